@@ -1,0 +1,111 @@
+/*
+ * dh_zmq.c: see dh_zmq.h.
+ */
+#include "dh_zmq.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zmq.h>
+
+#include "dh_log.h"
+
+int dh_zmq_send(void *sock, const char *identity, const Deckhand__Internal__Internal *msg)
+{
+    size_t len = deckhand__internal__internal__get_packed_size(msg);
+    uint8_t stackbuf[4096];
+    uint8_t *buf = len <= sizeof stackbuf ? stackbuf : malloc(len);
+    if (!buf) {
+        errno = ENOMEM;
+        return -1;
+    }
+    deckhand__internal__internal__pack(msg, buf);
+    int rc = 0;
+    if (identity && zmq_send(sock, identity, strlen(identity), ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0)
+        rc = -1;
+    if (rc == 0 && zmq_send(sock, buf, len, ZMQ_DONTWAIT) < 0)
+        rc = -1;
+    if (buf != stackbuf) {
+        int saved = errno;
+        free(buf);
+        errno = saved;
+    }
+    return rc;
+}
+
+/* Read and discard the rest of a multipart message. */
+static void zmq_skip_rest(void *sock)
+{
+    int more = 0;
+    size_t sz = sizeof more;
+    zmq_getsockopt(sock, ZMQ_RCVMORE, &more, &sz);
+    while (more) {
+        zmq_msg_t part;
+        zmq_msg_init(&part);
+        zmq_msg_recv(&part, sock, ZMQ_DONTWAIT);
+        zmq_msg_close(&part);
+        zmq_getsockopt(sock, ZMQ_RCVMORE, &more, &sz);
+    }
+}
+
+int dh_zmq_recv(void *sock, char *identity, Deckhand__Internal__Internal **out)
+{
+    zmq_msg_t part;
+    zmq_msg_init(&part);
+    if (zmq_msg_recv(&part, sock, ZMQ_DONTWAIT) < 0) {
+        zmq_msg_close(&part);
+        return 0;
+    }
+    if (identity) {
+        size_t n = zmq_msg_size(&part);
+        if (n > DH_ZMQ_ID_MAX || !zmq_msg_more(&part)) {
+            zmq_msg_close(&part);
+            zmq_skip_rest(sock);
+            dh_warn("dropped a message with a bad identity frame");
+            return -1;
+        }
+        memcpy(identity, zmq_msg_data(&part), n);
+        identity[n] = '\0';
+        zmq_msg_close(&part);
+        zmq_msg_init(&part);
+        if (zmq_msg_recv(&part, sock, ZMQ_DONTWAIT) < 0) {
+            zmq_msg_close(&part);
+            return -1;
+        }
+    }
+    bool more = zmq_msg_more(&part);
+    *out = deckhand__internal__internal__unpack(NULL, zmq_msg_size(&part), zmq_msg_data(&part));
+    zmq_msg_close(&part);
+    if (more)
+        zmq_skip_rest(sock);
+    if (!*out) {
+        dh_warn("dropped an undecodable internal message");
+        return -1;
+    }
+    return 1;
+}
+
+bool dh_zmq_readable(void *sock)
+{
+    int events = 0;
+    size_t sz = sizeof events;
+    if (zmq_getsockopt(sock, ZMQ_EVENTS, &events, &sz) < 0)
+        return false;
+    return (events & ZMQ_POLLIN) != 0;
+}
+
+void *dh_zmq_socket(void *ctx, int type, const char *id, int hwm)
+{
+    void *s = zmq_socket(ctx, type);
+    if (!s)
+        return NULL;
+    int zero = 0, one = 1;
+    zmq_setsockopt(s, ZMQ_LINGER, &zero, sizeof zero);
+    zmq_setsockopt(s, ZMQ_SNDHWM, &hwm, sizeof hwm);
+    zmq_setsockopt(s, ZMQ_RCVHWM, &hwm, sizeof hwm);
+    if (id)
+        zmq_setsockopt(s, ZMQ_ROUTING_ID, id, strlen(id));
+    if (type == ZMQ_ROUTER)
+        zmq_setsockopt(s, ZMQ_ROUTER_MANDATORY, &one, sizeof one);
+    return s;
+}

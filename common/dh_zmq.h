@@ -1,0 +1,35 @@
+/*
+ * dh_zmq.h: sending and receiving internal protobuf messages over ZeroMQ.
+ *
+ * A message is [identity frame] + one packed deckhand.internal.Internal. ROUTER sockets
+ * pass the peer identity; DEALER sockets pass NULL. Both calls never block.
+ */
+#ifndef DECKHAND_DH_ZMQ_H
+#define DECKHAND_DH_ZMQ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "internal.pb-c.h"
+
+#define DH_ZMQ_ID_MAX 255
+
+/* Pack and send msg. Returns 0, or -1 with errno set (EAGAIN: the peer's queue is full,
+ * treat as overload; EHOSTUNREACH: unknown identity on a ROUTER_MANDATORY socket). */
+int dh_zmq_send(void *sock, const char *identity, const Deckhand__Internal__Internal *msg);
+
+/* Receive one waiting message. Returns 1 and sets *out (free it with
+ * deckhand__internal__internal__free_unpacked(*out, NULL)); 0 when nothing waits; -1 when
+ * a malformed message was read and dropped (logged). On a ROUTER socket, identity (at
+ * least DH_ZMQ_ID_MAX+1 bytes) receives the sender's identity as a C string. */
+int dh_zmq_recv(void *sock, char *identity, Deckhand__Internal__Internal **out);
+
+/* True when ZMQ_EVENTS says a message can be read now. The ZMQ_FD is edge-triggered:
+ * callers drain until this is false after every wake-up and every send. */
+bool dh_zmq_readable(void *sock);
+
+/* Create a socket with the project's defaults: linger 0, high-water marks hwm, a routing
+ * id when id is not NULL, ROUTER_MANDATORY on ROUTER sockets. NULL on failure. */
+void *dh_zmq_socket(void *ctx, int type, const char *id, int hwm);
+
+#endif

@@ -1,0 +1,188 @@
+/*
+ * engine.h: the rules engine's public API (the only header other modules include).
+ *
+ * The engine hosts card-game matches whose rules are Lua scripts. State lives in C
+ * (entities, ordered zones, integer attributes, counters, the RNG, the pending decision);
+ * code lives in Lua, one sandboxed VM per loaded bundle, shared by all matches on it.
+ * Scripts reach a match only through the `g` handle (docs/SCRIPTING.md).
+ *
+ * Life of a match: engine_match_new() runs the game's setup, then plays turns. Each turn
+ * runs as a Lua coroutine; g:choose{} either yields (a human seat: the match now has a
+ * pending decision) or is answered inline (a bot seat). engine_match_answer() validates
+ * and applies one answer and runs the rules to the next decision or the end.
+ *
+ * Persistence: at every turn boundary (no coroutine suspended) the engine takes a
+ * snapshot; between boundaries it keeps the accepted answers. snapshot + answers rebuild
+ * the match exactly (engine_match_restore), which is also how rollback works.
+ *
+ * Ownership: every pointer returned by an engine_match_* getter belongs to the match and
+ * stays valid until the next call that changes the match, unless said otherwise.
+ */
+#ifndef DECKHAND_ENGINE_H
+#define DECKHAND_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "deckhand.pb-c.h"
+
+typedef struct engine_bundle engine_bundle;
+typedef struct engine_match engine_match;
+
+/* Numerically equal to Deckhand__ErrorCode. */
+typedef enum {
+    ENGINE_OK = 0,
+    ENGINE_NOT_YOUR_TURN = 3,
+    ENGINE_ILLEGAL_CHOICE = 4,
+    ENGINE_SCRIPT_ERROR = 8,
+    ENGINE_BAD_REQUEST = 9,
+    ENGINE_INTERNAL = 12,
+} engine_code;
+
+typedef struct {
+    engine_code code;
+    char message[256];
+} engine_error;
+
+typedef struct {
+    size_t mem_limit;     /* bytes per VM; 0 = 256 MiB */
+    uint32_t budget_ms;   /* deadline of one script call; 0 = 250 ms */
+} engine_limits;
+
+typedef struct {
+    const char *name;
+    int min_players;
+    int max_players;
+} engine_game_info;
+
+/* ---- bundles -------------------------------------------------------------------- */
+
+/* Load every *.lua file under dir (recursively) as one bundle into a new sandboxed VM.
+ * Each folder holding a game.lua is a game. NULL on failure, with err filled.
+ * The caller owns the bundle; free it only after every match on it is freed. */
+engine_bundle *engine_bundle_load(const char *dir, const engine_limits *lim, engine_error *err);
+void engine_bundle_free(engine_bundle *b);
+/* SHA-256 (hex) over the sorted relative paths and contents of the bundle's files. */
+const char *engine_bundle_id(const engine_bundle *b);
+/* Fills up to max entries; returns the number of games in the bundle. */
+size_t engine_bundle_games(const engine_bundle *b, engine_game_info *out, size_t max);
+
+/* ---- matches -------------------------------------------------------------------- */
+
+typedef struct {
+    const char *match_id;       /* copied; used in views and decisions */
+    const char *game;           /* "dominion" */
+    uint64_t seed;              /* seeds the match's xoshiro256** generator */
+    int nplayers;
+    const char *const *names;   /* nplayers display names */
+    const char *const *bots;    /* NULL, or per seat: NULL = human, else a bot strategy
+                                   name of the game ("default", "big_money", ...) */
+    const char *options;        /* "key=value;key=value" game options, may be NULL */
+} engine_match_config;
+
+/* Create a match and run it to its first human decision (or to the end, when every
+ * seat is a bot: that is how `deckhand sim` plays). NULL on failure, with err filled. */
+engine_match *engine_match_new(engine_bundle *b, const engine_match_config *cfg, engine_error *err);
+void engine_match_free(engine_match *m);
+
+typedef struct {
+    uint32_t id;          /* 1..noptions */
+    const char *label;
+    const char *card;     /* card name or NULL */
+    uint32_t entity;      /* 0 when none */
+} engine_option;
+
+typedef struct {
+    uint64_t decision_id; /* increases by one per decision within a match */
+    int seat;             /* 0-based */
+    const char *prompt;
+    const char *kind;
+    const engine_option *options;
+    size_t noptions;
+    uint32_t min, max;
+} engine_decision;
+
+/* The pending decision, or NULL when the match is finished. */
+const engine_decision *engine_match_decision(const engine_match *m);
+
+/* Validate and apply one answer, then run to the next decision or the end.
+ * Errors change nothing: ENGINE_NOT_YOUR_TURN (seat is not the decision's),
+ * ENGINE_ILLEGAL_CHOICE (stale decision id, unknown or repeated option, count outside
+ * min..max), ENGINE_SCRIPT_ERROR (a script failed: the match is rebuilt as it was). */
+engine_code engine_match_answer(engine_match *m, int seat, uint64_t decision_id,
+                                const uint32_t *option_ids, size_t n, engine_error *err);
+
+/* Undo the last accepted answer (one level), dropping the events it produced that were
+ * not yet drained. For the host, when persisting that answer failed. */
+engine_code engine_match_undo(engine_match *m, engine_error *err);
+
+bool engine_match_finished(const engine_match *m);
+
+typedef struct {
+    int seat;
+    int score;
+    int rank;    /* 1 = winner; equal ranks share */
+    int turns;
+} engine_result;
+
+/* Fills results by seat; returns nplayers, or 0 while the match is not finished. */
+size_t engine_match_results(const engine_match *m, engine_result *out, size_t max);
+
+int engine_match_nplayers(const engine_match *m);
+
+/* ---- events and views ------------------------------------------------------------ */
+
+typedef struct {
+    int to_seat;          /* receiving seat; an event for everyone is delivered once per seat */
+    uint64_t seq;         /* that seat's event_seq: 1, 2, 3... without gaps */
+    const char *kind;     /* "log", ... */
+    const char *text;
+    int about_seat;       /* -1 when none */
+} engine_event;
+
+typedef void (*engine_event_fn)(void *ud, const engine_event *ev);
+
+/* Hand every event produced since the last drain to fn, in order, then forget them. */
+void engine_match_drain_events(engine_match *m, engine_event_fn fn, void *ud);
+/* The last event_seq delivered (or pending) for a seat. */
+uint64_t engine_match_event_seq(const engine_match *m, int seat);
+
+/* The view of one seat as a protobuf message (decision included when it is this seat's).
+ * The caller frees it with engine_view_free. NULL on allocation failure. */
+Deckhand__View *engine_match_view(const engine_match *m, int seat);
+void engine_view_free(Deckhand__View *v);
+
+/* ---- persistence and determinism ------------------------------------------------- */
+
+/* Increases by one at every turn boundary, when a new snapshot is taken. */
+uint64_t engine_match_snapshot_version(const engine_match *m);
+/* The snapshot of the last turn boundary (a versioned binary blob). */
+const uint8_t *engine_match_snapshot(const engine_match *m, size_t *len);
+
+typedef struct {
+    int seat;
+    uint64_t decision_id;
+    const uint32_t *option_ids;
+    size_t n;
+} engine_answer;
+
+/* Number of answers accepted since the last snapshot, and the i-th of them. */
+size_t engine_match_log_len(const engine_match *m);
+engine_answer engine_match_log_at(const engine_match *m, size_t i);
+
+/* Encode / decode one answer as a log entry (compact binary). Caller frees *out. */
+int engine_answer_encode(const engine_answer *a, uint8_t **out, size_t *len);
+/* Decoded option ids are written to ids (capacity max); returns 0 on success. */
+int engine_answer_decode(const uint8_t *buf, size_t len, engine_answer *a, uint32_t *ids, size_t max);
+
+/* Rebuild a match from a snapshot and the answers accepted after it. Events produced by
+ * the replay are not delivered (event_seq continues where it was). */
+engine_match *engine_match_restore(engine_bundle *b, const engine_match_config *cfg,
+                                   const uint8_t *snap, size_t len, const engine_answer *log,
+                                   size_t nlog, engine_error *err);
+
+/* A 64-bit hash of the match's C state; equal states hash equal in any process. */
+uint64_t engine_match_hash(const engine_match *m);
+
+#endif
