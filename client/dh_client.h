@@ -1,0 +1,47 @@
+/*
+ * dh_client.h: a blocking client connection to a deckhand gateway, over TCP (4-byte
+ * big-endian length framing) or WebSocket (one binary frame per message).
+ *
+ * Used by the deckhand command (play, bots) and by the end-to-end tests. One dh_client is
+ * one connection; many can be multiplexed with poll() on dh_client_fd(), as long as the
+ * caller drains dh_client_pending() first (a read may buffer more than one message).
+ */
+#ifndef DECKHAND_DH_CLIENT_H
+#define DECKHAND_DH_CLIENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "deckhand.pb-c.h"
+
+typedef struct dh_client dh_client;
+
+/* Connect to "host:port" (TCP) or "ws://host:port/path" (WebSocket, handshake included).
+ * NULL on failure with err filled. The caller owns the client; dh_client_close frees it. */
+dh_client *dh_client_connect(const char *addr, char *err, size_t errlen);
+void dh_client_close(dh_client *c);
+int dh_client_fd(const dh_client *c);
+
+/* Send one message (blocking). 0 on success, -1 when the connection failed. */
+int dh_client_send(dh_client *c, const Deckhand__ClientMessage *m);
+/* Send raw bytes as one frame's payload (tests: malformed messages). */
+int dh_client_send_raw(dh_client *c, const void *buf, size_t len);
+/* Send raw bytes on the socket as they are, with no framing (tests: broken frames). */
+int dh_client_send_bytes(dh_client *c, const void *buf, size_t len);
+
+/* Receive one message, waiting up to timeout_ms (-1: forever). 1 with *out set (free with
+ * deckhand__server_message__free_unpacked(*out, NULL)), 0 on timeout, -1 when the
+ * connection is closed or sent something undecodable. */
+int dh_client_recv(dh_client *c, int timeout_ms, Deckhand__ServerMessage **out);
+/* True when a whole message is already buffered (recv will not block). */
+bool dh_client_pending(const dh_client *c);
+
+/* Guest login: sends Hello{name} with a fresh cmd_id and waits for Welcome and Reply.
+ * Copies the player id and token when the buffers are not NULL. 0 on success. */
+int dh_client_login(dh_client *c, const char *name, char *player_id, size_t idlen, char *token,
+                    size_t toklen);
+
+/* The next cmd_id this client will use (1, 2, 3...), for callers building messages. */
+unsigned long long dh_client_next_cmd(dh_client *c);
+
+#endif
