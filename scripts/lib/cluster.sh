@@ -1,0 +1,294 @@
+# shellcheck shell=bash
+#
+# cluster.sh: start and stop a local deckhand cluster (redis-server, one matchmaker,
+# N workers, one gateway) in a run directory.
+#
+# Used two ways:
+#   sourced   by scripts/run, scripts/stop and the e2e shell tests (dh_cluster_* functions);
+#   executed  by anything else, e.g. the CUnit e2e tests through system():
+#     bash scripts/lib/cluster.sh start RUNDIR BASE [WORKERS] [OWNER_PID]
+#     bash scripts/lib/cluster.sh stop RUNDIR
+#     bash scripts/lib/cluster.sh check RUNDIR     # sanitizer reports in the logs?
+#
+# A run directory holds everything of one cluster, so clusters never share state:
+#   RUNDIR/redis/        redis-server's --dir (nothing is saved: --save "")
+#   RUNDIR/logs/NAME.log each process's stdout and stderr
+#   RUNDIR/pids/NAME.pid "PID PROGRAM", so stop never signals a recycled pid
+#   RUNDIR/cluster.env   where everything listens, in KEY=VALUE lines a shell can source
+#
+# Ports come from DH_PORT_* variables (dh_cluster_ports_default: the documented
+# defaults; dh_cluster_ports_base BASE: BASE, BASE+1... for tests). Binaries come from
+# DECKHAND_BIN_DIR (default build/bin), the Lua bundle from DH_ROOT/scripts.
+
+DH_ROOT=${DH_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+DH_READY_TIMEOUT=${DH_READY_TIMEOUT:-20}
+DH_STOP_TIMEOUT=${DH_STOP_TIMEOUT:-5}
+
+# The ports of docs/ARCHITECTURE.md: redis 6390, matchmaker 5560, workers 5570+,
+# gateway tcp 7000 and ws 7001.
+dh_cluster_ports_default() {
+    DH_PORT_REDIS=6390
+    DH_PORT_MATCHMAKER=5560
+    DH_PORT_WORKER=5570
+    DH_PORT_TCP=7000
+    DH_PORT_WS=7001
+}
+
+# Test ports from one base: redis BASE, matchmaker BASE+1, tcp BASE+2, ws BASE+3,
+# workers BASE+10, BASE+11...
+dh_cluster_ports_base() {
+    local base=$1
+    DH_PORT_REDIS=$base
+    DH_PORT_MATCHMAKER=$((base + 1))
+    DH_PORT_TCP=$((base + 2))
+    DH_PORT_WS=$((base + 3))
+    DH_PORT_WORKER=$((base + 10))
+}
+
+_dh_log() { printf 'cluster: %s\n' "$*" >&2; }
+
+# True when something accepts TCP connections on 127.0.0.1:PORT.
+dh_port_open() {
+    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+# True when PID is alive and still runs PROGRAM (not a recycled pid).
+_dh_pid_is() {
+    local pid=$1 prog=$2 cmdline
+    kill -0 "$pid" 2>/dev/null || return 1
+    cmdline=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) || return 1
+    [[ $cmdline == *"$prog"* ]]
+}
+
+# Every "NAME PID PROGRAM" of RUNDIR/pids whose process is still alive.
+_dh_live() {
+    local run=$1 f pid prog
+    for f in "$run"/pids/*.pid; do
+        [[ -e $f ]] || continue
+        read -r pid prog <"$f" || continue
+        _dh_pid_is "$pid" "$prog" && printf '%s %s %s\n' "$(basename "$f" .pid)" "$pid" "$prog"
+    done
+}
+
+# True when any process of the cluster in RUNDIR is alive.
+dh_cluster_running() {
+    [[ -n $(_dh_live "$1") ]]
+}
+
+# Start NAME as a background process: stdin from /dev/null, output to its log, own
+# session (so a terminal's Ctrl-C reaches only the script that owns the cluster, which
+# then stops everything in order).
+_dh_spawn() {
+    local run=$1 name=$2 prog=$3
+    shift 3
+    setsid "$prog" "$@" </dev/null >>"$run/logs/$name.log" 2>&1 &
+    printf '%s %s\n' "$!" "$(basename "$prog")" >"$run/pids/$name.pid"
+}
+
+# Print the last lines of every log of RUNDIR on stderr.
+dh_cluster_tail_logs() {
+    local f
+    for f in "$1"/logs/*.log; do
+        [[ -e $f ]] || continue
+        printf -- '----- %s (last 30 lines) -----\n' "$(basename "$f")" >&2
+        tail -n 30 "$f" >&2
+    done
+}
+
+# Count the workers wk-1..wk-N whose worker:{ID} key exists (with or without the hash-tag
+# braces: both spellings are accepted).
+_dh_workers_registered() {
+    local n=$1 i c=0 keys
+    keys=$(redis-cli -p "$DH_PORT_REDIS" --scan --pattern 'worker:*' 2>/dev/null) || {
+        echo 0
+        return
+    }
+    for ((i = 1; i <= n; i++)); do
+        grep -qxE "worker:(wk-$i|\\{wk-$i\\})" <<<"$keys" && c=$((c + 1))
+    done
+    echo "$c"
+}
+
+# Wait (bounded) until CHECK succeeds while every process in RUNDIR stays alive.
+# Returns 1 on timeout or when a process died.
+_dh_wait_for() {
+    local run=$1 what=$2 check=$3 deadline f pid prog
+    deadline=$((SECONDS + DH_READY_TIMEOUT))
+    while ((SECONDS < deadline)); do
+        for f in "$run"/pids/*.pid; do
+            read -r pid prog <"$f"
+            if ! _dh_pid_is "$pid" "$prog"; then
+                _dh_log "$(basename "$f" .pid) exited while waiting for $what"
+                return 1
+            fi
+        done
+        eval "$check" && return 0
+        sleep 0.1
+    done
+    _dh_log "timed out after ${DH_READY_TIMEOUT}s waiting for $what"
+    return 1
+}
+
+# Start a cluster in RUNDIR with WORKERS workers (default 2) on the DH_PORT_* ports,
+# wait until it is ready, write RUNDIR/cluster.env. Returns non-zero (after stopping
+# whatever started and printing the logs' tails) when it does not come up.
+dh_cluster_start() {
+    local run=$1 nworkers=${2:-2}
+    local bin=${DECKHAND_BIN_DIR:-$DH_ROOT/build/bin}
+    local redis_url="redis://127.0.0.1:$DH_PORT_REDIS"
+    local mm="tcp://127.0.0.1:$DH_PORT_MATCHMAKER"
+    local b p i workers=()
+
+    for b in deckhand-matchmaker deckhand-worker deckhand-gateway; do
+        [[ -x $bin/$b ]] || { _dh_log "missing $bin/$b (not built?)"; return 1; }
+    done
+    command -v redis-server >/dev/null || { _dh_log "redis-server is not installed"; return 1; }
+    if dh_cluster_running "$run"; then
+        _dh_log "a cluster is already running from $run"
+        return 1
+    fi
+    for p in "$DH_PORT_REDIS" "$DH_PORT_MATCHMAKER" "$DH_PORT_TCP" "$DH_PORT_WS" \
+        $(seq "$DH_PORT_WORKER" $((DH_PORT_WORKER + nworkers - 1))); do
+        if dh_port_open "$p"; then
+            _dh_log "port $p on 127.0.0.1 is already in use"
+            return 1
+        fi
+    done
+
+    mkdir -p "$run"
+    run=$(cd "$run" && pwd)
+    rm -rf "$run/pids" "$run/logs" "$run/redis" "$run/cluster.env"
+    mkdir -p "$run/pids" "$run/logs" "$run/redis"
+
+    _dh_spawn "$run" redis "$(command -v redis-server)" --port "$DH_PORT_REDIS" \
+        --bind 127.0.0.1 --dir "$run/redis" --save "" --appendonly no --daemonize no
+    _dh_wait_for "$run" redis "redis-cli -p $DH_PORT_REDIS ping >/dev/null 2>&1" || {
+        dh_cluster_fail "$run"
+        return 1
+    }
+
+    _dh_spawn "$run" matchmaker "$bin/deckhand-matchmaker" --redis "$redis_url" --bind "$mm"
+    for ((i = 1; i <= nworkers; i++)); do
+        p=$((DH_PORT_WORKER + i - 1))
+        workers+=("tcp://127.0.0.1:$p")
+        _dh_spawn "$run" "worker-$i" "$bin/deckhand-worker" --redis "$redis_url" \
+            --matchmaker "$mm" --bind "tcp://127.0.0.1:$p" --id "wk-$i" \
+            --scripts "$DH_ROOT/scripts"
+    done
+    # A fresh signing key per cluster, passed through the environment so that it does
+    # not show in ps.
+    DECKHAND_TOKEN_KEY=$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n') \
+        _dh_spawn "$run" gateway "$bin/deckhand-gateway" --redis "$redis_url" \
+        --matchmaker "$mm" --tcp "127.0.0.1:$DH_PORT_TCP" --ws "127.0.0.1:$DH_PORT_WS" \
+        --id gw-1
+
+    _dh_wait_for "$run" "the gateway on $DH_PORT_TCP and $nworkers workers in redis" \
+        "dh_port_open $DH_PORT_TCP && (( \$(_dh_workers_registered $nworkers) == $nworkers ))" || {
+        dh_cluster_fail "$run"
+        return 1
+    }
+
+    local IFS=,
+    cat >"$run/cluster.env" <<ENV
+DECKHAND_GATEWAY_TCP=127.0.0.1:$DH_PORT_TCP
+DECKHAND_GATEWAY_WS=ws://127.0.0.1:$DH_PORT_WS/ws
+DECKHAND_REDIS_URL=$redis_url
+DECKHAND_REDIS_PORT=$DH_PORT_REDIS
+DECKHAND_MATCHMAKER=$mm
+DECKHAND_WORKERS=${workers[*]}
+ENV
+}
+
+# Report a failed start: the logs' tails, then stop what is running.
+dh_cluster_fail() {
+    _dh_log "the cluster in $1 did not come up; logs:"
+    dh_cluster_tail_logs "$1"
+    dh_cluster_stop "$1"
+}
+
+# SIGTERM the processes named by the arguments (lines "NAME PID PROGRAM"), wait up to
+# DH_STOP_TIMEOUT seconds, SIGKILL what is left.
+_dh_terminate() {
+    local lines=$1 name pid prog deadline alive
+    [[ -n $lines ]] || return 0
+    while read -r name pid prog; do
+        kill -TERM "$pid" 2>/dev/null || true
+    done <<<"$lines"
+    deadline=$((SECONDS + DH_STOP_TIMEOUT))
+    while :; do
+        alive=0
+        while read -r name pid prog; do
+            _dh_pid_is "$pid" "$prog" && alive=1
+        done <<<"$lines"
+        ((alive)) || return 0
+        ((SECONDS < deadline)) || break
+        sleep 0.1
+    done
+    while read -r name pid prog; do
+        if _dh_pid_is "$pid" "$prog"; then
+            _dh_log "$name (pid $pid) ignored SIGTERM; killing it"
+            kill -KILL "$pid" 2>/dev/null || true
+        fi
+    done <<<"$lines"
+}
+
+# Stop the cluster in RUNDIR: gateway, matchmaker and workers first, then Redis, so the
+# workers' last writes land. Safe to call twice or on a half-started cluster.
+dh_cluster_stop() {
+    local run=$1 live
+    [[ -d $run/pids ]] || return 0
+    live=$(_dh_live "$run")
+    _dh_terminate "$(grep -v '^redis ' <<<"$live" || true)"
+    _dh_terminate "$(grep '^redis ' <<<"$live" || true)"
+    rm -f "$run"/pids/*.pid
+}
+
+# Print every sanitizer report in RUNDIR's logs; non-zero when there is one.
+dh_cluster_check_logs() {
+    local run=$1 hits
+    hits=$(grep -nE 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:' \
+        "$run"/logs/*.log 2>/dev/null) || return 0
+    _dh_log "sanitizer reports in $run/logs:"
+    printf '%s\n' "$hits" >&2
+    return 1
+}
+
+# Stop the cluster in RUNDIR as soon as OWNER_PID exits, whatever way it exits (a test
+# that crashes or is killed must not leave a cluster behind).
+dh_cluster_watch() {
+    local run=$1 owner=$2
+    (
+        trap '' HUP INT
+        while kill -0 "$owner" 2>/dev/null && [[ -d $run/pids ]] && dh_cluster_running "$run"; do
+            sleep 1
+        done
+        dh_cluster_stop "$run"
+    ) </dev/null >>"$run/logs/watch.log" 2>&1 &
+    disown 2>/dev/null || true
+}
+
+_dh_cluster_main() {
+    local cmd=${1:-} run=${2:-}
+    case $cmd in
+    start)
+        [[ -n $run && -n ${3:-} ]] || {
+            echo "usage: cluster.sh start RUNDIR BASE [WORKERS] [OWNER_PID]" >&2
+            return 2
+        }
+        dh_cluster_ports_base "$3"
+        dh_cluster_start "$run" "${4:-2}" || return 1
+        [[ -z ${5:-} ]] || dh_cluster_watch "$run" "$5"
+        ;;
+    stop) [[ -n $run ]] && dh_cluster_stop "$run" ;;
+    check) [[ -n $run ]] && dh_cluster_check_logs "$run" ;;
+    *)
+        echo "usage: cluster.sh start RUNDIR BASE [WORKERS] [OWNER_PID] | stop RUNDIR | check RUNDIR" >&2
+        return 2
+        ;;
+    esac
+}
+
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+    set -uo pipefail
+    _dh_cluster_main "$@"
+fi
