@@ -1,0 +1,207 @@
+/*
+ * dh_token.c: see dh_token.h. OpenSSL does the HMAC and the constant-time comparison;
+ * the base64url codec is local because OpenSSL only offers the padded standard alphabet.
+ */
+#include "dh_token.h"
+
+#include <inttypes.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TOKEN_MAC_LEN     32
+#define TOKEN_PAYLOAD_MAX 160
+
+static const char b64url[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/* Encode n bytes without padding; returns the length written, or 0 when out is short. */
+static size_t b64url_encode(const uint8_t *in, size_t n, char *out, size_t outlen)
+{
+    size_t need = (n / 3) * 4 + (n % 3 ? n % 3 + 1 : 0);
+    if (need + 1 > outlen)
+        return 0;
+    size_t o = 0;
+    for (size_t i = 0; i < n; i += 3) {
+        uint32_t v = (uint32_t)in[i] << 16;
+        if (i + 1 < n)
+            v |= (uint32_t)in[i + 1] << 8;
+        if (i + 2 < n)
+            v |= in[i + 2];
+        out[o++] = b64url[v >> 18 & 63];
+        out[o++] = b64url[v >> 12 & 63];
+        if (i + 1 < n)
+            out[o++] = b64url[v >> 6 & 63];
+        if (i + 2 < n)
+            out[o++] = b64url[v & 63];
+    }
+    out[o] = '\0';
+    return o;
+}
+
+static int b64url_value(char c)
+{
+    const char *p = c ? strchr(b64url, c) : NULL;
+    return p ? (int)(p - b64url) : -1;
+}
+
+/* Decode n characters; returns the bytes written or -1 on a bad character, a bad length
+ * or a short buffer. */
+static long b64url_decode(const char *in, size_t n, uint8_t *out, size_t outlen)
+{
+    if (n % 4 == 1)
+        return -1;
+    size_t o = 0;
+    uint32_t acc = 0;
+    int bits = 0;
+    for (size_t i = 0; i < n; i++) {
+        int v = b64url_value(in[i]);
+        if (v < 0)
+            return -1;
+        acc = acc << 6 | (uint32_t)v;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            if (o >= outlen)
+                return -1;
+            out[o++] = (uint8_t)(acc >> bits);
+            acc &= (1u << bits) - 1;
+        }
+    }
+    if (acc != 0) /* non-canonical trailing bits: one token, one spelling */
+        return -1;
+    return (long)o;
+}
+
+static bool token_id_valid(const char *id)
+{
+    size_t n = strlen(id);
+    if (n == 0 || n >= DH_TOKEN_ID_MAX)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        char c = id[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '-' || c == '_'))
+            return false;
+    }
+    return true;
+}
+
+static bool token_name_valid(const char *name)
+{
+    size_t n = strlen(name);
+    if (n == 0 || n >= DH_TOKEN_NAME_MAX)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f)
+            return false;
+    return true;
+}
+
+static int token_mac(const uint8_t *key, size_t keylen, const char *payload, size_t n,
+                     uint8_t mac[TOKEN_MAC_LEN])
+{
+    unsigned int maclen = 0;
+    if (!HMAC(EVP_sha256(), key, (int)keylen, (const unsigned char *)payload, n, mac, &maclen) ||
+        maclen != TOKEN_MAC_LEN)
+        return -1;
+    return 0;
+}
+
+int dh_token_sign(const uint8_t *key, size_t keylen, const char *player_id, const char *name,
+                  int64_t expiry, char *out, size_t outlen)
+{
+    char payload[TOKEN_PAYLOAD_MAX];
+    uint8_t mac[TOKEN_MAC_LEN];
+    if (keylen < DH_TOKEN_KEY_MIN || !token_id_valid(player_id) || !token_name_valid(name))
+        return -1;
+    int n = snprintf(payload, sizeof payload, "v1|%" PRId64 "|%s|%s", expiry, player_id, name);
+    if (n < 0 || (size_t)n >= sizeof payload)
+        return -1;
+    if (token_mac(key, keylen, payload, (size_t)n, mac) < 0)
+        return -1;
+    size_t a = b64url_encode((const uint8_t *)payload, (size_t)n, out, outlen);
+    if (a == 0 || a + 2 > outlen)
+        return -1;
+    out[a] = '.';
+    if (b64url_encode(mac, sizeof mac, out + a + 1, outlen - a - 1) == 0)
+        return -1;
+    return 0;
+}
+
+/* Split "v1|expiry|id|name" into claims. */
+static bool token_parse_payload(const char *p, dh_token_claims *c)
+{
+    if (strncmp(p, "v1|", 3) != 0)
+        return false;
+    p += 3;
+    char *end = NULL;
+    long long exp = strtoll(p, &end, 10);
+    if (end == p || *end != '|')
+        return false;
+    const char *id = end + 1;
+    const char *bar = strchr(id, '|');
+    if (!bar || (size_t)(bar - id) >= sizeof c->player_id)
+        return false;
+    memcpy(c->player_id, id, (size_t)(bar - id));
+    c->player_id[bar - id] = '\0';
+    if (strlen(bar + 1) >= sizeof c->name)
+        return false;
+    strcpy(c->name, bar + 1);
+    c->expiry = exp;
+    return token_id_valid(c->player_id) && token_name_valid(c->name);
+}
+
+dh_token_status dh_token_verify(const uint8_t *key, size_t keylen, const char *token, int64_t now,
+                                dh_token_claims *claims)
+{
+    char payload[TOKEN_PAYLOAD_MAX];
+    uint8_t mac[TOKEN_MAC_LEN], want[TOKEN_MAC_LEN];
+    dh_token_claims c;
+    if (!token || strnlen(token, DH_TOKEN_MAX) >= DH_TOKEN_MAX)
+        return DH_TOKEN_MALFORMED;
+    const char *dot = strchr(token, '.');
+    if (!dot)
+        return DH_TOKEN_MALFORMED;
+    long plen = b64url_decode(token, (size_t)(dot - token), (uint8_t *)payload, sizeof payload - 1);
+    long mlen = b64url_decode(dot + 1, strlen(dot + 1), mac, sizeof mac);
+    if (plen <= 0 || mlen != TOKEN_MAC_LEN)
+        return DH_TOKEN_MALFORMED;
+    payload[plen] = '\0';
+    if (memchr(payload, '\0', (size_t)plen))
+        return DH_TOKEN_MALFORMED;
+    /* The signature is checked before the payload is trusted for anything. */
+    if (keylen < DH_TOKEN_KEY_MIN || token_mac(key, keylen, payload, (size_t)plen, want) < 0 ||
+        CRYPTO_memcmp(mac, want, sizeof mac) != 0)
+        return DH_TOKEN_BAD_SIGNATURE;
+    if (!token_parse_payload(payload, &c))
+        return DH_TOKEN_MALFORMED;
+    if (c.expiry <= now)
+        return DH_TOKEN_EXPIRED;
+    *claims = c;
+    return DH_TOKEN_OK;
+}
+
+const char *dh_token_status_str(dh_token_status s)
+{
+    switch (s) {
+    case DH_TOKEN_OK:
+        return "ok";
+    case DH_TOKEN_MALFORMED:
+        return "malformed token";
+    case DH_TOKEN_BAD_SIGNATURE:
+        return "bad token signature";
+    case DH_TOKEN_EXPIRED:
+        return "token expired";
+    }
+    return "bad token";
+}
+
+int dh_token_random_key(uint8_t *key, size_t n)
+{
+    return RAND_bytes(key, (int)n) == 1 ? 0 : -1;
+}

@@ -1,0 +1,173 @@
+/*
+ * test_frame.c: the TCP framing decoder (common/dh_frame.h), which reads untrusted bytes in
+ * the gateway: frames split across reads, many frames in one read, limits.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dh_frame.h"
+#include "dh_test.h"
+
+static void feed_all(dh_frame_decoder *d, const uint8_t *p, size_t n)
+{
+    CU_ASSERT_EQUAL_FATAL(dh_frame_feed(d, p, n), 0);
+}
+
+static void test_frame_round_trip(void)
+{
+    dh_frame_decoder d;
+    size_t n = 0;
+    uint8_t *enc = dh_frame_encode("hello", 5, &n);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(enc);
+    CU_ASSERT_EQUAL(n, 9);
+    CU_ASSERT_EQUAL(memcmp(enc, "\0\0\0\5hello", 9), 0);
+    dh_frame_decoder_init(&d, 100);
+    feed_all(&d, enc, n);
+    const uint8_t *p = NULL;
+    size_t len = 0;
+    CU_ASSERT_EQUAL(dh_frame_next(&d, &p, &len), 1);
+    CU_ASSERT_EQUAL(len, 5);
+    CU_ASSERT_EQUAL(memcmp(p, "hello", 5), 0);
+    CU_ASSERT_EQUAL(dh_frame_next(&d, &p, &len), 0);
+    CU_ASSERT_EQUAL(dh_frame_buffered(&d), 0);
+    free(enc);
+    dh_frame_decoder_free(&d);
+}
+
+static void test_frame_split_reads_byte_by_byte(void)
+{
+    dh_frame_decoder d;
+    const uint8_t in[] = {0, 0, 0, 3, 'a', 'b', 'c'};
+    const uint8_t *p = NULL;
+    size_t len = 0;
+    dh_frame_decoder_init(&d, 100);
+    for (size_t i = 0; i < sizeof in - 1; i++) {
+        feed_all(&d, in + i, 1);
+        CU_ASSERT_EQUAL(dh_frame_next(&d, &p, &len), 0);
+    }
+    feed_all(&d, in + sizeof in - 1, 1);
+    CU_ASSERT_EQUAL(dh_frame_next(&d, &p, &len), 1);
+    CU_ASSERT_EQUAL(len, 3);
+    CU_ASSERT_EQUAL(memcmp(p, "abc", 3), 0);
+    dh_frame_decoder_free(&d);
+}
+
+static void test_frame_many_frames_in_one_read(void)
+{
+    dh_frame_decoder d;
+    const uint8_t in[] = {0, 0, 0, 1, 'x', 0, 0, 0, 0, 0, 0, 0, 2, 'y', 'z', 0, 0};
+    const uint8_t *p = NULL;
+    size_t len = 0;
+    dh_frame_decoder_init(&d, 100);
+    feed_all(&d, in, sizeof in);
+    CU_ASSERT_EQUAL(dh_frame_next(&d, &p, &len), 1);
+    CU_ASSERT(len == 1 && p[0] == 'x');
+    CU_ASSERT_EQUAL(dh_frame_next(&d, &p, &len), 1);
+    CU_ASSERT_EQUAL(len, 0);
+    CU_ASSERT_EQUAL(dh_frame_next(&d, &p, &len), 1);
+    CU_ASSERT(len == 2 && memcmp(p, "yz", 2) == 0);
+    /* A partial header stays buffered and completes on the next read. */
+    CU_ASSERT_EQUAL(dh_frame_next(&d, &p, &len), 0);
+    CU_ASSERT_EQUAL(dh_frame_buffered(&d), 2);
+    const uint8_t rest[] = {0, 1, 'q'};
+    feed_all(&d, rest, sizeof rest);
+    CU_ASSERT_EQUAL(dh_frame_next(&d, &p, &len), 1);
+    CU_ASSERT(len == 1 && p[0] == 'q');
+    dh_frame_decoder_free(&d);
+}
+
+static void test_frame_zero_length_is_a_frame(void)
+{
+    dh_frame_decoder d;
+    const uint8_t in[] = {0, 0, 0, 0};
+    const uint8_t *p = NULL;
+    size_t len = 99;
+    dh_frame_decoder_init(&d, 100);
+    feed_all(&d, in, sizeof in);
+    CU_ASSERT_EQUAL(dh_frame_next(&d, &p, &len), 1);
+    CU_ASSERT_EQUAL(len, 0);
+    dh_frame_decoder_free(&d);
+}
+
+static void test_frame_oversized_rejected_at_header(void)
+{
+    dh_frame_decoder d;
+    uint8_t hdr[4];
+    const uint8_t *p = NULL;
+    size_t len = 0;
+    dh_frame_decoder_init(&d, 100);
+    dh_frame_header(hdr, 101);
+    /* Only the header: refused before any payload arrives. */
+    feed_all(&d, hdr, sizeof hdr);
+    CU_ASSERT_EQUAL(dh_frame_next(&d, &p, &len), -1);
+    dh_frame_decoder_free(&d);
+}
+
+static void test_frame_exact_max_accepted(void)
+{
+    dh_frame_decoder d;
+    uint8_t buf[4 + 100];
+    const uint8_t *p = NULL;
+    size_t len = 0;
+    memset(buf, 7, sizeof buf);
+    dh_frame_header(buf, 100);
+    dh_frame_decoder_init(&d, 100);
+    feed_all(&d, buf, sizeof buf);
+    CU_ASSERT_EQUAL(dh_frame_next(&d, &p, &len), 1);
+    CU_ASSERT_EQUAL(len, 100);
+    dh_frame_decoder_free(&d);
+}
+
+static void test_frame_huge_length_header(void)
+{
+    dh_frame_decoder d;
+    const uint8_t in[] = {0xff, 0xff, 0xff, 0xff, 1, 2, 3};
+    const uint8_t *p = NULL;
+    size_t len = 0;
+    dh_frame_decoder_init(&d, DH_FRAME_DEFAULT_MAX);
+    feed_all(&d, in, sizeof in);
+    CU_ASSERT_EQUAL(dh_frame_next(&d, &p, &len), -1);
+    dh_frame_decoder_free(&d);
+}
+
+static void test_frame_large_payload_over_many_reads(void)
+{
+    dh_frame_decoder d;
+    size_t n = 0;
+    uint8_t *payload = malloc(60000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(payload);
+    for (size_t i = 0; i < 60000; i++)
+        payload[i] = (uint8_t)(i * 31);
+    uint8_t *enc = dh_frame_encode(payload, 60000, &n);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(enc);
+    dh_frame_decoder_init(&d, DH_FRAME_DEFAULT_MAX);
+    const uint8_t *p = NULL;
+    size_t len = 0;
+    for (size_t off = 0; off < n; off += 1000) {
+        size_t chunk = n - off < 1000 ? n - off : 1000;
+        CU_ASSERT_EQUAL(dh_frame_next(&d, &p, &len), 0);
+        feed_all(&d, enc + off, chunk);
+    }
+    CU_ASSERT_EQUAL(dh_frame_next(&d, &p, &len), 1);
+    CU_ASSERT_EQUAL(len, 60000);
+    CU_ASSERT_EQUAL(memcmp(p, payload, 60000), 0);
+    free(enc);
+    free(payload);
+    dh_frame_decoder_free(&d);
+}
+
+int main(void)
+{
+    static const dh_test_case cases[] = {
+        {"frame_round_trip", test_frame_round_trip},
+        {"frame_split_reads_byte_by_byte", test_frame_split_reads_byte_by_byte},
+        {"frame_many_frames_in_one_read", test_frame_many_frames_in_one_read},
+        {"frame_zero_length_is_a_frame", test_frame_zero_length_is_a_frame},
+        {"frame_oversized_rejected_at_header", test_frame_oversized_rejected_at_header},
+        {"frame_exact_max_accepted", test_frame_exact_max_accepted},
+        {"frame_huge_length_header", test_frame_huge_length_header},
+        {"frame_large_payload_over_many_reads", test_frame_large_payload_over_many_reads},
+        {NULL, NULL},
+    };
+    return dh_test_main("frame", cases);
+}

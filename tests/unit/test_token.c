@@ -1,0 +1,113 @@
+/*
+ * test_token.c: signed session tokens (common/dh_token.h): what a valid token resumes and
+ * every way a token must be refused.
+ */
+#include <string.h>
+
+#include "dh_test.h"
+#include "dh_token.h"
+
+static const uint8_t key[] = "0123456789abcdef0123456789abcdef";
+static const uint8_t other[] = "fedcba9876543210fedcba9876543210";
+#define KEYLEN 32
+
+static void test_token_round_trip(void)
+{
+    char tok[DH_TOKEN_MAX];
+    dh_token_claims c;
+    CU_ASSERT_EQUAL_FATAL(
+        dh_token_sign(key, KEYLEN, "p-0123456789abcdef", "Alice | Bob", 2000, tok, sizeof tok), 0);
+    CU_ASSERT_EQUAL_FATAL(dh_token_verify(key, KEYLEN, tok, 1000, &c), DH_TOKEN_OK);
+    CU_ASSERT_STRING_EQUAL(c.player_id, "p-0123456789abcdef");
+    CU_ASSERT_STRING_EQUAL(c.name, "Alice | Bob");
+    CU_ASSERT_EQUAL(c.expiry, 2000);
+}
+
+static void test_token_tampered_payload_rejected(void)
+{
+    char tok[DH_TOKEN_MAX];
+    dh_token_claims c;
+    CU_ASSERT_EQUAL_FATAL(dh_token_sign(key, KEYLEN, "p-1", "alice", 2000, tok, sizeof tok), 0);
+    for (size_t i = 0; tok[i] && tok[i] != '.'; i++) {
+        char saved = tok[i];
+        tok[i] = saved == 'A' ? 'B' : 'A';
+        CU_ASSERT_NOT_EQUAL(dh_token_verify(key, KEYLEN, tok, 1000, &c), DH_TOKEN_OK);
+        tok[i] = saved;
+    }
+    CU_ASSERT_EQUAL(dh_token_verify(key, KEYLEN, tok, 1000, &c), DH_TOKEN_OK);
+}
+
+static void test_token_tampered_signature_rejected(void)
+{
+    char tok[DH_TOKEN_MAX];
+    dh_token_claims c;
+    CU_ASSERT_EQUAL_FATAL(dh_token_sign(key, KEYLEN, "p-1", "alice", 2000, tok, sizeof tok), 0);
+    char *sig = strchr(tok, '.') + 1;
+    sig[3] = sig[3] == 'x' ? 'y' : 'x';
+    CU_ASSERT_EQUAL(dh_token_verify(key, KEYLEN, tok, 1000, &c), DH_TOKEN_BAD_SIGNATURE);
+}
+
+static void test_token_expired_rejected(void)
+{
+    char tok[DH_TOKEN_MAX];
+    dh_token_claims c;
+    CU_ASSERT_EQUAL_FATAL(dh_token_sign(key, KEYLEN, "p-1", "alice", 2000, tok, sizeof tok), 0);
+    CU_ASSERT_EQUAL(dh_token_verify(key, KEYLEN, tok, 1999, &c), DH_TOKEN_OK);
+    CU_ASSERT_EQUAL(dh_token_verify(key, KEYLEN, tok, 2000, &c), DH_TOKEN_EXPIRED);
+    CU_ASSERT_EQUAL(dh_token_verify(key, KEYLEN, tok, 5000, &c), DH_TOKEN_EXPIRED);
+}
+
+static void test_token_wrong_key_rejected(void)
+{
+    char tok[DH_TOKEN_MAX];
+    dh_token_claims c;
+    CU_ASSERT_EQUAL_FATAL(dh_token_sign(key, KEYLEN, "p-1", "alice", 2000, tok, sizeof tok), 0);
+    CU_ASSERT_EQUAL(dh_token_verify(other, KEYLEN, tok, 1000, &c), DH_TOKEN_BAD_SIGNATURE);
+}
+
+static void test_token_garbage_rejected(void)
+{
+    dh_token_claims c;
+    const char *bad[] = {"", ".", "abc", "abc.", ".abc", "a.b.c", "!!!.???", "dGVzdA.dGVzdA"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CU_ASSERT_NOT_EQUAL(dh_token_verify(key, KEYLEN, bad[i], 1000, &c), DH_TOKEN_OK);
+    char longtok[DH_TOKEN_MAX + 10];
+    memset(longtok, 'A', sizeof longtok - 1);
+    longtok[sizeof longtok - 1] = '\0';
+    CU_ASSERT_EQUAL(dh_token_verify(key, KEYLEN, longtok, 1000, &c), DH_TOKEN_MALFORMED);
+}
+
+static void test_token_sign_refuses_bad_fields(void)
+{
+    char tok[DH_TOKEN_MAX];
+    CU_ASSERT_EQUAL(dh_token_sign(key, KEYLEN, "", "alice", 2000, tok, sizeof tok), -1);
+    CU_ASSERT_EQUAL(dh_token_sign(key, KEYLEN, "p|1", "alice", 2000, tok, sizeof tok), -1);
+    CU_ASSERT_EQUAL(dh_token_sign(key, KEYLEN, "p-1", "", 2000, tok, sizeof tok), -1);
+    CU_ASSERT_EQUAL(dh_token_sign(key, KEYLEN, "p-1", "a\nb", 2000, tok, sizeof tok), -1);
+    CU_ASSERT_EQUAL(dh_token_sign(key, 8, "p-1", "alice", 2000, tok, sizeof tok), -1);
+    CU_ASSERT_EQUAL(dh_token_sign(key, KEYLEN, "p-1", "alice", 2000, tok, 10), -1);
+}
+
+static void test_token_random_keys_differ(void)
+{
+    uint8_t a[DH_TOKEN_RANDOM_KEY], b[DH_TOKEN_RANDOM_KEY];
+    CU_ASSERT_EQUAL(dh_token_random_key(a, sizeof a), 0);
+    CU_ASSERT_EQUAL(dh_token_random_key(b, sizeof b), 0);
+    CU_ASSERT_NOT_EQUAL(memcmp(a, b, sizeof a), 0);
+}
+
+int main(void)
+{
+    static const dh_test_case cases[] = {
+        {"token_round_trip", test_token_round_trip},
+        {"token_tampered_payload_rejected", test_token_tampered_payload_rejected},
+        {"token_tampered_signature_rejected", test_token_tampered_signature_rejected},
+        {"token_expired_rejected", test_token_expired_rejected},
+        {"token_wrong_key_rejected", test_token_wrong_key_rejected},
+        {"token_garbage_rejected", test_token_garbage_rejected},
+        {"token_sign_refuses_bad_fields", test_token_sign_refuses_bad_fields},
+        {"token_random_keys_differ", test_token_random_keys_differ},
+        {NULL, NULL},
+    };
+    return dh_test_main("token", cases);
+}

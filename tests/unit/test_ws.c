@@ -1,0 +1,146 @@
+/*
+ * test_ws.c: the WebSocket handshake helpers (common/dh_ws.h): RFC 6455 §1.3 example (key
+ * "dGhlIHNhbXBsZSBub25jZQ==" gives "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="),
+ * both halves agreeing, and the malformed requests the gateway must refuse.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "dh_test.h"
+#include "dh_ws.h"
+
+static const char good[] = "GET /ws?v=1 HTTP/1.1\r\n"
+                           "Host: server.example.com\r\n"
+                           "upgrade: WebSocket\r\n"
+                           "Connection: keep-alive, Upgrade\r\n"
+                           "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                           "Origin: http://example.com\r\n"
+                           "Sec-WebSocket-Version: 13\r\n\r\n";
+
+static void test_ws_accept_rfc6455_example(void)
+{
+    char out[DH_WS_ACCEPT_LEN + 1];
+    CU_ASSERT_EQUAL_FATAL(dh_ws_accept("dGhlIHNhbXBsZSBub25jZQ==", out), 0);
+    CU_ASSERT_STRING_EQUAL(out, "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=");
+}
+
+static void test_ws_parse_valid_request(void)
+{
+    dh_ws_request req;
+    const char *why = NULL;
+    long n = dh_ws_parse_request(good, strlen(good), &req, &why);
+    CU_ASSERT_EQUAL(n, (long)strlen(good));
+    CU_ASSERT_STRING_EQUAL(req.path, "/ws");
+    CU_ASSERT_STRING_EQUAL(req.key, "dGhlIHNhbXBsZSBub25jZQ==");
+    char resp[512];
+    CU_ASSERT(dh_ws_response(&req, resp, sizeof resp) > 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(resp, "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n"));
+    CU_ASSERT_EQUAL(strncmp(resp, "HTTP/1.1 101 ", 13), 0);
+}
+
+static void test_ws_parse_incomplete_waits(void)
+{
+    dh_ws_request req;
+    for (size_t len = 0; len < strlen(good); len += 7)
+        CU_ASSERT_EQUAL(dh_ws_parse_request(good, len, &req, NULL), 0);
+}
+
+static void test_ws_parse_keeps_trailing_bytes(void)
+{
+    char buf[1024];
+    dh_ws_request req;
+    snprintf(buf, sizeof buf, "%s%s", good, "\x82\x80");
+    CU_ASSERT_EQUAL(dh_ws_parse_request(buf, strlen(buf), &req, NULL), (long)strlen(good));
+}
+
+static void expect_rejected(const char *req_text)
+{
+    dh_ws_request req;
+    const char *why = NULL;
+    CU_ASSERT_EQUAL(dh_ws_parse_request(req_text, strlen(req_text), &req, &why), -1);
+    CU_ASSERT_PTR_NOT_NULL(why);
+}
+
+static void test_ws_malformed_requests_rejected(void)
+{
+    expect_rejected("POST /ws HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: "
+                    "Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                    "Sec-WebSocket-Version: 13\r\n\r\n");
+    expect_rejected("GET /ws HTTP/1.0\r\nHost: a\r\nUpgrade: websocket\r\nConnection: "
+                    "Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                    "Sec-WebSocket-Version: 13\r\n\r\n");
+    /* no Upgrade */
+    expect_rejected("GET /ws HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\n"
+                    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                    "Sec-WebSocket-Version: 13\r\n\r\n");
+    /* no Connection: Upgrade */
+    expect_rejected("GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: close\r\n"
+                    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                    "Sec-WebSocket-Version: 13\r\n\r\n");
+    /* wrong version */
+    expect_rejected("GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: "
+                    "Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                    "Sec-WebSocket-Version: 8\r\n\r\n");
+    /* missing and bad keys */
+    expect_rejected("GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: "
+                    "Upgrade\r\nSec-WebSocket-Version: 13\r\n\r\n");
+    expect_rejected("GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: "
+                    "Upgrade\r\nSec-WebSocket-Key: short==\r\nSec-WebSocket-Version: 13\r\n\r\n");
+    expect_rejected("GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: "
+                    "Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                    "Sec-WebSocket-Version: 13\r\n\r\n");
+    /* no Host */
+    expect_rejected("GET /ws HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                    "Sec-WebSocket-Version: 13\r\n\r\n");
+    /* a header line without a colon, bare LF line endings */
+    expect_rejected("GET /ws HTTP/1.1\r\nHost a\r\n\r\n");
+    expect_rejected("GET /ws HTTP/1.1\nHost: a\n\r\n\r\n");
+    expect_rejected("GET ws HTTP/1.1\r\nHost: a\r\n\r\n");
+}
+
+static void test_ws_oversized_head_rejected(void)
+{
+    static char big[DH_WS_HEADER_MAX + 100];
+    dh_ws_request req;
+    memset(big, 'a', sizeof big);
+    memcpy(big, "GET /ws HTTP/1.1\r\nX: ", 21);
+    CU_ASSERT_EQUAL(dh_ws_parse_request(big, sizeof big, &req, NULL), -1);
+}
+
+static void test_ws_client_half_agrees_with_server_half(void)
+{
+    char key[DH_WS_KEY_LEN + 1], other[DH_WS_KEY_LEN + 1], reqbuf[512], resp[512];
+    dh_ws_request req;
+    CU_ASSERT_EQUAL_FATAL(dh_ws_make_key(key), 0);
+    CU_ASSERT_EQUAL_FATAL(dh_ws_make_key(other), 0);
+    CU_ASSERT_STRING_NOT_EQUAL(key, other);
+    int n = dh_ws_format_request(reqbuf, sizeof reqbuf, "127.0.0.1:7001", "/ws", key);
+    CU_ASSERT_FATAL(n > 0);
+    CU_ASSERT_EQUAL_FATAL(dh_ws_parse_request(reqbuf, (size_t)n, &req, NULL), n);
+    CU_ASSERT_STRING_EQUAL(req.path, "/ws");
+    int m = dh_ws_response(&req, resp, sizeof resp);
+    CU_ASSERT_FATAL(m > 0);
+    const char *why = NULL;
+    CU_ASSERT_EQUAL(dh_ws_check_response(resp, (size_t)m, key, &why), m);
+    CU_ASSERT_EQUAL(dh_ws_check_response(resp, (size_t)m - 1, key, &why), 0);
+    CU_ASSERT_EQUAL(dh_ws_check_response(resp, (size_t)m, other, &why), -1);
+    const char *refused = "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n";
+    CU_ASSERT_EQUAL(dh_ws_check_response(refused, strlen(refused), key, &why), -1);
+}
+
+int main(void)
+{
+    static const dh_test_case cases[] = {
+        {"ws_accept_rfc6455_example", test_ws_accept_rfc6455_example},
+        {"ws_parse_valid_request", test_ws_parse_valid_request},
+        {"ws_parse_incomplete_waits", test_ws_parse_incomplete_waits},
+        {"ws_parse_keeps_trailing_bytes", test_ws_parse_keeps_trailing_bytes},
+        {"ws_malformed_requests_rejected", test_ws_malformed_requests_rejected},
+        {"ws_oversized_head_rejected", test_ws_oversized_head_rejected},
+        {"ws_client_half_agrees_with_server_half", test_ws_client_half_agrees_with_server_half},
+        {NULL, NULL},
+    };
+    return dh_test_main("ws", cases);
+}
