@@ -1,0 +1,243 @@
+/*
+ * placement.c: match formation and the StartMatch / MatchStarted handshake (see
+ * placement.h).
+ */
+#include "placement.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "dh_log.h"
+#include "dh_zmq.h"
+#include "matchmaker.h"
+
+void placement_list_init(placement_list *l)
+{
+    memset(l, 0, sizeof *l);
+}
+
+void placement_list_free(placement_list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->items[i].tickets);
+    free(l->items);
+    memset(l, 0, sizeof *l);
+}
+
+placement *placement_find(placement_list *l, const char *match_id)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (!strcmp(l->items[i].match_id, match_id))
+            return &l->items[i];
+    return NULL;
+}
+
+bool placement_has_player(const placement_list *l, const char *player_id)
+{
+    for (size_t i = 0; i < l->n; i++)
+        for (size_t j = 0; j < l->items[i].n; j++)
+            if (!strcmp(l->items[i].tickets[j].player_id, player_id))
+                return true;
+    return false;
+}
+
+/* Drop p (its tickets are freed); the last placement moves into its slot. */
+static void placement_remove(placement_list *l, placement *p)
+{
+    free(p->tickets);
+    *p = l->items[--l->n];
+}
+
+int placement_random(char id[PLACEMENT_ID_LEN + 1], uint64_t *seed)
+{
+    uint8_t b[16];
+    size_t got = 0;
+    while (got < sizeof b) {
+        ssize_t n = getrandom(b + got, sizeof b - got, 0);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        got += (size_t)n;
+    }
+    static const char hex[] = "0123456789abcdef";
+    id[0] = 'm';
+    id[1] = '-';
+    for (int i = 0; i < 8; i++) {
+        id[2 + 2 * i] = hex[b[i] >> 4];
+        id[3 + 2 * i] = hex[b[i] & 15];
+    }
+    id[PLACEMENT_ID_LEN] = '\0';
+    memcpy(seed, b + 8, sizeof *seed);
+    return 0;
+}
+
+/* Back to the front of their line: the players keep their place for the retry. */
+static void placement_requeue(mm_state *mm, placement *p)
+{
+    if (queue_push_front(mm->queues, &p->key, p->tickets, p->n) != QUEUE_OK)
+        dh_error("match %s: out of memory putting %zu players back in line", p->match_id, p->n);
+}
+
+/* The worker refused or ignored p: requeue its players and steer the retry elsewhere. */
+static void placement_fail(mm_state *mm, placement *p, const char *why, uint64_t now_ms)
+{
+    registry_worker *w = registry_find(&mm->reg, p->worker);
+    if (w) {
+        if (w->pending)
+            w->pending--;
+        w->avoid_until_ms = now_ms + REGISTRY_AVOID_MS;
+    }
+    dh_warn("match %s on %s failed (%s): %zu players back in line %s/%s/%u", p->match_id, p->worker,
+            why, p->n, p->key.game, p->key.mode, p->key.players);
+    placement_requeue(mm, p);
+    placement_remove(&mm->placements, p);
+}
+
+static int placement_send_start(mm_state *mm, const placement *p)
+{
+    Deckhand__Internal__Seat seats[p->n];
+    Deckhand__Internal__Seat *seatp[p->n];
+    for (size_t i = 0; i < p->n; i++) {
+        deckhand__internal__seat__init(&seats[i]);
+        seats[i].player_id = (char *)p->tickets[i].player_id;
+        seats[i].name = (char *)p->tickets[i].name;
+        seats[i].gateway_id = (char *)p->tickets[i].gateway;
+        seatp[i] = &seats[i];
+    }
+    Deckhand__Internal__StartMatch sm = DECKHAND__INTERNAL__START_MATCH__INIT;
+    sm.match_id = (char *)p->match_id;
+    sm.game = (char *)p->key.game;
+    sm.mode = (char *)p->key.mode;
+    sm.seed = p->seed;
+    sm.n_seats = p->n;
+    sm.seats = seatp;
+    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
+    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_START_MATCH;
+    msg.start_match = &sm;
+    return dh_zmq_send(mm->router, p->worker, &msg);
+}
+
+/* Take the next tickets of line into a new placement on a worker. False when this line
+ * cannot form anything more now. */
+static bool placement_form_one(mm_state *mm, size_t line, uint64_t now_ms)
+{
+    queue_key key = *queue_line_key(mm->queues, line);
+    if (key.players == 0 || queue_line_len(mm->queues, line) < key.players)
+        return false;
+    registry_worker *w = registry_pick(&mm->reg, key.game, key.players, now_ms);
+    if (!w)
+        return false;
+    if (mm->placements.n == mm->placements.cap) {
+        size_t cap = mm->placements.cap ? mm->placements.cap * 2 : 16;
+        placement *items = realloc(mm->placements.items, cap * sizeof *items);
+        if (!items)
+            goto err_nomem;
+        mm->placements.items = items;
+        mm->placements.cap = cap;
+    }
+    placement *p = &mm->placements.items[mm->placements.n];
+    memset(p, 0, sizeof *p);
+    p->tickets = calloc(key.players, sizeof *p->tickets);
+    if (!p->tickets)
+        goto err_nomem;
+    if (placement_random(p->match_id, &p->seed) < 0) {
+        dh_error("cannot read random bytes for a match id: %s", strerror(errno));
+        free(p->tickets);
+        return false;
+    }
+    p->key = key;
+    p->n = key.players;
+    snprintf(p->worker, sizeof p->worker, "%s", w->id);
+    p->deadline_ms = now_ms + PLACEMENT_TIMEOUT_MS;
+    queue_take(mm->queues, line, p->tickets, p->n);
+    mm->placements.n++;
+    w->pending++;
+    if (placement_send_start(mm, p) < 0) {
+        placement_fail(mm, p, strerror(errno), now_ms);
+        return false;
+    }
+    dh_info("match %s: %s/%s %zu players -> %s (load %u+%u)", p->match_id, key.game, key.mode, p->n,
+            w->id, w->active, w->pending);
+    return true;
+err_nomem:
+    dh_error("out of memory forming a match");
+    return false;
+}
+
+void placement_form(mm_state *mm, uint64_t now_ms)
+{
+    for (size_t line = 0; line < queue_lines(mm->queues); line++)
+        while (placement_form_one(mm, line, now_ms))
+            ;
+}
+
+static void placement_assign(mm_state *mm, const placement *p, const registry_worker *w)
+{
+    char *names[p->n];
+    for (size_t i = 0; i < p->n; i++)
+        names[i] = (char *)p->tickets[i].name;
+    for (size_t i = 0; i < p->n; i++) {
+        Deckhand__Internal__MatchAssigned ma = DECKHAND__INTERNAL__MATCH_ASSIGNED__INIT;
+        ma.player_id = (char *)p->tickets[i].player_id;
+        ma.match_id = (char *)p->match_id;
+        ma.seat = (uint32_t)i;
+        ma.game = (char *)p->key.game;
+        ma.n_players = p->n;
+        ma.players = names;
+        ma.worker_id = (char *)w->id;
+        ma.worker_endpoint = (char *)w->endpoint;
+        Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
+        msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ASSIGNED;
+        msg.match_assigned = &ma;
+        if (dh_zmq_send(mm->router, p->tickets[i].gateway, &msg) < 0)
+            dh_warn("match %s: cannot tell gateway %s about player %s: %s", p->match_id,
+                    p->tickets[i].gateway, p->tickets[i].player_id, strerror(errno));
+    }
+}
+
+void placement_started(mm_state *mm, const char *identity,
+                       const Deckhand__Internal__MatchStarted *ms, uint64_t now_ms)
+{
+    placement *p = placement_find(&mm->placements, ms->match_id ? ms->match_id : "");
+    if (!p) {
+        dh_warn("MatchStarted for unknown or timed-out match %s from %s (ok=%d)", ms->match_id,
+                identity, ms->ok);
+        return;
+    }
+    if (strcmp(p->worker, identity)) {
+        dh_warn("MatchStarted for %s from %s, but it was sent to %s; ignored", p->match_id,
+                identity, p->worker);
+        return;
+    }
+    if (!ms->ok) {
+        placement_fail(mm, p, ms->error && *ms->error ? ms->error : "refused", now_ms);
+        return;
+    }
+    registry_worker *w = registry_find(&mm->reg, identity);
+    if (!w) {
+        placement_fail(mm, p, "worker unknown", now_ms);
+        return;
+    }
+    if (w->pending)
+        w->pending--;
+    w->active++;
+    dh_info("match %s started on %s", p->match_id, w->id);
+    placement_assign(mm, p, w);
+    placement_remove(&mm->placements, p);
+}
+
+void placement_expire(mm_state *mm, uint64_t now_ms)
+{
+    for (size_t i = 0; i < mm->placements.n;) {
+        placement *p = &mm->placements.items[i];
+        if (now_ms < p->deadline_ms) {
+            i++;
+            continue;
+        }
+        placement_fail(mm, p, "no MatchStarted in time", now_ms);
+    }
+}

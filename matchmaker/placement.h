@@ -1,0 +1,62 @@
+/*
+ * placement.h: turning waiting tickets into matches on workers.
+ *
+ * Every tick, each line with enough tickets gives up its first `players` of them; they
+ * get a match id and a seed and go, as a StartMatch, to the least loaded worker that
+ * serves the game. Until that worker answers MatchStarted the tickets wait here, in a
+ * placement. A yes sends MatchAssigned to every player's gateway (seat = ticket order);
+ * a no, or silence for PLACEMENT_TIMEOUT_MS, puts the tickets back at the front of
+ * their line and the worker is avoided for a while, so the retry goes elsewhere.
+ *
+ * Known limit: a MatchStarted that arrives after the timeout is only logged; that match
+ * sits idle on its worker (no message exists yet to cancel it).
+ */
+#ifndef DECKHAND_MM_PLACEMENT_H
+#define DECKHAND_MM_PLACEMENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "internal.pb-c.h"
+#include "queue.h"
+
+#define PLACEMENT_TIMEOUT_MS 3000
+#define PLACEMENT_ID_LEN     18 /* "m-" + 16 hex digits */
+
+typedef struct {
+    char match_id[PLACEMENT_ID_LEN + 1];
+    queue_key key;
+    queue_ticket *tickets; /* owned; seat order */
+    size_t n;
+    char worker[DH_ZMQ_ID_MAX + 1];
+    uint64_t seed;
+    uint64_t deadline_ms;
+} placement;
+
+typedef struct {
+    placement *items;
+    size_t n, cap;
+} placement_list;
+
+struct mm_state;
+
+void placement_list_init(placement_list *l);
+void placement_list_free(placement_list *l);
+placement *placement_find(placement_list *l, const char *match_id);
+/* True when the player sits in a placement waiting for its worker. */
+bool placement_has_player(const placement_list *l, const char *player_id);
+
+/* A fresh match id ("m-" + 16 random hex digits) and a random seed, both from the
+ * kernel's random source. -1 when it cannot be read. */
+int placement_random(char id[PLACEMENT_ID_LEN + 1], uint64_t *seed);
+
+/* Form every match the queues allow and send their StartMatch. */
+void placement_form(struct mm_state *mm, uint64_t now_ms);
+/* A worker's MatchStarted. */
+void placement_started(struct mm_state *mm, const char *identity,
+                       const Deckhand__Internal__MatchStarted *ms, uint64_t now_ms);
+/* Give up on placements whose worker stayed silent past their deadline. */
+void placement_expire(struct mm_state *mm, uint64_t now_ms);
+
+#endif

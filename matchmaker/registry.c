@@ -1,0 +1,173 @@
+/*
+ * registry.c: workers and gateways known to the matchmaker (see registry.h).
+ */
+#include "registry.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dh_log.h"
+
+void registry_init(registry *r)
+{
+    memset(r, 0, sizeof *r);
+}
+
+void registry_free(registry *r)
+{
+    free(r->workers);
+    free(r->gateways);
+    memset(r, 0, sizeof *r);
+}
+
+/* Copy src into dst, truncating; ids longer than the field cannot reach us anyway
+ * (identities are capped at DH_ZMQ_ID_MAX) and other fields are only informative. */
+static void registry_copy(char *dst, size_t cap, const char *src)
+{
+    snprintf(dst, cap, "%s", src ? src : "");
+}
+
+registry_worker *registry_find(registry *r, const char *identity)
+{
+    for (size_t i = 0; i < r->nworkers; i++)
+        if (!strcmp(r->workers[i].id, identity))
+            return &r->workers[i];
+    return NULL;
+}
+
+registry_worker *registry_hello(registry *r, const char *identity,
+                                const Deckhand__Internal__WorkerHello *h, uint64_t now_ms)
+{
+    registry_worker *w = registry_find(r, identity);
+    if (!w) {
+        if (r->nworkers == r->capworkers) {
+            size_t cap = r->capworkers ? r->capworkers * 2 : 8;
+            registry_worker *nw = realloc(r->workers, cap * sizeof *nw);
+            if (!nw)
+                return NULL;
+            r->workers = nw;
+            r->capworkers = cap;
+        }
+        w = &r->workers[r->nworkers++];
+        memset(w, 0, sizeof *w);
+        registry_copy(w->id, sizeof w->id, identity);
+    }
+    if (h->worker_id && *h->worker_id && strcmp(h->worker_id, identity))
+        dh_warn("worker identity %s says it is %s; routing by identity", identity, h->worker_id);
+    bool was_alive = w->alive;
+    registry_copy(w->endpoint, sizeof w->endpoint, h->endpoint);
+    registry_copy(w->bundle, sizeof w->bundle, h->bundle);
+    w->ngames = 0;
+    for (size_t i = 0; i < h->n_games && w->ngames < REGISTRY_GAMES_MAX; i++) {
+        const Deckhand__Internal__GameInfo *g = h->games[i];
+        if (!g->name || !*g->name || strlen(g->name) >= QUEUE_NAME_MAX)
+            continue;
+        registry_game *rg = &w->games[w->ngames++];
+        registry_copy(rg->name, sizeof rg->name, g->name);
+        rg->min_players = g->min_players;
+        rg->max_players = g->max_players < g->min_players ? g->min_players : g->max_players;
+    }
+    w->capacity = h->capacity;
+    w->alive = true;
+    w->last_seen_ms = now_ms;
+    if (!was_alive)
+        dh_info("worker %s up endpoint=%s games=%zu capacity=%u bundle=%.12s", w->id, w->endpoint,
+                w->ngames, w->capacity, w->bundle);
+    return w;
+}
+
+registry_worker *registry_beat(registry *r, const char *identity, uint32_t active, bool draining,
+                               uint64_t now_ms)
+{
+    registry_worker *w = registry_find(r, identity);
+    if (!w)
+        return NULL;
+    if (!w->alive)
+        dh_info("worker %s back", w->id);
+    w->active = active;
+    w->draining = draining;
+    w->alive = true;
+    w->last_seen_ms = now_ms;
+    return w;
+}
+
+void registry_expire(registry *r, uint64_t now_ms)
+{
+    for (size_t i = 0; i < r->nworkers; i++) {
+        registry_worker *w = &r->workers[i];
+        if (w->alive && now_ms - w->last_seen_ms > REGISTRY_DEAD_MS) {
+            w->alive = false;
+            dh_warn("worker %s silent for %llu ms: dead, no more placements on it", w->id,
+                    (unsigned long long)(now_ms - w->last_seen_ms));
+        }
+    }
+}
+
+static const registry_game *registry_worker_game(const registry_worker *w, const char *game)
+{
+    for (size_t i = 0; i < w->ngames; i++)
+        if (!strcmp(w->games[i].name, game))
+            return &w->games[i];
+    return NULL;
+}
+
+const registry_game *registry_game_info(const registry *r, const char *game)
+{
+    for (size_t i = 0; i < r->nworkers; i++) {
+        const registry_game *g;
+        if (r->workers[i].alive && (g = registry_worker_game(&r->workers[i], game)))
+            return g;
+    }
+    return NULL;
+}
+
+registry_worker *registry_pick(registry *r, const char *game, uint32_t players, uint64_t now_ms)
+{
+    registry_worker *best = NULL, *fallback = NULL;
+    uint64_t best_load = 0, fallback_load = 0;
+    for (size_t i = 0; i < r->nworkers; i++) {
+        registry_worker *w = &r->workers[i];
+        const registry_game *g = registry_worker_game(w, game);
+        if (!w->alive || w->draining || !g || players < g->min_players || players > g->max_players)
+            continue;
+        uint64_t load = (uint64_t)w->active + w->pending;
+        if (w->capacity && load >= w->capacity)
+            continue;
+        if (now_ms < w->avoid_until_ms) {
+            if (!fallback || load < fallback_load) {
+                fallback = w;
+                fallback_load = load;
+            }
+            continue;
+        }
+        if (!best || load < best_load) {
+            best = w;
+            best_load = load;
+        }
+    }
+    return best ? best : fallback;
+}
+
+int registry_gateway_hello(registry *r, const char *identity, uint64_t now_ms)
+{
+    for (size_t i = 0; i < r->ngateways; i++) {
+        if (!strcmp(r->gateways[i].id, identity)) {
+            r->gateways[i].last_seen_ms = now_ms;
+            return 0;
+        }
+    }
+    if (r->ngateways == r->capgateways) {
+        size_t cap = r->capgateways ? r->capgateways * 2 : 8;
+        registry_gateway *g = realloc(r->gateways, cap * sizeof *g);
+        if (!g)
+            return -1;
+        r->gateways = g;
+        r->capgateways = cap;
+    }
+    registry_gateway *g = &r->gateways[r->ngateways++];
+    registry_copy(g->id, sizeof g->id, identity);
+    g->last_seen_ms = now_ms;
+    dh_info("gateway %s registered", g->id);
+    return 0;
+}

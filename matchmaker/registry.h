@@ -1,0 +1,84 @@
+/*
+ * registry.h: the matchmaker's table of workers and gateways.
+ *
+ * Workers announce themselves with WorkerHello (games, endpoint, capacity) and keep
+ * alive with WorkerBeat every 500 ms; one silent for REGISTRY_DEAD_MS is taken off
+ * placement until it speaks again. Placement asks registry_pick for the live worker with
+ * the fewest matches, counting the placements still waiting for the worker's answer, so
+ * a burst of formations in one tick spreads instead of piling on the same worker.
+ *
+ * Workers and gateways are keyed by their ZeroMQ routing identity, which is how the
+ * matchmaker's ROUTER reaches them. Entries are never removed: a restarted worker comes
+ * back under the same id, and the table holds at most a few hundred rows.
+ */
+#ifndef DECKHAND_MM_REGISTRY_H
+#define DECKHAND_MM_REGISTRY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "internal.pb-c.h"
+#include "queue.h"
+
+#define REGISTRY_DEAD_MS   1500
+#define REGISTRY_GAMES_MAX 32
+/* A worker that refused or ignored a StartMatch is skipped this long when another can
+ * take the match, so the retry goes elsewhere. */
+#define REGISTRY_AVOID_MS 5000
+
+typedef struct {
+    char name[QUEUE_NAME_MAX];
+    uint32_t min_players, max_players;
+} registry_game;
+
+typedef struct {
+    char id[DH_ZMQ_ID_MAX + 1];
+    char endpoint[256];
+    char bundle[80];
+    registry_game games[REGISTRY_GAMES_MAX];
+    size_t ngames;
+    uint32_t capacity;
+    uint32_t active;  /* matches it hosts: from its last beat, adjusted by our own events */
+    uint32_t pending; /* StartMatch sent, no MatchStarted yet */
+    bool draining;
+    bool alive;
+    uint64_t last_seen_ms;
+    uint64_t avoid_until_ms;
+} registry_worker;
+
+typedef struct {
+    char id[DH_ZMQ_ID_MAX + 1];
+    uint64_t last_seen_ms;
+} registry_gateway;
+
+typedef struct {
+    registry_worker *workers;
+    size_t nworkers, capworkers;
+    registry_gateway *gateways;
+    size_t ngateways, capgateways;
+} registry;
+
+void registry_init(registry *r);
+void registry_free(registry *r);
+
+/* Register or refresh the worker reachable at identity. NULL on allocation failure. */
+registry_worker *registry_hello(registry *r, const char *identity,
+                                const Deckhand__Internal__WorkerHello *h, uint64_t now_ms);
+/* Record a beat. NULL when the worker never said hello (it will: workers repeat it). */
+registry_worker *registry_beat(registry *r, const char *identity, uint32_t active, bool draining,
+                               uint64_t now_ms);
+registry_worker *registry_find(registry *r, const char *identity);
+/* Mark workers silent for REGISTRY_DEAD_MS dead (logged once). */
+void registry_expire(registry *r, uint64_t now_ms);
+
+/* The limits of game as served by a live worker; NULL when no live worker serves it. */
+const registry_game *registry_game_info(const registry *r, const char *game);
+/* The live, non-draining worker with room that serves game at this size and has the
+ * fewest active + pending matches; workers to avoid only when nobody else fits. */
+registry_worker *registry_pick(registry *r, const char *game, uint32_t players, uint64_t now_ms);
+
+/* Register or refresh a gateway; -1 on allocation failure. */
+int registry_gateway_hello(registry *r, const char *identity, uint64_t now_ms);
+
+#endif

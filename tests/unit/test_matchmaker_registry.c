@@ -1,0 +1,170 @@
+/*
+ * test_matchmaker_registry.c: which worker gets the next match (matchmaker/registry.c)
+ * and the ids placements hand out. Compiled in directly: no sockets are involved.
+ */
+#include "../../matchmaker/registry.c"
+
+#include "dh_test.h"
+
+/* Register worker id serving game for min..max players with capacity cap. */
+static registry_worker *hello(registry *r, const char *id, const char *game, uint32_t min,
+                              uint32_t max, uint32_t cap, uint64_t now)
+{
+    Deckhand__Internal__GameInfo gi = DECKHAND__INTERNAL__GAME_INFO__INIT;
+    Deckhand__Internal__GameInfo *gis[] = {&gi};
+    gi.name = (char *)game;
+    gi.min_players = min;
+    gi.max_players = max;
+    Deckhand__Internal__WorkerHello h = DECKHAND__INTERNAL__WORKER_HELLO__INIT;
+    h.worker_id = (char *)id;
+    h.endpoint = (char *)"tcp://127.0.0.1:1";
+    h.n_games = 1;
+    h.games = gis;
+    h.capacity = cap;
+    registry_worker *w = registry_hello(r, id, &h, now);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    return w;
+}
+
+static void test_registry_picks_least_loaded(void)
+{
+    registry r;
+    registry_init(&r);
+    hello(&r, "wk-a", "dominion", 2, 4, 100, 0);
+    hello(&r, "wk-b", "dominion", 2, 4, 100, 0);
+    registry_beat(&r, "wk-a", 5, false, 10);
+    registry_beat(&r, "wk-b", 3, false, 10);
+    CU_ASSERT_STRING_EQUAL(registry_pick(&r, "dominion", 2, 10)->id, "wk-b");
+    registry_free(&r);
+}
+
+static void test_registry_counts_pending_placements(void)
+{
+    registry r;
+    registry_init(&r);
+    registry_worker *a = hello(&r, "wk-a", "dominion", 2, 4, 100, 0);
+    hello(&r, "wk-b", "dominion", 2, 4, 100, 0);
+    a->pending = 0;
+    registry_worker *first = registry_pick(&r, "dominion", 2, 0);
+    first->pending++;
+    registry_worker *second = registry_pick(&r, "dominion", 2, 0);
+    CU_ASSERT_PTR_NOT_EQUAL(first, second);
+    registry_free(&r);
+}
+
+static void test_registry_skips_dead_workers(void)
+{
+    registry r;
+    registry_init(&r);
+    hello(&r, "wk-a", "dominion", 2, 4, 100, 0);
+    hello(&r, "wk-b", "dominion", 2, 4, 100, 0);
+    registry_beat(&r, "wk-a", 0, false, 1000);
+    registry_beat(&r, "wk-b", 9, false, 2000);
+    registry_expire(&r, 2600); /* wk-a silent 1.6 s */
+    CU_ASSERT_FALSE(registry_find(&r, "wk-a")->alive);
+    CU_ASSERT_STRING_EQUAL(registry_pick(&r, "dominion", 2, 2600)->id, "wk-b");
+    registry_expire(&r, 4000);
+    CU_ASSERT_PTR_NULL(registry_pick(&r, "dominion", 2, 4000));
+    CU_ASSERT_PTR_NULL(registry_game_info(&r, "dominion"));
+    /* a beat brings it back */
+    registry_beat(&r, "wk-a", 0, false, 4100);
+    CU_ASSERT_STRING_EQUAL(registry_pick(&r, "dominion", 2, 4100)->id, "wk-a");
+    registry_free(&r);
+}
+
+static void test_registry_skips_workers_not_serving_the_game_or_size(void)
+{
+    registry r;
+    registry_init(&r);
+    hello(&r, "wk-a", "deckbuilder", 2, 4, 100, 0);
+    hello(&r, "wk-b", "dominion", 2, 3, 100, 0);
+    registry_beat(&r, "wk-b", 50, false, 0);
+    CU_ASSERT_STRING_EQUAL(registry_pick(&r, "dominion", 2, 0)->id, "wk-b");
+    CU_ASSERT_PTR_NULL(registry_pick(&r, "dominion", 4, 0));
+    CU_ASSERT_PTR_NULL(registry_pick(&r, "chess", 2, 0));
+    const registry_game *g = registry_game_info(&r, "dominion");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    CU_ASSERT_EQUAL(g->min_players, 2);
+    CU_ASSERT_EQUAL(g->max_players, 3);
+    registry_free(&r);
+}
+
+static void test_registry_skips_full_and_draining_workers(void)
+{
+    registry r;
+    registry_init(&r);
+    hello(&r, "wk-full", "dominion", 2, 4, 2, 0);
+    hello(&r, "wk-drain", "dominion", 2, 4, 100, 0);
+    hello(&r, "wk-ok", "dominion", 2, 4, 100, 0);
+    registry_beat(&r, "wk-full", 2, false, 0);
+    registry_beat(&r, "wk-drain", 0, true, 0);
+    registry_beat(&r, "wk-ok", 10, false, 0);
+    CU_ASSERT_STRING_EQUAL(registry_pick(&r, "dominion", 2, 0)->id, "wk-ok");
+    registry_free(&r);
+}
+
+static void test_registry_avoids_a_failed_worker_when_another_fits(void)
+{
+    registry r;
+    registry_init(&r);
+    registry_worker *a = hello(&r, "wk-a", "dominion", 2, 4, 100, 0);
+    hello(&r, "wk-b", "dominion", 2, 4, 100, 0);
+    registry_beat(&r, "wk-b", 20, false, 0);
+    a->avoid_until_ms = 1000;
+    CU_ASSERT_STRING_EQUAL(registry_pick(&r, "dominion", 2, 500)->id, "wk-b");
+    registry_beat(&r, "wk-b", 0, true, 0); /* b drains: a is the only choice left */
+    CU_ASSERT_STRING_EQUAL(registry_pick(&r, "dominion", 2, 500)->id, "wk-a");
+    registry_free(&r);
+}
+
+static void test_registry_beat_from_unknown_worker_is_ignored(void)
+{
+    registry r;
+    registry_init(&r);
+    CU_ASSERT_PTR_NULL(registry_beat(&r, "wk-x", 1, false, 0));
+    CU_ASSERT_EQUAL(r.nworkers, 0);
+    registry_free(&r);
+}
+
+static void test_registry_hello_again_updates_in_place(void)
+{
+    registry r;
+    registry_init(&r);
+    hello(&r, "wk-a", "dominion", 2, 4, 100, 0);
+    hello(&r, "wk-a", "deckbuilder", 1, 2, 100, 100);
+    CU_ASSERT_EQUAL(r.nworkers, 1);
+    CU_ASSERT_PTR_NULL(registry_game_info(&r, "dominion"));
+    CU_ASSERT_PTR_NOT_NULL(registry_game_info(&r, "deckbuilder"));
+    registry_free(&r);
+}
+
+static void test_registry_gateways_register_once(void)
+{
+    registry r;
+    registry_init(&r);
+    CU_ASSERT_EQUAL(registry_gateway_hello(&r, "gw-1", 0), 0);
+    CU_ASSERT_EQUAL(registry_gateway_hello(&r, "gw-1", 5), 0);
+    CU_ASSERT_EQUAL(registry_gateway_hello(&r, "gw-2", 5), 0);
+    CU_ASSERT_EQUAL(r.ngateways, 2);
+    registry_free(&r);
+}
+
+int main(void)
+{
+    static const dh_test_case cases[] = {
+        {"registry_picks_least_loaded", test_registry_picks_least_loaded},
+        {"registry_counts_pending_placements", test_registry_counts_pending_placements},
+        {"registry_skips_dead_workers", test_registry_skips_dead_workers},
+        {"registry_skips_workers_not_serving_the_game_or_size",
+         test_registry_skips_workers_not_serving_the_game_or_size},
+        {"registry_skips_full_and_draining_workers", test_registry_skips_full_and_draining_workers},
+        {"registry_avoids_a_failed_worker_when_another_fits",
+         test_registry_avoids_a_failed_worker_when_another_fits},
+        {"registry_beat_from_unknown_worker_is_ignored",
+         test_registry_beat_from_unknown_worker_is_ignored},
+        {"registry_hello_again_updates_in_place", test_registry_hello_again_updates_in_place},
+        {"registry_gateways_register_once", test_registry_gateways_register_once},
+        {NULL, NULL},
+    };
+    return dh_test_main("matchmaker_registry", cases);
+}

@@ -1,0 +1,205 @@
+/*
+ * test_queue.c: the matchmaker's waiting lines (matchmaker/queue.c), which decide who
+ * plays whom. The module is compiled into this test directly: it is pure data.
+ */
+#include "../../matchmaker/queue.c"
+
+#include "dh_test.h"
+
+static queue_ticket ticket(const char *pid)
+{
+    queue_ticket t;
+    CU_ASSERT_EQUAL_FATAL(queue_ticket_init(&t, pid, pid, "gw-1", 7, 100), QUEUE_OK);
+    return t;
+}
+
+static queue_key key(const char *game, uint32_t players)
+{
+    queue_key k;
+    CU_ASSERT_EQUAL_FATAL(queue_key_init(&k, game, "", players), QUEUE_OK);
+    return k;
+}
+
+static size_t line_of(queue_set *s, const char *game, uint32_t players)
+{
+    for (size_t i = 0; i < queue_lines(s); i++)
+        if (!strcmp(queue_line_key(s, i)->game, game) && queue_line_key(s, i)->players == players)
+            return i;
+    return (size_t)-1;
+}
+
+static void test_queue_is_fifo(void)
+{
+    queue_set *s = queue_set_new();
+    queue_key k = key("dominion", 2);
+    const char *ids[] = {"p1", "p2", "p3", "p4", "p5"};
+    for (int i = 0; i < 5; i++) {
+        queue_ticket t = ticket(ids[i]);
+        CU_ASSERT_EQUAL(queue_join(s, &k, &t), QUEUE_OK);
+    }
+    size_t l = line_of(s, "dominion", 2);
+    queue_ticket out[2];
+    CU_ASSERT_TRUE(queue_take(s, l, out, 2));
+    CU_ASSERT_STRING_EQUAL(out[0].player_id, "p1");
+    CU_ASSERT_STRING_EQUAL(out[1].player_id, "p2");
+    CU_ASSERT_TRUE(queue_take(s, l, out, 2));
+    CU_ASSERT_STRING_EQUAL(out[0].player_id, "p3");
+    CU_ASSERT_STRING_EQUAL(out[1].player_id, "p4");
+    CU_ASSERT_FALSE(queue_take(s, l, out, 2));
+    CU_ASSERT_EQUAL(queue_line_len(s, l), 1);
+    queue_set_free(s);
+}
+
+static void test_queue_empty_mode_is_casual(void)
+{
+    queue_key k = key("dominion", 2);
+    CU_ASSERT_STRING_EQUAL(k.mode, "casual");
+}
+
+static void test_queue_sizes_wait_in_separate_lines(void)
+{
+    queue_set *s = queue_set_new();
+    queue_key k2 = key("dominion", 2), k3 = key("dominion", 3), other = key("deckbuilder", 2);
+    queue_ticket a = ticket("a"), b = ticket("b"), c = ticket("c");
+    CU_ASSERT_EQUAL(queue_join(s, &k2, &a), QUEUE_OK);
+    CU_ASSERT_EQUAL(queue_join(s, &k3, &b), QUEUE_OK);
+    CU_ASSERT_EQUAL(queue_join(s, &other, &c), QUEUE_OK);
+    CU_ASSERT_EQUAL(queue_lines(s), 3);
+    CU_ASSERT_EQUAL(queue_total(s), 3);
+    queue_ticket out[2];
+    CU_ASSERT_FALSE(queue_take(s, line_of(s, "dominion", 2), out, 2));
+    queue_set_free(s);
+}
+
+static void test_queue_modes_wait_in_separate_lines(void)
+{
+    queue_set *s = queue_set_new();
+    queue_key ranked, casual = key("dominion", 2);
+    CU_ASSERT_EQUAL(queue_key_init(&ranked, "dominion", "ranked", 2), QUEUE_OK);
+    queue_ticket a = ticket("a"), b = ticket("b");
+    CU_ASSERT_EQUAL(queue_join(s, &ranked, &a), QUEUE_OK);
+    CU_ASSERT_EQUAL(queue_join(s, &casual, &b), QUEUE_OK);
+    CU_ASSERT_EQUAL(queue_lines(s), 2);
+    queue_set_free(s);
+}
+
+static void test_queue_duplicate_join_is_refused(void)
+{
+    queue_set *s = queue_set_new();
+    queue_key k2 = key("dominion", 2), k3 = key("dominion", 3);
+    queue_ticket a = ticket("a");
+    CU_ASSERT_EQUAL(queue_join(s, &k2, &a), QUEUE_OK);
+    CU_ASSERT_EQUAL(queue_join(s, &k2, &a), QUEUE_DUPLICATE);
+    CU_ASSERT_EQUAL(queue_join(s, &k3, &a), QUEUE_DUPLICATE);
+    CU_ASSERT_EQUAL(queue_total(s), 1);
+    queue_set_free(s);
+}
+
+static void test_queue_leave_removes_only_that_player(void)
+{
+    queue_set *s = queue_set_new();
+    queue_key k = key("dominion", 2);
+    queue_ticket a = ticket("a"), b = ticket("b"), c = ticket("c");
+    queue_join(s, &k, &a);
+    queue_join(s, &k, &b);
+    queue_join(s, &k, &c);
+    CU_ASSERT_FALSE(queue_leave(s, "b", "deckbuilder"));
+    CU_ASSERT_TRUE(queue_leave(s, "b", ""));
+    CU_ASSERT_FALSE(queue_leave(s, "b", NULL));
+    CU_ASSERT_FALSE(queue_has(s, "b"));
+    queue_ticket out[2];
+    CU_ASSERT_TRUE(queue_take(s, line_of(s, "dominion", 2), out, 2));
+    CU_ASSERT_STRING_EQUAL(out[0].player_id, "a");
+    CU_ASSERT_STRING_EQUAL(out[1].player_id, "c");
+    /* after leaving, the player may join again */
+    CU_ASSERT_EQUAL(queue_join(s, &k, &b), QUEUE_OK);
+    queue_set_free(s);
+}
+
+static void test_queue_requeue_goes_to_the_front_in_order(void)
+{
+    queue_set *s = queue_set_new();
+    queue_key k = key("dominion", 2);
+    const char *ids[] = {"p1", "p2", "p3"};
+    for (int i = 0; i < 3; i++) {
+        queue_ticket t = ticket(ids[i]);
+        queue_join(s, &k, &t);
+    }
+    size_t l = line_of(s, "dominion", 2);
+    queue_ticket out[2];
+    CU_ASSERT_TRUE(queue_take(s, l, out, 2));
+    queue_ticket late = ticket("p4");
+    queue_join(s, &k, &late);
+    CU_ASSERT_EQUAL(queue_push_front(s, &k, out, 2), QUEUE_OK);
+    CU_ASSERT_EQUAL(queue_line_len(s, l), 4);
+    queue_ticket again[4];
+    CU_ASSERT_TRUE(queue_take(s, l, again, 4));
+    CU_ASSERT_STRING_EQUAL(again[0].player_id, "p1");
+    CU_ASSERT_STRING_EQUAL(again[1].player_id, "p2");
+    CU_ASSERT_STRING_EQUAL(again[2].player_id, "p3");
+    CU_ASSERT_STRING_EQUAL(again[3].player_id, "p4");
+    queue_set_free(s);
+}
+
+static void test_queue_requeue_skips_players_who_joined_again(void)
+{
+    queue_set *s = queue_set_new();
+    queue_key k = key("dominion", 2);
+    queue_ticket a = ticket("a"), b = ticket("b");
+    queue_join(s, &k, &a);
+    queue_join(s, &k, &b);
+    queue_ticket out[2];
+    CU_ASSERT_TRUE(queue_take(s, 0, out, 2));
+    queue_join(s, &k, &b);
+    CU_ASSERT_EQUAL(queue_push_front(s, &k, out, 2), QUEUE_OK);
+    CU_ASSERT_EQUAL(queue_total(s), 2);
+    queue_set_free(s);
+}
+
+static void test_queue_rejects_too_long_fields(void)
+{
+    char big[QUEUE_NAME_MAX + 10];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    queue_ticket t;
+    queue_key k;
+    CU_ASSERT_EQUAL(queue_ticket_init(&t, big, "n", "gw", 1, 0), QUEUE_TOO_LONG);
+    CU_ASSERT_EQUAL(queue_key_init(&k, big, "", 2), QUEUE_TOO_LONG);
+}
+
+static void test_queue_many_players_grow_the_line(void)
+{
+    queue_set *s = queue_set_new();
+    queue_key k = key("dominion", 4);
+    char id[16];
+    for (int i = 0; i < 1000; i++) {
+        snprintf(id, sizeof id, "p%d", i);
+        queue_ticket t = ticket(id);
+        CU_ASSERT_EQUAL(queue_join(s, &k, &t), QUEUE_OK);
+    }
+    queue_ticket out[4];
+    int formed = 0;
+    while (queue_take(s, 0, out, 4))
+        formed++;
+    CU_ASSERT_EQUAL(formed, 250);
+    queue_set_free(s);
+}
+
+int main(void)
+{
+    static const dh_test_case cases[] = {
+        {"queue_is_fifo", test_queue_is_fifo},
+        {"queue_empty_mode_is_casual", test_queue_empty_mode_is_casual},
+        {"queue_sizes_wait_in_separate_lines", test_queue_sizes_wait_in_separate_lines},
+        {"queue_modes_wait_in_separate_lines", test_queue_modes_wait_in_separate_lines},
+        {"queue_duplicate_join_is_refused", test_queue_duplicate_join_is_refused},
+        {"queue_leave_removes_only_that_player", test_queue_leave_removes_only_that_player},
+        {"queue_requeue_goes_to_the_front_in_order", test_queue_requeue_goes_to_the_front_in_order},
+        {"queue_requeue_skips_players_who_joined_again",
+         test_queue_requeue_skips_players_who_joined_again},
+        {"queue_rejects_too_long_fields", test_queue_rejects_too_long_fields},
+        {"queue_many_players_grow_the_line", test_queue_many_players_grow_the_line},
+        {NULL, NULL},
+    };
+    return dh_test_main("queue", cases);
+}
