@@ -1,0 +1,479 @@
+-- deckbuilder/kernel.lua: the rules every deck-builder shares (GAMES.md 1.1).
+--
+-- A game builds one kernel from its card data (`kernel.new{cards=, order=, ...}`) and
+-- calls it from its game functions. The kernel knows zones, drawing, supply piles,
+-- the action -> buy -> clean-up turn, playing cards with their data keywords
+-- (+cards/+actions/+buys/+coins), gaining, trashing, attacks with reactions, the end
+-- of game and the scoring. Nothing Dominion-specific lives here: Accession, Caveman and
+-- Ascension reuse it with other data.
+--
+-- State: the kernel object holds only constant data. Every fact about a match lives in
+-- `g` (zones, counters), because only that is snapshot, replayed and shown in views:
+--   zones    deck/hand/discard/play/aside per player; trash and supply:<Card> (owner 0);
+--            box (owner 0) holds cards taken out of the game (unused, test stacking)
+--   counters active (whose turn), actions, buys, coins (owner 0, the current turn);
+--            turns (per player); _pile:<Card> = 1 for each supply pile of this match;
+--            _own:<Card> per player (cards owned, as anyone could count from the log);
+--            _bought (owner 0: a buy happened this turn); _unaffected (per player,
+--            during one attack)
+-- Determinism: arrays only, iterated in order; randomness only from g:shuffle/g:random.
+
+local kernel = {}
+kernel.__index = kernel
+
+-- Zone visibilities for the game table (merged with a game's own zones if any).
+kernel.zones = {
+  deck = "hidden", hand = "owner", discard = "top", play = "public", aside = "public",
+  trash = "public", supply = "top", box = "hidden",
+}
+
+local OWN_ZONES = { "deck", "hand", "discard", "play", "aside" }
+
+-- cfg.cards: name -> card definition ({cost=, types={...}, text=, coins=, cards=,
+--            actions=, buys=, vp=, score=function, on_play=function, react=function})
+-- cfg.order: every card name, in supply display order (base cards first)
+-- cfg.hand_size: cards drawn at clean-up (default 5)
+-- cfg.turn_stats: per-turn counters reset at turn start (default actions 1, buys 1)
+-- cfg.phases: the turn's phase list (default {"action", "buy", "cleanup"})
+function kernel.new(cfg)
+  local k = setmetatable({}, kernel)
+  k.cards = cfg.cards
+  k.order = cfg.order
+  k.hand_size = cfg.hand_size or 5
+  k.turn_stats = cfg.turn_stats or { actions = 1, buys = 1 }
+  k.phases = cfg.phases or { "action", "buy", "cleanup" }
+  for _, name in ipairs(k.order) do
+    local def = k.cards[name]
+    assert(def, "kernel: no card data for " .. name)
+    def.is = {}
+    for _, t in ipairs(def.types) do def.is[t] = true end
+  end
+  return k
+end
+
+-- ---- card data --------------------------------------------------------------------
+
+function kernel:def(g, id) return self.cards[g:name(id)] end
+
+function kernel:is(g, id, ty) return self.cards[g:name(id)].is[ty] == true end
+
+-- Current cost of a card by name (a game may override for dynamic costs).
+function kernel:cost(_, name) return self.cards[name].cost end
+
+function kernel:pile(name) return "supply:" .. name end
+
+-- ---- small helpers ----------------------------------------------------------------
+
+local function pname(g, p) return g:player_name(p) end
+
+local function join_names(g, ids)
+  local t = {}
+  for i = 1, #ids do t[i] = g:name(ids[i]) end
+  return table.concat(t, ", ")
+end
+kernel.join_names = join_names
+
+-- The players other than p, in turn order starting at p's left.
+function kernel.others(g, p)
+  local n, t = g:nplayers(), {}
+  for i = 1, n - 1 do t[i] = (p - 1 + i) % n + 1 end
+  return t
+end
+
+-- Ids in p's hand whose card has type ty.
+function kernel:hand_of_type(g, p, ty)
+  local t = {}
+  local n = g:count("hand", p)
+  for i = 1, n do
+    local id = g:at("hand", p, i)
+    if self.cards[g:name(id)].is[ty] then t[#t + 1] = id end
+  end
+  return t
+end
+
+-- One id per distinct card name among ids, first occurrence first.
+local function distinct(g, ids)
+  local t, seen = {}, {}
+  for _, id in ipairs(ids) do
+    local n = g:name(id)
+    if not seen[n] then seen[n] = true; t[#t + 1] = id end
+  end
+  return t
+end
+kernel.distinct = distinct
+
+-- ---- decisions ----------------------------------------------------------------------
+
+-- Ask p to choose among card ids (labels are the card names). Returns the chosen ids.
+-- spec: prompt, kind, min, max (defaults 1), plus any fields bots may read (source=).
+function kernel.choose_cards(g, p, ids, spec)
+  local opts = {}
+  for i = 1, #ids do opts[i] = { label = g:name(ids[i]), card = ids[i] } end
+  local min = spec.min or 1
+  local max = spec.max or 1
+  if max > #ids then max = #ids end
+  if min > max then min = max end
+  if max == 0 then return {} end
+  local picked = g:choose { player = p, prompt = spec.prompt, kind = spec.kind,
+                            options = opts, min = min, max = max, source = spec.source }
+  local out = {}
+  for i = 1, #picked do out[i] = ids[picked[i]] end
+  return out
+end
+
+-- A yes/no question; returns true for the first label.
+function kernel.yesno(g, p, prompt, yes, no, kind, source)
+  local r = g:choose { player = p, prompt = prompt, kind = kind or "yesno",
+                       options = { { label = yes }, { label = no } }, source = source }
+  return r[1] == 1
+end
+
+-- ---- drawing ------------------------------------------------------------------------
+
+-- Shuffle p's discard into a new deck (under whatever the deck still holds).
+function kernel:reshuffle(g, p)
+  local n = g:count("discard", p)
+  if n == 0 then return end
+  for _ = 1, n do g:move(g:top("discard", p), "deck", p, "bottom") end
+  g:shuffle("deck", p)
+  g:log(pname(g, p) .. " shuffles")
+end
+
+-- Draw n cards: the deck first; only when more is needed the discard is shuffled into
+-- a new deck; if still short, draw what exists. Returns the drawn ids.
+function kernel:draw(g, p, n, quiet)
+  local drawn = {}
+  for _ = 1, n do
+    if g:count("deck", p) == 0 then
+      self:reshuffle(g, p)
+      if g:count("deck", p) == 0 then break end
+    end
+    local id = g:top("deck", p)
+    g:move(id, "hand", p)
+    drawn[#drawn + 1] = id
+  end
+  if #drawn > 0 then
+    g:log_to(p, "You draw " .. join_names(g, drawn))
+    if not quiet then
+      g:log(pname(g, p) .. " draws " .. #drawn .. (#drawn == 1 and " card" or " cards"))
+    end
+  end
+  return drawn
+end
+
+-- ---- supply, gaining, trashing -------------------------------------------------------
+
+-- piles: array of {name=, count=}; creates them in order.
+function kernel:setup_supply(g, piles)
+  for _, pile in ipairs(piles) do
+    assert(self.cards[pile.name], "kernel: unknown supply card " .. pile.name)
+    local zone = self:pile(pile.name)
+    for _ = 1, pile.count do g:new(pile.name, zone, 0) end
+    g:set_counter("_pile:" .. pile.name, 0, 1)
+  end
+end
+
+-- Put starting cards in p's deck (from outside the supply), shuffle, draw a hand.
+function kernel:deal_start(g, p, cards)
+  for _, c in ipairs(cards) do
+    for _ = 1, c.count do g:new(c.name, "deck", p) end
+    g:add_counter("_own:" .. c.name, p, c.count)
+  end
+  g:shuffle("deck", p)
+  self:draw(g, p, self.hand_size, true)
+end
+
+function kernel:in_supply(g, name)
+  return g:counter("_pile:" .. name) ~= 0
+end
+
+-- Supply pile names of this match, in display order.
+function kernel:supply_names(g)
+  local t = {}
+  for _, name in ipairs(self.order) do
+    if g:counter("_pile:" .. name) ~= 0 then t[#t + 1] = name end
+  end
+  return t
+end
+
+function kernel:empty_piles(g)
+  local n = 0
+  for _, name in ipairs(self.order) do
+    if g:counter("_pile:" .. name) ~= 0 and g:count(self:pile(name), 0) == 0 then n = n + 1 end
+  end
+  return n
+end
+
+local GAIN_TO = { discard = "discard", hand = "hand", deck = "deck" }
+
+-- Move an existing card to p (to = "discard" default, "hand", or "deck" = on top).
+function kernel:take(g, p, id, to)
+  local zone = GAIN_TO[to or "discard"]
+  assert(zone, "kernel: bad gain destination")
+  g:move(id, zone, p)
+  g:add_counter("_own:" .. g:name(id), p, 1)
+  return id
+end
+
+-- Gain the top card of a supply pile. Returns its id, or nil when the pile is empty.
+function kernel:gain(g, p, name, to, verb)
+  local id = g:top(self:pile(name), 0)
+  if not id then return nil end
+  self:take(g, p, id, to)
+  local where = ""
+  if to == "hand" then where = " into hand" elseif to == "deck" then where = " onto their deck" end
+  g:log(pname(g, p) .. " " .. (verb or "gains") .. " " .. name .. where)
+  return id
+end
+
+function kernel:trash(g, p, id)
+  g:add_counter("_own:" .. g:name(id), p, -1)
+  g:move(id, "trash", 0)
+  g:log(pname(g, p) .. " trashes " .. g:name(id))
+end
+
+function kernel.discard(g, p, ids)
+  if #ids == 0 then return end
+  for _, id in ipairs(ids) do g:move(id, "discard", p) end
+  g:log(pname(g, p) .. " discards " .. join_names(g, ids))
+end
+
+function kernel.reveal(g, p, ids)
+  if #ids == 0 then return end
+  g:log(pname(g, p) .. " reveals " .. join_names(g, ids))
+end
+
+function kernel:owned(g, p, name) return g:counter("_own:" .. name, p) end
+
+-- Supply options for a gain of a card costing at most max (filter(name) optional):
+-- labels "<Card> ($<cost>)", card = the pile's top entity.
+function kernel:gain_options(g, max, filter)
+  local opts = {}
+  for _, name in ipairs(self.order) do
+    if g:counter("_pile:" .. name) ~= 0 then
+      local top = g:top(self:pile(name), 0)
+      local c = self:cost(g, name)
+      if top and c <= max and (not filter or filter(name)) then
+        opts[#opts + 1] = { label = name .. " ($" .. c .. ")", card = top, name = name, cost = c }
+      end
+    end
+  end
+  return opts
+end
+
+-- Ask p to gain a card from the supply costing up to max. Returns the gained id or nil.
+-- spec: prompt, to, filter, source.
+function kernel:choose_gain(g, p, max, spec)
+  local opts = self:gain_options(g, max, spec.filter)
+  if #opts == 0 then
+    g:log(pname(g, p) .. " has nothing to gain")
+    return nil
+  end
+  local r = g:choose { player = p, prompt = spec.prompt, kind = "gain", options = opts,
+                       source = spec.source }
+  return self:gain(g, p, opts[r[1]].name, spec.to)
+end
+
+-- ---- playing cards ------------------------------------------------------------------
+
+-- Apply a card's effects: data keywords, then its handler. Callable more than once for
+-- one play (Throne Room), so it never moves the card itself.
+function kernel:resolve(g, p, id)
+  local def = self.cards[g:name(id)]
+  if def.cards then self:draw(g, p, def.cards) end
+  if def.actions then g:add_counter("actions", 0, def.actions) end
+  if def.buys then g:add_counter("buys", 0, def.buys) end
+  if def.coins then g:add_counter("coins", 0, def.coins) end
+  if def.on_play then def.on_play(g, self, p, id) end
+end
+
+-- Put a card from hand into play and resolve it.
+function kernel:play(g, p, id)
+  g:move(id, "play", p)
+  g:log(pname(g, p) .. " plays " .. g:name(id))
+  self:resolve(g, p, id)
+end
+
+-- ---- attacks and reactions ------------------------------------------------------------
+
+-- Each other player, in turn order, may reveal Reactions from hand (the decision is
+-- theirs); a reaction's react(g, k, victim, reaction_id, attacker, attack_id) may set
+-- the victim's _unaffected counter. Then effect(victim) runs for every other player
+-- still affected, in turn order.
+function kernel:attack(g, p, attack_id, effect)
+  local victims = kernel.others(g, p)
+  local aname = g:name(attack_id)
+  for _, v in ipairs(victims) do
+    g:set_counter("_unaffected", v, 0)
+    local reactions = distinct(g, self:hand_of_type(g, v, "Reaction"))
+    for _, rid in ipairs(reactions) do
+      local def = self.cards[g:name(rid)]
+      if def.react and g:counter("_unaffected", v) == 0 then
+        local rname = g:name(rid)
+        local yes = kernel.yesno(g, v, pname(g, p) .. " plays " .. aname .. ": reveal " .. rname
+                                 .. "?", "Reveal " .. rname, "Don't reveal", "reveal", rname)
+        if yes then
+          kernel.reveal(g, v, { rid })
+          def.react(g, self, v, rid, p, attack_id)
+        end
+      end
+    end
+  end
+  for _, v in ipairs(victims) do
+    if g:counter("_unaffected", v) ~= 0 then
+      g:log(pname(g, v) .. " is unaffected by " .. aname)
+      g:set_counter("_unaffected", v, 0)
+    else
+      effect(v)
+    end
+  end
+end
+
+-- ---- the turn ---------------------------------------------------------------------------
+
+local function s(n, one, many) return n .. " " .. (n == 1 and one or many) end
+
+function kernel:action_phase(g, p)
+  while g:counter("actions") > 0 do
+    local acts = distinct(g, self:hand_of_type(g, p, "Action"))
+    if #acts == 0 then return end
+    local opts = {}
+    for i, id in ipairs(acts) do opts[i] = { label = "Play " .. g:name(id), card = id } end
+    opts[#opts + 1] = { label = "End actions" }
+    local r = g:choose { player = p, kind = "action", options = opts,
+                         prompt = "Action phase: play an Action (" ..
+                           s(g:counter("actions"), "action", "actions") .. " left)" }
+    local id = opts[r[1]].card
+    if not id then return end
+    g:add_counter("actions", 0, -1)
+    self:play(g, p, id)
+  end
+end
+
+function kernel:play_treasures(g, p)
+  local ts = self:hand_of_type(g, p, "Treasure")
+  if #ts == 0 then return end
+  for _, id in ipairs(ts) do g:move(id, "play", p) end
+  g:log(pname(g, p) .. " plays " .. join_names(g, ts))
+  for _, id in ipairs(ts) do self:resolve(g, p, id) end
+end
+
+-- Options of the buy phase; each carries act ("all", "play", "buy", "end") for dispatch.
+function kernel:buy_options(g, p)
+  local opts = {}
+  if g:counter("_bought") == 0 then
+    local ts = distinct(g, self:hand_of_type(g, p, "Treasure"))
+    if #ts > 0 then
+      opts[1] = { label = "Play all treasures", act = "all" }
+      for _, id in ipairs(ts) do
+        opts[#opts + 1] = { label = "Play " .. g:name(id), card = id, act = "play" }
+      end
+    end
+  end
+  if g:counter("buys") > 0 then
+    local coins = g:counter("coins")
+    for _, o in ipairs(self:gain_options(g, coins)) do
+      o.label = "Buy " .. o.label
+      o.act = "buy"
+      opts[#opts + 1] = o
+    end
+  end
+  if #opts == 0 then return opts end
+  opts[#opts + 1] = { label = "End turn", act = "end" }
+  return opts
+end
+
+function kernel:buy(g, p, name)
+  g:add_counter("coins", 0, -self:cost(g, name))
+  g:add_counter("buys", 0, -1)
+  g:set_counter("_bought", 0, 1)
+  return self:gain(g, p, name, "discard", "buys")
+end
+
+function kernel:buy_phase(g, p)
+  while true do
+    local opts = self:buy_options(g, p)
+    if #opts == 0 then return end
+    local r = g:choose { player = p, kind = "buy", options = opts,
+                         prompt = "Buy phase: $" .. g:counter("coins") .. ", " ..
+                           s(g:counter("buys"), "buy", "buys") }
+    local o = opts[r[1]]
+    if o.act == "end" then return end
+    if o.act == "all" then
+      self:play_treasures(g, p)
+    elseif o.act == "play" then
+      self:play(g, p, o.card)
+    else
+      self:buy(g, p, o.name)
+    end
+  end
+end
+
+function kernel:cleanup(g, p)
+  local n = g:count("play", p)
+  for _ = 1, n do g:move(g:at("play", p, 1), "discard", p) end
+  n = g:count("hand", p)
+  for _ = 1, n do g:move(g:at("hand", p, 1), "discard", p) end
+  self:draw(g, p, self.hand_size, true)
+end
+
+function kernel:start_turn(g, p)
+  g:add_counter("turns", p, 1)
+  g:set_counter("actions", 0, self.turn_stats.actions)
+  g:set_counter("buys", 0, self.turn_stats.buys)
+  g:set_counter("coins", 0, 0)
+  g:set_counter("_bought", 0, 0)
+  g:log(pname(g, p) .. "'s turn " .. g:counter("turns", p))
+end
+
+-- One whole turn of the active player, then the next player becomes active.
+function kernel:turn(g)
+  local p = g:counter("active")
+  self:start_turn(g, p)
+  for _, phase in ipairs(self.phases) do self[phase .. "_phase"](self, g, p) end
+  g:set_counter("active", 0, p % g:nplayers() + 1)
+end
+kernel.cleanup_phase = kernel.cleanup
+
+-- ---- scoring ----------------------------------------------------------------------------
+
+-- Victory points of p: every card p owns, by its vp (number) or score(g, k, p) function.
+function kernel:score(g, p)
+  local total = 0
+  for _, z in ipairs(OWN_ZONES) do
+    local n = g:count(z, p)
+    for i = 1, n do
+      local def = self.cards[g:name(g:at(z, p, i))]
+      if def.score then
+        total = total + def.score(g, self, p)
+      elseif def.vp then
+        total = total + def.vp
+      end
+    end
+  end
+  return total
+end
+
+function kernel:owned_count(g, p)
+  local n = 0
+  for _, z in ipairs(OWN_ZONES) do n = n + g:count(z, p) end
+  return n
+end
+
+-- Results by player: most points first; a tie goes to fewer turns; still tied = shared
+-- rank. rank = 1 + the number of players strictly ahead.
+function kernel:results(g)
+  local n, res = g:nplayers(), {}
+  for p = 1, n do res[p] = { score = self:score(g, p), turns = g:counter("turns", p) } end
+  for p = 1, n do
+    local ahead = 0
+    for q = 1, n do
+      local a, b = res[q], res[p]
+      if a.score > b.score or (a.score == b.score and a.turns < b.turns) then ahead = ahead + 1 end
+    end
+    res[p].rank = ahead + 1
+  end
+  return res
+end
+
+return kernel
