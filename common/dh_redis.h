@@ -1,0 +1,48 @@
+/*
+ * dh_redis.h: one synchronous Redis connection that survives Redis going away.
+ *
+ * Processes name Redis by URL (redis://[:password@]host[:port][/db], --redis). A
+ * dh_redis holds the parsed address and, when up, a hiredis context with connect and
+ * command timeouts, so a hung Redis stalls a loop iteration by at most the timeout
+ * instead of forever. After an I/O error the caller drops the context
+ * (dh_redis_fail); dh_redis_get reconnects on a later call, backing off from 100 ms up to
+ * 2 s, so a process keeps serving (and answering UNAVAILABLE) while Redis is down.
+ */
+#ifndef DECKHAND_DH_REDIS_H
+#define DECKHAND_DH_REDIS_H
+
+#include <hiredis/hiredis.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define DH_REDIS_DEFAULT_PORT 6379
+
+typedef struct {
+    char host[256];
+    int port;
+    char password[128]; /* empty: no AUTH */
+    int db;             /* SELECT when not 0 */
+} dh_redis_addr;
+
+/* Parse a redis:// URL (a bare "host:port" is accepted too). 0, or -1 when malformed. */
+int dh_redis_parse_url(const char *url, dh_redis_addr *out);
+
+typedef struct {
+    dh_redis_addr addr;
+    int timeout_ms;       /* connect and per-command timeout */
+    redisContext *ctx;    /* NULL while down */
+    uint64_t retry_at_ms; /* next reconnect attempt */
+    unsigned backoff_ms;  /* current reconnect delay */
+    int down_logged;      /* the outage was logged already */
+} dh_redis;
+
+/* Parse url into r (nothing connects yet). 0, or -1 on a malformed URL. */
+int dh_redis_init(dh_redis *r, const char *url, int timeout_ms);
+/* The live context, connecting first when it is down and the backoff allows. NULL
+ * while Redis is unreachable. The context stays owned by r. */
+redisContext *dh_redis_get(dh_redis *r, uint64_t now_ms);
+/* Drop the context after an I/O or protocol error; the next dh_redis_get reconnects. */
+void dh_redis_fail(dh_redis *r, uint64_t now_ms);
+void dh_redis_close(dh_redis *r);
+
+#endif
