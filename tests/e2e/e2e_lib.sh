@@ -1,0 +1,112 @@
+# shellcheck shell=bash
+#
+# e2e_lib.sh: what the end-to-end shell tests share. A test sources it, calls
+# e2e_start BASE (a fresh cluster in a temporary run directory, on ports BASE..BASE+11),
+# runs its checks with e2e_fail on a broken promise, and exits; the EXIT trap always
+# stops the cluster, fails the test on any sanitizer report in the processes' logs, and
+# keeps the logs when the test failed.
+#
+# ctest sets DECKHAND_SOURCE_DIR and DECKHAND_BIN_DIR; run by hand, they default to this
+# checkout and its build/bin.
+
+set -uo pipefail
+
+E2E_SRC=${DECKHAND_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+export DECKHAND_BIN_DIR=${DECKHAND_BIN_DIR:-$E2E_SRC/build/bin}
+export DH_ROOT=$E2E_SRC
+# Sanitized processes start more slowly than release ones.
+DH_READY_TIMEOUT=${DH_READY_TIMEOUT:-30}
+# shellcheck source=SCRIPTDIR/../../scripts/lib/cluster.sh
+source "$E2E_SRC/scripts/lib/cluster.sh"
+
+E2E_RUN=
+
+e2e_log() { printf '[%s] %s\n' "$(date +%T)" "$*" >&2; }
+
+e2e_fail() {
+    printf 'FAIL: %s\n' "$*" >&2
+    exit 1
+}
+
+_e2e_cleanup() {
+    local rc=$?
+    [[ -n $E2E_RUN ]] || exit "$rc"
+    dh_cluster_stop "$E2E_RUN"
+    dh_cluster_check_logs "$E2E_RUN" || rc=1
+    if ((rc == 0)); then
+        rm -rf "$E2E_RUN"
+        e2e_log "PASS"
+    else
+        dh_cluster_tail_logs "$E2E_RUN"
+        e2e_log "FAILED; logs kept in $E2E_RUN/logs"
+    fi
+    exit "$rc"
+}
+
+# Start a cluster with 2 workers on ports from BASE and export its addresses
+# (DECKHAND_GATEWAY_TCP, DECKHAND_GATEWAY_WS, DECKHAND_REDIS_PORT...).
+e2e_start() {
+    E2E_RUN=$(mktemp -d "/tmp/deckhand-e2e-$(basename "$0" .sh).XXXXXX")
+    trap _e2e_cleanup EXIT
+    trap 'exit 130' INT TERM
+    dh_cluster_ports_base "$1"
+    e2e_log "starting a cluster in $E2E_RUN (ports from $1)"
+    dh_cluster_start "$E2E_RUN" 2 || e2e_fail "the cluster did not start"
+    dh_cluster_watch "$E2E_RUN" $$
+    set -a
+    # shellcheck source=/dev/null
+    source "$E2E_RUN/cluster.env"
+    set +a
+}
+
+e2e_redis() { redis-cli -p "$DECKHAND_REDIS_PORT" "$@"; }
+
+# `deckhand bots` for MATCHES 4-player dominion matches (extra arguments: --ws), bounded
+# in time; its last line must be "matches_completed=MATCHES errors=0".
+e2e_bots() {
+    local matches=$1
+    shift
+    local out=$E2E_RUN/bots.out rc=0 last
+    e2e_log "deckhand bots --game dominion --players 4 --matches $matches $*"
+    timeout 300 "$DECKHAND_BIN_DIR/deckhand" bots --game dominion --players 4 \
+        --matches "$matches" "$@" >"$out" 2>"$E2E_RUN/bots.err" </dev/null || rc=$?
+    tail -n 5 "$out" >&2
+    last=$(grep -v '^[[:space:]]*$' "$out" | tail -n 1)
+    if ((rc != 0)); then
+        tail -n 30 "$E2E_RUN/bots.err" >&2
+        ((rc == 124)) && e2e_fail "deckhand bots did not finish within 300 s"
+        e2e_fail "deckhand bots exited with $rc"
+    fi
+    [[ $last == "matches_completed=$matches errors=0" ]] ||
+        e2e_fail "deckhand bots ended with '$last', not 'matches_completed=$matches errors=0'"
+}
+
+# The hash of match ID: match:{ID} (hash-tagged) or match:ID.
+_e2e_match_key() {
+    if (($(e2e_redis exists "match:{$1}") == 1)); then
+        printf 'match:{%s}' "$1"
+    else
+        printf 'match:%s' "$1"
+    fi
+}
+
+# matches:finished holds at least N ids (waiting a little for the last writes), and each
+# one's hash says status=finished with a non-empty result.
+e2e_check_finished() {
+    local want=$1 n=0 deadline=$((SECONDS + 10)) id key status result
+    while ((SECONDS < deadline)); do
+        n=$(e2e_redis llen matches:finished)
+        ((n >= want)) && break
+        sleep 0.2
+    done
+    ((n >= want)) || e2e_fail "matches:finished holds $n ids, want at least $want"
+    while read -r id; do
+        [[ -n $id ]] || continue
+        key=$(_e2e_match_key "$id")
+        status=$(e2e_redis hget "$key" status)
+        result=$(e2e_redis hget "$key" result)
+        [[ $status == finished ]] || e2e_fail "$key: status '$status', want finished"
+        [[ -n $result ]] || e2e_fail "$key: empty result"
+    done < <(e2e_redis lrange matches:finished 0 -1)
+    e2e_log "redis: $n finished matches, each with status=finished and a result"
+}
