@@ -53,8 +53,6 @@ end
 
 -- ---- card data --------------------------------------------------------------------
 
-function kernel:def(g, id) return self.cards[g:name(id)] end
-
 function kernel:is(g, id, ty) return self.cards[g:name(id)].is[ty] == true end
 
 -- Current cost of a card by name (a game may override for dynamic costs).

@@ -31,11 +31,6 @@ function kit.set_discard(g, p, names)
   for _, name in ipairs(names) do g:new(name, "discard", p) end
 end
 
--- Put the named cards on top of p's deck; names[1] ends up on top.
-function kit.stack_deck(g, p, names)
-  for i = #names, 1, -1 do g:new(names[i], "deck", p) end
-end
-
 -- Remove every card of a supply pile (to the box), or leave only `keep` of them.
 function kit.empty_pile(g, name, keep)
   local zone = "supply:" .. name
