@@ -56,7 +56,7 @@ dh_port_open() {
 _dh_pid_is() {
     local pid=$1 prog=$2 cmdline
     kill -0 "$pid" 2>/dev/null || return 1
-    cmdline=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) || return 1
+    cmdline=$(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline") || return 1
     [[ $cmdline == *"$prog"* ]]
 }
 

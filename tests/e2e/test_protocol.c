@@ -390,8 +390,13 @@ static uint64_t resync(player *p)
     while (p->nviews == before || !find_reply(p, cmd)) {
         long long left = deadline - now_ms();
         if (left <= 0 || step(p, (int)left) < 0)
-            return 0;
+            break;
     }
+    if (!find_reply(p, cmd))
+        fprintf(stderr, "\n%s: no Reply to Resync (cmd_id %" PRIu64 ")\n", p->name, cmd);
+    CU_ASSERT(find_reply(p, cmd) != NULL);
+    if (p->nviews == before)
+        fprintf(stderr, "\n%s: no View after Resync\n", p->name);
     return p->nviews > before ? p->view_sig : 0;
 }
 
