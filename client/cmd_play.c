@@ -1,0 +1,613 @@
+/*
+ * cmd_play.c: `deckhand play`, a human player in the terminal.
+ *
+ * It logs in as a guest, queues, and then redraws the table on every View: the supply
+ * with costs, your hand and play area, the counters, the other players' zone counts, the
+ * recent log, and the decision in front of you with numbered options. You answer by
+ * typing option numbers; `help CARD` shows a card's text. stdin and the socket are
+ * polled together, so the table updates while you think.
+ *
+ * It knows nothing of any game: zones, counters and card texts all come from the View
+ * (a zone "supply:Gold" is shown as the Gold pile; counters with an owner are per player).
+ * Answers are checked locally first (range, repeats, count) so a typo costs no round trip;
+ * the server's errors are still explained if they come.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "dh_client.h"
+#include "dh_config.h"
+
+#define PLAY_LOG_KEEP  200 /* log lines remembered (`log` shows them) */
+#define PLAY_LOG_SHOWN 8   /* log lines under the table */
+#define PLAY_MAX_PICK  64
+
+typedef struct {
+    dh_client *c;
+    const char *game;
+    uint32_t size;
+    char name[64];
+    char match_id[128];
+    uint32_t seat;
+    bool in_match;
+    bool over;
+    Deckhand__ServerMessage *view_msg;         /* the last View (owned) */
+    Deckhand__ServerMessage *dec_msg;          /* the last DecisionRequest for us (owned) */
+    const Deckhand__DecisionRequest *decision; /* pending for us, inside one of the two */
+    uint64_t shown_decision;       /* decision id last printed, to avoid printing it twice */
+    uint64_t last_seq;             /* event_seq seen in this match */
+    unsigned long long choose_cmd; /* cmd_id of our last Choose */
+    char *log[PLAY_LOG_KEEP];      /* ring of recent log lines */
+    size_t nlog;
+    char line[1024]; /* stdin bytes of the line being typed */
+    size_t linelen;
+} play_state;
+
+static const char play_usage[] =
+    "usage: deckhand play --game dominion [--ws] [--name NAME] [--size N] [--gateway ADDR]\n";
+
+static const char play_help[] = "Commands:\n"
+                                "  N [N...]    answer the decision with option numbers\n"
+                                "  help CARD   a card's cost, types and text\n"
+                                "  cards       every card in this game\n"
+                                "  view        redraw the table\n"
+                                "  log         the whole log so far\n"
+                                "  quit        leave (the match goes on without you)\n";
+
+/* ---- the log ------------------------------------------------------------------------- */
+
+static void play_log_add(play_state *ps, const char *text)
+{
+    char *copy = strdup(text ? text : "");
+    if (!copy)
+        return; /* the line is lost, nothing else */
+    size_t slot = ps->nlog % PLAY_LOG_KEEP;
+    free(ps->log[slot]);
+    ps->log[slot] = copy;
+    ps->nlog++;
+}
+
+static void play_log_print(const play_state *ps, size_t last)
+{
+    size_t n = ps->nlog < PLAY_LOG_KEEP ? ps->nlog : PLAY_LOG_KEEP;
+    if (last < n)
+        n = last;
+    for (size_t i = ps->nlog - n; i < ps->nlog; i++)
+        printf("  | %s\n", ps->log[i % PLAY_LOG_KEEP]);
+}
+
+/* ---- looking things up in the View ------------------------------------------------- */
+
+static const Deckhand__View *play_view(const play_state *ps)
+{
+    return ps->view_msg ? ps->view_msg->view : NULL;
+}
+
+static const Deckhand__CardInfo *play_card(const play_state *ps, const char *name)
+{
+    const Deckhand__View *v = play_view(ps);
+    if (!v || !name)
+        return NULL;
+    for (size_t i = 0; i < v->n_cards; i++)
+        if (!strcasecmp(v->cards[i]->name, name))
+            return v->cards[i];
+    /* A unique prefix will do: "help thr" for Throne Room. */
+    const Deckhand__CardInfo *found = NULL;
+    for (size_t i = 0; i < v->n_cards; i++)
+        if (!strncasecmp(v->cards[i]->name, name, strlen(name))) {
+            if (found)
+                return NULL;
+            found = v->cards[i];
+        }
+    return found;
+}
+
+static const Deckhand__Zone *play_zone(const Deckhand__View *v, const char *name, int owner)
+{
+    for (size_t i = 0; i < v->n_zones; i++)
+        if (v->zones[i]->owner == owner && !strcmp(v->zones[i]->name, name))
+            return v->zones[i];
+    return NULL;
+}
+
+static const char *play_player_name(const Deckhand__View *v, int seat)
+{
+    for (size_t i = 0; i < v->n_players; i++)
+        if ((int)v->players[i]->seat == seat)
+            return v->players[i]->name;
+    return "?";
+}
+
+/* ---- drawing ----------------------------------------------------------------------- */
+
+/* "Copper x3, Estate x2": a zone's visible cards grouped by name, in first-seen order. */
+static void play_print_cards(const Deckhand__Zone *z)
+{
+    if (!z || z->n_cards == 0) {
+        printf("%s\n", z && z->count ? "(hidden)" : "-");
+        return;
+    }
+    bool *done = calloc(z->n_cards, sizeof *done);
+    const char *sep = "";
+    for (size_t i = 0; i < z->n_cards; i++) {
+        if (done && done[i])
+            continue;
+        int n = 1;
+        for (size_t j = i + 1; done && j < z->n_cards; j++)
+            if (!strcmp(z->cards[i]->name, z->cards[j]->name)) {
+                done[j] = true;
+                n++;
+            }
+        printf(n > 1 ? "%s%s x%d" : "%s%s", sep, z->cards[i]->name, n);
+        sep = ", ";
+    }
+    free(done);
+    printf("\n");
+}
+
+static void play_print_supply(const play_state *ps, const Deckhand__View *v)
+{
+    printf("Supply:\n");
+    int col = 0;
+    for (size_t i = 0; i < v->n_zones; i++) {
+        const Deckhand__Zone *z = v->zones[i];
+        if (strncmp(z->name, "supply:", 7) != 0)
+            continue;
+        const char *card = z->name + 7;
+        const Deckhand__CardInfo *ci = play_card(ps, card);
+        char cell[64];
+        snprintf(cell, sizeof cell, "%-12.12s $%-2d %3u left", card, ci ? ci->cost : 0, z->count);
+        printf("  %-26s", cell);
+        if (++col % 3 == 0)
+            printf("\n");
+    }
+    if (col % 3)
+        printf("\n");
+    const Deckhand__Zone *trash = play_zone(v, "trash", -1);
+    if (trash && trash->count) {
+        printf("Trash: ");
+        play_print_cards(trash);
+    }
+}
+
+static void play_print_counters(const Deckhand__View *v, int owner)
+{
+    const char *sep = "";
+    for (size_t i = 0; i < v->n_counters; i++) {
+        const Deckhand__Counter *c = v->counters[i];
+        if (c->owner != owner || c->name[0] == '_' || !strcmp(c->name, "active"))
+            continue;
+        printf("%s%s %lld", sep, c->name, (long long)c->value);
+        sep = "  ";
+    }
+    if (*sep)
+        printf("\n");
+}
+
+static void play_print_players(const play_state *ps, const Deckhand__View *v)
+{
+    for (size_t i = 0; i < v->n_players; i++) {
+        const Deckhand__PlayerInfo *p = v->players[i];
+        int seat = (int)p->seat;
+        printf("  %s%-12s", seat == (int)ps->seat ? "*" : " ", p->name);
+        for (size_t j = 0; j < v->n_zones; j++) {
+            const Deckhand__Zone *z = v->zones[j];
+            if (z->owner == seat)
+                printf("  %s %u", z->name, z->count);
+        }
+        for (size_t j = 0; j < v->n_counters; j++) {
+            const Deckhand__Counter *c = v->counters[j];
+            if (c->owner == seat && c->name[0] != '_')
+                printf("  %s %lld", c->name, (long long)c->value);
+        }
+        if (v->waiting_for == seat)
+            printf("   <- to play");
+        if (!p->connected)
+            printf("   (away)");
+        printf("\n");
+    }
+}
+
+static void play_print_decision(play_state *ps)
+{
+    const Deckhand__DecisionRequest *d = ps->decision;
+    if (!d)
+        return;
+    printf("\n>> %s\n", d->prompt && *d->prompt ? d->prompt : "Your decision");
+    for (size_t i = 0; i < d->n_options; i++)
+        printf("   %2zu) %s\n", i + 1, d->options[i]->label);
+    if (d->min == d->max)
+        printf("Choose %u (numbers separated by spaces)%s\n", d->min,
+               d->min == 1 ? "" : ", in the order you want");
+    else
+        printf("Choose %u to %u (numbers separated by spaces; empty line for none)\n", d->min,
+               d->max);
+    ps->shown_decision = d->decision_id;
+}
+
+static void play_draw(play_state *ps)
+{
+    const Deckhand__View *v = play_view(ps);
+    if (!v)
+        return;
+    int me = (int)ps->seat;
+    printf("\n==== %s | match %s | you are %s (seat %d) ====\n", v->game, v->match_id,
+           play_player_name(v, me), me + 1);
+    play_print_supply(ps, v);
+    printf("Players:\n");
+    play_print_players(ps, v);
+    printf("Turn: ");
+    play_print_counters(v, -1);
+    printf("In play: ");
+    play_print_cards(play_zone(v, "play", me));
+    printf("Hand:    ");
+    play_print_cards(play_zone(v, "hand", me));
+    if (ps->nlog) {
+        printf("Recent:\n");
+        play_log_print(ps, PLAY_LOG_SHOWN);
+    }
+    if (ps->decision)
+        play_print_decision(ps);
+    else if (v->waiting_for >= 0 && !v->finished)
+        printf("\nWaiting for %s...\n", play_player_name(v, v->waiting_for));
+    fflush(stdout);
+}
+
+static void play_show_card(const play_state *ps, const char *name)
+{
+    const Deckhand__CardInfo *ci = play_card(ps, name);
+    if (!ci) {
+        printf("No card called '%s' in this game (try `cards`).\n", name);
+        return;
+    }
+    printf("%s ($%d, %s)\n  %s\n", ci->name, ci->cost, ci->types, ci->text);
+}
+
+static void play_show_cards(const play_state *ps)
+{
+    const Deckhand__View *v = play_view(ps);
+    if (!v) {
+        printf("No match yet.\n");
+        return;
+    }
+    for (size_t i = 0; i < v->n_cards; i++) {
+        const Deckhand__CardInfo *ci = v->cards[i];
+        printf("%-14s $%-2d %-22s %s\n", ci->name, ci->cost, ci->types, ci->text);
+    }
+}
+
+/* ---- talking to the gateway ------------------------------------------------------------ */
+
+static int play_send(play_state *ps, Deckhand__ClientMessage *m)
+{
+    m->cmd_id = dh_client_next_cmd(ps->c);
+    if (dh_client_send(ps->c, m) == 0)
+        return 0;
+    printf("The connection to the gateway is lost.\n");
+    return -1;
+}
+
+static int play_queue(play_state *ps)
+{
+    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
+    Deckhand__QueueJoin q = DECKHAND__QUEUE_JOIN__INIT;
+    q.game = (char *)ps->game;
+    q.players = ps->size;
+    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_QUEUE_JOIN;
+    m.queue_join = &q;
+    printf("Waiting for %u-player %s match...\n", ps->size, ps->game);
+    fflush(stdout);
+    return play_send(ps, &m);
+}
+
+static int play_resync(play_state *ps)
+{
+    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
+    Deckhand__Resync r = DECKHAND__RESYNC__INIT;
+    r.match_id = ps->match_id;
+    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_RESYNC;
+    m.resync = &r;
+    return play_send(ps, &m);
+}
+
+static const char *play_explain(Deckhand__ErrorCode code)
+{
+    switch (code) {
+    case DECKHAND__ERROR_CODE__NOT_YOUR_TURN:
+        return "it is not your turn to decide";
+    case DECKHAND__ERROR_CODE__ILLEGAL_CHOICE:
+        return "that answer is not allowed here (wrong options or count, or the question "
+               "has moved on)";
+    case DECKHAND__ERROR_CODE__UNKNOWN_MATCH:
+        return "the server does not know you in this match";
+    case DECKHAND__ERROR_CODE__SCRIPT_ERROR:
+        return "the game's rules failed on that; nothing changed";
+    case DECKHAND__ERROR_CODE__UNKNOWN_GAME:
+        return "no server hosts this game";
+    case DECKHAND__ERROR_CODE__OVERLOADED:
+    case DECKHAND__ERROR_CODE__UNAVAILABLE:
+        return "the servers are busy or down; try again shortly";
+    case DECKHAND__ERROR_CODE__RATE_LIMITED:
+        return "too fast; slow down";
+    default:
+        return "the server refused it";
+    }
+}
+
+/* Replace the owned message *slot with m, keeping ps->decision valid. */
+static void play_keep(play_state *ps, Deckhand__ServerMessage **slot, Deckhand__ServerMessage *m)
+{
+    if (*slot && ps->decision) {
+        bool inside = (*slot)->body_case == DECKHAND__SERVER_MESSAGE__BODY_VIEW
+                          ? ps->decision == (*slot)->view->decision
+                          : ps->decision == (*slot)->decision;
+        if (inside)
+            ps->decision = NULL;
+    }
+    if (*slot)
+        deckhand__server_message__free_unpacked(*slot, NULL);
+    *slot = m;
+}
+
+/* Handle one message; returns true when ps took ownership of s. */
+static bool play_handle(play_state *ps, Deckhand__ServerMessage *s)
+{
+    switch (s->body_case) {
+    case DECKHAND__SERVER_MESSAGE__BODY_REPLY: {
+        const Deckhand__Reply *r = s->reply;
+        if (r->ok)
+            break;
+        Deckhand__ErrorCode code = r->error ? r->error->code : DECKHAND__ERROR_CODE__INTERNAL;
+        printf("%s: %s%s%s\n", r->cmd_id == ps->choose_cmd ? "Not accepted" : "Error",
+               play_explain(code), r->error && *r->error->message ? " - " : "",
+               r->error ? r->error->message : "");
+        if (r->cmd_id == ps->choose_cmd && ps->decision)
+            play_print_decision(ps);
+        break;
+    }
+    case DECKHAND__SERVER_MESSAGE__BODY_MATCH_FOUND:
+        snprintf(ps->match_id, sizeof ps->match_id, "%s", s->match_found->match_id);
+        ps->seat = s->match_found->seat;
+        ps->in_match = true;
+        ps->last_seq = 0;
+        printf("Match found: %s, you are seat %u of %zu.\n", ps->match_id, ps->seat + 1,
+               s->match_found->n_players);
+        break;
+    case DECKHAND__SERVER_MESSAGE__BODY_EVENT: {
+        const Deckhand__Event *e = s->event;
+        if (strcmp(e->match_id, ps->match_id) != 0 || e->event_seq <= ps->last_seq)
+            break;
+        if (ps->last_seq && e->event_seq > ps->last_seq + 1)
+            play_resync(ps); /* a gap: the View that answers brings us back */
+        ps->last_seq = e->event_seq;
+        play_log_add(ps, e->text);
+        break;
+    }
+    case DECKHAND__SERVER_MESSAGE__BODY_VIEW:
+        if (strcmp(s->view->match_id, ps->match_id) != 0)
+            break;
+        play_keep(ps, &ps->view_msg, s);
+        ps->decision = s->view->decision;
+        if (s->view->event_seq > ps->last_seq)
+            ps->last_seq = s->view->event_seq;
+        play_draw(ps);
+        return true;
+    case DECKHAND__SERVER_MESSAGE__BODY_DECISION:
+        if (strcmp(s->decision->match_id, ps->match_id) != 0 || s->decision->seat != ps->seat)
+            break;
+        play_keep(ps, &ps->dec_msg, s);
+        ps->decision = s->decision;
+        if (ps->shown_decision != s->decision->decision_id)
+            play_print_decision(ps);
+        fflush(stdout);
+        return true;
+    case DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER: {
+        const Deckhand__GameOver *g = s->game_over;
+        if (strcmp(g->match_id, ps->match_id) != 0)
+            break;
+        printf("\n==== Game over ====\n");
+        for (size_t i = 0; i < g->n_results; i++) {
+            const Deckhand__PlayerResult *p = g->results[i];
+            printf("  #%u %-14s %3d points in %u turns%s\n", p->rank, p->name, p->score, p->turns,
+                   p->seat == ps->seat ? "  (you)" : "");
+        }
+        ps->over = true;
+        break;
+    }
+    default:
+        break;
+    }
+    return false;
+}
+
+/* ---- the keyboard ------------------------------------------------------------------- */
+
+/* Parse "2 5 1" against the pending decision; sends Choose when it is valid, else says
+ * what is wrong. */
+static void play_answer(play_state *ps, char *text)
+{
+    const Deckhand__DecisionRequest *d = ps->decision;
+    if (!d) {
+        printf("Nothing to decide right now (type `help` for commands).\n");
+        return;
+    }
+    uint32_t ids[PLAY_MAX_PICK];
+    size_t n = 0;
+    for (char *save = NULL, *t = strtok_r(text, " \t,", &save); t;
+         t = strtok_r(NULL, " \t,", &save)) {
+        char *end;
+        errno = 0;
+        long k = strtol(t, &end, 10);
+        if (errno || *end || k < 1 || (size_t)k > d->n_options) {
+            printf("'%s' is not an option: pick numbers from 1 to %zu.\n", t, d->n_options);
+            return;
+        }
+        for (size_t i = 0; i < n; i++)
+            if (ids[i] == d->options[k - 1]->id) {
+                printf("Option %ld is listed twice.\n", k);
+                return;
+            }
+        if (n == PLAY_MAX_PICK) {
+            printf("Too many options.\n");
+            return;
+        }
+        ids[n++] = d->options[k - 1]->id;
+    }
+    if (n < d->min || n > d->max) {
+        if (d->min == d->max)
+            printf("Pick exactly %u option%s (you gave %zu).\n", d->min, d->min == 1 ? "" : "s", n);
+        else
+            printf("Pick between %u and %u options (you gave %zu).\n", d->min, d->max, n);
+        return;
+    }
+    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
+    Deckhand__Choose ch = DECKHAND__CHOOSE__INIT;
+    ch.match_id = ps->match_id;
+    ch.decision_id = d->decision_id;
+    ch.option_ids = ids;
+    ch.n_option_ids = n;
+    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_CHOOSE;
+    m.choose = &ch;
+    if (play_send(ps, &m) == 0)
+        ps->choose_cmd = m.cmd_id;
+}
+
+/* One typed line. Returns false to quit. */
+static bool play_command(play_state *ps, char *text)
+{
+    while (isspace((unsigned char)*text))
+        text++;
+    size_t len = strlen(text);
+    while (len && isspace((unsigned char)text[len - 1]))
+        text[--len] = '\0';
+    if (!strcmp(text, "quit") || !strcmp(text, "q") || !strcmp(text, "exit"))
+        return false;
+    if (!strcmp(text, "help") || !strcmp(text, "?"))
+        fputs(play_help, stdout);
+    else if (!strncmp(text, "help ", 5))
+        play_show_card(ps, text + 5);
+    else if (!strcmp(text, "cards"))
+        play_show_cards(ps);
+    else if (!strcmp(text, "view") || !strcmp(text, "v"))
+        play_draw(ps);
+    else if (!strcmp(text, "log"))
+        play_log_print(ps, PLAY_LOG_KEEP);
+    else if (*text == '\0' && !(ps->decision && ps->decision->min == 0))
+        play_draw(ps); /* an empty line redraws, unless "none" is a valid answer */
+    else if (isdigit((unsigned char)*text) || *text == '\0')
+        play_answer(ps, text);
+    else
+        printf("Unknown command '%s' (type `help`).\n", text);
+    fflush(stdout);
+    return true;
+}
+
+/* Read what stdin has and run each complete line. Returns false on quit or EOF. */
+static bool play_stdin(play_state *ps)
+{
+    char buf[512];
+    ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
+    if (n < 0)
+        return errno == EINTR;
+    if (n == 0)
+        return false;
+    for (ssize_t i = 0; i < n; i++) {
+        if (buf[i] != '\n') {
+            if (ps->linelen + 1 < sizeof ps->line)
+                ps->line[ps->linelen++] = buf[i];
+            continue;
+        }
+        ps->line[ps->linelen] = '\0';
+        ps->linelen = 0;
+        if (!play_command(ps, ps->line))
+            return false;
+    }
+    return true;
+}
+
+/* Returns false when the connection is gone. */
+static bool play_socket(play_state *ps)
+{
+    Deckhand__ServerMessage *s;
+    int rc;
+    while ((rc = dh_client_recv(ps->c, 0, &s)) == 1)
+        if (!play_handle(ps, s))
+            deckhand__server_message__free_unpacked(s, NULL);
+    if (rc < 0 && !ps->over)
+        printf("The gateway closed the connection.\n");
+    return rc == 0;
+}
+
+static int play_loop(play_state *ps)
+{
+    for (;;) {
+        if (ps->over)
+            return 0;
+        if (dh_client_pending(ps->c) && !play_socket(ps))
+            return ps->over ? 0 : 1;
+        struct pollfd pfd[2] = {{.fd = STDIN_FILENO, .events = POLLIN},
+                                {.fd = dh_client_fd(ps->c), .events = POLLIN}};
+        if (poll(pfd, 2, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            return 1;
+        }
+        if (pfd[1].revents && !play_socket(ps))
+            return ps->over ? 0 : 1;
+        if (pfd[0].revents && !play_stdin(ps))
+            return 0;
+    }
+}
+
+int cmd_play(int argc, char **argv)
+{
+    static const char *const known[] = {"--game", "--name", "--size", "--gateway", NULL};
+    static const char *const switches[] = {"--ws", "--help", "-h", NULL};
+    if (dh_config_has(argc, argv, "--help") || dh_config_has(argc, argv, "-h")) {
+        fputs(play_usage, stdout);
+        fputs(play_help, stdout);
+        return 0;
+    }
+    if (cli_check_flags(argc, argv, known, switches) < 0)
+        return 2;
+    long size;
+    if (cli_int(argc, argv, "--size", 2, 1, 64, &size) < 0)
+        return 2;
+    char addr[512], err[256];
+    if (cli_gateway(argc, argv, addr, sizeof addr) < 0)
+        return 2;
+    play_state ps = {.game = dh_config_str(argc, argv, "--game", NULL, "dominion"),
+                     .size = (uint32_t)size};
+    const char *name = dh_config_str(argc, argv, "--name", "USER", "player");
+    snprintf(ps.name, sizeof ps.name, "%s", name);
+    int rc = 1;
+    ps.c = dh_client_connect(addr, err, sizeof err);
+    if (!ps.c) {
+        fprintf(stderr, "deckhand play: %s\n", err);
+        goto out;
+    }
+    if (dh_client_login(ps.c, ps.name, NULL, 0, NULL, 0) < 0) {
+        fprintf(stderr, "deckhand play: login at %s failed\n", addr);
+        goto out;
+    }
+    printf("Logged in at %s as %s. Type `help` for commands.\n", addr, ps.name);
+    if (play_queue(&ps) < 0)
+        goto out;
+    rc = play_loop(&ps);
+out:
+    if (ps.view_msg)
+        deckhand__server_message__free_unpacked(ps.view_msg, NULL);
+    if (ps.dec_msg)
+        deckhand__server_message__free_unpacked(ps.dec_msg, NULL);
+    for (size_t i = 0; i < PLAY_LOG_KEEP; i++)
+        free(ps.log[i]);
+    dh_client_close(ps.c);
+    return rc;
+}

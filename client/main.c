@@ -1,0 +1,40 @@
+/*
+ * main.c: the `deckhand` command, a front door to its subcommands (one cmd_*.c each):
+ * play a match in the terminal, run bot players against a cluster, or simulate games
+ * in-process on the rules engine.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage[] =
+    "usage: deckhand COMMAND [options]\n"
+    "\n"
+    "  play  --game dominion [--ws] [--name NAME] [--size N] [--gateway ADDR]\n"
+    "        play a match in this terminal\n"
+    "  bots  --game dominion --players N --matches M [--ws] [--size S] [--timeout SEC]\n"
+    "        [--gateway ADDR]   N bot clients play until M matches have finished\n"
+    "  sim   --game dominion --games N [--seed S] [--players P] [--bots a,b] [--scripts DIR]\n"
+    "        play N all-bot games in-process and report games per second\n"
+    "\n"
+    "The gateway is --gateway (host:port, or ws://host:port/path), else DECKHAND_GATEWAY_TCP\n"
+    "(DECKHAND_GATEWAY_WS with --ws), else .run/cluster.env from ./scripts/run --detach.\n";
+
+int main(int argc, char **argv)
+{
+    static const struct {
+        const char *name;
+        int (*fn)(int, char **);
+    } cmds[] = {{"play", cmd_play}, {"bots", cmd_bots}, {"sim", cmd_sim}};
+    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+        !strcmp(argv[1], "help")) {
+        fputs(usage, argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
+        if (!strcmp(argv[1], cmds[i].name))
+            return cmds[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "deckhand: unknown command '%s'\n\n%s", argv[1], usage);
+    return 2;
+}
