@@ -1,0 +1,489 @@
+/*
+ * conn.c: client sockets on libuv: listeners, reads into the frame decoder or wslay,
+ * bounded write queues, orderly and forced closes.
+ *
+ * Why this shape: thousands of connections share one loop, so nothing here blocks and
+ * every connection's memory is bounded: the read side by the frame limit, the write side
+ * by GW_WRITE_CAP (a client that stops reading is dropped rather than buffered forever).
+ * Writes go out with uv_try_write when the queue is empty, so the common case copies
+ * nothing; only what the kernel did not take is copied into a uv_write request.
+ */
+#include "conn.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dh_config.h"
+#include "dh_log.h"
+#include "dh_ws.h"
+#include "session.h"
+
+typedef struct {
+    uv_write_t req;
+    gw_conn *conn;
+    size_t len;
+    uint8_t data[];
+} conn_write_req;
+
+static void conn_on_close(uv_handle_t *h)
+{
+    gw_conn *c = h->data;
+    gw *g = c->gw;
+    session_on_close(c);
+    if (c->prev)
+        c->prev->next = c->next;
+    else
+        g->conns = c->next;
+    if (c->next)
+        c->next->prev = c->prev;
+    g->nconns--;
+    dh_frame_decoder_free(&c->frames);
+    free(c->hs);
+    if (c->ws)
+        wslay_event_context_free(c->ws);
+    dh_debug("conn %llu closed (%s)", (unsigned long long)c->serial, c->peer);
+    free(c);
+}
+
+/* The FIN went out after the last write. Keep reading (and discarding) until the peer
+ * closes too, so that closing with unread input does not turn into a reset that could
+ * destroy our last Reply in the peer's buffer; conn_sweep bounds the wait. */
+static void conn_on_shutdown(uv_shutdown_t *req, int status)
+{
+    gw_conn *c = req->handle->data;
+    if (status < 0)
+        conn_close(c, false);
+}
+
+void conn_close(gw_conn *c, bool flush)
+{
+    if (c->state == CONN_CLOSED)
+        return;
+    if (flush && c->state == CONN_CLOSING)
+        return;
+    if (flush) {
+        if (c->kind == CONN_WS && c->ws && c->state == CONN_OPEN) {
+            wslay_event_queue_close(c->ws, WSLAY_CODE_POLICY_VIOLATION, NULL, 0);
+            wslay_event_send(c->ws);
+            if (c->state == CONN_CLOSED)
+                return;
+        }
+        c->state = CONN_CLOSING;
+        c->closing_since = uv_now(c->gw->loop);
+        if (uv_shutdown(&c->shutdown, (uv_stream_t *)&c->tcp, conn_on_shutdown) == 0)
+            return;
+    }
+    c->state = CONN_CLOSED;
+    if (!uv_is_closing((uv_handle_t *)&c->tcp))
+        uv_close((uv_handle_t *)&c->tcp, conn_on_close);
+}
+
+static void conn_on_write(uv_write_t *req, int status)
+{
+    conn_write_req *w = (conn_write_req *)req;
+    gw_conn *c = w->conn;
+    c->wq_bytes -= w->len;
+    free(w);
+    if (status < 0 && status != UV_ECANCELED && c->state != CONN_CLOSED) {
+        dh_debug("conn %llu write failed: %s", (unsigned long long)c->serial, uv_strerror(status));
+        conn_close(c, false);
+    }
+}
+
+/* Write n buffers in order. Returns 0, or -1 when the connection cannot take them. */
+static int conn_write(gw_conn *c, const uv_buf_t *bufs, unsigned n)
+{
+    size_t total = 0;
+    if (c->state == CONN_CLOSED || c->state == CONN_CLOSING)
+        return -1;
+    for (unsigned i = 0; i < n; i++)
+        total += bufs[i].len;
+    size_t done = 0;
+    if (c->wq_bytes == 0) {
+        int rc = uv_try_write((uv_stream_t *)&c->tcp, bufs, n);
+        if (rc > 0)
+            done = (size_t)rc;
+        else if (rc < 0 && rc != UV_EAGAIN) {
+            conn_close(c, false);
+            return -1;
+        }
+    }
+    if (done == total)
+        return 0;
+    size_t rest = total - done;
+    if (c->wq_bytes + rest > GW_WRITE_CAP) {
+        dh_warn("conn %llu (%s) dropped: write queue over %u bytes (slow consumer)",
+                (unsigned long long)c->serial, c->peer, GW_WRITE_CAP);
+        conn_close(c, false);
+        return -1;
+    }
+    conn_write_req *w = malloc(sizeof *w + rest);
+    if (!w)
+        goto err;
+    w->conn = c;
+    w->len = rest;
+    size_t skip = done, o = 0;
+    for (unsigned i = 0; i < n; i++) {
+        size_t l = bufs[i].len;
+        if (skip >= l) {
+            skip -= l;
+            continue;
+        }
+        memcpy(w->data + o, bufs[i].base + skip, l - skip);
+        o += l - skip;
+        skip = 0;
+    }
+    uv_buf_t b = uv_buf_init((char *)w->data, (unsigned)rest);
+    if (uv_write(&w->req, (uv_stream_t *)&c->tcp, &b, 1, conn_on_write) < 0) {
+        free(w);
+        goto err;
+    }
+    c->wq_bytes += rest;
+    return 0;
+err:
+    dh_warn("conn %llu write failed, closing", (unsigned long long)c->serial);
+    conn_close(c, false);
+    return -1;
+}
+
+/* ---- WebSocket transport (wslay callbacks) -------------------------------------------- */
+
+static ssize_t conn_ws_recv(wslay_event_context_ptr ctx, uint8_t *buf, size_t len, int flags,
+                            void *user)
+{
+    gw_conn *c = user;
+    if (c->ws_too_big || c->ws_in_len == 0 || c->state != CONN_OPEN) {
+        wslay_event_set_error(ctx, WSLAY_ERR_WOULDBLOCK);
+        return -1;
+    }
+    size_t n = len < c->ws_in_len ? len : c->ws_in_len;
+    memcpy(buf, c->ws_in, n);
+    c->ws_in += n;
+    c->ws_in_len -= n;
+    return (ssize_t)n;
+}
+
+static ssize_t conn_ws_send(wslay_event_context_ptr ctx, const uint8_t *data, size_t len, int flags,
+                            void *user)
+{
+    gw_conn *c = user;
+    uv_buf_t b = uv_buf_init((char *)data, (unsigned)len);
+    if (conn_write(c, &b, 1) < 0) {
+        wslay_event_set_error(ctx, WSLAY_ERR_CALLBACK_FAILURE);
+        return -1;
+    }
+    return (ssize_t)len;
+}
+
+static void conn_ws_frame_start(wslay_event_context_ptr ctx,
+                                const struct wslay_event_on_frame_recv_start_arg *arg, void *user)
+{
+    gw_conn *c = user;
+    if (arg->opcode & 0x8)
+        return; /* control frames are small by the RFC and wslay checks them */
+    if (arg->opcode == WSLAY_CONTINUATION_FRAME)
+        c->ws_msg_bytes += arg->payload_length;
+    else
+        c->ws_msg_bytes = arg->payload_length;
+    if (c->ws_msg_bytes > c->gw->max_frame)
+        c->ws_too_big = true;
+}
+
+static void conn_ws_msg(wslay_event_context_ptr ctx, const struct wslay_event_on_msg_recv_arg *arg,
+                        void *user)
+{
+    gw_conn *c = user;
+    if (c->state != CONN_OPEN)
+        return;
+    if (arg->opcode == WSLAY_BINARY_FRAME)
+        session_on_frame(c, arg->msg, arg->msg_length);
+    else if (arg->opcode == WSLAY_TEXT_FRAME)
+        session_bad_frame(c, "text frames are not accepted; send binary frames");
+}
+
+/* Push out what wslay has queued, and close when the WebSocket is finished. */
+static void conn_ws_flush(gw_conn *c)
+{
+    if (c->state != CONN_OPEN || !c->ws)
+        return;
+    if (wslay_event_send(c->ws) != 0) {
+        conn_close(c, false);
+        return;
+    }
+    if (!wslay_event_want_read(c->ws) && !wslay_event_want_write(c->ws))
+        conn_close(c, true);
+}
+
+static int conn_ws_start(gw_conn *c)
+{
+    static const struct wslay_event_callbacks cbs = {
+        .recv_callback = conn_ws_recv,
+        .send_callback = conn_ws_send,
+        .on_frame_recv_start_callback = conn_ws_frame_start,
+        .on_msg_recv_callback = conn_ws_msg,
+    };
+    if (wslay_event_context_server_init(&c->ws, &cbs, c) != 0)
+        return -1;
+    /* A backstop for fragmented messages: the exact limit is enforced in
+     * conn_ws_frame_start so that the client gets a BAD_FRAME Reply first. */
+    wslay_event_config_set_max_recv_msg_length(c->ws, 2 * (uint64_t)c->gw->max_frame + 1);
+    return 0;
+}
+
+static void conn_ws_feed(gw_conn *c, const uint8_t *data, size_t len)
+{
+    c->ws_in = data;
+    c->ws_in_len = len;
+    int rc = wslay_event_recv(c->ws);
+    c->ws_in = NULL;
+    c->ws_in_len = 0;
+    if (c->state == CONN_CLOSED)
+        return;
+    if (rc != 0) {
+        conn_close(c, false);
+        return;
+    }
+    if (c->ws_too_big && c->state == CONN_OPEN)
+        session_bad_frame(c, "message larger than the frame limit");
+    conn_ws_flush(c);
+}
+
+static void conn_http_error(gw_conn *c, const char *status, const char *why)
+{
+    char buf[512];
+    int n = snprintf(buf, sizeof buf,
+                     "HTTP/1.1 %s\r\nContent-Type: text/plain\r\nConnection: close\r\n"
+                     "Content-Length: %zu\r\n\r\n%s\n",
+                     status, strlen(why) + 1, why);
+    if (n > 0 && (size_t)n < sizeof buf) {
+        uv_buf_t b = uv_buf_init(buf, (unsigned)n);
+        conn_write(c, &b, 1);
+    }
+    conn_close(c, true);
+}
+
+/* Accumulate the Upgrade request; answer it once complete. */
+static void conn_ws_handshake(gw_conn *c, const uint8_t *data, size_t len)
+{
+    dh_ws_request req;
+    const char *why = NULL;
+    char resp[512];
+    size_t room = DH_WS_HEADER_MAX - c->hs_len;
+    size_t take = len < room ? len : room;
+    memcpy(c->hs + c->hs_len, data, take);
+    c->hs_len += take;
+    long head = dh_ws_parse_request(c->hs, c->hs_len, &req, &why);
+    if (head == 0)
+        return;
+    if (head < 0) {
+        dh_debug("conn %llu bad upgrade: %s", (unsigned long long)c->serial, why);
+        conn_http_error(c, "400 Bad Request", why);
+        return;
+    }
+    if (strcmp(req.path, "/ws") != 0) {
+        conn_http_error(c, "404 Not Found", "the WebSocket endpoint is /ws");
+        return;
+    }
+    int n = dh_ws_response(&req, resp, sizeof resp);
+    if (n < 0 || conn_ws_start(c) < 0) {
+        conn_http_error(c, "500 Internal Server Error", "cannot start the WebSocket");
+        return;
+    }
+    uv_buf_t b = uv_buf_init(resp, (unsigned)n);
+    if (conn_write(c, &b, 1) < 0)
+        return;
+    c->state = CONN_OPEN;
+    /* Bytes after the request head are already frames: they sit in the part of data
+     * beyond what the head used. */
+    size_t used_now = (size_t)head - (c->hs_len - take);
+    free(c->hs);
+    c->hs = NULL;
+    c->hs_len = 0;
+    session_open(c);
+    if (used_now < len)
+        conn_ws_feed(c, data + used_now, len - used_now);
+}
+
+/* ---- reads ---------------------------------------------------------------------------- */
+
+static void conn_alloc(uv_handle_t *h, size_t hint, uv_buf_t *buf)
+{
+    gw_conn *c = h->data;
+    /* One buffer per loop: every read is consumed before the callback returns. */
+    *buf = uv_buf_init(c->gw->readbuf, sizeof c->gw->readbuf);
+}
+
+static void conn_tcp_feed(gw_conn *c, const uint8_t *data, size_t len)
+{
+    const uint8_t *p;
+    size_t n;
+    if (dh_frame_feed(&c->frames, data, len) < 0) {
+        dh_error("conn %llu out of memory", (unsigned long long)c->serial);
+        conn_close(c, false);
+        return;
+    }
+    while (c->state == CONN_OPEN) {
+        int rc = dh_frame_next(&c->frames, &p, &n);
+        if (rc == 0)
+            break;
+        if (rc < 0) {
+            session_bad_frame(c, "frame larger than the frame limit");
+            break;
+        }
+        session_on_frame(c, p, n);
+    }
+}
+
+static void conn_on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
+{
+    gw_conn *c = s->data;
+    if (nread < 0) {
+        conn_close(c, false);
+        return;
+    }
+    if (nread == 0 || c->state == CONN_CLOSING || c->state == CONN_CLOSED)
+        return;
+    const uint8_t *data = (const uint8_t *)buf->base;
+    if (c->kind == CONN_TCP)
+        conn_tcp_feed(c, data, (size_t)nread);
+    else if (c->state == CONN_HANDSHAKE)
+        conn_ws_handshake(c, data, (size_t)nread);
+    else
+        conn_ws_feed(c, data, (size_t)nread);
+}
+
+int conn_send(gw_conn *c, const uint8_t *msg, size_t len)
+{
+    if (c->state != CONN_OPEN)
+        return -1;
+    if (c->kind == CONN_TCP) {
+        uint8_t hdr[DH_FRAME_HEADER];
+        dh_frame_header(hdr, (uint32_t)len);
+        uv_buf_t b[2] = {uv_buf_init((char *)hdr, sizeof hdr), uv_buf_init((char *)msg, len)};
+        return conn_write(c, b, 2);
+    }
+    struct wslay_event_msg m = {WSLAY_BINARY_FRAME, msg, len};
+    if (!c->ws || wslay_event_queue_msg(c->ws, &m) != 0)
+        return -1;
+    conn_ws_flush(c);
+    return c->state == CONN_CLOSED ? -1 : 0;
+}
+
+/* ---- accept --------------------------------------------------------------------------- */
+
+static void conn_on_connection(uv_stream_t *server, int status)
+{
+    gw *g = server->data;
+    if (status < 0) {
+        dh_warn("accept failed: %s", uv_strerror(status));
+        return;
+    }
+    bool ws = server == (uv_stream_t *)&g->ws_listener;
+    gw_conn *c = calloc(1, sizeof *c);
+    if (!c)
+        goto err;
+    if (ws && !(c->hs = malloc(DH_WS_HEADER_MAX))) {
+        free(c);
+        goto err;
+    }
+    c->gw = g;
+    c->kind = ws ? CONN_WS : CONN_TCP;
+    c->state = ws ? CONN_HANDSHAKE : CONN_OPEN;
+    c->serial = ++g->next_serial;
+    dh_frame_decoder_init(&c->frames, g->max_frame);
+    uv_tcp_init(g->loop, &c->tcp);
+    c->tcp.data = c;
+    c->next = g->conns;
+    if (g->conns)
+        g->conns->prev = c;
+    g->conns = c;
+    g->nconns++;
+    if (uv_accept(server, (uv_stream_t *)&c->tcp) < 0) {
+        conn_close(c, false);
+        return;
+    }
+    uv_tcp_nodelay(&c->tcp, 1);
+    struct sockaddr_storage ss;
+    int sl = sizeof ss;
+    snprintf(c->peer, sizeof c->peer, "?");
+    if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&ss, &sl) == 0 && ss.ss_family == AF_INET) {
+        struct sockaddr_in *in = (struct sockaddr_in *)&ss;
+        char ip[32];
+        uv_ip4_name(in, ip, sizeof ip);
+        snprintf(c->peer, sizeof c->peer, "%s:%d", ip, ntohs(in->sin_port));
+    }
+    if (!ws)
+        session_open(c);
+    if (uv_read_start((uv_stream_t *)&c->tcp, conn_alloc, conn_on_read) < 0)
+        conn_close(c, false);
+    dh_debug("conn %llu open (%s %s)", (unsigned long long)c->serial, ws ? "ws" : "tcp", c->peer);
+    return;
+err:
+    dh_error("out of memory accepting a connection");
+    uv_tcp_t *tmp = malloc(sizeof *tmp);
+    if (tmp && uv_tcp_init(g->loop, tmp) == 0 && uv_accept(server, (uv_stream_t *)tmp) == 0)
+        uv_close((uv_handle_t *)tmp, (uv_close_cb)free);
+    else
+        free(tmp);
+}
+
+static int conn_listen_one(gw *g, uv_tcp_t *l, const char *addr, const char *what)
+{
+    char host[128];
+    int port = 0;
+    struct sockaddr_in sa;
+    int rc;
+    if (dh_config_hostport(addr, host, sizeof host, &port) != 0 ||
+        uv_ip4_addr(host, port, &sa) != 0) {
+        dh_error("bad %s address %s (want ipv4:port)", what, addr);
+        return -1;
+    }
+    uv_tcp_init(g->loop, l);
+    l->data = g;
+    if ((rc = uv_tcp_bind(l, (const struct sockaddr *)&sa, 0)) < 0 ||
+        (rc = uv_listen((uv_stream_t *)l, 1024, conn_on_connection)) < 0) {
+        dh_error("cannot listen on %s %s: %s", what, addr, uv_strerror(rc));
+        uv_close((uv_handle_t *)l, NULL);
+        return -1;
+    }
+    return 0;
+}
+
+int conn_listen(gw *g)
+{
+    if (g->tcp_addr[0]) {
+        if (conn_listen_one(g, &g->tcp_listener, g->tcp_addr, "tcp") < 0)
+            return -1;
+        g->tcp_listening = true;
+    }
+    if (g->ws_addr[0]) {
+        if (conn_listen_one(g, &g->ws_listener, g->ws_addr, "ws") < 0)
+            return -1;
+        g->ws_listening = true;
+    }
+    return 0;
+}
+
+void conn_unlisten(gw *g)
+{
+    if (g->tcp_listening)
+        uv_close((uv_handle_t *)&g->tcp_listener, NULL);
+    if (g->ws_listening)
+        uv_close((uv_handle_t *)&g->ws_listener, NULL);
+    g->tcp_listening = g->ws_listening = false;
+}
+
+void conn_sweep(gw *g)
+{
+    uint64_t now = uv_now(g->loop);
+    for (gw_conn *c = g->conns; c; c = c->next)
+        if (c->state == CONN_CLOSING && now - c->closing_since > GW_CLOSE_GRACE)
+            conn_close(c, false);
+}
+
+void conn_close_all(gw *g)
+{
+    for (gw_conn *c = g->conns; c; c = c->next)
+        conn_close(c, false);
+}

@@ -1,0 +1,73 @@
+/*
+ * conn.h: client connections. A connection carries ServerMessages out and hands every
+ * received ClientMessage payload to the session layer, whatever the transport: TCP with
+ * 4-byte length framing, or WebSocket (HTTP upgrade on /ws, then one binary frame per
+ * message, via wslay).
+ */
+#ifndef DECKHAND_GW_CONN_H
+#define DECKHAND_GW_CONN_H
+
+#include <wslay/wslay.h>
+
+#include "dh_frame.h"
+#include "dh_token.h"
+#include "gw.h"
+
+typedef enum { CONN_TCP, CONN_WS } conn_kind;
+
+typedef enum {
+    CONN_HANDSHAKE, /* WebSocket: waiting for the Upgrade request */
+    CONN_OPEN,
+    CONN_CLOSING, /* flushing its last writes, reads stopped */
+    CONN_CLOSED,  /* uv_close called, freed in its close callback */
+} conn_state;
+
+struct gw_conn {
+    uv_tcp_t tcp;
+    uv_shutdown_t shutdown;
+    gw *gw;
+    gw_conn *prev, *next;
+    uint64_t serial;
+    conn_kind kind;
+    conn_state state;
+    uint64_t closing_since;
+    char peer[64];
+    size_t wq_bytes; /* bytes handed to libuv and not yet written */
+
+    dh_frame_decoder frames; /* TCP */
+    char *hs;                /* WebSocket handshake bytes, freed once upgraded */
+    size_t hs_len;
+    wslay_event_context_ptr ws;
+    const uint8_t *ws_in; /* bytes of the current read not yet given to wslay */
+    size_t ws_in_len;
+    uint64_t ws_msg_bytes; /* size of the message being received, across fragments */
+    bool ws_too_big;
+
+    /* session (session.c) */
+    bool authed;
+    char player_id[DH_TOKEN_ID_MAX];
+    char name[DH_TOKEN_NAME_MAX];
+    double rate_tokens;
+    uint64_t rate_ms;
+};
+
+/* Start the listeners configured in g (tcp_addr, ws_addr; an empty address is skipped).
+ * Returns 0, or -1 with the reason logged. */
+int conn_listen(gw *g);
+/* Stop accepting. */
+void conn_unlisten(gw *g);
+
+/* Send one serialized ServerMessage. Returns 0, or -1 when the connection is closing or
+ * was dropped for exceeding its write queue. */
+int conn_send(gw_conn *c, const uint8_t *msg, size_t len);
+
+/* Close: with flush, after the writes already queued (reads stop at once); without,
+ * immediately. Safe to call more than once. */
+void conn_close(gw_conn *c, bool flush);
+
+/* Close connections that have been flushing for longer than GW_CLOSE_GRACE. */
+void conn_sweep(gw *g);
+/* Close every connection (shutdown). */
+void conn_close_all(gw *g);
+
+#endif

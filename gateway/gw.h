@@ -1,0 +1,67 @@
+/*
+ * gw.h: the gateway process state, one struct passed to every module (no globals).
+ *
+ * Modules: main.c (flags, loop, shutdown), conn.c (client sockets: TCP framing and
+ * WebSocket transport, write queues), session.c (login, rate limits, dispatch of client
+ * messages), route.c (ZeroMQ: matchmaker and worker dealers, match routes), table.c.
+ */
+#ifndef DECKHAND_GW_H
+#define DECKHAND_GW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <uv.h>
+
+#include "dh_token.h"
+#include "dh_zmq.h"
+#include "table.h"
+
+#define GW_ADDR_MAX     256
+#define GW_READ_BUF     65536
+#define GW_WRITE_CAP    (1u << 20) /* queued bytes past which a slow client is dropped */
+#define GW_CLOSE_GRACE  5000       /* ms a closing connection may take to flush */
+#define GW_TOKEN_TTL    (24 * 3600)
+#define GW_MM_TIMEOUT   3000 /* ms the matchmaker has to answer a queue request */
+#define GW_HELLO_PERIOD 1000 /* ms between GatewayHellos */
+#define GW_RATE_PER_SEC 50.0
+#define GW_RATE_BURST   100.0
+
+typedef struct gw_conn gw_conn;
+typedef struct route_sock route_sock;
+
+typedef struct gw {
+    uv_loop_t *loop;
+    char id[DH_ZMQ_ID_MAX + 1];
+    char tcp_addr[GW_ADDR_MAX];
+    char ws_addr[GW_ADDR_MAX];
+    char mm_endpoint[GW_ADDR_MAX];
+    size_t max_frame;
+    uint8_t key[256];
+    size_t keylen;
+
+    uv_tcp_t tcp_listener, ws_listener;
+    bool tcp_listening, ws_listening;
+    uv_signal_t sigint, sigterm;
+    uv_timer_t tick; /* hellos, request timeouts, stuck closes */
+    bool stopping;
+
+    /* connections */
+    gw_conn *conns; /* every open or closing connection, doubly linked */
+    size_t nconns;
+    uint64_t next_serial;
+    table players; /* player_id -> gw_conn* (authenticated, newest connection) */
+    char readbuf[GW_READ_BUF];
+
+    /* ZeroMQ */
+    void *zctx;
+    route_sock *mm;
+    table dealers; /* worker endpoint -> route_sock* */
+    table matches; /* match_id -> route_match* */
+    table pending; /* "player_id/cmd_id" -> route_pending*, queue requests in flight */
+    uv_prepare_t drain_prepare;
+    uv_idle_t drain_idle;
+    uint64_t last_hello;
+} gw;
+
+#endif

@@ -1,0 +1,139 @@
+/*
+ * main.c: deckhand-gateway, the process that holds client connections.
+ *
+ * Flags (docs/ARCHITECTURE.md): --tcp, --ws, --matchmaker, --id, --token-key, --max-frame.
+ * One libuv loop runs everything; SIGINT/SIGTERM close the listeners and every
+ * connection, and the process exits 0 once the loop has nothing left.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "conn.h"
+#include "dh_config.h"
+#include "dh_frame.h"
+#include "dh_log.h"
+#include "route.h"
+
+#define GW_TICK_MS 250
+
+static void gw_stop(gw *g)
+{
+    if (g->stopping)
+        return;
+    g->stopping = true;
+    dh_info("stopping: %zu connections", g->nconns);
+    conn_unlisten(g);
+    conn_close_all(g);
+    route_stop(g);
+    uv_close((uv_handle_t *)&g->tick, NULL);
+    uv_close((uv_handle_t *)&g->sigint, NULL);
+    uv_close((uv_handle_t *)&g->sigterm, NULL);
+}
+
+static void gw_on_signal(uv_signal_t *h, int signum)
+{
+    gw_stop(h->data);
+}
+
+static void gw_on_tick(uv_timer_t *t)
+{
+    gw *g = t->data;
+    route_tick(g);
+    conn_sweep(g);
+}
+
+static int gw_config(gw *g, int argc, char **argv)
+{
+    char host[128] = "localhost";
+    char defid[DH_ZMQ_ID_MAX + 1];
+    gethostname(host, sizeof host - 1);
+    host[sizeof host - 1] = '\0';
+    snprintf(defid, sizeof defid, "gw-%s-%d", host, (int)getpid());
+    snprintf(g->tcp_addr, sizeof g->tcp_addr, "%s",
+             dh_config_str(argc, argv, "--tcp", "DECKHAND_GATEWAY_TCP", "127.0.0.1:7000"));
+    snprintf(g->ws_addr, sizeof g->ws_addr, "%s",
+             dh_config_str(argc, argv, "--ws", "DECKHAND_GATEWAY_WS", "127.0.0.1:7001"));
+    snprintf(
+        g->mm_endpoint, sizeof g->mm_endpoint, "%s",
+        dh_config_str(argc, argv, "--matchmaker", "DECKHAND_MATCHMAKER", "tcp://127.0.0.1:5560"));
+    const char *id = dh_config_str(argc, argv, "--id", "DECKHAND_GATEWAY_ID", defid);
+    if (!id[0] || strlen(id) > DH_ZMQ_ID_MAX) {
+        dh_error("--id must be 1-%d characters", DH_ZMQ_ID_MAX);
+        return -1;
+    }
+    snprintf(g->id, sizeof g->id, "%s", id);
+    long max = dh_config_int(argc, argv, "--max-frame", "DECKHAND_MAX_FRAME", DH_FRAME_DEFAULT_MAX);
+    if (max < 16 || max > (64L << 20)) {
+        dh_error("--max-frame must be between 16 and %ld", 64L << 20);
+        return -1;
+    }
+    g->max_frame = (size_t)max;
+    const char *key = dh_config_str(argc, argv, "--token-key", "DECKHAND_TOKEN_KEY", "");
+    if (key[0]) {
+        size_t kl = strlen(key);
+        if (kl < DH_TOKEN_KEY_MIN || kl > sizeof g->key) {
+            dh_error("--token-key must be %d-%zu characters", DH_TOKEN_KEY_MIN, sizeof g->key);
+            return -1;
+        }
+        memcpy(g->key, key, kl);
+        g->keylen = kl;
+    } else {
+        if (dh_token_random_key(g->key, DH_TOKEN_RANDOM_KEY) < 0) {
+            dh_error("cannot make a random token key");
+            return -1;
+        }
+        g->keylen = DH_TOKEN_RANDOM_KEY;
+        dh_warn("no --token-key: using a random key; tokens will not survive a restart "
+                "or work on other gateways");
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    int rc = 1;
+    gw *g = calloc(1, sizeof *g);
+    if (!g) {
+        fprintf(stderr, "gateway: out of memory\n");
+        return 1;
+    }
+    dh_log_init("gateway");
+    signal(SIGPIPE, SIG_IGN);
+    if (gw_config(g, argc, argv) < 0)
+        goto out;
+    g->loop = uv_default_loop();
+    if (table_init(&g->players) < 0 || route_init(g) < 0 || conn_listen(g) < 0)
+        goto err;
+    uv_timer_init(g->loop, &g->tick);
+    g->tick.data = g;
+    uv_timer_start(&g->tick, gw_on_tick, GW_TICK_MS, GW_TICK_MS);
+    uv_signal_init(g->loop, &g->sigint);
+    uv_signal_init(g->loop, &g->sigterm);
+    g->sigint.data = g->sigterm.data = g;
+    uv_signal_start(&g->sigint, gw_on_signal, SIGINT);
+    uv_signal_start(&g->sigterm, gw_on_signal, SIGTERM);
+    dh_info("listening tcp=%s ws=%s id=%s matchmaker=%s max_frame=%zu", g->tcp_addr, g->ws_addr,
+            g->id, g->mm_endpoint, g->max_frame);
+    uv_run(g->loop, UV_RUN_DEFAULT);
+    dh_info("stopped");
+    rc = 0;
+    goto done;
+err:
+    /* Setup failed half way: close whatever handles exist and let the loop settle. */
+    g->stopping = false;
+    conn_unlisten(g);
+    if (g->mm)
+        route_stop(g);
+    uv_run(g->loop, UV_RUN_DEFAULT);
+done:
+    route_free(g);
+    if (g->players.buckets)
+        table_free(&g->players, NULL);
+    uv_loop_close(g->loop);
+out:
+    free(g);
+    return rc;
+}

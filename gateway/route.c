@@ -1,0 +1,451 @@
+/*
+ * route.c: ZeroMQ inside the libuv loop, and what the gateway knows about where matches
+ * live.
+ *
+ * Each socket's ZMQ_FD sits in a uv_poll. That fd is edge-triggered: it only says "look
+ * at ZMQ_EVENTS", and a send can consume the edge of a pending receive. So the sockets
+ * are drained (1) from their poll callback and (2) from a prepare handle that runs before
+ * the loop blocks, after every batch of callbacks, hence after every send. A drain reads
+ * at most ROUTE_BUDGET messages per socket so that clients are not starved; when more
+ * remain, an idle handle keeps the next poll non-blocking.
+ *
+ * Routes: match_id -> the worker's dealer, learnt from MatchAssigned. They are kept for
+ * the life of the process (a gateway sees few matches compared with its memory); a
+ * gateway that never saw the assignment answers UNKNOWN_MATCH.
+ */
+#include "route.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zmq.h>
+
+#include "conn.h"
+#include "dh_log.h"
+#include "session.h"
+
+#define ROUTE_BUDGET 256
+#define ROUTE_HWM    10000
+
+struct route_sock {
+    uv_poll_t poll;
+    gw *gw;
+    void *z;
+    bool polling;
+    char endpoint[GW_ADDR_MAX];
+};
+
+typedef struct {
+    char worker_id[DH_ZMQ_ID_MAX + 1];
+    route_sock *dealer;
+} route_match;
+
+typedef struct {
+    char player_id[DH_TOKEN_ID_MAX];
+    uint64_t cmd_id;
+    uint64_t deadline;
+} route_pending;
+
+static void route_handle(route_sock *from, Deckhand__Internal__Internal *m);
+
+/* Read up to ROUTE_BUDGET messages; true when more are waiting. */
+static bool route_drain(route_sock *s)
+{
+    for (int i = 0; i < ROUTE_BUDGET; i++) {
+        if (!dh_zmq_readable(s->z))
+            return false;
+        Deckhand__Internal__Internal *m = NULL;
+        int rc = dh_zmq_recv(s->z, NULL, &m);
+        if (rc == 0)
+            return false;
+        if (rc < 0)
+            continue;
+        route_handle(s, m);
+        deckhand__internal__internal__free_unpacked(m, NULL);
+    }
+    return dh_zmq_readable(s->z);
+}
+
+static void route_on_poll(uv_poll_t *h, int status, int events)
+{
+    route_drain(h->data);
+}
+
+typedef struct {
+    bool more;
+} route_drain_state;
+
+static void route_drain_dealer(const char *key, void *val, void *arg)
+{
+    route_drain_state *st = arg;
+    if (route_drain(val))
+        st->more = true;
+}
+
+static void route_idle_noop(uv_idle_t *h) {}
+
+static void route_on_prepare(uv_prepare_t *h)
+{
+    gw *g = h->data;
+    route_drain_state st = {false};
+    if (g->mm && route_drain(g->mm))
+        st.more = true;
+    table_each(&g->dealers, route_drain_dealer, &st);
+    if (st.more)
+        uv_idle_start(&g->drain_idle, route_idle_noop);
+    else
+        uv_idle_stop(&g->drain_idle);
+}
+
+/* A DEALER with the gateway id, connected to endpoint and watched by the loop. */
+static route_sock *route_sock_open(gw *g, const char *endpoint, bool immediate)
+{
+    int fd = -1;
+    size_t fdlen = sizeof fd;
+    int one = 1;
+    route_sock *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->gw = g;
+    snprintf(s->endpoint, sizeof s->endpoint, "%s", endpoint);
+    s->z = dh_zmq_socket(g->zctx, ZMQ_DEALER, g->id, ROUTE_HWM);
+    if (!s->z)
+        goto err;
+    /* ZMQ_IMMEDIATE: while the peer is down a send fails at once (we answer UNAVAILABLE)
+     * instead of queueing a request to be delivered, stale, on reconnect. */
+    if (immediate && zmq_setsockopt(s->z, ZMQ_IMMEDIATE, &one, sizeof one) < 0)
+        goto err;
+    if (zmq_connect(s->z, endpoint) < 0 || zmq_getsockopt(s->z, ZMQ_FD, &fd, &fdlen) < 0)
+        goto err;
+    if (uv_poll_init(g->loop, &s->poll, fd) < 0)
+        goto err;
+    s->poll.data = s;
+    s->polling = true;
+    uv_poll_start(&s->poll, UV_READABLE, route_on_poll);
+    return s;
+err:
+    dh_error("cannot open a dealer to %s: %s", endpoint, zmq_strerror(errno));
+    if (s->z)
+        zmq_close(s->z);
+    free(s);
+    return NULL;
+}
+
+static void route_send_hello(gw *g)
+{
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    Deckhand__Internal__GatewayHello h = DECKHAND__INTERNAL__GATEWAY_HELLO__INIT;
+    h.gateway_id = g->id;
+    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_GATEWAY_HELLO;
+    m.gateway_hello = &h;
+    if (dh_zmq_send(g->mm->z, NULL, &m) < 0 && errno != EAGAIN)
+        dh_warn("GatewayHello not sent: %s", zmq_strerror(errno));
+    g->last_hello = uv_now(g->loop);
+}
+
+int route_init(gw *g)
+{
+    g->zctx = zmq_ctx_new();
+    if (!g->zctx)
+        goto err;
+    if (table_init(&g->dealers) < 0 || table_init(&g->matches) < 0 || table_init(&g->pending) < 0)
+        goto err;
+    g->mm = route_sock_open(g, g->mm_endpoint, true);
+    if (!g->mm)
+        goto err;
+    uv_prepare_init(g->loop, &g->drain_prepare);
+    g->drain_prepare.data = g;
+    uv_prepare_start(&g->drain_prepare, route_on_prepare);
+    uv_idle_init(g->loop, &g->drain_idle);
+    route_send_hello(g);
+    return 0;
+err:
+    dh_error("cannot set up ZeroMQ (matchmaker %s)", g->mm_endpoint);
+    return -1;
+}
+
+static void route_stop_sock(route_sock *s)
+{
+    if (s->polling)
+        uv_close((uv_handle_t *)&s->poll, NULL);
+    s->polling = false;
+}
+
+static void route_stop_dealer(const char *key, void *val, void *arg)
+{
+    route_stop_sock(val);
+}
+
+void route_stop(gw *g)
+{
+    if (g->mm)
+        route_stop_sock(g->mm);
+    table_each(&g->dealers, route_stop_dealer, NULL);
+    uv_close((uv_handle_t *)&g->drain_prepare, NULL);
+    uv_close((uv_handle_t *)&g->drain_idle, NULL);
+}
+
+static void route_sock_free(void *p)
+{
+    route_sock *s = p;
+    zmq_close(s->z);
+    free(s);
+}
+
+void route_free(gw *g)
+{
+    if (g->mm)
+        route_sock_free(g->mm);
+    g->mm = NULL;
+    if (g->dealers.buckets)
+        table_free(&g->dealers, route_sock_free);
+    if (g->matches.buckets)
+        table_free(&g->matches, free);
+    if (g->pending.buckets)
+        table_free(&g->pending, free);
+    if (g->zctx)
+        zmq_ctx_term(g->zctx);
+    g->zctx = NULL;
+}
+
+/* ---- queue requests (matchmaker) ------------------------------------------------------ */
+
+static void route_pending_key(char *out, size_t n, const char *player_id, uint64_t cmd_id)
+{
+    snprintf(out, n, "%s/%" PRIu64, player_id, cmd_id);
+}
+
+static Deckhand__ErrorCode route_to_mm(gw *g, gw_conn *c, uint64_t cmd_id,
+                                       const Deckhand__Internal__Internal *m)
+{
+    char key[DH_TOKEN_ID_MAX + 32];
+    route_pending *p = malloc(sizeof *p);
+    if (!p)
+        return DECKHAND__ERROR_CODE__INTERNAL;
+    snprintf(p->player_id, sizeof p->player_id, "%s", c->player_id);
+    p->cmd_id = cmd_id;
+    p->deadline = uv_now(g->loop) + GW_MM_TIMEOUT;
+    route_pending_key(key, sizeof key, c->player_id, cmd_id);
+    if (dh_zmq_send(g->mm->z, NULL, m) < 0) {
+        dh_warn("matchmaker unreachable: %s", zmq_strerror(errno));
+        free(p);
+        return DECKHAND__ERROR_CODE__UNAVAILABLE;
+    }
+    free(table_get(&g->pending, key)); /* a reused cmd_id replaces its older request */
+    if (table_set(&g->pending, key, p) < 0) {
+        free(p);
+        return DECKHAND__ERROR_CODE__INTERNAL;
+    }
+    return DECKHAND__ERROR_CODE__OK;
+}
+
+Deckhand__ErrorCode route_queue_join(gw *g, gw_conn *c, uint64_t cmd_id,
+                                     const Deckhand__QueueJoin *q)
+{
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    Deckhand__Internal__QueueJoin j = DECKHAND__INTERNAL__QUEUE_JOIN__INIT;
+    j.player_id = c->player_id;
+    j.name = c->name;
+    j.gateway_id = g->id;
+    j.cmd_id = cmd_id;
+    j.game = q->game;
+    j.mode = q->mode;
+    j.players = q->players;
+    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_JOIN;
+    m.queue_join = &j;
+    return route_to_mm(g, c, cmd_id, &m);
+}
+
+Deckhand__ErrorCode route_queue_leave(gw *g, gw_conn *c, uint64_t cmd_id,
+                                      const Deckhand__QueueLeave *q)
+{
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    Deckhand__Internal__QueueLeave l = DECKHAND__INTERNAL__QUEUE_LEAVE__INIT;
+    l.player_id = c->player_id;
+    l.gateway_id = g->id;
+    l.cmd_id = cmd_id;
+    l.game = q->game;
+    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_LEAVE;
+    m.queue_leave = &l;
+    return route_to_mm(g, c, cmd_id, &m);
+}
+
+static void route_on_queue_reply(gw *g, const Deckhand__Internal__QueueReply *r)
+{
+    char key[DH_TOKEN_ID_MAX + 32];
+    route_pending_key(key, sizeof key, r->player_id, r->cmd_id);
+    route_pending *p = table_del(&g->pending, key);
+    if (!p) {
+        /* Already answered UNAVAILABLE: one Reply per command, so this one is dropped. */
+        dh_debug("late QueueReply for %s dropped", key);
+        return;
+    }
+    free(p);
+    gw_conn *c = session_find(g, r->player_id);
+    if (!c)
+        return;
+    if (r->ok || !r->error)
+        session_reply(c, r->cmd_id,
+                      r->ok ? DECKHAND__ERROR_CODE__OK : DECKHAND__ERROR_CODE__INTERNAL,
+                      r->ok ? NULL : "queue request failed");
+    else
+        session_reply(c, r->cmd_id, r->error->code, r->error->message);
+}
+
+typedef struct {
+    gw *gw;
+    uint64_t now;
+} route_expire_state;
+
+static void route_expire_one(const char *key, void *val, void *arg)
+{
+    route_expire_state *st = arg;
+    route_pending *p = val;
+    if (p->deadline > st->now)
+        return;
+    gw_conn *c = session_find(st->gw, p->player_id);
+    if (c)
+        session_reply(c, p->cmd_id, DECKHAND__ERROR_CODE__UNAVAILABLE,
+                      "the matchmaker did not answer");
+    dh_warn("matchmaker did not answer %s in %d ms", key, GW_MM_TIMEOUT);
+    table_del(&st->gw->pending, key);
+    free(p);
+}
+
+void route_tick(gw *g)
+{
+    uint64_t now = uv_now(g->loop);
+    if (now - g->last_hello >= GW_HELLO_PERIOD)
+        route_send_hello(g);
+    route_expire_state st = {g, now};
+    table_each(&g->pending, route_expire_one, &st);
+}
+
+/* ---- matches and workers -------------------------------------------------------------- */
+
+static route_sock *route_dealer(gw *g, const char *endpoint)
+{
+    route_sock *s = table_get(&g->dealers, endpoint);
+    if (s)
+        return s;
+    /* Not immediate: the first command (the attach) must wait for the connection. */
+    s = route_sock_open(g, endpoint, false);
+    if (!s)
+        return NULL;
+    if (table_set(&g->dealers, endpoint, s) < 0) {
+        uv_close((uv_handle_t *)&s->poll, (uv_close_cb)route_sock_free);
+        return NULL;
+    }
+    dh_info("connected to worker endpoint %s", endpoint);
+    return s;
+}
+
+static int route_send_command(route_sock *d, const char *match_id, const char *player_id,
+                              uint64_t cmd_id, Deckhand__Choose *choose, Deckhand__Resync *resync)
+{
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    Deckhand__Internal__PlayerCommand pc = DECKHAND__INTERNAL__PLAYER_COMMAND__INIT;
+    pc.match_id = (char *)match_id;
+    pc.player_id = (char *)player_id;
+    pc.cmd_id = cmd_id;
+    if (choose) {
+        pc.body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHOOSE;
+        pc.choose = choose;
+    } else {
+        pc.body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC;
+        pc.resync = resync;
+    }
+    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND;
+    m.player_command = &pc;
+    return dh_zmq_send(d->z, NULL, &m);
+}
+
+static void route_on_match_assigned(gw *g, const Deckhand__Internal__MatchAssigned *a)
+{
+    if (!a->match_id || !a->match_id[0] || !a->worker_endpoint || !a->worker_endpoint[0]) {
+        dh_warn("MatchAssigned without match id or worker endpoint dropped");
+        return;
+    }
+    route_sock *d = route_dealer(g, a->worker_endpoint);
+    if (!d)
+        return;
+    route_match *rm = table_get(&g->matches, a->match_id);
+    if (!rm) {
+        rm = calloc(1, sizeof *rm);
+        if (!rm || table_set(&g->matches, a->match_id, rm) < 0) {
+            free(rm);
+            dh_error("out of memory recording match %s", a->match_id);
+            return;
+        }
+    }
+    rm->dealer = d;
+    snprintf(rm->worker_id, sizeof rm->worker_id, "%s", a->worker_id ? a->worker_id : "");
+    dh_info("match %s on %s (%s): player %s seat %u", a->match_id, rm->worker_id,
+            a->worker_endpoint, a->player_id, a->seat);
+
+    gw_conn *c = session_find(g, a->player_id);
+    if (c) {
+        Deckhand__ServerMessage m = DECKHAND__SERVER_MESSAGE__INIT;
+        Deckhand__MatchFound f = DECKHAND__MATCH_FOUND__INIT;
+        f.match_id = a->match_id;
+        f.seat = a->seat;
+        f.game = a->game;
+        f.n_players = a->n_players;
+        f.players = a->players;
+        m.body_case = DECKHAND__SERVER_MESSAGE__BODY_MATCH_FOUND;
+        m.match_found = &f;
+        session_send(c, &m);
+    }
+    /* Attach the player even when not connected here now: the worker learns the route
+     * and a reconnecting client resyncs. */
+    Deckhand__Resync rs = DECKHAND__RESYNC__INIT;
+    rs.match_id = a->match_id;
+    if (route_send_command(d, a->match_id, a->player_id, 0, NULL, &rs) < 0)
+        dh_warn("attach of %s to %s not sent: %s", a->player_id, a->match_id, zmq_strerror(errno));
+}
+
+Deckhand__ErrorCode route_player_command(gw *g, gw_conn *c, uint64_t cmd_id, const char *match_id,
+                                         Deckhand__Choose *choose, Deckhand__Resync *resync)
+{
+    route_match *rm = table_get(&g->matches, match_id);
+    if (!rm)
+        return DECKHAND__ERROR_CODE__UNKNOWN_MATCH;
+    if (route_send_command(rm->dealer, match_id, c->player_id, cmd_id, choose, resync) < 0)
+        return errno == EAGAIN ? DECKHAND__ERROR_CODE__OVERLOADED
+                               : DECKHAND__ERROR_CODE__UNAVAILABLE;
+    return DECKHAND__ERROR_CODE__OK;
+}
+
+static void route_on_player_output(gw *g, const Deckhand__Internal__PlayerOutput *o)
+{
+    gw_conn *c = o->player_id ? session_find(g, o->player_id) : NULL;
+    if (c)
+        conn_send(c, o->message.data, o->message.len);
+}
+
+/* Control messages are accepted from the matchmaker only: a worker cannot assign
+ * matches, and a worker dealer's drain (inside a walk of g->dealers) must not add one. */
+static void route_handle(route_sock *from, Deckhand__Internal__Internal *m)
+{
+    gw *g = from->gw;
+    bool mm = from == g->mm;
+    switch (m->body_case) {
+    case DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUT:
+        route_on_player_output(g, m->player_output);
+        break;
+    case DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_REPLY:
+        if (mm)
+            route_on_queue_reply(g, m->queue_reply);
+        break;
+    case DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ASSIGNED:
+        if (mm)
+            route_on_match_assigned(g, m->match_assigned);
+        break;
+    default:
+        dh_debug("unexpected internal message %d from %s dropped", (int)m->body_case,
+                 from->endpoint);
+        break;
+    }
+}

@@ -1,0 +1,276 @@
+/*
+ * session.c: the meaning of client messages on one connection.
+ *
+ * Order of answers: each ClientMessage gets exactly one Reply carrying its cmd_id. A
+ * Hello's Welcome and a Ping's Pong precede their Reply. Queue requests are answered when
+ * the matchmaker answers (route.c); Choose and Resync are answered by the worker, whose
+ * PlayerOutputs pass through unchanged. Everything else is answered here, at once.
+ */
+#include "session.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <openssl/rand.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dh_log.h"
+#include "route.h"
+
+#define SESSION_NAME_MAX 32
+
+void session_open(gw_conn *c)
+{
+    c->rate_tokens = GW_RATE_BURST;
+    c->rate_ms = uv_now(c->gw->loop);
+}
+
+gw_conn *session_find(gw *g, const char *player_id)
+{
+    return table_get(&g->players, player_id);
+}
+
+void session_on_close(gw_conn *c)
+{
+    if (c->authed && table_get(&c->gw->players, c->player_id) == c)
+        table_del(&c->gw->players, c->player_id);
+}
+
+int session_send(gw_conn *c, const Deckhand__ServerMessage *m)
+{
+    uint8_t stackbuf[1024];
+    size_t len = deckhand__server_message__get_packed_size(m);
+    uint8_t *buf = len <= sizeof stackbuf ? stackbuf : malloc(len);
+    if (!buf)
+        return -1;
+    deckhand__server_message__pack(m, buf);
+    int rc = conn_send(c, buf, len);
+    if (buf != stackbuf)
+        free(buf);
+    return rc;
+}
+
+int session_reply(gw_conn *c, uint64_t cmd_id, Deckhand__ErrorCode code, const char *message)
+{
+    Deckhand__ServerMessage m = DECKHAND__SERVER_MESSAGE__INIT;
+    Deckhand__Reply r = DECKHAND__REPLY__INIT;
+    Deckhand__Error e = DECKHAND__ERROR__INIT;
+    r.cmd_id = cmd_id;
+    r.ok = code == DECKHAND__ERROR_CODE__OK;
+    if (!r.ok) {
+        e.code = code;
+        e.message = (char *)(message ? message : "");
+        r.error = &e;
+    }
+    m.body_case = DECKHAND__SERVER_MESSAGE__BODY_REPLY;
+    m.reply = &r;
+    return session_send(c, &m);
+}
+
+void session_bad_frame(gw_conn *c, const char *why)
+{
+    dh_info("conn %llu (%s) bad frame: %s", (unsigned long long)c->serial, c->peer, why);
+    session_reply(c, 0, DECKHAND__ERROR_CODE__BAD_FRAME, why);
+    conn_close(c, true);
+}
+
+/* Token bucket: GW_RATE_PER_SEC refill, GW_RATE_BURST capacity. */
+static bool session_rate_ok(gw_conn *c)
+{
+    uint64_t now = uv_now(c->gw->loop);
+    c->rate_tokens += (double)(now - c->rate_ms) * GW_RATE_PER_SEC / 1000.0;
+    if (c->rate_tokens > GW_RATE_BURST)
+        c->rate_tokens = GW_RATE_BURST;
+    c->rate_ms = now;
+    if (c->rate_tokens < 1.0)
+        return false;
+    c->rate_tokens -= 1.0;
+    return true;
+}
+
+/* 1..32 printable ASCII characters, not starting or ending with a space. */
+static bool session_name_valid(const char *name)
+{
+    size_t n = strlen(name);
+    if (n == 0 || n > SESSION_NAME_MAX || name[0] == ' ' || name[n - 1] == ' ')
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!isprint((unsigned char)name[i]))
+            return false;
+    return true;
+}
+
+/* "p-" + 16 random hex characters. */
+static int session_new_player_id(char *out, size_t outlen)
+{
+    uint8_t r[8];
+    if (RAND_bytes(r, sizeof r) != 1 || outlen < 19)
+        return -1;
+    strcpy(out, "p-");
+    for (size_t i = 0; i < sizeof r; i++)
+        snprintf(out + 2 + 2 * i, 3, "%02x", r[i]);
+    return 0;
+}
+
+/* Bind c to player_id; an older connection of the same player is closed. Returns 0, or -1
+ * when memory runs out. */
+static int session_bind(gw_conn *c, const char *player_id, const char *name)
+{
+    gw *g = c->gw;
+    gw_conn *old = table_get(&g->players, player_id);
+    if (table_set(&g->players, player_id, c) < 0)
+        return -1;
+    if (old && old != c) {
+        dh_info("player %s resumed on conn %llu, closing conn %llu", player_id,
+                (unsigned long long)c->serial, (unsigned long long)old->serial);
+        old->authed = false; /* its close must not unbind the new connection */
+        conn_close(old, true);
+    }
+    snprintf(c->player_id, sizeof c->player_id, "%s", player_id);
+    snprintf(c->name, sizeof c->name, "%s", name);
+    c->authed = true;
+    return 0;
+}
+
+static void session_hello(gw_conn *c, uint64_t cmd_id, const Deckhand__Hello *h)
+{
+    gw *g = c->gw;
+    char player_id[DH_TOKEN_ID_MAX], token[DH_TOKEN_MAX];
+    const char *name;
+    dh_token_claims claims;
+    if (c->authed) {
+        session_reply(c, cmd_id, DECKHAND__ERROR_CODE__BAD_REQUEST, "already logged in");
+        return;
+    }
+    if (h->token && h->token[0]) {
+        dh_token_status st = dh_token_verify(g->key, g->keylen, h->token, time(NULL), &claims);
+        if (st != DH_TOKEN_OK) {
+            session_reply(c, cmd_id, DECKHAND__ERROR_CODE__UNAUTHENTICATED,
+                          dh_token_status_str(st));
+            return;
+        }
+        snprintf(player_id, sizeof player_id, "%s", claims.player_id);
+        name = claims.name;
+    } else {
+        name = h->name ? h->name : "";
+        if (!session_name_valid(name)) {
+            session_reply(c, cmd_id, DECKHAND__ERROR_CODE__BAD_REQUEST,
+                          "name must be 1-32 printable characters");
+            return;
+        }
+        if (session_new_player_id(player_id, sizeof player_id) < 0)
+            goto internal;
+    }
+    if (dh_token_sign(g->key, g->keylen, player_id, name, time(NULL) + GW_TOKEN_TTL, token,
+                      sizeof token) < 0)
+        goto internal;
+    if (session_bind(c, player_id, name) < 0)
+        goto internal;
+    dh_info("login player=%s name=\"%s\" conn=%llu %s", c->player_id, c->name,
+            (unsigned long long)c->serial, h->token && h->token[0] ? "resumed" : "guest");
+
+    Deckhand__ServerMessage m = DECKHAND__SERVER_MESSAGE__INIT;
+    Deckhand__Welcome w = DECKHAND__WELCOME__INIT;
+    w.player_id = c->player_id;
+    w.token = token;
+    w.name = c->name;
+    m.body_case = DECKHAND__SERVER_MESSAGE__BODY_WELCOME;
+    m.welcome = &w;
+    if (session_send(c, &m) == 0)
+        session_reply(c, cmd_id, DECKHAND__ERROR_CODE__OK, NULL);
+    return;
+internal:
+    dh_error("login failed: cannot make a player id or token");
+    session_reply(c, cmd_id, DECKHAND__ERROR_CODE__INTERNAL, "cannot log in now");
+}
+
+static void session_ping(gw_conn *c, uint64_t cmd_id, const Deckhand__Ping *p)
+{
+    Deckhand__ServerMessage m = DECKHAND__SERVER_MESSAGE__INIT;
+    Deckhand__Pong pong = DECKHAND__PONG__INIT;
+    pong.nonce = p->nonce;
+    m.body_case = DECKHAND__SERVER_MESSAGE__BODY_PONG;
+    m.pong = &pong;
+    if (session_send(c, &m) == 0)
+        session_reply(c, cmd_id, DECKHAND__ERROR_CODE__OK, NULL);
+}
+
+static const char *session_error_text(Deckhand__ErrorCode code)
+{
+    switch (code) {
+    case DECKHAND__ERROR_CODE__UNKNOWN_MATCH:
+        return "no such match on this gateway";
+    case DECKHAND__ERROR_CODE__UNAVAILABLE:
+        return "backend unavailable, retry later";
+    case DECKHAND__ERROR_CODE__OVERLOADED:
+        return "backend overloaded, retry later";
+    case DECKHAND__ERROR_CODE__BAD_REQUEST:
+        return "bad request";
+    default:
+        return "request failed";
+    }
+}
+
+static void session_dispatch(gw_conn *c, const Deckhand__ClientMessage *m)
+{
+    gw *g = c->gw;
+    uint64_t id = m->cmd_id;
+    Deckhand__ErrorCode rc = DECKHAND__ERROR_CODE__OK;
+    if (m->body_case == DECKHAND__CLIENT_MESSAGE__BODY_HELLO) {
+        session_hello(c, id, m->hello);
+        return;
+    }
+    if (!c->authed) {
+        session_reply(c, id, DECKHAND__ERROR_CODE__UNAUTHENTICATED, "send Hello first");
+        return;
+    }
+    switch (m->body_case) {
+    case DECKHAND__CLIENT_MESSAGE__BODY_PING:
+        session_ping(c, id, m->ping);
+        return;
+    case DECKHAND__CLIENT_MESSAGE__BODY_QUEUE_JOIN:
+        if (!m->queue_join->game || !m->queue_join->game[0]) {
+            session_reply(c, id, DECKHAND__ERROR_CODE__BAD_REQUEST, "QueueJoin needs a game");
+            return;
+        }
+        rc = route_queue_join(g, c, id, m->queue_join);
+        break;
+    case DECKHAND__CLIENT_MESSAGE__BODY_QUEUE_LEAVE:
+        rc = route_queue_leave(g, c, id, m->queue_leave);
+        break;
+    case DECKHAND__CLIENT_MESSAGE__BODY_CHOOSE:
+    case DECKHAND__CLIENT_MESSAGE__BODY_RESYNC: {
+        bool choose = m->body_case == DECKHAND__CLIENT_MESSAGE__BODY_CHOOSE;
+        const char *match = choose ? m->choose->match_id : m->resync->match_id;
+        if (id == 0) {
+            /* cmd_id 0 is the gateway's own attach; the worker does not answer it. */
+            session_reply(c, id, DECKHAND__ERROR_CODE__BAD_REQUEST, "cmd_id must not be 0");
+            return;
+        }
+        rc = route_player_command(g, c, id, match ? match : "", choose ? m->choose : NULL,
+                                  choose ? NULL : m->resync);
+        break;
+    }
+    default:
+        session_reply(c, id, DECKHAND__ERROR_CODE__BAD_REQUEST, "unknown or empty message");
+        return;
+    }
+    if (rc != DECKHAND__ERROR_CODE__OK)
+        session_reply(c, id, rc, session_error_text(rc));
+}
+
+void session_on_frame(gw_conn *c, const uint8_t *data, size_t len)
+{
+    Deckhand__ClientMessage *m = deckhand__client_message__unpack(NULL, len, data);
+    if (!m) {
+        session_bad_frame(c, "undecodable ClientMessage");
+        return;
+    }
+    if (!session_rate_ok(c))
+        session_reply(c, m->cmd_id, DECKHAND__ERROR_CODE__RATE_LIMITED, "too many messages");
+    else
+        session_dispatch(c, m);
+    deckhand__client_message__free_unpacked(m, NULL);
+}

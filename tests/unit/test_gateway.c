@@ -1,0 +1,735 @@
+/*
+ * test_gateway.c: the real deckhand-gateway binary, driven over real sockets on
+ * 127.0.0.1, with a fake matchmaker ROUTER and a fake worker ROUTER inside this process.
+ * Pins the client-visible contract of docs/PROTOCOL.md: login, UNAUTHENTICATED, one Reply
+ * per message, BAD_FRAME closing only the offending connection, queue round trips and
+ * timeouts, match routing both ways, rate limiting, and WebSocket framing.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <zmq.h>
+
+#include "deckhand.pb-c.h"
+#include "dh_frame.h"
+#include "dh_test.h"
+#include "dh_token.h"
+#include "dh_ws.h"
+#include "dh_zmq.h"
+
+#define TCP_PORT  17010
+#define WS_PORT   17011
+#define MM_EP     "tcp://127.0.0.1:17012"
+#define WORKER_EP "tcp://127.0.0.1:17013"
+#define GW_ID     "gw-test"
+#define MAX_FRAME 4096
+
+static pid_t gw_pid;
+static void *zctx, *mm, *worker;
+
+/* ---- a minimal blocking client -------------------------------------------------------- */
+
+typedef struct {
+    int fd;
+    bool ws;
+    dh_frame_decoder dec;  /* TCP frames */
+    uint8_t wbuf[1 << 16]; /* WebSocket bytes received */
+    size_t wlen;
+} tclient;
+
+static uint64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static int tcp_connect(int port)
+{
+    struct sockaddr_in sa = {0};
+    sa.sin_family = AF_INET;
+    sa.sin_port = htons((uint16_t)port);
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0)
+        return -1;
+    if (connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+static void send_all(int fd, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    while (n > 0) {
+        ssize_t w = send(fd, b, n, MSG_NOSIGNAL);
+        if (w <= 0)
+            return;
+        b += w;
+        n -= (size_t)w;
+    }
+}
+
+/* Read what is available within timeout into buf; returns bytes, 0 on timeout, -1 EOF. */
+static ssize_t read_some(int fd, void *buf, size_t n, int timeout_ms)
+{
+    struct pollfd p = {fd, POLLIN, 0};
+    if (poll(&p, 1, timeout_ms) <= 0)
+        return 0;
+    ssize_t r = recv(fd, buf, n, 0);
+    return r <= 0 ? -1 : r;
+}
+
+static tclient *tc_open(void)
+{
+    tclient *c = calloc(1, sizeof *c);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    c->fd = tcp_connect(TCP_PORT);
+    CU_ASSERT_FATAL(c->fd >= 0);
+    dh_frame_decoder_init(&c->dec, 1 << 20);
+    return c;
+}
+
+static void tc_close(tclient *c)
+{
+    close(c->fd);
+    dh_frame_decoder_free(&c->dec);
+    free(c);
+}
+
+/* A masked client frame (RFC 6455 §5.2) with the given opcode. */
+static void ws_send_frame(tclient *c, int opcode, const uint8_t *p, size_t n)
+{
+    uint8_t hdr[14];
+    size_t h = 0;
+    const uint8_t mask[4] = {0x12, 0x34, 0x56, 0x78};
+    hdr[h++] = (uint8_t)(0x80 | opcode);
+    if (n < 126)
+        hdr[h++] = (uint8_t)(0x80 | n);
+    else {
+        hdr[h++] = 0x80 | 126;
+        hdr[h++] = (uint8_t)(n >> 8);
+        hdr[h++] = (uint8_t)n;
+    }
+    memcpy(hdr + h, mask, 4);
+    h += 4;
+    uint8_t *buf = malloc(h + n);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
+    memcpy(buf, hdr, h);
+    for (size_t i = 0; i < n; i++)
+        buf[h + i] = p[i] ^ mask[i % 4];
+    send_all(c->fd, buf, h + n);
+    free(buf);
+}
+
+static tclient *ws_open(void)
+{
+    char key[DH_WS_KEY_LEN + 1], req[512];
+    tclient *c = calloc(1, sizeof *c);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    c->ws = true;
+    dh_frame_decoder_init(&c->dec, 1 << 20);
+    c->fd = tcp_connect(WS_PORT);
+    CU_ASSERT_FATAL(c->fd >= 0);
+    CU_ASSERT_FATAL(dh_ws_make_key(key) == 0);
+    int n = dh_ws_format_request(req, sizeof req, "127.0.0.1", "/ws", key);
+    send_all(c->fd, req, (size_t)n);
+    uint64_t end = now_ms() + 3000;
+    long head = 0;
+    while (head == 0 && now_ms() < end) {
+        ssize_t r = read_some(c->fd, c->wbuf + c->wlen, sizeof c->wbuf - c->wlen, 100);
+        if (r < 0)
+            break;
+        c->wlen += (size_t)r;
+        head = dh_ws_check_response((char *)c->wbuf, c->wlen, key, NULL);
+    }
+    CU_ASSERT_FATAL(head > 0);
+    memmove(c->wbuf, c->wbuf + head, c->wlen - (size_t)head);
+    c->wlen -= (size_t)head;
+    return c;
+}
+
+static void tc_send(tclient *c, const Deckhand__ClientMessage *m)
+{
+    uint8_t buf[4096];
+    size_t n = deckhand__client_message__get_packed_size(m);
+    CU_ASSERT_FATAL(n <= sizeof buf);
+    deckhand__client_message__pack(m, buf);
+    if (c->ws) {
+        ws_send_frame(c, 2, buf, n);
+        return;
+    }
+    uint8_t hdr[4];
+    dh_frame_header(hdr, (uint32_t)n);
+    send_all(c->fd, hdr, 4);
+    send_all(c->fd, buf, n);
+}
+
+/* Parse one server WebSocket frame out of c->wbuf: 1 with opcode/payload, 0 need more. */
+static int ws_take(tclient *c, int *opcode, uint8_t *out, size_t *len)
+{
+    if (c->wlen < 2)
+        return 0;
+    size_t n = c->wbuf[1] & 0x7f, h = 2;
+    if (n == 126) {
+        if (c->wlen < 4)
+            return 0;
+        n = (size_t)c->wbuf[2] << 8 | c->wbuf[3];
+        h = 4;
+    }
+    CU_ASSERT_FATAL(n < 127 * 256 * 4);
+    if (c->wlen < h + n)
+        return 0;
+    *opcode = c->wbuf[0] & 0x0f;
+    memcpy(out, c->wbuf + h, n);
+    *len = n;
+    memmove(c->wbuf, c->wbuf + h + n, c->wlen - h - n);
+    c->wlen -= h + n;
+    return 1;
+}
+
+/* The next ServerMessage: 1 with *out, 0 timeout, -1 connection closed. */
+static int tc_recv(tclient *c, int timeout_ms, Deckhand__ServerMessage **out)
+{
+    uint64_t end = now_ms() + (uint64_t)timeout_ms;
+    static uint8_t buf[1 << 16];
+    for (;;) {
+        const uint8_t *p;
+        size_t n;
+        int op;
+        if (!c->ws && dh_frame_next(&c->dec, &p, &n) == 1) {
+            *out = deckhand__server_message__unpack(NULL, n, p);
+            return *out ? 1 : -1;
+        }
+        if (c->ws && ws_take(c, &op, buf, &n) == 1) {
+            if (op == 8)
+                return -1; /* close */
+            if (op != 2)
+                continue;
+            *out = deckhand__server_message__unpack(NULL, n, buf);
+            return *out ? 1 : -1;
+        }
+        uint64_t t = now_ms();
+        if (t >= end)
+            return 0;
+        ssize_t r = read_some(c->fd, buf, sizeof buf, (int)(end - t));
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            continue;
+        if (c->ws) {
+            CU_ASSERT_FATAL(c->wlen + (size_t)r <= sizeof c->wbuf);
+            memcpy(c->wbuf + c->wlen, buf, (size_t)r);
+            c->wlen += (size_t)r;
+        } else {
+            dh_frame_feed(&c->dec, buf, (size_t)r);
+        }
+    }
+}
+
+/* Expect a Reply for cmd_id with code (OK = ok). */
+static void expect_reply(tclient *c, uint64_t cmd_id, Deckhand__ErrorCode code)
+{
+    Deckhand__ServerMessage *m = NULL;
+    CU_ASSERT_EQUAL_FATAL(tc_recv(c, 5000, &m), 1);
+    CU_ASSERT_EQUAL_FATAL(m->body_case, DECKHAND__SERVER_MESSAGE__BODY_REPLY);
+    CU_ASSERT_EQUAL(m->reply->cmd_id, cmd_id);
+    if (code == DECKHAND__ERROR_CODE__OK) {
+        CU_ASSERT_TRUE(m->reply->ok);
+    } else {
+        CU_ASSERT_FALSE(m->reply->ok);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(m->reply->error);
+        CU_ASSERT_EQUAL(m->reply->error->code, code);
+    }
+    deckhand__server_message__free_unpacked(m, NULL);
+}
+
+static void expect_closed(tclient *c)
+{
+    Deckhand__ServerMessage *m = NULL;
+    int rc = tc_recv(c, 3000, &m);
+    CU_ASSERT_EQUAL(rc, -1);
+    if (rc == 1)
+        deckhand__server_message__free_unpacked(m, NULL);
+}
+
+static void send_hello(tclient *c, uint64_t cmd_id, const char *name, const char *token)
+{
+    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
+    Deckhand__Hello h = DECKHAND__HELLO__INIT;
+    h.name = (char *)name;
+    h.token = (char *)token;
+    m.cmd_id = cmd_id;
+    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_HELLO;
+    m.hello = &h;
+    tc_send(c, &m);
+}
+
+/* Guest login; copies the player id and token. */
+static void login(tclient *c, const char *name, char *pid, char *token)
+{
+    Deckhand__ServerMessage *m = NULL;
+    send_hello(c, 1, name, "");
+    CU_ASSERT_EQUAL_FATAL(tc_recv(c, 5000, &m), 1);
+    CU_ASSERT_EQUAL_FATAL(m->body_case, DECKHAND__SERVER_MESSAGE__BODY_WELCOME);
+    CU_ASSERT_STRING_EQUAL(m->welcome->name, name);
+    CU_ASSERT_EQUAL(strncmp(m->welcome->player_id, "p-", 2), 0);
+    CU_ASSERT_EQUAL(strlen(m->welcome->player_id), 18);
+    if (pid)
+        strcpy(pid, m->welcome->player_id);
+    if (token)
+        strcpy(token, m->welcome->token);
+    deckhand__server_message__free_unpacked(m, NULL);
+    expect_reply(c, 1, DECKHAND__ERROR_CODE__OK);
+}
+
+static void send_ping(tclient *c, uint64_t cmd_id, uint64_t nonce)
+{
+    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
+    Deckhand__Ping p = DECKHAND__PING__INIT;
+    p.nonce = nonce;
+    m.cmd_id = cmd_id;
+    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_PING;
+    m.ping = &p;
+    tc_send(c, &m);
+}
+
+static void expect_pong(tclient *c, uint64_t cmd_id, uint64_t nonce)
+{
+    Deckhand__ServerMessage *m = NULL;
+    CU_ASSERT_EQUAL_FATAL(tc_recv(c, 5000, &m), 1);
+    CU_ASSERT_EQUAL_FATAL(m->body_case, DECKHAND__SERVER_MESSAGE__BODY_PONG);
+    CU_ASSERT_EQUAL(m->pong->nonce, nonce);
+    deckhand__server_message__free_unpacked(m, NULL);
+    expect_reply(c, cmd_id, DECKHAND__ERROR_CODE__OK);
+}
+
+/* ---- the fake matchmaker and worker --------------------------------------------------- */
+
+/* The next message on a fake ROUTER that is not a GatewayHello. */
+static Deckhand__Internal__Internal *router_recv(void *sock, char *from, int timeout_ms)
+{
+    uint64_t end = now_ms() + (uint64_t)timeout_ms;
+    while (now_ms() < end) {
+        zmq_pollitem_t it = {sock, 0, ZMQ_POLLIN, 0};
+        if (zmq_poll(&it, 1, 50) <= 0)
+            continue;
+        Deckhand__Internal__Internal *m = NULL;
+        if (dh_zmq_recv(sock, from, &m) != 1)
+            continue;
+        if (m->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_GATEWAY_HELLO) {
+            deckhand__internal__internal__free_unpacked(m, NULL);
+            continue;
+        }
+        return m;
+    }
+    return NULL;
+}
+
+/* ---- tests ---------------------------------------------------------------------------- */
+
+static void test_gateway_guest_login_welcome_then_reply(void)
+{
+    tclient *c = tc_open();
+    login(c, "alice", NULL, NULL);
+    send_ping(c, 2, 77);
+    expect_pong(c, 2, 77);
+    tc_close(c);
+}
+
+static void test_gateway_message_before_hello_unauthenticated(void)
+{
+    tclient *c = tc_open();
+    send_ping(c, 5, 1);
+    expect_reply(c, 5, DECKHAND__ERROR_CODE__UNAUTHENTICATED);
+    /* The connection stays usable. */
+    login(c, "bob", NULL, NULL);
+    tc_close(c);
+}
+
+static void test_gateway_bad_names_and_tokens_refused(void)
+{
+    tclient *c = tc_open();
+    send_hello(c, 3, "", "");
+    expect_reply(c, 3, DECKHAND__ERROR_CODE__BAD_REQUEST);
+    send_hello(c, 4, "a-name-that-is-longer-than-32-characters", "");
+    expect_reply(c, 4, DECKHAND__ERROR_CODE__BAD_REQUEST);
+    send_hello(c, 5, "tab\there", "");
+    expect_reply(c, 5, DECKHAND__ERROR_CODE__BAD_REQUEST);
+    send_hello(c, 6, "", "not-a-token");
+    expect_reply(c, 6, DECKHAND__ERROR_CODE__UNAUTHENTICATED);
+    tc_close(c);
+}
+
+static void test_gateway_token_resumes_player_and_replaces_old_connection(void)
+{
+    char pid[64], token[DH_TOKEN_MAX];
+    Deckhand__ServerMessage *m = NULL;
+    tclient *a = tc_open();
+    login(a, "carol", pid, token);
+    tclient *b = tc_open();
+    send_hello(b, 9, "ignored", token);
+    CU_ASSERT_EQUAL_FATAL(tc_recv(b, 5000, &m), 1);
+    CU_ASSERT_EQUAL_FATAL(m->body_case, DECKHAND__SERVER_MESSAGE__BODY_WELCOME);
+    CU_ASSERT_STRING_EQUAL(m->welcome->player_id, pid);
+    CU_ASSERT_STRING_EQUAL(m->welcome->name, "carol");
+    deckhand__server_message__free_unpacked(m, NULL);
+    expect_reply(b, 9, DECKHAND__ERROR_CODE__OK);
+    expect_closed(a);
+    /* A tampered token is refused. */
+    tclient *c = tc_open();
+    token[5] = token[5] == 'A' ? 'B' : 'A';
+    send_hello(c, 2, "", token);
+    expect_reply(c, 2, DECKHAND__ERROR_CODE__UNAUTHENTICATED);
+    tc_close(a);
+    tc_close(b);
+    tc_close(c);
+}
+
+static void test_gateway_bad_frame_closes_only_that_connection(void)
+{
+    tclient *good = tc_open();
+    login(good, "dave", NULL, NULL);
+    tclient *bad = tc_open();
+    const uint8_t garbage[] = {0, 0, 0, 3, 0xff, 0xff, 0xff};
+    send_all(bad->fd, garbage, sizeof garbage);
+    expect_reply(bad, 0, DECKHAND__ERROR_CODE__BAD_FRAME);
+    expect_closed(bad);
+    send_ping(good, 2, 3);
+    expect_pong(good, 2, 3);
+    tc_close(bad);
+    tc_close(good);
+}
+
+static void test_gateway_oversized_frame_closes(void)
+{
+    tclient *c = tc_open();
+    uint8_t hdr[4];
+    dh_frame_header(hdr, MAX_FRAME + 1);
+    send_all(c->fd, hdr, 4);
+    expect_reply(c, 0, DECKHAND__ERROR_CODE__BAD_FRAME);
+    expect_closed(c);
+    tc_close(c);
+}
+
+static void test_gateway_queue_join_round_trip(void)
+{
+    char pid[64], from[DH_ZMQ_ID_MAX + 1];
+    tclient *c = tc_open();
+    login(c, "erin", pid, NULL);
+    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
+    Deckhand__QueueJoin q = DECKHAND__QUEUE_JOIN__INIT;
+    q.game = "dominion";
+    q.players = 2;
+    m.cmd_id = 7;
+    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_QUEUE_JOIN;
+    m.queue_join = &q;
+    tc_send(c, &m);
+    Deckhand__Internal__Internal *in = router_recv(mm, from, 3000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    CU_ASSERT_STRING_EQUAL(from, GW_ID);
+    CU_ASSERT_EQUAL_FATAL(in->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_JOIN);
+    CU_ASSERT_STRING_EQUAL(in->queue_join->player_id, pid);
+    CU_ASSERT_STRING_EQUAL(in->queue_join->name, "erin");
+    CU_ASSERT_STRING_EQUAL(in->queue_join->gateway_id, GW_ID);
+    CU_ASSERT_STRING_EQUAL(in->queue_join->game, "dominion");
+    CU_ASSERT_EQUAL(in->queue_join->cmd_id, 7);
+    CU_ASSERT_EQUAL(in->queue_join->players, 2);
+    deckhand__internal__internal__free_unpacked(in, NULL);
+
+    Deckhand__Internal__Internal out = DECKHAND__INTERNAL__INTERNAL__INIT;
+    Deckhand__Internal__QueueReply r = DECKHAND__INTERNAL__QUEUE_REPLY__INIT;
+    Deckhand__Error e = DECKHAND__ERROR__INIT;
+    r.player_id = pid;
+    r.cmd_id = 7;
+    r.ok = false;
+    e.code = DECKHAND__ERROR_CODE__UNKNOWN_GAME;
+    e.message = "no worker serves dominion";
+    r.error = &e;
+    out.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_REPLY;
+    out.queue_reply = &r;
+    CU_ASSERT_EQUAL(dh_zmq_send(mm, GW_ID, &out), 0);
+    expect_reply(c, 7, DECKHAND__ERROR_CODE__UNKNOWN_GAME);
+    tc_close(c);
+}
+
+static void test_gateway_queue_without_answer_unavailable(void)
+{
+    char from[DH_ZMQ_ID_MAX + 1];
+    tclient *c = tc_open();
+    login(c, "frank", NULL, NULL);
+    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
+    Deckhand__QueueLeave q = DECKHAND__QUEUE_LEAVE__INIT;
+    q.game = "dominion";
+    m.cmd_id = 4;
+    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_QUEUE_LEAVE;
+    m.queue_leave = &q;
+    tc_send(c, &m);
+    Deckhand__Internal__Internal *in = router_recv(mm, from, 3000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    CU_ASSERT_EQUAL(in->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_LEAVE);
+    deckhand__internal__internal__free_unpacked(in, NULL);
+    uint64_t t0 = now_ms();
+    expect_reply(c, 4, DECKHAND__ERROR_CODE__UNAVAILABLE);
+    CU_ASSERT(now_ms() - t0 >= 2000);
+    tc_close(c);
+}
+
+static void test_gateway_match_routing_both_ways(void)
+{
+    char pid[64], from[DH_ZMQ_ID_MAX + 1];
+    Deckhand__ServerMessage *sm = NULL;
+    tclient *c = tc_open();
+    login(c, "grace", pid, NULL);
+
+    char *names[] = {"grace", "bot"};
+    Deckhand__Internal__Internal out = DECKHAND__INTERNAL__INTERNAL__INIT;
+    Deckhand__Internal__MatchAssigned a = DECKHAND__INTERNAL__MATCH_ASSIGNED__INIT;
+    a.player_id = pid;
+    a.match_id = "m-1";
+    a.seat = 0;
+    a.game = "dominion";
+    a.n_players = 2;
+    a.players = names;
+    a.worker_id = "wk-test";
+    a.worker_endpoint = WORKER_EP;
+    out.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ASSIGNED;
+    out.match_assigned = &a;
+    CU_ASSERT_EQUAL(dh_zmq_send(mm, GW_ID, &out), 0);
+
+    CU_ASSERT_EQUAL_FATAL(tc_recv(c, 5000, &sm), 1);
+    CU_ASSERT_EQUAL_FATAL(sm->body_case, DECKHAND__SERVER_MESSAGE__BODY_MATCH_FOUND);
+    CU_ASSERT_STRING_EQUAL(sm->match_found->match_id, "m-1");
+    CU_ASSERT_EQUAL(sm->match_found->n_players, 2);
+    deckhand__server_message__free_unpacked(sm, NULL);
+
+    /* The attach: PlayerCommand{resync, cmd_id 0} from the gateway's identity. */
+    Deckhand__Internal__Internal *in = router_recv(worker, from, 3000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    CU_ASSERT_STRING_EQUAL(from, GW_ID);
+    CU_ASSERT_EQUAL_FATAL(in->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND);
+    CU_ASSERT_EQUAL(in->player_command->cmd_id, 0);
+    CU_ASSERT_STRING_EQUAL(in->player_command->player_id, pid);
+    CU_ASSERT_EQUAL(in->player_command->body_case, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC);
+    deckhand__internal__internal__free_unpacked(in, NULL);
+
+    /* Choose goes to the worker with the player's id. */
+    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
+    Deckhand__Choose ch = DECKHAND__CHOOSE__INIT;
+    uint32_t opts[] = {3};
+    ch.match_id = "m-1";
+    ch.decision_id = 11;
+    ch.n_option_ids = 1;
+    ch.option_ids = opts;
+    m.cmd_id = 12;
+    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_CHOOSE;
+    m.choose = &ch;
+    tc_send(c, &m);
+    in = router_recv(worker, from, 3000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    CU_ASSERT_EQUAL_FATAL(in->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND);
+    CU_ASSERT_EQUAL(in->player_command->cmd_id, 12);
+    CU_ASSERT_STRING_EQUAL(in->player_command->match_id, "m-1");
+    CU_ASSERT_EQUAL_FATAL(in->player_command->body_case,
+                          DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHOOSE);
+    CU_ASSERT_EQUAL(in->player_command->choose->decision_id, 11);
+    deckhand__internal__internal__free_unpacked(in, NULL);
+
+    /* The worker's PlayerOutput reaches the client unchanged. */
+    Deckhand__ServerMessage rsm = DECKHAND__SERVER_MESSAGE__INIT;
+    Deckhand__Reply rr = DECKHAND__REPLY__INIT;
+    rr.cmd_id = 12;
+    rr.ok = true;
+    rsm.body_case = DECKHAND__SERVER_MESSAGE__BODY_REPLY;
+    rsm.reply = &rr;
+    uint8_t buf[256];
+    size_t n = deckhand__server_message__pack(&rsm, buf);
+    Deckhand__Internal__Internal po = DECKHAND__INTERNAL__INTERNAL__INIT;
+    Deckhand__Internal__PlayerOutput o = DECKHAND__INTERNAL__PLAYER_OUTPUT__INIT;
+    o.player_id = pid;
+    o.message.data = buf;
+    o.message.len = n;
+    po.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUT;
+    po.player_output = &o;
+    CU_ASSERT_EQUAL(dh_zmq_send(worker, GW_ID, &po), 0);
+    expect_reply(c, 12, DECKHAND__ERROR_CODE__OK);
+
+    /* No route: UNKNOWN_MATCH from the gateway itself. */
+    ch.match_id = "m-unknown";
+    m.cmd_id = 13;
+    tc_send(c, &m);
+    expect_reply(c, 13, DECKHAND__ERROR_CODE__UNKNOWN_MATCH);
+    tc_close(c);
+}
+
+static void test_gateway_rate_limit(void)
+{
+    tclient *c = tc_open();
+    login(c, "heidi", NULL, NULL);
+    int limited = 0, ok = 0;
+    for (int i = 0; i < 200; i++)
+        send_ping(c, (uint64_t)(100 + i), (uint64_t)i);
+    for (;;) {
+        Deckhand__ServerMessage *m = NULL;
+        if (tc_recv(c, 1000, &m) != 1)
+            break;
+        if (m->body_case == DECKHAND__SERVER_MESSAGE__BODY_REPLY) {
+            if (m->reply->ok)
+                ok++;
+            else if (m->reply->error && m->reply->error->code == DECKHAND__ERROR_CODE__RATE_LIMITED)
+                limited++;
+        }
+        deckhand__server_message__free_unpacked(m, NULL);
+        if (ok + limited == 200)
+            break;
+    }
+    CU_ASSERT_EQUAL(ok + limited, 200);
+    CU_ASSERT(limited > 0);
+    CU_ASSERT(ok >= 99);
+    tc_close(c);
+}
+
+static void test_gateway_websocket_login_and_ping(void)
+{
+    tclient *c = ws_open();
+    login(c, "ivan", NULL, NULL);
+    /* A WebSocket ping is answered with a pong frame. */
+    ws_send_frame(c, 9, (const uint8_t *)"hi", 2);
+    send_ping(c, 2, 42);
+    expect_pong(c, 2, 42);
+    tc_close(c);
+}
+
+static void test_gateway_websocket_bad_path_and_oversized(void)
+{
+    int fd = tcp_connect(WS_PORT);
+    CU_ASSERT_FATAL(fd >= 0);
+    const char *req = "GET /nope HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: "
+                      "Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                      "Sec-WebSocket-Version: 13\r\n\r\n";
+    send_all(fd, req, strlen(req));
+    char buf[512] = {0};
+    CU_ASSERT(read_some(fd, buf, sizeof buf - 1, 3000) > 0);
+    CU_ASSERT_EQUAL(strncmp(buf, "HTTP/1.1 404", 12), 0);
+    close(fd);
+
+    tclient *c = ws_open();
+    uint8_t *big = calloc(1, MAX_FRAME + 10);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(big);
+    ws_send_frame(c, 2, big, MAX_FRAME + 10);
+    free(big);
+    expect_reply(c, 0, DECKHAND__ERROR_CODE__BAD_FRAME);
+    expect_closed(c);
+    tc_close(c);
+}
+
+/* ---- setup ---------------------------------------------------------------------------- */
+
+static int start_gateway(void)
+{
+    zctx = zmq_ctx_new();
+    mm = dh_zmq_socket(zctx, ZMQ_ROUTER, NULL, 1000);
+    worker = dh_zmq_socket(zctx, ZMQ_ROUTER, NULL, 1000);
+    if (!mm || !worker || zmq_bind(mm, MM_EP) < 0 || zmq_bind(worker, WORKER_EP) < 0) {
+        fprintf(stderr, "cannot bind the fake matchmaker/worker: %s\n", zmq_strerror(errno));
+        return -1;
+    }
+    gw_pid = fork();
+    if (gw_pid == 0) {
+        char maxf[32];
+        snprintf(maxf, sizeof maxf, "%d", MAX_FRAME);
+        execl(DECKHAND_BIN_DIR "/deckhand-gateway", "deckhand-gateway", "--tcp", "127.0.0.1:17010",
+              "--ws", "127.0.0.1:17011", "--matchmaker", MM_EP, "--id", GW_ID, "--token-key",
+              "test-key-0123456789abcdef", "--max-frame", maxf, (char *)NULL);
+        _exit(127);
+    }
+    if (gw_pid < 0)
+        return -1;
+    /* Ready when it accepts and the matchmaker has heard its GatewayHello. */
+    uint64_t end = now_ms() + 10000;
+    bool up = false;
+    while (!up && now_ms() < end) {
+        int fd = tcp_connect(TCP_PORT);
+        if (fd >= 0) {
+            close(fd);
+            up = true;
+        } else {
+            usleep(50000);
+        }
+    }
+    char from[DH_ZMQ_ID_MAX + 1];
+    while (up && now_ms() < end) {
+        zmq_pollitem_t it = {mm, 0, ZMQ_POLLIN, 0};
+        Deckhand__Internal__Internal *m = NULL;
+        if (zmq_poll(&it, 1, 100) > 0 && dh_zmq_recv(mm, from, &m) == 1) {
+            bool hello = m->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_GATEWAY_HELLO;
+            deckhand__internal__internal__free_unpacked(m, NULL);
+            if (hello)
+                return 0;
+        }
+    }
+    fprintf(stderr, "the gateway did not come up\n");
+    return -1;
+}
+
+static int stop_gateway(void)
+{
+    int status = 0;
+    kill(gw_pid, SIGTERM);
+    waitpid(gw_pid, &status, 0);
+    zmq_close(mm);
+    zmq_close(worker);
+    zmq_ctx_term(zctx);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static void test_gateway_sigterm_exits_zero(void)
+{
+    /* Runs last: stops the gateway and checks its exit status. */
+    CU_ASSERT_EQUAL(stop_gateway(), 0);
+    gw_pid = 0;
+}
+
+int main(void)
+{
+    static const dh_test_case cases[] = {
+        {"gateway_guest_login_welcome_then_reply", test_gateway_guest_login_welcome_then_reply},
+        {"gateway_message_before_hello_unauthenticated",
+         test_gateway_message_before_hello_unauthenticated},
+        {"gateway_bad_names_and_tokens_refused", test_gateway_bad_names_and_tokens_refused},
+        {"gateway_token_resumes_player_and_replaces_old_connection",
+         test_gateway_token_resumes_player_and_replaces_old_connection},
+        {"gateway_bad_frame_closes_only_that_connection",
+         test_gateway_bad_frame_closes_only_that_connection},
+        {"gateway_oversized_frame_closes", test_gateway_oversized_frame_closes},
+        {"gateway_queue_join_round_trip", test_gateway_queue_join_round_trip},
+        {"gateway_queue_without_answer_unavailable", test_gateway_queue_without_answer_unavailable},
+        {"gateway_match_routing_both_ways", test_gateway_match_routing_both_ways},
+        {"gateway_rate_limit", test_gateway_rate_limit},
+        {"gateway_websocket_login_and_ping", test_gateway_websocket_login_and_ping},
+        {"gateway_websocket_bad_path_and_oversized", test_gateway_websocket_bad_path_and_oversized},
+        {"gateway_sigterm_exits_zero", test_gateway_sigterm_exits_zero},
+        {NULL, NULL},
+    };
+    signal(SIGPIPE, SIG_IGN);
+    if (start_gateway() < 0) {
+        if (gw_pid > 0)
+            kill(gw_pid, SIGKILL);
+        return 1;
+    }
+    int rc = dh_test_main("gateway", cases);
+    if (gw_pid > 0)
+        kill(gw_pid, SIGKILL);
+    return rc;
+}
