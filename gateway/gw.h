@@ -17,15 +17,17 @@
 #include "dh_zmq.h"
 #include "table.h"
 
-#define GW_ADDR_MAX     256
-#define GW_READ_BUF     65536
-#define GW_WRITE_CAP    (1u << 20) /* queued bytes past which a slow client is dropped */
-#define GW_CLOSE_GRACE  5000       /* ms a closing connection may take to flush */
-#define GW_TOKEN_TTL    (24 * 3600)
-#define GW_MM_TIMEOUT   3000 /* ms the matchmaker has to answer a queue request */
-#define GW_HELLO_PERIOD 1000 /* ms between GatewayHellos */
-#define GW_RATE_PER_SEC 50.0
-#define GW_RATE_BURST   100.0
+#define GW_ADDR_MAX       256
+#define GW_READ_BUF       65536
+#define GW_WRITE_CAP      (1u << 20) /* queued bytes past which a slow client is dropped */
+#define GW_CLOSE_GRACE    5000       /* ms a closing connection may take to flush */
+#define GW_TOKEN_TTL      (24 * 3600)
+#define GW_MM_TIMEOUT     3000  /* ms the matchmaker has to answer a queue request */
+#define GW_WORKER_TIMEOUT 5000  /* ms a worker has to answer a Choose or Resync */
+#define GW_LATE_GRACE     30000 /* ms a late answer to a timed-out request is still dropped */
+#define GW_HELLO_PERIOD   1000  /* ms between GatewayHellos */
+#define GW_RATE_PER_SEC   50.0
+#define GW_RATE_BURST     100.0
 
 typedef struct gw_conn gw_conn;
 typedef struct route_sock route_sock;
@@ -56,9 +58,10 @@ typedef struct gw {
     /* ZeroMQ */
     void *zctx;
     route_sock *mm;
-    table dealers; /* worker endpoint -> route_sock* */
-    table matches; /* match_id -> route_match* */
-    table pending; /* "player_id/cmd_id" -> route_pending*, queue requests in flight */
+    table dealers;  /* worker endpoint -> route_sock* */
+    table matches;  /* match_id -> route_match* */
+    table pending;  /* "player_id/cmd_id" -> route_pending*, queue requests in flight */
+    table commands; /* "player_id/cmd_id" -> route_pending*, worker commands in flight */
     uv_prepare_t drain_prepare;
     uv_idle_t drain_idle;
     uint64_t last_hello;

@@ -46,6 +46,7 @@ typedef struct {
     char player_id[DH_TOKEN_ID_MAX];
     uint64_t cmd_id;
     uint64_t deadline;
+    bool expired; /* answered UNAVAILABLE; kept until deadline to drop a late answer */
 } route_pending;
 
 static void route_handle(route_sock *from, Deckhand__Internal__Internal *m);
@@ -150,7 +151,8 @@ int route_init(gw *g)
     g->zctx = zmq_ctx_new();
     if (!g->zctx)
         goto err;
-    if (table_init(&g->dealers) < 0 || table_init(&g->matches) < 0 || table_init(&g->pending) < 0)
+    if (table_init(&g->dealers) < 0 || table_init(&g->matches) < 0 || table_init(&g->pending) < 0 ||
+        table_init(&g->commands) < 0)
         goto err;
     g->mm = route_sock_open(g, g->mm_endpoint, true);
     if (!g->mm)
@@ -205,38 +207,95 @@ void route_free(gw *g)
         table_free(&g->matches, free);
     if (g->pending.buckets)
         table_free(&g->pending, free);
+    if (g->commands.buckets)
+        table_free(&g->commands, free);
     if (g->zctx)
         zmq_ctx_term(g->zctx);
     g->zctx = NULL;
 }
 
-/* ---- queue requests (matchmaker) ------------------------------------------------------ */
+/* ---- requests in flight ----------------------------------------------------------------
+ * Every forwarded request is tracked by "player_id/cmd_id" until its answer passes, so
+ * that a silent backend still yields exactly one Reply (UNAVAILABLE at the deadline). An
+ * answered-by-timeout entry stays as a tombstone for GW_LATE_GRACE so that the real
+ * answer, if it comes late, is dropped instead of becoming a second Reply. */
 
 static void route_pending_key(char *out, size_t n, const char *player_id, uint64_t cmd_id)
 {
     snprintf(out, n, "%s/%" PRIu64, player_id, cmd_id);
 }
 
-static Deckhand__ErrorCode route_to_mm(gw *g, gw_conn *c, uint64_t cmd_id,
-                                       const Deckhand__Internal__Internal *m)
+/* Start tracking; 0, or -1 when memory runs out. */
+static int route_track(gw *g, table *t, const char *player_id, uint64_t cmd_id, uint64_t timeout)
 {
     char key[DH_TOKEN_ID_MAX + 32];
     route_pending *p = malloc(sizeof *p);
     if (!p)
-        return DECKHAND__ERROR_CODE__INTERNAL;
-    snprintf(p->player_id, sizeof p->player_id, "%s", c->player_id);
+        return -1;
+    snprintf(p->player_id, sizeof p->player_id, "%s", player_id);
     p->cmd_id = cmd_id;
-    p->deadline = uv_now(g->loop) + GW_MM_TIMEOUT;
-    route_pending_key(key, sizeof key, c->player_id, cmd_id);
+    p->deadline = uv_now(g->loop) + timeout;
+    p->expired = false;
+    route_pending_key(key, sizeof key, player_id, cmd_id);
+    route_pending *old = table_get(t, key); /* a reused cmd_id replaces its older request */
+    if (table_set(t, key, p) < 0) {
+        free(p);
+        return -1;
+    }
+    free(old);
+    return 0;
+}
+
+/* Stop tracking; true when the request was waiting for this answer. */
+static bool route_untrack(table *t, const char *player_id, uint64_t cmd_id)
+{
+    char key[DH_TOKEN_ID_MAX + 32];
+    route_pending_key(key, sizeof key, player_id, cmd_id);
+    route_pending *p = table_del(t, key);
+    bool waiting = p && !p->expired;
+    free(p);
+    return waiting;
+}
+
+typedef struct {
+    gw *gw;
+    table *t;
+    uint64_t now;
+    const char *who;
+} route_expire_state;
+
+static void route_expire_one(const char *key, void *val, void *arg)
+{
+    route_expire_state *st = arg;
+    route_pending *p = val;
+    if (p->deadline > st->now)
+        return;
+    if (p->expired) {
+        table_del(st->t, key);
+        free(p);
+        return;
+    }
+    char msg[64];
+    snprintf(msg, sizeof msg, "the %s did not answer", st->who);
+    gw_conn *c = session_find(st->gw, p->player_id);
+    if (c)
+        session_reply(c, p->cmd_id, DECKHAND__ERROR_CODE__UNAVAILABLE, msg);
+    dh_warn("%s did not answer %s in time", st->who, key);
+    p->expired = true;
+    p->deadline = st->now + GW_LATE_GRACE;
+}
+
+/* ---- queue requests (matchmaker) ------------------------------------------------------ */
+
+static Deckhand__ErrorCode route_to_mm(gw *g, gw_conn *c, uint64_t cmd_id,
+                                       const Deckhand__Internal__Internal *m)
+{
+    if (route_track(g, &g->pending, c->player_id, cmd_id, GW_MM_TIMEOUT) < 0)
+        return DECKHAND__ERROR_CODE__INTERNAL;
     if (dh_zmq_send(g->mm->z, NULL, m) < 0) {
         dh_warn("matchmaker unreachable: %s", zmq_strerror(errno));
-        free(p);
+        route_untrack(&g->pending, c->player_id, cmd_id);
         return DECKHAND__ERROR_CODE__UNAVAILABLE;
-    }
-    free(table_get(&g->pending, key)); /* a reused cmd_id replaces its older request */
-    if (table_set(&g->pending, key, p) < 0) {
-        free(p);
-        return DECKHAND__ERROR_CODE__INTERNAL;
     }
     return DECKHAND__ERROR_CODE__OK;
 }
@@ -274,15 +333,10 @@ Deckhand__ErrorCode route_queue_leave(gw *g, gw_conn *c, uint64_t cmd_id,
 
 static void route_on_queue_reply(gw *g, const Deckhand__Internal__QueueReply *r)
 {
-    char key[DH_TOKEN_ID_MAX + 32];
-    route_pending_key(key, sizeof key, r->player_id, r->cmd_id);
-    route_pending *p = table_del(&g->pending, key);
-    if (!p) {
-        /* Already answered UNAVAILABLE: one Reply per command, so this one is dropped. */
-        dh_debug("late QueueReply for %s dropped", key);
+    if (!r->player_id || !route_untrack(&g->pending, r->player_id, r->cmd_id)) {
+        dh_debug("unexpected or late QueueReply dropped");
         return;
     }
-    free(p);
     gw_conn *c = session_find(g, r->player_id);
     if (!c)
         return;
@@ -294,33 +348,15 @@ static void route_on_queue_reply(gw *g, const Deckhand__Internal__QueueReply *r)
         session_reply(c, r->cmd_id, r->error->code, r->error->message);
 }
 
-typedef struct {
-    gw *gw;
-    uint64_t now;
-} route_expire_state;
-
-static void route_expire_one(const char *key, void *val, void *arg)
-{
-    route_expire_state *st = arg;
-    route_pending *p = val;
-    if (p->deadline > st->now)
-        return;
-    gw_conn *c = session_find(st->gw, p->player_id);
-    if (c)
-        session_reply(c, p->cmd_id, DECKHAND__ERROR_CODE__UNAVAILABLE,
-                      "the matchmaker did not answer");
-    dh_warn("matchmaker did not answer %s in %d ms", key, GW_MM_TIMEOUT);
-    table_del(&st->gw->pending, key);
-    free(p);
-}
-
 void route_tick(gw *g)
 {
     uint64_t now = uv_now(g->loop);
     if (now - g->last_hello >= GW_HELLO_PERIOD)
         route_send_hello(g);
-    route_expire_state st = {g, now};
-    table_each(&g->pending, route_expire_one, &st);
+    route_expire_state mm = {g, &g->pending, now, "matchmaker"};
+    table_each(&g->pending, route_expire_one, &mm);
+    route_expire_state wk = {g, &g->commands, now, "worker"};
+    table_each(&g->commands, route_expire_one, &wk);
 }
 
 /* ---- matches and workers -------------------------------------------------------------- */
@@ -412,15 +448,40 @@ Deckhand__ErrorCode route_player_command(gw *g, gw_conn *c, uint64_t cmd_id, con
     route_match *rm = table_get(&g->matches, match_id);
     if (!rm)
         return DECKHAND__ERROR_CODE__UNKNOWN_MATCH;
-    if (route_send_command(rm->dealer, match_id, c->player_id, cmd_id, choose, resync) < 0)
-        return errno == EAGAIN ? DECKHAND__ERROR_CODE__OVERLOADED
-                               : DECKHAND__ERROR_CODE__UNAVAILABLE;
+    if (route_track(g, &g->commands, c->player_id, cmd_id, GW_WORKER_TIMEOUT) < 0)
+        return DECKHAND__ERROR_CODE__INTERNAL;
+    if (route_send_command(rm->dealer, match_id, c->player_id, cmd_id, choose, resync) < 0) {
+        int err = errno;
+        route_untrack(&g->commands, c->player_id, cmd_id);
+        return err == EAGAIN ? DECKHAND__ERROR_CODE__OVERLOADED : DECKHAND__ERROR_CODE__UNAVAILABLE;
+    }
     return DECKHAND__ERROR_CODE__OK;
+}
+
+/* A Reply inside a PlayerOutput closes its tracked command; one nobody waits for (a late
+ * answer, or the worker answering the gateway's own attach) is dropped. Only outputs
+ * that start like a Reply (field 1, length-delimited: 0x0a) are unpacked. */
+static bool route_output_wanted(gw *g, const char *player_id, const ProtobufCBinaryData *msg)
+{
+    if (msg->len == 0 || msg->data[0] != 0x0a)
+        return true;
+    Deckhand__ServerMessage *m = deckhand__server_message__unpack(NULL, msg->len, msg->data);
+    if (!m)
+        return false;
+    bool wanted = true;
+    if (m->body_case == DECKHAND__SERVER_MESSAGE__BODY_REPLY)
+        wanted = route_untrack(&g->commands, player_id, m->reply->cmd_id);
+    deckhand__server_message__free_unpacked(m, NULL);
+    if (!wanted)
+        dh_debug("unexpected or late worker Reply for %s dropped", player_id);
+    return wanted;
 }
 
 static void route_on_player_output(gw *g, const Deckhand__Internal__PlayerOutput *o)
 {
-    gw_conn *c = o->player_id ? session_find(g, o->player_id) : NULL;
+    if (!o->player_id || !route_output_wanted(g, o->player_id, &o->message))
+        return;
+    gw_conn *c = session_find(g, o->player_id);
     if (c)
         conn_send(c, o->message.data, o->message.len);
 }

@@ -242,7 +242,7 @@ static int tc_recv(tclient *c, int timeout_ms, Deckhand__ServerMessage **out)
 static void expect_reply(tclient *c, uint64_t cmd_id, Deckhand__ErrorCode code)
 {
     Deckhand__ServerMessage *m = NULL;
-    CU_ASSERT_EQUAL_FATAL(tc_recv(c, 5000, &m), 1);
+    CU_ASSERT_EQUAL_FATAL(tc_recv(c, 8000, &m), 1);
     CU_ASSERT_EQUAL_FATAL(m->body_case, DECKHAND__SERVER_MESSAGE__BODY_REPLY);
     CU_ASSERT_EQUAL(m->reply->cmd_id, cmd_id);
     if (code == DECKHAND__ERROR_CODE__OK) {
@@ -573,6 +573,75 @@ static void test_gateway_match_routing_both_ways(void)
     tc_close(c);
 }
 
+/* Assign match_id on the fake worker to pid and swallow the attach. */
+static void assign_match(const char *pid, const char *match_id)
+{
+    char from[DH_ZMQ_ID_MAX + 1];
+    Deckhand__Internal__Internal out = DECKHAND__INTERNAL__INTERNAL__INIT;
+    Deckhand__Internal__MatchAssigned a = DECKHAND__INTERNAL__MATCH_ASSIGNED__INIT;
+    a.player_id = (char *)pid;
+    a.match_id = (char *)match_id;
+    a.game = "dominion";
+    a.worker_id = "wk-test";
+    a.worker_endpoint = WORKER_EP;
+    out.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ASSIGNED;
+    out.match_assigned = &a;
+    CU_ASSERT_EQUAL(dh_zmq_send(mm, GW_ID, &out), 0);
+    Deckhand__Internal__Internal *in = router_recv(worker, from, 3000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    deckhand__internal__internal__free_unpacked(in, NULL);
+}
+
+static void worker_reply(const char *pid, uint64_t cmd_id)
+{
+    Deckhand__ServerMessage rsm = DECKHAND__SERVER_MESSAGE__INIT;
+    Deckhand__Reply rr = DECKHAND__REPLY__INIT;
+    rr.cmd_id = cmd_id;
+    rr.ok = true;
+    rsm.body_case = DECKHAND__SERVER_MESSAGE__BODY_REPLY;
+    rsm.reply = &rr;
+    uint8_t buf[256];
+    size_t n = deckhand__server_message__pack(&rsm, buf);
+    Deckhand__Internal__Internal po = DECKHAND__INTERNAL__INTERNAL__INIT;
+    Deckhand__Internal__PlayerOutput o = DECKHAND__INTERNAL__PLAYER_OUTPUT__INIT;
+    o.player_id = (char *)pid;
+    o.message.data = buf;
+    o.message.len = n;
+    po.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUT;
+    po.player_output = &o;
+    CU_ASSERT_EQUAL(dh_zmq_send(worker, GW_ID, &po), 0);
+}
+
+static void test_gateway_silent_worker_gets_one_unavailable_reply(void)
+{
+    char pid[64], from[DH_ZMQ_ID_MAX + 1];
+    tclient *c = tc_open();
+    login(c, "judy", pid, NULL);
+    assign_match(pid, "m-2");
+    Deckhand__ServerMessage *sm = NULL;
+    CU_ASSERT_EQUAL_FATAL(tc_recv(c, 3000, &sm), 1); /* MatchFound */
+    deckhand__server_message__free_unpacked(sm, NULL);
+    /* A Reply for the attach (cmd_id 0) is not the client's business. */
+    worker_reply(pid, 0);
+    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
+    Deckhand__Resync rs = DECKHAND__RESYNC__INIT;
+    rs.match_id = "m-2";
+    m.cmd_id = 21;
+    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_RESYNC;
+    m.resync = &rs;
+    tc_send(c, &m);
+    Deckhand__Internal__Internal *in = router_recv(worker, from, 3000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    CU_ASSERT_EQUAL(in->player_command->body_case, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC);
+    deckhand__internal__internal__free_unpacked(in, NULL);
+    expect_reply(c, 21, DECKHAND__ERROR_CODE__UNAVAILABLE);
+    /* The worker's late answer is dropped: the next message is the Pong. */
+    worker_reply(pid, 21);
+    send_ping(c, 22, 5);
+    expect_pong(c, 22, 5);
+    tc_close(c);
+}
+
 static void test_gateway_rate_limit(void)
 {
     tclient *c = tc_open();
@@ -716,6 +785,8 @@ int main(void)
         {"gateway_queue_join_round_trip", test_gateway_queue_join_round_trip},
         {"gateway_queue_without_answer_unavailable", test_gateway_queue_without_answer_unavailable},
         {"gateway_match_routing_both_ways", test_gateway_match_routing_both_ways},
+        {"gateway_silent_worker_gets_one_unavailable_reply",
+         test_gateway_silent_worker_gets_one_unavailable_reply},
         {"gateway_rate_limit", test_gateway_rate_limit},
         {"gateway_websocket_login_and_ping", test_gateway_websocket_login_and_ping},
         {"gateway_websocket_bad_path_and_oversized", test_gateway_websocket_bad_path_and_oversized},
