@@ -1,0 +1,419 @@
+/*
+ * engine_api.c: the `g` handle, the only door from a script to its match
+ * (docs/SCRIPTING.md lists the calls).
+ *
+ * g is a full userdata holding the match pointer; it is the only full userdata the
+ * sandbox ever sees, so a magic number is check enough and no registry lookup is paid
+ * per call. Every method gets the bundle's table of interned name strings as upvalue 1,
+ * so returning a card or zone name pushes an existing string instead of hashing a new
+ * one. Player numbers are 1-based here and owner 0 is "shared"; the C state keeps the
+ * same numbering and views translate to 0-based seats.
+ */
+#include <string.h>
+
+#include "engine_internal.h"
+
+#define NAMES lua_upvalueindex(1)
+
+static engine_match *gm(lua_State *L)
+{
+    engine_g *g = lua_touserdata(L, 1);
+    if (!g || lua_type(L, 1) != LUA_TUSERDATA || g->magic != ENGINE_G_MAGIC)
+        luaL_error(L, "g expected (call it as g:method(...))");
+    if (!g->m)
+        luaL_error(L, "this match is gone");
+    return g->m;
+}
+
+engine_match *engine_api_match(lua_State *L)
+{
+    return gm(L);
+}
+
+static int player_arg(lua_State *L, engine_match *m, int i)
+{
+    lua_Integer p = luaL_checkinteger(L, i);
+    if (p < 1 || p > m->np)
+        luaL_error(L, "bad player %d", (int)p);
+    return (int)p;
+}
+
+static int32_t owner_arg(lua_State *L, engine_match *m, int i)
+{
+    lua_Integer p = luaL_checkinteger(L, i);
+    if (p < 0 || p > m->np)
+        luaL_error(L, "bad owner %d", (int)p);
+    return (int32_t)p;
+}
+
+static uint32_t entity_arg(lua_State *L, engine_match *m, int i)
+{
+    lua_Integer id = luaL_checkinteger(L, i);
+    if (id < 1 || id > m->st.nents)
+        luaL_error(L, "no entity %d", (int)id);
+    return (uint32_t)id;
+}
+
+static engine_zone *zone_arg(lua_State *L, engine_match *m, int i, int create)
+{
+    uint32_t name = engine_intern_lua(m->b, L, i);
+    int32_t owner = owner_arg(L, m, i + 1);
+    engine_zone *z = engine_zone_get(&m->st, name, owner, create);
+    if (!z && create)
+        luaL_error(L, "out of memory");
+    return z;
+}
+
+static void push_name(lua_State *L, uint32_t id)
+{
+    lua_rawgeti(L, NAMES, id);
+}
+
+static int g_nplayers(lua_State *L)
+{
+    lua_pushinteger(L, gm(L)->np);
+    return 1;
+}
+
+static int g_player_name(lua_State *L)
+{
+    engine_match *m = gm(L);
+    lua_pushstring(L, m->names[player_arg(L, m, 2) - 1]);
+    return 1;
+}
+
+static int g_option(lua_State *L)
+{
+    engine_match *m = gm(L);
+    const char *k = luaL_checkstring(L, 2);
+    const char *p = m->opts;
+    for (size_t i = 0; i < m->nopts; i++) {
+        const char *v = p + strlen(p) + 1;
+        if (!strcmp(p, k)) {
+            lua_pushstring(L, v);
+            return 1;
+        }
+        p = v + strlen(v) + 1;
+    }
+    lua_pushnil(L);
+    return 1;
+}
+
+static int g_new(lua_State *L)
+{
+    engine_match *m = gm(L);
+    uint32_t card = engine_intern_lua(m->b, L, 2);
+    engine_zone *z = zone_arg(L, m, 3, 1);
+    uint32_t id = engine_entity_new(&m->st, card, (uint32_t)(z - m->st.zones));
+    if (!id)
+        return luaL_error(L, "too many entities");
+    lua_pushinteger(L, id);
+    return 1;
+}
+
+static int g_name(lua_State *L)
+{
+    engine_match *m = gm(L);
+    push_name(L, m->st.ents[entity_arg(L, m, 2) - 1].name);
+    return 1;
+}
+
+static int g_zone_of(lua_State *L)
+{
+    engine_match *m = gm(L);
+    const engine_zone *z = &m->st.zones[m->st.ents[entity_arg(L, m, 2) - 1].zone];
+    push_name(L, z->name);
+    lua_pushinteger(L, z->owner);
+    return 2;
+}
+
+static int g_move(lua_State *L)
+{
+    engine_match *m = gm(L);
+    uint32_t id = entity_arg(L, m, 2);
+    engine_zone *z = zone_arg(L, m, 3, 1);
+    int bottom = 0;
+    if (!lua_isnoneornil(L, 5)) {
+        const char *w = luaL_checkstring(L, 5);
+        if (!strcmp(w, "bottom"))
+            bottom = 1;
+        else if (strcmp(w, "top"))
+            return luaL_error(L, "move: where must be \"top\" or \"bottom\"");
+    }
+    if (engine_entity_move(&m->st, id, (uint32_t)(z - m->st.zones), bottom) < 0)
+        return luaL_error(L, "out of memory");
+    return 0;
+}
+
+static int g_count(lua_State *L)
+{
+    engine_match *m = gm(L);
+    engine_zone *z = zone_arg(L, m, 2, 0);
+    lua_pushinteger(L, z ? z->n : 0);
+    return 1;
+}
+
+static int g_at(lua_State *L)
+{
+    engine_match *m = gm(L);
+    engine_zone *z = zone_arg(L, m, 2, 0);
+    lua_Integer i = luaL_checkinteger(L, 4);
+    if (!z || i < 1 || i > z->n)
+        lua_pushnil(L);
+    else
+        lua_pushinteger(L, z->ids[i - 1]);
+    return 1;
+}
+
+static int g_top(lua_State *L)
+{
+    engine_match *m = gm(L);
+    engine_zone *z = zone_arg(L, m, 2, 0);
+    if (!z || z->n == 0)
+        lua_pushnil(L);
+    else
+        lua_pushinteger(L, z->ids[z->n - 1]);
+    return 1;
+}
+
+static int g_list(lua_State *L)
+{
+    engine_match *m = gm(L);
+    engine_zone *z = zone_arg(L, m, 2, 0);
+    uint32_t n = z ? z->n : 0;
+    lua_createtable(L, (int)n, 0);
+    for (uint32_t i = 0; i < n; i++) {
+        lua_pushinteger(L, z->ids[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
+}
+
+static int g_shuffle(lua_State *L)
+{
+    engine_match *m = gm(L);
+    engine_zone *z = zone_arg(L, m, 2, 0);
+    if (z)
+        engine_zone_shuffle(&m->st, z);
+    return 0;
+}
+
+static int g_get(lua_State *L)
+{
+    engine_match *m = gm(L);
+    uint32_t id = entity_arg(L, m, 2);
+    uint32_t a = engine_intern_lua(m->b, L, 3);
+    int64_t *v = engine_map_find(&m->st.attrs, (uint64_t)id << 32 | a);
+    lua_pushinteger(L, v ? *v : 0);
+    return 1;
+}
+
+static int g_set(lua_State *L)
+{
+    engine_match *m = gm(L);
+    uint32_t id = entity_arg(L, m, 2);
+    uint32_t a = engine_intern_lua(m->b, L, 3);
+    lua_Integer val = luaL_checkinteger(L, 4);
+    int64_t *v = engine_map_put(&m->st.attrs, (uint64_t)id << 32 | a);
+    if (!v)
+        return luaL_error(L, "too many attributes");
+    *v = val;
+    return 0;
+}
+
+static int g_counter(lua_State *L)
+{
+    engine_match *m = gm(L);
+    uint32_t name = engine_intern_lua(m->b, L, 2);
+    int32_t owner = lua_isnoneornil(L, 3) ? 0 : owner_arg(L, m, 3);
+    int64_t *v = engine_map_find(&m->st.counters, (uint64_t)name << 32 | (uint32_t)owner);
+    lua_pushinteger(L, v ? *v : 0);
+    return 1;
+}
+
+static int64_t *counter_put(lua_State *L, engine_match *m)
+{
+    uint32_t name = engine_intern_lua(m->b, L, 2);
+    int32_t owner = owner_arg(L, m, 3);
+    int64_t *v = engine_map_put(&m->st.counters, (uint64_t)name << 32 | (uint32_t)owner);
+    if (!v)
+        luaL_error(L, "too many counters");
+    return v;
+}
+
+static int g_set_counter(lua_State *L)
+{
+    engine_match *m = gm(L);
+    lua_Integer val = luaL_checkinteger(L, 4);
+    *counter_put(L, m) = val;
+    return 0;
+}
+
+static int g_add_counter(lua_State *L)
+{
+    engine_match *m = gm(L);
+    lua_Integer d = luaL_checkinteger(L, 4);
+    int64_t *v = counter_put(L, m);
+    *v = (int64_t)((uint64_t)*v + (uint64_t)d);
+    lua_pushinteger(L, *v);
+    return 1;
+}
+
+static int g_random(lua_State *L)
+{
+    engine_match *m = gm(L);
+    lua_Integer n = luaL_checkinteger(L, 2);
+    if (n < 1)
+        return luaL_error(L, "random: n must be at least 1");
+    lua_pushinteger(L, (lua_Integer)engine_rng_below(&m->st, (uint64_t)n) + 1);
+    return 1;
+}
+
+static int g_log(lua_State *L)
+{
+    engine_match *m = gm(L);
+    size_t len;
+    const char *s = luaL_checklstring(L, 2, &len);
+    if (engine_match_event(m, -1, -1, "log", s, len) < 0)
+        return luaL_error(L, "too many events");
+    return 0;
+}
+
+static int g_log_to(lua_State *L)
+{
+    engine_match *m = gm(L);
+    int p = player_arg(L, m, 2);
+    size_t len;
+    const char *s = luaL_checklstring(L, 3, &len);
+    if (engine_match_event(m, p - 1, p - 1, "log", s, len) < 0)
+        return luaL_error(L, "too many events");
+    return 0;
+}
+
+static lua_Integer int_field(lua_State *L, int t, const char *k, lua_Integer dflt)
+{
+    lua_getfield(L, t, k);
+    lua_Integer v = dflt;
+    if (!lua_isnil(L, -1)) {
+        int ok;
+        v = lua_tointegerx(L, -1, &ok);
+        if (!ok)
+            luaL_error(L, "choose: %s must be an integer", k);
+    }
+    lua_pop(L, 1);
+    return v;
+}
+
+/* After a human's answer the coroutine resumes here, inside g:choose. */
+static int choose_k(lua_State *L, int status, lua_KContext ctx)
+{
+    (void)status;
+    (void)ctx;
+    engine_match *m = gm(L);
+    lua_createtable(L, (int)m->answer_n, 0);
+    for (size_t i = 0; i < m->answer_n; i++) {
+        lua_pushinteger(L, m->answer_ids[i]);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    return 1;
+}
+
+static int g_choose(lua_State *L)
+{
+    engine_match *m = gm(L);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lua_settop(L, 2);
+    int p = (int)int_field(L, 2, "player", 0);
+    if (p < 1 || p > m->np)
+        return luaL_error(L, "choose: bad player %d", p);
+    if (lua_getfield(L, 2, "options") != LUA_TTABLE)
+        return luaL_error(L, "choose: options must be an array");
+    size_t n = lua_rawlen(L, 3);
+    lua_pop(L, 1);
+    if (n > ENGINE_MAX_OPTIONS)
+        return luaL_error(L, "choose: too many options");
+    lua_Integer min = int_field(L, 2, "min", 1), max = int_field(L, 2, "max", 1);
+    if (max > (lua_Integer)n)
+        max = (lua_Integer)n;
+    if (min < 0 || min > max)
+        return luaL_error(L, "choose: no answer can satisfy min=%d max=%d with %d options",
+                          (int)min, (int)max, (int)n);
+    int seat = p - 1;
+    if (m->bot_ref[seat] != LUA_NOREF) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, m->bot_ref[seat]);
+        lua_pushvalue(L, 1);
+        lua_pushinteger(L, p);
+        lua_pushvalue(L, 2);
+        lua_call(L, 3, 1);
+        if (!lua_istable(L, 3))
+            return luaL_error(L, "bot '%s' must return an array of option ids", m->bot_name[seat]);
+        size_t k = lua_rawlen(L, 3);
+        uint32_t ids[64];
+        char why[128];
+        if (k > 64)
+            return luaL_error(L, "bot '%s' chose too many options", m->bot_name[seat]);
+        for (size_t i = 0; i < k; i++) {
+            lua_rawgeti(L, 3, (lua_Integer)i + 1);
+            int ok;
+            lua_Integer v = lua_tointegerx(L, -1, &ok);
+            lua_pop(L, 1);
+            ids[i] = ok && v > 0 && v <= (lua_Integer)n ? (uint32_t)v : 0;
+        }
+        if (engine_validate_ids(n, (uint32_t)min, (uint32_t)max, ids, k, why, sizeof why))
+            return luaL_error(L, "bot '%s' answered illegally: %s", m->bot_name[seat], why);
+        return 1;
+    }
+    if (!lua_isyieldable(L))
+        return luaL_error(L, "choose: a human decision outside a turn");
+    if (engine_match_set_decision(m, L, 2, seat, n, (uint32_t)min, (uint32_t)max) < 0)
+        return luaL_error(L, "out of memory");
+    return lua_yieldk(L, 0, 0, choose_k);
+}
+
+static const luaL_Reg g_methods[] = {
+    {"nplayers", g_nplayers},
+    {"player_name", g_player_name},
+    {"option", g_option},
+    {"new", g_new},
+    {"name", g_name},
+    {"zone_of", g_zone_of},
+    {"move", g_move},
+    {"count", g_count},
+    {"at", g_at},
+    {"top", g_top},
+    {"list", g_list},
+    {"shuffle", g_shuffle},
+    {"get", g_get},
+    {"set", g_set},
+    {"counter", g_counter},
+    {"set_counter", g_set_counter},
+    {"add_counter", g_add_counter},
+    {"random", g_random},
+    {"choose", g_choose},
+    {"log", g_log},
+    {"log_to", g_log_to},
+    {NULL, NULL},
+};
+
+int engine_api_open(engine_bundle *b, lua_State *L)
+{
+    lua_createtable(L, 0, 3); /* metatable */
+    lua_createtable(L, 0, (int)(sizeof g_methods / sizeof g_methods[0]));
+    lua_rawgeti(L, LUA_REGISTRYINDEX, b->names_ref);
+    luaL_setfuncs(L, g_methods, 1);
+    lua_setfield(L, -2, "__index");
+    lua_pushliteral(L, "g");
+    lua_setfield(L, -2, "__metatable");
+    b->gmeta_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    return 0;
+}
+
+engine_g *engine_api_new_g(lua_State *L, engine_match *m)
+{
+    engine_g *g = lua_newuserdatauv(L, sizeof *g, 1);
+    g->magic = ENGINE_G_MAGIC;
+    g->m = m;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, m->b->gmeta_ref);
+    lua_setmetatable(L, -2);
+    return g;
+}

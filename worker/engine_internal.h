@@ -1,0 +1,288 @@
+/*
+ * engine_internal.h: the engine's private structures, shared by its modules
+ * (engine_bundle.c: VM and sandbox, engine_state.c: match state and its serialization,
+ * engine_api.c: the Lua `g` handle, engine_match.c: turns and persistence,
+ * engine_view.c: per-seat views) and by the rules runner in tests/rules.
+ * Nothing outside worker/engine*.c and tests/ may include it.
+ */
+#ifndef DECKHAND_ENGINE_INTERNAL_H
+#define DECKHAND_ENGINE_INTERNAL_H
+
+#include <lauxlib.h>
+#include <lua.h>
+
+#include "engine.h"
+
+/* Hard limits on C-side state, which the Lua memory cap does not see. */
+#define ENGINE_MAX_NAMES    65536
+#define ENGINE_MAX_ENTITIES 200000
+#define ENGINE_MAX_MAP      1000000
+#define ENGINE_MAX_EVBYTES  (64u << 20)
+#define ENGINE_MAX_TURNS    2000
+#define ENGINE_MAX_OPTIONS  4096
+#define ENGINE_G_MAGIC      0x67686e64u
+
+/* ---- interned names (per bundle) ---------------------------------------------------- */
+
+typedef struct {
+    char *s;
+    uint32_t len;
+    const char *lstr; /* the anchored Lua string's bytes: short strings are unique in Lua */
+} engine_name;
+
+typedef struct {
+    engine_name *v; /* index = id; id 0 is unused */
+    uint32_t n, cap;
+    uint32_t *by_ptr, *by_str; /* open addressing tables of ids */
+    uint32_t mask;
+} engine_intern;
+
+/* ---- a u64 -> i64 map keeping insertion order ---------------------------------------- */
+
+typedef struct {
+    uint64_t key;
+    int64_t val;
+} engine_kv;
+
+typedef struct {
+    engine_kv *kv;
+    uint32_t n, cap;
+    uint32_t *idx; /* kv index + 1, 0 = empty */
+    uint32_t mask;
+} engine_map;
+
+int engine_map_init(engine_map *mp, uint32_t cap);
+void engine_map_free(engine_map *mp);
+void engine_map_clear(engine_map *mp);
+/* Pointer to the value of key, or NULL. */
+int64_t *engine_map_find(const engine_map *mp, uint64_t key);
+/* Pointer to the value of key, inserting 0 when absent; NULL on allocation failure. */
+int64_t *engine_map_put(engine_map *mp, uint64_t key);
+
+/* ---- games and bundles ---------------------------------------------------------------- */
+
+typedef enum { ENGINE_VIS_HIDDEN, ENGINE_VIS_OWNER, ENGINE_VIS_TOP, ENGINE_VIS_PUBLIC } engine_vis;
+
+typedef struct {
+    char *name;
+    engine_vis vis;
+} engine_zone_rule;
+
+typedef struct {
+    char *name;
+    int cost;
+    char *types;
+    char *text;
+} engine_card_info;
+
+typedef struct {
+    char *name;
+    int ref;
+} engine_bot;
+
+typedef struct {
+    char *name;
+    int min_players, max_players;
+    int table_ref, setup_ref, turn_ref, finished_ref, results_ref;
+    engine_zone_rule *zones;
+    size_t nzones;
+    engine_card_info *cards; /* sorted by name */
+    size_t ncards;
+    engine_bot *bots;
+    size_t nbots;
+} engine_game;
+
+typedef struct {
+    char *path; /* relative, '/' separated */
+    char *data;
+    size_t len;
+} engine_file;
+
+struct engine_bundle {
+    lua_State *L;
+    size_t mem, mem_limit;
+    uint64_t budget_ns;
+    uint64_t deadline_ns; /* 0 = no call running */
+    int killing;          /* the kill latch is armed */
+    char id[65];
+    char *dir;
+    engine_file *files;
+    size_t nfiles;
+    engine_game *games;
+    size_t ngames;
+    engine_intern names;
+    int names_ref, loaded_ref, gmeta_ref;
+    uint32_t id_log; /* interned "log" */
+};
+
+/* Monotonic clock in nanoseconds. */
+uint64_t engine_now_ns(void);
+/* Interns the string at idx (raises a Lua error past the limit). */
+uint32_t engine_intern_lua(engine_bundle *b, lua_State *L, int idx);
+/* Interns a C string (pushes it through Lua: call in protected mode). */
+uint32_t engine_intern_c(engine_bundle *b, lua_State *L, const char *s, size_t len);
+const engine_game *engine_bundle_game(const engine_bundle *b, const char *name);
+/* Sets the deadline of a call starting now; returns the previous one for
+ * engine_call_end. */
+uint64_t engine_call_begin(engine_bundle *b);
+/* Restores the previous deadline; disarms the kill latch if it fired. */
+void engine_call_end(engine_bundle *b, uint64_t prev);
+/* Runs `require(modname)` of the bundle and leaves the module on the stack (protected). */
+int engine_bundle_require(engine_bundle *b, const char *modname, engine_error *err);
+
+/* ---- match state ---------------------------------------------------------------------- */
+
+typedef struct {
+    uint32_t name; /* interned card name */
+    uint32_t zone; /* index into zones */
+} engine_entity;
+
+typedef struct {
+    uint32_t name;
+    int32_t owner; /* Lua numbering: 0 shared, 1..n players */
+    uint32_t *ids;
+    uint32_t n, cap;
+} engine_zone;
+
+typedef struct {
+    engine_entity *ents; /* index = id - 1 */
+    uint32_t nents, cap;
+    engine_zone *zones;
+    uint32_t nzones, zcap;
+    engine_map zone_map; /* name << 32 | owner -> zone index */
+    engine_map attrs;    /* entity << 32 | attr -> value */
+    engine_map counters; /* name << 32 | owner -> value */
+    uint64_t rng[4];
+    uint64_t decision_seq;
+    uint64_t version;
+    uint32_t turn;
+    int np;
+    uint64_t *event_seq; /* per seat, produced */
+    int finished;
+    engine_result *results;
+} engine_state;
+
+int engine_state_init(engine_state *st, int np);
+void engine_state_free(engine_state *st);
+void engine_state_reset(engine_state *st);
+void engine_rng_seed(engine_state *st, uint64_t seed);
+uint64_t engine_rng_next(engine_state *st);
+/* Uniform in 0..n-1 (n >= 1). */
+uint64_t engine_rng_below(engine_state *st, uint64_t n);
+engine_zone *engine_zone_get(engine_state *st, uint32_t name, int32_t owner, int create);
+/* Creates an entity on top of zone z; returns its id or 0 on failure. */
+uint32_t engine_entity_new(engine_state *st, uint32_t card, uint32_t z);
+int engine_entity_move(engine_state *st, uint32_t id, uint32_t z, int bottom);
+void engine_zone_shuffle(engine_state *st, engine_zone *z);
+
+typedef struct {
+    uint8_t *p;
+    size_t len, cap;
+    uint32_t *sidx; /* scratch: intern id -> snapshot string index */
+    size_t sidx_cap;
+} engine_buf;
+
+void engine_buf_free(engine_buf *bf);
+/* Canonical serialization of the state (the snapshot format). 0 on success. */
+int engine_state_save(const engine_state *st, const engine_intern *in, engine_buf *out);
+/* Loads a snapshot into a reset state (interning through b->L: call protected). */
+int engine_state_load(engine_state *st, engine_bundle *b, lua_State *L, const uint8_t *p,
+                      size_t len, char *why, size_t whylen);
+uint64_t engine_fnv1a(const uint8_t *p, size_t len);
+
+/* ---- matches -------------------------------------------------------------------------- */
+
+typedef struct {
+    int to;    /* seat, -1 = every seat */
+    int about; /* seat or -1 */
+    const char *kind;
+    size_t off, len; /* text in evtext */
+} engine_ev;
+
+typedef struct {
+    int seat;
+    uint64_t decision_id;
+    size_t off, n; /* ids in logids */
+} engine_logent;
+
+typedef struct {
+    engine_logent *v;
+    size_t n, cap;
+    uint32_t *ids;
+    size_t nids, idcap;
+} engine_log;
+
+typedef struct engine_g {
+    uint32_t magic;
+    engine_match *m;
+} engine_g;
+
+struct engine_match {
+    engine_bundle *b;
+    const engine_game *game;
+    char *match_id;
+    int np;
+    char **names;
+    int *bot_ref; /* per seat: LUA_NOREF for humans */
+    char **bot_name;
+    int all_bots;
+    char *opts; /* "k\0v\0k\0v\0" */
+    size_t nopts;
+    engine_state st;
+    int g_ref;
+    engine_g *g;
+    int in_turn; /* a coroutine is suspended in the g userdata's user value */
+    /* pending decision */
+    int pending;
+    engine_decision dec;
+    engine_option *opts_v;
+    size_t opts_cap;
+    char *dtext;
+    size_t dtext_len, dtext_cap;
+    const uint32_t *answer_ids; /* handed to the resumed choose */
+    size_t answer_n;
+    /* events */
+    engine_ev *ev;
+    size_t nev, evcap;
+    char *evtext;
+    size_t evtext_len, evtext_cap;
+    uint64_t *drained_seq;
+    int replaying;
+    /* persistence */
+    engine_buf snap, prev_snap, scratch;
+    engine_log log, prev_log;
+    int in_answer, boundary_in_answer, can_undo;
+    size_t undo_nev, undo_evtext;
+    /* the last error of a protected run */
+    engine_code run_code;
+    char run_msg[256];
+    int setup_ref; /* the rules runner's extra setup, LUA_NOREF when none */
+};
+
+/* engine_api.c */
+int engine_api_open(engine_bundle *b, lua_State *L);
+engine_g *engine_api_new_g(lua_State *L, engine_match *m);
+engine_match *engine_api_match(lua_State *L);
+
+/* engine_match.c, for the api: record one event (text copied). */
+int engine_match_event(engine_match *m, int to, int about, const char *kind, const char *text,
+                       size_t len);
+/* g:choose for a human seat: fill the pending decision from the table at idx. */
+int engine_match_set_decision(engine_match *m, lua_State *L, int idx, int seat, size_t nopt,
+                              uint32_t min, uint32_t max);
+/* Validates option ids against n options and min..max; 0 when fine. */
+int engine_validate_ids(size_t nopt, uint32_t min, uint32_t max, const uint32_t *ids, size_t n,
+                        char *why, size_t whylen);
+
+/* For the rules runner: engine_match_new with an extra setup function (a registry ref
+ * called with g after the game's setup, before the first turn). */
+engine_match *engine_match_new_ex(engine_bundle *b, const engine_match_config *cfg, int setup_ref,
+                                  engine_error *err);
+/* Pushes the match's g handle. */
+void engine_match_push_g(engine_match *m, lua_State *L);
+lua_State *engine_bundle_lua(engine_bundle *b);
+/* The i-th file of the bundle (sorted by path), or NULL. */
+const char *engine_bundle_file(const engine_bundle *b, size_t i);
+const char *engine_bundle_game_name(const engine_bundle *b, size_t i);
+
+#endif

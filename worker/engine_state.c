@@ -1,0 +1,667 @@
+/*
+ * engine_state.c: a match's state in plain C (entities, ordered zones, attributes,
+ * counters, the xoshiro256** generator) and its canonical binary form.
+ *
+ * The state is kept in flat arrays and hash maps so that the hot calls of a script
+ * (count, move, get, counter) cost a hash probe and no allocation. The serialized form
+ * is canonical: names are written as strings (intern ids differ between processes) and
+ * every collection is sorted by name, so equal states give equal bytes, which is what
+ * snapshots, restores and engine_match_hash rely on.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_internal.h"
+
+/* ---- the map ------------------------------------------------------------------------ */
+
+static uint32_t map_hash(uint64_t k)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    return (uint32_t)k;
+}
+
+int engine_map_init(engine_map *mp, uint32_t cap)
+{
+    memset(mp, 0, sizeof *mp);
+    uint32_t slots = 16;
+    while (slots < cap * 2)
+        slots <<= 1;
+    mp->kv = malloc(sizeof(engine_kv) * cap);
+    mp->idx = calloc(slots, sizeof(uint32_t));
+    if (!mp->kv || !mp->idx)
+        goto err;
+    mp->cap = cap;
+    mp->mask = slots - 1;
+    return 0;
+err:
+    engine_map_free(mp);
+    return -1;
+}
+
+void engine_map_free(engine_map *mp)
+{
+    free(mp->kv);
+    free(mp->idx);
+    memset(mp, 0, sizeof *mp);
+}
+
+void engine_map_clear(engine_map *mp)
+{
+    mp->n = 0;
+    memset(mp->idx, 0, sizeof(uint32_t) * (mp->mask + 1));
+}
+
+int64_t *engine_map_find(const engine_map *mp, uint64_t key)
+{
+    uint32_t i = map_hash(key) & mp->mask;
+    for (;;) {
+        uint32_t x = mp->idx[i];
+        if (!x)
+            return NULL;
+        if (mp->kv[x - 1].key == key)
+            return &mp->kv[x - 1].val;
+        i = (i + 1) & mp->mask;
+    }
+}
+
+static int map_grow(engine_map *mp)
+{
+    uint32_t cap = mp->cap * 2;
+    if (cap > ENGINE_MAX_MAP)
+        return -1;
+    engine_kv *kv = realloc(mp->kv, sizeof(engine_kv) * cap);
+    if (!kv)
+        return -1;
+    mp->kv = kv;
+    uint32_t slots = (mp->mask + 1) * 2;
+    uint32_t *idx = calloc(slots, sizeof(uint32_t));
+    if (!idx)
+        return -1;
+    free(mp->idx);
+    mp->idx = idx;
+    mp->mask = slots - 1;
+    mp->cap = cap;
+    for (uint32_t j = 0; j < mp->n; j++) {
+        uint32_t i = map_hash(mp->kv[j].key) & mp->mask;
+        while (mp->idx[i])
+            i = (i + 1) & mp->mask;
+        mp->idx[i] = j + 1;
+    }
+    return 0;
+}
+
+int64_t *engine_map_put(engine_map *mp, uint64_t key)
+{
+    int64_t *v = engine_map_find(mp, key);
+    if (v)
+        return v;
+    if (mp->n == mp->cap && map_grow(mp) < 0)
+        return NULL;
+    uint32_t i = map_hash(key) & mp->mask;
+    while (mp->idx[i])
+        i = (i + 1) & mp->mask;
+    mp->kv[mp->n].key = key;
+    mp->kv[mp->n].val = 0;
+    mp->idx[i] = ++mp->n;
+    return &mp->kv[mp->n - 1].val;
+}
+
+/* ---- state -------------------------------------------------------------------------- */
+
+int engine_state_init(engine_state *st, int np)
+{
+    memset(st, 0, sizeof *st);
+    st->np = np;
+    st->cap = 256;
+    st->zcap = 32;
+    st->ents = malloc(sizeof(engine_entity) * st->cap);
+    st->zones = calloc(st->zcap, sizeof(engine_zone));
+    st->event_seq = calloc((size_t)np, sizeof(uint64_t));
+    st->results = calloc((size_t)np, sizeof(engine_result));
+    if (!st->ents || !st->zones || !st->event_seq || !st->results)
+        goto err;
+    if (engine_map_init(&st->zone_map, 32) < 0 || engine_map_init(&st->attrs, 64) < 0 ||
+        engine_map_init(&st->counters, 32) < 0)
+        goto err;
+    return 0;
+err:
+    engine_state_free(st);
+    return -1;
+}
+
+void engine_state_free(engine_state *st)
+{
+    for (uint32_t i = 0; i < st->zcap && st->zones; i++)
+        free(st->zones[i].ids);
+    free(st->zones);
+    free(st->ents);
+    free(st->event_seq);
+    free(st->results);
+    engine_map_free(&st->zone_map);
+    engine_map_free(&st->attrs);
+    engine_map_free(&st->counters);
+    memset(st, 0, sizeof *st);
+}
+
+/* Empties the state but keeps its allocations (a rebuild reuses them). */
+void engine_state_reset(engine_state *st)
+{
+    st->nents = 0;
+    for (uint32_t i = 0; i < st->nzones; i++)
+        st->zones[i].n = 0;
+    st->nzones = 0;
+    engine_map_clear(&st->zone_map);
+    engine_map_clear(&st->attrs);
+    engine_map_clear(&st->counters);
+    memset(st->rng, 0, sizeof st->rng);
+    st->decision_seq = 0;
+    st->version = 0;
+    st->turn = 0;
+    memset(st->event_seq, 0, sizeof(uint64_t) * (size_t)st->np);
+    st->finished = 0;
+    memset(st->results, 0, sizeof(engine_result) * (size_t)st->np);
+}
+
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+void engine_rng_seed(engine_state *st, uint64_t seed)
+{
+    for (int i = 0; i < 4; i++)
+        st->rng[i] = splitmix64(&seed);
+}
+
+static uint64_t rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+uint64_t engine_rng_next(engine_state *st)
+{
+    uint64_t *s = st->rng;
+    uint64_t r = rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return r;
+}
+
+uint64_t engine_rng_below(engine_state *st, uint64_t n)
+{
+    /* Rejection keeps it uniform: drop the top partial bucket. */
+    uint64_t lim = UINT64_MAX - (UINT64_MAX % n);
+    uint64_t x;
+    do
+        x = engine_rng_next(st);
+    while (x >= lim);
+    return x % n;
+}
+
+engine_zone *engine_zone_get(engine_state *st, uint32_t name, int32_t owner, int create)
+{
+    uint64_t key = (uint64_t)name << 32 | (uint32_t)owner;
+    int64_t *v = engine_map_find(&st->zone_map, key);
+    if (v)
+        return &st->zones[*v];
+    if (!create)
+        return NULL;
+    if (st->nzones == st->zcap) {
+        uint32_t cap = st->zcap * 2;
+        engine_zone *z = realloc(st->zones, sizeof(engine_zone) * cap);
+        if (!z)
+            return NULL;
+        memset(z + st->zcap, 0, sizeof(engine_zone) * (cap - st->zcap));
+        st->zones = z;
+        st->zcap = cap;
+    }
+    v = engine_map_put(&st->zone_map, key);
+    if (!v)
+        return NULL;
+    *v = st->nzones;
+    engine_zone *z = &st->zones[st->nzones++];
+    z->name = name;
+    z->owner = owner;
+    z->n = 0;
+    return z;
+}
+
+static int zone_reserve(engine_zone *z, uint32_t n)
+{
+    if (n <= z->cap)
+        return 0;
+    uint32_t cap = z->cap ? z->cap : 16;
+    while (cap < n)
+        cap *= 2;
+    uint32_t *ids = realloc(z->ids, sizeof(uint32_t) * cap);
+    if (!ids)
+        return -1;
+    z->ids = ids;
+    z->cap = cap;
+    return 0;
+}
+
+uint32_t engine_entity_new(engine_state *st, uint32_t card, uint32_t zi)
+{
+    if (st->nents >= ENGINE_MAX_ENTITIES)
+        return 0;
+    if (st->nents == st->cap) {
+        engine_entity *e = realloc(st->ents, sizeof(engine_entity) * st->cap * 2);
+        if (!e)
+            return 0;
+        st->ents = e;
+        st->cap *= 2;
+    }
+    engine_zone *z = &st->zones[zi];
+    if (zone_reserve(z, z->n + 1) < 0)
+        return 0;
+    uint32_t id = st->nents + 1;
+    st->ents[st->nents].name = card;
+    st->ents[st->nents].zone = zi;
+    st->nents++;
+    z->ids[z->n++] = id;
+    return id;
+}
+
+int engine_entity_move(engine_state *st, uint32_t id, uint32_t zi, int bottom)
+{
+    engine_entity *e = &st->ents[id - 1];
+    engine_zone *to = &st->zones[zi];
+    if (zone_reserve(to, to->n + 1) < 0)
+        return -1;
+    engine_zone *from = &st->zones[e->zone];
+    /* Most moves take the top card (draw, play the last drawn), so search from the top. */
+    uint32_t i = from->n;
+    while (i > 0 && from->ids[i - 1] != id)
+        i--;
+    if (i == 0)
+        return -1;
+    memmove(from->ids + i - 1, from->ids + i, sizeof(uint32_t) * (from->n - i));
+    from->n--;
+    if (bottom) {
+        memmove(to->ids + 1, to->ids, sizeof(uint32_t) * to->n);
+        to->ids[0] = id;
+        to->n++;
+    } else {
+        to->ids[to->n++] = id;
+    }
+    e->zone = zi;
+    return 0;
+}
+
+void engine_zone_shuffle(engine_state *st, engine_zone *z)
+{
+    for (uint32_t i = z->n; i > 1; i--) {
+        uint32_t j = (uint32_t)engine_rng_below(st, i);
+        uint32_t t = z->ids[i - 1];
+        z->ids[i - 1] = z->ids[j];
+        z->ids[j] = t;
+    }
+}
+
+/* ---- serialization ------------------------------------------------------------------- */
+
+#define SNAP_MAGIC   0x4e534844u /* "DHSN" little-endian */
+#define SNAP_VERSION 1u
+
+void engine_buf_free(engine_buf *bf)
+{
+    free(bf->p);
+    free(bf->sidx);
+    memset(bf, 0, sizeof *bf);
+}
+
+static int buf_need(engine_buf *bf, size_t n)
+{
+    if (bf->len + n <= bf->cap)
+        return 0;
+    size_t cap = bf->cap ? bf->cap : 4096;
+    while (cap < bf->len + n)
+        cap *= 2;
+    uint8_t *p = realloc(bf->p, cap);
+    if (!p)
+        return -1;
+    bf->p = p;
+    bf->cap = cap;
+    return 0;
+}
+
+static void put_u32(engine_buf *bf, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        bf->p[bf->len++] = (uint8_t)(v >> (8 * i));
+}
+
+static void put_u64(engine_buf *bf, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        bf->p[bf->len++] = (uint8_t)(v >> (8 * i));
+}
+
+typedef struct {
+    const engine_intern *in;
+    const engine_state *st;
+} sort_ctx;
+
+static int cmp_name(const engine_intern *in, uint32_t a, uint32_t b)
+{
+    const engine_name *x = &in->v[a], *y = &in->v[b];
+    uint32_t n = x->len < y->len ? x->len : y->len;
+    int c = memcmp(x->s, y->s, n);
+    if (c)
+        return c;
+    return (x->len > y->len) - (x->len < y->len);
+}
+
+static int cmp_ids(const void *a, const void *b, void *ud)
+{
+    return cmp_name(ud, *(const uint32_t *)a, *(const uint32_t *)b);
+}
+
+/* Keys "name << 32 | owner" sorted by name string then owner. */
+static int cmp_named_kv(const void *a, const void *b, void *ud)
+{
+    const engine_kv *x = a, *y = b;
+    int c = cmp_name(ud, (uint32_t)(x->key >> 32), (uint32_t)(y->key >> 32));
+    if (c)
+        return c;
+    int32_t ox = (int32_t)(uint32_t)x->key, oy = (int32_t)(uint32_t)y->key;
+    return (ox > oy) - (ox < oy);
+}
+
+/* Keys "entity << 32 | attr" sorted by entity then attr string. */
+static int cmp_attr_kv(const void *a, const void *b, void *ud)
+{
+    const engine_kv *x = a, *y = b;
+    uint32_t ex = (uint32_t)(x->key >> 32), ey = (uint32_t)(y->key >> 32);
+    if (ex != ey)
+        return (ex > ey) - (ex < ey);
+    return cmp_name(ud, (uint32_t)x->key, (uint32_t)y->key);
+}
+
+int engine_state_save(const engine_state *st, const engine_intern *in, engine_buf *out)
+{
+    engine_kv *tmp = NULL;
+    uint32_t *used = NULL;
+    out->len = 0;
+    /* Mark every name the state uses, then number them in string order. */
+    if (out->sidx_cap < in->n) {
+        uint32_t *s = realloc(out->sidx, sizeof(uint32_t) * in->n);
+        if (!s)
+            goto err;
+        out->sidx = s;
+        out->sidx_cap = in->n;
+    }
+    memset(out->sidx, 0, sizeof(uint32_t) * in->n);
+    for (uint32_t i = 0; i < st->nents; i++)
+        out->sidx[st->ents[i].name] = 1;
+    for (uint32_t i = 0; i < st->nzones; i++)
+        out->sidx[st->zones[i].name] = 1;
+    for (uint32_t i = 0; i < st->attrs.n; i++)
+        if (st->attrs.kv[i].val)
+            out->sidx[(uint32_t)st->attrs.kv[i].key] = 1;
+    for (uint32_t i = 0; i < st->counters.n; i++)
+        out->sidx[(uint32_t)(st->counters.kv[i].key >> 32)] = 1;
+    uint32_t nused = 0;
+    used = malloc(sizeof(uint32_t) * (in->n ? in->n : 1));
+    if (!used)
+        goto err;
+    for (uint32_t i = 1; i < in->n; i++)
+        if (out->sidx[i])
+            used[nused++] = i;
+    qsort_r(used, nused, sizeof(uint32_t), cmp_ids, (void *)in);
+    size_t strbytes = 0;
+    for (uint32_t i = 0; i < nused; i++) {
+        out->sidx[used[i]] = i;
+        strbytes += 4 + in->v[used[i]].len;
+    }
+    size_t nkv = st->attrs.n > st->counters.n ? st->attrs.n : st->counters.n;
+    if (st->zone_map.n > nkv)
+        nkv = st->zone_map.n;
+    tmp = malloc(sizeof(engine_kv) * (nkv ? nkv : 1));
+    if (!tmp)
+        goto err;
+
+    size_t need = 64 + 8 * 4 + (size_t)st->np * (8 + 12) + strbytes + 4 + (size_t)st->nents * 4 +
+                  4 + (size_t)st->nzones * 12 + (size_t)st->nents * 4 + 4 +
+                  (size_t)st->attrs.n * 16 + 4 + (size_t)st->counters.n * 16;
+    if (buf_need(out, need) < 0)
+        goto err;
+    put_u32(out, SNAP_MAGIC);
+    put_u32(out, SNAP_VERSION);
+    put_u64(out, st->version);
+    put_u64(out, st->decision_seq);
+    put_u32(out, st->turn);
+    put_u32(out, (uint32_t)st->np);
+    put_u32(out, (uint32_t)st->finished);
+    for (int i = 0; i < 4; i++)
+        put_u64(out, st->rng[i]);
+    for (int i = 0; i < st->np; i++)
+        put_u64(out, st->event_seq[i]);
+    for (int i = 0; i < st->np; i++) {
+        put_u32(out, (uint32_t)st->results[i].score);
+        put_u32(out, (uint32_t)st->results[i].rank);
+        put_u32(out, (uint32_t)st->results[i].turns);
+    }
+    put_u32(out, nused);
+    for (uint32_t i = 0; i < nused; i++) {
+        const engine_name *nm = &in->v[used[i]];
+        put_u32(out, nm->len);
+        memcpy(out->p + out->len, nm->s, nm->len);
+        out->len += nm->len;
+    }
+    put_u32(out, st->nents);
+    for (uint32_t i = 0; i < st->nents; i++)
+        put_u32(out, out->sidx[st->ents[i].name]);
+    /* zones */
+    uint32_t n = st->zone_map.n;
+    memcpy(tmp, st->zone_map.kv, sizeof(engine_kv) * n);
+    qsort_r(tmp, n, sizeof(engine_kv), cmp_named_kv, (void *)in);
+    put_u32(out, n);
+    for (uint32_t i = 0; i < n; i++) {
+        const engine_zone *z = &st->zones[tmp[i].val];
+        put_u32(out, out->sidx[z->name]);
+        put_u32(out, (uint32_t)z->owner);
+        put_u32(out, z->n);
+        for (uint32_t j = 0; j < z->n; j++)
+            put_u32(out, z->ids[j]);
+    }
+    /* attributes: zero is the default, so it is not written */
+    n = 0;
+    for (uint32_t i = 0; i < st->attrs.n; i++)
+        if (st->attrs.kv[i].val)
+            tmp[n++] = st->attrs.kv[i];
+    qsort_r(tmp, n, sizeof(engine_kv), cmp_attr_kv, (void *)in);
+    put_u32(out, n);
+    for (uint32_t i = 0; i < n; i++) {
+        put_u32(out, (uint32_t)(tmp[i].key >> 32));
+        put_u32(out, out->sidx[(uint32_t)tmp[i].key]);
+        put_u64(out, (uint64_t)tmp[i].val);
+    }
+    /* counters: kept even at zero, since views list every counter ever set */
+    n = st->counters.n;
+    memcpy(tmp, st->counters.kv, sizeof(engine_kv) * n);
+    qsort_r(tmp, n, sizeof(engine_kv), cmp_named_kv, (void *)in);
+    put_u32(out, n);
+    for (uint32_t i = 0; i < n; i++) {
+        put_u32(out, out->sidx[(uint32_t)(tmp[i].key >> 32)]);
+        put_u32(out, (uint32_t)tmp[i].key);
+        put_u64(out, (uint64_t)tmp[i].val);
+    }
+    free(tmp);
+    free(used);
+    return 0;
+err:
+    free(tmp);
+    free(used);
+    return -1;
+}
+
+typedef struct {
+    const uint8_t *p;
+    size_t len, pos;
+    int bad;
+} reader;
+
+static uint32_t get_u32(reader *r)
+{
+    if (r->len - r->pos < 4) {
+        r->bad = 1;
+        return 0;
+    }
+    uint32_t v = 0;
+    for (int i = 0; i < 4; i++)
+        v |= (uint32_t)r->p[r->pos++] << (8 * i);
+    return v;
+}
+
+static uint64_t get_u64(reader *r)
+{
+    uint64_t lo = get_u32(r);
+    return lo | (uint64_t)get_u32(r) << 32;
+}
+
+int engine_state_load(engine_state *st, engine_bundle *b, lua_State *L, const uint8_t *p,
+                      size_t len, char *why, size_t whylen)
+{
+    reader r = {p, len, 0, 0};
+    uint32_t *names = NULL;
+    const char *msg = "truncated snapshot";
+    if (get_u32(&r) != SNAP_MAGIC || get_u32(&r) != SNAP_VERSION) {
+        msg = "not a snapshot of this engine version";
+        goto err;
+    }
+    st->version = get_u64(&r);
+    st->decision_seq = get_u64(&r);
+    st->turn = get_u32(&r);
+    if ((int)get_u32(&r) != st->np) {
+        msg = "snapshot has another player count";
+        goto err;
+    }
+    st->finished = (int)get_u32(&r);
+    for (int i = 0; i < 4; i++)
+        st->rng[i] = get_u64(&r);
+    for (int i = 0; i < st->np; i++)
+        st->event_seq[i] = get_u64(&r);
+    for (int i = 0; i < st->np; i++) {
+        st->results[i].seat = i;
+        st->results[i].score = (int)get_u32(&r);
+        st->results[i].rank = (int)get_u32(&r);
+        st->results[i].turns = (int)get_u32(&r);
+    }
+    uint32_t nnames = get_u32(&r);
+    if (r.bad || nnames > ENGINE_MAX_NAMES)
+        goto err;
+    names = malloc(sizeof(uint32_t) * (nnames ? nnames : 1));
+    if (!names) {
+        msg = "out of memory";
+        goto err;
+    }
+    for (uint32_t i = 0; i < nnames; i++) {
+        uint32_t l = get_u32(&r);
+        if (r.bad || len - r.pos < l)
+            goto err;
+        names[i] = engine_intern_c(b, L, (const char *)p + r.pos, l);
+        r.pos += l;
+    }
+    uint32_t nents = get_u32(&r);
+    if (r.bad || nents > ENGINE_MAX_ENTITIES || (size_t)nents * 4 > len - r.pos)
+        goto err;
+    while (st->cap < nents) {
+        engine_entity *e = realloc(st->ents, sizeof(engine_entity) * st->cap * 2);
+        if (!e) {
+            msg = "out of memory";
+            goto err;
+        }
+        st->ents = e;
+        st->cap *= 2;
+    }
+    for (uint32_t i = 0; i < nents; i++) {
+        uint32_t s = get_u32(&r);
+        if (s >= nnames)
+            goto err;
+        st->ents[i].name = names[s];
+        st->ents[i].zone = UINT32_MAX;
+    }
+    st->nents = nents;
+    uint32_t nz = get_u32(&r);
+    for (uint32_t i = 0; i < nz && !r.bad; i++) {
+        uint32_t s = get_u32(&r);
+        int32_t owner = (int32_t)get_u32(&r);
+        uint32_t n = get_u32(&r);
+        if (r.bad || s >= nnames || owner < 0 || owner > st->np || (size_t)n * 4 > len - r.pos)
+            goto err;
+        engine_zone *z = engine_zone_get(st, names[s], owner, 1);
+        if (!z || zone_reserve(z, n) < 0) {
+            msg = "out of memory";
+            goto err;
+        }
+        for (uint32_t j = 0; j < n; j++) {
+            uint32_t id = get_u32(&r);
+            if (id == 0 || id > nents || st->ents[id - 1].zone != UINT32_MAX) {
+                msg = "snapshot entity in no or two zones";
+                goto err;
+            }
+            st->ents[id - 1].zone = (uint32_t)(z - st->zones);
+            z->ids[z->n++] = id;
+        }
+    }
+    for (uint32_t i = 0; i < nents; i++)
+        if (st->ents[i].zone == UINT32_MAX) {
+            msg = "snapshot entity in no zone";
+            goto err;
+        }
+    uint32_t na = get_u32(&r);
+    for (uint32_t i = 0; i < na && !r.bad; i++) {
+        uint32_t e = get_u32(&r), s = get_u32(&r);
+        int64_t v = (int64_t)get_u64(&r);
+        if (r.bad || s >= nnames || e == 0 || e > nents)
+            goto err;
+        int64_t *pv = engine_map_put(&st->attrs, (uint64_t)e << 32 | names[s]);
+        if (!pv)
+            goto err;
+        *pv = v;
+    }
+    uint32_t nc = get_u32(&r);
+    for (uint32_t i = 0; i < nc && !r.bad; i++) {
+        uint32_t s = get_u32(&r);
+        uint32_t owner = get_u32(&r);
+        int64_t v = (int64_t)get_u64(&r);
+        if (r.bad || s >= nnames || owner > (uint32_t)st->np)
+            goto err;
+        int64_t *pv = engine_map_put(&st->counters, (uint64_t)names[s] << 32 | owner);
+        if (!pv)
+            goto err;
+        *pv = v;
+    }
+    if (r.bad || r.pos != len)
+        goto err;
+    free(names);
+    return 0;
+err:
+    snprintf(why, whylen, "%s", msg);
+    free(names);
+    return -1;
+}
+
+uint64_t engine_fnv1a(const uint8_t *p, size_t len)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < len; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
