@@ -92,9 +92,21 @@ static int gw_config(gw *g, int argc, char **argv)
     return 0;
 }
 
+static const char gw_usage[] =
+    "usage: deckhand-gateway [--tcp HOST:PORT] [--ws HOST:PORT] [--matchmaker ENDPOINT]\n"
+    "                        [--id ID] [--token-key KEY] [--max-frame BYTES]\n"
+    "Holds client connections (TCP with 4-byte length framing; WebSocket on path /ws) and\n"
+    "routes them to the matchmaker and workers. Each flag has an environment equivalent\n"
+    "(DECKHAND_GATEWAY_TCP, DECKHAND_GATEWAY_WS, DECKHAND_MATCHMAKER, DECKHAND_GATEWAY_ID,\n"
+    "DECKHAND_TOKEN_KEY, DECKHAND_MAX_FRAME); see docs/ARCHITECTURE.md and docs/PROTOCOL.md.\n";
+
 int main(int argc, char **argv)
 {
     int rc = 1;
+    if (dh_config_has(argc, argv, "--help") || dh_config_has(argc, argv, "-h")) {
+        fputs(gw_usage, stdout);
+        return 0;
+    }
     gw *g = calloc(1, sizeof *g);
     if (!g) {
         fprintf(stderr, "gateway: out of memory\n");
