@@ -556,6 +556,11 @@ static int t_match(lua_State *L)
     h->magic = RULES_MAGIC;
     h->m = m;
     R.live[R.nlive++] = h;
+    /* Anchored until the test ends, so free_live may still reach it. */
+    lua_getfield(L, LUA_REGISTRYINDEX, "deckhand.rules.live");
+    lua_pushvalue(L, -2);
+    lua_rawseti(L, -2, (lua_Integer)R.nlive);
+    lua_pop(L, 1);
     lua_setfield(L, mt, "_h");
     engine_match_push_g(m, L);
     lua_setfield(L, mt, "g");
@@ -571,17 +576,21 @@ static int t_match(lua_State *L)
     return 1;
 }
 
-static void free_live(void)
+static void free_live(lua_State *L)
 {
     for (size_t i = 0; i < R.nlive; i++) {
         engine_match_free(R.live[i]->m);
         R.live[i]->m = NULL;
     }
     R.nlive = 0;
+    lua_newtable(L);
+    lua_setfield(L, LUA_REGISTRYINDEX, "deckhand.rules.live");
 }
 
 static int open_t(lua_State *L)
 {
+    lua_newtable(L);
+    lua_setfield(L, LUA_REGISTRYINDEX, "deckhand.rules.live");
     luaL_newmetatable(L, "deckhand.rules.match");
     lua_newtable(L);
     luaL_setfuncs(L, match_methods, 0);
@@ -661,7 +670,7 @@ static void run_file(lua_State *L, const char *label, const char *filter, int *p
             (*fail)++;
         }
         fflush(stdout);
-        free_live();
+        free_live(L);
         free(names[i]);
     }
     free(names);
