@@ -9,6 +9,7 @@
  * one. Player numbers are 1-based here and owner 0 is "shared"; the C state keeps the
  * same numbering and views translate to 0-based seats.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine_internal.h"
@@ -348,10 +349,17 @@ static int g_choose(lua_State *L)
         if (!lua_istable(L, 3))
             return luaL_error(L, "bot '%s' must return an array of option ids", m->bot_name[seat]);
         size_t k = lua_rawlen(L, 3);
-        uint32_t ids[64];
         char why[128];
-        if (k > 64)
-            return luaL_error(L, "bot '%s' chose too many options", m->bot_name[seat]);
+        if (k > n)
+            return luaL_error(L, "bot '%s' chose more options than there are", m->bot_name[seat]);
+        if (k > m->bot_ids_cap) {
+            uint32_t *p2 = realloc(m->bot_ids, sizeof(uint32_t) * k);
+            if (!p2)
+                return luaL_error(L, "out of memory");
+            m->bot_ids = p2;
+            m->bot_ids_cap = k;
+        }
+        uint32_t *ids = m->bot_ids;
         for (size_t i = 0; i < k; i++) {
             lua_rawgeti(L, 3, (lua_Integer)i + 1);
             int ok;

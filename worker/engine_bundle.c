@@ -531,7 +531,7 @@ static void game_read(lua_State *L, engine_game *g)
             if (lua_type(L, -2) != LUA_TSTRING || lua_type(L, -1) != LUA_TSTRING)
                 luaL_error(L, "game '%s': zones maps names to visibilities", g->name);
             const char *v = lua_tostring(L, -1);
-            engine_vis vis;
+            engine_vis vis = ENGINE_VIS_HIDDEN;
             if (!strcmp(v, "public"))
                 vis = ENGINE_VIS_PUBLIC;
             else if (!strcmp(v, "owner"))
@@ -624,6 +624,12 @@ static void game_read(lua_State *L, engine_game *g)
     g->table_ref = luaL_ref(L, LUA_REGISTRYINDEX);
 }
 
+static int globals_newindex(lua_State *L)
+{
+    return luaL_error(L, "scripts may not set global '%s' (use local, or state in g)",
+                      lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "?");
+}
+
 static int games_load(lua_State *L)
 {
     engine_bundle *b = lua_touserdata(L, 1);
@@ -666,6 +672,16 @@ static int games_load(lua_State *L)
         lua_call(L, 1, 1);
         game_read(L, g);
     }
+    /* Matches share the VM: a global written by one would be seen by the next, so
+       globals are read-only once the games are loaded (state belongs in g). */
+    lua_pushglobaltable(L);
+    lua_createtable(L, 0, 2);
+    lua_pushcfunction(L, globals_newindex);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushliteral(L, "globals");
+    lua_setfield(L, -2, "__metatable");
+    lua_setmetatable(L, -2);
+    lua_pop(L, 1);
     return 0;
 }
 
@@ -711,6 +727,7 @@ engine_bundle *engine_bundle_load(const char *dir, const engine_limits *lim, eng
     }
     *(engine_bundle **)lua_getextraspace(b->L) = b;
     lua_sethook(b->L, bundle_hook, LUA_MASKCOUNT, HOOK_COUNT);
+    lua_gc(b->L, LUA_GCGEN, 0, 0);
     uint64_t prev = engine_call_begin(b);
     lua_pushcfunction(b->L, sandbox_open);
     lua_pushlightuserdata(b->L, b);

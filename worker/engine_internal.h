@@ -239,6 +239,8 @@ struct engine_match {
     size_t opts_cap;
     char *dtext;
     size_t dtext_len, dtext_cap;
+    uint32_t *bot_ids; /* scratch for validating a bot's answer */
+    size_t bot_ids_cap;
     const uint32_t *answer_ids; /* handed to the resumed choose */
     size_t answer_n;
     /* events */

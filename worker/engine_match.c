@@ -540,6 +540,7 @@ void engine_match_free(engine_match *m)
     free(m->match_id);
     free(m->opts);
     free(m->opts_v);
+    free(m->bot_ids);
     free(m->dtext);
     free(m->ev);
     free(m->evtext);

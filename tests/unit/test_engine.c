@@ -15,7 +15,7 @@ static engine_bundle *load(void)
 {
     engine_error err = {0};
     engine_limits lim = {32u << 20, 100};
-    engine_bundle *b = engine_bundle_load(dh_test_path("tests/fixtures"), &lim, &err);
+    engine_bundle *b = engine_bundle_load(dh_test_path("tests/fixtures/bundle"), &lim, &err);
     if (!b)
         fprintf(stderr, "bundle: %s\n", err.message);
     return b;

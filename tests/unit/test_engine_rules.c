@@ -1,0 +1,89 @@
+/*
+ * test_engine_rules.c: the rules runner (deckhand-rules) itself: it must run every test
+ * of a bundle, report each one, end with the "N passed, N failed" line, and exit non-zero
+ * on any failure or when nothing ran, since CI trusts its exit code.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "dh_test.h"
+
+/* Runs deckhand-rules with args; returns its exit code and fills out with its stdout. */
+static int run_rules(const char *args, char *out, size_t cap)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s/deckhand-rules %s 2>/dev/null", DECKHAND_BIN_DIR, args);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    size_t n = fread(out, 1, cap - 1, p);
+    out[n] = 0;
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static const char *last_line(char *out)
+{
+    size_t n = strlen(out);
+    while (n && out[n - 1] == '\n')
+        out[--n] = 0;
+    char *nl = strrchr(out, '\n');
+    return nl ? nl + 1 : out;
+}
+
+static void test_rules_runner_passes_the_fixture_bundle(void)
+{
+    static char out[65536];
+    char args[1024];
+    snprintf(args, sizeof args, "%s", dh_test_path("tests/fixtures/bundle"));
+    CU_ASSERT_EQUAL(run_rules(args, out, sizeof out), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "PASS mini/basic: view_hides_the_other_hand"));
+    CU_ASSERT_STRING_EQUAL(last_line(out), "7 passed, 0 failed");
+}
+
+static void test_rules_runner_reports_failures_and_exits_nonzero(void)
+{
+    static char out[65536];
+    char args[1024];
+    snprintf(args, sizeof args, "%s", dh_test_path("tests/fixtures/failing"));
+    CU_ASSERT_EQUAL(run_rules(args, out, sizeof out), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "PASS tiny/checks: passes"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "FAIL tiny/checks: fails_an_assertion"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "lists differ: expected {1, 3}, got {1, 2}"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "kaboom"));
+    CU_ASSERT_STRING_EQUAL(last_line(out), "1 passed, 2 failed");
+}
+
+static void test_rules_runner_filter_selects_tests(void)
+{
+    static char out[65536];
+    char args[1024];
+    snprintf(args, sizeof args, "%s --filter passes", dh_test_path("tests/fixtures/failing"));
+    CU_ASSERT_EQUAL(run_rules(args, out, sizeof out), 0);
+    CU_ASSERT_STRING_EQUAL(last_line(out), "1 passed, 0 failed");
+}
+
+static void test_rules_runner_fails_when_nothing_ran(void)
+{
+    static char out[65536];
+    char args[1024];
+    snprintf(args, sizeof args, "%s --game nosuch", dh_test_path("tests/fixtures/bundle"));
+    CU_ASSERT_EQUAL(run_rules(args, out, sizeof out), 1);
+    CU_ASSERT_STRING_EQUAL(last_line(out), "0 passed, 0 failed");
+}
+
+static const dh_test_case cases[] = {
+    {"test_rules_runner_passes_the_fixture_bundle", test_rules_runner_passes_the_fixture_bundle},
+    {"test_rules_runner_reports_failures_and_exits_nonzero",
+     test_rules_runner_reports_failures_and_exits_nonzero},
+    {"test_rules_runner_filter_selects_tests", test_rules_runner_filter_selects_tests},
+    {"test_rules_runner_fails_when_nothing_ran", test_rules_runner_fails_when_nothing_ran},
+    {NULL, NULL},
+};
+
+int main(void)
+{
+    return dh_test_main("engine_rules", cases);
+}
