@@ -42,11 +42,15 @@ function kernel.new(cfg)
   k.hand_size = cfg.hand_size or 5
   k.turn_stats = cfg.turn_stats or { actions = 1, buys = 1 }
   k.phases = cfg.phases or { "action", "buy", "cleanup" }
+  -- Constant strings built once: zone and counter names are hot in every decision.
+  k.pile_zone, k.pile_key = {}, {}
   for _, name in ipairs(k.order) do
     local def = k.cards[name]
     assert(def, "kernel: no card data for " .. name)
     def.is = {}
     for _, t in ipairs(def.types) do def.is[t] = true end
+    k.pile_zone[name] = "supply:" .. name
+    k.pile_key[name] = "_pile:" .. name
   end
   return k
 end
@@ -58,7 +62,7 @@ function kernel:is(g, id, ty) return self.cards[g:name(id)].is[ty] == true end
 -- Current cost of a card by name (a game may override for dynamic costs).
 function kernel:cost(_, name) return self.cards[name].cost end
 
-function kernel:pile(name) return "supply:" .. name end
+function kernel:pile(name) return self.pile_zone[name] or ("supply:" .. name) end
 
 -- ---- small helpers ----------------------------------------------------------------
 
@@ -80,11 +84,9 @@ end
 
 -- Ids in p's hand whose card has type ty.
 function kernel:hand_of_type(g, p, ty)
-  local t = {}
-  local n = g:count("hand", p)
-  for i = 1, n do
-    local id = g:at("hand", p, i)
-    if self.cards[g:name(id)].is[ty] then t[#t + 1] = id end
+  local t, cards = {}, self.cards
+  for _, id in ipairs(g:list("hand", p)) do
+    if cards[g:name(id)].is[ty] then t[#t + 1] = id end
   end
   return t
 end
@@ -167,7 +169,7 @@ function kernel:setup_supply(g, piles)
     assert(self.cards[pile.name], "kernel: unknown supply card " .. pile.name)
     local zone = self:pile(pile.name)
     for _ = 1, pile.count do g:new(pile.name, zone, 0) end
-    g:set_counter("_pile:" .. pile.name, 0, 1)
+    g:set_counter(self.pile_key[pile.name], 0, 1)
   end
 end
 
@@ -182,14 +184,14 @@ function kernel:deal_start(g, p, cards)
 end
 
 function kernel:in_supply(g, name)
-  return g:counter("_pile:" .. name) ~= 0
+  return g:counter(self.pile_key[name]) ~= 0
 end
 
 -- Supply pile names of this match, in display order.
 function kernel:supply_names(g)
   local t = {}
   for _, name in ipairs(self.order) do
-    if g:counter("_pile:" .. name) ~= 0 then t[#t + 1] = name end
+    if g:counter(self.pile_key[name]) ~= 0 then t[#t + 1] = name end
   end
   return t
 end
@@ -197,7 +199,9 @@ end
 function kernel:empty_piles(g)
   local n = 0
   for _, name in ipairs(self.order) do
-    if g:counter("_pile:" .. name) ~= 0 and g:count(self:pile(name), 0) == 0 then n = n + 1 end
+    if g:count(self.pile_zone[name], 0) == 0 and g:counter(self.pile_key[name]) ~= 0 then
+      n = n + 1
+    end
   end
   return n
 end
@@ -244,15 +248,17 @@ end
 function kernel:owned(g, p, name) return g:counter("_own:" .. name, p) end
 
 -- Supply options for a gain of a card costing at most max (filter(name) optional):
--- labels "<Card> ($<cost>)", card = the pile's top entity.
-function kernel:gain_options(g, max, filter)
+-- labels "<Card> ($<cost>)" (after prefix, if any), card = the pile's top entity.
+function kernel:gain_options(g, max, filter, prefix)
   local opts = {}
+  -- Only this match's piles have cards, so an empty top means "no pile or empty pile".
   for _, name in ipairs(self.order) do
-    if g:counter("_pile:" .. name) ~= 0 then
-      local top = g:top(self:pile(name), 0)
-      local c = self:cost(g, name)
-      if top and c <= max and (not filter or filter(name)) then
-        opts[#opts + 1] = { label = name .. " ($" .. c .. ")", card = top, name = name, cost = c }
+    local c = self:cost(g, name)
+    if c <= max and (not filter or filter(name)) then
+      local top = g:top(self.pile_zone[name], 0)
+      if top then
+        opts[#opts + 1] = { label = (prefix or "") .. name .. " ($" .. c .. ")", card = top,
+                            name = name, cost = c }
       end
     end
   end
@@ -370,8 +376,7 @@ function kernel:buy_options(g, p)
   end
   if g:counter("buys") > 0 then
     local coins = g:counter("coins")
-    for _, o in ipairs(self:gain_options(g, coins)) do
-      o.label = "Buy " .. o.label
+    for _, o in ipairs(self:gain_options(g, coins, nil, "Buy ")) do
       o.act = "buy"
       opts[#opts + 1] = o
     end
