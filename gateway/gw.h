@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <uv.h>
 
+#include "dh_redis.h"
 #include "dh_token.h"
 #include "dh_zmq.h"
 #include "table.h"
@@ -65,6 +66,13 @@ typedef struct gw {
     uv_prepare_t drain_prepare;
     uv_idle_t drain_idle;
     uint64_t last_hello;
+
+    /* Redis, for routes this gateway did not learn itself (lookup.c) */
+    char redis_url[GW_ADDR_MAX];
+    bool redis_enabled;
+    dh_redis_addr redis_addr;
+    struct redisAsyncContext *redis; /* NULL while down */
+    uint64_t redis_retry_at;
 } gw;
 
 #endif

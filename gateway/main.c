@@ -1,7 +1,8 @@
 /*
  * main.c: deckhand-gateway, the process that holds client connections.
  *
- * Flags (docs/ARCHITECTURE.md): --tcp, --ws, --matchmaker, --id, --token-key, --max-frame.
+ * Flags (docs/ARCHITECTURE.md): --tcp, --ws, --matchmaker, --redis, --id, --token-key,
+ * --max-frame.
  * One libuv loop runs everything; SIGINT/SIGTERM close the listeners and every
  * connection, and the process exits 0 once the loop has nothing left.
  */
@@ -15,6 +16,7 @@
 #include "dh_config.h"
 #include "dh_frame.h"
 #include "dh_log.h"
+#include "lookup.h"
 #include "route.h"
 
 #define GW_TICK_MS 250
@@ -27,6 +29,7 @@ static void gw_stop(gw *g)
     dh_info("stopping: %zu connections", g->nconns);
     conn_unlisten(g);
     conn_close_all(g);
+    lookup_stop(g);
     route_stop(g);
     uv_close((uv_handle_t *)&g->tick, NULL);
     uv_close((uv_handle_t *)&g->sigint, NULL);
@@ -59,6 +62,8 @@ static int gw_config(gw *g, int argc, char **argv)
     snprintf(
         g->mm_endpoint, sizeof g->mm_endpoint, "%s",
         dh_config_str(argc, argv, "--matchmaker", "DECKHAND_MATCHMAKER", "tcp://127.0.0.1:5560"));
+    snprintf(g->redis_url, sizeof g->redis_url, "%s",
+             dh_config_str(argc, argv, "--redis", "DECKHAND_REDIS_URL", "redis://127.0.0.1:6390"));
     const char *id = dh_config_str(argc, argv, "--id", "DECKHAND_GATEWAY_ID", defid);
     if (!id[0] || strlen(id) > DH_ZMQ_ID_MAX) {
         dh_error("--id must be 1-%d characters", DH_ZMQ_ID_MAX);
@@ -94,11 +99,12 @@ static int gw_config(gw *g, int argc, char **argv)
 
 static const char gw_usage[] =
     "usage: deckhand-gateway [--tcp HOST:PORT] [--ws HOST:PORT] [--matchmaker ENDPOINT]\n"
-    "                        [--id ID] [--token-key KEY] [--max-frame BYTES]\n"
+    "                        [--redis URL|none] [--id ID] [--token-key KEY] [--max-frame BYTES]\n"
     "Holds client connections (TCP with 4-byte length framing; WebSocket on path /ws) and\n"
     "routes them to the matchmaker and workers. Each flag has an environment equivalent\n"
-    "(DECKHAND_GATEWAY_TCP, DECKHAND_GATEWAY_WS, DECKHAND_MATCHMAKER, DECKHAND_GATEWAY_ID,\n"
-    "DECKHAND_TOKEN_KEY, DECKHAND_MAX_FRAME); see docs/ARCHITECTURE.md and docs/PROTOCOL.md.\n";
+    "(DECKHAND_GATEWAY_TCP, DECKHAND_GATEWAY_WS, DECKHAND_MATCHMAKER, DECKHAND_REDIS_URL,\n"
+    "DECKHAND_GATEWAY_ID, DECKHAND_TOKEN_KEY, DECKHAND_MAX_FRAME); see docs/ARCHITECTURE.md\n"
+    "and docs/PROTOCOL.md. --redis none: no Redis lookup of unknown matches.\n";
 
 int main(int argc, char **argv)
 {
@@ -117,6 +123,8 @@ int main(int argc, char **argv)
     if (gw_config(g, argc, argv) < 0)
         goto out;
     g->loop = uv_default_loop();
+    if (lookup_init(g) < 0)
+        goto out;
     if (table_init(&g->players) < 0 || route_init(g) < 0 || conn_listen(g) < 0)
         goto err;
     uv_timer_init(g->loop, &g->tick);
@@ -127,8 +135,9 @@ int main(int argc, char **argv)
     g->sigint.data = g->sigterm.data = g;
     uv_signal_start(&g->sigint, gw_on_signal, SIGINT);
     uv_signal_start(&g->sigterm, gw_on_signal, SIGTERM);
-    dh_info("listening tcp=%s ws=%s id=%s matchmaker=%s max_frame=%zu", g->tcp_addr, g->ws_addr,
-            g->id, g->mm_endpoint, g->max_frame);
+    dh_info("listening tcp=%s ws=%s id=%s matchmaker=%s redis=%s max_frame=%zu", g->tcp_addr,
+            g->ws_addr, g->id, g->mm_endpoint, g->redis_enabled ? g->redis_url : "none",
+            g->max_frame);
     uv_run(g->loop, UV_RUN_DEFAULT);
     dh_info("stopped");
     rc = 0;

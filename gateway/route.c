@@ -9,9 +9,9 @@
  * at most ROUTE_BUDGET messages per socket so that clients are not starved; when more
  * remain, an idle handle keeps the next poll non-blocking.
  *
- * Routes: match_id -> the worker's dealer, learnt from MatchAssigned. They are kept for
- * the life of the process (a gateway sees few matches compared with its memory); a
- * gateway that never saw the assignment answers UNKNOWN_MATCH.
+ * Routes: match_id -> the worker's dealer, learnt from MatchAssigned, or on a miss from
+ * Redis (lookup.c), so that a player may resume through any gateway. They are kept for
+ * the life of the process (a route is a few dozen bytes per match).
  */
 #include "route.h"
 
@@ -24,6 +24,7 @@
 
 #include "conn.h"
 #include "dh_log.h"
+#include "lookup.h"
 #include "session.h"
 
 #define ROUTE_BUDGET 256
@@ -257,6 +258,15 @@ static bool route_untrack(table *t, const char *player_id, uint64_t cmd_id)
     return waiting;
 }
 
+/* True when the request is tracked and not yet answered. */
+static bool route_waiting(table *t, const char *player_id, uint64_t cmd_id)
+{
+    char key[DH_TOKEN_ID_MAX + 32];
+    route_pending_key(key, sizeof key, player_id, cmd_id);
+    route_pending *p = table_get(t, key);
+    return p && !p->expired;
+}
+
 typedef struct {
     gw *gw;
     table *t;
@@ -378,24 +388,45 @@ static route_sock *route_dealer(gw *g, const char *endpoint)
     return s;
 }
 
-static int route_send_command(route_sock *d, const char *match_id, const char *player_id,
-                              uint64_t cmd_id, Deckhand__Choose *choose, Deckhand__Resync *resync)
+/* Fill m and pc as a PlayerCommand (exactly one of choose and resync non-NULL). */
+static void route_pack_command(const char *match_id, const char *player_id, uint64_t cmd_id,
+                               Deckhand__Choose *choose, Deckhand__Resync *resync,
+                               Deckhand__Internal__Internal *m,
+                               Deckhand__Internal__PlayerCommand *pc)
 {
-    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
-    Deckhand__Internal__PlayerCommand pc = DECKHAND__INTERNAL__PLAYER_COMMAND__INIT;
-    pc.match_id = (char *)match_id;
-    pc.player_id = (char *)player_id;
-    pc.cmd_id = cmd_id;
+    pc->match_id = (char *)match_id;
+    pc->player_id = (char *)player_id;
+    pc->cmd_id = cmd_id;
     if (choose) {
-        pc.body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHOOSE;
-        pc.choose = choose;
+        pc->body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHOOSE;
+        pc->choose = choose;
     } else {
-        pc.body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC;
-        pc.resync = resync;
+        pc->body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC;
+        pc->resync = resync;
     }
-    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND;
-    m.player_command = &pc;
-    return dh_zmq_send(d->z, NULL, &m);
+    m->body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND;
+    m->player_command = pc;
+}
+
+/* Remember that match_id lives on worker_id at endpoint; returns its dealer or NULL. */
+static route_sock *route_learn(gw *g, const char *match_id, const char *worker_id,
+                               const char *endpoint)
+{
+    route_sock *d = route_dealer(g, endpoint);
+    if (!d)
+        return NULL;
+    route_match *rm = table_get(&g->matches, match_id);
+    if (!rm) {
+        rm = calloc(1, sizeof *rm);
+        if (!rm || table_set(&g->matches, match_id, rm) < 0) {
+            free(rm);
+            dh_error("out of memory recording match %s", match_id);
+            return NULL;
+        }
+    }
+    rm->dealer = d;
+    snprintf(rm->worker_id, sizeof rm->worker_id, "%s", worker_id ? worker_id : "");
+    return d;
 }
 
 static void route_on_match_assigned(gw *g, const Deckhand__Internal__MatchAssigned *a)
@@ -404,22 +435,11 @@ static void route_on_match_assigned(gw *g, const Deckhand__Internal__MatchAssign
         dh_warn("MatchAssigned without match id or worker endpoint dropped");
         return;
     }
-    route_sock *d = route_dealer(g, a->worker_endpoint);
+    route_sock *d = route_learn(g, a->match_id, a->worker_id, a->worker_endpoint);
     if (!d)
         return;
-    route_match *rm = table_get(&g->matches, a->match_id);
-    if (!rm) {
-        rm = calloc(1, sizeof *rm);
-        if (!rm || table_set(&g->matches, a->match_id, rm) < 0) {
-            free(rm);
-            dh_error("out of memory recording match %s", a->match_id);
-            return;
-        }
-    }
-    rm->dealer = d;
-    snprintf(rm->worker_id, sizeof rm->worker_id, "%s", a->worker_id ? a->worker_id : "");
-    dh_info("match %s on %s (%s): player %s seat %u", a->match_id, rm->worker_id,
-            a->worker_endpoint, a->player_id, a->seat);
+    dh_info("match %s on %s (%s): player %s seat %u", a->match_id, a->worker_id, a->worker_endpoint,
+            a->player_id, a->seat);
 
     gw_conn *c = session_find(g, a->player_id);
     if (c) {
@@ -438,19 +458,95 @@ static void route_on_match_assigned(gw *g, const Deckhand__Internal__MatchAssign
      * and a reconnecting client resyncs. */
     Deckhand__Resync rs = DECKHAND__RESYNC__INIT;
     rs.match_id = a->match_id;
-    if (route_send_command(d, a->match_id, a->player_id, 0, NULL, &rs) < 0)
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    Deckhand__Internal__PlayerCommand pc = DECKHAND__INTERNAL__PLAYER_COMMAND__INIT;
+    route_pack_command(a->match_id, a->player_id, 0, NULL, &rs, &m, &pc);
+    if (dh_zmq_send(d->z, NULL, &m) < 0)
         dh_warn("attach of %s to %s not sent: %s", a->player_id, a->match_id, zmq_strerror(errno));
+}
+
+/* A command waiting for a Redis lookup: the packed Internal message and its owner. */
+typedef struct {
+    char player_id[DH_TOKEN_ID_MAX];
+    uint64_t cmd_id;
+    size_t len;
+    uint8_t msg[];
+} route_deferred;
+
+/* The lookup answered: send the command, or give its one Reply now. */
+static void route_on_lookup(gw *g, void *arg, lookup_result res, const char *worker_id,
+                            const char *endpoint)
+{
+    route_deferred *d = arg;
+    route_sock *dealer = NULL;
+    const char *match_id = NULL;
+    Deckhand__ErrorCode code = DECKHAND__ERROR_CODE__OK;
+    Deckhand__Internal__Internal *m = deckhand__internal__internal__unpack(NULL, d->len, d->msg);
+    if (!m)
+        goto out;
+    match_id = m->player_command->match_id;
+    if (res == LOOKUP_FOUND) {
+        dealer = route_learn(g, match_id, worker_id, endpoint);
+        if (dealer)
+            dh_info("match %s found in redis on %s (%s)", match_id, worker_id, endpoint);
+    }
+    if (!route_waiting(&g->commands, d->player_id, d->cmd_id))
+        goto out; /* timed out meanwhile, or shutting down */
+    if (res == LOOKUP_MISSING)
+        code = DECKHAND__ERROR_CODE__UNKNOWN_MATCH;
+    else if (res == LOOKUP_FAILED || !dealer)
+        code = DECKHAND__ERROR_CODE__UNAVAILABLE;
+    else if (zmq_send(dealer->z, d->msg, d->len, ZMQ_DONTWAIT) < 0)
+        code =
+            errno == EAGAIN ? DECKHAND__ERROR_CODE__OVERLOADED : DECKHAND__ERROR_CODE__UNAVAILABLE;
+    if (code != DECKHAND__ERROR_CODE__OK) {
+        route_untrack(&g->commands, d->player_id, d->cmd_id);
+        gw_conn *c = session_find(g, d->player_id);
+        if (c)
+            session_reply(c, d->cmd_id, code,
+                          code == DECKHAND__ERROR_CODE__UNKNOWN_MATCH
+                              ? "no such match, or it has ended"
+                              : "cannot reach the match's worker, retry later");
+    }
+out:
+    if (m)
+        deckhand__internal__internal__free_unpacked(m, NULL);
+    free(d);
+}
+
+/* No route: ask Redis, holding the packed command until it answers. */
+static Deckhand__ErrorCode route_defer(gw *g, gw_conn *c, uint64_t cmd_id,
+                                       const Deckhand__Internal__Internal *m, const char *match_id)
+{
+    size_t len = deckhand__internal__internal__get_packed_size(m);
+    route_deferred *d = malloc(sizeof *d + len);
+    if (!d)
+        return DECKHAND__ERROR_CODE__INTERNAL;
+    snprintf(d->player_id, sizeof d->player_id, "%s", c->player_id);
+    d->cmd_id = cmd_id;
+    d->len = deckhand__internal__internal__pack(m, d->msg);
+    lookup_match(g, match_id, route_on_lookup, d);
+    return DECKHAND__ERROR_CODE__OK;
 }
 
 Deckhand__ErrorCode route_player_command(gw *g, gw_conn *c, uint64_t cmd_id, const char *match_id,
                                          Deckhand__Choose *choose, Deckhand__Resync *resync)
 {
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    Deckhand__Internal__PlayerCommand pc = DECKHAND__INTERNAL__PLAYER_COMMAND__INIT;
+    route_pack_command(match_id, c->player_id, cmd_id, choose, resync, &m, &pc);
     route_match *rm = table_get(&g->matches, match_id);
-    if (!rm)
+    if (!rm && (!match_id[0] || !lookup_enabled(g)))
         return DECKHAND__ERROR_CODE__UNKNOWN_MATCH;
     if (route_track(g, &g->commands, c->player_id, cmd_id, GW_WORKER_TIMEOUT) < 0)
         return DECKHAND__ERROR_CODE__INTERNAL;
-    if (route_send_command(rm->dealer, match_id, c->player_id, cmd_id, choose, resync) < 0) {
+    if (!rm) {
+        Deckhand__ErrorCode rc = route_defer(g, c, cmd_id, &m, match_id);
+        if (rc != DECKHAND__ERROR_CODE__OK)
+            route_untrack(&g->commands, c->player_id, cmd_id);
+        return rc;
+    }
+    if (dh_zmq_send(rm->dealer->z, NULL, &m) < 0) {
         int err = errno;
         route_untrack(&g->commands, c->player_id, cmd_id);
         return err == EAGAIN ? DECKHAND__ERROR_CODE__OVERLOADED : DECKHAND__ERROR_CODE__UNAVAILABLE;

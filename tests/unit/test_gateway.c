@@ -7,6 +7,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
@@ -17,6 +18,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <hiredis/hiredis.h>
 #include <zmq.h>
 
 #include "deckhand.pb-c.h"
@@ -26,14 +28,15 @@
 #include "dh_ws.h"
 #include "dh_zmq.h"
 
-#define TCP_PORT  17010
-#define WS_PORT   17011
-#define MM_EP     "tcp://127.0.0.1:17012"
-#define WORKER_EP "tcp://127.0.0.1:17013"
-#define GW_ID     "gw-test"
-#define MAX_FRAME 4096
+#define TCP_PORT   17010
+#define WS_PORT    17011
+#define MM_EP      "tcp://127.0.0.1:17012"
+#define WORKER_EP  "tcp://127.0.0.1:17013"
+#define GW_ID      "gw-test"
+#define REDIS_PORT 17014
+#define MAX_FRAME  4096
 
-static pid_t gw_pid;
+static pid_t gw_pid, redis_pid;
 static void *zctx, *mm, *worker;
 
 /* ---- a minimal blocking client -------------------------------------------------------- */
@@ -642,6 +645,44 @@ static void test_gateway_silent_worker_gets_one_unavailable_reply(void)
     tc_close(c);
 }
 
+static void test_gateway_unknown_route_found_in_redis(void)
+{
+    char pid[64], from[DH_ZMQ_ID_MAX + 1];
+    if (redis_pid <= 0)
+        return; /* no redis-server on this machine */
+    redisContext *r = redisConnect("127.0.0.1", REDIS_PORT);
+    CU_ASSERT_FATAL(r && !r->err);
+    freeReplyObject(redisCommand(r, "HSET match:{m-9} worker wk-test"));
+    freeReplyObject(redisCommand(r, "SET worker:{wk-test} %s", WORKER_EP));
+    redisFree(r);
+
+    tclient *c = tc_open();
+    login(c, "kim", pid, NULL);
+    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
+    Deckhand__Resync rs = DECKHAND__RESYNC__INIT;
+    rs.match_id = "m-9";
+    m.cmd_id = 30;
+    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_RESYNC;
+    m.resync = &rs;
+    tc_send(c, &m);
+    Deckhand__Internal__Internal *in = router_recv(worker, from, 3000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    CU_ASSERT_STRING_EQUAL(from, GW_ID);
+    CU_ASSERT_EQUAL(in->player_command->cmd_id, 30);
+    CU_ASSERT_STRING_EQUAL(in->player_command->match_id, "m-9");
+    CU_ASSERT_STRING_EQUAL(in->player_command->player_id, pid);
+    deckhand__internal__internal__free_unpacked(in, NULL);
+    worker_reply(pid, 30);
+    expect_reply(c, 30, DECKHAND__ERROR_CODE__OK);
+
+    /* A match Redis does not know either. */
+    rs.match_id = "m-nowhere";
+    m.cmd_id = 31;
+    tc_send(c, &m);
+    expect_reply(c, 31, DECKHAND__ERROR_CODE__UNKNOWN_MATCH);
+    tc_close(c);
+}
+
 static void test_gateway_rate_limit(void)
 {
     tclient *c = tc_open();
@@ -705,8 +746,48 @@ static void test_gateway_websocket_bad_path_and_oversized(void)
 
 /* ---- setup ---------------------------------------------------------------------------- */
 
+/* A throwaway redis-server for the route lookups; none when it is not installed. */
+static void start_redis(void)
+{
+    char port[16];
+    snprintf(port, sizeof port, "%d", REDIS_PORT);
+    redis_pid = fork();
+    if (redis_pid == 0) {
+        int devnull = open("/dev/null", O_WRONLY);
+        if (devnull >= 0)
+            dup2(devnull, 1);
+        execlp("redis-server", "redis-server", "--port", port, "--save", "", "--appendonly", "no",
+               (char *)NULL);
+        _exit(127);
+    }
+    uint64_t end = now_ms() + 5000;
+    while (redis_pid > 0 && now_ms() < end) {
+        int status;
+        if (waitpid(redis_pid, &status, WNOHANG) == redis_pid) {
+            redis_pid = 0;
+            break;
+        }
+        int fd = tcp_connect(REDIS_PORT);
+        if (fd >= 0) {
+            close(fd);
+            return;
+        }
+        usleep(50000);
+    }
+    fprintf(stderr, "no redis-server: the Redis lookup test is skipped\n");
+    if (redis_pid > 0)
+        kill(redis_pid, SIGKILL);
+    redis_pid = 0;
+}
+
 static int start_gateway(void)
 {
+    char redis_url[64];
+    start_redis();
+    if (redis_pid > 0)
+        snprintf(redis_url, sizeof redis_url, "redis://127.0.0.1:%d", REDIS_PORT);
+    else
+        snprintf(redis_url, sizeof redis_url, "none");
     zctx = zmq_ctx_new();
     mm = dh_zmq_socket(zctx, ZMQ_ROUTER, NULL, 1000);
     worker = dh_zmq_socket(zctx, ZMQ_ROUTER, NULL, 1000);
@@ -719,8 +800,8 @@ static int start_gateway(void)
         char maxf[32];
         snprintf(maxf, sizeof maxf, "%d", MAX_FRAME);
         execl(DECKHAND_BIN_DIR "/deckhand-gateway", "deckhand-gateway", "--tcp", "127.0.0.1:17010",
-              "--ws", "127.0.0.1:17011", "--matchmaker", MM_EP, "--id", GW_ID, "--token-key",
-              "test-key-0123456789abcdef", "--max-frame", maxf, (char *)NULL);
+              "--ws", "127.0.0.1:17011", "--matchmaker", MM_EP, "--redis", redis_url, "--id", GW_ID,
+              "--token-key", "test-key-0123456789abcdef", "--max-frame", maxf, (char *)NULL);
         _exit(127);
     }
     if (gw_pid < 0)
@@ -787,6 +868,7 @@ int main(void)
         {"gateway_match_routing_both_ways", test_gateway_match_routing_both_ways},
         {"gateway_silent_worker_gets_one_unavailable_reply",
          test_gateway_silent_worker_gets_one_unavailable_reply},
+        {"gateway_unknown_route_found_in_redis", test_gateway_unknown_route_found_in_redis},
         {"gateway_rate_limit", test_gateway_rate_limit},
         {"gateway_websocket_login_and_ping", test_gateway_websocket_login_and_ping},
         {"gateway_websocket_bad_path_and_oversized", test_gateway_websocket_bad_path_and_oversized},
@@ -797,10 +879,16 @@ int main(void)
     if (start_gateway() < 0) {
         if (gw_pid > 0)
             kill(gw_pid, SIGKILL);
+        if (redis_pid > 0)
+            kill(redis_pid, SIGKILL);
         return 1;
     }
     int rc = dh_test_main("gateway", cases);
     if (gw_pid > 0)
         kill(gw_pid, SIGKILL);
+    if (redis_pid > 0) {
+        kill(redis_pid, SIGTERM);
+        waitpid(redis_pid, NULL, 0);
+    }
     return rc;
 }
