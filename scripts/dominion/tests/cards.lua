@@ -169,6 +169,23 @@ function tests.test_militia_asks_the_moat_holder_not_the_active_player(T)
   T.eq(m:decision().id, d.id)
 end
 
+function tests.test_moat_is_asked_once_however_many_are_in_hand(T)
+  local m = T.match(match({ "Militia", "Copper" }, FIVE,
+    function(g) kit.set_hand(g, 2, { "Moat", "Moat", "Copper", "Estate", "Estate" }) end))
+  kit.pick(m, "Play Militia")
+  kit.pick(m, "Don't reveal")
+  T.eq(m:decision().kind, "discard", "no second question for the second Moat")
+  T.eq(m:decision().player, 2)
+end
+
+function tests.test_moat_does_not_protect_from_its_owners_own_attack(T)
+  local m = T.match(match({ "Militia", "Moat", "Copper" }, FIVE,
+    function(g) kit.set_hand(g, 2, FIVE) end))
+  kit.pick(m, "Play Militia")
+  T.eq(m:decision().player, 2)
+  T.eq(m:decision().kind, "discard")
+end
+
 function tests.test_moat_reactions_come_before_the_attack_resolves(T)
   local m = T.match(match({ "Militia", "Copper" }, FIVE, function(g)
     kit.set_hand(g, 2, FIVE)

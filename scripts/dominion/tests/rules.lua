@@ -471,4 +471,30 @@ function tests.test_a_bot_answers_for_its_seat_against_a_human(T)
   T.eq(m:decision().player, 1)
 end
 
+function tests.test_same_seed_same_game(T)
+  local bots = { "default", "big_money_smithy", "big_money" }
+  local a = T.match { players = 3, seed = 77, bots = bots }
+  local b = T.match { players = 3, seed = 77, bots = bots }
+  T.ok(a:finished() and b:finished())
+  T.eq(a:hash(), b:hash())
+  for p = 1, 3 do
+    T.eq(a:results()[p].score, b:results()[p].score)
+    T.eq(a:results()[p].turns, b:results()[p].turns)
+  end
+end
+
+function tests.test_a_human_victim_answers_a_bot_attacker(T)
+  local m = T.match { players = 2, bots = { "default", nil }, setup = function(g)
+    stack(g, 1, { "Militia", "Copper", "Copper", "Copper", "Copper" })
+    kit.set_hand(g, 2, { "Estate", "Copper", "Estate", "Gold", "Silver" })
+  end }
+  local d = m:decision()
+  T.eq(d.player, 2)
+  T.eq(d.kind, "discard")
+  T.eq(d.prompt, "Militia: discard down to 3 cards")
+  kit.pick(m, { "Estate", "Estate" })
+  T.eq(kit.sorted(m.g, "hand", 2), "Copper,Gold,Silver")
+  T.eq(m.g:counter("turns", 1), 1)
+end
+
 return tests
