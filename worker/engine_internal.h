@@ -92,6 +92,14 @@ typedef struct {
     size_t nbots;
 } engine_game;
 
+#define ENGINE_SMALL_GRAIN 16
+#define ENGINE_SMALL_MAX   256
+#define ENGINE_SLAB_SIZE   (64 * 1024)
+
+typedef struct engine_small {
+    struct engine_small *next;
+} engine_small;
+
 typedef struct {
     char *path; /* relative, '/' separated */
     char *data;
@@ -101,6 +109,9 @@ typedef struct {
 struct engine_bundle {
     lua_State *L;
     size_t mem, mem_limit;
+    engine_small *small_free[ENGINE_SMALL_MAX / ENGINE_SMALL_GRAIN];
+    char *slabs, *slab_next;
+    size_t slab_left;
     uint64_t budget_ns;
     uint64_t deadline_ns; /* 0 = no call running */
     int killing;          /* the kill latch is armed */
