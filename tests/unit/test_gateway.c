@@ -718,6 +718,10 @@ static void test_gateway_websocket_login_and_ping(void)
     ws_send_frame(c, 9, (const uint8_t *)"hi", 2);
     send_ping(c, 2, 42);
     expect_pong(c, 2, 42);
+    /* A close frame is answered with a close frame, then the connection ends. */
+    const uint8_t normal[] = {0x03, 0xe8};
+    ws_send_frame(c, 8, normal, sizeof normal);
+    expect_closed(c);
     tc_close(c);
 }
 
