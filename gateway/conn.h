@@ -49,6 +49,7 @@ struct gw_conn {
     char name[DH_TOKEN_NAME_MAX];
     double rate_tokens;
     uint64_t rate_ms;
+    char queued[64]; /* the game last joined and not yet left or matched, "" for none */
 };
 
 /* Start the listeners configured in g (tcp_addr, ws_addr; an empty address is skipped).

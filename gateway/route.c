@@ -341,6 +341,21 @@ Deckhand__ErrorCode route_queue_leave(gw *g, gw_conn *c, uint64_t cmd_id,
     return route_to_mm(g, c, cmd_id, &m);
 }
 
+void route_queue_abandon(gw *g, gw_conn *c)
+{
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    Deckhand__Internal__QueueLeave l = DECKHAND__INTERNAL__QUEUE_LEAVE__INIT;
+    l.player_id = c->player_id;
+    l.gateway_id = g->id;
+    l.cmd_id = 0; /* untracked: its QueueReply is dropped */
+    l.game = c->queued;
+    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_LEAVE;
+    m.queue_leave = &l;
+    if (g->mm && dh_zmq_send(g->mm->z, NULL, &m) < 0)
+        dh_debug("queue leave for %s not sent: %s", c->player_id, zmq_strerror(errno));
+    c->queued[0] = '\0';
+}
+
 static void route_on_queue_reply(gw *g, const Deckhand__Internal__QueueReply *r)
 {
     if (!r->player_id || !route_untrack(&g->pending, r->player_id, r->cmd_id)) {
@@ -350,6 +365,8 @@ static void route_on_queue_reply(gw *g, const Deckhand__Internal__QueueReply *r)
     gw_conn *c = session_find(g, r->player_id);
     if (!c)
         return;
+    if (!r->ok)
+        c->queued[0] = '\0'; /* a refused join queued nothing */
     if (r->ok || !r->error)
         session_reply(c, r->cmd_id,
                       r->ok ? DECKHAND__ERROR_CODE__OK : DECKHAND__ERROR_CODE__INTERNAL,
@@ -443,6 +460,7 @@ static void route_on_match_assigned(gw *g, const Deckhand__Internal__MatchAssign
 
     gw_conn *c = session_find(g, a->player_id);
     if (c) {
+        c->queued[0] = '\0';
         Deckhand__ServerMessage m = DECKHAND__SERVER_MESSAGE__INIT;
         Deckhand__MatchFound f = DECKHAND__MATCH_FOUND__INIT;
         f.match_id = a->match_id;

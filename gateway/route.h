@@ -27,6 +27,10 @@ Deckhand__ErrorCode route_queue_join(gw *g, gw_conn *c, uint64_t cmd_id,
 Deckhand__ErrorCode route_queue_leave(gw *g, gw_conn *c, uint64_t cmd_id,
                                       const Deckhand__QueueLeave *q);
 
+/* The player of c disconnected while queued for c->queued: take them out of the queue so
+ * that no match is formed around an absent player. Nobody is answered. */
+void route_queue_abandon(gw *g, gw_conn *c);
+
 /* Forward a Choose or Resync (exactly one non-NULL) to the worker hosting match_id. OK
  * when sent (the worker replies); otherwise the error to reply now. */
 Deckhand__ErrorCode route_player_command(gw *g, gw_conn *c, uint64_t cmd_id, const char *match_id,

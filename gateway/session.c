@@ -34,8 +34,12 @@ gw_conn *session_find(gw *g, const char *player_id)
 
 void session_on_close(gw_conn *c)
 {
-    if (c->authed && table_get(&c->gw->players, c->player_id) == c)
-        table_del(&c->gw->players, c->player_id);
+    /* A connection replaced by a resume is no longer authed: its player lives on. */
+    if (!c->authed || table_get(&c->gw->players, c->player_id) != c)
+        return;
+    table_del(&c->gw->players, c->player_id);
+    if (c->queued[0])
+        route_queue_abandon(c->gw, c);
 }
 
 int session_send(gw_conn *c, const Deckhand__ServerMessage *m)
@@ -236,9 +240,13 @@ static void session_dispatch(gw_conn *c, const Deckhand__ClientMessage *m)
             return;
         }
         rc = route_queue_join(g, c, id, m->queue_join);
+        if (rc == DECKHAND__ERROR_CODE__OK)
+            snprintf(c->queued, sizeof c->queued, "%s", m->queue_join->game);
         break;
     case DECKHAND__CLIENT_MESSAGE__BODY_QUEUE_LEAVE:
         rc = route_queue_leave(g, c, id, m->queue_leave);
+        if (rc == DECKHAND__ERROR_CODE__OK)
+            c->queued[0] = '\0';
         break;
     case DECKHAND__CLIENT_MESSAGE__BODY_CHOOSE:
     case DECKHAND__CLIENT_MESSAGE__BODY_RESYNC: {

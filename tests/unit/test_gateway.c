@@ -467,6 +467,40 @@ static void test_gateway_queue_join_round_trip(void)
     tc_close(c);
 }
 
+static void test_gateway_disconnect_while_queued_leaves_queue(void)
+{
+    char pid[64], from[DH_ZMQ_ID_MAX + 1];
+    tclient *c = tc_open();
+    login(c, "liam", pid, NULL);
+    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
+    Deckhand__QueueJoin q = DECKHAND__QUEUE_JOIN__INIT;
+    q.game = "dominion";
+    m.cmd_id = 2;
+    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_QUEUE_JOIN;
+    m.queue_join = &q;
+    tc_send(c, &m);
+    Deckhand__Internal__Internal *in = router_recv(mm, from, 3000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    deckhand__internal__internal__free_unpacked(in, NULL);
+    Deckhand__Internal__Internal out = DECKHAND__INTERNAL__INTERNAL__INIT;
+    Deckhand__Internal__QueueReply r = DECKHAND__INTERNAL__QUEUE_REPLY__INIT;
+    r.player_id = pid;
+    r.cmd_id = 2;
+    r.ok = true;
+    out.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_REPLY;
+    out.queue_reply = &r;
+    CU_ASSERT_EQUAL(dh_zmq_send(mm, GW_ID, &out), 0);
+    expect_reply(c, 2, DECKHAND__ERROR_CODE__OK);
+    tc_close(c);
+    in = router_recv(mm, from, 3000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    CU_ASSERT_EQUAL_FATAL(in->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_LEAVE);
+    CU_ASSERT_STRING_EQUAL(in->queue_leave->player_id, pid);
+    CU_ASSERT_STRING_EQUAL(in->queue_leave->game, "dominion");
+    CU_ASSERT_EQUAL(in->queue_leave->cmd_id, 0);
+    deckhand__internal__internal__free_unpacked(in, NULL);
+}
+
 static void test_gateway_queue_without_answer_unavailable(void)
 {
     char from[DH_ZMQ_ID_MAX + 1];
@@ -868,6 +902,8 @@ int main(void)
          test_gateway_bad_frame_closes_only_that_connection},
         {"gateway_oversized_frame_closes", test_gateway_oversized_frame_closes},
         {"gateway_queue_join_round_trip", test_gateway_queue_join_round_trip},
+        {"gateway_disconnect_while_queued_leaves_queue",
+         test_gateway_disconnect_while_queued_leaves_queue},
         {"gateway_queue_without_answer_unavailable", test_gateway_queue_without_answer_unavailable},
         {"gateway_match_routing_both_ways", test_gateway_match_routing_both_ways},
         {"gateway_silent_worker_gets_one_unavailable_reply",
