@@ -395,11 +395,14 @@ static int bundle_hash(engine_bundle *b)
         return -1;
     if (EVP_DigestInit_ex(c, EVP_sha256(), NULL) != 1)
         goto err;
+    /* Per file, in path order: the path, a NUL, the content length as 8 bytes
+       big-endian, the content. Unambiguous, and the same on every machine. */
     for (size_t i = 0; i < b->nfiles; i++) {
-        /* Lengths keep "ab"+"c" apart from "a"+"bc". */
-        uint64_t lens[2] = {strlen(b->files[i].path), b->files[i].len};
-        if (EVP_DigestUpdate(c, lens, sizeof lens) != 1 ||
-            EVP_DigestUpdate(c, b->files[i].path, lens[0]) != 1 ||
+        uint8_t len[8];
+        for (int j = 0; j < 8; j++)
+            len[j] = (uint8_t)((uint64_t)b->files[i].len >> (56 - 8 * j));
+        if (EVP_DigestUpdate(c, b->files[i].path, strlen(b->files[i].path) + 1) != 1 ||
+            EVP_DigestUpdate(c, len, sizeof len) != 1 ||
             EVP_DigestUpdate(c, b->files[i].data, b->files[i].len) != 1)
             goto err;
     }
