@@ -2,6 +2,7 @@
  * test_token.c: signed session tokens (common/dh_token.h): what a valid token resumes and
  * every way a token must be refused.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "dh_test.h"
@@ -96,6 +97,25 @@ static void test_token_random_keys_differ(void)
     CU_ASSERT_NOT_EQUAL(memcmp(a, b, sizeof a), 0);
 }
 
+/* Random single-byte edits of a valid token are all refused (AddressSanitizer watches). */
+static void test_token_random_edits_refused(void)
+{
+    char tok[DH_TOKEN_MAX], t2[DH_TOKEN_MAX];
+    dh_token_claims c;
+    unsigned seed = 99;
+    CU_ASSERT_EQUAL_FATAL(dh_token_sign(key, KEYLEN, "p-1", "alice", 2000, tok, sizeof tok), 0);
+    size_t n = strlen(tok);
+    for (int round = 0; round < 5000; round++) {
+        memcpy(t2, tok, n + 1);
+        size_t i = (size_t)rand_r(&seed) % n;
+        char ch = (char)(1 + rand_r(&seed) % 255);
+        if (ch == t2[i])
+            continue;
+        t2[i] = ch;
+        CU_ASSERT_NOT_EQUAL_FATAL(dh_token_verify(key, KEYLEN, t2, 1000, &c), DH_TOKEN_OK);
+    }
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -107,6 +127,7 @@ int main(void)
         {"token_garbage_rejected", test_token_garbage_rejected},
         {"token_sign_refuses_bad_fields", test_token_sign_refuses_bad_fields},
         {"token_random_keys_differ", test_token_random_keys_differ},
+        {"token_random_edits_refused", test_token_random_edits_refused},
         {NULL, NULL},
     };
     return dh_test_main("token", cases);

@@ -4,6 +4,7 @@
  * both halves agreeing, and the malformed requests the gateway must refuse.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dh_test.h"
@@ -130,6 +131,34 @@ static void test_ws_client_half_agrees_with_server_half(void)
     CU_ASSERT_EQUAL(dh_ws_check_response(refused, strlen(refused), key, &why), -1);
 }
 
+/* Mutations of a valid request (AddressSanitizer watches): every answer is "incomplete",
+ * "refused", or a head no longer than the input with a NUL-terminated path and key. */
+static void test_ws_mutated_requests_are_safe(void)
+{
+    char buf[sizeof good];
+    unsigned seed = 777;
+    const char alphabet[] = "\r\n: GETws/=\tAa1";
+    for (int round = 0; round < 20000; round++) {
+        memcpy(buf, good, sizeof good);
+        int edits = 1 + rand_r(&seed) % 4;
+        for (int e = 0; e < edits; e++)
+            buf[rand_r(&seed) % (sizeof good - 1)] =
+                alphabet[rand_r(&seed) % (sizeof alphabet - 1)];
+        size_t len = (size_t)(rand_r(&seed) % sizeof good);
+        dh_ws_request req;
+        const char *why = NULL;
+        long n = dh_ws_parse_request(buf, len, &req, &why);
+        CU_ASSERT_FATAL(n <= (long)len);
+        if (n > 0) {
+            CU_ASSERT_FATAL(strlen(req.path) < sizeof req.path);
+            CU_ASSERT_FATAL(strlen(req.key) == DH_WS_KEY_LEN);
+        }
+        char key[DH_WS_KEY_LEN + 1];
+        CU_ASSERT_FATAL(dh_ws_check_response(buf, len, "dGhlIHNhbXBsZSBub25jZQ==", &why) <= 0 ||
+                        dh_ws_make_key(key) == 0);
+    }
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -140,6 +169,7 @@ int main(void)
         {"ws_malformed_requests_rejected", test_ws_malformed_requests_rejected},
         {"ws_oversized_head_rejected", test_ws_oversized_head_rejected},
         {"ws_client_half_agrees_with_server_half", test_ws_client_half_agrees_with_server_half},
+        {"ws_mutated_requests_are_safe", test_ws_mutated_requests_are_safe},
         {NULL, NULL},
     };
     return dh_test_main("ws", cases);
