@@ -492,15 +492,20 @@ static size_t bot_choose(player *p, uint32_t *ids)
     return n;
 }
 
-/* Answer p's pending decision with the bot. The Reply's code (0 = ok), -1 for none. */
-static int bot_answer(player *p, bool wait)
+/* Answer p's pending decision with the bot and wait for the Reply: its code (0 = ok), -1
+ * for none. RATE_LIMITED (over 50 messages/s on one connection) is waited out. */
+static int bot_answer(player *p)
 {
     uint32_t ids[MAX_OPTS];
     size_t n = bot_choose(p, ids);
     p->answered = p->dec.id;
     p->dec.valid = false;
-    uint64_t cmd = send_choose(p, p->match_id, p->answered, ids, n, 0);
-    return wait ? wait_reply(p, cmd) : 0;
+    for (int tries = 0;; tries++) {
+        int rc = wait_reply(p, send_choose(p, p->match_id, p->answered, ids, n, 0));
+        if (rc != DECKHAND__ERROR_CODE__RATE_LIMITED || tries == 50)
+            return rc;
+        usleep(100 * 1000);
+    }
 }
 
 static void end_match(player *a, player *b)
@@ -579,7 +584,7 @@ static void test_illegal_choice_is_rejected(void)
     /* the decider's next valid answer still works */
     uint64_t first = d->dec.id;
     CU_ASSERT_FATAL(d->dec.valid);
-    CU_ASSERT_EQUAL(bot_answer(d, true), 0);
+    CU_ASSERT_EQUAL(bot_answer(d), 0);
 
     /* then the answered (now stale) decision id is rejected too, and play goes on */
     player *n = wait_decider(ps, 2);
@@ -588,7 +593,7 @@ static void test_illegal_choice_is_rejected(void)
     bad[0] = n->dec.opt_id[0];
     CU_ASSERT_EQUAL(wait_reply(n, send_choose(n, n->match_id, first, bad, 1, 0)),
                     DECKHAND__ERROR_CODE__ILLEGAL_CHOICE);
-    CU_ASSERT_EQUAL(bot_answer(n, true), 0);
+    CU_ASSERT_EQUAL(bot_answer(n), 0);
     end_match(a, b);
 }
 
@@ -726,8 +731,11 @@ static void test_no_client_sees_another_hand_or_deck_order(void)
         pump(ps, 4, 100);
         player *x;
         while ((x = decider(ps, 4))) {
-            if (bot_answer(x, false) != 0)
+            int rc = bot_answer(x);
+            if (rc != 0) {
+                fprintf(stderr, "\n%s: Choose answered %d\n", x->name, rc);
                 errors++;
+            }
             answers++;
         }
         done = true;
@@ -740,12 +748,6 @@ static void test_no_client_sees_another_hand_or_deck_order(void)
         }
     }
     for (int i = 0; i < 4; i++) {
-        for (size_t k = 0; k < ps[i]->nreplies && k < 64; k++)
-            if (!ps[i]->replies[k].ok) {
-                fprintf(stderr, "\n%s: a Choose got error %d\n", ps[i]->name,
-                        ps[i]->replies[k].code);
-                errors++;
-            }
         CU_ASSERT_TRUE(ps[i]->game_over);
         CU_ASSERT_TRUE(ps[i]->nviews > 0 && ps[i]->nevents > 0);
     }
