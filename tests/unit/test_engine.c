@@ -323,12 +323,16 @@ static void test_memory_bomb_is_refused_and_match_keeps_working(void)
     uint64_t h = engine_match_hash(m);
     uint32_t hog = (uint32_t)option_labelled(m, "Hog");
     engine_error err;
+    engine_match *other = new_match(b, 9, NULL, NULL);
+    CU_ASSERT_FATAL(other != NULL);
+    CU_ASSERT_EQUAL(answer(other, (uint32_t)option_labelled(other, "Pass")), ENGINE_OK);
+    uint64_t ho = engine_match_hash(other);
     CU_ASSERT_EQUAL(engine_match_answer(m, 0, 1, &hog, 1, &err), ENGINE_SCRIPT_ERROR);
     CU_ASSERT_EQUAL(engine_match_hash(m), h);
+    CU_ASSERT_EQUAL(engine_match_hash(other), ho);
+    CU_ASSERT_EQUAL(answer(other, 0), ENGINE_OK);
     CU_ASSERT_EQUAL(answer(m, 1), ENGINE_OK);
-    engine_match *m2 = new_match(b, 9, NULL, NULL);
-    CU_ASSERT_PTR_NOT_NULL(m2);
-    engine_match_free(m2);
+    engine_match_free(other);
     engine_match_free(m);
     engine_bundle_free(b);
 }
@@ -651,6 +655,71 @@ static void test_runaway_game_is_stopped(void)
     rm_tmp_bundle(dir);
 }
 
+/* Packs seat's view; caller frees. */
+static uint8_t *packed_view(const engine_match *m, int seat, size_t *len)
+{
+    Deckhand__View *v = engine_match_view(m, seat);
+    if (!v)
+        return NULL;
+    *len = deckhand__view__get_packed_size(v);
+    uint8_t *buf = malloc(*len + 1);
+    if (buf)
+        deckhand__view__pack(v, buf);
+    engine_view_free(v);
+    return buf;
+}
+
+static void test_random_play_restores_identically_at_every_step(void)
+{
+    engine_bundle *b = load(), *b2 = load();
+    CU_ASSERT_FATAL(b && b2);
+    const char *names3[] = {"A", "B", "C"};
+    engine_match_config cfg = {"r", "mini", 77, 3, names3, NULL, "turns=12"};
+    engine_error err;
+    engine_match *m = engine_match_new(b, &cfg, &err);
+    CU_ASSERT_FATAL(m != NULL);
+    uint32_t rnd = 12345;
+    int steps = 0, mismatches = 0;
+    while (!engine_match_finished(m) && steps < 200) {
+        const engine_decision *d = engine_match_decision(m);
+        CU_ASSERT_FATAL(d != NULL);
+        uint32_t ids[2];
+        size_t n = 0;
+        rnd = rnd * 1103515245u + 12345u;
+        size_t want = d->min + (rnd >> 16) % (d->max - d->min + 1);
+        for (size_t i = 0; i < want; i++)
+            ids[n++] = (uint32_t)(i + 1 + (rnd >> 8) % (d->noptions - want + 1));
+        CU_ASSERT_EQUAL_FATAL(engine_match_answer(m, d->seat, d->decision_id, ids, n, &err),
+                              ENGINE_OK);
+        steps++;
+        size_t len, nlog = engine_match_log_len(m);
+        const uint8_t *snap = engine_match_snapshot(m, &len);
+        engine_answer log[64];
+        for (size_t i = 0; i < nlog && i < 64; i++)
+            log[i] = engine_match_log_at(m, i);
+        engine_match *r = engine_match_restore(b2, &cfg, snap, len, log, nlog, &err);
+        CU_ASSERT_FATAL(r != NULL);
+        if (engine_match_hash(r) != engine_match_hash(m))
+            mismatches++;
+        for (int seat = 0; seat < 3; seat++) {
+            size_t la = 0, lb = 0;
+            uint8_t *va = packed_view(m, seat, &la), *vb = packed_view(r, seat, &lb);
+            CU_ASSERT_FATAL(va && vb);
+            if (la != lb || memcmp(va, vb, la))
+                mismatches++;
+            free(va);
+            free(vb);
+        }
+        engine_match_free(r);
+    }
+    CU_ASSERT_TRUE(engine_match_finished(m));
+    CU_ASSERT(steps > 12);
+    CU_ASSERT_EQUAL(mismatches, 0);
+    engine_match_free(m);
+    engine_bundle_free(b2);
+    engine_bundle_free(b);
+}
+
 static const dh_test_case cases[] = {
     {"test_bundle_lists_its_game_and_ignores_other_files",
      test_bundle_lists_its_game_and_ignores_other_files},
@@ -688,6 +757,8 @@ static const dh_test_case cases[] = {
     {"test_require_refuses_binary_chunks_and_escapes",
      test_require_refuses_binary_chunks_and_escapes},
     {"test_runaway_game_is_stopped", test_runaway_game_is_stopped},
+    {"test_random_play_restores_identically_at_every_step",
+     test_random_play_restores_identically_at_every_step},
     {NULL, NULL},
 };
 
