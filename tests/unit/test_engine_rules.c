@@ -40,7 +40,7 @@ static void test_rules_runner_passes_the_fixture_bundle(void)
     snprintf(args, sizeof args, "%s", dh_test_path("tests/fixtures/bundle"));
     CU_ASSERT_EQUAL(run_rules(args, out, sizeof out), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "PASS mini/basic: view_hides_the_other_hand"));
-    CU_ASSERT_STRING_EQUAL(last_line(out), "7 passed, 0 failed");
+    CU_ASSERT_STRING_EQUAL(last_line(out), "18 passed, 0 failed");
 }
 
 static void test_rules_runner_reports_failures_and_exits_nonzero(void)
