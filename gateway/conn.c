@@ -391,6 +391,7 @@ static void conn_on_connection(uv_stream_t *server, int status)
     c->kind = ws ? CONN_WS : CONN_TCP;
     c->state = ws ? CONN_HANDSHAKE : CONN_OPEN;
     c->serial = ++g->next_serial;
+    c->opened_at = uv_now(g->loop);
     dh_frame_decoder_init(&c->frames, g->max_frame);
     uv_tcp_init(g->loop, &c->tcp);
     c->tcp.data = c;
@@ -477,9 +478,16 @@ void conn_unlisten(gw *g)
 void conn_sweep(gw *g)
 {
     uint64_t now = uv_now(g->loop);
-    for (gw_conn *c = g->conns; c; c = c->next)
+    for (gw_conn *c = g->conns; c; c = c->next) {
         if (c->state == CONN_CLOSING && now - c->closing_since > GW_CLOSE_GRACE)
             conn_close(c, false);
+        else if ((c->state == CONN_OPEN || c->state == CONN_HANDSHAKE) && !c->authed &&
+                 now - c->opened_at > GW_LOGIN_GRACE) {
+            dh_info("conn %llu (%s) closed: no login in %d ms", (unsigned long long)c->serial,
+                    c->peer, GW_LOGIN_GRACE);
+            conn_close(c, true);
+        }
+    }
 }
 
 void conn_close_all(gw *g)

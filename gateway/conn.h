@@ -30,6 +30,7 @@ struct gw_conn {
     uint64_t serial;
     conn_kind kind;
     conn_state state;
+    uint64_t opened_at;
     uint64_t closing_since;
     char peer[64];
     size_t wq_bytes; /* bytes handed to libuv and not yet written */
@@ -66,7 +67,8 @@ int conn_send(gw_conn *c, const uint8_t *msg, size_t len);
  * immediately. Safe to call more than once. */
 void conn_close(gw_conn *c, bool flush);
 
-/* Close connections that have been flushing for longer than GW_CLOSE_GRACE. */
+/* Close connections that have been flushing for longer than GW_CLOSE_GRACE, and those
+ * still not logged in (or not upgraded) after GW_LOGIN_GRACE. */
 void conn_sweep(gw *g);
 /* Close every connection (shutdown). */
 void conn_close_all(gw *g);

@@ -22,6 +22,7 @@
 #define GW_READ_BUF       65536
 #define GW_WRITE_CAP      (1u << 20) /* queued bytes past which a slow client is dropped */
 #define GW_CLOSE_GRACE    5000       /* ms a closing connection may take to flush */
+#define GW_LOGIN_GRACE    30000      /* ms a connection may stay open without logging in */
 #define GW_TOKEN_TTL      (24 * 3600)
 #define GW_MM_TIMEOUT     3000  /* ms the matchmaker has to answer a queue request */
 #define GW_WORKER_TIMEOUT 5000  /* ms a worker has to answer a Choose or Resync */
