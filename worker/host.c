@@ -1,0 +1,670 @@
+/*
+ * host.c: matches, player commands and their outputs (see host.h).
+ */
+#include "host.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dh_log.h"
+
+#define HOST_RESULT_MAX 4096
+
+static uint64_t host_wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+void host_init(host *h, const char *worker_id, const char *endpoint, void *router, void *dealer,
+               engine_bundle *bundle, store *st, uint32_t capacity)
+{
+    memset(h, 0, sizeof *h);
+    h->worker_id = worker_id;
+    h->endpoint = endpoint;
+    h->router = router;
+    h->dealer = dealer;
+    h->bundle = bundle;
+    h->st = st;
+    h->capacity = capacity;
+}
+
+static void host_match_free(host_match *hm)
+{
+    if (!hm)
+        return;
+    if (hm->m)
+        engine_match_free(hm->m);
+    free(hm->seats);
+    free(hm);
+}
+
+void host_free(host *h)
+{
+    for (size_t i = 0; i < h->nmatches; i++)
+        host_match_free(h->matches[i]);
+    free(h->matches);
+    free(h->acts);
+    h->matches = NULL;
+    h->acts = NULL;
+    h->nmatches = h->nacts = 0;
+}
+
+size_t host_active(const host *h)
+{
+    return h->nmatches;
+}
+
+static host_match *host_find(host *h, const char *match_id)
+{
+    for (size_t i = 0; i < h->nmatches; i++)
+        if (!strcmp(h->matches[i]->id, match_id))
+            return h->matches[i];
+    return NULL;
+}
+
+/* Remove hm from the table and free it. */
+static void host_drop(host *h, host_match *hm)
+{
+    for (size_t i = 0; i < h->nmatches; i++) {
+        if (h->matches[i] == hm) {
+            h->matches[i] = h->matches[--h->nmatches];
+            break;
+        }
+    }
+    host_match_free(hm);
+}
+
+static int host_seat_of(const host_match *hm, const char *player_id)
+{
+    for (int i = 0; i < hm->nseats; i++)
+        if (!strcmp(hm->seats[i].player_id, player_id))
+            return i;
+    return -1;
+}
+
+/* ---- outputs ------------------------------------------------------------------------ */
+
+/* Send one ServerMessage to a player through the gateway at route. A gateway that went
+ * away (EHOSTUNREACH) is not an error: the player resyncs when it comes back. */
+static void host_send(host *h, const char *route, const char *player_id,
+                      const Deckhand__ServerMessage *sm)
+{
+    if (!route || !*route)
+        return;
+    size_t len = deckhand__server_message__get_packed_size(sm);
+    uint8_t stackbuf[2048];
+    uint8_t *buf = len <= sizeof stackbuf ? stackbuf : malloc(len);
+    if (!buf) {
+        dh_error("out of memory sending to %s", player_id);
+        return;
+    }
+    deckhand__server_message__pack(sm, buf);
+    Deckhand__Internal__PlayerOutput po = DECKHAND__INTERNAL__PLAYER_OUTPUT__INIT;
+    po.player_id = (char *)player_id;
+    po.message.data = buf;
+    po.message.len = len;
+    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
+    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUT;
+    msg.player_output = &po;
+    if (dh_zmq_send(h->router, route, &msg) < 0) {
+        if (errno == EHOSTUNREACH)
+            dh_debug("gateway %s gone; dropped output for %s", route, player_id);
+        else
+            dh_warn("cannot send to %s via %s: %s", player_id, route, strerror(errno));
+    }
+    if (buf != stackbuf)
+        free(buf);
+}
+
+static void host_send_reply(host *h, const char *route, const char *player_id, uint64_t cmd_id,
+                            int code, const char *text)
+{
+    Deckhand__Reply r = DECKHAND__REPLY__INIT;
+    Deckhand__Error e = DECKHAND__ERROR__INIT;
+    r.cmd_id = cmd_id;
+    r.ok = code == 0;
+    if (code) {
+        e.code = (Deckhand__ErrorCode)code;
+        e.message = (char *)(text ? text : "");
+        r.error = &e;
+    }
+    Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
+    sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_REPLY;
+    sm.reply = &r;
+    host_send(h, route, player_id, &sm);
+}
+
+/* Remember a command's outcome so a retry of its cmd_id gets the same answer. */
+static void host_remember(host_seat *s, uint64_t cmd_id, int code, const char *text)
+{
+    if (!cmd_id)
+        return;
+    host_reply *r = &s->replies[s->next_reply++ % HOST_REPLIES];
+    r->cmd_id = cmd_id;
+    r->code = code;
+    snprintf(r->text, sizeof r->text, "%s", text ? text : "");
+}
+
+static const host_reply *host_recall(const host_seat *s, uint64_t cmd_id)
+{
+    for (size_t i = 0; cmd_id && i < HOST_REPLIES; i++)
+        if (s->replies[i].cmd_id == cmd_id)
+            return &s->replies[i];
+    return NULL;
+}
+
+typedef struct {
+    host *h;
+    host_match *hm;
+} host_event_ctx;
+
+static void host_on_event(void *ud, const engine_event *ev)
+{
+    host_event_ctx *c = ud;
+    if (ev->to_seat < 0 || ev->to_seat >= c->hm->nseats)
+        return;
+    const host_seat *s = &c->hm->seats[ev->to_seat];
+    if (!s->route[0])
+        return;
+    Deckhand__Event e = DECKHAND__EVENT__INIT;
+    e.match_id = c->hm->id;
+    e.event_seq = ev->seq;
+    e.kind = (char *)(ev->kind ? ev->kind : "");
+    e.text = (char *)(ev->text ? ev->text : "");
+    e.seat = ev->about_seat;
+    Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
+    sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_EVENT;
+    sm.event = &e;
+    host_send(c->h, s->route, s->player_id, &sm);
+}
+
+/* Every event produced since the last drain, to the seats attached now. */
+static void host_release_events(host *h, host_match *hm)
+{
+    host_event_ctx c = {h, hm};
+    engine_match_drain_events(hm->m, host_on_event, &c);
+}
+
+static void host_send_view(host *h, host_match *hm, int seat)
+{
+    const host_seat *s = &hm->seats[seat];
+    if (!s->route[0])
+        return;
+    Deckhand__View *v = engine_match_view(hm->m, seat);
+    if (!v) {
+        dh_error("match %s: no view for seat %d (out of memory)", hm->id, seat);
+        return;
+    }
+    Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
+    sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_VIEW;
+    sm.view = v;
+    host_send(h, s->route, s->player_id, &sm);
+    engine_view_free(v);
+}
+
+/* The pending decision, to its seat only. */
+static void host_send_decision(host *h, host_match *hm, int seat)
+{
+    const engine_decision *d = engine_match_decision(hm->m);
+    const host_seat *s = &hm->seats[seat];
+    if (!d || d->seat != seat || !s->route[0])
+        return;
+    Deckhand__Option *opts = calloc(d->noptions ? d->noptions : 1, sizeof *opts);
+    Deckhand__Option **optp = calloc(d->noptions ? d->noptions : 1, sizeof *optp);
+    if (!opts || !optp) {
+        dh_error("match %s: out of memory building a decision", hm->id);
+        goto out;
+    }
+    for (size_t i = 0; i < d->noptions; i++) {
+        deckhand__option__init(&opts[i]);
+        opts[i].id = d->options[i].id;
+        opts[i].label = (char *)(d->options[i].label ? d->options[i].label : "");
+        opts[i].card = (char *)(d->options[i].card ? d->options[i].card : "");
+        opts[i].entity = d->options[i].entity;
+        optp[i] = &opts[i];
+    }
+    Deckhand__DecisionRequest dr = DECKHAND__DECISION_REQUEST__INIT;
+    dr.match_id = hm->id;
+    dr.event_seq = engine_match_event_seq(hm->m, seat);
+    dr.decision_id = d->decision_id;
+    dr.seat = (uint32_t)seat;
+    dr.prompt = (char *)(d->prompt ? d->prompt : "");
+    dr.kind = (char *)(d->kind ? d->kind : "");
+    dr.n_options = d->noptions;
+    dr.options = optp;
+    dr.min = d->min;
+    dr.max = d->max;
+    Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
+    sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_DECISION;
+    sm.decision = &dr;
+    host_send(h, s->route, s->player_id, &sm);
+out:
+    free(opts);
+    free(optp);
+}
+
+/* After a change everyone saw: events, then every attached seat's view, then the
+ * decider's request. */
+static void host_release_state(host *h, host_match *hm)
+{
+    host_release_events(h, hm);
+    for (int i = 0; i < hm->nseats; i++)
+        host_send_view(h, hm, i);
+    const engine_decision *d = engine_match_decision(hm->m);
+    if (d && d->seat >= 0 && d->seat < hm->nseats)
+        host_send_decision(h, hm, d->seat);
+}
+
+static void host_send_control(host *h, Deckhand__Internal__Internal *msg)
+{
+    if (dh_zmq_send(h->dealer, NULL, msg) < 0)
+        dh_warn("cannot reach the matchmaker: %s", strerror(errno));
+}
+
+static void host_match_started(host *h, const char *match_id, bool ok, const char *error)
+{
+    Deckhand__Internal__MatchStarted ms = DECKHAND__INTERNAL__MATCH_STARTED__INIT;
+    ms.match_id = (char *)match_id;
+    ms.ok = ok;
+    ms.error = (char *)(error ? error : "");
+    ms.worker_id = (char *)h->worker_id;
+    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
+    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_STARTED;
+    msg.match_started = &ms;
+    host_send_control(h, &msg);
+}
+
+/* ---- persistence -------------------------------------------------------------------- */
+
+/* A bounded text buffer: appends past the end are cut, never overflow. */
+typedef struct {
+    char *p;
+    size_t at, cap;
+} host_text;
+
+static void host_text_add(host_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void host_text_add(host_text *t, const char *fmt, ...)
+{
+    if (t->at + 1 >= t->cap)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(t->p + t->at, t->cap - t->at, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        t->at = t->at + (size_t)n < t->cap ? t->at + (size_t)n : t->cap - 1;
+}
+
+static void host_text_json_str(host_text *t, const char *s)
+{
+    host_text_add(t, "\"");
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            host_text_add(t, "\\%c", c);
+        else if (c < 0x20)
+            host_text_add(t, "\\u%04x", c);
+        else
+            host_text_add(t, "%c", c);
+    }
+    host_text_add(t, "\"");
+}
+
+/* The result as stored in match:{ID}.result: [{seat,name,score,rank,turns}...]. A
+ * result cut by the buffer's end is not valid JSON; 4 KiB holds any real table. */
+static void host_results_json(host_match *hm, char *json, size_t cap)
+{
+    engine_result res[HOST_SEATS_MAX];
+    size_t n = engine_match_results(hm->m, res, HOST_SEATS_MAX);
+    host_text t = {json, 0, cap};
+    json[0] = '\0';
+    host_text_add(&t, "[");
+    for (size_t i = 0; i < n; i++) {
+        int seat = res[i].seat;
+        host_text_add(&t, "%s{\"seat\":%d,\"name\":", i ? "," : "", seat);
+        host_text_json_str(&t, seat >= 0 && seat < hm->nseats ? hm->seats[seat].name : "");
+        host_text_add(&t, ",\"score\":%d,\"rank\":%d,\"turns\":%d}", res[i].score, res[i].rank,
+                      res[i].turns);
+    }
+    host_text_add(&t, "]");
+}
+
+/* Append the writes that make Redis hold hm as the engine has it now: a new snapshot
+ * (which resets the log) when a turn boundary passed, else the one answer just
+ * accepted; plus the result once finished. -1 when a write could not be queued. */
+static int host_persist(host *h, host_match *hm)
+{
+    int rc = 0;
+    uint64_t version = engine_match_snapshot_version(hm->m);
+    if (version != hm->snap_version) {
+        size_t len = 0;
+        const uint8_t *snap = engine_match_snapshot(hm->m, &len);
+        rc |= store_put_snapshot(h->st, hm->id, snap, len);
+        for (size_t i = 0; i < engine_match_log_len(hm->m); i++) {
+            engine_answer a = engine_match_log_at(hm->m, i);
+            uint8_t *enc = NULL;
+            size_t n = 0;
+            if (engine_answer_encode(&a, &enc, &n) != 0)
+                return -1;
+            rc |= store_append_log(h->st, hm->id, enc, n);
+            free(enc);
+        }
+    } else if (engine_match_log_len(hm->m) > 0) {
+        engine_answer a = engine_match_log_at(hm->m, engine_match_log_len(hm->m) - 1);
+        uint8_t *enc = NULL;
+        size_t n = 0;
+        if (engine_answer_encode(&a, &enc, &n) != 0)
+            return -1;
+        rc |= store_append_log(h->st, hm->id, enc, n);
+        free(enc);
+    }
+    if (engine_match_finished(hm->m)) {
+        char json[HOST_RESULT_MAX];
+        host_results_json(hm, json, sizeof json);
+        rc |= store_finish(h->st, hm->id, host_wall_ms(), json);
+    }
+    return rc ? -1 : 0;
+}
+
+static host_action *host_hold(host *h, host_act_kind kind, host_match *hm, int op)
+{
+    if (h->nacts == h->capacts) {
+        size_t cap = h->capacts ? h->capacts * 2 : 64;
+        host_action *a = realloc(h->acts, cap * sizeof *a);
+        if (!a)
+            return NULL;
+        h->acts = a;
+        h->capacts = cap;
+    }
+    host_action *a = &h->acts[h->nacts++];
+    memset(a, 0, sizeof *a);
+    a->kind = kind;
+    a->hm = hm;
+    a->op = op;
+    hm->busy = true;
+    return a;
+}
+
+/* ---- match life --------------------------------------------------------------------- */
+
+void host_start_match(host *h, const Deckhand__Internal__StartMatch *sm, uint64_t now_ms)
+{
+    const char *id = sm->match_id ? sm->match_id : "";
+    const char *why = NULL;
+    host_match *hm = host_find(h, id);
+    char players[HOST_ID_MAX * 8], player_ids[HOST_ID_MAX * 8];
+    const char **names = NULL;
+    if (hm) {
+        /* a repeated StartMatch: answer again, once this match's own write settled */
+        if (hm->busy)
+            host_flush(h, now_ms);
+        if (host_find(h, id))
+            host_match_started(h, id, true, NULL);
+        return;
+    }
+    if (!*id || strlen(id) >= HOST_ID_MAX || !sm->game || strlen(sm->game) >= HOST_ID_MAX ||
+        sm->n_seats == 0 || sm->n_seats > HOST_SEATS_MAX) {
+        why = "bad StartMatch";
+        goto err;
+    }
+    if (h->nmatches >= h->capacity) {
+        why = "worker full";
+        goto err;
+    }
+    if (h->nmatches == h->capmatches) {
+        size_t cap = h->capmatches ? h->capmatches * 2 : 64;
+        host_match **m = realloc(h->matches, cap * sizeof *m);
+        if (!m)
+            goto err_nomem;
+        h->matches = m;
+        h->capmatches = cap;
+    }
+    hm = calloc(1, sizeof *hm);
+    names = calloc(sm->n_seats, sizeof *names);
+    if (!hm || !names || !(hm->seats = calloc(sm->n_seats, sizeof *hm->seats)))
+        goto err_nomem;
+    snprintf(hm->id, sizeof hm->id, "%s", id);
+    snprintf(hm->game, sizeof hm->game, "%s", sm->game);
+    hm->nseats = (int)sm->n_seats;
+    size_t pat = 0, iat = 0;
+    players[0] = player_ids[0] = '\0';
+    for (size_t i = 0; i < sm->n_seats; i++) {
+        host_seat *s = &hm->seats[i];
+        const Deckhand__Internal__Seat *in = sm->seats[i];
+        snprintf(s->player_id, sizeof s->player_id, "%s", in->player_id ? in->player_id : "");
+        snprintf(s->name, sizeof s->name, "%s", in->name && *in->name ? in->name : s->player_id);
+        names[i] = s->name;
+        pat += (size_t)snprintf(players + pat, sizeof players - pat, "%s%s", i ? "," : "", s->name);
+        iat += (size_t)snprintf(player_ids + iat, sizeof player_ids - iat, "%s%s", i ? "," : "",
+                                s->player_id);
+        if (pat >= sizeof players || iat >= sizeof player_ids) {
+            why = "too many players";
+            goto err;
+        }
+    }
+    engine_match_config cfg = {
+        .match_id = hm->id,
+        .game = hm->game,
+        .seed = sm->seed,
+        .nplayers = hm->nseats,
+        .names = names,
+    };
+    engine_error ee = {0};
+    hm->m = engine_match_new(h->bundle, &cfg, &ee);
+    if (!hm->m) {
+        dh_warn("match %s: cannot create %s: %s", id, sm->game, ee.message);
+        why = ee.message[0] ? ee.message : "engine refused the match";
+        goto err;
+    }
+    free(names);
+    names = NULL;
+    h->matches[h->nmatches++] = hm;
+
+    int op = store_op(h->st, now_ms);
+    store_meta meta = {
+        .match_id = hm->id,
+        .game = hm->game,
+        .bundle = engine_bundle_id(h->bundle),
+        .worker = h->worker_id,
+        .seed = sm->seed,
+        .players = players,
+        .player_ids = player_ids,
+        .created_ms = host_wall_ms(),
+    };
+    /* The first snapshot is written whatever its version. */
+    hm->snap_version = engine_match_snapshot_version(hm->m) - 1;
+    if (op >= 0 && (store_put_meta(h->st, &meta) < 0 || host_persist(h, hm) < 0))
+        op = -1;
+    if (!host_hold(h, HOST_ACT_START, hm, op)) {
+        host_drop(h, hm);
+        hm = NULL;
+        why = "out of memory";
+        goto err;
+    }
+    dh_info("match %s: %s for %s", hm->id, hm->game, players);
+    return;
+err_nomem:
+    why = "out of memory";
+err:
+    dh_warn("match %s refused: %s", id, why);
+    host_match_started(h, id, false, why);
+    free(names);
+    host_match_free(hm);
+}
+
+/* The match is over and Redis has its result: tell the seats and the matchmaker. */
+static void host_finish(host *h, host_match *hm)
+{
+    engine_result res[HOST_SEATS_MAX];
+    size_t n = engine_match_results(hm->m, res, HOST_SEATS_MAX);
+    Deckhand__PlayerResult pr[HOST_SEATS_MAX];
+    Deckhand__PlayerResult *prp[HOST_SEATS_MAX];
+    for (size_t i = 0; i < n; i++) {
+        deckhand__player_result__init(&pr[i]);
+        int seat = res[i].seat;
+        pr[i].seat = (uint32_t)seat;
+        pr[i].name = seat >= 0 && seat < hm->nseats ? hm->seats[seat].name : (char *)"";
+        pr[i].score = res[i].score;
+        pr[i].rank = (uint32_t)res[i].rank;
+        pr[i].turns = (uint32_t)res[i].turns;
+        prp[i] = &pr[i];
+    }
+    for (int s = 0; s < hm->nseats; s++) {
+        Deckhand__GameOver go = DECKHAND__GAME_OVER__INIT;
+        go.match_id = hm->id;
+        go.event_seq = engine_match_event_seq(hm->m, s);
+        go.n_results = n;
+        go.results = prp;
+        Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
+        sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER;
+        sm.game_over = &go;
+        host_send(h, hm->seats[s].route, hm->seats[s].player_id, &sm);
+    }
+    Deckhand__Internal__MatchEnded me = DECKHAND__INTERNAL__MATCH_ENDED__INIT;
+    me.match_id = hm->id;
+    me.worker_id = (char *)h->worker_id;
+    me.n_results = n;
+    me.results = prp;
+    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
+    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ENDED;
+    msg.match_ended = &me;
+    host_send_control(h, &msg);
+    dh_info("match %s finished", hm->id);
+    host_drop(h, hm);
+}
+
+/* ---- commands ----------------------------------------------------------------------- */
+
+static void host_resync(host *h, host_match *hm, int seat, uint64_t cmd_id)
+{
+    host_seat *s = &hm->seats[seat];
+    if (cmd_id)
+        host_send_reply(h, s->route, s->player_id, cmd_id, 0, NULL);
+    host_release_events(h, hm);
+    host_send_view(h, hm, seat);
+    host_send_decision(h, hm, seat);
+}
+
+static void host_choose(host *h, host_match *hm, int seat, uint64_t cmd_id,
+                        const Deckhand__Choose *c, uint64_t now_ms)
+{
+    host_seat *s = &hm->seats[seat];
+    const host_reply *old = host_recall(s, cmd_id);
+    if (old) {
+        host_send_reply(h, s->route, s->player_id, cmd_id, old->code, old->text);
+        return;
+    }
+    engine_error ee = {0};
+    engine_code code =
+        engine_match_answer(hm->m, seat, c->decision_id, c->option_ids, c->n_option_ids, &ee);
+    if (code != ENGINE_OK) {
+        host_remember(s, cmd_id, (int)code, ee.message);
+        host_send_reply(h, s->route, s->player_id, cmd_id, (int)code, ee.message);
+        return;
+    }
+    int op = store_op(h->st, now_ms);
+    if (op >= 0 && host_persist(h, hm) < 0)
+        op = -1;
+    host_action *a = host_hold(h, HOST_ACT_CHOOSE, hm, op);
+    if (!a) {
+        engine_match_undo(hm->m, &ee);
+        hm->busy = false;
+        host_send_reply(h, s->route, s->player_id, cmd_id, DECKHAND__ERROR_CODE__INTERNAL,
+                        "out of memory");
+        return;
+    }
+    a->seat = seat;
+    a->cmd_id = cmd_id;
+    snprintf(a->route, sizeof a->route, "%s", s->route);
+}
+
+void host_command(host *h, const char *identity, const Deckhand__Internal__PlayerCommand *pc,
+                  uint64_t now_ms)
+{
+    const char *pid = pc->player_id ? pc->player_id : "";
+    const char *mid = pc->match_id ? pc->match_id : "";
+    host_match *hm = host_find(h, mid);
+    if (hm && hm->busy) {
+        /* one write in flight per match: settle it before looking at this command */
+        host_flush(h, now_ms);
+        hm = host_find(h, mid);
+    }
+    int seat = hm && hm->started ? host_seat_of(hm, pid) : -1;
+    if (seat < 0) {
+        host_send_reply(h, identity, pid, pc->cmd_id, DECKHAND__ERROR_CODE__UNKNOWN_MATCH,
+                        "no such match here, or you are not seated in it");
+        return;
+    }
+    host_seat *s = &hm->seats[seat];
+    if (strcmp(s->route, identity)) {
+        dh_debug("match %s: %s attached via %s", hm->id, pid, identity);
+        snprintf(s->route, sizeof s->route, "%s", identity);
+    }
+    switch (pc->body_case) {
+    case DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC:
+        host_resync(h, hm, seat, pc->cmd_id);
+        break;
+    case DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHOOSE:
+        host_choose(h, hm, seat, pc->cmd_id, pc->choose, now_ms);
+        break;
+    default:
+        host_send_reply(h, identity, pid, pc->cmd_id, DECKHAND__ERROR_CODE__BAD_REQUEST,
+                        "empty command");
+        break;
+    }
+}
+
+/* ---- the batch ---------------------------------------------------------------------- */
+
+static void host_release(host *h, host_action *a)
+{
+    host_match *hm = a->hm;
+    bool ok = store_ok(h->st, a->op);
+    hm->busy = false;
+    if (a->kind == HOST_ACT_START) {
+        if (!ok) {
+            dh_warn("match %s: store unavailable, not started", hm->id);
+            host_match_started(h, hm->id, false, "store unavailable");
+            host_drop(h, hm);
+            return;
+        }
+        hm->snap_version = engine_match_snapshot_version(hm->m);
+        hm->started = true;
+        host_match_started(h, hm->id, true, NULL);
+        if (engine_match_finished(hm->m))
+            host_finish(h, hm);
+        return;
+    }
+    host_seat *s = &hm->seats[a->seat];
+    if (!ok) {
+        engine_error ee = {0};
+        if (engine_match_undo(hm->m, &ee) != ENGINE_OK)
+            dh_error("match %s: undo failed after a lost write: %s", hm->id, ee.message);
+        host_send_reply(h, a->route, s->player_id, a->cmd_id, DECKHAND__ERROR_CODE__UNAVAILABLE,
+                        "store unavailable, retry");
+        return;
+    }
+    hm->snap_version = engine_match_snapshot_version(hm->m);
+    host_remember(s, a->cmd_id, 0, NULL);
+    host_send_reply(h, a->route, s->player_id, a->cmd_id, 0, NULL);
+    host_release_state(h, hm);
+    if (engine_match_finished(hm->m))
+        host_finish(h, hm);
+}
+
+void host_flush(host *h, uint64_t now_ms)
+{
+    store_flush(h->st, now_ms);
+    /* Releasing may drop matches, but never adds actions, so the array is stable. */
+    for (size_t i = 0; i < h->nacts; i++)
+        host_release(h, &h->acts[i]);
+    h->nacts = 0;
+    store_next(h->st);
+}

@@ -1,0 +1,103 @@
+/*
+ * host.h: the matches a worker hosts, the commands that drive them and the outputs they
+ * release (docs/ARCHITECTURE.md flows 3-5).
+ *
+ * The rule this module exists to keep: nothing a command changed is shown to anyone
+ * before Redis holds it. A command is applied to the engine at once (so the next
+ * command of the same iteration sees its effect on validation) but its Reply, events,
+ * views and decision are held as an action until host_flush has pipelined every write of
+ * the iteration and Redis acknowledged them. A write that fails is undone in the engine
+ * (engine_match_undo, one level) and answered UNAVAILABLE. Because undo is one level
+ * deep, a match has at most one write in flight: a second command for a busy match
+ * flushes the batch first.
+ *
+ * Players are routed by the gateway identity their last command came from; outputs to
+ * a seat with no route, or to a gateway that went away (EHOSTUNREACH), are dropped: the
+ * player resyncs on return and gets a full View.
+ *
+ * Limit: matches are found by a linear scan of an array, fine for the default capacity
+ * (1000); a hash table is the next step past that.
+ */
+#ifndef DECKHAND_WORKER_HOST_H
+#define DECKHAND_WORKER_HOST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dh_zmq.h"
+#include "engine.h"
+#include "internal.pb-c.h"
+#include "store.h"
+
+#define HOST_ID_MAX    128
+#define HOST_REPLIES   64 /* remembered replies per seat, for retried cmd_ids */
+#define HOST_SEATS_MAX 16
+
+typedef struct {
+    uint64_t cmd_id; /* 0: empty slot */
+    int code;
+    char text[80];
+} host_reply;
+
+typedef struct {
+    char player_id[HOST_ID_MAX];
+    char name[HOST_ID_MAX];
+    char route[DH_ZMQ_ID_MAX + 1]; /* gateway identity; empty until the player attaches */
+    host_reply replies[HOST_REPLIES];
+    unsigned next_reply;
+} host_seat;
+
+typedef struct {
+    char id[HOST_ID_MAX];
+    char game[HOST_ID_MAX];
+    engine_match *m;
+    host_seat *seats;
+    int nseats;
+    uint64_t snap_version; /* last snapshot version Redis holds */
+    bool busy;             /* a write of the current batch is in flight */
+    bool started;          /* MatchStarted ok was sent */
+} host_match;
+
+typedef enum { HOST_ACT_START, HOST_ACT_CHOOSE } host_act_kind;
+
+/* Outputs held until the batch's writes are acknowledged. */
+typedef struct {
+    host_act_kind kind;
+    host_match *hm;
+    int op; /* store op, -1 when it could not even start */
+    int seat;
+    uint64_t cmd_id;
+    char route[DH_ZMQ_ID_MAX + 1];
+} host_action;
+
+typedef struct {
+    const char *worker_id;
+    const char *endpoint;
+    void *router; /* data path: gateways */
+    void *dealer; /* control path: the matchmaker */
+    engine_bundle *bundle;
+    store *st;
+    uint32_t capacity;
+    host_match **matches;
+    size_t nmatches, capmatches;
+    host_action *acts;
+    size_t nacts, capacts;
+} host;
+
+/* Everything is borrowed; the host owns only its matches and actions. */
+void host_init(host *h, const char *worker_id, const char *endpoint, void *router, void *dealer,
+               engine_bundle *bundle, store *st, uint32_t capacity);
+void host_free(host *h);
+
+/* A StartMatch from the matchmaker. */
+void host_start_match(host *h, const Deckhand__Internal__StartMatch *sm, uint64_t now_ms);
+/* A PlayerCommand from the gateway at identity. */
+void host_command(host *h, const char *identity, const Deckhand__Internal__PlayerCommand *pc,
+                  uint64_t now_ms);
+/* Send the batch's writes, wait for Redis, then release or undo every held action. */
+void host_flush(host *h, uint64_t now_ms);
+
+size_t host_active(const host *h);
+
+#endif

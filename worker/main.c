@@ -1,0 +1,269 @@
+/*
+ * main.c: deckhand-worker, the process that hosts matches.
+ *
+ * Flags (docs/ARCHITECTURE.md): --bind (ROUTER for gateways' data path), --id,
+ * --matchmaker (DEALER for the control path), --redis, --scripts, --capacity.
+ *
+ * One zmq_poll loop. Each iteration reads what waits on both sockets (StartMatch from
+ * the matchmaker, PlayerCommands from gateways), lets the host apply them, then flushes:
+ * every Redis write of the iteration goes out as one pipeline and only then are the
+ * outputs released (host.h). Every BEAT_MS the worker beats to the matchmaker and
+ * renews its worker:{ID} lease; every HELLO_MS it repeats its WorkerHello, so a restarted
+ * matchmaker relearns it without being asked.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <zmq.h>
+
+#include "dh_config.h"
+#include "dh_log.h"
+#include "dh_zmq.h"
+#include "engine.h"
+#include "host.h"
+#include "store.h"
+
+#define BEAT_MS          500
+#define HELLO_MS         2000
+#define LEASE_MS         2000
+#define REDIS_TIMEOUT_MS 1000
+#define HWM              10000
+#define DRAIN_MAX        1000 /* messages per socket per iteration */
+#define GAMES_MAX        32
+
+static volatile sig_atomic_t worker_stop; /* set by SIGINT/SIGTERM; the only global */
+
+static void worker_on_signal(int sig)
+{
+    (void)sig;
+    worker_stop = 1;
+}
+
+static uint64_t worker_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static void worker_hello(host *h)
+{
+    engine_game_info info[GAMES_MAX];
+    size_t n = engine_bundle_games(h->bundle, info, GAMES_MAX);
+    if (n > GAMES_MAX)
+        n = GAMES_MAX;
+    Deckhand__Internal__GameInfo games[GAMES_MAX];
+    Deckhand__Internal__GameInfo *gamep[GAMES_MAX];
+    for (size_t i = 0; i < n; i++) {
+        deckhand__internal__game_info__init(&games[i]);
+        games[i].name = (char *)info[i].name;
+        games[i].min_players = (uint32_t)info[i].min_players;
+        games[i].max_players = (uint32_t)info[i].max_players;
+        gamep[i] = &games[i];
+    }
+    Deckhand__Internal__WorkerHello wh = DECKHAND__INTERNAL__WORKER_HELLO__INIT;
+    wh.worker_id = (char *)h->worker_id;
+    wh.endpoint = (char *)h->endpoint;
+    wh.n_games = n;
+    wh.games = gamep;
+    wh.bundle = (char *)engine_bundle_id(h->bundle);
+    wh.capacity = h->capacity;
+    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
+    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_HELLO;
+    msg.worker_hello = &wh;
+    if (dh_zmq_send(h->dealer, NULL, &msg) < 0)
+        dh_debug("hello not sent: %s", strerror(errno));
+}
+
+static void worker_beat(host *h, uint64_t now_ms)
+{
+    Deckhand__Internal__WorkerBeat wb = DECKHAND__INTERNAL__WORKER_BEAT__INIT;
+    wb.worker_id = (char *)h->worker_id;
+    wb.active_matches = (uint32_t)host_active(h);
+    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
+    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_BEAT;
+    msg.worker_beat = &wb;
+    if (dh_zmq_send(h->dealer, NULL, &msg) < 0)
+        dh_debug("beat not sent: %s", strerror(errno));
+    /* the lease rides in the iteration's pipeline; a lost lease only delays readiness */
+    if (store_op(h->st, now_ms) >= 0)
+        store_lease(h->st, h->worker_id, h->endpoint, LEASE_MS);
+}
+
+static void worker_control(host *h, uint64_t now_ms)
+{
+    for (int i = 0; i < DRAIN_MAX; i++) {
+        Deckhand__Internal__Internal *msg = NULL;
+        int rc = dh_zmq_recv(h->dealer, NULL, &msg);
+        if (rc == 0)
+            return;
+        if (rc < 0)
+            continue;
+        if (msg->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_START_MATCH)
+            host_start_match(h, msg->start_match, now_ms);
+        else
+            dh_warn("unexpected message %d from the matchmaker", (int)msg->body_case);
+        deckhand__internal__internal__free_unpacked(msg, NULL);
+    }
+}
+
+static void worker_data(host *h, uint64_t now_ms)
+{
+    char identity[DH_ZMQ_ID_MAX + 1];
+    for (int i = 0; i < DRAIN_MAX; i++) {
+        Deckhand__Internal__Internal *msg = NULL;
+        int rc = dh_zmq_recv(h->router, identity, &msg);
+        if (rc == 0)
+            return;
+        if (rc < 0)
+            continue;
+        if (msg->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND)
+            host_command(h, identity, msg->player_command, now_ms);
+        else
+            dh_warn("unexpected message %d from %s", (int)msg->body_case, identity);
+        deckhand__internal__internal__free_unpacked(msg, NULL);
+    }
+}
+
+static int worker_run(host *h)
+{
+    uint64_t next_beat = 0, next_hello = 0;
+    while (!worker_stop) {
+        uint64_t now = worker_now_ms();
+        long timeout = next_beat > now ? (long)(next_beat - now) : 0;
+        zmq_pollitem_t items[] = {
+            {.socket = h->dealer, .events = ZMQ_POLLIN},
+            {.socket = h->router, .events = ZMQ_POLLIN},
+        };
+        if (zmq_poll(items, 2, timeout) < 0) {
+            if (errno == EINTR)
+                continue;
+            dh_error("zmq_poll: %s", zmq_strerror(errno));
+            return -1;
+        }
+        now = worker_now_ms();
+        worker_control(h, now);
+        worker_data(h, now);
+        if (now >= next_hello) {
+            worker_hello(h);
+            next_hello = now + HELLO_MS;
+        }
+        if (now >= next_beat) {
+            worker_beat(h, now);
+            next_beat = now + BEAT_MS;
+        }
+        host_flush(h, worker_now_ms());
+    }
+    return 0;
+}
+
+/* The endpoint gateways should connect to: what the socket actually bound (so a
+ * wildcard port like tcp://127.0.0.1:* is resolved). */
+static void worker_endpoint(void *router, const char *bind, char *out, size_t cap)
+{
+    size_t len = cap;
+    if (zmq_getsockopt(router, ZMQ_LAST_ENDPOINT, out, &len) < 0 || !out[0])
+        snprintf(out, cap, "%s", bind);
+}
+
+int main(int argc, char **argv)
+{
+    const char *bind =
+        dh_config_str(argc, argv, "--bind", "DECKHAND_WORKER_BIND", "tcp://127.0.0.1:5570");
+    const char *mm_addr =
+        dh_config_str(argc, argv, "--matchmaker", "DECKHAND_MATCHMAKER", "tcp://127.0.0.1:5560");
+    const char *redis_url =
+        dh_config_str(argc, argv, "--redis", "DECKHAND_REDIS_URL", "redis://127.0.0.1:6390");
+    const char *scripts = dh_config_str(argc, argv, "--scripts", "DECKHAND_SCRIPTS", "./scripts");
+    long capacity = dh_config_int(argc, argv, "--capacity", "DECKHAND_WORKER_CAPACITY", 1000);
+    char default_id[128], hostname[64] = "host";
+    gethostname(hostname, sizeof hostname - 1);
+    snprintf(default_id, sizeof default_id, "wk-%s-%d", hostname, (int)getpid());
+    const char *id = dh_config_str(argc, argv, "--id", "DECKHAND_WORKER_ID", default_id);
+
+    char component[160];
+    snprintf(component, sizeof component, "worker %s", id);
+    dh_log_init(component);
+
+    int rc = 1;
+    void *ctx = NULL, *router = NULL, *dealer = NULL;
+    engine_bundle *bundle = NULL;
+    store st;
+    host h;
+    char endpoint[256] = "";
+    bool store_ready = false, host_ready = false;
+
+    if (capacity <= 0 || capacity > 1000000) {
+        dh_error("bad --capacity %ld", capacity);
+        goto err;
+    }
+    if (strlen(id) > DH_ZMQ_ID_MAX || !*id) {
+        dh_error("bad --id");
+        goto err;
+    }
+    if (store_init(&st, redis_url, REDIS_TIMEOUT_MS) < 0) {
+        dh_error("bad --redis URL %s", redis_url);
+        goto err;
+    }
+    store_ready = true;
+    engine_error ee = {0};
+    bundle = engine_bundle_load(scripts, NULL, &ee);
+    if (!bundle) {
+        dh_error("cannot load scripts from %s: %s", scripts, ee.message);
+        goto err;
+    }
+    ctx = zmq_ctx_new();
+    if (!ctx)
+        goto err;
+    router = dh_zmq_socket(ctx, ZMQ_ROUTER, NULL, HWM);
+    dealer = dh_zmq_socket(ctx, ZMQ_DEALER, id, HWM);
+    if (!router || !dealer)
+        goto err;
+    if (zmq_bind(router, bind) < 0) {
+        dh_error("cannot bind %s: %s", bind, zmq_strerror(errno));
+        goto err;
+    }
+    if (zmq_connect(dealer, mm_addr) < 0) {
+        dh_error("cannot connect to the matchmaker at %s: %s", mm_addr, zmq_strerror(errno));
+        goto err;
+    }
+    worker_endpoint(router, bind, endpoint, sizeof endpoint);
+    host_init(&h, id, endpoint, router, dealer, bundle, &st, (uint32_t)capacity);
+    host_ready = true;
+
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = worker_on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    engine_game_info games[GAMES_MAX];
+    size_t ngames = engine_bundle_games(bundle, games, GAMES_MAX);
+    dh_info("serving %zu games (bundle %.12s) on %s, matchmaker %s, redis %s", ngames,
+            engine_bundle_id(bundle), endpoint, mm_addr, redis_url);
+    if (worker_run(&h) == 0) {
+        dh_info("stopping with %zu matches", host_active(&h));
+        rc = 0;
+    }
+err:
+    if (host_ready) {
+        host_flush(&h, worker_now_ms());
+        host_free(&h);
+    }
+    if (router)
+        zmq_close(router);
+    if (dealer)
+        zmq_close(dealer);
+    if (ctx)
+        zmq_ctx_term(ctx);
+    if (bundle)
+        engine_bundle_free(bundle);
+    if (store_ready)
+        store_close(&st);
+    return rc;
+}
