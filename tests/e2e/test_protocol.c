@@ -68,6 +68,8 @@ typedef struct {
 
 static char g_run[256];
 static unsigned g_violations;
+/* What the privacy checks looked at, so they cannot pass by seeing nothing. */
+static unsigned g_decks_seen, g_other_hands_seen, g_private_events_seen;
 
 static long long now_ms(void)
 {
@@ -165,9 +167,12 @@ static void check_privacy(player *p, const Deckhand__ServerMessage *m)
             violation(p, "got the view of seat %u", v->seat);
         for (size_t i = 0; i < v->n_zones; i++) {
             const Deckhand__Zone *z = v->zones[i];
+            bool other_hand = is_zone(z->name, "hand") && z->owner != (int)v->seat;
+            g_decks_seen += is_zone(z->name, "deck") && z->count > 0;
+            g_other_hands_seen += other_hand && z->count > 0;
             if (is_zone(z->name, "deck") && z->n_cards > 0)
                 violation(p, "sees %zu cards of deck (owner %d)", z->n_cards, z->owner);
-            if (is_zone(z->name, "hand") && z->owner != (int)v->seat && z->n_cards > 0)
+            if (other_hand && z->n_cards > 0)
                 violation(p, "sees %zu cards of the hand of seat %d", z->n_cards, z->owner);
         }
         if (v->decision && v->decision->seat != v->seat)
@@ -181,6 +186,7 @@ static void check_privacy(player *p, const Deckhand__ServerMessage *m)
         const Deckhand__Event *e = m->event;
         bool private =
             (e->kind && strstr(e->kind, "private")) || (e->text && !strncmp(e->text, "You ", 4));
+        g_private_events_seen += private;
         if (private && p->seat >= 0 && e->seat >= 0 && e->seat != p->seat)
             violation(p, "got a private event of seat %d: %s", e->seat, e->text);
     }
@@ -754,8 +760,11 @@ static void test_no_client_sees_another_hand_or_deck_order(void)
     fprintf(stderr, "\n  2 matches: %u answers, %u views, %u decisions, %u errors\n", answers,
             a->nviews + b->nviews + c->nviews + d->nviews,
             a->ndecisions + b->ndecisions + c->ndecisions + d->ndecisions, errors);
+    fprintf(stderr, "  checked: %u deck zones, %u other hands, %u private events\n", g_decks_seen,
+            g_other_hands_seen, g_private_events_seen);
     CU_ASSERT_EQUAL(errors, 0);
     CU_ASSERT_EQUAL(g_violations, violations);
+    CU_ASSERT_TRUE(g_decks_seen > 0 && g_other_hands_seen > 0 && g_private_events_seen > 0);
     end_match(a, b);
     end_match(c, d);
 }
