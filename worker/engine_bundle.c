@@ -3,12 +3,10 @@
  *
  * A bundle is read fully into memory (it is hashed for its id anyway, and `require`
  * then never touches the file system again). The VM gets only the safe libraries, a
- * counting allocator that refuses past the memory cap, and a count hook that watches
- * the deadline of the running call: past it the hook re-arms itself on every
- * instruction and raises each time (a kill latch), so no pcall inside a script can
- * swallow it. Names the scripts use for cards, zones, attributes and counters are
- * interned here once per bundle, keyed by the Lua string's address, so the hot calls
- * of `g` resolve a name with one probe.
+ * counting allocator that refuses past the memory cap, and a deadline watchdog
+ * (engine_watchdog.c) that arms a kill latch when a call runs past its budget. Names the scripts
+ * use for cards, zones, attributes and counters are interned here once per bundle, keyed by the Lua
+ * string's address, so the hot calls of `g` resolve a name with one probe.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -23,8 +21,6 @@
 
 #include "dh_log.h"
 #include "engine_internal.h"
-
-#define HOOK_COUNT 4096
 
 uint64_t engine_now_ns(void)
 {
@@ -118,40 +114,6 @@ static void *bundle_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
         return NULL;
     b->mem = b->mem - old + nsize;
     return p;
-}
-
-static void bundle_hook(lua_State *L, lua_Debug *ar)
-{
-    (void)ar;
-    engine_bundle *b = *(engine_bundle **)lua_getextraspace(L);
-    if (!b->killing) {
-        if (!b->deadline_ns || engine_now_ns() < b->deadline_ns)
-            return;
-        b->killing = 1;
-    }
-    lua_sethook(L, bundle_hook, LUA_MASKCOUNT, 1);
-    luaL_error(L, "script exceeded its time budget");
-}
-
-uint64_t engine_call_begin(engine_bundle *b)
-{
-    uint64_t prev = b->deadline_ns;
-    b->deadline_ns = engine_now_ns() + b->budget_ns;
-    return prev;
-}
-
-void engine_call_end(engine_bundle *b, uint64_t prev)
-{
-    b->deadline_ns = prev;
-    if (b->killing) {
-        b->killing = 0;
-        lua_sethook(b->L, bundle_hook, LUA_MASKCOUNT, HOOK_COUNT);
-        /* What the killed script built is garbage now; give the memory back. */
-        uint64_t d = b->deadline_ns;
-        b->deadline_ns = engine_now_ns() + b->budget_ns;
-        lua_gc(b->L, LUA_GCCOLLECT);
-        b->deadline_ns = d;
-    }
 }
 
 /* ---- interning ----------------------------------------------------------------------- */
@@ -788,8 +750,8 @@ engine_bundle *engine_bundle_load(const char *dir, const engine_limits *lim, eng
         goto err;
     }
     *(engine_bundle **)lua_getextraspace(b->L) = b;
-    lua_sethook(b->L, bundle_hook, LUA_MASKCOUNT, HOOK_COUNT);
     lua_gc(b->L, LUA_GCGEN, 0, 0);
+    engine_watchdog_start(b);
     uint64_t prev = engine_call_begin(b);
     lua_pushcfunction(b->L, sandbox_open);
     lua_pushlightuserdata(b->L, b);
@@ -820,6 +782,7 @@ void engine_bundle_free(engine_bundle *b)
 {
     if (!b)
         return;
+    engine_watchdog_stop(b);
     if (b->L)
         lua_close(b->L);
     while (b->slabs) {

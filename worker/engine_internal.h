@@ -8,6 +8,9 @@
 #ifndef DECKHAND_ENGINE_INTERNAL_H
 #define DECKHAND_ENGINE_INTERNAL_H
 
+#include <pthread.h>
+#include <signal.h>
+
 #include <lauxlib.h>
 #include <lua.h>
 
@@ -113,8 +116,13 @@ struct engine_bundle {
     char *slabs, *slab_next;
     size_t slab_left;
     uint64_t budget_ns;
-    uint64_t deadline_ns; /* 0 = no call running */
-    int killing;          /* the kill latch is armed */
+    uint64_t deadline_ns;           /* 0 = no call running; read by the watchdog thread */
+    int killing;                    /* the kill latch fired */
+    lua_State *volatile co_running; /* the coroutine being resumed, for the signal */
+    pthread_t wd_thread, wd_owner;
+    pthread_mutex_t wd_mu;
+    pthread_cond_t wd_cv;
+    int wd_running, wd_stop;
     char id[65];
     char *dir;
     engine_file *files;
@@ -133,11 +141,19 @@ uint32_t engine_intern_lua(engine_bundle *b, lua_State *L, int idx);
 /* Interns a C string (pushes it through Lua: call in protected mode). */
 uint32_t engine_intern_c(engine_bundle *b, lua_State *L, const char *s, size_t len);
 const engine_game *engine_bundle_game(const engine_bundle *b, const char *name);
+/* engine_watchdog.c. The signal that tells the engine thread a deadline passed. */
+#define ENGINE_WATCHDOG_SIGNAL (SIGRTMIN + 4)
+/* Starts the bundle's watchdog (falls back to a count hook); -1 when it fell back. */
+int engine_watchdog_start(engine_bundle *b);
+void engine_watchdog_stop(engine_bundle *b);
 /* Sets the deadline of a call starting now; returns the previous one for
  * engine_call_end. */
 uint64_t engine_call_begin(engine_bundle *b);
+uint64_t engine_call_begin_for(engine_bundle *b, uint64_t budget_ns);
 /* Restores the previous deadline; disarms the kill latch if it fired. */
 void engine_call_end(engine_bundle *b, uint64_t prev);
+/* Moves the running call's deadline (absolute, engine_now_ns clock). */
+void engine_deadline_set(engine_bundle *b, uint64_t abs_ns);
 /* Runs `require(modname)` of the bundle and leaves the module on the stack (protected). */
 int engine_bundle_require(engine_bundle *b, const char *modname, engine_error *err);
 

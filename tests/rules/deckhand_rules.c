@@ -656,8 +656,7 @@ static void run_file(lua_State *L, const char *label, const char *filter, int *p
         }
         lua_getfield(L, mod, names[i]);
         lua_getfield(L, LUA_REGISTRYINDEX, "deckhand.rules.T");
-        uint64_t prev = R.b->deadline_ns;
-        R.b->deadline_ns = engine_now_ns() + TEST_BUDGET;
+        uint64_t prev = engine_call_begin_for(R.b, TEST_BUDGET);
         int rc = lua_pcall(L, 1, 0, 0);
         engine_call_end(R.b, prev);
         if (rc == LUA_OK) {

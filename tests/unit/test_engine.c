@@ -8,9 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "dh_test.h"
 #include "engine.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 static engine_bundle *load(void)
 {
@@ -304,7 +312,10 @@ static void test_endless_loop_inside_pcall_is_killed_other_match_unaffected(void
     ho = engine_match_hash(other);
     uint32_t spin = (uint32_t)option_labelled(m, "Spin");
     engine_error err;
+    double t0 = now_s();
     CU_ASSERT_EQUAL(engine_match_answer(m, 0, 1, &spin, 1, &err), ENGINE_SCRIPT_ERROR);
+    double took = now_s() - t0;
+    CU_ASSERT(took >= 0.09 && took < 2.0); /* the budget is 100 ms */
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "time budget"));
     CU_ASSERT_EQUAL(engine_match_hash(m), h);
     CU_ASSERT_EQUAL(engine_match_hash(other), ho);
@@ -720,6 +731,26 @@ static void test_random_play_restores_identically_at_every_step(void)
     engine_bundle_free(b);
 }
 
+static void test_endless_bot_in_an_all_bot_match_is_stopped(void)
+{
+    engine_bundle *b = load();
+    CU_ASSERT_FATAL(b != NULL);
+    const char *bots[] = {"spinner", "spinner"};
+    engine_match_config cfg = {"m1", "mini", 1, 2, names2, bots, NULL};
+    engine_error err = {0};
+    double t0 = now_s();
+    CU_ASSERT_PTR_NULL(engine_match_new(b, &cfg, &err));
+    CU_ASSERT(now_s() - t0 < 2.0);
+    CU_ASSERT_EQUAL(err.code, ENGINE_SCRIPT_ERROR);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "time budget"));
+    const char *good[] = {"default", "default"};
+    engine_match *m = new_match(b, 1, NULL, good);
+    CU_ASSERT_PTR_NOT_NULL(m);
+    CU_ASSERT_TRUE(m && engine_match_finished(m));
+    engine_match_free(m);
+    engine_bundle_free(b);
+}
+
 static const dh_test_case cases[] = {
     {"test_bundle_lists_its_game_and_ignores_other_files",
      test_bundle_lists_its_game_and_ignores_other_files},
@@ -759,6 +790,8 @@ static const dh_test_case cases[] = {
     {"test_runaway_game_is_stopped", test_runaway_game_is_stopped},
     {"test_random_play_restores_identically_at_every_step",
      test_random_play_restores_identically_at_every_step},
+    {"test_endless_bot_in_an_all_bot_match_is_stopped",
+     test_endless_bot_in_an_all_bot_match_is_stopped},
     {NULL, NULL},
 };
 
