@@ -1,8 +1,9 @@
 /*
  * test_engine.c: the rules engine's behaviour through its public API (worker/engine.h),
- * on the small fixture game in tests/fixtures/mini: decisions and their validation,
+ * on the small fixture game in tests/fixtures/bundle/mini: decisions and their validation,
  * snapshots, restore and replay, undo, rollback after script faults, the sandbox, and
- * what views may show.
+ * what views may show. (engine_internal.h only to intern names in another order, as
+ * another process would.)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include "dh_test.h"
 #include "engine.h"
+#include "engine_internal.h"
 
 static double now_s(void)
 {
@@ -680,10 +682,20 @@ static uint8_t *packed_view(const engine_match *m, int seat, size_t *len)
     return buf;
 }
 
+/* Interns names in another order than b would, as another process may. */
+static void shift_names(engine_bundle *b)
+{
+    lua_State *L = engine_bundle_lua(b);
+    const char *names[] = {"score", "hand", "zzz", "discard", "Gem", "play", "deck", "Coin"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        engine_intern_c(b, L, names[i], strlen(names[i]));
+}
+
 static void test_random_play_restores_identically_at_every_step(void)
 {
     engine_bundle *b = load(), *b2 = load();
     CU_ASSERT_FATAL(b && b2);
+    shift_names(b2);
     const char *names3[] = {"A", "B", "C"};
     engine_match_config cfg = {"r", "mini", 77, 3, names3, NULL, "turns=12"};
     engine_error err;
