@@ -23,11 +23,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PORT_BASE 23000
-#define GATEWAY   "127.0.0.1:23002"
-#define WAIT_MS   8000 /* the longest a single answer may take */
-#define MATCH_MS  180000
-#define MAX_OPTS  64
+#define PORT_BASE  23000
+#define GATEWAY    "127.0.0.1:23002"
+#define GATEWAY_WS "ws://127.0.0.1:23003/ws"
+#define WAIT_MS    8000 /* the longest a single answer may take */
+#define MATCH_MS   180000
+#define MAX_OPTS   64
 
 /* ---- one connected player and what it has seen ----------------------------------------- */
 
@@ -296,15 +297,15 @@ static int wait_reply(player *p, uint64_t cmd_id)
     return r->ok ? 0 : (r->code ? r->code : -2);
 }
 
-static player *connect_player(const char *name)
+static player *connect_to(const char *addr, const char *name)
 {
     player *p = calloc(1, sizeof *p);
     if (!p)
         return NULL;
     char err[256];
-    p->c = dh_client_connect(GATEWAY, err, sizeof err);
+    p->c = dh_client_connect(addr, err, sizeof err);
     if (!p->c) {
-        fprintf(stderr, "\nconnect %s: %s\n", GATEWAY, err);
+        fprintf(stderr, "\nconnect %s: %s\n", addr, err);
         free(p);
         return NULL;
     }
@@ -314,9 +315,14 @@ static player *connect_player(const char *name)
     return p;
 }
 
-static player *login(const char *name)
+static player *connect_player(const char *name)
 {
-    player *p = connect_player(name);
+    return connect_to(GATEWAY, name);
+}
+
+static player *login_to(const char *addr, const char *name)
+{
+    player *p = connect_to(addr, name);
     if (p && dh_client_login(p->c, name, NULL, 0, NULL, 0) != 0) {
         fprintf(stderr, "\nlogin %s failed\n", name);
         dh_client_close(p->c);
@@ -324,6 +330,11 @@ static player *login(const char *name)
         return NULL;
     }
     return p;
+}
+
+static player *login(const char *name)
+{
+    return login_to(GATEWAY, name);
 }
 
 static void drop(player *p)
@@ -654,9 +665,21 @@ static void test_malformed_frame_closes_only_that_connection(void)
     CU_ASSERT_TRUE(closed_with_bad_frame(junk));
     CU_ASSERT_TRUE(still_works(keep, 3));
 
+    /* on WebSocket: a binary message over the limit */
+    player *wsbig = login_to(GATEWAY_WS, "ws-oversize");
+    CU_ASSERT_FATAL(wsbig != NULL);
+    size_t biglen = 70000;
+    unsigned char *blob = calloc(1, biglen);
+    CU_ASSERT_FATAL(blob != NULL);
+    CU_ASSERT_EQUAL(dh_client_send_raw(wsbig->c, blob, biglen), 0);
+    free(blob);
+    CU_ASSERT_TRUE(closed_with_bad_frame(wsbig));
+    CU_ASSERT_TRUE(still_works(keep, 4));
+    drop(wsbig);
+
     /* and a fresh connection is still welcome */
     player *fresh = login("fresh");
-    CU_ASSERT_TRUE(fresh != NULL && still_works(fresh, 4));
+    CU_ASSERT_TRUE(fresh != NULL && still_works(fresh, 5));
     drop(fresh);
     drop(junk);
     drop(big);
