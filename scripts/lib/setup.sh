@@ -47,9 +47,17 @@ dh_setup_packages() {
     local log
     log=$(mktemp /tmp/deckhand-apt.XXXXXX)
     dh_say "installing ${missing[*]}"
-    dh_quiet "$log" "${sudo[@]}" apt-get update -q || return 1
-    dh_quiet "$log" "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
-        apt-get install -y -q --no-install-recommends "${missing[@]}" </dev/null || return 1
+    # Two tries: a mirror that hiccups once should not fail a CI run.
+    local try
+    for try in 1 2; do
+        dh_quiet "$log" "${sudo[@]}" apt-get update -q &&
+            dh_quiet "$log" "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+                apt-get install -y -q --no-install-recommends "${missing[@]}" </dev/null &&
+            break
+        ((try == 2)) && return 1
+        dh_say "retrying the installation"
+        sleep 5
+    done
     rm -f "$log"
 }
 
