@@ -161,7 +161,9 @@ static bool mm_handle(mm_state *mm, const char *identity, const Deckhand__Intern
         const char *pid = l->player_id ? l->player_id : "";
         bool left = queue_leave(mm->queues, pid, l->game);
         dh_info("queue leave %s %s", pid, left ? "done" : "(was not queued)");
-        mm_queue_reply(mm, identity, pid, l->cmd_id, DECKHAND__ERROR_CODE__OK, NULL);
+        /* cmd_id 0 is the gateway's own leave for a player who disconnected */
+        if (l->cmd_id)
+            mm_queue_reply(mm, identity, pid, l->cmd_id, DECKHAND__ERROR_CODE__OK, NULL);
         return false;
     }
     default:

@@ -124,29 +124,23 @@ const registry_game *registry_game_info(const registry *r, const char *game)
 
 registry_worker *registry_pick(registry *r, const char *game, uint32_t players, uint64_t now_ms)
 {
-    registry_worker *best = NULL, *fallback = NULL;
-    uint64_t best_load = 0, fallback_load = 0;
+    registry_worker *best = NULL;
+    uint64_t best_load = 0;
     for (size_t i = 0; i < r->nworkers; i++) {
         registry_worker *w = &r->workers[i];
         const registry_game *g = registry_worker_game(w, game);
-        if (!w->alive || w->draining || !g || players < g->min_players || players > g->max_players)
+        if (!w->alive || w->draining || !g || players < g->min_players ||
+            players > g->max_players || now_ms < w->avoid_until_ms)
             continue;
         uint64_t load = (uint64_t)w->active + w->pending;
         if (w->capacity && load >= w->capacity)
             continue;
-        if (now_ms < w->avoid_until_ms) {
-            if (!fallback || load < fallback_load) {
-                fallback = w;
-                fallback_load = load;
-            }
-            continue;
-        }
         if (!best || load < best_load) {
             best = w;
             best_load = load;
         }
     }
-    return best ? best : fallback;
+    return best;
 }
 
 int registry_gateway_hello(registry *r, const char *identity, uint64_t now_ms)

@@ -23,9 +23,9 @@
 
 #define REGISTRY_DEAD_MS   1500
 #define REGISTRY_GAMES_MAX 32
-/* A worker that refused or ignored a StartMatch is skipped this long when another can
- * take the match, so the retry goes elsewhere. */
-#define REGISTRY_AVOID_MS 5000
+/* A worker that refused or ignored a StartMatch is skipped this long, so the retry goes
+ * elsewhere, or (with no other worker) comes back once a second instead of every tick. */
+#define REGISTRY_AVOID_MS 1000
 
 typedef struct {
     char name[QUEUE_NAME_MAX];
@@ -74,8 +74,8 @@ void registry_expire(registry *r, uint64_t now_ms);
 
 /* The limits of game as served by a live worker; NULL when no live worker serves it. */
 const registry_game *registry_game_info(const registry *r, const char *game);
-/* The live, non-draining worker with room that serves game at this size and has the
- * fewest active + pending matches; workers to avoid only when nobody else fits. */
+/* The live, non-draining worker with room that serves game at this size, not avoided
+ * after a failure, with the fewest active + pending matches; NULL when none fits. */
 registry_worker *registry_pick(registry *r, const char *game, uint32_t players, uint64_t now_ms);
 
 /* Register or refresh a gateway; -1 on allocation failure. */

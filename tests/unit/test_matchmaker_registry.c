@@ -103,7 +103,7 @@ static void test_registry_skips_full_and_draining_workers(void)
     registry_free(&r);
 }
 
-static void test_registry_avoids_a_failed_worker_when_another_fits(void)
+static void test_registry_avoids_a_failed_worker_for_a_while(void)
 {
     registry r;
     registry_init(&r);
@@ -112,8 +112,9 @@ static void test_registry_avoids_a_failed_worker_when_another_fits(void)
     registry_beat(&r, "wk-b", 20, false, 0);
     a->avoid_until_ms = 1000;
     CU_ASSERT_STRING_EQUAL(registry_pick(&r, "dominion", 2, 500)->id, "wk-b");
-    registry_beat(&r, "wk-b", 0, true, 0); /* b drains: a is the only choice left */
-    CU_ASSERT_STRING_EQUAL(registry_pick(&r, "dominion", 2, 500)->id, "wk-a");
+    registry_beat(&r, "wk-b", 0, true, 500); /* b drains: nobody fits until a's time is up */
+    CU_ASSERT_PTR_NULL(registry_pick(&r, "dominion", 2, 500));
+    CU_ASSERT_STRING_EQUAL(registry_pick(&r, "dominion", 2, 1000)->id, "wk-a");
     registry_free(&r);
 }
 
@@ -158,8 +159,8 @@ int main(void)
         {"registry_skips_workers_not_serving_the_game_or_size",
          test_registry_skips_workers_not_serving_the_game_or_size},
         {"registry_skips_full_and_draining_workers", test_registry_skips_full_and_draining_workers},
-        {"registry_avoids_a_failed_worker_when_another_fits",
-         test_registry_avoids_a_failed_worker_when_another_fits},
+        {"registry_avoids_a_failed_worker_for_a_while",
+         test_registry_avoids_a_failed_worker_for_a_while},
         {"registry_beat_from_unknown_worker_is_ignored",
          test_registry_beat_from_unknown_worker_is_ignored},
         {"registry_hello_again_updates_in_place", test_registry_hello_again_updates_in_place},
