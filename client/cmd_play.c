@@ -164,9 +164,10 @@ static void play_print_supply(const play_state *ps, const Deckhand__View *v)
         const Deckhand__CardInfo *ci = play_card(ps, card);
         char cell[64];
         snprintf(cell, sizeof cell, "%-12.12s $%-2d %3u left", card, ci ? ci->cost : 0, z->count);
-        printf("  %-26s", cell);
         if (++col % 3 == 0)
-            printf("\n");
+            printf("  %s\n", cell);
+        else
+            printf("  %-26s", cell);
     }
     if (col % 3)
         printf("\n");
