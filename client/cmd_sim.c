@@ -25,6 +25,7 @@ typedef struct {
     long long score[SIM_MAX_PLAYERS];
     long long turns; /* sum over games of the longest seat's turn count */
     long games;
+    long shared; /* games won by more than one seat (equal score and turns) */
 } sim_stats;
 
 static const char sim_usage[] =
@@ -89,8 +90,9 @@ static int sim_one(engine_bundle *b, const char *game, uint64_t seed, sim_stats 
         engine_match_free(m);
         return -1;
     }
-    int longest = 0;
+    int longest = 0, winners = 0;
     for (size_t i = 0; i < n; i++) {
+        winners += res[i].rank == 1;
         int s = res[i].seat >= 0 && res[i].seat < st->nplayers ? res[i].seat : (int)i;
         if (res[i].rank == 1)
             st->wins[s]++;
@@ -99,6 +101,7 @@ static int sim_one(engine_bundle *b, const char *game, uint64_t seed, sim_stats 
             longest = res[i].turns;
     }
     st->turns += longest;
+    st->shared += winners > 1;
     st->games++;
     engine_match_free(m);
     return 0;
@@ -124,6 +127,7 @@ static void sim_report(const sim_stats *st, double seconds)
                 w += st->wins[j];
         printf("bot %s: %ld wins\n", st->bots[i], w);
     }
+    printf("shared wins (counted for every winner): %ld games\n", st->shared);
     printf("average turns per game: %.2f\n", (double)st->turns / g);
     printf("games=%ld seconds=%.3f games_per_sec=%.1f\n", st->games, seconds,
            seconds > 0 ? (double)st->games / seconds : 0.0);
