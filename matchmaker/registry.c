@@ -69,6 +69,7 @@ registry_worker *registry_hello(registry *r, const char *identity,
         rg->max_players = g->max_players < g->min_players ? g->min_players : g->max_players;
     }
     w->capacity = h->capacity;
+    w->draining = false; /* a hello is a fresh start */
     w->alive = true;
     w->last_seen_ms = now_ms;
     if (!was_alive)
@@ -85,6 +86,8 @@ registry_worker *registry_beat(registry *r, const char *identity, uint32_t activ
         return NULL;
     if (!w->alive)
         dh_info("worker %s back", w->id);
+    if (draining && !w->draining)
+        dh_info("worker %s draining: no more placements on it", w->id);
     w->active = active;
     w->draining = draining;
     w->alive = true;

@@ -2,7 +2,9 @@
  * main.c: deckhand-worker, the process that hosts matches.
  *
  * Flags (docs/ARCHITECTURE.md): --bind (ROUTER for gateways' data path), --id,
- * --matchmaker (DEALER for the control path), --redis, --scripts, --capacity.
+ * --matchmaker (DEALER for the control path), --redis, --scripts, --capacity; and
+ * --endpoint (DECKHAND_WORKER_ENDPOINT), the address gateways should connect to when it
+ * differs from the bound one (a wildcard bind in a container), default: what was bound.
  *
  * One zmq_poll loop. Each iteration reads what waits on both sockets (StartMatch from
  * the matchmaker, PlayerCommands from gateways), lets the host apply them, then flushes:
@@ -79,11 +81,12 @@ static void worker_hello(host *h)
         dh_debug("hello not sent: %s", strerror(errno));
 }
 
-static void worker_beat(host *h, uint64_t now_ms)
+static void worker_beat(host *h, uint64_t now_ms, bool draining)
 {
     Deckhand__Internal__WorkerBeat wb = DECKHAND__INTERNAL__WORKER_BEAT__INIT;
     wb.worker_id = (char *)h->worker_id;
     wb.active_matches = (uint32_t)host_active(h);
+    wb.draining = draining;
     Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
     msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_BEAT;
     msg.worker_beat = &wb;
@@ -153,11 +156,13 @@ static int worker_run(host *h)
             next_hello = now + HELLO_MS;
         }
         if (now >= next_beat) {
-            worker_beat(h, now);
+            worker_beat(h, now, false);
             next_beat = now + BEAT_MS;
         }
         host_flush(h, worker_now_ms());
     }
+    /* last word: take no more matches here, before the silence says it slower */
+    worker_beat(h, worker_now_ms(), true);
     return 0;
 }
 
@@ -184,6 +189,8 @@ int main(int argc, char **argv)
     gethostname(hostname, sizeof hostname - 1);
     snprintf(default_id, sizeof default_id, "wk-%s-%d", hostname, (int)getpid());
     const char *id = dh_config_str(argc, argv, "--id", "DECKHAND_WORKER_ID", default_id);
+    const char *advertise =
+        dh_config_str(argc, argv, "--endpoint", "DECKHAND_WORKER_ENDPOINT", NULL);
 
     char component[160];
     snprintf(component, sizeof component, "worker %s", id);
@@ -231,7 +238,10 @@ int main(int argc, char **argv)
         dh_error("cannot connect to the matchmaker at %s: %s", mm_addr, zmq_strerror(errno));
         goto err;
     }
-    worker_endpoint(router, bind, endpoint, sizeof endpoint);
+    if (advertise)
+        snprintf(endpoint, sizeof endpoint, "%s", advertise);
+    else
+        worker_endpoint(router, bind, endpoint, sizeof endpoint);
     host_init(&h, id, endpoint, router, dealer, bundle, &st, (uint32_t)capacity);
     host_ready = true;
 
@@ -257,8 +267,11 @@ err:
     }
     if (router)
         zmq_close(router);
-    if (dealer)
+    if (dealer) {
+        int linger = 500; /* give the draining beat a moment to leave */
+        zmq_setsockopt(dealer, ZMQ_LINGER, &linger, sizeof linger);
         zmq_close(dealer);
+    }
     if (ctx)
         zmq_ctx_term(ctx);
     if (bundle)
