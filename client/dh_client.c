@@ -8,12 +8,13 @@
  * caller multiplex many clients with poll() without missing a message that arrived in the
  * same read as the previous one.
  *
- * Limits: messages over DH_CLIENT_MAX_MSG bytes end the connection; connect is blocking
- * and the WebSocket handshake waits at most DH_CLIENT_HANDSHAKE_MS. No TLS (wss://).
+ * Limits: messages over DH_CLIENT_MAX_MSG bytes end the connection; connect and the
+ * WebSocket handshake wait at most 5 s each. No TLS (wss://).
  */
 #include "dh_client.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -32,6 +33,7 @@
 #include "dh_ws.h"
 
 #define DH_CLIENT_MAX_MSG      (16u << 20)
+#define DH_CLIENT_CONNECT_MS   5000
 #define DH_CLIENT_HANDSHAKE_MS 5000
 #define DH_CLIENT_LOGIN_MS     10000
 #define DH_CLIENT_READ_CHUNK   16384
@@ -321,6 +323,34 @@ int dh_client_recv(dh_client *c, int timeout_ms, Deckhand__ServerMessage **out)
 
 /* ---- connecting ------------------------------------------------------------------------ */
 
+/* connect() that gives up after DH_CLIENT_CONNECT_MS instead of the kernel's minutes of
+ * SYN retries; the socket is blocking again afterwards. 0, or -1 with errno set. */
+static int connect_timeout(int fd, const struct sockaddr *sa, socklen_t len)
+{
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0)
+        return -1;
+    int rc = connect(fd, sa, len);
+    if (rc < 0 && errno == EINPROGRESS) {
+        struct pollfd pfd = {.fd = fd, .events = POLLOUT};
+        int pr;
+        do
+            pr = poll(&pfd, 1, DH_CLIENT_CONNECT_MS);
+        while (pr < 0 && errno == EINTR);
+        int soerr = 0;
+        socklen_t sl = sizeof soerr;
+        if (pr == 0) {
+            errno = ETIMEDOUT;
+        } else if (pr > 0 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) == 0) {
+            rc = soerr ? -1 : 0;
+            errno = soerr;
+        }
+    }
+    if (rc == 0 && fcntl(fd, F_SETFL, flags) < 0)
+        return -1;
+    return rc;
+}
+
 static int tcp_connect(const char *host, const char *port, char *err, size_t errlen)
 {
     struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM};
@@ -338,7 +368,7 @@ static int tcp_connect(const char *host, const char *port, char *err, size_t err
             saved = errno;
             continue;
         }
-        if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
+        if (connect_timeout(fd, ai->ai_addr, ai->ai_addrlen) == 0)
             break;
         saved = errno;
         close(fd);

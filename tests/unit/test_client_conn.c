@@ -497,6 +497,108 @@ static void test_ws_refuses_wrong_accept(void)
     wait_child_ok(pid);
 }
 
+/* ---- login ------------------------------------------------------------------------- */
+
+static int put_server_msg(int fd, const Deckhand__ServerMessage *m)
+{
+    size_t len = deckhand__server_message__get_packed_size(m);
+    uint8_t *buf = malloc(len + DH_FRAME_HEADER);
+    if (!buf)
+        return -1;
+    dh_frame_header(buf, (uint32_t)len);
+    deckhand__server_message__pack(m, buf + DH_FRAME_HEADER);
+    int rc = put(fd, buf, len + DH_FRAME_HEADER);
+    free(buf);
+    return rc;
+}
+
+/* A gateway's login: reads Hello, sends an unrelated Event first, then Welcome and a
+ * Reply (ok, or UNAUTHENTICATED when ok is false). */
+static int login_server(int lfd, bool ok)
+{
+    int fd = accept(lfd, NULL, NULL);
+    if (fd < 0)
+        return 1;
+    uint8_t hdr[4], body[256];
+    if (get(fd, hdr, 4) < 0)
+        return 2;
+    size_t len = ((size_t)hdr[2] << 8) | hdr[3];
+    if (hdr[0] || hdr[1] || len > sizeof body || get(fd, body, len) < 0)
+        return 3;
+    Deckhand__ClientMessage *cm = deckhand__client_message__unpack(NULL, len, body);
+    if (!cm || cm->body_case != DECKHAND__CLIENT_MESSAGE__BODY_HELLO ||
+        strcmp(cm->hello->name, "alice") != 0)
+        return 4;
+    uint64_t cmd = cm->cmd_id;
+    deckhand__client_message__free_unpacked(cm, NULL);
+
+    Deckhand__ServerMessage ev = DECKHAND__SERVER_MESSAGE__INIT,
+                            wm = DECKHAND__SERVER_MESSAGE__INIT,
+                            rm = DECKHAND__SERVER_MESSAGE__INIT;
+    Deckhand__Event e = DECKHAND__EVENT__INIT;
+    Deckhand__Welcome w = DECKHAND__WELCOME__INIT;
+    Deckhand__Reply r = DECKHAND__REPLY__INIT;
+    Deckhand__Error er = DECKHAND__ERROR__INIT;
+    ev.body_case = DECKHAND__SERVER_MESSAGE__BODY_EVENT;
+    ev.event = &e;
+    w.player_id = "p-0123456789abcdef";
+    w.token = "tok.sig";
+    w.name = "alice";
+    wm.body_case = DECKHAND__SERVER_MESSAGE__BODY_WELCOME;
+    wm.welcome = &w;
+    r.cmd_id = cmd;
+    r.ok = ok;
+    if (!ok) {
+        er.code = DECKHAND__ERROR_CODE__UNAUTHENTICATED;
+        r.error = &er;
+    }
+    rm.body_case = DECKHAND__SERVER_MESSAGE__BODY_REPLY;
+    rm.reply = &r;
+    if (put_server_msg(fd, &ev) < 0 || (ok && put_server_msg(fd, &wm) < 0) ||
+        put_server_msg(fd, &rm) < 0)
+        return 5;
+    usleep(100000);
+    close(fd);
+    return 0;
+}
+
+static void run_login(bool ok)
+{
+    int port;
+    int lfd = listen_port(&port);
+    CU_ASSERT_FATAL(lfd >= 0);
+    pid_t pid = fork();
+    CU_ASSERT_FATAL(pid >= 0);
+    if (pid == 0)
+        _exit(login_server(lfd, ok));
+    close(lfd);
+    char addr[64], err[256], id[64] = "", tok[64] = "";
+    snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
+    dh_client *c = dh_client_connect(addr, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    int rc = dh_client_login(c, "alice", id, sizeof id, tok, sizeof tok);
+    if (ok) {
+        CU_ASSERT_EQUAL(rc, 0);
+        CU_ASSERT_STRING_EQUAL(id, "p-0123456789abcdef");
+        CU_ASSERT_STRING_EQUAL(tok, "tok.sig");
+        CU_ASSERT_EQUAL(dh_client_next_cmd(c), 2); /* Hello took cmd_id 1 */
+    } else {
+        CU_ASSERT_EQUAL(rc, -1);
+    }
+    dh_client_close(c);
+    wait_child_ok(pid);
+}
+
+static void test_login_copies_id_and_token_from_welcome(void)
+{
+    run_login(true);
+}
+
+static void test_login_fails_on_error_reply(void)
+{
+    run_login(false);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -513,6 +615,8 @@ int main(void)
         {"ws_reassembles_fragments_answers_ping_and_echoes_close",
          test_ws_reassembles_fragments_answers_ping_and_echoes_close},
         {"ws_refuses_wrong_accept", test_ws_refuses_wrong_accept},
+        {"login_copies_id_and_token_from_welcome", test_login_copies_id_and_token_from_welcome},
+        {"login_fails_on_error_reply", test_login_fails_on_error_reply},
         {NULL, NULL},
     };
     return dh_test_main("client_conn", cases);
