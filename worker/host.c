@@ -438,7 +438,11 @@ void host_start_match(host *h, const Deckhand__Internal__StartMatch *sm, uint64_
     for (size_t i = 0; i < sm->n_seats; i++) {
         host_seat *s = &hm->seats[i];
         const Deckhand__Internal__Seat *in = sm->seats[i];
-        snprintf(s->player_id, sizeof s->player_id, "%s", in->player_id ? in->player_id : "");
+        if (!in->player_id || !*in->player_id || strlen(in->player_id) >= HOST_ID_MAX) {
+            why = "bad player id";
+            goto err;
+        }
+        snprintf(s->player_id, sizeof s->player_id, "%s", in->player_id);
         snprintf(s->name, sizeof s->name, "%s", in->name && *in->name ? in->name : s->player_id);
         names[i] = s->name;
         pat += (size_t)snprintf(players + pat, sizeof players - pat, "%s%s", i ? "," : "", s->name);

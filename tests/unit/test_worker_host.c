@@ -549,6 +549,35 @@ static void test_worker_refuses_matches_past_capacity(void)
     rig_close(&r);
 }
 
+static void test_worker_refuses_a_match_the_engine_cannot_create(void)
+{
+    rig r;
+    rig_open(&r);
+    Deckhand__Internal__Seat s0 = DECKHAND__INTERNAL__SEAT__INIT;
+    s0.player_id = (char *)"p-1";
+    Deckhand__Internal__Seat *seats[] = {&s0, &s0};
+    Deckhand__Internal__StartMatch sm = DECKHAND__INTERNAL__START_MATCH__INIT;
+    sm.match_id = (char *)"m-chess";
+    sm.game = (char *)"chess";
+    sm.n_seats = 2;
+    sm.seats = seats;
+    host_start_match(&r.h, &sm, now_ms());
+    Deckhand__Internal__Internal *m = mm_next(&r);
+    CU_ASSERT_TRUE(m && !m->match_started->ok && m->match_started->error[0]);
+    if (m)
+        deckhand__internal__internal__free_unpacked(m, NULL);
+    s0.player_id = (char *)"";
+    sm.match_id = (char *)"m-noid";
+    sm.game = (char *)"dominion";
+    host_start_match(&r.h, &sm, now_ms());
+    m = mm_next(&r);
+    CU_ASSERT_TRUE(m && !m->match_started->ok);
+    if (m)
+        deckhand__internal__internal__free_unpacked(m, NULL);
+    CU_ASSERT_EQUAL(host_active(&r.h), 0);
+    rig_close(&r);
+}
+
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
@@ -573,6 +602,8 @@ int main(void)
          test_worker_redis_outage_is_unavailable_and_rolled_back},
         {"worker_plays_a_match_to_the_end", test_worker_plays_a_match_to_the_end},
         {"worker_refuses_matches_past_capacity", test_worker_refuses_matches_past_capacity},
+        {"worker_refuses_a_match_the_engine_cannot_create",
+         test_worker_refuses_a_match_the_engine_cannot_create},
         {NULL, NULL},
     };
     int rc = dh_test_main("worker_host", cases);
