@@ -96,6 +96,10 @@ int main(int argc, char **argv)
     mm.router = dh_zmq_socket(ctx, ZMQ_ROUTER, NULL, HWM);
     if (!mm.router)
         goto err;
+    /* A worker or gateway that restarts under its id takes its route over at once, even
+     * while the dead connection has not been noticed yet (else ZeroMQ refuses it). */
+    int one = 1;
+    zmq_setsockopt(mm.router, ZMQ_ROUTER_HANDOVER, &one, sizeof one);
     if (zmq_bind(mm.router, bind) < 0) {
         dh_error("cannot bind %s: %s", bind, zmq_strerror(errno));
         goto err;

@@ -230,6 +230,9 @@ int main(int argc, char **argv)
     dealer = dh_zmq_socket(ctx, ZMQ_DEALER, id, HWM);
     if (!router || !dealer)
         goto err;
+    /* a gateway that restarts under its id takes its route over at once */
+    int one = 1;
+    zmq_setsockopt(router, ZMQ_ROUTER_HANDOVER, &one, sizeof one);
     if (zmq_bind(router, bind) < 0) {
         dh_error("cannot bind %s: %s", bind, zmq_strerror(errno));
         goto err;
@@ -242,6 +245,8 @@ int main(int argc, char **argv)
         snprintf(endpoint, sizeof endpoint, "%s", advertise);
     else
         worker_endpoint(router, bind, endpoint, sizeof endpoint);
+    if (strstr(endpoint, "0.0.0.0") || strchr(endpoint, '*'))
+        dh_warn("advertising %s, which gateways elsewhere cannot reach: set --endpoint", endpoint);
     host_init(&h, id, endpoint, router, dealer, bundle, &st, (uint32_t)capacity);
     host_ready = true;
 
