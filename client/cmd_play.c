@@ -10,7 +10,8 @@
  * It knows nothing of any game: zones, counters and card texts all come from the View
  * (a zone "supply:Gold" is shown as the Gold pile; counters with an owner are per player).
  * Answers are checked locally first (range, repeats, count) so a typo costs no round trip;
- * the server's errors are still explained if they come.
+ * the server's errors are still explained if they come. A lost connection is resumed with
+ * the session token (a few tries), then a Resync brings the table back.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -25,12 +26,15 @@
 #include "dh_client.h"
 #include "dh_config.h"
 
-#define PLAY_LOG_KEEP  200 /* log lines remembered (`log` shows them) */
-#define PLAY_LOG_SHOWN 8   /* log lines under the table */
-#define PLAY_MAX_PICK  64
+#define PLAY_LOG_KEEP   200 /* log lines remembered (`log` shows them) */
+#define PLAY_LOG_SHOWN  8   /* log lines under the table */
+#define PLAY_MAX_PICK   64
+#define PLAY_RECONNECTS 5 /* tries, a second apart, after a lost connection */
 
 typedef struct {
     dh_client *c;
+    const char *addr;
+    char token[512]; /* to resume after a lost connection */
     const char *game;
     uint32_t size;
     char name[64];
@@ -155,6 +159,8 @@ static void play_print_cards(const Deckhand__Zone *z)
 static void play_print_supply(const play_state *ps, const Deckhand__View *v)
 {
     printf("Supply:\n");
+    char row[256];
+    size_t len = 0;
     int col = 0;
     for (size_t i = 0; i < v->n_zones; i++) {
         const Deckhand__Zone *z = v->zones[i];
@@ -162,15 +168,16 @@ static void play_print_supply(const play_state *ps, const Deckhand__View *v)
             continue;
         const char *card = z->name + 7;
         const Deckhand__CardInfo *ci = play_card(ps, card);
-        char cell[64];
-        snprintf(cell, sizeof cell, "%-12.12s $%-2d %3u left", card, ci ? ci->cost : 0, z->count);
-        if (++col % 3 == 0)
-            printf("  %s\n", cell);
-        else
-            printf("  %-26s", cell);
+        int n = snprintf(row + len, sizeof row - len, "  %-12.12s $%-2d %3u left    ", card,
+                         ci ? ci->cost : 0, z->count);
+        len += n > 0 && (size_t)n < sizeof row - len ? (size_t)n : 0;
+        if (++col % 3 == 0) {
+            printf("%.*s\n", (int)(len - 4), row); /* without the last gap */
+            len = 0;
+        }
     }
-    if (col % 3)
-        printf("\n");
+    if (len)
+        printf("%.*s\n", (int)(len - 4), row);
     const Deckhand__Zone *trash = play_zone(v, "trash", -1);
     if (trash && trash->count) {
         printf("Trash: ");
@@ -546,13 +553,45 @@ static bool play_socket(play_state *ps)
     return rc == 0;
 }
 
+/* Connect again and resume the session: back to the match with a Resync, or back into
+ * the queue. 0 on success. */
+static int play_reconnect(play_state *ps)
+{
+    for (int attempt = 1; attempt <= PLAY_RECONNECTS; attempt++) {
+        printf("Reconnecting (%d/%d)...\n", attempt, PLAY_RECONNECTS);
+        fflush(stdout);
+        sleep(1);
+        dh_client_close(ps->c);
+        char err[256];
+        ps->c = dh_client_connect(ps->addr, err, sizeof err);
+        if (!ps->c) {
+            printf("  %s\n", err);
+            continue;
+        }
+        char token[sizeof ps->token];
+        if (dh_client_resume(ps->c, ps->token, NULL, 0, token, sizeof token) < 0) {
+            printf("  the gateway did not take our session back\n");
+            continue;
+        }
+        memcpy(ps->token, token, sizeof token);
+        printf("Reconnected.\n");
+        return ps->in_match ? play_resync(ps) : play_queue(ps);
+    }
+    return -1;
+}
+
 static int play_loop(play_state *ps)
 {
     for (;;) {
         if (ps->over)
             return 0;
-        if (dh_client_pending(ps->c) && !play_socket(ps))
-            return ps->over ? 0 : 1;
+        if (!ps->c || (dh_client_pending(ps->c) && !play_socket(ps))) {
+            if (ps->over)
+                return 0;
+            if (play_reconnect(ps) < 0)
+                return 1;
+            continue;
+        }
         struct pollfd pfd[2] = {{.fd = STDIN_FILENO, .events = POLLIN},
                                 {.fd = dh_client_fd(ps->c), .events = POLLIN}};
         if (poll(pfd, 2, -1) < 0) {
@@ -560,8 +599,13 @@ static int play_loop(play_state *ps)
                 continue;
             return 1;
         }
-        if (pfd[1].revents && !play_socket(ps))
-            return ps->over ? 0 : 1;
+        if (pfd[1].revents && !play_socket(ps)) {
+            if (ps->over)
+                return 0;
+            if (play_reconnect(ps) < 0)
+                return 1;
+            continue;
+        }
         if (pfd[0].revents && !play_stdin(ps))
             return 0;
     }
@@ -594,7 +638,8 @@ int cmd_play(int argc, char **argv)
         fprintf(stderr, "deckhand play: %s\n", err);
         goto out;
     }
-    if (dh_client_login(ps.c, ps.name, NULL, 0, NULL, 0) < 0) {
+    ps.addr = addr;
+    if (dh_client_login(ps.c, ps.name, NULL, 0, ps.token, sizeof ps.token) < 0) {
         fprintf(stderr, "deckhand play: login at %s failed\n", addr);
         goto out;
     }

@@ -521,15 +521,18 @@ static void copy_str(char *dst, size_t len, const char *src)
         snprintf(dst, len, "%s", src ? src : "");
 }
 
-int dh_client_login(dh_client *c, const char *name, char *player_id, size_t idlen, char *token,
-                    size_t toklen)
+/* Hello{name, token}, then wait for the Welcome and the Reply with the Hello's cmd_id;
+ * other messages in between are dropped. */
+static int hello(dh_client *c, const char *name, const char *token, char *player_id, size_t idlen,
+                 char *tokout, size_t toklen)
 {
     Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
-    Deckhand__Hello hello = DECKHAND__HELLO__INIT;
-    hello.name = (char *)name;
+    Deckhand__Hello h = DECKHAND__HELLO__INIT;
+    h.name = (char *)name;
+    h.token = (char *)token;
     m.cmd_id = dh_client_next_cmd(c);
     m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_HELLO;
-    m.hello = &hello;
+    m.hello = &h;
     if (dh_client_send(c, &m) < 0)
         return -1;
     bool welcomed = false;
@@ -542,7 +545,7 @@ int dh_client_login(dh_client *c, const char *name, char *player_id, size_t idle
         int done = 0;
         if (s->body_case == DECKHAND__SERVER_MESSAGE__BODY_WELCOME) {
             copy_str(player_id, idlen, s->welcome->player_id);
-            copy_str(token, toklen, s->welcome->token);
+            copy_str(tokout, toklen, s->welcome->token);
             welcomed = true;
         } else if (s->body_case == DECKHAND__SERVER_MESSAGE__BODY_REPLY &&
                    s->reply->cmd_id == m.cmd_id) {
@@ -552,4 +555,16 @@ int dh_client_login(dh_client *c, const char *name, char *player_id, size_t idle
         if (done)
             return done > 0 ? 0 : -1;
     }
+}
+
+int dh_client_login(dh_client *c, const char *name, char *player_id, size_t idlen, char *token,
+                    size_t toklen)
+{
+    return hello(c, name, "", player_id, idlen, token, toklen);
+}
+
+int dh_client_resume(dh_client *c, const char *token, char *player_id, size_t idlen, char *newtoken,
+                     size_t toklen)
+{
+    return hello(c, "", token, player_id, idlen, newtoken, toklen);
 }

@@ -41,6 +41,12 @@ bool dh_client_pending(const dh_client *c);
 int dh_client_login(dh_client *c, const char *name, char *player_id, size_t idlen, char *token,
                     size_t toklen);
 
+/* Resume a player: sends Hello{token} and waits for Welcome and Reply, like
+ * dh_client_login; the Welcome carries a fresh token, copied to newtoken when not NULL.
+ * 0 on success, -1 when the token is refused or the connection fails. */
+int dh_client_resume(dh_client *c, const char *token, char *player_id, size_t idlen, char *newtoken,
+                     size_t toklen);
+
 /* The next cmd_id this client will use (1, 2, 3...), for callers building messages. */
 unsigned long long dh_client_next_cmd(dh_client *c);
 
