@@ -512,9 +512,10 @@ static int put_server_msg(int fd, const Deckhand__ServerMessage *m)
     return rc;
 }
 
-/* A gateway's login: reads Hello, sends an unrelated Event first, then Welcome and a
- * Reply (ok, or UNAUTHENTICATED when ok is false). */
-static int login_server(int lfd, bool ok)
+/* A gateway's login: reads Hello (a guest's name "alice", or when resume the token
+ * "tok.old"), sends an unrelated Event first, then Welcome and a Reply (ok, or
+ * UNAUTHENTICATED when ok is false). */
+static int login_server(int lfd, bool ok, bool resume)
 {
     int fd = accept(lfd, NULL, NULL);
     if (fd < 0)
@@ -527,7 +528,7 @@ static int login_server(int lfd, bool ok)
         return 3;
     Deckhand__ClientMessage *cm = deckhand__client_message__unpack(NULL, len, body);
     if (!cm || cm->body_case != DECKHAND__CLIENT_MESSAGE__BODY_HELLO ||
-        strcmp(cm->hello->name, "alice") != 0)
+        strcmp(resume ? cm->hello->token : cm->hello->name, resume ? "tok.old" : "alice") != 0)
         return 4;
     uint64_t cmd = cm->cmd_id;
     deckhand__client_message__free_unpacked(cm, NULL);
@@ -562,7 +563,7 @@ static int login_server(int lfd, bool ok)
     return 0;
 }
 
-static void run_login(bool ok)
+static void run_login(bool ok, bool resume)
 {
     int port;
     int lfd = listen_port(&port);
@@ -570,13 +571,14 @@ static void run_login(bool ok)
     pid_t pid = fork();
     CU_ASSERT_FATAL(pid >= 0);
     if (pid == 0)
-        _exit(login_server(lfd, ok));
+        _exit(login_server(lfd, ok, resume));
     close(lfd);
     char addr[64], err[256], id[64] = "", tok[64] = "";
     snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
     dh_client *c = dh_client_connect(addr, err, sizeof err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-    int rc = dh_client_login(c, "alice", id, sizeof id, tok, sizeof tok);
+    int rc = resume ? dh_client_resume(c, "tok.old", id, sizeof id, tok, sizeof tok)
+                    : dh_client_login(c, "alice", id, sizeof id, tok, sizeof tok);
     if (ok) {
         CU_ASSERT_EQUAL(rc, 0);
         CU_ASSERT_STRING_EQUAL(id, "p-0123456789abcdef");
@@ -591,12 +593,22 @@ static void run_login(bool ok)
 
 static void test_login_copies_id_and_token_from_welcome(void)
 {
-    run_login(true);
+    run_login(true, false);
 }
 
 static void test_login_fails_on_error_reply(void)
 {
-    run_login(false);
+    run_login(false, false);
+}
+
+static void test_resume_sends_token_and_takes_fresh_one(void)
+{
+    run_login(true, true);
+}
+
+static void test_resume_fails_on_refused_token(void)
+{
+    run_login(false, true);
 }
 
 int main(void)
@@ -617,6 +629,8 @@ int main(void)
         {"ws_refuses_wrong_accept", test_ws_refuses_wrong_accept},
         {"login_copies_id_and_token_from_welcome", test_login_copies_id_and_token_from_welcome},
         {"login_fails_on_error_reply", test_login_fails_on_error_reply},
+        {"resume_sends_token_and_takes_fresh_one", test_resume_sends_token_and_takes_fresh_one},
+        {"resume_fails_on_refused_token", test_resume_fails_on_refused_token},
         {NULL, NULL},
     };
     return dh_test_main("client_conn", cases);
