@@ -8,6 +8,7 @@
 #   executed  by anything else, e.g. the CUnit e2e tests through system():
 #     bash scripts/lib/cluster.sh start RUNDIR BASE [WORKERS] [OWNER_PID]
 #     bash scripts/lib/cluster.sh stop RUNDIR
+#     bash scripts/lib/cluster.sh alive RUNDIR     # is every process still running?
 #     bash scripts/lib/cluster.sh check RUNDIR     # sanitizer reports in the logs?
 #
 # A run directory holds everything of one cluster, so clusters never share state:
@@ -243,10 +244,24 @@ dh_cluster_stop() {
     rm -f "$run"/pids/*.pid
 }
 
+# True when every process of the cluster in RUNDIR is still alive; names the dead ones.
+dh_cluster_alive() {
+    local run=$1 f pid prog rc=0
+    for f in "$run"/pids/*.pid; do
+        [[ -e $f ]] || continue
+        read -r pid prog <"$f"
+        if ! _dh_pid_is "$pid" "$prog"; then
+            _dh_log "$(basename "$f" .pid) (pid $pid) is no longer running"
+            rc=1
+        fi
+    done
+    return "$rc"
+}
+
 # Print every sanitizer report in RUNDIR's logs; non-zero when there is one.
 dh_cluster_check_logs() {
     local run=$1 hits
-    hits=$(grep -nE 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:' \
+    hits=$(grep -nHE 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:' \
         "$run"/logs/*.log 2>/dev/null) || return 0
     _dh_log "sanitizer reports in $run/logs:"
     printf '%s\n' "$hits" >&2
@@ -280,9 +295,10 @@ _dh_cluster_main() {
         [[ -z ${5:-} ]] || dh_cluster_watch "$run" "$5"
         ;;
     stop) [[ -n $run ]] && dh_cluster_stop "$run" ;;
+    alive) [[ -n $run ]] && dh_cluster_alive "$run" ;;
     check) [[ -n $run ]] && dh_cluster_check_logs "$run" ;;
     *)
-        echo "usage: cluster.sh start RUNDIR BASE [WORKERS] [OWNER_PID] | stop RUNDIR | check RUNDIR" >&2
+        echo "usage: cluster.sh start RUNDIR BASE [WORKERS] [OWNER_PID] | stop|alive|check RUNDIR" >&2
         return 2
         ;;
     esac

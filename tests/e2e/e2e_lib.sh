@@ -3,8 +3,8 @@
 # e2e_lib.sh: what the end-to-end shell tests share. A test sources it, calls
 # e2e_start BASE (a fresh cluster in a temporary run directory, on ports BASE..BASE+11),
 # runs its checks with e2e_fail on a broken promise, and exits; the EXIT trap always
-# stops the cluster, fails the test on any sanitizer report in the processes' logs, and
-# keeps the logs when the test failed.
+# stops the cluster, fails the test when a process died or left a sanitizer report in
+# its log, and keeps the logs when the test failed.
 #
 # ctest sets DECKHAND_SOURCE_DIR and DECKHAND_BIN_DIR; run by hand, they default to this
 # checkout and its build/bin.
@@ -31,6 +31,7 @@ e2e_fail() {
 _e2e_cleanup() {
     local rc=$?
     [[ -n $E2E_RUN ]] || exit "$rc"
+    dh_cluster_alive "$E2E_RUN" || rc=1
     dh_cluster_stop "$E2E_RUN"
     dh_cluster_check_logs "$E2E_RUN" || rc=1
     if ((rc == 0)); then

@@ -839,6 +839,8 @@ int main(void)
         return 1;
     }
     int rc = dh_test_main("e2e_protocol", cases);
+    if (cluster("alive", false) != 0)
+        rc = 1;
     cluster("stop", false);
     if (cluster("check", false) != 0)
         rc = 1;
