@@ -140,7 +140,8 @@ static void host_send_reply(host *h, const char *route, const char *player_id, u
     host_send(h, route, player_id, &sm);
 }
 
-/* Remember a command's outcome so a retry of its cmd_id gets the same answer. */
+/* Remember a command's outcome so a retry of its cmd_id gets the same answer. The message
+ * is kept to the first 79 bytes: 64 replies per seat stay small, and error texts are short. */
 static void host_remember(host_seat *s, uint64_t cmd_id, int code, const char *text)
 {
     if (!cmd_id)
@@ -148,7 +149,7 @@ static void host_remember(host_seat *s, uint64_t cmd_id, int code, const char *t
     host_reply *r = &s->replies[s->next_reply++ % HOST_REPLIES];
     r->cmd_id = cmd_id;
     r->code = code;
-    snprintf(r->text, sizeof r->text, "%s", text ? text : "");
+    snprintf(r->text, sizeof r->text, "%.*s", (int)(sizeof r->text - 1), text ? text : "");
 }
 
 static const host_reply *host_recall(const host_seat *s, uint64_t cmd_id)
