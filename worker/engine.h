@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "deckhand.pb-c.h"
 
@@ -46,8 +47,8 @@ typedef struct {
 } engine_error;
 
 typedef struct {
-    size_t mem_limit;     /* bytes per VM; 0 = 256 MiB */
-    uint32_t budget_ms;   /* deadline of one script call; 0 = 250 ms */
+    size_t mem_limit;   /* bytes per VM; 0 = 256 MiB */
+    uint32_t budget_ms; /* deadline of one script call; 0 = 250 ms */
 } engine_limits;
 
 typedef struct {
@@ -63,22 +64,60 @@ typedef struct {
  * The caller owns the bundle; free it only after every match on it is freed. */
 engine_bundle *engine_bundle_load(const char *dir, const engine_limits *lim, engine_error *err);
 void engine_bundle_free(engine_bundle *b);
+/* One file of a bundle held in memory (path relative, '/'-separated). */
+typedef struct {
+    const char *path;
+    const char *data;
+    size_t len;
+} engine_file_in;
+/* Load a bundle from files in memory, as engine_bundle_load would load a folder named
+ * name holding them: only *.lua files are kept (others are skipped, as on disk), the id is
+ * the same, and a bad path (absolute, "..", a dot file) or a repeated one is refused.
+ * The data is copied. NULL on failure, with err filled. */
+engine_bundle *engine_bundle_load_files(const char *name, const engine_file_in *files, size_t n,
+                                        const engine_limits *lim, engine_error *err);
 /* SHA-256 (hex) over the sorted relative paths and contents of the bundle's files. */
 const char *engine_bundle_id(const engine_bundle *b);
 /* Fills up to max entries; returns the number of games in the bundle. */
 size_t engine_bundle_games(const engine_bundle *b, engine_game_info *out, size_t max);
+/* The bundle's files in path order: fills *out and returns 1, or 0 past the last one.
+ * The data belongs to the bundle. */
+int engine_bundle_file_at(const engine_bundle *b, size_t i, engine_file_in *out);
+
+/* The optional manifest.lua at the bundle's root: `return {label = "...", compatible =
+ * false}`. Strings are copied into the struct (cut to fit). Returns 1 when the bundle has
+ * one, 0 when not (out zeroed), -1 when it fails to run or is not a table (err filled). */
+typedef struct {
+    char label[128];
+    bool compatible;
+} engine_manifest;
+int engine_bundle_manifest(engine_bundle *b, engine_manifest *out, engine_error *err);
+
+/* ---- rules tests (engine_rules.c) ------------------------------------------------- */
+
+/* Runs the rules tests of the bundle (every GAME/tests/NAME.lua, docs/SCRIPTING.md)
+ * inside its own VM: only game `game` when not NULL, only tests whose "game/file: name"
+ * contains filter when not NULL. Writes a PASS or FAIL line per test to out when not NULL,
+ * and keeps the first failure's line in first_failure. The VM keeps the test modules
+ * loaded: run tests on a bundle no match will use. Returns the number of failures. */
+typedef struct {
+    int passed, failed;
+    char first_failure[512];
+} engine_rules_report;
+int engine_rules_run(engine_bundle *b, const char *game, const char *filter, FILE *out,
+                     engine_rules_report *rep);
 
 /* ---- matches -------------------------------------------------------------------- */
 
 typedef struct {
-    const char *match_id;       /* copied; used in views and decisions */
-    const char *game;           /* "dominion" */
-    uint64_t seed;              /* seeds the match's xoshiro256** generator */
+    const char *match_id; /* copied; used in views and decisions */
+    const char *game;     /* "dominion" */
+    uint64_t seed;        /* seeds the match's xoshiro256** generator */
     int nplayers;
-    const char *const *names;   /* nplayers display names */
-    const char *const *bots;    /* NULL, or per seat: NULL = human, else a bot strategy
-                                   name of the game ("default", "big_money", ...) */
-    const char *options;        /* "key=value;key=value" game options, may be NULL */
+    const char *const *names; /* nplayers display names */
+    const char *const *bots;  /* NULL, or per seat: NULL = human, else a bot strategy
+                                 name of the game ("default", "big_money", ...) */
+    const char *options;      /* "key=value;key=value" game options, may be NULL */
 } engine_match_config;
 
 /* Create a match and run it to its first human decision (or to the end, when every
@@ -87,10 +126,10 @@ engine_match *engine_match_new(engine_bundle *b, const engine_match_config *cfg,
 void engine_match_free(engine_match *m);
 
 typedef struct {
-    uint32_t id;          /* 1..noptions */
+    uint32_t id; /* 1..noptions */
     const char *label;
-    const char *card;     /* card name or NULL */
-    uint32_t entity;      /* 0 when none */
+    const char *card; /* card name or NULL */
+    uint32_t entity;  /* 0 when none */
 } engine_option;
 
 typedef struct {
@@ -122,7 +161,7 @@ bool engine_match_finished(const engine_match *m);
 typedef struct {
     int seat;
     int score;
-    int rank;    /* 1 = winner; equal ranks share */
+    int rank; /* 1 = winner; equal ranks share */
     int turns;
 } engine_result;
 
@@ -134,11 +173,11 @@ int engine_match_nplayers(const engine_match *m);
 /* ---- events and views ------------------------------------------------------------ */
 
 typedef struct {
-    int to_seat;          /* receiving seat; an event for everyone is delivered once per seat */
-    uint64_t seq;         /* that seat's event_seq: 1, 2, 3... without gaps */
-    const char *kind;     /* "log", ... */
+    int to_seat;      /* receiving seat; an event for everyone is delivered once per seat */
+    uint64_t seq;     /* that seat's event_seq: 1, 2, 3... without gaps */
+    const char *kind; /* "log", ... */
     const char *text;
-    int about_seat;       /* -1 when none */
+    int about_seat; /* -1 when none */
 } engine_event;
 
 typedef void (*engine_event_fn)(void *ud, const engine_event *ev);
@@ -174,7 +213,8 @@ engine_answer engine_match_log_at(const engine_match *m, size_t i);
 /* Encode / decode one answer as a log entry (compact binary). Caller frees *out. */
 int engine_answer_encode(const engine_answer *a, uint8_t **out, size_t *len);
 /* Decoded option ids are written to ids (capacity max); returns 0 on success. */
-int engine_answer_decode(const uint8_t *buf, size_t len, engine_answer *a, uint32_t *ids, size_t max);
+int engine_answer_decode(const uint8_t *buf, size_t len, engine_answer *a, uint32_t *ids,
+                         size_t max);
 
 /* Rebuild a match from a snapshot and the answers accepted after it. Events produced by
  * the replay are not delivered (event_seq continues where it was). */

@@ -718,28 +718,37 @@ static const char *dir_basename(const char *dir, char *buf, size_t len)
     return buf;
 }
 
-engine_bundle *engine_bundle_load(const char *dir, const engine_limits *lim, engine_error *err)
+/* A bundle with its limits and name set and no files yet; NULL when out of memory. */
+static engine_bundle *bundle_new(const char *name, const engine_limits *lim, engine_error *err)
 {
     char dbuf[4096];
     engine_bundle *b = calloc(1, sizeof *b);
-    if (!b) {
-        seterr(err, ENGINE_INTERNAL, "out of memory%s", NULL);
-        return NULL;
-    }
+    if (!b)
+        goto err;
     b->mem_limit = lim && lim->mem_limit ? lim->mem_limit : (size_t)256 << 20;
     b->budget_ns = (uint64_t)(lim && lim->budget_ms ? lim->budget_ms : 250) * 1000000ULL;
     b->names_ref = b->loaded_ref = b->gmeta_ref = LUA_NOREF;
-    b->dir = strdup(dir_basename(dir, dbuf, sizeof dbuf));
-    if (!b->dir || intern_grow(&b->names) < 0) {
-        seterr(err, ENGINE_INTERNAL, "out of memory%s", NULL);
+    b->dir = strdup(dir_basename(name, dbuf, sizeof dbuf));
+    if (!b->dir || intern_grow(&b->names) < 0)
         goto err;
-    }
-    size_t cap = 0;
-    if (scan_dir(b, b->dir, "", &cap, 0) < 0) {
-        seterr(err, ENGINE_BAD_REQUEST, "cannot read bundle %s", dir);
-        goto err;
-    }
+    return b;
+err:
+    seterr(err, ENGINE_INTERNAL, "out of memory%s", NULL);
+    engine_bundle_free(b);
+    return NULL;
+}
+
+/* The part both loaders share, once b->files holds the bundle: sort and hash the files,
+ * open the sandboxed VM, load the games. Frees b and returns NULL on failure. */
+static engine_bundle *bundle_open(engine_bundle *b, engine_error *err)
+{
     qsort(b->files, b->nfiles, sizeof(engine_file), file_cmp);
+    for (size_t i = 1; i < b->nfiles; i++) {
+        if (!strcmp(b->files[i - 1].path, b->files[i].path)) {
+            seterr(err, ENGINE_BAD_REQUEST, "file %s appears twice", b->files[i].path);
+            goto err;
+        }
+    }
     if (bundle_hash(b) < 0) {
         seterr(err, ENGINE_INTERNAL, "sha-256 failed%s", NULL);
         goto err;
@@ -773,6 +782,80 @@ engine_bundle *engine_bundle_load(const char *dir, const engine_limits *lim, eng
         err->message[0] = 0;
     }
     return b;
+err:
+    engine_bundle_free(b);
+    return NULL;
+}
+
+engine_bundle *engine_bundle_load(const char *dir, const engine_limits *lim, engine_error *err)
+{
+    engine_bundle *b = bundle_new(dir, lim, err);
+    if (!b)
+        return NULL;
+    size_t cap = 0;
+    if (scan_dir(b, b->dir, "", &cap, 0) < 0) {
+        seterr(err, ENGINE_BAD_REQUEST, "cannot read bundle %s", dir);
+        engine_bundle_free(b);
+        return NULL;
+    }
+    return bundle_open(b, err);
+}
+
+/* A relative path of '/'-separated names, none empty or starting with a dot (what
+ * scan_dir would have produced). */
+static int path_ok(const char *p)
+{
+    if (!*p || strlen(p) >= 1024)
+        return 0;
+    for (const char *s = p; *s;) {
+        if (*s == '/' || *s == '.')
+            return 0;
+        while (*s && *s != '/')
+            s++;
+        if (*s == '/')
+            s++;
+        else
+            break;
+        if (!*s)
+            return 0;
+    }
+    return 1;
+}
+
+engine_bundle *engine_bundle_load_files(const char *name, const engine_file_in *files, size_t n,
+                                        const engine_limits *lim, engine_error *err)
+{
+    engine_bundle *b = bundle_new(name, lim, err);
+    if (!b)
+        return NULL;
+    b->files = calloc(n ? n : 1, sizeof(engine_file));
+    if (!b->files) {
+        seterr(err, ENGINE_INTERNAL, "out of memory%s", NULL);
+        goto err;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const engine_file_in *in = &files[i];
+        if (!in->path || !path_ok(in->path)) {
+            seterr(err, ENGINE_BAD_REQUEST, "bad file path '%s'", in->path);
+            goto err;
+        }
+        if (!ends_with(in->path, ".lua"))
+            continue;
+        engine_file *f = &b->files[b->nfiles];
+        f->path = strdup(in->path);
+        f->data = malloc(in->len ? in->len : 1);
+        if (!f->path || !f->data) {
+            free(f->path);
+            free(f->data);
+            seterr(err, ENGINE_INTERNAL, "out of memory%s", NULL);
+            goto err;
+        }
+        if (in->len)
+            memcpy(f->data, in->data, in->len);
+        f->len = in->len;
+        b->nfiles++;
+    }
+    return bundle_open(b, err);
 err:
     engine_bundle_free(b);
     return NULL;
@@ -877,4 +960,44 @@ const char *engine_bundle_file(const engine_bundle *b, size_t i)
 const char *engine_bundle_game_name(const engine_bundle *b, size_t i)
 {
     return i < b->ngames ? b->games[i].name : NULL;
+}
+
+int engine_bundle_file_at(const engine_bundle *b, size_t i, engine_file_in *out)
+{
+    if (i >= b->nfiles)
+        return 0;
+    out->path = b->files[i].path;
+    out->data = b->files[i].data;
+    out->len = b->files[i].len;
+    return 1;
+}
+
+int engine_bundle_manifest(engine_bundle *b, engine_manifest *out, engine_error *err)
+{
+    memset(out, 0, sizeof *out);
+    engine_file key = {"manifest.lua", NULL, 0};
+    if (!bsearch(&key, b->files, b->nfiles, sizeof(engine_file), file_cmp))
+        return 0;
+    if (engine_bundle_require(b, "manifest", err) < 0)
+        return -1;
+    lua_State *L = b->L;
+    int rc = -1;
+    if (!lua_istable(L, -1)) {
+        seterr(err, ENGINE_BAD_REQUEST, "manifest.lua must return a table%s", NULL);
+        goto out;
+    }
+    /* raw reads: a metatable's __index must not run outside a protected call */
+    lua_pushliteral(L, "label");
+    lua_rawget(L, -2);
+    if (lua_type(L, -1) == LUA_TSTRING)
+        snprintf(out->label, sizeof out->label, "%s", lua_tostring(L, -1));
+    lua_pop(L, 1);
+    lua_pushliteral(L, "compatible");
+    lua_rawget(L, -2);
+    out->compatible = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    rc = 1;
+out:
+    lua_pop(L, 1);
+    return rc;
 }
