@@ -35,6 +35,8 @@ local OWN_ZONES = { "deck", "hand", "discard", "play", "aside" }
 -- cfg.hand_size: cards drawn at clean-up (default 5)
 -- cfg.turn_stats: per-turn counters reset at turn start (default actions 1, buys 1)
 -- cfg.phases: the turn's phase list (default {"action", "buy", "cleanup"})
+-- cfg.pile_of: optional, card name -> pile name for piles that hold several cards
+--            (shuffled pools: only the top card of such a pile can be bought or gained)
 function kernel.new(cfg)
   local k = setmetatable({}, kernel)
   k.cards = cfg.cards
@@ -44,13 +46,19 @@ function kernel.new(cfg)
   k.phases = cfg.phases or { "action", "buy", "cleanup" }
   -- Constant strings built once: zone and counter names are hot in every decision.
   k.pile_zone, k.pile_key = {}, {}
+  -- mixed[name]: the card shares its pile; pile_first[name]: it names that pile in counts
+  k.mixed, k.pile_first = {}, {}
+  local pile_of, seen = cfg.pile_of or {}, {}
   for _, name in ipairs(k.order) do
     local def = k.cards[name]
     assert(def, "kernel: no card data for " .. name)
     def.is = {}
     for _, t in ipairs(def.types) do def.is[t] = true end
-    k.pile_zone[name] = "supply:" .. name
+    k.pile_zone[name] = "supply:" .. (pile_of[name] or name)
     k.pile_key[name] = "_pile:" .. name
+    k.mixed[name] = pile_of[name] ~= nil
+    k.pile_first[name] = not seen[k.pile_zone[name]]
+    seen[k.pile_zone[name]] = true
   end
   return k
 end
@@ -199,7 +207,8 @@ end
 function kernel:empty_piles(g)
   local n = 0
   for _, name in ipairs(self.order) do
-    if g:count(self.pile_zone[name], 0) == 0 and g:counter(self.pile_key[name]) ~= 0 then
+    if self.pile_first[name] and g:count(self.pile_zone[name], 0) == 0
+       and g:counter(self.pile_key[name]) ~= 0 then
       n = n + 1
     end
   end
@@ -220,7 +229,7 @@ end
 -- Gain the top card of a supply pile. Returns its id, or nil when the pile is empty.
 function kernel:gain(g, p, name, to, verb)
   local id = g:top(self:pile(name), 0)
-  if not id then return nil end
+  if not id or (self.mixed[name] and g:name(id) ~= name) then return nil end
   self:take(g, p, id, to)
   local where = ""
   if to == "hand" then where = " into hand" elseif to == "deck" then where = " onto their deck" end
@@ -256,7 +265,7 @@ function kernel:gain_options(g, max, filter, prefix)
     local c = self:cost(g, name)
     if c <= max and (not filter or filter(name)) then
       local top = g:top(self.pile_zone[name], 0)
-      if top then
+      if top and (not self.mixed[name] or g:name(top) == name) then
         opts[#opts + 1] = { label = (prefix or "") .. name .. " ($" .. c .. ")", card = top,
                             name = name, cost = c }
       end
