@@ -7,6 +7,8 @@
 #   sourced   by scripts/run, scripts/stop and the e2e shell tests (dh_cluster_* functions);
 #   executed  by anything else, e.g. the CUnit e2e tests through system():
 #     bash scripts/lib/cluster.sh start RUNDIR BASE [WORKERS] [OWNER_PID]
+#         (ports from BASE, or BASE+100... when taken: read RUNDIR/cluster.env; with
+#         OWNER_PID, the cluster stops by itself once that process is gone)
 #     bash scripts/lib/cluster.sh stop RUNDIR
 #     bash scripts/lib/cluster.sh alive RUNDIR     # is every process still running?
 #     bash scripts/lib/cluster.sh check RUNDIR     # sanitizer reports in the logs?
@@ -131,8 +133,9 @@ _dh_wait_for() {
 }
 
 # Start a cluster in RUNDIR with WORKERS workers (default 2) on the DH_PORT_* ports,
-# wait until it is ready, write RUNDIR/cluster.env. Returns non-zero (after stopping
-# whatever started and printing the logs' tails) when it does not come up.
+# wait until it is ready, write RUNDIR/cluster.env. Returns 2 when a port is taken
+# (nothing was started), 1 (after stopping whatever started and printing the logs'
+# tails) when the cluster does not come up.
 dh_cluster_start() {
     local run=$1 nworkers=${2:-2}
     local bin=${DECKHAND_BIN_DIR:-$DH_ROOT/build/bin}
@@ -152,7 +155,7 @@ dh_cluster_start() {
         $(seq "$DH_PORT_WORKER" $((DH_PORT_WORKER + nworkers - 1))); do
         if dh_port_open "$p"; then
             _dh_log "port $p on 127.0.0.1 is already in use"
-            return 1
+            return 2
         fi
     done
 
@@ -198,6 +201,20 @@ DECKHAND_REDIS_PORT=$DH_PORT_REDIS
 DECKHAND_MATCHMAKER=$mm
 DECKHAND_WORKERS=${workers[*]}
 ENV
+}
+
+# Start a cluster like dh_cluster_start on ports from BASE; when a port there is taken
+# (another test run on this machine), try BASE+100, BASE+200... up to BASE+900.
+# cluster.env says which ports it got.
+dh_cluster_start_near() {
+    local run=$1 base=$2 nworkers=${3:-2} i rc
+    for ((i = 0; i < 10; i++)); do
+        dh_cluster_ports_base $((base + 100 * i))
+        dh_cluster_start "$run" "$nworkers"
+        rc=$?
+        ((rc == 2)) || return "$rc"
+    done
+    return 1
 }
 
 # Report a failed start: the logs' tails, then stop what is running.
@@ -290,8 +307,7 @@ _dh_cluster_main() {
             echo "usage: cluster.sh start RUNDIR BASE [WORKERS] [OWNER_PID]" >&2
             return 2
         }
-        dh_cluster_ports_base "$3"
-        dh_cluster_start "$run" "${4:-2}" || return 1
+        dh_cluster_start_near "$run" "$3" "${4:-2}" || return 1
         [[ -z ${5:-} ]] || dh_cluster_watch "$run" "$5"
         ;;
     stop) [[ -n $run ]] && dh_cluster_stop "$run" ;;

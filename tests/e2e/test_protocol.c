@@ -1,7 +1,7 @@
 /*
  * test_protocol.c: the client protocol's promises, checked end to end on a real cluster
  * (redis-server, matchmaker, two workers, gateway) started by scripts/lib/cluster.sh on
- * 127.0.0.1, ports 23000-23011.
+ * 127.0.0.1, ports 23000-23011 (or 23100... when another run holds them).
  *
  * Every test talks to the gateway through dh_client like any player would. Every
  * ServerMessage any test receives also goes through check_privacy(), so the promise "no
@@ -10,6 +10,7 @@
  * bounded, so a hang fails a test instead of blocking the run.
  */
 #include "dh_client.h"
+#include "dh_client_env.h"
 #include "dh_test.h"
 
 #include <inttypes.h>
@@ -23,12 +24,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PORT_BASE  23000
-#define GATEWAY    "127.0.0.1:23002"
-#define GATEWAY_WS "ws://127.0.0.1:23003/ws"
-#define WAIT_MS    8000 /* the longest a single answer may take */
-#define MATCH_MS   180000
-#define MAX_OPTS   64
+#define PORT_BASE 23000
+#define WAIT_MS   8000 /* the longest a single answer may take */
+#define MATCH_MS  180000
+#define MAX_OPTS  64
 
 /* ---- one connected player and what it has seen ----------------------------------------- */
 
@@ -68,6 +67,7 @@ typedef struct {
 } player;
 
 static char g_run[256];
+static char g_gateway[128], g_gateway_ws[160]; /* from the cluster's cluster.env */
 static unsigned g_violations;
 /* What the privacy checks looked at, so they cannot pass by seeing nothing. */
 static unsigned g_decks_seen, g_other_hands_seen, g_private_events_seen;
@@ -317,7 +317,7 @@ static player *connect_to(const char *addr, const char *name)
 
 static player *connect_player(const char *name)
 {
-    return connect_to(GATEWAY, name);
+    return connect_to(g_gateway, name);
 }
 
 static player *login_to(const char *addr, const char *name)
@@ -334,7 +334,7 @@ static player *login_to(const char *addr, const char *name)
 
 static player *login(const char *name)
 {
-    return login_to(GATEWAY, name);
+    return login_to(g_gateway, name);
 }
 
 static void drop(player *p)
@@ -666,7 +666,7 @@ static void test_malformed_frame_closes_only_that_connection(void)
     CU_ASSERT_TRUE(still_works(keep, 3));
 
     /* on WebSocket: a binary message over the limit */
-    player *wsbig = login_to(GATEWAY_WS, "ws-oversize");
+    player *wsbig = login_to(g_gateway_ws, "ws-oversize");
     CU_ASSERT_FATAL(wsbig != NULL);
     size_t biglen = 70000;
     unsigned char *blob = calloc(1, biglen);
@@ -836,6 +836,14 @@ int main(void)
     }
     if (cluster("start", true) != 0) {
         fprintf(stderr, "test_protocol: the cluster did not start (run dir %s)\n", g_run);
+        return 1;
+    }
+    char env[512];
+    snprintf(env, sizeof env, "%s/cluster.env", g_run);
+    if (dh_client_env_file(env, "DECKHAND_GATEWAY_TCP", g_gateway, sizeof g_gateway) != 0 ||
+        dh_client_env_file(env, "DECKHAND_GATEWAY_WS", g_gateway_ws, sizeof g_gateway_ws) != 0) {
+        fprintf(stderr, "test_protocol: no gateway addresses in %s\n", env);
+        cluster("stop", false);
         return 1;
     }
     int rc = dh_test_main("e2e_protocol", cases);
