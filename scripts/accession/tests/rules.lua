@@ -1,0 +1,250 @@
+-- Rules tests for Accession: every card, the supply, the end of the game, the bots.
+-- The card handlers are Dominion's; these tests pin that Accession gets them.
+local kit = require("deckbuilder.testkit")
+
+local FIVE = { "Copper", "Copper", "Copper", "Copper", "Copper" }
+
+-- A match whose first turn is player 1's with this hand, deck (top first) and discard.
+local function stack(g, p, hand, deck, discard)
+  kit.set_hand(g, p, hand)
+  kit.set_deck(g, p, deck or FIVE)
+  kit.set_discard(g, p, discard or {})
+end
+
+local function match(hand, deck, more, players)
+  return { players = players or 2, seed = 7, setup = function(g)
+    stack(g, 1, hand, deck)
+    if more then more(g) end
+  end }
+end
+
+local function count_named(g, zone, p, name)
+  local n = 0
+  for i = 1, g:count(zone, p) do
+    if g:name(g:at(zone, p, i)) == name then n = n + 1 end
+  end
+  return n
+end
+
+local tests = {}
+
+-- ---- supply and start ---------------------------------------------------------------
+
+function tests.test_supply_is_copper_60_silver_40_gold_30_victory_8_kingdom_10(T)
+  local sizes = { Copper = 60, Silver = 40, Gold = 30, Estate = 8, Duchy = 8, Province = 8,
+                  Cellar = 10, Market = 10, Militia = 10, Mine = 10, Moat = 10,
+                  Remodel = 10, Smithy = 10, Village = 10, Woodcutter = 10, Workshop = 10 }
+  for _, n in ipairs({ 2, 4 }) do
+    local m = T.match { players = n }
+    local k = require("accession.game").kernel
+    T.eq(#k:supply_names(m.g), 16, "16 piles")
+    for _, name in ipairs(k:supply_names(m.g)) do
+      T.eq(m.g:count("supply:" .. name, 0), sizes[name], n .. " players: " .. name)
+    end
+  end
+end
+
+function tests.test_there_is_no_curse_pile(T)
+  local m = T.match { players = 2 }
+  T.eq(m.g:count("supply:Curse", 0), 0)
+  T.eq(m.g:counter("_pile:Curse"), 0)
+end
+
+function tests.test_starting_deck_is_7_copper_3_estate_with_a_hand_of_5(T)
+  local m = T.match { players = 2, seed = 5 }
+  for p = 1, 2 do
+    T.eq(m.g:count("hand", p), 5)
+    T.eq(m.g:count("deck", p), 5)
+    local all = function(name)
+      return count_named(m.g, "hand", p, name) + count_named(m.g, "deck", p, name)
+    end
+    T.eq(all("Copper"), 7)
+    T.eq(all("Estate"), 3)
+  end
+end
+
+-- ---- base cards ------------------------------------------------------------------------
+
+function tests.test_copper_silver_gold_give_one_two_three_coins(T)
+  local m = T.match(match({ "Copper", "Silver", "Gold", "Estate" }))
+  kit.pick(m, "Play all treasures")
+  T.eq(m.g:counter("coins"), 6)
+  T.eq(kit.names(m.g, "play", 1), "Copper,Silver,Gold")
+end
+
+function tests.test_estate_duchy_province_score_one_three_six(T)
+  local m = T.match(match({ "Estate", "Duchy", "Province" }, FIVE))
+  local k = require("accession.game").kernel
+  T.eq(k:score(m.g, 1), 10)
+end
+
+function tests.test_treasures_cannot_be_played_after_a_buy(T)
+  local m = T.match(match({ "Copper", "Copper", "Copper", "Silver" }))
+  kit.pick(m, "Play Silver")
+  kit.pick(m, "Buy Cellar ($2)")
+  T.eq(m:decision().player, 2, "no buy left and no treasure playable: the turn ends")
+end
+
+-- ---- kingdom cards ----------------------------------------------------------------------
+
+function tests.test_cellar_discards_then_draws_that_many(T)
+  local m = T.match(match({ "Cellar", "Estate", "Estate", "Copper" }, { "Gold", "Silver" }))
+  kit.pick(m, "Play Cellar")
+  kit.pick(m, { "Estate", "Estate" })
+  T.eq(kit.sorted(m.g, "hand", 1), "Copper,Gold,Silver")
+  T.eq(m.g:counter("actions"), 1)
+end
+
+function tests.test_moat_draws_two_and_blocks_militia(T)
+  local m = T.match(match({ "Moat", "Estate" }, { "Silver", "Gold", "Copper" }))
+  kit.pick(m, "Play Moat")
+  T.eq(kit.sorted(m.g, "hand", 1), "Estate,Gold,Silver")
+  m = T.match(match({ "Militia" }, FIVE, function(g)
+    kit.set_hand(g, 2, { "Moat", "Copper", "Copper", "Estate", "Estate" })
+  end))
+  kit.pick(m, "Play Militia")
+  kit.pick(m, "Reveal Moat")
+  T.eq(m.g:count("hand", 2), 5)
+end
+
+function tests.test_village_gives_a_card_and_two_actions(T)
+  local m = T.match(match({ "Village", "Copper" }, { "Gold" }))
+  kit.pick(m, "Play Village")
+  T.eq(m.g:counter("actions"), 2)
+  T.eq(kit.sorted(m.g, "hand", 1), "Copper,Gold")
+end
+
+function tests.test_woodcutter_gives_a_buy_and_two_coins(T)
+  local m = T.match(match({ "Woodcutter", "Copper" }))
+  kit.pick(m, "Play Woodcutter")
+  T.eq(m.g:counter("buys"), 2)
+  T.eq(m.g:counter("coins"), 2)
+end
+
+function tests.test_workshop_gains_a_card_costing_up_to_4(T)
+  local m = T.match(match({ "Workshop", "Copper" }))
+  kit.pick(m, "Play Workshop")
+  T.eq(m:decision().kind, "gain")
+  T.ok(not kit.labels(m):find("Market", 1, true), "no $5 card")
+  kit.pick(m, "Smithy ($4)")
+  T.eq(kit.names(m.g, "discard", 1), "Smithy")
+  T.eq(m.g:count("supply:Smithy", 0), 9)
+end
+
+function tests.test_militia_gives_two_coins_and_others_discard_down_to_3(T)
+  local m = T.match(match({ "Militia", "Copper" }, FIVE, function(g)
+    kit.set_hand(g, 2, { "Copper", "Estate", "Silver", "Estate", "Copper" })
+  end))
+  kit.pick(m, "Play Militia")
+  T.eq(m.g:counter("coins"), 2)
+  T.eq(m:decision().player, 2)
+  T.eq(m:decision().min, 2)
+  kit.pick(m, { "Estate", "Estate" })
+  T.eq(kit.sorted(m.g, "hand", 2), "Copper,Copper,Silver")
+end
+
+function tests.test_remodel_trashes_and_gains_up_to_two_more(T)
+  local m = T.match(match({ "Remodel", "Gold" }))
+  kit.pick(m, "Play Remodel")
+  kit.pick(m, "Gold")
+  kit.pick(m, "Province ($8)")
+  T.eq(kit.names(m.g, "trash", 0), "Gold")
+  T.eq(kit.names(m.g, "discard", 1), "Province")
+end
+
+function tests.test_smithy_draws_three_cards(T)
+  local m = T.match(match({ "Smithy" }, { "Gold", "Silver", "Estate", "Duchy" }))
+  kit.pick(m, "Play Smithy")
+  T.eq(kit.sorted(m.g, "hand", 1), "Estate,Gold,Silver")
+end
+
+function tests.test_market_gives_card_action_buy_and_coin(T)
+  local m = T.match(match({ "Market" }, { "Gold" }))
+  kit.pick(m, "Play Market")
+  T.eq(kit.names(m.g, "hand", 1), "Gold")
+  T.eq(m.g:counter("actions"), 1)
+  T.eq(m.g:counter("buys"), 2)
+  T.eq(m.g:counter("coins"), 1)
+end
+
+function tests.test_mine_trades_a_treasure_up_into_hand(T)
+  local m = T.match(match({ "Mine", "Silver", "Estate" }))
+  kit.pick(m, "Play Mine")
+  kit.pick(m, "Silver")
+  kit.pick(m, "Gold ($6)")
+  T.eq(kit.sorted(m.g, "hand", 1), "Estate,Gold")
+  T.eq(kit.names(m.g, "trash", 0), "Silver")
+end
+
+-- ---- the end of the game -------------------------------------------------------------------
+
+function tests.test_game_ends_when_provinces_run_out(T)
+  local m = T.match { setup = function(g)
+    kit.empty_pile(g, "Province", 1)
+    stack(g, 1, { "Gold", "Gold", "Gold" })
+    stack(g, 2, FIVE, FIVE, { "Duchy" })
+  end }
+  kit.pick(m, "Play all treasures")
+  kit.pick(m, "Buy Province ($8)")
+  T.ok(m:finished())
+  local r = m:results()
+  T.eq(r[1].score, 6)
+  T.eq(r[2].score, 3)
+  T.eq(r[1].rank, 1)
+  T.eq(r[2].rank, 2)
+end
+
+function tests.test_three_empty_supply_piles_of_any_kind_end_the_game(T)
+  local m = T.match { setup = function(g)
+    kit.empty_pile(g, "Estate")
+    kit.empty_pile(g, "Copper")
+    kit.empty_pile(g, "Cellar", 1)
+    stack(g, 1, { "Copper", "Copper" })
+  end }
+  kit.pick(m, "Play all treasures")
+  kit.pick(m, "Buy Cellar ($2)")
+  T.ok(m:finished())
+end
+
+function tests.test_two_empty_piles_do_not_end_the_game(T)
+  local m = T.match { setup = function(g)
+    kit.empty_pile(g, "Estate")
+    kit.empty_pile(g, "Cellar", 1)
+    stack(g, 1, { "Copper", "Copper" })
+  end }
+  kit.pick(m, "Play all treasures")
+  kit.pick(m, "Buy Cellar ($2)")
+  T.ok(not m:finished())
+end
+
+function tests.test_tie_goes_to_fewer_turns(T)
+  local m = T.match { setup = function(g)
+    kit.empty_pile(g, "Province", 1)
+    stack(g, 1, { "Gold", "Gold", "Gold" })
+    stack(g, 2, FIVE, FIVE, { "Province" })
+  end }
+  kit.pick(m, "Play all treasures")
+  kit.pick(m, "Buy Province ($8)")
+  local r = m:results()
+  T.eq(r[1].score, r[2].score)
+  T.eq(r[2].rank, 1)
+  T.eq(r[1].rank, 2)
+end
+
+-- ---- bots ---------------------------------------------------------------------------------
+
+function tests.test_bots_finish_games_with_2_to_4_players(T)
+  for n = 2, 4 do
+    local bots = {}
+    for p = 1, n do bots[p] = ({ "default", "big_money", "big_money_smithy" })[(p - 1) % 3 + 1] end
+    local m = T.match { players = n, seed = n, bots = bots }
+    T.ok(m:finished(), n .. " players")
+    local winners = 0
+    for p = 1, n do
+      if m:results()[p].rank == 1 then winners = winners + 1 end
+    end
+    T.ok(winners >= 1)
+  end
+end
+
+return tests
