@@ -7,8 +7,8 @@
 -- no search. Every strategy ends games: each one buys Provinces at $8, and after
 -- STALL_TURNS turns any bot buys the dearest card it can, so piles run out.
 --
--- Strategies differ only in what they buy; all share the other decisions (playing
--- actions, Militia discards, Moat, Cellar, Remodel, Mine, Workshop).
+-- Strategies differ only in what they buy and draft; all share the other decisions
+-- (playing actions, discards, trashing, gains, reactions and every card's questions).
 
 local bots = {}
 
@@ -75,8 +75,51 @@ local TRASH_PREFERENCE = {
   Remodel = { "Gold", "Curse", "Estate", "Copper" },
 }
 
-local function choose_trash(k, g, d)
-  local prefs = TRASH_PREFERENCE[d.source]
+-- The option (card options) with the highest cost, as an index.
+local function dearest_card(k, g, d)
+  local best, bestv = 1, -1
+  for i = 1, #d.options do
+    local c = k.cards[g:name(d.options[i].card)].cost
+    if c > bestv then best, bestv = i, c end
+  end
+  return best
+end
+
+-- The options whose keep value is at most v (up to d.max), as indices.
+local function at_most(k, g, d, v)
+  local t = {}
+  for i = 1, #d.options do
+    if #t < (d.max or 1) and keep_value(k.cards[g:name(d.options[i].card)]) <= v then
+      t[#t + 1] = i
+    end
+  end
+  return t
+end
+
+-- Money p owns (Copper 1, Silver 2, Gold 3).
+local function money(k, g, p)
+  return k:owned(g, p, "Copper") + 2 * k:owned(g, p, "Silver") + 3 * k:owned(g, p, "Gold")
+end
+
+-- Chapel: Curses and Estates, and Coppers while $6 of money would remain.
+local function chapel_trash(k, g, p, d)
+  local t, spare = {}, money(k, g, p) - 6
+  for i = 1, #d.options do
+    local name = g:name(d.options[i].card)
+    local junk = keep_value(k.cards[name]) == 0
+    if #t < d.max and (junk or (name == "Copper" and spare > 0)) then
+      t[#t + 1] = i
+      if not junk then spare = spare - 1 end
+    end
+  end
+  return t
+end
+
+local function choose_trash(k, g, p, d)
+  local src = d.source
+  if src == "Thief" then return { dearest_card(k, g, d) } end
+  if src == "Chapel" then return chapel_trash(k, g, p, d) end
+  local prefs = TRASH_PREFERENCE[src]
   if prefs then
     for _, name in ipairs(prefs) do
       for i = 1, #d.options do
@@ -84,11 +127,67 @@ local function choose_trash(k, g, d)
       end
     end
   end
-  return lowest(k, g, d, math.max(d.min or 1, 1))
+  if (d.min or 1) == 0 then return at_most(k, g, d, 0) end
+  return lowest(k, g, d, d.min or 1)
+end
+
+-- Thief's gain: everything but Copper.
+local function thief_gain(k, g, d)
+  local t = {}
+  for i = 1, #d.options do
+    if k.cards[g:name(d.options[i].card)].cost > 0 then t[#t + 1] = i end
+  end
+  return t
+end
+
+-- Topdeck questions: Harbinger takes back a Silver or better; Artisan puts back an
+-- Action it cannot play any more, else its least useful card; Bureaucrat and Sentry's
+-- order: the least useful card (Bureaucrat) / the most useful on top (Sentry).
+local function choose_topdeck(k, g, d)
+  local src = d.source
+  if src == "Harbinger" then
+    local i = dearest_card(k, g, d)
+    if keep_value(k.cards[g:name(d.options[i].card)]) >= 4 then return { i } end
+    return {}
+  end
+  if src == "Sentry" then return { dearest_card(k, g, d) } end
+  if src == "Artisan" and g:counter("actions") == 0 then
+    for i = 1, #d.options do
+      if k.cards[g:name(d.options[i].card)].is.Action then return { i } end
+    end
+  end
+  return lowest(k, g, d, 1)
+end
+
+-- Spy: discard junk and Copper from its own deck, anything better from others'.
+local function choose_spy(k, g, p, d)
+  local good = keep_value(k.cards[g:name(d.options[1].card)]) > 1
+  if (d.victim == p) == good then return { 2 } end
+  return { 1 }
+end
+
+-- Kingdom cards a bot drafts, best first (then the dearest left).
+local DRAFT = { "Witch", "Laboratory", "Market", "Festival", "Smithy", "Militia", "Library",
+                "Council Room", "Village", "Moat" }
+
+local function choose_draft(k, d, wants)
+  for _, list in ipairs({ wants, DRAFT }) do
+    for _, name in ipairs(list) do
+      local i = find(d, "name", name)
+      if i then return { i } end
+    end
+  end
+  local best, bestv = 1, -1
+  for i = 1, #d.options do
+    local c = k.cards[d.options[i].name].cost
+    if c > bestv then best, bestv = i, c end
+  end
+  return { best }
 end
 
 -- Province first, else the dearest card that is not junk, else the dearest.
-local function choose_gain(k, _, d)
+local function choose_gain(k, g, d)
+  if d.source == "Thief" then return thief_gain(k, g, d) end
   local i = find(d, "name", "Province")
   if i then return { i } end
   local best, bestv, any, anyv = nil, -1, 1, -1
@@ -145,6 +244,9 @@ local function big_money_smithy(k, g, p, coins)
   return big_money(k, g, p, coins)
 end
 
+-- Actions the default player never buys: they need a plan it does not have.
+local SKIP = { Chapel = true, Thief = true, ["Throne Room"] = true, Feast = true }
+
 -- A generic money-plus-actions player: Provinces, Gold, one Action per ~6 cards
 -- (the dearest on offer), Silver; Duchies and Estates as the Provinces run low.
 local function default_buy(k, g, p, coins)
@@ -162,8 +264,8 @@ local function default_buy(k, g, p, coins)
     local best, bestc = nil, -1
     for _, name in ipairs(k.order) do
       local def = k.cards[name]
-      if def.is.Action and def.cost <= coins and def.cost > bestc and k:in_supply(g, name)
-         and g:count(k:pile(name), 0) > 0 then
+      if def.is.Action and not SKIP[name] and def.cost <= coins and def.cost > bestc
+         and k:in_supply(g, name) and g:count(k:pile(name), 0) > 0 then
         best, bestc = name, def.cost
       end
     end
@@ -172,15 +274,27 @@ local function default_buy(k, g, p, coins)
   return { "Silver" }
 end
 
-local function make_bot(k, strategy)
+-- Witch: Big Money, plus a Witch at $5-$7 while it owns fewer than two.
+local function witch(k, g, p, coins)
+  if coins >= 5 and coins < 8 and k:owned(g, p, "Witch") < 2 and k:in_supply(g, "Witch") then
+    return { "Witch", "Gold", "Silver" }
+  end
+  return big_money(k, g, p, coins)
+end
+
+local function make_bot(k, strategy, wants)
   local buy = buy_with(k, strategy)
   return function(g, p, d)
     local kind = d.kind
     if kind == "buy" then return buy(g, p, d) end
-    if kind == "action" then return choose_action(k, g, d) end
+    if kind == "action" or kind == "play" then return choose_action(k, g, d) end
     if kind == "discard" then return choose_discard(k, g, d) end
-    if kind == "trash" then return choose_trash(k, g, d) end
+    if kind == "trash" then return choose_trash(k, g, p, d) end
     if kind == "gain" then return choose_gain(k, g, d) end
+    if kind == "topdeck" then return choose_topdeck(k, g, d) end
+    if kind == "spy" then return choose_spy(k, g, p, d) end
+    if kind == "set_aside" then return { g:counter("actions") == 0 and 1 or 2 } end
+    if kind == "draft" then return choose_draft(k, d, wants) end
     if kind == "reveal" or kind == "yesno" then return { 1 } end
     local t = {}
     for i = 1, (d.min or 1) do t[i] = i end
@@ -190,9 +304,10 @@ end
 
 function bots.make(k)
   return {
-    default = make_bot(k, default_buy),
-    big_money = make_bot(k, big_money),
-    big_money_smithy = make_bot(k, big_money_smithy),
+    default = make_bot(k, default_buy, NONE),
+    big_money = make_bot(k, big_money, NONE),
+    big_money_smithy = make_bot(k, big_money_smithy, { "Smithy" }),
+    witch = make_bot(k, witch, { "Witch" }),
   }
 end
 

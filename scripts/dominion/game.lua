@@ -1,4 +1,5 @@
--- dominion/game.lua: Dominion (base set, first edition) on the deck-builder kernel.
+-- dominion/game.lua: Dominion (base set, first edition, plus the second-edition cards) on
+-- the deck-builder kernel.
 --
 -- The game table the engine loads (docs/SCRIPTING.md). Rules shared by deck-builders
 -- live in deckbuilder/kernel.lua; what is Dominion's own is here: the supply, the
@@ -11,9 +12,13 @@ local bots = require("dominion.bots")
 
 local k = kernel.new { cards = data.cards, order = data.order, hand_size = 5 }
 
+-- The kernel's zones plus "look": cards only their owner looks at (Sentry).
+local zones = { look = "owner" }
+for name, vis in pairs(kernel.zones) do zones[name] = vis end
+
 local game = {
   name = "dominion", min_players = 2, max_players = 4,
-  zones = kernel.zones,
+  zones = zones,
   cards = data.cards,
   kernel = k,
 }
@@ -25,6 +30,10 @@ function game.setup(g)
 end
 
 function game.turn(g)
+  if g:counter("_draft") ~= 0 then kingdom.draft(g, k, data) end
+  -- Merchant's bonus is per turn.
+  g:set_counter("_merchant", 0, 0)
+  g:set_counter("_silver", 0, 0)
   k:turn(g)
 end
 

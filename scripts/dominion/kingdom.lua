@@ -1,51 +1,117 @@
--- dominion/kingdom.lua: which 10 kingdom piles a match uses, and the supply it builds.
+-- dominion/kingdom.lua: which kingdom piles a match uses, and the supply it builds.
 --
--- The mode comes from the match option "kingdom". Presets are data; a mode that needs
--- randomness or players' picks ("random", "draft") is one more entry in `modes`, a
--- function returning the 10 names (using only g:random / g:choose in setup order).
+-- The mode comes from the match option "kingdom": a preset name, "random", "draft", or
+-- an explicit comma-separated list of kingdom card names. Presets are data; "random"
+-- draws from g:random during setup. The engine's setup cannot ask anyone, so "draft"
+-- builds only the base piles in setup and marks the match (_draft = 1); game.turn runs
+-- the draft (kingdom.draft) at the start of the first turn, before that turn is played.
 
 local kingdom = {}
+
+kingdom.SIZE = 10
 
 kingdom.presets = {
   first_game = { "Cellar", "Market", "Militia", "Mine", "Moat",
                  "Remodel", "Smithy", "Village", "Woodcutter", "Workshop" },
+  big_money = { "Adventurer", "Bureaucrat", "Chancellor", "Chapel", "Feast",
+                "Laboratory", "Market", "Mine", "Moneylender", "Throne Room" },
+  interaction = { "Bureaucrat", "Chancellor", "Council Room", "Festival", "Library",
+                  "Militia", "Moat", "Spy", "Thief", "Village" },
+  size_distortion = { "Cellar", "Chapel", "Feast", "Gardens", "Laboratory",
+                      "Thief", "Village", "Witch", "Woodcutter", "Workshop" },
+  village_square = { "Bureaucrat", "Cellar", "Festival", "Library", "Market",
+                     "Remodel", "Smithy", "Throne Room", "Village", "Woodcutter" },
 }
 
-kingdom.modes = {
-  first_game = function() return kingdom.presets.first_game end,
-}
+-- kingdom.SIZE distinct cards of data.kingdom, uniformly, from the match's generator
+-- (a partial Fisher-Yates shuffle of a copy of the list).
+local function random_names(g, data)
+  local pool, t = {}, {}
+  for i, name in ipairs(data.kingdom) do pool[i] = name end
+  for i = 1, kingdom.SIZE do
+    local j = i - 1 + g:random(#pool - i + 1)
+    pool[i], pool[j] = pool[j], pool[i]
+    t[i] = pool[i]
+  end
+  return t
+end
 
-function kingdom.names(g)
+-- "Cellar, Chapel, ..." -> names; every one a distinct kingdom card.
+local function listed_names(mode, data)
+  local t, seen = {}, {}
+  for item in string.gmatch(mode, "[^,]+") do
+    local name = item:match("^%s*(.-)%s*$")
+    local def = data.cards[name]
+    if not def or def.supply then error("dominion: '" .. name .. "' is not a kingdom card") end
+    if seen[name] then error("dominion: '" .. name .. "' is listed twice") end
+    seen[name] = true
+    t[#t + 1] = name
+  end
+  if #t == 0 then error("dominion: empty kingdom list") end
+  return t
+end
+
+-- The kingdom names chosen in setup, or nil for a draft.
+function kingdom.names(g, data)
   local mode = g:option("kingdom") or "first_game"
   if mode == "" or mode == "default" then mode = "first_game" end
-  local pick = kingdom.modes[mode]
-  if not pick then error("dominion: unknown kingdom option '" .. mode .. "'") end
-  return pick(g)
+  if kingdom.presets[mode] then return kingdom.presets[mode] end
+  if mode == "random" then return random_names(g, data) end
+  if mode == "draft" then return nil end
+  if mode:find(",", 1, true) or data.cards[mode] then return listed_names(mode, data) end
+  error("dominion: unknown kingdom option '" .. mode .. "'")
 end
 
 -- A kingdom pile's size: 10, or 8/12 (2 players / more) for Victory cards.
 local function kingdom_size(def, n)
-  for _, t in ipairs(def.types) do
-    if t == "Victory" then return n == 2 and 8 or 12 end
-  end
+  if def.is.Victory then return n == 2 and 8 or 12 end
   return 10
 end
 
--- The supply piles of this match, in display order: base cards, then the kingdom.
-function kingdom.piles(g, data)
+-- Piles for the given kingdom names (nil = base cards only), in display order.
+function kingdom.piles_of(g, data, names, with_base)
   local n = g:nplayers()
   local chosen = {}
-  for _, name in ipairs(kingdom.names(g)) do chosen[name] = true end
+  for _, name in ipairs(names or {}) do chosen[name] = true end
   local piles = {}
   for _, name in ipairs(data.order) do
     local def = data.cards[name]
     if def.supply then
-      piles[#piles + 1] = { name = name, count = def.supply[n] }
+      if with_base then piles[#piles + 1] = { name = name, count = def.supply[n] } end
     elseif chosen[name] then
       piles[#piles + 1] = { name = name, count = kingdom_size(def, n) }
     end
   end
   return piles
+end
+
+-- The supply piles of this match, in display order: base cards, then the kingdom.
+function kingdom.piles(g, data)
+  local names = kingdom.names(g, data)
+  if not names then g:set_counter("_draft", 0, 1) end
+  return kingdom.piles_of(g, data, names, true)
+end
+
+-- The draft: players pick one kingdom card each, in turn order from player 1, until
+-- kingdom.SIZE are picked (decisions of kind "draft", labels = card names); then the
+-- kingdom piles are added to the supply. Runs once, at the start of the first turn.
+function kingdom.draft(g, k, data)
+  local left, picked = {}, {}
+  for i, name in ipairs(data.kingdom) do left[i] = name end
+  local n = g:nplayers()
+  for i = 1, kingdom.SIZE do
+    local p = (i - 1) % n + 1
+    local opts = {}
+    for j, name in ipairs(left) do opts[j] = { label = name, name = name } end
+    local r = g:choose { player = p, kind = "draft", options = opts,
+                         prompt = "Draft: pick a kingdom card (" .. i .. " of " ..
+                           kingdom.SIZE .. ")" }
+    local name = table.remove(left, r[1])
+    picked[i] = name
+    g:log(g:player_name(p) .. " drafts " .. name)
+  end
+  k:setup_supply(g, kingdom.piles_of(g, data, picked, false))
+  g:set_counter("_draft", 0, 0)
 end
 
 return kingdom
