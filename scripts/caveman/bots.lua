@@ -1,0 +1,147 @@
+-- caveman/bots.lua: bot strategies, `function(g, p, d)` returning option indices.
+--
+-- A bot sees what its seat sees: the decision's options (its own hand, the top card of
+-- each pile), its own card count and the public counters. `_own:<Card>` counters repeat
+-- the public log of gains and trashes (a Prophet swap is not in it, so they are an
+-- estimate, as for a human). Both strategies buy Weapons, and Weapons stay in a deck
+-- once bought, so every game between bots ends by health long before the turn limit.
+--
+-- Strategies differ only in what they buy; the other answers are shared: play cards
+-- with +Actions first, then draws, then Weapons by damage, then the rest; Toolmaker
+-- trades the best Treasure it can; Priest and Warrior trash Wood; Sacrifice gains a Club.
+
+local bots = {}
+
+local NONE = {}
+
+local function find(d, name)
+  for i = 1, #d.options do
+    if d.options[i].name == name then return i end
+  end
+  return nil
+end
+
+local function action_value(def)
+  if (def.actions or 0) > 0 then return 300 + def.cost end
+  if (def.cards or 0) > 0 then return 200 + def.cost end
+  if def.damage then return 100 + def.damage end
+  return def.cost
+end
+
+local function choose_action(k, g, d)
+  local best, bestv = #d.options, -1
+  for i = 1, #d.options do
+    local id = d.options[i].card
+    if id then
+      local v = action_value(k.cards[g:name(id)])
+      if v > bestv then best, bestv = i, v end
+    end
+  end
+  return { best }
+end
+
+-- Trash decisions: Toolmaker trades its dearest Treasure; Priest and Warrior trash Wood
+-- (as many as allowed) while the player keeps at least 3 other Treasures.
+local function choose_trash(k, g, p, d)
+  if d.source == "Toolmaker" then
+    local best, bestc = nil, -1
+    for i = 1, #d.options do
+      local c = k.cards[d.options[i].label].cost
+      if c > bestc then best, bestc = i, c end
+    end
+    return { best }
+  end
+  local t = {}
+  if k:owned(g, p, "Bone") + k:owned(g, p, "Stone") < 3 then return t end
+  for i = 1, #d.options do
+    if #t < d.max and d.options[i].label == "Wood" then t[#t + 1] = i end
+  end
+  return t
+end
+
+local function choose_gain(_, _, d)
+  local i = find(d, "Club")
+  if i then return { i } end
+  local best, bestc = 1, -1
+  for j = 1, #d.options do
+    if d.options[j].cost > bestc then best, bestc = j, d.options[j].cost end
+  end
+  return { best }
+end
+
+local function weapons(k, g, p)
+  return k:owned(g, p, "Club") + k:owned(g, p, "Sling") + k:owned(g, p, "Spear")
+end
+
+local function actions_owned(k, g, p)
+  local n = 0
+  for _, name in ipairs(k.order) do
+    local def = k.cards[name]
+    if def.is.Action and not def.is.Weapon then n = n + k:owned(g, p, name) end
+  end
+  return n
+end
+
+-- A mix of money, Actions and Weapons: one Weapon per 4 cards, one Action per 5.
+local function default_buy(k, g, p, coins)
+  local cards = k:owned_count(g, p)
+  local armed = weapons(k, g, p) * 4 >= cards
+  if coins >= 10 then return { "Spear", "Sling", "Stone" } end
+  if coins >= 7 then return { "Elder", "Sacrifice", "Sling", "Stone" } end
+  if coins == 6 then return armed and { "Stone", "Sling" } or { "Sling", "Stone" } end
+  local busy = actions_owned(k, g, p) * 5 >= cards
+  if coins == 5 then
+    if not busy then return { "Warrior", "Prophet", "Club", "Bone" } end
+    return { "Club", "Bone" }
+  end
+  if coins == 4 then
+    if not armed then return { "Club", "Bone" } end
+    if not busy then return { "Artist", "Toolmaker", "Priest", "Bone" } end
+    return { "Bone" }
+  end
+  if coins == 3 then return { "Bone" } end
+  return NONE
+end
+
+-- The dearest Weapon it can pay for; Bone when it cannot afford one.
+local function aggro_buy(_, _, _, coins)
+  if coins >= 10 then return { "Spear", "Sling", "Club" } end
+  if coins >= 6 then return { "Sling", "Club" } end
+  if coins >= 4 then return { "Club", "Bone" } end
+  if coins == 3 then return { "Bone" } end
+  return NONE
+end
+
+local function buy_with(k, strategy)
+  return function(g, p, d)
+    if d.options[1].act == "all" then return { 1 } end
+    for _, name in ipairs(strategy(k, g, p, g:counter("coins"))) do
+      local i = find(d, name)
+      if i then return { i } end
+    end
+    return { #d.options }
+  end
+end
+
+local function make_bot(k, strategy)
+  local buy = buy_with(k, strategy)
+  return function(g, p, d)
+    local kind = d.kind
+    if kind == "buy" then return buy(g, p, d) end
+    if kind == "action" then return choose_action(k, g, d) end
+    if kind == "trash" then return choose_trash(k, g, p, d) end
+    if kind == "gain" then return choose_gain(k, g, d) end
+    local t = {}
+    for i = 1, (d.min or 1) do t[i] = i end
+    return t
+  end
+end
+
+function bots.make(k)
+  return {
+    default = make_bot(k, default_buy),
+    aggro = make_bot(k, aggro_buy),
+  }
+end
+
+return bots

@@ -1,0 +1,93 @@
+-- caveman/game.lua: Caveman (seed 000 §4.4) on the deck-builder kernel.
+--
+-- Two players with 20 health each; Weapons deal damage; the game ends when a player has
+-- no health left. What differs from Dominion is data and a few lines here: a hand of 3
+-- drawn at the start of each turn (not at clean-up), 2 actions per turn, the Actions
+-- sold from four shuffled mixed piles (kernel `pile_of`), discard piles hidden (Prophet
+-- deals into them face down), and victory by health. Rule choices: README.md.
+
+local kernel = require("deckbuilder.kernel")
+local data = require("caveman.cards")
+local bots = require("caveman.bots")
+
+local DRAW = 3
+-- A match also ends when both players have played this many turns (no seed rule; it
+-- bounds games in which nobody buys a Weapon). Most health wins then.
+local TURN_LIMIT = 100
+
+local k = kernel.new { cards = data.cards, order = data.order, pile_of = data.pile_of,
+                       hand_size = 0, turn_stats = { actions = 2, buys = 1 },
+                       phases = { "draw", "action", "buy", "cleanup" } }
+
+-- The turn opens by drawing the hand (clean-up draws nothing: hand_size = 0).
+function k:draw_phase(g, p)
+  self:draw(g, p, DRAW)
+end
+
+local zones = {}
+for name, vis in pairs(kernel.zones) do zones[name] = vis end
+zones.discard = "hidden"
+zones.prophecy = "hidden"
+
+local game = {
+  name = "caveman", min_players = 2, max_players = 2,
+  zones = zones,
+  cards = data.cards,
+  kernel = k,
+  turn_limit = TURN_LIMIT,
+}
+
+function game.setup(g)
+  local piles, mixed, seen = {}, {}, {}
+  for i, name in ipairs(data.order) do
+    piles[i] = { name = name, count = data.cards[name].count }
+    local zone = k:pile(name)
+    if data.pile_of[name] and not seen[zone] then
+      seen[zone] = true
+      mixed[#mixed + 1] = zone
+    end
+  end
+  k:setup_supply(g, piles)
+  for _, zone in ipairs(mixed) do g:shuffle(zone, 0) end
+  for p = 1, g:nplayers() do
+    k:deal_start(g, p, data.start)
+    g:set_counter("health", p, data.start_health)
+  end
+  g:set_counter("active", 0, 1)
+end
+
+function game.turn(g)
+  k:turn(g)
+end
+
+-- Asked after every turn, so the turn that takes a player's last health is played out.
+function game.finished(g)
+  local limit = true
+  for p = 1, g:nplayers() do
+    if g:counter("health", p) <= 0 then return true end
+    if g:counter("turns", p) < TURN_LIMIT then limit = false end
+  end
+  return limit
+end
+
+-- Score = health left. Most health wins; equal health shares the rank (1 + the number of
+-- players strictly ahead). Turns are reported but break no tie: Caveman is won by
+-- surviving, and at the turn limit both players have had the same number of turns.
+function game.results(g)
+  local n, res = g:nplayers(), {}
+  for p = 1, n do
+    res[p] = { score = g:counter("health", p), turns = g:counter("turns", p) }
+  end
+  for p = 1, n do
+    local ahead = 0
+    for q = 1, n do
+      if res[q].score > res[p].score then ahead = ahead + 1 end
+    end
+    res[p].rank = ahead + 1
+  end
+  return res
+end
+
+game.bots = bots.make(k)
+
+return game
