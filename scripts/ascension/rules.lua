@@ -1,0 +1,338 @@
+-- ascension/rules.lua: the rules every Ascension card leans on, kept apart from the card
+-- texts (cards.lua) and the turn (game.lua) so a card handler reads like its text.
+--
+-- What lives here: the centre row and its hidden deck, the Honour pool, the two
+-- currencies, Temples and Keystones, the faction conditions (Echo, Serenity, Unite),
+-- playing, acquiring, defeating and banishing, and constructs' once-per-turn abilities.
+-- Generic deck-builder mechanics (drawing, reshuffling, owning) come from the kernel.
+--
+-- State (all in g, see README.md): zones centre_deck (hidden), row:1..row:6 (public),
+-- void (public), temples (owner 0 = nobody holds it), constructs per player; counters
+-- runes, power, honour_pool (owner 0), honour per player; hidden per-turn counters
+-- _turnno, _played:<Faction>, _lbhero, _soulsnare, _burial; _temple:<Temple> = entity id;
+-- _centre_out once a slot could not be refilled. Entity attributes: played = the
+-- _turnno it was played on, unite = _turnno of a Unite still waiting, used = _turnno a
+-- construct's once-per-turn ability fired.
+
+local kernel = require("deckbuilder.kernel")
+
+local R = {}
+
+R.SLOTS = 6
+R.HONOUR_PER_PLAYER = 30
+R.TEMPLES = { "Temple of Life", "Temple of Death", "Temple of Immortality" }
+R.FACTIONS = { "Void", "Lifebound", "Enlightened", "Mechana" }
+
+R.slot = {}
+for i = 1, R.SLOTS do R.slot[i] = "row:" .. i end
+
+local function pname(g, p) return g:player_name(p) end
+
+local function turnno(g) return g:counter("_turnno") end
+
+-- ---- currencies and honour ----------------------------------------------------------
+
+function R.add_runes(g, p, n)
+  g:add_counter("runes", 0, n)
+  g:log(pname(g, p) .. " gains " .. n .. (n == 1 and " Rune" or " Runes"))
+end
+
+function R.add_power(g, p, n)
+  g:add_counter("power", 0, n)
+  g:log(pname(g, p) .. " gains " .. n .. " Power")
+end
+
+-- Honour comes from the pool; once it is empty, honour still counts (the official
+-- rules take extra tokens from the box) and the round is finished (game.finished).
+function R.gain_honour(g, p, n)
+  local pool = g:counter("honour_pool")
+  g:set_counter("honour_pool", 0, pool > n and pool - n or 0)
+  g:add_counter("honour", p, n)
+  g:log(pname(g, p) .. " gains " .. n .. " Honour")
+end
+
+-- ---- costs ------------------------------------------------------------------------------
+
+-- The cost of a card for player p (Iku's depends on p's Temples).
+function R.cost(g, k, p, name)
+  local def = k.cards[name]
+  if def.cost_for then return def.cost_for(g, p) end
+  return def.cost
+end
+
+-- ---- temples and keystones -------------------------------------------------------------
+
+function R.temple_id(g, name) return g:counter("_temple:" .. name) end
+
+function R.holds(g, p, name)
+  local _, owner = g:zone_of(R.temple_id(g, name))
+  return owner == p
+end
+
+function R.temples_held(g, p) return g:count("temples", p) end
+
+-- p gains control of a Temple, taking it from whoever holds it.
+function R.take_temple(g, p, name)
+  local id = R.temple_id(g, name)
+  local _, holder = g:zone_of(id)
+  g:move(id, "temples", p)
+  if holder ~= 0 then
+    g:log(pname(g, p) .. " takes the " .. name .. " from " .. pname(g, holder))
+  else
+    g:log(pname(g, p) .. " gains control of the " .. name)
+  end
+end
+
+-- p loses control of every Temple (Kan'zir): they go back to nobody.
+function R.lose_temples(g, p)
+  local n = g:count("temples", p)
+  for _ = 1, n do
+    local id = g:top("temples", p)
+    g:move(id, "temples", 0)
+    g:log(pname(g, p) .. " loses control of the " .. g:name(id))
+  end
+end
+
+-- Ids of the cards p may banish: hand first, then discard pile, one per name and zone.
+local function banishable(g, p)
+  local t = kernel.distinct(g, g:list("hand", p))
+  for _, id in ipairs(kernel.distinct(g, g:list("discard", p))) do t[#t + 1] = id end
+  return t
+end
+
+-- Move a card p owns to the void (out of p's deck for good).
+function R.banish(g, p, id)
+  g:add_counter("_own:" .. g:name(id), p, -1)
+  g:move(id, "void", 0)
+  g:log(pname(g, p) .. " banishes " .. g:name(id))
+end
+
+-- "You may banish a card in your hand or discard pile."
+function R.may_banish(g, p, source)
+  local ids = banishable(g, p)
+  local picked = kernel.choose_cards(g, p, ids, { kind = "banish", min = 0, max = 1,
+    source = source,
+    prompt = source .. ": you may banish a card from your hand (listed first) or discard pile" })
+  if picked[1] then R.banish(g, p, picked[1]) end
+end
+
+-- Keystones are spent as soon as they are gained (README: always spent).
+function R.life_keystone(g, p)
+  g:log(pname(g, p) .. " gains a Life Keystone")
+  if not R.holds(g, p, "Temple of Life") then
+    R.take_temple(g, p, "Temple of Life")
+    return
+  end
+  if not R.holds(g, p, "Temple of Immortality") then
+    R.take_temple(g, p, "Temple of Immortality")
+  end
+  R.add_runes(g, p, 2)
+end
+
+function R.death_keystone(g, p)
+  g:log(pname(g, p) .. " gains a Death Keystone")
+  if not R.holds(g, p, "Temple of Death") then
+    R.take_temple(g, p, "Temple of Death")
+    return
+  end
+  if not R.holds(g, p, "Temple of Immortality") then
+    R.take_temple(g, p, "Temple of Immortality")
+  end
+  R.may_banish(g, p, "Death Keystone")
+end
+
+-- ---- faction conditions -----------------------------------------------------------------
+
+-- Echo (the source's definition): p's discard pile holds a card of this faction.
+function R.echo(g, k, p, faction)
+  local n = g:count("discard", p)
+  for i = 1, n do
+    if k.cards[g:name(g:at("discard", p, i))].faction == faction then return true end
+  end
+  return false
+end
+
+-- Serenity: p's discard pile is empty.
+function R.serenity(g, p) return g:count("discard", p) == 0 end
+
+-- Unite, for a card already in play: another card of its faction was played this turn.
+function R.united(g, k, id)
+  local f = k.cards[g:name(id)].faction
+  local n = g:counter("_played:" .. f)
+  if g:get(id, "played") == turnno(g) then n = n - 1 end
+  return n > 0
+end
+
+-- ---- the centre row -----------------------------------------------------------------------
+
+-- Fill every empty slot from the top of the centre deck. When the deck is out, the slot
+-- stays empty and the game ends at the end of the round (README).
+function R.refill(g)
+  for i = 1, R.SLOTS do
+    if g:count(R.slot[i], 0) == 0 then
+      local id = g:top("centre_deck", 0)
+      if id then
+        g:move(id, R.slot[i], 0)
+        g:log(g:name(id) .. " enters the centre row")
+      elseif g:counter("_centre_out") == 0 then
+        g:set_counter("_centre_out", 0, 1)
+        g:log("The centre deck is empty: the game ends after this round")
+      end
+    end
+  end
+end
+
+-- Ids in the centre row, slot order.
+function R.row(g)
+  local t = {}
+  for i = 1, R.SLOTS do
+    local id = g:top(R.slot[i], 0)
+    if id then t[#t + 1] = id end
+  end
+  return t
+end
+
+local function in_row(g, id)
+  local zone = g:zone_of(id)
+  return string.sub(zone, 1, 4) == "row:"
+end
+
+-- ---- playing ------------------------------------------------------------------------------
+
+-- The +keywords of a card, in the order cards print them.
+local function apply_stats(g, k, p, def)
+  if def.cards then k:draw(g, p, def.cards) end
+  if def.runes then R.add_runes(g, p, def.runes) end
+  if def.power then R.add_power(g, p, def.power) end
+  if def.honour then R.gain_honour(g, p, def.honour) end
+end
+R.apply_stats = apply_stats
+
+-- Play a card from p's hand: heroes go to play, constructs to p's constructs (they stay).
+function R.play(g, k, p, id)
+  local name = g:name(id)
+  local def = k.cards[name]
+  g:move(id, def.is.Construct and "constructs" or "play", p)
+  g:set(id, "played", turnno(g))
+  g:log(pname(g, p) .. " plays " .. name)
+  local f = def.faction
+  local before = 0
+  if f then
+    before = g:counter("_played:" .. f)
+    g:add_counter("_played:" .. f, 0, 1)
+    if f == "Lifebound" and def.is.Hero then g:add_counter("_lbhero", 0, 1) end
+  end
+  apply_stats(g, k, p, def)
+  if def.on_play then def.on_play(g, k, p, id) end
+  if def.unite then
+    if before > 0 then
+      g:log(name .. ": Unite")
+      def.unite(g, k, p, id)
+    else
+      g:set(id, "unite", turnno(g))
+    end
+  end
+  if not f then return end
+  -- Unites waiting in play for a second card of this faction.
+  for _, other in ipairs(g:list("play", p)) do
+    if other ~= id and g:get(other, "unite") == turnno(g) then
+      local odef = k.cards[g:name(other)]
+      if odef.faction == f then
+        g:set(other, "unite", 0)
+        g:log(g:name(other) .. ": Unite")
+        odef.unite(g, k, p, other)
+      end
+    end
+  end
+end
+
+-- Apply constructs' per-turn statistics at the start of p's turn.
+function R.construct_stats(g, k, p)
+  for _, id in ipairs(g:list("constructs", p)) do
+    local def = k.cards[g:name(id)]
+    if def.runes or def.power then
+      g:log(g:name(id) .. " (in play):")
+      apply_stats(g, k, p, def)
+    end
+  end
+end
+
+-- Fire each construct ability whose condition holds and that has not fired this turn;
+-- asked before every decision of the turn, i.e. whenever p's cards may have changed.
+function R.settle(g, k, p)
+  local fired = true
+  while fired do
+    fired = false
+    for _, id in ipairs(g:list("constructs", p)) do
+      local ab = k.cards[g:name(id)].ability
+      if ab and g:get(id, "used") ~= turnno(g) and ab.cond(g, k, p, id) then
+        g:set(id, "used", turnno(g))
+        g:log(g:name(id) .. ": " .. ab.text)
+        ab.effect(g, k, p, id)
+        fired = true
+      end
+    end
+  end
+end
+
+-- ---- acquiring, defeating ---------------------------------------------------------------
+
+-- p acquires a hero or construct (from the centre row or a pile) into the discard pile.
+function R.acquire(g, k, p, id, verb)
+  local from_row = in_row(g, id)
+  local name = g:name(id)
+  k:take(g, p, id, "discard")
+  g:log(pname(g, p) .. " " .. (verb or "acquires") .. " " .. name)
+  if from_row then R.refill(g) end
+  local def = k.cards[name]
+  if def.on_acquire then def.on_acquire(g, k, p, id) end
+  if def.faction == "Lifebound" then
+    local n = g:counter("_burial")
+    g:set_counter("_burial", 0, 0)
+    for _ = 1, n do
+      g:log("Burial Guardian: " .. pname(g, p) .. " acquired a Lifebound card")
+      R.death_keystone(g, p)
+    end
+  end
+end
+
+function R.buy(g, k, p, id)
+  g:add_counter("runes", 0, -R.cost(g, k, p, g:name(id)))
+  R.acquire(g, k, p, id)
+end
+
+-- p defeats a monster (free: without paying its Power). It goes to the void, unless it
+-- is the permanent Cultist; monsters never enter a deck.
+function R.defeat(g, k, p, id, free)
+  local name = g:name(id)
+  local def = k.cards[name]
+  if not free then g:add_counter("power", 0, -R.cost(g, k, p, name)) end
+  g:log(pname(g, p) .. " defeats " .. name .. (free and " for free" or ""))
+  if not def.permanent then
+    local from_row = in_row(g, id)
+    g:move(id, "void", 0)
+    if from_row then R.refill(g) end
+  end
+  local rw = def.reward
+  if rw.honour then R.gain_honour(g, p, rw.honour) end
+  if rw.runes then R.add_runes(g, p, rw.runes) end
+  for _ = 1, rw.life or 0 do R.life_keystone(g, p) end
+  for _ = 1, rw.death or 0 do R.death_keystone(g, p) end
+  local n = g:counter("_soulsnare")
+  g:set_counter("_soulsnare", 0, 0)
+  for _ = 1, n do
+    g:log("Soulsnare Hunter: " .. pname(g, p) .. " defeated a monster")
+    R.life_keystone(g, p)
+  end
+  if def.on_defeat then def.on_defeat(g, k, p, id) end
+end
+
+-- Shuffle p's discard pile into p's deck (the whole deck is shuffled).
+function R.shuffle_discard_into_deck(g, p)
+  local n = g:count("discard", p)
+  for _ = 1, n do g:move(g:top("discard", p), "deck", p) end
+  g:shuffle("deck", p)
+  g:log(pname(g, p) .. " shuffles their discard pile into their deck")
+end
+
+return R
