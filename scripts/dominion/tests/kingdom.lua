@@ -1,0 +1,127 @@
+-- Rules tests: kingdom selection (presets, random, draft, explicit lists) and the bots on
+-- the whole card set.
+local kit = require("deckbuilder.testkit")
+
+local function kernel() return require("dominion.game").kernel end
+
+-- The kingdom (non-base) supply names of a match, comma-joined in display order.
+local function kingdom_of(m)
+  local t = {}
+  for _, name in ipairs(kernel():supply_names(m.g)) do
+    if not require("dominion.game").cards[name].supply then t[#t + 1] = name end
+  end
+  return table.concat(t, ",")
+end
+
+local tests = {}
+
+function tests.test_recommended_presets(T)
+  local m = T.match { players = 2, options = { kingdom = "size_distortion" } }
+  T.eq(kingdom_of(m), "Cellar,Chapel,Village,Woodcutter,Workshop,Feast,Gardens,Thief,"
+       .. "Laboratory,Witch")
+  m = T.match { players = 2, options = { kingdom = "big_money" } }
+  T.eq(kingdom_of(m), "Chapel,Chancellor,Bureaucrat,Feast,Moneylender,Throne Room,"
+       .. "Laboratory,Market,Mine,Adventurer")
+end
+
+function tests.test_explicit_kingdom_list(T)
+  local m = T.match { players = 3, options = { kingdom = "Witch, Chapel,Gardens" } }
+  T.eq(kingdom_of(m), "Chapel,Gardens,Witch")
+  T.eq(m.g:count("supply:Gardens", 0), 12)
+  T.eq(m.g:count("supply:Witch", 0), 10)
+  T.eq(m.g:count("supply:Smithy", 0), 0)
+end
+
+function tests.test_random_kingdom_has_ten_distinct_cards(T)
+  local m = T.match { players = 2, seed = 5, options = { kingdom = "random" } }
+  local names = kernel():supply_names(m.g)
+  T.eq(#names, 17, "7 base piles and 10 kingdom piles")
+  for _, name in ipairs(names) do
+    T.ok(m.g:count("supply:" .. name, 0) > 0, name .. " has cards")
+  end
+end
+
+function tests.test_random_kingdom_is_deterministic_by_seed(T)
+  local a = T.match { players = 2, seed = 123, options = { kingdom = "random" } }
+  local b = T.match { players = 2, seed = 123, options = { kingdom = "random" } }
+  T.eq(kingdom_of(a), kingdom_of(b))
+  T.eq(a:hash(), b:hash())
+  local differs = false
+  for seed = 124, 130 do
+    local c = T.match { players = 2, seed = seed, options = { kingdom = "random" } }
+    if kingdom_of(c) ~= kingdom_of(a) then differs = true end
+  end
+  T.ok(differs, "other seeds give other kingdoms")
+end
+
+function tests.test_draft_order(T)
+  local m = T.match { players = 3, seed = 4, options = { kingdom = "draft" } }
+  T.eq(kingdom_of(m), "", "no kingdom pile before the draft")
+  local picks = { "Witch", "Chapel", "Gardens", "Library", "Moat", "Spy", "Market", "Smithy",
+                  "Village", "Artisan" }
+  for i, name in ipairs(picks) do
+    local d = m:decision()
+    T.eq(d.kind, "draft")
+    T.eq(d.player, (i - 1) % 3 + 1, "pick " .. i .. " goes to the next player in turn order")
+    T.eq(#d.options, 32 - (i - 1), "each pick leaves the list")
+    T.ok(not kit.labels(m):find("Copper", 1, true), "only kingdom cards")
+    if i > 1 then
+      T.ok(not ("," .. kit.labels(m) .. ","):find("," .. picks[i - 1] .. ",", 1, true),
+           picks[i - 1] .. " is gone")
+    end
+    kit.pick(m, name)
+  end
+  T.eq(kingdom_of(m), "Chapel,Moat,Village,Gardens,Smithy,Spy,Library,Market,Witch,Artisan")
+  T.eq(m.g:count("supply:Gardens", 0), 12)
+  T.eq(m.g:count("supply:Witch", 0), 10)
+  local d = m:decision()
+  T.eq(d.player, 1, "then player 1 takes the first turn")
+  T.ok(d.kind == "buy" or d.kind == "action")
+  T.eq(m.g:counter("turns", 1), 1)
+  T.ok(kit.saw(m, 2, m.g:player_name(1) .. " drafts Witch"))
+end
+
+function tests.test_bots_draft_and_finish_a_game(T)
+  local m = T.match { players = 2, seed = 8, options = { kingdom = "draft" },
+                      bots = { "witch", "default" } }
+  T.ok(m:finished())
+  T.eq(#kernel():supply_names(m.g), 17)
+  T.eq(m.g:counter("_pile:Witch"), 1, "the witch bot drafts Witch first")
+end
+
+-- ---- bots on the whole card set -------------------------------------------------
+
+function tests.test_witch_bot_buys_up_to_two_witches_and_curses_its_opponent(T)
+  local m = T.match { players = 2, seed = 3, options = { kingdom = "size_distortion" },
+                      bots = { "witch", "big_money" } }
+  T.ok(m:finished())
+  local k = kernel()
+  local w = k:owned(m.g, 1, "Witch")
+  T.ok(w >= 1 and w <= 2, "owns " .. w .. " Witches")
+  T.ok(k:owned(m.g, 2, "Curse") > 0, "the opponent got Curses")
+  T.eq(k:owned(m.g, 2, "Witch"), 0)
+end
+
+function tests.test_witch_bot_without_witch_plays_big_money(T)
+  local m = T.match { players = 2, seed = 3, bots = { "witch", "big_money" } }
+  T.ok(m:finished())
+  T.eq(kernel():owned(m.g, 1, "Witch"), 0)
+end
+
+function tests.test_default_bots_finish_games_on_every_preset_and_random_kingdoms(T)
+  local kingdoms = { "big_money", "interaction", "size_distortion", "village_square",
+                     "Harbinger,Merchant,Vassal,Poacher,Bandit,Sentry,Artisan,Library,"
+                       .. "Throne Room,Chapel" }
+  for _ = 1, 6 do kingdoms[#kingdoms + 1] = "random" end
+  for i, kingdom in ipairs(kingdoms) do
+    local n = i % 3 + 2
+    local bots = {}
+    for p = 1, n do bots[p] = p == 1 and "witch" or "default" end
+    local m = T.match { players = n, seed = i, options = { kingdom = kingdom }, bots = bots }
+    T.ok(m:finished(), kingdom .. " with " .. n .. " players ends")
+    local r = m:results()
+    T.eq(#r, n)
+  end
+end
+
+return tests
