@@ -82,14 +82,14 @@ local function actions_owned(k, g, p)
   return n
 end
 
--- A mix of money, Actions and Weapons: one Weapon per 4 cards, one Action per 5.
+-- A mix of money, Actions and Weapons: one Weapon per 3 cards, one Action per 4.
 local function default_buy(k, g, p, coins)
   local cards = k:owned_count(g, p)
-  local armed = weapons(k, g, p) * 4 >= cards
+  local armed = weapons(k, g, p) * 3 >= cards
   if coins >= 10 then return { "Spear", "Sling", "Stone" } end
   if coins >= 7 then return { "Elder", "Sacrifice", "Sling", "Stone" } end
   if coins == 6 then return armed and { "Stone", "Sling" } or { "Sling", "Stone" } end
-  local busy = actions_owned(k, g, p) * 5 >= cards
+  local busy = actions_owned(k, g, p) * 4 >= cards
   if coins == 5 then
     if not busy then return { "Warrior", "Prophet", "Club", "Bone" } end
     return { "Club", "Bone" }
