@@ -186,6 +186,26 @@ function tests.test_club_sling_spear_deal_1_2_4_damage(T)
   T.ok(kit.saw(m, 2, "Club deals 1 damage to " .. m.g:player_name(2) .. " (19 health left)"))
 end
 
+function tests.test_weapons_are_not_played_in_the_buy_phase(T)
+  local m = T.match(match({ "Club", "Wood", "Bone" }))
+  kit.pick(m, "End actions")
+  T.eq(kit.labels(m):find("Club", 1, true), nil, "no Play Club in the buy phase")
+  kit.pick(m, "Play all treasures")
+  T.eq(kit.names(m.g, "hand", 1), "Club")
+  T.eq(health(m, 2), 20)
+end
+
+function tests.test_health_is_public(T)
+  local m = T.match(match({ "Club" }))
+  kit.pick(m, "Play Club")
+  local seen = {}
+  for _, c in ipairs(m:view(2).counters) do
+    if c.name == "health" then seen[#seen + 1] = c.value end
+  end
+  table.sort(seen)
+  T.eq(table.concat(seen, ","), "19,20", "player 2 sees both players' health")
+end
+
 function tests.test_sling_deals_2_damage(T)
   local m = T.match(match({ "Sling" }))
   kit.pick(m, "Play Sling")
@@ -261,6 +281,13 @@ function tests.test_toolmaker_trades_bone_for_stone(T)
   T.eq(kit.sorted(m.g, "hand", 1), "Stone,Wood")
   kit.pick(m, "Play all treasures")
   T.eq(m.g:counter("coins"), 5)
+end
+
+function tests.test_toolmaker_offers_no_treasure_whose_next_pile_is_empty(T)
+  local m = T.match(match({ "Toolmaker", "Wood", "Bone" }, WOODS,
+                          function(g) kit.empty_pile(g, "Stone") end))
+  kit.pick(m, "Play Toolmaker")
+  T.eq(kit.labels(m), "Wood")
 end
 
 function tests.test_toolmaker_trade_may_be_declined(T)
@@ -388,6 +415,19 @@ function tests.test_warrior_trash_is_optional(T)
   kit.pick(m, "Play Warrior")
   T.ok(m:answer(1, {}))
   T.eq(m.g:count("trash", 0), 0)
+end
+
+function tests.test_sacrifice_gains_the_top_card_of_a_shuffled_pile(T)
+  local m = T.match(match({ "Sacrifice" }, { "Bone" }, function(g)
+    kit.empty_pile(g, "Actions 3")
+    g:new("Farmer", "supply:Actions 3", 0)
+    g:new("Hunter", "supply:Actions 3", 0)
+  end))
+  kit.pick(m, "Play Sacrifice")
+  T.ok(not kit.labels(m):find("Farmer", 1, true), "the card under the top is not offered")
+  kit.pick(m, "Hunter ($3)")
+  T.eq(kit.names(m.g, "discard", 1), "Hunter")
+  T.eq(kit.names(m.g, "supply:Actions 3", 0), "Farmer")
 end
 
 function tests.test_elder_gives_card_buy_action_and_2(T)
