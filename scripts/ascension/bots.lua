@@ -15,13 +15,23 @@ local function reward_value(def)
   return (rw.honour or 0) + 2 * ((rw.life or 0) + (rw.death or 0)) + (rw.runes or 0) / 2
 end
 
--- The best option of the given act by value(o), or nil.
-local function best(d, act, value)
+-- What an option of the turn decision does, from its label alone (so a bot also
+-- understands the wire form of a decision): "all", "free", "defeat", "buy" or "other".
+local function act_of(label)
+  if label == "Play all treasures" then return "all" end
+  if string.find(label, "(free, ", 1, true) then return "free" end
+  if string.sub(label, 1, 7) == "Defeat " then return "defeat" end
+  if string.sub(label, 1, 4) == "Buy " then return "buy" end
+  return "other"
+end
+
+-- The option of the given act with the highest value(def), or nil.
+local function best(k, g, d, act, value)
   local pick, pickv
   for i = 1, #d.options do
     local o = d.options[i]
-    if o.act == act then
-      local v = value(o)
+    if act_of(o.label) == act then
+      local v = value(k.cards[g:name(o.card)])
       if not pick or v > pickv then pick, pickv = i, v end
     end
   end
@@ -31,13 +41,13 @@ end
 -- Cards a bot would rather not keep, worst first (banish choices).
 local JUNK = { "Militia", "Apprentice" }
 
-local function choose_turn(k, d)
+local function hero_value(def) return def.cost * 10 + (def.vp or 0) end
+
+local function choose_turn(k, g, d)
   local opts = d.options
-  if opts[1].act == "all" then return { 1 } end
-  local monster = function(o) return reward_value(k.cards[o.name]) end
-  local i = best(d, "free", monster) or best(d, "defeat", monster)
-  if i then return { i } end
-  i = best(d, "buy", function(o) return o.cost * 10 + (k.cards[o.name].vp or 0) end)
+  if act_of(opts[1].label) == "all" then return { 1 } end
+  local i = best(k, g, d, "free", reward_value) or best(k, g, d, "defeat", reward_value)
+    or best(k, g, d, "buy", hero_value)
   return { i or #opts }
 end
 
@@ -62,7 +72,7 @@ end
 function bots.make(k)
   local function default(g, _, d)
     local kind = d.kind
-    if kind == "buy" then return choose_turn(k, d) end
+    if kind == "buy" then return choose_turn(k, g, d) end
     if kind == "banish" then return choose_banish(d) end
     if kind == "acquire" then return choose_acquire(k, g, d) end
     if kind == "defeat" or kind == "yesno" then return { 1 } end
