@@ -152,6 +152,17 @@ const engine_decision *engine_match_decision(const engine_match *m);
 engine_code engine_match_answer(engine_match *m, int seat, uint64_t decision_id,
                                 const uint32_t *option_ids, size_t n, engine_error *err);
 
+/* Ask the game's bot `strategy` (NULL: "default") what it would answer to the pending
+ * decision, as if the deciding seat were that bot, without applying it: the option ids go
+ * to ids (capacity *n), *n to their count; pass them on to engine_match_answer. This is
+ * how a seat whose player left is played on, and how tests drive all-human matches. The
+ * bot runs under the call deadline and may only read the match (a change raises; its
+ * g:random draws are put back), so the match is unchanged whatever happens. Errors:
+ * ENGINE_BAD_REQUEST (no decision pending, no such bot, ids too small),
+ * ENGINE_SCRIPT_ERROR (the bot failed, overran or answered illegally). */
+engine_code engine_match_bot_answer(engine_match *m, const char *strategy, uint32_t *ids,
+                                    size_t *n, engine_error *err);
+
 /* Undo the last accepted answer (one level), dropping the events it produced that were
  * not yet drained. For the host, when persisting that answer failed. */
 engine_code engine_match_undo(engine_match *m, engine_error *err);

@@ -31,6 +31,16 @@ engine_match *engine_api_match(lua_State *L)
     return gm(L);
 }
 
+/* gm for the calls that change the match: refused while a bot is only asked for an
+ * answer (engine_match_bot_answer), since nothing it did there would be logged. */
+static engine_match *gm_mut(lua_State *L)
+{
+    engine_match *m = gm(L);
+    if (m->asking_bot)
+        luaL_error(L, "a bot may not change the match");
+    return m;
+}
+
 static int player_arg(lua_State *L, engine_match *m, int i)
 {
     lua_Integer p = luaL_checkinteger(L, i);
@@ -102,7 +112,7 @@ static int g_option(lua_State *L)
 
 static int g_new(lua_State *L)
 {
-    engine_match *m = gm(L);
+    engine_match *m = gm_mut(L);
     uint32_t card = engine_intern_lua(m->b, L, 2);
     engine_zone *z = zone_arg(L, m, 3, 1);
     uint32_t id = engine_entity_new(&m->st, card, (uint32_t)(z - m->st.zones));
@@ -130,7 +140,7 @@ static int g_zone_of(lua_State *L)
 
 static int g_move(lua_State *L)
 {
-    engine_match *m = gm(L);
+    engine_match *m = gm_mut(L);
     uint32_t id = entity_arg(L, m, 2);
     engine_zone *z = zone_arg(L, m, 3, 1);
     int bottom = 0;
@@ -192,7 +202,7 @@ static int g_list(lua_State *L)
 
 static int g_shuffle(lua_State *L)
 {
-    engine_match *m = gm(L);
+    engine_match *m = gm_mut(L);
     engine_zone *z = zone_arg(L, m, 2, 0);
     if (z)
         engine_zone_shuffle(&m->st, z);
@@ -211,7 +221,7 @@ static int g_get(lua_State *L)
 
 static int g_set(lua_State *L)
 {
-    engine_match *m = gm(L);
+    engine_match *m = gm_mut(L);
     uint32_t id = entity_arg(L, m, 2);
     uint32_t a = engine_intern_lua(m->b, L, 3);
     lua_Integer val = luaL_checkinteger(L, 4);
@@ -244,7 +254,7 @@ static int64_t *counter_put(lua_State *L, engine_match *m)
 
 static int g_set_counter(lua_State *L)
 {
-    engine_match *m = gm(L);
+    engine_match *m = gm_mut(L);
     lua_Integer val = luaL_checkinteger(L, 4);
     *counter_put(L, m) = val;
     return 0;
@@ -252,7 +262,7 @@ static int g_set_counter(lua_State *L)
 
 static int g_add_counter(lua_State *L)
 {
-    engine_match *m = gm(L);
+    engine_match *m = gm_mut(L);
     lua_Integer d = luaL_checkinteger(L, 4);
     int64_t *v = counter_put(L, m);
     *v = (int64_t)((uint64_t)*v + (uint64_t)d);
@@ -272,7 +282,7 @@ static int g_random(lua_State *L)
 
 static int g_log(lua_State *L)
 {
-    engine_match *m = gm(L);
+    engine_match *m = gm_mut(L);
     size_t len;
     const char *s = luaL_checklstring(L, 2, &len);
     if (engine_match_event(m, -1, -1, "log", s, len) < 0)
@@ -282,7 +292,7 @@ static int g_log(lua_State *L)
 
 static int g_log_to(lua_State *L)
 {
-    engine_match *m = gm(L);
+    engine_match *m = gm_mut(L);
     int p = player_arg(L, m, 2);
     size_t len;
     const char *s = luaL_checklstring(L, 3, &len);
@@ -319,9 +329,38 @@ static int choose_k(lua_State *L, int status, lua_KContext ctx)
     return 1;
 }
 
+size_t engine_api_bot_ids(lua_State *L, engine_match *m, const char *bot, int res, size_t n,
+                          uint32_t min, uint32_t max)
+{
+    if (!lua_istable(L, res))
+        return (size_t)luaL_error(L, "bot '%s' must return an array of option ids", bot);
+    size_t k = lua_rawlen(L, res);
+    char why[128];
+    if (k > n)
+        return (size_t)luaL_error(L, "bot '%s' chose more options than there are", bot);
+    if (k > m->bot_ids_cap) {
+        uint32_t *p2 = realloc(m->bot_ids, sizeof(uint32_t) * k);
+        if (!p2)
+            return (size_t)luaL_error(L, "out of memory");
+        m->bot_ids = p2;
+        m->bot_ids_cap = k;
+    }
+    uint32_t *ids = m->bot_ids;
+    for (size_t i = 0; i < k; i++) {
+        lua_rawgeti(L, res, (lua_Integer)i + 1);
+        int ok;
+        lua_Integer v = lua_tointegerx(L, -1, &ok);
+        lua_pop(L, 1);
+        ids[i] = ok && v > 0 && v <= (lua_Integer)n ? (uint32_t)v : 0;
+    }
+    if (engine_validate_ids(n, min, max, ids, k, why, sizeof why))
+        return (size_t)luaL_error(L, "bot '%s' answered illegally: %s", bot, why);
+    return k;
+}
+
 static int g_choose(lua_State *L)
 {
-    engine_match *m = gm(L);
+    engine_match *m = gm_mut(L);
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_settop(L, 2);
     int p = (int)int_field(L, 2, "player", 0);
@@ -346,35 +385,15 @@ static int g_choose(lua_State *L)
         lua_pushinteger(L, p);
         lua_pushvalue(L, 2);
         lua_call(L, 3, 1);
-        if (!lua_istable(L, 3))
-            return luaL_error(L, "bot '%s' must return an array of option ids", m->bot_name[seat]);
-        size_t k = lua_rawlen(L, 3);
-        char why[128];
-        if (k > n)
-            return luaL_error(L, "bot '%s' chose more options than there are", m->bot_name[seat]);
-        if (k > m->bot_ids_cap) {
-            uint32_t *p2 = realloc(m->bot_ids, sizeof(uint32_t) * k);
-            if (!p2)
-                return luaL_error(L, "out of memory");
-            m->bot_ids = p2;
-            m->bot_ids_cap = k;
-        }
-        uint32_t *ids = m->bot_ids;
-        for (size_t i = 0; i < k; i++) {
-            lua_rawgeti(L, 3, (lua_Integer)i + 1);
-            int ok;
-            lua_Integer v = lua_tointegerx(L, -1, &ok);
-            lua_pop(L, 1);
-            ids[i] = ok && v > 0 && v <= (lua_Integer)n ? (uint32_t)v : 0;
-        }
-        if (engine_validate_ids(n, (uint32_t)min, (uint32_t)max, ids, k, why, sizeof why))
-            return luaL_error(L, "bot '%s' answered illegally: %s", m->bot_name[seat], why);
+        engine_api_bot_ids(L, m, m->bot_name[seat], 3, n, (uint32_t)min, (uint32_t)max);
         return 1;
     }
     if (!lua_isyieldable(L))
         return luaL_error(L, "choose: a human decision outside a turn");
     if (engine_match_set_decision(m, L, 2, seat, n, (uint32_t)min, (uint32_t)max) < 0)
         return luaL_error(L, "out of memory");
+    lua_pushvalue(L, 2); /* what a bot asked for this decision gets (engine_match_bot_answer) */
+    lua_setiuservalue(L, 1, 2);
     return lua_yieldk(L, 0, 0, choose_k);
 }
 
@@ -418,7 +437,7 @@ int engine_api_open(engine_bundle *b, lua_State *L)
 
 engine_g *engine_api_new_g(lua_State *L, engine_match *m)
 {
-    engine_g *g = lua_newuserdatauv(L, sizeof *g, 1);
+    engine_g *g = lua_newuserdatauv(L, sizeof *g, 2); /* the turn, the decision */
     g->magic = ENGINE_G_MAGIC;
     g->m = m;
     lua_rawgeti(L, LUA_REGISTRYINDEX, m->b->gmeta_ref);

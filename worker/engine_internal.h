@@ -285,13 +285,18 @@ struct engine_match {
     /* the last error of a protected run */
     engine_code run_code;
     char run_msg[256];
-    int setup_ref; /* the rules runner's extra setup, LUA_NOREF when none */
+    int setup_ref;  /* the rules runner's extra setup, LUA_NOREF when none */
+    int asking_bot; /* engine_match_bot_answer runs: g refuses changes */
 };
 
 /* engine_api.c */
 int engine_api_open(engine_bundle *b, lua_State *L);
 engine_g *engine_api_new_g(lua_State *L, engine_match *m);
 engine_match *engine_api_match(lua_State *L);
+/* Reads and validates a bot's answer (the array at res) to a decision of n options into
+ * m->bot_ids; returns the count. Raises on a malformed or illegal answer. */
+size_t engine_api_bot_ids(lua_State *L, engine_match *m, const char *bot, int res, size_t n,
+                          uint32_t min, uint32_t max);
 
 /* engine_match.c, for the api: record one event (text copied). */
 int engine_match_event(engine_match *m, int to, int about, const char *kind, const char *text,

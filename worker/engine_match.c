@@ -17,7 +17,13 @@
 
 #include "engine_internal.h"
 
-enum { OP_G, OP_SETUP, OP_RUN, OP_LOAD };
+enum { OP_G, OP_SETUP, OP_RUN, OP_LOAD, OP_BOT };
+
+/* engine_match_bot_answer's question to match_cf and its answer's size. */
+typedef struct {
+    const engine_bot *bot;
+    size_t n;
+} bot_ask;
 
 static void seterr(engine_error *err, engine_code code, const char *msg)
 {
@@ -457,6 +463,19 @@ static int match_cf(lua_State *L)
             return luaL_error(L, "bad snapshot: %s", why);
         break;
     }
+    case OP_BOT: {
+        bot_ask *ask = lua_touserdata(L, 3);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, ask->bot->ref);
+        push_g(L, m);
+        lua_pushinteger(L, m->dec.seat + 1);
+        push_g(L, m);
+        lua_getiuservalue(L, -1, 2); /* the table the turn passed to g:choose */
+        lua_remove(L, -2);
+        lua_call(L, 3, 1);
+        ask->n = engine_api_bot_ids(L, m, ask->bot->name, lua_gettop(L), m->dec.noptions,
+                                    m->dec.min, m->dec.max);
+        break;
+    }
     }
     return 0;
 }
@@ -528,6 +547,8 @@ void engine_match_free(engine_match *m)
         push_g(L, m);
         lua_pushnil(L);
         lua_setiuservalue(L, -2, 1);
+        lua_pushnil(L);
+        lua_setiuservalue(L, -2, 2);
         lua_pop(L, 1);
         luaL_unref(L, LUA_REGISTRYINDEX, m->g_ref);
     }
@@ -845,6 +866,48 @@ fail:
     log_free(&src);
     engine_match_free(m);
     return NULL;
+}
+
+engine_code engine_match_bot_answer(engine_match *m, const char *strategy, uint32_t *ids, size_t *n,
+                                    engine_error *err)
+{
+    if (!m->pending) {
+        seterr(err, ENGINE_BAD_REQUEST, "no decision is pending");
+        return ENGINE_BAD_REQUEST;
+    }
+    bot_ask ask = {NULL, 0};
+    const char *name = strategy ? strategy : "default";
+    for (size_t i = 0; i < m->game->nbots; i++)
+        if (!strcmp(m->game->bots[i].name, name))
+            ask.bot = &m->game->bots[i];
+    if (!ask.bot) {
+        seterr(err, ENGINE_BAD_REQUEST, "no such bot in the game");
+        return ENGINE_BAD_REQUEST;
+    }
+    /* The bot only reads (g refuses changes), but g:random moves the generator: put it
+       back, since nothing of this call is logged or replayed. */
+    uint64_t rng[4];
+    memcpy(rng, m->st.rng, sizeof rng);
+    m->asking_bot = 1;
+    engine_code c = match_exec(m, OP_BOT, &ask, 0);
+    m->asking_bot = 0;
+    memcpy(m->st.rng, rng, sizeof rng);
+    if (c != ENGINE_OK) {
+        seterr(err, ENGINE_SCRIPT_ERROR, m->run_msg);
+        return ENGINE_SCRIPT_ERROR;
+    }
+    if (ask.n > *n) {
+        seterr(err, ENGINE_BAD_REQUEST, "the answer does not fit in ids");
+        return ENGINE_BAD_REQUEST;
+    }
+    if (ask.n)
+        memcpy(ids, m->bot_ids, sizeof(uint32_t) * ask.n);
+    *n = ask.n;
+    if (err) {
+        err->code = ENGINE_OK;
+        err->message[0] = 0;
+    }
+    return ENGINE_OK;
 }
 
 /* ---- getters ------------------------------------------------------------------------- */
