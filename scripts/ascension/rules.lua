@@ -44,11 +44,12 @@ end
 
 -- Honour comes from the pool; once it is empty, honour still counts (the official
 -- rules take extra tokens from the box) and the round is finished (game.finished).
-function R.gain_honour(g, p, n)
+-- quiet: the caller has logged the gain already.
+function R.gain_honour(g, p, n, quiet)
   local pool = g:counter("honour_pool")
   g:set_counter("honour_pool", 0, pool > n and pool - n or 0)
   g:add_counter("honour", p, n)
-  g:log(pname(g, p) .. " gains " .. n .. " Honour")
+  if not quiet then g:log(pname(g, p) .. " gains " .. n .. " Honour") end
 end
 
 -- ---- costs ------------------------------------------------------------------------------
@@ -199,14 +200,24 @@ end
 
 -- ---- playing ------------------------------------------------------------------------------
 
--- The +keywords of a card, in the order cards print them.
+-- The +keywords of a card, in the order cards print them ("+1 Card, +2 Runes"), or nil.
+local function stats_text(def)
+  local t = {}
+  if def.cards then t[#t + 1] = "+" .. def.cards .. (def.cards == 1 and " Card" or " Cards") end
+  if def.runes then t[#t + 1] = "+" .. def.runes .. (def.runes == 1 and " Rune" or " Runes") end
+  if def.power then t[#t + 1] = "+" .. def.power .. " Power" end
+  if def.honour then t[#t + 1] = "+" .. def.honour .. " Honour" end
+  if #t == 0 then return nil end
+  return table.concat(t, ", ")
+end
+
+-- Apply them; the caller has logged them with the card.
 local function apply_stats(g, k, p, def)
   if def.cards then k:draw(g, p, def.cards) end
-  if def.runes then R.add_runes(g, p, def.runes) end
-  if def.power then R.add_power(g, p, def.power) end
-  if def.honour then R.gain_honour(g, p, def.honour) end
+  if def.runes then g:add_counter("runes", 0, def.runes) end
+  if def.power then g:add_counter("power", 0, def.power) end
+  if def.honour then R.gain_honour(g, p, def.honour, true) end
 end
-R.apply_stats = apply_stats
 
 -- Play a card from p's hand: heroes go to play, constructs to p's constructs (they stay).
 function R.play(g, k, p, id)
@@ -214,7 +225,8 @@ function R.play(g, k, p, id)
   local def = k.cards[name]
   g:move(id, def.is.Construct and "constructs" or "play", p)
   g:set(id, "played", turnno(g))
-  g:log(pname(g, p) .. " plays " .. name)
+  local st = stats_text(def)
+  g:log(pname(g, p) .. " plays " .. name .. (st and " (" .. st .. ")" or ""))
   local f = def.faction
   local before = 0
   if f then
@@ -250,8 +262,9 @@ end
 function R.construct_stats(g, k, p)
   for _, id in ipairs(g:list("constructs", p)) do
     local def = k.cards[g:name(id)]
-    if def.runes or def.power then
-      g:log(g:name(id) .. " (in play):")
+    local st = stats_text(def)
+    if st then
+      g:log(pname(g, p) .. "'s " .. g:name(id) .. " (in play): " .. st)
       apply_stats(g, k, p, def)
     end
   end

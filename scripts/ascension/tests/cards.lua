@@ -405,6 +405,15 @@ function tests.test_pathfinders_totem_played_alone_does_not_unite_with_itself(T)
   T.eq(m.g:counter("runes"), 1)
 end
 
+function tests.test_pathfinders_totem_played_after_a_lifebound_card_unites_both(T)
+  local m = T.match(A.match { hand = { "Ancient Stag", "Pathfinder's Totem" },
+                              discard = { "Apprentice" } })
+  kit.pick(m, "Play Ancient Stag")
+  kit.pick(m, "Play Pathfinder's Totem")
+  T.eq(A.holder(m.g, "Temple of Life"), 1, "the Stag's Unite")
+  T.eq(m.g:counter("runes"), 2, "the Totem's Rune and its Unite Rune")
+end
+
 function tests.test_sacred_pot_serenity_draws_a_card_once_per_turn(T)
   local m = T.match(A.match { hand = { "Militia" },
     more = function(g) A.add_construct(g, 1, "Sacred Pot") end })

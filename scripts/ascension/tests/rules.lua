@@ -332,6 +332,14 @@ function tests.test_default_bots_finish_games_with_2_3_and_4_players(T)
   end
 end
 
+function tests.test_same_seed_plays_the_same_game(T)
+  local a = T.match { players = 3, seed = 77, bots = { "default", "default", "default" } }
+  local b = T.match { players = 3, seed = 77, bots = { "default", "default", "default" } }
+  T.eq(a:hash(), b:hash())
+  local c = T.match { players = 3, seed = 78, bots = { "default", "default", "default" } }
+  T.ok(a:hash() ~= c:hash(), "another seed, another game")
+end
+
 function tests.test_default_bot_defeats_the_best_monster_and_buys_the_dearest_card(T)
   local bot = require("ascension.game").bots.default
   local m = T.match(A.match { hand = { HI, HI, "Apprentice", "Apprentice", "Apprentice" },
