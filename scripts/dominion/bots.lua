@@ -85,13 +85,12 @@ local function dearest_card(k, g, d)
   return best
 end
 
--- The options whose keep value is at most v (up to d.max), as indices.
-local function at_most(k, g, d, v)
+-- An optional trash (Sentry): Curses and Estates only (up to d.max), as indices.
+local function curses_and_estates(g, d)
   local t = {}
   for i = 1, #d.options do
-    if #t < (d.max or 1) and keep_value(k.cards[g:name(d.options[i].card)]) <= v then
-      t[#t + 1] = i
-    end
+    local name = g:name(d.options[i].card)
+    if #t < (d.max or 1) and (name == "Curse" or name == "Estate") then t[#t + 1] = i end
   end
   return t
 end
@@ -127,7 +126,7 @@ local function choose_trash(k, g, p, d)
       end
     end
   end
-  if (d.min or 1) == 0 then return at_most(k, g, d, 0) end
+  if (d.min or 1) == 0 then return curses_and_estates(g, d) end
   return lowest(k, g, d, d.min or 1)
 end
 
@@ -210,8 +209,8 @@ local function dearest(d)
 end
 
 -- A buy strategy returns the card names it wants, best first, for the coins it has.
-local function buy_with(k, strategy)
-  return function(g, p, d)
+local function buy_with(strategy)
+  return function(k, g, p, d)
     if d.options[1].act == "all" then return { 1 } end
     if g:counter("turns", p) > STALL_TURNS then
       return { dearest(d) or #d.options }
@@ -265,7 +264,7 @@ local function default_buy(k, g, p, coins)
     for _, name in ipairs(k.order) do
       local def = k.cards[name]
       if def.is.Action and not SKIP[name] and def.cost <= coins and def.cost > bestc
-         and k:in_supply(g, name) and g:count(k:pile(name), 0) > 0 then
+         and g:count(k:pile(name), 0) > 0 then
         best, bestc = name, def.cost
       end
     end
@@ -274,19 +273,21 @@ local function default_buy(k, g, p, coins)
   return { "Silver" }
 end
 
--- Witch: Big Money, plus a Witch at $5-$7 while it owns fewer than two.
+-- Witch: Big Money, plus a Witch at $5-$7 while it owns fewer than two (k's order holds
+-- only this match's piles, so pile_key says whether Witch is in the kingdom).
 local function witch(k, g, p, coins)
-  if coins >= 5 and coins < 8 and k:owned(g, p, "Witch") < 2 and k:in_supply(g, "Witch") then
+  if coins >= 5 and coins < 8 and k.pile_key.Witch and k:owned(g, p, "Witch") < 2 then
     return { "Witch", "Gold", "Silver" }
   end
   return big_money(k, g, p, coins)
 end
 
-local function make_bot(k, strategy, wants)
-  local buy = buy_with(k, strategy)
+-- kernel_of(g) is the match's kernel (game.lua): its order holds only this match's piles.
+local function make_bot(kernel_of, strategy, wants)
+  local buy = buy_with(strategy)
   return function(g, p, d)
-    local kind = d.kind
-    if kind == "buy" then return buy(g, p, d) end
+    local kind, k = d.kind, kernel_of(g)
+    if kind == "buy" then return buy(k, g, p, d) end
     if kind == "action" or kind == "play" then return choose_action(k, g, d) end
     if kind == "discard" then return choose_discard(k, g, d) end
     if kind == "trash" then return choose_trash(k, g, p, d) end
@@ -302,12 +303,12 @@ local function make_bot(k, strategy, wants)
   end
 end
 
-function bots.make(k)
+function bots.make(kernel_of)
   return {
-    default = make_bot(k, default_buy, NONE),
-    big_money = make_bot(k, big_money, NONE),
-    big_money_smithy = make_bot(k, big_money_smithy, { "Smithy" }),
-    witch = make_bot(k, witch, { "Witch" }),
+    default = make_bot(kernel_of, default_buy, NONE),
+    big_money = make_bot(kernel_of, big_money, NONE),
+    big_money_smithy = make_bot(kernel_of, big_money_smithy, { "Smithy" }),
+    witch = make_bot(kernel_of, witch, { "Witch" }),
   }
 end
 

@@ -13,11 +13,12 @@ local cards = {}
 cards.Copper = { cost = 0, types = { "Treasure" }, text = "+$1", coins = 1,
                  supply = { [2] = 46, [3] = 39, [4] = 32 } }
 -- Silver pays Merchant's bonus: the first Silver played in a turn adds $1 per Merchant
--- played this turn (counters _silver and _merchant, reset by game.turn).
+-- played this turn (counters _silver and _merchant, reset by game.turn). k.merchant is
+-- set on the kernels of kingdoms with Merchant (game.lua).
 cards.Silver = { cost = 3, types = { "Treasure" }, text = "+$2", coins = 2,
                  supply = { [2] = 40, [3] = 40, [4] = 40 },
-                 on_play = function(g)
-                   if g:add_counter("_silver", 0, 1) == 1 then
+                 on_play = function(g, k)
+                   if k.merchant and g:add_counter("_silver", 0, 1) == 1 then
                      local m = g:counter("_merchant")
                      if m > 0 then g:add_counter("coins", 0, m) end
                    end

@@ -85,10 +85,37 @@ function kingdom.piles_of(g, data, names, with_base)
   return piles
 end
 
+-- The kingdom as a bit set (bit i - 1 for data.kingdom[i]), kept in the hidden counter
+-- _kingdom so that game.lua can pick a kernel whose order holds only this match's piles.
+function kingdom.mask(data, names)
+  local bit, mask = {}, 0
+  for i, name in ipairs(data.kingdom) do bit[name] = 1 << (i - 1) end
+  for _, name in ipairs(names) do mask = mask | bit[name] end
+  return mask
+end
+
+-- The base cards and the kingdom cards of mask, in display order.
+function kingdom.order_of(data, mask)
+  local t, i = {}, 0
+  for _, name in ipairs(data.order) do
+    if data.cards[name].supply then
+      t[#t + 1] = name
+    else
+      i = i + 1
+      if mask & (1 << (i - 1)) ~= 0 then t[#t + 1] = name end
+    end
+  end
+  return t
+end
+
 -- The supply piles of this match, in display order: base cards, then the kingdom.
 function kingdom.piles(g, data)
   local names = kingdom.names(g, data)
-  if not names then g:set_counter("_draft", 0, 1) end
+  if names then
+    g:set_counter("_kingdom", 0, kingdom.mask(data, names))
+  else
+    g:set_counter("_draft", 0, 1)
+  end
   return kingdom.piles_of(g, data, names, true)
 end
 
@@ -111,6 +138,7 @@ function kingdom.draft(g, k, data)
     g:log(g:player_name(p) .. " drafts " .. name)
   end
   k:setup_supply(g, kingdom.piles_of(g, data, picked, false))
+  g:set_counter("_kingdom", 0, kingdom.mask(data, picked))
   g:set_counter("_draft", 0, 0)
 end
 

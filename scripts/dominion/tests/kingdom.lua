@@ -124,4 +124,58 @@ function tests.test_default_bots_finish_games_on_every_preset_and_random_kingdom
   end
 end
 
+-- How many cards named name player p has in deck, hand, discard and play.
+local function owns(g, p, name)
+  local n = 0
+  for _, z in ipairs({ "deck", "hand", "discard", "play" }) do
+    for i = 1, g:count(z, p) do
+      if g:name(g:at(z, p, i)) == name then n = n + 1 end
+    end
+  end
+  return n
+end
+
+function tests.test_bot_sentry_trashes_a_curse_but_never_a_province(T)
+  local m = T.match { players = 2, options = { kingdom = "Sentry" }, bots = { "default", nil },
+    setup = function(g)
+      kit.set_hand(g, 1, { "Sentry" })
+      kit.set_deck(g, 1, { "Copper", "Province", "Curse", "Copper", "Copper", "Copper",
+                           "Copper", "Copper" })
+      kit.set_discard(g, 1, {})
+    end }
+  T.eq(m:decision().player, 2, "the bot played its turn")
+  T.eq(kit.names(m.g, "trash", 0), "Curse")
+  T.eq(owns(m.g, 1, "Province"), 1)
+end
+
+function tests.test_bot_thief_trashes_and_takes_the_gold(T)
+  local m = T.match { players = 2, options = { kingdom = "Thief" }, bots = { "default", nil },
+    setup = function(g)
+      kit.set_hand(g, 1, { "Thief" })
+      kit.set_deck(g, 2, { "Silver", "Gold", "Estate" })
+      kit.set_discard(g, 2, {})
+    end }
+  T.eq(m:decision().player, 2)
+  T.eq(m.g:count("trash", 0), 0, "the trashed Gold was gained")
+  T.eq(owns(m.g, 1, "Gold"), 1)
+  T.eq(owns(m.g, 2, "Gold"), 0)
+  T.eq(owns(m.g, 2, "Silver"), 1)
+end
+
+function tests.test_bot_spy_discards_its_own_junk_and_the_victims_gold(T)
+  local m = T.match { players = 2, options = { kingdom = "Spy" }, bots = { "default", nil },
+    setup = function(g)
+      kit.set_hand(g, 1, { "Spy" })
+      kit.set_deck(g, 1, { "Copper", "Estate", "Copper", "Copper", "Copper", "Copper",
+                           "Copper" })
+      kit.set_discard(g, 1, {})
+      kit.set_deck(g, 2, { "Gold", "Copper" })
+      kit.set_discard(g, 2, {})
+    end }
+  T.eq(m:decision().player, 2)
+  T.eq(kit.names(m.g, "discard", 2), "Gold")
+  T.eq(kit.names(m.g, "deck", 2), "Copper")
+  T.ok(not kit.names(m.g, "hand", 1):find("Estate", 1, true), "the Estate was discarded")
+end
+
 return tests
