@@ -14,6 +14,7 @@
 int cmd_bots(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 int cmd_play(int argc, char **argv);
+int cmd_scripts(int argc, char **argv);
 
 /* Reject flags a subcommand does not know. known lists flags that take a value, switches
  * lists bare flags; both NULL-terminated. Prints the offender and returns -1. */

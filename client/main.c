@@ -18,6 +18,8 @@ static const char usage[] =
     "        N bot clients play until M matches have finished\n"
     "  sim   --game dominion --games N [--seed S] [--players P] [--bots a,b] [--scripts DIR]\n"
     "        play N all-bot games in-process and report games per second\n"
+    "  scripts push DIR | list | rollback --game G | show --match ID [--card NAME]\n"
+    "        live-ops: push card scripts into the running cluster (docs/OPERATIONS.md)\n"
     "\n"
     "The gateway is --gateway (host:port, or ws://host:port/path), else DECKHAND_GATEWAY_TCP\n"
     "(DECKHAND_GATEWAY_WS with --ws), else .run/cluster.env from ./scripts/run --detach.\n";
@@ -27,7 +29,7 @@ int main(int argc, char **argv)
     static const struct {
         const char *name;
         int (*fn)(int, char **);
-    } cmds[] = {{"play", cmd_play}, {"bots", cmd_bots}, {"sim", cmd_sim}};
+    } cmds[] = {{"play", cmd_play}, {"bots", cmd_bots}, {"sim", cmd_sim}, {"scripts", cmd_scripts}};
     if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
         !strcmp(argv[1], "help")) {
         fputs(usage, argc < 2 ? stderr : stdout);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bundles.h"
 #include "dh_log.h"
 
 #define HOST_RESULT_MAX 4096
@@ -32,6 +33,11 @@ void host_init(host *h, const char *worker_id, const char *endpoint, void *route
     h->bundle = bundle;
     h->st = st;
     h->capacity = capacity;
+}
+
+void host_set_bundles(host *h, struct bundles *bs)
+{
+    h->bs = bs;
 }
 
 static void host_match_free(host_match *hm)
@@ -68,7 +74,7 @@ static host_match *host_find(host *h, const char *match_id)
     return NULL;
 }
 
-/* Remove hm from the table and free it. */
+/* Remove hm from the table and free it; then its bundle may go too. */
 static void host_drop(host *h, host_match *hm)
 {
     for (size_t i = 0; i < h->nmatches; i++) {
@@ -77,7 +83,10 @@ static void host_drop(host *h, host_match *hm)
             break;
         }
     }
+    bundles_entry *pin = hm->pin;
     host_match_free(hm);
+    if (pin && h->bs)
+        bundles_unpin(h->bs, pin);
 }
 
 static int host_seat_of(const host_match *hm, const char *player_id)
@@ -462,7 +471,11 @@ void host_start_match(host *h, const Deckhand__Internal__StartMatch *sm, uint64_
         .names = names,
     };
     engine_error ee = {0};
-    hm->m = engine_match_new(h->bundle, &cfg, &ee);
+    engine_bundle *bundle = h->bundle;
+    bundles_entry *pin = h->bs ? bundles_pick(h->bs, hm->game) : NULL;
+    if (pin)
+        bundle = pin->b;
+    hm->m = engine_match_new(bundle, &cfg, &ee);
     if (!hm->m) {
         dh_warn("match %s: cannot create %s: %s", id, sm->game, ee.message);
         why = ee.message[0] ? ee.message : "engine refused the match";
@@ -471,12 +484,16 @@ void host_start_match(host *h, const Deckhand__Internal__StartMatch *sm, uint64_
     free(names);
     names = NULL;
     h->matches[h->nmatches++] = hm;
+    if (pin) {
+        hm->pin = pin;
+        bundles_pin(pin);
+    }
 
     int op = store_op(h->st, now_ms);
     store_meta meta = {
         .match_id = hm->id,
         .game = hm->game,
-        .bundle = engine_bundle_id(h->bundle),
+        .bundle = engine_bundle_id(bundle),
         .worker = h->worker_id,
         .seed = sm->seed,
         .players = players,

@@ -54,9 +54,10 @@ typedef struct {
     engine_match *m;
     host_seat *seats;
     int nseats;
-    uint64_t snap_version; /* last snapshot version Redis holds */
-    bool busy;             /* a write of the current batch is in flight */
-    bool started;          /* MatchStarted ok was sent */
+    uint64_t snap_version;     /* last snapshot version Redis holds */
+    bool busy;                 /* a write of the current batch is in flight */
+    bool started;              /* MatchStarted ok was sent */
+    struct bundles_entry *pin; /* the bundle it runs on, when the host follows bundles */
 } host_match;
 
 typedef enum { HOST_ACT_START, HOST_ACT_CHOOSE } host_act_kind;
@@ -77,6 +78,7 @@ typedef struct {
     void *router; /* data path: gateways */
     void *dealer; /* control path: the matchmaker */
     engine_bundle *bundle;
+    struct bundles *bs; /* NULL: every match runs on bundle */
     store *st;
     uint32_t capacity;
     host_match **matches;
@@ -89,6 +91,9 @@ typedef struct {
 void host_init(host *h, const char *worker_id, const char *endpoint, void *router, void *dealer,
                engine_bundle *bundle, store *st, uint32_t capacity);
 void host_free(host *h);
+/* Start new matches on the current bundle of their game (bundles.h) instead of bundle;
+ * bs is borrowed and must outlive every match. */
+void host_set_bundles(host *h, struct bundles *bs);
 
 /* A StartMatch from the matchmaker. */
 void host_start_match(host *h, const Deckhand__Internal__StartMatch *sm, uint64_t now_ms);

@@ -11,7 +11,8 @@
  * every Redis write of the iteration goes out as one pipeline and only then are the
  * outputs released (host.h). Every BEAT_MS the worker beats to the matchmaker and
  * renews its worker:{ID} lease; every HELLO_MS it repeats its WorkerHello, so a restarted
- * matchmaker relearns it without being asked.
+ * matchmaker relearns it without being asked. Every BUNDLES_POLL_MS, between batches, it
+ * follows the current script bundles in Redis (bundles.h).
  */
 #include <errno.h>
 #include <signal.h>
@@ -22,6 +23,7 @@
 #include <unistd.h>
 #include <zmq.h>
 
+#include "bundles.h"
 #include "dh_config.h"
 #include "dh_log.h"
 #include "dh_zmq.h"
@@ -83,6 +85,8 @@ static void worker_hello(host *h)
 
 static void worker_beat(host *h, uint64_t now_ms, bool draining)
 {
+    if (h->bs)
+        bundles_report(h->bs, now_ms);
     Deckhand__Internal__WorkerBeat wb = DECKHAND__INTERNAL__WORKER_BEAT__INIT;
     wb.worker_id = (char *)h->worker_id;
     wb.active_matches = (uint32_t)host_active(h);
@@ -134,10 +138,11 @@ static void worker_data(host *h, uint64_t now_ms)
 
 static int worker_run(host *h)
 {
-    uint64_t next_beat = 0, next_hello = 0;
+    uint64_t next_beat = 0, next_hello = 0, next_poll = 0;
     while (!worker_stop) {
         uint64_t now = worker_now_ms();
-        long timeout = next_beat > now ? (long)(next_beat - now) : 0;
+        uint64_t next = next_beat < next_poll ? next_beat : next_poll;
+        long timeout = next > now ? (long)(next - now) : 0;
         zmq_pollitem_t items[] = {
             {.socket = h->dealer, .events = ZMQ_POLLIN},
             {.socket = h->router, .events = ZMQ_POLLIN},
@@ -160,6 +165,10 @@ static int worker_run(host *h)
             next_beat = now + BEAT_MS;
         }
         host_flush(h, worker_now_ms());
+        if (h->bs && worker_now_ms() >= next_poll) {
+            bundles_poll(h->bs, worker_now_ms());
+            next_poll = worker_now_ms() + BUNDLES_POLL_MS;
+        }
     }
     /* last word: take no more matches here, before the silence says it slower */
     worker_beat(h, worker_now_ms(), true);
@@ -201,8 +210,9 @@ int main(int argc, char **argv)
     engine_bundle *bundle = NULL;
     store st;
     host h;
+    bundles bs;
     char endpoint[256] = "";
-    bool store_ready = false, host_ready = false;
+    bool store_ready = false, host_ready = false, bundles_ready = false;
 
     if (capacity <= 0 || capacity > 1000000) {
         dh_error("bad --capacity %ld", capacity);
@@ -223,6 +233,11 @@ int main(int argc, char **argv)
         dh_error("cannot load scripts from %s: %s", scripts, ee.message);
         goto err;
     }
+    if (bundles_init(&bs, id, redis_url, REDIS_TIMEOUT_MS, bundle, LEASE_MS) < 0) {
+        dh_error("cannot set up the bundles");
+        goto err;
+    }
+    bundles_ready = true;
     ctx = zmq_ctx_new();
     if (!ctx)
         goto err;
@@ -248,6 +263,7 @@ int main(int argc, char **argv)
     if (strstr(endpoint, "0.0.0.0") || strchr(endpoint, '*'))
         dh_warn("advertising %s, which gateways elsewhere cannot reach: set --endpoint", endpoint);
     host_init(&h, id, endpoint, router, dealer, bundle, &st, (uint32_t)capacity);
+    host_set_bundles(&h, &bs);
     host_ready = true;
 
     struct sigaction sa;
@@ -279,6 +295,8 @@ err:
     }
     if (ctx)
         zmq_ctx_term(ctx);
+    if (bundles_ready)
+        bundles_free(&bs);
     if (bundle)
         engine_bundle_free(bundle);
     if (store_ready)

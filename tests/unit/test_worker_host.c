@@ -8,6 +8,7 @@
  * rolled back, and the worker recovers; a finished match reaches every seat, Redis and
  * the matchmaker.
  */
+#include "../../worker/bundles.c"
 #include "../../worker/host.c"
 #include "../../worker/store.c"
 

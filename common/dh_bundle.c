@@ -1,0 +1,170 @@
+/*
+ * dh_bundle.c: reading and writing script bundles in Redis (see dh_bundle.h).
+ */
+#include "dh_bundle.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void dh_bundle_key(char *buf, const char *sha)
+{
+    snprintf(buf, DH_BUNDLE_KEY_MAX, "bundle:{%s}", sha);
+}
+
+void dh_bundle_current_key(char *buf, const char *game)
+{
+    snprintf(buf, DH_BUNDLE_KEY_MAX, "bundle:current:{%s}", game);
+}
+
+void dh_bundle_history_key(char *buf, const char *game)
+{
+    snprintf(buf, DH_BUNDLE_KEY_MAX, "bundle:history:{%s}", game);
+}
+
+void dh_bundle_errors_key(char *buf, const char *sha)
+{
+    snprintf(buf, DH_BUNDLE_KEY_MAX, "bundle:{%s}:errors", sha);
+}
+
+void dh_bundle_worker_key(char *buf, const char *worker_id)
+{
+    snprintf(buf, DH_BUNDLE_KEY_MAX, "worker:{%s}:bundles", worker_id);
+}
+
+static int is_file_field(const char *s, size_t len)
+{
+    return len > 4 && !memcmp(s + len - 4, ".lua", 4);
+}
+
+void dh_bundle_files_free(dh_bundle_file *f, size_t n)
+{
+    for (size_t i = 0; f && i < n; i++) {
+        free(f[i].path);
+        free(f[i].data);
+    }
+    free(f);
+}
+
+int dh_bundle_fetch(redisContext *c, const char *sha, dh_bundle_file **out, size_t *n)
+{
+    char key[DH_BUNDLE_KEY_MAX];
+    dh_bundle_key(key, sha);
+    const char *argv[] = {"HGETALL", key};
+    redisReply *r = redisCommandArgv(c, 2, argv, NULL);
+    dh_bundle_file *f = NULL;
+    size_t k = 0;
+    *out = NULL;
+    *n = 0;
+    if (!r || r->type != REDIS_REPLY_ARRAY)
+        goto err;
+    if (r->elements == 0) {
+        freeReplyObject(r);
+        return 0;
+    }
+    f = calloc(r->elements / 2 + 1, sizeof *f);
+    if (!f)
+        goto err;
+    for (size_t i = 0; i + 1 < r->elements; i += 2) {
+        const redisReply *name = r->element[i], *val = r->element[i + 1];
+        if (name->type != REDIS_REPLY_STRING || val->type != REDIS_REPLY_STRING ||
+            !is_file_field(name->str, name->len))
+            continue;
+        f[k].path = strndup(name->str, name->len);
+        f[k].data = malloc(val->len ? val->len : 1);
+        if (!f[k].path || !f[k].data) {
+            k++;
+            goto err;
+        }
+        memcpy(f[k].data, val->str, val->len);
+        f[k].len = val->len;
+        k++;
+    }
+    freeReplyObject(r);
+    *out = f;
+    *n = k;
+    return 1;
+err:
+    dh_bundle_files_free(f, k);
+    if (r)
+        freeReplyObject(r);
+    return -1;
+}
+
+/* Runs one command and checks its reply is not an error. */
+static int run(redisContext *c, int argc, const char **argv, const size_t *lens)
+{
+    redisReply *r = redisCommandArgv(c, argc, argv, lens);
+    int ok = r && r->type != REDIS_REPLY_ERROR;
+    if (r && r->type == REDIS_REPLY_ARRAY)
+        for (size_t i = 0; i < r->elements; i++)
+            ok = ok && r->element[i]->type != REDIS_REPLY_ERROR;
+    if (r)
+        freeReplyObject(r);
+    return ok ? 0 : -1;
+}
+
+int dh_bundle_store(redisContext *c, const char *sha, const dh_bundle_file *files, size_t n,
+                    const dh_bundle_meta *meta)
+{
+    char key[DH_BUNDLE_KEY_MAX], compat[4], created[24];
+    size_t argc = 2 + 2 * n + 8;
+    const char **argv = calloc(argc, sizeof *argv);
+    size_t *lens = calloc(argc, sizeof *lens);
+    int rc = -1;
+    if (!argv || !lens)
+        goto out;
+    dh_bundle_key(key, sha);
+    snprintf(compat, sizeof compat, "%d", meta->compatible ? 1 : 0);
+    snprintf(created, sizeof created, "%llu", (unsigned long long)meta->created_ms);
+    size_t a = 0;
+#define ARG(s, l) (argv[a] = (s), lens[a] = (l), a++)
+    ARG("HSET", 4);
+    ARG(key, strlen(key));
+    for (size_t i = 0; i < n; i++) {
+        ARG(files[i].path, strlen(files[i].path));
+        ARG(files[i].data, files[i].len);
+    }
+    ARG("label", 5);
+    ARG(meta->label ? meta->label : "", strlen(meta->label ? meta->label : ""));
+    ARG("games", 5);
+    ARG(meta->games ? meta->games : "", strlen(meta->games ? meta->games : ""));
+    ARG("compatible", 10);
+    ARG(compat, strlen(compat));
+    ARG("created_ms", 10);
+    ARG(created, strlen(created));
+#undef ARG
+    const char *multi[] = {"MULTI"}, *exec[] = {"EXEC"};
+    const char *sadd[] = {"SADD", "bundles", sha};
+    if (run(c, 1, multi, NULL) < 0)
+        goto out;
+    if (run(c, (int)a, argv, lens) < 0 || run(c, 3, sadd, NULL) < 0) {
+        const char *discard[] = {"DISCARD"};
+        run(c, 1, discard, NULL);
+        goto out;
+    }
+    rc = run(c, 1, exec, NULL);
+out:
+    free(argv);
+    free(lens);
+    return rc;
+}
+
+int dh_bundle_current(redisContext *c, const char *game, char *out)
+{
+    char key[DH_BUNDLE_KEY_MAX];
+    dh_bundle_current_key(key, game);
+    const char *argv[] = {"GET", key};
+    redisReply *r = redisCommandArgv(c, 2, argv, NULL);
+    int rc = -1;
+    if (r && r->type == REDIS_REPLY_NIL) {
+        rc = 0;
+    } else if (r && r->type == REDIS_REPLY_STRING && r->len == 64) {
+        memcpy(out, r->str, 64);
+        out[64] = 0;
+        rc = 1;
+    }
+    if (r)
+        freeReplyObject(r);
+    return rc;
+}

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Live-ops (docs/OPERATIONS.md): under bot load on two workers, `deckhand scripts push`
+# makes Smithy cost 3 with a new text; matches created after the push show the new card,
+# matches running at the push keep the old one to their end and replay on it, no command
+# fails and no process restarts. Bundles with a syntax error or failing rules tests are
+# refused with the reason and change nothing. Rollback returns new matches to the old card.
+# shellcheck source=SCRIPTDIR/e2e_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
+
+DECKHAND=$DECKHAND_BIN_DIR/deckhand
+
+e2e_start 30500
+
+# ---- the bundles ----------------------------------------------------------------------
+bundle_copy() {
+    mkdir -p "$1"
+    cp -r "$E2E_SRC/scripts/deckbuilder" "$E2E_SRC/scripts/dominion" "$1/"
+}
+smithy_costs_3() {
+    sed -i -E '/^cards\.Smithy = /{s/cost = 4/cost = 3/;s/text = "\+3 Cards\."/text = "+3 Cards. (hotfix: costs 3)"/}' \
+        "$1/dominion/cards.lua"
+    grep -q '^cards.Smithy = .*cost = 3.*hotfix' "$1/dominion/cards.lua" ||
+        e2e_fail "could not patch Smithy in $1/dominion/cards.lua"
+}
+GOOD=$E2E_RUN/bundle-good
+TESTFAIL=$E2E_RUN/bundle-testfail
+SYNTAX=$E2E_RUN/bundle-syntax
+bundle_copy "$GOOD"
+smithy_costs_3 "$GOOD"
+# the hotfix ships its tests updated to the new price
+sed -i 's/Smithy (\$4)/Smithy ($3)/g' "$GOOD"/dominion/tests/*.lua
+bundle_copy "$TESTFAIL"
+smithy_costs_3 "$TESTFAIL"
+grep -q 'Smithy (\$4)' "$TESTFAIL"/dominion/tests/*.lua ||
+    e2e_fail "no rules test pins Smithy's price: the failing-tests bundle would pass"
+bundle_copy "$SYNTAX"
+echo 'local oops = (' >>"$SYNTAX/dominion/cards.lua"
+
+current() { e2e_redis get 'bundle:current:{dominion}'; }
+default_sha() {
+    local sha
+    for sha in $(e2e_redis smembers bundles); do
+        [[ $(e2e_redis hget "bundle:{$sha}" label) == default ]] && echo "$sha"
+    done
+}
+# "ID" of every match whose hash says field=value
+matches_where() {
+    local key
+    for key in $(e2e_redis --scan --pattern 'match:{*}'); do
+        [[ $key == *: || $key == *:snap || $key == *:log ]] && continue
+        [[ $(e2e_redis hget "$key" "$1") == "$2" ]] && { key=${key#match:\{}; echo "${key%\}}"; }
+    done
+}
+smithy_of() { "$DECKHAND" scripts show --match "$1" --card Smithy; }
+
+# ---- load ----------------------------------------------------------------------------
+BOTS_OUT=$E2E_RUN/bots.out
+e2e_log "bot load: 40 bots in 2-player matches, 80 matches"
+timeout 300 "$DECKHAND" bots --game dominion --players 40 --size 2 --matches 80 \
+    >"$BOTS_OUT" 2>"$E2E_RUN/bots.err" </dev/null &
+BOTS_PID=$!
+deadline=$((SECONDS + 30))
+while (($(matches_where status running | wc -l) < 12)); do
+    ((SECONDS < deadline)) || e2e_fail "fewer than 12 matches running after 30 s"
+    sleep 0.2
+done
+OLD_SHA=$(default_sha)
+[[ -n $OLD_SHA ]] || e2e_fail "the workers did not store their default bundle in Redis"
+mapfile -t RUNNING < <(matches_where status running)
+e2e_log "${#RUNNING[@]} matches running on ${OLD_SHA:0:12} before the push"
+
+# ---- acceptance 3: refused bundles change nothing --------------------------------------
+out=$("$DECKHAND" scripts push "$SYNTAX" --game dominion 2>&1) && e2e_fail "a syntax error was accepted: $out"
+grep -q '^refused: the bundle does not load: .*cards.lua' <<<"$out" ||
+    e2e_fail "syntax error refused without its reason: $out"
+out=$("$DECKHAND" scripts push "$TESTFAIL" --game dominion 2>&1) && e2e_fail "failing tests were accepted: $out"
+grep -q '^refused: rules tests failed: dominion/' <<<"$out" ||
+    e2e_fail "failing tests refused without the test's name: $out"
+[[ -z $(current) ]] || e2e_fail "a refused push moved the pointer to $(current)"
+e2e_log "syntax error and failing tests refused with their reason; pointer untouched"
+
+# ---- acceptance 1 and 5: push under load ----------------------------------------------
+out=$("$DECKHAND" scripts push "$GOOD" --game dominion --label smithy-3 --wait 10 2>&1) ||
+    e2e_fail "push failed: $out"
+printf '%s\n' "$out" >&2
+NEW_SHA=$(current)
+[[ -n $NEW_SHA && $NEW_SHA != "$OLD_SHA" ]] || e2e_fail "the pointer did not move"
+grep -qE '^serving on 2/2 workers [0-9]+ ms after the push$' <<<"$out" ||
+    e2e_fail "not every worker serves the new bundle: $out"
+e2e_log "push -> serving: $(grep -oE '[0-9]+ ms' <<<"$out")"
+
+# acceptance 4: a match that started on the old bundle replays on it after the push
+out=$(smithy_of "${RUNNING[0]}") || e2e_fail "match ${RUNNING[0]} does not replay: $out"
+grep -q "bundle=$OLD_SHA replayed=ok" <<<"$out" || e2e_fail "replay of ${RUNNING[0]}: $out"
+
+"$DECKHAND" scripts list >"$E2E_RUN/list.out" || e2e_fail "scripts list failed"
+cat "$E2E_RUN/list.out" >&2
+grep -q "^$NEW_SHA  label=smithy-3  current=dominion$" "$E2E_RUN/list.out" ||
+    e2e_fail "scripts list does not show the new bundle as current"
+
+wait "$BOTS_PID" || e2e_fail "deckhand bots exited with $? ($(tail -n 5 "$E2E_RUN/bots.err"))"
+last=$(grep -v '^[[:space:]]*$' "$BOTS_OUT" | tail -n 1)
+[[ $last == "matches_completed=80 errors=0" ]] || e2e_fail "bots ended with '$last'"
+
+for id in "${RUNNING[@]}"; do
+    [[ $(e2e_redis hget "match:{$id}" bundle) == "$OLD_SHA" ]] || e2e_fail "$id changed bundle"
+    [[ $(e2e_redis hget "match:{$id}" status) == finished ]] || e2e_fail "$id did not finish"
+done
+out=$(smithy_of "${RUNNING[0]}") || e2e_fail "$out"
+grep -q '^card Smithy cost=4 .*text=+3 Cards\.$' <<<"$out" || e2e_fail "old match's Smithy: $out"
+mapfile -t NEWER < <(matches_where bundle "$NEW_SHA")
+((${#NEWER[@]} > 0)) || e2e_fail "no match started on the new bundle"
+for id in "${NEWER[@]:0:3}"; do
+    out=$(smithy_of "$id") || e2e_fail "$out"
+    grep -q '^card Smithy cost=3 .*hotfix: costs 3' <<<"$out" || e2e_fail "new match $id: $out"
+done
+e2e_log "${#RUNNING[@]} matches finished on the old Smithy, ${#NEWER[@]} started on the new one"
+
+# ---- acceptance 2: rollback -------------------------------------------------------------
+out=$("$DECKHAND" scripts rollback --game dominion 2>&1) || e2e_fail "rollback failed: $out"
+[[ -z $(current) ]] || e2e_fail "rollback left the pointer at $(current)"
+sleep 1 # the workers' poll interval is 200 ms
+e2e_bots 4
+for id in $(e2e_redis lrange matches:finished 0 3); do
+    [[ $(e2e_redis hget "match:{$id}" bundle) == "$OLD_SHA" ]] ||
+        e2e_fail "after the rollback, match $id started on $(e2e_redis hget "match:{$id}" bundle)"
+done
+out=$(smithy_of "$(e2e_redis lindex matches:finished 0)") || e2e_fail "$out"
+grep -q '^card Smithy cost=4 ' <<<"$out" || e2e_fail "after the rollback: $out"
+e2e_log "rollback: new matches are back on Smithy at 4"

@@ -1,0 +1,344 @@
+/*
+ * bundles.c: the worker's loaded bundles and how they follow Redis (see bundles.h).
+ */
+#include "bundles.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dh_bundle.h"
+#include "dh_log.h"
+
+static uint64_t bundles_wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static bundles_entry *bundles_add(bundles *bs, engine_bundle *b, bool is_default)
+{
+    if (bs->n == bs->cap) {
+        size_t cap = bs->cap ? bs->cap * 2 : 8;
+        bundles_entry **v = realloc(bs->v, cap * sizeof *v);
+        if (!v)
+            return NULL;
+        bs->v = v;
+        bs->cap = cap;
+    }
+    bundles_entry *e = calloc(1, sizeof *e);
+    if (!e)
+        return NULL;
+    e->b = b;
+    e->is_default = is_default;
+    snprintf(e->id, sizeof e->id, "%s", engine_bundle_id(b));
+    bs->v[bs->n++] = e;
+    return e;
+}
+
+int bundles_init(bundles *bs, const char *worker_id, const char *redis_url, int timeout_ms,
+                 engine_bundle *def, unsigned report_ttl_ms)
+{
+    memset(bs, 0, sizeof *bs);
+    bs->worker_id = worker_id;
+    bs->report_ttl_ms = report_ttl_ms;
+    if (dh_redis_init(&bs->redis, redis_url, timeout_ms) < 0)
+        return -1;
+    bundles_entry *e = bundles_add(bs, def, true);
+    if (!e)
+        return -1;
+    engine_game_info info[BUNDLES_GAMES_MAX];
+    size_t n = engine_bundle_games(def, info, BUNDLES_GAMES_MAX);
+    for (size_t i = 0; i < n && i < BUNDLES_GAMES_MAX; i++) {
+        snprintf(bs->cur[i].game, sizeof bs->cur[i].game, "%s", info[i].name);
+        bs->cur[i].e = e;
+    }
+    bs->ncur = n < BUNDLES_GAMES_MAX ? n : BUNDLES_GAMES_MAX;
+    bs->report_due = true;
+    return 0;
+}
+
+static void bundles_entry_free(bundles_entry *e)
+{
+    if (!e->is_default)
+        engine_bundle_free(e->b);
+    free(e);
+}
+
+void bundles_free(bundles *bs)
+{
+    for (size_t i = 0; i < bs->n; i++)
+        bundles_entry_free(bs->v[i]);
+    free(bs->v);
+    bs->v = NULL;
+    bs->n = bs->cap = 0;
+    dh_redis_close(&bs->redis);
+}
+
+static bool bundles_is_current(const bundles *bs, const bundles_entry *e)
+{
+    for (size_t i = 0; i < bs->ncur; i++)
+        if (bs->cur[i].e == e)
+            return true;
+    return false;
+}
+
+/* Free e when no match runs on it and no game starts new ones on it. */
+static void bundles_collect(bundles *bs, bundles_entry *e)
+{
+    if (e->is_default || e->matches || bundles_is_current(bs, e))
+        return;
+    for (size_t i = 0; i < bs->n; i++) {
+        if (bs->v[i] == e) {
+            bs->v[i] = bs->v[--bs->n];
+            break;
+        }
+    }
+    dh_info("bundle %.12s unloaded (no matches left on it)", e->id);
+    bundles_entry_free(e);
+    bs->report_due = true;
+}
+
+bundles_entry *bundles_pick(bundles *bs, const char *game)
+{
+    for (size_t i = 0; i < bs->ncur; i++)
+        if (!strcmp(bs->cur[i].game, game))
+            return bs->cur[i].e;
+    return bs->v[0]; /* the default, first added and never removed */
+}
+
+void bundles_pin(bundles_entry *e)
+{
+    e->matches++;
+}
+
+void bundles_unpin(bundles *bs, bundles_entry *e)
+{
+    if (e->matches)
+        e->matches--;
+    bs->report_due = true;
+    bundles_collect(bs, e);
+}
+
+static bundles_entry *bundles_find(bundles *bs, const char *sha)
+{
+    for (size_t i = 0; i < bs->n; i++)
+        if (!strcmp(bs->v[i]->id, sha))
+            return bs->v[i];
+    return NULL;
+}
+
+static bool bundles_failed(const bundles *bs, const char *sha)
+{
+    for (size_t i = 0; i < bs->nfailed; i++)
+        if (!strcmp(bs->failed[i], sha))
+            return true;
+    return false;
+}
+
+/* Record why sha cannot be served here: the log, bundle:{SHA}:errors, and a note that
+ * keeps the next polls from retrying it. */
+static void bundles_refuse(bundles *bs, redisContext *c, const char *sha, const char *why)
+{
+    dh_warn("bundle %.12s not loaded, still serving the previous one: %s", sha, why);
+    snprintf(bs->failed[bs->nfailed % BUNDLES_FAILED], 65, "%s", sha);
+    if (bs->nfailed < BUNDLES_FAILED)
+        bs->nfailed++;
+    char key[DH_BUNDLE_KEY_MAX];
+    dh_bundle_errors_key(key, sha);
+    const char *argv[] = {"HSET", key, bs->worker_id, why};
+    redisReply *r = redisCommandArgv(c, 4, argv, NULL);
+    if (r)
+        freeReplyObject(r);
+}
+
+/* Fetch bundle:{SHA} and load it into a new VM; NULL (reported) when it cannot serve game. */
+static bundles_entry *bundles_load(bundles *bs, redisContext *c, const char *sha, const char *game)
+{
+    dh_bundle_file *files = NULL;
+    size_t n = 0;
+    engine_file_in *in = NULL;
+    engine_bundle *b = NULL;
+    bundles_entry *e = NULL;
+    char why[300];
+    int rc = dh_bundle_fetch(c, sha, &files, &n);
+    if (rc < 0)
+        return NULL; /* Redis trouble: try again at the next poll */
+    if (rc == 0) {
+        bundles_refuse(bs, c, sha, "no such bundle in Redis");
+        return NULL;
+    }
+    uint64_t t0 = bundles_wall_ms();
+    in = calloc(n ? n : 1, sizeof *in);
+    if (!in) {
+        bundles_refuse(bs, c, sha, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++)
+        in[i] = (engine_file_in){files[i].path, files[i].data, files[i].len};
+    engine_error ee = {0};
+    b = engine_bundle_load_files("bundle", in, n, NULL, &ee);
+    if (!b) {
+        snprintf(why, sizeof why, "load failed: %s", ee.message);
+        bundles_refuse(bs, c, sha, why);
+        goto out;
+    }
+    if (strcmp(engine_bundle_id(b), sha)) {
+        snprintf(why, sizeof why, "content hashes to %.12s, not to its id", engine_bundle_id(b));
+        bundles_refuse(bs, c, sha, why);
+        goto out;
+    }
+    engine_game_info info[BUNDLES_GAMES_MAX];
+    size_t ng = engine_bundle_games(b, info, BUNDLES_GAMES_MAX);
+    bool has = false;
+    for (size_t i = 0; i < ng && i < BUNDLES_GAMES_MAX; i++)
+        has = has || !strcmp(info[i].name, game);
+    if (!has) {
+        snprintf(why, sizeof why, "the bundle has no game '%s'", game);
+        bundles_refuse(bs, c, sha, why);
+        goto out;
+    }
+    e = bundles_add(bs, b, false);
+    if (!e) {
+        bundles_refuse(bs, c, sha, "out of memory");
+        goto out;
+    }
+    b = NULL;
+    dh_info("bundle %.12s loaded in %llu ms", sha, (unsigned long long)(bundles_wall_ms() - t0));
+out:
+    engine_bundle_free(b);
+    free(in);
+    dh_bundle_files_free(files, n);
+    return e;
+}
+
+/* Put the default bundle in Redis once, so matches on it can be replayed from there too. */
+static void bundles_store_default(bundles *bs, redisContext *c)
+{
+    bundles_entry *d = bs->v[0];
+    char key[DH_BUNDLE_KEY_MAX];
+    dh_bundle_key(key, d->id);
+    const char *argv[] = {"EXISTS", key};
+    redisReply *r = redisCommandArgv(c, 2, argv, NULL);
+    if (!r)
+        return;
+    bool exists = r->type == REDIS_REPLY_INTEGER && r->integer == 1;
+    freeReplyObject(r);
+    if (!exists) {
+        size_t n = 0;
+        engine_file_in f;
+        while (engine_bundle_file_at(d->b, n, &f))
+            n++;
+        dh_bundle_file *files = calloc(n ? n : 1, sizeof *files);
+        if (!files)
+            return;
+        for (size_t i = 0; i < n; i++) {
+            engine_bundle_file_at(d->b, i, &f);
+            files[i] = (dh_bundle_file){(char *)f.path, (char *)f.data, f.len};
+        }
+        char games[512] = "";
+        size_t at = 0;
+        for (size_t i = 0; i < bs->ncur && at < sizeof games; i++)
+            at += (size_t)snprintf(games + at, sizeof games - at, "%s%s", i ? "," : "",
+                                   bs->cur[i].game);
+        dh_bundle_meta meta = {"default", games, 0, bundles_wall_ms()};
+        int rc = dh_bundle_store(c, d->id, files, n, &meta);
+        free(files);
+        if (rc < 0)
+            return;
+    }
+    bs->default_stored = true;
+}
+
+void bundles_poll(bundles *bs, uint64_t now_ms)
+{
+    redisContext *c = dh_redis_get(&bs->redis, now_ms);
+    if (!c || bs->ncur == 0)
+        return;
+    if (!bs->default_stored)
+        bundles_store_default(bs, c);
+    const char *argv[1 + BUNDLES_GAMES_MAX];
+    char keys[BUNDLES_GAMES_MAX][DH_BUNDLE_KEY_MAX];
+    argv[0] = "MGET";
+    for (size_t i = 0; i < bs->ncur; i++) {
+        dh_bundle_current_key(keys[i], bs->cur[i].game);
+        argv[1 + i] = keys[i];
+    }
+    redisReply *r = redisCommandArgv(c, (int)(1 + bs->ncur), argv, NULL);
+    if (!r) {
+        dh_redis_fail(&bs->redis, now_ms);
+        return;
+    }
+    if (r->type != REDIS_REPLY_ARRAY || r->elements != bs->ncur) {
+        freeReplyObject(r);
+        return;
+    }
+    for (size_t i = 0; i < bs->ncur; i++) {
+        const redisReply *v = r->element[i];
+        bundles_entry *want = bs->v[0];
+        if (v->type == REDIS_REPLY_STRING) {
+            char sha[65];
+            snprintf(sha, sizeof sha, "%.*s", (int)v->len, v->str);
+            want = bundles_find(bs, sha);
+            if (!want && !bundles_failed(bs, sha))
+                want = bundles_load(bs, c, sha, bs->cur[i].game);
+            if (!want)
+                continue; /* keep serving what we had */
+        }
+        bundles_entry *old = bs->cur[i].e;
+        if (old == want)
+            continue;
+        dh_info("game %s: new matches start on bundle %.12s (was %.12s)", bs->cur[i].game, want->id,
+                old->id);
+        bs->cur[i].e = want;
+        bs->report_due = true;
+        bundles_collect(bs, old);
+    }
+    freeReplyObject(r);
+    if (bs->report_due)
+        bundles_report(bs, now_ms);
+}
+
+void bundles_report(bundles *bs, uint64_t now_ms)
+{
+    redisContext *c = dh_redis_get(&bs->redis, now_ms);
+    if (!c)
+        return;
+    char key[DH_BUNDLE_KEY_MAX], ttl[16];
+    dh_bundle_worker_key(key, bs->worker_id);
+    snprintf(ttl, sizeof ttl, "%u", bs->report_ttl_ms);
+    size_t argc = 2 + 2 * bs->n;
+    const char **argv = calloc(argc, sizeof *argv);
+    char(*counts)[24] = calloc(bs->n, sizeof *counts);
+    if (!argv || !counts)
+        goto out;
+    argv[0] = "HSET";
+    argv[1] = key;
+    for (size_t i = 0; i < bs->n; i++) {
+        snprintf(counts[i], sizeof counts[i], "%zu", bs->v[i]->matches);
+        argv[2 + 2 * i] = bs->v[i]->id;
+        argv[3 + 2 * i] = counts[i];
+    }
+    /* one round trip: replace the hash and renew its TTL atomically */
+    const char *multi[] = {"MULTI"}, *del[] = {"DEL", key}, *px[] = {"PEXPIRE", key, ttl},
+               *exec[] = {"EXEC"};
+    redisAppendCommandArgv(c, 1, multi, NULL);
+    redisAppendCommandArgv(c, 2, del, NULL);
+    redisAppendCommandArgv(c, (int)argc, argv, NULL);
+    redisAppendCommandArgv(c, 3, px, NULL);
+    redisAppendCommandArgv(c, 1, exec, NULL);
+    for (int i = 0; i < 5; i++) {
+        redisReply *r = NULL;
+        if (redisGetReply(c, (void **)&r) != REDIS_OK) {
+            dh_redis_fail(&bs->redis, now_ms);
+            goto out;
+        }
+        freeReplyObject(r);
+    }
+    bs->report_due = false;
+out:
+    free(argv);
+    free(counts);
+}

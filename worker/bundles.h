@@ -1,0 +1,77 @@
+/*
+ * bundles.h: the script bundles a worker serves, for live-ops (docs/OPERATIONS.md).
+ *
+ * A worker starts on its embedded default bundle (--scripts) and follows Redis: every
+ * BUNDLES_POLL_MS it reads bundle:current:{GAME} for the games it serves; a SHA it has
+ * not loaded is fetched from bundle:{SHA} and loaded, completely, into a new VM before any
+ * match may use it (a bundle whose content does not hash to its SHA, that lacks the game,
+ * or that fails to load is recorded in bundle:{SHA}:errors and the worker keeps serving
+ * on what it had). New matches start on the game's current bundle; a match stays pinned to
+ * the bundle it started on; a VM is freed when its last match ends and it is no longer
+ * current. worker:{ID}:bundles reports the match count per loaded bundle.
+ *
+ * Polling instead of an announcement keeps the worker's loop and protocol as they are;
+ * it costs one MGET per 200 ms and bounds push-to-serving by the poll interval plus the
+ * load time. The Redis connection is the module's own (synchronous), so it never mixes
+ * with the store's pipelined batch.
+ */
+#ifndef DECKHAND_WORKER_BUNDLES_H
+#define DECKHAND_WORKER_BUNDLES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dh_redis.h"
+#include "engine.h"
+
+#define BUNDLES_POLL_MS   200
+#define BUNDLES_GAMES_MAX 32
+#define BUNDLES_FAILED    64
+
+typedef struct bundles_entry {
+    engine_bundle *b;
+    char id[65];
+    size_t matches; /* live matches pinned to it */
+    bool is_default;
+} bundles_entry;
+
+typedef struct {
+    char game[64];
+    bundles_entry *e; /* what new matches of the game start on */
+} bundles_current;
+
+typedef struct bundles {
+    const char *worker_id;
+    dh_redis redis;
+    bundles_entry **v;
+    size_t n, cap;
+    bundles_current cur[BUNDLES_GAMES_MAX];
+    size_t ncur;
+    char failed[BUNDLES_FAILED][65]; /* SHAs that failed here: not retried every poll */
+    size_t nfailed;
+    bool default_stored; /* the default bundle is in Redis (for replays) */
+    bool report_due;
+    unsigned report_ttl_ms;
+} bundles;
+
+/* def (borrowed, outlives bs) is the embedded default; its games are the games served.
+ * -1 on a bad Redis URL or out of memory. */
+int bundles_init(bundles *bs, const char *worker_id, const char *redis_url, int timeout_ms,
+                 engine_bundle *def, unsigned report_ttl_ms);
+/* Frees every VM but the default; call after every match is freed. */
+void bundles_free(bundles *bs);
+
+/* Follow Redis: load what became current, free what nobody uses; report when something
+ * changed. Call between batches, every BUNDLES_POLL_MS. */
+void bundles_poll(bundles *bs, uint64_t now_ms);
+/* Write worker:{ID}:bundles (every beat; also done by poll after a change). */
+void bundles_report(bundles *bs, uint64_t now_ms);
+
+/* The entry new matches of game start on (never NULL: the default at worst). */
+bundles_entry *bundles_pick(bundles *bs, const char *game);
+/* A match started on e / ended: counts, and frees e's VM when unused and not current. */
+void bundles_pin(bundles_entry *e);
+void bundles_unpin(bundles *bs, bundles_entry *e);
+
+#endif
