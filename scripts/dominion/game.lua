@@ -12,6 +12,7 @@ local bots = require("dominion.bots")
 
 -- The kernel over every card: set-up and tests use it.
 local k = kernel.new { cards = data.cards, order = data.order, hand_size = 5 }
+k.merchant = true
 
 -- Turns use a kernel whose order holds only this match's 17 piles: the kernel walks its
 -- order on every buy decision and after every turn, and 39 names instead of 17 cost a
@@ -21,6 +22,8 @@ local k = kernel.new { cards = data.cards, order = data.order, hand_size = 5 }
 local by_mask, cached = {}, 0
 local function kernel_of(g)
   local mask = g:counter("_kingdom")
+  -- No kingdom recorded (a match set up before _kingdom existed): the full kernel.
+  if mask == 0 then return k end
   local kk = by_mask[mask]
   if kk then return kk end
   if cached >= 64 then by_mask, cached = {}, 0 end

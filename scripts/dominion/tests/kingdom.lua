@@ -81,6 +81,15 @@ function tests.test_draft_order(T)
   T.ok(kit.saw(m, 2, m.g:player_name(1) .. " drafts Witch"))
 end
 
+function tests.test_a_match_without_a_recorded_kingdom_still_offers_its_piles(T)
+  local m = T.match { players = 2, options = { kingdom = "Witch" }, setup = function(g)
+    g:set_counter("_kingdom", 0, 0)
+    kit.set_hand(g, 1, { "Gold", "Silver" })
+  end }
+  kit.pick(m, "Play all treasures")
+  T.ok(kit.labels(m):find("Buy Witch ($5)", 1, true), kit.labels(m))
+end
+
 function tests.test_bots_draft_and_finish_a_game(T)
   local m = T.match { players = 2, seed = 8, options = { kingdom = "draft" },
                       bots = { "witch", "default" } }
