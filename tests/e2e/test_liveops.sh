@@ -128,3 +128,24 @@ done
 out=$(smithy_of "$(e2e_redis lindex matches:finished 0)") || e2e_fail "$out"
 grep -q '^card Smithy cost=4 ' <<<"$out" || e2e_fail "after the rollback: $out"
 e2e_log "rollback: new matches are back on Smithy at 4"
+
+# ---- a bundle the workers cannot load (written past push's checks): they keep serving
+# ---- on what they had and say why in bundle:{SHA}:errors
+BAD=$(printf '0%.0s' {1..64})
+e2e_redis hset "bundle:{$BAD}" dominion/game.lua 'return {' >/dev/null
+e2e_redis set 'bundle:current:{dominion}' "$BAD" >/dev/null
+deadline=$((SECONDS + 10))
+while (($(e2e_redis hlen "bundle:{$BAD}:errors") < 2)); do
+    ((SECONDS < deadline)) || e2e_fail "the workers did not report the broken bundle"
+    sleep 0.1
+done
+for wk in wk-1 wk-2; do
+    why=$(e2e_redis hget "bundle:{$BAD}:errors" "$wk")
+    [[ $why == "load failed: "*game.lua* ]] || e2e_fail "$wk reported '$why'"
+done
+e2e_bots 4
+for id in $(e2e_redis lrange matches:finished 0 3); do
+    [[ $(e2e_redis hget "match:{$id}" bundle) == "$OLD_SHA" ]] ||
+        e2e_fail "with a broken current bundle, match $id started on $(e2e_redis hget "match:{$id}" bundle)"
+done
+e2e_log "a bundle no worker can load: reported by both, play continued on the old one"
