@@ -303,7 +303,10 @@ local function make_bot(kernel_of, strategy, wants)
   end
 end
 
-function bots.make(kernel_of)
+-- source: the game's kernel (Accession), or a function g -> the match's kernel (Dominion).
+function bots.make(source)
+  local kernel_of = source
+  if type(source) ~= "function" then kernel_of = function() return source end end
   return {
     default = make_bot(kernel_of, default_buy, NONE),
     big_money = make_bot(kernel_of, big_money, NONE),
