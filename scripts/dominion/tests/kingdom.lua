@@ -32,6 +32,14 @@ function tests.test_explicit_kingdom_list(T)
   T.eq(m.g:count("supply:Smithy", 0), 0)
 end
 
+function tests.test_bad_kingdom_options_fail_the_match_creation(T)
+  for _, bad in ipairs({ "Witch,Copper", "Witch,Witch", "Witchcraft", "no_such_preset" }) do
+    local ok, err = pcall(T.match, { players = 2, options = { kingdom = bad } })
+    T.ok(not ok, bad .. " is refused")
+    T.ok(tostring(err):find("dominion:", 1, true), tostring(err))
+  end
+end
+
 function tests.test_random_kingdom_has_ten_distinct_cards(T)
   local m = T.match { players = 2, seed = 5, options = { kingdom = "random" } }
   local names = kernel():supply_names(m.g)
