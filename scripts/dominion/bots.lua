@@ -105,7 +105,7 @@ local function chapel_trash(k, g, p, d)
   local t, spare = {}, money(k, g, p) - 6
   for i = 1, #d.options do
     local name = g:name(d.options[i].card)
-    local junk = keep_value(k.cards[name]) == 0
+    local junk = name == "Curse" or name == "Estate"
     if #t < d.max and (junk or (name == "Copper" and spare > 0)) then
       t[#t + 1] = i
       if not junk then spare = spare - 1 end

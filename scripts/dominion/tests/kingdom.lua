@@ -165,6 +165,17 @@ function tests.test_bot_sentry_trashes_a_curse_but_never_a_province(T)
   T.eq(owns(m.g, 1, "Province"), 1)
 end
 
+function tests.test_bot_chapel_trashes_junk_and_spare_coppers_but_not_a_province(T)
+  local m = T.match { players = 2, options = { kingdom = "Chapel" }, bots = { "default", nil },
+    setup = function(g)
+      kit.set_hand(g, 1, { "Chapel", "Province", "Curse", "Estate", "Copper" })
+      kit.set_discard(g, 1, {})
+    end }
+  T.eq(m:decision().player, 2)
+  T.eq(kit.sorted(m.g, "trash", 0), "Copper,Curse,Estate", "7 Coppers owned: one is spare")
+  T.eq(owns(m.g, 1, "Province"), 1)
+end
+
 function tests.test_bot_thief_trashes_and_takes_the_gold(T)
   local m = T.match { players = 2, options = { kingdom = "Thief" }, bots = { "default", nil },
     setup = function(g)
