@@ -56,8 +56,14 @@ static void rules_note(rules *r, int ok, const char *what, const char *msg)
         if (r->out)
             fprintf(r->out, "PASS %s\n", what);
     } else {
-        if (!rep->failed++)
-            snprintf(rep->first_failure, sizeof rep->first_failure, "%s: %s", what, msg);
+        /* The first failure is the reason a push is refused; a long one is cut to fit. */
+        if (!rep->failed++) {
+            int w = snprintf(rep->first_failure, sizeof rep->first_failure,
+                             "%.*s: ", (int)(sizeof rep->first_failure / 2), what);
+            if (w > 0 && (size_t)w < sizeof rep->first_failure)
+                snprintf(rep->first_failure + w, sizeof rep->first_failure - (size_t)w, "%.*s",
+                         (int)(sizeof rep->first_failure - (size_t)w - 1), msg);
+        }
         if (r->out)
             fprintf(r->out, "FAIL %s: %s\n", what, msg);
     }
