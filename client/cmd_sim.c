@@ -20,6 +20,7 @@
 
 typedef struct {
     int nplayers;
+    const char *options;               /* match options ("kingdom=random"), or NULL */
     const char *bots[SIM_MAX_PLAYERS]; /* per seat: a bot strategy of the game */
     long wins[SIM_MAX_PLAYERS];        /* rank-1 finishes, shared wins included */
     long long score[SIM_MAX_PLAYERS];
@@ -30,9 +31,10 @@ typedef struct {
 
 static const char sim_usage[] =
     "usage: deckhand sim --game dominion --games N [--seed S] [--players P]\n"
-    "                    [--bots NAME,NAME...] [--scripts DIR]\n"
+    "                    [--bots NAME,NAME...] [--options K=V;K=V] [--scripts DIR]\n"
     "  Bots are the game's strategies (docs/SCRIPTING.md), one per seat; a shorter list\n"
-    "  repeats. Scripts default to DECKHAND_SCRIPTS, else ./scripts.\n";
+    "  repeats. Options are the game's match options, e.g. --options kingdom=random.\n"
+    "  Scripts default to DECKHAND_SCRIPTS, else ./scripts.\n";
 
 static double now_seconds(void)
 {
@@ -76,7 +78,8 @@ static int sim_one(engine_bundle *b, const char *game, uint64_t seed, sim_stats 
                                .seed = seed,
                                .nplayers = st->nplayers,
                                .names = names,
-                               .bots = st->bots};
+                               .bots = st->bots,
+                               .options = st->options};
     engine_match *m = engine_match_new(b, &cfg, err);
     if (!m)
         return -1;
@@ -135,8 +138,8 @@ static void sim_report(const sim_stats *st, double seconds)
 
 int cmd_sim(int argc, char **argv)
 {
-    static const char *const known[] = {"--game", "--games",   "--seed", "--players",
-                                        "--bots", "--scripts", NULL};
+    static const char *const known[] = {"--game", "--games",   "--seed",    "--players",
+                                        "--bots", "--scripts", "--options", NULL};
     static const char *const switches[] = {"--help", "-h", NULL};
     if (dh_config_has(argc, argv, "--help") || dh_config_has(argc, argv, "-h")) {
         fputs(sim_usage, stdout);
@@ -153,7 +156,8 @@ int cmd_sim(int argc, char **argv)
     const char *dir = dh_config_str(argc, argv, "--scripts", "DECKHAND_SCRIPTS", "./scripts");
     char bots[512];
     snprintf(bots, sizeof bots, "%s", dh_config_str(argc, argv, "--bots", NULL, "default"));
-    sim_stats st = {.nplayers = (int)players};
+    sim_stats st = {.nplayers = (int)players,
+                    .options = dh_config_str(argc, argv, "--options", NULL, NULL)};
     if (sim_parse_bots(bots, &st) < 0) {
         fprintf(stderr, "deckhand sim: --bots wants 1..%d comma-separated names\n",
                 SIM_MAX_PLAYERS);
