@@ -4,6 +4,8 @@
 # matches running at the push keep the old one to their end and replay on it, no command
 # fails and no process restarts. Bundles with a syntax error or failing rules tests are
 # refused with the reason and change nothing. Rollback returns new matches to the old card.
+# A bundle's VM is freed when its last match ends and it is no longer current; a bundle
+# the workers cannot load is reported by each and play continues on the previous one.
 # shellcheck source=SCRIPTDIR/e2e_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 
@@ -28,9 +30,11 @@ SYNTAX=$E2E_RUN/bundle-syntax
 bundle_copy "$GOOD"
 smithy_costs_3 "$GOOD"
 # the hotfix ships its tests updated to the new price
+# shellcheck disable=SC2016
 sed -i 's/Smithy (\$4)/Smithy ($3)/g' "$GOOD"/dominion/tests/*.lua
 bundle_copy "$TESTFAIL"
 smithy_costs_3 "$TESTFAIL"
+# shellcheck disable=SC2016
 grep -q 'Smithy (\$4)' "$TESTFAIL"/dominion/tests/*.lua ||
     e2e_fail "no rules test pins Smithy's price: the failing-tests bundle would pass"
 bundle_copy "$SYNTAX"
@@ -128,6 +132,24 @@ done
 out=$(smithy_of "$(e2e_redis lindex matches:finished 0)") || e2e_fail "$out"
 grep -q '^card Smithy cost=4 ' <<<"$out" || e2e_fail "after the rollback: $out"
 e2e_log "rollback: new matches are back on Smithy at 4"
+# A VM is freed when its last match ends and it is not current: push a third bundle, play
+# two matches on it to their end (two bots, one match at a time), roll back.
+V2=$E2E_RUN/bundle-v2
+bundle_copy "$V2"
+sed -i -E '/^cards\.Smithy = /s/text = "([^"]*)"/text = "\1 (v2)"/' "$V2/dominion/cards.lua"
+"$DECKHAND" scripts push "$V2" --game dominion --label v2 >/dev/null 2>&1 || e2e_fail "push v2 failed"
+V2_SHA=$(current)
+timeout 120 "$DECKHAND" bots --game dominion --players 2 --matches 2 >/dev/null 2>&1 </dev/null ||
+    e2e_fail "bots on v2 failed"
+"$DECKHAND" scripts rollback --game dominion >/dev/null 2>&1 || e2e_fail "rollback of v2 failed"
+deadline=$((SECONDS + 5))
+while (($(e2e_redis hexists 'worker:{wk-1}:bundles' "$V2_SHA") + \
+    $(e2e_redis hexists 'worker:{wk-2}:bundles' "$V2_SHA") > 0)); do
+    ((SECONDS < deadline)) || e2e_fail "a worker still holds ${V2_SHA:0:12} after its last match"
+    sleep 0.1
+done
+[[ $(e2e_redis hget "bundle:{$V2_SHA}" label) == v2 ]] || e2e_fail "the bundle left Redis"
+e2e_log "its VMs are freed on both workers; the bundle stays in Redis for replays"
 
 # ---- a bundle the workers cannot load (written past push's checks): they keep serving
 # ---- on what they had and say why in bundle:{SHA}:errors
