@@ -39,5 +39,6 @@ function game.results(g)
 end
 
 game.bots = bots.make(k)
+game.bots.generic = require("deckbuilder.generic_bot").bot
 
 return game

@@ -13,6 +13,30 @@ local function box_zone(g, zone, p)
   for _ = 1, n do g:move(g:top(zone, p), "box", 0) end
 end
 
+-- Check that a match ran to its end with a sane result for each of its n players.
+function kit.check_finished(T, m, n)
+  T.ok(m:finished(), "the bots end the game")
+  local r = m:results()
+  T.eq(#r, n)
+  local winners = 0
+  for p = 1, n do
+    T.ok(r[p].rank >= 1 and r[p].rank <= n, "rank in 1..n")
+    if r[p].rank == 1 then winners = winners + 1 end
+  end
+  T.ok(winners >= 1, "someone wins")
+end
+
+-- Play whole games with the generic bot in every seat, for 2..max players, a few seeds.
+function kit.check_generic_bot_finishes(T, max_players)
+  for n = 2, max_players do
+    local bots = {}
+    for p = 1, n do bots[p] = "generic" end
+    for seed = 1, 3 do
+      kit.check_finished(T, T.match { players = n, seed = seed, bots = bots }, n)
+    end
+  end
+end
+
 -- Replace p's hand with the named cards.
 function kit.set_hand(g, p, names)
   box_zone(g, "hand", p)

@@ -74,5 +74,6 @@ function game.results(g)
 end
 
 game.bots = bots.make(kernel_of)
+game.bots.generic = require("deckbuilder.generic_bot").bot
 
 return game

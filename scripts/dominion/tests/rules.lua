@@ -408,17 +408,7 @@ end
 
 -- ---- bots ------------------------------------------------
 
-local function check_finished(T, m, n)
-  T.ok(m:finished(), "bots end the game")
-  local r = m:results()
-  T.eq(#r, n)
-  local winners = 0
-  for p = 1, n do
-    T.ok(r[p].rank >= 1 and r[p].rank <= n)
-    if r[p].rank == 1 then winners = winners + 1 end
-  end
-  T.ok(winners >= 1)
-end
+local check_finished = kit.check_finished
 
 function tests.test_bots_play_a_whole_game_with_three_players(T)
   local m = T.match { players = 3, seed = 42,
