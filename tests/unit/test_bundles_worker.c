@@ -1,0 +1,295 @@
+/*
+ * test_bundles_worker.c: the worker's bundle table (worker/bundles.c) against a real
+ * redis-server started here on a free port. It pins the live-ops promises a worker keeps:
+ * it stores its default bundle for replays, follows bundle:current:{GAME} per game, keeps
+ * a bundle while a match is pinned to it and frees it after the last one once it is not
+ * current, and a bundle it cannot load (or whose content is not its id) is reported in
+ * bundle:{SHA}:errors while new matches keep starting on the previous one.
+ */
+#include "../../worker/bundles.c"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "dh_test.h"
+
+static pid_t redis_pid = -1;
+static int redis_port;
+static char redis_url[64];
+static uint64_t clock_ms = 1000;
+
+static int free_port(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t len = sizeof a;
+    if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) < 0 ||
+        getsockname(fd, (struct sockaddr *)&a, &len) < 0) {
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    close(fd);
+    return ntohs(a.sin_port);
+}
+
+static int redis_start(void)
+{
+    char port[16];
+    snprintf(port, sizeof port, "%d", redis_port);
+    redis_pid = fork();
+    if (redis_pid < 0)
+        return -1;
+    if (redis_pid == 0) {
+        if (!freopen("/dev/null", "w", stdout))
+            _exit(127);
+        execlp("redis-server", "redis-server", "--port", port, "--bind", "127.0.0.1", "--save", "",
+               "--appendonly", "no", "--daemonize", "no", "--dir", "/tmp", (char *)NULL);
+        _exit(127);
+    }
+    for (int i = 0; i < 100; i++) {
+        struct timeval tv = {.tv_sec = 0, .tv_usec = 200000};
+        redisContext *c = redisConnectWithTimeout("127.0.0.1", redis_port, tv);
+        bool up = false;
+        if (c && !c->err) {
+            redisReply *r = redisCommand(c, "PING");
+            up = r && r->type == REDIS_REPLY_STATUS;
+            if (r)
+                freeReplyObject(r);
+        }
+        if (c)
+            redisFree(c);
+        if (up)
+            return 0;
+        usleep(50000);
+    }
+    return -1;
+}
+
+static void redis_stop(void)
+{
+    if (redis_pid > 0) {
+        kill(redis_pid, SIGKILL);
+        waitpid(redis_pid, NULL, 0);
+    }
+    redis_pid = -1;
+}
+
+static redisContext *conn(void)
+{
+    struct timeval tv = {.tv_sec = 1, .tv_usec = 0};
+    redisContext *c = redisConnectWithTimeout("127.0.0.1", redis_port, tv);
+    CU_ASSERT_FATAL(c && !c->err);
+    return c;
+}
+
+static long long rint_cmd(const char *cmd, const char *key, const char *field)
+{
+    redisContext *c = conn();
+    redisReply *r =
+        field ? redisCommand(c, "%s %s %s", cmd, key, field) : redisCommand(c, "%s %s", cmd, key);
+    long long v = r && r->type == REDIS_REPLY_INTEGER ? r->integer : -1;
+    if (r)
+        freeReplyObject(r);
+    redisFree(c);
+    return v;
+}
+
+static void set_current(const char *game, const char *sha)
+{
+    char key[DH_BUNDLE_KEY_MAX];
+    dh_bundle_current_key(key, game);
+    redisContext *c = conn();
+    redisReply *r = redisCommand(c, "SET %s %s", key, sha);
+    CU_ASSERT(r && r->type == REDIS_REPLY_STATUS);
+    if (r)
+        freeReplyObject(r);
+    redisFree(c);
+}
+
+/* Stores a variant of the default bundle (dominion/cards.lua gets a trailing comment tag,
+ * so the content and the id differ) under its own id, or under as_sha when not NULL. The
+ * variant's id goes to sha_out. */
+static void store_variant(engine_bundle *def, const char *tag, const char *as_sha, char *sha_out)
+{
+    engine_file_in f;
+    size_t n = 0;
+    while (engine_bundle_file_at(def, n, &f))
+        n++;
+    dh_bundle_file *files = calloc(n, sizeof *files);
+    engine_file_in *in = calloc(n, sizeof *in);
+    CU_ASSERT_FATAL(files && in);
+    char *patched = NULL;
+    for (size_t i = 0; i < n; i++) {
+        engine_bundle_file_at(def, i, &f);
+        files[i] = (dh_bundle_file){(char *)f.path, (char *)f.data, f.len};
+        if (!strcmp(f.path, "dominion/cards.lua")) {
+            size_t tl = strlen(tag);
+            patched = malloc(f.len + tl + 5);
+            CU_ASSERT_FATAL(patched != NULL);
+            memcpy(patched, f.data, f.len);
+            memcpy(patched + f.len, "\n-- ", 4);
+            memcpy(patched + f.len + 4, tag, tl);
+            files[i].data = patched;
+            files[i].len = f.len + 4 + tl;
+        }
+        in[i] = (engine_file_in){files[i].path, files[i].data, files[i].len};
+    }
+    CU_ASSERT_FATAL(patched != NULL);
+    engine_error ee = {0};
+    engine_bundle *b = engine_bundle_load_files("v", in, n, NULL, &ee);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    snprintf(sha_out, 65, "%s", engine_bundle_id(b));
+    engine_bundle_free(b);
+    redisContext *c = conn();
+    dh_bundle_meta meta = {tag, "dominion", 0, 1};
+    CU_ASSERT_EQUAL(dh_bundle_store(c, as_sha ? as_sha : sha_out, files, n, &meta), 0);
+    redisFree(c);
+    free(patched);
+    free(files);
+    free(in);
+}
+
+static engine_bundle *load_default(void)
+{
+    engine_error ee = {0};
+    engine_bundle *b = engine_bundle_load(dh_test_path("scripts"), NULL, &ee);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    return b;
+}
+
+static void flush_redis(void)
+{
+    redisContext *c = conn();
+    redisReply *r = redisCommand(c, "FLUSHALL");
+    if (r)
+        freeReplyObject(r);
+    redisFree(c);
+}
+
+static void test_worker_stores_default_and_follows_current(void)
+{
+    flush_redis();
+    engine_bundle *def = load_default();
+    bundles bs;
+    CU_ASSERT_EQUAL_FATAL(bundles_init(&bs, "wk-t", redis_url, 1000, def, 2000), 0);
+    bundles_poll(&bs, clock_ms);
+    char key[DH_BUNDLE_KEY_MAX];
+    dh_bundle_key(key, engine_bundle_id(def));
+    CU_ASSERT_EQUAL(rint_cmd("EXISTS", key, NULL), 1);
+    CU_ASSERT_PTR_EQUAL(bundles_pick(&bs, "dominion")->b, def);
+
+    char v1[65];
+    store_variant(def, "v1", NULL, v1);
+    set_current("dominion", v1);
+    bundles_poll(&bs, clock_ms);
+    bundles_entry *e = bundles_pick(&bs, "dominion");
+    CU_ASSERT_STRING_EQUAL(e->id, v1);
+    CU_ASSERT_FALSE(e->is_default);
+    dh_bundle_worker_key(key, "wk-t");
+    CU_ASSERT_EQUAL(rint_cmd("HEXISTS", key, v1), 1);
+    /* the pointer gone: back to the default */
+    redisContext *c = conn();
+    freeReplyObject(redisCommand(c, "DEL bundle:current:{dominion}"));
+    redisFree(c);
+    bundles_poll(&bs, clock_ms);
+    CU_ASSERT_PTR_EQUAL(bundles_pick(&bs, "dominion")->b, def);
+    CU_ASSERT_EQUAL(bs.n, 1); /* v1 had no match: freed at once */
+    bundles_free(&bs);
+    engine_bundle_free(def);
+}
+
+static void test_pinned_bundle_lives_until_its_last_match_ends(void)
+{
+    flush_redis();
+    engine_bundle *def = load_default();
+    bundles bs;
+    CU_ASSERT_EQUAL_FATAL(bundles_init(&bs, "wk-t", redis_url, 1000, def, 2000), 0);
+    char v1[65], v2[65], key[DH_BUNDLE_KEY_MAX];
+    store_variant(def, "v1", NULL, v1);
+    store_variant(def, "v2", NULL, v2);
+    set_current("dominion", v1);
+    bundles_poll(&bs, clock_ms);
+    bundles_entry *e1 = bundles_pick(&bs, "dominion");
+    bundles_pin(e1);
+    bundles_pin(e1);
+    set_current("dominion", v2);
+    bundles_poll(&bs, clock_ms);
+    CU_ASSERT_STRING_EQUAL(bundles_pick(&bs, "dominion")->id, v2);
+    CU_ASSERT_EQUAL(bs.n, 3); /* default, v1 (two matches), v2 */
+    bundles_unpin(&bs, e1);
+    CU_ASSERT_EQUAL(bs.n, 3);
+    bundles_report(&bs, clock_ms);
+    dh_bundle_worker_key(key, "wk-t");
+    CU_ASSERT_EQUAL(rint_cmd("HEXISTS", key, v1), 1);
+    bundles_unpin(&bs, e1); /* the last match on v1 ended: freed */
+    CU_ASSERT_EQUAL(bs.n, 2);
+    bundles_report(&bs, clock_ms);
+    CU_ASSERT_EQUAL(rint_cmd("HEXISTS", key, v1), 0);
+    dh_bundle_key(key, v1);
+    CU_ASSERT_EQUAL(rint_cmd("EXISTS", key, NULL), 1); /* still in Redis for replays */
+    bundles_free(&bs);
+    engine_bundle_free(def);
+}
+
+static void test_bundle_that_fails_to_load_is_reported_and_old_one_kept(void)
+{
+    flush_redis();
+    engine_bundle *def = load_default();
+    bundles bs;
+    CU_ASSERT_EQUAL_FATAL(bundles_init(&bs, "wk-t", redis_url, 1000, def, 2000), 0);
+    char v1[65], key[DH_BUNDLE_KEY_MAX];
+    store_variant(def, "v1", NULL, v1);
+    set_current("dominion", v1);
+    bundles_poll(&bs, clock_ms);
+    /* broken content */
+    const char *bad = "1111111111111111111111111111111111111111111111111111111111111111";
+    dh_bundle_file f = {"dominion/game.lua", "return {", 8};
+    redisContext *c = conn();
+    dh_bundle_meta meta = {"bad", "dominion", 0, 1};
+    CU_ASSERT_EQUAL(dh_bundle_store(c, bad, &f, 1, &meta), 0);
+    redisFree(c);
+    set_current("dominion", bad);
+    bundles_poll(&bs, clock_ms);
+    CU_ASSERT_STRING_EQUAL(bundles_pick(&bs, "dominion")->id, v1);
+    dh_bundle_errors_key(key, bad);
+    CU_ASSERT_EQUAL(rint_cmd("HEXISTS", key, "wk-t"), 1);
+    /* content that does not hash to the id it is stored under */
+    const char *liar = "2222222222222222222222222222222222222222222222222222222222222222";
+    char v2[65];
+    store_variant(def, "v2", liar, v2);
+    set_current("dominion", liar);
+    bundles_poll(&bs, clock_ms);
+    CU_ASSERT_STRING_EQUAL(bundles_pick(&bs, "dominion")->id, v1);
+    dh_bundle_errors_key(key, liar);
+    CU_ASSERT_EQUAL(rint_cmd("HEXISTS", key, "wk-t"), 1);
+    bundles_free(&bs);
+    engine_bundle_free(def);
+}
+
+int main(void)
+{
+    static const dh_test_case cases[] = {
+        {"worker_stores_default_and_follows_current",
+         test_worker_stores_default_and_follows_current},
+        {"pinned_bundle_lives_until_its_last_match_ends",
+         test_pinned_bundle_lives_until_its_last_match_ends},
+        {"bundle_that_fails_to_load_is_reported_and_old_one_kept",
+         test_bundle_that_fails_to_load_is_reported_and_old_one_kept},
+        {NULL, NULL},
+    };
+    redis_port = free_port();
+    snprintf(redis_url, sizeof redis_url, "redis://127.0.0.1:%d", redis_port);
+    if (redis_port < 0 || redis_start() < 0) {
+        fprintf(stderr, "test_bundles_worker: cannot start redis-server on port %d\n", redis_port);
+        redis_stop();
+        return 1;
+    }
+    int rc = dh_test_main("bundles_worker", cases);
+    redis_stop();
+    return rc;
+}
