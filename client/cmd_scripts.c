@@ -27,14 +27,17 @@
 #define SCRIPTS_SEATS_MAX 16
 
 static const char scripts_usage[] =
-    "usage: deckhand scripts push DIR [--game G] [--label L] [--wait SEC] [--redis URL]\n"
+    "usage: deckhand scripts push DIR [--game G] [--label L] [--wait SEC] [--apply-to-running]\n"
+    "                             [--redis URL]\n"
     "       deckhand scripts list [--redis URL]\n"
     "       deckhand scripts rollback --game G [--redis URL]\n"
     "       deckhand scripts show --match ID [--card NAME] [--redis URL]\n"
     "\n"
     "  push      validate DIR (sandbox load, its rules tests, seeded bot games), store it\n"
     "            in Redis and make it current for its games (or G); waits up to --wait\n"
-    "            seconds (default 10, 0 = no wait) for every live worker to serve it\n"
+    "            seconds (default 10, 0 = no wait) for every live worker to serve it;\n"
+    "            --apply-to-running (manifest.lua must say compatible = true) also moves\n"
+    "            running matches onto it at their next turn boundary\n"
     "  list      bundles, which is current for each game, live matches per worker\n"
     "  rollback  make the previous bundle of G current again\n"
     "  show      rebuild match ID from Redis on its pinned bundle; print its bundle and\n"
@@ -200,6 +203,7 @@ static int scripts_refuse(engine_bundle *b, const char *fmt, const char *why)
 static int scripts_push(int argc, char **argv)
 {
     static const char *const known[] = {"--game", "--label", "--wait", "--redis", NULL};
+    static const char *const switches[] = {"--apply-to-running", NULL};
     if (argc < 2 || argv[1][0] == '-') {
         fputs(scripts_usage, stderr);
         return 2;
@@ -209,11 +213,12 @@ static int scripts_push(int argc, char **argv)
     argc--;
     argv++;
     long wait_s = 0;
-    if (cli_check_flags(argc, argv, known, NULL) < 0 ||
+    if (cli_check_flags(argc, argv, known, switches) < 0 ||
         cli_int(argc, argv, "--wait", 10, 0, 600, &wait_s) < 0)
         return 2;
     const char *only = dh_config_str(argc, argv, "--game", NULL, NULL);
     const char *label = dh_config_str(argc, argv, "--label", NULL, NULL);
+    bool apply = dh_config_has(argc, argv, "--apply-to-running");
 
     engine_error ee = {0};
     engine_bundle *b = engine_bundle_load(dir, NULL, &ee);
@@ -223,6 +228,9 @@ static int scripts_push(int argc, char **argv)
     engine_manifest man;
     if (engine_bundle_manifest(b, &man, &ee) < 0)
         return scripts_refuse(b, "bad manifest.lua: %s", ee.message);
+    if (apply && !man.compatible)
+        return scripts_refuse(b, "%s",
+                              "--apply-to-running needs compatible = true in manifest.lua");
     engine_game_info gi[SCRIPTS_GAMES_MAX];
     size_t ng = engine_bundle_games(b, gi, SCRIPTS_GAMES_MAX);
     if (ng > SCRIPTS_GAMES_MAX)
@@ -280,6 +288,18 @@ static int scripts_push(int argc, char **argv)
     if (dh_bundle_store(c, sha, files, nf, &meta) < 0) {
         fprintf(stderr, "deckhand scripts: cannot store the bundle: %s\n", c->errstr);
         goto out;
+    }
+    if (apply) {
+        /* before the pointer moves: a worker reads it when it loads the bundle */
+        char key[DH_BUNDLE_KEY_MAX];
+        dh_bundle_key(key, sha);
+        const char *hset[] = {"HSET", key, "apply_to_running", "1"};
+        redisReply *r = scripts_cmd(c, 4, hset);
+        bool ok = r && r->type == REDIS_REPLY_INTEGER;
+        if (r)
+            freeReplyObject(r);
+        if (!ok)
+            goto out;
     }
     /* Move the pointers: bundle:current and bundle:history of each game, atomically. */
     long long t0 = cli_now_ms();

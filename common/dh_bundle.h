@@ -4,7 +4,8 @@
  *
  *   bundle:{SHA}            hash: one field per file (its relative path, always *.lua)
  *                           holding the content, plus label, games (comma-separated),
- *                           compatible (0/1), created_ms. Never deleted: replays need it.
+ *                           compatible (0/1), created_ms, and apply_to_running (1) when
+ *                           pushed with --apply-to-running. Never deleted: replays need it.
  *   bundles                 set of every stored SHA
  *   bundle:current:{GAME}   the SHA new matches of GAME start on; absent = the workers'
  *                           embedded default (their --scripts folder)

@@ -206,7 +206,18 @@ static bundles_entry *bundles_load(bundles *bs, redisContext *c, const char *sha
         goto out;
     }
     b = NULL;
-    dh_info("bundle %.12s loaded in %llu ms", sha, (unsigned long long)(bundles_wall_ms() - t0));
+    char key[DH_BUNDLE_KEY_MAX];
+    dh_bundle_key(key, sha);
+    const char *argv[] = {"HMGET", key, "compatible", "apply_to_running"};
+    redisReply *r = redisCommandArgv(c, 4, argv, NULL);
+    e->apply_running =
+        r && r->type == REDIS_REPLY_ARRAY && r->elements == 2 &&
+        r->element[0]->type == REDIS_REPLY_STRING && !strcmp(r->element[0]->str, "1") &&
+        r->element[1]->type == REDIS_REPLY_STRING && !strcmp(r->element[1]->str, "1");
+    if (r)
+        freeReplyObject(r);
+    dh_info("bundle %.12s loaded in %llu ms%s", sha, (unsigned long long)(bundles_wall_ms() - t0),
+            e->apply_running ? " (applies to running matches)" : "");
 out:
     engine_bundle_free(b);
     free(in);

@@ -34,6 +34,8 @@ typedef struct bundles_entry {
     char id[65];
     size_t matches; /* live matches pinned to it */
     bool is_default;
+    bool apply_running; /* pushed with --apply-to-running (and compatible): running matches
+                           move onto it at their next quiescent point (host.h) */
 } bundles_entry;
 
 typedef struct {

@@ -105,4 +105,11 @@ void host_flush(host *h, uint64_t now_ms);
 
 size_t host_active(const host *h);
 
+/* Live-ops --apply-to-running: every match whose game's current bundle applies to running
+ * matches moves onto it at its next quiescent point (a turn boundary with no answer since:
+ * the snapshot alone is the match), rebuilt from that snapshot on the new bundle. Redis
+ * learns it (match:{ID}.bundle, match:{ID}:bundles) before the match moves; the seats get
+ * fresh views. Call between batches. */
+void host_apply_bundles(host *h, uint64_t now_ms);
+
 #endif

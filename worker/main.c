@@ -169,6 +169,7 @@ static int worker_run(host *h)
             bundles_poll(h->bs, worker_now_ms());
             next_poll = worker_now_ms() + BUNDLES_POLL_MS;
         }
+        host_apply_bundles(h, worker_now_ms());
     }
     /* last word: take no more matches here, before the silence says it slower */
     worker_beat(h, worker_now_ms(), true);

@@ -118,6 +118,18 @@ int store_lease(store *s, const char *worker_id, const char *endpoint, unsigned 
     return store_cmd(s, 5, argv, NULL);
 }
 
+int store_move_bundle(store *s, const char *match_id, const char *bundle, const char *note)
+{
+    char key[STORE_KEY_MAX], list[STORE_KEY_MAX];
+    store_key(key, match_id, "");
+    store_key(list, match_id, ":bundles");
+    const char *hset[] = {"HSET", key, "bundle", bundle};
+    const char *rpush[] = {"RPUSH", list, note};
+    if (store_cmd(s, 4, hset, NULL) < 0 || store_cmd(s, 3, rpush, NULL) < 0)
+        return -1;
+    return 0;
+}
+
 /* True when a reply reports success (an EXEC also needs every queued command to have
  * succeeded). */
 static bool store_reply_ok(const redisReply *r)

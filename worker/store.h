@@ -63,6 +63,9 @@ int store_append_log(store *s, const char *match_id, const uint8_t *entry, size_
 /* HSET status finished, ended_ms, result; LPUSH matches:finished. */
 int store_finish(store *s, const char *match_id, uint64_t ended_ms, const char *result_json);
 int store_lease(store *s, const char *worker_id, const char *endpoint, unsigned ttl_ms);
+/* HSET bundle; RPUSH match:{ID}:bundles note: a running match moved onto another bundle
+ * (live-ops --apply-to-running), recorded with the match. */
+int store_move_bundle(store *s, const char *match_id, const char *bundle, const char *note);
 
 /* Send the batch and read every reply; then store_ok tells each op's fate until the
  * next store_op after the flush starts a new batch. An I/O error fails every op whose

@@ -6,6 +6,8 @@
 # refused with the reason and change nothing. Rollback returns new matches to the old card.
 # A bundle's VM is freed when its last match ends and it is no longer current; a bundle
 # the workers cannot load is reported by each and play continues on the previous one.
+# With --apply-to-running (compatible manifests only) running matches move onto the new
+# bundle at a turn boundary, recorded in match:{ID}:bundles, and still replay.
 # shellcheck source=SCRIPTDIR/e2e_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 
@@ -171,3 +173,41 @@ for id in $(e2e_redis lrange matches:finished 0 3); do
         e2e_fail "with a broken current bundle, match $id started on $(e2e_redis hget "match:{$id}" bundle)"
 done
 e2e_log "a bundle no worker can load: reported by both, play continued on the old one"
+
+# ---- --apply-to-running: a compatible hotfix reaches running matches at a turn boundary
+COMPAT=$E2E_RUN/bundle-compat
+bundle_copy "$COMPAT"
+sed -i -E '/^cards\.Smithy = /s/text = "([^"]*)"/text = "\1 (compatible)"/' \
+    "$COMPAT/dominion/cards.lua"
+out=$("$DECKHAND" scripts push "$COMPAT" --game dominion --apply-to-running 2>&1) &&
+    e2e_fail "--apply-to-running without a compatible manifest was accepted: $out"
+grep -q '^refused: --apply-to-running needs compatible = true' <<<"$out" ||
+    e2e_fail "refused without the reason: $out"
+echo 'return { label = "compat", compatible = true }' >"$COMPAT/manifest.lua"
+timeout 300 "$DECKHAND" bots --game dominion --players 20 --size 2 --matches 30 \
+    >"$BOTS_OUT" 2>"$E2E_RUN/bots.err" </dev/null &
+BOTS_PID=$!
+deadline=$((SECONDS + 30))
+until mapfile -t RUNNING < <(matches_where status running) && ((${#RUNNING[@]} >= 6)); do
+    ((SECONDS < deadline)) || e2e_fail "fewer than 6 matches running after 30 s"
+    sleep 0.2
+done
+declare -A PREV
+for id in "${RUNNING[@]}"; do PREV[$id]=$(e2e_redis hget "match:{$id}" bundle); done
+out=$("$DECKHAND" scripts push "$COMPAT" --game dominion --apply-to-running 2>&1) ||
+    e2e_fail "compatible push failed: $out"
+COMPAT_SHA=$(current)
+wait "$BOTS_PID" || e2e_fail "deckhand bots exited with $? ($(tail -n 5 "$E2E_RUN/bots.err"))"
+last=$(grep -v '^[[:space:]]*$' "$BOTS_OUT" | tail -n 1)
+[[ $last == "matches_completed=30 errors=0" ]] || e2e_fail "bots ended with '$last'"
+moved=0
+for id in "${RUNNING[@]}"; do
+    [[ $(e2e_redis hget "match:{$id}" bundle) == "$COMPAT_SHA" ]] || continue
+    note=$(e2e_redis lindex "match:{$id}:bundles" 0)
+    [[ $note == "${PREV[$id]} $COMPAT_SHA "* ]] || e2e_fail "match $id moved without a record: '$note'"
+    out=$(smithy_of "$id") || e2e_fail "moved match $id does not replay: $out"
+    grep -q '^card Smithy cost=4 .*(compatible)$' <<<"$out" || e2e_fail "moved match $id: $out"
+    moved=$((moved + 1))
+done
+((moved > 0)) || e2e_fail "no running match moved onto the compatible bundle"
+e2e_log "--apply-to-running: $moved of ${#RUNNING[@]} running matches moved, recorded, replay"
