@@ -120,21 +120,31 @@ static int scripts_bot_games(engine_bundle *b, const engine_game_info *gi, char 
     return 0;
 }
 
-/* Every live worker id (worker:{ID} leases) into ids; the count. */
+/* Every live worker id (worker:{ID} leases) into ids; the count. SCAN, not KEYS: a tool
+ * must not stall a Redis that serves matches. */
 static size_t scripts_workers(redisContext *c, char ids[][128], size_t max)
 {
-    const char *argv[] = {"KEYS", "worker:{*}"};
-    redisReply *r = scripts_cmd(c, 2, argv);
+    char cursor[32] = "0";
     size_t n = 0;
-    for (size_t i = 0; r && r->type == REDIS_REPLY_ARRAY && i < r->elements && n < max; i++) {
-        const char *k = r->element[i]->str;
-        size_t len = r->element[i]->len;
-        if (len < 10 || k[len - 1] != '}' || len - 9 >= 128)
-            continue; /* worker:{ID}:bundles and the like */
-        snprintf(ids[n++], 128, "%.*s", (int)(len - 9), k + 8);
-    }
-    if (r)
+    do {
+        const char *argv[] = {"SCAN", cursor, "MATCH", "worker:{*}", "COUNT", "1000"};
+        redisReply *r = scripts_cmd(c, 6, argv);
+        if (!r || r->type != REDIS_REPLY_ARRAY || r->elements != 2) {
+            if (r)
+                freeReplyObject(r);
+            break;
+        }
+        snprintf(cursor, sizeof cursor, "%s", r->element[0]->str);
+        const redisReply *keys = r->element[1];
+        for (size_t i = 0; i < keys->elements && n < max; i++) {
+            const char *k = keys->element[i]->str;
+            size_t len = keys->element[i]->len;
+            if (len < 10 || k[len - 1] != '}' || len - 9 >= 128)
+                continue; /* worker:{ID}:bundles and the like */
+            snprintf(ids[n++], 128, "%.*s", (int)(len - 9), k + 8);
+        }
         freeReplyObject(r);
+    } while (strcmp(cursor, "0") && n < max);
     return n;
 }
 
