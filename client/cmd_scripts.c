@@ -567,6 +567,14 @@ static int scripts_show(int argc, char **argv)
     }
     printf("match %s game=%s bundle=%s replayed=ok answers=%zu hash=%016llx\n", mid, game, sha,
            nlog, (unsigned long long)engine_match_hash(m));
+    engine_result res[SCRIPTS_SEATS_MAX];
+    size_t nres = engine_match_results(m, res, SCRIPTS_SEATS_MAX);
+    if (nres) { /* finished: the scores by seat, to hold against match:{ID}.result */
+        printf("scores=");
+        for (size_t i = 0; i < nres; i++)
+            printf("%s%d", i ? "," : "", res[i].score);
+        printf("\n");
+    }
     rc = 0;
     if (card) {
         Deckhand__View *v = engine_match_view(m, 0);

@@ -114,6 +114,10 @@ for id in "${RUNNING[@]}"; do
 done
 out=$(smithy_of "${RUNNING[0]}") || e2e_fail "$out"
 grep -q '^card Smithy cost=4 .*text=+3 Cards\.$' <<<"$out" || e2e_fail "old match's Smithy: $out"
+# replayed on its bundle after the push, it ends exactly as it ended live
+want=$(e2e_redis hget "match:{${RUNNING[0]}}" result | grep -oE '"score":-?[0-9]+' | cut -d: -f2 |
+    paste -sd,)
+grep -qx "scores=$want" <<<"$out" || e2e_fail "replay of ${RUNNING[0]} ends '$out', live: $want"
 mapfile -t NEWER < <(matches_where bundle "$NEW_SHA")
 ((${#NEWER[@]} > 0)) || e2e_fail "no match started on the new bundle"
 for id in "${NEWER[@]:0:3}"; do
