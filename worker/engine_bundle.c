@@ -459,6 +459,130 @@ static void drop(lua_State *L, const char *lib, const char *name)
     }
 }
 
+/* Matches share the VM, so whatever one call leaves in a shared table the next call of
+ * any match sees: a replaced `ipairs`, a patched `string.format`, a new global. The
+ * globals and the libraries are therefore read-only to scripts: each is replaced by an
+ * empty proxy whose locked metatable reads through to the real table (which no script can
+ * reach) and refuses writes; `rawset` refuses the proxies. A global read costs one more
+ * table probe; string methods (`s:sub()`) still go straight to the real library. */
+static int ro_newindex(lua_State *L)
+{
+    const char *what = lua_tostring(L, lua_upvalueindex(1));
+    if (!strcmp(what, "globals"))
+        return luaL_error(L, "scripts may not set global '%s' (use local, or state in g)",
+                          lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "?");
+    return luaL_error(L, "the %s library is read-only", what);
+}
+
+static int ro_next(lua_State *L)
+{
+    lua_settop(L, 2);
+    return lua_next(L, lua_upvalueindex(1)) ? 2 : 0;
+}
+
+/* pairs(proxy) walks the real table without handing it out. */
+static int ro_pairs(lua_State *L)
+{
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_pushcclosure(L, ro_next, 1);
+    lua_pushvalue(L, 1);
+    lua_pushnil(L);
+    return 3;
+}
+
+/* Pushes a read-only proxy of the table at idx and records it in the set at locked. */
+static void ro_push(lua_State *L, int idx, const char *what, int locked)
+{
+    idx = lua_absindex(L, idx);
+    lua_newtable(L);
+    lua_createtable(L, 0, 4);
+    lua_pushvalue(L, idx);
+    lua_setfield(L, -2, "__index");
+    lua_pushstring(L, what);
+    lua_pushcclosure(L, ro_newindex, 1);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushvalue(L, idx);
+    lua_pushcclosure(L, ro_pairs, 1);
+    lua_setfield(L, -2, "__pairs");
+    lua_pushstring(L, what);
+    lua_setfield(L, -2, "__metatable");
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, -1);
+    lua_pushboolean(L, 1);
+    lua_rawset(L, locked);
+}
+
+static int sb_rawset(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checkany(L, 2);
+    luaL_checkany(L, 3);
+    lua_settop(L, 3);
+    lua_pushvalue(L, 1);
+    if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL)
+        return luaL_error(L, "rawset: this table is read-only");
+    lua_pop(L, 1);
+    lua_rawset(L, 1);
+    return 1;
+}
+
+/* setmetatable without finalizers or weak tables: a __gc runs whenever the collector gets
+ * to it, in the middle of another match's call (or, at lua_close, under no deadline at
+ * all), and what a weak table holds depends on when the collector ran, which the other
+ * matches of the VM decide. Lua marks an object for finalization only if its metatable
+ * has __gc when set, so checking here is enough. */
+static int sb_setmetatable(lua_State *L)
+{
+    int t = lua_type(L, 2);
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
+    if (t == LUA_TTABLE) {
+        if (lua_getfield(L, 2, "__gc") != LUA_TNIL)
+            return luaL_error(L, "setmetatable: __gc is not allowed in scripts");
+        if (lua_getfield(L, 2, "__mode") != LUA_TNIL)
+            return luaL_error(L, "setmetatable: weak tables (__mode) are not allowed in scripts");
+    }
+    if (luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL)
+        return luaL_error(L, "cannot change a protected metatable");
+    lua_settop(L, 2);
+    lua_setmetatable(L, 1);
+    return 1;
+}
+
+/* Replaces the globals and the libraries by read-only proxies (see ro_newindex). */
+static void sandbox_lock(lua_State *L)
+{
+    static const char *const libs[] = {LUA_STRLIBNAME, LUA_TABLIBNAME, LUA_MATHLIBNAME,
+                                       LUA_UTF8LIBNAME};
+    lua_newtable(L); /* the set of proxies */
+    int locked = lua_gettop(L);
+    lua_pushvalue(L, locked);
+    lua_pushcclosure(L, sb_rawset, 1);
+    lua_setglobal(L, "rawset");
+    lua_pushcfunction(L, sb_setmetatable);
+    lua_setglobal(L, "setmetatable");
+    lua_pushglobaltable(L);
+    int real = lua_gettop(L);
+    for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++) {
+        lua_getfield(L, real, libs[i]);
+        ro_push(L, -1, libs[i], locked);
+        lua_setfield(L, real, libs[i]);
+        lua_pop(L, 1);
+    }
+    /* The string metatable's __index stays the real library (fast s:method calls) but
+       getmetatable("") no longer hands the metatable out. */
+    lua_pushliteral(L, "");
+    lua_getmetatable(L, -1);
+    lua_pushliteral(L, "string");
+    lua_setfield(L, -2, "__metatable");
+    lua_pop(L, 2);
+    ro_push(L, real, "globals", locked);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, real, LUA_GNAME); /* _G names the proxy too */
+    lua_rawseti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
+    lua_settop(L, locked - 1);
+}
+
 static int sandbox_open(lua_State *L)
 {
     engine_bundle *b = lua_touserdata(L, 1);
@@ -485,6 +609,7 @@ static int sandbox_open(lua_State *L)
        so the only way to them is the (pruned) globals. */
     lua_pushnil(L);
     lua_setfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+    sandbox_lock(L);
     lua_newtable(L);
     b->names_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     lua_newtable(L);
@@ -648,12 +773,6 @@ static void game_read(lua_State *L, engine_game *g)
     g->table_ref = luaL_ref(L, LUA_REGISTRYINDEX);
 }
 
-static int globals_newindex(lua_State *L)
-{
-    return luaL_error(L, "scripts may not set global '%s' (use local, or state in g)",
-                      lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "?");
-}
-
 static int games_load(lua_State *L)
 {
     engine_bundle *b = lua_touserdata(L, 1);
@@ -696,16 +815,6 @@ static int games_load(lua_State *L)
         lua_call(L, 1, 1);
         game_read(L, g);
     }
-    /* Matches share the VM: a global written by one would be seen by the next, so
-       globals are read-only once the games are loaded (state belongs in g). */
-    lua_pushglobaltable(L);
-    lua_createtable(L, 0, 2);
-    lua_pushcfunction(L, globals_newindex);
-    lua_setfield(L, -2, "__newindex");
-    lua_pushliteral(L, "globals");
-    lua_setfield(L, -2, "__metatable");
-    lua_setmetatable(L, -2);
-    lua_pop(L, 1);
     return 0;
 }
 
