@@ -160,8 +160,8 @@ engine_code engine_match_answer(engine_match *m, int seat, uint64_t decision_id,
  * g:random draws are put back), so the match is unchanged whatever happens. Errors:
  * ENGINE_BAD_REQUEST (no decision pending, no such bot, ids too small),
  * ENGINE_SCRIPT_ERROR (the bot failed, overran or answered illegally). */
-engine_code engine_match_bot_answer(engine_match *m, const char *strategy, uint32_t *ids,
-                                    size_t *n, engine_error *err);
+engine_code engine_match_bot_answer(engine_match *m, const char *strategy, uint32_t *ids, size_t *n,
+                                    engine_error *err);
 
 /* Undo the last accepted answer (one level), dropping the events it produced that were
  * not yet drained. For the host, when persisting that answer failed. */
