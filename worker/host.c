@@ -66,7 +66,7 @@ size_t host_active(const host *h)
     return h->nmatches;
 }
 
-static host_match *host_find(host *h, const char *match_id)
+host_match *host_find(host *h, const char *match_id)
 {
     for (size_t i = 0; i < h->nmatches; i++)
         if (!strcmp(h->matches[i]->id, match_id))

@@ -104,6 +104,8 @@ void host_command(host *h, const char *identity, const Deckhand__Internal__Playe
 void host_flush(host *h, uint64_t now_ms);
 
 size_t host_active(const host *h);
+/* The hosted match with this id, or NULL. */
+host_match *host_find(host *h, const char *match_id);
 
 /* Live-ops --apply-to-running: every match whose game's current bundle applies to running
  * matches moves onto it at its next quiescent point (a turn boundary with no answer since:

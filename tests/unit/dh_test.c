@@ -4,7 +4,16 @@
 #include "dh_test.h"
 
 #include <CUnit/Basic.h>
+#include <arpa/inet.h>
+#include <hiredis.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 int dh_test_main(const char *suite, const dh_test_case *cases)
 {
@@ -33,4 +42,75 @@ const char *dh_test_path(const char *rel)
     static char buf[4096];
     snprintf(buf, sizeof buf, "%s/%s", DECKHAND_SOURCE_DIR, rel);
     return buf;
+}
+
+uint64_t dh_test_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+int dh_test_free_port(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t len = sizeof a;
+    if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) < 0 ||
+        getsockname(fd, (struct sockaddr *)&a, &len) < 0) {
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    close(fd);
+    return ntohs(a.sin_port);
+}
+
+/* True when a Redis on 127.0.0.1:port answers PING. */
+static bool redis_answers(int port)
+{
+    struct timeval tv = {.tv_sec = 0, .tv_usec = 200000};
+    redisContext *c = redisConnectWithTimeout("127.0.0.1", port, tv);
+    bool up = false;
+    if (c && !c->err) {
+        redisReply *r = redisCommand(c, "PING");
+        up = r && r->type == REDIS_REPLY_STATUS;
+        if (r)
+            freeReplyObject(r);
+    }
+    if (c)
+        redisFree(c);
+    return up;
+}
+
+int dh_test_redis_start(int port, pid_t *pid)
+{
+    char portstr[16];
+    snprintf(portstr, sizeof portstr, "%d", port);
+    *pid = fork();
+    if (*pid < 0)
+        return -1;
+    if (*pid == 0) {
+        if (!freopen("/dev/null", "w", stdout))
+            _exit(127);
+        execlp("redis-server", "redis-server", "--port", portstr, "--bind", "127.0.0.1", "--save",
+               "", "--appendonly", "no", "--daemonize", "no", "--dir", "/tmp", (char *)NULL);
+        _exit(127);
+    }
+    for (int i = 0; i < 200; i++) {
+        if (redis_answers(port))
+            return 0;
+        usleep(50000);
+    }
+    dh_test_redis_stop(pid);
+    return -1;
+}
+
+void dh_test_redis_stop(pid_t *pid)
+{
+    if (*pid > 0) {
+        kill(*pid, SIGKILL);
+        waitpid(*pid, NULL, 0);
+    }
+    *pid = -1;
 }

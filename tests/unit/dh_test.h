@@ -6,6 +6,8 @@
 #define DECKHAND_DH_TEST_H
 
 #include <CUnit/CUnit.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 typedef struct {
     const char *name;
@@ -18,5 +20,18 @@ int dh_test_main(const char *suite, const dh_test_case *cases);
 
 /* Path of a file in the source tree, e.g. dh_test_path("scripts"). Static buffer. */
 const char *dh_test_path(const char *rel);
+
+/* Milliseconds on the monotonic clock. */
+uint64_t dh_test_now_ms(void);
+
+/* A TCP port on 127.0.0.1 that was free a moment ago, or -1. */
+int dh_test_free_port(void);
+
+/* Tests that need Redis use a real redis-server, started here on 127.0.0.1:port with no
+ * persistence. dh_test_redis_start waits until it answers PING (10 s at most) and sets
+ * *pid; 0 on success, -1 on failure. dh_test_redis_stop kills and reaps it, sets *pid to
+ * -1, and may be called again (tests stop and restart Redis to simulate an outage). */
+int dh_test_redis_start(int port, pid_t *pid);
+void dh_test_redis_stop(pid_t *pid);
 
 #endif

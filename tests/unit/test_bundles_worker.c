@@ -6,7 +6,8 @@
  * current, and a bundle it cannot load (or whose content is not its id) is reported in
  * bundle:{SHA}:errors while new matches keep starting on the previous one.
  */
-#include "../../worker/bundles.c"
+#include "bundles.h"
+#include "dh_bundle.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -21,63 +22,6 @@ static pid_t redis_pid = -1;
 static int redis_port;
 static char redis_url[64];
 static uint64_t clock_ms = 1000;
-
-static int free_port(void)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    socklen_t len = sizeof a;
-    if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) < 0 ||
-        getsockname(fd, (struct sockaddr *)&a, &len) < 0) {
-        if (fd >= 0)
-            close(fd);
-        return -1;
-    }
-    close(fd);
-    return ntohs(a.sin_port);
-}
-
-static int redis_start(void)
-{
-    char port[16];
-    snprintf(port, sizeof port, "%d", redis_port);
-    redis_pid = fork();
-    if (redis_pid < 0)
-        return -1;
-    if (redis_pid == 0) {
-        if (!freopen("/dev/null", "w", stdout))
-            _exit(127);
-        execlp("redis-server", "redis-server", "--port", port, "--bind", "127.0.0.1", "--save", "",
-               "--appendonly", "no", "--daemonize", "no", "--dir", "/tmp", (char *)NULL);
-        _exit(127);
-    }
-    for (int i = 0; i < 100; i++) {
-        struct timeval tv = {.tv_sec = 0, .tv_usec = 200000};
-        redisContext *c = redisConnectWithTimeout("127.0.0.1", redis_port, tv);
-        bool up = false;
-        if (c && !c->err) {
-            redisReply *r = redisCommand(c, "PING");
-            up = r && r->type == REDIS_REPLY_STATUS;
-            if (r)
-                freeReplyObject(r);
-        }
-        if (c)
-            redisFree(c);
-        if (up)
-            return 0;
-        usleep(50000);
-    }
-    return -1;
-}
-
-static void redis_stop(void)
-{
-    if (redis_pid > 0) {
-        kill(redis_pid, SIGKILL);
-        waitpid(redis_pid, NULL, 0);
-    }
-    redis_pid = -1;
-}
 
 static redisContext *conn(void)
 {
@@ -282,14 +226,14 @@ int main(void)
          test_bundle_that_fails_to_load_is_reported_and_old_one_kept},
         {NULL, NULL},
     };
-    redis_port = free_port();
+    redis_port = dh_test_free_port();
     snprintf(redis_url, sizeof redis_url, "redis://127.0.0.1:%d", redis_port);
-    if (redis_port < 0 || redis_start() < 0) {
+    if (redis_port < 0 || dh_test_redis_start(redis_port, &redis_pid) < 0) {
         fprintf(stderr, "test_bundles_worker: cannot start redis-server on port %d\n", redis_port);
-        redis_stop();
+        dh_test_redis_stop(&redis_pid);
         return 1;
     }
     int rc = dh_test_main("bundles_worker", cases);
-    redis_stop();
+    dh_test_redis_stop(&redis_pid);
     return rc;
 }

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../gateway/table.c"
+#include "table.h"
 #include "dh_test.h"
 
 static void test_table_set_get_replace_delete(void)

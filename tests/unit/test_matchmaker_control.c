@@ -5,10 +5,10 @@
  * seat order, and the tickets' return to the front of the line when a worker refuses,
  * stays silent, or dies.
  */
-#include "../../matchmaker/control.c"
-#include "../../matchmaker/placement.c"
-#include "../../matchmaker/queue.c"
-#include "../../matchmaker/registry.c"
+#include "control.h"
+#include "placement.h"
+#include "queue.h"
+#include "registry.h"
 
 #include <zmq.h>
 

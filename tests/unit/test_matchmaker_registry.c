@@ -2,7 +2,7 @@
  * test_matchmaker_registry.c: which worker gets the next match (matchmaker/registry.c)
  * and the ids placements hand out. Compiled in directly: no sockets are involved.
  */
-#include "../../matchmaker/registry.c"
+#include "registry.h"
 
 #include "dh_test.h"
 

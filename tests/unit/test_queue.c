@@ -2,7 +2,7 @@
  * test_queue.c: the matchmaker's waiting lines (matchmaker/queue.c), which decide who
  * plays whom. The module is compiled into this test directly: it is pure data.
  */
-#include "../../matchmaker/queue.c"
+#include "queue.h"
 
 #include "dh_test.h"
 

@@ -8,9 +8,9 @@
  * rolled back, and the worker recovers; a finished match reaches every seat, Redis and
  * the matchmaker.
  */
-#include "../../worker/bundles.c"
-#include "../../worker/host.c"
-#include "../../worker/store.c"
+#include "bundles.h"
+#include "host.h"
+#include "store.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -25,69 +25,6 @@
 static pid_t redis_pid = -1;
 static int redis_port;
 static char redis_url[64];
-
-static uint64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-static int free_port(void)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    socklen_t len = sizeof a;
-    if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) < 0 ||
-        getsockname(fd, (struct sockaddr *)&a, &len) < 0) {
-        if (fd >= 0)
-            close(fd);
-        return -1;
-    }
-    close(fd);
-    return ntohs(a.sin_port);
-}
-
-static int redis_start(void)
-{
-    char port[16];
-    snprintf(port, sizeof port, "%d", redis_port);
-    redis_pid = fork();
-    if (redis_pid < 0)
-        return -1;
-    if (redis_pid == 0) {
-        freopen("/dev/null", "w", stdout);
-        execlp("redis-server", "redis-server", "--port", port, "--bind", "127.0.0.1", "--save", "",
-               "--appendonly", "no", "--daemonize", "no", "--dir", "/tmp", (char *)NULL);
-        _exit(127);
-    }
-    for (int i = 0; i < 100; i++) {
-        struct timeval tv = {.tv_sec = 0, .tv_usec = 200000};
-        redisContext *c = redisConnectWithTimeout("127.0.0.1", redis_port, tv);
-        bool up = false;
-        if (c && !c->err) {
-            redisReply *r = redisCommand(c, "PING");
-            up = r && r->type == REDIS_REPLY_STATUS;
-            if (r)
-                freeReplyObject(r);
-        }
-        if (c)
-            redisFree(c);
-        if (up)
-            return 0;
-        usleep(50000);
-    }
-    return -1;
-}
-
-static void redis_stop(void)
-{
-    if (redis_pid > 0) {
-        kill(redis_pid, SIGKILL);
-        waitpid(redis_pid, NULL, 0);
-    }
-    redis_pid = -1;
-}
 
 /* ---- a worker host between a fake matchmaker and a fake gateway ------------------- */
 
@@ -205,7 +142,7 @@ static void start_match(rig *r, const char *id)
     sm.seed = 42;
     sm.n_seats = 2;
     sm.seats = seats;
-    host_start_match(&r->h, &sm, now_ms());
+    host_start_match(&r->h, &sm, dh_test_now_ms());
 }
 
 static void command(rig *r, const char *match, const char *player, uint64_t cmd_id,
@@ -224,7 +161,7 @@ static void command(rig *r, const char *match, const char *player, uint64_t cmd_
         pc.body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC;
         pc.resync = &rs;
     }
-    host_command(&r->h, "gw-t", &pc, now_ms());
+    host_command(&r->h, "gw-t", &pc, dh_test_now_ms());
 }
 
 /* A legal answer to the pending decision: its first max(min,1) options (or none). */
@@ -268,7 +205,7 @@ static host_match *started(rig *r, const char *id)
 {
     start_match(r, id);
     CU_ASSERT_PTR_NULL(mm_next(r)); /* nothing before Redis acknowledged */
-    host_flush(&r->h, now_ms());
+    host_flush(&r->h, dh_test_now_ms());
     Deckhand__Internal__Internal *m = mm_next(r);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
     CU_ASSERT_EQUAL_FATAL(m->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_STARTED);
@@ -291,7 +228,7 @@ static void test_worker_start_writes_redis_before_match_started(void)
     rig_open(&r);
     start_match(&r, "m-start");
     CU_ASSERT_PTR_NULL(mm_next(&r));
-    host_flush(&r.h, now_ms());
+    host_flush(&r.h, dh_test_now_ms());
     Deckhand__Internal__Internal *m = mm_next(&r);
     CU_ASSERT_TRUE_FATAL(m && m->match_started->ok);
     deckhand__internal__internal__free_unpacked(m, NULL);
@@ -355,7 +292,7 @@ static void test_worker_choose_releases_outputs_after_redis_in_order(void)
     gw_drain(&r, &o);
     CU_ASSERT_EQUAL(o.n, 0); /* held until the flush */
     outbox_free(&o);
-    host_flush(&r.h, now_ms());
+    host_flush(&r.h, dh_test_now_ms());
     gw_drain(&r, &o);
     CU_ASSERT_TRUE_FATAL(o.n >= 3);
     CU_ASSERT_EQUAL(o.msg[0]->body_case, DECKHAND__SERVER_MESSAGE__BODY_REPLY);
@@ -389,13 +326,13 @@ static void test_worker_retried_cmd_id_is_answered_not_applied_again(void)
     uint32_t ids[64];
     legal_choice(d, &c, ids);
     command(&r, "m-retry", decider, 77, &c);
-    host_flush(&r.h, now_ms());
+    host_flush(&r.h, dh_test_now_ms());
     outbox o;
     gw_drain(&r, &o);
     outbox_free(&o);
     uint64_t hash = engine_match_hash(hm->m);
     command(&r, "m-retry", decider, 77, &c);
-    host_flush(&r.h, now_ms());
+    host_flush(&r.h, dh_test_now_ms());
     gw_drain(&r, &o);
     CU_ASSERT_EQUAL(o.n, 1);
     CU_ASSERT_TRUE(o.n && o.msg[0]->body_case == DECKHAND__SERVER_MESSAGE__BODY_REPLY &&
@@ -422,7 +359,7 @@ static void test_worker_errors_change_nothing(void)
     Deckhand__Choose stale = c;
     stale.decision_id = d->decision_id + 100;
     command(&r, "m-err", players[d->seat], 4, &stale);
-    host_flush(&r.h, now_ms());
+    host_flush(&r.h, dh_test_now_ms());
     outbox o;
     gw_drain(&r, &o);
     CU_ASSERT_EQUAL_FATAL(o.n, 4);
@@ -450,9 +387,9 @@ static void test_worker_redis_outage_is_unavailable_and_rolled_back(void)
     Deckhand__Choose c;
     uint32_t ids[64];
     legal_choice(d, &c, ids);
-    redis_stop();
+    dh_test_redis_stop(&redis_pid);
     command(&r, "m-down", decider, 31, &c);
-    host_flush(&r.h, now_ms());
+    host_flush(&r.h, dh_test_now_ms());
     outbox o;
     gw_drain(&r, &o);
     CU_ASSERT_EQUAL_FATAL(o.n, 1);
@@ -463,25 +400,25 @@ static void test_worker_redis_outage_is_unavailable_and_rolled_back(void)
     outbox_free(&o);
     /* while Redis stays down the answer is the same, and the worker keeps going */
     command(&r, "m-down", decider, 31, &c);
-    host_flush(&r.h, now_ms());
+    host_flush(&r.h, dh_test_now_ms());
     gw_drain(&r, &o);
     CU_ASSERT_TRUE(o.n == 1 && !o.msg[0]->reply->ok);
     CU_ASSERT_EQUAL(engine_match_hash(hm->m), hash);
     outbox_free(&o);
     /* a StartMatch while down is refused */
     start_match(&r, "m-down2");
-    host_flush(&r.h, now_ms());
+    host_flush(&r.h, dh_test_now_ms());
     Deckhand__Internal__Internal *m = mm_next(&r);
     CU_ASSERT_TRUE(m && !m->match_started->ok);
     if (m)
         deckhand__internal__internal__free_unpacked(m, NULL);
     CU_ASSERT_PTR_NULL(host_find(&r.h, "m-down2"));
 
-    CU_ASSERT_EQUAL_FATAL(redis_start(), 0);
+    CU_ASSERT_EQUAL_FATAL(dh_test_redis_start(redis_port, &redis_pid), 0);
     /* the retry of the same cmd_id is applied once Redis is back (after the backoff) */
     usleep(2100 * 1000);
     command(&r, "m-down", decider, 31, &c);
-    host_flush(&r.h, now_ms());
+    host_flush(&r.h, dh_test_now_ms());
     gw_drain(&r, &o);
     CU_ASSERT_TRUE_FATAL(o.n >= 1);
     CU_ASSERT_TRUE(o.msg[0]->reply->ok);
@@ -506,7 +443,7 @@ static void test_worker_plays_a_match_to_the_end(void)
         uint32_t ids[64];
         legal_choice(d, &c, ids);
         command(&r, "m-end", players[d->seat], cmd++, &c);
-        host_flush(&r.h, now_ms());
+        host_flush(&r.h, dh_test_now_ms());
         answered++;
         gw_drain(&r, &o);
         for (int s = 0; s < 2; s++)
@@ -562,7 +499,7 @@ static void test_worker_refuses_a_match_the_engine_cannot_create(void)
     sm.game = (char *)"chess";
     sm.n_seats = 2;
     sm.seats = seats;
-    host_start_match(&r.h, &sm, now_ms());
+    host_start_match(&r.h, &sm, dh_test_now_ms());
     Deckhand__Internal__Internal *m = mm_next(&r);
     CU_ASSERT_TRUE(m && !m->match_started->ok && m->match_started->error[0]);
     if (m)
@@ -570,7 +507,7 @@ static void test_worker_refuses_a_match_the_engine_cannot_create(void)
     s0.player_id = (char *)"";
     sm.match_id = (char *)"m-noid";
     sm.game = (char *)"dominion";
-    host_start_match(&r.h, &sm, now_ms());
+    host_start_match(&r.h, &sm, dh_test_now_ms());
     m = mm_next(&r);
     CU_ASSERT_TRUE(m && !m->match_started->ok);
     if (m)
@@ -582,11 +519,11 @@ static void test_worker_refuses_a_match_the_engine_cannot_create(void)
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
-    redis_port = free_port();
+    redis_port = dh_test_free_port();
     snprintf(redis_url, sizeof redis_url, "redis://127.0.0.1:%d", redis_port);
-    if (redis_port <= 0 || redis_start() < 0) {
+    if (redis_port <= 0 || dh_test_redis_start(redis_port, &redis_pid) < 0) {
         fprintf(stderr, "test_worker_host: cannot start redis-server on port %d\n", redis_port);
-        redis_stop();
+        dh_test_redis_stop(&redis_pid);
         return 1;
     }
     static const dh_test_case cases[] = {
@@ -608,6 +545,6 @@ int main(void)
         {NULL, NULL},
     };
     int rc = dh_test_main("worker_host", cases);
-    redis_stop();
+    dh_test_redis_stop(&redis_pid);
     return rc;
 }

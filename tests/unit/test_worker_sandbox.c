@@ -6,9 +6,9 @@
  * nothing; the normal match plays to its end with the score of an unpoisoned game, and
  * the worker keeps serving both.
  */
-#include "../../worker/bundles.c"
-#include "../../worker/host.c"
-#include "../../worker/store.c"
+#include "bundles.h"
+#include "host.h"
+#include "store.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -23,69 +23,6 @@
 static pid_t redis_pid = -1;
 static int redis_port;
 static char redis_url[64];
-
-static uint64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-static int free_port(void)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    socklen_t len = sizeof a;
-    if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) < 0 ||
-        getsockname(fd, (struct sockaddr *)&a, &len) < 0) {
-        if (fd >= 0)
-            close(fd);
-        return -1;
-    }
-    close(fd);
-    return ntohs(a.sin_port);
-}
-
-static int redis_start(void)
-{
-    char port[16];
-    snprintf(port, sizeof port, "%d", redis_port);
-    redis_pid = fork();
-    if (redis_pid < 0)
-        return -1;
-    if (redis_pid == 0) {
-        freopen("/dev/null", "w", stdout);
-        execlp("redis-server", "redis-server", "--port", port, "--bind", "127.0.0.1", "--save", "",
-               "--appendonly", "no", "--daemonize", "no", "--dir", "/tmp", (char *)NULL);
-        _exit(127);
-    }
-    for (int i = 0; i < 100; i++) {
-        struct timeval tv = {.tv_sec = 0, .tv_usec = 200000};
-        redisContext *c = redisConnectWithTimeout("127.0.0.1", redis_port, tv);
-        bool up = false;
-        if (c && !c->err) {
-            redisReply *r = redisCommand(c, "PING");
-            up = r && r->type == REDIS_REPLY_STATUS;
-            if (r)
-                freeReplyObject(r);
-        }
-        if (c)
-            redisFree(c);
-        if (up)
-            return 0;
-        usleep(50000);
-    }
-    return -1;
-}
-
-static void redis_stop(void)
-{
-    if (redis_pid > 0) {
-        kill(redis_pid, SIGKILL);
-        waitpid(redis_pid, NULL, 0);
-    }
-    redis_pid = -1;
-}
 
 /* ---- a worker host between a fake matchmaker and a fake gateway ------------------- */
 
@@ -204,7 +141,7 @@ static void start_match(rig *r, const char *id, const char *game)
     sm.seed = 42;
     sm.n_seats = 2;
     sm.seats = seats;
-    host_start_match(&r->h, &sm, now_ms());
+    host_start_match(&r->h, &sm, dh_test_now_ms());
 }
 
 static void command(rig *r, const char *match, const char *player, uint64_t cmd_id,
@@ -223,7 +160,7 @@ static void command(rig *r, const char *match, const char *player, uint64_t cmd_
         pc.body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC;
         pc.resync = &rs;
     }
-    host_command(&r->h, "gw-t", &pc, now_ms());
+    host_command(&r->h, "gw-t", &pc, dh_test_now_ms());
 }
 
 /* A legal answer to the pending decision: its first max(min,1) options (or none). */
@@ -232,7 +169,7 @@ static host_match *started(rig *r, const char *id, const char *game)
 {
     start_match(r, id, game);
     CU_ASSERT_PTR_NULL(mm_next(r)); /* nothing before Redis acknowledged */
-    host_flush(&r->h, now_ms());
+    host_flush(&r->h, dh_test_now_ms());
     Deckhand__Internal__Internal *m = mm_next(r);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
     CU_ASSERT_EQUAL_FATAL(m->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_STARTED);
@@ -262,7 +199,7 @@ static int choose(rig *r, host_match *hm, const char *match, uint64_t cmd_id, ui
     c.n_option_ids = 1;
     const char *player = players[d->seat];
     command(r, match, player, cmd_id, &c);
-    host_flush(&r->h, now_ms());
+    host_flush(&r->h, dh_test_now_ms());
     outbox o;
     gw_drain(r, &o);
     const Deckhand__ServerMessage *rep =
@@ -332,11 +269,11 @@ static void test_worker_serves_a_hostile_match_and_a_normal_one_on_one_vm(void)
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
-    redis_port = free_port();
+    redis_port = dh_test_free_port();
     snprintf(redis_url, sizeof redis_url, "redis://127.0.0.1:%d", redis_port);
-    if (redis_port <= 0 || redis_start() < 0) {
+    if (redis_port <= 0 || dh_test_redis_start(redis_port, &redis_pid) < 0) {
         fprintf(stderr, "test_worker_sandbox: cannot start redis-server on port %d\n", redis_port);
-        redis_stop();
+        dh_test_redis_stop(&redis_pid);
         return 1;
     }
     static const dh_test_case cases[] = {
@@ -345,6 +282,6 @@ int main(void)
         {NULL, NULL},
     };
     int rc = dh_test_main("worker_sandbox", cases);
-    redis_stop();
+    dh_test_redis_stop(&redis_pid);
     return rc;
 }

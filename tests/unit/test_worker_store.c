@@ -5,7 +5,7 @@
  * refused write fails only its own op, and a Redis that goes away is an error the
  * worker survives and recovers from.
  */
-#include "../../worker/store.c"
+#include "store.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -20,71 +20,6 @@
 static pid_t redis_pid = -1;
 static int redis_port;
 static char redis_url[64];
-
-static uint64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-/* A port nothing listens on right now (the kernel's pick for an ephemeral bind). */
-static int free_port(void)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    socklen_t len = sizeof a;
-    if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) < 0 ||
-        getsockname(fd, (struct sockaddr *)&a, &len) < 0) {
-        if (fd >= 0)
-            close(fd);
-        return -1;
-    }
-    close(fd);
-    return ntohs(a.sin_port);
-}
-
-/* Start redis-server on redis_port and wait (up to 5 s) until it answers PING. */
-static int redis_start(void)
-{
-    char port[16];
-    snprintf(port, sizeof port, "%d", redis_port);
-    redis_pid = fork();
-    if (redis_pid < 0)
-        return -1;
-    if (redis_pid == 0) {
-        freopen("/dev/null", "w", stdout);
-        execlp("redis-server", "redis-server", "--port", port, "--bind", "127.0.0.1", "--save", "",
-               "--appendonly", "no", "--daemonize", "no", "--dir", "/tmp", (char *)NULL);
-        _exit(127);
-    }
-    for (int i = 0; i < 100; i++) {
-        struct timeval tv = {.tv_sec = 0, .tv_usec = 200000};
-        redisContext *c = redisConnectWithTimeout("127.0.0.1", redis_port, tv);
-        if (c && !c->err) {
-            redisReply *r = redisCommand(c, "PING");
-            bool up = r && r->type == REDIS_REPLY_STATUS;
-            if (r)
-                freeReplyObject(r);
-            redisFree(c);
-            if (up)
-                return 0;
-        } else if (c) {
-            redisFree(c);
-        }
-        usleep(50000);
-    }
-    return -1;
-}
-
-static void redis_stop(void)
-{
-    if (redis_pid > 0) {
-        kill(redis_pid, SIGKILL);
-        waitpid(redis_pid, NULL, 0);
-    }
-    redis_pid = -1;
-}
 
 /* A direct connection for checking what the store wrote. */
 static redisReply *raw(const char *fmt, const char *arg)
@@ -118,11 +53,11 @@ static void test_store_writes_meta_and_first_snapshot(void)
     store s;
     open_store(&s);
     const uint8_t snap[] = {0, 1, 2, 0, 255, 7};
-    int op = store_op(&s, now_ms());
+    int op = store_op(&s, dh_test_now_ms());
     CU_ASSERT_TRUE_FATAL(op >= 0);
     CU_ASSERT_EQUAL(store_put_meta(&s, &meta), 0);
     CU_ASSERT_EQUAL(store_put_snapshot(&s, meta.match_id, snap, sizeof snap), 0);
-    store_flush(&s, now_ms());
+    store_flush(&s, dh_test_now_ms());
     CU_ASSERT_TRUE(store_ok(&s, op));
     store_next(&s);
 
@@ -135,19 +70,19 @@ static void test_store_writes_meta_and_first_snapshot(void)
                                {"player_ids", "p-1,p-2"},
                                {"created_ms", "1700000000000"}};
     for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
-        char *v = store_get_field(&s, meta.match_id, fields[i][0], now_ms());
+        char *v = store_get_field(&s, meta.match_id, fields[i][0], dh_test_now_ms());
         CU_ASSERT_PTR_NOT_NULL_FATAL(v);
         CU_ASSERT_STRING_EQUAL(v, fields[i][1]);
         free(v);
     }
     uint8_t *got = NULL;
     size_t len = 0;
-    CU_ASSERT_EQUAL(store_get_snapshot(&s, meta.match_id, &got, &len, now_ms()), 1);
+    CU_ASSERT_EQUAL(store_get_snapshot(&s, meta.match_id, &got, &len, dh_test_now_ms()), 1);
     CU_ASSERT_EQUAL(len, sizeof snap);
     CU_ASSERT_TRUE(got && !memcmp(got, snap, sizeof snap));
     free(got);
-    CU_ASSERT_EQUAL(store_get_snapshot(&s, "m-missing", &got, &len, now_ms()), 0);
-    CU_ASSERT_PTR_NULL(store_get_field(&s, "m-missing", "game", now_ms()));
+    CU_ASSERT_EQUAL(store_get_snapshot(&s, "m-missing", &got, &len, dh_test_now_ms()), 0);
+    CU_ASSERT_PTR_NULL(store_get_field(&s, "m-missing", "game", dh_test_now_ms()));
     store_close(&s);
 }
 
@@ -157,29 +92,29 @@ static void test_store_log_appends_and_snapshot_clears_it(void)
     open_store(&s);
     const char *id = "m-log";
     const uint8_t e1[] = {1, 0, 2}, e2[] = {9, 9, 0, 9};
-    int a = store_op(&s, now_ms());
+    int a = store_op(&s, dh_test_now_ms());
     CU_ASSERT_EQUAL(store_append_log(&s, id, e1, sizeof e1), 0);
-    int b = store_op(&s, now_ms());
+    int b = store_op(&s, dh_test_now_ms());
     CU_ASSERT_EQUAL(store_append_log(&s, id, e2, sizeof e2), 0);
-    store_flush(&s, now_ms());
+    store_flush(&s, dh_test_now_ms());
     CU_ASSERT_TRUE(store_ok(&s, a));
     CU_ASSERT_TRUE(store_ok(&s, b));
     store_next(&s);
 
     store_blob *log = NULL;
-    long n = store_get_log(&s, id, &log, now_ms());
+    long n = store_get_log(&s, id, &log, dh_test_now_ms());
     CU_ASSERT_EQUAL_FATAL(n, 2);
     CU_ASSERT_TRUE(log[0].len == sizeof e1 && !memcmp(log[0].data, e1, sizeof e1));
     CU_ASSERT_TRUE(log[1].len == sizeof e2 && !memcmp(log[1].data, e2, sizeof e2));
     store_blobs_free(log, (size_t)n);
 
     const uint8_t snap[] = {42};
-    int c = store_op(&s, now_ms());
+    int c = store_op(&s, dh_test_now_ms());
     CU_ASSERT_EQUAL(store_put_snapshot(&s, id, snap, sizeof snap), 0);
-    store_flush(&s, now_ms());
+    store_flush(&s, dh_test_now_ms());
     CU_ASSERT_TRUE(store_ok(&s, c));
     store_next(&s);
-    CU_ASSERT_EQUAL(store_get_log(&s, id, &log, now_ms()), 0);
+    CU_ASSERT_EQUAL(store_get_log(&s, id, &log, dh_test_now_ms()), 0);
     store_blobs_free(log, 0);
     store_close(&s);
 }
@@ -189,7 +124,7 @@ static void test_store_finish_records_the_result(void)
     store s;
     open_store(&s);
     const char *id = "m-done";
-    int op = store_op(&s, now_ms());
+    int op = store_op(&s, dh_test_now_ms());
     CU_ASSERT_EQUAL(store_put_meta(&s, &(store_meta){.match_id = id,
                                                      .game = "dominion",
                                                      .bundle = "b",
@@ -198,12 +133,12 @@ static void test_store_finish_records_the_result(void)
                                                      .player_ids = "p"}),
                     0);
     CU_ASSERT_EQUAL(store_finish(&s, id, 1234, "[{\"seat\":0,\"rank\":1}]"), 0);
-    store_flush(&s, now_ms());
+    store_flush(&s, dh_test_now_ms());
     CU_ASSERT_TRUE(store_ok(&s, op));
     store_next(&s);
-    char *status = store_get_field(&s, id, "status", now_ms());
-    char *result = store_get_field(&s, id, "result", now_ms());
-    char *ended = store_get_field(&s, id, "ended_ms", now_ms());
+    char *status = store_get_field(&s, id, "status", dh_test_now_ms());
+    char *result = store_get_field(&s, id, "result", dh_test_now_ms());
+    char *ended = store_get_field(&s, id, "ended_ms", dh_test_now_ms());
     CU_ASSERT_STRING_EQUAL(status ? status : "", "finished");
     CU_ASSERT_STRING_EQUAL(result ? result : "", "[{\"seat\":0,\"rank\":1}]");
     CU_ASSERT_STRING_EQUAL(ended ? ended : "", "1234");
@@ -220,9 +155,9 @@ static void test_store_lease_expires(void)
 {
     store s;
     open_store(&s);
-    int op = store_op(&s, now_ms());
+    int op = store_op(&s, dh_test_now_ms());
     CU_ASSERT_EQUAL(store_lease(&s, "wk-7", "tcp://127.0.0.1:5570", 2000), 0);
-    store_flush(&s, now_ms());
+    store_flush(&s, dh_test_now_ms());
     CU_ASSERT_TRUE(store_ok(&s, op));
     store_next(&s);
     redisReply *r = raw("PTTL %s", "worker:{wk-7}");
@@ -241,13 +176,13 @@ static void test_store_refused_write_fails_only_its_op(void)
     redisReply *r = raw("SET %s not-a-list", "match:{m-wrong}:log");
     freeReplyObject(r);
     const uint8_t e[] = {1};
-    int good1 = store_op(&s, now_ms());
+    int good1 = store_op(&s, dh_test_now_ms());
     store_append_log(&s, "m-right", e, 1);
-    int bad = store_op(&s, now_ms());
+    int bad = store_op(&s, dh_test_now_ms());
     store_append_log(&s, "m-wrong", e, 1); /* WRONGTYPE */
-    int good2 = store_op(&s, now_ms());
+    int good2 = store_op(&s, dh_test_now_ms());
     store_append_log(&s, "m-right", e, 1);
-    store_flush(&s, now_ms());
+    store_flush(&s, dh_test_now_ms());
     CU_ASSERT_TRUE(store_ok(&s, good1));
     CU_ASSERT_FALSE(store_ok(&s, bad));
     CU_ASSERT_TRUE(store_ok(&s, good2));
@@ -261,29 +196,29 @@ static void test_store_survives_redis_going_away_and_coming_back(void)
     store s;
     open_store(&s);
     const uint8_t e[] = {5};
-    int op = store_op(&s, now_ms());
+    int op = store_op(&s, dh_test_now_ms());
     CU_ASSERT_TRUE_FATAL(op >= 0); /* connected */
     store_append_log(&s, "m-down", e, 1);
-    store_flush(&s, now_ms());
+    store_flush(&s, dh_test_now_ms());
     CU_ASSERT_TRUE(store_ok(&s, op));
     store_next(&s);
 
-    redis_stop();
+    dh_test_redis_stop(&redis_pid);
     /* the connection still looks open: the op starts, the flush finds it dead */
-    op = store_op(&s, now_ms());
+    op = store_op(&s, dh_test_now_ms());
     store_append_log(&s, "m-down", e, 1);
-    store_flush(&s, now_ms());
+    store_flush(&s, dh_test_now_ms());
     CU_ASSERT_FALSE(store_ok(&s, op));
     store_next(&s);
     /* now known down: ops fail at once, reads too */
-    CU_ASSERT_EQUAL(store_op(&s, now_ms() + 10000), -1);
-    CU_ASSERT_PTR_NULL(store_get_field(&s, "m-down", "game", now_ms() + 20000));
-    store_flush(&s, now_ms());
+    CU_ASSERT_EQUAL(store_op(&s, dh_test_now_ms() + 10000), -1);
+    CU_ASSERT_PTR_NULL(store_get_field(&s, "m-down", "game", dh_test_now_ms() + 20000));
+    store_flush(&s, dh_test_now_ms());
     store_next(&s);
 
-    CU_ASSERT_EQUAL_FATAL(redis_start(), 0);
+    CU_ASSERT_EQUAL_FATAL(dh_test_redis_start(redis_port, &redis_pid), 0);
     /* after the backoff it reconnects by itself */
-    uint64_t later = now_ms() + 60000;
+    uint64_t later = dh_test_now_ms() + 60000;
     op = store_op(&s, later);
     CU_ASSERT_TRUE_FATAL(op >= 0);
     store_append_log(&s, "m-down", e, 1);
@@ -296,11 +231,11 @@ static void test_store_survives_redis_going_away_and_coming_back(void)
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
-    redis_port = free_port();
+    redis_port = dh_test_free_port();
     snprintf(redis_url, sizeof redis_url, "redis://127.0.0.1:%d", redis_port);
-    if (redis_port <= 0 || redis_start() < 0) {
+    if (redis_port <= 0 || dh_test_redis_start(redis_port, &redis_pid) < 0) {
         fprintf(stderr, "test_worker_store: cannot start redis-server on port %d\n", redis_port);
-        redis_stop();
+        dh_test_redis_stop(&redis_pid);
         return 1;
     }
     static const dh_test_case cases[] = {
@@ -314,6 +249,6 @@ int main(void)
         {NULL, NULL},
     };
     int rc = dh_test_main("worker_store", cases);
-    redis_stop();
+    dh_test_redis_stop(&redis_pid);
     return rc;
 }
