@@ -225,6 +225,15 @@ out:
     return e;
 }
 
+bundles_entry *bundles_get(bundles *bs, const char *sha, const char *game, uint64_t now_ms)
+{
+    bundles_entry *e = bundles_find(bs, sha);
+    if (e)
+        return e;
+    redisContext *c = dh_redis_get(&bs->redis, now_ms);
+    return c ? bundles_load(bs, c, sha, game) : NULL;
+}
+
 /* Put the default bundle in Redis once, so matches on it can be replayed from there too. */
 static void bundles_store_default(bundles *bs, redisContext *c)
 {

@@ -72,6 +72,9 @@ void bundles_report(bundles *bs, uint64_t now_ms);
 
 /* The entry new matches of game start on (never NULL: the default at worst). */
 bundles_entry *bundles_pick(bundles *bs, const char *game);
+/* The loaded bundle sha, or fetched from Redis and loaded now (an adopted match runs on
+ * the bundle it is pinned to); NULL when it cannot be had. Pin it before the next poll. */
+bundles_entry *bundles_get(bundles *bs, const char *sha, const char *game, uint64_t now_ms);
 /* A match started on e / ended: counts, and frees e's VM when unused and not current. */
 void bundles_pin(bundles_entry *e);
 void bundles_unpin(bundles *bs, bundles_entry *e);

@@ -14,6 +14,8 @@
 #include "dh_log.h"
 
 #define HOST_RESULT_MAX 4096
+#define HOST_GRACE_MS   60000 /* a StartMatch without settings (older matchmaker) */
+#define HOST_BOT_IDS    64    /* option ids a default answer may pick */
 
 static uint64_t host_wall_ms(void)
 {
@@ -327,12 +329,34 @@ static void host_text_json_str(host_text *t, const char *s)
     host_text_add(t, "\"");
 }
 
+/* Over: the rules ended it, or a seat forfeited. */
+static bool host_over(const host_match *hm)
+{
+    return hm->forfeit_seat >= 0 || engine_match_finished(hm->m);
+}
+
+/* The final table by seat: the engine's, or after a forfeit every other seat shares first
+ * place and the forfeiting seat is last (scores are the points held when it happened,
+ * unknown to the host: 0). */
+static size_t host_results(const host_match *hm, engine_result *res, size_t max)
+{
+    if (hm->forfeit_seat < 0)
+        return engine_match_results(hm->m, res, max);
+    size_t n = (size_t)hm->nseats < max ? (size_t)hm->nseats : max;
+    for (size_t i = 0; i < n; i++)
+        res[i] = (engine_result){.seat = (int)i,
+                                 .score = 0,
+                                 .rank = (int)i == hm->forfeit_seat ? hm->nseats : 1,
+                                 .turns = 0};
+    return n;
+}
+
 /* The result as stored in match:{ID}.result: [{seat,name,score,rank,turns}...]. A
  * result cut by the buffer's end is not valid JSON; 4 KiB holds any real table. */
 static void host_results_json(host_match *hm, char *json, size_t cap)
 {
     engine_result res[HOST_SEATS_MAX];
-    size_t n = engine_match_results(hm->m, res, HOST_SEATS_MAX);
+    size_t n = host_results(hm, res, HOST_SEATS_MAX);
     host_text t = {json, 0, cap};
     json[0] = '\0';
     host_text_add(&t, "[");
@@ -340,47 +364,58 @@ static void host_results_json(host_match *hm, char *json, size_t cap)
         int seat = res[i].seat;
         host_text_add(&t, "%s{\"seat\":%d,\"name\":", i ? "," : "", seat);
         host_text_json_str(&t, seat >= 0 && seat < hm->nseats ? hm->seats[seat].name : "");
-        host_text_add(&t, ",\"score\":%d,\"rank\":%d,\"turns\":%d}", res[i].score, res[i].rank,
-                      res[i].turns);
+        host_text_add(&t, ",\"score\":%d,\"rank\":%d,\"turns\":%d%s}", res[i].score, res[i].rank,
+                      res[i].turns, seat == hm->forfeit_seat ? ",\"forfeit\":true" : "");
     }
     host_text_add(&t, "]");
 }
 
-/* Append the writes that make Redis hold hm as the engine has it now: a new snapshot
- * (which resets the log) when a turn boundary passed, else the one answer just
- * accepted; plus the result once finished. -1 when a write could not be queued. */
-static int host_persist(host *h, host_match *hm)
+/* Append the one fenced write that makes Redis hold hm as the engine has it now: a new
+ * snapshot (which resets the log) when a turn boundary passed, else the answer just
+ * accepted on the log; the accepted answer (NULL for a new match) on the history; the
+ * result and final hash once finished. -1 when the write could not be queued. */
+static int host_persist(host *h, host_match *hm, const engine_answer *accepted)
 {
-    int rc = 0;
+    int rc = -1;
+    store_commit c = {.match_id = hm->id, .worker = h->worker_id, .epoch = hm->epoch};
+    size_t nlog = engine_match_log_len(hm->m), from = 0;
     uint64_t version = engine_match_snapshot_version(hm->m);
-    if (version != hm->snap_version) {
-        size_t len = 0;
-        const uint8_t *snap = engine_match_snapshot(hm->m, &len);
-        rc |= store_put_snapshot(h->st, hm->id, snap, len);
-        for (size_t i = 0; i < engine_match_log_len(hm->m); i++) {
-            engine_answer a = engine_match_log_at(hm->m, i);
-            uint8_t *enc = NULL;
-            size_t n = 0;
-            if (engine_answer_encode(&a, &enc, &n) != 0)
-                return -1;
-            rc |= store_append_log(h->st, hm->id, enc, n);
-            free(enc);
-        }
-    } else if (engine_match_log_len(hm->m) > 0) {
-        engine_answer a = engine_match_log_at(hm->m, engine_match_log_len(hm->m) - 1);
-        uint8_t *enc = NULL;
-        size_t n = 0;
-        if (engine_answer_encode(&a, &enc, &n) != 0)
-            return -1;
-        rc |= store_append_log(h->st, hm->id, enc, n);
-        free(enc);
+    if (version != hm->snap_version)
+        c.snap = engine_match_snapshot(hm->m, &c.snap_len);
+    else
+        from = nlog ? nlog - 1 : 0; /* only the newest answer is new to the log */
+    store_blob *log = calloc(nlog ? nlog : 1, sizeof *log);
+    uint8_t *hist = NULL;
+    char json[HOST_RESULT_MAX], hash[24];
+    if (!log)
+        return -1;
+    for (size_t i = from; i < nlog; i++) {
+        engine_answer a = engine_match_log_at(hm->m, i);
+        if (engine_answer_encode(&a, &log[c.nlog].data, &log[c.nlog].len) != 0)
+            goto out;
+        c.nlog++;
     }
-    if (engine_match_finished(hm->m)) {
-        char json[HOST_RESULT_MAX];
+    c.log = log;
+    if (accepted) {
+        if (engine_answer_encode(accepted, &hist, &c.hist_len) != 0)
+            goto out;
+        c.hist = hist;
+    }
+    if (host_over(hm)) {
         host_results_json(hm, json, sizeof json);
-        rc |= store_finish(h->st, hm->id, host_wall_ms(), json);
+        snprintf(hash, sizeof hash, "%016llx", (unsigned long long)engine_match_hash(hm->m));
+        c.finish = true;
+        c.ended_ms = host_wall_ms();
+        c.result = json;
+        c.final_hash = hash;
     }
-    return rc ? -1 : 0;
+    rc = store_put_commit(h->st, &c);
+out:
+    for (size_t i = 0; i < c.nlog; i++)
+        free(log[i].data);
+    free(log);
+    free(hist);
+    return rc;
 }
 
 static host_action *host_hold(host *h, host_act_kind kind, host_match *hm, int op)
@@ -442,7 +477,18 @@ void host_start_match(host *h, const Deckhand__Internal__StartMatch *sm, uint64_
         goto err_nomem;
     snprintf(hm->id, sizeof hm->id, "%s", id);
     snprintf(hm->game, sizeof hm->game, "%s", sm->game);
+    snprintf(hm->mode, sizeof hm->mode, "%s", sm->mode ? sm->mode : "");
     hm->nseats = (int)sm->n_seats;
+    hm->epoch = 1;
+    hm->forfeit_seat = -1;
+    if (sm->settings) {
+        hm->set.grace_ms = sm->settings->grace_ms;
+        hm->set.decision_ms = sm->settings->decision_ms;
+        hm->set.turn_ms = sm->settings->turn_ms;
+        hm->set.forfeit = sm->settings->abandon && !strcmp(sm->settings->abandon, "forfeit");
+    } else {
+        hm->set.grace_ms = HOST_GRACE_MS;
+    }
     size_t pat = 0, iat = 0;
     players[0] = player_ids[0] = '\0';
     for (size_t i = 0; i < sm->n_seats; i++) {
@@ -499,10 +545,15 @@ void host_start_match(host *h, const Deckhand__Internal__StartMatch *sm, uint64_
         .players = players,
         .player_ids = player_ids,
         .created_ms = host_wall_ms(),
+        .mode = hm->mode,
+        .abandon = hm->set.forfeit ? "forfeit" : "bot",
+        .grace_ms = hm->set.grace_ms,
+        .decision_ms = hm->set.decision_ms,
+        .turn_ms = hm->set.turn_ms,
     };
     /* The first snapshot is written whatever its version. */
     hm->snap_version = engine_match_snapshot_version(hm->m) - 1;
-    if (op >= 0 && (store_put_meta(h->st, &meta) < 0 || host_persist(h, hm) < 0))
+    if (op >= 0 && (store_put_meta(h->st, &meta) < 0 || host_persist(h, hm, NULL) < 0))
         op = -1;
     if (!host_hold(h, HOST_ACT_START, hm, op)) {
         host_drop(h, hm);
@@ -525,7 +576,7 @@ err:
 static void host_finish(host *h, host_match *hm)
 {
     engine_result res[HOST_SEATS_MAX];
-    size_t n = engine_match_results(hm->m, res, HOST_SEATS_MAX);
+    size_t n = host_results(hm, res, HOST_SEATS_MAX);
     Deckhand__PlayerResult pr[HOST_SEATS_MAX];
     Deckhand__PlayerResult *prp[HOST_SEATS_MAX];
     for (size_t i = 0; i < n; i++) {
@@ -574,6 +625,33 @@ static void host_resync(host *h, host_match *hm, int seat, uint64_t cmd_id)
     host_send_decision(h, hm, seat);
 }
 
+/* Apply one answer for seat and hold its outputs until Redis has it (cmd_id 0: a timer or
+ * a bot answered for the seat; there is nobody to Reply to). ENGINE_OK when held. */
+static engine_code host_apply(host *h, host_match *hm, int seat, uint64_t cmd_id,
+                              uint64_t decision_id, const uint32_t *ids, size_t n, uint64_t now_ms,
+                              engine_error *ee)
+{
+    host_seat *s = &hm->seats[seat];
+    engine_code code = engine_match_answer(hm->m, seat, decision_id, ids, n, ee);
+    if (code != ENGINE_OK)
+        return code;
+    engine_answer accepted = {.seat = seat, .decision_id = decision_id, .option_ids = ids, .n = n};
+    int op = store_op(h->st, now_ms);
+    if (op >= 0 && host_persist(h, hm, &accepted) < 0)
+        op = -1;
+    host_action *a = host_hold(h, HOST_ACT_CHOOSE, hm, op);
+    if (!a) {
+        engine_match_undo(hm->m, ee);
+        hm->busy = false;
+        snprintf(ee->message, sizeof ee->message, "out of memory");
+        return ENGINE_INTERNAL;
+    }
+    a->seat = seat;
+    a->cmd_id = cmd_id;
+    snprintf(a->route, sizeof a->route, "%s", s->route);
+    return ENGINE_OK;
+}
+
 static void host_choose(host *h, host_match *hm, int seat, uint64_t cmd_id,
                         const Deckhand__Choose *c, uint64_t now_ms)
 {
@@ -584,27 +662,15 @@ static void host_choose(host *h, host_match *hm, int seat, uint64_t cmd_id,
         return;
     }
     engine_error ee = {0};
-    engine_code code =
-        engine_match_answer(hm->m, seat, c->decision_id, c->option_ids, c->n_option_ids, &ee);
-    if (code != ENGINE_OK) {
+    engine_code code = host_apply(h, hm, seat, cmd_id, c->decision_id, c->option_ids,
+                                  c->n_option_ids, now_ms, &ee);
+    if (code == ENGINE_INTERNAL) {
+        host_send_reply(h, s->route, s->player_id, cmd_id, DECKHAND__ERROR_CODE__INTERNAL,
+                        ee.message);
+    } else if (code != ENGINE_OK) {
         host_remember(s, cmd_id, (int)code, ee.message);
         host_send_reply(h, s->route, s->player_id, cmd_id, (int)code, ee.message);
-        return;
     }
-    int op = store_op(h->st, now_ms);
-    if (op >= 0 && host_persist(h, hm) < 0)
-        op = -1;
-    host_action *a = host_hold(h, HOST_ACT_CHOOSE, hm, op);
-    if (!a) {
-        engine_match_undo(hm->m, &ee);
-        hm->busy = false;
-        host_send_reply(h, s->route, s->player_id, cmd_id, DECKHAND__ERROR_CODE__INTERNAL,
-                        "out of memory");
-        return;
-    }
-    a->seat = seat;
-    a->cmd_id = cmd_id;
-    snprintf(a->route, sizeof a->route, "%s", s->route);
 }
 
 void host_command(host *h, const char *identity, const Deckhand__Internal__PlayerCommand *pc,
@@ -625,6 +691,18 @@ void host_command(host *h, const char *identity, const Deckhand__Internal__Playe
         return;
     }
     host_seat *s = &hm->seats[seat];
+    if (pc->body_case == DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_AWAY) {
+        /* only the gateway that holds the player may say it left */
+        if (!strcmp(s->route, identity) && !s->away_ms) {
+            s->away_ms = now_ms ? now_ms : 1;
+            dh_info("match %s: %s is away (grace %u ms)", hm->id, pid, hm->set.grace_ms);
+        }
+        return;
+    }
+    if (s->away_ms || s->robot)
+        dh_info("match %s: %s is back", hm->id, pid);
+    s->away_ms = 0;
+    s->robot = false;
     if (strcmp(s->route, identity)) {
         dh_debug("match %s: %s attached via %s", hm->id, pid, identity);
         snprintf(s->route, sizeof s->route, "%s", identity);
@@ -645,10 +723,20 @@ void host_command(host *h, const char *identity, const Deckhand__Internal__Playe
 
 /* ---- the batch ---------------------------------------------------------------------- */
 
+/* The match is another worker's now (a fenced write): forget it without a word to the
+ * matchmaker, which moved it. */
+static void host_lose(host *h, host_match *hm)
+{
+    dh_warn("match %s: owned by another worker now (epoch %llu was ours); dropped", hm->id,
+            (unsigned long long)hm->epoch);
+    host_drop(h, hm);
+}
+
 static void host_release(host *h, host_action *a)
 {
     host_match *hm = a->hm;
     bool ok = store_ok(h->st, a->op);
+    bool fenced = store_fenced(h->st, a->op);
     hm->busy = false;
     if (a->kind == HOST_ACT_START) {
         if (!ok) {
@@ -664,18 +752,40 @@ static void host_release(host *h, host_action *a)
             host_finish(h, hm);
         return;
     }
+    if (a->kind == HOST_ACT_FORFEIT) {
+        if (ok) {
+            host_finish(h, hm);
+        } else {
+            hm->forfeit_seat = -1;
+            if (fenced)
+                host_lose(h, hm);
+        }
+        return;
+    }
     host_seat *s = &hm->seats[a->seat];
     if (!ok) {
         engine_error ee = {0};
         if (engine_match_undo(hm->m, &ee) != ENGINE_OK)
             dh_error("match %s: undo failed after a lost write: %s", hm->id, ee.message);
-        host_send_reply(h, a->route, s->player_id, a->cmd_id, DECKHAND__ERROR_CODE__UNAVAILABLE,
-                        "store unavailable, retry");
+        if (fenced) {
+            if (a->cmd_id)
+                host_send_reply(h, a->route, s->player_id, a->cmd_id,
+                                DECKHAND__ERROR_CODE__UNKNOWN_MATCH,
+                                "the match moved to another worker; resync");
+            host_lose(h, hm);
+            return;
+        }
+        if (a->cmd_id)
+            host_send_reply(h, a->route, s->player_id, a->cmd_id, DECKHAND__ERROR_CODE__UNAVAILABLE,
+                            "store unavailable, retry");
         return;
     }
     hm->snap_version = engine_match_snapshot_version(hm->m);
-    host_remember(s, a->cmd_id, 0, NULL);
-    host_send_reply(h, a->route, s->player_id, a->cmd_id, 0, NULL);
+    hm->answers++;
+    if (a->cmd_id) {
+        host_remember(s, a->cmd_id, 0, NULL);
+        host_send_reply(h, a->route, s->player_id, a->cmd_id, 0, NULL);
+    }
     host_release_state(h, hm);
     if (engine_match_finished(hm->m))
         host_finish(h, hm);
@@ -700,16 +810,19 @@ static bool host_move(host *h, host_match *hm, bundles_entry *e, uint64_t now_ms
         return false;
     }
     char note[200];
-    snprintf(note, sizeof note, "%s %s %llu", hm->pin->id, e->id,
-             (unsigned long long)engine_match_snapshot_version(hm->m));
+    snprintf(note, sizeof note, "%s %s %llu %llu", hm->pin->id, e->id,
+             (unsigned long long)engine_match_snapshot_version(hm->m),
+             (unsigned long long)hm->answers);
     int op = store_op(h->st, now_ms);
-    if (op >= 0 && store_move_bundle(h->st, hm->id, e->id, note) < 0)
+    if (op >= 0 && store_move_bundle(h->st, h->worker_id, hm->id, hm->epoch, e->id, note) < 0)
         op = -1;
     store_flush(h->st, now_ms);
-    bool ok = store_ok(h->st, op);
+    bool ok = store_ok(h->st, op), fenced = store_fenced(h->st, op);
     store_next(h->st);
     if (!ok) {
         engine_match_free(m);
+        if (fenced)
+            host_lose(h, hm);
         return false;
     }
     dh_info("match %s: moved from bundle %.12s to %.12s at snapshot %llu", hm->id, hm->pin->id,
@@ -750,4 +863,297 @@ void host_flush(host *h, uint64_t now_ms)
         host_release(h, &h->acts[i]);
     h->nacts = 0;
     store_next(h->st);
+}
+
+/* ---- adoption ----------------------------------------------------------------------- */
+
+static void host_match_adopted(host *h, const char *match_id, bool ok, const char *error,
+                               const char *player_ids)
+{
+    Deckhand__Internal__MatchAdopted ma = DECKHAND__INTERNAL__MATCH_ADOPTED__INIT;
+    char ids[HOST_ID_MAX * HOST_SEATS_MAX];
+    char *list[HOST_SEATS_MAX];
+    snprintf(ids, sizeof ids, "%s", player_ids ? player_ids : "");
+    size_t n = 0;
+    char *save = NULL;
+    for (char *p = strtok_r(ids, ",", &save); p && n < HOST_SEATS_MAX;
+         p = strtok_r(NULL, ",", &save))
+        list[n++] = p;
+    ma.match_id = (char *)match_id;
+    ma.ok = ok;
+    ma.error = (char *)(error ? error : "");
+    ma.worker_id = (char *)h->worker_id;
+    ma.n_player_ids = n;
+    ma.player_ids = list;
+    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
+    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ADOPTED;
+    msg.match_adopted = &ma;
+    host_send_control(h, &msg);
+}
+
+/* Split a comma-separated list in place into at most max items; their count. */
+static int host_split(char *list, char **out, int max)
+{
+    int n = 0;
+    char *save = NULL;
+    for (char *p = strtok_r(list, ",", &save); p && n < max; p = strtok_r(NULL, ",", &save))
+        out[n++] = p;
+    return n;
+}
+
+/* Restore meta's match from its snapshot and log on bundle b (NULL with why set on
+ * failure, -1 in *down when Redis failed). */
+static engine_match *host_restore(host *h, const char *id, const store_match *meta,
+                                  engine_bundle *b, char **names, int nseats, uint64_t now_ms,
+                                  const char **why, bool *down)
+{
+    uint8_t *snap = NULL;
+    size_t len = 0;
+    store_blob *log = NULL;
+    long nlog = -1;
+    engine_answer *answers = NULL;
+    uint32_t *ids = NULL;
+    engine_match *m = NULL;
+    static char err[sizeof((engine_error *)0)->message + 32];
+    int rc = store_get_snapshot(h->st, id, &snap, &len, now_ms);
+    if (rc <= 0) {
+        *down = rc < 0;
+        *why = "no snapshot";
+        goto out;
+    }
+    if ((nlog = store_get_log(h->st, id, &log, now_ms)) < 0) {
+        *down = true;
+        *why = "cannot read the log";
+        goto out;
+    }
+    answers = calloc((size_t)nlog + 1, sizeof *answers);
+    ids = calloc(((size_t)nlog + 1) * HOST_BOT_IDS, sizeof *ids);
+    if (!answers || !ids) {
+        *why = "out of memory";
+        goto out;
+    }
+    for (long i = 0; i < nlog; i++) {
+        if (engine_answer_decode(log[i].data, log[i].len, &answers[i], ids + HOST_BOT_IDS * i,
+                                 HOST_BOT_IDS)) {
+            *why = "a log entry does not decode";
+            goto out;
+        }
+    }
+    engine_match_config cfg = {.match_id = id,
+                               .game = meta->game,
+                               .seed = meta->seed,
+                               .nplayers = nseats,
+                               .names = (const char **)names};
+    engine_error ee = {0};
+    m = engine_match_restore(b, &cfg, snap, len, answers, (size_t)nlog, &ee);
+    if (!m) {
+        snprintf(err, sizeof err, "restore failed: %s", ee.message);
+        *why = err;
+    }
+out:
+    free(snap);
+    store_blobs_free(log, nlog > 0 ? (size_t)nlog : 0);
+    free(answers);
+    free(ids);
+    return m;
+}
+
+int host_adopt(host *h, const char *match_id, uint64_t now_ms)
+{
+    if (host_find(h, match_id)) {
+        host_match_adopted(h, match_id, true, NULL, NULL);
+        return 1;
+    }
+    if (store_pending(h->st))
+        host_flush(h, now_ms);
+    store_match *meta = calloc(1, sizeof *meta);
+    host_match *hm = calloc(1, sizeof *hm);
+    const char *why = NULL;
+    bool down = false;
+    bundles_entry *pin = NULL;
+    engine_bundle *b = NULL;
+    char *names[HOST_SEATS_MAX], *pids[HOST_SEATS_MAX];
+    char players[sizeof meta->players], player_ids[sizeof meta->player_ids];
+    if (!meta || !hm) {
+        why = "out of memory";
+        goto refuse;
+    }
+    int rc = store_get_match(h->st, match_id, meta, now_ms);
+    if (rc < 0) {
+        free(meta);
+        free(hm);
+        return -1;
+    }
+    if (rc == 0) {
+        why = "no such match in Redis";
+        goto refuse;
+    }
+    if (strcmp(meta->worker, h->worker_id)) {
+        why = "the match belongs to another worker";
+        goto refuse;
+    }
+    if (strcmp(meta->status, "running")) {
+        why = "the match is not running";
+        goto refuse;
+    }
+    if (h->nmatches >= h->capacity) {
+        why = "worker full";
+        goto refuse;
+    }
+    snprintf(players, sizeof players, "%s", meta->players);
+    snprintf(player_ids, sizeof player_ids, "%s", meta->player_ids);
+    int nseats = host_split(players, names, HOST_SEATS_MAX);
+    if (nseats < 1 || host_split(player_ids, pids, HOST_SEATS_MAX) != nseats) {
+        why = "bad player lists";
+        goto refuse;
+    }
+    if (h->bs) {
+        pin = bundles_get(h->bs, meta->bundle, meta->game, now_ms);
+        b = pin ? pin->b : NULL;
+    } else if (!strcmp(engine_bundle_id(h->bundle), meta->bundle)) {
+        b = h->bundle;
+    }
+    if (!b) {
+        why = "its bundle cannot be loaded here";
+        goto refuse;
+    }
+    hm->m = host_restore(h, match_id, meta, b, names, nseats, now_ms, &why, &down);
+    if (!hm->m)
+        goto refuse;
+    if (h->nmatches == h->capmatches) {
+        size_t cap = h->capmatches ? h->capmatches * 2 : 64;
+        host_match **mm = realloc(h->matches, cap * sizeof *mm);
+        if (!mm) {
+            why = "out of memory";
+            goto refuse;
+        }
+        h->matches = mm;
+        h->capmatches = cap;
+    }
+    if (!(hm->seats = calloc((size_t)nseats, sizeof *hm->seats))) {
+        why = "out of memory";
+        goto refuse;
+    }
+    snprintf(hm->id, sizeof hm->id, "%s", match_id);
+    snprintf(hm->game, sizeof hm->game, "%s", meta->game);
+    snprintf(hm->mode, sizeof hm->mode, "%s", meta->mode);
+    hm->nseats = nseats;
+    for (int i = 0; i < nseats; i++) {
+        snprintf(hm->seats[i].player_id, sizeof hm->seats[i].player_id, "%s", pids[i]);
+        snprintf(hm->seats[i].name, sizeof hm->seats[i].name, "%s", names[i]);
+    }
+    hm->epoch = meta->epoch;
+    hm->answers = meta->history;
+    hm->set = (host_settings){.grace_ms = meta->grace_ms,
+                              .decision_ms = meta->decision_ms,
+                              .turn_ms = meta->turn_ms,
+                              .forfeit = !strcmp(meta->abandon, "forfeit")};
+    hm->forfeit_seat = -1;
+    hm->snap_version = engine_match_snapshot_version(hm->m);
+    hm->started = true;
+    hm->turn_version = hm->snap_version;
+    hm->turn_ms = now_ms;
+    if (pin) {
+        hm->pin = pin;
+        bundles_pin(pin);
+    }
+    h->matches[h->nmatches++] = hm;
+    dh_info("match %s: adopted at epoch %llu (%llu answers, bundle %.12s)", match_id,
+            (unsigned long long)hm->epoch, (unsigned long long)hm->answers, meta->bundle);
+    host_match_adopted(h, match_id, true, NULL, meta->player_ids);
+    free(meta);
+    return 1;
+refuse:
+    if (hm && hm->m)
+        engine_match_free(hm->m);
+    if (hm)
+        free(hm->seats);
+    free(hm);
+    if (down) {
+        free(meta);
+        return -1;
+    }
+    dh_warn("match %s: cannot adopt: %s", match_id, why);
+    host_match_adopted(h, match_id, false, why, meta ? meta->player_ids : NULL);
+    free(meta);
+    return 0;
+}
+
+/* ---- timers and absence ------------------------------------------------------------- */
+
+/* Answer hm's pending decision with the game's default bot, as if its seat had. */
+static bool host_default_answer(host *h, host_match *hm, const char *why, uint64_t now_ms)
+{
+    uint32_t ids[HOST_BOT_IDS];
+    size_t n = HOST_BOT_IDS;
+    engine_error ee = {0};
+    const engine_decision *d = engine_match_decision(hm->m);
+    int seat = d->seat;
+    uint64_t decision_id = d->decision_id;
+    engine_code code = engine_match_bot_answer(hm->m, NULL, ids, &n, &ee);
+    if (code == ENGINE_OK)
+        code = host_apply(h, hm, seat, 0, decision_id, ids, n, now_ms, &ee);
+    if (code != ENGINE_OK) {
+        dh_warn("match %s: no default answer for seat %d (%s): %s", hm->id, seat, why, ee.message);
+        return false;
+    }
+    dh_debug("match %s: seat %d answered by default (%s)", hm->id, seat, why);
+    return true;
+}
+
+/* Seat forfeits: the match ends now, once Redis has the result. */
+static void host_forfeit(host *h, host_match *hm, int seat, uint64_t now_ms)
+{
+    hm->forfeit_seat = seat;
+    int op = store_op(h->st, now_ms);
+    if (op >= 0 && host_persist(h, hm, NULL) < 0)
+        op = -1;
+    if (!host_hold(h, HOST_ACT_FORFEIT, hm, op)) {
+        hm->forfeit_seat = -1;
+        hm->busy = false;
+        return;
+    }
+    dh_info("match %s: seat %d forfeits after %u ms away", hm->id, seat, hm->set.grace_ms);
+}
+
+size_t host_tick(host *h, uint64_t now_ms)
+{
+    size_t made = 0;
+    for (size_t i = 0; i < h->nmatches; i++) {
+        host_match *hm = h->matches[i];
+        if (!hm->started || hm->busy || host_over(hm))
+            continue;
+        const engine_decision *d = engine_match_decision(hm->m);
+        if (!d || d->seat < 0 || d->seat >= hm->nseats)
+            continue;
+        if (d->decision_id != hm->decision_id) {
+            hm->decision_id = d->decision_id;
+            hm->decision_ms = now_ms;
+        }
+        uint64_t version = engine_match_snapshot_version(hm->m);
+        if (version != hm->turn_version) {
+            hm->turn_version = version;
+            hm->turn_ms = now_ms;
+        }
+        host_seat *s = &hm->seats[d->seat];
+        if (s->away_ms && !s->robot && now_ms - s->away_ms >= hm->set.grace_ms) {
+            if (hm->set.forfeit) {
+                host_forfeit(h, hm, d->seat, now_ms);
+                continue;
+            }
+            s->robot = true;
+            dh_info("match %s: %s stayed away %u ms; a bot plays the seat", hm->id, s->player_id,
+                    hm->set.grace_ms);
+        }
+        const char *why = NULL;
+        if (s->robot)
+            why = "seat played by a bot";
+        else if (hm->set.decision_ms && now_ms - hm->decision_ms >= hm->set.decision_ms)
+            why = "decision timer";
+        else if (hm->set.turn_ms && now_ms - hm->turn_ms >= hm->set.turn_ms)
+            why = "turn timer";
+        if (why && host_default_answer(h, hm, why, now_ms))
+            made++;
+    }
+    return made;
 }

@@ -11,6 +11,15 @@
  * deep, a match has at most one write in flight: a second command for a busy match
  * flushes the batch first.
  *
+ * Ownership: every write is fenced by (worker id, epoch) in Redis (store.h). A write
+ * refused as FENCED means the matchmaker gave the match to another worker: this worker
+ * drops it and answers UNKNOWN_MATCH, and the gateway looks the match up again.
+ *
+ * Timers and absence (per queue, host_settings): a decision unanswered for decision_ms,
+ * or any decision once the turn has lasted turn_ms, gets the game's default bot answer; a
+ * seat whose gateway reported it away for grace_ms is played by that bot until the player
+ * returns, or forfeits the match. Those answers are logged like any other.
+ *
  * Players are routed by the gateway identity their last command came from; outputs to
  * a seat with no route, or to a gateway that went away (EHOSTUNREACH), are dropped: the
  * player resyncs on return and gets a full View.
@@ -46,7 +55,15 @@ typedef struct {
     char route[DH_ZMQ_ID_MAX + 1]; /* gateway identity; empty until the player attaches */
     host_reply replies[HOST_REPLIES];
     unsigned next_reply;
+    uint64_t away_ms; /* when its gateway said the connection dropped; 0 while present */
+    bool robot;       /* the grace period ran out: a bot plays the seat until it returns */
 } host_seat;
+
+/* A queue's settings (internal.proto QueueSettings); 0 turns a timer off. */
+typedef struct {
+    uint32_t grace_ms, decision_ms, turn_ms;
+    bool forfeit; /* after the grace period: forfeit the seat instead of a bot playing it */
+} host_settings;
 
 typedef struct {
     char id[HOST_ID_MAX];
@@ -54,13 +71,22 @@ typedef struct {
     engine_match *m;
     host_seat *seats;
     int nseats;
-    uint64_t snap_version;     /* last snapshot version Redis holds */
+    uint64_t snap_version; /* last snapshot version Redis holds */
+    uint64_t epoch;        /* our ownership epoch (match:{ID}.epoch) for fenced writes */
+    uint64_t answers;      /* accepted answers since the start (the history's length) */
+    host_settings set;
+    char mode[64];
+    uint64_t decision_id;      /* the pending decision the timers below belong to */
+    uint64_t decision_ms;      /* when it was first put to its seat */
+    uint64_t turn_version;     /* the snapshot version the turn timer belongs to */
+    uint64_t turn_ms;          /* when that turn started (or we got the match) */
+    int forfeit_seat;          /* -1, or the seat that forfeited (the match is over) */
     bool busy;                 /* a write of the current batch is in flight */
     bool started;              /* MatchStarted ok was sent */
     struct bundles_entry *pin; /* the bundle it runs on, when the host follows bundles */
 } host_match;
 
-typedef enum { HOST_ACT_START, HOST_ACT_CHOOSE } host_act_kind;
+typedef enum { HOST_ACT_START, HOST_ACT_CHOOSE, HOST_ACT_FORFEIT } host_act_kind;
 
 /* Outputs held until the batch's writes are acknowledged. */
 typedef struct {
@@ -100,6 +126,15 @@ void host_start_match(host *h, const Deckhand__Internal__StartMatch *sm, uint64_
 /* A PlayerCommand from the gateway at identity. */
 void host_command(host *h, const char *identity, const Deckhand__Internal__PlayerCommand *pc,
                   uint64_t now_ms);
+/* Take over a match the matchmaker moved onto this worker (match:{ID}.worker is us):
+ * restore it from meta + snapshot + log on the bundle it is pinned to, and answer
+ * MatchAdopted. Call between batches. 1 adopted (or already here), 0 refused for good
+ * (not ours, finished, unrestorable), -1 Redis down (try again later). */
+int host_adopt(host *h, const char *match_id, uint64_t now_ms);
+/* Timers: decision and turn deadlines, away seats past their grace period. Answers what
+ * is due with the game's default bot (or forfeits the seat). Call between batches. */
+size_t host_tick(host *h, uint64_t now_ms); /* default answers made */
+
 /* Send the batch's writes, wait for Redis, then release or undo every held action. */
 void host_flush(host *h, uint64_t now_ms);
 

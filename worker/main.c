@@ -38,6 +38,10 @@
 #define HWM              10000
 #define DRAIN_MAX        1000 /* messages per socket per iteration */
 #define GAMES_MAX        32
+#define ADOPT_POLL_MS    200 /* worker:{ID}:adopt is read this often (and on AdoptMatch) */
+#define ADOPT_BATCH      64
+#define TICK_MS          100 /* timers are checked at least this often */
+#define TICK_BUSY_MS     5   /* ...and this often while bots play seats */
 
 static volatile sig_atomic_t worker_stop; /* set by SIGINT/SIGTERM; the only global */
 
@@ -101,21 +105,38 @@ static void worker_beat(host *h, uint64_t now_ms, bool draining)
         store_lease(h->st, h->worker_id, h->endpoint, LEASE_MS);
 }
 
-static void worker_control(host *h, uint64_t now_ms)
+/* Adopt what the matchmaker moved onto us (worker:{ID}:adopt). An id whose adoption
+ * hit a Redis failure goes back into the set for the next round. */
+static void worker_adopt(host *h, uint64_t now_ms)
 {
+    char ids[ADOPT_BATCH][STORE_ID_MAX];
+    long n = store_adopt_pop(h->st, h->worker_id, ids, ADOPT_BATCH, now_ms);
+    for (long i = 0; i < n; i++)
+        if (host_adopt(h, ids[i], now_ms) < 0 &&
+            store_adopt_return(h->st, h->worker_id, ids[i], now_ms) < 0)
+            dh_error("match %s: adoption failed and could not be requeued", ids[i]);
+}
+
+/* Returns true when an AdoptMatch asks for an adoption round now. */
+static bool worker_control(host *h, uint64_t now_ms)
+{
+    bool adopt = false;
     for (int i = 0; i < DRAIN_MAX; i++) {
         Deckhand__Internal__Internal *msg = NULL;
         int rc = dh_zmq_recv(h->dealer, NULL, &msg);
         if (rc == 0)
-            return;
+            return adopt;
         if (rc < 0)
             continue;
         if (msg->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_START_MATCH)
             host_start_match(h, msg->start_match, now_ms);
+        else if (msg->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_ADOPT_MATCH)
+            adopt = true;
         else
             dh_warn("unexpected message %d from the matchmaker", (int)msg->body_case);
         deckhand__internal__internal__free_unpacked(msg, NULL);
     }
+    return adopt;
 }
 
 static void worker_data(host *h, uint64_t now_ms)
@@ -138,11 +159,17 @@ static void worker_data(host *h, uint64_t now_ms)
 
 static int worker_run(host *h)
 {
-    uint64_t next_beat = 0, next_hello = 0, next_poll = 0;
+    uint64_t next_beat = 0, next_hello = 0, next_poll = 0, next_adopt = 0;
+    size_t due = 0; /* default answers made last iteration: more may be due at once */
     while (!worker_stop) {
         uint64_t now = worker_now_ms();
         uint64_t next = next_beat < next_poll ? next_beat : next_poll;
+        next = next < next_adopt ? next : next_adopt;
         long timeout = next > now ? (long)(next - now) : 0;
+        if (due && timeout > TICK_BUSY_MS)
+            timeout = TICK_BUSY_MS;
+        else if (timeout > TICK_MS)
+            timeout = TICK_MS;
         zmq_pollitem_t items[] = {
             {.socket = h->dealer, .events = ZMQ_POLLIN},
             {.socket = h->router, .events = ZMQ_POLLIN},
@@ -154,7 +181,7 @@ static int worker_run(host *h)
             return -1;
         }
         now = worker_now_ms();
-        worker_control(h, now);
+        bool adopt = worker_control(h, now);
         worker_data(h, now);
         if (now >= next_hello) {
             worker_hello(h);
@@ -164,6 +191,12 @@ static int worker_run(host *h)
             worker_beat(h, now, false);
             next_beat = now + BEAT_MS;
         }
+        host_flush(h, worker_now_ms());
+        if (adopt || worker_now_ms() >= next_adopt) {
+            worker_adopt(h, worker_now_ms());
+            next_adopt = worker_now_ms() + ADOPT_POLL_MS;
+        }
+        due = host_tick(h, worker_now_ms());
         host_flush(h, worker_now_ms());
         if (h->bs && worker_now_ms() >= next_poll) {
             bundles_poll(h->bs, worker_now_ms());

@@ -3,6 +3,7 @@
  */
 #include "store.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +43,7 @@ int store_op(store *s, uint64_t now_ms)
         s->ops = ops;
         s->capops = cap;
     }
-    s->ops[s->nops] = (store_op_state){.commands = 0, .ok = true};
+    s->ops[s->nops] = (store_op_state){.commands = 0, .ok = true, .fenced = false};
     return (int)s->nops++;
 }
 
@@ -61,52 +62,114 @@ static int store_cmd(store *s, int argc, const char **argv, const size_t *lens)
 
 int store_put_meta(store *s, const store_meta *m)
 {
-    char key[STORE_KEY_MAX], seed[24], created[24];
+    char key[STORE_KEY_MAX], seed[24], created[24], grace[16], dec[16], turn[16];
     store_key(key, m->match_id, "");
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)m->seed);
     snprintf(created, sizeof created, "%llu", (unsigned long long)m->created_ms);
-    const char *argv[] = {"HSET",        key,          "game",    m->game,    "bundle",
-                          m->bundle,     "worker",     m->worker, "status",   "running",
-                          "seed",        seed,         "players", m->players, "player_ids",
-                          m->player_ids, "created_ms", created};
-    return store_cmd(s, (int)(sizeof argv / sizeof *argv), argv, NULL);
-}
-
-int store_put_snapshot(store *s, const char *match_id, const uint8_t *snap, size_t len)
-{
-    char key[STORE_KEY_MAX], log[STORE_KEY_MAX];
-    store_key(key, match_id, ":snap");
-    store_key(log, match_id, ":log");
-    const char *multi[] = {"MULTI"}, *exec[] = {"EXEC"};
-    const char *set[] = {"SET", key, (const char *)snap};
-    size_t setlen[] = {3, strlen(key), len};
-    const char *del[] = {"DEL", log};
-    if (store_cmd(s, 1, multi, NULL) < 0 || store_cmd(s, 3, set, setlen) < 0 ||
-        store_cmd(s, 2, del, NULL) < 0 || store_cmd(s, 1, exec, NULL) < 0)
+    snprintf(grace, sizeof grace, "%u", m->grace_ms);
+    snprintf(dec, sizeof dec, "%u", m->decision_ms);
+    snprintf(turn, sizeof turn, "%u", m->turn_ms);
+    const char *argv[] = {"HSET",        key,
+                          "game",        m->game,
+                          "bundle",      m->bundle,
+                          "worker",      m->worker,
+                          "epoch",       "1",
+                          "status",      "running",
+                          "seed",        seed,
+                          "players",     m->players,
+                          "player_ids",  m->player_ids,
+                          "created_ms",  created,
+                          "mode",        m->mode ? m->mode : "",
+                          "grace_ms",    grace,
+                          "decision_ms", dec,
+                          "turn_ms",     turn,
+                          "abandon",     m->abandon ? m->abandon : ""};
+    const char *run[] = {"HSET", "matches:running", m->match_id, m->worker};
+    if (store_cmd(s, (int)(sizeof argv / sizeof *argv), argv, NULL) < 0 ||
+        store_cmd(s, 4, run, NULL) < 0)
         return -1;
     return 0;
 }
 
-int store_append_log(store *s, const char *match_id, const uint8_t *entry, size_t len)
-{
-    char key[STORE_KEY_MAX];
-    store_key(key, match_id, ":log");
-    const char *argv[] = {"RPUSH", key, (const char *)entry};
-    size_t lens[] = {5, strlen(key), len};
-    return store_cmd(s, 3, argv, lens);
-}
+/* The fence every write to a running match passes first: match:{ID} must still name this
+ * worker at this epoch (the matchmaker bumps the epoch when it moves the match). */
+#define STORE_FENCE                                                                                \
+    "local o = redis.call('HMGET', KEYS[1], 'worker', 'epoch') "                                   \
+    "if o[1] ~= ARGV[1] or o[2] ~= ARGV[2] then "                                                  \
+    "return redis.error_reply('FENCED match owned by ' .. tostring(o[1]) .. ' at epoch ' .. "      \
+    "tostring(o[2])) end "
 
-int store_finish(store *s, const char *match_id, uint64_t ended_ms, const char *result_json)
+/* KEYS: meta snap log history matches:running matches:finished
+ * ARGV: worker epoch id | snapflag snap | nlog log... | histflag entry |
+ *       finishflag ended_ms result final_hash */
+static const char store_commit_lua[] = STORE_FENCE
+    "local i = 4 "
+    "if ARGV[i] == '1' then redis.call('SET', KEYS[2], ARGV[i + 1]) redis.call('DEL', KEYS[3]) end "
+    "i = i + 2 "
+    "local n = tonumber(ARGV[i]) i = i + 1 "
+    "for _ = 1, n do redis.call('RPUSH', KEYS[3], ARGV[i]) i = i + 1 end "
+    "if ARGV[i] == '1' then redis.call('RPUSH', KEYS[4], ARGV[i + 1]) end "
+    "i = i + 2 "
+    "if ARGV[i] == '1' then "
+    "redis.call('HSET', KEYS[1], 'status', 'finished', 'ended_ms', ARGV[i + 1], 'result', "
+    "ARGV[i + 2], 'final_hash', ARGV[i + 3]) "
+    "redis.call('LPUSH', KEYS[6], ARGV[3]) redis.call('HDEL', KEYS[5], ARGV[3]) end "
+    "return 1";
+
+int store_put_commit(store *s, const store_commit *c)
 {
-    char key[STORE_KEY_MAX], ended[24];
-    store_key(key, match_id, "");
-    snprintf(ended, sizeof ended, "%llu", (unsigned long long)ended_ms);
-    const char *hset[] = {"HSET",     key,   "status", "finished",
-                          "ended_ms", ended, "result", result_json};
-    const char *lpush[] = {"LPUSH", "matches:finished", match_id};
-    if (store_cmd(s, 8, hset, NULL) < 0 || store_cmd(s, 3, lpush, NULL) < 0)
-        return -1;
-    return 0;
+    char meta[STORE_KEY_MAX], snap[STORE_KEY_MAX], log[STORE_KEY_MAX], hist[STORE_KEY_MAX];
+    char epoch[24], ended[24];
+    store_key(meta, c->match_id, "");
+    store_key(snap, c->match_id, ":snap");
+    store_key(log, c->match_id, ":log");
+    store_key(hist, c->match_id, ":history");
+    snprintf(epoch, sizeof epoch, "%llu", (unsigned long long)c->epoch);
+    snprintf(ended, sizeof ended, "%llu", (unsigned long long)c->ended_ms);
+    char nlog[24];
+    snprintf(nlog, sizeof nlog, "%zu", c->nlog);
+    size_t argc = 0, max = 24 + c->nlog;
+    const char **argv = calloc(max, sizeof *argv);
+    size_t *lens = calloc(max, sizeof *lens);
+    int rc = -1;
+    if (!argv || !lens)
+        goto out;
+#define STORE_ARG(p, n)                                                                            \
+    do {                                                                                           \
+        argv[argc] = (const char *)(p);                                                            \
+        lens[argc++] = (n);                                                                        \
+    } while (0)
+#define STORE_STR(p) STORE_ARG((p), strlen(p))
+    STORE_STR("EVAL");
+    STORE_STR(store_commit_lua);
+    STORE_STR("6");
+    STORE_STR(meta);
+    STORE_STR(snap);
+    STORE_STR(log);
+    STORE_STR(hist);
+    STORE_STR("matches:running");
+    STORE_STR("matches:finished");
+    STORE_STR(c->worker);
+    STORE_STR(epoch);
+    STORE_STR(c->match_id);
+    STORE_STR(c->snap ? "1" : "0");
+    STORE_ARG(c->snap ? (const char *)c->snap : "", c->snap ? c->snap_len : 0);
+    STORE_STR(nlog);
+    for (size_t i = 0; i < c->nlog; i++)
+        STORE_ARG(c->log[i].data, c->log[i].len);
+    STORE_STR(c->hist ? "1" : "0");
+    STORE_ARG(c->hist ? (const char *)c->hist : "", c->hist ? c->hist_len : 0);
+    STORE_STR(c->finish ? "1" : "0");
+    STORE_STR(ended);
+    STORE_STR(c->result ? c->result : "");
+    STORE_STR(c->final_hash ? c->final_hash : "");
+#undef STORE_STR
+#undef STORE_ARG
+    rc = store_cmd(s, (int)argc, argv, lens);
+out:
+    free(argv);
+    free(lens);
+    return rc;
 }
 
 int store_lease(store *s, const char *worker_id, const char *endpoint, unsigned ttl_ms)
@@ -118,16 +181,19 @@ int store_lease(store *s, const char *worker_id, const char *endpoint, unsigned 
     return store_cmd(s, 5, argv, NULL);
 }
 
-int store_move_bundle(store *s, const char *match_id, const char *bundle, const char *note)
+/* KEYS: meta bundles; ARGV: worker epoch bundle note */
+static const char store_move_lua[] = STORE_FENCE "redis.call('HSET', KEYS[1], 'bundle', ARGV[3]) "
+                                                 "redis.call('RPUSH', KEYS[2], ARGV[4]) return 1";
+
+int store_move_bundle(store *s, const char *worker, const char *match_id, uint64_t epoch,
+                      const char *bundle, const char *note)
 {
-    char key[STORE_KEY_MAX], list[STORE_KEY_MAX];
+    char key[STORE_KEY_MAX], list[STORE_KEY_MAX], ep[24];
     store_key(key, match_id, "");
     store_key(list, match_id, ":bundles");
-    const char *hset[] = {"HSET", key, "bundle", bundle};
-    const char *rpush[] = {"RPUSH", list, note};
-    if (store_cmd(s, 4, hset, NULL) < 0 || store_cmd(s, 3, rpush, NULL) < 0)
-        return -1;
-    return 0;
+    snprintf(ep, sizeof ep, "%llu", (unsigned long long)epoch);
+    const char *argv[] = {"EVAL", store_move_lua, "2", key, list, worker, ep, bundle, note};
+    return store_cmd(s, 9, argv, NULL);
 }
 
 /* True when a reply reports success (an EXEC also needs every queued command to have
@@ -156,7 +222,9 @@ void store_flush(store *s, uint64_t now_ms)
             if (redisGetReply(c, (void **)&r) != REDIS_OK)
                 goto err;
             if (!store_reply_ok(r)) {
-                if (op->ok)
+                if (r && r->type == REDIS_REPLY_ERROR && !strncmp(r->str, "FENCED", 6))
+                    op->fenced = true;
+                else if (op->ok)
                     dh_warn("redis refused a write: %s",
                             r && r->type == REDIS_REPLY_ERROR ? r->str : "(nil)");
                 op->ok = false;
@@ -175,6 +243,11 @@ err:
 bool store_ok(const store *s, int op)
 {
     return op >= 0 && (size_t)op < s->nops && s->ops[op].ok;
+}
+
+bool store_fenced(const store *s, int op)
+{
+    return op >= 0 && (size_t)op < s->nops && s->ops[op].fenced;
 }
 
 size_t store_pending(const store *s)
@@ -276,4 +349,91 @@ void store_blobs_free(store_blob *b, size_t n)
     for (size_t i = 0; b && i < n; i++)
         free(b[i].data);
     free(b);
+}
+
+static void store_meta_set(store_match *m, const char *f, const char *v, size_t n)
+{
+    static const struct {
+        const char *name;
+        size_t off, cap;
+    } fields[] = {
+#define STORE_FIELD(x) {#x, offsetof(store_match, x), sizeof(((store_match *)0)->x)}
+        STORE_FIELD(game),    STORE_FIELD(bundle),     STORE_FIELD(worker), STORE_FIELD(status),
+        STORE_FIELD(players), STORE_FIELD(player_ids), STORE_FIELD(mode),   STORE_FIELD(abandon),
+#undef STORE_FIELD
+    };
+    for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
+        if (!strcmp(f, fields[i].name))
+            snprintf((char *)m + fields[i].off, fields[i].cap, "%.*s", (int)n, v);
+    if (!strcmp(f, "epoch"))
+        m->epoch = strtoull(v, NULL, 10);
+    else if (!strcmp(f, "seed"))
+        m->seed = strtoull(v, NULL, 10);
+    else if (!strcmp(f, "grace_ms"))
+        m->grace_ms = (uint32_t)strtoul(v, NULL, 10);
+    else if (!strcmp(f, "decision_ms"))
+        m->decision_ms = (uint32_t)strtoul(v, NULL, 10);
+    else if (!strcmp(f, "turn_ms"))
+        m->turn_ms = (uint32_t)strtoul(v, NULL, 10);
+}
+
+int store_get_match(store *s, const char *match_id, store_match *out, uint64_t now_ms)
+{
+    char key[STORE_KEY_MAX], hist[STORE_KEY_MAX];
+    store_key(key, match_id, "");
+    store_key(hist, match_id, ":history");
+    memset(out, 0, sizeof *out);
+    const char *argv[] = {"HGETALL", key};
+    redisReply *r = store_read(s, 2, argv, now_ms);
+    if (!r)
+        return -1;
+    int rc = r->type == REDIS_REPLY_ARRAY ? (r->elements ? 1 : 0) : -1;
+    for (size_t i = 0; rc == 1 && i + 1 < r->elements; i += 2) {
+        const redisReply *f = r->element[i], *v = r->element[i + 1];
+        if (f->type == REDIS_REPLY_STRING && v->type == REDIS_REPLY_STRING)
+            store_meta_set(out, f->str, v->str, v->len);
+    }
+    freeReplyObject(r);
+    if (rc != 1)
+        return rc;
+    const char *llen[] = {"LLEN", hist};
+    r = store_read(s, 2, llen, now_ms);
+    if (!r || r->type != REDIS_REPLY_INTEGER)
+        rc = -1;
+    else
+        out->history = (uint64_t)r->integer;
+    if (r)
+        freeReplyObject(r);
+    return rc;
+}
+
+long store_adopt_pop(store *s, const char *worker_id, char ids[][STORE_ID_MAX], size_t max,
+                     uint64_t now_ms)
+{
+    char key[STORE_KEY_MAX], count[16];
+    snprintf(key, sizeof key, "worker:{%s}:adopt", worker_id);
+    snprintf(count, sizeof count, "%zu", max);
+    const char *argv[] = {"SPOP", key, count};
+    redisReply *r = store_read(s, 3, argv, now_ms);
+    if (!r)
+        return -1;
+    long n = 0;
+    if (r->type == REDIS_REPLY_ARRAY)
+        for (size_t i = 0; i < r->elements && (size_t)n < max; i++)
+            if (r->element[i]->type == REDIS_REPLY_STRING && r->element[i]->len < STORE_ID_MAX)
+                snprintf(ids[n++], STORE_ID_MAX, "%s", r->element[i]->str);
+    freeReplyObject(r);
+    return n;
+}
+
+int store_adopt_return(store *s, const char *worker_id, const char *match_id, uint64_t now_ms)
+{
+    char key[STORE_KEY_MAX];
+    snprintf(key, sizeof key, "worker:{%s}:adopt", worker_id);
+    const char *argv[] = {"SADD", key, match_id};
+    redisReply *r = store_read(s, 3, argv, now_ms);
+    int rc = r && r->type == REDIS_REPLY_INTEGER ? 0 : -1;
+    if (r)
+        freeReplyObject(r);
+    return rc;
 }

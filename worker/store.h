@@ -9,15 +9,24 @@
  * once (the host answers UNAVAILABLE) and the connection is retried with backoff.
  *
  * Keys carry hash tags so one match's keys share a Redis Cluster slot:
- *   match:{ID}       hash: game bundle worker status seed players player_ids created_ms
- *                          ended_ms result
- *   match:{ID}:snap  the engine snapshot of the last turn boundary
- *   match:{ID}:log   encoded answers accepted since that snapshot
- *   matches:finished ids, newest first
- *   worker:{ID}      the worker's data endpoint, with a TTL (its lease)
+ *   match:{ID}         hash: game bundle worker epoch status seed players player_ids
+ *                            created_ms mode grace_ms decision_ms turn_ms abandon
+ *                            ended_ms result final_hash
+ *   match:{ID}:snap    the engine snapshot of the last turn boundary
+ *   match:{ID}:log     encoded answers accepted since that snapshot
+ *   match:{ID}:history every accepted answer since the start (deckhand replay)
+ *   matches:running    hash: match id -> owning worker
+ *   matches:finished   ids, newest first
+ *   worker:{ID}        the worker's data endpoint, with a TTL (its lease)
+ *   worker:{ID}:adopt  set: matches the matchmaker moved onto this worker
  *
- * The reads are synchronous and unbatched: they serve tests and tools (and, later,
- * adopting a dead worker's matches), not the hot path.
+ * Fencing: every write to a running match is one EVAL that first checks that match:{ID}
+ * still names this worker at the epoch it holds; otherwise it writes nothing and fails
+ * with FENCED (store_fenced), because the matchmaker moved the match elsewhere. One
+ * answer's writes (snapshot, log, history, result) are one script, so they land together.
+ *
+ * The reads are synchronous and unbatched: they serve adoption, tests and tools, not the
+ * hot path.
  */
 #ifndef DECKHAND_WORKER_STORE_H
 #define DECKHAND_WORKER_STORE_H
@@ -28,9 +37,12 @@
 
 #include "dh_redis.h"
 
+#define STORE_ID_MAX 128
+
 typedef struct {
     unsigned commands; /* replies to read for this op */
     bool ok;
+    bool fenced; /* a write was refused because another worker owns the match now */
 } store_op_state;
 
 typedef struct {
@@ -46,7 +58,29 @@ typedef struct {
     const char *players;    /* display names, comma-separated */
     const char *player_ids; /* comma-separated */
     uint64_t created_ms;
+    const char *mode, *abandon; /* the queue and its settings, for an adopting worker */
+    uint32_t grace_ms, decision_ms, turn_ms;
 } store_meta;
+
+typedef struct {
+    uint8_t *data;
+    size_t len;
+} store_blob;
+
+/* Everything one accepted answer (or a new match) changes, written as one fenced script. */
+typedef struct {
+    const char *match_id, *worker;
+    uint64_t epoch;
+    const uint8_t *snap; /* a new snapshot (resets the log), or NULL */
+    size_t snap_len;
+    const store_blob *log; /* entries to append to the log (after the snapshot, if any) */
+    size_t nlog;
+    const uint8_t *hist; /* the accepted answer, appended to the history, or NULL */
+    size_t hist_len;
+    bool finish; /* the match ended: status, ended_ms, result, final_hash */
+    uint64_t ended_ms;
+    const char *result, *final_hash;
+} store_commit;
 
 /* Parse url (nothing connects yet); -1 on a malformed URL. */
 int store_init(store *s, const char *url, int timeout_ms);
@@ -56,22 +90,25 @@ void store_close(store *s);
  * memory): the caller treats that as a failed write right away. */
 int store_op(store *s, uint64_t now_ms);
 /* Append commands to the newest op. Return 0, or -1 (the op will fail). */
+/* A new match: its meta at epoch 1 (unfenced) and its row in matches:running. */
 int store_put_meta(store *s, const store_meta *m);
-/* MULTI; SET snap; DEL log; EXEC: a new turn boundary replaces the log atomically. */
-int store_put_snapshot(store *s, const char *match_id, const uint8_t *snap, size_t len);
-int store_append_log(store *s, const char *match_id, const uint8_t *entry, size_t len);
-/* HSET status finished, ended_ms, result; LPUSH matches:finished. */
-int store_finish(store *s, const char *match_id, uint64_t ended_ms, const char *result_json);
+/* One fenced script: snapshot (SET snap, DEL log), log entries, history entry, and when
+ * finished HSET status/ended_ms/result/final_hash, LPUSH matches:finished, HDEL
+ * matches:running. */
+int store_put_commit(store *s, const store_commit *c);
 int store_lease(store *s, const char *worker_id, const char *endpoint, unsigned ttl_ms);
-/* HSET bundle; RPUSH match:{ID}:bundles note: a running match moved onto another bundle
- * (live-ops --apply-to-running), recorded with the match. */
-int store_move_bundle(store *s, const char *match_id, const char *bundle, const char *note);
+/* Fenced: HSET bundle; RPUSH match:{ID}:bundles note: a running match moved onto another
+ * bundle (live-ops --apply-to-running), recorded with the match. */
+int store_move_bundle(store *s, const char *worker, const char *match_id, uint64_t epoch,
+                      const char *bundle, const char *note);
 
 /* Send the batch and read every reply; then store_ok tells each op's fate until the
  * next store_op after the flush starts a new batch. An I/O error fails every op whose
  * replies were not all read, and drops the connection. */
 void store_flush(store *s, uint64_t now_ms);
 bool store_ok(const store *s, int op);
+/* The op failed because the match belongs to another worker now. */
+bool store_fenced(const store *s, int op);
 /* Forget the flushed batch; the next store_op starts a new one. */
 void store_next(store *s);
 /* Ops in the current (unflushed) batch. */
@@ -84,13 +121,24 @@ char *store_get_field(store *s, const char *match_id, const char *field, uint64_
 /* The snapshot (caller frees *out); 1 found, 0 missing, -1 Redis down. */
 int store_get_snapshot(store *s, const char *match_id, uint8_t **out, size_t *len, uint64_t now_ms);
 
-typedef struct {
-    uint8_t *data;
-    size_t len;
-} store_blob;
-
 /* Every log entry in order (caller frees with store_blobs_free); count, or -1. */
 long store_get_log(store *s, const char *match_id, store_blob **out, uint64_t now_ms);
 void store_blobs_free(store_blob *b, size_t n);
+
+/* match:{ID} as an adopting worker needs it, plus the history's length. */
+typedef struct {
+    char game[STORE_ID_MAX], bundle[80], worker[STORE_ID_MAX], status[16], mode[64], abandon[16];
+    char players[STORE_ID_MAX * 8], player_ids[STORE_ID_MAX * 8];
+    uint64_t epoch, seed, history;
+    uint32_t grace_ms, decision_ms, turn_ms;
+} store_match;
+
+/* 1 found, 0 no such match, -1 Redis down. */
+int store_get_match(store *s, const char *match_id, store_match *out, uint64_t now_ms);
+/* SPOP up to max ids from worker:{ID}:adopt; their count, or -1 when Redis is down. */
+long store_adopt_pop(store *s, const char *worker_id, char ids[][STORE_ID_MAX], size_t max,
+                     uint64_t now_ms);
+/* Put an id back (its adoption failed for a reason that may pass). */
+int store_adopt_return(store *s, const char *worker_id, const char *match_id, uint64_t now_ms);
 
 #endif

@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -83,10 +84,17 @@ static bool redis_answers(int port)
     return up;
 }
 
+void dh_test_redis_dir(int port, char *out, size_t cap)
+{
+    snprintf(out, cap, "/tmp/dh-test-redis-%d", port);
+}
+
 int dh_test_redis_start(int port, pid_t *pid)
 {
-    char portstr[16];
+    char portstr[16], dir[64];
     snprintf(portstr, sizeof portstr, "%d", port);
+    dh_test_redis_dir(port, dir, sizeof dir);
+    mkdir(dir, 0700);
     *pid = fork();
     if (*pid < 0)
         return -1;
@@ -94,7 +102,7 @@ int dh_test_redis_start(int port, pid_t *pid)
         if (!freopen("/dev/null", "w", stdout))
             _exit(127);
         execlp("redis-server", "redis-server", "--port", portstr, "--bind", "127.0.0.1", "--save",
-               "", "--appendonly", "no", "--daemonize", "no", "--dir", "/tmp", (char *)NULL);
+               "", "--appendonly", "no", "--daemonize", "no", "--dir", dir, (char *)NULL);
         _exit(127);
     }
     for (int i = 0; i < 200; i++) {

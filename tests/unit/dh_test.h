@@ -32,6 +32,9 @@ int dh_test_free_port(void);
  * *pid; 0 on success, -1 on failure. dh_test_redis_stop kills and reaps it, sets *pid to
  * -1, and may be called again (tests stop and restart Redis to simulate an outage). */
 int dh_test_redis_start(int port, pid_t *pid);
+/* The server's --dir (/tmp/dh-test-redis-PORT): a SAVE there survives a restart, as a
+ * durable Redis would. Only a test that SAVEs needs to clean it. */
+void dh_test_redis_dir(int port, char *out, size_t cap);
 void dh_test_redis_stop(pid_t *pid);
 
 #endif

@@ -128,7 +128,7 @@ static const Deckhand__ServerMessage *outbox_find(const outbox *o, const char *p
 
 static const char *const players[] = {"p-ann", "p-bob"};
 
-static void start_match(rig *r, const char *id)
+static void start_match_set(rig *r, const char *id, Deckhand__Internal__QueueSettings *set)
 {
     Deckhand__Internal__Seat s0 = DECKHAND__INTERNAL__SEAT__INIT, s1 = s0;
     s0.player_id = (char *)players[0];
@@ -142,7 +142,13 @@ static void start_match(rig *r, const char *id)
     sm.seed = 42;
     sm.n_seats = 2;
     sm.seats = seats;
+    sm.settings = set;
     host_start_match(&r->h, &sm, dh_test_now_ms());
+}
+
+static void start_match(rig *r, const char *id)
+{
+    start_match_set(r, id, NULL);
 }
 
 static void command(rig *r, const char *match, const char *player, uint64_t cmd_id,
@@ -200,10 +206,21 @@ static long long redis_int(const char *cmd, const char *key)
     return v;
 }
 
-/* Start m-ID, check MatchStarted, attach both players. */
-static host_match *started(rig *r, const char *id)
+static void redis_do(const char *fmt, const char *a, const char *b)
 {
-    start_match(r, id);
+    struct timeval tv = {.tv_sec = 1, .tv_usec = 0};
+    redisContext *c = redisConnectWithTimeout("127.0.0.1", redis_port, tv);
+    redisReply *rep = redisCommand(c, fmt, a, b);
+    CU_ASSERT_TRUE(rep && rep->type != REDIS_REPLY_ERROR);
+    if (rep)
+        freeReplyObject(rep);
+    redisFree(c);
+}
+
+/* Start m-ID with settings, check MatchStarted, attach both players. */
+static host_match *started_set(rig *r, const char *id, Deckhand__Internal__QueueSettings *set)
+{
+    start_match_set(r, id, set);
     CU_ASSERT_PTR_NULL(mm_next(r)); /* nothing before Redis acknowledged */
     host_flush(&r->h, dh_test_now_ms());
     Deckhand__Internal__Internal *m = mm_next(r);
@@ -220,6 +237,28 @@ static host_match *started(rig *r, const char *id)
     host_match *hm = host_find(&r->h, id);
     CU_ASSERT_PTR_NOT_NULL_FATAL(hm);
     return hm;
+}
+
+static host_match *started(rig *r, const char *id)
+{
+    return started_set(r, id, NULL);
+}
+
+/* Answer n decisions of hm legally, each flushed. */
+static void play(rig *r, host_match *hm, int n, uint64_t *cmd)
+{
+    outbox o;
+    for (int i = 0; i < n; i++) {
+        const engine_decision *d = engine_match_decision(hm->m);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+        Deckhand__Choose c;
+        uint32_t ids[64];
+        legal_choice(d, &c, ids);
+        command(r, hm->id, players[d->seat], (*cmd)++, &c);
+        host_flush(&r->h, dh_test_now_ms());
+        gw_drain(r, &o);
+        outbox_free(&o);
+    }
 }
 
 static void test_worker_start_writes_redis_before_match_started(void)
@@ -387,6 +426,15 @@ static void test_worker_redis_outage_is_unavailable_and_rolled_back(void)
     Deckhand__Choose c;
     uint32_t ids[64];
     legal_choice(d, &c, ids);
+    /* a durable Redis: what it held comes back with it (SAVE, then the restart loads it) */
+    struct timeval tv = {.tv_sec = 5, .tv_usec = 0};
+    redisContext *rc = redisConnectWithTimeout("127.0.0.1", redis_port, tv);
+    redisReply *saved = rc ? redisCommand(rc, "SAVE") : NULL;
+    CU_ASSERT_TRUE(saved && saved->type == REDIS_REPLY_STATUS);
+    if (saved)
+        freeReplyObject(saved);
+    if (rc)
+        redisFree(rc);
     dh_test_redis_stop(&redis_pid);
     command(&r, "m-down", decider, 31, &c);
     host_flush(&r.h, dh_test_now_ms());
@@ -415,6 +463,10 @@ static void test_worker_redis_outage_is_unavailable_and_rolled_back(void)
     CU_ASSERT_PTR_NULL(host_find(&r.h, "m-down2"));
 
     CU_ASSERT_EQUAL_FATAL(dh_test_redis_start(redis_port, &redis_pid), 0);
+    char dump[96];
+    dh_test_redis_dir(redis_port, dump, sizeof dump);
+    strcat(dump, "/dump.rdb");
+    unlink(dump); /* loaded: later restarts start clean */
     /* the retry of the same cmd_id is applied once Redis is back (after the backoff) */
     usleep(2100 * 1000);
     command(&r, "m-down", decider, 31, &c);
@@ -470,6 +522,205 @@ static void test_worker_plays_a_match_to_the_end(void)
     free(status);
     free(result);
     CU_ASSERT_TRUE(redis_int("LLEN", "matches:finished") >= 1);
+    rig_close(&r);
+}
+
+static void test_worker_adopts_a_moved_match_exactly_and_the_old_owner_is_fenced(void)
+{
+    rig r;
+    rig_open(&r);
+    host_match *hm = started(&r, "m-move");
+    uint64_t cmd = 1;
+    play(&r, hm, 25, &cmd); /* past a turn boundary: snapshot plus log */
+    uint64_t hash = engine_match_hash(hm->m);
+    uint64_t decision = engine_match_decision(hm->m)->decision_id;
+    int decider = engine_match_decision(hm->m)->seat;
+    Deckhand__Internal__Internal *m;
+    while ((m = mm_next(&r)))
+        deckhand__internal__internal__free_unpacked(m, NULL);
+
+    /* the matchmaker's takeover: another owner, the next epoch, the adopt set */
+    redis_do("HSET match:{m-move} worker %s epoch %s", "wk-u", "2");
+    redis_do("SADD worker:{wk-u}:adopt %s%s", "m-", "move");
+    store st2;
+    CU_ASSERT_EQUAL_FATAL(store_init(&st2, redis_url, 500), 0);
+    host h2;
+    host_init(&h2, "wk-u", "inproc://worker", r.router, r.dealer, r.bundle, &st2, 10);
+    char ids[4][STORE_ID_MAX];
+    CU_ASSERT_EQUAL(store_adopt_pop(&st2, "wk-u", ids, 4, dh_test_now_ms()), 1);
+    CU_ASSERT_EQUAL(host_adopt(&h2, ids[0], dh_test_now_ms()), 1);
+    host_match *hm2 = host_find(&h2, "m-move");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(hm2);
+    CU_ASSERT_EQUAL(engine_match_hash(hm2->m), hash);
+    CU_ASSERT_EQUAL(hm2->epoch, 2);
+    CU_ASSERT_EQUAL(hm2->answers, 25);
+    m = mm_next(&r);
+    CU_ASSERT_TRUE_FATAL(m && m->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ADOPTED);
+    CU_ASSERT_TRUE(m->match_adopted->ok && m->match_adopted->n_player_ids == 2 &&
+                   !strcmp(m->match_adopted->player_ids[1], "p-bob"));
+    deckhand__internal__internal__free_unpacked(m, NULL);
+
+    /* the old owner's next write is fenced: UNKNOWN_MATCH, the match dropped, Redis untouched */
+    Deckhand__Choose c;
+    uint32_t opt[64];
+    legal_choice(engine_match_decision(hm->m), &c, opt);
+    command(&r, "m-move", players[decider], 500, &c);
+    host_flush(&r.h, dh_test_now_ms());
+    outbox o;
+    gw_drain(&r, &o);
+    CU_ASSERT_TRUE_FATAL(o.n == 1 && o.msg[0]->body_case == DECKHAND__SERVER_MESSAGE__BODY_REPLY);
+    CU_ASSERT_TRUE(o.msg[0]->reply->error &&
+                   o.msg[0]->reply->error->code == DECKHAND__ERROR_CODE__UNKNOWN_MATCH);
+    outbox_free(&o);
+    CU_ASSERT_PTR_NULL(host_find(&r.h, "m-move"));
+    CU_ASSERT_EQUAL(redis_int("LLEN", "match:{m-move}:history"), 25);
+
+    /* the gateway re-attaches the decider: the new owner re-sends the same decision */
+    Deckhand__Internal__PlayerCommand pc = DECKHAND__INTERNAL__PLAYER_COMMAND__INIT;
+    Deckhand__Resync rs = DECKHAND__RESYNC__INIT;
+    rs.match_id = (char *)"m-move";
+    pc.match_id = (char *)"m-move";
+    pc.player_id = (char *)players[decider];
+    pc.body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC;
+    pc.resync = &rs;
+    host_command(&h2, "gw-t", &pc, dh_test_now_ms());
+    gw_drain(&r, &o);
+    const Deckhand__ServerMessage *dr =
+        outbox_find(&o, players[decider], DECKHAND__SERVER_MESSAGE__BODY_DECISION);
+    CU_ASSERT_TRUE(dr && dr->decision->decision_id == decision);
+    outbox_free(&o);
+    /* and accepts the answer the old owner could not write */
+    pc.cmd_id = 501;
+    pc.body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHOOSE;
+    pc.choose = &c;
+    host_command(&h2, "gw-t", &pc, dh_test_now_ms());
+    host_flush(&h2, dh_test_now_ms());
+    gw_drain(&r, &o);
+    CU_ASSERT_TRUE(o.n >= 1 && o.msg[0]->reply->ok);
+    outbox_free(&o);
+    CU_ASSERT_EQUAL(redis_int("LLEN", "match:{m-move}:history"), 26);
+
+    /* adopting a match that is not ours is refused */
+    CU_ASSERT_EQUAL(host_adopt(&h2, "m-nobody", dh_test_now_ms()), 0);
+    m = mm_next(&r);
+    CU_ASSERT_TRUE(m && m->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ADOPTED &&
+                   !m->match_adopted->ok);
+    if (m)
+        deckhand__internal__internal__free_unpacked(m, NULL);
+    host_free(&h2);
+    store_close(&st2);
+    rig_close(&r);
+}
+
+static void test_worker_decision_timer_answers_by_default(void)
+{
+    rig r;
+    rig_open(&r);
+    Deckhand__Internal__QueueSettings set = DECKHAND__INTERNAL__QUEUE_SETTINGS__INIT;
+    set.decision_ms = 50;
+    set.grace_ms = 60000;
+    host_match *hm = started_set(&r, "m-timer", &set);
+    uint64_t before = engine_match_decision(hm->m)->decision_id;
+    CU_ASSERT_EQUAL(host_tick(&r.h, dh_test_now_ms()), 0); /* the clock starts */
+    host_flush(&r.h, dh_test_now_ms());
+    CU_ASSERT_EQUAL(engine_match_decision(hm->m)->decision_id, before);
+    usleep(80 * 1000);
+    CU_ASSERT_EQUAL(host_tick(&r.h, dh_test_now_ms()), 1);
+    host_flush(&r.h, dh_test_now_ms());
+    CU_ASSERT_TRUE(engine_match_decision(hm->m)->decision_id > before);
+    CU_ASSERT_EQUAL(redis_int("LLEN", "match:{m-timer}:history"), 1);
+    char *ms = hget("match:{m-timer}", "decision_ms");
+    CU_ASSERT_STRING_EQUAL(ms ? ms : "", "50");
+    free(ms);
+    outbox o;
+    gw_drain(&r, &o);
+    CU_ASSERT_TRUE(o.n > 0); /* the seats see what the default answer did */
+    for (size_t i = 0; i < o.n; i++)
+        CU_ASSERT_NOT_EQUAL(o.msg[i]->body_case, DECKHAND__SERVER_MESSAGE__BODY_REPLY);
+    outbox_free(&o);
+    rig_close(&r);
+}
+
+static void test_worker_away_seat_is_played_by_a_bot_after_grace_until_it_returns(void)
+{
+    rig r;
+    rig_open(&r);
+    Deckhand__Internal__QueueSettings set = DECKHAND__INTERNAL__QUEUE_SETTINGS__INIT;
+    set.grace_ms = 30;
+    set.abandon = (char *)"bot";
+    host_match *hm = started_set(&r, "m-away", &set);
+    int seat = engine_match_decision(hm->m)->seat;
+    Deckhand__Internal__PlayerCommand pc = DECKHAND__INTERNAL__PLAYER_COMMAND__INIT;
+    Deckhand__Internal__Away away = DECKHAND__INTERNAL__AWAY__INIT;
+    pc.match_id = (char *)"m-away";
+    pc.player_id = (char *)players[seat];
+    pc.body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_AWAY;
+    pc.away = &away;
+    host_command(&r.h, "gw-other", &pc, dh_test_now_ms()); /* not its gateway: ignored */
+    CU_ASSERT_EQUAL(hm->seats[seat].away_ms, 0);
+    host_command(&r.h, "gw-t", &pc, dh_test_now_ms());
+    CU_ASSERT_NOT_EQUAL(hm->seats[seat].away_ms, 0);
+    CU_ASSERT_EQUAL(host_tick(&r.h, dh_test_now_ms()), 0); /* still within grace */
+    usleep(50 * 1000);
+    size_t made = 0;
+    for (int i = 0; i < 200 && engine_match_decision(hm->m)->seat == seat; i++) {
+        made += host_tick(&r.h, dh_test_now_ms());
+        host_flush(&r.h, dh_test_now_ms());
+    }
+    CU_ASSERT_TRUE(made >= 1);
+    CU_ASSERT_TRUE(hm->seats[seat].robot);
+    CU_ASSERT_NOT_EQUAL(engine_match_decision(hm->m)->seat, seat); /* the bot ended its turn */
+    /* the player comes back: the seat is theirs again */
+    command(&r, "m-away", players[seat], 0, NULL);
+    CU_ASSERT_FALSE(hm->seats[seat].robot);
+    CU_ASSERT_EQUAL(hm->seats[seat].away_ms, 0);
+    outbox o;
+    gw_drain(&r, &o);
+    outbox_free(&o);
+    rig_close(&r);
+}
+
+static void test_worker_away_seat_forfeits_when_the_queue_says_so(void)
+{
+    rig r;
+    rig_open(&r);
+    Deckhand__Internal__QueueSettings set = DECKHAND__INTERNAL__QUEUE_SETTINGS__INIT;
+    set.grace_ms = 10;
+    set.abandon = (char *)"forfeit";
+    host_match *hm = started_set(&r, "m-forfeit", &set);
+    int seat = engine_match_decision(hm->m)->seat;
+    Deckhand__Internal__Internal *m;
+    while ((m = mm_next(&r)))
+        deckhand__internal__internal__free_unpacked(m, NULL);
+    Deckhand__Internal__PlayerCommand pc = DECKHAND__INTERNAL__PLAYER_COMMAND__INIT;
+    Deckhand__Internal__Away away = DECKHAND__INTERNAL__AWAY__INIT;
+    pc.match_id = (char *)"m-forfeit";
+    pc.player_id = (char *)players[seat];
+    pc.body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_AWAY;
+    pc.away = &away;
+    host_command(&r.h, "gw-t", &pc, dh_test_now_ms());
+    usleep(30 * 1000);
+    host_tick(&r.h, dh_test_now_ms());
+    host_flush(&r.h, dh_test_now_ms());
+    CU_ASSERT_PTR_NULL(host_find(&r.h, "m-forfeit"));
+    outbox o;
+    gw_drain(&r, &o);
+    CU_ASSERT_PTR_NOT_NULL(
+        outbox_find(&o, players[1 - seat], DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER));
+    outbox_free(&o);
+    m = mm_next(&r);
+    CU_ASSERT_TRUE(m && m->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ENDED);
+    if (m)
+        deckhand__internal__internal__free_unpacked(m, NULL);
+    char *status = hget("match:{m-forfeit}", "status");
+    char *result = hget("match:{m-forfeit}", "result");
+    CU_ASSERT_STRING_EQUAL(status ? status : "", "finished");
+    CU_ASSERT_TRUE(result && strstr(result, "\"forfeit\":true"));
+    free(status);
+    free(result);
+    char *owner = hget("matches:running", "m-forfeit");
+    CU_ASSERT_PTR_NULL(owner);
+    free(owner);
     rig_close(&r);
 }
 
@@ -539,6 +790,13 @@ int main(void)
         {"worker_redis_outage_is_unavailable_and_rolled_back",
          test_worker_redis_outage_is_unavailable_and_rolled_back},
         {"worker_plays_a_match_to_the_end", test_worker_plays_a_match_to_the_end},
+        {"worker_adopts_a_moved_match_exactly_and_the_old_owner_is_fenced",
+         test_worker_adopts_a_moved_match_exactly_and_the_old_owner_is_fenced},
+        {"worker_decision_timer_answers_by_default", test_worker_decision_timer_answers_by_default},
+        {"worker_away_seat_is_played_by_a_bot_after_grace_until_it_returns",
+         test_worker_away_seat_is_played_by_a_bot_after_grace_until_it_returns},
+        {"worker_away_seat_forfeits_when_the_queue_says_so",
+         test_worker_away_seat_forfeits_when_the_queue_says_so},
         {"worker_refuses_matches_past_capacity", test_worker_refuses_matches_past_capacity},
         {"worker_refuses_a_match_the_engine_cannot_create",
          test_worker_refuses_a_match_the_engine_cannot_create},

@@ -46,7 +46,41 @@ static const store_meta meta = {
     .players = "ann,bob",
     .player_ids = "p-1,p-2",
     .created_ms = 1700000000000ULL,
+    .mode = "ranked",
+    .abandon = "forfeit",
+    .grace_ms = 30000,
+    .decision_ms = 20000,
+    .turn_ms = 90000,
 };
+
+/* Queue one commit of the given parts for match id, owned by wk-1 at epoch. */
+static void commit(store *s, const char *id, uint64_t epoch, const uint8_t *snap, size_t snap_len,
+                   const uint8_t *entry, size_t len, const uint8_t *hist, size_t hist_len)
+{
+    store_blob b = {(uint8_t *)entry, len};
+    store_commit c = {.match_id = id,
+                      .worker = "wk-1",
+                      .epoch = epoch,
+                      .snap = snap,
+                      .snap_len = snap_len,
+                      .log = entry ? &b : NULL,
+                      .nlog = entry ? 1 : 0,
+                      .hist = hist,
+                      .hist_len = hist_len};
+    CU_ASSERT_EQUAL(store_put_commit(s, &c), 0);
+}
+
+/* A new match owned by wk-1 at epoch 1, flushed. */
+static void new_match(store *s, const char *id)
+{
+    int op = store_op(s, dh_test_now_ms());
+    store_meta m = meta;
+    m.match_id = id;
+    CU_ASSERT_EQUAL(store_put_meta(s, &m), 0);
+    store_flush(s, dh_test_now_ms());
+    CU_ASSERT_TRUE(store_ok(s, op));
+    store_next(s);
+}
 
 static void test_store_writes_meta_and_first_snapshot(void)
 {
@@ -56,25 +90,26 @@ static void test_store_writes_meta_and_first_snapshot(void)
     int op = store_op(&s, dh_test_now_ms());
     CU_ASSERT_TRUE_FATAL(op >= 0);
     CU_ASSERT_EQUAL(store_put_meta(&s, &meta), 0);
-    CU_ASSERT_EQUAL(store_put_snapshot(&s, meta.match_id, snap, sizeof snap), 0);
+    commit(&s, meta.match_id, 1, snap, sizeof snap, NULL, 0, NULL, 0);
     store_flush(&s, dh_test_now_ms());
     CU_ASSERT_TRUE(store_ok(&s, op));
     store_next(&s);
 
-    const char *fields[][2] = {{"game", "dominion"},
-                               {"bundle", "abc123"},
-                               {"worker", "wk-1"},
-                               {"status", "running"},
-                               {"seed", "18446744073709551615"},
-                               {"players", "ann,bob"},
-                               {"player_ids", "p-1,p-2"},
-                               {"created_ms", "1700000000000"}};
+    const char *fields[][2] = {
+        {"game", "dominion"},   {"bundle", "abc123"},      {"worker", "wk-1"},
+        {"epoch", "1"},         {"status", "running"},     {"seed", "18446744073709551615"},
+        {"players", "ann,bob"}, {"player_ids", "p-1,p-2"}, {"created_ms", "1700000000000"},
+        {"mode", "ranked"},     {"grace_ms", "30000"},     {"decision_ms", "20000"},
+        {"turn_ms", "90000"},   {"abandon", "forfeit"}};
     for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
         char *v = store_get_field(&s, meta.match_id, fields[i][0], dh_test_now_ms());
         CU_ASSERT_PTR_NOT_NULL_FATAL(v);
         CU_ASSERT_STRING_EQUAL(v, fields[i][1]);
         free(v);
     }
+    redisReply *r = raw("HGET matches:running %s", meta.match_id);
+    CU_ASSERT_TRUE(r && r->type == REDIS_REPLY_STRING && !strcmp(r->str, "wk-1"));
+    freeReplyObject(r);
     uint8_t *got = NULL;
     size_t len = 0;
     CU_ASSERT_EQUAL(store_get_snapshot(&s, meta.match_id, &got, &len, dh_test_now_ms()), 1);
@@ -86,16 +121,17 @@ static void test_store_writes_meta_and_first_snapshot(void)
     store_close(&s);
 }
 
-static void test_store_log_appends_and_snapshot_clears_it(void)
+static void test_store_log_appends_and_snapshot_clears_it_while_history_keeps_all(void)
 {
     store s;
     open_store(&s);
     const char *id = "m-log";
+    new_match(&s, id);
     const uint8_t e1[] = {1, 0, 2}, e2[] = {9, 9, 0, 9};
     int a = store_op(&s, dh_test_now_ms());
-    CU_ASSERT_EQUAL(store_append_log(&s, id, e1, sizeof e1), 0);
+    commit(&s, id, 1, NULL, 0, e1, sizeof e1, e1, sizeof e1);
     int b = store_op(&s, dh_test_now_ms());
-    CU_ASSERT_EQUAL(store_append_log(&s, id, e2, sizeof e2), 0);
+    commit(&s, id, 1, NULL, 0, e2, sizeof e2, e2, sizeof e2);
     store_flush(&s, dh_test_now_ms());
     CU_ASSERT_TRUE(store_ok(&s, a));
     CU_ASSERT_TRUE(store_ok(&s, b));
@@ -108,46 +144,100 @@ static void test_store_log_appends_and_snapshot_clears_it(void)
     CU_ASSERT_TRUE(log[1].len == sizeof e2 && !memcmp(log[1].data, e2, sizeof e2));
     store_blobs_free(log, (size_t)n);
 
-    const uint8_t snap[] = {42};
+    const uint8_t snap[] = {42}, e3[] = {3};
     int c = store_op(&s, dh_test_now_ms());
-    CU_ASSERT_EQUAL(store_put_snapshot(&s, id, snap, sizeof snap), 0);
+    commit(&s, id, 1, snap, sizeof snap, NULL, 0, e3, sizeof e3);
     store_flush(&s, dh_test_now_ms());
     CU_ASSERT_TRUE(store_ok(&s, c));
     store_next(&s);
     CU_ASSERT_EQUAL(store_get_log(&s, id, &log, dh_test_now_ms()), 0);
     store_blobs_free(log, 0);
+    redisReply *r = raw("LLEN %s", "match:{m-log}:history");
+    CU_ASSERT_TRUE(r && r->type == REDIS_REPLY_INTEGER && r->integer == 3);
+    freeReplyObject(r);
+    store_match got;
+    CU_ASSERT_EQUAL(store_get_match(&s, id, &got, dh_test_now_ms()), 1);
+    CU_ASSERT_EQUAL(got.history, 3);
     store_close(&s);
 }
 
-static void test_store_finish_records_the_result(void)
+static void test_store_fence_refuses_a_worker_that_lost_the_match(void)
+{
+    store s;
+    open_store(&s);
+    const char *id = "m-fenced";
+    new_match(&s, id);
+    /* the matchmaker moves the match: epoch 2, another worker */
+    freeReplyObject(raw("HSET match:{m-fenced} worker wk-2 epoch %s", "2"));
+    const uint8_t snap[] = {7}, e[] = {1};
+    int op = store_op(&s, dh_test_now_ms());
+    commit(&s, id, 1, snap, sizeof snap, e, sizeof e, e, sizeof e);
+    int ok_op = store_op(&s, dh_test_now_ms());
+    commit(&s, "m-log-other", 1, NULL, 0, NULL, 0, NULL, 0); /* no meta: fenced too */
+    store_flush(&s, dh_test_now_ms());
+    CU_ASSERT_FALSE(store_ok(&s, op));
+    CU_ASSERT_TRUE(store_fenced(&s, op));
+    CU_ASSERT_TRUE(store_fenced(&s, ok_op));
+    store_next(&s);
+    uint8_t *got = NULL;
+    size_t len = 0;
+    CU_ASSERT_EQUAL(store_get_snapshot(&s, id, &got, &len, dh_test_now_ms()), 0);
+    redisReply *r = raw("EXISTS %s", "match:{m-fenced}:history");
+    CU_ASSERT_TRUE(r && r->type == REDIS_REPLY_INTEGER && r->integer == 0);
+    freeReplyObject(r);
+    store_close(&s);
+}
+
+static void test_store_finish_records_result_and_hash_and_leaves_running(void)
 {
     store s;
     open_store(&s);
     const char *id = "m-done";
+    new_match(&s, id);
     int op = store_op(&s, dh_test_now_ms());
-    CU_ASSERT_EQUAL(store_put_meta(&s, &(store_meta){.match_id = id,
-                                                     .game = "dominion",
-                                                     .bundle = "b",
-                                                     .worker = "wk-1",
-                                                     .players = "a",
-                                                     .player_ids = "p"}),
-                    0);
-    CU_ASSERT_EQUAL(store_finish(&s, id, 1234, "[{\"seat\":0,\"rank\":1}]"), 0);
+    store_commit c = {.match_id = id,
+                      .worker = "wk-1",
+                      .epoch = 1,
+                      .finish = true,
+                      .ended_ms = 1234,
+                      .result = "[{\"seat\":0,\"rank\":1}]",
+                      .final_hash = "00000000deadbeef"};
+    CU_ASSERT_EQUAL(store_put_commit(&s, &c), 0);
     store_flush(&s, dh_test_now_ms());
     CU_ASSERT_TRUE(store_ok(&s, op));
     store_next(&s);
-    char *status = store_get_field(&s, id, "status", dh_test_now_ms());
-    char *result = store_get_field(&s, id, "result", dh_test_now_ms());
-    char *ended = store_get_field(&s, id, "ended_ms", dh_test_now_ms());
-    CU_ASSERT_STRING_EQUAL(status ? status : "", "finished");
-    CU_ASSERT_STRING_EQUAL(result ? result : "", "[{\"seat\":0,\"rank\":1}]");
-    CU_ASSERT_STRING_EQUAL(ended ? ended : "", "1234");
-    free(status);
-    free(result);
-    free(ended);
+    const char *want[][2] = {{"status", "finished"},
+                             {"result", "[{\"seat\":0,\"rank\":1}]"},
+                             {"ended_ms", "1234"},
+                             {"final_hash", "00000000deadbeef"}};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        char *v = store_get_field(&s, id, want[i][0], dh_test_now_ms());
+        CU_ASSERT_STRING_EQUAL(v ? v : "", want[i][1]);
+        free(v);
+    }
     redisReply *r = raw("LINDEX matches:finished %s", "0");
     CU_ASSERT_TRUE(r && r->type == REDIS_REPLY_STRING && !strcmp(r->str, id));
     freeReplyObject(r);
+    r = raw("HEXISTS matches:running %s", id);
+    CU_ASSERT_TRUE(r && r->type == REDIS_REPLY_INTEGER && r->integer == 0);
+    freeReplyObject(r);
+    store_close(&s);
+}
+
+static void test_store_adopt_set_pops_and_returns_ids(void)
+{
+    store s;
+    open_store(&s);
+    freeReplyObject(raw("SADD worker:{wk-9}:adopt m-a m-b %s", "m-c"));
+    char ids[8][STORE_ID_MAX];
+    CU_ASSERT_EQUAL(store_adopt_pop(&s, "wk-9", ids, 2, dh_test_now_ms()), 2);
+    CU_ASSERT_EQUAL(store_adopt_pop(&s, "wk-9", ids + 2, 8, dh_test_now_ms()), 1);
+    CU_ASSERT_EQUAL(store_adopt_pop(&s, "wk-9", ids, 8, dh_test_now_ms()), 0);
+    CU_ASSERT_EQUAL(store_adopt_return(&s, "wk-9", "m-b", dh_test_now_ms()), 0);
+    CU_ASSERT_EQUAL(store_adopt_pop(&s, "wk-9", ids, 8, dh_test_now_ms()), 1);
+    CU_ASSERT_STRING_EQUAL(ids[0], "m-b");
+    store_match m;
+    CU_ASSERT_EQUAL(store_get_match(&s, "m-nobody", &m, dh_test_now_ms()), 0);
     store_close(&s);
 }
 
@@ -173,19 +263,22 @@ static void test_store_refused_write_fails_only_its_op(void)
 {
     store s;
     open_store(&s);
+    new_match(&s, "m-right");
+    new_match(&s, "m-wrong");
     redisReply *r = raw("SET %s not-a-list", "match:{m-wrong}:log");
     freeReplyObject(r);
     const uint8_t e[] = {1};
     int good1 = store_op(&s, dh_test_now_ms());
-    store_append_log(&s, "m-right", e, 1);
+    commit(&s, "m-right", 1, NULL, 0, e, 1, NULL, 0);
     int bad = store_op(&s, dh_test_now_ms());
-    store_append_log(&s, "m-wrong", e, 1); /* WRONGTYPE */
+    commit(&s, "m-wrong", 1, NULL, 0, e, 1, NULL, 0); /* WRONGTYPE */
     int good2 = store_op(&s, dh_test_now_ms());
-    store_append_log(&s, "m-right", e, 1);
+    commit(&s, "m-right", 1, NULL, 0, e, 1, NULL, 0);
     store_flush(&s, dh_test_now_ms());
     CU_ASSERT_TRUE(store_ok(&s, good1));
     CU_ASSERT_FALSE(store_ok(&s, bad));
     CU_ASSERT_TRUE(store_ok(&s, good2));
+    CU_ASSERT_FALSE(store_fenced(&s, bad));
     CU_ASSERT_FALSE(store_ok(&s, -1));
     store_next(&s);
     store_close(&s);
@@ -198,7 +291,13 @@ static void test_store_survives_redis_going_away_and_coming_back(void)
     const uint8_t e[] = {5};
     int op = store_op(&s, dh_test_now_ms());
     CU_ASSERT_TRUE_FATAL(op >= 0); /* connected */
-    store_append_log(&s, "m-down", e, 1);
+    store_put_meta(&s, &(store_meta){.match_id = "m-down",
+                                     .game = "g",
+                                     .bundle = "b",
+                                     .worker = "wk-1",
+                                     .players = "a",
+                                     .player_ids = "p"});
+    commit(&s, "m-down", 1, NULL, 0, e, 1, NULL, 0);
     store_flush(&s, dh_test_now_ms());
     CU_ASSERT_TRUE(store_ok(&s, op));
     store_next(&s);
@@ -206,7 +305,7 @@ static void test_store_survives_redis_going_away_and_coming_back(void)
     dh_test_redis_stop(&redis_pid);
     /* the connection still looks open: the op starts, the flush finds it dead */
     op = store_op(&s, dh_test_now_ms());
-    store_append_log(&s, "m-down", e, 1);
+    commit(&s, "m-down", 1, NULL, 0, e, 1, NULL, 0);
     store_flush(&s, dh_test_now_ms());
     CU_ASSERT_FALSE(store_ok(&s, op));
     store_next(&s);
@@ -221,7 +320,13 @@ static void test_store_survives_redis_going_away_and_coming_back(void)
     uint64_t later = dh_test_now_ms() + 60000;
     op = store_op(&s, later);
     CU_ASSERT_TRUE_FATAL(op >= 0);
-    store_append_log(&s, "m-down", e, 1);
+    store_put_meta(&s, &(store_meta){.match_id = "m-down",
+                                     .game = "g",
+                                     .bundle = "b",
+                                     .worker = "wk-1",
+                                     .players = "a",
+                                     .player_ids = "p"});
+    commit(&s, "m-down", 1, NULL, 0, e, 1, NULL, 0);
     store_flush(&s, later);
     CU_ASSERT_TRUE(store_ok(&s, op));
     store_next(&s);
@@ -240,8 +345,13 @@ int main(void)
     }
     static const dh_test_case cases[] = {
         {"store_writes_meta_and_first_snapshot", test_store_writes_meta_and_first_snapshot},
-        {"store_log_appends_and_snapshot_clears_it", test_store_log_appends_and_snapshot_clears_it},
-        {"store_finish_records_the_result", test_store_finish_records_the_result},
+        {"store_log_appends_and_snapshot_clears_it_while_history_keeps_all",
+         test_store_log_appends_and_snapshot_clears_it_while_history_keeps_all},
+        {"store_fence_refuses_a_worker_that_lost_the_match",
+         test_store_fence_refuses_a_worker_that_lost_the_match},
+        {"store_finish_records_result_and_hash_and_leaves_running",
+         test_store_finish_records_result_and_hash_and_leaves_running},
+        {"store_adopt_set_pops_and_returns_ids", test_store_adopt_set_pops_and_returns_ids},
         {"store_lease_expires", test_store_lease_expires},
         {"store_refused_write_fails_only_its_op", test_store_refused_write_fails_only_its_op},
         {"store_survives_redis_going_away_and_coming_back",
