@@ -86,6 +86,25 @@ _dh_spawn() {
     shift 3
     setsid "$prog" "$@" </dev/null >>"$run/logs/$name.log" 2>&1 &
     printf '%s %s\n' "$!" "$(basename "$prog")" >"$run/pids/$name.pid"
+    mkdir -p "$run/cmds"
+    printf '%q ' "$prog" "$@" >"$run/cmds/$name"
+}
+
+# Kill NAME of the cluster in RUNDIR with SIGNAL (default KILL: a crash) and forget it,
+# so the cluster does not count it as died unexpectedly.
+dh_cluster_kill() {
+    local run=$1 name=$2 sig=${3:-KILL} pid prog
+    read -r pid prog <"$run/pids/$name.pid" || return 1
+    _dh_pid_is "$pid" "$prog" && kill "-$sig" "$pid"
+    while _dh_pid_is "$pid" "$prog"; do sleep 0.05; done
+    rm -f "$run/pids/$name.pid"
+}
+
+# Start NAME again with the arguments it was first started with (after dh_cluster_kill).
+dh_cluster_restart() {
+    local run=$1 name=$2 cmd
+    cmd=$(<"$run/cmds/$name") || return 1
+    eval "_dh_spawn \"\$run\" \"\$name\" $cmd"
 }
 
 # Print the last lines of every log of RUNDIR on stderr.
@@ -165,7 +184,8 @@ dh_cluster_start() {
     mkdir -p "$run/pids" "$run/logs" "$run/redis"
 
     _dh_spawn "$run" redis "$(command -v redis-server)" --port "$DH_PORT_REDIS" \
-        --bind 127.0.0.1 --dir "$run/redis" --save "" --appendonly no --daemonize no
+        --bind 127.0.0.1 --dir "$run/redis" --save "" --appendonly yes --appendfsync everysec \
+        --daemonize no
     _dh_wait_for "$run" redis "redis-cli -p $DH_PORT_REDIS ping >/dev/null 2>&1" || {
         dh_cluster_fail "$run"
         return 1

@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 #
 # e2e_lib.sh: what the end-to-end shell tests share. A test sources it, calls
-# e2e_start BASE (a fresh cluster in a temporary run directory, on ports BASE..BASE+11,
+# e2e_start BASE [WORKERS] (a fresh cluster with WORKERS workers, default 2, in a temporary
+# run directory, on ports BASE..BASE+11,
 # or BASE+100.. when another run on this machine holds them),
 # runs its checks with e2e_fail on a broken promise, and exits; the EXIT trap always
 # stops the cluster, fails the test when a process died or left a sanitizer report in
@@ -52,7 +53,7 @@ e2e_start() {
     trap _e2e_cleanup EXIT
     trap 'exit 130' INT TERM
     e2e_log "starting a cluster in $E2E_RUN (ports from $1)"
-    dh_cluster_start_near "$E2E_RUN" "$1" 2 || e2e_fail "the cluster did not start"
+    dh_cluster_start_near "$E2E_RUN" "$1" "${2:-2}" || e2e_fail "the cluster did not start"
     dh_cluster_watch "$E2E_RUN" $$
     set -a
     # shellcheck source=/dev/null
