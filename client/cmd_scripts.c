@@ -17,7 +17,6 @@
 
 #include "cli.h"
 #include "dh_bundle.h"
-#include "dh_client_env.h"
 #include "dh_config.h"
 #include "dh_redis.h"
 #include "engine.h"
@@ -50,26 +49,6 @@ static uint64_t scripts_wall_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-/* Connects to Redis (the caller closes r). NULL with a message when unreachable. */
-static redisContext *scripts_redis(int argc, char **argv, dh_redis *r)
-{
-    char envurl[512];
-    const char *url = dh_config_str(argc, argv, "--redis", "DECKHAND_REDIS_URL", NULL);
-    if (!url &&
-        dh_client_env_file(DH_CLIENT_ENV_FILE, "DECKHAND_REDIS_URL", envurl, sizeof envurl) == 0)
-        url = envurl;
-    if (!url)
-        url = "redis://127.0.0.1:6390";
-    if (dh_redis_init(r, url, 2000) < 0) {
-        fprintf(stderr, "deckhand scripts: bad Redis URL %s\n", url);
-        return NULL;
-    }
-    redisContext *c = dh_redis_get(r, 0);
-    if (!c)
-        fprintf(stderr, "deckhand scripts: cannot reach Redis at %s\n", url);
-    return c;
 }
 
 static redisReply *scripts_cmd(redisContext *c, int argc, const char **argv)
@@ -278,7 +257,7 @@ static int scripts_push(int argc, char **argv)
     printf("bot games: %d per game played to the end\n", SCRIPTS_BOT_GAMES);
 
     dh_redis rd;
-    redisContext *c = scripts_redis(argc, argv, &rd);
+    redisContext *c = cli_redis(argc, argv, "deckhand scripts", &rd);
     int rc = 1;
     dh_bundle_file *files = NULL;
     if (!c)
@@ -358,7 +337,7 @@ static int scripts_rollback(int argc, char **argv)
         return 2;
     }
     dh_redis rd;
-    redisContext *c = scripts_redis(argc, argv, &rd);
+    redisContext *c = cli_redis(argc, argv, "deckhand scripts", &rd);
     int rc = 1;
     if (!c)
         goto out;
@@ -432,7 +411,7 @@ static int scripts_list(int argc, char **argv)
     if (cli_check_flags(argc, argv, known, NULL) < 0)
         return 2;
     dh_redis rd;
-    redisContext *c = scripts_redis(argc, argv, &rd);
+    redisContext *c = cli_redis(argc, argv, "deckhand scripts", &rd);
     if (!c) {
         dh_redis_close(&rd);
         return 1;
@@ -490,12 +469,10 @@ static int scripts_show(int argc, char **argv)
         return 2;
     }
     dh_redis rd;
-    redisContext *c = scripts_redis(argc, argv, &rd);
+    redisContext *c = cli_redis(argc, argv, "deckhand scripts", &rd);
     int rc = 1;
     char *game = NULL, *sha = NULL, *seed = NULL, *players = NULL;
-    dh_bundle_file *files = NULL;
-    size_t nf = 0, nlog = 0;
-    engine_file_in *in = NULL;
+    size_t nlog = 0;
     engine_bundle *b = NULL;
     engine_match *m = NULL;
     engine_answer *log = NULL;
@@ -514,21 +491,8 @@ static int scripts_show(int argc, char **argv)
         fprintf(stderr, "deckhand scripts show: no match %s in Redis\n", mid);
         goto out;
     }
-    if (dh_bundle_fetch(c, sha, &files, &nf) != 1) {
-        fprintf(stderr, "deckhand scripts show: bundle %s is not in Redis\n", sha);
+    if (!(b = cli_redis_bundle(c, sha, "deckhand scripts show")))
         goto out;
-    }
-    in = calloc(nf ? nf : 1, sizeof *in);
-    if (!in)
-        goto out;
-    for (size_t i = 0; i < nf; i++)
-        in[i] = (engine_file_in){files[i].path, files[i].data, files[i].len};
-    engine_error ee = {0};
-    b = engine_bundle_load_files("bundle", in, nf, NULL, &ee);
-    if (!b) {
-        fprintf(stderr, "deckhand scripts show: bundle %.12s: %s\n", sha, ee.message);
-        goto out;
-    }
     int np = 0;
     for (char *p = strtok(players, ","); p && np < SCRIPTS_SEATS_MAX; p = strtok(NULL, ","))
         names[np++] = p;
@@ -560,6 +524,7 @@ static int scripts_show(int argc, char **argv)
                                .seed = strtoull(seed, NULL, 10),
                                .nplayers = np,
                                .names = names};
+    engine_error ee = {0};
     m = engine_match_restore(b, &cfg, (const uint8_t *)snap->str, snap->len, log, nlog, &ee);
     if (!m) {
         printf("match %s: does not replay on bundle %.12s: %s\n", mid, sha, ee.message);
@@ -599,12 +564,10 @@ out:
     engine_bundle_free(b);
     free(log);
     free(ids);
-    free(in);
     if (snap)
         freeReplyObject(snap);
     if (lr)
         freeReplyObject(lr);
-    dh_bundle_files_free(files, nf);
     free(game);
     free(sha);
     free(seed);

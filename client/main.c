@@ -1,7 +1,7 @@
 /*
  * main.c: the `deckhand` command, a front door to its subcommands (one cmd_*.c each):
- * play a match in the terminal, run bot players against a cluster, or simulate games
- * in-process on the rules engine.
+ * play a match in the terminal, run bot players against a cluster, simulate games
+ * in-process on the rules engine, push card scripts, or replay a recorded match.
  */
 #include <stdio.h>
 #include <string.h>
@@ -20,6 +20,8 @@ static const char usage[] =
     "        play N all-bot games in-process and report games per second\n"
     "  scripts push DIR | list | rollback --game G | show --match ID [--card NAME]\n"
     "        live-ops: push card scripts into the running cluster (docs/OPERATIONS.md)\n"
+    "  replay MATCH_ID [--redis URL] [--quiet]\n"
+    "        rebuild a match from Redis, answer by answer, and check its state hash\n"
     "\n"
     "The gateway is --gateway (host:port, or ws://host:port/path), else DECKHAND_GATEWAY_TCP\n"
     "(DECKHAND_GATEWAY_WS with --ws), else .run/cluster.env from ./scripts/run --detach.\n";
@@ -29,7 +31,11 @@ int main(int argc, char **argv)
     static const struct {
         const char *name;
         int (*fn)(int, char **);
-    } cmds[] = {{"play", cmd_play}, {"bots", cmd_bots}, {"sim", cmd_sim}, {"scripts", cmd_scripts}};
+    } cmds[] = {{"play", cmd_play},
+                {"bots", cmd_bots},
+                {"sim", cmd_sim},
+                {"scripts", cmd_scripts},
+                {"replay", cmd_replay}};
     if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
         !strcmp(argv[1], "help")) {
         fputs(usage, argc < 2 ? stderr : stdout);
