@@ -51,6 +51,9 @@ struct gw_conn {
     double rate_tokens;
     uint64_t rate_ms;
     char queued[64]; /* the game last joined and not yet left or matched, "" for none */
+    /* the match the player was last seen in (MatchFound, Choose, Resync), "" for none or
+     * after its GameOver: where a disconnect is reported (PlayerCommand.away) */
+    char match[GW_MATCH_ID_MAX];
 };
 
 /* Start the listeners configured in g (tcp_addr, ws_addr; an empty address is skipped).

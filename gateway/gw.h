@@ -30,6 +30,7 @@
 #define GW_HELLO_PERIOD   1000  /* ms between GatewayHellos */
 #define GW_RATE_PER_SEC   50.0
 #define GW_RATE_BURST     100.0
+#define GW_MATCH_ID_MAX   128 /* a match id with its NUL; longer ids are routed but not tracked */
 
 typedef struct gw_conn gw_conn;
 typedef struct route_sock route_sock;
@@ -74,6 +75,8 @@ typedef struct gw {
     dh_redis_addr redis_addr;
     struct redisAsyncContext *redis; /* NULL while down */
     uint64_t redis_retry_at;
+    size_t redis_waiting;       /* commands sent and not answered */
+    uint64_t redis_progress_at; /* when Redis last connected or answered */
 } gw;
 
 #endif

@@ -3,6 +3,11 @@
  * included: they are the keys' cluster hash tags, as the worker writes them) because the second key
  * depends on the first answer; lookups only happen on a route miss, so their cost does not matter.
  * The connection is made on first use and again, at most once a second, after it drops.
+ *
+ * A connection that stops answering is dropped by lookup_tick: hiredis' libuv adapter
+ * ignores a poll error, and libuv reports a refused non-blocking connect as exactly that,
+ * so without the check a lookup made while Redis is down would wait forever, and every
+ * later one behind it.
  */
 #include "lookup.h"
 
@@ -15,7 +20,8 @@
 #include "dh_log.h"
 #include "dh_redis.h"
 
-#define LOOKUP_RETRY_MS 1000
+#define LOOKUP_RETRY_MS   1000
+#define LOOKUP_TIMEOUT_MS 2000
 
 typedef struct {
     gw *gw;
@@ -50,7 +56,9 @@ static void lookup_on_connect(const redisAsyncContext *ac, int status)
     if (status != REDIS_OK) {
         dh_warn("redis %s unreachable: %s", g->redis_url, ac->errstr);
         g->redis = NULL; /* hiredis frees the context after this callback */
+        return;
     }
+    g->redis_progress_at = uv_now(g->loop);
 }
 
 static void lookup_on_disconnect(const redisAsyncContext *ac, int status)
@@ -94,6 +102,24 @@ static redisAsyncContext *lookup_conn(gw *g)
     return ac;
 }
 
+/* Send one lookup command; its callback must call lookup_answered. REDIS_OK or not. */
+static int lookup_command(gw *g, redisAsyncContext *ac, redisCallbackFn *fn, lookup_req *r,
+                          const char *fmt, const char *arg)
+{
+    if (redisAsyncCommand(ac, fn, r, fmt, arg) != REDIS_OK)
+        return REDIS_ERR;
+    if (g->redis_waiting++ == 0)
+        g->redis_progress_at = uv_now(g->loop);
+    return REDIS_OK;
+}
+
+static void lookup_answered(gw *g)
+{
+    if (g->redis_waiting)
+        g->redis_waiting--;
+    g->redis_progress_at = uv_now(g->loop);
+}
+
 static void lookup_done(lookup_req *r, lookup_result res, const char *endpoint)
 {
     r->cb(r->gw, r->arg, res, r->worker_id, endpoint);
@@ -113,6 +139,7 @@ static void lookup_on_endpoint(redisAsyncContext *ac, void *reply, void *priv)
 {
     redisReply *rep = reply;
     lookup_req *r = priv;
+    lookup_answered(r->gw);
     lookup_result res = lookup_classify(rep);
     if (res == LOOKUP_FOUND && (size_t)rep->len >= GW_ADDR_MAX)
         res = LOOKUP_MISSING;
@@ -123,6 +150,7 @@ static void lookup_on_worker(redisAsyncContext *ac, void *reply, void *priv)
 {
     redisReply *rep = reply;
     lookup_req *r = priv;
+    lookup_answered(r->gw);
     lookup_result res = lookup_classify(rep);
     if (res != LOOKUP_FOUND) {
         lookup_done(r, res, NULL);
@@ -130,8 +158,8 @@ static void lookup_on_worker(redisAsyncContext *ac, void *reply, void *priv)
     }
     memcpy(r->worker_id, rep->str, rep->len);
     r->worker_id[rep->len] = '\0';
-    if (r->gw->stopping ||
-        redisAsyncCommand(ac, lookup_on_endpoint, r, "GET worker:{%s}", r->worker_id) != REDIS_OK)
+    if (r->gw->stopping || lookup_command(r->gw, ac, lookup_on_endpoint, r, "GET worker:{%s}",
+                                          r->worker_id) != REDIS_OK)
         lookup_done(r, LOOKUP_FAILED, NULL);
 }
 
@@ -149,8 +177,20 @@ void lookup_match(gw *g, const char *match_id, lookup_cb cb, void *arg)
     memcpy(r->match_id, match_id, n + 1);
     redisAsyncContext *ac = g->redis_enabled ? lookup_conn(g) : NULL;
     if (!ac ||
-        redisAsyncCommand(ac, lookup_on_worker, r, "HGET match:{%s} worker", match_id) != REDIS_OK)
+        lookup_command(g, ac, lookup_on_worker, r, "HGET match:{%s} worker", match_id) != REDIS_OK)
         lookup_done(r, LOOKUP_FAILED, NULL);
+}
+
+void lookup_tick(gw *g)
+{
+    redisAsyncContext *ac = g->redis;
+    if (!ac || !g->redis_waiting || uv_now(g->loop) - g->redis_progress_at < LOOKUP_TIMEOUT_MS)
+        return;
+    dh_warn("redis %s: %zu lookups unanswered for %d ms, reconnecting", g->redis_url,
+            g->redis_waiting, LOOKUP_TIMEOUT_MS);
+    g->redis = NULL;
+    redisAsyncFree(ac); /* the waiting lookups fail now */
+    g->redis_waiting = 0;
 }
 
 void lookup_stop(gw *g)

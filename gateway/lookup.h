@@ -28,6 +28,12 @@ bool lookup_enabled(const gw *g);
 /* Find match_id's worker. cb is called exactly once, possibly before this returns. */
 void lookup_match(gw *g, const char *match_id, lookup_cb cb, void *arg);
 
+/* Periodic check from the gateway tick: a connection that has had lookups waiting for
+ * LOOKUP_TIMEOUT_MS without any answer (a refused connect that libuv only reports as an
+ * error event, or a hung Redis) is dropped; its lookups complete with LOOKUP_FAILED and
+ * the next lookup connects again. */
+void lookup_tick(gw *g);
+
 /* Disconnect (shutdown): pending lookups complete with LOOKUP_FAILED. */
 void lookup_stop(gw *g);
 

@@ -45,6 +45,7 @@ static void gw_on_tick(uv_timer_t *t)
 {
     gw *g = t->data;
     route_tick(g);
+    lookup_tick(g);
     conn_sweep(g);
 }
 

@@ -10,8 +10,11 @@
  * remain, an idle handle keeps the next poll non-blocking.
  *
  * Routes: match_id -> the worker's dealer, learnt from MatchAssigned, or on a miss from
- * Redis (lookup.c), so that a player may resume through any gateway. They are kept for
- * the life of the process (a route is a few dozen bytes per match).
+ * Redis (lookup.c), so that a player may resume through any gateway, and changed by the
+ * matchmaker's MatchMoved when a match fails over to another worker. They are kept for
+ * the life of the process (a route is a few dozen bytes per match), except that a
+ * worker's UNKNOWN_MATCH answer drops the route it came through: that worker lost the
+ * match (a fenced write), and the next command asks Redis, which names the new owner.
  */
 #include "route.h"
 
@@ -45,6 +48,7 @@ typedef struct {
 
 typedef struct {
     char player_id[DH_TOKEN_ID_MAX];
+    char match_id[GW_MATCH_ID_MAX]; /* worker commands: their match; "" for queue requests */
     uint64_t cmd_id;
     uint64_t deadline;
     bool expired; /* answered UNAVAILABLE; kept until deadline to drop a late answer */
@@ -226,14 +230,20 @@ static void route_pending_key(char *out, size_t n, const char *player_id, uint64
     snprintf(out, n, "%s/%" PRIu64, player_id, cmd_id);
 }
 
-/* Start tracking; 0, or -1 when memory runs out. */
-static int route_track(gw *g, table *t, const char *player_id, uint64_t cmd_id, uint64_t timeout)
+/* Start tracking (match_id: the command's match, or "" for a queue request); 0, or -1
+ * when memory runs out. */
+static int route_track(gw *g, table *t, const char *player_id, uint64_t cmd_id,
+                       const char *match_id, uint64_t timeout)
 {
     char key[DH_TOKEN_ID_MAX + 32];
     route_pending *p = malloc(sizeof *p);
     if (!p)
         return -1;
     snprintf(p->player_id, sizeof p->player_id, "%s", player_id);
+    if (strlen(match_id) < sizeof p->match_id)
+        memcpy(p->match_id, match_id, strlen(match_id) + 1);
+    else
+        p->match_id[0] = '\0'; /* too long to remember: routed, never re-routed */
     p->cmd_id = cmd_id;
     p->deadline = uv_now(g->loop) + timeout;
     p->expired = false;
@@ -247,12 +257,18 @@ static int route_track(gw *g, table *t, const char *player_id, uint64_t cmd_id, 
     return 0;
 }
 
-/* Stop tracking; true when the request was waiting for this answer. */
-static bool route_untrack(table *t, const char *player_id, uint64_t cmd_id)
+/* Stop tracking and hand the entry over (the caller frees it); NULL when untracked. */
+static route_pending *route_take(table *t, const char *player_id, uint64_t cmd_id)
 {
     char key[DH_TOKEN_ID_MAX + 32];
     route_pending_key(key, sizeof key, player_id, cmd_id);
-    route_pending *p = table_del(t, key);
+    return table_del(t, key);
+}
+
+/* Stop tracking; true when the request was waiting for this answer. */
+static bool route_untrack(table *t, const char *player_id, uint64_t cmd_id)
+{
+    route_pending *p = route_take(t, player_id, cmd_id);
     bool waiting = p && !p->expired;
     free(p);
     return waiting;
@@ -300,7 +316,7 @@ static void route_expire_one(const char *key, void *val, void *arg)
 static Deckhand__ErrorCode route_to_mm(gw *g, gw_conn *c, uint64_t cmd_id,
                                        const Deckhand__Internal__Internal *m)
 {
-    if (route_track(g, &g->pending, c->player_id, cmd_id, GW_MM_TIMEOUT) < 0)
+    if (route_track(g, &g->pending, c->player_id, cmd_id, "", GW_MM_TIMEOUT) < 0)
         return DECKHAND__ERROR_CODE__INTERNAL;
     if (dh_zmq_send(g->mm->z, NULL, m) < 0) {
         dh_warn("matchmaker unreachable: %s", zmq_strerror(errno));
@@ -341,19 +357,16 @@ Deckhand__ErrorCode route_queue_leave(gw *g, gw_conn *c, uint64_t cmd_id,
     return route_to_mm(g, c, cmd_id, &m);
 }
 
-void route_queue_abandon(gw *g, gw_conn *c)
+void route_player_back(gw *g, gw_conn *c)
 {
     Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
-    Deckhand__Internal__QueueLeave l = DECKHAND__INTERNAL__QUEUE_LEAVE__INIT;
-    l.player_id = c->player_id;
-    l.gateway_id = g->id;
-    l.cmd_id = 0; /* untracked: its QueueReply is dropped */
-    l.game = c->queued;
-    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_LEAVE;
-    m.queue_leave = &l;
+    Deckhand__Internal__PlayerBack b = DECKHAND__INTERNAL__PLAYER_BACK__INIT;
+    b.player_id = c->player_id;
+    b.gateway_id = g->id;
+    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_BACK;
+    m.player_back = &b;
     if (g->mm && dh_zmq_send(g->mm->z, NULL, &m) < 0)
-        dh_debug("queue leave for %s not sent: %s", c->player_id, zmq_strerror(errno));
-    c->queued[0] = '\0';
+        dh_debug("PlayerBack for %s not sent: %s", c->player_id, zmq_strerror(errno));
 }
 
 static void route_on_queue_reply(gw *g, const Deckhand__Internal__QueueReply *r)
@@ -391,8 +404,8 @@ void route_tick(gw *g)
 static route_sock *route_dealer(gw *g, const char *endpoint)
 {
     route_sock *s = table_get(&g->dealers, endpoint);
-    if (s)
-        return s;
+    if (s || g->stopping)
+        return s; /* no new socket once the loop's handles are closing */
     /* Not immediate: the first command (the attach) must wait for the connection. */
     s = route_sock_open(g, endpoint, false);
     if (!s)
@@ -405,21 +418,25 @@ static route_sock *route_dealer(gw *g, const char *endpoint)
     return s;
 }
 
-/* Fill m and pc as a PlayerCommand (exactly one of choose and resync non-NULL). */
+/* Fill m and pc as a PlayerCommand: a Choose, a Resync, or (both NULL) an Away. */
 static void route_pack_command(const char *match_id, const char *player_id, uint64_t cmd_id,
                                Deckhand__Choose *choose, Deckhand__Resync *resync,
                                Deckhand__Internal__Internal *m,
                                Deckhand__Internal__PlayerCommand *pc)
 {
+    static Deckhand__Internal__Away away = DECKHAND__INTERNAL__AWAY__INIT;
     pc->match_id = (char *)match_id;
     pc->player_id = (char *)player_id;
     pc->cmd_id = cmd_id;
     if (choose) {
         pc->body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHOOSE;
         pc->choose = choose;
-    } else {
+    } else if (resync) {
         pc->body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC;
         pc->resync = resync;
+    } else {
+        pc->body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_AWAY;
+        pc->away = &away;
     }
     m->body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND;
     m->player_command = pc;
@@ -446,44 +463,18 @@ static route_sock *route_learn(gw *g, const char *match_id, const char *worker_i
     return d;
 }
 
-static void route_on_match_assigned(gw *g, const Deckhand__Internal__MatchAssigned *a)
+/* Forget match_id's route, if it still goes through via (NULL: whatever it is). */
+static void route_forget(gw *g, const char *match_id, const route_sock *via)
 {
-    if (!a->match_id || !a->match_id[0] || !a->worker_endpoint || !a->worker_endpoint[0]) {
-        dh_warn("MatchAssigned without match id or worker endpoint dropped");
+    route_match *rm = table_get(&g->matches, match_id);
+    if (!rm || (via && rm->dealer != via))
         return;
-    }
-    route_sock *d = route_learn(g, a->match_id, a->worker_id, a->worker_endpoint);
-    if (!d)
-        return;
-    dh_info("match %s on %s (%s): player %s seat %u", a->match_id, a->worker_id, a->worker_endpoint,
-            a->player_id, a->seat);
-
-    gw_conn *c = session_find(g, a->player_id);
-    if (c) {
-        c->queued[0] = '\0';
-        Deckhand__ServerMessage m = DECKHAND__SERVER_MESSAGE__INIT;
-        Deckhand__MatchFound f = DECKHAND__MATCH_FOUND__INIT;
-        f.match_id = a->match_id;
-        f.seat = a->seat;
-        f.game = a->game;
-        f.n_players = a->n_players;
-        f.players = a->players;
-        m.body_case = DECKHAND__SERVER_MESSAGE__BODY_MATCH_FOUND;
-        m.match_found = &f;
-        session_send(c, &m);
-    }
-    /* Attach the player even when not connected here now: the worker learns the route
-     * and a reconnecting client resyncs. */
-    Deckhand__Resync rs = DECKHAND__RESYNC__INIT;
-    rs.match_id = a->match_id;
-    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
-    Deckhand__Internal__PlayerCommand pc = DECKHAND__INTERNAL__PLAYER_COMMAND__INIT;
-    route_pack_command(a->match_id, a->player_id, 0, NULL, &rs, &m, &pc);
-    if (dh_zmq_send(d->z, NULL, &m) < 0)
-        dh_warn("attach of %s to %s not sent: %s", a->player_id, a->match_id, zmq_strerror(errno));
+    dh_info("match %s: route to %s dropped", match_id, rm->worker_id);
+    free(table_del(&g->matches, match_id));
 }
 
-/* A command waiting for a Redis lookup: the packed Internal message and its owner. */
+/* A command waiting for a Redis lookup: the packed Internal message and its owner.
+ * cmd_id 0 is the gateway's own (an attach or an away): nobody waits for it. */
 typedef struct {
     char player_id[DH_TOKEN_ID_MAX];
     uint64_t cmd_id;
@@ -508,8 +499,13 @@ static void route_on_lookup(gw *g, void *arg, lookup_result res, const char *wor
         if (dealer)
             dh_info("match %s found in redis on %s (%s)", match_id, worker_id, endpoint);
     }
+    if (d->cmd_id == 0) {
+        if (!dealer || zmq_send(dealer->z, d->msg, d->len, ZMQ_DONTWAIT) < 0)
+            dh_debug("match %s: command for %s dropped (no route)", match_id, d->player_id);
+        goto out;
+    }
     if (!route_waiting(&g->commands, d->player_id, d->cmd_id))
-        goto out; /* timed out meanwhile, or shutting down */
+        goto out; /* timed out or refused meanwhile, or shutting down */
     if (res == LOOKUP_MISSING)
         code = DECKHAND__ERROR_CODE__UNKNOWN_MATCH;
     else if (res == LOOKUP_FAILED || !dealer)
@@ -533,18 +529,163 @@ out:
 }
 
 /* No route: ask Redis, holding the packed command until it answers. */
-static Deckhand__ErrorCode route_defer(gw *g, gw_conn *c, uint64_t cmd_id,
+static Deckhand__ErrorCode route_defer(gw *g, const char *player_id, uint64_t cmd_id,
                                        const Deckhand__Internal__Internal *m, const char *match_id)
 {
     size_t len = deckhand__internal__internal__get_packed_size(m);
     route_deferred *d = malloc(sizeof *d + len);
     if (!d)
         return DECKHAND__ERROR_CODE__INTERNAL;
-    snprintf(d->player_id, sizeof d->player_id, "%s", c->player_id);
+    snprintf(d->player_id, sizeof d->player_id, "%s", player_id);
     d->cmd_id = cmd_id;
     d->len = deckhand__internal__internal__pack(m, d->msg);
     lookup_match(g, match_id, route_on_lookup, d);
     return DECKHAND__ERROR_CODE__OK;
+}
+
+/* Send one of the gateway's own commands (cmd_id 0: a Resync that attaches the player,
+ * or, with resync NULL, an Away) to match_id's worker, through Redis when there is no
+ * route. Nothing answers it; a command that cannot be sent is dropped. */
+static void route_send_own(gw *g, const char *match_id, const char *player_id,
+                           Deckhand__Resync *resync)
+{
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    Deckhand__Internal__PlayerCommand pc = DECKHAND__INTERNAL__PLAYER_COMMAND__INIT;
+    route_pack_command(match_id, player_id, 0, NULL, resync, &m, &pc);
+    route_match *rm = table_get(&g->matches, match_id);
+    if (!rm) {
+        if (!g->stopping && lookup_enabled(g))
+            route_defer(g, player_id, 0, &m, match_id);
+        return;
+    }
+    if (dh_zmq_send(rm->dealer->z, NULL, &m) < 0)
+        dh_warn("%s of %s to %s not sent: %s", resync ? "attach" : "away", player_id, match_id,
+                zmq_strerror(errno));
+}
+
+/* Remember the match a player is in (where a disconnect is reported). */
+static void route_note_match(gw_conn *c, const char *match_id)
+{
+    if (strlen(match_id) < sizeof c->match)
+        memcpy(c->match, match_id, strlen(match_id) + 1);
+}
+
+static void route_attach(gw *g, const char *match_id, const char *player_id)
+{
+    Deckhand__Resync rs = DECKHAND__RESYNC__INIT;
+    rs.match_id = (char *)match_id;
+    route_send_own(g, match_id, player_id, &rs);
+}
+
+static void route_on_match_assigned(gw *g, const Deckhand__Internal__MatchAssigned *a)
+{
+    if (!a->match_id || !a->match_id[0] || !a->worker_endpoint || !a->worker_endpoint[0]) {
+        dh_warn("MatchAssigned without match id or worker endpoint dropped");
+        return;
+    }
+    route_sock *d = route_learn(g, a->match_id, a->worker_id, a->worker_endpoint);
+    if (!d)
+        return;
+    dh_info("match %s on %s (%s): player %s seat %u", a->match_id, a->worker_id, a->worker_endpoint,
+            a->player_id, a->seat);
+
+    gw_conn *c = session_find(g, a->player_id);
+    if (c) {
+        c->queued[0] = '\0';
+        route_note_match(c, a->match_id);
+        Deckhand__ServerMessage m = DECKHAND__SERVER_MESSAGE__INIT;
+        Deckhand__MatchFound f = DECKHAND__MATCH_FOUND__INIT;
+        f.match_id = a->match_id;
+        f.seat = a->seat;
+        f.game = a->game;
+        f.n_players = a->n_players;
+        f.players = a->players;
+        m.body_case = DECKHAND__SERVER_MESSAGE__BODY_MATCH_FOUND;
+        m.match_found = &f;
+        session_send(c, &m);
+    }
+    /* Attach the player even when not connected here now: the worker learns the route
+     * and a reconnecting client resyncs. */
+    route_attach(g, a->match_id, a->player_id ? a->player_id : "");
+}
+
+typedef struct {
+    gw *gw;
+    const Deckhand__Internal__MatchMoved *mv;
+    uint64_t now;
+    size_t refused;
+} route_moved_state;
+
+static bool route_moved_has(const Deckhand__Internal__MatchMoved *mv, const char *player_id)
+{
+    for (size_t i = 0; i < mv->n_player_ids; i++)
+        if (mv->player_ids[i] && !strcmp(mv->player_ids[i], player_id))
+            return true;
+    return false;
+}
+
+/* A command of a moved match's player went to the old worker, which will not answer it:
+ * UNAVAILABLE now instead of at the timeout, and a tombstone for a late answer. */
+static void route_moved_refuse(const char *key, void *val, void *arg)
+{
+    route_moved_state *st = arg;
+    route_pending *p = val;
+    if (p->expired || strcmp(p->match_id, st->mv->match_id) ||
+        !route_moved_has(st->mv, p->player_id))
+        return;
+    gw_conn *c = session_find(st->gw, p->player_id);
+    if (c)
+        session_reply(c, p->cmd_id, DECKHAND__ERROR_CODE__UNAVAILABLE,
+                      "match moved to another worker, resync");
+    p->expired = true;
+    p->deadline = st->now + GW_LATE_GRACE;
+    st->refused++;
+}
+
+/* The matchmaker moved a match to another worker (takeover): re-route it, refuse the
+ * commands in flight for its players, and attach the players connected here to the new
+ * worker, which answers each with a full View and the pending decision. */
+static void route_on_match_moved(gw *g, const Deckhand__Internal__MatchMoved *mv)
+{
+    if (!mv->match_id || !mv->match_id[0]) {
+        dh_warn("MatchMoved without match id dropped");
+        return;
+    }
+    /* Without an endpoint the route is only dropped: the attach below asks Redis. */
+    route_forget(g, mv->match_id, NULL);
+    if (mv->worker_endpoint && mv->worker_endpoint[0])
+        route_learn(g, mv->match_id, mv->worker_id, mv->worker_endpoint);
+    route_moved_state st = {g, mv, uv_now(g->loop), 0};
+    table_each(&g->commands, route_moved_refuse, &st);
+    size_t attached = 0;
+    for (size_t i = 0; i < mv->n_player_ids; i++) {
+        if (!mv->player_ids[i] || !session_find(g, mv->player_ids[i]))
+            continue;
+        route_attach(g, mv->match_id, mv->player_ids[i]);
+        attached++;
+    }
+    dh_info("match %s moved to %s (%s): %zu commands refused, %zu players re-attached",
+            mv->match_id, mv->worker_id ? mv->worker_id : "?",
+            mv->worker_endpoint ? mv->worker_endpoint : "", st.refused, attached);
+}
+
+void route_player_away(gw *g, gw_conn *c)
+{
+    if (c->queued[0]) {
+        Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+        Deckhand__Internal__PlayerAway a = DECKHAND__INTERNAL__PLAYER_AWAY__INIT;
+        a.player_id = c->player_id;
+        a.gateway_id = g->id;
+        m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_AWAY;
+        m.player_away = &a;
+        if (g->mm && dh_zmq_send(g->mm->z, NULL, &m) < 0)
+            dh_debug("PlayerAway for %s not sent: %s", c->player_id, zmq_strerror(errno));
+        c->queued[0] = '\0';
+    }
+    if (c->match[0]) {
+        route_send_own(g, c->match, c->player_id, NULL);
+        c->match[0] = '\0';
+    }
 }
 
 Deckhand__ErrorCode route_player_command(gw *g, gw_conn *c, uint64_t cmd_id, const char *match_id,
@@ -556,10 +697,11 @@ Deckhand__ErrorCode route_player_command(gw *g, gw_conn *c, uint64_t cmd_id, con
     route_match *rm = table_get(&g->matches, match_id);
     if (!rm && (!match_id[0] || !lookup_enabled(g)))
         return DECKHAND__ERROR_CODE__UNKNOWN_MATCH;
-    if (route_track(g, &g->commands, c->player_id, cmd_id, GW_WORKER_TIMEOUT) < 0)
+    if (route_track(g, &g->commands, c->player_id, cmd_id, match_id, GW_WORKER_TIMEOUT) < 0)
         return DECKHAND__ERROR_CODE__INTERNAL;
+    route_note_match(c, match_id);
     if (!rm) {
-        Deckhand__ErrorCode rc = route_defer(g, c, cmd_id, &m, match_id);
+        Deckhand__ErrorCode rc = route_defer(g, c->player_id, cmd_id, &m, match_id);
         if (rc != DECKHAND__ERROR_CODE__OK)
             route_untrack(&g->commands, c->player_id, cmd_id);
         return rc;
@@ -572,35 +714,55 @@ Deckhand__ErrorCode route_player_command(gw *g, gw_conn *c, uint64_t cmd_id, con
     return DECKHAND__ERROR_CODE__OK;
 }
 
-/* A Reply inside a PlayerOutput closes its tracked command; one nobody waits for (a late
- * answer, or the worker answering the gateway's own attach) is dropped. Only outputs
- * that start like a Reply (field 1, length-delimited: 0x0a) are unpacked. */
-static bool route_output_wanted(gw *g, const char *player_id, const ProtobufCBinaryData *msg)
+/* A Reply closes its tracked command; one nobody waits for (a late answer, or the worker
+ * answering the gateway's own attach) is dropped. A waited-for UNKNOWN_MATCH drops the
+ * route it came through. */
+static bool route_on_reply(gw *g, route_sock *from, const char *player_id, const Deckhand__Reply *r)
 {
-    if (msg->len == 0 || msg->data[0] != 0x0a)
-        return true;
-    Deckhand__ServerMessage *m = deckhand__server_message__unpack(NULL, msg->len, msg->data);
-    if (!m)
-        return false;
-    bool wanted = true;
-    if (m->body_case == DECKHAND__SERVER_MESSAGE__BODY_REPLY)
-        wanted = route_untrack(&g->commands, player_id, m->reply->cmd_id);
-    deckhand__server_message__free_unpacked(m, NULL);
+    route_pending *p = route_take(&g->commands, player_id, r->cmd_id);
+    bool wanted = p && !p->expired;
+    if (wanted && !r->ok && r->error && r->error->code == DECKHAND__ERROR_CODE__UNKNOWN_MATCH &&
+        p->match_id[0])
+        route_forget(g, p->match_id, from);
+    free(p);
     if (!wanted)
         dh_debug("unexpected or late worker Reply for %s dropped", player_id);
     return wanted;
 }
 
-static void route_on_player_output(gw *g, const Deckhand__Internal__PlayerOutput *o)
+/* Only outputs that start like a Reply (field 1, length-delimited: 0x0a) or a GameOver
+ * (field 7: 0x3a) are unpacked; the rest pass through untouched. */
+static bool route_output_wanted(gw *g, route_sock *from, const char *player_id,
+                                const ProtobufCBinaryData *msg)
 {
-    if (!o->player_id || !route_output_wanted(g, o->player_id, &o->message))
+    if (msg->len == 0 || (msg->data[0] != 0x0a && msg->data[0] != 0x3a))
+        return true;
+    Deckhand__ServerMessage *m = deckhand__server_message__unpack(NULL, msg->len, msg->data);
+    if (!m)
+        return false;
+    bool wanted = true;
+    if (m->body_case == DECKHAND__SERVER_MESSAGE__BODY_REPLY) {
+        wanted = route_on_reply(g, from, player_id, m->reply);
+    } else if (m->body_case == DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER) {
+        gw_conn *c = session_find(g, player_id);
+        if (c && m->game_over->match_id && !strcmp(c->match, m->game_over->match_id))
+            c->match[0] = '\0'; /* over: a disconnect now concerns nobody */
+    }
+    deckhand__server_message__free_unpacked(m, NULL);
+    return wanted;
+}
+
+static void route_on_player_output(gw *g, route_sock *from,
+                                   const Deckhand__Internal__PlayerOutput *o)
+{
+    if (!o->player_id || !route_output_wanted(g, from, o->player_id, &o->message))
         return;
     gw_conn *c = session_find(g, o->player_id);
     if (c)
         conn_send(c, o->message.data, o->message.len);
 }
 
-/* Control messages are accepted from the matchmaker only: a worker cannot assign
+/* Control messages are accepted from the matchmaker only: a worker cannot assign or move
  * matches, and a worker dealer's drain (inside a walk of g->dealers) must not add one. */
 static void route_handle(route_sock *from, Deckhand__Internal__Internal *m)
 {
@@ -608,7 +770,7 @@ static void route_handle(route_sock *from, Deckhand__Internal__Internal *m)
     bool mm = from == g->mm;
     switch (m->body_case) {
     case DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUT:
-        route_on_player_output(g, m->player_output);
+        route_on_player_output(g, from, m->player_output);
         break;
     case DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_REPLY:
         if (mm)
@@ -617,6 +779,10 @@ static void route_handle(route_sock *from, Deckhand__Internal__Internal *m)
     case DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ASSIGNED:
         if (mm)
             route_on_match_assigned(g, m->match_assigned);
+        break;
+    case DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_MOVED:
+        if (mm)
+            route_on_match_moved(g, m->match_moved);
         break;
     default:
         dh_debug("unexpected internal message %d from %s dropped", (int)m->body_case,

@@ -2,6 +2,10 @@
  * route.h: the gateway's ZeroMQ side. One DEALER to the matchmaker (queue requests,
  * match assignments) and one DEALER per worker endpoint (player commands out, player
  * outputs in), all with ZMQ_ROUTING_ID = the gateway id, all inside the libuv loop.
+ *
+ * Failover (docs/ARCHITECTURE.md, "Durable matches"): the matchmaker's MatchMoved
+ * re-routes a match; the commands in flight for its players get UNAVAILABLE at once and
+ * the players connected here are re-attached to the new worker.
  */
 #ifndef DECKHAND_GW_ROUTE_H
 #define DECKHAND_GW_ROUTE_H
@@ -27,12 +31,21 @@ Deckhand__ErrorCode route_queue_join(gw *g, gw_conn *c, uint64_t cmd_id,
 Deckhand__ErrorCode route_queue_leave(gw *g, gw_conn *c, uint64_t cmd_id,
                                       const Deckhand__QueueLeave *q);
 
-/* The player of c disconnected while queued for c->queued: take them out of the queue so
- * that no match is formed around an absent player. Nobody is answered. */
-void route_queue_abandon(gw *g, gw_conn *c);
+/* The player of c disconnected. Queued (c->queued): PlayerAway to the matchmaker, whose
+ * ticket keeps its place for the queue's grace period. In a match (c->match): a
+ * PlayerCommand{away, cmd_id 0} to the match's worker, which starts the seat's grace
+ * period. Nobody is answered; both fields are cleared. */
+void route_player_away(gw *g, gw_conn *c);
+
+/* The player of c resumed a session here (Hello with a token): PlayerBack to the
+ * matchmaker, so that a waiting ticket follows the player to this gateway. */
+void route_player_back(gw *g, gw_conn *c);
 
 /* Forward a Choose or Resync (exactly one non-NULL) to the worker hosting match_id. OK
- * when sent (the worker replies); otherwise the error to reply now. */
+ * when sent (the worker replies, or the gateway answers UNAVAILABLE when the worker is
+ * silent or the match moves meanwhile); otherwise the error to reply now. A worker's
+ * UNKNOWN_MATCH makes the gateway forget its route for the match, so that the next
+ * command looks it up in Redis again. */
 Deckhand__ErrorCode route_player_command(gw *g, gw_conn *c, uint64_t cmd_id, const char *match_id,
                                          Deckhand__Choose *choose, Deckhand__Resync *resync);
 

@@ -38,8 +38,7 @@ void session_on_close(gw_conn *c)
     if (!c->authed || table_get(&c->gw->players, c->player_id) != c)
         return;
     table_del(&c->gw->players, c->player_id);
-    if (c->queued[0])
-        route_queue_abandon(c->gw, c);
+    route_player_away(c->gw, c);
 }
 
 int session_send(gw_conn *c, const Deckhand__ServerMessage *m)
@@ -118,8 +117,8 @@ static int session_new_player_id(char *out, size_t outlen)
     return 0;
 }
 
-/* Bind c to player_id; an older connection of the same player is closed. Returns 0, or -1
- * when memory runs out. */
+/* Bind c to player_id; an older connection of the same player is closed, and c takes over
+ * what it was doing (its queue and its match). Returns 0, or -1 when memory runs out. */
 static int session_bind(gw_conn *c, const char *player_id, const char *name)
 {
     gw *g = c->gw;
@@ -130,6 +129,8 @@ static int session_bind(gw_conn *c, const char *player_id, const char *name)
         dh_info("player %s resumed on conn %llu, closing conn %llu", player_id,
                 (unsigned long long)c->serial, (unsigned long long)old->serial);
         old->authed = false; /* its close must not unbind the new connection */
+        snprintf(c->queued, sizeof c->queued, "%s", old->queued);
+        snprintf(c->match, sizeof c->match, "%s", old->match);
         conn_close(old, true);
     }
     snprintf(c->player_id, sizeof c->player_id, "%s", player_id);
@@ -172,6 +173,8 @@ static void session_hello(gw_conn *c, uint64_t cmd_id, const Deckhand__Hello *h)
         goto internal;
     if (session_bind(c, player_id, name) < 0)
         goto internal;
+    if (h->token && h->token[0])
+        route_player_back(g, c); /* a ticket waiting for this player follows it here */
     dh_info("login player=%s name=\"%s\" conn=%llu %s", c->player_id, c->name,
             (unsigned long long)c->serial, h->token && h->token[0] ? "resumed" : "guest");
 

@@ -3,7 +3,11 @@
  * 127.0.0.1, with a fake matchmaker ROUTER and a fake worker ROUTER inside this process.
  * Pins the client-visible contract of docs/PROTOCOL.md: login, UNAUTHENTICATED, one Reply
  * per message, BAD_FRAME closing only the offending connection, queue round trips and
- * timeouts, match routing both ways, rate limiting, and WebSocket framing.
+ * timeouts, match routing both ways, rate limiting, and WebSocket framing; and the
+ * gateway's part of failover (docs/ARCHITECTURE.md, "Durable matches"): MatchMoved
+ * re-routes and re-attaches, UNKNOWN_MATCH drops a route, disconnects are reported
+ * (PlayerAway, PlayerCommand.away), resumes too (PlayerBack), and a Redis outage is
+ * UNAVAILABLE, not a crash.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -32,12 +36,13 @@
 #define WS_PORT    17011
 #define MM_EP      "tcp://127.0.0.1:17012"
 #define WORKER_EP  "tcp://127.0.0.1:17013"
+#define WORKER2_EP "tcp://127.0.0.1:17015"
 #define GW_ID      "gw-test"
 #define REDIS_PORT 17014
 #define MAX_FRAME  4096
 
 static pid_t gw_pid, redis_pid;
-static void *zctx, *mm, *worker;
+static void *zctx, *mm, *worker, *worker2;
 
 /* ---- a minimal blocking client -------------------------------------------------------- */
 
@@ -320,8 +325,24 @@ static void expect_pong(tclient *c, uint64_t cmd_id, uint64_t nonce)
 
 /* ---- the fake matchmaker and worker --------------------------------------------------- */
 
-/* The next message on a fake ROUTER that is not a GatewayHello. */
+static bool is_away(const Deckhand__Internal__Internal *m)
+{
+    return m->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND &&
+           m->player_command->body_case == DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_AWAY;
+}
+
+static Deckhand__Internal__Internal *router_recv_filtered(void *sock, char *from, int timeout_ms,
+                                                          bool skip_away);
+
+/* The next message on a fake ROUTER that is not a GatewayHello, nor an away (a test that
+ * closes a client in a match leaves one behind for the fake worker). */
 static Deckhand__Internal__Internal *router_recv(void *sock, char *from, int timeout_ms)
+{
+    return router_recv_filtered(sock, from, timeout_ms, true);
+}
+
+static Deckhand__Internal__Internal *router_recv_filtered(void *sock, char *from, int timeout_ms,
+                                                          bool skip_away)
 {
     uint64_t end = now_ms() + (uint64_t)timeout_ms;
     while (now_ms() < end) {
@@ -331,7 +352,8 @@ static Deckhand__Internal__Internal *router_recv(void *sock, char *from, int tim
         Deckhand__Internal__Internal *m = NULL;
         if (dh_zmq_recv(sock, from, &m) != 1)
             continue;
-        if (m->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_GATEWAY_HELLO) {
+        if (m->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_GATEWAY_HELLO ||
+            (skip_away && is_away(m))) {
             deckhand__internal__internal__free_unpacked(m, NULL);
             continue;
         }
@@ -375,9 +397,9 @@ static void test_gateway_bad_names_and_tokens_refused(void)
     tc_close(c);
 }
 
-static void test_gateway_token_resumes_player_and_replaces_old_connection(void)
+static void test_gateway_token_resumes_player_replaces_old_connection_and_reports_back(void)
 {
-    char pid[64], token[DH_TOKEN_MAX];
+    char pid[64], token[DH_TOKEN_MAX], from[DH_ZMQ_ID_MAX + 1];
     Deckhand__ServerMessage *m = NULL;
     tclient *a = tc_open();
     login(a, "carol", pid, token);
@@ -390,6 +412,13 @@ static void test_gateway_token_resumes_player_and_replaces_old_connection(void)
     deckhand__server_message__free_unpacked(m, NULL);
     expect_reply(b, 9, DECKHAND__ERROR_CODE__OK);
     expect_closed(a);
+    /* The matchmaker hears that the player is back, here (a waiting ticket follows). */
+    Deckhand__Internal__Internal *in = router_recv(mm, from, 3000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    CU_ASSERT_EQUAL_FATAL(in->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_BACK);
+    CU_ASSERT_STRING_EQUAL(in->player_back->player_id, pid);
+    CU_ASSERT_STRING_EQUAL(in->player_back->gateway_id, GW_ID);
+    deckhand__internal__internal__free_unpacked(in, NULL);
     /* A tampered token is refused. */
     tclient *c = tc_open();
     token[5] = token[5] == 'A' ? 'B' : 'A';
@@ -467,7 +496,7 @@ static void test_gateway_queue_join_round_trip(void)
     tc_close(c);
 }
 
-static void test_gateway_disconnect_while_queued_leaves_queue(void)
+static void test_gateway_disconnect_while_queued_reports_player_away(void)
 {
     char pid[64], from[DH_ZMQ_ID_MAX + 1];
     tclient *c = tc_open();
@@ -492,12 +521,12 @@ static void test_gateway_disconnect_while_queued_leaves_queue(void)
     CU_ASSERT_EQUAL(dh_zmq_send(mm, GW_ID, &out), 0);
     expect_reply(c, 2, DECKHAND__ERROR_CODE__OK);
     tc_close(c);
+    /* Not a QueueLeave: the ticket keeps its place for the grace period. */
     in = router_recv(mm, from, 3000);
     CU_ASSERT_PTR_NOT_NULL_FATAL(in);
-    CU_ASSERT_EQUAL_FATAL(in->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_LEAVE);
-    CU_ASSERT_STRING_EQUAL(in->queue_leave->player_id, pid);
-    CU_ASSERT_STRING_EQUAL(in->queue_leave->game, "dominion");
-    CU_ASSERT_EQUAL(in->queue_leave->cmd_id, 0);
+    CU_ASSERT_EQUAL_FATAL(in->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_AWAY);
+    CU_ASSERT_STRING_EQUAL(in->player_away->player_id, pid);
+    CU_ASSERT_STRING_EQUAL(in->player_away->gateway_id, GW_ID);
     deckhand__internal__internal__free_unpacked(in, NULL);
 }
 
@@ -717,6 +746,269 @@ static void test_gateway_unknown_route_found_in_redis(void)
     tc_close(c);
 }
 
+/* A Reply{code} for pid's cmd_id, as the fake worker sock's PlayerOutput. */
+static void worker_answer(void *sock, const char *pid, uint64_t cmd_id, Deckhand__ErrorCode code)
+{
+    Deckhand__ServerMessage rsm = DECKHAND__SERVER_MESSAGE__INIT;
+    Deckhand__Reply rr = DECKHAND__REPLY__INIT;
+    Deckhand__Error e = DECKHAND__ERROR__INIT;
+    rr.cmd_id = cmd_id;
+    rr.ok = code == DECKHAND__ERROR_CODE__OK;
+    if (!rr.ok) {
+        e.code = code;
+        e.message = "from the fake worker";
+        rr.error = &e;
+    }
+    rsm.body_case = DECKHAND__SERVER_MESSAGE__BODY_REPLY;
+    rsm.reply = &rr;
+    uint8_t buf[256];
+    size_t n = deckhand__server_message__pack(&rsm, buf);
+    Deckhand__Internal__Internal po = DECKHAND__INTERNAL__INTERNAL__INIT;
+    Deckhand__Internal__PlayerOutput o = DECKHAND__INTERNAL__PLAYER_OUTPUT__INIT;
+    o.player_id = (char *)pid;
+    o.message.data = buf;
+    o.message.len = n;
+    po.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUT;
+    po.player_output = &o;
+    CU_ASSERT_EQUAL(dh_zmq_send(sock, GW_ID, &po), 0);
+}
+
+static void send_choose(tclient *c, uint64_t cmd_id, const char *match_id, uint64_t decision_id)
+{
+    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
+    Deckhand__Choose ch = DECKHAND__CHOOSE__INIT;
+    uint32_t opts[] = {1};
+    ch.match_id = (char *)match_id;
+    ch.decision_id = decision_id;
+    ch.n_option_ids = 1;
+    ch.option_ids = opts;
+    m.cmd_id = cmd_id;
+    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_CHOOSE;
+    m.choose = &ch;
+    tc_send(c, &m);
+}
+
+static void send_resync(tclient *c, uint64_t cmd_id, const char *match_id)
+{
+    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
+    Deckhand__Resync rs = DECKHAND__RESYNC__INIT;
+    rs.match_id = (char *)match_id;
+    m.cmd_id = cmd_id;
+    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_RESYNC;
+    m.resync = &rs;
+    tc_send(c, &m);
+}
+
+static void expect_match_found(tclient *c, const char *match_id)
+{
+    Deckhand__ServerMessage *sm = NULL;
+    CU_ASSERT_EQUAL_FATAL(tc_recv(c, 3000, &sm), 1);
+    CU_ASSERT_EQUAL_FATAL(sm->body_case, DECKHAND__SERVER_MESSAGE__BODY_MATCH_FOUND);
+    CU_ASSERT_STRING_EQUAL(sm->match_found->match_id, match_id);
+    deckhand__server_message__free_unpacked(sm, NULL);
+}
+
+/* The next PlayerCommand on sock, checked for match, player and cmd_id. */
+static void expect_command(void *sock, const char *match_id, const char *pid, uint64_t cmd_id,
+                           Deckhand__Internal__PlayerCommand__BodyCase body)
+{
+    char from[DH_ZMQ_ID_MAX + 1];
+    Deckhand__Internal__Internal *in = router_recv(sock, from, 3000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    CU_ASSERT_STRING_EQUAL(from, GW_ID);
+    CU_ASSERT_EQUAL_FATAL(in->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND);
+    CU_ASSERT_STRING_EQUAL(in->player_command->match_id, match_id);
+    CU_ASSERT_STRING_EQUAL(in->player_command->player_id, pid);
+    CU_ASSERT_EQUAL(in->player_command->cmd_id, cmd_id);
+    CU_ASSERT_EQUAL(in->player_command->body_case, body);
+    deckhand__internal__internal__free_unpacked(in, NULL);
+}
+
+static void test_gateway_match_moved_refuses_in_flight_and_reattaches(void)
+{
+    char pid[64], from[DH_ZMQ_ID_MAX + 1];
+    tclient *c = tc_open();
+    login(c, "mallory", pid, NULL);
+    assign_match(pid, "m-5");
+    expect_match_found(c, "m-5");
+    send_choose(c, 40, "m-5", 3);
+    expect_command(worker, "m-5", pid, 40, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHOOSE);
+
+    /* The old worker dies with the answer in flight; the matchmaker moves the match. Of
+     * its players, only mallory is connected here. */
+    char *players[] = {pid, "p-elsewhere"};
+    Deckhand__Internal__Internal out = DECKHAND__INTERNAL__INTERNAL__INIT;
+    Deckhand__Internal__MatchMoved mv = DECKHAND__INTERNAL__MATCH_MOVED__INIT;
+    mv.match_id = "m-5";
+    mv.worker_id = "wk-two";
+    mv.worker_endpoint = WORKER2_EP;
+    mv.n_player_ids = 2;
+    mv.player_ids = players;
+    out.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_MOVED;
+    out.match_moved = &mv;
+    uint64_t t0 = now_ms();
+    CU_ASSERT_EQUAL(dh_zmq_send(mm, GW_ID, &out), 0);
+    /* UNAVAILABLE at once, not after the 5 s worker timeout. */
+    expect_reply(c, 40, DECKHAND__ERROR_CODE__UNAVAILABLE);
+    CU_ASSERT(now_ms() - t0 < 2000);
+    /* The attach (Resync, cmd_id 0) goes to the new worker, for mallory only. */
+    expect_command(worker2, "m-5", pid, 0, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC);
+    Deckhand__Internal__Internal *in = router_recv(worker2, from, 300);
+    CU_ASSERT_PTR_NULL(in);
+    if (in)
+        deckhand__internal__internal__free_unpacked(in, NULL);
+
+    /* A late answer from the old worker is dropped; the next command goes to the new
+     * worker, whose Reply is the next thing the client sees. */
+    worker_answer(worker, pid, 40, DECKHAND__ERROR_CODE__OK);
+    send_choose(c, 41, "m-5", 3);
+    expect_command(worker2, "m-5", pid, 41, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHOOSE);
+    worker_answer(worker2, pid, 41, DECKHAND__ERROR_CODE__OK);
+    expect_reply(c, 41, DECKHAND__ERROR_CODE__OK);
+    tc_close(c);
+}
+
+static void test_gateway_worker_unknown_match_drops_route(void)
+{
+    char pid[64];
+    if (redis_pid <= 0)
+        return; /* no redis-server on this machine */
+    redisContext *r = redisConnect("127.0.0.1", REDIS_PORT);
+    CU_ASSERT_FATAL(r && !r->err);
+    freeReplyObject(redisCommand(r, "HSET match:{m-7} worker wk-two"));
+    freeReplyObject(redisCommand(r, "SET worker:{wk-two} %s", WORKER2_EP));
+    redisFree(r);
+
+    tclient *c = tc_open();
+    login(c, "nina", pid, NULL);
+    assign_match(pid, "m-7");
+    expect_match_found(c, "m-7");
+    /* The worker lost the match (a fenced write): UNKNOWN_MATCH passes through... */
+    send_choose(c, 50, "m-7", 1);
+    expect_command(worker, "m-7", pid, 50, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHOOSE);
+    worker_answer(worker, pid, 50, DECKHAND__ERROR_CODE__UNKNOWN_MATCH);
+    expect_reply(c, 50, DECKHAND__ERROR_CODE__UNKNOWN_MATCH);
+    /* ...and the next command finds the new owner in Redis. */
+    send_resync(c, 51, "m-7");
+    expect_command(worker2, "m-7", pid, 51, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC);
+    worker_answer(worker2, pid, 51, DECKHAND__ERROR_CODE__OK);
+    expect_reply(c, 51, DECKHAND__ERROR_CODE__OK);
+    tc_close(c);
+}
+
+/* The next away on sock for (match_id, pid), skipping others; false when none came. */
+static bool await_away(void *sock, const char *match_id, const char *pid, int timeout_ms)
+{
+    char from[DH_ZMQ_ID_MAX + 1];
+    uint64_t end = now_ms() + (uint64_t)timeout_ms;
+    while (now_ms() < end) {
+        Deckhand__Internal__Internal *in =
+            router_recv_filtered(sock, from, (int)(end - now_ms()), false);
+        if (!in)
+            return false;
+        bool found = is_away(in) && !strcmp(in->player_command->match_id, match_id) &&
+                     !strcmp(in->player_command->player_id, pid);
+        if (found) {
+            CU_ASSERT_EQUAL(in->player_command->cmd_id, 0);
+            CU_ASSERT_STRING_EQUAL(from, GW_ID);
+        }
+        deckhand__internal__internal__free_unpacked(in, NULL);
+        if (found)
+            return true;
+    }
+    return false;
+}
+
+static void test_gateway_disconnect_in_match_reports_away_to_worker(void)
+{
+    char pid[64], pid2[64];
+    tclient *c = tc_open();
+    login(c, "oscar", pid, NULL);
+    assign_match(pid, "m-8");
+    expect_match_found(c, "m-8");
+    tc_close(c);
+    CU_ASSERT_TRUE(await_away(worker, "m-8", pid, 3000));
+
+    /* After its GameOver a match is not the player's business any more. */
+    c = tc_open();
+    login(c, "peggy", pid2, NULL);
+    assign_match(pid2, "m-8b");
+    expect_match_found(c, "m-8b");
+    Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
+    Deckhand__GameOver go = DECKHAND__GAME_OVER__INIT;
+    go.match_id = "m-8b";
+    sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER;
+    sm.game_over = &go;
+    uint8_t buf[256];
+    size_t n = deckhand__server_message__pack(&sm, buf);
+    Deckhand__Internal__Internal po = DECKHAND__INTERNAL__INTERNAL__INIT;
+    Deckhand__Internal__PlayerOutput o = DECKHAND__INTERNAL__PLAYER_OUTPUT__INIT;
+    o.player_id = pid2;
+    o.message.data = buf;
+    o.message.len = n;
+    po.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUT;
+    po.player_output = &o;
+    CU_ASSERT_EQUAL(dh_zmq_send(worker, GW_ID, &po), 0);
+    Deckhand__ServerMessage *got = NULL;
+    CU_ASSERT_EQUAL_FATAL(tc_recv(c, 3000, &got), 1);
+    CU_ASSERT_EQUAL(got->body_case, DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER);
+    deckhand__server_message__free_unpacked(got, NULL);
+    tc_close(c);
+    CU_ASSERT_FALSE(await_away(worker, "m-8b", pid2, 500));
+}
+
+static void stop_redis(void)
+{
+    kill(redis_pid, SIGTERM);
+    waitpid(redis_pid, NULL, 0);
+    redis_pid = 0;
+}
+
+static void start_redis(void);
+
+static void test_gateway_redis_down_unavailable_then_recovers(void)
+{
+    char pid[64];
+    if (redis_pid <= 0)
+        return; /* no redis-server on this machine */
+    tclient *c = tc_open();
+    login(c, "quinn", pid, NULL);
+    stop_redis();
+    /* A route miss while Redis is down: UNAVAILABLE, and the gateway carries on. */
+    send_resync(c, 60, "m-11");
+    expect_reply(c, 60, DECKHAND__ERROR_CODE__UNAVAILABLE);
+    send_ping(c, 61, 9);
+    expect_pong(c, 61, 9);
+
+    start_redis();
+    CU_ASSERT_FATAL(redis_pid > 0);
+    redisContext *r = redisConnect("127.0.0.1", REDIS_PORT);
+    CU_ASSERT_FATAL(r && !r->err);
+    freeReplyObject(redisCommand(r, "HSET match:{m-11} worker wk-test"));
+    freeReplyObject(redisCommand(r, "SET worker:{wk-test} %s", WORKER_EP));
+    redisFree(r);
+    /* The gateway reconnects by itself (at most once a second): retry until routed. */
+    char from[DH_ZMQ_ID_MAX + 1];
+    bool routed = false;
+    uint64_t end = now_ms() + 8000;
+    for (uint64_t cmd = 62; !routed && now_ms() < end; cmd++) {
+        send_resync(c, cmd, "m-11");
+        Deckhand__Internal__Internal *in = router_recv(worker, from, 500);
+        if (in) {
+            CU_ASSERT_EQUAL(in->player_command->cmd_id, cmd);
+            deckhand__internal__internal__free_unpacked(in, NULL);
+            worker_answer(worker, pid, cmd, DECKHAND__ERROR_CODE__OK);
+            expect_reply(c, cmd, DECKHAND__ERROR_CODE__OK);
+            routed = true;
+        } else {
+            expect_reply(c, cmd, DECKHAND__ERROR_CODE__UNAVAILABLE);
+            usleep(200000);
+        }
+    }
+    CU_ASSERT_TRUE(routed);
+    tc_close(c);
+}
+
 static void test_gateway_rate_limit(void)
 {
     tclient *c = tc_open();
@@ -829,7 +1121,9 @@ static int start_gateway(void)
     zctx = zmq_ctx_new();
     mm = dh_zmq_socket(zctx, ZMQ_ROUTER, NULL, 1000);
     worker = dh_zmq_socket(zctx, ZMQ_ROUTER, NULL, 1000);
-    if (!mm || !worker || zmq_bind(mm, MM_EP) < 0 || zmq_bind(worker, WORKER_EP) < 0) {
+    worker2 = dh_zmq_socket(zctx, ZMQ_ROUTER, NULL, 1000);
+    if (!mm || !worker || !worker2 || zmq_bind(mm, MM_EP) < 0 || zmq_bind(worker, WORKER_EP) < 0 ||
+        zmq_bind(worker2, WORKER2_EP) < 0) {
         fprintf(stderr, "cannot bind the fake matchmaker/worker: %s\n", zmq_strerror(errno));
         return -1;
     }
@@ -878,6 +1172,7 @@ static int stop_gateway(void)
     waitpid(gw_pid, &status, 0);
     zmq_close(mm);
     zmq_close(worker);
+    zmq_close(worker2);
     zmq_ctx_term(zctx);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
@@ -896,19 +1191,26 @@ int main(void)
         {"gateway_message_before_hello_unauthenticated",
          test_gateway_message_before_hello_unauthenticated},
         {"gateway_bad_names_and_tokens_refused", test_gateway_bad_names_and_tokens_refused},
-        {"gateway_token_resumes_player_and_replaces_old_connection",
-         test_gateway_token_resumes_player_and_replaces_old_connection},
+        {"gateway_token_resumes_player_replaces_old_connection_and_reports_back",
+         test_gateway_token_resumes_player_replaces_old_connection_and_reports_back},
         {"gateway_bad_frame_closes_only_that_connection",
          test_gateway_bad_frame_closes_only_that_connection},
         {"gateway_oversized_frame_closes", test_gateway_oversized_frame_closes},
         {"gateway_queue_join_round_trip", test_gateway_queue_join_round_trip},
-        {"gateway_disconnect_while_queued_leaves_queue",
-         test_gateway_disconnect_while_queued_leaves_queue},
+        {"gateway_disconnect_while_queued_reports_player_away",
+         test_gateway_disconnect_while_queued_reports_player_away},
         {"gateway_queue_without_answer_unavailable", test_gateway_queue_without_answer_unavailable},
         {"gateway_match_routing_both_ways", test_gateway_match_routing_both_ways},
         {"gateway_silent_worker_gets_one_unavailable_reply",
          test_gateway_silent_worker_gets_one_unavailable_reply},
         {"gateway_unknown_route_found_in_redis", test_gateway_unknown_route_found_in_redis},
+        {"gateway_match_moved_refuses_in_flight_and_reattaches",
+         test_gateway_match_moved_refuses_in_flight_and_reattaches},
+        {"gateway_worker_unknown_match_drops_route", test_gateway_worker_unknown_match_drops_route},
+        {"gateway_disconnect_in_match_reports_away_to_worker",
+         test_gateway_disconnect_in_match_reports_away_to_worker},
+        {"gateway_redis_down_unavailable_then_recovers",
+         test_gateway_redis_down_unavailable_then_recovers},
         {"gateway_rate_limit", test_gateway_rate_limit},
         {"gateway_websocket_login_and_ping", test_gateway_websocket_login_and_ping},
         {"gateway_websocket_bad_path_and_oversized", test_gateway_websocket_bad_path_and_oversized},
