@@ -36,6 +36,12 @@ void queue_set_free(queue_set *s)
     free(s);
 }
 
+void queue_clear(queue_set *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        s->lines[i].len = 0;
+}
+
 static bool queue_copy(char *dst, size_t cap, const char *src)
 {
     size_t n = strlen(src ? src : "");
@@ -108,13 +114,23 @@ static bool queue_reserve(queue_line *l, size_t extra)
     return true;
 }
 
+queue_ticket *queue_find(queue_set *s, const char *player_id, size_t *line)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        for (size_t j = 0; j < s->lines[i].len; j++) {
+            if (strcmp(s->lines[i].t[j].player_id, player_id))
+                continue;
+            if (line)
+                *line = i;
+            return &s->lines[i].t[j];
+        }
+    }
+    return NULL;
+}
+
 bool queue_has(const queue_set *s, const char *player_id)
 {
-    for (size_t i = 0; i < s->n; i++)
-        for (size_t j = 0; j < s->lines[i].len; j++)
-            if (!strcmp(s->lines[i].t[j].player_id, player_id))
-                return true;
-    return false;
+    return queue_find((queue_set *)s, player_id, NULL) != NULL;
 }
 
 queue_status queue_join(queue_set *s, const queue_key *k, const queue_ticket *t)
@@ -160,6 +176,19 @@ size_t queue_line_len(const queue_set *s, size_t line)
     return line < s->n ? s->lines[line].len : 0;
 }
 
+size_t queue_line_ready(const queue_set *s, size_t line)
+{
+    size_t n = 0;
+    for (size_t i = 0; line < s->n && i < s->lines[line].len; i++)
+        n += s->lines[line].t[i].away_since_ms == 0;
+    return n;
+}
+
+const queue_ticket *queue_line_ticket(const queue_set *s, size_t line, size_t i)
+{
+    return line < s->n && i < s->lines[line].len ? &s->lines[line].t[i] : NULL;
+}
+
 size_t queue_total(const queue_set *s)
 {
     size_t n = 0;
@@ -170,12 +199,17 @@ size_t queue_total(const queue_set *s)
 
 bool queue_take(queue_set *s, size_t line, queue_ticket *out, size_t n)
 {
-    if (line >= s->n || n == 0 || s->lines[line].len < n)
+    if (n == 0 || queue_line_ready(s, line) < n)
         return false;
     queue_line *l = &s->lines[line];
-    memcpy(out, l->t, n * sizeof *out);
-    memmove(l->t, l->t + n, (l->len - n) * sizeof *l->t);
-    l->len -= n;
+    size_t taken = 0, kept = 0;
+    for (size_t i = 0; i < l->len; i++) {
+        if (taken < n && l->t[i].away_since_ms == 0)
+            out[taken++] = l->t[i];
+        else
+            l->t[kept++] = l->t[i];
+    }
+    l->len = kept;
     return true;
 }
 

@@ -185,6 +185,64 @@ static void test_queue_many_players_grow_the_line(void)
     queue_set_free(s);
 }
 
+static void test_queue_take_passes_over_away_tickets_which_keep_their_place(void)
+{
+    queue_set *s = queue_set_new();
+    queue_key k = key("dominion", 2);
+    const char *ids[] = {"p1", "p2", "p3", "p4"};
+    for (int i = 0; i < 4; i++) {
+        queue_ticket t = ticket(ids[i]);
+        queue_join(s, &k, &t);
+    }
+    size_t l;
+    queue_find(s, "p1", &l)->away_since_ms = 500;
+    queue_find(s, "p3", NULL)->away_since_ms = 600;
+    CU_ASSERT_EQUAL(queue_line_len(s, l), 4);
+    CU_ASSERT_EQUAL(queue_line_ready(s, l), 2);
+    queue_ticket out[2];
+    CU_ASSERT_TRUE(queue_take(s, l, out, 2));
+    CU_ASSERT_STRING_EQUAL(out[0].player_id, "p2");
+    CU_ASSERT_STRING_EQUAL(out[1].player_id, "p4");
+    CU_ASSERT_FALSE(queue_take(s, l, out, 1));
+    /* the away tickets still wait, in their order */
+    CU_ASSERT_EQUAL(queue_line_len(s, l), 2);
+    CU_ASSERT_STRING_EQUAL(queue_line_ticket(s, l, 0)->player_id, "p1");
+    CU_ASSERT_STRING_EQUAL(queue_line_ticket(s, l, 1)->player_id, "p3");
+    CU_ASSERT_PTR_NULL(queue_line_ticket(s, l, 2));
+    queue_find(s, "p3", NULL)->away_since_ms = 0;
+    CU_ASSERT_TRUE(queue_take(s, l, out, 1));
+    CU_ASSERT_STRING_EQUAL(out[0].player_id, "p3");
+    queue_set_free(s);
+}
+
+static void test_queue_find_names_the_line(void)
+{
+    queue_set *s = queue_set_new();
+    queue_key k2 = key("dominion", 2), k3 = key("dominion", 3);
+    queue_ticket a = ticket("a"), b = ticket("b");
+    queue_join(s, &k2, &a);
+    queue_join(s, &k3, &b);
+    size_t l = 99;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(queue_find(s, "b", &l));
+    CU_ASSERT_EQUAL(queue_line_key(s, l)->players, 3);
+    CU_ASSERT_PTR_NULL(queue_find(s, "c", &l));
+    queue_set_free(s);
+}
+
+static void test_queue_clear_empties_every_line(void)
+{
+    queue_set *s = queue_set_new();
+    queue_key k2 = key("dominion", 2), k3 = key("dominion", 3);
+    queue_ticket a = ticket("a"), b = ticket("b");
+    queue_join(s, &k2, &a);
+    queue_join(s, &k3, &b);
+    queue_clear(s);
+    CU_ASSERT_EQUAL(queue_total(s), 0);
+    CU_ASSERT_FALSE(queue_has(s, "a"));
+    CU_ASSERT_EQUAL(queue_join(s, &k2, &a), QUEUE_OK);
+    queue_set_free(s);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -199,6 +257,10 @@ int main(void)
          test_queue_requeue_skips_players_who_joined_again},
         {"queue_rejects_too_long_fields", test_queue_rejects_too_long_fields},
         {"queue_many_players_grow_the_line", test_queue_many_players_grow_the_line},
+        {"queue_take_passes_over_away_tickets_which_keep_their_place",
+         test_queue_take_passes_over_away_tickets_which_keep_their_place},
+        {"queue_find_names_the_line", test_queue_find_names_the_line},
+        {"queue_clear_empties_every_line", test_queue_clear_empties_every_line},
         {NULL, NULL},
     };
     return dh_test_main("queue", cases);
