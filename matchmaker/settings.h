@@ -1,0 +1,62 @@
+/*
+ * settings.h: each queue's match settings (grace, decision and turn timers, what happens
+ * to an abandoned seat), which StartMatch carries to the worker and which also bound how
+ * long an away ticket keeps its place in line.
+ *
+ * Defaults come from flags (--grace-ms, --decision-ms, --turn-ms, --abandon); a queues
+ * file (--queues FILE) overrides them per (game, mode), one queue a line:
+ *
+ *     # GAME MODE key=value ...
+ *     dominion ranked grace_ms=30000 decision_ms=20000 abandon=forfeit
+ *
+ * Keys: grace_ms, decision_ms, turn_ms (milliseconds, 0 = off for the timers) and
+ * abandon (bot|forfeit). A key a line does not name keeps the default.
+ */
+#ifndef DECKHAND_MM_SETTINGS_H
+#define DECKHAND_MM_SETTINGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "queue.h"
+
+#define SETTINGS_GRACE_MS    60000
+#define SETTINGS_ABANDON_MAX 16
+
+typedef struct {
+    uint32_t grace_ms;
+    uint32_t decision_ms;
+    uint32_t turn_ms;
+    char abandon[SETTINGS_ABANDON_MAX]; /* "bot" or "forfeit" */
+} settings_values;
+
+typedef struct {
+    char game[QUEUE_NAME_MAX];
+    char mode[QUEUE_NAME_MAX];
+    settings_values v;
+} settings_queue;
+
+typedef struct {
+    settings_values defaults;
+    settings_queue *queues; /* owned */
+    size_t n, cap;
+} settings_table;
+
+/* Defaults: grace 60 s, no decision or turn timer, abandoned seats played by a bot. */
+void settings_init(settings_table *t);
+void settings_free(settings_table *t);
+
+/* Set one key (grace_ms, decision_ms, turn_ms, abandon) of v from text. 0, or -1 when the
+ * key is unknown or the value does not parse. */
+int settings_set(settings_values *v, const char *key, const char *value);
+
+/* Add the queues of a file (format above). 0, or -1 with a message naming the line in
+ * err. Queues already named are overridden by later lines. */
+int settings_load(settings_table *t, const char *path, char *err, size_t errlen);
+/* Parse one line of that format (comments and blank lines are fine). */
+int settings_parse_line(settings_table *t, const char *line, char *err, size_t errlen);
+
+/* The settings of a queue: its override, else the defaults. An empty mode is "casual". */
+const settings_values *settings_for(const settings_table *t, const char *game, const char *mode);
+
+#endif

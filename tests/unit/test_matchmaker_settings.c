@@ -1,0 +1,97 @@
+/*
+ * test_matchmaker_settings.c: per-queue match settings (matchmaker/settings.c): the flag
+ * defaults, the --queues file that overrides them per (game, mode), and its errors.
+ */
+#include "settings.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dh_test.h"
+
+static void test_settings_defaults_are_a_minute_of_grace_no_timers_and_a_bot(void)
+{
+    settings_table t;
+    settings_init(&t);
+    const settings_values *v = settings_for(&t, "dominion", "");
+    CU_ASSERT_EQUAL(v->grace_ms, 60000);
+    CU_ASSERT_EQUAL(v->decision_ms, 0);
+    CU_ASSERT_EQUAL(v->turn_ms, 0);
+    CU_ASSERT_STRING_EQUAL(v->abandon, "bot");
+    settings_free(&t);
+}
+
+static void test_settings_file_overrides_one_queue_and_keeps_defaults_elsewhere(void)
+{
+    settings_table t;
+    settings_init(&t);
+    CU_ASSERT_EQUAL(settings_set(&t.defaults, "grace_ms", "30000"), 0);
+    char path[] = "/tmp/dh-queues-XXXXXX";
+    int fd = mkstemp(path);
+    CU_ASSERT_FATAL(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("# queues\n"
+          "\n"
+          "dominion ranked decision_ms=20000 abandon=forfeit   # strict\n"
+          "dominion casual turn_ms=90000\n"
+          "dominion casual grace_ms=5000\n",
+          f);
+    fclose(f);
+    char err[256] = "";
+    CU_ASSERT_EQUAL(settings_load(&t, path, err, sizeof err), 0);
+    unlink(path);
+    const settings_values *ranked = settings_for(&t, "dominion", "ranked");
+    CU_ASSERT_EQUAL(ranked->grace_ms, 30000);
+    CU_ASSERT_EQUAL(ranked->decision_ms, 20000);
+    CU_ASSERT_STRING_EQUAL(ranked->abandon, "forfeit");
+    /* a later line for the same queue adds to it; an empty mode is casual */
+    const settings_values *casual = settings_for(&t, "dominion", "");
+    CU_ASSERT_EQUAL(casual->turn_ms, 90000);
+    CU_ASSERT_EQUAL(casual->grace_ms, 5000);
+    CU_ASSERT_STRING_EQUAL(casual->abandon, "bot");
+    const settings_values *other = settings_for(&t, "deckbuilder", "ranked");
+    CU_ASSERT_EQUAL(other->grace_ms, 30000);
+    CU_ASSERT_EQUAL(other->decision_ms, 0);
+    settings_free(&t);
+}
+
+static void test_settings_bad_lines_are_refused_with_their_line_number(void)
+{
+    settings_table t;
+    settings_init(&t);
+    char err[256];
+    CU_ASSERT_EQUAL(settings_parse_line(&t, "dominion", err, sizeof err), -1);
+    CU_ASSERT_EQUAL(settings_parse_line(&t, "dominion ranked abandon=quit", err, sizeof err), -1);
+    CU_ASSERT_EQUAL(settings_parse_line(&t, "dominion ranked grace_ms=-5", err, sizeof err), -1);
+    CU_ASSERT_EQUAL(settings_parse_line(&t, "dominion ranked grace_ms=1x", err, sizeof err), -1);
+    CU_ASSERT_EQUAL(settings_parse_line(&t, "dominion ranked colour=red", err, sizeof err), -1);
+    CU_ASSERT_EQUAL(settings_parse_line(&t, "dominion ranked grace_ms", err, sizeof err), -1);
+    CU_ASSERT_EQUAL(t.n, 0);
+    char path[] = "/tmp/dh-queues-XXXXXX";
+    int fd = mkstemp(path);
+    CU_ASSERT_FATAL(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("dominion ranked grace_ms=1\nbroken\n", f);
+    fclose(f);
+    CU_ASSERT_EQUAL(settings_load(&t, path, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, ":2:"));
+    unlink(path);
+    CU_ASSERT_EQUAL(settings_load(&t, "/nonexistent/queues", err, sizeof err), -1);
+    settings_free(&t);
+}
+
+int main(void)
+{
+    static const dh_test_case cases[] = {
+        {"settings_defaults_are_a_minute_of_grace_no_timers_and_a_bot",
+         test_settings_defaults_are_a_minute_of_grace_no_timers_and_a_bot},
+        {"settings_file_overrides_one_queue_and_keeps_defaults_elsewhere",
+         test_settings_file_overrides_one_queue_and_keeps_defaults_elsewhere},
+        {"settings_bad_lines_are_refused_with_their_line_number",
+         test_settings_bad_lines_are_refused_with_their_line_number},
+        {NULL, NULL},
+    };
+    return dh_test_main("matchmaker_settings", cases);
+}
