@@ -1,12 +1,12 @@
 /*
  * control.h: the matchmaker's message handlers, apart from the loop in main.c so the
- * whole control path (joins, hellos, beats, starts, ends) is testable over inproc
- * sockets (tests/unit/test_matchmaker_control.c).
+ * whole control path (joins, hellos, beats, starts, ends, adoptions) is testable over
+ * inproc sockets (tests/unit/test_matchmaker_*.c).
  *
- * QueueJoin is validated here: the game must be served by a live worker
- * (UNKNOWN_GAME), players 0 means the game's minimum and must fit min..max
- * (BAD_REQUEST), and a player waits in one line at a time, placements included
- * (BAD_REQUEST). The QueueReply goes back to the sending gateway's identity.
+ * Hellos, beats and match ends feed the registry whether or not this matchmaker acts, so
+ * a standby knows the workers when it takes over. Everything else is for the acting one
+ * (tickets.c, placement.c, takeover.c); a standby answers joins and leaves UNAVAILABLE
+ * "standby matchmaker" and ignores the rest.
  */
 #ifndef DECKHAND_MM_CONTROL_H
 #define DECKHAND_MM_CONTROL_H

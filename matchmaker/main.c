@@ -1,11 +1,18 @@
 /*
  * main.c: deckhand-matchmaker, the control-path hub.
  *
- * One ROUTER socket, one zmq_poll loop. Gateways bring queue joins and leaves; workers
- * bring hellos, beats and match starts/ends (control.c handles each). Every TICK_MS (and right
- * after a join) the loop expires silent workers and stalled placements and forms what the queues
- * allow. State lives in memory only: a restarted matchmaker relearns workers from their periodic
- * WorkerHello, and players re-queue (queues in Redis are a later issue).
+ * One ROUTER socket, one zmq_poll loop. Gateways bring queue joins, leaves, away and back;
+ * workers bring hellos, beats, match starts/ends and adoptions (control.c handles each).
+ * Every TICK_MS (and right after a join) the loop runs mm_tick: the lease, silent workers
+ * and the takeover of their matches, stalled placements, away tickets, formation.
+ *
+ * Tickets and placements live in Redis (state.c), so a restarted matchmaker, or a standby
+ * that wins the lease (lease.c), resumes them; workers and gateways are relearnt from
+ * their periodic hellos. --redis none keeps everything in memory, with no lease.
+ *
+ * Flags: --bind, --redis, --id (the name in mm:lease), and the queue settings defaults
+ * --grace-ms, --decision-ms, --turn-ms, --abandon bot|forfeit, overridden per queue by
+ * --queues FILE (settings.h).
  */
 #include <errno.h>
 #include <signal.h>
@@ -13,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <zmq.h>
 
 #include "control.h"
@@ -21,9 +29,10 @@
 #include "dh_zmq.h"
 #include "matchmaker.h"
 
-#define TICK_MS   50
-#define HWM       10000
-#define DRAIN_MAX 1000 /* messages handled per wake-up before the tick gets its turn */
+#define TICK_MS          50
+#define HWM              10000
+#define DRAIN_MAX        1000 /* messages handled per wake-up before the tick gets its turn */
+#define REDIS_TIMEOUT_MS 1000
 
 static volatile sig_atomic_t mm_stop; /* set by SIGINT/SIGTERM; the only global */
 
@@ -67,9 +76,7 @@ static int mm_run(mm_state *mm)
         }
         now = mm_now_ms();
         if (form || now >= next_tick) {
-            registry_expire(&mm->reg, now);
-            placement_expire(mm, now);
-            placement_form(mm, now);
+            mm_tick(mm, now);
             if (now >= next_tick)
                 next_tick = now + TICK_MS;
         }
@@ -77,21 +84,66 @@ static int mm_run(mm_state *mm)
     return 0;
 }
 
+/* The queue settings: defaults from flags, then the --queues file. */
+static int mm_settings(mm_state *mm, int argc, char **argv)
+{
+    static const struct {
+        const char *flag, *env, *key;
+    } opts[] = {
+        {"--grace-ms", "DECKHAND_GRACE_MS", "grace_ms"},
+        {"--decision-ms", "DECKHAND_DECISION_MS", "decision_ms"},
+        {"--turn-ms", "DECKHAND_TURN_MS", "turn_ms"},
+        {"--abandon", "DECKHAND_ABANDON", "abandon"},
+    };
+    for (size_t i = 0; i < sizeof opts / sizeof *opts; i++) {
+        const char *v = dh_config_str(argc, argv, opts[i].flag, opts[i].env, NULL);
+        if (v && settings_set(&mm->settings.defaults, opts[i].key, v) < 0) {
+            dh_error("bad %s '%s' (milliseconds; --abandon: bot|forfeit)", opts[i].flag, v);
+            return -1;
+        }
+    }
+    const char *file = dh_config_str(argc, argv, "--queues", "DECKHAND_QUEUES", NULL);
+    char err[512];
+    if (file && settings_load(&mm->settings, file, err, sizeof err) < 0) {
+        dh_error("--queues: %s", err);
+        return -1;
+    }
+    const settings_values *d = &mm->settings.defaults;
+    dh_info("queue settings: grace %u ms, decision %u ms, turn %u ms, abandon %s; %zu queues "
+            "from %s",
+            d->grace_ms, d->decision_ms, d->turn_ms, d->abandon, mm->settings.n,
+            file ? file : "no file");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *bind =
         dh_config_str(argc, argv, "--bind", "DECKHAND_MATCHMAKER_BIND", "tcp://127.0.0.1:5560");
+    const char *redis_url =
+        dh_config_str(argc, argv, "--redis", "DECKHAND_REDIS_URL", "redis://127.0.0.1:6390");
+    char default_id[LEASE_ID_MAX], hostname[64] = "host";
+    gethostname(hostname, sizeof hostname - 1);
+    hostname[sizeof hostname - 1] = '\0';
+    snprintf(default_id, sizeof default_id, "mm-%s-%d", hostname, (int)getpid());
+    const char *id = dh_config_str(argc, argv, "--id", "DECKHAND_MATCHMAKER_ID", default_id);
     dh_log_init("matchmaker");
     int rc = 1;
+    void *ctx = NULL;
     mm_state mm;
-    memset(&mm, 0, sizeof mm);
-    registry_init(&mm.reg);
-    placement_list_init(&mm.placements);
-    void *ctx = zmq_ctx_new();
-    if (!ctx)
+    if (!id[0] || strlen(id) >= LEASE_ID_MAX) {
+        dh_error("--id must be 1-%d characters", LEASE_ID_MAX - 1);
+        memset(&mm, 0, sizeof mm);
         goto err;
-    mm.queues = queue_set_new();
-    if (!mm.queues)
+    }
+    if (mm_init(&mm, id, redis_url, REDIS_TIMEOUT_MS) < 0) {
+        dh_error("cannot set up (bad --redis URL '%s', or out of memory)", redis_url);
+        goto err;
+    }
+    if (mm_settings(&mm, argc, argv) < 0)
+        goto err;
+    ctx = zmq_ctx_new();
+    if (!ctx)
         goto err;
     mm.router = dh_zmq_socket(ctx, ZMQ_ROUTER, NULL, HWM);
     if (!mm.router)
@@ -109,10 +161,12 @@ int main(int argc, char **argv)
     sa.sa_handler = mm_on_signal;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-    dh_info("listening %s", bind);
+    dh_info("%s listening %s, redis %s", mm.id, bind,
+            mm.redis_on ? redis_url : "none (memory only)");
     if (mm_run(&mm) == 0) {
         dh_info("stopping: %zu players waiting, %zu placements pending", queue_total(mm.queues),
                 mm.placements.n);
+        lease_release(&mm, mm_now_ms());
         rc = 0;
     }
 err:
@@ -122,8 +176,6 @@ err:
         zmq_close(mm.router);
     if (ctx)
         zmq_ctx_term(ctx);
-    queue_set_free(mm.queues);
-    placement_list_free(&mm.placements);
-    registry_free(&mm.reg);
+    mm_free(&mm);
     return rc;
 }

@@ -1,18 +1,63 @@
 /*
- * matchmaker.h: the matchmaker process state, one struct handed to every module.
+ * matchmaker.h: the matchmaker process state, one struct handed to every module, and the
+ * periodic work every module gets a turn at (mm_tick).
+ *
+ * With Redis (the default), Redis holds the waiting tickets and the unanswered
+ * placements (state.c), and only the matchmaker holding the lease mm:lease acts
+ * (lease.c): it answers joins, forms matches, expires away tickets and moves the matches
+ * of dead workers (takeover.c). Any other matchmaker is a standby that only keeps its
+ * worker registry warm. With --redis none everything stays in memory and the one
+ * matchmaker always acts.
+ *
+ * Time: every function takes now_ms from the monotonic clock (tests pass their own).
+ * What is stored in Redis uses a wall clock derived from it (mm_wall_ms): the real-time
+ * clock at start plus the monotonic time since, so a clock step never reorders a line.
  */
 #ifndef DECKHAND_MM_MATCHMAKER_H
 #define DECKHAND_MM_MATCHMAKER_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dh_redis.h"
+#include "lease.h"
 #include "placement.h"
 #include "queue.h"
 #include "registry.h"
+#include "settings.h"
+#include "takeover.h"
 
 typedef struct mm_state {
     void *router; /* bound at --bind; workers and gateways connect DEALERs */
     queue_set *queues;
     registry reg;
     placement_list placements;
+    settings_table settings;
+    bool redis_on; /* false: --redis none */
+    dh_redis redis;
+    lease lease;
+    takeover takeover;
+    char id[LEASE_ID_MAX]; /* this matchmaker's name in mm:lease */
+    uint64_t wall_base_ms; /* wall clock = wall_base_ms + now_ms */
+    uint64_t next_seq;     /* the next ticket's seq */
 } mm_state;
+
+/* Set up everything but the router. redis_url NULL or "none": memory only. 0, or -1 on
+ * a malformed URL or an allocation failure (mm_free cleans up either way). */
+int mm_init(mm_state *mm, const char *id, const char *redis_url, int redis_timeout_ms);
+void mm_free(mm_state *mm);
+
+/* Forget the queues, placements and adoptions held in memory (Redis keeps them): on
+ * losing the lease, and before loading them again on winning it. */
+void mm_reset(mm_state *mm);
+
+uint64_t mm_wall_ms(const mm_state *mm, uint64_t now_ms);
+/* True when this matchmaker may act: it holds the lease and has loaded its state, or it
+ * runs without Redis. */
+bool mm_acting(const mm_state *mm, uint64_t now_ms);
+
+/* The periodic work: the lease; then, when acting, dead workers and their matches,
+ * stalled placements, away tickets past their grace, and formation. */
+void mm_tick(mm_state *mm, uint64_t now_ms);
 
 #endif

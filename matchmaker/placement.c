@@ -13,6 +13,7 @@
 #include "dh_log.h"
 #include "dh_zmq.h"
 #include "matchmaker.h"
+#include "state.h"
 
 void placement_list_init(placement_list *l)
 {
@@ -35,13 +36,39 @@ placement *placement_find(placement_list *l, const char *match_id)
     return NULL;
 }
 
+placement *placement_of_player(placement_list *l, const char *player_id, size_t *seat)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        for (size_t j = 0; j < l->items[i].n; j++) {
+            if (strcmp(l->items[i].tickets[j].player_id, player_id))
+                continue;
+            if (seat)
+                *seat = j;
+            return &l->items[i];
+        }
+    }
+    return NULL;
+}
+
 bool placement_has_player(const placement_list *l, const char *player_id)
 {
-    for (size_t i = 0; i < l->n; i++)
-        for (size_t j = 0; j < l->items[i].n; j++)
-            if (!strcmp(l->items[i].tickets[j].player_id, player_id))
-                return true;
-    return false;
+    return placement_of_player((placement_list *)l, player_id, NULL) != NULL;
+}
+
+/* A new zeroed slot at the end of the list; NULL on allocation failure. */
+static placement *placement_add(placement_list *l)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 16;
+        placement *items = realloc(l->items, cap * sizeof *items);
+        if (!items)
+            return NULL;
+        l->items = items;
+        l->cap = cap;
+    }
+    placement *p = &l->items[l->n++];
+    memset(p, 0, sizeof *p);
+    return p;
 }
 
 /* Drop p (its tickets are freed); the last placement moves into its slot. */
@@ -82,7 +109,9 @@ static void placement_requeue(mm_state *mm, placement *p)
         dh_error("match %s: out of memory putting %zu players back in line", p->match_id, p->n);
 }
 
-/* The worker refused or ignored p: requeue its players and steer the retry elsewhere. */
+/* The worker refused or ignored p: requeue its players and steer the retry elsewhere.
+ * Their tickets stayed in Redis all along; only the placement record goes (if Redis is
+ * down it stays, and a later load sends its StartMatch once more). */
 static void placement_fail(mm_state *mm, placement *p, const char *why, uint64_t now_ms)
 {
     registry_worker *w = registry_find(&mm->reg, p->worker);
@@ -93,12 +122,19 @@ static void placement_fail(mm_state *mm, placement *p, const char *why, uint64_t
     }
     dh_warn("match %s on %s failed (%s): %zu players back in line %s/%s/%u", p->match_id, p->worker,
             why, p->n, p->key.game, p->key.mode, p->key.players);
+    if (state_placement_del(mm, now_ms, p, false) < 0)
+        dh_warn("match %s: placement record not deleted (redis unavailable)", p->match_id);
     placement_requeue(mm, p);
     placement_remove(&mm->placements, p);
 }
 
 static int placement_send_start(mm_state *mm, const placement *p)
 {
+    Deckhand__Internal__QueueSettings qs = DECKHAND__INTERNAL__QUEUE_SETTINGS__INIT;
+    qs.grace_ms = p->settings.grace_ms;
+    qs.decision_ms = p->settings.decision_ms;
+    qs.turn_ms = p->settings.turn_ms;
+    qs.abandon = (char *)p->settings.abandon;
     Deckhand__Internal__Seat seats[p->n];
     Deckhand__Internal__Seat *seatp[p->n];
     for (size_t i = 0; i < p->n; i++) {
@@ -115,6 +151,7 @@ static int placement_send_start(mm_state *mm, const placement *p)
     sm.seed = p->seed;
     sm.n_seats = p->n;
     sm.seats = seatp;
+    sm.settings = &qs;
     Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
     msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_START_MATCH;
     msg.start_match = &sm;
@@ -126,35 +163,36 @@ static int placement_send_start(mm_state *mm, const placement *p)
 static bool placement_form_one(mm_state *mm, size_t line, uint64_t now_ms)
 {
     queue_key key = *queue_line_key(mm->queues, line);
-    if (key.players == 0 || queue_line_len(mm->queues, line) < key.players)
+    if (key.players == 0 || queue_line_ready(mm->queues, line) < key.players)
         return false;
     registry_worker *w = registry_pick(&mm->reg, key.game, key.players, now_ms);
     if (!w)
         return false;
-    if (mm->placements.n == mm->placements.cap) {
-        size_t cap = mm->placements.cap ? mm->placements.cap * 2 : 16;
-        placement *items = realloc(mm->placements.items, cap * sizeof *items);
-        if (!items)
-            goto err_nomem;
-        mm->placements.items = items;
-        mm->placements.cap = cap;
+    queue_ticket *tickets = calloc(key.players, sizeof *tickets);
+    placement *p = tickets ? placement_add(&mm->placements) : NULL;
+    if (!p) {
+        free(tickets);
+        dh_error("out of memory forming a match");
+        return false;
     }
-    placement *p = &mm->placements.items[mm->placements.n];
-    memset(p, 0, sizeof *p);
-    p->tickets = calloc(key.players, sizeof *p->tickets);
-    if (!p->tickets)
-        goto err_nomem;
+    p->tickets = tickets;
     if (placement_random(p->match_id, &p->seed) < 0) {
         dh_error("cannot read random bytes for a match id: %s", strerror(errno));
-        free(p->tickets);
+        placement_remove(&mm->placements, p);
         return false;
     }
     p->key = key;
     p->n = key.players;
+    p->settings = *settings_for(&mm->settings, key.game, key.mode);
     snprintf(p->worker, sizeof p->worker, "%s", w->id);
     p->deadline_ms = now_ms + PLACEMENT_TIMEOUT_MS;
     queue_take(mm->queues, line, p->tickets, p->n);
-    mm->placements.n++;
+    if (state_placement_put(mm, now_ms, p) < 0) {
+        dh_warn("match %s not formed: redis unavailable; %zu players wait on", p->match_id, p->n);
+        placement_requeue(mm, p);
+        placement_remove(&mm->placements, p);
+        return false;
+    }
     w->pending++;
     if (placement_send_start(mm, p) < 0) {
         placement_fail(mm, p, strerror(errno), now_ms);
@@ -163,9 +201,6 @@ static bool placement_form_one(mm_state *mm, size_t line, uint64_t now_ms)
     dh_info("match %s: %s/%s %zu players -> %s (load %u+%u)", p->match_id, key.game, key.mode, p->n,
             w->id, w->active, w->pending);
     return true;
-err_nomem:
-    dh_error("out of memory forming a match");
-    return false;
 }
 
 void placement_form(mm_state *mm, uint64_t now_ms)
@@ -199,6 +234,17 @@ static void placement_assign(mm_state *mm, const placement *p, const registry_wo
     }
 }
 
+/* The match exists on w: tell the players, forget the placement. */
+static void placement_done(mm_state *mm, placement *p, const registry_worker *w, uint64_t now_ms)
+{
+    if (state_placement_del(mm, now_ms, p, true) < 0)
+        dh_warn("match %s: placement and tickets not deleted (redis unavailable); a later "
+                "load sends its StartMatch again",
+                p->match_id);
+    placement_assign(mm, p, w);
+    placement_remove(&mm->placements, p);
+}
+
 void placement_started(mm_state *mm, const char *identity,
                        const Deckhand__Internal__MatchStarted *ms, uint64_t now_ms)
 {
@@ -226,18 +272,64 @@ void placement_started(mm_state *mm, const char *identity,
         w->pending--;
     w->active++;
     dh_info("match %s started on %s", p->match_id, w->id);
-    placement_assign(mm, p, w);
-    placement_remove(&mm->placements, p);
+    placement_done(mm, p, w, now_ms);
+}
+
+bool placement_adopted(mm_state *mm, const char *match_id, const registry_worker *w,
+                       uint64_t now_ms)
+{
+    placement *p = placement_find(&mm->placements, match_id);
+    if (!p)
+        return false;
+    registry_worker *first = registry_find(&mm->reg, p->worker);
+    if (first && first->pending)
+        first->pending--;
+    dh_info("match %s: created by %s, which died before answering; adopted by %s", match_id,
+            p->worker, w->id);
+    placement_done(mm, p, w, now_ms);
+    return true;
+}
+
+/* Send a resumed placement's StartMatch once its worker can be reached. */
+static void placement_resend(mm_state *mm, placement *p)
+{
+    const registry_worker *w = registry_find(&mm->reg, p->worker);
+    if (!w || !w->alive || placement_send_start(mm, p) < 0)
+        return;
+    p->unsent = false;
+    dh_info("match %s: StartMatch sent again to %s", p->match_id, p->worker);
 }
 
 void placement_expire(mm_state *mm, uint64_t now_ms)
 {
     for (size_t i = 0; i < mm->placements.n;) {
         placement *p = &mm->placements.items[i];
+        if (takeover_has(&mm->takeover, p->match_id))
+            p->deadline_ms = now_ms + PLACEMENT_TIMEOUT_MS; /* it exists: wait for its adopter */
         if (now_ms < p->deadline_ms) {
+            if (p->unsent)
+                placement_resend(mm, p);
             i++;
             continue;
         }
         placement_fail(mm, p, "no MatchStarted in time", now_ms);
     }
+}
+
+int placement_resume(mm_state *mm, placement *src, uint64_t now_ms)
+{
+    placement *p = placement_add(&mm->placements);
+    if (!p) {
+        free(src->tickets);
+        return -1;
+    }
+    *p = *src;
+    p->deadline_ms = now_ms + PLACEMENT_TIMEOUT_MS;
+    registry_worker *w = registry_find(&mm->reg, p->worker);
+    if (w)
+        w->pending++;
+    p->unsent = placement_send_start(mm, p) < 0;
+    dh_info("match %s: resumed placement of %zu players on %s%s", p->match_id, p->n, p->worker,
+            p->unsent ? " (worker not reachable yet)" : ", StartMatch sent again");
+    return 0;
 }

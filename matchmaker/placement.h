@@ -7,6 +7,12 @@
  * placement. A yes sends MatchAssigned to every player's gateway (seat = ticket order);
  * a no, or silence for PLACEMENT_TIMEOUT_MS, puts the tickets back at the front of
  * their line and the worker is avoided for a while, so the retry goes elsewhere.
+ * Tickets marked away are passed over; the StartMatch carries the queue's settings.
+ *
+ * With Redis, a placement is stored (state.c) before its StartMatch goes out; one that
+ * cannot be stored is not formed (its tickets wait on). A matchmaker that loads stored
+ * placements (placement_resume) sends their StartMatch again, and again each tick while
+ * the worker cannot be reached yet (a restarted matchmaker has not heard from it yet).
  *
  * Known limit: a MatchStarted that arrives after the timeout is only logged; that match
  * sits idle on its worker (no message exists yet to cancel it).
@@ -20,6 +26,8 @@
 
 #include "internal.pb-c.h"
 #include "queue.h"
+#include "registry.h"
+#include "settings.h"
 
 #define PLACEMENT_TIMEOUT_MS 3000
 #define PLACEMENT_ID_LEN     18 /* "m-" + 16 hex digits */
@@ -32,6 +40,8 @@ typedef struct {
     char worker[DH_ZMQ_ID_MAX + 1];
     uint64_t seed;
     uint64_t deadline_ms;
+    settings_values settings;
+    bool unsent; /* resumed, and the worker could not be reached yet */
 } placement;
 
 typedef struct {
@@ -56,7 +66,17 @@ void placement_form(struct mm_state *mm, uint64_t now_ms);
 /* A worker's MatchStarted. */
 void placement_started(struct mm_state *mm, const char *identity,
                        const Deckhand__Internal__MatchStarted *ms, uint64_t now_ms);
-/* Give up on placements whose worker stayed silent past their deadline. */
+/* A match was adopted by w: when it is a placement, complete it there (MatchAssigned to
+ * its players) and answer true. */
+bool placement_adopted(struct mm_state *mm, const char *match_id, const registry_worker *w,
+                       uint64_t now_ms);
+/* Give up on placements whose worker stayed silent past their deadline; re-send the
+ * StartMatch of resumed ones whose worker is reachable now. */
 void placement_expire(struct mm_state *mm, uint64_t now_ms);
+/* Take over a stored placement (its tickets too: p->tickets is owned by the list
+ * afterwards, even on failure) and send its StartMatch again. -1 on allocation failure. */
+int placement_resume(struct mm_state *mm, placement *p, uint64_t now_ms);
+/* The placement the player sits in, or NULL. */
+placement *placement_of_player(placement_list *l, const char *player_id, size_t *seat);
 
 #endif

@@ -95,16 +95,19 @@ registry_worker *registry_beat(registry *r, const char *identity, uint32_t activ
     return w;
 }
 
-void registry_expire(registry *r, uint64_t now_ms)
+size_t registry_expire(registry *r, uint64_t now_ms)
 {
+    size_t died = 0;
     for (size_t i = 0; i < r->nworkers; i++) {
         registry_worker *w = &r->workers[i];
         if (w->alive && now_ms - w->last_seen_ms > REGISTRY_DEAD_MS) {
             w->alive = false;
+            died++;
             dh_warn("worker %s silent for %llu ms: dead, no more placements on it", w->id,
                     (unsigned long long)(now_ms - w->last_seen_ms));
         }
     }
+    return died;
 }
 
 static const registry_game *registry_worker_game(const registry_worker *w, const char *game)

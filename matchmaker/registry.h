@@ -69,8 +69,9 @@ registry_worker *registry_hello(registry *r, const char *identity,
 registry_worker *registry_beat(registry *r, const char *identity, uint32_t active, bool draining,
                                uint64_t now_ms);
 registry_worker *registry_find(registry *r, const char *identity);
-/* Mark workers silent for REGISTRY_DEAD_MS dead (logged once). */
-void registry_expire(registry *r, uint64_t now_ms);
+/* Mark workers silent for REGISTRY_DEAD_MS dead (logged once). Returns how many died
+ * just now. */
+size_t registry_expire(registry *r, uint64_t now_ms);
 
 /* The limits of game as served by a live worker; NULL when no live worker serves it. */
 const registry_game *registry_game_info(const registry *r, const char *game);

@@ -40,9 +40,7 @@ static void pump(rig *r, uint64_t now)
         control_handle(&r->mm, id, m, now);
         deckhand__internal__internal__free_unpacked(m, NULL);
     }
-    registry_expire(&r->mm.reg, now);
-    placement_expire(&r->mm, now);
-    placement_form(&r->mm, now);
+    mm_tick(&r->mm, now);
 }
 
 static void send_hello(void *sock, const char *id, const char *endpoint)
@@ -118,12 +116,10 @@ static int next_reply(rig *r, uint64_t cmd)
 static void rig_open(rig *r)
 {
     memset(r, 0, sizeof *r);
+    CU_ASSERT_EQUAL_FATAL(mm_init(&r->mm, "mm-test", NULL, 0), 0);
     r->ctx = zmq_ctx_new();
     r->mm.router = dh_zmq_socket(r->ctx, ZMQ_ROUTER, NULL, 1000);
     CU_ASSERT_EQUAL_FATAL(zmq_bind(r->mm.router, "inproc://mm"), 0);
-    r->mm.queues = queue_set_new();
-    registry_init(&r->mm.reg);
-    placement_list_init(&r->mm.placements);
     r->wa = dh_zmq_socket(r->ctx, ZMQ_DEALER, "wk-a", 1000);
     r->wb = dh_zmq_socket(r->ctx, ZMQ_DEALER, "wk-b", 1000);
     r->gw = dh_zmq_socket(r->ctx, ZMQ_DEALER, "gw-1", 1000);
@@ -149,9 +145,7 @@ static void rig_close(rig *r)
     zmq_close(r->gw);
     zmq_close(r->mm.router);
     zmq_ctx_term(r->ctx);
-    queue_set_free(r->mm.queues);
-    placement_list_free(&r->mm.placements);
-    registry_free(&r->mm.reg);
+    mm_free(&r->mm);
 }
 
 static void test_mm_join_validation(void)
@@ -350,6 +344,29 @@ static void test_mm_leave_takes_the_player_out(void)
     rig_close(&r);
 }
 
+static void test_mm_start_match_carries_the_queue_settings(void)
+{
+    rig r;
+    rig_open(&r);
+    char err[128];
+    CU_ASSERT_EQUAL_FATAL(settings_parse_line(&r.mm.settings,
+                                              "dominion casual grace_ms=1234 decision_ms=5000 "
+                                              "turn_ms=60000 abandon=forfeit",
+                                              err, sizeof err),
+                          0);
+    void *w;
+    Deckhand__Internal__Internal *m = form_two(&r, &w, 100);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    const Deckhand__Internal__QueueSettings *qs = m->start_match->settings;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(qs);
+    CU_ASSERT_EQUAL(qs->grace_ms, 1234);
+    CU_ASSERT_EQUAL(qs->decision_ms, 5000);
+    CU_ASSERT_EQUAL(qs->turn_ms, 60000);
+    CU_ASSERT_STRING_EQUAL(qs->abandon, "forfeit");
+    deckhand__internal__internal__free_unpacked(m, NULL);
+    rig_close(&r);
+}
+
 static void test_mm_placement_ids_are_random_hex(void)
 {
     char a[PLACEMENT_ID_LEN + 1], b[PLACEMENT_ID_LEN + 1];
@@ -373,6 +390,8 @@ int main(void)
          test_mm_silent_worker_times_out_and_players_keep_their_place},
         {"mm_dead_workers_get_nothing", test_mm_dead_workers_get_nothing},
         {"mm_leave_takes_the_player_out", test_mm_leave_takes_the_player_out},
+        {"mm_start_match_carries_the_queue_settings",
+         test_mm_start_match_carries_the_queue_settings},
         {"mm_placement_ids_are_random_hex", test_mm_placement_ids_are_random_hex},
         {NULL, NULL},
     };

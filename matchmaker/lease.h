@@ -1,0 +1,46 @@
+/*
+ * lease.h: which matchmaker acts. Any number may run; the one whose id is in mm:lease
+ * forms matches, answers queue joins and moves matches off dead workers, the others
+ * wait (a standby answers joins UNAVAILABLE).
+ *
+ * A standby tries SET mm:lease ID NX PX 3000 every second (a matchmaker restarted under
+ * the same id takes its own lease back at once); the holder renews it every second with
+ * a compare-and-PEXPIRE script. A holder counts its lease from the moment it sent the
+ * command, so it believes in it a little less long than Redis does: one that cannot
+ * renew (Redis down, or the process stalled) stops acting when the lease may have passed
+ * to another, and Redis's own writes are fenced by the lease too (state.c), so a holder
+ * that was deposed without noticing changes nothing. Winning the lease loads the
+ * queues and placements from Redis (state_load); losing it drops them from memory.
+ */
+#ifndef DECKHAND_MM_LEASE_H
+#define DECKHAND_MM_LEASE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define LEASE_KEY      "mm:lease"
+#define LEASE_MS       3000
+#define LEASE_RENEW_MS 1000
+#define LEASE_ID_MAX   128
+
+typedef struct {
+    bool held;           /* Redis granted or renewed it at the last try */
+    bool loaded;         /* tickets and placements loaded since it was won */
+    uint64_t until_ms;   /* stop acting here unless renewed */
+    uint64_t next_ms;    /* next acquire or renew */
+    uint64_t since_ms;   /* acting since (loaded at) */
+    bool standby_logged; /* the standby state was logged already */
+} lease;
+
+struct mm_state;
+
+/* Acquire, renew, or give up the lease as its timers say; logs every transition. */
+void lease_tick(struct mm_state *mm, uint64_t now_ms);
+bool lease_acting(const struct mm_state *mm, uint64_t now_ms);
+/* Another matchmaker holds the lease (a fenced write said so): stop acting at once;
+ * the next lease_tick drops the state from memory. */
+void lease_lost(struct mm_state *mm, const char *why);
+/* Delete the lease if it is still ours, so a standby need not wait for it to expire. */
+void lease_release(struct mm_state *mm, uint64_t now_ms);
+
+#endif

@@ -1,0 +1,81 @@
+/*
+ * takeover.h: moving the running matches of a dead worker to live ones.
+ *
+ * Every TAKEOVER_SWEEP_MS, and at once when a worker has just been declared dead, the
+ * acting matchmaker reads matches:running (match id -> worker). A match whose worker is
+ * dead in the registry, or is a worker not heard of since this matchmaker began acting
+ * and it has acted for TAKEOVER_UNKNOWN_DEAD_MS (time for every live worker to say hello
+ * again), is moved to the least loaded live worker serving its game by one script
+ * (takeover_move_script): only if match:{ID} is still running on the dead worker, it
+ * bumps the epoch (fencing the old worker's writes), names the new worker in match:{ID}
+ * and matches:running and adds the id to worker:{NEW}:adopt. Then AdoptMatch{id, epoch}
+ * goes to the new worker, which counts it as pending load there.
+ *
+ * An adoption is in flight until the worker's MatchAdopted: ok broadcasts MatchMoved to
+ * every registered gateway, which re-route the match and re-attach their players; a no,
+ * or no answer in TAKEOVER_ADOPT_TIMEOUT_MS, avoids that worker for a while and moves
+ * the match again, with that worker as the one to move from. A match that finds no
+ * worker to go to waits for the next sweep. A MatchAdopted for a match not in flight (a
+ * worker that found it in its adopt set after a matchmaker restart) is broadcast too.
+ * A moved match that is still a placement (its worker died between creating it and
+ * answering StartMatch) is completed on the adopter instead (placement_adopted): its
+ * players get MatchAssigned, not MatchMoved.
+ *
+ * At most TAKEOVER_MAX_MOVES matches move per sweep, read and moved in two pipelines,
+ * so a dead worker with thousands of matches hands them over in slices and the loop
+ * keeps serving in between. Limit: matches:running is read whole every sweep; past some
+ * hundred thousand running matches an HSCAN cursor should spread that read too.
+ */
+#ifndef DECKHAND_MM_TAKEOVER_H
+#define DECKHAND_MM_TAKEOVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dh_zmq.h"
+#include "internal.pb-c.h"
+#include "queue.h"
+
+#define TAKEOVER_SWEEP_MS         500
+#define TAKEOVER_UNKNOWN_DEAD_MS  2500
+#define TAKEOVER_ADOPT_TIMEOUT_MS 3000
+#define TAKEOVER_MAX_MOVES        200
+#define TAKEOVER_RUNNING          "matches:running"
+
+typedef struct {
+    char match_id[QUEUE_NAME_MAX];
+    char worker[DH_ZMQ_ID_MAX + 1]; /* in flight: the adopter; waiting: the one to move from */
+    char game[QUEUE_NAME_MAX];
+    char *player_ids; /* owned; comma-separated, as in match:{ID}.player_ids */
+    uint64_t epoch;
+    uint64_t deadline_ms; /* 0: waiting to be moved again */
+} takeover_move;
+
+typedef struct {
+    takeover_move *v;
+    size_t n, cap;
+    uint64_t next_sweep_ms;
+    size_t nowhere_logged; /* matches that found no worker at the last sweep, as logged */
+} takeover;
+
+struct mm_state;
+
+void takeover_init(takeover *t);
+void takeover_free(takeover *t);
+
+/* True while the match is being moved (in flight or waiting to be moved again). */
+bool takeover_has(const takeover *t, const char *match_id);
+/* Sweep when due (or now, when force), and give up on adoptions past their deadline. */
+void takeover_tick(struct mm_state *mm, uint64_t now_ms, bool force);
+/* A worker's MatchAdopted. */
+void takeover_adopted(struct mm_state *mm, const char *identity,
+                      const Deckhand__Internal__MatchAdopted *ma, uint64_t now_ms);
+
+/* The move script on its own: move match_id from worker `from` to worker `to`. The new
+ * epoch; 0 when the match is not running on `from` (finished, moved already, unknown);
+ * -1 when Redis did not answer or the lease is not ours (lease_lost is called). */
+long long takeover_move_script(struct mm_state *mm, uint64_t now_ms, const char *match_id,
+                               const char *from, const char *to);
+
+#endif

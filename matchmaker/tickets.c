@@ -1,0 +1,238 @@
+/*
+ * tickets.c: joins, leaves, away and back (see tickets.h).
+ */
+#include "tickets.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dh_log.h"
+#include "dh_zmq.h"
+#include "matchmaker.h"
+#include "state.h"
+
+#define TICKETS_STORE_DOWN "store unavailable"
+
+void tickets_reply(mm_state *mm, const char *gateway, const char *player_id, uint64_t cmd_id,
+                   Deckhand__ErrorCode code, const char *text)
+{
+    Deckhand__Internal__QueueReply qr = DECKHAND__INTERNAL__QUEUE_REPLY__INIT;
+    Deckhand__Error err = DECKHAND__ERROR__INIT;
+    qr.player_id = (char *)player_id;
+    qr.cmd_id = cmd_id;
+    qr.ok = code == DECKHAND__ERROR_CODE__OK;
+    if (!qr.ok) {
+        err.code = code;
+        err.message = (char *)text;
+        qr.error = &err;
+    }
+    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
+    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_REPLY;
+    msg.queue_reply = &qr;
+    if (dh_zmq_send(mm->router, gateway, &msg) < 0)
+        dh_warn("cannot reply to gateway %s: %s", gateway, strerror(errno));
+}
+
+/* The player's ticket joins again (same line): it keeps its place, moves to gateway and
+ * is no longer away. */
+static Deckhand__ErrorCode tickets_rejoin(mm_state *mm, queue_ticket *old, const queue_key *key,
+                                          const queue_ticket *t, uint64_t now_ms)
+{
+    queue_ticket upd = *old;
+    memcpy(upd.gateway, t->gateway, sizeof upd.gateway);
+    memcpy(upd.name, t->name, sizeof upd.name);
+    upd.cmd_id = t->cmd_id;
+    upd.away_since_ms = 0;
+    if (state_ticket_put(mm, now_ms, key, &upd) < 0)
+        return DECKHAND__ERROR_CODE__UNAVAILABLE;
+    *old = upd;
+    return DECKHAND__ERROR_CODE__OK;
+}
+
+static Deckhand__ErrorCode tickets_add(mm_state *mm, const queue_key *key, queue_ticket *t,
+                                       uint64_t now_ms)
+{
+    t->seq = mm->next_seq;
+    if (state_ticket_put(mm, now_ms, key, t) < 0)
+        return DECKHAND__ERROR_CODE__UNAVAILABLE;
+    mm->next_seq++;
+    if (queue_join(mm->queues, key, t) != QUEUE_OK) {
+        /* out of memory: take the stored ticket back too */
+        if (state_ticket_del(mm, now_ms, t->player_id) < 0)
+            dh_error("ticket of %s stays in redis without its line", t->player_id);
+        return DECKHAND__ERROR_CODE__OVERLOADED;
+    }
+    return DECKHAND__ERROR_CODE__OK;
+}
+
+bool tickets_join(mm_state *mm, const char *gateway, const Deckhand__Internal__QueueJoin *j,
+                  uint64_t now_ms)
+{
+    const char *pid = j->player_id ? j->player_id : "";
+    Deckhand__ErrorCode code = DECKHAND__ERROR_CODE__OK;
+    const char *why = NULL;
+    char buf[160];
+    queue_key key;
+    queue_ticket t;
+    const registry_game *g = registry_game_info(&mm->reg, j->game ? j->game : "");
+    uint32_t players = j->players;
+    size_t line;
+    queue_ticket *old;
+    bool again = false;
+    if (!*pid) {
+        code = DECKHAND__ERROR_CODE__BAD_REQUEST;
+        why = "missing player id";
+    } else if (!g) {
+        code = DECKHAND__ERROR_CODE__UNKNOWN_GAME;
+        snprintf(buf, sizeof buf, "no worker serves game '%.64s'", j->game ? j->game : "");
+        why = buf;
+    } else if ((players = players ? players : g->min_players) < g->min_players ||
+               players > g->max_players || players == 0) {
+        code = DECKHAND__ERROR_CODE__BAD_REQUEST;
+        snprintf(buf, sizeof buf, "%s is for %u to %u players", g->name, g->min_players,
+                 g->max_players);
+        why = buf;
+    } else if (queue_key_init(&key, j->game, j->mode, players) != QUEUE_OK ||
+               queue_ticket_init(&t, pid, j->name, gateway, j->cmd_id, mm_wall_ms(mm, now_ms)) !=
+                   QUEUE_OK) {
+        code = DECKHAND__ERROR_CODE__BAD_REQUEST;
+        why = "a field is too long";
+    } else if (placement_has_player(&mm->placements, pid)) {
+        code = DECKHAND__ERROR_CODE__BAD_REQUEST;
+        why = "already queued";
+    } else if ((old = queue_find(mm->queues, pid, &line))) {
+        const queue_key *k = queue_line_key(mm->queues, line);
+        if (k->players != key.players || strcmp(k->game, key.game) || strcmp(k->mode, key.mode)) {
+            code = DECKHAND__ERROR_CODE__BAD_REQUEST;
+            why = "already queued";
+        } else {
+            again = true;
+            code = tickets_rejoin(mm, old, &key, &t, now_ms);
+        }
+    } else {
+        code = tickets_add(mm, &key, &t, now_ms);
+    }
+    if (code == DECKHAND__ERROR_CODE__UNAVAILABLE)
+        why = TICKETS_STORE_DOWN;
+    else if (code == DECKHAND__ERROR_CODE__OVERLOADED)
+        why = "out of memory";
+    if (code == DECKHAND__ERROR_CODE__OK)
+        dh_info("queue join %s (%s) %s/%s/%u via %s%s", pid, t.name, key.game, key.mode,
+                key.players, gateway, again ? " (again: keeps its place)" : "");
+    else
+        dh_info("queue join %s refused: %s", pid, why);
+    tickets_reply(mm, gateway, pid, j->cmd_id, code, why);
+    return code == DECKHAND__ERROR_CODE__OK;
+}
+
+bool tickets_leave(mm_state *mm, const char *gateway, const Deckhand__Internal__QueueLeave *l,
+                   uint64_t now_ms)
+{
+    const char *pid = l->player_id ? l->player_id : "";
+    size_t line;
+    queue_ticket *t = queue_find(mm->queues, pid, &line);
+    if (t && l->game && *l->game && strcmp(queue_line_key(mm->queues, line)->game, l->game))
+        t = NULL;
+    /* cmd_id 0 is the gateway's own leave for a player who disconnected: only the gateway
+     * holding the ticket may do that (the player may have resumed elsewhere) */
+    if (t && !l->cmd_id && strcmp(t->gateway, gateway)) {
+        dh_info("queue leave %s from %s ignored: the ticket is on %s", pid, gateway, t->gateway);
+        return false;
+    }
+    Deckhand__ErrorCode code = DECKHAND__ERROR_CODE__OK;
+    if (t && state_ticket_del(mm, now_ms, pid) < 0)
+        code = DECKHAND__ERROR_CODE__UNAVAILABLE;
+    else if (t)
+        queue_leave(mm->queues, pid, NULL);
+    dh_info("queue leave %s %s", pid,
+            code ? "refused: " TICKETS_STORE_DOWN
+            : t  ? "done"
+                 : "(was not queued)");
+    if (l->cmd_id)
+        tickets_reply(mm, gateway, pid, l->cmd_id, code, code ? TICKETS_STORE_DOWN : NULL);
+    return false;
+}
+
+bool tickets_away(mm_state *mm, const char *gateway, const Deckhand__Internal__PlayerAway *a,
+                  uint64_t now_ms)
+{
+    const char *pid = a->player_id ? a->player_id : "";
+    size_t line;
+    queue_ticket *t = queue_find(mm->queues, pid, &line);
+    if (!t || t->away_since_ms)
+        return false;
+    if (strcmp(t->gateway, gateway)) {
+        dh_info("player %s away on %s ignored: the ticket is on %s", pid, gateway, t->gateway);
+        return false;
+    }
+    queue_ticket upd = *t;
+    upd.away_since_ms = mm_wall_ms(mm, now_ms);
+    if (state_ticket_put(mm, now_ms, queue_line_key(mm->queues, line), &upd) < 0) {
+        dh_warn("player %s away: not recorded (" TICKETS_STORE_DOWN ")", pid);
+        return false;
+    }
+    *t = upd;
+    dh_info("player %s away: keeps the place for %u ms", pid,
+            settings_for(&mm->settings, queue_line_key(mm->queues, line)->game,
+                         queue_line_key(mm->queues, line)->mode)
+                ->grace_ms);
+    return false;
+}
+
+bool tickets_back(mm_state *mm, const char *gateway, const Deckhand__Internal__PlayerBack *b,
+                  uint64_t now_ms)
+{
+    const char *pid = b->player_id ? b->player_id : "";
+    size_t line, seat;
+    queue_ticket *t = queue_find(mm->queues, pid, &line);
+    if (t) {
+        queue_ticket upd = *t;
+        snprintf(upd.gateway, sizeof upd.gateway, "%s", gateway);
+        upd.away_since_ms = 0;
+        if (state_ticket_put(mm, now_ms, queue_line_key(mm->queues, line), &upd) < 0) {
+            dh_warn("player %s back on %s: not recorded (" TICKETS_STORE_DOWN ")", pid, gateway);
+            return false;
+        }
+        *t = upd;
+        dh_info("player %s back on %s: waiting again", pid, gateway);
+        return true;
+    }
+    placement *p = placement_of_player(&mm->placements, pid, &seat);
+    if (!p)
+        return false;
+    char old[sizeof p->tickets[seat].gateway];
+    memcpy(old, p->tickets[seat].gateway, sizeof old);
+    snprintf(p->tickets[seat].gateway, sizeof p->tickets[seat].gateway, "%s", gateway);
+    p->tickets[seat].away_since_ms = 0;
+    if (state_placement_put(mm, now_ms, p) < 0) {
+        memcpy(p->tickets[seat].gateway, old, sizeof old);
+        dh_warn("player %s back on %s: not recorded (" TICKETS_STORE_DOWN ")", pid, gateway);
+        return false;
+    }
+    dh_info("player %s back on %s: its match %s is being placed", pid, gateway, p->match_id);
+    return false;
+}
+
+void tickets_expire(mm_state *mm, uint64_t now_ms)
+{
+    uint64_t wall = mm_wall_ms(mm, now_ms);
+    for (size_t line = 0; line < queue_lines(mm->queues); line++) {
+        const queue_key *k = queue_line_key(mm->queues, line);
+        uint64_t grace = settings_for(&mm->settings, k->game, k->mode)->grace_ms;
+        for (size_t i = 0; i < queue_line_len(mm->queues, line);) {
+            const queue_ticket *t = queue_line_ticket(mm->queues, line, i);
+            if (!t->away_since_ms || wall < t->away_since_ms + grace) {
+                i++;
+                continue;
+            }
+            char pid[sizeof t->player_id];
+            memcpy(pid, t->player_id, sizeof pid);
+            if (state_ticket_del(mm, now_ms, pid) < 0)
+                return; /* Redis is down: try again next tick */
+            queue_leave(mm->queues, pid, NULL);
+            dh_info("player %s away past the %llu ms grace: left %s/%s/%u", pid,
+                    (unsigned long long)grace, k->game, k->mode, k->players);
+        }
+    }
+}

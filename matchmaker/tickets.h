@@ -1,0 +1,48 @@
+/*
+ * tickets.h: a waiting player's ticket from QueueJoin to its match (or its leave), as
+ * the acting matchmaker handles it; every change is stored (state.c) before it is made.
+ *
+ * QueueJoin is validated here: the game must be served by a live worker
+ * (UNKNOWN_GAME), players 0 means the game's minimum and must fit min..max
+ * (BAD_REQUEST), and a player waits in one line at a time, placements included
+ * (BAD_REQUEST "already queued"). A join for the line the player already waits in is
+ * answered ok and keeps the ticket's place (a gateway repeating a join after a
+ * reconnect): it moves the ticket to the sending gateway and clears away. When Redis
+ * does not take the change the answer is UNAVAILABLE "store unavailable" and nothing
+ * changed. The QueueReply goes back to the sending gateway's identity.
+ *
+ * PlayerAway (the player's connection dropped) marks the ticket away: it keeps its place
+ * but is passed over by formation, and after the queue's grace_ms it is removed.
+ * PlayerBack (the player resumed on some gateway) moves the ticket to that gateway and
+ * clears away; for a player in a placement it updates the gateway its MatchAssigned
+ * goes to. Both are ignored for a player with no ticket (already in a match: the worker
+ * handles those), and PlayerAway from a gateway that no longer holds the ticket is
+ * ignored as stale.
+ */
+#ifndef DECKHAND_MM_TICKETS_H
+#define DECKHAND_MM_TICKETS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "internal.pb-c.h"
+
+struct mm_state;
+
+/* Each returns true when the change may let a match form now. */
+bool tickets_join(struct mm_state *mm, const char *gateway, const Deckhand__Internal__QueueJoin *j,
+                  uint64_t now_ms);
+bool tickets_leave(struct mm_state *mm, const char *gateway,
+                   const Deckhand__Internal__QueueLeave *l, uint64_t now_ms);
+bool tickets_away(struct mm_state *mm, const char *gateway, const Deckhand__Internal__PlayerAway *a,
+                  uint64_t now_ms);
+bool tickets_back(struct mm_state *mm, const char *gateway, const Deckhand__Internal__PlayerBack *b,
+                  uint64_t now_ms);
+/* Remove the away tickets past their queue's grace period. */
+void tickets_expire(struct mm_state *mm, uint64_t now_ms);
+
+/* Answer a join or leave (code OK: ok). */
+void tickets_reply(struct mm_state *mm, const char *gateway, const char *player_id, uint64_t cmd_id,
+                   Deckhand__ErrorCode code, const char *text);
+
+#endif
