@@ -513,6 +513,11 @@ unsigned long long dh_client_next_cmd(dh_client *c)
     return c->next_cmd++;
 }
 
+void dh_client_set_next_cmd(dh_client *c, unsigned long long next)
+{
+    c->next_cmd = next ? next : 1;
+}
+
 /* ---- login ----------------------------------------------------------------------------- */
 
 static void copy_str(char *dst, size_t len, const char *src)

@@ -50,4 +50,10 @@ int dh_client_resume(dh_client *c, const char *token, char *player_id, size_t id
 /* The next cmd_id this client will use (1, 2, 3...), for callers building messages. */
 unsigned long long dh_client_next_cmd(dh_client *c);
 
+/* Make next the next cmd_id (call it before dh_client_resume). A client that reconnects
+ * must go on from where its previous connection stopped: the worker answers a cmd_id it
+ * has seen before from its memory of that command instead of applying it again
+ * (docs/PROTOCOL.md), so restarting at 1 would get old answers for new commands. */
+void dh_client_set_next_cmd(dh_client *c, unsigned long long next);
+
 #endif

@@ -563,7 +563,9 @@ static int login_server(int lfd, bool ok, bool resume)
     return 0;
 }
 
-static void run_login(bool ok, bool resume)
+/* first_cmd: when not 0, the cmd_id sequence is set to go on from there first (a
+ * reconnecting client). */
+static void run_login(bool ok, bool resume, unsigned long long first_cmd)
 {
     int port;
     int lfd = listen_port(&port);
@@ -577,13 +579,16 @@ static void run_login(bool ok, bool resume)
     snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
     dh_client *c = dh_client_connect(addr, err, sizeof err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    if (first_cmd)
+        dh_client_set_next_cmd(c, first_cmd);
     int rc = resume ? dh_client_resume(c, "tok.old", id, sizeof id, tok, sizeof tok)
                     : dh_client_login(c, "alice", id, sizeof id, tok, sizeof tok);
     if (ok) {
         CU_ASSERT_EQUAL(rc, 0);
         CU_ASSERT_STRING_EQUAL(id, "p-0123456789abcdef");
         CU_ASSERT_STRING_EQUAL(tok, "tok.sig");
-        CU_ASSERT_EQUAL(dh_client_next_cmd(c), 2); /* Hello took cmd_id 1 */
+        /* Hello took cmd_id 1, or the first of the sequence it was given. */
+        CU_ASSERT_EQUAL(dh_client_next_cmd(c), first_cmd ? first_cmd + 1 : 2);
     } else {
         CU_ASSERT_EQUAL(rc, -1);
     }
@@ -593,22 +598,27 @@ static void run_login(bool ok, bool resume)
 
 static void test_login_copies_id_and_token_from_welcome(void)
 {
-    run_login(true, false);
+    run_login(true, false, 0);
 }
 
 static void test_login_fails_on_error_reply(void)
 {
-    run_login(false, false);
+    run_login(false, false, 0);
 }
 
 static void test_resume_sends_token_and_takes_fresh_one(void)
 {
-    run_login(true, true);
+    run_login(true, true, 0);
+}
+
+static void test_resume_goes_on_with_the_previous_cmd_ids(void)
+{
+    run_login(true, true, 57);
 }
 
 static void test_resume_fails_on_refused_token(void)
 {
-    run_login(false, true);
+    run_login(false, true, 0);
 }
 
 int main(void)
@@ -631,6 +641,7 @@ int main(void)
         {"login_fails_on_error_reply", test_login_fails_on_error_reply},
         {"resume_sends_token_and_takes_fresh_one", test_resume_sends_token_and_takes_fresh_one},
         {"resume_fails_on_refused_token", test_resume_fails_on_refused_token},
+        {"resume_goes_on_with_the_previous_cmd_ids", test_resume_goes_on_with_the_previous_cmd_ids},
         {NULL, NULL},
     };
     return dh_test_main("client_conn", cases);
