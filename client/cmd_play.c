@@ -11,7 +11,10 @@
  * (a zone "supply:Gold" is shown as the Gold pile; counters with an owner are per player).
  * Answers are checked locally first (range, repeats, count) so a typo costs no round trip;
  * the server's errors are still explained if they come. A lost connection is resumed with
- * the session token (a few tries), then a Resync brings the table back.
+ * the session token (a try a second for 30 s, the cmd_id sequence carried on), then a
+ * Resync brings the table back; so does an answer refused with UNAVAILABLE or
+ * UNKNOWN_MATCH (the match moved to another worker, or a backend is out): you answer
+ * again from the table it brings, if the question is still open.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -29,7 +32,7 @@
 #define PLAY_LOG_KEEP   200 /* log lines remembered (`log` shows them) */
 #define PLAY_LOG_SHOWN  8   /* log lines under the table */
 #define PLAY_MAX_PICK   64
-#define PLAY_RECONNECTS 5 /* tries, a second apart, after a lost connection */
+#define PLAY_RECONNECTS 30 /* tries, a second apart, after a lost connection */
 
 typedef struct {
     dh_client *c;
@@ -376,8 +379,14 @@ static bool play_handle(play_state *ps, Deckhand__ServerMessage *s)
         printf("%s: %s%s%s\n", r->cmd_id == ps->choose_cmd ? "Not accepted" : "Error",
                play_explain(code), r->error && *r->error->message ? " - " : "",
                r->error ? r->error->message : "");
-        if (r->cmd_id == ps->choose_cmd && ps->decision)
+        if (r->cmd_id == ps->choose_cmd && ps->in_match &&
+            (code == DECKHAND__ERROR_CODE__UNAVAILABLE ||
+             code == DECKHAND__ERROR_CODE__UNKNOWN_MATCH)) {
+            printf("Getting the table again...\n");
+            play_resync(ps); /* its View shows whether the answer went in */
+        } else if (r->cmd_id == ps->choose_cmd && ps->decision) {
             play_print_decision(ps);
+        }
         break;
     }
     case DECKHAND__SERVER_MESSAGE__BODY_MATCH_FOUND:
@@ -557,6 +566,8 @@ static bool play_socket(play_state *ps)
  * the queue. 0 on success. */
 static int play_reconnect(play_state *ps)
 {
+    /* Go on with the cmd_ids: the worker remembers answers by cmd_id. */
+    unsigned long long next_cmd = ps->c ? dh_client_next_cmd(ps->c) : 1;
     for (int attempt = 1; attempt <= PLAY_RECONNECTS; attempt++) {
         printf("Reconnecting (%d/%d)...\n", attempt, PLAY_RECONNECTS);
         fflush(stdout);
@@ -569,6 +580,7 @@ static int play_reconnect(play_state *ps)
             continue;
         }
         char token[sizeof ps->token];
+        dh_client_set_next_cmd(ps->c, next_cmd);
         if (dh_client_resume(ps->c, ps->token, NULL, 0, token, sizeof token) < 0) {
             printf("  the gateway did not take our session back\n");
             continue;
