@@ -62,8 +62,9 @@
 typedef struct {
     dh_client *c; /* NULL while disconnected */
     char name[32];
-    char token[512];             /* the session, to resume after a lost connection */
-    unsigned long long next_cmd; /* carried from a lost connection to the next one */
+    char token[512];                /* the session, to resume after a lost connection */
+    unsigned long long next_cmd;    /* carried from a lost connection to the next one */
+    unsigned long long left_before; /* commands below this id belong to a match left */
 
     /* the queue */
     bool want_match;             /* queued, or waiting to (re)send its QueueJoin */
@@ -308,6 +309,12 @@ static bool bots_is_done(const bots_run *r, const char *match_id)
 /* b leaves its match (over, or given up): queue again while matches are missing. */
 static void bots_leave_match(bots_run *r, bot *b)
 {
+    if (b->c) {
+        b->left_before = dh_client_next_cmd(b->c);
+        dh_client_set_next_cmd(b->c, b->left_before);
+    } else {
+        b->left_before = b->next_cmd;
+    }
     b->match_id[0] = '\0';
     b->has_answer = false;
     b->answer_cmd = 0;
@@ -518,6 +525,9 @@ static void bots_reply(bots_run *r, bot *b, const Deckhand__Reply *rep)
             dh_track_accepted(&b->track, b->uncertain_decision);
         return;
     }
+    /* A Resync or an answer of a match that ended meanwhile (its GameOver came first). */
+    if (code == DECKHAND__ERROR_CODE__UNKNOWN_MATCH && rep->cmd_id < b->left_before)
+        return;
     if (!rep->ok)
         bots_fail(r, b, rep);
 }
