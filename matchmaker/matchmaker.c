@@ -71,6 +71,8 @@ bool mm_acting(const mm_state *mm, uint64_t now_ms)
 
 void mm_tick(mm_state *mm, uint64_t now_ms)
 {
+    if (!mm->first_tick_ms)
+        mm->first_tick_ms = now_ms ? now_ms : 1;
     lease_tick(mm, now_ms);
     size_t died = registry_expire(&mm->reg, now_ms);
     if (!mm_acting(mm, now_ms))

@@ -37,9 +37,10 @@ typedef struct mm_state {
     dh_redis redis;
     lease lease;
     takeover takeover;
-    char id[LEASE_ID_MAX]; /* this matchmaker's name in mm:lease */
-    uint64_t wall_base_ms; /* wall clock = wall_base_ms + now_ms */
-    uint64_t next_seq;     /* the next ticket's seq */
+    char id[LEASE_ID_MAX];  /* this matchmaker's name in mm:lease */
+    uint64_t wall_base_ms;  /* wall clock = wall_base_ms + now_ms */
+    uint64_t next_seq;      /* the next ticket's seq */
+    uint64_t first_tick_ms; /* the first mm_tick: workers report within REGISTRY_DEAD_MS */
 } mm_state;
 
 /* Set up everything but the router. redis_url NULL or "none": memory only. 0, or -1 on

@@ -83,6 +83,10 @@ bool tickets_join(mm_state *mm, const char *gateway, const Deckhand__Internal__Q
     if (!*pid) {
         code = DECKHAND__ERROR_CODE__BAD_REQUEST;
         why = "missing player id";
+    } else if (!g && mm->first_tick_ms && now_ms - mm->first_tick_ms < REGISTRY_DEAD_MS) {
+        /* Just (re)started: the workers have not all reported their games yet. */
+        code = DECKHAND__ERROR_CODE__UNAVAILABLE;
+        why = "the matchmaker is starting; join again in a moment";
     } else if (!g) {
         code = DECKHAND__ERROR_CODE__UNKNOWN_GAME;
         snprintf(buf, sizeof buf, "no worker serves game '%.64s'", j->game ? j->game : "");
@@ -113,7 +117,7 @@ bool tickets_join(mm_state *mm, const char *gateway, const Deckhand__Internal__Q
     } else {
         code = tickets_add(mm, &key, &t, now_ms);
     }
-    if (code == DECKHAND__ERROR_CODE__UNAVAILABLE)
+    if (code == DECKHAND__ERROR_CODE__UNAVAILABLE && !why)
         why = TICKETS_STORE_DOWN;
     else if (code == DECKHAND__ERROR_CODE__OVERLOADED)
         why = "out of memory";

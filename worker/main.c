@@ -32,7 +32,7 @@
 #include "store.h"
 
 #define BEAT_MS          500
-#define HELLO_MS         2000
+#define HELLO_MS         500 /* a restarted matchmaker knows us within one beat */
 #define LEASE_MS         2000
 #define REDIS_TIMEOUT_MS 1000
 #define HWM              10000

@@ -152,24 +152,28 @@ static void test_mm_join_validation(void)
 {
     rig r;
     rig_open(&r);
+    /* past the starting window (see the next test), the workers still beating */
+    const uint64_t t = REGISTRY_DEAD_MS + 10;
+    send_beat(r.wa, 0);
+    send_beat(r.wb, 0);
     send_join(&r, "p1", 1, "chess", 2);
-    pump(&r, 10);
+    pump(&r, t);
     CU_ASSERT_EQUAL(next_reply(&r, 1), DECKHAND__ERROR_CODE__UNKNOWN_GAME);
     send_join(&r, "p1", 2, "dominion", 5);
-    pump(&r, 10);
+    pump(&r, t);
     CU_ASSERT_EQUAL(next_reply(&r, 2), DECKHAND__ERROR_CODE__BAD_REQUEST);
     send_join(&r, "p1", 3, "dominion", 1);
-    pump(&r, 10);
+    pump(&r, t);
     CU_ASSERT_EQUAL(next_reply(&r, 3), DECKHAND__ERROR_CODE__BAD_REQUEST);
     send_join(&r, "", 4, "dominion", 2);
-    pump(&r, 10);
+    pump(&r, t);
     CU_ASSERT_EQUAL(next_reply(&r, 4), DECKHAND__ERROR_CODE__BAD_REQUEST);
     send_join(&r, "p1", 5, "dominion", 0); /* 0: the game's minimum, 2 */
-    pump(&r, 10);
+    pump(&r, t);
     CU_ASSERT_EQUAL(next_reply(&r, 5), 0);
     CU_ASSERT_EQUAL(queue_line_key(r.mm.queues, 0)->players, 2);
     send_join(&r, "p1", 6, "dominion", 3);
-    pump(&r, 10);
+    pump(&r, t);
     CU_ASSERT_EQUAL(next_reply(&r, 6), DECKHAND__ERROR_CODE__BAD_REQUEST);
     rig_close(&r);
 }
@@ -292,6 +296,22 @@ static void test_mm_silent_worker_times_out_and_players_keep_their_place(void)
     rig_close(&r);
 }
 
+/* Right after a (re)start the workers have not all reported their games: a join for a
+ * game nobody has reported yet is UNAVAILABLE (join again), not UNKNOWN_GAME. */
+static void test_mm_unknown_game_while_starting_is_unavailable(void)
+{
+    rig r;
+    rig_open(&r);
+    send_join(&r, "p1", 1, "chess", 2);
+    pump(&r, 10);
+    CU_ASSERT_EQUAL(next_reply(&r, 1), DECKHAND__ERROR_CODE__UNAVAILABLE);
+    CU_ASSERT_FALSE(queue_has(r.mm.queues, "p1"));
+    send_join(&r, "p1", 2, "chess", 2);
+    pump(&r, REGISTRY_DEAD_MS + 1);
+    CU_ASSERT_EQUAL(next_reply(&r, 2), DECKHAND__ERROR_CODE__UNKNOWN_GAME);
+    rig_close(&r);
+}
+
 static void test_mm_dead_workers_get_nothing(void)
 {
     rig r;
@@ -388,6 +408,8 @@ int main(void)
          test_mm_refused_start_requeues_and_retries_elsewhere},
         {"mm_silent_worker_times_out_and_players_keep_their_place",
          test_mm_silent_worker_times_out_and_players_keep_their_place},
+        {"mm_unknown_game_while_starting_is_unavailable",
+         test_mm_unknown_game_while_starting_is_unavailable},
         {"mm_dead_workers_get_nothing", test_mm_dead_workers_get_nothing},
         {"mm_leave_takes_the_player_out", test_mm_leave_takes_the_player_out},
         {"mm_start_match_carries_the_queue_settings",
