@@ -191,7 +191,8 @@ dh_cluster_start() {
         return 1
     }
 
-    _dh_spawn "$run" matchmaker "$bin/deckhand-matchmaker" --redis "$redis_url" --bind "$mm"
+    _dh_spawn "$run" matchmaker "$bin/deckhand-matchmaker" --redis "$redis_url" --bind "$mm" \
+        --id mm-1
     for ((i = 1; i <= nworkers; i++)); do
         p=$((DH_PORT_WORKER + i - 1))
         workers+=("tcp://127.0.0.1:$p")

@@ -37,7 +37,7 @@ _e2e_cleanup() {
     dh_cluster_stop "$E2E_RUN"
     dh_cluster_check_logs "$E2E_RUN" || rc=1
     if ((rc == 0)); then
-        rm -rf "$E2E_RUN"
+        [[ -n ${E2E_KEEP:-} ]] || rm -rf "$E2E_RUN"
         e2e_log "PASS"
     else
         dh_cluster_tail_logs "$E2E_RUN"
