@@ -265,7 +265,12 @@ static void takeover_moved(mm_state *mm, takeover_cand *c, long long epoch, uint
             dh_error("match %s: out of memory tracking its adoption", c->match_id);
             return;
         }
-        m = takeover_add(t);
+        m = takeover_add(t); /* cannot fail: room was reserved */
+        if (!m) {
+            free(ids);
+            dh_error("match %s: out of memory tracking its adoption", c->match_id);
+            return;
+        }
         snprintf(m->match_id, sizeof m->match_id, "%s", c->match_id);
         snprintf(m->game, sizeof m->game, "%s", c->game);
         m->player_ids = ids;
