@@ -16,7 +16,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
     e2e_start 30700 3
     err=$E2E_RUN/bots.err
     timeout 300 "$DECKHAND_BIN_DIR/deckhand" bots --game dominion --players $((MATCHES * 2)) \
-        --size 2 --matches "$MATCHES" --reroute-log --timeout 60 \
+        --size 2 --matches "$MATCHES" --rate 5 --reroute-log --timeout 60 \
         --gateway "$DECKHAND_GATEWAY_TCP" >/dev/null 2>"$err" </dev/null &
     bots=$!
     while (($(e2e_redis hlen matches:running) < MATCHES * 3 / 4)); do sleep 0.2; done
@@ -30,9 +30,16 @@ for ((round = 1; round <= ROUNDS; round++)); do
             sort -n | head -n 1
     done | sort -n)
     n=$(wc -l <<<"$firsts")
+    # The matchmaker's verdict and the last adoption, from the logs' UTC timestamps.
+    dead=$(grep -m1 'worker wk-2 silent' "$E2E_RUN/logs/matchmaker.log" | cut -d' ' -f1)
+    adopted=$(cat "$E2E_RUN"/logs/worker-*.log | grep ': adopted at epoch' | cut -d' ' -f1 |
+        sort | tail -n 1)
+    dead_ms=$(($(date -d "$dead" +%s%3N) - kill_ms))
+    adopted_ms=$(($(date -d "$adopted" +%s%3N) - kill_ms))
     times=$(while read -r t; do echo $((t - kill_ms)); done <<<"$firsts")
     echo "round $round: $n moved matches, kill -> first event: min $(head -n1 <<<"$times") ms," \
-        "median $(sed -n "$(((n + 1) / 2))p" <<<"$times") ms, max $(tail -n1 <<<"$times") ms"
+        "median $(sed -n "$(((n + 1) / 2))p" <<<"$times") ms, max $(tail -n1 <<<"$times") ms" \
+        "(declared dead at $dead_ms ms, last adopted at $adopted_ms ms)"
     mapfile -t -O "${#all[@]}" all <<<"$times"
     dh_cluster_stop "$E2E_RUN"
     rm -rf "$E2E_RUN"
