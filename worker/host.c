@@ -673,6 +673,23 @@ static void host_choose(host *h, host_match *hm, int seat, uint64_t cmd_id,
     }
 }
 
+/* A player who reconnects through another gateway goes on with the cmd_id sequence of the
+ * lost connection (docs/PROTOCOL.md), but the two gateways' pipes to this worker are not
+ * ordered: a command the old connection sent last can arrive after the new connection's
+ * Resync. Applied then, it would change the match behind the View that Resync returned,
+ * and move the seat's route (its outputs) back to a gateway the player left, where the
+ * old gateway's Away would then start the grace period. So a command through a gateway
+ * other than the seat's route, numbered below one already taken from the player, is
+ * overtaken: refused with UNAVAILABLE (it may be sent again) and nothing changes. The
+ * same cmd_id again is a retry (answered from memory); the gateway's own attach (cmd_id
+ * 0) always routes; and once the seat's gateway said the player left, any gateway it
+ * shows up on is news, so a client that starts its cmd_ids again at 1 still gets back. */
+static bool host_overtaken(const host_seat *s, const char *identity, uint64_t cmd_id)
+{
+    return cmd_id && cmd_id < s->top_cmd && !s->away_ms && s->route[0] &&
+           strcmp(s->route, identity) != 0;
+}
+
 void host_command(host *h, const char *identity, const Deckhand__Internal__PlayerCommand *pc,
                   uint64_t now_ms)
 {
@@ -699,6 +716,16 @@ void host_command(host *h, const char *identity, const Deckhand__Internal__Playe
         }
         return;
     }
+    if (host_overtaken(s, identity, pc->cmd_id)) {
+        dh_info("match %s: command %llu of %s via %s overtaken by command %llu via %s; refused",
+                hm->id, (unsigned long long)pc->cmd_id, pid, identity,
+                (unsigned long long)s->top_cmd, s->route);
+        host_send_reply(h, identity, pid, pc->cmd_id, DECKHAND__ERROR_CODE__UNAVAILABLE,
+                        "a newer connection of the player spoke first; resync");
+        return;
+    }
+    if (pc->cmd_id > s->top_cmd)
+        s->top_cmd = pc->cmd_id;
     if (s->away_ms || s->robot)
         dh_info("match %s: %s is back", hm->id, pid);
     s->away_ms = 0;

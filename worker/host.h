@@ -55,6 +55,7 @@ typedef struct {
     char route[DH_ZMQ_ID_MAX + 1]; /* gateway identity; empty until the player attaches */
     host_reply replies[HOST_REPLIES];
     unsigned next_reply;
+    uint64_t top_cmd; /* the highest cmd_id taken from the player, through any gateway */
     uint64_t away_ms; /* when its gateway said the connection dropped; 0 while present */
     bool robot;       /* the grace period ran out: a bot plays the seat until it returns */
 } host_seat;

@@ -6,7 +6,8 @@
  * holds it, in order Reply, events, views, decision; a retried cmd_id is answered, not
  * applied again; errors change nothing; a Redis outage is UNAVAILABLE with the engine
  * rolled back, and the worker recovers; a finished match reaches every seat, Redis and
- * the matchmaker.
+ * the matchmaker; a command overtaken by the player's newer connection through another
+ * gateway is refused.
  */
 #include "bundles.h"
 #include "host.h"
@@ -92,14 +93,14 @@ typedef struct {
     size_t n;
 } outbox;
 
-/* Everything the gateway received, decoded, in order. */
-static void gw_drain(rig *r, outbox *o)
+/* Everything the gateway socket z received, decoded, in order. */
+static void sock_drain(void *z, outbox *o)
 {
     o->n = 0;
-    zmq_pollitem_t it = {.socket = r->gw, .events = ZMQ_POLLIN};
+    zmq_pollitem_t it = {.socket = z, .events = ZMQ_POLLIN};
     while (o->n < 512 && zmq_poll(&it, 1, 5) == 1) {
         Deckhand__Internal__Internal *m = NULL;
-        if (dh_zmq_recv(r->gw, NULL, &m) != 1)
+        if (dh_zmq_recv(z, NULL, &m) != 1)
             continue;
         CU_ASSERT_EQUAL_FATAL(m->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUT);
         snprintf(o->player[o->n], HOST_ID_MAX, "%s", m->player_output->player_id);
@@ -109,6 +110,11 @@ static void gw_drain(rig *r, outbox *o)
         o->n++;
         deckhand__internal__internal__free_unpacked(m, NULL);
     }
+}
+
+static void gw_drain(rig *r, outbox *o)
+{
+    sock_drain(r->gw, o);
 }
 
 static void outbox_free(outbox *o)
@@ -151,8 +157,9 @@ static void start_match(rig *r, const char *id)
     start_match_set(r, id, NULL);
 }
 
-static void command(rig *r, const char *match, const char *player, uint64_t cmd_id,
-                    const Deckhand__Choose *choose)
+/* A Choose (or, with choose NULL, a Resync) through the gateway whose identity is via. */
+static void command_via(rig *r, const char *via, const char *match, const char *player,
+                        uint64_t cmd_id, const Deckhand__Choose *choose)
 {
     Deckhand__Internal__PlayerCommand pc = DECKHAND__INTERNAL__PLAYER_COMMAND__INIT;
     Deckhand__Resync rs = DECKHAND__RESYNC__INIT;
@@ -167,7 +174,40 @@ static void command(rig *r, const char *match, const char *player, uint64_t cmd_
         pc.body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC;
         pc.resync = &rs;
     }
-    host_command(&r->h, "gw-t", &pc, dh_test_now_ms());
+    host_command(&r->h, via, &pc, dh_test_now_ms());
+}
+
+static void command(rig *r, const char *match, const char *player, uint64_t cmd_id,
+                    const Deckhand__Choose *choose)
+{
+    command_via(r, "gw-t", match, player, cmd_id, choose);
+}
+
+static void away_via(rig *r, const char *via, const char *match, const char *player)
+{
+    Deckhand__Internal__PlayerCommand pc = DECKHAND__INTERNAL__PLAYER_COMMAND__INIT;
+    Deckhand__Internal__Away away = DECKHAND__INTERNAL__AWAY__INIT;
+    pc.match_id = (char *)match;
+    pc.player_id = (char *)player;
+    pc.body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_AWAY;
+    pc.away = &away;
+    host_command(&r->h, via, &pc, dh_test_now_ms());
+}
+
+/* A second gateway, gw-u, known to the worker's ROUTER. */
+static void *second_gateway(rig *r)
+{
+    void *z = dh_zmq_socket(r->ctx, ZMQ_DEALER, "gw-u", 10000);
+    CU_ASSERT_EQUAL_FATAL(zmq_connect(z, "inproc://worker"), 0);
+    Deckhand__Internal__Internal hi = DECKHAND__INTERNAL__INTERNAL__INIT;
+    CU_ASSERT_EQUAL_FATAL(dh_zmq_send(z, NULL, &hi), 0);
+    zmq_pollitem_t it = {.socket = r->router, .events = ZMQ_POLLIN};
+    CU_ASSERT_EQUAL_FATAL(zmq_poll(&it, 1, 1000), 1);
+    char id[DH_ZMQ_ID_MAX + 1];
+    Deckhand__Internal__Internal *m = NULL;
+    CU_ASSERT_EQUAL_FATAL(dh_zmq_recv(r->router, id, &m), 1);
+    deckhand__internal__internal__free_unpacked(m, NULL);
+    return z;
 }
 
 /* A legal answer to the pending decision: its first max(min,1) options (or none). */
@@ -724,6 +764,94 @@ static void test_worker_away_seat_forfeits_when_the_queue_says_so(void)
     rig_close(&r);
 }
 
+/* The player's old connection sent an answer (cmd 7) through gw-t and dropped; its new
+ * connection resumed through gw-u and resynced (cmd 8) first. The late answer changes
+ * nothing, the old gateway's Away does not make the seat away, and the seat's outputs
+ * stay on gw-u. */
+static void test_worker_command_overtaken_through_another_gateway_is_refused(void)
+{
+    rig r;
+    rig_open(&r);
+    void *gw2 = second_gateway(&r);
+    host_match *hm = started(&r, "m-overtaken");
+    const engine_decision *d = engine_match_decision(hm->m);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    int seat = d->seat;
+    const char *p = players[seat];
+    uint64_t decision = d->decision_id;
+    Deckhand__Choose c;
+    uint32_t ids[64];
+    legal_choice(d, &c, ids);
+
+    command_via(&r, "gw-u", "m-overtaken", p, 8, NULL);
+    host_flush(&r.h, dh_test_now_ms());
+    CU_ASSERT_STRING_EQUAL(hm->seats[seat].route, "gw-u");
+    outbox o;
+    sock_drain(gw2, &o);
+    const Deckhand__ServerMessage *rep = outbox_find(&o, p, DECKHAND__SERVER_MESSAGE__BODY_REPLY);
+    CU_ASSERT_TRUE(rep && rep->reply->cmd_id == 8 && rep->reply->ok);
+    CU_ASSERT_PTR_NOT_NULL(outbox_find(&o, p, DECKHAND__SERVER_MESSAGE__BODY_VIEW));
+    outbox_free(&o);
+
+    command_via(&r, "gw-t", "m-overtaken", p, 7, &c);
+    host_flush(&r.h, dh_test_now_ms());
+    away_via(&r, "gw-t", "m-overtaken", p);
+    CU_ASSERT_EQUAL(engine_match_decision(hm->m)->decision_id, decision);
+    CU_ASSERT_STRING_EQUAL(hm->seats[seat].route, "gw-u");
+    CU_ASSERT_EQUAL(hm->seats[seat].away_ms, 0);
+    gw_drain(&r, &o);
+    rep = outbox_find(&o, p, DECKHAND__SERVER_MESSAGE__BODY_REPLY);
+    CU_ASSERT_TRUE(rep && rep->reply->cmd_id == 7 && !rep->reply->ok && rep->reply->error &&
+                   rep->reply->error->code == DECKHAND__ERROR_CODE__UNAVAILABLE);
+    CU_ASSERT_EQUAL(o.n, 1); /* nothing else went to the gateway the player left */
+    outbox_free(&o);
+
+    /* the answer again, through the new connection: it goes in, its outputs come to gw-u */
+    command_via(&r, "gw-u", "m-overtaken", p, 9, &c);
+    host_flush(&r.h, dh_test_now_ms());
+    CU_ASSERT_NOT_EQUAL(engine_match_decision(hm->m)->decision_id, decision);
+    sock_drain(gw2, &o);
+    rep = outbox_find(&o, p, DECKHAND__SERVER_MESSAGE__BODY_REPLY);
+    CU_ASSERT_TRUE(rep && rep->reply->cmd_id == 9 && rep->reply->ok);
+    CU_ASSERT_PTR_NOT_NULL(outbox_find(&o, p, DECKHAND__SERVER_MESSAGE__BODY_VIEW));
+    outbox_free(&o);
+    gw_drain(&r, &o);
+    CU_ASSERT_PTR_NULL(outbox_find(&o, p, DECKHAND__SERVER_MESSAGE__BODY_VIEW));
+    outbox_free(&o);
+    zmq_close(gw2);
+    rig_close(&r);
+}
+
+/* A client that numbers its commands from 1 again on its new connection is let in once
+ * the gateway it left said it is away, and the same cmd_id again through another gateway
+ * is a retry, not an overtaken command. */
+static void test_worker_resume_through_another_gateway_after_away_or_with_a_retry(void)
+{
+    rig r;
+    rig_open(&r);
+    void *gw2 = second_gateway(&r);
+    host_match *hm = started(&r, "m-resume");
+    int seat = engine_match_decision(hm->m)->seat;
+    const char *p = players[seat];
+    command(&r, "m-resume", p, 5, NULL);
+    command_via(&r, "gw-u", "m-resume", p, 1, NULL); /* gw-t has not said it left */
+    CU_ASSERT_STRING_EQUAL(hm->seats[seat].route, "gw-t");
+    away_via(&r, "gw-t", "m-resume", p);
+    CU_ASSERT_NOT_EQUAL(hm->seats[seat].away_ms, 0);
+    command_via(&r, "gw-u", "m-resume", p, 2, NULL);
+    CU_ASSERT_STRING_EQUAL(hm->seats[seat].route, "gw-u");
+    CU_ASSERT_EQUAL(hm->seats[seat].away_ms, 0);
+    command(&r, "m-resume", p, 5, NULL); /* the top cmd_id again, back through gw-t */
+    CU_ASSERT_STRING_EQUAL(hm->seats[seat].route, "gw-t");
+    outbox o;
+    gw_drain(&r, &o);
+    outbox_free(&o);
+    sock_drain(gw2, &o);
+    outbox_free(&o);
+    zmq_close(gw2);
+    rig_close(&r);
+}
+
 static void test_worker_refuses_matches_past_capacity(void)
 {
     rig r;
@@ -797,6 +925,10 @@ int main(void)
          test_worker_away_seat_is_played_by_a_bot_after_grace_until_it_returns},
         {"worker_away_seat_forfeits_when_the_queue_says_so",
          test_worker_away_seat_forfeits_when_the_queue_says_so},
+        {"worker_command_overtaken_through_another_gateway_is_refused",
+         test_worker_command_overtaken_through_another_gateway_is_refused},
+        {"worker_resume_through_another_gateway_after_away_or_with_a_retry",
+         test_worker_resume_through_another_gateway_after_away_or_with_a_retry},
         {"worker_refuses_matches_past_capacity", test_worker_refuses_matches_past_capacity},
         {"worker_refuses_a_match_the_engine_cannot_create",
          test_worker_refuses_a_match_the_engine_cannot_create},
