@@ -63,6 +63,10 @@ bool control_handle(mm_state *mm, const char *identity, const Deckhand__Internal
         if (!registry_beat(&mm->reg, identity, msg->worker_beat->active_matches,
                            msg->worker_beat->draining, now_ms))
             dh_debug("beat from unregistered worker %s; waiting for its hello", identity);
+        if (msg->worker_beat->stopping) {
+            registry_gone(&mm->reg, identity);
+            return true; /* tick now: the sweep moves its matches */
+        }
         return false;
     case DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ENDED:
         control_match_ended(mm, identity, msg->match_ended);

@@ -95,9 +95,20 @@ registry_worker *registry_beat(registry *r, const char *identity, uint32_t activ
     return w;
 }
 
+void registry_gone(registry *r, const char *identity)
+{
+    registry_worker *w = registry_find(r, identity);
+    if (!w || !w->alive)
+        return;
+    w->alive = false;
+    r->gone++;
+    dh_info("worker %s stopping: dead now, its matches move", w->id);
+}
+
 size_t registry_expire(registry *r, uint64_t now_ms)
 {
-    size_t died = 0;
+    size_t died = r->gone;
+    r->gone = 0;
     for (size_t i = 0; i < r->nworkers; i++) {
         registry_worker *w = &r->workers[i];
         if (w->alive && now_ms - w->last_seen_ms > REGISTRY_DEAD_MS) {

@@ -57,6 +57,7 @@ typedef struct {
     size_t nworkers, capworkers;
     registry_gateway *gateways;
     size_t ngateways, capgateways;
+    size_t gone; /* workers that said they stop, not yet counted by registry_expire */
 } registry;
 
 void registry_init(registry *r);
@@ -69,8 +70,11 @@ registry_worker *registry_hello(registry *r, const char *identity,
 registry_worker *registry_beat(registry *r, const char *identity, uint32_t active, bool draining,
                                uint64_t now_ms);
 registry_worker *registry_find(registry *r, const char *identity);
+/* The worker at identity stops (its last beat said so): dead at once, without waiting
+ * for REGISTRY_DEAD_MS of silence, so that its matches move now. Unknown: no-op. */
+void registry_gone(registry *r, const char *identity);
 /* Mark workers silent for REGISTRY_DEAD_MS dead (logged once). Returns how many died
- * just now. */
+ * just now, counting those registry_gone marked since the last call. */
 size_t registry_expire(registry *r, uint64_t now_ms);
 
 /* The limits of game as served by a live worker; NULL when no live worker serves it. */

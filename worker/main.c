@@ -87,14 +87,16 @@ static void worker_hello(host *h)
         dh_debug("hello not sent: %s", strerror(errno));
 }
 
-static void worker_beat(host *h, uint64_t now_ms, bool draining)
+/* A beat to the matchmaker; stopping: the last one, sent as the worker exits. */
+static void worker_beat(host *h, uint64_t now_ms, bool stopping)
 {
     if (h->bs)
         bundles_report(h->bs, now_ms);
     Deckhand__Internal__WorkerBeat wb = DECKHAND__INTERNAL__WORKER_BEAT__INIT;
     wb.worker_id = (char *)h->worker_id;
     wb.active_matches = (uint32_t)host_active(h);
-    wb.draining = draining;
+    wb.draining = stopping;
+    wb.stopping = stopping;
     Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
     msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_BEAT;
     msg.worker_beat = &wb;
@@ -204,7 +206,9 @@ static int worker_run(host *h)
         }
         host_apply_bundles(h, worker_now_ms());
     }
-    /* last word: take no more matches here, before the silence says it slower */
+    /* Last word: every accepted answer is flushed; the matchmaker moves our matches to
+     * other workers now rather than after REGISTRY_DEAD_MS of silence. */
+    host_flush(h, worker_now_ms());
     worker_beat(h, worker_now_ms(), true);
     return 0;
 }

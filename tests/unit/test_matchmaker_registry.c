@@ -72,6 +72,24 @@ static void test_registry_skips_dead_workers(void)
     registry_free(&r);
 }
 
+/* A worker that says it stops is dead at once (no 1.5 s wait), counted once by the next
+ * registry_expire so that its matches move at that tick. */
+static void test_registry_stopping_worker_is_dead_at_once(void)
+{
+    registry r;
+    registry_init(&r);
+    hello(&r, "wk-a", "dominion", 2, 4, 100, 0);
+    hello(&r, "wk-b", "dominion", 2, 4, 100, 0);
+    registry_gone(&r, "wk-a");
+    registry_gone(&r, "wk-a"); /* said twice: counted once */
+    registry_gone(&r, "wk-x"); /* unknown: nothing */
+    CU_ASSERT_FALSE(registry_find(&r, "wk-a")->alive);
+    CU_ASSERT_EQUAL(registry_expire(&r, 10), 1);
+    CU_ASSERT_EQUAL(registry_expire(&r, 20), 0);
+    CU_ASSERT_STRING_EQUAL(registry_pick(&r, "dominion", 2, 20)->id, "wk-b");
+    registry_free(&r);
+}
+
 static void test_registry_skips_workers_not_serving_the_game_or_size(void)
 {
     registry r;
@@ -156,6 +174,7 @@ int main(void)
         {"registry_picks_least_loaded", test_registry_picks_least_loaded},
         {"registry_counts_pending_placements", test_registry_counts_pending_placements},
         {"registry_skips_dead_workers", test_registry_skips_dead_workers},
+        {"registry_stopping_worker_is_dead_at_once", test_registry_stopping_worker_is_dead_at_once},
         {"registry_skips_workers_not_serving_the_game_or_size",
          test_registry_skips_workers_not_serving_the_game_or_size},
         {"registry_skips_full_and_draining_workers", test_registry_skips_full_and_draining_workers},
