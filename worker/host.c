@@ -759,6 +759,39 @@ static void host_lose(host *h, host_match *hm)
     host_drop(h, hm);
 }
 
+long host_check_owned(host *h, uint64_t now_ms)
+{
+    size_t n = h->nmatches;
+    if (!n)
+        return 0;
+    const char **ids = calloc(n, sizeof *ids);
+    uint64_t *epochs = calloc(n, sizeof *epochs);
+    int *owned = calloc(n, sizeof *owned);
+    host_match **snapshot = calloc(n, sizeof *snapshot);
+    long dropped = -1;
+    if (ids && epochs && owned && snapshot) {
+        for (size_t i = 0; i < n; i++) {
+            snapshot[i] = h->matches[i];
+            ids[i] = snapshot[i]->id;
+            epochs[i] = snapshot[i]->epoch;
+        }
+        if (store_owned(h->st, h->worker_id, ids, epochs, n, owned, now_ms) == 0) {
+            dropped = 0;
+            for (size_t i = 0; i < n; i++) {
+                if (!owned[i]) {
+                    host_lose(h, snapshot[i]);
+                    dropped++;
+                }
+            }
+        }
+    }
+    free(ids);
+    free(epochs);
+    free(owned);
+    free(snapshot);
+    return dropped;
+}
+
 static void host_release(host *h, host_action *a)
 {
     host_match *hm = a->hm;

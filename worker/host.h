@@ -136,6 +136,12 @@ int host_adopt(host *h, const char *match_id, uint64_t now_ms);
  * is due with the game's default bot (or forfeits the seat). Call between batches. */
 size_t host_tick(host *h, uint64_t now_ms); /* default answers made */
 
+/* Drop every hosted match whose match:{ID} no longer names this worker at the epoch it
+ * holds: the matchmaker moved it while this worker was frozen or cut off. Such a match
+ * could never write anyway (the fence); this stops it from holding memory, counting as
+ * load and running timers. Call between batches. Matches dropped, or -1 (Redis down). */
+long host_check_owned(host *h, uint64_t now_ms);
+
 /* Send the batch's writes, wait for Redis, then release or undo every held action. */
 void host_flush(host *h, uint64_t now_ms);
 

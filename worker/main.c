@@ -34,6 +34,8 @@
 #define BEAT_MS          500
 #define HELLO_MS         500 /* a restarted matchmaker knows us within one beat */
 #define LEASE_MS         2000
+#define OWNED_CHECK_MS   5000 /* how often hosted matches are checked against Redis */
+#define FROZEN_MS        1000 /* a loop iteration this late: we were stopped or starved */
 #define REDIS_TIMEOUT_MS 1000
 #define HWM              10000
 #define DRAIN_MAX        1000 /* messages per socket per iteration */
@@ -162,6 +164,7 @@ static void worker_data(host *h, uint64_t now_ms)
 static int worker_run(host *h)
 {
     uint64_t next_beat = 0, next_hello = 0, next_poll = 0, next_adopt = 0;
+    uint64_t next_owned = worker_now_ms() + OWNED_CHECK_MS, last_wake = worker_now_ms();
     size_t due = 0; /* default answers made last iteration: more may be due at once */
     while (!worker_stop) {
         uint64_t now = worker_now_ms();
@@ -183,6 +186,17 @@ static int worker_run(host *h)
             return -1;
         }
         now = worker_now_ms();
+        /* Frozen (SIGSTOP, a stalled VM) long enough for the matchmaker to move our
+         * matches, or simply due: forget the ones that are not ours any more before
+         * serving anything from them. */
+        if (now - last_wake > FROZEN_MS || now >= next_owned) {
+            long lost = host_check_owned(h, now);
+            if (lost > 0)
+                dh_warn("%ld matches moved to other workers while we were %s", lost,
+                        now - last_wake > FROZEN_MS ? "frozen" : "cut off");
+            next_owned = now + OWNED_CHECK_MS;
+        }
+        last_wake = now;
         bool adopt = worker_control(h, now);
         worker_data(h, now);
         if (now >= next_hello) {

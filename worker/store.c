@@ -272,6 +272,41 @@ static redisReply *store_read(store *s, int argc, const char **argv, uint64_t no
     return r;
 }
 
+int store_owned(store *s, const char *worker, const char *const *ids, const uint64_t *epochs,
+                size_t n, int *owned, uint64_t now_ms)
+{
+    if (!n)
+        return 0;
+    redisContext *c = dh_redis_get(&s->redis, now_ms);
+    if (!c)
+        return -1;
+    char key[STORE_KEY_MAX];
+    for (size_t i = 0; i < n; i++) {
+        store_key(key, ids[i], "");
+        const char *argv[] = {"HMGET", key, "worker", "epoch"};
+        if (redisAppendCommandArgv(c, 4, argv, NULL) != REDIS_OK) {
+            dh_redis_fail(&s->redis, now_ms);
+            return -1;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        redisReply *r = NULL;
+        if (redisGetReply(c, (void **)&r) != REDIS_OK || !r) {
+            dh_redis_fail(&s->redis, now_ms);
+            return -1;
+        }
+        if (r->type == REDIS_REPLY_ARRAY && r->elements == 2) {
+            const redisReply *w = r->element[0], *e = r->element[1];
+            owned[i] = w->type == REDIS_REPLY_STRING && !strcmp(w->str, worker) &&
+                       e->type == REDIS_REPLY_STRING && strtoull(e->str, NULL, 10) == epochs[i];
+        } else {
+            owned[i] = 1; /* an error reply tells nothing: the match stays */
+        }
+        freeReplyObject(r);
+    }
+    return 0;
+}
+
 char *store_get_field(store *s, const char *match_id, const char *field, uint64_t now_ms)
 {
     char key[STORE_KEY_MAX];

@@ -116,6 +116,12 @@ size_t store_pending(const store *s);
 
 /* ---- reads ------------------------------------------------------------------------ */
 
+/* Whether each of n matches still names worker at epochs[i] in match:{ID} (its owner
+ * and epoch): owned[i] 1 yes, 0 no (moved to another worker, or gone). One pipelined
+ * round trip. 0, or -1 when Redis is unreachable (owned untouched). Only between
+ * batches: it shares the connection with the write pipeline. */
+int store_owned(store *s, const char *worker, const char *const *ids, const uint64_t *epochs,
+                size_t n, int *owned, uint64_t now_ms);
 /* A field of match:{ID} (caller frees), NULL when missing or Redis is down. */
 char *store_get_field(store *s, const char *match_id, const char *field, uint64_t now_ms);
 /* The snapshot (caller frees *out); 1 found, 0 missing, -1 Redis down. */

@@ -652,6 +652,33 @@ static void test_worker_adopts_a_moved_match_exactly_and_the_old_owner_is_fenced
     rig_close(&r);
 }
 
+/* A worker frozen while its match moved finds out by itself, without a command to fence:
+ * host_check_owned drops what Redis says is another worker's (or another epoch's), keeps
+ * the rest, and touches nothing in Redis. */
+static void test_worker_check_owned_drops_matches_moved_away(void)
+{
+    rig r;
+    rig_open(&r);
+    host_match *a = started(&r, "m-kept");
+    host_match *b = started(&r, "m-gone");
+    host_match *c = started(&r, "m-epoch");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_EQUAL(host_check_owned(&r.h, dh_test_now_ms()), 0);
+    CU_ASSERT_EQUAL(host_active(&r.h), 3);
+
+    redis_do("HSET match:{m-gone} worker %s epoch %s", "wk-u", "2");
+    redis_do("HSET match:{m-epoch} epoch %s%s", "", "2"); /* moved away and back */
+    CU_ASSERT_EQUAL(host_check_owned(&r.h, dh_test_now_ms()), 2);
+    CU_ASSERT_EQUAL(host_active(&r.h), 1);
+    CU_ASSERT_PTR_NOT_NULL(host_find(&r.h, "m-kept"));
+    CU_ASSERT_PTR_NULL(host_find(&r.h, "m-gone"));
+    CU_ASSERT_PTR_NULL(host_find(&r.h, "m-epoch"));
+    CU_ASSERT_EQUAL(redis_int("HLEN", "match:{m-gone}") > 0, 1);
+    rig_close(&r);
+}
+
 static void test_worker_decision_timer_answers_by_default(void)
 {
     rig r;
@@ -920,6 +947,8 @@ int main(void)
         {"worker_plays_a_match_to_the_end", test_worker_plays_a_match_to_the_end},
         {"worker_adopts_a_moved_match_exactly_and_the_old_owner_is_fenced",
          test_worker_adopts_a_moved_match_exactly_and_the_old_owner_is_fenced},
+        {"worker_check_owned_drops_matches_moved_away",
+         test_worker_check_owned_drops_matches_moved_away},
         {"worker_decision_timer_answers_by_default", test_worker_decision_timer_answers_by_default},
         {"worker_away_seat_is_played_by_a_bot_after_grace_until_it_returns",
          test_worker_away_seat_is_played_by_a_bot_after_grace_until_it_returns},
