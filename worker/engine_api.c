@@ -138,22 +138,69 @@ static int g_zone_of(lua_State *L)
     return 2;
 }
 
+/* The optional "top"|"bottom" argument at i: 1 for the bottom. */
+static int where_arg(lua_State *L, int i, const char *fn)
+{
+    if (lua_isnoneornil(L, i))
+        return 0;
+    const char *w = luaL_checkstring(L, i);
+    if (!strcmp(w, "bottom"))
+        return 1;
+    if (strcmp(w, "top"))
+        luaL_error(L, "%s: where must be \"top\" or \"bottom\"", fn);
+    return 0;
+}
+
 static int g_move(lua_State *L)
 {
     engine_match *m = gm_mut(L);
     uint32_t id = entity_arg(L, m, 2);
     engine_zone *z = zone_arg(L, m, 3, 1);
-    int bottom = 0;
-    if (!lua_isnoneornil(L, 5)) {
-        const char *w = luaL_checkstring(L, 5);
-        if (!strcmp(w, "bottom"))
-            bottom = 1;
-        else if (strcmp(w, "top"))
-            return luaL_error(L, "move: where must be \"top\" or \"bottom\"");
-    }
+    int bottom = where_arg(L, 5, "move");
     if (engine_entity_move(&m->st, id, (uint32_t)(z - m->st.zones), bottom) < 0)
         return luaL_error(L, "out of memory");
     return 0;
+}
+
+/* g:move_all(from, owner, to, owner [, where]): the whole zone, in order, in one call
+ * (clean-up, reshuffles). Returns how many cards moved. */
+static int g_move_all(lua_State *L)
+{
+    engine_match *m = gm_mut(L);
+    engine_zone *from = zone_arg(L, m, 2, 0);
+    uint32_t fi = from ? (uint32_t)(from - m->st.zones) : 0, n = from ? from->n : 0;
+    engine_zone *to = zone_arg(L, m, 4, 1); /* may move m->st.zones: from is stale */
+    int bottom = where_arg(L, 6, "move_all");
+    if (n && engine_zone_move_all(&m->st, fi, (uint32_t)(to - m->st.zones), bottom) < 0)
+        return luaL_error(L, "out of memory");
+    lua_pushinteger(L, n);
+    return 1;
+}
+
+/* g:deal(from, owner, to, owner, n): up to n cards, one at a time, from the top of one
+ * zone onto the top of another (a draw). Returns the array of moved ids, in order. */
+static int g_deal(lua_State *L)
+{
+    engine_match *m = gm_mut(L);
+    engine_zone *from = zone_arg(L, m, 2, 0);
+    uint32_t fi = from ? (uint32_t)(from - m->st.zones) : 0;
+    engine_zone *to = zone_arg(L, m, 4, 1);
+    uint32_t ti = (uint32_t)(to - m->st.zones);
+    lua_Integer n = luaL_checkinteger(L, 6);
+    if (!from || n < 0)
+        n = 0;
+    if (n > m->st.zones[fi].n)
+        n = m->st.zones[fi].n;
+    lua_createtable(L, (int)n, 0);
+    for (lua_Integer i = 1; i <= n; i++) {
+        engine_zone *f = &m->st.zones[fi];
+        uint32_t id = f->ids[f->n - 1];
+        if (engine_entity_move(&m->st, id, ti, 0) < 0)
+            return luaL_error(L, "out of memory");
+        lua_pushinteger(L, id);
+        lua_rawseti(L, -2, i);
+    }
+    return 1;
 }
 
 static int g_count(lua_State *L)
@@ -187,15 +234,29 @@ static int g_top(lua_State *L)
     return 1;
 }
 
+/* g:list(zone, owner [, names]): with names (a table keyed by card name), only the ids
+ * whose card name it maps to a true value: hands filtered by type in one call. */
 static int g_list(lua_State *L)
 {
     engine_match *m = gm(L);
     engine_zone *z = zone_arg(L, m, 2, 0);
     uint32_t n = z ? z->n : 0;
-    lua_createtable(L, (int)n, 0);
+    int filter = !lua_isnoneornil(L, 4);
+    if (filter)
+        luaL_checktype(L, 4, LUA_TTABLE);
+    lua_createtable(L, filter ? 0 : (int)n, 0);
+    lua_Integer k = 0;
     for (uint32_t i = 0; i < n; i++) {
-        lua_pushinteger(L, z->ids[i]);
-        lua_rawseti(L, -2, i + 1);
+        uint32_t id = z->ids[i];
+        if (filter) {
+            push_name(L, m->st.ents[id - 1].name);
+            int keep = lua_rawget(L, 4) != LUA_TNIL && lua_toboolean(L, -1);
+            lua_pop(L, 1);
+            if (!keep)
+                continue;
+        }
+        lua_pushinteger(L, id);
+        lua_rawseti(L, -2, ++k);
     }
     return 1;
 }
@@ -280,25 +341,71 @@ static int g_random(lua_State *L)
     return 1;
 }
 
-static int g_log(lua_State *L)
+/* The text of a log event from the pieces at first..top: strings and integers as
+ * written, an array of entity ids as their card names joined by ", ". Joined here rather
+ * than with `..` in the script, because every Lua concatenation makes (and hashes) a new
+ * string and every integer in one goes through snprintf, and logs are written on every
+ * step of every turn. Sent as one event; to < 0 is every seat. */
+static int log_pieces(lua_State *L, engine_match *m, int to, int first)
 {
-    engine_match *m = gm_mut(L);
-    size_t len;
-    const char *s = luaL_checklstring(L, 2, &len);
-    if (engine_match_event(m, -1, -1, "log", s, len) < 0)
+    int top = lua_gettop(L);
+    if (top < first)
+        return luaL_error(L, "log: text expected");
+    luaL_Buffer buf;
+    luaL_buffinit(L, &buf); /* pushes a placeholder: the pieces stay at first..top */
+    for (int i = first; i <= top; i++) {
+        switch (lua_type(L, i)) {
+        case LUA_TSTRING: {
+            size_t len;
+            const char *s = lua_tolstring(L, i, &len);
+            luaL_addlstring(&buf, s, len);
+            break;
+        }
+        case LUA_TNUMBER: {
+            char num[24];
+            int ok;
+            lua_Integer v = lua_tointegerx(L, i, &ok);
+            if (!ok)
+                return luaL_error(L, "log: piece %d is not an integer", i - first + 1);
+            luaL_addlstring(&buf, num, (size_t)snprintf(num, sizeof num, LUA_INTEGER_FMT, v));
+            break;
+        }
+        case LUA_TTABLE: {
+            lua_Integer n = (lua_Integer)lua_rawlen(L, i);
+            for (lua_Integer j = 1; j <= n; j++) {
+                lua_rawgeti(L, i, j);
+                int ok;
+                lua_Integer id = lua_tointegerx(L, -1, &ok);
+                lua_pop(L, 1);
+                if (!ok || id < 1 || id > m->st.nents)
+                    return luaL_error(L, "log: piece %d holds no entity at %d", i - first + 1,
+                                      (int)j);
+                if (j > 1)
+                    luaL_addlstring(&buf, ", ", 2);
+                const engine_name *nm = &m->b->names.v[m->st.ents[id - 1].name];
+                luaL_addlstring(&buf, nm->s, nm->len);
+            }
+            break;
+        }
+        default:
+            return luaL_error(L, "log: piece %d must be a string, integer or id array",
+                              i - first + 1);
+        }
+    }
+    if (engine_match_event(m, to, to, "log", luaL_buffaddr(&buf), luaL_bufflen(&buf)) < 0)
         return luaL_error(L, "too many events");
     return 0;
+}
+
+static int g_log(lua_State *L)
+{
+    return log_pieces(L, gm_mut(L), -1, 2);
 }
 
 static int g_log_to(lua_State *L)
 {
     engine_match *m = gm_mut(L);
-    int p = player_arg(L, m, 2);
-    size_t len;
-    const char *s = luaL_checklstring(L, 3, &len);
-    if (engine_match_event(m, p - 1, p - 1, "log", s, len) < 0)
-        return luaL_error(L, "too many events");
-    return 0;
+    return log_pieces(L, m, player_arg(L, m, 2) - 1, 3);
 }
 
 static lua_Integer int_field(lua_State *L, int t, const char *k, lua_Integer dflt)
@@ -405,6 +512,8 @@ static const luaL_Reg g_methods[] = {
     {"name", g_name},
     {"zone_of", g_zone_of},
     {"move", g_move},
+    {"move_all", g_move_all},
+    {"deal", g_deal},
     {"count", g_count},
     {"at", g_at},
     {"top", g_top},

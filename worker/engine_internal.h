@@ -200,6 +200,10 @@ engine_zone *engine_zone_get(engine_state *st, uint32_t name, int32_t owner, int
 /* Creates an entity on top of zone z; returns its id or 0 on failure. */
 uint32_t engine_entity_new(engine_state *st, uint32_t card, uint32_t z);
 int engine_entity_move(engine_state *st, uint32_t id, uint32_t z, int bottom);
+/* Move every card of zone from_zi, keeping their order, onto the top (or under the bottom)
+ * of zone to_zi: what moving them one by one (bottom card first onto the top, or top card
+ * first under the bottom) gives, without the quadratic shifting. 0, or -1 out of memory. */
+int engine_zone_move_all(engine_state *st, uint32_t from_zi, uint32_t to_zi, int bottom);
 void engine_zone_shuffle(engine_state *st, engine_zone *z);
 
 typedef struct {

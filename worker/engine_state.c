@@ -301,6 +301,29 @@ int engine_entity_move(engine_state *st, uint32_t id, uint32_t zi, int bottom)
     return 0;
 }
 
+int engine_zone_move_all(engine_state *st, uint32_t from_zi, uint32_t to_zi, int bottom)
+{
+    if (from_zi == to_zi)
+        return 0; /* card by card, a zone moved onto itself ends as it was */
+    engine_zone *from = &st->zones[from_zi], *to = &st->zones[to_zi];
+    uint32_t n = from->n;
+    if (n == 0)
+        return 0;
+    if (zone_reserve(to, to->n + n) < 0)
+        return -1;
+    if (bottom) {
+        memmove(to->ids + n, to->ids, sizeof(uint32_t) * to->n);
+        memcpy(to->ids, from->ids, sizeof(uint32_t) * n);
+    } else {
+        memcpy(to->ids + to->n, from->ids, sizeof(uint32_t) * n);
+    }
+    to->n += n;
+    for (uint32_t i = 0; i < n; i++)
+        st->ents[from->ids[i] - 1].zone = to_zi;
+    from->n = 0;
+    return 0;
+}
+
 void engine_zone_shuffle(engine_state *st, engine_zone *z)
 {
     for (uint32_t i = z->n; i > 1; i--) {

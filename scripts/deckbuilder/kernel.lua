@@ -48,6 +48,7 @@ function kernel.new(cfg)
   k.pile_zone, k.pile_key = {}, {}
   -- mixed[name]: the card shares its pile; pile_first[name]: it names that pile in counts
   k.mixed, k.pile_first = {}, {}
+  k.first_piles = {} -- each pile once, in order: { zone =, key = } (empty_piles)
   local pile_of, seen = cfg.pile_of or {}, {}
   for _, name in ipairs(k.order) do
     local def = k.cards[name]
@@ -58,8 +59,26 @@ function kernel.new(cfg)
     k.pile_key[name] = "_pile:" .. name
     k.mixed[name] = pile_of[name] ~= nil
     k.pile_first[name] = not seen[k.pile_zone[name]]
+    if k.pile_first[name] then
+      k.first_piles[#k.first_piles + 1] = { zone = k.pile_zone[name], key = k.pile_key[name] }
+    end
     seen[k.pile_zone[name]] = true
   end
+  -- of_type[ty]: the set of card names of type ty (g:list's filter), over every card so
+  -- that a card outside this kernel's order still counts; play_label[name]: "Play <Card>";
+  -- own_key[name]: "_own:<Card>"; labels: the memo of cost_label; phase_fn: each phase's
+  -- method name. All constant, built once instead of per decision.
+  k.of_type, k.play_label, k.own_key, k.labels = {}, {}, {}, {}
+  for name, def in pairs(k.cards) do -- sets and maps: the visiting order does not matter
+    for _, t in ipairs(def.types) do
+      k.of_type[t] = k.of_type[t] or {}
+      k.of_type[t][name] = true
+    end
+    k.play_label[name] = "Play " .. name
+    k.own_key[name] = "_own:" .. name
+  end
+  k.phase_fn = {}
+  for i, phase in ipairs(k.phases) do k.phase_fn[i] = phase .. "_phase" end
   return k
 end
 
@@ -75,6 +94,27 @@ function kernel:pile(name) return self.pile_zone[name] or ("supply:" .. name) en
 -- ---- small helpers ----------------------------------------------------------------
 
 local function pname(g, p) return g:player_name(p) end
+
+-- "<prefix><Card> ($<cost>)", memoized per prefix, card and cost: every buy decision
+-- offers the same few dozen labels, and building each anew was a tenth of a sim's time.
+local function cost_label(self, prefix, name, c)
+  local by_name = self.labels[prefix]
+  if not by_name then
+    by_name = {}
+    self.labels[prefix] = by_name
+  end
+  local by_cost = by_name[name]
+  if not by_cost then
+    by_cost = {}
+    by_name[name] = by_cost
+  end
+  local label = by_cost[c]
+  if not label then
+    label = prefix .. name .. " ($" .. c .. ")"
+    by_cost[c] = label
+  end
+  return label
+end
 
 local function join_names(g, ids)
   local t = {}
@@ -92,21 +132,21 @@ end
 
 -- Ids in p's hand whose card has type ty.
 function kernel:hand_of_type(g, p, ty)
-  local t, cards = {}, self.cards
-  for _, id in ipairs(g:list("hand", p)) do
-    if cards[g:name(id)].is[ty] then t[#t + 1] = id end
-  end
-  return t
+  return g:list("hand", p, self.of_type[ty] or {})
 end
 
--- One id per distinct card name among ids, first occurrence first.
+-- One id per distinct card name among ids, first occurrence first; and their names.
 local function distinct(g, ids)
-  local t, seen = {}, {}
+  local t, names, seen = {}, {}, {}
   for _, id in ipairs(ids) do
     local n = g:name(id)
-    if not seen[n] then seen[n] = true; t[#t + 1] = id end
+    if not seen[n] then
+      seen[n] = true
+      t[#t + 1] = id
+      names[#names + 1] = n
+    end
   end
-  return t
+  return t, names
 end
 kernel.distinct = distinct
 
@@ -140,30 +180,23 @@ end
 
 -- Shuffle p's discard into a new deck (under whatever the deck still holds).
 function kernel:reshuffle(g, p)
-  local n = g:count("discard", p)
-  if n == 0 then return end
-  for _ = 1, n do g:move(g:top("discard", p), "deck", p, "bottom") end
+  if g:move_all("discard", p, "deck", p, "bottom") == 0 then return end
   g:shuffle("deck", p)
-  g:log(pname(g, p) .. " shuffles")
+  g:log(pname(g, p), " shuffles")
 end
 
 -- Draw n cards: the deck first; only when more is needed the discard is shuffled into
 -- a new deck; if still short, draw what exists. Returns the drawn ids.
 function kernel:draw(g, p, n, quiet)
-  local drawn = {}
-  for _ = 1, n do
-    if g:count("deck", p) == 0 then
-      self:reshuffle(g, p)
-      if g:count("deck", p) == 0 then break end
-    end
-    local id = g:top("deck", p)
-    g:move(id, "hand", p)
-    drawn[#drawn + 1] = id
+  local drawn = g:deal("deck", p, "hand", p, n)
+  if #drawn < n then
+    self:reshuffle(g, p)
+    for _, id in ipairs(g:deal("deck", p, "hand", p, n - #drawn)) do drawn[#drawn + 1] = id end
   end
   if #drawn > 0 then
-    g:log_to(p, "You draw " .. join_names(g, drawn))
+    g:log_to(p, "You draw ", drawn)
     if not quiet then
-      g:log(pname(g, p) .. " draws " .. #drawn .. (#drawn == 1 and " card" or " cards"))
+      g:log(pname(g, p), " draws ", #drawn, #drawn == 1 and " card" or " cards")
     end
   end
   return drawn
@@ -185,7 +218,7 @@ end
 function kernel:deal_start(g, p, cards)
   for _, c in ipairs(cards) do
     for _ = 1, c.count do g:new(c.name, "deck", p) end
-    g:add_counter("_own:" .. c.name, p, c.count)
+    g:add_counter(self.own_key[c.name], p, c.count)
   end
   g:shuffle("deck", p)
   self:draw(g, p, self.hand_size, true)
@@ -206,11 +239,8 @@ end
 
 function kernel:empty_piles(g)
   local n = 0
-  for _, name in ipairs(self.order) do
-    if self.pile_first[name] and g:count(self.pile_zone[name], 0) == 0
-       and g:counter(self.pile_key[name]) ~= 0 then
-      n = n + 1
-    end
+  for _, pile in ipairs(self.first_piles) do
+    if g:count(pile.zone, 0) == 0 and g:counter(pile.key) ~= 0 then n = n + 1 end
   end
   return n
 end
@@ -222,7 +252,7 @@ function kernel:take(g, p, id, to)
   local zone = GAIN_TO[to or "discard"]
   assert(zone, "kernel: bad gain destination")
   g:move(id, zone, p)
-  g:add_counter("_own:" .. g:name(id), p, 1)
+  g:add_counter(self.own_key[g:name(id)], p, 1)
   return id
 end
 
@@ -233,41 +263,46 @@ function kernel:gain(g, p, name, to, verb)
   self:take(g, p, id, to)
   local where = ""
   if to == "hand" then where = " into hand" elseif to == "deck" then where = " onto their deck" end
-  g:log(pname(g, p) .. " " .. (verb or "gains") .. " " .. name .. where)
+  g:log(pname(g, p), " ", verb or "gains", " ", name, where)
   return id
 end
 
 function kernel:trash(g, p, id)
-  g:add_counter("_own:" .. g:name(id), p, -1)
+  g:add_counter(self.own_key[g:name(id)], p, -1)
   g:move(id, "trash", 0)
-  g:log(pname(g, p) .. " trashes " .. g:name(id))
+  g:log(pname(g, p), " trashes ", g:name(id))
 end
 
 function kernel.discard(g, p, ids)
   if #ids == 0 then return end
   for _, id in ipairs(ids) do g:move(id, "discard", p) end
-  g:log(pname(g, p) .. " discards " .. join_names(g, ids))
+  g:log(pname(g, p), " discards ", ids)
 end
 
 function kernel.reveal(g, p, ids)
   if #ids == 0 then return end
-  g:log(pname(g, p) .. " reveals " .. join_names(g, ids))
+  g:log(pname(g, p), " reveals ", ids)
 end
 
-function kernel:owned(g, p, name) return g:counter("_own:" .. name, p) end
+function kernel:owned(g, p, name) return g:counter(self.own_key[name] or ("_own:" .. name), p) end
 
 -- Supply options for a gain of a card costing at most max (filter(name) optional):
 -- labels "<Card> ($<cost>)" (after prefix, if any), card = the pile's top entity.
-function kernel:gain_options(g, max, filter, prefix)
-  local opts = {}
+-- act: optional, set on every option (the buy phase's dispatch).
+function kernel:gain_options(g, max, filter, prefix, act)
+  local opts, n, cards, zones, mixed = {}, 0, self.cards, self.pile_zone, self.mixed
+  local data_cost = self.cost == kernel.cost -- no game override: read the card data
+  prefix = prefix or ""
   -- Only this match's piles have cards, so an empty top means "no pile or empty pile".
   for _, name in ipairs(self.order) do
-    local c = self:cost(g, name)
+    local c
+    if data_cost then c = cards[name].cost else c = self:cost(g, name) end
     if c <= max and (not filter or filter(name)) then
-      local top = g:top(self.pile_zone[name], 0)
-      if top and (not self.mixed[name] or g:name(top) == name) then
-        opts[#opts + 1] = { label = (prefix or "") .. name .. " ($" .. c .. ")", card = top,
-                            name = name, cost = c }
+      local top = g:top(zones[name], 0)
+      if top and (not mixed[name] or g:name(top) == name) then
+        n = n + 1
+        opts[n] = { label = cost_label(self, prefix, name, c), card = top, name = name,
+                    cost = c, act = act }
       end
     end
   end
@@ -303,7 +338,7 @@ end
 -- Put a card from hand into play and resolve it.
 function kernel:play(g, p, id)
   g:move(id, "play", p)
-  g:log(pname(g, p) .. " plays " .. g:name(id))
+  g:log(pname(g, p), " plays ", g:name(id))
   self:resolve(g, p, id)
 end
 
@@ -334,7 +369,7 @@ function kernel:attack(g, p, attack_id, effect)
   end
   for _, v in ipairs(victims) do
     if g:counter("_unaffected", v) ~= 0 then
-      g:log(pname(g, v) .. " is unaffected by " .. aname)
+      g:log(pname(g, v), " is unaffected by ", aname)
       g:set_counter("_unaffected", v, 0)
     else
       effect(v)
@@ -346,16 +381,41 @@ end
 
 local function s(n, one, many) return n .. " " .. (n == 1 and one or many) end
 
+-- The phases' prompts, memoized by their numbers like cost_label's labels.
+local action_prompts, buy_prompts = {}, {}
+
+local function action_prompt(actions)
+  local t = action_prompts[actions]
+  if not t then
+    t = "Action phase: play an Action (" .. s(actions, "action", "actions") .. " left)"
+    action_prompts[actions] = t
+  end
+  return t
+end
+
+local function buy_prompt(coins, buys)
+  local by_coins = buy_prompts[buys]
+  if not by_coins then
+    by_coins = {}
+    buy_prompts[buys] = by_coins
+  end
+  local t = by_coins[coins]
+  if not t then
+    t = "Buy phase: $" .. coins .. ", " .. s(buys, "buy", "buys")
+    by_coins[coins] = t
+  end
+  return t
+end
+
 function kernel:action_phase(g, p)
   while g:counter("actions") > 0 do
-    local acts = distinct(g, self:hand_of_type(g, p, "Action"))
+    local acts, names = distinct(g, self:hand_of_type(g, p, "Action"))
     if #acts == 0 then return end
     local opts = {}
-    for i, id in ipairs(acts) do opts[i] = { label = "Play " .. g:name(id), card = id } end
+    for i, id in ipairs(acts) do opts[i] = { label = self.play_label[names[i]], card = id } end
     opts[#opts + 1] = { label = "End actions" }
     local r = g:choose { player = p, kind = "action", options = opts,
-                         prompt = "Action phase: play an Action (" ..
-                           s(g:counter("actions"), "action", "actions") .. " left)" }
+                         prompt = action_prompt(g:counter("actions")) }
     local id = opts[r[1]].card
     if not id then return end
     g:add_counter("actions", 0, -1)
@@ -367,7 +427,7 @@ function kernel:play_treasures(g, p)
   local ts = self:hand_of_type(g, p, "Treasure")
   if #ts == 0 then return end
   for _, id in ipairs(ts) do g:move(id, "play", p) end
-  g:log(pname(g, p) .. " plays " .. join_names(g, ts))
+  g:log(pname(g, p), " plays ", ts)
   for _, id in ipairs(ts) do self:resolve(g, p, id) end
 end
 
@@ -375,18 +435,17 @@ end
 function kernel:buy_options(g, p)
   local opts = {}
   if g:counter("_bought") == 0 then
-    local ts = distinct(g, self:hand_of_type(g, p, "Treasure"))
+    local ts, names = distinct(g, self:hand_of_type(g, p, "Treasure"))
     if #ts > 0 then
       opts[1] = { label = "Play all treasures", act = "all" }
-      for _, id in ipairs(ts) do
-        opts[#opts + 1] = { label = "Play " .. g:name(id), card = id, act = "play" }
+      for i, id in ipairs(ts) do
+        opts[i + 1] = { label = self.play_label[names[i]], card = id, act = "play" }
       end
     end
   end
   if g:counter("buys") > 0 then
     local coins = g:counter("coins")
-    for _, o in ipairs(self:gain_options(g, coins, nil, "Buy ")) do
-      o.act = "buy"
+    for _, o in ipairs(self:gain_options(g, coins, nil, "Buy ", "buy")) do
       opts[#opts + 1] = o
     end
   end
@@ -407,8 +466,7 @@ function kernel:buy_phase(g, p)
     local opts = self:buy_options(g, p)
     if #opts == 0 then return end
     local r = g:choose { player = p, kind = "buy", options = opts,
-                         prompt = "Buy phase: $" .. g:counter("coins") .. ", " ..
-                           s(g:counter("buys"), "buy", "buys") }
+                         prompt = buy_prompt(g:counter("coins"), g:counter("buys")) }
     local o = opts[r[1]]
     if o.act == "end" then return end
     if o.act == "all" then
@@ -422,10 +480,8 @@ function kernel:buy_phase(g, p)
 end
 
 function kernel:cleanup(g, p)
-  local n = g:count("play", p)
-  for _ = 1, n do g:move(g:at("play", p, 1), "discard", p) end
-  n = g:count("hand", p)
-  for _ = 1, n do g:move(g:at("hand", p, 1), "discard", p) end
+  g:move_all("play", p, "discard", p)
+  g:move_all("hand", p, "discard", p)
   self:draw(g, p, self.hand_size, true)
 end
 
@@ -435,14 +491,14 @@ function kernel:start_turn(g, p)
   g:set_counter("buys", 0, self.turn_stats.buys)
   g:set_counter("coins", 0, 0)
   g:set_counter("_bought", 0, 0)
-  g:log(pname(g, p) .. "'s turn " .. g:counter("turns", p))
+  g:log(pname(g, p), "'s turn ", g:counter("turns", p))
 end
 
 -- One whole turn of the active player, then the next player becomes active.
 function kernel:turn(g)
   local p = g:counter("active")
   self:start_turn(g, p)
-  for _, phase in ipairs(self.phases) do self[phase .. "_phase"](self, g, p) end
+  for _, fn in ipairs(self.phase_fn) do self[fn](self, g, p) end
   g:set_counter("active", 0, p % g:nplayers() + 1)
 end
 kernel.cleanup_phase = kernel.cleanup

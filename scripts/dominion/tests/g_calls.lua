@@ -1,0 +1,73 @@
+-- Tests of the engine's bulk `g` calls the kernel's hot paths use (g:deal, g:move_all,
+-- g:list with a filter, g:log with pieces): each gives what the one-card-at-a-time
+-- calls it replaces give.
+local kit = require("deckbuilder.testkit")
+
+local tests = {}
+
+-- A match whose player 1 holds Copper, Estate, Silver and whose deck is Gold, Duchy,
+-- Curse (top first) over an empty discard.
+local function stacked(T)
+  return T.match {
+    players = 2, seed = 1,
+    setup = function(g)
+      kit.set_hand(g, 1, { "Copper", "Estate", "Silver" })
+      kit.set_deck(g, 1, { "Gold", "Duchy", "Curse" })
+      kit.set_discard(g, 1, {})
+    end,
+  }
+end
+
+function tests.test_deal_moves_top_cards_one_at_a_time(T)
+  local m = stacked(T)
+  local g = m.g
+  local dealt = g:deal("deck", 1, "discard", 1, 2)
+  T.eq(#dealt, 2)
+  T.eq(g:name(dealt[1]), "Gold")
+  T.eq(g:name(dealt[2]), "Duchy")
+  T.eq(kit.names(g, "discard", 1), "Gold,Duchy") -- the last dealt is on top
+  T.eq(#g:deal("deck", 1, "discard", 1, 5), 1, "only what the zone holds")
+  T.eq(#g:deal("deck", 1, "discard", 1, 1), 0)
+  T.eq(#g:deal("nowhere", 1, "discard", 1, 1), 0, "a zone never used is empty")
+end
+
+function tests.test_move_all_keeps_the_order_on_top_and_under(T)
+  local m = stacked(T)
+  local g = m.g
+  T.eq(g:move_all("hand", 1, "discard", 1), 3)
+  T.eq(kit.names(g, "discard", 1), "Copper,Estate,Silver")
+  T.eq(g:count("hand", 1), 0)
+  T.eq(g:move_all("discard", 1, "deck", 1, "bottom"), 3)
+  T.eq(kit.names(g, "deck", 1), "Copper,Estate,Silver,Curse,Duchy,Gold")
+  T.eq(g:move_all("discard", 1, "deck", 1), 0)
+  T.eq(g:move_all("deck", 1, "deck", 1), 6, "a zone onto itself stays as it was")
+  T.eq(kit.names(g, "deck", 1), "Copper,Estate,Silver,Curse,Duchy,Gold")
+  local _, owner = g:zone_of(g:top("deck", 1))
+  T.eq(owner, 1)
+end
+
+function tests.test_list_filter_keeps_named_cards_in_order(T)
+  local m = stacked(T)
+  local g = m.g
+  local ids = g:list("hand", 1, { Silver = true, Copper = true, Estate = false })
+  T.eq(#ids, 2)
+  T.eq(g:name(ids[1]), "Copper")
+  T.eq(g:name(ids[2]), "Silver")
+  T.eq(#g:list("hand", 1, {}), 0)
+  T.eq(#g:list("hand", 1), 3)
+end
+
+function tests.test_log_joins_pieces(T)
+  local m = stacked(T)
+  local g = m.g
+  g:log("P1", " plays ", g:list("hand", 1), " for $", 3)
+  T.ok(kit.saw(m, 2, "P1 plays Copper, Estate, Silver for $3"))
+  g:log_to(1, "You see ", {}, "nothing")
+  T.ok(kit.saw(m, 1, "You see nothing"))
+  T.ok(not kit.saw(m, 2, "You see nothing"), "log_to is private")
+  T.eq(pcall(g.log, g, "x", 1.5), false, "a float piece is an error")
+  T.eq(pcall(g.log, g, { 999999 }), false, "an id array holds entities")
+  T.eq(pcall(g.log, g), false, "text expected")
+end
+
+return tests
