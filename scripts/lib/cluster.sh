@@ -1,14 +1,15 @@
 # shellcheck shell=bash
 #
 # cluster.sh: start and stop a local deckhand cluster (redis-server, one matchmaker,
-# N workers, one gateway) in a run directory.
+# N workers, one gateway or more) in a run directory.
 #
 # Used two ways:
 #   sourced   by scripts/run, scripts/stop and the e2e shell tests (dh_cluster_* functions);
 #   executed  by anything else, e.g. the CUnit e2e tests through system():
 #     bash scripts/lib/cluster.sh start RUNDIR BASE [WORKERS] [OWNER_PID]
 #         (ports from BASE, or BASE+100... when taken: read RUNDIR/cluster.env; with
-#         OWNER_PID, the cluster stops by itself once that process is gone)
+#         OWNER_PID, the cluster stops by itself once that process is gone; DH_GATEWAYS
+#         in the environment: how many gateways, default 1)
 #     bash scripts/lib/cluster.sh stop RUNDIR
 #     bash scripts/lib/cluster.sh alive RUNDIR     # is every process still running?
 #     bash scripts/lib/cluster.sh check RUNDIR     # sanitizer reports in the logs?
@@ -18,14 +19,18 @@
 #   RUNDIR/logs/NAME.log each process's stdout and stderr
 #   RUNDIR/pids/NAME.pid "PID PROGRAM", so stop never signals a recycled pid
 #   RUNDIR/cluster.env   where everything listens, in KEY=VALUE lines a shell can source
+#   RUNDIR/token.key     the gateways' shared token key (mode 600; never on a command line)
 #
 # Ports come from DH_PORT_* variables (dh_cluster_ports_default: the documented
-# defaults; dh_cluster_ports_base BASE: BASE, BASE+1... for tests). Binaries come from
+# defaults; dh_cluster_ports_base BASE: BASE, BASE+1... for tests). Gateway N (gw-N, 1..4)
+# listens on DH_PORT_TCP + 2(N-1) and DH_PORT_WS + 2(N-1): with a BASE, gw-1 on BASE+2 and
+# BASE+3, gw-2 on BASE+4 and BASE+5... below the workers' BASE+10. Binaries come from
 # DECKHAND_BIN_DIR (default build/bin), the Lua bundle from DH_ROOT/scripts.
 
 DH_ROOT=${DH_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 DH_READY_TIMEOUT=${DH_READY_TIMEOUT:-20}
 DH_STOP_TIMEOUT=${DH_STOP_TIMEOUT:-5}
+DH_GATEWAYS_MAX=4
 
 # The ports of docs/ARCHITECTURE.md: redis 6390, matchmaker 5560, workers 5570+,
 # gateway tcp 7000 and ws 7001.
@@ -100,11 +105,30 @@ dh_cluster_kill() {
     rm -f "$run/pids/$name.pid"
 }
 
-# Start NAME again with the arguments it was first started with (after dh_cluster_kill).
+# Start NAME again with the arguments it was first started with (after dh_cluster_kill);
+# a gateway gets the cluster's token key again, so its sessions stay valid.
 dh_cluster_restart() {
     local run=$1 name=$2 cmd
     cmd=$(<"$run/cmds/$name") || return 1
-    eval "_dh_spawn \"\$run\" \"\$name\" $cmd"
+    if [[ $name == gateway* && -r $run/token.key ]]; then
+        DECKHAND_TOKEN_KEY=$(<"$run/token.key") eval "_dh_spawn \"\$run\" \"\$name\" $cmd"
+    else
+        eval "_dh_spawn \"\$run\" \"\$name\" $cmd"
+    fi
+}
+
+# The pid-file name of gateway N: "gateway" for the first (as with one gateway),
+# "gateway-N" for the others.
+_dh_gateway_name() {
+    if (($1 == 1)); then echo gateway; else echo "gateway-$1"; fi
+}
+
+# True when every gateway 1..N accepts TCP connections.
+_dh_gateways_open() {
+    local n=$1 i
+    for ((i = 1; i <= n; i++)); do
+        dh_port_open $((DH_PORT_TCP + 2 * (i - 1))) || return 1
+    done
 }
 
 # Print the last lines of every log of RUNDIR on stderr.
@@ -151,27 +175,37 @@ _dh_wait_for() {
     return 1
 }
 
-# Start a cluster in RUNDIR with WORKERS workers (default 2) on the DH_PORT_* ports,
-# wait until it is ready, write RUNDIR/cluster.env. Returns 2 when a port is taken
-# (nothing was started), 1 (after stopping whatever started and printing the logs'
-# tails) when the cluster does not come up.
+# Start a cluster in RUNDIR with WORKERS workers (default 2) and GATEWAYS gateways
+# (default DH_GATEWAYS, else 1) on the DH_PORT_* ports, wait until it is ready, write
+# RUNDIR/cluster.env. Returns 2 when a port is taken (nothing was started), 1 (after
+# stopping whatever started and printing the logs' tails) when the cluster does not come
+# up.
 dh_cluster_start() {
-    local run=$1 nworkers=${2:-2}
+    local run=$1 nworkers=${2:-2} ngateways=${3:-${DH_GATEWAYS:-1}}
     local bin=${DECKHAND_BIN_DIR:-$DH_ROOT/build/bin}
     local redis_url="redis://127.0.0.1:$DH_PORT_REDIS"
     local mm="tcp://127.0.0.1:$DH_PORT_MATCHMAKER"
-    local b p i workers=()
+    local b p i key workers=() gw_tcp=() gw_ws=() ports=()
 
     for b in deckhand-matchmaker deckhand-worker deckhand-gateway; do
         [[ -x $bin/$b ]] || { _dh_log "missing $bin/$b (not built?)"; return 1; }
     done
     command -v redis-server >/dev/null || { _dh_log "redis-server is not installed"; return 1; }
+    if ! [[ $ngateways =~ ^[0-9]+$ ]] || ((ngateways < 1 || ngateways > DH_GATEWAYS_MAX)); then
+        _dh_log "gateways: want 1..$DH_GATEWAYS_MAX, not '$ngateways'"
+        return 1
+    fi
+    ports=("$DH_PORT_REDIS" "$DH_PORT_MATCHMAKER")
+    for ((i = 1; i <= ngateways; i++)); do
+        ports+=($((DH_PORT_TCP + 2 * (i - 1))) $((DH_PORT_WS + 2 * (i - 1))))
+        gw_tcp+=("127.0.0.1:$((DH_PORT_TCP + 2 * (i - 1)))")
+        gw_ws+=("127.0.0.1:$((DH_PORT_WS + 2 * (i - 1)))")
+    done
     if dh_cluster_running "$run"; then
         _dh_log "a cluster is already running from $run"
         return 1
     fi
-    for p in "$DH_PORT_REDIS" "$DH_PORT_MATCHMAKER" "$DH_PORT_TCP" "$DH_PORT_WS" \
-        $(seq "$DH_PORT_WORKER" $((DH_PORT_WORKER + nworkers - 1))); do
+    for p in "${ports[@]}" $(seq "$DH_PORT_WORKER" $((DH_PORT_WORKER + nworkers - 1))); do
         if dh_port_open "$p"; then
             _dh_log "port $p on 127.0.0.1 is already in use"
             return 2
@@ -180,7 +214,7 @@ dh_cluster_start() {
 
     mkdir -p "$run"
     run=$(cd "$run" && pwd)
-    rm -rf "$run/pids" "$run/logs" "$run/redis" "$run/cluster.env"
+    rm -rf "$run/pids" "$run/logs" "$run/redis" "$run/cluster.env" "$run/token.key"
     mkdir -p "$run/pids" "$run/logs" "$run/redis"
 
     _dh_spawn "$run" redis "$(command -v redis-server)" --port "$DH_PORT_REDIS" \
@@ -200,23 +234,30 @@ dh_cluster_start() {
             --matchmaker "$mm" --bind "tcp://127.0.0.1:$p" --id "wk-$i" \
             --scripts "$DH_ROOT/scripts"
     done
-    # A fresh signing key per cluster, passed through the environment so that it does
-    # not show in ps.
-    DECKHAND_TOKEN_KEY=$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n') \
-        _dh_spawn "$run" gateway "$bin/deckhand-gateway" --redis "$redis_url" \
-        --matchmaker "$mm" --tcp "127.0.0.1:$DH_PORT_TCP" --ws "127.0.0.1:$DH_PORT_WS" \
-        --id gw-1
+    # One fresh signing key per cluster, shared by its gateways so that a session resumes
+    # on any of them; passed through the environment so that it does not show in ps, and
+    # kept in a file only its owner reads, for dh_cluster_restart.
+    key=$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')
+    (umask 077 && printf '%s\n' "$key" >"$run/token.key")
+    for ((i = 1; i <= ngateways; i++)); do
+        DECKHAND_TOKEN_KEY=$key _dh_spawn "$run" "$(_dh_gateway_name "$i")" \
+            "$bin/deckhand-gateway" --redis "$redis_url" --matchmaker "$mm" \
+            --tcp "${gw_tcp[i - 1]}" --ws "${gw_ws[i - 1]}" --id "gw-$i"
+        gw_ws[i - 1]="ws://${gw_ws[i - 1]}/ws"
+    done
 
-    _dh_wait_for "$run" "the gateway on $DH_PORT_TCP and $nworkers workers in redis" \
-        "dh_port_open $DH_PORT_TCP && (( \$(_dh_workers_registered $nworkers) == $nworkers ))" || {
+    _dh_wait_for "$run" "$ngateways gateway(s) from $DH_PORT_TCP and $nworkers workers in redis" \
+        "_dh_gateways_open $ngateways && (( \$(_dh_workers_registered $nworkers) == $nworkers ))" || {
         dh_cluster_fail "$run"
         return 1
     }
 
     local IFS=,
     cat >"$run/cluster.env" <<ENV
-DECKHAND_GATEWAY_TCP=127.0.0.1:$DH_PORT_TCP
-DECKHAND_GATEWAY_WS=ws://127.0.0.1:$DH_PORT_WS/ws
+DECKHAND_GATEWAY_TCP=${gw_tcp[0]}
+DECKHAND_GATEWAY_WS=${gw_ws[0]}
+DECKHAND_GATEWAYS_TCP=${gw_tcp[*]}
+DECKHAND_GATEWAYS_WS=${gw_ws[*]}
 DECKHAND_REDIS_URL=$redis_url
 DECKHAND_REDIS_PORT=$DH_PORT_REDIS
 DECKHAND_MATCHMAKER=$mm
@@ -224,14 +265,14 @@ DECKHAND_WORKERS=${workers[*]}
 ENV
 }
 
-# Start a cluster like dh_cluster_start on ports from BASE; when a port there is taken
-# (another test run on this machine), try BASE+100, BASE+200... up to BASE+900.
-# cluster.env says which ports it got.
+# Start a cluster like dh_cluster_start (WORKERS, GATEWAYS) on ports from BASE; when a
+# port there is taken (another test run on this machine), try BASE+100, BASE+200... up to
+# BASE+900. cluster.env says which ports it got.
 dh_cluster_start_near() {
-    local run=$1 base=$2 nworkers=${3:-2} i rc
+    local run=$1 base=$2 nworkers=${3:-2} ngateways=${4:-${DH_GATEWAYS:-1}} i rc
     for ((i = 0; i < 10; i++)); do
         dh_cluster_ports_base $((base + 100 * i))
-        dh_cluster_start "$run" "$nworkers"
+        dh_cluster_start "$run" "$nworkers" "$ngateways"
         rc=$?
         ((rc == 2)) || return "$rc"
     done
@@ -325,7 +366,7 @@ _dh_cluster_main() {
     case $cmd in
     start)
         [[ -n $run && -n ${3:-} ]] || {
-            echo "usage: cluster.sh start RUNDIR BASE [WORKERS] [OWNER_PID]" >&2
+            echo "usage: [DH_GATEWAYS=N] cluster.sh start RUNDIR BASE [WORKERS] [OWNER_PID]" >&2
             return 2
         }
         dh_cluster_start_near "$run" "$3" "${4:-2}" || return 1

@@ -1,8 +1,8 @@
 # shellcheck shell=bash
 #
 # e2e_lib.sh: what the end-to-end shell tests share. A test sources it, calls
-# e2e_start BASE [WORKERS] (a fresh cluster with WORKERS workers, default 2, in a temporary
-# run directory, on ports BASE..BASE+11,
+# e2e_start BASE [WORKERS] [GATEWAYS] (a fresh cluster with WORKERS workers, default 2,
+# and GATEWAYS gateways, default 1, in a temporary run directory, on ports BASE..BASE+11,
 # or BASE+100.. when another run on this machine holds them),
 # runs its checks with e2e_fail on a broken promise, and exits; the EXIT trap always
 # stops the cluster, fails the test when a process died or left a sanitizer report in
@@ -46,20 +46,21 @@ _e2e_cleanup() {
     exit "$rc"
 }
 
-# Start a cluster with 2 workers on ports from BASE and export its addresses
-# (DECKHAND_GATEWAY_TCP, DECKHAND_GATEWAY_WS, DECKHAND_REDIS_PORT...).
+# Start a cluster with WORKERS workers (default 2) and GATEWAYS gateways (default 1) on
+# ports from BASE and export its addresses (DECKHAND_GATEWAY_TCP, DECKHAND_GATEWAY_WS,
+# DECKHAND_GATEWAYS_TCP, DECKHAND_REDIS_PORT...).
 e2e_start() {
     E2E_RUN=$(mktemp -d "/tmp/deckhand-e2e-$(basename "$0" .sh).XXXXXX")
     trap _e2e_cleanup EXIT
     trap 'exit 130' INT TERM
     e2e_log "starting a cluster in $E2E_RUN (ports from $1)"
-    dh_cluster_start_near "$E2E_RUN" "$1" "${2:-2}" || e2e_fail "the cluster did not start"
+    dh_cluster_start_near "$E2E_RUN" "$1" "${2:-2}" "${3:-}" || e2e_fail "the cluster did not start"
     dh_cluster_watch "$E2E_RUN" $$
     set -a
     # shellcheck source=/dev/null
     source "$E2E_RUN/cluster.env"
     set +a
-    e2e_log "cluster ready: gateway $DECKHAND_GATEWAY_TCP and $DECKHAND_GATEWAY_WS"
+    e2e_log "cluster ready: gateways $DECKHAND_GATEWAYS_TCP and $DECKHAND_GATEWAYS_WS"
 }
 
 e2e_redis() { redis-cli -p "$DECKHAND_REDIS_PORT" "$@"; }
