@@ -16,9 +16,9 @@
  *   Resync{match} after a backoff (250 ms doubling to 1 s) and answers again from the View
  *   or decision that comes, the same decision once more if it is still pending;
  * - a QueueJoin refused with UNAVAILABLE (the matchmaker is restarting) is sent again;
- * - a connection the server closes is reconnected (same address, Hello with the saved
- *   token, the cmd_id sequence carried on), with the same backoff, for up to 30 s; then
- *   Resync for the match, or the QueueJoin again;
+ * - a connection the server closes is reconnected (Hello with the saved token, the cmd_id
+ *   sequence carried on), with the same backoff, for up to 30 s; then Resync for the
+ *   match, or the QueueJoin again;
  * - an Event past event_seq+1 makes the bot resync (docs/PROTOCOL.md).
  * Every other refusal (ILLEGAL_CHOICE, NOT_YOUR_TURN, SCRIPT_ERROR, BAD_REQUEST...) is an
  * error, and so is a LOST command (dh_client_track.h): a decision offered again after its
@@ -27,6 +27,10 @@
  * --drop F makes a fraction F of the bots (chosen by --seed) each close its connection
  * once, right after sending an answer (so that answer's fate is unknown), after a random
  * number of answers, and reconnect as above.
+ *
+ * --gateway takes a comma-separated list: bots log in round-robin over it, and each
+ * reconnect attempt goes to the next gateway of the list after the one the bot was on,
+ * so with two or more every resume crosses gateways (counted as moved_gateway).
  *
  * Bots pace themselves with a token bucket per connection (--rate, default 40 messages/s,
  * under the gateway's limit of 50/s sustained), because on loopback a bot answers far
@@ -47,6 +51,7 @@
 #include "cli.h"
 #include "dh_client.h"
 #include "dh_client_bot.h"
+#include "dh_client_env.h"
 #include "dh_client_track.h"
 #include "dh_config.h"
 
@@ -58,6 +63,8 @@
 #define BOTS_BACKOFF_MAX 1000  /* the pause doubles up to this */
 #define BOTS_DOWN_MAX    30000 /* ms a bot keeps reconnecting, or resyncing a refused match */
 #define BOTS_DROP_SPAN   60    /* a dropping bot drops after 1..BOTS_DROP_SPAN answers */
+#define BOTS_GW_MAX      16    /* gateways in --gateway's list */
+#define BOTS_ADDR_MAX    512
 
 typedef struct {
     dh_client *c; /* NULL while disconnected */
@@ -92,6 +99,8 @@ typedef struct {
     bool reroute;                  /* --reroute-log: report the next View or decision */
 
     /* the connection */
+    int gw;                 /* the gateway (index in bots_run.addrs) it is on, or tries next */
+    int lost_gw;            /* the gateway of the connection it lost */
     long long reconnect_at; /* when to try to reconnect, 0: connected */
     long long down_since;   /* when the connection was lost */
 
@@ -106,7 +115,8 @@ typedef struct {
 typedef struct {
     bot *bots;
     int n;
-    const char *addr;
+    char addrs[BOTS_GW_MAX][BOTS_ADDR_MAX]; /* the gateways */
+    int naddrs;
     const char *game;
     uint32_t size;
     long target;
@@ -117,6 +127,7 @@ typedef struct {
     long retried;    /* refusals worked around */
     long lost;       /* accepted commands that disappeared (also errors) */
     long reconnects; /* connections resumed */
+    long moved;      /* of those, resumed on another gateway than the one lost */
     bool game_known; /* a QueueJoin was accepted: a later UNKNOWN_GAME is an outage */
     bool reroute_log;
     bool broken; /* out of memory, or a bot could not reconnect: stop */
@@ -126,7 +137,7 @@ typedef struct {
 
 static const char bots_usage[] =
     "usage: deckhand bots --game dominion --players N --matches M [--ws] [--size S]\n"
-    "                     [--timeout SEC] [--rate MSGS_PER_SEC] [--gateway ADDR]\n"
+    "                     [--timeout SEC] [--rate MSGS_PER_SEC] [--gateway ADDR[,ADDR...]]\n"
     "                     [--drop FRACTION] [--seed N] [--reroute-log]\n"
     "  N bot clients queue for matches of S players (default N when 2..4, else 2) and\n"
     "  play until M matches have finished. Last stdout line: matches_completed=M errors=E\n"
@@ -139,11 +150,15 @@ static const char bots_usage[] =
     "  --drop FRACTION: that fraction of the bots (0..1, default 0, chosen by --seed,\n"
     "  default 1) each close their connection once in a match, right after an answer,\n"
     "  and reconnect.\n"
+    "  --gateway ADDR,ADDR...: bots log in spread over the gateways (round-robin), and a\n"
+    "  bot that reconnects goes to the next gateway of the list, so a resume crosses\n"
+    "  gateways (they must share one token key); each is printed to stderr as\n"
+    "    bots: NAME: resumed on ADDR (was ADDR)\n"
     "  --reroute-log: print to stderr, for the first View or DecisionRequest a bot gets\n"
     "  after one of its commands was refused with UNAVAILABLE or UNKNOWN_MATCH (a moved\n"
     "  match, an outage):\n"
     "    bots: first_after_move match=ID at_ms=MS   (MS: CLOCK_REALTIME milliseconds)\n"
-    "  Last stderr summary line: bots: retried=R lost=L reconnects=C\n";
+    "  Last stderr summary line: bots: retried=R lost=L reconnects=C moved_gateway=G\n";
 
 /* ---- pacing and sending --------------------------------------------------------------- */
 
@@ -195,8 +210,11 @@ static void bots_lost(bots_run *r, bot *b, const char *why, bool at_once)
     b->next_cmd = dh_client_next_cmd(b->c);
     dh_client_close(b->c);
     b->c = NULL;
-    if (!b->down_since)
+    if (!b->down_since) {
         b->down_since = now;
+        b->lost_gw = b->gw;
+        b->gw = (b->gw + 1) % r->naddrs; /* come back through the next gateway */
+    }
     b->reconnect_at = now + (at_once ? 0 : bots_backoff(b));
     if (b->has_answer && b->answer_cmd) {
         /* Sent, Reply lost with the connection: it may not have gone in. */
@@ -594,7 +612,7 @@ static void bots_drain(bots_run *r, bot *b)
 static void bots_reconnect(bots_run *r, bot *b, long long now)
 {
     char err[256], token[sizeof b->token];
-    dh_client *c = dh_client_connect(r->addr, err, sizeof err);
+    dh_client *c = dh_client_connect(r->addrs[b->gw], err, sizeof err);
     if (c) {
         dh_client_set_next_cmd(c, b->next_cmd);
         if (dh_client_resume(c, b->token, NULL, 0, token, sizeof token) == 0)
@@ -610,6 +628,7 @@ static void bots_reconnect(bots_run *r, bot *b, long long now)
         r->broken = true;
         return;
     }
+    b->gw = (b->gw + 1) % r->naddrs; /* that one is down, perhaps: try the next */
     b->reconnect_at = now + bots_backoff(b);
     return;
 resumed:
@@ -623,6 +642,11 @@ resumed:
     r->last_progress = b->tokens_ms;
     fprintf(stderr, "bots: %s: reconnected%s%s\n", b->name, b->match_id[0] ? ", resync " : "",
             b->match_id);
+    if (b->gw != b->lost_gw) {
+        r->moved++;
+        fprintf(stderr, "bots: %s: resumed on %s (was %s)\n", b->name, r->addrs[b->gw],
+                r->addrs[b->lost_gw]);
+    }
     if (b->match_id[0]) {
         bots_resync(r, b);
     } else if (b->want_match) {
@@ -681,7 +705,8 @@ static int bots_start(bots_run *r)
         b->tokens = r->rate;
         b->tokens_ms = cli_now_ms();
         b->backoff = BOTS_BACKOFF_MIN;
-        b->c = dh_client_connect(r->addr, err, sizeof err);
+        b->gw = b->lost_gw = i % r->naddrs;
+        b->c = dh_client_connect(r->addrs[b->gw], err, sizeof err);
         if (!b->c) {
             fprintf(stderr, "bots: %s: %s\n", b->name, err);
             return -1;
@@ -694,8 +719,8 @@ static int bots_start(bots_run *r)
         if (!b->c)
             return -1;
     }
-    fprintf(stderr, "bots: %d bots logged in at %s, queued for %s (%u players)\n", r->n, r->addr,
-            r->game, r->size);
+    fprintf(stderr, "bots: %d bots logged in at %s%s, queued for %s (%u players)\n", r->n,
+            r->addrs[0], r->naddrs > 1 ? " and the other gateways" : "", r->game, r->size);
     return 0;
 }
 
@@ -812,6 +837,41 @@ static void bots_plan_drops(bots_run *r, double drop, long seed)
     free(order);
 }
 
+/* --gateway's comma-separated list (each address as cli_gateway takes one), or the one
+ * gateway cli_gateway finds without the flag. */
+static int bots_gateways(int argc, char **argv, bots_run *r)
+{
+    const char *flag = dh_config_str(argc, argv, "--gateway", NULL, NULL);
+    bool ws = dh_config_has(argc, argv, "--ws");
+    char err[512], item[BOTS_ADDR_MAX];
+    r->naddrs = 0;
+    if (!flag || !*flag) {
+        if (cli_gateway(argc, argv, r->addrs[0], sizeof r->addrs[0]) < 0)
+            return -1;
+        r->naddrs = 1;
+        return 0;
+    }
+    for (const char *p = flag;; p++) {
+        size_t n = strcspn(p, ",");
+        if (n == 0 || n >= sizeof item || r->naddrs == BOTS_GW_MAX) {
+            fprintf(stderr, "deckhand bots: --gateway wants 1..%d comma-separated addresses\n",
+                    BOTS_GW_MAX);
+            return -1;
+        }
+        memcpy(item, p, n);
+        item[n] = '\0';
+        if (dh_client_gateway_addr(item, ws, NULL, r->addrs[r->naddrs], sizeof r->addrs[0], err,
+                                   sizeof err) < 0) {
+            fprintf(stderr, "deckhand bots: %s\n", err);
+            return -1;
+        }
+        r->naddrs++;
+        p += n;
+        if (!*p)
+            return 0;
+    }
+}
+
 static int bots_fraction(int argc, char **argv, const char *flag, double *out)
 {
     const char *s = dh_config_str(argc, argv, flag, NULL, NULL);
@@ -852,16 +912,14 @@ int cmd_bots(int argc, char **argv)
         return 2;
     if (cli_int(argc, argv, "--size", players >= 2 && players <= 4 ? players : 2, 1, 64, &size) < 0)
         return 2;
-    char addr[512];
-    if (cli_gateway(argc, argv, addr, sizeof addr) < 0)
-        return 2;
     bots_run r = {.n = (int)players,
-                  .addr = addr,
                   .game = dh_config_str(argc, argv, "--game", NULL, "dominion"),
                   .size = (uint32_t)size,
                   .target = matches,
                   .reroute_log = dh_config_has(argc, argv, "--reroute-log"),
                   .rate = (double)rate};
+    if (bots_gateways(argc, argv, &r) < 0)
+        return 2;
     r.bots = calloc((size_t)r.n, sizeof *r.bots);
     if (!r.bots) {
         fprintf(stderr, "bots: out of memory\n");
@@ -883,7 +941,8 @@ out:
     for (long i = 0; i < r.ndone; i++)
         free(r.done[i]);
     free(r.done);
-    fprintf(stderr, "bots: retried=%ld lost=%ld reconnects=%ld\n", r.retried, r.lost, r.reconnects);
+    fprintf(stderr, "bots: retried=%ld lost=%ld reconnects=%ld moved_gateway=%ld\n", r.retried,
+            r.lost, r.reconnects, r.moved);
     printf("matches_completed=%ld errors=%ld\n", r.ndone, r.errors);
     return r.ndone >= r.target && r.errors == 0 ? 0 : 1;
 }
