@@ -6,8 +6,8 @@
  * timeouts, match routing both ways, rate limiting, and WebSocket framing; and the
  * gateway's part of failover (docs/ARCHITECTURE.md, "Durable matches"): MatchMoved
  * re-routes and re-attaches, UNKNOWN_MATCH drops a route, disconnects are reported
- * (PlayerAway, PlayerCommand.away), resumes too (PlayerBack), and a Redis outage is
- * UNAVAILABLE, not a crash.
+ * (PlayerAway, PlayerCommand.away), resumes too (PlayerBack), a resume on a second
+ * gateway routes the match through it, and a Redis outage is UNAVAILABLE, not a crash.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -38,6 +38,9 @@
 #define WORKER_EP  "tcp://127.0.0.1:17013"
 #define WORKER2_EP "tcp://127.0.0.1:17015"
 #define GW_ID      "gw-test"
+#define GW2_ID     "gw-test2"
+#define GW2_PORT   17016 /* and 17017 for its WebSocket */
+#define TOKEN_KEY  "test-key-0123456789abcdef"
 #define REDIS_PORT 17014
 #define MAX_FRAME  4096
 
@@ -99,14 +102,19 @@ static ssize_t read_some(int fd, void *buf, size_t n, int timeout_ms)
     return r <= 0 ? -1 : r;
 }
 
-static tclient *tc_open(void)
+static tclient *tc_open_port(int port)
 {
     tclient *c = calloc(1, sizeof *c);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-    c->fd = tcp_connect(TCP_PORT);
+    c->fd = tcp_connect(port);
     CU_ASSERT_FATAL(c->fd >= 0);
     dh_frame_decoder_init(&c->dec, 1 << 20);
     return c;
+}
+
+static tclient *tc_open(void)
+{
+    return tc_open_port(TCP_PORT);
 }
 
 static void tc_close(tclient *c)
@@ -747,7 +755,8 @@ static void test_gateway_unknown_route_found_in_redis(void)
 }
 
 /* A Reply{code} for pid's cmd_id, as the fake worker sock's PlayerOutput. */
-static void worker_answer(void *sock, const char *pid, uint64_t cmd_id, Deckhand__ErrorCode code)
+static void worker_answer_via(void *sock, const char *gw_id, const char *pid, uint64_t cmd_id,
+                              Deckhand__ErrorCode code)
 {
     Deckhand__ServerMessage rsm = DECKHAND__SERVER_MESSAGE__INIT;
     Deckhand__Reply rr = DECKHAND__REPLY__INIT;
@@ -770,7 +779,12 @@ static void worker_answer(void *sock, const char *pid, uint64_t cmd_id, Deckhand
     o.message.len = n;
     po.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUT;
     po.player_output = &o;
-    CU_ASSERT_EQUAL(dh_zmq_send(sock, GW_ID, &po), 0);
+    CU_ASSERT_EQUAL(dh_zmq_send(sock, gw_id, &po), 0);
+}
+
+static void worker_answer(void *sock, const char *pid, uint64_t cmd_id, Deckhand__ErrorCode code)
+{
+    worker_answer_via(sock, GW_ID, pid, cmd_id, code);
 }
 
 static void send_choose(tclient *c, uint64_t cmd_id, const char *match_id, uint64_t decision_id)
@@ -897,7 +911,8 @@ static void test_gateway_worker_unknown_match_drops_route(void)
 }
 
 /* The next away on sock for (match_id, pid), skipping others; false when none came. */
-static bool await_away(void *sock, const char *match_id, const char *pid, int timeout_ms)
+static bool await_away_from(void *sock, const char *gw_id, const char *match_id, const char *pid,
+                            int timeout_ms)
 {
     char from[DH_ZMQ_ID_MAX + 1];
     uint64_t end = now_ms() + (uint64_t)timeout_ms;
@@ -910,13 +925,18 @@ static bool await_away(void *sock, const char *match_id, const char *pid, int ti
                      !strcmp(in->player_command->player_id, pid);
         if (found) {
             CU_ASSERT_EQUAL(in->player_command->cmd_id, 0);
-            CU_ASSERT_STRING_EQUAL(from, GW_ID);
+            CU_ASSERT_STRING_EQUAL(from, gw_id);
         }
         deckhand__internal__internal__free_unpacked(in, NULL);
         if (found)
             return true;
     }
     return false;
+}
+
+static bool await_away(void *sock, const char *match_id, const char *pid, int timeout_ms)
+{
+    return await_away_from(sock, GW_ID, match_id, pid, timeout_ms);
 }
 
 static void test_gateway_disconnect_in_match_reports_away_to_worker(void)
@@ -955,6 +975,92 @@ static void test_gateway_disconnect_in_match_reports_away_to_worker(void)
     deckhand__server_message__free_unpacked(got, NULL);
     tc_close(c);
     CU_ASSERT_FALSE(await_away(worker, "m-8b", pid2, 500));
+}
+
+/* A second gateway process with the same token key and Redis, on GW2_PORT: its pid once it
+ * accepts connections, or -1. */
+static pid_t start_second_gateway(const char *redis_url)
+{
+    pid_t p = fork();
+    if (p == 0) {
+        execl(DECKHAND_BIN_DIR "/deckhand-gateway", "deckhand-gateway", "--tcp", "127.0.0.1:17016",
+              "--ws", "127.0.0.1:17017", "--matchmaker", MM_EP, "--redis", redis_url, "--id",
+              GW2_ID, "--token-key", TOKEN_KEY, (char *)NULL);
+        _exit(127);
+    }
+    uint64_t end = now_ms() + 10000;
+    while (p > 0 && now_ms() < end) {
+        int fd = tcp_connect(GW2_PORT);
+        if (fd >= 0) {
+            close(fd);
+            return p;
+        }
+        usleep(50000);
+    }
+    if (p > 0)
+        kill(p, SIGKILL);
+    return -1;
+}
+
+/* Issue 4: a player whose connection to gateway A dropped resumes on gateway B with A's
+ * token. A reports the dropped connection away (from A); B tells the matchmaker the
+ * player is back on B; B, which never saw the match, finds its worker in Redis and sends
+ * the Resync from B; and the worker's answers through B reach the player. */
+static void test_gateway_resume_on_another_gateway_routes_through_it(void)
+{
+    char pid[64], token[DH_TOKEN_MAX], from[DH_ZMQ_ID_MAX + 1], url[64];
+    if (redis_pid <= 0)
+        return; /* no redis-server on this machine */
+    redisContext *r = redisConnect("127.0.0.1", REDIS_PORT);
+    CU_ASSERT_FATAL(r && !r->err);
+    freeReplyObject(redisCommand(r, "HSET match:{m-20} worker wk-test"));
+    freeReplyObject(redisCommand(r, "SET worker:{wk-test} %s", WORKER_EP));
+    redisFree(r);
+    snprintf(url, sizeof url, "redis://127.0.0.1:%d", REDIS_PORT);
+    pid_t gw2 = start_second_gateway(url);
+    CU_ASSERT_FATAL(gw2 > 0);
+
+    tclient *a = tc_open();
+    login(a, "rita", pid, token);
+    assign_match(pid, "m-20");
+    expect_match_found(a, "m-20");
+    tc_close(a);
+    CU_ASSERT_TRUE(await_away(worker, "m-20", pid, 3000)); /* from A */
+
+    tclient *b = tc_open_port(GW2_PORT);
+    Deckhand__ServerMessage *m = NULL;
+    send_hello(b, 40, "", token);
+    CU_ASSERT_EQUAL_FATAL(tc_recv(b, 5000, &m), 1);
+    CU_ASSERT_EQUAL_FATAL(m->body_case, DECKHAND__SERVER_MESSAGE__BODY_WELCOME);
+    CU_ASSERT_STRING_EQUAL(m->welcome->player_id, pid);
+    deckhand__server_message__free_unpacked(m, NULL);
+    expect_reply(b, 40, DECKHAND__ERROR_CODE__OK);
+    Deckhand__Internal__Internal *in = router_recv(mm, from, 3000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    CU_ASSERT_EQUAL_FATAL(in->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_BACK);
+    CU_ASSERT_STRING_EQUAL(from, GW2_ID);
+    CU_ASSERT_STRING_EQUAL(in->player_back->gateway_id, GW2_ID);
+    CU_ASSERT_STRING_EQUAL(in->player_back->player_id, pid);
+    deckhand__internal__internal__free_unpacked(in, NULL);
+
+    send_resync(b, 41, "m-20");
+    in = router_recv(worker, from, 3000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    CU_ASSERT_STRING_EQUAL(from, GW2_ID);
+    CU_ASSERT_EQUAL_FATAL(in->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND);
+    CU_ASSERT_EQUAL(in->player_command->body_case, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC);
+    CU_ASSERT_EQUAL(in->player_command->cmd_id, 41);
+    CU_ASSERT_STRING_EQUAL(in->player_command->player_id, pid);
+    deckhand__internal__internal__free_unpacked(in, NULL);
+    worker_answer_via(worker, GW2_ID, pid, 41, DECKHAND__ERROR_CODE__OK);
+    expect_reply(b, 41, DECKHAND__ERROR_CODE__OK);
+
+    tc_close(b);
+    CU_ASSERT_TRUE(await_away_from(worker, GW2_ID, "m-20", pid, 3000)); /* now from B */
+    kill(gw2, SIGTERM);
+    int status = 0;
+    waitpid(gw2, &status, 0);
+    CU_ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
 static void stop_redis(void)
@@ -1133,7 +1239,7 @@ static int start_gateway(void)
         snprintf(maxf, sizeof maxf, "%d", MAX_FRAME);
         execl(DECKHAND_BIN_DIR "/deckhand-gateway", "deckhand-gateway", "--tcp", "127.0.0.1:17010",
               "--ws", "127.0.0.1:17011", "--matchmaker", MM_EP, "--redis", redis_url, "--id", GW_ID,
-              "--token-key", "test-key-0123456789abcdef", "--max-frame", maxf, (char *)NULL);
+              "--token-key", TOKEN_KEY, "--max-frame", maxf, (char *)NULL);
         _exit(127);
     }
     if (gw_pid < 0)
@@ -1209,6 +1315,8 @@ int main(void)
         {"gateway_worker_unknown_match_drops_route", test_gateway_worker_unknown_match_drops_route},
         {"gateway_disconnect_in_match_reports_away_to_worker",
          test_gateway_disconnect_in_match_reports_away_to_worker},
+        {"gateway_resume_on_another_gateway_routes_through_it",
+         test_gateway_resume_on_another_gateway_routes_through_it},
         {"gateway_redis_down_unavailable_then_recovers",
          test_gateway_redis_down_unavailable_then_recovers},
         {"gateway_rate_limit", test_gateway_rate_limit},
