@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# test_partition.sh: a worker that is frozen (SIGSTOP: a long GC-like pause, a partition)
+# rather than dead. The matchmaker declares it dead and moves its matches; when it wakes
+# up it still holds them in memory, and whatever it tries to write to them fails the
+# epoch fence, so it can never change a match it lost. Every match finishes once, with a
+# result that replays to the recorded hash, and the frozen worker survives and is used
+# again.
+source "$(dirname "$0")/e2e_lib.sh"
+
+MATCHES=30
+e2e_start 29000 3
+out=$E2E_RUN/bots.out
+err=$E2E_RUN/bots.err
+timeout 300 "$DECKHAND_BIN_DIR/deckhand" bots --game dominion --players $((MATCHES * 2)) \
+    --size 2 --matches "$MATCHES" --rate 5 --timeout 60 --gateway "$DECKHAND_GATEWAY_TCP" \
+    >"$out" 2>"$err" </dev/null &
+bots_pid=$!
+
+deadline=$((SECONDS + 60))
+while (($(e2e_redis hlen matches:running) < MATCHES * 3 / 4)); do
+    ((SECONDS < deadline)) || e2e_fail "the matches did not start"
+    kill -0 "$bots_pid" 2>/dev/null || e2e_fail "the bots exited early: $(tail -n 5 "$err")"
+    sleep 0.2
+done
+sleep 1
+victims=$(e2e_redis hgetall matches:running | paste - - | awk '$2 == "wk-2" { print $1 }')
+nvictims=$(wc -w <<<"$victims")
+((nvictims > 0)) || e2e_fail "no match runs on wk-2"
+pid=$(cut -d" " -f1 "$E2E_RUN/pids/worker-2.pid")
+e2e_log "SIGSTOP to worker wk-2 (hosting $nvictims matches) for 3 s"
+kill -STOP "$pid"
+sleep 3
+kill -CONT "$pid"
+e2e_log "SIGCONT to worker wk-2"
+
+rc=0
+wait "$bots_pid" || rc=$?
+last=$(grep -v '^[[:space:]]*$' "$out" | tail -n 1)
+e2e_log "bots: $last; $(grep -E '^bots: retried=' "$err" | tail -n 1)"
+((rc == 0)) || { tail -n 20 "$err" >&2; e2e_fail "deckhand bots exited with $rc"; }
+[[ $last == "matches_completed=$MATCHES errors=0" ]] || e2e_fail "bots ended with '$last'"
+
+mm_log=$E2E_RUN/logs/matchmaker.log
+grep -q 'worker wk-2 silent' "$mm_log" || e2e_fail "the matchmaker never declared wk-2 dead"
+sed -n '/worker wk-2 silent/,$p' "$mm_log" | grep -Eq 'worker wk-2 (up|back)' ||
+    e2e_fail "wk-2 was not seen again after it woke up"
+dropped=$(grep -c 'owned by another worker now' "$E2E_RUN/logs/worker-2.log" || true)
+((dropped == nvictims)) || e2e_fail "wk-2 dropped $dropped of its $nvictims lost matches"
+grep -q 'moved to other workers while we were frozen' "$E2E_RUN/logs/worker-2.log" ||
+    e2e_fail "wk-2 did not notice it had been frozen"
+e2e_log "wk-2 woke up, dropped its $dropped lost matches and was registered again"
+kill -0 "$pid" 2>/dev/null || e2e_fail "wk-2 died after it woke up"
+for id in $victims; do
+    key="match:{$id}"
+    owner=$(e2e_redis hget "$key" worker)
+    epoch=$(e2e_redis hget "$key" epoch)
+    [[ $owner != wk-2 && $epoch -ge 2 ]] ||
+        e2e_fail "$id: owner $owner at epoch $epoch after the move"
+done
+e2e_log "all $nvictims matches of wk-2 belong to other workers at epoch >= 2"
+
+e2e_check_finished "$MATCHES"
+while read -r id; do
+    [[ -n $id ]] || continue
+    "$DECKHAND_BIN_DIR/deckhand" replay "$id" --quiet --redis "$DECKHAND_REDIS_URL" |
+        grep -q 'result=ok' || e2e_fail "match $id does not replay to its recorded hash"
+done < <(e2e_redis lrange matches:finished 0 -1)
+dups=$(e2e_redis lrange matches:finished 0 -1 | sort | uniq -d | wc -l)
+((dups == 0)) || e2e_fail "$dups matches finished twice"
+e2e_log "every match finished once and replays; wk-2 kept out of the moved matches"
