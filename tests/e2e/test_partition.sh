@@ -46,8 +46,10 @@ sed -n '/worker wk-2 silent/,$p' "$mm_log" | grep -Eq 'worker wk-2 (up|back)' ||
     e2e_fail "wk-2 was not seen again after it woke up"
 dropped=$(grep -c 'owned by another worker now' "$E2E_RUN/logs/worker-2.log" || true)
 ((dropped == nvictims)) || e2e_fail "wk-2 dropped $dropped of its $nvictims lost matches"
-grep -q 'moved to other workers while we were frozen' "$E2E_RUN/logs/worker-2.log" ||
-    e2e_fail "wk-2 did not notice it had been frozen"
+# By the fence (the answers queued while it slept) or by its own check after the freeze,
+# whichever comes first.
+e2e_log "wk-2's own check after the freeze: $(grep -o '[0-9]* matches moved to other workers while we were frozen' \
+    "$E2E_RUN/logs/worker-2.log" || echo 'none needed: the fence came first')"
 e2e_log "wk-2 woke up, dropped its $dropped lost matches and was registered again"
 kill -0 "$pid" 2>/dev/null || e2e_fail "wk-2 died after it woke up"
 for id in $victims; do
