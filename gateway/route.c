@@ -11,10 +11,10 @@
  *
  * Routes: match_id -> the worker's dealer, learnt from MatchAssigned, or on a miss from
  * Redis (lookup.c), so that a player may resume through any gateway, and changed by the
- * matchmaker's MatchMoved when a match fails over to another worker. They are kept for
- * the life of the process (a route is a few dozen bytes per match), except that a
- * worker's UNKNOWN_MATCH answer drops the route it came through: that worker lost the
- * match (a fenced write), and the next command asks Redis, which names the new owner.
+ * matchmaker's MatchMoved when a match fails over to another worker. A route goes with
+ * the match's first GameOver through it, and when a worker's UNKNOWN_MATCH answer comes
+ * through it: that worker lost the match (a fenced write), and the next command asks
+ * Redis, which names the new owner.
  */
 #include "route.h"
 
@@ -747,6 +747,11 @@ static bool route_output_wanted(gw *g, route_sock *from, const char *player_id,
         gw_conn *c = session_find(g, player_id);
         if (c && m->game_over->match_id && !strcmp(c->match, m->game_over->match_id))
             c->match[0] = '\0'; /* over: a disconnect now concerns nobody */
+        /* Over: its route goes too (a later command asks Redis, which says finished). */
+        route_match *rm =
+            m->game_over->match_id ? table_get(&g->matches, m->game_over->match_id) : NULL;
+        if (rm && rm->dealer == from)
+            free(table_del(&g->matches, m->game_over->match_id));
     }
     deckhand__server_message__free_unpacked(m, NULL);
     return wanted;

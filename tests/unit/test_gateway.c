@@ -910,6 +910,55 @@ static void test_gateway_worker_unknown_match_drops_route(void)
     tc_close(c);
 }
 
+/* A match's GameOver takes its route away: the gateway does not keep a route per match
+ * forever. A later command asks Redis (here naming another worker, to tell them apart). */
+static void test_gateway_game_over_drops_route(void)
+{
+    char pid[64];
+    if (redis_pid <= 0)
+        return; /* no redis-server on this machine */
+    redisContext *r = redisConnect("127.0.0.1", REDIS_PORT);
+    CU_ASSERT_FATAL(r && !r->err);
+    freeReplyObject(redisCommand(r, "HSET match:{m-9} worker wk-two"));
+    freeReplyObject(redisCommand(r, "SET worker:{wk-two} %s", WORKER2_EP));
+    redisFree(r);
+
+    tclient *c = tc_open();
+    login(c, "quinn", pid, NULL);
+    assign_match(pid, "m-9");
+    expect_match_found(c, "m-9");
+    send_resync(c, 60, "m-9"); /* routed by MatchAssigned */
+    expect_command(worker, "m-9", pid, 60, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC);
+    worker_answer(worker, pid, 60, DECKHAND__ERROR_CODE__OK);
+    expect_reply(c, 60, DECKHAND__ERROR_CODE__OK);
+
+    Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
+    Deckhand__GameOver go = DECKHAND__GAME_OVER__INIT;
+    go.match_id = "m-9";
+    sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER;
+    sm.game_over = &go;
+    uint8_t buf[256];
+    size_t n = deckhand__server_message__pack(&sm, buf);
+    Deckhand__Internal__Internal po = DECKHAND__INTERNAL__INTERNAL__INIT;
+    Deckhand__Internal__PlayerOutput o = DECKHAND__INTERNAL__PLAYER_OUTPUT__INIT;
+    o.player_id = pid;
+    o.message.data = buf;
+    o.message.len = n;
+    po.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUT;
+    po.player_output = &o;
+    CU_ASSERT_EQUAL(dh_zmq_send(worker, GW_ID, &po), 0);
+    Deckhand__ServerMessage *got = NULL;
+    CU_ASSERT_EQUAL_FATAL(tc_recv(c, 3000, &got), 1);
+    CU_ASSERT_EQUAL(got->body_case, DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER);
+    deckhand__server_message__free_unpacked(got, NULL);
+
+    send_resync(c, 61, "m-9");
+    expect_command(worker2, "m-9", pid, 61, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC);
+    worker_answer(worker2, pid, 61, DECKHAND__ERROR_CODE__OK);
+    expect_reply(c, 61, DECKHAND__ERROR_CODE__OK);
+    tc_close(c);
+}
+
 /* The next away on sock for (match_id, pid), skipping others; false when none came. */
 static bool await_away_from(void *sock, const char *gw_id, const char *match_id, const char *pid,
                             int timeout_ms)
@@ -1313,6 +1362,7 @@ int main(void)
         {"gateway_match_moved_refuses_in_flight_and_reattaches",
          test_gateway_match_moved_refuses_in_flight_and_reattaches},
         {"gateway_worker_unknown_match_drops_route", test_gateway_worker_unknown_match_drops_route},
+        {"gateway_game_over_drops_route", test_gateway_game_over_drops_route},
         {"gateway_disconnect_in_match_reports_away_to_worker",
          test_gateway_disconnect_in_match_reports_away_to_worker},
         {"gateway_resume_on_another_gateway_routes_through_it",
