@@ -760,7 +760,17 @@ static bool route_output_wanted(gw *g, route_sock *from, const char *player_id,
 static void route_on_player_output(gw *g, route_sock *from,
                                    const Deckhand__Internal__PlayerOutput *o)
 {
-    if (!o->player_id || !route_output_wanted(g, from, o->player_id, &o->message))
+    if (!o->player_id)
+        return;
+    /* A worker that lost the match (it was frozen or cut off while the match moved) may
+     * still speak of it: only the worker the match is routed to is heard. */
+    route_match *rm = o->match_id && *o->match_id ? table_get(&g->matches, o->match_id) : NULL;
+    if (rm && rm->dealer != from) {
+        dh_debug("output for %s about match %s from a worker that lost it: dropped", o->player_id,
+                 o->match_id);
+        return;
+    }
+    if (!route_output_wanted(g, from, o->player_id, &o->message))
         return;
     gw_conn *c = session_find(g, o->player_id);
     if (c)

@@ -101,6 +101,32 @@ static int host_seat_of(const host_match *hm, const char *player_id)
 
 /* ---- outputs ------------------------------------------------------------------------ */
 
+/* The match a ServerMessage is about, or "" (a Reply, a Pong). */
+static const char *host_message_match(const Deckhand__ServerMessage *sm)
+{
+    const char *id = NULL;
+    switch (sm->body_case) {
+    case DECKHAND__SERVER_MESSAGE__BODY_EVENT:
+        id = sm->event->match_id;
+        break;
+    case DECKHAND__SERVER_MESSAGE__BODY_DECISION:
+        id = sm->decision->match_id;
+        break;
+    case DECKHAND__SERVER_MESSAGE__BODY_VIEW:
+        id = sm->view->match_id;
+        break;
+    case DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER:
+        id = sm->game_over->match_id;
+        break;
+    case DECKHAND__SERVER_MESSAGE__BODY_MATCH_FOUND:
+        id = sm->match_found->match_id;
+        break;
+    default:
+        break;
+    }
+    return id ? id : "";
+}
+
 /* Send one ServerMessage to a player through the gateway at route. A gateway that went
  * away (EHOSTUNREACH) is not an error: the player resyncs when it comes back. */
 static void host_send(host *h, const char *route, const char *player_id,
@@ -120,6 +146,7 @@ static void host_send(host *h, const char *route, const char *player_id,
     po.player_id = (char *)player_id;
     po.message.data = buf;
     po.message.len = len;
+    po.match_id = (char *)host_message_match(sm);
     Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
     msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUT;
     msg.player_output = &po;

@@ -838,6 +838,29 @@ static void expect_command(void *sock, const char *match_id, const char *pid, ui
     deckhand__internal__internal__free_unpacked(in, NULL);
 }
 
+/* A worker sends pid a View of match_id at event_seq, labelled with the match as workers
+ * label their outputs. */
+static void worker_view(void *sock, const char *pid, const char *match_id, uint64_t seq)
+{
+    Deckhand__View v = DECKHAND__VIEW__INIT;
+    v.match_id = (char *)match_id;
+    v.event_seq = seq;
+    Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
+    sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_VIEW;
+    sm.view = &v;
+    uint8_t buf[256];
+    size_t n = deckhand__server_message__pack(&sm, buf);
+    Deckhand__Internal__PlayerOutput o = DECKHAND__INTERNAL__PLAYER_OUTPUT__INIT;
+    o.player_id = (char *)pid;
+    o.match_id = (char *)match_id;
+    o.message.data = buf;
+    o.message.len = n;
+    Deckhand__Internal__Internal po = DECKHAND__INTERNAL__INTERNAL__INIT;
+    po.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUT;
+    po.player_output = &o;
+    CU_ASSERT_EQUAL(dh_zmq_send(sock, GW_ID, &po), 0);
+}
+
 static void test_gateway_match_moved_refuses_in_flight_and_reattaches(void)
 {
     char pid[64], from[DH_ZMQ_ID_MAX + 1];
@@ -872,13 +895,20 @@ static void test_gateway_match_moved_refuses_in_flight_and_reattaches(void)
     if (in)
         deckhand__internal__internal__free_unpacked(in, NULL);
 
-    /* A late answer from the old worker is dropped; the next command goes to the new
-     * worker, whose Reply is the next thing the client sees. */
+    /* A late answer from the old worker is dropped, and so is a stale View of the match
+     * from it (a frozen worker waking up); the next command goes to the new worker, whose
+     * Reply is the next thing the client sees, then the new worker's View. */
     worker_answer(worker, pid, 40, DECKHAND__ERROR_CODE__OK);
+    worker_view(worker, pid, "m-5", 7);
     send_choose(c, 41, "m-5", 3);
     expect_command(worker2, "m-5", pid, 41, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHOOSE);
     worker_answer(worker2, pid, 41, DECKHAND__ERROR_CODE__OK);
     expect_reply(c, 41, DECKHAND__ERROR_CODE__OK);
+    worker_view(worker2, pid, "m-5", 9);
+    Deckhand__ServerMessage *v = NULL;
+    CU_ASSERT_EQUAL_FATAL(tc_recv(c, 3000, &v), 1);
+    CU_ASSERT_TRUE(v->body_case == DECKHAND__SERVER_MESSAGE__BODY_VIEW && v->view->event_seq == 9);
+    deckhand__server_message__free_unpacked(v, NULL);
     tc_close(c);
 }
 
