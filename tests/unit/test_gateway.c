@@ -32,16 +32,21 @@
 #include "dh_ws.h"
 #include "dh_zmq.h"
 
-#define TCP_PORT   17010
-#define WS_PORT    17011
-#define MM_EP      "tcp://127.0.0.1:17012"
-#define WORKER_EP  "tcp://127.0.0.1:17013"
-#define WORKER2_EP "tcp://127.0.0.1:17015"
+/* Eight consecutive free ports from port_base (ports_pick), so that two runs on one
+ * machine do not collide: the gateway's tcp and ws, the fake matchmaker and workers,
+ * Redis, and the second gateway's tcp and ws. */
+static int port_base;
+static char mm_ep[64], worker_ep[64], worker2_ep[64];
+#define TCP_PORT   (port_base + 0)
+#define WS_PORT    (port_base + 1)
+#define MM_EP      mm_ep
+#define WORKER_EP  worker_ep
+#define REDIS_PORT (port_base + 4)
+#define WORKER2_EP worker2_ep
+#define GW2_PORT   (port_base + 6) /* and + 7 for its WebSocket */
 #define GW_ID      "gw-test"
 #define GW2_ID     "gw-test2"
-#define GW2_PORT   17016 /* and 17017 for its WebSocket */
 #define TOKEN_KEY  "test-key-0123456789abcdef"
-#define REDIS_PORT 17014
 #define MAX_FRAME  4096
 
 static pid_t gw_pid, redis_pid;
@@ -1060,11 +1065,14 @@ static void test_gateway_disconnect_in_match_reports_away_to_worker(void)
  * accepts connections, or -1. */
 static pid_t start_second_gateway(const char *redis_url)
 {
+    char tcp[32], ws[32];
+    snprintf(tcp, sizeof tcp, "127.0.0.1:%d", GW2_PORT);
+    snprintf(ws, sizeof ws, "127.0.0.1:%d", GW2_PORT + 1);
     pid_t p = fork();
     if (p == 0) {
-        execl(DECKHAND_BIN_DIR "/deckhand-gateway", "deckhand-gateway", "--tcp", "127.0.0.1:17016",
-              "--ws", "127.0.0.1:17017", "--matchmaker", MM_EP, "--redis", redis_url, "--id",
-              GW2_ID, "--token-key", TOKEN_KEY, (char *)NULL);
+        execl(DECKHAND_BIN_DIR "/deckhand-gateway", "deckhand-gateway", "--tcp", tcp, "--ws", ws,
+              "--matchmaker", MM_EP, "--redis", redis_url, "--id", GW2_ID, "--token-key", TOKEN_KEY,
+              (char *)NULL);
         _exit(127);
     }
     uint64_t end = now_ms() + 10000;
@@ -1312,13 +1320,16 @@ static int start_gateway(void)
         fprintf(stderr, "cannot bind the fake matchmaker/worker: %s\n", zmq_strerror(errno));
         return -1;
     }
+    char tcp[32], ws[32];
+    snprintf(tcp, sizeof tcp, "127.0.0.1:%d", TCP_PORT);
+    snprintf(ws, sizeof ws, "127.0.0.1:%d", WS_PORT);
     gw_pid = fork();
     if (gw_pid == 0) {
         char maxf[32];
         snprintf(maxf, sizeof maxf, "%d", MAX_FRAME);
-        execl(DECKHAND_BIN_DIR "/deckhand-gateway", "deckhand-gateway", "--tcp", "127.0.0.1:17010",
-              "--ws", "127.0.0.1:17011", "--matchmaker", MM_EP, "--redis", redis_url, "--id", GW_ID,
-              "--token-key", TOKEN_KEY, "--max-frame", maxf, (char *)NULL);
+        execl(DECKHAND_BIN_DIR "/deckhand-gateway", "deckhand-gateway", "--tcp", tcp, "--ws", ws,
+              "--matchmaker", MM_EP, "--redis", redis_url, "--id", GW_ID, "--token-key", TOKEN_KEY,
+              "--max-frame", maxf, (char *)NULL);
         _exit(127);
     }
     if (gw_pid < 0)
@@ -1369,8 +1380,46 @@ static void test_gateway_sigterm_exits_zero(void)
     gw_pid = 0;
 }
 
+/* True when nothing listens on, and we may bind, 127.0.0.1:port. */
+static bool port_free(int port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0)
+        return false;
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    bool ok = bind(fd, (struct sockaddr *)&a, sizeof a) == 0;
+    close(fd);
+    return ok;
+}
+
+/* A block of eight free ports in 17000-18999, in steps of 10, starting the search at a
+ * place that depends on our pid so that two runs starting together rarely race. */
+static int ports_pick(void)
+{
+    int start = (int)(getpid() % 200);
+    for (int k = 0; k < 200; k++) {
+        int base = 17000 + 10 * ((start + k) % 200);
+        bool all = true;
+        for (int i = 0; i < 8 && all; i++)
+            all = port_free(base + i);
+        if (all) {
+            port_base = base;
+            snprintf(mm_ep, sizeof mm_ep, "tcp://127.0.0.1:%d", base + 2);
+            snprintf(worker_ep, sizeof worker_ep, "tcp://127.0.0.1:%d", base + 3);
+            snprintf(worker2_ep, sizeof worker2_ep, "tcp://127.0.0.1:%d", base + 5);
+            return 0;
+        }
+    }
+    return -1;
+}
+
 int main(void)
 {
+    if (ports_pick() < 0) {
+        fprintf(stderr, "no block of 8 free ports in 17000-18999\n");
+        return 1;
+    }
     static const dh_test_case cases[] = {
         {"gateway_guest_login_welcome_then_reply", test_gateway_guest_login_welcome_then_reply},
         {"gateway_message_before_hello_unauthenticated",
