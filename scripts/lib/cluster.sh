@@ -90,7 +90,16 @@ _dh_spawn() {
     local run=$1 name=$2 prog=$3
     shift 3
     setsid "$prog" "$@" </dev/null >>"$run/logs/$name.log" 2>&1 &
-    printf '%s %s\n' "$!" "$(basename "$prog")" >"$run/pids/$name.pid"
+    local pid=$! base i
+    base=$(basename "$prog")
+    printf '%s %s\n' "$pid" "$base" >"$run/pids/$name.pid"
+    # Until the forked shell has exec'd, /proc shows it as bash and _dh_pid_is would call
+    # the process gone: wait for the exec (a loaded machine can take a while).
+    for ((i = 0; i < 300; i++)); do
+        [[ $(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline") == *"$base"* ]] && break
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.01
+    done
     mkdir -p "$run/cmds"
     printf '%q ' "$prog" "$@" >"$run/cmds/$name"
 }

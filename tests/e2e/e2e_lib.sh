@@ -114,3 +114,22 @@ e2e_check_finished() {
     done < <(e2e_redis lrange matches:finished 0 -1)
     e2e_log "redis: $n finished matches, each with status=finished and a result"
 }
+
+# Every id in matches:finished replays (`deckhand replay`) to the final state hash its
+# worker recorded.
+e2e_check_replays() {
+    local id out rc bad=0 n=0
+    while read -r id; do
+        [[ -n $id ]] || continue
+        n=$((n + 1))
+        rc=0
+        out=$("$DECKHAND_BIN_DIR/deckhand" replay "$id" --quiet --redis "$DECKHAND_REDIS_URL" 2>&1) ||
+            rc=$?
+        if ((rc != 0)) || [[ $out != *"result=ok"* ]]; then
+            printf 'replay of %s failed:\n%s\n' "$id" "$out" >&2
+            bad=$((bad + 1))
+        fi
+    done < <(e2e_redis lrange matches:finished 0 -1)
+    ((bad == 0)) || e2e_fail "$bad of $n finished matches do not replay to their recorded hash"
+    e2e_log "all $n finished matches replay to their recorded final hash"
+}

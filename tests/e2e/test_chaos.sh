@@ -6,7 +6,8 @@
 # hash the worker recorded, and no bot may see a command it had accepted disappear (the
 # bots check that themselves and count it as an error). The failover time (SIGKILL to
 # the first View or decision a player of a moved match receives) is printed.
-source "$(dirname "$0")/e2e_lib.sh"
+# shellcheck source=SCRIPTDIR/e2e_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 
 MATCHES=${CHAOS_MATCHES:-100}
 BOTS=$((MATCHES * 2))
@@ -88,14 +89,4 @@ e2e_log "failover (kill to first event) over $n matches: min ${min} ms, median $
 # (Bots that finished early queued again, so a few extra matches may still run: they
 # are not part of the count.)
 e2e_check_finished "$MATCHES"
-bad=0
-while read -r id; do
-    [[ -n $id ]] || continue
-    out=$("$DECKHAND_BIN_DIR/deckhand" replay "$id" --quiet --redis "$DECKHAND_REDIS_URL" 2>&1)
-    if [[ $? -ne 0 || $out != *"result=ok"* ]]; then
-        printf 'replay of %s failed:\n%s\n' "$id" "$out" >&2
-        bad=$((bad + 1))
-    fi
-done < <(e2e_redis lrange matches:finished 0 -1)
-((bad == 0)) || e2e_fail "$bad matches do not replay to their recorded hash"
-e2e_log "all $MATCHES matches finished and replay to their recorded final hash"
+e2e_check_replays

@@ -4,7 +4,8 @@
 # stops, so its matches move without waiting for the 1.5 s of silence that declares a
 # killed worker dead; the players resync and every match finishes, replaying to the hash
 # the workers recorded.
-source "$(dirname "$0")/e2e_lib.sh"
+# shellcheck source=SCRIPTDIR/e2e_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 
 MATCHES=30
 e2e_start 28000 3
@@ -45,9 +46,5 @@ adopted=$(cat "$E2E_RUN"/logs/worker-[13].log | grep -c ': adopted at epoch' || 
 e2e_log "$adopted matches of wk-2 adopted by the other workers"
 
 e2e_check_finished "$MATCHES"
-while read -r id; do
-    [[ -n $id ]] || continue
-    "$DECKHAND_BIN_DIR/deckhand" replay "$id" --quiet --redis "$DECKHAND_REDIS_URL" |
-        grep -q 'result=ok' || e2e_fail "match $id does not replay to its recorded hash"
-done < <(e2e_redis lrange matches:finished 0 -1)
+e2e_check_replays
 e2e_log "every match finished and replays"

@@ -5,7 +5,8 @@
 # epoch fence, so it can never change a match it lost. Every match finishes once, with a
 # result that replays to the recorded hash, and the frozen worker survives and is used
 # again.
-source "$(dirname "$0")/e2e_lib.sh"
+# shellcheck source=SCRIPTDIR/e2e_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 
 MATCHES=30
 e2e_start 29000 3
@@ -42,8 +43,9 @@ e2e_log "bots: $last; $(grep -E '^bots: retried=' "$err" | tail -n 1)"
 
 mm_log=$E2E_RUN/logs/matchmaker.log
 grep -q 'worker wk-2 silent' "$mm_log" || e2e_fail "the matchmaker never declared wk-2 dead"
-sed -n '/worker wk-2 silent/,$p' "$mm_log" | grep -Eq 'worker wk-2 (up|back)' ||
-    e2e_fail "wk-2 was not seen again after it woke up"
+# (awk rather than sed | grep -q, whose early exit would fail the pipe under pipefail)
+awk '/worker wk-2 silent/ { dead = 1 } dead && /worker wk-2 (up|back)/ { seen = 1 }
+    END { exit !seen }' "$mm_log" || e2e_fail "wk-2 was not seen again after it woke up"
 dropped=$(grep -c 'owned by another worker now' "$E2E_RUN/logs/worker-2.log" || true)
 ((dropped == nvictims)) || e2e_fail "wk-2 dropped $dropped of its $nvictims lost matches"
 # By the fence (the answers queued while it slept) or by its own check after the freeze,
@@ -62,11 +64,7 @@ done
 e2e_log "all $nvictims matches of wk-2 belong to other workers at epoch >= 2"
 
 e2e_check_finished "$MATCHES"
-while read -r id; do
-    [[ -n $id ]] || continue
-    "$DECKHAND_BIN_DIR/deckhand" replay "$id" --quiet --redis "$DECKHAND_REDIS_URL" |
-        grep -q 'result=ok' || e2e_fail "match $id does not replay to its recorded hash"
-done < <(e2e_redis lrange matches:finished 0 -1)
+e2e_check_replays
 dups=$(e2e_redis lrange matches:finished 0 -1 | sort | uniq -d | wc -l)
 ((dups == 0)) || e2e_fail "$dups matches finished twice"
 e2e_log "every match finished once and replays; wk-2 kept out of the moved matches"

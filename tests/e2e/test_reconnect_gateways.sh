@@ -34,16 +34,7 @@ done
 e2e_check_finished 8
 
 # Every finished match replays to its recorded final hash.
-bad=0
-while read -r id; do
-    [[ -n $id ]] || continue
-    out=$("$DECKHAND_BIN_DIR/deckhand" replay "$id" --quiet --redis "$DECKHAND_REDIS_URL" 2>&1)
-    if [[ $? -ne 0 || $out != *"result=ok"* ]]; then
-        printf 'replay of %s failed:\n%s\n' "$id" "$out" >&2
-        bad=$((bad + 1))
-    fi
-done < <(e2e_redis lrange matches:finished 0 -1)
-((bad == 0)) || e2e_fail "$bad matches do not replay to their recorded hash"
+e2e_check_replays
 
 away=$(cat "$E2E_RUN"/logs/worker-*.log | grep -c ' is away' || true)
 back=$(cat "$E2E_RUN"/logs/worker-*.log | grep -c ' is back' || true)

@@ -4,7 +4,8 @@
 # returns, and nothing accepted is lost (every match finishes and replays to the hash the
 # worker recorded). Redis runs with an append-only file, as a durable store should, so
 # what it acknowledged before the stop is there after the restart.
-source "$(dirname "$0")/e2e_lib.sh"
+# shellcheck source=SCRIPTDIR/e2e_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 
 # 20 bots play 30 two-player matches, paced at 10 messages a second each so that a match
 # lasts several seconds and the outage lands in the middle of ten of them.
@@ -47,9 +48,5 @@ grep -q 'store unavailable\|UNAVAILABLE\|unavailable' "$err" ||
     e2e_fail "no player was told that the store was unavailable"
 e2e_log "players were told: $(grep -m1 -o 'failed: [^(]*unavailable[^(]*' "$err" || grep -m1 unavailable "$err")"
 e2e_check_finished "$MATCHES"
-while read -r id; do
-    [[ -n $id ]] || continue
-    "$DECKHAND_BIN_DIR/deckhand" replay "$id" --quiet --redis "$DECKHAND_REDIS_URL" |
-        grep -q 'result=ok' || e2e_fail "match $id does not replay to its recorded hash"
-done < <(e2e_redis lrange matches:finished 0 -1)
+e2e_check_replays
 e2e_log "every process survived and every match finished and replays"
