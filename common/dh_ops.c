@@ -9,6 +9,30 @@
 
 #include "dh_log.h"
 
+int dh_ops_codes(dh_ops *o, const char *name, const char *help, dh_counter *counters)
+{
+    /* labels are kept by pointer, so they are literals, in deckhand.proto's order */
+    static const char *const labels[DH_OPS_CODES] = {
+        "",
+        "code=\"BAD_FRAME\"",
+        "code=\"UNAUTHENTICATED\"",
+        "code=\"NOT_YOUR_TURN\"",
+        "code=\"ILLEGAL_CHOICE\"",
+        "code=\"UNKNOWN_MATCH\"",
+        "code=\"RATE_LIMITED\"",
+        "code=\"OVERLOADED\"",
+        "code=\"SCRIPT_ERROR\"",
+        "code=\"BAD_REQUEST\"",
+        "code=\"UNAVAILABLE\"",
+        "code=\"UNKNOWN_GAME\"",
+        "code=\"INTERNAL\"",
+    };
+    for (int i = 1; i < DH_OPS_CODES; i++)
+        if (dh_metrics_counter(&o->metrics, name, labels[i], help, &counters[i]) < 0)
+            return -1;
+    return 0;
+}
+
 static uint64_t ops_now_ms(void)
 {
     struct timespec ts;

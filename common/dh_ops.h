@@ -48,6 +48,17 @@ static inline void dh_ops_ready(dh_ops *o, const char *why_not)
     atomic_store_explicit(&o->not_ready, why_not, memory_order_relaxed);
 }
 
+/* Counters per client-protocol error code (deckhand.proto ErrorCode), indexed by code. */
+#define DH_OPS_CODES 13
+/* Register counters[1..DH_OPS_CODES-1] as name{code="NAME"} (OK, 0, is not an error and
+ * is left out). 0, or -1 when the registry is full. */
+int dh_ops_codes(dh_ops *o, const char *name, const char *help, dh_counter *counters);
+/* counters[code], or the last slot for a code out of range: a helper for the loops. */
+static inline void dh_ops_count_code(dh_counter *counters, int code)
+{
+    dh_counter_inc(&counters[code > 0 && code < DH_OPS_CODES ? code : DH_OPS_CODES - 1]);
+}
+
 /* The endpoints, as dh_http calls them (exposed for the unit tests). */
 void dh_ops_handle(void *o, const char *path, dh_http_reply *r);
 
