@@ -38,6 +38,7 @@ static void conn_on_close(uv_handle_t *h)
     if (c->next)
         c->next->prev = c->prev;
     g->nconns--;
+    dh_gauge_add(&g->stats.conns[c->kind], -1);
     dh_frame_decoder_free(&c->frames);
     free(c->hs);
     if (c->ws)
@@ -357,6 +358,7 @@ int conn_send(gw_conn *c, const uint8_t *msg, size_t len)
 {
     if (c->state != CONN_OPEN)
         return -1;
+    dh_counter_inc(&c->gw->stats.frames_out);
     if (c->kind == CONN_TCP) {
         uint8_t hdr[DH_FRAME_HEADER];
         dh_frame_header(hdr, (uint32_t)len);
@@ -400,6 +402,7 @@ static void conn_on_connection(uv_stream_t *server, int status)
         g->conns->prev = c;
     g->conns = c;
     g->nconns++;
+    dh_gauge_add(&g->stats.conns[c->kind], 1);
     if (uv_accept(server, (uv_stream_t *)&c->tcp) < 0) {
         conn_close(c, false);
         return;

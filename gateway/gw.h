@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <uv.h>
 
+#include "dh_ops.h"
 #include "dh_redis.h"
 #include "dh_token.h"
 #include "dh_zmq.h"
@@ -34,6 +35,18 @@
 
 typedef struct gw_conn gw_conn;
 typedef struct route_sock route_sock;
+
+/* What /metrics shows (main.c registers them; docs/OPERATIONS.md lists them). */
+typedef struct {
+    dh_gauge conns[2];                /* open connections by conn_kind: tcp, ws */
+    dh_counter logins;                /* Hellos answered with a Welcome (new and resumed) */
+    dh_counter frames_in, frames_out; /* client messages received / sent */
+    dh_counter bad_frames;            /* frames refused with BAD_FRAME (the connection closes) */
+    dh_counter commands;              /* Choose/Resync forwarded to a worker */
+    dh_counter replies[DH_OPS_CODES]; /* error Replies to clients, by code (ours and workers') */
+    dh_counter assignments;           /* MatchAssigned: a player of this gateway placed */
+    dh_gauge routes;                  /* matches with a known worker */
+} gw_stats;
 
 typedef struct gw {
     uv_loop_t *loop;
@@ -77,6 +90,9 @@ typedef struct gw {
     uint64_t redis_retry_at;
     size_t redis_waiting;       /* commands sent and not answered */
     uint64_t redis_progress_at; /* when Redis last connected or answered */
+
+    gw_stats stats;
+    dh_ops ops; /* the operator port (--http) */
 } gw;
 
 #endif

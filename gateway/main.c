@@ -2,7 +2,8 @@
  * main.c: deckhand-gateway, the process that holds client connections.
  *
  * Flags (docs/ARCHITECTURE.md): --tcp, --ws, --matchmaker, --redis, --id, --token-key,
- * --max-frame.
+ * --max-frame, --http (the operator port, dh_ops.h: ready while listening with a live
+ * link to the matchmaker).
  * One libuv loop runs everything; SIGINT/SIGTERM close the listeners and every
  * connection, and the process exits 0 once the loop has nothing left.
  */
@@ -41,12 +42,62 @@ static void gw_on_signal(uv_signal_t *h, int signum)
     gw_stop(h->data);
 }
 
+/* The gauges and the probes, every tick. */
+static void gw_publish(gw *g)
+{
+    dh_gauge_set(&g->stats.routes, (int64_t)g->matches.count);
+    if (g->stopping)
+        dh_ops_ready(&g->ops, "stopping");
+    else if (!g->tcp_listening || !g->ws_listening)
+        dh_ops_ready(&g->ops, "not listening");
+    else if (!route_mm_linked(g))
+        dh_ops_ready(&g->ops, "no connection to the matchmaker");
+    else
+        dh_ops_ready(&g->ops, NULL);
+    dh_ops_beat(&g->ops);
+}
+
 static void gw_on_tick(uv_timer_t *t)
 {
     gw *g = t->data;
     route_tick(g);
     lookup_tick(g);
     conn_sweep(g);
+    gw_publish(g);
+}
+
+static int gw_metrics(gw *g)
+{
+    gw_stats *s = &g->stats;
+    dh_metrics *reg = &g->ops.metrics;
+    int rc = 0;
+    rc |= dh_metrics_gauge(reg, "deckhand_gateway_connections", "transport=\"tcp\"",
+                           "Client connections open, by transport.", &s->conns[CONN_TCP]);
+    rc |= dh_metrics_gauge(reg, "deckhand_gateway_connections", "transport=\"ws\"",
+                           "Client connections open, by transport.", &s->conns[CONN_WS]);
+    rc |=
+        dh_metrics_counter(reg, "deckhand_gateway_logins_total", "",
+                           "Logins answered with a Welcome (new players and resumes).", &s->logins);
+    rc |= dh_metrics_counter(reg, "deckhand_gateway_frames_in_total", "",
+                             "Client messages received.", &s->frames_in);
+    rc |= dh_metrics_counter(reg, "deckhand_gateway_frames_out_total", "",
+                             "Messages sent to clients.", &s->frames_out);
+    rc |= dh_metrics_counter(reg, "deckhand_gateway_bad_frames_total", "",
+                             "Frames refused with BAD_FRAME (oversized, text, undecodable); "
+                             "the connection is closed.",
+                             &s->bad_frames);
+    rc |= dh_metrics_counter(reg, "deckhand_gateway_commands_forwarded_total", "",
+                             "Choose and Resync commands forwarded to a worker.", &s->commands);
+    rc |= dh_ops_codes(&g->ops, "deckhand_gateway_replies_error_total",
+                       "Error Replies sent to clients, by code (the gateway's own and the "
+                       "workers').",
+                       s->replies);
+    rc |= dh_metrics_counter(reg, "deckhand_gateway_match_assignments_total", "",
+                             "Players of this gateway placed in a match (MatchAssigned).",
+                             &s->assignments);
+    rc |= dh_metrics_gauge(reg, "deckhand_gateway_match_routes", "",
+                           "Matches this gateway knows the worker of.", &s->routes);
+    return rc;
 }
 
 static int gw_config(gw *g, int argc, char **argv)
@@ -101,11 +152,13 @@ static int gw_config(gw *g, int argc, char **argv)
 static const char gw_usage[] =
     "usage: deckhand-gateway [--tcp HOST:PORT] [--ws HOST:PORT] [--matchmaker ENDPOINT]\n"
     "                        [--redis URL|none] [--id ID] [--token-key KEY] [--max-frame BYTES]\n"
+    "                        [--http HOST:PORT]\n"
     "Holds client connections (TCP with 4-byte length framing; WebSocket on path /ws) and\n"
     "routes them to the matchmaker and workers. Each flag has an environment equivalent\n"
     "(DECKHAND_GATEWAY_TCP, DECKHAND_GATEWAY_WS, DECKHAND_MATCHMAKER, DECKHAND_REDIS_URL,\n"
-    "DECKHAND_GATEWAY_ID, DECKHAND_TOKEN_KEY, DECKHAND_MAX_FRAME); see docs/ARCHITECTURE.md\n"
-    "and docs/PROTOCOL.md. --redis none: no Redis lookup of unknown matches.\n";
+    "DECKHAND_GATEWAY_ID, DECKHAND_TOKEN_KEY, DECKHAND_MAX_FRAME, DECKHAND_GATEWAY_HTTP); see\n"
+    "docs/ARCHITECTURE.md and docs/PROTOCOL.md. --redis none: no Redis lookup of unknown\n"
+    "matches. --http: /healthz, /readyz and /metrics (docs/OPERATIONS.md); off by default.\n";
 
 int main(int argc, char **argv)
 {
@@ -120,6 +173,7 @@ int main(int argc, char **argv)
         return 1;
     }
     dh_log_init("gateway");
+    dh_ops_init(&g->ops);
     signal(SIGPIPE, SIG_IGN);
     if (gw_config(g, argc, argv) < 0)
         goto out;
@@ -127,6 +181,10 @@ int main(int argc, char **argv)
     if (lookup_init(g) < 0)
         goto out;
     if (table_init(&g->players) < 0 || route_init(g) < 0 || conn_listen(g) < 0)
+        goto err;
+    if (gw_metrics(g) < 0 ||
+        dh_ops_start(&g->ops, dh_config_str(argc, argv, "--http", "DECKHAND_GATEWAY_HTTP", NULL)) <
+            0)
         goto err;
     uv_timer_init(g->loop, &g->tick);
     g->tick.data = g;
@@ -156,6 +214,7 @@ done:
         table_free(&g->players, NULL);
     uv_loop_close(g->loop);
 out:
+    dh_ops_stop(&g->ops);
     free(g);
     return rc;
 }

@@ -105,6 +105,14 @@ static void route_on_prepare(uv_prepare_t *h)
         uv_idle_stop(&g->drain_idle);
 }
 
+bool route_mm_linked(gw *g)
+{
+    /* ZMQ_EVENTS may take the edge off ZMQ_FD; route_on_prepare drains every turn anyway */
+    int ev = 0;
+    size_t len = sizeof ev;
+    return g->mm && zmq_getsockopt(g->mm->z, ZMQ_EVENTS, &ev, &len) == 0 && (ev & ZMQ_POLLOUT);
+}
+
 /* A DEALER with the gateway id, connected to endpoint and watched by the loop. */
 static route_sock *route_sock_open(gw *g, const char *endpoint, bool immediate)
 {
@@ -513,6 +521,8 @@ static void route_on_lookup(gw *g, void *arg, lookup_result res, const char *wor
     else if (zmq_send(dealer->z, d->msg, d->len, ZMQ_DONTWAIT) < 0)
         code =
             errno == EAGAIN ? DECKHAND__ERROR_CODE__OVERLOADED : DECKHAND__ERROR_CODE__UNAVAILABLE;
+    else
+        dh_counter_inc(&g->stats.commands);
     if (code != DECKHAND__ERROR_CODE__OK) {
         route_untrack(&g->commands, d->player_id, d->cmd_id);
         gw_conn *c = session_find(g, d->player_id);
@@ -586,6 +596,7 @@ static void route_on_match_assigned(gw *g, const Deckhand__Internal__MatchAssign
     route_sock *d = route_learn(g, a->match_id, a->worker_id, a->worker_endpoint);
     if (!d)
         return;
+    dh_counter_inc(&g->stats.assignments);
     dh_info("match %s on %s (%s): player %s seat %u", a->match_id, a->worker_id, a->worker_endpoint,
             a->player_id, a->seat);
 
@@ -711,6 +722,7 @@ Deckhand__ErrorCode route_player_command(gw *g, gw_conn *c, uint64_t cmd_id, con
         route_untrack(&g->commands, c->player_id, cmd_id);
         return err == EAGAIN ? DECKHAND__ERROR_CODE__OVERLOADED : DECKHAND__ERROR_CODE__UNAVAILABLE;
     }
+    dh_counter_inc(&g->stats.commands);
     return DECKHAND__ERROR_CODE__OK;
 }
 
@@ -721,6 +733,8 @@ static bool route_on_reply(gw *g, route_sock *from, const char *player_id, const
 {
     route_pending *p = route_take(&g->commands, player_id, r->cmd_id);
     bool wanted = p && !p->expired;
+    if (wanted && !r->ok)
+        dh_ops_count_code(g->stats.replies, r->error ? (int)r->error->code : 0);
     if (wanted && !r->ok && r->error && r->error->code == DECKHAND__ERROR_CODE__UNKNOWN_MATCH &&
         p->match_id[0])
         route_forget(g, p->match_id, from);

@@ -20,6 +20,9 @@ void route_stop(gw *g);
 /* Close the sockets and the context (after the loop ended). */
 void route_free(gw *g);
 
+/* True while the matchmaker dealer has a live connection (ZMQ_IMMEDIATE: it can send). */
+bool route_mm_linked(gw *g);
+
 /* Periodic work from the gateway tick: GatewayHello, expired queue requests. */
 void route_tick(gw *g);
 

@@ -63,6 +63,7 @@ int session_reply(gw_conn *c, uint64_t cmd_id, Deckhand__ErrorCode code, const c
     r.cmd_id = cmd_id;
     r.ok = code == DECKHAND__ERROR_CODE__OK;
     if (!r.ok) {
+        dh_ops_count_code(c->gw->stats.replies, (int)code);
         e.code = code;
         e.message = (char *)(message ? message : "");
         r.error = &e;
@@ -74,6 +75,7 @@ int session_reply(gw_conn *c, uint64_t cmd_id, Deckhand__ErrorCode code, const c
 
 void session_bad_frame(gw_conn *c, const char *why)
 {
+    dh_counter_inc(&c->gw->stats.bad_frames);
     dh_info("conn %llu (%s) bad frame: %s", (unsigned long long)c->serial, c->peer, why);
     session_reply(c, 0, DECKHAND__ERROR_CODE__BAD_FRAME, why);
     conn_close(c, true);
@@ -185,8 +187,10 @@ static void session_hello(gw_conn *c, uint64_t cmd_id, const Deckhand__Hello *h)
     w.name = c->name;
     m.body_case = DECKHAND__SERVER_MESSAGE__BODY_WELCOME;
     m.welcome = &w;
-    if (session_send(c, &m) == 0)
+    if (session_send(c, &m) == 0) {
+        dh_counter_inc(&g->stats.logins);
         session_reply(c, cmd_id, DECKHAND__ERROR_CODE__OK, NULL);
+    }
     return;
 internal:
     dh_error("login failed: cannot make a player id or token");
@@ -274,6 +278,7 @@ static void session_dispatch(gw_conn *c, const Deckhand__ClientMessage *m)
 
 void session_on_frame(gw_conn *c, const uint8_t *data, size_t len)
 {
+    dh_counter_inc(&c->gw->stats.frames_in);
     Deckhand__ClientMessage *m = deckhand__client_message__unpack(NULL, len, data);
     if (!m) {
         session_bad_frame(c, "undecodable ClientMessage");

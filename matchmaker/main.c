@@ -12,7 +12,9 @@
  *
  * Flags: --bind, --redis, --id (the name in mm:lease), and the queue settings defaults
  * --grace-ms, --decision-ms, --turn-ms, --abandon bot|forfeit, overridden per queue by
- * --queues FILE (settings.h).
+ * --queues FILE (settings.h); --http HOST:PORT, the operator port (dh_ops.h): ready
+ * while this matchmaker acts (holds the lease), so a Service in front of two replicas
+ * sends workers and gateways to the acting one.
  */
 #include <errno.h>
 #include <signal.h>
@@ -26,6 +28,7 @@
 #include "control.h"
 #include "dh_config.h"
 #include "dh_log.h"
+#include "dh_ops.h"
 #include "dh_zmq.h"
 #include "matchmaker.h"
 
@@ -49,7 +52,51 @@ static uint64_t mm_now_ms(void)
     return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-static int mm_run(mm_state *mm)
+/* The gauges and the probes, once per iteration (cheap: counts the loop keeps). */
+static void mm_publish(mm_state *mm, dh_ops *ops, uint64_t now_ms)
+{
+    size_t alive = 0;
+    for (size_t i = 0; i < mm->reg.nworkers; i++)
+        alive += mm->reg.workers[i].alive;
+    bool acting = mm_acting(mm, now_ms);
+    dh_gauge_set(&mm->stats.lease_held, acting);
+    dh_gauge_set(&mm->stats.players_waiting, (int64_t)queue_total(mm->queues));
+    dh_gauge_set(&mm->stats.placements_pending, (int64_t)mm->placements.n);
+    dh_gauge_set(&mm->stats.workers_alive, (int64_t)alive);
+    dh_ops_ready(ops, acting ? NULL
+                             : "standby: another matchmaker holds mm:lease, or Redis is "
+                               "unreachable");
+    dh_ops_beat(ops);
+}
+
+static int mm_metrics(mm_state *mm, dh_metrics *reg)
+{
+    mm_stats *s = &mm->stats;
+    int rc = 0;
+    rc |= dh_metrics_gauge(reg, "deckhand_matchmaker_lease_held", "",
+                           "1 while this matchmaker holds mm:lease and acts, else 0.",
+                           &s->lease_held);
+    rc |= dh_metrics_gauge(reg, "deckhand_matchmaker_players_waiting", "",
+                           "Queued players (tickets) waiting for a match.", &s->players_waiting);
+    rc |= dh_metrics_gauge(reg, "deckhand_matchmaker_placements_pending", "",
+                           "StartMatch sent, no MatchStarted yet.", &s->placements_pending);
+    rc |= dh_metrics_gauge(reg, "deckhand_matchmaker_workers_alive", "",
+                           "Workers heard from within the last 1.5 s.", &s->workers_alive);
+    rc |= dh_metrics_counter(reg, "deckhand_matchmaker_matches_formed_total", "",
+                             "Matches formed (StartMatch sent to a worker).", &s->matches_formed);
+    rc |= dh_metrics_counter(reg, "deckhand_matchmaker_matches_started_total", "",
+                             "Matches a worker confirmed started (MatchStarted ok).",
+                             &s->matches_started);
+    rc |=
+        dh_metrics_counter(reg, "deckhand_matchmaker_workers_dead_total", "",
+                           "Workers declared dead (silent 1.5 s, or stopping).", &s->workers_dead);
+    rc |= dh_metrics_counter(reg, "deckhand_matchmaker_matches_moved_total", "",
+                             "Matches of dead workers moved to another worker (takeovers).",
+                             &s->matches_moved);
+    return rc;
+}
+
+static int mm_run(mm_state *mm, dh_ops *ops)
 {
     uint64_t next_tick = mm_now_ms();
     while (!mm_stop) {
@@ -80,7 +127,9 @@ static int mm_run(mm_state *mm)
             if (now >= next_tick)
                 next_tick = now + TICK_MS;
         }
+        mm_publish(mm, ops, now);
     }
+    dh_ops_ready(ops, "stopping");
     return 0;
 }
 
@@ -127,10 +176,13 @@ int main(int argc, char **argv)
     hostname[sizeof hostname - 1] = '\0';
     snprintf(default_id, sizeof default_id, "mm-%s-%d", hostname, (int)getpid());
     const char *id = dh_config_str(argc, argv, "--id", "DECKHAND_MATCHMAKER_ID", default_id);
+    const char *http = dh_config_str(argc, argv, "--http", "DECKHAND_MATCHMAKER_HTTP", NULL);
     dh_log_init("matchmaker");
     int rc = 1;
     void *ctx = NULL;
     mm_state mm;
+    dh_ops ops;
+    dh_ops_init(&ops);
     if (!id[0] || strlen(id) >= LEASE_ID_MAX) {
         dh_error("--id must be 1-%d characters", LEASE_ID_MAX - 1);
         memset(&mm, 0, sizeof mm);
@@ -161,9 +213,11 @@ int main(int argc, char **argv)
     sa.sa_handler = mm_on_signal;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    if (mm_metrics(&mm, &ops.metrics) < 0 || dh_ops_start(&ops, http) < 0)
+        goto err;
     dh_info("%s listening %s, redis %s", mm.id, bind,
             mm.redis_on ? redis_url : "none (memory only)");
-    if (mm_run(&mm) == 0) {
+    if (mm_run(&mm, &ops) == 0) {
         dh_info("stopping: %zu players waiting, %zu placements pending", queue_total(mm.queues),
                 mm.placements.n);
         lease_release(&mm, mm_now_ms());
@@ -172,6 +226,7 @@ int main(int argc, char **argv)
 err:
     if (rc)
         dh_error("matchmaker failed to start or crashed out of its loop");
+    dh_ops_stop(&ops);
     if (mm.router)
         zmq_close(mm.router);
     if (ctx)

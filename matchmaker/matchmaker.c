@@ -75,6 +75,7 @@ void mm_tick(mm_state *mm, uint64_t now_ms)
         mm->first_tick_ms = now_ms ? now_ms : 1;
     lease_tick(mm, now_ms);
     size_t died = registry_expire(&mm->reg, now_ms);
+    dh_counter_add(&mm->stats.workers_dead, died);
     if (!mm_acting(mm, now_ms))
         return;
     /* a worker just declared dead has its matches moved now, not at the next sweep */

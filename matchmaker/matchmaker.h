@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "dh_metrics.h"
 #include "dh_redis.h"
 #include "lease.h"
 #include "placement.h"
@@ -26,6 +27,19 @@
 #include "registry.h"
 #include "settings.h"
 #include "takeover.h"
+
+/* What /metrics shows (main.c registers them; docs/OPERATIONS.md lists them). Counters
+ * are bumped where the event happens; gauges are set by the loop each iteration. */
+typedef struct {
+    dh_counter matches_formed;  /* StartMatch sent for a new match */
+    dh_counter matches_started; /* MatchStarted ok from its worker */
+    dh_counter matches_moved;   /* takeovers: a dead worker's match moved to another */
+    dh_counter workers_dead;    /* workers declared dead (silent, or stopping) */
+    dh_gauge lease_held;        /* 1 while acting */
+    dh_gauge players_waiting;
+    dh_gauge placements_pending;
+    dh_gauge workers_alive;
+} mm_stats;
 
 typedef struct mm_state {
     void *router; /* bound at --bind; workers and gateways connect DEALERs */
@@ -41,6 +55,7 @@ typedef struct mm_state {
     uint64_t wall_base_ms;  /* wall clock = wall_base_ms + now_ms */
     uint64_t next_seq;      /* the next ticket's seq */
     uint64_t first_tick_ms; /* the first mm_tick: workers report within REGISTRY_DEAD_MS */
+    mm_stats stats;
 } mm_state;
 
 /* Set up everything but the router. redis_url NULL or "none": memory only. 0, or -1 on

@@ -198,6 +198,7 @@ static bool placement_form_one(mm_state *mm, size_t line, uint64_t now_ms)
         placement_fail(mm, p, strerror(errno), now_ms);
         return false;
     }
+    dh_counter_inc(&mm->stats.matches_formed);
     dh_info("match %s: %s/%s %zu players -> %s (load %u+%u)", p->match_id, key.game, key.mode, p->n,
             w->id, w->active, w->pending);
     return true;
@@ -271,6 +272,7 @@ void placement_started(mm_state *mm, const char *identity,
     if (w->pending)
         w->pending--;
     w->active++;
+    dh_counter_inc(&mm->stats.matches_started);
     dh_info("match %s started on %s", p->match_id, w->id);
     placement_done(mm, p, w, now_ms);
 }

@@ -275,6 +275,7 @@ static void takeover_moved(mm_state *mm, takeover_cand *c, long long epoch, uint
         snprintf(m->game, sizeof m->game, "%s", c->game);
         m->player_ids = ids;
     }
+    dh_counter_inc(&mm->stats.matches_moved);
     dh_info("match %s: moved from %s to %s at epoch %lld", m->match_id, c->from, c->to->id, epoch);
     snprintf(m->worker, sizeof m->worker, "%s", c->to->id);
     m->epoch = (uint64_t)epoch;

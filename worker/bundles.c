@@ -142,6 +142,7 @@ static bool bundles_failed(const bundles *bs, const char *sha)
  * keeps the next polls from retrying it. */
 static void bundles_refuse(bundles *bs, redisContext *c, const char *sha, const char *why)
 {
+    dh_counter_inc(&bs->failed_loads);
     dh_warn("bundle %.12s not loaded, still serving the previous one: %s", sha, why);
     snprintf(bs->failed[bs->nfailed % BUNDLES_FAILED], 65, "%s", sha);
     if (bs->nfailed < BUNDLES_FAILED)
@@ -216,6 +217,7 @@ static bundles_entry *bundles_load(bundles *bs, redisContext *c, const char *sha
         r->element[1]->type == REDIS_REPLY_STRING && !strcmp(r->element[1]->str, "1");
     if (r)
         freeReplyObject(r);
+    dh_counter_inc(&bs->loaded);
     dh_info("bundle %.12s loaded in %llu ms%s", sha, (unsigned long long)(bundles_wall_ms() - t0),
             e->apply_running ? " (applies to running matches)" : "");
 out:

@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dh_metrics.h"
 #include "dh_redis.h"
 #include "engine.h"
 
@@ -55,6 +56,8 @@ typedef struct bundles {
     bool default_stored; /* the default bundle is in Redis (for replays) */
     bool report_due;
     unsigned report_ttl_ms;
+    dh_counter loaded; /* bundles fetched from Redis and loaded (/metrics) */
+    dh_counter failed_loads;
 } bundles;
 
 /* def (borrowed, outlives bs) is the embedded default; its games are the games served.

@@ -168,6 +168,7 @@ static void host_send_reply(host *h, const char *route, const char *player_id, u
     r.cmd_id = cmd_id;
     r.ok = code == 0;
     if (code) {
+        dh_ops_count_code(h->stats.refused, code);
         e.code = (Deckhand__ErrorCode)code;
         e.message = (char *)(text ? text : "");
         r.error = &e;
@@ -781,6 +782,7 @@ void host_command(host *h, const char *identity, const Deckhand__Internal__Playe
  * matchmaker, which moved it. */
 static void host_lose(host *h, host_match *hm)
 {
+    dh_counter_inc(&h->stats.lost);
     dh_warn("match %s: owned by another worker now (epoch %llu was ours); dropped", hm->id,
             (unsigned long long)hm->epoch);
     host_drop(h, hm);
@@ -825,6 +827,8 @@ static void host_release(host *h, host_action *a)
     bool ok = store_ok(h->st, a->op);
     bool fenced = store_fenced(h->st, a->op);
     hm->busy = false;
+    if (fenced)
+        dh_counter_inc(&h->stats.fenced);
     if (a->kind == HOST_ACT_START) {
         if (!ok) {
             dh_warn("match %s: store unavailable, not started", hm->id);
@@ -869,6 +873,7 @@ static void host_release(host *h, host_action *a)
     }
     hm->snap_version = engine_match_snapshot_version(hm->m);
     hm->answers++;
+    dh_counter_inc(&h->stats.answers);
     if (a->cmd_id) {
         host_remember(s, a->cmd_id, 0, NULL);
         host_send_reply(h, a->route, s->player_id, a->cmd_id, 0, NULL);
@@ -945,6 +950,14 @@ void host_apply_bundles(host *h, uint64_t now_ms)
 void host_flush(host *h, uint64_t now_ms)
 {
     store_flush(h->st, now_ms);
+    if (h->nacts) {
+        bool failed = false;
+        for (size_t i = 0; i < h->nacts; i++)
+            failed |= !store_ok(h->st, h->acts[i].op) && !store_fenced(h->st, h->acts[i].op);
+        dh_counter_inc(&h->stats.batches);
+        if (failed)
+            dh_counter_inc(&h->stats.batch_failures);
+    }
     /* Releasing may drop matches, but never adds actions, so the array is stable. */
     for (size_t i = 0; i < h->nacts; i++)
         host_release(h, &h->acts[i]);
@@ -1145,6 +1158,7 @@ int host_adopt(host *h, const char *match_id, uint64_t now_ms)
         bundles_pin(pin);
     }
     h->matches[h->nmatches++] = hm;
+    dh_counter_inc(&h->stats.adoptions);
     dh_info("match %s: adopted at epoch %llu (%llu answers, bundle %.12s)", match_id,
             (unsigned long long)hm->epoch, (unsigned long long)hm->answers, meta->bundle);
     host_match_adopted(h, match_id, true, NULL, meta->player_ids);
@@ -1184,6 +1198,7 @@ static bool host_default_answer(host *h, host_match *hm, const char *why, uint64
         dh_warn("match %s: no default answer for seat %d (%s): %s", hm->id, seat, why, ee.message);
         return false;
     }
+    dh_counter_inc(&h->stats.default_answers);
     dh_debug("match %s: seat %d answered by default (%s)", hm->id, seat, why);
     return true;
 }

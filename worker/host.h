@@ -34,6 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dh_ops.h"
 #include "dh_zmq.h"
 #include "engine.h"
 #include "internal.pb-c.h"
@@ -99,6 +100,18 @@ typedef struct {
     char route[DH_ZMQ_ID_MAX + 1];
 } host_action;
 
+/* What /metrics shows (main.c registers them; docs/OPERATIONS.md lists them). */
+typedef struct {
+    dh_counter answers;               /* answers accepted and stored (players and timers) */
+    dh_counter default_answers;       /* answered by the default bot: timers, away seats */
+    dh_counter refused[DH_OPS_CODES]; /* Replies with an error, by code */
+    dh_counter adoptions;             /* matches adopted from a dead worker */
+    dh_counter fenced;                /* writes refused by the epoch fence */
+    dh_counter lost;                  /* matches dropped: another worker owns them now */
+    dh_counter batches;               /* Redis pipelines flushed with held outputs */
+    dh_counter batch_failures;        /* ...of which some write failed (not fenced) */
+} host_stats;
+
 typedef struct {
     const char *worker_id;
     const char *endpoint;
@@ -112,6 +125,7 @@ typedef struct {
     size_t nmatches, capmatches;
     host_action *acts;
     size_t nacts, capacts;
+    host_stats stats;
 } host;
 
 /* Everything is borrowed; the host owns only its matches and actions. */

@@ -4,7 +4,9 @@
  * Flags (docs/ARCHITECTURE.md): --bind (ROUTER for gateways' data path), --id,
  * --matchmaker (DEALER for the control path), --redis, --scripts, --capacity; and
  * --endpoint (DECKHAND_WORKER_ENDPOINT), the address gateways should connect to when it
- * differs from the bound one (a wildcard bind in a container), default: what was bound.
+ * differs from the bound one (a wildcard bind in a container), default: what was bound;
+ * --http (DECKHAND_WORKER_HTTP), the operator port (dh_ops.h): ready once it has beaten
+ * to the matchmaker with Redis reachable, until SIGTERM.
  *
  * One zmq_poll loop. Each iteration reads what waits on both sockets (StartMatch from
  * the matchmaker, PlayerCommands from gateways), lets the host apply them, then flushes:
@@ -26,6 +28,7 @@
 #include "bundles.h"
 #include "dh_config.h"
 #include "dh_log.h"
+#include "dh_ops.h"
 #include "dh_zmq.h"
 #include "engine.h"
 #include "host.h"
@@ -161,8 +164,58 @@ static void worker_data(host *h, uint64_t now_ms)
     }
 }
 
-static int worker_run(host *h)
+/* The gauges and the probes, once per iteration. */
+static void worker_publish(host *h, dh_ops *ops, dh_gauge *active, bool beaten)
 {
+    dh_gauge_set(active, (int64_t)host_active(h));
+    if (!beaten)
+        dh_ops_ready(ops, "not registered yet");
+    else if (!h->st->redis.ctx)
+        dh_ops_ready(ops, "redis unreachable");
+    else
+        dh_ops_ready(ops, NULL);
+    dh_ops_beat(ops);
+}
+
+static int worker_metrics(host *h, bundles *bs, dh_ops *ops, dh_gauge *active)
+{
+    host_stats *s = &h->stats;
+    dh_metrics *reg = &ops->metrics;
+    int rc = 0;
+    rc |= dh_metrics_gauge(reg, "deckhand_worker_active_matches", "", "Matches hosted here now.",
+                           active);
+    rc |= dh_metrics_counter(reg, "deckhand_worker_answers_accepted_total", "",
+                             "Answers applied and stored (players, timers and bots).", &s->answers);
+    rc |= dh_metrics_counter(reg, "deckhand_worker_default_answers_total", "",
+                             "Answers made by the default bot: decision and turn timers, seats "
+                             "away past their grace period.",
+                             &s->default_answers);
+    rc |= dh_ops_codes(ops, "deckhand_worker_replies_refused_total",
+                       "Replies to player commands with an error, by code.", s->refused);
+    rc |= dh_metrics_counter(reg, "deckhand_worker_adoptions_total", "",
+                             "Matches adopted from a dead or stopping worker.", &s->adoptions);
+    rc |= dh_metrics_counter(reg, "deckhand_worker_fenced_writes_total", "",
+                             "Writes refused by the epoch fence (the match is another "
+                             "worker's).",
+                             &s->fenced);
+    rc |= dh_metrics_counter(reg, "deckhand_worker_matches_lost_total", "",
+                             "Matches dropped because another worker owns them now.", &s->lost);
+    rc |= dh_metrics_counter(reg, "deckhand_worker_redis_batches_total", "",
+                             "Redis pipelines flushed with outputs held on them.", &s->batches);
+    rc |= dh_metrics_counter(reg, "deckhand_worker_redis_batch_failures_total", "",
+                             "Of those, pipelines where a write failed (answers refused "
+                             "UNAVAILABLE).",
+                             &s->batch_failures);
+    rc |= dh_metrics_counter(reg, "deckhand_worker_bundles_loaded_total", "",
+                             "Script bundles fetched from Redis and loaded.", &bs->loaded);
+    rc |= dh_metrics_counter(reg, "deckhand_worker_bundle_failures_total", "",
+                             "Script bundles that could not be loaded here.", &bs->failed_loads);
+    return rc;
+}
+
+static int worker_run(host *h, dh_ops *ops, dh_gauge *active)
+{
+    bool beaten = false;
     uint64_t next_beat = 0, next_hello = 0, next_poll = 0, next_adopt = 0;
     uint64_t next_owned = worker_now_ms() + OWNED_CHECK_MS, last_wake = worker_now_ms();
     size_t due = 0; /* default answers made last iteration: more may be due at once */
@@ -206,6 +259,7 @@ static int worker_run(host *h)
         if (now >= next_beat) {
             worker_beat(h, now, false);
             next_beat = now + BEAT_MS;
+            beaten = true;
         }
         host_flush(h, worker_now_ms());
         if (adopt || worker_now_ms() >= next_adopt) {
@@ -219,7 +273,9 @@ static int worker_run(host *h)
             next_poll = worker_now_ms() + BUNDLES_POLL_MS;
         }
         host_apply_bundles(h, worker_now_ms());
+        worker_publish(h, ops, active, beaten);
     }
+    dh_ops_ready(ops, "stopping");
     /* Last word: every accepted answer is flushed; the matchmaker moves our matches to
      * other workers now rather than after REGISTRY_DEAD_MS of silence. */
     host_flush(h, worker_now_ms());
@@ -252,6 +308,7 @@ int main(int argc, char **argv)
     const char *id = dh_config_str(argc, argv, "--id", "DECKHAND_WORKER_ID", default_id);
     const char *advertise =
         dh_config_str(argc, argv, "--endpoint", "DECKHAND_WORKER_ENDPOINT", NULL);
+    const char *http = dh_config_str(argc, argv, "--http", "DECKHAND_WORKER_HTTP", NULL);
 
     char component[160];
     snprintf(component, sizeof component, "worker %s", id);
@@ -265,6 +322,9 @@ int main(int argc, char **argv)
     bundles bs;
     char endpoint[256] = "";
     bool store_ready = false, host_ready = false, bundles_ready = false;
+    dh_ops ops;
+    dh_gauge active = 0;
+    dh_ops_init(&ops);
 
     if (capacity <= 0 || capacity > 1000000) {
         dh_error("bad --capacity %ld", capacity);
@@ -324,16 +384,19 @@ int main(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
+    if (worker_metrics(&h, &bs, &ops, &active) < 0 || dh_ops_start(&ops, http) < 0)
+        goto err;
 
     engine_game_info games[GAMES_MAX];
     size_t ngames = engine_bundle_games(bundle, games, GAMES_MAX);
     dh_info("serving %zu games (bundle %.12s) on %s, matchmaker %s, redis %s", ngames,
             engine_bundle_id(bundle), endpoint, mm_addr, redis_url);
-    if (worker_run(&h) == 0) {
+    if (worker_run(&h, &ops, &active) == 0) {
         dh_info("stopping with %zu matches", host_active(&h));
         rc = 0;
     }
 err:
+    dh_ops_stop(&ops);
     if (host_ready) {
         host_flush(&h, worker_now_ms());
         host_free(&h);

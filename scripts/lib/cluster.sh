@@ -19,12 +19,16 @@
 #   RUNDIR/logs/NAME.log each process's stdout and stderr
 #   RUNDIR/pids/NAME.pid "PID PROGRAM", so stop never signals a recycled pid
 #   RUNDIR/cluster.env   where everything listens, in KEY=VALUE lines a shell can source
+#                        (DECKHAND_HTTP_<NAME>: each process's operator port, /healthz...)
 #   RUNDIR/token.key     the gateways' shared token key (mode 600; never on a command line)
 #
 # Ports come from DH_PORT_* variables (dh_cluster_ports_default: the documented
 # defaults; dh_cluster_ports_base BASE: BASE, BASE+1... for tests). Gateway N (gw-N, 1..4)
 # listens on DH_PORT_TCP + 2(N-1) and DH_PORT_WS + 2(N-1): with a BASE, gw-1 on BASE+2 and
-# BASE+3, gw-2 on BASE+4 and BASE+5... below the workers' BASE+10. Binaries come from
+# BASE+3, gw-2 on BASE+4 and BASE+5... below the workers' BASE+10. Every process also
+# serves its operator HTTP port (/healthz, /readyz, /metrics) on 127.0.0.1: the
+# matchmaker on DH_PORT_HTTP_MM, gw-N on DH_PORT_HTTP_GW + N-1, worker wk-N on
+# DH_PORT_HTTP_WORKER + N-1 (BASE+20, BASE+21..24, BASE+30...). Binaries come from
 # DECKHAND_BIN_DIR (default build/bin), the Lua bundle from DH_ROOT/scripts.
 
 DH_ROOT=${DH_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
@@ -33,17 +37,21 @@ DH_STOP_TIMEOUT=${DH_STOP_TIMEOUT:-5}
 DH_GATEWAYS_MAX=4
 
 # The ports of docs/ARCHITECTURE.md: redis 6390, matchmaker 5560, workers 5570+,
-# gateway tcp 7000 and ws 7001.
+# gateway tcp 7000 and ws 7001; HTTP: matchmaker 5561, workers 5580+, gateways 7010+.
 dh_cluster_ports_default() {
     DH_PORT_REDIS=6390
     DH_PORT_MATCHMAKER=5560
     DH_PORT_WORKER=5570
     DH_PORT_TCP=7000
     DH_PORT_WS=7001
+    DH_PORT_HTTP_MM=5561
+    DH_PORT_HTTP_WORKER=5580
+    DH_PORT_HTTP_GW=7010
 }
 
 # Test ports from one base: redis BASE, matchmaker BASE+1, tcp BASE+2, ws BASE+3,
-# workers BASE+10, BASE+11...
+# workers BASE+10, BASE+11...; HTTP: matchmaker BASE+20, gateways BASE+21..., workers
+# BASE+30...
 dh_cluster_ports_base() {
     local base=$1
     DH_PORT_REDIS=$base
@@ -51,6 +59,17 @@ dh_cluster_ports_base() {
     DH_PORT_TCP=$((base + 2))
     DH_PORT_WS=$((base + 3))
     DH_PORT_WORKER=$((base + 10))
+    DH_PORT_HTTP_MM=$((base + 20))
+    DH_PORT_HTTP_GW=$((base + 21))
+    DH_PORT_HTTP_WORKER=$((base + 30))
+}
+
+# A process's line in cluster.env: DECKHAND_HTTP_ + its pid-file name in capitals, - as _
+# (DECKHAND_HTTP_MATCHMAKER, DECKHAND_HTTP_GATEWAY, DECKHAND_HTTP_GATEWAY_2,
+# DECKHAND_HTTP_WORKER_1).
+_dh_http_var() {
+    local n=${1^^}
+    printf 'DECKHAND_HTTP_%s' "${n//-/_}"
 }
 
 _dh_log() { printf 'cluster: %s\n' "$*" >&2; }
@@ -194,7 +213,7 @@ dh_cluster_start() {
     local bin=${DECKHAND_BIN_DIR:-$DH_ROOT/build/bin}
     local redis_url="redis://127.0.0.1:$DH_PORT_REDIS"
     local mm="tcp://127.0.0.1:$DH_PORT_MATCHMAKER"
-    local b p i key workers=() gw_tcp=() gw_ws=() ports=()
+    local b p i key workers=() gw_tcp=() gw_ws=() ports=() http=()
 
     for b in deckhand-matchmaker deckhand-worker deckhand-gateway; do
         [[ -x $bin/$b ]] || { _dh_log "missing $bin/$b (not built?)"; return 1; }
@@ -204,9 +223,16 @@ dh_cluster_start() {
         _dh_log "gateways: want 1..$DH_GATEWAYS_MAX, not '$ngateways'"
         return 1
     fi
-    ports=("$DH_PORT_REDIS" "$DH_PORT_MATCHMAKER")
+    ports=("$DH_PORT_REDIS" "$DH_PORT_MATCHMAKER" "$DH_PORT_HTTP_MM")
+    http=("matchmaker=127.0.0.1:$DH_PORT_HTTP_MM")
+    for ((i = 1; i <= nworkers; i++)); do
+        ports+=($((DH_PORT_HTTP_WORKER + i - 1)))
+        http+=("worker-$i=127.0.0.1:$((DH_PORT_HTTP_WORKER + i - 1))")
+    done
     for ((i = 1; i <= ngateways; i++)); do
         ports+=($((DH_PORT_TCP + 2 * (i - 1))) $((DH_PORT_WS + 2 * (i - 1))))
+        ports+=($((DH_PORT_HTTP_GW + i - 1)))
+        http+=("$(_dh_gateway_name "$i")=127.0.0.1:$((DH_PORT_HTTP_GW + i - 1))")
         gw_tcp+=("127.0.0.1:$((DH_PORT_TCP + 2 * (i - 1)))")
         gw_ws+=("127.0.0.1:$((DH_PORT_WS + 2 * (i - 1)))")
     done
@@ -235,13 +261,13 @@ dh_cluster_start() {
     }
 
     _dh_spawn "$run" matchmaker "$bin/deckhand-matchmaker" --redis "$redis_url" --bind "$mm" \
-        --id mm-1
+        --id mm-1 --http "127.0.0.1:$DH_PORT_HTTP_MM"
     for ((i = 1; i <= nworkers; i++)); do
         p=$((DH_PORT_WORKER + i - 1))
         workers+=("tcp://127.0.0.1:$p")
         _dh_spawn "$run" "worker-$i" "$bin/deckhand-worker" --redis "$redis_url" \
             --matchmaker "$mm" --bind "tcp://127.0.0.1:$p" --id "wk-$i" \
-            --scripts "$DH_ROOT/scripts"
+            --scripts "$DH_ROOT/scripts" --http "127.0.0.1:$((DH_PORT_HTTP_WORKER + i - 1))"
     done
     # One fresh signing key per cluster, shared by its gateways so that a session resumes
     # on any of them; passed through the environment so that it does not show in ps, and
@@ -251,7 +277,8 @@ dh_cluster_start() {
     for ((i = 1; i <= ngateways; i++)); do
         DECKHAND_TOKEN_KEY=$key _dh_spawn "$run" "$(_dh_gateway_name "$i")" \
             "$bin/deckhand-gateway" --redis "$redis_url" --matchmaker "$mm" \
-            --tcp "${gw_tcp[i - 1]}" --ws "${gw_ws[i - 1]}" --id "gw-$i"
+            --tcp "${gw_tcp[i - 1]}" --ws "${gw_ws[i - 1]}" --id "gw-$i" \
+            --http "127.0.0.1:$((DH_PORT_HTTP_GW + i - 1))"
         gw_ws[i - 1]="ws://${gw_ws[i - 1]}/ws"
     done
 
@@ -272,6 +299,9 @@ DECKHAND_REDIS_PORT=$DH_PORT_REDIS
 DECKHAND_MATCHMAKER=$mm
 DECKHAND_WORKERS=${workers[*]}
 ENV
+    for p in "${http[@]}"; do
+        printf '%s=%s\n' "$(_dh_http_var "${p%%=*}")" "${p#*=}" >>"$run/cluster.env"
+    done
 }
 
 # Start a cluster like dh_cluster_start (WORKERS, GATEWAYS) on ports from BASE; when a

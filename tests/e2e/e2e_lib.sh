@@ -2,7 +2,7 @@
 #
 # e2e_lib.sh: what the end-to-end shell tests share. A test sources it, calls
 # e2e_start BASE [WORKERS] [GATEWAYS] (a fresh cluster with WORKERS workers, default 2,
-# and GATEWAYS gateways, default 1, in a temporary run directory, on ports BASE..BASE+11,
+# and GATEWAYS gateways, default 1, in a temporary run directory, on ports BASE..BASE+31,
 # or BASE+100.. when another run on this machine holds them),
 # runs its checks with e2e_fail on a broken promise, and exits; the EXIT trap always
 # stops the cluster, fails the test when a process died or left a sanitizer report in

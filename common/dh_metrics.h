@@ -1,0 +1,75 @@
+/*
+ * dh_metrics.h: a process's counters and gauges, rendered for Prometheus.
+ *
+ * The values live where the code that moves them lives (a struct field of the process
+ * state, zero-initialised with it), as C11 atomics: the main loop bumps them with relaxed
+ * increments and never takes a lock, and the HTTP thread (dh_http.h) reads them when
+ * /metrics is scraped. A registry only names them: at start-up, before the HTTP thread
+ * runs, each value is registered once with its name, its HELP text and its labels, which
+ * never change afterwards. So unit tests that build a process's state without a registry
+ * count into fields nobody reads, and nothing else changes.
+ *
+ * Rendering follows the Prometheus text exposition format 0.0.4: one "# HELP" and one
+ * "# TYPE" line per name, then every series of that name (in registration order).
+ * Relaxed loads mean a scrape may see one counter's increment before another's; each
+ * value is exact on its own, which is all Prometheus needs.
+ */
+#ifndef DECKHAND_DH_METRICS_H
+#define DECKHAND_DH_METRICS_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define DH_METRICS_MAX 128 /* series per process; registration past it fails */
+
+typedef _Atomic uint64_t dh_counter; /* only goes up */
+typedef _Atomic int64_t dh_gauge;    /* goes up and down, or is set */
+
+static inline void dh_counter_inc(dh_counter *c)
+{
+    atomic_fetch_add_explicit(c, 1, memory_order_relaxed);
+}
+static inline void dh_counter_add(dh_counter *c, uint64_t n)
+{
+    atomic_fetch_add_explicit(c, n, memory_order_relaxed);
+}
+static inline void dh_gauge_set(dh_gauge *g, int64_t v)
+{
+    atomic_store_explicit(g, v, memory_order_relaxed);
+}
+static inline void dh_gauge_add(dh_gauge *g, int64_t d)
+{
+    atomic_fetch_add_explicit(g, d, memory_order_relaxed);
+}
+
+typedef enum { DH_METRIC_COUNTER, DH_METRIC_GAUGE } dh_metric_type;
+
+typedef struct {
+    const char *name;   /* [a-zA-Z_:][a-zA-Z0-9_:]* */
+    const char *labels; /* "" or the inside of the braces: code="UNAVAILABLE",kind="tcp" */
+    const char *help;
+    dh_metric_type type;
+    void *value; /* dh_counter * or dh_gauge * */
+} dh_metric;
+
+/* Every string is borrowed (string literals in practice) and must outlive the registry. */
+typedef struct {
+    dh_metric m[DH_METRICS_MAX];
+    size_t n;
+} dh_metrics;
+
+void dh_metrics_init(dh_metrics *reg);
+/* Register a series. 0, or -1 when the registry is full, the name is not a valid metric
+ * name, or the name was registered before with another type. Call before the registry
+ * is shared with another thread. */
+int dh_metrics_counter(dh_metrics *reg, const char *name, const char *labels, const char *help,
+                       dh_counter *c);
+int dh_metrics_gauge(dh_metrics *reg, const char *name, const char *labels, const char *help,
+                     dh_gauge *g);
+
+/* The exposition text, NUL-terminated, in a malloc'd buffer the caller frees; *len is
+ * its length. NULL when out of memory. */
+char *dh_metrics_render(const dh_metrics *reg, size_t *len);
+
+#endif

@@ -1,0 +1,104 @@
+/*
+ * dh_ops.c: /healthz, /readyz and /metrics over dh_http (dh_ops.h).
+ */
+#include "dh_ops.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dh_log.h"
+
+int dh_ops_codes(dh_ops *o, const char *name, const char *help, dh_counter *counters)
+{
+    /* labels are kept by pointer, so they are literals, in deckhand.proto's order */
+    static const char *const labels[DH_OPS_CODES] = {
+        "",
+        "code=\"BAD_FRAME\"",
+        "code=\"UNAUTHENTICATED\"",
+        "code=\"NOT_YOUR_TURN\"",
+        "code=\"ILLEGAL_CHOICE\"",
+        "code=\"UNKNOWN_MATCH\"",
+        "code=\"RATE_LIMITED\"",
+        "code=\"OVERLOADED\"",
+        "code=\"SCRIPT_ERROR\"",
+        "code=\"BAD_REQUEST\"",
+        "code=\"UNAVAILABLE\"",
+        "code=\"UNKNOWN_GAME\"",
+        "code=\"INTERNAL\"",
+    };
+    for (int i = 1; i < DH_OPS_CODES; i++)
+        if (dh_metrics_counter(&o->metrics, name, labels[i], help, &counters[i]) < 0)
+            return -1;
+    return 0;
+}
+
+static uint64_t ops_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+void dh_ops_init(dh_ops *o)
+{
+    dh_metrics_init(&o->metrics);
+    atomic_init(&o->beat_ms, 0);
+    atomic_init(&o->not_ready, "starting");
+    o->http = NULL;
+}
+
+int dh_ops_start(dh_ops *o, const char *addr)
+{
+    if (!addr || !addr[0])
+        return 0;
+    dh_ops_beat(o);
+    o->http = dh_http_start(addr, NULL, dh_ops_handle, o);
+    if (!o->http)
+        return -1;
+    dh_info("http: /healthz /readyz /metrics on %s (port %d)", addr, dh_http_port(o->http));
+    return 0;
+}
+
+void dh_ops_stop(dh_ops *o)
+{
+    dh_http_stop(o->http);
+    o->http = NULL;
+}
+
+void dh_ops_beat(dh_ops *o)
+{
+    atomic_store_explicit(&o->beat_ms, ops_now_ms(), memory_order_relaxed);
+}
+
+/* How long ago the loop last turned. */
+static uint64_t ops_silence_ms(dh_ops *o)
+{
+    uint64_t beat = atomic_load_explicit(&o->beat_ms, memory_order_relaxed);
+    uint64_t now = ops_now_ms();
+    return now > beat ? now - beat : 0;
+}
+
+void dh_ops_handle(void *arg, const char *path, dh_http_reply *r)
+{
+    dh_ops *o = arg;
+    if (strcmp(path, "/healthz") == 0 || strcmp(path, "/readyz") == 0) {
+        uint64_t silent = ops_silence_ms(o);
+        const char *why = atomic_load_explicit(&o->not_ready, memory_order_relaxed);
+        if (silent > DH_OPS_STALL_MS)
+            dh_http_reply_text(r, 503, "stalled: the main loop has not turned for %llu ms\n",
+                               (unsigned long long)silent);
+        else if (path[1] == 'h')
+            dh_http_reply_text(r, 200, "ok\n");
+        else if (why)
+            dh_http_reply_text(r, 503, "not ready: %s\n", why);
+        else
+            dh_http_reply_text(r, 200, "ready\n");
+    } else if (strcmp(path, "/metrics") == 0) {
+        r->body = dh_metrics_render(&o->metrics, &r->len);
+        r->status = r->body ? 200 : 500;
+        r->content_type = "text/plain; version=0.0.4; charset=utf-8";
+    } else {
+        dh_http_reply_text(r, 404, "not found (try /healthz, /readyz, /metrics)\n");
+    }
+}

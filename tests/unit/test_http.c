@@ -1,0 +1,363 @@
+/*
+ * test_http.c: the operator port. dh_metrics renders the exact Prometheus text;
+ * dh_http answers real loopback clients (a good GET, 404, 405, 431, 400), drops a slow
+ * client at its deadline without holding the others up, and sheds connections past its
+ * cap; dh_ops turns the loop's heartbeat and readiness into /healthz and /readyz.
+ */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "dh_http.h"
+#include "dh_metrics.h"
+#include "dh_ops.h"
+#include "dh_test.h"
+
+static void test_metrics_render_exact_text(void)
+{
+    dh_metrics reg;
+    dh_counter frames = 0, unavailable = 0, bad = 0;
+    dh_gauge open = 0;
+    dh_metrics_init(&reg);
+    CU_ASSERT_EQUAL(dh_metrics_gauge(&reg, "dh_open", "kind=\"tcp\"", "Open connections.", &open),
+                    0);
+    CU_ASSERT_EQUAL(dh_metrics_counter(&reg, "dh_replies_total", "code=\"UNAVAILABLE\"",
+                                       "Replies by code.\nback\\slash", &unavailable),
+                    0);
+    CU_ASSERT_EQUAL(dh_metrics_counter(&reg, "dh_frames_total", "", "Frames in.", &frames), 0);
+    CU_ASSERT_EQUAL(dh_metrics_counter(&reg, "dh_replies_total", "code=\"BAD_REQUEST\"",
+                                       "Replies by code.\nback\\slash", &bad),
+                    0);
+    dh_gauge_set(&open, 3);
+    dh_gauge_add(&open, -5);
+    dh_counter_inc(&unavailable);
+    dh_counter_add(&frames, 41);
+    dh_counter_inc(&frames);
+    size_t len = 0;
+    char *text = dh_metrics_render(&reg, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT_STRING_EQUAL(text, "# HELP dh_open Open connections.\n"
+                                 "# TYPE dh_open gauge\n"
+                                 "dh_open{kind=\"tcp\"} -2\n"
+                                 "# HELP dh_replies_total Replies by code.\\nback\\\\slash\n"
+                                 "# TYPE dh_replies_total counter\n"
+                                 "dh_replies_total{code=\"UNAVAILABLE\"} 1\n"
+                                 "dh_replies_total{code=\"BAD_REQUEST\"} 0\n"
+                                 "# HELP dh_frames_total Frames in.\n"
+                                 "# TYPE dh_frames_total counter\n"
+                                 "dh_frames_total 42\n");
+    CU_ASSERT_EQUAL(len, strlen(text));
+    free(text);
+}
+
+static void test_metrics_refuses_bad_names_and_type_clash(void)
+{
+    dh_metrics reg;
+    dh_counter c = 0;
+    dh_gauge g = 0;
+    dh_metrics_init(&reg);
+    CU_ASSERT_EQUAL(dh_metrics_counter(&reg, "9lives", "", "", &c), -1);
+    CU_ASSERT_EQUAL(dh_metrics_counter(&reg, "has space", "", "", &c), -1);
+    CU_ASSERT_EQUAL(dh_metrics_counter(&reg, "x_total", "", "", &c), 0);
+    CU_ASSERT_EQUAL(dh_metrics_gauge(&reg, "x_total", "a=\"b\"", "", &g), -1);
+    for (int i = 1; i < DH_METRICS_MAX; i++)
+        CU_ASSERT_EQUAL(dh_metrics_counter(&reg, "y_total", "", "", &c), 0);
+    CU_ASSERT_EQUAL(dh_metrics_counter(&reg, "z_total", "", "", &c), -1);
+    size_t len;
+    char *text = dh_metrics_render(&reg, &len);
+    CU_ASSERT_PTR_NOT_NULL(text);
+    free(text);
+}
+
+/* ---- the server, through real sockets ------------------------------------------------ */
+
+static void echo_handler(void *ud, const char *path, dh_http_reply *r)
+{
+    (void)ud;
+    if (strcmp(path, "/hello") == 0)
+        dh_http_reply_text(r, 200, "hello\n");
+    else
+        dh_http_reply_text(r, 404, "no %s\n", path);
+}
+
+static int http_connect(int port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+static void send_all(int fd, const char *p, size_t n)
+{
+    while (n) {
+        ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+        if (w <= 0)
+            return; /* the server may answer and close before reading it all */
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+/* Everything the server sends until it closes (at most cap-1 bytes, 3 s). */
+static char *read_all(int fd, char *buf, size_t cap)
+{
+    size_t n = 0;
+    uint64_t deadline = dh_test_now_ms() + 3000;
+    while (n + 1 < cap && dh_test_now_ms() < deadline) {
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        if (poll(&p, 1, 100) <= 0)
+            continue;
+        ssize_t r = read(fd, buf + n, cap - 1 - n);
+        if (r <= 0)
+            break;
+        n += (size_t)r;
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+/* Send req, return the whole response in buf. */
+static char *roundtrip(int port, const char *req, size_t len, char *buf, size_t cap)
+{
+    int fd = http_connect(port);
+    CU_ASSERT_FATAL(fd >= 0);
+    send_all(fd, req, len);
+    read_all(fd, buf, cap);
+    close(fd);
+    return buf;
+}
+
+static dh_http *start(const dh_http_limits *lim)
+{
+    dh_http *s = dh_http_start("127.0.0.1:0", lim, echo_handler, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    CU_ASSERT_FATAL(dh_http_port(s) > 0);
+    return s;
+}
+
+static void test_http_get_answers_and_closes(void)
+{
+    dh_http *s = start(NULL);
+    char buf[4096];
+    const char req[] = "GET /hello?x=1 HTTP/1.1\r\nHost: x\r\nUser-Agent: t\r\n\r\n";
+    roundtrip(dh_http_port(s), req, sizeof req - 1, buf, sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, "HTTP/1.1 200 OK\r\n"
+                                "Content-Type: text/plain; charset=utf-8\r\n"
+                                "Content-Length: 6\r\n"
+                                "Cache-Control: no-store\r\n"
+                                "Connection: close\r\n\r\nhello\n");
+    /* the request may arrive a byte at a time */
+    int fd = http_connect(dh_http_port(s));
+    CU_ASSERT_FATAL(fd >= 0);
+    const char req10[] = "GET /hello HTTP/1.0\r\n\r\n";
+    for (size_t i = 0; i < sizeof req10 - 1; i++) {
+        send_all(fd, req10 + i, 1);
+        usleep(1000);
+    }
+    read_all(fd, buf, sizeof buf);
+    close(fd);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "200 OK"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\r\n\r\nhello\n"));
+    dh_http_stop(s);
+}
+
+static void test_http_bad_input_gets_4xx(void)
+{
+    dh_http *s = start(NULL);
+    int port = dh_http_port(s);
+    char buf[4096];
+    const char unknown[] = "GET /nope HTTP/1.1\r\n\r\n";
+    CU_ASSERT_PTR_NOT_NULL(strstr(roundtrip(port, unknown, sizeof unknown - 1, buf, sizeof buf),
+                                  "HTTP/1.1 404 Not Found\r\n"));
+    const char post[] = "POST /hello HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc";
+    roundtrip(port, post, sizeof post - 1, buf, sizeof buf);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "HTTP/1.1 405 Method Not Allowed\r\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "Allow: GET\r\n"));
+    const char garbage[] = "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n";
+    CU_ASSERT_PTR_NOT_NULL(strstr(roundtrip(port, garbage, sizeof garbage - 1, buf, sizeof buf),
+                                  "HTTP/1.1 400 Bad Request\r\n"));
+    const char noversion[] = "GET /hello\r\n\r\n";
+    CU_ASSERT_PTR_NOT_NULL(strstr(roundtrip(port, noversion, sizeof noversion - 1, buf, sizeof buf),
+                                  "400 Bad Request"));
+    const char relative[] = "GET hello HTTP/1.1\r\n\r\n";
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(roundtrip(port, relative, sizeof relative - 1, buf, sizeof buf), "400 Bad Request"));
+    /* 20 kB of headers, past the 8 kB limit */
+    size_t big = 20000;
+    char *huge = malloc(big);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(huge);
+    memset(huge, 'a', big);
+    memcpy(huge, "GET /hello HTTP/1.1\r\nX-Pad: ", 28);
+    CU_ASSERT_PTR_NOT_NULL(strstr(roundtrip(port, huge, big, buf, sizeof buf),
+                                  "HTTP/1.1 431 Request Header Fields Too Large\r\n"));
+    free(huge);
+    /* still serving */
+    const char ok[] = "GET /hello HTTP/1.1\r\n\r\n";
+    CU_ASSERT_PTR_NOT_NULL(strstr(roundtrip(port, ok, sizeof ok - 1, buf, sizeof buf), "200 OK"));
+    dh_http_stop(s);
+}
+
+static void test_http_slow_client_dropped_without_blocking_others(void)
+{
+    dh_http_limits lim = {8192, 500, 8};
+    dh_http *s = start(&lim);
+    int port = dh_http_port(s);
+    char buf[4096];
+    int slow = http_connect(port);
+    CU_ASSERT_FATAL(slow >= 0);
+    send_all(slow, "GET /hel", 8); /* and never the rest */
+    uint64_t t0 = dh_test_now_ms();
+    const char ok[] = "GET /hello HTTP/1.1\r\n\r\n";
+    for (int i = 0; i < 5; i++)
+        CU_ASSERT_PTR_NOT_NULL(
+            strstr(roundtrip(port, ok, sizeof ok - 1, buf, sizeof buf), "200 OK"));
+    CU_ASSERT(dh_test_now_ms() - t0 < 400);
+    read_all(slow, buf, sizeof buf); /* returns when the server closes it */
+    uint64_t waited = dh_test_now_ms() - t0;
+    CU_ASSERT_STRING_EQUAL(buf, "");
+    CU_ASSERT(waited >= 400 && waited < 2000);
+    close(slow);
+    dh_http_stop(s);
+}
+
+static void test_http_many_connections_past_the_cap(void)
+{
+    dh_http_limits lim = {8192, 2000, 4};
+    dh_http *s = start(&lim);
+    int port = dh_http_port(s);
+    char buf[4096];
+    int idle[4];
+    for (int i = 0; i < 4; i++) {
+        idle[i] = http_connect(port);
+        CU_ASSERT_FATAL(idle[i] >= 0);
+    }
+    usleep(100 * 1000); /* let the server take all four */
+    const char ok[] = "GET /hello HTTP/1.1\r\n\r\n";
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(roundtrip(port, ok, sizeof ok - 1, buf, sizeof buf), "503 Service Unavailable"));
+    for (int i = 0; i < 4; i++)
+        close(idle[i]);
+    /* the slots free up as the server sees those clients go */
+    uint64_t deadline = dh_test_now_ms() + 2000;
+    while (!strstr(roundtrip(port, ok, sizeof ok - 1, buf, sizeof buf), "200 OK") &&
+           dh_test_now_ms() < deadline)
+        usleep(10 * 1000);
+    /* 200 clients one after the other, each answered */
+    int good = 0;
+    for (int i = 0; i < 200; i++)
+        good += strstr(roundtrip(port, ok, sizeof ok - 1, buf, sizeof buf), "200 OK") != NULL;
+    CU_ASSERT_EQUAL(good, 200);
+    /* and up to the cap at once */
+    int fds[4];
+    for (int i = 0; i < 4; i++) {
+        fds[i] = http_connect(port);
+        CU_ASSERT_FATAL(fds[i] >= 0);
+    }
+    for (int i = 0; i < 4; i++)
+        send_all(fds[i], ok, sizeof ok - 1);
+    good = 0;
+    for (int i = 0; i < 4; i++) {
+        good += strstr(read_all(fds[i], buf, sizeof buf), "200 OK") != NULL;
+        close(fds[i]);
+    }
+    CU_ASSERT(good >= 3); /* the last client's slot may still be closing */
+    dh_http_stop(s);
+}
+
+static void test_http_stop_with_clients_open(void)
+{
+    dh_http *s = start(NULL);
+    int fd = http_connect(dh_http_port(s));
+    CU_ASSERT_FATAL(fd >= 0);
+    send_all(fd, "GET", 3);
+    usleep(50 * 1000);
+    dh_http_stop(s); /* joins the thread and closes the client: nothing leaks */
+    close(fd);
+    CU_ASSERT_PTR_NULL(dh_http_start("127.0.0.1:notaport", NULL, echo_handler, NULL));
+    CU_ASSERT_PTR_NULL(dh_http_start("nocolon", NULL, echo_handler, NULL));
+}
+
+/* ---- the probes ---------------------------------------------------------------------- */
+
+static int ops_status(dh_ops *o, const char *path, char *body, size_t cap)
+{
+    dh_http_reply r = {.status = 200};
+    dh_ops_handle(o, path, &r);
+    snprintf(body, cap, "%.*s", (int)r.len, r.body ? r.body : "");
+    free(r.body);
+    return r.status;
+}
+
+static void test_ops_probes_follow_the_loop(void)
+{
+    dh_ops o;
+    char body[256];
+    dh_counter formed = 0;
+    dh_ops_init(&o);
+    CU_ASSERT_EQUAL(
+        dh_metrics_counter(&o.metrics, "dh_matches_formed_total", "", "Formed.", &formed), 0);
+    dh_ops_beat(&o);
+    CU_ASSERT_EQUAL(ops_status(&o, "/healthz", body, sizeof body), 200);
+    CU_ASSERT_STRING_EQUAL(body, "ok\n");
+    CU_ASSERT_EQUAL(ops_status(&o, "/readyz", body, sizeof body), 503);
+    CU_ASSERT_STRING_EQUAL(body, "not ready: starting\n");
+    dh_ops_ready(&o, NULL);
+    CU_ASSERT_EQUAL(ops_status(&o, "/readyz", body, sizeof body), 200);
+    dh_ops_ready(&o, "the matchmaker link is down");
+    CU_ASSERT_EQUAL(ops_status(&o, "/readyz", body, sizeof body), 503);
+    CU_ASSERT_STRING_EQUAL(body, "not ready: the matchmaker link is down\n");
+    dh_counter_inc(&formed);
+    CU_ASSERT_EQUAL(ops_status(&o, "/metrics", body, sizeof body), 200);
+    CU_ASSERT_PTR_NOT_NULL(strstr(body, "\ndh_matches_formed_total 1\n"));
+    CU_ASSERT_EQUAL(ops_status(&o, "/", body, sizeof body), 404);
+    /* a loop that stopped turning: both probes fail */
+    atomic_store(&o.beat_ms, atomic_load(&o.beat_ms) - DH_OPS_STALL_MS - 1000);
+    dh_ops_ready(&o, NULL);
+    CU_ASSERT_EQUAL(ops_status(&o, "/healthz", body, sizeof body), 503);
+    CU_ASSERT_PTR_NOT_NULL(strstr(body, "stalled"));
+    CU_ASSERT_EQUAL(ops_status(&o, "/readyz", body, sizeof body), 503);
+}
+
+static void test_ops_serves_over_http(void)
+{
+    dh_ops o;
+    char buf[4096];
+    dh_ops_init(&o);
+    CU_ASSERT_EQUAL(dh_ops_start(&o, ""), 0); /* off */
+    CU_ASSERT_PTR_NULL(o.http);
+    CU_ASSERT_EQUAL_FATAL(dh_ops_start(&o, "127.0.0.1:0"), 0);
+    dh_ops_ready(&o, NULL);
+    const char req[] = "GET /readyz HTTP/1.1\r\n\r\n";
+    roundtrip(dh_http_port(o.http), req, sizeof req - 1, buf, sizeof buf);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "200 OK"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\r\n\r\nready\n"));
+    dh_ops_stop(&o);
+    dh_ops_stop(&o);
+}
+
+int main(void)
+{
+    static const dh_test_case cases[] = {
+        {"metrics_render_exact_text", test_metrics_render_exact_text},
+        {"metrics_refuses_bad_names_and_type_clash", test_metrics_refuses_bad_names_and_type_clash},
+        {"http_get_answers_and_closes", test_http_get_answers_and_closes},
+        {"http_bad_input_gets_4xx", test_http_bad_input_gets_4xx},
+        {"http_slow_client_dropped_without_blocking_others",
+         test_http_slow_client_dropped_without_blocking_others},
+        {"http_many_connections_past_the_cap", test_http_many_connections_past_the_cap},
+        {"http_stop_with_clients_open", test_http_stop_with_clients_open},
+        {"ops_probes_follow_the_loop", test_ops_probes_follow_the_loop},
+        {"ops_serves_over_http", test_ops_serves_over_http},
+        {NULL, NULL},
+    };
+    return dh_test_main("http", cases);
+}
