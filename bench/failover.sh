@@ -21,7 +21,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
     bots=$!
     while (($(e2e_redis hlen matches:running) < MATCHES * 3 / 4)); do sleep 0.2; done
     sleep 2
-    victims=$(e2e_redis hgetall matches:running | paste - - | awk '$2 == "wk-2" { print $1 }')
+    victims=$(e2e_matches_on wk-2)
     kill_ms=$(date +%s%3N)
     dh_cluster_kill "$E2E_RUN" worker-2 KILL
     wait "$bots" || e2e_fail "bots failed in round $round"

@@ -133,3 +133,46 @@ e2e_check_replays() {
     ((bad == 0)) || e2e_fail "$bad of $n finished matches do not replay to their recorded hash"
     e2e_log "all $n finished matches replay to their recorded final hash"
 }
+
+# Start `deckhand bots` in the background: 2 bots per match for MATCHES two-player
+# Dominion matches, paced at 5 messages/s each so that a match lasts several seconds and
+# a fault lands mid-game (extra arguments go to bots). Output in $E2E_RUN/bots.out and
+# bots.err; the pid in E2E_BOTS_PID.
+e2e_bots_start() {
+    local matches=$1
+    shift
+    timeout 300 "$DECKHAND_BIN_DIR/deckhand" bots --game dominion --players $((matches * 2)) \
+        --size 2 --matches "$matches" --rate 5 --timeout 60 --gateway "$DECKHAND_GATEWAY_TCP" \
+        "$@" >"$E2E_RUN/bots.out" 2>"$E2E_RUN/bots.err" </dev/null &
+    E2E_BOTS_PID=$!
+}
+
+# Wait up to 60 s until at least N matches run at once (the bots must still be playing).
+e2e_wait_running() {
+    local want=$1 deadline=$((SECONDS + 60))
+    while (($(e2e_redis hlen matches:running) < want)); do
+        ((SECONDS < deadline)) || e2e_fail "fewer than $want matches running after 60 s"
+        kill -0 "$E2E_BOTS_PID" 2>/dev/null ||
+            e2e_fail "the bots exited early: $(tail -n 5 "$E2E_RUN/bots.err")"
+        sleep 0.2
+    done
+}
+
+# The ids of the matches the worker with id WORKER (wk-N) runs now, per matches:running.
+e2e_matches_on() {
+    e2e_redis hgetall matches:running | paste - - | awk -v w="$1" '$2 == w { print $1 }'
+}
+
+# Wait for the bots of e2e_bots_start: they must exit 0 with the last line
+# "matches_completed=MATCHES errors=0".
+e2e_bots_wait() {
+    local matches=$1 rc=0 last
+    wait "$E2E_BOTS_PID" || rc=$?
+    last=$(grep -v '^[[:space:]]*$' "$E2E_RUN/bots.out" | tail -n 1)
+    e2e_log "bots: $last; $(grep -E '^bots: retried=' "$E2E_RUN/bots.err" | tail -n 1)"
+    ((rc == 0)) || {
+        tail -n 20 "$E2E_RUN/bots.err" >&2
+        e2e_fail "deckhand bots exited with $rc"
+    }
+    [[ $last == "matches_completed=$matches errors=0" ]] || e2e_fail "bots ended with '$last'"
+}

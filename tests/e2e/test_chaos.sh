@@ -31,7 +31,7 @@ while (($(e2e_redis hlen matches:running) < MATCHES * 3 / 4)); do
     sleep 0.2
 done
 sleep 2
-victims=$(e2e_redis hgetall matches:running | paste - - | awk '$2 == "wk-2" { print $1 }')
+victims=$(e2e_matches_on wk-2)
 nvictims=$(wc -w <<<"$victims")
 ((nvictims > 0)) || e2e_fail "no match runs on wk-2"
 kill_ms=$(date +%s%3N)

@@ -945,6 +945,31 @@ static void test_gateway_worker_unknown_match_drops_route(void)
     tc_close(c);
 }
 
+/* The worker sends pid (connected as c) the GameOver of match_id; c receives it. */
+static void worker_game_over(tclient *c, const char *pid, const char *match_id)
+{
+    Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
+    Deckhand__GameOver go = DECKHAND__GAME_OVER__INIT;
+    go.match_id = (char *)match_id;
+    sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER;
+    sm.game_over = &go;
+    uint8_t buf[256];
+    size_t n = deckhand__server_message__pack(&sm, buf);
+    Deckhand__Internal__Internal po = DECKHAND__INTERNAL__INTERNAL__INIT;
+    Deckhand__Internal__PlayerOutput o = DECKHAND__INTERNAL__PLAYER_OUTPUT__INIT;
+    o.player_id = (char *)pid;
+    o.match_id = (char *)match_id;
+    o.message.data = buf;
+    o.message.len = n;
+    po.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUT;
+    po.player_output = &o;
+    CU_ASSERT_EQUAL(dh_zmq_send(worker, GW_ID, &po), 0);
+    Deckhand__ServerMessage *got = NULL;
+    CU_ASSERT_EQUAL_FATAL(tc_recv(c, 3000, &got), 1);
+    CU_ASSERT_EQUAL(got->body_case, DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER);
+    deckhand__server_message__free_unpacked(got, NULL);
+}
+
 /* A match's GameOver takes its route away: the gateway does not keep a route per match
  * forever. A later command asks Redis (here naming another worker, to tell them apart). */
 static void test_gateway_game_over_drops_route(void)
@@ -967,25 +992,7 @@ static void test_gateway_game_over_drops_route(void)
     worker_answer(worker, pid, 60, DECKHAND__ERROR_CODE__OK);
     expect_reply(c, 60, DECKHAND__ERROR_CODE__OK);
 
-    Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
-    Deckhand__GameOver go = DECKHAND__GAME_OVER__INIT;
-    go.match_id = "m-9";
-    sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER;
-    sm.game_over = &go;
-    uint8_t buf[256];
-    size_t n = deckhand__server_message__pack(&sm, buf);
-    Deckhand__Internal__Internal po = DECKHAND__INTERNAL__INTERNAL__INIT;
-    Deckhand__Internal__PlayerOutput o = DECKHAND__INTERNAL__PLAYER_OUTPUT__INIT;
-    o.player_id = pid;
-    o.message.data = buf;
-    o.message.len = n;
-    po.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUT;
-    po.player_output = &o;
-    CU_ASSERT_EQUAL(dh_zmq_send(worker, GW_ID, &po), 0);
-    Deckhand__ServerMessage *got = NULL;
-    CU_ASSERT_EQUAL_FATAL(tc_recv(c, 3000, &got), 1);
-    CU_ASSERT_EQUAL(got->body_case, DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER);
-    deckhand__server_message__free_unpacked(got, NULL);
+    worker_game_over(c, pid, "m-9");
 
     send_resync(c, 61, "m-9");
     expect_command(worker2, "m-9", pid, 61, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC);
@@ -1038,25 +1045,7 @@ static void test_gateway_disconnect_in_match_reports_away_to_worker(void)
     login(c, "peggy", pid2, NULL);
     assign_match(pid2, "m-8b");
     expect_match_found(c, "m-8b");
-    Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
-    Deckhand__GameOver go = DECKHAND__GAME_OVER__INIT;
-    go.match_id = "m-8b";
-    sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER;
-    sm.game_over = &go;
-    uint8_t buf[256];
-    size_t n = deckhand__server_message__pack(&sm, buf);
-    Deckhand__Internal__Internal po = DECKHAND__INTERNAL__INTERNAL__INIT;
-    Deckhand__Internal__PlayerOutput o = DECKHAND__INTERNAL__PLAYER_OUTPUT__INIT;
-    o.player_id = pid2;
-    o.message.data = buf;
-    o.message.len = n;
-    po.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUT;
-    po.player_output = &o;
-    CU_ASSERT_EQUAL(dh_zmq_send(worker, GW_ID, &po), 0);
-    Deckhand__ServerMessage *got = NULL;
-    CU_ASSERT_EQUAL_FATAL(tc_recv(c, 3000, &got), 1);
-    CU_ASSERT_EQUAL(got->body_case, DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER);
-    deckhand__server_message__free_unpacked(got, NULL);
+    worker_game_over(c, pid2, "m-8b");
     tc_close(c);
     CU_ASSERT_FALSE(await_away(worker, "m-8b", pid2, 500));
 }
