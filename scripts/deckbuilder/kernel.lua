@@ -49,6 +49,7 @@ function kernel.new(cfg)
   -- mixed[name]: the card shares its pile; pile_first[name]: it names that pile in counts
   k.mixed, k.pile_first = {}, {}
   k.first_piles = {} -- each pile once, in order: { zone =, key = } (empty_piles)
+  k.first_zones = {} -- their zone names, for g:count_empty
   local pile_of, seen = cfg.pile_of or {}, {}
   for _, name in ipairs(k.order) do
     local def = k.cards[name]
@@ -61,6 +62,7 @@ function kernel.new(cfg)
     k.pile_first[name] = not seen[k.pile_zone[name]]
     if k.pile_first[name] then
       k.first_piles[#k.first_piles + 1] = { zone = k.pile_zone[name], key = k.pile_key[name] }
+      k.first_zones[#k.first_zones + 1] = k.pile_zone[name]
     end
     seen[k.pile_zone[name]] = true
   end
@@ -237,7 +239,10 @@ function kernel:supply_names(g)
   return t
 end
 
+-- Empty supply piles of this match. Asked after every turn, so one g:count_empty first:
+-- when none of the kernel's piles is empty (or absent) the answer is 0.
 function kernel:empty_piles(g)
+  if g:count_empty(self.first_zones, 0) == 0 then return 0 end
   local n = 0
   for _, pile in ipairs(self.first_piles) do
     if g:count(pile.zone, 0) == 0 and g:counter(pile.key) ~= 0 then n = n + 1 end

@@ -1,6 +1,6 @@
 -- Tests of the engine's bulk `g` calls the kernel's hot paths use (g:deal, g:move_all,
--- g:list with a filter, g:log with pieces): each gives what the one-card-at-a-time
--- calls it replaces give.
+-- g:list with a filter, g:log with pieces, g:count_empty): each gives what the
+-- one-card-at-a-time calls it replaces give.
 local kit = require("deckbuilder.testkit")
 
 local tests = {}
@@ -68,6 +68,28 @@ function tests.test_log_joins_pieces(T)
   T.eq(pcall(g.log, g, "x", 1.5), false, "a float piece is an error")
   T.eq(pcall(g.log, g, { 999999 }), false, "an id array holds entities")
   T.eq(pcall(g.log, g), false, "text expected")
+end
+
+function tests.test_count_empty_counts_empty_and_unused_zones(T)
+  local m = stacked(T)
+  local g = m.g
+  local piles = { "supply:Copper", "supply:Silver", "supply:Gold", "supply:Nothing" }
+  local function by_count()
+    local n = 0
+    for _, z in ipairs(piles) do
+      if g:count(z, 0) == 0 then n = n + 1 end
+    end
+    return n
+  end
+  T.eq(g:count_empty(piles, 0), 1, "a zone never used is empty")
+  kit.empty_pile(g, "Silver")
+  kit.empty_pile(g, "Gold", 1)
+  T.eq(g:count_empty(piles, 0), 2)
+  T.eq(g:count_empty(piles, 0), by_count())
+  T.eq(g:count_empty({ "hand", "deck", "discard" }, 1), 1, "owner 1's discard")
+  T.eq(g:count_empty({}, 0), 0)
+  T.eq(pcall(g.count_empty, g, { "hand" }, 9), false, "a bad owner is an error")
+  T.eq(pcall(g.count_empty, g, { {} }, 0), false, "zone names are strings")
 end
 
 return tests
