@@ -71,6 +71,7 @@ function kernel.new(cfg)
   -- own_key[name]: "_own:<Card>"; labels: the memo of cost_label; phase_fn: each phase's
   -- method name. All constant, built once instead of per decision.
   k.of_type, k.play_label, k.own_key, k.labels = {}, {}, {}, {}
+  k.opts, k.nopts = {}, 0 -- card_option's memo
   for name, def in pairs(k.cards) do -- sets and maps: the visiting order does not matter
     for _, t in ipairs(def.types) do
       k.of_type[t] = k.of_type[t] or {}
@@ -117,6 +118,45 @@ local function cost_label(self, prefix, name, c)
   end
   return label
 end
+
+-- Options naming a card (the supply's, the hand's), memoized by act, label and card
+-- (opts[act][label][card]) like the labels: every buy decision offers the same few
+-- dozen piles and treasures, and a new table per option per decision was the biggest
+-- part of building a decision (docs/BENCHMARKS.md). Sharing them between decisions, and
+-- between the matches of the VM, is safe because options are only read: by the engine,
+-- the kernel and the bots (bots must not write d.options; docs/SCRIPTING.md). name and
+-- cost are set for the supply's options only, as before. The memo holds at most
+-- OPTS_MAX tables and starts again when full.
+local OPTS_MAX = 4096
+
+local function card_option(self, act, label, card, name, cost)
+  local by_label = self.opts[act or ""]
+  if not by_label then
+    by_label = {}
+    self.opts[act or ""] = by_label
+  end
+  local by_card = by_label[label]
+  if not by_card then
+    by_card = {}
+    by_label[label] = by_card
+  end
+  local o = by_card[card]
+  if not o then
+    o = { label = label, card = card, name = name, cost = cost, act = act }
+    if self.nopts >= OPTS_MAX then
+      self.opts, self.nopts = {}, 0
+    else
+      by_card[card] = o
+      self.nopts = self.nopts + 1
+    end
+  end
+  return o
+end
+
+-- The options without a card, constant: shared like card_option's.
+local PLAY_ALL = { label = "Play all treasures", act = "all" }
+local END_TURN = { label = "End turn", act = "end" }
+local END_ACTIONS = { label = "End actions" }
 
 local function join_names(g, ids)
   local t = {}
@@ -306,8 +346,7 @@ function kernel:gain_options(g, max, filter, prefix, act)
       local top = g:top(zones[name], 0)
       if top and (not mixed[name] or g:name(top) == name) then
         n = n + 1
-        opts[n] = { label = cost_label(self, prefix, name, c), card = top, name = name,
-                    cost = c, act = act }
+        opts[n] = card_option(self, act, cost_label(self, prefix, name, c), top, name, c)
       end
     end
   end
@@ -417,8 +456,8 @@ function kernel:action_phase(g, p)
     local acts, names = distinct(g, self:hand_of_type(g, p, "Action"))
     if #acts == 0 then return end
     local opts = {}
-    for i, id in ipairs(acts) do opts[i] = { label = self.play_label[names[i]], card = id } end
-    opts[#opts + 1] = { label = "End actions" }
+    for i, id in ipairs(acts) do opts[i] = card_option(self, nil, self.play_label[names[i]], id) end
+    opts[#opts + 1] = END_ACTIONS
     local r = g:choose { player = p, kind = "action", options = opts,
                          prompt = action_prompt(g:counter("actions")) }
     local id = opts[r[1]].card
@@ -442,9 +481,9 @@ function kernel:buy_options(g, p)
   if g:counter("_bought") == 0 then
     local ts, names = distinct(g, self:hand_of_type(g, p, "Treasure"))
     if #ts > 0 then
-      opts[1] = { label = "Play all treasures", act = "all" }
+      opts[1] = PLAY_ALL
       for i, id in ipairs(ts) do
-        opts[i + 1] = { label = self.play_label[names[i]], card = id, act = "play" }
+        opts[i + 1] = card_option(self, "play", self.play_label[names[i]], id)
       end
     end
   end
@@ -455,7 +494,7 @@ function kernel:buy_options(g, p)
     end
   end
   if #opts == 0 then return opts end
-  opts[#opts + 1] = { label = "End turn", act = "end" }
+  opts[#opts + 1] = END_TURN
   return opts
 end
 
