@@ -110,15 +110,31 @@ static int g_option(lua_State *L)
     return 1;
 }
 
+/* g:new(card, zone, owner [, n]): n entities (default 1), one after another on top of
+ * the zone, as n calls would make them (a supply pile, a starting deck, in one call);
+ * their ids are consecutive. Returns the first id, or nil when n is 0 (and then the
+ * zone is not created, as no call would have created it). */
 static int g_new(lua_State *L)
 {
     engine_match *m = gm_mut(L);
     uint32_t card = engine_intern_lua(m->b, L, 2);
-    engine_zone *z = zone_arg(L, m, 3, 1);
-    uint32_t id = engine_entity_new(&m->st, card, (uint32_t)(z - m->st.zones));
-    if (!id)
-        return luaL_error(L, "too many entities");
-    lua_pushinteger(L, id);
+    lua_Integer n = luaL_optinteger(L, 5, 1);
+    if (n < 0)
+        return luaL_error(L, "new: n must be at least 0");
+    engine_zone *z = zone_arg(L, m, 3, n > 0);
+    if (n == 0) {
+        lua_pushnil(L);
+        return 1;
+    }
+    uint32_t zi = (uint32_t)(z - m->st.zones), first = 0;
+    for (lua_Integer i = 0; i < n; i++) {
+        uint32_t id = engine_entity_new(&m->st, card, zi);
+        if (!id)
+            return luaL_error(L, "too many entities");
+        if (!first)
+            first = id;
+    }
+    lua_pushinteger(L, first);
     return 1;
 }
 

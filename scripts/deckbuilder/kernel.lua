@@ -251,7 +251,7 @@ function kernel:setup_supply(g, piles)
   for _, pile in ipairs(piles) do
     assert(self.cards[pile.name], "kernel: unknown supply card " .. pile.name)
     local zone = self:pile(pile.name)
-    for _ = 1, pile.count do g:new(pile.name, zone, 0) end
+    if pile.count > 0 then g:new(pile.name, zone, 0, pile.count) end
     g:set_counter(self.pile_key[pile.name], 0, 1)
   end
 end
@@ -259,7 +259,7 @@ end
 -- Put starting cards in p's deck (from outside the supply), shuffle, draw a hand.
 function kernel:deal_start(g, p, cards)
   for _, c in ipairs(cards) do
-    for _ = 1, c.count do g:new(c.name, "deck", p) end
+    if c.count > 0 then g:new(c.name, "deck", p, c.count) end
     g:add_counter(self.own_key[c.name], p, c.count)
   end
   g:shuffle("deck", p)
@@ -333,9 +333,11 @@ function kernel:owned(g, p, name) return g:counter(self.own_key[name] or ("_own:
 
 -- Supply options for a gain of a card costing at most max (filter(name) optional):
 -- labels "<Card> ($<cost>)" (after prefix, if any), card = the pile's top entity.
--- act: optional, set on every option (the buy phase's dispatch).
-function kernel:gain_options(g, max, filter, prefix, act)
-  local opts, n, cards, zones, mixed = {}, 0, self.cards, self.pile_zone, self.mixed
+-- act: optional, set on every option (the buy phase's dispatch). opts: optional, an
+-- array to append the options to (returned), instead of a new one.
+function kernel:gain_options(g, max, filter, prefix, act, opts)
+  opts = opts or {}
+  local n, cards, zones, mixed = #opts, self.cards, self.pile_zone, self.mixed
   local data_cost = self.cost == kernel.cost -- no game override: read the card data
   prefix = prefix or ""
   -- Only this match's piles have cards, so an empty top means "no pile or empty pile".
@@ -453,8 +455,9 @@ end
 
 function kernel:action_phase(g, p)
   while g:counter("actions") > 0 do
-    local acts, names = distinct(g, self:hand_of_type(g, p, "Action"))
-    if #acts == 0 then return end
+    local hand = self:hand_of_type(g, p, "Action")
+    if #hand == 0 then return end
+    local acts, names = distinct(g, hand)
     local opts = {}
     for i, id in ipairs(acts) do opts[i] = card_option(self, nil, self.play_label[names[i]], id) end
     opts[#opts + 1] = END_ACTIONS
@@ -479,8 +482,9 @@ end
 function kernel:buy_options(g, p)
   local opts = {}
   if g:counter("_bought") == 0 then
-    local ts, names = distinct(g, self:hand_of_type(g, p, "Treasure"))
-    if #ts > 0 then
+    local hand = self:hand_of_type(g, p, "Treasure")
+    if #hand > 0 then
+      local ts, names = distinct(g, hand)
       opts[1] = PLAY_ALL
       for i, id in ipairs(ts) do
         opts[i + 1] = card_option(self, "play", self.play_label[names[i]], id)
@@ -488,10 +492,7 @@ function kernel:buy_options(g, p)
     end
   end
   if g:counter("buys") > 0 then
-    local coins = g:counter("coins")
-    for _, o in ipairs(self:gain_options(g, coins, nil, "Buy ", "buy")) do
-      opts[#opts + 1] = o
-    end
+    self:gain_options(g, g:counter("coins"), nil, "Buy ", "buy", opts)
   end
   if #opts == 0 then return opts end
   opts[#opts + 1] = END_TURN
@@ -530,12 +531,12 @@ function kernel:cleanup(g, p)
 end
 
 function kernel:start_turn(g, p)
-  g:add_counter("turns", p, 1)
+  local turns = g:add_counter("turns", p, 1)
   g:set_counter("actions", 0, self.turn_stats.actions)
   g:set_counter("buys", 0, self.turn_stats.buys)
   g:set_counter("coins", 0, 0)
   g:set_counter("_bought", 0, 0)
-  g:log(pname(g, p), "'s turn ", g:counter("turns", p))
+  g:log(pname(g, p), "'s turn ", turns)
 end
 
 -- One whole turn of the active player, then the next player becomes active.
@@ -553,9 +554,8 @@ kernel.cleanup_phase = kernel.cleanup
 function kernel:score(g, p)
   local total = 0
   for _, z in ipairs(OWN_ZONES) do
-    local n = g:count(z, p)
-    for i = 1, n do
-      local def = self.cards[g:name(g:at(z, p, i))]
+    for _, id in ipairs(g:list(z, p)) do
+      local def = self.cards[g:name(id)]
       if def.score then
         total = total + def.score(g, self, p)
       elseif def.vp then

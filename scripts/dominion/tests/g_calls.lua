@@ -1,6 +1,6 @@
 -- Tests of the engine's bulk `g` calls the kernel's hot paths use (g:deal, g:move_all,
--- g:list with a filter, g:log with pieces, g:count_empty): each gives what the
--- one-card-at-a-time calls it replaces give.
+-- g:list with a filter, g:log with pieces, g:count_empty, g:new with a count): each
+-- gives what the one-card-at-a-time calls it replaces give.
 local kit = require("deckbuilder.testkit")
 
 local tests = {}
@@ -68,6 +68,22 @@ function tests.test_log_joins_pieces(T)
   T.eq(pcall(g.log, g, "x", 1.5), false, "a float piece is an error")
   T.eq(pcall(g.log, g, { 999999 }), false, "an id array holds entities")
   T.eq(pcall(g.log, g), false, "text expected")
+end
+
+function tests.test_new_with_a_count_makes_consecutive_cards_on_top(T)
+  local m = stacked(T)
+  local g = m.g
+  local first = g:new("Silver", "discard", 1, 3)
+  T.eq(g:count("discard", 1), 3)
+  T.eq(g:at("discard", 1, 1), first)
+  T.eq(g:top("discard", 1), first + 2, "the last made is on top")
+  T.eq(kit.names(g, "discard", 1), "Silver,Silver,Silver")
+  local one = g:new("Gold", "discard", 1)
+  T.eq(one, first + 3, "without a count: one card")
+  T.eq(g:new("Gold", "discard", 1, 1), one + 1)
+  T.eq(g:new("Gold", "nowhere", 1, 0), nil, "a count of 0 makes nothing")
+  T.eq(g:count_empty({ "nowhere" }, 1), 1)
+  T.eq(pcall(g.new, g, "Gold", "discard", 1, -1), false, "a negative count is an error")
 end
 
 function tests.test_count_empty_counts_empty_and_unused_zones(T)
