@@ -167,14 +167,30 @@ static int where_arg(lua_State *L, int i, const char *fn)
     return 0;
 }
 
+/* g:move(id or ids, zone, owner [, where]): an array of ids moves them one by one in its
+ * order (a hand's treasures into play), as that many calls would; an empty one moves
+ * nothing and creates no zone. */
 static int g_move(lua_State *L)
 {
     engine_match *m = gm_mut(L);
-    uint32_t id = entity_arg(L, m, 2);
-    engine_zone *z = zone_arg(L, m, 3, 1);
+    int many = lua_type(L, 2) == LUA_TTABLE;
+    lua_Integer n = many ? (lua_Integer)lua_rawlen(L, 2) : 1;
+    uint32_t id = many ? 0 : entity_arg(L, m, 2);
+    engine_zone *z = zone_arg(L, m, 3, n > 0);
     int bottom = where_arg(L, 5, "move");
-    if (engine_entity_move(&m->st, id, (uint32_t)(z - m->st.zones), bottom) < 0)
-        return luaL_error(L, "out of memory");
+    for (lua_Integer i = 1; i <= n; i++) {
+        if (many) {
+            lua_rawgeti(L, 2, i);
+            int ok;
+            lua_Integer v = lua_tointegerx(L, -1, &ok);
+            lua_pop(L, 1);
+            if (!ok || v < 1 || v > m->st.nents)
+                return luaL_error(L, "move: ids[%d] is no entity", (int)i);
+            id = (uint32_t)v;
+        }
+        if (engine_entity_move(&m->st, id, (uint32_t)(z - m->st.zones), bottom) < 0)
+            return luaL_error(L, "out of memory");
+    }
     return 0;
 }
 

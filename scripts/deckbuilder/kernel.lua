@@ -80,6 +80,13 @@ function kernel.new(cfg)
     k.play_label[name] = "Play " .. name
     k.own_key[name] = "_own:" .. name
   end
+  -- plain_coins[name]: the coins of a treasure that does nothing else (play_treasures)
+  k.plain_coins = {}
+  for name, def in pairs(k.cards) do
+    if def.coins and not (def.cards or def.actions or def.buys or def.on_play) then
+      k.plain_coins[name] = def.coins
+    end
+  end
   k.phase_fn = {}
   for i, phase in ipairs(k.phases) do k.phase_fn[i] = phase .. "_phase" end
   return k
@@ -372,13 +379,16 @@ end
 
 -- Apply a card's effects: data keywords, then its handler. Callable more than once for
 -- one play (Throne Room), so it never moves the card itself.
-function kernel:resolve(g, p, id)
-  local def = self.cards[g:name(id)]
+local function resolve_def(self, g, p, id, def)
   if def.cards then self:draw(g, p, def.cards) end
   if def.actions then g:add_counter("actions", 0, def.actions) end
   if def.buys then g:add_counter("buys", 0, def.buys) end
   if def.coins then g:add_counter("coins", 0, def.coins) end
   if def.on_play then def.on_play(g, self, p, id) end
+end
+
+function kernel:resolve(g, p, id)
+  resolve_def(self, g, p, id, self.cards[g:name(id)])
 end
 
 -- Put a card from hand into play and resolve it.
@@ -473,12 +483,29 @@ end
 function kernel:play_treasures(g, p)
   local ts = self:hand_of_type(g, p, "Treasure")
   if #ts == 0 then return end
-  for _, id in ipairs(ts) do g:move(id, "play", p) end
+  g:move(ts, "play", p)
   g:log(pname(g, p), " plays ", ts)
-  for _, id in ipairs(ts) do self:resolve(g, p, id) end
+  -- Plain treasures' coins are added up and added at once, before the next treasure
+  -- that does more is resolved and at the end: every script that runs meanwhile (an
+  -- on_play) sees the counters that one add per treasure gives.
+  local cards, plain, coins = self.cards, self.plain_coins, 0
+  local own_resolve = self.resolve == kernel.resolve
+  for _, id in ipairs(ts) do
+    local name = g:name(id)
+    local c = plain[name]
+    if c and own_resolve then
+      coins = coins + c
+    else
+      if coins ~= 0 then g:add_counter("coins", 0, coins) end
+      coins = 0
+      if own_resolve then resolve_def(self, g, p, id, cards[name]) else self:resolve(g, p, id) end
+    end
+  end
+  if coins ~= 0 then g:add_counter("coins", 0, coins) end
 end
 
 -- Options of the buy phase; each carries act ("all", "play", "buy", "end") for dispatch.
+-- Also returns the buys and coins counters when it read them (the phase's prompt).
 function kernel:buy_options(g, p)
   local opts = {}
   if g:counter("_bought") == 0 then
@@ -491,12 +518,14 @@ function kernel:buy_options(g, p)
       end
     end
   end
-  if g:counter("buys") > 0 then
-    self:gain_options(g, g:counter("coins"), nil, "Buy ", "buy", opts)
+  local buys, coins = g:counter("buys"), nil
+  if buys > 0 then
+    coins = g:counter("coins")
+    self:gain_options(g, coins, nil, "Buy ", "buy", opts)
   end
   if #opts == 0 then return opts end
   opts[#opts + 1] = END_TURN
-  return opts
+  return opts, buys, coins
 end
 
 function kernel:buy(g, p, name)
@@ -508,10 +537,10 @@ end
 
 function kernel:buy_phase(g, p)
   while true do
-    local opts = self:buy_options(g, p)
+    local opts, buys, coins = self:buy_options(g, p)
     if #opts == 0 then return end
-    local r = g:choose { player = p, kind = "buy", options = opts,
-                         prompt = buy_prompt(g:counter("coins"), g:counter("buys")) }
+    local prompt = buy_prompt(coins or g:counter("coins"), buys or g:counter("buys"))
+    local r = g:choose { player = p, kind = "buy", options = opts, prompt = prompt }
     local o = opts[r[1]]
     if o.act == "end" then return end
     if o.act == "all" then

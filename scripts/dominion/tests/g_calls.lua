@@ -1,6 +1,6 @@
 -- Tests of the engine's bulk `g` calls the kernel's hot paths use (g:deal, g:move_all,
--- g:list with a filter, g:log with pieces, g:count_empty, g:new with a count): each
--- gives what the one-card-at-a-time calls it replaces give.
+-- g:list with a filter, g:log with pieces, g:count_empty, g:new with a count, g:move
+-- of an id array): each gives what the one-card-at-a-time calls it replaces give.
 local kit = require("deckbuilder.testkit")
 
 local tests = {}
@@ -84,6 +84,20 @@ function tests.test_new_with_a_count_makes_consecutive_cards_on_top(T)
   T.eq(g:new("Gold", "nowhere", 1, 0), nil, "a count of 0 makes nothing")
   T.eq(g:count_empty({ "nowhere" }, 1), 1)
   T.eq(pcall(g.new, g, "Gold", "discard", 1, -1), false, "a negative count is an error")
+end
+
+function tests.test_move_of_ids_moves_them_one_by_one_in_order(T)
+  local m = stacked(T)
+  local g = m.g
+  local hand = g:list("hand", 1) -- Copper, Estate, Silver
+  g:move({ hand[3], hand[1] }, "discard", 1)
+  T.eq(kit.names(g, "discard", 1), "Silver,Copper", "the last moved is on top")
+  g:move({ hand[2] }, "discard", 1, "bottom")
+  T.eq(kit.names(g, "discard", 1), "Estate,Silver,Copper")
+  g:move({}, "nowhere", 1)
+  T.eq(g:count_empty({ "nowhere" }, 1), 1, "an empty array moves nothing")
+  T.eq(pcall(g.move, g, { hand[1], 999999 }, "hand", 1), false, "ids are entities")
+  T.eq(kit.names(g, "hand", 1), "Copper", "the ones before a bad id moved")
 end
 
 function tests.test_count_empty_counts_empty_and_unused_zones(T)
