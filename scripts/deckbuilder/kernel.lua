@@ -71,7 +71,7 @@ function kernel.new(cfg)
   -- own_key[name]: "_own:<Card>"; labels: the memo of cost_label; phase_fn: each phase's
   -- method name. All constant, built once instead of per decision.
   k.of_type, k.play_label, k.own_key, k.labels = {}, {}, {}, {}
-  k.opts, k.nopts = {}, 0 -- card_option's memo
+  k.opts, k.supply_opts, k.nopts = {}, {}, 0 -- card_option's and supply_option's memos
   for name, def in pairs(k.cards) do -- sets and maps: the visiting order does not matter
     for _, t in ipairs(def.types) do
       k.of_type[t] = k.of_type[t] or {}
@@ -151,12 +151,45 @@ local function card_option(self, act, label, card, name, cost)
   if not o then
     o = { label = label, card = card, name = name, cost = cost, act = act }
     if self.nopts >= OPTS_MAX then
-      self.opts, self.nopts = {}, 0
+      self.opts, self.supply_opts, self.nopts = {}, {}, 0
     else
       by_card[card] = o
       self.nopts = self.nopts + 1
     end
   end
+  return o
+end
+
+-- gain_options' memo for one prefix and act: memo[name][cost][top] = the option, so
+-- that its loop finds an option with three lookups and no call (supply_option below
+-- fills it). Part of card_option's budget of OPTS_MAX tables.
+local function supply_memo(self, prefix, act)
+  local by_prefix = self.supply_opts[prefix]
+  if not by_prefix then
+    by_prefix = {}
+    self.supply_opts[prefix] = by_prefix
+  end
+  local memo = by_prefix[act or ""]
+  if not memo then
+    memo = {}
+    by_prefix[act or ""] = memo
+  end
+  return memo
+end
+
+local function supply_option(self, memo, prefix, act, name, c, top)
+  local by_cost = memo[name]
+  if not by_cost then
+    by_cost = {}
+    memo[name] = by_cost
+  end
+  local by_top = by_cost[c]
+  if not by_top then
+    by_top = {}
+    by_cost[c] = by_top
+  end
+  local o = card_option(self, act, cost_label(self, prefix, name, c), top, name, c)
+  by_top[top] = o
   return o
 end
 
@@ -187,7 +220,8 @@ end
 -- One id per distinct card name among ids, first occurrence first; and their names.
 local function distinct(g, ids)
   local t, names, seen = {}, {}, {}
-  for _, id in ipairs(ids) do
+  for i = 1, #ids do
+    local id = ids[i]
     local n = g:name(id)
     if not seen[n] then
       seen[n] = true
@@ -347,15 +381,21 @@ function kernel:gain_options(g, max, filter, prefix, act, opts)
   local n, cards, zones, mixed = #opts, self.cards, self.pile_zone, self.mixed
   local data_cost = self.cost == kernel.cost -- no game override: read the card data
   prefix = prefix or ""
+  local memo, order = supply_memo(self, prefix, act), self.order
   -- Only this match's piles have cards, so an empty top means "no pile or empty pile".
-  for _, name in ipairs(self.order) do
+  -- (Numeric loops here and in the turn's other hot loops: ipairs costs a C call per
+  -- step.)
+  for i = 1, #order do
+    local name = order[i]
     local c
     if data_cost then c = cards[name].cost else c = self:cost(g, name) end
     if c <= max and (not filter or filter(name)) then
       local top = g:top(zones[name], 0)
       if top and (not mixed[name] or g:name(top) == name) then
+        local by_cost = memo[name]
+        local by_top = by_cost and by_cost[c]
         n = n + 1
-        opts[n] = card_option(self, act, cost_label(self, prefix, name, c), top, name, c)
+        opts[n] = by_top and by_top[top] or supply_option(self, memo, prefix, act, name, c, top)
       end
     end
   end
@@ -469,7 +509,7 @@ function kernel:action_phase(g, p)
     if #hand == 0 then return end
     local acts, names = distinct(g, hand)
     local opts = {}
-    for i, id in ipairs(acts) do opts[i] = card_option(self, nil, self.play_label[names[i]], id) end
+    for i = 1, #acts do opts[i] = card_option(self, nil, self.play_label[names[i]], acts[i]) end
     opts[#opts + 1] = END_ACTIONS
     local r = g:choose { player = p, kind = "action", options = opts,
                          prompt = action_prompt(g:counter("actions")) }
@@ -490,7 +530,8 @@ function kernel:play_treasures(g, p)
   -- on_play) sees the counters that one add per treasure gives.
   local cards, plain, coins = self.cards, self.plain_coins, 0
   local own_resolve = self.resolve == kernel.resolve
-  for _, id in ipairs(ts) do
+  for i = 1, #ts do
+    local id = ts[i]
     local name = g:name(id)
     local c = plain[name]
     if c and own_resolve then
@@ -513,8 +554,8 @@ function kernel:buy_options(g, p)
     if #hand > 0 then
       local ts, names = distinct(g, hand)
       opts[1] = PLAY_ALL
-      for i, id in ipairs(ts) do
-        opts[i + 1] = card_option(self, "play", self.play_label[names[i]], id)
+      for i = 1, #ts do
+        opts[i + 1] = card_option(self, "play", self.play_label[names[i]], ts[i])
       end
     end
   end
@@ -572,7 +613,8 @@ end
 function kernel:turn(g)
   local p = g:counter("active")
   self:start_turn(g, p)
-  for _, fn in ipairs(self.phase_fn) do self[fn](self, g, p) end
+  local phase_fn = self.phase_fn
+  for i = 1, #phase_fn do self[phase_fn[i]](self, g, p) end
   g:set_counter("active", 0, p % g:nplayers() + 1)
 end
 kernel.cleanup_phase = kernel.cleanup
@@ -583,8 +625,9 @@ kernel.cleanup_phase = kernel.cleanup
 function kernel:score(g, p)
   local total = 0
   for _, z in ipairs(OWN_ZONES) do
-    for _, id in ipairs(g:list(z, p)) do
-      local def = self.cards[g:name(id)]
+    local ids = g:list(z, p)
+    for i = 1, #ids do
+      local def = self.cards[g:name(ids[i])]
       if def.score then
         total = total + def.score(g, self, p)
       elseif def.vp then
