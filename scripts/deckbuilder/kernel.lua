@@ -103,7 +103,6 @@ function kernel:pile(name) return self.pile_zone[name] or ("supply:" .. name) en
 
 -- ---- small helpers ----------------------------------------------------------------
 
-local function pname(g, p) return g:player_name(p) end
 
 -- "<prefix><Card> ($<cost>)", memoized per prefix, card and cost: every buy decision
 -- offers the same few dozen labels, and building each anew was a tenth of a sim's time.
@@ -265,7 +264,7 @@ end
 function kernel:reshuffle(g, p)
   if g:move_all("discard", p, "deck", p, "bottom") == 0 then return end
   g:shuffle("deck", p)
-  g:log(pname(g, p), " shuffles")
+  g:log(g:player_name(p), " shuffles")
 end
 
 -- Draw n cards: the deck first; only when more is needed the discard is shuffled into
@@ -279,7 +278,7 @@ function kernel:draw(g, p, n, quiet)
   if #drawn > 0 then
     g:log_to(p, "You draw ", drawn)
     if not quiet then
-      g:log(pname(g, p), " draws ", #drawn, #drawn == 1 and " card" or " cards")
+      g:log(g:player_name(p), " draws ", #drawn, #drawn == 1 and " card" or " cards")
     end
   end
   return drawn
@@ -349,25 +348,25 @@ function kernel:gain(g, p, name, to, verb)
   self:take(g, p, id, to)
   local where = ""
   if to == "hand" then where = " into hand" elseif to == "deck" then where = " onto their deck" end
-  g:log(pname(g, p), " ", verb or "gains", " ", name, where)
+  g:log(g:player_name(p), " ", verb or "gains", " ", name, where)
   return id
 end
 
 function kernel:trash(g, p, id)
   g:add_counter(self.own_key[g:name(id)], p, -1)
   g:move(id, "trash", 0)
-  g:log(pname(g, p), " trashes ", g:name(id))
+  g:log(g:player_name(p), " trashes ", g:name(id))
 end
 
 function kernel.discard(g, p, ids)
   if #ids == 0 then return end
   for _, id in ipairs(ids) do g:move(id, "discard", p) end
-  g:log(pname(g, p), " discards ", ids)
+  g:log(g:player_name(p), " discards ", ids)
 end
 
 function kernel.reveal(g, p, ids)
   if #ids == 0 then return end
-  g:log(pname(g, p), " reveals ", ids)
+  g:log(g:player_name(p), " reveals ", ids)
 end
 
 function kernel:owned(g, p, name) return g:counter(self.own_key[name] or ("_own:" .. name), p) end
@@ -407,7 +406,7 @@ end
 function kernel:choose_gain(g, p, max, spec)
   local opts = self:gain_options(g, max, spec.filter)
   if #opts == 0 then
-    g:log(pname(g, p) .. " has nothing to gain")
+    g:log(g:player_name(p) .. " has nothing to gain")
     return nil
   end
   local r = g:choose { player = p, prompt = spec.prompt, kind = "gain", options = opts,
@@ -434,7 +433,7 @@ end
 -- Put a card from hand into play and resolve it.
 function kernel:play(g, p, id)
   g:move(id, "play", p)
-  g:log(pname(g, p), " plays ", g:name(id))
+  g:log(g:player_name(p), " plays ", g:name(id))
   self:resolve(g, p, id)
 end
 
@@ -454,8 +453,9 @@ function kernel:attack(g, p, attack_id, effect)
       local def = self.cards[g:name(rid)]
       if def.react and g:counter("_unaffected", v) == 0 then
         local rname = g:name(rid)
-        local yes = kernel.yesno(g, v, pname(g, p) .. " plays " .. aname .. ": reveal " .. rname
-                                 .. "?", "Reveal " .. rname, "Don't reveal", "reveal", rname)
+        local prompt = g:player_name(p) .. " plays " .. aname .. ": reveal " .. rname .. "?"
+        local yes = kernel.yesno(g, v, prompt, "Reveal " .. rname, "Don't reveal", "reveal",
+                                 rname)
         if yes then
           kernel.reveal(g, v, { rid })
           def.react(g, self, v, rid, p, attack_id)
@@ -465,7 +465,7 @@ function kernel:attack(g, p, attack_id, effect)
   end
   for _, v in ipairs(victims) do
     if g:counter("_unaffected", v) ~= 0 then
-      g:log(pname(g, v), " is unaffected by ", aname)
+      g:log(g:player_name(v), " is unaffected by ", aname)
       g:set_counter("_unaffected", v, 0)
     else
       effect(v)
@@ -524,7 +524,7 @@ function kernel:play_treasures(g, p)
   local ts = self:hand_of_type(g, p, "Treasure")
   if #ts == 0 then return end
   g:move(ts, "play", p)
-  g:log(pname(g, p), " plays ", ts)
+  g:log(g:player_name(p), " plays ", ts)
   -- Plain treasures' coins are added up and added at once, before the next treasure
   -- that does more is resolved and at the end: every script that runs meanwhile (an
   -- on_play) sees the counters that one add per treasure gives.
@@ -606,7 +606,7 @@ function kernel:start_turn(g, p)
   g:set_counter("buys", 0, self.turn_stats.buys)
   g:set_counter("coins", 0, 0)
   g:set_counter("_bought", 0, 0)
-  g:log(pname(g, p), "'s turn ", turns)
+  g:log(g:player_name(p), "'s turn ", turns)
 end
 
 -- One whole turn of the active player, then the next player becomes active.

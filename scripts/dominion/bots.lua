@@ -224,12 +224,13 @@ local function buy_with(strategy)
   end
 end
 
-local NONE = {}
+-- Wish lists are only read (buy_with, choose_draft), so the constant ones are shared.
+local NONE, PROVINCE, GOLD, SILVER = {}, { "Province" }, { "Gold" }, { "Silver" }
 
 local function big_money(_, _, _, coins)
-  if coins >= 8 then return { "Province" } end
-  if coins >= 6 then return { "Gold" } end
-  if coins >= 3 then return { "Silver" } end
+  if coins >= 8 then return PROVINCE end
+  if coins >= 6 then return GOLD end
+  if coins >= 3 then return SILVER end
   return NONE
 end
 
@@ -272,7 +273,7 @@ local function default_buy(k, g, p, coins)
     end
     if best then return { best, "Silver" } end
   end
-  return { "Silver" }
+  return SILVER
 end
 
 -- Witch: Big Money, plus a Witch at $5-$7 while it owns fewer than two (k's order holds
