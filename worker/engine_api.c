@@ -285,8 +285,11 @@ static int g_top(lua_State *L)
     return 1;
 }
 
-/* g:list(zone, owner [, names]): with names (a table keyed by card name), only the ids
- * whose card name it maps to a true value: hands filtered by type in one call. */
+/* g:list(zone, owner [, names [, how]]): with names (a table keyed by card name), only
+ * the ids whose card name it maps to a true value: hands filtered by type in one call.
+ * how "names" adds the ids' card names as a second array; "distinct" also keeps only
+ * the first id (from the bottom) of each card name: a hand's kinds of treasure for the
+ * buy options, or the treasures played with their names, without a g:name per card. */
 static int g_list(lua_State *L)
 {
     engine_match *m = gm(L);
@@ -295,21 +298,44 @@ static int g_list(lua_State *L)
     int filter = !lua_isnoneornil(L, 4);
     if (filter)
         luaL_checktype(L, 4, LUA_TTABLE);
-    lua_createtable(L, filter ? 0 : (int)n, 0);
+    int names = 0, distinct = 0;
+    if (!lua_isnoneornil(L, 5)) {
+        const char *how = luaL_checkstring(L, 5);
+        distinct = !strcmp(how, "distinct");
+        if (!distinct && strcmp(how, "names"))
+            return luaL_error(L, "list: how must be \"names\" or \"distinct\"");
+        names = 1;
+    }
+    lua_settop(L, 5);
+    /* Sized for the whole zone (a hand): growing a Lua array is a rehash per doubling. */
+    lua_createtable(L, (int)n, 0); /* 6: ids */
+    if (names)
+        lua_createtable(L, (int)n, 0); /* 7: their names */
     lua_Integer k = 0;
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t id = z->ids[i];
+        uint32_t id = z->ids[i], name = m->st.ents[id - 1].name;
+        if (distinct) { /* an earlier card of this name was kept or dropped already */
+            uint32_t j = 0;
+            while (j < i && m->st.ents[z->ids[j] - 1].name != name)
+                j++;
+            if (j < i)
+                continue;
+        }
         if (filter) {
-            push_name(L, m->st.ents[id - 1].name);
+            push_name(L, name);
             int keep = lua_rawget(L, 4) != LUA_TNIL && lua_toboolean(L, -1);
             lua_pop(L, 1);
             if (!keep)
                 continue;
         }
         lua_pushinteger(L, id);
-        lua_rawseti(L, -2, ++k);
+        lua_rawseti(L, 6, ++k);
+        if (names) {
+            push_name(L, name);
+            lua_rawseti(L, 7, k);
+        }
     }
-    return 1;
+    return names ? 2 : 1;
 }
 
 static int g_shuffle(lua_State *L)

@@ -216,6 +216,12 @@ function kernel:hand_of_type(g, p, ty)
   return g:list("hand", p, self.of_type[ty] or {})
 end
 
+-- distinct(g, self:hand_of_type(g, p, ty)) in one g call: one id per card name of type
+-- ty in p's hand, first from the bottom, and their names.
+function kernel:hand_kinds(g, p, ty)
+  return g:list("hand", p, self.of_type[ty] or {}, "distinct")
+end
+
 -- One id per distinct card name among ids, first occurrence first; and their names.
 local function distinct(g, ids)
   local t, names, seen = {}, {}, {}
@@ -505,9 +511,8 @@ end
 
 function kernel:action_phase(g, p)
   while g:counter("actions") > 0 do
-    local hand = self:hand_of_type(g, p, "Action")
-    if #hand == 0 then return end
-    local acts, names = distinct(g, hand)
+    local acts, names = self:hand_kinds(g, p, "Action")
+    if #acts == 0 then return end
     local opts = {}
     for i = 1, #acts do opts[i] = card_option(self, nil, self.play_label[names[i]], acts[i]) end
     opts[#opts + 1] = END_ACTIONS
@@ -521,7 +526,7 @@ function kernel:action_phase(g, p)
 end
 
 function kernel:play_treasures(g, p)
-  local ts = self:hand_of_type(g, p, "Treasure")
+  local ts, names = g:list("hand", p, self.of_type.Treasure or {}, "names")
   if #ts == 0 then return end
   g:move(ts, "play", p)
   g:log(g:player_name(p), " plays ", ts)
@@ -531,8 +536,7 @@ function kernel:play_treasures(g, p)
   local cards, plain, coins = self.cards, self.plain_coins, 0
   local own_resolve = self.resolve == kernel.resolve
   for i = 1, #ts do
-    local id = ts[i]
-    local name = g:name(id)
+    local id, name = ts[i], names[i]
     local c = plain[name]
     if c and own_resolve then
       coins = coins + c
@@ -550,9 +554,8 @@ end
 function kernel:buy_options(g, p)
   local opts = {}
   if g:counter("_bought") == 0 then
-    local hand = self:hand_of_type(g, p, "Treasure")
-    if #hand > 0 then
-      local ts, names = distinct(g, hand)
+    local ts, names = self:hand_kinds(g, p, "Treasure")
+    if #ts > 0 then
       opts[1] = PLAY_ALL
       for i = 1, #ts do
         opts[i + 1] = card_option(self, "play", self.play_label[names[i]], ts[i])

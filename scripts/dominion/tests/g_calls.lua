@@ -1,7 +1,9 @@
 -- Tests of the engine's bulk `g` calls the kernel's hot paths use (g:deal, g:move_all,
--- g:list with a filter, g:log with pieces, g:count_empty, g:new with a count, g:move
--- of an id array): each gives what the one-card-at-a-time calls it replaces give.
+-- g:list with a filter, names or distinct, g:log with pieces, g:count_empty, g:new with
+-- a count, g:move of an id array): each gives what the one-card-at-a-time calls it
+-- replaces give.
 local kit = require("deckbuilder.testkit")
+local kernel = require("deckbuilder.kernel")
 
 local tests = {}
 
@@ -55,6 +57,31 @@ function tests.test_list_filter_keeps_named_cards_in_order(T)
   T.eq(g:name(ids[2]), "Silver")
   T.eq(#g:list("hand", 1, {}), 0)
   T.eq(#g:list("hand", 1), 3)
+end
+
+function tests.test_list_names_and_distinct_match_g_name_and_kernel_distinct(T)
+  local m = T.match {
+    players = 2, seed = 1,
+    setup = function(g)
+      kit.set_hand(g, 1, { "Copper", "Silver", "Copper", "Estate", "Silver", "Gold" })
+    end,
+  }
+  local g = m.g
+  local money = { Copper = true, Silver = true, Gold = true }
+  local ids, names = g:list("hand", 1, money, "names")
+  T.eq(ids, g:list("hand", 1, money))
+  T.eq(#names, 5)
+  for i = 1, #ids do T.eq(names[i], g:name(ids[i])) end
+  local kinds, knames = g:list("hand", 1, money, "distinct")
+  local want, wnames = kernel.distinct(g, g:list("hand", 1, money))
+  T.eq(kinds, want)
+  T.eq(knames, wnames)
+  T.eq(knames, { "Copper", "Silver", "Gold" })
+  local all = g:list("hand", 1, nil, "distinct")
+  T.eq(#all, 4, "without a filter: every name once")
+  local none, nnames = g:list("nowhere", 1, nil, "names")
+  T.eq(#none + #nnames, 0)
+  T.eq(pcall(g.list, g, "hand", 1, nil, "sorted"), false, "how is names or distinct")
 end
 
 function tests.test_log_joins_pieces(T)
