@@ -110,15 +110,31 @@ static int g_option(lua_State *L)
     return 1;
 }
 
+/* g:new(card, zone, owner [, n]): n entities (default 1), one after another on top of
+ * the zone, as n calls would make them (a supply pile, a starting deck, in one call);
+ * their ids are consecutive. Returns the first id, or nil when n is 0 (and then the
+ * zone is not created, as no call would have created it). */
 static int g_new(lua_State *L)
 {
     engine_match *m = gm_mut(L);
     uint32_t card = engine_intern_lua(m->b, L, 2);
-    engine_zone *z = zone_arg(L, m, 3, 1);
-    uint32_t id = engine_entity_new(&m->st, card, (uint32_t)(z - m->st.zones));
-    if (!id)
-        return luaL_error(L, "too many entities");
-    lua_pushinteger(L, id);
+    lua_Integer n = luaL_optinteger(L, 5, 1);
+    if (n < 0)
+        return luaL_error(L, "new: n must be at least 0");
+    engine_zone *z = zone_arg(L, m, 3, n > 0);
+    if (n == 0) {
+        lua_pushnil(L);
+        return 1;
+    }
+    uint32_t zi = (uint32_t)(z - m->st.zones), first = 0;
+    for (lua_Integer i = 0; i < n; i++) {
+        uint32_t id = engine_entity_new(&m->st, card, zi);
+        if (!id)
+            return luaL_error(L, "too many entities");
+        if (!first)
+            first = id;
+    }
+    lua_pushinteger(L, first);
     return 1;
 }
 
@@ -151,14 +167,30 @@ static int where_arg(lua_State *L, int i, const char *fn)
     return 0;
 }
 
+/* g:move(id or ids, zone, owner [, where]): an array of ids moves them one by one in its
+ * order (a hand's treasures into play), as that many calls would; an empty one moves
+ * nothing and creates no zone. */
 static int g_move(lua_State *L)
 {
     engine_match *m = gm_mut(L);
-    uint32_t id = entity_arg(L, m, 2);
-    engine_zone *z = zone_arg(L, m, 3, 1);
+    int many = lua_type(L, 2) == LUA_TTABLE;
+    lua_Integer n = many ? (lua_Integer)lua_rawlen(L, 2) : 1;
+    uint32_t id = many ? 0 : entity_arg(L, m, 2);
+    engine_zone *z = zone_arg(L, m, 3, n > 0);
     int bottom = where_arg(L, 5, "move");
-    if (engine_entity_move(&m->st, id, (uint32_t)(z - m->st.zones), bottom) < 0)
-        return luaL_error(L, "out of memory");
+    for (lua_Integer i = 1; i <= n; i++) {
+        if (many) {
+            lua_rawgeti(L, 2, i);
+            int ok;
+            lua_Integer v = lua_tointegerx(L, -1, &ok);
+            lua_pop(L, 1);
+            if (!ok || v < 1 || v > m->st.nents)
+                return luaL_error(L, "move: ids[%d] is no entity", (int)i);
+            id = (uint32_t)v;
+        }
+        if (engine_entity_move(&m->st, id, (uint32_t)(z - m->st.zones), bottom) < 0)
+            return luaL_error(L, "out of memory");
+    }
     return 0;
 }
 
@@ -211,6 +243,25 @@ static int g_count(lua_State *L)
     return 1;
 }
 
+/* g:count_empty(zones, owner): how many of the zones named in the array hold no card (a
+ * zone never used counts as empty). One call instead of a g:count per supply pile in
+ * the end-of-game check asked after every turn (docs/BENCHMARKS.md). */
+static int g_count_empty(lua_State *L)
+{
+    engine_match *m = gm(L);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    int32_t owner = owner_arg(L, m, 3);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, 2), empty = 0;
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, 2, i);
+        const engine_zone *z = engine_zone_get(&m->st, engine_intern_lua(m->b, L, -1), owner, 0);
+        lua_pop(L, 1);
+        empty += !z || z->n == 0;
+    }
+    lua_pushinteger(L, empty);
+    return 1;
+}
+
 static int g_at(lua_State *L)
 {
     engine_match *m = gm(L);
@@ -234,8 +285,11 @@ static int g_top(lua_State *L)
     return 1;
 }
 
-/* g:list(zone, owner [, names]): with names (a table keyed by card name), only the ids
- * whose card name it maps to a true value: hands filtered by type in one call. */
+/* g:list(zone, owner [, names [, how]]): with names (a table keyed by card name), only
+ * the ids whose card name it maps to a true value: hands filtered by type in one call.
+ * how "names" adds the ids' card names as a second array; "distinct" also keeps only
+ * the first id (from the bottom) of each card name: a hand's kinds of treasure for the
+ * buy options, or the treasures played with their names, without a g:name per card. */
 static int g_list(lua_State *L)
 {
     engine_match *m = gm(L);
@@ -244,21 +298,44 @@ static int g_list(lua_State *L)
     int filter = !lua_isnoneornil(L, 4);
     if (filter)
         luaL_checktype(L, 4, LUA_TTABLE);
-    lua_createtable(L, filter ? 0 : (int)n, 0);
+    int names = 0, distinct = 0;
+    if (!lua_isnoneornil(L, 5)) {
+        const char *how = luaL_checkstring(L, 5);
+        distinct = !strcmp(how, "distinct");
+        if (!distinct && strcmp(how, "names"))
+            return luaL_error(L, "list: how must be \"names\" or \"distinct\"");
+        names = 1;
+    }
+    lua_settop(L, 5);
+    /* Sized for the whole zone (a hand): growing a Lua array is a rehash per doubling. */
+    lua_createtable(L, (int)n, 0); /* 6: ids */
+    if (names)
+        lua_createtable(L, (int)n, 0); /* 7: their names */
     lua_Integer k = 0;
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t id = z->ids[i];
+        uint32_t id = z->ids[i], name = m->st.ents[id - 1].name;
+        if (distinct) { /* an earlier card of this name was kept or dropped already */
+            uint32_t j = 0;
+            while (j < i && m->st.ents[z->ids[j] - 1].name != name)
+                j++;
+            if (j < i)
+                continue;
+        }
         if (filter) {
-            push_name(L, m->st.ents[id - 1].name);
+            push_name(L, name);
             int keep = lua_rawget(L, 4) != LUA_TNIL && lua_toboolean(L, -1);
             lua_pop(L, 1);
             if (!keep)
                 continue;
         }
         lua_pushinteger(L, id);
-        lua_rawseti(L, -2, ++k);
+        lua_rawseti(L, 6, ++k);
+        if (names) {
+            push_name(L, name);
+            lua_rawseti(L, 7, k);
+        }
     }
-    return 1;
+    return names ? 2 : 1;
 }
 
 static int g_shuffle(lua_State *L)
@@ -515,6 +592,7 @@ static const luaL_Reg g_methods[] = {
     {"move_all", g_move_all},
     {"deal", g_deal},
     {"count", g_count},
+    {"count_empty", g_count_empty},
     {"at", g_at},
     {"top", g_top},
     {"list", g_list},

@@ -49,6 +49,7 @@ function kernel.new(cfg)
   -- mixed[name]: the card shares its pile; pile_first[name]: it names that pile in counts
   k.mixed, k.pile_first = {}, {}
   k.first_piles = {} -- each pile once, in order: { zone =, key = } (empty_piles)
+  k.first_zones = {} -- their zone names, for g:count_empty
   local pile_of, seen = cfg.pile_of or {}, {}
   for _, name in ipairs(k.order) do
     local def = k.cards[name]
@@ -61,6 +62,7 @@ function kernel.new(cfg)
     k.pile_first[name] = not seen[k.pile_zone[name]]
     if k.pile_first[name] then
       k.first_piles[#k.first_piles + 1] = { zone = k.pile_zone[name], key = k.pile_key[name] }
+      k.first_zones[#k.first_zones + 1] = k.pile_zone[name]
     end
     seen[k.pile_zone[name]] = true
   end
@@ -69,6 +71,7 @@ function kernel.new(cfg)
   -- own_key[name]: "_own:<Card>"; labels: the memo of cost_label; phase_fn: each phase's
   -- method name. All constant, built once instead of per decision.
   k.of_type, k.play_label, k.own_key, k.labels = {}, {}, {}, {}
+  k.opts, k.supply_opts, k.nopts = {}, {}, 0 -- card_option's and supply_option's memos
   for name, def in pairs(k.cards) do -- sets and maps: the visiting order does not matter
     for _, t in ipairs(def.types) do
       k.of_type[t] = k.of_type[t] or {}
@@ -76,6 +79,13 @@ function kernel.new(cfg)
     end
     k.play_label[name] = "Play " .. name
     k.own_key[name] = "_own:" .. name
+  end
+  -- plain_coins[name]: the coins of a treasure that does nothing else (play_treasures)
+  k.plain_coins = {}
+  for name, def in pairs(k.cards) do
+    if def.coins and not (def.cards or def.actions or def.buys or def.on_play) then
+      k.plain_coins[name] = def.coins
+    end
   end
   k.phase_fn = {}
   for i, phase in ipairs(k.phases) do k.phase_fn[i] = phase .. "_phase" end
@@ -93,7 +103,6 @@ function kernel:pile(name) return self.pile_zone[name] or ("supply:" .. name) en
 
 -- ---- small helpers ----------------------------------------------------------------
 
-local function pname(g, p) return g:player_name(p) end
 
 -- "<prefix><Card> ($<cost>)", memoized per prefix, card and cost: every buy decision
 -- offers the same few dozen labels, and building each anew was a tenth of a sim's time.
@@ -116,6 +125,78 @@ local function cost_label(self, prefix, name, c)
   return label
 end
 
+-- Options naming a card (the supply's, the hand's), memoized by act, label and card
+-- (opts[act][label][card]) like the labels: every buy decision offers the same few
+-- dozen piles and treasures, and a new table per option per decision was the biggest
+-- part of building a decision (docs/BENCHMARKS.md). Sharing them between decisions, and
+-- between the matches of the VM, is safe because options are only read: by the engine,
+-- the kernel and the bots (bots must not write d.options; docs/SCRIPTING.md). name and
+-- cost are set for the supply's options only, as before. The memo holds at most
+-- OPTS_MAX tables and starts again when full.
+local OPTS_MAX = 4096
+
+local function card_option(self, act, label, card, name, cost)
+  local by_label = self.opts[act or ""]
+  if not by_label then
+    by_label = {}
+    self.opts[act or ""] = by_label
+  end
+  local by_card = by_label[label]
+  if not by_card then
+    by_card = {}
+    by_label[label] = by_card
+  end
+  local o = by_card[card]
+  if not o then
+    o = { label = label, card = card, name = name, cost = cost, act = act }
+    if self.nopts >= OPTS_MAX then
+      self.opts, self.supply_opts, self.nopts = {}, {}, 0
+    else
+      by_card[card] = o
+      self.nopts = self.nopts + 1
+    end
+  end
+  return o
+end
+
+-- gain_options' memo for one prefix and act: memo[name][cost][top] = the option, so
+-- that its loop finds an option with three lookups and no call (supply_option below
+-- fills it). Part of card_option's budget of OPTS_MAX tables.
+local function supply_memo(self, prefix, act)
+  local by_prefix = self.supply_opts[prefix]
+  if not by_prefix then
+    by_prefix = {}
+    self.supply_opts[prefix] = by_prefix
+  end
+  local memo = by_prefix[act or ""]
+  if not memo then
+    memo = {}
+    by_prefix[act or ""] = memo
+  end
+  return memo
+end
+
+local function supply_option(self, memo, prefix, act, name, c, top)
+  local by_cost = memo[name]
+  if not by_cost then
+    by_cost = {}
+    memo[name] = by_cost
+  end
+  local by_top = by_cost[c]
+  if not by_top then
+    by_top = {}
+    by_cost[c] = by_top
+  end
+  local o = card_option(self, act, cost_label(self, prefix, name, c), top, name, c)
+  by_top[top] = o
+  return o
+end
+
+-- The options without a card, constant: shared like card_option's.
+local PLAY_ALL = { label = "Play all treasures", act = "all" }
+local END_TURN = { label = "End turn", act = "end" }
+local END_ACTIONS = { label = "End actions" }
+
 local function join_names(g, ids)
   local t = {}
   for i = 1, #ids do t[i] = g:name(ids[i]) end
@@ -135,10 +216,17 @@ function kernel:hand_of_type(g, p, ty)
   return g:list("hand", p, self.of_type[ty] or {})
 end
 
+-- distinct(g, self:hand_of_type(g, p, ty)) in one g call: one id per card name of type
+-- ty in p's hand, first from the bottom, and their names.
+function kernel:hand_kinds(g, p, ty)
+  return g:list("hand", p, self.of_type[ty] or {}, "distinct")
+end
+
 -- One id per distinct card name among ids, first occurrence first; and their names.
 local function distinct(g, ids)
   local t, names, seen = {}, {}, {}
-  for _, id in ipairs(ids) do
+  for i = 1, #ids do
+    local id = ids[i]
     local n = g:name(id)
     if not seen[n] then
       seen[n] = true
@@ -182,7 +270,7 @@ end
 function kernel:reshuffle(g, p)
   if g:move_all("discard", p, "deck", p, "bottom") == 0 then return end
   g:shuffle("deck", p)
-  g:log(pname(g, p), " shuffles")
+  g:log(g:player_name(p), " shuffles")
 end
 
 -- Draw n cards: the deck first; only when more is needed the discard is shuffled into
@@ -196,7 +284,7 @@ function kernel:draw(g, p, n, quiet)
   if #drawn > 0 then
     g:log_to(p, "You draw ", drawn)
     if not quiet then
-      g:log(pname(g, p), " draws ", #drawn, #drawn == 1 and " card" or " cards")
+      g:log(g:player_name(p), " draws ", #drawn, #drawn == 1 and " card" or " cards")
     end
   end
   return drawn
@@ -209,7 +297,7 @@ function kernel:setup_supply(g, piles)
   for _, pile in ipairs(piles) do
     assert(self.cards[pile.name], "kernel: unknown supply card " .. pile.name)
     local zone = self:pile(pile.name)
-    for _ = 1, pile.count do g:new(pile.name, zone, 0) end
+    if pile.count > 0 then g:new(pile.name, zone, 0, pile.count) end
     g:set_counter(self.pile_key[pile.name], 0, 1)
   end
 end
@@ -217,7 +305,7 @@ end
 -- Put starting cards in p's deck (from outside the supply), shuffle, draw a hand.
 function kernel:deal_start(g, p, cards)
   for _, c in ipairs(cards) do
-    for _ = 1, c.count do g:new(c.name, "deck", p) end
+    if c.count > 0 then g:new(c.name, "deck", p, c.count) end
     g:add_counter(self.own_key[c.name], p, c.count)
   end
   g:shuffle("deck", p)
@@ -237,7 +325,10 @@ function kernel:supply_names(g)
   return t
 end
 
+-- Empty supply piles of this match. Asked after every turn, so one g:count_empty first:
+-- when none of the kernel's piles is empty (or absent) the answer is 0.
 function kernel:empty_piles(g)
+  if g:count_empty(self.first_zones, 0) == 0 then return 0 end
   local n = 0
   for _, pile in ipairs(self.first_piles) do
     if g:count(pile.zone, 0) == 0 and g:counter(pile.key) ~= 0 then n = n + 1 end
@@ -263,46 +354,53 @@ function kernel:gain(g, p, name, to, verb)
   self:take(g, p, id, to)
   local where = ""
   if to == "hand" then where = " into hand" elseif to == "deck" then where = " onto their deck" end
-  g:log(pname(g, p), " ", verb or "gains", " ", name, where)
+  g:log(g:player_name(p), " ", verb or "gains", " ", name, where)
   return id
 end
 
 function kernel:trash(g, p, id)
   g:add_counter(self.own_key[g:name(id)], p, -1)
   g:move(id, "trash", 0)
-  g:log(pname(g, p), " trashes ", g:name(id))
+  g:log(g:player_name(p), " trashes ", g:name(id))
 end
 
 function kernel.discard(g, p, ids)
   if #ids == 0 then return end
   for _, id in ipairs(ids) do g:move(id, "discard", p) end
-  g:log(pname(g, p), " discards ", ids)
+  g:log(g:player_name(p), " discards ", ids)
 end
 
 function kernel.reveal(g, p, ids)
   if #ids == 0 then return end
-  g:log(pname(g, p), " reveals ", ids)
+  g:log(g:player_name(p), " reveals ", ids)
 end
 
 function kernel:owned(g, p, name) return g:counter(self.own_key[name] or ("_own:" .. name), p) end
 
 -- Supply options for a gain of a card costing at most max (filter(name) optional):
 -- labels "<Card> ($<cost>)" (after prefix, if any), card = the pile's top entity.
--- act: optional, set on every option (the buy phase's dispatch).
-function kernel:gain_options(g, max, filter, prefix, act)
-  local opts, n, cards, zones, mixed = {}, 0, self.cards, self.pile_zone, self.mixed
+-- act: optional, set on every option (the buy phase's dispatch). opts: optional, an
+-- array to append the options to (returned), instead of a new one.
+function kernel:gain_options(g, max, filter, prefix, act, opts)
+  opts = opts or {}
+  local n, cards, zones, mixed = #opts, self.cards, self.pile_zone, self.mixed
   local data_cost = self.cost == kernel.cost -- no game override: read the card data
   prefix = prefix or ""
+  local memo, order = supply_memo(self, prefix, act), self.order
   -- Only this match's piles have cards, so an empty top means "no pile or empty pile".
-  for _, name in ipairs(self.order) do
+  -- (Numeric loops here and in the turn's other hot loops: ipairs costs a C call per
+  -- step.)
+  for i = 1, #order do
+    local name = order[i]
     local c
     if data_cost then c = cards[name].cost else c = self:cost(g, name) end
     if c <= max and (not filter or filter(name)) then
       local top = g:top(zones[name], 0)
       if top and (not mixed[name] or g:name(top) == name) then
+        local by_cost = memo[name]
+        local by_top = by_cost and by_cost[c]
         n = n + 1
-        opts[n] = { label = cost_label(self, prefix, name, c), card = top, name = name,
-                    cost = c, act = act }
+        opts[n] = by_top and by_top[top] or supply_option(self, memo, prefix, act, name, c, top)
       end
     end
   end
@@ -314,7 +412,7 @@ end
 function kernel:choose_gain(g, p, max, spec)
   local opts = self:gain_options(g, max, spec.filter)
   if #opts == 0 then
-    g:log(pname(g, p) .. " has nothing to gain")
+    g:log(g:player_name(p) .. " has nothing to gain")
     return nil
   end
   local r = g:choose { player = p, prompt = spec.prompt, kind = "gain", options = opts,
@@ -326,8 +424,7 @@ end
 
 -- Apply a card's effects: data keywords, then its handler. Callable more than once for
 -- one play (Throne Room), so it never moves the card itself.
-function kernel:resolve(g, p, id)
-  local def = self.cards[g:name(id)]
+local function resolve_def(self, g, p, id, def)
   if def.cards then self:draw(g, p, def.cards) end
   if def.actions then g:add_counter("actions", 0, def.actions) end
   if def.buys then g:add_counter("buys", 0, def.buys) end
@@ -335,10 +432,14 @@ function kernel:resolve(g, p, id)
   if def.on_play then def.on_play(g, self, p, id) end
 end
 
+function kernel:resolve(g, p, id)
+  resolve_def(self, g, p, id, self.cards[g:name(id)])
+end
+
 -- Put a card from hand into play and resolve it.
 function kernel:play(g, p, id)
   g:move(id, "play", p)
-  g:log(pname(g, p), " plays ", g:name(id))
+  g:log(g:player_name(p), " plays ", g:name(id))
   self:resolve(g, p, id)
 end
 
@@ -358,8 +459,9 @@ function kernel:attack(g, p, attack_id, effect)
       local def = self.cards[g:name(rid)]
       if def.react and g:counter("_unaffected", v) == 0 then
         local rname = g:name(rid)
-        local yes = kernel.yesno(g, v, pname(g, p) .. " plays " .. aname .. ": reveal " .. rname
-                                 .. "?", "Reveal " .. rname, "Don't reveal", "reveal", rname)
+        local prompt = g:player_name(p) .. " plays " .. aname .. ": reveal " .. rname .. "?"
+        local yes = kernel.yesno(g, v, prompt, "Reveal " .. rname, "Don't reveal", "reveal",
+                                 rname)
         if yes then
           kernel.reveal(g, v, { rid })
           def.react(g, self, v, rid, p, attack_id)
@@ -369,7 +471,7 @@ function kernel:attack(g, p, attack_id, effect)
   end
   for _, v in ipairs(victims) do
     if g:counter("_unaffected", v) ~= 0 then
-      g:log(pname(g, v), " is unaffected by ", aname)
+      g:log(g:player_name(v), " is unaffected by ", aname)
       g:set_counter("_unaffected", v, 0)
     else
       effect(v)
@@ -409,11 +511,11 @@ end
 
 function kernel:action_phase(g, p)
   while g:counter("actions") > 0 do
-    local acts, names = distinct(g, self:hand_of_type(g, p, "Action"))
+    local acts, names = self:hand_kinds(g, p, "Action")
     if #acts == 0 then return end
     local opts = {}
-    for i, id in ipairs(acts) do opts[i] = { label = self.play_label[names[i]], card = id } end
-    opts[#opts + 1] = { label = "End actions" }
+    for i = 1, #acts do opts[i] = card_option(self, nil, self.play_label[names[i]], acts[i]) end
+    opts[#opts + 1] = END_ACTIONS
     local r = g:choose { player = p, kind = "action", options = opts,
                          prompt = action_prompt(g:counter("actions")) }
     local id = opts[r[1]].card
@@ -424,34 +526,50 @@ function kernel:action_phase(g, p)
 end
 
 function kernel:play_treasures(g, p)
-  local ts = self:hand_of_type(g, p, "Treasure")
+  local ts, names = g:list("hand", p, self.of_type.Treasure or {}, "names")
   if #ts == 0 then return end
-  for _, id in ipairs(ts) do g:move(id, "play", p) end
-  g:log(pname(g, p), " plays ", ts)
-  for _, id in ipairs(ts) do self:resolve(g, p, id) end
+  g:move(ts, "play", p)
+  g:log(g:player_name(p), " plays ", ts)
+  -- Plain treasures' coins are added up and added at once, before the next treasure
+  -- that does more is resolved and at the end: every script that runs meanwhile (an
+  -- on_play) sees the counters that one add per treasure gives.
+  local cards, plain, coins = self.cards, self.plain_coins, 0
+  local own_resolve = self.resolve == kernel.resolve
+  for i = 1, #ts do
+    local id, name = ts[i], names[i]
+    local c = plain[name]
+    if c and own_resolve then
+      coins = coins + c
+    else
+      if coins ~= 0 then g:add_counter("coins", 0, coins) end
+      coins = 0
+      if own_resolve then resolve_def(self, g, p, id, cards[name]) else self:resolve(g, p, id) end
+    end
+  end
+  if coins ~= 0 then g:add_counter("coins", 0, coins) end
 end
 
 -- Options of the buy phase; each carries act ("all", "play", "buy", "end") for dispatch.
+-- Also returns the buys and coins counters when it read them (the phase's prompt).
 function kernel:buy_options(g, p)
   local opts = {}
   if g:counter("_bought") == 0 then
-    local ts, names = distinct(g, self:hand_of_type(g, p, "Treasure"))
+    local ts, names = self:hand_kinds(g, p, "Treasure")
     if #ts > 0 then
-      opts[1] = { label = "Play all treasures", act = "all" }
-      for i, id in ipairs(ts) do
-        opts[i + 1] = { label = self.play_label[names[i]], card = id, act = "play" }
+      opts[1] = PLAY_ALL
+      for i = 1, #ts do
+        opts[i + 1] = card_option(self, "play", self.play_label[names[i]], ts[i])
       end
     end
   end
-  if g:counter("buys") > 0 then
-    local coins = g:counter("coins")
-    for _, o in ipairs(self:gain_options(g, coins, nil, "Buy ", "buy")) do
-      opts[#opts + 1] = o
-    end
+  local buys, coins = g:counter("buys"), nil
+  if buys > 0 then
+    coins = g:counter("coins")
+    self:gain_options(g, coins, nil, "Buy ", "buy", opts)
   end
   if #opts == 0 then return opts end
-  opts[#opts + 1] = { label = "End turn", act = "end" }
-  return opts
+  opts[#opts + 1] = END_TURN
+  return opts, buys, coins
 end
 
 function kernel:buy(g, p, name)
@@ -463,10 +581,10 @@ end
 
 function kernel:buy_phase(g, p)
   while true do
-    local opts = self:buy_options(g, p)
+    local opts, buys, coins = self:buy_options(g, p)
     if #opts == 0 then return end
-    local r = g:choose { player = p, kind = "buy", options = opts,
-                         prompt = buy_prompt(g:counter("coins"), g:counter("buys")) }
+    local prompt = buy_prompt(coins or g:counter("coins"), buys or g:counter("buys"))
+    local r = g:choose { player = p, kind = "buy", options = opts, prompt = prompt }
     local o = opts[r[1]]
     if o.act == "end" then return end
     if o.act == "all" then
@@ -486,19 +604,20 @@ function kernel:cleanup(g, p)
 end
 
 function kernel:start_turn(g, p)
-  g:add_counter("turns", p, 1)
+  local turns = g:add_counter("turns", p, 1)
   g:set_counter("actions", 0, self.turn_stats.actions)
   g:set_counter("buys", 0, self.turn_stats.buys)
   g:set_counter("coins", 0, 0)
   g:set_counter("_bought", 0, 0)
-  g:log(pname(g, p), "'s turn ", g:counter("turns", p))
+  g:log(g:player_name(p), "'s turn ", turns)
 end
 
 -- One whole turn of the active player, then the next player becomes active.
 function kernel:turn(g)
   local p = g:counter("active")
   self:start_turn(g, p)
-  for _, fn in ipairs(self.phase_fn) do self[fn](self, g, p) end
+  local phase_fn = self.phase_fn
+  for i = 1, #phase_fn do self[phase_fn[i]](self, g, p) end
   g:set_counter("active", 0, p % g:nplayers() + 1)
 end
 kernel.cleanup_phase = kernel.cleanup
@@ -509,9 +628,9 @@ kernel.cleanup_phase = kernel.cleanup
 function kernel:score(g, p)
   local total = 0
   for _, z in ipairs(OWN_ZONES) do
-    local n = g:count(z, p)
-    for i = 1, n do
-      local def = self.cards[g:name(g:at(z, p, i))]
+    local ids = g:list(z, p)
+    for i = 1, #ids do
+      local def = self.cards[g:name(ids[i])]
       if def.score then
         total = total + def.score(g, self, p)
       elseif def.vp then

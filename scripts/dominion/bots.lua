@@ -216,20 +216,21 @@ local function buy_with(strategy)
       return { dearest(d) or #d.options }
     end
     local wants = strategy(k, g, p, g:counter("coins"))
-    for _, name in ipairs(wants) do
-      local i = find(d, "name", name)
+    for j = 1, #wants do
+      local i = find(d, "name", wants[j])
       if i then return { i } end
     end
     return { #d.options }
   end
 end
 
-local NONE = {}
+-- Wish lists are only read (buy_with, choose_draft), so the constant ones are shared.
+local NONE, PROVINCE, GOLD, SILVER = {}, { "Province" }, { "Gold" }, { "Silver" }
 
 local function big_money(_, _, _, coins)
-  if coins >= 8 then return { "Province" } end
-  if coins >= 6 then return { "Gold" } end
-  if coins >= 3 then return { "Silver" } end
+  if coins >= 8 then return PROVINCE end
+  if coins >= 6 then return GOLD end
+  if coins >= 3 then return SILVER end
   return NONE
 end
 
@@ -255,13 +256,15 @@ local function default_buy(k, g, p, coins)
   if coins == 5 and left <= 4 then return { "Duchy", "Silver" } end
   if coins == 2 and left <= 2 then return { "Estate" } end
   if coins < 3 then return NONE end
-  local actions = 0
-  for _, name in ipairs(k.order) do
+  local actions, order = 0, k.order
+  for i = 1, #order do
+    local name = order[i]
     if k.cards[name].is.Action then actions = actions + k:owned(g, p, name) end
   end
   if actions * 6 < k:owned_count(g, p) then
     local best, bestc = nil, -1
-    for _, name in ipairs(k.order) do
+    for i = 1, #order do
+      local name = order[i]
       local def = k.cards[name]
       if def.is.Action and not SKIP[name] and def.cost <= coins and def.cost > bestc
          and g:count(k:pile(name), 0) > 0 then
@@ -270,7 +273,7 @@ local function default_buy(k, g, p, coins)
     end
     if best then return { best, "Silver" } end
   end
-  return { "Silver" }
+  return SILVER
 end
 
 -- Witch: Big Money, plus a Witch at $5-$7 while it owns fewer than two (k's order holds

@@ -1,7 +1,9 @@
 -- Tests of the engine's bulk `g` calls the kernel's hot paths use (g:deal, g:move_all,
--- g:list with a filter, g:log with pieces): each gives what the one-card-at-a-time
--- calls it replaces give.
+-- g:list with a filter, names or distinct, g:log with pieces, g:count_empty, g:new with
+-- a count, g:move of an id array): each gives what the one-card-at-a-time calls it
+-- replaces give.
 local kit = require("deckbuilder.testkit")
+local kernel = require("deckbuilder.kernel")
 
 local tests = {}
 
@@ -57,6 +59,31 @@ function tests.test_list_filter_keeps_named_cards_in_order(T)
   T.eq(#g:list("hand", 1), 3)
 end
 
+function tests.test_list_names_and_distinct_match_g_name_and_kernel_distinct(T)
+  local m = T.match {
+    players = 2, seed = 1,
+    setup = function(g)
+      kit.set_hand(g, 1, { "Copper", "Silver", "Copper", "Estate", "Silver", "Gold" })
+    end,
+  }
+  local g = m.g
+  local money = { Copper = true, Silver = true, Gold = true }
+  local ids, names = g:list("hand", 1, money, "names")
+  T.eq(ids, g:list("hand", 1, money))
+  T.eq(#names, 5)
+  for i = 1, #ids do T.eq(names[i], g:name(ids[i])) end
+  local kinds, knames = g:list("hand", 1, money, "distinct")
+  local want, wnames = kernel.distinct(g, g:list("hand", 1, money))
+  T.eq(kinds, want)
+  T.eq(knames, wnames)
+  T.eq(knames, { "Copper", "Silver", "Gold" })
+  local all = g:list("hand", 1, nil, "distinct")
+  T.eq(#all, 4, "without a filter: every name once")
+  local none, nnames = g:list("nowhere", 1, nil, "names")
+  T.eq(#none + #nnames, 0)
+  T.eq(pcall(g.list, g, "hand", 1, nil, "sorted"), false, "how is names or distinct")
+end
+
 function tests.test_log_joins_pieces(T)
   local m = stacked(T)
   local g = m.g
@@ -68,6 +95,58 @@ function tests.test_log_joins_pieces(T)
   T.eq(pcall(g.log, g, "x", 1.5), false, "a float piece is an error")
   T.eq(pcall(g.log, g, { 999999 }), false, "an id array holds entities")
   T.eq(pcall(g.log, g), false, "text expected")
+end
+
+function tests.test_new_with_a_count_makes_consecutive_cards_on_top(T)
+  local m = stacked(T)
+  local g = m.g
+  local first = g:new("Silver", "discard", 1, 3)
+  T.eq(g:count("discard", 1), 3)
+  T.eq(g:at("discard", 1, 1), first)
+  T.eq(g:top("discard", 1), first + 2, "the last made is on top")
+  T.eq(kit.names(g, "discard", 1), "Silver,Silver,Silver")
+  local one = g:new("Gold", "discard", 1)
+  T.eq(one, first + 3, "without a count: one card")
+  T.eq(g:new("Gold", "discard", 1, 1), one + 1)
+  T.eq(g:new("Gold", "nowhere", 1, 0), nil, "a count of 0 makes nothing")
+  T.eq(g:count_empty({ "nowhere" }, 1), 1)
+  T.eq(pcall(g.new, g, "Gold", "discard", 1, -1), false, "a negative count is an error")
+end
+
+function tests.test_move_of_ids_moves_them_one_by_one_in_order(T)
+  local m = stacked(T)
+  local g = m.g
+  local hand = g:list("hand", 1) -- Copper, Estate, Silver
+  g:move({ hand[3], hand[1] }, "discard", 1)
+  T.eq(kit.names(g, "discard", 1), "Silver,Copper", "the last moved is on top")
+  g:move({ hand[2] }, "discard", 1, "bottom")
+  T.eq(kit.names(g, "discard", 1), "Estate,Silver,Copper")
+  g:move({}, "nowhere", 1)
+  T.eq(g:count_empty({ "nowhere" }, 1), 1, "an empty array moves nothing")
+  T.eq(pcall(g.move, g, { hand[1], 999999 }, "hand", 1), false, "ids are entities")
+  T.eq(kit.names(g, "hand", 1), "Copper", "the ones before a bad id moved")
+end
+
+function tests.test_count_empty_counts_empty_and_unused_zones(T)
+  local m = stacked(T)
+  local g = m.g
+  local piles = { "supply:Copper", "supply:Silver", "supply:Gold", "supply:Nothing" }
+  local function by_count()
+    local n = 0
+    for _, z in ipairs(piles) do
+      if g:count(z, 0) == 0 then n = n + 1 end
+    end
+    return n
+  end
+  T.eq(g:count_empty(piles, 0), 1, "a zone never used is empty")
+  kit.empty_pile(g, "Silver")
+  kit.empty_pile(g, "Gold", 1)
+  T.eq(g:count_empty(piles, 0), 2)
+  T.eq(g:count_empty(piles, 0), by_count())
+  T.eq(g:count_empty({ "hand", "deck", "discard" }, 1), 1, "owner 1's discard")
+  T.eq(g:count_empty({}, 0), 0)
+  T.eq(pcall(g.count_empty, g, { "hand" }, 9), false, "a bad owner is an error")
+  T.eq(pcall(g.count_empty, g, { {} }, 0), false, "zone names are strings")
 end
 
 return tests
