@@ -80,11 +80,17 @@ dh_port_open() {
 }
 
 # True when PID is alive and still runs PROGRAM (not a recycled pid).
+# A live process whose cmdline reads otherwise is asked again a few times: /proc shows
+# nothing, or the forking shell, while a process execs (a sanitizer may re-exec itself).
 _dh_pid_is() {
-    local pid=$1 prog=$2 cmdline
-    kill -0 "$pid" 2>/dev/null || return 1
-    cmdline=$(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline") || return 1
-    [[ $cmdline == *"$prog"* ]]
+    local pid=$1 prog=$2 cmdline i
+    for ((i = 0; i < 5; i++)); do
+        kill -0 "$pid" 2>/dev/null || return 1
+        cmdline=$(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline") || cmdline=
+        [[ $cmdline == *"$prog"* ]] && return 0
+        sleep 0.05
+    done
+    return 1
 }
 
 # Every "NAME PID PROGRAM" of RUNDIR/pids whose process is still alive.
