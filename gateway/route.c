@@ -616,8 +616,15 @@ static void route_on_match_assigned(gw *g, const Deckhand__Internal__MatchAssign
         session_send(c, &m);
     }
     /* Attach the player even when not connected here now: the worker learns the route
-     * and a reconnecting client resyncs. */
+     * and a reconnecting client resyncs. One who left before the match formed (the
+     * matchmaker had not heard of it yet) is reported away at once, so that the seat
+     * gets its grace period and then its bot rather than stalling the match. */
     route_attach(g, a->match_id, a->player_id ? a->player_id : "");
+    if (!c && a->player_id && a->player_id[0]) {
+        dh_info("match %s: player %s is not connected here: reported away", a->match_id,
+                a->player_id);
+        route_send_own(g, a->match_id, a->player_id, NULL);
+    }
 }
 
 typedef struct {

@@ -1032,6 +1032,10 @@ static bool await_away(void *sock, const char *match_id, const char *pid, int ti
 
 static void test_gateway_disconnect_in_match_reports_away_to_worker(void)
 {
+    /* A player who left before the match formed is reported away as it is assigned. */
+    assign_match("p-gone-already", "m-8c");
+    CU_ASSERT_TRUE(await_away(worker, "m-8c", "p-gone-already", 3000));
+
     char pid[64], pid2[64];
     tclient *c = tc_open();
     login(c, "oscar", pid, NULL);
