@@ -342,24 +342,29 @@ static void takeover_move_all(mm_state *mm, takeover_cand *c, size_t n, uint64_t
         takeover_remove(&mm->takeover, &mm->takeover.v[drop[j]]);
 }
 
-static void takeover_sweep(mm_state *mm, uint64_t now_ms)
+/* One sweep: how many matches it found to move (or waiting to move), -1 when Redis did
+ * not answer. */
+static long takeover_sweep(mm_state *mm, uint64_t now_ms)
 {
     redisReply *meta[TAKEOVER_MAX_MOVES];
     const char *argv[] = {"HGETALL", TAKEOVER_RUNNING};
     takeover_cand *c = calloc(TAKEOVER_MAX_MOVES, sizeof *c);
     redisReply *running = c ? state_command(mm, now_ms, 2, argv) : NULL;
     int nmeta = 0;
+    size_t n = 0;
     if (!running)
         goto out;
-    size_t n = running->type == REDIS_REPLY_ARRAY ? takeover_collect(mm, running, c, now_ms) : 0;
+    n = running->type == REDIS_REPLY_ARRAY ? takeover_collect(mm, running, c, now_ms) : 0;
     if (n && (nmeta = takeover_read_meta(mm, c, n, meta, now_ms)) >= 0)
         takeover_move_all(mm, c, n, now_ms);
 out:
     for (int j = 0; j < nmeta; j++)
         freeReplyObject(meta[j]);
+    long found = running ? (long)n : -1;
     if (running)
         freeReplyObject(running);
     free(c);
+    return found;
 }
 
 void takeover_tick(mm_state *mm, uint64_t now_ms, bool force)
@@ -372,8 +377,13 @@ void takeover_tick(mm_state *mm, uint64_t now_ms, bool force)
             takeover_fail(mm, &t->v[i], "no MatchAdopted in time", now_ms);
     if (!force && now_ms < t->next_sweep_ms)
         return;
-    t->next_sweep_ms = now_ms + TAKEOVER_SWEEP_MS;
-    takeover_sweep(mm, now_ms);
+    long found = takeover_sweep(mm, now_ms);
+    /* Sweep often while there is something to move or that may soon be (the workers
+     * nobody has heard of yet at the start of acting); otherwise rarely: a death forces
+     * a sweep anyway, and the whole of matches:running is a big read. */
+    bool settling = found != 0 || t->n > 0 ||
+                    now_ms - mm->lease.since_ms < TAKEOVER_UNKNOWN_DEAD_MS + TAKEOVER_SWEEP_MS;
+    t->next_sweep_ms = now_ms + (settling ? TAKEOVER_SWEEP_MS : TAKEOVER_IDLE_SWEEP_MS);
 }
 
 /* Tell every gateway where the match went. */

@@ -1,8 +1,10 @@
 /*
  * takeover.h: moving the running matches of a dead worker to live ones.
  *
- * Every TAKEOVER_SWEEP_MS, and at once when a worker has just been declared dead, the
- * acting matchmaker reads matches:running (match id -> worker). A match whose worker is
+ * At once when a worker has just been declared dead, then every TAKEOVER_SWEEP_MS while
+ * matches are waiting to move (or in the first TAKEOVER_UNKNOWN_DEAD_MS of acting), and
+ * every TAKEOVER_IDLE_SWEEP_MS otherwise, the acting matchmaker reads matches:running
+ * (match id -> worker). A match whose worker is
  * dead in the registry, or is a worker not heard of since this matchmaker began acting
  * and it has acted for TAKEOVER_UNKNOWN_DEAD_MS (time for every live worker to say hello
  * again), is moved to the least loaded live worker serving its game by one script
@@ -23,8 +25,9 @@
  *
  * At most TAKEOVER_MAX_MOVES matches move per sweep, read and moved in two pipelines,
  * so a dead worker with thousands of matches hands them over in slices and the loop
- * keeps serving in between. Limit: matches:running is read whole every sweep; past some
- * hundred thousand running matches an HSCAN cursor should spread that read too.
+ * keeps serving in between. Limit: matches:running is read whole at every sweep (rarely
+ * when nothing is dead); past some hundred thousand running matches an HSCAN cursor, or
+ * a set of matches per worker, should spread that read too.
  */
 #ifndef DECKHAND_MM_TAKEOVER_H
 #define DECKHAND_MM_TAKEOVER_H
@@ -38,6 +41,7 @@
 #include "queue.h"
 
 #define TAKEOVER_SWEEP_MS         500
+#define TAKEOVER_IDLE_SWEEP_MS    10000
 #define TAKEOVER_UNKNOWN_DEAD_MS  2500
 #define TAKEOVER_ADOPT_TIMEOUT_MS 3000
 #define TAKEOVER_MAX_MOVES        200

@@ -377,6 +377,49 @@ static void test_takeover_unknown_worker_counts_as_dead_only_after_the_startup_g
     rig_close(&r);
 }
 
+/* How many HGETALLs Redis has served: the sweeps' reads of matches:running. */
+static long long hgetall_calls(void)
+{
+    redisReply *r = rcmd("INFO commandstats");
+    long long n = 0;
+    const char *p = r && r->type == REDIS_REPLY_STRING ? r->str : NULL;
+    if (p && (p = strstr(p, "cmdstat_hgetall:calls=")))
+        n = strtoll(p + strlen("cmdstat_hgetall:calls="), NULL, 10);
+    if (r)
+        freeReplyObject(r);
+    return n;
+}
+
+/* With nothing dead and the start-up grace over, matches:running is read only every
+ * TAKEOVER_IDLE_SWEEP_MS, not every TAKEOVER_SWEEP_MS; a match of a worker nobody knows
+ * is still moved, at that idle sweep. */
+static void test_takeover_sweeps_rarely_when_nothing_is_dead(void)
+{
+    rig r;
+    rig_open(&r);
+    uint64_t t = TAKEOVER_UNKNOWN_DEAD_MS + TAKEOVER_SWEEP_MS + 10;
+    for (uint64_t now = 500; now <= t; now += 500) { /* small steps: the lease is renewed */
+        beats(&r, 7);
+        pump(&r, now);
+    }
+    beats(&r, 7);
+    pump(&r, t); /* the first sweep after the grace: nothing found */
+    long long before = hgetall_calls();
+    CU_ASSERT(before > 0);
+    put_match("m1", "wk-ghost", "running");
+    for (uint64_t dt = 500; dt < TAKEOVER_IDLE_SWEEP_MS; dt += 500) {
+        beats(&r, 7);
+        pump(&r, t + dt);
+    }
+    CU_ASSERT_EQUAL(hgetall_calls(), before);
+    CU_ASSERT_EQUAL(adopter(&r, "m1", NULL), -1);
+    beats(&r, 7);
+    pump(&r, t + TAKEOVER_IDLE_SWEEP_MS);
+    CU_ASSERT_EQUAL(hgetall_calls(), before + 1);
+    CU_ASSERT_NOT_EQUAL(adopter(&r, "m1", NULL), -1);
+    rig_close(&r);
+}
+
 static void test_takeover_refused_adoption_moves_the_match_again_elsewhere(void)
 {
     rig r;
@@ -542,6 +585,8 @@ int main(void)
         {"takeover_of_an_unanswered_placement_assigns_its_players_to_the_adopter",
          test_takeover_of_an_unanswered_placement_assigns_its_players_to_the_adopter},
         {"takeover_moves_at_most_a_slice_per_sweep", test_takeover_moves_at_most_a_slice_per_sweep},
+        {"takeover_sweeps_rarely_when_nothing_is_dead",
+         test_takeover_sweeps_rarely_when_nothing_is_dead},
         {NULL, NULL},
     };
     int rc = dh_test_main("matchmaker_takeover", cases);
