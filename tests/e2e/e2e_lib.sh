@@ -136,13 +136,13 @@ e2e_check_replays() {
 
 # Start `deckhand bots` in the background: 2 bots per match for MATCHES two-player
 # Dominion matches, paced at 5 messages/s each so that a match lasts several seconds and
-# a fault lands mid-game (extra arguments go to bots). Output in $E2E_RUN/bots.out and
-# bots.err; the pid in E2E_BOTS_PID.
+# a fault lands mid-game, spread over every gateway of the cluster (extra arguments go to
+# bots). Output in $E2E_RUN/bots.out and bots.err; the pid in E2E_BOTS_PID.
 e2e_bots_start() {
     local matches=$1
     shift
     timeout 300 "$DECKHAND_BIN_DIR/deckhand" bots --game dominion --players $((matches * 2)) \
-        --size 2 --matches "$matches" --rate 5 --timeout 60 --gateway "$DECKHAND_GATEWAY_TCP" \
+        --size 2 --matches "$matches" --rate 5 --timeout 60 --gateway "$DECKHAND_GATEWAYS_TCP" \
         "$@" >"$E2E_RUN/bots.out" 2>"$E2E_RUN/bots.err" </dev/null &
     E2E_BOTS_PID=$!
 }

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# test_gateway_kill.sh: a gateway dies (kill -9) in the middle of play. Its players lose
+# their connections; they resume on the other gateway with their session token, resync,
+# and play on. Every match finishes, no accepted command disappears, and every match
+# replays to the hash its worker recorded. The killed gateway is then started again and
+# takes new players.
+# shellcheck source=SCRIPTDIR/e2e_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
+
+MATCHES=20
+e2e_start 29500 2 2
+e2e_bots_start "$MATCHES"
+e2e_wait_running $((MATCHES * 3 / 4))
+sleep 1
+e2e_log "kill -9 gateway gw-1 with $(e2e_redis hlen matches:running) matches running"
+dh_cluster_kill "$E2E_RUN" gateway KILL
+e2e_bots_wait "$MATCHES"
+
+summary=$(grep -E '^bots: retried=' "$E2E_RUN/bots.err" | tail -n 1)
+[[ $summary =~ lost=0 ]] || e2e_fail "a bot saw an accepted command disappear: $summary"
+[[ $summary =~ moved_gateway=([0-9]+) ]] && ((BASH_REMATCH[1] >= MATCHES / 2)) ||
+    e2e_fail "fewer than $((MATCHES / 2)) bots resumed on the other gateway: $summary"
+e2e_log "$summary"
+e2e_check_finished "$MATCHES"
+e2e_check_replays
+
+# Started again, it serves: a bot plays a match through it against one on gw-2.
+dh_cluster_restart "$E2E_RUN" gateway
+deadline=$((SECONDS + 10))
+until dh_port_open "${DECKHAND_GATEWAY_TCP##*:}"; do
+    ((SECONDS < deadline)) || e2e_fail "the restarted gateway does not listen"
+    sleep 0.1
+done
+out=$(timeout 60 "$DECKHAND_BIN_DIR/deckhand" bots --game dominion --players 2 --size 2 \
+    --matches 1 --timeout 30 --gateway "$DECKHAND_GATEWAYS_TCP" 2>/dev/null </dev/null | tail -n 1)
+[[ $out == "matches_completed=1 errors=0" ]] || e2e_fail "after the restart: '$out'"
+e2e_log "the restarted gateway serves again: $out"
