@@ -1238,6 +1238,11 @@ size_t host_tick(host *h, uint64_t now_ms)
             hm->turn_ms = now_ms;
         }
         host_seat *s = &hm->seats[d->seat];
+        if (!s->route[0] && !s->away_ms && now_ms - hm->decision_ms >= HOST_ATTACH_MS) {
+            s->away_ms = now_ms;
+            dh_info("match %s: %s never attached in %d ms: away (grace %u ms)", hm->id,
+                    s->player_id, HOST_ATTACH_MS, hm->set.grace_ms);
+        }
         if (s->away_ms && !s->robot && now_ms - s->away_ms >= hm->set.grace_ms) {
             if (hm->set.forfeit) {
                 host_forfeit(h, hm, d->seat, now_ms);

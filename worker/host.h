@@ -43,6 +43,10 @@
 #define HOST_ID_MAX    128
 #define HOST_REPLIES   64 /* remembered replies per seat, for retried cmd_ids */
 #define HOST_SEATS_MAX 16
+/* A seat whose decision waits this long without any gateway having attached its player
+ * (a MatchAssigned or MatchMoved that reached nobody) counts as away: its grace period
+ * starts, so the match cannot wait on it forever. */
+#define HOST_ATTACH_MS 10000
 
 typedef struct {
     uint64_t cmd_id; /* 0: empty slot */

@@ -747,6 +747,34 @@ static void test_worker_away_seat_is_played_by_a_bot_after_grace_until_it_return
     rig_close(&r);
 }
 
+/* A seat nobody ever attached (its MatchAssigned reached no connection) counts as away
+ * once its decision has waited HOST_ATTACH_MS, and after the grace period a bot plays it:
+ * the match never waits on it forever. */
+static void test_worker_never_attached_seat_counts_as_away_then_a_bot_plays(void)
+{
+    rig r;
+    rig_open(&r);
+    Deckhand__Internal__QueueSettings set = DECKHAND__INTERNAL__QUEUE_SETTINGS__INIT;
+    set.grace_ms = 30;
+    set.abandon = (char *)"bot";
+    host_match *hm = started_set(&r, "m-ghost", &set);
+    int seat = engine_match_decision(hm->m)->seat;
+    hm->seats[seat].route[0] = '\0'; /* as if no gateway ever attached the player */
+    uint64_t t0 = dh_test_now_ms();
+    CU_ASSERT_EQUAL(host_tick(&r.h, t0), 0);
+    CU_ASSERT_EQUAL(host_tick(&r.h, t0 + HOST_ATTACH_MS - 1), 0);
+    CU_ASSERT_EQUAL(hm->seats[seat].away_ms, 0);
+    CU_ASSERT_EQUAL(host_tick(&r.h, t0 + HOST_ATTACH_MS), 0);
+    CU_ASSERT_EQUAL(hm->seats[seat].away_ms, t0 + HOST_ATTACH_MS);
+    CU_ASSERT_EQUAL(host_tick(&r.h, t0 + HOST_ATTACH_MS + 30), 1); /* past grace: the bot */
+    host_flush(&r.h, dh_test_now_ms());
+    CU_ASSERT_TRUE(hm->seats[seat].robot);
+    outbox o;
+    gw_drain(&r, &o);
+    outbox_free(&o);
+    rig_close(&r);
+}
+
 static void test_worker_away_seat_forfeits_when_the_queue_says_so(void)
 {
     rig r;
@@ -952,6 +980,8 @@ int main(void)
         {"worker_decision_timer_answers_by_default", test_worker_decision_timer_answers_by_default},
         {"worker_away_seat_is_played_by_a_bot_after_grace_until_it_returns",
          test_worker_away_seat_is_played_by_a_bot_after_grace_until_it_returns},
+        {"worker_never_attached_seat_counts_as_away_then_a_bot_plays",
+         test_worker_never_attached_seat_counts_as_away_then_a_bot_plays},
         {"worker_away_seat_forfeits_when_the_queue_says_so",
          test_worker_away_seat_forfeits_when_the_queue_says_so},
         {"worker_command_overtaken_through_another_gateway_is_refused",
