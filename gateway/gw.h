@@ -17,7 +17,7 @@
 #include "dh_redis.h"
 #include "dh_token.h"
 #include "dh_zmq.h"
-#include "table.h"
+#include "dh_table.h"
 
 #define GW_ADDR_MAX       256
 #define GW_READ_BUF       65536

@@ -1,13 +1,12 @@
 /*
- * test_gateway_table.c: the gateway's string-keyed hash table (gateway/table.h), which
- * holds its players, routes and requests in flight. The gateway is a program, not a
- * library, so the module is compiled into this test directly.
+ * test_table.c: the string-keyed hash table (common/dh_table.h) that holds the gateway's
+ * players, routes and requests in flight and the matchmaker's seated players.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "table.h"
+#include "dh_table.h"
 #include "dh_test.h"
 
 static void test_table_set_get_replace_delete(void)

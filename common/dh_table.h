@@ -1,10 +1,11 @@
 /*
- * table.h: a string-keyed hash table (separate chaining, doubling), for the gateway's
- * maps: player id -> connection, match id -> worker route, endpoint -> dealer, pending
- * matchmaker requests. Keys are copied; values are the caller's.
+ * dh_table.h: a string-keyed hash table (separate chaining, doubling): the gateway's maps
+ * (player id -> connection, match id -> worker route, endpoint -> dealer, pending
+ * matchmaker requests) and the matchmaker's seated players. Keys are copied; values are
+ * the caller's.
  */
-#ifndef DECKHAND_GW_TABLE_H
-#define DECKHAND_GW_TABLE_H
+#ifndef DECKHAND_DH_TABLE_H
+#define DECKHAND_DH_TABLE_H
 
 #include <stddef.h>
 

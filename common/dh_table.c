@@ -1,8 +1,8 @@
 /*
- * table.c: see table.h. FNV-1a hashing; the table doubles past two entries per bucket,
+ * dh_table.c: see dh_table.h. FNV-1a hashing; the table doubles past two entries per bucket,
  * which keeps lookups short for the tens of thousands of players a gateway may hold.
  */
-#include "table.h"
+#include "dh_table.h"
 
 #include <stdint.h>
 #include <stdlib.h>
