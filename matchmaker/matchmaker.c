@@ -23,6 +23,8 @@ int mm_init(mm_state *mm, const char *id, const char *redis_url, int redis_timeo
     placement_list_init(&mm->placements);
     settings_init(&mm->settings);
     takeover_init(&mm->takeover);
+    if (seated_init(&mm->seated) < 0)
+        return -1;
     snprintf(mm->id, sizeof mm->id, "%s", id);
     mm->wall_base_ms = mm_clock_ms(CLOCK_REALTIME) - mm_clock_ms(CLOCK_MONOTONIC);
     mm->next_seq = 1;
@@ -45,6 +47,7 @@ void mm_free(mm_state *mm)
     registry_free(&mm->reg);
     settings_free(&mm->settings);
     takeover_free(&mm->takeover);
+    seated_free(&mm->seated);
     if (mm->redis_on)
         dh_redis_close(&mm->redis);
 }

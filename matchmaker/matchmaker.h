@@ -25,6 +25,7 @@
 #include "placement.h"
 #include "queue.h"
 #include "registry.h"
+#include "seated.h"
 #include "settings.h"
 #include "takeover.h"
 
@@ -51,6 +52,7 @@ typedef struct mm_state {
     dh_redis redis;
     lease lease;
     takeover takeover;
+    seated_list seated;     /* players in running matches, for a join that lost its MatchFound */
     char id[LEASE_ID_MAX];  /* this matchmaker's name in mm:lease */
     uint64_t wall_base_ms;  /* wall clock = wall_base_ms + now_ms */
     uint64_t next_seq;      /* the next ticket's seq */

@@ -232,6 +232,9 @@ static void placement_assign(mm_state *mm, const placement *p, const registry_wo
         if (dh_zmq_send(mm->router, p->tickets[i].gateway, &msg) < 0)
             dh_warn("match %s: cannot tell gateway %s about player %s: %s", p->match_id,
                     p->tickets[i].gateway, p->tickets[i].player_id, strerror(errno));
+        if (seated_add(&mm->seated, &ma) < 0)
+            dh_warn("match %s: player %s not remembered as seated (out of memory)", p->match_id,
+                    p->tickets[i].player_id);
     }
 }
 

@@ -390,6 +390,7 @@ void takeover_tick(mm_state *mm, uint64_t now_ms, bool force)
 static void takeover_broadcast(mm_state *mm, const char *match_id, const registry_worker *w,
                                const char *worker_id, char **ids, size_t nids)
 {
+    seated_moved(&mm->seated, match_id, worker_id, w ? w->endpoint : "");
     Deckhand__Internal__MatchMoved mv = DECKHAND__INTERNAL__MATCH_MOVED__INIT;
     mv.match_id = (char *)match_id;
     mv.worker_id = (char *)worker_id;

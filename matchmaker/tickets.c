@@ -66,10 +66,55 @@ static Deckhand__ErrorCode tickets_add(mm_state *mm, const queue_key *key, queue
     return DECKHAND__ERROR_CODE__OK;
 }
 
+/* A join from a player already seated in a running match: it lost that match's
+ * MatchFound (seated.h), so it gets its assignment again, through this gateway, rather
+ * than a second match. */
+static void tickets_reseat(mm_state *mm, const char *gateway,
+                           const Deckhand__Internal__QueueJoin *j,
+                           const Deckhand__Internal__MatchAssigned *seat)
+{
+    dh_info("queue join %s: seated in running match %s; its assignment sent again via %s",
+            j->player_id, seat->match_id, gateway);
+    tickets_reply(mm, gateway, j->player_id, j->cmd_id, DECKHAND__ERROR_CODE__OK, NULL);
+    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
+    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ASSIGNED;
+    msg.match_assigned = (Deckhand__Internal__MatchAssigned *)seat;
+    if (dh_zmq_send(mm->router, gateway, &msg) < 0)
+        dh_warn("match %s: cannot tell gateway %s about player %s: %s", seat->match_id, gateway,
+                j->player_id, strerror(errno));
+}
+
+/* Whether Redis says match_id is still running. The worker records the end before any
+ * player hears of it, so a player who saw its GameOver and queues again at once (before
+ * the worker's MatchEnded reached us) is not sent back into the finished match. False
+ * without Redis, or when it does not answer: the join then queues as usual. */
+static bool tickets_match_running(mm_state *mm, const char *match_id, uint64_t now_ms)
+{
+    if (!mm->redis_on)
+        return false;
+    char key[QUEUE_NAME_MAX + 16];
+    snprintf(key, sizeof key, "match:{%s}", match_id);
+    const char *argv[] = {"HGET", key, "status"};
+    redisReply *r = state_command(mm, now_ms, 3, argv);
+    bool running = r && r->type == REDIS_REPLY_STRING && !strcmp(r->str, "running");
+    if (r)
+        freeReplyObject(r);
+    return running;
+}
+
 bool tickets_join(mm_state *mm, const char *gateway, const Deckhand__Internal__QueueJoin *j,
                   uint64_t now_ms)
 {
     const char *pid = j->player_id ? j->player_id : "";
+    const Deckhand__Internal__MatchAssigned *seat = *pid ? seated_find(&mm->seated, pid) : NULL;
+    if (seat && !tickets_match_running(mm, seat->match_id, now_ms)) {
+        seated_end(&mm->seated, seat->match_id); /* over: its MatchEnded is on its way */
+        seat = NULL;
+    }
+    if (seat) {
+        tickets_reseat(mm, gateway, j, seat);
+        return false;
+    }
     Deckhand__ErrorCode code = DECKHAND__ERROR_CODE__OK;
     const char *why = NULL;
     char buf[160];

@@ -377,6 +377,54 @@ static void test_takeover_unknown_worker_counts_as_dead_only_after_the_startup_g
     rig_close(&r);
 }
 
+/* A player seated in a running match who queues again (its MatchFound reached nobody)
+ * gets that match's assignment again, not a second match; once Redis says the match is
+ * finished (its MatchEnded not here yet), the same join queues as usual. */
+static void test_join_while_seated_in_a_running_match_gets_it_again(void)
+{
+    rig r;
+    rig_open(&r);
+    char *names[] = {"ann", "bob"};
+    Deckhand__Internal__MatchAssigned ma = DECKHAND__INTERNAL__MATCH_ASSIGNED__INIT;
+    ma.player_id = "p2";
+    ma.match_id = "m-s";
+    ma.seat = 1;
+    ma.game = "dominion";
+    ma.n_players = 2;
+    ma.players = names;
+    ma.worker_id = "wk-a";
+    ma.worker_endpoint = "tcp://a:1";
+    CU_ASSERT_EQUAL_FATAL(seated_add(&r.mm.seated, &ma), 0);
+    put_match("m-s", "wk-a", "running");
+    beats(&r, 7);
+    send_join(r.gw, "p2", 40);
+    pump(&r, 100);
+    Deckhand__Internal__Internal *m = next_on(r.gw, 200);
+    CU_ASSERT_TRUE_FATAL(m && m->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_REPLY);
+    CU_ASSERT_TRUE(m->queue_reply->ok && m->queue_reply->cmd_id == 40);
+    deckhand__internal__internal__free_unpacked(m, NULL);
+    m = next_on(r.gw, 200);
+    CU_ASSERT_TRUE_FATAL(m && m->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ASSIGNED);
+    CU_ASSERT_STRING_EQUAL(m->match_assigned->player_id, "p2");
+    CU_ASSERT_STRING_EQUAL(m->match_assigned->match_id, "m-s");
+    CU_ASSERT_EQUAL(m->match_assigned->seat, 1);
+    CU_ASSERT_STRING_EQUAL(m->match_assigned->players[0], "ann");
+    deckhand__internal__internal__free_unpacked(m, NULL);
+    CU_ASSERT_FALSE(queue_has(r.mm.queues, "p2"));
+
+    rok("HSET match:{m-s} status finished");
+    beats(&r, 7);
+    send_join(r.gw, "p2", 41);
+    pump(&r, 200);
+    m = next_on(r.gw, 200);
+    CU_ASSERT_TRUE_FATAL(m && m->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_REPLY);
+    CU_ASSERT_TRUE(m->queue_reply->ok && m->queue_reply->cmd_id == 41);
+    deckhand__internal__internal__free_unpacked(m, NULL);
+    CU_ASSERT_TRUE(queue_has(r.mm.queues, "p2"));
+    CU_ASSERT_PTR_NULL(seated_find(&r.mm.seated, "p2"));
+    rig_close(&r);
+}
+
 /* How many HGETALLs Redis has served: the sweeps' reads of matches:running. */
 static long long hgetall_calls(void)
 {
@@ -585,6 +633,8 @@ int main(void)
         {"takeover_of_an_unanswered_placement_assigns_its_players_to_the_adopter",
          test_takeover_of_an_unanswered_placement_assigns_its_players_to_the_adopter},
         {"takeover_moves_at_most_a_slice_per_sweep", test_takeover_moves_at_most_a_slice_per_sweep},
+        {"join_while_seated_in_a_running_match_gets_it_again",
+         test_join_while_seated_in_a_running_match_gets_it_again},
         {"takeover_sweeps_rarely_when_nothing_is_dead",
          test_takeover_sweeps_rarely_when_nothing_is_dead},
         {NULL, NULL},

@@ -1,0 +1,88 @@
+/*
+ * test_matchmaker_seated.c: the matchmaker's record of players seated in running matches
+ * (matchmaker/seated.h): an exact copy of each assignment, replaced when the player is
+ * seated again, following its match to a new worker, and gone with the match's end.
+ */
+#include <string.h>
+
+#include "dh_test.h"
+#include "seated.h"
+
+static void assign(seated_list *l, const char *pid, const char *match_id, uint32_t seat)
+{
+    char *names[] = {"ann", "bob"};
+    Deckhand__Internal__MatchAssigned ma = DECKHAND__INTERNAL__MATCH_ASSIGNED__INIT;
+    ma.player_id = (char *)pid;
+    ma.match_id = (char *)match_id;
+    ma.seat = seat;
+    ma.game = "dominion";
+    ma.n_players = 2;
+    ma.players = names;
+    ma.worker_id = "wk-1";
+    ma.worker_endpoint = "tcp://a:1";
+    CU_ASSERT_EQUAL(seated_add(l, &ma), 0);
+}
+
+static void test_seated_keeps_an_exact_copy_until_the_match_ends(void)
+{
+    seated_list l;
+    CU_ASSERT_EQUAL_FATAL(seated_init(&l), 0);
+    assign(&l, "p1", "m-1", 0);
+    assign(&l, "p2", "m-1", 1);
+    assign(&l, "p3", "m-2", 0);
+    const Deckhand__Internal__MatchAssigned *a = seated_find(&l, "p2");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_STRING_EQUAL(a->match_id, "m-1");
+    CU_ASSERT_EQUAL(a->seat, 1);
+    CU_ASSERT_EQUAL_FATAL(a->n_players, 2);
+    CU_ASSERT_STRING_EQUAL(a->players[1], "bob");
+    CU_ASSERT_PTR_NULL(seated_find(&l, "p4"));
+    CU_ASSERT_EQUAL(seated_end(&l, "m-1"), 2);
+    CU_ASSERT_PTR_NULL(seated_find(&l, "p1"));
+    CU_ASSERT_PTR_NULL(seated_find(&l, "p2"));
+    CU_ASSERT_PTR_NOT_NULL(seated_find(&l, "p3"));
+    CU_ASSERT_EQUAL(seated_end(&l, "m-1"), 0);
+    seated_free(&l);
+}
+
+static void test_seated_follows_a_moved_match(void)
+{
+    seated_list l;
+    CU_ASSERT_EQUAL_FATAL(seated_init(&l), 0);
+    assign(&l, "p1", "m-1", 0);
+    assign(&l, "p3", "m-2", 0);
+    seated_moved(&l, "m-1", "wk-2", "tcp://b:1");
+    CU_ASSERT_STRING_EQUAL(seated_find(&l, "p1")->worker_id, "wk-2");
+    CU_ASSERT_STRING_EQUAL(seated_find(&l, "p1")->worker_endpoint, "tcp://b:1");
+    CU_ASSERT_STRING_EQUAL(seated_find(&l, "p3")->worker_id, "wk-1");
+    seated_free(&l);
+}
+
+/* A player seated again (its old match's end was never heard) has its new match only;
+ * the old match's end does not take the new seat away. */
+static void test_seated_again_replaces_and_an_old_end_keeps_the_new_seat(void)
+{
+    seated_list l;
+    CU_ASSERT_EQUAL_FATAL(seated_init(&l), 0);
+    assign(&l, "p1", "m-old", 0);
+    assign(&l, "p1", "m-new", 1);
+    CU_ASSERT_STRING_EQUAL(seated_find(&l, "p1")->match_id, "m-new");
+    CU_ASSERT_EQUAL(seated_end(&l, "m-old"), 0);
+    CU_ASSERT_STRING_EQUAL(seated_find(&l, "p1")->match_id, "m-new");
+    CU_ASSERT_EQUAL(seated_end(&l, "m-new"), 1);
+    CU_ASSERT_PTR_NULL(seated_find(&l, "p1"));
+    seated_free(&l);
+}
+
+int main(void)
+{
+    static const dh_test_case cases[] = {
+        {"seated_keeps_an_exact_copy_until_the_match_ends",
+         test_seated_keeps_an_exact_copy_until_the_match_ends},
+        {"seated_follows_a_moved_match", test_seated_follows_a_moved_match},
+        {"seated_again_replaces_and_an_old_end_keeps_the_new_seat",
+         test_seated_again_replaces_and_an_old_end_keeps_the_new_seat},
+        {NULL, NULL},
+    };
+    return dh_test_main("matchmaker_seated", cases);
+}
