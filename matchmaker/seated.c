@@ -101,16 +101,21 @@ const Deckhand__Internal__MatchAssigned *seated_find(const seated_list *l, const
 
 size_t seated_end(seated_list *l, const char *match_id)
 {
-    char *ids = table_del(&l->matches, match_id);
+    /* match_id may be an entry's own string, which this frees: work on a copy */
+    char *mid = strdup(match_id);
+    if (!mid)
+        return 0;
+    char *ids = table_del(&l->matches, mid);
     size_t gone = 0;
     for (const char *p = ids; p && *p; p += strlen(p) + 1) {
         Deckhand__Internal__MatchAssigned *a = table_get(&l->players, p);
-        if (a && !strcmp(a->match_id, match_id)) { /* not since seated elsewhere */
+        if (a && !strcmp(a->match_id, mid)) { /* not since seated elsewhere */
             seated_free_assigned(table_del(&l->players, p));
             gone++;
         }
     }
     free(ids);
+    free(mid);
     return gone;
 }
 

@@ -42,6 +42,10 @@ static void test_seated_keeps_an_exact_copy_until_the_match_ends(void)
     CU_ASSERT_PTR_NULL(seated_find(&l, "p2"));
     CU_ASSERT_PTR_NOT_NULL(seated_find(&l, "p3"));
     CU_ASSERT_EQUAL(seated_end(&l, "m-1"), 0);
+    /* the id may come from an entry itself (a join that finds its match finished) */
+    assign(&l, "p5", "m-2", 1);
+    CU_ASSERT_EQUAL(seated_end(&l, seated_find(&l, "p3")->match_id), 2);
+    CU_ASSERT_PTR_NULL(seated_find(&l, "p5"));
     seated_free(&l);
 }
 
