@@ -104,19 +104,20 @@ function kernel:pile(name) return self.pile_zone[name] or ("supply:" .. name) en
 -- ---- small helpers ----------------------------------------------------------------
 
 
+-- t[k], a new empty table there when there is none (the memos below nest them).
+local function sub_table(t, k)
+  local v = t[k]
+  if not v then
+    v = {}
+    t[k] = v
+  end
+  return v
+end
+
 -- "<prefix><Card> ($<cost>)", memoized per prefix, card and cost: every buy decision
 -- offers the same few dozen labels, and building each anew was a tenth of a sim's time.
 local function cost_label(self, prefix, name, c)
-  local by_name = self.labels[prefix]
-  if not by_name then
-    by_name = {}
-    self.labels[prefix] = by_name
-  end
-  local by_cost = by_name[name]
-  if not by_cost then
-    by_cost = {}
-    by_name[name] = by_cost
-  end
+  local by_cost = sub_table(sub_table(self.labels, prefix), name)
   local label = by_cost[c]
   if not label then
     label = prefix .. name .. " ($" .. c .. ")"
@@ -136,16 +137,7 @@ end
 local OPTS_MAX = 4096
 
 local function card_option(self, act, label, card, name, cost)
-  local by_label = self.opts[act or ""]
-  if not by_label then
-    by_label = {}
-    self.opts[act or ""] = by_label
-  end
-  local by_card = by_label[label]
-  if not by_card then
-    by_card = {}
-    by_label[label] = by_card
-  end
+  local by_card = sub_table(sub_table(self.opts, act or ""), label)
   local o = by_card[card]
   if not o then
     o = { label = label, card = card, name = name, cost = cost, act = act }
@@ -163,30 +155,11 @@ end
 -- that its loop finds an option with three lookups and no call (supply_option below
 -- fills it). Part of card_option's budget of OPTS_MAX tables.
 local function supply_memo(self, prefix, act)
-  local by_prefix = self.supply_opts[prefix]
-  if not by_prefix then
-    by_prefix = {}
-    self.supply_opts[prefix] = by_prefix
-  end
-  local memo = by_prefix[act or ""]
-  if not memo then
-    memo = {}
-    by_prefix[act or ""] = memo
-  end
-  return memo
+  return sub_table(sub_table(self.supply_opts, prefix), act or "")
 end
 
 local function supply_option(self, memo, prefix, act, name, c, top)
-  local by_cost = memo[name]
-  if not by_cost then
-    by_cost = {}
-    memo[name] = by_cost
-  end
-  local by_top = by_cost[c]
-  if not by_top then
-    by_top = {}
-    by_cost[c] = by_top
-  end
+  local by_top = sub_table(sub_table(memo, name), c)
   local o = card_option(self, act, cost_label(self, prefix, name, c), top, name, c)
   by_top[top] = o
   return o
