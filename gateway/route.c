@@ -769,10 +769,8 @@ static bool route_output_wanted(gw *g, route_sock *from, const char *player_id,
         if (c && m->game_over->match_id && !strcmp(c->match, m->game_over->match_id))
             c->match[0] = '\0'; /* over: a disconnect now concerns nobody */
         /* Over: its route goes too (a later command asks Redis, which says finished). */
-        route_match *rm =
-            m->game_over->match_id ? table_get(&g->matches, m->game_over->match_id) : NULL;
-        if (rm && rm->dealer == from)
-            free(table_del(&g->matches, m->game_over->match_id));
+        if (m->game_over->match_id)
+            route_forget(g, m->game_over->match_id, from);
     }
     deckhand__server_message__free_unpacked(m, NULL);
     return wanted;

@@ -469,11 +469,7 @@ local function action_prompt(actions)
 end
 
 local function buy_prompt(coins, buys)
-  local by_coins = buy_prompts[buys]
-  if not by_coins then
-    by_coins = {}
-    buy_prompts[buys] = by_coins
-  end
+  local by_coins = sub_table(buy_prompts, buys)
   local t = by_coins[coins]
   if not t then
     t = "Buy phase: $" .. coins .. ", " .. s(buys, "buy", "buys")
