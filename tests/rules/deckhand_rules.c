@@ -1,7 +1,7 @@
 /*
  * deckhand_rules.c: `deckhand-rules BUNDLE_DIR [--game G] [--filter SUBSTR]`, the runner of
  * every game's rules tests (every GAME/tests/NAME.lua) on the real engine. The runner
- * itself is engine_rules_run (worker/engine_rules.c), shared with `deckhand scripts push`.
+ * itself is engine_rules_run (engine/engine_rules.c), shared with `deckhand scripts push`.
  */
 #include <stdio.h>
 #include <string.h>

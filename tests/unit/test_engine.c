@@ -1,5 +1,5 @@
 /*
- * test_engine.c: the rules engine's behaviour through its public API (worker/engine.h),
+ * test_engine.c: the rules engine's behaviour through its public API (engine/engine.h),
  * on the small fixture game in tests/fixtures/bundle/mini: decisions and their validation,
  * snapshots, restore and replay, undo, rollback after script faults, the sandbox, and
  * what views may show. (engine_internal.h only to intern names in another order, as

@@ -3,7 +3,7 @@
  * (engine_bundle.c: VM and sandbox, engine_state.c: match state and its serialization,
  * engine_api.c: the Lua `g` handle, engine_match.c: turns and persistence,
  * engine_view.c: per-seat views) and by the rules runner in tests/rules.
- * Nothing outside worker/engine*.c and tests/ may include it.
+ * Nothing outside engine/ and the rules runner (tests/rules) may include it.
  */
 #ifndef DECKHAND_ENGINE_INTERNAL_H
 #define DECKHAND_ENGINE_INTERNAL_H
