@@ -13,13 +13,17 @@ e2e_start 29000 3
 e2e_bots_start "$MATCHES"
 e2e_wait_running $((MATCHES * 3 / 4))
 sleep 1
+pid=$(cut -d" " -f1 "$E2E_RUN/pids/worker-2.pid")
+kill -STOP "$pid"
+# The victims are the matches still running on wk-2 at the freeze, read after it: one
+# listed before the SIGSTOP could finish, or a new one start, in between. A write wk-2
+# sent just before it stopped may still be on its way to Redis, hence the short settle.
+sleep 0.3
 victims=$(e2e_matches_on wk-2)
 nvictims=$(wc -w <<<"$victims")
 ((nvictims > 0)) || e2e_fail "no match runs on wk-2"
-pid=$(cut -d" " -f1 "$E2E_RUN/pids/worker-2.pid")
 e2e_log "SIGSTOP to worker wk-2 (hosting $nvictims matches) for 3 s"
-kill -STOP "$pid"
-sleep 3
+sleep 2.7
 kill -CONT "$pid"
 e2e_log "SIGCONT to worker wk-2"
 
