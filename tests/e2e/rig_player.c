@@ -1,0 +1,477 @@
+/*
+ * rig_player.c: see rig_player.h.
+ */
+#include "rig_player.h"
+
+#include "dh_test.h"
+
+#include <inttypes.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+pl_watch_counts pl_watch;
+char pl_gateway[128], pl_gateway_ws[160];
+
+long long pl_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void violation(const pl_player *p, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "\nPRIVACY: %s (seat %d) ", p->name, p->seat);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    pl_watch.violations++;
+}
+
+static void copy(char *dst, size_t len, const char *src)
+{
+    snprintf(dst, len, "%s", src ? src : "");
+}
+
+static bool is_zone(const char *name, const char *base)
+{
+    size_t n = strlen(base);
+    return !strncmp(name, base, n) && (name[n] == '\0' || name[n] == ':');
+}
+
+static uint64_t fnv(uint64_t h, const void *data, size_t len)
+{
+    const unsigned char *b = data;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ b[i]) * 1099511628211ULL;
+    return h;
+}
+
+static uint64_t fnv_str(uint64_t h, const char *s)
+{
+    return fnv(h, s ? s : "", s ? strlen(s) + 1 : 1);
+}
+
+/* A fingerprint of everything a View says about the match, to compare two views. */
+static uint64_t view_sig(const Deckhand__View *v)
+{
+    uint64_t h = 1469598103934665603ULL;
+    h = fnv(h, &v->event_seq, sizeof v->event_seq);
+    h = fnv(h, &v->waiting_for, sizeof v->waiting_for);
+    h = fnv(h, &v->finished, sizeof v->finished);
+    for (size_t i = 0; i < v->n_zones; i++) {
+        const Deckhand__Zone *z = v->zones[i];
+        h = fnv_str(h, z->name);
+        h = fnv(h, &z->owner, sizeof z->owner);
+        h = fnv(h, &z->count, sizeof z->count);
+        for (size_t k = 0; k < z->n_cards; k++) {
+            h = fnv(h, &z->cards[k]->entity, sizeof z->cards[k]->entity);
+            h = fnv_str(h, z->cards[k]->name);
+        }
+    }
+    for (size_t i = 0; i < v->n_counters; i++) {
+        h = fnv_str(h, v->counters[i]->name);
+        h = fnv(h, &v->counters[i]->owner, sizeof v->counters[i]->owner);
+        h = fnv(h, &v->counters[i]->value, sizeof v->counters[i]->value);
+    }
+    if (v->decision)
+        h = fnv(h, &v->decision->decision_id, sizeof v->decision->decision_id);
+    return h;
+}
+
+static void take_decision(pl_player *p, const Deckhand__DecisionRequest *d)
+{
+    pl_decision *x = &p->dec;
+    memset(x, 0, sizeof *x);
+    x->valid = true;
+    x->id = d->decision_id;
+    x->seat = d->seat;
+    copy(x->kind, sizeof x->kind, d->kind);
+    x->min = d->min;
+    x->max = d->max;
+    x->nopt = d->n_options < MAX_OPTS ? d->n_options : MAX_OPTS;
+    for (size_t i = 0; i < x->nopt; i++) {
+        x->opt_id[i] = d->options[i]->id;
+        copy(x->opt_card[i], sizeof x->opt_card[i], d->options[i]->card);
+        copy(x->opt_label[i], sizeof x->opt_label[i], d->options[i]->label);
+    }
+}
+
+/* The privacy rules, applied to every message a player receives. */
+static void check_privacy(pl_player *p, const Deckhand__ServerMessage *m)
+{
+    if (m->body_case == DECKHAND__SERVER_MESSAGE__BODY_VIEW) {
+        const Deckhand__View *v = m->view;
+        if (p->seat >= 0 && (int)v->seat != p->seat)
+            violation(p, "got the view of seat %u", v->seat);
+        for (size_t i = 0; i < v->n_zones; i++) {
+            const Deckhand__Zone *z = v->zones[i];
+            bool other_hand = is_zone(z->name, "hand") && z->owner != (int)v->seat;
+            pl_watch.decks_seen += is_zone(z->name, "deck") && z->count > 0;
+            pl_watch.other_hands_seen += other_hand && z->count > 0;
+            if (is_zone(z->name, "deck") && z->n_cards > 0)
+                violation(p, "sees %zu cards of deck (owner %d)", z->n_cards, z->owner);
+            if (other_hand && z->n_cards > 0)
+                violation(p, "sees %zu cards of the hand of seat %d", z->n_cards, z->owner);
+        }
+        if (v->decision && v->decision->seat != v->seat)
+            violation(p, "view carries the decision of seat %u", v->decision->seat);
+    } else if (m->body_case == DECKHAND__SERVER_MESSAGE__BODY_DECISION) {
+        if (p->seat >= 0 && (int)m->decision->seat != p->seat)
+            violation(p, "got a DecisionRequest for seat %u", m->decision->seat);
+    } else if (m->body_case == DECKHAND__SERVER_MESSAGE__BODY_EVENT) {
+        /* Private events (g:log_to: "You draw Copper, Estate") say "You"; one about
+         * another seat must never arrive here. */
+        const Deckhand__Event *e = m->event;
+        bool private =
+            (e->kind && strstr(e->kind, "private")) || (e->text && !strncmp(e->text, "You ", 4));
+        pl_watch.private_events_seen += private;
+        if (private && p->seat >= 0 && e->seat >= 0 && e->seat != p->seat)
+            violation(p, "got a private event of seat %d: %s", e->seat, e->text);
+    }
+}
+
+/* Record what one message says; the message stays owned by the caller. */
+static void handle(pl_player *p, const Deckhand__ServerMessage *m)
+{
+    check_privacy(p, m);
+    switch (m->body_case) {
+    case DECKHAND__SERVER_MESSAGE__BODY_REPLY: {
+        pl_reply *r = &p->replies[p->nreplies++ % 64];
+        r->cmd_id = m->reply->cmd_id;
+        r->ok = m->reply->ok;
+        r->code = m->reply->error ? (int)m->reply->error->code : 0;
+        break;
+    }
+    case DECKHAND__SERVER_MESSAGE__BODY_MATCH_FOUND:
+        copy(p->match_id, sizeof p->match_id, m->match_found->match_id);
+        p->seat = (int)m->match_found->seat;
+        break;
+    case DECKHAND__SERVER_MESSAGE__BODY_DECISION:
+        if ((int)m->decision->seat == p->seat && m->decision->decision_id != p->answered)
+            take_decision(p, m->decision);
+        p->ndecisions++;
+        break;
+    case DECKHAND__SERVER_MESSAGE__BODY_VIEW:
+        p->nviews++;
+        p->view_sig = view_sig(m->view);
+        p->waiting_for = m->view->waiting_for;
+        if (m->view->decision && m->view->decision->decision_id != p->answered)
+            take_decision(p, m->view->decision);
+        else if (!m->view->decision)
+            p->dec.valid = false;
+        if (m->view->finished)
+            p->game_over = true;
+        break;
+    case DECKHAND__SERVER_MESSAGE__BODY_EVENT:
+        p->nevents++;
+        break;
+    case DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER:
+        p->game_over = true;
+        p->dec.valid = false;
+        break;
+    case DECKHAND__SERVER_MESSAGE__BODY_PONG:
+        p->last_pong = m->pong->nonce;
+        break;
+    default:
+        break;
+    }
+}
+
+/* Receive one message (up to ms) and handle it. 1, 0 on timeout, -1 when closed. */
+int pl_step(pl_player *p, int ms)
+{
+    Deckhand__ServerMessage *m = NULL;
+    int r = dh_client_recv(p->c, ms, &m);
+    if (r < 0)
+        p->closed = true;
+    if (r != 1)
+        return r;
+    handle(p, m);
+    deckhand__server_message__free_unpacked(m, NULL);
+    return 1;
+}
+
+/* Handle whatever arrives on any of ps within ms. Returns the number of messages. */
+int pl_pump(pl_player **ps, size_t n, int ms)
+{
+    int got = 0;
+    for (size_t i = 0; i < n; i++)
+        while (!ps[i]->closed && dh_client_pending(ps[i]->c))
+            got += pl_step(ps[i], 0) > 0;
+    if (got)
+        return got;
+    struct pollfd fds[16];
+    for (size_t i = 0; i < n; i++)
+        fds[i] =
+            (struct pollfd){.fd = ps[i]->closed ? -1 : dh_client_fd(ps[i]->c), .events = POLLIN};
+    if (poll(fds, (nfds_t)n, ms) <= 0)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (fds[i].revents)
+            got += pl_step(ps[i], 0) > 0;
+    return got;
+}
+
+static const pl_reply *pl_find_reply(const pl_player *p, uint64_t cmd_id)
+{
+    size_t lo = p->nreplies > 64 ? p->nreplies - 64 : 0;
+    for (size_t i = p->nreplies; i > lo; i--)
+        if (p->replies[(i - 1) % 64].cmd_id == cmd_id)
+            return &p->replies[(i - 1) % 64];
+    return NULL;
+}
+
+/* Wait for the Reply to cmd_id: its error code (0 = ok), or -1 when none came. */
+int pl_wait_reply(pl_player *p, uint64_t cmd_id)
+{
+    long long deadline = pl_now_ms() + WAIT_MS;
+    const pl_reply *r;
+    while (!(r = pl_find_reply(p, cmd_id))) {
+        long long left = deadline - pl_now_ms();
+        if (left <= 0 || pl_step(p, (int)left) < 0)
+            return -1;
+    }
+    return r->ok ? 0 : (r->code ? r->code : -2);
+}
+
+static pl_player *pl_connect_to(const char *addr, const char *name)
+{
+    pl_player *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    char err[256];
+    p->c = dh_client_connect(addr, err, sizeof err);
+    if (!p->c) {
+        fprintf(stderr, "\nconnect %s: %s\n", addr, err);
+        free(p);
+        return NULL;
+    }
+    copy(p->name, sizeof p->name, name);
+    p->seat = -1;
+    p->waiting_for = -1;
+    return p;
+}
+
+pl_player *pl_connect(const char *name)
+{
+    return pl_connect_to(pl_gateway, name);
+}
+
+pl_player *pl_login_to(const char *addr, const char *name)
+{
+    pl_player *p = pl_connect_to(addr, name);
+    if (p && dh_client_login(p->c, name, NULL, 0, NULL, 0) != 0) {
+        fprintf(stderr, "\nlogin %s failed\n", name);
+        dh_client_close(p->c);
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
+pl_player *pl_login(const char *name)
+{
+    return pl_login_to(pl_gateway, name);
+}
+
+void pl_drop(pl_player *p)
+{
+    if (!p)
+        return;
+    dh_client_close(p->c);
+    free(p);
+}
+
+static uint64_t pl_send_msg(pl_player *p, Deckhand__ClientMessage *m, uint64_t cmd_id)
+{
+    m->cmd_id = cmd_id ? cmd_id : dh_client_next_cmd(p->c);
+    if (dh_client_send(p->c, m) < 0)
+        p->closed = true;
+    return m->cmd_id;
+}
+
+uint64_t pl_send_ping(pl_player *p, uint64_t nonce)
+{
+    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
+    Deckhand__Ping ping = DECKHAND__PING__INIT;
+    ping.nonce = nonce;
+    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_PING;
+    m.ping = &ping;
+    return pl_send_msg(p, &m, 0);
+}
+
+uint64_t pl_send_queue(pl_player *p, const char *game, uint32_t players)
+{
+    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
+    Deckhand__QueueJoin q = DECKHAND__QUEUE_JOIN__INIT;
+    q.game = (char *)game;
+    q.players = players;
+    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_QUEUE_JOIN;
+    m.queue_join = &q;
+    return pl_send_msg(p, &m, 0);
+}
+
+uint64_t pl_send_choose(pl_player *p, const char *match_id, uint64_t decision_id,
+                        const uint32_t *ids, size_t n, uint64_t cmd_id)
+{
+    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
+    Deckhand__Choose ch = DECKHAND__CHOOSE__INIT;
+    ch.match_id = (char *)match_id;
+    ch.decision_id = decision_id;
+    ch.option_ids = (uint32_t *)ids;
+    ch.n_option_ids = n;
+    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_CHOOSE;
+    m.choose = &ch;
+    return pl_send_msg(p, &m, cmd_id);
+}
+
+uint64_t pl_send_resync(pl_player *p, const char *match_id)
+{
+    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
+    Deckhand__Resync rs = DECKHAND__RESYNC__INIT;
+    rs.match_id = (char *)match_id;
+    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_RESYNC;
+    m.resync = &rs;
+    return pl_send_msg(p, &m, 0);
+}
+
+/* Ask for a full view and wait for it and the Reply. The view's fingerprint, 0 if none. */
+uint64_t pl_resync(pl_player *p)
+{
+    unsigned before = p->nviews;
+    uint64_t cmd = pl_send_resync(p, p->match_id);
+    long long deadline = pl_now_ms() + WAIT_MS;
+    while (p->nviews == before || !pl_find_reply(p, cmd)) {
+        long long left = deadline - pl_now_ms();
+        if (left <= 0 || pl_step(p, (int)left) < 0)
+            break;
+    }
+    if (!pl_find_reply(p, cmd))
+        fprintf(stderr, "\n%s: no Reply to Resync (cmd_id %" PRIu64 ")\n", p->name, cmd);
+    CU_ASSERT(pl_find_reply(p, cmd) != NULL);
+    if (p->nviews == before)
+        fprintf(stderr, "\n%s: no View after Resync\n", p->name);
+    return p->nviews > before ? p->view_sig : 0;
+}
+
+/* The player of ps whose decision is pending and unanswered, or NULL. */
+pl_player *pl_decider(pl_player **ps, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (ps[i]->dec.valid && ps[i]->dec.id != ps[i]->answered &&
+            (int)ps[i]->dec.seat == ps[i]->seat && !ps[i]->game_over)
+            return ps[i];
+    return NULL;
+}
+
+/* Pump ps until one of them must decide. */
+pl_player *pl_wait_decider(pl_player **ps, size_t n)
+{
+    long long deadline = pl_now_ms() + WAIT_MS;
+    pl_player *d;
+    while (!(d = pl_decider(ps, n)) && pl_now_ms() < deadline)
+        pl_pump(ps, n, 100);
+    return d;
+}
+
+/* Log in two fresh guests (names from tag) and queue them for a 2-player dominion match.
+ * Both end up seated, with a view, and one of them with a decision. */
+bool pl_start_match(const char *tag, pl_player **a, pl_player **b)
+{
+    char na[32], nb[32];
+    snprintf(na, sizeof na, "%s-a", tag);
+    snprintf(nb, sizeof nb, "%s-b", tag);
+    *a = pl_login(na);
+    *b = pl_login(nb);
+    if (!*a || !*b)
+        return false;
+    pl_player *ps[2] = {*a, *b};
+    for (int i = 0; i < 2; i++) {
+        int rc = pl_wait_reply(ps[i], pl_send_queue(ps[i], "dominion", 2));
+        if (rc != 0) {
+            fprintf(stderr, "\n%s: QueueJoin answered %d\n", ps[i]->name, rc);
+            return false;
+        }
+    }
+    long long deadline = pl_now_ms() + WAIT_MS;
+    while (pl_now_ms() < deadline && (ps[0]->seat < 0 || ps[1]->seat < 0 || !ps[0]->nviews ||
+                                      !ps[1]->nviews || !pl_decider(ps, 2)))
+        pl_pump(ps, 2, 100);
+    if (ps[0]->seat < 0 || ps[1]->seat < 0 || !pl_decider(ps, 2)) {
+        fprintf(stderr, "\n%s: the match did not start (seats %d %d, views %u %u)\n", tag,
+                ps[0]->seat, ps[1]->seat, ps[0]->nviews, ps[1]->nviews);
+        return false;
+    }
+    return !strcmp(ps[0]->match_id, ps[1]->match_id) && ps[0]->seat != ps[1]->seat;
+}
+
+/* True for a label "Buy NAME" or "Buy NAME ($N)". */
+static bool is_buy_of(const char *label, const char *name)
+{
+    size_t n = strlen(name);
+    return !strncmp(label, "Buy ", 4) && !strncmp(label + 4, name, n) &&
+           (label[4 + n] == '\0' || label[4 + n] == ' ');
+}
+
+/* The test's own bot: play all treasures, buy Province, Gold or Silver, else end the
+ * turn, else the first min options. Fills ids, returns how many. */
+size_t pl_bot_choose(pl_player *p, uint32_t *ids)
+{
+    const pl_decision *d = &p->dec;
+    size_t i;
+    if (!p->played_treasures)
+        for (i = 0; i < d->nopt; i++)
+            if (!strncmp(d->opt_label[i], "Play all treasures", 18)) {
+                p->played_treasures = true;
+                ids[0] = d->opt_id[i];
+                return 1;
+            }
+    /* Offered again right after playing them: there was nothing to play; go on. */
+    p->played_treasures = false;
+    static const char *const wanted[] = {"Province", "Gold", "Silver"};
+    for (size_t w = 0; w < 3 && !strcmp(d->kind, "buy"); w++)
+        for (i = 0; i < d->nopt; i++)
+            if (!strcmp(d->opt_card[i], wanted[w]) || is_buy_of(d->opt_label[i], wanted[w])) {
+                ids[0] = d->opt_id[i];
+                return 1;
+            }
+    for (i = 0; i < d->nopt && !strcmp(d->kind, "buy"); i++)
+        if (!strncmp(d->opt_label[i], "End", 3)) {
+            ids[0] = d->opt_id[i];
+            return 1;
+        }
+    size_t n = d->min < d->nopt ? d->min : d->nopt;
+    for (i = 0; i < n; i++)
+        ids[i] = d->opt_id[i];
+    return n;
+}
+
+/* Answer p's pending decision with the bot and wait for the Reply: its code (0 = ok), -1
+ * for none. RATE_LIMITED (over 50 messages/s on one connection) is waited out. */
+int pl_bot_answer(pl_player *p)
+{
+    uint32_t ids[MAX_OPTS];
+    size_t n = pl_bot_choose(p, ids);
+    p->answered = p->dec.id;
+    p->dec.valid = false;
+    for (int tries = 0;; tries++) {
+        int rc = pl_wait_reply(p, pl_send_choose(p, p->match_id, p->answered, ids, n, 0));
+        if (rc != DECKHAND__ERROR_CODE__RATE_LIMITED || tries == 50)
+            return rc;
+        usleep(100 * 1000);
+    }
+}
+
+void pl_end_match(pl_player *a, pl_player *b)
+{
+    pl_drop(a);
+    pl_drop(b);
+}
