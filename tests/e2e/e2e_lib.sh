@@ -65,6 +65,16 @@ e2e_start() {
 
 e2e_redis() { redis-cli -p "$DECKHAND_REDIS_PORT" "$@"; }
 
+# Fail with MESSAGE unless the bots' summary line counts at least MIN for KEY
+# ("... reconnects=3 ..."): e2e_summary_at_least "$summary" reconnects 1 "no bot reconnected".
+e2e_summary_at_least() {
+    local summary=$1 key=$2 min=$3 message=$4
+    if [[ $summary =~ $key=([0-9]+) ]] && ((BASH_REMATCH[1] >= min)); then
+        return 0
+    fi
+    e2e_fail "$message: $summary"
+}
+
 # `deckhand bots` for MATCHES 4-player dominion matches (extra arguments: --ws), bounded
 # in time; its last line must be "matches_completed=MATCHES errors=0".
 e2e_bots() {

@@ -18,8 +18,8 @@ e2e_bots_wait "$MATCHES"
 
 summary=$(grep -E '^bots: retried=' "$E2E_RUN/bots.err" | tail -n 1)
 [[ $summary =~ lost=0 ]] || e2e_fail "a bot saw an accepted command disappear: $summary"
-[[ $summary =~ moved_gateway=([0-9]+) ]] && ((BASH_REMATCH[1] >= MATCHES / 2)) ||
-    e2e_fail "fewer than $((MATCHES / 2)) bots resumed on the other gateway: $summary"
+e2e_summary_at_least "$summary" moved_gateway $((MATCHES / 2)) \
+    "fewer than $((MATCHES / 2)) bots resumed on the other gateway"
 e2e_log "$summary"
 e2e_check_finished "$MATCHES"
 e2e_check_replays
