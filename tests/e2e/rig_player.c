@@ -25,6 +25,9 @@ long long pl_now_ms(void)
 }
 
 static void violation(const pl_player *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void violation(const pl_player *p, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
