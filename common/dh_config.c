@@ -8,8 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *dh_config_str(int argc, char **argv, const char *flag, const char *env,
-                          const char *def)
+const char *dh_config_str(int argc, char **argv, const char *flag, const char *env, const char *def)
 {
     size_t fl = strlen(flag);
     for (int i = 1; i < argc; i++) {
