@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t table_hash(const char *s)
+static uint64_t dh_table_hash(const char *s)
 {
     uint64_t h = 1469598103934665603ull;
     for (; *s; s++) {
@@ -18,7 +18,7 @@ static uint64_t table_hash(const char *s)
     return h;
 }
 
-int table_init(table *t)
+int dh_table_init(dh_table *t)
 {
     t->nbuckets = 64;
     t->count = 0;
@@ -26,12 +26,12 @@ int table_init(table *t)
     return t->buckets ? 0 : -1;
 }
 
-void table_free(table *t, void (*free_val)(void *))
+void dh_table_free(dh_table *t, void (*free_val)(void *))
 {
     for (size_t i = 0; t->buckets && i < t->nbuckets; i++) {
-        table_entry *e = t->buckets[i];
+        dh_table_entry *e = t->buckets[i];
         while (e) {
-            table_entry *next = e->next;
+            dh_table_entry *next = e->next;
             if (free_val)
                 free_val(e->val);
             free(e);
@@ -43,32 +43,32 @@ void table_free(table *t, void (*free_val)(void *))
     t->nbuckets = t->count = 0;
 }
 
-static table_entry **table_slot(const table *t, const char *key)
+static dh_table_entry **dh_table_slot(const dh_table *t, const char *key)
 {
-    table_entry **p = &t->buckets[table_hash(key) & (t->nbuckets - 1)];
+    dh_table_entry **p = &t->buckets[dh_table_hash(key) & (t->nbuckets - 1)];
     while (*p && strcmp((*p)->key, key) != 0)
         p = &(*p)->next;
     return p;
 }
 
-void *table_get(const table *t, const char *key)
+void *dh_table_get(const dh_table *t, const char *key)
 {
-    table_entry *e = *table_slot(t, key);
+    dh_table_entry *e = *dh_table_slot(t, key);
     return e ? e->val : NULL;
 }
 
 /* Double the bucket array; on allocation failure the table simply stays denser. */
-static void table_grow(table *t)
+static void dh_table_grow(dh_table *t)
 {
     size_t n = t->nbuckets * 2;
-    table_entry **nb = calloc(n, sizeof *nb);
+    dh_table_entry **nb = calloc(n, sizeof *nb);
     if (!nb)
         return;
     for (size_t i = 0; i < t->nbuckets; i++) {
-        table_entry *e = t->buckets[i];
+        dh_table_entry *e = t->buckets[i];
         while (e) {
-            table_entry *next = e->next;
-            size_t b = table_hash(e->key) & (n - 1);
+            dh_table_entry *next = e->next;
+            size_t b = dh_table_hash(e->key) & (n - 1);
             e->next = nb[b];
             nb[b] = e;
             e = next;
@@ -79,15 +79,15 @@ static void table_grow(table *t)
     t->nbuckets = n;
 }
 
-int table_set(table *t, const char *key, void *val)
+int dh_table_set(dh_table *t, const char *key, void *val)
 {
-    table_entry **p = table_slot(t, key);
+    dh_table_entry **p = dh_table_slot(t, key);
     if (*p) {
         (*p)->val = val;
         return 0;
     }
     size_t kl = strlen(key);
-    table_entry *e = malloc(sizeof *e + kl + 1);
+    dh_table_entry *e = malloc(sizeof *e + kl + 1);
     if (!e)
         return -1;
     memcpy(e->key, key, kl + 1);
@@ -95,14 +95,14 @@ int table_set(table *t, const char *key, void *val)
     e->next = NULL;
     *p = e;
     if (++t->count > t->nbuckets * 2)
-        table_grow(t);
+        dh_table_grow(t);
     return 0;
 }
 
-void *table_del(table *t, const char *key)
+void *dh_table_del(dh_table *t, const char *key)
 {
-    table_entry **p = table_slot(t, key);
-    table_entry *e = *p;
+    dh_table_entry **p = dh_table_slot(t, key);
+    dh_table_entry *e = *p;
     if (!e)
         return NULL;
     void *val = e->val;
@@ -112,12 +112,12 @@ void *table_del(table *t, const char *key)
     return val;
 }
 
-void table_each(table *t, void (*fn)(const char *key, void *val, void *arg), void *arg)
+void dh_table_each(dh_table *t, void (*fn)(const char *key, void *val, void *arg), void *arg)
 {
     for (size_t i = 0; i < t->nbuckets; i++) {
-        table_entry *e = t->buckets[i];
+        dh_table_entry *e = t->buckets[i];
         while (e) {
-            table_entry *next = e->next;
+            dh_table_entry *next = e->next;
             fn(e->key, e->val, arg);
             e = next;
         }

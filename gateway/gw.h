@@ -68,16 +68,16 @@ typedef struct gw {
     gw_conn *conns; /* every open or closing connection, doubly linked */
     size_t nconns;
     uint64_t next_serial;
-    table players; /* player_id -> gw_conn* (authenticated, newest connection) */
+    dh_table players; /* player_id -> gw_conn* (authenticated, newest connection) */
     char readbuf[GW_READ_BUF];
 
     /* ZeroMQ */
     void *zctx;
     route_sock *mm;
-    table dealers;  /* worker endpoint -> route_sock* */
-    table matches;  /* match_id -> route_match* */
-    table pending;  /* "player_id/cmd_id" -> route_pending*, queue requests in flight */
-    table commands; /* "player_id/cmd_id" -> route_pending*, worker commands in flight */
+    dh_table dealers;  /* worker endpoint -> route_sock* */
+    dh_table matches;  /* match_id -> route_match* */
+    dh_table pending;  /* "player_id/cmd_id" -> route_pending*, queue requests in flight */
+    dh_table commands; /* "player_id/cmd_id" -> route_pending*, worker commands in flight */
     uv_prepare_t drain_prepare;
     uv_idle_t drain_idle;
     uint64_t last_hello;

@@ -180,7 +180,7 @@ int main(int argc, char **argv)
     g->loop = uv_default_loop();
     if (lookup_init(g) < 0)
         goto out;
-    if (table_init(&g->players) < 0 || route_init(g) < 0 || conn_listen(g) < 0)
+    if (dh_table_init(&g->players) < 0 || route_init(g) < 0 || conn_listen(g) < 0)
         goto err;
     if (gw_metrics(g) < 0 ||
         dh_ops_start(&g->ops, dh_config_str(argc, argv, "--http", "DECKHAND_GATEWAY_HTTP", NULL)) <
@@ -211,7 +211,7 @@ err:
 done:
     route_free(g);
     if (g->players.buckets)
-        table_free(&g->players, NULL);
+        dh_table_free(&g->players, NULL);
     uv_loop_close(g->loop);
 out:
     dh_ops_stop(&g->ops);

@@ -98,7 +98,7 @@ static void route_on_prepare(uv_prepare_t *h)
     route_drain_state st = {false};
     if (g->mm && route_drain(g->mm))
         st.more = true;
-    table_each(&g->dealers, route_drain_dealer, &st);
+    dh_table_each(&g->dealers, route_drain_dealer, &st);
     if (st.more)
         uv_idle_start(&g->drain_idle, route_idle_noop);
     else
@@ -164,8 +164,8 @@ int route_init(gw *g)
     g->zctx = zmq_ctx_new();
     if (!g->zctx)
         goto err;
-    if (table_init(&g->dealers) < 0 || table_init(&g->matches) < 0 || table_init(&g->pending) < 0 ||
-        table_init(&g->commands) < 0)
+    if (dh_table_init(&g->dealers) < 0 || dh_table_init(&g->matches) < 0 ||
+        dh_table_init(&g->pending) < 0 || dh_table_init(&g->commands) < 0)
         goto err;
     g->mm = route_sock_open(g, g->mm_endpoint, true);
     if (!g->mm)
@@ -197,7 +197,7 @@ void route_stop(gw *g)
 {
     if (g->mm)
         route_stop_sock(g->mm);
-    table_each(&g->dealers, route_stop_dealer, NULL);
+    dh_table_each(&g->dealers, route_stop_dealer, NULL);
     uv_close((uv_handle_t *)&g->drain_prepare, NULL);
     uv_close((uv_handle_t *)&g->drain_idle, NULL);
 }
@@ -215,13 +215,13 @@ void route_free(gw *g)
         route_sock_free(g->mm);
     g->mm = NULL;
     if (g->dealers.buckets)
-        table_free(&g->dealers, route_sock_free);
+        dh_table_free(&g->dealers, route_sock_free);
     if (g->matches.buckets)
-        table_free(&g->matches, free);
+        dh_table_free(&g->matches, free);
     if (g->pending.buckets)
-        table_free(&g->pending, free);
+        dh_table_free(&g->pending, free);
     if (g->commands.buckets)
-        table_free(&g->commands, free);
+        dh_table_free(&g->commands, free);
     if (g->zctx)
         zmq_ctx_term(g->zctx);
     g->zctx = NULL;
@@ -240,7 +240,7 @@ static void route_pending_key(char *out, size_t n, const char *player_id, uint64
 
 /* Start tracking (match_id: the command's match, or "" for a queue request); 0, or -1
  * when memory runs out. */
-static int route_track(gw *g, table *t, const char *player_id, uint64_t cmd_id,
+static int route_track(gw *g, dh_table *t, const char *player_id, uint64_t cmd_id,
                        const char *match_id, uint64_t timeout)
 {
     char key[DH_TOKEN_ID_MAX + 32];
@@ -256,8 +256,8 @@ static int route_track(gw *g, table *t, const char *player_id, uint64_t cmd_id,
     p->deadline = uv_now(g->loop) + timeout;
     p->expired = false;
     route_pending_key(key, sizeof key, player_id, cmd_id);
-    route_pending *old = table_get(t, key); /* a reused cmd_id replaces its older request */
-    if (table_set(t, key, p) < 0) {
+    route_pending *old = dh_table_get(t, key); /* a reused cmd_id replaces its older request */
+    if (dh_table_set(t, key, p) < 0) {
         free(p);
         return -1;
     }
@@ -266,15 +266,15 @@ static int route_track(gw *g, table *t, const char *player_id, uint64_t cmd_id,
 }
 
 /* Stop tracking and hand the entry over (the caller frees it); NULL when untracked. */
-static route_pending *route_take(table *t, const char *player_id, uint64_t cmd_id)
+static route_pending *route_take(dh_table *t, const char *player_id, uint64_t cmd_id)
 {
     char key[DH_TOKEN_ID_MAX + 32];
     route_pending_key(key, sizeof key, player_id, cmd_id);
-    return table_del(t, key);
+    return dh_table_del(t, key);
 }
 
 /* Stop tracking; true when the request was waiting for this answer. */
-static bool route_untrack(table *t, const char *player_id, uint64_t cmd_id)
+static bool route_untrack(dh_table *t, const char *player_id, uint64_t cmd_id)
 {
     route_pending *p = route_take(t, player_id, cmd_id);
     bool waiting = p && !p->expired;
@@ -283,17 +283,17 @@ static bool route_untrack(table *t, const char *player_id, uint64_t cmd_id)
 }
 
 /* True when the request is tracked and not yet answered. */
-static bool route_waiting(table *t, const char *player_id, uint64_t cmd_id)
+static bool route_waiting(dh_table *t, const char *player_id, uint64_t cmd_id)
 {
     char key[DH_TOKEN_ID_MAX + 32];
     route_pending_key(key, sizeof key, player_id, cmd_id);
-    route_pending *p = table_get(t, key);
+    route_pending *p = dh_table_get(t, key);
     return p && !p->expired;
 }
 
 typedef struct {
     gw *gw;
-    table *t;
+    dh_table *t;
     uint64_t now;
     const char *who;
 } route_expire_state;
@@ -305,7 +305,7 @@ static void route_expire_one(const char *key, void *val, void *arg)
     if (p->deadline > st->now)
         return;
     if (p->expired) {
-        table_del(st->t, key);
+        dh_table_del(st->t, key);
         free(p);
         return;
     }
@@ -402,23 +402,23 @@ void route_tick(gw *g)
     if (now - g->last_hello >= GW_HELLO_PERIOD)
         route_send_hello(g);
     route_expire_state mm = {g, &g->pending, now, "matchmaker"};
-    table_each(&g->pending, route_expire_one, &mm);
+    dh_table_each(&g->pending, route_expire_one, &mm);
     route_expire_state wk = {g, &g->commands, now, "worker"};
-    table_each(&g->commands, route_expire_one, &wk);
+    dh_table_each(&g->commands, route_expire_one, &wk);
 }
 
 /* ---- matches and workers -------------------------------------------------------------- */
 
 static route_sock *route_dealer(gw *g, const char *endpoint)
 {
-    route_sock *s = table_get(&g->dealers, endpoint);
+    route_sock *s = dh_table_get(&g->dealers, endpoint);
     if (s || g->stopping)
         return s; /* no new socket once the loop's handles are closing */
     /* Not immediate: the first command (the attach) must wait for the connection. */
     s = route_sock_open(g, endpoint, false);
     if (!s)
         return NULL;
-    if (table_set(&g->dealers, endpoint, s) < 0) {
+    if (dh_table_set(&g->dealers, endpoint, s) < 0) {
         uv_close((uv_handle_t *)&s->poll, (uv_close_cb)route_sock_free);
         return NULL;
     }
@@ -457,10 +457,10 @@ static route_sock *route_learn(gw *g, const char *match_id, const char *worker_i
     route_sock *d = route_dealer(g, endpoint);
     if (!d)
         return NULL;
-    route_match *rm = table_get(&g->matches, match_id);
+    route_match *rm = dh_table_get(&g->matches, match_id);
     if (!rm) {
         rm = calloc(1, sizeof *rm);
-        if (!rm || table_set(&g->matches, match_id, rm) < 0) {
+        if (!rm || dh_table_set(&g->matches, match_id, rm) < 0) {
             free(rm);
             dh_error("out of memory recording match %s", match_id);
             return NULL;
@@ -474,11 +474,11 @@ static route_sock *route_learn(gw *g, const char *match_id, const char *worker_i
 /* Forget match_id's route, if it still goes through via (NULL: whatever it is). */
 static void route_forget(gw *g, const char *match_id, const route_sock *via)
 {
-    route_match *rm = table_get(&g->matches, match_id);
+    route_match *rm = dh_table_get(&g->matches, match_id);
     if (!rm || (via && rm->dealer != via))
         return;
     dh_info("match %s: route to %s dropped", match_id, rm->worker_id);
-    free(table_del(&g->matches, match_id));
+    free(dh_table_del(&g->matches, match_id));
 }
 
 /* A command waiting for a Redis lookup: the packed Internal message and its owner.
@@ -562,7 +562,7 @@ static void route_send_own(gw *g, const char *match_id, const char *player_id,
     Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
     Deckhand__Internal__PlayerCommand pc = DECKHAND__INTERNAL__PLAYER_COMMAND__INIT;
     route_pack_command(match_id, player_id, 0, NULL, resync, &m, &pc);
-    route_match *rm = table_get(&g->matches, match_id);
+    route_match *rm = dh_table_get(&g->matches, match_id);
     if (!rm) {
         if (!g->stopping && lookup_enabled(g))
             route_defer(g, player_id, 0, &m, match_id);
@@ -674,7 +674,7 @@ static void route_on_match_moved(gw *g, const Deckhand__Internal__MatchMoved *mv
     if (mv->worker_endpoint && mv->worker_endpoint[0])
         route_learn(g, mv->match_id, mv->worker_id, mv->worker_endpoint);
     route_moved_state st = {g, mv, uv_now(g->loop), 0};
-    table_each(&g->commands, route_moved_refuse, &st);
+    dh_table_each(&g->commands, route_moved_refuse, &st);
     size_t attached = 0;
     for (size_t i = 0; i < mv->n_player_ids; i++) {
         if (!mv->player_ids[i] || !session_find(g, mv->player_ids[i]))
@@ -712,7 +712,7 @@ Deckhand__ErrorCode route_player_command(gw *g, gw_conn *c, uint64_t cmd_id, con
     Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
     Deckhand__Internal__PlayerCommand pc = DECKHAND__INTERNAL__PLAYER_COMMAND__INIT;
     route_pack_command(match_id, c->player_id, cmd_id, choose, resync, &m, &pc);
-    route_match *rm = table_get(&g->matches, match_id);
+    route_match *rm = dh_table_get(&g->matches, match_id);
     if (!rm && (!match_id[0] || !lookup_enabled(g)))
         return DECKHAND__ERROR_CODE__UNKNOWN_MATCH;
     if (route_track(g, &g->commands, c->player_id, cmd_id, match_id, GW_WORKER_TIMEOUT) < 0)
@@ -783,7 +783,7 @@ static void route_on_player_output(gw *g, route_sock *from,
         return;
     /* A worker that lost the match (it was frozen or cut off while the match moved) may
      * still speak of it: only the worker the match is routed to is heard. */
-    route_match *rm = o->match_id && *o->match_id ? table_get(&g->matches, o->match_id) : NULL;
+    route_match *rm = o->match_id && *o->match_id ? dh_table_get(&g->matches, o->match_id) : NULL;
     if (rm && rm->dealer != from) {
         dh_debug("output for %s about match %s from a worker that lost it: dropped", o->player_id,
                  o->match_id);

@@ -29,15 +29,15 @@ void session_open(gw_conn *c)
 
 gw_conn *session_find(gw *g, const char *player_id)
 {
-    return table_get(&g->players, player_id);
+    return dh_table_get(&g->players, player_id);
 }
 
 void session_on_close(gw_conn *c)
 {
     /* A connection replaced by a resume is no longer authed: its player lives on. */
-    if (!c->authed || table_get(&c->gw->players, c->player_id) != c)
+    if (!c->authed || dh_table_get(&c->gw->players, c->player_id) != c)
         return;
-    table_del(&c->gw->players, c->player_id);
+    dh_table_del(&c->gw->players, c->player_id);
     route_player_away(c->gw, c);
 }
 
@@ -124,8 +124,8 @@ static int session_new_player_id(char *out, size_t outlen)
 static int session_bind(gw_conn *c, const char *player_id, const char *name)
 {
     gw *g = c->gw;
-    gw_conn *old = table_get(&g->players, player_id);
-    if (table_set(&g->players, player_id, c) < 0)
+    gw_conn *old = dh_table_get(&g->players, player_id);
+    if (dh_table_set(&g->players, player_id, c) < 0)
         return -1;
     if (old && old != c) {
         dh_info("player %s resumed on conn %llu, closing conn %llu", player_id,

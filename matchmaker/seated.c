@@ -17,10 +17,10 @@ static void seated_free_assigned(void *v)
 int seated_init(seated_list *l)
 {
     memset(l, 0, sizeof *l);
-    if (table_init(&l->players) < 0)
+    if (dh_table_init(&l->players) < 0)
         return -1;
-    if (table_init(&l->matches) < 0) {
-        table_free(&l->players, NULL);
+    if (dh_table_init(&l->matches) < 0) {
+        dh_table_free(&l->players, NULL);
         return -1;
     }
     return 0;
@@ -28,8 +28,8 @@ int seated_init(seated_list *l)
 
 void seated_free(seated_list *l)
 {
-    table_free(&l->players, seated_free_assigned);
-    table_free(&l->matches, free);
+    dh_table_free(&l->players, seated_free_assigned);
+    dh_table_free(&l->matches, free);
     memset(l, 0, sizeof *l);
 }
 
@@ -50,7 +50,7 @@ static Deckhand__Internal__MatchAssigned *seated_copy(const Deckhand__Internal__
 /* Add player_id to match_id's list of ids. 0, or -1 out of memory. */
 static int seated_list_add(seated_list *l, const char *match_id, const char *player_id)
 {
-    char *ids = table_get(&l->matches, match_id);
+    char *ids = dh_table_get(&l->matches, match_id);
     size_t used = 0;
     if (ids) {
         for (const char *p = ids; *p; p += strlen(p) + 1)
@@ -66,7 +66,7 @@ static int seated_list_add(seated_list *l, const char *match_id, const char *pla
     memcpy(grown + used, player_id, add);
     grown[used + add] = '\0';
     /* replacing an existing key's value allocates nothing and cannot fail */
-    if (table_set(&l->matches, match_id, grown) < 0) {
+    if (dh_table_set(&l->matches, match_id, grown) < 0) {
         free(grown);
         return -1;
     }
@@ -84,8 +84,8 @@ int seated_add(seated_list *l, const Deckhand__Internal__MatchAssigned *ma)
         seated_free_assigned(copy);
         return -1;
     }
-    Deckhand__Internal__MatchAssigned *old = table_get(&l->players, ma->player_id);
-    if (table_set(&l->players, ma->player_id, copy) < 0) {
+    Deckhand__Internal__MatchAssigned *old = dh_table_get(&l->players, ma->player_id);
+    if (dh_table_set(&l->players, ma->player_id, copy) < 0) {
         seated_free_assigned(copy);
         return -1;
     }
@@ -96,7 +96,7 @@ int seated_add(seated_list *l, const Deckhand__Internal__MatchAssigned *ma)
 
 const Deckhand__Internal__MatchAssigned *seated_find(const seated_list *l, const char *player_id)
 {
-    return table_get(&l->players, player_id);
+    return dh_table_get(&l->players, player_id);
 }
 
 size_t seated_end(seated_list *l, const char *match_id)
@@ -105,12 +105,12 @@ size_t seated_end(seated_list *l, const char *match_id)
     char *mid = strdup(match_id);
     if (!mid)
         return 0;
-    char *ids = table_del(&l->matches, mid);
+    char *ids = dh_table_del(&l->matches, mid);
     size_t gone = 0;
     for (const char *p = ids; p && *p; p += strlen(p) + 1) {
-        Deckhand__Internal__MatchAssigned *a = table_get(&l->players, p);
+        Deckhand__Internal__MatchAssigned *a = dh_table_get(&l->players, p);
         if (a && !strcmp(a->match_id, mid)) { /* not since seated elsewhere */
-            seated_free_assigned(table_del(&l->players, p));
+            seated_free_assigned(dh_table_del(&l->players, p));
             gone++;
         }
     }
@@ -132,9 +132,9 @@ static void seated_set_str(char **field, const char *value)
 
 void seated_moved(seated_list *l, const char *match_id, const char *worker_id, const char *endpoint)
 {
-    const char *ids = table_get(&l->matches, match_id);
+    const char *ids = dh_table_get(&l->matches, match_id);
     for (const char *p = ids; p && *p; p += strlen(p) + 1) {
-        Deckhand__Internal__MatchAssigned *a = table_get(&l->players, p);
+        Deckhand__Internal__MatchAssigned *a = dh_table_get(&l->players, p);
         if (!a || strcmp(a->match_id, match_id))
             continue;
         seated_set_str(&a->worker_id, worker_id);

@@ -23,8 +23,8 @@
 #include "internal.pb-c.h"
 
 typedef struct {
-    table players; /* player id -> Deckhand__Internal__MatchAssigned * (an owned copy) */
-    table matches; /* match id -> the same match's first copy: its players' ids */
+    dh_table players; /* player id -> Deckhand__Internal__MatchAssigned * (an owned copy) */
+    dh_table matches; /* match id -> the same match's first copy: its players' ids */
 } seated_list;
 
 /* 0, or -1 out of memory. */

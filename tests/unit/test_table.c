@@ -11,59 +11,59 @@
 
 static void test_table_set_get_replace_delete(void)
 {
-    table t;
+    dh_table t;
     int a = 1, b = 2;
-    CU_ASSERT_EQUAL_FATAL(table_init(&t), 0);
-    CU_ASSERT_PTR_NULL(table_get(&t, "x"));
-    CU_ASSERT_EQUAL(table_set(&t, "x", &a), 0);
-    CU_ASSERT_PTR_EQUAL(table_get(&t, "x"), &a);
-    CU_ASSERT_EQUAL(table_set(&t, "x", &b), 0);
-    CU_ASSERT_PTR_EQUAL(table_get(&t, "x"), &b);
+    CU_ASSERT_EQUAL_FATAL(dh_table_init(&t), 0);
+    CU_ASSERT_PTR_NULL(dh_table_get(&t, "x"));
+    CU_ASSERT_EQUAL(dh_table_set(&t, "x", &a), 0);
+    CU_ASSERT_PTR_EQUAL(dh_table_get(&t, "x"), &a);
+    CU_ASSERT_EQUAL(dh_table_set(&t, "x", &b), 0);
+    CU_ASSERT_PTR_EQUAL(dh_table_get(&t, "x"), &b);
     CU_ASSERT_EQUAL(t.count, 1);
-    CU_ASSERT_PTR_EQUAL(table_del(&t, "x"), &b);
-    CU_ASSERT_PTR_NULL(table_del(&t, "x"));
+    CU_ASSERT_PTR_EQUAL(dh_table_del(&t, "x"), &b);
+    CU_ASSERT_PTR_NULL(dh_table_del(&t, "x"));
     CU_ASSERT_EQUAL(t.count, 0);
-    table_free(&t, NULL);
+    dh_table_free(&t, NULL);
 }
 
 static void test_table_grows_and_keeps_every_key(void)
 {
-    table t;
+    dh_table t;
     char key[32];
-    CU_ASSERT_EQUAL_FATAL(table_init(&t), 0);
+    CU_ASSERT_EQUAL_FATAL(dh_table_init(&t), 0);
     for (long i = 0; i < 20000; i++) {
         snprintf(key, sizeof key, "p-%ld", i);
-        CU_ASSERT_EQUAL_FATAL(table_set(&t, key, (void *)(i + 1)), 0);
+        CU_ASSERT_EQUAL_FATAL(dh_table_set(&t, key, (void *)(i + 1)), 0);
     }
     CU_ASSERT(t.nbuckets >= 20000 / 2);
     for (long i = 0; i < 20000; i++) {
         snprintf(key, sizeof key, "p-%ld", i);
-        CU_ASSERT_PTR_EQUAL_FATAL(table_get(&t, key), (void *)(i + 1));
+        CU_ASSERT_PTR_EQUAL_FATAL(dh_table_get(&t, key), (void *)(i + 1));
     }
-    table_free(&t, NULL);
+    dh_table_free(&t, NULL);
 }
 
 static void delete_odd(const char *key, void *val, void *arg)
 {
-    table *t = arg;
+    dh_table *t = arg;
     if ((long)val % 2)
-        table_del(t, key);
+        dh_table_del(t, key);
 }
 
 static void test_table_each_may_delete_current(void)
 {
-    table t;
+    dh_table t;
     char key[32];
-    CU_ASSERT_EQUAL_FATAL(table_init(&t), 0);
+    CU_ASSERT_EQUAL_FATAL(dh_table_init(&t), 0);
     for (long i = 1; i <= 1000; i++) {
         snprintf(key, sizeof key, "k%ld", i);
-        table_set(&t, key, (void *)i);
+        dh_table_set(&t, key, (void *)i);
     }
-    table_each(&t, delete_odd, &t);
+    dh_table_each(&t, delete_odd, &t);
     CU_ASSERT_EQUAL(t.count, 500);
-    CU_ASSERT_PTR_NULL(table_get(&t, "k1"));
-    CU_ASSERT_PTR_EQUAL(table_get(&t, "k2"), (void *)2);
-    table_free(&t, NULL);
+    CU_ASSERT_PTR_NULL(dh_table_get(&t, "k1"));
+    CU_ASSERT_PTR_EQUAL(dh_table_get(&t, "k2"), (void *)2);
+    dh_table_free(&t, NULL);
 }
 
 static int freed;
@@ -75,12 +75,12 @@ static void count_free(void *p)
 
 static void test_table_free_frees_values(void)
 {
-    table t;
-    CU_ASSERT_EQUAL_FATAL(table_init(&t), 0);
-    table_set(&t, "a", malloc(8));
-    table_set(&t, "b", malloc(8));
+    dh_table t;
+    CU_ASSERT_EQUAL_FATAL(dh_table_init(&t), 0);
+    dh_table_set(&t, "a", malloc(8));
+    dh_table_set(&t, "b", malloc(8));
     freed = 0;
-    table_free(&t, count_free);
+    dh_table_free(&t, count_free);
     CU_ASSERT_EQUAL(freed, 2);
 }
 
