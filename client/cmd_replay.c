@@ -23,10 +23,10 @@
 
 #include "cli.h"
 #include "dh_config.h"
+#include "dh_keys.h"
 
 #define REPLAY_SEATS_MAX 16   /* HOST_SEATS_MAX */
 #define REPLAY_IDS_MAX   1024 /* option ids in one answer */
-#define REPLAY_KEY_MAX   320
 #define REPLAY_SHA_MAX   65
 
 static const char replay_usage[] =
@@ -91,16 +91,15 @@ static int replay_split(char *list, const char **out, int max)
 /* Read every key of the match in one transaction into rm. 0, or -1 with a message. */
 static int replay_read(redisContext *c, replay_match *rm)
 {
-    char meta[REPLAY_KEY_MAX], hist[REPLAY_KEY_MAX], moves[REPLAY_KEY_MAX], snap[REPLAY_KEY_MAX],
-        log[REPLAY_KEY_MAX];
-    snprintf(meta, sizeof meta, "match:{%s}", rm->id);
-    snprintf(hist, sizeof hist, "match:{%s}:history", rm->id);
-    snprintf(moves, sizeof moves, "match:{%s}:bundles", rm->id);
-    snprintf(snap, sizeof snap, "match:{%s}:snap", rm->id);
-    snprintf(log, sizeof log, "match:{%s}:log", rm->id);
-    const char *multi[] = {"MULTI"},
-               *hmget[] = {"HMGET",   meta,         "game",   "bundle",    "seed",
-                           "players", "player_ids", "status", "final_hash"},
+    char meta[DH_KEY_MAX], hist[DH_KEY_MAX], moves[DH_KEY_MAX], snap[DH_KEY_MAX], log[DH_KEY_MAX];
+    dh_key_match(meta, rm->id);
+    dh_key_match_history(hist, rm->id);
+    dh_key_match_bundles(moves, rm->id);
+    dh_key_match_snap(snap, rm->id);
+    dh_key_match_log(log, rm->id);
+    const char *multi[] = {"MULTI"}, *hmget[] = {"HMGET",         meta,        DH_F_GAME,
+                                                 DH_F_BUNDLE,     DH_F_SEED,   DH_F_PLAYERS,
+                                                 DH_F_PLAYER_IDS, DH_F_STATUS, DH_F_FINAL_HASH},
                *lhist[] = {"LRANGE", hist, "0", "-1"}, *lmoves[] = {"LRANGE", moves, "0", "-1"},
                *get[] = {"GET", snap}, *llog[] = {"LRANGE", log, "0", "-1"}, *exec[] = {"EXEC"};
     const char **cmds[] = {multi, hmget, lhist, lmoves, get, llog, exec};
@@ -389,7 +388,7 @@ static int replay_match_run(redisContext *c, const replay_match *rm, bool quiet)
         snprintf(mine, sizeof mine, "%016" PRIx64, hash);
         if (!strcmp(result, "ok") && strcmp(mine, rm->final_hash))
             result = "MISMATCH";
-    } else if (!strcmp(rm->status, "running") && !strcmp(result, "ok")) {
+    } else if (!strcmp(rm->status, DH_STATUS_RUNNING) && !strcmp(result, "ok")) {
         uint64_t lh = 0;
         if (replay_live(rm, r.b, &lh) < 0)
             goto out;

@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "dh_bundle.h"
 #include "dh_config.h"
+#include "dh_keys.h"
 #include "dh_redis.h"
 #include "engine.h"
 
@@ -106,7 +107,7 @@ static size_t scripts_workers(redisContext *c, char ids[][128], size_t max)
     char cursor[32] = "0";
     size_t n = 0;
     do {
-        const char *argv[] = {"SCAN", cursor, "MATCH", "worker:{*}", "COUNT", "1000"};
+        const char *argv[] = {"SCAN", cursor, "MATCH", DH_KEY_WORKER_PATTERN, "COUNT", "1000"};
         redisReply *r = scripts_cmd(c, 6, argv);
         if (!r || r->type != REDIS_REPLY_ARRAY || r->elements != 2) {
             if (r)
@@ -130,8 +131,8 @@ static size_t scripts_workers(redisContext *c, char ids[][128], size_t max)
 /* 1 when worker id serves sha, -1 when it reported an error (printed), 0 not yet. */
 static int scripts_worker_state(redisContext *c, const char *id, const char *sha, bool print)
 {
-    char key[DH_BUNDLE_KEY_MAX];
-    dh_bundle_worker_key(key, id);
+    char key[DH_KEY_MAX];
+    dh_key_worker_bundles(key, id);
     const char *hex[] = {"HEXISTS", key, sha};
     redisReply *r = scripts_cmd(c, 3, hex);
     int st = r && r->type == REDIS_REPLY_INTEGER && r->integer == 1;
@@ -139,7 +140,7 @@ static int scripts_worker_state(redisContext *c, const char *id, const char *sha
         freeReplyObject(r);
     if (st)
         return 1;
-    dh_bundle_errors_key(key, sha);
+    dh_key_bundle_errors(key, sha);
     const char *hget[] = {"HGET", key, id};
     r = scripts_cmd(c, 3, hget);
     if (r && r->type == REDIS_REPLY_STRING) {
@@ -280,9 +281,9 @@ static int scripts_push(int argc, char **argv)
     }
     if (apply) {
         /* before the pointer moves: a worker reads it when it loads the bundle */
-        char key[DH_BUNDLE_KEY_MAX];
-        dh_bundle_key(key, sha);
-        const char *hset[] = {"HSET", key, "apply_to_running", "1"};
+        char key[DH_KEY_MAX];
+        dh_key_bundle(key, sha);
+        const char *hset[] = {"HSET", key, DH_F_BUNDLE_APPLY_TO_RUNNING, "1"};
         redisReply *r = scripts_cmd(c, 4, hset);
         bool ok = r && r->type == REDIS_REPLY_INTEGER;
         if (r)
@@ -295,13 +296,13 @@ static int scripts_push(int argc, char **argv)
     for (size_t i = 0; i < ng; i++) {
         if (only && strcmp(only, gi[i].name))
             continue;
-        char cur[65], ckey[DH_BUNDLE_KEY_MAX], hkey[DH_BUNDLE_KEY_MAX];
+        char cur[65], ckey[DH_KEY_MAX], hkey[DH_KEY_MAX];
         if (dh_bundle_current(c, gi[i].name, cur) == 1 && !strcmp(cur, sha)) {
             printf("%s: already current\n", gi[i].name);
             continue;
         }
-        dh_bundle_current_key(ckey, gi[i].name);
-        dh_bundle_history_key(hkey, gi[i].name);
+        dh_key_bundle_current(ckey, gi[i].name);
+        dh_key_bundle_history(hkey, gi[i].name);
         const char *multi[] = {"MULTI"}, *set[] = {"SET", ckey, sha},
                    *push[] = {"LPUSH", hkey, sha}, *exec[] = {"EXEC"};
         redisReply *r[4] = {scripts_cmd(c, 1, multi), scripts_cmd(c, 3, set),
@@ -341,9 +342,9 @@ static int scripts_rollback(int argc, char **argv)
     int rc = 1;
     if (!c)
         goto out;
-    char ckey[DH_BUNDLE_KEY_MAX], hkey[DH_BUNDLE_KEY_MAX];
-    dh_bundle_current_key(ckey, game);
-    dh_bundle_history_key(hkey, game);
+    char ckey[DH_KEY_MAX], hkey[DH_KEY_MAX];
+    dh_key_bundle_current(ckey, game);
+    dh_key_bundle_history(hkey, game);
     /* WATCH the history, so two rollbacks at once cannot both pop the same entry. */
     for (int attempt = 0; attempt < 5; attempt++) {
         const char *watch[] = {"WATCH", hkey}, *range[] = {"LRANGE", hkey, "0", "1"};
@@ -418,13 +419,14 @@ static int scripts_list(int argc, char **argv)
     }
     char ids[64][128];
     size_t nw = scripts_workers(c, ids, 64);
-    const char *sm[] = {"SMEMBERS", "bundles"};
+    const char *sm[] = {"SMEMBERS", DH_KEY_BUNDLES};
     redisReply *all = scripts_cmd(c, 2, sm);
     for (size_t i = 0; all && all->type == REDIS_REPLY_ARRAY && i < all->elements; i++) {
         const char *sha = all->element[i]->str;
-        char key[DH_BUNDLE_KEY_MAX];
-        dh_bundle_key(key, sha);
-        char *label = scripts_hget(c, key, "label"), *games = scripts_hget(c, key, "games");
+        char key[DH_KEY_MAX];
+        dh_key_bundle(key, sha);
+        char *label = scripts_hget(c, key, DH_F_BUNDLE_LABEL),
+             *games = scripts_hget(c, key, DH_F_BUNDLE_GAMES);
         char current[512] = "";
         size_t at = 0;
         for (char *g = games ? strtok(games, ",") : NULL; g; g = strtok(NULL, ",")) {
@@ -439,8 +441,8 @@ static int scripts_list(int argc, char **argv)
         printf("%s  label=%s  current=%s\n", sha, label && *label ? label : "-",
                at ? current : "-");
         for (size_t w = 0; w < nw; w++) {
-            char wkey[DH_BUNDLE_KEY_MAX];
-            dh_bundle_worker_key(wkey, ids[w]);
+            char wkey[DH_KEY_MAX];
+            dh_key_worker_bundles(wkey, ids[w]);
             char *cnt = scripts_hget(c, wkey, sha);
             if (cnt)
                 printf("    %s: %s live matches\n", ids[w], cnt);
@@ -479,14 +481,14 @@ static int scripts_show(int argc, char **argv)
     uint32_t *ids = NULL;
     redisReply *snap = NULL, *lr = NULL;
     const char *names[SCRIPTS_SEATS_MAX];
-    char key[DH_BUNDLE_KEY_MAX];
+    char key[DH_KEY_MAX];
     if (!c)
         goto out;
-    snprintf(key, sizeof key, "match:{%s}", mid);
-    game = scripts_hget(c, key, "game");
-    sha = scripts_hget(c, key, "bundle");
-    seed = scripts_hget(c, key, "seed");
-    players = scripts_hget(c, key, "players");
+    dh_key_match(key, mid);
+    game = scripts_hget(c, key, DH_F_GAME);
+    sha = scripts_hget(c, key, DH_F_BUNDLE);
+    seed = scripts_hget(c, key, DH_F_SEED);
+    players = scripts_hget(c, key, DH_F_PLAYERS);
     if (!game || !sha || !seed || !players) {
         fprintf(stderr, "deckhand scripts show: no match %s in Redis\n", mid);
         goto out;
@@ -496,11 +498,11 @@ static int scripts_show(int argc, char **argv)
     int np = 0;
     for (char *p = strtok(players, ","); p && np < SCRIPTS_SEATS_MAX; p = strtok(NULL, ","))
         names[np++] = p;
-    snprintf(key, sizeof key, "match:{%s}:snap", mid);
+    dh_key_match_snap(key, mid);
     const char *get[] = {"GET", key};
     snap = scripts_cmd(c, 2, get);
-    char lkey[DH_BUNDLE_KEY_MAX];
-    snprintf(lkey, sizeof lkey, "match:{%s}:log", mid);
+    char lkey[DH_KEY_MAX];
+    dh_key_match_log(lkey, mid);
     const char *range[] = {"LRANGE", lkey, "0", "-1"};
     lr = scripts_cmd(c, 4, range);
     if (!snap || snap->type != REDIS_REPLY_STRING || !lr || lr->type != REDIS_REPLY_ARRAY) {

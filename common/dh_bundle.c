@@ -7,31 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void dh_bundle_key(char *buf, const char *sha)
-{
-    snprintf(buf, DH_BUNDLE_KEY_MAX, "bundle:{%s}", sha);
-}
-
-void dh_bundle_current_key(char *buf, const char *game)
-{
-    snprintf(buf, DH_BUNDLE_KEY_MAX, "bundle:current:{%s}", game);
-}
-
-void dh_bundle_history_key(char *buf, const char *game)
-{
-    snprintf(buf, DH_BUNDLE_KEY_MAX, "bundle:history:{%s}", game);
-}
-
-void dh_bundle_errors_key(char *buf, const char *sha)
-{
-    snprintf(buf, DH_BUNDLE_KEY_MAX, "bundle:{%s}:errors", sha);
-}
-
-void dh_bundle_worker_key(char *buf, const char *worker_id)
-{
-    snprintf(buf, DH_BUNDLE_KEY_MAX, "worker:{%s}:bundles", worker_id);
-}
-
 static int is_file_field(const char *s, size_t len)
 {
     return len > 4 && !memcmp(s + len - 4, ".lua", 4);
@@ -48,8 +23,8 @@ void dh_bundle_files_free(dh_bundle_file *f, size_t n)
 
 int dh_bundle_fetch(redisContext *c, const char *sha, dh_bundle_file **out, size_t *n)
 {
-    char key[DH_BUNDLE_KEY_MAX];
-    dh_bundle_key(key, sha);
+    char key[DH_KEY_MAX];
+    dh_key_bundle(key, sha);
     const char *argv[] = {"HGETALL", key};
     redisReply *r = redisCommandArgv(c, 2, argv, NULL);
     dh_bundle_file *f = NULL;
@@ -107,14 +82,14 @@ static int run(redisContext *c, int argc, const char **argv, const size_t *lens)
 int dh_bundle_store(redisContext *c, const char *sha, const dh_bundle_file *files, size_t n,
                     const dh_bundle_meta *meta)
 {
-    char key[DH_BUNDLE_KEY_MAX], compat[4], created[24];
+    char key[DH_KEY_MAX], compat[4], created[24];
     size_t argc = 2 + 2 * n + 8;
     const char **argv = calloc(argc, sizeof *argv);
     size_t *lens = calloc(argc, sizeof *lens);
     int rc = -1;
     if (!argv || !lens)
         goto out;
-    dh_bundle_key(key, sha);
+    dh_key_bundle(key, sha);
     snprintf(compat, sizeof compat, "%d", meta->compatible ? 1 : 0);
     snprintf(created, sizeof created, "%llu", (unsigned long long)meta->created_ms);
     size_t a = 0;
@@ -125,17 +100,19 @@ int dh_bundle_store(redisContext *c, const char *sha, const dh_bundle_file *file
         ARG(files[i].path, strlen(files[i].path));
         ARG(files[i].data, files[i].len);
     }
-    ARG("label", 5);
+#define ARGS(s) ARG((s), strlen(s))
+    ARGS(DH_F_BUNDLE_LABEL);
     ARG(meta->label ? meta->label : "", strlen(meta->label ? meta->label : ""));
-    ARG("games", 5);
+    ARGS(DH_F_BUNDLE_GAMES);
     ARG(meta->games ? meta->games : "", strlen(meta->games ? meta->games : ""));
-    ARG("compatible", 10);
+    ARGS(DH_F_BUNDLE_COMPATIBLE);
     ARG(compat, strlen(compat));
-    ARG("created_ms", 10);
+    ARGS(DH_F_BUNDLE_CREATED_MS);
     ARG(created, strlen(created));
+#undef ARGS
 #undef ARG
     const char *multi[] = {"MULTI"}, *exec[] = {"EXEC"};
-    const char *sadd[] = {"SADD", "bundles", sha};
+    const char *sadd[] = {"SADD", DH_KEY_BUNDLES, sha};
     if (run(c, 1, multi, NULL) < 0)
         goto out;
     if (run(c, (int)a, argv, lens) < 0 || run(c, 3, sadd, NULL) < 0) {
@@ -152,8 +129,8 @@ out:
 
 int dh_bundle_current(redisContext *c, const char *game, char *out)
 {
-    char key[DH_BUNDLE_KEY_MAX];
-    dh_bundle_current_key(key, game);
+    char key[DH_KEY_MAX];
+    dh_key_bundle_current(key, game);
     const char *argv[] = {"GET", key};
     redisReply *r = redisCommandArgv(c, 2, argv, NULL);
     int rc = -1;

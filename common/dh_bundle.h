@@ -1,22 +1,10 @@
 /*
- * dh_bundle.h: the Redis layout of script bundles (docs/OPERATIONS.md), shared by the
- * worker, which loads bundles from it, and `deckhand scripts`, which pushes them.
- *
- *   bundle:{SHA}            hash: one field per file (its relative path, always *.lua)
- *                           holding the content, plus label, games (comma-separated),
- *                           compatible (0/1), created_ms, and apply_to_running (1) when
- *                           pushed with --apply-to-running. Never deleted: replays need it.
- *   bundles                 set of every stored SHA
- *   bundle:current:{GAME}   the SHA new matches of GAME start on; absent = the workers'
- *                           embedded default (their --scripts folder)
- *   bundle:history:{GAME}   list of the SHAs current has pointed at, newest first; its
- *                           head is current. Rollback pops it.
- *   bundle:{SHA}:errors     hash: worker id -> why that worker could not load the bundle
- *   worker:{ID}:bundles     hash, TTL: SHA -> live matches on it, for every bundle the
- *                           worker has loaded; refreshed every beat and after a load
- *
- * Only the keys and the bundle's own read and write live here; the engine (which turns
- * the files into a VM) stays out of common/.
+ * dh_bundle.h: reading and writing script bundles in Redis (docs/OPERATIONS.md), shared by
+ * the worker, which loads bundles, and `deckhand scripts`, which pushes them. The keys
+ * (bundle:{SHA}, bundles, bundle:current:{GAME}, bundle:history:{GAME},
+ * bundle:{SHA}:errors, worker:{ID}:bundles) and fields are in dh_keys.h. bundle:{SHA} is
+ * never deleted (replays need it); its head of history is current, and rollback pops it.
+ * The engine, which turns the files into a VM, stays out of common/.
  */
 #ifndef DECKHAND_DH_BUNDLE_H
 #define DECKHAND_DH_BUNDLE_H
@@ -25,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DH_BUNDLE_KEY_MAX 320
+#include "dh_keys.h"
 
 typedef struct {
     char *path;
@@ -39,13 +27,6 @@ typedef struct {
     int compatible;
     uint64_t created_ms;
 } dh_bundle_meta;
-
-/* Key names (buf of DH_BUNDLE_KEY_MAX bytes). */
-void dh_bundle_key(char *buf, const char *sha);
-void dh_bundle_current_key(char *buf, const char *game);
-void dh_bundle_history_key(char *buf, const char *game);
-void dh_bundle_errors_key(char *buf, const char *sha);
-void dh_bundle_worker_key(char *buf, const char *worker_id);
 
 /* Read bundle:{SHA}'s files (the *.lua fields); the caller frees them with
  * dh_bundle_files_free. 1 found, 0 no such bundle, -1 Redis error. */

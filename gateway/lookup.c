@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_keys.h"
 #include "dh_log.h"
 #include "dh_redis.h"
 
@@ -158,8 +159,9 @@ static void lookup_on_worker(redisAsyncContext *ac, void *reply, void *priv)
     }
     memcpy(r->worker_id, rep->str, rep->len);
     r->worker_id[rep->len] = '\0';
-    if (r->gw->stopping || lookup_command(r->gw, ac, lookup_on_endpoint, r, "GET worker:{%s}",
-                                          r->worker_id) != REDIS_OK)
+    char key[DH_KEY_MAX];
+    if (r->gw->stopping || lookup_command(r->gw, ac, lookup_on_endpoint, r, "GET %s",
+                                          dh_key_worker(key, r->worker_id)) != REDIS_OK)
         lookup_done(r, LOOKUP_FAILED, NULL);
 }
 
@@ -176,8 +178,9 @@ void lookup_match(gw *g, const char *match_id, lookup_cb cb, void *arg)
     r->arg = arg;
     memcpy(r->match_id, match_id, n + 1);
     redisAsyncContext *ac = g->redis_enabled ? lookup_conn(g) : NULL;
-    if (!ac ||
-        lookup_command(g, ac, lookup_on_worker, r, "HGET match:{%s} worker", match_id) != REDIS_OK)
+    char key[DH_KEY_MAX];
+    if (!ac || lookup_command(g, ac, lookup_on_worker, r, "HGET %s " DH_F_WORKER,
+                              dh_key_match(key, match_id)) != REDIS_OK)
         lookup_done(r, LOOKUP_FAILED, NULL);
 }
 

@@ -6,19 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dh_keys.h"
 #include "dh_log.h"
 #include "matchmaker.h"
 #include "state.h"
-
-/* Renew when the lease is still ours; else answer who holds it ("" when nobody). */
-static const char lease_renew_lua[] =
-    "local v = redis.call('GET', KEYS[1]) "
-    "if v == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end "
-    "return v or ''";
-
-static const char lease_release_lua[] =
-    "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end "
-    "return 0";
 
 /* 1: the lease is ours until now + LEASE_MS; 0: another holds it (named in holder);
  * -1: Redis did not answer. */
@@ -28,7 +19,7 @@ static int lease_try(mm_state *mm, uint64_t now_ms, char *holder, size_t cap)
     snprintf(ms, sizeof ms, "%d", LEASE_MS);
     holder[0] = '\0';
     if (!mm->lease.held) {
-        const char *set[] = {"SET", LEASE_KEY, mm->id, "NX", "PX", ms};
+        const char *set[] = {"SET", DH_KEY_MM_LEASE, mm->id, "NX", "PX", ms};
         redisReply *r = state_command(mm, now_ms, 6, set);
         if (!r)
             return -1;
@@ -37,7 +28,7 @@ static int lease_try(mm_state *mm, uint64_t now_ms, char *holder, size_t cap)
         if (won)
             return 1;
     }
-    const char *renew[] = {"EVAL", lease_renew_lua, "1", LEASE_KEY, mm->id, ms};
+    const char *renew[] = {"EVAL", dh_script_lease_renew, "1", DH_KEY_MM_LEASE, mm->id, ms};
     redisReply *r = state_command(mm, now_ms, 6, renew);
     if (!r)
         return -1;
@@ -53,7 +44,7 @@ static void lease_step_down(mm_state *mm, const char *why)
     lease *l = &mm->lease;
     dh_warn("lease %s lost (%s): standby, %zu waiting players and %zu placements left to "
             "Redis",
-            LEASE_KEY, why, queue_total(mm->queues), mm->placements.n);
+            DH_KEY_MM_LEASE, why, queue_total(mm->queues), mm->placements.n);
     l->held = false;
     l->loaded = false;
     l->standby_logged = true;
@@ -73,13 +64,13 @@ void lease_tick(mm_state *mm, uint64_t now_ms)
         int rc = lease_try(mm, now_ms, holder, sizeof holder);
         if (rc == 1) {
             if (!l->held)
-                dh_info("lease %s won by %s", LEASE_KEY, mm->id);
+                dh_info("lease %s won by %s", DH_KEY_MM_LEASE, mm->id);
             l->held = true;
             l->until_ms = now_ms + LEASE_MS;
         } else if (rc == 0 && l->held) {
             lease_step_down(mm, holder[0] ? holder : "expired");
         } else if (rc == 0 && !l->standby_logged) {
-            dh_info("standby: %s is held by %s", LEASE_KEY, holder[0] ? holder : "?");
+            dh_info("standby: %s is held by %s", DH_KEY_MM_LEASE, holder[0] ? holder : "?");
             l->standby_logged = true;
         }
     }
@@ -105,7 +96,7 @@ void lease_lost(mm_state *mm, const char *why)
 {
     if (!mm->lease.held)
         return;
-    dh_warn("lease %s: %s; stopping at once", LEASE_KEY, why);
+    dh_warn("lease %s: %s; stopping at once", DH_KEY_MM_LEASE, why);
     mm->lease.until_ms = 0;
     mm->lease.next_ms = 0;
 }
@@ -114,10 +105,10 @@ void lease_release(mm_state *mm, uint64_t now_ms)
 {
     if (!mm->redis_on || !mm->lease.held)
         return;
-    const char *argv[] = {"EVAL", lease_release_lua, "1", LEASE_KEY, mm->id};
+    const char *argv[] = {"EVAL", dh_script_lease_release, "1", DH_KEY_MM_LEASE, mm->id};
     redisReply *r = state_command(mm, now_ms, 5, argv);
     if (r) {
-        dh_info("lease %s released", LEASE_KEY);
+        dh_info("lease %s released", DH_KEY_MM_LEASE);
         freeReplyObject(r);
     }
     mm->lease.held = false;

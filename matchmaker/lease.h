@@ -18,7 +18,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define LEASE_KEY      "mm:lease"
 #define LEASE_MS       3000
 #define LEASE_RENEW_MS 1000
 #define LEASE_ID_MAX   128

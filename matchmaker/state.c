@@ -7,20 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_keys.h"
 #include "dh_log.h"
 #include "matchmaker.h"
-
-/* KEYS: mm:lease mm:tickets mm:placements. ARGV: our id, then triples (op, field, value)
- * with op t+ / t- (set / delete a ticket) or p+ / p- (a placement); a delete ignores its
- * value. All or nothing, and nothing unless the lease is ours. */
-static const char state_write_lua[] =
-    "if redis.call('GET', KEYS[1]) ~= ARGV[1] then return redis.error_reply('NOTLEADER') end "
-    "for i = 2, #ARGV, 3 do "
-    "local h = KEYS[2] if string.sub(ARGV[i], 1, 1) == 'p' then h = KEYS[3] end "
-    "if string.sub(ARGV[i], 2, 2) == '+' then redis.call('HSET', h, ARGV[i + 1], ARGV[i + 2]) "
-    "else redis.call('HDEL', h, ARGV[i + 1]) end "
-    "end "
-    "return 1";
 
 typedef struct {
     const char *op; /* "t+", "t-", "p+", "p-" */
@@ -75,8 +64,9 @@ static int state_write(mm_state *mm, uint64_t now_ms, const state_op *ops, size_
 {
     if (!mm->redis_on)
         return 0;
-    const char *head[] = {"EVAL",        state_write_lua,  "3",   LEASE_KEY,
-                          STATE_TICKETS, STATE_PLACEMENTS, mm->id};
+    const char *head[] = {"EVAL",          dh_script_mm_state, "3",
+                          DH_KEY_MM_LEASE, DH_KEY_MM_TICKETS,  DH_KEY_MM_PLACEMENTS,
+                          mm->id};
     size_t nhead = sizeof head / sizeof *head, argc = nhead + 3 * n;
     const char **argv = calloc(argc, sizeof *argv);
     size_t *lens = calloc(argc, sizeof *lens);
@@ -103,8 +93,8 @@ static int state_write(mm_state *mm, uint64_t now_ms, const state_op *ops, size_
     if (!r)
         goto out;
     if (r->type == REDIS_REPLY_ERROR) {
-        if (strstr(r->str, "NOTLEADER"))
-            lease_lost(mm, LEASE_KEY " names another matchmaker");
+        if (strstr(r->str, DH_REPLY_NOTLEADER))
+            lease_lost(mm, DH_KEY_MM_LEASE " names another matchmaker");
         else
             dh_warn("redis refused a matchmaker write: %s", r->str);
     } else {
@@ -295,8 +285,8 @@ int state_load(mm_state *mm, uint64_t now_ms)
     state_ticket *ts = NULL;
     size_t nps = 0, nts = 0;
     uint64_t max_seq = 0;
-    redisReply *pr = state_hgetall(mm, now_ms, STATE_PLACEMENTS);
-    redisReply *tr = pr ? state_hgetall(mm, now_ms, STATE_TICKETS) : NULL;
+    redisReply *pr = state_hgetall(mm, now_ms, DH_KEY_MM_PLACEMENTS);
+    redisReply *tr = pr ? state_hgetall(mm, now_ms, DH_KEY_MM_TICKETS) : NULL;
     if (!pr || !tr)
         goto out;
     ps = calloc(pr->elements / 2 + 1, sizeof *ps);

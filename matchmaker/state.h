@@ -33,9 +33,6 @@
 #include "placement.h"
 #include "queue.h"
 
-#define STATE_TICKETS    "mm:tickets"
-#define STATE_PLACEMENTS "mm:placements"
-
 struct mm_state;
 
 /* One command: argc strings, with their lengths in lens (NULL: all are C strings). */

@@ -8,24 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_keys.h"
 #include "dh_log.h"
 #include "matchmaker.h"
 #include "state.h"
 
-#define TAKEOVER_KEY_MAX   320
 #define TAKEOVER_SEATS_MAX 64
-
-/* KEYS: match:{ID} matches:running worker:{TO}:adopt mm:lease
- * ARGV: from to id our-id. The new epoch, or nil when the match is not running on from. */
-static const char takeover_lua[] =
-    "if redis.call('GET', KEYS[4]) ~= ARGV[4] then return redis.error_reply('NOTLEADER') end "
-    "local m = redis.call('HMGET', KEYS[1], 'worker', 'status') "
-    "if m[1] ~= ARGV[1] or m[2] ~= 'running' then return false end "
-    "local e = redis.call('HINCRBY', KEYS[1], 'epoch', 1) "
-    "redis.call('HSET', KEYS[1], 'worker', ARGV[2]) "
-    "redis.call('HSET', KEYS[2], ARGV[3], ARGV[2]) "
-    "redis.call('SADD', KEYS[3], ARGV[3]) "
-    "return e";
 
 void takeover_init(takeover *t)
 {
@@ -77,17 +65,17 @@ static takeover_move *takeover_add(takeover *t)
 
 /* The three keys and four arguments of the move script. */
 typedef struct {
-    char meta[TAKEOVER_KEY_MAX], adopt[TAKEOVER_KEY_MAX];
+    char meta[DH_KEY_MAX], adopt[DH_KEY_MAX];
     const char *argv[11];
 } takeover_args;
 
 static void takeover_args_fill(takeover_args *a, const mm_state *mm, const char *match_id,
                                const char *from, const char *to)
 {
-    snprintf(a->meta, sizeof a->meta, "match:{%s}", match_id);
-    snprintf(a->adopt, sizeof a->adopt, "worker:{%s}:adopt", to);
-    const char *argv[] = {"EVAL",   takeover_lua, "4",  a->meta, TAKEOVER_RUNNING,
-                          a->adopt, LEASE_KEY,    from, to,      match_id,
+    dh_key_match(a->meta, match_id);
+    dh_key_worker_adopt(a->adopt, to);
+    const char *argv[] = {"EVAL",   dh_script_takeover, "4",  a->meta, DH_KEY_MATCHES_RUNNING,
+                          a->adopt, DH_KEY_MM_LEASE,    from, to,      match_id,
                           mm->id};
     memcpy(a->argv, argv, sizeof argv);
 }
@@ -99,8 +87,8 @@ static long long takeover_reply(mm_state *mm, const redisReply *r, const char *m
         return r->integer;
     if (r->type == REDIS_REPLY_NIL)
         return 0;
-    if (r->type == REDIS_REPLY_ERROR && strstr(r->str, "NOTLEADER"))
-        lease_lost(mm, LEASE_KEY " names another matchmaker");
+    if (r->type == REDIS_REPLY_ERROR && strstr(r->str, DH_REPLY_NOTLEADER))
+        lease_lost(mm, DH_KEY_MM_LEASE " names another matchmaker");
     else
         dh_warn("match %s: move script failed: %s", match_id,
                 r->type == REDIS_REPLY_ERROR ? r->str : "unexpected reply");
@@ -205,17 +193,17 @@ static int takeover_read_meta(mm_state *mm, takeover_cand *c, size_t n, redisRep
                               uint64_t now_ms)
 {
     state_cmd cmds[TAKEOVER_MAX_MOVES];
-    char keys[TAKEOVER_MAX_MOVES][TAKEOVER_KEY_MAX];
+    char keys[TAKEOVER_MAX_MOVES][DH_KEY_MAX];
     const char *argv[TAKEOVER_MAX_MOVES][4];
     size_t idx[TAKEOVER_MAX_MOVES], k = 0;
     for (size_t i = 0; i < n; i++) {
         if (c[i].retry >= 0)
             continue;
-        snprintf(keys[k], sizeof keys[k], "match:{%s}", c[i].match_id);
+        dh_key_match(keys[k], c[i].match_id);
         argv[k][0] = "HMGET";
         argv[k][1] = keys[k];
-        argv[k][2] = "game";
-        argv[k][3] = "player_ids";
+        argv[k][2] = DH_F_GAME;
+        argv[k][3] = DH_F_PLAYER_IDS;
         cmds[k] = (state_cmd){.argc = 4, .argv = argv[k], .lens = NULL};
         idx[k++] = i;
     }
@@ -347,7 +335,7 @@ static void takeover_move_all(mm_state *mm, takeover_cand *c, size_t n, uint64_t
 static long takeover_sweep(mm_state *mm, uint64_t now_ms)
 {
     redisReply *meta[TAKEOVER_MAX_MOVES];
-    const char *argv[] = {"HGETALL", TAKEOVER_RUNNING};
+    const char *argv[] = {"HGETALL", DH_KEY_MATCHES_RUNNING};
     takeover_cand *c = calloc(TAKEOVER_MAX_MOVES, sizeof *c);
     redisReply *running = c ? state_command(mm, now_ms, 2, argv) : NULL;
     int nmeta = 0;

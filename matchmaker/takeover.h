@@ -45,7 +45,6 @@
 #define TAKEOVER_UNKNOWN_DEAD_MS  2500
 #define TAKEOVER_ADOPT_TIMEOUT_MS 3000
 #define TAKEOVER_MAX_MOVES        200
-#define TAKEOVER_RUNNING          "matches:running"
 
 typedef struct {
     char match_id[QUEUE_NAME_MAX];

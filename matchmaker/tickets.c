@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dh_keys.h"
 #include "dh_log.h"
 #include "dh_zmq.h"
 #include "matchmaker.h"
@@ -92,11 +93,10 @@ static bool tickets_match_running(mm_state *mm, const char *match_id, uint64_t n
 {
     if (!mm->redis_on)
         return false;
-    char key[QUEUE_NAME_MAX + 16];
-    snprintf(key, sizeof key, "match:{%s}", match_id);
-    const char *argv[] = {"HGET", key, "status"};
+    char key[DH_KEY_MAX];
+    const char *argv[] = {"HGET", dh_key_match(key, match_id), DH_F_STATUS};
     redisReply *r = state_command(mm, now_ms, 3, argv);
-    bool running = r && r->type == REDIS_REPLY_STRING && !strcmp(r->str, "running");
+    bool running = r && r->type == REDIS_REPLY_STRING && !strcmp(r->str, DH_STATUS_RUNNING);
     if (r)
         freeReplyObject(r);
     return running;

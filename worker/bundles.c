@@ -147,8 +147,8 @@ static void bundles_refuse(bundles *bs, redisContext *c, const char *sha, const 
     snprintf(bs->failed[bs->nfailed % BUNDLES_FAILED], 65, "%s", sha);
     if (bs->nfailed < BUNDLES_FAILED)
         bs->nfailed++;
-    char key[DH_BUNDLE_KEY_MAX];
-    dh_bundle_errors_key(key, sha);
+    char key[DH_KEY_MAX];
+    dh_key_bundle_errors(key, sha);
     const char *argv[] = {"HSET", key, bs->worker_id, why};
     redisReply *r = redisCommandArgv(c, 4, argv, NULL);
     if (r)
@@ -207,9 +207,9 @@ static bundles_entry *bundles_load(bundles *bs, redisContext *c, const char *sha
         goto out;
     }
     b = NULL;
-    char key[DH_BUNDLE_KEY_MAX];
-    dh_bundle_key(key, sha);
-    const char *argv[] = {"HMGET", key, "compatible", "apply_to_running"};
+    char key[DH_KEY_MAX];
+    dh_key_bundle(key, sha);
+    const char *argv[] = {"HMGET", key, DH_F_BUNDLE_COMPATIBLE, DH_F_BUNDLE_APPLY_TO_RUNNING};
     redisReply *r = redisCommandArgv(c, 4, argv, NULL);
     e->apply_running =
         r && r->type == REDIS_REPLY_ARRAY && r->elements == 2 &&
@@ -240,8 +240,8 @@ bundles_entry *bundles_get(bundles *bs, const char *sha, const char *game, uint6
 static void bundles_store_default(bundles *bs, redisContext *c)
 {
     bundles_entry *d = bs->v[0];
-    char key[DH_BUNDLE_KEY_MAX];
-    dh_bundle_key(key, d->id);
+    char key[DH_KEY_MAX];
+    dh_key_bundle(key, d->id);
     const char *argv[] = {"EXISTS", key};
     redisReply *r = redisCommandArgv(c, 2, argv, NULL);
     if (!r)
@@ -282,10 +282,10 @@ void bundles_poll(bundles *bs, uint64_t now_ms)
     if (!bs->default_stored)
         bundles_store_default(bs, c);
     const char *argv[1 + BUNDLES_GAMES_MAX];
-    char keys[BUNDLES_GAMES_MAX][DH_BUNDLE_KEY_MAX];
+    char keys[BUNDLES_GAMES_MAX][DH_KEY_MAX];
     argv[0] = "MGET";
     for (size_t i = 0; i < bs->ncur; i++) {
-        dh_bundle_current_key(keys[i], bs->cur[i].game);
+        dh_key_bundle_current(keys[i], bs->cur[i].game);
         argv[1 + i] = keys[i];
     }
     redisReply *r = redisCommandArgv(c, (int)(1 + bs->ncur), argv, NULL);
@@ -328,8 +328,8 @@ void bundles_report(bundles *bs, uint64_t now_ms)
     redisContext *c = dh_redis_get(&bs->redis, now_ms);
     if (!c)
         return;
-    char key[DH_BUNDLE_KEY_MAX], ttl[16];
-    dh_bundle_worker_key(key, bs->worker_id);
+    char key[DH_KEY_MAX], ttl[16];
+    dh_key_worker_bundles(key, bs->worker_id);
     snprintf(ttl, sizeof ttl, "%u", bs->report_ttl_ms);
     size_t argc = 2 + 2 * bs->n;
     const char **argv = calloc(argc, sizeof *argv);

@@ -8,9 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_keys.h"
 #include "dh_log.h"
-
-#define STORE_KEY_MAX 320
 
 int store_init(store *s, const char *url, int timeout_ms)
 {
@@ -24,11 +23,6 @@ void store_close(store *s)
     free(s->ops);
     s->ops = NULL;
     s->nops = s->capops = 0;
-}
-
-static void store_key(char *buf, const char *match_id, const char *suffix)
-{
-    snprintf(buf, STORE_KEY_MAX, "match:{%s}%s", match_id, suffix);
 }
 
 int store_op(store *s, uint64_t now_ms)
@@ -62,68 +56,43 @@ static int store_cmd(store *s, int argc, const char **argv, const size_t *lens)
 
 int store_put_meta(store *s, const store_meta *m)
 {
-    char key[STORE_KEY_MAX], seed[24], created[24], grace[16], dec[16], turn[16];
-    store_key(key, m->match_id, "");
+    char key[DH_KEY_MAX], seed[24], created[24], grace[16], dec[16], turn[16];
+    dh_key_match(key, m->match_id);
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)m->seed);
     snprintf(created, sizeof created, "%llu", (unsigned long long)m->created_ms);
     snprintf(grace, sizeof grace, "%u", m->grace_ms);
     snprintf(dec, sizeof dec, "%u", m->decision_ms);
     snprintf(turn, sizeof turn, "%u", m->turn_ms);
-    const char *argv[] = {"HSET",        key,
-                          "game",        m->game,
-                          "bundle",      m->bundle,
-                          "worker",      m->worker,
-                          "epoch",       "1",
-                          "status",      "running",
-                          "seed",        seed,
-                          "players",     m->players,
-                          "player_ids",  m->player_ids,
-                          "created_ms",  created,
-                          "mode",        m->mode ? m->mode : "",
-                          "grace_ms",    grace,
-                          "decision_ms", dec,
-                          "turn_ms",     turn,
-                          "abandon",     m->abandon ? m->abandon : ""};
-    const char *run[] = {"HSET", "matches:running", m->match_id, m->worker};
+    const char *argv[] = {"HSET",           key,
+                          DH_F_GAME,        m->game,
+                          DH_F_BUNDLE,      m->bundle,
+                          DH_F_WORKER,      m->worker,
+                          DH_F_EPOCH,       "1",
+                          DH_F_STATUS,      DH_STATUS_RUNNING,
+                          DH_F_SEED,        seed,
+                          DH_F_PLAYERS,     m->players,
+                          DH_F_PLAYER_IDS,  m->player_ids,
+                          DH_F_CREATED_MS,  created,
+                          DH_F_MODE,        m->mode ? m->mode : "",
+                          DH_F_GRACE_MS,    grace,
+                          DH_F_DECISION_MS, dec,
+                          DH_F_TURN_MS,     turn,
+                          DH_F_ABANDON,     m->abandon ? m->abandon : ""};
+    const char *run[] = {"HSET", DH_KEY_MATCHES_RUNNING, m->match_id, m->worker};
     if (store_cmd(s, (int)(sizeof argv / sizeof *argv), argv, NULL) < 0 ||
         store_cmd(s, 4, run, NULL) < 0)
         return -1;
     return 0;
 }
 
-/* The fence every write to a running match passes first: match:{ID} must still name this
- * worker at this epoch (the matchmaker bumps the epoch when it moves the match). */
-#define STORE_FENCE                                                                                \
-    "local o = redis.call('HMGET', KEYS[1], 'worker', 'epoch') "                                   \
-    "if o[1] ~= ARGV[1] or o[2] ~= ARGV[2] then "                                                  \
-    "return redis.error_reply('FENCED match owned by ' .. tostring(o[1]) .. ' at epoch ' .. "      \
-    "tostring(o[2])) end "
-
-/* KEYS: meta snap log history matches:running matches:finished
- * ARGV: worker epoch id | snapflag snap | nlog log... | histflag entry |
- *       finishflag ended_ms result final_hash */
-static const char store_commit_lua[] = STORE_FENCE
-    "local i = 4 "
-    "if ARGV[i] == '1' then redis.call('SET', KEYS[2], ARGV[i + 1]) redis.call('DEL', KEYS[3]) end "
-    "i = i + 2 "
-    "local n = tonumber(ARGV[i]) i = i + 1 "
-    "for _ = 1, n do redis.call('RPUSH', KEYS[3], ARGV[i]) i = i + 1 end "
-    "if ARGV[i] == '1' then redis.call('RPUSH', KEYS[4], ARGV[i + 1]) end "
-    "i = i + 2 "
-    "if ARGV[i] == '1' then "
-    "redis.call('HSET', KEYS[1], 'status', 'finished', 'ended_ms', ARGV[i + 1], 'result', "
-    "ARGV[i + 2], 'final_hash', ARGV[i + 3]) "
-    "redis.call('LPUSH', KEYS[6], ARGV[3]) redis.call('HDEL', KEYS[5], ARGV[3]) end "
-    "return 1";
-
 int store_put_commit(store *s, const store_commit *c)
 {
-    char meta[STORE_KEY_MAX], snap[STORE_KEY_MAX], log[STORE_KEY_MAX], hist[STORE_KEY_MAX];
+    char meta[DH_KEY_MAX], snap[DH_KEY_MAX], log[DH_KEY_MAX], hist[DH_KEY_MAX];
     char epoch[24], ended[24];
-    store_key(meta, c->match_id, "");
-    store_key(snap, c->match_id, ":snap");
-    store_key(log, c->match_id, ":log");
-    store_key(hist, c->match_id, ":history");
+    dh_key_match(meta, c->match_id);
+    dh_key_match_snap(snap, c->match_id);
+    dh_key_match_log(log, c->match_id);
+    dh_key_match_history(hist, c->match_id);
     snprintf(epoch, sizeof epoch, "%llu", (unsigned long long)c->epoch);
     snprintf(ended, sizeof ended, "%llu", (unsigned long long)c->ended_ms);
     char nlog[24];
@@ -141,14 +110,14 @@ int store_put_commit(store *s, const store_commit *c)
     } while (0)
 #define STORE_STR(p) STORE_ARG((p), strlen(p))
     STORE_STR("EVAL");
-    STORE_STR(store_commit_lua);
+    STORE_STR(dh_script_commit);
     STORE_STR("6");
     STORE_STR(meta);
     STORE_STR(snap);
     STORE_STR(log);
     STORE_STR(hist);
-    STORE_STR("matches:running");
-    STORE_STR("matches:finished");
+    STORE_STR(DH_KEY_MATCHES_RUNNING);
+    STORE_STR(DH_KEY_MATCHES_FINISHED);
     STORE_STR(c->worker);
     STORE_STR(epoch);
     STORE_STR(c->match_id);
@@ -174,25 +143,21 @@ out:
 
 int store_lease(store *s, const char *worker_id, const char *endpoint, unsigned ttl_ms)
 {
-    char key[STORE_KEY_MAX], ttl[16];
-    snprintf(key, sizeof key, "worker:{%s}", worker_id);
+    char key[DH_KEY_MAX], ttl[16];
+    dh_key_worker(key, worker_id);
     snprintf(ttl, sizeof ttl, "%u", ttl_ms);
     const char *argv[] = {"SET", key, endpoint, "PX", ttl};
     return store_cmd(s, 5, argv, NULL);
 }
 
-/* KEYS: meta bundles; ARGV: worker epoch bundle note */
-static const char store_move_lua[] = STORE_FENCE "redis.call('HSET', KEYS[1], 'bundle', ARGV[3]) "
-                                                 "redis.call('RPUSH', KEYS[2], ARGV[4]) return 1";
-
 int store_move_bundle(store *s, const char *worker, const char *match_id, uint64_t epoch,
                       const char *bundle, const char *note)
 {
-    char key[STORE_KEY_MAX], list[STORE_KEY_MAX], ep[24];
-    store_key(key, match_id, "");
-    store_key(list, match_id, ":bundles");
+    char key[DH_KEY_MAX], list[DH_KEY_MAX], ep[24];
+    dh_key_match(key, match_id);
+    dh_key_match_bundles(list, match_id);
     snprintf(ep, sizeof ep, "%llu", (unsigned long long)epoch);
-    const char *argv[] = {"EVAL", store_move_lua, "2", key, list, worker, ep, bundle, note};
+    const char *argv[] = {"EVAL", dh_script_move_bundle, "2", key, list, worker, ep, bundle, note};
     return store_cmd(s, 9, argv, NULL);
 }
 
@@ -222,7 +187,8 @@ void store_flush(store *s, uint64_t now_ms)
             if (redisGetReply(c, (void **)&r) != REDIS_OK)
                 goto err;
             if (!store_reply_ok(r)) {
-                if (r && r->type == REDIS_REPLY_ERROR && !strncmp(r->str, "FENCED", 6))
+                if (r && r->type == REDIS_REPLY_ERROR &&
+                    !strncmp(r->str, DH_REPLY_FENCED, strlen(DH_REPLY_FENCED)))
                     op->fenced = true;
                 else if (op->ok)
                     dh_warn("redis refused a write: %s",
@@ -280,10 +246,10 @@ int store_owned(store *s, const char *worker, const char *const *ids, const uint
     redisContext *c = dh_redis_get(&s->redis, now_ms);
     if (!c)
         return -1;
-    char key[STORE_KEY_MAX];
+    char key[DH_KEY_MAX];
     for (size_t i = 0; i < n; i++) {
-        store_key(key, ids[i], "");
-        const char *argv[] = {"HMGET", key, "worker", "epoch"};
+        dh_key_match(key, ids[i]);
+        const char *argv[] = {"HMGET", key, DH_F_WORKER, DH_F_EPOCH};
         if (redisAppendCommandArgv(c, 4, argv, NULL) != REDIS_OK) {
             dh_redis_fail(&s->redis, now_ms);
             return -1;
@@ -309,8 +275,8 @@ int store_owned(store *s, const char *worker, const char *const *ids, const uint
 
 char *store_get_field(store *s, const char *match_id, const char *field, uint64_t now_ms)
 {
-    char key[STORE_KEY_MAX];
-    store_key(key, match_id, "");
+    char key[DH_KEY_MAX];
+    dh_key_match(key, match_id);
     const char *argv[] = {"HGET", key, field};
     redisReply *r = store_read(s, 3, argv, now_ms);
     char *v = NULL;
@@ -331,8 +297,8 @@ static uint8_t *store_dup(const char *p, size_t len)
 
 int store_get_snapshot(store *s, const char *match_id, uint8_t **out, size_t *len, uint64_t now_ms)
 {
-    char key[STORE_KEY_MAX];
-    store_key(key, match_id, ":snap");
+    char key[DH_KEY_MAX];
+    dh_key_match_snap(key, match_id);
     const char *argv[] = {"GET", key};
     redisReply *r = store_read(s, 2, argv, now_ms);
     int rc = -1;
@@ -350,8 +316,8 @@ int store_get_snapshot(store *s, const char *match_id, uint8_t **out, size_t *le
 
 long store_get_log(store *s, const char *match_id, store_blob **out, uint64_t now_ms)
 {
-    char key[STORE_KEY_MAX];
-    store_key(key, match_id, ":log");
+    char key[DH_KEY_MAX];
+    dh_key_match_log(key, match_id);
     const char *argv[] = {"LRANGE", key, "0", "-1"};
     redisReply *r = store_read(s, 4, argv, now_ms);
     store_blob *b = NULL;
@@ -392,31 +358,33 @@ static void store_meta_set(store_match *m, const char *f, const char *v, size_t 
         const char *name;
         size_t off, cap;
     } fields[] = {
-#define STORE_FIELD(x) {#x, offsetof(store_match, x), sizeof(((store_match *)0)->x)}
-        STORE_FIELD(game),    STORE_FIELD(bundle),     STORE_FIELD(worker), STORE_FIELD(status),
-        STORE_FIELD(players), STORE_FIELD(player_ids), STORE_FIELD(mode),   STORE_FIELD(abandon),
+#define STORE_FIELD(x, name) {name, offsetof(store_match, x), sizeof(((store_match *)0)->x)}
+        STORE_FIELD(game, DH_F_GAME),       STORE_FIELD(bundle, DH_F_BUNDLE),
+        STORE_FIELD(worker, DH_F_WORKER),   STORE_FIELD(status, DH_F_STATUS),
+        STORE_FIELD(players, DH_F_PLAYERS), STORE_FIELD(player_ids, DH_F_PLAYER_IDS),
+        STORE_FIELD(mode, DH_F_MODE),       STORE_FIELD(abandon, DH_F_ABANDON),
 #undef STORE_FIELD
     };
     for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
         if (!strcmp(f, fields[i].name))
             snprintf((char *)m + fields[i].off, fields[i].cap, "%.*s", (int)n, v);
-    if (!strcmp(f, "epoch"))
+    if (!strcmp(f, DH_F_EPOCH))
         m->epoch = strtoull(v, NULL, 10);
-    else if (!strcmp(f, "seed"))
+    else if (!strcmp(f, DH_F_SEED))
         m->seed = strtoull(v, NULL, 10);
-    else if (!strcmp(f, "grace_ms"))
+    else if (!strcmp(f, DH_F_GRACE_MS))
         m->grace_ms = (uint32_t)strtoul(v, NULL, 10);
-    else if (!strcmp(f, "decision_ms"))
+    else if (!strcmp(f, DH_F_DECISION_MS))
         m->decision_ms = (uint32_t)strtoul(v, NULL, 10);
-    else if (!strcmp(f, "turn_ms"))
+    else if (!strcmp(f, DH_F_TURN_MS))
         m->turn_ms = (uint32_t)strtoul(v, NULL, 10);
 }
 
 int store_get_match(store *s, const char *match_id, store_match *out, uint64_t now_ms)
 {
-    char key[STORE_KEY_MAX], hist[STORE_KEY_MAX];
-    store_key(key, match_id, "");
-    store_key(hist, match_id, ":history");
+    char key[DH_KEY_MAX], hist[DH_KEY_MAX];
+    dh_key_match(key, match_id);
+    dh_key_match_history(hist, match_id);
     memset(out, 0, sizeof *out);
     const char *argv[] = {"HGETALL", key};
     redisReply *r = store_read(s, 2, argv, now_ms);
@@ -445,8 +413,8 @@ int store_get_match(store *s, const char *match_id, store_match *out, uint64_t n
 long store_adopt_pop(store *s, const char *worker_id, char ids[][STORE_ID_MAX], size_t max,
                      uint64_t now_ms)
 {
-    char key[STORE_KEY_MAX], count[16];
-    snprintf(key, sizeof key, "worker:{%s}:adopt", worker_id);
+    char key[DH_KEY_MAX], count[16];
+    dh_key_worker_adopt(key, worker_id);
     snprintf(count, sizeof count, "%zu", max);
     const char *argv[] = {"SPOP", key, count};
     redisReply *r = store_read(s, 3, argv, now_ms);
@@ -463,8 +431,8 @@ long store_adopt_pop(store *s, const char *worker_id, char ids[][STORE_ID_MAX], 
 
 int store_adopt_return(store *s, const char *worker_id, const char *match_id, uint64_t now_ms)
 {
-    char key[STORE_KEY_MAX];
-    snprintf(key, sizeof key, "worker:{%s}:adopt", worker_id);
+    char key[DH_KEY_MAX];
+    dh_key_worker_adopt(key, worker_id);
     const char *argv[] = {"SADD", key, match_id};
     redisReply *r = store_read(s, 3, argv, now_ms);
     int rc = r && r->type == REDIS_REPLY_INTEGER ? 0 : -1;

@@ -45,8 +45,8 @@ static long long rint_cmd(const char *cmd, const char *key, const char *field)
 
 static void set_current(const char *game, const char *sha)
 {
-    char key[DH_BUNDLE_KEY_MAX];
-    dh_bundle_current_key(key, game);
+    char key[DH_KEY_MAX];
+    dh_key_bundle_current(key, game);
     redisContext *c = conn();
     redisReply *r = redisCommand(c, "SET %s %s", key, sha);
     CU_ASSERT(r && r->type == REDIS_REPLY_STATUS);
@@ -122,8 +122,8 @@ static void test_worker_stores_default_and_follows_current(void)
     bundles bs;
     CU_ASSERT_EQUAL_FATAL(bundles_init(&bs, "wk-t", redis_url, 1000, def, 2000), 0);
     bundles_poll(&bs, clock_ms);
-    char key[DH_BUNDLE_KEY_MAX];
-    dh_bundle_key(key, engine_bundle_id(def));
+    char key[DH_KEY_MAX];
+    dh_key_bundle(key, engine_bundle_id(def));
     CU_ASSERT_EQUAL(rint_cmd("EXISTS", key, NULL), 1);
     CU_ASSERT_PTR_EQUAL(bundles_pick(&bs, "dominion")->b, def);
 
@@ -134,7 +134,7 @@ static void test_worker_stores_default_and_follows_current(void)
     bundles_entry *e = bundles_pick(&bs, "dominion");
     CU_ASSERT_STRING_EQUAL(e->id, v1);
     CU_ASSERT_FALSE(e->is_default);
-    dh_bundle_worker_key(key, "wk-t");
+    dh_key_worker_bundles(key, "wk-t");
     CU_ASSERT_EQUAL(rint_cmd("HEXISTS", key, v1), 1);
     /* the pointer gone: back to the default */
     redisContext *c = conn();
@@ -153,7 +153,7 @@ static void test_pinned_bundle_lives_until_its_last_match_ends(void)
     engine_bundle *def = load_default();
     bundles bs;
     CU_ASSERT_EQUAL_FATAL(bundles_init(&bs, "wk-t", redis_url, 1000, def, 2000), 0);
-    char v1[65], v2[65], key[DH_BUNDLE_KEY_MAX];
+    char v1[65], v2[65], key[DH_KEY_MAX];
     store_variant(def, "v1", NULL, v1);
     store_variant(def, "v2", NULL, v2);
     set_current("dominion", v1);
@@ -168,13 +168,13 @@ static void test_pinned_bundle_lives_until_its_last_match_ends(void)
     bundles_unpin(&bs, e1);
     CU_ASSERT_EQUAL(bs.n, 3);
     bundles_report(&bs, clock_ms);
-    dh_bundle_worker_key(key, "wk-t");
+    dh_key_worker_bundles(key, "wk-t");
     CU_ASSERT_EQUAL(rint_cmd("HEXISTS", key, v1), 1);
     bundles_unpin(&bs, e1); /* the last match on v1 ended: freed */
     CU_ASSERT_EQUAL(bs.n, 2);
     bundles_report(&bs, clock_ms);
     CU_ASSERT_EQUAL(rint_cmd("HEXISTS", key, v1), 0);
-    dh_bundle_key(key, v1);
+    dh_key_bundle(key, v1);
     CU_ASSERT_EQUAL(rint_cmd("EXISTS", key, NULL), 1); /* still in Redis for replays */
     bundles_free(&bs);
     engine_bundle_free(def);
@@ -186,7 +186,7 @@ static void test_bundle_that_fails_to_load_is_reported_and_old_one_kept(void)
     engine_bundle *def = load_default();
     bundles bs;
     CU_ASSERT_EQUAL_FATAL(bundles_init(&bs, "wk-t", redis_url, 1000, def, 2000), 0);
-    char v1[65], key[DH_BUNDLE_KEY_MAX];
+    char v1[65], key[DH_KEY_MAX];
     store_variant(def, "v1", NULL, v1);
     set_current("dominion", v1);
     bundles_poll(&bs, clock_ms);
@@ -200,7 +200,7 @@ static void test_bundle_that_fails_to_load_is_reported_and_old_one_kept(void)
     set_current("dominion", bad);
     bundles_poll(&bs, clock_ms);
     CU_ASSERT_STRING_EQUAL(bundles_pick(&bs, "dominion")->id, v1);
-    dh_bundle_errors_key(key, bad);
+    dh_key_bundle_errors(key, bad);
     CU_ASSERT_EQUAL(rint_cmd("HEXISTS", key, "wk-t"), 1);
     /* content that does not hash to the id it is stored under */
     const char *liar = "2222222222222222222222222222222222222222222222222222222222222222";
@@ -209,7 +209,7 @@ static void test_bundle_that_fails_to_load_is_reported_and_old_one_kept(void)
     set_current("dominion", liar);
     bundles_poll(&bs, clock_ms);
     CU_ASSERT_STRING_EQUAL(bundles_pick(&bs, "dominion")->id, v1);
-    dh_bundle_errors_key(key, liar);
+    dh_key_bundle_errors(key, liar);
     CU_ASSERT_EQUAL(rint_cmd("HEXISTS", key, "wk-t"), 1);
     bundles_free(&bs);
     engine_bundle_free(def);

@@ -10,6 +10,7 @@
  * "expires" by the test shortening it in Redis.
  */
 #include "control.h"
+#include "dh_keys.h"
 #include "lease.h"
 #include "matchmaker.h"
 #include "state.h"
@@ -69,7 +70,7 @@ static void flushall(void)
 /* The stored ticket of a player (free it), or NULL. */
 static Deckhand__Internal__TicketRecord *stored_ticket(const char *pid)
 {
-    redisReply *r = rcmd("HGET " STATE_TICKETS " %s", pid);
+    redisReply *r = rcmd("HGET " DH_KEY_MM_TICKETS " %s", pid);
     Deckhand__Internal__TicketRecord *t = NULL;
     if (r && r->type == REDIS_REPLY_STRING)
         t = deckhand__internal__ticket_record__unpack(NULL, r->len, (const uint8_t *)r->str);
@@ -284,7 +285,7 @@ static void rig_close(rig *r)
 /* The lease lapses in Redis (the clocks of the rigs are the tests', Redis's is real). */
 static void lease_lapses(void)
 {
-    redisReply *r = rcmd("PEXPIRE " LEASE_KEY " 1");
+    redisReply *r = rcmd("PEXPIRE " DH_KEY_MM_LEASE " 1");
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);
     freeReplyObject(r);
     usleep(20000);
@@ -320,7 +321,7 @@ static void test_mm_tickets_reload_into_the_same_lines_in_the_same_order(void)
         pump(&a, 10 + (uint64_t)i / 4); /* ties in since_ms: seq decides */
         CU_ASSERT_EQUAL(reply_code(i % 2 ? a.gw : a.gw2, (uint64_t)i + 1), 0);
     }
-    redisReply *enc = rcmd("OBJECT ENCODING " STATE_TICKETS);
+    redisReply *enc = rcmd("OBJECT ENCODING " DH_KEY_MM_TICKETS);
     CU_ASSERT_PTR_NOT_NULL_FATAL(enc);
     CU_ASSERT_STRING_EQUAL(enc->str, "hashtable");
     freeReplyObject(enc);
@@ -380,8 +381,8 @@ static void test_mm_stored_placement_is_resumed_with_its_start_match_sent_again(
     Deckhand__Internal__Internal *first = place_two(&a, &wa_sock, 10);
     CU_ASSERT_PTR_NOT_NULL_FATAL(first);
     const char *worker = wa_sock == a.wa ? "wk-a" : "wk-b";
-    CU_ASSERT_EQUAL(rint_of("HLEN %s", STATE_PLACEMENTS), 1);
-    CU_ASSERT_EQUAL(rint_of("HEXISTS " STATE_TICKETS " %s", "p1"), 1);
+    CU_ASSERT_EQUAL(rint_of("HLEN %s", DH_KEY_MM_PLACEMENTS), 1);
+    CU_ASSERT_EQUAL(rint_of("HEXISTS " DH_KEY_MM_TICKETS " %s", "p1"), 1);
     rig_close(&a); /* dies without answer */
     lease_lapses();
 
@@ -418,8 +419,8 @@ static void test_mm_stored_placement_is_resumed_with_its_start_match_sent_again(
         deckhand__internal__internal__free_unpacked(m, NULL);
     }
     CU_ASSERT_EQUAL(b.mm.placements.n, 0);
-    CU_ASSERT_EQUAL(rint_of("HLEN %s", STATE_PLACEMENTS), 0);
-    CU_ASSERT_EQUAL(rint_of("HLEN %s", STATE_TICKETS), 0);
+    CU_ASSERT_EQUAL(rint_of("HLEN %s", DH_KEY_MM_PLACEMENTS), 0);
+    CU_ASSERT_EQUAL(rint_of("HLEN %s", DH_KEY_MM_TICKETS), 0);
     deckhand__internal__internal__free_unpacked(first, NULL);
     deckhand__internal__internal__free_unpacked(again, NULL);
     rig_close(&b);
@@ -448,7 +449,8 @@ static void test_mm_resumed_placement_without_answer_goes_back_to_the_front(void
     CU_ASSERT_EQUAL(b.mm.placements.n, 1);
     beats(&b);
     pump(&b, PLACEMENT_TIMEOUT_MS + 1);
-    CU_ASSERT_EQUAL(rint_of("HEXISTS " STATE_PLACEMENTS " %s", first->start_match->match_id), 0);
+    CU_ASSERT_EQUAL(rint_of("HEXISTS " DH_KEY_MM_PLACEMENTS " %s", first->start_match->match_id),
+                    0);
     /* p1 and p2 were first in line again: they form the next match, p3 waits */
     void *other;
     Deckhand__Internal__Internal *retry = next_start(&b, &other);
@@ -457,7 +459,7 @@ static void test_mm_resumed_placement_without_answer_goes_back_to_the_front(void
     CU_ASSERT_STRING_EQUAL(retry->start_match->seats[0]->player_id, "p1");
     CU_ASSERT_STRING_EQUAL(retry->start_match->seats[1]->player_id, "p2");
     CU_ASSERT_TRUE(queue_has(b.mm.queues, "p3"));
-    CU_ASSERT_EQUAL(rint_of("HLEN %s", STATE_TICKETS), 3);
+    CU_ASSERT_EQUAL(rint_of("HLEN %s", DH_KEY_MM_TICKETS), 3);
     deckhand__internal__internal__free_unpacked(first, NULL);
     deckhand__internal__internal__free_unpacked(again, NULL);
     deckhand__internal__internal__free_unpacked(retry, NULL);
@@ -470,7 +472,7 @@ static void test_mm_only_the_lease_holder_acts(void)
     rig a, b;
     rig_open(&a, "mm-a", 0);
     rig_open(&b, "mm-b", 0);
-    redisReply *r = rcmd("GET " LEASE_KEY);
+    redisReply *r = rcmd("GET " DH_KEY_MM_LEASE);
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);
     CU_ASSERT_STRING_EQUAL(r->str, "mm-a");
     freeReplyObject(r);
@@ -548,7 +550,7 @@ static void test_mm_deposed_holder_writes_nothing_and_steps_down(void)
     pump(&a, 10);
     CU_ASSERT_EQUAL(reply_code(a.gw, 1), 0);
     /* another matchmaker holds the lease now, and a has not renewed since */
-    redisReply *r = rcmd("SET " LEASE_KEY " mm-other");
+    redisReply *r = rcmd("SET " DH_KEY_MM_LEASE " mm-other");
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);
     freeReplyObject(r);
     char why[64];
@@ -556,10 +558,10 @@ static void test_mm_deposed_holder_writes_nothing_and_steps_down(void)
     pump(&a, 20);
     CU_ASSERT_EQUAL(next_reply(a.gw, 2, why, sizeof why), DECKHAND__ERROR_CODE__UNAVAILABLE);
     CU_ASSERT_STRING_EQUAL(why, "store unavailable");
-    CU_ASSERT_EQUAL(rint_of("HEXISTS " STATE_TICKETS " %s", "p2"), 0);
+    CU_ASSERT_EQUAL(rint_of("HEXISTS " DH_KEY_MM_TICKETS " %s", "p2"), 0);
     CU_ASSERT_FALSE(mm_acting(&a.mm, 20));
     CU_ASSERT_EQUAL(queue_total(a.mm.queues), 0);
-    CU_ASSERT_EQUAL(rint_of("HEXISTS " STATE_TICKETS " %s", "p1"), 1);
+    CU_ASSERT_EQUAL(rint_of("HEXISTS " DH_KEY_MM_TICKETS " %s", "p1"), 1);
     rig_close(&a);
 }
 
@@ -603,7 +605,7 @@ static void test_mm_holder_without_redis_changes_nothing_and_stops_at_its_lease_
     send_join(a.gw, "p2", 5, 3);
     pump(&a, 5010);
     CU_ASSERT_EQUAL(reply_code(a.gw, 5), 0);
-    CU_ASSERT_EQUAL(rint_of("HEXISTS " STATE_TICKETS " %s", "p2"), 1);
+    CU_ASSERT_EQUAL(rint_of("HEXISTS " DH_KEY_MM_TICKETS " %s", "p2"), 1);
     rig_close(&a);
 }
 
@@ -694,7 +696,7 @@ static void test_mm_away_ticket_is_passed_over_then_removed_after_its_grace(void
     CU_ASSERT_TRUE(queue_has(a.mm.queues, "p1"));
     pump(&a, 20 + 500);
     CU_ASSERT_FALSE(queue_has(a.mm.queues, "p1"));
-    CU_ASSERT_EQUAL(rint_of("HEXISTS " STATE_TICKETS " %s", "p1"), 0);
+    CU_ASSERT_EQUAL(rint_of("HEXISTS " DH_KEY_MM_TICKETS " %s", "p1"), 0);
     rig_close(&a);
 }
 

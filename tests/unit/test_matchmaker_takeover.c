@@ -9,6 +9,7 @@
  * a worker would have written.
  */
 #include "control.h"
+#include "dh_keys.h"
 #include "lease.h"
 #include "matchmaker.h"
 #include "takeover.h"
@@ -285,7 +286,7 @@ static void test_takeover_script_refuses_a_finished_match_and_a_lost_lease(void)
     CU_ASSERT_EQUAL(rint2("EXISTS match:{%s}%s", "m-none", ""), 0);
 
     put_match("m2", "wk-a", "running");
-    rok("SET " LEASE_KEY " mm-other");
+    rok("SET " DH_KEY_MM_LEASE " mm-other");
     CU_ASSERT_EQUAL(takeover_move_script(&r.mm, 10, "m2", "wk-a", "wk-b"), -1);
     CU_ASSERT_STRING_EQUAL(meta("m2", "worker", v, sizeof v), "wk-a");
     CU_ASSERT_FALSE(mm_acting(&r.mm, 10));

@@ -1,0 +1,127 @@
+/*
+ * dh_keys.c: the key builders and server-side scripts of dh_keys.h.
+ */
+#include "dh_keys.h"
+
+#include <stdio.h>
+
+static char *dh_key(char *buf, const char *fmt, const char *id)
+{
+    snprintf(buf, DH_KEY_MAX, fmt, id);
+    return buf;
+}
+
+char *dh_key_match(char *buf, const char *match_id)
+{
+    return dh_key(buf, "match:{%s}", match_id);
+}
+
+char *dh_key_match_snap(char *buf, const char *match_id)
+{
+    return dh_key(buf, "match:{%s}:snap", match_id);
+}
+
+char *dh_key_match_log(char *buf, const char *match_id)
+{
+    return dh_key(buf, "match:{%s}:log", match_id);
+}
+
+char *dh_key_match_history(char *buf, const char *match_id)
+{
+    return dh_key(buf, "match:{%s}:history", match_id);
+}
+
+char *dh_key_match_bundles(char *buf, const char *match_id)
+{
+    return dh_key(buf, "match:{%s}:bundles", match_id);
+}
+
+char *dh_key_worker(char *buf, const char *worker_id)
+{
+    return dh_key(buf, "worker:{%s}", worker_id);
+}
+
+char *dh_key_worker_adopt(char *buf, const char *worker_id)
+{
+    return dh_key(buf, "worker:{%s}:adopt", worker_id);
+}
+
+char *dh_key_worker_bundles(char *buf, const char *worker_id)
+{
+    return dh_key(buf, "worker:{%s}:bundles", worker_id);
+}
+
+char *dh_key_bundle(char *buf, const char *sha)
+{
+    return dh_key(buf, "bundle:{%s}", sha);
+}
+
+char *dh_key_bundle_errors(char *buf, const char *sha)
+{
+    return dh_key(buf, "bundle:{%s}:errors", sha);
+}
+
+char *dh_key_bundle_current(char *buf, const char *game)
+{
+    return dh_key(buf, "bundle:current:{%s}", game);
+}
+
+char *dh_key_bundle_history(char *buf, const char *game)
+{
+    return dh_key(buf, "bundle:history:{%s}", game);
+}
+
+/* The fence every write to a running match passes first: match:{ID} must still name this
+ * worker at this epoch (the matchmaker bumps the epoch when it moves the match). */
+#define DH_FENCE                                                                                   \
+    "local o = redis.call('HMGET', KEYS[1], 'worker', 'epoch') "                                   \
+    "if o[1] ~= ARGV[1] or o[2] ~= ARGV[2] then "                                                  \
+    "return redis.error_reply('" DH_REPLY_FENCED " match owned by ' .. tostring(o[1]) .. "         \
+    "' at epoch ' .. tostring(o[2])) end "
+
+const char dh_script_commit[] = DH_FENCE
+    "local i = 4 "
+    "if ARGV[i] == '1' then redis.call('SET', KEYS[2], ARGV[i + 1]) redis.call('DEL', KEYS[3]) end "
+    "i = i + 2 "
+    "local n = tonumber(ARGV[i]) i = i + 1 "
+    "for _ = 1, n do redis.call('RPUSH', KEYS[3], ARGV[i]) i = i + 1 end "
+    "if ARGV[i] == '1' then redis.call('RPUSH', KEYS[4], ARGV[i + 1]) end "
+    "i = i + 2 "
+    "if ARGV[i] == '1' then "
+    "redis.call('HSET', KEYS[1], 'status', 'finished', 'ended_ms', ARGV[i + 1], 'result', "
+    "ARGV[i + 2], 'final_hash', ARGV[i + 3]) "
+    "redis.call('LPUSH', KEYS[6], ARGV[3]) redis.call('HDEL', KEYS[5], ARGV[3]) end "
+    "return 1";
+
+const char dh_script_move_bundle[] = DH_FENCE "redis.call('HSET', KEYS[1], 'bundle', ARGV[3]) "
+                                              "redis.call('RPUSH', KEYS[2], ARGV[4]) return 1";
+
+const char dh_script_takeover[] =
+    "if redis.call('GET', KEYS[4]) ~= ARGV[4] then return redis.error_reply('" DH_REPLY_NOTLEADER
+    "') end "
+    "local m = redis.call('HMGET', KEYS[1], 'worker', 'status') "
+    "if m[1] ~= ARGV[1] or m[2] ~= 'running' then return false end "
+    "local e = redis.call('HINCRBY', KEYS[1], 'epoch', 1) "
+    "redis.call('HSET', KEYS[1], 'worker', ARGV[2]) "
+    "redis.call('HSET', KEYS[2], ARGV[3], ARGV[2]) "
+    "redis.call('SADD', KEYS[3], ARGV[3]) "
+    "return e";
+
+const char dh_script_lease_renew[] =
+    "local v = redis.call('GET', KEYS[1]) "
+    "if v == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end "
+    "return v or ''";
+
+const char dh_script_lease_release[] =
+    "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end "
+    "return 0";
+
+const char dh_script_mm_state[] =
+    "if redis.call('GET', KEYS[1]) ~= ARGV[1] then return redis.error_reply('" DH_REPLY_NOTLEADER
+    "') end "
+    "for i = 2, #ARGV, 3 do "
+    "local h = KEYS[2] if string.sub(ARGV[i], 1, 1) == 'p' then h = KEYS[3] end "
+    "if string.sub(ARGV[i], 2, 2) == '+' then redis.call('HSET', h, ARGV[i + 1], ARGV[i + 2]) "
+    "else redis.call('HDEL', h, ARGV[i + 1]) end "
+    "end "
+    "return 1";

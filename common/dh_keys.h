@@ -1,0 +1,113 @@
+/*
+ * dh_keys.h: the Redis contract, in one place. Every key, hash field, status value and
+ * server-side script any process or `deckhand` reads or writes is named here; no other
+ * file spells a key. docs/ARCHITECTURE.md ("Redis keys") tables the same layout.
+ *
+ *   match:{ID}               hash   the match: DH_F_* fields below (worker + epoch fence it)
+ *   match:{ID}:snap          string engine snapshot at the last turn boundary
+ *   match:{ID}:log           list   encoded answers accepted since that snapshot
+ *   match:{ID}:history       list   every accepted answer since the start (replays)
+ *   match:{ID}:bundles       list   bundle moves, "OLD NEW SNAPVERSION HISTLEN"
+ *   matches:running          hash   match id -> the worker that owns it
+ *   matches:finished         list   ids of finished matches, newest first
+ *   worker:{ID}              string the worker's data endpoint, with a TTL (its liveness)
+ *   worker:{ID}:adopt        set    match ids the worker must adopt (takeover)
+ *   worker:{ID}:bundles      hash   SHA -> live matches, for every bundle it has loaded
+ *   bundle:{SHA}             hash   one field per *.lua file, plus DH_F_BUNDLE_* meta
+ *   bundle:{SHA}:errors      hash   worker id -> why it could not load the bundle
+ *   bundles                  set    every stored SHA
+ *   bundle:current:{GAME}    string the SHA new matches of GAME start on
+ *   bundle:history:{GAME}    list   the SHAs current has pointed at, newest first
+ *   mm:lease                 string the id of the matchmaker allowed to act (PX)
+ *   mm:tickets               hash   player id -> TicketRecord (the waiting queue)
+ *   mm:placements            hash   match id -> PlacementRecord (StartMatch in flight)
+ *
+ * The braces are Redis Cluster hash tags: a match's keys live in one slot.
+ */
+#ifndef DECKHAND_DH_KEYS_H
+#define DECKHAND_DH_KEYS_H
+
+/* Every key fits in a buffer this long (ids are bounded far below it). */
+#define DH_KEY_MAX 320
+
+/* Keys with no id in them. */
+#define DH_KEY_MATCHES_RUNNING  "matches:running"
+#define DH_KEY_MATCHES_FINISHED "matches:finished"
+#define DH_KEY_BUNDLES          "bundles"
+#define DH_KEY_MM_LEASE         "mm:lease"
+#define DH_KEY_MM_TICKETS       "mm:tickets"
+#define DH_KEY_MM_PLACEMENTS    "mm:placements"
+#define DH_KEY_WORKER_PATTERN   "worker:{*}" /* SCAN MATCH: every worker:{ID} family key */
+
+/* Keys with an id: each writes the key into buf (DH_KEY_MAX bytes) and returns buf. */
+char *dh_key_match(char *buf, const char *match_id);
+char *dh_key_match_snap(char *buf, const char *match_id);
+char *dh_key_match_log(char *buf, const char *match_id);
+char *dh_key_match_history(char *buf, const char *match_id);
+char *dh_key_match_bundles(char *buf, const char *match_id);
+char *dh_key_worker(char *buf, const char *worker_id);
+char *dh_key_worker_adopt(char *buf, const char *worker_id);
+char *dh_key_worker_bundles(char *buf, const char *worker_id);
+char *dh_key_bundle(char *buf, const char *sha);
+char *dh_key_bundle_errors(char *buf, const char *sha);
+char *dh_key_bundle_current(char *buf, const char *game);
+char *dh_key_bundle_history(char *buf, const char *game);
+
+/* match:{ID}'s fields. */
+#define DH_F_GAME        "game"
+#define DH_F_BUNDLE      "bundle" /* the SHA (or embedded id) it runs on */
+#define DH_F_WORKER      "worker" /* owner; with epoch, the fence */
+#define DH_F_EPOCH       "epoch"  /* 1 at start, +1 per takeover */
+#define DH_F_STATUS      "status" /* DH_STATUS_RUNNING or DH_STATUS_FINISHED */
+#define DH_F_SEED        "seed"
+#define DH_F_PLAYERS     "players"    /* names, comma-separated */
+#define DH_F_PLAYER_IDS  "player_ids" /* ids, comma-separated, seat order */
+#define DH_F_CREATED_MS  "created_ms"
+#define DH_F_MODE        "mode" /* the queue's settings, from here ... */
+#define DH_F_GRACE_MS    "grace_ms"
+#define DH_F_DECISION_MS "decision_ms"
+#define DH_F_TURN_MS     "turn_ms"
+#define DH_F_ABANDON     "abandon"    /* ... to here */
+#define DH_F_ENDED_MS    "ended_ms"   /* when finished */
+#define DH_F_RESULT      "result"     /* JSON [{"seat","name","score","rank","turns"}] */
+#define DH_F_FINAL_HASH  "final_hash" /* 16 hex digits: the state hash at the end */
+
+#define DH_STATUS_RUNNING  "running"
+#define DH_STATUS_FINISHED "finished"
+
+/* bundle:{SHA}'s meta fields (every other field is a *.lua file). */
+#define DH_F_BUNDLE_LABEL            "label"
+#define DH_F_BUNDLE_GAMES            "games"      /* comma-separated */
+#define DH_F_BUNDLE_COMPATIBLE       "compatible" /* 0/1 */
+#define DH_F_BUNDLE_CREATED_MS       "created_ms"
+#define DH_F_BUNDLE_APPLY_TO_RUNNING "apply_to_running" /* 1 when pushed so */
+
+/* Server-side scripts (EVAL) and the error replies they raise. */
+#define DH_REPLY_FENCED    "FENCED"    /* the match has another owner or epoch */
+#define DH_REPLY_NOTLEADER "NOTLEADER" /* mm:lease names another matchmaker */
+
+/* A worker's write to a running match: fenced on (worker, epoch), then snapshot, log,
+ * history and finish in one step.
+ * KEYS: match snap log history matches:running matches:finished
+ * ARGV: worker epoch id | snapflag snap | nlog log... | histflag entry |
+ *       finishflag ended_ms result final_hash */
+extern const char dh_script_commit[];
+/* A worker moves a running match to another bundle (fenced).
+ * KEYS: match match_bundles; ARGV: worker epoch bundle note */
+extern const char dh_script_move_bundle[];
+/* The matchmaker moves a match from a dead worker to a live one: bumps the epoch (which
+ * fences the old owner out), repoints matches:running and queues the adoption. Returns
+ * the new epoch, or nil when the match no longer runs on FROM.
+ * KEYS: match matches:running worker_adopt(TO) mm:lease; ARGV: from to match_id leader */
+extern const char dh_script_takeover[];
+/* Renew mm:lease when it is ours; else return who holds it ("" when nobody).
+ * KEYS: mm:lease; ARGV: id ttl_ms */
+extern const char dh_script_lease_renew[];
+/* Delete mm:lease when it is ours. KEYS: mm:lease; ARGV: id */
+extern const char dh_script_lease_release[];
+/* The leader's queue writes: ARGV holds triples (op, field, value), op "t+"/"t-" on
+ * mm:tickets and "p+"/"p-" on mm:placements; refused unless mm:lease names the leader.
+ * KEYS: mm:lease mm:tickets mm:placements; ARGV: leader triples... */
+extern const char dh_script_mm_state[];
+
+#endif

@@ -1,0 +1,199 @@
+/*
+ * test_keys.c: the Redis contract of common/dh_keys.h. The key builders spell exactly the
+ * layout docs/ARCHITECTURE.md tables (with hash tags that keep a match's keys in one
+ * slot), and every server-side script compiles on a real redis-server and does what its
+ * comment says: the fence refuses a stale owner with FENCED, the leader scripts refuse a
+ * matchmaker that does not hold mm:lease with NOTLEADER.
+ */
+#include "dh_keys.h"
+
+#include <hiredis/hiredis.h>
+#include <string.h>
+
+#include "dh_test.h"
+
+static int port = -1;
+static pid_t redis_pid = -1;
+static redisContext *rc;
+
+static void test_keys_spell_the_documented_layout(void)
+{
+    char b[DH_KEY_MAX];
+    CU_ASSERT_STRING_EQUAL(dh_key_match(b, "m-1"), "match:{m-1}");
+    CU_ASSERT_STRING_EQUAL(dh_key_match_snap(b, "m-1"), "match:{m-1}:snap");
+    CU_ASSERT_STRING_EQUAL(dh_key_match_log(b, "m-1"), "match:{m-1}:log");
+    CU_ASSERT_STRING_EQUAL(dh_key_match_history(b, "m-1"), "match:{m-1}:history");
+    CU_ASSERT_STRING_EQUAL(dh_key_match_bundles(b, "m-1"), "match:{m-1}:bundles");
+    CU_ASSERT_STRING_EQUAL(dh_key_worker(b, "wk-1"), "worker:{wk-1}");
+    CU_ASSERT_STRING_EQUAL(dh_key_worker_adopt(b, "wk-1"), "worker:{wk-1}:adopt");
+    CU_ASSERT_STRING_EQUAL(dh_key_worker_bundles(b, "wk-1"), "worker:{wk-1}:bundles");
+    CU_ASSERT_STRING_EQUAL(dh_key_bundle(b, "abc"), "bundle:{abc}");
+    CU_ASSERT_STRING_EQUAL(dh_key_bundle_errors(b, "abc"), "bundle:{abc}:errors");
+    CU_ASSERT_STRING_EQUAL(dh_key_bundle_current(b, "dominion"), "bundle:current:{dominion}");
+    CU_ASSERT_STRING_EQUAL(dh_key_bundle_history(b, "dominion"), "bundle:history:{dominion}");
+    CU_ASSERT_STRING_EQUAL(DH_KEY_MATCHES_RUNNING, "matches:running");
+    CU_ASSERT_STRING_EQUAL(DH_KEY_MM_LEASE, "mm:lease");
+}
+
+static void test_keys_builders_truncate_instead_of_overflowing(void)
+{
+    char id[DH_KEY_MAX * 2];
+    memset(id, 'x', sizeof id - 1);
+    id[sizeof id - 1] = '\0';
+    char b[DH_KEY_MAX + 8];
+    memset(b, '#', sizeof b);
+    dh_key_match_history(b, id);
+    CU_ASSERT_EQUAL(strlen(b), DH_KEY_MAX - 1);
+    CU_ASSERT_EQUAL(b[DH_KEY_MAX], '#');
+}
+
+static redisReply *eval(const char *script, int nkeys, const char **keys, int nargs,
+                        const char **args)
+{
+    const char *argv[32];
+    char n[8];
+    snprintf(n, sizeof n, "%d", nkeys);
+    int argc = 0;
+    argv[argc++] = "EVAL";
+    argv[argc++] = script;
+    argv[argc++] = n;
+    for (int i = 0; i < nkeys; i++)
+        argv[argc++] = keys[i];
+    for (int i = 0; i < nargs; i++)
+        argv[argc++] = args[i];
+    return redisCommandArgv(rc, argc, argv, NULL);
+}
+
+static int redis_up(void)
+{
+    if (rc)
+        return 1;
+    port = dh_test_free_port();
+    if (port < 0 || dh_test_redis_start(port, &redis_pid) < 0)
+        return 0;
+    rc = redisConnect("127.0.0.1", port);
+    return rc && !rc->err;
+}
+
+static void run(const char *cmd)
+{
+    redisReply *r = redisCommand(rc, cmd);
+    CU_ASSERT_PTR_NOT_NULL(r);
+    if (r)
+        freeReplyObject(r);
+}
+
+static void test_keys_every_script_compiles_on_redis(void)
+{
+    CU_ASSERT_FATAL(redis_up());
+    const char *scripts[] = {dh_script_commit,      dh_script_move_bundle,   dh_script_takeover,
+                             dh_script_lease_renew, dh_script_lease_release, dh_script_mm_state};
+    for (size_t i = 0; i < sizeof scripts / sizeof *scripts; i++) {
+        const char *argv[] = {"SCRIPT", "LOAD", scripts[i]};
+        redisReply *r = redisCommandArgv(rc, 3, argv, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+        CU_ASSERT_EQUAL(r->type, REDIS_REPLY_STRING);
+        freeReplyObject(r);
+    }
+}
+
+static void test_keys_fence_refuses_a_stale_owner_and_writes_nothing(void)
+{
+    CU_ASSERT_FATAL(redis_up());
+    run("FLUSHALL");
+    run("HSET match:{f1} worker wk-2 epoch 2 status running");
+    const char *keys[] = {"match:{f1}", "match:{f1}:bundles"};
+    const char *stale[] = {"wk-1", "1", "sha-new", "note"};
+    redisReply *r = eval(dh_script_move_bundle, 2, keys, 4, stale);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_EQUAL(r->type, REDIS_REPLY_ERROR);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->str, DH_REPLY_FENCED));
+    freeReplyObject(r);
+    r = redisCommand(rc, "EXISTS match:{f1}:bundles");
+    CU_ASSERT_EQUAL(r->integer, 0);
+    freeReplyObject(r);
+
+    const char *owner[] = {"wk-2", "2", "sha-new", "note"};
+    r = eval(dh_script_move_bundle, 2, keys, 4, owner);
+    CU_ASSERT_EQUAL(r->type, REDIS_REPLY_INTEGER);
+    freeReplyObject(r);
+    r = redisCommand(rc, "HGET match:{f1} " DH_F_BUNDLE);
+    CU_ASSERT_STRING_EQUAL(r->str, "sha-new");
+    freeReplyObject(r);
+}
+
+static void test_keys_takeover_needs_the_lease_and_bumps_the_epoch(void)
+{
+    CU_ASSERT_FATAL(redis_up());
+    run("FLUSHALL");
+    run("HSET match:{t1} worker wk-1 epoch 1 status running");
+    run("SET mm:lease mm-a");
+    const char *keys[] = {"match:{t1}", DH_KEY_MATCHES_RUNNING, "worker:{wk-2}:adopt",
+                          DH_KEY_MM_LEASE};
+    const char *not_leader[] = {"wk-1", "wk-2", "t1", "mm-b"};
+    redisReply *r = eval(dh_script_takeover, 4, keys, 4, not_leader);
+    CU_ASSERT_EQUAL(r->type, REDIS_REPLY_ERROR);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->str, DH_REPLY_NOTLEADER));
+    freeReplyObject(r);
+
+    const char *leader[] = {"wk-1", "wk-2", "t1", "mm-a"};
+    r = eval(dh_script_takeover, 4, keys, 4, leader);
+    CU_ASSERT_EQUAL(r->type, REDIS_REPLY_INTEGER);
+    CU_ASSERT_EQUAL(r->integer, 2);
+    freeReplyObject(r);
+    r = redisCommand(rc, "SISMEMBER worker:{wk-2}:adopt t1");
+    CU_ASSERT_EQUAL(r->integer, 1);
+    freeReplyObject(r);
+    /* A second move from wk-1 finds the match on wk-2 and is refused (nil). */
+    r = eval(dh_script_takeover, 4, keys, 4, leader);
+    CU_ASSERT_EQUAL(r->type, REDIS_REPLY_NIL);
+    freeReplyObject(r);
+}
+
+static void test_keys_mm_state_writes_only_for_the_leader(void)
+{
+    CU_ASSERT_FATAL(redis_up());
+    run("FLUSHALL");
+    run("SET mm:lease mm-a");
+    const char *keys[] = {DH_KEY_MM_LEASE, DH_KEY_MM_TICKETS, DH_KEY_MM_PLACEMENTS};
+    const char *other[] = {"mm-b", "t+", "p1", "x"};
+    redisReply *r = eval(dh_script_mm_state, 3, keys, 4, other);
+    CU_ASSERT_EQUAL(r->type, REDIS_REPLY_ERROR);
+    freeReplyObject(r);
+    const char *ours[] = {"mm-a", "t+", "p1", "x", "p+", "m1", "y"};
+    r = eval(dh_script_mm_state, 3, keys, 7, ours);
+    CU_ASSERT_EQUAL(r->type, REDIS_REPLY_INTEGER);
+    freeReplyObject(r);
+    r = redisCommand(rc, "HGET " DH_KEY_MM_TICKETS " p1");
+    CU_ASSERT_STRING_EQUAL(r->str, "x");
+    freeReplyObject(r);
+    r = redisCommand(rc, "HGET " DH_KEY_MM_PLACEMENTS " m1");
+    CU_ASSERT_STRING_EQUAL(r->str, "y");
+    freeReplyObject(r);
+}
+
+static void test_keys_cleanup(void)
+{
+    if (rc)
+        redisFree(rc);
+    rc = NULL;
+    dh_test_redis_stop(&redis_pid);
+}
+
+int main(void)
+{
+    static const dh_test_case cases[] = {
+        {"keys_spell_the_documented_layout", test_keys_spell_the_documented_layout},
+        {"keys_builders_truncate_instead_of_overflowing",
+         test_keys_builders_truncate_instead_of_overflowing},
+        {"keys_every_script_compiles_on_redis", test_keys_every_script_compiles_on_redis},
+        {"keys_fence_refuses_a_stale_owner_and_writes_nothing",
+         test_keys_fence_refuses_a_stale_owner_and_writes_nothing},
+        {"keys_takeover_needs_the_lease_and_bumps_the_epoch",
+         test_keys_takeover_needs_the_lease_and_bumps_the_epoch},
+        {"keys_mm_state_writes_only_for_the_leader", test_keys_mm_state_writes_only_for_the_leader},
+        {"keys_cleanup", test_keys_cleanup},
+        {NULL, NULL},
+    };
+    return dh_test_main("keys", cases);
+}
