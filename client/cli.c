@@ -3,73 +3,55 @@
  */
 #include "cli.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "dh_client_env.h"
-#include "dh_config.h"
 
-static bool listed(const char *arg, const char *const *list, bool with_value)
+int cli_parse(dh_flags *f, const dh_flag_spec *spec, int argc, char **argv, const char *who,
+              const char *usage, int min_pos, int max_pos)
 {
-    for (; list && *list; list++) {
-        size_t n = strlen(*list);
-        if (!strncmp(arg, *list, n) && (arg[n] == '\0' || (with_value && arg[n] == '=')))
-            return true;
+    int rc = dh_flags_parse(f, spec, argc, argv, who, usage);
+    if (rc == DH_FLAGS_HELP)
+        return 0;
+    if (rc != DH_FLAGS_OK)
+        return 2;
+    if (f->npos < min_pos || f->npos > max_pos) {
+        if (f->npos > max_pos)
+            fprintf(stderr, "%s: unexpected argument '%s'\n\n%s", who, f->pos[max_pos], usage);
+        else
+            fprintf(stderr, "%s: missing argument\n\n%s", who, usage);
+        return 2;
     }
-    return false;
+    return -1;
 }
 
-int cli_check_flags(int argc, char **argv, const char *const *known, const char *const *switches)
+int cli_int(const dh_flags *f, const char *who, const char *name, long def, long lo, long hi,
+            long *out)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (listed(a, switches, false))
-            continue;
-        if (listed(a, known, true)) {
-            if (!strchr(a, '=')) {
-                if (i + 1 >= argc) {
-                    fprintf(stderr, "deckhand %s: %s needs a value\n", argv[0], a);
-                    return -1;
-                }
-                i++;
-            }
-            continue;
-        }
-        fprintf(stderr, "deckhand %s: unknown argument '%s' (try --help)\n", argv[0], a);
-        return -1;
-    }
-    return 0;
-}
-
-int cli_int(int argc, char **argv, const char *flag, long def, long lo, long hi, long *out)
-{
-    const char *s = dh_config_str(argc, argv, flag, NULL, NULL);
+    const char *s = dh_flags_str(f, name, NULL, NULL);
     if (!s) {
         *out = def;
         return 0;
     }
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi) {
-        fprintf(stderr, "deckhand %s: %s wants an integer in %ld..%ld, not '%s'\n", argv[0], flag,
-                lo, hi, s);
+    long v = dh_flags_int(f, name, NULL, def);
+    if (v < lo || v > hi) {
+        fprintf(stderr, "%s: --%s wants an integer in %ld..%ld, not '%s'\n", who, name, lo, hi, s);
         return -1;
     }
     *out = v;
     return 0;
 }
 
-int cli_gateway(int argc, char **argv, char *out, size_t outlen)
+int cli_gateway(const dh_flags *f, const char *who, char *out, size_t outlen)
 {
     char err[512];
-    const char *flag = dh_config_str(argc, argv, "--gateway", NULL, NULL);
-    if (dh_client_gateway_addr(flag, dh_config_has(argc, argv, "--ws"), NULL, out, outlen, err,
-                               sizeof err) < 0) {
-        fprintf(stderr, "deckhand %s: %s\n", argv[0], err);
+    const char *flag = dh_flags_str(f, "gateway", NULL, NULL);
+    if (dh_client_gateway_addr(flag, dh_flags_has(f, "ws"), NULL, out, outlen, err, sizeof err) <
+        0) {
+        fprintf(stderr, "%s: %s\n", who, err);
         return -1;
     }
     return 0;

@@ -2,8 +2,9 @@
  * cli.h: what the `deckhand` command's files share: one entry point per subcommand
  * (cmd_*.c) and the few option helpers they all use (cli.c).
  *
- * Subcommands get argv with argv[0] = the subcommand's name, so dh_config's flag lookup
- * works on them unchanged. Each returns the process exit status.
+ * Subcommands get argv with argv[0] = the subcommand's name and parse it with dh_flags
+ * (getopt_long): an unknown flag or a missing value prints the usage and exits 2. Each
+ * returns the process exit status.
  */
 #ifndef DECKHAND_CLI_H
 #define DECKHAND_CLI_H
@@ -11,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "dh_flags.h"
 #include "dh_redis.h"
 #include "engine.h"
 
@@ -20,21 +22,24 @@ int cmd_play(int argc, char **argv);
 int cmd_scripts(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 
-/* Reject flags a subcommand does not know. known lists flags that take a value, switches
- * lists bare flags; both NULL-terminated. Prints the offender and returns -1. */
-int cli_check_flags(int argc, char **argv, const char *const *known, const char *const *switches);
+/* Parse a subcommand's flags (dh_flags_parse) and check it got between min_pos and
+ * max_pos positional arguments. -1: go on; else the exit status (0 after --help, 2 on
+ * bad usage, the usage printed). */
+int cli_parse(dh_flags *f, const dh_flag_spec *spec, int argc, char **argv, const char *who,
+              const char *usage, int min_pos, int max_pos);
 
 /* A flag's integer value within [lo, hi], else def when absent; -1 with a message on stderr
- * when present but invalid (the caller exits 2). */
-int cli_int(int argc, char **argv, const char *flag, long def, long lo, long hi, long *out);
+ * when present but out of range (the caller exits 2). */
+int cli_int(const dh_flags *f, const char *who, const char *name, long def, long lo, long hi,
+            long *out);
 
 /* The gateway address for --gateway / --ws (dh_client_gateway_addr), message on stderr. */
-int cli_gateway(int argc, char **argv, char *out, size_t outlen);
+int cli_gateway(const dh_flags *f, const char *who, char *out, size_t outlen);
 
 /* Connect r to the cluster's Redis: --redis, else DECKHAND_REDIS_URL, else
  * .run/cluster.env, else redis://127.0.0.1:6390 (cli_redis.c). The context, owned by r
  * (the caller closes r either way), or NULL with a message on stderr prefixed by who. */
-redisContext *cli_redis(int argc, char **argv, const char *who, dh_redis *r);
+redisContext *cli_redis(const dh_flags *f, const char *who, dh_redis *r);
 
 /* Load bundle:{sha} from Redis into a new sandboxed VM, as a worker does; the caller
  * frees it (engine_bundle_free). NULL with a message on stderr prefixed by who. */

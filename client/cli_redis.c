@@ -10,12 +10,11 @@
 #include "cli.h"
 #include "dh_bundle.h"
 #include "dh_client_env.h"
-#include "dh_config.h"
 
-redisContext *cli_redis(int argc, char **argv, const char *who, dh_redis *r)
+redisContext *cli_redis(const dh_flags *f, const char *who, dh_redis *r)
 {
     char envurl[512];
-    const char *url = dh_config_str(argc, argv, "--redis", "DECKHAND_REDIS_URL", NULL);
+    const char *url = dh_flags_str(f, "redis", "DECKHAND_REDIS_URL", NULL);
     if (!url &&
         dh_client_env_file(DH_CLIENT_ENV_FILE, "DECKHAND_REDIS_URL", envurl, sizeof envurl) == 0)
         url = envurl;

@@ -27,7 +27,6 @@
 
 #include "cli.h"
 #include "dh_client.h"
-#include "dh_config.h"
 
 #define PLAY_LOG_KEEP   200 /* log lines remembered (`log` shows them) */
 #define PLAY_LOG_SHOWN  8   /* log lines under the table */
@@ -56,6 +55,8 @@ typedef struct {
     char line[1024]; /* stdin bytes of the line being typed */
     size_t linelen;
 } play_state;
+
+static const char play_who[] = "deckhand play";
 
 static const char play_usage[] =
     "usage: deckhand play --game dominion [--ws] [--name NAME] [--size N] [--gateway ADDR]\n";
@@ -625,24 +626,29 @@ static int play_loop(play_state *ps)
 
 int cmd_play(int argc, char **argv)
 {
-    static const char *const known[] = {"--game", "--name", "--size", "--gateway", NULL};
-    static const char *const switches[] = {"--ws", "--help", "-h", NULL};
-    if (dh_config_has(argc, argv, "--help") || dh_config_has(argc, argv, "-h")) {
-        fputs(play_usage, stdout);
+    static const dh_flag_spec spec[] = {{"game", DH_FLAG_VALUE}, {"name", DH_FLAG_VALUE},
+                                        {"size", DH_FLAG_INT},   {"gateway", DH_FLAG_VALUE},
+                                        {"ws", DH_FLAG_SWITCH},  {NULL, 0}};
+    dh_flags fl, *f = &fl;
+    int parsed = dh_flags_parse(f, spec, argc, argv, play_who, play_usage);
+    if (parsed == DH_FLAGS_HELP) {
         fputs(play_help, stdout);
         return 0;
     }
-    if (cli_check_flags(argc, argv, known, switches) < 0)
+    if (parsed != DH_FLAGS_OK)
         return 2;
+    if (f->npos) {
+        fprintf(stderr, "%s: unexpected argument '%s'\n\n%s", play_who, f->pos[0], play_usage);
+        return 2;
+    }
     long size;
-    if (cli_int(argc, argv, "--size", 2, 1, 64, &size) < 0)
+    if (cli_int(f, play_who, "size", 2, 1, 64, &size) < 0)
         return 2;
     char addr[512], err[256];
-    if (cli_gateway(argc, argv, addr, sizeof addr) < 0)
+    if (cli_gateway(f, play_who, addr, sizeof addr) < 0)
         return 2;
-    play_state ps = {.game = dh_config_str(argc, argv, "--game", NULL, "dominion"),
-                     .size = (uint32_t)size};
-    const char *name = dh_config_str(argc, argv, "--name", "USER", "player");
+    play_state ps = {.game = dh_flags_str(f, "game", NULL, "dominion"), .size = (uint32_t)size};
+    const char *name = dh_flags_str(f, "name", "USER", "player");
     snprintf(ps.name, sizeof ps.name, "%s", name);
     int rc = 1;
     ps.c = dh_client_connect(addr, err, sizeof err);

@@ -22,7 +22,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "dh_config.h"
 #include "dh_keys.h"
 
 #define REPLAY_SEATS_MAX 16   /* HOST_SEATS_MAX */
@@ -416,31 +415,22 @@ static void replay_match_free(replay_match *rm)
 
 int cmd_replay(int argc, char **argv)
 {
-    static const char *const known[] = {"--redis", NULL};
-    static const char *const switches[] = {"--quiet", NULL};
-    if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        fputs(replay_usage, stdout);
-        return 0;
-    }
-    if (argc < 2 || argv[1][0] == '-' || !argv[1][0]) {
-        fputs(replay_usage, stderr);
-        return 2;
-    }
-    const char *id = argv[1];
-    argv[1] = argv[0]; /* drop MATCH_ID, keep the subcommand's name first */
-    argc--;
-    argv++;
-    if (cli_check_flags(argc, argv, known, switches) < 0)
-        return 2;
-    if (strlen(id) > 200 || strpbrk(id, "{}")) {
+    static const dh_flag_spec spec[] = {
+        {"redis", DH_FLAG_VALUE}, {"quiet", DH_FLAG_SWITCH}, {NULL, 0}};
+    dh_flags fl, *f = &fl;
+    int done = cli_parse(f, spec, argc, argv, replay_who, replay_usage, 1, 1);
+    if (done >= 0)
+        return done;
+    const char *id = f->pos[0];
+    if (!*id || strlen(id) > 200 || strpbrk(id, "{}")) {
         fprintf(stderr, "%s: '%s' is not a match id\n", replay_who, id);
         return 2;
     }
-    bool quiet = dh_config_has(argc, argv, "--quiet");
+    bool quiet = dh_flags_has(f, "quiet");
     dh_redis rd;
     replay_match rm = {.id = id};
     int rc = 1;
-    redisContext *c = cli_redis(argc, argv, replay_who, &rd);
+    redisContext *c = cli_redis(f, replay_who, &rd);
     if (c && replay_read(c, &rm) == 0 && replay_parse(&rm) == 0)
         rc = replay_match_run(c, &rm, quiet);
     replay_match_free(&rm);

@@ -17,7 +17,6 @@
 
 #include "cli.h"
 #include "dh_bundle.h"
-#include "dh_config.h"
 #include "dh_keys.h"
 #include "dh_redis.h"
 #include "engine.h"
@@ -25,6 +24,8 @@
 #define SCRIPTS_GAMES_MAX 32
 #define SCRIPTS_BOT_GAMES 3
 #define SCRIPTS_SEATS_MAX 16
+
+static const char scripts_who[] = "deckhand scripts";
 
 static const char scripts_usage[] =
     "usage: deckhand scripts push DIR [--game G] [--label L] [--wait SEC] [--apply-to-running]\n"
@@ -192,23 +193,23 @@ static int scripts_refuse(engine_bundle *b, const char *fmt, const char *why)
 
 static int scripts_push(int argc, char **argv)
 {
-    static const char *const known[] = {"--game", "--label", "--wait", "--redis", NULL};
-    static const char *const switches[] = {"--apply-to-running", NULL};
-    if (argc < 2 || argv[1][0] == '-') {
-        fputs(scripts_usage, stderr);
-        return 2;
-    }
-    const char *dir = argv[1];
-    argv[1] = argv[0]; /* drop DIR, keep the subcommand's name first */
-    argc--;
-    argv++;
+    static const dh_flag_spec spec[] = {{"game", DH_FLAG_VALUE},
+                                        {"label", DH_FLAG_VALUE},
+                                        {"wait", DH_FLAG_INT},
+                                        {"redis", DH_FLAG_VALUE},
+                                        {"apply-to-running", DH_FLAG_SWITCH},
+                                        {NULL, 0}};
+    dh_flags fl, *f = &fl;
+    int done = cli_parse(f, spec, argc, argv, scripts_who, scripts_usage, 1, 1);
+    if (done >= 0)
+        return done;
+    const char *dir = f->pos[0];
     long wait_s = 0;
-    if (cli_check_flags(argc, argv, known, switches) < 0 ||
-        cli_int(argc, argv, "--wait", 10, 0, 600, &wait_s) < 0)
+    if (cli_int(f, scripts_who, "wait", 10, 0, 600, &wait_s) < 0)
         return 2;
-    const char *only = dh_config_str(argc, argv, "--game", NULL, NULL);
-    const char *label = dh_config_str(argc, argv, "--label", NULL, NULL);
-    bool apply = dh_config_has(argc, argv, "--apply-to-running");
+    const char *only = dh_flags_str(f, "game", NULL, NULL);
+    const char *label = dh_flags_str(f, "label", NULL, NULL);
+    bool apply = dh_flags_has(f, "apply-to-running");
 
     engine_error ee = {0};
     engine_bundle *b = engine_bundle_load(dir, NULL, &ee);
@@ -258,21 +259,21 @@ static int scripts_push(int argc, char **argv)
     printf("bot games: %d per game played to the end\n", SCRIPTS_BOT_GAMES);
 
     dh_redis rd;
-    redisContext *c = cli_redis(argc, argv, "deckhand scripts", &rd);
+    redisContext *c = cli_redis(f, scripts_who, &rd);
     int rc = 1;
     dh_bundle_file *files = NULL;
     if (!c)
         goto out;
     size_t nf = 0;
-    engine_file_in f;
-    while (engine_bundle_file_at(b, nf, &f))
+    engine_file_in file;
+    while (engine_bundle_file_at(b, nf, &file))
         nf++;
     files = calloc(nf ? nf : 1, sizeof *files);
     if (!files)
         goto out;
     for (size_t i = 0; i < nf; i++) {
-        engine_bundle_file_at(b, i, &f);
-        files[i] = (dh_bundle_file){(char *)f.path, (char *)f.data, f.len};
+        engine_bundle_file_at(b, i, &file);
+        files[i] = (dh_bundle_file){(char *)file.path, (char *)file.data, file.len};
     }
     dh_bundle_meta meta = {label ? label : man.label, games, man.compatible, scripts_wall_ms()};
     if (dh_bundle_store(c, sha, files, nf, &meta) < 0) {
@@ -329,16 +330,19 @@ out:
 
 static int scripts_rollback(int argc, char **argv)
 {
-    static const char *const known[] = {"--game", "--redis", NULL};
-    if (cli_check_flags(argc, argv, known, NULL) < 0)
-        return 2;
-    const char *game = dh_config_str(argc, argv, "--game", NULL, NULL);
+    static const dh_flag_spec spec[] = {
+        {"game", DH_FLAG_VALUE}, {"redis", DH_FLAG_VALUE}, {NULL, 0}};
+    dh_flags fl, *f = &fl;
+    int done = cli_parse(f, spec, argc, argv, scripts_who, scripts_usage, 0, 0);
+    if (done >= 0)
+        return done;
+    const char *game = dh_flags_str(f, "game", NULL, NULL);
     if (!game) {
         fprintf(stderr, "deckhand scripts rollback: --game is required\n");
         return 2;
     }
     dh_redis rd;
-    redisContext *c = cli_redis(argc, argv, "deckhand scripts", &rd);
+    redisContext *c = cli_redis(f, scripts_who, &rd);
     int rc = 1;
     if (!c)
         goto out;
@@ -408,11 +412,13 @@ static char *scripts_hget(redisContext *c, const char *key, const char *field)
 
 static int scripts_list(int argc, char **argv)
 {
-    static const char *const known[] = {"--redis", NULL};
-    if (cli_check_flags(argc, argv, known, NULL) < 0)
-        return 2;
+    static const dh_flag_spec spec[] = {{"redis", DH_FLAG_VALUE}, {NULL, 0}};
+    dh_flags fl, *f = &fl;
+    int done = cli_parse(f, spec, argc, argv, scripts_who, scripts_usage, 0, 0);
+    if (done >= 0)
+        return done;
     dh_redis rd;
-    redisContext *c = cli_redis(argc, argv, "deckhand scripts", &rd);
+    redisContext *c = cli_redis(f, scripts_who, &rd);
     if (!c) {
         dh_redis_close(&rd);
         return 1;
@@ -461,17 +467,20 @@ static int scripts_list(int argc, char **argv)
 
 static int scripts_show(int argc, char **argv)
 {
-    static const char *const known[] = {"--match", "--card", "--redis", NULL};
-    if (cli_check_flags(argc, argv, known, NULL) < 0)
-        return 2;
-    const char *mid = dh_config_str(argc, argv, "--match", NULL, NULL);
-    const char *card = dh_config_str(argc, argv, "--card", NULL, NULL);
+    static const dh_flag_spec spec[] = {
+        {"match", DH_FLAG_VALUE}, {"card", DH_FLAG_VALUE}, {"redis", DH_FLAG_VALUE}, {NULL, 0}};
+    dh_flags fl, *f = &fl;
+    int done = cli_parse(f, spec, argc, argv, scripts_who, scripts_usage, 0, 0);
+    if (done >= 0)
+        return done;
+    const char *mid = dh_flags_str(f, "match", NULL, NULL);
+    const char *card = dh_flags_str(f, "card", NULL, NULL);
     if (!mid) {
         fprintf(stderr, "deckhand scripts show: --match is required\n");
         return 2;
     }
     dh_redis rd;
-    redisContext *c = cli_redis(argc, argv, "deckhand scripts", &rd);
+    redisContext *c = cli_redis(f, scripts_who, &rd);
     int rc = 1;
     char *game = NULL, *sha = NULL, *seed = NULL, *players = NULL;
     size_t nlog = 0;

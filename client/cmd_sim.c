@@ -13,7 +13,6 @@
 #include <time.h>
 
 #include "cli.h"
-#include "dh_config.h"
 #include "engine.h"
 
 #define SIM_MAX_PLAYERS 8
@@ -138,26 +137,24 @@ static void sim_report(const sim_stats *st, double seconds)
 
 int cmd_sim(int argc, char **argv)
 {
-    static const char *const known[] = {"--game", "--games",   "--seed",    "--players",
-                                        "--bots", "--scripts", "--options", NULL};
-    static const char *const switches[] = {"--help", "-h", NULL};
-    if (dh_config_has(argc, argv, "--help") || dh_config_has(argc, argv, "-h")) {
-        fputs(sim_usage, stdout);
-        return 0;
-    }
-    if (cli_check_flags(argc, argv, known, switches) < 0)
-        return 2;
+    static const dh_flag_spec spec[] = {{"game", DH_FLAG_VALUE},    {"games", DH_FLAG_INT},
+                                        {"seed", DH_FLAG_INT},      {"players", DH_FLAG_INT},
+                                        {"bots", DH_FLAG_VALUE},    {"scripts", DH_FLAG_VALUE},
+                                        {"options", DH_FLAG_VALUE}, {NULL, 0}};
+    dh_flags fl, *f = &fl;
+    int done = cli_parse(f, spec, argc, argv, "deckhand sim", sim_usage, 0, 0);
+    if (done >= 0)
+        return done;
     long games, seed, players;
-    if (cli_int(argc, argv, "--games", 100, 1, 100000000, &games) < 0 ||
-        cli_int(argc, argv, "--seed", 1, 0, 0x7fffffffffffffffL, &seed) < 0 ||
-        cli_int(argc, argv, "--players", 2, 1, SIM_MAX_PLAYERS, &players) < 0)
+    if (cli_int(f, "deckhand sim", "games", 100, 1, 100000000, &games) < 0 ||
+        cli_int(f, "deckhand sim", "seed", 1, 0, 0x7fffffffffffffffL, &seed) < 0 ||
+        cli_int(f, "deckhand sim", "players", 2, 1, SIM_MAX_PLAYERS, &players) < 0)
         return 2;
-    const char *game = dh_config_str(argc, argv, "--game", NULL, "dominion");
-    const char *dir = dh_config_str(argc, argv, "--scripts", "DECKHAND_SCRIPTS", "./scripts");
+    const char *game = dh_flags_str(f, "game", NULL, "dominion");
+    const char *dir = dh_flags_str(f, "scripts", "DECKHAND_SCRIPTS", "./scripts");
     char bots[512];
-    snprintf(bots, sizeof bots, "%s", dh_config_str(argc, argv, "--bots", NULL, "default"));
-    sim_stats st = {.nplayers = (int)players,
-                    .options = dh_config_str(argc, argv, "--options", NULL, NULL)};
+    snprintf(bots, sizeof bots, "%s", dh_flags_str(f, "bots", NULL, "default"));
+    sim_stats st = {.nplayers = (int)players, .options = dh_flags_str(f, "options", NULL, NULL)};
     if (sim_parse_bots(bots, &st) < 0) {
         fprintf(stderr, "deckhand sim: --bots wants 1..%d comma-separated names\n",
                 SIM_MAX_PLAYERS);

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dh_config.h"
+#include "dh_flags.h"
 #include "dh_log.h"
 #include "dh_ws.h"
 #include "session.h"
@@ -438,7 +438,7 @@ static int conn_listen_one(gw *g, uv_tcp_t *l, const char *addr, const char *wha
     int port = 0;
     struct sockaddr_in sa;
     int rc;
-    if (dh_config_hostport(addr, host, sizeof host, &port) != 0 ||
+    if (dh_flags_hostport(addr, host, sizeof host, &port) != 0 ||
         uv_ip4_addr(host, port, &sa) != 0) {
         dh_error("bad %s address %s (want ipv4:port)", what, addr);
         return -1;

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "conn.h"
-#include "dh_config.h"
+#include "dh_flags.h"
 #include "dh_frame.h"
 #include "dh_log.h"
 #include "lookup.h"
@@ -100,7 +100,7 @@ static int gw_metrics(gw *g)
     return rc;
 }
 
-static int gw_config(gw *g, int argc, char **argv)
+static int gw_config(gw *g, const dh_flags *f)
 {
     char host[128] = "localhost";
     char defid[DH_ZMQ_ID_MAX + 1];
@@ -108,27 +108,26 @@ static int gw_config(gw *g, int argc, char **argv)
     host[sizeof host - 1] = '\0';
     snprintf(defid, sizeof defid, "gw-%s-%d", host, (int)getpid());
     snprintf(g->tcp_addr, sizeof g->tcp_addr, "%s",
-             dh_config_str(argc, argv, "--tcp", "DECKHAND_GATEWAY_TCP", "127.0.0.1:7000"));
+             dh_flags_str(f, "tcp", "DECKHAND_GATEWAY_TCP", "127.0.0.1:7000"));
     snprintf(g->ws_addr, sizeof g->ws_addr, "%s",
-             dh_config_str(argc, argv, "--ws", "DECKHAND_GATEWAY_WS", "127.0.0.1:7001"));
-    snprintf(
-        g->mm_endpoint, sizeof g->mm_endpoint, "%s",
-        dh_config_str(argc, argv, "--matchmaker", "DECKHAND_MATCHMAKER", "tcp://127.0.0.1:5560"));
+             dh_flags_str(f, "ws", "DECKHAND_GATEWAY_WS", "127.0.0.1:7001"));
+    snprintf(g->mm_endpoint, sizeof g->mm_endpoint, "%s",
+             dh_flags_str(f, "matchmaker", "DECKHAND_MATCHMAKER", "tcp://127.0.0.1:5560"));
     snprintf(g->redis_url, sizeof g->redis_url, "%s",
-             dh_config_str(argc, argv, "--redis", "DECKHAND_REDIS_URL", "redis://127.0.0.1:6390"));
-    const char *id = dh_config_str(argc, argv, "--id", "DECKHAND_GATEWAY_ID", defid);
+             dh_flags_str(f, "redis", "DECKHAND_REDIS_URL", "redis://127.0.0.1:6390"));
+    const char *id = dh_flags_str(f, "id", "DECKHAND_GATEWAY_ID", defid);
     if (!id[0] || strlen(id) > DH_ZMQ_ID_MAX) {
         dh_error("--id must be 1-%d characters", DH_ZMQ_ID_MAX);
         return -1;
     }
     snprintf(g->id, sizeof g->id, "%s", id);
-    long max = dh_config_int(argc, argv, "--max-frame", "DECKHAND_MAX_FRAME", DH_FRAME_DEFAULT_MAX);
+    long max = dh_flags_int(f, "max-frame", "DECKHAND_MAX_FRAME", DH_FRAME_DEFAULT_MAX);
     if (max < 16 || max > (64L << 20)) {
         dh_error("--max-frame must be between 16 and %ld", 64L << 20);
         return -1;
     }
     g->max_frame = (size_t)max;
-    const char *key = dh_config_str(argc, argv, "--token-key", "DECKHAND_TOKEN_KEY", "");
+    const char *key = dh_flags_str(f, "token-key", "DECKHAND_TOKEN_KEY", "");
     if (key[0]) {
         size_t kl = strlen(key);
         if (kl < DH_TOKEN_KEY_MIN || kl > sizeof g->key) {
@@ -160,12 +159,21 @@ static const char gw_usage[] =
     "docs/ARCHITECTURE.md and docs/PROTOCOL.md. --redis none: no Redis lookup of unknown\n"
     "matches. --http: /healthz, /readyz and /metrics (docs/OPERATIONS.md); off by default.\n";
 
+static const dh_flag_spec gw_flags[] = {
+    {"tcp", DH_FLAG_VALUE},       {"ws", DH_FLAG_VALUE},   {"matchmaker", DH_FLAG_VALUE},
+    {"redis", DH_FLAG_VALUE},     {"id", DH_FLAG_VALUE},   {"max-frame", DH_FLAG_INT},
+    {"token-key", DH_FLAG_VALUE}, {"http", DH_FLAG_VALUE}, {NULL, 0}};
+
 int main(int argc, char **argv)
 {
     int rc = 1;
-    if (dh_config_has(argc, argv, "--help") || dh_config_has(argc, argv, "-h")) {
-        fputs(gw_usage, stdout);
-        return 0;
+    dh_flags f;
+    int parsed = dh_flags_parse(&f, gw_flags, argc, argv, "deckhand-gateway", gw_usage);
+    if (parsed != DH_FLAGS_OK)
+        return parsed == DH_FLAGS_HELP ? 0 : 2;
+    if (f.npos) {
+        fprintf(stderr, "deckhand-gateway: unexpected argument '%s'\n\n%s", f.pos[0], gw_usage);
+        return 2;
     }
     gw *g = calloc(1, sizeof *g);
     if (!g) {
@@ -175,7 +183,7 @@ int main(int argc, char **argv)
     dh_log_init("gateway");
     dh_ops_init(&g->ops);
     signal(SIGPIPE, SIG_IGN);
-    if (gw_config(g, argc, argv) < 0)
+    if (gw_config(g, &f) < 0)
         goto out;
     g->loop = uv_default_loop();
     if (lookup_init(g) < 0)
@@ -183,8 +191,7 @@ int main(int argc, char **argv)
     if (dh_table_init(&g->players) < 0 || route_init(g) < 0 || conn_listen(g) < 0)
         goto err;
     if (gw_metrics(g) < 0 ||
-        dh_ops_start(&g->ops, dh_config_str(argc, argv, "--http", "DECKHAND_GATEWAY_HTTP", NULL)) <
-            0)
+        dh_ops_start(&g->ops, dh_flags_str(&f, "http", "DECKHAND_GATEWAY_HTTP", NULL)) < 0)
         goto err;
     uv_timer_init(g->loop, &g->tick);
     g->tick.data = g;

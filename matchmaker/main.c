@@ -26,7 +26,7 @@
 #include <zmq.h>
 
 #include "control.h"
-#include "dh_config.h"
+#include "dh_flags.h"
 #include "dh_log.h"
 #include "dh_ops.h"
 #include "dh_zmq.h"
@@ -134,24 +134,24 @@ static int mm_run(mm_state *mm, dh_ops *ops)
 }
 
 /* The queue settings: defaults from flags, then the --queues file. */
-static int mm_settings(mm_state *mm, int argc, char **argv)
+static int mm_settings(mm_state *mm, const dh_flags *f)
 {
     static const struct {
         const char *flag, *env, *key;
     } opts[] = {
-        {"--grace-ms", "DECKHAND_GRACE_MS", "grace_ms"},
-        {"--decision-ms", "DECKHAND_DECISION_MS", "decision_ms"},
-        {"--turn-ms", "DECKHAND_TURN_MS", "turn_ms"},
-        {"--abandon", "DECKHAND_ABANDON", "abandon"},
+        {"grace-ms", "DECKHAND_GRACE_MS", "grace_ms"},
+        {"decision-ms", "DECKHAND_DECISION_MS", "decision_ms"},
+        {"turn-ms", "DECKHAND_TURN_MS", "turn_ms"},
+        {"abandon", "DECKHAND_ABANDON", "abandon"},
     };
     for (size_t i = 0; i < sizeof opts / sizeof *opts; i++) {
-        const char *v = dh_config_str(argc, argv, opts[i].flag, opts[i].env, NULL);
+        const char *v = dh_flags_str(f, opts[i].flag, opts[i].env, NULL);
         if (v && settings_set(&mm->settings.defaults, opts[i].key, v) < 0) {
-            dh_error("bad %s '%s' (milliseconds; --abandon: bot|forfeit)", opts[i].flag, v);
+            dh_error("bad --%s '%s' (milliseconds; --abandon: bot|forfeit)", opts[i].flag, v);
             return -1;
         }
     }
-    const char *file = dh_config_str(argc, argv, "--queues", "DECKHAND_QUEUES", NULL);
+    const char *file = dh_flags_str(f, "queues", "DECKHAND_QUEUES", NULL);
     char err[512];
     if (file && settings_load(&mm->settings, file, err, sizeof err) < 0) {
         dh_error("--queues: %s", err);
@@ -165,18 +165,46 @@ static int mm_settings(mm_state *mm, int argc, char **argv)
     return 0;
 }
 
+static const char mm_usage[] =
+    "usage: deckhand-matchmaker [--bind ENDPOINT] [--redis URL] [--id ID] [--http HOST:PORT]\n"
+    "                           [--queues FILE] [--grace-ms MS] [--decision-ms MS]\n"
+    "                           [--turn-ms MS] [--abandon bot|forfeit]\n"
+    "\n"
+    "  --bind      ZeroMQ ROUTER endpoint for gateways and workers (DECKHAND_MATCHMAKER_BIND,\n"
+    "              tcp://127.0.0.1:5560)\n"
+    "  --redis     Redis URL, or none for memory only (DECKHAND_REDIS_URL,\n"
+    "              redis://127.0.0.1:6390)\n"
+    "  --id        this matchmaker's id (DECKHAND_MATCHMAKER_ID, mm-HOST-PID)\n"
+    "  --http      operator port: /healthz, /readyz, /metrics (DECKHAND_MATCHMAKER_HTTP)\n"
+    "  --queues    the queue settings file (DECKHAND_QUEUES; docs/ARCHITECTURE.md)\n"
+    "  --grace-ms, --decision-ms, --turn-ms, --abandon\n"
+    "              defaults for every queue (DECKHAND_GRACE_MS, ...)\n";
+
+static const dh_flag_spec mm_flags[] = {{"bind", DH_FLAG_VALUE},        {"redis", DH_FLAG_VALUE},
+                                        {"id", DH_FLAG_VALUE},          {"http", DH_FLAG_VALUE},
+                                        {"queues", DH_FLAG_VALUE},      {"grace-ms", DH_FLAG_VALUE},
+                                        {"decision-ms", DH_FLAG_VALUE}, {"turn-ms", DH_FLAG_VALUE},
+                                        {"abandon", DH_FLAG_VALUE},     {NULL, 0}};
+
 int main(int argc, char **argv)
 {
-    const char *bind =
-        dh_config_str(argc, argv, "--bind", "DECKHAND_MATCHMAKER_BIND", "tcp://127.0.0.1:5560");
+    dh_flags f;
+    int parsed = dh_flags_parse(&f, mm_flags, argc, argv, "deckhand-matchmaker", mm_usage);
+    if (parsed != DH_FLAGS_OK)
+        return parsed == DH_FLAGS_HELP ? 0 : 2;
+    if (f.npos) {
+        fprintf(stderr, "deckhand-matchmaker: unexpected argument '%s'\n\n%s", f.pos[0], mm_usage);
+        return 2;
+    }
+    const char *bind = dh_flags_str(&f, "bind", "DECKHAND_MATCHMAKER_BIND", "tcp://127.0.0.1:5560");
     const char *redis_url =
-        dh_config_str(argc, argv, "--redis", "DECKHAND_REDIS_URL", "redis://127.0.0.1:6390");
+        dh_flags_str(&f, "redis", "DECKHAND_REDIS_URL", "redis://127.0.0.1:6390");
     char default_id[LEASE_ID_MAX], hostname[64] = "host";
     gethostname(hostname, sizeof hostname - 1);
     hostname[sizeof hostname - 1] = '\0';
     snprintf(default_id, sizeof default_id, "mm-%s-%d", hostname, (int)getpid());
-    const char *id = dh_config_str(argc, argv, "--id", "DECKHAND_MATCHMAKER_ID", default_id);
-    const char *http = dh_config_str(argc, argv, "--http", "DECKHAND_MATCHMAKER_HTTP", NULL);
+    const char *id = dh_flags_str(&f, "id", "DECKHAND_MATCHMAKER_ID", default_id);
+    const char *http = dh_flags_str(&f, "http", "DECKHAND_MATCHMAKER_HTTP", NULL);
     dh_log_init("matchmaker");
     int rc = 1;
     void *ctx = NULL;
@@ -192,7 +220,7 @@ int main(int argc, char **argv)
         dh_error("cannot set up (bad --redis URL '%s', or out of memory)", redis_url);
         goto err;
     }
-    if (mm_settings(&mm, argc, argv) < 0)
+    if (mm_settings(&mm, &f) < 0)
         goto err;
     ctx = zmq_ctx_new();
     if (!ctx)

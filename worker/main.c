@@ -26,7 +26,7 @@
 #include <zmq.h>
 
 #include "bundles.h"
-#include "dh_config.h"
+#include "dh_flags.h"
 #include "dh_log.h"
 #include "dh_ops.h"
 #include "dh_zmq.h"
@@ -292,23 +292,50 @@ static void worker_endpoint(void *router, const char *bind, char *out, size_t ca
         snprintf(out, cap, "%s", bind);
 }
 
+static const char worker_usage[] =
+    "usage: deckhand-worker [--bind ENDPOINT] [--endpoint ENDPOINT] [--matchmaker ENDPOINT]\n"
+    "                       [--redis URL] [--scripts DIR] [--capacity N] [--id ID]\n"
+    "                       [--http HOST:PORT]\n"
+    "\n"
+    "  --bind        ZeroMQ ROUTER endpoint gateways connect to (DECKHAND_WORKER_BIND,\n"
+    "                tcp://127.0.0.1:5570)\n"
+    "  --endpoint    the endpoint to advertise when it differs from --bind\n"
+    "                (DECKHAND_WORKER_ENDPOINT)\n"
+    "  --matchmaker  the matchmaker's endpoint (DECKHAND_MATCHMAKER, tcp://127.0.0.1:5560)\n"
+    "  --redis       Redis URL (DECKHAND_REDIS_URL, redis://127.0.0.1:6390)\n"
+    "  --scripts     the embedded default bundle's folder (DECKHAND_SCRIPTS, ./scripts)\n"
+    "  --capacity    most matches hosted at once (DECKHAND_WORKER_CAPACITY, 1000)\n"
+    "  --id          this worker's id (DECKHAND_WORKER_ID, wk-HOST-PID)\n"
+    "  --http        operator port: /healthz, /readyz, /metrics (DECKHAND_WORKER_HTTP)\n";
+
+static const dh_flag_spec worker_flags[] = {
+    {"bind", DH_FLAG_VALUE},     {"matchmaker", DH_FLAG_VALUE}, {"redis", DH_FLAG_VALUE},
+    {"scripts", DH_FLAG_VALUE},  {"capacity", DH_FLAG_INT},     {"id", DH_FLAG_VALUE},
+    {"endpoint", DH_FLAG_VALUE}, {"http", DH_FLAG_VALUE},       {NULL, 0}};
+
 int main(int argc, char **argv)
 {
-    const char *bind =
-        dh_config_str(argc, argv, "--bind", "DECKHAND_WORKER_BIND", "tcp://127.0.0.1:5570");
+    dh_flags f;
+    int parsed = dh_flags_parse(&f, worker_flags, argc, argv, "deckhand-worker", worker_usage);
+    if (parsed != DH_FLAGS_OK)
+        return parsed == DH_FLAGS_HELP ? 0 : 2;
+    if (f.npos) {
+        fprintf(stderr, "deckhand-worker: unexpected argument '%s'\n\n%s", f.pos[0], worker_usage);
+        return 2;
+    }
+    const char *bind = dh_flags_str(&f, "bind", "DECKHAND_WORKER_BIND", "tcp://127.0.0.1:5570");
     const char *mm_addr =
-        dh_config_str(argc, argv, "--matchmaker", "DECKHAND_MATCHMAKER", "tcp://127.0.0.1:5560");
+        dh_flags_str(&f, "matchmaker", "DECKHAND_MATCHMAKER", "tcp://127.0.0.1:5560");
     const char *redis_url =
-        dh_config_str(argc, argv, "--redis", "DECKHAND_REDIS_URL", "redis://127.0.0.1:6390");
-    const char *scripts = dh_config_str(argc, argv, "--scripts", "DECKHAND_SCRIPTS", "./scripts");
-    long capacity = dh_config_int(argc, argv, "--capacity", "DECKHAND_WORKER_CAPACITY", 1000);
+        dh_flags_str(&f, "redis", "DECKHAND_REDIS_URL", "redis://127.0.0.1:6390");
+    const char *scripts = dh_flags_str(&f, "scripts", "DECKHAND_SCRIPTS", "./scripts");
+    long capacity = dh_flags_int(&f, "capacity", "DECKHAND_WORKER_CAPACITY", 1000);
     char default_id[128], hostname[64] = "host";
     gethostname(hostname, sizeof hostname - 1);
     snprintf(default_id, sizeof default_id, "wk-%s-%d", hostname, (int)getpid());
-    const char *id = dh_config_str(argc, argv, "--id", "DECKHAND_WORKER_ID", default_id);
-    const char *advertise =
-        dh_config_str(argc, argv, "--endpoint", "DECKHAND_WORKER_ENDPOINT", NULL);
-    const char *http = dh_config_str(argc, argv, "--http", "DECKHAND_WORKER_HTTP", NULL);
+    const char *id = dh_flags_str(&f, "id", "DECKHAND_WORKER_ID", default_id);
+    const char *advertise = dh_flags_str(&f, "endpoint", "DECKHAND_WORKER_ENDPOINT", NULL);
+    const char *http = dh_flags_str(&f, "http", "DECKHAND_WORKER_HTTP", NULL);
 
     char component[160];
     snprintf(component, sizeof component, "worker %s", id);

@@ -1,0 +1,116 @@
+/*
+ * bots.h: what the files of `deckhand bots` share (see cmd_bots.c for what the command
+ * does): one bot's state, the run's, and the calls between the layers. cmd_bots.c (flags,
+ * the run) calls bots_loop.c (connections, the poll loop), which calls bots_play.c
+ * (matches and replies: what each message does to a bot), which calls bots_send.c
+ * (pacing and sending). Nothing calls upwards.
+ */
+#ifndef DECKHAND_BOTS_H
+#define DECKHAND_BOTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dh_client.h"
+#include "dh_client_track.h"
+
+#define BOTS_MAX         1000
+#define BOTS_MAX_PICK    64
+#define BOTS_RATE        40    /* default messages per second per bot */
+#define BOTS_RETRY_MS    100   /* pause before resending a rate-limited answer */
+#define BOTS_BACKOFF_MIN 250   /* first pause before a resync, re-join or reconnect */
+#define BOTS_BACKOFF_MAX 1000  /* the pause doubles up to this */
+#define BOTS_DOWN_MAX    30000 /* ms a bot keeps reconnecting, or resyncing a refused match */
+#define BOTS_DROP_SPAN   60    /* a dropping bot drops after 1..BOTS_DROP_SPAN answers */
+#define BOTS_GW_MAX      16    /* gateways in --gateway's list */
+#define BOTS_ADDR_MAX    512
+
+typedef struct {
+    dh_client *c; /* NULL while disconnected */
+    char name[32];
+    char token[512];                /* the session, to resume after a lost connection */
+    unsigned long long next_cmd;    /* carried from a lost connection to the next one */
+    unsigned long long left_before; /* commands below this id belong to a match left */
+
+    /* the queue */
+    bool want_match;             /* queued, or waiting to (re)send its QueueJoin */
+    bool rejoin;                 /* the next QueueJoin repeats an earlier one */
+    unsigned long long join_cmd; /* the QueueJoin waiting for its Reply, else 0 */
+    long long join_at;           /* when to send the QueueJoin again, 0: not scheduled */
+
+    /* the match */
+    char match_id[128]; /* the match it plays, "" between matches */
+    dh_track track;
+    bool has_answer;               /* an answer waits to be sent, or for its Reply */
+    unsigned long long answer_cmd; /* its Choose's cmd_id once sent, else 0 */
+    uint64_t answer_decision;      /* the decision it answers */
+    long long retry_ms;            /* after RATE_LIMITED: not before this time */
+    uint32_t answer_ids[BOTS_MAX_PICK];
+    size_t answer_n;
+    unsigned long long uncertain_cmd; /* the answer whose fate a resync must tell */
+    uint64_t uncertain_decision;
+
+    /* resync after a refusal or a gap */
+    unsigned long long resync_cmd; /* the Resync waiting for its Reply, else 0 */
+    long long resync_at;           /* when to send a Resync, 0: not scheduled */
+    long long backoff;             /* the next pause */
+    long long refused_since;       /* first refusal of the current streak, 0: none */
+    bool reroute;                  /* --reroute-log: report the next View or decision */
+
+    /* the connection */
+    int gw;                 /* the gateway (index in bots_run.addrs) it is on, or tries next */
+    int lost_gw;            /* the gateway of the connection it lost */
+    long long reconnect_at; /* when to try to reconnect, 0: connected */
+    long long down_since;   /* when the connection was lost */
+
+    /* chaos */
+    long drop_after; /* drop the connection after this many answers, 0: never */
+    long answers;    /* answers sent */
+
+    double tokens;       /* the pacing bucket */
+    long long tokens_ms; /* when it was last refilled */
+} bot;
+
+typedef struct {
+    bot *bots;
+    int n;
+    char addrs[BOTS_GW_MAX][BOTS_ADDR_MAX]; /* the gateways */
+    int naddrs;
+    const char *game;
+    uint32_t size;
+    long target;
+    char **done; /* distinct ids of finished matches */
+    long ndone;
+    long errors;
+    long decisions;
+    long retried;    /* refusals worked around */
+    long lost;       /* accepted commands that disappeared (also errors) */
+    long reconnects; /* connections resumed */
+    long moved;      /* of those, resumed on another gateway than the one lost */
+    bool game_known; /* a QueueJoin was accepted: a later UNKNOWN_GAME is an outage */
+    bool reroute_log;
+    bool broken; /* out of memory, or a bot could not reconnect: stop */
+    long long last_progress;
+    double rate; /* messages per second per bot; 0 = unpaced */
+} bots_run;
+
+/* bots_send.c: pacing and sending */
+long long bots_backoff(bot *b);
+void bots_flush(bots_run *r, bot *b, long long now);
+void bots_join(bots_run *r, bot *b);
+void bots_lost(bots_run *r, bot *b, const char *why, bool at_once);
+void bots_uncertain(bot *b, unsigned long long cmd);
+void bots_resync(bots_run *r, bot *b);
+long long bots_wait_ms(const bots_run *r, const bot *b, long long now);
+
+/* bots_play.c: matches and replies */
+void bots_drain(bots_run *r, bot *b);
+bool bots_is_done(const bots_run *r, const char *match_id);
+void bots_leave_match(bots_run *r, bot *b);
+
+/* bots_loop.c: connections and the loop */
+void bots_leave(bots_run *r);
+void bots_loop(bots_run *r, long timeout_s);
+int bots_start(bots_run *r);
+
+#endif

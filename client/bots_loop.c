@@ -1,0 +1,217 @@
+/*
+ * bots_loop.c: the connections of `deckhand bots` (start, lose, reconnect across
+ * gateways) and the one poll() loop that drives every bot and its timers.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "dh_client.h"
+#include "dh_client_bot.h"
+#include "dh_client_env.h"
+#include "dh_client_track.h"
+#include "bots.h"
+
+/* ---- connections ---------------------------------------------------------------------- */
+
+/* One reconnect attempt: connect, resume the session with the saved token, then resync
+ * the match or queue again. On failure the next attempt waits a backoff; after
+ * BOTS_DOWN_MAX the run is broken. */
+static void bots_reconnect(bots_run *r, bot *b, long long now)
+{
+    char err[256], token[sizeof b->token];
+    dh_client *c = dh_client_connect(r->addrs[b->gw], err, sizeof err);
+    if (c) {
+        dh_client_set_next_cmd(c, b->next_cmd);
+        if (dh_client_resume(c, b->token, NULL, 0, token, sizeof token) == 0)
+            goto resumed;
+        snprintf(err, sizeof err, "the session was not resumed");
+        dh_client_close(c);
+    }
+    now = cli_now_ms();
+    if (now - b->down_since > BOTS_DOWN_MAX) {
+        fprintf(stderr, "bots: %s: cannot reconnect for %d s (%s), giving up\n", b->name,
+                BOTS_DOWN_MAX / 1000, err);
+        r->errors++;
+        r->broken = true;
+        return;
+    }
+    b->gw = (b->gw + 1) % r->naddrs; /* that one is down, perhaps: try the next */
+    b->reconnect_at = now + bots_backoff(b);
+    return;
+resumed:
+    b->c = c;
+    memcpy(b->token, token, sizeof token);
+    b->reconnect_at = 0;
+    b->down_since = 0;
+    b->backoff = BOTS_BACKOFF_MIN;
+    b->tokens_ms = cli_now_ms();
+    r->reconnects++;
+    r->last_progress = b->tokens_ms;
+    fprintf(stderr, "bots: %s: reconnected%s%s\n", b->name, b->match_id[0] ? ", resync " : "",
+            b->match_id);
+    if (b->gw != b->lost_gw) {
+        r->moved++;
+        fprintf(stderr, "bots: %s: resumed on %s (was %s)\n", b->name, r->addrs[b->gw],
+                r->addrs[b->lost_gw]);
+    }
+    if (b->match_id[0]) {
+        bots_resync(r, b);
+    } else if (b->want_match) {
+        b->rejoin = true;
+        bots_join(r, b);
+    }
+}
+
+/* The timers: reconnects, resyncs, re-joins, paced answers. */
+static void bots_timers(bots_run *r, long long now)
+{
+    for (int i = 0; i < r->n && !r->broken; i++) {
+        bot *b = &r->bots[i];
+        if (!b->c) {
+            if (b->reconnect_at && now >= b->reconnect_at)
+                bots_reconnect(r, b, now);
+            continue;
+        }
+        if (b->resync_at && now >= b->resync_at && !b->resync_cmd && b->match_id[0]) {
+            if (bots_is_done(r, b->match_id)) {
+                fprintf(stderr, "bots: %s: match %s finished while it was away\n", b->name,
+                        b->match_id);
+                bots_leave_match(r, b);
+            } else {
+                bots_resync(r, b);
+            }
+        }
+        if (b->c && b->join_at && now >= b->join_at) {
+            b->join_at = 0;
+            if (b->want_match && !b->match_id[0] && !b->join_cmd)
+                bots_join(r, b);
+        }
+        if (b->c)
+            bots_flush(r, b, now);
+    }
+}
+
+/* Milliseconds until the earliest timer of b (limit when none is sooner). */
+static long long bots_next_timer(const bots_run *r, const bot *b, long long now, long long limit)
+{
+    long long at[3] = {b->c ? 0 : b->reconnect_at, b->c ? b->resync_at : 0, b->c ? b->join_at : 0};
+    for (int i = 0; i < 3; i++)
+        if (at[i] && at[i] - now < limit)
+            limit = at[i] > now ? at[i] - now : 0;
+    if (b->c && b->has_answer && !b->answer_cmd && bots_wait_ms(r, b, now) < limit)
+        limit = bots_wait_ms(r, b, now);
+    return limit;
+}
+
+int bots_start(bots_run *r)
+{
+    for (int i = 0; i < r->n; i++) {
+        bot *b = &r->bots[i];
+        char err[256];
+        snprintf(b->name, sizeof b->name, "bot-%d-%d", (int)getpid() % 100000, i + 1);
+        b->tokens = r->rate;
+        b->tokens_ms = cli_now_ms();
+        b->backoff = BOTS_BACKOFF_MIN;
+        b->gw = b->lost_gw = i % r->naddrs;
+        b->c = dh_client_connect(r->addrs[b->gw], err, sizeof err);
+        if (!b->c) {
+            fprintf(stderr, "bots: %s: %s\n", b->name, err);
+            return -1;
+        }
+        if (dh_client_login(b->c, b->name, NULL, 0, b->token, sizeof b->token) < 0) {
+            fprintf(stderr, "bots: %s: login failed\n", b->name);
+            return -1;
+        }
+        bots_join(r, b);
+        if (!b->c)
+            return -1;
+    }
+    fprintf(stderr, "bots: %d bots logged in at %s%s, queued for %s (%u players)\n", r->n,
+            r->addrs[0], r->naddrs > 1 ? " and the other gateways" : "", r->game, r->size);
+    return 0;
+}
+
+/* Take the bots that wait in the queue out of it, so a later run (or a human) is not
+ * matched with players that are gone; waits up to a second for the Replies. Failures
+ * here are not the run's errors. */
+void bots_leave(bots_run *r)
+{
+    unsigned long long *cmd = calloc((size_t)r->n, sizeof *cmd);
+    if (!cmd)
+        return;
+    for (int i = 0; i < r->n; i++) {
+        bot *b = &r->bots[i];
+        if (!b->c || b->match_id[0])
+            continue;
+        Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
+        Deckhand__QueueLeave q = DECKHAND__QUEUE_LEAVE__INIT;
+        q.game = (char *)r->game;
+        m.cmd_id = dh_client_next_cmd(b->c);
+        m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_QUEUE_LEAVE;
+        m.queue_leave = &q;
+        if (dh_client_send(b->c, &m) == 0)
+            cmd[i] = m.cmd_id;
+    }
+    long long deadline = cli_now_ms() + 1000;
+    for (int i = 0; i < r->n; i++) {
+        Deckhand__ServerMessage *s;
+        long long left;
+        while (cmd[i] && (left = deadline - cli_now_ms()) > 0 &&
+               dh_client_recv(r->bots[i].c, (int)left, &s) == 1) {
+            if (s->body_case == DECKHAND__SERVER_MESSAGE__BODY_REPLY && s->reply->cmd_id == cmd[i])
+                cmd[i] = 0;
+            deckhand__server_message__free_unpacked(s, NULL);
+        }
+    }
+    free(cmd);
+}
+
+void bots_loop(bots_run *r, long timeout_s)
+{
+    struct pollfd *pfds = calloc((size_t)r->n, sizeof *pfds);
+    if (!pfds) {
+        fprintf(stderr, "bots: out of memory\n");
+        r->errors++;
+        return;
+    }
+    r->last_progress = cli_now_ms();
+    while (!r->broken && r->ndone < r->target) {
+        long long now = cli_now_ms();
+        long long idle = now - r->last_progress;
+        if (idle >= timeout_s * 1000) {
+            fprintf(stderr, "bots: no progress for %ld s (%ld/%ld matches finished)\n", timeout_s,
+                    r->ndone, r->target);
+            r->errors++;
+            break;
+        }
+        long long wait = timeout_s * 1000 - idle;
+        if (wait > 1000)
+            wait = 1000;
+        for (int i = 0; i < r->n; i++) {
+            bot *b = &r->bots[i];
+            pfds[i].fd = b->c ? dh_client_fd(b->c) : -1;
+            pfds[i].events = POLLIN;
+            pfds[i].revents = 0;
+            if (b->c && dh_client_pending(b->c))
+                wait = 0;
+            if (b->c && b->has_answer && !b->answer_cmd)
+                r->last_progress = now; /* waiting on our own pacing is not a stall */
+            wait = bots_next_timer(r, b, now, wait);
+        }
+        if (poll(pfds, (nfds_t)r->n, (int)wait) < 0 && errno != EINTR)
+            break;
+        for (int i = 0; i < r->n && !r->broken; i++) {
+            bot *b = &r->bots[i];
+            if (b->c && (pfds[i].revents || dh_client_pending(b->c)))
+                bots_drain(r, b);
+        }
+        bots_timers(r, cli_now_ms());
+    }
+    free(pfds);
+}

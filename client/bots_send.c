@@ -1,0 +1,151 @@
+/*
+ * bots_send.c: `deckhand bots`' pacing (a token bucket per connection) and sending:
+ * QueueJoin, Resync and answers, and the bookkeeping of commands whose fate is unknown.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "dh_client.h"
+#include "dh_client_bot.h"
+#include "dh_client_env.h"
+#include "dh_client_track.h"
+#include "bots.h"
+
+/* ---- pacing and sending --------------------------------------------------------------- */
+
+/* Refill b's bucket; true when a message may go now. */
+static bool bots_may_send(const bots_run *r, bot *b, long long now)
+{
+    if (r->rate <= 0)
+        return true;
+    b->tokens += (double)(now - b->tokens_ms) * r->rate / 1000.0;
+    if (b->tokens > r->rate)
+        b->tokens = r->rate; /* a burst of one second's worth */
+    b->tokens_ms = now;
+    return b->tokens >= 1.0;
+}
+
+/* Milliseconds from now until b may send its answer (0: now). */
+long long bots_wait_ms(const bots_run *r, const bot *b, long long now)
+{
+    double tokens = b->tokens + (double)(now - b->tokens_ms) * r->rate / 1000.0;
+    long long retry = b->retry_ms > now ? b->retry_ms - now : 0;
+    if (r->rate <= 0 || tokens >= 1.0)
+        return retry;
+    long long refill = (long long)((1.0 - tokens) * 1000.0 / r->rate) + 1;
+    return refill > retry ? refill : retry;
+}
+
+/* The pause before the next retry: BOTS_BACKOFF_MIN, doubling up to BOTS_BACKOFF_MAX. */
+long long bots_backoff(bot *b)
+{
+    long long d = b->backoff < BOTS_BACKOFF_MIN ? BOTS_BACKOFF_MIN : b->backoff;
+    b->backoff = d * 2 > BOTS_BACKOFF_MAX ? BOTS_BACKOFF_MAX : d * 2;
+    return d;
+}
+
+/* b's answer in flight may or may not have gone in: the View after the next Resync tells. */
+void bots_uncertain(bot *b, unsigned long long cmd)
+{
+    b->uncertain_cmd = cmd;
+    b->uncertain_decision = b->answer_decision;
+    dh_track_refused(&b->track);
+}
+
+/* The connection is gone (closed by the server, a failed send, or a --drop): forget what
+ * was in flight on it and reconnect from the loop, at once or after a backoff. */
+void bots_lost(bots_run *r, bot *b, const char *why, bool at_once)
+{
+    long long now = cli_now_ms();
+    fprintf(stderr, "bots: %s: connection lost (%s), reconnecting\n", b->name, why);
+    b->next_cmd = dh_client_next_cmd(b->c);
+    dh_client_close(b->c);
+    b->c = NULL;
+    if (!b->down_since) {
+        b->down_since = now;
+        b->lost_gw = b->gw;
+        b->gw = (b->gw + 1) % r->naddrs; /* come back through the next gateway */
+    }
+    b->reconnect_at = now + (at_once ? 0 : bots_backoff(b));
+    if (b->has_answer && b->answer_cmd) {
+        /* Sent, Reply lost with the connection: it may not have gone in. */
+        bots_uncertain(b, b->answer_cmd);
+        b->has_answer = false;
+    }
+    b->answer_cmd = 0;
+    b->resync_cmd = 0;
+    b->resync_at = 0;
+    if (b->join_cmd)
+        b->rejoin = true;
+    b->join_cmd = 0;
+    b->join_at = 0;
+    r->last_progress = now;
+}
+
+static int bots_send(bots_run *r, bot *b, Deckhand__ClientMessage *m)
+{
+    if (!b->c)
+        return -1;
+    b->tokens -= 1.0;
+    m->cmd_id = dh_client_next_cmd(b->c);
+    if (dh_client_send(b->c, m) == 0)
+        return 0;
+    bots_lost(r, b, "send failed", false);
+    return -1;
+}
+
+void bots_join(bots_run *r, bot *b)
+{
+    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
+    Deckhand__QueueJoin q = DECKHAND__QUEUE_JOIN__INIT;
+    q.game = (char *)r->game;
+    q.players = r->size;
+    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_QUEUE_JOIN;
+    m.queue_join = &q;
+    b->want_match = true;
+    b->join_at = 0;
+    if (bots_send(r, b, &m) == 0)
+        b->join_cmd = m.cmd_id;
+}
+
+void bots_resync(bots_run *r, bot *b)
+{
+    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
+    Deckhand__Resync rs = DECKHAND__RESYNC__INIT;
+    rs.match_id = b->match_id;
+    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_RESYNC;
+    m.resync = &rs;
+    b->resync_at = 0;
+    if (bots_send(r, b, &m) == 0)
+        b->resync_cmd = m.cmd_id;
+}
+
+/* Send b's waiting answer if its bucket allows; a --drop bot may drop right after. */
+void bots_flush(bots_run *r, bot *b, long long now)
+{
+    if (!b->c || !b->has_answer || b->answer_cmd || now < b->retry_ms || !bots_may_send(r, b, now))
+        return;
+    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
+    Deckhand__Choose ch = DECKHAND__CHOOSE__INIT;
+    ch.match_id = b->match_id;
+    ch.decision_id = b->answer_decision;
+    ch.option_ids = b->answer_ids;
+    ch.n_option_ids = b->answer_n;
+    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_CHOOSE;
+    m.choose = &ch;
+    if (bots_send(r, b, &m) < 0)
+        return;
+    b->answer_cmd = m.cmd_id;
+    r->decisions++;
+    if (++b->answers == b->drop_after) {
+        fprintf(stderr, "bots: %s: dropping its connection with answer %llu in flight (--drop)\n",
+                b->name, (unsigned long long)m.cmd_id);
+        bots_lost(r, b, "dropped on purpose", true);
+    }
+}
