@@ -8,8 +8,8 @@
 
 #include "dh_keys.h"
 #include "dh_log.h"
-#include "matchmaker.h"
-#include "state.h"
+#include "mm.h"
+#include "rconn.h"
 
 /* 1: the lease is ours until now + LEASE_MS; 0: another holds it (named in holder);
  * -1: Redis did not answer. */
@@ -20,7 +20,7 @@ static int lease_try(mm_state *mm, uint64_t now_ms, char *holder, size_t cap)
     holder[0] = '\0';
     if (!mm->lease.held) {
         const char *set[] = {"SET", DH_KEY_MM_LEASE, mm->id, "NX", "PX", ms};
-        redisReply *r = state_command(mm, now_ms, 6, set);
+        redisReply *r = rconn_command(mm, now_ms, 6, set);
         if (!r)
             return -1;
         bool won = r->type == REDIS_REPLY_STATUS;
@@ -29,7 +29,7 @@ static int lease_try(mm_state *mm, uint64_t now_ms, char *holder, size_t cap)
             return 1;
     }
     const char *renew[] = {"EVAL", dh_script_lease_renew, "1", DH_KEY_MM_LEASE, mm->id, ms};
-    redisReply *r = state_command(mm, now_ms, 6, renew);
+    redisReply *r = rconn_command(mm, now_ms, 6, renew);
     if (!r)
         return -1;
     int rc = r->type == REDIS_REPLY_INTEGER && r->integer == 1;
@@ -39,7 +39,7 @@ static int lease_try(mm_state *mm, uint64_t now_ms, char *holder, size_t cap)
     return rc;
 }
 
-static void lease_step_down(mm_state *mm, const char *why)
+static lease_change lease_step_down(mm_state *mm, const char *why)
 {
     lease *l = &mm->lease;
     dh_warn("lease %s lost (%s): standby, %zu waiting players and %zu placements left to "
@@ -48,16 +48,18 @@ static void lease_step_down(mm_state *mm, const char *why)
     l->held = false;
     l->loaded = false;
     l->standby_logged = true;
-    mm_reset(mm);
+    return LEASE_DROP;
 }
 
-void lease_tick(mm_state *mm, uint64_t now_ms)
+lease_change lease_tick(mm_state *mm, uint64_t now_ms)
 {
     lease *l = &mm->lease;
+    lease_change change = LEASE_KEEP;
     if (!mm->redis_on)
-        return;
+        return LEASE_KEEP;
     if (l->held && now_ms >= l->until_ms)
-        lease_step_down(mm, l->until_ms ? "not renewed in time" : "another matchmaker holds it");
+        change = lease_step_down(mm, l->until_ms ? "not renewed in time"
+                                                 : "another matchmaker holds it");
     if (now_ms >= l->next_ms) {
         char holder[LEASE_ID_MAX];
         l->next_ms = now_ms + LEASE_RENEW_MS;
@@ -68,22 +70,23 @@ void lease_tick(mm_state *mm, uint64_t now_ms)
             l->held = true;
             l->until_ms = now_ms + LEASE_MS;
         } else if (rc == 0 && l->held) {
-            lease_step_down(mm, holder[0] ? holder : "expired");
+            change = lease_step_down(mm, holder[0] ? holder : "expired");
         } else if (rc == 0 && !l->standby_logged) {
             dh_info("standby: %s is held by %s", DH_KEY_MM_LEASE, holder[0] ? holder : "?");
             l->standby_logged = true;
         }
     }
-    if (l->held && !l->loaded) {
-        mm_reset(mm);
-        if (state_load(mm, now_ms) == 0) {
-            l->loaded = true;
-            l->since_ms = now_ms;
-            l->standby_logged = false;
-            dh_info("acting: %zu players waiting, %zu placements resumed", queue_total(mm->queues),
-                    mm->placements.n);
-        }
-    }
+    return l->held && !l->loaded ? LEASE_MUST_LOAD : change;
+}
+
+void lease_loaded(mm_state *mm, uint64_t now_ms)
+{
+    lease *l = &mm->lease;
+    l->loaded = true;
+    l->since_ms = now_ms;
+    l->standby_logged = false;
+    dh_info("acting: %zu players waiting, %zu placements resumed", queue_total(mm->queues),
+            mm->placements.n);
 }
 
 bool lease_acting(const mm_state *mm, uint64_t now_ms)
@@ -106,7 +109,7 @@ void lease_release(mm_state *mm, uint64_t now_ms)
     if (!mm->redis_on || !mm->lease.held)
         return;
     const char *argv[] = {"EVAL", dh_script_lease_release, "1", DH_KEY_MM_LEASE, mm->id};
-    redisReply *r = state_command(mm, now_ms, 5, argv);
+    redisReply *r = rconn_command(mm, now_ms, 5, argv);
     if (r) {
         dh_info("lease %s released", DH_KEY_MM_LEASE);
         freeReplyObject(r);

@@ -9,8 +9,9 @@
  * command, so it believes in it a little less long than Redis does: one that cannot
  * renew (Redis down, or the process stalled) stops acting when the lease may have passed
  * to another, and Redis's own writes are fenced by the lease too (state.c), so a holder
- * that was deposed without noticing changes nothing. Winning the lease loads the
- * queues and placements from Redis (state_load); losing it drops them from memory.
+ * that was deposed without noticing changes nothing. lease_tick tells its caller
+ * (mm_tick) what winning or losing means for the rest: losing drops the queues and
+ * placements from memory; winning loads them from Redis (mm_load), then lease_loaded.
  */
 #ifndef DECKHAND_MM_LEASE_H
 #define DECKHAND_MM_LEASE_H
@@ -33,8 +34,17 @@ typedef struct {
 
 struct mm_state;
 
+/* What lease_tick asks of its caller. */
+typedef enum {
+    LEASE_KEEP,      /* nothing to do */
+    LEASE_DROP,      /* the lease is lost: forget the state held in memory */
+    LEASE_MUST_LOAD, /* held and not loaded yet: reset, load, then call lease_loaded */
+} lease_change;
+
 /* Acquire, renew, or give up the lease as its timers say; logs every transition. */
-void lease_tick(struct mm_state *mm, uint64_t now_ms);
+lease_change lease_tick(struct mm_state *mm, uint64_t now_ms);
+/* The state was loaded after winning the lease: acting starts now. */
+void lease_loaded(struct mm_state *mm, uint64_t now_ms);
 bool lease_acting(const struct mm_state *mm, uint64_t now_ms);
 /* Another matchmaker holds the lease (a fenced write said so): stop acting at once;
  * the next lease_tick drops the state from memory. */

@@ -3,10 +3,12 @@
  */
 #include "matchmaker.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "dh_log.h"
+#include "state.h"
 #include "tickets.h"
 
 static uint64_t mm_clock_ms(clockid_t id)
@@ -62,21 +64,91 @@ void mm_reset(mm_state *mm)
         mm->reg.workers[i].pending = 0;
 }
 
-uint64_t mm_wall_ms(const mm_state *mm, uint64_t now_ms)
-{
-    return mm->wall_base_ms + now_ms;
-}
-
 bool mm_acting(const mm_state *mm, uint64_t now_ms)
 {
     return lease_acting(mm, now_ms);
+}
+
+static bool mm_in_placements(const placement *ps, size_t n, const char *player_id)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < ps[i].n; j++)
+            if (!strcmp(ps[i].tickets[j].player_id, player_id))
+                return true;
+    return false;
+}
+
+/* Rebuild the lines and placements from st (see state.h): the tickets in order, minus
+ * the players of stored placements, then each placement resumed (the list takes its
+ * tickets, even on failure). -1 when memory ran out. */
+static int mm_resume(mm_state *mm, const state_stored *st, placement *ps, size_t nps,
+                     uint64_t now_ms)
+{
+    uint64_t max_seq = 0;
+    int rc = 0;
+    for (size_t i = 0; i < st->ntickets && rc == 0; i++) {
+        state_ticket t = st->tickets[i];
+        if (t.t.seq > max_seq)
+            max_seq = t.t.seq;
+        if (mm_in_placements(ps, nps, t.t.player_id))
+            continue;
+        if (queue_join(mm->queues, &t.key, &t.t) == QUEUE_NOMEM) {
+            dh_error("out of memory loading the queues");
+            rc = -1;
+        }
+    }
+    for (size_t i = 0; i < nps; i++) {
+        for (size_t j = 0; j < ps[i].n; j++)
+            if (ps[i].tickets[j].seq > max_seq)
+                max_seq = ps[i].tickets[j].seq;
+        if (rc == 0 && placement_resume(mm, &ps[i], now_ms) < 0) {
+            dh_error("out of memory resuming placements");
+            rc = -1;
+        } else if (rc < 0) {
+            free(ps[i].tickets);
+        }
+    }
+    if (mm->next_seq <= max_seq)
+        mm->next_seq = max_seq + 1;
+    return rc;
+}
+
+int mm_load(mm_state *mm, uint64_t now_ms)
+{
+    if (!mm->redis_on)
+        return 0;
+    state_stored st;
+    if (state_read(mm, now_ms, &st) < 0)
+        return -1;
+    int rc = -1;
+    size_t nps = 0;
+    placement *ps = calloc(st.nplacements + 1, sizeof *ps);
+    if (ps) {
+        for (size_t i = 0; i < st.nplacements; i++) {
+            if (placement_from_record(mm, st.placements[i], &ps[nps]) == 0)
+                nps++;
+            else
+                dh_warn("skipping an unreadable placement record %.64s",
+                        st.placements[i]->match_id ? st.placements[i]->match_id : "?");
+        }
+        rc = mm_resume(mm, &st, ps, nps, now_ms);
+    }
+    if (rc < 0)
+        mm_reset(mm);
+    state_stored_free(&st);
+    free(ps);
+    return rc;
 }
 
 void mm_tick(mm_state *mm, uint64_t now_ms)
 {
     if (!mm->first_tick_ms)
         mm->first_tick_ms = now_ms ? now_ms : 1;
-    lease_tick(mm, now_ms);
+    lease_change change = lease_tick(mm, now_ms);
+    if (change != LEASE_KEEP)
+        mm_reset(mm);
+    if (change == LEASE_MUST_LOAD && mm_load(mm, now_ms) == 0)
+        lease_loaded(mm, now_ms);
     size_t died = registry_expire(&mm->reg, now_ms);
     dh_counter_add(&mm->stats.workers_dead, died);
     if (!mm_acting(mm, now_ms))

@@ -12,7 +12,7 @@
 
 #include "dh_log.h"
 #include "dh_zmq.h"
-#include "matchmaker.h"
+#include "mm.h"
 #include "state.h"
 
 void placement_list_init(placement_list *l)
@@ -109,6 +109,89 @@ static void placement_requeue(mm_state *mm, placement *p)
         dh_error("match %s: out of memory putting %zu players back in line", p->match_id, p->n);
 }
 
+/* ---- storage: a placement as its PlacementRecord in Redis (state.c) --------------- */
+
+int placement_store(mm_state *mm, uint64_t now_ms, const placement *p)
+{
+    if (!mm->redis_on)
+        return 0;
+    Deckhand__Internal__TicketRecord recs[p->n];
+    Deckhand__Internal__TicketRecord *recp[p->n];
+    for (size_t i = 0; i < p->n; i++) {
+        state_ticket_to_record(&p->key, &p->tickets[i], &recs[i]);
+        recp[i] = &recs[i];
+    }
+    Deckhand__Internal__QueueSettings qs = DECKHAND__INTERNAL__QUEUE_SETTINGS__INIT;
+    qs.grace_ms = p->settings.grace_ms;
+    qs.decision_ms = p->settings.decision_ms;
+    qs.turn_ms = p->settings.turn_ms;
+    qs.abandon = (char *)p->settings.abandon;
+    Deckhand__Internal__PlacementRecord pr = DECKHAND__INTERNAL__PLACEMENT_RECORD__INIT;
+    pr.match_id = (char *)p->match_id;
+    pr.game = (char *)p->key.game;
+    pr.mode = (char *)p->key.mode;
+    pr.players = p->key.players;
+    pr.seed = p->seed;
+    pr.worker = (char *)p->worker;
+    pr.n_tickets = p->n;
+    pr.tickets = recp;
+    pr.settings = &qs;
+    size_t len = deckhand__internal__placement_record__get_packed_size(&pr);
+    uint8_t *buf = malloc(len ? len : 1);
+    if (!buf)
+        return -1;
+    deckhand__internal__placement_record__pack(&pr, buf);
+    int rc = state_placement_put(mm, now_ms, p->match_id, buf, len);
+    free(buf);
+    return rc;
+}
+
+/* Forget the stored placement; when its match started, its players' tickets too. */
+static int placement_unstore(mm_state *mm, uint64_t now_ms, const placement *p, bool started)
+{
+    size_t n = started ? p->n : 0;
+    const char *ids[n + 1];
+    for (size_t i = 0; i < n; i++)
+        ids[i] = p->tickets[i].player_id;
+    return state_placement_del(mm, now_ms, p->match_id, ids, n);
+}
+
+int placement_from_record(const mm_state *mm, const Deckhand__Internal__PlacementRecord *pr,
+                          placement *p)
+{
+    memset(p, 0, sizeof *p);
+    if (!pr->match_id || strlen(pr->match_id) != PLACEMENT_ID_LEN || !pr->worker || !*pr->worker ||
+        strlen(pr->worker) >= sizeof p->worker || pr->n_tickets == 0 ||
+        queue_key_init(&p->key, pr->game, pr->mode, pr->players) != QUEUE_OK)
+        return -1;
+    p->tickets = calloc(pr->n_tickets, sizeof *p->tickets);
+    if (!p->tickets)
+        return -1;
+    for (size_t i = 0; i < pr->n_tickets; i++) {
+        queue_key k;
+        if (state_ticket_from_record(pr->tickets[i], &k, &p->tickets[i]) < 0) {
+            free(p->tickets);
+            p->tickets = NULL;
+            return -1;
+        }
+    }
+    memcpy(p->match_id, pr->match_id, PLACEMENT_ID_LEN + 1);
+    snprintf(p->worker, sizeof p->worker, "%s", pr->worker);
+    p->n = pr->n_tickets;
+    p->seed = pr->seed;
+    p->settings = *settings_for(&mm->settings, p->key.game, p->key.mode);
+    if (pr->settings) {
+        p->settings.grace_ms = pr->settings->grace_ms;
+        p->settings.decision_ms = pr->settings->decision_ms;
+        p->settings.turn_ms = pr->settings->turn_ms;
+        if (pr->settings->abandon && *pr->settings->abandon)
+            snprintf(p->settings.abandon, sizeof p->settings.abandon, "%s", pr->settings->abandon);
+    }
+    return 0;
+}
+
+/* ---- the handshake ---------------------------------------------------------------- */
+
 /* The worker refused or ignored p: requeue its players and steer the retry elsewhere.
  * Their tickets stayed in Redis all along; only the placement record goes (if Redis is
  * down it stays, and a later load sends its StartMatch once more). */
@@ -122,7 +205,7 @@ static void placement_fail(mm_state *mm, placement *p, const char *why, uint64_t
     }
     dh_warn("match %s on %s failed (%s): %zu players back in line %s/%s/%u", p->match_id, p->worker,
             why, p->n, p->key.game, p->key.mode, p->key.players);
-    if (state_placement_del(mm, now_ms, p, false) < 0)
+    if (placement_unstore(mm, now_ms, p, false) < 0)
         dh_warn("match %s: placement record not deleted (redis unavailable)", p->match_id);
     placement_requeue(mm, p);
     placement_remove(&mm->placements, p);
@@ -187,7 +270,7 @@ static bool placement_form_one(mm_state *mm, size_t line, uint64_t now_ms)
     snprintf(p->worker, sizeof p->worker, "%s", w->id);
     p->deadline_ms = now_ms + PLACEMENT_TIMEOUT_MS;
     queue_take(mm->queues, line, p->tickets, p->n);
-    if (state_placement_put(mm, now_ms, p) < 0) {
+    if (placement_store(mm, now_ms, p) < 0) {
         dh_warn("match %s not formed: redis unavailable; %zu players wait on", p->match_id, p->n);
         placement_requeue(mm, p);
         placement_remove(&mm->placements, p);
@@ -241,7 +324,7 @@ static void placement_assign(mm_state *mm, const placement *p, const registry_wo
 /* The match exists on w: tell the players, forget the placement. */
 static void placement_done(mm_state *mm, placement *p, const registry_worker *w, uint64_t now_ms)
 {
-    if (state_placement_del(mm, now_ms, p, true) < 0)
+    if (placement_unstore(mm, now_ms, p, true) < 0)
         dh_warn("match %s: placement and tickets not deleted (redis unavailable); a later "
                 "load sends its StartMatch again",
                 p->match_id);
@@ -309,8 +392,6 @@ void placement_expire(mm_state *mm, uint64_t now_ms)
 {
     for (size_t i = 0; i < mm->placements.n;) {
         placement *p = &mm->placements.items[i];
-        if (takeover_has(&mm->takeover, p->match_id))
-            p->deadline_ms = now_ms + PLACEMENT_TIMEOUT_MS; /* it exists: wait for its adopter */
         if (now_ms < p->deadline_ms) {
             if (p->unsent)
                 placement_resend(mm, p);
@@ -319,6 +400,13 @@ void placement_expire(mm_state *mm, uint64_t now_ms)
         }
         placement_fail(mm, p, "no MatchStarted in time", now_ms);
     }
+}
+
+void placement_hold(mm_state *mm, const char *match_id, uint64_t now_ms)
+{
+    placement *p = placement_find(&mm->placements, match_id);
+    if (p)
+        p->deadline_ms = now_ms + PLACEMENT_TIMEOUT_MS;
 }
 
 int placement_resume(mm_state *mm, placement *src, uint64_t now_ms)

@@ -73,6 +73,16 @@ bool placement_adopted(struct mm_state *mm, const char *match_id, const registry
 /* Give up on placements whose worker stayed silent past their deadline; re-send the
  * StartMatch of resumed ones whose worker is reachable now. */
 void placement_expire(struct mm_state *mm, uint64_t now_ms);
+/* A match being moved to another worker (takeover.c) holds its placement: the deadline
+ * starts again, for the adopter to answer. */
+void placement_hold(struct mm_state *mm, const char *match_id, uint64_t now_ms);
+/* Store p in Redis (its PlacementRecord), before its StartMatch goes out or after one
+ * of its tickets changed. 0, or -1 when Redis did not take it. */
+int placement_store(struct mm_state *mm, uint64_t now_ms, const placement *p);
+/* Fill p from a stored record; p->tickets is allocated (the caller owns it). -1 when
+ * the record does not fit. */
+int placement_from_record(const struct mm_state *mm, const Deckhand__Internal__PlacementRecord *pr,
+                          placement *p);
 /* Take over a stored placement (its tickets too: p->tickets is owned by the list
  * afterwards, even on failure) and send its StartMatch again. -1 on allocation failure. */
 int placement_resume(struct mm_state *mm, placement *p, uint64_t now_ms);

@@ -9,7 +9,8 @@
 
 #include "dh_keys.h"
 #include "dh_log.h"
-#include "matchmaker.h"
+#include "mm.h"
+#include "rconn.h"
 
 typedef struct {
     const char *op; /* "t+", "t-", "p+", "p-" */
@@ -17,47 +18,6 @@ typedef struct {
     const void *value;
     size_t len;
 } state_op;
-
-redisReply *state_command_cmd(mm_state *mm, uint64_t now_ms, const state_cmd *c)
-{
-    redisReply *r = NULL;
-    if (state_pipeline(mm, now_ms, c, 1, &r) < 0)
-        return NULL;
-    return r;
-}
-
-redisReply *state_command(mm_state *mm, uint64_t now_ms, int argc, const char **argv)
-{
-    state_cmd c = {.argc = argc, .argv = argv, .lens = NULL};
-    return state_command_cmd(mm, now_ms, &c);
-}
-
-int state_pipeline(mm_state *mm, uint64_t now_ms, const state_cmd *cmds, size_t n, redisReply **out)
-{
-    for (size_t i = 0; i < n; i++)
-        out[i] = NULL;
-    redisContext *c = mm->redis_on ? dh_redis_get(&mm->redis, now_ms) : NULL;
-    if (!c)
-        return -1;
-    for (size_t i = 0; i < n; i++)
-        if (redisAppendCommandArgv(c, cmds[i].argc, cmds[i].argv, cmds[i].lens) != REDIS_OK)
-            goto err;
-    for (size_t i = 0; i < n; i++) {
-        void *r = NULL;
-        if (redisGetReply(c, &r) != REDIS_OK || !r)
-            goto err;
-        out[i] = r;
-    }
-    return 0;
-err:
-    for (size_t i = 0; i < n; i++) {
-        if (out[i])
-            freeReplyObject(out[i]);
-        out[i] = NULL;
-    }
-    dh_redis_fail(&mm->redis, now_ms);
-    return -1;
-}
 
 /* Apply ops in one fenced script. */
 static int state_write(mm_state *mm, uint64_t now_ms, const state_op *ops, size_t n)
@@ -88,8 +48,8 @@ static int state_write(mm_state *mm, uint64_t now_ms, const state_op *ops, size_
         argv[k + 2] = ops[i].value ? ops[i].value : "";
         lens[k + 2] = ops[i].value ? ops[i].len : 0;
     }
-    state_cmd c = {.argc = (int)argc, .argv = argv, .lens = lens};
-    redisReply *r = state_command_cmd(mm, now_ms, &c);
+    rconn_cmd c = {.argc = (int)argc, .argv = argv, .lens = lens};
+    redisReply *r = rconn_command_cmd(mm, now_ms, &c);
     if (!r)
         goto out;
     if (r->type == REDIS_REPLY_ERROR) {
@@ -157,58 +117,24 @@ int state_ticket_del(mm_state *mm, uint64_t now_ms, const char *player_id)
     return state_write(mm, now_ms, &op, 1);
 }
 
-int state_placement_put(mm_state *mm, uint64_t now_ms, const placement *p)
+int state_placement_put(mm_state *mm, uint64_t now_ms, const char *match_id, const uint8_t *rec,
+                        size_t len)
 {
-    if (!mm->redis_on)
-        return 0;
-    Deckhand__Internal__TicketRecord recs[p->n];
-    Deckhand__Internal__TicketRecord *recp[p->n];
-    for (size_t i = 0; i < p->n; i++) {
-        state_ticket_to_record(&p->key, &p->tickets[i], &recs[i]);
-        recp[i] = &recs[i];
-    }
-    Deckhand__Internal__QueueSettings qs = DECKHAND__INTERNAL__QUEUE_SETTINGS__INIT;
-    qs.grace_ms = p->settings.grace_ms;
-    qs.decision_ms = p->settings.decision_ms;
-    qs.turn_ms = p->settings.turn_ms;
-    qs.abandon = (char *)p->settings.abandon;
-    Deckhand__Internal__PlacementRecord pr = DECKHAND__INTERNAL__PLACEMENT_RECORD__INIT;
-    pr.match_id = (char *)p->match_id;
-    pr.game = (char *)p->key.game;
-    pr.mode = (char *)p->key.mode;
-    pr.players = p->key.players;
-    pr.seed = p->seed;
-    pr.worker = (char *)p->worker;
-    pr.n_tickets = p->n;
-    pr.tickets = recp;
-    pr.settings = &qs;
-    size_t len = deckhand__internal__placement_record__get_packed_size(&pr);
-    uint8_t *buf = malloc(len ? len : 1);
-    if (!buf)
-        return -1;
-    deckhand__internal__placement_record__pack(&pr, buf);
-    state_op op = {"p+", p->match_id, buf, len};
-    int rc = state_write(mm, now_ms, &op, 1);
-    free(buf);
-    return rc;
+    state_op op = {"p+", match_id, rec, len};
+    return state_write(mm, now_ms, &op, 1);
 }
 
-int state_placement_del(mm_state *mm, uint64_t now_ms, const placement *p, bool started)
+int state_placement_del(mm_state *mm, uint64_t now_ms, const char *match_id,
+                        const char *const *player_ids, size_t n)
 {
-    size_t n = 1 + (started ? p->n : 0);
-    state_op ops[n];
-    ops[0] = (state_op){"p-", p->match_id, NULL, 0};
-    for (size_t i = 1; i < n; i++)
-        ops[i] = (state_op){"t-", p->tickets[i - 1].player_id, NULL, 0};
-    return state_write(mm, now_ms, ops, n);
+    state_op ops[1 + n];
+    ops[0] = (state_op){"p-", match_id, NULL, 0};
+    for (size_t i = 0; i < n; i++)
+        ops[1 + i] = (state_op){"t-", player_ids[i], NULL, 0};
+    return state_write(mm, now_ms, ops, 1 + n);
 }
 
 /* ---- loading ------------------------------------------------------------------------ */
-
-typedef struct {
-    queue_key key;
-    queue_ticket t;
-} state_ticket;
 
 static int state_ticket_cmp(const void *a, const void *b)
 {
@@ -222,7 +148,7 @@ static int state_ticket_cmp(const void *a, const void *b)
 static redisReply *state_hgetall(mm_state *mm, uint64_t now_ms, const char *key)
 {
     const char *argv[] = {"HGETALL", key};
-    redisReply *r = state_command(mm, now_ms, 2, argv);
+    redisReply *r = rconn_command(mm, now_ms, 2, argv);
     if (r && r->type != REDIS_REPLY_ARRAY) {
         dh_warn("HGETALL %s: %s", key, r->type == REDIS_REPLY_ERROR ? r->str : "not a hash");
         freeReplyObject(r);
@@ -231,124 +157,53 @@ static redisReply *state_hgetall(mm_state *mm, uint64_t now_ms, const char *key)
     return r;
 }
 
-/* Fill p from a stored record; p->tickets is allocated (the caller owns it). -1 when
- * the record does not fit. */
-static int state_placement_from_record(const mm_state *mm,
-                                       const Deckhand__Internal__PlacementRecord *pr, placement *p)
+void state_stored_free(state_stored *s)
 {
-    memset(p, 0, sizeof *p);
-    if (!pr->match_id || strlen(pr->match_id) != PLACEMENT_ID_LEN || !pr->worker || !*pr->worker ||
-        strlen(pr->worker) >= sizeof p->worker || pr->n_tickets == 0 ||
-        queue_key_init(&p->key, pr->game, pr->mode, pr->players) != QUEUE_OK)
-        return -1;
-    p->tickets = calloc(pr->n_tickets, sizeof *p->tickets);
-    if (!p->tickets)
-        return -1;
-    for (size_t i = 0; i < pr->n_tickets; i++) {
-        queue_key k;
-        if (state_ticket_from_record(pr->tickets[i], &k, &p->tickets[i]) < 0) {
-            free(p->tickets);
-            p->tickets = NULL;
-            return -1;
-        }
-    }
-    memcpy(p->match_id, pr->match_id, PLACEMENT_ID_LEN + 1);
-    snprintf(p->worker, sizeof p->worker, "%s", pr->worker);
-    p->n = pr->n_tickets;
-    p->seed = pr->seed;
-    p->settings = *settings_for(&mm->settings, p->key.game, p->key.mode);
-    if (pr->settings) {
-        p->settings.grace_ms = pr->settings->grace_ms;
-        p->settings.decision_ms = pr->settings->decision_ms;
-        p->settings.turn_ms = pr->settings->turn_ms;
-        if (pr->settings->abandon && *pr->settings->abandon)
-            snprintf(p->settings.abandon, sizeof p->settings.abandon, "%s", pr->settings->abandon);
-    }
-    return 0;
+    for (size_t i = 0; i < s->nplacements; i++)
+        deckhand__internal__placement_record__free_unpacked(s->placements[i], NULL);
+    free(s->placements);
+    free(s->tickets);
+    memset(s, 0, sizeof *s);
 }
 
-static bool state_in_placements(const placement *ps, size_t n, const char *player_id)
+int state_read(mm_state *mm, uint64_t now_ms, state_stored *out)
 {
-    for (size_t i = 0; i < n; i++)
-        for (size_t j = 0; j < ps[i].n; j++)
-            if (!strcmp(ps[i].tickets[j].player_id, player_id))
-                return true;
-    return false;
-}
-
-int state_load(mm_state *mm, uint64_t now_ms)
-{
-    if (!mm->redis_on)
-        return 0;
+    memset(out, 0, sizeof *out);
     int rc = -1;
-    placement *ps = NULL;
-    state_ticket *ts = NULL;
-    size_t nps = 0, nts = 0;
-    uint64_t max_seq = 0;
     redisReply *pr = state_hgetall(mm, now_ms, DH_KEY_MM_PLACEMENTS);
     redisReply *tr = pr ? state_hgetall(mm, now_ms, DH_KEY_MM_TICKETS) : NULL;
     if (!pr || !tr)
         goto out;
-    ps = calloc(pr->elements / 2 + 1, sizeof *ps);
-    ts = calloc(tr->elements / 2 + 1, sizeof *ts);
-    if (!ps || !ts)
+    out->placements = calloc(pr->elements / 2 + 1, sizeof *out->placements);
+    out->tickets = calloc(tr->elements / 2 + 1, sizeof *out->tickets);
+    if (!out->placements || !out->tickets)
         goto out;
     for (size_t i = 0; i + 1 < pr->elements; i += 2) {
         const redisReply *f = pr->element[i], *v = pr->element[i + 1];
         Deckhand__Internal__PlacementRecord *rec =
             deckhand__internal__placement_record__unpack(NULL, v->len, (const uint8_t *)v->str);
-        if (rec && state_placement_from_record(mm, rec, &ps[nps]) == 0)
-            nps++;
+        if (rec)
+            out->placements[out->nplacements++] = rec;
         else
             dh_warn("skipping an unreadable placement record %.64s", f->str);
-        if (rec)
-            deckhand__internal__placement_record__free_unpacked(rec, NULL);
     }
     for (size_t i = 0; i + 1 < tr->elements; i += 2) {
         const redisReply *f = tr->element[i], *v = tr->element[i + 1];
         Deckhand__Internal__TicketRecord *rec =
             deckhand__internal__ticket_record__unpack(NULL, v->len, (const uint8_t *)v->str);
-        if (rec && state_ticket_from_record(rec, &ts[nts].key, &ts[nts].t) == 0)
-            nts++;
+        state_ticket *t = &out->tickets[out->ntickets];
+        if (rec && state_ticket_from_record(rec, &t->key, &t->t) == 0)
+            out->ntickets++;
         else
             dh_warn("skipping an unreadable ticket record %.64s", f->str);
         if (rec)
             deckhand__internal__ticket_record__free_unpacked(rec, NULL);
     }
-    qsort(ts, nts, sizeof *ts, state_ticket_cmp);
-    for (size_t i = 0; i < nts; i++) {
-        if (ts[i].t.seq > max_seq)
-            max_seq = ts[i].t.seq;
-        if (state_in_placements(ps, nps, ts[i].t.player_id))
-            continue;
-        if (queue_join(mm->queues, &ts[i].key, &ts[i].t) == QUEUE_NOMEM) {
-            dh_error("out of memory loading the queues");
-            mm_reset(mm);
-            goto out;
-        }
-    }
-    for (size_t i = 0; i < nps; i++) {
-        for (size_t j = 0; j < ps[i].n; j++)
-            if (ps[i].tickets[j].seq > max_seq)
-                max_seq = ps[i].tickets[j].seq;
-        if (placement_resume(mm, &ps[i], now_ms) < 0) {
-            dh_error("out of memory resuming placements");
-            for (size_t j = i + 1; j < nps; j++)
-                free(ps[j].tickets);
-            nps = 0;
-            mm_reset(mm);
-            goto out;
-        }
-    }
-    nps = 0; /* the placement list owns their tickets now */
-    if (mm->next_seq <= max_seq)
-        mm->next_seq = max_seq + 1;
+    qsort(out->tickets, out->ntickets, sizeof *out->tickets, state_ticket_cmp);
     rc = 0;
 out:
-    for (size_t i = 0; i < nps; i++)
-        free(ps[i].tickets);
-    free(ps);
-    free(ts);
+    if (rc < 0)
+        state_stored_free(out);
     if (pr)
         freeReplyObject(pr);
     if (tr)

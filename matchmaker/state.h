@@ -14,12 +14,12 @@
  * match started; a placement is written before its StartMatch goes out and deleted on
  * the worker's answer or on its timeout (the tickets then simply wait again).
  *
- * state_load rebuilds the lines in (since_ms, seq) order, minus the players of stored
- * placements, and re-sends each placement's StartMatch (a worker answers a repeated
- * StartMatch again); the usual timeout requeues those that get no answer.
+ * state_read reads both back; mm_load (matchmaker.c) rebuilds the lines from them in
+ * (since_ms, seq) order, minus the players of stored placements, and re-sends each
+ * placement's StartMatch (a worker answers a repeated StartMatch again); the usual
+ * timeout requeues those that get no answer.
  *
- * The module also owns the one Redis connection (state_command), which lease.c and
- * takeover.c use too.
+ * Commands go through the matchmaker's one Redis connection (rconn.h).
  */
 #ifndef DECKHAND_MM_STATE_H
 #define DECKHAND_MM_STATE_H
@@ -30,39 +30,40 @@
 #include <stdint.h>
 
 #include "internal.pb-c.h"
-#include "placement.h"
 #include "queue.h"
 
 struct mm_state;
-
-/* One command: argc strings, with their lengths in lens (NULL: all are C strings). */
-typedef struct {
-    int argc;
-    const char **argv;
-    const size_t *lens;
-} state_cmd;
-
-/* Run one command. The reply (the caller frees it), or NULL when Redis is down or the
- * connection broke (the connection is then dropped and retried later). A Redis error
- * reply is returned as such. */
-redisReply *state_command(struct mm_state *mm, uint64_t now_ms, int argc, const char **argv);
-redisReply *state_command_cmd(struct mm_state *mm, uint64_t now_ms, const state_cmd *c);
-/* Send n commands in one pipeline and read their n replies into out (the caller frees
- * each). 0, or -1 (out all NULL) when Redis is down or the connection broke. */
-int state_pipeline(struct mm_state *mm, uint64_t now_ms, const state_cmd *cmds, size_t n,
-                   redisReply **out);
 
 /* The writes below return 0 when Redis took them (or there is no Redis), -1 when not. */
 int state_ticket_put(struct mm_state *mm, uint64_t now_ms, const queue_key *k,
                      const queue_ticket *t);
 int state_ticket_del(struct mm_state *mm, uint64_t now_ms, const char *player_id);
-int state_placement_put(struct mm_state *mm, uint64_t now_ms, const placement *p);
-/* The placement got its answer or timed out; started also deletes its players' tickets. */
-int state_placement_del(struct mm_state *mm, uint64_t now_ms, const placement *p, bool started);
+/* Store a placement: its PlacementRecord, packed (placement.c encodes it). */
+int state_placement_put(struct mm_state *mm, uint64_t now_ms, const char *match_id,
+                        const uint8_t *rec, size_t len);
+/* Delete a placement that got its answer or timed out, and the tickets of player_ids
+ * (its players, when the match started; n = 0 otherwise). */
+int state_placement_del(struct mm_state *mm, uint64_t now_ms, const char *match_id,
+                        const char *const *player_ids, size_t n);
 
-/* Load the tickets and placements from Redis into an empty mm (see above). 0, or -1
- * when Redis could not be read (mm is then left empty). */
-int state_load(struct mm_state *mm, uint64_t now_ms);
+/* What Redis holds, read back: the tickets in (since_ms, seq) order and the placement
+ * records as stored. Unreadable entries are skipped with a warning. */
+typedef struct {
+    queue_key key;
+    queue_ticket t;
+} state_ticket;
+
+typedef struct {
+    state_ticket *tickets;
+    size_t ntickets;
+    Deckhand__Internal__PlacementRecord **placements;
+    size_t nplacements;
+} state_stored;
+
+/* Read the stored tickets and placements. 0, or -1 when Redis could not be read (out is
+ * then empty). state_stored_free frees out either way. */
+int state_read(struct mm_state *mm, uint64_t now_ms, state_stored *out);
+void state_stored_free(state_stored *s);
 
 /* Record conversions, exposed for the tests. to_record points into t and k. */
 void state_ticket_to_record(const queue_key *k, const queue_ticket *t,

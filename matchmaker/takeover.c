@@ -10,7 +10,8 @@
 
 #include "dh_keys.h"
 #include "dh_log.h"
-#include "matchmaker.h"
+#include "mm.h"
+#include "rconn.h"
 #include "state.h"
 
 #define TAKEOVER_SEATS_MAX 64
@@ -100,7 +101,7 @@ long long takeover_move_script(mm_state *mm, uint64_t now_ms, const char *match_
 {
     takeover_args a;
     takeover_args_fill(&a, mm, match_id, from, to);
-    redisReply *r = state_command(mm, now_ms, 11, a.argv);
+    redisReply *r = rconn_command(mm, now_ms, 11, a.argv);
     if (!r)
         return -1;
     long long e = takeover_reply(mm, r, match_id);
@@ -192,7 +193,7 @@ static size_t takeover_collect(mm_state *mm, const redisReply *running, takeover
 static int takeover_read_meta(mm_state *mm, takeover_cand *c, size_t n, redisReply **meta,
                               uint64_t now_ms)
 {
-    state_cmd cmds[TAKEOVER_MAX_MOVES];
+    rconn_cmd cmds[TAKEOVER_MAX_MOVES];
     char keys[TAKEOVER_MAX_MOVES][DH_KEY_MAX];
     const char *argv[TAKEOVER_MAX_MOVES][4];
     size_t idx[TAKEOVER_MAX_MOVES], k = 0;
@@ -204,12 +205,12 @@ static int takeover_read_meta(mm_state *mm, takeover_cand *c, size_t n, redisRep
         argv[k][1] = keys[k];
         argv[k][2] = DH_F_GAME;
         argv[k][3] = DH_F_PLAYER_IDS;
-        cmds[k] = (state_cmd){.argc = 4, .argv = argv[k], .lens = NULL};
+        cmds[k] = (rconn_cmd){.argc = 4, .argv = argv[k], .lens = NULL};
         idx[k++] = i;
     }
     if (k == 0)
         return 0;
-    if (state_pipeline(mm, now_ms, cmds, k, meta) < 0)
+    if (rconn_pipeline(mm, now_ms, cmds, k, meta) < 0)
         return -1;
     for (size_t j = 0; j < k; j++) {
         const redisReply *r = meta[j];
@@ -280,7 +281,7 @@ static int takeover_desc(const void *a, const void *b)
 /* Pick an adopter for every candidate and run their move scripts in one pipeline. */
 static void takeover_move_all(mm_state *mm, takeover_cand *c, size_t n, uint64_t now_ms)
 {
-    state_cmd cmds[TAKEOVER_MAX_MOVES];
+    rconn_cmd cmds[TAKEOVER_MAX_MOVES];
     redisReply *moved[TAKEOVER_MAX_MOVES];
     size_t idx[TAKEOVER_MAX_MOVES], nmove = 0, nowhere = 0, ndrop = 0;
     long drop[TAKEOVER_MAX_MOVES];
@@ -298,7 +299,7 @@ static void takeover_move_all(mm_state *mm, takeover_cand *c, size_t n, uint64_t
         }
         c[i].to->pending++;
         takeover_args_fill(&c[i].args, mm, c[i].match_id, c[i].from, c[i].to->id);
-        cmds[nmove] = (state_cmd){.argc = 11, .argv = c[i].args.argv, .lens = NULL};
+        cmds[nmove] = (rconn_cmd){.argc = 11, .argv = c[i].args.argv, .lens = NULL};
         idx[nmove++] = i;
     }
     if (nowhere && nowhere != mm->takeover.nowhere_logged)
@@ -307,7 +308,7 @@ static void takeover_move_all(mm_state *mm, takeover_cand *c, size_t n, uint64_t
     if (nmove == 0)
         return;
     if (takeover_reserve(&mm->takeover, nmove) < 0 ||
-        state_pipeline(mm, now_ms, cmds, nmove, moved) < 0) {
+        rconn_pipeline(mm, now_ms, cmds, nmove, moved) < 0) {
         for (size_t j = 0; j < nmove; j++)
             c[idx[j]].to->pending--;
         return;
@@ -337,7 +338,7 @@ static long takeover_sweep(mm_state *mm, uint64_t now_ms)
     redisReply *meta[TAKEOVER_MAX_MOVES];
     const char *argv[] = {"HGETALL", DH_KEY_MATCHES_RUNNING};
     takeover_cand *c = calloc(TAKEOVER_MAX_MOVES, sizeof *c);
-    redisReply *running = c ? state_command(mm, now_ms, 2, argv) : NULL;
+    redisReply *running = c ? rconn_command(mm, now_ms, 2, argv) : NULL;
     int nmeta = 0;
     size_t n = 0;
     if (!running)
@@ -363,15 +364,18 @@ void takeover_tick(mm_state *mm, uint64_t now_ms, bool force)
     for (size_t i = 0; i < t->n; i++)
         if (t->v[i].deadline_ms && now_ms >= t->v[i].deadline_ms)
             takeover_fail(mm, &t->v[i], "no MatchAdopted in time", now_ms);
-    if (!force && now_ms < t->next_sweep_ms)
-        return;
-    long found = takeover_sweep(mm, now_ms);
-    /* Sweep often while there is something to move or that may soon be (the workers
-     * nobody has heard of yet at the start of acting); otherwise rarely: a death forces
-     * a sweep anyway, and the whole of matches:running is a big read. */
-    bool settling = found != 0 || t->n > 0 ||
-                    now_ms - mm->lease.since_ms < TAKEOVER_UNKNOWN_DEAD_MS + TAKEOVER_SWEEP_MS;
-    t->next_sweep_ms = now_ms + (settling ? TAKEOVER_SWEEP_MS : TAKEOVER_IDLE_SWEEP_MS);
+    if (force || now_ms >= t->next_sweep_ms) {
+        long found = takeover_sweep(mm, now_ms);
+        /* Sweep often while there is something to move or that may soon be (the workers
+         * nobody has heard of yet at the start of acting); otherwise rarely: a death
+         * forces a sweep anyway, and the whole of matches:running is a big read. */
+        bool settling = found != 0 || t->n > 0 ||
+                        now_ms - mm->lease.since_ms < TAKEOVER_UNKNOWN_DEAD_MS + TAKEOVER_SWEEP_MS;
+        t->next_sweep_ms = now_ms + (settling ? TAKEOVER_SWEEP_MS : TAKEOVER_IDLE_SWEEP_MS);
+    }
+    /* A match being moved exists: its placement, if any, waits for the adopter. */
+    for (size_t i = 0; i < t->n; i++)
+        placement_hold(mm, t->v[i].match_id, now_ms);
 }
 
 /* Tell every gateway where the match went. */

@@ -10,7 +10,8 @@
 #include "dh_keys.h"
 #include "dh_log.h"
 #include "dh_zmq.h"
-#include "matchmaker.h"
+#include "mm.h"
+#include "rconn.h"
 #include "state.h"
 
 #define TICKETS_STORE_DOWN "store unavailable"
@@ -95,7 +96,7 @@ static bool tickets_match_running(mm_state *mm, const char *match_id, uint64_t n
         return false;
     char key[DH_KEY_MAX];
     const char *argv[] = {"HGET", dh_key_match(key, match_id), DH_F_STATUS};
-    redisReply *r = state_command(mm, now_ms, 3, argv);
+    redisReply *r = rconn_command(mm, now_ms, 3, argv);
     bool running = r && r->type == REDIS_REPLY_STRING && !strcmp(r->str, DH_STATUS_RUNNING);
     if (r)
         freeReplyObject(r);
@@ -254,7 +255,7 @@ bool tickets_back(mm_state *mm, const char *gateway, const Deckhand__Internal__P
     memcpy(old, p->tickets[seat].gateway, sizeof old);
     snprintf(p->tickets[seat].gateway, sizeof p->tickets[seat].gateway, "%s", gateway);
     p->tickets[seat].away_since_ms = 0;
-    if (state_placement_put(mm, now_ms, p) < 0) {
+    if (placement_store(mm, now_ms, p) < 0) {
         memcpy(p->tickets[seat].gateway, old, sizeof old);
         dh_warn("player %s back on %s: not recorded (" TICKETS_STORE_DOWN ")", pid, gateway);
         return false;

@@ -332,7 +332,7 @@ static void test_mm_tickets_reload_into_the_same_lines_in_the_same_order(void)
     rig_open(&b, "mm-b", 20);
     CU_ASSERT_FALSE(mm_acting(&b.mm, 20));
     CU_ASSERT_EQUAL(queue_total(b.mm.queues), 0);
-    CU_ASSERT_EQUAL_FATAL(state_load(&b.mm, 20), 0);
+    CU_ASSERT_EQUAL_FATAL(mm_load(&b.mm, 20), 0);
     CU_ASSERT_EQUAL(queue_total(b.mm.queues), 30);
     size_t lines = 0;
     for (size_t l = 0; l < queue_lines(a.mm.queues); l++) {

@@ -1,0 +1,64 @@
+/*
+ * mm.h: the matchmaker process state, one struct handed to every module. It holds each
+ * module's data; modules reach each other only by calling downwards (main.c, control.c,
+ * tickets.c, matchmaker.c, takeover.c, placement.c, state.c, lease.c, rconn.c, then the
+ * leaves queue, registry, settings, seated), never through a call back up.
+ *
+ * Time: every function takes now_ms from the monotonic clock (tests pass their own).
+ * What is stored in Redis uses a wall clock derived from it (mm_wall_ms): the real-time
+ * clock at start plus the monotonic time since, so a clock step never reorders a line.
+ */
+#ifndef DECKHAND_MM_MM_H
+#define DECKHAND_MM_MM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dh_metrics.h"
+#include "dh_redis.h"
+#include "lease.h"
+#include "placement.h"
+#include "queue.h"
+#include "registry.h"
+#include "seated.h"
+#include "settings.h"
+#include "takeover.h"
+
+/* What /metrics shows (main.c registers them; docs/OPERATIONS.md lists them). Counters
+ * are bumped where the event happens; gauges are set by the loop each iteration. */
+typedef struct {
+    dh_counter matches_formed;  /* StartMatch sent for a new match */
+    dh_counter matches_started; /* MatchStarted ok from its worker */
+    dh_counter matches_moved;   /* takeovers: a dead worker's match moved to another */
+    dh_counter workers_dead;    /* workers declared dead (silent, or stopping) */
+    dh_gauge lease_held;        /* 1 while acting */
+    dh_gauge players_waiting;
+    dh_gauge placements_pending;
+    dh_gauge workers_alive;
+} mm_stats;
+
+typedef struct mm_state {
+    void *router; /* bound at --bind; workers and gateways connect DEALERs */
+    queue_set *queues;
+    registry reg;
+    placement_list placements;
+    settings_table settings;
+    bool redis_on; /* false: --redis none */
+    dh_redis redis;
+    lease lease;
+    takeover takeover;
+    seated_list seated;     /* players in running matches, for a join that lost its MatchFound */
+    char id[LEASE_ID_MAX];  /* this matchmaker's name in mm:lease */
+    uint64_t wall_base_ms;  /* wall clock = wall_base_ms + now_ms */
+    uint64_t next_seq;      /* the next ticket's seq */
+    uint64_t first_tick_ms; /* the first mm_tick: workers report within REGISTRY_DEAD_MS */
+    mm_stats stats;
+} mm_state;
+
+/* The wall clock (what is stored in Redis) at monotonic time now_ms. */
+static inline uint64_t mm_wall_ms(const mm_state *mm, uint64_t now_ms)
+{
+    return mm->wall_base_ms + now_ms;
+}
+
+#endif

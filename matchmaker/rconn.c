@@ -1,0 +1,47 @@
+/*
+ * rconn.c: the matchmaker's Redis connection (see rconn.h).
+ */
+#include "rconn.h"
+
+#include "mm.h"
+
+redisReply *rconn_command_cmd(mm_state *mm, uint64_t now_ms, const rconn_cmd *c)
+{
+    redisReply *r = NULL;
+    if (rconn_pipeline(mm, now_ms, c, 1, &r) < 0)
+        return NULL;
+    return r;
+}
+
+redisReply *rconn_command(mm_state *mm, uint64_t now_ms, int argc, const char **argv)
+{
+    rconn_cmd c = {.argc = argc, .argv = argv, .lens = NULL};
+    return rconn_command_cmd(mm, now_ms, &c);
+}
+
+int rconn_pipeline(mm_state *mm, uint64_t now_ms, const rconn_cmd *cmds, size_t n, redisReply **out)
+{
+    for (size_t i = 0; i < n; i++)
+        out[i] = NULL;
+    redisContext *c = mm->redis_on ? dh_redis_get(&mm->redis, now_ms) : NULL;
+    if (!c)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (redisAppendCommandArgv(c, cmds[i].argc, cmds[i].argv, cmds[i].lens) != REDIS_OK)
+            goto err;
+    for (size_t i = 0; i < n; i++) {
+        void *r = NULL;
+        if (redisGetReply(c, &r) != REDIS_OK || !r)
+            goto err;
+        out[i] = r;
+    }
+    return 0;
+err:
+    for (size_t i = 0; i < n; i++) {
+        if (out[i])
+            freeReplyObject(out[i]);
+        out[i] = NULL;
+    }
+    dh_redis_fail(&mm->redis, now_ms);
+    return -1;
+}
