@@ -1,6 +1,6 @@
 /*
  * engine_internal.h: the engine's private structures and the functions its modules share.
- * From the bottom up (a module calls only those above it in this list):
+ * The modules, lowest layer first (a module calls only modules listed before it):
  *   engine_error.c    filling an engine_error
  *   engine_alloc.c    the VM's counting allocator
  *   engine_intern.c   interned names
@@ -26,6 +26,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -420,5 +421,29 @@ lua_State *engine_bundle_lua(engine_bundle *b);
 /* The i-th file of the bundle (sorted by path), or NULL. */
 const char *engine_bundle_file(const engine_bundle *b, size_t i);
 const char *engine_bundle_game_name(const engine_bundle *b, size_t i);
+
+/* engine_rules.c runs a bundle's rules tests; engine_rules_t.c is their T table. The
+ * runner's state, one per run, reached through the VM's registry at ENGINE_RULES_CTX. */
+#define ENGINE_RULES_CTX         "deckhand.rules.ctx"
+#define ENGINE_RULES_MAX_MATCHES 1024
+
+typedef struct {
+    uint32_t magic;
+    engine_match *m;
+} engine_rules_match;
+
+typedef struct {
+    engine_bundle *b;
+    const char *game; /* the game whose tests run */
+    FILE *out;
+    engine_rules_report *rep;
+    engine_rules_match *live[ENGINE_RULES_MAX_MATCHES];
+    size_t nlive;
+} engine_rules;
+
+/* lua_CFunction (protected): builds T and the match metatable in the registry. */
+int engine_rules_open_t(lua_State *L);
+/* Frees the matches the test that just ended started. */
+void engine_rules_free_live(engine_rules *r, lua_State *L);
 
 #endif
