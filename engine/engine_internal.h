@@ -18,8 +18,10 @@
  *   engine_match.c    a match's life through the public API
  *   engine_view.c     per-seat views
  *   engine_rules_t.c  the `T` table of rules tests; engine_rules.c runs them
- * Users outside engine/: unit tests that intern names in another order (as another
- * process would) or reach into the VM; nothing else may include it.
+ * Users outside engine/: the unit tests' engine rig (tests/unit/rig_engine.c, to intern
+ * names in another order, as another process would), test_engine_determinism.c (the
+ * option limit) and test_engine_sandbox.c (a full collection in the VM). Nothing else may
+ * include it.
  */
 #ifndef DECKHAND_ENGINE_INTERNAL_H
 #define DECKHAND_ENGINE_INTERNAL_H
