@@ -26,11 +26,6 @@ static engine_match *gm(lua_State *L)
     return g->m;
 }
 
-engine_match *engine_api_match(lua_State *L)
-{
-    return gm(L);
-}
-
 /* gm for the calls that change the match: refused while a bot is only asked for an
  * answer (engine_match_bot_answer), since nothing it did there would be logged. */
 static engine_match *gm_mut(lua_State *L)

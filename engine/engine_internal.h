@@ -1,15 +1,34 @@
 /*
- * engine_internal.h: the engine's private structures, shared by its modules
- * (engine_bundle.c: VM and sandbox, engine_state.c: match state and its serialization,
- * engine_api.c: the Lua `g` handle, engine_match.c: turns and persistence,
- * engine_view.c: per-seat views) and by the rules runner in tests/rules.
- * Nothing outside engine/ and the rules runner (tests/rules) may include it.
+ * engine_internal.h: the engine's private structures and the functions its modules share.
+ * The modules, lowest layer first (a module calls only modules listed before it):
+ *   engine_error.c    filling an engine_error
+ *   engine_alloc.c    the VM's counting allocator
+ *   engine_intern.c   interned names
+ *   engine_files.c    a bundle's script files in memory
+ *   engine_watchdog.c the clock and the deadline of script calls
+ *   engine_state.c    match state, RNG and the snapshot format
+ *   engine_sandbox.c  what scripts may reach; `require`
+ *   engine_events.c   a match's events for its seats
+ *   engine_decision.c the pending decision; validating a player's answer (Choose)
+ *   engine_log.c      the answer log and an answer's encoding
+ *   engine_api.c      the Lua `g` handle
+ *   engine_vm.c       a bundle's VM: allocator, watchdog, sandbox, registry tables
+ *   engine_bundle.c   loading a bundle and its games
+ *   engine_turns.c    the protected steps of a match: setup, turns, bots
+ *   engine_match.c    a match's life through the public API
+ *   engine_view.c     per-seat views
+ *   engine_rules_t.c  the `T` table of rules tests; engine_rules.c runs them
+ * Users outside engine/: the unit tests' engine rig (tests/unit/rig_engine.c, to intern
+ * names in another order, as another process would), test_engine_determinism.c (the
+ * option limit) and test_engine_sandbox.c (a full collection in the VM). Nothing else may
+ * include it.
  */
 #ifndef DECKHAND_ENGINE_INTERNAL_H
 #define DECKHAND_ENGINE_INTERNAL_H
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -134,14 +153,56 @@ struct engine_bundle {
     uint32_t id_log; /* interned "log" */
 };
 
-/* Monotonic clock in nanoseconds. */
-uint64_t engine_now_ns(void);
+/* engine_error.c: sets err (when not NULL) to code and the formatted message. */
+void engine_error_set(engine_error *err, engine_code code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Sets err (when not NULL) to ENGINE_OK and an empty message. */
+void engine_error_ok(engine_error *err);
+
+/* engine_alloc.c: the lua_Alloc of a bundle's VM (ud is the bundle). */
+void *engine_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
+/* Frees the slabs of small blocks, once the VM is closed. */
+void engine_alloc_free(engine_bundle *b);
+
+/* engine_intern.c. An empty table (id 0 reserved); -1 out of memory. */
+int engine_intern_init(engine_intern *in);
+void engine_intern_free(engine_intern *in);
 /* Interns the string at idx (raises a Lua error past the limit). */
 uint32_t engine_intern_lua(engine_bundle *b, lua_State *L, int idx);
 /* Interns a C string (pushes it through Lua: call in protected mode). */
 uint32_t engine_intern_c(engine_bundle *b, lua_State *L, const char *s, size_t len);
+
+/* engine_files.c. Reads every .lua file under b->dir into b->files; -1 on failure. */
+int engine_files_read(engine_bundle *b);
+/* Copies the .lua files of files[0..n) into b->files: 0, -1 out of memory, or -2 for a
+ * path that is not relative and clean (*bad names it). */
+int engine_files_copy(engine_bundle *b, const engine_file_in *files, size_t n, const char **bad);
+/* Sorts b->files by path; returns a path that appears twice, or NULL. */
+const char *engine_files_sort(engine_bundle *b);
+/* The bundle id: SHA-256 over the sorted files, in hex into b->id; -1 on failure. */
+int engine_files_hash(engine_bundle *b);
+/* The file at path (sorted files only), or NULL. */
+const engine_file *engine_files_find(const engine_bundle *b, const char *path);
+void engine_files_free(engine_bundle *b);
+int engine_ends_with(const char *s, const char *suf);
+
+/* engine_sandbox.c. Opens the safe libraries and locks the globals (protected). */
+void engine_sandbox_open(lua_State *L);
+/* The sandbox's `require(name)`: a module of the bundle, loaded once. */
+int engine_sandbox_require(lua_State *L);
+
+/* engine_vm.c. Creates b->L with its allocator and watchdog; -1 on failure. */
+int engine_vm_new(engine_bundle *b);
+/* lua_CFunction, called protected with the bundle as light userdata: the sandbox, the
+ * registry tables, the g metatable. */
+int engine_vm_init(lua_State *L);
+/* Stops the watchdog, closes the VM and frees what its allocator kept. */
+void engine_vm_close(engine_bundle *b);
+
 const engine_game *engine_bundle_game(const engine_bundle *b, const char *name);
-/* engine_watchdog.c. The signal that tells the engine thread a deadline passed. */
+/* engine_watchdog.c. Monotonic clock in nanoseconds. */
+uint64_t engine_now_ns(void);
+/* The signal that tells the engine thread a deadline passed. */
 #define ENGINE_WATCHDOG_SIGNAL (SIGRTMIN + 4)
 /* Starts the bundle's watchdog (falls back to a count hook); -1 when it fell back. */
 int engine_watchdog_start(engine_bundle *b);
@@ -214,12 +275,22 @@ typedef struct {
 } engine_buf;
 
 void engine_buf_free(engine_buf *bf);
+void engine_buf_swap(engine_buf *a, engine_buf *b);
 /* Canonical serialization of the state (the snapshot format). 0 on success. */
 int engine_state_save(const engine_state *st, const engine_intern *in, engine_buf *out);
 /* Loads a snapshot into a reset state (interning through b->L: call protected). */
 int engine_state_load(engine_state *st, engine_bundle *b, lua_State *L, const uint8_t *p,
                       size_t len, char *why, size_t whylen);
-uint64_t engine_fnv1a(const uint8_t *p, size_t len);
+/* FNV-1a, 64 bits: the state hash and the interning tables' string hash. */
+static inline uint64_t engine_fnv1a(const uint8_t *p, size_t len)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < len; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
 
 /* ---- matches -------------------------------------------------------------------------- */
 
@@ -296,21 +367,51 @@ struct engine_match {
 /* engine_api.c */
 int engine_api_open(engine_bundle *b, lua_State *L);
 engine_g *engine_api_new_g(lua_State *L, engine_match *m);
-engine_match *engine_api_match(lua_State *L);
 /* Reads and validates a bot's answer (the array at res) to a decision of n options into
  * m->bot_ids; returns the count. Raises on a malformed or illegal answer. */
 size_t engine_api_bot_ids(lua_State *L, engine_match *m, const char *bot, int res, size_t n,
                           uint32_t min, uint32_t max);
 
-/* engine_match.c, for the api: record one event (text copied). */
+/* engine_events.c: record one event (text copied). */
 int engine_match_event(engine_match *m, int to, int about, const char *kind, const char *text,
                        size_t len);
-/* g:choose for a human seat: fill the pending decision from the table at idx. */
+/* Drops the undrained events from the nev-th on (text from offset evtext). */
+void engine_events_truncate(engine_match *m, size_t nev, size_t evtext);
+
+/* engine_decision.c. g:choose for a human seat: fill the pending decision from the table
+ * at idx. */
 int engine_match_set_decision(engine_match *m, lua_State *L, int idx, int seat, size_t nopt,
                               uint32_t min, uint32_t max);
 /* Validates option ids against n options and min..max; 0 when fine. */
 int engine_validate_ids(size_t nopt, uint32_t min, uint32_t max, const uint32_t *ids, size_t n,
                         char *why, size_t whylen);
+/* Validates seat's answer to the pending decision; ENGINE_OK, or the code with err set. */
+engine_code engine_decision_check(const engine_match *m, int seat, uint64_t did,
+                                  const uint32_t *ids, size_t n, engine_error *err);
+
+/* engine_log.c */
+void engine_log_reset(engine_log *lg);
+int engine_log_append(engine_log *lg, int seat, uint64_t did, const uint32_t *ids, size_t n);
+void engine_log_free(engine_log *lg);
+void engine_log_swap(engine_log *a, engine_log *b);
+
+/* engine_turns.c: the protected steps of a match. */
+typedef enum {
+    ENGINE_OP_G,     /* create g */
+    ENGINE_OP_SETUP, /* the game's setup (and the rules runner's), then a boundary */
+    ENGINE_OP_RUN,   /* run until a human decision is pending or the match is finished */
+    ENGINE_OP_LOAD,  /* load the snapshot p[0..len) into the reset state */
+    ENGINE_OP_BOT,   /* ask a bot (p: an engine_bot_ask) for an answer into m->bot_ids */
+} engine_op;
+
+/* engine_match_bot_answer's question to ENGINE_OP_BOT and its answer's size. */
+typedef struct {
+    const engine_bot *bot;
+    size_t n;
+} engine_bot_ask;
+
+/* Runs one step in protected mode under a deadline; on failure m->run_msg says why. */
+engine_code engine_turns_exec(engine_match *m, engine_op op, const void *p, size_t len);
 
 /* For the rules runner: engine_match_new with an extra setup function (a registry ref
  * called with g after the game's setup, before the first turn). */
@@ -322,5 +423,29 @@ lua_State *engine_bundle_lua(engine_bundle *b);
 /* The i-th file of the bundle (sorted by path), or NULL. */
 const char *engine_bundle_file(const engine_bundle *b, size_t i);
 const char *engine_bundle_game_name(const engine_bundle *b, size_t i);
+
+/* engine_rules.c runs a bundle's rules tests; engine_rules_t.c is their T table. The
+ * runner's state, one per run, reached through the VM's registry at ENGINE_RULES_CTX. */
+#define ENGINE_RULES_CTX         "deckhand.rules.ctx"
+#define ENGINE_RULES_MAX_MATCHES 1024
+
+typedef struct {
+    uint32_t magic;
+    engine_match *m;
+} engine_rules_match;
+
+typedef struct {
+    engine_bundle *b;
+    const char *game; /* the game whose tests run */
+    FILE *out;
+    engine_rules_report *rep;
+    engine_rules_match *live[ENGINE_RULES_MAX_MATCHES];
+    size_t nlive;
+} engine_rules;
+
+/* lua_CFunction (protected): builds T and the match metatable in the registry. */
+int engine_rules_open_t(lua_State *L);
+/* Frees the matches the test that just ended started. */
+void engine_rules_free_live(engine_rules *r, lua_State *L);
 
 #endif

@@ -346,6 +346,13 @@ void engine_buf_free(engine_buf *bf)
     memset(bf, 0, sizeof *bf);
 }
 
+void engine_buf_swap(engine_buf *a, engine_buf *b)
+{
+    engine_buf t = *a;
+    *a = *b;
+    *b = t;
+}
+
 static int buf_need(engine_buf *bf, size_t n)
 {
     if (bf->len + n <= bf->cap)
@@ -677,14 +684,4 @@ err:
     snprintf(why, whylen, "%s", msg);
     free(names);
     return -1;
-}
-
-uint64_t engine_fnv1a(const uint8_t *p, size_t len)
-{
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < len; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3ULL;
-    }
-    return h;
 }

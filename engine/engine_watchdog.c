@@ -30,6 +30,13 @@
 #define TICK_NS    10000000ULL /* how often the thread looks when a call runs */
 #define IDLE_NS    50000000ULL /* and when none does */
 
+uint64_t engine_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
 static __thread engine_bundle *wd_current; /* the bundle running a call on this thread */
 static pthread_once_t wd_once = PTHREAD_ONCE_INIT;
 static int wd_signal_ok;

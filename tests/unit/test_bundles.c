@@ -9,6 +9,7 @@
 
 #include "dh_test.h"
 #include "engine.h"
+#include "rig_engine.h"
 
 /* Copies every file of b into an array the caller frees (the data stays b's). */
 static engine_file_in *files_of(engine_bundle *b, size_t *n)
@@ -27,7 +28,7 @@ static engine_file_in *files_of(engine_bundle *b, size_t *n)
 static void test_files_bundle_has_the_folders_id(void)
 {
     engine_error err = {0};
-    engine_bundle *disk = engine_bundle_load(dh_test_path("scripts"), NULL, &err);
+    engine_bundle *disk = rig_engine_load("scripts", NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(disk);
     size_t n = 0;
     engine_file_in *files = files_of(disk, &n);
@@ -116,8 +117,7 @@ static void test_rules_run_as_a_library_reports_failures(void)
 
 static void test_rules_of_the_default_bundle_pass(void)
 {
-    engine_error err = {0};
-    engine_bundle *b = engine_bundle_load(dh_test_path("scripts"), NULL, &err);
+    engine_bundle *b = rig_engine_load("scripts", NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(b);
     engine_rules_report rep;
     CU_ASSERT_EQUAL(engine_rules_run(b, "dominion", NULL, NULL, &rep), 0);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "dh_test.h"
+#include "rig_engine.h"
 
 static pid_t redis_pid = -1;
 static int redis_port;
@@ -100,8 +101,7 @@ static void store_variant(engine_bundle *def, const char *tag, const char *as_sh
 
 static engine_bundle *load_default(void)
 {
-    engine_error ee = {0};
-    engine_bundle *b = engine_bundle_load(dh_test_path("scripts"), NULL, &ee);
+    engine_bundle *b = rig_engine_load("scripts", NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(b);
     return b;
 }

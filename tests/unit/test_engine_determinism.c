@@ -21,6 +21,7 @@
 #include "dh_test.h"
 #include "engine.h"
 #include "engine_internal.h"
+#include "rig_engine.h"
 
 #define MATCHES_PER_GAME 120 /* a few hundred in all once several games are in */
 #define MAX_STEPS        20000
@@ -28,25 +29,12 @@
 
 static long bot_failures; /* bots that failed to answer (and were replaced), reported once */
 
-static engine_bundle *load_scripts(void)
-{
-    engine_error err = {0};
-    engine_bundle *b = engine_bundle_load(dh_test_path("scripts"), NULL, &err);
-    if (!b)
-        fprintf(stderr, "bundle: %s\n", err.message);
-    return b;
-}
-
 static engine_match *new_human_match(engine_bundle *b, const char *game, int np, uint64_t seed)
 {
     char id[64];
     snprintf(id, sizeof id, "det-%s-%" PRIu64, game, seed);
     engine_match_config cfg = {id, game, seed, np, NULL, NULL, NULL};
-    engine_error err = {0};
-    engine_match *m = engine_match_new(b, &cfg, &err);
-    if (!m)
-        fprintf(stderr, "%s seed %" PRIu64 ": %s\n", game, seed, err.message);
-    return m;
+    return rig_engine_match(b, &cfg);
 }
 
 static void write_results(FILE *f, const engine_match *m)
@@ -127,11 +115,11 @@ fail:
 /* Interns names nobody uses, so the real ones get other ids than in the first process. */
 static void shift_names(engine_bundle *b)
 {
-    lua_State *L = engine_bundle_lua(b);
     for (int i = 0; i < 37; i++) {
         char s[32];
-        int n = snprintf(s, sizeof s, "det-unused-%d", i);
-        engine_intern_c(b, L, s, (size_t)n);
+        const char *name = s;
+        snprintf(s, sizeof s, "det-unused-%d", i);
+        rig_engine_intern(b, &name, 1);
     }
 }
 
@@ -139,7 +127,7 @@ static void shift_names(engine_bundle *b)
 static int replay_main(const char *path)
 {
     FILE *f = fopen(path, "r");
-    engine_bundle *b = load_scripts();
+    engine_bundle *b = rig_engine_load("scripts", NULL);
     if (!f || !b) {
         printf("replay: cannot open %s or load the bundle\n", path);
         return 2;
@@ -252,7 +240,7 @@ static int run_replay(const char *path, char *out, size_t outlen)
 
 static void test_bot_driven_matches_replay_identically_in_another_process(void)
 {
-    engine_bundle *b = load_scripts();
+    engine_bundle *b = rig_engine_load("scripts", NULL);
     CU_ASSERT_FATAL(b != NULL);
     char path[] = "/tmp/deckhand-det-XXXXXX";
     int fd = mkstemp(path);
@@ -293,7 +281,7 @@ static void test_bot_driven_matches_replay_identically_in_another_process(void)
 
 static void test_bot_answer_changes_nothing_and_matches_inline_bots(void)
 {
-    engine_bundle *b = load_scripts();
+    engine_bundle *b = rig_engine_load("scripts", NULL);
     CU_ASSERT_FATAL(b != NULL);
     engine_match *m = new_human_match(b, "dominion", 2, 42);
     CU_ASSERT_FATAL(m != NULL);

@@ -14,33 +14,12 @@
 #include "dh_test.h"
 #include "engine.h"
 #include "engine_internal.h"
-
-static engine_bundle *load(void)
-{
-    engine_error err = {0};
-    engine_limits lim = {8u << 20, 500}; /* a small cap, a roomy budget: ASan is slow */
-    engine_bundle *b = engine_bundle_load(dh_test_path("tests/fixtures/hostile"), &lim, &err);
-    if (!b)
-        fprintf(stderr, "bundle: %s\n", err.message);
-    return b;
-}
+#include "rig_engine.h"
 
 static engine_match *new_match(engine_bundle *b, int np, const char *options)
 {
     engine_match_config cfg = {"h", "hostile", 5, np, NULL, NULL, options};
-    engine_error err = {0};
-    engine_match *m = engine_match_new(b, &cfg, &err);
-    if (!m)
-        fprintf(stderr, "match: %s\n", err.message);
-    return m;
-}
-
-static engine_code answer(engine_match *m, uint32_t id, engine_error *err)
-{
-    const engine_decision *d = engine_match_decision(m);
-    if (!d)
-        return ENGINE_BAD_REQUEST;
-    return engine_match_answer(m, d->seat, d->decision_id, &id, 1, err);
+    return rig_engine_match(b, &cfg);
 }
 
 /* Every attack of the fixture and words of the error it must end with, '|' between
@@ -107,7 +86,7 @@ static int find_expected(const char *attack)
 
 static void test_attacks_fail_their_match_and_leave_others_as_on_a_clean_vm(void)
 {
-    engine_bundle *b = load(), *clean = load();
+    engine_bundle *b = rig_engine_load_hostile(), *clean = rig_engine_load_hostile();
     CU_ASSERT_FATAL(b && clean);
     engine_match *a = new_match(b, 1, "traps=1;turns=1000");
     engine_match *o = new_match(b, 2, NULL), *ref = new_match(clean, 2, NULL);
@@ -130,7 +109,7 @@ static void test_attacks_fail_their_match_and_leave_others_as_on_a_clean_vm(void
         seen++;
         engine_error err = {0};
         uint64_t h = engine_match_hash(a);
-        engine_code c = answer(a, (uint32_t)(i + 2), &err);
+        engine_code c = rig_engine_answer(a, (uint32_t)(i + 2), &err);
         if (expected[e].error) {
             if (c != ENGINE_SCRIPT_ERROR || !error_is(err.message, expected[e].error))
                 printf("\n  attack %s: code %d, '%s'", attack, c, err.message);
@@ -143,8 +122,8 @@ static void test_attacks_fail_their_match_and_leave_others_as_on_a_clean_vm(void
             CU_ASSERT_EQUAL(c, ENGINE_OK);
         }
         /* The other match plays a turn and stands where the clean one does. */
-        CU_ASSERT_EQUAL(answer(o, 1, &err), ENGINE_OK);
-        CU_ASSERT_EQUAL(answer(ref, 1, &err), ENGINE_OK);
+        CU_ASSERT_EQUAL(rig_engine_answer(o, 1, &err), ENGINE_OK);
+        CU_ASSERT_EQUAL(rig_engine_answer(ref, 1, &err), ENGINE_OK);
         if (engine_match_hash(o) != engine_match_hash(ref))
             printf("\n  after attack %s the other match differs from the clean one", attack);
         CU_ASSERT_EQUAL(engine_match_hash(o), engine_match_hash(ref));
@@ -155,10 +134,10 @@ static void test_attacks_fail_their_match_and_leave_others_as_on_a_clean_vm(void
     lua_gc(engine_bundle_lua(b), LUA_GCCOLLECT);
     CU_ASSERT_EQUAL(engine_match_hash(a), ha);
     engine_error err;
-    CU_ASSERT_EQUAL(answer(a, 1, &err), ENGINE_OK);
+    CU_ASSERT_EQUAL(rig_engine_answer(a, 1, &err), ENGINE_OK);
     while (!engine_match_finished(o) && !engine_match_finished(ref)) {
-        CU_ASSERT_FATAL(answer(o, 1, &err) == ENGINE_OK);
-        CU_ASSERT_FATAL(answer(ref, 1, &err) == ENGINE_OK);
+        CU_ASSERT_FATAL(rig_engine_answer(o, 1, &err) == ENGINE_OK);
+        CU_ASSERT_FATAL(rig_engine_answer(ref, 1, &err) == ENGINE_OK);
         CU_ASSERT_EQUAL(engine_match_hash(o), engine_match_hash(ref));
     }
     engine_result ro[2], rr[2];
@@ -179,7 +158,7 @@ static void test_attacks_fail_their_match_and_leave_others_as_on_a_clean_vm(void
 
 static void test_a_bot_asked_for_an_answer_cannot_change_the_match(void)
 {
-    engine_bundle *b = load();
+    engine_bundle *b = rig_engine_load_hostile();
     CU_ASSERT_FATAL(b != NULL);
     engine_match *m = new_match(b, 2, NULL);
     CU_ASSERT_FATAL(m != NULL);

@@ -19,6 +19,7 @@
 #include <zmq.h>
 
 #include "dh_test.h"
+#include "rig_engine.h"
 
 static pid_t redis_pid = -1;
 static int redis_port;
@@ -36,9 +37,7 @@ typedef struct {
 static void rig_open(rig *r)
 {
     memset(r, 0, sizeof *r);
-    engine_error ee = {0};
-    engine_limits lim = {8u << 20, 500}; /* a small cap, a roomy budget: ASan is slow */
-    r->bundle = engine_bundle_load(dh_test_path("tests/fixtures/hostile"), &lim, &ee);
+    r->bundle = rig_engine_load_hostile();
     CU_ASSERT_PTR_NOT_NULL_FATAL(r->bundle);
     CU_ASSERT_EQUAL_FATAL(store_init(&r->st, redis_url, 500), 0);
     r->ctx = zmq_ctx_new();

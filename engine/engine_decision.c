@@ -1,0 +1,163 @@
+/*
+ * engine_decision.c: the pending decision of a match and the validation of answers to it.
+ *
+ * g:choose for a human seat fills the pending decision here (prompt, kind and option
+ * labels copied into one buffer, so the engine_decision handed out stays valid until the
+ * next one). engine_decision_check is where a player's Choose is validated: right seat,
+ * right decision id, option ids within the options and between min and max, none twice.
+ * A bot's answer goes through the same engine_validate_ids (engine_api_bot_ids).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_internal.h"
+
+int engine_validate_ids(size_t nopt, uint32_t min, uint32_t max, const uint32_t *ids, size_t n,
+                        char *why, size_t whylen)
+{
+    if (n < min || n > max) {
+        snprintf(why, whylen, "choose between %u and %u options, not %zu", min, max, n);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (ids[i] < 1 || ids[i] > nopt) {
+            snprintf(why, whylen, "no option %u", ids[i]);
+            return -1;
+        }
+        for (size_t j = 0; j < i; j++)
+            if (ids[j] == ids[i]) {
+                snprintf(why, whylen, "option %u chosen twice", ids[i]);
+                return -1;
+            }
+    }
+    return 0;
+}
+
+static const char *str_field(lua_State *L, int t, const char *k, size_t *len)
+{
+    lua_getfield(L, t, k);
+    int ty = lua_type(L, -1);
+    const char *s = ty == LUA_TSTRING || ty == LUA_TNUMBER ? lua_tolstring(L, -1, len) : NULL;
+    if (!s) {
+        *len = 0;
+        s = "";
+    }
+    return s; /* the value stays on the stack until the caller pops it */
+}
+
+static int dtext_add(engine_match *m, const char *s, size_t len, const char **out)
+{
+    if (m->dtext_len + len + 1 > m->dtext_cap)
+        return -1;
+    memcpy(m->dtext + m->dtext_len, s, len);
+    m->dtext[m->dtext_len + len] = 0;
+    *out = m->dtext + m->dtext_len;
+    m->dtext_len += len + 1;
+    return 0;
+}
+
+int engine_match_set_decision(engine_match *m, lua_State *L, int idx, int seat, size_t nopt,
+                              uint32_t min, uint32_t max)
+{
+    int top = lua_gettop(L);
+    idx = lua_absindex(L, idx);
+    lua_getfield(L, idx, "options");
+    int ot = lua_gettop(L);
+    /* First pass: the text size, so pointers into dtext never move afterwards. */
+    size_t need = 0, len;
+    str_field(L, idx, "prompt", &len);
+    need += len + 1;
+    str_field(L, idx, "kind", &len);
+    need += len + 1;
+    lua_settop(L, ot);
+    for (size_t i = 0; i < nopt; i++) {
+        if (lua_rawgeti(L, ot, (lua_Integer)i + 1) != LUA_TTABLE)
+            luaL_error(L, "choose: option %d is not a table", (int)i + 1);
+        str_field(L, ot + 1, "label", &len);
+        need += len + 1;
+        lua_settop(L, ot);
+    }
+    if (need > m->dtext_cap) {
+        char *t = realloc(m->dtext, need);
+        if (!t)
+            goto err;
+        m->dtext = t;
+        m->dtext_cap = need;
+    }
+    if (nopt > m->opts_cap) {
+        engine_option *o = realloc(m->opts_v, sizeof(engine_option) * nopt);
+        if (!o)
+            goto err;
+        m->opts_v = o;
+        m->opts_cap = nopt;
+    }
+    m->dtext_len = 0;
+    const char *s = str_field(L, idx, "prompt", &len);
+    dtext_add(m, s, len, &m->dec.prompt);
+    s = str_field(L, idx, "kind", &len);
+    dtext_add(m, s, len, &m->dec.kind);
+    lua_settop(L, ot);
+    for (size_t i = 0; i < nopt; i++) {
+        engine_option *o = &m->opts_v[i];
+        lua_rawgeti(L, ot, (lua_Integer)i + 1);
+        s = str_field(L, ot + 1, "label", &len);
+        dtext_add(m, s, len, &o->label);
+        o->id = (uint32_t)i + 1;
+        o->card = NULL;
+        o->entity = 0;
+        lua_getfield(L, ot + 1, "card");
+        if (!lua_isnil(L, -1)) {
+            int ok;
+            lua_Integer e = lua_tointegerx(L, -1, &ok);
+            if (!ok || e < 1 || e > m->st.nents)
+                luaL_error(L, "choose: option %d names no entity", (int)i + 1);
+            o->entity = (uint32_t)e;
+            o->card = m->b->names.v[m->st.ents[e - 1].name].s;
+        }
+        lua_settop(L, ot);
+    }
+    m->dec.decision_id = ++m->st.decision_seq;
+    m->dec.seat = seat;
+    m->dec.options = m->opts_v;
+    m->dec.noptions = nopt;
+    m->dec.min = min;
+    m->dec.max = max;
+    m->pending = 1;
+    lua_settop(L, top);
+    return 0;
+err:
+    lua_settop(L, top);
+    return -1;
+}
+
+const engine_decision *engine_match_decision(const engine_match *m)
+{
+    return m->pending ? &m->dec : NULL;
+}
+
+engine_code engine_decision_check(const engine_match *m, int seat, uint64_t did,
+                                  const uint32_t *ids, size_t n, engine_error *err)
+{
+    char why[160];
+    if (!m->pending) {
+        engine_error_set(err, ENGINE_ILLEGAL_CHOICE, "no decision is pending");
+        return ENGINE_ILLEGAL_CHOICE;
+    }
+    if (seat != m->dec.seat) {
+        engine_error_set(err, ENGINE_NOT_YOUR_TURN, "the pending decision is another seat's");
+        return ENGINE_NOT_YOUR_TURN;
+    }
+    if (did != m->dec.decision_id) {
+        snprintf(why, sizeof why, "decision %llu is not the pending one (%llu)",
+                 (unsigned long long)did, (unsigned long long)m->dec.decision_id);
+        engine_error_set(err, ENGINE_ILLEGAL_CHOICE, "%s", why);
+        return ENGINE_ILLEGAL_CHOICE;
+    }
+    if ((n && !ids) ||
+        engine_validate_ids(m->dec.noptions, m->dec.min, m->dec.max, ids, n, why, sizeof why)) {
+        engine_error_set(err, ENGINE_ILLEGAL_CHOICE, "%s", n && !ids ? "no option ids" : why);
+        return ENGINE_ILLEGAL_CHOICE;
+    }
+    return ENGINE_OK;
+}

@@ -1,0 +1,88 @@
+/*
+ * engine_events.c: the events a match produces for its seats (g:log, g:log_to), held
+ * until the host drains them, and each seat's event count (what a View's event_seq says).
+ *
+ * While a match is rebuilt (restore, rollback, undo) the counts still move but no text is
+ * kept: those events were delivered before, or belong to an answer being undone.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_internal.h"
+
+int engine_match_event(engine_match *m, int to, int about, const char *kind, const char *text,
+                       size_t len)
+{
+    if (to < 0) {
+        for (int i = 0; i < m->np; i++)
+            m->st.event_seq[i]++;
+    } else {
+        m->st.event_seq[to]++;
+    }
+    if (m->replaying)
+        return 0;
+    if (m->evtext_len + len + 1 > ENGINE_MAX_EVBYTES)
+        return -1;
+    if (m->nev == m->evcap) {
+        size_t cap = m->evcap ? m->evcap * 2 : 64;
+        engine_ev *e = realloc(m->ev, sizeof(engine_ev) * cap);
+        if (!e)
+            return -1;
+        m->ev = e;
+        m->evcap = cap;
+    }
+    if (m->evtext_len + len + 1 > m->evtext_cap) {
+        size_t cap = m->evtext_cap ? m->evtext_cap : 4096;
+        while (cap < m->evtext_len + len + 1)
+            cap *= 2;
+        char *t = realloc(m->evtext, cap);
+        if (!t)
+            return -1;
+        m->evtext = t;
+        m->evtext_cap = cap;
+    }
+    engine_ev *e = &m->ev[m->nev++];
+    e->to = to;
+    e->about = about;
+    e->kind = kind;
+    e->off = m->evtext_len;
+    e->len = len;
+    memcpy(m->evtext + m->evtext_len, text, len);
+    m->evtext[m->evtext_len + len] = 0;
+    m->evtext_len += len + 1;
+    return 0;
+}
+
+void engine_match_drain_events(engine_match *m, engine_event_fn fn, void *ud)
+{
+    for (size_t i = 0; i < m->nev; i++) {
+        const engine_ev *e = &m->ev[i];
+        engine_event ev = {0, 0, e->kind, m->evtext + e->off, e->about};
+        for (int s = 0; s < m->np; s++) {
+            if (e->to >= 0 && e->to != s)
+                continue;
+            ev.to_seat = s;
+            ev.seq = ++m->drained_seq[s];
+            fn(ud, &ev);
+        }
+    }
+    m->nev = 0;
+    m->evtext_len = 0;
+    m->undo_nev = 0;
+    m->undo_evtext = 0;
+}
+
+uint64_t engine_match_event_seq(const engine_match *m, int seat)
+{
+    if (seat < 0 || seat >= m->np)
+        return 0;
+    return m->st.event_seq[seat];
+}
+
+void engine_events_truncate(engine_match *m, size_t nev, size_t evtext)
+{
+    if (nev < m->nev) {
+        m->nev = nev;
+        m->evtext_len = evtext;
+    }
+}

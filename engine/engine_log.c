@@ -1,0 +1,146 @@
+/*
+ * engine_log.c: the answer log of a match: every answer accepted since the last turn
+ * boundary (what a restore replays on top of the snapshot), and the byte encoding of one
+ * answer that the worker appends to a match's history in Redis.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_internal.h"
+
+void engine_log_reset(engine_log *lg)
+{
+    lg->n = 0;
+    lg->nids = 0;
+}
+
+int engine_log_append(engine_log *lg, int seat, uint64_t did, const uint32_t *ids, size_t n)
+{
+    if (lg->n == lg->cap) {
+        size_t cap = lg->cap ? lg->cap * 2 : 16;
+        engine_logent *v = realloc(lg->v, sizeof(engine_logent) * cap);
+        if (!v)
+            return -1;
+        lg->v = v;
+        lg->cap = cap;
+    }
+    if (lg->nids + n > lg->idcap) {
+        size_t cap = lg->idcap ? lg->idcap : 64;
+        while (cap < lg->nids + n)
+            cap *= 2;
+        uint32_t *p = realloc(lg->ids, sizeof(uint32_t) * cap);
+        if (!p)
+            return -1;
+        lg->ids = p;
+        lg->idcap = cap;
+    }
+    engine_logent *e = &lg->v[lg->n++];
+    e->seat = seat;
+    e->decision_id = did;
+    e->off = lg->nids;
+    e->n = n;
+    if (n)
+        memcpy(lg->ids + lg->nids, ids, sizeof(uint32_t) * n);
+    lg->nids += n;
+    return 0;
+}
+
+void engine_log_free(engine_log *lg)
+{
+    free(lg->v);
+    free(lg->ids);
+    memset(lg, 0, sizeof *lg);
+}
+
+void engine_log_swap(engine_log *a, engine_log *b)
+{
+    engine_log t = *a;
+    *a = *b;
+    *b = t;
+}
+
+size_t engine_match_log_len(const engine_match *m)
+{
+    return m->log.n;
+}
+
+engine_answer engine_match_log_at(const engine_match *m, size_t i)
+{
+    engine_answer a = {0, 0, NULL, 0};
+    if (i >= m->log.n)
+        return a;
+    const engine_logent *e = &m->log.v[i];
+    a.seat = e->seat;
+    a.decision_id = e->decision_id;
+    a.option_ids = m->log.ids + e->off;
+    a.n = e->n;
+    return a;
+}
+
+/* ---- the log encoding: varints ------------------------------------------------------- */
+
+static size_t put_varint(uint8_t *p, uint64_t v)
+{
+    size_t n = 0;
+    do {
+        uint8_t c = v & 0x7f;
+        v >>= 7;
+        p[n++] = c | (v ? 0x80 : 0);
+    } while (v);
+    return n;
+}
+
+static int get_varint(const uint8_t *p, size_t len, size_t *pos, uint64_t *v)
+{
+    *v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+        if (*pos >= len)
+            return -1;
+        uint8_t c = p[(*pos)++];
+        *v |= (uint64_t)(c & 0x7f) << shift;
+        if (!(c & 0x80))
+            return 0;
+    }
+    return -1;
+}
+
+int engine_answer_encode(const engine_answer *a, uint8_t **out, size_t *len)
+{
+    uint8_t *p = malloc(1 + 10 * 3 + 5 * a->n);
+    if (!p)
+        return -1;
+    size_t n = 0;
+    p[n++] = 1; /* format */
+    n += put_varint(p + n, (uint64_t)a->seat);
+    n += put_varint(p + n, a->decision_id);
+    n += put_varint(p + n, a->n);
+    for (size_t i = 0; i < a->n; i++)
+        n += put_varint(p + n, a->option_ids[i]);
+    *out = p;
+    *len = n;
+    return 0;
+}
+
+int engine_answer_decode(const uint8_t *buf, size_t len, engine_answer *a, uint32_t *ids,
+                         size_t max)
+{
+    size_t pos = 0;
+    uint64_t seat, did, n, v;
+    if (len < 1 || buf[pos++] != 1)
+        return -1;
+    if (get_varint(buf, len, &pos, &seat) || get_varint(buf, len, &pos, &did) ||
+        get_varint(buf, len, &pos, &n) || seat > 64 || n > max)
+        return -1;
+    for (uint64_t i = 0; i < n; i++) {
+        if (get_varint(buf, len, &pos, &v) || v > UINT32_MAX)
+            return -1;
+        ids[i] = (uint32_t)v;
+    }
+    if (pos != len)
+        return -1;
+    a->seat = (int)seat;
+    a->decision_id = did;
+    a->option_ids = ids;
+    a->n = (size_t)n;
+    return 0;
+}

@@ -1,0 +1,233 @@
+/*
+ * engine_turns.c: the steps of a match that run Lua, each in one protected call under
+ * the bundle's call budget (engine_turns_exec): creating g, the game's setup, running
+ * turns until a human decision is pending or the game is over, loading a snapshot, and
+ * asking a bot for an answer.
+ *
+ * A script error, a refused allocation or a killed deadline ends that step, never the
+ * process; the caller (engine_match.c) rolls the match back. A turn with a human seat
+ * runs as a coroutine that g:choose suspends; when every seat is a bot nothing can
+ * suspend, so turns are plain calls on the main thread and only the final snapshot is
+ * written: that is the `deckhand sim` hot path.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "engine_internal.h"
+
+static void push_g(lua_State *L, engine_match *m)
+{
+    lua_rawgeti(L, LUA_REGISTRYINDEX, m->g_ref);
+}
+
+void engine_match_push_g(engine_match *m, lua_State *L)
+{
+    push_g(L, m);
+}
+
+/* A turn boundary: a new snapshot, an empty answer log. */
+static void boundary(lua_State *L, engine_match *m)
+{
+    m->st.version++;
+    if (m->all_bots && !m->st.finished)
+        return;
+    if (m->in_answer && !m->boundary_in_answer) {
+        /* Keep what undo needs: the snapshot and log this answer started from. */
+        engine_buf_swap(&m->snap, &m->prev_snap);
+        engine_log_swap(&m->log, &m->prev_log);
+        m->boundary_in_answer = 1;
+    }
+    engine_log_reset(&m->log);
+    if (engine_state_save(&m->st, &m->b->names, &m->snap) < 0)
+        luaL_error(L, "out of memory (snapshot)");
+}
+
+static void read_results(lua_State *L, engine_match *m)
+{
+    int t = lua_gettop(L);
+    if (!lua_istable(L, t))
+        luaL_error(L, "results must return an array by player");
+    int need_rank = 0;
+    for (int i = 0; i < m->np; i++) {
+        engine_result *r = &m->st.results[i];
+        r->seat = i;
+        if (lua_rawgeti(L, t, i + 1) != LUA_TTABLE)
+            luaL_error(L, "results[%d] must be a table", i + 1);
+        lua_getfield(L, -1, "score");
+        r->score = (int)lua_tointeger(L, -1);
+        lua_getfield(L, -2, "rank");
+        r->rank = (int)lua_tointeger(L, -1);
+        lua_getfield(L, -3, "turns");
+        r->turns = (int)lua_tointeger(L, -1);
+        lua_settop(L, t);
+        if (r->rank < 1)
+            need_rank = 1;
+    }
+    if (need_rank)
+        for (int i = 0; i < m->np; i++) {
+            int rank = 1;
+            for (int j = 0; j < m->np; j++)
+                if (m->st.results[j].score > m->st.results[i].score)
+                    rank++;
+            m->st.results[i].rank = rank;
+        }
+    lua_settop(L, t - 1);
+}
+
+static void end_of_turn(lua_State *L, engine_match *m)
+{
+    engine_bundle *b = m->b;
+    engine_deadline_set(b, engine_now_ns() + b->budget_ns);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, m->game->finished_ref);
+    push_g(L, m);
+    lua_call(L, 1, 1);
+    int done = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    if (done) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, m->game->results_ref);
+        push_g(L, m);
+        lua_call(L, 1, 1);
+        read_results(L, m);
+        m->st.finished = 1;
+    }
+    boundary(L, m);
+}
+
+static lua_State *get_co(lua_State *L, engine_match *m)
+{
+    push_g(L, m);
+    lua_getiuservalue(L, -1, 1);
+    lua_State *co = lua_tothread(L, -1);
+    lua_pop(L, 2);
+    return co;
+}
+
+/* Runs the match until a human decision is pending or it is finished. */
+static void run_turns(lua_State *L, engine_match *m)
+{
+    engine_bundle *b = m->b;
+    for (;;) {
+        if (m->in_turn) {
+            lua_State *co = get_co(L, m);
+            int nres, nargs = m->in_turn == 2 ? 1 : 0;
+            m->in_turn = 1;
+            engine_deadline_set(b, engine_now_ns() + b->budget_ns);
+            b->co_running = co;
+            int st = lua_resume(co, L, nargs, &nres);
+            b->co_running = NULL;
+            if (st == LUA_YIELD) {
+                lua_pop(co, nres);
+                if (!m->pending)
+                    luaL_error(L, "turn yielded without a decision");
+                return;
+            }
+            if (st != LUA_OK) {
+                lua_xmove(co, L, 1);
+                lua_error(L);
+            }
+            m->in_turn = 0;
+            push_g(L, m);
+            lua_pushnil(L);
+            lua_setiuservalue(L, -2, 1);
+            lua_pop(L, 1);
+            end_of_turn(L, m);
+            continue;
+        }
+        if (m->st.finished)
+            return;
+        if (m->st.turn >= ENGINE_MAX_TURNS)
+            luaL_error(L, "the game did not end within %d turns", ENGINE_MAX_TURNS);
+        m->st.turn++;
+        if (m->all_bots) {
+            engine_deadline_set(b, engine_now_ns() + b->budget_ns);
+            lua_rawgeti(L, LUA_REGISTRYINDEX, m->game->turn_ref);
+            push_g(L, m);
+            lua_call(L, 1, 0);
+            end_of_turn(L, m);
+            continue;
+        }
+        push_g(L, m);
+        lua_State *co = lua_newthread(L);
+        lua_setiuservalue(L, -2, 1);
+        lua_pop(L, 1);
+        lua_rawgeti(co, LUA_REGISTRYINDEX, m->game->turn_ref);
+        lua_rawgeti(co, LUA_REGISTRYINDEX, m->g_ref);
+        m->in_turn = 2; /* fresh: the first resume passes g */
+    }
+}
+
+static int match_cf(lua_State *L)
+{
+    engine_match *m = lua_touserdata(L, 1);
+    int op = (int)lua_tointeger(L, 2);
+    switch (op) {
+    case ENGINE_OP_G:
+        m->g = engine_api_new_g(L, m);
+        m->g_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+        break;
+    case ENGINE_OP_SETUP:
+        if (m->game->setup_ref != LUA_NOREF) {
+            lua_rawgeti(L, LUA_REGISTRYINDEX, m->game->setup_ref);
+            push_g(L, m);
+            lua_call(L, 1, 0);
+        }
+        if (m->setup_ref != LUA_NOREF) {
+            lua_rawgeti(L, LUA_REGISTRYINDEX, m->setup_ref);
+            push_g(L, m);
+            lua_call(L, 1, 0);
+        }
+        boundary(L, m);
+        break;
+    case ENGINE_OP_RUN:
+        run_turns(L, m);
+        break;
+    case ENGINE_OP_LOAD: {
+        char why[128];
+        const uint8_t *p = lua_touserdata(L, 3);
+        size_t len = (size_t)lua_tointeger(L, 4);
+        if (engine_state_load(&m->st, m->b, L, p, len, why, sizeof why) < 0)
+            return luaL_error(L, "bad snapshot: %s", why);
+        break;
+    }
+    case ENGINE_OP_BOT: {
+        engine_bot_ask *ask = lua_touserdata(L, 3);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, ask->bot->ref);
+        push_g(L, m);
+        lua_pushinteger(L, m->dec.seat + 1);
+        push_g(L, m);
+        lua_getiuservalue(L, -1, 2); /* the table the turn passed to g:choose */
+        lua_remove(L, -2);
+        lua_call(L, 3, 1);
+        ask->n = engine_api_bot_ids(L, m, ask->bot->name, lua_gettop(L), m->dec.noptions,
+                                    m->dec.min, m->dec.max);
+        break;
+    }
+    }
+    return 0;
+}
+
+/* Runs one step in protected mode under a deadline. */
+engine_code engine_turns_exec(engine_match *m, engine_op op, const void *p, size_t len)
+{
+    engine_bundle *b = m->b;
+    lua_State *L = b->L;
+    int top = lua_gettop(L);
+    uint64_t prev = engine_call_begin(b);
+    lua_pushcfunction(L, match_cf);
+    lua_pushlightuserdata(L, m);
+    lua_pushinteger(L, (lua_Integer)op);
+    lua_pushlightuserdata(L, (void *)p);
+    lua_pushinteger(L, (lua_Integer)len);
+    int rc = lua_pcall(L, 4, 0, 0);
+    engine_code code = ENGINE_OK;
+    if (rc != LUA_OK) {
+        code = ENGINE_SCRIPT_ERROR;
+        const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+        if (rc == LUA_ERRMEM)
+            msg = "script ran out of memory";
+        snprintf(m->run_msg, sizeof m->run_msg, "%s", msg ? msg : "script error");
+    }
+    lua_settop(L, top);
+    engine_call_end(b, prev);
+    return code;
+}

@@ -1,0 +1,84 @@
+/*
+ * rig_engine.c: the engine rig the unit tests share (rig_engine.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "dh_test.h"
+#include "engine_internal.h"
+#include "rig_engine.h"
+
+engine_bundle *rig_engine_load(const char *rel, const engine_limits *lim)
+{
+    engine_error err = {0};
+    engine_bundle *b = engine_bundle_load(dh_test_path(rel), lim, &err);
+    if (!b)
+        fprintf(stderr, "bundle %s: %s\n", rel, err.message);
+    return b;
+}
+
+engine_bundle *rig_engine_load_mini(void)
+{
+    engine_limits lim = {32u << 20, 100};
+    return rig_engine_load("tests/fixtures/bundle", &lim);
+}
+
+engine_bundle *rig_engine_load_hostile(void)
+{
+    engine_limits lim = {8u << 20, 500};
+    return rig_engine_load("tests/fixtures/hostile", &lim);
+}
+
+engine_match *rig_engine_match(engine_bundle *b, const engine_match_config *cfg)
+{
+    engine_error err = {0};
+    engine_match *m = engine_match_new(b, cfg, &err);
+    if (!m)
+        fprintf(stderr, "match %s: %s\n", cfg->match_id, err.message);
+    return m;
+}
+
+engine_match_config rig_engine_mini_config(uint64_t seed, const char *options,
+                                           const char *const *bots)
+{
+    static const char *const names[] = {"Ann", "Bob"};
+    engine_match_config cfg = {"m1", "mini", seed, 2, names, bots, options};
+    return cfg;
+}
+
+engine_match *rig_engine_mini_match(engine_bundle *b, uint64_t seed, const char *options,
+                                    const char *const *bots)
+{
+    engine_match_config cfg = rig_engine_mini_config(seed, options, bots);
+    return rig_engine_match(b, &cfg);
+}
+
+engine_code rig_engine_answer(engine_match *m, uint32_t id, engine_error *err)
+{
+    const engine_decision *d = engine_match_decision(m);
+    if (!d)
+        return ENGINE_BAD_REQUEST;
+    return engine_match_answer(m, d->seat, d->decision_id, &id, id ? 1 : 0, err);
+}
+
+uint32_t rig_engine_option(const engine_match *m, const char *label)
+{
+    const engine_decision *d = engine_match_decision(m);
+    for (size_t i = 0; d && i < d->noptions; i++)
+        if (!strcmp(d->options[i].label, label))
+            return d->options[i].id;
+    return 0;
+}
+
+void rig_engine_mini_pass_turn(engine_match *m)
+{
+    CU_ASSERT_EQUAL(rig_engine_answer(m, rig_engine_option(m, "Pass"), NULL), ENGINE_OK);
+    CU_ASSERT_EQUAL(rig_engine_answer(m, 0, NULL), ENGINE_OK);
+}
+
+void rig_engine_intern(engine_bundle *b, const char *const *names, size_t n)
+{
+    lua_State *L = engine_bundle_lua(b);
+    for (size_t i = 0; i < n; i++)
+        engine_intern_c(b, L, names[i], strlen(names[i]));
+}

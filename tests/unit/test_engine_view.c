@@ -1,0 +1,99 @@
+/*
+ * test_engine_view.c: what a seat's View may show (engine/engine_view.c), on the small
+ * fixture game in tests/fixtures/bundle/mini: no deck order, no other player's hand, only
+ * the top card of a discard pile, nothing of a zone hidden through its prefix.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "dh_test.h"
+#include "engine.h"
+#include "rig_engine.h"
+
+static const Deckhand__Zone *view_zone(const Deckhand__View *v, const char *name, int owner)
+{
+    for (size_t i = 0; i < v->n_zones; i++)
+        if (!strcmp(v->zones[i]->name, name) && v->zones[i]->owner == owner)
+            return v->zones[i];
+    return NULL;
+}
+
+static void test_view_hides_decks_and_other_hands(void)
+{
+    engine_bundle *b = rig_engine_load_mini();
+    engine_match *m = rig_engine_mini_match(b, 12, NULL, NULL);
+    CU_ASSERT_FATAL(m != NULL);
+    rig_engine_mini_pass_turn(m); /* seat 0 discarded nothing; draws one: 4 in hand */
+    Deckhand__View *v = engine_match_view(m, 1);
+    CU_ASSERT_FATAL(v != NULL);
+    CU_ASSERT_EQUAL(v->seat, 1);
+    CU_ASSERT_STRING_EQUAL(v->game, "mini");
+    CU_ASSERT_EQUAL(v->n_players, 2);
+    const Deckhand__Zone *z = view_zone(v, "hand", 0);
+    CU_ASSERT_FATAL(z != NULL);
+    CU_ASSERT_EQUAL(z->count, 4);
+    CU_ASSERT_EQUAL(z->n_cards, 0);
+    z = view_zone(v, "hand", 1);
+    CU_ASSERT_FATAL(z != NULL);
+    CU_ASSERT_EQUAL(z->n_cards, z->count);
+    z = view_zone(v, "deck", 1);
+    CU_ASSERT_FATAL(z != NULL);
+    CU_ASSERT(z->count > 0);
+    CU_ASSERT_EQUAL(z->n_cards, 0);
+    z = view_zone(v, "pile", -1);
+    CU_ASSERT_FATAL(z != NULL);
+    CU_ASSERT_EQUAL(z->n_cards, 1);
+    CU_ASSERT_STRING_EQUAL(z->cards[0]->name, "Gem");
+    z = view_zone(v, "vault:1", -1); /* hidden through its prefix */
+    CU_ASSERT_FATAL(z != NULL);
+    CU_ASSERT_EQUAL(z->count, 1);
+    CU_ASSERT_EQUAL(z->n_cards, 0);
+    for (size_t i = 0; i < v->n_counters; i++)
+        CU_ASSERT_NOT_EQUAL(v->counters[i]->name[0], '_');
+    CU_ASSERT_EQUAL(v->n_cards, 2);
+    CU_ASSERT_STRING_EQUAL(v->cards[0]->name, "Coin");
+    CU_ASSERT_STRING_EQUAL(v->cards[1]->types, "Treasure - Jewel");
+    CU_ASSERT_EQUAL(v->cards[1]->cost, 3);
+    CU_ASSERT_EQUAL(v->waiting_for, 1);
+    CU_ASSERT_PTR_NOT_NULL(v->decision);
+    engine_view_free(v);
+    v = engine_match_view(m, 0);
+    CU_ASSERT_FATAL(v != NULL);
+    CU_ASSERT_PTR_NULL(v->decision);
+    z = view_zone(v, "hand", 1);
+    CU_ASSERT_EQUAL(z->n_cards, 0);
+    engine_view_free(v);
+    engine_match_free(m);
+    engine_bundle_free(b);
+}
+
+static void test_discard_shows_only_its_top_card(void)
+{
+    engine_bundle *b = rig_engine_load_mini();
+    engine_match *m = rig_engine_mini_match(b, 13, NULL, NULL);
+    CU_ASSERT_FATAL(m != NULL);
+    uint32_t two[] = {1, 2};
+    engine_error err;
+    CU_ASSERT_EQUAL(rig_engine_answer(m, rig_engine_option(m, "Pass"), NULL), ENGINE_OK);
+    CU_ASSERT_EQUAL(engine_match_answer(m, 0, 2, two, 2, &err), ENGINE_OK);
+    Deckhand__View *v = engine_match_view(m, 1);
+    CU_ASSERT_FATAL(v != NULL);
+    const Deckhand__Zone *z = view_zone(v, "discard", 0);
+    CU_ASSERT_FATAL(z != NULL);
+    CU_ASSERT_EQUAL(z->count, 2);
+    CU_ASSERT_EQUAL(z->n_cards, 1);
+    engine_view_free(v);
+    engine_match_free(m);
+    engine_bundle_free(b);
+}
+
+static const dh_test_case cases[] = {
+    {"test_view_hides_decks_and_other_hands", test_view_hides_decks_and_other_hands},
+    {"test_discard_shows_only_its_top_card", test_discard_shows_only_its_top_card},
+    {NULL, NULL},
+};
+
+int main(void)
+{
+    return dh_test_main("engine_view", cases);
+}
