@@ -17,9 +17,10 @@
  * follows the current script bundles in Redis (bundles.h).
  *
  * The layout, top down: main.c (flags, set-up, this loop); the process state, the host
- * (host.h: sockets, store, bundles, the hosted matches); worker_control.c, which hands what the
- * matchmaker and gateways send to the host; the host's modules (host*.c), which do the
- * work on store.c (Redis) and bundles.c (script bundles); worker_metrics.c, the operator port.
+ * (worker.h); worker_control.c, which hands what the matchmaker and gateways send to the
+ * host; the host's modules (host*.c), which do the work on store.c (Redis) and bundles.c
+ * (script bundles); worker_metrics.c, the operator port (docs/ARCHITECTURE.md, "The
+ * worker's files").
  */
 #include <errno.h>
 #include <signal.h>
@@ -31,15 +32,15 @@
 #include <zmq.h>
 
 #include "bundles.h"
-#include "worker_control.h"
 #include "dh_config.h"
 #include "dh_log.h"
 #include "dh_ops.h"
 #include "dh_zmq.h"
 #include "engine.h"
 #include "host.h"
-#include "worker_metrics.h"
 #include "store.h"
+#include "worker_control.h"
+#include "worker_metrics.h"
 
 #define BEAT_MS          500
 #define HELLO_MS         500  /* a restarted matchmaker knows us within one beat */

@@ -1,9 +1,9 @@
 /*
- * worker_control.h: the worker's messages with the rest of the cluster, the module main.c's loop
- * hands every socket to. In: what the matchmaker sends on the control path (StartMatch,
- * AdoptMatch) and what gateways send on the data path (PlayerCommand), each handed to the
- * host (host.h). Out, unasked: WorkerHello (which games, which bundle, what capacity) and
- * WorkerBeat (load, draining), with the worker:{ID} lease riding on the beat.
+ * worker_control.h: the worker's messages with the rest of the cluster, the module that
+ * main.c's loop hands every socket to. In: what the matchmaker sends on the control path
+ * (StartMatch, AdoptMatch) and what gateways send on the data path (PlayerCommand), each
+ * handed to the host (host.h). Out, unasked: WorkerHello (which games, which bundle, what
+ * capacity) and WorkerBeat (load, draining), with the worker:{ID} lease riding on the beat.
  *
  * Named worker_control, not control: every process folder is on the unit tests' include
  * path, and the matchmaker has a control.h of its own.

@@ -1,9 +1,9 @@
 /*
  * test_worker_sandbox.c: the real worker host (worker/host.c, in the rig of rig_worker.h)
  * serving a match of the hostile fixture game "trapped" next to a normal "hostile" match
- * on the same bundle VM. Every attack the trapped match plays is answered SCRIPT_ERROR to its
- * player (or is inert) and changes nothing; the normal match plays to its end with the score of an
- * unpoisoned game, and the worker keeps serving both.
+ * on the same bundle VM. Every attack the trapped match plays is answered SCRIPT_ERROR to
+ * its player (or is inert) and changes nothing; the normal match plays to its end with the
+ * score of an unpoisoned game, and the worker keeps serving both.
  */
 #include "rig_worker.h"
 
