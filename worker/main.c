@@ -15,6 +15,12 @@
  * renews its worker:{ID} lease; every HELLO_MS it repeats its WorkerHello, so a restarted
  * matchmaker relearns it without being asked. Every BUNDLES_POLL_MS, between batches, it
  * follows the current script bundles in Redis (bundles.h).
+ *
+ * The layout, top down: main.c (flags, set-up, this loop); the process state, the host
+ * (worker.h); worker_control.c, which hands what the matchmaker and gateways send to the
+ * host; the host's modules (host*.c), which do the work on store.c (Redis) and bundles.c
+ * (script bundles); worker_metrics.c, the operator port (docs/ARCHITECTURE.md, "The
+ * worker's files").
  */
 #include <errno.h>
 #include <signal.h>
@@ -33,18 +39,17 @@
 #include "engine.h"
 #include "host.h"
 #include "store.h"
+#include "worker_control.h"
+#include "worker_metrics.h"
 
 #define BEAT_MS          500
-#define HELLO_MS         500 /* a restarted matchmaker knows us within one beat */
-#define LEASE_MS         2000
+#define HELLO_MS         500  /* a restarted matchmaker knows us within one beat */
 #define OWNED_CHECK_MS   5000 /* how often hosted matches are checked against Redis */
 #define FROZEN_MS        1000 /* a loop iteration this late: we were stopped or starved */
 #define REDIS_TIMEOUT_MS 1000
 #define HWM              10000
-#define DRAIN_MAX        1000 /* messages per socket per iteration */
 #define GAMES_MAX        32
 #define ADOPT_POLL_MS    200 /* worker:{ID}:adopt is read this often (and on AdoptMatch) */
-#define ADOPT_BATCH      64
 #define TICK_MS          100 /* timers are checked at least this often */
 #define TICK_BUSY_MS     5   /* ...and this often while bots play seats */
 
@@ -61,156 +66,6 @@ static uint64_t worker_now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-static void worker_hello(host *h)
-{
-    engine_game_info info[GAMES_MAX];
-    size_t n = engine_bundle_games(h->bundle, info, GAMES_MAX);
-    if (n > GAMES_MAX)
-        n = GAMES_MAX;
-    Deckhand__Internal__GameInfo games[GAMES_MAX];
-    Deckhand__Internal__GameInfo *gamep[GAMES_MAX];
-    for (size_t i = 0; i < n; i++) {
-        deckhand__internal__game_info__init(&games[i]);
-        games[i].name = (char *)info[i].name;
-        games[i].min_players = (uint32_t)info[i].min_players;
-        games[i].max_players = (uint32_t)info[i].max_players;
-        gamep[i] = &games[i];
-    }
-    Deckhand__Internal__WorkerHello wh = DECKHAND__INTERNAL__WORKER_HELLO__INIT;
-    wh.worker_id = (char *)h->worker_id;
-    wh.endpoint = (char *)h->endpoint;
-    wh.n_games = n;
-    wh.games = gamep;
-    wh.bundle = (char *)engine_bundle_id(h->bundle);
-    wh.capacity = h->capacity;
-    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
-    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_HELLO;
-    msg.worker_hello = &wh;
-    if (dh_zmq_send(h->dealer, NULL, &msg) < 0)
-        dh_debug("hello not sent: %s", strerror(errno));
-}
-
-/* A beat to the matchmaker; stopping: the last one, sent as the worker exits. */
-static void worker_beat(host *h, uint64_t now_ms, bool stopping)
-{
-    if (h->bs)
-        bundles_report(h->bs, now_ms);
-    Deckhand__Internal__WorkerBeat wb = DECKHAND__INTERNAL__WORKER_BEAT__INIT;
-    wb.worker_id = (char *)h->worker_id;
-    wb.active_matches = (uint32_t)host_active(h);
-    wb.draining = stopping;
-    wb.stopping = stopping;
-    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
-    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_BEAT;
-    msg.worker_beat = &wb;
-    if (dh_zmq_send(h->dealer, NULL, &msg) < 0)
-        dh_debug("beat not sent: %s", strerror(errno));
-    /* the lease rides in the iteration's pipeline; a lost lease only delays readiness */
-    if (store_op(h->st, now_ms) >= 0)
-        store_lease(h->st, h->worker_id, h->endpoint, LEASE_MS);
-}
-
-/* Adopt what the matchmaker moved onto us (worker:{ID}:adopt). An id whose adoption
- * hit a Redis failure goes back into the set for the next round. */
-static void worker_adopt(host *h, uint64_t now_ms)
-{
-    char ids[ADOPT_BATCH][STORE_ID_MAX];
-    long n = store_adopt_pop(h->st, h->worker_id, ids, ADOPT_BATCH, now_ms);
-    for (long i = 0; i < n; i++)
-        if (host_adopt(h, ids[i], now_ms) < 0 &&
-            store_adopt_return(h->st, h->worker_id, ids[i], now_ms) < 0)
-            dh_error("match %s: adoption failed and could not be requeued", ids[i]);
-}
-
-/* Returns true when an AdoptMatch asks for an adoption round now. */
-static bool worker_control(host *h, uint64_t now_ms)
-{
-    bool adopt = false;
-    for (int i = 0; i < DRAIN_MAX; i++) {
-        Deckhand__Internal__Internal *msg = NULL;
-        int rc = dh_zmq_recv(h->dealer, NULL, &msg);
-        if (rc == 0)
-            return adopt;
-        if (rc < 0)
-            continue;
-        if (msg->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_START_MATCH)
-            host_start_match(h, msg->start_match, now_ms);
-        else if (msg->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_ADOPT_MATCH)
-            adopt = true;
-        else
-            dh_warn("unexpected message %d from the matchmaker", (int)msg->body_case);
-        deckhand__internal__internal__free_unpacked(msg, NULL);
-    }
-    return adopt;
-}
-
-static void worker_data(host *h, uint64_t now_ms)
-{
-    char identity[DH_ZMQ_ID_MAX + 1];
-    for (int i = 0; i < DRAIN_MAX; i++) {
-        Deckhand__Internal__Internal *msg = NULL;
-        int rc = dh_zmq_recv(h->router, identity, &msg);
-        if (rc == 0)
-            return;
-        if (rc < 0)
-            continue;
-        if (msg->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND)
-            host_command(h, identity, msg->player_command, now_ms);
-        else
-            dh_warn("unexpected message %d from %s", (int)msg->body_case, identity);
-        deckhand__internal__internal__free_unpacked(msg, NULL);
-    }
-}
-
-/* The gauges and the probes, once per iteration. */
-static void worker_publish(host *h, dh_ops *ops, dh_gauge *active, bool beaten)
-{
-    dh_gauge_set(active, (int64_t)host_active(h));
-    if (!beaten)
-        dh_ops_ready(ops, "not registered yet");
-    else if (!h->st->redis.ctx)
-        dh_ops_ready(ops, "redis unreachable");
-    else
-        dh_ops_ready(ops, NULL);
-    dh_ops_beat(ops);
-}
-
-static int worker_metrics(host *h, bundles *bs, dh_ops *ops, dh_gauge *active)
-{
-    host_stats *s = &h->stats;
-    dh_metrics *reg = &ops->metrics;
-    int rc = 0;
-    rc |= dh_metrics_gauge(reg, "deckhand_worker_active_matches", "", "Matches hosted here now.",
-                           active);
-    rc |= dh_metrics_counter(reg, "deckhand_worker_answers_accepted_total", "",
-                             "Answers applied and stored (players, timers and bots).", &s->answers);
-    rc |= dh_metrics_counter(reg, "deckhand_worker_default_answers_total", "",
-                             "Answers made by the default bot: decision and turn timers, seats "
-                             "away past their grace period.",
-                             &s->default_answers);
-    rc |= dh_ops_codes(ops, "deckhand_worker_replies_refused_total",
-                       "Replies to player commands with an error, by code.", s->refused);
-    rc |= dh_metrics_counter(reg, "deckhand_worker_adoptions_total", "",
-                             "Matches adopted from a dead or stopping worker.", &s->adoptions);
-    rc |= dh_metrics_counter(reg, "deckhand_worker_fenced_writes_total", "",
-                             "Writes refused by the epoch fence (the match is another "
-                             "worker's).",
-                             &s->fenced);
-    rc |= dh_metrics_counter(reg, "deckhand_worker_matches_lost_total", "",
-                             "Matches dropped because another worker owns them now.", &s->lost);
-    rc |= dh_metrics_counter(reg, "deckhand_worker_redis_batches_total", "",
-                             "Redis pipelines flushed with outputs held on them.", &s->batches);
-    rc |= dh_metrics_counter(reg, "deckhand_worker_redis_batch_failures_total", "",
-                             "Of those, pipelines where a write failed (answers refused "
-                             "UNAVAILABLE).",
-                             &s->batch_failures);
-    rc |= dh_metrics_counter(reg, "deckhand_worker_bundles_loaded_total", "",
-                             "Script bundles fetched from Redis and loaded.", &bs->loaded);
-    rc |= dh_metrics_counter(reg, "deckhand_worker_bundle_failures_total", "",
-                             "Script bundles that could not be loaded here.", &bs->failed_loads);
-    return rc;
 }
 
 static int worker_run(host *h, dh_ops *ops, dh_gauge *active)
@@ -250,20 +105,20 @@ static int worker_run(host *h, dh_ops *ops, dh_gauge *active)
             next_owned = now + OWNED_CHECK_MS;
         }
         last_wake = now;
-        bool adopt = worker_control(h, now);
-        worker_data(h, now);
+        bool adopt = worker_control_matchmaker(h, now);
+        worker_control_gateways(h, now);
         if (now >= next_hello) {
-            worker_hello(h);
+            worker_control_hello(h);
             next_hello = now + HELLO_MS;
         }
         if (now >= next_beat) {
-            worker_beat(h, now, false);
+            worker_control_beat(h, now, false);
             next_beat = now + BEAT_MS;
             beaten = true;
         }
         host_flush(h, worker_now_ms());
         if (adopt || worker_now_ms() >= next_adopt) {
-            worker_adopt(h, worker_now_ms());
+            host_adopt_pending(h, worker_now_ms());
             next_adopt = worker_now_ms() + ADOPT_POLL_MS;
         }
         due = host_tick(h, worker_now_ms());
@@ -273,13 +128,13 @@ static int worker_run(host *h, dh_ops *ops, dh_gauge *active)
             next_poll = worker_now_ms() + BUNDLES_POLL_MS;
         }
         host_apply_bundles(h, worker_now_ms());
-        worker_publish(h, ops, active, beaten);
+        worker_metrics_publish(h, ops, active, beaten);
     }
     dh_ops_ready(ops, "stopping");
     /* Last word: every accepted answer is flushed; the matchmaker moves our matches to
      * other workers now rather than after REGISTRY_DEAD_MS of silence. */
     host_flush(h, worker_now_ms());
-    worker_beat(h, worker_now_ms(), true);
+    worker_control_beat(h, worker_now_ms(), true);
     return 0;
 }
 
@@ -372,7 +227,7 @@ int main(int argc, char **argv)
         dh_error("cannot load scripts from %s: %s", scripts, ee.message);
         goto err;
     }
-    if (bundles_init(&bs, id, redis_url, REDIS_TIMEOUT_MS, bundle, LEASE_MS) < 0) {
+    if (bundles_init(&bs, id, redis_url, REDIS_TIMEOUT_MS, bundle, WORKER_LEASE_MS) < 0) {
         dh_error("cannot set up the bundles");
         goto err;
     }
@@ -411,7 +266,7 @@ int main(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
-    if (worker_metrics(&h, &bs, &ops, &active) < 0 || dh_ops_start(&ops, http) < 0)
+    if (worker_metrics_register(&h, &bs, &ops, &active) < 0 || dh_ops_start(&ops, http) < 0)
         goto err;
 
     engine_game_info games[GAMES_MAX];

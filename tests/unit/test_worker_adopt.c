@@ -1,0 +1,134 @@
+/*
+ * test_worker_adopt.c: a match moving between workers (worker/host_adopt.c, host.c), in the
+ * rig of rig_worker.h: the new owner restores it exactly from Redis and the old one is
+ * fenced; a worker that was frozen while its matches moved drops them by itself.
+ */
+#include "rig_worker.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void test_worker_adopts_a_moved_match_exactly_and_the_old_owner_is_fenced(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "scripts", NULL);
+    host_match *hm = rig_worker_started(&r, "m-move", "dominion", NULL);
+    uint64_t cmd = 1;
+    rig_worker_play(&r, hm, 25, &cmd); /* past a turn boundary: snapshot plus log */
+    uint64_t hash = engine_match_hash(hm->m);
+    uint64_t decision = engine_match_decision(hm->m)->decision_id;
+    int decider = engine_match_decision(hm->m)->seat;
+    Deckhand__Internal__Internal *m;
+    rig_worker_mm_drain(&r);
+
+    /* the matchmaker's takeover: another owner, the next epoch, the adopt set */
+    rig_worker_redis_do("HSET match:{m-move} worker %s epoch %s", "wk-u", "2");
+    rig_worker_redis_do("SADD worker:{wk-u}:adopt %s%s", "m-", "move");
+    store st2;
+    CU_ASSERT_EQUAL_FATAL(store_init(&st2, rig_worker_redis_url(), 500), 0);
+    host h2;
+    host_init(&h2, "wk-u", "inproc://worker", r.router, r.dealer, r.bundle, &st2, 10);
+    char ids[4][STORE_ID_MAX];
+    CU_ASSERT_EQUAL(store_adopt_pop(&st2, "wk-u", ids, 4, r.now), 1);
+    CU_ASSERT_EQUAL(host_adopt(&h2, ids[0], r.now), 1);
+    host_match *hm2 = host_find(&h2, "m-move");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(hm2);
+    CU_ASSERT_EQUAL(engine_match_hash(hm2->m), hash);
+    CU_ASSERT_EQUAL(hm2->epoch, 2);
+    CU_ASSERT_EQUAL(hm2->answers, 25);
+    m = rig_worker_mm_next(&r);
+    CU_ASSERT_TRUE_FATAL(m && m->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ADOPTED);
+    CU_ASSERT_TRUE(m->match_adopted->ok && m->match_adopted->n_player_ids == 2 &&
+                   !strcmp(m->match_adopted->player_ids[1], "p-bob"));
+    deckhand__internal__internal__free_unpacked(m, NULL);
+
+    /* the old owner's next write is fenced: UNKNOWN_MATCH, the match dropped, Redis untouched */
+    Deckhand__Choose c;
+    uint32_t opt[64];
+    rig_worker_legal_choice(engine_match_decision(hm->m), &c, opt);
+    rig_worker_command(&r, "m-move", rig_worker_players[decider], 500, &c);
+    host_flush(&r.h, r.now);
+    rig_outbox o;
+    rig_worker_gw_drain(&r, &o);
+    CU_ASSERT_TRUE_FATAL(o.n == 1 && o.msg[0]->body_case == DECKHAND__SERVER_MESSAGE__BODY_REPLY);
+    CU_ASSERT_TRUE(o.msg[0]->reply->error &&
+                   o.msg[0]->reply->error->code == DECKHAND__ERROR_CODE__UNKNOWN_MATCH);
+    rig_outbox_free(&o);
+    CU_ASSERT_PTR_NULL(host_find(&r.h, "m-move"));
+    CU_ASSERT_EQUAL(rig_worker_redis_int("LLEN", "match:{m-move}:history"), 25);
+
+    /* the gateway re-attaches the decider: the new owner re-sends the same decision */
+    Deckhand__Internal__PlayerCommand pc = DECKHAND__INTERNAL__PLAYER_COMMAND__INIT;
+    Deckhand__Resync rs = DECKHAND__RESYNC__INIT;
+    rs.match_id = (char *)"m-move";
+    pc.match_id = (char *)"m-move";
+    pc.player_id = (char *)rig_worker_players[decider];
+    pc.body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC;
+    pc.resync = &rs;
+    host_command(&h2, "gw-t", &pc, r.now);
+    rig_worker_gw_drain(&r, &o);
+    const Deckhand__ServerMessage *dr =
+        rig_outbox_find(&o, rig_worker_players[decider], DECKHAND__SERVER_MESSAGE__BODY_DECISION);
+    CU_ASSERT_TRUE(dr && dr->decision->decision_id == decision);
+    rig_outbox_free(&o);
+    /* and accepts the answer the old owner could not write */
+    pc.cmd_id = 501;
+    pc.body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHOOSE;
+    pc.choose = &c;
+    host_command(&h2, "gw-t", &pc, r.now);
+    host_flush(&h2, r.now);
+    rig_worker_gw_drain(&r, &o);
+    CU_ASSERT_TRUE(o.n >= 1 && o.msg[0]->reply->ok);
+    rig_outbox_free(&o);
+    CU_ASSERT_EQUAL(rig_worker_redis_int("LLEN", "match:{m-move}:history"), 26);
+
+    /* adopting a match that is not ours is refused */
+    CU_ASSERT_EQUAL(host_adopt(&h2, "m-nobody", r.now), 0);
+    m = rig_worker_mm_next(&r);
+    CU_ASSERT_TRUE(m && m->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ADOPTED &&
+                   !m->match_adopted->ok);
+    if (m)
+        deckhand__internal__internal__free_unpacked(m, NULL);
+    host_free(&h2);
+    store_close(&st2);
+    rig_worker_close(&r);
+}
+
+/* A worker frozen while its match moved finds out by itself, without a command to fence:
+ * host_check_owned drops what Redis says is another worker's (or another epoch's), keeps
+ * the rest, and touches nothing in Redis. */
+static void test_worker_check_owned_drops_matches_moved_away(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "scripts", NULL);
+    host_match *a = rig_worker_started(&r, "m-kept", "dominion", NULL);
+    host_match *b = rig_worker_started(&r, "m-gone", "dominion", NULL);
+    host_match *c = rig_worker_started(&r, "m-epoch", "dominion", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_EQUAL(host_check_owned(&r.h, r.now), 0);
+    CU_ASSERT_EQUAL(host_active(&r.h), 3);
+
+    rig_worker_redis_do("HSET match:{m-gone} worker %s epoch %s", "wk-u", "2");
+    rig_worker_redis_do("HSET match:{m-epoch} epoch %s%s", "", "2"); /* moved away and back */
+    CU_ASSERT_EQUAL(host_check_owned(&r.h, r.now), 2);
+    CU_ASSERT_EQUAL(host_active(&r.h), 1);
+    CU_ASSERT_PTR_NOT_NULL(host_find(&r.h, "m-kept"));
+    CU_ASSERT_PTR_NULL(host_find(&r.h, "m-gone"));
+    CU_ASSERT_PTR_NULL(host_find(&r.h, "m-epoch"));
+    CU_ASSERT_EQUAL(rig_worker_redis_int("HLEN", "match:{m-gone}") > 0, 1);
+    rig_worker_close(&r);
+}
+
+int main(void)
+{
+    static const dh_test_case cases[] = {
+        {"worker_adopts_a_moved_match_exactly_and_the_old_owner_is_fenced",
+         test_worker_adopts_a_moved_match_exactly_and_the_old_owner_is_fenced},
+        {"worker_check_owned_drops_matches_moved_away",
+         test_worker_check_owned_drops_matches_moved_away},
+        {NULL, NULL},
+    };
+    return rig_worker_main("worker_adopt", cases);
+}

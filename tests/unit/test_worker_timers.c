@@ -1,0 +1,152 @@
+/*
+ * test_worker_timers.c: the host's timers and absent seats (worker/host_timers.c), in the
+ * rig of rig_worker.h, on its fake clock: a decision timer answers by default; a seat away
+ * past its grace period is played by a bot until it returns, or forfeits when its queue
+ * says so; a seat nobody ever attached counts as away.
+ */
+#include "rig_worker.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void test_worker_decision_timer_answers_by_default(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "scripts", NULL);
+    Deckhand__Internal__QueueSettings set = DECKHAND__INTERNAL__QUEUE_SETTINGS__INIT;
+    set.decision_ms = 50;
+    set.grace_ms = 60000;
+    host_match *hm = rig_worker_started(&r, "m-timer", "dominion", &set);
+    uint64_t before = engine_match_decision(hm->m)->decision_id;
+    CU_ASSERT_EQUAL(host_tick(&r.h, r.now), 0); /* the clock starts */
+    host_flush(&r.h, r.now);
+    CU_ASSERT_EQUAL(engine_match_decision(hm->m)->decision_id, before);
+    rig_worker_advance(&r, 80);
+    CU_ASSERT_EQUAL(host_tick(&r.h, r.now), 1);
+    host_flush(&r.h, r.now);
+    CU_ASSERT_TRUE(engine_match_decision(hm->m)->decision_id > before);
+    CU_ASSERT_EQUAL(rig_worker_redis_int("LLEN", "match:{m-timer}:history"), 1);
+    char *ms = rig_worker_hget("match:{m-timer}", "decision_ms");
+    CU_ASSERT_STRING_EQUAL(ms ? ms : "", "50");
+    free(ms);
+    rig_outbox o;
+    rig_worker_gw_drain(&r, &o);
+    CU_ASSERT_TRUE(o.n > 0); /* the seats see what the default answer did */
+    for (size_t i = 0; i < o.n; i++)
+        CU_ASSERT_NOT_EQUAL(o.msg[i]->body_case, DECKHAND__SERVER_MESSAGE__BODY_REPLY);
+    rig_outbox_free(&o);
+    rig_worker_close(&r);
+}
+
+static void test_worker_away_seat_is_played_by_a_bot_after_grace_until_it_returns(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "scripts", NULL);
+    Deckhand__Internal__QueueSettings set = DECKHAND__INTERNAL__QUEUE_SETTINGS__INIT;
+    set.grace_ms = 30;
+    set.abandon = (char *)"bot";
+    host_match *hm = rig_worker_started(&r, "m-away", "dominion", &set);
+    int seat = engine_match_decision(hm->m)->seat;
+    rig_worker_away_via(&r, "gw-other", "m-away", rig_worker_players[seat]); /* not its gateway */
+    CU_ASSERT_EQUAL(hm->seats[seat].away_ms, 0);
+    rig_worker_away_via(&r, "gw-t", "m-away", rig_worker_players[seat]);
+    CU_ASSERT_NOT_EQUAL(hm->seats[seat].away_ms, 0);
+    CU_ASSERT_EQUAL(host_tick(&r.h, r.now), 0); /* still within grace */
+    rig_worker_advance(&r, 50);
+    size_t made = 0;
+    for (int i = 0; i < 200 && engine_match_decision(hm->m)->seat == seat; i++) {
+        made += host_tick(&r.h, r.now);
+        host_flush(&r.h, r.now);
+    }
+    CU_ASSERT_TRUE(made >= 1);
+    CU_ASSERT_TRUE(hm->seats[seat].robot);
+    CU_ASSERT_NOT_EQUAL(engine_match_decision(hm->m)->seat, seat); /* the bot ended its turn */
+    /* the player comes back: the seat is theirs again */
+    rig_worker_command(&r, "m-away", rig_worker_players[seat], 0, NULL);
+    CU_ASSERT_FALSE(hm->seats[seat].robot);
+    CU_ASSERT_EQUAL(hm->seats[seat].away_ms, 0);
+    rig_outbox o;
+    rig_worker_gw_drain(&r, &o);
+    rig_outbox_free(&o);
+    rig_worker_close(&r);
+}
+
+/* A seat nobody ever attached (its MatchAssigned reached no connection) counts as away
+ * once its decision has waited HOST_ATTACH_MS, and after the grace period a bot plays it:
+ * the match never waits on it forever. */
+static void test_worker_never_attached_seat_counts_as_away_then_a_bot_plays(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "scripts", NULL);
+    Deckhand__Internal__QueueSettings set = DECKHAND__INTERNAL__QUEUE_SETTINGS__INIT;
+    set.grace_ms = 30;
+    set.abandon = (char *)"bot";
+    host_match *hm = rig_worker_started(&r, "m-ghost", "dominion", &set);
+    int seat = engine_match_decision(hm->m)->seat;
+    hm->seats[seat].route[0] = '\0'; /* as if no gateway ever attached the player */
+    uint64_t t0 = r.now;
+    CU_ASSERT_EQUAL(host_tick(&r.h, t0), 0);
+    CU_ASSERT_EQUAL(host_tick(&r.h, t0 + HOST_ATTACH_MS - 1), 0);
+    CU_ASSERT_EQUAL(hm->seats[seat].away_ms, 0);
+    CU_ASSERT_EQUAL(host_tick(&r.h, t0 + HOST_ATTACH_MS), 0);
+    CU_ASSERT_EQUAL(hm->seats[seat].away_ms, t0 + HOST_ATTACH_MS);
+    CU_ASSERT_EQUAL(host_tick(&r.h, t0 + HOST_ATTACH_MS + 30), 1); /* past grace: the bot */
+    host_flush(&r.h, r.now);
+    CU_ASSERT_TRUE(hm->seats[seat].robot);
+    rig_outbox o;
+    rig_worker_gw_drain(&r, &o);
+    rig_outbox_free(&o);
+    rig_worker_close(&r);
+}
+
+static void test_worker_away_seat_forfeits_when_the_queue_says_so(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "scripts", NULL);
+    Deckhand__Internal__QueueSettings set = DECKHAND__INTERNAL__QUEUE_SETTINGS__INIT;
+    set.grace_ms = 10;
+    set.abandon = (char *)"forfeit";
+    host_match *hm = rig_worker_started(&r, "m-forfeit", "dominion", &set);
+    int seat = engine_match_decision(hm->m)->seat;
+    Deckhand__Internal__Internal *m;
+    rig_worker_mm_drain(&r);
+    rig_worker_away_via(&r, "gw-t", "m-forfeit", rig_worker_players[seat]);
+    rig_worker_advance(&r, 30);
+    host_tick(&r.h, r.now);
+    host_flush(&r.h, r.now);
+    CU_ASSERT_PTR_NULL(host_find(&r.h, "m-forfeit"));
+    rig_outbox o;
+    rig_worker_gw_drain(&r, &o);
+    CU_ASSERT_PTR_NOT_NULL(rig_outbox_find(&o, rig_worker_players[1 - seat],
+                                           DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER));
+    rig_outbox_free(&o);
+    m = rig_worker_mm_next(&r);
+    CU_ASSERT_TRUE(m && m->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ENDED);
+    if (m)
+        deckhand__internal__internal__free_unpacked(m, NULL);
+    char *status = rig_worker_hget("match:{m-forfeit}", "status");
+    char *result = rig_worker_hget("match:{m-forfeit}", "result");
+    CU_ASSERT_STRING_EQUAL(status ? status : "", "finished");
+    CU_ASSERT_TRUE(result && strstr(result, "\"forfeit\":true"));
+    free(status);
+    free(result);
+    char *owner = rig_worker_hget("matches:running", "m-forfeit");
+    CU_ASSERT_PTR_NULL(owner);
+    free(owner);
+    rig_worker_close(&r);
+}
+
+int main(void)
+{
+    static const dh_test_case cases[] = {
+        {"worker_decision_timer_answers_by_default", test_worker_decision_timer_answers_by_default},
+        {"worker_away_seat_is_played_by_a_bot_after_grace_until_it_returns",
+         test_worker_away_seat_is_played_by_a_bot_after_grace_until_it_returns},
+        {"worker_never_attached_seat_counts_as_away_then_a_bot_plays",
+         test_worker_never_attached_seat_counts_as_away_then_a_bot_plays},
+        {"worker_away_seat_forfeits_when_the_queue_says_so",
+         test_worker_away_seat_forfeits_when_the_queue_says_so},
+        {NULL, NULL},
+    };
+    return rig_worker_main("worker_timers", cases);
+}

@@ -1,0 +1,230 @@
+/*
+ * host_adopt.c: adopting matches the matchmaker moved onto this worker after their
+ * worker died or stopped (docs/ARCHITECTURE.md, "Takeover"): each is restored from its
+ * meta, snapshot and log in Redis on the bundle it is pinned to, and answered with
+ * MatchAdopted.
+ */
+#include "host_internal.h"
+#include "host_output.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bundles.h"
+#include "dh_log.h"
+
+#define HOST_ADOPT_BATCH 64 /* ids taken from worker:{ID}:adopt per round */
+
+static void host_match_adopted(host *h, const char *match_id, bool ok, const char *error,
+                               const char *player_ids)
+{
+    Deckhand__Internal__MatchAdopted ma = DECKHAND__INTERNAL__MATCH_ADOPTED__INIT;
+    char ids[HOST_ID_MAX * HOST_SEATS_MAX];
+    char *list[HOST_SEATS_MAX];
+    snprintf(ids, sizeof ids, "%s", player_ids ? player_ids : "");
+    size_t n = 0;
+    char *save = NULL;
+    for (char *p = strtok_r(ids, ",", &save); p && n < HOST_SEATS_MAX;
+         p = strtok_r(NULL, ",", &save))
+        list[n++] = p;
+    ma.match_id = (char *)match_id;
+    ma.ok = ok;
+    ma.error = (char *)(error ? error : "");
+    ma.worker_id = (char *)h->worker_id;
+    ma.n_player_ids = n;
+    ma.player_ids = list;
+    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
+    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ADOPTED;
+    msg.match_adopted = &ma;
+    host_send_control(h, &msg);
+}
+
+/* Split a comma-separated list in place into at most max items; their count. */
+static int host_split(char *list, char **out, int max)
+{
+    int n = 0;
+    char *save = NULL;
+    for (char *p = strtok_r(list, ",", &save); p && n < max; p = strtok_r(NULL, ",", &save))
+        out[n++] = p;
+    return n;
+}
+
+/* Restore meta's match from its snapshot and log on bundle b (NULL with why set on
+ * failure, -1 in *down when Redis failed). */
+static engine_match *host_restore(host *h, const char *id, const store_match *meta,
+                                  engine_bundle *b, char **names, int nseats, uint64_t now_ms,
+                                  const char **why, bool *down)
+{
+    uint8_t *snap = NULL;
+    size_t len = 0;
+    store_blob *log = NULL;
+    long nlog = -1;
+    engine_answer *answers = NULL;
+    uint32_t *ids = NULL;
+    engine_match *m = NULL;
+    static char err[sizeof((engine_error *)0)->message + 32];
+    int rc = store_get_snapshot(h->st, id, &snap, &len, now_ms);
+    if (rc <= 0) {
+        *down = rc < 0;
+        *why = "no snapshot";
+        goto out;
+    }
+    if ((nlog = store_get_log(h->st, id, &log, now_ms)) < 0) {
+        *down = true;
+        *why = "cannot read the log";
+        goto out;
+    }
+    answers = calloc((size_t)nlog + 1, sizeof *answers);
+    ids = calloc(((size_t)nlog + 1) * HOST_BOT_IDS, sizeof *ids);
+    if (!answers || !ids) {
+        *why = "out of memory";
+        goto out;
+    }
+    for (long i = 0; i < nlog; i++) {
+        if (engine_answer_decode(log[i].data, log[i].len, &answers[i], ids + HOST_BOT_IDS * i,
+                                 HOST_BOT_IDS)) {
+            *why = "a log entry does not decode";
+            goto out;
+        }
+    }
+    engine_match_config cfg = {.match_id = id,
+                               .game = meta->game,
+                               .seed = meta->seed,
+                               .nplayers = nseats,
+                               .names = (const char **)names};
+    engine_error ee = {0};
+    m = engine_match_restore(b, &cfg, snap, len, answers, (size_t)nlog, &ee);
+    if (!m) {
+        snprintf(err, sizeof err, "restore failed: %s", ee.message);
+        *why = err;
+    }
+out:
+    free(snap);
+    store_blobs_free(log, nlog > 0 ? (size_t)nlog : 0);
+    free(answers);
+    free(ids);
+    return m;
+}
+
+int host_adopt(host *h, const char *match_id, uint64_t now_ms)
+{
+    if (host_find(h, match_id)) {
+        host_match_adopted(h, match_id, true, NULL, NULL);
+        return 1;
+    }
+    if (store_pending(h->st))
+        host_flush(h, now_ms);
+    store_match *meta = calloc(1, sizeof *meta);
+    host_match *hm = calloc(1, sizeof *hm);
+    const char *why = NULL;
+    bool down = false;
+    bundles_entry *pin = NULL;
+    engine_bundle *b = NULL;
+    char *names[HOST_SEATS_MAX], *pids[HOST_SEATS_MAX];
+    char players[sizeof meta->players], player_ids[sizeof meta->player_ids];
+    if (!meta || !hm) {
+        why = "out of memory";
+        goto refuse;
+    }
+    int rc = store_get_match(h->st, match_id, meta, now_ms);
+    if (rc < 0) {
+        free(meta);
+        free(hm);
+        return -1;
+    }
+    if (rc == 0) {
+        why = "no such match in Redis";
+        goto refuse;
+    }
+    if (strcmp(meta->worker, h->worker_id)) {
+        why = "the match belongs to another worker";
+        goto refuse;
+    }
+    if (strcmp(meta->status, "running")) {
+        why = "the match is not running";
+        goto refuse;
+    }
+    if (h->nmatches >= h->capacity) {
+        why = "worker full";
+        goto refuse;
+    }
+    snprintf(players, sizeof players, "%s", meta->players);
+    snprintf(player_ids, sizeof player_ids, "%s", meta->player_ids);
+    int nseats = host_split(players, names, HOST_SEATS_MAX);
+    if (nseats < 1 || host_split(player_ids, pids, HOST_SEATS_MAX) != nseats) {
+        why = "bad player lists";
+        goto refuse;
+    }
+    if (h->bs) {
+        pin = bundles_get(h->bs, meta->bundle, meta->game, now_ms);
+        b = pin ? pin->b : NULL;
+    } else if (!strcmp(engine_bundle_id(h->bundle), meta->bundle)) {
+        b = h->bundle;
+    }
+    if (!b) {
+        why = "its bundle cannot be loaded here";
+        goto refuse;
+    }
+    hm->m = host_restore(h, match_id, meta, b, names, nseats, now_ms, &why, &down);
+    if (!hm->m)
+        goto refuse;
+    if (!host_reserve(h) || !(hm->seats = calloc((size_t)nseats, sizeof *hm->seats))) {
+        why = "out of memory";
+        goto refuse;
+    }
+    snprintf(hm->id, sizeof hm->id, "%s", match_id);
+    snprintf(hm->game, sizeof hm->game, "%s", meta->game);
+    snprintf(hm->mode, sizeof hm->mode, "%s", meta->mode);
+    hm->nseats = nseats;
+    for (int i = 0; i < nseats; i++) {
+        snprintf(hm->seats[i].player_id, sizeof hm->seats[i].player_id, "%s", pids[i]);
+        snprintf(hm->seats[i].name, sizeof hm->seats[i].name, "%s", names[i]);
+    }
+    hm->epoch = meta->epoch;
+    hm->answers = meta->history;
+    hm->set = (host_settings){.grace_ms = meta->grace_ms,
+                              .decision_ms = meta->decision_ms,
+                              .turn_ms = meta->turn_ms,
+                              .forfeit = !strcmp(meta->abandon, "forfeit")};
+    hm->forfeit_seat = -1;
+    hm->snap_version = engine_match_snapshot_version(hm->m);
+    hm->started = true;
+    hm->turn_version = hm->snap_version;
+    hm->turn_ms = now_ms;
+    if (pin) {
+        hm->pin = pin;
+        bundles_pin(pin);
+    }
+    h->matches[h->nmatches++] = hm;
+    dh_counter_inc(&h->stats.adoptions);
+    dh_info("match %s: adopted at epoch %llu (%llu answers, bundle %.12s)", match_id,
+            (unsigned long long)hm->epoch, (unsigned long long)hm->answers, meta->bundle);
+    host_match_adopted(h, match_id, true, NULL, meta->player_ids);
+    free(meta);
+    return 1;
+refuse:
+    if (hm && hm->m)
+        engine_match_free(hm->m);
+    if (hm)
+        free(hm->seats);
+    free(hm);
+    if (down) {
+        free(meta);
+        return -1;
+    }
+    dh_warn("match %s: cannot adopt: %s", match_id, why);
+    host_match_adopted(h, match_id, false, why, meta ? meta->player_ids : NULL);
+    free(meta);
+    return 0;
+}
+
+void host_adopt_pending(host *h, uint64_t now_ms)
+{
+    char ids[HOST_ADOPT_BATCH][STORE_ID_MAX];
+    long n = store_adopt_pop(h->st, h->worker_id, ids, HOST_ADOPT_BATCH, now_ms);
+    for (long i = 0; i < n; i++)
+        if (host_adopt(h, ids[i], now_ms) < 0 &&
+            store_adopt_return(h->st, h->worker_id, ids[i], now_ms) < 0)
+            dh_error("match %s: adoption failed and could not be requeued", ids[i]);
+}

@@ -1,0 +1,30 @@
+/*
+ * host_internal.h: what host.c lends the host's upper files and nobody else may use
+ * (host.h is the public face). The host's files form layers; each calls only the ones
+ * below it:
+ *
+ *   host_adopt.c, host_timers.c, host_rebundle.c   adoption, timers, bundle moves
+ *   host.c                                          the table, new matches, commands, the batch
+ *   host_output.c, host_persist.c                   sending out, writing to Redis
+ *   worker.h                                        the types they share
+ */
+#ifndef DECKHAND_WORKER_HOST_INTERNAL_H
+#define DECKHAND_WORKER_HOST_INTERNAL_H
+
+#include "host.h"
+
+#define HOST_BOT_IDS 64 /* option ids a default answer (or a logged one) may hold */
+
+/* Room for one more match in h->matches; false: out of memory. */
+bool host_reserve(host *h);
+void host_match_free(host_match *hm);
+/* Remove hm from the table and free it (and unpin its bundle). */
+void host_drop(host *h, host_match *hm);
+/* hm is another worker's now: count it and drop it without a word to the matchmaker. */
+void host_lose(host *h, host_match *hm);
+/* Apply one answer for seat and hold its outputs until Redis has it (cmd_id 0: a timer or a
+ * bot answered for the seat). ENGINE_OK when held. */
+engine_code host_apply(host *h, host_match *hm, int seat, uint64_t cmd_id, uint64_t decision_id,
+                       const uint32_t *ids, size_t n, uint64_t now_ms, engine_error *ee);
+
+#endif

@@ -1,0 +1,232 @@
+/*
+ * host_output.c: what the host sends out (see host.h). To the players, through the gateway
+ * that last carried their command: Replies, events, views, decision requests. To the
+ * matchmaker: MatchStarted and other control messages. Nothing here decides when: the
+ * callers release outputs only once Redis holds what they show.
+ */
+#include "host_output.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dh_log.h"
+
+/* The match a ServerMessage is about, or "" (a Reply, a Pong). */
+static const char *host_message_match(const Deckhand__ServerMessage *sm)
+{
+    const char *id = NULL;
+    switch (sm->body_case) {
+    case DECKHAND__SERVER_MESSAGE__BODY_EVENT:
+        id = sm->event->match_id;
+        break;
+    case DECKHAND__SERVER_MESSAGE__BODY_DECISION:
+        id = sm->decision->match_id;
+        break;
+    case DECKHAND__SERVER_MESSAGE__BODY_VIEW:
+        id = sm->view->match_id;
+        break;
+    case DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER:
+        id = sm->game_over->match_id;
+        break;
+    case DECKHAND__SERVER_MESSAGE__BODY_MATCH_FOUND:
+        id = sm->match_found->match_id;
+        break;
+    default:
+        break;
+    }
+    return id ? id : "";
+}
+
+/* Send one ServerMessage to a player through the gateway at route. A gateway that went
+ * away (EHOSTUNREACH) is not an error: the player resyncs when it comes back. */
+void host_send(host *h, const char *route, const char *player_id, const Deckhand__ServerMessage *sm)
+{
+    if (!route || !*route)
+        return;
+    size_t len = deckhand__server_message__get_packed_size(sm);
+    uint8_t stackbuf[2048];
+    uint8_t *buf = len <= sizeof stackbuf ? stackbuf : malloc(len);
+    if (!buf) {
+        dh_error("out of memory sending to %s", player_id);
+        return;
+    }
+    deckhand__server_message__pack(sm, buf);
+    Deckhand__Internal__PlayerOutput po = DECKHAND__INTERNAL__PLAYER_OUTPUT__INIT;
+    po.player_id = (char *)player_id;
+    po.message.data = buf;
+    po.message.len = len;
+    po.match_id = (char *)host_message_match(sm);
+    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
+    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUT;
+    msg.player_output = &po;
+    if (dh_zmq_send(h->router, route, &msg) < 0) {
+        if (errno == EHOSTUNREACH)
+            dh_debug("gateway %s gone; dropped output for %s", route, player_id);
+        else
+            dh_warn("cannot send to %s via %s: %s", player_id, route, strerror(errno));
+    }
+    if (buf != stackbuf)
+        free(buf);
+}
+
+void host_send_reply(host *h, const char *route, const char *player_id, uint64_t cmd_id, int code,
+                     const char *text)
+{
+    Deckhand__Reply r = DECKHAND__REPLY__INIT;
+    Deckhand__Error e = DECKHAND__ERROR__INIT;
+    r.cmd_id = cmd_id;
+    r.ok = code == 0;
+    if (code) {
+        dh_ops_count_code(h->stats.refused, code);
+        e.code = (Deckhand__ErrorCode)code;
+        e.message = (char *)(text ? text : "");
+        r.error = &e;
+    }
+    Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
+    sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_REPLY;
+    sm.reply = &r;
+    host_send(h, route, player_id, &sm);
+}
+
+/* Remember a command's outcome so a retry of its cmd_id gets the same answer. The message
+ * is kept to the first 79 bytes: 64 replies per seat stay small, and error texts are short. */
+void host_remember(host_seat *s, uint64_t cmd_id, int code, const char *text)
+{
+    if (!cmd_id)
+        return;
+    host_reply *r = &s->replies[s->next_reply++ % HOST_REPLIES];
+    r->cmd_id = cmd_id;
+    r->code = code;
+    snprintf(r->text, sizeof r->text, "%.*s", (int)(sizeof r->text - 1), text ? text : "");
+}
+
+const host_reply *host_recall(const host_seat *s, uint64_t cmd_id)
+{
+    for (size_t i = 0; cmd_id && i < HOST_REPLIES; i++)
+        if (s->replies[i].cmd_id == cmd_id)
+            return &s->replies[i];
+    return NULL;
+}
+
+typedef struct {
+    host *h;
+    host_match *hm;
+} host_event_ctx;
+
+static void host_on_event(void *ud, const engine_event *ev)
+{
+    host_event_ctx *c = ud;
+    if (ev->to_seat < 0 || ev->to_seat >= c->hm->nseats)
+        return;
+    const host_seat *s = &c->hm->seats[ev->to_seat];
+    if (!s->route[0])
+        return;
+    Deckhand__Event e = DECKHAND__EVENT__INIT;
+    e.match_id = c->hm->id;
+    e.event_seq = ev->seq;
+    e.kind = (char *)(ev->kind ? ev->kind : "");
+    e.text = (char *)(ev->text ? ev->text : "");
+    e.seat = ev->about_seat;
+    Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
+    sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_EVENT;
+    sm.event = &e;
+    host_send(c->h, s->route, s->player_id, &sm);
+}
+
+/* Every event produced since the last drain, to the seats attached now. */
+void host_release_events(host *h, host_match *hm)
+{
+    host_event_ctx c = {h, hm};
+    engine_match_drain_events(hm->m, host_on_event, &c);
+}
+
+void host_send_view(host *h, host_match *hm, int seat)
+{
+    const host_seat *s = &hm->seats[seat];
+    if (!s->route[0])
+        return;
+    Deckhand__View *v = engine_match_view(hm->m, seat);
+    if (!v) {
+        dh_error("match %s: no view for seat %d (out of memory)", hm->id, seat);
+        return;
+    }
+    Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
+    sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_VIEW;
+    sm.view = v;
+    host_send(h, s->route, s->player_id, &sm);
+    engine_view_free(v);
+}
+
+/* The pending decision, to its seat only. */
+void host_send_decision(host *h, host_match *hm, int seat)
+{
+    const engine_decision *d = engine_match_decision(hm->m);
+    const host_seat *s = &hm->seats[seat];
+    if (!d || d->seat != seat || !s->route[0])
+        return;
+    Deckhand__Option *opts = calloc(d->noptions ? d->noptions : 1, sizeof *opts);
+    Deckhand__Option **optp = calloc(d->noptions ? d->noptions : 1, sizeof *optp);
+    if (!opts || !optp) {
+        dh_error("match %s: out of memory building a decision", hm->id);
+        goto out;
+    }
+    for (size_t i = 0; i < d->noptions; i++) {
+        deckhand__option__init(&opts[i]);
+        opts[i].id = d->options[i].id;
+        opts[i].label = (char *)(d->options[i].label ? d->options[i].label : "");
+        opts[i].card = (char *)(d->options[i].card ? d->options[i].card : "");
+        opts[i].entity = d->options[i].entity;
+        optp[i] = &opts[i];
+    }
+    Deckhand__DecisionRequest dr = DECKHAND__DECISION_REQUEST__INIT;
+    dr.match_id = hm->id;
+    dr.event_seq = engine_match_event_seq(hm->m, seat);
+    dr.decision_id = d->decision_id;
+    dr.seat = (uint32_t)seat;
+    dr.prompt = (char *)(d->prompt ? d->prompt : "");
+    dr.kind = (char *)(d->kind ? d->kind : "");
+    dr.n_options = d->noptions;
+    dr.options = optp;
+    dr.min = d->min;
+    dr.max = d->max;
+    Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
+    sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_DECISION;
+    sm.decision = &dr;
+    host_send(h, s->route, s->player_id, &sm);
+out:
+    free(opts);
+    free(optp);
+}
+
+/* After a change everyone saw: events, then every attached seat's view, then the
+ * decider's request. */
+void host_release_state(host *h, host_match *hm)
+{
+    host_release_events(h, hm);
+    for (int i = 0; i < hm->nseats; i++)
+        host_send_view(h, hm, i);
+    const engine_decision *d = engine_match_decision(hm->m);
+    if (d && d->seat >= 0 && d->seat < hm->nseats)
+        host_send_decision(h, hm, d->seat);
+}
+
+void host_send_control(host *h, Deckhand__Internal__Internal *msg)
+{
+    if (dh_zmq_send(h->dealer, NULL, msg) < 0)
+        dh_warn("cannot reach the matchmaker: %s", strerror(errno));
+}
+
+void host_match_started(host *h, const char *match_id, bool ok, const char *error)
+{
+    Deckhand__Internal__MatchStarted ms = DECKHAND__INTERNAL__MATCH_STARTED__INIT;
+    ms.match_id = (char *)match_id;
+    ms.ok = ok;
+    ms.error = (char *)(error ? error : "");
+    ms.worker_id = (char *)h->worker_id;
+    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
+    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_STARTED;
+    msg.match_started = &ms;
+    host_send_control(h, &msg);
+}

@@ -1,0 +1,28 @@
+/*
+ * host_output.h: what the host sends out (host_output.c): to players through their
+ * gateway, and to the matchmaker. Private to the host's files (host.h is the public face).
+ */
+#ifndef DECKHAND_WORKER_HOST_OUTPUT_H
+#define DECKHAND_WORKER_HOST_OUTPUT_H
+
+#include "worker.h"
+
+/* Send one ServerMessage to a player through the gateway at route ("" or NULL: dropped). */
+void host_send(host *h, const char *route, const char *player_id,
+               const Deckhand__ServerMessage *sm);
+/* A Reply to cmd_id: ok when code is 0, else the error code and text. */
+void host_send_reply(host *h, const char *route, const char *player_id, uint64_t cmd_id, int code,
+                     const char *text);
+/* A seat's memory of its last HOST_REPLIES outcomes, for retried cmd_ids. */
+void host_remember(host_seat *s, uint64_t cmd_id, int code, const char *text);
+const host_reply *host_recall(const host_seat *s, uint64_t cmd_id);
+void host_release_events(host *h, host_match *hm);
+void host_send_view(host *h, host_match *hm, int seat);
+void host_send_decision(host *h, host_match *hm, int seat);
+/* Events, every attached seat's view, then the decider's request. */
+void host_release_state(host *h, host_match *hm);
+/* To the matchmaker. */
+void host_send_control(host *h, Deckhand__Internal__Internal *msg);
+void host_match_started(host *h, const char *match_id, bool ok, const char *error);
+
+#endif

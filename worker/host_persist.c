@@ -1,0 +1,164 @@
+/*
+ * host_persist.c: how a hosted match is written to Redis (store.h): the one fenced write
+ * that makes Redis hold the match as the engine has it now, the result table once it is
+ * over, and the held action whose outputs wait for that write's acknowledgement.
+ */
+#include "host_persist.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define HOST_RESULT_MAX 4096
+
+uint64_t host_wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* A bounded text buffer: appends past the end are cut, never overflow. */
+typedef struct {
+    char *p;
+    size_t at, cap;
+} host_text;
+
+static void host_text_add(host_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void host_text_add(host_text *t, const char *fmt, ...)
+{
+    if (t->at + 1 >= t->cap)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(t->p + t->at, t->cap - t->at, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        t->at = t->at + (size_t)n < t->cap ? t->at + (size_t)n : t->cap - 1;
+}
+
+static void host_text_json_str(host_text *t, const char *s)
+{
+    host_text_add(t, "\"");
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            host_text_add(t, "\\%c", c);
+        else if (c < 0x20)
+            host_text_add(t, "\\u%04x", c);
+        else
+            host_text_add(t, "%c", c);
+    }
+    host_text_add(t, "\"");
+}
+
+/* Over: the rules ended it, or a seat forfeited. */
+bool host_over(const host_match *hm)
+{
+    return hm->forfeit_seat >= 0 || engine_match_finished(hm->m);
+}
+
+/* The final table by seat: the engine's, or after a forfeit every other seat shares first
+ * place and the forfeiting seat is last (scores are the points held when it happened,
+ * unknown to the host: 0). */
+size_t host_results(const host_match *hm, engine_result *res, size_t max)
+{
+    if (hm->forfeit_seat < 0)
+        return engine_match_results(hm->m, res, max);
+    size_t n = (size_t)hm->nseats < max ? (size_t)hm->nseats : max;
+    for (size_t i = 0; i < n; i++)
+        res[i] = (engine_result){.seat = (int)i,
+                                 .score = 0,
+                                 .rank = (int)i == hm->forfeit_seat ? hm->nseats : 1,
+                                 .turns = 0};
+    return n;
+}
+
+/* The result as stored in match:{ID}.result: [{seat,name,score,rank,turns}...]. A
+ * result cut by the buffer's end is not valid JSON; 4 KiB holds any real table. */
+static void host_results_json(host_match *hm, char *json, size_t cap)
+{
+    engine_result res[HOST_SEATS_MAX];
+    size_t n = host_results(hm, res, HOST_SEATS_MAX);
+    host_text t = {json, 0, cap};
+    json[0] = '\0';
+    host_text_add(&t, "[");
+    for (size_t i = 0; i < n; i++) {
+        int seat = res[i].seat;
+        host_text_add(&t, "%s{\"seat\":%d,\"name\":", i ? "," : "", seat);
+        host_text_json_str(&t, seat >= 0 && seat < hm->nseats ? hm->seats[seat].name : "");
+        host_text_add(&t, ",\"score\":%d,\"rank\":%d,\"turns\":%d%s}", res[i].score, res[i].rank,
+                      res[i].turns, seat == hm->forfeit_seat ? ",\"forfeit\":true" : "");
+    }
+    host_text_add(&t, "]");
+}
+
+/* Append the one fenced write that makes Redis hold hm as the engine has it now: a new
+ * snapshot (which resets the log) when a turn boundary passed, else the answer just
+ * accepted on the log; the accepted answer (NULL for a new match) on the history; the
+ * result and final hash once finished. -1 when the write could not be queued. */
+int host_persist(host *h, host_match *hm, const engine_answer *accepted)
+{
+    int rc = -1;
+    store_commit c = {.match_id = hm->id, .worker = h->worker_id, .epoch = hm->epoch};
+    size_t nlog = engine_match_log_len(hm->m), from = 0;
+    uint64_t version = engine_match_snapshot_version(hm->m);
+    if (version != hm->snap_version)
+        c.snap = engine_match_snapshot(hm->m, &c.snap_len);
+    else
+        from = nlog ? nlog - 1 : 0; /* only the newest answer is new to the log */
+    store_blob *log = calloc(nlog ? nlog : 1, sizeof *log);
+    uint8_t *hist = NULL;
+    char json[HOST_RESULT_MAX], hash[24];
+    if (!log)
+        return -1;
+    for (size_t i = from; i < nlog; i++) {
+        engine_answer a = engine_match_log_at(hm->m, i);
+        if (engine_answer_encode(&a, &log[c.nlog].data, &log[c.nlog].len) != 0)
+            goto out;
+        c.nlog++;
+    }
+    c.log = log;
+    if (accepted) {
+        if (engine_answer_encode(accepted, &hist, &c.hist_len) != 0)
+            goto out;
+        c.hist = hist;
+    }
+    if (host_over(hm)) {
+        host_results_json(hm, json, sizeof json);
+        snprintf(hash, sizeof hash, "%016llx", (unsigned long long)engine_match_hash(hm->m));
+        c.finish = true;
+        c.ended_ms = host_wall_ms();
+        c.result = json;
+        c.final_hash = hash;
+    }
+    rc = store_put_commit(h->st, &c);
+out:
+    for (size_t i = 0; i < c.nlog; i++)
+        free(log[i].data);
+    free(log);
+    free(hist);
+    return rc;
+}
+
+host_action *host_hold(host *h, host_act_kind kind, host_match *hm, int op)
+{
+    if (h->nacts == h->capacts) {
+        size_t cap = h->capacts ? h->capacts * 2 : 64;
+        host_action *a = realloc(h->acts, cap * sizeof *a);
+        if (!a)
+            return NULL;
+        h->acts = a;
+        h->capacts = cap;
+    }
+    host_action *a = &h->acts[h->nacts++];
+    memset(a, 0, sizeof *a);
+    a->kind = kind;
+    a->hm = hm;
+    a->op = op;
+    hm->busy = true;
+    return a;
+}

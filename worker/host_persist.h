@@ -1,0 +1,20 @@
+/*
+ * host_persist.h: how a hosted match is written to Redis (host_persist.c). Private to the
+ * host's files (host.h is the public face).
+ */
+#ifndef DECKHAND_WORKER_HOST_PERSIST_H
+#define DECKHAND_WORKER_HOST_PERSIST_H
+
+#include "worker.h"
+
+uint64_t host_wall_ms(void);
+/* Over: the rules ended it, or a seat forfeited. */
+bool host_over(const host_match *hm);
+/* The final table by seat (see host_persist.c for a forfeit's). */
+size_t host_results(const host_match *hm, engine_result *res, size_t max);
+/* Queue the fenced write that makes Redis hold hm as the engine has it now. -1: not queued. */
+int host_persist(host *h, host_match *hm, const engine_answer *accepted);
+/* Hold an action on store op op until host_flush; marks hm busy. NULL: out of memory. */
+host_action *host_hold(host *h, host_act_kind kind, host_match *hm, int op);
+
+#endif

@@ -1,0 +1,76 @@
+/*
+ * host_rebundle.c: live-ops --apply-to-running (see host.h, host_apply_bundles): a
+ * running match moves onto its game's new current bundle at a quiescent point, rebuilt
+ * there from its last snapshot, once Redis has recorded the move.
+ */
+#include "host_internal.h"
+#include "host_output.h"
+
+#include <stdio.h>
+
+#include "bundles.h"
+#include "dh_log.h"
+
+/* Rebuild hm on bundle e from its last snapshot; the Redis write goes first, in a batch of
+ * its own. false (nothing changed) when the rebuild or the write fails. */
+static bool host_move(host *h, host_match *hm, bundles_entry *e, uint64_t now_ms)
+{
+    const char *names[HOST_SEATS_MAX];
+    for (int i = 0; i < hm->nseats; i++)
+        names[i] = hm->seats[i].name;
+    engine_match_config cfg = {
+        .match_id = hm->id, .game = hm->game, .nplayers = hm->nseats, .names = names};
+    size_t len = 0;
+    const uint8_t *snap = engine_match_snapshot(hm->m, &len);
+    engine_error ee = {0};
+    engine_match *m = engine_match_restore(e->b, &cfg, snap, len, NULL, 0, &ee);
+    if (!m) {
+        dh_warn("match %s: stays on bundle %.12s, cannot move to %.12s: %s", hm->id, hm->pin->id,
+                e->id, ee.message);
+        return false;
+    }
+    char note[200];
+    snprintf(note, sizeof note, "%s %s %llu %llu", hm->pin->id, e->id,
+             (unsigned long long)engine_match_snapshot_version(hm->m),
+             (unsigned long long)hm->answers);
+    int op = store_op(h->st, now_ms);
+    if (op >= 0 && store_move_bundle(h->st, h->worker_id, hm->id, hm->epoch, e->id, note) < 0)
+        op = -1;
+    store_flush(h->st, now_ms);
+    bool ok = store_ok(h->st, op), fenced = store_fenced(h->st, op);
+    store_next(h->st);
+    if (!ok) {
+        engine_match_free(m);
+        if (fenced)
+            host_lose(h, hm);
+        return false;
+    }
+    dh_info("match %s: moved from bundle %.12s to %.12s at snapshot %llu", hm->id, hm->pin->id,
+            e->id, (unsigned long long)engine_match_snapshot_version(hm->m));
+    engine_match_free(hm->m);
+    hm->m = m;
+    bundles_entry *old = hm->pin;
+    hm->pin = e;
+    bundles_pin(e);
+    bundles_unpin(h->bs, old);
+    for (int i = 0; i < hm->nseats; i++)
+        host_send_view(h, hm, i);
+    return true;
+}
+
+void host_apply_bundles(host *h, uint64_t now_ms)
+{
+    if (!h->bs || store_pending(h->st))
+        return;
+    bool any = false; /* the common case, nothing to apply, costs one pass over the games */
+    for (size_t i = 0; i < h->bs->ncur; i++)
+        any = any || h->bs->cur[i].e->apply_running;
+    for (size_t i = 0; any && i < h->nmatches; i++) {
+        host_match *hm = h->matches[i];
+        bundles_entry *cur = bundles_pick(h->bs, hm->game);
+        if (!hm->pin || hm->pin == cur || !cur->apply_running || hm->busy || !hm->started ||
+            engine_match_finished(hm->m) || engine_match_log_len(hm->m) != 0)
+            continue;
+        host_move(h, hm, cur, now_ms);
+    }
+}

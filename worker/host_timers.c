@@ -1,0 +1,91 @@
+/*
+ * host_timers.c: decision and turn timers, and seats away past their grace period (see
+ * host.h): what is due is answered with the game's default bot, or the seat forfeits.
+ */
+#include "host_internal.h"
+#include "host_persist.h"
+
+#include "dh_log.h"
+
+/* Answer hm's pending decision with the game's default bot, as if its seat had. */
+static bool host_default_answer(host *h, host_match *hm, const char *why, uint64_t now_ms)
+{
+    uint32_t ids[HOST_BOT_IDS];
+    size_t n = HOST_BOT_IDS;
+    engine_error ee = {0};
+    const engine_decision *d = engine_match_decision(hm->m);
+    int seat = d->seat;
+    uint64_t decision_id = d->decision_id;
+    engine_code code = engine_match_bot_answer(hm->m, NULL, ids, &n, &ee);
+    if (code == ENGINE_OK)
+        code = host_apply(h, hm, seat, 0, decision_id, ids, n, now_ms, &ee);
+    if (code != ENGINE_OK) {
+        dh_warn("match %s: no default answer for seat %d (%s): %s", hm->id, seat, why, ee.message);
+        return false;
+    }
+    dh_counter_inc(&h->stats.default_answers);
+    dh_debug("match %s: seat %d answered by default (%s)", hm->id, seat, why);
+    return true;
+}
+
+/* Seat forfeits: the match ends now, once Redis has the result. */
+static void host_forfeit(host *h, host_match *hm, int seat, uint64_t now_ms)
+{
+    hm->forfeit_seat = seat;
+    int op = store_op(h->st, now_ms);
+    if (op >= 0 && host_persist(h, hm, NULL) < 0)
+        op = -1;
+    if (!host_hold(h, HOST_ACT_FORFEIT, hm, op)) {
+        hm->forfeit_seat = -1;
+        hm->busy = false;
+        return;
+    }
+    dh_info("match %s: seat %d forfeits after %u ms away", hm->id, seat, hm->set.grace_ms);
+}
+
+size_t host_tick(host *h, uint64_t now_ms)
+{
+    size_t made = 0;
+    for (size_t i = 0; i < h->nmatches; i++) {
+        host_match *hm = h->matches[i];
+        if (!hm->started || hm->busy || host_over(hm))
+            continue;
+        const engine_decision *d = engine_match_decision(hm->m);
+        if (!d || d->seat < 0 || d->seat >= hm->nseats)
+            continue;
+        if (d->decision_id != hm->decision_id) {
+            hm->decision_id = d->decision_id;
+            hm->decision_ms = now_ms;
+        }
+        uint64_t version = engine_match_snapshot_version(hm->m);
+        if (version != hm->turn_version) {
+            hm->turn_version = version;
+            hm->turn_ms = now_ms;
+        }
+        host_seat *s = &hm->seats[d->seat];
+        if (!s->route[0] && !s->away_ms && now_ms - hm->decision_ms >= HOST_ATTACH_MS) {
+            s->away_ms = now_ms;
+            dh_info("match %s: %s never attached in %d ms: away (grace %u ms)", hm->id,
+                    s->player_id, HOST_ATTACH_MS, hm->set.grace_ms);
+        }
+        if (s->away_ms && !s->robot && now_ms - s->away_ms >= hm->set.grace_ms) {
+            if (hm->set.forfeit) {
+                host_forfeit(h, hm, d->seat, now_ms);
+                continue;
+            }
+            s->robot = true;
+            dh_info("match %s: %s stayed away %u ms; a bot plays the seat", hm->id, s->player_id,
+                    hm->set.grace_ms);
+        }
+        const char *why = NULL;
+        if (s->robot)
+            why = "seat played by a bot";
+        else if (hm->set.decision_ms && now_ms - hm->decision_ms >= hm->set.decision_ms)
+            why = "decision timer";
+        else if (hm->set.turn_ms && now_ms - hm->turn_ms >= hm->set.turn_ms)
+            why = "turn timer";
+        if (why && host_default_answer(h, hm, why, now_ms))
+            made++;
+    }
+    return made;
+}

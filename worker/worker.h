@@ -1,0 +1,113 @@
+/*
+ * worker.h: the worker's process state, one struct passed down from main.c: the host
+ * (its sockets, the Redis store, the bundles, the table of hosted matches, the outputs
+ * held on the current batch, the counters /metrics shows) and what a hosted match holds.
+ * Only types live here; host.h says what the host does with them, and every module of the
+ * worker stands on this file.
+ */
+#ifndef DECKHAND_WORKER_WORKER_H
+#define DECKHAND_WORKER_WORKER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dh_ops.h"
+#include "dh_zmq.h"
+#include "engine.h"
+#include "internal.pb-c.h"
+#include "store.h"
+
+#define HOST_ID_MAX    128
+#define HOST_REPLIES   64 /* remembered replies per seat, for retried cmd_ids */
+#define HOST_SEATS_MAX 16
+/* A seat whose decision waits this long without any gateway having attached its player
+ * (a MatchAssigned or MatchMoved that reached nobody) counts as away: its grace period
+ * starts, so the match cannot wait on it forever. */
+#define HOST_ATTACH_MS 10000
+
+typedef struct {
+    uint64_t cmd_id; /* 0: empty slot */
+    int code;
+    char text[80];
+} host_reply;
+
+typedef struct {
+    char player_id[HOST_ID_MAX];
+    char name[HOST_ID_MAX];
+    char route[DH_ZMQ_ID_MAX + 1]; /* gateway identity; empty until the player attaches */
+    host_reply replies[HOST_REPLIES];
+    unsigned next_reply;
+    uint64_t top_cmd; /* the highest cmd_id taken from the player, through any gateway */
+    uint64_t away_ms; /* when its gateway said the connection dropped; 0 while present */
+    bool robot;       /* the grace period ran out: a bot plays the seat until it returns */
+} host_seat;
+
+/* A queue's settings (internal.proto QueueSettings); 0 turns a timer off. */
+typedef struct {
+    uint32_t grace_ms, decision_ms, turn_ms;
+    bool forfeit; /* after the grace period: forfeit the seat instead of a bot playing it */
+} host_settings;
+
+typedef struct {
+    char id[HOST_ID_MAX];
+    char game[HOST_ID_MAX];
+    engine_match *m;
+    host_seat *seats;
+    int nseats;
+    uint64_t snap_version; /* last snapshot version Redis holds */
+    uint64_t epoch;        /* our ownership epoch (match:{ID}.epoch) for fenced writes */
+    uint64_t answers;      /* accepted answers since the start (the history's length) */
+    host_settings set;
+    char mode[64];
+    uint64_t decision_id;      /* the pending decision the timers below belong to */
+    uint64_t decision_ms;      /* when it was first put to its seat */
+    uint64_t turn_version;     /* the snapshot version the turn timer belongs to */
+    uint64_t turn_ms;          /* when that turn started (or we got the match) */
+    int forfeit_seat;          /* -1, or the seat that forfeited (the match is over) */
+    bool busy;                 /* a write of the current batch is in flight */
+    bool started;              /* MatchStarted ok was sent */
+    struct bundles_entry *pin; /* the bundle it runs on, when the host follows bundles */
+} host_match;
+
+typedef enum { HOST_ACT_START, HOST_ACT_CHOOSE, HOST_ACT_FORFEIT } host_act_kind;
+
+/* Outputs held until the batch's writes are acknowledged. */
+typedef struct {
+    host_act_kind kind;
+    host_match *hm;
+    int op; /* store op, -1 when it could not even start */
+    int seat;
+    uint64_t cmd_id;
+    char route[DH_ZMQ_ID_MAX + 1];
+} host_action;
+
+/* What /metrics shows (main.c registers them; docs/OPERATIONS.md lists them). */
+typedef struct {
+    dh_counter answers;               /* answers accepted and stored (players and timers) */
+    dh_counter default_answers;       /* answered by the default bot: timers, away seats */
+    dh_counter refused[DH_OPS_CODES]; /* Replies with an error, by code */
+    dh_counter adoptions;             /* matches adopted from a dead worker */
+    dh_counter fenced;                /* writes refused by the epoch fence */
+    dh_counter lost;                  /* matches dropped: another worker owns them now */
+    dh_counter batches;               /* Redis pipelines flushed with held outputs */
+    dh_counter batch_failures;        /* ...of which some write failed (not fenced) */
+} host_stats;
+
+typedef struct {
+    const char *worker_id;
+    const char *endpoint;
+    void *router; /* data path: gateways */
+    void *dealer; /* control path: the matchmaker */
+    engine_bundle *bundle;
+    struct bundles *bs; /* NULL: every match runs on bundle */
+    store *st;
+    uint32_t capacity;
+    host_match **matches;
+    size_t nmatches, capmatches;
+    host_action *acts;
+    size_t nacts, capacts;
+    host_stats stats;
+} host;
+
+#endif

@@ -1,0 +1,102 @@
+/*
+ * worker_control.c: the worker's messages with the matchmaker and the gateways (see
+ * worker_control.h).
+ */
+#include "worker_control.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "bundles.h"
+#include "dh_log.h"
+#include "dh_zmq.h"
+
+#define WORKER_DRAIN_MAX 1000 /* messages per socket per call */
+#define WORKER_GAMES_MAX 32
+
+void worker_control_hello(host *h)
+{
+    engine_game_info info[WORKER_GAMES_MAX];
+    size_t n = engine_bundle_games(h->bundle, info, WORKER_GAMES_MAX);
+    if (n > WORKER_GAMES_MAX)
+        n = WORKER_GAMES_MAX;
+    Deckhand__Internal__GameInfo games[WORKER_GAMES_MAX];
+    Deckhand__Internal__GameInfo *gamep[WORKER_GAMES_MAX];
+    for (size_t i = 0; i < n; i++) {
+        deckhand__internal__game_info__init(&games[i]);
+        games[i].name = (char *)info[i].name;
+        games[i].min_players = (uint32_t)info[i].min_players;
+        games[i].max_players = (uint32_t)info[i].max_players;
+        gamep[i] = &games[i];
+    }
+    Deckhand__Internal__WorkerHello wh = DECKHAND__INTERNAL__WORKER_HELLO__INIT;
+    wh.worker_id = (char *)h->worker_id;
+    wh.endpoint = (char *)h->endpoint;
+    wh.n_games = n;
+    wh.games = gamep;
+    wh.bundle = (char *)engine_bundle_id(h->bundle);
+    wh.capacity = h->capacity;
+    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
+    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_HELLO;
+    msg.worker_hello = &wh;
+    if (dh_zmq_send(h->dealer, NULL, &msg) < 0)
+        dh_debug("hello not sent: %s", strerror(errno));
+}
+
+void worker_control_beat(host *h, uint64_t now_ms, bool stopping)
+{
+    if (h->bs)
+        bundles_report(h->bs, now_ms);
+    Deckhand__Internal__WorkerBeat wb = DECKHAND__INTERNAL__WORKER_BEAT__INIT;
+    wb.worker_id = (char *)h->worker_id;
+    wb.active_matches = (uint32_t)host_active(h);
+    wb.draining = stopping;
+    wb.stopping = stopping;
+    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
+    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_BEAT;
+    msg.worker_beat = &wb;
+    if (dh_zmq_send(h->dealer, NULL, &msg) < 0)
+        dh_debug("beat not sent: %s", strerror(errno));
+    /* the lease rides in the iteration's pipeline; a lost lease only delays readiness */
+    if (store_op(h->st, now_ms) >= 0)
+        store_lease(h->st, h->worker_id, h->endpoint, WORKER_LEASE_MS);
+}
+
+bool worker_control_matchmaker(host *h, uint64_t now_ms)
+{
+    bool adopt = false;
+    for (int i = 0; i < WORKER_DRAIN_MAX; i++) {
+        Deckhand__Internal__Internal *msg = NULL;
+        int rc = dh_zmq_recv(h->dealer, NULL, &msg);
+        if (rc == 0)
+            return adopt;
+        if (rc < 0)
+            continue;
+        if (msg->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_START_MATCH)
+            host_start_match(h, msg->start_match, now_ms);
+        else if (msg->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_ADOPT_MATCH)
+            adopt = true;
+        else
+            dh_warn("unexpected message %d from the matchmaker", (int)msg->body_case);
+        deckhand__internal__internal__free_unpacked(msg, NULL);
+    }
+    return adopt;
+}
+
+void worker_control_gateways(host *h, uint64_t now_ms)
+{
+    char identity[DH_ZMQ_ID_MAX + 1];
+    for (int i = 0; i < WORKER_DRAIN_MAX; i++) {
+        Deckhand__Internal__Internal *msg = NULL;
+        int rc = dh_zmq_recv(h->router, identity, &msg);
+        if (rc == 0)
+            return;
+        if (rc < 0)
+            continue;
+        if (msg->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND)
+            host_command(h, identity, msg->player_command, now_ms);
+        else
+            dh_warn("unexpected message %d from %s", (int)msg->body_case, identity);
+        deckhand__internal__internal__free_unpacked(msg, NULL);
+    }
+}

@@ -1,0 +1,32 @@
+/*
+ * worker_control.h: the worker's messages with the rest of the cluster, the module that
+ * main.c's loop hands every socket to. In: what the matchmaker sends on the control path
+ * (StartMatch, AdoptMatch) and what gateways send on the data path (PlayerCommand), each
+ * handed to the host (host.h). Out, unasked: WorkerHello (which games, which bundle, what
+ * capacity) and WorkerBeat (load, draining), with the worker:{ID} lease riding on the beat.
+ *
+ * Named worker_control, not control: every process folder is on the unit tests' include
+ * path, and the matchmaker has a control.h of its own.
+ */
+#ifndef DECKHAND_WORKER_WORKER_CONTROL_H
+#define DECKHAND_WORKER_WORKER_CONTROL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "host.h"
+
+#define WORKER_LEASE_MS 2000 /* worker:{ID}'s TTL, renewed with every beat */
+
+/* Drain the matchmaker's messages (up to a bound per call). true when an AdoptMatch asks
+ * for an adoption round now: the caller runs it between batches (host_adopt_pending). */
+bool worker_control_matchmaker(host *h, uint64_t now_ms);
+/* Drain the gateways' PlayerCommands (up to a bound per call). */
+void worker_control_gateways(host *h, uint64_t now_ms);
+
+void worker_control_hello(host *h);
+/* A beat to the matchmaker and the lease renewed; stopping: the last one, as the worker
+ * exits, so the matchmaker moves our matches now. */
+void worker_control_beat(host *h, uint64_t now_ms, bool stopping);
+
+#endif
