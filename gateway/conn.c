@@ -7,6 +7,9 @@
  * by GW_WRITE_CAP (a client that stops reading is dropped rather than buffered forever).
  * Writes go out with uv_try_write when the queue is empty, so the common case copies
  * nothing; only what the kernel did not take is copied into a uv_write request.
+ *
+ * What a connection receives goes up through g->conn_events (the session layer's, set by
+ * main.c): this module sits below the session layer and never calls it.
  */
 #include "conn.h"
 
@@ -17,7 +20,6 @@
 #include "dh_flags.h"
 #include "dh_log.h"
 #include "dh_ws.h"
-#include "session.h"
 
 typedef struct {
     uv_write_t req;
@@ -30,7 +32,7 @@ static void conn_on_close(uv_handle_t *h)
 {
     gw_conn *c = h->data;
     gw *g = c->gw;
-    session_on_close(c);
+    g->conn_events.close(c);
     if (c->prev)
         c->prev->next = c->next;
     else
@@ -198,9 +200,9 @@ static void conn_ws_msg(wslay_event_context_ptr ctx, const struct wslay_event_on
     if (c->state != CONN_OPEN)
         return;
     if (arg->opcode == WSLAY_BINARY_FRAME)
-        session_on_frame(c, arg->msg, arg->msg_length);
+        c->gw->conn_events.frame(c, arg->msg, arg->msg_length);
     else if (arg->opcode == WSLAY_TEXT_FRAME)
-        session_bad_frame(c, "text frames are not accepted; send binary frames");
+        c->gw->conn_events.bad_frame(c, "text frames are not accepted; send binary frames");
 }
 
 /* Push out what wslay has queued, and close when the WebSocket is finished. */
@@ -246,7 +248,7 @@ static void conn_ws_feed(gw_conn *c, const uint8_t *data, size_t len)
         return;
     }
     if (c->ws_too_big && c->state == CONN_OPEN)
-        session_bad_frame(c, "message larger than the frame limit");
+        c->gw->conn_events.bad_frame(c, "message larger than the frame limit");
     conn_ws_flush(c);
 }
 
@@ -301,7 +303,7 @@ static void conn_ws_handshake(gw_conn *c, const uint8_t *data, size_t len)
     free(c->hs);
     c->hs = NULL;
     c->hs_len = 0;
-    session_open(c);
+    c->gw->conn_events.open(c);
     if (used_now < len)
         conn_ws_feed(c, data + used_now, len - used_now);
 }
@@ -329,10 +331,10 @@ static void conn_tcp_feed(gw_conn *c, const uint8_t *data, size_t len)
         if (rc == 0)
             break;
         if (rc < 0) {
-            session_bad_frame(c, "frame larger than the frame limit");
+            c->gw->conn_events.bad_frame(c, "frame larger than the frame limit");
             break;
         }
-        session_on_frame(c, p, n);
+        c->gw->conn_events.frame(c, p, n);
     }
 }
 
@@ -418,7 +420,7 @@ static void conn_on_connection(uv_stream_t *server, int status)
         snprintf(c->peer, sizeof c->peer, "%s:%d", ip, ntohs(in->sin_port));
     }
     if (!ws)
-        session_open(c);
+        c->gw->conn_events.open(c);
     if (uv_read_start((uv_stream_t *)&c->tcp, conn_alloc, conn_on_read) < 0)
         conn_close(c, false);
     dh_debug("conn %llu open (%s %s)", (unsigned long long)c->serial, ws ? "ws" : "tcp", c->peer);

@@ -1,6 +1,6 @@
 /*
  * conn.h: client connections. A connection carries ServerMessages out and hands every
- * received ClientMessage payload to the session layer, whatever the transport: TCP with
+ * received ClientMessage payload up through g->conn_events, whatever the transport: TCP with
  * 4-byte length framing, or WebSocket (HTTP upgrade on /ws, then one binary frame per
  * message, via wslay).
  */

@@ -1,9 +1,22 @@
 /*
  * gw.h: the gateway process state, one struct passed to every module (no globals).
  *
- * Modules: main.c (flags, loop, shutdown), conn.c (client sockets: TCP framing and
- * WebSocket transport, write queues), session.c (login, rate limits, dispatch of client
- * messages), route.c (ZeroMQ: matchmaker and worker dealers, match routes), table.c.
+ * Modules, from the top down; each calls only modules below it:
+ *   main.c     flags, set-up, the loop, shutdown; wires the callbacks below
+ *   ops.c      what /metrics counts and what /readyz says
+ *   backend.c  messages from the matchmaker and the workers (QueueReply, MatchAssigned,
+ *              MatchMoved, PlayerOutput)
+ *   session.c  messages from clients: login, rate limits, dispatch, Replies
+ *   mmreq.c    queue requests and player notices to the matchmaker
+ *   route.c    match routes and the player commands sent through them; moves
+ *   lookup.c   Redis lookups of the routes this gateway did not learn itself
+ *   inflight.c requests in flight and their timeouts
+ *   zsock.c    the ZeroMQ sockets (matchmaker and worker dealers) in the libuv loop
+ *   conn.c     client sockets: TCP framing and WebSocket transport, write queues
+ * Hash tables are common/dh_table.{c,h}. Where a lower module must tell a higher one,
+ * it calls a function pointer of this struct that main.c sets: conn_events (conn.c ->
+ * session.c), on_internal (zsock.c -> backend.c), answer (inflight.c, route.c ->
+ * session.c).
  */
 #ifndef DECKHAND_GW_H
 #define DECKHAND_GW_H
@@ -13,6 +26,7 @@
 #include <stdint.h>
 #include <uv.h>
 
+#include "deckhand.pb-c.h"
 #include "dh_ops.h"
 #include "dh_redis.h"
 #include "dh_token.h"
@@ -34,9 +48,18 @@
 #define GW_MATCH_ID_MAX   128 /* a match id with its NUL; longer ids are routed but not tracked */
 
 typedef struct gw_conn gw_conn;
-typedef struct route_sock route_sock;
+typedef struct zsock zsock;
+typedef struct gw gw;
 
-/* What /metrics shows (main.c registers them; docs/OPERATIONS.md lists them). */
+/* What a connection reports to the session layer (conn.c calls, session.c answers). */
+typedef struct {
+    void (*open)(gw_conn *c);                                   /* ready for messages */
+    void (*frame)(gw_conn *c, const uint8_t *data, size_t len); /* one message received */
+    void (*bad_frame)(gw_conn *c, const char *why);             /* one refused: BAD_FRAME */
+    void (*close)(gw_conn *c);                                  /* going away */
+} gw_conn_events;
+
+/* What /metrics shows (ops.c registers them; docs/OPERATIONS.md lists them). */
 typedef struct {
     dh_gauge conns[2];                /* open connections by conn_kind: tcp, ws */
     dh_counter logins;                /* Hellos answered with a Welcome (new and resumed) */
@@ -48,7 +71,7 @@ typedef struct {
     dh_gauge routes;                  /* matches with a known worker */
 } gw_stats;
 
-typedef struct gw {
+struct gw {
     uv_loop_t *loop;
     char id[DH_ZMQ_ID_MAX + 1];
     char tcp_addr[GW_ADDR_MAX];
@@ -73,11 +96,11 @@ typedef struct gw {
 
     /* ZeroMQ */
     void *zctx;
-    route_sock *mm;
-    dh_table dealers;  /* worker endpoint -> route_sock* */
+    zsock *mm;
+    dh_table dealers;  /* worker endpoint -> zsock* */
     dh_table matches;  /* match_id -> route_match* */
-    dh_table pending;  /* "player_id/cmd_id" -> route_pending*, queue requests in flight */
-    dh_table commands; /* "player_id/cmd_id" -> route_pending*, worker commands in flight */
+    dh_table pending;  /* "player_id/cmd_id" -> inflight*, queue requests in flight */
+    dh_table commands; /* "player_id/cmd_id" -> inflight*, worker commands in flight */
     uv_prepare_t drain_prepare;
     uv_idle_t drain_idle;
     uint64_t last_hello;
@@ -93,6 +116,13 @@ typedef struct gw {
 
     gw_stats stats;
     dh_ops ops; /* the operator port (--http) */
-} gw;
+
+    /* Upward calls, set by main.c (see the top of this file). */
+    gw_conn_events conn_events;
+    void (*on_internal)(gw *g, zsock *from, Deckhand__Internal__Internal *m);
+    /* Reply{cmd_id, code + message} to player_id, when connected here. */
+    void (*answer)(gw *g, const char *player_id, uint64_t cmd_id, Deckhand__ErrorCode code,
+                   const char *message);
+};
 
 #endif

@@ -5,7 +5,8 @@
  * --max-frame, --http (the operator port, dh_ops.h: ready while listening with a live
  * link to the matchmaker).
  * One libuv loop runs everything; SIGINT/SIGTERM close the listeners and every
- * connection, and the process exits 0 once the loop has nothing left.
+ * connection, and the process exits 0 once the loop has nothing left. The modules are
+ * listed, top down, in gw.h.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -13,12 +14,17 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "backend.h"
 #include "conn.h"
 #include "dh_flags.h"
 #include "dh_frame.h"
 #include "dh_log.h"
+#include "inflight.h"
 #include "lookup.h"
+#include "ops.h"
 #include "route.h"
+#include "session.h"
+#include "zsock.h"
 
 #define GW_TICK_MS 250
 
@@ -31,7 +37,7 @@ static void gw_stop(gw *g)
     conn_unlisten(g);
     conn_close_all(g);
     lookup_stop(g);
-    route_stop(g);
+    zsock_stop(g);
     uv_close((uv_handle_t *)&g->tick, NULL);
     uv_close((uv_handle_t *)&g->sigint, NULL);
     uv_close((uv_handle_t *)&g->sigterm, NULL);
@@ -42,62 +48,26 @@ static void gw_on_signal(uv_signal_t *h, int signum)
     gw_stop(h->data);
 }
 
-/* The gauges and the probes, every tick. */
-static void gw_publish(gw *g)
+/* The upward calls of the modules below (gw.h): each lower module tells the one above
+ * through these, so that no module calls one above it. */
+static void gw_wire(gw *g)
 {
-    dh_gauge_set(&g->stats.routes, (int64_t)g->matches.count);
-    if (g->stopping)
-        dh_ops_ready(&g->ops, "stopping");
-    else if (!g->tcp_listening || !g->ws_listening)
-        dh_ops_ready(&g->ops, "not listening");
-    else if (!route_mm_linked(g))
-        dh_ops_ready(&g->ops, "no connection to the matchmaker");
-    else
-        dh_ops_ready(&g->ops, NULL);
-    dh_ops_beat(&g->ops);
+    g->conn_events.open = session_open;
+    g->conn_events.frame = session_on_frame;
+    g->conn_events.bad_frame = session_bad_frame;
+    g->conn_events.close = session_on_close;
+    g->on_internal = backend_on_internal;
+    g->answer = session_answer;
 }
 
 static void gw_on_tick(uv_timer_t *t)
 {
     gw *g = t->data;
-    route_tick(g);
+    zsock_tick(g);
+    inflight_tick(g);
     lookup_tick(g);
     conn_sweep(g);
-    gw_publish(g);
-}
-
-static int gw_metrics(gw *g)
-{
-    gw_stats *s = &g->stats;
-    dh_metrics *reg = &g->ops.metrics;
-    int rc = 0;
-    rc |= dh_metrics_gauge(reg, "deckhand_gateway_connections", "transport=\"tcp\"",
-                           "Client connections open, by transport.", &s->conns[CONN_TCP]);
-    rc |= dh_metrics_gauge(reg, "deckhand_gateway_connections", "transport=\"ws\"",
-                           "Client connections open, by transport.", &s->conns[CONN_WS]);
-    rc |=
-        dh_metrics_counter(reg, "deckhand_gateway_logins_total", "",
-                           "Logins answered with a Welcome (new players and resumes).", &s->logins);
-    rc |= dh_metrics_counter(reg, "deckhand_gateway_frames_in_total", "",
-                             "Client messages received.", &s->frames_in);
-    rc |= dh_metrics_counter(reg, "deckhand_gateway_frames_out_total", "",
-                             "Messages sent to clients.", &s->frames_out);
-    rc |= dh_metrics_counter(reg, "deckhand_gateway_bad_frames_total", "",
-                             "Frames refused with BAD_FRAME (oversized, text, undecodable); "
-                             "the connection is closed.",
-                             &s->bad_frames);
-    rc |= dh_metrics_counter(reg, "deckhand_gateway_commands_forwarded_total", "",
-                             "Choose and Resync commands forwarded to a worker.", &s->commands);
-    rc |= dh_ops_codes(&g->ops, "deckhand_gateway_replies_error_total",
-                       "Error Replies sent to clients, by code (the gateway's own and the "
-                       "workers').",
-                       s->replies);
-    rc |= dh_metrics_counter(reg, "deckhand_gateway_match_assignments_total", "",
-                             "Players of this gateway placed in a match (MatchAssigned).",
-                             &s->assignments);
-    rc |= dh_metrics_gauge(reg, "deckhand_gateway_match_routes", "",
-                           "Matches this gateway knows the worker of.", &s->routes);
-    return rc;
+    ops_publish(g);
 }
 
 static int gw_config(gw *g, const dh_flags *f)
@@ -188,9 +158,11 @@ int main(int argc, char **argv)
     g->loop = uv_default_loop();
     if (lookup_init(g) < 0)
         goto out;
-    if (dh_table_init(&g->players) < 0 || route_init(g) < 0 || conn_listen(g) < 0)
+    gw_wire(g);
+    if (dh_table_init(&g->players) < 0 || inflight_init(g) < 0 || route_init(g) < 0 ||
+        zsock_init(g) < 0 || conn_listen(g) < 0)
         goto err;
-    if (gw_metrics(g) < 0 ||
+    if (ops_metrics(g) < 0 ||
         dh_ops_start(&g->ops, dh_flags_str(&f, "http", "DECKHAND_GATEWAY_HTTP", NULL)) < 0)
         goto err;
     uv_timer_init(g->loop, &g->tick);
@@ -213,10 +185,12 @@ err:
     g->stopping = false;
     conn_unlisten(g);
     if (g->mm)
-        route_stop(g);
+        zsock_stop(g);
     uv_run(g->loop, UV_RUN_DEFAULT);
 done:
+    zsock_free(g);
     route_free(g);
+    inflight_free(g);
     if (g->players.buckets)
         dh_table_free(&g->players, NULL);
     uv_loop_close(g->loop);

@@ -1,48 +1,45 @@
 /*
- * route.h: the gateway's ZeroMQ side. One DEALER to the matchmaker (queue requests,
- * match assignments) and one DEALER per worker endpoint (player commands out, player
- * outputs in), all with ZMQ_ROUTING_ID = the gateway id, all inside the libuv loop.
+ * route.h: where matches live. match_id -> the worker's dealer, learnt from
+ * MatchAssigned, or on a miss from Redis (lookup.c), so that a player may resume through
+ * any gateway; changed by the matchmaker's MatchMoved when a match fails over to another
+ * worker. Player commands go to a match's worker through its route.
  *
- * Failover (docs/ARCHITECTURE.md, "Durable matches"): the matchmaker's MatchMoved
- * re-routes a match; the commands in flight for its players get UNAVAILABLE at once and
- * the players connected here are re-attached to the new worker.
+ * Failover (docs/ARCHITECTURE.md, "Durable matches"): MatchMoved re-routes a match and
+ * the commands in flight for its players get UNAVAILABLE at once (route_move); backend.c
+ * then re-attaches the players connected here to the new worker.
  */
 #ifndef DECKHAND_GW_ROUTE_H
 #define DECKHAND_GW_ROUTE_H
 
+#include "conn.h"
 #include "deckhand.pb-c.h"
-#include "gw.h"
+#include "zsock.h"
 
-/* Create the context and the matchmaker dealer, hook them into g->loop. 0 or -1. */
+/* Set up g->matches. 0 or -1. */
 int route_init(gw *g);
-/* Stop the loop handles (shutdown, before uv_run returns). */
-void route_stop(gw *g);
-/* Close the sockets and the context (after the loop ended). */
+/* Free the routes (the dealers are zsock.c's). */
 void route_free(gw *g);
 
-/* True while the matchmaker dealer has a live connection (ZMQ_IMMEDIATE: it can send). */
-bool route_mm_linked(gw *g);
+/* Remember that match_id lives on worker_id at endpoint; returns its dealer or NULL. */
+zsock *route_learn(gw *g, const char *match_id, const char *worker_id, const char *endpoint);
+/* Forget match_id's route, if it still goes through via (NULL: whatever it is). */
+void route_forget(gw *g, const char *match_id, const zsock *via);
+/* The dealer match_id is routed through, or NULL when there is no route. */
+zsock *route_owner(gw *g, const char *match_id);
 
-/* Periodic work from the gateway tick: GatewayHello, expired queue requests. */
-void route_tick(gw *g);
+/* Remember the match the player of c is in (where a disconnect is reported). */
+void route_note_match(gw_conn *c, const char *match_id);
 
-/* Forward a queue request for the player logged in on c. OK when sent (the Reply comes
- * with the matchmaker's answer, or UNAVAILABLE after GW_MM_TIMEOUT); otherwise the error
- * to reply now. */
-Deckhand__ErrorCode route_queue_join(gw *g, gw_conn *c, uint64_t cmd_id,
-                                     const Deckhand__QueueJoin *q);
-Deckhand__ErrorCode route_queue_leave(gw *g, gw_conn *c, uint64_t cmd_id,
-                                      const Deckhand__QueueLeave *q);
+/* The gateway's own commands (cmd_id 0) to match_id's worker, through Redis when there
+ * is no route; nothing answers them and one that cannot be sent is dropped. An attach
+ * (a Resync) makes the worker route the player's outputs here; an away starts the seat's
+ * grace period. */
+void route_attach(gw *g, const char *match_id, const char *player_id);
+void route_away(gw *g, const char *match_id, const char *player_id);
 
-/* The player of c disconnected. Queued (c->queued): PlayerAway to the matchmaker, whose
- * ticket keeps its place for the queue's grace period. In a match (c->match): a
- * PlayerCommand{away, cmd_id 0} to the match's worker, which starts the seat's grace
- * period. Nobody is answered; both fields are cleared. */
+/* The player of c disconnected while in a match (c->match): an away to the match's
+ * worker; c->match is cleared. */
 void route_player_away(gw *g, gw_conn *c);
-
-/* The player of c resumed a session here (Hello with a token): PlayerBack to the
- * matchmaker, so that a waiting ticket follows the player to this gateway. */
-void route_player_back(gw *g, gw_conn *c);
 
 /* Forward a Choose or Resync (exactly one non-NULL) to the worker hosting match_id. OK
  * when sent (the worker replies, or the gateway answers UNAVAILABLE when the worker is
@@ -51,5 +48,11 @@ void route_player_back(gw *g, gw_conn *c);
  * command looks it up in Redis again. */
 Deckhand__ErrorCode route_player_command(gw *g, gw_conn *c, uint64_t cmd_id, const char *match_id,
                                          Deckhand__Choose *choose, Deckhand__Resync *resync);
+
+/* The matchmaker moved mv's match to another worker: re-route it (without an endpoint
+ * the route is only dropped, and the next command asks Redis) and answer UNAVAILABLE to
+ * the commands in flight for its players, which the old worker will not answer. Returns
+ * how many were answered. */
+size_t route_move(gw *g, const Deckhand__Internal__MatchMoved *mv);
 
 #endif

@@ -3,7 +3,7 @@
  *
  * Order of answers: each ClientMessage gets exactly one Reply carrying its cmd_id. A
  * Hello's Welcome and a Ping's Pong precede their Reply. Queue requests are answered when
- * the matchmaker answers (route.c); Choose and Resync are answered by the worker, whose
+ * the matchmaker answers (backend.c); Choose and Resync are answered by the worker, whose
  * PlayerOutputs pass through unchanged. Everything else is answered here, at once.
  */
 #include "session.h"
@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "dh_log.h"
+#include "mmreq.h"
 #include "route.h"
 
 #define SESSION_NAME_MAX 32
@@ -38,6 +39,7 @@ void session_on_close(gw_conn *c)
     if (!c->authed || dh_table_get(&c->gw->players, c->player_id) != c)
         return;
     dh_table_del(&c->gw->players, c->player_id);
+    mmreq_player_away(c->gw, c);
     route_player_away(c->gw, c);
 }
 
@@ -71,6 +73,14 @@ int session_reply(gw_conn *c, uint64_t cmd_id, Deckhand__ErrorCode code, const c
     m.body_case = DECKHAND__SERVER_MESSAGE__BODY_REPLY;
     m.reply = &r;
     return session_send(c, &m);
+}
+
+void session_answer(gw *g, const char *player_id, uint64_t cmd_id, Deckhand__ErrorCode code,
+                    const char *message)
+{
+    gw_conn *c = session_find(g, player_id);
+    if (c)
+        session_reply(c, cmd_id, code, message);
 }
 
 void session_bad_frame(gw_conn *c, const char *why)
@@ -176,7 +186,7 @@ static void session_hello(gw_conn *c, uint64_t cmd_id, const Deckhand__Hello *h)
     if (session_bind(c, player_id, name) < 0)
         goto internal;
     if (h->token && h->token[0])
-        route_player_back(g, c); /* a ticket waiting for this player follows it here */
+        mmreq_player_back(g, c); /* a ticket waiting for this player follows it here */
     dh_info("login player=%s name=\"%s\" conn=%llu %s", c->player_id, c->name,
             (unsigned long long)c->serial, h->token && h->token[0] ? "resumed" : "guest");
 
@@ -246,12 +256,12 @@ static void session_dispatch(gw_conn *c, const Deckhand__ClientMessage *m)
             session_reply(c, id, DECKHAND__ERROR_CODE__BAD_REQUEST, "QueueJoin needs a game");
             return;
         }
-        rc = route_queue_join(g, c, id, m->queue_join);
+        rc = mmreq_join(g, c, id, m->queue_join);
         if (rc == DECKHAND__ERROR_CODE__OK)
             snprintf(c->queued, sizeof c->queued, "%s", m->queue_join->game);
         break;
     case DECKHAND__CLIENT_MESSAGE__BODY_QUEUE_LEAVE:
-        rc = route_queue_leave(g, c, id, m->queue_leave);
+        rc = mmreq_leave(g, c, id, m->queue_leave);
         if (rc == DECKHAND__ERROR_CODE__OK)
             c->queued[0] = '\0';
         break;

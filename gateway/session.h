@@ -25,5 +25,9 @@ int session_reply(gw_conn *c, uint64_t cmd_id, Deckhand__ErrorCode code, const c
 
 /* The connection of player_id on this gateway, or NULL. */
 gw_conn *session_find(gw *g, const char *player_id);
+/* Send Reply{cmd_id, code + message} to player_id when connected here (g->answer: what
+ * the modules below this one answer through). */
+void session_answer(gw *g, const char *player_id, uint64_t cmd_id, Deckhand__ErrorCode code,
+                    const char *message);
 
 #endif

@@ -6,7 +6,7 @@
 # connection is answered again, never twice; nothing accepted disappears), and the bots
 # must have reconnected. How many of them the workers saw away and back is logged, not
 # checked: a resume that overtakes the old connection's close replaces it silently (and
-# test_gateway pins the away report itself).
+# test_gateway_route pins the away report itself).
 # shellcheck source=SCRIPTDIR/e2e_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 

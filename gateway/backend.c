@@ -1,0 +1,186 @@
+/*
+ * backend.c: what the matchmaker and the workers tell the gateway (backend.h). It sits
+ * above the session layer (it answers and informs players) and the modules that do the
+ * work: queue requests in flight (inflight.c), match routes (route.c).
+ *
+ * Control messages are accepted from the matchmaker only: a worker cannot assign or move
+ * matches, and a worker dealer's drain (inside a walk of g->dealers) must not add one.
+ */
+#include "backend.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dh_log.h"
+#include "inflight.h"
+#include "route.h"
+#include "session.h"
+
+static void backend_on_queue_reply(gw *g, const Deckhand__Internal__QueueReply *r)
+{
+    if (!r->player_id || !inflight_untrack(&g->pending, r->player_id, r->cmd_id)) {
+        dh_debug("unexpected or late QueueReply dropped");
+        return;
+    }
+    gw_conn *c = session_find(g, r->player_id);
+    if (!c)
+        return;
+    if (!r->ok)
+        c->queued[0] = '\0'; /* a refused join queued nothing */
+    if (r->ok || !r->error)
+        session_reply(c, r->cmd_id,
+                      r->ok ? DECKHAND__ERROR_CODE__OK : DECKHAND__ERROR_CODE__INTERNAL,
+                      r->ok ? NULL : "queue request failed");
+    else
+        session_reply(c, r->cmd_id, r->error->code, r->error->message);
+}
+
+static void backend_on_match_assigned(gw *g, const Deckhand__Internal__MatchAssigned *a)
+{
+    if (!a->match_id || !a->match_id[0] || !a->worker_endpoint || !a->worker_endpoint[0]) {
+        dh_warn("MatchAssigned without match id or worker endpoint dropped");
+        return;
+    }
+    zsock *d = route_learn(g, a->match_id, a->worker_id, a->worker_endpoint);
+    if (!d)
+        return;
+    dh_counter_inc(&g->stats.assignments);
+    dh_info("match %s on %s (%s): player %s seat %u", a->match_id, a->worker_id, a->worker_endpoint,
+            a->player_id, a->seat);
+
+    gw_conn *c = session_find(g, a->player_id);
+    if (c) {
+        c->queued[0] = '\0';
+        route_note_match(c, a->match_id);
+        Deckhand__ServerMessage m = DECKHAND__SERVER_MESSAGE__INIT;
+        Deckhand__MatchFound f = DECKHAND__MATCH_FOUND__INIT;
+        f.match_id = a->match_id;
+        f.seat = a->seat;
+        f.game = a->game;
+        f.n_players = a->n_players;
+        f.players = a->players;
+        m.body_case = DECKHAND__SERVER_MESSAGE__BODY_MATCH_FOUND;
+        m.match_found = &f;
+        session_send(c, &m);
+    }
+    /* Attach the player even when not connected here now: the worker learns the route
+     * and a reconnecting client resyncs. One who left before the match formed (the
+     * matchmaker had not heard of it yet) is reported away at once, so that the seat
+     * gets its grace period and then its bot rather than stalling the match. */
+    route_attach(g, a->match_id, a->player_id ? a->player_id : "");
+    if (!c && a->player_id && a->player_id[0]) {
+        dh_info("match %s: player %s is not connected here: reported away", a->match_id,
+                a->player_id);
+        route_away(g, a->match_id, a->player_id);
+    }
+}
+
+/* The matchmaker moved a match to another worker (takeover): re-route it, refuse the
+ * commands in flight for its players, and attach the players connected here to the new
+ * worker, which answers each with a full View and the pending decision. */
+static void backend_on_match_moved(gw *g, const Deckhand__Internal__MatchMoved *mv)
+{
+    if (!mv->match_id || !mv->match_id[0]) {
+        dh_warn("MatchMoved without match id dropped");
+        return;
+    }
+    size_t refused = route_move(g, mv);
+    size_t attached = 0;
+    for (size_t i = 0; i < mv->n_player_ids; i++) {
+        if (!mv->player_ids[i] || !session_find(g, mv->player_ids[i]))
+            continue;
+        route_attach(g, mv->match_id, mv->player_ids[i]);
+        attached++;
+    }
+    dh_info("match %s moved to %s (%s): %zu commands refused, %zu players re-attached",
+            mv->match_id, mv->worker_id ? mv->worker_id : "?",
+            mv->worker_endpoint ? mv->worker_endpoint : "", refused, attached);
+}
+
+/* A Reply closes its tracked command; one nobody waits for (a late answer, or the worker
+ * answering the gateway's own attach) is dropped. A waited-for UNKNOWN_MATCH drops the
+ * route it came through. */
+static bool backend_on_reply(gw *g, zsock *from, const char *player_id, const Deckhand__Reply *r)
+{
+    inflight *p = inflight_take(&g->commands, player_id, r->cmd_id);
+    bool wanted = p && !p->expired;
+    if (wanted && !r->ok)
+        dh_ops_count_code(g->stats.replies, r->error ? (int)r->error->code : 0);
+    if (wanted && !r->ok && r->error && r->error->code == DECKHAND__ERROR_CODE__UNKNOWN_MATCH &&
+        p->match_id[0])
+        route_forget(g, p->match_id, from);
+    free(p);
+    if (!wanted)
+        dh_debug("unexpected or late worker Reply for %s dropped", player_id);
+    return wanted;
+}
+
+/* Only outputs that start like a Reply (field 1, length-delimited: 0x0a) or a GameOver
+ * (field 7: 0x3a) are unpacked; the rest pass through untouched. */
+static bool backend_output_wanted(gw *g, zsock *from, const char *player_id,
+                                  const ProtobufCBinaryData *msg)
+{
+    if (msg->len == 0 || (msg->data[0] != 0x0a && msg->data[0] != 0x3a))
+        return true;
+    Deckhand__ServerMessage *m = deckhand__server_message__unpack(NULL, msg->len, msg->data);
+    if (!m)
+        return false;
+    bool wanted = true;
+    if (m->body_case == DECKHAND__SERVER_MESSAGE__BODY_REPLY) {
+        wanted = backend_on_reply(g, from, player_id, m->reply);
+    } else if (m->body_case == DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER) {
+        gw_conn *c = session_find(g, player_id);
+        if (c && m->game_over->match_id && !strcmp(c->match, m->game_over->match_id))
+            c->match[0] = '\0'; /* over: a disconnect now concerns nobody */
+        /* Over: its route goes too (a later command asks Redis, which says finished). */
+        if (m->game_over->match_id)
+            route_forget(g, m->game_over->match_id, from);
+    }
+    deckhand__server_message__free_unpacked(m, NULL);
+    return wanted;
+}
+
+static void backend_on_player_output(gw *g, zsock *from, const Deckhand__Internal__PlayerOutput *o)
+{
+    if (!o->player_id)
+        return;
+    /* A worker that lost the match (it was frozen or cut off while the match moved) may
+     * still speak of it: only the worker the match is routed to is heard. */
+    zsock *owner = o->match_id && *o->match_id ? route_owner(g, o->match_id) : NULL;
+    if (owner && owner != from) {
+        dh_debug("output for %s about match %s from a worker that lost it: dropped", o->player_id,
+                 o->match_id);
+        return;
+    }
+    if (!backend_output_wanted(g, from, o->player_id, &o->message))
+        return;
+    gw_conn *c = session_find(g, o->player_id);
+    if (c)
+        conn_send(c, o->message.data, o->message.len);
+}
+
+void backend_on_internal(gw *g, zsock *from, Deckhand__Internal__Internal *m)
+{
+    bool mm = from == g->mm;
+    switch (m->body_case) {
+    case DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUT:
+        backend_on_player_output(g, from, m->player_output);
+        break;
+    case DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_REPLY:
+        if (mm)
+            backend_on_queue_reply(g, m->queue_reply);
+        break;
+    case DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ASSIGNED:
+        if (mm)
+            backend_on_match_assigned(g, m->match_assigned);
+        break;
+    case DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_MOVED:
+        if (mm)
+            backend_on_match_moved(g, m->match_moved);
+        break;
+    default:
+        dh_debug("unexpected internal message %d from %s dropped", (int)m->body_case,
+                 from->endpoint);
+        break;
+    }
+}

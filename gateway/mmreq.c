@@ -1,0 +1,81 @@
+/*
+ * mmreq.c: the gateway's requests and notices to the matchmaker (mmreq.h). The answers
+ * come back through backend.c.
+ */
+#include "mmreq.h"
+
+#include <errno.h>
+#include <zmq.h>
+
+#include "dh_log.h"
+#include "inflight.h"
+#include "zsock.h"
+
+static Deckhand__ErrorCode mmreq_send(gw *g, gw_conn *c, uint64_t cmd_id,
+                                      const Deckhand__Internal__Internal *m)
+{
+    if (inflight_track(g, &g->pending, c->player_id, cmd_id, "", GW_MM_TIMEOUT) < 0)
+        return DECKHAND__ERROR_CODE__INTERNAL;
+    if (zsock_mm_send(g, m) < 0) {
+        dh_warn("matchmaker unreachable: %s", zmq_strerror(errno));
+        inflight_untrack(&g->pending, c->player_id, cmd_id);
+        return DECKHAND__ERROR_CODE__UNAVAILABLE;
+    }
+    return DECKHAND__ERROR_CODE__OK;
+}
+
+Deckhand__ErrorCode mmreq_join(gw *g, gw_conn *c, uint64_t cmd_id, const Deckhand__QueueJoin *q)
+{
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    Deckhand__Internal__QueueJoin j = DECKHAND__INTERNAL__QUEUE_JOIN__INIT;
+    j.player_id = c->player_id;
+    j.name = c->name;
+    j.gateway_id = g->id;
+    j.cmd_id = cmd_id;
+    j.game = q->game;
+    j.mode = q->mode;
+    j.players = q->players;
+    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_JOIN;
+    m.queue_join = &j;
+    return mmreq_send(g, c, cmd_id, &m);
+}
+
+Deckhand__ErrorCode mmreq_leave(gw *g, gw_conn *c, uint64_t cmd_id, const Deckhand__QueueLeave *q)
+{
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    Deckhand__Internal__QueueLeave l = DECKHAND__INTERNAL__QUEUE_LEAVE__INIT;
+    l.player_id = c->player_id;
+    l.gateway_id = g->id;
+    l.cmd_id = cmd_id;
+    l.game = q->game;
+    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_LEAVE;
+    m.queue_leave = &l;
+    return mmreq_send(g, c, cmd_id, &m);
+}
+
+void mmreq_player_away(gw *g, gw_conn *c)
+{
+    if (!c->queued[0])
+        return;
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    Deckhand__Internal__PlayerAway a = DECKHAND__INTERNAL__PLAYER_AWAY__INIT;
+    a.player_id = c->player_id;
+    a.gateway_id = g->id;
+    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_AWAY;
+    m.player_away = &a;
+    if (g->mm && zsock_mm_send(g, &m) < 0)
+        dh_debug("PlayerAway for %s not sent: %s", c->player_id, zmq_strerror(errno));
+    c->queued[0] = '\0';
+}
+
+void mmreq_player_back(gw *g, gw_conn *c)
+{
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    Deckhand__Internal__PlayerBack b = DECKHAND__INTERNAL__PLAYER_BACK__INIT;
+    b.player_id = c->player_id;
+    b.gateway_id = g->id;
+    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_BACK;
+    m.player_back = &b;
+    if (g->mm && zsock_mm_send(g, &m) < 0)
+        dh_debug("PlayerBack for %s not sent: %s", c->player_id, zmq_strerror(errno));
+}

@@ -1,0 +1,26 @@
+/*
+ * mmreq.h: what the gateway tells the matchmaker about its players: queue requests
+ * (QueueJoin, QueueLeave, tracked in g->pending until the QueueReply), and the player
+ * notices nobody answers (PlayerAway while queued, PlayerBack on a resume).
+ */
+#ifndef DECKHAND_GW_MMREQ_H
+#define DECKHAND_GW_MMREQ_H
+
+#include "conn.h"
+#include "deckhand.pb-c.h"
+
+/* Forward a queue request for the player logged in on c. OK when sent (the Reply comes
+ * with the matchmaker's answer, or UNAVAILABLE after GW_MM_TIMEOUT); otherwise the error
+ * to reply now. */
+Deckhand__ErrorCode mmreq_join(gw *g, gw_conn *c, uint64_t cmd_id, const Deckhand__QueueJoin *q);
+Deckhand__ErrorCode mmreq_leave(gw *g, gw_conn *c, uint64_t cmd_id, const Deckhand__QueueLeave *q);
+
+/* The player of c disconnected while queued (c->queued): PlayerAway to the matchmaker,
+ * whose ticket keeps its place for the queue's grace period; c->queued is cleared. */
+void mmreq_player_away(gw *g, gw_conn *c);
+
+/* The player of c resumed a session here (Hello with a token): PlayerBack to the
+ * matchmaker, so that a waiting ticket follows the player to this gateway. */
+void mmreq_player_back(gw *g, gw_conn *c);
+
+#endif

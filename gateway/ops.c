@@ -1,0 +1,57 @@
+/*
+ * ops.c: the gateway's side of the operator port (--http, common/dh_ops.h): the metrics
+ * it registers (docs/OPERATIONS.md lists them) and, every tick, the gauges and the
+ * readiness probe (ready while listening with a live link to the matchmaker).
+ */
+#include "ops.h"
+
+#include "conn.h"
+#include "zsock.h"
+
+int ops_metrics(gw *g)
+{
+    gw_stats *s = &g->stats;
+    dh_metrics *reg = &g->ops.metrics;
+    int rc = 0;
+    rc |= dh_metrics_gauge(reg, "deckhand_gateway_connections", "transport=\"tcp\"",
+                           "Client connections open, by transport.", &s->conns[CONN_TCP]);
+    rc |= dh_metrics_gauge(reg, "deckhand_gateway_connections", "transport=\"ws\"",
+                           "Client connections open, by transport.", &s->conns[CONN_WS]);
+    rc |=
+        dh_metrics_counter(reg, "deckhand_gateway_logins_total", "",
+                           "Logins answered with a Welcome (new players and resumes).", &s->logins);
+    rc |= dh_metrics_counter(reg, "deckhand_gateway_frames_in_total", "",
+                             "Client messages received.", &s->frames_in);
+    rc |= dh_metrics_counter(reg, "deckhand_gateway_frames_out_total", "",
+                             "Messages sent to clients.", &s->frames_out);
+    rc |= dh_metrics_counter(reg, "deckhand_gateway_bad_frames_total", "",
+                             "Frames refused with BAD_FRAME (oversized, text, undecodable); "
+                             "the connection is closed.",
+                             &s->bad_frames);
+    rc |= dh_metrics_counter(reg, "deckhand_gateway_commands_forwarded_total", "",
+                             "Choose and Resync commands forwarded to a worker.", &s->commands);
+    rc |= dh_ops_codes(&g->ops, "deckhand_gateway_replies_error_total",
+                       "Error Replies sent to clients, by code (the gateway's own and the "
+                       "workers').",
+                       s->replies);
+    rc |= dh_metrics_counter(reg, "deckhand_gateway_match_assignments_total", "",
+                             "Players of this gateway placed in a match (MatchAssigned).",
+                             &s->assignments);
+    rc |= dh_metrics_gauge(reg, "deckhand_gateway_match_routes", "",
+                           "Matches this gateway knows the worker of.", &s->routes);
+    return rc;
+}
+
+void ops_publish(gw *g)
+{
+    dh_gauge_set(&g->stats.routes, (int64_t)g->matches.count);
+    if (g->stopping)
+        dh_ops_ready(&g->ops, "stopping");
+    else if (!g->tcp_listening || !g->ws_listening)
+        dh_ops_ready(&g->ops, "not listening");
+    else if (!zsock_mm_linked(g))
+        dh_ops_ready(&g->ops, "no connection to the matchmaker");
+    else
+        dh_ops_ready(&g->ops, NULL);
+    dh_ops_beat(&g->ops);
+}

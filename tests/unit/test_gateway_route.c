@@ -1,0 +1,336 @@
+/*
+ * test_gateway_route.c: where the real deckhand-gateway binary (rig_gateway.h) sends a
+ * match's commands and whose outputs it passes on: routing both ways after MatchAssigned,
+ * one UNAVAILABLE for a silent worker, route misses looked up in Redis (and a Redis outage
+ * answered UNAVAILABLE, not a crash), and the gateway's part of failover
+ * (docs/ARCHITECTURE.md, "Durable matches"): MatchMoved re-routes and re-attaches,
+ * UNKNOWN_MATCH and GameOver drop a route, disconnects are reported away to the worker,
+ * and a resume on a second gateway routes the match through it.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rig_gateway.h"
+
+static void test_gateway_match_routing_both_ways(void)
+{
+    char pid[64], from[DH_ZMQ_ID_MAX + 1];
+    Deckhand__ServerMessage *sm = NULL;
+    rg_client *c = rg_open();
+    rg_login(c, "grace", pid, NULL);
+
+    char *names[] = {"grace", "bot"};
+    rg_mm_assign(pid, "m-1", names, 2);
+
+    CU_ASSERT_EQUAL_FATAL(rg_recv(c, 5000, &sm), 1);
+    CU_ASSERT_EQUAL_FATAL(sm->body_case, DECKHAND__SERVER_MESSAGE__BODY_MATCH_FOUND);
+    CU_ASSERT_STRING_EQUAL(sm->match_found->match_id, "m-1");
+    CU_ASSERT_EQUAL(sm->match_found->n_players, 2);
+    deckhand__server_message__free_unpacked(sm, NULL);
+
+    /* The attach: PlayerCommand{resync, cmd_id 0} from the gateway's identity. */
+    rg_expect_command(rg.worker, "m-1", pid, 0, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC);
+
+    /* Choose goes to the worker with the player's id. */
+    rg_send_choose(c, 12, "m-1", 11);
+    Deckhand__Internal__Internal *in = rg_router_recv(rg.worker, from, 3000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    CU_ASSERT_EQUAL_FATAL(in->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND);
+    CU_ASSERT_EQUAL(in->player_command->cmd_id, 12);
+    CU_ASSERT_STRING_EQUAL(in->player_command->match_id, "m-1");
+    CU_ASSERT_EQUAL_FATAL(in->player_command->body_case,
+                          DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHOOSE);
+    CU_ASSERT_EQUAL(in->player_command->choose->decision_id, 11);
+    deckhand__internal__internal__free_unpacked(in, NULL);
+
+    /* The worker's PlayerOutput reaches the client unchanged. */
+    rg_worker_answer(rg.worker, pid, 12, DECKHAND__ERROR_CODE__OK);
+    rg_expect_reply(c, 12, DECKHAND__ERROR_CODE__OK);
+
+    /* No route: UNKNOWN_MATCH from the gateway itself. */
+    rg_send_choose(c, 13, "m-unknown", 11);
+    rg_expect_reply(c, 13, DECKHAND__ERROR_CODE__UNKNOWN_MATCH);
+    rg_close(c);
+}
+
+static void test_gateway_silent_worker_gets_one_unavailable_reply(void)
+{
+    char pid[64], from[DH_ZMQ_ID_MAX + 1];
+    rg_client *c = rg_open();
+    rg_login(c, "judy", pid, NULL);
+    rg_assign_match(pid, "m-2");
+    rg_expect_match_found(c, "m-2");
+    /* A Reply for the attach (cmd_id 0) is not the client's business. */
+    rg_worker_answer(rg.worker, pid, 0, DECKHAND__ERROR_CODE__OK);
+    rg_send_resync(c, 21, "m-2");
+    Deckhand__Internal__Internal *in = rg_router_recv(rg.worker, from, 3000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    CU_ASSERT_EQUAL(in->player_command->body_case, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC);
+    deckhand__internal__internal__free_unpacked(in, NULL);
+    rg_expect_reply(c, 21, DECKHAND__ERROR_CODE__UNAVAILABLE);
+    /* The worker's late answer is dropped: the next message is the Pong. */
+    rg_worker_answer(rg.worker, pid, 21, DECKHAND__ERROR_CODE__OK);
+    rg_send_ping(c, 22, 5);
+    rg_expect_pong(c, 22, 5);
+    rg_close(c);
+}
+
+static void test_gateway_unknown_route_found_in_redis(void)
+{
+    char pid[64], from[DH_ZMQ_ID_MAX + 1];
+    if (rg.redis_pid <= 0)
+        return; /* no redis-server on this machine */
+    rg_redis_route("m-9", RG_WORKER_ID, rg.worker_ep);
+
+    rg_client *c = rg_open();
+    rg_login(c, "kim", pid, NULL);
+    rg_send_resync(c, 30, "m-9");
+    Deckhand__Internal__Internal *in = rg_router_recv(rg.worker, from, 3000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    CU_ASSERT_STRING_EQUAL(from, RG_GW_ID);
+    CU_ASSERT_EQUAL(in->player_command->cmd_id, 30);
+    CU_ASSERT_STRING_EQUAL(in->player_command->match_id, "m-9");
+    CU_ASSERT_STRING_EQUAL(in->player_command->player_id, pid);
+    deckhand__internal__internal__free_unpacked(in, NULL);
+    rg_worker_answer(rg.worker, pid, 30, DECKHAND__ERROR_CODE__OK);
+    rg_expect_reply(c, 30, DECKHAND__ERROR_CODE__OK);
+
+    /* A match Redis does not know either. */
+    rg_send_resync(c, 31, "m-nowhere");
+    rg_expect_reply(c, 31, DECKHAND__ERROR_CODE__UNKNOWN_MATCH);
+    rg_close(c);
+}
+
+static void test_gateway_match_moved_refuses_in_flight_and_reattaches(void)
+{
+    char pid[64], from[DH_ZMQ_ID_MAX + 1];
+    rg_client *c = rg_open();
+    rg_login(c, "mallory", pid, NULL);
+    rg_assign_match(pid, "m-5");
+    rg_expect_match_found(c, "m-5");
+    rg_send_choose(c, 40, "m-5", 3);
+    rg_expect_command(rg.worker, "m-5", pid, 40, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHOOSE);
+
+    /* The old worker dies with the answer in flight; the matchmaker moves the match. Of
+     * its players, only mallory is connected here. */
+    char *players[] = {pid, "p-elsewhere"};
+    uint64_t t0 = dh_test_now_ms();
+    rg_mm_match_moved("m-5", "wk-two", rg.worker2_ep, players, 2);
+    /* UNAVAILABLE at once, not after the 5 s worker timeout. */
+    rg_expect_reply(c, 40, DECKHAND__ERROR_CODE__UNAVAILABLE);
+    CU_ASSERT(dh_test_now_ms() - t0 < 2000);
+    /* The attach (Resync, cmd_id 0) goes to the new worker, for mallory only. */
+    rg_expect_command(rg.worker2, "m-5", pid, 0, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC);
+    Deckhand__Internal__Internal *in = rg_router_recv(rg.worker2, from, 300);
+    CU_ASSERT_PTR_NULL(in);
+    if (in)
+        deckhand__internal__internal__free_unpacked(in, NULL);
+
+    /* A late answer from the old worker is dropped, and so is a stale View of the match
+     * from it (a frozen worker waking up); the next command goes to the new worker, whose
+     * Reply is the next thing the client sees, then the new worker's View. */
+    rg_worker_answer(rg.worker, pid, 40, DECKHAND__ERROR_CODE__OK);
+    rg_worker_view(rg.worker, pid, "m-5", 7);
+    rg_send_choose(c, 41, "m-5", 3);
+    rg_expect_command(rg.worker2, "m-5", pid, 41, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHOOSE);
+    rg_worker_answer(rg.worker2, pid, 41, DECKHAND__ERROR_CODE__OK);
+    rg_expect_reply(c, 41, DECKHAND__ERROR_CODE__OK);
+    rg_worker_view(rg.worker2, pid, "m-5", 9);
+    Deckhand__ServerMessage *v = NULL;
+    CU_ASSERT_EQUAL_FATAL(rg_recv(c, 3000, &v), 1);
+    CU_ASSERT_TRUE(v->body_case == DECKHAND__SERVER_MESSAGE__BODY_VIEW && v->view->event_seq == 9);
+    deckhand__server_message__free_unpacked(v, NULL);
+    rg_close(c);
+}
+
+static void test_gateway_worker_unknown_match_drops_route(void)
+{
+    char pid[64];
+    if (rg.redis_pid <= 0)
+        return; /* no redis-server on this machine */
+    rg_redis_route("m-7", "wk-two", rg.worker2_ep);
+
+    rg_client *c = rg_open();
+    rg_login(c, "nina", pid, NULL);
+    rg_assign_match(pid, "m-7");
+    rg_expect_match_found(c, "m-7");
+    /* The worker lost the match (a fenced write): UNKNOWN_MATCH passes through... */
+    rg_send_choose(c, 50, "m-7", 1);
+    rg_expect_command(rg.worker, "m-7", pid, 50, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHOOSE);
+    rg_worker_answer(rg.worker, pid, 50, DECKHAND__ERROR_CODE__UNKNOWN_MATCH);
+    rg_expect_reply(c, 50, DECKHAND__ERROR_CODE__UNKNOWN_MATCH);
+    /* ...and the next command finds the new owner in Redis. */
+    rg_send_resync(c, 51, "m-7");
+    rg_expect_command(rg.worker2, "m-7", pid, 51, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC);
+    rg_worker_answer(rg.worker2, pid, 51, DECKHAND__ERROR_CODE__OK);
+    rg_expect_reply(c, 51, DECKHAND__ERROR_CODE__OK);
+    rg_close(c);
+}
+
+/* A match's GameOver takes its route away: the gateway does not keep a route per match
+ * forever. A later command asks Redis (here naming another worker, to tell them apart). */
+static void test_gateway_game_over_drops_route(void)
+{
+    char pid[64];
+    if (rg.redis_pid <= 0)
+        return; /* no redis-server on this machine */
+    rg_redis_route("m-9", "wk-two", rg.worker2_ep);
+
+    rg_client *c = rg_open();
+    rg_login(c, "quinn", pid, NULL);
+    rg_assign_match(pid, "m-9");
+    rg_expect_match_found(c, "m-9");
+    rg_send_resync(c, 60, "m-9"); /* routed by MatchAssigned */
+    rg_expect_command(rg.worker, "m-9", pid, 60, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC);
+    rg_worker_answer(rg.worker, pid, 60, DECKHAND__ERROR_CODE__OK);
+    rg_expect_reply(c, 60, DECKHAND__ERROR_CODE__OK);
+
+    rg_worker_game_over(c, pid, "m-9");
+
+    rg_send_resync(c, 61, "m-9");
+    rg_expect_command(rg.worker2, "m-9", pid, 61, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC);
+    rg_worker_answer(rg.worker2, pid, 61, DECKHAND__ERROR_CODE__OK);
+    rg_expect_reply(c, 61, DECKHAND__ERROR_CODE__OK);
+    rg_close(c);
+}
+
+static void test_gateway_disconnect_in_match_reports_away_to_worker(void)
+{
+    /* A player who left before the match formed is reported away as it is assigned. */
+    rg_assign_match("p-gone-already", "m-8c");
+    CU_ASSERT_TRUE(rg_await_away(rg.worker, "m-8c", "p-gone-already", 3000));
+
+    char pid[64], pid2[64];
+    rg_client *c = rg_open();
+    rg_login(c, "oscar", pid, NULL);
+    rg_assign_match(pid, "m-8");
+    rg_expect_match_found(c, "m-8");
+    rg_close(c);
+    CU_ASSERT_TRUE(rg_await_away(rg.worker, "m-8", pid, 3000));
+
+    /* After its GameOver a match is not the player's business any more. */
+    c = rg_open();
+    rg_login(c, "peggy", pid2, NULL);
+    rg_assign_match(pid2, "m-8b");
+    rg_expect_match_found(c, "m-8b");
+    rg_worker_game_over(c, pid2, "m-8b");
+    rg_close(c);
+    CU_ASSERT_FALSE(rg_await_away(rg.worker, "m-8b", pid2, 500));
+}
+
+/* Issue 4: a player whose connection to gateway A dropped resumes on gateway B with A's
+ * token. A reports the dropped connection away (from A); B tells the matchmaker the
+ * player is back on B; B, which never saw the match, finds its worker in Redis and sends
+ * the Resync from B; and the worker's answers through B reach the player. */
+static void test_gateway_resume_on_another_gateway_routes_through_it(void)
+{
+    char pid[64], token[DH_TOKEN_MAX], from[DH_ZMQ_ID_MAX + 1], url[64];
+    if (rg.redis_pid <= 0)
+        return; /* no redis-server on this machine */
+    rg_redis_route("m-20", RG_WORKER_ID, rg.worker_ep);
+    snprintf(url, sizeof url, "redis://127.0.0.1:%d", rg.redis_port);
+    pid_t gw2 = rg_start_gateway2(url);
+    CU_ASSERT_FATAL(gw2 > 0);
+
+    rg_client *a = rg_open();
+    rg_login(a, "rita", pid, token);
+    rg_assign_match(pid, "m-20");
+    rg_expect_match_found(a, "m-20");
+    rg_close(a);
+    CU_ASSERT_TRUE(rg_await_away(rg.worker, "m-20", pid, 3000)); /* from A */
+
+    rg_client *b = rg_open_port(rg.gw2_port);
+    rg_send_hello(b, 40, "", token);
+    rg_expect_welcome(b, pid, NULL);
+    rg_expect_reply(b, 40, DECKHAND__ERROR_CODE__OK);
+    Deckhand__Internal__Internal *in = rg_router_recv(rg.mm, from, 3000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    CU_ASSERT_EQUAL_FATAL(in->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_BACK);
+    CU_ASSERT_STRING_EQUAL(from, RG_GW2_ID);
+    CU_ASSERT_STRING_EQUAL(in->player_back->gateway_id, RG_GW2_ID);
+    CU_ASSERT_STRING_EQUAL(in->player_back->player_id, pid);
+    deckhand__internal__internal__free_unpacked(in, NULL);
+
+    rg_send_resync(b, 41, "m-20");
+    in = rg_router_recv(rg.worker, from, 3000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    CU_ASSERT_STRING_EQUAL(from, RG_GW2_ID);
+    CU_ASSERT_EQUAL_FATAL(in->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND);
+    CU_ASSERT_EQUAL(in->player_command->body_case, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC);
+    CU_ASSERT_EQUAL(in->player_command->cmd_id, 41);
+    CU_ASSERT_STRING_EQUAL(in->player_command->player_id, pid);
+    deckhand__internal__internal__free_unpacked(in, NULL);
+    rg_worker_answer_via(rg.worker, RG_GW2_ID, pid, 41, DECKHAND__ERROR_CODE__OK);
+    rg_expect_reply(b, 41, DECKHAND__ERROR_CODE__OK);
+
+    rg_close(b);
+    CU_ASSERT_TRUE(rg_await_away_from(rg.worker, RG_GW2_ID, "m-20", pid, 3000)); /* now from B */
+    kill(gw2, SIGTERM);
+    int status = 0;
+    waitpid(gw2, &status, 0);
+    CU_ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+static void test_gateway_redis_down_unavailable_then_recovers(void)
+{
+    char pid[64];
+    if (rg.redis_pid <= 0)
+        return; /* no redis-server on this machine */
+    rg_client *c = rg_open();
+    rg_login(c, "quinn", pid, NULL);
+    dh_test_redis_stop(&rg.redis_pid);
+    /* A route miss while Redis is down: UNAVAILABLE, and the gateway carries on. */
+    rg_send_resync(c, 60, "m-11");
+    rg_expect_reply(c, 60, DECKHAND__ERROR_CODE__UNAVAILABLE);
+    rg_send_ping(c, 61, 9);
+    rg_expect_pong(c, 61, 9);
+
+    dh_test_redis_start(rg.redis_port, &rg.redis_pid);
+    CU_ASSERT_FATAL(rg.redis_pid > 0);
+    rg_redis_route("m-11", RG_WORKER_ID, rg.worker_ep);
+    /* The gateway reconnects by itself (at most once a second): retry until routed. */
+    char from[DH_ZMQ_ID_MAX + 1];
+    bool routed = false;
+    uint64_t end = dh_test_now_ms() + 8000;
+    for (uint64_t cmd = 62; !routed && dh_test_now_ms() < end; cmd++) {
+        rg_send_resync(c, cmd, "m-11");
+        Deckhand__Internal__Internal *in = rg_router_recv(rg.worker, from, 500);
+        if (in) {
+            CU_ASSERT_EQUAL(in->player_command->cmd_id, cmd);
+            deckhand__internal__internal__free_unpacked(in, NULL);
+            rg_worker_answer(rg.worker, pid, cmd, DECKHAND__ERROR_CODE__OK);
+            rg_expect_reply(c, cmd, DECKHAND__ERROR_CODE__OK);
+            routed = true;
+        } else {
+            rg_expect_reply(c, cmd, DECKHAND__ERROR_CODE__UNAVAILABLE);
+            usleep(200000);
+        }
+    }
+    CU_ASSERT_TRUE(routed);
+    rg_close(c);
+}
+
+int main(void)
+{
+    static const dh_test_case cases[] = {
+        {"gateway_match_routing_both_ways", test_gateway_match_routing_both_ways},
+        {"gateway_silent_worker_gets_one_unavailable_reply",
+         test_gateway_silent_worker_gets_one_unavailable_reply},
+        {"gateway_unknown_route_found_in_redis", test_gateway_unknown_route_found_in_redis},
+        {"gateway_match_moved_refuses_in_flight_and_reattaches",
+         test_gateway_match_moved_refuses_in_flight_and_reattaches},
+        {"gateway_worker_unknown_match_drops_route", test_gateway_worker_unknown_match_drops_route},
+        {"gateway_game_over_drops_route", test_gateway_game_over_drops_route},
+        {"gateway_disconnect_in_match_reports_away_to_worker",
+         test_gateway_disconnect_in_match_reports_away_to_worker},
+        {"gateway_resume_on_another_gateway_routes_through_it",
+         test_gateway_resume_on_another_gateway_routes_through_it},
+        {"gateway_redis_down_unavailable_then_recovers",
+         test_gateway_redis_down_unavailable_then_recovers},
+        {"gateway_sigterm_exits_zero", rg_test_sigterm_exits_zero},
+        {NULL, NULL},
+    };
+    return rg_main("gateway_route", cases);
+}
