@@ -22,12 +22,6 @@ int cmd_play(int argc, char **argv);
 int cmd_scripts(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 
-/* Parse a subcommand's flags (dh_flags_parse) and check it got between min_pos and
- * max_pos positional arguments. -1: go on; else the exit status (0 after --help, 2 on
- * bad usage, the usage printed). */
-int cli_parse(dh_flags *f, const dh_flag_spec *spec, int argc, char **argv, const char *who,
-              const char *usage, int min_pos, int max_pos);
-
 /* A flag's integer value within [lo, hi], else def when absent; -1 with a message on stderr
  * when present but out of range (the caller exits 2). */
 int cli_int(const dh_flags *f, const char *who, const char *name, long def, long lo, long hi,

@@ -200,7 +200,7 @@ static int scripts_push(int argc, char **argv)
                                         {"apply-to-running", DH_FLAG_SWITCH},
                                         {NULL, 0}};
     dh_flags fl, *f = &fl;
-    int done = cli_parse(f, spec, argc, argv, scripts_who, scripts_usage, 1, 1);
+    int done = dh_flags_parse_main(f, spec, argc, argv, scripts_who, scripts_usage, 1, 1);
     if (done >= 0)
         return done;
     const char *dir = f->pos[0];
@@ -333,7 +333,7 @@ static int scripts_rollback(int argc, char **argv)
     static const dh_flag_spec spec[] = {
         {"game", DH_FLAG_VALUE}, {"redis", DH_FLAG_VALUE}, {NULL, 0}};
     dh_flags fl, *f = &fl;
-    int done = cli_parse(f, spec, argc, argv, scripts_who, scripts_usage, 0, 0);
+    int done = dh_flags_parse_main(f, spec, argc, argv, scripts_who, scripts_usage, 0, 0);
     if (done >= 0)
         return done;
     const char *game = dh_flags_str(f, "game", NULL, NULL);
@@ -414,7 +414,7 @@ static int scripts_list(int argc, char **argv)
 {
     static const dh_flag_spec spec[] = {{"redis", DH_FLAG_VALUE}, {NULL, 0}};
     dh_flags fl, *f = &fl;
-    int done = cli_parse(f, spec, argc, argv, scripts_who, scripts_usage, 0, 0);
+    int done = dh_flags_parse_main(f, spec, argc, argv, scripts_who, scripts_usage, 0, 0);
     if (done >= 0)
         return done;
     dh_redis rd;
@@ -470,7 +470,7 @@ static int scripts_show(int argc, char **argv)
     static const dh_flag_spec spec[] = {
         {"match", DH_FLAG_VALUE}, {"card", DH_FLAG_VALUE}, {"redis", DH_FLAG_VALUE}, {NULL, 0}};
     dh_flags fl, *f = &fl;
-    int done = cli_parse(f, spec, argc, argv, scripts_who, scripts_usage, 0, 0);
+    int done = dh_flags_parse_main(f, spec, argc, argv, scripts_who, scripts_usage, 0, 0);
     if (done >= 0)
         return done;
     const char *mid = dh_flags_str(f, "match", NULL, NULL);
