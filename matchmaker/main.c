@@ -189,13 +189,9 @@ static const dh_flag_spec mm_flags[] = {{"bind", DH_FLAG_VALUE},        {"redis"
 int main(int argc, char **argv)
 {
     dh_flags f;
-    int parsed = dh_flags_parse(&f, mm_flags, argc, argv, "deckhand-matchmaker", mm_usage);
-    if (parsed != DH_FLAGS_OK)
-        return parsed == DH_FLAGS_HELP ? 0 : 2;
-    if (f.npos) {
-        fprintf(stderr, "deckhand-matchmaker: unexpected argument '%s'\n\n%s", f.pos[0], mm_usage);
-        return 2;
-    }
+    int done = dh_flags_parse_main(&f, mm_flags, argc, argv, "deckhand-matchmaker", mm_usage, 0, 0);
+    if (done >= 0)
+        return done;
     const char *bind = dh_flags_str(&f, "bind", "DECKHAND_MATCHMAKER_BIND", "tcp://127.0.0.1:5560");
     const char *redis_url =
         dh_flags_str(&f, "redis", "DECKHAND_REDIS_URL", "redis://127.0.0.1:6390");
