@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dh_client_msg.h"
 #include "dh_client_ws.h"
 #include "dh_frame.h"
 #include "dh_ws.h"
@@ -531,14 +532,10 @@ static void copy_str(char *dst, size_t len, const char *src)
 static int hello(dh_client *c, const char *name, const char *token, char *player_id, size_t idlen,
                  char *tokout, size_t toklen)
 {
-    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
-    Deckhand__Hello h = DECKHAND__HELLO__INIT;
-    h.name = (char *)name;
-    h.token = (char *)token;
-    m.cmd_id = dh_client_next_cmd(c);
-    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_HELLO;
-    m.hello = &h;
-    if (dh_client_send(c, &m) < 0)
+    dh_client_msg msg;
+    Deckhand__ClientMessage *m = dh_client_msg_hello(&msg, name, token);
+    m->cmd_id = dh_client_next_cmd(c);
+    if (dh_client_send(c, m) < 0)
         return -1;
     bool welcomed = false;
     long long deadline = now_ms() + DH_CLIENT_LOGIN_MS;
@@ -553,7 +550,7 @@ static int hello(dh_client *c, const char *name, const char *token, char *player
             copy_str(tokout, toklen, s->welcome->token);
             welcomed = true;
         } else if (s->body_case == DECKHAND__SERVER_MESSAGE__BODY_REPLY &&
-                   s->reply->cmd_id == m.cmd_id) {
+                   s->reply->cmd_id == m->cmd_id) {
             done = (s->reply->ok && welcomed) ? 1 : -1;
         }
         deckhand__server_message__free_unpacked(s, NULL);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "dh_client.h"
+#include "dh_client_msg.h"
 #include "dh_client_ws.h"
 #include "dh_frame.h"
 #include "dh_test.h"
@@ -193,13 +194,10 @@ static uint8_t *server_msg(uint64_t nonce, size_t textlen, size_t *len)
 
 static void client_ping(dh_client *c, uint64_t nonce)
 {
-    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
-    Deckhand__Ping ping = DECKHAND__PING__INIT;
-    ping.nonce = nonce;
-    m.cmd_id = dh_client_next_cmd(c);
-    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_PING;
-    m.ping = &ping;
-    CU_ASSERT_EQUAL(dh_client_send(c, &m), 0);
+    dh_client_msg msg;
+    Deckhand__ClientMessage *m = dh_client_msg_ping(&msg, nonce);
+    m->cmd_id = dh_client_next_cmd(c);
+    CU_ASSERT_EQUAL(dh_client_send(c, m), 0);
 }
 
 /* Receive one message and check it is Pong{nonce}, or an Event of textlen bytes. */
