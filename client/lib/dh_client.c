@@ -31,6 +31,7 @@
 #include "dh_client_msg.h"
 #include "dh_client_ws.h"
 #include "dh_frame.h"
+#include "dh_grow.h"
 #include "dh_ws.h"
 
 #define DH_CLIENT_MAX_MSG      (16u << 20)
@@ -63,17 +64,7 @@ static long long now_ms(void)
 
 static int reserve(uint8_t **buf, size_t *cap, size_t need)
 {
-    if (need <= *cap)
-        return 0;
-    size_t ncap = *cap ? *cap : 4096;
-    while (ncap < need)
-        ncap *= 2;
-    uint8_t *nb = realloc(*buf, ncap);
-    if (!nb)
-        return -1;
-    *buf = nb;
-    *cap = ncap;
-    return 0;
+    return dh_grow(buf, cap, need, 1, 4096);
 }
 
 static int write_all(int fd, const uint8_t *buf, size_t len)
@@ -165,13 +156,8 @@ static int queue_push(dh_client *c, Deckhand__ServerMessage *m)
             memmove(c->q, c->q + c->qhead, (c->qlen - c->qhead) * sizeof *c->q);
             c->qlen -= c->qhead;
             c->qhead = 0;
-        } else {
-            size_t ncap = c->qcap ? c->qcap * 2 : 16;
-            Deckhand__ServerMessage **nq = realloc(c->q, ncap * sizeof *nq);
-            if (!nq)
-                return -1;
-            c->q = nq;
-            c->qcap = ncap;
+        } else if (dh_grow(&c->q, &c->qcap, c->qlen + 1, sizeof *c->q, 16) < 0) {
+            return -1;
         }
     }
     c->q[c->qlen++] = m;
