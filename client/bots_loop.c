@@ -14,6 +14,7 @@
 #include "dh_client.h"
 #include "dh_client_bot.h"
 #include "dh_client_env.h"
+#include "dh_client_msg.h"
 #include "dh_client_track.h"
 #include "bots.h"
 
@@ -149,14 +150,11 @@ void bots_leave(bots_run *r)
         bot *b = &r->bots[i];
         if (!b->c || b->match_id[0])
             continue;
-        Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
-        Deckhand__QueueLeave q = DECKHAND__QUEUE_LEAVE__INIT;
-        q.game = (char *)r->game;
-        m.cmd_id = dh_client_next_cmd(b->c);
-        m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_QUEUE_LEAVE;
-        m.queue_leave = &q;
-        if (dh_client_send(b->c, &m) == 0)
-            cmd[i] = m.cmd_id;
+        dh_client_msg msg;
+        Deckhand__ClientMessage *m = dh_client_msg_queue_leave(&msg, r->game);
+        m->cmd_id = dh_client_next_cmd(b->c);
+        if (dh_client_send(b->c, m) == 0)
+            cmd[i] = m->cmd_id;
     }
     long long deadline = cli_now_ms() + 1000;
     for (int i = 0; i < r->n; i++) {

@@ -14,6 +14,7 @@
 #include "dh_client.h"
 #include "dh_client_bot.h"
 #include "dh_client_env.h"
+#include "dh_client_msg.h"
 #include "dh_client_track.h"
 #include "bots.h"
 
@@ -102,28 +103,21 @@ static int bots_send(bots_run *r, bot *b, Deckhand__ClientMessage *m)
 
 void bots_join(bots_run *r, bot *b)
 {
-    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
-    Deckhand__QueueJoin q = DECKHAND__QUEUE_JOIN__INIT;
-    q.game = (char *)r->game;
-    q.players = r->size;
-    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_QUEUE_JOIN;
-    m.queue_join = &q;
+    dh_client_msg msg;
+    Deckhand__ClientMessage *m = dh_client_msg_queue_join(&msg, r->game, r->size);
     b->want_match = true;
     b->join_at = 0;
-    if (bots_send(r, b, &m) == 0)
-        b->join_cmd = m.cmd_id;
+    if (bots_send(r, b, m) == 0)
+        b->join_cmd = m->cmd_id;
 }
 
 void bots_resync(bots_run *r, bot *b)
 {
-    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
-    Deckhand__Resync rs = DECKHAND__RESYNC__INIT;
-    rs.match_id = b->match_id;
-    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_RESYNC;
-    m.resync = &rs;
+    dh_client_msg msg;
+    Deckhand__ClientMessage *m = dh_client_msg_resync(&msg, b->match_id);
     b->resync_at = 0;
-    if (bots_send(r, b, &m) == 0)
-        b->resync_cmd = m.cmd_id;
+    if (bots_send(r, b, m) == 0)
+        b->resync_cmd = m->cmd_id;
 }
 
 /* Send b's waiting answer if its bucket allows; a --drop bot may drop right after. */
@@ -131,21 +125,16 @@ void bots_flush(bots_run *r, bot *b, long long now)
 {
     if (!b->c || !b->has_answer || b->answer_cmd || now < b->retry_ms || !bots_may_send(r, b, now))
         return;
-    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
-    Deckhand__Choose ch = DECKHAND__CHOOSE__INIT;
-    ch.match_id = b->match_id;
-    ch.decision_id = b->answer_decision;
-    ch.option_ids = b->answer_ids;
-    ch.n_option_ids = b->answer_n;
-    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_CHOOSE;
-    m.choose = &ch;
-    if (bots_send(r, b, &m) < 0)
+    dh_client_msg msg;
+    Deckhand__ClientMessage *m =
+        dh_client_msg_choose(&msg, b->match_id, b->answer_decision, b->answer_ids, b->answer_n);
+    if (bots_send(r, b, m) < 0)
         return;
-    b->answer_cmd = m.cmd_id;
+    b->answer_cmd = m->cmd_id;
     r->decisions++;
     if (++b->answers == b->drop_after) {
         fprintf(stderr, "bots: %s: dropping its connection with answer %llu in flight (--drop)\n",
-                b->name, (unsigned long long)m.cmd_id);
+                b->name, (unsigned long long)m->cmd_id);
         bots_lost(r, b, "dropped on purpose", true);
     }
 }

@@ -10,24 +10,6 @@
 
 #include "dh_client_env.h"
 
-int cli_parse(dh_flags *f, const dh_flag_spec *spec, int argc, char **argv, const char *who,
-              const char *usage, int min_pos, int max_pos)
-{
-    int rc = dh_flags_parse(f, spec, argc, argv, who, usage);
-    if (rc == DH_FLAGS_HELP)
-        return 0;
-    if (rc != DH_FLAGS_OK)
-        return 2;
-    if (f->npos < min_pos || f->npos > max_pos) {
-        if (f->npos > max_pos)
-            fprintf(stderr, "%s: unexpected argument '%s'\n\n%s", who, f->pos[max_pos], usage);
-        else
-            fprintf(stderr, "%s: missing argument\n\n%s", who, usage);
-        return 2;
-    }
-    return -1;
-}
-
 int cli_int(const dh_flags *f, const char *who, const char *name, long def, long lo, long hi,
             long *out)
 {
@@ -43,6 +25,29 @@ int cli_int(const dh_flags *f, const char *who, const char *name, long def, long
     }
     *out = v;
     return 0;
+}
+
+int cli_dispatch(const char *who, const char *usage, const cli_command *cmds, size_t n,
+                 bool help_word, int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+        (help_word && !strcmp(argv[1], "help"))) {
+        fputs(usage, argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(argv[1], cmds[i].name))
+            return cmds[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "%s: unknown command '%s'\n\n%s", who, argv[1], usage);
+    return 2;
+}
+
+const char *cli_required(const dh_flags *f, const char *who, const char *name)
+{
+    const char *v = dh_flags_str(f, name, NULL, NULL);
+    if (!v)
+        fprintf(stderr, "%s: --%s is required\n", who, name);
+    return v;
 }
 
 int cli_gateway(const dh_flags *f, const char *who, char *out, size_t outlen)

@@ -22,16 +22,26 @@ int cmd_play(int argc, char **argv);
 int cmd_scripts(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 
-/* Parse a subcommand's flags (dh_flags_parse) and check it got between min_pos and
- * max_pos positional arguments. -1: go on; else the exit status (0 after --help, 2 on
- * bad usage, the usage printed). */
-int cli_parse(dh_flags *f, const dh_flag_spec *spec, int argc, char **argv, const char *who,
-              const char *usage, int min_pos, int max_pos);
-
 /* A flag's integer value within [lo, hi], else def when absent; -1 with a message on stderr
  * when present but out of range (the caller exits 2). */
 int cli_int(const dh_flags *f, const char *who, const char *name, long def, long lo, long hi,
             long *out);
+
+/* A subcommand: its name and what runs it (argv[0] is the name). */
+typedef struct {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+} cli_command;
+
+/* Run the command argv[1] names from cmds[0..n): its exit status. Without one, the usage
+ * on stderr and 2; --help or -h (and the word "help" when help_word), the usage on stdout
+ * and 0; an unknown one, "WHO: unknown command" and the usage on stderr, and 2. */
+int cli_dispatch(const char *who, const char *usage, const cli_command *cmds, size_t n,
+                 bool help_word, int argc, char **argv);
+
+/* A flag the subcommand cannot do without: its value, or NULL with "WHO: --NAME is
+ * required" on stderr (the caller exits 2). */
+const char *cli_required(const dh_flags *f, const char *who, const char *name);
 
 /* The gateway address for --gateway / --ws (dh_client_gateway_addr), message on stderr. */
 int cli_gateway(const dh_flags *f, const char *who, char *out, size_t outlen);

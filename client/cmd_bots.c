@@ -176,7 +176,7 @@ int cmd_bots(int argc, char **argv)
         {"rate", DH_FLAG_INT},   {"drop", DH_FLAG_VALUE},         {"seed", DH_FLAG_INT},
         {"ws", DH_FLAG_SWITCH},  {"reroute-log", DH_FLAG_SWITCH}, {NULL, 0}};
     dh_flags fl, *f = &fl;
-    int done = cli_parse(f, spec, argc, argv, bots_who, bots_usage, 0, 0);
+    int done = dh_flags_parse_main(f, spec, argc, argv, bots_who, bots_usage, 0, 0);
     if (done >= 0)
         return done;
     long players, matches, size, timeout, rate, seed;

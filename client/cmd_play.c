@@ -27,6 +27,7 @@
 
 #include "cli.h"
 #include "dh_client.h"
+#include "dh_client_msg.h"
 
 #define PLAY_LOG_KEEP   200 /* log lines remembered (`log` shows them) */
 #define PLAY_LOG_SHOWN  8   /* log lines under the table */
@@ -308,25 +309,18 @@ static int play_send(play_state *ps, Deckhand__ClientMessage *m)
 
 static int play_queue(play_state *ps)
 {
-    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
-    Deckhand__QueueJoin q = DECKHAND__QUEUE_JOIN__INIT;
-    q.game = (char *)ps->game;
-    q.players = ps->size;
-    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_QUEUE_JOIN;
-    m.queue_join = &q;
+    dh_client_msg msg;
+    Deckhand__ClientMessage *m = dh_client_msg_queue_join(&msg, ps->game, ps->size);
     printf("Waiting for %u-player %s match...\n", ps->size, ps->game);
     fflush(stdout);
-    return play_send(ps, &m);
+    return play_send(ps, m);
 }
 
 static int play_resync(play_state *ps)
 {
-    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
-    Deckhand__Resync r = DECKHAND__RESYNC__INIT;
-    r.match_id = ps->match_id;
-    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_RESYNC;
-    m.resync = &r;
-    return play_send(ps, &m);
+    dh_client_msg msg;
+    Deckhand__ClientMessage *m = dh_client_msg_resync(&msg, ps->match_id);
+    return play_send(ps, m);
 }
 
 static const char *play_explain(Deckhand__ErrorCode code)
@@ -485,16 +479,10 @@ static void play_answer(play_state *ps, char *text)
             printf("Pick between %u and %u options (you gave %zu).\n", d->min, d->max, n);
         return;
     }
-    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
-    Deckhand__Choose ch = DECKHAND__CHOOSE__INIT;
-    ch.match_id = ps->match_id;
-    ch.decision_id = d->decision_id;
-    ch.option_ids = ids;
-    ch.n_option_ids = n;
-    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_CHOOSE;
-    m.choose = &ch;
-    if (play_send(ps, &m) == 0)
-        ps->choose_cmd = m.cmd_id;
+    dh_client_msg msg;
+    Deckhand__ClientMessage *m = dh_client_msg_choose(&msg, ps->match_id, d->decision_id, ids, n);
+    if (play_send(ps, m) == 0)
+        ps->choose_cmd = m->cmd_id;
 }
 
 /* One typed line. Returns false to quit. */

@@ -418,7 +418,7 @@ int cmd_replay(int argc, char **argv)
     static const dh_flag_spec spec[] = {
         {"redis", DH_FLAG_VALUE}, {"quiet", DH_FLAG_SWITCH}, {NULL, 0}};
     dh_flags fl, *f = &fl;
-    int done = cli_parse(f, spec, argc, argv, replay_who, replay_usage, 1, 1);
+    int done = dh_flags_parse_main(f, spec, argc, argv, replay_who, replay_usage, 1, 1);
     if (done >= 0)
         return done;
     const char *id = f->pos[0];

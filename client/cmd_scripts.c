@@ -200,7 +200,7 @@ static int scripts_push(int argc, char **argv)
                                         {"apply-to-running", DH_FLAG_SWITCH},
                                         {NULL, 0}};
     dh_flags fl, *f = &fl;
-    int done = cli_parse(f, spec, argc, argv, scripts_who, scripts_usage, 1, 1);
+    int done = dh_flags_parse_main(f, spec, argc, argv, scripts_who, scripts_usage, 1, 1);
     if (done >= 0)
         return done;
     const char *dir = f->pos[0];
@@ -333,14 +333,12 @@ static int scripts_rollback(int argc, char **argv)
     static const dh_flag_spec spec[] = {
         {"game", DH_FLAG_VALUE}, {"redis", DH_FLAG_VALUE}, {NULL, 0}};
     dh_flags fl, *f = &fl;
-    int done = cli_parse(f, spec, argc, argv, scripts_who, scripts_usage, 0, 0);
+    int done = dh_flags_parse_main(f, spec, argc, argv, scripts_who, scripts_usage, 0, 0);
     if (done >= 0)
         return done;
-    const char *game = dh_flags_str(f, "game", NULL, NULL);
-    if (!game) {
-        fprintf(stderr, "deckhand scripts rollback: --game is required\n");
+    const char *game = cli_required(f, "deckhand scripts rollback", "game");
+    if (!game)
         return 2;
-    }
     dh_redis rd;
     redisContext *c = cli_redis(f, scripts_who, &rd);
     int rc = 1;
@@ -414,7 +412,7 @@ static int scripts_list(int argc, char **argv)
 {
     static const dh_flag_spec spec[] = {{"redis", DH_FLAG_VALUE}, {NULL, 0}};
     dh_flags fl, *f = &fl;
-    int done = cli_parse(f, spec, argc, argv, scripts_who, scripts_usage, 0, 0);
+    int done = dh_flags_parse_main(f, spec, argc, argv, scripts_who, scripts_usage, 0, 0);
     if (done >= 0)
         return done;
     dh_redis rd;
@@ -470,15 +468,13 @@ static int scripts_show(int argc, char **argv)
     static const dh_flag_spec spec[] = {
         {"match", DH_FLAG_VALUE}, {"card", DH_FLAG_VALUE}, {"redis", DH_FLAG_VALUE}, {NULL, 0}};
     dh_flags fl, *f = &fl;
-    int done = cli_parse(f, spec, argc, argv, scripts_who, scripts_usage, 0, 0);
+    int done = dh_flags_parse_main(f, spec, argc, argv, scripts_who, scripts_usage, 0, 0);
     if (done >= 0)
         return done;
-    const char *mid = dh_flags_str(f, "match", NULL, NULL);
+    const char *mid = cli_required(f, "deckhand scripts show", "match");
     const char *card = dh_flags_str(f, "card", NULL, NULL);
-    if (!mid) {
-        fprintf(stderr, "deckhand scripts show: --match is required\n");
+    if (!mid)
         return 2;
-    }
     dh_redis rd;
     redisContext *c = cli_redis(f, scripts_who, &rd);
     int rc = 1;
@@ -589,20 +585,10 @@ out:
 
 int cmd_scripts(int argc, char **argv)
 {
-    static const struct {
-        const char *name;
-        int (*fn)(int, char **);
-    } subs[] = {{"push", scripts_push},
-                {"list", scripts_list},
-                {"rollback", scripts_rollback},
-                {"show", scripts_show}};
-    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        fputs(scripts_usage, argc < 2 ? stderr : stdout);
-        return argc < 2 ? 2 : 0;
-    }
-    for (size_t i = 0; i < sizeof subs / sizeof *subs; i++)
-        if (!strcmp(argv[1], subs[i].name))
-            return subs[i].fn(argc - 1, argv + 1);
-    fprintf(stderr, "deckhand scripts: unknown command '%s'\n\n%s", argv[1], scripts_usage);
-    return 2;
+    static const cli_command subs[] = {{"push", scripts_push},
+                                       {"list", scripts_list},
+                                       {"rollback", scripts_rollback},
+                                       {"show", scripts_show}};
+    return cli_dispatch("deckhand scripts", scripts_usage, subs, sizeof subs / sizeof *subs, false,
+                        argc, argv);
 }

@@ -142,7 +142,7 @@ int cmd_sim(int argc, char **argv)
                                         {"bots", DH_FLAG_VALUE},    {"scripts", DH_FLAG_VALUE},
                                         {"options", DH_FLAG_VALUE}, {NULL, 0}};
     dh_flags fl, *f = &fl;
-    int done = cli_parse(f, spec, argc, argv, "deckhand sim", sim_usage, 0, 0);
+    int done = dh_flags_parse_main(f, spec, argc, argv, "deckhand sim", sim_usage, 0, 0);
     if (done >= 0)
         return done;
     long games, seed, players;

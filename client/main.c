@@ -3,8 +3,6 @@
  * play a match in the terminal, run bot players against a cluster, simulate games
  * in-process on the rules engine, push card scripts, or replay a recorded match.
  */
-#include <stdio.h>
-#include <string.h>
 
 #include "cli.h"
 
@@ -28,22 +26,10 @@ static const char usage[] =
 
 int main(int argc, char **argv)
 {
-    static const struct {
-        const char *name;
-        int (*fn)(int, char **);
-    } cmds[] = {{"play", cmd_play},
-                {"bots", cmd_bots},
-                {"sim", cmd_sim},
-                {"scripts", cmd_scripts},
-                {"replay", cmd_replay}};
-    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
-        !strcmp(argv[1], "help")) {
-        fputs(usage, argc < 2 ? stderr : stdout);
-        return argc < 2 ? 2 : 0;
-    }
-    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
-        if (!strcmp(argv[1], cmds[i].name))
-            return cmds[i].fn(argc - 1, argv + 1);
-    fprintf(stderr, "deckhand: unknown command '%s'\n\n%s", argv[1], usage);
-    return 2;
+    static const cli_command cmds[] = {{"play", cmd_play},
+                                       {"bots", cmd_bots},
+                                       {"sim", cmd_sim},
+                                       {"scripts", cmd_scripts},
+                                       {"replay", cmd_replay}};
+    return cli_dispatch("deckhand", usage, cmds, sizeof cmds / sizeof *cmds, true, argc, argv);
 }

@@ -138,3 +138,21 @@ int dh_flags_hostport(const char *s, char *host, int hostlen, int *port)
     *port = (int)p;
     return 0;
 }
+
+int dh_flags_parse_main(dh_flags *f, const dh_flag_spec *spec, int argc, char **argv,
+                        const char *who, const char *usage, int min_pos, int max_pos)
+{
+    int rc = dh_flags_parse(f, spec, argc, argv, who, usage);
+    if (rc == DH_FLAGS_HELP)
+        return 0;
+    if (rc != DH_FLAGS_OK)
+        return 2;
+    if (f->npos < min_pos || f->npos > max_pos) {
+        if (f->npos > max_pos)
+            fprintf(stderr, "%s: unexpected argument '%s'\n\n%s", who, f->pos[max_pos], usage);
+        else
+            fprintf(stderr, "%s: missing argument\n\n%s", who, usage);
+        return 2;
+    }
+    return -1;
+}

@@ -50,6 +50,11 @@ enum { DH_FLAGS_OK = 0, DH_FLAGS_HELP = 1, DH_FLAGS_ERROR = 2 };
 int dh_flags_parse(dh_flags *f, const dh_flag_spec *spec, int argc, char **argv, const char *who,
                    const char *usage);
 
+/* dh_flags_parse for a main() or a subcommand, which also wants between min_pos and
+ * max_pos positional arguments. -1: go on; else the exit status (0 after --help, 2 on bad
+ * usage, what is wrong and the usage printed on stderr). */
+int dh_flags_parse_main(dh_flags *f, const dh_flag_spec *spec, int argc, char **argv,
+                        const char *who, const char *usage, int min_pos, int max_pos);
 /* The flag's value, else the variable's (when env is not NULL and it is set and not
  * empty), else def. Points into argv, environ or def: do not free it. Asking for a flag
  * the spec does not declare is a programming error (assert). */

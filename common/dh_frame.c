@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_grow.h"
+
 void dh_frame_decoder_init(dh_frame_decoder *d, size_t max_payload)
 {
     memset(d, 0, sizeof *d);
@@ -28,16 +30,8 @@ int dh_frame_feed(dh_frame_decoder *d, const void *data, size_t len)
     }
     if (len > SIZE_MAX - d->len)
         return -1;
-    if (d->len + len > d->cap) {
-        size_t cap = d->cap ? d->cap : 4096;
-        while (cap < d->len + len)
-            cap *= 2;
-        uint8_t *nb = realloc(d->buf, cap);
-        if (!nb)
-            return -1;
-        d->buf = nb;
-        d->cap = cap;
-    }
+    if (dh_grow(&d->buf, &d->cap, d->len + len, 1, 4096) < 0)
+        return -1;
     if (len > 0)
         memcpy(d->buf + d->len, data, len);
     d->len += len;

@@ -57,6 +57,15 @@ int dh_metrics_gauge(dh_metrics *reg, const char *name, const char *labels, cons
     return metrics_add(reg, name, labels, help, DH_METRIC_GAUGE, (void *)g);
 }
 
+int dh_metrics_table(dh_metrics *reg, const dh_metric *table, size_t n)
+{
+    int rc = 0;
+    for (size_t i = 0; i < n; i++)
+        rc |= metrics_add(reg, table[i].name, table[i].labels, table[i].help, table[i].type,
+                          table[i].value);
+    return rc;
+}
+
 typedef struct {
     char *buf;
     size_t len, cap;

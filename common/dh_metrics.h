@@ -67,6 +67,9 @@ int dh_metrics_counter(dh_metrics *reg, const char *name, const char *labels, co
                        dh_counter *c);
 int dh_metrics_gauge(dh_metrics *reg, const char *name, const char *labels, const char *help,
                      dh_gauge *g);
+/* Register every series of a table, in its order (each entry as dh_metrics_counter or
+ * dh_metrics_gauge would): 0, or -1 when any of them fails. The entries are copied. */
+int dh_metrics_table(dh_metrics *reg, const dh_metric *table, size_t n);
 
 /* The exposition text, NUL-terminated, in a malloc'd buffer the caller frees; *len is
  * its length. NULL when out of memory. */

@@ -15,15 +15,34 @@
 
 /* ---- games --------------------------------------------------------------------------- */
 
-static char *dup_field(lua_State *L, int t, const char *k)
+/* strdup, raising a Lua error when out of memory (the caller runs protected). */
+static char *dup_or_raise(lua_State *L, const char *s)
 {
-    lua_getfield(L, t, k);
-    const char *s = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
     char *r = strdup(s);
-    lua_pop(L, 1);
     if (!r)
         luaL_error(L, "out of memory");
     return r;
+}
+
+static char *dup_field(lua_State *L, int t, const char *k)
+{
+    lua_getfield(L, t, k);
+    char *r = dup_or_raise(L, lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "");
+    lua_pop(L, 1);
+    return r;
+}
+
+/* A zeroed array with a slot per entry of the table on top of the stack (at least one),
+ * raising when out of memory. */
+static void *table_slots(lua_State *L, size_t size)
+{
+    size_t n = 0;
+    for (lua_pushnil(L); lua_next(L, -2); lua_pop(L, 1))
+        n++;
+    void *v = calloc(n ? n : 1, size);
+    if (!v)
+        luaL_error(L, "out of memory");
+    return v;
 }
 
 static int func_ref(lua_State *L, int t, const char *k, int required)
@@ -36,6 +55,23 @@ static int func_ref(lua_State *L, int t, const char *k, int required)
         return LUA_NOREF;
     }
     return luaL_ref(L, LUA_REGISTRYINDEX);
+}
+
+/* A zones entry's visibility by name; raises on an unknown one. */
+static engine_vis zone_vis(lua_State *L, const engine_game *g, const char *v)
+{
+    static const struct {
+        const char *name;
+        engine_vis vis;
+    } names[] = {{"public", ENGINE_VIS_PUBLIC},
+                 {"owner", ENGINE_VIS_OWNER},
+                 {"top", ENGINE_VIS_TOP},
+                 {"hidden", ENGINE_VIS_HIDDEN}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(v, names[i].name))
+            return names[i].vis;
+    luaL_error(L, "game '%s': unknown visibility '%s'", g->name, v);
+    return ENGINE_VIS_HIDDEN;
 }
 
 static int card_cmp(const void *a, const void *b)
@@ -63,32 +99,13 @@ static void game_read(lua_State *L, engine_game *g)
 
     lua_getfield(L, t, "zones");
     if (lua_istable(L, -1)) {
-        size_t n = 0;
-        for (lua_pushnil(L); lua_next(L, -2); lua_pop(L, 1))
-            n++;
-        g->zones = calloc(n ? n : 1, sizeof(engine_zone_rule));
-        if (!g->zones)
-            luaL_error(L, "out of memory");
+        g->zones = table_slots(L, sizeof(engine_zone_rule));
         for (lua_pushnil(L); lua_next(L, -2); lua_pop(L, 1)) {
             if (lua_type(L, -2) != LUA_TSTRING || lua_type(L, -1) != LUA_TSTRING)
                 luaL_error(L, "game '%s': zones maps names to visibilities", g->name);
-            const char *v = lua_tostring(L, -1);
-            engine_vis vis = ENGINE_VIS_HIDDEN;
-            if (!strcmp(v, "public"))
-                vis = ENGINE_VIS_PUBLIC;
-            else if (!strcmp(v, "owner"))
-                vis = ENGINE_VIS_OWNER;
-            else if (!strcmp(v, "top"))
-                vis = ENGINE_VIS_TOP;
-            else if (!strcmp(v, "hidden"))
-                vis = ENGINE_VIS_HIDDEN;
-            else
-                luaL_error(L, "game '%s': unknown visibility '%s'", g->name, v);
             engine_zone_rule *zr = &g->zones[g->nzones];
-            zr->name = strdup(lua_tostring(L, -2));
-            if (!zr->name)
-                luaL_error(L, "out of memory");
-            zr->vis = vis;
+            zr->vis = zone_vis(L, g, lua_tostring(L, -1));
+            zr->name = dup_or_raise(L, lua_tostring(L, -2));
             g->nzones++;
         }
     }
@@ -96,20 +113,13 @@ static void game_read(lua_State *L, engine_game *g)
 
     lua_getfield(L, t, "cards");
     if (lua_istable(L, -1)) {
-        size_t n = 0;
-        for (lua_pushnil(L); lua_next(L, -2); lua_pop(L, 1))
-            n++;
-        g->cards = calloc(n ? n : 1, sizeof(engine_card_info));
-        if (!g->cards)
-            luaL_error(L, "out of memory");
+        g->cards = table_slots(L, sizeof(engine_card_info));
         for (lua_pushnil(L); lua_next(L, -2); lua_pop(L, 1)) {
             if (lua_type(L, -2) != LUA_TSTRING || !lua_istable(L, -1))
                 continue;
             int c = lua_gettop(L);
             engine_card_info *ci = &g->cards[g->ncards];
-            ci->name = strdup(lua_tostring(L, -2));
-            if (!ci->name)
-                luaL_error(L, "out of memory");
+            ci->name = dup_or_raise(L, lua_tostring(L, -2));
             g->ncards++;
             lua_getfield(L, c, "cost");
             ci->cost = lua_isinteger(L, -1) ? (int)lua_tointeger(L, -1) : 0;
@@ -132,9 +142,7 @@ static void game_read(lua_State *L, engine_game *g)
                 }
             }
             luaL_pushresult(&lb);
-            ci->types = strdup(lua_tostring(L, -1));
-            if (!ci->types)
-                luaL_error(L, "out of memory");
+            ci->types = dup_or_raise(L, lua_tostring(L, -1));
             lua_settop(L, c);
         }
         qsort(g->cards, g->ncards, sizeof(engine_card_info), card_cmp);
@@ -143,19 +151,12 @@ static void game_read(lua_State *L, engine_game *g)
 
     lua_getfield(L, t, "bots");
     if (lua_istable(L, -1)) {
-        size_t n = 0;
-        for (lua_pushnil(L); lua_next(L, -2); lua_pop(L, 1))
-            n++;
-        g->bots = calloc(n ? n : 1, sizeof(engine_bot));
-        if (!g->bots)
-            luaL_error(L, "out of memory");
+        g->bots = table_slots(L, sizeof(engine_bot));
         for (lua_pushnil(L); lua_next(L, -2); lua_pop(L, 1)) {
             if (lua_type(L, -2) != LUA_TSTRING || !lua_isfunction(L, -1))
                 continue;
             engine_bot *bt = &g->bots[g->nbots];
-            bt->name = strdup(lua_tostring(L, -2));
-            if (!bt->name)
-                luaL_error(L, "out of memory");
+            bt->name = dup_or_raise(L, lua_tostring(L, -2));
             lua_pushvalue(L, -1);
             bt->ref = luaL_ref(L, LUA_REGISTRYINDEX);
             g->nbots++;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_grow.h"
 #include "engine_internal.h"
 
 int engine_match_event(engine_match *m, int to, int about, const char *kind, const char *text,
@@ -23,24 +24,9 @@ int engine_match_event(engine_match *m, int to, int about, const char *kind, con
         return 0;
     if (m->evtext_len + len + 1 > ENGINE_MAX_EVBYTES)
         return -1;
-    if (m->nev == m->evcap) {
-        size_t cap = m->evcap ? m->evcap * 2 : 64;
-        engine_ev *e = realloc(m->ev, sizeof(engine_ev) * cap);
-        if (!e)
-            return -1;
-        m->ev = e;
-        m->evcap = cap;
-    }
-    if (m->evtext_len + len + 1 > m->evtext_cap) {
-        size_t cap = m->evtext_cap ? m->evtext_cap : 4096;
-        while (cap < m->evtext_len + len + 1)
-            cap *= 2;
-        char *t = realloc(m->evtext, cap);
-        if (!t)
-            return -1;
-        m->evtext = t;
-        m->evtext_cap = cap;
-    }
+    if (dh_grow(&m->ev, &m->evcap, m->nev + 1, sizeof *m->ev, 64) < 0 ||
+        dh_grow(&m->evtext, &m->evtext_cap, m->evtext_len + len + 1, 1, 4096) < 0)
+        return -1;
     engine_ev *e = &m->ev[m->nev++];
     e->to = to;
     e->about = about;

@@ -14,6 +14,7 @@
 
 #include <openssl/evp.h>
 
+#include "dh_grow.h"
 #include "engine_internal.h"
 
 static int file_cmp(const void *a, const void *b)
@@ -93,14 +94,8 @@ static int scan_dir(engine_bundle *b, const char *root, const char *rel, size_t 
         }
         if (!S_ISREG(sb.st_mode) || !engine_ends_with(de->d_name, ".lua"))
             continue;
-        if (b->nfiles == *cap) {
-            size_t nc = *cap ? *cap * 2 : 32;
-            engine_file *f = realloc(b->files, sizeof(engine_file) * nc);
-            if (!f)
-                goto err;
-            b->files = f;
-            *cap = nc;
-        }
+        if (dh_grow(&b->files, cap, b->nfiles + 1, sizeof *b->files, 32) < 0)
+            goto err;
         engine_file *f = &b->files[b->nfiles];
         f->path = strdup(r);
         if (!f->path)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_grow.h"
 #include "engine_internal.h"
 
 void engine_log_reset(engine_log *lg)
@@ -16,24 +17,9 @@ void engine_log_reset(engine_log *lg)
 
 int engine_log_append(engine_log *lg, int seat, uint64_t did, const uint32_t *ids, size_t n)
 {
-    if (lg->n == lg->cap) {
-        size_t cap = lg->cap ? lg->cap * 2 : 16;
-        engine_logent *v = realloc(lg->v, sizeof(engine_logent) * cap);
-        if (!v)
-            return -1;
-        lg->v = v;
-        lg->cap = cap;
-    }
-    if (lg->nids + n > lg->idcap) {
-        size_t cap = lg->idcap ? lg->idcap : 64;
-        while (cap < lg->nids + n)
-            cap *= 2;
-        uint32_t *p = realloc(lg->ids, sizeof(uint32_t) * cap);
-        if (!p)
-            return -1;
-        lg->ids = p;
-        lg->idcap = cap;
-    }
+    if (dh_grow(&lg->v, &lg->cap, lg->n + 1, sizeof *lg->v, 16) < 0 ||
+        dh_grow(&lg->ids, &lg->idcap, lg->nids + n, sizeof *lg->ids, 64) < 0)
+        return -1;
     engine_logent *e = &lg->v[lg->n++];
     e->seat = seat;
     e->decision_id = did;

@@ -288,16 +288,56 @@ static int m_answer(lua_State *L)
     return 3;
 }
 
-static void set_str(lua_State *L, const char *k, const char *v)
-{
-    lua_pushstring(L, v ? v : "");
-    lua_setfield(L, -2, k);
-}
-
 static void set_int(lua_State *L, const char *k, lua_Integer v)
 {
     lua_pushinteger(L, v);
     lua_setfield(L, -2, k);
+}
+
+/* Push msg as a Lua table keyed by its fields' names, walking its protobuf-c descriptor:
+ * numbers as integers, bools as booleans, strings ("" when unset) as strings, a
+ * sub-message as a table (left out when unset), a repeated sub-message as an array.
+ * Those are the only kinds a View holds; any other field is left out. */
+static void push_message(lua_State *L, const ProtobufCMessage *msg)
+{
+    const ProtobufCMessageDescriptor *d = msg->descriptor;
+    lua_createtable(L, 0, (int)d->n_fields);
+    for (unsigned f = 0; f < d->n_fields; f++) {
+        const ProtobufCFieldDescriptor *fd = &d->fields[f];
+        const char *p = (const char *)msg + fd->offset;
+        if (fd->label == PROTOBUF_C_LABEL_REPEATED) {
+            if (fd->type != PROTOBUF_C_TYPE_MESSAGE)
+                continue;
+            size_t n = *(const size_t *)((const char *)msg + fd->quantifier_offset);
+            ProtobufCMessage *const *v = *(ProtobufCMessage *const *const *)p;
+            lua_createtable(L, (int)n, 0);
+            for (size_t i = 0; i < n; i++) {
+                push_message(L, v[i]);
+                lua_rawseti(L, -2, (lua_Integer)i + 1);
+            }
+        } else if (fd->type == PROTOBUF_C_TYPE_MESSAGE) {
+            const ProtobufCMessage *sub = *(ProtobufCMessage *const *)p;
+            if (!sub)
+                continue;
+            push_message(L, sub);
+        } else if (fd->type == PROTOBUF_C_TYPE_STRING) {
+            const char *str = *(char *const *)p;
+            lua_pushstring(L, str ? str : "");
+        } else if (fd->type == PROTOBUF_C_TYPE_BOOL) {
+            lua_pushboolean(L, *(const protobuf_c_boolean *)p);
+        } else if (fd->type == PROTOBUF_C_TYPE_INT32) {
+            lua_pushinteger(L, *(const int32_t *)p);
+        } else if (fd->type == PROTOBUF_C_TYPE_UINT32) {
+            lua_pushinteger(L, *(const uint32_t *)p);
+        } else if (fd->type == PROTOBUF_C_TYPE_INT64) {
+            lua_pushinteger(L, *(const int64_t *)p);
+        } else if (fd->type == PROTOBUF_C_TYPE_UINT64) {
+            lua_pushinteger(L, (lua_Integer) * (const uint64_t *)p);
+        } else {
+            continue;
+        }
+        lua_setfield(L, -2, fd->name);
+    }
 }
 
 static int m_view(lua_State *L)
@@ -307,84 +347,7 @@ static int m_view(lua_State *L)
     Deckhand__View *v = engine_match_view(m, (int)p - 1);
     if (!v)
         return luaL_error(L, "view: out of memory");
-    lua_createtable(L, 0, 12);
-    set_str(L, "match_id", v->match_id);
-    set_int(L, "event_seq", (lua_Integer)v->event_seq);
-    set_int(L, "seat", v->seat);
-    set_str(L, "game", v->game);
-    set_int(L, "waiting_for", v->waiting_for);
-    lua_pushboolean(L, v->finished);
-    lua_setfield(L, -2, "finished");
-    lua_createtable(L, (int)v->n_players, 0);
-    for (size_t i = 0; i < v->n_players; i++) {
-        lua_createtable(L, 0, 3);
-        set_int(L, "seat", v->players[i]->seat);
-        set_str(L, "name", v->players[i]->name);
-        lua_pushboolean(L, v->players[i]->connected);
-        lua_setfield(L, -2, "connected");
-        lua_rawseti(L, -2, (lua_Integer)i + 1);
-    }
-    lua_setfield(L, -2, "players");
-    lua_createtable(L, (int)v->n_zones, 0);
-    for (size_t i = 0; i < v->n_zones; i++) {
-        const Deckhand__Zone *z = v->zones[i];
-        lua_createtable(L, 0, 4);
-        set_str(L, "name", z->name);
-        set_int(L, "owner", z->owner);
-        set_int(L, "count", z->count);
-        lua_createtable(L, (int)z->n_cards, 0);
-        for (size_t j = 0; j < z->n_cards; j++) {
-            lua_createtable(L, 0, 2);
-            set_int(L, "entity", z->cards[j]->entity);
-            set_str(L, "name", z->cards[j]->name);
-            lua_rawseti(L, -2, (lua_Integer)j + 1);
-        }
-        lua_setfield(L, -2, "cards");
-        lua_rawseti(L, -2, (lua_Integer)i + 1);
-    }
-    lua_setfield(L, -2, "zones");
-    lua_createtable(L, (int)v->n_counters, 0);
-    for (size_t i = 0; i < v->n_counters; i++) {
-        lua_createtable(L, 0, 3);
-        set_str(L, "name", v->counters[i]->name);
-        set_int(L, "owner", v->counters[i]->owner);
-        set_int(L, "value", v->counters[i]->value);
-        lua_rawseti(L, -2, (lua_Integer)i + 1);
-    }
-    lua_setfield(L, -2, "counters");
-    lua_createtable(L, (int)v->n_cards, 0);
-    for (size_t i = 0; i < v->n_cards; i++) {
-        lua_createtable(L, 0, 4);
-        set_str(L, "name", v->cards[i]->name);
-        set_int(L, "cost", v->cards[i]->cost);
-        set_str(L, "types", v->cards[i]->types);
-        set_str(L, "text", v->cards[i]->text);
-        lua_rawseti(L, -2, (lua_Integer)i + 1);
-    }
-    lua_setfield(L, -2, "cards");
-    if (v->decision) {
-        const Deckhand__DecisionRequest *d = v->decision;
-        lua_createtable(L, 0, 9);
-        set_str(L, "match_id", d->match_id);
-        set_int(L, "event_seq", (lua_Integer)d->event_seq);
-        set_int(L, "decision_id", (lua_Integer)d->decision_id);
-        set_int(L, "seat", d->seat);
-        set_str(L, "prompt", d->prompt);
-        set_str(L, "kind", d->kind);
-        set_int(L, "min", d->min);
-        set_int(L, "max", d->max);
-        lua_createtable(L, (int)d->n_options, 0);
-        for (size_t i = 0; i < d->n_options; i++) {
-            lua_createtable(L, 0, 4);
-            set_int(L, "id", d->options[i]->id);
-            set_str(L, "label", d->options[i]->label);
-            set_str(L, "card", d->options[i]->card);
-            set_int(L, "entity", d->options[i]->entity);
-            lua_rawseti(L, -2, (lua_Integer)i + 1);
-        }
-        lua_setfield(L, -2, "options");
-        lua_setfield(L, -2, "decision");
-    }
+    push_message(L, &v->base);
     engine_view_free(v);
     return 1;
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_grow.h"
 #include "engine_internal.h"
 
 /* ---- the map ------------------------------------------------------------------------ */
@@ -355,17 +356,7 @@ void engine_buf_swap(engine_buf *a, engine_buf *b)
 
 static int buf_need(engine_buf *bf, size_t n)
 {
-    if (bf->len + n <= bf->cap)
-        return 0;
-    size_t cap = bf->cap ? bf->cap : 4096;
-    while (cap < bf->len + n)
-        cap *= 2;
-    uint8_t *p = realloc(bf->p, cap);
-    if (!p)
-        return -1;
-    bf->p = p;
-    bf->cap = cap;
-    return 0;
+    return dh_grow(&bf->p, &bf->cap, bf->len + n, 1, 4096);
 }
 
 static void put_u32(engine_buf *bf, uint32_t v)

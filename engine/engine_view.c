@@ -46,67 +46,17 @@ static int cmp_counter(const void *a, const void *b, void *ud)
     return c ? c : (ox > oy) - (ox < oy);
 }
 
+/* Every string, array and sub-message of a view or decision built here is malloc'd (or
+ * still protobuf-c's empty default, which its free skips), and counts cover only filled
+ * slots, so protobuf-c's own free walks and frees exactly what was built, even half way. */
 static void free_decision(Deckhand__DecisionRequest *d)
 {
-    if (!d)
-        return;
-    free(d->match_id);
-    free(d->prompt);
-    free(d->kind);
-    for (size_t i = 0; d->options && i < d->n_options; i++) {
-        if (!d->options[i])
-            continue;
-        free(d->options[i]->label);
-        free(d->options[i]->card);
-        free(d->options[i]);
-    }
-    free(d->options);
-    free(d);
+    deckhand__decision_request__free_unpacked(d, NULL);
 }
 
 void engine_view_free(Deckhand__View *v)
 {
-    if (!v)
-        return;
-    free(v->match_id);
-    free(v->game);
-    for (size_t i = 0; v->players && i < v->n_players; i++) {
-        if (v->players[i])
-            free(v->players[i]->name);
-        free(v->players[i]);
-    }
-    free(v->players);
-    for (size_t i = 0; v->zones && i < v->n_zones; i++) {
-        Deckhand__Zone *z = v->zones[i];
-        if (!z)
-            continue;
-        free(z->name);
-        for (size_t j = 0; z->cards && j < z->n_cards; j++) {
-            if (z->cards[j])
-                free(z->cards[j]->name);
-            free(z->cards[j]);
-        }
-        free(z->cards);
-        free(z);
-    }
-    free(v->zones);
-    for (size_t i = 0; v->counters && i < v->n_counters; i++) {
-        if (v->counters[i])
-            free(v->counters[i]->name);
-        free(v->counters[i]);
-    }
-    free(v->counters);
-    for (size_t i = 0; v->cards && i < v->n_cards; i++) {
-        if (v->cards[i]) {
-            free(v->cards[i]->name);
-            free(v->cards[i]->types);
-            free(v->cards[i]->text);
-        }
-        free(v->cards[i]);
-    }
-    free(v->cards);
-    free_decision(v->decision);
-    free(v);
+    deckhand__view__free_unpacked(v, NULL);
 }
 
 static int32_t wire_owner(int32_t owner)

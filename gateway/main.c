@@ -138,13 +138,9 @@ int main(int argc, char **argv)
 {
     int rc = 1;
     dh_flags f;
-    int parsed = dh_flags_parse(&f, gw_flags, argc, argv, "deckhand-gateway", gw_usage);
-    if (parsed != DH_FLAGS_OK)
-        return parsed == DH_FLAGS_HELP ? 0 : 2;
-    if (f.npos) {
-        fprintf(stderr, "deckhand-gateway: unexpected argument '%s'\n\n%s", f.pos[0], gw_usage);
-        return 2;
-    }
+    int done = dh_flags_parse_main(&f, gw_flags, argc, argv, "deckhand-gateway", gw_usage, 0, 0);
+    if (done >= 0)
+        return done;
     gw *g = calloc(1, sizeof *g);
     if (!g) {
         fprintf(stderr, "gateway: out of memory\n");

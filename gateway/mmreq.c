@@ -53,29 +53,36 @@ Deckhand__ErrorCode mmreq_leave(gw *g, gw_conn *c, uint64_t cmd_id, const Deckha
     return mmreq_send(g, c, cmd_id, &m);
 }
 
+/* PlayerAway or PlayerBack, which carry the same two fields: best effort (the matchmaker
+ * may be down; a lost notice is logged). */
+static void mmreq_presence(gw *g, gw_conn *c, bool away)
+{
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    Deckhand__Internal__PlayerAway a = DECKHAND__INTERNAL__PLAYER_AWAY__INIT;
+    Deckhand__Internal__PlayerBack b = DECKHAND__INTERNAL__PLAYER_BACK__INIT;
+    a.player_id = b.player_id = c->player_id;
+    a.gateway_id = b.gateway_id = g->id;
+    if (away) {
+        m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_AWAY;
+        m.player_away = &a;
+    } else {
+        m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_BACK;
+        m.player_back = &b;
+    }
+    if (g->mm && zsock_mm_send(g, &m) < 0)
+        dh_debug("%s for %s not sent: %s", away ? "PlayerAway" : "PlayerBack", c->player_id,
+                 zmq_strerror(errno));
+}
+
 void mmreq_player_away(gw *g, gw_conn *c)
 {
     if (!c->queued[0])
         return;
-    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
-    Deckhand__Internal__PlayerAway a = DECKHAND__INTERNAL__PLAYER_AWAY__INIT;
-    a.player_id = c->player_id;
-    a.gateway_id = g->id;
-    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_AWAY;
-    m.player_away = &a;
-    if (g->mm && zsock_mm_send(g, &m) < 0)
-        dh_debug("PlayerAway for %s not sent: %s", c->player_id, zmq_strerror(errno));
+    mmreq_presence(g, c, true);
     c->queued[0] = '\0';
 }
 
 void mmreq_player_back(gw *g, gw_conn *c)
 {
-    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
-    Deckhand__Internal__PlayerBack b = DECKHAND__INTERNAL__PLAYER_BACK__INIT;
-    b.player_id = c->player_id;
-    b.gateway_id = g->id;
-    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_BACK;
-    m.player_back = &b;
-    if (g->mm && zsock_mm_send(g, &m) < 0)
-        dh_debug("PlayerBack for %s not sent: %s", c->player_id, zmq_strerror(errno));
+    mmreq_presence(g, c, false);
 }

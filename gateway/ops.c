@@ -11,34 +11,38 @@
 int ops_metrics(gw *g)
 {
     gw_stats *s = &g->stats;
-    dh_metrics *reg = &g->ops.metrics;
-    int rc = 0;
-    rc |= dh_metrics_gauge(reg, "deckhand_gateway_connections", "transport=\"tcp\"",
-                           "Client connections open, by transport.", &s->conns[CONN_TCP]);
-    rc |= dh_metrics_gauge(reg, "deckhand_gateway_connections", "transport=\"ws\"",
-                           "Client connections open, by transport.", &s->conns[CONN_WS]);
-    rc |=
-        dh_metrics_counter(reg, "deckhand_gateway_logins_total", "",
-                           "Logins answered with a Welcome (new players and resumes).", &s->logins);
-    rc |= dh_metrics_counter(reg, "deckhand_gateway_frames_in_total", "",
-                             "Client messages received.", &s->frames_in);
-    rc |= dh_metrics_counter(reg, "deckhand_gateway_frames_out_total", "",
-                             "Messages sent to clients.", &s->frames_out);
-    rc |= dh_metrics_counter(reg, "deckhand_gateway_bad_frames_total", "",
-                             "Frames refused with BAD_FRAME (oversized, text, undecodable); "
-                             "the connection is closed.",
-                             &s->bad_frames);
-    rc |= dh_metrics_counter(reg, "deckhand_gateway_commands_forwarded_total", "",
-                             "Choose and Resync commands forwarded to a worker.", &s->commands);
+    const dh_metric traffic[] = {
+        {"deckhand_gateway_connections", "transport=\"tcp\"",
+         "Client connections open, by transport.", DH_METRIC_GAUGE, &s->conns[CONN_TCP]},
+        {"deckhand_gateway_connections", "transport=\"ws\"",
+         "Client connections open, by transport.", DH_METRIC_GAUGE, &s->conns[CONN_WS]},
+        {"deckhand_gateway_logins_total", "",
+         "Logins answered with a Welcome (new players and resumes).", DH_METRIC_COUNTER,
+         &s->logins},
+        {"deckhand_gateway_frames_in_total", "", "Client messages received.", DH_METRIC_COUNTER,
+         &s->frames_in},
+        {"deckhand_gateway_frames_out_total", "", "Messages sent to clients.", DH_METRIC_COUNTER,
+         &s->frames_out},
+        {"deckhand_gateway_bad_frames_total", "",
+         "Frames refused with BAD_FRAME (oversized, text, undecodable); "
+         "the connection is closed.",
+         DH_METRIC_COUNTER, &s->bad_frames},
+        {"deckhand_gateway_commands_forwarded_total", "",
+         "Choose and Resync commands forwarded to a worker.", DH_METRIC_COUNTER, &s->commands},
+    };
+    const dh_metric matches[] = {
+        {"deckhand_gateway_match_assignments_total", "",
+         "Players of this gateway placed in a match (MatchAssigned).", DH_METRIC_COUNTER,
+         &s->assignments},
+        {"deckhand_gateway_match_routes", "", "Matches this gateway knows the worker of.",
+         DH_METRIC_GAUGE, &s->routes},
+    };
+    int rc = dh_metrics_table(&g->ops.metrics, traffic, sizeof traffic / sizeof traffic[0]);
     rc |= dh_ops_codes(&g->ops, "deckhand_gateway_replies_error_total",
                        "Error Replies sent to clients, by code (the gateway's own and the "
                        "workers').",
                        s->replies);
-    rc |= dh_metrics_counter(reg, "deckhand_gateway_match_assignments_total", "",
-                             "Players of this gateway placed in a match (MatchAssigned).",
-                             &s->assignments);
-    rc |= dh_metrics_gauge(reg, "deckhand_gateway_match_routes", "",
-                           "Matches this gateway knows the worker of.", &s->routes);
+    rc |= dh_metrics_table(&g->ops.metrics, matches, sizeof matches / sizeof matches[0]);
     return rc;
 }
 

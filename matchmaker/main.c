@@ -72,28 +72,28 @@ static void mm_publish(mm_state *mm, dh_ops *ops, uint64_t now_ms)
 static int mm_metrics(mm_state *mm, dh_metrics *reg)
 {
     mm_stats *s = &mm->stats;
-    int rc = 0;
-    rc |= dh_metrics_gauge(reg, "deckhand_matchmaker_lease_held", "",
-                           "1 while this matchmaker holds mm:lease and acts, else 0.",
-                           &s->lease_held);
-    rc |= dh_metrics_gauge(reg, "deckhand_matchmaker_players_waiting", "",
-                           "Queued players (tickets) waiting for a match.", &s->players_waiting);
-    rc |= dh_metrics_gauge(reg, "deckhand_matchmaker_placements_pending", "",
-                           "StartMatch sent, no MatchStarted yet.", &s->placements_pending);
-    rc |= dh_metrics_gauge(reg, "deckhand_matchmaker_workers_alive", "",
-                           "Workers heard from within the last 1.5 s.", &s->workers_alive);
-    rc |= dh_metrics_counter(reg, "deckhand_matchmaker_matches_formed_total", "",
-                             "Matches formed (StartMatch sent to a worker).", &s->matches_formed);
-    rc |= dh_metrics_counter(reg, "deckhand_matchmaker_matches_started_total", "",
-                             "Matches a worker confirmed started (MatchStarted ok).",
-                             &s->matches_started);
-    rc |=
-        dh_metrics_counter(reg, "deckhand_matchmaker_workers_dead_total", "",
-                           "Workers declared dead (silent 1.5 s, or stopping).", &s->workers_dead);
-    rc |= dh_metrics_counter(reg, "deckhand_matchmaker_matches_moved_total", "",
-                             "Matches of dead workers moved to another worker (takeovers).",
-                             &s->matches_moved);
-    return rc;
+    const dh_metric table[] = {
+        {"deckhand_matchmaker_lease_held", "",
+         "1 while this matchmaker holds mm:lease and acts, else 0.", DH_METRIC_GAUGE,
+         &s->lease_held},
+        {"deckhand_matchmaker_players_waiting", "", "Queued players (tickets) waiting for a match.",
+         DH_METRIC_GAUGE, &s->players_waiting},
+        {"deckhand_matchmaker_placements_pending", "", "StartMatch sent, no MatchStarted yet.",
+         DH_METRIC_GAUGE, &s->placements_pending},
+        {"deckhand_matchmaker_workers_alive", "", "Workers heard from within the last 1.5 s.",
+         DH_METRIC_GAUGE, &s->workers_alive},
+        {"deckhand_matchmaker_matches_formed_total", "",
+         "Matches formed (StartMatch sent to a worker).", DH_METRIC_COUNTER, &s->matches_formed},
+        {"deckhand_matchmaker_matches_started_total", "",
+         "Matches a worker confirmed started (MatchStarted ok).", DH_METRIC_COUNTER,
+         &s->matches_started},
+        {"deckhand_matchmaker_workers_dead_total", "",
+         "Workers declared dead (silent 1.5 s, or stopping).", DH_METRIC_COUNTER, &s->workers_dead},
+        {"deckhand_matchmaker_matches_moved_total", "",
+         "Matches of dead workers moved to another worker (takeovers).", DH_METRIC_COUNTER,
+         &s->matches_moved},
+    };
+    return dh_metrics_table(reg, table, sizeof table / sizeof table[0]);
 }
 
 static int mm_run(mm_state *mm, dh_ops *ops)
@@ -189,13 +189,9 @@ static const dh_flag_spec mm_flags[] = {{"bind", DH_FLAG_VALUE},        {"redis"
 int main(int argc, char **argv)
 {
     dh_flags f;
-    int parsed = dh_flags_parse(&f, mm_flags, argc, argv, "deckhand-matchmaker", mm_usage);
-    if (parsed != DH_FLAGS_OK)
-        return parsed == DH_FLAGS_HELP ? 0 : 2;
-    if (f.npos) {
-        fprintf(stderr, "deckhand-matchmaker: unexpected argument '%s'\n\n%s", f.pos[0], mm_usage);
-        return 2;
-    }
+    int done = dh_flags_parse_main(&f, mm_flags, argc, argv, "deckhand-matchmaker", mm_usage, 0, 0);
+    if (done >= 0)
+        return done;
     const char *bind = dh_flags_str(&f, "bind", "DECKHAND_MATCHMAKER_BIND", "tcp://127.0.0.1:5560");
     const char *redis_url =
         dh_flags_str(&f, "redis", "DECKHAND_REDIS_URL", "redis://127.0.0.1:6390");

@@ -171,13 +171,10 @@ static const dh_flag_spec worker_flags[] = {
 int main(int argc, char **argv)
 {
     dh_flags f;
-    int parsed = dh_flags_parse(&f, worker_flags, argc, argv, "deckhand-worker", worker_usage);
-    if (parsed != DH_FLAGS_OK)
-        return parsed == DH_FLAGS_HELP ? 0 : 2;
-    if (f.npos) {
-        fprintf(stderr, "deckhand-worker: unexpected argument '%s'\n\n%s", f.pos[0], worker_usage);
-        return 2;
-    }
+    int done =
+        dh_flags_parse_main(&f, worker_flags, argc, argv, "deckhand-worker", worker_usage, 0, 0);
+    if (done >= 0)
+        return done;
     const char *bind = dh_flags_str(&f, "bind", "DECKHAND_WORKER_BIND", "tcp://127.0.0.1:5570");
     const char *mm_addr =
         dh_flags_str(&f, "matchmaker", "DECKHAND_MATCHMAKER", "tcp://127.0.0.1:5560");

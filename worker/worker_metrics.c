@@ -18,35 +18,38 @@ void worker_metrics_publish(host *h, dh_ops *ops, dh_gauge *active, bool beaten)
 int worker_metrics_register(host *h, bundles *bs, dh_ops *ops, dh_gauge *active)
 {
     host_stats *s = &h->stats;
-    dh_metrics *reg = &ops->metrics;
-    int rc = 0;
-    rc |= dh_metrics_gauge(reg, "deckhand_worker_active_matches", "", "Matches hosted here now.",
-                           active);
-    rc |= dh_metrics_counter(reg, "deckhand_worker_answers_accepted_total", "",
-                             "Answers applied and stored (players, timers and bots).", &s->answers);
-    rc |= dh_metrics_counter(reg, "deckhand_worker_default_answers_total", "",
-                             "Answers made by the default bot: decision and turn timers, seats "
-                             "away past their grace period.",
-                             &s->default_answers);
+    const dh_metric answers[] = {
+        {"deckhand_worker_active_matches", "", "Matches hosted here now.", DH_METRIC_GAUGE, active},
+        {"deckhand_worker_answers_accepted_total", "",
+         "Answers applied and stored (players, timers and bots).", DH_METRIC_COUNTER, &s->answers},
+        {"deckhand_worker_default_answers_total", "",
+         "Answers made by the default bot: decision and turn timers, seats "
+         "away past their grace period.",
+         DH_METRIC_COUNTER, &s->default_answers},
+    };
+    const dh_metric storage[] = {
+        {"deckhand_worker_adoptions_total", "", "Matches adopted from a dead or stopping worker.",
+         DH_METRIC_COUNTER, &s->adoptions},
+        {"deckhand_worker_fenced_writes_total", "",
+         "Writes refused by the epoch fence (the match is another "
+         "worker's).",
+         DH_METRIC_COUNTER, &s->fenced},
+        {"deckhand_worker_matches_lost_total", "",
+         "Matches dropped because another worker owns them now.", DH_METRIC_COUNTER, &s->lost},
+        {"deckhand_worker_redis_batches_total", "",
+         "Redis pipelines flushed with outputs held on them.", DH_METRIC_COUNTER, &s->batches},
+        {"deckhand_worker_redis_batch_failures_total", "",
+         "Of those, pipelines where a write failed (answers refused "
+         "UNAVAILABLE).",
+         DH_METRIC_COUNTER, &s->batch_failures},
+        {"deckhand_worker_bundles_loaded_total", "",
+         "Script bundles fetched from Redis and loaded.", DH_METRIC_COUNTER, &bs->loaded},
+        {"deckhand_worker_bundle_failures_total", "",
+         "Script bundles that could not be loaded here.", DH_METRIC_COUNTER, &bs->failed_loads},
+    };
+    int rc = dh_metrics_table(&ops->metrics, answers, sizeof answers / sizeof answers[0]);
     rc |= dh_ops_codes(ops, "deckhand_worker_replies_refused_total",
                        "Replies to player commands with an error, by code.", s->refused);
-    rc |= dh_metrics_counter(reg, "deckhand_worker_adoptions_total", "",
-                             "Matches adopted from a dead or stopping worker.", &s->adoptions);
-    rc |= dh_metrics_counter(reg, "deckhand_worker_fenced_writes_total", "",
-                             "Writes refused by the epoch fence (the match is another "
-                             "worker's).",
-                             &s->fenced);
-    rc |= dh_metrics_counter(reg, "deckhand_worker_matches_lost_total", "",
-                             "Matches dropped because another worker owns them now.", &s->lost);
-    rc |= dh_metrics_counter(reg, "deckhand_worker_redis_batches_total", "",
-                             "Redis pipelines flushed with outputs held on them.", &s->batches);
-    rc |= dh_metrics_counter(reg, "deckhand_worker_redis_batch_failures_total", "",
-                             "Of those, pipelines where a write failed (answers refused "
-                             "UNAVAILABLE).",
-                             &s->batch_failures);
-    rc |= dh_metrics_counter(reg, "deckhand_worker_bundles_loaded_total", "",
-                             "Script bundles fetched from Redis and loaded.", &bs->loaded);
-    rc |= dh_metrics_counter(reg, "deckhand_worker_bundle_failures_total", "",
-                             "Script bundles that could not be loaded here.", &bs->failed_loads);
+    rc |= dh_metrics_table(&ops->metrics, storage, sizeof storage / sizeof storage[0]);
     return rc;
 }

@@ -28,8 +28,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dh_client_msg.h"
 #include "dh_client_ws.h"
 #include "dh_frame.h"
+#include "dh_grow.h"
 #include "dh_ws.h"
 
 #define DH_CLIENT_MAX_MSG      (16u << 20)
@@ -62,17 +64,7 @@ static long long now_ms(void)
 
 static int reserve(uint8_t **buf, size_t *cap, size_t need)
 {
-    if (need <= *cap)
-        return 0;
-    size_t ncap = *cap ? *cap : 4096;
-    while (ncap < need)
-        ncap *= 2;
-    uint8_t *nb = realloc(*buf, ncap);
-    if (!nb)
-        return -1;
-    *buf = nb;
-    *cap = ncap;
-    return 0;
+    return dh_grow(buf, cap, need, 1, 4096);
 }
 
 static int write_all(int fd, const uint8_t *buf, size_t len)
@@ -164,13 +156,8 @@ static int queue_push(dh_client *c, Deckhand__ServerMessage *m)
             memmove(c->q, c->q + c->qhead, (c->qlen - c->qhead) * sizeof *c->q);
             c->qlen -= c->qhead;
             c->qhead = 0;
-        } else {
-            size_t ncap = c->qcap ? c->qcap * 2 : 16;
-            Deckhand__ServerMessage **nq = realloc(c->q, ncap * sizeof *nq);
-            if (!nq)
-                return -1;
-            c->q = nq;
-            c->qcap = ncap;
+        } else if (dh_grow(&c->q, &c->qcap, c->qlen + 1, sizeof *c->q, 16) < 0) {
+            return -1;
         }
     }
     c->q[c->qlen++] = m;
@@ -531,14 +518,10 @@ static void copy_str(char *dst, size_t len, const char *src)
 static int hello(dh_client *c, const char *name, const char *token, char *player_id, size_t idlen,
                  char *tokout, size_t toklen)
 {
-    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
-    Deckhand__Hello h = DECKHAND__HELLO__INIT;
-    h.name = (char *)name;
-    h.token = (char *)token;
-    m.cmd_id = dh_client_next_cmd(c);
-    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_HELLO;
-    m.hello = &h;
-    if (dh_client_send(c, &m) < 0)
+    dh_client_msg msg;
+    Deckhand__ClientMessage *m = dh_client_msg_hello(&msg, name, token);
+    m->cmd_id = dh_client_next_cmd(c);
+    if (dh_client_send(c, m) < 0)
         return -1;
     bool welcomed = false;
     long long deadline = now_ms() + DH_CLIENT_LOGIN_MS;
@@ -553,7 +536,7 @@ static int hello(dh_client *c, const char *name, const char *token, char *player
             copy_str(tokout, toklen, s->welcome->token);
             welcomed = true;
         } else if (s->body_case == DECKHAND__SERVER_MESSAGE__BODY_REPLY &&
-                   s->reply->cmd_id == m.cmd_id) {
+                   s->reply->cmd_id == m->cmd_id) {
             done = (s->reply->ok && welcomed) ? 1 : -1;
         }
         deckhand__server_message__free_unpacked(s, NULL);

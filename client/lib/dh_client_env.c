@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_grow.h"
+
 static const char *skip_blanks(const char *p, const char *end)
 {
     while (p < end && (*p == ' ' || *p == '\t'))
@@ -56,14 +58,8 @@ int dh_client_env_file(const char *path, const char *key, char *out, size_t outl
     size_t len = 0, cap = 0;
     int rc = -1;
     for (;;) {
-        if (len + 4096 + 1 > cap) {
-            size_t ncap = cap ? cap * 2 : 8192;
-            char *nt = realloc(text, ncap);
-            if (!nt)
-                goto err;
-            text = nt;
-            cap = ncap;
-        }
+        if (dh_grow(&text, &cap, len + 4096 + 1, 1, 8192) < 0)
+            goto err;
         size_t n = fread(text + len, 1, cap - len - 1, f);
         len += n;
         if (n == 0)

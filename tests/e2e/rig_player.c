@@ -3,6 +3,7 @@
  */
 #include "rig_player.h"
 
+#include "dh_client_msg.h"
 #include "dh_test.h"
 
 #include <inttypes.h>
@@ -303,47 +304,31 @@ static uint64_t pl_send_msg(pl_player *p, Deckhand__ClientMessage *m, uint64_t c
 
 uint64_t pl_send_ping(pl_player *p, uint64_t nonce)
 {
-    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
-    Deckhand__Ping ping = DECKHAND__PING__INIT;
-    ping.nonce = nonce;
-    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_PING;
-    m.ping = &ping;
-    return pl_send_msg(p, &m, 0);
+    dh_client_msg msg;
+    Deckhand__ClientMessage *m = dh_client_msg_ping(&msg, nonce);
+    return pl_send_msg(p, m, 0);
 }
 
 uint64_t pl_send_queue(pl_player *p, const char *game, uint32_t players)
 {
-    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
-    Deckhand__QueueJoin q = DECKHAND__QUEUE_JOIN__INIT;
-    q.game = (char *)game;
-    q.players = players;
-    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_QUEUE_JOIN;
-    m.queue_join = &q;
-    return pl_send_msg(p, &m, 0);
+    dh_client_msg msg;
+    Deckhand__ClientMessage *m = dh_client_msg_queue_join(&msg, game, players);
+    return pl_send_msg(p, m, 0);
 }
 
 uint64_t pl_send_choose(pl_player *p, const char *match_id, uint64_t decision_id,
                         const uint32_t *ids, size_t n, uint64_t cmd_id)
 {
-    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
-    Deckhand__Choose ch = DECKHAND__CHOOSE__INIT;
-    ch.match_id = (char *)match_id;
-    ch.decision_id = decision_id;
-    ch.option_ids = (uint32_t *)ids;
-    ch.n_option_ids = n;
-    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_CHOOSE;
-    m.choose = &ch;
-    return pl_send_msg(p, &m, cmd_id);
+    dh_client_msg msg;
+    Deckhand__ClientMessage *m = dh_client_msg_choose(&msg, match_id, decision_id, ids, n);
+    return pl_send_msg(p, m, cmd_id);
 }
 
 uint64_t pl_send_resync(pl_player *p, const char *match_id)
 {
-    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
-    Deckhand__Resync rs = DECKHAND__RESYNC__INIT;
-    rs.match_id = (char *)match_id;
-    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_RESYNC;
-    m.resync = &rs;
-    return pl_send_msg(p, &m, 0);
+    dh_client_msg msg;
+    Deckhand__ClientMessage *m = dh_client_msg_resync(&msg, match_id);
+    return pl_send_msg(p, m, 0);
 }
 
 /* Ask for a full view and wait for it and the Reply. The view's fingerprint, 0 if none. */

@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "dh_client_msg.h"
 #include "dh_ws.h"
 
 /* ---- the client ----------------------------------------------------------------------- */
@@ -206,76 +207,48 @@ int rg_recv(rg_client *c, int timeout_ms, Deckhand__ServerMessage **out)
 
 /* ---- client messages ------------------------------------------------------------------ */
 
+/* Send m (built with dh_client_msg.h) as command cmd_id. */
+static void rg_send_cmd(rg_client *c, uint64_t cmd_id, Deckhand__ClientMessage *m)
+{
+    m->cmd_id = cmd_id;
+    rg_send(c, m);
+}
+
 void rg_send_hello(rg_client *c, uint64_t cmd_id, const char *name, const char *token)
 {
-    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
-    Deckhand__Hello h = DECKHAND__HELLO__INIT;
-    h.name = (char *)name;
-    h.token = (char *)token;
-    m.cmd_id = cmd_id;
-    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_HELLO;
-    m.hello = &h;
-    rg_send(c, &m);
+    dh_client_msg msg;
+    rg_send_cmd(c, cmd_id, dh_client_msg_hello(&msg, name, token));
 }
 
 void rg_send_ping(rg_client *c, uint64_t cmd_id, uint64_t nonce)
 {
-    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
-    Deckhand__Ping p = DECKHAND__PING__INIT;
-    p.nonce = nonce;
-    m.cmd_id = cmd_id;
-    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_PING;
-    m.ping = &p;
-    rg_send(c, &m);
+    dh_client_msg msg;
+    rg_send_cmd(c, cmd_id, dh_client_msg_ping(&msg, nonce));
 }
 
 void rg_send_queue_join(rg_client *c, uint64_t cmd_id, const char *game, uint32_t players)
 {
-    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
-    Deckhand__QueueJoin q = DECKHAND__QUEUE_JOIN__INIT;
-    q.game = (char *)game;
-    q.players = players;
-    m.cmd_id = cmd_id;
-    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_QUEUE_JOIN;
-    m.queue_join = &q;
-    rg_send(c, &m);
+    dh_client_msg msg;
+    rg_send_cmd(c, cmd_id, dh_client_msg_queue_join(&msg, game, players));
 }
 
 void rg_send_queue_leave(rg_client *c, uint64_t cmd_id, const char *game)
 {
-    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
-    Deckhand__QueueLeave q = DECKHAND__QUEUE_LEAVE__INIT;
-    q.game = (char *)game;
-    m.cmd_id = cmd_id;
-    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_QUEUE_LEAVE;
-    m.queue_leave = &q;
-    rg_send(c, &m);
+    dh_client_msg msg;
+    rg_send_cmd(c, cmd_id, dh_client_msg_queue_leave(&msg, game));
 }
 
 void rg_send_choose(rg_client *c, uint64_t cmd_id, const char *match_id, uint64_t decision_id)
 {
-    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
-    Deckhand__Choose ch = DECKHAND__CHOOSE__INIT;
     uint32_t opts[] = {1};
-    ch.match_id = (char *)match_id;
-    ch.decision_id = decision_id;
-    ch.n_option_ids = 1;
-    ch.option_ids = opts;
-    m.cmd_id = cmd_id;
-    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_CHOOSE;
-    m.choose = &ch;
-    rg_send(c, &m);
+    dh_client_msg msg;
+    rg_send_cmd(c, cmd_id, dh_client_msg_choose(&msg, match_id, decision_id, opts, 1));
 }
 
 void rg_send_resync(rg_client *c, uint64_t cmd_id, const char *match_id)
 {
-    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
-    Deckhand__Resync rs = DECKHAND__RESYNC__INIT;
-    rs.match_id = (char *)match_id;
-    m.cmd_id = cmd_id;
-    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_RESYNC;
-    m.resync = &rs;
-    rg_send(c, &m);
+    dh_client_msg msg;
+    rg_send_cmd(c, cmd_id, dh_client_msg_resync(&msg, match_id));
 }
 
 void rg_login(rg_client *c, const char *name, char *pid, char *token)

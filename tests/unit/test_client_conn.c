@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "dh_client.h"
+#include "dh_client_msg.h"
 #include "dh_client_ws.h"
 #include "dh_frame.h"
 #include "dh_test.h"
@@ -193,13 +194,10 @@ static uint8_t *server_msg(uint64_t nonce, size_t textlen, size_t *len)
 
 static void client_ping(dh_client *c, uint64_t nonce)
 {
-    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
-    Deckhand__Ping ping = DECKHAND__PING__INIT;
-    ping.nonce = nonce;
-    m.cmd_id = dh_client_next_cmd(c);
-    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_PING;
-    m.ping = &ping;
-    CU_ASSERT_EQUAL(dh_client_send(c, &m), 0);
+    dh_client_msg msg;
+    Deckhand__ClientMessage *m = dh_client_msg_ping(&msg, nonce);
+    m->cmd_id = dh_client_next_cmd(c);
+    CU_ASSERT_EQUAL(dh_client_send(c, m), 0);
 }
 
 /* Receive one message and check it is Pong{nonce}, or an Event of textlen bytes. */
@@ -231,12 +229,34 @@ static void wait_child_ok(pid_t pid)
     CU_ASSERT_EQUAL(WEXITSTATUS(st), 0);
 }
 
+/* Fork a fake server: serve(listening fd, arg) runs in the child, whose exit status is
+ * what it returns (wait_child_ok checks it is 0). addr gets what a client dials:
+ * 127.0.0.1:PORT, or ws://127.0.0.1:PORT/ws when ws. The child's pid. */
+static pid_t fake_server(int (*serve)(int lfd, const void *arg), const void *arg, bool ws,
+                         char *addr, size_t addrlen)
+{
+    int port;
+    int lfd = listen_port(&port);
+    CU_ASSERT_FATAL(lfd >= 0);
+    pid_t pid = fork();
+    CU_ASSERT_FATAL(pid >= 0);
+    if (pid == 0)
+        _exit(serve(lfd, arg));
+    close(lfd);
+    if (ws)
+        snprintf(addr, addrlen, "ws://127.0.0.1:%d/ws", port);
+    else
+        snprintf(addr, addrlen, "127.0.0.1:%d", port);
+    return pid;
+}
+
 /* ---- TCP --------------------------------------------------------------------------- */
 
 /* The TCP server: three Pongs in two writes (the third split across them), then it reads
  * one framed Ping{9} and hangs up. Exit status = the failing step. */
-static int tcp_server(int lfd)
+static int tcp_server(int lfd, const void *arg)
 {
+    (void)arg;
     int fd = accept(lfd, NULL, NULL);
     if (fd < 0)
         return 1;
@@ -275,16 +295,8 @@ static int tcp_server(int lfd)
 
 static void test_tcp_splits_and_joins_frames_across_reads(void)
 {
-    int port;
-    int lfd = listen_port(&port);
-    CU_ASSERT_FATAL(lfd >= 0);
-    pid_t pid = fork();
-    CU_ASSERT_FATAL(pid >= 0);
-    if (pid == 0)
-        _exit(tcp_server(lfd));
-    close(lfd);
     char addr[64], err[256];
-    snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
+    pid_t pid = fake_server(tcp_server, NULL, false, addr, sizeof addr);
     dh_client *c = dh_client_connect(addr, err, sizeof err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     usleep(50000); /* both whole frames are in the socket now */
@@ -317,21 +329,19 @@ static void test_tcp_recv_times_out_without_data(void)
     close(lfd);
 }
 
+/* Sends a frame that does not decode, then waits for the client to give up. */
+static int junk_server(int lfd, const void *arg)
+{
+    (void)arg;
+    int fd = accept(lfd, NULL, NULL);
+    const uint8_t junk[] = {0, 0, 0, 3, 0xFF, 0xFF, 0xFF};
+    return fd < 0 || put(fd, junk, sizeof junk) < 0 ? 1 : (usleep(200000), 0);
+}
+
 static void test_tcp_undecodable_message_ends_connection(void)
 {
-    int port;
-    int lfd = listen_port(&port);
-    CU_ASSERT_FATAL(lfd >= 0);
-    pid_t pid = fork();
-    CU_ASSERT_FATAL(pid >= 0);
-    if (pid == 0) {
-        int fd = accept(lfd, NULL, NULL);
-        const uint8_t junk[] = {0, 0, 0, 3, 0xFF, 0xFF, 0xFF};
-        _exit(fd < 0 || put(fd, junk, sizeof junk) < 0 ? 1 : (usleep(200000), 0));
-    }
-    close(lfd);
     char addr[64], err[256];
-    snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
+    pid_t pid = fake_server(junk_server, NULL, false, addr, sizeof addr);
     dh_client *c = dh_client_connect(addr, err, sizeof err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     Deckhand__ServerMessage *s = NULL;
@@ -378,8 +388,9 @@ static int ws_get_frame(int fd, dh_client_ws_header *h, uint8_t *buf, size_t cap
 /* The WebSocket server: handshake; Pong{1} in three fragments with a ping between them;
  * two Events needing 16- and 64-bit lengths in one write; then expects the client's pong
  * and a masked Ping{7}; closes with 1000 and expects the close echoed. */
-static int ws_server(int lfd)
+static int ws_server(int lfd, const void *arg)
 {
+    (void)arg;
     int fd = accept(lfd, NULL, NULL);
     if (fd < 0)
         return 1;
@@ -447,16 +458,8 @@ static int ws_server(int lfd)
 
 static void test_ws_reassembles_fragments_answers_ping_and_echoes_close(void)
 {
-    int port;
-    int lfd = listen_port(&port);
-    CU_ASSERT_FATAL(lfd >= 0);
-    pid_t pid = fork();
-    CU_ASSERT_FATAL(pid >= 0);
-    if (pid == 0)
-        _exit(ws_server(lfd));
-    close(lfd);
     char addr[64], err[256];
-    snprintf(addr, sizeof addr, "ws://127.0.0.1:%d/ws", port);
+    pid_t pid = fake_server(ws_server, NULL, true, addr, sizeof addr);
     dh_client *c = dh_client_connect(addr, err, sizeof err);
     if (!c)
         fprintf(stderr, "connect: %s\n", err);
@@ -471,27 +474,24 @@ static void test_ws_reassembles_fragments_answers_ping_and_echoes_close(void)
     wait_child_ok(pid);
 }
 
+static int wrong_accept_server(int lfd, const void *arg)
+{
+    (void)arg;
+    int fd = accept(lfd, NULL, NULL);
+    char req[2048];
+    if (fd < 0 || read(fd, req, sizeof req) <= 0)
+        return 1;
+    const char *resp = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
+                       "Connection: Upgrade\r\n"
+                       "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n";
+    return put(fd, resp, strlen(resp)) < 0 ? 2 : (usleep(200000), 0);
+}
+
 /* A server that answers the upgrade with a wrong accept value must be refused. */
 static void test_ws_refuses_wrong_accept(void)
 {
-    int port;
-    int lfd = listen_port(&port);
-    CU_ASSERT_FATAL(lfd >= 0);
-    pid_t pid = fork();
-    CU_ASSERT_FATAL(pid >= 0);
-    if (pid == 0) {
-        int fd = accept(lfd, NULL, NULL);
-        char req[2048];
-        if (fd < 0 || read(fd, req, sizeof req) <= 0)
-            _exit(1);
-        const char *resp = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
-                           "Connection: Upgrade\r\n"
-                           "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n";
-        _exit(put(fd, resp, strlen(resp)) < 0 ? 2 : (usleep(200000), 0));
-    }
-    close(lfd);
     char addr[64], err[256];
-    snprintf(addr, sizeof addr, "ws://127.0.0.1:%d/ws", port);
+    pid_t pid = fake_server(wrong_accept_server, NULL, true, addr, sizeof addr);
     CU_ASSERT_PTR_NULL(dh_client_connect(addr, err, sizeof err));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "handshake"));
     wait_child_ok(pid);
@@ -515,8 +515,15 @@ static int put_server_msg(int fd, const Deckhand__ServerMessage *m)
 /* A gateway's login: reads Hello (a guest's name "alice", or when resume the token
  * "tok.old"), sends an unrelated Event first, then Welcome and a Reply (ok, or
  * UNAUTHENTICATED when ok is false). */
-static int login_server(int lfd, bool ok, bool resume)
+/* What login_server answers: a Welcome and an ok Reply, or a refusal; to a Hello with a
+ * token (resume) or a name. */
+typedef struct {
+    bool ok, resume;
+} login_opts;
+
+static int login_server(int lfd, const void *arg)
 {
+    bool ok = ((const login_opts *)arg)->ok, resume = ((const login_opts *)arg)->resume;
     int fd = accept(lfd, NULL, NULL);
     if (fd < 0)
         return 1;
@@ -567,16 +574,9 @@ static int login_server(int lfd, bool ok, bool resume)
  * reconnecting client). */
 static void run_login(bool ok, bool resume, unsigned long long first_cmd)
 {
-    int port;
-    int lfd = listen_port(&port);
-    CU_ASSERT_FATAL(lfd >= 0);
-    pid_t pid = fork();
-    CU_ASSERT_FATAL(pid >= 0);
-    if (pid == 0)
-        _exit(login_server(lfd, ok, resume));
-    close(lfd);
+    login_opts opts = {ok, resume};
     char addr[64], err[256], id[64] = "", tok[64] = "";
-    snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
+    pid_t pid = fake_server(login_server, &opts, false, addr, sizeof addr);
     dh_client *c = dh_client_connect(addr, err, sizeof err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     if (first_cmd)

@@ -17,14 +17,19 @@ static const dh_flag_spec spec[] = {{"name", DH_FLAG_VALUE},
                                     {"redis", DH_FLAG_VALUE},
                                     {NULL, 0}};
 
-/* Parse a NULL-terminated list (copied: getopt_long reorders argv). */
-static int parse(dh_flags *f, char **store, const char *const *args)
+/* Copy a NULL-terminated list into store (getopt_long reorders argv); argc. */
+static int fill(char **store, const char *const *args)
 {
     int argc = 0;
     for (; args[argc]; argc++)
         store[argc] = (char *)args[argc];
     store[argc] = NULL;
-    return dh_flags_parse(f, spec, argc, store, "test", "usage: test\n");
+    return argc;
+}
+
+static int parse(dh_flags *f, char **store, const char *const *args)
+{
+    return dh_flags_parse(f, spec, fill(store, args), store, "test", "usage: test\n");
 }
 
 static void test_flags_value_in_both_spellings(void)
@@ -105,6 +110,28 @@ static void test_flags_positionals_kept_in_order(void)
     CU_ASSERT_FALSE(dh_flags_has(&f, "ws"));
 }
 
+/* For a main(): the exit status, or -1 to go on, with the positionals counted. */
+static void test_flags_parse_main_counts_positionals(void)
+{
+    dh_flags f;
+    char *argv[8];
+    const char *none[] = {"gw", NULL}, *one[] = {"replay", "m-1", NULL};
+    const char *two[] = {"replay", "m-1", "m-2", NULL}, *help[] = {"gw", "--help", NULL};
+    const char *bad[] = {"gw", "--nope", NULL};
+    const char *const *cases[] = {none, one, two, help, bad};
+    const int want[][5] = {{-1, 2, 2, 0, 2}, {2, -1, 2, 0, 2}};
+    for (int range = 0; range < 2; range++)
+        for (int i = 0; i < 5; i++) {
+            int argc = 0;
+            for (; cases[i][argc]; argc++)
+                argv[argc] = (char *)cases[i][argc];
+            argv[argc] = NULL;
+            CU_ASSERT_EQUAL(
+                dh_flags_parse_main(&f, spec, argc, argv, "test", "usage: test\n", range, range),
+                want[range][i]);
+        }
+}
+
 static void test_flags_flag_then_environment_then_default(void)
 {
     dh_flags f;
@@ -146,6 +173,7 @@ int main(void)
         {"flags_integer_flag_must_parse", test_flags_integer_flag_must_parse},
         {"flags_help_is_not_an_error", test_flags_help_is_not_an_error},
         {"flags_positionals_kept_in_order", test_flags_positionals_kept_in_order},
+        {"flags_parse_main_counts_positionals", test_flags_parse_main_counts_positionals},
         {"flags_flag_then_environment_then_default", test_flags_flag_then_environment_then_default},
         {"flags_hostport_splits_and_checks", test_flags_hostport_splits_and_checks},
         {NULL, NULL},

@@ -73,6 +73,34 @@ static void test_metrics_refuses_bad_names_and_type_clash(void)
     free(text);
 }
 
+static void test_metrics_table_registers_in_order_and_keeps_going(void)
+{
+    dh_metrics reg;
+    dh_counter a = 0, b = 0;
+    dh_gauge g = 0;
+    dh_metrics_init(&reg);
+    const dh_metric table[] = {
+        {"t_a_total", "", "A.", DH_METRIC_COUNTER, &a},
+        {"bad name", "", "Refused.", DH_METRIC_COUNTER, &b},
+        {"t_g", "k=\"v\"", "G.", DH_METRIC_GAUGE, &g},
+    };
+    CU_ASSERT_EQUAL(dh_metrics_table(&reg, table, 3), -1);
+    CU_ASSERT_EQUAL(dh_metrics_table(&reg, table, 1), 0);
+    CU_ASSERT_EQUAL(reg.n, 3);
+    dh_gauge_set(&g, 7);
+    size_t len;
+    char *text = dh_metrics_render(&reg, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT_STRING_EQUAL(text, "# HELP t_a_total A.\n"
+                                 "# TYPE t_a_total counter\n"
+                                 "t_a_total 0\n"
+                                 "t_a_total 0\n"
+                                 "# HELP t_g G.\n"
+                                 "# TYPE t_g gauge\n"
+                                 "t_g{k=\"v\"} 7\n");
+    free(text);
+}
+
 /* ---- the server, through real sockets ------------------------------------------------ */
 
 static void echo_handler(void *ud, const char *path, dh_http_reply *r)
@@ -349,6 +377,8 @@ int main(void)
     static const dh_test_case cases[] = {
         {"metrics_render_exact_text", test_metrics_render_exact_text},
         {"metrics_refuses_bad_names_and_type_clash", test_metrics_refuses_bad_names_and_type_clash},
+        {"metrics_table_registers_in_order_and_keeps_going",
+         test_metrics_table_registers_in_order_and_keeps_going},
         {"http_get_answers_and_closes", test_http_get_answers_and_closes},
         {"http_bad_input_gets_4xx", test_http_bad_input_gets_4xx},
         {"http_slow_client_dropped_without_blocking_others",
