@@ -80,6 +80,12 @@ void rig_mm_open(rig_mm *r, const char *id, const char *redis_url, int nworkers,
     CU_ASSERT_EQUAL_FATAL(r->mm.reg.nworkers, (size_t)nworkers);
 }
 
+void rig_mm_open_fresh(rig_mm *r, const char *id, int nworkers)
+{
+    rig_redis_flushall();
+    rig_mm_open(r, id, rig_redis_url(), nworkers, 0);
+}
+
 void rig_mm_close(rig_mm *r)
 {
     for (int i = 0; i < r->nworkers; i++)
@@ -215,18 +221,44 @@ int rig_mm_reply(void *gw, uint64_t cmd)
 
 Deckhand__Internal__Internal *rig_mm_next_start(rig_mm *r, int *worker)
 {
-    for (int i = 0; i < r->nworkers; i++) {
-        Deckhand__Internal__Internal *m = rig_mm_next(r->w[i], RIG_MM_WAIT_MS);
-        if (!m)
-            continue;
-        if (m->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_START_MATCH) {
-            *worker = i;
-            return m;
+    int at = -1;
+    Deckhand__Internal__Internal *m = NULL;
+    for (int i = 0; i < r->nworkers && !m; i++) {
+        m = rig_mm_next(r->w[i], RIG_MM_WAIT_MS);
+        if (m && m->body_case != DECKHAND__INTERNAL__INTERNAL__BODY_START_MATCH) {
+            deckhand__internal__internal__free_unpacked(m, NULL);
+            m = NULL;
         }
-        deckhand__internal__internal__free_unpacked(m, NULL);
+        at = m ? i : -1;
     }
-    *worker = -1;
-    return NULL;
+    if (worker)
+        *worker = at;
+    return m;
+}
+
+Deckhand__Internal__Internal *rig_mm_expect_start(rig_mm *r, int *worker)
+{
+    Deckhand__Internal__Internal *m = rig_mm_next_start(r, worker);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    return m;
+}
+
+int rig_mm_joined(rig_mm *r, void *gw, const char *pid, uint64_t cmd, uint32_t players,
+                  uint64_t now)
+{
+    rig_mm_join(gw, pid, cmd, players);
+    rig_mm_pump(r, now);
+    return rig_mm_reply_why(gw, cmd, r->why, sizeof r->why);
+}
+
+Deckhand__Internal__Internal *rig_mm_place_two(rig_mm *r, uint64_t cmd, uint64_t now, int *worker)
+{
+    rig_mm_join(r->gw, "p1", cmd, 2);
+    rig_mm_join(r->gw, "p2", cmd + 1, 2);
+    rig_mm_pump(r, now);
+    CU_ASSERT_EQUAL(rig_mm_reply(r->gw, cmd), 0);
+    CU_ASSERT_EQUAL(rig_mm_reply(r->gw, cmd + 1), 0);
+    return rig_mm_next_start(r, worker);
 }
 
 /* ---- seated players -------------------------------------------------------------------- */

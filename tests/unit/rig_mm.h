@@ -31,6 +31,7 @@ typedef struct {
     int nworkers;
     void *gw, *gw2; /* gateways gw-1 and gw-2 */
     mm_state mm;
+    char why[128]; /* the message of the last refusal rig_mm_joined read */
 } rig_mm;
 
 /* "wk-a", "wk-b", "wk-c"; worker i's endpoint is tcp://a:1, tcp://b:1, ... */
@@ -42,6 +43,8 @@ extern const char *const rig_mm_worker_ids[RIG_MM_WORKERS_MAX];
  * its wall clock at RIG_MM_WALL0, with nworkers (1 to RIG_MM_WORKERS_MAX) workers (each says hello:
  * dominion for 2 to 4 players, capacity 1000) and both gateways said hello, pumped at now. */
 void rig_mm_open(rig_mm *r, const char *id, const char *redis_url, int nworkers, uint64_t now);
+/* The same at now 0 on the program's Redis (rig_redis.h), emptied first. */
+void rig_mm_open_fresh(rig_mm *r, const char *id, int nworkers);
 /* Close without releasing the lease: as if the process died. */
 void rig_mm_close(rig_mm *r);
 /* Hand every message waiting at the matchmaker to control_handle, then tick at now. */
@@ -74,9 +77,18 @@ Deckhand__Internal__Internal *rig_mm_next(void *sock, long ms);
  * unless why is NULL); -1 when none came. */
 int rig_mm_reply_why(void *gw, uint64_t cmd, char *why, size_t cap);
 int rig_mm_reply(void *gw, uint64_t cmd);
-/* The StartMatch the first worker with a message got (its index in *worker), or NULL.
- * The caller frees it. */
+/* rig_mm_join at gw, pumped at now: the reply's code (see rig_mm_reply_why; its message
+ * in r->why). */
+int rig_mm_joined(rig_mm *r, void *gw, const char *pid, uint64_t cmd, uint32_t players,
+                  uint64_t now);
+/* p1 and p2 join a two-player line at gw-1 as commands cmd and cmd + 1, both accepted;
+ * the StartMatch that follows (see rig_mm_next_start). */
+Deckhand__Internal__Internal *rig_mm_place_two(rig_mm *r, uint64_t cmd, uint64_t now, int *worker);
+/* The StartMatch the first worker with a message got (its index in *worker, unless
+ * worker is NULL), or NULL. The caller frees it. */
 Deckhand__Internal__Internal *rig_mm_next_start(rig_mm *r, int *worker);
+/* The same for a StartMatch that is due: fatal when none came. */
+Deckhand__Internal__Internal *rig_mm_expect_start(rig_mm *r, int *worker);
 
 /* ---- seated players -------------------------------------------------------------------- */
 

@@ -39,17 +39,6 @@ static void test_mm_join_validation(void)
     rig_mm_close(&r);
 }
 
-/* Join p1, p2 and read both replies; returns the StartMatch and which worker got it. */
-static Deckhand__Internal__Internal *form_two(rig_mm *r, int *worker, uint64_t now)
-{
-    rig_mm_join(r->gw, "p1", 11, 2);
-    rig_mm_join(r->gw, "p2", 12, 2);
-    rig_mm_pump(r, now);
-    CU_ASSERT_EQUAL(rig_mm_reply(r->gw, 11), 0);
-    CU_ASSERT_EQUAL(rig_mm_reply(r->gw, 12), 0);
-    return rig_mm_next_start(r, worker);
-}
-
 static void test_mm_forms_on_least_loaded_and_assigns_in_seat_order(void)
 {
     rig_mm r;
@@ -58,7 +47,7 @@ static void test_mm_forms_on_least_loaded_and_assigns_in_seat_order(void)
     rig_mm_beat(r.w[1], 2, false);
     rig_mm_pump(&r, 100);
     int w;
-    Deckhand__Internal__Internal *m = form_two(&r, &w, 200);
+    Deckhand__Internal__Internal *m = rig_mm_place_two(&r, 11, 200, &w);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
     CU_ASSERT_EQUAL(w, 1); /* wk-b */
     CU_ASSERT_EQUAL_FATAL(m->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_START_MATCH);
@@ -72,9 +61,7 @@ static void test_mm_forms_on_least_loaded_and_assigns_in_seat_order(void)
     CU_ASSERT_STRING_EQUAL(sm->seats[1]->player_id, "p2");
     CU_ASSERT_STRING_EQUAL(sm->seats[0]->gateway_id, "gw-1");
     /* a player in a pending placement cannot queue again */
-    rig_mm_join(r.gw, "p1", 13, 2);
-    rig_mm_pump(&r, 250);
-    CU_ASSERT_EQUAL(rig_mm_reply(r.gw, 13), DECKHAND__ERROR_CODE__BAD_REQUEST);
+    CU_ASSERT_EQUAL(rig_mm_joined(&r, r.gw, "p1", 13, 2, 250), DECKHAND__ERROR_CODE__BAD_REQUEST);
 
     rig_mm_started(r.w[1], sm->match_id, true);
     rig_mm_pump(&r, 300);
@@ -98,13 +85,21 @@ static void test_mm_forms_on_least_loaded_and_assigns_in_seat_order(void)
     rig_mm_close(&r);
 }
 
+/* A matchmaker where p1 and p2 have just been placed at 100: the StartMatch and which
+ * worker got it. */
+static Deckhand__Internal__Internal *placed(rig_mm *r, int *worker)
+{
+    rig_mm_open(r, "mm-test", NULL, 2, 0);
+    Deckhand__Internal__Internal *m = rig_mm_place_two(r, 11, 100, worker);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    return m;
+}
+
 static void test_mm_refused_start_requeues_and_retries_elsewhere(void)
 {
     rig_mm r;
-    rig_mm_open(&r, "mm-test", NULL, 2, 0);
     int w;
-    Deckhand__Internal__Internal *m = form_two(&r, &w, 100);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    Deckhand__Internal__Internal *m = placed(&r, &w);
     rig_mm_started(r.w[w], m->start_match->match_id, false);
     rig_mm_pump(&r, 200);
     void *other = r.w[1 - w];
@@ -121,13 +116,9 @@ static void test_mm_refused_start_requeues_and_retries_elsewhere(void)
 static void test_mm_silent_worker_times_out_and_players_keep_their_place(void)
 {
     rig_mm r;
-    rig_mm_open(&r, "mm-test", NULL, 2, 0);
     int w;
-    Deckhand__Internal__Internal *m = form_two(&r, &w, 100);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-    rig_mm_join(r.gw, "p3", 14, 2);
-    rig_mm_pump(&r, 200);
-    CU_ASSERT_EQUAL(rig_mm_reply(r.gw, 14), 0);
+    Deckhand__Internal__Internal *m = placed(&r, &w);
+    CU_ASSERT_EQUAL(rig_mm_joined(&r, r.gw, "p3", 14, 2, 200), 0);
     /* keep both workers alive, the chosen one never answers */
     rig_mm_beat(r.w[0], 0, false);
     rig_mm_beat(r.w[1], 0, false);
@@ -172,9 +163,8 @@ static void test_mm_dead_workers_get_nothing(void)
     rig_mm r;
     rig_mm_open(&r, "mm-test", NULL, 2, 0);
     rig_mm_pump(&r, REGISTRY_DEAD_MS + 1);
-    rig_mm_join(r.gw, "p1", 21, 2);
-    rig_mm_pump(&r, REGISTRY_DEAD_MS + 2);
-    CU_ASSERT_EQUAL(rig_mm_reply(r.gw, 21), DECKHAND__ERROR_CODE__UNKNOWN_GAME);
+    CU_ASSERT_EQUAL(rig_mm_joined(&r, r.gw, "p1", 21, 2, REGISTRY_DEAD_MS + 2),
+                    DECKHAND__ERROR_CODE__UNKNOWN_GAME);
     /* one comes back with a beat and takes the match */
     rig_mm_beat(r.w[0], 0, false);
     rig_mm_pump(&r, REGISTRY_DEAD_MS + 3);
@@ -195,18 +185,14 @@ static void test_mm_leave_takes_the_player_out(void)
 {
     rig_mm r;
     rig_mm_open(&r, "mm-test", NULL, 2, 0);
-    rig_mm_join(r.gw, "p1", 31, 2);
-    rig_mm_pump(&r, 10);
-    CU_ASSERT_EQUAL(rig_mm_reply(r.gw, 31), 0);
+    CU_ASSERT_EQUAL(rig_mm_joined(&r, r.gw, "p1", 31, 2, 10), 0);
     rig_mm_leave(r.gw, "p1", 32);
     rig_mm_pump(&r, 20);
     CU_ASSERT_EQUAL(rig_mm_reply(r.gw, 32), 0);
     rig_mm_leave(r.gw, "p1", 0); /* the gateway's own leave: no reply */
     rig_mm_pump(&r, 30);
     CU_ASSERT_PTR_NULL(rig_mm_next(r.gw, RIG_MM_WAIT_MS));
-    rig_mm_join(r.gw, "p2", 33, 2);
-    rig_mm_pump(&r, 40);
-    CU_ASSERT_EQUAL(rig_mm_reply(r.gw, 33), 0);
+    CU_ASSERT_EQUAL(rig_mm_joined(&r, r.gw, "p2", 33, 2, 40), 0);
     CU_ASSERT_PTR_NULL(rig_mm_next(r.w[0], RIG_MM_WAIT_MS));
     CU_ASSERT_PTR_NULL(rig_mm_next(r.w[1], RIG_MM_WAIT_MS));
     rig_mm_close(&r);
@@ -223,7 +209,7 @@ static void test_mm_start_match_carries_the_queue_settings(void)
                                               err, sizeof err),
                           0);
     int w;
-    Deckhand__Internal__Internal *m = form_two(&r, &w, 100);
+    Deckhand__Internal__Internal *m = rig_mm_place_two(&r, 11, 100, &w);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
     const Deckhand__Internal__QueueSettings *qs = m->start_match->settings;
     CU_ASSERT_PTR_NOT_NULL_FATAL(qs);

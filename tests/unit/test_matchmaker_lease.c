@@ -13,9 +13,8 @@
 
 static void test_mm_only_the_lease_holder_acts(void)
 {
-    rig_redis_flushall();
     rig_mm a, b;
-    rig_mm_open(&a, "mm-a", rig_redis_url(), 2, 0);
+    rig_mm_open_fresh(&a, "mm-a", 2);
     rig_mm_open(&b, "mm-b", rig_redis_url(), 2, 0);
     redisReply *r = rig_redis_cmd("GET " DH_KEY_MM_LEASE);
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);
@@ -23,17 +22,12 @@ static void test_mm_only_the_lease_holder_acts(void)
     freeReplyObject(r);
     CU_ASSERT_TRUE(mm_acting(&a.mm, 0));
     CU_ASSERT_FALSE(mm_acting(&b.mm, 0));
-    char why[64];
-    rig_mm_join(b.gw, "p1", 1, 2);
-    rig_mm_pump(&b, 10);
-    CU_ASSERT_EQUAL(rig_mm_reply_why(b.gw, 1, why, sizeof why), DECKHAND__ERROR_CODE__UNAVAILABLE);
-    CU_ASSERT_STRING_EQUAL(why, "standby matchmaker");
+    CU_ASSERT_EQUAL(rig_mm_joined(&b, b.gw, "p1", 1, 2, 10), DECKHAND__ERROR_CODE__UNAVAILABLE);
+    CU_ASSERT_STRING_EQUAL(b.why, "standby matchmaker");
     rig_mm_leave(b.gw, "p1", 2);
     rig_mm_pump(&b, 10);
     CU_ASSERT_EQUAL(rig_mm_reply(b.gw, 2), DECKHAND__ERROR_CODE__UNAVAILABLE);
-    rig_mm_join(a.gw, "p1", 3, 2);
-    rig_mm_pump(&a, 10);
-    CU_ASSERT_EQUAL(rig_mm_reply(a.gw, 3), 0);
+    CU_ASSERT_EQUAL(rig_mm_joined(&a, a.gw, "p1", 3, 2, 10), 0);
     /* the standby stays one as long as the holder renews */
     for (uint64_t t = 1000; t <= 6000; t += 1000) {
         rig_mm_pump(&a, t);
@@ -48,9 +42,8 @@ static void test_mm_only_the_lease_holder_acts(void)
 
 static void test_mm_standby_takes_over_when_the_lease_lapses(void)
 {
-    rig_redis_flushall();
     rig_mm a, b;
-    rig_mm_open(&a, "mm-a", rig_redis_url(), 2, 0);
+    rig_mm_open_fresh(&a, "mm-a", 2);
     rig_mm_open(&b, "mm-b", rig_redis_url(), 2, 0);
     rig_mm_join(a.gw, "p1", 1, 3);
     rig_mm_join(a.gw, "p2", 2, 3);
@@ -63,12 +56,8 @@ static void test_mm_standby_takes_over_when_the_lease_lapses(void)
     rig_mm_pump(&b, 1000);
     CU_ASSERT_TRUE_FATAL(mm_acting(&b.mm, 1000));
     CU_ASSERT_EQUAL(queue_total(b.mm.queues), 2);
-    rig_mm_join(b.gw, "p3", 3, 3);
-    rig_mm_pump(&b, 1010);
-    CU_ASSERT_EQUAL(rig_mm_reply(b.gw, 3), 0);
-    int w;
-    Deckhand__Internal__Internal *m = rig_mm_next_start(&b, &w);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    CU_ASSERT_EQUAL(rig_mm_joined(&b, b.gw, "p3", 3, 3, 1010), 0);
+    Deckhand__Internal__Internal *m = rig_mm_expect_start(&b, NULL);
     CU_ASSERT_STRING_EQUAL(m->start_match->seats[0]->player_id, "p1");
     CU_ASSERT_STRING_EQUAL(m->start_match->seats[2]->player_id, "p3");
     deckhand__internal__internal__free_unpacked(m, NULL);
@@ -77,32 +66,23 @@ static void test_mm_standby_takes_over_when_the_lease_lapses(void)
     rig_mm_pump(&a, 1000);
     CU_ASSERT_FALSE(mm_acting(&a.mm, 1000));
     CU_ASSERT_EQUAL(queue_total(a.mm.queues), 0);
-    char why[64];
-    rig_mm_join(a.gw, "p4", 4, 3);
-    rig_mm_pump(&a, 1010);
-    CU_ASSERT_EQUAL(rig_mm_reply_why(a.gw, 4, why, sizeof why), DECKHAND__ERROR_CODE__UNAVAILABLE);
-    CU_ASSERT_STRING_EQUAL(why, "standby matchmaker");
+    CU_ASSERT_EQUAL(rig_mm_joined(&a, a.gw, "p4", 4, 3, 1010), DECKHAND__ERROR_CODE__UNAVAILABLE);
+    CU_ASSERT_STRING_EQUAL(a.why, "standby matchmaker");
     rig_mm_close(&b);
     rig_mm_close(&a);
 }
 
 static void test_mm_deposed_holder_writes_nothing_and_steps_down(void)
 {
-    rig_redis_flushall();
     rig_mm a;
-    rig_mm_open(&a, "mm-a", rig_redis_url(), 2, 0);
-    rig_mm_join(a.gw, "p1", 1, 3);
-    rig_mm_pump(&a, 10);
-    CU_ASSERT_EQUAL(rig_mm_reply(a.gw, 1), 0);
+    rig_mm_open_fresh(&a, "mm-a", 2);
+    CU_ASSERT_EQUAL(rig_mm_joined(&a, a.gw, "p1", 1, 3, 10), 0);
     /* another matchmaker holds the lease now, and a has not renewed since */
     redisReply *r = rig_redis_cmd("SET " DH_KEY_MM_LEASE " mm-other");
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);
     freeReplyObject(r);
-    char why[64];
-    rig_mm_join(a.gw, "p2", 2, 3);
-    rig_mm_pump(&a, 20);
-    CU_ASSERT_EQUAL(rig_mm_reply_why(a.gw, 2, why, sizeof why), DECKHAND__ERROR_CODE__UNAVAILABLE);
-    CU_ASSERT_STRING_EQUAL(why, "store unavailable");
+    CU_ASSERT_EQUAL(rig_mm_joined(&a, a.gw, "p2", 2, 3, 20), DECKHAND__ERROR_CODE__UNAVAILABLE);
+    CU_ASSERT_STRING_EQUAL(a.why, "store unavailable");
     CU_ASSERT_EQUAL(rig_redis_int("HEXISTS " DH_KEY_MM_TICKETS " %s", "p2"), 0);
     CU_ASSERT_FALSE(mm_acting(&a.mm, 20));
     CU_ASSERT_EQUAL(queue_total(a.mm.queues), 0);
@@ -112,19 +92,13 @@ static void test_mm_deposed_holder_writes_nothing_and_steps_down(void)
 
 static void test_mm_holder_without_redis_changes_nothing_and_stops_at_its_lease_end(void)
 {
-    rig_redis_flushall();
     rig_mm a;
-    rig_mm_open(&a, "mm-a", rig_redis_url(), 2, 0);
-    rig_mm_join(a.gw, "p1", 1, 3);
-    rig_mm_pump(&a, 10);
-    CU_ASSERT_EQUAL(rig_mm_reply(a.gw, 1), 0);
+    rig_mm_open_fresh(&a, "mm-a", 2);
+    CU_ASSERT_EQUAL(rig_mm_joined(&a, a.gw, "p1", 1, 3, 10), 0);
     rig_redis_stop();
 
-    char why[64];
-    rig_mm_join(a.gw, "p2", 2, 3);
-    rig_mm_pump(&a, 100);
-    CU_ASSERT_EQUAL(rig_mm_reply_why(a.gw, 2, why, sizeof why), DECKHAND__ERROR_CODE__UNAVAILABLE);
-    CU_ASSERT_STRING_EQUAL(why, "store unavailable");
+    CU_ASSERT_EQUAL(rig_mm_joined(&a, a.gw, "p2", 2, 3, 100), DECKHAND__ERROR_CODE__UNAVAILABLE);
+    CU_ASSERT_STRING_EQUAL(a.why, "store unavailable");
     CU_ASSERT_FALSE(queue_has(a.mm.queues, "p2"));
     rig_mm_leave(a.gw, "p1", 3);
     rig_mm_pump(&a, 110);
@@ -138,18 +112,15 @@ static void test_mm_holder_without_redis_changes_nothing_and_stops_at_its_lease_
     rig_mm_pump(&a, LEASE_MS);
     CU_ASSERT_FALSE(mm_acting(&a.mm, LEASE_MS));
     CU_ASSERT_EQUAL(queue_total(a.mm.queues), 0);
-    rig_mm_join(a.gw, "p2", 4, 3);
-    rig_mm_pump(&a, LEASE_MS + 10);
-    CU_ASSERT_EQUAL(rig_mm_reply_why(a.gw, 4, why, sizeof why), DECKHAND__ERROR_CODE__UNAVAILABLE);
-    CU_ASSERT_STRING_EQUAL(why, "standby matchmaker");
+    CU_ASSERT_EQUAL(rig_mm_joined(&a, a.gw, "p2", 4, 3, LEASE_MS + 10),
+                    DECKHAND__ERROR_CODE__UNAVAILABLE);
+    CU_ASSERT_STRING_EQUAL(a.why, "standby matchmaker");
 
     rig_redis_start();
     rig_mm_beats(&a, 3);
     rig_mm_pump(&a, 5000);
     CU_ASSERT_TRUE(mm_acting(&a.mm, 5000));
-    rig_mm_join(a.gw, "p2", 5, 3);
-    rig_mm_pump(&a, 5010);
-    CU_ASSERT_EQUAL(rig_mm_reply(a.gw, 5), 0);
+    CU_ASSERT_EQUAL(rig_mm_joined(&a, a.gw, "p2", 5, 3, 5010), 0);
     CU_ASSERT_EQUAL(rig_redis_int("HEXISTS " DH_KEY_MM_TICKETS " %s", "p2"), 1);
     rig_mm_close(&a);
 }

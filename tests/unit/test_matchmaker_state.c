@@ -26,9 +26,8 @@ static size_t line_with(const queue_set *s, const queue_key *k)
 
 static void test_mm_tickets_reload_into_the_same_lines_in_the_same_order(void)
 {
-    rig_redis_flushall();
     rig_mm a, b;
-    rig_mm_open(&a, "mm-a", rig_redis_url(), 2, 0);
+    rig_mm_open_fresh(&a, "mm-a", 2);
     CU_ASSERT_TRUE_FATAL(mm_acting(&a.mm, 0));
     /* draining workers: joins are accepted but nothing forms */
     rig_mm_beat(a.w[0], 0, true);
@@ -85,25 +84,21 @@ static void test_mm_tickets_reload_into_the_same_lines_in_the_same_order(void)
     rig_mm_close(&a);
 }
 
-/* p1 and p2 join at a; returns the StartMatch and which worker got it. */
-static Deckhand__Internal__Internal *place_two(rig_mm *a, int *worker, uint64_t now)
+/* Matchmaker a on an empty Redis, where p1 and p2 have just been placed: the StartMatch
+ * and which worker got it (which does not answer). */
+static Deckhand__Internal__Internal *placed_at_a(rig_mm *a, int *worker)
 {
-    rig_mm_join(a->gw, "p1", 1, 2);
-    rig_mm_join(a->gw, "p2", 2, 2);
-    rig_mm_pump(a, now);
-    CU_ASSERT_EQUAL(rig_mm_reply(a->gw, 1), 0);
-    CU_ASSERT_EQUAL(rig_mm_reply(a->gw, 2), 0);
-    return rig_mm_next_start(a, worker);
+    rig_mm_open_fresh(a, "mm-a", 2);
+    Deckhand__Internal__Internal *m = rig_mm_place_two(a, 1, 10, worker);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    return m;
 }
 
 static void test_mm_stored_placement_is_resumed_with_its_start_match_sent_again(void)
 {
-    rig_redis_flushall();
     rig_mm a, b;
-    rig_mm_open(&a, "mm-a", rig_redis_url(), 2, 0);
     int worker;
-    Deckhand__Internal__Internal *first = place_two(&a, &worker, 10);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(first);
+    Deckhand__Internal__Internal *first = placed_at_a(&a, &worker);
     CU_ASSERT_EQUAL(rig_redis_int("HLEN %s", DH_KEY_MM_PLACEMENTS), 1);
     CU_ASSERT_EQUAL(rig_redis_int("HEXISTS " DH_KEY_MM_TICKETS " %s", "p1"), 1);
     rig_mm_close(&a); /* dies without answer */
@@ -114,8 +109,7 @@ static void test_mm_stored_placement_is_resumed_with_its_start_match_sent_again(
     CU_ASSERT_EQUAL(queue_total(b.mm.queues), 0);
     CU_ASSERT_EQUAL(b.mm.placements.n, 1);
     int w;
-    Deckhand__Internal__Internal *again = rig_mm_next_start(&b, &w);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(again);
+    Deckhand__Internal__Internal *again = rig_mm_expect_start(&b, &w);
     CU_ASSERT_EQUAL(w, worker);
     const Deckhand__Internal__StartMatch *x = first->start_match, *y = again->start_match;
     CU_ASSERT_STRING_EQUAL(x->match_id, y->match_id);
@@ -128,9 +122,7 @@ static void test_mm_stored_placement_is_resumed_with_its_start_match_sent_again(
     CU_ASSERT_EQUAL(y->settings->grace_ms, x->settings->grace_ms);
     CU_ASSERT_STRING_EQUAL(y->settings->abandon, "bot");
     /* a player of the placement cannot queue meanwhile */
-    rig_mm_join(b.gw, "p1", 3, 2);
-    rig_mm_pump(&b, 10);
-    CU_ASSERT_EQUAL(rig_mm_reply(b.gw, 3), DECKHAND__ERROR_CODE__BAD_REQUEST);
+    CU_ASSERT_EQUAL(rig_mm_joined(&b, b.gw, "p1", 3, 2, 10), DECKHAND__ERROR_CODE__BAD_REQUEST);
 
     rig_mm_started(b.w[w], y->match_id, true);
     rig_mm_pump(&b, 20);
@@ -151,21 +143,15 @@ static void test_mm_stored_placement_is_resumed_with_its_start_match_sent_again(
 
 static void test_mm_resumed_placement_without_answer_goes_back_to_the_front(void)
 {
-    rig_redis_flushall();
     rig_mm a, b;
-    rig_mm_open(&a, "mm-a", rig_redis_url(), 2, 0);
     int w;
-    Deckhand__Internal__Internal *first = place_two(&a, &w, 10);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(first);
-    rig_mm_join(a.gw, "p3", 3, 2);
-    rig_mm_pump(&a, 20);
-    CU_ASSERT_EQUAL(rig_mm_reply(a.gw, 3), 0);
+    Deckhand__Internal__Internal *first = placed_at_a(&a, &w);
+    CU_ASSERT_EQUAL(rig_mm_joined(&a, a.gw, "p3", 3, 2, 20), 0);
     rig_mm_close(&a);
     rig_mm_lease_lapses();
 
     rig_mm_open(&b, "mm-b", rig_redis_url(), 2, 0);
-    Deckhand__Internal__Internal *again = rig_mm_next_start(&b, &w);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(again);
+    Deckhand__Internal__Internal *again = rig_mm_expect_start(&b, &w);
     CU_ASSERT_TRUE(queue_has(b.mm.queues, "p3"));
     rig_mm_beats(&b, 3);
     rig_mm_pump(&b, PLACEMENT_TIMEOUT_MS - 1);
@@ -176,8 +162,7 @@ static void test_mm_resumed_placement_without_answer_goes_back_to_the_front(void
         rig_redis_int("HEXISTS " DH_KEY_MM_PLACEMENTS " %s", first->start_match->match_id), 0);
     /* p1 and p2 were first in line again: they form the next match, p3 waits */
     int other;
-    Deckhand__Internal__Internal *retry = rig_mm_next_start(&b, &other);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(retry);
+    Deckhand__Internal__Internal *retry = rig_mm_expect_start(&b, &other);
     CU_ASSERT_NOT_EQUAL(other, w);
     CU_ASSERT_STRING_EQUAL(retry->start_match->seats[0]->player_id, "p1");
     CU_ASSERT_STRING_EQUAL(retry->start_match->seats[1]->player_id, "p2");

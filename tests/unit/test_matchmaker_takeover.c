@@ -19,8 +19,7 @@
 /* A fresh Redis and a matchmaker on it that holds the lease. */
 static void open_acting(rig_mm *r)
 {
-    rig_redis_flushall();
-    rig_mm_open(r, "mm-t", rig_redis_url(), 3, 0);
+    rig_mm_open_fresh(r, "mm-t", 3);
     CU_ASSERT_TRUE_FATAL(mm_acting(&r->mm, 0));
 }
 

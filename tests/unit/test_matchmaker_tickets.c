@@ -22,9 +22,8 @@ static Deckhand__Internal__TicketRecord *stored_ticket(const char *pid)
 
 static void test_mm_rejoin_in_the_same_line_keeps_the_place_and_moves_the_ticket(void)
 {
-    rig_redis_flushall();
     rig_mm a;
-    rig_mm_open(&a, "mm-a", rig_redis_url(), 2, 0);
+    rig_mm_open_fresh(&a, "mm-a", 2);
     rig_mm_join(a.gw, "p1", 1, 3);
     rig_mm_join(a.gw, "p2", 2, 3);
     rig_mm_away(a.gw, "p1");
@@ -33,9 +32,7 @@ static void test_mm_rejoin_in_the_same_line_keeps_the_place_and_moves_the_ticket
     CU_ASSERT_EQUAL(rig_mm_reply(a.gw, 2), 0);
     CU_ASSERT_NOT_EQUAL(queue_find(a.mm.queues, "p1", NULL)->away_since_ms, 0);
 
-    rig_mm_join(a.gw2, "p1", 3, 3);
-    rig_mm_pump(&a, 20);
-    CU_ASSERT_EQUAL(rig_mm_reply(a.gw2, 3), 0);
+    CU_ASSERT_EQUAL(rig_mm_joined(&a, a.gw2, "p1", 3, 3, 20), 0);
     size_t line;
     const queue_ticket *t = queue_find(a.mm.queues, "p1", &line);
     CU_ASSERT_PTR_EQUAL(queue_line_ticket(a.mm.queues, line, 0), t);
@@ -50,17 +47,11 @@ static void test_mm_rejoin_in_the_same_line_keeps_the_place_and_moves_the_ticket
     deckhand__internal__ticket_record__free_unpacked(rec, NULL);
 
     /* another line: refused as before */
-    rig_mm_join(a.gw2, "p1", 4, 4);
-    rig_mm_pump(&a, 30);
-    CU_ASSERT_EQUAL(rig_mm_reply(a.gw2, 4), DECKHAND__ERROR_CODE__BAD_REQUEST);
+    CU_ASSERT_EQUAL(rig_mm_joined(&a, a.gw2, "p1", 4, 4, 30), DECKHAND__ERROR_CODE__BAD_REQUEST);
     CU_ASSERT_EQUAL(queue_total(a.mm.queues), 2);
 
-    rig_mm_join(a.gw, "p3", 5, 3);
-    rig_mm_pump(&a, 40);
-    CU_ASSERT_EQUAL(rig_mm_reply(a.gw, 5), 0);
-    int w;
-    Deckhand__Internal__Internal *m = rig_mm_next_start(&a, &w);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    CU_ASSERT_EQUAL(rig_mm_joined(&a, a.gw, "p3", 5, 3, 40), 0);
+    Deckhand__Internal__Internal *m = rig_mm_expect_start(&a, NULL);
     CU_ASSERT_STRING_EQUAL(m->start_match->seats[0]->player_id, "p1");
     CU_ASSERT_STRING_EQUAL(m->start_match->seats[0]->gateway_id, "gw-2");
     deckhand__internal__internal__free_unpacked(m, NULL);
@@ -69,15 +60,12 @@ static void test_mm_rejoin_in_the_same_line_keeps_the_place_and_moves_the_ticket
 
 static void test_mm_away_ticket_is_passed_over_then_removed_after_its_grace(void)
 {
-    rig_redis_flushall();
     rig_mm a;
-    rig_mm_open(&a, "mm-a", rig_redis_url(), 2, 0);
+    rig_mm_open_fresh(&a, "mm-a", 2);
     char err[64];
     CU_ASSERT_EQUAL_FATAL(
         settings_parse_line(&a.mm.settings, "dominion casual grace_ms=500", err, sizeof err), 0);
-    rig_mm_join(a.gw, "p1", 1, 2);
-    rig_mm_pump(&a, 10);
-    CU_ASSERT_EQUAL(rig_mm_reply(a.gw, 1), 0);
+    CU_ASSERT_EQUAL(rig_mm_joined(&a, a.gw, "p1", 1, 2, 10), 0);
     rig_mm_away(a.gw2, "p1"); /* not the gateway holding the ticket: stale */
     rig_mm_pump(&a, 15);
     CU_ASSERT_EQUAL(queue_find(a.mm.queues, "p1", NULL)->away_since_ms, 0);
@@ -88,16 +76,10 @@ static void test_mm_away_ticket_is_passed_over_then_removed_after_its_grace(void
     CU_ASSERT_EQUAL(rec->away_since_ms, RIG_MM_WALL0 + 20);
     deckhand__internal__ticket_record__free_unpacked(rec, NULL);
 
-    rig_mm_join(a.gw, "p2", 2, 2);
-    rig_mm_pump(&a, 30);
-    CU_ASSERT_EQUAL(rig_mm_reply(a.gw, 2), 0);
-    int w;
-    CU_ASSERT_PTR_NULL(rig_mm_next_start(&a, &w));
-    rig_mm_join(a.gw, "p3", 3, 2);
-    rig_mm_pump(&a, 40);
-    CU_ASSERT_EQUAL(rig_mm_reply(a.gw, 3), 0);
-    Deckhand__Internal__Internal *m = rig_mm_next_start(&a, &w);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    CU_ASSERT_EQUAL(rig_mm_joined(&a, a.gw, "p2", 2, 2, 30), 0);
+    CU_ASSERT_PTR_NULL(rig_mm_next_start(&a, NULL));
+    CU_ASSERT_EQUAL(rig_mm_joined(&a, a.gw, "p3", 3, 2, 40), 0);
+    Deckhand__Internal__Internal *m = rig_mm_expect_start(&a, NULL);
     CU_ASSERT_STRING_EQUAL(m->start_match->seats[0]->player_id, "p2");
     CU_ASSERT_STRING_EQUAL(m->start_match->seats[1]->player_id, "p3");
     deckhand__internal__internal__free_unpacked(m, NULL);
@@ -113,9 +95,8 @@ static void test_mm_away_ticket_is_passed_over_then_removed_after_its_grace(void
 
 static void test_mm_player_back_clears_away_and_the_match_goes_to_the_new_gateway(void)
 {
-    rig_redis_flushall();
     rig_mm a;
-    rig_mm_open(&a, "mm-a", rig_redis_url(), 2, 0);
+    rig_mm_open_fresh(&a, "mm-a", 2);
     rig_mm_join(a.gw, "p1", 1, 2);
     rig_mm_away(a.gw, "p1");
     rig_mm_pump(&a, 10);
@@ -132,12 +113,9 @@ static void test_mm_player_back_clears_away_and_the_match_goes_to_the_new_gatewa
     CU_ASSERT_STRING_EQUAL(rec->gateway, "gw-2");
     deckhand__internal__ticket_record__free_unpacked(rec, NULL);
 
-    rig_mm_join(a.gw, "p2", 2, 2);
-    rig_mm_pump(&a, 30);
-    CU_ASSERT_EQUAL(rig_mm_reply(a.gw, 2), 0);
+    CU_ASSERT_EQUAL(rig_mm_joined(&a, a.gw, "p2", 2, 2, 30), 0);
     int w;
-    Deckhand__Internal__Internal *m = rig_mm_next_start(&a, &w);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    Deckhand__Internal__Internal *m = rig_mm_expect_start(&a, &w);
     rig_mm_started(a.w[w], m->start_match->match_id, true);
     rig_mm_pump(&a, 40);
     Deckhand__Internal__Internal *to1 = rig_mm_next(a.gw2, RIG_MM_WAIT_MS),
