@@ -261,6 +261,20 @@ Deckhand__Internal__Internal *rig_mm_place_two(rig_mm *r, uint64_t cmd, uint64_t
     return rig_mm_next_start(r, worker);
 }
 
+void rig_mm_check_seats(const Deckhand__Internal__StartMatch *sm, const char *players)
+{
+    char want[256];
+    snprintf(want, sizeof want, "%s", players);
+    size_t n = 1;
+    for (const char *c = strchr(want, ','); c; c = strchr(c + 1, ','))
+        n++;
+    CU_ASSERT_EQUAL_FATAL(sm->n_seats, n);
+    char *save = NULL;
+    size_t i = 0;
+    for (char *p = strtok_r(want, ",", &save); p; p = strtok_r(NULL, ",", &save))
+        CU_ASSERT_STRING_EQUAL(sm->seats[i++]->player_id, p);
+}
+
 /* ---- seated players -------------------------------------------------------------------- */
 
 void rig_mm_seat(seated_list *l, const char *pid, const char *match_id, uint32_t seat,

@@ -90,6 +90,9 @@ Deckhand__Internal__Internal *rig_mm_next_start(rig_mm *r, int *worker);
 /* The same for a StartMatch that is due: fatal when none came. */
 Deckhand__Internal__Internal *rig_mm_expect_start(rig_mm *r, int *worker);
 
+/* The StartMatch seats exactly players (comma-separated: "p1,p2"), in that order. */
+void rig_mm_check_seats(const Deckhand__Internal__StartMatch *sm, const char *players);
+
 /* ---- seated players -------------------------------------------------------------------- */
 
 /* Seat pid in match_id (dominion, players ann and bob) on worker (endpoint tcp://a:1). */

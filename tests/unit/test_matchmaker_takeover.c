@@ -42,6 +42,14 @@ static const char *meta(const char *id, const char *field, char *out, size_t cap
     return out;
 }
 
+/* Redis says match id is on worker at epoch. */
+static void on_worker(const char *id, const char *worker, const char *epoch)
+{
+    char v[64];
+    CU_ASSERT_STRING_EQUAL(meta(id, "worker", v, sizeof v), worker);
+    CU_ASSERT_STRING_EQUAL(meta(id, "epoch", v, sizeof v), epoch);
+}
+
 /* A running match as its worker would have stored it. */
 static void put_match(const char *id, const char *worker, const char *status)
 {
@@ -98,13 +106,11 @@ static void test_takeover_script_moves_only_from_the_named_worker(void)
     char v[64];
     put_match("m1", "wk-a", "running");
     CU_ASSERT_EQUAL(takeover_move_script(&r.mm, 10, "m1", "wk-b", "wk-c"), 0);
-    CU_ASSERT_STRING_EQUAL(meta("m1", "worker", v, sizeof v), "wk-a");
-    CU_ASSERT_STRING_EQUAL(meta("m1", "epoch", v, sizeof v), "1");
+    on_worker("m1", "wk-a", "1");
     CU_ASSERT_EQUAL(rig_redis_int("SCARD worker:{%s}:adopt", "wk-c"), 0);
 
     CU_ASSERT_EQUAL(takeover_move_script(&r.mm, 10, "m1", "wk-a", "wk-c"), 2);
-    CU_ASSERT_STRING_EQUAL(meta("m1", "worker", v, sizeof v), "wk-c");
-    CU_ASSERT_STRING_EQUAL(meta("m1", "epoch", v, sizeof v), "2");
+    on_worker("m1", "wk-c", "2");
     redisReply *run = rig_redis_cmd("HGET matches:running m1");
     CU_ASSERT_PTR_NOT_NULL_FATAL(run);
     CU_ASSERT_STRING_EQUAL(run->str, "wk-c");
@@ -121,13 +127,12 @@ static void test_takeover_script_refuses_a_finished_match_and_a_lost_lease(void)
 {
     rig_mm r;
     open_acting(&r);
+    CU_ASSERT_EQUAL(takeover_move_script(&r.mm, 10, "m-none", "wk-a", "wk-b"), 0);
+    CU_ASSERT_EQUAL(rig_redis_int("EXISTS match:{%s}", "m-none"), 0);
     char v[64];
     put_match("m1", "wk-a", "finished");
     CU_ASSERT_EQUAL(takeover_move_script(&r.mm, 10, "m1", "wk-a", "wk-b"), 0);
-    CU_ASSERT_STRING_EQUAL(meta("m1", "worker", v, sizeof v), "wk-a");
-    CU_ASSERT_STRING_EQUAL(meta("m1", "epoch", v, sizeof v), "1");
-    CU_ASSERT_EQUAL(takeover_move_script(&r.mm, 10, "m-none", "wk-a", "wk-b"), 0);
-    CU_ASSERT_EQUAL(rig_redis_int("EXISTS match:{%s}", "m-none"), 0);
+    on_worker("m1", "wk-a", "1");
 
     put_match("m2", "wk-a", "running");
     rig_redis_ok("SET " DH_KEY_MM_LEASE " mm-other");
@@ -160,8 +165,7 @@ static void test_takeover_sweep_moves_a_dead_workers_matches_to_live_workers(voi
     CU_ASSERT_EQUAL(e2, 2);
     char v[64];
     CU_ASSERT_STRING_EQUAL(meta("m1", "worker", v, sizeof v), rig_mm_worker_ids[a1]);
-    CU_ASSERT_STRING_EQUAL(meta("m3", "worker", v, sizeof v), "wk-b");
-    CU_ASSERT_STRING_EQUAL(meta("m3", "epoch", v, sizeof v), "1");
+    on_worker("m3", "wk-b", "1");
     CU_ASSERT_EQUAL(registry_find(&r.mm.reg, rig_mm_worker_ids[a1])->pending, 1);
 
     /* the adopter answers: every gateway learns where m1 is now */
@@ -194,32 +198,32 @@ static void test_takeover_sweep_moves_a_dead_workers_matches_to_live_workers(voi
     rig_mm_close(&r);
 }
 
-static void test_takeover_runs_in_the_tick_that_declares_the_worker_dead(void)
+/* A match of worker (wk-a dies, wk-ghost is unknown) with the workers of mask beating:
+ * not moved at before, moved at after. */
+static void moved_between(const char *worker, unsigned mask, uint64_t before, uint64_t after)
 {
     rig_mm r;
     open_acting(&r);
-    put_match("m1", "wk-a", "running");
-    rig_mm_beats(&r, 6);
-    rig_mm_pump(&r, 1400); /* a sweep now: the next is due at 1900 */
+    put_match("m1", worker, "running");
+    rig_mm_beats(&r, mask);
+    rig_mm_pump(&r, before);
     CU_ASSERT_EQUAL(adopter(&r, "m1", NULL), -1);
-    rig_mm_beats(&r, 6);
-    rig_mm_pump(&r, REGISTRY_DEAD_MS + 1);
+    rig_mm_beats(&r, mask);
+    rig_mm_pump(&r, after);
     CU_ASSERT_NOT_EQUAL(adopter(&r, "m1", NULL), -1);
     rig_mm_close(&r);
 }
 
+static void test_takeover_runs_in_the_tick_that_declares_the_worker_dead(void)
+{
+    /* a sweep at 1400: the next is due at 1900, after wk-a is dead */
+    moved_between("wk-a", 6, 1400, REGISTRY_DEAD_MS + 1);
+}
+
 static void test_takeover_unknown_worker_counts_as_dead_only_after_the_startup_grace(void)
 {
-    rig_mm r;
-    open_acting(&r);
-    put_match("m1", "wk-ghost", "running");
-    rig_mm_beats(&r, 7);
-    rig_mm_pump(&r, TAKEOVER_UNKNOWN_DEAD_MS - 1);
-    CU_ASSERT_EQUAL(adopter(&r, "m1", NULL), -1);
-    rig_mm_beats(&r, 7);
-    rig_mm_pump(&r, TAKEOVER_UNKNOWN_DEAD_MS + TAKEOVER_SWEEP_MS);
-    CU_ASSERT_NOT_EQUAL(adopter(&r, "m1", NULL), -1);
-    rig_mm_close(&r);
+    moved_between("wk-ghost", 7, TAKEOVER_UNKNOWN_DEAD_MS - 1,
+                  TAKEOVER_UNKNOWN_DEAD_MS + TAKEOVER_SWEEP_MS);
 }
 
 /* A player seated in a running match who queues again (its MatchFound reached nobody)

@@ -80,8 +80,7 @@ static void test_mm_away_ticket_is_passed_over_then_removed_after_its_grace(void
     CU_ASSERT_PTR_NULL(rig_mm_next_start(&a, NULL));
     CU_ASSERT_EQUAL(rig_mm_joined(&a, a.gw, "p3", 3, 2, 40), 0);
     Deckhand__Internal__Internal *m = rig_mm_expect_start(&a, NULL);
-    CU_ASSERT_STRING_EQUAL(m->start_match->seats[0]->player_id, "p2");
-    CU_ASSERT_STRING_EQUAL(m->start_match->seats[1]->player_id, "p3");
+    rig_mm_check_seats(m->start_match, "p2,p3");
     deckhand__internal__internal__free_unpacked(m, NULL);
 
     rig_mm_beats(&a, 3);
