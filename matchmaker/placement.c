@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "dh_array.h"
 #include "dh_log.h"
 #include "dh_zmq.h"
 #include "mm.h"
@@ -58,14 +59,8 @@ bool placement_has_player(const placement_list *l, const char *player_id)
 /* A new zeroed slot at the end of the list; NULL on allocation failure. */
 static placement *placement_add(placement_list *l)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 16;
-        placement *items = realloc(l->items, cap * sizeof *items);
-        if (!items)
-            return NULL;
-        l->items = items;
-        l->cap = cap;
-    }
+    if (dh_array_reserve((void **)&l->items, &l->cap, l->n + 1, sizeof *l->items, 16) < 0)
+        return NULL;
     placement *p = &l->items[l->n++];
     memset(p, 0, sizeof *p);
     return p;

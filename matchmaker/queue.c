@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_array.h"
+
 typedef struct {
     queue_key key;
     queue_ticket *t;
@@ -85,14 +87,8 @@ static queue_line *queue_line_get(queue_set *s, const queue_key *k)
     for (size_t i = 0; i < s->n; i++)
         if (queue_key_eq(&s->lines[i].key, k))
             return &s->lines[i];
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 8;
-        queue_line *l = realloc(s->lines, cap * sizeof *l);
-        if (!l)
-            return NULL;
-        s->lines = l;
-        s->cap = cap;
-    }
+    if (dh_array_reserve((void **)&s->lines, &s->cap, s->n + 1, sizeof *s->lines, 8) < 0)
+        return NULL;
     queue_line *l = &s->lines[s->n++];
     memset(l, 0, sizeof *l);
     l->key = *k;
@@ -101,17 +97,7 @@ static queue_line *queue_line_get(queue_set *s, const queue_key *k)
 
 static bool queue_reserve(queue_line *l, size_t extra)
 {
-    if (l->len + extra <= l->cap)
-        return true;
-    size_t cap = l->cap ? l->cap : 16;
-    while (cap < l->len + extra)
-        cap *= 2;
-    queue_ticket *t = realloc(l->t, cap * sizeof *t);
-    if (!t)
-        return false;
-    l->t = t;
-    l->cap = cap;
-    return true;
+    return dh_array_reserve((void **)&l->t, &l->cap, l->len + extra, sizeof *l->t, 16) == 0;
 }
 
 queue_ticket *queue_find(queue_set *s, const char *player_id, size_t *line)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_array.h"
 #include "dh_log.h"
 
 void registry_init(registry *r)
@@ -41,14 +42,9 @@ registry_worker *registry_hello(registry *r, const char *identity,
 {
     registry_worker *w = registry_find(r, identity);
     if (!w) {
-        if (r->nworkers == r->capworkers) {
-            size_t cap = r->capworkers ? r->capworkers * 2 : 8;
-            registry_worker *nw = realloc(r->workers, cap * sizeof *nw);
-            if (!nw)
-                return NULL;
-            r->workers = nw;
-            r->capworkers = cap;
-        }
+        if (dh_array_reserve((void **)&r->workers, &r->capworkers, r->nworkers + 1,
+                             sizeof *r->workers, 8) < 0)
+            return NULL;
         w = &r->workers[r->nworkers++];
         memset(w, 0, sizeof *w);
         registry_copy(w->id, sizeof w->id, identity);
@@ -168,14 +164,9 @@ int registry_gateway_hello(registry *r, const char *identity, uint64_t now_ms)
             return 0;
         }
     }
-    if (r->ngateways == r->capgateways) {
-        size_t cap = r->capgateways ? r->capgateways * 2 : 8;
-        registry_gateway *g = realloc(r->gateways, cap * sizeof *g);
-        if (!g)
-            return -1;
-        r->gateways = g;
-        r->capgateways = cap;
-    }
+    if (dh_array_reserve((void **)&r->gateways, &r->capgateways, r->ngateways + 1,
+                         sizeof *r->gateways, 8) < 0)
+        return -1;
     registry_gateway *g = &r->gateways[r->ngateways++];
     registry_copy(g->id, sizeof g->id, identity);
     g->last_seen_ms = now_ms;

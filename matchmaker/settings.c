@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_array.h"
+
 #define SETTINGS_LINE_MAX 1024
 
 void settings_init(settings_table *t)
@@ -66,14 +68,8 @@ static settings_queue *settings_queue_get(settings_table *t, const char *game, c
     settings_queue *q = settings_queue_find(t, game, mode);
     if (q)
         return q;
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 8;
-        settings_queue *nq = realloc(t->queues, cap * sizeof *nq);
-        if (!nq)
-            return NULL;
-        t->queues = nq;
-        t->cap = cap;
-    }
+    if (dh_array_reserve((void **)&t->queues, &t->cap, t->n + 1, sizeof *t->queues, 8) < 0)
+        return NULL;
     q = &t->queues[t->n++];
     memset(q, 0, sizeof *q);
     snprintf(q->game, sizeof q->game, "%s", game);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_array.h"
 #include "dh_keys.h"
 #include "dh_log.h"
 #include "mm.h"
@@ -51,14 +52,8 @@ static void takeover_remove(takeover *t, takeover_move *m)
 /* A new zeroed record; NULL on allocation failure. */
 static takeover_move *takeover_add(takeover *t)
 {
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 16;
-        takeover_move *v = realloc(t->v, cap * sizeof *v);
-        if (!v)
-            return NULL;
-        t->v = v;
-        t->cap = cap;
-    }
+    if (dh_array_reserve((void **)&t->v, &t->cap, t->n + 1, sizeof *t->v, 16) < 0)
+        return NULL;
     takeover_move *m = &t->v[t->n++];
     memset(m, 0, sizeof *m);
     return m;
@@ -228,17 +223,7 @@ static int takeover_read_meta(mm_state *mm, takeover_cand *c, size_t n, redisRep
  * into. */
 static int takeover_reserve(takeover *t, size_t extra)
 {
-    if (t->n + extra <= t->cap)
-        return 0;
-    size_t cap = t->cap ? t->cap : 16;
-    while (cap < t->n + extra)
-        cap *= 2;
-    takeover_move *v = realloc(t->v, cap * sizeof *v);
-    if (!v)
-        return -1;
-    t->v = v;
-    t->cap = cap;
-    return 0;
+    return dh_array_reserve((void **)&t->v, &t->cap, t->n + extra, sizeof *t->v, 16);
 }
 
 /* Record a moved match as in flight and tell its adopter (room was reserved). */

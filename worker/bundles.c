@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "dh_array.h"
 #include "dh_bundle.h"
 #include "dh_log.h"
 
@@ -20,14 +21,8 @@ static uint64_t bundles_wall_ms(void)
 
 static bundles_entry *bundles_add(bundles *bs, engine_bundle *b, bool is_default)
 {
-    if (bs->n == bs->cap) {
-        size_t cap = bs->cap ? bs->cap * 2 : 8;
-        bundles_entry **v = realloc(bs->v, cap * sizeof *v);
-        if (!v)
-            return NULL;
-        bs->v = v;
-        bs->cap = cap;
-    }
+    if (dh_array_reserve((void **)&bs->v, &bs->cap, bs->n + 1, sizeof *bs->v, 8) < 0)
+        return NULL;
     bundles_entry *e = calloc(1, sizeof *e);
     if (!e)
         return NULL;

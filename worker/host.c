@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bundles.h"
+#include "dh_array.h"
 #include "dh_log.h"
 
 #define HOST_GRACE_MS 60000 /* a StartMatch without settings (older matchmaker) */
@@ -71,15 +72,8 @@ host_match *host_find(host *h, const char *match_id)
 
 bool host_reserve(host *h)
 {
-    if (h->nmatches < h->capmatches)
-        return true;
-    size_t cap = h->capmatches ? h->capmatches * 2 : 64;
-    host_match **m = realloc(h->matches, cap * sizeof *m);
-    if (!m)
-        return false;
-    h->matches = m;
-    h->capmatches = cap;
-    return true;
+    return dh_array_reserve((void **)&h->matches, &h->capmatches, h->nmatches + 1,
+                            sizeof *h->matches, 64) == 0;
 }
 
 /* Remove hm from the table and free it; then its bundle may go too. */

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "dh_array.h"
+
 #define HOST_RESULT_MAX 4096
 
 uint64_t host_wall_ms(void)
@@ -146,14 +148,8 @@ out:
 
 host_action *host_hold(host *h, host_act_kind kind, host_match *hm, int op)
 {
-    if (h->nacts == h->capacts) {
-        size_t cap = h->capacts ? h->capacts * 2 : 64;
-        host_action *a = realloc(h->acts, cap * sizeof *a);
-        if (!a)
-            return NULL;
-        h->acts = a;
-        h->capacts = cap;
-    }
+    if (dh_array_reserve((void **)&h->acts, &h->capacts, h->nacts + 1, sizeof *h->acts, 64) < 0)
+        return NULL;
     host_action *a = &h->acts[h->nacts++];
     memset(a, 0, sizeof *a);
     a->kind = kind;

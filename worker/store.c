@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_array.h"
 #include "dh_keys.h"
 #include "dh_log.h"
 
@@ -29,14 +30,8 @@ int store_op(store *s, uint64_t now_ms)
 {
     if (!dh_redis_get(&s->redis, now_ms))
         return -1;
-    if (s->nops == s->capops) {
-        size_t cap = s->capops ? s->capops * 2 : 64;
-        store_op_state *ops = realloc(s->ops, cap * sizeof *ops);
-        if (!ops)
-            return -1;
-        s->ops = ops;
-        s->capops = cap;
-    }
+    if (dh_array_reserve((void **)&s->ops, &s->capops, s->nops + 1, sizeof *s->ops, 64) < 0)
+        return -1;
     s->ops[s->nops] = (store_op_state){.commands = 0, .ok = true, .fenced = false};
     return (int)s->nops++;
 }

@@ -4,50 +4,34 @@
  */
 #include "rig_worker.h"
 
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <zmq.h>
 
+#include "rig_redis.h"
+
 #define RIG_WORKER_CLOCK0 1000000 /* the fake clock's start: any time but 0 */
 
 const char *const rig_worker_players[2] = {"p-ann", "p-bob"};
 
-/* The program's redis-server: one per test program, like its main(). */
-static struct {
-    pid_t pid;
-    int port;
-    char url[64];
-} rig_redis = {.pid = -1};
-
-/* ---- the program: Redis around dh_test_main -------------------------------------------- */
+/* ---- the program: Redis around dh_test_main (rig_redis.h) ------------------------------ */
 
 int rig_worker_main(const char *suite, const dh_test_case *cases)
 {
-    signal(SIGPIPE, SIG_IGN);
-    rig_redis.port = dh_test_free_port();
-    snprintf(rig_redis.url, sizeof rig_redis.url, "redis://127.0.0.1:%d", rig_redis.port);
-    if (rig_redis.port <= 0 || dh_test_redis_start(rig_redis.port, &rig_redis.pid) < 0) {
-        fprintf(stderr, "test_%s: cannot start redis-server on port %d\n", suite, rig_redis.port);
-        dh_test_redis_stop(&rig_redis.pid);
-        return 1;
-    }
-    int rc = dh_test_main(suite, cases);
-    dh_test_redis_stop(&rig_redis.pid);
-    return rc;
+    return rig_redis_main(suite, cases);
 }
 
 const char *rig_worker_redis_url(void)
 {
-    return rig_redis.url;
+    return rig_redis_url();
 }
 
 static redisContext *rig_worker_redis_conn(void)
 {
     struct timeval tv = {.tv_sec = 5, .tv_usec = 0};
-    return redisConnectWithTimeout("127.0.0.1", rig_redis.port, tv);
+    return redisConnectWithTimeout("127.0.0.1", rig_redis_port(), tv);
 }
 
 void rig_worker_redis_down(void)
@@ -59,14 +43,14 @@ void rig_worker_redis_down(void)
         freeReplyObject(saved);
     if (c)
         redisFree(c);
-    dh_test_redis_stop(&rig_redis.pid);
+    rig_redis_stop();
 }
 
 void rig_worker_redis_up(void)
 {
-    CU_ASSERT_EQUAL_FATAL(dh_test_redis_start(rig_redis.port, &rig_redis.pid), 0);
+    rig_redis_start();
     char dump[96];
-    dh_test_redis_dir(rig_redis.port, dump, sizeof dump);
+    dh_test_redis_dir(rig_redis_port(), dump, sizeof dump);
     strcat(dump, "/dump.rdb");
     unlink(dump);
 }
@@ -125,7 +109,7 @@ void rig_worker_open(rig_worker *r, const char *bundle_dir, const engine_limits 
     engine_error ee = {0};
     r->bundle = engine_bundle_load(dh_test_path(bundle_dir), lim, &ee);
     CU_ASSERT_PTR_NOT_NULL_FATAL(r->bundle);
-    CU_ASSERT_EQUAL_FATAL(store_init(&r->st, rig_redis.url, 500), 0);
+    CU_ASSERT_EQUAL_FATAL(store_init(&r->st, rig_redis_url(), 500), 0);
     r->ctx = zmq_ctx_new();
     r->router = dh_zmq_socket(r->ctx, ZMQ_ROUTER, NULL, 10000);
     r->mm = dh_zmq_socket(r->ctx, ZMQ_ROUTER, NULL, 10000);

@@ -26,12 +26,18 @@ static registry_worker *hello(registry *r, const char *id, const char *game, uin
     return w;
 }
 
+/* A registry of wk-a and wk-b, both dominion for 2 to 4 players, capacity 100, at 0. */
+static void two_workers(registry *r)
+{
+    registry_init(r);
+    hello(r, "wk-a", "dominion", 2, 4, 100, 0);
+    hello(r, "wk-b", "dominion", 2, 4, 100, 0);
+}
+
 static void test_registry_picks_least_loaded(void)
 {
     registry r;
-    registry_init(&r);
-    hello(&r, "wk-a", "dominion", 2, 4, 100, 0);
-    hello(&r, "wk-b", "dominion", 2, 4, 100, 0);
+    two_workers(&r);
     registry_beat(&r, "wk-a", 5, false, 10);
     registry_beat(&r, "wk-b", 3, false, 10);
     CU_ASSERT_STRING_EQUAL(registry_pick(&r, "dominion", 2, 10)->id, "wk-b");
@@ -41,9 +47,8 @@ static void test_registry_picks_least_loaded(void)
 static void test_registry_counts_pending_placements(void)
 {
     registry r;
-    registry_init(&r);
-    registry_worker *a = hello(&r, "wk-a", "dominion", 2, 4, 100, 0);
-    hello(&r, "wk-b", "dominion", 2, 4, 100, 0);
+    two_workers(&r);
+    registry_worker *a = registry_find(&r, "wk-a");
     a->pending = 0;
     registry_worker *first = registry_pick(&r, "dominion", 2, 0);
     first->pending++;
@@ -55,9 +60,7 @@ static void test_registry_counts_pending_placements(void)
 static void test_registry_skips_dead_workers(void)
 {
     registry r;
-    registry_init(&r);
-    hello(&r, "wk-a", "dominion", 2, 4, 100, 0);
-    hello(&r, "wk-b", "dominion", 2, 4, 100, 0);
+    two_workers(&r);
     registry_beat(&r, "wk-a", 0, false, 1000);
     registry_beat(&r, "wk-b", 9, false, 2000);
     registry_expire(&r, 2600); /* wk-a silent 1.6 s */
@@ -77,9 +80,7 @@ static void test_registry_skips_dead_workers(void)
 static void test_registry_stopping_worker_is_dead_at_once(void)
 {
     registry r;
-    registry_init(&r);
-    hello(&r, "wk-a", "dominion", 2, 4, 100, 0);
-    hello(&r, "wk-b", "dominion", 2, 4, 100, 0);
+    two_workers(&r);
     registry_gone(&r, "wk-a");
     registry_gone(&r, "wk-a"); /* said twice: counted once */
     registry_gone(&r, "wk-x"); /* unknown: nothing */
@@ -124,9 +125,8 @@ static void test_registry_skips_full_and_draining_workers(void)
 static void test_registry_avoids_a_failed_worker_for_a_while(void)
 {
     registry r;
-    registry_init(&r);
-    registry_worker *a = hello(&r, "wk-a", "dominion", 2, 4, 100, 0);
-    hello(&r, "wk-b", "dominion", 2, 4, 100, 0);
+    two_workers(&r);
+    registry_worker *a = registry_find(&r, "wk-a");
     registry_beat(&r, "wk-b", 20, false, 0);
     a->avoid_until_ms = 1000;
     CU_ASSERT_STRING_EQUAL(registry_pick(&r, "dominion", 2, 500)->id, "wk-b");

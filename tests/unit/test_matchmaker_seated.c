@@ -5,22 +5,13 @@
  */
 #include <string.h>
 
-#include "dh_test.h"
+#include "rig_mm.h"
 #include "seated.h"
 
+/* Seat pid in match_id on wk-1. */
 static void assign(seated_list *l, const char *pid, const char *match_id, uint32_t seat)
 {
-    char *names[] = {"ann", "bob"};
-    Deckhand__Internal__MatchAssigned ma = DECKHAND__INTERNAL__MATCH_ASSIGNED__INIT;
-    ma.player_id = (char *)pid;
-    ma.match_id = (char *)match_id;
-    ma.seat = seat;
-    ma.game = "dominion";
-    ma.n_players = 2;
-    ma.players = names;
-    ma.worker_id = "wk-1";
-    ma.worker_endpoint = "tcp://a:1";
-    CU_ASSERT_EQUAL(seated_add(l, &ma), 0);
+    rig_mm_seat(l, pid, match_id, seat, "wk-1");
 }
 
 static void test_seated_keeps_an_exact_copy_until_the_match_ends(void)

@@ -1,6 +1,7 @@
 /*
  * test_worker_store.c: the worker's Redis persistence (worker/store.c) against a real
- * redis-server that this test starts on a free loopback port and kills at the end:
+ * redis-server that this test starts on a free loopback port and kills at the end
+ * (tests/unit/rig_redis.h):
  * meta, snapshot and log round-trip through Redis, a snapshot replaces the log, a
  * refused write fails only its own op, and a Redis that goes away is an error the
  * worker survives and recovers from.
@@ -9,23 +10,18 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
-#include <signal.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "dh_test.h"
-
-static pid_t redis_pid = -1;
-static int redis_port;
-static char redis_url[64];
+#include "rig_redis.h"
 
 /* A direct connection for checking what the store wrote. */
 static redisReply *raw(const char *fmt, const char *arg)
 {
     struct timeval tv = {.tv_sec = 1, .tv_usec = 0};
-    redisContext *c = redisConnectWithTimeout("127.0.0.1", redis_port, tv);
+    redisContext *c = redisConnectWithTimeout("127.0.0.1", rig_redis_port(), tv);
     CU_ASSERT_FATAL(c && !c->err);
     redisReply *r = redisCommand(c, fmt, arg);
     redisFree(c);
@@ -34,7 +30,7 @@ static redisReply *raw(const char *fmt, const char *arg)
 
 static void open_store(store *s)
 {
-    CU_ASSERT_EQUAL_FATAL(store_init(s, redis_url, 500), 0);
+    CU_ASSERT_EQUAL_FATAL(store_init(s, rig_redis_url(), 500), 0);
 }
 
 static const store_meta meta = {
@@ -302,7 +298,7 @@ static void test_store_survives_redis_going_away_and_coming_back(void)
     CU_ASSERT_TRUE(store_ok(&s, op));
     store_next(&s);
 
-    dh_test_redis_stop(&redis_pid);
+    rig_redis_stop();
     /* the connection still looks open: the op starts, the flush finds it dead */
     op = store_op(&s, dh_test_now_ms());
     commit(&s, "m-down", 1, NULL, 0, e, 1, NULL, 0);
@@ -315,7 +311,7 @@ static void test_store_survives_redis_going_away_and_coming_back(void)
     store_flush(&s, dh_test_now_ms());
     store_next(&s);
 
-    CU_ASSERT_EQUAL_FATAL(dh_test_redis_start(redis_port, &redis_pid), 0);
+    rig_redis_start();
     /* after the backoff it reconnects by itself */
     uint64_t later = dh_test_now_ms() + 60000;
     op = store_op(&s, later);
@@ -335,14 +331,6 @@ static void test_store_survives_redis_going_away_and_coming_back(void)
 
 int main(void)
 {
-    signal(SIGPIPE, SIG_IGN);
-    redis_port = dh_test_free_port();
-    snprintf(redis_url, sizeof redis_url, "redis://127.0.0.1:%d", redis_port);
-    if (redis_port <= 0 || dh_test_redis_start(redis_port, &redis_pid) < 0) {
-        fprintf(stderr, "test_worker_store: cannot start redis-server on port %d\n", redis_port);
-        dh_test_redis_stop(&redis_pid);
-        return 1;
-    }
     static const dh_test_case cases[] = {
         {"store_writes_meta_and_first_snapshot", test_store_writes_meta_and_first_snapshot},
         {"store_log_appends_and_snapshot_clears_it_while_history_keeps_all",
@@ -358,7 +346,5 @@ int main(void)
          test_store_survives_redis_going_away_and_coming_back},
         {NULL, NULL},
     };
-    int rc = dh_test_main("worker_store", cases);
-    dh_test_redis_stop(&redis_pid);
-    return rc;
+    return rig_redis_main("worker_store", cases);
 }
