@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/random.h>
 
-#include "dh_array.h"
+#include "dh_grow.h"
 #include "dh_log.h"
 #include "dh_zmq.h"
 #include "mm.h"
@@ -59,7 +59,7 @@ bool placement_has_player(const placement_list *l, const char *player_id)
 /* A new zeroed slot at the end of the list; NULL on allocation failure. */
 static placement *placement_add(placement_list *l)
 {
-    if (dh_array_reserve((void **)&l->items, &l->cap, l->n + 1, sizeof *l->items, 16) < 0)
+    if (dh_grow(&l->items, &l->cap, l->n + 1, sizeof *l->items, 16) < 0)
         return NULL;
     placement *p = &l->items[l->n++];
     memset(p, 0, sizeof *p);

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dh_array.h"
+#include "dh_grow.h"
 
 typedef struct {
     queue_key key;
@@ -87,7 +87,7 @@ static queue_line *queue_line_get(queue_set *s, const queue_key *k)
     for (size_t i = 0; i < s->n; i++)
         if (queue_key_eq(&s->lines[i].key, k))
             return &s->lines[i];
-    if (dh_array_reserve((void **)&s->lines, &s->cap, s->n + 1, sizeof *s->lines, 8) < 0)
+    if (dh_grow(&s->lines, &s->cap, s->n + 1, sizeof *s->lines, 8) < 0)
         return NULL;
     queue_line *l = &s->lines[s->n++];
     memset(l, 0, sizeof *l);
@@ -97,7 +97,7 @@ static queue_line *queue_line_get(queue_set *s, const queue_key *k)
 
 static bool queue_reserve(queue_line *l, size_t extra)
 {
-    return dh_array_reserve((void **)&l->t, &l->cap, l->len + extra, sizeof *l->t, 16) == 0;
+    return dh_grow(&l->t, &l->cap, l->len + extra, sizeof *l->t, 16) == 0;
 }
 
 queue_ticket *queue_find(queue_set *s, const char *player_id, size_t *line)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dh_array.h"
+#include "dh_grow.h"
 #include "dh_log.h"
 
 void registry_init(registry *r)
@@ -42,8 +42,7 @@ registry_worker *registry_hello(registry *r, const char *identity,
 {
     registry_worker *w = registry_find(r, identity);
     if (!w) {
-        if (dh_array_reserve((void **)&r->workers, &r->capworkers, r->nworkers + 1,
-                             sizeof *r->workers, 8) < 0)
+        if (dh_grow(&r->workers, &r->capworkers, r->nworkers + 1, sizeof *r->workers, 8) < 0)
             return NULL;
         w = &r->workers[r->nworkers++];
         memset(w, 0, sizeof *w);
@@ -164,8 +163,7 @@ int registry_gateway_hello(registry *r, const char *identity, uint64_t now_ms)
             return 0;
         }
     }
-    if (dh_array_reserve((void **)&r->gateways, &r->capgateways, r->ngateways + 1,
-                         sizeof *r->gateways, 8) < 0)
+    if (dh_grow(&r->gateways, &r->capgateways, r->ngateways + 1, sizeof *r->gateways, 8) < 0)
         return -1;
     registry_gateway *g = &r->gateways[r->ngateways++];
     registry_copy(g->id, sizeof g->id, identity);

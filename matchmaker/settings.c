@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dh_array.h"
+#include "dh_grow.h"
 
 #define SETTINGS_LINE_MAX 1024
 
@@ -68,7 +68,7 @@ static settings_queue *settings_queue_get(settings_table *t, const char *game, c
     settings_queue *q = settings_queue_find(t, game, mode);
     if (q)
         return q;
-    if (dh_array_reserve((void **)&t->queues, &t->cap, t->n + 1, sizeof *t->queues, 8) < 0)
+    if (dh_grow(&t->queues, &t->cap, t->n + 1, sizeof *t->queues, 8) < 0)
         return NULL;
     q = &t->queues[t->n++];
     memset(q, 0, sizeof *q);

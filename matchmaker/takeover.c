@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dh_array.h"
+#include "dh_grow.h"
 #include "dh_keys.h"
 #include "dh_log.h"
 #include "mm.h"
@@ -52,7 +52,7 @@ static void takeover_remove(takeover *t, takeover_move *m)
 /* A new zeroed record; NULL on allocation failure. */
 static takeover_move *takeover_add(takeover *t)
 {
-    if (dh_array_reserve((void **)&t->v, &t->cap, t->n + 1, sizeof *t->v, 16) < 0)
+    if (dh_grow(&t->v, &t->cap, t->n + 1, sizeof *t->v, 16) < 0)
         return NULL;
     takeover_move *m = &t->v[t->n++];
     memset(m, 0, sizeof *m);
@@ -223,7 +223,7 @@ static int takeover_read_meta(mm_state *mm, takeover_cand *c, size_t n, redisRep
  * into. */
 static int takeover_reserve(takeover *t, size_t extra)
 {
-    return dh_array_reserve((void **)&t->v, &t->cap, t->n + extra, sizeof *t->v, 16);
+    return dh_grow(&t->v, &t->cap, t->n + extra, sizeof *t->v, 16);
 }
 
 /* Record a moved match as in flight and tell its adopter (room was reserved). */

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "dh_array.h"
+#include "dh_grow.h"
 #include "dh_bundle.h"
 #include "dh_log.h"
 
@@ -21,7 +21,7 @@ static uint64_t bundles_wall_ms(void)
 
 static bundles_entry *bundles_add(bundles *bs, engine_bundle *b, bool is_default)
 {
-    if (dh_array_reserve((void **)&bs->v, &bs->cap, bs->n + 1, sizeof *bs->v, 8) < 0)
+    if (dh_grow(&bs->v, &bs->cap, bs->n + 1, sizeof *bs->v, 8) < 0)
         return NULL;
     bundles_entry *e = calloc(1, sizeof *e);
     if (!e)

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "bundles.h"
-#include "dh_array.h"
+#include "dh_grow.h"
 #include "dh_log.h"
 
 #define HOST_GRACE_MS 60000 /* a StartMatch without settings (older matchmaker) */
@@ -72,8 +72,7 @@ host_match *host_find(host *h, const char *match_id)
 
 bool host_reserve(host *h)
 {
-    return dh_array_reserve((void **)&h->matches, &h->capmatches, h->nmatches + 1,
-                            sizeof *h->matches, 64) == 0;
+    return dh_grow(&h->matches, &h->capmatches, h->nmatches + 1, sizeof *h->matches, 64) == 0;
 }
 
 /* Remove hm from the table and free it; then its bundle may go too. */

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "dh_array.h"
+#include "dh_grow.h"
 
 #define HOST_RESULT_MAX 4096
 
@@ -148,7 +148,7 @@ out:
 
 host_action *host_hold(host *h, host_act_kind kind, host_match *hm, int op)
 {
-    if (dh_array_reserve((void **)&h->acts, &h->capacts, h->nacts + 1, sizeof *h->acts, 64) < 0)
+    if (dh_grow(&h->acts, &h->capacts, h->nacts + 1, sizeof *h->acts, 64) < 0)
         return NULL;
     host_action *a = &h->acts[h->nacts++];
     memset(a, 0, sizeof *a);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dh_array.h"
+#include "dh_grow.h"
 #include "dh_keys.h"
 #include "dh_log.h"
 
@@ -30,7 +30,7 @@ int store_op(store *s, uint64_t now_ms)
 {
     if (!dh_redis_get(&s->redis, now_ms))
         return -1;
-    if (dh_array_reserve((void **)&s->ops, &s->capops, s->nops + 1, sizeof *s->ops, 64) < 0)
+    if (dh_grow(&s->ops, &s->capops, s->nops + 1, sizeof *s->ops, 64) < 0)
         return -1;
     s->ops[s->nops] = (store_op_state){.commands = 0, .ok = true, .fenced = false};
     return (int)s->nops++;
