@@ -12,17 +12,8 @@ local cards = {}
 
 cards.Copper = { cost = 0, types = { "Treasure" }, text = "+$1", coins = 1,
                  supply = { [2] = 46, [3] = 39, [4] = 32 } }
--- Silver pays Merchant's bonus: the first Silver played in a turn adds $1 per Merchant
--- played this turn (counters _silver and _merchant, reset by game.turn). k.merchant is
--- set on the kernels of kingdoms with Merchant (game.lua).
 cards.Silver = { cost = 3, types = { "Treasure" }, text = "+$2", coins = 2,
-                 supply = { [2] = 40, [3] = 40, [4] = 40 },
-                 on_play = function(g, k)
-                   if k.merchant and g:add_counter("_silver", 0, 1) == 1 then
-                     local m = g:counter("_merchant")
-                     if m > 0 then g:add_counter("coins", 0, m) end
-                   end
-                 end }
+                 supply = { [2] = 40, [3] = 40, [4] = 40 } }
 cards.Gold = { cost = 6, types = { "Treasure" }, text = "+$3", coins = 3,
                supply = { [2] = 30, [3] = 30, [4] = 30 } }
 cards.Estate = { cost = 2, types = { "Victory" }, text = "1 VP", vp = 1,
@@ -387,10 +378,24 @@ cards.Harbinger = {
   end,
 }
 
+-- Counters, hidden and per turn: _merchant = Merchants played, _silver = Silvers played.
+-- The hooks are the kernel's (kernel.new): they run in matches whose supply has Merchant.
 cards.Merchant = {
   cost = 3, types = { "Action" }, cards = 1, actions = 1,
   text = "+1 Card, +1 Action. The first time you play a Silver this turn, +$1.",
   on_play = function(g) g:add_counter("_merchant", 0, 1) end,
+  on_turn_start = function(g)
+    g:set_counter("_merchant", 0, 0)
+    g:set_counter("_silver", 0, 0)
+  end,
+  after_play = {
+    Silver = function(g)
+      if g:add_counter("_silver", 0, 1) == 1 then
+        local m = g:counter("_merchant")
+        if m > 0 then g:add_counter("coins", 0, m) end
+      end
+    end,
+  },
 }
 
 cards.Vassal = {
