@@ -509,10 +509,11 @@ function kernel:buy_phase(g, p)
     local prompt = buy_prompt(coins or g:counter("coins"), buys or g:counter("buys"))
     local r = g:choose { player = p, kind = "buy", options = opts, prompt = prompt }
     local o = opts[r[1]]
-    if o.act == "end" then return end
-    if o.act == "all" then
+    local act = o.act
+    if act == "end" then return end
+    if act == "all" then
       self:play_treasures(g, p)
-    elseif o.act == "play" then
+    elseif act == "play" then
       self:play(g, p, o.card)
     else
       self:buy(g, p, o.name)

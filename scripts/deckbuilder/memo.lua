@@ -26,17 +26,13 @@ local function refuse_write(_, key)
   error("deckbuilder: shared table is read-only (writing field '" .. tostring(key) .. "')", 2)
 end
 
--- A read-only view of t: reads (fields, #, ipairs, pairs) see t, writes raise an error.
--- The view is an empty table whose locked metatable reads through to t, which no one
--- else may keep a reference to. Reads cost one metatable step more than on t itself.
+-- A read-only view of the record t: reading a field gives t's, writing any field raises
+-- an error. The view is an empty table whose locked metatable reads through to t, which
+-- no one else may keep a reference to. Meant for records (options), so # and pairs do
+-- not see through it: two closures more per frozen table cost a sim 0.3%. A read costs
+-- one metatable step more than on t itself.
 function memo.freeze(t)
-  return setmetatable({}, {
-    __index = t,
-    __newindex = refuse_write,
-    __len = function() return #t end,
-    __pairs = function() return next, t, nil end,
-    __metatable = "frozen",
-  })
+  return setmetatable({}, { __index = t, __newindex = refuse_write, __metatable = "frozen" })
 end
 
 -- fn(a) memoized: a function of one key that computes each value once.
