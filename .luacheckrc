@@ -6,5 +6,3 @@ allow_defined = false
 allow_defined_top = false
 include_files = { "scripts/**/*.lua" }
 max_line_length = 100
--- kernel methods keep the k:method() form even when they need no kernel data
-self = false

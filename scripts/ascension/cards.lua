@@ -54,7 +54,7 @@ cards["Hellfrost Imps"] = {
     for _, id in ipairs(R.row(g)) do
       if g:name(id) == "Hellfrost Imps" then imps[#imps + 1] = id; break end
     end
-    local picked = k.choose_cards(g, p, imps, { kind = "defeat", min = 0, max = 1,
+    local picked = k:choose_cards(g, p, imps, { kind = "defeat", min = 0, max = 1,
       source = "Hellfrost Imps",
       prompt = "Hellfrost Imps: you may defeat Hellfrost Imps in the centre row for free" })
     if picked[1] then R.defeat(g, k, p, picked[1], true) end
@@ -67,7 +67,7 @@ cards["Kan'zir, the Ravager"] = {
     .. "Constructs they control.",
   reward = { honour = 5 },
   on_defeat = function(g, k, p)
-    for _, q in ipairs(k.others(g, p)) do
+    for _, q in ipairs(k:others(g, p)) do
       R.lose_temples(g, q)
       local n = g:count("constructs", q)
       for _ = 1, n do
@@ -116,7 +116,7 @@ cards["Cavern Horror"] = {
   reward = { honour = 1 },
   on_defeat = function(g, k, p)
     if g:count("discard", p) == 0 then return end
-    if k.yesno(g, p, "Cavern Horror: shuffle your discard pile into your deck?",
+    if k:yesno(g, p, "Cavern Horror: shuffle your discard pile into your deck?",
                "Shuffle discard into deck", "Don't shuffle", "yesno", "Cavern Horror") then
       R.shuffle_discard_into_deck(g, p)
     end
@@ -148,7 +148,7 @@ cards["Spiteful Gladiator"] = {
   text = "+2 Runes. You may immediately put your deck into your discard pile.", runes = 2,
   on_play = function(g, k, p)
     if g:count("deck", p) == 0 then return end
-    if k.yesno(g, p, "Spiteful Gladiator: put your deck into your discard pile?",
+    if k:yesno(g, p, "Spiteful Gladiator: put your deck into your discard pile?",
                "Put deck into discard", "Keep deck", "yesno", "Spiteful Gladiator") then
       local n = g:count("deck", p)
       for _ = 1, n do g:move(g:top("deck", p), "discard", p) end
@@ -203,7 +203,7 @@ cards["Isla, Serene Prodigy"] = {
     for _, id in ipairs(R.row(g)) do
       if not k.cards[g:name(id)].is.Monster then ids[#ids + 1] = id end
     end
-    local picked = k.choose_cards(g, p, ids, { kind = "acquire", source = "Isla, Serene Prodigy",
+    local picked = k:choose_cards(g, p, ids, { kind = "acquire", source = "Isla, Serene Prodigy",
       prompt = "Isla: acquire a hero or construct from the centre row for free" })
     if not picked[1] then return end
     R.acquire(g, k, p, picked[1])

@@ -78,7 +78,7 @@ end
 -- "end"), and name/cost/card for bots.
 local function turn_options(g, p)
   local opts = {}
-  local hand = kernel.distinct(g, g:list("hand", p))
+  local hand = k:distinct(g, g:list("hand", p))
   if #hand > 0 then
     opts[1] = { label = "Play all treasures", act = "all" }
     for _, id in ipairs(hand) do
@@ -90,7 +90,7 @@ local function turn_options(g, p)
     local top = g:top(k:pile(pile), 0)
     if top then on_offer[#on_offer + 1] = top end
   end
-  for _, id in ipairs(kernel.distinct(g, R.row(g))) do on_offer[#on_offer + 1] = id end
+  for _, id in ipairs(k:distinct(g, R.row(g))) do on_offer[#on_offer + 1] = id end
   local runes, power = g:counter("runes"), g:counter("power")
   local free, limit = outpost(g, p)
   for _, id in ipairs(on_offer) do

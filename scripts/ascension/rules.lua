@@ -96,8 +96,8 @@ end
 
 -- Ids of the cards p may banish: hand first, then discard pile, one per name and zone.
 local function banishable(g, p)
-  local t = kernel.distinct(g, g:list("hand", p))
-  for _, id in ipairs(kernel.distinct(g, g:list("discard", p))) do t[#t + 1] = id end
+  local t = kernel:distinct(g, g:list("hand", p))
+  for _, id in ipairs(kernel:distinct(g, g:list("discard", p))) do t[#t + 1] = id end
   return t
 end
 
@@ -111,7 +111,7 @@ end
 -- "You may banish a card in your hand or discard pile."
 function R.may_banish(g, p, source)
   local ids = banishable(g, p)
-  local picked = kernel.choose_cards(g, p, ids, { kind = "banish", min = 0, max = 1,
+  local picked = kernel:choose_cards(g, p, ids, { kind = "banish", min = 0, max = 1,
     source = source,
     prompt = source .. ": you may banish a card from your hand (listed first) or discard pile" })
   if picked[1] then R.banish(g, p, picked[1]) end

@@ -16,7 +16,7 @@ local START_HEALTH = 20
 
 -- Every opponent of p loses n health (never below 0).
 local function strike(g, p, n, source)
-  for _, v in ipairs(kernel.others(g, p)) do
+  for _, v in ipairs(kernel:others(g, p)) do
     local h = math.max(g:counter("health", v) - n, 0)
     g:set_counter("health", v, h)
     g:log(source .. " deals " .. n .. " damage to " .. g:player_name(v) .. " (" .. h
@@ -69,11 +69,11 @@ cards.Toolmaker = action(4, {
     .. "Stone), into your hand.",
   on_play = function(g, k, p)
     local tradeable = {}
-    for _, id in ipairs(kernel.distinct(g, k:hand_of_type(g, p, "Treasure"))) do
+    for _, id in ipairs(k:distinct(g, k:hand_of_type(g, p, "Treasure"))) do
       local up = k.cards[g:name(id)].next
       if up and g:top(k:pile(up), 0) then tradeable[#tradeable + 1] = id end
     end
-    local t = k.choose_cards(g, p, tradeable, { kind = "trash", min = 0, max = 1,
+    local t = k:choose_cards(g, p, tradeable, { kind = "trash", min = 0, max = 1,
       prompt = "Toolmaker: trade a Treasure for the next one up", source = "Toolmaker" })
     if #t == 0 then return end
     local up = k.cards[g:name(t[1])].next
@@ -87,7 +87,7 @@ cards.Artist = action(4, { text = "+2 Cards.", cards = 2 })
 cards.Priest = action(4, {
   text = "You may trash up to 2 cards from your hand. +1 health for each card trashed.",
   on_play = function(g, k, p)
-    local t = k.choose_cards(g, p, g:list("hand", p), { kind = "trash", min = 0, max = 2,
+    local t = k:choose_cards(g, p, g:list("hand", p), { kind = "trash", min = 0, max = 2,
       prompt = "Priest: trash up to 2 cards, +1 health each", source = "Priest" })
     for _, id in ipairs(t) do k:trash(g, p, id) end
     if #t > 0 then heal(g, p, #t) end
@@ -103,7 +103,7 @@ cards.Prophet = action(5, {
     -- dealt back one per giver, so every pile keeps its size and no one (not even the
     -- receiver) learns who got what. A player whose deck is empty gives and gets nothing.
     local givers = { p }
-    for _, q in ipairs(kernel.others(g, p)) do givers[#givers + 1] = q end
+    for _, q in ipairs(kernel:others(g, p)) do givers[#givers + 1] = q end
     local dealt = {}
     for _, q in ipairs(givers) do
       local id = g:top("deck", q)
@@ -123,7 +123,7 @@ cards.Warrior = action(5, {
   text = "+2 Actions, +1 Card. You may trash a card from your hand.",
   actions = 2, cards = 1,
   on_play = function(g, k, p)
-    local t = k.choose_cards(g, p, g:list("hand", p), { kind = "trash", min = 0, max = 1,
+    local t = k:choose_cards(g, p, g:list("hand", p), { kind = "trash", min = 0, max = 1,
       prompt = "Warrior: you may trash a card", source = "Warrior" })
     if #t == 1 then k:trash(g, p, t[1]) end
   end,

@@ -7,8 +7,10 @@
 -- of game and the scoring. Nothing Dominion-specific lives here: Accession, Caveman and
 -- Ascension reuse it with other data.
 --
--- State: the kernel object holds only constant data. Every fact about a match lives in
--- `g` (zones, counters), because only that is snapshot, replayed and shown in views:
+-- State: a kernel object holds data derived from its cards (names of zones and counters,
+-- type sets, the rule hooks of its cards) and its memo of option tables (memo.lua), the
+-- same for every match it serves. Every fact about a match lives in `g` (zones,
+-- counters), because only that is snapshot, replayed and shown in views:
 --   zones    deck/hand/discard/play/aside per player; trash and supply:<Card> (owner 0);
 --            box (owner 0) holds cards taken out of the game (unused, test stacking)
 --   counters active (whose turn), actions, buys, coins (owner 0, the current turn);
@@ -17,6 +19,8 @@
 --            _bought (owner 0: a buy happened this turn); _unaffected (per player,
 --            during one attack)
 -- Determinism: arrays only, iterated in order; randomness only from g:shuffle/g:random.
+
+local memo = require("deckbuilder.memo")
 
 local kernel = {}
 kernel.__index = kernel
@@ -37,6 +41,11 @@ local OWN_ZONES = { "deck", "hand", "discard", "play", "aside" }
 -- cfg.phases: the turn's phase list (default {"action", "buy", "cleanup"})
 -- cfg.pile_of: optional, card name -> pile name for piles that hold several cards
 --            (shuffled pools: only the top card of such a pile can be bought or gained)
+-- Rule hooks: a card of cfg.order may carry on_turn_start(g, k, p) (run at the start of
+-- every turn, before the turn's counters are set) and after_play = { [name] = fn }
+-- (fn(g, k, p, id) runs after a card of that name resolves); a kernel runs the hooks of
+-- its own order's cards, in that order, so a rule applies only where its card is in the
+-- supply (Dominion's Merchant).
 function kernel.new(cfg)
   local k = setmetatable({}, kernel)
   k.cards = cfg.cards
@@ -68,10 +77,10 @@ function kernel.new(cfg)
   end
   -- of_type[ty]: the set of card names of type ty (g:list's filter), over every card so
   -- that a card outside this kernel's order still counts; play_label[name]: "Play <Card>";
-  -- own_key[name]: "_own:<Card>"; labels: the memo of cost_label; phase_fn: each phase's
-  -- method name. All constant, built once instead of per decision.
-  k.of_type, k.play_label, k.own_key, k.labels = {}, {}, {}, {}
-  k.opts, k.supply_opts, k.nopts = {}, {}, 0 -- card_option's and supply_option's memos
+  -- own_key[name]: "_own:<Card>"; phase_fn: each phase's method name. All constant,
+  -- built once instead of per decision.
+  k.of_type, k.play_label, k.own_key = {}, {}, {}
+  k.memo = memo.new() -- the decisions' option tables
   for name, def in pairs(k.cards) do -- sets and maps: the visiting order does not matter
     for _, t in ipairs(def.types) do
       k.of_type[t] = k.of_type[t] or {}
@@ -80,10 +89,22 @@ function kernel.new(cfg)
     k.play_label[name] = "Play " .. name
     k.own_key[name] = "_own:" .. name
   end
+  -- turn_start_hooks: the on_turn_start hooks; after_play[name]: the hooks run after a
+  -- card of that name resolves.
+  k.turn_start_hooks, k.after_play = {}, {}
+  for _, name in ipairs(k.order) do
+    local def = k.cards[name]
+    if def.on_turn_start then k.turn_start_hooks[#k.turn_start_hooks + 1] = def.on_turn_start end
+    for played, hook in pairs(def.after_play or {}) do -- one hook per card name
+      local hooks = memo.sub_table(k.after_play, played)
+      hooks[#hooks + 1] = hook
+    end
+  end
   -- plain_coins[name]: the coins of a treasure that does nothing else (play_treasures)
   k.plain_coins = {}
   for name, def in pairs(k.cards) do
-    if def.coins and not (def.cards or def.actions or def.buys or def.on_play) then
+    if def.coins and not (def.cards or def.actions or def.buys or def.on_play
+                          or k.after_play[name]) then
       k.plain_coins[name] = def.coins
     end
   end
@@ -103,82 +124,24 @@ function kernel:pile(name) return self.pile_zone[name] or ("supply:" .. name) en
 
 -- ---- small helpers ----------------------------------------------------------------
 
+-- The options without a card: constant, frozen and shared like memo.card_option's.
+local PLAY_ALL = memo.freeze { label = "Play all treasures", act = "all" }
+local END_TURN = memo.freeze { label = "End turn", act = "end" }
+local END_ACTIONS = memo.freeze { label = "End actions" }
+local card_option, supply_option = memo.card_option, memo.supply_option
 
--- t[k], a new empty table there when there is none (the memos below nest them).
-local function sub_table(t, k)
-  local v = t[k]
-  if not v then
-    v = {}
-    t[k] = v
-  end
-  return v
-end
+-- Every helper is a method, called k:helper(g, ...); one that needs no kernel data names
+-- its self `_`.
 
--- "<prefix><Card> ($<cost>)", memoized per prefix, card and cost: every buy decision
--- offers the same few dozen labels, and building each anew was a tenth of a sim's time.
-local function cost_label(self, prefix, name, c)
-  local by_cost = sub_table(sub_table(self.labels, prefix), name)
-  local label = by_cost[c]
-  if not label then
-    label = prefix .. name .. " ($" .. c .. ")"
-    by_cost[c] = label
-  end
-  return label
-end
-
--- Options naming a card (the supply's, the hand's), memoized by act, label and card
--- (opts[act][label][card]) like the labels: every buy decision offers the same few
--- dozen piles and treasures, and a new table per option per decision was the biggest
--- part of building a decision (docs/BENCHMARKS.md). Sharing them between decisions, and
--- between the matches of the VM, is safe because options are only read: by the engine,
--- the kernel and the bots (bots must not write d.options; docs/SCRIPTING.md). name and
--- cost are set for the supply's options only, as before. The memo holds at most
--- OPTS_MAX tables and starts again when full.
-local OPTS_MAX = 4096
-
-local function card_option(self, act, label, card, name, cost)
-  local by_card = sub_table(sub_table(self.opts, act or ""), label)
-  local o = by_card[card]
-  if not o then
-    o = { label = label, card = card, name = name, cost = cost, act = act }
-    if self.nopts >= OPTS_MAX then
-      self.opts, self.supply_opts, self.nopts = {}, {}, 0
-    else
-      by_card[card] = o
-      self.nopts = self.nopts + 1
-    end
-  end
-  return o
-end
-
--- gain_options' memo for one prefix and act: memo[name][cost][top] = the option, so
--- that its loop finds an option with three lookups and no call (supply_option below
--- fills it). Part of card_option's budget of OPTS_MAX tables.
-local function supply_memo(self, prefix, act)
-  return sub_table(sub_table(self.supply_opts, prefix), act or "")
-end
-
-local function supply_option(self, memo, prefix, act, name, c, top)
-  local by_top = sub_table(sub_table(memo, name), c)
-  local o = card_option(self, act, cost_label(self, prefix, name, c), top, name, c)
-  by_top[top] = o
-  return o
-end
-
--- The options without a card, constant: shared like card_option's.
-local PLAY_ALL = { label = "Play all treasures", act = "all" }
-local END_TURN = { label = "End turn", act = "end" }
-local END_ACTIONS = { label = "End actions" }
-
-local function join_names(g, ids)
+-- "Copper, Silver, ...": the names of ids, for log lines.
+function kernel.join_names(_, g, ids)
   local t = {}
   for i = 1, #ids do t[i] = g:name(ids[i]) end
   return table.concat(t, ", ")
 end
-kernel.join_names = join_names
 
 -- The players other than p, in turn order starting at p's left.
-function kernel.others(g, p)
+function kernel.others(_, g, p)
   local n, t = g:nplayers(), {}
   for i = 1, n - 1 do t[i] = (p - 1 + i) % n + 1 end
   return t
@@ -189,14 +152,14 @@ function kernel:hand_of_type(g, p, ty)
   return g:list("hand", p, self.of_type[ty] or {})
 end
 
--- distinct(g, self:hand_of_type(g, p, ty)) in one g call: one id per card name of type
+-- self:distinct(g, self:hand_of_type(g, p, ty)) in one g call: one id per card name of type
 -- ty in p's hand, first from the bottom, and their names.
 function kernel:hand_kinds(g, p, ty)
   return g:list("hand", p, self.of_type[ty] or {}, "distinct")
 end
 
 -- One id per distinct card name among ids, first occurrence first; and their names.
-local function distinct(g, ids)
+function kernel.distinct(_, g, ids)
   local t, names, seen = {}, {}, {}
   for i = 1, #ids do
     local id = ids[i]
@@ -209,13 +172,12 @@ local function distinct(g, ids)
   end
   return t, names
 end
-kernel.distinct = distinct
 
 -- ---- decisions ----------------------------------------------------------------------
 
 -- Ask p to choose among card ids (labels are the card names). Returns the chosen ids.
 -- spec: prompt, kind, min, max (defaults 1), plus any fields bots may read (source=).
-function kernel.choose_cards(g, p, ids, spec)
+function kernel.choose_cards(_, g, p, ids, spec)
   local opts = {}
   for i = 1, #ids do opts[i] = { label = g:name(ids[i]), card = ids[i] } end
   local min = spec.min or 1
@@ -231,7 +193,7 @@ function kernel.choose_cards(g, p, ids, spec)
 end
 
 -- A yes/no question; returns true for the first label.
-function kernel.yesno(g, p, prompt, yes, no, kind, source)
+function kernel.yesno(_, g, p, prompt, yes, no, kind, source)
   local r = g:choose { player = p, prompt = prompt, kind = kind or "yesno",
                        options = { { label = yes }, { label = no } }, source = source }
   return r[1] == 1
@@ -240,7 +202,7 @@ end
 -- ---- drawing ------------------------------------------------------------------------
 
 -- Shuffle p's discard into a new deck (under whatever the deck still holds).
-function kernel:reshuffle(g, p)
+function kernel.reshuffle(_, g, p)
   if g:move_all("discard", p, "deck", p, "bottom") == 0 then return end
   g:shuffle("deck", p)
   g:log(g:player_name(p), " shuffles")
@@ -283,10 +245,6 @@ function kernel:deal_start(g, p, cards)
   end
   g:shuffle("deck", p)
   self:draw(g, p, self.hand_size, true)
-end
-
-function kernel:in_supply(g, name)
-  return g:counter(self.pile_key[name]) ~= 0
 end
 
 -- Supply pile names of this match, in display order.
@@ -337,13 +295,13 @@ function kernel:trash(g, p, id)
   g:log(g:player_name(p), " trashes ", g:name(id))
 end
 
-function kernel.discard(g, p, ids)
+function kernel.discard(_, g, p, ids)
   if #ids == 0 then return end
   for _, id in ipairs(ids) do g:move(id, "discard", p) end
   g:log(g:player_name(p), " discards ", ids)
 end
 
-function kernel.reveal(g, p, ids)
+function kernel.reveal(_, g, p, ids)
   if #ids == 0 then return end
   g:log(g:player_name(p), " reveals ", ids)
 end
@@ -359,7 +317,7 @@ function kernel:gain_options(g, max, filter, prefix, act, opts)
   local n, cards, zones, mixed = #opts, self.cards, self.pile_zone, self.mixed
   local data_cost = self.cost == kernel.cost -- no game override: read the card data
   prefix = prefix or ""
-  local memo, order = supply_memo(self, prefix, act), self.order
+  local by_name, order = memo.supply(self.memo, prefix, act), self.order
   -- Only this match's piles have cards, so an empty top means "no pile or empty pile".
   -- (Numeric loops here and in the turn's other hot loops: ipairs costs a C call per
   -- step.)
@@ -370,10 +328,11 @@ function kernel:gain_options(g, max, filter, prefix, act, opts)
     if c <= max and (not filter or filter(name)) then
       local top = g:top(zones[name], 0)
       if top and (not mixed[name] or g:name(top) == name) then
-        local by_cost = memo[name]
+        local by_cost = by_name[name]
         local by_top = by_cost and by_cost[c]
         n = n + 1
-        opts[n] = by_top and by_top[top] or supply_option(self, memo, prefix, act, name, c, top)
+        opts[n] = by_top and by_top[top]
+          or supply_option(self.memo, by_name, prefix, act, name, c, top)
       end
     end
   end
@@ -395,18 +354,24 @@ end
 
 -- ---- playing cards ------------------------------------------------------------------
 
--- Apply a card's effects: data keywords, then its handler. Callable more than once for
--- one play (Throne Room), so it never moves the card itself.
-local function resolve_def(self, g, p, id, def)
+-- Apply a card's effects: data keywords, then its handler, then the after_play hooks of
+-- other cards for it (kernel.new). Callable more than once for one play (Throne Room),
+-- so it never moves the card itself.
+local function resolve_def(self, g, p, id, name)
+  local def = self.cards[name]
   if def.cards then self:draw(g, p, def.cards) end
   if def.actions then g:add_counter("actions", 0, def.actions) end
   if def.buys then g:add_counter("buys", 0, def.buys) end
   if def.coins then g:add_counter("coins", 0, def.coins) end
   if def.on_play then def.on_play(g, self, p, id) end
+  local hooks = self.after_play[name]
+  if hooks then
+    for i = 1, #hooks do hooks[i](g, self, p, id) end
+  end
 end
 
 function kernel:resolve(g, p, id)
-  resolve_def(self, g, p, id, self.cards[g:name(id)])
+  resolve_def(self, g, p, id, g:name(id))
 end
 
 -- Put a card from hand into play and resolve it.
@@ -423,20 +388,20 @@ end
 -- the victim's _unaffected counter. Then effect(victim) runs for every other player
 -- still affected, in turn order.
 function kernel:attack(g, p, attack_id, effect)
-  local victims = kernel.others(g, p)
+  local victims = self:others(g, p)
   local aname = g:name(attack_id)
   for _, v in ipairs(victims) do
     g:set_counter("_unaffected", v, 0)
-    local reactions = distinct(g, self:hand_of_type(g, v, "Reaction"))
+    local reactions = self:distinct(g, self:hand_of_type(g, v, "Reaction"))
     for _, rid in ipairs(reactions) do
       local def = self.cards[g:name(rid)]
       if def.react and g:counter("_unaffected", v) == 0 then
         local rname = g:name(rid)
         local prompt = g:player_name(p) .. " plays " .. aname .. ": reveal " .. rname .. "?"
-        local yes = kernel.yesno(g, v, prompt, "Reveal " .. rname, "Don't reveal", "reveal",
-                                 rname)
+        local yes = self:yesno(g, v, prompt, "Reveal " .. rname, "Don't reveal", "reveal",
+                               rname)
         if yes then
-          kernel.reveal(g, v, { rid })
+          self:reveal(g, v, { rid })
           def.react(g, self, v, rid, p, attack_id)
         end
       end
@@ -456,34 +421,23 @@ end
 
 local function s(n, one, many) return n .. " " .. (n == 1 and one or many) end
 
--- The phases' prompts, memoized by their numbers like cost_label's labels.
-local action_prompts, buy_prompts = {}, {}
+-- The phases' prompts (memoized by their numbers: asked at every decision).
+local action_prompt = memo.by1(function(actions)
+  return "Action phase: play an Action (" .. s(actions, "action", "actions") .. " left)"
+end)
 
-local function action_prompt(actions)
-  local t = action_prompts[actions]
-  if not t then
-    t = "Action phase: play an Action (" .. s(actions, "action", "actions") .. " left)"
-    action_prompts[actions] = t
-  end
-  return t
-end
-
-local function buy_prompt(coins, buys)
-  local by_coins = sub_table(buy_prompts, buys)
-  local t = by_coins[coins]
-  if not t then
-    t = "Buy phase: $" .. coins .. ", " .. s(buys, "buy", "buys")
-    by_coins[coins] = t
-  end
-  return t
-end
+local buy_prompt = memo.by2(function(coins, buys)
+  return "Buy phase: $" .. coins .. ", " .. s(buys, "buy", "buys")
+end)
 
 function kernel:action_phase(g, p)
   while g:counter("actions") > 0 do
     local acts, names = self:hand_kinds(g, p, "Action")
     if #acts == 0 then return end
     local opts = {}
-    for i = 1, #acts do opts[i] = card_option(self, nil, self.play_label[names[i]], acts[i]) end
+    for i = 1, #acts do
+      opts[i] = card_option(self.memo, nil, self.play_label[names[i]], acts[i])
+    end
     opts[#opts + 1] = END_ACTIONS
     local r = g:choose { player = p, kind = "action", options = opts,
                          prompt = action_prompt(g:counter("actions")) }
@@ -502,7 +456,7 @@ function kernel:play_treasures(g, p)
   -- Plain treasures' coins are added up and added at once, before the next treasure
   -- that does more is resolved and at the end: every script that runs meanwhile (an
   -- on_play) sees the counters that one add per treasure gives.
-  local cards, plain, coins = self.cards, self.plain_coins, 0
+  local plain, coins = self.plain_coins, 0
   local own_resolve = self.resolve == kernel.resolve
   for i = 1, #ts do
     local id, name = ts[i], names[i]
@@ -512,7 +466,7 @@ function kernel:play_treasures(g, p)
     else
       if coins ~= 0 then g:add_counter("coins", 0, coins) end
       coins = 0
-      if own_resolve then resolve_def(self, g, p, id, cards[name]) else self:resolve(g, p, id) end
+      if own_resolve then resolve_def(self, g, p, id, name) else self:resolve(g, p, id) end
     end
   end
   if coins ~= 0 then g:add_counter("coins", 0, coins) end
@@ -527,7 +481,7 @@ function kernel:buy_options(g, p)
     if #ts > 0 then
       opts[1] = PLAY_ALL
       for i = 1, #ts do
-        opts[i + 1] = card_option(self, "play", self.play_label[names[i]], ts[i])
+        opts[i + 1] = card_option(self.memo, "play", self.play_label[names[i]], ts[i])
       end
     end
   end
@@ -555,10 +509,11 @@ function kernel:buy_phase(g, p)
     local prompt = buy_prompt(coins or g:counter("coins"), buys or g:counter("buys"))
     local r = g:choose { player = p, kind = "buy", options = opts, prompt = prompt }
     local o = opts[r[1]]
-    if o.act == "end" then return end
-    if o.act == "all" then
+    local act = o.act
+    if act == "end" then return end
+    if act == "all" then
       self:play_treasures(g, p)
-    elseif o.act == "play" then
+    elseif act == "play" then
       self:play(g, p, o.card)
     else
       self:buy(g, p, o.name)
@@ -572,7 +527,10 @@ function kernel:cleanup(g, p)
   self:draw(g, p, self.hand_size, true)
 end
 
+-- The on_turn_start hooks of this kernel's cards run first (kernel.new).
 function kernel:start_turn(g, p)
+  local hooks = self.turn_start_hooks
+  for i = 1, #hooks do hooks[i](g, self, p) end
   local turns = g:add_counter("turns", p, 1)
   g:set_counter("actions", 0, self.turn_stats.actions)
   g:set_counter("buys", 0, self.turn_stats.buys)
@@ -610,7 +568,7 @@ function kernel:score(g, p)
   return total
 end
 
-function kernel:owned_count(g, p)
+function kernel.owned_count(_, g, p)
   local n = 0
   for _, z in ipairs(OWN_ZONES) do n = n + g:count(z, p) end
   return n

@@ -12,17 +12,8 @@ local cards = {}
 
 cards.Copper = { cost = 0, types = { "Treasure" }, text = "+$1", coins = 1,
                  supply = { [2] = 46, [3] = 39, [4] = 32 } }
--- Silver pays Merchant's bonus: the first Silver played in a turn adds $1 per Merchant
--- played this turn (counters _silver and _merchant, reset by game.turn). k.merchant is
--- set on the kernels of kingdoms with Merchant (game.lua).
 cards.Silver = { cost = 3, types = { "Treasure" }, text = "+$2", coins = 2,
-                 supply = { [2] = 40, [3] = 40, [4] = 40 },
-                 on_play = function(g, k)
-                   if k.merchant and g:add_counter("_silver", 0, 1) == 1 then
-                     local m = g:counter("_merchant")
-                     if m > 0 then g:add_counter("coins", 0, m) end
-                   end
-                 end }
+                 supply = { [2] = 40, [3] = 40, [4] = 40 } }
 cards.Gold = { cost = 6, types = { "Treasure" }, text = "+$3", coins = 3,
                supply = { [2] = 30, [3] = 30, [4] = 30 } }
 cards.Estate = { cost = 2, types = { "Victory" }, text = "1 VP", vp = 1,
@@ -67,9 +58,9 @@ end
 
 -- One card from ids chosen by p; no question when all carry the same name.
 local function pick_one(g, k, p, ids, spec)
-  local d = k.distinct(g, ids)
+  local d = k:distinct(g, ids)
   if #d == 1 then return d[1] end
-  return k.choose_cards(g, p, d, spec)[1]
+  return k:choose_cards(g, p, d, spec)[1]
 end
 
 -- Put a card from p's hand or elsewhere on top of p's deck.
@@ -90,9 +81,9 @@ cards.Cellar = {
   text = "+1 Action. Discard any number of cards, then draw that many.",
   on_play = function(g, k, p)
     local hand = g:list("hand", p)
-    local ids = k.choose_cards(g, p, hand, { kind = "discard", min = 0, max = #hand,
+    local ids = k:choose_cards(g, p, hand, { kind = "discard", min = 0, max = #hand,
       prompt = "Cellar: discard any number of cards, then draw that many", source = "Cellar" })
-    k.discard(g, p, ids)
+    k:discard(g, p, ids)
     k:draw(g, p, #ids)
   end,
 }
@@ -127,9 +118,9 @@ cards.Militia = {
     k:attack(g, p, id, function(v)
       local hand = g:list("hand", v)
       if #hand <= 3 then return end
-      local ids = k.choose_cards(g, v, hand, { kind = "discard", min = #hand - 3, max = #hand - 3,
+      local ids = k:choose_cards(g, v, hand, { kind = "discard", min = #hand - 3, max = #hand - 3,
         prompt = "Militia: discard down to 3 cards", source = "Militia" })
-      k.discard(g, v, ids)
+      k:discard(g, v, ids)
     end)
   end,
 }
@@ -138,7 +129,7 @@ cards.Remodel = {
   cost = 4, types = { "Action" },
   text = "Trash a card from your hand. Gain a card costing up to $2 more than the trashed card.",
   on_play = function(g, k, p)
-    local t = k.choose_cards(g, p, g:list("hand", p), { kind = "trash",
+    local t = k:choose_cards(g, p, g:list("hand", p), { kind = "trash",
       prompt = "Remodel: trash a card from your hand", source = "Remodel" })
     if #t == 0 then return end
     local max = k:cost(g, g:name(t[1])) + 2
@@ -158,7 +149,7 @@ cards.Mine = {
   text = "Trash a Treasure card from your hand. Gain a Treasure card costing up to $3 more; "
     .. "put it into your hand.",
   on_play = function(g, k, p)
-    local t = k.choose_cards(g, p, k:hand_of_type(g, p, "Treasure"), { kind = "trash",
+    local t = k:choose_cards(g, p, k:hand_of_type(g, p, "Treasure"), { kind = "trash",
       prompt = "Mine: trash a Treasure from your hand", source = "Mine" })
     if #t == 0 then return end
     local max = k:cost(g, g:name(t[1])) + 3
@@ -173,7 +164,7 @@ cards.Chapel = {
   cost = 2, types = { "Action" }, text = "Trash up to 4 cards from your hand.",
   on_play = function(g, k, p)
     local hand = g:list("hand", p)
-    local t = k.choose_cards(g, p, hand, { kind = "trash", min = 0, max = 4,
+    local t = k:choose_cards(g, p, hand, { kind = "trash", min = 0, max = 4,
       prompt = "Chapel: trash up to 4 cards from your hand", source = "Chapel" })
     for _, id in ipairs(t) do k:trash(g, p, id) end
   end,
@@ -185,7 +176,7 @@ cards.Chancellor = {
   on_play = function(g, k, p)
     local n = g:count("deck", p)
     if n == 0 then return end
-    if not k.yesno(g, p, "Chancellor: put your deck into your discard pile?",
+    if not k:yesno(g, p, "Chancellor: put your deck into your discard pile?",
                    "Put deck into discard pile", "Keep deck", "yesno", "Chancellor") then
       return
     end
@@ -205,12 +196,12 @@ cards.Bureaucrat = {
       if #vs == 0 then
         local hand = g:list("hand", v)
         if #hand == 0 then return end
-        k.reveal(g, v, hand)
+        k:reveal(g, v, hand)
         return
       end
       local c = pick_one(g, k, v, vs, { kind = "topdeck", source = "Bureaucrat",
         prompt = "Bureaucrat: put a Victory card from your hand onto your deck" })
-      k.reveal(g, v, { c })
+      k:reveal(g, v, { c })
       topdeck(g, v, c, true)
     end)
   end,
@@ -248,14 +239,14 @@ cards.Moneylender = {
 local function spy_on(g, k, p, v)
   local c = take_top(g, k, v, "aside")
   if not c then return end
-  k.reveal(g, v, { c })
+  k:reveal(g, v, { c })
   local name = g:name(c)
   local whose = v == p and "your" or (pname(g, v) .. "'s")
   local r = g:choose { player = p, kind = "spy", source = "Spy", victim = v,
                        prompt = "Spy: " .. name .. " from " .. whose .. " deck",
                        options = { { label = "Discard " .. name, card = c },
                                    { label = "Put back " .. name, card = c } } }
-  if r[1] == 1 then k.discard(g, v, { c }) else topdeck(g, v, c, true) end
+  if r[1] == 1 then k:discard(g, v, { c }) else topdeck(g, v, c, true) end
 end
 
 cards.Spy = {
@@ -278,7 +269,7 @@ cards.Thief = {
     k:attack(g, p, id, function(v)
       local shown = {}
       for _ = 1, 2 do shown[#shown + 1] = take_top(g, k, v, "aside") end
-      k.reveal(g, v, shown)
+      k:reveal(g, v, shown)
       local ts = of_type(g, k, shown, "Treasure")
       if #ts > 0 then
         local c = pick_one(g, k, p, ts, { kind = "trash", source = "Thief",
@@ -286,9 +277,9 @@ cards.Thief = {
         k:trash(g, v, c)
         trashed[#trashed + 1] = c
       end
-      k.discard(g, v, still_in(g, shown, "aside"))
+      k:discard(g, v, still_in(g, shown, "aside"))
     end)
-    local got = k.choose_cards(g, p, trashed, { kind = "gain", min = 0, max = #trashed,
+    local got = k:choose_cards(g, p, trashed, { kind = "gain", min = 0, max = #trashed,
       prompt = "Thief: gain any of the trashed Treasures", source = "Thief" })
     for _, c in ipairs(got) do
       k:take(g, p, c)
@@ -300,8 +291,8 @@ cards.Thief = {
 cards["Throne Room"] = {
   cost = 4, types = { "Action" }, text = "Choose an Action card in your hand. Play it twice.",
   on_play = function(g, k, p)
-    local acts = k.distinct(g, k:hand_of_type(g, p, "Action"))
-    local t = k.choose_cards(g, p, acts, { kind = "play", source = "Throne Room",
+    local acts = k:distinct(g, k:hand_of_type(g, p, "Action"))
+    local t = k:choose_cards(g, p, acts, { kind = "play", source = "Throne Room",
       prompt = "Throne Room: choose an Action to play twice" })
     if #t == 0 then return end
     k:play(g, p, t[1])
@@ -314,7 +305,7 @@ cards["Council Room"] = {
   cost = 5, types = { "Action" }, cards = 4, buys = 1,
   text = "+4 Cards, +1 Buy. Each other player draws a card.",
   on_play = function(g, k, p)
-    for _, v in ipairs(k.others(g, p)) do k:draw(g, v, 1) end
+    for _, v in ipairs(k:others(g, p)) do k:draw(g, v, 1) end
   end,
 }
 
@@ -335,7 +326,7 @@ cards.Library = {
       if #d == 0 then break end
       n = n + 1
       local c, name = d[1], g:name(d[1])
-      if k.cards[name].is.Action and k.yesno(g, p, "Library: set aside " .. name .. "?",
+      if k.cards[name].is.Action and k:yesno(g, p, "Library: set aside " .. name .. "?",
            "Set aside " .. name, "Keep " .. name, "set_aside", "Library") then
         g:move(c, "aside", p)
         g:log(pname(g, p) .. " sets aside " .. name)
@@ -343,7 +334,7 @@ cards.Library = {
       end
     end
     if n > 0 then g:log(pname(g, p) .. " draws " .. n .. (n == 1 and " card" or " cards")) end
-    k.discard(g, p, aside)
+    k:discard(g, p, aside)
   end,
 }
 
@@ -367,9 +358,9 @@ cards.Adventurer = {
       shown[#shown + 1] = c
       if k.cards[g:name(c)].is.Treasure then found = found + 1 end
     end
-    k.reveal(g, p, shown)
+    k:reveal(g, p, shown)
     for _, c in ipairs(of_type(g, k, shown, "Treasure")) do g:move(c, "hand", p) end
-    k.discard(g, p, still_in(g, shown, "aside"))
+    k:discard(g, p, still_in(g, shown, "aside"))
   end,
 }
 
@@ -380,17 +371,31 @@ cards.Harbinger = {
   text = "+1 Card, +1 Action. Look through your discard pile. You may put a card from it "
     .. "onto your deck.",
   on_play = function(g, k, p)
-    local t = k.choose_cards(g, p, k.distinct(g, g:list("discard", p)), { kind = "topdeck",
+    local t = k:choose_cards(g, p, k:distinct(g, g:list("discard", p)), { kind = "topdeck",
       min = 0, prompt = "Harbinger: you may put a card from your discard pile onto your deck",
       source = "Harbinger" })
     if #t > 0 then topdeck(g, p, t[1], false) end
   end,
 }
 
+-- Counters, hidden and per turn: _merchant = Merchants played, _silver = Silvers played.
+-- The hooks are the kernel's (kernel.new): they run in matches whose supply has Merchant.
 cards.Merchant = {
   cost = 3, types = { "Action" }, cards = 1, actions = 1,
   text = "+1 Card, +1 Action. The first time you play a Silver this turn, +$1.",
   on_play = function(g) g:add_counter("_merchant", 0, 1) end,
+  on_turn_start = function(g)
+    g:set_counter("_merchant", 0, 0)
+    g:set_counter("_silver", 0, 0)
+  end,
+  after_play = {
+    Silver = function(g)
+      if g:add_counter("_silver", 0, 1) == 1 then
+        local m = g:counter("_merchant")
+        if m > 0 then g:add_counter("coins", 0, m) end
+      end
+    end,
+  },
 }
 
 cards.Vassal = {
@@ -402,7 +407,7 @@ cards.Vassal = {
     local name = g:name(c)
     g:log(pname(g, p) .. " discards " .. name)
     if not k.cards[name].is.Action then return end
-    if k.yesno(g, p, "Vassal: play " .. name .. "?", "Play " .. name, "Don't play",
+    if k:yesno(g, p, "Vassal: play " .. name .. "?", "Play " .. name, "Don't play",
                "yesno", "Vassal") then
       k:play(g, p, c)
     end
@@ -416,9 +421,9 @@ cards.Poacher = {
     local n = k:empty_piles(g)
     if n == 0 then return end
     local hand = g:list("hand", p)
-    local t = k.choose_cards(g, p, hand, { kind = "discard", min = n, max = n,
+    local t = k:choose_cards(g, p, hand, { kind = "discard", min = n, max = n,
       prompt = "Poacher: discard " .. n .. (n == 1 and " card" or " cards"), source = "Poacher" })
-    k.discard(g, p, t)
+    k:discard(g, p, t)
   end,
 }
 
@@ -431,7 +436,7 @@ cards.Bandit = {
     k:attack(g, p, id, function(v)
       local shown = {}
       for _ = 1, 2 do shown[#shown + 1] = take_top(g, k, v, "aside") end
-      k.reveal(g, v, shown)
+      k:reveal(g, v, shown)
       local ts = {}
       for _, c in ipairs(of_type(g, k, shown, "Treasure")) do
         if g:name(c) ~= "Copper" then ts[#ts + 1] = c end
@@ -440,7 +445,7 @@ cards.Bandit = {
         k:trash(g, v, pick_one(g, k, v, ts, { kind = "trash", source = "Bandit",
           prompt = "Bandit: trash a revealed Treasure other than Copper" }))
       end
-      k.discard(g, v, still_in(g, shown, "aside"))
+      k:discard(g, v, still_in(g, shown, "aside"))
     end)
   end,
 }
@@ -453,12 +458,12 @@ cards.Sentry = {
     local seen = {}
     for _ = 1, 2 do seen[#seen + 1] = take_top(g, k, p, "look") end
     if #seen == 0 then return end
-    g:log_to(p, "You look at " .. k.join_names(g, seen))
-    local t = k.choose_cards(g, p, seen, { kind = "trash", min = 0, max = #seen,
+    g:log_to(p, "You look at " .. k:join_names(g, seen))
+    local t = k:choose_cards(g, p, seen, { kind = "trash", min = 0, max = #seen,
       prompt = "Sentry: trash any of these", source = "Sentry" })
     for _, c in ipairs(t) do k:trash(g, p, c) end
     local rest = still_in(g, seen, "look")
-    k.discard(g, p, k.choose_cards(g, p, rest, { kind = "discard", min = 0, max = #rest,
+    k:discard(g, p, k:choose_cards(g, p, rest, { kind = "discard", min = 0, max = #rest,
       prompt = "Sentry: discard any of these", source = "Sentry" }))
     rest = still_in(g, seen, "look")
     if #rest == 2 then
@@ -479,7 +484,7 @@ cards.Artisan = {
   on_play = function(g, k, p)
     k:choose_gain(g, p, 5, { to = "hand", source = "Artisan",
                              prompt = "Artisan: gain a card costing up to $5 to your hand" })
-    local t = k.choose_cards(g, p, k.distinct(g, g:list("hand", p)), { kind = "topdeck",
+    local t = k:choose_cards(g, p, k:distinct(g, g:list("hand", p)), { kind = "topdeck",
       prompt = "Artisan: put a card from your hand onto your deck", source = "Artisan" })
     if #t > 0 then topdeck(g, p, t[1], false) end
   end,

@@ -12,7 +12,6 @@ local bots = require("dominion.bots")
 
 -- The kernel over every card: set-up and tests use it.
 local k = kernel.new { cards = data.cards, order = data.order, hand_size = 5 }
-k.merchant = true
 
 -- Turns use a kernel whose order holds only this match's 17 piles: the kernel walks its
 -- order on every buy decision and after every turn, and 39 names instead of 17 cost a
@@ -28,7 +27,6 @@ local function kernel_of(g)
   if kk then return kk end
   if cached >= 64 then by_mask, cached = {}, 0 end
   kk = kernel.new { cards = data.cards, order = kingdom.order_of(data, mask), hand_size = 5 }
-  kk.merchant = kk.pile_key.Merchant ~= nil
   by_mask[mask], cached = kk, cached + 1
   return kk
 end
@@ -53,13 +51,7 @@ end
 
 function game.turn(g)
   if g:counter("_draft") ~= 0 then kingdom.draft(g, k, data) end
-  local kk = kernel_of(g)
-  if kk.merchant then
-    -- Merchant's bonus is per turn.
-    g:set_counter("_merchant", 0, 0)
-    g:set_counter("_silver", 0, 0)
-  end
-  kk:turn(g)
+  kernel_of(g):turn(g)
 end
 
 -- Asked after every turn, so the game ends at the end of the turn that emptied the

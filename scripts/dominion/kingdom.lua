@@ -85,25 +85,52 @@ function kingdom.piles_of(g, data, names, with_base)
   return piles
 end
 
--- The kingdom as a bit set (bit i - 1 for data.kingdom[i]), kept in the hidden counter
--- _kingdom so that game.lua can pick a kernel whose order holds only this match's piles.
-function kingdom.mask(data, names)
-  local bit, mask = {}, 0
-  for i, name in ipairs(data.kingdom) do bit[name] = 1 << (i - 1) end
-  for _, name in ipairs(names) do mask = mask | bit[name] end
+-- The kingdom is kept as a bit set in the hidden counter _kingdom, so that game.lua can
+-- pick a kernel whose order holds only this match's piles. Each kingdom card's bit is
+-- fixed by this list: card BITS[i] is bit i - 1. The list is append-only: a new card goes
+-- at the end, never in between, so the bits of running matches keep their meaning and a
+-- bundle that adds a card can still be applied to them. (It started as the display order
+-- of the 32 cards of the time.) At most 63 cards: the counter is a signed 64-bit integer.
+kingdom.BITS = {
+  "Cellar", "Chapel", "Moat", "Chancellor", "Harbinger", "Merchant", "Vassal", "Village",
+  "Woodcutter", "Workshop", "Bureaucrat", "Feast", "Gardens", "Militia", "Moneylender",
+  "Poacher", "Remodel", "Smithy", "Spy", "Thief", "Throne Room", "Bandit", "Council Room",
+  "Festival", "Laboratory", "Library", "Market", "Mine", "Sentry", "Witch", "Adventurer",
+  "Artisan",
+}
+
+local bit_of = {}
+for i, name in ipairs(kingdom.BITS) do bit_of[name] = 1 << (i - 1) end
+assert(#kingdom.BITS <= 63, "dominion: kingdom.BITS is full")
+
+-- The bit of a kingdom card; an error for a card without one (append it to BITS).
+function kingdom.bit(name)
+  return bit_of[name] or error("dominion: kingdom card '" .. name .. "' has no bit in "
+                               .. "kingdom.BITS (append it there)")
+end
+
+-- The bit set of the kingdom names.
+function kingdom.mask(names)
+  local mask = 0
+  for _, name in ipairs(names) do mask = mask | kingdom.bit(name) end
   return mask
 end
 
--- The base cards and the kingdom cards of mask, in display order.
+-- The base cards and the kingdom cards of mask, in display order. A bit that names no
+-- card of data (a kingdom written by a newer bundle) is refused: the match would lack
+-- a pile.
 function kingdom.order_of(data, mask)
-  local t, i = {}, 0
+  local t, seen = {}, 0
   for _, name in ipairs(data.order) do
     if data.cards[name].supply then
       t[#t + 1] = name
-    else
-      i = i + 1
-      if mask & (1 << (i - 1)) ~= 0 then t[#t + 1] = name end
+    elseif mask & kingdom.bit(name) ~= 0 then
+      t[#t + 1] = name
+      seen = seen | bit_of[name]
     end
+  end
+  if seen ~= mask then
+    error(string.format("dominion: kingdom bits 0x%x name no card of this bundle", mask & ~seen))
   end
   return t
 end
@@ -112,7 +139,7 @@ end
 function kingdom.piles(g, data)
   local names = kingdom.names(g, data)
   if names then
-    g:set_counter("_kingdom", 0, kingdom.mask(data, names))
+    g:set_counter("_kingdom", 0, kingdom.mask(names))
   else
     g:set_counter("_draft", 0, 1)
   end
@@ -138,7 +165,7 @@ function kingdom.draft(g, k, data)
     g:log(g:player_name(p) .. " drafts " .. name)
   end
   k:setup_supply(g, kingdom.piles_of(g, data, picked, false))
-  g:set_counter("_kingdom", 0, kingdom.mask(data, picked))
+  g:set_counter("_kingdom", 0, kingdom.mask(picked))
   g:set_counter("_draft", 0, 0)
 end
 

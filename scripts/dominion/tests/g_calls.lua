@@ -73,7 +73,7 @@ function tests.test_list_names_and_distinct_match_g_name_and_kernel_distinct(T)
   T.eq(#names, 5)
   for i = 1, #ids do T.eq(names[i], g:name(ids[i])) end
   local kinds, knames = g:list("hand", 1, money, "distinct")
-  local want, wnames = kernel.distinct(g, g:list("hand", 1, money))
+  local want, wnames = kernel:distinct(g, g:list("hand", 1, money))
   T.eq(kinds, want)
   T.eq(knames, wnames)
   T.eq(knames, { "Copper", "Silver", "Gold" })

@@ -98,6 +98,48 @@ function tests.test_a_match_without_a_recorded_kingdom_still_offers_its_piles(T)
   T.ok(kit.labels(m):find("Buy Witch ($5)", 1, true), kit.labels(m))
 end
 
+-- ---- the kingdom counter's bits ----------------------------------------------------
+
+function tests.test_kingdom_bits_are_fixed_by_the_append_only_list(T)
+  local kingdom = require("dominion.kingdom")
+  T.eq(kingdom.bit("Cellar"), 1, "the first card of kingdom.BITS is bit 0")
+  T.eq(kingdom.bit("Merchant"), 1 << 5)
+  T.eq(kingdom.bit("Witch"), 1 << 29)
+  T.eq(kingdom.bit("Artisan"), 1 << 31, "the last card of kingdom.BITS is bit 31")
+  T.eq(kingdom.mask { "Artisan", "Cellar" }, (1 << 31) | 1)
+end
+
+function tests.test_every_kingdom_card_has_a_bit_of_its_own(T)
+  local kingdom, data = require("dominion.kingdom"), require("dominion.cards")
+  local used = 0
+  for _, name in ipairs(data.kingdom) do
+    local ok, b = pcall(kingdom.bit, name)
+    T.ok(ok, name .. " has a bit: append it to kingdom.BITS")
+    T.eq(used & b, 0, name .. "'s bit is its own")
+    used = used | b
+  end
+  T.ok(not pcall(kingdom.bit, "Copper"), "base cards have no bit")
+end
+
+function tests.test_a_match_records_its_kingdom_by_the_fixed_bits(T)
+  local m = T.match { players = 2, options = { kingdom = "first_game" } }
+  -- Cellar 0, Moat 2, Village 7, Woodcutter 8, Workshop 9, Militia 13, Remodel 16,
+  -- Smithy 17, Market 26, Mine 27: the value matches started before BITS existed hold.
+  T.eq(m.g:counter("_kingdom"), 201532293)
+end
+
+function tests.test_a_kingdom_bit_that_names_no_card_is_refused(T)
+  local kingdom, data = require("dominion.kingdom"), require("dominion.cards")
+  local ok, err = pcall(kingdom.order_of, data, kingdom.bit("Witch") | (1 << 40))
+  T.ok(not ok, "an unknown bit is refused")
+  T.ok(tostring(err):find("kingdom bits 0x10000000000 name no card", 1, true), tostring(err))
+  ok, err = pcall(T.match, { players = 2, options = { kingdom = "Witch" }, setup = function(g)
+    g:set_counter("_kingdom", 0, 1 << 40)
+  end })
+  T.ok(not ok, "a match whose kingdom has an unknown bit does not play on")
+  T.ok(tostring(err):find("name no card", 1, true), tostring(err))
+end
+
 function tests.test_bots_draft_and_finish_a_game(T)
   local m = T.match { players = 2, seed = 8, options = { kingdom = "draft" },
                       bots = { "witch", "default" } }
