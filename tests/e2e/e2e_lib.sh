@@ -168,6 +168,18 @@ e2e_wait_running() {
     done
 }
 
+# The start of every fault test: a cluster (e2e_start BASE WORKERS [GATEWAYS]) with bots
+# playing MATCHES two-player matches, of which three quarters run at once, a second into
+# their play, so that the fault lands mid-game.
+e2e_start_busy() {
+    local matches=$1
+    shift
+    e2e_start "$@"
+    e2e_bots_start "$matches"
+    e2e_wait_running $((matches * 3 / 4))
+    sleep 1
+}
+
 # The ids of the matches the worker with id WORKER (wk-N) runs now, per matches:running.
 e2e_matches_on() {
     e2e_redis hgetall matches:running | paste - - | awk -v w="$1" '$2 == w { print $1 }'

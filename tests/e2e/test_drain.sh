@@ -8,10 +8,7 @@
 source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 
 MATCHES=30
-e2e_start 28000 3
-e2e_bots_start "$MATCHES"
-e2e_wait_running $((MATCHES * 3 / 4))
-sleep 1
+e2e_start_busy "$MATCHES" 28000 3
 victims=$(e2e_matches_on wk-2)
 nvictims=$(wc -w <<<"$victims")
 ((nvictims > 0)) || e2e_fail "no match runs on wk-2"

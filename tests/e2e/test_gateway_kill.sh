@@ -8,10 +8,7 @@
 source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 
 MATCHES=20
-e2e_start 29500 2 2
-e2e_bots_start "$MATCHES"
-e2e_wait_running $((MATCHES * 3 / 4))
-sleep 1
+e2e_start_busy "$MATCHES" 29500 2 2
 e2e_log "kill -9 gateway gw-1 with $(e2e_redis hlen matches:running) matches running"
 dh_cluster_kill "$E2E_RUN" gateway KILL
 e2e_bots_wait "$MATCHES"

@@ -9,10 +9,7 @@
 source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 
 MATCHES=30
-e2e_start 29000 3
-e2e_bots_start "$MATCHES"
-e2e_wait_running $((MATCHES * 3 / 4))
-sleep 1
+e2e_start_busy "$MATCHES" 29000 3
 pid=$(cut -d" " -f1 "$E2E_RUN/pids/worker-2.pid")
 kill -STOP "$pid"
 # The victims are the matches still running on wk-2 at the freeze, read after it: one

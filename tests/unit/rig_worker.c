@@ -229,6 +229,23 @@ void rig_worker_start(rig_worker *r, const char *id, const char *game,
     host_start_match(&r->h, &sm, r->now);
 }
 
+host_match *rig_worker_started_away(rig_worker *r, const char *id, uint32_t grace_ms,
+                                    const char *abandon)
+{
+    Deckhand__Internal__QueueSettings set = DECKHAND__INTERNAL__QUEUE_SETTINGS__INIT;
+    set.grace_ms = grace_ms;
+    set.abandon = (char *)abandon;
+    return rig_worker_started(r, id, "dominion", &set);
+}
+
+void rig_worker_close_drained(rig_worker *r)
+{
+    rig_outbox o;
+    rig_worker_gw_drain(r, &o);
+    rig_outbox_free(&o);
+    rig_worker_close(r);
+}
+
 host_match *rig_worker_started(rig_worker *r, const char *id, const char *game,
                                Deckhand__Internal__QueueSettings *set)
 {

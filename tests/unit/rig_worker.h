@@ -50,6 +50,8 @@ void rig_worker_redis_do(const char *fmt, const char *a, const char *b);
  * lim (NULL: the engine's defaults). */
 void rig_worker_open(rig_worker *r, const char *bundle_dir, const engine_limits *lim);
 void rig_worker_close(rig_worker *r);
+/* Drop what gw-t received, then rig_worker_close. */
+void rig_worker_close_drained(rig_worker *r);
 void rig_worker_advance(rig_worker *r, uint64_t ms);
 /* Another gateway with this identity, known to the worker's ROUTER. The caller closes it. */
 void *rig_worker_gateway(rig_worker *r, const char *identity);
@@ -83,6 +85,10 @@ void rig_worker_start(rig_worker *r, const char *id, const char *game,
  * both players through gw-t (their outputs drained). The hosted match. */
 host_match *rig_worker_started(rig_worker *r, const char *id, const char *game,
                                Deckhand__Internal__QueueSettings *set);
+/* rig_worker_started for a dominion match whose queue gives away seats grace_ms and then
+ * abandon ("bot" or "forfeit"). */
+host_match *rig_worker_started_away(rig_worker *r, const char *id, uint32_t grace_ms,
+                                    const char *abandon);
 /* A Choose (or, with choose NULL, a Resync) through the gateway whose identity is via. */
 void rig_worker_command_via(rig_worker *r, const char *via, const char *match, const char *player,
                             uint64_t cmd_id, const Deckhand__Choose *choose);

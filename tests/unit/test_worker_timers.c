@@ -42,10 +42,7 @@ static void test_worker_away_seat_is_played_by_a_bot_after_grace_until_it_return
 {
     rig_worker r;
     rig_worker_open(&r, "scripts", NULL);
-    Deckhand__Internal__QueueSettings set = DECKHAND__INTERNAL__QUEUE_SETTINGS__INIT;
-    set.grace_ms = 30;
-    set.abandon = (char *)"bot";
-    host_match *hm = rig_worker_started(&r, "m-away", "dominion", &set);
+    host_match *hm = rig_worker_started_away(&r, "m-away", 30, "bot");
     int seat = engine_match_decision(hm->m)->seat;
     rig_worker_away_via(&r, "gw-other", "m-away", rig_worker_players[seat]); /* not its gateway */
     CU_ASSERT_EQUAL(hm->seats[seat].away_ms, 0);
@@ -65,10 +62,7 @@ static void test_worker_away_seat_is_played_by_a_bot_after_grace_until_it_return
     rig_worker_command(&r, "m-away", rig_worker_players[seat], 0, NULL);
     CU_ASSERT_FALSE(hm->seats[seat].robot);
     CU_ASSERT_EQUAL(hm->seats[seat].away_ms, 0);
-    rig_outbox o;
-    rig_worker_gw_drain(&r, &o);
-    rig_outbox_free(&o);
-    rig_worker_close(&r);
+    rig_worker_close_drained(&r);
 }
 
 /* A seat nobody ever attached (its MatchAssigned reached no connection) counts as away
@@ -78,10 +72,7 @@ static void test_worker_never_attached_seat_counts_as_away_then_a_bot_plays(void
 {
     rig_worker r;
     rig_worker_open(&r, "scripts", NULL);
-    Deckhand__Internal__QueueSettings set = DECKHAND__INTERNAL__QUEUE_SETTINGS__INIT;
-    set.grace_ms = 30;
-    set.abandon = (char *)"bot";
-    host_match *hm = rig_worker_started(&r, "m-ghost", "dominion", &set);
+    host_match *hm = rig_worker_started_away(&r, "m-ghost", 30, "bot");
     int seat = engine_match_decision(hm->m)->seat;
     hm->seats[seat].route[0] = '\0'; /* as if no gateway ever attached the player */
     uint64_t t0 = r.now;
@@ -93,20 +84,14 @@ static void test_worker_never_attached_seat_counts_as_away_then_a_bot_plays(void
     CU_ASSERT_EQUAL(host_tick(&r.h, t0 + HOST_ATTACH_MS + 30), 1); /* past grace: the bot */
     host_flush(&r.h, r.now);
     CU_ASSERT_TRUE(hm->seats[seat].robot);
-    rig_outbox o;
-    rig_worker_gw_drain(&r, &o);
-    rig_outbox_free(&o);
-    rig_worker_close(&r);
+    rig_worker_close_drained(&r);
 }
 
 static void test_worker_away_seat_forfeits_when_the_queue_says_so(void)
 {
     rig_worker r;
     rig_worker_open(&r, "scripts", NULL);
-    Deckhand__Internal__QueueSettings set = DECKHAND__INTERNAL__QUEUE_SETTINGS__INIT;
-    set.grace_ms = 10;
-    set.abandon = (char *)"forfeit";
-    host_match *hm = rig_worker_started(&r, "m-forfeit", "dominion", &set);
+    host_match *hm = rig_worker_started_away(&r, "m-forfeit", 10, "forfeit");
     int seat = engine_match_decision(hm->m)->seat;
     Deckhand__Internal__Internal *m;
     rig_worker_mm_drain(&r);
