@@ -105,9 +105,18 @@ Deckhand__Internal__Internal *rg_router_recv(void *sock, char *from, int timeout
 /* The same, keeping aways unless skip_away. */
 Deckhand__Internal__Internal *rg_router_recv_filtered(void *sock, char *from, int timeout_ms,
                                                       bool skip_away);
+/* The next message on sock (as rg_router_recv), asserted (fatally) to be there and to be
+ * a body; the sender's id into from. The caller frees it. */
+Deckhand__Internal__Internal *rg_expect_internal(void *sock, char *from,
+                                                 Deckhand__Internal__Internal__BodyCase body);
 /* The next PlayerCommand on sock, checked for match, player, cmd_id, body and sender. */
 void rg_expect_command(void *sock, const char *match_id, const char *pid, uint64_t cmd_id,
                        Deckhand__Internal__PlayerCommand__BodyCase body);
+/* A command the client c has sent: it reaches the fake worker sock (rg_expect_command), the
+ * worker answers it with code, and c receives that Reply. */
+void rg_expect_round_trip(rg_client *c, void *sock, const char *match_id, const char *pid,
+                          uint64_t cmd_id, Deckhand__Internal__PlayerCommand__BodyCase body,
+                          Deckhand__ErrorCode code);
 /* The next away on sock for (match_id, pid) from gw_id, skipping others; false when none
  * came in time. */
 bool rg_await_away_from(void *sock, const char *gw_id, const char *match_id, const char *pid,

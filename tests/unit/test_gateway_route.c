@@ -35,9 +35,8 @@ static void test_gateway_match_routing_both_ways(void)
 
     /* Choose goes to the worker with the player's id. */
     rg_send_choose(c, 12, "m-1", 11);
-    Deckhand__Internal__Internal *in = rg_router_recv(rg.worker, from, 3000);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
-    CU_ASSERT_EQUAL_FATAL(in->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND);
+    Deckhand__Internal__Internal *in =
+        rg_expect_internal(rg.worker, from, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND);
     CU_ASSERT_EQUAL(in->player_command->cmd_id, 12);
     CU_ASSERT_STRING_EQUAL(in->player_command->match_id, "m-1");
     CU_ASSERT_EQUAL_FATAL(in->player_command->body_case,
@@ -65,8 +64,8 @@ static void test_gateway_silent_worker_gets_one_unavailable_reply(void)
     /* A Reply for the attach (cmd_id 0) is not the client's business. */
     rg_worker_answer(rg.worker, pid, 0, DECKHAND__ERROR_CODE__OK);
     rg_send_resync(c, 21, "m-2");
-    Deckhand__Internal__Internal *in = rg_router_recv(rg.worker, from, 3000);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    Deckhand__Internal__Internal *in =
+        rg_expect_internal(rg.worker, from, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND);
     CU_ASSERT_EQUAL(in->player_command->body_case, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC);
     deckhand__internal__internal__free_unpacked(in, NULL);
     rg_expect_reply(c, 21, DECKHAND__ERROR_CODE__UNAVAILABLE);
@@ -87,8 +86,8 @@ static void test_gateway_unknown_route_found_in_redis(void)
     rg_client *c = rg_open();
     rg_login(c, "kim", pid, NULL);
     rg_send_resync(c, 30, "m-9");
-    Deckhand__Internal__Internal *in = rg_router_recv(rg.worker, from, 3000);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    Deckhand__Internal__Internal *in =
+        rg_expect_internal(rg.worker, from, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND);
     CU_ASSERT_STRING_EQUAL(from, RG_GW_ID);
     CU_ASSERT_EQUAL(in->player_command->cmd_id, 30);
     CU_ASSERT_STRING_EQUAL(in->player_command->match_id, "m-9");
@@ -134,9 +133,8 @@ static void test_gateway_match_moved_refuses_in_flight_and_reattaches(void)
     rg_worker_answer(rg.worker, pid, 40, DECKHAND__ERROR_CODE__OK);
     rg_worker_view(rg.worker, pid, "m-5", 7);
     rg_send_choose(c, 41, "m-5", 3);
-    rg_expect_command(rg.worker2, "m-5", pid, 41, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHOOSE);
-    rg_worker_answer(rg.worker2, pid, 41, DECKHAND__ERROR_CODE__OK);
-    rg_expect_reply(c, 41, DECKHAND__ERROR_CODE__OK);
+    rg_expect_round_trip(c, rg.worker2, "m-5", pid, 41,
+                         DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHOOSE, DECKHAND__ERROR_CODE__OK);
     rg_worker_view(rg.worker2, pid, "m-5", 9);
     Deckhand__ServerMessage *v = NULL;
     CU_ASSERT_EQUAL_FATAL(rg_recv(c, 3000, &v), 1);
@@ -158,14 +156,13 @@ static void test_gateway_worker_unknown_match_drops_route(void)
     rg_expect_match_found(c, "m-7");
     /* The worker lost the match (a fenced write): UNKNOWN_MATCH passes through... */
     rg_send_choose(c, 50, "m-7", 1);
-    rg_expect_command(rg.worker, "m-7", pid, 50, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHOOSE);
-    rg_worker_answer(rg.worker, pid, 50, DECKHAND__ERROR_CODE__UNKNOWN_MATCH);
-    rg_expect_reply(c, 50, DECKHAND__ERROR_CODE__UNKNOWN_MATCH);
+    rg_expect_round_trip(c, rg.worker, "m-7", pid, 50,
+                         DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHOOSE,
+                         DECKHAND__ERROR_CODE__UNKNOWN_MATCH);
     /* ...and the next command finds the new owner in Redis. */
     rg_send_resync(c, 51, "m-7");
-    rg_expect_command(rg.worker2, "m-7", pid, 51, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC);
-    rg_worker_answer(rg.worker2, pid, 51, DECKHAND__ERROR_CODE__OK);
-    rg_expect_reply(c, 51, DECKHAND__ERROR_CODE__OK);
+    rg_expect_round_trip(c, rg.worker2, "m-7", pid, 51,
+                         DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC, DECKHAND__ERROR_CODE__OK);
     rg_close(c);
 }
 
@@ -183,16 +180,14 @@ static void test_gateway_game_over_drops_route(void)
     rg_assign_match(pid, "m-9");
     rg_expect_match_found(c, "m-9");
     rg_send_resync(c, 60, "m-9"); /* routed by MatchAssigned */
-    rg_expect_command(rg.worker, "m-9", pid, 60, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC);
-    rg_worker_answer(rg.worker, pid, 60, DECKHAND__ERROR_CODE__OK);
-    rg_expect_reply(c, 60, DECKHAND__ERROR_CODE__OK);
+    rg_expect_round_trip(c, rg.worker, "m-9", pid, 60,
+                         DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC, DECKHAND__ERROR_CODE__OK);
 
     rg_worker_game_over(c, pid, "m-9");
 
     rg_send_resync(c, 61, "m-9");
-    rg_expect_command(rg.worker2, "m-9", pid, 61, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC);
-    rg_worker_answer(rg.worker2, pid, 61, DECKHAND__ERROR_CODE__OK);
-    rg_expect_reply(c, 61, DECKHAND__ERROR_CODE__OK);
+    rg_expect_round_trip(c, rg.worker2, "m-9", pid, 61,
+                         DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC, DECKHAND__ERROR_CODE__OK);
     rg_close(c);
 }
 
@@ -245,19 +240,16 @@ static void test_gateway_resume_on_another_gateway_routes_through_it(void)
     rg_send_hello(b, 40, "", token);
     rg_expect_welcome(b, pid, NULL);
     rg_expect_reply(b, 40, DECKHAND__ERROR_CODE__OK);
-    Deckhand__Internal__Internal *in = rg_router_recv(rg.mm, from, 3000);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
-    CU_ASSERT_EQUAL_FATAL(in->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_BACK);
+    Deckhand__Internal__Internal *in =
+        rg_expect_internal(rg.mm, from, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_BACK);
     CU_ASSERT_STRING_EQUAL(from, RG_GW2_ID);
     CU_ASSERT_STRING_EQUAL(in->player_back->gateway_id, RG_GW2_ID);
     CU_ASSERT_STRING_EQUAL(in->player_back->player_id, pid);
     deckhand__internal__internal__free_unpacked(in, NULL);
 
     rg_send_resync(b, 41, "m-20");
-    in = rg_router_recv(rg.worker, from, 3000);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    in = rg_expect_internal(rg.worker, from, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND);
     CU_ASSERT_STRING_EQUAL(from, RG_GW2_ID);
-    CU_ASSERT_EQUAL_FATAL(in->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND);
     CU_ASSERT_EQUAL(in->player_command->body_case, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC);
     CU_ASSERT_EQUAL(in->player_command->cmd_id, 41);
     CU_ASSERT_STRING_EQUAL(in->player_command->player_id, pid);

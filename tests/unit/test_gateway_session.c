@@ -51,9 +51,8 @@ static void test_gateway_token_resumes_player_replaces_old_connection_and_report
     rg_expect_reply(b, 9, DECKHAND__ERROR_CODE__OK);
     rg_expect_closed(a);
     /* The matchmaker hears that the player is back, here (a waiting ticket follows). */
-    Deckhand__Internal__Internal *in = rg_router_recv(rg.mm, from, 3000);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
-    CU_ASSERT_EQUAL_FATAL(in->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_BACK);
+    Deckhand__Internal__Internal *in =
+        rg_expect_internal(rg.mm, from, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_BACK);
     CU_ASSERT_STRING_EQUAL(in->player_back->player_id, pid);
     CU_ASSERT_STRING_EQUAL(in->player_back->gateway_id, RG_GW_ID);
     deckhand__internal__internal__free_unpacked(in, NULL);
@@ -100,10 +99,9 @@ static void test_gateway_queue_join_round_trip(void)
     rg_client *c = rg_open();
     rg_login(c, "erin", pid, NULL);
     rg_send_queue_join(c, 7, "dominion", 2);
-    Deckhand__Internal__Internal *in = rg_router_recv(rg.mm, from, 3000);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    Deckhand__Internal__Internal *in =
+        rg_expect_internal(rg.mm, from, DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_JOIN);
     CU_ASSERT_STRING_EQUAL(from, RG_GW_ID);
-    CU_ASSERT_EQUAL_FATAL(in->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_JOIN);
     CU_ASSERT_STRING_EQUAL(in->queue_join->player_id, pid);
     CU_ASSERT_STRING_EQUAL(in->queue_join->name, "erin");
     CU_ASSERT_STRING_EQUAL(in->queue_join->gateway_id, RG_GW_ID);
@@ -123,16 +121,14 @@ static void test_gateway_disconnect_while_queued_reports_player_away(void)
     rg_client *c = rg_open();
     rg_login(c, "liam", pid, NULL);
     rg_send_queue_join(c, 2, "dominion", 0);
-    Deckhand__Internal__Internal *in = rg_router_recv(rg.mm, from, 3000);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    Deckhand__Internal__Internal *in =
+        rg_expect_internal(rg.mm, from, DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_JOIN);
     deckhand__internal__internal__free_unpacked(in, NULL);
     rg_mm_queue_reply(pid, 2, DECKHAND__ERROR_CODE__OK, NULL);
     rg_expect_reply(c, 2, DECKHAND__ERROR_CODE__OK);
     rg_close(c);
     /* Not a QueueLeave: the ticket keeps its place for the grace period. */
-    in = rg_router_recv(rg.mm, from, 3000);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
-    CU_ASSERT_EQUAL_FATAL(in->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_AWAY);
+    in = rg_expect_internal(rg.mm, from, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_AWAY);
     CU_ASSERT_STRING_EQUAL(in->player_away->player_id, pid);
     CU_ASSERT_STRING_EQUAL(in->player_away->gateway_id, RG_GW_ID);
     deckhand__internal__internal__free_unpacked(in, NULL);
@@ -144,9 +140,8 @@ static void test_gateway_queue_without_answer_unavailable(void)
     rg_client *c = rg_open();
     rg_login(c, "frank", NULL, NULL);
     rg_send_queue_leave(c, 4, "dominion");
-    Deckhand__Internal__Internal *in = rg_router_recv(rg.mm, from, 3000);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
-    CU_ASSERT_EQUAL(in->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_LEAVE);
+    Deckhand__Internal__Internal *in =
+        rg_expect_internal(rg.mm, from, DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_LEAVE);
     deckhand__internal__internal__free_unpacked(in, NULL);
     uint64_t t0 = dh_test_now_ms();
     rg_expect_reply(c, 4, DECKHAND__ERROR_CODE__UNAVAILABLE);
