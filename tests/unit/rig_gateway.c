@@ -187,6 +187,21 @@ void rg_assign_match(const char *pid, const char *match_id)
     deckhand__internal__internal__free_unpacked(in, NULL);
 }
 
+rg_client *rg_open_as(const char *name, char *pid)
+{
+    rg_client *c = rg_open();
+    rg_login(c, name, pid, NULL);
+    return c;
+}
+
+rg_client *rg_open_in_match(const char *name, char *pid, const char *match_id)
+{
+    rg_client *c = rg_open_as(name, pid);
+    rg_assign_match(pid, match_id);
+    rg_expect_match_found(c, match_id);
+    return c;
+}
+
 void rg_worker_output(void *sock, const char *gw_id, const char *pid, const char *match_id,
                       const Deckhand__ServerMessage *sm)
 {
@@ -248,13 +263,16 @@ void rg_worker_game_over(rg_client *c, const char *pid, const char *match_id)
     deckhand__server_message__free_unpacked(got, NULL);
 }
 
-void rg_redis_route(const char *match_id, const char *worker_id, const char *endpoint)
+bool rg_redis_route(const char *match_id, const char *worker_id, const char *endpoint)
 {
+    if (rg.redis_pid <= 0)
+        return false; /* no redis-server on this machine */
     redisContext *r = redisConnect("127.0.0.1", rg.redis_port);
     CU_ASSERT_FATAL(r && !r->err);
     freeReplyObject(redisCommand(r, "HSET match:{%s} worker %s", match_id, worker_id));
     freeReplyObject(redisCommand(r, "SET worker:{%s} %s", worker_id, endpoint));
     redisFree(r);
+    return true;
 }
 
 /* ---- processes ------------------------------------------------------------------------ */

@@ -134,6 +134,11 @@ void rg_mm_match_moved(const char *match_id, const char *worker_id, const char *
 /* rg_mm_assign without players, and the attach it causes swallowed. */
 void rg_assign_match(const char *pid, const char *match_id);
 
+/* A client logged in as a guest called name (its player id into pid, which may be NULL). */
+rg_client *rg_open_as(const char *name, char *pid);
+/* The same, then assigned match_id (rg_assign_match) and told so (MatchFound). */
+rg_client *rg_open_in_match(const char *name, char *pid, const char *match_id);
+
 /* A worker (sock) sends pid the ServerMessage sm through gateway gw_id, labelled with
  * match_id (NULL: unlabelled). */
 void rg_worker_output(void *sock, const char *gw_id, const char *pid, const char *match_id,
@@ -147,7 +152,8 @@ void rg_worker_view(void *sock, const char *pid, const char *match_id, uint64_t 
 /* The fake worker sends pid (connected as c) the GameOver of match_id; c receives it. */
 void rg_worker_game_over(rg_client *c, const char *pid, const char *match_id);
 
-/* Write into the test Redis that match_id lives on worker_id at endpoint. */
-void rg_redis_route(const char *match_id, const char *worker_id, const char *endpoint);
+/* Write into the test Redis that match_id lives on worker_id at endpoint; false (and
+ * nothing written) when there is no redis-server, and the calling test skips. */
+bool rg_redis_route(const char *match_id, const char *worker_id, const char *endpoint);
 
 #endif

@@ -9,8 +9,7 @@
 
 static void test_gateway_guest_login_welcome_then_reply(void)
 {
-    rg_client *c = rg_open();
-    rg_login(c, "alice", NULL, NULL);
+    rg_client *c = rg_open_as("alice", NULL);
     rg_send_ping(c, 2, 77);
     rg_expect_pong(c, 2, 77);
     rg_close(c);
@@ -68,8 +67,7 @@ static void test_gateway_token_resumes_player_replaces_old_connection_and_report
 
 static void test_gateway_rate_limit(void)
 {
-    rg_client *c = rg_open();
-    rg_login(c, "heidi", NULL, NULL);
+    rg_client *c = rg_open_as("heidi", NULL);
     int limited = 0, ok = 0;
     for (int i = 0; i < 200; i++)
         rg_send_ping(c, (uint64_t)(100 + i), (uint64_t)i);
@@ -96,8 +94,7 @@ static void test_gateway_rate_limit(void)
 static void test_gateway_queue_join_round_trip(void)
 {
     char pid[64], from[DH_ZMQ_ID_MAX + 1];
-    rg_client *c = rg_open();
-    rg_login(c, "erin", pid, NULL);
+    rg_client *c = rg_open_as("erin", pid);
     rg_send_queue_join(c, 7, "dominion", 2);
     Deckhand__Internal__Internal *in =
         rg_expect_internal(rg.mm, from, DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_JOIN);
@@ -118,8 +115,7 @@ static void test_gateway_queue_join_round_trip(void)
 static void test_gateway_disconnect_while_queued_reports_player_away(void)
 {
     char pid[64], from[DH_ZMQ_ID_MAX + 1];
-    rg_client *c = rg_open();
-    rg_login(c, "liam", pid, NULL);
+    rg_client *c = rg_open_as("liam", pid);
     rg_send_queue_join(c, 2, "dominion", 0);
     Deckhand__Internal__Internal *in =
         rg_expect_internal(rg.mm, from, DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_JOIN);
@@ -137,8 +133,7 @@ static void test_gateway_disconnect_while_queued_reports_player_away(void)
 static void test_gateway_queue_without_answer_unavailable(void)
 {
     char from[DH_ZMQ_ID_MAX + 1];
-    rg_client *c = rg_open();
-    rg_login(c, "frank", NULL, NULL);
+    rg_client *c = rg_open_as("frank", NULL);
     rg_send_queue_leave(c, 4, "dominion");
     Deckhand__Internal__Internal *in =
         rg_expect_internal(rg.mm, from, DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_LEAVE);
