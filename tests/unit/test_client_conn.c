@@ -132,11 +132,15 @@ static int listen_port(int *port)
     return -1;
 }
 
-static int put(int fd, const void *buf, size_t len)
+/* Moves all len bytes of buf through fd: writes them when out, else reads them (waiting
+ * up to 5 s for each part). 0, or -1 on EOF, an error or the timeout. */
+static int move_all(int fd, uint8_t *p, size_t len, bool out)
 {
-    const uint8_t *p = buf;
     while (len) {
-        ssize_t n = write(fd, p, len);
+        struct pollfd pfd = {.fd = fd, .events = POLLIN};
+        if (!out && poll(&pfd, 1, 5000) <= 0)
+            return -1;
+        ssize_t n = out ? write(fd, p, len) : read(fd, p, len);
         if (n <= 0)
             return -1;
         p += n;
@@ -145,20 +149,14 @@ static int put(int fd, const void *buf, size_t len)
     return 0;
 }
 
+static int put(int fd, const void *buf, size_t len)
+{
+    return move_all(fd, (uint8_t *)buf, len, true);
+}
+
 static int get(int fd, void *buf, size_t len)
 {
-    uint8_t *p = buf;
-    while (len) {
-        struct pollfd pfd = {.fd = fd, .events = POLLIN};
-        if (poll(&pfd, 1, 5000) <= 0)
-            return -1;
-        ssize_t n = read(fd, p, len);
-        if (n <= 0)
-            return -1;
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
+    return move_all(fd, buf, len, false);
 }
 
 /* A packed ServerMessage: Pong{nonce}, or Event{text of textlen 'x's} when textlen > 0.
