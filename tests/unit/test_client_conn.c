@@ -291,6 +291,16 @@ static int tcp_server(int lfd, const void *arg)
     return ok ? 0 : 8;
 }
 
+/* The server's side is over: c's next receive says closed (-1); c is closed and the
+ * fake server's child (pid) must have exited 0. */
+static void expect_closed_and_done(dh_client *c, pid_t pid)
+{
+    Deckhand__ServerMessage *s = NULL;
+    CU_ASSERT_EQUAL(dh_client_recv(c, 5000, &s), -1);
+    dh_client_close(c);
+    wait_child_ok(pid);
+}
+
 static void test_tcp_splits_and_joins_frames_across_reads(void)
 {
     char addr[64], err[256];
@@ -304,10 +314,7 @@ static void test_tcp_splits_and_joins_frames_across_reads(void)
     CU_ASSERT_FALSE(dh_client_pending(c)); /* the third is still incomplete */
     expect(c, 3, 0);
     client_ping(c, 9);
-    Deckhand__ServerMessage *s = NULL;
-    CU_ASSERT_EQUAL(dh_client_recv(c, 5000, &s), -1); /* the server hung up */
-    dh_client_close(c);
-    wait_child_ok(pid);
+    expect_closed_and_done(c, pid); /* the server hung up */
 }
 
 static void test_tcp_recv_times_out_without_data(void)
@@ -342,10 +349,7 @@ static void test_tcp_undecodable_message_ends_connection(void)
     pid_t pid = fake_server(junk_server, NULL, false, addr, sizeof addr);
     dh_client *c = dh_client_connect(addr, err, sizeof err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-    Deckhand__ServerMessage *s = NULL;
-    CU_ASSERT_EQUAL(dh_client_recv(c, 5000, &s), -1);
-    dh_client_close(c);
-    wait_child_ok(pid);
+    expect_closed_and_done(c, pid);
 }
 
 static void test_connect_rejects_bad_addresses(void)
@@ -466,10 +470,7 @@ static void test_ws_reassembles_fragments_answers_ping_and_echoes_close(void)
     expect(c, 2, 300);
     expect(c, 3, 70000);
     client_ping(c, 7);
-    Deckhand__ServerMessage *s = NULL;
-    CU_ASSERT_EQUAL(dh_client_recv(c, 5000, &s), -1); /* closed by the server */
-    dh_client_close(c);
-    wait_child_ok(pid);
+    expect_closed_and_done(c, pid); /* closed by the server */
 }
 
 static int wrong_accept_server(int lfd, const void *arg)

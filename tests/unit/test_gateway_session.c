@@ -91,14 +91,23 @@ static void test_gateway_rate_limit(void)
     rg_close(c);
 }
 
-static void test_gateway_queue_join_round_trip(void)
+/* c joins the "dominion" queue as cmd_id: the QueueJoin the matchmaker receives from this
+ * gateway (the caller frees it). */
+static Deckhand__Internal__Internal *queue_join(rg_client *c, uint64_t cmd_id, uint32_t players)
 {
-    char pid[64], from[DH_ZMQ_ID_MAX + 1];
-    rg_client *c = rg_open_as("erin", pid);
-    rg_send_queue_join(c, 7, "dominion", 2);
+    char from[DH_ZMQ_ID_MAX + 1];
+    rg_send_queue_join(c, cmd_id, "dominion", players);
     Deckhand__Internal__Internal *in =
         rg_expect_internal(rg.mm, from, DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_JOIN);
     CU_ASSERT_STRING_EQUAL(from, RG_GW_ID);
+    return in;
+}
+
+static void test_gateway_queue_join_round_trip(void)
+{
+    char pid[64];
+    rg_client *c = rg_open_as("erin", pid);
+    Deckhand__Internal__Internal *in = queue_join(c, 7, 2);
     CU_ASSERT_STRING_EQUAL(in->queue_join->player_id, pid);
     CU_ASSERT_STRING_EQUAL(in->queue_join->name, "erin");
     CU_ASSERT_STRING_EQUAL(in->queue_join->gateway_id, RG_GW_ID);
@@ -116,9 +125,7 @@ static void test_gateway_disconnect_while_queued_reports_player_away(void)
 {
     char pid[64], from[DH_ZMQ_ID_MAX + 1];
     rg_client *c = rg_open_as("liam", pid);
-    rg_send_queue_join(c, 2, "dominion", 0);
-    Deckhand__Internal__Internal *in =
-        rg_expect_internal(rg.mm, from, DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_JOIN);
+    Deckhand__Internal__Internal *in = queue_join(c, 2, 0);
     deckhand__internal__internal__free_unpacked(in, NULL);
     rg_mm_queue_reply(pid, 2, DECKHAND__ERROR_CODE__OK, NULL);
     rg_expect_reply(c, 2, DECKHAND__ERROR_CODE__OK);
