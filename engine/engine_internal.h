@@ -275,7 +275,6 @@ typedef struct {
 } engine_buf;
 
 void engine_buf_free(engine_buf *bf);
-void engine_buf_swap(engine_buf *a, engine_buf *b);
 /* Canonical serialization of the state (the snapshot format). 0 on success. */
 int engine_state_save(const engine_state *st, const engine_intern *in, engine_buf *out);
 /* Loads a snapshot into a reset state (interning through b->L: call protected). */
@@ -393,7 +392,9 @@ engine_code engine_decision_check(const engine_match *m, int seat, uint64_t did,
 void engine_log_reset(engine_log *lg);
 int engine_log_append(engine_log *lg, int seat, uint64_t did, const uint32_t *ids, size_t n);
 void engine_log_free(engine_log *lg);
-void engine_log_swap(engine_log *a, engine_log *b);
+/* Exchanges the match's snapshot and answer log with the previous ones: at a turn boundary
+ * inside an answer, to keep what undo needs; on the rollback, to put them back. */
+void engine_match_swap_prev(engine_match *m);
 
 /* engine_turns.c: the protected steps of a match. */
 typedef enum {

@@ -33,8 +33,7 @@ static void boundary(lua_State *L, engine_match *m)
         return;
     if (m->in_answer && !m->boundary_in_answer) {
         /* Keep what undo needs: the snapshot and log this answer started from. */
-        engine_buf_swap(&m->snap, &m->prev_snap);
-        engine_log_swap(&m->log, &m->prev_log);
+        engine_match_swap_prev(m);
         m->boundary_in_answer = 1;
     }
     engine_log_reset(&m->log);
