@@ -200,8 +200,7 @@ int engine_vm_init(lua_State *L);
 void engine_vm_close(engine_bundle *b);
 
 const engine_game *engine_bundle_game(const engine_bundle *b, const char *name);
-/* engine_watchdog.c. Monotonic clock in nanoseconds. */
-uint64_t engine_now_ns(void);
+/* engine_watchdog.c (deadlines are on dh_clock.h's dh_now_ns clock). */
 /* The signal that tells the engine thread a deadline passed. */
 #define ENGINE_WATCHDOG_SIGNAL (SIGRTMIN + 4)
 /* Starts the bundle's watchdog (falls back to a count hook); -1 when it fell back. */
@@ -213,7 +212,7 @@ uint64_t engine_call_begin(engine_bundle *b);
 uint64_t engine_call_begin_for(engine_bundle *b, uint64_t budget_ns);
 /* Restores the previous deadline; disarms the kill latch if it fired. */
 void engine_call_end(engine_bundle *b, uint64_t prev);
-/* Moves the running call's deadline (absolute, engine_now_ns clock). */
+/* Moves the running call's deadline (absolute, dh_now_ns clock). */
 void engine_deadline_set(engine_bundle *b, uint64_t abs_ns);
 /* Runs `require(modname)` of the bundle and leaves the module on the stack (protected). */
 int engine_bundle_require(engine_bundle *b, const char *modname, engine_error *err);
