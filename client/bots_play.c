@@ -173,10 +173,17 @@ static void bots_fail(bots_run *r, const bot *b, const Deckhand__Reply *rep)
     bots_print_refusal(b, rep, "an error");
 }
 
-/* An answer or a Resync of b's match was refused by an outage: resync after a backoff,
- * unless the match is over (its GameOver was missed) or unreachable for too long. */
-static void bots_refused(bots_run *r, bot *b, Deckhand__ErrorCode code, long long now)
+/* An answer or a Resync of b's match was refused (rep, with code). Unless by an outage,
+ * that is an error. After an outage: resync after a backoff, unless the match is over (its
+ * GameOver was missed) or unreachable for too long. */
+static void bots_refused(bots_run *r, bot *b, const Deckhand__Reply *rep, Deckhand__ErrorCode code,
+                         long long now)
 {
+    if (!bots_transient(code)) {
+        bots_fail(r, b, rep);
+        return;
+    }
+    bots_print_refusal(b, rep, "retrying");
     r->retried++;
     if (r->reroute_log)
         b->reroute = true;
@@ -214,12 +221,10 @@ static void bots_reply(bots_run *r, bot *b, const Deckhand__Reply *rep)
             bots_fail(r, b, rep);
             b->has_answer = true; /* not processed: send it again a little later */
             b->retry_ms = now + BOTS_RETRY_MS;
-        } else if (bots_transient(code)) {
-            bots_print_refusal(b, rep, "retrying");
-            bots_uncertain(b, rep->cmd_id);
-            bots_refused(r, b, code, now);
         } else {
-            bots_fail(r, b, rep);
+            if (bots_transient(code))
+                bots_uncertain(b, rep->cmd_id); /* its fate is unknown */
+            bots_refused(r, b, rep, code, now);
         }
         return;
     }
@@ -229,14 +234,8 @@ static void bots_reply(bots_run *r, bot *b, const Deckhand__Reply *rep)
             b->resync_at = now; /* sent before the uncertain answer: it cannot tell */
         else if (rep->ok)
             dh_track_resynced(&b->track);
-        if (rep->ok)
-            return;
-        if (bots_transient(code)) {
-            bots_print_refusal(b, rep, "retrying");
-            bots_refused(r, b, code, now);
-        } else {
-            bots_fail(r, b, rep);
-        }
+        if (!rep->ok)
+            bots_refused(r, b, rep, code, now);
         return;
     }
     if (b->join_cmd && rep->cmd_id == b->join_cmd) {

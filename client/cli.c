@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "dh_client_env.h"
+#include "dh_clock.h"
 
 int cli_int(const dh_flags *f, const char *who, const char *name, long def, long lo, long hi,
             long *out)
@@ -64,7 +64,5 @@ int cli_gateway(const dh_flags *f, const char *who, char *out, size_t outlen)
 
 long long cli_now_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return (long long)dh_now_ms();
 }

@@ -55,7 +55,7 @@ redisContext *cli_redis(const dh_flags *f, const char *who, dh_redis *r);
  * frees it (engine_bundle_free). NULL with a message on stderr prefixed by who. */
 engine_bundle *cli_redis_bundle(redisContext *c, const char *sha, const char *who);
 
-/* Monotonic milliseconds. */
+/* dh_now_ms, signed for the client's deadline arithmetic. */
 long long cli_now_ms(void);
 
 #endif

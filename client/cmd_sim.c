@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
+#include "dh_clock.h"
 #include "engine.h"
 
 #define SIM_MAX_PLAYERS 8
@@ -34,13 +34,6 @@ static const char sim_usage[] =
     "  Bots are the game's strategies (docs/SCRIPTING.md), one per seat; a shorter list\n"
     "  repeats. Options are the game's match options, e.g. --options kingdom=random.\n"
     "  Scripts default to DECKHAND_SCRIPTS, else ./scripts.\n";
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* Split the comma list into per-seat names, repeating it to fill nplayers seats.
  * names is modified in place and must outlive st. */
@@ -169,7 +162,7 @@ int cmd_sim(int argc, char **argv)
         return 1;
     }
     int rc = 0;
-    double t0 = now_seconds();
+    double t0 = (double)dh_now_ns() / 1e9;
     for (long i = 0; i < games; i++) {
         if (sim_one(b, game, (uint64_t)seed + (uint64_t)i, &st, &err) < 0) {
             fprintf(stderr, "deckhand sim: game %ld (seed %llu): error %d: %s\n", i + 1,
@@ -178,7 +171,7 @@ int cmd_sim(int argc, char **argv)
             break;
         }
     }
-    sim_report(&st, now_seconds() - t0);
+    sim_report(&st, (double)dh_now_ns() / 1e9 - t0);
     engine_bundle_free(b);
     return rc;
 }

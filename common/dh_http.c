@@ -23,9 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "dh_clock.h"
 #include "dh_log.h"
 
 #define HTTP_LINGER_MS 1000 /* at most this long to wait for the client's close */
@@ -53,13 +53,6 @@ struct dh_http {
     int nconns;
     struct pollfd *pfds;
 };
-
-static uint64_t http_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 void dh_http_reply_text(dh_http_reply *r, int status, const char *fmt, ...)
 {
@@ -293,7 +286,7 @@ static void *http_main(void *arg)
     if (!slot)
         return NULL;
     for (;;) {
-        uint64_t now = http_now_ms();
+        uint64_t now = dh_now_ms();
         int np = 0, timeout = -1;
         s->pfds[np++] = (struct pollfd){.fd = s->wake[0], .events = POLLIN};
         s->pfds[np++] = (struct pollfd){.fd = s->lfd, .events = POLLIN};
@@ -312,7 +305,7 @@ static void *http_main(void *arg)
             break;
         if (s->pfds[0].revents)
             break;
-        now = http_now_ms();
+        now = dh_now_ms();
         for (int k = 2; k < np; k++) {
             http_conn *c = &s->conns[slot[k - 2]];
             short ev = s->pfds[k].revents;

@@ -5,8 +5,8 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "dh_clock.h"
 #include "dh_log.h"
 
 int dh_ops_codes(dh_ops *o, const char *name, const char *help, dh_counter *counters)
@@ -31,13 +31,6 @@ int dh_ops_codes(dh_ops *o, const char *name, const char *help, dh_counter *coun
         if (dh_metrics_counter(&o->metrics, name, labels[i], help, &counters[i]) < 0)
             return -1;
     return 0;
-}
-
-static uint64_t ops_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
 void dh_ops_init(dh_ops *o)
@@ -68,14 +61,14 @@ void dh_ops_stop(dh_ops *o)
 
 void dh_ops_beat(dh_ops *o)
 {
-    atomic_store_explicit(&o->beat_ms, ops_now_ms(), memory_order_relaxed);
+    atomic_store_explicit(&o->beat_ms, dh_now_ms(), memory_order_relaxed);
 }
 
 /* How long ago the loop last turned. */
 static uint64_t ops_silence_ms(dh_ops *o)
 {
     uint64_t beat = atomic_load_explicit(&o->beat_ms, memory_order_relaxed);
-    uint64_t now = ops_now_ms();
+    uint64_t now = dh_now_ms();
     return now > beat ? now - beat : 0;
 }
 

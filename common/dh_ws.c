@@ -24,6 +24,16 @@ static long ws_head_len(const char *buf, size_t len)
     return len >= DH_WS_HEADER_MAX ? -1 : 0;
 }
 
+/* ws_head_len, with *why saying what is wrong when there is no head: too_large, or
+ * "incomplete" (more bytes are needed). */
+static long ws_head_or_why(const char *buf, size_t len, const char *too_large, const char **why)
+{
+    long head = ws_head_len(buf, len);
+    if (head <= 0)
+        *why = head < 0 ? too_large : "incomplete";
+    return head;
+}
+
 /* True when the comma-separated list [v, v+n) holds token (case-insensitive). */
 static bool ws_list_has(const char *v, size_t n, const char *token)
 {
@@ -123,11 +133,9 @@ long dh_ws_parse_request(const char *buf, size_t len, dh_ws_request *req, const 
     ws_req_seen seen;
     if (!why)
         why = &dummy;
-    long head = ws_head_len(buf, len);
-    if (head <= 0) {
-        *why = head < 0 ? "request head too large" : "incomplete";
+    long head = ws_head_or_why(buf, len, "request head too large", why);
+    if (head <= 0)
         return head;
-    }
     const char *end = buf + head;
     const char *eol = memchr(buf, '\r', (size_t)head);
     if (strncmp(buf, "GET ", 4) != 0) {
@@ -247,11 +255,9 @@ long dh_ws_check_response(const char *buf, size_t len, const char *key, const ch
     ws_resp_seen seen;
     if (!why)
         why = &dummy;
-    long head = ws_head_len(buf, len);
-    if (head <= 0) {
-        *why = head < 0 ? "response head too large" : "incomplete";
+    long head = ws_head_or_why(buf, len, "response head too large", why);
+    if (head <= 0)
         return head;
-    }
     if (dh_ws_accept(key, want) < 0) {
         *why = "bad key";
         return -1;

@@ -28,18 +28,10 @@ static int read_all(const char *path, char **out, size_t *len)
     char *buf = NULL;
     if (!f)
         return -1;
-    size_t cap = 4096, n = 0;
-    buf = malloc(cap);
-    if (!buf)
-        goto err;
+    size_t cap = 0, n = 0;
     for (;;) {
-        if (n == cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb)
-                goto err;
-            buf = nb;
-            cap *= 2;
-        }
+        if (dh_grow(&buf, &cap, n + 1, 1, 4096) < 0)
+            goto err;
         size_t r = fread(buf + n, 1, cap - n, f);
         if (r == 0)
             break;

@@ -200,8 +200,7 @@ int engine_vm_init(lua_State *L);
 void engine_vm_close(engine_bundle *b);
 
 const engine_game *engine_bundle_game(const engine_bundle *b, const char *name);
-/* engine_watchdog.c. Monotonic clock in nanoseconds. */
-uint64_t engine_now_ns(void);
+/* engine_watchdog.c (deadlines are on dh_clock.h's dh_now_ns clock). */
 /* The signal that tells the engine thread a deadline passed. */
 #define ENGINE_WATCHDOG_SIGNAL (SIGRTMIN + 4)
 /* Starts the bundle's watchdog (falls back to a count hook); -1 when it fell back. */
@@ -213,7 +212,7 @@ uint64_t engine_call_begin(engine_bundle *b);
 uint64_t engine_call_begin_for(engine_bundle *b, uint64_t budget_ns);
 /* Restores the previous deadline; disarms the kill latch if it fired. */
 void engine_call_end(engine_bundle *b, uint64_t prev);
-/* Moves the running call's deadline (absolute, engine_now_ns clock). */
+/* Moves the running call's deadline (absolute, dh_now_ns clock). */
 void engine_deadline_set(engine_bundle *b, uint64_t abs_ns);
 /* Runs `require(modname)` of the bundle and leaves the module on the stack (protected). */
 int engine_bundle_require(engine_bundle *b, const char *modname, engine_error *err);
@@ -275,7 +274,6 @@ typedef struct {
 } engine_buf;
 
 void engine_buf_free(engine_buf *bf);
-void engine_buf_swap(engine_buf *a, engine_buf *b);
 /* Canonical serialization of the state (the snapshot format). 0 on success. */
 int engine_state_save(const engine_state *st, const engine_intern *in, engine_buf *out);
 /* Loads a snapshot into a reset state (interning through b->L: call protected). */
@@ -393,7 +391,9 @@ engine_code engine_decision_check(const engine_match *m, int seat, uint64_t did,
 void engine_log_reset(engine_log *lg);
 int engine_log_append(engine_log *lg, int seat, uint64_t did, const uint32_t *ids, size_t n);
 void engine_log_free(engine_log *lg);
-void engine_log_swap(engine_log *a, engine_log *b);
+/* Exchanges the match's snapshot and answer log with the previous ones: at a turn boundary
+ * inside an answer, to keep what undo needs; on the rollback, to put them back. */
+void engine_match_swap_prev(engine_match *m);
 
 /* engine_turns.c: the protected steps of a match. */
 typedef enum {

@@ -1,7 +1,8 @@
 /*
  * engine_log.c: the answer log of a match: every answer accepted since the last turn
- * boundary (what a restore replays on top of the snapshot), and the byte encoding of one
- * answer that the worker appends to a match's history in Redis.
+ * boundary (what a restore replays on top of the snapshot), kept with the snapshot and the
+ * previous pair (what undo goes back to), and the byte encoding of one answer that the
+ * worker appends to a match's history in Redis.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -38,11 +39,14 @@ void engine_log_free(engine_log *lg)
     memset(lg, 0, sizeof *lg);
 }
 
-void engine_log_swap(engine_log *a, engine_log *b)
+void engine_match_swap_prev(engine_match *m)
 {
-    engine_log t = *a;
-    *a = *b;
-    *b = t;
+    engine_buf snap = m->snap;
+    m->snap = m->prev_snap;
+    m->prev_snap = snap;
+    engine_log log = m->log;
+    m->log = m->prev_log;
+    m->prev_log = log;
 }
 
 size_t engine_match_log_len(const engine_match *m)

@@ -230,6 +230,23 @@ static engine_code rebuild(engine_match *m, const engine_log *src)
     return c;
 }
 
+/* Back to where the last answer started: its snapshot and log (swapped back when it
+ * crossed a turn boundary) replayed without its own entry, and the events it made (from
+ * nev events and evtext bytes of their text on) dropped. */
+static engine_code roll_back(engine_match *m, size_t nev, size_t evtext)
+{
+    if (m->boundary_in_answer)
+        engine_match_swap_prev(m);
+    engine_log src = m->log;
+    if (src.n)
+        src.n--; /* the answer */
+    memset(&m->log, 0, sizeof m->log);
+    engine_events_truncate(m, nev, evtext);
+    engine_code rc = rebuild(m, &src);
+    engine_log_free(&src);
+    return rc;
+}
+
 engine_code engine_match_answer(engine_match *m, int seat, uint64_t decision_id,
                                 const uint32_t *option_ids, size_t n, engine_error *err)
 {
@@ -254,18 +271,7 @@ engine_code engine_match_answer(engine_match *m, int seat, uint64_t decision_id,
     /* Roll back to the state before this answer. */
     char msg[256];
     snprintf(msg, sizeof msg, "%s", m->run_msg);
-    if (m->boundary_in_answer) {
-        engine_buf_swap(&m->snap, &m->prev_snap);
-        engine_log_swap(&m->log, &m->prev_log);
-    }
-    engine_log src = m->log;
-    if (src.n)
-        src.n--; /* this answer */
-    memset(&m->log, 0, sizeof m->log);
-    engine_events_truncate(m, nev, evtext);
-    engine_code rc = rebuild(m, &src);
-    engine_log_free(&src);
-    if (rc != ENGINE_OK) {
+    if (roll_back(m, nev, evtext) != ENGINE_OK) {
         engine_error_set(err, ENGINE_INTERNAL, "rollback failed");
         return ENGINE_INTERNAL;
     }
@@ -279,17 +285,7 @@ engine_code engine_match_undo(engine_match *m, engine_error *err)
         engine_error_set(err, ENGINE_BAD_REQUEST, "nothing to undo");
         return ENGINE_BAD_REQUEST;
     }
-    if (m->boundary_in_answer) {
-        engine_buf_swap(&m->snap, &m->prev_snap);
-        engine_log_swap(&m->log, &m->prev_log);
-    }
-    engine_log src = m->log;
-    if (src.n)
-        src.n--;
-    memset(&m->log, 0, sizeof m->log);
-    engine_events_truncate(m, m->undo_nev, m->undo_evtext);
-    engine_code rc = rebuild(m, &src);
-    engine_log_free(&src);
+    engine_code rc = roll_back(m, m->undo_nev, m->undo_evtext);
     m->boundary_in_answer = 0;
     if (rc != ENGINE_OK) {
         engine_error_set(err, ENGINE_INTERNAL, "%s", m->run_msg);

@@ -347,13 +347,6 @@ void engine_buf_free(engine_buf *bf)
     memset(bf, 0, sizeof *bf);
 }
 
-void engine_buf_swap(engine_buf *a, engine_buf *b)
-{
-    engine_buf t = *a;
-    *a = *b;
-    *b = t;
-}
-
 static int buf_need(engine_buf *bf, size_t n)
 {
     return dh_grow(&bf->p, &bf->cap, bf->len + n, 1, 4096);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dh_clock.h"
 #include "engine_internal.h"
 
 static void push_g(lua_State *L, engine_match *m)
@@ -33,8 +34,7 @@ static void boundary(lua_State *L, engine_match *m)
         return;
     if (m->in_answer && !m->boundary_in_answer) {
         /* Keep what undo needs: the snapshot and log this answer started from. */
-        engine_buf_swap(&m->snap, &m->prev_snap);
-        engine_log_swap(&m->log, &m->prev_log);
+        engine_match_swap_prev(m);
         m->boundary_in_answer = 1;
     }
     engine_log_reset(&m->log);
@@ -77,7 +77,7 @@ static void read_results(lua_State *L, engine_match *m)
 static void end_of_turn(lua_State *L, engine_match *m)
 {
     engine_bundle *b = m->b;
-    engine_deadline_set(b, engine_now_ns() + b->budget_ns);
+    engine_deadline_set(b, dh_now_ns() + b->budget_ns);
     lua_rawgeti(L, LUA_REGISTRYINDEX, m->game->finished_ref);
     push_g(L, m);
     lua_call(L, 1, 1);
@@ -111,7 +111,7 @@ static void run_turns(lua_State *L, engine_match *m)
             lua_State *co = get_co(L, m);
             int nres, nargs = m->in_turn == 2 ? 1 : 0;
             m->in_turn = 1;
-            engine_deadline_set(b, engine_now_ns() + b->budget_ns);
+            engine_deadline_set(b, dh_now_ns() + b->budget_ns);
             b->co_running = co;
             int st = lua_resume(co, L, nargs, &nres);
             b->co_running = NULL;
@@ -139,7 +139,7 @@ static void run_turns(lua_State *L, engine_match *m)
             luaL_error(L, "the game did not end within %d turns", ENGINE_MAX_TURNS);
         m->st.turn++;
         if (m->all_bots) {
-            engine_deadline_set(b, engine_now_ns() + b->budget_ns);
+            engine_deadline_set(b, dh_now_ns() + b->budget_ns);
             lua_rawgeti(L, LUA_REGISTRYINDEX, m->game->turn_ref);
             push_g(L, m);
             lua_call(L, 1, 0);

@@ -24,18 +24,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "dh_clock.h"
 #include "engine_internal.h"
 
 #define HOOK_COUNT 4096
 #define TICK_NS    10000000ULL /* how often the thread looks when a call runs */
 #define IDLE_NS    50000000ULL /* and when none does */
-
-uint64_t engine_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 static __thread engine_bundle *wd_current; /* the bundle running a call on this thread */
 static pthread_once_t wd_once = PTHREAD_ONCE_INIT;
@@ -57,7 +51,7 @@ static void kill_hook(lua_State *L, lua_Debug *ar)
     engine_bundle *b = *(engine_bundle **)lua_getextraspace(L);
     if (!b->killing) {
         uint64_t d = deadline_load(b);
-        if (!d || engine_now_ns() < d) {
+        if (!d || dh_now_ns() < d) {
             if (b->wd_running)
                 lua_sethook(L, NULL, 0, 0); /* a stale arming: nothing to kill */
             return;
@@ -75,7 +69,7 @@ static void wd_on_signal(int sig)
     engine_bundle *b = wd_current;
     if (b) {
         uint64_t d = deadline_load(b);
-        if (d && engine_now_ns() >= d) {
+        if (d && dh_now_ns() >= d) {
             lua_sethook(b->L, kill_hook, LUA_MASKCOUNT, 1);
             lua_State *co = b->co_running;
             if (co)
@@ -106,7 +100,7 @@ static void *wd_main(void *arg)
     engine_bundle *b = arg;
     pthread_mutex_lock(&b->wd_mu);
     while (!b->wd_stop) {
-        uint64_t now = engine_now_ns(), d = deadline_load(b);
+        uint64_t now = dh_now_ns(), d = deadline_load(b);
         if (d && now >= d) {
             pthread_kill(__atomic_load_n(&b->wd_owner, __ATOMIC_ACQUIRE), ENGINE_WATCHDOG_SIGNAL);
             d = now + TICK_NS; /* and again, until the call ends */
@@ -165,7 +159,7 @@ uint64_t engine_call_begin_for(engine_bundle *b, uint64_t budget_ns)
     uint64_t prev = b->deadline_ns;
     __atomic_store_n(&b->wd_owner, pthread_self(), __ATOMIC_RELEASE);
     wd_current = b;
-    engine_deadline_set(b, engine_now_ns() + budget_ns);
+    engine_deadline_set(b, dh_now_ns() + budget_ns);
     return prev;
 }
 
@@ -182,7 +176,7 @@ void engine_call_end(engine_bundle *b, uint64_t prev)
         lua_sethook(b->L, b->wd_running ? NULL : kill_hook, b->wd_running ? 0 : LUA_MASKCOUNT,
                     b->wd_running ? 0 : HOOK_COUNT);
         /* What the killed script built is garbage now; give the memory back. */
-        engine_deadline_set(b, engine_now_ns() + b->budget_ns);
+        engine_deadline_set(b, dh_now_ns() + b->budget_ns);
         lua_gc(b->L, LUA_GCCOLLECT);
         engine_deadline_set(b, prev);
     }

@@ -25,11 +25,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "dh_client_msg.h"
 #include "dh_client_ws.h"
+#include "dh_clock.h"
 #include "dh_frame.h"
 #include "dh_grow.h"
 #include "dh_ws.h"
@@ -54,13 +54,6 @@ struct dh_client {
     size_t qhead, qlen, qcap;
     unsigned long long next_cmd;
 };
-
-static long long now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static int reserve(uint8_t **buf, size_t *cap, size_t need)
 {
@@ -284,13 +277,13 @@ bool dh_client_pending(const dh_client *c)
 
 int dh_client_recv(dh_client *c, int timeout_ms, Deckhand__ServerMessage **out)
 {
-    long long deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
+    long long deadline = timeout_ms < 0 ? -1 : (long long)dh_now_ms() + timeout_ms;
     while (!dh_client_pending(c)) {
         if (c->closed)
             return -1;
         int wait = -1;
         if (deadline >= 0) {
-            long long left = deadline - now_ms();
+            long long left = deadline - (long long)dh_now_ms();
             wait = left > 0 ? (int)left : 0;
         }
         struct pollfd pfd = {.fd = c->fd, .events = POLLIN};
@@ -409,7 +402,7 @@ static int ws_handshake(dh_client *c, const char *host, const char *port, const 
         snprintf(err, errlen, "handshake: %s", strerror(errno));
         return -1;
     }
-    long long deadline = now_ms() + DH_CLIENT_HANDSHAKE_MS;
+    long long deadline = (long long)dh_now_ms() + DH_CLIENT_HANDSHAKE_MS;
     for (;;) {
         const char *why = "bad answer";
         long head = c->rlen ? dh_ws_check_response((const char *)c->rbuf, c->rlen, key, &why) : 0;
@@ -422,7 +415,7 @@ static int ws_handshake(dh_client *c, const char *host, const char *port, const 
             snprintf(err, errlen, "handshake refused: %s", why);
             return -1;
         }
-        long long left = deadline - now_ms();
+        long long left = deadline - (long long)dh_now_ms();
         struct pollfd pfd = {.fd = c->fd, .events = POLLIN};
         if (left <= 0 || poll(&pfd, 1, (int)left) <= 0) {
             snprintf(err, errlen, "handshake: no answer");
@@ -524,9 +517,9 @@ static int hello(dh_client *c, const char *name, const char *token, char *player
     if (dh_client_send(c, m) < 0)
         return -1;
     bool welcomed = false;
-    long long deadline = now_ms() + DH_CLIENT_LOGIN_MS;
+    long long deadline = (long long)dh_now_ms() + DH_CLIENT_LOGIN_MS;
     for (;;) {
-        long long left = deadline - now_ms();
+        long long left = deadline - (long long)dh_now_ms();
         Deckhand__ServerMessage *s = NULL;
         if (left <= 0 || dh_client_recv(c, (int)left, &s) != 1)
             return -1;

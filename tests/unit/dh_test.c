@@ -13,8 +13,9 @@
 #include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "dh_clock.h"
 
 int dh_test_main(const char *suite, const dh_test_case *cases)
 {
@@ -47,9 +48,7 @@ const char *dh_test_path(const char *rel)
 
 uint64_t dh_test_now_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+    return dh_now_ms();
 }
 
 int dh_test_free_port(void)

@@ -54,19 +54,36 @@ Deckhand__Internal__Internal *rg_router_recv_filtered(void *sock, char *from, in
     return NULL;
 }
 
+Deckhand__Internal__Internal *rg_expect_internal(void *sock, char *from,
+                                                 Deckhand__Internal__Internal__BodyCase body)
+{
+    Deckhand__Internal__Internal *in = rg_router_recv(sock, from, 3000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    CU_ASSERT_EQUAL_FATAL(in->body_case, body);
+    return in;
+}
+
 void rg_expect_command(void *sock, const char *match_id, const char *pid, uint64_t cmd_id,
                        Deckhand__Internal__PlayerCommand__BodyCase body)
 {
     char from[DH_ZMQ_ID_MAX + 1];
-    Deckhand__Internal__Internal *in = rg_router_recv(sock, from, 3000);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    Deckhand__Internal__Internal *in =
+        rg_expect_internal(sock, from, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND);
     CU_ASSERT_STRING_EQUAL(from, RG_GW_ID);
-    CU_ASSERT_EQUAL_FATAL(in->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND);
     CU_ASSERT_STRING_EQUAL(in->player_command->match_id, match_id);
     CU_ASSERT_STRING_EQUAL(in->player_command->player_id, pid);
     CU_ASSERT_EQUAL(in->player_command->cmd_id, cmd_id);
     CU_ASSERT_EQUAL(in->player_command->body_case, body);
     deckhand__internal__internal__free_unpacked(in, NULL);
+}
+
+void rg_expect_round_trip(rg_client *c, void *sock, const char *match_id, const char *pid,
+                          uint64_t cmd_id, Deckhand__Internal__PlayerCommand__BodyCase body,
+                          Deckhand__ErrorCode code)
+{
+    rg_expect_command(sock, match_id, pid, cmd_id, body);
+    rg_worker_answer(sock, pid, cmd_id, code);
+    rg_expect_reply(c, cmd_id, code);
 }
 
 bool rg_await_away_from(void *sock, const char *gw_id, const char *match_id, const char *pid,
@@ -99,6 +116,16 @@ bool rg_await_away(void *sock, const char *match_id, const char *pid, int timeou
 
 /* ---- the fake matchmaker and workers: what they send ---------------------------------- */
 
+/* The Error of a reply with code and message, filled into e; NULL for OK (no error). */
+static Deckhand__Error *rg_error(Deckhand__Error *e, Deckhand__ErrorCode code, const char *message)
+{
+    if (code == DECKHAND__ERROR_CODE__OK)
+        return NULL;
+    e->code = code;
+    e->message = (char *)message;
+    return e;
+}
+
 static void rg_mm_send(const Deckhand__Internal__Internal *m)
 {
     CU_ASSERT_EQUAL(dh_zmq_send(rg.mm, RG_GW_ID, m), 0);
@@ -113,11 +140,7 @@ void rg_mm_queue_reply(const char *pid, uint64_t cmd_id, Deckhand__ErrorCode cod
     r.player_id = (char *)pid;
     r.cmd_id = cmd_id;
     r.ok = code == DECKHAND__ERROR_CODE__OK;
-    if (!r.ok) {
-        e.code = code;
-        e.message = (char *)message;
-        r.error = &e;
-    }
+    r.error = rg_error(&e, code, message);
     out.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_REPLY;
     out.queue_reply = &r;
     rg_mm_send(&out);
@@ -164,6 +187,21 @@ void rg_assign_match(const char *pid, const char *match_id)
     deckhand__internal__internal__free_unpacked(in, NULL);
 }
 
+rg_client *rg_open_as(const char *name, char *pid)
+{
+    rg_client *c = rg_open();
+    rg_login(c, name, pid, NULL);
+    return c;
+}
+
+rg_client *rg_open_in_match(const char *name, char *pid, const char *match_id)
+{
+    rg_client *c = rg_open_as(name, pid);
+    rg_assign_match(pid, match_id);
+    rg_expect_match_found(c, match_id);
+    return c;
+}
+
 void rg_worker_output(void *sock, const char *gw_id, const char *pid, const char *match_id,
                       const Deckhand__ServerMessage *sm)
 {
@@ -189,11 +227,7 @@ void rg_worker_answer_via(void *sock, const char *gw_id, const char *pid, uint64
     Deckhand__Error e = DECKHAND__ERROR__INIT;
     rr.cmd_id = cmd_id;
     rr.ok = code == DECKHAND__ERROR_CODE__OK;
-    if (!rr.ok) {
-        e.code = code;
-        e.message = "from the fake worker";
-        rr.error = &e;
-    }
+    rr.error = rg_error(&e, code, "from the fake worker");
     rsm.body_case = DECKHAND__SERVER_MESSAGE__BODY_REPLY;
     rsm.reply = &rr;
     rg_worker_output(sock, gw_id, pid, NULL, &rsm);
@@ -229,13 +263,16 @@ void rg_worker_game_over(rg_client *c, const char *pid, const char *match_id)
     deckhand__server_message__free_unpacked(got, NULL);
 }
 
-void rg_redis_route(const char *match_id, const char *worker_id, const char *endpoint)
+bool rg_redis_route(const char *match_id, const char *worker_id, const char *endpoint)
 {
+    if (rg.redis_pid <= 0)
+        return false; /* no redis-server on this machine */
     redisContext *r = redisConnect("127.0.0.1", rg.redis_port);
     CU_ASSERT_FATAL(r && !r->err);
     freeReplyObject(redisCommand(r, "HSET match:{%s} worker %s", match_id, worker_id));
     freeReplyObject(redisCommand(r, "SET worker:{%s} %s", worker_id, endpoint));
     redisFree(r);
+    return true;
 }
 
 /* ---- processes ------------------------------------------------------------------------ */

@@ -105,9 +105,18 @@ Deckhand__Internal__Internal *rg_router_recv(void *sock, char *from, int timeout
 /* The same, keeping aways unless skip_away. */
 Deckhand__Internal__Internal *rg_router_recv_filtered(void *sock, char *from, int timeout_ms,
                                                       bool skip_away);
+/* The next message on sock (as rg_router_recv), asserted (fatally) to be there and to be
+ * a body; the sender's id into from. The caller frees it. */
+Deckhand__Internal__Internal *rg_expect_internal(void *sock, char *from,
+                                                 Deckhand__Internal__Internal__BodyCase body);
 /* The next PlayerCommand on sock, checked for match, player, cmd_id, body and sender. */
 void rg_expect_command(void *sock, const char *match_id, const char *pid, uint64_t cmd_id,
                        Deckhand__Internal__PlayerCommand__BodyCase body);
+/* A command the client c has sent: it reaches the fake worker sock (rg_expect_command), the
+ * worker answers it with code, and c receives that Reply. */
+void rg_expect_round_trip(rg_client *c, void *sock, const char *match_id, const char *pid,
+                          uint64_t cmd_id, Deckhand__Internal__PlayerCommand__BodyCase body,
+                          Deckhand__ErrorCode code);
 /* The next away on sock for (match_id, pid) from gw_id, skipping others; false when none
  * came in time. */
 bool rg_await_away_from(void *sock, const char *gw_id, const char *match_id, const char *pid,
@@ -125,6 +134,11 @@ void rg_mm_match_moved(const char *match_id, const char *worker_id, const char *
 /* rg_mm_assign without players, and the attach it causes swallowed. */
 void rg_assign_match(const char *pid, const char *match_id);
 
+/* A client logged in as a guest called name (its player id into pid, which may be NULL). */
+rg_client *rg_open_as(const char *name, char *pid);
+/* The same, then assigned match_id (rg_assign_match) and told so (MatchFound). */
+rg_client *rg_open_in_match(const char *name, char *pid, const char *match_id);
+
 /* A worker (sock) sends pid the ServerMessage sm through gateway gw_id, labelled with
  * match_id (NULL: unlabelled). */
 void rg_worker_output(void *sock, const char *gw_id, const char *pid, const char *match_id,
@@ -138,7 +152,8 @@ void rg_worker_view(void *sock, const char *pid, const char *match_id, uint64_t 
 /* The fake worker sends pid (connected as c) the GameOver of match_id; c receives it. */
 void rg_worker_game_over(rg_client *c, const char *pid, const char *match_id);
 
-/* Write into the test Redis that match_id lives on worker_id at endpoint. */
-void rg_redis_route(const char *match_id, const char *worker_id, const char *endpoint);
+/* Write into the test Redis that match_id lives on worker_id at endpoint; false (and
+ * nothing written) when there is no redis-server, and the calling test skips. */
+bool rg_redis_route(const char *match_id, const char *worker_id, const char *endpoint);
 
 #endif

@@ -132,11 +132,15 @@ static int listen_port(int *port)
     return -1;
 }
 
-static int put(int fd, const void *buf, size_t len)
+/* Moves all len bytes of buf through fd: writes them when out, else reads them (waiting
+ * up to 5 s for each part). 0, or -1 on EOF, an error or the timeout. */
+static int move_all(int fd, uint8_t *p, size_t len, bool out)
 {
-    const uint8_t *p = buf;
     while (len) {
-        ssize_t n = write(fd, p, len);
+        struct pollfd pfd = {.fd = fd, .events = POLLIN};
+        if (!out && poll(&pfd, 1, 5000) <= 0)
+            return -1;
+        ssize_t n = out ? write(fd, p, len) : read(fd, p, len);
         if (n <= 0)
             return -1;
         p += n;
@@ -145,20 +149,14 @@ static int put(int fd, const void *buf, size_t len)
     return 0;
 }
 
+static int put(int fd, const void *buf, size_t len)
+{
+    return move_all(fd, (uint8_t *)buf, len, true);
+}
+
 static int get(int fd, void *buf, size_t len)
 {
-    uint8_t *p = buf;
-    while (len) {
-        struct pollfd pfd = {.fd = fd, .events = POLLIN};
-        if (poll(&pfd, 1, 5000) <= 0)
-            return -1;
-        ssize_t n = read(fd, p, len);
-        if (n <= 0)
-            return -1;
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
+    return move_all(fd, buf, len, false);
 }
 
 /* A packed ServerMessage: Pong{nonce}, or Event{text of textlen 'x's} when textlen > 0.
@@ -293,6 +291,16 @@ static int tcp_server(int lfd, const void *arg)
     return ok ? 0 : 8;
 }
 
+/* The server's side is over: c's next receive says closed (-1); c is closed and the
+ * fake server's child (pid) must have exited 0. */
+static void expect_closed_and_done(dh_client *c, pid_t pid)
+{
+    Deckhand__ServerMessage *s = NULL;
+    CU_ASSERT_EQUAL(dh_client_recv(c, 5000, &s), -1);
+    dh_client_close(c);
+    wait_child_ok(pid);
+}
+
 static void test_tcp_splits_and_joins_frames_across_reads(void)
 {
     char addr[64], err[256];
@@ -306,10 +314,7 @@ static void test_tcp_splits_and_joins_frames_across_reads(void)
     CU_ASSERT_FALSE(dh_client_pending(c)); /* the third is still incomplete */
     expect(c, 3, 0);
     client_ping(c, 9);
-    Deckhand__ServerMessage *s = NULL;
-    CU_ASSERT_EQUAL(dh_client_recv(c, 5000, &s), -1); /* the server hung up */
-    dh_client_close(c);
-    wait_child_ok(pid);
+    expect_closed_and_done(c, pid); /* the server hung up */
 }
 
 static void test_tcp_recv_times_out_without_data(void)
@@ -344,10 +349,7 @@ static void test_tcp_undecodable_message_ends_connection(void)
     pid_t pid = fake_server(junk_server, NULL, false, addr, sizeof addr);
     dh_client *c = dh_client_connect(addr, err, sizeof err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-    Deckhand__ServerMessage *s = NULL;
-    CU_ASSERT_EQUAL(dh_client_recv(c, 5000, &s), -1);
-    dh_client_close(c);
-    wait_child_ok(pid);
+    expect_closed_and_done(c, pid);
 }
 
 static void test_connect_rejects_bad_addresses(void)
@@ -468,10 +470,7 @@ static void test_ws_reassembles_fragments_answers_ping_and_echoes_close(void)
     expect(c, 2, 300);
     expect(c, 3, 70000);
     client_ping(c, 7);
-    Deckhand__ServerMessage *s = NULL;
-    CU_ASSERT_EQUAL(dh_client_recv(c, 5000, &s), -1); /* closed by the server */
-    dh_client_close(c);
-    wait_child_ok(pid);
+    expect_closed_and_done(c, pid); /* closed by the server */
 }
 
 static int wrong_accept_server(int lfd, const void *arg)

@@ -15,13 +15,18 @@ static const char cluster_env[] = "# written by scripts/run\n"
                                   "DECKHAND_GATEWAY_WS=ws://127.0.0.1:17001/ws\n"
                                   "DECKHAND_REDIS_URL=redis://127.0.0.1:16390\n";
 
-static void test_env_parse_finds_each_key(void)
+/* text sets key to want. */
+static void expect_value(const char *text, const char *key, const char *want)
 {
     char v[128];
-    CU_ASSERT_EQUAL(dh_client_env_parse(cluster_env, "DECKHAND_GATEWAY_TCP", v, sizeof v), 0);
-    CU_ASSERT_STRING_EQUAL(v, "127.0.0.1:17000");
-    CU_ASSERT_EQUAL(dh_client_env_parse(cluster_env, "DECKHAND_GATEWAY_WS", v, sizeof v), 0);
-    CU_ASSERT_STRING_EQUAL(v, "ws://127.0.0.1:17001/ws");
+    CU_ASSERT_EQUAL(dh_client_env_parse(text, key, v, sizeof v), 0);
+    CU_ASSERT_STRING_EQUAL(v, want);
+}
+
+static void test_env_parse_finds_each_key(void)
+{
+    expect_value(cluster_env, "DECKHAND_GATEWAY_TCP", "127.0.0.1:17000");
+    expect_value(cluster_env, "DECKHAND_GATEWAY_WS", "ws://127.0.0.1:17001/ws");
 }
 
 static void test_env_parse_ignores_prefixes_and_comments(void)
@@ -34,21 +39,16 @@ static void test_env_parse_ignores_prefixes_and_comments(void)
 
 static void test_env_parse_accepts_export_quotes_and_crlf(void)
 {
-    char v[128];
     const char *text = "export DECKHAND_GATEWAY_TCP=\"10.0.0.1:7000\"\r\n"
                        "  DECKHAND_GATEWAY_WS='ws://h:1/ws'  \r\n";
-    CU_ASSERT_EQUAL(dh_client_env_parse(text, "DECKHAND_GATEWAY_TCP", v, sizeof v), 0);
-    CU_ASSERT_STRING_EQUAL(v, "10.0.0.1:7000");
-    CU_ASSERT_EQUAL(dh_client_env_parse(text, "DECKHAND_GATEWAY_WS", v, sizeof v), 0);
-    CU_ASSERT_STRING_EQUAL(v, "ws://h:1/ws");
+    expect_value(text, "DECKHAND_GATEWAY_TCP", "10.0.0.1:7000");
+    expect_value(text, "DECKHAND_GATEWAY_WS", "ws://h:1/ws");
 }
 
 static void test_env_parse_last_assignment_wins_and_no_trailing_newline(void)
 {
-    char v[128];
     const char *text = "K=first\nK=second";
-    CU_ASSERT_EQUAL(dh_client_env_parse(text, "K", v, sizeof v), 0);
-    CU_ASSERT_STRING_EQUAL(v, "second");
+    expect_value(text, "K", "second");
 }
 
 static void test_env_parse_refuses_value_too_long_for_buffer(void)

@@ -28,6 +28,13 @@ static dh_track_verdict request(dh_track *t, uint64_t seq, const Deckhand__Decis
     return dh_track_state(t, false, seq, d, why, sizeof why);
 }
 
+/* The verdict was ANSWER, and the client sends its answer to decision id. */
+static void sent(dh_track *t, dh_track_verdict verdict, uint64_t id)
+{
+    CU_ASSERT_EQUAL(verdict, DH_TRACK_ANSWER);
+    dh_track_sent(t, id);
+}
+
 static void test_track_event_gap_after_view_asks_for_resync(void)
 {
     dh_track t;
@@ -63,11 +70,9 @@ static void test_track_accepted_decision_offered_again_is_lost(void)
     char why[160] = "";
     Deckhand__DecisionRequest d7 = decision(0, 7), d9 = decision(0, 9);
     dh_track_start(&t, 0);
-    CU_ASSERT_EQUAL(request(&t, 1, &d7), DH_TRACK_ANSWER);
-    dh_track_sent(&t, 7);
+    sent(&t, request(&t, 1, &d7), 7);
     dh_track_accepted(&t, 7);
-    CU_ASSERT_EQUAL(request(&t, 2, &d9), DH_TRACK_ANSWER);
-    dh_track_sent(&t, 9);
+    sent(&t, request(&t, 2, &d9), 9);
     CU_ASSERT_EQUAL(dh_track_state(&t, true, 2, &d7, why, sizeof why), DH_TRACK_LOST);
     CU_ASSERT_PTR_NOT_NULL(strstr(why, "decision 7"));
 }
@@ -77,8 +82,7 @@ static void test_track_answered_decision_seen_again_is_not_answered_twice(void)
     dh_track t;
     Deckhand__DecisionRequest d4 = decision(2, 4), other = decision(1, 5);
     dh_track_start(&t, 2);
-    CU_ASSERT_EQUAL(view(&t, 1, &d4), DH_TRACK_ANSWER);
-    dh_track_sent(&t, 4);
+    sent(&t, view(&t, 1, &d4), 4);
     /* The DecisionRequest that follows the View, before the Reply. */
     CU_ASSERT_EQUAL(request(&t, 1, &d4), DH_TRACK_NONE);
     /* Another seat's decision is none of ours. */
@@ -90,16 +94,14 @@ static void test_track_refused_answer_repeats_only_from_the_resync_view(void)
     dh_track t;
     Deckhand__DecisionRequest d6 = decision(0, 6);
     dh_track_start(&t, 0);
-    CU_ASSERT_EQUAL(view(&t, 2, &d6), DH_TRACK_ANSWER);
-    dh_track_sent(&t, 6);
+    sent(&t, view(&t, 2, &d6), 6);
     dh_track_refused(&t);
     /* Messages still in flight from before the answer do not make it repeat... */
     CU_ASSERT_EQUAL(request(&t, 2, &d6), DH_TRACK_NONE);
     CU_ASSERT_EQUAL(view(&t, 2, &d6), DH_TRACK_NONE);
     /* ...the View after the Resync's Reply does, once. */
     dh_track_resynced(&t);
-    CU_ASSERT_EQUAL(view(&t, 2, &d6), DH_TRACK_ANSWER);
-    dh_track_sent(&t, 6);
+    sent(&t, view(&t, 2, &d6), 6);
     CU_ASSERT_EQUAL(view(&t, 2, &d6), DH_TRACK_NONE);
 }
 
@@ -108,8 +110,7 @@ static void test_track_refused_answer_that_went_in_moves_on(void)
     dh_track t;
     Deckhand__DecisionRequest d6 = decision(0, 6), d8 = decision(0, 8);
     dh_track_start(&t, 0);
-    CU_ASSERT_EQUAL(view(&t, 2, &d6), DH_TRACK_ANSWER);
-    dh_track_sent(&t, 6);
+    sent(&t, view(&t, 2, &d6), 6);
     dh_track_refused(&t);
     dh_track_resynced(&t);
     /* The resync's View is past decision 6 (another seat decides): no repeat is left. */

@@ -31,17 +31,24 @@ static void test_first_decision_is_player_one_action(void)
     engine_bundle_free(b);
 }
 
+/* m refuses seat's answer ids[0..n) to decision with code want, and does not change. */
+static void expect_refused(engine_match *m, int seat, uint64_t decision, const uint32_t *ids,
+                           size_t n, engine_code want)
+{
+    uint64_t h = engine_match_hash(m);
+    engine_error err;
+    CU_ASSERT_EQUAL(engine_match_answer(m, seat, decision, ids, n, &err), want);
+    CU_ASSERT_EQUAL(err.code, want);
+    CU_ASSERT_EQUAL(engine_match_hash(m), h);
+}
+
 static void test_answer_out_of_turn_changes_nothing(void)
 {
     engine_bundle *b = rig_engine_load_mini();
     engine_match *m = rig_engine_mini_match(b, 1, NULL, NULL);
     CU_ASSERT_FATAL(m != NULL);
-    uint64_t h = engine_match_hash(m);
     uint32_t id = 1;
-    engine_error err;
-    CU_ASSERT_EQUAL(engine_match_answer(m, 1, 1, &id, 1, &err), ENGINE_NOT_YOUR_TURN);
-    CU_ASSERT_EQUAL(err.code, ENGINE_NOT_YOUR_TURN);
-    CU_ASSERT_EQUAL(engine_match_hash(m), h);
+    expect_refused(m, 1, 1, &id, 1, ENGINE_NOT_YOUR_TURN);
     CU_ASSERT_EQUAL(engine_match_log_len(m), 0);
     engine_match_free(m);
     engine_bundle_free(b);
@@ -53,15 +60,14 @@ static void test_illegal_answers_are_refused_and_change_nothing(void)
     engine_match *m = rig_engine_mini_match(b, 1, NULL, NULL);
     CU_ASSERT_FATAL(m != NULL);
     uint64_t h = engine_match_hash(m);
-    engine_error err;
     uint32_t bad[] = {9};
     uint32_t twice[] = {1, 1};
     uint32_t ok[] = {1};
-    CU_ASSERT_EQUAL(engine_match_answer(m, 0, 2, ok, 1, &err), ENGINE_ILLEGAL_CHOICE);
-    CU_ASSERT_EQUAL(engine_match_answer(m, 0, 1, bad, 1, &err), ENGINE_ILLEGAL_CHOICE);
-    CU_ASSERT_EQUAL(engine_match_answer(m, 0, 1, twice, 2, &err), ENGINE_ILLEGAL_CHOICE);
-    CU_ASSERT_EQUAL(engine_match_answer(m, 0, 1, ok, 0, &err), ENGINE_ILLEGAL_CHOICE);
-    CU_ASSERT_EQUAL(engine_match_hash(m), h);
+    expect_refused(m, 0, 2, ok, 1, ENGINE_ILLEGAL_CHOICE);
+    expect_refused(m, 0, 1, bad, 1, ENGINE_ILLEGAL_CHOICE);
+    expect_refused(m, 0, 1, twice, 2, ENGINE_ILLEGAL_CHOICE);
+    expect_refused(m, 0, 1, ok, 0, ENGINE_ILLEGAL_CHOICE);
+    engine_error err;
     CU_ASSERT_EQUAL(engine_match_answer(m, 0, 1, ok, 1, &err), ENGINE_OK);
     CU_ASSERT_NOT_EQUAL(engine_match_hash(m), h);
     engine_match_free(m);

@@ -33,45 +33,42 @@ static const char *last_line(char *out)
     return nl ? nl + 1 : out;
 }
 
-static void test_rules_runner_passes_the_fixture_bundle(void)
+/* Runs deckhand-rules on the fixture folder tests/fixtures/<fixture> with flags, and checks
+ * its exit code and its summary line. Its stdout (a static buffer, until the next call). */
+static const char *expect_run(const char *fixture, const char *flags, int code, const char *summary)
 {
     static char out[65536];
-    char args[1024];
-    snprintf(args, sizeof args, "%s", dh_test_path("tests/fixtures/bundle"));
-    CU_ASSERT_EQUAL(run_rules(args, out, sizeof out), 0);
+    char dir[64], args[1024];
+    snprintf(dir, sizeof dir, "tests/fixtures/%s", fixture);
+    snprintf(args, sizeof args, "%s%s", dh_test_path(dir), flags);
+    CU_ASSERT_EQUAL(run_rules(args, out, sizeof out), code);
+    CU_ASSERT_STRING_EQUAL(last_line(out), summary);
+    return out;
+}
+
+static void test_rules_runner_passes_the_fixture_bundle(void)
+{
+    const char *out = expect_run("bundle", "", 0, "18 passed, 0 failed");
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "PASS mini/basic: view_hides_the_other_hand"));
-    CU_ASSERT_STRING_EQUAL(last_line(out), "18 passed, 0 failed");
 }
 
 static void test_rules_runner_reports_failures_and_exits_nonzero(void)
 {
-    static char out[65536];
-    char args[1024];
-    snprintf(args, sizeof args, "%s", dh_test_path("tests/fixtures/failing"));
-    CU_ASSERT_EQUAL(run_rules(args, out, sizeof out), 1);
+    const char *out = expect_run("failing", "", 1, "1 passed, 2 failed");
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "PASS tiny/checks: passes"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "FAIL tiny/checks: fails_an_assertion"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "lists differ: expected {1, 3}, got {1, 2}"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "kaboom"));
-    CU_ASSERT_STRING_EQUAL(last_line(out), "1 passed, 2 failed");
 }
 
 static void test_rules_runner_filter_selects_tests(void)
 {
-    static char out[65536];
-    char args[1024];
-    snprintf(args, sizeof args, "%s --filter passes", dh_test_path("tests/fixtures/failing"));
-    CU_ASSERT_EQUAL(run_rules(args, out, sizeof out), 0);
-    CU_ASSERT_STRING_EQUAL(last_line(out), "1 passed, 0 failed");
+    expect_run("failing", " --filter passes", 0, "1 passed, 0 failed");
 }
 
 static void test_rules_runner_fails_when_nothing_ran(void)
 {
-    static char out[65536];
-    char args[1024];
-    snprintf(args, sizeof args, "%s --game nosuch", dh_test_path("tests/fixtures/bundle"));
-    CU_ASSERT_EQUAL(run_rules(args, out, sizeof out), 1);
-    CU_ASSERT_STRING_EQUAL(last_line(out), "0 passed, 0 failed");
+    expect_run("bundle", " --game nosuch", 1, "0 passed, 0 failed");
 }
 
 static const dh_test_case cases[] = {

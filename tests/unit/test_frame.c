@@ -76,58 +76,51 @@ static void test_frame_many_frames_in_one_read(void)
     dh_frame_decoder_free(&d);
 }
 
-static void test_frame_zero_length_is_a_frame(void)
+/* What dh_frame_next says first on a decoder of max fed in[0..n), the payload's length
+ * into *len (left alone unless a frame is there). */
+static int first_frame(size_t max, const uint8_t *in, size_t n, size_t *len)
 {
     dh_frame_decoder d;
-    const uint8_t in[] = {0, 0, 0, 0};
     const uint8_t *p = NULL;
-    size_t len = 99;
-    dh_frame_decoder_init(&d, 100);
-    feed_all(&d, in, sizeof in);
-    CU_ASSERT_EQUAL(dh_frame_next(&d, &p, &len), 1);
-    CU_ASSERT_EQUAL(len, 0);
+    dh_frame_decoder_init(&d, max);
+    feed_all(&d, in, n);
+    int rc = dh_frame_next(&d, &p, len);
     dh_frame_decoder_free(&d);
+    return rc;
+}
+
+static void test_frame_zero_length_is_a_frame(void)
+{
+    const uint8_t in[] = {0, 0, 0, 0};
+    size_t len = 99;
+    CU_ASSERT_EQUAL(first_frame(100, in, sizeof in, &len), 1);
+    CU_ASSERT_EQUAL(len, 0);
 }
 
 static void test_frame_oversized_rejected_at_header(void)
 {
-    dh_frame_decoder d;
     uint8_t hdr[4];
-    const uint8_t *p = NULL;
     size_t len = 0;
-    dh_frame_decoder_init(&d, 100);
     dh_frame_header(hdr, 101);
     /* Only the header: refused before any payload arrives. */
-    feed_all(&d, hdr, sizeof hdr);
-    CU_ASSERT_EQUAL(dh_frame_next(&d, &p, &len), -1);
-    dh_frame_decoder_free(&d);
+    CU_ASSERT_EQUAL(first_frame(100, hdr, sizeof hdr, &len), -1);
 }
 
 static void test_frame_exact_max_accepted(void)
 {
-    dh_frame_decoder d;
     uint8_t buf[4 + 100];
-    const uint8_t *p = NULL;
     size_t len = 0;
     memset(buf, 7, sizeof buf);
     dh_frame_header(buf, 100);
-    dh_frame_decoder_init(&d, 100);
-    feed_all(&d, buf, sizeof buf);
-    CU_ASSERT_EQUAL(dh_frame_next(&d, &p, &len), 1);
+    CU_ASSERT_EQUAL(first_frame(100, buf, sizeof buf, &len), 1);
     CU_ASSERT_EQUAL(len, 100);
-    dh_frame_decoder_free(&d);
 }
 
 static void test_frame_huge_length_header(void)
 {
-    dh_frame_decoder d;
     const uint8_t in[] = {0xff, 0xff, 0xff, 0xff, 1, 2, 3};
-    const uint8_t *p = NULL;
     size_t len = 0;
-    dh_frame_decoder_init(&d, DH_FRAME_DEFAULT_MAX);
-    feed_all(&d, in, sizeof in);
-    CU_ASSERT_EQUAL(dh_frame_next(&d, &p, &len), -1);
-    dh_frame_decoder_free(&d);
+    CU_ASSERT_EQUAL(first_frame(DH_FRAME_DEFAULT_MAX, in, sizeof in, &len), -1);
 }
 
 static void test_frame_large_payload_over_many_reads(void)

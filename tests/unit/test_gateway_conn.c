@@ -12,8 +12,7 @@
 
 static void test_gateway_bad_frame_closes_only_that_connection(void)
 {
-    rg_client *good = rg_open();
-    rg_login(good, "dave", NULL, NULL);
+    rg_client *good = rg_open_as("dave", NULL);
     rg_client *bad = rg_open();
     const uint8_t garbage[] = {0, 0, 0, 3, 0xff, 0xff, 0xff};
     rg_send_all(bad->fd, garbage, sizeof garbage);

@@ -18,8 +18,7 @@ static void test_gateway_match_routing_both_ways(void)
 {
     char pid[64], from[DH_ZMQ_ID_MAX + 1];
     Deckhand__ServerMessage *sm = NULL;
-    rg_client *c = rg_open();
-    rg_login(c, "grace", pid, NULL);
+    rg_client *c = rg_open_as("grace", pid);
 
     char *names[] = {"grace", "bot"};
     rg_mm_assign(pid, "m-1", names, 2);
@@ -35,9 +34,8 @@ static void test_gateway_match_routing_both_ways(void)
 
     /* Choose goes to the worker with the player's id. */
     rg_send_choose(c, 12, "m-1", 11);
-    Deckhand__Internal__Internal *in = rg_router_recv(rg.worker, from, 3000);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
-    CU_ASSERT_EQUAL_FATAL(in->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND);
+    Deckhand__Internal__Internal *in =
+        rg_expect_internal(rg.worker, from, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND);
     CU_ASSERT_EQUAL(in->player_command->cmd_id, 12);
     CU_ASSERT_STRING_EQUAL(in->player_command->match_id, "m-1");
     CU_ASSERT_EQUAL_FATAL(in->player_command->body_case,
@@ -58,15 +56,12 @@ static void test_gateway_match_routing_both_ways(void)
 static void test_gateway_silent_worker_gets_one_unavailable_reply(void)
 {
     char pid[64], from[DH_ZMQ_ID_MAX + 1];
-    rg_client *c = rg_open();
-    rg_login(c, "judy", pid, NULL);
-    rg_assign_match(pid, "m-2");
-    rg_expect_match_found(c, "m-2");
+    rg_client *c = rg_open_in_match("judy", pid, "m-2");
     /* A Reply for the attach (cmd_id 0) is not the client's business. */
     rg_worker_answer(rg.worker, pid, 0, DECKHAND__ERROR_CODE__OK);
     rg_send_resync(c, 21, "m-2");
-    Deckhand__Internal__Internal *in = rg_router_recv(rg.worker, from, 3000);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    Deckhand__Internal__Internal *in =
+        rg_expect_internal(rg.worker, from, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND);
     CU_ASSERT_EQUAL(in->player_command->body_case, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC);
     deckhand__internal__internal__free_unpacked(in, NULL);
     rg_expect_reply(c, 21, DECKHAND__ERROR_CODE__UNAVAILABLE);
@@ -80,15 +75,13 @@ static void test_gateway_silent_worker_gets_one_unavailable_reply(void)
 static void test_gateway_unknown_route_found_in_redis(void)
 {
     char pid[64], from[DH_ZMQ_ID_MAX + 1];
-    if (rg.redis_pid <= 0)
-        return; /* no redis-server on this machine */
-    rg_redis_route("m-9", RG_WORKER_ID, rg.worker_ep);
+    if (!rg_redis_route("m-9", RG_WORKER_ID, rg.worker_ep))
+        return;
 
-    rg_client *c = rg_open();
-    rg_login(c, "kim", pid, NULL);
+    rg_client *c = rg_open_as("kim", pid);
     rg_send_resync(c, 30, "m-9");
-    Deckhand__Internal__Internal *in = rg_router_recv(rg.worker, from, 3000);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    Deckhand__Internal__Internal *in =
+        rg_expect_internal(rg.worker, from, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND);
     CU_ASSERT_STRING_EQUAL(from, RG_GW_ID);
     CU_ASSERT_EQUAL(in->player_command->cmd_id, 30);
     CU_ASSERT_STRING_EQUAL(in->player_command->match_id, "m-9");
@@ -106,10 +99,7 @@ static void test_gateway_unknown_route_found_in_redis(void)
 static void test_gateway_match_moved_refuses_in_flight_and_reattaches(void)
 {
     char pid[64], from[DH_ZMQ_ID_MAX + 1];
-    rg_client *c = rg_open();
-    rg_login(c, "mallory", pid, NULL);
-    rg_assign_match(pid, "m-5");
-    rg_expect_match_found(c, "m-5");
+    rg_client *c = rg_open_in_match("mallory", pid, "m-5");
     rg_send_choose(c, 40, "m-5", 3);
     rg_expect_command(rg.worker, "m-5", pid, 40, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHOOSE);
 
@@ -134,9 +124,8 @@ static void test_gateway_match_moved_refuses_in_flight_and_reattaches(void)
     rg_worker_answer(rg.worker, pid, 40, DECKHAND__ERROR_CODE__OK);
     rg_worker_view(rg.worker, pid, "m-5", 7);
     rg_send_choose(c, 41, "m-5", 3);
-    rg_expect_command(rg.worker2, "m-5", pid, 41, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHOOSE);
-    rg_worker_answer(rg.worker2, pid, 41, DECKHAND__ERROR_CODE__OK);
-    rg_expect_reply(c, 41, DECKHAND__ERROR_CODE__OK);
+    rg_expect_round_trip(c, rg.worker2, "m-5", pid, 41,
+                         DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHOOSE, DECKHAND__ERROR_CODE__OK);
     rg_worker_view(rg.worker2, pid, "m-5", 9);
     Deckhand__ServerMessage *v = NULL;
     CU_ASSERT_EQUAL_FATAL(rg_recv(c, 3000, &v), 1);
@@ -148,24 +137,19 @@ static void test_gateway_match_moved_refuses_in_flight_and_reattaches(void)
 static void test_gateway_worker_unknown_match_drops_route(void)
 {
     char pid[64];
-    if (rg.redis_pid <= 0)
-        return; /* no redis-server on this machine */
-    rg_redis_route("m-7", "wk-two", rg.worker2_ep);
+    if (!rg_redis_route("m-7", "wk-two", rg.worker2_ep))
+        return;
 
-    rg_client *c = rg_open();
-    rg_login(c, "nina", pid, NULL);
-    rg_assign_match(pid, "m-7");
-    rg_expect_match_found(c, "m-7");
+    rg_client *c = rg_open_in_match("nina", pid, "m-7");
     /* The worker lost the match (a fenced write): UNKNOWN_MATCH passes through... */
     rg_send_choose(c, 50, "m-7", 1);
-    rg_expect_command(rg.worker, "m-7", pid, 50, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHOOSE);
-    rg_worker_answer(rg.worker, pid, 50, DECKHAND__ERROR_CODE__UNKNOWN_MATCH);
-    rg_expect_reply(c, 50, DECKHAND__ERROR_CODE__UNKNOWN_MATCH);
+    rg_expect_round_trip(c, rg.worker, "m-7", pid, 50,
+                         DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHOOSE,
+                         DECKHAND__ERROR_CODE__UNKNOWN_MATCH);
     /* ...and the next command finds the new owner in Redis. */
     rg_send_resync(c, 51, "m-7");
-    rg_expect_command(rg.worker2, "m-7", pid, 51, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC);
-    rg_worker_answer(rg.worker2, pid, 51, DECKHAND__ERROR_CODE__OK);
-    rg_expect_reply(c, 51, DECKHAND__ERROR_CODE__OK);
+    rg_expect_round_trip(c, rg.worker2, "m-7", pid, 51,
+                         DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC, DECKHAND__ERROR_CODE__OK);
     rg_close(c);
 }
 
@@ -174,25 +158,19 @@ static void test_gateway_worker_unknown_match_drops_route(void)
 static void test_gateway_game_over_drops_route(void)
 {
     char pid[64];
-    if (rg.redis_pid <= 0)
-        return; /* no redis-server on this machine */
-    rg_redis_route("m-9", "wk-two", rg.worker2_ep);
+    if (!rg_redis_route("m-9", "wk-two", rg.worker2_ep))
+        return;
 
-    rg_client *c = rg_open();
-    rg_login(c, "quinn", pid, NULL);
-    rg_assign_match(pid, "m-9");
-    rg_expect_match_found(c, "m-9");
+    rg_client *c = rg_open_in_match("quinn", pid, "m-9");
     rg_send_resync(c, 60, "m-9"); /* routed by MatchAssigned */
-    rg_expect_command(rg.worker, "m-9", pid, 60, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC);
-    rg_worker_answer(rg.worker, pid, 60, DECKHAND__ERROR_CODE__OK);
-    rg_expect_reply(c, 60, DECKHAND__ERROR_CODE__OK);
+    rg_expect_round_trip(c, rg.worker, "m-9", pid, 60,
+                         DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC, DECKHAND__ERROR_CODE__OK);
 
     rg_worker_game_over(c, pid, "m-9");
 
     rg_send_resync(c, 61, "m-9");
-    rg_expect_command(rg.worker2, "m-9", pid, 61, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC);
-    rg_worker_answer(rg.worker2, pid, 61, DECKHAND__ERROR_CODE__OK);
-    rg_expect_reply(c, 61, DECKHAND__ERROR_CODE__OK);
+    rg_expect_round_trip(c, rg.worker2, "m-9", pid, 61,
+                         DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC, DECKHAND__ERROR_CODE__OK);
     rg_close(c);
 }
 
@@ -203,18 +181,12 @@ static void test_gateway_disconnect_in_match_reports_away_to_worker(void)
     CU_ASSERT_TRUE(rg_await_away(rg.worker, "m-8c", "p-gone-already", 3000));
 
     char pid[64], pid2[64];
-    rg_client *c = rg_open();
-    rg_login(c, "oscar", pid, NULL);
-    rg_assign_match(pid, "m-8");
-    rg_expect_match_found(c, "m-8");
+    rg_client *c = rg_open_in_match("oscar", pid, "m-8");
     rg_close(c);
     CU_ASSERT_TRUE(rg_await_away(rg.worker, "m-8", pid, 3000));
 
     /* After its GameOver a match is not the player's business any more. */
-    c = rg_open();
-    rg_login(c, "peggy", pid2, NULL);
-    rg_assign_match(pid2, "m-8b");
-    rg_expect_match_found(c, "m-8b");
+    c = rg_open_in_match("peggy", pid2, "m-8b");
     rg_worker_game_over(c, pid2, "m-8b");
     rg_close(c);
     CU_ASSERT_FALSE(rg_await_away(rg.worker, "m-8b", pid2, 500));
@@ -227,9 +199,8 @@ static void test_gateway_disconnect_in_match_reports_away_to_worker(void)
 static void test_gateway_resume_on_another_gateway_routes_through_it(void)
 {
     char pid[64], token[DH_TOKEN_MAX], from[DH_ZMQ_ID_MAX + 1], url[64];
-    if (rg.redis_pid <= 0)
-        return; /* no redis-server on this machine */
-    rg_redis_route("m-20", RG_WORKER_ID, rg.worker_ep);
+    if (!rg_redis_route("m-20", RG_WORKER_ID, rg.worker_ep))
+        return;
     snprintf(url, sizeof url, "redis://127.0.0.1:%d", rg.redis_port);
     pid_t gw2 = rg_start_gateway2(url);
     CU_ASSERT_FATAL(gw2 > 0);
@@ -245,19 +216,16 @@ static void test_gateway_resume_on_another_gateway_routes_through_it(void)
     rg_send_hello(b, 40, "", token);
     rg_expect_welcome(b, pid, NULL);
     rg_expect_reply(b, 40, DECKHAND__ERROR_CODE__OK);
-    Deckhand__Internal__Internal *in = rg_router_recv(rg.mm, from, 3000);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
-    CU_ASSERT_EQUAL_FATAL(in->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_BACK);
+    Deckhand__Internal__Internal *in =
+        rg_expect_internal(rg.mm, from, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_BACK);
     CU_ASSERT_STRING_EQUAL(from, RG_GW2_ID);
     CU_ASSERT_STRING_EQUAL(in->player_back->gateway_id, RG_GW2_ID);
     CU_ASSERT_STRING_EQUAL(in->player_back->player_id, pid);
     deckhand__internal__internal__free_unpacked(in, NULL);
 
     rg_send_resync(b, 41, "m-20");
-    in = rg_router_recv(rg.worker, from, 3000);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    in = rg_expect_internal(rg.worker, from, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND);
     CU_ASSERT_STRING_EQUAL(from, RG_GW2_ID);
-    CU_ASSERT_EQUAL_FATAL(in->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND);
     CU_ASSERT_EQUAL(in->player_command->body_case, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC);
     CU_ASSERT_EQUAL(in->player_command->cmd_id, 41);
     CU_ASSERT_STRING_EQUAL(in->player_command->player_id, pid);
@@ -278,8 +246,7 @@ static void test_gateway_redis_down_unavailable_then_recovers(void)
     char pid[64];
     if (rg.redis_pid <= 0)
         return; /* no redis-server on this machine */
-    rg_client *c = rg_open();
-    rg_login(c, "quinn", pid, NULL);
+    rg_client *c = rg_open_as("quinn", pid);
     dh_test_redis_stop(&rg.redis_pid);
     /* A route miss while Redis is down: UNAVAILABLE, and the gateway carries on. */
     rg_send_resync(c, 60, "m-11");
@@ -289,7 +256,7 @@ static void test_gateway_redis_down_unavailable_then_recovers(void)
 
     dh_test_redis_start(rg.redis_port, &rg.redis_pid);
     CU_ASSERT_FATAL(rg.redis_pid > 0);
-    rg_redis_route("m-11", RG_WORKER_ID, rg.worker_ep);
+    CU_ASSERT_FATAL(rg_redis_route("m-11", RG_WORKER_ID, rg.worker_ep));
     /* The gateway reconnects by itself (at most once a second): retry until routed. */
     char from[DH_ZMQ_ID_MAX + 1];
     bool routed = false;

@@ -9,8 +9,7 @@
 
 static void test_gateway_guest_login_welcome_then_reply(void)
 {
-    rg_client *c = rg_open();
-    rg_login(c, "alice", NULL, NULL);
+    rg_client *c = rg_open_as("alice", NULL);
     rg_send_ping(c, 2, 77);
     rg_expect_pong(c, 2, 77);
     rg_close(c);
@@ -51,9 +50,8 @@ static void test_gateway_token_resumes_player_replaces_old_connection_and_report
     rg_expect_reply(b, 9, DECKHAND__ERROR_CODE__OK);
     rg_expect_closed(a);
     /* The matchmaker hears that the player is back, here (a waiting ticket follows). */
-    Deckhand__Internal__Internal *in = rg_router_recv(rg.mm, from, 3000);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
-    CU_ASSERT_EQUAL_FATAL(in->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_BACK);
+    Deckhand__Internal__Internal *in =
+        rg_expect_internal(rg.mm, from, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_BACK);
     CU_ASSERT_STRING_EQUAL(in->player_back->player_id, pid);
     CU_ASSERT_STRING_EQUAL(in->player_back->gateway_id, RG_GW_ID);
     deckhand__internal__internal__free_unpacked(in, NULL);
@@ -69,8 +67,7 @@ static void test_gateway_token_resumes_player_replaces_old_connection_and_report
 
 static void test_gateway_rate_limit(void)
 {
-    rg_client *c = rg_open();
-    rg_login(c, "heidi", NULL, NULL);
+    rg_client *c = rg_open_as("heidi", NULL);
     int limited = 0, ok = 0;
     for (int i = 0; i < 200; i++)
         rg_send_ping(c, (uint64_t)(100 + i), (uint64_t)i);
@@ -94,16 +91,23 @@ static void test_gateway_rate_limit(void)
     rg_close(c);
 }
 
+/* c joins the "dominion" queue as cmd_id: the QueueJoin the matchmaker receives from this
+ * gateway (the caller frees it). */
+static Deckhand__Internal__Internal *queue_join(rg_client *c, uint64_t cmd_id, uint32_t players)
+{
+    char from[DH_ZMQ_ID_MAX + 1];
+    rg_send_queue_join(c, cmd_id, "dominion", players);
+    Deckhand__Internal__Internal *in =
+        rg_expect_internal(rg.mm, from, DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_JOIN);
+    CU_ASSERT_STRING_EQUAL(from, RG_GW_ID);
+    return in;
+}
+
 static void test_gateway_queue_join_round_trip(void)
 {
-    char pid[64], from[DH_ZMQ_ID_MAX + 1];
-    rg_client *c = rg_open();
-    rg_login(c, "erin", pid, NULL);
-    rg_send_queue_join(c, 7, "dominion", 2);
-    Deckhand__Internal__Internal *in = rg_router_recv(rg.mm, from, 3000);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
-    CU_ASSERT_STRING_EQUAL(from, RG_GW_ID);
-    CU_ASSERT_EQUAL_FATAL(in->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_JOIN);
+    char pid[64];
+    rg_client *c = rg_open_as("erin", pid);
+    Deckhand__Internal__Internal *in = queue_join(c, 7, 2);
     CU_ASSERT_STRING_EQUAL(in->queue_join->player_id, pid);
     CU_ASSERT_STRING_EQUAL(in->queue_join->name, "erin");
     CU_ASSERT_STRING_EQUAL(in->queue_join->gateway_id, RG_GW_ID);
@@ -120,19 +124,14 @@ static void test_gateway_queue_join_round_trip(void)
 static void test_gateway_disconnect_while_queued_reports_player_away(void)
 {
     char pid[64], from[DH_ZMQ_ID_MAX + 1];
-    rg_client *c = rg_open();
-    rg_login(c, "liam", pid, NULL);
-    rg_send_queue_join(c, 2, "dominion", 0);
-    Deckhand__Internal__Internal *in = rg_router_recv(rg.mm, from, 3000);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    rg_client *c = rg_open_as("liam", pid);
+    Deckhand__Internal__Internal *in = queue_join(c, 2, 0);
     deckhand__internal__internal__free_unpacked(in, NULL);
     rg_mm_queue_reply(pid, 2, DECKHAND__ERROR_CODE__OK, NULL);
     rg_expect_reply(c, 2, DECKHAND__ERROR_CODE__OK);
     rg_close(c);
     /* Not a QueueLeave: the ticket keeps its place for the grace period. */
-    in = rg_router_recv(rg.mm, from, 3000);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
-    CU_ASSERT_EQUAL_FATAL(in->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_AWAY);
+    in = rg_expect_internal(rg.mm, from, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_AWAY);
     CU_ASSERT_STRING_EQUAL(in->player_away->player_id, pid);
     CU_ASSERT_STRING_EQUAL(in->player_away->gateway_id, RG_GW_ID);
     deckhand__internal__internal__free_unpacked(in, NULL);
@@ -141,12 +140,10 @@ static void test_gateway_disconnect_while_queued_reports_player_away(void)
 static void test_gateway_queue_without_answer_unavailable(void)
 {
     char from[DH_ZMQ_ID_MAX + 1];
-    rg_client *c = rg_open();
-    rg_login(c, "frank", NULL, NULL);
+    rg_client *c = rg_open_as("frank", NULL);
     rg_send_queue_leave(c, 4, "dominion");
-    Deckhand__Internal__Internal *in = rg_router_recv(rg.mm, from, 3000);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
-    CU_ASSERT_EQUAL(in->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_LEAVE);
+    Deckhand__Internal__Internal *in =
+        rg_expect_internal(rg.mm, from, DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_LEAVE);
     deckhand__internal__internal__free_unpacked(in, NULL);
     uint64_t t0 = dh_test_now_ms();
     rg_expect_reply(c, 4, DECKHAND__ERROR_CODE__UNAVAILABLE);

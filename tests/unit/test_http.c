@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -164,6 +165,21 @@ static char *roundtrip(int port, const char *req, size_t len, char *buf, size_t 
     return buf;
 }
 
+static const char get_hello[] = "GET /hello HTTP/1.1\r\n\r\n";
+
+/* True when port answers req (n bytes) with a response that contains want. */
+static bool answers(int port, const char *req, size_t n, const char *want)
+{
+    char buf[4096];
+    return strstr(roundtrip(port, req, n, buf, sizeof buf), want) != NULL;
+}
+
+/* The same for GET /hello. */
+static bool hello_answers(int port, const char *want)
+{
+    return answers(port, get_hello, sizeof get_hello - 1, want);
+}
+
 static dh_http *start(const dh_http_limits *lim)
 {
     dh_http *s = dh_http_start("127.0.0.1:0", lim, echo_handler, NULL);
@@ -204,33 +220,27 @@ static void test_http_bad_input_gets_4xx(void)
     int port = dh_http_port(s);
     char buf[4096];
     const char unknown[] = "GET /nope HTTP/1.1\r\n\r\n";
-    CU_ASSERT_PTR_NOT_NULL(strstr(roundtrip(port, unknown, sizeof unknown - 1, buf, sizeof buf),
-                                  "HTTP/1.1 404 Not Found\r\n"));
+    CU_ASSERT_TRUE(answers(port, unknown, sizeof unknown - 1, "HTTP/1.1 404 Not Found\r\n"));
     const char post[] = "POST /hello HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc";
     roundtrip(port, post, sizeof post - 1, buf, sizeof buf);
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "HTTP/1.1 405 Method Not Allowed\r\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "Allow: GET\r\n"));
     const char garbage[] = "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n";
-    CU_ASSERT_PTR_NOT_NULL(strstr(roundtrip(port, garbage, sizeof garbage - 1, buf, sizeof buf),
-                                  "HTTP/1.1 400 Bad Request\r\n"));
+    CU_ASSERT_TRUE(answers(port, garbage, sizeof garbage - 1, "HTTP/1.1 400 Bad Request\r\n"));
     const char noversion[] = "GET /hello\r\n\r\n";
-    CU_ASSERT_PTR_NOT_NULL(strstr(roundtrip(port, noversion, sizeof noversion - 1, buf, sizeof buf),
-                                  "400 Bad Request"));
+    CU_ASSERT_TRUE(answers(port, noversion, sizeof noversion - 1, "400 Bad Request"));
     const char relative[] = "GET hello HTTP/1.1\r\n\r\n";
-    CU_ASSERT_PTR_NOT_NULL(
-        strstr(roundtrip(port, relative, sizeof relative - 1, buf, sizeof buf), "400 Bad Request"));
+    CU_ASSERT_TRUE(answers(port, relative, sizeof relative - 1, "400 Bad Request"));
     /* 20 kB of headers, past the 8 kB limit */
     size_t big = 20000;
     char *huge = malloc(big);
     CU_ASSERT_PTR_NOT_NULL_FATAL(huge);
     memset(huge, 'a', big);
     memcpy(huge, "GET /hello HTTP/1.1\r\nX-Pad: ", 28);
-    CU_ASSERT_PTR_NOT_NULL(strstr(roundtrip(port, huge, big, buf, sizeof buf),
-                                  "HTTP/1.1 431 Request Header Fields Too Large\r\n"));
+    CU_ASSERT_TRUE(answers(port, huge, big, "HTTP/1.1 431 Request Header Fields Too Large\r\n"));
     free(huge);
     /* still serving */
-    const char ok[] = "GET /hello HTTP/1.1\r\n\r\n";
-    CU_ASSERT_PTR_NOT_NULL(strstr(roundtrip(port, ok, sizeof ok - 1, buf, sizeof buf), "200 OK"));
+    CU_ASSERT_TRUE(hello_answers(port, "200 OK"));
     dh_http_stop(s);
 }
 
@@ -244,10 +254,8 @@ static void test_http_slow_client_dropped_without_blocking_others(void)
     CU_ASSERT_FATAL(slow >= 0);
     send_all(slow, "GET /hel", 8); /* and never the rest */
     uint64_t t0 = dh_test_now_ms();
-    const char ok[] = "GET /hello HTTP/1.1\r\n\r\n";
     for (int i = 0; i < 5; i++)
-        CU_ASSERT_PTR_NOT_NULL(
-            strstr(roundtrip(port, ok, sizeof ok - 1, buf, sizeof buf), "200 OK"));
+        CU_ASSERT_TRUE(hello_answers(port, "200 OK"));
     CU_ASSERT(dh_test_now_ms() - t0 < 400);
     read_all(slow, buf, sizeof buf); /* returns when the server closes it */
     uint64_t waited = dh_test_now_ms() - t0;
@@ -269,20 +277,17 @@ static void test_http_many_connections_past_the_cap(void)
         CU_ASSERT_FATAL(idle[i] >= 0);
     }
     usleep(100 * 1000); /* let the server take all four */
-    const char ok[] = "GET /hello HTTP/1.1\r\n\r\n";
-    CU_ASSERT_PTR_NOT_NULL(
-        strstr(roundtrip(port, ok, sizeof ok - 1, buf, sizeof buf), "503 Service Unavailable"));
+    CU_ASSERT_TRUE(hello_answers(port, "503 Service Unavailable"));
     for (int i = 0; i < 4; i++)
         close(idle[i]);
     /* the slots free up as the server sees those clients go */
     uint64_t deadline = dh_test_now_ms() + 2000;
-    while (!strstr(roundtrip(port, ok, sizeof ok - 1, buf, sizeof buf), "200 OK") &&
-           dh_test_now_ms() < deadline)
+    while (!hello_answers(port, "200 OK") && dh_test_now_ms() < deadline)
         usleep(10 * 1000);
     /* 200 clients one after the other, each answered */
     int good = 0;
     for (int i = 0; i < 200; i++)
-        good += strstr(roundtrip(port, ok, sizeof ok - 1, buf, sizeof buf), "200 OK") != NULL;
+        good += hello_answers(port, "200 OK");
     CU_ASSERT_EQUAL(good, 200);
     /* and up to the cap at once */
     int fds[4];
@@ -291,7 +296,7 @@ static void test_http_many_connections_past_the_cap(void)
         CU_ASSERT_FATAL(fds[i] >= 0);
     }
     for (int i = 0; i < 4; i++)
-        send_all(fds[i], ok, sizeof ok - 1);
+        send_all(fds[i], get_hello, sizeof get_hello - 1);
     good = 0;
     for (int i = 0; i < 4; i++) {
         good += strstr(read_all(fds[i], buf, sizeof buf), "200 OK") != NULL;

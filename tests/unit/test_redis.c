@@ -8,43 +8,36 @@
 
 #include "dh_test.h"
 
-static void test_redis_url_host_and_port(void)
+/* url reads as host, port, password and db. */
+static void expect_url(const char *url, const char *host, int port, const char *password, int db)
 {
     dh_redis_addr a;
-    CU_ASSERT_EQUAL(dh_redis_parse_url("redis://127.0.0.1:6390", &a), 0);
-    CU_ASSERT_STRING_EQUAL(a.host, "127.0.0.1");
-    CU_ASSERT_EQUAL(a.port, 6390);
-    CU_ASSERT_STRING_EQUAL(a.password, "");
-    CU_ASSERT_EQUAL(a.db, 0);
+    CU_ASSERT_EQUAL_FATAL(dh_redis_parse_url(url, &a), 0);
+    CU_ASSERT_STRING_EQUAL(a.host, host);
+    CU_ASSERT_EQUAL(a.port, port);
+    CU_ASSERT_STRING_EQUAL(a.password, password);
+    CU_ASSERT_EQUAL(a.db, db);
+}
+
+static void test_redis_url_host_and_port(void)
+{
+    expect_url("redis://127.0.0.1:6390", "127.0.0.1", 6390, "", 0);
 }
 
 static void test_redis_url_default_port(void)
 {
-    dh_redis_addr a;
-    CU_ASSERT_EQUAL(dh_redis_parse_url("redis://cache.local", &a), 0);
-    CU_ASSERT_STRING_EQUAL(a.host, "cache.local");
-    CU_ASSERT_EQUAL(a.port, 6379);
+    expect_url("redis://cache.local", "cache.local", 6379, "", 0);
 }
 
 static void test_redis_url_password_and_db(void)
 {
-    dh_redis_addr a;
-    CU_ASSERT_EQUAL(dh_redis_parse_url("redis://:s3cret@10.0.0.5:7000/3", &a), 0);
-    CU_ASSERT_STRING_EQUAL(a.host, "10.0.0.5");
-    CU_ASSERT_EQUAL(a.port, 7000);
-    CU_ASSERT_STRING_EQUAL(a.password, "s3cret");
-    CU_ASSERT_EQUAL(a.db, 3);
-    CU_ASSERT_EQUAL(dh_redis_parse_url("redis://user:pw@h:1/", &a), 0);
-    CU_ASSERT_STRING_EQUAL(a.password, "pw");
-    CU_ASSERT_EQUAL(a.db, 0);
+    expect_url("redis://:s3cret@10.0.0.5:7000/3", "10.0.0.5", 7000, "s3cret", 3);
+    expect_url("redis://user:pw@h:1/", "h", 1, "pw", 0);
 }
 
 static void test_redis_url_bare_host_port(void)
 {
-    dh_redis_addr a;
-    CU_ASSERT_EQUAL(dh_redis_parse_url("localhost:6390", &a), 0);
-    CU_ASSERT_STRING_EQUAL(a.host, "localhost");
-    CU_ASSERT_EQUAL(a.port, 6390);
+    expect_url("localhost:6390", "localhost", 6390, "", 0);
 }
 
 static void test_redis_url_malformed_is_refused(void)

@@ -12,6 +12,20 @@ static const uint8_t key[] = "0123456789abcdef0123456789abcdef";
 static const uint8_t other[] = "fedcba9876543210fedcba9876543210";
 #define KEYLEN 32
 
+/* A token of player "p-1" called "alice", expiring at 2000, signed with key into tok
+ * (DH_TOKEN_MAX bytes). */
+static void sign_alice(char *tok)
+{
+    CU_ASSERT_EQUAL_FATAL(dh_token_sign(key, KEYLEN, "p-1", "alice", 2000, tok, DH_TOKEN_MAX), 0);
+}
+
+/* tok checked with k at now; the claims are not looked at. */
+static dh_token_status verify(const uint8_t *k, const char *tok, int64_t now)
+{
+    dh_token_claims c;
+    return dh_token_verify(k, KEYLEN, tok, now, &c);
+}
+
 static void test_token_round_trip(void)
 {
     char tok[DH_TOKEN_MAX];
@@ -27,55 +41,50 @@ static void test_token_round_trip(void)
 static void test_token_tampered_payload_rejected(void)
 {
     char tok[DH_TOKEN_MAX];
-    dh_token_claims c;
-    CU_ASSERT_EQUAL_FATAL(dh_token_sign(key, KEYLEN, "p-1", "alice", 2000, tok, sizeof tok), 0);
+    sign_alice(tok);
     for (size_t i = 0; tok[i] && tok[i] != '.'; i++) {
         char saved = tok[i];
         tok[i] = saved == 'A' ? 'B' : 'A';
-        CU_ASSERT_NOT_EQUAL(dh_token_verify(key, KEYLEN, tok, 1000, &c), DH_TOKEN_OK);
+        CU_ASSERT_NOT_EQUAL(verify(key, tok, 1000), DH_TOKEN_OK);
         tok[i] = saved;
     }
-    CU_ASSERT_EQUAL(dh_token_verify(key, KEYLEN, tok, 1000, &c), DH_TOKEN_OK);
+    CU_ASSERT_EQUAL(verify(key, tok, 1000), DH_TOKEN_OK);
 }
 
 static void test_token_tampered_signature_rejected(void)
 {
     char tok[DH_TOKEN_MAX];
-    dh_token_claims c;
-    CU_ASSERT_EQUAL_FATAL(dh_token_sign(key, KEYLEN, "p-1", "alice", 2000, tok, sizeof tok), 0);
+    sign_alice(tok);
     char *sig = strchr(tok, '.') + 1;
     sig[3] = sig[3] == 'x' ? 'y' : 'x';
-    CU_ASSERT_EQUAL(dh_token_verify(key, KEYLEN, tok, 1000, &c), DH_TOKEN_BAD_SIGNATURE);
+    CU_ASSERT_EQUAL(verify(key, tok, 1000), DH_TOKEN_BAD_SIGNATURE);
 }
 
 static void test_token_expired_rejected(void)
 {
     char tok[DH_TOKEN_MAX];
-    dh_token_claims c;
-    CU_ASSERT_EQUAL_FATAL(dh_token_sign(key, KEYLEN, "p-1", "alice", 2000, tok, sizeof tok), 0);
-    CU_ASSERT_EQUAL(dh_token_verify(key, KEYLEN, tok, 1999, &c), DH_TOKEN_OK);
-    CU_ASSERT_EQUAL(dh_token_verify(key, KEYLEN, tok, 2000, &c), DH_TOKEN_EXPIRED);
-    CU_ASSERT_EQUAL(dh_token_verify(key, KEYLEN, tok, 5000, &c), DH_TOKEN_EXPIRED);
+    sign_alice(tok);
+    CU_ASSERT_EQUAL(verify(key, tok, 1999), DH_TOKEN_OK);
+    CU_ASSERT_EQUAL(verify(key, tok, 2000), DH_TOKEN_EXPIRED);
+    CU_ASSERT_EQUAL(verify(key, tok, 5000), DH_TOKEN_EXPIRED);
 }
 
 static void test_token_wrong_key_rejected(void)
 {
     char tok[DH_TOKEN_MAX];
-    dh_token_claims c;
-    CU_ASSERT_EQUAL_FATAL(dh_token_sign(key, KEYLEN, "p-1", "alice", 2000, tok, sizeof tok), 0);
-    CU_ASSERT_EQUAL(dh_token_verify(other, KEYLEN, tok, 1000, &c), DH_TOKEN_BAD_SIGNATURE);
+    sign_alice(tok);
+    CU_ASSERT_EQUAL(verify(other, tok, 1000), DH_TOKEN_BAD_SIGNATURE);
 }
 
 static void test_token_garbage_rejected(void)
 {
-    dh_token_claims c;
     const char *bad[] = {"", ".", "abc", "abc.", ".abc", "a.b.c", "!!!.???", "dGVzdA.dGVzdA"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        CU_ASSERT_NOT_EQUAL(dh_token_verify(key, KEYLEN, bad[i], 1000, &c), DH_TOKEN_OK);
+        CU_ASSERT_NOT_EQUAL(verify(key, bad[i], 1000), DH_TOKEN_OK);
     char longtok[DH_TOKEN_MAX + 10];
     memset(longtok, 'A', sizeof longtok - 1);
     longtok[sizeof longtok - 1] = '\0';
-    CU_ASSERT_EQUAL(dh_token_verify(key, KEYLEN, longtok, 1000, &c), DH_TOKEN_MALFORMED);
+    CU_ASSERT_EQUAL(verify(key, longtok, 1000), DH_TOKEN_MALFORMED);
 }
 
 static void test_token_sign_refuses_bad_fields(void)
@@ -101,9 +110,8 @@ static void test_token_random_keys_differ(void)
 static void test_token_random_edits_refused(void)
 {
     char tok[DH_TOKEN_MAX], t2[DH_TOKEN_MAX];
-    dh_token_claims c;
     unsigned seed = 99;
-    CU_ASSERT_EQUAL_FATAL(dh_token_sign(key, KEYLEN, "p-1", "alice", 2000, tok, sizeof tok), 0);
+    sign_alice(tok);
     size_t n = strlen(tok);
     for (int round = 0; round < 5000; round++) {
         memcpy(t2, tok, n + 1);
@@ -112,7 +120,7 @@ static void test_token_random_edits_refused(void)
         if (ch == t2[i])
             continue;
         t2[i] = ch;
-        CU_ASSERT_NOT_EQUAL_FATAL(dh_token_verify(key, KEYLEN, t2, 1000, &c), DH_TOKEN_OK);
+        CU_ASSERT_NOT_EQUAL_FATAL(verify(key, t2, 1000), DH_TOKEN_OK);
     }
 }
 
