@@ -21,11 +21,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <zmq.h>
 
 #include "control.h"
+#include "dh_clock.h"
 #include "dh_flags.h"
 #include "dh_log.h"
 #include "dh_ops.h"
@@ -43,13 +43,6 @@ static void mm_on_signal(int sig)
 {
     (void)sig;
     mm_stop = 1;
-}
-
-static uint64_t mm_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
 /* The gauges and the probes, once per iteration (cheap: counts the loop keeps). */
@@ -98,9 +91,9 @@ static int mm_metrics(mm_state *mm, dh_metrics *reg)
 
 static int mm_run(mm_state *mm, dh_ops *ops)
 {
-    uint64_t next_tick = mm_now_ms();
+    uint64_t next_tick = dh_now_ms();
     while (!mm_stop) {
-        uint64_t now = mm_now_ms();
+        uint64_t now = dh_now_ms();
         long timeout = next_tick > now ? (long)(next_tick - now) : 0;
         zmq_pollitem_t item = {.socket = mm->router, .events = ZMQ_POLLIN};
         if (zmq_poll(&item, 1, timeout) < 0) {
@@ -118,10 +111,10 @@ static int mm_run(mm_state *mm, dh_ops *ops)
                 break;
             if (rc < 0)
                 continue;
-            form |= control_handle(mm, identity, msg, mm_now_ms());
+            form |= control_handle(mm, identity, msg, dh_now_ms());
             deckhand__internal__internal__free_unpacked(msg, NULL);
         }
-        now = mm_now_ms();
+        now = dh_now_ms();
         if (form || now >= next_tick) {
             mm_tick(mm, now);
             if (now >= next_tick)
@@ -244,7 +237,7 @@ int main(int argc, char **argv)
     if (mm_run(&mm, &ops) == 0) {
         dh_info("stopping: %zu players waiting, %zu placements pending", queue_total(mm.queues),
                 mm.placements.n);
-        lease_release(&mm, mm_now_ms());
+        lease_release(&mm, dh_now_ms());
         rc = 0;
     }
 err:

@@ -27,11 +27,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <zmq.h>
 
 #include "bundles.h"
+#include "dh_clock.h"
 #include "dh_flags.h"
 #include "dh_log.h"
 #include "dh_ops.h"
@@ -61,21 +61,14 @@ static void worker_on_signal(int sig)
     worker_stop = 1;
 }
 
-static uint64_t worker_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 static int worker_run(host *h, dh_ops *ops, dh_gauge *active)
 {
     bool beaten = false;
     uint64_t next_beat = 0, next_hello = 0, next_poll = 0, next_adopt = 0;
-    uint64_t next_owned = worker_now_ms() + OWNED_CHECK_MS, last_wake = worker_now_ms();
+    uint64_t next_owned = dh_now_ms() + OWNED_CHECK_MS, last_wake = dh_now_ms();
     size_t due = 0; /* default answers made last iteration: more may be due at once */
     while (!worker_stop) {
-        uint64_t now = worker_now_ms();
+        uint64_t now = dh_now_ms();
         uint64_t next = next_beat < next_poll ? next_beat : next_poll;
         next = next < next_adopt ? next : next_adopt;
         long timeout = next > now ? (long)(next - now) : 0;
@@ -93,7 +86,7 @@ static int worker_run(host *h, dh_ops *ops, dh_gauge *active)
             dh_error("zmq_poll: %s", zmq_strerror(errno));
             return -1;
         }
-        now = worker_now_ms();
+        now = dh_now_ms();
         /* Frozen (SIGSTOP, a stalled VM) long enough for the matchmaker to move our
          * matches, or simply due: forget the ones that are not ours any more before
          * serving anything from them. */
@@ -116,25 +109,25 @@ static int worker_run(host *h, dh_ops *ops, dh_gauge *active)
             next_beat = now + BEAT_MS;
             beaten = true;
         }
-        host_flush(h, worker_now_ms());
-        if (adopt || worker_now_ms() >= next_adopt) {
-            host_adopt_pending(h, worker_now_ms());
-            next_adopt = worker_now_ms() + ADOPT_POLL_MS;
+        host_flush(h, dh_now_ms());
+        if (adopt || dh_now_ms() >= next_adopt) {
+            host_adopt_pending(h, dh_now_ms());
+            next_adopt = dh_now_ms() + ADOPT_POLL_MS;
         }
-        due = host_tick(h, worker_now_ms());
-        host_flush(h, worker_now_ms());
-        if (h->bs && worker_now_ms() >= next_poll) {
-            bundles_poll(h->bs, worker_now_ms());
-            next_poll = worker_now_ms() + BUNDLES_POLL_MS;
+        due = host_tick(h, dh_now_ms());
+        host_flush(h, dh_now_ms());
+        if (h->bs && dh_now_ms() >= next_poll) {
+            bundles_poll(h->bs, dh_now_ms());
+            next_poll = dh_now_ms() + BUNDLES_POLL_MS;
         }
-        host_apply_bundles(h, worker_now_ms());
+        host_apply_bundles(h, dh_now_ms());
         worker_metrics_publish(h, ops, active, beaten);
     }
     dh_ops_ready(ops, "stopping");
     /* Last word: every accepted answer is flushed; the matchmaker moves our matches to
      * other workers now rather than after REGISTRY_DEAD_MS of silence. */
-    host_flush(h, worker_now_ms());
-    worker_control_beat(h, worker_now_ms(), true);
+    host_flush(h, dh_now_ms());
+    worker_control_beat(h, dh_now_ms(), true);
     return 0;
 }
 
@@ -277,7 +270,7 @@ int main(int argc, char **argv)
 err:
     dh_ops_stop(&ops);
     if (host_ready) {
-        host_flush(&h, worker_now_ms());
+        host_flush(&h, dh_now_ms());
         host_free(&h);
     }
     if (router)
