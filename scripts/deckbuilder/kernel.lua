@@ -247,6 +247,16 @@ function kernel:deal_start(g, p, cards)
   self:draw(g, p, self.hand_size, true)
 end
 
+-- Deal every player their starting cards (then each(g, p), if given, for the game's own
+-- per-player set-up) and give player 1 the first turn.
+function kernel:deal_all(g, cards, each)
+  for p = 1, g:nplayers() do
+    self:deal_start(g, p, cards)
+    if each then each(g, p) end
+  end
+  g:set_counter("active", 0, 1)
+end
+
 -- Supply pile names of this match, in display order.
 function kernel:supply_names(g)
   local t = {}
@@ -265,6 +275,11 @@ function kernel:empty_piles(g)
     if g:count(pile.zone, 0) == 0 and g:counter(pile.key) ~= 0 then n = n + 1 end
   end
   return n
+end
+
+-- Dominion's end: the pile of card `name` (Province) or three supply piles are empty.
+function kernel:pile_or_three_out(g, name)
+  return g:count(self:pile(name), 0) == 0 or self:empty_piles(g) >= 3
 end
 
 local GAIN_TO = { discard = "discard", hand = "hand", deck = "deck" }
