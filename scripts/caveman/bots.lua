@@ -10,6 +10,8 @@
 -- with +Actions first, then draws, then Weapons by damage, then the rest; Toolmaker
 -- trades the best Treasure it can; Priest and Warrior trash Wood; Sacrifice gains a Club.
 
+local botkit = require("deckbuilder.botkit")
+
 local bots = {}
 
 local NONE = {}
@@ -131,9 +133,7 @@ local function make_bot(k, strategy)
     if kind == "action" then return choose_action(k, g, d) end
     if kind == "trash" then return choose_trash(k, g, p, d) end
     if kind == "gain" then return choose_gain(k, g, d) end
-    local t = {}
-    for i = 1, (d.min or 1) do t[i] = i end
-    return t
+    return botkit.least(d)
   end
 end
 

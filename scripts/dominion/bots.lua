@@ -10,6 +10,8 @@
 -- Strategies differ only in what they buy and draft; all share the other decisions
 -- (playing actions, discards, trashing, gains, reactions and every card's questions).
 
+local botkit = require("deckbuilder.botkit")
+
 local bots = {}
 
 local STALL_TURNS = 60
@@ -75,15 +77,7 @@ local TRASH_PREFERENCE = {
   Remodel = { "Gold", "Curse", "Estate", "Copper" },
 }
 
--- The option (card options) with the highest cost, as an index.
-local function dearest_card(k, g, d)
-  local best, bestv = 1, -1
-  for i = 1, #d.options do
-    local c = k.cards[g:name(d.options[i].card)].cost
-    if c > bestv then best, bestv = i, c end
-  end
-  return best
-end
+local dearest_card = botkit.dearest_card
 
 -- An optional trash (Sentry): Curses and Estates only (up to d.max), as indices.
 local function curses_and_estates(g, d)
@@ -300,9 +294,7 @@ local function make_bot(kernel_of, strategy, wants)
     if kind == "set_aside" then return { g:counter("actions") == 0 and 1 or 2 } end
     if kind == "draft" then return choose_draft(k, d, wants) end
     if kind == "reveal" or kind == "yesno" then return { 1 } end
-    local t = {}
-    for i = 1, (d.min or 1) do t[i] = i end
-    return t
+    return botkit.least(d)
   end
 end
 
