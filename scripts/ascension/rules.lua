@@ -117,30 +117,27 @@ function R.may_banish(g, p, source)
   if picked[1] then R.banish(g, p, picked[1]) end
 end
 
--- Keystones are spent as soon as they are gained (README: always spent).
-function R.life_keystone(g, p)
-  g:log(pname(g, p) .. " gains a Life Keystone")
-  if not R.holds(g, p, "Temple of Life") then
-    R.take_temple(g, p, "Temple of Life")
+-- Keystones are spent as soon as they are gained (README: always spent): the Temple of
+-- its kind if p lacks it, else Immortality if p lacks that too, and then its bonus
+-- (bonus(g, p)) as well.
+local function keystone(g, p, kind, bonus)
+  g:log(pname(g, p) .. " gains a " .. kind .. " Keystone")
+  local temple = "Temple of " .. kind
+  if not R.holds(g, p, temple) then
+    R.take_temple(g, p, temple)
     return
   end
   if not R.holds(g, p, "Temple of Immortality") then
     R.take_temple(g, p, "Temple of Immortality")
   end
-  R.add_runes(g, p, 2)
+  bonus(g, p)
 end
 
-function R.death_keystone(g, p)
-  g:log(pname(g, p) .. " gains a Death Keystone")
-  if not R.holds(g, p, "Temple of Death") then
-    R.take_temple(g, p, "Temple of Death")
-    return
-  end
-  if not R.holds(g, p, "Temple of Immortality") then
-    R.take_temple(g, p, "Temple of Immortality")
-  end
-  R.may_banish(g, p, "Death Keystone")
-end
+local function two_runes(g, p) R.add_runes(g, p, 2) end
+local function may_banish(g, p) R.may_banish(g, p, "Death Keystone") end
+
+function R.life_keystone(g, p) keystone(g, p, "Life", two_runes) end
+function R.death_keystone(g, p) keystone(g, p, "Death", may_banish) end
 
 -- ---- faction conditions -----------------------------------------------------------------
 
@@ -341,6 +338,18 @@ function R.defeat(g, k, p, id, free)
 end
 
 -- Shuffle p's discard pile into p's deck (the whole deck is shuffled).
+-- "You may ..." about p's own zone: p is asked only when the zone holds a card.
+function R.may(g, k, p, zone, source, question, yes, no)
+  if g:count(zone, p) == 0 then return false end
+  return k:yesno(g, p, source .. ": " .. question, yes, no, "yesno", source)
+end
+
+function R.deck_into_discard(g, p)
+  local n = g:count("deck", p)
+  for _ = 1, n do g:move(g:top("deck", p), "discard", p) end
+  g:log(pname(g, p) .. " puts their deck into their discard pile")
+end
+
 function R.shuffle_discard_into_deck(g, p)
   local n = g:count("discard", p)
   for _ = 1, n do g:move(g:top("discard", p), "deck", p) end
