@@ -2,28 +2,13 @@
 -- The card handlers are Dominion's; these tests pin that Accession gets them.
 local kit = require("deckbuilder.testkit")
 
-local FIVE = { "Copper", "Copper", "Copper", "Copper", "Copper" }
-
--- A match whose first turn is player 1's with this hand, deck (top first) and discard.
-local function stack(g, p, hand, deck, discard)
-  kit.set_hand(g, p, hand)
-  kit.set_deck(g, p, deck or FIVE)
-  kit.set_discard(g, p, discard or {})
-end
+local FIVE = kit.FIVE
 
 local function match(hand, deck, more, players)
   return { players = players or 2, seed = 7, setup = function(g)
-    stack(g, 1, hand, deck)
+    kit.stack(g, 1, hand, deck)
     if more then more(g) end
   end }
-end
-
-local function count_named(g, zone, p, name)
-  local n = 0
-  for i = 1, g:count(zone, p) do
-    if g:name(g:at(zone, p, i)) == name then n = n + 1 end
-  end
-  return n
 end
 
 local tests = {}
@@ -52,15 +37,8 @@ end
 
 function tests.test_starting_deck_is_7_copper_3_estate_with_a_hand_of_5(T)
   local m = T.match { players = 2, seed = 5 }
-  for p = 1, 2 do
-    T.eq(m.g:count("hand", p), 5)
-    T.eq(m.g:count("deck", p), 5)
-    local all = function(name)
-      return count_named(m.g, "hand", p, name) + count_named(m.g, "deck", p, name)
-    end
-    T.eq(all("Copper"), 7)
-    T.eq(all("Estate"), 3)
-  end
+  kit.check_start_deck(T, m, 5, { Copper = 7, Estate = 3 })
+  for p = 1, 2 do T.eq(m.g:count("deck", p), 5) end
 end
 
 -- ---- base cards ------------------------------------------------------------------------
@@ -181,8 +159,8 @@ end
 function tests.test_game_ends_when_provinces_run_out(T)
   local m = T.match { setup = function(g)
     kit.empty_pile(g, "Province", 1)
-    stack(g, 1, { "Gold", "Gold", "Gold" })
-    stack(g, 2, FIVE, FIVE, { "Duchy" })
+    kit.stack(g, 1, { "Gold", "Gold", "Gold" })
+    kit.stack(g, 2, FIVE, FIVE, { "Duchy" })
   end }
   kit.pick(m, "Play all treasures")
   kit.pick(m, "Buy Province ($8)")
@@ -199,7 +177,7 @@ function tests.test_three_empty_supply_piles_of_any_kind_end_the_game(T)
     kit.empty_pile(g, "Estate")
     kit.empty_pile(g, "Copper")
     kit.empty_pile(g, "Cellar", 1)
-    stack(g, 1, { "Copper", "Copper" })
+    kit.stack(g, 1, { "Copper", "Copper" })
   end }
   kit.pick(m, "Play all treasures")
   kit.pick(m, "Buy Cellar ($2)")
@@ -210,7 +188,7 @@ function tests.test_two_empty_piles_do_not_end_the_game(T)
   local m = T.match { setup = function(g)
     kit.empty_pile(g, "Estate")
     kit.empty_pile(g, "Cellar", 1)
-    stack(g, 1, { "Copper", "Copper" })
+    kit.stack(g, 1, { "Copper", "Copper" })
   end }
   kit.pick(m, "Play all treasures")
   kit.pick(m, "Buy Cellar ($2)")
@@ -220,8 +198,8 @@ end
 function tests.test_tie_goes_to_fewer_turns(T)
   local m = T.match { setup = function(g)
     kit.empty_pile(g, "Province", 1)
-    stack(g, 1, { "Gold", "Gold", "Gold" })
-    stack(g, 2, FIVE, FIVE, { "Province" })
+    kit.stack(g, 1, { "Gold", "Gold", "Gold" })
+    kit.stack(g, 2, FIVE, FIVE, { "Province" })
   end }
   kit.pick(m, "Play all treasures")
   kit.pick(m, "Buy Province ($8)")

@@ -25,14 +25,6 @@ local function match(hand, deck, more)
   end }
 end
 
-local function count_named(g, zone, p, name)
-  local n = 0
-  for i = 1, g:count(zone, p) do
-    if g:name(g:at(zone, p, i)) == name then n = n + 1 end
-  end
-  return n
-end
-
 local function health(m, p) return m.g:counter("health", p) end
 
 local tests = {}
@@ -41,17 +33,10 @@ local tests = {}
 
 function tests.test_start_deck_is_4_wood_2_bone_and_20_health(T)
   local m = T.match { players = 2, seed = 5 }
+  kit.check_start_deck(T, m, nil, { Wood = 4, Bone = 2 })
   for p = 1, 2 do
     T.eq(health(m, p), 20)
-    local total = m.g:count("deck", p) + m.g:count("hand", p)
-    T.eq(total, 6)
-    local wood, bone = 0, 0
-    for _, z in ipairs({ "deck", "hand" }) do
-      wood = wood + count_named(m.g, z, p, "Wood")
-      bone = bone + count_named(m.g, z, p, "Bone")
-    end
-    T.eq(wood, 4)
-    T.eq(bone, 2)
+    T.eq(m.g:count("deck", p) + m.g:count("hand", p), 6)
   end
 end
 

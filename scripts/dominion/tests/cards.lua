@@ -15,7 +15,7 @@ local function match(hand, deck, more, players)
   }
 end
 
-local FIVE = { "Copper", "Copper", "Copper", "Copper", "Copper" }
+local FIVE = kit.FIVE
 
 local tests = {}
 

@@ -2,7 +2,7 @@
 -- per test, including the interactions the rulebook FAQ spells out.
 local kit = require("deckbuilder.testkit")
 
-local FIVE = { "Copper", "Copper", "Copper", "Copper", "Copper" }
+local FIVE = kit.FIVE
 
 -- A match on the given kingdom (an option list) whose first turn is player 1's with the
 -- given hand and deck (top first); more(g) stacks anything else.

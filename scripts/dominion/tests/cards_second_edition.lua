@@ -1,7 +1,7 @@
 -- Rules tests: the seven second-edition kingdom cards (official second-edition rules).
 local kit = require("deckbuilder.testkit")
 
-local FIVE = { "Copper", "Copper", "Copper", "Copper", "Copper" }
+local FIVE = kit.FIVE
 
 -- A match on the given kingdom whose first turn is player 1's with the given hand and
 -- deck (top first); more(g) stacks anything else.
