@@ -5,10 +5,7 @@ local kit = require("deckbuilder.testkit")
 local FIVE = kit.FIVE
 
 local function match(hand, deck, more, players)
-  return { players = players or 2, seed = 7, setup = function(g)
-    kit.stack(g, 1, hand, deck)
-    if more then more(g) end
-  end }
+  return kit.match { hand = hand, deck = deck, more = more, players = players }
 end
 
 local tests = {}
