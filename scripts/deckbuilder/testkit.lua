@@ -43,15 +43,37 @@ function kit.check_finished(T, m, n)
   T.ok(winners >= 1, "someone wins")
 end
 
--- Play whole games with the generic bot in every seat, for 2..max players, a few seeds.
-function kit.check_generic_bot_finishes(T, max_players)
-  for n = 2, max_players do
+-- Play whole bot games and check each ended sanely (check_finished): for each player
+-- count in spec.players (a list), seats taking spec.bots in turn (a list, repeated),
+-- each seed of spec.seeds (a list, or function(n) -> list), on spec.options; then
+-- spec.check(m, n), if given.
+function kit.bot_games(T, spec)
+  for _, n in ipairs(spec.players) do
     local bots = {}
-    for p = 1, n do bots[p] = "generic" end
-    for seed = 1, 3 do
-      kit.check_finished(T, T.match { players = n, seed = seed, bots = bots }, n)
+    for p = 1, n do bots[p] = spec.bots[(p - 1) % #spec.bots + 1] end
+    local seeds = spec.seeds
+    if type(seeds) == "function" then seeds = seeds(n) end
+    for _, seed in ipairs(seeds) do
+      local m = T.match { players = n, seed = seed, bots = bots, options = spec.options }
+      kit.check_finished(T, m, n)
+      if spec.check then spec.check(m, n) end
     end
   end
+end
+
+-- Play whole games with the generic bot in every seat, for 2..max players, a few seeds.
+function kit.check_generic_bot_finishes(T, max_players)
+  local players = {}
+  for n = 2, max_players do players[#players + 1] = n end
+  kit.bot_games(T, { players = players, bots = { "generic" }, seeds = { 1, 2, 3 } })
+end
+
+-- Two bot games from one spec (T.match's) play alike: the same final state hash.
+-- Returns both matches.
+function kit.check_replays(T, spec)
+  local a, b = T.match(spec), T.match(spec)
+  T.eq(a:hash(), b:hash(), "same seed, same game")
+  return a, b
 end
 
 -- Replace p's hand with the named cards.
@@ -87,6 +109,26 @@ function kit.match(spec)
       if spec.more then spec.more(g) end
     end,
   }
+end
+
+-- A match (players, default 2; seed, default 7) set up as spec says, then answered:
+-- spec.empty lists supply piles to empty (a name, or { name, keep }), spec.stacks[p] =
+-- { hand, deck, discard } stacks player p (kit.stack), spec.more(g) stacks anything
+-- else; spec.moves are picked in order (kit.pick). Returns the match.
+function kit.play_out(T, spec)
+  local m = T.match { players = spec.players or 2, seed = spec.seed or 7, setup = function(g)
+    for _, pile in ipairs(spec.empty or {}) do
+      if type(pile) == "string" then pile = { pile } end
+      kit.empty_pile(g, pile[1], pile[2])
+    end
+    local stacks = spec.stacks or {}
+    for p = 1, g:nplayers() do
+      if stacks[p] then kit.stack(g, p, stacks[p][1], stacks[p][2], stacks[p][3]) end
+    end
+    if spec.more then spec.more(g) end
+  end }
+  for _, label in ipairs(spec.moves or {}) do kit.pick(m, label) end
+  return m
 end
 
 -- Remove every card of a supply pile (to the box), or leave only `keep` of them.

@@ -3,6 +3,9 @@
 local kit = require("deckbuilder.testkit")
 
 local FIVE = kit.FIVE
+-- The moves of a turn that ends the game with a bought Province, or buys a Cellar.
+local BUY_PROVINCE = { "Play all treasures", "Buy Province ($8)" }
+local BUY_CELLAR = { "Play all treasures", "Buy Cellar ($2)" }
 
 local function match(hand, deck, more, players)
   return kit.match { hand = hand, deck = deck, more = more, players = players }
@@ -154,71 +157,38 @@ end
 -- ---- the end of the game -------------------------------------------------------------------
 
 function tests.test_game_ends_when_provinces_run_out(T)
-  local m = T.match { setup = function(g)
-    kit.empty_pile(g, "Province", 1)
-    kit.stack(g, 1, { "Gold", "Gold", "Gold" })
-    kit.stack(g, 2, FIVE, FIVE, { "Duchy" })
-  end }
-  kit.pick(m, "Play all treasures")
-  kit.pick(m, "Buy Province ($8)")
+  local m = kit.play_out(T, { empty = { { "Province", 1 } }, moves = BUY_PROVINCE,
+    stacks = { { { "Gold", "Gold", "Gold" } }, { FIVE, FIVE, { "Duchy" } } } })
   T.ok(m:finished())
-  local r = m:results()
-  T.eq(r[1].score, 6)
-  T.eq(r[2].score, 3)
-  T.eq(r[1].rank, 1)
-  T.eq(r[2].rank, 2)
+  T.eq(kit.scores(m), "6,3")
+  T.eq(kit.ranks(m), "1,2")
 end
 
 function tests.test_three_empty_supply_piles_of_any_kind_end_the_game(T)
-  local m = T.match { setup = function(g)
-    kit.empty_pile(g, "Estate")
-    kit.empty_pile(g, "Copper")
-    kit.empty_pile(g, "Cellar", 1)
-    kit.stack(g, 1, { "Copper", "Copper" })
-  end }
-  kit.pick(m, "Play all treasures")
-  kit.pick(m, "Buy Cellar ($2)")
+  local m = kit.play_out(T, { empty = { "Estate", "Copper", { "Cellar", 1 } },
+                              stacks = { { { "Copper", "Copper" } } }, moves = BUY_CELLAR })
   T.ok(m:finished())
 end
 
 function tests.test_two_empty_piles_do_not_end_the_game(T)
-  local m = T.match { setup = function(g)
-    kit.empty_pile(g, "Estate")
-    kit.empty_pile(g, "Cellar", 1)
-    kit.stack(g, 1, { "Copper", "Copper" })
-  end }
-  kit.pick(m, "Play all treasures")
-  kit.pick(m, "Buy Cellar ($2)")
+  local m = kit.play_out(T, { empty = { "Estate", { "Cellar", 1 } },
+                              stacks = { { { "Copper", "Copper" } } }, moves = BUY_CELLAR })
   T.ok(not m:finished())
 end
 
 function tests.test_tie_goes_to_fewer_turns(T)
-  local m = T.match { setup = function(g)
-    kit.empty_pile(g, "Province", 1)
-    kit.stack(g, 1, { "Gold", "Gold", "Gold" })
-    kit.stack(g, 2, FIVE, FIVE, { "Province" })
-  end }
-  kit.pick(m, "Play all treasures")
-  kit.pick(m, "Buy Province ($8)")
-  local r = m:results()
-  T.eq(r[1].score, r[2].score)
-  T.eq(r[2].rank, 1)
-  T.eq(r[1].rank, 2)
+  local m = kit.play_out(T, { empty = { { "Province", 1 } }, moves = BUY_PROVINCE,
+    stacks = { { { "Gold", "Gold", "Gold" } }, { FIVE, FIVE, { "Province" } } } })
+  T.eq(kit.scores(m), "6,6")
+  T.eq(kit.ranks(m), "2,1")
 end
 
 -- ---- bots ---------------------------------------------------------------------------------
 
 function tests.test_bots_finish_games_with_2_to_4_players(T)
   for n = 2, 4 do
-    local bots = {}
-    for p = 1, n do bots[p] = ({ "default", "big_money", "big_money_smithy" })[(p - 1) % 3 + 1] end
-    local m = T.match { players = n, seed = n, bots = bots }
-    T.ok(m:finished(), n .. " players")
-    local winners = 0
-    for p = 1, n do
-      if m:results()[p].rank == 1 then winners = winners + 1 end
-    end
-    T.ok(winners >= 1)
+    kit.bot_games(T, { players = { n }, seeds = { n },
+                       bots = { "default", "big_money", "big_money_smithy" } })
   end
 end
 

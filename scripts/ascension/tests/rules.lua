@@ -300,25 +300,17 @@ end
 -- ---- bots ----------------------------------------------------------------------------------
 
 function tests.test_default_bots_finish_games_with_2_3_and_4_players(T)
-  for n = 2, 4 do
-    local bots = {}
-    for p = 1, n do bots[p] = "default" end
-    for seed = 1, 3 do
-      local m = T.match { players = n, seed = seed, bots = bots }
-      T.ok(m:finished(), n .. " players, seed " .. seed)
+  kit.bot_games(T, { players = { 2, 3, 4 }, seeds = { 1, 2, 3 }, bots = { "default" },
+    check = function(m, n)
       local r = m:results()
-      T.eq(#r, n)
-      local turns = r[1].turns
-      for p = 1, n do T.eq(r[p].turns, turns, "every player had as many turns") end
-    end
-  end
+      for p = 1, n do T.eq(r[p].turns, r[1].turns, "every player had as many turns") end
+    end })
 end
 
 function tests.test_same_seed_plays_the_same_game(T)
-  local a = T.match { players = 3, seed = 77, bots = { "default", "default", "default" } }
-  local b = T.match { players = 3, seed = 77, bots = { "default", "default", "default" } }
-  T.eq(a:hash(), b:hash())
-  local c = T.match { players = 3, seed = 78, bots = { "default", "default", "default" } }
+  local bots = { "default", "default", "default" }
+  local a = kit.check_replays(T, { players = 3, seed = 77, bots = bots })
+  local c = T.match { players = 3, seed = 78, bots = bots }
   T.ok(a:hash() ~= c:hash(), "another seed, another game")
 end
 

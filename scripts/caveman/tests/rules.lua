@@ -490,13 +490,12 @@ end
 -- ---- bots -------------------------------------------------------------------------------------
 
 function tests.test_bots_end_games_by_health(T)
-  for seed = 1, 4 do
-    local m = T.match { players = 2, seed = seed, bots = { "default", "aggro" } }
-    T.ok(m:finished())
-    local r = m:results()
-    T.ok(r[1].score == 0 or r[2].score == 0, "someone ran out of health")
-    T.ok(r[1].rank ~= r[2].rank)
-  end
+  kit.bot_games(T, { players = { 2 }, seeds = { 1, 2, 3, 4 }, bots = { "default", "aggro" },
+    check = function(m)
+      local r = m:results()
+      T.ok(r[1].score == 0 or r[2].score == 0, "someone ran out of health")
+      T.ok(r[1].rank ~= r[2].rank)
+    end })
 end
 
 function tests.test_aggro_buys_weapons(T)
@@ -507,9 +506,7 @@ function tests.test_aggro_buys_weapons(T)
 end
 
 function tests.test_same_seed_same_game(T)
-  local a = T.match { players = 2, seed = 77, bots = { "default", "aggro" } }
-  local b = T.match { players = 2, seed = 77, bots = { "default", "aggro" } }
-  T.eq(a:hash(), b:hash())
+  kit.check_replays(T, { players = 2, seed = 77, bots = { "default", "aggro" } })
 end
 
 return tests

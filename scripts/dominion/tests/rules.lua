@@ -3,6 +3,9 @@
 local kit = require("deckbuilder.testkit")
 
 local FIVE = kit.FIVE
+-- The moves of a turn that ends the game with a bought Province, or buys a Cellar.
+local BUY_PROVINCE = { "Play all treasures", "Buy Province ($8)" }
+local BUY_CELLAR = { "Play all treasures", "Buy Cellar ($2)" }
 
 local tests = {}
 
@@ -271,79 +274,45 @@ function tests.test_game_ends_at_end_of_turn_when_provinces_run_out(T)
 end
 
 function tests.test_three_empty_piles_end_game(T)
-  local m = T.match { setup = function(g)
-    kit.empty_pile(g, "Curse")
-    kit.empty_pile(g, "Estate")
-    kit.empty_pile(g, "Cellar", 1)
-    kit.stack(g, 1, { "Copper", "Copper" })
-  end }
-  kit.pick(m, "Play all treasures")
-  kit.pick(m, "Buy Cellar ($2)")
+  local m = kit.play_out(T, { empty = { "Curse", "Estate", { "Cellar", 1 } },
+                              stacks = { { { "Copper", "Copper" } } }, moves = BUY_CELLAR })
   T.ok(m:finished())
 end
 
 function tests.test_two_empty_piles_do_not_end_game(T)
-  local m = T.match { setup = function(g)
-    kit.empty_pile(g, "Curse")
-    kit.empty_pile(g, "Cellar", 1)
-    kit.stack(g, 1, { "Copper", "Copper" })
-  end }
-  kit.pick(m, "Play all treasures")
-  kit.pick(m, "Buy Cellar ($2)")
+  local m = kit.play_out(T, { empty = { "Curse", { "Cellar", 1 } },
+                              stacks = { { { "Copper", "Copper" } } }, moves = BUY_CELLAR })
   T.ok(not m:finished())
   T.eq(m:decision().player, 2)
 end
 
 function tests.test_most_victory_points_wins(T)
-  local m = T.match { setup = function(g)
-    kit.empty_pile(g, "Province", 1)
-    kit.stack(g, 1, { "Gold", "Gold", "Gold" }, FIVE, { "Duchy" })
-    kit.stack(g, 2, FIVE, FIVE, { "Province" })
-  end }
-  kit.pick(m, "Play all treasures")
-  kit.pick(m, "Buy Province ($8)")
+  local m = kit.play_out(T, { empty = { { "Province", 1 } }, moves = BUY_PROVINCE,
+    stacks = { { { "Gold", "Gold", "Gold" }, FIVE, { "Duchy" } },
+               { FIVE, FIVE, { "Province" } } } })
   T.ok(m:finished())
-  local r = m:results()
-  T.eq(r[1].score, 9)
-  T.eq(r[2].score, 6)
-  T.eq(r[1].rank, 1)
-  T.eq(r[2].rank, 2)
+  T.eq(kit.scores(m), "9,6")
+  T.eq(kit.ranks(m), "1,2")
 end
 
 function tests.test_tie_fewer_turns_wins(T)
-  local m = T.match { setup = function(g)
-    kit.empty_pile(g, "Province", 1)
-    kit.stack(g, 1, { "Gold", "Gold", "Gold" })
-    kit.stack(g, 2, FIVE, FIVE, { "Province" })
-  end }
-  kit.pick(m, "Play all treasures")
-  kit.pick(m, "Buy Province ($8)")
+  local m = kit.play_out(T, { empty = { { "Province", 1 } }, moves = BUY_PROVINCE,
+    stacks = { { { "Gold", "Gold", "Gold" } }, { FIVE, FIVE, { "Province" } } } })
   T.ok(m:finished())
-  local r = m:results()
-  T.eq(r[1].score, 6)
-  T.eq(r[2].score, 6)
-  T.eq(r[1].turns, 1)
-  T.eq(r[2].turns, 0)
-  T.eq(r[2].rank, 1, "fewer turns wins the tie")
-  T.eq(r[1].rank, 2)
+  T.eq(kit.scores(m), "6,6")
+  T.eq(kit.results_field(m, "turns"), "1,0")
+  T.eq(kit.ranks(m), "2,1", "fewer turns wins the tie")
 end
 
 function tests.test_tie_with_equal_turns_is_a_shared_win(T)
-  local m = T.match { setup = function(g)
-    kit.empty_pile(g, "Province", 1)
-    kit.stack(g, 1, FIVE, FIVE, { "Province" })
-    kit.stack(g, 2, { "Gold", "Gold", "Gold" })
-  end }
-  kit.pick(m, "End turn")
+  local m = kit.play_out(T, { empty = { { "Province", 1 } }, moves = { "End turn" },
+    stacks = { { FIVE, FIVE, { "Province" } }, { { "Gold", "Gold", "Gold" } } } })
   T.eq(m:decision().player, 2)
   kit.pick(m, "Play all treasures")
   kit.pick(m, "Buy Province ($8)")
   T.ok(m:finished())
-  local r = m:results()
-  T.eq(r[1].score, 6)
-  T.eq(r[2].score, 6)
-  T.eq(r[1].rank, 1)
-  T.eq(r[2].rank, 1)
+  T.eq(kit.scores(m), "6,6")
+  T.eq(kit.ranks(m), "1,1")
 end
 
 -- ---- views ------------------------------------------------
@@ -389,13 +358,7 @@ function tests.test_bots_play_a_whole_game_with_three_players(T)
 end
 
 function tests.test_default_bots_play_whole_games_with_2_and_4_players(T)
-  for _, n in ipairs({ 2, 4 }) do
-    local bots = {}
-    for p = 1, n do bots[p] = "default" end
-    for seed = 1, 3 do
-      check_finished(T, T.match { players = n, seed = seed, bots = bots }, n)
-    end
-  end
+  kit.bot_games(T, { players = { 2, 4 }, seeds = { 1, 2, 3 }, bots = { "default" } })
 end
 
 function tests.test_big_money_buys_only_money_and_victory(T)
@@ -434,15 +397,11 @@ function tests.test_a_bot_answers_for_its_seat_against_a_human(T)
 end
 
 function tests.test_same_seed_same_game(T)
-  local bots = { "default", "big_money_smithy", "big_money" }
-  local a = T.match { players = 3, seed = 77, bots = bots }
-  local b = T.match { players = 3, seed = 77, bots = bots }
+  local a, b = kit.check_replays(T, { players = 3, seed = 77,
+                                     bots = { "default", "big_money_smithy", "big_money" } })
   T.ok(a:finished() and b:finished())
-  T.eq(a:hash(), b:hash())
-  for p = 1, 3 do
-    T.eq(a:results()[p].score, b:results()[p].score)
-    T.eq(a:results()[p].turns, b:results()[p].turns)
-  end
+  T.eq(kit.scores(a), kit.scores(b))
+  T.eq(kit.results_field(a, "turns"), kit.results_field(b, "turns"))
 end
 
 function tests.test_a_human_victim_answers_a_bot_attacker(T)
