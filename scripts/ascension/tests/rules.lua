@@ -281,9 +281,7 @@ function tests.test_results_rank_by_score_and_share_ties(T)
   kit.pick(m, "End turn")
   kit.pick(m, "End turn")
   T.ok(m:finished())
-  local r = m:results()
-  T.eq(r[2].rank, 1)
-  T.eq(r[1].rank, 2)
+  T.eq(kit.ranks(m), "2,1")
 end
 
 -- ---- logs --------------------------------------------------------------------------------

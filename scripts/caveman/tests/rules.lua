@@ -450,41 +450,33 @@ function tests.test_game_ends_when_a_player_has_no_health(T)
   T.ok(not m:finished(), "the turn is played out")
   kit.pick(m, "End turn")
   T.ok(m:finished())
-  local r = m:results()
-  T.eq(r[1].score, 20)
-  T.eq(r[2].score, 0)
-  T.eq(r[1].rank, 1)
-  T.eq(r[2].rank, 2)
+  T.eq(kit.scores(m), "20,0")
+  T.eq(kit.ranks(m), "1,2")
+end
+
+-- Both players have one turn left before the turn limit.
+local function last_turns(g)
+  local limit = require("caveman.game").turn_limit
+  g:set_counter("turns", 1, limit - 1)
+  g:set_counter("turns", 2, limit - 1)
 end
 
 function tests.test_turn_limit_ends_the_game_most_health_wins(T)
-  local limit = require("caveman.game").turn_limit
-  local m = T.match(match({ "Club" }, WOODS, function(g)
-    g:set_counter("turns", 1, limit - 1)
-    g:set_counter("turns", 2, limit - 1)
-  end))
+  local m = T.match(match({ "Club" }, WOODS, last_turns))
   kit.pick(m, "Play Club")
   kit.pick(m, "End turn")
   T.ok(not m:finished(), "player 2 still has a turn")
   kit.pick(m, "End turn")
   T.ok(m:finished())
-  local r = m:results()
-  T.eq(r[1].rank, 1)
-  T.eq(r[2].rank, 2)
+  T.eq(kit.ranks(m), "1,2")
 end
 
 function tests.test_tie_at_the_turn_limit_is_shared(T)
-  local limit = require("caveman.game").turn_limit
-  local m = T.match(match({ "Wood" }, WOODS, function(g)
-    g:set_counter("turns", 1, limit - 1)
-    g:set_counter("turns", 2, limit - 1)
-  end))
+  local m = T.match(match({ "Wood" }, WOODS, last_turns))
   kit.pick(m, "End turn")
   kit.pick(m, "End turn")
   T.ok(m:finished())
-  local r = m:results()
-  T.eq(r[1].rank, 1)
-  T.eq(r[2].rank, 1)
+  T.eq(kit.ranks(m), "1,1")
 end
 
 -- ---- bots -------------------------------------------------------------------------------------
