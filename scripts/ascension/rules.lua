@@ -287,6 +287,17 @@ end
 
 -- ---- acquiring, defeating ---------------------------------------------------------------
 
+-- Keystones promised for "the next time" this turn (Burial Guardian, Soulsnare Hunter):
+-- counter holds how many; each is logged (why: %s is p's name) and gained (gain) now.
+local function spend_pending(g, p, counter, why, gain)
+  local n = g:counter(counter)
+  g:set_counter(counter, 0, 0)
+  for _ = 1, n do
+    g:log(string.format(why, pname(g, p)))
+    gain(g, p)
+  end
+end
+
 -- p acquires a hero or construct (from the centre row or a pile) into the discard pile.
 function R.acquire(g, k, p, id, verb)
   local from_row = in_row(g, id)
@@ -297,12 +308,8 @@ function R.acquire(g, k, p, id, verb)
   local def = k.cards[name]
   if def.on_acquire then def.on_acquire(g, k, p, id) end
   if def.faction == "Lifebound" then
-    local n = g:counter("_burial")
-    g:set_counter("_burial", 0, 0)
-    for _ = 1, n do
-      g:log("Burial Guardian: " .. pname(g, p) .. " acquired a Lifebound card")
-      R.death_keystone(g, p)
-    end
+    spend_pending(g, p, "_burial", "Burial Guardian: %s acquired a Lifebound card",
+                  R.death_keystone)
   end
 end
 
@@ -328,12 +335,8 @@ function R.defeat(g, k, p, id, free)
   if rw.runes then R.add_runes(g, p, rw.runes) end
   for _ = 1, rw.life or 0 do R.life_keystone(g, p) end
   for _ = 1, rw.death or 0 do R.death_keystone(g, p) end
-  local n = g:counter("_soulsnare")
-  g:set_counter("_soulsnare", 0, 0)
-  for _ = 1, n do
-    g:log("Soulsnare Hunter: " .. pname(g, p) .. " defeated a monster")
-    R.life_keystone(g, p)
-  end
+  spend_pending(g, p, "_soulsnare", "Soulsnare Hunter: %s defeated a monster",
+                R.life_keystone)
   if def.on_defeat then def.on_defeat(g, k, p, id) end
 end
 

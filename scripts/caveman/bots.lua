@@ -45,14 +45,7 @@ end
 -- Trash decisions: Toolmaker trades its dearest Treasure; Priest and Warrior trash Wood
 -- (as many as allowed) while the player keeps at least 3 other Treasures.
 local function choose_trash(k, g, p, d)
-  if d.source == "Toolmaker" then
-    local best, bestc = nil, -1
-    for i = 1, #d.options do
-      local c = k.cards[d.options[i].label].cost
-      if c > bestc then best, bestc = i, c end
-    end
-    return { best }
-  end
+  if d.source == "Toolmaker" then return { botkit.dearest_named(k, d, "label") } end
   local t = {}
   if k:owned(g, p, "Bone") + k:owned(g, p, "Stone") < 3 then return t end
   for i = 1, #d.options do

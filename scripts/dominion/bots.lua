@@ -170,12 +170,7 @@ local function choose_draft(k, d, wants)
       if i then return { i } end
     end
   end
-  local best, bestv = 1, -1
-  for i = 1, #d.options do
-    local c = k.cards[d.options[i].name].cost
-    if c > bestv then best, bestv = i, c end
-  end
-  return { best }
+  return { botkit.dearest_named(k, d, "name") }
 end
 
 -- Province first, else the dearest card that is not junk, else the dearest.
