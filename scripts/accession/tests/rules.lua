@@ -85,18 +85,25 @@ function tests.test_moat_draws_two_and_blocks_militia(T)
   T.eq(m.g:count("hand", 2), 5)
 end
 
-function tests.test_village_gives_a_card_and_two_actions(T)
-  local m = T.match(match({ "Village", "Copper" }, { "Gold" }))
-  kit.pick(m, "Play Village")
-  T.eq(m.g:counter("actions"), 2)
-  T.eq(kit.sorted(m.g, "hand", 1), "Copper,Gold")
-end
+-- Cards that only give their +keywords: the hand and deck (top first) played from, the
+-- hand after (sorted) and the turn's counters after.
+local PLUS_CARDS = {
+  { "Village", { "Village", "Copper" }, { "Gold" }, "Copper,Gold", actions = 2 },
+  { "Woodcutter", { "Woodcutter", "Copper" }, FIVE, "Copper", buys = 2, coins = 2 },
+  { "Smithy", { "Smithy" }, { "Gold", "Silver", "Estate", "Duchy" }, "Estate,Gold,Silver" },
+  { "Market", { "Market" }, { "Gold" }, "Gold", actions = 1, buys = 2, coins = 1 },
+}
 
-function tests.test_woodcutter_gives_a_buy_and_two_coins(T)
-  local m = T.match(match({ "Woodcutter", "Copper" }))
-  kit.pick(m, "Play Woodcutter")
-  T.eq(m.g:counter("buys"), 2)
-  T.eq(m.g:counter("coins"), 2)
+function tests.test_village_woodcutter_smithy_market_give_their_plus_keywords(T)
+  for _, c in ipairs(PLUS_CARDS) do
+    local card, hand, deck, after = c[1], c[2], c[3], c[4]
+    local m = T.match(match(hand, deck))
+    kit.pick(m, "Play " .. card)
+    T.eq(kit.sorted(m.g, "hand", 1), after, card .. ": hand")
+    T.eq(m.g:counter("actions"), c.actions or 0, card .. ": actions")
+    T.eq(m.g:counter("buys"), c.buys or 1, card .. ": buys")
+    T.eq(m.g:counter("coins"), c.coins or 0, card .. ": coins")
+  end
 end
 
 function tests.test_workshop_gains_a_card_costing_up_to_4(T)
@@ -128,21 +135,6 @@ function tests.test_remodel_trashes_and_gains_up_to_two_more(T)
   kit.pick(m, "Province ($8)")
   T.eq(kit.names(m.g, "trash", 0), "Gold")
   T.eq(kit.names(m.g, "discard", 1), "Province")
-end
-
-function tests.test_smithy_draws_three_cards(T)
-  local m = T.match(match({ "Smithy" }, { "Gold", "Silver", "Estate", "Duchy" }))
-  kit.pick(m, "Play Smithy")
-  T.eq(kit.sorted(m.g, "hand", 1), "Estate,Gold,Silver")
-end
-
-function tests.test_market_gives_card_action_buy_and_coin(T)
-  local m = T.match(match({ "Market" }, { "Gold" }))
-  kit.pick(m, "Play Market")
-  T.eq(kit.names(m.g, "hand", 1), "Gold")
-  T.eq(m.g:counter("actions"), 1)
-  T.eq(m.g:counter("buys"), 2)
-  T.eq(m.g:counter("coins"), 1)
 end
 
 function tests.test_mine_trades_a_treasure_up_into_hand(T)
