@@ -15,6 +15,7 @@ local botkit = require("deckbuilder.botkit")
 local bots = {}
 
 local STALL_TURNS = 60
+local PLAY_ALL = require("deckbuilder.kernel").PLAY_ALL
 
 local function find(d, field, value)
   local opts = d.options
@@ -200,7 +201,7 @@ end
 -- A buy strategy returns the card names it wants, best first, for the coins it has.
 local function buy_with(strategy)
   return function(k, g, p, d)
-    if d.options[1].act == "all" then return { 1 } end
+    if d.options[1] == PLAY_ALL then return { 1 } end
     if g:counter("turns", p) > STALL_TURNS then
       return { dearest(d) or #d.options }
     end
