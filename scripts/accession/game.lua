@@ -6,39 +6,23 @@
 -- dominion/bots.lua. Rule choices are written down in README.md.
 
 local kernel = require("deckbuilder.kernel")
+local gametable = require("deckbuilder.gametable")
 local data = require("accession.cards")
 local bots = require("dominion.bots")
 
 local k = kernel.new { cards = data.cards, order = data.order, hand_size = 5 }
 
-local game = {
-  name = "accession", min_players = 2, max_players = 4,
-  zones = kernel.zones,
-  cards = data.cards,
-  kernel = k,
-}
+local game = gametable.new(k, { name = "accession", max_players = 4, bots = bots.make(k) })
 
 function game.setup(g)
   k:setup_supply(g, data.piles)
-  for p = 1, g:nplayers() do k:deal_start(g, p, data.start) end
-  g:set_counter("active", 0, 1)
-end
-
-function game.turn(g)
-  k:turn(g)
+  k:deal_all(g, data.start)
 end
 
 -- Asked after every turn: the game ends at the end of the turn that emptied the
 -- Province pile or a third supply pile (any piles, as the rules' "Game End" says).
 function game.finished(g)
-  return g:count(k:pile("Province"), 0) == 0 or k:empty_piles(g) >= 3
+  return k:pile_or_three_out(g, "Province")
 end
-
-function game.results(g)
-  return k:results(g)
-end
-
-game.bots = bots.make(k)
-game.bots.generic = require("deckbuilder.generic_bot").bot
 
 return game

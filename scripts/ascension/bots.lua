@@ -7,6 +7,8 @@
 -- bots always end: any hand of 5 with a Militia or Heavy Infantry sooner or later
 -- defeats the ever-present Cultist, so the Honour pool runs dry.
 
+local botkit = require("deckbuilder.botkit")
+
 local bots = {}
 
 -- How much a monster's reward is worth to a bot: Honour, a Keystone ~2, Runes ~1/2.
@@ -60,25 +62,14 @@ local function choose_banish(d)
   return {}
 end
 
-local function choose_acquire(k, g, d)
-  local pick, pickv = 1, -1
-  for i = 1, #d.options do
-    local c = k.cards[g:name(d.options[i].card)].cost
-    if c > pickv then pick, pickv = i, c end
-  end
-  return { pick }
-end
-
 function bots.make(k)
   local function default(g, _, d)
     local kind = d.kind
     if kind == "buy" then return choose_turn(k, g, d) end
     if kind == "banish" then return choose_banish(d) end
-    if kind == "acquire" then return choose_acquire(k, g, d) end
+    if kind == "acquire" then return { botkit.dearest_card(k, g, d) } end
     if kind == "defeat" or kind == "yesno" then return { 1 } end
-    local t = {}
-    for i = 1, (d.min or 1) do t[i] = i end
-    return t
+    return botkit.least(d)
   end
   return { default = default }
 end

@@ -115,9 +115,8 @@ cards["Cavern Horror"] = {
   text = "Reward: 1 Honour. You may shuffle your discard pile into your deck.",
   reward = { honour = 1 },
   on_defeat = function(g, k, p)
-    if g:count("discard", p) == 0 then return end
-    if k:yesno(g, p, "Cavern Horror: shuffle your discard pile into your deck?",
-               "Shuffle discard into deck", "Don't shuffle", "yesno", "Cavern Horror") then
+    if R.may(g, k, p, "discard", "Cavern Horror", "shuffle your discard pile into your deck?",
+             "Shuffle discard into deck", "Don't shuffle") then
       R.shuffle_discard_into_deck(g, p)
     end
   end,
@@ -147,12 +146,9 @@ cards["Spiteful Gladiator"] = {
   cost = 3, currency = "runes", types = { "Hero" }, faction = "Void", vp = 1, centre = 3,
   text = "+2 Runes. You may immediately put your deck into your discard pile.", runes = 2,
   on_play = function(g, k, p)
-    if g:count("deck", p) == 0 then return end
-    if k:yesno(g, p, "Spiteful Gladiator: put your deck into your discard pile?",
-               "Put deck into discard", "Keep deck", "yesno", "Spiteful Gladiator") then
-      local n = g:count("deck", p)
-      for _ = 1, n do g:move(g:top("deck", p), "discard", p) end
-      g:log(g:player_name(p) .. " puts their deck into their discard pile")
+    if R.may(g, k, p, "deck", "Spiteful Gladiator", "put your deck into your discard pile?",
+             "Put deck into discard", "Keep deck") then
+      R.deck_into_discard(g, p)
     end
   end,
 }

@@ -7,22 +7,17 @@
 -- choices are written down in README.md.
 
 local kernel = require("deckbuilder.kernel")
+local gametable = require("deckbuilder.gametable")
 local data = require("ascension.cards")
 local R = require("ascension.rules")
 local bots = require("ascension.bots")
 
 local k = kernel.new { cards = data.cards, order = data.order, hand_size = 5 }
 
-local zones = { centre_deck = "hidden", row = "public", void = "public",
-                constructs = "public", temples = "public" }
-for name, vis in pairs(kernel.zones) do zones[name] = vis end
-
-local game = {
-  name = "ascension", min_players = 2, max_players = 4,
-  zones = zones,
-  cards = data.cards,
-  kernel = k,
-}
+local game = gametable.new(k, { name = "ascension", max_players = 4,
+  zones = gametable.zones { centre_deck = "hidden", row = "public", void = "public",
+                            constructs = "public", temples = "public" },
+  bots = bots.make(k) })
 
 -- Score: Honour tokens, the Honour printed on every card p owns, and p's Temples.
 local SCORED = { "deck", "hand", "discard", "play", "constructs", "temples" }
@@ -47,8 +42,7 @@ function game.setup(g)
   g:shuffle("centre_deck", 0)
   R.refill(g)
   g:set_counter("honour_pool", 0, R.HONOUR_PER_PLAYER * g:nplayers())
-  for p = 1, g:nplayers() do k:deal_start(g, p, data.start) end
-  g:set_counter("active", 0, 1)
+  k:deal_all(g, data.start)
 end
 
 -- ---- the turn -------------------------------------------------------------------------
@@ -157,12 +151,5 @@ function game.finished(g)
   local over = g:counter("honour_pool") == 0 or g:counter("_centre_out") ~= 0
   return over and g:counter("active") == 1
 end
-
-function game.results(g)
-  return k:results(g)
-end
-
-game.bots = bots.make(k)
-game.bots.generic = require("deckbuilder.generic_bot").bot
 
 return game

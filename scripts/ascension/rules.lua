@@ -117,30 +117,27 @@ function R.may_banish(g, p, source)
   if picked[1] then R.banish(g, p, picked[1]) end
 end
 
--- Keystones are spent as soon as they are gained (README: always spent).
-function R.life_keystone(g, p)
-  g:log(pname(g, p) .. " gains a Life Keystone")
-  if not R.holds(g, p, "Temple of Life") then
-    R.take_temple(g, p, "Temple of Life")
+-- Keystones are spent as soon as they are gained (README: always spent): the Temple of
+-- its kind if p lacks it, else Immortality if p lacks that too, and then its bonus
+-- (bonus(g, p)) as well.
+local function keystone(g, p, kind, bonus)
+  g:log(pname(g, p) .. " gains a " .. kind .. " Keystone")
+  local temple = "Temple of " .. kind
+  if not R.holds(g, p, temple) then
+    R.take_temple(g, p, temple)
     return
   end
   if not R.holds(g, p, "Temple of Immortality") then
     R.take_temple(g, p, "Temple of Immortality")
   end
-  R.add_runes(g, p, 2)
+  bonus(g, p)
 end
 
-function R.death_keystone(g, p)
-  g:log(pname(g, p) .. " gains a Death Keystone")
-  if not R.holds(g, p, "Temple of Death") then
-    R.take_temple(g, p, "Temple of Death")
-    return
-  end
-  if not R.holds(g, p, "Temple of Immortality") then
-    R.take_temple(g, p, "Temple of Immortality")
-  end
-  R.may_banish(g, p, "Death Keystone")
-end
+local function two_runes(g, p) R.add_runes(g, p, 2) end
+local function may_banish(g, p) R.may_banish(g, p, "Death Keystone") end
+
+function R.life_keystone(g, p) keystone(g, p, "Life", two_runes) end
+function R.death_keystone(g, p) keystone(g, p, "Death", may_banish) end
 
 -- ---- faction conditions -----------------------------------------------------------------
 
@@ -290,6 +287,17 @@ end
 
 -- ---- acquiring, defeating ---------------------------------------------------------------
 
+-- Keystones promised for "the next time" this turn (Burial Guardian, Soulsnare Hunter):
+-- counter holds how many; each is logged (why: %s is p's name) and gained (gain) now.
+local function spend_pending(g, p, counter, why, gain)
+  local n = g:counter(counter)
+  g:set_counter(counter, 0, 0)
+  for _ = 1, n do
+    g:log(string.format(why, pname(g, p)))
+    gain(g, p)
+  end
+end
+
 -- p acquires a hero or construct (from the centre row or a pile) into the discard pile.
 function R.acquire(g, k, p, id, verb)
   local from_row = in_row(g, id)
@@ -300,12 +308,8 @@ function R.acquire(g, k, p, id, verb)
   local def = k.cards[name]
   if def.on_acquire then def.on_acquire(g, k, p, id) end
   if def.faction == "Lifebound" then
-    local n = g:counter("_burial")
-    g:set_counter("_burial", 0, 0)
-    for _ = 1, n do
-      g:log("Burial Guardian: " .. pname(g, p) .. " acquired a Lifebound card")
-      R.death_keystone(g, p)
-    end
+    spend_pending(g, p, "_burial", "Burial Guardian: %s acquired a Lifebound card",
+                  R.death_keystone)
   end
 end
 
@@ -331,16 +335,24 @@ function R.defeat(g, k, p, id, free)
   if rw.runes then R.add_runes(g, p, rw.runes) end
   for _ = 1, rw.life or 0 do R.life_keystone(g, p) end
   for _ = 1, rw.death or 0 do R.death_keystone(g, p) end
-  local n = g:counter("_soulsnare")
-  g:set_counter("_soulsnare", 0, 0)
-  for _ = 1, n do
-    g:log("Soulsnare Hunter: " .. pname(g, p) .. " defeated a monster")
-    R.life_keystone(g, p)
-  end
+  spend_pending(g, p, "_soulsnare", "Soulsnare Hunter: %s defeated a monster",
+                R.life_keystone)
   if def.on_defeat then def.on_defeat(g, k, p, id) end
 end
 
 -- Shuffle p's discard pile into p's deck (the whole deck is shuffled).
+-- "You may ..." about p's own zone: p is asked only when the zone holds a card.
+function R.may(g, k, p, zone, source, question, yes, no)
+  if g:count(zone, p) == 0 then return false end
+  return k:yesno(g, p, source .. ": " .. question, yes, no, "yesno", source)
+end
+
+function R.deck_into_discard(g, p)
+  local n = g:count("deck", p)
+  for _ = 1, n do g:move(g:top("deck", p), "discard", p) end
+  g:log(pname(g, p) .. " puts their deck into their discard pile")
+end
+
 function R.shuffle_discard_into_deck(g, p)
   local n = g:count("discard", p)
   for _ = 1, n do g:move(g:top("discard", p), "deck", p) end

@@ -43,17 +43,13 @@ A.FIVE = { "Apprentice", "Apprentice", "Apprentice", "Apprentice", "Apprentice" 
 -- empty discard (or `discard`), the centre row `row` (default A.ROW), the centre deck
 -- `centre` (default: unchanged); more(g) stacks anything else.
 function A.match(spec)
-  return {
-    players = spec.players or 2, seed = spec.seed or 7, bots = spec.bots,
-    setup = function(g)
-      kit.set_hand(g, 1, spec.hand or {})
-      kit.set_deck(g, 1, spec.deck or A.FIVE)
-      kit.set_discard(g, 1, spec.discard or {})
-      A.set_row(g, spec.row or A.ROW)
-      if spec.centre then A.set_centre(g, spec.centre) end
-      if spec.more then spec.more(g) end
-    end,
-  }
+  return kit.match { players = spec.players, seed = spec.seed, bots = spec.bots,
+                     hand = spec.hand, deck = spec.deck or A.FIVE, discard = spec.discard,
+                     more = function(g)
+                       A.set_row(g, spec.row or A.ROW)
+                       if spec.centre then A.set_centre(g, spec.centre) end
+                       if spec.more then spec.more(g) end
+                     end }
 end
 
 -- Give a Temple to player p (0 = nobody) in a stacked match.

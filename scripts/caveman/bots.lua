@@ -10,6 +10,8 @@
 -- with +Actions first, then draws, then Weapons by damage, then the rest; Toolmaker
 -- trades the best Treasure it can; Priest and Warrior trash Wood; Sacrifice gains a Club.
 
+local botkit = require("deckbuilder.botkit")
+
 local bots = {}
 
 local NONE = {}
@@ -43,14 +45,7 @@ end
 -- Trash decisions: Toolmaker trades its dearest Treasure; Priest and Warrior trash Wood
 -- (as many as allowed) while the player keeps at least 3 other Treasures.
 local function choose_trash(k, g, p, d)
-  if d.source == "Toolmaker" then
-    local best, bestc = nil, -1
-    for i = 1, #d.options do
-      local c = k.cards[d.options[i].label].cost
-      if c > bestc then best, bestc = i, c end
-    end
-    return { best }
-  end
+  if d.source == "Toolmaker" then return { botkit.dearest_named(k, d, "label") } end
   local t = {}
   if k:owned(g, p, "Bone") + k:owned(g, p, "Stone") < 3 then return t end
   for i = 1, #d.options do
@@ -131,9 +126,7 @@ local function make_bot(k, strategy)
     if kind == "action" then return choose_action(k, g, d) end
     if kind == "trash" then return choose_trash(k, g, p, d) end
     if kind == "gain" then return choose_gain(k, g, d) end
-    local t = {}
-    for i = 1, (d.min or 1) do t[i] = i end
-    return t
+    return botkit.least(d)
   end
 end
 

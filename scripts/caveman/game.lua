@@ -7,6 +7,7 @@
 -- deals into them face down), and victory by health. Rule choices: README.md.
 
 local kernel = require("deckbuilder.kernel")
+local gametable = require("deckbuilder.gametable")
 local data = require("caveman.cards")
 local bots = require("caveman.bots")
 
@@ -24,18 +25,10 @@ function k:draw_phase(g, p)
   self:draw(g, p, DRAW)
 end
 
-local zones = {}
-for name, vis in pairs(kernel.zones) do zones[name] = vis end
-zones.discard = "hidden"
-zones.prophecy = "hidden"
-
-local game = {
-  name = "caveman", min_players = 2, max_players = 2,
-  zones = zones,
-  cards = data.cards,
-  kernel = k,
-  turn_limit = TURN_LIMIT,
-}
+local game = gametable.new(k, { name = "caveman", max_players = 2,
+                                zones = gametable.zones { discard = "hidden", prophecy = "hidden" },
+                                bots = bots.make(k) })
+game.turn_limit = TURN_LIMIT
 
 function game.setup(g)
   local piles, mixed, seen = {}, {}, {}
@@ -49,15 +42,7 @@ function game.setup(g)
   end
   k:setup_supply(g, piles)
   for _, zone in ipairs(mixed) do g:shuffle(zone, 0) end
-  for p = 1, g:nplayers() do
-    k:deal_start(g, p, data.start)
-    g:set_counter("health", p, data.start_health)
-  end
-  g:set_counter("active", 0, 1)
-end
-
-function game.turn(g)
-  k:turn(g)
+  k:deal_all(g, data.start, function(_, p) g:set_counter("health", p, data.start_health) end)
 end
 
 -- Asked after every turn, so the turn that takes a player's last health is played out.
@@ -87,8 +72,5 @@ function game.results(g)
   end
   return res
 end
-
-game.bots = bots.make(k)
-game.bots.generic = require("deckbuilder.generic_bot").bot
 
 return game

@@ -9,6 +9,8 @@
 -- first number in parentheses: "Buy Province ($8)", "Defeat Cultist (2 power)". An
 -- acquisition marked "(free" costs nothing and is always worth taking.
 
+local botkit = require("deckbuilder.botkit")
+
 local generic = {}
 
 local FREE = 1000
@@ -42,16 +44,9 @@ local function choose_turn(d)
   return { last }
 end
 
--- Any other question: the fewest options the rules allow, first ones first.
-local function choose_least(d)
-  local t = {}
-  for i = 1, (d.min or 1) do t[i] = i end
-  return t
-end
-
 function generic.bot(_, _, d)
   if d.kind == "action" or d.kind == "buy" then return choose_turn(d) end
-  return choose_least(d)
+  return botkit.least(d)
 end
 
 return generic

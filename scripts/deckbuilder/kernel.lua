@@ -129,6 +129,9 @@ local PLAY_ALL = memo.freeze { label = "Play all treasures", act = "all" }
 local END_TURN = memo.freeze { label = "End turn", act = "end" }
 local END_ACTIONS = memo.freeze { label = "End actions" }
 local card_option, supply_option = memo.card_option, memo.supply_option
+-- Bots may compare a decision's options with these (o == kernel.PLAY_ALL): reading a
+-- frozen option's field costs a metatable step, comparing it costs nothing.
+kernel.PLAY_ALL, kernel.END_TURN, kernel.END_ACTIONS = PLAY_ALL, END_TURN, END_ACTIONS
 
 -- Every helper is a method, called k:helper(g, ...); one that needs no kernel data names
 -- its self `_`.
@@ -247,6 +250,16 @@ function kernel:deal_start(g, p, cards)
   self:draw(g, p, self.hand_size, true)
 end
 
+-- Deal every player their starting cards (then each(g, p), if given, for the game's own
+-- per-player set-up) and give player 1 the first turn.
+function kernel:deal_all(g, cards, each)
+  for p = 1, g:nplayers() do
+    self:deal_start(g, p, cards)
+    if each then each(g, p) end
+  end
+  g:set_counter("active", 0, 1)
+end
+
 -- Supply pile names of this match, in display order.
 function kernel:supply_names(g)
   local t = {}
@@ -265,6 +278,11 @@ function kernel:empty_piles(g)
     if g:count(pile.zone, 0) == 0 and g:counter(pile.key) ~= 0 then n = n + 1 end
   end
   return n
+end
+
+-- Dominion's end: the pile of card `name` (Province) or three supply piles are empty.
+function kernel:pile_or_three_out(g, name)
+  return g:count(self:pile(name), 0) == 0 or self:empty_piles(g) >= 3
 end
 
 local GAIN_TO = { discard = "discard", hand = "hand", deck = "deck" }
@@ -441,10 +459,10 @@ function kernel:action_phase(g, p)
     opts[#opts + 1] = END_ACTIONS
     local r = g:choose { player = p, kind = "action", options = opts,
                          prompt = action_prompt(g:counter("actions")) }
-    local id = opts[r[1]].card
-    if not id then return end
+    local o = opts[r[1]]
+    if o == END_ACTIONS then return end
     g:add_counter("actions", 0, -1)
-    self:play(g, p, id)
+    self:play(g, p, o.card)
   end
 end
 
@@ -509,11 +527,10 @@ function kernel:buy_phase(g, p)
     local prompt = buy_prompt(coins or g:counter("coins"), buys or g:counter("buys"))
     local r = g:choose { player = p, kind = "buy", options = opts, prompt = prompt }
     local o = opts[r[1]]
-    local act = o.act
-    if act == "end" then return end
-    if act == "all" then
+    if o == END_TURN then return end
+    if o == PLAY_ALL then
       self:play_treasures(g, p)
-    elseif act == "play" then
+    elseif o.act == "play" then
       self:play(g, p, o.card)
     else
       self:buy(g, p, o.name)

@@ -8,10 +8,27 @@
 
 local kit = {}
 
-local function box_zone(g, zone, p)
-  local n = g:count(zone, p)
+-- Move a zone's cards (all but `keep` of them) to the box, top first.
+local function box_zone(g, zone, p, keep)
+  local n = g:count(zone, p) - (keep or 0)
   for _ = 1, n do g:move(g:top(zone, p), "box", 0) end
 end
+
+-- Replace a zone's cards with new ones named names, bottom first.
+local function restock(g, zone, p, names)
+  box_zone(g, zone, p)
+  for _, name in ipairs(names) do g:new(name, zone, p) end
+end
+
+-- A zone's card names, bottom first.
+local function zone_names(g, zone, p)
+  local t = {}
+  local n = g:count(zone, p or 0)
+  for i = 1, n do t[i] = g:name(g:at(zone, p or 0, i)) end
+  return t
+end
+
+kit.FIVE = { "Copper", "Copper", "Copper", "Copper", "Copper" }
 
 -- Check that a match ran to its end with a sane result for each of its n players.
 function kit.check_finished(T, m, n)
@@ -26,56 +43,149 @@ function kit.check_finished(T, m, n)
   T.ok(winners >= 1, "someone wins")
 end
 
--- Play whole games with the generic bot in every seat, for 2..max players, a few seeds.
-function kit.check_generic_bot_finishes(T, max_players)
-  for n = 2, max_players do
+-- Play whole bot games and check each ended sanely (check_finished): for each player
+-- count in spec.players (a list), seats taking spec.bots in turn (a list, repeated),
+-- each seed of spec.seeds (a list, or function(n) -> list), on spec.options; then
+-- spec.check(m, n), if given.
+function kit.bot_games(T, spec)
+  for _, n in ipairs(spec.players) do
     local bots = {}
-    for p = 1, n do bots[p] = "generic" end
-    for seed = 1, 3 do
-      kit.check_finished(T, T.match { players = n, seed = seed, bots = bots }, n)
+    for p = 1, n do bots[p] = spec.bots[(p - 1) % #spec.bots + 1] end
+    local seeds = spec.seeds
+    if type(seeds) == "function" then seeds = seeds(n) end
+    for _, seed in ipairs(seeds) do
+      local m = T.match { players = n, seed = seed, bots = bots, options = spec.options }
+      kit.check_finished(T, m, n)
+      if spec.check then spec.check(m, n) end
     end
   end
 end
 
--- Replace p's hand with the named cards.
-function kit.set_hand(g, p, names)
-  box_zone(g, "hand", p)
-  for _, name in ipairs(names) do g:new(name, "hand", p) end
+-- Play whole games with the generic bot in every seat, for 2..max players, a few seeds.
+function kit.check_generic_bot_finishes(T, max_players)
+  local players = {}
+  for n = 2, max_players do players[#players + 1] = n end
+  kit.bot_games(T, { players = players, bots = { "generic" }, seeds = { 1, 2, 3 } })
 end
+
+-- Two bot games from one spec (T.match's) play alike: the same final state hash.
+-- Returns both matches.
+function kit.check_replays(T, spec)
+  local a, b = T.match(spec), T.match(spec)
+  T.eq(a:hash(), b:hash(), "same seed, same game")
+  return a, b
+end
+
+-- Replace p's hand with the named cards.
+function kit.set_hand(g, p, names) restock(g, "hand", p, names) end
 
 -- Replace p's deck; names[1] is the top card (the next one drawn).
 function kit.set_deck(g, p, names)
-  box_zone(g, "deck", p)
-  for i = #names, 1, -1 do g:new(names[i], "deck", p) end
+  local bottom_first = {}
+  for i = #names, 1, -1 do bottom_first[#bottom_first + 1] = names[i] end
+  restock(g, "deck", p, bottom_first)
 end
 
 -- Replace p's discard pile; names bottom first.
-function kit.set_discard(g, p, names)
-  box_zone(g, "discard", p)
-  for _, name in ipairs(names) do g:new(name, "discard", p) end
+function kit.set_discard(g, p, names) restock(g, "discard", p, names) end
+
+-- Every card of player p is fixed: hand, deck (top first; default kit.FIVE) and discard
+-- (default none).
+function kit.stack(g, p, hand, deck, discard)
+  kit.set_hand(g, p, hand)
+  kit.set_deck(g, p, deck or kit.FIVE)
+  kit.set_discard(g, p, discard or {})
+end
+
+-- A T.match spec whose first turn is player 1's with spec.hand (default none), spec.deck
+-- (top first; default kit.FIVE) and spec.discard (default none); spec.more(g) stacks
+-- anything else. players (default 2), seed (default 7), options and bots as T.match's.
+function kit.match(spec)
+  return {
+    players = spec.players or 2, seed = spec.seed or 7, options = spec.options,
+    bots = spec.bots,
+    setup = function(g)
+      kit.stack(g, 1, spec.hand or {}, spec.deck, spec.discard)
+      if spec.more then spec.more(g) end
+    end,
+  }
+end
+
+-- A match (players, default 2; seed, default 7) set up as spec says, then answered:
+-- spec.empty lists supply piles to empty (a name, or { name, keep }), spec.stacks[p] =
+-- { hand, deck, discard } stacks player p (kit.stack), spec.more(g) stacks anything
+-- else; spec.moves are picked in order (kit.pick). Returns the match.
+function kit.play_out(T, spec)
+  local m = T.match { players = spec.players or 2, seed = spec.seed or 7, setup = function(g)
+    for _, pile in ipairs(spec.empty or {}) do
+      if type(pile) == "string" then pile = { pile } end
+      kit.empty_pile(g, pile[1], pile[2])
+    end
+    local stacks = spec.stacks or {}
+    for p = 1, g:nplayers() do
+      if stacks[p] then kit.stack(g, p, stacks[p][1], stacks[p][2], stacks[p][3]) end
+    end
+    if spec.more then spec.more(g) end
+  end }
+  for _, label in ipairs(spec.moves or {}) do kit.pick(m, label) end
+  return m
 end
 
 -- Remove every card of a supply pile (to the box), or leave only `keep` of them.
-function kit.empty_pile(g, name, keep)
-  local zone = "supply:" .. name
-  local n = g:count(zone, 0) - (keep or 0)
-  for _ = 1, n do g:move(g:top(zone, 0), "box", 0) end
-end
+function kit.empty_pile(g, name, keep) box_zone(g, "supply:" .. name, 0, keep) end
 
 -- A zone's card names, bottom first, comma-joined ("" when empty).
-function kit.names(g, zone, p)
-  local t = {}
-  local n = g:count(zone, p or 0)
-  for i = 1, n do t[i] = g:name(g:at(zone, p or 0, i)) end
-  return table.concat(t, ",")
-end
+function kit.names(g, zone, p) return table.concat(zone_names(g, zone, p), ",") end
 
 -- The same, sorted by name (for zones whose order is not the point).
 function kit.sorted(g, zone, p)
-  local t = {}
-  local n = g:count(zone, p or 0)
-  for i = 1, n do t[i] = g:name(g:at(zone, p or 0, i)) end
+  local t = zone_names(g, zone, p)
   table.sort(t)
+  return table.concat(t, ",")
+end
+
+-- How many cards named name are in p's zone (or zones, a list).
+function kit.count_named(g, zones, p, name)
+  if type(zones) == "string" then zones = { zones } end
+  local n = 0
+  for _, zone in ipairs(zones) do
+    for _, card in ipairs(zone_names(g, zone, p)) do
+      if card == name then n = n + 1 end
+    end
+  end
+  return n
+end
+
+-- Every player of m holds a hand of hand_size (nil: not checked) and, in hand and deck
+-- together, counts[name] cards of each name.
+function kit.check_start_deck(T, m, hand_size, counts)
+  for p = 1, m.g:nplayers() do
+    if hand_size then T.eq(m.g:count("hand", p), hand_size, "player " .. p .. "'s hand") end
+    local names = {}
+    for name in pairs(counts) do names[#names + 1] = name end
+    table.sort(names)
+    for _, name in ipairs(names) do
+      T.eq(kit.count_named(m.g, { "hand", "deck" }, p, name), counts[name],
+           "player " .. p .. ": " .. name)
+    end
+  end
+end
+
+-- The zones of a view with this name (any owner).
+function kit.zones_named(view, name)
+  local t = {}
+  for _, z in ipairs(view.zones) do
+    if z.name == name then t[#t + 1] = z end
+  end
+  return t
+end
+
+-- The finished match's ranks and scores by player, comma-joined ("1,2", "6,3").
+function kit.ranks(m) return kit.results_field(m, "rank") end
+function kit.scores(m) return kit.results_field(m, "score") end
+function kit.results_field(m, field)
+  local t = {}
+  for p, r in ipairs(m:results()) do t[p] = tostring(r[field]) end
   return table.concat(t, ",")
 end
 

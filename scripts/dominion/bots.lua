@@ -10,9 +10,12 @@
 -- Strategies differ only in what they buy and draft; all share the other decisions
 -- (playing actions, discards, trashing, gains, reactions and every card's questions).
 
+local botkit = require("deckbuilder.botkit")
+
 local bots = {}
 
 local STALL_TURNS = 60
+local PLAY_ALL = require("deckbuilder.kernel").PLAY_ALL
 
 local function find(d, field, value)
   local opts = d.options
@@ -75,15 +78,7 @@ local TRASH_PREFERENCE = {
   Remodel = { "Gold", "Curse", "Estate", "Copper" },
 }
 
--- The option (card options) with the highest cost, as an index.
-local function dearest_card(k, g, d)
-  local best, bestv = 1, -1
-  for i = 1, #d.options do
-    local c = k.cards[g:name(d.options[i].card)].cost
-    if c > bestv then best, bestv = i, c end
-  end
-  return best
-end
+local dearest_card = botkit.dearest_card
 
 -- An optional trash (Sentry): Curses and Estates only (up to d.max), as indices.
 local function curses_and_estates(g, d)
@@ -176,12 +171,7 @@ local function choose_draft(k, d, wants)
       if i then return { i } end
     end
   end
-  local best, bestv = 1, -1
-  for i = 1, #d.options do
-    local c = k.cards[d.options[i].name].cost
-    if c > bestv then best, bestv = i, c end
-  end
-  return { best }
+  return { botkit.dearest_named(k, d, "name") }
 end
 
 -- Province first, else the dearest card that is not junk, else the dearest.
@@ -211,7 +201,7 @@ end
 -- A buy strategy returns the card names it wants, best first, for the coins it has.
 local function buy_with(strategy)
   return function(k, g, p, d)
-    if d.options[1].act == "all" then return { 1 } end
+    if d.options[1] == PLAY_ALL then return { 1 } end
     if g:counter("turns", p) > STALL_TURNS then
       return { dearest(d) or #d.options }
     end
@@ -300,9 +290,7 @@ local function make_bot(kernel_of, strategy, wants)
     if kind == "set_aside" then return { g:counter("actions") == 0 and 1 or 2 } end
     if kind == "draft" then return choose_draft(k, d, wants) end
     if kind == "reveal" or kind == "yesno" then return { 1 } end
-    local t = {}
-    for i = 1, (d.min or 1) do t[i] = i end
-    return t
+    return botkit.least(d)
   end
 end
 

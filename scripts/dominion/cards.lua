@@ -38,6 +38,21 @@ local function take_top(g, k, p, zone)
   return id
 end
 
+-- The top n cards of p's deck, taken into zone one by one as take_top does (fewer when
+-- the deck and discard run out).
+local function take_tops(g, k, p, n, zone)
+  local t = {}
+  for _ = 1, n do t[#t + 1] = take_top(g, k, p, zone) end
+  return t
+end
+
+-- The top 2 cards of p's deck, set aside and revealed (Thief, Bandit).
+local function reveal_two(g, k, p)
+  local shown = take_tops(g, k, p, 2, "aside")
+  k:reveal(g, p, shown)
+  return shown
+end
+
 -- The ids among ids whose card has type ty.
 local function of_type(g, k, ids, ty)
   local t = {}
@@ -72,6 +87,14 @@ local function topdeck(g, p, id, public)
     g:log_to(p, "You put " .. g:name(id) .. " onto your deck")
     g:log(pname(g, p) .. " puts a card onto their deck")
   end
+end
+
+-- p puts a card of their own zone (one of each name offered) onto their deck, unseen by
+-- the others; spec: prompt, source, min (0: p may put none).
+local function topdeck_from(g, k, p, zone, spec)
+  spec.kind = "topdeck"
+  local t = k:choose_cards(g, p, k:distinct(g, g:list(zone, p)), spec)
+  if #t > 0 then topdeck(g, p, t[1], false) end
 end
 
 -- ---- kingdom cards (first edition) -----------------------------------------------------
@@ -267,9 +290,7 @@ cards.Thief = {
   on_play = function(g, k, p, id)
     local trashed = {}
     k:attack(g, p, id, function(v)
-      local shown = {}
-      for _ = 1, 2 do shown[#shown + 1] = take_top(g, k, v, "aside") end
-      k:reveal(g, v, shown)
+      local shown = reveal_two(g, k, v)
       local ts = of_type(g, k, shown, "Treasure")
       if #ts > 0 then
         local c = pick_one(g, k, p, ts, { kind = "trash", source = "Thief",
@@ -371,10 +392,8 @@ cards.Harbinger = {
   text = "+1 Card, +1 Action. Look through your discard pile. You may put a card from it "
     .. "onto your deck.",
   on_play = function(g, k, p)
-    local t = k:choose_cards(g, p, k:distinct(g, g:list("discard", p)), { kind = "topdeck",
-      min = 0, prompt = "Harbinger: you may put a card from your discard pile onto your deck",
-      source = "Harbinger" })
-    if #t > 0 then topdeck(g, p, t[1], false) end
+    topdeck_from(g, k, p, "discard", { min = 0, source = "Harbinger",
+      prompt = "Harbinger: you may put a card from your discard pile onto your deck" })
   end,
 }
 
@@ -434,9 +453,7 @@ cards.Bandit = {
   on_play = function(g, k, p, id)
     k:gain(g, p, "Gold")
     k:attack(g, p, id, function(v)
-      local shown = {}
-      for _ = 1, 2 do shown[#shown + 1] = take_top(g, k, v, "aside") end
-      k:reveal(g, v, shown)
+      local shown = reveal_two(g, k, v)
       local ts = {}
       for _, c in ipairs(of_type(g, k, shown, "Treasure")) do
         if g:name(c) ~= "Copper" then ts[#ts + 1] = c end
@@ -455,8 +472,7 @@ cards.Sentry = {
   text = "+1 Card, +1 Action. Look at the top 2 cards of your deck. Trash and/or discard any "
     .. "number of them. Put the rest back on top in any order.",
   on_play = function(g, k, p)
-    local seen = {}
-    for _ = 1, 2 do seen[#seen + 1] = take_top(g, k, p, "look") end
+    local seen = take_tops(g, k, p, 2, "look")
     if #seen == 0 then return end
     g:log_to(p, "You look at " .. k:join_names(g, seen))
     local t = k:choose_cards(g, p, seen, { kind = "trash", min = 0, max = #seen,
@@ -484,9 +500,8 @@ cards.Artisan = {
   on_play = function(g, k, p)
     k:choose_gain(g, p, 5, { to = "hand", source = "Artisan",
                              prompt = "Artisan: gain a card costing up to $5 to your hand" })
-    local t = k:choose_cards(g, p, k:distinct(g, g:list("hand", p)), { kind = "topdeck",
-      prompt = "Artisan: put a card from your hand onto your deck", source = "Artisan" })
-    if #t > 0 then topdeck(g, p, t[1], false) end
+    topdeck_from(g, k, p, "hand", { source = "Artisan",
+      prompt = "Artisan: put a card from your hand onto your deck" })
   end,
 }
 

@@ -6,6 +6,7 @@
 -- starting deck, and the end condition. Rule choices are written down in README.md.
 
 local kernel = require("deckbuilder.kernel")
+local gametable = require("deckbuilder.gametable")
 local data = require("dominion.cards")
 local kingdom = require("dominion.kingdom")
 local bots = require("dominion.bots")
@@ -32,21 +33,14 @@ local function kernel_of(g)
 end
 
 -- The kernel's zones plus "look": cards only their owner looks at (Sentry).
-local zones = { look = "owner" }
-for name, vis in pairs(kernel.zones) do zones[name] = vis end
-
-local game = {
-  name = "dominion", min_players = 2, max_players = 4,
-  zones = zones,
-  cards = data.cards,
-  kernel = k,
-  kernel_of = kernel_of,
-}
+local game = gametable.new(k, { name = "dominion", max_players = 4,
+                                zones = gametable.zones { look = "owner" },
+                                bots = bots.make(kernel_of) })
+game.kernel_of = kernel_of
 
 function game.setup(g)
   k:setup_supply(g, kingdom.piles(g, data))
-  for p = 1, g:nplayers() do k:deal_start(g, p, data.start) end
-  g:set_counter("active", 0, 1)
+  k:deal_all(g, data.start)
 end
 
 function game.turn(g)
@@ -57,15 +51,7 @@ end
 -- Asked after every turn, so the game ends at the end of the turn that emptied the
 -- Province pile or a third supply pile.
 function game.finished(g)
-  local kk = kernel_of(g)
-  return g:count(kk:pile("Province"), 0) == 0 or kk:empty_piles(g) >= 3
+  return kernel_of(g):pile_or_three_out(g, "Province")
 end
-
-function game.results(g)
-  return k:results(g)
-end
-
-game.bots = bots.make(kernel_of)
-game.bots.generic = require("deckbuilder.generic_bot").bot
 
 return game

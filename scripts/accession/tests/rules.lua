@@ -2,28 +2,13 @@
 -- The card handlers are Dominion's; these tests pin that Accession gets them.
 local kit = require("deckbuilder.testkit")
 
-local FIVE = { "Copper", "Copper", "Copper", "Copper", "Copper" }
-
--- A match whose first turn is player 1's with this hand, deck (top first) and discard.
-local function stack(g, p, hand, deck, discard)
-  kit.set_hand(g, p, hand)
-  kit.set_deck(g, p, deck or FIVE)
-  kit.set_discard(g, p, discard or {})
-end
+local FIVE = kit.FIVE
+-- The moves of a turn that ends the game with a bought Province, or buys a Cellar.
+local BUY_PROVINCE = { "Play all treasures", "Buy Province ($8)" }
+local BUY_CELLAR = { "Play all treasures", "Buy Cellar ($2)" }
 
 local function match(hand, deck, more, players)
-  return { players = players or 2, seed = 7, setup = function(g)
-    stack(g, 1, hand, deck)
-    if more then more(g) end
-  end }
-end
-
-local function count_named(g, zone, p, name)
-  local n = 0
-  for i = 1, g:count(zone, p) do
-    if g:name(g:at(zone, p, i)) == name then n = n + 1 end
-  end
-  return n
+  return kit.match { hand = hand, deck = deck, more = more, players = players }
 end
 
 local tests = {}
@@ -52,15 +37,8 @@ end
 
 function tests.test_starting_deck_is_7_copper_3_estate_with_a_hand_of_5(T)
   local m = T.match { players = 2, seed = 5 }
-  for p = 1, 2 do
-    T.eq(m.g:count("hand", p), 5)
-    T.eq(m.g:count("deck", p), 5)
-    local all = function(name)
-      return count_named(m.g, "hand", p, name) + count_named(m.g, "deck", p, name)
-    end
-    T.eq(all("Copper"), 7)
-    T.eq(all("Estate"), 3)
-  end
+  kit.check_start_deck(T, m, 5, { Copper = 7, Estate = 3 })
+  for p = 1, 2 do T.eq(m.g:count("deck", p), 5) end
 end
 
 -- ---- base cards ------------------------------------------------------------------------
@@ -107,18 +85,25 @@ function tests.test_moat_draws_two_and_blocks_militia(T)
   T.eq(m.g:count("hand", 2), 5)
 end
 
-function tests.test_village_gives_a_card_and_two_actions(T)
-  local m = T.match(match({ "Village", "Copper" }, { "Gold" }))
-  kit.pick(m, "Play Village")
-  T.eq(m.g:counter("actions"), 2)
-  T.eq(kit.sorted(m.g, "hand", 1), "Copper,Gold")
-end
+-- Cards that only give their +keywords: the hand and deck (top first) played from, the
+-- hand after (sorted) and the turn's counters after.
+local PLUS_CARDS = {
+  { "Village", { "Village", "Copper" }, { "Gold" }, "Copper,Gold", actions = 2 },
+  { "Woodcutter", { "Woodcutter", "Copper" }, FIVE, "Copper", buys = 2, coins = 2 },
+  { "Smithy", { "Smithy" }, { "Gold", "Silver", "Estate", "Duchy" }, "Estate,Gold,Silver" },
+  { "Market", { "Market" }, { "Gold" }, "Gold", actions = 1, buys = 2, coins = 1 },
+}
 
-function tests.test_woodcutter_gives_a_buy_and_two_coins(T)
-  local m = T.match(match({ "Woodcutter", "Copper" }))
-  kit.pick(m, "Play Woodcutter")
-  T.eq(m.g:counter("buys"), 2)
-  T.eq(m.g:counter("coins"), 2)
+function tests.test_village_woodcutter_smithy_market_give_their_plus_keywords(T)
+  for _, c in ipairs(PLUS_CARDS) do
+    local card, hand, deck, after = c[1], c[2], c[3], c[4]
+    local m = T.match(match(hand, deck))
+    kit.pick(m, "Play " .. card)
+    T.eq(kit.sorted(m.g, "hand", 1), after, card .. ": hand")
+    T.eq(m.g:counter("actions"), c.actions or 0, card .. ": actions")
+    T.eq(m.g:counter("buys"), c.buys or 1, card .. ": buys")
+    T.eq(m.g:counter("coins"), c.coins or 0, card .. ": coins")
+  end
 end
 
 function tests.test_workshop_gains_a_card_costing_up_to_4(T)
@@ -152,21 +137,6 @@ function tests.test_remodel_trashes_and_gains_up_to_two_more(T)
   T.eq(kit.names(m.g, "discard", 1), "Province")
 end
 
-function tests.test_smithy_draws_three_cards(T)
-  local m = T.match(match({ "Smithy" }, { "Gold", "Silver", "Estate", "Duchy" }))
-  kit.pick(m, "Play Smithy")
-  T.eq(kit.sorted(m.g, "hand", 1), "Estate,Gold,Silver")
-end
-
-function tests.test_market_gives_card_action_buy_and_coin(T)
-  local m = T.match(match({ "Market" }, { "Gold" }))
-  kit.pick(m, "Play Market")
-  T.eq(kit.names(m.g, "hand", 1), "Gold")
-  T.eq(m.g:counter("actions"), 1)
-  T.eq(m.g:counter("buys"), 2)
-  T.eq(m.g:counter("coins"), 1)
-end
-
 function tests.test_mine_trades_a_treasure_up_into_hand(T)
   local m = T.match(match({ "Mine", "Silver", "Estate" }))
   kit.pick(m, "Play Mine")
@@ -179,71 +149,38 @@ end
 -- ---- the end of the game -------------------------------------------------------------------
 
 function tests.test_game_ends_when_provinces_run_out(T)
-  local m = T.match { setup = function(g)
-    kit.empty_pile(g, "Province", 1)
-    stack(g, 1, { "Gold", "Gold", "Gold" })
-    stack(g, 2, FIVE, FIVE, { "Duchy" })
-  end }
-  kit.pick(m, "Play all treasures")
-  kit.pick(m, "Buy Province ($8)")
+  local m = kit.play_out(T, { empty = { { "Province", 1 } }, moves = BUY_PROVINCE,
+    stacks = { { { "Gold", "Gold", "Gold" } }, { FIVE, FIVE, { "Duchy" } } } })
   T.ok(m:finished())
-  local r = m:results()
-  T.eq(r[1].score, 6)
-  T.eq(r[2].score, 3)
-  T.eq(r[1].rank, 1)
-  T.eq(r[2].rank, 2)
+  T.eq(kit.scores(m), "6,3")
+  T.eq(kit.ranks(m), "1,2")
 end
 
 function tests.test_three_empty_supply_piles_of_any_kind_end_the_game(T)
-  local m = T.match { setup = function(g)
-    kit.empty_pile(g, "Estate")
-    kit.empty_pile(g, "Copper")
-    kit.empty_pile(g, "Cellar", 1)
-    stack(g, 1, { "Copper", "Copper" })
-  end }
-  kit.pick(m, "Play all treasures")
-  kit.pick(m, "Buy Cellar ($2)")
+  local m = kit.play_out(T, { empty = { "Estate", "Copper", { "Cellar", 1 } },
+                              stacks = { { { "Copper", "Copper" } } }, moves = BUY_CELLAR })
   T.ok(m:finished())
 end
 
 function tests.test_two_empty_piles_do_not_end_the_game(T)
-  local m = T.match { setup = function(g)
-    kit.empty_pile(g, "Estate")
-    kit.empty_pile(g, "Cellar", 1)
-    stack(g, 1, { "Copper", "Copper" })
-  end }
-  kit.pick(m, "Play all treasures")
-  kit.pick(m, "Buy Cellar ($2)")
+  local m = kit.play_out(T, { empty = { "Estate", { "Cellar", 1 } },
+                              stacks = { { { "Copper", "Copper" } } }, moves = BUY_CELLAR })
   T.ok(not m:finished())
 end
 
 function tests.test_tie_goes_to_fewer_turns(T)
-  local m = T.match { setup = function(g)
-    kit.empty_pile(g, "Province", 1)
-    stack(g, 1, { "Gold", "Gold", "Gold" })
-    stack(g, 2, FIVE, FIVE, { "Province" })
-  end }
-  kit.pick(m, "Play all treasures")
-  kit.pick(m, "Buy Province ($8)")
-  local r = m:results()
-  T.eq(r[1].score, r[2].score)
-  T.eq(r[2].rank, 1)
-  T.eq(r[1].rank, 2)
+  local m = kit.play_out(T, { empty = { { "Province", 1 } }, moves = BUY_PROVINCE,
+    stacks = { { { "Gold", "Gold", "Gold" } }, { FIVE, FIVE, { "Province" } } } })
+  T.eq(kit.scores(m), "6,6")
+  T.eq(kit.ranks(m), "2,1")
 end
 
 -- ---- bots ---------------------------------------------------------------------------------
 
 function tests.test_bots_finish_games_with_2_to_4_players(T)
   for n = 2, 4 do
-    local bots = {}
-    for p = 1, n do bots[p] = ({ "default", "big_money", "big_money_smithy" })[(p - 1) % 3 + 1] end
-    local m = T.match { players = n, seed = n, bots = bots }
-    T.ok(m:finished(), n .. " players")
-    local winners = 0
-    for p = 1, n do
-      if m:results()[p].rank == 1 then winners = winners + 1 end
-    end
-    T.ok(winners >= 1)
+    kit.bot_games(T, { players = { n }, seeds = { n },
+                       bots = { "default", "big_money", "big_money_smithy" } })
   end
 end
 

@@ -160,38 +160,27 @@ function tests.test_kanzir_strips_opponents_temples_and_destroys_their_construct
   T.ok(string.find(kit.names(m.g, "discard", 3), "Templar Outpost", 1, true) ~= nil)
 end
 
-function tests.test_starved_abomination_gives_3_honour_and_a_life_keystone(T)
-  local m = T.match(A.match { hand = { HI, HI }, row = { "Starved Abomination" } })
-  kit.pick(m, "Play all treasures")
-  kit.pick(m, "Defeat Starved Abomination (4 power)")
-  T.eq(honour(m), 3)
-  T.eq(A.holder(m.g, "Temple of Life"), 1)
-end
+-- Monsters that only pay their reward: the hand that defeats each, its power, and what
+-- p has afterwards (Honour; a Keystone's Temple; Runes). Keystones ask nothing.
+local REWARDS = {
+  { "Starved Abomination", { HI, HI }, 4, honour = 3, life = true },
+  { "Hurras, Sea's Fury", { HI, HI, HI, "Militia" }, 7, honour = 4, life = true, death = true },
+  { "Crypt Lurker", { HI, HI }, 4, honour = 3, death = true },
+  { "Mutated Scavenger", { HI, HI, HI }, 6, honour = 4, runes = 5 },
+}
 
-function tests.test_hurras_gives_4_honour_and_both_keystones(T)
-  local m = T.match(A.match { hand = { HI, HI, HI, "Militia" }, row = { "Hurras, Sea's Fury" } })
-  kit.pick(m, "Play all treasures")
-  kit.pick(m, "Defeat Hurras, Sea's Fury (7 power)")
-  T.eq(honour(m), 4)
-  T.eq(A.holder(m.g, "Temple of Life"), 1)
-  T.eq(A.holder(m.g, "Temple of Death"), 1)
-end
-
-function tests.test_crypt_lurker_gives_3_honour_and_a_death_keystone(T)
-  local m = T.match(A.match { hand = { HI, HI }, row = { "Crypt Lurker" } })
-  kit.pick(m, "Play all treasures")
-  kit.pick(m, "Defeat Crypt Lurker (4 power)")
-  T.eq(honour(m), 3)
-  T.eq(A.holder(m.g, "Temple of Death"), 1)
-  T.eq(m:decision().kind, "buy", "taking a temple asks nothing")
-end
-
-function tests.test_mutated_scavenger_gives_4_honour_and_5_runes(T)
-  local m = T.match(A.match { hand = { HI, HI, HI }, row = { "Mutated Scavenger" } })
-  kit.pick(m, "Play all treasures")
-  kit.pick(m, "Defeat Mutated Scavenger (6 power)")
-  T.eq(honour(m), 4)
-  T.eq(m.g:counter("runes"), 5)
+function tests.test_monsters_give_their_honour_keystones_and_runes(T)
+  for _, c in ipairs(REWARDS) do
+    local monster, hand, power = c[1], c[2], c[3]
+    local m = T.match(A.match { hand = hand, row = { monster } })
+    kit.pick(m, "Play all treasures")
+    kit.pick(m, "Defeat " .. monster .. " (" .. power .. " power)")
+    T.eq(honour(m), c.honour, monster)
+    T.eq(A.holder(m.g, "Temple of Life"), c.life and 1 or 0, monster .. ": Life")
+    T.eq(A.holder(m.g, "Temple of Death"), c.death and 1 or 0, monster .. ": Death")
+    T.eq(m.g:counter("runes"), c.runes or 0, monster .. ": runes")
+    T.eq(m:decision().kind, "buy", monster .. ": taking a temple asks nothing")
+  end
 end
 
 function tests.test_iku_costs_two_power_less_per_temple(T)

@@ -5,22 +5,6 @@ local A = require("ascension.testkit")
 
 local HI = "Heavy Infantry"
 
-local function count_named(g, zone, p, name)
-  local n = 0
-  for i = 1, g:count(zone, p) do
-    if g:name(g:at(zone, p, i)) == name then n = n + 1 end
-  end
-  return n
-end
-
-local function zones_named(view, name)
-  local t = {}
-  for _, z in ipairs(view.zones) do
-    if z.name == name then t[#t + 1] = z end
-  end
-  return t
-end
-
 local MONSTERS = { "Cultist", "Hellfrost Imps", "Kan'zir, the Ravager", "Starved Abomination",
                    "Hurras, Sea's Fury", "Crypt Lurker", "Mutated Scavenger",
                    "Iku, Valley Tyrant", "Cavern Horror" }
@@ -32,11 +16,9 @@ local tests = {}
 function tests.test_start_deck_is_8_apprentice_2_militia_with_a_hand_of_5(T)
   for n = 2, 4 do
     local m = T.match { players = n, seed = n }
+    kit.check_start_deck(T, m, 5, { Apprentice = 8 })
     for p = 1, n do
-      T.eq(m.g:count("hand", p), 5)
       T.eq(m.g:count("deck", p), 5)
-      T.eq(count_named(m.g, "hand", p, "Apprentice")
-           + count_named(m.g, "deck", p, "Apprentice"), 8)
       T.eq(m.g:counter("_own:Militia", p), 2)
     end
     T.eq(m.g:counter("honour_pool"), 30 * n, "30 Honour per player")
@@ -57,15 +39,15 @@ function tests.test_views_hide_the_centre_deck_and_show_row_and_constructs(T)
   local m = T.match(A.match { hand = { "Sacred Pot" } })
   kit.pick(m, "Play Sacred Pot")
   local v = m:view(2)
-  for _, z in ipairs(zones_named(v, "centre_deck")) do
+  for _, z in ipairs(kit.zones_named(v, "centre_deck")) do
     T.ok(z.count > 0)
     T.eq(#(z.cards or {}), 0, "the centre deck is hidden")
   end
-  local rows = zones_named(v, "row:1")
+  local rows = kit.zones_named(v, "row:1")
   T.eq(#rows, 1)
   T.eq(#rows[1].cards, 1, "the centre row is face up")
   local seen = 0
-  for _, z in ipairs(zones_named(v, "constructs")) do seen = seen + #(z.cards or {}) end
+  for _, z in ipairs(kit.zones_named(v, "constructs")) do seen = seen + #(z.cards or {}) end
   T.eq(seen, 1, "player 2 sees player 1's construct")
 end
 
@@ -114,7 +96,7 @@ function tests.test_monster_never_enters_the_deck(T)
   kit.pick(m, "End turn")
   for _, zone in ipairs({ "deck", "hand", "discard", "play", "constructs" }) do
     for _, name in ipairs(MONSTERS) do
-      T.eq(count_named(m.g, zone, 1, name), 0, name .. " in " .. zone)
+      T.eq(kit.count_named(m.g, zone, 1, name), 0, name .. " in " .. zone)
     end
   end
 end
@@ -193,7 +175,7 @@ function tests.test_construct_stays_in_play_and_its_once_per_turn_effect(T)
   T.eq(m.g:counter("power"), 1)
   kit.pick(m, "End turn")
   T.eq(kit.names(m.g, "constructs", 1), "Beacon of the Lost", "stays after clean-up")
-  T.eq(count_named(m.g, "discard", 1, "Beacon of the Lost"), 0)
+  T.eq(kit.count_named(m.g, "discard", 1, "Beacon of the Lost"), 0)
   kit.pick(m, "End turn")
   T.eq(m:decision().player, 1)
   T.eq(m.g:counter("runes"), 1, "its Rune again on the next turn")
@@ -299,9 +281,7 @@ function tests.test_results_rank_by_score_and_share_ties(T)
   kit.pick(m, "End turn")
   kit.pick(m, "End turn")
   T.ok(m:finished())
-  local r = m:results()
-  T.eq(r[2].rank, 1)
-  T.eq(r[1].rank, 2)
+  T.eq(kit.ranks(m), "2,1")
 end
 
 -- ---- logs --------------------------------------------------------------------------------
@@ -318,25 +298,17 @@ end
 -- ---- bots ----------------------------------------------------------------------------------
 
 function tests.test_default_bots_finish_games_with_2_3_and_4_players(T)
-  for n = 2, 4 do
-    local bots = {}
-    for p = 1, n do bots[p] = "default" end
-    for seed = 1, 3 do
-      local m = T.match { players = n, seed = seed, bots = bots }
-      T.ok(m:finished(), n .. " players, seed " .. seed)
+  kit.bot_games(T, { players = { 2, 3, 4 }, seeds = { 1, 2, 3 }, bots = { "default" },
+    check = function(m, n)
       local r = m:results()
-      T.eq(#r, n)
-      local turns = r[1].turns
-      for p = 1, n do T.eq(r[p].turns, turns, "every player had as many turns") end
-    end
-  end
+      for p = 1, n do T.eq(r[p].turns, r[1].turns, "every player had as many turns") end
+    end })
 end
 
 function tests.test_same_seed_plays_the_same_game(T)
-  local a = T.match { players = 3, seed = 77, bots = { "default", "default", "default" } }
-  local b = T.match { players = 3, seed = 77, bots = { "default", "default", "default" } }
-  T.eq(a:hash(), b:hash())
-  local c = T.match { players = 3, seed = 78, bots = { "default", "default", "default" } }
+  local bots = { "default", "default", "default" }
+  local a = kit.check_replays(T, { players = 3, seed = 77, bots = bots })
+  local c = T.match { players = 3, seed = 78, bots = bots }
   T.ok(a:hash() ~= c:hash(), "another seed, another game")
 end
 

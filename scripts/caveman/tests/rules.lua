@@ -25,14 +25,6 @@ local function match(hand, deck, more)
   end }
 end
 
-local function count_named(g, zone, p, name)
-  local n = 0
-  for i = 1, g:count(zone, p) do
-    if g:name(g:at(zone, p, i)) == name then n = n + 1 end
-  end
-  return n
-end
-
 local function health(m, p) return m.g:counter("health", p) end
 
 local tests = {}
@@ -41,17 +33,10 @@ local tests = {}
 
 function tests.test_start_deck_is_4_wood_2_bone_and_20_health(T)
   local m = T.match { players = 2, seed = 5 }
+  kit.check_start_deck(T, m, nil, { Wood = 4, Bone = 2 })
   for p = 1, 2 do
     T.eq(health(m, p), 20)
-    local total = m.g:count("deck", p) + m.g:count("hand", p)
-    T.eq(total, 6)
-    local wood, bone = 0, 0
-    for _, z in ipairs({ "deck", "hand" }) do
-      wood = wood + count_named(m.g, z, p, "Wood")
-      bone = bone + count_named(m.g, z, p, "Bone")
-    end
-    T.eq(wood, 4)
-    T.eq(bone, 2)
+    T.eq(m.g:count("deck", p) + m.g:count("hand", p), 6)
   end
 end
 
@@ -465,53 +450,44 @@ function tests.test_game_ends_when_a_player_has_no_health(T)
   T.ok(not m:finished(), "the turn is played out")
   kit.pick(m, "End turn")
   T.ok(m:finished())
-  local r = m:results()
-  T.eq(r[1].score, 20)
-  T.eq(r[2].score, 0)
-  T.eq(r[1].rank, 1)
-  T.eq(r[2].rank, 2)
+  T.eq(kit.scores(m), "20,0")
+  T.eq(kit.ranks(m), "1,2")
+end
+
+-- Both players have one turn left before the turn limit.
+local function last_turns(g)
+  local limit = require("caveman.game").turn_limit
+  g:set_counter("turns", 1, limit - 1)
+  g:set_counter("turns", 2, limit - 1)
 end
 
 function tests.test_turn_limit_ends_the_game_most_health_wins(T)
-  local limit = require("caveman.game").turn_limit
-  local m = T.match(match({ "Club" }, WOODS, function(g)
-    g:set_counter("turns", 1, limit - 1)
-    g:set_counter("turns", 2, limit - 1)
-  end))
+  local m = T.match(match({ "Club" }, WOODS, last_turns))
   kit.pick(m, "Play Club")
   kit.pick(m, "End turn")
   T.ok(not m:finished(), "player 2 still has a turn")
   kit.pick(m, "End turn")
   T.ok(m:finished())
-  local r = m:results()
-  T.eq(r[1].rank, 1)
-  T.eq(r[2].rank, 2)
+  T.eq(kit.ranks(m), "1,2")
 end
 
 function tests.test_tie_at_the_turn_limit_is_shared(T)
-  local limit = require("caveman.game").turn_limit
-  local m = T.match(match({ "Wood" }, WOODS, function(g)
-    g:set_counter("turns", 1, limit - 1)
-    g:set_counter("turns", 2, limit - 1)
-  end))
+  local m = T.match(match({ "Wood" }, WOODS, last_turns))
   kit.pick(m, "End turn")
   kit.pick(m, "End turn")
   T.ok(m:finished())
-  local r = m:results()
-  T.eq(r[1].rank, 1)
-  T.eq(r[2].rank, 1)
+  T.eq(kit.ranks(m), "1,1")
 end
 
 -- ---- bots -------------------------------------------------------------------------------------
 
 function tests.test_bots_end_games_by_health(T)
-  for seed = 1, 4 do
-    local m = T.match { players = 2, seed = seed, bots = { "default", "aggro" } }
-    T.ok(m:finished())
-    local r = m:results()
-    T.ok(r[1].score == 0 or r[2].score == 0, "someone ran out of health")
-    T.ok(r[1].rank ~= r[2].rank)
-  end
+  kit.bot_games(T, { players = { 2 }, seeds = { 1, 2, 3, 4 }, bots = { "default", "aggro" },
+    check = function(m)
+      local r = m:results()
+      T.ok(r[1].score == 0 or r[2].score == 0, "someone ran out of health")
+      T.ok(r[1].rank ~= r[2].rank)
+    end })
 end
 
 function tests.test_aggro_buys_weapons(T)
@@ -522,9 +498,7 @@ function tests.test_aggro_buys_weapons(T)
 end
 
 function tests.test_same_seed_same_game(T)
-  local a = T.match { players = 2, seed = 77, bots = { "default", "aggro" } }
-  local b = T.match { players = 2, seed = 77, bots = { "default", "aggro" } }
-  T.eq(a:hash(), b:hash())
+  kit.check_replays(T, { players = 2, seed = 77, bots = { "default", "aggro" } })
 end
 
 return tests

@@ -4,18 +4,10 @@ local kit = require("deckbuilder.testkit")
 -- A 2-player (or n-player) match whose first turn is player 1's with the given hand and
 -- deck (deck listed top first). more(g) stacks anything else.
 local function match(hand, deck, more, players)
-  return {
-    players = players or 2, seed = 11,
-    setup = function(g)
-      kit.set_hand(g, 1, hand)
-      kit.set_deck(g, 1, deck or { "Copper", "Copper", "Copper", "Copper", "Copper" })
-      kit.set_discard(g, 1, {})
-      if more then more(g) end
-    end,
-  }
+  return kit.match { seed = 11, hand = hand, deck = deck, more = more, players = players }
 end
 
-local FIVE = { "Copper", "Copper", "Copper", "Copper", "Copper" }
+local FIVE = kit.FIVE
 
 local tests = {}
 

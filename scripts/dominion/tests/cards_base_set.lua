@@ -2,20 +2,13 @@
 -- per test, including the interactions the rulebook FAQ spells out.
 local kit = require("deckbuilder.testkit")
 
-local FIVE = { "Copper", "Copper", "Copper", "Copper", "Copper" }
+local FIVE = kit.FIVE
 
 -- A match on the given kingdom (an option list) whose first turn is player 1's with the
 -- given hand and deck (top first); more(g) stacks anything else.
 local function match(kingdom, hand, deck, more, players)
-  return {
-    players = players or 2, seed = 11, options = { kingdom = kingdom },
-    setup = function(g)
-      kit.set_hand(g, 1, hand)
-      kit.set_deck(g, 1, deck or FIVE)
-      kit.set_discard(g, 1, {})
-      if more then more(g) end
-    end,
-  }
+  return kit.match { seed = 11, options = { kingdom = kingdom }, hand = hand, deck = deck,
+                     more = more, players = players }
 end
 
 local function kernel() return require("dominion.game").kernel end

@@ -185,46 +185,41 @@ end
 
 -- How many cards named name player p has in deck, hand, discard and play.
 local function owns(g, p, name)
-  local n = 0
-  for _, z in ipairs({ "deck", "hand", "discard", "play" }) do
-    for i = 1, g:count(z, p) do
-      if g:name(g:at(z, p, i)) == name then n = n + 1 end
-    end
-  end
-  return n
+  return kit.count_named(g, { "deck", "hand", "discard", "play" }, p, name)
+end
+
+-- A match on this kingdom whose first turn, stacked by setup(g), the default bot plays
+-- for player 1 (player 2 is left to the test).
+local function bot_turn(kingdom, setup)
+  return { players = 2, options = { kingdom = kingdom }, bots = { "default", nil }, setup = setup }
 end
 
 function tests.test_bot_sentry_trashes_a_curse_but_never_a_province(T)
-  local m = T.match { players = 2, options = { kingdom = "Sentry" }, bots = { "default", nil },
-    setup = function(g)
-      kit.set_hand(g, 1, { "Sentry" })
-      kit.set_deck(g, 1, { "Copper", "Province", "Curse", "Copper", "Copper", "Copper",
-                           "Copper", "Copper" })
-      kit.set_discard(g, 1, {})
-    end }
+  local m = T.match(bot_turn("Sentry", function(g)
+    kit.stack(g, 1, { "Sentry" }, { "Copper", "Province", "Curse", "Copper", "Copper",
+                                    "Copper", "Copper", "Copper" })
+  end))
   T.eq(m:decision().player, 2, "the bot played its turn")
   T.eq(kit.names(m.g, "trash", 0), "Curse")
   T.eq(owns(m.g, 1, "Province"), 1)
 end
 
 function tests.test_bot_chapel_trashes_junk_and_spare_coppers_but_not_a_province(T)
-  local m = T.match { players = 2, options = { kingdom = "Chapel" }, bots = { "default", nil },
-    setup = function(g)
-      kit.set_hand(g, 1, { "Chapel", "Province", "Curse", "Estate", "Copper" })
-      kit.set_discard(g, 1, {})
-    end }
+  local m = T.match(bot_turn("Chapel", function(g)
+    kit.set_hand(g, 1, { "Chapel", "Province", "Curse", "Estate", "Copper" })
+    kit.set_discard(g, 1, {})
+  end))
   T.eq(m:decision().player, 2)
   T.eq(kit.sorted(m.g, "trash", 0), "Copper,Curse,Estate", "7 Coppers owned: one is spare")
   T.eq(owns(m.g, 1, "Province"), 1)
 end
 
 function tests.test_bot_thief_trashes_and_takes_the_gold(T)
-  local m = T.match { players = 2, options = { kingdom = "Thief" }, bots = { "default", nil },
-    setup = function(g)
-      kit.set_hand(g, 1, { "Thief" })
-      kit.set_deck(g, 2, { "Silver", "Gold", "Estate" })
-      kit.set_discard(g, 2, {})
-    end }
+  local m = T.match(bot_turn("Thief", function(g)
+    kit.set_hand(g, 1, { "Thief" })
+    kit.set_deck(g, 2, { "Silver", "Gold", "Estate" })
+    kit.set_discard(g, 2, {})
+  end))
   T.eq(m:decision().player, 2)
   T.eq(m.g:count("trash", 0), 0, "the trashed Gold was gained")
   T.eq(owns(m.g, 1, "Gold"), 1)
@@ -233,15 +228,12 @@ function tests.test_bot_thief_trashes_and_takes_the_gold(T)
 end
 
 function tests.test_bot_spy_discards_its_own_junk_and_the_victims_gold(T)
-  local m = T.match { players = 2, options = { kingdom = "Spy" }, bots = { "default", nil },
-    setup = function(g)
-      kit.set_hand(g, 1, { "Spy" })
-      kit.set_deck(g, 1, { "Copper", "Estate", "Copper", "Copper", "Copper", "Copper",
-                           "Copper" })
-      kit.set_discard(g, 1, {})
-      kit.set_deck(g, 2, { "Gold", "Copper" })
-      kit.set_discard(g, 2, {})
-    end }
+  local m = T.match(bot_turn("Spy", function(g)
+    kit.stack(g, 1, { "Spy" }, { "Copper", "Estate", "Copper", "Copper", "Copper", "Copper",
+                                 "Copper" })
+    kit.set_deck(g, 2, { "Gold", "Copper" })
+    kit.set_discard(g, 2, {})
+  end))
   T.eq(m:decision().player, 2)
   T.eq(kit.names(m.g, "discard", 2), "Gold")
   T.eq(kit.names(m.g, "deck", 2), "Copper")

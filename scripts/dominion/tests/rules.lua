@@ -2,22 +2,10 @@
 -- views and logs, and the bots.
 local kit = require("deckbuilder.testkit")
 
-local FIVE = { "Copper", "Copper", "Copper", "Copper", "Copper" }
-
--- Every card of player p is fixed: hand, deck (top first) and discard.
-local function stack(g, p, hand, deck, discard)
-  kit.set_hand(g, p, hand)
-  kit.set_deck(g, p, deck or FIVE)
-  kit.set_discard(g, p, discard or {})
-end
-
-local function count_named(g, zone, p, name)
-  local n = 0
-  for i = 1, g:count(zone, p) do
-    if g:name(g:at(zone, p, i)) == name then n = n + 1 end
-  end
-  return n
-end
+local FIVE = kit.FIVE
+-- The moves of a turn that ends the game with a bought Province, or buys a Cellar.
+local BUY_PROVINCE = { "Play all treasures", "Buy Province ($8)" }
+local BUY_CELLAR = { "Play all treasures", "Buy Cellar ($2)" }
 
 local tests = {}
 
@@ -58,19 +46,15 @@ end
 
 function tests.test_starting_deck_is_7_copper_3_estate_with_a_hand_of_5(T)
   local m = T.match { players = 3, seed = 5 }
+  kit.check_start_deck(T, m, 5, { Copper = 7, Estate = 3 })
   for p = 1, 3 do
-    T.eq(m.g:count("hand", p), 5)
     T.eq(m.g:count("deck", p), 5)
     T.eq(m.g:count("discard", p), 0)
-    local coppers = count_named(m.g, "hand", p, "Copper") + count_named(m.g, "deck", p, "Copper")
-    local estates = count_named(m.g, "hand", p, "Estate") + count_named(m.g, "deck", p, "Estate")
-    T.eq(coppers, 7)
-    T.eq(estates, 3)
   end
 end
 
 function tests.test_first_turn_is_player_one_with_fresh_counters(T)
-  local m = T.match { players = 2, setup = function(g) stack(g, 1, FIVE) end }
+  local m = T.match { players = 2, setup = function(g) kit.stack(g, 1, FIVE) end }
   local d = m:decision()
   T.eq(d.player, 1)
   T.eq(d.kind, "buy")
@@ -85,12 +69,12 @@ end
 -- ---- the turn ------------------------------------------------
 
 function tests.test_action_phase_is_skipped_without_actions_in_hand(T)
-  local m = T.match { setup = function(g) stack(g, 1, { "Copper", "Estate" }) end }
+  local m = T.match { setup = function(g) kit.stack(g, 1, { "Copper", "Estate" }) end }
   T.eq(m:decision().kind, "buy")
 end
 
 function tests.test_end_actions_moves_to_the_buy_phase(T)
-  local m = T.match { setup = function(g) stack(g, 1, { "Smithy", "Copper" }) end }
+  local m = T.match { setup = function(g) kit.stack(g, 1, { "Smithy", "Copper" }) end }
   T.eq(m:decision().kind, "action")
   kit.pick(m, "End actions")
   T.eq(m:decision().kind, "buy")
@@ -98,16 +82,16 @@ function tests.test_end_actions_moves_to_the_buy_phase(T)
 end
 
 function tests.test_playing_an_action_uses_the_action(T)
-  local m = T.match { setup = function(g) stack(g, 1, { "Smithy", "Smithy", "Copper" }) end }
+  local m = T.match { setup = function(g) kit.stack(g, 1, { "Smithy", "Smithy", "Copper" }) end }
   kit.pick(m, "Play Smithy")
   T.eq(m.g:counter("actions"), 0)
   T.eq(m:decision().kind, "buy", "no action left for the second Smithy")
-  T.eq(count_named(m.g, "hand", 1, "Smithy"), 1)
+  T.eq(kit.count_named(m.g, "hand", 1, "Smithy"), 1)
 end
 
 function tests.test_buy_phase_options(T)
   local m = T.match { setup = function(g)
-    stack(g, 1, { "Copper", "Copper", "Silver", "Estate", "Copper" })
+    kit.stack(g, 1, { "Copper", "Copper", "Silver", "Estate", "Copper" })
   end }
   local d = m:decision()
   T.eq(d.kind, "buy")
@@ -126,7 +110,7 @@ function tests.test_buy_phase_options(T)
 end
 
 function tests.test_playing_one_treasure_keeps_the_others_in_hand(T)
-  local m = T.match { setup = function(g) stack(g, 1, { "Copper", "Silver", "Estate" }) end }
+  local m = T.match { setup = function(g) kit.stack(g, 1, { "Copper", "Silver", "Estate" }) end }
   kit.pick(m, "Play Silver")
   T.eq(m.g:counter("coins"), 2)
   T.eq(kit.names(m.g, "play", 1), "Silver")
@@ -135,7 +119,7 @@ function tests.test_playing_one_treasure_keeps_the_others_in_hand(T)
 end
 
 function tests.test_buying_gains_to_discard_and_spends_coins_and_buys(T)
-  local m = T.match { setup = function(g) stack(g, 1, { "Gold", "Gold", "Copper" }) end }
+  local m = T.match { setup = function(g) kit.stack(g, 1, { "Gold", "Gold", "Copper" }) end }
   kit.pick(m, "Play all treasures")
   T.eq(m.g:counter("coins"), 7)
   kit.pick(m, "Buy Gold ($6)")
@@ -147,7 +131,7 @@ end
 
 function tests.test_treasures_cannot_be_played_after_buying(T)
   local m = T.match { setup = function(g)
-    stack(g, 1, { "Woodcutter", "Copper", "Copper", "Copper", "Silver" })
+    kit.stack(g, 1, { "Woodcutter", "Copper", "Copper", "Copper", "Silver" })
   end }
   kit.pick(m, "Play Woodcutter")
   kit.pick(m, "Play Silver")
@@ -161,7 +145,7 @@ end
 
 function tests.test_cleanup_discards_play_and_hand_and_draws_five(T)
   local m = T.match { setup = function(g)
-    stack(g, 1, { "Smithy", "Copper", "Estate" }, { "Silver", "Silver", "Silver",
+    kit.stack(g, 1, { "Smithy", "Copper", "Estate" }, { "Silver", "Silver", "Silver",
                   "Gold", "Gold", "Gold", "Gold", "Gold", "Duchy" })
   end }
   kit.pick(m, "Play Smithy")
@@ -174,7 +158,7 @@ function tests.test_cleanup_discards_play_and_hand_and_draws_five(T)
 end
 
 function tests.test_turn_counter_per_player(T)
-  local m = T.match { setup = function(g) stack(g, 1, FIVE); stack(g, 2, FIVE) end }
+  local m = T.match { setup = function(g) kit.stack(g, 1, FIVE); kit.stack(g, 2, FIVE) end }
   kit.pick(m, "End turn")
   T.eq(m.g:counter("turns", 1), 1)
   T.eq(m.g:counter("turns", 2), 1)
@@ -189,7 +173,7 @@ end
 
 function tests.test_draw_reshuffles_mid_draw(T)
   local m = T.match { setup = function(g)
-    stack(g, 1, { "Smithy" }, { "Gold" }, { "Silver", "Silver", "Silver" })
+    kit.stack(g, 1, { "Smithy" }, { "Gold" }, { "Silver", "Silver", "Silver" })
   end }
   kit.pick(m, "Play Smithy")
   T.eq(kit.sorted(m.g, "hand", 1), "Gold,Silver,Silver")
@@ -200,7 +184,7 @@ end
 
 function tests.test_draw_does_not_reshuffle_while_the_deck_suffices(T)
   local m = T.match { setup = function(g)
-    stack(g, 1, { "Smithy" }, { "Gold", "Gold", "Gold" }, { "Silver" })
+    kit.stack(g, 1, { "Smithy" }, { "Gold", "Gold", "Gold" }, { "Silver" })
   end }
   kit.pick(m, "Play Smithy")
   T.eq(kit.sorted(m.g, "hand", 1), "Gold,Gold,Gold")
@@ -209,7 +193,7 @@ function tests.test_draw_does_not_reshuffle_while_the_deck_suffices(T)
 end
 
 function tests.test_draw_short_of_cards_draws_what_exists(T)
-  local m = T.match { setup = function(g) stack(g, 1, { "Smithy" }, { "Gold" }, {}) end }
+  local m = T.match { setup = function(g) kit.stack(g, 1, { "Smithy" }, { "Gold" }, {}) end }
   kit.pick(m, "Play Smithy")
   T.eq(kit.names(m.g, "hand", 1), "Gold")
   T.eq(m.g:count("deck", 1), 0)
@@ -217,7 +201,7 @@ end
 
 function tests.test_draws_are_logged_privately(T)
   local m = T.match { setup = function(g)
-    stack(g, 1, { "Smithy" }, { "Gold", "Silver", "Duchy" })
+    kit.stack(g, 1, { "Smithy" }, { "Gold", "Silver", "Duchy" })
   end }
   kit.pick(m, "Play Smithy")
   T.ok(kit.saw(m, 1, "You draw Gold, Silver, Duchy"))
@@ -230,7 +214,7 @@ end
 -- ---- decisions ------------------------------------------------
 
 function tests.test_not_your_turn_changes_nothing(T)
-  local m = T.match { setup = function(g) stack(g, 1, FIVE) end }
+  local m = T.match { setup = function(g) kit.stack(g, 1, FIVE) end }
   local d = m:decision()
   local before = m:hash()
   local ok, code = m:answer(2, { 1 })
@@ -242,7 +226,7 @@ function tests.test_not_your_turn_changes_nothing(T)
 end
 
 function tests.test_illegal_choice_changes_nothing(T)
-  local m = T.match { setup = function(g) stack(g, 1, FIVE) end }
+  local m = T.match { setup = function(g) kit.stack(g, 1, FIVE) end }
   local d = m:decision()
   local before = m:hash()
   local ok, code = m:answer(1, { #d.options + 1 })
@@ -260,7 +244,7 @@ end
 
 function tests.test_illegal_choice_repeated_discard_option_is_refused(T)
   local m = T.match { setup = function(g)
-    stack(g, 1, { "Militia" })
+    kit.stack(g, 1, { "Militia" })
     kit.set_hand(g, 2, FIVE)
   end }
   kit.pick(m, "Play Militia")
@@ -275,7 +259,7 @@ end
 function tests.test_game_ends_at_end_of_turn_when_provinces_run_out(T)
   local m = T.match { setup = function(g)
     kit.empty_pile(g, "Province", 1)
-    stack(g, 1, { "Market", "Gold", "Gold", "Gold", "Copper" }, { "Copper" })
+    kit.stack(g, 1, { "Market", "Gold", "Gold", "Gold", "Copper" }, { "Copper" })
   end }
   kit.pick(m, "Play Market")
   kit.pick(m, "Play all treasures")
@@ -290,96 +274,53 @@ function tests.test_game_ends_at_end_of_turn_when_provinces_run_out(T)
 end
 
 function tests.test_three_empty_piles_end_game(T)
-  local m = T.match { setup = function(g)
-    kit.empty_pile(g, "Curse")
-    kit.empty_pile(g, "Estate")
-    kit.empty_pile(g, "Cellar", 1)
-    stack(g, 1, { "Copper", "Copper" })
-  end }
-  kit.pick(m, "Play all treasures")
-  kit.pick(m, "Buy Cellar ($2)")
+  local m = kit.play_out(T, { empty = { "Curse", "Estate", { "Cellar", 1 } },
+                              stacks = { { { "Copper", "Copper" } } }, moves = BUY_CELLAR })
   T.ok(m:finished())
 end
 
 function tests.test_two_empty_piles_do_not_end_game(T)
-  local m = T.match { setup = function(g)
-    kit.empty_pile(g, "Curse")
-    kit.empty_pile(g, "Cellar", 1)
-    stack(g, 1, { "Copper", "Copper" })
-  end }
-  kit.pick(m, "Play all treasures")
-  kit.pick(m, "Buy Cellar ($2)")
+  local m = kit.play_out(T, { empty = { "Curse", { "Cellar", 1 } },
+                              stacks = { { { "Copper", "Copper" } } }, moves = BUY_CELLAR })
   T.ok(not m:finished())
   T.eq(m:decision().player, 2)
 end
 
 function tests.test_most_victory_points_wins(T)
-  local m = T.match { setup = function(g)
-    kit.empty_pile(g, "Province", 1)
-    stack(g, 1, { "Gold", "Gold", "Gold" }, FIVE, { "Duchy" })
-    stack(g, 2, FIVE, FIVE, { "Province" })
-  end }
-  kit.pick(m, "Play all treasures")
-  kit.pick(m, "Buy Province ($8)")
+  local m = kit.play_out(T, { empty = { { "Province", 1 } }, moves = BUY_PROVINCE,
+    stacks = { { { "Gold", "Gold", "Gold" }, FIVE, { "Duchy" } },
+               { FIVE, FIVE, { "Province" } } } })
   T.ok(m:finished())
-  local r = m:results()
-  T.eq(r[1].score, 9)
-  T.eq(r[2].score, 6)
-  T.eq(r[1].rank, 1)
-  T.eq(r[2].rank, 2)
+  T.eq(kit.scores(m), "9,6")
+  T.eq(kit.ranks(m), "1,2")
 end
 
 function tests.test_tie_fewer_turns_wins(T)
-  local m = T.match { setup = function(g)
-    kit.empty_pile(g, "Province", 1)
-    stack(g, 1, { "Gold", "Gold", "Gold" })
-    stack(g, 2, FIVE, FIVE, { "Province" })
-  end }
-  kit.pick(m, "Play all treasures")
-  kit.pick(m, "Buy Province ($8)")
+  local m = kit.play_out(T, { empty = { { "Province", 1 } }, moves = BUY_PROVINCE,
+    stacks = { { { "Gold", "Gold", "Gold" } }, { FIVE, FIVE, { "Province" } } } })
   T.ok(m:finished())
-  local r = m:results()
-  T.eq(r[1].score, 6)
-  T.eq(r[2].score, 6)
-  T.eq(r[1].turns, 1)
-  T.eq(r[2].turns, 0)
-  T.eq(r[2].rank, 1, "fewer turns wins the tie")
-  T.eq(r[1].rank, 2)
+  T.eq(kit.scores(m), "6,6")
+  T.eq(kit.results_field(m, "turns"), "1,0")
+  T.eq(kit.ranks(m), "2,1", "fewer turns wins the tie")
 end
 
 function tests.test_tie_with_equal_turns_is_a_shared_win(T)
-  local m = T.match { setup = function(g)
-    kit.empty_pile(g, "Province", 1)
-    stack(g, 1, FIVE, FIVE, { "Province" })
-    stack(g, 2, { "Gold", "Gold", "Gold" })
-  end }
-  kit.pick(m, "End turn")
+  local m = kit.play_out(T, { empty = { { "Province", 1 } }, moves = { "End turn" },
+    stacks = { { FIVE, FIVE, { "Province" } }, { { "Gold", "Gold", "Gold" } } } })
   T.eq(m:decision().player, 2)
   kit.pick(m, "Play all treasures")
   kit.pick(m, "Buy Province ($8)")
   T.ok(m:finished())
-  local r = m:results()
-  T.eq(r[1].score, 6)
-  T.eq(r[2].score, 6)
-  T.eq(r[1].rank, 1)
-  T.eq(r[2].rank, 1)
+  T.eq(kit.scores(m), "6,6")
+  T.eq(kit.ranks(m), "1,1")
 end
 
 -- ---- views ------------------------------------------------
 
--- The zones of a view with this name (any owner).
-local function zones_named(view, name)
-  local t = {}
-  for _, z in ipairs(view.zones) do
-    if z.name == name then t[#t + 1] = z end
-  end
-  return t
-end
-
 function tests.test_views_hide_other_hands_and_deck_order(T)
-  local m = T.match { setup = function(g) stack(g, 1, { "Gold", "Silver", "Copper" }) end }
+  local m = T.match { setup = function(g) kit.stack(g, 1, { "Gold", "Silver", "Copper" }) end }
   local v2 = m:view(2)
-  local hands = zones_named(v2, "hand")
+  local hands = kit.zones_named(v2, "hand")
   T.eq(#hands, 2)
   local own, other = 0, 0
   for _, z in ipairs(hands) do
@@ -393,14 +334,14 @@ function tests.test_views_hide_other_hands_and_deck_order(T)
   end
   T.eq(own, 1)
   T.eq(other, 1)
-  for _, z in ipairs(zones_named(v2, "deck")) do
+  for _, z in ipairs(kit.zones_named(v2, "deck")) do
     T.ok(z.count > 0)
     T.eq(#(z.cards or {}), 0, "no deck order in a view")
   end
-  for _, z in ipairs(zones_named(m:view(1), "deck")) do
+  for _, z in ipairs(kit.zones_named(m:view(1), "deck")) do
     T.eq(#(z.cards or {}), 0, "not even the owner sees deck order")
   end
-  for _, z in ipairs(zones_named(v2, "supply:Province")) do
+  for _, z in ipairs(kit.zones_named(v2, "supply:Province")) do
     T.eq(z.count, 8)
     T.eq(#(z.cards or {}), 1, "a supply pile shows its top card")
   end
@@ -417,13 +358,7 @@ function tests.test_bots_play_a_whole_game_with_three_players(T)
 end
 
 function tests.test_default_bots_play_whole_games_with_2_and_4_players(T)
-  for _, n in ipairs({ 2, 4 }) do
-    local bots = {}
-    for p = 1, n do bots[p] = "default" end
-    for seed = 1, 3 do
-      check_finished(T, T.match { players = n, seed = seed, bots = bots }, n)
-    end
-  end
+  kit.bot_games(T, { players = { 2, 4 }, seeds = { 1, 2, 3 }, bots = { "default" } })
 end
 
 function tests.test_big_money_buys_only_money_and_victory(T)
@@ -437,8 +372,8 @@ function tests.test_big_money_buys_only_money_and_victory(T)
         T.ok(allowed[name], "big_money owns " .. name)
       end
     end
-    T.ok(count_named(m.g, "discard", p, "Province") + count_named(m.g, "deck", p, "Province")
-         + count_named(m.g, "hand", p, "Province") > 0 or m:results()[p].rank > 1)
+    T.ok(kit.count_named(m.g, { "discard", "deck", "hand" }, p, "Province") > 0
+         or m:results()[p].rank > 1)
   end
 end
 
@@ -453,7 +388,7 @@ end
 
 function tests.test_a_bot_answers_for_its_seat_against_a_human(T)
   local m = T.match { players = 2, bots = { nil, "big_money" }, setup = function(g)
-    stack(g, 1, { "Militia" })
+    kit.stack(g, 1, { "Militia" })
     kit.set_hand(g, 2, { "Estate", "Copper", "Estate", "Gold", "Silver" })
   end }
   kit.pick(m, "Play Militia")
@@ -462,20 +397,16 @@ function tests.test_a_bot_answers_for_its_seat_against_a_human(T)
 end
 
 function tests.test_same_seed_same_game(T)
-  local bots = { "default", "big_money_smithy", "big_money" }
-  local a = T.match { players = 3, seed = 77, bots = bots }
-  local b = T.match { players = 3, seed = 77, bots = bots }
+  local a, b = kit.check_replays(T, { players = 3, seed = 77,
+                                     bots = { "default", "big_money_smithy", "big_money" } })
   T.ok(a:finished() and b:finished())
-  T.eq(a:hash(), b:hash())
-  for p = 1, 3 do
-    T.eq(a:results()[p].score, b:results()[p].score)
-    T.eq(a:results()[p].turns, b:results()[p].turns)
-  end
+  T.eq(kit.scores(a), kit.scores(b))
+  T.eq(kit.results_field(a, "turns"), kit.results_field(b, "turns"))
 end
 
 function tests.test_a_human_victim_answers_a_bot_attacker(T)
   local m = T.match { players = 2, bots = { "default", nil }, setup = function(g)
-    stack(g, 1, { "Militia", "Copper", "Copper", "Copper", "Copper" })
+    kit.stack(g, 1, { "Militia", "Copper", "Copper", "Copper", "Copper" })
     kit.set_hand(g, 2, { "Estate", "Copper", "Estate", "Gold", "Silver" })
   end }
   local d = m:decision()

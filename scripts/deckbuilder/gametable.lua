@@ -1,0 +1,38 @@
+-- deckbuilder/gametable.lua: the game table (docs/SCRIPTING.md) of a deck-builder on the
+-- kernel, with what every such game shares already in it.
+--
+-- Each game's game.lua builds its table here, then adds what is its own (setup,
+-- finished, and turn or results where the kernel's do not fit): the table carries the
+-- card data and the kernel, a turn and results that are the kernel's, and the game's
+-- bots plus the generic bot (deckbuilder/generic_bot.lua) as "generic".
+
+local kernel = require("deckbuilder.kernel")
+local generic = require("deckbuilder.generic_bot")
+
+local gametable = {}
+
+-- The kernel's zone visibilities with a game's own zones added (or overriding them).
+function gametable.zones(own)
+  local zones = {}
+  for name, vis in pairs(kernel.zones) do zones[name] = vis end
+  for name, vis in pairs(own) do zones[name] = vis end
+  return zones
+end
+
+-- spec: name, min_players (default 2), max_players, zones (default the kernel's),
+-- bots (name -> bot; "generic" is added).
+function gametable.new(k, spec)
+  local game = {
+    name = spec.name, min_players = spec.min_players or 2, max_players = spec.max_players,
+    zones = spec.zones or kernel.zones,
+    cards = k.cards,
+    kernel = k,
+  }
+  function game.turn(g) k:turn(g) end
+  function game.results(g) return k:results(g) end
+  game.bots = spec.bots or {}
+  game.bots.generic = generic.bot
+  return game
+end
+
+return gametable
