@@ -201,6 +201,14 @@ for id in "${RUNNING[@]}"; do PREV[$id]=$(e2e_redis hget "match:{$id}" bundle); 
 out=$("$DECKHAND" scripts push "$COMPAT" --game dominion --apply-to-running 2>&1) ||
     e2e_fail "compatible push failed: $out"
 COMPAT_SHA=$(current)
+# Matches that started while the push was validated were running at the push too (on a
+# loaded machine the first ones may all end before a worker loads the bundle).
+mapfile -t LATER < <(matches_where status running)
+for id in "${LATER[@]}"; do
+    [[ -n ${PREV[$id]:-} ]] && continue
+    PREV[$id]=$(e2e_redis hget "match:{$id}" bundle)
+    [[ ${PREV[$id]} == "$COMPAT_SHA" ]] || RUNNING+=("$id")
+done
 wait "$BOTS_PID" || e2e_fail "deckhand bots exited with $? ($(tail -n 5 "$E2E_RUN/bots.err"))"
 last=$(grep -v '^[[:space:]]*$' "$BOTS_OUT" | tail -n 1)
 [[ $last == "matches_completed=30 errors=0" ]] || e2e_fail "bots ended with '$last'"
