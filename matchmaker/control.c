@@ -9,6 +9,7 @@
 
 #include "dh_log.h"
 #include "dh_zmq.h"
+#include "placement.h"
 #include "takeover.h"
 #include "tickets.h"
 

@@ -19,18 +19,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "mm.h"
+
 #define LEASE_MS       3000
 #define LEASE_RENEW_MS 1000
-#define LEASE_ID_MAX   128
-
-typedef struct {
-    bool held;           /* Redis granted or renewed it at the last try */
-    bool loaded;         /* tickets and placements loaded since it was won */
-    uint64_t until_ms;   /* stop acting here unless renewed */
-    uint64_t next_ms;    /* next acquire or renew */
-    uint64_t since_ms;   /* acting since (loaded at) */
-    bool standby_logged; /* the standby state was logged already */
-} lease;
 
 struct mm_state;
 

@@ -30,6 +30,7 @@
 #include "dh_log.h"
 #include "dh_ops.h"
 #include "dh_zmq.h"
+#include "lease.h"
 #include "matchmaker.h"
 
 #define TICK_MS          50

@@ -8,7 +8,10 @@
 #include <time.h>
 
 #include "dh_log.h"
+#include "lease.h"
+#include "placement.h"
 #include "state.h"
+#include "takeover.h"
 #include "tickets.h"
 
 static uint64_t mm_clock_ms(clockid_t id)

@@ -16,13 +16,62 @@
 
 #include "dh_metrics.h"
 #include "dh_redis.h"
-#include "lease.h"
-#include "placement.h"
+#include "dh_zmq.h"
 #include "queue.h"
 #include "registry.h"
 #include "seated.h"
 #include "settings.h"
-#include "takeover.h"
+
+/* The data of the modules above (their headers hold their calls). */
+
+/* lease.h: whether this matchmaker may act. */
+#define LEASE_ID_MAX 128
+
+typedef struct {
+    bool held;           /* Redis granted or renewed it at the last try */
+    bool loaded;         /* tickets and placements loaded since it was won */
+    uint64_t until_ms;   /* stop acting here unless renewed */
+    uint64_t next_ms;    /* next acquire or renew */
+    uint64_t since_ms;   /* acting since (loaded at) */
+    bool standby_logged; /* the standby state was logged already */
+} lease;
+
+/* placement.h: matches formed, waiting for their worker's MatchStarted. */
+#define PLACEMENT_ID_LEN 18 /* "m-" + 16 hex digits */
+
+typedef struct {
+    char match_id[PLACEMENT_ID_LEN + 1];
+    queue_key key;
+    queue_ticket *tickets; /* owned; seat order */
+    size_t n;
+    char worker[DH_ZMQ_ID_MAX + 1];
+    uint64_t seed;
+    uint64_t deadline_ms;
+    settings_values settings;
+    bool unsent; /* resumed, and the worker could not be reached yet */
+} placement;
+
+typedef struct {
+    placement *items;
+    size_t n, cap;
+} placement_list;
+
+/* takeover.h: matches of dead workers being moved. */
+typedef struct {
+    char match_id[QUEUE_NAME_MAX];
+    char worker[DH_ZMQ_ID_MAX + 1]; /* in flight: the adopter; waiting: the one to move from */
+    char game[QUEUE_NAME_MAX];
+    char *player_ids; /* owned; comma-separated, as in match:{ID}.player_ids */
+    uint64_t epoch;
+    uint64_t deadline_ms; /* 0: waiting to be moved again */
+} takeover_move;
+
+typedef struct {
+    takeover_move *v;
+    size_t n, cap;
+    uint64_t next_sweep_ms;
+    size_t nowhere_logged; /* matches that found no worker at the last sweep, as logged */
+} takeover;
 
 /* What /metrics shows (main.c registers them; docs/OPERATIONS.md lists them). Counters
  * are bumped where the event happens; gauges are set by the loop each iteration. */

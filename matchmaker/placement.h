@@ -28,26 +28,9 @@
 #include "queue.h"
 #include "registry.h"
 #include "settings.h"
+#include "mm.h"
 
 #define PLACEMENT_TIMEOUT_MS 3000
-#define PLACEMENT_ID_LEN     18 /* "m-" + 16 hex digits */
-
-typedef struct {
-    char match_id[PLACEMENT_ID_LEN + 1];
-    queue_key key;
-    queue_ticket *tickets; /* owned; seat order */
-    size_t n;
-    char worker[DH_ZMQ_ID_MAX + 1];
-    uint64_t seed;
-    uint64_t deadline_ms;
-    settings_values settings;
-    bool unsent; /* resumed, and the worker could not be reached yet */
-} placement;
-
-typedef struct {
-    placement *items;
-    size_t n, cap;
-} placement_list;
 
 struct mm_state;
 

@@ -9,6 +9,7 @@
 
 #include "dh_keys.h"
 #include "dh_log.h"
+#include "lease.h"
 #include "mm.h"
 #include "rconn.h"
 

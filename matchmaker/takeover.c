@@ -11,7 +11,9 @@
 #include "dh_grow.h"
 #include "dh_keys.h"
 #include "dh_log.h"
+#include "lease.h"
 #include "mm.h"
+#include "placement.h"
 #include "rconn.h"
 #include "state.h"
 

@@ -39,28 +39,13 @@
 #include "dh_zmq.h"
 #include "internal.pb-c.h"
 #include "queue.h"
+#include "mm.h"
 
 #define TAKEOVER_SWEEP_MS         500
 #define TAKEOVER_IDLE_SWEEP_MS    10000
 #define TAKEOVER_UNKNOWN_DEAD_MS  2500
 #define TAKEOVER_ADOPT_TIMEOUT_MS 3000
 #define TAKEOVER_MAX_MOVES        200
-
-typedef struct {
-    char match_id[QUEUE_NAME_MAX];
-    char worker[DH_ZMQ_ID_MAX + 1]; /* in flight: the adopter; waiting: the one to move from */
-    char game[QUEUE_NAME_MAX];
-    char *player_ids; /* owned; comma-separated, as in match:{ID}.player_ids */
-    uint64_t epoch;
-    uint64_t deadline_ms; /* 0: waiting to be moved again */
-} takeover_move;
-
-typedef struct {
-    takeover_move *v;
-    size_t n, cap;
-    uint64_t next_sweep_ms;
-    size_t nowhere_logged; /* matches that found no worker at the last sweep, as logged */
-} takeover;
 
 struct mm_state;
 

@@ -11,6 +11,7 @@
 #include "dh_log.h"
 #include "dh_zmq.h"
 #include "mm.h"
+#include "placement.h"
 #include "rconn.h"
 #include "state.h"
 

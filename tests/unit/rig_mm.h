@@ -19,7 +19,10 @@
 #include "control.h"
 #include "dh_test.h"
 #include "dh_zmq.h"
+#include "lease.h"
 #include "matchmaker.h"
+#include "placement.h"
+#include "takeover.h"
 
 #define RIG_MM_WORKERS_MAX 3
 #define RIG_MM_WALL0       1700000000000ULL /* the wall clock at the rigs' now 0 */
