@@ -78,6 +78,13 @@ static void new_match(store *s, const char *id)
     store_next(s);
 }
 
+/* A store on the test Redis with the match id already created. */
+static void open_with_match(store *s, const char *id)
+{
+    open_store(s);
+    new_match(s, id);
+}
+
 static void test_store_writes_meta_and_first_snapshot(void)
 {
     store s;
@@ -120,9 +127,8 @@ static void test_store_writes_meta_and_first_snapshot(void)
 static void test_store_log_appends_and_snapshot_clears_it_while_history_keeps_all(void)
 {
     store s;
-    open_store(&s);
     const char *id = "m-log";
-    new_match(&s, id);
+    open_with_match(&s, id);
     const uint8_t e1[] = {1, 0, 2}, e2[] = {9, 9, 0, 9};
     int a = store_op(&s, dh_test_now_ms());
     commit(&s, id, 1, NULL, 0, e1, sizeof e1, e1, sizeof e1);
@@ -160,9 +166,8 @@ static void test_store_log_appends_and_snapshot_clears_it_while_history_keeps_al
 static void test_store_fence_refuses_a_worker_that_lost_the_match(void)
 {
     store s;
-    open_store(&s);
     const char *id = "m-fenced";
-    new_match(&s, id);
+    open_with_match(&s, id);
     /* the matchmaker moves the match: epoch 2, another worker */
     freeReplyObject(raw("HSET match:{m-fenced} worker wk-2 epoch %s", "2"));
     const uint8_t snap[] = {7}, e[] = {1};
@@ -187,9 +192,8 @@ static void test_store_fence_refuses_a_worker_that_lost_the_match(void)
 static void test_store_finish_records_result_and_hash_and_leaves_running(void)
 {
     store s;
-    open_store(&s);
     const char *id = "m-done";
-    new_match(&s, id);
+    open_with_match(&s, id);
     int op = store_op(&s, dh_test_now_ms());
     store_commit c = {.match_id = id,
                       .worker = "wk-1",
