@@ -286,17 +286,18 @@ static void test_store_refused_write_fails_only_its_op(void)
 
 static void test_store_survives_redis_going_away_and_coming_back(void)
 {
+    static const store_meta down = {.match_id = "m-down",
+                                    .game = "g",
+                                    .bundle = "b",
+                                    .worker = "wk-1",
+                                    .players = "a",
+                                    .player_ids = "p"};
     store s;
     open_store(&s);
     const uint8_t e[] = {5};
     int op = store_op(&s, dh_test_now_ms());
     CU_ASSERT_TRUE_FATAL(op >= 0); /* connected */
-    store_put_meta(&s, &(store_meta){.match_id = "m-down",
-                                     .game = "g",
-                                     .bundle = "b",
-                                     .worker = "wk-1",
-                                     .players = "a",
-                                     .player_ids = "p"});
+    store_put_meta(&s, &down);
     commit(&s, "m-down", 1, NULL, 0, e, 1, NULL, 0);
     store_flush(&s, dh_test_now_ms());
     CU_ASSERT_TRUE(store_ok(&s, op));
@@ -320,12 +321,7 @@ static void test_store_survives_redis_going_away_and_coming_back(void)
     uint64_t later = dh_test_now_ms() + 60000;
     op = store_op(&s, later);
     CU_ASSERT_TRUE_FATAL(op >= 0);
-    store_put_meta(&s, &(store_meta){.match_id = "m-down",
-                                     .game = "g",
-                                     .bundle = "b",
-                                     .worker = "wk-1",
-                                     .players = "a",
-                                     .player_ids = "p"});
+    store_put_meta(&s, &down);
     commit(&s, "m-down", 1, NULL, 0, e, 1, NULL, 0);
     store_flush(&s, later);
     CU_ASSERT_TRUE(store_ok(&s, op));
