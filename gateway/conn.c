@@ -116,8 +116,9 @@ static int conn_write(gw_conn *c, const uv_buf_t *bufs, unsigned n)
         return 0;
     size_t rest = total - done;
     if (c->wq_bytes + rest > GW_WRITE_CAP) {
-        dh_warn("conn %llu (%s) dropped: write queue over %u bytes (slow consumer)",
-                (unsigned long long)c->serial, c->peer, GW_WRITE_CAP);
+        dh_warn_every(DH_LOG_EVERY_MS,
+                      "conn %llu (%s) dropped: write queue over %u bytes (slow consumer)",
+                      (unsigned long long)c->serial, c->peer, GW_WRITE_CAP);
         conn_close(c, false);
         return -1;
     }
@@ -145,7 +146,8 @@ static int conn_write(gw_conn *c, const uv_buf_t *bufs, unsigned n)
     c->wq_bytes += rest;
     return 0;
 err:
-    dh_warn("conn %llu write failed, closing", (unsigned long long)c->serial);
+    dh_warn_every(DH_LOG_EVERY_MS, "conn %llu write failed, closing",
+                  (unsigned long long)c->serial);
     conn_close(c, false);
     return -1;
 }
@@ -322,7 +324,7 @@ static void conn_tcp_feed(gw_conn *c, const uint8_t *data, size_t len)
     const uint8_t *p;
     size_t n;
     if (dh_frame_feed(&c->frames, data, len) < 0) {
-        dh_error("conn %llu out of memory", (unsigned long long)c->serial);
+        dh_error_every(DH_LOG_EVERY_MS, "conn %llu out of memory", (unsigned long long)c->serial);
         conn_close(c, false);
         return;
     }
@@ -426,7 +428,7 @@ static void conn_on_connection(uv_stream_t *server, int status)
     dh_debug("conn %llu open (%s %s)", (unsigned long long)c->serial, ws ? "ws" : "tcp", c->peer);
     return;
 err:
-    dh_error("out of memory accepting a connection");
+    dh_error_every(DH_LOG_EVERY_MS, "out of memory accepting a connection");
     uv_tcp_t *tmp = malloc(sizeof *tmp);
     if (tmp && uv_tcp_init(g->loop, tmp) == 0 && uv_accept(server, (uv_stream_t *)tmp) == 0)
         uv_close((uv_handle_t *)tmp, (uv_close_cb)free);
@@ -488,8 +490,8 @@ void conn_sweep(gw *g)
             conn_close(c, false);
         else if ((c->state == CONN_OPEN || c->state == CONN_HANDSHAKE) && !c->authed &&
                  now - c->opened_at > GW_LOGIN_GRACE) {
-            dh_info("conn %llu (%s) closed: no login in %d ms", (unsigned long long)c->serial,
-                    c->peer, GW_LOGIN_GRACE);
+            dh_info_every(DH_LOG_EVERY_MS, "conn %llu (%s) closed: no login in %d ms",
+                          (unsigned long long)c->serial, c->peer, GW_LOGIN_GRACE);
             conn_close(c, true);
         }
     }
