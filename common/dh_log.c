@@ -4,12 +4,15 @@
 #include "dh_log.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/time.h>
 #include <time.h>
+
+#include "dh_clock.h"
 
 static char log_component[64] = "deckhand";
 static dh_log_level log_threshold = DH_LOG_INFO;
@@ -28,11 +31,9 @@ void dh_log_init(const char *component)
         log_threshold = DH_LOG_ERROR;
 }
 
-void dh_log(dh_log_level level, const char *fmt, ...)
+static void log_line(dh_log_level level, const char *fmt, va_list ap, unsigned long long suppressed)
 {
     static const char *names[] = {"DEBUG", "INFO", "WARN", "ERROR"};
-    if (level < log_threshold)
-        return;
     struct timeval tv;
     gettimeofday(&tv, NULL);
     struct tm tm;
@@ -40,10 +41,41 @@ void dh_log(dh_log_level level, const char *fmt, ...)
     char stamp[32];
     strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
     char line[2048];
+    vsnprintf(line, sizeof line, fmt, ap);
+    if (suppressed)
+        fprintf(stderr, "%s.%03ldZ %s %s: %s (%llu more suppressed)\n", stamp,
+                (long)(tv.tv_usec / 1000), names[level], log_component, line, suppressed);
+    else
+        fprintf(stderr, "%s.%03ldZ %s %s: %s\n", stamp, (long)(tv.tv_usec / 1000), names[level],
+                log_component, line);
+}
+
+void dh_log(dh_log_level level, const char *fmt, ...)
+{
+    if (level < log_threshold)
+        return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
+    log_line(level, fmt, ap, 0);
     va_end(ap);
-    fprintf(stderr, "%s.%03ldZ %s %s: %s\n", stamp, (long)(tv.tv_usec / 1000), names[level],
-            log_component, line);
+}
+
+int dh_log_every(dh_log_limit *lim, unsigned interval_ms, dh_log_level level, const char *fmt, ...)
+{
+    if (level < log_threshold)
+        return 0;
+    unsigned long long now = dh_now_ms();
+    unsigned long long next = __atomic_load_n(&lim->next_ms, __ATOMIC_RELAXED);
+    /* The first caller past next_ms takes the slot; the others count themselves out. */
+    if (now < next || !__atomic_compare_exchange_n(&lim->next_ms, &next, now + interval_ms, false,
+                                                   __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+        __atomic_fetch_add(&lim->suppressed, 1, __ATOMIC_RELAXED);
+        return 0;
+    }
+    unsigned long long left_out = __atomic_exchange_n(&lim->suppressed, 0, __ATOMIC_RELAXED);
+    va_list ap;
+    va_start(ap, fmt);
+    log_line(level, fmt, ap, left_out);
+    va_end(ap);
+    return 1;
 }

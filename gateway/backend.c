@@ -38,7 +38,7 @@ static void backend_on_queue_reply(gw *g, const Deckhand__Internal__QueueReply *
 static void backend_on_match_assigned(gw *g, const Deckhand__Internal__MatchAssigned *a)
 {
     if (!a->match_id || !a->match_id[0] || !a->worker_endpoint || !a->worker_endpoint[0]) {
-        dh_warn("MatchAssigned without match id or worker endpoint dropped");
+        dh_warn_every(DH_LOG_EVERY_MS, "MatchAssigned without match id or worker endpoint dropped");
         return;
     }
     zsock *d = route_learn(g, a->match_id, a->worker_id, a->worker_endpoint);
@@ -81,7 +81,7 @@ static void backend_on_match_assigned(gw *g, const Deckhand__Internal__MatchAssi
 static void backend_on_match_moved(gw *g, const Deckhand__Internal__MatchMoved *mv)
 {
     if (!mv->match_id || !mv->match_id[0]) {
-        dh_warn("MatchMoved without match id dropped");
+        dh_warn_every(DH_LOG_EVERY_MS, "MatchMoved without match id dropped");
         return;
     }
     size_t refused = route_move(g, mv);

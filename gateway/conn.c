@@ -5,8 +5,14 @@
  * Why this shape: thousands of connections share one loop, so nothing here blocks and
  * every connection's memory is bounded: the read side by the frame limit, the write side
  * by GW_WRITE_CAP (a client that stops reading is dropped rather than buffered forever).
- * Writes go out with uv_try_write when the queue is empty, so the common case copies
- * nothing; only what the kernel did not take is copied into a uv_write request.
+ * An idle connection holds no buffer: reads land in the loop's one read buffer, a partial
+ * frame is kept only until it completes, and output lives only until it is written.
+ *
+ * Writes are coalesced: what a loop turn sends to a connection (often several messages
+ * after one command) is appended to its output and written once, by a check handle after
+ * the turn's I/O, with uv_try_write when nothing is queued; only what the kernel did not
+ * take goes to a uv_write request, which takes the output buffer over without a copy. One
+ * system call per connection per turn instead of one per message.
  *
  * What a connection receives goes up through g->conn_events (the session layer's, set by
  * main.c): this module sits below the session layer and never calls it.
@@ -16,17 +22,38 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "dh_flags.h"
+#include "dh_grow.h"
 #include "dh_log.h"
 #include "dh_ws.h"
 
 typedef struct {
     uv_write_t req;
     gw_conn *conn;
-    size_t len;
-    uint8_t data[];
+    uint8_t *buf; /* owned: the connection's output buffer, handed over */
+    size_t len;   /* bytes still to write, from buf + off */
+    size_t off;
 } conn_write_req;
+
+/* Forget the connection's pending output (closed without a flush). */
+static void conn_out_drop(gw_conn *c)
+{
+    free(c->out);
+    c->out = NULL;
+    c->out_len = c->out_cap = 0;
+}
+
+static void conn_flush_unlink(gw_conn *c)
+{
+    gw_conn **p = &c->gw->flush_list;
+    while (*p && *p != c)
+        p = &(*p)->flush_next;
+    if (*p)
+        *p = c->flush_next;
+    c->flush_queued = false;
+    c->flush_next = NULL;
+}
 
 static void conn_on_close(uv_handle_t *h)
 {
@@ -41,6 +68,9 @@ static void conn_on_close(uv_handle_t *h)
         c->next->prev = c->prev;
     g->nconns--;
     dh_gauge_add(&g->stats.conns[c->kind], -1);
+    if (c->flush_queued)
+        conn_flush_unlink(c);
+    conn_out_drop(c);
     dh_frame_decoder_free(&c->frames);
     free(c->hs);
     if (c->ws)
@@ -59,6 +89,8 @@ static void conn_on_shutdown(uv_shutdown_t *req, int status)
         conn_close(c, false);
 }
 
+static void conn_flush(gw_conn *c);
+
 void conn_close(gw_conn *c, bool flush)
 {
     if (c->state == CONN_CLOSED)
@@ -72,12 +104,16 @@ void conn_close(gw_conn *c, bool flush)
             if (c->state == CONN_CLOSED)
                 return;
         }
+        conn_flush(c); /* what this turn sent goes out before the FIN */
+        if (c->state == CONN_CLOSED)
+            return;
         c->state = CONN_CLOSING;
         c->closing_since = uv_now(c->gw->loop);
         if (uv_shutdown(&c->shutdown, (uv_stream_t *)&c->tcp, conn_on_shutdown) == 0)
             return;
     }
     c->state = CONN_CLOSED;
+    conn_out_drop(c);
     if (!uv_is_closing((uv_handle_t *)&c->tcp))
         uv_close((uv_handle_t *)&c->tcp, conn_on_close);
 }
@@ -87,6 +123,7 @@ static void conn_on_write(uv_write_t *req, int status)
     conn_write_req *w = (conn_write_req *)req;
     gw_conn *c = w->conn;
     c->wq_bytes -= w->len;
+    free(w->buf);
     free(w);
     if (status < 0 && status != UV_ECANCELED && c->state != CONN_CLOSED) {
         dh_debug("conn %llu write failed: %s", (unsigned long long)c->serial, uv_strerror(status));
@@ -94,7 +131,73 @@ static void conn_on_write(uv_write_t *req, int status)
     }
 }
 
-/* Write n buffers in order. Returns 0, or -1 when the connection cannot take them. */
+/* Write the connection's output: what the kernel takes at once, the rest through a
+ * uv_write request that takes the buffer over. */
+static void conn_flush(gw_conn *c)
+{
+    if (c->out_len == 0 || c->state == CONN_CLOSED)
+        return;
+    size_t done = 0;
+    if (c->wq_bytes == 0) {
+        uv_buf_t b = uv_buf_init((char *)c->out, (unsigned)c->out_len);
+        int rc = uv_try_write((uv_stream_t *)&c->tcp, &b, 1);
+        if (rc > 0)
+            done = (size_t)rc;
+        else if (rc < 0 && rc != UV_EAGAIN) {
+            conn_close(c, false);
+            return;
+        }
+    }
+    if (done == c->out_len) {
+        conn_out_drop(c);
+        return;
+    }
+    conn_write_req *w = malloc(sizeof *w);
+    if (!w)
+        goto err;
+    *w = (conn_write_req){.conn = c, .buf = c->out, .len = c->out_len - done, .off = done};
+    uv_buf_t b = uv_buf_init((char *)w->buf + done, (unsigned)w->len);
+    if (uv_write(&w->req, (uv_stream_t *)&c->tcp, &b, 1, conn_on_write) < 0) {
+        free(w);
+        goto err;
+    }
+    c->wq_bytes += w->len;
+    c->out = NULL;
+    c->out_len = c->out_cap = 0;
+    return;
+err:
+    dh_warn_every(DH_LOG_EVERY_MS, "conn %llu write failed, closing",
+                  (unsigned long long)c->serial);
+    conn_close(c, false);
+}
+
+/* The end of a loop turn: every connection written to during it is flushed once. */
+static void conn_on_check(uv_check_t *h)
+{
+    gw *g = h->data;
+    while (g->flush_list) {
+        gw_conn *c = g->flush_list;
+        g->flush_list = c->flush_next;
+        c->flush_next = NULL;
+        c->flush_queued = false;
+        conn_flush(c);
+    }
+    uv_idle_stop(&g->flush_idle);
+}
+
+static void conn_idle_noop(uv_idle_t *h) {}
+
+void conn_init(gw *g)
+{
+    uv_check_init(g->loop, &g->flush_check);
+    uv_idle_init(g->loop, &g->flush_idle);
+    g->flush_check.data = g->flush_idle.data = g;
+    uv_check_start(&g->flush_check, conn_on_check);
+    g->flush_ready = true;
+}
+
+/* Append n buffers, in order, to the connection's output. Returns 0, or -1 when the
+ * connection cannot take them. */
 static int conn_write(gw_conn *c, const uv_buf_t *bufs, unsigned n)
 {
     size_t total = 0;
@@ -102,52 +205,32 @@ static int conn_write(gw_conn *c, const uv_buf_t *bufs, unsigned n)
         return -1;
     for (unsigned i = 0; i < n; i++)
         total += bufs[i].len;
-    size_t done = 0;
-    if (c->wq_bytes == 0) {
-        int rc = uv_try_write((uv_stream_t *)&c->tcp, bufs, n);
-        if (rc > 0)
-            done = (size_t)rc;
-        else if (rc < 0 && rc != UV_EAGAIN) {
-            conn_close(c, false);
-            return -1;
-        }
-    }
-    if (done == total)
-        return 0;
-    size_t rest = total - done;
-    if (c->wq_bytes + rest > GW_WRITE_CAP) {
-        dh_warn("conn %llu (%s) dropped: write queue over %u bytes (slow consumer)",
-                (unsigned long long)c->serial, c->peer, GW_WRITE_CAP);
+    if (c->wq_bytes + c->out_len + total > GW_WRITE_CAP) {
+        dh_warn_every(DH_LOG_EVERY_MS,
+                      "conn %llu (%s) dropped: write queue over %u bytes (slow consumer)",
+                      (unsigned long long)c->serial, c->peer, GW_WRITE_CAP);
         conn_close(c, false);
         return -1;
     }
-    conn_write_req *w = malloc(sizeof *w + rest);
-    if (!w)
-        goto err;
-    w->conn = c;
-    w->len = rest;
-    size_t skip = done, o = 0;
+    if (dh_grow(&c->out, &c->out_cap, c->out_len + total, 1, 1024) < 0) {
+        dh_warn_every(DH_LOG_EVERY_MS, "conn %llu write failed, closing",
+                      (unsigned long long)c->serial);
+        conn_close(c, false);
+        return -1;
+    }
     for (unsigned i = 0; i < n; i++) {
-        size_t l = bufs[i].len;
-        if (skip >= l) {
-            skip -= l;
-            continue;
-        }
-        memcpy(w->data + o, bufs[i].base + skip, l - skip);
-        o += l - skip;
-        skip = 0;
+        memcpy(c->out + c->out_len, bufs[i].base, bufs[i].len);
+        c->out_len += bufs[i].len;
     }
-    uv_buf_t b = uv_buf_init((char *)w->data, (unsigned)rest);
-    if (uv_write(&w->req, (uv_stream_t *)&c->tcp, &b, 1, conn_on_write) < 0) {
-        free(w);
-        goto err;
+    if (!c->flush_queued) {
+        gw *g = c->gw;
+        if (!g->flush_list)
+            uv_idle_start(&g->flush_idle, conn_idle_noop);
+        c->flush_next = g->flush_list;
+        g->flush_list = c;
+        c->flush_queued = true;
     }
-    c->wq_bytes += rest;
     return 0;
-err:
-    dh_warn("conn %llu write failed, closing", (unsigned long long)c->serial);
-    conn_close(c, false);
-    return -1;
 }
 
 /* ---- WebSocket transport (wslay callbacks) -------------------------------------------- */
@@ -272,6 +355,10 @@ static void conn_ws_handshake(gw_conn *c, const uint8_t *data, size_t len)
     dh_ws_request req;
     const char *why = NULL;
     char resp[512];
+    if (!c->hs && !(c->hs = malloc(DH_WS_HEADER_MAX))) {
+        conn_close(c, false);
+        return;
+    }
     size_t room = DH_WS_HEADER_MAX - c->hs_len;
     size_t take = len < room ? len : room;
     memcpy(c->hs + c->hs_len, data, take);
@@ -322,7 +409,7 @@ static void conn_tcp_feed(gw_conn *c, const uint8_t *data, size_t len)
     const uint8_t *p;
     size_t n;
     if (dh_frame_feed(&c->frames, data, len) < 0) {
-        dh_error("conn %llu out of memory", (unsigned long long)c->serial);
+        dh_error_every(DH_LOG_EVERY_MS, "conn %llu out of memory", (unsigned long long)c->serial);
         conn_close(c, false);
         return;
     }
@@ -335,6 +422,11 @@ static void conn_tcp_feed(gw_conn *c, const uint8_t *data, size_t len)
             break;
         }
         c->gw->conn_events.frame(c, p, n);
+    }
+    /* Nothing left over (the usual case): an idle connection keeps no read buffer. */
+    if (dh_frame_buffered(&c->frames) == 0) {
+        dh_frame_decoder_free(&c->frames);
+        dh_frame_decoder_init(&c->frames, c->gw->max_frame);
     }
 }
 
@@ -374,22 +466,16 @@ int conn_send(gw_conn *c, const uint8_t *msg, size_t len)
     return c->state == CONN_CLOSED ? -1 : 0;
 }
 
-/* ---- accept --------------------------------------------------------------------------- */
+/* ---- adopting accepted sockets (listen.c accepts) -------------------------------------- */
 
-static void conn_on_connection(uv_stream_t *server, int status)
+void conn_adopt(gw *g, int fd, bool ws)
 {
-    gw *g = server->data;
-    if (status < 0) {
-        dh_warn("accept failed: %s", uv_strerror(status));
-        return;
-    }
-    bool ws = server == (uv_stream_t *)&g->ws_listener;
     gw_conn *c = calloc(1, sizeof *c);
-    if (!c)
-        goto err;
-    if (ws && !(c->hs = malloc(DH_WS_HEADER_MAX))) {
+    if (!c || uv_tcp_init(g->loop, &c->tcp) < 0) {
+        dh_error_every(DH_LOG_EVERY_MS, "out of memory accepting a connection");
         free(c);
-        goto err;
+        close(fd);
+        return;
     }
     c->gw = g;
     c->kind = ws ? CONN_WS : CONN_TCP;
@@ -397,7 +483,6 @@ static void conn_on_connection(uv_stream_t *server, int status)
     c->serial = ++g->next_serial;
     c->opened_at = uv_now(g->loop);
     dh_frame_decoder_init(&c->frames, g->max_frame);
-    uv_tcp_init(g->loop, &c->tcp);
     c->tcp.data = c;
     c->next = g->conns;
     if (g->conns)
@@ -405,14 +490,15 @@ static void conn_on_connection(uv_stream_t *server, int status)
     g->conns = c;
     g->nconns++;
     dh_gauge_add(&g->stats.conns[c->kind], 1);
-    if (uv_accept(server, (uv_stream_t *)&c->tcp) < 0) {
+    snprintf(c->peer, sizeof c->peer, "?");
+    if (uv_tcp_open(&c->tcp, fd) < 0) {
+        close(fd);
         conn_close(c, false);
         return;
     }
     uv_tcp_nodelay(&c->tcp, 1);
     struct sockaddr_storage ss;
     int sl = sizeof ss;
-    snprintf(c->peer, sizeof c->peer, "?");
     if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&ss, &sl) == 0 && ss.ss_family == AF_INET) {
         struct sockaddr_in *in = (struct sockaddr_in *)&ss;
         char ip[32];
@@ -421,63 +507,10 @@ static void conn_on_connection(uv_stream_t *server, int status)
     }
     if (!ws)
         c->gw->conn_events.open(c);
-    if (uv_read_start((uv_stream_t *)&c->tcp, conn_alloc, conn_on_read) < 0)
+    if (c->state != CONN_CLOSED &&
+        uv_read_start((uv_stream_t *)&c->tcp, conn_alloc, conn_on_read) < 0)
         conn_close(c, false);
     dh_debug("conn %llu open (%s %s)", (unsigned long long)c->serial, ws ? "ws" : "tcp", c->peer);
-    return;
-err:
-    dh_error("out of memory accepting a connection");
-    uv_tcp_t *tmp = malloc(sizeof *tmp);
-    if (tmp && uv_tcp_init(g->loop, tmp) == 0 && uv_accept(server, (uv_stream_t *)tmp) == 0)
-        uv_close((uv_handle_t *)tmp, (uv_close_cb)free);
-    else
-        free(tmp);
-}
-
-static int conn_listen_one(gw *g, uv_tcp_t *l, const char *addr, const char *what)
-{
-    char host[128];
-    int port = 0;
-    struct sockaddr_in sa;
-    int rc;
-    if (dh_flags_hostport(addr, host, sizeof host, &port) != 0 ||
-        uv_ip4_addr(host, port, &sa) != 0) {
-        dh_error("bad %s address %s (want ipv4:port)", what, addr);
-        return -1;
-    }
-    uv_tcp_init(g->loop, l);
-    l->data = g;
-    if ((rc = uv_tcp_bind(l, (const struct sockaddr *)&sa, 0)) < 0 ||
-        (rc = uv_listen((uv_stream_t *)l, 1024, conn_on_connection)) < 0) {
-        dh_error("cannot listen on %s %s: %s", what, addr, uv_strerror(rc));
-        uv_close((uv_handle_t *)l, NULL);
-        return -1;
-    }
-    return 0;
-}
-
-int conn_listen(gw *g)
-{
-    if (g->tcp_addr[0]) {
-        if (conn_listen_one(g, &g->tcp_listener, g->tcp_addr, "tcp") < 0)
-            return -1;
-        g->tcp_listening = true;
-    }
-    if (g->ws_addr[0]) {
-        if (conn_listen_one(g, &g->ws_listener, g->ws_addr, "ws") < 0)
-            return -1;
-        g->ws_listening = true;
-    }
-    return 0;
-}
-
-void conn_unlisten(gw *g)
-{
-    if (g->tcp_listening)
-        uv_close((uv_handle_t *)&g->tcp_listener, NULL);
-    if (g->ws_listening)
-        uv_close((uv_handle_t *)&g->ws_listener, NULL);
-    g->tcp_listening = g->ws_listening = false;
 }
 
 void conn_sweep(gw *g)
@@ -488,15 +521,20 @@ void conn_sweep(gw *g)
             conn_close(c, false);
         else if ((c->state == CONN_OPEN || c->state == CONN_HANDSHAKE) && !c->authed &&
                  now - c->opened_at > GW_LOGIN_GRACE) {
-            dh_info("conn %llu (%s) closed: no login in %d ms", (unsigned long long)c->serial,
-                    c->peer, GW_LOGIN_GRACE);
+            dh_info_every(DH_LOG_EVERY_MS, "conn %llu (%s) closed: no login in %d ms",
+                          (unsigned long long)c->serial, c->peer, GW_LOGIN_GRACE);
             conn_close(c, true);
         }
     }
 }
 
-void conn_close_all(gw *g)
+void conn_stop(gw *g)
 {
     for (gw_conn *c = g->conns; c; c = c->next)
         conn_close(c, false);
+    if (g->flush_ready) {
+        uv_close((uv_handle_t *)&g->flush_check, NULL);
+        uv_close((uv_handle_t *)&g->flush_idle, NULL);
+        g->flush_ready = false;
+    }
 }

@@ -34,6 +34,10 @@ struct gw_conn {
     uint64_t closing_since;
     char peer[64];
     size_t wq_bytes; /* bytes handed to libuv and not yet written */
+    uint8_t *out;    /* bytes appended this loop turn, written by the flush; NULL when none */
+    size_t out_len, out_cap;
+    gw_conn *flush_next; /* on g->flush_list while flush_queued */
+    bool flush_queued;
 
     dh_frame_decoder frames; /* TCP */
     char *hs;                /* WebSocket handshake bytes, freed once upgraded */
@@ -56,14 +60,16 @@ struct gw_conn {
     char match[GW_MATCH_ID_MAX];
 };
 
-/* Start the listeners configured in g (tcp_addr, ws_addr; an empty address is skipped).
- * Returns 0, or -1 with the reason logged. */
-int conn_listen(gw *g);
-/* Stop accepting. */
-void conn_unlisten(gw *g);
+/* Set up the once-per-loop-turn flush of connections' output. */
+void conn_init(gw *g);
+/* Take over an accepted socket fd (non-blocking) as a new connection; ws: WebSocket. On
+ * failure the fd is closed. */
+void conn_adopt(gw *g, int fd, bool ws);
 
-/* Send one serialized ServerMessage. Returns 0, or -1 when the connection is closing or
- * was dropped for exceeding its write queue. */
+/* Send one serialized ServerMessage: appended to the connection's output, which goes out
+ * in one write at the end of the loop turn (in order, with whatever else was sent to it).
+ * Returns 0, or -1 when the connection is closing or was dropped for exceeding its write
+ * queue. */
 int conn_send(gw_conn *c, const uint8_t *msg, size_t len);
 
 /* Close: with flush, after the writes already queued (reads stop at once); without,
@@ -73,7 +79,7 @@ void conn_close(gw_conn *c, bool flush);
 /* Close connections that have been flushing for longer than GW_CLOSE_GRACE, and those
  * still not logged in (or not upgraded) after GW_LOGIN_GRACE. */
 void conn_sweep(gw *g);
-/* Close every connection (shutdown). */
-void conn_close_all(gw *g);
+/* Close every connection and the flush handles (shutdown). */
+void conn_stop(gw *g);
 
 #endif

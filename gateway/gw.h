@@ -12,6 +12,7 @@
  *   lookup.c   Redis lookups of the routes this gateway did not learn itself
  *   inflight.c requests in flight and their timeouts
  *   zsock.c    the ZeroMQ sockets (matchmaker and worker dealers) in the libuv loop
+ *   listen.c   the listening sockets: accept, --max-conns refusals, pausing on EMFILE
  *   conn.c     client sockets: TCP framing and WebSocket transport, write queues
  * Hash tables are common/dh_table.{c,h}. Where a lower module must tell a higher one,
  * it calls a function pointer of this struct that main.c sets: conn_events (conn.c ->
@@ -46,6 +47,9 @@
 #define GW_RATE_PER_SEC   50.0
 #define GW_RATE_BURST     100.0
 #define GW_MATCH_ID_MAX   128 /* a match id with its NUL; longer ids are routed but not tracked */
+/* Descriptors kept back from --max-conns's default for ZeroMQ, Redis and the operator
+ * port: GW_FD_RESERVE plus one sixteenth of the limit. */
+#define GW_FD_RESERVE 64
 
 typedef struct gw_conn gw_conn;
 typedef struct zsock zsock;
@@ -68,6 +72,8 @@ typedef struct {
     dh_counter commands;              /* Choose/Resync forwarded to a worker */
     dh_counter replies[DH_OPS_CODES]; /* error Replies to clients, by code (ours and workers') */
     dh_counter assignments;           /* MatchAssigned: a player of this gateway placed */
+    dh_counter refused;               /* connections refused at --max-conns (OVERLOADED) */
+    dh_counter accept_pauses;         /* times accepting paused (out of descriptors) */
     dh_gauge routes;                  /* matches with a known worker */
 } gw_stats;
 
@@ -81,8 +87,18 @@ struct gw {
     uint8_t key[256];
     size_t keylen;
 
-    uv_tcp_t tcp_listener, ws_listener;
+    /* listen.c: sockets of its own polled by libuv, so that accepting can pause */
+    struct gw_listener {
+        uv_poll_t poll;
+        gw *gw;
+        int fd;
+        bool ws;
+        bool paused; /* out of descriptors: resumed by listen_tick */
+    } tcp_listener, ws_listener;
     bool tcp_listening, ws_listening;
+    size_t max_conns;    /* --max-conns: more connections are refused */
+    uint8_t refusal[64]; /* the framed Reply{OVERLOADED} a refused TCP client gets */
+    size_t refusal_len;
     uv_signal_t sigint, sigterm;
     uv_timer_t tick; /* hellos, request timeouts, stuck closes */
     bool stopping;
@@ -93,6 +109,12 @@ struct gw {
     uint64_t next_serial;
     dh_table players; /* player_id -> gw_conn* (authenticated, newest connection) */
     char readbuf[GW_READ_BUF];
+    /* conn.c: connections with output appended this loop turn, written out once per turn
+     * by flush_check; flush_idle keeps the poll from blocking while the list is not empty */
+    gw_conn *flush_list;
+    uv_check_t flush_check;
+    uv_idle_t flush_idle;
+    bool flush_ready;
 
     /* ZeroMQ */
     void *zctx;

@@ -107,7 +107,7 @@ static void inflight_expire_one(const char *key, void *val, void *arg)
     char msg[64];
     snprintf(msg, sizeof msg, "the %s did not answer", st->who);
     inflight_expire(st->gw, p, DECKHAND__ERROR_CODE__UNAVAILABLE, msg);
-    dh_warn("%s did not answer %s in time", st->who, key);
+    dh_warn_every(DH_LOG_EVERY_MS, "%s did not answer %s in time", st->who, key);
 }
 
 void inflight_tick(gw *g)

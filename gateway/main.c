@@ -2,8 +2,8 @@
  * main.c: deckhand-gateway, the process that holds client connections.
  *
  * Flags (docs/ARCHITECTURE.md): --tcp, --ws, --matchmaker, --redis, --id, --token-key,
- * --max-frame, --http (the operator port, dh_ops.h: ready while listening with a live
- * link to the matchmaker).
+ * --max-frame, --max-conns, --http (the operator port, dh_ops.h: ready while listening
+ * with a live link to the matchmaker).
  * One libuv loop runs everything; SIGINT/SIGTERM close the listeners and every
  * connection, and the process exits 0 once the loop has nothing left. The modules are
  * listed, top down, in gw.h.
@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "backend.h"
@@ -20,6 +21,7 @@
 #include "dh_frame.h"
 #include "dh_log.h"
 #include "inflight.h"
+#include "listen.h"
 #include "lookup.h"
 #include "ops.h"
 #include "route.h"
@@ -34,8 +36,8 @@ static void gw_stop(gw *g)
         return;
     g->stopping = true;
     dh_info("stopping: %zu connections", g->nconns);
-    conn_unlisten(g);
-    conn_close_all(g);
+    listen_stop(g);
+    conn_stop(g);
     lookup_stop(g);
     zsock_stop(g);
     uv_close((uv_handle_t *)&g->tick, NULL);
@@ -67,6 +69,7 @@ static void gw_on_tick(uv_timer_t *t)
     inflight_tick(g);
     lookup_tick(g);
     conn_sweep(g);
+    listen_tick(g);
     ops_publish(g);
 }
 
@@ -97,6 +100,23 @@ static int gw_config(gw *g, const dh_flags *f)
         return -1;
     }
     g->max_frame = (size_t)max;
+    struct rlimit rl;
+    unsigned long fds = 1024;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0)
+        fds = rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > (1UL << 24)
+                  ? (1UL << 24)
+                  : (unsigned long)rl.rlim_cur;
+    long conns = dh_flags_int(f, "max-conns", "DECKHAND_GATEWAY_MAX_CONNS",
+                              (long)listen_default_max_conns(fds));
+    if (conns < 1) {
+        dh_error("--max-conns must be at least 1");
+        return -1;
+    }
+    g->max_conns = (size_t)conns;
+    if ((unsigned long)conns + GW_FD_RESERVE > fds)
+        dh_warn("--max-conns %ld leaves fewer than %d of the %lu descriptors (ulimit -n) to "
+                "ZeroMQ, Redis and the operator port; accepting pauses when they run out",
+                conns, GW_FD_RESERVE, fds);
     const char *key = dh_flags_str(f, "token-key", "DECKHAND_TOKEN_KEY", "");
     if (key[0]) {
         size_t kl = strlen(key);
@@ -121,18 +141,21 @@ static int gw_config(gw *g, const dh_flags *f)
 static const char gw_usage[] =
     "usage: deckhand-gateway [--tcp HOST:PORT] [--ws HOST:PORT] [--matchmaker ENDPOINT]\n"
     "                        [--redis URL|none] [--id ID] [--token-key KEY] [--max-frame BYTES]\n"
-    "                        [--http HOST:PORT]\n"
+    "                        [--max-conns N] [--http HOST:PORT]\n"
     "Holds client connections (TCP with 4-byte length framing; WebSocket on path /ws) and\n"
     "routes them to the matchmaker and workers. Each flag has an environment equivalent\n"
     "(DECKHAND_GATEWAY_TCP, DECKHAND_GATEWAY_WS, DECKHAND_MATCHMAKER, DECKHAND_REDIS_URL,\n"
-    "DECKHAND_GATEWAY_ID, DECKHAND_TOKEN_KEY, DECKHAND_MAX_FRAME, DECKHAND_GATEWAY_HTTP); see\n"
-    "docs/ARCHITECTURE.md and docs/PROTOCOL.md. --redis none: no Redis lookup of unknown\n"
-    "matches. --http: /healthz, /readyz and /metrics (docs/OPERATIONS.md); off by default.\n";
+    "DECKHAND_GATEWAY_ID, DECKHAND_TOKEN_KEY, DECKHAND_MAX_FRAME, DECKHAND_GATEWAY_MAX_CONNS,\n"
+    "DECKHAND_GATEWAY_HTTP); see docs/ARCHITECTURE.md and docs/PROTOCOL.md. --redis none: no\n"
+    "Redis lookup of unknown matches. --max-conns: connections past it are refused with\n"
+    "OVERLOADED (default: the descriptor limit less a reserve). --http: /healthz, /readyz\n"
+    "and /metrics (docs/OPERATIONS.md); off by default.\n";
 
-static const dh_flag_spec gw_flags[] = {
-    {"tcp", DH_FLAG_VALUE},       {"ws", DH_FLAG_VALUE},   {"matchmaker", DH_FLAG_VALUE},
-    {"redis", DH_FLAG_VALUE},     {"id", DH_FLAG_VALUE},   {"max-frame", DH_FLAG_INT},
-    {"token-key", DH_FLAG_VALUE}, {"http", DH_FLAG_VALUE}, {NULL, 0}};
+static const dh_flag_spec gw_flags[] = {{"tcp", DH_FLAG_VALUE},        {"ws", DH_FLAG_VALUE},
+                                        {"matchmaker", DH_FLAG_VALUE}, {"redis", DH_FLAG_VALUE},
+                                        {"id", DH_FLAG_VALUE},         {"max-frame", DH_FLAG_INT},
+                                        {"token-key", DH_FLAG_VALUE},  {"http", DH_FLAG_VALUE},
+                                        {"max-conns", DH_FLAG_INT},    {NULL, 0}};
 
 int main(int argc, char **argv)
 {
@@ -156,7 +179,10 @@ int main(int argc, char **argv)
         goto out;
     gw_wire(g);
     if (dh_table_init(&g->players) < 0 || inflight_init(g) < 0 || route_init(g) < 0 ||
-        zsock_init(g) < 0 || conn_listen(g) < 0)
+        zsock_init(g) < 0)
+        goto err;
+    conn_init(g);
+    if (listen_start(g) < 0)
         goto err;
     if (ops_metrics(g) < 0 ||
         dh_ops_start(&g->ops, dh_flags_str(&f, "http", "DECKHAND_GATEWAY_HTTP", NULL)) < 0)
@@ -169,9 +195,9 @@ int main(int argc, char **argv)
     g->sigint.data = g->sigterm.data = g;
     uv_signal_start(&g->sigint, gw_on_signal, SIGINT);
     uv_signal_start(&g->sigterm, gw_on_signal, SIGTERM);
-    dh_info("listening tcp=%s ws=%s id=%s matchmaker=%s redis=%s max_frame=%zu", g->tcp_addr,
-            g->ws_addr, g->id, g->mm_endpoint, g->redis_enabled ? g->redis_url : "none",
-            g->max_frame);
+    dh_info("listening tcp=%s ws=%s id=%s matchmaker=%s redis=%s max_frame=%zu max_conns=%zu",
+            g->tcp_addr, g->ws_addr, g->id, g->mm_endpoint,
+            g->redis_enabled ? g->redis_url : "none", g->max_frame, g->max_conns);
     uv_run(g->loop, UV_RUN_DEFAULT);
     dh_info("stopped");
     rc = 0;
@@ -179,7 +205,8 @@ int main(int argc, char **argv)
 err:
     /* Setup failed half way: close whatever handles exist and let the loop settle. */
     g->stopping = false;
-    conn_unlisten(g);
+    listen_stop(g);
+    conn_stop(g);
     if (g->mm)
         zsock_stop(g);
     uv_run(g->loop, UV_RUN_DEFAULT);

@@ -17,7 +17,7 @@ static Deckhand__ErrorCode mmreq_send(gw *g, gw_conn *c, uint64_t cmd_id,
     if (inflight_track(g, &g->pending, c->player_id, cmd_id, "", GW_MM_TIMEOUT) < 0)
         return DECKHAND__ERROR_CODE__INTERNAL;
     if (zsock_mm_send(g, m) < 0) {
-        dh_warn("matchmaker unreachable: %s", zmq_strerror(errno));
+        dh_warn_every(DH_LOG_EVERY_MS, "matchmaker unreachable: %s", zmq_strerror(errno));
         inflight_untrack(&g->pending, c->player_id, cmd_id);
         return DECKHAND__ERROR_CODE__UNAVAILABLE;
     }

@@ -27,6 +27,12 @@ int ops_metrics(gw *g)
          "Frames refused with BAD_FRAME (oversized, text, undecodable); "
          "the connection is closed.",
          DH_METRIC_COUNTER, &s->bad_frames},
+        {"deckhand_gateway_connections_refused_total", "",
+         "Connections refused at --max-conns (OVERLOADED, then closed).", DH_METRIC_COUNTER,
+         &s->refused},
+        {"deckhand_gateway_accept_pauses_total", "",
+         "Times accepting paused for lack of file descriptors.", DH_METRIC_COUNTER,
+         &s->accept_pauses},
         {"deckhand_gateway_commands_forwarded_total", "",
          "Choose and Resync commands forwarded to a worker.", DH_METRIC_COUNTER, &s->commands},
     };

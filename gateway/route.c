@@ -70,7 +70,7 @@ zsock *route_learn(gw *g, const char *match_id, const char *worker_id, const cha
         rm = calloc(1, sizeof *rm);
         if (!rm || dh_table_set(&g->matches, match_id, rm) < 0) {
             free(rm);
-            dh_error("out of memory recording match %s", match_id);
+            dh_error_every(DH_LOG_EVERY_MS, "out of memory recording match %s", match_id);
             return NULL;
         }
     }
@@ -186,8 +186,8 @@ static void route_send_own(gw *g, const char *match_id, const char *player_id,
         return;
     }
     if (dh_zmq_send(rm->dealer->z, NULL, &m) < 0)
-        dh_warn("%s of %s to %s not sent: %s", resync ? "attach" : "away", player_id, match_id,
-                zmq_strerror(errno));
+        dh_warn_every(DH_LOG_EVERY_MS, "%s of %s to %s not sent: %s", resync ? "attach" : "away",
+                      player_id, match_id, zmq_strerror(errno));
 }
 
 void route_attach(gw *g, const char *match_id, const char *player_id)

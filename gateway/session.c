@@ -86,7 +86,8 @@ void session_answer(gw *g, const char *player_id, uint64_t cmd_id, Deckhand__Err
 void session_bad_frame(gw_conn *c, const char *why)
 {
     dh_counter_inc(&c->gw->stats.bad_frames);
-    dh_info("conn %llu (%s) bad frame: %s", (unsigned long long)c->serial, c->peer, why);
+    dh_info_every(DH_LOG_EVERY_MS, "conn %llu (%s) bad frame: %s", (unsigned long long)c->serial,
+                  c->peer, why);
     session_reply(c, 0, DECKHAND__ERROR_CODE__BAD_FRAME, why);
     conn_close(c, true);
 }
@@ -203,7 +204,7 @@ static void session_hello(gw_conn *c, uint64_t cmd_id, const Deckhand__Hello *h)
     }
     return;
 internal:
-    dh_error("login failed: cannot make a player id or token");
+    dh_error_every(DH_LOG_EVERY_MS, "login failed: cannot make a player id or token");
     session_reply(c, cmd_id, DECKHAND__ERROR_CODE__INTERNAL, "cannot log in now");
 }
 
