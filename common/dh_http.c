@@ -29,6 +29,7 @@
 #include "dh_log.h"
 
 #define HTTP_LINGER_MS 1000 /* at most this long to wait for the client's close */
+#define HTTP_PAUSE_MS  250  /* out of descriptors: accept again after this long */
 
 typedef enum { HTTP_READ, HTTP_WRITE, HTTP_LINGER } http_state;
 
@@ -52,6 +53,7 @@ struct dh_http {
     http_conn *conns; /* max_conns slots, fd -1 when free */
     int nconns;
     struct pollfd *pfds;
+    uint64_t paused_until_ms; /* out of descriptors: the listener is not polled until then */
 };
 
 void dh_http_reply_text(dh_http_reply *r, int status, const char *fmt, ...)
@@ -258,7 +260,11 @@ static void http_accept(dh_http *s, uint64_t now)
         if (fd < 0) {
             if (errno == EINTR || errno == ECONNABORTED)
                 continue;
-            return; /* EAGAIN, or out of descriptors: try again on the next turn */
+            /* Out of descriptors the pending connection stays readable: polling it again
+             * at once would spin, so the listener rests for a while. */
+            if (errno == EMFILE || errno == ENFILE)
+                s->paused_until_ms = now + HTTP_PAUSE_MS;
+            return;
         }
         if (s->nconns == s->lim.max_conns) {
             ssize_t n = send(fd, busy, sizeof busy - 1, MSG_NOSIGNAL);
@@ -288,8 +294,12 @@ static void *http_main(void *arg)
     for (;;) {
         uint64_t now = dh_now_ms();
         int np = 0, timeout = -1;
+        bool paused = now < s->paused_until_ms;
         s->pfds[np++] = (struct pollfd){.fd = s->wake[0], .events = POLLIN};
-        s->pfds[np++] = (struct pollfd){.fd = s->lfd, .events = POLLIN};
+        /* a negative fd is skipped by poll(): the listener while paused */
+        s->pfds[np++] = (struct pollfd){.fd = paused ? -1 : s->lfd, .events = POLLIN};
+        if (paused)
+            timeout = (int)(s->paused_until_ms - now);
         for (int i = 0; i < s->lim.max_conns; i++) {
             http_conn *c = &s->conns[i];
             if (c->fd < 0)

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -306,6 +307,48 @@ static void test_http_many_connections_past_the_cap(void)
     dh_http_stop(s);
 }
 
+/* CPU time of the whole process (every thread) in milliseconds. */
+static uint64_t cpu_ms(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000 +
+           (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1000;
+}
+
+/* Out of descriptors, a connection waiting to be accepted must not make the thread spin
+ * (accept fails, the listener stays readable): the listener rests, and once descriptors
+ * are free again the connection is served. */
+static void test_http_out_of_descriptors_rests_then_serves(void)
+{
+    dh_http *s = start(NULL);
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)dh_http_port(s))};
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    int client = socket(AF_INET, SOCK_STREAM, 0);
+    CU_ASSERT_FATAL(client >= 0);
+    struct rlimit old;
+    CU_ASSERT_EQUAL_FATAL(getrlimit(RLIMIT_NOFILE, &old), 0);
+    struct rlimit low = {.rlim_cur = (rlim_t)client + 8, .rlim_max = old.rlim_max};
+    CU_ASSERT_EQUAL_FATAL(setrlimit(RLIMIT_NOFILE, &low), 0);
+    int held[16], nheld = 0;
+    while (nheld < 16 && (held[nheld] = dup(client)) >= 0)
+        nheld++;
+    CU_ASSERT_TRUE(nheld < 16); /* the table is full now */
+    CU_ASSERT_EQUAL(connect(client, (struct sockaddr *)&sa, sizeof sa), 0);
+    uint64_t cpu0 = cpu_ms();
+    usleep(500 * 1000);
+    uint64_t spent = cpu_ms() - cpu0;
+    CU_ASSERT_TRUE(spent < 200); /* a spinning accept loop would burn the whole 500 ms */
+    for (int i = 0; i < nheld; i++)
+        close(held[i]);
+    CU_ASSERT_EQUAL(setrlimit(RLIMIT_NOFILE, &old), 0);
+    char buf[4096];
+    send_all(client, get_hello, sizeof get_hello - 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(read_all(client, buf, sizeof buf), "200 OK"));
+    close(client);
+    dh_http_stop(s);
+}
+
 static void test_http_stop_with_clients_open(void)
 {
     dh_http *s = start(NULL);
@@ -390,6 +433,8 @@ int main(void)
          test_http_slow_client_dropped_without_blocking_others},
         {"http_many_connections_past_the_cap", test_http_many_connections_past_the_cap},
         {"http_stop_with_clients_open", test_http_stop_with_clients_open},
+        {"http_out_of_descriptors_rests_then_serves",
+         test_http_out_of_descriptors_rests_then_serves},
         {"ops_probes_follow_the_loop", test_ops_probes_follow_the_loop},
         {"ops_serves_over_http", test_ops_serves_over_http},
         {NULL, NULL},
