@@ -13,17 +13,19 @@
 
 #include "dh_client.h"
 #include "dh_client_track.h"
+#include "dh_flags.h"
 
-#define BOTS_MAX         1000
-#define BOTS_MAX_PICK    64
-#define BOTS_RATE        40    /* default messages per second per bot */
-#define BOTS_RETRY_MS    100   /* pause before resending a rate-limited answer */
-#define BOTS_BACKOFF_MIN 250   /* first pause before a resync, re-join or reconnect */
-#define BOTS_BACKOFF_MAX 1000  /* the pause doubles up to this */
-#define BOTS_DOWN_MAX    30000 /* ms a bot keeps reconnecting, or resyncing a refused match */
-#define BOTS_DROP_SPAN   60    /* a dropping bot drops after 1..BOTS_DROP_SPAN answers */
-#define BOTS_GW_MAX      16    /* gateways in --gateway's list */
-#define BOTS_ADDR_MAX    512
+#define BOTS_MAX           1000
+#define BOTS_MAX_PICK      64
+#define BOTS_RATE          40    /* default messages per second per bot */
+#define BOTS_RETRY_MS      100   /* pause before resending a rate-limited answer */
+#define BOTS_BACKOFF_MIN   250   /* first pause before a resync, re-join or reconnect */
+#define BOTS_BACKOFF_MAX   1000  /* the pause doubles up to this */
+#define BOTS_DOWN_MAX      30000 /* ms a bot keeps reconnecting, or resyncing a refused match */
+#define BOTS_DROP_SPAN     60    /* a dropping bot drops after 1..BOTS_DROP_SPAN answers */
+#define BOTS_GW_MAX        16    /* gateways in --gateway's list */
+#define BOTS_ADDR_MAX      512
+#define BOTS_TOTAL_BURST_S 0.02 /* the run's bucket (total_rate) holds 20 ms of answers */
 
 typedef struct {
     dh_client *c; /* NULL while disconnected */
@@ -69,6 +71,8 @@ typedef struct {
 
     double tokens;       /* the pacing bucket */
     long long tokens_ms; /* when it was last refilled */
+
+    uint64_t answer_ns; /* dh_now_ns when the answer in flight was sent */
 } bot;
 
 typedef struct {
@@ -92,6 +96,20 @@ typedef struct {
     bool broken; /* out of memory, or a bot could not reconnect: stop */
     long long last_progress;
     double rate; /* messages per second per bot; 0 = unpaced */
+
+    /* What `deckhand load` (load_players.c) adds; all zero for `deckhand bots`. */
+    long long stop_at;   /* leave the loop at this cli_now_ms, 0: when target matches finished */
+    double total_rate;   /* answers per second over all the bots, 0: no limit */
+    double total_tokens; /* its bucket, holding at most BOTS_TOTAL_BURST_S of it */
+    long long total_ms;
+    int flush_from; /* the bot the timers look at first, rotating so none starves */
+    bool quiet;     /* no stderr line per finished match */
+    void *ctx;      /* for the callbacks */
+    /* An answer got its Reply (ok or not), latency_us after it was sent. */
+    void (*answered)(void *ctx, uint64_t latency_us, bool ok);
+    /* Called once a second from the loop. */
+    void (*tick)(void *ctx);
+    long long tick_at;
 } bots_run;
 
 /* bots_send.c: pacing and sending */
@@ -109,6 +127,7 @@ bool bots_is_done(const bots_run *r, const char *match_id);
 void bots_leave_match(bots_run *r, bot *b);
 
 /* bots_loop.c: connections and the loop */
+int bots_gateways(const dh_flags *f, const char *who, bots_run *r);
 void bots_leave(bots_run *r);
 void bots_loop(bots_run *r, long timeout_s);
 int bots_start(bots_run *r);

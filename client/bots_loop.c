@@ -20,6 +20,41 @@
 
 /* ---- connections ---------------------------------------------------------------------- */
 
+/* --gateway's comma-separated list (each address as cli_gateway takes one), or the one
+ * gateway cli_gateway finds without the flag; -1 with a message prefixed by who. */
+int bots_gateways(const dh_flags *f, const char *who, bots_run *r)
+{
+    const char *flag = dh_flags_str(f, "gateway", NULL, NULL);
+    bool ws = dh_flags_has(f, "ws");
+    char err[512], item[BOTS_ADDR_MAX];
+    r->naddrs = 0;
+    if (!flag || !*flag) {
+        if (cli_gateway(f, who, r->addrs[0], sizeof r->addrs[0]) < 0)
+            return -1;
+        r->naddrs = 1;
+        return 0;
+    }
+    for (const char *p = flag;; p++) {
+        size_t n = strcspn(p, ",");
+        if (n == 0 || n >= sizeof item || r->naddrs == BOTS_GW_MAX) {
+            fprintf(stderr, "%s: --gateway wants 1..%d comma-separated addresses\n", who,
+                    BOTS_GW_MAX);
+            return -1;
+        }
+        memcpy(item, p, n);
+        item[n] = '\0';
+        if (dh_client_gateway_addr(item, ws, NULL, r->addrs[r->naddrs], sizeof r->addrs[0], err,
+                                   sizeof err) < 0) {
+            fprintf(stderr, "%s: %s\n", who, err);
+            return -1;
+        }
+        r->naddrs++;
+        p += n;
+        if (!*p)
+            return 0;
+    }
+}
+
 /* One reconnect attempt: connect, resume the session with the saved token, then resync
  * the match or queue again. On failure the next attempt waits a backoff; after
  * BOTS_DOWN_MAX the run is broken. */
@@ -72,8 +107,10 @@ resumed:
 /* The timers: reconnects, resyncs, re-joins, paced answers. */
 static void bots_timers(bots_run *r, long long now)
 {
-    for (int i = 0; i < r->n && !r->broken; i++) {
-        bot *b = &r->bots[i];
+    int from = r->flush_from;
+    r->flush_from = (from + 1) % r->n; /* with a shared bucket, the first served rotates */
+    for (int k = 0; k < r->n && !r->broken; k++) {
+        bot *b = &r->bots[(from + k) % r->n];
         if (!b->c) {
             if (b->reconnect_at && now >= b->reconnect_at)
                 bots_reconnect(r, b, now);
@@ -179,9 +216,16 @@ void bots_loop(bots_run *r, long timeout_s)
         return;
     }
     r->last_progress = cli_now_ms();
+    r->tick_at = r->last_progress + 1000;
     while (!r->broken && r->ndone < r->target) {
         long long now = cli_now_ms();
         long long idle = now - r->last_progress;
+        if (r->stop_at && now >= r->stop_at)
+            break;
+        if (r->tick && now >= r->tick_at) {
+            r->tick(r->ctx);
+            r->tick_at += 1000;
+        }
         if (idle >= timeout_s * 1000) {
             fprintf(stderr, "bots: no progress for %ld s (%ld/%ld matches finished)\n", timeout_s,
                     r->ndone, r->target);
@@ -191,6 +235,10 @@ void bots_loop(bots_run *r, long timeout_s)
         long long wait = timeout_s * 1000 - idle;
         if (wait > 1000)
             wait = 1000;
+        if (r->tick && wait > r->tick_at - now)
+            wait = r->tick_at > now ? r->tick_at - now : 0;
+        if (r->stop_at && wait > r->stop_at - now)
+            wait = r->stop_at > now ? r->stop_at - now : 0;
         for (int i = 0; i < r->n; i++) {
             bot *b = &r->bots[i];
             pfds[i].fd = b->c ? dh_client_fd(b->c) : -1;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "dh_clock.h"
 #include "dh_client.h"
 #include "dh_client_bot.h"
 #include "dh_client_env.h"
@@ -74,7 +75,7 @@ static void bots_game_over(bots_run *r, bot *b, const Deckhand__GameOver *g)
 {
     if (strcmp(g->match_id, b->match_id) != 0)
         return;
-    if (bots_finished(r, g->match_id)) {
+    if (bots_finished(r, g->match_id) && !r->quiet) {
         char line[512];
         size_t off = 0;
         for (size_t i = 0; i < g->n_results && off < sizeof line; i++) {
@@ -212,6 +213,8 @@ static void bots_reply(bots_run *r, bot *b, const Deckhand__Reply *rep)
                                : rep->error ? rep->error->code
                                             : DECKHAND__ERROR_CODE__INTERNAL;
     if (b->has_answer && b->answer_cmd && rep->cmd_id == b->answer_cmd) {
+        if (r->answered)
+            r->answered(r->ctx, (dh_now_ns() - b->answer_ns) / 1000, rep->ok);
         b->has_answer = false;
         b->answer_cmd = 0;
         if (rep->ok) {

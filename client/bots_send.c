@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "dh_clock.h"
 #include "dh_client.h"
 #include "dh_client_bot.h"
 #include "dh_client_env.h"
@@ -20,27 +21,53 @@
 
 /* ---- pacing and sending --------------------------------------------------------------- */
 
-/* Refill b's bucket; true when a message may go now. */
-static bool bots_may_send(const bots_run *r, bot *b, long long now)
+/* Refill a token bucket of rate tokens per second that holds at most burst. */
+static void bots_refill(double *tokens, long long *at, double rate, double burst, long long now)
 {
+    *tokens += (double)(now - *at) * rate / 1000.0;
+    if (*tokens > burst)
+        *tokens = burst;
+    *at = now;
+}
+
+/* Milliseconds from now until a bucket (tokens at `at`) holds a whole token (0: now). */
+static long long bots_refill_ms(double tokens, long long at, double rate, long long now)
+{
+    tokens += (double)(now - at) * rate / 1000.0;
+    if (rate <= 0 || tokens >= 1.0)
+        return 0;
+    return (long long)((1.0 - tokens) * 1000.0 / rate) + 1;
+}
+
+static double bots_total_burst(const bots_run *r)
+{
+    double burst = r->total_rate * BOTS_TOTAL_BURST_S;
+    return burst < 1.0 ? 1.0 : burst;
+}
+
+/* Refill b's bucket and the run's (total_rate); true when an answer may go now. */
+static bool bots_may_send(bots_run *r, bot *b, long long now)
+{
+    if (r->total_rate > 0) {
+        bots_refill(&r->total_tokens, &r->total_ms, r->total_rate, bots_total_burst(r), now);
+        if (r->total_tokens < 1.0)
+            return false;
+    }
     if (r->rate <= 0)
         return true;
-    b->tokens += (double)(now - b->tokens_ms) * r->rate / 1000.0;
-    if (b->tokens > r->rate)
-        b->tokens = r->rate; /* a burst of one second's worth */
-    b->tokens_ms = now;
+    bots_refill(&b->tokens, &b->tokens_ms, r->rate, r->rate, now); /* one second's burst */
     return b->tokens >= 1.0;
 }
 
 /* Milliseconds from now until b may send its answer (0: now). */
 long long bots_wait_ms(const bots_run *r, const bot *b, long long now)
 {
-    double tokens = b->tokens + (double)(now - b->tokens_ms) * r->rate / 1000.0;
-    long long retry = b->retry_ms > now ? b->retry_ms - now : 0;
-    if (r->rate <= 0 || tokens >= 1.0)
-        return retry;
-    long long refill = (long long)((1.0 - tokens) * 1000.0 / r->rate) + 1;
-    return refill > retry ? refill : retry;
+    long long wait = b->retry_ms > now ? b->retry_ms - now : 0;
+    long long own = bots_refill_ms(b->tokens, b->tokens_ms, r->rate, now);
+    long long total = bots_refill_ms(r->total_tokens, r->total_ms, r->total_rate, now);
+    if (own > wait)
+        wait = own;
+    return total > wait ? total : wait;
 }
 
 /* The pause before the next retry: BOTS_BACKOFF_MIN, doubling up to BOTS_BACKOFF_MAX. */
@@ -131,6 +158,9 @@ void bots_flush(bots_run *r, bot *b, long long now)
     if (bots_send(r, b, m) < 0)
         return;
     b->answer_cmd = m->cmd_id;
+    b->answer_ns = dh_now_ns();
+    if (r->total_rate > 0)
+        r->total_tokens -= 1.0;
     r->decisions++;
     if (++b->answers == b->drop_after) {
         fprintf(stderr, "bots: %s: dropping its connection with answer %llu in flight (--drop)\n",

@@ -17,6 +17,7 @@
 #include "engine.h"
 
 int cmd_bots(int argc, char **argv);
+int cmd_load(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 int cmd_play(int argc, char **argv);
 int cmd_scripts(int argc, char **argv);

@@ -116,41 +116,6 @@ static void bots_plan_drops(bots_run *r, double drop, long seed)
     free(order);
 }
 
-/* --gateway's comma-separated list (each address as cli_gateway takes one), or the one
- * gateway cli_gateway finds without the flag. */
-static int bots_gateways(const dh_flags *f, bots_run *r)
-{
-    const char *flag = dh_flags_str(f, "gateway", NULL, NULL);
-    bool ws = dh_flags_has(f, "ws");
-    char err[512], item[BOTS_ADDR_MAX];
-    r->naddrs = 0;
-    if (!flag || !*flag) {
-        if (cli_gateway(f, bots_who, r->addrs[0], sizeof r->addrs[0]) < 0)
-            return -1;
-        r->naddrs = 1;
-        return 0;
-    }
-    for (const char *p = flag;; p++) {
-        size_t n = strcspn(p, ",");
-        if (n == 0 || n >= sizeof item || r->naddrs == BOTS_GW_MAX) {
-            fprintf(stderr, "deckhand bots: --gateway wants 1..%d comma-separated addresses\n",
-                    BOTS_GW_MAX);
-            return -1;
-        }
-        memcpy(item, p, n);
-        item[n] = '\0';
-        if (dh_client_gateway_addr(item, ws, NULL, r->addrs[r->naddrs], sizeof r->addrs[0], err,
-                                   sizeof err) < 0) {
-            fprintf(stderr, "deckhand bots: %s\n", err);
-            return -1;
-        }
-        r->naddrs++;
-        p += n;
-        if (!*p)
-            return 0;
-    }
-}
-
 static int bots_fraction(const dh_flags *f, const char *flag, double *out)
 {
     const char *s = dh_flags_str(f, flag, NULL, NULL);
@@ -196,7 +161,7 @@ int cmd_bots(int argc, char **argv)
                   .target = matches,
                   .reroute_log = dh_flags_has(f, "reroute-log"),
                   .rate = (double)rate};
-    if (bots_gateways(f, &r) < 0)
+    if (bots_gateways(f, bots_who, &r) < 0)
         return 2;
     r.bots = calloc((size_t)r.n, sizeof *r.bots);
     if (!r.bots) {

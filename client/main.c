@@ -1,7 +1,8 @@
 /*
  * main.c: the `deckhand` command, a front door to its subcommands (one cmd_*.c each):
- * play a match in the terminal, run bot players against a cluster, simulate games
- * in-process on the rules engine, push card scripts, or replay a recorded match.
+ * play a match in the terminal, run bot players or a load test against a cluster,
+ * simulate games in-process on the rules engine, push card scripts, or replay a recorded
+ * match.
  */
 
 #include "cli.h"
@@ -26,10 +27,8 @@ static const char usage[] =
 
 int main(int argc, char **argv)
 {
-    static const cli_command cmds[] = {{"play", cmd_play},
-                                       {"bots", cmd_bots},
-                                       {"sim", cmd_sim},
-                                       {"scripts", cmd_scripts},
-                                       {"replay", cmd_replay}};
+    static const cli_command cmds[] = {{"play", cmd_play},       {"bots", cmd_bots},
+                                       {"load", cmd_load},       {"sim", cmd_sim},
+                                       {"scripts", cmd_scripts}, {"replay", cmd_replay}};
     return cli_dispatch("deckhand", usage, cmds, sizeof cmds / sizeof *cmds, true, argc, argv);
 }

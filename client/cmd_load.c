@@ -1,0 +1,326 @@
+/*
+ * cmd_load.c: `deckhand load`, the cluster's load generator: N simulated players over
+ * TCP or WebSocket queue for matches, play them with the generic bot and queue again
+ * after each GameOver, for S seconds, at a target rate of answers (Choose commands) per
+ * second over all of them (--rate) or flat out. Each player is a `deckhand bots` bot
+ * (bots.h): it survives the same refusals and counts the same errors (unsurvivable
+ * refusals and LOST commands, see cmd_bots.c).
+ *
+ * Latency runs from sending a Choose to receiving its Reply{ok}, and every one is counted
+ * in a log-linear histogram (dh_client_hist.h), never a sample. The players run in
+ * worker processes, as many as one process's descriptor limit (RLIMIT_NOFILE, raised to
+ * its hard limit, less LOAD_FD_MARGIN) requires, each with its share of the players and
+ * of --rate (load_players.c); they send their counts and histograms down a pipe once a
+ * second, and this process merges them: one progress line per second on stderr, when
+ * every worker has reported that second, and the result on stdout:
+ *   cmds_per_sec=X p50_ms=Y p99_ms=Z max_ms=W errors=E
+ * The exit status is 0 only when E is 0.
+ *
+ * The pacing of each player stays at `deckhand bots`' 40 messages a second (under the
+ * gateway's per-connection limit), so a rate above about 20 answers/s per player needs
+ * more players.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "bots.h"
+#include "load.h"
+
+#define LOAD_SLOTS     8 /* seconds a worker may run ahead of the slowest one in the progress */
+#define LOAD_PROCS_MAX 64
+
+static const char load_who[] = "deckhand load";
+
+static const char load_usage[] =
+    "usage: deckhand load --game dominion --players N --seconds S [--rate R] [--ws]\n"
+    "                     [--size P] [--gateway ADDR[,ADDR...]]\n"
+    "  N players queue for matches of P players (default 2), play them and queue again,\n"
+    "  for S seconds, sending R answers per second over all of them (default: flat out;\n"
+    "  each player sends at most 40 messages per second). Latency runs from a Choose to\n"
+    "  its Reply. A progress line per second on stderr:\n"
+    "    load: T s: C cmds/s p50_ms=P p99_ms=Q errors=E\n"
+    "  Last stdout line: cmds_per_sec=X p50_ms=Y p99_ms=Z max_ms=W errors=E\n"
+    "  Players spread over worker processes when one process's descriptor limit is not\n"
+    "  enough for them.\n";
+
+/* One worker process, as the merging side sees it. */
+typedef struct {
+    pid_t pid;
+    int fd;          /* the read end of its pipe, -1 once closed */
+    load_report buf; /* the record being read */
+    size_t have;     /* bytes of it read so far */
+    uint32_t seq;    /* the last second it reported */
+    bool done;       /* its last record came (or it died) */
+    uint64_t errors, retried, elapsed_ms;
+} load_proc;
+
+/* One second of the progress lines, filled until every worker reported it. */
+typedef struct {
+    uint64_t cmds;
+    dh_hist hist;
+} load_slot;
+
+typedef struct {
+    load_proc procs[LOAD_PROCS_MAX];
+    int nprocs;
+    load_slot *slots; /* LOAD_SLOTS of them, slot k % LOAD_SLOTS for second k */
+    uint32_t next;    /* the next second to print */
+    uint32_t top;     /* the last second any worker reported */
+    dh_hist total;
+    uint64_t cmds;
+    uint64_t lost_procs; /* workers that ended without their last record */
+} load_merge;
+
+/* ---- the plan: how many worker processes ---------------------------------------------- */
+
+/* Players one process can hold: its descriptor limit, raised to the hard limit, less a
+ * margin. */
+static long load_per_proc(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+        return 1000;
+    if (rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+            getrlimit(RLIMIT_NOFILE, &rl);
+    }
+    long cap = rl.rlim_cur == RLIM_INFINITY ? 1000000 : (long)rl.rlim_cur - LOAD_FD_MARGIN;
+    return cap < 1 ? 1 : cap;
+}
+
+/* Fork worker i of nprocs: it runs its share of the players and exits; the parent keeps
+ * the pipe. */
+static int load_fork(load_merge *m, const load_share *all, int i, int nprocs)
+{
+    load_share share = *all;
+    int base = all->players / nprocs, extra = all->players % nprocs;
+    share.players = base + (i < extra);
+    share.rate = all->rate * share.players / all->players;
+    int p[2];
+    if (pipe(p) < 0) {
+        fprintf(stderr, "load: pipe: %s\n", strerror(errno));
+        return -1;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "load: fork: %s\n", strerror(errno));
+        close(p[0]);
+        close(p[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        close(p[0]);
+        for (int j = 0; j < i; j++)
+            close(m->procs[j].fd);
+        _exit(load_players(&share, p[1]));
+    }
+    close(p[1]);
+    m->procs[i].pid = pid;
+    m->procs[i].fd = p[0];
+    return 0;
+}
+
+/* ---- merging ---------------------------------------------------------------------------- */
+
+static double load_ms(uint64_t us)
+{
+    return (double)us / 1000.0;
+}
+
+static uint64_t load_errors(const load_merge *m)
+{
+    uint64_t e = m->lost_procs;
+    for (int i = 0; i < m->nprocs; i++)
+        e += m->procs[i].errors;
+    return e;
+}
+
+/* Print every second that all workers have reported (or that the slowest holds up for
+ * more than LOAD_SLOTS seconds, when force). */
+static void load_progress(load_merge *m, bool force)
+{
+    while (m->next <= m->top) {
+        bool ready = true;
+        for (int i = 0; i < m->nprocs; i++)
+            if (!m->procs[i].done && m->procs[i].seq < m->next)
+                ready = false;
+        if (!ready && !force)
+            return;
+        load_slot *s = &m->slots[m->next % LOAD_SLOTS];
+        fprintf(stderr, "load: %u s: %llu cmds/s p50_ms=%.3f p99_ms=%.3f errors=%llu\n", m->next,
+                (unsigned long long)s->cmds, load_ms(dh_hist_percentile(&s->hist, 50)),
+                load_ms(dh_hist_percentile(&s->hist, 99)), (unsigned long long)load_errors(m));
+        s->cmds = 0;
+        dh_hist_reset(&s->hist);
+        m->next++;
+        force = false;
+    }
+}
+
+/* A whole record from worker p. */
+static void load_take(load_merge *m, load_proc *p, const load_report *r)
+{
+    dh_hist_merge(&m->total, &r->hist);
+    m->cmds += r->cmds;
+    p->errors = r->errors;
+    p->retried = r->retried;
+    if (r->done) {
+        p->done = true;
+        p->elapsed_ms = r->elapsed_ms;
+    } else {
+        if (r->seq > m->top)
+            m->top = r->seq;
+        while (r->seq >= m->next + LOAD_SLOTS)
+            load_progress(m, true);
+        if (r->seq >= m->next) {
+            load_slot *s = &m->slots[r->seq % LOAD_SLOTS];
+            s->cmds += r->cmds;
+            dh_hist_merge(&s->hist, &r->hist);
+        }
+        p->seq = r->seq;
+    }
+    load_progress(m, false);
+}
+
+/* Read what worker p's pipe holds; at its end, the worker is done (lost when its last
+ * record did not come). */
+static void load_read(load_merge *m, load_proc *p)
+{
+    ssize_t n = read(p->fd, (char *)&p->buf + p->have, sizeof p->buf - p->have);
+    if (n < 0 && errno == EINTR)
+        return;
+    if (n <= 0) {
+        if (!p->done) {
+            fprintf(stderr, "load: worker %d ended without its result\n", (int)p->pid);
+            m->lost_procs++;
+            p->done = true;
+            load_progress(m, false);
+        }
+        close(p->fd);
+        p->fd = -1;
+        return;
+    }
+    p->have += (size_t)n;
+    if (p->have == sizeof p->buf) {
+        p->have = 0;
+        load_take(m, p, &p->buf);
+    }
+}
+
+/* Until every pipe is closed. */
+static void load_collect(load_merge *m)
+{
+    struct pollfd pfds[LOAD_PROCS_MAX];
+    for (;;) {
+        int n = 0;
+        for (int i = 0; i < m->nprocs; i++)
+            if (m->procs[i].fd >= 0)
+                pfds[n++] = (struct pollfd){.fd = m->procs[i].fd, .events = POLLIN};
+        if (n == 0)
+            return;
+        if (poll(pfds, (nfds_t)n, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            return;
+        }
+        for (int k = 0; k < n; k++)
+            for (int i = 0; i < m->nprocs; i++)
+                if (pfds[k].revents && m->procs[i].fd == pfds[k].fd)
+                    load_read(m, &m->procs[i]);
+    }
+}
+
+/* Reap the workers (one killed before its last record is counted by load_read). */
+static void load_reap(const load_merge *m)
+{
+    for (int i = 0; i < m->nprocs; i++) {
+        int st;
+        if (waitpid(m->procs[i].pid, &st, 0) == m->procs[i].pid && WIFSIGNALED(st))
+            fprintf(stderr, "load: worker %d killed by signal %d\n", (int)m->procs[i].pid,
+                    WTERMSIG(st));
+    }
+}
+
+static void load_result(const load_merge *m, long players)
+{
+    uint64_t elapsed = 0, retried = 0;
+    for (int i = 0; i < m->nprocs; i++) {
+        if (m->procs[i].elapsed_ms > elapsed)
+            elapsed = m->procs[i].elapsed_ms;
+        retried += m->procs[i].retried;
+    }
+    double rate = elapsed ? (double)m->cmds * 1000.0 / (double)elapsed : 0;
+    fprintf(stderr, "load: %ld players in %d processes, %llu answers in %.3f s, retried=%llu\n",
+            players, m->nprocs, (unsigned long long)m->cmds, (double)elapsed / 1000.0,
+            (unsigned long long)retried);
+    printf("cmds_per_sec=%.1f p50_ms=%.3f p99_ms=%.3f max_ms=%.3f errors=%llu\n", rate,
+           load_ms(dh_hist_percentile(&m->total, 50)), load_ms(dh_hist_percentile(&m->total, 99)),
+           load_ms(m->total.max_us), (unsigned long long)load_errors(m));
+}
+
+/* ---- the command ------------------------------------------------------------------------ */
+
+int cmd_load(int argc, char **argv)
+{
+    static const dh_flag_spec spec[] = {{"game", DH_FLAG_VALUE},  {"players", DH_FLAG_INT},
+                                        {"seconds", DH_FLAG_INT}, {"rate", DH_FLAG_INT},
+                                        {"size", DH_FLAG_INT},    {"gateway", DH_FLAG_VALUE},
+                                        {"ws", DH_FLAG_SWITCH},   {NULL, 0}};
+    dh_flags fl, *f = &fl;
+    int done = dh_flags_parse_main(f, spec, argc, argv, load_who, load_usage, 0, 0);
+    if (done >= 0)
+        return done;
+    long players, seconds, rate, size;
+    if (cli_int(f, load_who, "players", 2, 1, 1000000, &players) < 0 ||
+        cli_int(f, load_who, "seconds", 10, 1, 86400, &seconds) < 0 ||
+        cli_int(f, load_who, "rate", 0, 0, 10000000, &rate) < 0 ||
+        cli_int(f, load_who, "size", 2, 1, 64, &size) < 0)
+        return 2;
+    bots_run check = {0}; /* the gateway flags, checked before any process starts */
+    if (bots_gateways(f, load_who, &check) < 0)
+        return 2;
+    long per = load_per_proc();
+    load_merge *m = calloc(1, sizeof *m);
+    int status = 1;
+    if (!m || !(m->slots = calloc(LOAD_SLOTS, sizeof *m->slots))) {
+        fprintf(stderr, "load: out of memory\n");
+        goto out;
+    }
+    m->nprocs = (int)((players + per - 1) / per);
+    m->next = 1;
+    if (m->nprocs > LOAD_PROCS_MAX) {
+        fprintf(stderr, "load: %ld players need %d processes of %ld, more than %d\n", players,
+                m->nprocs, per, LOAD_PROCS_MAX);
+        goto out;
+    }
+    load_share all = {.flags = f,
+                      .players = (int)players,
+                      .size = (uint32_t)size,
+                      .rate = (double)rate,
+                      .seconds = seconds};
+    signal(SIGPIPE, SIG_IGN);
+    int planned = m->nprocs;
+    for (m->nprocs = 0; m->nprocs < planned; m->nprocs++)
+        if (load_fork(m, &all, m->nprocs, planned) < 0)
+            break;
+    m->lost_procs += (uint64_t)(planned - m->nprocs); /* their players never played */
+    load_collect(m);
+    load_reap(m);
+    load_result(m, players);
+    status = load_errors(m) == 0 ? 0 : 1;
+out:
+    if (m)
+        free(m->slots);
+    free(m);
+    return status;
+}

@@ -1,0 +1,45 @@
+/*
+ * load.h: what the files of `deckhand load` share (see cmd_load.c for what the command
+ * does). cmd_load.c (flags, the worker processes, the progress lines and the result)
+ * forks one process per share of the players, each running load_players.c over
+ * `deckhand bots`' machinery (bots.h), and reads load_report records from its pipe.
+ */
+#ifndef DECKHAND_LOAD_H
+#define DECKHAND_LOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dh_client_hist.h"
+#include "dh_flags.h"
+
+#define LOAD_FD_MARGIN 64 /* descriptors a worker process keeps for other uses than players */
+#define LOAD_STALL_S   30 /* a worker whose players make no progress this long gives up */
+
+/* One worker process's share of the run. */
+typedef struct {
+    const dh_flags *flags; /* --game, --gateway, --ws */
+    int players;
+    uint32_t size; /* players per match */
+    double rate;   /* its share of --rate, answers per second; 0: flat out */
+    long seconds;
+} load_share;
+
+/* What a worker process writes down its pipe once a second (seq 1, 2, ...) and once at
+ * the end (done, seq counting on): the answers that got Reply{ok} since its last record,
+ * their latencies, and its errors so far. Fixed size: written and read whole. */
+typedef struct {
+    uint32_t seq;
+    uint32_t done;       /* the last record of this process */
+    uint64_t cmds;       /* answers accepted in this interval */
+    uint64_t errors;     /* errors so far (bots_run.errors) */
+    uint64_t retried;    /* refusals survived so far */
+    uint64_t elapsed_ms; /* with done: how long its players played */
+    dh_hist hist;        /* the latencies of this interval's accepted answers */
+} load_report;
+
+/* load_players.c: log in share->players players, play for share->seconds, writing a
+ * load_report to fd every second and at the end. The process's exit status. */
+int load_players(const load_share *share, int fd);
+
+#endif

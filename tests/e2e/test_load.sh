@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# deckhand load, the load generator: 40 players over TCP at 200 answers/s for 5 s, then a
+# short run over WebSocket with its players spread over two worker processes (a low
+# descriptor limit). Each ends with "cmds_per_sec=X p50_ms=Y p99_ms=Z max_ms=W errors=0",
+# X above 0, and printed a progress line per second.
+# shellcheck source=SCRIPTDIR/e2e_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
+
+e2e_start 23500
+
+# run_load NAME ARGS...: deckhand load with ARGS, bounded in time; checks its last line.
+run_load() {
+    local name=$1 out err rc=0 last
+    shift
+    out=$E2E_RUN/$name.out
+    err=$E2E_RUN/$name.err
+    e2e_log "deckhand load --game dominion $*"
+    timeout 60 "$DECKHAND_BIN_DIR/deckhand" load --game dominion "$@" >"$out" 2>"$err" \
+        </dev/null || rc=$?
+    grep '^load: ' "$err" | tail -n 3 >&2
+    last=$(grep -v '^[[:space:]]*$' "$out" | tail -n 1)
+    e2e_log "$name: $last"
+    if ((rc != 0)); then
+        tail -n 30 "$err" >&2
+        e2e_fail "deckhand load ($name) exited with $rc"
+    fi
+    local re='^cmds_per_sec=([0-9]+)\.[0-9] p50_ms=[0-9]+\.[0-9]{3} p99_ms=[0-9]+\.[0-9]{3} max_ms=[0-9]+\.[0-9]{3} errors=0$'
+    [[ $last =~ $re ]] || e2e_fail "deckhand load ($name) ended with '$last'"
+    ((BASH_REMATCH[1] > 0)) || e2e_fail "deckhand load ($name) answered nothing: $last"
+    grep -Eq '^load: 2 s: [0-9]+ cmds/s p50_ms=[0-9.]+ p99_ms=[0-9.]+ errors=0$' "$err" ||
+        e2e_fail "deckhand load ($name) printed no progress line for its second second"
+}
+
+run_load tcp --players 40 --seconds 5 --rate 200
+# 40 players with 64 + 30 descriptors: two worker processes, their counts merged.
+(
+    ulimit -n 94
+    run_load ws --ws --players 40 --seconds 3 --rate 100
+) || exit 1
+grep -q '^load: 40 players in 2 processes' "$E2E_RUN/ws.err" ||
+    e2e_fail "the WebSocket run did not spread over two processes"
