@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # test_overload.sh: a cluster driven past saturation stays alive. 400 unpaced bots
-# (--rate 0) play 200 two-player Dominion matches at once on two workers: far more
-# commands than the workers can work. The workers keep beating between their
+# (--rate 0) play 200 two-player Dominion matches at once on two workers, as fast as the
+# cluster answers (about 1,500 commands/s on this sanitized build). The workers keep beating between their
 # time-bounded batches (docs/ARCHITECTURE.md, "Liveness"), so the matchmaker never takes
-# a live worker for dead and moves nothing; what the workers cannot queue they answer
-# OVERLOADED and the bots retry; nothing crashes and every match finishes.
+# a live worker for dead and moves nothing; nothing crashes and every match finishes.
+# (Each bot has one command in flight, so the workers' inboxes stay under their bound
+# here; tests/unit/test_worker_loop.c drives one past it, into OVERLOADED replies.)
 # shellcheck source=SCRIPTDIR/e2e_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 
@@ -24,6 +25,4 @@ mm_log=$E2E_RUN/logs/matchmaker.log
     e2e_fail "the matchmaker declared a live worker dead under load"
 ! grep -q 'adopted at epoch' "$E2E_RUN"/logs/worker-*.log ||
     e2e_fail "a match moved between live workers"
-overloaded=$(cat "$E2E_RUN"/logs/worker-*.log | grep -c 'overloaded' || true)
-e2e_log "worker log lines about overload: $overloaded"
 e2e_check_finished "$MATCHES"
