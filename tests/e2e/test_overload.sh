@@ -10,7 +10,7 @@
 source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 
 MATCHES=200
-e2e_start 23500 2
+e2e_start 22500 2
 e2e_log "deckhand bots: $((MATCHES * 2)) unpaced players, $MATCHES matches"
 started=$SECONDS
 timeout 300 "$DECKHAND_BIN_DIR/deckhand" bots --game dominion --players $((MATCHES * 2)) \
