@@ -82,7 +82,8 @@ char *dh_key_bundle_history(char *buf, const char *game);
 #define DH_F_BUNDLE_CREATED_MS       "created_ms"
 #define DH_F_BUNDLE_APPLY_TO_RUNNING "apply_to_running" /* 1 when pushed so */
 
-/* Server-side scripts (EVAL) and the error replies they raise. */
+/* Server-side scripts (called by hash, EVALSHA: dh_script.h) and the error replies they
+ * raise. */
 #define DH_REPLY_FENCED    "FENCED"    /* the match has another owner or epoch */
 #define DH_REPLY_NOTLEADER "NOTLEADER" /* mm:lease names another matchmaker */
 

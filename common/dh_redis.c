@@ -125,6 +125,7 @@ redisContext *dh_redis_get(dh_redis *r, uint64_t now_ms)
     }
     dh_info("redis %s:%d connected", r->addr.host, r->addr.port);
     r->down_logged = 0;
+    r->connects++;
     r->backoff_ms = DH_REDIS_BACKOFF_MIN;
     return r->ctx;
 }

@@ -34,6 +34,8 @@ typedef struct {
     uint64_t retry_at_ms; /* next reconnect attempt */
     unsigned backoff_ms;  /* current reconnect delay */
     int down_logged;      /* the outage was logged already */
+    unsigned connects;    /* connections made so far: a change means a new connection
+                           * (users load their scripts again, dh_script.h) */
 } dh_redis;
 
 /* Parse url into r (nothing connects yet). 0, or -1 on a malformed URL. */

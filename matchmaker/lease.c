@@ -28,8 +28,9 @@ static int lease_try(mm_state *mm, uint64_t now_ms, char *holder, size_t cap)
         if (won)
             return 1;
     }
-    const char *renew[] = {"EVAL", dh_script_lease_renew, "1", DH_KEY_MM_LEASE, mm->id, ms};
-    redisReply *r = rconn_command(mm, now_ms, 6, renew);
+    const dh_script *sc = &mm->scripts.lease_renew;
+    const char *renew[] = {"EVALSHA", sc->sha, "1", DH_KEY_MM_LEASE, mm->id, ms};
+    redisReply *r = rconn_script(mm, now_ms, sc, 6, renew);
     if (!r)
         return -1;
     int rc = r->type == REDIS_REPLY_INTEGER && r->integer == 1;
@@ -108,8 +109,9 @@ void lease_release(mm_state *mm, uint64_t now_ms)
 {
     if (!mm->redis_on || !mm->lease.held)
         return;
-    const char *argv[] = {"EVAL", dh_script_lease_release, "1", DH_KEY_MM_LEASE, mm->id};
-    redisReply *r = rconn_command(mm, now_ms, 5, argv);
+    const dh_script *sc = &mm->scripts.lease_release;
+    const char *argv[] = {"EVALSHA", sc->sha, "1", DH_KEY_MM_LEASE, mm->id};
+    redisReply *r = rconn_script(mm, now_ms, sc, 5, argv);
     if (r) {
         dh_info("lease %s released", DH_KEY_MM_LEASE);
         freeReplyObject(r);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "dh_keys.h"
 #include "dh_log.h"
 #include "lease.h"
 #include "placement.h"
@@ -28,6 +29,10 @@ int mm_init(mm_state *mm, const char *id, const char *redis_url, int redis_timeo
     placement_list_init(&mm->placements);
     settings_init(&mm->settings);
     takeover_init(&mm->takeover);
+    dh_script_init(&mm->scripts.takeover, dh_script_takeover);
+    dh_script_init(&mm->scripts.lease_renew, dh_script_lease_renew);
+    dh_script_init(&mm->scripts.lease_release, dh_script_lease_release);
+    dh_script_init(&mm->scripts.state, dh_script_mm_state);
     if (seated_init(&mm->seated) < 0)
         return -1;
     snprintf(mm->id, sizeof mm->id, "%s", id);

@@ -16,6 +16,7 @@
 
 #include "dh_metrics.h"
 #include "dh_redis.h"
+#include "dh_script.h"
 #include "dh_zmq.h"
 #include "queue.h"
 #include "registry.h"
@@ -86,6 +87,11 @@ typedef struct {
     dh_gauge workers_alive;
 } mm_stats;
 
+/* The leader's server-side scripts (dh_keys.h), called by hash through rconn. */
+typedef struct {
+    dh_script takeover, lease_renew, lease_release, state;
+} mm_scripts;
+
 typedef struct mm_state {
     void *router; /* bound at --bind; workers and gateways connect DEALERs */
     queue_set *queues;
@@ -94,6 +100,7 @@ typedef struct mm_state {
     settings_table settings;
     bool redis_on; /* false: --redis none */
     dh_redis redis;
+    mm_scripts scripts;
     lease lease;
     takeover takeover;
     seated_list seated;     /* players in running matches, for a join that lost its MatchFound */

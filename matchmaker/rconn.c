@@ -5,6 +5,21 @@
 
 #include "mm.h"
 
+/* Load cmd's script and run cmd again, replacing *out with the new reply; -1 when the
+ * connection broke. */
+static int rconn_reload(redisContext *c, const rconn_cmd *cmd, redisReply **out)
+{
+    const dh_script *scripts[] = {cmd->script};
+    if (dh_script_load(c, scripts, 1) < 0)
+        return c->err ? -1 : 0; /* Redis refused: the caller sees the NOSCRIPT reply */
+    redisReply *r = redisCommandArgv(c, cmd->argc, cmd->argv, cmd->lens);
+    if (!r)
+        return -1;
+    freeReplyObject(*out);
+    *out = r;
+    return 0;
+}
+
 redisReply *rconn_command_cmd(mm_state *mm, uint64_t now_ms, const rconn_cmd *c)
 {
     redisReply *r = NULL;
@@ -15,7 +30,14 @@ redisReply *rconn_command_cmd(mm_state *mm, uint64_t now_ms, const rconn_cmd *c)
 
 redisReply *rconn_command(mm_state *mm, uint64_t now_ms, int argc, const char **argv)
 {
-    rconn_cmd c = {.argc = argc, .argv = argv, .lens = NULL};
+    rconn_cmd c = {.argc = argc, .argv = argv, .lens = NULL, .script = NULL};
+    return rconn_command_cmd(mm, now_ms, &c);
+}
+
+redisReply *rconn_script(mm_state *mm, uint64_t now_ms, const dh_script *s, int argc,
+                         const char **argv)
+{
+    rconn_cmd c = {.argc = argc, .argv = argv, .lens = NULL, .script = s};
     return rconn_command_cmd(mm, now_ms, &c);
 }
 
@@ -35,6 +57,9 @@ int rconn_pipeline(mm_state *mm, uint64_t now_ms, const rconn_cmd *cmds, size_t 
             goto err;
         out[i] = r;
     }
+    for (size_t i = 0; i < n; i++)
+        if (cmds[i].script && dh_script_missing(out[i]) && rconn_reload(c, &cmds[i], &out[i]) < 0)
+            goto err;
     return 0;
 err:
     for (size_t i = 0; i < n; i++) {

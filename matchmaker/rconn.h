@@ -2,6 +2,11 @@
  * rconn.h: the matchmaker's one Redis connection (synchronous hiredis, dh_redis): single
  * commands and pipelines, for the lease, the stored queue (state.c), takeover and the
  * join check. A broken connection is dropped and retried on the next command.
+ *
+ * Scripts go by hash (EVALSHA, dh_script.h): a command that names its script in
+ * rconn_cmd.script and gets NOSCRIPT back (Redis restarted or flushed its scripts; the
+ * script did not run) is retried once after SCRIPT LOAD, so callers never see NOSCRIPT
+ * unless Redis refuses the load.
  */
 #ifndef DECKHAND_MM_RCONN_H
 #define DECKHAND_MM_RCONN_H
@@ -10,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dh_script.h"
+
 struct mm_state;
 
 /* One command: argc strings, with their lengths in lens (NULL: all are C strings). */
@@ -17,6 +24,7 @@ typedef struct {
     int argc;
     const char **argv;
     const size_t *lens;
+    const dh_script *script; /* argv is EVALSHA of this script, or NULL */
 } rconn_cmd;
 
 /* Run one command. The reply (the caller frees it), or NULL when Redis is down or the
@@ -24,6 +32,9 @@ typedef struct {
  * reply is returned as such. */
 redisReply *rconn_command(struct mm_state *mm, uint64_t now_ms, int argc, const char **argv);
 redisReply *rconn_command_cmd(struct mm_state *mm, uint64_t now_ms, const rconn_cmd *c);
+/* Run EVALSHA of s: argv starts "EVALSHA", s->sha. */
+redisReply *rconn_script(struct mm_state *mm, uint64_t now_ms, const dh_script *s, int argc,
+                         const char **argv);
 /* Send n commands in one pipeline and read their n replies into out (the caller frees
  * each). 0, or -1 (out all NULL) when Redis is down or the connection broke. */
 int rconn_pipeline(struct mm_state *mm, uint64_t now_ms, const rconn_cmd *cmds, size_t n,

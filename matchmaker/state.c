@@ -25,9 +25,8 @@ static int state_write(mm_state *mm, uint64_t now_ms, const state_op *ops, size_
 {
     if (!mm->redis_on)
         return 0;
-    const char *head[] = {"EVAL",          dh_script_mm_state, "3",
-                          DH_KEY_MM_LEASE, DH_KEY_MM_TICKETS,  DH_KEY_MM_PLACEMENTS,
-                          mm->id};
+    const char *head[] = {"EVALSHA",         mm->scripts.state.sha, "3",   DH_KEY_MM_LEASE,
+                          DH_KEY_MM_TICKETS, DH_KEY_MM_PLACEMENTS,  mm->id};
     size_t nhead = sizeof head / sizeof *head, argc = nhead + 3 * n;
     const char **argv = calloc(argc, sizeof *argv);
     size_t *lens = calloc(argc, sizeof *lens);
@@ -49,7 +48,7 @@ static int state_write(mm_state *mm, uint64_t now_ms, const state_op *ops, size_
         argv[k + 2] = ops[i].value ? ops[i].value : "";
         lens[k + 2] = ops[i].value ? ops[i].len : 0;
     }
-    rconn_cmd c = {.argc = (int)argc, .argv = argv, .lens = lens};
+    rconn_cmd c = {.argc = (int)argc, .argv = argv, .lens = lens, .script = &mm->scripts.state};
     redisReply *r = rconn_command_cmd(mm, now_ms, &c);
     if (!r)
         goto out;

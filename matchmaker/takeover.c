@@ -72,9 +72,10 @@ static void takeover_args_fill(takeover_args *a, const mm_state *mm, const char 
 {
     dh_key_match(a->meta, match_id);
     dh_key_worker_adopt(a->adopt, to);
-    const char *argv[] = {"EVAL",   dh_script_takeover, "4",  a->meta, DH_KEY_MATCHES_RUNNING,
-                          a->adopt, DH_KEY_MM_LEASE,    from, to,      match_id,
-                          mm->id};
+    const char *argv[] = {
+        "EVALSHA", mm->scripts.takeover.sha, "4",  a->meta, DH_KEY_MATCHES_RUNNING,
+        a->adopt,  DH_KEY_MM_LEASE,          from, to,      match_id,
+        mm->id};
     memcpy(a->argv, argv, sizeof argv);
 }
 
@@ -98,7 +99,7 @@ long long takeover_move_script(mm_state *mm, uint64_t now_ms, const char *match_
 {
     takeover_args a;
     takeover_args_fill(&a, mm, match_id, from, to);
-    redisReply *r = rconn_command(mm, now_ms, 11, a.argv);
+    redisReply *r = rconn_script(mm, now_ms, &mm->scripts.takeover, 11, a.argv);
     if (!r)
         return -1;
     long long e = takeover_reply(mm, r, match_id);
@@ -286,7 +287,8 @@ static void takeover_move_all(mm_state *mm, takeover_cand *c, size_t n, uint64_t
         }
         c[i].to->pending++;
         takeover_args_fill(&c[i].args, mm, c[i].match_id, c[i].from, c[i].to->id);
-        cmds[nmove] = (rconn_cmd){.argc = 11, .argv = c[i].args.argv, .lens = NULL};
+        cmds[nmove] = (rconn_cmd){
+            .argc = 11, .argv = c[i].args.argv, .lens = NULL, .script = &mm->scripts.takeover};
         idx[nmove++] = i;
     }
     if (nowhere && nowhere != mm->takeover.nowhere_logged)

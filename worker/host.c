@@ -42,6 +42,8 @@ void host_match_free(host_match *hm)
         return;
     if (hm->m)
         engine_match_free(hm->m);
+    for (int i = 0; hm->seats && i < hm->nseats; i++)
+        host_forget(&hm->seats[i]);
     free(hm->seats);
     free(hm);
 }

@@ -90,24 +90,54 @@ void host_send_reply(host *h, const char *route, const char *player_id, uint64_t
     host_send(h, route, player_id, &sm);
 }
 
-/* Remember a command's outcome so a retry of its cmd_id gets the same answer. The message
- * is kept to the first 79 bytes: 64 replies per seat stay small, and error texts are short. */
+/* Make room for one more remembered reply: the ring starts at HOST_REPLIES_FIRST and
+ * doubles each time it fills, up to HOST_REPLIES, after which it wraps. A seat that
+ * answers a few times costs a few slots, not 64. -1 when out of memory. */
+static int host_replies_room(host_seat *s)
+{
+    if (s->next_reply < s->nreplies || s->nreplies >= HOST_REPLIES)
+        return 0;
+    unsigned n = s->nreplies ? s->nreplies * 2 : HOST_REPLIES_FIRST;
+    n = n < HOST_REPLIES ? n : HOST_REPLIES;
+    host_reply *r = realloc(s->replies, n * sizeof *r);
+    if (!r)
+        return -1;
+    memset(r + s->nreplies, 0, (n - s->nreplies) * sizeof *r);
+    s->replies = r;
+    s->nreplies = n;
+    return 0;
+}
+
+/* Remember a command's outcome so a retry of its cmd_id gets the same answer: the last
+ * HOST_REPLIES of each seat. An error's message is kept to its first 79 bytes (error
+ * texts are short); an ok reply keeps none. Out of memory: not remembered (a retry is
+ * then worked again, and the engine refuses a stale decision). */
 void host_remember(host_seat *s, uint64_t cmd_id, int code, const char *text)
 {
-    if (!cmd_id)
+    if (!cmd_id || host_replies_room(s) < 0)
         return;
-    host_reply *r = &s->replies[s->next_reply++ % HOST_REPLIES];
+    host_reply *r = &s->replies[s->next_reply++ % s->nreplies];
+    free(r->text);
     r->cmd_id = cmd_id;
     r->code = code;
-    snprintf(r->text, sizeof r->text, "%.*s", (int)(sizeof r->text - 1), text ? text : "");
+    r->text = text && *text ? strndup(text, 79) : NULL;
 }
 
 const host_reply *host_recall(const host_seat *s, uint64_t cmd_id)
 {
-    for (size_t i = 0; cmd_id && i < HOST_REPLIES; i++)
+    for (size_t i = 0; cmd_id && i < s->nreplies; i++)
         if (s->replies[i].cmd_id == cmd_id)
             return &s->replies[i];
     return NULL;
+}
+
+void host_forget(host_seat *s)
+{
+    for (size_t i = 0; i < s->nreplies; i++)
+        free(s->replies[i].text);
+    free(s->replies);
+    s->replies = NULL;
+    s->nreplies = s->next_reply = 0;
 }
 
 typedef struct {

@@ -16,6 +16,8 @@ void host_send_reply(host *h, const char *route, const char *player_id, uint64_t
 /* A seat's memory of its last HOST_REPLIES outcomes, for retried cmd_ids. */
 void host_remember(host_seat *s, uint64_t cmd_id, int code, const char *text);
 const host_reply *host_recall(const host_seat *s, uint64_t cmd_id);
+/* Free the seat's memory of replies. */
+void host_forget(host_seat *s);
 void host_release_events(host *h, host_match *hm);
 void host_send_view(host *h, host_match *hm, int seat);
 void host_send_decision(host *h, host_match *hm, int seat);

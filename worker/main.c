@@ -8,18 +8,21 @@
  * --http (DECKHAND_WORKER_HTTP), the operator port (dh_ops.h): ready once it has beaten
  * to the matchmaker with Redis reachable, until SIGTERM.
  *
- * One zmq_poll loop. Each iteration reads what waits on both sockets (StartMatch from
- * the matchmaker, PlayerCommands from gateways), lets the host apply them, then flushes:
- * every Redis write of the iteration goes out as one pipeline and only then are the
- * outputs released (host.h). Every BEAT_MS the worker beats to the matchmaker and
- * renews its worker:{ID} lease; every HELLO_MS it repeats its WorkerHello, so a restarted
- * matchmaker relearns it without being asked. Every BUNDLES_POLL_MS, between batches, it
- * follows the current script bundles in Redis (bundles.h).
+ * One zmq_poll loop; each wake-up runs one turn of worker_loop.c: it reads what waits on
+ * both sockets (StartMatch from the matchmaker, PlayerCommands from gateways into a
+ * bounded inbox), lets the host work them in a time-bounded batch, then flushes: every
+ * Redis write of the batch goes out as one pipeline and only then are the outputs
+ * released (host.h). Every WORKER_BEAT_MS the worker beats to the matchmaker and renews
+ * its worker:{ID} lease, whatever the backlog; every WORKER_HELLO_MS it repeats its
+ * WorkerHello, so a restarted matchmaker relearns it without being asked. Every
+ * BUNDLES_POLL_MS, between batches, it follows the current script bundles in Redis
+ * (bundles.h).
  *
- * The layout, top down: main.c (flags, set-up, this loop); the process state, the host
- * (worker.h); worker_control.c, which hands what the matchmaker and gateways send to the
- * host; the host's modules (host*.c), which do the work on store.c (Redis) and bundles.c
- * (script bundles); worker_metrics.c, the operator port (docs/ARCHITECTURE.md, "The
+ * The layout, top down: main.c (flags, set-up, the poll); worker_loop.c (one turn, the
+ * beat's timing); the process state, the host (worker.h); worker_control.c, which hands
+ * what the matchmaker and gateways send to the host, through inbox.c; the host's modules
+ * (host*.c), which do the work on store.c (Redis) and bundles.c (script bundles);
+ * worker_metrics.c, the operator port (docs/ARCHITECTURE.md, "The
  * worker's files").
  */
 #include <errno.h>
@@ -40,18 +43,12 @@
 #include "host.h"
 #include "store.h"
 #include "worker_control.h"
+#include "worker_loop.h"
 #include "worker_metrics.h"
 
-#define BEAT_MS          500
-#define HELLO_MS         500  /* a restarted matchmaker knows us within one beat */
-#define OWNED_CHECK_MS   5000 /* how often hosted matches are checked against Redis */
-#define FROZEN_MS        1000 /* a loop iteration this late: we were stopped or starved */
 #define REDIS_TIMEOUT_MS 1000
 #define HWM              10000
 #define GAMES_MAX        32
-#define ADOPT_POLL_MS    200 /* worker:{ID}:adopt is read this often (and on AdoptMatch) */
-#define TICK_MS          100 /* timers are checked at least this often */
-#define TICK_BUSY_MS     5   /* ...and this often while bots play seats */
 
 static volatile sig_atomic_t worker_stop; /* set by SIGINT/SIGTERM; the only global */
 
@@ -63,72 +60,30 @@ static void worker_on_signal(int sig)
 
 static int worker_run(host *h, dh_ops *ops, dh_gauge *active)
 {
-    bool beaten = false;
-    uint64_t next_beat = 0, next_hello = 0, next_poll = 0, next_adopt = 0;
-    uint64_t next_owned = dh_now_ms() + OWNED_CHECK_MS, last_wake = dh_now_ms();
-    size_t due = 0; /* default answers made last iteration: more may be due at once */
+    worker_loop l;
+    worker_loop_init(&l, dh_now_ms());
+    int rc = 0;
     while (!worker_stop) {
-        uint64_t now = dh_now_ms();
-        uint64_t next = next_beat < next_poll ? next_beat : next_poll;
-        next = next < next_adopt ? next : next_adopt;
-        long timeout = next > now ? (long)(next - now) : 0;
-        if (due && timeout > TICK_BUSY_MS)
-            timeout = TICK_BUSY_MS;
-        else if (timeout > TICK_MS)
-            timeout = TICK_MS;
         zmq_pollitem_t items[] = {
             {.socket = h->dealer, .events = ZMQ_POLLIN},
             {.socket = h->router, .events = ZMQ_POLLIN},
         };
-        if (zmq_poll(items, 2, timeout) < 0) {
+        if (zmq_poll(items, 2, worker_loop_timeout(&l, dh_now_ms())) < 0) {
             if (errno == EINTR)
                 continue;
             dh_error("zmq_poll: %s", zmq_strerror(errno));
-            return -1;
+            rc = -1;
+            break;
         }
-        now = dh_now_ms();
-        /* Frozen (SIGSTOP, a stalled VM) long enough for the matchmaker to move our
-         * matches, or simply due: forget the ones that are not ours any more before
-         * serving anything from them. */
-        if (now - last_wake > FROZEN_MS || now >= next_owned) {
-            long lost = host_check_owned(h, now);
-            if (lost > 0)
-                dh_warn("%ld matches moved to other workers while we were %s", lost,
-                        now - last_wake > FROZEN_MS ? "frozen" : "cut off");
-            next_owned = now + OWNED_CHECK_MS;
-        }
-        last_wake = now;
-        bool adopt = worker_control_matchmaker(h, now);
-        worker_control_gateways(h, now);
-        if (now >= next_hello) {
-            worker_control_hello(h);
-            next_hello = now + HELLO_MS;
-        }
-        if (now >= next_beat) {
-            worker_control_beat(h, now, false);
-            next_beat = now + BEAT_MS;
-            beaten = true;
-        }
-        host_flush(h, dh_now_ms());
-        if (adopt || dh_now_ms() >= next_adopt) {
-            host_adopt_pending(h, dh_now_ms());
-            next_adopt = dh_now_ms() + ADOPT_POLL_MS;
-        }
-        due = host_tick(h, dh_now_ms());
-        host_flush(h, dh_now_ms());
-        if (h->bs && dh_now_ms() >= next_poll) {
-            bundles_poll(h->bs, dh_now_ms());
-            next_poll = dh_now_ms() + BUNDLES_POLL_MS;
-        }
-        host_apply_bundles(h, dh_now_ms());
-        worker_metrics_publish(h, ops, active, beaten);
+        worker_loop_turn(&l, h);
+        worker_metrics_publish(h, ops, active, l.beaten);
     }
-    dh_ops_ready(ops, "stopping");
-    /* Last word: every accepted answer is flushed; the matchmaker moves our matches to
-     * other workers now rather than after REGISTRY_DEAD_MS of silence. */
-    host_flush(h, dh_now_ms());
-    worker_control_beat(h, dh_now_ms(), true);
-    return 0;
+    if (rc == 0) {
+        dh_ops_ready(ops, "stopping");
+        worker_loop_stop(&l, h);
+    }
+    worker_loop_free(&l);
+    return rc;
 }
 
 /* The endpoint gateways should connect to: what the socket actually bound (so a

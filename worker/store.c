@@ -15,7 +15,22 @@
 int store_init(store *s, const char *url, int timeout_ms)
 {
     memset(s, 0, sizeof *s);
+    dh_script_init(&s->commit, dh_script_commit);
+    dh_script_init(&s->move_bundle, dh_script_move_bundle);
     return dh_redis_init(&s->redis, url, timeout_ms);
+}
+
+/* SCRIPT LOAD both scripts; the connection must have no replies pending. On failure the
+ * connection is dropped (the next store_op reconnects and tries again). */
+static int store_load_scripts(store *s, uint64_t now_ms)
+{
+    const dh_script *scripts[] = {&s->commit, &s->move_bundle};
+    if (dh_script_load(s->redis.ctx, scripts, 2) < 0) {
+        dh_redis_fail(&s->redis, now_ms);
+        return -1;
+    }
+    s->scripts_at = s->redis.connects;
+    return 0;
 }
 
 void store_close(store *s)
@@ -29,6 +44,9 @@ void store_close(store *s)
 int store_op(store *s, uint64_t now_ms)
 {
     if (!dh_redis_get(&s->redis, now_ms))
+        return -1;
+    /* A new connection has nothing appended yet: the scripts can load first. */
+    if (s->scripts_at != s->redis.connects && store_load_scripts(s, now_ms) < 0)
         return -1;
     if (dh_grow(&s->ops, &s->capops, s->nops + 1, sizeof *s->ops, 64) < 0)
         return -1;
@@ -104,8 +122,8 @@ int store_put_commit(store *s, const store_commit *c)
         lens[argc++] = (n);                                                                        \
     } while (0)
 #define STORE_STR(p) STORE_ARG((p), strlen(p))
-    STORE_STR("EVAL");
-    STORE_STR(dh_script_commit);
+    STORE_STR("EVALSHA");
+    STORE_STR(s->commit.sha);
     STORE_STR("6");
     STORE_STR(meta);
     STORE_STR(snap);
@@ -152,7 +170,7 @@ int store_move_bundle(store *s, const char *worker, const char *match_id, uint64
     dh_key_match(key, match_id);
     dh_key_match_bundles(list, match_id);
     snprintf(ep, sizeof ep, "%llu", (unsigned long long)epoch);
-    const char *argv[] = {"EVAL", dh_script_move_bundle, "2", key, list, worker, ep, bundle, note};
+    const char *argv[] = {"EVALSHA", s->move_bundle.sha, "2", key, list, worker, ep, bundle, note};
     return store_cmd(s, 9, argv, NULL);
 }
 
@@ -173,6 +191,7 @@ void store_flush(store *s, uint64_t now_ms)
 {
     redisContext *c = s->redis.ctx;
     size_t i = 0;
+    bool missing = false;
     if (!c || s->broken)
         goto err;
     for (; i < s->nops; i++) {
@@ -185,6 +204,8 @@ void store_flush(store *s, uint64_t now_ms)
                 if (r && r->type == REDIS_REPLY_ERROR &&
                     !strncmp(r->str, DH_REPLY_FENCED, strlen(DH_REPLY_FENCED)))
                     op->fenced = true;
+                else if (dh_script_missing(r))
+                    missing = true;
                 else if (op->ok)
                     dh_warn("redis refused a write: %s",
                             r && r->type == REDIS_REPLY_ERROR ? r->str : "(nil)");
@@ -192,6 +213,10 @@ void store_flush(store *s, uint64_t now_ms)
             }
             freeReplyObject(r);
         }
+    }
+    if (missing) {
+        dh_warn("redis forgot the worker's scripts (flushed or restarted): loading them again");
+        store_load_scripts(s, now_ms);
     }
     return;
 err:

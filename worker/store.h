@@ -20,10 +20,13 @@
  *   worker:{ID}        the worker's data endpoint, with a TTL (its lease)
  *   worker:{ID}:adopt  set: matches the matchmaker moved onto this worker
  *
- * Fencing: every write to a running match is one EVAL that first checks that match:{ID}
+ * Fencing: every write to a running match is one script that first checks that match:{ID}
  * still names this worker at the epoch it holds; otherwise it writes nothing and fails
  * with FENCED (store_fenced), because the matchmaker moved the match elsewhere. One
  * answer's writes (snapshot, log, history, result) are one script, so they land together.
+ * The scripts go by hash (EVALSHA, dh_script.h): store_op loads them on each new
+ * connection; a NOSCRIPT reply (Redis flushed its scripts) fails that op like any refused
+ * write (nothing was written; the host undoes and the client retries) and loads them again.
  *
  * The reads are synchronous and unbatched: they serve adoption, tests and tools, not the
  * hot path.
@@ -36,6 +39,7 @@
 #include <stdint.h>
 
 #include "dh_redis.h"
+#include "dh_script.h"
 
 #define STORE_ID_MAX 128
 
@@ -49,7 +53,9 @@ typedef struct {
     dh_redis redis;
     store_op_state *ops; /* ops of the current batch */
     size_t nops, capops;
-    bool broken; /* an append failed: the pipeline is unusable, the batch fails */
+    bool broken;                   /* an append failed: the pipeline is unusable, the batch fails */
+    dh_script commit, move_bundle; /* the fenced writes, called by hash */
+    unsigned scripts_at;           /* redis.connects when they were last loaded */
 } store;
 
 typedef struct {

@@ -18,9 +18,10 @@
 #include "internal.pb-c.h"
 #include "store.h"
 
-#define HOST_ID_MAX    128
-#define HOST_REPLIES   64 /* remembered replies per seat, for retried cmd_ids */
-#define HOST_SEATS_MAX 16
+#define HOST_ID_MAX        128
+#define HOST_REPLIES       64 /* remembered replies per seat, for retried cmd_ids */
+#define HOST_REPLIES_FIRST 4  /* ...in a ring that starts this small and doubles up to it */
+#define HOST_SEATS_MAX     16
 /* A seat whose decision waits this long without any gateway having attached its player
  * (a MatchAssigned or MatchMoved that reached nobody) counts as away: its grace period
  * starts, so the match cannot wait on it forever. */
@@ -29,14 +30,15 @@
 typedef struct {
     uint64_t cmd_id; /* 0: empty slot */
     int code;
-    char text[80];
+    char *text; /* the error's text (owned), NULL when empty: most replies are ok */
 } host_reply;
 
 typedef struct {
     char player_id[HOST_ID_MAX];
     char name[HOST_ID_MAX];
     char route[DH_ZMQ_ID_MAX + 1]; /* gateway identity; empty until the player attaches */
-    host_reply replies[HOST_REPLIES];
+    host_reply *replies;           /* the ring (owned), NULL until the first reply */
+    unsigned nreplies;             /* its size: HOST_REPLIES_FIRST .. HOST_REPLIES */
     unsigned next_reply;
     uint64_t top_cmd; /* the highest cmd_id taken from the player, through any gateway */
     uint64_t away_ms; /* when its gateway said the connection dropped; 0 while present */

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "bundles.h"
+#include "dh_clock.h"
+#include "host_output.h"
 #include "dh_log.h"
 #include "dh_zmq.h"
 
@@ -83,20 +85,47 @@ bool worker_control_matchmaker(host *h, uint64_t now_ms)
     return adopt;
 }
 
-void worker_control_gateways(host *h, uint64_t now_ms)
+/* Answer a command the full inbox cannot take: OVERLOADED, not remembered, so the
+ * client's retry of the same cmd_id is worked normally. */
+static void worker_control_refuse(host *h, const char *route,
+                                  const Deckhand__Internal__PlayerCommand *pc)
+{
+    host_send_reply(h, route, pc->player_id ? pc->player_id : "", pc->cmd_id,
+                    DECKHAND__ERROR_CODE__OVERLOADED, "the worker is overloaded; retry");
+}
+
+size_t worker_control_receive(host *h, inbox *q)
 {
     char identity[DH_ZMQ_ID_MAX + 1];
+    size_t refused = 0;
     for (int i = 0; i < WORKER_DRAIN_MAX; i++) {
         Deckhand__Internal__Internal *msg = NULL;
         int rc = dh_zmq_recv(h->router, identity, &msg);
         if (rc == 0)
-            return;
+            break;
         if (rc < 0)
             continue;
-        if (msg->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND)
-            host_command(h, identity, msg->player_command, now_ms);
-        else
+        if (msg->body_case != DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND) {
             dh_warn("unexpected message %d from %s", (int)msg->body_case, identity);
+        } else if (inbox_full(q, msg) || inbox_push(q, identity, msg) < 0) {
+            worker_control_refuse(h, identity, msg->player_command);
+            refused++;
+        } else {
+            continue; /* the inbox owns msg now */
+        }
         deckhand__internal__internal__free_unpacked(msg, NULL);
     }
+    return refused;
+}
+
+size_t worker_control_work(host *h, inbox *q, uint64_t until_ms)
+{
+    size_t done = 0;
+    inbox_item *it;
+    while ((!done || dh_now_ms() < until_ms) && (it = inbox_pop(q))) {
+        host_command(h, it->route, it->msg->player_command, dh_now_ms());
+        deckhand__internal__internal__free_unpacked(it->msg, NULL);
+        done++;
+    }
+    return done;
 }

@@ -15,14 +15,20 @@
 #include <stdint.h>
 
 #include "host.h"
+#include "inbox.h"
 
 #define WORKER_LEASE_MS 2000 /* worker:{ID}'s TTL, renewed with every beat */
 
 /* Drain the matchmaker's messages (up to a bound per call). true when an AdoptMatch asks
  * for an adoption round now: the caller runs it between batches (host_adopt_pending). */
 bool worker_control_matchmaker(host *h, uint64_t now_ms);
-/* Drain the gateways' PlayerCommands (up to a bound per call). */
-void worker_control_gateways(host *h, uint64_t now_ms);
+/* Move the gateways' PlayerCommands from the data socket into the inbox (up to a bound
+ * per call); a command the full inbox cannot take is answered OVERLOADED now. How many
+ * were refused. */
+size_t worker_control_receive(host *h, inbox *q);
+/* Hand queued commands to the host, oldest first, until the inbox is empty or the clock
+ * passes until_ms (at least one is worked). How many were. */
+size_t worker_control_work(host *h, inbox *q, uint64_t until_ms);
 
 void worker_control_hello(host *h);
 /* A beat to the matchmaker and the lease renewed; stopping: the last one, as the worker

@@ -2,11 +2,15 @@
  * test_matchmaker_lease.c: who acts (matchmaker/lease.c) among matchmakers sharing a real
  * Redis: only the lease holder answers joins, a standby takes over when the lease lapses
  * and the old holder steps down, a deposed holder writes nothing, and a holder that loses
- * Redis changes nothing and stops acting at its lease's end.
+ * Redis changes nothing and stops acting at its lease's end. The leader's scripts go by
+ * hash (EVALSHA) and survive Redis forgetting them (SCRIPT FLUSH).
  *
  * The rigs' clocks are the tests' (tests/unit/rig_mm.h) but Redis's is real, so a lease
  * "expires" by the test shortening it in Redis.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "dh_keys.h"
 #include "rig_mm.h"
 #include "rig_redis.h"
@@ -124,6 +128,39 @@ static void test_mm_holder_without_redis_changes_nothing_and_stops_at_its_lease_
     rig_mm_close(&a);
 }
 
+/* calls=N of `INFO commandstats`'s cmdstat_NAME line; 0 when it never ran. */
+static long long calls(const char *name)
+{
+    redisReply *r = rig_redis_cmd("INFO commandstats");
+    CU_ASSERT_FATAL(r && r->type == REDIS_REPLY_STRING);
+    char want[64];
+    snprintf(want, sizeof want, "cmdstat_%s:calls=", name);
+    const char *at = strstr(r->str, want);
+    long long n = at ? strtoll(at + strlen(want), NULL, 10) : 0;
+    freeReplyObject(r);
+    return n;
+}
+
+static void test_mm_scripts_go_by_hash_and_survive_a_script_flush(void)
+{
+    rig_mm a;
+    rig_mm_open_fresh(&a, "mm-a", 2);
+    rig_redis_ok("CONFIG RESETSTAT");
+    rig_redis_ok("SCRIPT FLUSH");
+    /* the renewal and the ticket write both meet NOSCRIPT once, load, and land */
+    rig_mm_pump(&a, 1000);
+    CU_ASSERT_TRUE(mm_acting(&a.mm, 1000));
+    CU_ASSERT_EQUAL(rig_mm_joined(&a, a.gw, "p1", 1, 2, 1010), 0);
+    CU_ASSERT_EQUAL(rig_redis_int("HEXISTS " DH_KEY_MM_TICKETS " %s", "p1"), 1);
+    for (uint64_t t = 2000; t <= 4000; t += 1000) {
+        rig_mm_pump(&a, t);
+        CU_ASSERT_TRUE(mm_acting(&a.mm, t));
+    }
+    CU_ASSERT_TRUE(calls("evalsha") >= 4);
+    CU_ASSERT_EQUAL(calls("eval"), 0);
+    rig_mm_close(&a);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -134,6 +171,8 @@ int main(void)
          test_mm_deposed_holder_writes_nothing_and_steps_down},
         {"mm_holder_without_redis_changes_nothing_and_stops_at_its_lease_end",
          test_mm_holder_without_redis_changes_nothing_and_stops_at_its_lease_end},
+        {"mm_scripts_go_by_hash_and_survive_a_script_flush",
+         test_mm_scripts_go_by_hash_and_survive_a_script_flush},
         {NULL, NULL},
     };
     return rig_redis_main("matchmaker_lease", cases);

@@ -1,0 +1,180 @@
+/*
+ * test_worker_loop.c: the worker's loop (worker/worker_loop.c) under more commands than it
+ * can work, in the rig of rig_worker.h but on the real clock (the loop's time budget is
+ * real time). A burst of Resyncs (each a full View) keeps the host busy for seconds and
+ * the beat still leaves every WORKER_BEAT_MS plus about one batch, far inside the
+ * matchmaker's REGISTRY_DEAD_MS; commands beyond the bounded inbox are answered
+ * OVERLOADED at once, every command gets exactly one Reply, and a refused command's
+ * retry is worked.
+ */
+#include "rig_worker.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <zmq.h>
+
+#include "dh_clock.h"
+#include "dh_zmq.h"
+#include "worker_loop.h"
+
+#define DEAD_MS 1500 /* matchmaker/registry.h: REGISTRY_DEAD_MS */
+
+/* What gw-t has got so far. */
+typedef struct {
+    size_t replies, overloaded;
+    uint64_t first_overloaded; /* a refused cmd_id, 0: none yet */
+    uint64_t last_ok;          /* the newest cmd_id answered ok */
+} gw_tally;
+
+/* Send a Resync of player in match through gw-t. */
+static void resync(rig_worker *r, const char *match, const char *player, uint64_t cmd_id)
+{
+    Deckhand__Resync rs = DECKHAND__RESYNC__INIT;
+    rs.match_id = (char *)match;
+    Deckhand__Internal__PlayerCommand pc = DECKHAND__INTERNAL__PLAYER_COMMAND__INIT;
+    pc.match_id = (char *)match;
+    pc.player_id = (char *)player;
+    pc.cmd_id = cmd_id;
+    pc.body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC;
+    pc.resync = &rs;
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND;
+    m.player_command = &pc;
+    CU_ASSERT_EQUAL_FATAL(dh_zmq_send(r->gw, NULL, &m), 0);
+}
+
+/* Count the Replies gw-t has waiting, without blocking. */
+static void gw_count(rig_worker *r, gw_tally *t)
+{
+    Deckhand__Internal__Internal *m = NULL;
+    while (dh_zmq_readable(r->gw) && dh_zmq_recv(r->gw, NULL, &m) == 1) {
+        Deckhand__ServerMessage *sm = deckhand__server_message__unpack(
+            NULL, m->player_output->message.len, m->player_output->message.data);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(sm);
+        if (sm->body_case == DECKHAND__SERVER_MESSAGE__BODY_REPLY) {
+            t->replies++;
+            if (sm->reply->ok) {
+                t->last_ok = sm->reply->cmd_id;
+            } else {
+                CU_ASSERT_EQUAL(sm->reply->error->code, DECKHAND__ERROR_CODE__OVERLOADED);
+                t->overloaded++;
+                if (!t->first_overloaded)
+                    t->first_overloaded = sm->reply->cmd_id;
+            }
+        }
+        deckhand__server_message__free_unpacked(sm, NULL);
+        deckhand__internal__internal__free_unpacked(m, NULL);
+        m = NULL;
+    }
+}
+
+/* The beats the matchmaker got since *last (the time of the previous one): the longest
+ * gap is kept in *gap. */
+static void mm_beats(rig_worker *r, uint64_t *last, uint64_t *gap, size_t *beats)
+{
+    Deckhand__Internal__Internal *m;
+    while ((m = rig_worker_mm_wait(r, 0))) {
+        if (m->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_BEAT) {
+            uint64_t now = dh_now_ms();
+            if (now - *last > *gap)
+                *gap = now - *last;
+            *last = now;
+            (*beats)++;
+        }
+        deckhand__internal__internal__free_unpacked(m, NULL);
+    }
+}
+
+/* A started dominion match on a host whose fake clock is set to the real one. */
+static void open_on_real_clock(rig_worker *r, const char *match)
+{
+    rig_worker_open(r, "scripts", NULL);
+    uint64_t now = dh_now_ms();
+    if (now > r->now)
+        rig_worker_advance(r, now - r->now);
+    rig_worker_started(r, match, "dominion", NULL);
+    rig_worker_mm_drain(r);
+}
+
+static void test_worker_loop_beats_on_time_through_a_long_burst(void)
+{
+    rig_worker r;
+    open_on_real_clock(&r, "m-burst");
+    worker_loop l;
+    uint64_t start = dh_now_ms(), last = start, gap = 0, cmd = 1;
+    size_t beats = 0;
+    gw_tally t = {0};
+    worker_loop_init(&l, start);
+    /* keep the inbox fuller than the host can work, for 2.5 s */
+    while (dh_now_ms() - start < 2500) {
+        for (int i = 0; i < 1000; i++, cmd++)
+            resync(&r, "m-burst", rig_worker_players[cmd % 2], cmd);
+        worker_loop_turn(&l, &r.h);
+        gw_count(&r, &t);
+        mm_beats(&r, &last, &gap, &beats);
+    }
+    for (int i = 0; i < 1000 && t.replies < cmd - 1; i++) {
+        worker_loop_turn(&l, &r.h);
+        gw_count(&r, &t);
+        mm_beats(&r, &last, &gap, &beats);
+    }
+    uint64_t took = dh_now_ms() - start;
+    fprintf(stderr,
+            "\n  burst: %llu commands in %llu ms, %zu worked, %zu overloaded, %zu beats, "
+            "longest beat gap %llu ms\n",
+            (unsigned long long)(cmd - 1), (unsigned long long)took, t.replies - t.overloaded,
+            t.overloaded, beats, (unsigned long long)gap);
+    CU_ASSERT_EQUAL(t.replies, cmd - 1); /* one Reply per command, worked or refused */
+    CU_ASSERT_TRUE(t.overloaded > 0);    /* the burst did outrun the host */
+    CU_ASSERT_TRUE(beats >= took / WORKER_BEAT_MS - 1);
+    CU_ASSERT_TRUE(gap <= WORKER_BEAT_MS + 6 * WORKER_BATCH_MS);
+    CU_ASSERT_TRUE(gap < DEAD_MS / 2);
+    worker_loop_free(&l);
+    rig_worker_close(&r);
+}
+
+static void test_worker_loop_refuses_past_the_inbox_and_works_the_retry(void)
+{
+    rig_worker r;
+    open_on_real_clock(&r, "m-over");
+    worker_loop l;
+    gw_tally t = {0};
+    worker_loop_init(&l, dh_now_ms());
+    l.batch_ms = 0; /* one command per turn: the inbox cannot keep up */
+    size_t n = 3 * INBOX_MAX;
+    for (uint64_t cmd = 1; cmd <= n; cmd++)
+        resync(&r, "m-over", rig_worker_players[0], cmd);
+    for (int i = 0; i < 5000 && t.replies < n; i++) {
+        worker_loop_turn(&l, &r.h);
+        gw_count(&r, &t);
+    }
+    CU_ASSERT_EQUAL(t.replies, n);
+    /* turn 1 queues 1000 and works one; turns 2 and 3 find room for one each */
+    CU_ASSERT_EQUAL(t.overloaded, n - INBOX_MAX - 2);
+    CU_ASSERT_EQUAL_FATAL(inbox_len(&l.in), 0);
+    /* the refusal was not remembered: the same cmd_id again is worked */
+    CU_ASSERT_TRUE_FATAL(t.first_overloaded > 0);
+    gw_tally again = {0};
+    resync(&r, "m-over", rig_worker_players[0], t.first_overloaded);
+    for (int i = 0; i < 100 && !again.replies; i++) {
+        worker_loop_turn(&l, &r.h);
+        gw_count(&r, &again);
+    }
+    CU_ASSERT_EQUAL(again.replies, 1);
+    CU_ASSERT_EQUAL(again.overloaded, 0);
+    CU_ASSERT_EQUAL(again.last_ok, t.first_overloaded);
+    worker_loop_free(&l);
+    rig_worker_close(&r);
+}
+
+int main(void)
+{
+    static const dh_test_case cases[] = {
+        {"worker_loop_beats_on_time_through_a_long_burst",
+         test_worker_loop_beats_on_time_through_a_long_burst},
+        {"worker_loop_refuses_past_the_inbox_and_works_the_retry",
+         test_worker_loop_refuses_past_the_inbox_and_works_the_retry},
+        {NULL, NULL},
+    };
+    return rig_worker_main("worker_loop", cases);
+}

@@ -1,0 +1,127 @@
+/*
+ * test_worker_store_scripts.c: the worker's fenced writes go by hash (worker/store.c,
+ * common/dh_script.h) against a real redis-server (tests/unit/rig_redis.h): a commit is
+ * an EVALSHA, never an EVAL carrying the script text, and after Redis forgets its
+ * scripts (SCRIPT FLUSH) the next commit fails cleanly, writing nothing, and the retry
+ * lands.
+ */
+#include "store.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dh_keys.h"
+#include "rig_redis.h"
+
+/* calls=N of `INFO commandstats`'s cmdstat_NAME line; 0 when it never ran. */
+static long long calls(const char *name)
+{
+    redisReply *r = rig_redis_cmd("INFO commandstats");
+    CU_ASSERT_FATAL(r && r->type == REDIS_REPLY_STRING);
+    char want[64];
+    snprintf(want, sizeof want, "cmdstat_%s:calls=", name);
+    const char *at = strstr(r->str, want);
+    long long n = at ? strtoll(at + strlen(want), NULL, 10) : 0;
+    freeReplyObject(r);
+    return n;
+}
+
+/* One new match (meta) and one commit with history entry hist for it, as one op; the
+ * op's fate. */
+static bool start_and_commit(store *s, const char *id, const char *hist)
+{
+    store_meta m = {.match_id = id,
+                    .game = "g",
+                    .bundle = "b",
+                    .worker = "wk-1",
+                    .players = "a",
+                    .player_ids = "p"};
+    store_commit c = {.match_id = id,
+                      .worker = "wk-1",
+                      .epoch = 1,
+                      .hist = (const uint8_t *)hist,
+                      .hist_len = strlen(hist)};
+    int op = store_op(s, dh_test_now_ms());
+    CU_ASSERT_TRUE_FATAL(op >= 0);
+    CU_ASSERT_EQUAL(store_put_meta(s, &m), 0);
+    CU_ASSERT_EQUAL(store_put_commit(s, &c), 0);
+    store_flush(s, dh_test_now_ms());
+    bool ok = store_ok(s, op);
+    CU_ASSERT_FALSE(store_fenced(s, op));
+    store_next(s);
+    return ok;
+}
+
+static void test_store_commit_is_evalsha_not_eval(void)
+{
+    rig_redis_ok("CONFIG RESETSTAT");
+    store s;
+    CU_ASSERT_EQUAL_FATAL(store_init(&s, rig_redis_url(), 500), 0);
+    for (int i = 0; i < 5; i++)
+        CU_ASSERT_TRUE(start_and_commit(&s, "m-sha", "answer"));
+    CU_ASSERT_EQUAL(calls("evalsha"), 5);
+    CU_ASSERT_EQUAL(calls("eval"), 0);
+    CU_ASSERT_EQUAL(rig_redis_int("LLEN %s", "match:{m-sha}:history"), 5);
+    store_close(&s);
+}
+
+static void test_store_commit_after_script_flush_fails_cleanly_then_lands(void)
+{
+    store s;
+    CU_ASSERT_EQUAL_FATAL(store_init(&s, rig_redis_url(), 500), 0);
+    CU_ASSERT_TRUE(start_and_commit(&s, "m-flush", "one"));
+    rig_redis_ok("SCRIPT FLUSH");
+    /* Redis answers NOSCRIPT: the op fails, not fenced, and the script wrote nothing. */
+    CU_ASSERT_FALSE(start_and_commit(&s, "m-flush", "two"));
+    CU_ASSERT_EQUAL(rig_redis_int("LLEN %s", "match:{m-flush}:history"), 1);
+    /* The store loaded its scripts again: the client's retry lands. */
+    CU_ASSERT_TRUE(start_and_commit(&s, "m-flush", "two"));
+    CU_ASSERT_EQUAL(rig_redis_int("LLEN %s", "match:{m-flush}:history"), 2);
+    store_close(&s);
+}
+
+static void test_store_loads_its_scripts_again_after_redis_restarts(void)
+{
+    store s;
+    CU_ASSERT_EQUAL_FATAL(store_init(&s, rig_redis_url(), 500), 0);
+    CU_ASSERT_TRUE(start_and_commit(&s, "m-restart", "one"));
+    rig_redis_stop();
+    rig_redis_start();
+    /* The first batch finds the connection dead; the reconnect loads the scripts before
+     * anything is sent, so the next commit lands without a NOSCRIPT. */
+    CU_ASSERT_FALSE(start_and_commit(&s, "m-restart", "lost"));
+    uint64_t later = dh_test_now_ms() + 60000;
+    store_meta m = {.match_id = "m-restart",
+                    .game = "g",
+                    .bundle = "b",
+                    .worker = "wk-1",
+                    .players = "a",
+                    .player_ids = "p"};
+    store_commit c = {.match_id = "m-restart",
+                      .worker = "wk-1",
+                      .epoch = 1,
+                      .hist = (const uint8_t *)"x",
+                      .hist_len = 1};
+    int op = store_op(&s, later);
+    CU_ASSERT_TRUE_FATAL(op >= 0);
+    CU_ASSERT_EQUAL(store_put_meta(&s, &m), 0);
+    CU_ASSERT_EQUAL(store_put_commit(&s, &c), 0);
+    store_flush(&s, later);
+    CU_ASSERT_TRUE(store_ok(&s, op));
+    store_next(&s);
+    CU_ASSERT_EQUAL(rig_redis_int("LLEN %s", "match:{m-restart}:history"), 1);
+    store_close(&s);
+}
+
+int main(void)
+{
+    static const dh_test_case cases[] = {
+        {"store_commit_is_evalsha_not_eval", test_store_commit_is_evalsha_not_eval},
+        {"store_commit_after_script_flush_fails_cleanly_then_lands",
+         test_store_commit_after_script_flush_fails_cleanly_then_lands},
+        {"store_loads_its_scripts_again_after_redis_restarts",
+         test_store_loads_its_scripts_again_after_redis_restarts},
+        {NULL, NULL},
+    };
+    return rig_redis_main("worker_store_scripts", cases);
+}

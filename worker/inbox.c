@@ -1,0 +1,60 @@
+/*
+ * inbox.c: see inbox.h.
+ */
+#include "inbox.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dh_grow.h"
+
+void inbox_init(inbox *q)
+{
+    memset(q, 0, sizeof *q);
+}
+
+void inbox_free(inbox *q)
+{
+    for (size_t i = 0; i < q->n; i++)
+        deckhand__internal__internal__free_unpacked(q->v[q->head + i].msg, NULL);
+    free(q->v);
+    memset(q, 0, sizeof *q);
+}
+
+bool inbox_full(const inbox *q, const Deckhand__Internal__Internal *msg)
+{
+    bool away = msg->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND &&
+                msg->player_command->body_case == DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_AWAY;
+    return !away && q->n >= INBOX_MAX;
+}
+
+int inbox_push(inbox *q, const char *route, Deckhand__Internal__Internal *msg)
+{
+    if (q->head && q->head + q->n == q->cap) {
+        /* the front is free: slide the queue down rather than grow */
+        memmove(q->v, q->v + q->head, q->n * sizeof *q->v);
+        q->head = 0;
+    }
+    if (dh_grow(&q->v, &q->cap, q->head + q->n + 1, sizeof *q->v, 64) < 0)
+        return -1;
+    inbox_item *it = &q->v[q->head + q->n++];
+    snprintf(it->route, sizeof it->route, "%s", route);
+    it->msg = msg;
+    return 0;
+}
+
+inbox_item *inbox_pop(inbox *q)
+{
+    if (!q->n)
+        return NULL;
+    inbox_item *it = &q->v[q->head];
+    q->n--;
+    q->head = q->n ? q->head + 1 : 0;
+    return it;
+}
+
+size_t inbox_len(const inbox *q)
+{
+    return q->n;
+}

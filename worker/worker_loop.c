@@ -1,0 +1,96 @@
+/*
+ * worker_loop.c: see worker_loop.h.
+ */
+#include "worker_loop.h"
+
+#include "bundles.h"
+#include "dh_clock.h"
+#include "dh_log.h"
+#include "worker_control.h"
+
+#define OWNED_CHECK_MS 5000 /* how often hosted matches are checked against Redis */
+#define FROZEN_MS      1000 /* a turn this late: we were stopped or starved */
+#define ADOPT_POLL_MS  200  /* worker:{ID}:adopt is read this often (and on AdoptMatch) */
+#define TICK_MS        100  /* timers are checked at least this often */
+#define TICK_BUSY_MS   5    /* ...and this often while bots play seats */
+
+void worker_loop_init(worker_loop *l, uint64_t now_ms)
+{
+    *l = (worker_loop){
+        .batch_ms = WORKER_BATCH_MS, .next_owned = now_ms + OWNED_CHECK_MS, .last_wake = now_ms};
+    inbox_init(&l->in);
+}
+
+void worker_loop_free(worker_loop *l)
+{
+    inbox_free(&l->in);
+}
+
+long worker_loop_timeout(const worker_loop *l, uint64_t now_ms)
+{
+    if (inbox_len(&l->in))
+        return 0;
+    uint64_t next = l->next_beat < l->next_poll ? l->next_beat : l->next_poll;
+    next = next < l->next_adopt ? next : l->next_adopt;
+    long timeout = next > now_ms ? (long)(next - now_ms) : 0;
+    if (l->due && timeout > TICK_BUSY_MS)
+        timeout = TICK_BUSY_MS;
+    else if (timeout > TICK_MS)
+        timeout = TICK_MS;
+    return timeout;
+}
+
+/* The beat (with the lease) and the hello, when due. */
+static void worker_loop_beat(worker_loop *l, host *h, uint64_t now_ms)
+{
+    if (now_ms >= l->next_hello) {
+        worker_control_hello(h);
+        l->next_hello = now_ms + WORKER_HELLO_MS;
+    }
+    if (now_ms >= l->next_beat) {
+        worker_control_beat(h, now_ms, false);
+        l->next_beat = now_ms + WORKER_BEAT_MS;
+        l->beaten = true;
+    }
+}
+
+void worker_loop_turn(worker_loop *l, host *h)
+{
+    uint64_t now = dh_now_ms();
+    /* Frozen (SIGSTOP, a stalled VM) long enough for the matchmaker to move our matches,
+     * or simply due: forget the ones that are not ours any more before serving anything
+     * from them. */
+    if (now - l->last_wake > FROZEN_MS || now >= l->next_owned) {
+        long lost = host_check_owned(h, now);
+        if (lost > 0)
+            dh_warn("%ld matches moved to other workers while we were %s", lost,
+                    now - l->last_wake > FROZEN_MS ? "frozen" : "cut off");
+        l->next_owned = now + OWNED_CHECK_MS;
+    }
+    l->last_wake = now;
+    worker_loop_beat(l, h, now);
+    bool adopt = worker_control_matchmaker(h, now);
+    worker_control_receive(h, &l->in);
+    worker_control_work(h, &l->in, now + l->batch_ms);
+    host_flush(h, dh_now_ms());
+    worker_loop_beat(l, h, dh_now_ms());
+    if (adopt || dh_now_ms() >= l->next_adopt) {
+        host_adopt_pending(h, dh_now_ms());
+        l->next_adopt = dh_now_ms() + ADOPT_POLL_MS;
+    }
+    l->due = host_tick(h, dh_now_ms());
+    host_flush(h, dh_now_ms());
+    if (h->bs && dh_now_ms() >= l->next_poll) {
+        bundles_poll(h->bs, dh_now_ms());
+        l->next_poll = dh_now_ms() + BUNDLES_POLL_MS;
+    }
+    host_apply_bundles(h, dh_now_ms());
+}
+
+void worker_loop_stop(worker_loop *l, host *h)
+{
+    while (inbox_len(&l->in))
+        worker_control_work(h, &l->in, 0);
+    host_flush(h, dh_now_ms());
+    worker_control_beat(h, dh_now_ms(), true);
+}
