@@ -99,7 +99,8 @@ bool control_handle(mm_state *mm, const char *identity, const Deckhand__Internal
     case DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_BACK:
         return tickets_back(mm, identity, msg->player_back, now_ms);
     default:
-        dh_warn("unexpected message %d from %s", (int)msg->body_case, identity);
+        dh_warn_every(DH_LOG_EVERY_MS, "unexpected message %d from %s", (int)msg->body_case,
+                      identity);
         return false;
     }
 }

@@ -198,10 +198,11 @@ static void placement_fail(mm_state *mm, placement *p, const char *why, uint64_t
             w->pending--;
         w->avoid_until_ms = now_ms + REGISTRY_AVOID_MS;
     }
-    dh_warn("match %s on %s failed (%s): %zu players back in line %s/%s/%u", p->match_id, p->worker,
-            why, p->n, p->key.game, p->key.mode, p->key.players);
+    dh_warn_every(DH_LOG_EVERY_MS, "match %s on %s failed (%s): %zu players back in line %s/%s/%u",
+                  p->match_id, p->worker, why, p->n, p->key.game, p->key.mode, p->key.players);
     if (placement_unstore(mm, now_ms, p, false) < 0)
-        dh_warn("match %s: placement record not deleted (redis unavailable)", p->match_id);
+        dh_warn_every(DH_LOG_EVERY_MS, "match %s: placement record not deleted (redis unavailable)",
+                      p->match_id);
     placement_requeue(mm, p);
     placement_remove(&mm->placements, p);
 }
@@ -266,7 +267,9 @@ static bool placement_form_one(mm_state *mm, size_t line, uint64_t now_ms)
     p->deadline_ms = now_ms + PLACEMENT_TIMEOUT_MS;
     queue_take(mm->queues, line, p->tickets, p->n);
     if (placement_store(mm, now_ms, p) < 0) {
-        dh_warn("match %s not formed: redis unavailable; %zu players wait on", p->match_id, p->n);
+        dh_warn_every(DH_LOG_EVERY_MS,
+                      "match %s not formed: redis unavailable; %zu players wait on", p->match_id,
+                      p->n);
         placement_requeue(mm, p);
         placement_remove(&mm->placements, p);
         return false;
@@ -308,11 +311,13 @@ static void placement_assign(mm_state *mm, const placement *p, const registry_wo
         msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ASSIGNED;
         msg.match_assigned = &ma;
         if (dh_zmq_send(mm->router, p->tickets[i].gateway, &msg) < 0)
-            dh_warn("match %s: cannot tell gateway %s about player %s: %s", p->match_id,
-                    p->tickets[i].gateway, p->tickets[i].player_id, strerror(errno));
+            dh_warn_every(DH_LOG_EVERY_MS, "match %s: cannot tell gateway %s about player %s: %s",
+                          p->match_id, p->tickets[i].gateway, p->tickets[i].player_id,
+                          strerror(errno));
         if (seated_add(&mm->seated, &ma) < 0)
-            dh_warn("match %s: player %s not remembered as seated (out of memory)", p->match_id,
-                    p->tickets[i].player_id);
+            dh_warn_every(DH_LOG_EVERY_MS,
+                          "match %s: player %s not remembered as seated (out of memory)",
+                          p->match_id, p->tickets[i].player_id);
     }
 }
 
@@ -320,9 +325,10 @@ static void placement_assign(mm_state *mm, const placement *p, const registry_wo
 static void placement_done(mm_state *mm, placement *p, const registry_worker *w, uint64_t now_ms)
 {
     if (placement_unstore(mm, now_ms, p, true) < 0)
-        dh_warn("match %s: placement and tickets not deleted (redis unavailable); a later "
-                "load sends its StartMatch again",
-                p->match_id);
+        dh_warn_every(DH_LOG_EVERY_MS,
+                      "match %s: placement and tickets not deleted (redis unavailable); a later "
+                      "load sends its StartMatch again",
+                      p->match_id);
     placement_assign(mm, p, w);
     placement_remove(&mm->placements, p);
 }
@@ -332,13 +338,15 @@ void placement_started(mm_state *mm, const char *identity,
 {
     placement *p = placement_find(&mm->placements, ms->match_id ? ms->match_id : "");
     if (!p) {
-        dh_warn("MatchStarted for unknown or timed-out match %s from %s (ok=%d)", ms->match_id,
-                identity, ms->ok);
+        dh_warn_every(DH_LOG_EVERY_MS,
+                      "MatchStarted for unknown or timed-out match %s from %s (ok=%d)",
+                      ms->match_id, identity, ms->ok);
         return;
     }
     if (strcmp(p->worker, identity)) {
-        dh_warn("MatchStarted for %s from %s, but it was sent to %s; ignored", p->match_id,
-                identity, p->worker);
+        dh_warn_every(DH_LOG_EVERY_MS,
+                      "MatchStarted for %s from %s, but it was sent to %s; ignored", p->match_id,
+                      identity, p->worker);
         return;
     }
     if (!ms->ok) {

@@ -56,7 +56,7 @@ static int state_write(mm_state *mm, uint64_t now_ms, const state_op *ops, size_
         if (strstr(r->str, DH_REPLY_NOTLEADER))
             lease_lost(mm, DH_KEY_MM_LEASE " names another matchmaker");
         else
-            dh_warn("redis refused a matchmaker write: %s", r->str);
+            dh_warn_every(DH_LOG_EVERY_MS, "redis refused a matchmaker write: %s", r->str);
     } else {
         rc = 0;
     }

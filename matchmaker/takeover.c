@@ -89,8 +89,8 @@ static long long takeover_reply(mm_state *mm, const redisReply *r, const char *m
     if (r->type == REDIS_REPLY_ERROR && strstr(r->str, DH_REPLY_NOTLEADER))
         lease_lost(mm, DH_KEY_MM_LEASE " names another matchmaker");
     else
-        dh_warn("match %s: move script failed: %s", match_id,
-                r->type == REDIS_REPLY_ERROR ? r->str : "unexpected reply");
+        dh_warn_every(DH_LOG_EVERY_MS, "match %s: move script failed: %s", match_id,
+                      r->type == REDIS_REPLY_ERROR ? r->str : "unexpected reply");
     return -1;
 }
 
@@ -126,9 +126,10 @@ static void takeover_send_adopt(mm_state *mm, const takeover_move *m)
     msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_ADOPT_MATCH;
     msg.adopt_match = &am;
     if (dh_zmq_send(mm->router, m->worker, &msg) < 0)
-        dh_warn("match %s: cannot send AdoptMatch to %s (%s); it will find the match in its "
-                "adopt set",
-                m->match_id, m->worker, strerror(errno));
+        dh_warn_every(DH_LOG_EVERY_MS,
+                      "match %s: cannot send AdoptMatch to %s (%s); it will find the match in its "
+                      "adopt set",
+                      m->match_id, m->worker, strerror(errno));
 }
 
 /* The adopter refused or stayed silent: avoid it and move the match again (from it). */
@@ -140,7 +141,8 @@ static void takeover_fail(mm_state *mm, takeover_move *m, const char *why, uint6
             w->pending--;
         w->avoid_until_ms = now_ms + REGISTRY_AVOID_MS;
     }
-    dh_warn("match %s: adoption by %s failed (%s); moving it again", m->match_id, m->worker, why);
+    dh_warn_every(DH_LOG_EVERY_MS, "match %s: adoption by %s failed (%s); moving it again",
+                  m->match_id, m->worker, why);
     m->deadline_ms = 0;
     mm->takeover.next_sweep_ms = now_ms; /* at the next tick */
 }
@@ -403,7 +405,8 @@ void takeover_adopted(mm_state *mm, const char *identity,
     const char *id = ma->match_id ? ma->match_id : "";
     takeover_move *m = takeover_find(&mm->takeover, id);
     if (m && strcmp(m->worker, identity)) {
-        dh_warn("MatchAdopted for %s from %s, but %s adopts it; ignored", id, identity, m->worker);
+        dh_warn_every(DH_LOG_EVERY_MS, "MatchAdopted for %s from %s, but %s adopts it; ignored", id,
+                      identity, m->worker);
         return;
     }
     registry_worker *w = registry_find(&mm->reg, identity);
@@ -412,7 +415,8 @@ void takeover_adopted(mm_state *mm, const char *identity,
         if (m && m->deadline_ms)
             takeover_fail(mm, m, why, now_ms);
         else
-            dh_warn("match %s: %s could not adopt it (%s)", id, identity, why);
+            dh_warn_every(DH_LOG_EVERY_MS, "match %s: %s could not adopt it (%s)", id, identity,
+                          why);
         return;
     }
     if (m && m->deadline_ms && w && w->pending)

@@ -34,7 +34,7 @@ void tickets_reply(mm_state *mm, const char *gateway, const char *player_id, uin
     msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_REPLY;
     msg.queue_reply = &qr;
     if (dh_zmq_send(mm->router, gateway, &msg) < 0)
-        dh_warn("cannot reply to gateway %s: %s", gateway, strerror(errno));
+        dh_warn_every(DH_LOG_EVERY_MS, "cannot reply to gateway %s: %s", gateway, strerror(errno));
 }
 
 /* The player's ticket joins again (same line): it keeps its place, moves to gateway and
@@ -83,8 +83,8 @@ static void tickets_reseat(mm_state *mm, const char *gateway,
     msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ASSIGNED;
     msg.match_assigned = (Deckhand__Internal__MatchAssigned *)seat;
     if (dh_zmq_send(mm->router, gateway, &msg) < 0)
-        dh_warn("match %s: cannot tell gateway %s about player %s: %s", seat->match_id, gateway,
-                j->player_id, strerror(errno));
+        dh_warn_every(DH_LOG_EVERY_MS, "match %s: cannot tell gateway %s about player %s: %s",
+                      seat->match_id, gateway, j->player_id, strerror(errno));
 }
 
 /* Whether Redis says match_id is still running. The worker records the end before any
@@ -220,7 +220,8 @@ bool tickets_away(mm_state *mm, const char *gateway, const Deckhand__Internal__P
     queue_ticket upd = *t;
     upd.away_since_ms = mm_wall_ms(mm, now_ms);
     if (state_ticket_put(mm, now_ms, queue_line_key(mm->queues, line), &upd) < 0) {
-        dh_warn("player %s away: not recorded (" TICKETS_STORE_DOWN ")", pid);
+        dh_warn_every(DH_LOG_EVERY_MS, "player %s away: not recorded (" TICKETS_STORE_DOWN ")",
+                      pid);
         return false;
     }
     *t = upd;
@@ -242,7 +243,9 @@ bool tickets_back(mm_state *mm, const char *gateway, const Deckhand__Internal__P
         snprintf(upd.gateway, sizeof upd.gateway, "%s", gateway);
         upd.away_since_ms = 0;
         if (state_ticket_put(mm, now_ms, queue_line_key(mm->queues, line), &upd) < 0) {
-            dh_warn("player %s back on %s: not recorded (" TICKETS_STORE_DOWN ")", pid, gateway);
+            dh_warn_every(DH_LOG_EVERY_MS,
+                          "player %s back on %s: not recorded (" TICKETS_STORE_DOWN ")", pid,
+                          gateway);
             return false;
         }
         *t = upd;
@@ -258,7 +261,8 @@ bool tickets_back(mm_state *mm, const char *gateway, const Deckhand__Internal__P
     p->tickets[seat].away_since_ms = 0;
     if (placement_store(mm, now_ms, p) < 0) {
         memcpy(p->tickets[seat].gateway, old, sizeof old);
-        dh_warn("player %s back on %s: not recorded (" TICKETS_STORE_DOWN ")", pid, gateway);
+        dh_warn_every(DH_LOG_EVERY_MS,
+                      "player %s back on %s: not recorded (" TICKETS_STORE_DOWN ")", pid, gateway);
         return false;
     }
     dh_info("player %s back on %s: its match %s is being placed", pid, gateway, p->match_id);

@@ -223,7 +223,7 @@ void host_start_match(host *h, const Deckhand__Internal__StartMatch *sm, uint64_
 err_nomem:
     why = "out of memory";
 err:
-    dh_warn("match %s refused: %s", id, why);
+    dh_warn_every(DH_LOG_EVERY_MS, "match %s refused: %s", id, why);
     host_match_started(h, id, false, why);
     free(names);
     host_match_free(hm);
@@ -459,7 +459,7 @@ static void host_release(host *h, host_action *a)
         dh_counter_inc(&h->stats.fenced);
     if (a->kind == HOST_ACT_START) {
         if (!ok) {
-            dh_warn("match %s: store unavailable, not started", hm->id);
+            dh_warn_every(DH_LOG_EVERY_MS, "match %s: store unavailable, not started", hm->id);
             host_match_started(h, hm->id, false, "store unavailable");
             host_drop(h, hm);
             return;

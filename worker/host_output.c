@@ -49,7 +49,7 @@ void host_send(host *h, const char *route, const char *player_id, const Deckhand
     uint8_t stackbuf[2048];
     uint8_t *buf = len <= sizeof stackbuf ? stackbuf : malloc(len);
     if (!buf) {
-        dh_error("out of memory sending to %s", player_id);
+        dh_error_every(DH_LOG_EVERY_MS, "out of memory sending to %s", player_id);
         return;
     }
     deckhand__server_message__pack(sm, buf);
@@ -65,7 +65,8 @@ void host_send(host *h, const char *route, const char *player_id, const Deckhand
         if (errno == EHOSTUNREACH)
             dh_debug("gateway %s gone; dropped output for %s", route, player_id);
         else
-            dh_warn("cannot send to %s via %s: %s", player_id, route, strerror(errno));
+            dh_warn_every(DH_LOG_EVERY_MS, "cannot send to %s via %s: %s", player_id, route,
+                          strerror(errno));
     }
     if (buf != stackbuf)
         free(buf);
@@ -179,7 +180,8 @@ void host_send_view(host *h, host_match *hm, int seat)
         return;
     Deckhand__View *v = engine_match_view(hm->m, seat);
     if (!v) {
-        dh_error("match %s: no view for seat %d (out of memory)", hm->id, seat);
+        dh_error_every(DH_LOG_EVERY_MS, "match %s: no view for seat %d (out of memory)", hm->id,
+                       seat);
         return;
     }
     Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
@@ -199,7 +201,7 @@ void host_send_decision(host *h, host_match *hm, int seat)
     Deckhand__Option *opts = calloc(d->noptions ? d->noptions : 1, sizeof *opts);
     Deckhand__Option **optp = calloc(d->noptions ? d->noptions : 1, sizeof *optp);
     if (!opts || !optp) {
-        dh_error("match %s: out of memory building a decision", hm->id);
+        dh_error_every(DH_LOG_EVERY_MS, "match %s: out of memory building a decision", hm->id);
         goto out;
     }
     for (size_t i = 0; i < d->noptions; i++) {
@@ -245,7 +247,7 @@ void host_release_state(host *h, host_match *hm)
 void host_send_control(host *h, Deckhand__Internal__Internal *msg)
 {
     if (dh_zmq_send(h->dealer, NULL, msg) < 0)
-        dh_warn("cannot reach the matchmaker: %s", strerror(errno));
+        dh_warn_every(DH_LOG_EVERY_MS, "cannot reach the matchmaker: %s", strerror(errno));
 }
 
 void host_match_started(host *h, const char *match_id, bool ok, const char *error)

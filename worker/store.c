@@ -207,8 +207,8 @@ void store_flush(store *s, uint64_t now_ms)
                 else if (dh_script_missing(r))
                     missing = true;
                 else if (op->ok)
-                    dh_warn("redis refused a write: %s",
-                            r && r->type == REDIS_REPLY_ERROR ? r->str : "(nil)");
+                    dh_warn_every(DH_LOG_EVERY_MS, "redis refused a write: %s",
+                                  r && r->type == REDIS_REPLY_ERROR ? r->str : "(nil)");
                 op->ok = false;
             }
             freeReplyObject(r);

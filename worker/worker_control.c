@@ -79,7 +79,8 @@ bool worker_control_matchmaker(host *h, uint64_t now_ms)
         else if (msg->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_ADOPT_MATCH)
             adopt = true;
         else
-            dh_warn("unexpected message %d from the matchmaker", (int)msg->body_case);
+            dh_warn_every(DH_LOG_EVERY_MS, "unexpected message %d from the matchmaker",
+                          (int)msg->body_case);
         deckhand__internal__internal__free_unpacked(msg, NULL);
     }
     return adopt;
@@ -106,7 +107,8 @@ size_t worker_control_receive(host *h, inbox *q)
         if (rc < 0)
             continue;
         if (msg->body_case != DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND) {
-            dh_warn("unexpected message %d from %s", (int)msg->body_case, identity);
+            dh_warn_every(DH_LOG_EVERY_MS, "unexpected message %d from %s", (int)msg->body_case,
+                          identity);
         } else if (inbox_full(q, msg) || inbox_push(q, identity, msg) < 0) {
             worker_control_refuse(h, identity, msg->player_command);
             refused++;
