@@ -23,6 +23,7 @@
 
 #include "cli.h"
 #include "dh_keys.h"
+#include "dh_snapz.h"
 
 #define REPLAY_SEATS_MAX 16   /* HOST_SEATS_MAX */
 #define REPLAY_IDS_MAX   1024 /* option ids in one answer */
@@ -218,7 +219,13 @@ static int replay_live(const replay_match *rm, engine_bundle *b, uint64_t *hash)
     engine_answer *log = calloc(lr->elements ? lr->elements : 1, sizeof *log);
     uint32_t *ids = calloc(nids ? nids : 1, sizeof *ids);
     engine_match *m = NULL;
+    uint8_t *snap = NULL; /* the raw snapshot (Redis holds it deflated: dh_snapz.h) */
+    size_t snap_len = 0;
     int rc = -1;
+    if (dh_snapz_unpack((const uint8_t *)rm->snap->str, rm->snap->len, &snap, &snap_len) < 0) {
+        replay_fail(rm, "%s", "its snapshot does not unpack");
+        goto out;
+    }
     if (!log || !ids) {
         replay_fail(rm, "%s", "out of memory");
         goto out;
@@ -235,8 +242,7 @@ static int replay_live(const replay_match *rm, engine_bundle *b, uint64_t *hash)
     }
     engine_match_config cfg = replay_config(rm);
     engine_error ee = {0};
-    m = engine_match_restore(b, &cfg, (const uint8_t *)rm->snap->str, rm->snap->len, log,
-                             lr->elements, &ee);
+    m = engine_match_restore(b, &cfg, snap, snap_len, log, lr->elements, &ee);
     if (!m) {
         replay_fail(rm, "its snapshot and log do not rebuild: %s", ee.message);
         goto out;
@@ -246,6 +252,7 @@ static int replay_live(const replay_match *rm, engine_bundle *b, uint64_t *hash)
 out:
     if (m)
         engine_match_free(m);
+    free(snap);
     free(log);
     free(ids);
     return rc;

@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "dh_bundle.h"
 #include "dh_keys.h"
+#include "dh_snapz.h"
 #include "dh_redis.h"
 #include "engine.h"
 
@@ -485,6 +486,8 @@ static int scripts_show(int argc, char **argv)
     engine_answer *log = NULL;
     uint32_t *ids = NULL;
     redisReply *snap = NULL, *lr = NULL;
+    uint8_t *raw = NULL; /* the raw snapshot (Redis holds it deflated: dh_snapz.h) */
+    size_t raw_len = 0;
     const char *names[SCRIPTS_SEATS_MAX];
     char key[DH_KEY_MAX];
     if (!c)
@@ -514,6 +517,10 @@ static int scripts_show(int argc, char **argv)
         fprintf(stderr, "deckhand scripts show: match %s has no snapshot\n", mid);
         goto out;
     }
+    if (dh_snapz_unpack((const uint8_t *)snap->str, snap->len, &raw, &raw_len) < 0) {
+        fprintf(stderr, "deckhand scripts show: match %s: its snapshot does not unpack\n", mid);
+        goto out;
+    }
     nlog = lr->elements;
     log = calloc(nlog ? nlog : 1, sizeof *log);
     ids = calloc((nlog ? nlog : 1) * 64, sizeof *ids);
@@ -532,7 +539,7 @@ static int scripts_show(int argc, char **argv)
                                .nplayers = np,
                                .names = names};
     engine_error ee = {0};
-    m = engine_match_restore(b, &cfg, (const uint8_t *)snap->str, snap->len, log, nlog, &ee);
+    m = engine_match_restore(b, &cfg, raw, raw_len, log, nlog, &ee);
     if (!m) {
         printf("match %s: does not replay on bundle %.12s: %s\n", mid, sha, ee.message);
         goto out;
@@ -569,6 +576,7 @@ out:
     if (m)
         engine_match_free(m);
     engine_bundle_free(b);
+    free(raw);
     free(log);
     free(ids);
     if (snap)

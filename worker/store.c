@@ -11,6 +11,7 @@
 #include "dh_grow.h"
 #include "dh_keys.h"
 #include "dh_log.h"
+#include "dh_snapz.h"
 
 int store_init(store *s, const char *url, int timeout_ms)
 {
@@ -110,11 +111,12 @@ int store_put_commit(store *s, const store_commit *c)
     snprintf(ended, sizeof ended, "%llu", (unsigned long long)c->ended_ms);
     char nlog[24];
     snprintf(nlog, sizeof nlog, "%zu", c->nlog);
-    size_t argc = 0, max = 24 + c->nlog;
+    size_t argc = 0, max = 24 + c->nlog, zlen = 0;
     const char **argv = calloc(max, sizeof *argv);
     size_t *lens = calloc(max, sizeof *lens);
+    uint8_t *z = NULL; /* the snapshot as stored: deflated (dh_snapz.h) */
     int rc = -1;
-    if (!argv || !lens)
+    if (!argv || !lens || (c->snap && dh_snapz_pack(c->snap, c->snap_len, &z, &zlen) < 0))
         goto out;
 #define STORE_ARG(p, n)                                                                            \
     do {                                                                                           \
@@ -135,7 +137,7 @@ int store_put_commit(store *s, const store_commit *c)
     STORE_STR(epoch);
     STORE_STR(c->match_id);
     STORE_STR(c->snap ? "1" : "0");
-    STORE_ARG(c->snap ? (const char *)c->snap : "", c->snap ? c->snap_len : 0);
+    STORE_ARG(z ? (const char *)z : "", zlen);
     STORE_STR(nlog);
     for (size_t i = 0; i < c->nlog; i++)
         STORE_ARG(c->log[i].data, c->log[i].len);
@@ -149,6 +151,7 @@ int store_put_commit(store *s, const store_commit *c)
 #undef STORE_ARG
     rc = store_cmd(s, (int)argc, argv, lens);
 out:
+    free(z);
     free(argv);
     free(lens);
     return rc;
@@ -326,8 +329,8 @@ int store_get_snapshot(store *s, const char *match_id, uint8_t **out, size_t *le
         return -1;
     if (r->type == REDIS_REPLY_NIL) {
         rc = 0;
-    } else if (r->type == REDIS_REPLY_STRING && (*out = store_dup(r->str, r->len))) {
-        *len = r->len;
+    } else if (r->type == REDIS_REPLY_STRING &&
+               dh_snapz_unpack((const uint8_t *)r->str, r->len, out, len) == 0) {
         rc = 1;
     }
     freeReplyObject(r);

@@ -119,6 +119,9 @@ static void test_store_writes_meta_and_first_snapshot(void)
     CU_ASSERT_EQUAL(len, sizeof snap);
     CU_ASSERT_TRUE(got && !memcmp(got, snap, sizeof snap));
     free(got);
+    r = raw("GETRANGE match:{%s}:snap 0 3", meta.match_id); /* stored deflated */
+    CU_ASSERT_TRUE(r && r->type == REDIS_REPLY_STRING && !strcmp(r->str, "DHSZ"));
+    freeReplyObject(r);
     CU_ASSERT_EQUAL(store_get_snapshot(&s, "m-missing", &got, &len, dh_test_now_ms()), 0);
     CU_ASSERT_PTR_NULL(store_get_field(&s, "m-missing", "game", dh_test_now_ms()));
     store_close(&s);

@@ -1,0 +1,96 @@
+/*
+ * test_snapz.c: snapshots as Redis stores them (common/dh_snapz.c): the stored form is
+ * deflated and much smaller than a real engine snapshot, unpacks to the same bytes, a
+ * raw snapshot written before the format is read as it is, and a corrupt stored value
+ * is refused instead of being handed to the engine.
+ */
+#include "dh_snapz.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dh_test.h"
+#include "engine.h"
+
+/* A real mid-game snapshot: a two-player Dominion match a few decisions in. */
+static uint8_t *dominion_snapshot(size_t *n)
+{
+    engine_error ee = {0};
+    engine_bundle *b = engine_bundle_load(dh_test_path("scripts"), NULL, &ee);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    const char *names[] = {"ann", "bob"};
+    engine_match_config cfg = {
+        .match_id = "m-snapz", .game = "dominion", .seed = 7, .nplayers = 2, .names = names};
+    engine_match *m = engine_match_new(b, &cfg, &ee);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    size_t len = 0;
+    const uint8_t *snap = engine_match_snapshot(m, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(snap);
+    uint8_t *copy = malloc(len);
+    memcpy(copy, snap, len);
+    *n = len;
+    engine_match_free(m);
+    engine_bundle_free(b);
+    return copy;
+}
+
+static void test_snapz_round_trip_is_exact_and_much_smaller(void)
+{
+    size_t n = 0;
+    uint8_t *raw = dominion_snapshot(&n);
+    CU_ASSERT_TRUE_FATAL(n > 1000);
+    uint8_t *z = NULL, *back = NULL;
+    size_t zn = 0, bn = 0;
+    CU_ASSERT_EQUAL_FATAL(dh_snapz_pack(raw, n, &z, &zn), 0);
+    CU_ASSERT_TRUE(memcmp(z, "DHSZ", 4) == 0);
+    CU_ASSERT_TRUE(zn * 2 < n); /* card and zone names repeat: at least halved */
+    CU_ASSERT_EQUAL_FATAL(dh_snapz_unpack(z, zn, &back, &bn), 0);
+    CU_ASSERT_EQUAL(bn, n);
+    CU_ASSERT_TRUE(memcmp(back, raw, n) == 0);
+    free(raw);
+    free(z);
+    free(back);
+}
+
+static void test_snapz_reads_a_raw_snapshot_as_it_is(void)
+{
+    const uint8_t legacy[] = {'D', 'H', 'S', 'N', 1, 0, 0, 0, 42};
+    uint8_t *out = NULL;
+    size_t n = 0;
+    CU_ASSERT_EQUAL_FATAL(dh_snapz_unpack(legacy, sizeof legacy, &out, &n), 0);
+    CU_ASSERT_EQUAL(n, sizeof legacy);
+    CU_ASSERT_TRUE(memcmp(out, legacy, n) == 0);
+    free(out);
+}
+
+static void test_snapz_refuses_corrupt_stored_values(void)
+{
+    const uint8_t raw[] = "a snapshot a snapshot a snapshot a snapshot";
+    uint8_t *z = NULL, *out = NULL;
+    size_t zn = 0, n = 0;
+    CU_ASSERT_EQUAL_FATAL(dh_snapz_pack(raw, sizeof raw, &z, &zn), 0);
+    z[zn - 1] ^= 0x55; /* the deflate stream's checksum no longer matches */
+    CU_ASSERT_EQUAL(dh_snapz_unpack(z, zn, &out, &n), -1);
+    CU_ASSERT_PTR_NULL(out);
+    z[zn - 1] ^= 0x55;
+    z[4] = 0xff, z[5] = 0xff, z[6] = 0xff, z[7] = 0x7f; /* a length past DH_SNAPZ_MAX */
+    CU_ASSERT_EQUAL(dh_snapz_unpack(z, zn, &out, &n), -1);
+    z[4] = (uint8_t)(sizeof raw + 1), z[5] = z[6] = z[7] = 0; /* the wrong length */
+    CU_ASSERT_EQUAL(dh_snapz_unpack(z, zn, &out, &n), -1);
+    CU_ASSERT_EQUAL(dh_snapz_unpack(z, 6, &out, &n), 0); /* too short for DHSZ: raw */
+    CU_ASSERT_EQUAL(n, 6);
+    free(out);
+    free(z);
+}
+
+int main(void)
+{
+    static const dh_test_case cases[] = {
+        {"snapz_round_trip_is_exact_and_much_smaller",
+         test_snapz_round_trip_is_exact_and_much_smaller},
+        {"snapz_reads_a_raw_snapshot_as_it_is", test_snapz_reads_a_raw_snapshot_as_it_is},
+        {"snapz_refuses_corrupt_stored_values", test_snapz_refuses_corrupt_stored_values},
+        {NULL, NULL},
+    };
+    return dh_test_main("snapz", cases);
+}
