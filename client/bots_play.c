@@ -307,6 +307,11 @@ static void bots_handle(bots_run *r, bot *b, const Deckhand__ServerMessage *s)
     case DECKHAND__SERVER_MESSAGE__BODY_VIEW:
         bots_state(r, b, true, s->view->match_id, s->view->event_seq, s->view->decision);
         break;
+    case DECKHAND__SERVER_MESSAGE__BODY_VIEW_DELTA:
+        /* a bot keeps no table, only the decision: a delta is a state like a request */
+        bots_state(r, b, false, s->view_delta->match_id, s->view_delta->event_seq,
+                   s->view_delta->decision);
+        break;
     case DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER:
         bots_game_over(r, b, s->game_over);
         break;

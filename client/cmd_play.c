@@ -7,7 +7,8 @@
  * typing option numbers; `help CARD` shows a card's text. stdin and the socket are
  * polled together, so the table updates while you think.
  *
- * It knows nothing of any game: zones, counters and card texts all come from the View
+ * It knows nothing of any game: zones and counters come from the View, kept current by
+ * the ViewDeltas that follow it (dh_client_view), card texts from the bundle's Catalog
  * (a zone "supply:Gold" is shown as the Gold pile; counters with an owner are per player).
  * Answers are checked locally first (range, repeats, count) so a typo costs no round trip;
  * the server's errors are still explained if they come. A lost connection is resumed with
@@ -28,6 +29,7 @@
 #include "cli.h"
 #include "dh_client.h"
 #include "dh_client_msg.h"
+#include "dh_client_view.h"
 
 #define PLAY_LOG_KEEP   200 /* log lines remembered (`log` shows them) */
 #define PLAY_LOG_SHOWN  8   /* log lines under the table */
@@ -45,7 +47,8 @@ typedef struct {
     uint32_t seat;
     bool in_match;
     bool over;
-    Deckhand__ServerMessage *view_msg;         /* the last View (owned) */
+    Deckhand__ServerMessage *view_msg;         /* the last View, deltas applied (owned) */
+    Deckhand__ServerMessage *catalog_msg;      /* the card texts of its bundle (owned) */
     Deckhand__ServerMessage *dec_msg;          /* the last DecisionRequest for us (owned) */
     const Deckhand__DecisionRequest *decision; /* pending for us, inside one of the two */
     uint64_t shown_decision;       /* decision id last printed, to avoid printing it twice */
@@ -101,21 +104,7 @@ static const Deckhand__View *play_view(const play_state *ps)
 
 static const Deckhand__CardInfo *play_card(const play_state *ps, const char *name)
 {
-    const Deckhand__View *v = play_view(ps);
-    if (!v || !name)
-        return NULL;
-    for (size_t i = 0; i < v->n_cards; i++)
-        if (!strcasecmp(v->cards[i]->name, name))
-            return v->cards[i];
-    /* A unique prefix will do: "help thr" for Throne Room. */
-    const Deckhand__CardInfo *found = NULL;
-    for (size_t i = 0; i < v->n_cards; i++)
-        if (!strncasecmp(v->cards[i]->name, name, strlen(name))) {
-            if (found)
-                return NULL;
-            found = v->cards[i];
-        }
-    return found;
+    return dh_catalog_card(ps->catalog_msg ? ps->catalog_msg->catalog : NULL, name);
 }
 
 static const Deckhand__Zone *play_zone(const Deckhand__View *v, const char *name, int owner)
@@ -285,13 +274,13 @@ static void play_show_card(const play_state *ps, const char *name)
 
 static void play_show_cards(const play_state *ps)
 {
-    const Deckhand__View *v = play_view(ps);
-    if (!v) {
+    const Deckhand__Catalog *c = ps->catalog_msg ? ps->catalog_msg->catalog : NULL;
+    if (!c) {
         printf("No match yet.\n");
         return;
     }
-    for (size_t i = 0; i < v->n_cards; i++) {
-        const Deckhand__CardInfo *ci = v->cards[i];
+    for (size_t i = 0; i < c->n_cards; i++) {
+        const Deckhand__CardInfo *ci = c->cards[i];
         printf("%-14s $%-2d %-22s %s\n", ci->name, ci->cost, ci->types, ci->text);
     }
 }
@@ -362,6 +351,21 @@ static void play_keep(play_state *ps, Deckhand__ServerMessage **slot, Deckhand__
     *slot = m;
 }
 
+/* A change to the View we hold; one we cannot place (a missed delta) asks for the table
+ * again. */
+static void play_delta(play_state *ps, Deckhand__ViewDelta *d)
+{
+    Deckhand__View *v = ps->view_msg ? ps->view_msg->view : NULL;
+    if (dh_view_apply(v, d) != DH_VIEW_APPLIED) {
+        play_resync(ps);
+        return;
+    }
+    ps->decision = v->decision; /* as a full View sets it (the old one went with d) */
+    if (v->event_seq > ps->last_seq)
+        ps->last_seq = v->event_seq;
+    play_draw(ps);
+}
+
 /* Handle one message; returns true when ps took ownership of s. */
 static bool play_handle(play_state *ps, Deckhand__ServerMessage *s)
 {
@@ -410,6 +414,16 @@ static bool play_handle(play_state *ps, Deckhand__ServerMessage *s)
         if (s->view->event_seq > ps->last_seq)
             ps->last_seq = s->view->event_seq;
         play_draw(ps);
+        return true;
+    case DECKHAND__SERVER_MESSAGE__BODY_VIEW_DELTA:
+        if (strcmp(s->view_delta->match_id, ps->match_id) != 0)
+            break;
+        play_delta(ps, s->view_delta);
+        break;
+    case DECKHAND__SERVER_MESSAGE__BODY_CATALOG:
+        if (ps->catalog_msg)
+            deckhand__server_message__free_unpacked(ps->catalog_msg, NULL);
+        ps->catalog_msg = s;
         return true;
     case DECKHAND__SERVER_MESSAGE__BODY_DECISION:
         if (strcmp(s->decision->match_id, ps->match_id) != 0 || s->decision->seat != ps->seat)
@@ -656,6 +670,8 @@ int cmd_play(int argc, char **argv)
 out:
     if (ps.view_msg)
         deckhand__server_message__free_unpacked(ps.view_msg, NULL);
+    if (ps.catalog_msg)
+        deckhand__server_message__free_unpacked(ps.catalog_msg, NULL);
     if (ps.dec_msg)
         deckhand__server_message__free_unpacked(ps.dec_msg, NULL);
     for (size_t i = 0; i < PLAY_LOG_KEEP; i++)

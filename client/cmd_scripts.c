@@ -556,21 +556,21 @@ static int scripts_show(int argc, char **argv)
     }
     rc = 0;
     if (card) {
-        Deckhand__View *v = engine_match_view(m, 0);
+        Deckhand__Catalog *cat = engine_match_catalog(m);
         bool found = false;
-        for (size_t i = 0; v && i < v->n_cards; i++) {
-            if (strcmp(v->cards[i]->name, card))
+        for (size_t i = 0; cat && i < cat->n_cards; i++) {
+            if (strcmp(cat->cards[i]->name, card))
                 continue;
-            printf("card %s cost=%d types=%s text=%s\n", card, v->cards[i]->cost,
-                   v->cards[i]->types, v->cards[i]->text);
+            printf("card %s cost=%d types=%s text=%s\n", card, cat->cards[i]->cost,
+                   cat->cards[i]->types, cat->cards[i]->text);
             found = true;
         }
         if (!found) {
             printf("card %s is not in the match\n", card);
             rc = 1;
         }
-        if (v)
-            engine_view_free(v);
+        if (cat)
+            engine_catalog_free(cat);
     }
 out:
     if (m)

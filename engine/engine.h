@@ -202,6 +202,11 @@ uint64_t engine_match_event_seq(const engine_match *m, int seat);
  * The caller frees it with engine_view_free. NULL on allocation failure. */
 Deckhand__View *engine_match_view(const engine_match *m, int seat);
 void engine_view_free(Deckhand__View *v);
+/* The static data of every card of the match's game (the same for every match of one
+ * bundle and game): what Views leave out. Freed with engine_catalog_free; NULL when out
+ * of memory. */
+Deckhand__Catalog *engine_match_catalog(const engine_match *m);
+void engine_catalog_free(Deckhand__Catalog *c);
 
 /* ---- persistence and determinism ------------------------------------------------- */
 

@@ -6,7 +6,8 @@
  * (public; owner and the viewer owns it; top: the top card only; hidden: none), and
  * every zone always shows its count. Unlisted zones are hidden, so a forgotten entry
  * can never leak a deck. Zones and counters are listed in name order, so a live match
- * and its restored copy produce the same view.
+ * and its restored copy produce the same view. Cards are named only: their static data
+ * (cost, types, text) is the game's Catalog, built here too and sent once per bundle.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -156,7 +157,8 @@ Deckhand__View *engine_match_view(const engine_match *m, int seat)
     deckhand__view__init(v);
     v->match_id = strdup(m->match_id);
     v->game = strdup(m->game->name);
-    if (!v->match_id || !v->game)
+    v->bundle_id = strdup(engine_bundle_id(m->b));
+    if (!v->match_id || !v->game || !v->bundle_id)
         goto err;
     v->seat = (uint32_t)seat;
     v->event_seq = engine_match_event_seq(m, seat);
@@ -219,24 +221,6 @@ Deckhand__View *engine_match_view(const engine_match *m, int seat)
         c->value = kv->val;
     }
 
-    const engine_game *g = m->game;
-    v->cards = calloc(g->ncards ? g->ncards : 1, sizeof(*v->cards));
-    if (!v->cards)
-        goto err;
-    for (size_t i = 0; i < g->ncards; i++) {
-        Deckhand__CardInfo *ci = calloc(1, sizeof *ci);
-        if (!ci)
-            goto err;
-        deckhand__card_info__init(ci);
-        v->cards[v->n_cards++] = ci;
-        ci->cost = g->cards[i].cost;
-        ci->name = strdup(g->cards[i].name);
-        ci->types = strdup(g->cards[i].types);
-        ci->text = strdup(g->cards[i].text);
-        if (!ci->name || !ci->types || !ci->text)
-            goto err;
-    }
-
     if (m->pending && m->dec.seat == seat) {
         v->decision = make_decision(m);
         if (!v->decision)
@@ -247,5 +231,41 @@ Deckhand__View *engine_match_view(const engine_match *m, int seat)
 err:
     free(order);
     engine_view_free(v);
+    return NULL;
+}
+
+void engine_catalog_free(Deckhand__Catalog *c)
+{
+    deckhand__catalog__free_unpacked(c, NULL);
+}
+
+Deckhand__Catalog *engine_match_catalog(const engine_match *m)
+{
+    const engine_game *g = m->game;
+    Deckhand__Catalog *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    deckhand__catalog__init(c);
+    c->bundle_id = strdup(engine_bundle_id(m->b));
+    c->game = strdup(g->name);
+    c->cards = calloc(g->ncards ? g->ncards : 1, sizeof(*c->cards));
+    if (!c->bundle_id || !c->game || !c->cards)
+        goto err;
+    for (size_t i = 0; i < g->ncards; i++) {
+        Deckhand__CardInfo *ci = calloc(1, sizeof *ci);
+        if (!ci)
+            goto err;
+        deckhand__card_info__init(ci);
+        c->cards[c->n_cards++] = ci;
+        ci->cost = g->cards[i].cost;
+        ci->name = strdup(g->cards[i].name);
+        ci->types = strdup(g->cards[i].types);
+        ci->text = strdup(g->cards[i].text);
+        if (!ci->name || !ci->types || !ci->text)
+            goto err;
+    }
+    return c;
+err:
+    engine_catalog_free(c);
     return NULL;
 }

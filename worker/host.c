@@ -6,6 +6,7 @@
  */
 #include "host_internal.h"
 #include "host_output.h"
+#include "host_view.h"
 #include "host_persist.h"
 
 #include <stdio.h>
@@ -42,8 +43,10 @@ void host_match_free(host_match *hm)
         return;
     if (hm->m)
         engine_match_free(hm->m);
-    for (int i = 0; hm->seats && i < hm->nseats; i++)
+    for (int i = 0; hm->seats && i < hm->nseats; i++) {
         host_forget(&hm->seats[i]);
+        host_view_forget(&hm->seats[i]);
+    }
     free(hm->seats);
     free(hm);
 }
@@ -368,6 +371,7 @@ void host_command(host *h, const char *identity, const Deckhand__Internal__Playe
         /* only the gateway that holds the player may say it left */
         if (!strcmp(s->route, identity) && !s->away_ms) {
             s->away_ms = now_ms ? now_ms : 1;
+            host_view_forget(s); /* its next connection starts from a full View */
             dh_info("match %s: %s is away (grace %u ms)", hm->id, pid, hm->set.grace_ms);
         }
         return;
@@ -384,11 +388,14 @@ void host_command(host *h, const char *identity, const Deckhand__Internal__Playe
         s->top_cmd = pc->cmd_id;
     if (s->away_ms || s->robot)
         dh_info("match %s: %s is back", hm->id, pid);
+    if (s->away_ms)
+        host_view_forget(s); /* back on a new connection: a full View first */
     s->away_ms = 0;
     s->robot = false;
     if (strcmp(s->route, identity)) {
         dh_debug("match %s: %s attached via %s", hm->id, pid, identity);
         snprintf(s->route, sizeof s->route, "%s", identity);
+        host_view_forget(s); /* a new connection: its first View is in full */
     }
     switch (pc->body_case) {
     case DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC:

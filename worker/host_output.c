@@ -1,6 +1,7 @@
 /*
  * host_output.c: what the host sends out (see host.h). To the players, through the gateway
- * that last carried their command: Replies, events, views, decision requests. To the
+ * that last carried their command: Replies, events, decision requests (views are
+ * host_view.c's). To the
  * matchmaker: MatchStarted and other control messages. Nothing here decides when: the
  * callers release outputs only once Redis holds what they show.
  */
@@ -13,7 +14,8 @@
 
 #include "dh_log.h"
 
-/* The match a ServerMessage is about, or "" (a Reply, a Pong). */
+/* The match a ServerMessage is about, or "" (a Reply, a Pong, a Catalog: card data that
+ * is harmless from a worker that lost the match). */
 static const char *host_message_match(const Deckhand__ServerMessage *sm)
 {
     const char *id = NULL;
@@ -26,6 +28,9 @@ static const char *host_message_match(const Deckhand__ServerMessage *sm)
         break;
     case DECKHAND__SERVER_MESSAGE__BODY_VIEW:
         id = sm->view->match_id;
+        break;
+    case DECKHAND__SERVER_MESSAGE__BODY_VIEW_DELTA:
+        id = sm->view_delta->match_id;
         break;
     case DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER:
         id = sm->game_over->match_id;
@@ -173,24 +178,6 @@ void host_release_events(host *h, host_match *hm)
     engine_match_drain_events(hm->m, host_on_event, &c);
 }
 
-void host_send_view(host *h, host_match *hm, int seat)
-{
-    const host_seat *s = &hm->seats[seat];
-    if (!s->route[0])
-        return;
-    Deckhand__View *v = engine_match_view(hm->m, seat);
-    if (!v) {
-        dh_error_every(DH_LOG_EVERY_MS, "match %s: no view for seat %d (out of memory)", hm->id,
-                       seat);
-        return;
-    }
-    Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
-    sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_VIEW;
-    sm.view = v;
-    host_send(h, s->route, s->player_id, &sm);
-    engine_view_free(v);
-}
-
 /* The pending decision, to its seat only. */
 void host_send_decision(host *h, host_match *hm, int seat)
 {
@@ -230,18 +217,6 @@ void host_send_decision(host *h, host_match *hm, int seat)
 out:
     free(opts);
     free(optp);
-}
-
-/* After a change everyone saw: events, then every attached seat's view, then the
- * decider's request. */
-void host_release_state(host *h, host_match *hm)
-{
-    host_release_events(h, hm);
-    for (int i = 0; i < hm->nseats; i++)
-        host_send_view(h, hm, i);
-    const engine_decision *d = engine_match_decision(hm->m);
-    if (d && d->seat >= 0 && d->seat < hm->nseats)
-        host_send_decision(h, hm, d->seat);
 }
 
 void host_send_control(host *h, Deckhand__Internal__Internal *msg)

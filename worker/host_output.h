@@ -19,10 +19,7 @@ const host_reply *host_recall(const host_seat *s, uint64_t cmd_id);
 /* Free the seat's memory of replies. */
 void host_forget(host_seat *s);
 void host_release_events(host *h, host_match *hm);
-void host_send_view(host *h, host_match *hm, int seat);
 void host_send_decision(host *h, host_match *hm, int seat);
-/* Events, every attached seat's view, then the decider's request. */
-void host_release_state(host *h, host_match *hm);
 /* To the matchmaker. */
 void host_send_control(host *h, Deckhand__Internal__Internal *msg);
 void host_match_started(host *h, const char *match_id, bool ok, const char *error);

@@ -5,6 +5,7 @@
  */
 #include "host_internal.h"
 #include "host_output.h"
+#include "host_view.h"
 
 #include <stdio.h>
 

@@ -27,6 +27,8 @@
  * starts, so the match cannot wait on it forever. */
 #define HOST_ATTACH_MS 10000
 
+typedef struct host_seen host_seen;
+
 typedef struct {
     uint64_t cmd_id; /* 0: empty slot */
     int code;
@@ -40,9 +42,11 @@ typedef struct {
     host_reply *replies;           /* the ring (owned), NULL until the first reply */
     unsigned nreplies;             /* its size: HOST_REPLIES_FIRST .. HOST_REPLIES */
     unsigned next_reply;
-    uint64_t top_cmd; /* the highest cmd_id taken from the player, through any gateway */
-    uint64_t away_ms; /* when its gateway said the connection dropped; 0 while present */
-    bool robot;       /* the grace period ran out: a bot plays the seat until it returns */
+    uint64_t top_cmd;       /* the highest cmd_id taken from the player, through any gateway */
+    uint64_t away_ms;       /* when its gateway said the connection dropped; 0 while present */
+    bool robot;             /* the grace period ran out: a bot plays the seat until it returns */
+    struct host_seen *seen; /* what its connection was last shown (host_view.c); NULL: nothing */
+    uint64_t view_seq;      /* the number of the last View or ViewDelta sent to the seat */
 } host_seat;
 
 /* A queue's settings (internal.proto QueueSettings); 0 turns a timer off. */

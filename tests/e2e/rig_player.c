@@ -4,6 +4,7 @@
 #include "rig_player.h"
 
 #include "dh_client_msg.h"
+#include "dh_client_view.h"
 #include "dh_test.h"
 
 #include <inttypes.h>
@@ -108,25 +109,41 @@ static void take_decision(pl_player *p, const Deckhand__DecisionRequest *d)
     }
 }
 
+/* The zones one seat is shown, in a View or a ViewDelta: never a deck's cards, never
+ * another seat's hand. */
+static void check_zones(const pl_player *p, uint32_t seat, Deckhand__Zone *const *zones, size_t n)
+{
+    if (p->seat >= 0 && (int)seat != p->seat)
+        violation(p, "got the view of seat %u", seat);
+    for (size_t i = 0; i < n; i++) {
+        const Deckhand__Zone *z = zones[i];
+        bool other_hand = is_zone(z->name, "hand") && z->owner != (int)seat;
+        pl_watch.decks_seen += is_zone(z->name, "deck") && z->count > 0;
+        pl_watch.other_hands_seen += other_hand && z->count > 0;
+        if (is_zone(z->name, "deck") && z->n_cards > 0)
+            violation(p, "sees %zu cards of deck (owner %d)", z->n_cards, z->owner);
+        if (other_hand && z->n_cards > 0)
+            violation(p, "sees %zu cards of the hand of seat %d", z->n_cards, z->owner);
+    }
+}
+
 /* The privacy rules, applied to every message a player receives. */
 static void check_privacy(pl_player *p, const Deckhand__ServerMessage *m)
 {
     if (m->body_case == DECKHAND__SERVER_MESSAGE__BODY_VIEW) {
         const Deckhand__View *v = m->view;
-        if (p->seat >= 0 && (int)v->seat != p->seat)
-            violation(p, "got the view of seat %u", v->seat);
-        for (size_t i = 0; i < v->n_zones; i++) {
-            const Deckhand__Zone *z = v->zones[i];
-            bool other_hand = is_zone(z->name, "hand") && z->owner != (int)v->seat;
-            pl_watch.decks_seen += is_zone(z->name, "deck") && z->count > 0;
-            pl_watch.other_hands_seen += other_hand && z->count > 0;
-            if (is_zone(z->name, "deck") && z->n_cards > 0)
-                violation(p, "sees %zu cards of deck (owner %d)", z->n_cards, z->owner);
-            if (other_hand && z->n_cards > 0)
-                violation(p, "sees %zu cards of the hand of seat %d", z->n_cards, z->owner);
-        }
+        check_zones(p, v->seat, v->zones, v->n_zones);
         if (v->decision && v->decision->seat != v->seat)
             violation(p, "view carries the decision of seat %u", v->decision->seat);
+    } else if (m->body_case == DECKHAND__SERVER_MESSAGE__BODY_VIEW_DELTA) {
+        const Deckhand__ViewDelta *d = m->view_delta;
+        pl_watch.deltas_seen++;
+        for (size_t i = 0; i < d->n_zones; i++)
+            pl_watch.delta_other_hands_seen +=
+                is_zone(d->zones[i]->name, "hand") && d->zones[i]->owner != (int)d->seat;
+        check_zones(p, d->seat, d->zones, d->n_zones);
+        if (d->decision && d->decision->seat != d->seat)
+            violation(p, "delta carries the decision of seat %u", d->decision->seat);
     } else if (m->body_case == DECKHAND__SERVER_MESSAGE__BODY_DECISION) {
         if (p->seat >= 0 && (int)m->decision->seat != p->seat)
             violation(p, "got a DecisionRequest for seat %u", m->decision->seat);
@@ -142,8 +159,36 @@ static void check_privacy(pl_player *p, const Deckhand__ServerMessage *m)
     }
 }
 
-/* Record what one message says; the message stays owned by the caller. */
-static void handle(pl_player *p, const Deckhand__ServerMessage *m)
+/* What the View held (deltas applied) now says. */
+static void take_view(pl_player *p, const Deckhand__View *v)
+{
+    p->view_sig = view_sig(v);
+    p->waiting_for = v->waiting_for;
+    if (v->decision && v->decision->decision_id != p->answered)
+        take_decision(p, v->decision);
+    else if (!v->decision)
+        p->dec.valid = false;
+    if (v->finished)
+        p->game_over = true;
+}
+
+/* A delta to the View held; one that does not fit asks for a full View. */
+static void take_delta(pl_player *p, Deckhand__ViewDelta *d)
+{
+    Deckhand__View *v = p->held ? p->held->view : NULL;
+    if (strcmp(d->match_id, p->match_id) != 0)
+        return;
+    p->ndeltas++;
+    if (dh_view_apply(v, d) != DH_VIEW_APPLIED) {
+        pl_send_resync(p, p->match_id);
+        return;
+    }
+    take_view(p, v);
+}
+
+/* Record what one message says. True when p kept m (the View it holds); otherwise the
+ * caller frees it. */
+static bool handle(pl_player *p, Deckhand__ServerMessage *m)
 {
     check_privacy(p, m);
     switch (m->body_case) {
@@ -165,14 +210,17 @@ static void handle(pl_player *p, const Deckhand__ServerMessage *m)
         break;
     case DECKHAND__SERVER_MESSAGE__BODY_VIEW:
         p->nviews++;
-        p->view_sig = view_sig(m->view);
-        p->waiting_for = m->view->waiting_for;
-        if (m->view->decision && m->view->decision->decision_id != p->answered)
-            take_decision(p, m->view->decision);
-        else if (!m->view->decision)
-            p->dec.valid = false;
-        if (m->view->finished)
-            p->game_over = true;
+        p->held_sig = p->held ? view_sig(p->held->view) : 0;
+        if (p->held)
+            deckhand__server_message__free_unpacked(p->held, NULL);
+        p->held = m;
+        take_view(p, m->view);
+        return true;
+    case DECKHAND__SERVER_MESSAGE__BODY_VIEW_DELTA:
+        take_delta(p, m->view_delta);
+        break;
+    case DECKHAND__SERVER_MESSAGE__BODY_CATALOG:
+        p->ncatalogs++;
         break;
     case DECKHAND__SERVER_MESSAGE__BODY_EVENT:
         p->nevents++;
@@ -187,6 +235,47 @@ static void handle(pl_player *p, const Deckhand__ServerMessage *m)
     default:
         break;
     }
+    return false;
+}
+
+/* The bytes of a TCP frame of m. */
+static size_t frame_size(const Deckhand__ServerMessage *m)
+{
+    return 4 + deckhand__server_message__get_packed_size(m);
+}
+
+/* The frame the View held would have been before deltas: every View in full, with the
+ * text of every card (the catalog's) and without the two fields deltas added. */
+static size_t full_view_frame(pl_player *p)
+{
+    if (!p->held)
+        return 0;
+    Deckhand__View *v = p->held->view;
+    const Deckhand__Catalog *c = p->catalog ? p->catalog->catalog : NULL;
+    char *bundle = v->bundle_id;
+    uint64_t seq = v->view_seq;
+    v->bundle_id = (char *)"";
+    v->view_seq = 0;
+    v->n_cards = c ? c->n_cards : 0;
+    v->cards = c ? c->cards : NULL;
+    size_t n = frame_size(p->held);
+    v->n_cards = 0;
+    v->cards = NULL;
+    v->bundle_id = bundle;
+    v->view_seq = seq;
+    return n;
+}
+
+/* Count what a message of n bytes costs on the wire now, and what it cost when every change sent a
+ * full View (a Catalog was not sent then). */
+static void count_bytes(pl_player *p, Deckhand__ServerMessage__BodyCase body, size_t n)
+{
+    p->bytes_in += n;
+    if (body == DECKHAND__SERVER_MESSAGE__BODY_VIEW ||
+        body == DECKHAND__SERVER_MESSAGE__BODY_VIEW_DELTA)
+        p->bytes_full += full_view_frame(p);
+    else if (body != DECKHAND__SERVER_MESSAGE__BODY_CATALOG)
+        p->bytes_full += n;
 }
 
 /* Receive one message (up to ms) and handle it. 1, 0 on timeout, -1 when closed. */
@@ -198,8 +287,18 @@ int pl_step(pl_player *p, int ms)
         p->closed = true;
     if (r != 1)
         return r;
-    handle(p, m);
-    deckhand__server_message__free_unpacked(m, NULL);
+    size_t n = frame_size(m); /* before handle: applying a delta empties it */
+    Deckhand__ServerMessage__BodyCase body = m->body_case;
+    bool kept = handle(p, m);
+    count_bytes(p, body, n);
+    if (!kept && m->body_case == DECKHAND__SERVER_MESSAGE__BODY_CATALOG) {
+        if (p->catalog)
+            deckhand__server_message__free_unpacked(p->catalog, NULL);
+        p->catalog = m;
+        return 1;
+    }
+    if (!kept)
+        deckhand__server_message__free_unpacked(m, NULL);
     return 1;
 }
 
@@ -290,6 +389,10 @@ void pl_drop(pl_player *p)
 {
     if (!p)
         return;
+    if (p->held)
+        deckhand__server_message__free_unpacked(p->held, NULL);
+    if (p->catalog)
+        deckhand__server_message__free_unpacked(p->catalog, NULL);
     dh_client_close(p->c);
     free(p);
 }
@@ -331,23 +434,29 @@ uint64_t pl_send_resync(pl_player *p, const char *match_id)
     return pl_send_msg(p, m, 0);
 }
 
-/* Ask for a full view and wait for it and the Reply. The view's fingerprint, 0 if none. */
+/* Ask for a full view and wait for the Reply and the View that follows it (a View that
+ * arrives before the Reply was sent before the Resync). The view's fingerprint, 0 if none. */
 uint64_t pl_resync(pl_player *p)
 {
-    unsigned before = p->nviews;
     uint64_t cmd = pl_send_resync(p, p->match_id);
     long long deadline = pl_now_ms() + WAIT_MS;
-    while (p->nviews == before || !pl_find_reply(p, cmd)) {
+    bool replied = false;
+    unsigned at_reply = 0;
+    while (!replied || p->nviews == at_reply) {
         long long left = deadline - pl_now_ms();
         if (left <= 0 || pl_step(p, (int)left) < 0)
             break;
+        if (!replied && pl_find_reply(p, cmd)) {
+            replied = true;
+            at_reply = p->nviews;
+        }
     }
-    if (!pl_find_reply(p, cmd))
+    if (!replied)
         fprintf(stderr, "\n%s: no Reply to Resync (cmd_id %" PRIu64 ")\n", p->name, cmd);
-    CU_ASSERT(pl_find_reply(p, cmd) != NULL);
-    if (p->nviews == before)
+    CU_ASSERT(replied);
+    if (!replied || p->nviews == at_reply)
         fprintf(stderr, "\n%s: no View after Resync\n", p->name);
-    return p->nviews > before ? p->view_sig : 0;
+    return replied && p->nviews > at_reply ? p->view_sig : 0;
 }
 
 /* The player of ps whose decision is pending and unanswered, or NULL. */

@@ -48,6 +48,12 @@ typedef struct {
     int waiting_for;
     uint64_t view_sig;
     unsigned nviews, ndecisions, nevents;
+    unsigned ndeltas, ncatalogs;
+    Deckhand__ServerMessage *held;    /* the last View, deltas applied (owned) */
+    uint64_t held_sig;                /* the fingerprint of held just before the last View */
+    Deckhand__ServerMessage *catalog; /* the last Catalog (owned) */
+    uint64_t bytes_in;                /* TCP bytes received (frames) */
+    uint64_t bytes_full; /* what they would have been with a full View for every change */
     uint64_t last_pong;
     bool game_over, closed;
     pl_reply replies[64];
@@ -58,6 +64,7 @@ typedef struct {
 typedef struct {
     unsigned violations;
     unsigned decks_seen, other_hands_seen, private_events_seen;
+    unsigned deltas_seen, delta_other_hands_seen; /* a ViewDelta, another seat's hand in one */
 } pl_watch_counts;
 extern pl_watch_counts pl_watch;
 

@@ -245,6 +245,26 @@ static void test_retried_cmd_id_is_not_applied_twice(void)
     pl_end_match(a, b);
 }
 
+/* Deltas applied to a View build exactly the table a full View shows. */
+static void test_deltas_rebuild_the_full_view(void)
+{
+    pl_player *a, *b;
+    CU_ASSERT_FATAL(pl_start_match("delta", &a, &b));
+    pl_player *ps[2] = {a, b};
+    for (int i = 0; i < 12; i++) {
+        pl_player *d = pl_wait_decider(ps, 2);
+        CU_ASSERT_FATAL(d != NULL);
+        CU_ASSERT_EQUAL_FATAL(pl_bot_answer(d), 0);
+    }
+    CU_ASSERT_FATAL(pl_wait_decider(ps, 2) != NULL);
+    CU_ASSERT_TRUE(a->ndeltas > 0 && b->ndeltas > 0);
+    uint64_t sig_a = pl_resync(a), sig_b = pl_resync(b);
+    CU_ASSERT_FATAL(sig_a != 0 && sig_b != 0);
+    CU_ASSERT_EQUAL(a->held_sig, sig_a); /* what the deltas built, just before the View */
+    CU_ASSERT_EQUAL(b->held_sig, sig_b);
+    pl_end_match(a, b);
+}
+
 static void test_no_client_sees_another_hand_or_deck_order(void)
 {
     unsigned violations = pl_watch.violations;
@@ -282,12 +302,23 @@ static void test_no_client_sees_another_hand_or_deck_order(void)
     fprintf(stderr, "\n  2 matches: %u answers, %u views, %u decisions, %u errors\n", answers,
             a->nviews + b->nviews + c->nviews + d->nviews,
             a->ndecisions + b->ndecisions + c->ndecisions + d->ndecisions, errors);
-    fprintf(stderr, "  checked: %u deck zones, %u other hands, %u private events\n",
-            pl_watch.decks_seen, pl_watch.other_hands_seen, pl_watch.private_events_seen);
+    fprintf(stderr, "  checked: %u deck zones, %u other hands, %u private events, %u deltas\n",
+            pl_watch.decks_seen, pl_watch.other_hands_seen, pl_watch.private_events_seen,
+            pl_watch.deltas_seen);
+    uint64_t bytes = 0, full = 0;
+    for (int i = 0; i < 4; i++)
+        bytes += ps[i]->bytes_in, full += ps[i]->bytes_full;
+    fprintf(stderr,
+            "  bytes received per answer: %llu with deltas, %llu with a full View each time\n",
+            (unsigned long long)(bytes / (answers ? answers : 1)),
+            (unsigned long long)(full / (answers ? answers : 1)));
+    CU_ASSERT_TRUE(bytes < full);
     CU_ASSERT_EQUAL(errors, 0);
     CU_ASSERT_EQUAL(pl_watch.violations, violations);
     CU_ASSERT_TRUE(pl_watch.decks_seen > 0 && pl_watch.other_hands_seen > 0 &&
                    pl_watch.private_events_seen > 0);
+    /* deltas were checked too, with other seats' hands changing in them */
+    CU_ASSERT_TRUE(pl_watch.deltas_seen > 0 && pl_watch.delta_other_hands_seen > 0);
     pl_end_match(a, b);
     pl_end_match(c, d);
 }
@@ -323,6 +354,7 @@ int main(void)
          test_malformed_frame_closes_only_that_connection},
         {"test_unknown_match_is_rejected", test_unknown_match_is_rejected},
         {"test_retried_cmd_id_is_not_applied_twice", test_retried_cmd_id_is_not_applied_twice},
+        {"test_deltas_rebuild_the_full_view", test_deltas_rebuild_the_full_view},
         {"test_no_client_sees_another_hand_or_deck_order",
          test_no_client_sees_another_hand_or_deck_order},
         {"test_no_privacy_violation_in_any_test", test_no_privacy_violation_in_any_test},

@@ -50,10 +50,17 @@ static void test_view_hides_decks_and_other_hands(void)
     CU_ASSERT_EQUAL(z->n_cards, 0);
     for (size_t i = 0; i < v->n_counters; i++)
         CU_ASSERT_NOT_EQUAL(v->counters[i]->name[0], '_');
-    CU_ASSERT_EQUAL(v->n_cards, 2);
-    CU_ASSERT_STRING_EQUAL(v->cards[0]->name, "Coin");
-    CU_ASSERT_STRING_EQUAL(v->cards[1]->types, "Treasure - Jewel");
-    CU_ASSERT_EQUAL(v->cards[1]->cost, 3);
+    CU_ASSERT_EQUAL(v->n_cards, 0); /* card texts come in the catalog */
+    CU_ASSERT_STRING_EQUAL(v->bundle_id, engine_bundle_id(b));
+    Deckhand__Catalog *cat = engine_match_catalog(m);
+    CU_ASSERT_FATAL(cat != NULL);
+    CU_ASSERT_STRING_EQUAL(cat->bundle_id, engine_bundle_id(b));
+    CU_ASSERT_STRING_EQUAL(cat->game, "mini");
+    CU_ASSERT_EQUAL(cat->n_cards, 2);
+    CU_ASSERT_STRING_EQUAL(cat->cards[0]->name, "Coin");
+    CU_ASSERT_STRING_EQUAL(cat->cards[1]->types, "Treasure - Jewel");
+    CU_ASSERT_EQUAL(cat->cards[1]->cost, 3);
+    engine_catalog_free(cat);
     CU_ASSERT_EQUAL(v->waiting_for, 1);
     CU_ASSERT_PTR_NOT_NULL(v->decision);
     engine_view_free(v);

@@ -105,7 +105,9 @@ static void test_worker_loop_beats_on_time_through_a_long_burst(void)
     size_t beats = 0;
     gw_tally t = {0};
     worker_loop_init(&l, start);
-    /* keep the inbox fuller than the host can work, for 2.5 s */
+    /* keep the inbox fuller than the host can work, for 2.5 s: batches of 10 ms cannot
+     * work the 1000 commands that come each turn, however fast a Resync is worked */
+    l.batch_ms = 10;
     while (dh_now_ms() - start < 2500) {
         for (int i = 0; i < 1000; i++, cmd++)
             resync(&r, "m-burst", rig_worker_players[cmd % 2], cmd);

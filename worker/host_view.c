@@ -1,0 +1,232 @@
+/*
+ * host_view.c: what each seat is shown of its match, as full Views and ViewDeltas.
+ *
+ * The engine decides visibility (engine_match_view); this file never looks at the match
+ * itself. For every seat it remembers a fingerprint of each zone and the value of each
+ * counter of the View it last sent, and after a change it compares the seat's new View
+ * with that memory and sends only the zones and counters that differ, copied from the new
+ * View. A delta therefore carries nothing the seat's own full View would not show it.
+ * A full View goes when the seat has nothing to build on (just attached, a new
+ * connection, Resync, another worker) or when the zones or counters themselves came or
+ * went; the Catalog of the match's bundle goes before the first one a connection gets.
+ */
+#include "host_view.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dh_log.h"
+#include "host_output.h"
+
+struct host_seen {
+    char catalog[72]; /* the bundle whose Catalog this connection has, "" for none */
+    bool have;        /* the fields below describe a View the seat was sent */
+    uint64_t shape;   /* the zones' and counters' names and owners, and the players */
+    size_t nzones, ncounters;
+    uint64_t *zone;   /* a fingerprint of each zone as the seat saw it */
+    int64_t *counter; /* each counter's value */
+};
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 1099511628211ULL;
+    return h;
+}
+
+static uint64_t fnv_str(uint64_t h, const char *s)
+{
+    return fnv(h, s ? s : "", s ? strlen(s) + 1 : 1);
+}
+
+#define FNV_START 1469598103934665603ULL
+
+static uint64_t zone_print(const Deckhand__Zone *z)
+{
+    uint64_t h = fnv(FNV_START, &z->count, sizeof z->count);
+    h = fnv(h, &z->n_cards, sizeof z->n_cards);
+    for (size_t i = 0; i < z->n_cards; i++) {
+        h = fnv(h, &z->cards[i]->entity, sizeof z->cards[i]->entity);
+        h = fnv_str(h, z->cards[i]->name);
+    }
+    return h;
+}
+
+static uint64_t view_shape(const Deckhand__View *v)
+{
+    uint64_t h = fnv(FNV_START, &v->n_zones, sizeof v->n_zones);
+    for (size_t i = 0; i < v->n_zones; i++) {
+        h = fnv_str(h, v->zones[i]->name);
+        h = fnv(h, &v->zones[i]->owner, sizeof v->zones[i]->owner);
+    }
+    h = fnv(h, &v->n_counters, sizeof v->n_counters);
+    for (size_t i = 0; i < v->n_counters; i++) {
+        h = fnv_str(h, v->counters[i]->name);
+        h = fnv(h, &v->counters[i]->owner, sizeof v->counters[i]->owner);
+    }
+    h = fnv(h, &v->n_players, sizeof v->n_players);
+    for (size_t i = 0; i < v->n_players; i++) {
+        h = fnv_str(h, v->players[i]->name);
+        h = fnv(h, &v->players[i]->connected, sizeof v->players[i]->connected);
+    }
+    return fnv_str(h, v->bundle_id);
+}
+
+void host_view_forget(host_seat *s)
+{
+    if (!s->seen)
+        return;
+    free(s->seen->zone);
+    free(s->seen->counter);
+    free(s->seen);
+    s->seen = NULL;
+}
+
+/* Remember v as what the seat was shown. False when out of memory (then nothing is
+ * remembered, and the next update is a full View). */
+static bool seen_keep(host_seen *sn, const Deckhand__View *v)
+{
+    if (sn->nzones != v->n_zones || sn->ncounters != v->n_counters || !sn->have) {
+        free(sn->zone);
+        free(sn->counter);
+        sn->zone = malloc((v->n_zones + 1) * sizeof *sn->zone);
+        sn->counter = malloc((v->n_counters + 1) * sizeof *sn->counter);
+        sn->nzones = v->n_zones;
+        sn->ncounters = v->n_counters;
+    }
+    sn->have = sn->zone && sn->counter;
+    if (!sn->have)
+        return false;
+    sn->shape = view_shape(v);
+    for (size_t i = 0; i < v->n_zones; i++)
+        sn->zone[i] = zone_print(v->zones[i]);
+    for (size_t i = 0; i < v->n_counters; i++)
+        sn->counter[i] = v->counters[i]->value;
+    return true;
+}
+
+/* The next number of this seat's Views: it starts from the wall clock so a seat's
+ * numbers from another worker (the match moved) do not repeat ours. */
+static uint64_t next_view_seq(host_seat *s)
+{
+    if (!s->view_seq) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        s->view_seq = ((uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000) << 8;
+    }
+    return ++s->view_seq;
+}
+
+static void send_catalog(host *h, host_match *hm, host_seat *s, const char *bundle_id)
+{
+    if (!strcmp(s->seen->catalog, bundle_id))
+        return;
+    Deckhand__Catalog *c = engine_match_catalog(hm->m);
+    if (!c) {
+        dh_error_every(DH_LOG_EVERY_MS, "match %s: no catalog (out of memory)", hm->id);
+        return;
+    }
+    Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
+    sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_CATALOG;
+    sm.catalog = c;
+    host_send(h, s->route, s->player_id, &sm);
+    snprintf(s->seen->catalog, sizeof s->seen->catalog, "%s", bundle_id);
+    engine_catalog_free(c);
+}
+
+/* v in full, after the Catalog when this connection lacks it. */
+static void send_full(host *h, host_match *hm, host_seat *s, Deckhand__View *v)
+{
+    send_catalog(h, hm, s, v->bundle_id);
+    v->view_seq = next_view_seq(s);
+    Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
+    sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_VIEW;
+    sm.view = v;
+    host_send(h, s->route, s->player_id, &sm);
+    seen_keep(s->seen, v);
+}
+
+/* What differs between the seat's last View and v, or -1 when v is a different shape
+ * (or out of memory): then only a full View will do. */
+static int send_delta(host *h, host_seat *s, Deckhand__View *v)
+{
+    host_seen *sn = s->seen;
+    if (!sn->have || sn->nzones != v->n_zones || sn->ncounters != v->n_counters ||
+        sn->shape != view_shape(v))
+        return -1;
+    int rc = -1;
+    Deckhand__ViewDelta d = DECKHAND__VIEW_DELTA__INIT;
+    d.zones = malloc((v->n_zones + 1) * sizeof *d.zones);
+    d.counters = malloc((v->n_counters + 1) * sizeof *d.counters);
+    if (!d.zones || !d.counters)
+        goto out;
+    for (size_t i = 0; i < v->n_zones; i++)
+        if (zone_print(v->zones[i]) != sn->zone[i])
+            d.zones[d.n_zones++] = v->zones[i];
+    for (size_t i = 0; i < v->n_counters; i++)
+        if (v->counters[i]->value != sn->counter[i])
+            d.counters[d.n_counters++] = v->counters[i];
+    d.match_id = v->match_id;
+    d.event_seq = v->event_seq;
+    d.seat = v->seat;
+    d.base_view_seq = s->view_seq;
+    d.view_seq = next_view_seq(s);
+    d.waiting_for = v->waiting_for;
+    d.decision = v->decision;
+    d.finished = v->finished;
+    Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
+    sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_VIEW_DELTA;
+    sm.view_delta = &d;
+    host_send(h, s->route, s->player_id, &sm);
+    seen_keep(sn, v);
+    rc = 0;
+out:
+    free(d.zones);
+    free(d.counters);
+    return rc;
+}
+
+static void host_view_out(host *h, host_match *hm, int seat, bool full)
+{
+    host_seat *s = &hm->seats[seat];
+    if (!s->route[0]) {
+        host_view_forget(s); /* nobody saw it: the next one is in full */
+        return;
+    }
+    if (!s->seen && !(s->seen = calloc(1, sizeof *s->seen))) {
+        dh_error_every(DH_LOG_EVERY_MS, "match %s: out of memory for seat %d", hm->id, seat);
+        return;
+    }
+    Deckhand__View *v = engine_match_view(hm->m, seat);
+    if (!v) {
+        dh_error_every(DH_LOG_EVERY_MS, "match %s: no view for seat %d (out of memory)", hm->id,
+                       seat);
+        s->seen->have = false;
+        return;
+    }
+    if (full || send_delta(h, s, v) < 0)
+        send_full(h, hm, s, v);
+    engine_view_free(v);
+}
+
+void host_send_view(host *h, host_match *hm, int seat)
+{
+    host_view_out(h, hm, seat, true);
+}
+
+void host_send_update(host *h, host_match *hm, int seat)
+{
+    host_view_out(h, hm, seat, false);
+}
+
+void host_release_state(host *h, host_match *hm)
+{
+    host_release_events(h, hm);
+    for (int i = 0; i < hm->nseats; i++)
+        host_send_update(h, hm, i);
+    const engine_decision *d = engine_match_decision(hm->m);
+    if (d && d->seat >= 0 && d->seat < hm->nseats)
+        host_send_decision(h, hm, d->seat);
+}
