@@ -129,6 +129,8 @@ void bots_leave_match(bots_run *r, bot *b);
 /* bots_loop.c: connections and the loop */
 int bots_gateways(const dh_flags *f, const char *who, bots_run *r);
 void bots_leave(bots_run *r);
+/* Close every bot's connection and free the run's bots and finished-match ids. */
+void bots_run_free(bots_run *r);
 void bots_loop(bots_run *r, long timeout_s);
 int bots_start(bots_run *r);
 

@@ -178,6 +178,19 @@ int bots_start(bots_run *r)
 /* Take the bots that wait in the queue out of it, so a later run (or a human) is not
  * matched with players that are gone; waits up to a second for the Replies. Failures
  * here are not the run's errors. */
+void bots_run_free(bots_run *r)
+{
+    for (int i = 0; r->bots && i < r->n; i++)
+        dh_client_close(r->bots[i].c);
+    free(r->bots);
+    r->bots = NULL;
+    for (long i = 0; i < r->ndone; i++)
+        free(r->done[i]);
+    free(r->done);
+    r->done = NULL;
+    r->ndone = 0;
+}
+
 void bots_leave(bots_run *r)
 {
     unsigned long long *cmd = calloc((size_t)r->n, sizeof *cmd);

@@ -178,14 +178,10 @@ int cmd_bots(int argc, char **argv)
     bots_leave(&r);
     fprintf(stderr, "bots: %ld decisions answered\n", r.decisions);
 out:
-    for (int i = 0; r.bots && i < r.n; i++)
-        dh_client_close(r.bots[i].c);
-    free(r.bots);
-    for (long i = 0; i < r.ndone; i++)
-        free(r.done[i]);
-    free(r.done);
     fprintf(stderr, "bots: retried=%ld lost=%ld reconnects=%ld moved_gateway=%ld\n", r.retried,
             r.lost, r.reconnects, r.moved);
     printf("matches_completed=%ld errors=%ld\n", r.ndone, r.errors);
-    return r.ndone >= r.target && r.errors == 0 ? 0 : 1;
+    long completed = r.ndone;
+    bots_run_free(&r);
+    return completed >= r.target && r.errors == 0 ? 0 : 1;
 }

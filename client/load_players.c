@@ -106,12 +106,7 @@ oom:
 out:
     if (s)
         load_players_report(s, true, end - start);
-    for (int i = 0; r.bots && i < r.n; i++)
-        dh_client_close(r.bots[i].c);
-    free(r.bots);
-    for (long i = 0; i < r.ndone; i++)
-        free(r.done[i]);
-    free(r.done);
+    bots_run_free(&r);
     free(s);
     return r.errors == 0 ? 0 : 1;
 }

@@ -6,6 +6,8 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* The program's server, like its main(): one per process. */
 static struct {
@@ -109,4 +111,16 @@ void rig_redis_flushall(void)
     redisReply *r = rig_redis_cmd("FLUSHALL");
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);
     freeReplyObject(r);
+}
+
+long long rig_redis_calls(const char *name)
+{
+    redisReply *r = rig_redis_cmd("INFO commandstats");
+    CU_ASSERT_FATAL(r && r->type == REDIS_REPLY_STRING);
+    char want[64];
+    snprintf(want, sizeof want, "cmdstat_%s:calls=", name);
+    const char *at = strstr(r->str, want);
+    long long n = at ? strtoll(at + strlen(want), NULL, 10) : 0;
+    freeReplyObject(r);
+    return n;
 }

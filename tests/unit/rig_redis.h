@@ -32,5 +32,8 @@ long long rig_redis_int(const char *fmt, ...);
 void rig_redis_ok(const char *fmt, ...);
 /* Empty every key (fatal when Redis does not answer). */
 void rig_redis_flushall(void);
+/* How many times Redis ran command NAME (INFO commandstats' cmdstat_NAME calls=); 0 when
+ * never. */
+long long rig_redis_calls(const char *name);
 
 #endif

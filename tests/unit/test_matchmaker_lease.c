@@ -128,19 +128,6 @@ static void test_mm_holder_without_redis_changes_nothing_and_stops_at_its_lease_
     rig_mm_close(&a);
 }
 
-/* calls=N of `INFO commandstats`'s cmdstat_NAME line; 0 when it never ran. */
-static long long calls(const char *name)
-{
-    redisReply *r = rig_redis_cmd("INFO commandstats");
-    CU_ASSERT_FATAL(r && r->type == REDIS_REPLY_STRING);
-    char want[64];
-    snprintf(want, sizeof want, "cmdstat_%s:calls=", name);
-    const char *at = strstr(r->str, want);
-    long long n = at ? strtoll(at + strlen(want), NULL, 10) : 0;
-    freeReplyObject(r);
-    return n;
-}
-
 static void test_mm_scripts_go_by_hash_and_survive_a_script_flush(void)
 {
     rig_mm a;
@@ -156,8 +143,8 @@ static void test_mm_scripts_go_by_hash_and_survive_a_script_flush(void)
         rig_mm_pump(&a, t);
         CU_ASSERT_TRUE(mm_acting(&a.mm, t));
     }
-    CU_ASSERT_TRUE(calls("evalsha") >= 4);
-    CU_ASSERT_EQUAL(calls("eval"), 0);
+    CU_ASSERT_TRUE(rig_redis_calls("evalsha") >= 4);
+    CU_ASSERT_EQUAL(rig_redis_calls("eval"), 0);
     rig_mm_close(&a);
 }
 

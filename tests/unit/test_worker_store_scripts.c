@@ -13,19 +13,6 @@
 #include "dh_keys.h"
 #include "rig_redis.h"
 
-/* calls=N of `INFO commandstats`'s cmdstat_NAME line; 0 when it never ran. */
-static long long calls(const char *name)
-{
-    redisReply *r = rig_redis_cmd("INFO commandstats");
-    CU_ASSERT_FATAL(r && r->type == REDIS_REPLY_STRING);
-    char want[64];
-    snprintf(want, sizeof want, "cmdstat_%s:calls=", name);
-    const char *at = strstr(r->str, want);
-    long long n = at ? strtoll(at + strlen(want), NULL, 10) : 0;
-    freeReplyObject(r);
-    return n;
-}
-
 /* One new match (meta) and one commit with history entry hist for it, as one op; the
  * op's fate. */
 static bool start_and_commit(store *s, const char *id, const char *hist)
@@ -59,8 +46,8 @@ static void test_store_commit_is_evalsha_not_eval(void)
     CU_ASSERT_EQUAL_FATAL(store_init(&s, rig_redis_url(), 500), 0);
     for (int i = 0; i < 5; i++)
         CU_ASSERT_TRUE(start_and_commit(&s, "m-sha", "answer"));
-    CU_ASSERT_EQUAL(calls("evalsha"), 5);
-    CU_ASSERT_EQUAL(calls("eval"), 0);
+    CU_ASSERT_EQUAL(rig_redis_calls("evalsha"), 5);
+    CU_ASSERT_EQUAL(rig_redis_calls("eval"), 0);
     CU_ASSERT_EQUAL(rig_redis_int("LLEN %s", "match:{m-sha}:history"), 5);
     store_close(&s);
 }
