@@ -47,17 +47,75 @@ static int cmp_counter(const void *a, const void *b, void *ud)
     return c ? c : (ox > oy) - (ox < oy);
 }
 
-/* Every string, array and sub-message of a view or decision built here is malloc'd (or
- * still protobuf-c's empty default, which its free skips), and counts cover only filled
- * slots, so protobuf-c's own free walks and frees exactly what was built, even half way. */
-static void free_decision(Deckhand__DecisionRequest *d)
+/* A View is built in an arena of its own: the View message heads the first chunk, and
+ * every string, array and sub-message after it is carved from that chunk (or from a
+ * later, larger one when it fills), so a View costs one or two mallocs instead of one per
+ * card, zone, counter and string, and engine_view_free frees the chunks. */
+#define VIEW_CHUNK 8192
+
+typedef struct view_chunk {
+    struct view_chunk *next;
+    size_t at, cap; /* bytes used and held after this header */
+} view_chunk;
+
+typedef struct {
+    Deckhand__View v; /* first: engine_view_free gets back here from it */
+    view_chunk *head; /* the chunk carved from now; older ones follow */
+} view_arena;
+
+static size_t view_align(size_t n)
 {
-    deckhand__decision_request__free_unpacked(d, NULL);
+    return (n + 15) & ~(size_t)15;
+}
+
+/* A new chunk of at least need bytes, twice the last one's size or more. */
+static view_chunk *view_chunk_new(size_t need, size_t last)
+{
+    size_t cap = last * 2 > need ? last * 2 : need;
+    view_chunk *c = malloc(view_align(sizeof *c) + cap);
+    if (!c)
+        return NULL;
+    c->next = NULL;
+    c->at = 0;
+    c->cap = cap;
+    return c;
+}
+
+/* n zeroed bytes from the arena, or NULL when out of memory. */
+static void *view_alloc(view_arena *a, size_t n)
+{
+    n = view_align(n ? n : 1);
+    view_chunk *c = a->head;
+    if (c->cap - c->at < n) {
+        view_chunk *more = view_chunk_new(n, c->cap);
+        if (!more)
+            return NULL;
+        more->next = c;
+        a->head = c = more;
+    }
+    void *p = (char *)c + view_align(sizeof *c) + c->at;
+    c->at += n;
+    return memset(p, 0, n);
+}
+
+static char *view_str(view_arena *a, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = view_alloc(a, n);
+    return d ? memcpy(d, s, n) : NULL;
 }
 
 void engine_view_free(Deckhand__View *v)
 {
-    deckhand__view__free_unpacked(v, NULL);
+    if (!v)
+        return;
+    view_arena *a = (view_arena *)v;
+    view_chunk *c = a->head;
+    while (c) { /* the last one holds the arena itself: nothing is read after it */
+        view_chunk *next = c->next;
+        free(c);
+        c = next;
+    }
 }
 
 static int32_t wire_owner(int32_t owner)
@@ -65,18 +123,18 @@ static int32_t wire_owner(int32_t owner)
     return owner == 0 ? -1 : owner - 1;
 }
 
-static Deckhand__DecisionRequest *make_decision(const engine_match *m)
+static Deckhand__DecisionRequest *make_decision(view_arena *a, const engine_match *m)
 {
-    Deckhand__DecisionRequest *d = calloc(1, sizeof *d);
+    Deckhand__DecisionRequest *d = view_alloc(a, sizeof *d);
     if (!d)
         return NULL;
     deckhand__decision_request__init(d);
-    d->match_id = strdup(m->match_id);
-    d->prompt = strdup(m->dec.prompt);
-    d->kind = strdup(m->dec.kind);
-    d->options = calloc(m->dec.noptions ? m->dec.noptions : 1, sizeof(*d->options));
+    d->match_id = view_str(a, m->match_id);
+    d->prompt = view_str(a, m->dec.prompt);
+    d->kind = view_str(a, m->dec.kind);
+    d->options = view_alloc(a, m->dec.noptions * sizeof(*d->options));
     if (!d->match_id || !d->prompt || !d->kind || !d->options)
-        goto err;
+        return NULL;
     d->event_seq = m->st.event_seq[m->dec.seat];
     d->decision_id = m->dec.decision_id;
     d->seat = (uint32_t)m->dec.seat;
@@ -84,34 +142,32 @@ static Deckhand__DecisionRequest *make_decision(const engine_match *m)
     d->max = m->dec.max;
     for (size_t i = 0; i < m->dec.noptions; i++) {
         const engine_option *o = &m->dec.options[i];
-        Deckhand__Option *op = calloc(1, sizeof *op);
+        Deckhand__Option *op = view_alloc(a, sizeof *op);
         if (!op)
-            goto err;
+            return NULL;
         deckhand__option__init(op);
         d->options[d->n_options++] = op;
         op->id = o->id;
         op->entity = o->entity;
-        op->label = strdup(o->label);
-        op->card = strdup(o->card ? o->card : "");
+        op->label = view_str(a, o->label);
+        op->card = view_str(a, o->card ? o->card : "");
         if (!op->label || !op->card)
-            goto err;
+            return NULL;
     }
     return d;
-err:
-    free_decision(d);
-    return NULL;
 }
 
-static Deckhand__Zone *make_zone(const engine_match *m, const engine_zone *z, int seat)
+static Deckhand__Zone *make_zone(view_arena *a, const engine_match *m, const engine_zone *z,
+                                 int seat)
 {
     const char *name = m->b->names.v[z->name].s;
-    Deckhand__Zone *zo = calloc(1, sizeof *zo);
+    Deckhand__Zone *zo = view_alloc(a, sizeof *zo);
     if (!zo)
         return NULL;
     deckhand__zone__init(zo);
-    zo->name = strdup(name);
+    zo->name = view_str(a, name);
     if (!zo->name)
-        goto err;
+        return NULL;
     zo->owner = wire_owner(z->owner);
     zo->count = z->n;
     engine_vis vis = zone_vis(m->game, name);
@@ -121,115 +177,104 @@ static Deckhand__Zone *make_zone(const engine_match *m, const engine_zone *z, in
     else if (vis == ENGINE_VIS_TOP && z->n)
         from = z->n - 1, to = z->n;
     if (to > from) {
-        zo->cards = calloc(to - from, sizeof(*zo->cards));
-        if (!zo->cards)
-            goto err;
+        zo->cards = view_alloc(a, (to - from) * sizeof(*zo->cards));
+        Deckhand__Card *cards = view_alloc(a, (to - from) * sizeof *cards);
+        if (!zo->cards || !cards)
+            return NULL;
         for (uint32_t i = from; i < to; i++) {
-            Deckhand__Card *c = calloc(1, sizeof *c);
-            if (!c)
-                goto err;
+            Deckhand__Card *c = &cards[i - from];
             deckhand__card__init(c);
             zo->cards[zo->n_cards++] = c;
             c->entity = z->ids[i];
-            c->name = strdup(m->b->names.v[m->st.ents[z->ids[i] - 1].name].s);
+            c->name = view_str(a, m->b->names.v[m->st.ents[z->ids[i] - 1].name].s);
             if (!c->name)
-                goto err;
+                return NULL;
         }
     }
     return zo;
-err:
-    for (size_t j = 0; zo->cards && j < zo->n_cards; j++) {
-        free(zo->cards[j]->name);
-        free(zo->cards[j]);
-    }
-    free(zo->cards);
-    free(zo->name);
-    free(zo);
-    return NULL;
 }
 
-Deckhand__View *engine_match_view(const engine_match *m, int seat)
+/* The view's players, zones (in name order) and counters, into the arena's View. */
+static int fill_view(view_arena *a, const engine_match *m, int seat, uint32_t *order)
 {
-    uint32_t *order = NULL;
-    Deckhand__View *v = calloc(1, sizeof *v);
-    if (!v)
-        return NULL;
-    deckhand__view__init(v);
-    v->match_id = strdup(m->match_id);
-    v->game = strdup(m->game->name);
-    v->bundle_id = strdup(engine_bundle_id(m->b));
-    if (!v->match_id || !v->game || !v->bundle_id)
-        goto err;
-    v->seat = (uint32_t)seat;
-    v->event_seq = engine_match_event_seq(m, seat);
-    v->finished = m->st.finished != 0;
-    v->waiting_for = m->pending ? m->dec.seat : -1;
-
-    v->players = calloc((size_t)m->np, sizeof(*v->players));
-    if (!v->players)
-        goto err;
+    Deckhand__View *v = &a->v;
+    v->players = view_alloc(a, (size_t)m->np * sizeof(*v->players));
+    Deckhand__PlayerInfo *players = view_alloc(a, (size_t)m->np * sizeof *players);
+    if (!v->players || !players)
+        return -1;
     for (int i = 0; i < m->np; i++) {
-        Deckhand__PlayerInfo *p = calloc(1, sizeof *p);
-        if (!p)
-            goto err;
+        Deckhand__PlayerInfo *p = &players[i];
         deckhand__player_info__init(p);
         v->players[v->n_players++] = p;
         p->seat = (uint32_t)i;
         p->connected = true;
-        p->name = strdup(m->names[i]);
-        if (!p->name)
-            goto err;
+        if (!(p->name = view_str(a, m->names[i])))
+            return -1;
     }
-
     uint32_t nz = m->st.nzones, nc = m->st.counters.n;
-    order = malloc(sizeof(uint32_t) * ((nz > nc ? nz : nc) + 1));
-    if (!order)
-        goto err;
     for (uint32_t i = 0; i < nz; i++)
         order[i] = i;
     qsort_r(order, nz, sizeof(uint32_t), cmp_zone, (void *)m);
-    v->zones = calloc(nz ? nz : 1, sizeof(*v->zones));
-    if (!v->zones)
-        goto err;
+    if (!(v->zones = view_alloc(a, nz * sizeof(*v->zones))))
+        return -1;
     for (uint32_t i = 0; i < nz; i++) {
-        Deckhand__Zone *zo = make_zone(m, &m->st.zones[order[i]], seat);
+        Deckhand__Zone *zo = make_zone(a, m, &m->st.zones[order[i]], seat);
         if (!zo)
-            goto err;
+            return -1;
         v->zones[v->n_zones++] = zo;
     }
-
     for (uint32_t i = 0; i < nc; i++)
         order[i] = i;
     qsort_r(order, nc, sizeof(uint32_t), cmp_counter, (void *)m);
-    v->counters = calloc(nc ? nc : 1, sizeof(*v->counters));
-    if (!v->counters)
-        goto err;
+    v->counters = view_alloc(a, nc * sizeof(*v->counters));
+    Deckhand__Counter *counters = view_alloc(a, nc * sizeof *counters);
+    if (!v->counters || !counters)
+        return -1;
     for (uint32_t i = 0; i < nc; i++) {
         const engine_kv *kv = &m->st.counters.kv[order[i]];
         const char *name = m->b->names.v[kv->key >> 32].s;
         if (name[0] == '_')
             continue;
-        Deckhand__Counter *c = calloc(1, sizeof *c);
-        if (!c)
-            goto err;
+        Deckhand__Counter *c = &counters[v->n_counters];
         deckhand__counter__init(c);
         v->counters[v->n_counters++] = c;
-        c->name = strdup(name);
-        if (!c->name)
-            goto err;
+        if (!(c->name = view_str(a, name)))
+            return -1;
         c->owner = wire_owner((int32_t)(uint32_t)kv->key);
         c->value = kv->val;
     }
+    return 0;
+}
 
-    if (m->pending && m->dec.seat == seat) {
-        v->decision = make_decision(m);
-        if (!v->decision)
-            goto err;
-    }
-    free(order);
+Deckhand__View *engine_match_view(const engine_match *m, int seat)
+{
+    /* The first chunk holds the arena (and so the View) at its start. */
+    view_chunk *first = view_chunk_new(VIEW_CHUNK, 0);
+    if (!first)
+        return NULL;
+    view_arena *a = (view_arena *)((char *)first + view_align(sizeof *first));
+    first->at = view_align(sizeof *a);
+    memset(a, 0, sizeof *a);
+    a->head = first;
+    Deckhand__View *v = &a->v;
+    deckhand__view__init(v);
+    uint32_t nz = m->st.nzones, nc = m->st.counters.n;
+    uint32_t *order = view_alloc(a, sizeof(uint32_t) * (nz > nc ? nz : nc)); /* scratch */
+    v->match_id = view_str(a, m->match_id);
+    v->game = view_str(a, m->game->name);
+    v->bundle_id = view_str(a, engine_bundle_id(m->b));
+    if (!order || !v->match_id || !v->game || !v->bundle_id)
+        goto err;
+    v->seat = (uint32_t)seat;
+    v->event_seq = engine_match_event_seq(m, seat);
+    v->finished = m->st.finished != 0;
+    v->waiting_for = m->pending ? m->dec.seat : -1;
+    if (fill_view(a, m, seat, order) < 0)
+        goto err;
+    if (m->pending && m->dec.seat == seat && !(v->decision = make_decision(a, m)))
+        goto err;
     return v;
 err:
-    free(order);
     engine_view_free(v);
     return NULL;
 }

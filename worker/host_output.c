@@ -178,6 +178,9 @@ void host_release_events(host *h, host_match *hm)
     engine_match_drain_events(hm->m, host_on_event, &c);
 }
 
+/* Options of a decision built on the stack; a longer list goes on the heap. */
+#define HOST_OPTIONS_STACK 32
+
 /* The pending decision, to its seat only. */
 void host_send_decision(host *h, host_match *hm, int seat)
 {
@@ -185,8 +188,10 @@ void host_send_decision(host *h, host_match *hm, int seat)
     const host_seat *s = &hm->seats[seat];
     if (!d || d->seat != seat || !s->route[0])
         return;
-    Deckhand__Option *opts = calloc(d->noptions ? d->noptions : 1, sizeof *opts);
-    Deckhand__Option **optp = calloc(d->noptions ? d->noptions : 1, sizeof *optp);
+    Deckhand__Option optbuf[HOST_OPTIONS_STACK], *optpbuf[HOST_OPTIONS_STACK];
+    bool small = d->noptions <= HOST_OPTIONS_STACK;
+    Deckhand__Option *opts = small ? optbuf : calloc(d->noptions, sizeof *opts);
+    Deckhand__Option **optp = small ? optpbuf : calloc(d->noptions, sizeof *optp);
     if (!opts || !optp) {
         dh_error_every(DH_LOG_EVERY_MS, "match %s: out of memory building a decision", hm->id);
         goto out;
@@ -215,8 +220,10 @@ void host_send_decision(host *h, host_match *hm, int seat)
     sm.decision = &dr;
     host_send(h, s->route, s->player_id, &sm);
 out:
-    free(opts);
-    free(optp);
+    if (!small) {
+        free(opts);
+        free(optp);
+    }
 }
 
 void host_send_control(host *h, Deckhand__Internal__Internal *msg)

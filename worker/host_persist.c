@@ -14,6 +14,7 @@
 #include "dh_grow.h"
 
 #define HOST_RESULT_MAX 4096
+#define HOST_LOG_STACK  16 /* log entries a commit lists on the stack */
 
 uint64_t host_wall_ms(void)
 {
@@ -112,7 +113,9 @@ int host_persist(host *h, host_match *hm, const engine_answer *accepted)
         c.snap = engine_match_snapshot(hm->m, &c.snap_len);
     else
         from = nlog ? nlog - 1 : 0; /* only the newest answer is new to the log */
-    store_blob *log = calloc(nlog ? nlog : 1, sizeof *log);
+    /* the new entries: on the stack, unless a snapshot is missing and the log is long */
+    store_blob logbuf[HOST_LOG_STACK];
+    store_blob *log = nlog - from <= HOST_LOG_STACK ? logbuf : calloc(nlog - from, sizeof *log);
     uint8_t *hist = NULL;
     char json[HOST_RESULT_MAX], hash[24];
     if (!log)
@@ -141,7 +144,8 @@ int host_persist(host *h, host_match *hm, const engine_answer *accepted)
 out:
     for (size_t i = 0; i < c.nlog; i++)
         free(log[i].data);
-    free(log);
+    if (log != logbuf)
+        free(log);
     free(hist);
     return rc;
 }

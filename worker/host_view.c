@@ -148,6 +148,9 @@ static void send_full(host *h, host_match *hm, host_seat *s, Deckhand__View *v)
     seen_keep(s->seen, v);
 }
 
+/* Zones and counters a delta lists on the stack; more go on the heap. */
+#define HOST_DELTA_STACK 64
+
 /* What differs between the seat's last View and v, or -1 when v is a different shape
  * (or out of memory): then only a full View will do. */
 static int send_delta(host *h, host_seat *s, Deckhand__View *v)
@@ -158,16 +161,25 @@ static int send_delta(host *h, host_seat *s, Deckhand__View *v)
         return -1;
     int rc = -1;
     Deckhand__ViewDelta d = DECKHAND__VIEW_DELTA__INIT;
-    d.zones = malloc((v->n_zones + 1) * sizeof *d.zones);
-    d.counters = malloc((v->n_counters + 1) * sizeof *d.counters);
+    Deckhand__Zone *zbuf[HOST_DELTA_STACK];
+    Deckhand__Counter *cbuf[HOST_DELTA_STACK];
+    d.zones = v->n_zones <= HOST_DELTA_STACK ? zbuf : malloc(v->n_zones * sizeof *d.zones);
+    d.counters =
+        v->n_counters <= HOST_DELTA_STACK ? cbuf : malloc(v->n_counters * sizeof *d.counters);
     if (!d.zones || !d.counters)
         goto out;
-    for (size_t i = 0; i < v->n_zones; i++)
-        if (zone_print(v->zones[i]) != sn->zone[i])
+    /* The same shape: remembering v is updating what changed, while listing it. */
+    for (size_t i = 0; i < v->n_zones; i++) {
+        uint64_t print = zone_print(v->zones[i]);
+        if (print != sn->zone[i])
             d.zones[d.n_zones++] = v->zones[i];
-    for (size_t i = 0; i < v->n_counters; i++)
+        sn->zone[i] = print;
+    }
+    for (size_t i = 0; i < v->n_counters; i++) {
         if (v->counters[i]->value != sn->counter[i])
             d.counters[d.n_counters++] = v->counters[i];
+        sn->counter[i] = v->counters[i]->value;
+    }
     d.match_id = v->match_id;
     d.event_seq = v->event_seq;
     d.seat = v->seat;
@@ -180,11 +192,12 @@ static int send_delta(host *h, host_seat *s, Deckhand__View *v)
     sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_VIEW_DELTA;
     sm.view_delta = &d;
     host_send(h, s->route, s->player_id, &sm);
-    seen_keep(sn, v);
     rc = 0;
 out:
-    free(d.zones);
-    free(d.counters);
+    if (d.zones != zbuf)
+        free(d.zones);
+    if (d.counters != cbuf)
+        free(d.counters);
     return rc;
 }
 

@@ -38,8 +38,12 @@ void store_close(store *s)
 {
     dh_redis_close(&s->redis);
     free(s->ops);
+    free(s->argv);
+    free(s->lens);
     s->ops = NULL;
-    s->nops = s->capops = 0;
+    s->argv = NULL;
+    s->lens = NULL;
+    s->nops = s->capops = s->capargv = s->caplens = 0;
 }
 
 int store_op(store *s, uint64_t now_ms)
@@ -112,12 +116,14 @@ int store_put_commit(store *s, const store_commit *c)
     char nlog[24];
     snprintf(nlog, sizeof nlog, "%zu", c->nlog);
     size_t argc = 0, max = 24 + c->nlog, zlen = 0;
-    const char **argv = calloc(max, sizeof *argv);
-    size_t *lens = calloc(max, sizeof *lens);
     uint8_t *z = NULL; /* the snapshot as stored: deflated (dh_snapz.h) */
     int rc = -1;
-    if (!argv || !lens || (c->snap && dh_snapz_pack(c->snap, c->snap_len, &z, &zlen) < 0))
+    if (dh_grow(&s->argv, &s->capargv, max, sizeof *s->argv, 32) < 0 ||
+        dh_grow(&s->lens, &s->caplens, max, sizeof *s->lens, 32) < 0 ||
+        (c->snap && dh_snapz_pack(c->snap, c->snap_len, &z, &zlen) < 0))
         goto out;
+    const char **argv = s->argv;
+    size_t *lens = s->lens;
 #define STORE_ARG(p, n)                                                                            \
     do {                                                                                           \
         argv[argc] = (const char *)(p);                                                            \
@@ -152,8 +158,6 @@ int store_put_commit(store *s, const store_commit *c)
     rc = store_cmd(s, (int)argc, argv, lens);
 out:
     free(z);
-    free(argv);
-    free(lens);
     return rc;
 }
 

@@ -56,6 +56,9 @@ typedef struct {
     bool broken;                   /* an append failed: the pipeline is unusable, the batch fails */
     dh_script commit, move_bundle; /* the fenced writes, called by hash */
     unsigned scripts_at;           /* redis.connects when they were last loaded */
+    const char **argv;             /* a commit's arguments, kept from one commit to the next */
+    size_t *lens;
+    size_t capargv, caplens;
 } store;
 
 typedef struct {

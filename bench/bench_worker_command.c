@@ -1,0 +1,118 @@
+/*
+ * bench_worker_command.c: the worker's CPU and allocations per answered command
+ * (docs/BENCHMARKS.md, "Worker: CPU and allocations per command"). Starts N two-player
+ * Dominion matches through the host (worker/host.h, on the rig of tests/unit/rig_worker.h:
+ * a redis-server of its own, inproc sockets), attaches both players, then answers each
+ * match's pending decision round after round until C commands were accepted, flushing
+ * every 64 commands as the worker loop does. Prints the wall time per command.
+ *
+ *   bench_worker_command [MATCHES [COMMANDS]]      (default 64 4000)
+ *
+ * The commands run inside bench_round, so a profiler can count only them:
+ *   valgrind --tool=callgrind --toggle-collect=bench_round bench_worker_command
+ * gives instructions (Ir) per command, and malloc's call count in that profile
+ * (callgrind_annotate --tree=caller) mallocs per command.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <zmq.h>
+
+#include "rig_worker.h"
+
+static long matches = 64, commands = 4000;
+
+/* Drop whatever the matchmaker and the gateway got, without waiting. */
+static void drop_all(rig_worker *r)
+{
+    void *socks[] = {r->gw, r->mm};
+    for (size_t i = 0; i < 2; i++) {
+        zmq_msg_t m;
+        zmq_msg_init(&m);
+        while (zmq_msg_recv(&m, socks[i], ZMQ_DONTWAIT) >= 0)
+            ;
+        zmq_msg_close(&m);
+    }
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Answer the pending decision of every match once (at most left of them), flushing every
+ * 64 and at the end. The number answered. */
+__attribute__((noinline)) long bench_round(rig_worker *r, uint64_t *cmd, long left)
+{
+    long n = 0;
+    for (long i = 0; i < matches && n < left; i++) {
+        host_match *hm = r->h.matches[i];
+        const engine_decision *dec = engine_match_decision(hm->m);
+        if (!dec)
+            continue;
+        Deckhand__Choose c;
+        uint32_t opts[64];
+        rig_worker_legal_choice(dec, &c, opts);
+        rig_worker_command(r, hm->id, rig_worker_players[dec->seat], (*cmd)++, &c);
+        if (++n % 64 == 0)
+            host_flush(&r->h, r->now);
+    }
+    host_flush(&r->h, r->now);
+    return n;
+}
+
+static void bench_command(void)
+{
+    rig_worker r;
+    /* A long script deadline: under a profiler the bundle loads many times slower. */
+    engine_limits lim = {.mem_limit = 0, .budget_ms = 60000};
+    rig_worker_open(&r, "scripts", &lim);
+    host_free(&r.h);
+    host_init(&r.h, "wk-t", "inproc://worker", r.router, r.dealer, r.bundle, &r.st,
+              (uint32_t)matches);
+    for (long i = 0; i < matches; i++) {
+        char id[32];
+        snprintf(id, sizeof id, "m-%06ld", i);
+        rig_worker_start(&r, id, "dominion", NULL);
+        host_flush(&r.h, r.now);
+        drop_all(&r);
+        for (int p = 0; p < 2; p++)
+            rig_worker_command(&r, id, rig_worker_players[p], 0, NULL);
+        drop_all(&r);
+    }
+    CU_ASSERT_EQUAL(host_active(&r.h), (size_t)matches);
+    uint64_t cmd = 1;
+    long done = 0;
+    double t0 = now_s();
+    while (done < commands) {
+        long n = bench_round(&r, &cmd, commands - done);
+        drop_all(&r);
+        if (!n)
+            break; /* every match is over */
+        done += n;
+    }
+    double dt = now_s() - t0;
+    CU_ASSERT_EQUAL(done, commands);
+    printf("%ld commands over %ld matches: %.1f us/command (wall, host and Redis round trips)\n",
+           done, matches, dt * 1e6 / (double)(done ? done : 1));
+    rig_worker_close(&r);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1)
+        matches = strtol(argv[1], NULL, 10);
+    if (argc > 2)
+        commands = strtol(argv[2], NULL, 10);
+    if (matches <= 0 || commands <= 0) {
+        fprintf(stderr, "usage: bench_worker_command [MATCHES [COMMANDS]]\n");
+        return 2;
+    }
+    static const dh_test_case cases[] = {
+        {"worker_command", bench_command},
+        {NULL, NULL},
+    };
+    return rig_worker_main("bench_worker_command", cases);
+}
