@@ -16,24 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-#include <zmq.h>
 
 #include "rig_worker.h"
 
 static long matches = 64, commands = 4000;
-
-/* Drop whatever the matchmaker and the gateway got, without waiting. */
-static void drop_all(rig_worker *r)
-{
-    void *socks[] = {r->gw, r->mm};
-    for (size_t i = 0; i < 2; i++) {
-        zmq_msg_t m;
-        zmq_msg_init(&m);
-        while (zmq_msg_recv(&m, socks[i], ZMQ_DONTWAIT) >= 0)
-            ;
-        zmq_msg_close(&m);
-    }
-}
 
 static double now_s(void)
 {
@@ -48,14 +34,9 @@ __attribute__((noinline)) long bench_round(rig_worker *r, uint64_t *cmd, long le
 {
     long n = 0;
     for (long i = 0; i < matches && n < left; i++) {
-        host_match *hm = r->h.matches[i];
-        const engine_decision *dec = engine_match_decision(hm->m);
-        if (!dec)
+        if (!rig_worker_answer(r, r->h.matches[i], *cmd))
             continue;
-        Deckhand__Choose c;
-        uint32_t opts[64];
-        rig_worker_legal_choice(dec, &c, opts);
-        rig_worker_command(r, hm->id, rig_worker_players[dec->seat], (*cmd)++, &c);
+        ++*cmd;
         if (++n % 64 == 0)
             host_flush(&r->h, r->now);
     }
@@ -77,10 +58,10 @@ static void bench_command(void)
         snprintf(id, sizeof id, "m-%06ld", i);
         rig_worker_start(&r, id, "dominion", NULL);
         host_flush(&r.h, r.now);
-        drop_all(&r);
+        rig_worker_drop_all(&r);
         for (int p = 0; p < 2; p++)
             rig_worker_command(&r, id, rig_worker_players[p], 0, NULL);
-        drop_all(&r);
+        rig_worker_drop_all(&r);
     }
     CU_ASSERT_EQUAL(host_active(&r.h), (size_t)matches);
     uint64_t cmd = 1;
@@ -88,7 +69,7 @@ static void bench_command(void)
     double t0 = now_s();
     while (done < commands) {
         long n = bench_round(&r, &cmd, commands - done);
-        drop_all(&r);
+        rig_worker_drop_all(&r);
         if (!n)
             break; /* every match is over */
         done += n;
@@ -102,17 +83,7 @@ static void bench_command(void)
 
 int main(int argc, char **argv)
 {
-    if (argc > 1)
-        matches = strtol(argv[1], NULL, 10);
-    if (argc > 2)
-        commands = strtol(argv[2], NULL, 10);
-    if (matches <= 0 || commands <= 0) {
-        fprintf(stderr, "usage: bench_worker_command [MATCHES [COMMANDS]]\n");
-        return 2;
-    }
-    static const dh_test_case cases[] = {
-        {"worker_command", bench_command},
-        {NULL, NULL},
-    };
-    return rig_worker_main("bench_worker_command", cases);
+    return rig_worker_bench(argc, argv, "bench_worker_command",
+                            "bench_worker_command [MATCHES [COMMANDS]]", &matches, &commands,
+                            bench_command);
 }

@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include <zmq.h>
 
 #include "dh_zmq.h"
 #include "rig_worker.h"
@@ -40,19 +39,6 @@ static size_t heap_bytes(void)
     return mallinfo2().uordblks;
 }
 
-/* Drop whatever the matchmaker and the gateway got, without waiting. */
-static void drop_all(rig_worker *r)
-{
-    void *socks[] = {r->gw, r->mm};
-    for (size_t i = 0; i < 2; i++) {
-        zmq_msg_t m;
-        zmq_msg_init(&m);
-        while (zmq_msg_recv(&m, socks[i], ZMQ_DONTWAIT) >= 0)
-            ;
-        zmq_msg_close(&m);
-    }
-}
-
 static void report(const char *what, size_t heap, size_t rss)
 {
     printf("%-28s heap %8.1f KB/match   rss %8.1f KB/match\n", what,
@@ -74,31 +60,25 @@ static void bench_memory_per_match(void)
         rig_worker_start(&r, ids[i], "dominion", NULL);
         if (i % 64 == 63 || i == matches - 1) {
             host_flush(&r.h, r.now);
-            drop_all(&r);
+            rig_worker_drop_all(&r);
         }
     }
     for (long i = 0; i < matches; i++)
         for (int p = 0; p < 2; p++)
             rig_worker_command(&r, ids[i], rig_worker_players[p], 0, NULL);
-    drop_all(&r);
+    rig_worker_drop_all(&r);
     CU_ASSERT_EQUAL(host_active(&r.h), (size_t)matches);
     report("fresh (started, attached)", heap_bytes() - heap0, rss_bytes() - rss0);
     uint64_t cmd = 1;
     for (long d = 0; d < decisions; d++) {
         for (long i = 0; i < matches; i++) {
-            host_match *hm = r.h.matches[i];
-            const engine_decision *dec = engine_match_decision(hm->m);
-            if (!dec)
-                continue;
-            Deckhand__Choose c;
-            uint32_t opts[64];
-            rig_worker_legal_choice(dec, &c, opts);
-            rig_worker_command(&r, hm->id, rig_worker_players[dec->seat], cmd++, &c);
+            if (rig_worker_answer(&r, r.h.matches[i], cmd))
+                cmd++;
             if (i % 64 == 63)
                 host_flush(&r.h, r.now);
         }
         host_flush(&r.h, r.now);
-        drop_all(&r);
+        rig_worker_drop_all(&r);
     }
     char what[64];
     snprintf(what, sizeof what, "mid-game (%ld decisions)", decisions);
@@ -109,17 +89,7 @@ static void bench_memory_per_match(void)
 
 int main(int argc, char **argv)
 {
-    if (argc > 1)
-        matches = strtol(argv[1], NULL, 10);
-    if (argc > 2)
-        decisions = strtol(argv[2], NULL, 10);
-    if (matches <= 0 || decisions < 0) {
-        fprintf(stderr, "usage: bench_worker_memory [MATCHES [DECISIONS]]\n");
-        return 2;
-    }
-    static const dh_test_case cases[] = {
-        {"worker_memory_per_match", bench_memory_per_match},
-        {NULL, NULL},
-    };
-    return rig_worker_main("bench_worker_memory", cases);
+    return rig_worker_bench(argc, argv, "bench_worker_memory",
+                            "bench_worker_memory [MATCHES [DECISIONS]]", &matches, &decisions,
+                            bench_memory_per_match);
 }

@@ -316,18 +316,52 @@ void rig_worker_legal_choice(const engine_decision *d, Deckhand__Choose *c, uint
     c->n_option_ids = k;
 }
 
+bool rig_worker_answer(rig_worker *r, host_match *hm, uint64_t cmd_id)
+{
+    const engine_decision *d = engine_match_decision(hm->m);
+    if (!d)
+        return false;
+    Deckhand__Choose c;
+    uint32_t ids[64];
+    rig_worker_legal_choice(d, &c, ids);
+    rig_worker_command(r, hm->id, rig_worker_players[d->seat], cmd_id, &c);
+    return true;
+}
+
 void rig_worker_play(rig_worker *r, host_match *hm, int n, uint64_t *cmd)
 {
     rig_outbox o;
     for (int i = 0; i < n; i++) {
-        const engine_decision *d = engine_match_decision(hm->m);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(d);
-        Deckhand__Choose c;
-        uint32_t ids[64];
-        rig_worker_legal_choice(d, &c, ids);
-        rig_worker_command(r, hm->id, rig_worker_players[d->seat], (*cmd)++, &c);
+        CU_ASSERT_FATAL(rig_worker_answer(r, hm, (*cmd)++));
         host_flush(&r->h, r->now);
         rig_worker_gw_drain(r, &o);
         rig_outbox_free(&o);
     }
+}
+
+void rig_worker_drop_all(rig_worker *r)
+{
+    void *socks[] = {r->gw, r->mm};
+    for (size_t i = 0; i < 2; i++) {
+        zmq_msg_t m;
+        zmq_msg_init(&m);
+        while (zmq_msg_recv(&m, socks[i], ZMQ_DONTWAIT) >= 0)
+            ;
+        zmq_msg_close(&m);
+    }
+}
+
+int rig_worker_bench(int argc, char **argv, const char *name, const char *usage, long *a, long *b,
+                     void (*fn)(void))
+{
+    if (argc > 1)
+        *a = strtol(argv[1], NULL, 10);
+    if (argc > 2)
+        *b = strtol(argv[2], NULL, 10);
+    if (*a <= 0 || *b < 0) {
+        fprintf(stderr, "usage: %s\n", usage);
+        return 2;
+    }
+    const dh_test_case cases[] = {{name, fn}, {NULL, NULL}};
+    return rig_worker_main(name, cases);
 }

@@ -33,6 +33,11 @@ extern const char *const rig_worker_players[2];
 
 /* Start redis-server, run the cases as suite, stop it: main()'s whole body. */
 int rig_worker_main(const char *suite, const dh_test_case *cases);
+/* A benchmark's main (bench/bench_worker_*.c): up to two integer arguments into *a (> 0)
+ * and *b (>= 0), each kept when absent, then fn as the program's one case; exit 2 with
+ * usage on a bad argument. */
+int rig_worker_bench(int argc, char **argv, const char *name, const char *usage, long *a, long *b,
+                     void (*fn)(void));
 const char *rig_worker_redis_url(void);
 /* An outage of a durable Redis: _down SAVEs and stops it, _up starts it again on the same
  * port (it loads what it held) and removes the save, so later restarts start clean. */
@@ -62,6 +67,8 @@ Deckhand__Internal__Internal *rig_worker_mm_wait(rig_worker *r, long ms);
 Deckhand__Internal__Internal *rig_worker_mm_next(rig_worker *r);
 /* Drop every control message the matchmaker has got. */
 void rig_worker_mm_drain(rig_worker *r);
+/* Drop whatever the matchmaker and gw-t got, undecoded and without waiting (benchmarks). */
+void rig_worker_drop_all(rig_worker *r);
 
 /* What a gateway received, decoded, in order. */
 typedef struct {
@@ -99,6 +106,9 @@ void rig_worker_command(rig_worker *r, const char *match, const char *player, ui
 void rig_worker_away_via(rig_worker *r, const char *via, const char *match, const char *player);
 /* A legal answer to d: its first max(min,1) options (or none); ids holds 64. */
 void rig_worker_legal_choice(const engine_decision *d, Deckhand__Choose *c, uint32_t *ids);
+/* Answer hm's pending decision legally (the decider's seat, through gw-t, not flushed);
+ * false when nothing is pending. */
+bool rig_worker_answer(rig_worker *r, host_match *hm, uint64_t cmd_id);
 /* Answer n decisions of hm legally, each flushed, numbering commands from *cmd on. */
 void rig_worker_play(rig_worker *r, host_match *hm, int n, uint64_t *cmd);
 
