@@ -196,30 +196,28 @@ until mapfile -t RUNNING < <(matches_where status running) && ((${#RUNNING[@]} >
     ((SECONDS < deadline)) || e2e_fail "fewer than 6 matches running after 30 s"
     sleep 0.2
 done
-declare -A PREV
-for id in "${RUNNING[@]}"; do PREV[$id]=$(e2e_redis hget "match:{$id}" bundle); done
 out=$("$DECKHAND" scripts push "$COMPAT" --game dominion --apply-to-running 2>&1) ||
     e2e_fail "compatible push failed: $out"
 COMPAT_SHA=$(current)
-# Matches that started while the push was validated were running at the push too (on a
-# loaded machine the first ones may all end before a worker loads the bundle).
-mapfile -t LATER < <(matches_where status running)
-for id in "${LATER[@]}"; do
-    [[ -n ${PREV[$id]:-} ]] && continue
-    PREV[$id]=$(e2e_redis hget "match:{$id}" bundle)
-    [[ ${PREV[$id]} == "$COMPAT_SHA" ]] || RUNNING+=("$id")
-done
 wait "$BOTS_PID" || e2e_fail "deckhand bots exited with $? ($(tail -n 5 "$E2E_RUN/bots.err"))"
 last=$(grep -v '^[[:space:]]*$' "$BOTS_OUT" | tail -n 1)
 [[ $last == "matches_completed=30 errors=0" ]] || e2e_fail "bots ended with '$last'"
+# A match moved onto the hotfix is one whose match:{ID}:bundles records the move (which
+# matches those are depends on timing: those running when the workers loaded it). Each
+# must name its old bundle, run on the new one and replay with the new Smithy.
 moved=0
-for id in "${RUNNING[@]}"; do
-    [[ $(e2e_redis hget "match:{$id}" bundle) == "$COMPAT_SHA" ]] || continue
-    note=$(e2e_redis lindex "match:{$id}:bundles" 0)
-    [[ $note == "${PREV[$id]} $COMPAT_SHA "* ]] || e2e_fail "match $id moved without a record: '$note'"
+for key in $(e2e_redis --scan --pattern 'match:{*}:bundles'); do
+    id=${key#match:\{}
+    id=${id%\}:bundles}
+    note=$(e2e_redis lindex "$key" -1)
+    read -r from to _ <<<"$note"
+    [[ $to == "$COMPAT_SHA" ]] || continue
+    [[ -n $from && $from != "$COMPAT_SHA" ]] || e2e_fail "match $id moved without a record: '$note'"
+    [[ $(e2e_redis hget "match:{$id}" bundle) == "$COMPAT_SHA" ]] ||
+        e2e_fail "match $id recorded a move to $COMPAT_SHA but runs on another bundle"
     out=$(smithy_of "$id") || e2e_fail "moved match $id does not replay: $out"
     grep -q '^card Smithy cost=4 .*(compatible)$' <<<"$out" || e2e_fail "moved match $id: $out"
     moved=$((moved + 1))
 done
 ((moved > 0)) || e2e_fail "no running match moved onto the compatible bundle"
-e2e_log "--apply-to-running: $moved of ${#RUNNING[@]} running matches moved, recorded, replay"
+e2e_log "--apply-to-running: $moved running matches moved, recorded, replay"
