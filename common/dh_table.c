@@ -4,18 +4,15 @@
  */
 #include "dh_table.h"
 
+#include "dh_hash.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 static uint64_t dh_table_hash(const char *s)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 1099511628211ull;
-    }
-    return h;
+    return dh_fnv1a(DH_FNV_START, s, strlen(s));
 }
 
 int dh_table_init(dh_table *t)

@@ -33,6 +33,7 @@
 #include <lauxlib.h>
 #include <lua.h>
 
+#include "dh_hash.h"
 #include "engine.h"
 
 /* Hard limits on C-side state, which the Lua memory cap does not see. */
@@ -282,12 +283,7 @@ int engine_state_load(engine_state *st, engine_bundle *b, lua_State *L, const ui
 /* FNV-1a, 64 bits: the state hash and the interning tables' string hash. */
 static inline uint64_t engine_fnv1a(const uint8_t *p, size_t len)
 {
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < len; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3ULL;
-    }
-    return h;
+    return dh_fnv1a(DH_FNV_START, p, len);
 }
 
 /* ---- matches -------------------------------------------------------------------------- */

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "dh_hash.h"
 #include "dh_log.h"
 #include "host_output.h"
 
@@ -28,50 +29,35 @@ struct host_seen {
     int64_t *counter; /* each counter's value */
 };
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ b[i]) * 1099511628211ULL;
-    return h;
-}
-
-static uint64_t fnv_str(uint64_t h, const char *s)
-{
-    return fnv(h, s ? s : "", s ? strlen(s) + 1 : 1);
-}
-
-#define FNV_START 1469598103934665603ULL
-
 static uint64_t zone_print(const Deckhand__Zone *z)
 {
-    uint64_t h = fnv(FNV_START, &z->count, sizeof z->count);
-    h = fnv(h, &z->n_cards, sizeof z->n_cards);
+    uint64_t h = dh_fnv1a(DH_FNV_START, &z->count, sizeof z->count);
+    h = dh_fnv1a(h, &z->n_cards, sizeof z->n_cards);
     for (size_t i = 0; i < z->n_cards; i++) {
-        h = fnv(h, &z->cards[i]->entity, sizeof z->cards[i]->entity);
-        h = fnv_str(h, z->cards[i]->name);
+        h = dh_fnv1a(h, &z->cards[i]->entity, sizeof z->cards[i]->entity);
+        h = dh_fnv1a_str(h, z->cards[i]->name);
     }
     return h;
 }
 
 static uint64_t view_shape(const Deckhand__View *v)
 {
-    uint64_t h = fnv(FNV_START, &v->n_zones, sizeof v->n_zones);
+    uint64_t h = dh_fnv1a(DH_FNV_START, &v->n_zones, sizeof v->n_zones);
     for (size_t i = 0; i < v->n_zones; i++) {
-        h = fnv_str(h, v->zones[i]->name);
-        h = fnv(h, &v->zones[i]->owner, sizeof v->zones[i]->owner);
+        h = dh_fnv1a_str(h, v->zones[i]->name);
+        h = dh_fnv1a(h, &v->zones[i]->owner, sizeof v->zones[i]->owner);
     }
-    h = fnv(h, &v->n_counters, sizeof v->n_counters);
+    h = dh_fnv1a(h, &v->n_counters, sizeof v->n_counters);
     for (size_t i = 0; i < v->n_counters; i++) {
-        h = fnv_str(h, v->counters[i]->name);
-        h = fnv(h, &v->counters[i]->owner, sizeof v->counters[i]->owner);
+        h = dh_fnv1a_str(h, v->counters[i]->name);
+        h = dh_fnv1a(h, &v->counters[i]->owner, sizeof v->counters[i]->owner);
     }
-    h = fnv(h, &v->n_players, sizeof v->n_players);
+    h = dh_fnv1a(h, &v->n_players, sizeof v->n_players);
     for (size_t i = 0; i < v->n_players; i++) {
-        h = fnv_str(h, v->players[i]->name);
-        h = fnv(h, &v->players[i]->connected, sizeof v->players[i]->connected);
+        h = dh_fnv1a_str(h, v->players[i]->name);
+        h = dh_fnv1a(h, &v->players[i]->connected, sizeof v->players[i]->connected);
     }
-    return fnv_str(h, v->bundle_id);
+    return dh_fnv1a_str(h, v->bundle_id);
 }
 
 void host_view_forget(host_seat *s)

@@ -4,6 +4,7 @@
 #include "rig_player.h"
 
 #include "dh_client_msg.h"
+#include "dh_hash.h"
 #include "dh_client_view.h"
 #include "dh_test.h"
 
@@ -51,43 +52,30 @@ static bool is_zone(const char *name, const char *base)
     return !strncmp(name, base, n) && (name[n] == '\0' || name[n] == ':');
 }
 
-static uint64_t fnv(uint64_t h, const void *data, size_t len)
-{
-    const unsigned char *b = data;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ b[i]) * 1099511628211ULL;
-    return h;
-}
-
-static uint64_t fnv_str(uint64_t h, const char *s)
-{
-    return fnv(h, s ? s : "", s ? strlen(s) + 1 : 1);
-}
-
 /* A fingerprint of everything a View says about the match, to compare two views. */
 static uint64_t view_sig(const Deckhand__View *v)
 {
-    uint64_t h = 1469598103934665603ULL;
-    h = fnv(h, &v->event_seq, sizeof v->event_seq);
-    h = fnv(h, &v->waiting_for, sizeof v->waiting_for);
-    h = fnv(h, &v->finished, sizeof v->finished);
+    uint64_t h = DH_FNV_START;
+    h = dh_fnv1a(h, &v->event_seq, sizeof v->event_seq);
+    h = dh_fnv1a(h, &v->waiting_for, sizeof v->waiting_for);
+    h = dh_fnv1a(h, &v->finished, sizeof v->finished);
     for (size_t i = 0; i < v->n_zones; i++) {
         const Deckhand__Zone *z = v->zones[i];
-        h = fnv_str(h, z->name);
-        h = fnv(h, &z->owner, sizeof z->owner);
-        h = fnv(h, &z->count, sizeof z->count);
+        h = dh_fnv1a_str(h, z->name);
+        h = dh_fnv1a(h, &z->owner, sizeof z->owner);
+        h = dh_fnv1a(h, &z->count, sizeof z->count);
         for (size_t k = 0; k < z->n_cards; k++) {
-            h = fnv(h, &z->cards[k]->entity, sizeof z->cards[k]->entity);
-            h = fnv_str(h, z->cards[k]->name);
+            h = dh_fnv1a(h, &z->cards[k]->entity, sizeof z->cards[k]->entity);
+            h = dh_fnv1a_str(h, z->cards[k]->name);
         }
     }
     for (size_t i = 0; i < v->n_counters; i++) {
-        h = fnv_str(h, v->counters[i]->name);
-        h = fnv(h, &v->counters[i]->owner, sizeof v->counters[i]->owner);
-        h = fnv(h, &v->counters[i]->value, sizeof v->counters[i]->value);
+        h = dh_fnv1a_str(h, v->counters[i]->name);
+        h = dh_fnv1a(h, &v->counters[i]->owner, sizeof v->counters[i]->owner);
+        h = dh_fnv1a(h, &v->counters[i]->value, sizeof v->counters[i]->value);
     }
     if (v->decision)
-        h = fnv(h, &v->decision->decision_id, sizeof v->decision->decision_id);
+        h = dh_fnv1a(h, &v->decision->decision_id, sizeof v->decision->decision_id);
     return h;
 }
 
