@@ -15,17 +15,15 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
+#include "dh_clock.h"
 #include "rig_worker.h"
 
 static long matches = 64, commands = 4000;
 
 static double now_s(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    return (double)dh_now_ns() / 1e9;
 }
 
 /* Answer the pending decision of every match once (at most left of them), flushing every

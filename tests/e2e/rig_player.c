@@ -4,6 +4,7 @@
 #include "rig_player.h"
 
 #include "dh_client_msg.h"
+#include "dh_clock.h"
 #include "dh_hash.h"
 #include "dh_client_view.h"
 #include "dh_test.h"
@@ -14,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 pl_watch_counts pl_watch;
@@ -22,9 +22,7 @@ char pl_gateway[128], pl_gateway_ws[160];
 
 long long pl_now_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return (long long)dh_now_ms(); /* signed: the waits subtract */
 }
 
 static void violation(const pl_player *p, const char *fmt, ...)
