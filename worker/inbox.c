@@ -9,24 +9,27 @@
 
 #include "dh_grow.h"
 
-void inbox_init(inbox *q)
+void inbox_init(inbox *q, size_t max)
 {
     memset(q, 0, sizeof *q);
+    q->max = max ? max : INBOX_MAX;
 }
 
 void inbox_free(inbox *q)
 {
     for (size_t i = 0; i < q->n; i++)
         deckhand__internal__internal__free_unpacked(q->v[q->head + i].msg, NULL);
+    size_t max = q->max;
     free(q->v);
     memset(q, 0, sizeof *q);
+    q->max = max;
 }
 
 bool inbox_full(const inbox *q, const Deckhand__Internal__Internal *msg)
 {
     bool away = msg->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND &&
                 msg->player_command->body_case == DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_AWAY;
-    return !away && q->n >= INBOX_MAX;
+    return !away && q->n >= q->max;
 }
 
 int inbox_push(inbox *q, const char *route, Deckhand__Internal__Internal *msg)

@@ -4,7 +4,8 @@
  *
  * The loop reads the gateways' PlayerCommands into the inbox as fast as they come and the
  * host works them off in time-bounded batches, so bulk work never holds up the beat
- * (docs/ARCHITECTURE.md, "Liveness"). The inbox holds at most INBOX_MAX commands: one
+ * (docs/ARCHITECTURE.md, "Liveness"). The inbox holds at most max commands (INBOX_MAX
+ * unless --inbox-max says otherwise): one
  * that finds it full is answered OVERLOADED at once (the client retries later) instead of
  * waiting behind seconds of work. An Away (a dropped connection, no reply) is never
  * refused: it is kept whatever the length, so the host always learns of it.
@@ -18,8 +19,8 @@
 #include "dh_zmq.h"
 #include "internal.pb-c.h"
 
-/* About 0.15 s of work at the worker's ~150 us per command: the longest a command waits
- * here before the host looks at it. */
+/* The default bound: about 0.15 s of work at the worker's ~150 us per command: the longest a
+ * command waits here before the host looks at it. */
 #define INBOX_MAX 1000
 
 typedef struct {
@@ -30,12 +31,14 @@ typedef struct {
 typedef struct {
     inbox_item *v; /* v[head .. head+n) are queued, oldest first */
     size_t head, n, cap;
+    size_t max; /* refuse commands beyond this many queued */
 } inbox;
 
-void inbox_init(inbox *q);
+/* An empty inbox bounded at max commands (INBOX_MAX when 0). */
+void inbox_init(inbox *q, size_t max);
 /* Free every queued message and the array. */
 void inbox_free(inbox *q);
-/* Whether a command must be refused now: the inbox holds INBOX_MAX (Aways are always
+/* Whether a command must be refused now: the inbox holds max (Aways are always
  * taken). */
 bool inbox_full(const inbox *q, const Deckhand__Internal__Internal *msg);
 /* Queue msg from route; the inbox owns msg from here. -1 when out of memory (msg is then

@@ -58,10 +58,10 @@ static void worker_on_signal(int sig)
     worker_stop = 1;
 }
 
-static int worker_run(host *h, dh_ops *ops, dh_gauge *active)
+static int worker_run(host *h, dh_ops *ops, dh_gauge *active, size_t inbox_max)
 {
     worker_loop l;
-    worker_loop_init(&l, dh_now_ms());
+    worker_loop_init(&l, dh_now_ms(), inbox_max);
     int rc = 0;
     while (!worker_stop) {
         zmq_pollitem_t items[] = {
@@ -98,7 +98,7 @@ static void worker_endpoint(void *router, const char *bind, char *out, size_t ca
 static const char worker_usage[] =
     "usage: deckhand-worker [--bind ENDPOINT] [--endpoint ENDPOINT] [--matchmaker ENDPOINT]\n"
     "                       [--redis URL] [--scripts DIR] [--capacity N] [--id ID]\n"
-    "                       [--http HOST:PORT]\n"
+    "                       [--http HOST:PORT] [--inbox-max N]\n"
     "\n"
     "  --bind        ZeroMQ ROUTER endpoint gateways connect to (DECKHAND_WORKER_BIND,\n"
     "                tcp://127.0.0.1:5570)\n"
@@ -109,12 +109,16 @@ static const char worker_usage[] =
     "  --scripts     the embedded default bundle's folder (DECKHAND_SCRIPTS, ./scripts)\n"
     "  --capacity    most matches hosted at once (DECKHAND_WORKER_CAPACITY, 1000)\n"
     "  --id          this worker's id (DECKHAND_WORKER_ID, wk-HOST-PID)\n"
-    "  --http        operator port: /healthz, /readyz, /metrics (DECKHAND_WORKER_HTTP)\n";
+    "  --http        operator port: /healthz, /readyz, /metrics (DECKHAND_WORKER_HTTP)\n"
+    "  --inbox-max   commands queued before more are refused OVERLOADED\n"
+    "                (DECKHAND_WORKER_INBOX_MAX, 1000)\n";
 
 static const dh_flag_spec worker_flags[] = {
-    {"bind", DH_FLAG_VALUE},     {"matchmaker", DH_FLAG_VALUE}, {"redis", DH_FLAG_VALUE},
-    {"scripts", DH_FLAG_VALUE},  {"capacity", DH_FLAG_INT},     {"id", DH_FLAG_VALUE},
-    {"endpoint", DH_FLAG_VALUE}, {"http", DH_FLAG_VALUE},       {NULL, 0}};
+    {"bind", DH_FLAG_VALUE},     {"matchmaker", DH_FLAG_VALUE},
+    {"redis", DH_FLAG_VALUE},    {"scripts", DH_FLAG_VALUE},
+    {"capacity", DH_FLAG_INT},   {"id", DH_FLAG_VALUE},
+    {"endpoint", DH_FLAG_VALUE}, {"http", DH_FLAG_VALUE},
+    {"inbox-max", DH_FLAG_INT},  {NULL, 0}};
 
 int main(int argc, char **argv)
 {
@@ -136,6 +140,7 @@ int main(int argc, char **argv)
     const char *id = dh_flags_str(&f, "id", "DECKHAND_WORKER_ID", default_id);
     const char *advertise = dh_flags_str(&f, "endpoint", "DECKHAND_WORKER_ENDPOINT", NULL);
     const char *http = dh_flags_str(&f, "http", "DECKHAND_WORKER_HTTP", NULL);
+    long inbox_max = dh_flags_int(&f, "inbox-max", "DECKHAND_WORKER_INBOX_MAX", INBOX_MAX);
 
     char component[160];
     snprintf(component, sizeof component, "worker %s", id);
@@ -155,6 +160,10 @@ int main(int argc, char **argv)
 
     if (capacity <= 0 || capacity > 1000000) {
         dh_error("bad --capacity %ld", capacity);
+        goto err;
+    }
+    if (inbox_max <= 0 || inbox_max > 1000000) {
+        dh_error("bad --inbox-max %ld", inbox_max);
         goto err;
     }
     if (strlen(id) > DH_ZMQ_ID_MAX || !*id) {
@@ -218,7 +227,7 @@ int main(int argc, char **argv)
     size_t ngames = engine_bundle_games(bundle, games, GAMES_MAX);
     dh_info("serving %zu games (bundle %.12s) on %s, matchmaker %s, redis %s", ngames,
             engine_bundle_id(bundle), endpoint, mm_addr, redis_url);
-    if (worker_run(&h, &ops, &active) == 0) {
+    if (worker_run(&h, &ops, &active, (size_t)inbox_max) == 0) {
         dh_info("stopping with %zu matches", host_active(&h));
         rc = 0;
     }

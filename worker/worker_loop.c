@@ -14,11 +14,11 @@
 #define TICK_MS        100  /* timers are checked at least this often */
 #define TICK_BUSY_MS   5    /* ...and this often while bots play seats */
 
-void worker_loop_init(worker_loop *l, uint64_t now_ms)
+void worker_loop_init(worker_loop *l, uint64_t now_ms, size_t inbox_max)
 {
     *l = (worker_loop){
         .batch_ms = WORKER_BATCH_MS, .next_owned = now_ms + OWNED_CHECK_MS, .last_wake = now_ms};
-    inbox_init(&l->in);
+    inbox_init(&l->in, inbox_max);
 }
 
 void worker_loop_free(worker_loop *l)

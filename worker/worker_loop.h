@@ -33,7 +33,8 @@ typedef struct {
     bool beaten; /* a beat went out (readiness) */
 } worker_loop;
 
-void worker_loop_init(worker_loop *l, uint64_t now_ms);
+/* A loop whose inbox refuses commands beyond inbox_max queued (INBOX_MAX when 0). */
+void worker_loop_init(worker_loop *l, uint64_t now_ms, size_t inbox_max);
 void worker_loop_free(worker_loop *l);
 /* How long the poll before the next turn may wait, in ms (0: work is queued). */
 long worker_loop_timeout(const worker_loop *l, uint64_t now_ms);

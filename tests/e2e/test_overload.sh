@@ -4,12 +4,14 @@
 # cluster answers (about 1,500 commands/s on this sanitized build). The workers keep beating between their
 # time-bounded batches (docs/ARCHITECTURE.md, "Liveness"), so the matchmaker never takes
 # a live worker for dead and moves nothing; nothing crashes and every match finishes.
-# (Each bot has one command in flight, so the workers' inboxes stay under their bound
-# here; tests/unit/test_worker_loop.c drives one past it, into OVERLOADED replies.)
+# Each bot has one command in flight, so about 200 can queue at a worker: the workers run
+# with --inbox-max 24 (through its variable) to be driven past their bound, and must answer
+# the excess OVERLOADED, which the bots retry, rather than queue it or fall over.
 # shellcheck source=SCRIPTDIR/e2e_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 
 MATCHES=200
+export DECKHAND_WORKER_INBOX_MAX=24
 e2e_start 22500 2
 e2e_log "deckhand bots: $((MATCHES * 2)) unpaced players, $MATCHES matches"
 started=$SECONDS
@@ -27,3 +29,15 @@ mm_log=$E2E_RUN/logs/matchmaker.log
 ! grep -q 'adopted at epoch' "$E2E_RUN"/logs/worker-*.log ||
     e2e_fail "a match moved between live workers"
 e2e_check_finished "$MATCHES"
+
+# Past saturation is shown by the refusals: OVERLOADED answers counted by the workers, and
+# retried by the bots (their summary line).
+overloaded=0
+for url in "$DECKHAND_HTTP_WORKER_1" "$DECKHAND_HTTP_WORKER_2"; do
+    n=$(curl -fsS "http://$url/metrics" |
+        sed -n 's/^deckhand_worker_replies_refused_total{code="OVERLOADED"} \([0-9]*\)$/\1/p')
+    overloaded=$((overloaded + ${n:-0}))
+done
+e2e_log "OVERLOADED replies: $overloaded"
+((overloaded > 0)) || e2e_fail "no worker answered OVERLOADED: the run never passed saturation"
+e2e_summary_at_least "$(grep -E "^bots: retried=" "$E2E_RUN/bots.err" | tail -n 1)" retried 1 "no bot retried a refusal"

@@ -104,7 +104,7 @@ static void test_worker_loop_beats_on_time_through_a_long_burst(void)
     uint64_t start = dh_now_ms(), last = start, gap = 0, cmd = 1;
     size_t beats = 0;
     gw_tally t = {0};
-    worker_loop_init(&l, start);
+    worker_loop_init(&l, start, 0);
     /* keep the inbox fuller than the host can work, for 2.5 s: batches of 10 ms cannot
      * work the 1000 commands that come each turn, however fast a Resync is worked */
     l.batch_ms = 10;
@@ -135,13 +135,16 @@ static void test_worker_loop_beats_on_time_through_a_long_burst(void)
     rig_worker_close(&r);
 }
 
-static void test_worker_loop_refuses_past_the_inbox_and_works_the_retry(void)
+/* A burst of 3,000 commands (three of the loop's 1,000-message reads) against an inbox
+ * bounded at max (0: the default, 1,000). */
+static void refuses_past_the_inbox(size_t max)
 {
     rig_worker r;
     open_on_real_clock(&r, "m-over");
     worker_loop l;
     gw_tally t = {0};
-    worker_loop_init(&l, dh_now_ms());
+    worker_loop_init(&l, dh_now_ms(), max);
+    size_t bound = max ? max : INBOX_MAX;
     l.batch_ms = 0; /* one command per turn: the inbox cannot keep up */
     size_t n = 3 * INBOX_MAX;
     for (uint64_t cmd = 1; cmd <= n; cmd++)
@@ -151,8 +154,9 @@ static void test_worker_loop_refuses_past_the_inbox_and_works_the_retry(void)
         gw_count(&r, &t);
     }
     CU_ASSERT_EQUAL(t.replies, n);
-    /* turn 1 queues 1000 and works one; turns 2 and 3 find room for one each */
-    CU_ASSERT_EQUAL(t.overloaded, n - INBOX_MAX - 2);
+    /* turn 1 reads 1,000, queues a full inbox and works one; turns 2 and 3 read 1,000 each
+     * and find room for one each */
+    CU_ASSERT_EQUAL(t.overloaded, n - bound - 2);
     CU_ASSERT_EQUAL_FATAL(inbox_len(&l.in), 0);
     /* the refusal was not remembered: the same cmd_id again is worked */
     CU_ASSERT_TRUE_FATAL(t.first_overloaded > 0);
@@ -169,6 +173,17 @@ static void test_worker_loop_refuses_past_the_inbox_and_works_the_retry(void)
     rig_worker_close(&r);
 }
 
+static void test_worker_loop_refuses_past_the_inbox_and_works_the_retry(void)
+{
+    refuses_past_the_inbox(0);
+}
+
+/* --inbox-max: a smaller bound is the one kept. */
+static void test_worker_loop_refuses_past_a_configured_inbox_bound(void)
+{
+    refuses_past_the_inbox(40);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -176,6 +191,8 @@ int main(void)
          test_worker_loop_beats_on_time_through_a_long_burst},
         {"worker_loop_refuses_past_the_inbox_and_works_the_retry",
          test_worker_loop_refuses_past_the_inbox_and_works_the_retry},
+        {"worker_loop_refuses_past_a_configured_inbox_bound",
+         test_worker_loop_refuses_past_a_configured_inbox_bound},
         {NULL, NULL},
     };
     return rig_worker_main("worker_loop", cases);
