@@ -64,6 +64,7 @@ typedef struct {
     int lost_gw;            /* the gateway of the connection it lost */
     long long reconnect_at; /* when to try to reconnect, 0: connected */
     long long down_since;   /* when the connection was lost */
+    unsigned long conn_seq; /* bumped at each new connection, so the loop re-registers it */
 
     /* chaos */
     long drop_after; /* drop the connection after this many answers, 0: never */

@@ -1,9 +1,9 @@
 /*
  * bots_loop.c: the connections of `deckhand bots` (start, lose, reconnect across
- * gateways) and the one poll() loop that drives every bot and its timers.
+ * gateways) and the one epoll loop that drives every bot and its timers.
  */
 #include <errno.h>
-#include <poll.h>
+#include <sys/epoll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +82,7 @@ static void bots_reconnect(bots_run *r, bot *b, long long now)
     return;
 resumed:
     b->c = c;
+    b->conn_seq++;
     memcpy(b->token, token, sizeof token);
     b->reconnect_at = 0;
     b->down_since = 0;
@@ -158,6 +159,7 @@ int bots_start(bots_run *r)
         b->backoff = BOTS_BACKOFF_MIN;
         b->gw = b->lost_gw = i % r->naddrs;
         b->c = dh_client_connect(r->addrs[b->gw], err, sizeof err);
+        b->conn_seq++;
         if (!b->c) {
             fprintf(stderr, "bots: %s: %s\n", b->name, err);
             return -1;
@@ -220,11 +222,68 @@ void bots_leave(bots_run *r)
     free(cmd);
 }
 
+/* The loop's epoll set: each bot's connection registered under its index, and which
+ * connection (bot.conn_seq) that was, so a reconnect is registered again even when the
+ * new socket got the old descriptor number back. A closed socket leaves the set by
+ * itself. One epoll_wait costs what the ready sockets cost, where a poll() over every
+ * player cost what all of them do (docs/BENCHMARKS.md, the load generator). */
+typedef struct {
+    int ep;
+    unsigned long *seq; /* per bot: the conn_seq registered, 0: none */
+    bool *ready;        /* per bot: its socket is readable (this turn) */
+    struct epoll_event *ev;
+} bots_epoll;
+
+static int bots_epoll_open(bots_epoll *e, int n)
+{
+    *e = (bots_epoll){.ep = epoll_create1(EPOLL_CLOEXEC)};
+    n = n > 0 ? n : 1;
+    e->seq = calloc((size_t)n, sizeof *e->seq);
+    e->ready = calloc((size_t)n, sizeof *e->ready);
+    e->ev = calloc((size_t)n, sizeof *e->ev);
+    return e->ep >= 0 && e->seq && e->ready && e->ev ? 0 : -1;
+}
+
+static void bots_epoll_close(bots_epoll *e)
+{
+    if (e->ep >= 0)
+        close(e->ep);
+    free(e->seq);
+    free(e->ready);
+    free(e->ev);
+}
+
+/* Register bot i's connection if it is new to the set. */
+static void bots_epoll_watch(bots_epoll *e, const bot *b, int i)
+{
+    if (!b->c || e->seq[i] == b->conn_seq)
+        return;
+    struct epoll_event ev = {.events = EPOLLIN, .data.u32 = (uint32_t)i};
+    int fd = dh_client_fd(b->c);
+    if (epoll_ctl(e->ep, EPOLL_CTL_ADD, fd, &ev) < 0 && errno == EEXIST)
+        epoll_ctl(e->ep, EPOLL_CTL_MOD, fd, &ev);
+    e->seq[i] = b->conn_seq;
+}
+
+/* Wait up to wait_ms and mark the bots whose socket is readable; -1 on failure. */
+static int bots_epoll_wait(bots_epoll *e, int n, long long wait_ms)
+{
+    memset(e->ready, 0, (size_t)n * sizeof *e->ready);
+    int got = epoll_wait(e->ep, e->ev, n, (int)wait_ms);
+    if (got < 0)
+        return errno == EINTR ? 0 : -1;
+    for (int k = 0; k < got; k++)
+        if (e->ev[k].data.u32 < (uint32_t)n)
+            e->ready[e->ev[k].data.u32] = true;
+    return 0;
+}
+
 void bots_loop(bots_run *r, long timeout_s)
 {
-    struct pollfd *pfds = calloc((size_t)r->n, sizeof *pfds);
-    if (!pfds) {
-        fprintf(stderr, "bots: out of memory\n");
+    bots_epoll e;
+    if (bots_epoll_open(&e, r->n) < 0) {
+        fprintf(stderr, "bots: cannot set up the loop: %s\n", strerror(errno));
+        bots_epoll_close(&e);
         r->errors++;
         return;
     }
@@ -254,23 +313,21 @@ void bots_loop(bots_run *r, long timeout_s)
             wait = r->stop_at > now ? r->stop_at - now : 0;
         for (int i = 0; i < r->n; i++) {
             bot *b = &r->bots[i];
-            pfds[i].fd = b->c ? dh_client_fd(b->c) : -1;
-            pfds[i].events = POLLIN;
-            pfds[i].revents = 0;
+            bots_epoll_watch(&e, b, i);
             if (b->c && dh_client_pending(b->c))
                 wait = 0;
             if (b->c && b->has_answer && !b->answer_cmd)
                 r->last_progress = now; /* waiting on our own pacing is not a stall */
             wait = bots_next_timer(r, b, now, wait);
         }
-        if (poll(pfds, (nfds_t)r->n, (int)wait) < 0 && errno != EINTR)
+        if (bots_epoll_wait(&e, r->n, wait) < 0)
             break;
         for (int i = 0; i < r->n && !r->broken; i++) {
             bot *b = &r->bots[i];
-            if (b->c && (pfds[i].revents || dh_client_pending(b->c)))
+            if (b->c && (e.ready[i] || dh_client_pending(b->c)))
                 bots_drain(r, b);
         }
         bots_timers(r, cli_now_ms());
     }
-    free(pfds);
+    bots_epoll_close(&e);
 }
