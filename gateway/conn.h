@@ -55,9 +55,12 @@ struct gw_conn {
     double rate_tokens;
     uint64_t rate_ms;
     char queued[64]; /* the game last joined and not yet left or matched, "" for none */
-    /* the match the player was last seen in (MatchFound, Choose, Resync), "" for none or
-     * after its GameOver: where a disconnect is reported (PlayerCommand.away) */
-    char match[GW_MATCH_ID_MAX];
+    /* the matches the player is seated in, as far as this gateway knows: from MatchFound,
+     * or a worker's answer to a Choose or Resync that shows the seat (never from what the
+     * client names: a refused id must not hide the real match); "" slots are free; a
+     * GameOver frees its slot. Where a disconnect is reported (PlayerCommand.away). */
+    char matches[GW_CONN_MATCHES][GW_MATCH_ID_MAX];
+    unsigned match_next; /* the slot a fifth match takes (the oldest) when all are used */
 };
 
 /* Set up the once-per-loop-turn flush of connections' output. */

@@ -46,7 +46,8 @@
 #define GW_HELLO_PERIOD   1000  /* ms between GatewayHellos */
 #define GW_RATE_PER_SEC   50.0
 #define GW_RATE_BURST     100.0
-#define GW_MATCH_ID_MAX   128 /* a match id with its NUL; longer ids are routed but not tracked */
+#define GW_MATCH_ID_MAX   128 /* a match id with its NUL; longer ids are refused (BAD_REQUEST) */
+#define GW_CONN_MATCHES   4   /* matches a connection remembers its player is seated in */
 /* Descriptors kept back from --max-conns's default for ZeroMQ, Redis and the operator
  * port: GW_FD_RESERVE plus one sixteenth of the limit. */
 #define GW_FD_RESERVE 64
