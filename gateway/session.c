@@ -21,6 +21,8 @@
 #include "route.h"
 
 #define SESSION_NAME_MAX 32
+/* A game or a queue mode: what the matchmaker's fields hold (matchmaker/queue.h). */
+#define SESSION_QUEUE_TEXT_MAX 63
 
 void session_open(gw_conn *c)
 {
@@ -118,6 +120,20 @@ static bool session_name_valid(const char *name)
     return true;
 }
 
+/* A client's string that goes on to another process and into log lines (a game, a mode, a
+ * match id): at most max printable ASCII characters, no control character (a newline in
+ * a mode once forged a matchmaker log line); empty only when may_be_empty. NULL is empty. */
+static bool session_text_valid(const char *s, size_t max, bool may_be_empty)
+{
+    size_t n = s ? strlen(s) : 0;
+    if (n > max || (n == 0 && !may_be_empty))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e)
+            return false;
+    return true;
+}
+
 /* "p-" + 16 random hex characters. */
 static int session_new_player_id(char *out, size_t outlen)
 {
@@ -143,7 +159,7 @@ static int session_bind(gw_conn *c, const char *player_id, const char *name)
                 (unsigned long long)c->serial, (unsigned long long)old->serial);
         old->authed = false; /* its close must not unbind the new connection */
         snprintf(c->queued, sizeof c->queued, "%s", old->queued);
-        snprintf(c->match, sizeof c->match, "%s", old->match);
+        memcpy(c->matches, old->matches, sizeof c->matches);
         conn_close(old, true);
     }
     snprintf(c->player_id, sizeof c->player_id, "%s", player_id);
@@ -257,11 +273,22 @@ static void session_dispatch(gw_conn *c, const Deckhand__ClientMessage *m)
             session_reply(c, id, DECKHAND__ERROR_CODE__BAD_REQUEST, "QueueJoin needs a game");
             return;
         }
+        if (!session_text_valid(m->queue_join->game, SESSION_QUEUE_TEXT_MAX, false) ||
+            !session_text_valid(m->queue_join->mode, SESSION_QUEUE_TEXT_MAX, true)) {
+            session_reply(c, id, DECKHAND__ERROR_CODE__BAD_REQUEST,
+                          "game and mode must be at most 63 printable ASCII characters");
+            return;
+        }
         rc = mmreq_join(g, c, id, m->queue_join);
         if (rc == DECKHAND__ERROR_CODE__OK)
             snprintf(c->queued, sizeof c->queued, "%s", m->queue_join->game);
         break;
     case DECKHAND__CLIENT_MESSAGE__BODY_QUEUE_LEAVE:
+        if (!session_text_valid(m->queue_leave->game, SESSION_QUEUE_TEXT_MAX, true)) {
+            session_reply(c, id, DECKHAND__ERROR_CODE__BAD_REQUEST,
+                          "game must be at most 63 printable ASCII characters");
+            return;
+        }
         rc = mmreq_leave(g, c, id, m->queue_leave);
         if (rc == DECKHAND__ERROR_CODE__OK)
             c->queued[0] = '\0';
@@ -273,6 +300,11 @@ static void session_dispatch(gw_conn *c, const Deckhand__ClientMessage *m)
         if (id == 0) {
             /* cmd_id 0 is the gateway's own attach; the worker does not answer it. */
             session_reply(c, id, DECKHAND__ERROR_CODE__BAD_REQUEST, "cmd_id must not be 0");
+            return;
+        }
+        if (!session_text_valid(match, GW_MATCH_ID_MAX - 1, true)) {
+            session_reply(c, id, DECKHAND__ERROR_CODE__BAD_REQUEST,
+                          "match_id must be at most 127 printable ASCII characters");
             return;
         }
         rc = route_player_command(g, c, id, match ? match : "", choose ? m->choose : NULL,
