@@ -10,6 +10,7 @@
 #include <wslay/wslay.h>
 
 #include "dh_frame.h"
+#include "dh_ws.h"
 #include "dh_token.h"
 #include "gw.h"
 
@@ -45,8 +46,7 @@ struct gw_conn {
     wslay_event_context_ptr ws;
     const uint8_t *ws_in; /* bytes of the current read not yet given to wslay */
     size_t ws_in_len;
-    uint64_t ws_msg_bytes; /* size of the message being received, across fragments */
-    bool ws_too_big;
+    dh_ws_guard ws_guard; /* refuses a message over the frame limit at its header */
 
     /* session (session.c) */
     bool authed;
