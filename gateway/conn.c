@@ -499,6 +499,7 @@ void conn_adopt(gw *g, int fd, bool ws)
         char ip[32];
         uv_ip4_name(in, ip, sizeof ip);
         snprintf(c->peer, sizeof c->peer, "%s:%d", ip, ntohs(in->sin_port));
+        snprintf(c->addr, sizeof c->addr, "%s", ip);
     }
     if (!ws)
         c->gw->conn_events.open(c);

@@ -34,6 +34,7 @@ struct gw_conn {
     uint64_t opened_at;
     uint64_t closing_since;
     char peer[64];
+    char addr[48];   /* the peer's address alone: what a flood ban names */
     size_t wq_bytes; /* bytes handed to libuv and not yet written */
     uint8_t *out;    /* bytes appended this loop turn, written by the flush; NULL when none */
     size_t out_len, out_cap;
@@ -54,7 +55,13 @@ struct gw_conn {
     char name[DH_TOKEN_NAME_MAX];
     double rate_tokens;
     uint64_t rate_ms;
-    char queued[64]; /* the game last joined and not yet left or matched, "" for none */
+    /* flood.c: the debt of refused messages, draining at the rate limit */
+    double flood_debt;
+    uint64_t flood_ms;
+    uint64_t rate_refused;      /* messages refused RATE_LIMITED */
+    uint64_t rate_silent;       /* of those, without a Reply since the last one sent */
+    uint64_t rate_silent_total; /* of those, without a Reply */
+    char queued[64];            /* the game last joined and not yet left or matched, "" for none */
     /* the matches the player is seated in, as far as this gateway knows: from MatchFound,
      * or a worker's answer to a Choose or Resync that shows the seat (never from what the
      * client names: a refused id must not hide the real match); "" slots are free; a

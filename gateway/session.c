@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "dh_log.h"
+#include "flood.h"
 #include "mmreq.h"
 #include "route.h"
 
@@ -27,7 +28,7 @@
 void session_open(gw_conn *c)
 {
     c->rate_tokens = GW_RATE_BURST;
-    c->rate_ms = uv_now(c->gw->loop);
+    c->rate_ms = c->flood_ms = uv_now(c->gw->loop);
 }
 
 gw_conn *session_find(gw *g, const char *player_id)
@@ -106,6 +107,26 @@ static bool session_rate_ok(gw_conn *c)
         return false;
     c->rate_tokens -= 1.0;
     return true;
+}
+
+/* A message past the rate limit: refused with RATE_LIMITED, refused silently once the
+ * connection's refusals pile up, or the end of a flooding connection (flood.h). */
+static void session_rate_limited(gw_conn *c, uint64_t cmd_id)
+{
+    char text[192];
+    switch (flood_refused(c)) {
+    case FLOOD_REPLY:
+        flood_reply_text(c, text, sizeof text);
+        session_reply(c, cmd_id, DECKHAND__ERROR_CODE__RATE_LIMITED, text);
+        break;
+    case FLOOD_SILENT:
+        break;
+    case FLOOD_DROP:
+        flood_drop_text(c, text, sizeof text);
+        session_reply(c, 0, DECKHAND__ERROR_CODE__RATE_LIMITED, text);
+        flood_drop(c);
+        break;
+    }
 }
 
 /* 1..32 printable ASCII characters, not starting or ending with a space. */
@@ -187,6 +208,15 @@ static void session_hello(gw_conn *c, uint64_t cmd_id, const Deckhand__Hello *h)
         }
         snprintf(player_id, sizeof player_id, "%s", claims.player_id);
         name = claims.name;
+        char key[DH_TOKEN_ID_MAX + 8];
+        flood_player_key(key, sizeof key, player_id);
+        if (flood_banned(g, key)) {
+            dh_counter_inc(&g->stats.banned);
+            session_reply(c, cmd_id, DECKHAND__ERROR_CODE__RATE_LIMITED,
+                          "this player was disconnected for flooding; try again later");
+            conn_close(c, true);
+            return;
+        }
     } else {
         name = h->name ? h->name : "";
         if (!session_name_valid(name)) {
@@ -328,7 +358,7 @@ void session_on_frame(gw_conn *c, const uint8_t *data, size_t len)
         return;
     }
     if (!session_rate_ok(c))
-        session_reply(c, m->cmd_id, DECKHAND__ERROR_CODE__RATE_LIMITED, "too many messages");
+        session_rate_limited(c, m->cmd_id);
     else
         session_dispatch(c, m);
     deckhand__client_message__free_unpacked(m, NULL);
