@@ -297,8 +297,10 @@ static int conn_ws_start(gw_conn *c)
     if (wslay_event_context_server_init(&c->ws, &cbs, c) != 0)
         return -1;
     /* A backstop: the frame guard (conn_ws_feed) refuses a larger message at its header,
-     * with a BAD_FRAME Reply, before wslay sees it. */
-    wslay_event_config_set_max_recv_msg_length(c->ws, (uint64_t)c->gw->max_frame);
+     * with a BAD_FRAME Reply, before wslay sees it. wslay applies it to control frames
+     * too, which may carry 125 bytes whatever --max-frame says. */
+    uint64_t max = c->gw->max_frame < 125 ? 125 : (uint64_t)c->gw->max_frame;
+    wslay_event_config_set_max_recv_msg_length(c->ws, max);
     return 0;
 }
 
