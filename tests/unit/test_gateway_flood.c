@@ -4,8 +4,9 @@
  * bounded number of RATE_LIMITED Replies, not one per message, then a last
  * Reply{cmd_id 0, RATE_LIMITED} saying how many were refused without a reply, and is
  * disconnected; its address is refused for --flood-ban-ms (2 s here, through the
- * environment) on TCP and WebSocket, and welcome again after it; a connection that was
- * already open is not affected. A client that only leans on its limit is never dropped.
+ * environment) on TCP and WebSocket, and so is its player's token, and both are welcome
+ * again after it; a connection that was already open is not affected. A client that only leans on
+ * its limit is never dropped.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,10 +45,12 @@ static bool read_until_closed(rg_client *c, int *limited, char *last, size_t n)
 
 static void test_gateway_flood_is_disconnected_then_banned(void)
 {
-    char last[256];
+    char last[256], token[DH_TOKEN_MAX];
     int limited = 0;
     rg_client *bystander = rg_open_as("ruth", NULL);
-    rg_client *c = rg_open_as("flo", NULL);
+    rg_client *spare = rg_open(); /* opened before the ban: the address ban does not touch it */
+    rg_client *c = rg_open();
+    rg_login(c, "flo", NULL, token);
     uint64_t t0 = dh_test_now_ms();
     for (int i = 0; i < 3000; i++)
         rg_send_ping(c, (uint64_t)(10 + i), (uint64_t)i);
@@ -74,6 +77,13 @@ static void test_gateway_flood_is_disconnected_then_banned(void)
     CU_ASSERT(rg_read_some(fd, buf, sizeof buf - 1, 3000) > 0);
     CU_ASSERT_EQUAL(strncmp(buf, "HTTP/1.1 429", 12), 0);
     close(fd);
+
+    /* The flooder's player is banned too: its token does not resume it, even on a
+     * connection the address ban did not stop. */
+    rg_send_hello(spare, 1, "", token);
+    rg_expect_reply(spare, 1, DECKHAND__ERROR_CODE__RATE_LIMITED);
+    rg_expect_closed(spare);
+    rg_close(spare);
 
     /* The connection that was already open carries on. */
     rg_send_ping(bystander, 5, 55);
