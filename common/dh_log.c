@@ -1,5 +1,10 @@
 /*
  * dh_log.c: see dh_log.h. Kept deliberately small: one process, one thread, stderr.
+ *
+ * Every line's formatted text is escaped before it is written (log_escape): a newline,
+ * carriage return, ESC or any other control byte a client slipped into an argument (a
+ * queue mode, a game, a match id) comes out as \n, \r or \xHH, so no caller can start a
+ * forged line or drive an operator's terminal. Bytes from 0x80 up pass unchanged (UTF-8).
  */
 #include "dh_log.h"
 
@@ -31,6 +36,37 @@ void dh_log_init(const char *component)
         log_threshold = DH_LOG_ERROR;
 }
 
+/* Copy the NUL-terminated in to out (n bytes), control bytes escaped; a text that does not
+ * fit ends in "...". */
+static void log_escape(const char *in, char *out, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)in; *p; p++) {
+        char esc[5];
+        size_t k = 0;
+        if (*p == '\n' || *p == '\r' || *p == '\t') {
+            esc[k++] = '\\';
+            esc[k++] = *p == '\n' ? 'n' : *p == '\r' ? 'r' : 't';
+        } else if (*p < 0x20 || *p == 0x7f) {
+            esc[k++] = '\\';
+            esc[k++] = 'x';
+            esc[k++] = hex[*p >> 4];
+            esc[k++] = hex[*p & 15];
+        } else {
+            esc[k++] = (char)*p;
+        }
+        if (o + k + 4 > n) { /* room for "..." and the NUL */
+            memcpy(out + o, "...", 3);
+            o += 3;
+            break;
+        }
+        memcpy(out + o, esc, k);
+        o += k;
+    }
+    out[o] = '\0';
+}
+
 static void log_line(dh_log_level level, const char *fmt, va_list ap, unsigned long long suppressed)
 {
     static const char *names[] = {"DEBUG", "INFO", "WARN", "ERROR"};
@@ -40,8 +76,9 @@ static void log_line(dh_log_level level, const char *fmt, va_list ap, unsigned l
     gmtime_r(&tv.tv_sec, &tm);
     char stamp[32];
     strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
-    char line[2048];
-    vsnprintf(line, sizeof line, fmt, ap);
+    char raw[2048], line[2048 + 64];
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    log_escape(raw, line, sizeof line);
     if (suppressed)
         fprintf(stderr, "%s.%03ldZ %s %s: %s (%llu more suppressed)\n", stamp,
                 (long)(tv.tv_usec / 1000), names[level], log_component, line, suppressed);

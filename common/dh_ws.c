@@ -54,8 +54,18 @@ static bool ws_list_has(const char *v, size_t n, const char *token)
     return false;
 }
 
+/* True when [p, end) holds no control character but tab (the RFC's OWS in values). */
+static bool ws_no_controls(const char *p, const char *end)
+{
+    for (; p < end; p++)
+        if (((unsigned char)*p < 0x20 && *p != '\t') || (unsigned char)*p == 0x7f)
+            return false;
+    return true;
+}
+
 /* Walk the header lines of a head (after its first line). For each, calls back with the
- * name and the trimmed value. Returns false on a malformed line. */
+ * name and the trimmed value. Returns false on a malformed line (one with a control
+ * character in it, a NUL or a bare LF among them). */
 typedef void (*ws_header_fn)(const char *name, size_t nlen, const char *val, size_t vlen,
                              void *arg);
 
@@ -68,7 +78,7 @@ static bool ws_headers(const char *p, const char *end, ws_header_fn fn, void *ar
         if (eol == p)
             return true; /* the blank line */
         const char *colon = memchr(p, ':', (size_t)(eol - p));
-        if (!colon || colon == p)
+        if (!colon || colon == p || !ws_no_controls(p, eol))
             return false;
         for (const char *q = p; q < colon; q++)
             if (*q <= ' ' || *q >= 0x7f)
@@ -149,6 +159,12 @@ long dh_ws_parse_request(const char *buf, size_t len, dh_ws_request *req, const 
         return -1;
     }
     size_t tlen = (size_t)(sp - target);
+    for (size_t i = 0; i < tlen; i++) {
+        if ((unsigned char)target[i] <= 0x20 || (unsigned char)target[i] >= 0x7f) {
+            *why = "control character in the request target";
+            return -1;
+        }
+    }
     const char *q = memchr(target, '?', tlen);
     if (q)
         tlen = (size_t)(q - target);
@@ -179,6 +195,70 @@ long dh_ws_parse_request(const char *buf, size_t len, dh_ws_request *req, const 
         return head;
     }
     return -1;
+}
+
+/* The size of a frame header from its first two bytes: 2, plus 2 or 8 for an extended
+ * length, plus 4 for a mask. */
+static size_t ws_header_size(const uint8_t *h)
+{
+    size_t n = 2;
+    if ((h[1] & 0x7f) == 126)
+        n += 2;
+    else if ((h[1] & 0x7f) == 127)
+        n += 8;
+    return n + ((h[1] & 0x80) ? 4 : 0);
+}
+
+/* Judge a whole header: NULL when acceptable (g->skip set to its payload), else why. */
+static const char *ws_guard_header(dh_ws_guard *g, uint64_t max)
+{
+    const uint8_t *h = g->hdr;
+    uint64_t len = h[1] & 0x7f;
+    if (len == 126)
+        len = (uint64_t)h[2] << 8 | h[3];
+    else if (len == 127) {
+        len = 0;
+        for (int i = 2; i < 10; i++)
+            len = len << 8 | h[i];
+        if (len >> 63)
+            return "frame length with its top bit set";
+    }
+    g->skip = len;
+    if (h[0] & 0x08)
+        return NULL; /* a control frame: small by the RFC, and wslay checks it */
+    if ((h[0] & 0x0f) != 0)
+        g->msg = 0; /* a new message; a continuation adds to the one going on */
+    if (len > max || g->msg > max - len)
+        return "message larger than the frame limit";
+    g->msg += len;
+    return NULL;
+}
+
+size_t dh_ws_guard_scan(dh_ws_guard *g, const uint8_t *p, size_t len, uint64_t max,
+                        const char **why)
+{
+    size_t i = 0, start = 0; /* start: where the header being read began in p */
+    while (i < len) {
+        if (g->skip) {
+            uint64_t n = len - i < g->skip ? len - i : g->skip;
+            i += (size_t)n;
+            g->skip -= n;
+            continue;
+        }
+        if (g->have == 0)
+            start = i;
+        g->hdr[g->have++] = p[i++];
+        if (g->have < 2 || g->have < ws_header_size(g->hdr))
+            continue;
+        g->have = 0;
+        const char *bad = ws_guard_header(g, max);
+        if (bad) {
+            if (why)
+                *why = bad;
+            return start;
+        }
+    }
+    return len;
 }
 
 int dh_ws_accept(const char *key, char out[DH_WS_ACCEPT_LEN + 1])

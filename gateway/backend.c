@@ -97,9 +97,30 @@ static void backend_on_match_moved(gw *g, const Deckhand__Internal__MatchMoved *
             mv->worker_endpoint ? mv->worker_endpoint : "", refused, attached);
 }
 
+/* True when a worker's Reply shows that it seats the player in the command's match: any
+ * answer but UNKNOWN_MATCH (no such match, or not seated) and OVERLOADED (refused at its
+ * inbox, before it looked). An UNAVAILABLE may come from a seat that a newer connection
+ * took over; the away this leads to is then ignored by the worker. */
+static bool backend_reply_seats(const Deckhand__Reply *r)
+{
+    Deckhand__ErrorCode code = r->ok || !r->error ? DECKHAND__ERROR_CODE__OK : r->error->code;
+    return code != DECKHAND__ERROR_CODE__UNKNOWN_MATCH && code != DECKHAND__ERROR_CODE__OVERLOADED;
+}
+
+/* The worker seats player_id in match_id: remembered on the player's connection, where a
+ * disconnect is reported; a player who left meanwhile is reported away at once. */
+static void backend_seated(gw *g, const char *player_id, const char *match_id)
+{
+    gw_conn *c = session_find(g, player_id);
+    if (c)
+        route_note_match(c, match_id);
+    else
+        route_away(g, match_id, player_id);
+}
+
 /* A Reply closes its tracked command; one nobody waits for (a late answer, or the worker
  * answering the gateway's own attach) is dropped. A waited-for UNKNOWN_MATCH drops the
- * route it came through. */
+ * route it came through; any other answer confirms the player's seat in the match. */
 static bool backend_on_reply(gw *g, zsock *from, const char *player_id, const Deckhand__Reply *r)
 {
     inflight *p = inflight_take(&g->commands, player_id, r->cmd_id);
@@ -109,6 +130,8 @@ static bool backend_on_reply(gw *g, zsock *from, const char *player_id, const De
     if (wanted && !r->ok && r->error && r->error->code == DECKHAND__ERROR_CODE__UNKNOWN_MATCH &&
         p->match_id[0])
         route_forget(g, p->match_id, from);
+    if (wanted && p->match_id[0] && backend_reply_seats(r))
+        backend_seated(g, player_id, p->match_id);
     free(p);
     if (!wanted)
         dh_debug("unexpected or late worker Reply for %s dropped", player_id);
@@ -130,8 +153,8 @@ static bool backend_output_wanted(gw *g, zsock *from, const char *player_id,
         wanted = backend_on_reply(g, from, player_id, m->reply);
     } else if (m->body_case == DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER) {
         gw_conn *c = session_find(g, player_id);
-        if (c && m->game_over->match_id && !strcmp(c->match, m->game_over->match_id))
-            c->match[0] = '\0'; /* over: a disconnect now concerns nobody */
+        if (c && m->game_over->match_id)
+            route_drop_match(c, m->game_over->match_id); /* a disconnect concerns nobody */
         /* Over: its route goes too (a later command asks Redis, which says finished). */
         if (m->game_over->match_id)
             route_forget(g, m->game_over->match_id, from);

@@ -239,7 +239,7 @@ static ssize_t conn_ws_recv(wslay_event_context_ptr ctx, uint8_t *buf, size_t le
                             void *user)
 {
     gw_conn *c = user;
-    if (c->ws_too_big || c->ws_in_len == 0 || c->state != CONN_OPEN) {
+    if (c->ws_in_len == 0 || c->state != CONN_OPEN) {
         wslay_event_set_error(ctx, WSLAY_ERR_WOULDBLOCK);
         return -1;
     }
@@ -260,20 +260,6 @@ static ssize_t conn_ws_send(wslay_event_context_ptr ctx, const uint8_t *data, si
         return -1;
     }
     return (ssize_t)len;
-}
-
-static void conn_ws_frame_start(wslay_event_context_ptr ctx,
-                                const struct wslay_event_on_frame_recv_start_arg *arg, void *user)
-{
-    gw_conn *c = user;
-    if (arg->opcode & 0x8)
-        return; /* control frames are small by the RFC and wslay checks them */
-    if (arg->opcode == WSLAY_CONTINUATION_FRAME)
-        c->ws_msg_bytes += arg->payload_length;
-    else
-        c->ws_msg_bytes = arg->payload_length;
-    if (c->ws_msg_bytes > c->gw->max_frame)
-        c->ws_too_big = true;
 }
 
 static void conn_ws_msg(wslay_event_context_ptr ctx, const struct wslay_event_on_msg_recv_arg *arg,
@@ -306,32 +292,43 @@ static int conn_ws_start(gw_conn *c)
     static const struct wslay_event_callbacks cbs = {
         .recv_callback = conn_ws_recv,
         .send_callback = conn_ws_send,
-        .on_frame_recv_start_callback = conn_ws_frame_start,
         .on_msg_recv_callback = conn_ws_msg,
     };
     if (wslay_event_context_server_init(&c->ws, &cbs, c) != 0)
         return -1;
-    /* A backstop for fragmented messages: the exact limit is enforced in
-     * conn_ws_frame_start so that the client gets a BAD_FRAME Reply first. */
-    wslay_event_config_set_max_recv_msg_length(c->ws, 2 * (uint64_t)c->gw->max_frame + 1);
+    /* A backstop: the frame guard (conn_ws_feed) refuses a larger message at its header,
+     * with a BAD_FRAME Reply, before wslay sees it. wslay applies it to control frames
+     * too, which may carry 125 bytes whatever --max-frame says. */
+    uint64_t max = c->gw->max_frame < 125 ? 125 : (uint64_t)c->gw->max_frame;
+    wslay_event_config_set_max_recv_msg_length(c->ws, max);
     return 0;
 }
 
+/* Bytes of frames: what the guard accepts goes to wslay; a header it refuses (a message
+ * over the frame limit, however long, even before any payload) never does: the client
+ * gets BAD_FRAME, as on TCP, and the close. */
 static void conn_ws_feed(gw_conn *c, const uint8_t *data, size_t len)
 {
-    c->ws_in = data;
-    c->ws_in_len = len;
-    int rc = wslay_event_recv(c->ws);
-    c->ws_in = NULL;
-    c->ws_in_len = 0;
+    const char *why = NULL;
+    size_t ok = dh_ws_guard_scan(&c->ws_guard, data, len, c->gw->max_frame, &why);
+    int rc = 0;
+    if (ok > 0) {
+        c->ws_in = data;
+        c->ws_in_len = ok;
+        rc = wslay_event_recv(c->ws);
+        c->ws_in = NULL;
+        c->ws_in_len = 0;
+    }
     if (c->state == CONN_CLOSED)
         return;
     if (rc != 0) {
         conn_close(c, false);
         return;
     }
-    if (c->ws_too_big && c->state == CONN_OPEN)
-        c->gw->conn_events.bad_frame(c, "message larger than the frame limit");
+    if (ok < len && c->state == CONN_OPEN) {
+        c->gw->conn_events.bad_frame(c, why);
+        return;
+    }
     conn_ws_flush(c);
 }
 
@@ -504,6 +501,7 @@ void conn_adopt(gw *g, int fd, bool ws)
         char ip[32];
         uv_ip4_name(in, ip, sizeof ip);
         snprintf(c->peer, sizeof c->peer, "%s:%d", ip, ntohs(in->sin_port));
+        snprintf(c->addr, sizeof c->addr, "%s", ip);
     }
     if (!ws)
         c->gw->conn_events.open(c);

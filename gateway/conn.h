@@ -10,6 +10,7 @@
 #include <wslay/wslay.h>
 
 #include "dh_frame.h"
+#include "dh_ws.h"
 #include "dh_token.h"
 #include "gw.h"
 
@@ -33,6 +34,7 @@ struct gw_conn {
     uint64_t opened_at;
     uint64_t closing_since;
     char peer[64];
+    char addr[48];   /* the peer's address alone: what a flood ban names */
     size_t wq_bytes; /* bytes handed to libuv and not yet written */
     uint8_t *out;    /* bytes appended this loop turn, written by the flush; NULL when none */
     size_t out_len, out_cap;
@@ -45,8 +47,7 @@ struct gw_conn {
     wslay_event_context_ptr ws;
     const uint8_t *ws_in; /* bytes of the current read not yet given to wslay */
     size_t ws_in_len;
-    uint64_t ws_msg_bytes; /* size of the message being received, across fragments */
-    bool ws_too_big;
+    dh_ws_guard ws_guard; /* refuses a message over the frame limit at its header */
 
     /* session (session.c) */
     bool authed;
@@ -54,10 +55,19 @@ struct gw_conn {
     char name[DH_TOKEN_NAME_MAX];
     double rate_tokens;
     uint64_t rate_ms;
-    char queued[64]; /* the game last joined and not yet left or matched, "" for none */
-    /* the match the player was last seen in (MatchFound, Choose, Resync), "" for none or
-     * after its GameOver: where a disconnect is reported (PlayerCommand.away) */
-    char match[GW_MATCH_ID_MAX];
+    /* flood.c: the debt of refused messages, draining at the rate limit */
+    double flood_debt;
+    uint64_t flood_ms;
+    uint64_t rate_refused;      /* messages refused RATE_LIMITED */
+    uint64_t rate_silent;       /* of those, without a Reply since the last one sent */
+    uint64_t rate_silent_total; /* of those, without a Reply */
+    char queued[64];            /* the game last joined and not yet left or matched, "" for none */
+    /* the matches the player is seated in, as far as this gateway knows: from MatchFound,
+     * or a worker's answer to a Choose or Resync that shows the seat (never from what the
+     * client names: a refused id must not hide the real match); "" slots are free; a
+     * GameOver frees its slot. Where a disconnect is reported (PlayerCommand.away). */
+    char matches[GW_CONN_MATCHES][GW_MATCH_ID_MAX];
+    unsigned match_next; /* the slot a fifth match takes (the oldest) when all are used */
 };
 
 /* Set up the once-per-loop-turn flush of connections' output. */

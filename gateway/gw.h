@@ -12,7 +12,9 @@
  *   lookup.c   Redis lookups of the routes this gateway did not learn itself
  *   inflight.c requests in flight and their timeouts
  *   zsock.c    the ZeroMQ sockets (matchmaker and worker dealers) in the libuv loop
- *   listen.c   the listening sockets: accept, --max-conns refusals, pausing on EMFILE
+ *   listen.c   the listening sockets: accept, --max-conns and flood-ban refusals, pausing
+ *              on EMFILE
+ *   flood.c    connections that flood past their rate limit: dropped, then banned
  *   conn.c     client sockets: TCP framing and WebSocket transport, write queues
  * Hash tables are common/dh_table.{c,h}. Where a lower module must tell a higher one,
  * it calls a function pointer of this struct that main.c sets: conn_events (conn.c ->
@@ -46,7 +48,8 @@
 #define GW_HELLO_PERIOD   1000  /* ms between GatewayHellos */
 #define GW_RATE_PER_SEC   50.0
 #define GW_RATE_BURST     100.0
-#define GW_MATCH_ID_MAX   128 /* a match id with its NUL; longer ids are routed but not tracked */
+#define GW_MATCH_ID_MAX   128 /* a match id with its NUL; longer ids are refused (BAD_REQUEST) */
+#define GW_CONN_MATCHES   4   /* matches a connection remembers its player is seated in */
 /* Descriptors kept back from --max-conns's default for ZeroMQ, Redis and the operator
  * port: GW_FD_RESERVE plus one sixteenth of the limit. */
 #define GW_FD_RESERVE 64
@@ -73,6 +76,9 @@ typedef struct {
     dh_counter replies[DH_OPS_CODES]; /* error Replies to clients, by code (ours and workers') */
     dh_counter assignments;           /* MatchAssigned: a player of this gateway placed */
     dh_counter refused;               /* connections refused at --max-conns (OVERLOADED) */
+    dh_counter floods;                /* connections dropped for flooding (flood.c) */
+    dh_counter banned;                /* connections and logins refused during a flood ban */
+    dh_counter rate_silent;           /* RATE_LIMITED refusals that got no Reply */
     dh_counter accept_pauses;         /* times accepting paused (out of descriptors) */
     dh_gauge routes;                  /* matches with a known worker */
 } gw_stats;
@@ -99,6 +105,10 @@ struct gw {
     size_t max_conns;    /* --max-conns: more connections are refused */
     uint8_t refusal[64]; /* the framed Reply{OVERLOADED} a refused TCP client gets */
     size_t refusal_len;
+    uint8_t ban_refusal[128]; /* the framed Reply{RATE_LIMITED} a banned TCP client gets */
+    size_t ban_refusal_len;
+    uint64_t flood_ban_ms; /* --flood-ban-ms: how long a flooder is refused (0: not) */
+    dh_table bans;         /* flood.c: "a:ADDRESS" / "p:PLAYER" -> when the ban ends */
     uv_signal_t sigint, sigterm;
     uv_timer_t tick; /* hellos, request timeouts, stuck closes */
     bool stopping;

@@ -12,6 +12,10 @@
  * normally met here, not by EMFILE: a connection past it is accepted, sent a framed
  * Reply{cmd_id 0, OVERLOADED} (TCP) or an HTTP 503 (WebSocket, before the upgrade), and
  * closed at once, and counted (deckhand_gateway_connections_refused_total).
+ *
+ * An address banned for flooding (flood.h) is refused the same way, with a
+ * Reply{cmd_id 0, RATE_LIMITED} (TCP) or an HTTP 429 (WebSocket), and counted
+ * (deckhand_gateway_flood_bans_refused_total).
  */
 #include "listen.h"
 
@@ -22,10 +26,13 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <arpa/inet.h>
+
 #include "conn.h"
 #include "dh_flags.h"
 #include "dh_frame.h"
 #include "dh_log.h"
+#include "flood.h"
 
 #define LISTEN_BACKLOG 1024
 #define LISTEN_BATCH   128 /* accepts per readiness callback, so one flood cannot hog a turn */
@@ -36,43 +43,68 @@ size_t listen_default_max_conns(unsigned long fd_limit)
     return fd_limit > reserve ? (size_t)(fd_limit - reserve) : 1;
 }
 
-/* The framed Reply{cmd_id 0, error OVERLOADED} a refused TCP client gets. */
-static void listen_build_refusal(gw *g)
+/* The framed Reply{cmd_id 0, error code + message} a refused TCP client gets, into out
+ * (cap bytes); its length, 0 when it does not fit. */
+static size_t listen_build_refusal(uint8_t *out, size_t cap, Deckhand__ErrorCode code,
+                                   const char *message)
 {
     Deckhand__Error err = DECKHAND__ERROR__INIT;
-    err.code = DECKHAND__ERROR_CODE__OVERLOADED;
-    err.message = "gateway full: too many connections, retry later";
+    err.code = code;
+    err.message = (char *)message;
     Deckhand__Reply reply = DECKHAND__REPLY__INIT;
     reply.error = &err;
     Deckhand__ServerMessage m = DECKHAND__SERVER_MESSAGE__INIT;
     m.body_case = DECKHAND__SERVER_MESSAGE__BODY_REPLY;
     m.reply = &reply;
     size_t n = deckhand__server_message__get_packed_size(&m);
-    g->refusal_len = 0;
-    if (n + DH_FRAME_HEADER > sizeof g->refusal)
-        return;
-    dh_frame_header(g->refusal, (uint32_t)n);
-    deckhand__server_message__pack(&m, g->refusal + DH_FRAME_HEADER);
-    g->refusal_len = n + DH_FRAME_HEADER;
+    if (n + DH_FRAME_HEADER > cap)
+        return 0;
+    dh_frame_header(out, (uint32_t)n);
+    deckhand__server_message__pack(&m, out + DH_FRAME_HEADER);
+    return n + DH_FRAME_HEADER;
 }
 
 /* Best effort, without blocking: the client is dropped either way. Unread input is
  * drained first so that the close is a FIN, not a reset that could destroy the refusal
- * in the client's buffer. */
-static void listen_refuse(gw *g, struct gw_listener *l, int fd)
+ * in the client's buffer. banned: refused for flooding rather than for --max-conns. */
+static void listen_refuse(gw *g, struct gw_listener *l, int fd, bool banned)
 {
     static const char busy[] = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
                                "Connection: close\r\nContent-Length: 13\r\n\r\ngateway full\n";
-    ssize_t n = l->ws ? send(fd, busy, sizeof busy - 1, MSG_NOSIGNAL | MSG_DONTWAIT)
-                      : send(fd, g->refusal, g->refusal_len, MSG_NOSIGNAL | MSG_DONTWAIT);
+    static const char ban[] = "HTTP/1.1 429 Too Many Requests\r\nContent-Type: text/plain\r\n"
+                              "Connection: close\r\nContent-Length: 30\r\n\r\n"
+                              "refused for a while: flooding\n";
+    ssize_t n;
+    if (l->ws)
+        n = banned ? send(fd, ban, sizeof ban - 1, MSG_NOSIGNAL | MSG_DONTWAIT)
+                   : send(fd, busy, sizeof busy - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+    else
+        n = banned ? send(fd, g->ban_refusal, g->ban_refusal_len, MSG_NOSIGNAL | MSG_DONTWAIT)
+                   : send(fd, g->refusal, g->refusal_len, MSG_NOSIGNAL | MSG_DONTWAIT);
     char sink[512];
     while (n >= 0 && (n = recv(fd, sink, sizeof sink, MSG_DONTWAIT)) > 0)
         ;
     shutdown(fd, SHUT_WR);
     close(fd);
+    if (banned) {
+        dh_counter_inc(&g->stats.banned);
+        dh_info_every(DH_LOG_EVERY_MS, "connection refused: its address is banned for flooding");
+        return;
+    }
     dh_counter_inc(&g->stats.refused);
     dh_warn_every(DH_LOG_EVERY_MS, "connection refused: %zu connections, the --max-conns limit",
                   g->nconns);
+}
+
+/* True when the peer of an accepted socket (its address sa) is banned for flooding. */
+static bool listen_banned(gw *g, const struct sockaddr_in *sa, socklen_t len)
+{
+    char ip[INET_ADDRSTRLEN], key[INET_ADDRSTRLEN + 8];
+    if (!g->bans.count || len < sizeof *sa || sa->sin_family != AF_INET ||
+        !inet_ntop(AF_INET, &sa->sin_addr, ip, sizeof ip))
+        return false;
+    flood_addr_key(key, sizeof key, ip);
+    return flood_banned(g, key);
 }
 
 static void listen_pause(gw *g, struct gw_listener *l, int err)
@@ -89,7 +121,9 @@ static void listen_on_readable(uv_poll_t *h, int status, int events)
     struct gw_listener *l = h->data;
     gw *g = l->gw;
     for (int i = 0; i < LISTEN_BATCH; i++) {
-        int fd = accept4(l->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        struct sockaddr_in sa;
+        socklen_t salen = sizeof sa;
+        int fd = accept4(l->fd, (struct sockaddr *)&sa, &salen, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0) {
             if (errno == EINTR || errno == ECONNABORTED)
                 continue;
@@ -97,8 +131,10 @@ static void listen_on_readable(uv_poll_t *h, int status, int events)
                 listen_pause(g, l, errno); /* EMFILE, ENFILE, ENOBUFS, ENOMEM... */
             return;
         }
-        if (g->nconns >= g->max_conns)
-            listen_refuse(g, l, fd);
+        if (listen_banned(g, &sa, salen))
+            listen_refuse(g, l, fd, true);
+        else if (g->nconns >= g->max_conns)
+            listen_refuse(g, l, fd, false);
         else
             conn_adopt(g, fd, l->ws);
     }
@@ -141,7 +177,12 @@ err:
 
 int listen_start(gw *g)
 {
-    listen_build_refusal(g);
+    g->refusal_len =
+        listen_build_refusal(g->refusal, sizeof g->refusal, DECKHAND__ERROR_CODE__OVERLOADED,
+                             "gateway full: too many connections, retry later");
+    g->ban_refusal_len = listen_build_refusal(
+        g->ban_refusal, sizeof g->ban_refusal, DECKHAND__ERROR_CODE__RATE_LIMITED,
+        "refused for a while: this address flooded the gateway");
     if (g->tcp_addr[0]) {
         if (listen_one(g, &g->tcp_listener, g->tcp_addr, false) < 0)
             return -1;

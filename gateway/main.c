@@ -2,8 +2,8 @@
  * main.c: deckhand-gateway, the process that holds client connections.
  *
  * Flags (docs/ARCHITECTURE.md): --tcp, --ws, --matchmaker, --redis, --id, --token-key,
- * --max-frame, --max-conns, --http (the operator port, dh_ops.h: ready while listening
- * with a live link to the matchmaker).
+ * --max-frame, --max-conns, --flood-ban-ms, --http (the operator port, dh_ops.h: ready
+ * while listening with a live link to the matchmaker).
  * One libuv loop runs everything; SIGINT/SIGTERM close the listeners and every
  * connection, and the process exits 0 once the loop has nothing left. The modules are
  * listed, top down, in gw.h.
@@ -20,6 +20,7 @@
 #include "dh_flags.h"
 #include "dh_frame.h"
 #include "dh_log.h"
+#include "flood.h"
 #include "inflight.h"
 #include "listen.h"
 #include "lookup.h"
@@ -70,6 +71,7 @@ static void gw_on_tick(uv_timer_t *t)
     lookup_tick(g);
     conn_sweep(g);
     listen_tick(g);
+    flood_tick(g);
     ops_publish(g);
 }
 
@@ -113,6 +115,12 @@ static int gw_config(gw *g, const dh_flags *f)
         return -1;
     }
     g->max_conns = (size_t)conns;
+    long ban = dh_flags_int(f, "flood-ban-ms", "DECKHAND_GATEWAY_FLOOD_BAN_MS", 60000);
+    if (ban < 0) {
+        dh_error("--flood-ban-ms must not be negative");
+        return -1;
+    }
+    g->flood_ban_ms = (uint64_t)ban;
     if ((unsigned long)conns + GW_FD_RESERVE > fds)
         dh_warn("--max-conns %ld leaves fewer than %d of the %lu descriptors (ulimit -n) to "
                 "ZeroMQ, Redis and the operator port; accepting pauses when they run out",
@@ -141,21 +149,29 @@ static int gw_config(gw *g, const dh_flags *f)
 static const char gw_usage[] =
     "usage: deckhand-gateway [--tcp HOST:PORT] [--ws HOST:PORT] [--matchmaker ENDPOINT]\n"
     "                        [--redis URL|none] [--id ID] [--token-key KEY] [--max-frame BYTES]\n"
-    "                        [--max-conns N] [--http HOST:PORT]\n"
+    "                        [--max-conns N] [--flood-ban-ms MS] [--http HOST:PORT]\n"
     "Holds client connections (TCP with 4-byte length framing; WebSocket on path /ws) and\n"
     "routes them to the matchmaker and workers. Each flag has an environment equivalent\n"
     "(DECKHAND_GATEWAY_TCP, DECKHAND_GATEWAY_WS, DECKHAND_MATCHMAKER, DECKHAND_REDIS_URL,\n"
     "DECKHAND_GATEWAY_ID, DECKHAND_TOKEN_KEY, DECKHAND_MAX_FRAME, DECKHAND_GATEWAY_MAX_CONNS,\n"
     "DECKHAND_GATEWAY_HTTP); see docs/ARCHITECTURE.md and docs/PROTOCOL.md. --redis none: no\n"
     "Redis lookup of unknown matches. --max-conns: connections past it are refused with\n"
-    "OVERLOADED (default: the descriptor limit less a reserve). --http: /healthz, /readyz\n"
-    "and /metrics (docs/OPERATIONS.md); off by default.\n";
+    "OVERLOADED (default: the descriptor limit less a reserve). --flood-ban-ms\n"
+    "(DECKHAND_GATEWAY_FLOOD_BAN_MS): how long the address and player of a connection dropped\n"
+    "for flooding are refused (default 60000; 0: dropped, not banned). --http: /healthz,\n"
+    "/readyz and /metrics (docs/OPERATIONS.md); off by default.\n";
 
-static const dh_flag_spec gw_flags[] = {{"tcp", DH_FLAG_VALUE},        {"ws", DH_FLAG_VALUE},
-                                        {"matchmaker", DH_FLAG_VALUE}, {"redis", DH_FLAG_VALUE},
-                                        {"id", DH_FLAG_VALUE},         {"max-frame", DH_FLAG_INT},
-                                        {"token-key", DH_FLAG_VALUE},  {"http", DH_FLAG_VALUE},
-                                        {"max-conns", DH_FLAG_INT},    {NULL, 0}};
+static const dh_flag_spec gw_flags[] = {{"tcp", DH_FLAG_VALUE},
+                                        {"ws", DH_FLAG_VALUE},
+                                        {"matchmaker", DH_FLAG_VALUE},
+                                        {"redis", DH_FLAG_VALUE},
+                                        {"id", DH_FLAG_VALUE},
+                                        {"max-frame", DH_FLAG_INT},
+                                        {"token-key", DH_FLAG_VALUE},
+                                        {"http", DH_FLAG_VALUE},
+                                        {"max-conns", DH_FLAG_INT},
+                                        {"flood-ban-ms", DH_FLAG_INT},
+                                        {NULL, 0}};
 
 int main(int argc, char **argv)
 {
@@ -179,7 +195,7 @@ int main(int argc, char **argv)
         goto out;
     gw_wire(g);
     if (dh_table_init(&g->players) < 0 || inflight_init(g) < 0 || route_init(g) < 0 ||
-        zsock_init(g) < 0)
+        flood_init(g) < 0 || zsock_init(g) < 0)
         goto err;
     conn_init(g);
     if (listen_start(g) < 0)
@@ -213,6 +229,7 @@ err:
 done:
     zsock_free(g);
     route_free(g);
+    flood_free(g);
     inflight_free(g);
     if (g->players.buckets)
         dh_table_free(&g->players, NULL);

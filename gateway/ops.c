@@ -30,6 +30,17 @@ int ops_metrics(gw *g)
         {"deckhand_gateway_connections_refused_total", "",
          "Connections refused at --max-conns (OVERLOADED, then closed).", DH_METRIC_COUNTER,
          &s->refused},
+        {"deckhand_gateway_floods_total", "",
+         "Connections dropped for flooding past their rate limit (then banned for "
+         "--flood-ban-ms).",
+         DH_METRIC_COUNTER, &s->floods},
+        {"deckhand_gateway_flood_bans_refused_total", "",
+         "Connections and resumed logins refused while their address or player is banned for "
+         "flooding.",
+         DH_METRIC_COUNTER, &s->banned},
+        {"deckhand_gateway_rate_limited_silent_total", "",
+         "Messages refused past the rate limit without a Reply (a connection deep in refusals).",
+         DH_METRIC_COUNTER, &s->rate_silent},
         {"deckhand_gateway_accept_pauses_total", "",
          "Times accepting paused for lack of file descriptors.", DH_METRIC_COUNTER,
          &s->accept_pauses},

@@ -96,8 +96,31 @@ zsock *route_owner(gw *g, const char *match_id)
 
 void route_note_match(gw_conn *c, const char *match_id)
 {
-    if (strlen(match_id) < sizeof c->match)
-        memcpy(c->match, match_id, strlen(match_id) + 1);
+    size_t n = strlen(match_id), free_slot = GW_CONN_MATCHES;
+    if (n == 0 || n >= GW_MATCH_ID_MAX)
+        return;
+    for (size_t i = 0; i < GW_CONN_MATCHES; i++) {
+        if (!strcmp(c->matches[i], match_id))
+            return;
+        if (!c->matches[i][0] && free_slot == GW_CONN_MATCHES)
+            free_slot = i;
+    }
+    if (free_slot == GW_CONN_MATCHES) {
+        /* More matches at once than a player can be placed in (one per queue join, and
+         * the matchmaker hands an unfinished match back instead of a new one): the oldest
+         * is most likely one that ended while the player was elsewhere. */
+        free_slot = c->match_next++ % GW_CONN_MATCHES;
+        dh_info_every(DH_LOG_EVERY_MS, "player %s: match %s replaces %s as a remembered match",
+                      c->player_id, match_id, c->matches[free_slot]);
+    }
+    memcpy(c->matches[free_slot], match_id, n + 1);
+}
+
+void route_drop_match(gw_conn *c, const char *match_id)
+{
+    for (size_t i = 0; i < GW_CONN_MATCHES; i++)
+        if (!strcmp(c->matches[i], match_id))
+            c->matches[i][0] = '\0';
 }
 
 /* A command waiting for a Redis lookup: the packed Internal message and its owner.
@@ -204,10 +227,12 @@ void route_away(gw *g, const char *match_id, const char *player_id)
 
 void route_player_away(gw *g, gw_conn *c)
 {
-    if (!c->match[0])
-        return;
-    route_away(g, c->match, c->player_id);
-    c->match[0] = '\0';
+    for (size_t i = 0; i < GW_CONN_MATCHES; i++) {
+        if (!c->matches[i][0])
+            continue;
+        route_away(g, c->matches[i], c->player_id);
+        c->matches[i][0] = '\0';
+    }
 }
 
 Deckhand__ErrorCode route_player_command(gw *g, gw_conn *c, uint64_t cmd_id, const char *match_id,
@@ -219,9 +244,10 @@ Deckhand__ErrorCode route_player_command(gw *g, gw_conn *c, uint64_t cmd_id, con
     route_match *rm = dh_table_get(&g->matches, match_id);
     if (!rm && (!match_id[0] || !lookup_enabled(g)))
         return DECKHAND__ERROR_CODE__UNKNOWN_MATCH;
+    /* Not noted as the player's match yet: the worker's answer says whether it seats
+     * the player there (backend.c). */
     if (inflight_track(g, &g->commands, c->player_id, cmd_id, match_id, GW_WORKER_TIMEOUT) < 0)
         return DECKHAND__ERROR_CODE__INTERNAL;
-    route_note_match(c, match_id);
     if (!rm) {
         Deckhand__ErrorCode rc = route_defer(g, c->player_id, cmd_id, &m, match_id);
         if (rc != DECKHAND__ERROR_CODE__OK)

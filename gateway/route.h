@@ -27,8 +27,11 @@ void route_forget(gw *g, const char *match_id, const zsock *via);
 /* The dealer match_id is routed through, or NULL when there is no route. */
 zsock *route_owner(gw *g, const char *match_id);
 
-/* Remember the match the player of c is in (where a disconnect is reported). */
+/* Remember that the player of c is seated in match_id (where a disconnect is reported):
+ * call it only with what the matchmaker or a worker said, never with a client's word. */
 void route_note_match(gw_conn *c, const char *match_id);
+/* The player of c is done with match_id (its GameOver): forget it. */
+void route_drop_match(gw_conn *c, const char *match_id);
 
 /* The gateway's own commands (cmd_id 0) to match_id's worker, through Redis when there
  * is no route; nothing answers them and one that cannot be sent is dropped. An attach
@@ -37,8 +40,8 @@ void route_note_match(gw_conn *c, const char *match_id);
 void route_attach(gw *g, const char *match_id, const char *player_id);
 void route_away(gw *g, const char *match_id, const char *player_id);
 
-/* The player of c disconnected while in a match (c->match): an away to the match's
- * worker; c->match is cleared. */
+/* The player of c disconnected: an away to the worker of every match it is seated in
+ * (c->matches), which are then forgotten. */
 void route_player_away(gw *g, gw_conn *c);
 
 /* Forward a Choose or Resync (exactly one non-NULL) to the worker hosting match_id. OK

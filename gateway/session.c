@@ -17,15 +17,18 @@
 #include <time.h>
 
 #include "dh_log.h"
+#include "flood.h"
 #include "mmreq.h"
 #include "route.h"
 
 #define SESSION_NAME_MAX 32
+/* A game or a queue mode: what the matchmaker's fields hold (matchmaker/queue.h). */
+#define SESSION_QUEUE_TEXT_MAX 63
 
 void session_open(gw_conn *c)
 {
     c->rate_tokens = GW_RATE_BURST;
-    c->rate_ms = uv_now(c->gw->loop);
+    c->rate_ms = c->flood_ms = uv_now(c->gw->loop);
 }
 
 gw_conn *session_find(gw *g, const char *player_id)
@@ -106,6 +109,26 @@ static bool session_rate_ok(gw_conn *c)
     return true;
 }
 
+/* A message past the rate limit: refused with RATE_LIMITED, refused silently once the
+ * connection's refusals pile up, or the end of a flooding connection (flood.h). */
+static void session_rate_limited(gw_conn *c, uint64_t cmd_id)
+{
+    char text[192];
+    switch (flood_refused(c)) {
+    case FLOOD_REPLY:
+        flood_reply_text(c, text, sizeof text);
+        session_reply(c, cmd_id, DECKHAND__ERROR_CODE__RATE_LIMITED, text);
+        break;
+    case FLOOD_SILENT:
+        break;
+    case FLOOD_DROP:
+        flood_drop_text(c, text, sizeof text);
+        session_reply(c, 0, DECKHAND__ERROR_CODE__RATE_LIMITED, text);
+        flood_drop(c);
+        break;
+    }
+}
+
 /* 1..32 printable ASCII characters, not starting or ending with a space. */
 static bool session_name_valid(const char *name)
 {
@@ -114,6 +137,20 @@ static bool session_name_valid(const char *name)
         return false;
     for (size_t i = 0; i < n; i++)
         if (!isprint((unsigned char)name[i]))
+            return false;
+    return true;
+}
+
+/* A client's string that goes on to another process and into log lines (a game, a mode, a
+ * match id): at most max printable ASCII characters, no control character (a newline in
+ * a mode once forged a matchmaker log line); empty only when may_be_empty. NULL is empty. */
+static bool session_text_valid(const char *s, size_t max, bool may_be_empty)
+{
+    size_t n = s ? strlen(s) : 0;
+    if (n > max || (n == 0 && !may_be_empty))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e)
             return false;
     return true;
 }
@@ -143,7 +180,7 @@ static int session_bind(gw_conn *c, const char *player_id, const char *name)
                 (unsigned long long)c->serial, (unsigned long long)old->serial);
         old->authed = false; /* its close must not unbind the new connection */
         snprintf(c->queued, sizeof c->queued, "%s", old->queued);
-        snprintf(c->match, sizeof c->match, "%s", old->match);
+        memcpy(c->matches, old->matches, sizeof c->matches);
         conn_close(old, true);
     }
     snprintf(c->player_id, sizeof c->player_id, "%s", player_id);
@@ -171,6 +208,15 @@ static void session_hello(gw_conn *c, uint64_t cmd_id, const Deckhand__Hello *h)
         }
         snprintf(player_id, sizeof player_id, "%s", claims.player_id);
         name = claims.name;
+        char key[DH_TOKEN_ID_MAX + 8];
+        flood_player_key(key, sizeof key, player_id);
+        if (flood_banned(g, key)) {
+            dh_counter_inc(&g->stats.banned);
+            session_reply(c, cmd_id, DECKHAND__ERROR_CODE__RATE_LIMITED,
+                          "this player was disconnected for flooding; try again later");
+            conn_close(c, true);
+            return;
+        }
     } else {
         name = h->name ? h->name : "";
         if (!session_name_valid(name)) {
@@ -257,11 +303,22 @@ static void session_dispatch(gw_conn *c, const Deckhand__ClientMessage *m)
             session_reply(c, id, DECKHAND__ERROR_CODE__BAD_REQUEST, "QueueJoin needs a game");
             return;
         }
+        if (!session_text_valid(m->queue_join->game, SESSION_QUEUE_TEXT_MAX, false) ||
+            !session_text_valid(m->queue_join->mode, SESSION_QUEUE_TEXT_MAX, true)) {
+            session_reply(c, id, DECKHAND__ERROR_CODE__BAD_REQUEST,
+                          "game and mode must be at most 63 printable ASCII characters");
+            return;
+        }
         rc = mmreq_join(g, c, id, m->queue_join);
         if (rc == DECKHAND__ERROR_CODE__OK)
             snprintf(c->queued, sizeof c->queued, "%s", m->queue_join->game);
         break;
     case DECKHAND__CLIENT_MESSAGE__BODY_QUEUE_LEAVE:
+        if (!session_text_valid(m->queue_leave->game, SESSION_QUEUE_TEXT_MAX, true)) {
+            session_reply(c, id, DECKHAND__ERROR_CODE__BAD_REQUEST,
+                          "game must be at most 63 printable ASCII characters");
+            return;
+        }
         rc = mmreq_leave(g, c, id, m->queue_leave);
         if (rc == DECKHAND__ERROR_CODE__OK)
             c->queued[0] = '\0';
@@ -273,6 +330,11 @@ static void session_dispatch(gw_conn *c, const Deckhand__ClientMessage *m)
         if (id == 0) {
             /* cmd_id 0 is the gateway's own attach; the worker does not answer it. */
             session_reply(c, id, DECKHAND__ERROR_CODE__BAD_REQUEST, "cmd_id must not be 0");
+            return;
+        }
+        if (!session_text_valid(match, GW_MATCH_ID_MAX - 1, true)) {
+            session_reply(c, id, DECKHAND__ERROR_CODE__BAD_REQUEST,
+                          "match_id must be at most 127 printable ASCII characters");
             return;
         }
         rc = route_player_command(g, c, id, match ? match : "", choose ? m->choose : NULL,
@@ -296,7 +358,7 @@ void session_on_frame(gw_conn *c, const uint8_t *data, size_t len)
         return;
     }
     if (!session_rate_ok(c))
-        session_reply(c, m->cmd_id, DECKHAND__ERROR_CODE__RATE_LIMITED, "too many messages");
+        session_rate_limited(c, m->cmd_id);
     else
         session_dispatch(c, m);
     deckhand__client_message__free_unpacked(m, NULL);

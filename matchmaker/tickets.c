@@ -104,6 +104,16 @@ static bool tickets_match_running(mm_state *mm, const char *match_id, uint64_t n
     return running;
 }
 
+/* A client's string (game, mode, name) free of control characters: the gateway refuses
+ * them first; this guard keeps a gateway that does not out of the queue and the logs. */
+static bool tickets_text_ok(const char *s)
+{
+    for (; s && *s; s++)
+        if ((unsigned char)*s < 0x20 || (unsigned char)*s == 0x7f)
+            return false;
+    return true;
+}
+
 bool tickets_join(mm_state *mm, const char *gateway, const Deckhand__Internal__QueueJoin *j,
                   uint64_t now_ms)
 {
@@ -130,6 +140,10 @@ bool tickets_join(mm_state *mm, const char *gateway, const Deckhand__Internal__Q
     if (!*pid) {
         code = DECKHAND__ERROR_CODE__BAD_REQUEST;
         why = "missing player id";
+    } else if (!tickets_text_ok(pid) || !tickets_text_ok(j->game) || !tickets_text_ok(j->mode) ||
+               !tickets_text_ok(j->name)) {
+        code = DECKHAND__ERROR_CODE__BAD_REQUEST;
+        why = "game, mode and name must not hold control characters";
     } else if (!g && mm->first_tick_ms && now_ms - mm->first_tick_ms < REGISTRY_DEAD_MS) {
         /* Just (re)started: the workers have not all reported their games yet. */
         code = DECKHAND__ERROR_CODE__UNAVAILABLE;

@@ -1,8 +1,8 @@
 /*
  * test_gateway_conn.c: client transports of the real deckhand-gateway binary
  * (rig_gateway.h): BAD_FRAME closing only the offending connection, the frame limit over
- * TCP and WebSocket, WebSocket framing (ping, close, the /ws path), and a clean exit on
- * SIGTERM.
+ * TCP and WebSocket (refused at the header on both), WebSocket framing (ping, close, the
+ * /ws path, no control characters in the upgrade), and a clean exit on SIGTERM.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +73,87 @@ static void test_gateway_websocket_bad_path_and_oversized(void)
     rg_close(c);
 }
 
+/* A masked frame header (first byte b0: FIN, opcode) announcing len bytes, sent alone. */
+static void ws_send_header(rg_client *c, uint8_t b0, uint64_t len)
+{
+    uint8_t hdr[14];
+    size_t h = 0;
+    hdr[h++] = b0;
+    if (len < 126) {
+        hdr[h++] = (uint8_t)(0x80 | len);
+    } else if (len <= 0xffff) {
+        hdr[h++] = 0x80 | 126;
+        hdr[h++] = (uint8_t)(len >> 8);
+        hdr[h++] = (uint8_t)len;
+    } else {
+        hdr[h++] = 0x80 | 127;
+        for (int i = 7; i >= 0; i--)
+            hdr[h++] = (uint8_t)(len >> (8 * i));
+    }
+    memcpy(hdr + h, "\x12\x34\x56\x78", 4);
+    rg_send_all(c->fd, hdr, h + 4);
+}
+
+/* Issue 12, case 3: a WebSocket frame header announcing more than the frame limit is
+ * refused at the header, as on TCP: a BAD_FRAME Reply, then the close, with no payload
+ * sent at all; whatever the length (just over the limit, past wslay's own 2 * limit + 1
+ * backstop, or 2^63 - 1). */
+static void test_gateway_websocket_oversized_header_refused_at_the_header(void)
+{
+    const uint64_t lens[] = {RG_MAX_FRAME + 1, 2 * RG_MAX_FRAME + 2, 131074, 0x7fffffffffffffffULL,
+                             0xffffffffffffffffULL};
+    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+        rg_client *c = rg_ws_open();
+        ws_send_header(c, 0x82, lens[i]);
+        rg_expect_reply(c, 0, DECKHAND__ERROR_CODE__BAD_FRAME);
+        rg_expect_closed(c);
+        rg_close(c);
+    }
+    /* A fragmented message is refused at the header of the fragment that takes it over
+     * the limit: 3,000 bytes, then a continuation announcing 2,000 more. */
+    rg_client *c = rg_ws_open();
+    static uint8_t part[3000];
+    ws_send_header(c, 0x02, sizeof part);
+    rg_send_all(c->fd, part, sizeof part);
+    ws_send_header(c, 0x80, 2000);
+    rg_expect_reply(c, 0, DECKHAND__ERROR_CODE__BAD_FRAME);
+    rg_expect_closed(c);
+    rg_close(c);
+}
+
+/* Issue 12, case 3: the upgrade refuses control characters in the request line and the
+ * headers; "/ws\0zz" is not "/ws". */
+static void test_gateway_websocket_upgrade_refuses_control_characters(void)
+{
+#define REQ(s)                                                                                     \
+    {                                                                                              \
+        s, sizeof s - 1                                                                            \
+    }
+    static const struct {
+        const char *s;
+        size_t n;
+    } reqs[] = {
+        REQ("GET /ws\0zz HTTP/1.1\r\nHost: x\r\n"),
+        REQ("GET /ws\x01 HTTP/1.1\r\nHost: x\r\n"),
+        REQ("GET /ws HTTP/1.1\r\nHost: x\0y\r\n"),
+        REQ("GET /ws HTTP/1.1\r\nHost: x\r\nX-Note: a\x1b[2Jb\r\n"),
+    };
+#undef REQ
+    const char *rest = "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                       "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                       "Sec-WebSocket-Version: 13\r\n\r\n";
+    for (size_t i = 0; i < sizeof reqs / sizeof reqs[0]; i++) {
+        int fd = rg_tcp_connect(rg.ws_port);
+        CU_ASSERT_FATAL(fd >= 0);
+        rg_send_all(fd, reqs[i].s, reqs[i].n);
+        rg_send_all(fd, rest, strlen(rest));
+        char buf[512] = {0};
+        CU_ASSERT(rg_read_some(fd, buf, sizeof buf - 1, 3000) > 0);
+        CU_ASSERT_EQUAL(strncmp(buf, "HTTP/1.1 400", 12), 0);
+        close(fd);
+    }
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -81,6 +162,10 @@ int main(void)
         {"gateway_oversized_frame_closes", test_gateway_oversized_frame_closes},
         {"gateway_websocket_login_and_ping", test_gateway_websocket_login_and_ping},
         {"gateway_websocket_bad_path_and_oversized", test_gateway_websocket_bad_path_and_oversized},
+        {"gateway_websocket_oversized_header_refused_at_the_header",
+         test_gateway_websocket_oversized_header_refused_at_the_header},
+        {"gateway_websocket_upgrade_refuses_control_characters",
+         test_gateway_websocket_upgrade_refuses_control_characters},
         {"gateway_sigterm_exits_zero", rg_test_sigterm_exits_zero},
         {NULL, NULL},
     };

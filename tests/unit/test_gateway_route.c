@@ -192,6 +192,40 @@ static void test_gateway_disconnect_in_match_reports_away_to_worker(void)
     CU_ASSERT_FALSE(rg_await_away(rg.worker, "m-8b", pid2, 500));
 }
 
+/* Issue 12, case 2: a Resync or Choose naming a match that does not exist (refused
+ * UNKNOWN_MATCH by Redis or by a worker that does not seat the player) must not take the
+ * place of the player's real match: its disconnect is still reported there. A match the
+ * player is confirmed in by a worker's answer is reported too. */
+static void test_gateway_bogus_match_does_not_hide_the_real_one(void)
+{
+    char pid[64];
+    rg_client *c = rg_open_in_match("ursula", pid, "m-40");
+    /* A match nobody knows: the gateway (no route; Redis has nothing) refuses it. */
+    rg_send_resync(c, 70, "m-nowhere-40");
+    rg_expect_reply(c, 70, DECKHAND__ERROR_CODE__UNKNOWN_MATCH);
+    /* A match a worker hosts but does not seat her in: the worker refuses it. */
+    if (rg_redis_route("m-41", RG_WORKER_ID, rg.worker_ep)) {
+        rg_send_choose(c, 71, "m-41", 1);
+        rg_expect_round_trip(c, rg.worker, "m-41", pid, 71,
+                             DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHOOSE,
+                             DECKHAND__ERROR_CODE__UNKNOWN_MATCH);
+    }
+    rg_close(c);
+    CU_ASSERT_TRUE(rg_await_away(rg.worker, "m-40", pid, 3000));
+
+    /* Seated by a worker's answer (a resume from elsewhere), not by MatchAssigned. */
+    if (!rg_redis_route("m-42", RG_WORKER_ID, rg.worker_ep))
+        return;
+    c = rg_open_as("victor", pid);
+    rg_send_resync(c, 72, "m-42");
+    rg_expect_round_trip(c, rg.worker, "m-42", pid, 72,
+                         DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC, DECKHAND__ERROR_CODE__OK);
+    rg_send_resync(c, 73, "m-nowhere-42");
+    rg_expect_reply(c, 73, DECKHAND__ERROR_CODE__UNKNOWN_MATCH);
+    rg_close(c);
+    CU_ASSERT_TRUE(rg_await_away(rg.worker, "m-42", pid, 3000));
+}
+
 /* Issue 4: a player whose connection to gateway A dropped resumes on gateway B with A's
  * token. A reports the dropped connection away (from A); B tells the matchmaker the
  * player is back on B; B, which never saw the match, finds its worker in Redis and sends
@@ -292,6 +326,8 @@ int main(void)
         {"gateway_game_over_drops_route", test_gateway_game_over_drops_route},
         {"gateway_disconnect_in_match_reports_away_to_worker",
          test_gateway_disconnect_in_match_reports_away_to_worker},
+        {"gateway_bogus_match_does_not_hide_the_real_one",
+         test_gateway_bogus_match_does_not_hide_the_real_one},
         {"gateway_resume_on_another_gateway_routes_through_it",
          test_gateway_resume_on_another_gateway_routes_through_it},
         {"gateway_redis_down_unavailable_then_recovers",

@@ -5,6 +5,9 @@
  * message, the rate limit, and queue requests: their round trip to the matchmaker, the
  * UNAVAILABLE a silent matchmaker yields, and PlayerAway for a queued player who drops.
  */
+#include <string.h>
+
+#include "dh_client_msg.h"
 #include "rig_gateway.h"
 
 static void test_gateway_guest_login_welcome_then_reply(void)
@@ -151,6 +154,55 @@ static void test_gateway_queue_without_answer_unavailable(void)
     rg_close(c);
 }
 
+/* Issue 12, case 5: client strings that would reach the matchmaker, the workers or a log
+ * line (game, mode, match id) are refused with BAD_REQUEST when they hold a control
+ * character or are too long; nothing is forwarded. A sane join still goes through. */
+static void test_gateway_client_strings_with_control_characters_refused(void)
+{
+    char pid[64], from[DH_ZMQ_ID_MAX + 1], longer[200];
+    rg_client *c = rg_open_as("mona", pid);
+    dh_client_msg msg;
+    Deckhand__ClientMessage *m = dh_client_msg_queue_join(&msg, "dominion", 2);
+    m->queue_join->mode = "casual\n2026-11-25T10:00:00.000Z ERROR matchmaker: forged";
+    m->cmd_id = 80;
+    rg_send(c, m);
+    rg_expect_reply(c, 80, DECKHAND__ERROR_CODE__BAD_REQUEST);
+
+    m = dh_client_msg_queue_join(&msg, "dom\x1b[2Jinion", 2);
+    m->cmd_id = 81;
+    rg_send(c, m);
+    rg_expect_reply(c, 81, DECKHAND__ERROR_CODE__BAD_REQUEST);
+
+    memset(longer, 'a', sizeof longer - 1);
+    longer[sizeof longer - 1] = '\0';
+    m = dh_client_msg_queue_join(&msg, "dominion", 2);
+    m->queue_join->mode = longer;
+    m->cmd_id = 82;
+    rg_send(c, m);
+    rg_expect_reply(c, 82, DECKHAND__ERROR_CODE__BAD_REQUEST);
+
+    rg_send_queue_leave(c, 83, "dominion\r");
+    rg_expect_reply(c, 83, DECKHAND__ERROR_CODE__BAD_REQUEST);
+    rg_send_resync(c, 84, "m-1\nINFO forged");
+    rg_expect_reply(c, 84, DECKHAND__ERROR_CODE__BAD_REQUEST);
+    rg_send_choose(c, 85, longer, 1);
+    rg_expect_reply(c, 85, DECKHAND__ERROR_CODE__BAD_REQUEST);
+
+    /* None of them reached the matchmaker; a sane join with a mode does. */
+    m = dh_client_msg_queue_join(&msg, "dominion", 2);
+    m->queue_join->mode = "ranked";
+    m->cmd_id = 86;
+    rg_send(c, m);
+    Deckhand__Internal__Internal *in =
+        rg_expect_internal(rg.mm, from, DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_JOIN);
+    CU_ASSERT_EQUAL(in->queue_join->cmd_id, 86);
+    CU_ASSERT_STRING_EQUAL(in->queue_join->mode, "ranked");
+    deckhand__internal__internal__free_unpacked(in, NULL);
+    rg_mm_queue_reply(pid, 86, DECKHAND__ERROR_CODE__OK, NULL);
+    rg_expect_reply(c, 86, DECKHAND__ERROR_CODE__OK);
+    rg_close(c);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -165,6 +217,8 @@ int main(void)
         {"gateway_disconnect_while_queued_reports_player_away",
          test_gateway_disconnect_while_queued_reports_player_away},
         {"gateway_queue_without_answer_unavailable", test_gateway_queue_without_answer_unavailable},
+        {"gateway_client_strings_with_control_characters_refused",
+         test_gateway_client_strings_with_control_characters_refused},
         {"gateway_sigterm_exits_zero", rg_test_sigterm_exits_zero},
         {NULL, NULL},
     };

@@ -1,7 +1,9 @@
 /*
  * test_log.c: rate-limited log lines (common/dh_log.c, dh_log_every): one line per
  * interval per call site, the count of the lines left out said on the next one printed,
- * and each call site limited on its own. stderr is captured in a temporary file.
+ * and each call site limited on its own; and every line's text escaped, so that a client's
+ * string (a queue mode with a newline) cannot forge a line. stderr is captured in a
+ * temporary file.
  */
 #include "dh_log.h"
 
@@ -107,6 +109,46 @@ static void test_log_warn_every_keeps_a_state_per_call_site(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "from the macro 0\n"));
 }
 
+static void log_forgery(void)
+{
+    dh_info("queue join p-1 (ann) dominion/%s/2",
+            "casual\n2026-11-25T10:00:00.000Z ERROR matchmaker: forged\r\x1b[31m\x01\x7f\t");
+    dh_log_every(&limit_a, 0, DH_LOG_WARN, "mode %s", "a\nb");
+}
+
+static void test_log_escapes_control_characters(void)
+{
+    static char out[4096];
+    memset(&limit_a, 0, sizeof limit_a);
+    log_capture(log_forgery, out, sizeof out);
+    CU_ASSERT_EQUAL(log_lines(out), 2);
+    CU_ASSERT_PTR_NULL(strstr(out, "\n2026-11-25T10:00:00.000Z ERROR"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out,
+                                  "INFO test: queue join p-1 (ann) dominion/casual\\n2026-11-25T"
+                                  "10:00:00.000Z ERROR matchmaker: forged\\r\\x1b[31m\\x01"
+                                  "\\x7f\\t/2\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "WARN test: mode a\\nb\n"));
+    CU_ASSERT_PTR_NULL(strchr(out, '\r'));
+    CU_ASSERT_PTR_NULL(strchr(out, 0x1b));
+}
+
+static void log_long_controls(void)
+{
+    static char text[3000];
+    memset(text, '\n', sizeof text - 1);
+    dh_info("%s", text);
+}
+
+/* A text of nothing but control bytes grows fourfold when escaped: cut, not overflowed. */
+static void test_log_escaped_line_is_bounded(void)
+{
+    static char out[1 << 14];
+    log_capture(log_long_controls, out, sizeof out);
+    CU_ASSERT_EQUAL(log_lines(out), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\\n\\n...\n"));
+    CU_ASSERT(strlen(out) < 2048 + 128);
+}
+
 int main(void)
 {
     dh_log_init("test");
@@ -116,6 +158,8 @@ int main(void)
         {"log_every_limits_each_site_on_its_own", test_log_every_limits_each_site_on_its_own},
         {"log_warn_every_keeps_a_state_per_call_site",
          test_log_warn_every_keeps_a_state_per_call_site},
+        {"log_escapes_control_characters", test_log_escapes_control_characters},
+        {"log_escaped_line_is_bounded", test_log_escaped_line_is_bounded},
         {NULL, NULL},
     };
     return dh_test_main("log", cases);

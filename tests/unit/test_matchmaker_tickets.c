@@ -2,7 +2,9 @@
  * test_matchmaker_tickets.c: a waiting player's ticket (matchmaker/tickets.c) as stored
  * in a real Redis: a repeated join in the same line keeps its place and moves the ticket
  * to the new gateway, an away ticket is passed over and leaves after its grace, and a
- * player back clears away and gets its match through the new gateway.
+ * player back clears away and gets its match through the new gateway; and a join whose
+ * game, mode or name holds a control character is refused (issue 12, case 5: the gateway
+ * refuses them first; this is the matchmaker's own guard).
  */
 #include "dh_keys.h"
 #include "rig_mm.h"
@@ -129,6 +131,38 @@ static void test_mm_player_back_clears_away_and_the_match_goes_to_the_new_gatewa
     rig_mm_close(&a);
 }
 
+static int join_with(rig_mm *a, uint64_t cmd, const char *game, const char *mode, const char *name)
+{
+    Deckhand__Internal__QueueJoin j = DECKHAND__INTERNAL__QUEUE_JOIN__INIT;
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    j.player_id = "p9";
+    j.name = (char *)name;
+    j.cmd_id = cmd;
+    j.game = (char *)game;
+    j.mode = (char *)mode;
+    j.players = 2;
+    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_JOIN;
+    m.queue_join = &j;
+    rig_mm_send(a->gw, &m);
+    rig_mm_pump(a, 10 + cmd);
+    return rig_mm_reply_why(a->gw, cmd, a->why, sizeof a->why);
+}
+
+static void test_mm_join_with_control_characters_is_refused(void)
+{
+    rig_mm a;
+    rig_mm_open_fresh(&a, "mm-a", 2);
+    CU_ASSERT_EQUAL(join_with(&a, 1, "dominion", "casual\nERROR matchmaker: forged", "ann"),
+                    DECKHAND__ERROR_CODE__BAD_REQUEST);
+    CU_ASSERT_EQUAL(join_with(&a, 2, "dominion\r", "", "ann"), DECKHAND__ERROR_CODE__BAD_REQUEST);
+    CU_ASSERT_EQUAL(join_with(&a, 3, "dominion", "", "a\x1b[2Jnn"),
+                    DECKHAND__ERROR_CODE__BAD_REQUEST);
+    CU_ASSERT_EQUAL(queue_total(a.mm.queues), 0);
+    CU_ASSERT_EQUAL(join_with(&a, 4, "dominion", "ranked", "ann"), 0);
+    CU_ASSERT_EQUAL(queue_total(a.mm.queues), 1);
+    rig_mm_close(&a);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -138,6 +172,8 @@ int main(void)
          test_mm_away_ticket_is_passed_over_then_removed_after_its_grace},
         {"mm_player_back_clears_away_and_the_match_goes_to_the_new_gateway",
          test_mm_player_back_clears_away_and_the_match_goes_to_the_new_gateway},
+        {"mm_join_with_control_characters_is_refused",
+         test_mm_join_with_control_characters_is_refused},
         {NULL, NULL},
     };
     return rig_redis_main("matchmaker_tickets", cases);

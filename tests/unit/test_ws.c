@@ -1,7 +1,9 @@
 /*
  * test_ws.c: the WebSocket handshake helpers (common/dh_ws.h): RFC 6455 §1.3 example (key
  * "dGhlIHNhbXBsZSBub25jZQ==" gives "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="),
- * both halves agreeing, and the malformed requests the gateway must refuse.
+ * both halves agreeing, and the malformed requests the gateway must refuse (control
+ * characters among them: "/ws\0zz" is not "/ws"); and the frame guard, which refuses a
+ * message over the limit at its header, however its bytes are split (issue 12, case 3).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,6 +103,137 @@ static void test_ws_malformed_requests_rejected(void)
     expect_rejected("GET ws HTTP/1.1\r\nHost: a\r\n\r\n");
 }
 
+static void test_ws_control_characters_rejected(void)
+{
+    static const char tail[] = "Host: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                               "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                               "Sec-WebSocket-Version: 13\r\n\r\n";
+#define HEAD(s)                                                                                    \
+    {                                                                                              \
+        s, sizeof s - 1                                                                            \
+    }
+    static const struct {
+        const char *s;
+        size_t n;
+    } heads[] = {
+        HEAD("GET /ws\0zz HTTP/1.1\r\n"),
+        HEAD("GET /ws\x01 HTTP/1.1\r\n"),
+        HEAD("GET /w\x7fs HTTP/1.1\r\n"),
+        HEAD("GET /ws\tx HTTP/1.1\r\n"),
+        HEAD("GET /ws HTTP/1.1\r\nX-A: b\0c\r\n"),
+        HEAD("GET /ws HTTP/1.1\r\nX-A: b\x1b[2Jc\r\n"),
+        HEAD("GET /ws HTTP/1.1\r\nX-A: b\nX-B: c\r\n"),
+    };
+#undef HEAD
+    for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++) {
+        char buf[512];
+        dh_ws_request req;
+        const char *why = NULL;
+        memcpy(buf, heads[i].s, heads[i].n);
+        memcpy(buf + heads[i].n, tail, sizeof tail);
+        CU_ASSERT_EQUAL(dh_ws_parse_request(buf, heads[i].n + sizeof tail - 1, &req, &why), -1);
+        CU_ASSERT_PTR_NOT_NULL(why);
+    }
+    /* A tab in a header value is the RFC's whitespace: still fine. */
+    char ok[512];
+    snprintf(ok, sizeof ok, "GET /ws HTTP/1.1\r\nX-A: b\tc\r\n%s", tail);
+    CU_ASSERT(dh_ws_parse_request(ok, strlen(ok), &(dh_ws_request){0}, NULL) > 0);
+}
+
+/* A masked client frame header: first byte b0, payload length len. Its size. */
+static size_t ws_header(uint8_t *out, uint8_t b0, uint64_t len)
+{
+    size_t h = 0;
+    out[h++] = b0;
+    if (len < 126) {
+        out[h++] = (uint8_t)(0x80 | len);
+    } else if (len <= 0xffff) {
+        out[h++] = 0x80 | 126;
+        out[h++] = (uint8_t)(len >> 8);
+        out[h++] = (uint8_t)len;
+    } else {
+        out[h++] = 0x80 | 127;
+        for (int i = 7; i >= 0; i--)
+            out[h++] = (uint8_t)(len >> (8 * i));
+    }
+    memcpy(out + h, "\x01\x02\x03\x04", 4);
+    return h + 4;
+}
+
+/* Scan n bytes through the guard in pieces of step bytes: the bytes it let through (those
+ * of the pieces before the refusal, and of the refusing piece those before the refused
+ * header), and the refusal's reason into *why (NULL when none). */
+static size_t guard_in_steps(const uint8_t *p, size_t n, size_t step, uint64_t max,
+                             const char **why)
+{
+    dh_ws_guard g = {0};
+    size_t done = 0;
+    *why = NULL;
+    while (done < n) {
+        size_t k = n - done < step ? n - done : step;
+        size_t ok = dh_ws_guard_scan(&g, p + done, k, max, why);
+        if (ok < k)
+            return done + ok;
+        done += k;
+    }
+    return done;
+}
+
+static void test_ws_guard_refuses_an_oversized_message_at_its_header(void)
+{
+    static uint8_t buf[3 * 1024];
+    const char *why;
+    size_t n = 0;
+    /* fine: 100 bytes, a ping between two fragments of 1000 + 24 = 1024, then 1024 again */
+    n += ws_header(buf + n, 0x82, 100);
+    n += 100;
+    n += ws_header(buf + n, 0x02, 1000);
+    n += 1000;
+    n += ws_header(buf + n, 0x89, 4);
+    n += 4;
+    n += ws_header(buf + n, 0x80, 24);
+    n += 24;
+    n += ws_header(buf + n, 0x82, 1024);
+    n += 1024;
+    size_t fine = n;
+    for (size_t step = 1; step <= fine; step *= 3)
+        CU_ASSERT_EQUAL(guard_in_steps(buf, fine, step, 1024, &why), fine);
+
+    /* a continuation taking the message to 1025 is refused at its header: nothing after
+     * the header's first byte gets through unless it came in an earlier piece, and the
+     * header's last byte never does */
+    n += ws_header(buf + n, 0x02, 1000);
+    n += 1000;
+    size_t bad = n;
+    n += ws_header(buf + n, 0x80, 25);
+    for (size_t step = 1; step <= n; step *= 2) {
+        size_t got = guard_in_steps(buf, n, step, 1024, &why);
+        CU_ASSERT(got >= bad && got < n);
+        CU_ASSERT(got == bad || got % step == 0); /* or the header began in an earlier piece */
+        CU_ASSERT_PTR_NOT_NULL(why);
+    }
+    CU_ASSERT_EQUAL(guard_in_steps(buf, n, n, 1024, &why), bad);
+}
+
+static void test_ws_guard_refuses_huge_lengths_without_payload(void)
+{
+    const uint64_t lens[] = {1025, 131074, 0x7fffffffffffffffULL, 0x8000000000000000ULL,
+                             0xffffffffffffffffULL};
+    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+        uint8_t hdr[14];
+        const char *why = NULL;
+        size_t h = ws_header(hdr, 0x82, lens[i]);
+        CU_ASSERT_EQUAL(guard_in_steps(hdr, h, h, 1024, &why), 0);
+        CU_ASSERT_PTR_NOT_NULL(why);
+        CU_ASSERT_EQUAL(guard_in_steps(hdr, h, 1, 1024, &why), h - 1);
+    }
+    /* an unmasked header (a server's) is read by its own size */
+    uint8_t plain[] = {0x82, 126, 0x04, 0x01};
+    const char *why = NULL;
+    CU_ASSERT_EQUAL(guard_in_steps(plain, sizeof plain, 4, 1024, &why), 0);
+    CU_ASSERT_EQUAL(guard_in_steps(plain, sizeof plain, 1, 1024, &why), 3);
+}
+
 static void test_ws_oversized_head_rejected(void)
 {
     static char big[DH_WS_HEADER_MAX + 100];
@@ -167,6 +300,11 @@ int main(void)
         {"ws_parse_incomplete_waits", test_ws_parse_incomplete_waits},
         {"ws_parse_keeps_trailing_bytes", test_ws_parse_keeps_trailing_bytes},
         {"ws_malformed_requests_rejected", test_ws_malformed_requests_rejected},
+        {"ws_control_characters_rejected", test_ws_control_characters_rejected},
+        {"ws_guard_refuses_an_oversized_message_at_its_header",
+         test_ws_guard_refuses_an_oversized_message_at_its_header},
+        {"ws_guard_refuses_huge_lengths_without_payload",
+         test_ws_guard_refuses_huge_lengths_without_payload},
         {"ws_oversized_head_rejected", test_ws_oversized_head_rejected},
         {"ws_client_half_agrees_with_server_half", test_ws_client_half_agrees_with_server_half},
         {"ws_mutated_requests_are_safe", test_ws_mutated_requests_are_safe},
