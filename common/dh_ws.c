@@ -227,7 +227,8 @@ static const char *ws_guard_header(dh_ws_guard *g, uint64_t max)
     if (h[0] & 0x08)
         return NULL; /* a control frame: small by the RFC, and wslay checks it */
     if ((h[0] & 0x0f) != 0)
-        g->msg = 0; /* a new message; a continuation adds to the one going on */
+        g->msg = 0;             /* a new message; a continuation adds to the one going on */
+    g->in_msg = !(h[0] & 0x80); /* FIN ends the message */
     if (len > max || g->msg > max - len)
         return "message larger than the frame limit";
     g->msg += len;
@@ -259,6 +260,11 @@ size_t dh_ws_guard_scan(dh_ws_guard *g, const uint8_t *p, size_t len, uint64_t m
         }
     }
     return len;
+}
+
+bool dh_ws_guard_idle(const dh_ws_guard *g)
+{
+    return g->have == 0 && g->skip == 0 && !g->in_msg;
 }
 
 int dh_ws_accept(const char *key, char out[DH_WS_ACCEPT_LEN + 1])

@@ -14,6 +14,7 @@
 #ifndef DECKHAND_DH_WS_H
 #define DECKHAND_DH_WS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,6 +36,7 @@ typedef struct {
     size_t have;     /* bytes of hdr read */
     uint64_t skip;   /* payload bytes of the current frame still to come */
     uint64_t msg;    /* bytes of the current data message, its fragments so far */
+    bool in_msg;     /* a data message has begun and its final fragment has not */
 } dh_ws_guard;
 
 /* Read len more bytes of a peer's frames. Returns len when every frame header in them
@@ -44,6 +46,11 @@ typedef struct {
  * §5.2). Control frames are left to wslay. After a refusal the stream cannot go on. */
 size_t dh_ws_guard_scan(dh_ws_guard *g, const uint8_t *p, size_t len, uint64_t max,
                         const char **why);
+
+/* Whether the stream read so far ends between messages: no header or payload half read,
+ * no fragmented message going on. A reader may then drop its frame state (the gateway
+ * frees an idle connection's wslay context). */
+bool dh_ws_guard_idle(const dh_ws_guard *g);
 
 /* Parse an Upgrade request from the len bytes at buf. Returns the length of the request
  * head (through the blank line) when it is complete and valid, 0 when more bytes are

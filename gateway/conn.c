@@ -90,6 +90,7 @@ static void conn_on_shutdown(uv_shutdown_t *req, int status)
 }
 
 static void conn_flush(gw_conn *c);
+static wslay_event_context_ptr conn_ws_ctx(gw_conn *c);
 
 void conn_close(gw_conn *c, bool flush)
 {
@@ -98,7 +99,7 @@ void conn_close(gw_conn *c, bool flush)
     if (flush && c->state == CONN_CLOSING)
         return;
     if (flush) {
-        if (c->kind == CONN_WS && c->ws && c->state == CONN_OPEN) {
+        if (c->kind == CONN_WS && c->state == CONN_OPEN && conn_ws_ctx(c)) {
             wslay_event_queue_close(c->ws, WSLAY_CODE_POLICY_VIOLATION, NULL, 0);
             wslay_event_send(c->ws);
             if (c->state == CONN_CLOSED)
@@ -274,7 +275,10 @@ static void conn_ws_msg(wslay_event_context_ptr ctx, const struct wslay_event_on
         c->gw->conn_events.bad_frame(c, "text frames are not accepted; send binary frames");
 }
 
-/* Push out what wslay has queued, and close when the WebSocket is finished. */
+/* Push out what wslay has queued, and close when the WebSocket is finished. Between
+ * messages, with nothing left to send, the context goes: wslay keeps about 9 KB of
+ * buffers in it, which an idle connection does not need (docs/BENCHMARKS.md, "Gateway:
+ * memory per idle connection"); conn_ws_ctx makes a fresh one for the next frame. */
 static void conn_ws_flush(gw_conn *c)
 {
     if (c->state != CONN_OPEN || !c->ws)
@@ -283,8 +287,15 @@ static void conn_ws_flush(gw_conn *c)
         conn_close(c, false);
         return;
     }
-    if (!wslay_event_want_read(c->ws) && !wslay_event_want_write(c->ws))
+    if (!wslay_event_want_read(c->ws) && !wslay_event_want_write(c->ws)) {
         conn_close(c, true);
+        return;
+    }
+    if (!c->ws_busy && c->state == CONN_OPEN && !wslay_event_want_write(c->ws) &&
+        dh_ws_guard_idle(&c->ws_guard)) {
+        wslay_event_context_free(c->ws);
+        c->ws = NULL;
+    }
 }
 
 static int conn_ws_start(gw_conn *c)
@@ -304,6 +315,15 @@ static int conn_ws_start(gw_conn *c)
     return 0;
 }
 
+/* The connection's wslay context, made when it has none (a new connection, or one that
+ * was idle); NULL when out of memory. */
+static wslay_event_context_ptr conn_ws_ctx(gw_conn *c)
+{
+    if (!c->ws && conn_ws_start(c) < 0)
+        c->ws = NULL;
+    return c->ws;
+}
+
 /* Bytes of frames: what the guard accepts goes to wslay; a header it refuses (a message
  * over the frame limit, however long, even before any payload) never does: the client
  * gets BAD_FRAME, as on TCP, and the close. */
@@ -312,10 +332,17 @@ static void conn_ws_feed(gw_conn *c, const uint8_t *data, size_t len)
     const char *why = NULL;
     size_t ok = dh_ws_guard_scan(&c->ws_guard, data, len, c->gw->max_frame, &why);
     int rc = 0;
+    if (ok > 0 && !conn_ws_ctx(c)) {
+        dh_error_every(DH_LOG_EVERY_MS, "conn %llu out of memory", (unsigned long long)c->serial);
+        conn_close(c, false);
+        return;
+    }
     if (ok > 0) {
         c->ws_in = data;
         c->ws_in_len = ok;
+        c->ws_busy = true;
         rc = wslay_event_recv(c->ws);
+        c->ws_busy = false;
         c->ws_in = NULL;
         c->ws_in_len = 0;
     }
@@ -373,7 +400,7 @@ static void conn_ws_handshake(gw_conn *c, const uint8_t *data, size_t len)
         return;
     }
     int n = dh_ws_response(&req, resp, sizeof resp);
-    if (n < 0 || conn_ws_start(c) < 0) {
+    if (n < 0) {
         conn_http_error(c, "500 Internal Server Error", "cannot start the WebSocket");
         return;
     }
@@ -457,7 +484,7 @@ int conn_send(gw_conn *c, const uint8_t *msg, size_t len)
         return conn_write(c, b, 2);
     }
     struct wslay_event_msg m = {WSLAY_BINARY_FRAME, msg, len};
-    if (!c->ws || wslay_event_queue_msg(c->ws, &m) != 0)
+    if (!conn_ws_ctx(c) || wslay_event_queue_msg(c->ws, &m) != 0)
         return -1;
     conn_ws_flush(c);
     return c->state == CONN_CLOSED ? -1 : 0;

@@ -48,6 +48,7 @@ struct gw_conn {
     const uint8_t *ws_in; /* bytes of the current read not yet given to wslay */
     size_t ws_in_len;
     dh_ws_guard ws_guard; /* refuses a message over the frame limit at its header */
+    bool ws_busy;         /* inside wslay_event_recv: the context must not be freed */
 
     /* session (session.c) */
     bool authed;

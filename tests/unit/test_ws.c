@@ -234,6 +234,33 @@ static void test_ws_guard_refuses_huge_lengths_without_payload(void)
     CU_ASSERT_EQUAL(guard_in_steps(plain, sizeof plain, 1, 1024, &why), 3);
 }
 
+/* Idle only between whole messages: not inside a header, a payload, or a fragmented
+ * message (a ping between its fragments included). */
+static void test_ws_guard_is_idle_only_between_messages(void)
+{
+    uint8_t buf[256];
+    const char *why = NULL;
+    dh_ws_guard g = {0};
+    CU_ASSERT_TRUE(dh_ws_guard_idle(&g));
+    size_t h = ws_header(buf, 0x82, 10); /* one whole message, fed a byte at a time */
+    for (size_t i = 0; i < h + 10; i++) {
+        CU_ASSERT_EQUAL(dh_ws_guard_scan(&g, buf + i, 1, 1024, &why), 1);
+        CU_ASSERT_EQUAL(dh_ws_guard_idle(&g), i == h + 9);
+    }
+    size_t n = ws_header(buf, 0x02, 5); /* a first fragment, no FIN */
+    n += 5;
+    CU_ASSERT_EQUAL(dh_ws_guard_scan(&g, buf, n, 1024, &why), n);
+    CU_ASSERT_FALSE(dh_ws_guard_idle(&g));
+    n = ws_header(buf, 0x89, 2); /* a ping in between */
+    n += 2;
+    CU_ASSERT_EQUAL(dh_ws_guard_scan(&g, buf, n, 1024, &why), n);
+    CU_ASSERT_FALSE(dh_ws_guard_idle(&g));
+    n = ws_header(buf, 0x80, 3); /* the last fragment */
+    n += 3;
+    CU_ASSERT_EQUAL(dh_ws_guard_scan(&g, buf, n, 1024, &why), n);
+    CU_ASSERT_TRUE(dh_ws_guard_idle(&g));
+}
+
 static void test_ws_oversized_head_rejected(void)
 {
     static char big[DH_WS_HEADER_MAX + 100];
@@ -305,6 +332,7 @@ int main(void)
          test_ws_guard_refuses_an_oversized_message_at_its_header},
         {"ws_guard_refuses_huge_lengths_without_payload",
          test_ws_guard_refuses_huge_lengths_without_payload},
+        {"ws_guard_is_idle_only_between_messages", test_ws_guard_is_idle_only_between_messages},
         {"ws_oversized_head_rejected", test_ws_oversized_head_rejected},
         {"ws_client_half_agrees_with_server_half", test_ws_client_half_agrees_with_server_half},
         {"ws_mutated_requests_are_safe", test_ws_mutated_requests_are_safe},
