@@ -349,6 +349,15 @@ static bool host_overtaken(const host_seat *s, const char *identity, uint64_t cm
            strcmp(s->route, identity) != 0;
 }
 
+/* Seat's player came or went: the other seats' Views say who is connected, so each gets
+ * its update now rather than with the next move (a full View: the players changed). */
+static void host_connection_changed(host *h, host_match *hm, int seat)
+{
+    for (int i = 0; i < hm->nseats; i++)
+        if (i != seat && hm->seats[i].route[0])
+            host_send_update(h, hm, i);
+}
+
 void host_command(host *h, const char *identity, const Deckhand__Internal__PlayerCommand *pc,
                   uint64_t now_ms)
 {
@@ -373,6 +382,7 @@ void host_command(host *h, const char *identity, const Deckhand__Internal__Playe
             s->away_ms = now_ms ? now_ms : 1;
             host_view_forget(s); /* its next connection starts from a full View */
             dh_info("match %s: %s is away (grace %u ms)", hm->id, pid, hm->set.grace_ms);
+            host_connection_changed(h, hm, seat);
         }
         return;
     }
@@ -386,6 +396,7 @@ void host_command(host *h, const char *identity, const Deckhand__Internal__Playe
     }
     if (pc->cmd_id > s->top_cmd)
         s->top_cmd = pc->cmd_id;
+    bool was_connected = s->route[0] && !s->away_ms;
     if (s->away_ms || s->robot)
         dh_info("match %s: %s is back", hm->id, pid);
     if (s->away_ms)
@@ -397,6 +408,8 @@ void host_command(host *h, const char *identity, const Deckhand__Internal__Playe
         snprintf(s->route, sizeof s->route, "%s", identity);
         host_view_forget(s); /* a new connection: its first View is in full */
     }
+    if (!was_connected)
+        host_connection_changed(h, hm, seat);
     switch (pc->body_case) {
     case DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC:
         host_resync(h, hm, seat, pc->cmd_id);
