@@ -13,6 +13,7 @@
 
 #include "bundles.h"
 #include "dh_log.h"
+#include "host_persist.h"
 
 #define HOST_ADOPT_BATCH 64 /* ids taken from worker:{ID}:adopt per round */
 
@@ -48,6 +49,28 @@ static int host_split(char *list, char **out, int max)
     for (char *p = strtok_r(list, ",", &save); p && n < max; p = strtok_r(NULL, ",", &save))
         out[n++] = p;
     return n;
+}
+
+/* Resume the grace periods of the seats that were away on the last owner (DH_F_AWAY: the
+ * wall-clock ms each left, 0 when present): each runs on from when its player left, on
+ * our clock, instead of starting again (a match moved more often than its grace period
+ * would never let the bot play an absent seat). A seat with no entry counts as present
+ * until HOST_ATTACH_MS says otherwise. */
+static void host_resume_away(host_match *hm, const char *list, uint64_t now_ms)
+{
+    uint64_t wall = host_wall_ms();
+    const char *p = list;
+    for (int i = 0; i < hm->nseats && *p; i++) {
+        char *end;
+        uint64_t left = strtoull(p, &end, 10);
+        if (end == p)
+            break;
+        if (left) {
+            uint64_t gone = left < wall ? wall - left : 0;
+            hm->seats[i].away_ms = gone < now_ms ? now_ms - gone : 1;
+        }
+        p = *end == ',' ? end + 1 : end;
+    }
 }
 
 /* Restore meta's match from its snapshot and log on bundle b (NULL with why set on
@@ -188,6 +211,8 @@ int host_adopt(host *h, const char *match_id, uint64_t now_ms)
                               .turn_ms = meta->turn_ms,
                               .forfeit = !strcmp(meta->abandon, "forfeit")};
     hm->forfeit_seat = -1;
+    hm->script_failures = meta->script_failures;
+    host_resume_away(hm, meta->away, now_ms);
     hm->snap_version = engine_match_snapshot_version(hm->m);
     hm->started = true;
     hm->turn_version = hm->snap_version;
