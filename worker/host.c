@@ -353,8 +353,8 @@ static bool host_overtaken(const host_seat *s, const char *identity, uint64_t cm
            strcmp(s->route, identity) != 0;
 }
 
-/* Seat's player came or went: the other seats' Views say who is connected, so each gets
- * its update now rather than with the next move (a full View: the players changed). */
+/* Seat's player left or came back: the other seats' Views say who is connected, so each
+ * gets its update now rather than with the next move (a full View: the players changed). */
 static void host_connection_changed(host *h, host_match *hm, int seat)
 {
     for (int i = 0; i < hm->nseats; i++)
@@ -401,7 +401,7 @@ void host_command(host *h, const char *identity, const Deckhand__Internal__Playe
     }
     if (pc->cmd_id > s->top_cmd)
         s->top_cmd = pc->cmd_id;
-    bool was_connected = s->route[0] && !s->away_ms;
+
     bool was_away = s->away_ms != 0;
     if (s->away_ms || s->robot)
         dh_info("match %s: %s is back", hm->id, pid);
@@ -414,10 +414,10 @@ void host_command(host *h, const char *identity, const Deckhand__Internal__Playe
         snprintf(s->route, sizeof s->route, "%s", identity);
         host_view_forget(s); /* a new connection: its first View is in full */
     }
-    if (!was_connected)
+    if (was_away) {
         host_connection_changed(h, hm, seat);
-    if (was_away)
         host_persist_notes(h, hm, now_ms);
+    }
     switch (pc->body_case) {
     case DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC:
         host_resync(h, hm, seat, pc->cmd_id);
@@ -501,6 +501,8 @@ static void host_release(host *h, host_action *a)
     }
     if (a->kind == HOST_ACT_END) {
         if (ok) {
+            if (hm->quarantined)
+                dh_counter_inc(&h->stats.quarantined);
             host_finish(h, hm);
         } else {
             hm->forfeit_seat = -1;

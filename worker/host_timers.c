@@ -49,7 +49,6 @@ static void host_script_failed(host *h, host_match *hm, int seat, const char *wh
         hm->quarantined = false;
         return;
     }
-    dh_counter_inc(&h->stats.quarantined);
     dh_warn("match %s: quarantined: the default answer for seat %d (%s) failed %u times in a "
             "row: %s",
             hm->id, seat, why, hm->script_failures, ee->message);

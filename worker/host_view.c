@@ -217,14 +217,16 @@ out:
     return rc;
 }
 
-/* The engine knows nothing of connections: a player is connected while a gateway holds
- * it (it attached, and its gateway has not said it left). */
+/* The engine knows nothing of connections: a player is connected unless the worker counts
+ * it away (its gateway said it left, or it never attached within HOST_ATTACH_MS). A seat
+ * not attached yet (the match just started or moved) counts as connected meanwhile, so
+ * the start of a match or a move costs no extra full View. */
 static void mark_connected(const host_match *hm, Deckhand__View *v)
 {
     for (size_t i = 0; i < v->n_players; i++) {
         uint32_t seat = v->players[i]->seat;
         const host_seat *s = seat < (uint32_t)hm->nseats ? &hm->seats[seat] : NULL;
-        v->players[i]->connected = s && s->route[0] && !s->away_ms;
+        v->players[i]->connected = s && !s->away_ms;
     }
 }
 
