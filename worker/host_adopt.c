@@ -73,6 +73,38 @@ static void host_resume_away(host_match *hm, const char *list, uint64_t now_ms)
     }
 }
 
+/* A bot plays hm's pending decision as soon as the timers look: its seat is away past
+ * its grace period (and the queue does not forfeit it). */
+static bool host_bot_decides(const host_match *hm, uint64_t now_ms)
+{
+    const engine_decision *d = engine_match_decision(hm->m);
+    if (!d || d->seat < 0 || d->seat >= hm->nseats || hm->set.forfeit)
+        return false;
+    const host_seat *s = &hm->seats[d->seat];
+    return s->away_ms && now_ms - s->away_ms >= hm->set.grace_ms;
+}
+
+/* A try that never returns (a script call stuck inside C, beyond the watchdog) kills its
+ * worker before it can count as a failure, and the match moves to the next worker, which
+ * tries again: so when a bot is to play an adopted match at once, its try is counted in
+ * Redis before it can run (an answer accepted resets the count). A match whose count has
+ * reached the limit is not tried again: its first due default answer quarantines it
+ * (host_timers.c), a second from now, once the gateways have re-attached its players to
+ * tell them. */
+static void host_count_ahead(host *h, host_match *hm, uint64_t now_ms)
+{
+    if (!host_bot_decides(hm, now_ms))
+        return;
+    if (hm->script_failures >= h->quarantine_after) {
+        hm->retry_ms = now_ms + HOST_RETRY_MS;
+        return;
+    }
+    hm->script_failures++;
+    hm->counted_ahead = true;
+    host_persist_notes(h, hm, now_ms);
+    host_flush(h, now_ms); /* Redis holds the count before the try can run */
+}
+
 /* Restore meta's match from its snapshot and log on bundle b (NULL with why set on
  * failure, -1 in *down when Redis failed). */
 static engine_match *host_restore(host *h, const char *id, const store_match *meta,
@@ -227,6 +259,7 @@ int host_adopt(host *h, const char *match_id, uint64_t now_ms)
             (unsigned long long)hm->epoch, (unsigned long long)hm->answers, meta->bundle);
     host_match_adopted(h, match_id, true, NULL, meta->player_ids);
     free(meta);
+    host_count_ahead(h, hm, now_ms);
     return 1;
 refuse:
     if (hm && hm->m)

@@ -30,13 +30,28 @@ static bool host_end(host *h, host_match *hm, uint64_t now_ms)
     return true;
 }
 
+/* End hm as a script error (what failed: detail), once Redis has it. */
+static void host_quarantine(host *h, host_match *hm, int seat, const char *why, const char *detail)
+{
+    hm->quarantined = true;
+    if (!host_end(h, hm, 0)) {
+        hm->quarantined = false;
+        return;
+    }
+    dh_warn("match %s: quarantined: the default answer for seat %d (%s) failed %u times in a "
+            "row: %s",
+            hm->id, seat, why, hm->script_failures, detail);
+}
+
 /* The worker's own answer for hm failed in a card script (ee): try again later, or
  * quarantine the match. */
 static void host_script_failed(host *h, host_match *hm, int seat, const char *why,
                                const engine_error *ee, uint64_t now_ms)
 {
     dh_counter_inc(&h->stats.script_failures);
-    hm->script_failures++;
+    if (!hm->counted_ahead) /* else its adoption counted this try already */
+        hm->script_failures++;
+    hm->counted_ahead = false;
     hm->retry_ms = now_ms + HOST_RETRY_MS;
     if (hm->script_failures < h->quarantine_after) {
         dh_info("match %s: no default answer for seat %d (%s), failure %u of %u: %s", hm->id, seat,
@@ -44,14 +59,7 @@ static void host_script_failed(host *h, host_match *hm, int seat, const char *wh
         host_persist_notes(h, hm, now_ms);
         return;
     }
-    hm->quarantined = true;
-    if (!host_end(h, hm, now_ms)) {
-        hm->quarantined = false;
-        return;
-    }
-    dh_warn("match %s: quarantined: the default answer for seat %d (%s) failed %u times in a "
-            "row: %s",
-            hm->id, seat, why, hm->script_failures, ee->message);
+    host_quarantine(h, hm, seat, why, ee->message);
 }
 
 /* Answer hm's pending decision with the game's default bot, as if its seat had. */
@@ -63,9 +71,16 @@ static bool host_default_answer(host *h, host_match *hm, const char *why, uint64
     const engine_decision *d = engine_match_decision(hm->m);
     int seat = d->seat;
     uint64_t decision_id = d->decision_id;
+    if (!hm->counted_ahead && hm->script_failures >= h->quarantine_after) {
+        /* its adoption found it had failed enough (its workers died trying): not again */
+        host_quarantine(h, hm, seat, why, "its workers died trying it");
+        return false;
+    }
     engine_code code = engine_match_bot_answer(hm->m, NULL, ids, &n, &ee);
     if (code == ENGINE_OK)
         code = host_apply(h, hm, seat, 0, decision_id, ids, n, now_ms, &ee);
+    if (code != ENGINE_SCRIPT_ERROR)
+        hm->counted_ahead = false; /* it returned, and did not fail in a script */
     if (code == ENGINE_SCRIPT_ERROR) {
         host_script_failed(h, hm, seat, why, &ee, now_ms);
         return false;

@@ -80,6 +80,7 @@ typedef struct {
     uint32_t script_failures;  /* the worker's own answers that failed in a row (in Redis) */
     uint64_t retry_ms;         /* no answer of the worker's own before this time */
     bool notes_due;            /* host_persist_notes has news to write (host_tick does) */
+    bool counted_ahead;        /* script_failures counts the next default answer already */
     bool busy;                 /* a write of the current batch is in flight */
     bool started;              /* MatchStarted ok was sent */
     struct bundles_entry *pin; /* the bundle it runs on, when the host follows bundles */

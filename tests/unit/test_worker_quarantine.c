@@ -9,8 +9,10 @@
  */
 #include "rig_worker.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dh_keys.h"
 
@@ -134,6 +136,96 @@ static void test_worker_quarantine_counts_failures_across_adoption(void)
     rig_worker_close_drained(&r);
 }
 
+/* Another worker, wk-uN, takes the match over (the matchmaker's takeover at epoch N + 1)
+ * and adopts it; *st must be closed and *h freed by the caller. */
+static void adopt_on(rig_worker *r, host *h, store *st, int n, const char *id)
+{
+    char wk[16], epoch[16];
+    snprintf(wk, sizeof wk, "wk-u%d", n);
+    snprintf(epoch, sizeof epoch, "%d", n + 1);
+    char key[DH_KEY_MAX];
+    dh_key_match(key, id);
+    char cmd[DH_KEY_MAX + 32];
+    snprintf(cmd, sizeof cmd, "HSET %s worker %%s epoch %%s", key);
+    rig_worker_redis_do(cmd, wk, epoch);
+    CU_ASSERT_EQUAL_FATAL(store_init(st, rig_worker_redis_url(), 500), 0);
+    host_init(h, strdup(wk), "inproc://worker", r->router, r->dealer, r->bundle, st, 10);
+    CU_ASSERT_EQUAL(host_adopt(h, id, r->now), 1);
+}
+
+static long long failures_in_redis(const char *key)
+{
+    char *v = rig_worker_hget(key, DH_F_SCRIPT_FAILURES);
+    long long n = v ? atoll(v) : -1;
+    free(v);
+    return n;
+}
+
+/* A try that never returns (a script call stuck in C) kills its worker before it can
+ * fail: each worker that adopts the match with a bot to play counts the try in Redis
+ * before it can run, so after quarantine_after such deaths the next worker quarantines
+ * the match without trying it again. */
+static void test_worker_quarantine_counts_tries_its_workers_died_in(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "tests/fixtures/poison", NULL);
+    int seat = start_abandoned(&r, "m-deadly", "poison");
+    usleep(60 * 1000); /* the grace period passes on the wall clock, which workers share */
+    for (int n = 1; n <= HOST_QUARANTINE_AFTER; n++) {
+        host h;
+        store st;
+        adopt_on(&r, &h, &st, n, "m-deadly");
+        CU_ASSERT_EQUAL(failures_in_redis("match:{m-deadly}"), n); /* before any try ran */
+        free((char *)h.worker_id);
+        host_free(&h); /* it dies in the try */
+        store_close(&st);
+    }
+    host h;
+    store st;
+    adopt_on(&r, &h, &st, HOST_QUARANTINE_AFTER + 1, "m-deadly");
+    rig_worker_mm_drain(&r);
+    Deckhand__Internal__PlayerCommand pc = DECKHAND__INTERNAL__PLAYER_COMMAND__INIT;
+    Deckhand__Resync rs = DECKHAND__RESYNC__INIT;
+    rs.match_id = pc.match_id = (char *)"m-deadly";
+    pc.player_id = (char *)rig_worker_players[1 - seat];
+    pc.body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC;
+    pc.resync = &rs;
+    host_command(&h, "gw-t", &pc, r.now); /* the gateway re-attaches the player still there */
+    CU_ASSERT_EQUAL(run_timers(&r, &h, 2000), 0);
+    CU_ASSERT_PTR_NULL(host_find(&h, "m-deadly"));
+    CU_ASSERT_EQUAL(h.stats.script_failures, 0); /* not tried again */
+    CU_ASSERT_EQUAL(h.stats.quarantined, 1);
+    check_quarantined(&r, "m-deadly", 1 - seat);
+    free((char *)h.worker_id);
+    host_free(&h);
+    store_close(&st);
+    rig_worker_close_drained(&r);
+}
+
+/* An ordinary match adopted with a bot to play: its try is counted ahead, and the answer
+ * accepted clears the count again. */
+static void test_worker_adopted_bot_answer_clears_its_count(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "scripts", NULL);
+    host_match *hm = rig_worker_started_away(&r, "m-fine", 30, "bot");
+    int seat = engine_match_decision(hm->m)->seat;
+    rig_worker_away_via(&r, "gw-t", "m-fine", rig_worker_players[seat]);
+    host_flush(&r.h, r.now);
+    usleep(60 * 1000);
+    host h;
+    store st;
+    adopt_on(&r, &h, &st, 1, "m-fine");
+    CU_ASSERT_EQUAL(failures_in_redis("match:{m-fine}"), 1);
+    CU_ASSERT_TRUE(run_timers(&r, &h, 1500) >= 1);
+    CU_ASSERT_EQUAL(failures_in_redis("match:{m-fine}"), 0);
+    CU_ASSERT_EQUAL(h.stats.script_failures, 0);
+    free((char *)h.worker_id);
+    host_free(&h);
+    store_close(&st);
+    rig_worker_close_drained(&r);
+}
+
 /* A person choosing the failing card is told SCRIPT_ERROR and may choose again; that
  * never ends the match (else a losing player could end a match by provoking errors). */
 static void test_worker_players_own_script_errors_do_not_quarantine(void)
@@ -178,6 +270,10 @@ int main(void)
          test_worker_quarantines_a_match_whose_bot_overruns_its_budget},
         {"worker_quarantine_counts_failures_across_adoption",
          test_worker_quarantine_counts_failures_across_adoption},
+        {"worker_quarantine_counts_tries_its_workers_died_in",
+         test_worker_quarantine_counts_tries_its_workers_died_in},
+        {"worker_adopted_bot_answer_clears_its_count",
+         test_worker_adopted_bot_answer_clears_its_count},
         {"worker_players_own_script_errors_do_not_quarantine",
          test_worker_players_own_script_errors_do_not_quarantine},
         {NULL, NULL},
