@@ -118,8 +118,12 @@ static void bots_state(bots_run *r, bot *b, bool is_view, const char *match_id, 
         fprintf(stderr, "bots: first_after_move match=%s at_ms=%lld\n", match_id, bots_wall_ms());
         b->reroute = false;
     }
-    if (is_view) {
-        /* A full state: what a pending resync would bring. */
+    if (is_view && !b->track.uncertain) {
+        /* A full state: what a pending resync would bring. Not while an answer's fate is
+         * unknown: a View that came without the resync (the gateway re-attaching the
+         * player after a move) repeats the decision that answer was for, and only the
+         * resync's Reply says it may be answered again; cancelling the resync here left
+         * the bot waiting for good (issue 12, case 1). */
         b->resync_at = 0;
         b->refused_since = 0;
         b->backoff = BOTS_BACKOFF_MIN;

@@ -90,8 +90,14 @@ const char dh_script_commit[] = DH_FENCE
     "if ARGV[i] == '1' then "
     "redis.call('HSET', KEYS[1], 'status', 'finished', 'ended_ms', ARGV[i + 1], 'result', "
     "ARGV[i + 2], 'final_hash', ARGV[i + 3]) "
+    "if ARGV[i + 4] and ARGV[i + 4] ~= '' then "
+    "redis.call('HSET', KEYS[1], '" DH_F_END_REASON "', ARGV[i + 4]) end "
     "redis.call('LPUSH', KEYS[6], ARGV[3]) redis.call('HDEL', KEYS[5], ARGV[3]) end "
     "return 1";
+
+const char dh_script_match_fields[] =
+    DH_FENCE "for i = 3, #ARGV - 1, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end "
+             "return 1";
 
 const char dh_script_move_bundle[] = DH_FENCE "redis.call('HSET', KEYS[1], 'bundle', ARGV[3]) "
                                               "redis.call('RPUSH', KEYS[2], ARGV[4]) return 1";

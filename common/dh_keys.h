@@ -71,9 +71,17 @@ char *dh_key_bundle_history(char *buf, const char *game);
 #define DH_F_ENDED_MS    "ended_ms"   /* when finished */
 #define DH_F_RESULT      "result"     /* JSON [{"seat","name","score","rank","turns"}] */
 #define DH_F_FINAL_HASH  "final_hash" /* 16 hex digits: the state hash at the end */
+#define DH_F_END_REASON  "end_reason" /* set when not the rules ended it: DH_END_* */
+/* Kept across adoptions (the worker writes them as they change, fenced): */
+#define DH_F_AWAY            "away" /* per seat, comma-separated: wall ms it left, 0 present */
+#define DH_F_SCRIPT_FAILURES "script_failures" /* the worker's own answers failed in a row */
 
 #define DH_STATUS_RUNNING  "running"
 #define DH_STATUS_FINISHED "finished"
+
+/* match:{ID}.end_reason: the worker stopped the match after its own answers failed in a
+ * card script DH_F_SCRIPT_FAILURES times in a row (quarantine; every rank is 0). */
+#define DH_END_SCRIPT_ERROR "script_error"
 
 /* bundle:{SHA}'s meta fields (every other field is a *.lua file). */
 #define DH_F_BUNDLE_LABEL            "label"
@@ -91,8 +99,11 @@ char *dh_key_bundle_history(char *buf, const char *game);
  * history and finish in one step.
  * KEYS: match snap log history matches:running matches:finished
  * ARGV: worker epoch id | snapflag snap | nlog log... | histflag entry |
- *       finishflag ended_ms result final_hash */
+ *       finishflag ended_ms result final_hash [end_reason] */
 extern const char dh_script_commit[];
+/* A worker records fields of a running match that are not its state (fenced): HSET of
+ * each pair. KEYS: match; ARGV: worker epoch field value [field value...] */
+extern const char dh_script_match_fields[];
 /* A worker moves a running match to another bundle (fenced).
  * KEYS: match match_bundles; ARGV: worker epoch bundle note */
 extern const char dh_script_move_bundle[];

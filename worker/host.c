@@ -15,6 +15,7 @@
 
 #include "bundles.h"
 #include "dh_grow.h"
+#include "dh_keys.h"
 #include "dh_log.h"
 
 #define HOST_GRACE_MS 60000 /* a StartMatch without settings (older matchmaker) */
@@ -30,6 +31,7 @@ void host_init(host *h, const char *worker_id, const char *endpoint, void *route
     h->bundle = bundle;
     h->st = st;
     h->capacity = capacity;
+    h->quarantine_after = HOST_QUARANTINE_AFTER;
 }
 
 void host_set_bundles(host *h, struct bundles *bs)
@@ -255,6 +257,7 @@ static void host_finish(host *h, host_match *hm)
         go.event_seq = engine_match_event_seq(hm->m, s);
         go.n_results = n;
         go.results = prp;
+        go.reason = hm->quarantined ? (char *)DH_END_SCRIPT_ERROR : (char *)"";
         Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
         sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER;
         sm.game_over = &go;
@@ -269,7 +272,8 @@ static void host_finish(host *h, host_match *hm)
     msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ENDED;
     msg.match_ended = &me;
     host_send_control(h, &msg);
-    dh_info("match %s finished", hm->id);
+    if (!hm->quarantined)
+        dh_info("match %s finished", hm->id);
     host_drop(h, hm);
 }
 
@@ -349,6 +353,15 @@ static bool host_overtaken(const host_seat *s, const char *identity, uint64_t cm
            strcmp(s->route, identity) != 0;
 }
 
+/* Seat's player left or came back: the other seats' Views say who is connected, so each
+ * gets its update now rather than with the next move (a full View: the players changed). */
+static void host_connection_changed(host *h, host_match *hm, int seat)
+{
+    for (int i = 0; i < hm->nseats; i++)
+        if (i != seat && hm->seats[i].route[0])
+            host_send_update(h, hm, i);
+}
+
 void host_command(host *h, const char *identity, const Deckhand__Internal__PlayerCommand *pc,
                   uint64_t now_ms)
 {
@@ -373,6 +386,8 @@ void host_command(host *h, const char *identity, const Deckhand__Internal__Playe
             s->away_ms = now_ms ? now_ms : 1;
             host_view_forget(s); /* its next connection starts from a full View */
             dh_info("match %s: %s is away (grace %u ms)", hm->id, pid, hm->set.grace_ms);
+            host_connection_changed(h, hm, seat);
+            host_persist_notes(h, hm, now_ms);
         }
         return;
     }
@@ -386,6 +401,8 @@ void host_command(host *h, const char *identity, const Deckhand__Internal__Playe
     }
     if (pc->cmd_id > s->top_cmd)
         s->top_cmd = pc->cmd_id;
+
+    bool was_away = s->away_ms != 0;
     if (s->away_ms || s->robot)
         dh_info("match %s: %s is back", hm->id, pid);
     if (s->away_ms)
@@ -396,6 +413,10 @@ void host_command(host *h, const char *identity, const Deckhand__Internal__Playe
         dh_debug("match %s: %s attached via %s", hm->id, pid, identity);
         snprintf(s->route, sizeof s->route, "%s", identity);
         host_view_forget(s); /* a new connection: its first View is in full */
+    }
+    if (was_away) {
+        host_connection_changed(h, hm, seat);
+        host_persist_notes(h, hm, now_ms);
     }
     switch (pc->body_case) {
     case DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC:
@@ -478,11 +499,14 @@ static void host_release(host *h, host_action *a)
             host_finish(h, hm);
         return;
     }
-    if (a->kind == HOST_ACT_FORFEIT) {
+    if (a->kind == HOST_ACT_END) {
         if (ok) {
+            if (hm->quarantined)
+                dh_counter_inc(&h->stats.quarantined);
             host_finish(h, hm);
         } else {
             hm->forfeit_seat = -1;
+            hm->quarantined = false;
             if (fenced)
                 host_lose(h, hm);
         }
@@ -509,6 +533,10 @@ static void host_release(host *h, host_action *a)
     hm->snap_version = engine_match_snapshot_version(hm->m);
     hm->answers++;
     dh_counter_inc(&h->stats.answers);
+    if (hm->script_failures) {
+        hm->script_failures = 0; /* the match moves again: its failures are no longer in a row */
+        hm->notes_due = true;    /* written by host_tick: no new op while a batch is released */
+    }
     if (a->cmd_id) {
         host_remember(s, a->cmd_id, 0, NULL);
         host_send_reply(h, a->route, s->player_id, a->cmd_id, 0, NULL);

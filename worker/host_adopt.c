@@ -13,6 +13,7 @@
 
 #include "bundles.h"
 #include "dh_log.h"
+#include "host_persist.h"
 
 #define HOST_ADOPT_BATCH 64 /* ids taken from worker:{ID}:adopt per round */
 
@@ -48,6 +49,60 @@ static int host_split(char *list, char **out, int max)
     for (char *p = strtok_r(list, ",", &save); p && n < max; p = strtok_r(NULL, ",", &save))
         out[n++] = p;
     return n;
+}
+
+/* Resume the grace periods of the seats that were away on the last owner (DH_F_AWAY: the
+ * wall-clock ms each left, 0 when present): each runs on from when its player left, on
+ * our clock, instead of starting again (a match moved more often than its grace period
+ * would never let the bot play an absent seat). A seat with no entry counts as present
+ * until HOST_ATTACH_MS says otherwise. */
+static void host_resume_away(host_match *hm, const char *list, uint64_t now_ms)
+{
+    uint64_t wall = host_wall_ms();
+    const char *p = list;
+    for (int i = 0; i < hm->nseats && *p; i++) {
+        char *end;
+        uint64_t left = strtoull(p, &end, 10);
+        if (end == p)
+            break;
+        if (left) {
+            uint64_t gone = left < wall ? wall - left : 0;
+            hm->seats[i].away_ms = gone < now_ms ? now_ms - gone : 1;
+        }
+        p = *end == ',' ? end + 1 : end;
+    }
+}
+
+/* A bot plays hm's pending decision as soon as the timers look: its seat is away past
+ * its grace period (and the queue does not forfeit it). */
+static bool host_bot_decides(const host_match *hm, uint64_t now_ms)
+{
+    const engine_decision *d = engine_match_decision(hm->m);
+    if (!d || d->seat < 0 || d->seat >= hm->nseats || hm->set.forfeit)
+        return false;
+    const host_seat *s = &hm->seats[d->seat];
+    return s->away_ms && now_ms - s->away_ms >= hm->set.grace_ms;
+}
+
+/* A try that never returns (a script call stuck inside C, beyond the watchdog) kills its
+ * worker before it can count as a failure, and the match moves to the next worker, which
+ * tries again: so when a bot is to play an adopted match at once, its try is counted in
+ * Redis before it can run (an answer accepted resets the count). A match whose count has
+ * reached the limit is not tried again: its first due default answer quarantines it
+ * (host_timers.c), a second from now, once the gateways have re-attached its players to
+ * tell them. */
+static void host_count_ahead(host *h, host_match *hm, uint64_t now_ms)
+{
+    if (!host_bot_decides(hm, now_ms))
+        return;
+    if (hm->script_failures >= h->quarantine_after) {
+        hm->retry_ms = now_ms + HOST_RETRY_MS;
+        return;
+    }
+    hm->script_failures++;
+    hm->counted_ahead = true;
+    host_persist_notes(h, hm, now_ms);
+    host_flush(h, now_ms); /* Redis holds the count before the try can run */
 }
 
 /* Restore meta's match from its snapshot and log on bundle b (NULL with why set on
@@ -188,6 +243,8 @@ int host_adopt(host *h, const char *match_id, uint64_t now_ms)
                               .turn_ms = meta->turn_ms,
                               .forfeit = !strcmp(meta->abandon, "forfeit")};
     hm->forfeit_seat = -1;
+    hm->script_failures = meta->script_failures;
+    host_resume_away(hm, meta->away, now_ms);
     hm->snap_version = engine_match_snapshot_version(hm->m);
     hm->started = true;
     hm->turn_version = hm->snap_version;
@@ -202,6 +259,7 @@ int host_adopt(host *h, const char *match_id, uint64_t now_ms)
             (unsigned long long)hm->epoch, (unsigned long long)hm->answers, meta->bundle);
     host_match_adopted(h, match_id, true, NULL, meta->player_ids);
     free(meta);
+    host_count_ahead(h, hm, now_ms);
     return 1;
 refuse:
     if (hm && hm->m)

@@ -12,6 +12,8 @@
 #include <time.h>
 
 #include "dh_grow.h"
+#include "dh_keys.h"
+#include "dh_log.h"
 
 #define HOST_RESULT_MAX 4096
 #define HOST_LOG_STACK  16 /* log entries a commit lists on the stack */
@@ -58,10 +60,10 @@ static void host_text_json_str(host_text *t, const char *s)
     host_text_add(t, "\"");
 }
 
-/* Over: the rules ended it, or a seat forfeited. */
+/* Over: the rules ended it, a seat forfeited, or the match was quarantined. */
 bool host_over(const host_match *hm)
 {
-    return hm->forfeit_seat >= 0 || engine_match_finished(hm->m);
+    return hm->forfeit_seat >= 0 || hm->quarantined || engine_match_finished(hm->m);
 }
 
 /* The final table by seat: the engine's, or after a forfeit every other seat shares first
@@ -69,6 +71,12 @@ bool host_over(const host_match *hm)
  * unknown to the host: 0). */
 size_t host_results(const host_match *hm, engine_result *res, size_t max)
 {
+    if (hm->quarantined) { /* nobody won a match its scripts could not play: every rank 0 */
+        size_t n = (size_t)hm->nseats < max ? (size_t)hm->nseats : max;
+        for (size_t i = 0; i < n; i++)
+            res[i] = (engine_result){.seat = (int)i, .score = 0, .rank = 0, .turns = 0};
+        return n;
+    }
     if (hm->forfeit_seat < 0)
         return engine_match_results(hm->m, res, max);
     size_t n = (size_t)hm->nseats < max ? (size_t)hm->nseats : max;
@@ -139,6 +147,7 @@ int host_persist(host *h, host_match *hm, const engine_answer *accepted)
         c.ended_ms = host_wall_ms();
         c.result = json;
         c.final_hash = hash;
+        c.end_reason = hm->quarantined ? DH_END_SCRIPT_ERROR : NULL;
     }
     rc = store_put_commit(h->st, &c);
 out:
@@ -148,6 +157,25 @@ out:
         free(log);
     free(hist);
     return rc;
+}
+
+void host_persist_notes(host *h, host_match *hm, uint64_t now_ms)
+{
+    char away[STORE_AWAY_MAX];
+    size_t at = 0;
+    uint64_t wall = host_wall_ms();
+    away[0] = '\0';
+    for (int i = 0; i < hm->nseats && at < sizeof away; i++) {
+        const host_seat *s = &hm->seats[i];
+        uint64_t since = now_ms - s->away_ms; /* how long ago it left, on our clock */
+        uint64_t left = !s->away_ms ? 0 : since < wall ? wall - since : 1;
+        at += (size_t)snprintf(away + at, sizeof away - at, "%s%llu", i ? "," : "",
+                               (unsigned long long)left);
+    }
+    int op = store_op(h->st, now_ms);
+    if (op < 0 ||
+        store_put_notes(h->st, h->worker_id, hm->id, hm->epoch, away, hm->script_failures) < 0)
+        dh_warn_every(DH_LOG_EVERY_MS, "match %s: cannot note its seats in Redis", hm->id);
 }
 
 host_action *host_hold(host *h, host_act_kind kind, host_match *hm, int op)

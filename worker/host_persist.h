@@ -8,12 +8,16 @@
 #include "worker.h"
 
 uint64_t host_wall_ms(void);
-/* Over: the rules ended it, or a seat forfeited. */
+/* Over: the rules ended it, a seat forfeited, or the match was quarantined. */
 bool host_over(const host_match *hm);
 /* The final table by seat (see host_persist.c for a forfeit's). */
 size_t host_results(const host_match *hm, engine_result *res, size_t max);
 /* Queue the fenced write that makes Redis hold hm as the engine has it now. -1: not queued. */
 int host_persist(host *h, host_match *hm, const engine_answer *accepted);
+/* Queue the fenced write of what must survive an adoption besides the match: when each
+ * away seat left (as wall-clock ms, which workers share) and the failures in a row. The
+ * write is fire and forget: lost, a new owner starts the grace period afresh. */
+void host_persist_notes(host *h, host_match *hm, uint64_t now_ms);
 /* Hold an action on store op op until host_flush; marks hm busy. NULL: out of memory. */
 host_action *host_hold(host *h, host_act_kind kind, host_match *hm, int op);
 

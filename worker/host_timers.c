@@ -1,11 +1,66 @@
 /*
  * host_timers.c: decision and turn timers, and seats away past their grace period (see
  * host.h): what is due is answered with the game's default bot, or the seat forfeits.
+ *
+ * Quarantine: such an answer of the worker's own that fails in a card script (an error, a
+ * run past the time budget, an illegal bot answer) would fail again on every loop turn,
+ * since the match stands still: a poison match. It is tried again after HOST_RETRY_MS,
+ * and after h->quarantine_after failures in a row (counted in Redis, so across
+ * adoptions) the match ends with the result "script_error" (DH_END_SCRIPT_ERROR): every
+ * rank 0, a GameOver saying so, one warning, the quarantined metric. A player's own
+ * answer that fails is the player's to change (SCRIPT_ERROR, host.c) and does not count:
+ * else a losing player could end a match by provoking errors.
  */
 #include "host_internal.h"
 #include "host_persist.h"
 
 #include "dh_log.h"
+
+/* hm ends now, once Redis has its result (a forfeit or a quarantine, set by the caller).
+ * False when the write could not even be held (out of memory). */
+static bool host_end(host *h, host_match *hm, uint64_t now_ms)
+{
+    int op = store_op(h->st, now_ms);
+    if (op >= 0 && host_persist(h, hm, NULL) < 0)
+        op = -1;
+    if (!host_hold(h, HOST_ACT_END, hm, op)) {
+        hm->busy = false;
+        return false;
+    }
+    return true;
+}
+
+/* End hm as a script error (what failed: detail), once Redis has it. */
+static void host_quarantine(host *h, host_match *hm, int seat, const char *why, const char *detail)
+{
+    hm->quarantined = true;
+    if (!host_end(h, hm, 0)) {
+        hm->quarantined = false;
+        return;
+    }
+    dh_warn("match %s: quarantined: the default answer for seat %d (%s) failed %u times in a "
+            "row: %s",
+            hm->id, seat, why, hm->script_failures, detail);
+}
+
+/* The worker's own answer for hm failed in a card script (ee): try again later, or
+ * quarantine the match. */
+static void host_script_failed(host *h, host_match *hm, int seat, const char *why,
+                               const engine_error *ee, uint64_t now_ms)
+{
+    dh_counter_inc(&h->stats.script_failures);
+    if (!hm->counted_ahead) /* else its adoption counted this try already */
+        hm->script_failures++;
+    hm->counted_ahead = false;
+    hm->retry_ms = now_ms + HOST_RETRY_MS;
+    if (hm->script_failures < h->quarantine_after) {
+        dh_info("match %s: no default answer for seat %d (%s), failure %u of %u: %s", hm->id, seat,
+                why, hm->script_failures, h->quarantine_after, ee->message);
+        host_persist_notes(h, hm, now_ms);
+        return;
+    }
+    host_quarantine(h, hm, seat, why, ee->message);
+}
 
 /* Answer hm's pending decision with the game's default bot, as if its seat had. */
 static bool host_default_answer(host *h, host_match *hm, const char *why, uint64_t now_ms)
@@ -16,11 +71,24 @@ static bool host_default_answer(host *h, host_match *hm, const char *why, uint64
     const engine_decision *d = engine_match_decision(hm->m);
     int seat = d->seat;
     uint64_t decision_id = d->decision_id;
+    if (!hm->counted_ahead && hm->script_failures >= h->quarantine_after) {
+        /* its adoption found it had failed enough (its workers died trying): not again */
+        host_quarantine(h, hm, seat, why, "its workers died trying it");
+        return false;
+    }
     engine_code code = engine_match_bot_answer(hm->m, NULL, ids, &n, &ee);
     if (code == ENGINE_OK)
         code = host_apply(h, hm, seat, 0, decision_id, ids, n, now_ms, &ee);
+    if (code != ENGINE_SCRIPT_ERROR)
+        hm->counted_ahead = false; /* it returned, and did not fail in a script */
+    if (code == ENGINE_SCRIPT_ERROR) {
+        host_script_failed(h, hm, seat, why, &ee, now_ms);
+        return false;
+    }
     if (code != ENGINE_OK) {
-        dh_warn("match %s: no default answer for seat %d (%s): %s", hm->id, seat, why, ee.message);
+        hm->retry_ms = now_ms + HOST_RETRY_MS;
+        dh_warn_every(DH_LOG_EVERY_MS, "match %s: no default answer for seat %d (%s): %s", hm->id,
+                      seat, why, ee.message);
         return false;
     }
     dh_counter_inc(&h->stats.default_answers);
@@ -32,12 +100,8 @@ static bool host_default_answer(host *h, host_match *hm, const char *why, uint64
 static void host_forfeit(host *h, host_match *hm, int seat, uint64_t now_ms)
 {
     hm->forfeit_seat = seat;
-    int op = store_op(h->st, now_ms);
-    if (op >= 0 && host_persist(h, hm, NULL) < 0)
-        op = -1;
-    if (!host_hold(h, HOST_ACT_FORFEIT, hm, op)) {
+    if (!host_end(h, hm, now_ms)) {
         hm->forfeit_seat = -1;
-        hm->busy = false;
         return;
     }
     dh_info("match %s: seat %d forfeits after %u ms away", hm->id, seat, hm->set.grace_ms);
@@ -50,6 +114,10 @@ size_t host_tick(host *h, uint64_t now_ms)
         host_match *hm = h->matches[i];
         if (!hm->started || hm->busy || host_over(hm))
             continue;
+        if (hm->notes_due) {
+            hm->notes_due = false;
+            host_persist_notes(h, hm, now_ms);
+        }
         const engine_decision *d = engine_match_decision(hm->m);
         if (!d || d->seat < 0 || d->seat >= hm->nseats)
             continue;
@@ -67,6 +135,7 @@ size_t host_tick(host *h, uint64_t now_ms)
             s->away_ms = now_ms;
             dh_info("match %s: %s never attached in %d ms: away (grace %u ms)", hm->id,
                     s->player_id, HOST_ATTACH_MS, hm->set.grace_ms);
+            host_persist_notes(h, hm, now_ms);
         }
         if (s->away_ms && !s->robot && now_ms - s->away_ms >= hm->set.grace_ms) {
             if (hm->set.forfeit) {
@@ -84,6 +153,8 @@ size_t host_tick(host *h, uint64_t now_ms)
             why = "decision timer";
         else if (hm->set.turn_ms && now_ms - hm->turn_ms >= hm->set.turn_ms)
             why = "turn timer";
+        if (why && now_ms < hm->retry_ms)
+            continue; /* its last try failed: not again so soon */
         if (why && host_default_answer(h, hm, why, now_ms))
             made++;
     }

@@ -27,6 +27,12 @@ struct host_seen {
     size_t nzones, ncounters;
     uint64_t *zone;   /* a fingerprint of each zone as the seat saw it */
     int64_t *counter; /* each counter's value */
+    /* the pending state it was last sent: a delta that would change none of it, nor a
+     * zone or counter, is not sent (see send_delta) */
+    int32_t waiting_for;
+    uint64_t decision_id; /* its own pending decision, 0 for none */
+    uint64_t event_seq;
+    bool finished;
 };
 
 static uint64_t zone_print(const Deckhand__Zone *z)
@@ -90,7 +96,24 @@ static bool seen_keep(host_seen *sn, const Deckhand__View *v)
         sn->zone[i] = zone_print(v->zones[i]);
     for (size_t i = 0; i < v->n_counters; i++)
         sn->counter[i] = v->counters[i]->value;
+    sn->waiting_for = v->waiting_for;
+    sn->decision_id = v->decision ? v->decision->decision_id : 0;
+    sn->event_seq = v->event_seq;
+    sn->finished = v->finished;
     return true;
+}
+
+/* Whether v's pending state differs from what the seat was last sent; remembers v's. */
+static bool pending_changed(host_seen *sn, const Deckhand__View *v)
+{
+    uint64_t decision_id = v->decision ? v->decision->decision_id : 0;
+    bool changed = sn->waiting_for != v->waiting_for || sn->decision_id != decision_id ||
+                   sn->event_seq != v->event_seq || sn->finished != v->finished;
+    sn->waiting_for = v->waiting_for;
+    sn->decision_id = decision_id;
+    sn->event_seq = v->event_seq;
+    sn->finished = v->finished;
+    return changed;
 }
 
 /* The next number of this seat's Views: it starts from the wall clock so a seat's
@@ -138,7 +161,10 @@ static void send_full(host *h, host_match *hm, host_seat *s, Deckhand__View *v)
 #define HOST_DELTA_STACK 64
 
 /* What differs between the seat's last View and v, or -1 when v is a different shape
- * (or out of memory): then only a full View will do. */
+ * (or out of memory): then only a full View will do. When nothing the seat sees differs,
+ * nothing is sent: a change the seat cannot see (another player answering a question
+ * about its hidden hand, such as declining to reveal a Moat) must not show as a message
+ * either, or the pattern of messages tells what the content hides (issue 12, case 8). */
 static int send_delta(host *h, host_seat *s, Deckhand__View *v)
 {
     host_seen *sn = s->seen;
@@ -166,6 +192,10 @@ static int send_delta(host *h, host_seat *s, Deckhand__View *v)
             d.counters[d.n_counters++] = v->counters[i];
         sn->counter[i] = v->counters[i]->value;
     }
+    if (!pending_changed(sn, v) && !d.n_zones && !d.n_counters) {
+        rc = 0;
+        goto out;
+    }
     d.match_id = v->match_id;
     d.event_seq = v->event_seq;
     d.seat = v->seat;
@@ -187,6 +217,19 @@ out:
     return rc;
 }
 
+/* The engine knows nothing of connections: a player is connected unless the worker counts
+ * it away (its gateway said it left, or it never attached within HOST_ATTACH_MS). A seat
+ * not attached yet (the match just started or moved) counts as connected meanwhile, so
+ * the start of a match or a move costs no extra full View. */
+static void mark_connected(const host_match *hm, Deckhand__View *v)
+{
+    for (size_t i = 0; i < v->n_players; i++) {
+        uint32_t seat = v->players[i]->seat;
+        const host_seat *s = seat < (uint32_t)hm->nseats ? &hm->seats[seat] : NULL;
+        v->players[i]->connected = s && !s->away_ms;
+    }
+}
+
 static void host_view_out(host *h, host_match *hm, int seat, bool full)
 {
     host_seat *s = &hm->seats[seat];
@@ -205,6 +248,7 @@ static void host_view_out(host *h, host_match *hm, int seat, bool full)
         s->seen->have = false;
         return;
     }
+    mark_connected(hm, v);
     if (full || send_delta(h, s, v) < 0)
         send_full(h, hm, s, v);
     engine_view_free(v);

@@ -98,7 +98,7 @@ static void worker_endpoint(void *router, const char *bind, char *out, size_t ca
 static const char worker_usage[] =
     "usage: deckhand-worker [--bind ENDPOINT] [--endpoint ENDPOINT] [--matchmaker ENDPOINT]\n"
     "                       [--redis URL] [--scripts DIR] [--capacity N] [--id ID]\n"
-    "                       [--http HOST:PORT] [--inbox-max N]\n"
+    "                       [--http HOST:PORT] [--inbox-max N] [--quarantine-after K]\n"
     "\n"
     "  --bind        ZeroMQ ROUTER endpoint gateways connect to (DECKHAND_WORKER_BIND,\n"
     "                tcp://127.0.0.1:5570)\n"
@@ -111,14 +111,21 @@ static const char worker_usage[] =
     "  --id          this worker's id (DECKHAND_WORKER_ID, wk-HOST-PID)\n"
     "  --http        operator port: /healthz, /readyz, /metrics (DECKHAND_WORKER_HTTP)\n"
     "  --inbox-max   commands queued before more are refused OVERLOADED\n"
-    "                (DECKHAND_WORKER_INBOX_MAX, 1000)\n";
+    "                (DECKHAND_WORKER_INBOX_MAX, 1000)\n"
+    "  --quarantine-after  a match whose default answers fail in a card script K times\n"
+    "                in a row ends as a script error (DECKHAND_WORKER_QUARANTINE_AFTER, 3)\n";
 
-static const dh_flag_spec worker_flags[] = {
-    {"bind", DH_FLAG_VALUE},     {"matchmaker", DH_FLAG_VALUE},
-    {"redis", DH_FLAG_VALUE},    {"scripts", DH_FLAG_VALUE},
-    {"capacity", DH_FLAG_INT},   {"id", DH_FLAG_VALUE},
-    {"endpoint", DH_FLAG_VALUE}, {"http", DH_FLAG_VALUE},
-    {"inbox-max", DH_FLAG_INT},  {NULL, 0}};
+static const dh_flag_spec worker_flags[] = {{"bind", DH_FLAG_VALUE},
+                                            {"matchmaker", DH_FLAG_VALUE},
+                                            {"redis", DH_FLAG_VALUE},
+                                            {"scripts", DH_FLAG_VALUE},
+                                            {"capacity", DH_FLAG_INT},
+                                            {"id", DH_FLAG_VALUE},
+                                            {"endpoint", DH_FLAG_VALUE},
+                                            {"http", DH_FLAG_VALUE},
+                                            {"inbox-max", DH_FLAG_INT},
+                                            {"quarantine-after", DH_FLAG_INT},
+                                            {NULL, 0}};
 
 int main(int argc, char **argv)
 {
@@ -134,6 +141,8 @@ int main(int argc, char **argv)
         dh_flags_str(&f, "redis", "DECKHAND_REDIS_URL", "redis://127.0.0.1:6390");
     const char *scripts = dh_flags_str(&f, "scripts", "DECKHAND_SCRIPTS", "./scripts");
     long capacity = dh_flags_int(&f, "capacity", "DECKHAND_WORKER_CAPACITY", 1000);
+    long quarantine = dh_flags_int(&f, "quarantine-after", "DECKHAND_WORKER_QUARANTINE_AFTER",
+                                   HOST_QUARANTINE_AFTER);
     char default_id[128], hostname[64] = "host";
     gethostname(hostname, sizeof hostname - 1);
     snprintf(default_id, sizeof default_id, "wk-%s-%d", hostname, (int)getpid());
@@ -164,6 +173,10 @@ int main(int argc, char **argv)
     }
     if (inbox_max <= 0 || inbox_max > 1000000) {
         dh_error("bad --inbox-max %ld", inbox_max);
+        goto err;
+    }
+    if (quarantine < 1 || quarantine > 1000) {
+        dh_error("bad --quarantine-after %ld (1..1000)", quarantine);
         goto err;
     }
     if (strlen(id) > DH_ZMQ_ID_MAX || !*id) {
@@ -212,6 +225,7 @@ int main(int argc, char **argv)
         dh_warn("advertising %s, which gateways elsewhere cannot reach: set --endpoint", endpoint);
     host_init(&h, id, endpoint, router, dealer, bundle, &st, (uint32_t)capacity);
     host_set_bundles(&h, &bs);
+    h.quarantine_after = (uint32_t)quarantine;
     host_ready = true;
 
     struct sigaction sa;

@@ -18,15 +18,16 @@ int store_init(store *s, const char *url, int timeout_ms)
     memset(s, 0, sizeof *s);
     dh_script_init(&s->commit, dh_script_commit);
     dh_script_init(&s->move_bundle, dh_script_move_bundle);
+    dh_script_init(&s->fields, dh_script_match_fields);
     return dh_redis_init(&s->redis, url, timeout_ms);
 }
 
-/* SCRIPT LOAD both scripts; the connection must have no replies pending. On failure the
+/* SCRIPT LOAD the scripts; the connection must have no replies pending. On failure the
  * connection is dropped (the next store_op reconnects and tries again). */
 static int store_load_scripts(store *s, uint64_t now_ms)
 {
-    const dh_script *scripts[] = {&s->commit, &s->move_bundle};
-    if (dh_script_load(s->redis.ctx, scripts, 2) < 0) {
+    const dh_script *scripts[] = {&s->commit, &s->move_bundle, &s->fields};
+    if (dh_script_load(s->redis.ctx, scripts, 3) < 0) {
         dh_redis_fail(&s->redis, now_ms);
         return -1;
     }
@@ -153,6 +154,7 @@ int store_put_commit(store *s, const store_commit *c)
     STORE_STR(ended);
     STORE_STR(c->result ? c->result : "");
     STORE_STR(c->final_hash ? c->final_hash : "");
+    STORE_STR(c->end_reason ? c->end_reason : "");
 #undef STORE_STR
 #undef STORE_ARG
     rc = store_cmd(s, (int)argc, argv, lens);
@@ -179,6 +181,18 @@ int store_move_bundle(store *s, const char *worker, const char *match_id, uint64
     snprintf(ep, sizeof ep, "%llu", (unsigned long long)epoch);
     const char *argv[] = {"EVALSHA", s->move_bundle.sha, "2", key, list, worker, ep, bundle, note};
     return store_cmd(s, 9, argv, NULL);
+}
+
+int store_put_notes(store *s, const char *worker, const char *match_id, uint64_t epoch,
+                    const char *away, unsigned script_failures)
+{
+    char key[DH_KEY_MAX], ep[24], failures[16];
+    dh_key_match(key, match_id);
+    snprintf(ep, sizeof ep, "%llu", (unsigned long long)epoch);
+    snprintf(failures, sizeof failures, "%u", script_failures);
+    const char *argv[] = {"EVALSHA", s->fields.sha,        "1",     key, worker, ep, DH_F_AWAY,
+                          away,      DH_F_SCRIPT_FAILURES, failures};
+    return store_cmd(s, 10, argv, NULL);
 }
 
 /* True when a reply reports success (an EXEC also needs every queued command to have
@@ -390,6 +404,7 @@ static void store_meta_set(store_match *m, const char *f, const char *v, size_t 
         STORE_FIELD(worker, DH_F_WORKER),   STORE_FIELD(status, DH_F_STATUS),
         STORE_FIELD(players, DH_F_PLAYERS), STORE_FIELD(player_ids, DH_F_PLAYER_IDS),
         STORE_FIELD(mode, DH_F_MODE),       STORE_FIELD(abandon, DH_F_ABANDON),
+        STORE_FIELD(away, DH_F_AWAY),
 #undef STORE_FIELD
     };
     for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
@@ -405,6 +420,8 @@ static void store_meta_set(store_match *m, const char *f, const char *v, size_t 
         m->decision_ms = (uint32_t)strtoul(v, NULL, 10);
     else if (!strcmp(f, DH_F_TURN_MS))
         m->turn_ms = (uint32_t)strtoul(v, NULL, 10);
+    else if (!strcmp(f, DH_F_SCRIPT_FAILURES))
+        m->script_failures = (uint32_t)strtoul(v, NULL, 10);
 }
 
 int store_get_match(store *s, const char *match_id, store_match *out, uint64_t now_ms)

@@ -42,6 +42,8 @@
 #include "dh_script.h"
 
 #define STORE_ID_MAX 128
+/* DH_F_AWAY: up to 16 seats of 20 digits and a comma */
+#define STORE_AWAY_MAX (16 * 21)
 
 typedef struct {
     unsigned commands; /* replies to read for this op */
@@ -53,10 +55,10 @@ typedef struct {
     dh_redis redis;
     store_op_state *ops; /* ops of the current batch */
     size_t nops, capops;
-    bool broken;                   /* an append failed: the pipeline is unusable, the batch fails */
-    dh_script commit, move_bundle; /* the fenced writes, called by hash */
-    unsigned scripts_at;           /* redis.connects when they were last loaded */
-    const char **argv;             /* a commit's arguments, kept from one commit to the next */
+    bool broken; /* an append failed: the pipeline is unusable, the batch fails */
+    dh_script commit, move_bundle, fields; /* the fenced writes, called by hash */
+    unsigned scripts_at;                   /* redis.connects when they were last loaded */
+    const char **argv; /* a commit's arguments, kept from one commit to the next */
     size_t *lens;
     size_t capargv, caplens;
 } store;
@@ -89,6 +91,7 @@ typedef struct {
     bool finish; /* the match ended: status, ended_ms, result, final_hash */
     uint64_t ended_ms;
     const char *result, *final_hash;
+    const char *end_reason; /* with finish: DH_END_* when not the rules ended it, or NULL */
 } store_commit;
 
 /* Parse url (nothing connects yet); -1 on a malformed URL. */
@@ -110,6 +113,11 @@ int store_lease(store *s, const char *worker_id, const char *endpoint, unsigned 
  * bundle (live-ops --apply-to-running), recorded with the match. */
 int store_move_bundle(store *s, const char *worker, const char *match_id, uint64_t epoch,
                       const char *bundle, const char *note);
+
+/* Fenced: the worker's notes on a running match that are not its state but must survive
+ * an adoption: the away list (DH_F_AWAY) and its failures in a row (DH_F_SCRIPT_FAILURES). */
+int store_put_notes(store *s, const char *worker, const char *match_id, uint64_t epoch,
+                    const char *away, unsigned script_failures);
 
 /* Send the batch and read every reply; then store_ok tells each op's fate until the
  * next store_op after the flush starts a new batch. An I/O error fails every op whose
@@ -146,6 +154,8 @@ typedef struct {
     char players[STORE_ID_MAX * 8], player_ids[STORE_ID_MAX * 8];
     uint64_t epoch, seed, history;
     uint32_t grace_ms, decision_ms, turn_ms;
+    char away[STORE_AWAY_MAX]; /* DH_F_AWAY, "" when never written */
+    uint32_t script_failures;  /* DH_F_SCRIPT_FAILURES */
 } store_match;
 
 /* 1 found, 0 no such match, -1 Redis down. */

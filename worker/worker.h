@@ -26,6 +26,11 @@
  * (a MatchAssigned or MatchMoved that reached nobody) counts as away: its grace period
  * starts, so the match cannot wait on it forever. */
 #define HOST_ATTACH_MS 10000
+/* Quarantine (host_timers.c): the worker's own answer (a timer's, or the bot's for an
+ * absent seat) that fails in a card script is tried again after HOST_RETRY_MS; after
+ * host.quarantine_after failures in a row the match ends with DH_END_SCRIPT_ERROR. */
+#define HOST_RETRY_MS         1000
+#define HOST_QUARANTINE_AFTER 3
 
 typedef struct host_seen host_seen;
 
@@ -71,12 +76,18 @@ typedef struct {
     uint64_t turn_version;     /* the snapshot version the turn timer belongs to */
     uint64_t turn_ms;          /* when that turn started (or we got the match) */
     int forfeit_seat;          /* -1, or the seat that forfeited (the match is over) */
+    bool quarantined;          /* ended for script failures (the match is over) */
+    uint32_t script_failures;  /* the worker's own answers that failed in a row (in Redis) */
+    uint64_t retry_ms;         /* no answer of the worker's own before this time */
+    bool notes_due;            /* host_persist_notes has news to write (host_tick does) */
+    bool counted_ahead;        /* script_failures counts the next default answer already */
     bool busy;                 /* a write of the current batch is in flight */
     bool started;              /* MatchStarted ok was sent */
     struct bundles_entry *pin; /* the bundle it runs on, when the host follows bundles */
 } host_match;
 
-typedef enum { HOST_ACT_START, HOST_ACT_CHOOSE, HOST_ACT_FORFEIT } host_act_kind;
+/* HOST_ACT_END: the match ends without an answer (a forfeit, a quarantine). */
+typedef enum { HOST_ACT_START, HOST_ACT_CHOOSE, HOST_ACT_END } host_act_kind;
 
 /* Outputs held until the batch's writes are acknowledged. */
 typedef struct {
@@ -98,6 +109,8 @@ typedef struct {
     dh_counter lost;                  /* matches dropped: another worker owns them now */
     dh_counter batches;               /* Redis pipelines flushed with held outputs */
     dh_counter batch_failures;        /* ...of which some write failed (not fenced) */
+    dh_counter script_failures;       /* the worker's own answers that failed in a script */
+    dh_counter quarantined;           /* matches ended for failing again and again */
 } host_stats;
 
 typedef struct {
@@ -109,6 +122,7 @@ typedef struct {
     struct bundles *bs; /* NULL: every match runs on bundle */
     store *st;
     uint32_t capacity;
+    uint32_t quarantine_after; /* failures in a row that end a match (HOST_QUARANTINE_AFTER) */
     host_match **matches;
     size_t nmatches, capmatches;
     host_action *acts;

@@ -26,6 +26,14 @@ int worker_metrics_register(host *h, bundles *bs, dh_ops *ops, dh_gauge *active)
          "Answers made by the default bot: decision and turn timers, seats "
          "away past their grace period.",
          DH_METRIC_COUNTER, &s->default_answers},
+        {"deckhand_worker_script_failures_total", "",
+         "Default answers (timers, absent seats) that failed in a card script; each is "
+         "tried again after 1 s, up to --quarantine-after times in a row.",
+         DH_METRIC_COUNTER, &s->script_failures},
+        {"deckhand_worker_matches_quarantined_total", "",
+         "Matches ended as a script error (end_reason script_error) because their "
+         "default answers kept failing. Any increase deserves an alert: a card is broken.",
+         DH_METRIC_COUNTER, &s->quarantined},
     };
     const dh_metric storage[] = {
         {"deckhand_worker_adoptions_total", "", "Matches adopted from a dead or stopping worker.",

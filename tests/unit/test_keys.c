@@ -96,7 +96,8 @@ static void test_keys_every_script_compiles_on_redis(void)
 {
     CU_ASSERT_FATAL(redis_up());
     const char *scripts[] = {dh_script_commit,      dh_script_move_bundle,   dh_script_takeover,
-                             dh_script_lease_renew, dh_script_lease_release, dh_script_mm_state};
+                             dh_script_lease_renew, dh_script_lease_release, dh_script_mm_state,
+                             dh_script_match_fields};
     for (size_t i = 0; i < sizeof scripts / sizeof *scripts; i++) {
         const char *argv[] = {"SCRIPT", "LOAD", scripts[i]};
         redisReply *r = redisCommandArgv(rc, 3, argv, NULL);
@@ -128,6 +129,57 @@ static void test_keys_fence_refuses_a_stale_owner_and_writes_nothing(void)
     freeReplyObject(r);
     r = redisCommand(rc, "HGET match:{f1} " DH_F_BUNDLE);
     CU_ASSERT_STRING_EQUAL(r->str, "sha-new");
+    freeReplyObject(r);
+}
+
+/* The worker's notes on a running match (away seats, failures in a row) are fenced like
+ * its state: a stale owner writes none of them. */
+static void test_keys_match_fields_are_fenced(void)
+{
+    CU_ASSERT_FATAL(redis_up());
+    run("FLUSHALL");
+    run("HSET match:{n1} worker wk-2 epoch 2 status running");
+    const char *keys[] = {"match:{n1}"};
+    const char *stale[] = {"wk-1", "1", DH_F_AWAY, "5,0", DH_F_SCRIPT_FAILURES, "1"};
+    redisReply *r = eval(dh_script_match_fields, 1, keys, 6, stale);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_EQUAL(r->type, REDIS_REPLY_ERROR);
+    freeReplyObject(r);
+    r = redisCommand(rc, "HEXISTS match:{n1} " DH_F_AWAY);
+    CU_ASSERT_EQUAL(r->integer, 0);
+    freeReplyObject(r);
+    const char *owner[] = {"wk-2", "2", DH_F_AWAY, "5,0", DH_F_SCRIPT_FAILURES, "1"};
+    r = eval(dh_script_match_fields, 1, keys, 6, owner);
+    CU_ASSERT_EQUAL(r->type, REDIS_REPLY_INTEGER);
+    freeReplyObject(r);
+    r = redisCommand(rc, "HMGET match:{n1} " DH_F_AWAY " " DH_F_SCRIPT_FAILURES);
+    CU_ASSERT_TRUE_FATAL(r->type == REDIS_REPLY_ARRAY && r->elements == 2);
+    CU_ASSERT_STRING_EQUAL(r->element[0]->str, "5,0");
+    CU_ASSERT_STRING_EQUAL(r->element[1]->str, "1");
+    freeReplyObject(r);
+}
+
+/* A commit that finishes a match records why when it is not the rules' end. */
+static void test_keys_commit_records_an_end_reason(void)
+{
+    CU_ASSERT_FATAL(redis_up());
+    run("FLUSHALL");
+    run("HSET match:{q1} worker wk-1 epoch 1 status running");
+    run("HSET matches:running q1 wk-1");
+    const char *keys[] = {"match:{q1}",         "match:{q1}:snap",      "match:{q1}:log",
+                          "match:{q1}:history", DH_KEY_MATCHES_RUNNING, DH_KEY_MATCHES_FINISHED};
+    const char *args[] = {
+        "wk-1", "1", "q1", "0", "", "0", "0", "", "1", "7", "[]", "00", DH_END_SCRIPT_ERROR};
+    redisReply *r = eval(dh_script_commit, 6, keys, 13, args);
+    CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_INTEGER);
+    freeReplyObject(r);
+    r = redisCommand(rc, "HMGET match:{q1} " DH_F_STATUS " " DH_F_END_REASON);
+    CU_ASSERT_TRUE_FATAL(r->type == REDIS_REPLY_ARRAY && r->elements == 2);
+    CU_ASSERT_STRING_EQUAL(r->element[0]->str, DH_STATUS_FINISHED);
+    CU_ASSERT_STRING_EQUAL(r->element[1]->str, DH_END_SCRIPT_ERROR);
+    freeReplyObject(r);
+    r = redisCommand(rc, "HEXISTS matches:running q1");
+    CU_ASSERT_EQUAL(r->integer, 0);
     freeReplyObject(r);
 }
 
@@ -198,6 +250,8 @@ int main(void)
         {"keys_every_script_compiles_on_redis", test_keys_every_script_compiles_on_redis},
         {"keys_fence_refuses_a_stale_owner_and_writes_nothing",
          test_keys_fence_refuses_a_stale_owner_and_writes_nothing},
+        {"keys_match_fields_are_fenced", test_keys_match_fields_are_fenced},
+        {"keys_commit_records_an_end_reason", test_keys_commit_records_an_end_reason},
         {"keys_takeover_needs_the_lease_and_bumps_the_epoch",
          test_keys_takeover_needs_the_lease_and_bumps_the_epoch},
         {"keys_mm_state_writes_only_for_the_leader", test_keys_mm_state_writes_only_for_the_leader},

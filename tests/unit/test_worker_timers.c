@@ -2,12 +2,14 @@
  * test_worker_timers.c: the host's timers and absent seats (worker/host_timers.c), in the
  * rig of rig_worker.h, on its fake clock: a decision timer answers by default; a seat away
  * past its grace period is played by a bot until it returns, or forfeits when its queue
- * says so; a seat nobody ever attached counts as away.
+ * says so; a seat nobody ever attached counts as away; a grace period runs on across an
+ * adoption.
  */
 #include "rig_worker.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void test_worker_decision_timer_answers_by_default(void)
 {
@@ -121,6 +123,36 @@ static void test_worker_away_seat_forfeits_when_the_queue_says_so(void)
     rig_worker_close(&r);
 }
 
+/* A seat's grace period runs from when its player left, whichever worker hosts the match:
+ * an adoption does not start it again (issue 12, case 6: a match moved more often than its
+ * grace period never let the bot play its absent seats). The moment is kept in Redis as
+ * wall-clock time, which workers share; so the grace period here passes in real time. */
+static void test_worker_grace_period_survives_adoption(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "scripts", NULL);
+    host_match *hm = rig_worker_started_away(&r, "m-graced", 30, "bot");
+    int seat = engine_match_decision(hm->m)->seat;
+    rig_worker_away_via(&r, "gw-t", "m-graced", rig_worker_players[seat]);
+    host_flush(&r.h, r.now);
+    usleep(60 * 1000);
+    rig_worker_redis_do("HSET match:{m-graced} worker %s epoch %s", "wk-u", "2");
+    store st2;
+    CU_ASSERT_EQUAL_FATAL(store_init(&st2, rig_worker_redis_url(), 500), 0);
+    host h2;
+    host_init(&h2, "wk-u", "inproc://worker", r.router, r.dealer, r.bundle, &st2, 10);
+    CU_ASSERT_EQUAL(host_adopt(&h2, "m-graced", r.now), 1);
+    host_match *moved = host_find(&h2, "m-graced");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(moved);
+    CU_ASSERT_EQUAL(host_tick(&h2, r.now), 1); /* past grace already: the bot plays at once */
+    host_flush(&h2, r.now);
+    CU_ASSERT_TRUE(moved->seats[seat].robot);
+    CU_ASSERT_EQUAL(rig_worker_redis_int("LLEN", "match:{m-graced}:history"), 1);
+    host_free(&h2);
+    store_close(&st2);
+    rig_worker_close_drained(&r);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -131,6 +163,7 @@ int main(void)
          test_worker_never_attached_seat_counts_as_away_then_a_bot_plays},
         {"worker_away_seat_forfeits_when_the_queue_says_so",
          test_worker_away_seat_forfeits_when_the_queue_says_so},
+        {"worker_grace_period_survives_adoption", test_worker_grace_period_survives_adoption},
         {NULL, NULL},
     };
     return rig_worker_main("worker_timers", cases);
