@@ -91,11 +91,11 @@ static int scripts_bot_games(engine_bundle *b, const engine_game_info *gi, char 
                      ee.message);
             return -1;
         }
-        bool done = engine_match_finished(m);
+        bool done = engine_match_finished(m), capped = engine_match_turn_capped(m);
         engine_match_free(m);
-        if (!done) {
-            snprintf(why, whylen, "bot game %s seed %llu stopped at a decision", gi->name,
-                     (unsigned long long)seed);
+        if (!done || capped) {
+            snprintf(why, whylen, "bot game %s seed %llu %s", gi->name, (unsigned long long)seed,
+                     capped ? "never ended (stopped at the turn cap)" : "stopped at a decision");
             return -1;
         }
     }

@@ -327,8 +327,10 @@ static void host_choose(host *h, host_match *hm, int seat, uint64_t cmd_id,
         host_send_reply(h, s->route, s->player_id, cmd_id, DECKHAND__ERROR_CODE__INTERNAL,
                         ee.message);
     } else if (code != ENGINE_OK) {
-        host_remember(s, cmd_id, (int)code, ee.message);
-        host_send_reply(h, s->route, s->player_id, cmd_id, (int)code, ee.message);
+        if (code == ENGINE_SCRIPT_ERROR) /* the detail for operators, an error id for players */
+            dh_warn("match %s: seat %d: %s", hm->id, seat, ee.message);
+        host_remember(s, cmd_id, (int)code, ee.public_message);
+        host_send_reply(h, s->route, s->player_id, cmd_id, (int)code, ee.public_message);
     }
 }
 
