@@ -7,10 +7,10 @@
  * (engine_watchdog.c), so a C function that loops for seconds cannot be stopped: a
  * backtracking pattern (`string.find(("a"):rep(150), (".-"):rep(4) .. "b")` runs for
  * seconds), a plain find whose work is the product of two lengths, `string.rep("", 2^50)`
- * (an empty copy 2^50 times), `table.move` over a huge range, `table.sort` of a huge array
- * with a C comparator. Each is wrapped here: the wrapper estimates the work from the
- * arguments and raises when it is over ENGINE_C_WORK steps (about a tenth of a second),
- * and otherwise calls the real function. The other C functions of the sandbox's libraries
+ * (an empty copy 2^50 times, and any string.rep past 10^8 copies), `table.move` over a huge range,
+ * `table.sort` of a huge array with a C comparator. Each is wrapped here: the wrapper estimates the
+ * work from the arguments and raises when it is over ENGINE_C_WORK steps (about a tenth of a
+ * second), and otherwise calls the real function. The other C functions of the sandbox's libraries
  * are linear in a string or table the memory cap bounds already (table.concat, string
  * methods, utf8), or call back into Lua (comparators, gsub's replacement functions, __index),
  * where the hook reaches.
@@ -164,17 +164,22 @@ static int b_gsub(lua_State *L)
 
 /* ---- sizes --------------------------------------------------------------------------- */
 
-/* string.rep of an empty string (and empty separator) is empty, without looping n times. */
+/* string.rep of an empty string (and empty separator) is empty, without looping n times;
+ * other strings copy once per repetition, so the count is bounded too (the memory cap
+ * bounds the bytes). */
 static int b_rep(lua_State *L)
 {
     size_t l, lsep = 0;
     luaL_checklstring(L, 1, &l);
-    luaL_checkinteger(L, 2);
+    lua_Integer n = luaL_checkinteger(L, 2);
     luaL_optlstring(L, 3, "", &lsep);
     if (l + lsep == 0) {
         lua_pushliteral(L, "");
         return 1;
     }
+    if ((double)n > ENGINE_C_WORK * 2)
+        luaL_error(L, "string.rep: result too large (at most %I repetitions a call)",
+                   (lua_Integer)(ENGINE_C_WORK * 2));
     return call_real(L);
 }
 

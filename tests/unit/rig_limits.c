@@ -10,7 +10,7 @@
 
 engine_bundle *rig_limits_load(void)
 {
-    engine_limits lim = {64u << 20, 250};
+    engine_limits lim = {64u << 20, 1000};
     return rig_engine_load("tests/fixtures/limits", &lim);
 }
 
