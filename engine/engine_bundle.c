@@ -240,7 +240,7 @@ static engine_bundle *bundle_new(const char *name, const engine_limits *lim, eng
         goto err;
     b->mem_limit = lim && lim->mem_limit ? lim->mem_limit : (size_t)256 << 20;
     b->budget_ns = (uint64_t)(lim && lim->budget_ms ? lim->budget_ms : 250) * 1000000ULL;
-    b->names_ref = b->loaded_ref = b->gmeta_ref = b->caches_ref = LUA_NOREF;
+    b->names_ref = b->loaded_ref = b->gmeta_ref = b->caches_ref = b->upvals_ref = LUA_NOREF;
     b->dir = strdup(dir_basename(name, dbuf, sizeof dbuf));
     if (!b->dir || engine_intern_init(&b->names) < 0)
         goto err;

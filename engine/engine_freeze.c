@@ -22,9 +22,12 @@
  *   engine may empty it whenever it likes; engine_freeze_trim empties every cache when the
  *   VM's memory is tight, so a cache cannot hoard memory either.
  *
- * A module `require`d after the freeze (a rules test's) is frozen when it loads. Known
- * limit: a module's local variable itself (not a table it holds) can still be assigned at
- * run time; engine_freeze_trim cannot give back what one holds.
+ * A module `require`d after the freeze (a rules test's) is frozen when it loads. A
+ * module's local variable itself (an upvalue, not a table it holds) can still be assigned
+ * at run time: the walk notes every module function's upvalues as loaded, and
+ * engine_freeze_trim puts them back when it empties the caches, so what one holds is
+ * given back too (such a local must be a cache in all but name, as scripts keep state in
+ * g only).
  */
 #include <string.h>
 
@@ -72,8 +75,9 @@ static int is_cache(lua_State *L, int idx)
 }
 
 typedef struct {
-    int seen, metas, list, caches, locked, work; /* stack slots of the walk's tables */
+    int seen, metas, list, caches, locked, work, upvals; /* stack slots of the walk's tables */
     lua_Integer nlist, nwork, ncaches;
+    engine_bundle *b;
 } walk;
 
 /* Queues the value on top of the stack (popped) unless it was seen or needs no walk. */
@@ -135,11 +139,22 @@ static void walk_table(lua_State *L, walk *w)
     }
 }
 
+/* One Lua function from the work list (at top): queue its upvalues, and note each with
+ * its value as loaded, which engine_freeze_trim may put back. */
 static void walk_function(lua_State *L, walk *w)
 {
     int f = lua_gettop(L);
-    for (int i = 1; lua_getupvalue(L, f, i); i++)
+    for (int i = 1; lua_getupvalue(L, f, i); i++) {
+        lua_Integer at = (lua_Integer)w->b->nupvals * 3;
+        lua_pushvalue(L, f);
+        lua_rawseti(L, w->upvals, at + 1);
+        lua_pushinteger(L, i);
+        lua_rawseti(L, w->upvals, at + 2);
+        lua_pushvalue(L, -1);
+        lua_rawseti(L, w->upvals, at + 3);
+        w->b->nupvals++;
         push_work(L, w);
+    }
 }
 
 /* Copies the fields of the table on top of the stack (popped) into the table at to,
@@ -221,6 +236,7 @@ static int freeze_cf(lua_State *L)
 {
     engine_bundle *b = *(engine_bundle **)lua_getextraspace(L);
     walk w = {0};
+    lua_settop(L, 2); /* the slots below are absolute */
     for (int i = 0; i < 4; i++)
         lua_newtable(L);
     w.seen = 3, w.metas = 4, w.list = 5, w.work = 6;
@@ -229,6 +245,9 @@ static int freeze_cf(lua_State *L)
     w.ncaches = (lua_Integer)lua_rawlen(L, w.caches);
     lua_getfield(L, LUA_REGISTRYINDEX, ENGINE_LOCKED_KEY);
     w.locked = 8;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, b->upvals_ref);
+    w.upvals = 9;
+    w.b = b;
     if (lua_istable(L, 1)) {
         for (lua_pushnil(L); lua_next(L, 1);)
             push_work(L, &w);
@@ -244,7 +263,7 @@ static int freeze_cf(lua_State *L)
             walk_table(L, &w);
         else
             walk_function(L, &w);
-        lua_settop(L, 8);
+        lua_settop(L, 9);
     }
     for (lua_Integer i = 1; i <= w.nlist; i++) {
         lua_rawgeti(L, w.list, i);
@@ -309,6 +328,25 @@ void engine_freeze_see(lua_State *L, int idx)
     lua_replace(L, idx);
 }
 
+/* Puts every module function's upvalues back to their values as loaded. */
+static void restore_upvalues(lua_State *L, engine_bundle *b)
+{
+    lua_rawgeti(L, LUA_REGISTRYINDEX, b->upvals_ref);
+    int t = lua_gettop(L);
+    for (size_t k = 0; k < b->nupvals; k++) {
+        lua_Integer at = (lua_Integer)k * 3;
+        lua_rawgeti(L, t, at + 1);
+        lua_rawgeti(L, t, at + 2);
+        int i = (int)lua_tointeger(L, -1);
+        lua_pop(L, 1);
+        lua_rawgeti(L, t, at + 3);
+        if (!lua_setupvalue(L, -2, i))
+            lua_pop(L, 1);
+        lua_pop(L, 1);
+    }
+    lua_settop(L, t - 1);
+}
+
 void engine_freeze_trim(engine_bundle *b)
 {
     lua_State *L = b->L;
@@ -316,6 +354,7 @@ void engine_freeze_trim(engine_bundle *b)
         return;
     lua_gc(L, LUA_GCCOLLECT);
     if (b->mem > b->mem_limit / 2) {
+        restore_upvalues(L, b);
         lua_rawgeti(L, LUA_REGISTRYINDEX, b->caches_ref);
         lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
         for (lua_Integer i = 1; i <= n; i++) {

@@ -164,6 +164,8 @@ struct engine_bundle {
     engine_intern names;
     int names_ref, loaded_ref, gmeta_ref;
     int caches_ref;       /* array of the modules' caches (engine_freeze.c) */
+    int upvals_ref;       /* module functions' upvalues as loaded: (function, index, value) */
+    size_t nupvals;       /* triples in it */
     int frozen;           /* the games are loaded: module state is read-only */
     size_t trim_at;       /* engine_freeze_trim looks again past this many bytes */
     uint32_t id_log;      /* interned "log" */
@@ -225,7 +227,8 @@ void engine_freeze_contents(lua_State *L, int idx);
  * for C functions of the g API that read a script's table raw (an id array, a filter). */
 void engine_freeze_see(lua_State *L, int idx);
 /* Between calls: past b->trim_at bytes, a full collection, and when the VM still holds
- * more than half its cap, every cache emptied and collected again. */
+ * more than half its cap, every cache emptied and every module function's upvalues put
+ * back as loaded, then collected again. */
 void engine_freeze_trim(engine_bundle *b);
 
 /* engine_sandbox.c. Opens the safe libraries and locks the globals (protected). */
