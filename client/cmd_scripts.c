@@ -8,9 +8,11 @@
  * its own rules tests pass (engine_rules_run) and a few seeded all-bot games of each game
  * it moves play to the end (not merely to the turn cap). The checks load the bundle with
  * the engine's default limits, the ones the workers load bundles with, so a card the
- * workers would stop at its time or memory budget fails the checks as fast. `show` rebuilds a match from Redis on the bundle it is pinned
- * to (snapshot + log, engine_match_restore) and prints what its players see of a card:
- * how an operator (and the e2e test) checks which rules a match runs on.
+ * workers would stop at its time or memory budget fails the checks as fast.
+ *
+ * `show` rebuilds a match from Redis on the bundle it is pinned to (snapshot + log,
+ * engine_match_restore) and prints what its players see of a card: how an operator (and
+ * the e2e test) checks which rules a match runs on.
  */
 #include <stdio.h>
 #include <stdlib.h>
