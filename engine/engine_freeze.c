@@ -41,6 +41,13 @@ static int refuse_write(lua_State *L)
                       lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "?");
 }
 
+/* A metatable-table's guard: the same refusal, told apart from a proxy's (which
+ * engine_freeze_contents looks through). */
+static int refuse_new_field(lua_State *L)
+{
+    return refuse_write(L);
+}
+
 static int frozen_len(lua_State *L)
 {
     lua_pushinteger(L, luaL_len(L, lua_upvalueindex(1)));
@@ -221,7 +228,7 @@ static void guard(lua_State *L, int idx)
 {
     lua_newtable(L);
     int mt = lua_gettop(L);
-    lua_pushcfunction(L, refuse_write);
+    lua_pushcfunction(L, refuse_new_field);
     lua_setfield(L, mt, "__newindex");
     lua_pushliteral(L, "frozen");
     lua_setfield(L, mt, "__metatable");
