@@ -2,7 +2,9 @@
  * test_engine_check_budget.c: the checks a bundle passes before it is served (its rules
  * tests, `deckhand-rules`, `deckhand scripts push`) run under the workers' budgets, so a
  * card that recurses without bound (tests/fixtures/recursive) fails them at once with a
- * clear error instead of hanging them.
+ * clear error instead of hanging them. And a game whose bot games end only at the turn cap
+ * (tests/fixtures/limits, "capped") is refused: the cap ends a match, it does not make the
+ * game finish.
  */
 #include <stdio.h>
 #include <string.h>
@@ -60,11 +62,25 @@ static void test_push_and_deckhand_rules_fail_fast_on_an_endless_card(void)
     CU_ASSERT(ms < 10000);
 }
 
+static void test_push_refuses_a_game_whose_bots_only_reach_the_turn_cap(void)
+{
+    char cmd[1024], out[8192];
+    uint64_t ms;
+    snprintf(cmd, sizeof cmd,
+             "%s/deckhand scripts push %s --game capped --redis redis://127.0.0.1:1",
+             DECKHAND_BIN_DIR, dh_test_path("tests/fixtures/limits"));
+    CU_ASSERT_NOT_EQUAL(run(cmd, out, sizeof out, &ms), 0);
+    printf("\n  push, %llu ms:\n%s", (unsigned long long)ms, out);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "turn cap"));
+}
+
 static const dh_test_case cases[] = {
     {"test_rules_run_stops_an_endless_card_at_the_call_budget",
      test_rules_run_stops_an_endless_card_at_the_call_budget},
     {"test_push_and_deckhand_rules_fail_fast_on_an_endless_card",
      test_push_and_deckhand_rules_fail_fast_on_an_endless_card},
+    {"test_push_refuses_a_game_whose_bots_only_reach_the_turn_cap",
+     test_push_refuses_a_game_whose_bots_only_reach_the_turn_cap},
     {NULL, NULL},
 };
 
