@@ -6,9 +6,13 @@
  *
  * A push is refused, with nothing written, unless the bundle loads in the sandbox here,
  * its own rules tests pass (engine_rules_run) and a few seeded all-bot games of each game
- * it moves play to the end. `show` rebuilds a match from Redis on the bundle it is pinned
- * to (snapshot + log, engine_match_restore) and prints what its players see of a card:
- * how an operator (and the e2e test) checks which rules a match runs on.
+ * it moves play to the end (not merely to the turn cap). The checks load the bundle with
+ * the engine's default limits, the ones the workers load bundles with, so a card the
+ * workers would stop at its time or memory budget fails the checks as fast.
+ *
+ * `show` rebuilds a match from Redis on the bundle it is pinned to (snapshot + log,
+ * engine_match_restore) and prints what its players see of a card: how an operator (and
+ * the e2e test) checks which rules a match runs on.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,11 +95,11 @@ static int scripts_bot_games(engine_bundle *b, const engine_game_info *gi, char 
                      ee.message);
             return -1;
         }
-        bool done = engine_match_finished(m);
+        bool done = engine_match_finished(m), capped = engine_match_turn_capped(m);
         engine_match_free(m);
-        if (!done) {
-            snprintf(why, whylen, "bot game %s seed %llu stopped at a decision", gi->name,
-                     (unsigned long long)seed);
+        if (!done || capped) {
+            snprintf(why, whylen, "bot game %s seed %llu %s", gi->name, (unsigned long long)seed,
+                     capped ? "never ended (stopped at the turn cap)" : "stopped at a decision");
             return -1;
         }
     }

@@ -82,6 +82,9 @@ char *dh_key_bundle_history(char *buf, const char *game);
 /* match:{ID}.end_reason: the worker stopped the match after its own answers failed in a
  * card script DH_F_SCRIPT_FAILURES times in a row (quarantine; every rank is 0). */
 #define DH_END_SCRIPT_ERROR "script_error"
+/* ...or the match reached its game's turn cap (engine_match_turn_capped; scored by the
+ * game's rules). */
+#define DH_END_TURN_CAP "turn_cap"
 
 /* bundle:{SHA}'s meta fields (every other field is a *.lua file). */
 #define DH_F_BUNDLE_LABEL            "label"

@@ -41,9 +41,14 @@ typedef enum {
     ENGINE_INTERNAL = 12,
 } engine_code;
 
+/* Why a call failed. message is the whole story, for the operators' log; public_message
+ * is what a player may be shown: the same text, except for ENGINE_SCRIPT_ERROR, where it
+ * is a generic sentence with an error id ("E" and 8 hex digits) that message also holds,
+ * never the script's file, line or words (docs/SCRIPTING.md, "Script errors"). */
 typedef struct {
     engine_code code;
     char message[256];
+    char public_message[256];
 } engine_error;
 
 typedef struct {
@@ -168,6 +173,8 @@ engine_code engine_match_bot_answer(engine_match *m, const char *strategy, uint3
 engine_code engine_match_undo(engine_match *m, engine_error *err);
 
 bool engine_match_finished(const engine_match *m);
+/* True when the match ended because it reached its game's turn cap (max_turns). */
+bool engine_match_turn_capped(const engine_match *m);
 
 typedef struct {
     int seat;

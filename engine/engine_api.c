@@ -169,6 +169,8 @@ static int g_move(lua_State *L)
 {
     engine_match *m = gm_mut(L);
     int many = lua_type(L, 2) == LUA_TTABLE;
+    if (many)
+        engine_freeze_see(L, 2);
     lua_Integer n = many ? (lua_Integer)lua_rawlen(L, 2) : 1;
     uint32_t id = many ? 0 : entity_arg(L, m, 2);
     engine_zone *z = zone_arg(L, m, 3, n > 0);
@@ -245,6 +247,7 @@ static int g_count_empty(lua_State *L)
 {
     engine_match *m = gm(L);
     luaL_checktype(L, 2, LUA_TTABLE);
+    engine_freeze_see(L, 2);
     int32_t owner = owner_arg(L, m, 3);
     lua_Integer n = (lua_Integer)lua_rawlen(L, 2), empty = 0;
     for (lua_Integer i = 1; i <= n; i++) {
@@ -291,8 +294,10 @@ static int g_list(lua_State *L)
     engine_zone *z = zone_arg(L, m, 2, 0);
     uint32_t n = z ? z->n : 0;
     int filter = !lua_isnoneornil(L, 4);
-    if (filter)
+    if (filter) {
         luaL_checktype(L, 4, LUA_TTABLE);
+        engine_freeze_see(L, 4);
+    }
     int names = 0, distinct = 0;
     if (!lua_isnoneornil(L, 5)) {
         const char *how = luaL_checkstring(L, 5);
@@ -423,6 +428,8 @@ static int log_pieces(lua_State *L, engine_match *m, int to, int first)
     int top = lua_gettop(L);
     if (top < first)
         return luaL_error(L, "log: text expected");
+    if (++m->turn_events > ENGINE_MAX_TURN_EVENTS)
+        return luaL_error(L, "log: a turn may emit at most %d events", ENGINE_MAX_TURN_EVENTS);
     luaL_Buffer buf;
     luaL_buffinit(L, &buf); /* pushes a placeholder: the pieces stay at first..top */
     for (int i = first; i <= top; i++) {
@@ -443,6 +450,7 @@ static int log_pieces(lua_State *L, engine_match *m, int to, int first)
             break;
         }
         case LUA_TTABLE: {
+            engine_freeze_see(L, i);
             lua_Integer n = (lua_Integer)lua_rawlen(L, i);
             for (lua_Integer j = 1; j <= n; j++) {
                 lua_rawgeti(L, i, j);
@@ -513,6 +521,7 @@ size_t engine_api_bot_ids(lua_State *L, engine_match *m, const char *bot, int re
 {
     if (!lua_istable(L, res))
         return (size_t)luaL_error(L, "bot '%s' must return an array of option ids", bot);
+    engine_freeze_see(L, res);
     size_t k = lua_rawlen(L, res);
     char why[128];
     if (k > n)
@@ -547,6 +556,7 @@ static int g_choose(lua_State *L)
         return luaL_error(L, "choose: bad player %d", p);
     if (lua_getfield(L, 2, "options") != LUA_TTABLE)
         return luaL_error(L, "choose: options must be an array");
+    engine_freeze_see(L, 3);
     size_t n = lua_rawlen(L, 3);
     lua_pop(L, 1);
     if (n > ENGINE_MAX_OPTIONS)

@@ -92,6 +92,13 @@ static void game_read(lua_State *L, engine_game *g)
     lua_pop(L, 2);
     if (g->min_players < 1 || g->max_players < g->min_players || g->max_players > 64)
         luaL_error(L, "game '%s': bad player counts", g->name);
+    lua_getfield(L, t, "max_turns");
+    lua_Integer cap = luaL_optinteger(L, -1, ENGINE_MAX_TURNS);
+    lua_pop(L, 1);
+    if (cap < 1 || cap > ENGINE_TURNS_LIMIT)
+        luaL_error(L, "game '%s': max_turns must be an integer in 1..%d", g->name,
+                   ENGINE_TURNS_LIMIT);
+    g->max_turns = (int)cap;
     g->setup_ref = func_ref(L, t, "setup", 0);
     g->turn_ref = func_ref(L, t, "turn", 1);
     g->finished_ref = func_ref(L, t, "finished", 1);
@@ -210,6 +217,8 @@ static int games_load(lua_State *L)
         lua_call(L, 1, 1);
         game_read(L, g);
     }
+    lua_settop(L, 1);
+    engine_freeze_modules(L, b);
     return 0;
 }
 
@@ -231,7 +240,7 @@ static engine_bundle *bundle_new(const char *name, const engine_limits *lim, eng
         goto err;
     b->mem_limit = lim && lim->mem_limit ? lim->mem_limit : (size_t)256 << 20;
     b->budget_ns = (uint64_t)(lim && lim->budget_ms ? lim->budget_ms : 250) * 1000000ULL;
-    b->names_ref = b->loaded_ref = b->gmeta_ref = LUA_NOREF;
+    b->names_ref = b->loaded_ref = b->gmeta_ref = b->caches_ref = b->upvals_ref = LUA_NOREF;
     b->dir = strdup(dir_basename(name, dbuf, sizeof dbuf));
     if (!b->dir || engine_intern_init(&b->names) < 0)
         goto err;
@@ -427,7 +436,10 @@ int engine_bundle_manifest(engine_bundle *b, engine_manifest *out, engine_error 
         engine_error_set(err, ENGINE_BAD_REQUEST, "manifest.lua must return a table");
         goto out;
     }
-    /* raw reads: a metatable's __index must not run outside a protected call */
+    /* raw reads: a metatable's __index must not run outside a protected call (the
+       manifest was frozen as it loaded: read what it holds) */
+    engine_freeze_contents(L, -1);
+    lua_remove(L, -2);
     lua_pushliteral(L, "label");
     lua_rawget(L, -2);
     if (lua_type(L, -1) == LUA_TSTRING)

@@ -46,14 +46,26 @@ static const char *str_field(lua_State *L, int t, const char *k, size_t *len)
     return s; /* the value stays on the stack until the caller pops it */
 }
 
-static int dtext_add(engine_match *m, const char *s, size_t len, const char **out)
+/* The bytes s[0..len) take once cut to max (engine_text_fit), with the mark. */
+static size_t dtext_size(const char *s, size_t len, size_t max)
 {
-    if (m->dtext_len + len + 1 > m->dtext_cap)
+    size_t keep = engine_text_fit(s, len, max);
+    return keep < len ? keep + sizeof ENGINE_CUT_MARK - 1 : len;
+}
+
+/* Copies s[0..len), cut to max bytes, into dtext (sized by dtext_size beforehand). */
+static int dtext_add(engine_match *m, const char *s, size_t len, size_t max, const char **out)
+{
+    size_t keep = engine_text_fit(s, len, max);
+    size_t mark = keep < len ? sizeof ENGINE_CUT_MARK - 1 : 0;
+    if (m->dtext_len + keep + mark + 1 > m->dtext_cap)
         return -1;
-    memcpy(m->dtext + m->dtext_len, s, len);
-    m->dtext[m->dtext_len + len] = 0;
-    *out = m->dtext + m->dtext_len;
-    m->dtext_len += len + 1;
+    char *d = m->dtext + m->dtext_len;
+    memcpy(d, s, keep);
+    memcpy(d + keep, ENGINE_CUT_MARK, mark);
+    d[keep + mark] = 0;
+    *out = d;
+    m->dtext_len += keep + mark + 1;
     return 0;
 }
 
@@ -64,18 +76,19 @@ int engine_match_set_decision(engine_match *m, lua_State *L, int idx, int seat, 
     idx = lua_absindex(L, idx);
     lua_getfield(L, idx, "options");
     int ot = lua_gettop(L);
+    engine_freeze_see(L, ot);
     /* First pass: the text size, so pointers into dtext never move afterwards. */
     size_t need = 0, len;
-    str_field(L, idx, "prompt", &len);
-    need += len + 1;
-    str_field(L, idx, "kind", &len);
-    need += len + 1;
+    const char *s = str_field(L, idx, "prompt", &len);
+    need += dtext_size(s, len, ENGINE_MAX_PROMPT) + 1;
+    s = str_field(L, idx, "kind", &len);
+    need += dtext_size(s, len, ENGINE_MAX_LABEL) + 1;
     lua_settop(L, ot);
     for (size_t i = 0; i < nopt; i++) {
         if (lua_rawgeti(L, ot, (lua_Integer)i + 1) != LUA_TTABLE)
             luaL_error(L, "choose: option %d is not a table", (int)i + 1);
-        str_field(L, ot + 1, "label", &len);
-        need += len + 1;
+        s = str_field(L, ot + 1, "label", &len);
+        need += dtext_size(s, len, ENGINE_MAX_LABEL) + 1;
         lua_settop(L, ot);
     }
     if (need > m->dtext_cap) {
@@ -93,16 +106,16 @@ int engine_match_set_decision(engine_match *m, lua_State *L, int idx, int seat, 
         m->opts_cap = nopt;
     }
     m->dtext_len = 0;
-    const char *s = str_field(L, idx, "prompt", &len);
-    dtext_add(m, s, len, &m->dec.prompt);
+    s = str_field(L, idx, "prompt", &len);
+    dtext_add(m, s, len, ENGINE_MAX_PROMPT, &m->dec.prompt);
     s = str_field(L, idx, "kind", &len);
-    dtext_add(m, s, len, &m->dec.kind);
+    dtext_add(m, s, len, ENGINE_MAX_LABEL, &m->dec.kind);
     lua_settop(L, ot);
     for (size_t i = 0; i < nopt; i++) {
         engine_option *o = &m->opts_v[i];
         lua_rawgeti(L, ot, (lua_Integer)i + 1);
         s = str_field(L, ot + 1, "label", &len);
-        dtext_add(m, s, len, &o->label);
+        dtext_add(m, s, len, ENGINE_MAX_LABEL, &o->label);
         o->id = (uint32_t)i + 1;
         o->card = NULL;
         o->entity = 0;

@@ -2,6 +2,10 @@
  * engine_events.c: the events a match produces for its seats (g:log, g:log_to), held
  * until the host drains them, and each seat's event count (what a View's event_seq says).
  *
+ * A script's text is cut to ENGINE_MAX_LOG_LINE bytes (marked ENGINE_CUT_MARK), so one
+ * g:log cannot send every seat megabytes (a slow consumer to the gateway); how many events
+ * a turn may emit is g:log's check (engine_api.c).
+ *
  * While a match is rebuilt (restore, rollback, undo) the counts still move but no text is
  * kept: those events were delivered before, or belong to an answer being undone.
  */
@@ -14,6 +18,9 @@
 int engine_match_event(engine_match *m, int to, int about, const char *kind, const char *text,
                        size_t len)
 {
+    size_t keep = engine_text_fit(text, len, ENGINE_MAX_LOG_LINE);
+    size_t mark = keep < len ? sizeof ENGINE_CUT_MARK - 1 : 0;
+    len = keep + mark;
     if (to < 0) {
         for (int i = 0; i < m->np; i++)
             m->st.event_seq[i]++;
@@ -33,7 +40,8 @@ int engine_match_event(engine_match *m, int to, int about, const char *kind, con
     e->kind = kind;
     e->off = m->evtext_len;
     e->len = len;
-    memcpy(m->evtext + m->evtext_len, text, len);
+    memcpy(m->evtext + m->evtext_len, text, keep);
+    memcpy(m->evtext + m->evtext_len + keep, ENGINE_CUT_MARK, mark);
     m->evtext[m->evtext_len + len] = 0;
     m->evtext_len += len + 1;
     return 0;

@@ -7,6 +7,8 @@
  *   engine_files.c    a bundle's script files in memory
  *   engine_watchdog.c the clock and the deadline of script calls
  *   engine_state.c    match state, RNG and the snapshot format
+ *   engine_bounded.c  bounds on what a script sizes: C library work, texts it sends
+ *   engine_freeze.c   module state read-only after load; emptying caches
  *   engine_sandbox.c  what scripts may reach; `require`
  *   engine_events.c   a match's events for its seats
  *   engine_decision.c the pending decision; validating a player's answer (Choose)
@@ -41,9 +43,17 @@
 #define ENGINE_MAX_ENTITIES 200000
 #define ENGINE_MAX_MAP      1000000
 #define ENGINE_MAX_EVBYTES  (64u << 20)
-#define ENGINE_MAX_TURNS    2000
+#define ENGINE_MAX_TURNS    2000   /* a game's turn cap when it declares none (max_turns) */
+#define ENGINE_TURNS_LIMIT  100000 /* the highest max_turns a game may declare */
 #define ENGINE_MAX_OPTIONS  4096
-#define ENGINE_G_MAGIC      0x67686e64u
+/* What a script may send the seats (docs/SCRIPTING.md, "Output bounds"): longer texts are
+ * cut and end with ENGINE_CUT_MARK; a turn that logs more events fails. */
+#define ENGINE_MAX_LOG_LINE    1024 /* bytes of one event's text, also print's */
+#define ENGINE_MAX_PROMPT      1024 /* bytes of a decision's prompt */
+#define ENGINE_MAX_LABEL       256  /* bytes of an option's label, and of a decision's kind */
+#define ENGINE_MAX_TURN_EVENTS 1000 /* events (g:log, g:log_to) one turn may emit */
+#define ENGINE_CUT_MARK        " [cut]"
+#define ENGINE_G_MAGIC         0x67686e64u
 
 /* ---- interned names (per bundle) ---------------------------------------------------- */
 
@@ -106,6 +116,7 @@ typedef struct {
 typedef struct {
     char *name;
     int min_players, max_players;
+    int max_turns; /* the turn cap: the match ends after this many turns */
     int table_ref, setup_ref, turn_ref, finished_ref, results_ref;
     engine_zone_rule *zones;
     size_t nzones;
@@ -137,6 +148,7 @@ struct engine_bundle {
     size_t slab_left;
     uint64_t budget_ns;
     uint64_t deadline_ns;           /* 0 = no call running; read by the watchdog thread */
+    uint64_t wall_ns;               /* 0, or no outer call's deadline comes back past it */
     int killing;                    /* the kill latch fired */
     lua_State *volatile co_running; /* the coroutine being resumed, for the signal */
     pthread_t wd_thread, wd_owner;
@@ -151,7 +163,13 @@ struct engine_bundle {
     size_t ngames;
     engine_intern names;
     int names_ref, loaded_ref, gmeta_ref;
-    uint32_t id_log; /* interned "log" */
+    int caches_ref;       /* array of the modules' caches (engine_freeze.c) */
+    int upvals_ref;       /* module functions' upvalues as loaded: (function, index, value) */
+    size_t nupvals;       /* triples in it */
+    int frozen;           /* the games are loaded: module state is read-only */
+    size_t trim_at;       /* engine_freeze_trim looks again past this many bytes */
+    uint32_t id_log;      /* interned "log" */
+    uint32_t id_turn_cap; /* interned "_turn_cap": the counter set when a match hit it */
 };
 
 /* engine_error.c: sets err (when not NULL) to code and the formatted message. */
@@ -187,6 +205,32 @@ const engine_file *engine_files_find(const engine_bundle *b, const char *path);
 void engine_files_free(engine_bundle *b);
 int engine_ends_with(const char *s, const char *suf);
 
+/* engine_bounded.c. Wraps string.find/match/gmatch/gsub/rep and table.move/sort (in the
+ * real libraries, before the sandbox locks them) with checks that refuse work a single C
+ * call could not be stopped in. */
+void engine_bounded_open(lua_State *L);
+/* How many bytes of s[0..len) to keep so that they and ENGINE_CUT_MARK fit in max bytes:
+ * len when the whole text fits (no mark then), else a prefix that does not split a UTF-8
+ * sequence. */
+size_t engine_text_fit(const char *s, size_t len, size_t max);
+
+/* engine_freeze.c. The registry key of the sandbox's set of read-only proxies. */
+#define ENGINE_LOCKED_KEY "deckhand.locked"
+/* Makes everything the loaded modules reach read-only, caches aside (protected). */
+void engine_freeze_modules(lua_State *L, engine_bundle *b);
+/* The same for one value (a module loaded after the freeze), at idx (protected). */
+void engine_freeze_value(lua_State *L, int idx);
+/* Pushes the table whose raw fields hold the contents of the table at idx: its shadow
+ * when it is a frozen proxy, else itself (for C code that walks a module with lua_next). */
+void engine_freeze_contents(lua_State *L, int idx);
+/* Replaces the table at idx by the table holding its contents (engine_freeze_contents):
+ * for C functions of the g API that read a script's table raw (an id array, a filter). */
+void engine_freeze_see(lua_State *L, int idx);
+/* Between calls: past b->trim_at bytes, a full collection, and when the VM still holds
+ * more than half its cap, every cache emptied and every module function's upvalues put
+ * back as loaded, then collected again. */
+void engine_freeze_trim(engine_bundle *b);
+
 /* engine_sandbox.c. Opens the safe libraries and locks the globals (protected). */
 void engine_sandbox_open(lua_State *L);
 /* The sandbox's `require(name)`: a module of the bundle, loaded once. */
@@ -207,11 +251,11 @@ const engine_game *engine_bundle_game(const engine_bundle *b, const char *name);
 /* Starts the bundle's watchdog (falls back to a count hook); -1 when it fell back. */
 int engine_watchdog_start(engine_bundle *b);
 void engine_watchdog_stop(engine_bundle *b);
-/* Sets the deadline of a call starting now; returns the previous one for
- * engine_call_end. */
+/* Sets the deadline of a call starting now; returns what engine_call_end needs to give
+ * an outer call its deadline back (paused while this call runs). */
 uint64_t engine_call_begin(engine_bundle *b);
 uint64_t engine_call_begin_for(engine_bundle *b, uint64_t budget_ns);
-/* Restores the previous deadline; disarms the kill latch if it fired. */
+/* Gives the outer call, if any, its deadline back; disarms the kill latch if it fired. */
 void engine_call_end(engine_bundle *b, uint64_t prev);
 /* Moves the running call's deadline (absolute, dh_now_ns clock). */
 void engine_deadline_set(engine_bundle *b, uint64_t abs_ns);
@@ -354,8 +398,9 @@ struct engine_match {
     /* the last error of a protected run */
     engine_code run_code;
     char run_msg[256];
-    int setup_ref;  /* the rules runner's extra setup, LUA_NOREF when none */
-    int asking_bot; /* engine_match_bot_answer runs: g refuses changes */
+    int turn_events; /* events the current turn emitted (ENGINE_MAX_TURN_EVENTS) */
+    int setup_ref;   /* the rules runner's extra setup, LUA_NOREF when none */
+    int asking_bot;  /* engine_match_bot_answer runs: g refuses changes */
 };
 
 /* engine_api.c */
@@ -366,7 +411,7 @@ engine_g *engine_api_new_g(lua_State *L, engine_match *m);
 size_t engine_api_bot_ids(lua_State *L, engine_match *m, const char *bot, int res, size_t n,
                           uint32_t min, uint32_t max);
 
-/* engine_events.c: record one event (text copied). */
+/* engine_events.c: record one event (text copied, cut to ENGINE_MAX_LOG_LINE). */
 int engine_match_event(engine_match *m, int to, int about, const char *kind, const char *text,
                        size_t len);
 /* Drops the undrained events from the nev-th on (text from offset evtext). */

@@ -210,6 +210,7 @@ static engine_code rebuild(engine_match *m, const engine_log *src)
     m->can_undo = 0;
     engine_state_reset(&m->st);
     engine_log_reset(&m->log);
+    m->turn_events = 0; /* the snapshot is a turn boundary */
     m->replaying = 1;
     engine_code c = engine_turns_exec(m, ENGINE_OP_LOAD, m->snap.p, m->snap.len);
     if (c == ENGINE_OK)
@@ -262,10 +263,7 @@ engine_code engine_match_answer(engine_match *m, int seat, uint64_t decision_id,
         m->can_undo = 1;
         m->undo_nev = nev;
         m->undo_evtext = evtext;
-        if (err) {
-            err->code = ENGINE_OK;
-            err->message[0] = 0;
-        }
+        engine_error_ok(err);
         return ENGINE_OK;
     }
     /* Roll back to the state before this answer. */
@@ -373,6 +371,12 @@ engine_code engine_match_bot_answer(engine_match *m, const char *strategy, uint3
 bool engine_match_finished(const engine_match *m)
 {
     return m->st.finished != 0;
+}
+
+bool engine_match_turn_capped(const engine_match *m)
+{
+    const int64_t *v = engine_map_find(&m->st.counters, (uint64_t)m->b->id_turn_cap << 32);
+    return m->st.finished && v && *v;
 }
 
 size_t engine_match_results(const engine_match *m, engine_result *out, size_t max)

@@ -16,9 +16,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_clock.h"
 #include "engine_internal.h"
 
-#define TEST_BUDGET (60ULL * 1000000000ULL)
+/* A test runs under the workers' budgets (what `deckhand scripts push` promises about a
+ * bundle): its own code gets the call budget of the bundle (engine_limits.budget_ms), each
+ * match step it starts (T.match, m:answer) its own call budget as in a worker, and the whole
+ * test, steps included, at most TEST_WALL of the clock. A card that runs away fails its
+ * test at once, as it would fail its match in a worker, instead of holding the check. */
+#define TEST_WALL (60ULL * 1000000000ULL)
 
 /* Counts one test's outcome and reports it (msg NULL = passed). */
 static void rules_note(engine_rules *r, int ok, const char *what, const char *msg)
@@ -54,11 +60,12 @@ static int name_cmp(const void *a, const void *b)
 /* Runs one test file's tests; the module table is on top of the stack. */
 static void run_file(engine_rules *r, lua_State *L, const char *label, const char *filter)
 {
-    int mod = lua_gettop(L);
-    if (!lua_istable(L, mod)) {
+    if (!lua_istable(L, -1)) {
         rules_note(r, 0, label, "the file must return a table of tests");
         return;
     }
+    engine_freeze_contents(L, -1); /* the module is frozen: walk what it holds */
+    int mod = lua_gettop(L);
     size_t n = 0, cap = 16;
     char **names = malloc(sizeof(char *) * cap);
     if (!names) {
@@ -89,9 +96,11 @@ static void run_file(engine_rules *r, lua_State *L, const char *label, const cha
         }
         lua_getfield(L, mod, names[i]);
         lua_getfield(L, LUA_REGISTRYINDEX, "deckhand.rules.T");
-        uint64_t prev = engine_call_begin_for(r->b, TEST_BUDGET);
+        r->b->wall_ns = dh_now_ns() + TEST_WALL;
+        uint64_t prev = engine_call_begin(r->b);
         int rc = lua_pcall(L, 1, 0, 0);
         engine_call_end(r->b, prev);
+        r->b->wall_ns = 0;
         if (rc == LUA_OK) {
             rules_note(r, 1, full, NULL);
         } else {

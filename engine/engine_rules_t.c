@@ -54,6 +54,8 @@ static int deep_eq(lua_State *L, int a, int b, int depth)
         return 0;
     a = lua_absindex(L, a);
     b = lua_absindex(L, b);
+    engine_freeze_see(L, a); /* frozen module tables compare by what they hold */
+    engine_freeze_see(L, b);
     for (lua_pushnil(L); lua_next(L, a); lua_pop(L, 1)) {
         lua_pushvalue(L, -2);
         lua_rawget(L, b);
@@ -112,6 +114,7 @@ static void show(lua_State *L, int idx, char *buf, size_t cap, size_t *len, int 
         app(buf, cap, len, "%s", "{");
         {
             int n = 0;
+            engine_freeze_see(L, idx);
             for (lua_pushnil(L); lua_next(L, idx); lua_pop(L, 1)) {
                 if (*len + 8 >= cap || n++ > 12) {
                     lua_pop(L, 2);
@@ -416,6 +419,7 @@ static void push_options(lua_State *L, int t)
         return;
     }
     luaL_checktype(L, t, LUA_TTABLE);
+    engine_freeze_see(L, t);
     const char *keys[64];
     int n = 0;
     for (lua_pushnil(L); lua_next(L, t); lua_pop(L, 1))
@@ -453,9 +457,10 @@ static int t_match(lua_State *L)
     int np = 0;
     const char *names[64];
     char defaults[64][16];
-    if (lua_istable(L, 3))
+    if (lua_istable(L, 3)) {
         np = (int)luaL_len(L, 3);
-    else
+        engine_freeze_see(L, 3);
+    } else
         np = (int)luaL_optinteger(L, 3, 2);
     if (np < 1 || np > 64)
         return luaL_error(L, "T.match: bad players");
@@ -474,6 +479,8 @@ static int t_match(lua_State *L)
     lua_getfield(L, 1, "options"); /* 5 */
     push_options(L, 5);            /* 6 */
     lua_getfield(L, 1, "bots");    /* 7 */
+    if (lua_istable(L, 7))
+        engine_freeze_see(L, 7);
     const char *bots[64];
     int anybot = 0;
     for (int i = 0; i < np; i++) {

@@ -23,7 +23,10 @@ static int sb_print(lua_State *L)
         luaL_addvalue(&lb);
     }
     luaL_pushresult(&lb);
-    dh_info("script: %s", lua_tostring(L, -1));
+    size_t len;
+    const char *s = lua_tolstring(L, -1, &len);
+    size_t keep = engine_text_fit(s, len, ENGINE_MAX_LOG_LINE);
+    dh_info("script: %.*s%s", (int)keep, s, keep < len ? ENGINE_CUT_MARK : "");
     return 0;
 }
 
@@ -69,6 +72,8 @@ int engine_sandbox_require(lua_State *L)
         lua_pop(L, 1);
         lua_pushboolean(L, 1);
     }
+    if (b->frozen) /* loaded after the games (a rules test): read-only from now on too */
+        engine_freeze_value(L, -1);
     lua_pushvalue(L, 1);
     lua_pushvalue(L, -2);
     lua_rawset(L, 2);
@@ -186,6 +191,8 @@ static void sandbox_lock(lua_State *L)
     lua_newtable(L); /* the set of proxies */
     int locked = lua_gettop(L);
     lua_pushvalue(L, locked);
+    lua_setfield(L, LUA_REGISTRYINDEX, ENGINE_LOCKED_KEY); /* the freeze skips them */
+    lua_pushvalue(L, locked);
     lua_pushcclosure(L, sb_rawset, 1);
     lua_setglobal(L, "rawset");
     lua_pushcfunction(L, sb_setmetatable);
@@ -229,6 +236,7 @@ void engine_sandbox_open(lua_State *L)
     drop(L, LUA_STRLIBNAME, "dump");
     drop(L, LUA_MATHLIBNAME, "random");
     drop(L, LUA_MATHLIBNAME, "randomseed");
+    engine_bounded_open(L);
     lua_pushcfunction(L, sb_print);
     lua_setglobal(L, "print");
     lua_pushcfunction(L, engine_sandbox_require);

@@ -47,6 +47,7 @@ static void read_results(lua_State *L, engine_match *m)
     int t = lua_gettop(L);
     if (!lua_istable(L, t))
         luaL_error(L, "results must return an array by player");
+    engine_freeze_see(L, t);
     int need_rank = 0;
     for (int i = 0; i < m->np; i++) {
         engine_result *r = &m->st.results[i];
@@ -72,6 +73,44 @@ static void read_results(lua_State *L, engine_match *m)
             m->st.results[i].rank = rank;
         }
     lua_settop(L, t - 1);
+}
+
+static int results_cf(lua_State *L)
+{
+    engine_match *m = lua_touserdata(L, 1);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, m->game->results_ref);
+    push_g(L, m);
+    lua_call(L, 1, 1);
+    read_results(L, m);
+    return 0;
+}
+
+/* The match reached its game's turn cap: it ends here, scored by the game's results (a
+ * draw, everyone rank 1 with score 0, when results fails on a game that did not expect to
+ * end), with an event telling every seat why and the hidden counter _turn_cap set, so the
+ * end is in the snapshot (engine_match_turn_capped). */
+static void end_at_cap(lua_State *L, engine_match *m)
+{
+    engine_bundle *b = m->b;
+    char text[96];
+    int len = snprintf(text, sizeof text, "Game over: the turn cap (%d turns) was reached.",
+                       m->game->max_turns);
+    if (engine_match_event(m, -1, -1, "log", text, (size_t)len) < 0)
+        luaL_error(L, "out of memory (events)");
+    int64_t *v = engine_map_put(&m->st.counters, (uint64_t)b->id_turn_cap << 32);
+    if (!v)
+        luaL_error(L, "out of memory (counters)");
+    *v = 1;
+    engine_deadline_set(b, dh_now_ns() + b->budget_ns);
+    lua_pushcfunction(L, results_cf);
+    lua_pushlightuserdata(L, m);
+    if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+        lua_pop(L, 1);
+        for (int i = 0; i < m->np; i++)
+            m->st.results[i] = (engine_result){.seat = i, .score = 0, .rank = 1, .turns = 0};
+    }
+    m->st.finished = 1;
+    boundary(L, m);
 }
 
 static void end_of_turn(lua_State *L, engine_match *m)
@@ -135,9 +174,12 @@ static void run_turns(lua_State *L, engine_match *m)
         }
         if (m->st.finished)
             return;
-        if (m->st.turn >= ENGINE_MAX_TURNS)
-            luaL_error(L, "the game did not end within %d turns", ENGINE_MAX_TURNS);
+        if (m->st.turn >= (uint32_t)m->game->max_turns) {
+            end_at_cap(L, m);
+            return;
+        }
         m->st.turn++;
+        m->turn_events = 0;
         if (m->all_bots) {
             engine_deadline_set(b, dh_now_ns() + b->budget_ns);
             lua_rawgeti(L, LUA_REGISTRYINDEX, m->game->turn_ref);
@@ -229,5 +271,7 @@ engine_code engine_turns_exec(engine_match *m, engine_op op, const void *p, size
     }
     lua_settop(L, top);
     engine_call_end(b, prev);
+    if (!prev)
+        engine_freeze_trim(b); /* a top-level step: caches give memory back when it is tight */
     return code;
 }

@@ -28,9 +28,15 @@ int engine_vm_init(lua_State *L)
     b->names_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     lua_newtable(L);
     b->loaded_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_newtable(L);
+    b->caches_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_newtable(L);
+    b->upvals_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    b->trim_at = b->mem_limit / 2;
     if (engine_api_open(b, L) < 0)
         return luaL_error(L, "out of memory");
     b->id_log = engine_intern_c(b, L, "log", 3);
+    b->id_turn_cap = engine_intern_c(b, L, "_turn_cap", 9);
     return 0;
 }
 

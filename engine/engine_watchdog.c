@@ -154,12 +154,19 @@ void engine_watchdog_stop(engine_bundle *b)
     b->wd_running = 0;
 }
 
+/* A call inside a call (a rules test's T.match, engine_rules.c) runs on its own budget
+ * and pauses the outer one: the outer deadline comes back as much later as the inner call
+ * took, so each call's own work is what its budget bounds. What comes back is the time the
+ * outer call had left (at least 1 ns: an overrun outer call is killed at once), 0 when
+ * none ran. */
 uint64_t engine_call_begin_for(engine_bundle *b, uint64_t budget_ns)
 {
-    uint64_t prev = b->deadline_ns;
+    uint64_t prev = b->deadline_ns, now = dh_now_ns();
+    if (prev)
+        prev = prev > now ? prev - now : 1;
     __atomic_store_n(&b->wd_owner, pthread_self(), __ATOMIC_RELEASE);
     wd_current = b;
-    engine_deadline_set(b, dh_now_ns() + budget_ns);
+    engine_deadline_set(b, now + budget_ns);
     return prev;
 }
 
@@ -168,9 +175,18 @@ uint64_t engine_call_begin(engine_bundle *b)
     return engine_call_begin_for(b, b->budget_ns);
 }
 
+/* The outer call's deadline again, `left` from now (but never past b->wall_ns); 0 when
+ * there is no outer call. */
+static uint64_t resumed_deadline(const engine_bundle *b, uint64_t left)
+{
+    if (!left)
+        return 0;
+    uint64_t d = dh_now_ns() + left;
+    return b->wall_ns && d > b->wall_ns ? b->wall_ns : d;
+}
+
 void engine_call_end(engine_bundle *b, uint64_t prev)
 {
-    engine_deadline_set(b, prev);
     if (b->killing) {
         b->killing = 0;
         lua_sethook(b->L, b->wd_running ? NULL : kill_hook, b->wd_running ? 0 : LUA_MASKCOUNT,
@@ -178,8 +194,8 @@ void engine_call_end(engine_bundle *b, uint64_t prev)
         /* What the killed script built is garbage now; give the memory back. */
         engine_deadline_set(b, dh_now_ns() + b->budget_ns);
         lua_gc(b->L, LUA_GCCOLLECT);
-        engine_deadline_set(b, prev);
     }
+    engine_deadline_set(b, resumed_deadline(b, prev));
     if (!prev)
         wd_current = NULL;
 }

@@ -251,13 +251,14 @@ static void host_finish(host *h, host_match *hm)
         pr[i].turns = (uint32_t)res[i].turns;
         prp[i] = &pr[i];
     }
+    const char *reason = host_end_reason(hm);
     for (int s = 0; s < hm->nseats; s++) {
         Deckhand__GameOver go = DECKHAND__GAME_OVER__INIT;
         go.match_id = hm->id;
         go.event_seq = engine_match_event_seq(hm->m, s);
         go.n_results = n;
         go.results = prp;
-        go.reason = hm->quarantined ? (char *)DH_END_SCRIPT_ERROR : (char *)"";
+        go.reason = (char *)(reason ? reason : "");
         Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
         sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER;
         sm.game_over = &go;
@@ -331,8 +332,10 @@ static void host_choose(host *h, host_match *hm, int seat, uint64_t cmd_id,
         host_send_reply(h, s->route, s->player_id, cmd_id, DECKHAND__ERROR_CODE__INTERNAL,
                         ee.message);
     } else if (code != ENGINE_OK) {
-        host_remember(s, cmd_id, (int)code, ee.message);
-        host_send_reply(h, s->route, s->player_id, cmd_id, (int)code, ee.message);
+        if (code == ENGINE_SCRIPT_ERROR) /* the detail for operators, an error id for players */
+            dh_warn("match %s: seat %d: %s", hm->id, seat, ee.message);
+        host_remember(s, cmd_id, (int)code, ee.public_message);
+        host_send_reply(h, s->route, s->player_id, cmd_id, (int)code, ee.public_message);
     }
 }
 

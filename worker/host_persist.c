@@ -66,6 +66,13 @@ bool host_over(const host_match *hm)
     return hm->forfeit_seat >= 0 || hm->quarantined || engine_match_finished(hm->m);
 }
 
+const char *host_end_reason(const host_match *hm)
+{
+    if (hm->quarantined)
+        return DH_END_SCRIPT_ERROR;
+    return engine_match_turn_capped(hm->m) ? DH_END_TURN_CAP : NULL;
+}
+
 /* The final table by seat: the engine's, or after a forfeit every other seat shares first
  * place and the forfeiting seat is last (scores are the points held when it happened,
  * unknown to the host: 0). */
@@ -147,7 +154,7 @@ int host_persist(host *h, host_match *hm, const engine_answer *accepted)
         c.ended_ms = host_wall_ms();
         c.result = json;
         c.final_hash = hash;
-        c.end_reason = hm->quarantined ? DH_END_SCRIPT_ERROR : NULL;
+        c.end_reason = host_end_reason(hm);
     }
     rc = store_put_commit(h->st, &c);
 out:

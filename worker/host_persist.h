@@ -10,6 +10,9 @@
 uint64_t host_wall_ms(void);
 /* Over: the rules ended it, a seat forfeited, or the match was quarantined. */
 bool host_over(const host_match *hm);
+/* Why a match that is over ended, when not by its rules or a forfeit: DH_END_SCRIPT_ERROR,
+ * DH_END_TURN_CAP, else NULL. */
+const char *host_end_reason(const host_match *hm);
 /* The final table by seat (see host_persist.c for a forfeit's). */
 size_t host_results(const host_match *hm, engine_result *res, size_t max);
 /* Queue the fenced write that makes Redis hold hm as the engine has it now. -1: not queued. */

@@ -63,8 +63,10 @@ function kernel.new(cfg)
   for _, name in ipairs(k.order) do
     local def = k.cards[name]
     assert(def, "kernel: no card data for " .. name)
-    def.is = {}
-    for _, t in ipairs(def.types) do def.is[t] = true end
+    if not def.is then -- set once, at load (card data is read-only after it)
+      def.is = {}
+      for _, t in ipairs(def.types) do def.is[t] = true end
+    end
     k.pile_zone[name] = "supply:" .. (pile_of[name] or name)
     k.pile_key[name] = "_pile:" .. name
     k.mixed[name] = pile_of[name] ~= nil

@@ -8,8 +8,27 @@
 -- between the matches of the VM. That is safe only because nobody writes them, so the
 -- shared option tables are frozen (memo.freeze): writing to one is an error. Nothing here
 -- holds match state: every value is a pure function of its keys.
+--
+-- The engine makes module state read-only once the bundle is loaded (docs/SCRIPTING.md,
+-- "The sandbox"), so every table a memo writes at run time is a cache (memo.cache): a
+-- table the engine leaves writable and may empty between any two calls (it does when the
+-- VM's memory is tight). A memo therefore finds what it needs again when its cache is
+-- empty.
 
 local memo = {}
+
+local CACHE = { __cache = true }
+
+-- A new cache: an empty table the engine leaves writable after load and may empty at
+-- any time, so what it holds must be a pure function of its keys.
+function memo.cache()
+  return setmetatable({}, CACHE)
+end
+
+-- Empties the cache t.
+function memo.empty(t)
+  for k in pairs(t) do t[k] = nil end
+end
 
 -- t[k], a new empty table there when there is none (the memos nest them).
 local function sub_table(t, k)
@@ -37,7 +56,7 @@ end
 
 -- fn(a) memoized: a function of one key that computes each value once.
 function memo.by1(fn)
-  local cache = {}
+  local cache = memo.cache()
   return function(a)
     local v = cache[a]
     if not v then
@@ -50,7 +69,7 @@ end
 
 -- fn(a, b) memoized, like memo.by1.
 function memo.by2(fn)
-  local cache = {}
+  local cache = memo.cache()
   return function(a, b)
     local by_a = sub_table(cache, a)
     local v = by_a[b]
@@ -63,7 +82,7 @@ function memo.by2(fn)
 end
 
 -- "<prefix><Card> ($<cost>)", per prefix, card and cost: the supply's option labels.
-local labels = {}
+local labels = memo.cache()
 local function cost_label(prefix, name, c)
   local by_cost = sub_table(sub_table(labels, prefix), name)
   local label = by_cost[c]
@@ -75,24 +94,31 @@ local function cost_label(prefix, name, c)
 end
 memo.cost_label = cost_label
 
--- One kernel's option memo (kernel.new): opts[act][label][card] = the option, and
--- supply[prefix][act][name][cost][top] = the supply's options (memo.supply_option). It
--- holds at most OPTS_MAX options and starts again when full.
+-- One kernel's option memo (kernel.new), a cache: opts[act][label][card] = the option,
+-- and supply[prefix][act][name][cost][top] = the supply's options (memo.supply_option).
+-- It holds at most OPTS_MAX options and starts again when full (or emptied).
 local OPTS_MAX = 4096
 
+local function restart(m)
+  m.opts, m.supply, m.n = {}, {}, 0
+end
+
 function memo.new()
-  return { opts = {}, supply = {}, n = 0 }
+  local m = memo.cache()
+  restart(m)
+  return m
 end
 
 -- The frozen option { label =, card =, name =, cost =, act = } naming a card (the
 -- supply's, the hand's). name and cost are set for the supply's options only.
 function memo.card_option(m, act, label, card, name, cost)
+  if not m.opts then restart(m) end
   local by_card = sub_table(sub_table(m.opts, act or ""), label)
   local o = by_card[card]
   if not o then
     o = memo.freeze { label = label, card = card, name = name, cost = cost, act = act }
     if m.n >= OPTS_MAX then
-      m.opts, m.supply, m.n = {}, {}, 0
+      restart(m)
     else
       by_card[card] = o
       m.n = m.n + 1
@@ -105,6 +131,7 @@ end
 -- kernel's gain_options finds an option with three lookups and no call; on a miss it
 -- calls memo.supply_option, which fills it.
 function memo.supply(m, prefix, act)
+  if not m.supply then restart(m) end
   return sub_table(sub_table(m.supply, prefix), act or "")
 end
 

@@ -10,6 +10,7 @@ local gametable = require("deckbuilder.gametable")
 local data = require("dominion.cards")
 local kingdom = require("dominion.kingdom")
 local bots = require("dominion.bots")
+local memo = require("deckbuilder.memo")
 
 -- The kernel over every card: set-up and tests use it.
 local k = kernel.new { cards = data.cards, order = data.order, hand_size = 5 }
@@ -18,17 +19,18 @@ local k = kernel.new { cards = data.cards, order = data.order, hand_size = 5 }
 -- order on every buy decision and after every turn, and 39 names instead of 17 cost a
 -- third of a sim's speed. The kingdom is the hidden counter _kingdom (a bit set, see
 -- kingdom.mask), so the choice is a pure function of the match state; the cache only
--- saves rebuilding constant data and is dropped when it grows.
-local by_mask, cached = {}, 0
+-- saves rebuilding constant data and is emptied when it grows (and by the engine when
+-- memory is tight: it is a memo.cache, the one kind of module table matches may write).
+local by_mask = memo.cache()
 local function kernel_of(g)
   local mask = g:counter("_kingdom")
   -- No kingdom recorded (a match set up before _kingdom existed): the full kernel.
   if mask == 0 then return k end
   local kk = by_mask[mask]
   if kk then return kk end
-  if cached >= 64 then by_mask, cached = {}, 0 end
+  if (by_mask.n or 0) >= 64 then memo.empty(by_mask) end
   kk = kernel.new { cards = data.cards, order = kingdom.order_of(data, mask), hand_size = 5 }
-  by_mask[mask], cached = kk, cached + 1
+  by_mask[mask], by_mask.n = kk, (by_mask.n or 0) + 1
   return kk
 end
 
