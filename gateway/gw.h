@@ -84,8 +84,7 @@ struct gw {
     char ws_addr[GW_ADDR_MAX];
     char mm_endpoint[GW_ADDR_MAX];
     size_t max_frame;
-    uint8_t key[256];
-    size_t keylen;
+    dh_token_ring tokens; /* the token keys (main.c; dh_token.h) */
 
     /* listen.c: sockets of its own polled by libuv, so that accepting can pause */
     struct gw_listener {
