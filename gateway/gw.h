@@ -28,6 +28,7 @@
 #include <uv.h>
 
 #include "deckhand.pb-c.h"
+#include "dh_curve.h"
 #include "dh_ops.h"
 #include "dh_redis.h"
 #include "dh_token.h"
@@ -117,6 +118,7 @@ struct gw {
 
     /* ZeroMQ */
     void *zctx;
+    dh_curve curve; /* the cluster's CURVE keys for every DEALER (main.c; dh_curve.h) */
     zsock *mm;
     dh_table dealers;  /* worker endpoint -> zsock* */
     dh_table matches;  /* match_id -> route_match* */

@@ -3,7 +3,8 @@
  *
  * Flags (docs/ARCHITECTURE.md): --tcp, --ws, --matchmaker, --redis, --id, --token-key,
  * --max-frame, --max-conns, --http (the operator port, dh_ops.h: ready while listening
- * with a live link to the matchmaker).
+ * with a live link to the matchmaker), --token-key-previous[-until] (rotation),
+ * --curve-dir / --insecure-internal (the internal links' CURVE keys, dh_curve.h).
  * One libuv loop runs everything; SIGINT/SIGTERM close the listeners and every
  * connection, and the process exits 0 once the loop has nothing left. The modules are
  * listed, top down, in gw.h.
@@ -176,6 +177,9 @@ static int gw_config(gw *g, const dh_flags *f)
         dh_warn("--max-conns %ld leaves fewer than %d of the %lu descriptors (ulimit -n) to "
                 "ZeroMQ, Redis and the operator port; accepting pauses when they run out",
                 conns, GW_FD_RESERVE, fds);
+    if (dh_curve_load(&g->curve, DH_ROLE_GATEWAY, dh_flags_str(f, "curve-dir", NULL, NULL),
+                      dh_flags_has(f, "insecure-internal")) < 0)
+        return -1;
     return gw_token_config(g, f);
 }
 
@@ -193,7 +197,9 @@ static const char gw_usage[] =
     "and /metrics (docs/OPERATIONS.md); off by default. Token key rotation: --token-key-previous\n"
     "KEY (DECKHAND_TOKEN_KEY_PREVIOUS) is still accepted until --token-key-previous-until\n"
     "UNIX_SECONDS (default: 24 h from start); every key may come from a file named by\n"
-    "DECKHAND_TOKEN_KEY_FILE, DECKHAND_TOKEN_KEY_PREVIOUS_FILE (docs/OPERATIONS.md).\n";
+    "DECKHAND_TOKEN_KEY_FILE, DECKHAND_TOKEN_KEY_PREVIOUS_FILE (docs/OPERATIONS.md).\n"
+    "--curve-dir DIR (DECKHAND_CURVE_DIR): the cluster's CURVE keys for the links to the\n"
+    "matchmaker and workers; --insecure-internal: plaintext links (never in production).\n";
 
 static const dh_flag_spec gw_flags[] = {{"tcp", DH_FLAG_VALUE},
                                         {"ws", DH_FLAG_VALUE},
@@ -205,6 +211,8 @@ static const dh_flag_spec gw_flags[] = {{"tcp", DH_FLAG_VALUE},
                                         {"http", DH_FLAG_VALUE},
                                         {"token-key-previous", DH_FLAG_VALUE},
                                         {"token-key-previous-until", DH_FLAG_INT},
+                                        {"curve-dir", DH_FLAG_VALUE},
+                                        {"insecure-internal", DH_FLAG_SWITCH},
                                         {"max-conns", DH_FLAG_INT},
                                         {NULL, 0}};
 
