@@ -84,7 +84,7 @@ static int keygen_password(const char *dir, const char *user, char *out, size_t 
     if (keygen_write(dir, file, hex, 0600, false) < 0)
         return -1;
     snprintf(path, sizeof path, "%s/%s", dir, file);
-    return dh_secret_file(path, out, cap) < 0 ? -1 : 0;
+    return dh_secret_file(path, out, cap, true) < 0 ? -1 : 0;
 }
 
 /* users.acl: one "user NAME on >PASSWORD RULES" line per role. */

@@ -28,7 +28,7 @@ static int curve_key(const char *name, const char *dir, char out[DH_CURVE_KEY_LE
     long n = dh_secret_get(var, buf, sizeof buf);
     if (n == 0 && dir && dir[0]) {
         snprintf(path, sizeof path, "%s/%s", dir, name);
-        n = dh_secret_file(path, buf, sizeof buf);
+        n = dh_secret_file(path, buf, sizeof buf, strstr(name, ".secret") != NULL);
     }
     if (n == 0) {
         dh_error("CURVE key %s missing: set %s, %s_FILE or DECKHAND_CURVE_DIR (deckhand keygen "

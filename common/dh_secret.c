@@ -11,7 +11,7 @@
 
 #include "dh_log.h"
 
-long dh_secret_file(const char *path, char *out, size_t cap)
+long dh_secret_file(const char *path, char *out, size_t cap, bool private)
 {
     FILE *fp = fopen(path, "r");
     if (!fp) {
@@ -19,7 +19,7 @@ long dh_secret_file(const char *path, char *out, size_t cap)
         return -1;
     }
     struct stat st;
-    if (fstat(fileno(fp), &st) == 0 && (st.st_mode & S_IROTH))
+    if (private && fstat(fileno(fp), &st) == 0 && (st.st_mode & S_IROTH))
         dh_warn("secret file %s is readable by every user", path);
     size_t n = fread(out, 1, cap, fp);
     int err = ferror(fp);
@@ -57,5 +57,5 @@ long dh_secret_get(const char *name, char *out, size_t cap)
         out[0] = '\0';
         return 0;
     }
-    return dh_secret_file(path, out, cap);
+    return dh_secret_file(path, out, cap, true);
 }

@@ -10,6 +10,7 @@
 #ifndef DECKHAND_DH_SECRET_H
 #define DECKHAND_DH_SECRET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Read the secret NAME into out (cap bytes, NUL-terminated). Returns its length, 0 when
@@ -17,7 +18,8 @@
  * secret is empty or does not fit. */
 long dh_secret_get(const char *name, char *out, size_t cap);
 
-/* Read a whole secret file into out as above: its length, or -1 (logged). */
-long dh_secret_file(const char *path, char *out, size_t cap);
+/* Read a whole file into out as above: its length, or -1 (logged). private: warn when
+ * every user may read it (a public key need not be private). */
+long dh_secret_file(const char *path, char *out, size_t cap, bool private);
 
 #endif
