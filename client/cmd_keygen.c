@@ -26,11 +26,14 @@
 
 static const char keygen_usage[] =
     "usage: deckhand keygen DIR\n"
+    "       deckhand keygen --acl-only PASSWORD_DIR --out FILE\n"
     "\n"
     "  Write the cluster's secrets into DIR (created if missing), keeping any that exist:\n"
     "  CURVE keypairs server.public/.secret, gateway.*, worker.* for the ZeroMQ links, and\n"
     "  redis-ROLE.password for the Redis users gateway, matchmaker, worker and default\n"
-    "  (the operators'), with users.acl for redis-server --aclfile (docs/OPERATIONS.md).\n";
+    "  (the operators'), with users.acl for redis-server --aclfile (docs/OPERATIONS.md).\n"
+    "  --acl-only: only write the ACL file FILE from the redis-ROLE.password files that\n"
+    "  PASSWORD_DIR holds (a Kubernetes init container: k8s/base/redis.yaml).\n";
 
 static const char keygen_who[] = "deckhand keygen";
 
@@ -71,8 +74,9 @@ static int keygen_curve(const char *dir, const char *name)
     return keygen_write(dir, file, pub, 0644, true) < 0 ? -1 : 0;
 }
 
-/* DIR/redis-USER.password (a new random one unless it exists) into out. */
-static int keygen_password(const char *dir, const char *user, char *out, size_t cap)
+/* DIR/redis-USER.password (a new random one unless it exists, or create is false) into
+ * out. */
+static int keygen_password(const char *dir, const char *user, bool create, char *out, size_t cap)
 {
     uint8_t raw[KEYGEN_PASSWORD_BYTES];
     char file[64], path[4096], hex[2 * KEYGEN_PASSWORD_BYTES + 1];
@@ -81,19 +85,20 @@ static int keygen_password(const char *dir, const char *user, char *out, size_t 
     for (size_t i = 0; i < sizeof raw; i++)
         snprintf(hex + 2 * i, 3, "%02x", raw[i]);
     snprintf(file, sizeof file, "redis-%s.password", user);
-    if (keygen_write(dir, file, hex, 0600, false) < 0)
+    if (create && keygen_write(dir, file, hex, 0600, false) < 0)
         return -1;
     snprintf(path, sizeof path, "%s/%s", dir, file);
     return dh_secret_file(path, out, cap, true) < 0 ? -1 : 0;
 }
 
-/* users.acl: one "user NAME on >PASSWORD RULES" line per role. */
-static int keygen_acl(const char *dir)
+/* The ACL file out (DIR/users.acl when NULL): one "user NAME on >PASSWORD RULES" line
+ * per role, the passwords from DIR (made when create). */
+static int keygen_acl(const char *dir, bool create, const char *out)
 {
     char text[8192] = "", pw[128];
     size_t used = 0;
     for (size_t i = 0; i < dh_acl_nroles; i++) {
-        if (keygen_password(dir, dh_acl_roles[i].user, pw, sizeof pw) < 0)
+        if (keygen_password(dir, dh_acl_roles[i].user, create, pw, sizeof pw) < 0)
             return -1;
         int n = snprintf(text + used, sizeof text - used, "%suser %s on >%s %s", i ? "\n" : "",
                          dh_acl_roles[i].user, pw, dh_acl_roles[i].rules);
@@ -101,17 +106,32 @@ static int keygen_acl(const char *dir)
             return -1;
         used += (size_t)n;
     }
-    return keygen_write(dir, "users.acl", text, 0600, true) < 0 ? -1 : 0;
+    if (!out)
+        return keygen_write(dir, "users.acl", text, 0600, true) < 0 ? -1 : 0;
+    char outdir[4096];
+    snprintf(outdir, sizeof outdir, "%s", out);
+    char *slash = strrchr(outdir, '/');
+    if (slash)
+        *slash = '\0';
+    return keygen_write(slash ? outdir : ".", slash ? slash + 1 : out, text, 0600, true) < 0 ? -1
+                                                                                             : 0;
 }
 
 int cmd_keygen(int argc, char **argv)
 {
-    static const dh_flag_spec spec[] = {{NULL, 0}};
+    static const dh_flag_spec spec[] = {
+        {"acl-only", DH_FLAG_SWITCH}, {"out", DH_FLAG_VALUE}, {NULL, 0}};
     dh_flags f;
     int done = dh_flags_parse_main(&f, spec, argc, argv, keygen_who, keygen_usage, 1, 1);
     if (done >= 0)
         return done;
     const char *dir = f.pos[0];
+    if (dh_flags_has(&f, "acl-only")) {
+        const char *out = cli_required(&f, keygen_who, "out");
+        if (!out)
+            return 2;
+        return keygen_acl(dir, false, out) < 0 ? 1 : 0;
+    }
     if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
         fprintf(stderr, "%s: cannot create %s: %s\n", keygen_who, dir, strerror(errno));
         return 1;
@@ -120,5 +140,5 @@ int cmd_keygen(int argc, char **argv)
     for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++)
         if (keygen_curve(dir, pairs[i]) < 0)
             return 1;
-    return keygen_acl(dir) < 0 ? 1 : 0;
+    return keygen_acl(dir, true, NULL) < 0 ? 1 : 0;
 }
