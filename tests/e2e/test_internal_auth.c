@@ -225,6 +225,36 @@ static void test_rogue_with_its_own_key_cannot_send_commands_to_a_worker(void)
     CU_ASSERT(before >= 0 && after > before);
 }
 
+/* CURVE is on unless asked off: a process without its keys does not start, and says
+ * which key it misses. */
+static void test_process_without_keys_refuses_to_start(void)
+{
+    char worker[512];
+    snprintf(worker, sizeof worker, "deckhand-worker --scripts '%s'", dh_test_path("scripts"));
+    const char *const procs[] = {"deckhand-matchmaker --redis none", worker,
+                                 "deckhand-gateway --redis none"};
+    for (size_t i = 0; i < 3; i++) {
+        char cmd[2048], out[512] = "";
+        snprintf(cmd, sizeof cmd,
+                 "env -u DECKHAND_CURVE_DIR timeout 20 '%s'/%s --bind tcp://127.0.0.1:%d "
+                 "2>&1 | grep -o 'CURVE key [a-z.]* missing' | head -n 1",
+                 DECKHAND_BIN_DIR, procs[i], PORT_BASE + 98);
+        if (i == 2) /* a gateway binds no ZeroMQ socket: its own ports instead */
+            snprintf(cmd, sizeof cmd,
+                     "env -u DECKHAND_CURVE_DIR timeout 20 '%s'/%s --tcp 127.0.0.1:%d "
+                     "--ws 127.0.0.1:%d 2>&1 | grep -o 'CURVE key [a-z.]* missing' | head -n 1",
+                     DECKHAND_BIN_DIR, procs[i], PORT_BASE + 98, PORT_BASE + 99);
+        FILE *p = popen(cmd, "r");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+        if (!fgets(out, sizeof out, p))
+            out[0] = '\0';
+        pclose(p);
+        CU_ASSERT_EQUAL(strncmp(out, "CURVE key server.public missing", 31), 0);
+        if (strncmp(out, "CURVE key", 9) != 0)
+            fprintf(stderr, "%s: '%s'\n", procs[i], out);
+    }
+}
+
 /* ---- the cluster around the tests ------------------------------------------------------ */
 
 static int cluster(const char *verb, bool with_base)
@@ -250,6 +280,7 @@ int main(void)
          test_plaintext_rogue_cannot_send_commands_to_a_worker},
         {"rogue_with_its_own_key_cannot_send_commands_to_a_worker",
          test_rogue_with_its_own_key_cannot_send_commands_to_a_worker},
+        {"process_without_keys_refuses_to_start", test_process_without_keys_refuses_to_start},
         {NULL, NULL},
     };
     signal(SIGPIPE, SIG_IGN);
