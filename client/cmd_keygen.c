@@ -33,7 +33,7 @@ static const char keygen_usage[] =
     "  redis-ROLE.password for the Redis users gateway, matchmaker, worker and default\n"
     "  (the operators'), with users.acl for redis-server --aclfile (docs/OPERATIONS.md).\n"
     "  --acl-only: only write the ACL file FILE from the redis-ROLE.password files that\n"
-    "  PASSWORD_DIR holds (a Kubernetes init container: k8s/base/redis.yaml).\n";
+    "  PASSWORD_DIR holds (after changing a password: docs/OPERATIONS.md, \"Keys\").\n";
 
 static const char keygen_who[] = "deckhand keygen";
 
