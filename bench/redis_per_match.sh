@@ -19,7 +19,7 @@ run=$(mktemp -d /tmp/deckhand-redis-mem.XXXXXX)
 dh_cluster_start_near "$run" 23800 2 >/dev/null 2>&1 || { echo "the cluster did not start"; exit 1; }
 # shellcheck source=/dev/null
 source "$run/cluster.env"
-r() { redis-cli -p "$DECKHAND_REDIS_PORT" "$@"; }
+r() { _dh_redis_cli "$@"; } # as the operators' user (cluster.env: REDISCLI_AUTH)
 used() { r info memory | awk -F: '/^used_memory:/ { print $2 + 0 }'; }
 base=$(used)
 "$DECKHAND_BIN_DIR/deckhand" bots --game dominion --players $((matches * 2)) --size 2 \

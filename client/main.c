@@ -2,7 +2,7 @@
  * main.c: the `deckhand` command, a front door to its subcommands (one cmd_*.c each):
  * play a match in the terminal, run bot players or a load test against a cluster,
  * simulate games in-process on the rules engine, push card scripts, or replay a recorded
- * match.
+ * match, or make a cluster's keys.
  */
 
 #include "cli.h"
@@ -21,14 +21,16 @@ static const char usage[] =
     "        live-ops: push card scripts into the running cluster (docs/OPERATIONS.md)\n"
     "  replay MATCH_ID [--redis URL] [--quiet]\n"
     "        rebuild a match from Redis, answer by answer, and check its state hash\n"
+    "  keygen DIR\n"
+    "        write a cluster's CURVE keys and Redis passwords and ACL file into DIR\n"
     "\n"
     "The gateway is --gateway (host:port, or ws://host:port/path), else DECKHAND_GATEWAY_TCP\n"
     "(DECKHAND_GATEWAY_WS with --ws), else .run/cluster.env from ./scripts/run --detach.\n";
 
 int main(int argc, char **argv)
 {
-    static const cli_command cmds[] = {{"play", cmd_play},       {"bots", cmd_bots},
-                                       {"load", cmd_load},       {"sim", cmd_sim},
-                                       {"scripts", cmd_scripts}, {"replay", cmd_replay}};
+    static const cli_command cmds[] = {
+        {"play", cmd_play},       {"bots", cmd_bots},     {"load", cmd_load},    {"sim", cmd_sim},
+        {"scripts", cmd_scripts}, {"replay", cmd_replay}, {"keygen", cmd_keygen}};
     return cli_dispatch("deckhand", usage, cmds, sizeof cmds / sizeof *cmds, true, argc, argv);
 }

@@ -9,9 +9,35 @@
 #include <sys/time.h>
 
 #include "dh_log.h"
+#include "dh_secret.h"
 
 #define DH_REDIS_BACKOFF_MIN 100
 #define DH_REDIS_BACKOFF_MAX 2000
+
+/* DECKHAND_REDIS_USER and DECKHAND_REDIS_PASSWORD(_FILE) into out; 0, or -1. */
+static int redis_env_credentials(dh_redis_addr *out)
+{
+    const char *user = getenv("DECKHAND_REDIS_USER");
+    if (user && strlen(user) >= sizeof out->user)
+        return -1;
+    snprintf(out->user, sizeof out->user, "%s", user ? user : "");
+    return dh_secret_get("DECKHAND_REDIS_PASSWORD", out->password, sizeof out->password) < 0 ? -1
+                                                                                             : 0;
+}
+
+int dh_redis_auth_argv(const dh_redis_addr *addr, const char *argv[3])
+{
+    if (!addr->password[0])
+        return 0;
+    argv[0] = "AUTH";
+    if (!addr->user[0]) {
+        argv[1] = addr->password;
+        return 2;
+    }
+    argv[1] = addr->user;
+    argv[2] = addr->password;
+    return 3;
+}
 
 int dh_redis_parse_url(const char *url, dh_redis_addr *out)
 {
@@ -29,12 +55,16 @@ int dh_redis_parse_url(const char *url, dh_redis_addr *out)
     if (at && (!slash || at < slash)) {
         const char *colon = memchr(p, ':', (size_t)(at - p));
         const char *pw = colon ? colon + 1 : p; /* "user:pass@" or "pass@" */
-        size_t n = (size_t)(at - pw);
-        if (n >= sizeof out->password)
+        size_t n = (size_t)(at - pw), un = colon ? (size_t)(colon - p) : 0;
+        if (n >= sizeof out->password || un >= sizeof out->user)
             return -1;
         memcpy(out->password, pw, n);
         out->password[n] = '\0';
+        memcpy(out->user, p, un);
+        out->user[un] = '\0';
         p = at + 1;
+    } else if (redis_env_credentials(out) < 0) {
+        return -1;
     }
     size_t hostport = slash ? (size_t)(slash - p) : strlen(p);
     const char *colon = memchr(p, ':', hostport);
@@ -69,13 +99,12 @@ int dh_redis_init(dh_redis *r, const char *url, int timeout_ms)
 }
 
 /* Run one setup command (AUTH, SELECT); 0 when Redis says OK. */
-static int dh_redis_setup(redisContext *c, const char *what, const char *arg)
+static int dh_redis_setup(redisContext *c, int argc, const char **argv)
 {
-    const char *argv[] = {what, arg};
-    redisReply *rep = redisCommandArgv(c, 2, argv, NULL);
+    redisReply *rep = redisCommandArgv(c, argc, argv, NULL);
     int ok = rep && rep->type == REDIS_REPLY_STATUS;
     if (!ok)
-        dh_warn("redis %s failed: %s", what, rep ? rep->str : c->errstr);
+        dh_warn("redis %s failed: %s", argv[0], rep ? rep->str : c->errstr);
     if (rep)
         freeReplyObject(rep);
     return ok ? 0 : -1;
@@ -94,12 +123,15 @@ static redisContext *dh_redis_connect(dh_redis *r)
     if (redisSetTimeout(c, tv) != REDIS_OK)
         goto err;
     redisEnableKeepAlive(c);
-    if (r->addr.password[0] && dh_redis_setup(c, "AUTH", r->addr.password) < 0)
+    const char *auth[3];
+    int argc = dh_redis_auth_argv(&r->addr, auth);
+    if (argc && dh_redis_setup(c, argc, auth) < 0)
         goto err;
     if (r->addr.db) {
         char db[16];
         snprintf(db, sizeof db, "%d", r->addr.db);
-        if (dh_redis_setup(c, "SELECT", db) < 0)
+        const char *select[] = {"SELECT", db};
+        if (dh_redis_setup(c, 2, select) < 0)
             goto err;
     }
     return c;

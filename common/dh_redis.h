@@ -1,12 +1,17 @@
 /*
  * dh_redis.h: one synchronous Redis connection that survives Redis going away.
  *
- * Processes name Redis by URL (redis://[:password@]host[:port][/db], --redis). A
+ * Processes name Redis by URL (redis://[[user]:password@]host[:port][/db], --redis). A
  * dh_redis holds the parsed address and, when up, a hiredis context with connect and
  * command timeouts, so a hung Redis stalls a loop iteration by at most the timeout
  * instead of forever. After an I/O error the caller drops the context
  * (dh_redis_fail); dh_redis_get reconnects on a later call, backing off from 100 ms up to
  * 2 s, so a process keeps serving (and answering UNAVAILABLE) while Redis is down.
+ *
+ * Credentials: a URL without them takes the user from DECKHAND_REDIS_USER and the password
+ * from DECKHAND_REDIS_PASSWORD or the file DECKHAND_REDIS_PASSWORD_FILE (dh_secret.h), so
+ * that each process role logs in as its own ACL user (dh_acl.h) without a password on its
+ * command line. A connection sends AUTH user password (AUTH password without a user).
  */
 #ifndef DECKHAND_DH_REDIS_H
 #define DECKHAND_DH_REDIS_H
@@ -20,12 +25,17 @@
 typedef struct {
     char host[256];
     int port;
+    char user[64];      /* empty: the default user */
     char password[128]; /* empty: no AUTH */
     int db;             /* SELECT when not 0 */
 } dh_redis_addr;
 
-/* Parse a redis:// URL (a bare "host:port" is accepted too). 0, or -1 when malformed. */
+/* Parse a redis:// URL (a bare "host:port" is accepted too), credentials from the
+ * environment when it has none. 0, or -1 when malformed (or a password file is unreadable). */
 int dh_redis_parse_url(const char *url, dh_redis_addr *out);
+
+/* The AUTH command for addr into argv (3 entries): its argc, 0 when no AUTH is needed. */
+int dh_redis_auth_argv(const dh_redis_addr *addr, const char *argv[3]);
 
 typedef struct {
     dh_redis_addr addr;

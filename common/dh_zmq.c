@@ -48,6 +48,29 @@ static void zmq_skip_rest(void *sock)
     }
 }
 
+bool dh_zmq_role_may_send(const char *role, int body_case)
+{
+    if (!role || !role[0])
+        return true; /* no CURVE on this link: nothing to check against */
+    switch (body_case) {
+    case DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_HELLO:
+    case DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_BEAT:
+    case DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_STARTED:
+    case DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ENDED:
+    case DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ADOPTED:
+        return strcmp(role, "worker") == 0;
+    case DECKHAND__INTERNAL__INTERNAL__BODY_GATEWAY_HELLO:
+    case DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_JOIN:
+    case DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_LEAVE:
+    case DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_AWAY:
+    case DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_BACK:
+    case DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND:
+        return strcmp(role, "gateway") == 0;
+    default: /* what only servers send (MatchAssigned, StartMatch...) never reaches a ROUTER */
+        return false;
+    }
+}
+
 int dh_zmq_recv(void *sock, char *identity, Deckhand__Internal__Internal **out)
 {
     zmq_msg_t part;
@@ -75,11 +98,21 @@ int dh_zmq_recv(void *sock, char *identity, Deckhand__Internal__Internal **out)
     }
     bool more = zmq_msg_more(&part);
     *out = deckhand__internal__internal__unpack(NULL, zmq_msg_size(&part), zmq_msg_data(&part));
+    /* The sender's role, from the ZAP handler (dh_zap.h), when the link is CURVE. */
+    const char *role = identity ? zmq_msg_gets(&part, "User-Id") : NULL;
+    bool allowed = !*out || dh_zmq_role_may_send(role, (int)(*out)->body_case);
     zmq_msg_close(&part);
     if (more)
         zmq_skip_rest(sock);
     if (!*out) {
         dh_warn("dropped an undecodable internal message");
+        return -1;
+    }
+    if (!allowed) {
+        dh_warn("dropped internal message %d from %s: its key's role may not send it",
+                (int)(*out)->body_case, identity);
+        deckhand__internal__internal__free_unpacked(*out, NULL);
+        *out = NULL;
         return -1;
     }
     return 1;

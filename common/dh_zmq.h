@@ -20,9 +20,15 @@ int dh_zmq_send(void *sock, const char *identity, const Deckhand__Internal__Inte
 
 /* Receive one waiting message. Returns 1 and sets *out (free it with
  * deckhand__internal__internal__free_unpacked(*out, NULL)); 0 when nothing waits; -1 when
- * a malformed message was read and dropped (logged). On a ROUTER socket, identity (at
+ * a malformed message, or one its sender's role may not send, was read and dropped
+ * (logged). On a ROUTER socket, identity (at
  * least DH_ZMQ_ID_MAX+1 bytes) receives the sender's identity as a C string. */
 int dh_zmq_recv(void *sock, char *identity, Deckhand__Internal__Internal **out);
+
+/* True when a peer whose CURVE key has role ("gateway", "worker": the ZAP handler's
+ * User-Id, dh_zap.h) may send a message of body_case to a ROUTER. NULL or "" (a link
+ * without CURVE) allows everything. dh_zmq_recv drops (-1, logged) what this refuses. */
+bool dh_zmq_role_may_send(const char *role, int body_case);
 
 /* True when ZMQ_EVENTS says a message can be read now. The ZMQ_FD is edge-triggered:
  * callers drain until this is false after every wake-up and every send. */

@@ -30,6 +30,7 @@
 #include <uv.h>
 
 #include "deckhand.pb-c.h"
+#include "dh_curve.h"
 #include "dh_ops.h"
 #include "dh_redis.h"
 #include "dh_token.h"
@@ -90,8 +91,7 @@ struct gw {
     char ws_addr[GW_ADDR_MAX];
     char mm_endpoint[GW_ADDR_MAX];
     size_t max_frame;
-    uint8_t key[256];
-    size_t keylen;
+    dh_token_ring tokens; /* the token keys (main.c; dh_token.h) */
 
     /* listen.c: sockets of its own polled by libuv, so that accepting can pause */
     struct gw_listener {
@@ -128,6 +128,7 @@ struct gw {
 
     /* ZeroMQ */
     void *zctx;
+    dh_curve curve; /* the cluster's CURVE keys for every DEALER (main.c; dh_curve.h) */
     zsock *mm;
     dh_table dealers;  /* worker endpoint -> zsock* */
     dh_table matches;  /* match_id -> route_match* */

@@ -95,8 +95,10 @@ static redisAsyncContext *lookup_conn(gw *g)
     redisAsyncSetConnectCallback(ac, lookup_on_connect);
     redisAsyncSetDisconnectCallback(ac, lookup_on_disconnect);
     /* Commands queue until the connection is up; AUTH and SELECT go first. */
-    if (g->redis_addr.password[0])
-        redisAsyncCommand(ac, NULL, NULL, "AUTH %s", g->redis_addr.password);
+    const char *auth[3];
+    int argc = dh_redis_auth_argv(&g->redis_addr, auth);
+    if (argc)
+        redisAsyncCommandArgv(ac, NULL, NULL, argc, auth, NULL);
     if (g->redis_addr.db)
         redisAsyncCommand(ac, NULL, NULL, "SELECT %d", g->redis_addr.db);
     g->redis = ac;

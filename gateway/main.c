@@ -3,7 +3,9 @@
  *
  * Flags (docs/ARCHITECTURE.md): --tcp, --ws, --matchmaker, --redis, --id, --token-key,
  * --max-frame, --max-conns, --flood-ban-ms, --http (the operator port, dh_ops.h: ready
- * while listening with a live link to the matchmaker).
+ * while listening with a live link to the matchmaker), --token-key-previous[-until]
+ * (rotation), --curve-dir / --insecure-internal (the internal links' CURVE keys,
+ * dh_curve.h).
  * One libuv loop runs everything; SIGINT/SIGTERM close the listeners and every
  * connection, and the process exits 0 once the loop has nothing left. The modules are
  * listed, top down, in gw.h.
@@ -13,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "backend.h"
@@ -21,6 +24,7 @@
 #include "dh_frame.h"
 #include "dh_log.h"
 #include "flood.h"
+#include "dh_secret.h"
 #include "inflight.h"
 #include "listen.h"
 #include "lookup.h"
@@ -75,6 +79,63 @@ static void gw_on_tick(uv_timer_t *t)
     ops_publish(g);
 }
 
+/* A token key: the flag, else the environment variable ENV or the file ENV_FILE
+ * (dh_secret.h). Its length, 0 when none is set, -1 when unreadable or out of bounds. */
+static long gw_token_key(const dh_flags *f, const char *flag, const char *env, char *out,
+                         size_t cap)
+{
+    const char *v = dh_flags_str(f, flag, NULL, NULL);
+    long n = v ? (long)snprintf(out, cap, "%s", v) : dh_secret_get(env, out, cap);
+    if (n > 0 && (n < DH_TOKEN_KEY_MIN || (size_t)n >= cap)) {
+        dh_error("--%s must be %d-%zu characters", flag, DH_TOKEN_KEY_MIN, cap - 1);
+        return -1;
+    }
+    return n;
+}
+
+/* The token key ring: --token-key signs (a random key when none is given), and
+ * --token-key-previous, the key it replaced, is still accepted until
+ * --token-key-previous-until (unix seconds; default: a token lifetime from now, by when
+ * every token it signed has expired), so rotating the key logs nobody out. */
+static int gw_token_config(gw *g, const dh_flags *f)
+{
+    char key[DH_TOKEN_KEY_MAX + 1], prev[DH_TOKEN_KEY_MAX + 1];
+    long kl = gw_token_key(f, "token-key", "DECKHAND_TOKEN_KEY", key, sizeof key);
+    long pl =
+        gw_token_key(f, "token-key-previous", "DECKHAND_TOKEN_KEY_PREVIOUS", prev, sizeof prev);
+    if (kl < 0 || pl < 0)
+        return -1;
+    if (kl == 0) {
+        if (pl > 0) {
+            dh_error("--token-key-previous needs --token-key");
+            return -1;
+        }
+        kl = DH_TOKEN_RANDOM_KEY;
+        if (dh_token_random_key((uint8_t *)key, DH_TOKEN_RANDOM_KEY) < 0) {
+            dh_error("cannot make a random token key");
+            return -1;
+        }
+        dh_warn("no --token-key: using a random key; tokens will not survive a restart "
+                "or work on other gateways");
+    }
+    if (dh_token_ring_init(&g->tokens, (const uint8_t *)key, (size_t)kl) < 0)
+        return -1;
+    if (pl > 0) {
+        long until =
+            dh_flags_int(f, "token-key-previous-until", "DECKHAND_TOKEN_KEY_PREVIOUS_UNTIL",
+                         (long)time(NULL) + GW_TOKEN_TTL);
+        if (dh_token_ring_set_previous(&g->tokens, (const uint8_t *)prev, (size_t)pl, until) < 0) {
+            dh_error("--token-key-previous must differ from --token-key");
+            return -1;
+        }
+        dh_info("token key %s signs; previous key %s accepted until %ld (unix seconds)",
+                g->tokens.current.id, g->tokens.previous.id, until);
+    } else {
+        dh_info("token key %s signs", g->tokens.current.id);
+    }
+    return 0;
+}
+
 static int gw_config(gw *g, const dh_flags *f)
 {
     char host[128] = "localhost";
@@ -125,25 +186,10 @@ static int gw_config(gw *g, const dh_flags *f)
         dh_warn("--max-conns %ld leaves fewer than %d of the %lu descriptors (ulimit -n) to "
                 "ZeroMQ, Redis and the operator port; accepting pauses when they run out",
                 conns, GW_FD_RESERVE, fds);
-    const char *key = dh_flags_str(f, "token-key", "DECKHAND_TOKEN_KEY", "");
-    if (key[0]) {
-        size_t kl = strlen(key);
-        if (kl < DH_TOKEN_KEY_MIN || kl > sizeof g->key) {
-            dh_error("--token-key must be %d-%zu characters", DH_TOKEN_KEY_MIN, sizeof g->key);
-            return -1;
-        }
-        memcpy(g->key, key, kl);
-        g->keylen = kl;
-    } else {
-        if (dh_token_random_key(g->key, DH_TOKEN_RANDOM_KEY) < 0) {
-            dh_error("cannot make a random token key");
-            return -1;
-        }
-        g->keylen = DH_TOKEN_RANDOM_KEY;
-        dh_warn("no --token-key: using a random key; tokens will not survive a restart "
-                "or work on other gateways");
-    }
-    return 0;
+    if (dh_curve_load(&g->curve, DH_ROLE_GATEWAY, dh_flags_str(f, "curve-dir", NULL, NULL),
+                      dh_flags_has(f, "insecure-internal")) < 0)
+        return -1;
+    return gw_token_config(g, f);
 }
 
 static const char gw_usage[] =
@@ -159,7 +205,13 @@ static const char gw_usage[] =
     "OVERLOADED (default: the descriptor limit less a reserve). --flood-ban-ms\n"
     "(DECKHAND_GATEWAY_FLOOD_BAN_MS): how long the address and player of a connection dropped\n"
     "for flooding are refused (default 60000; 0: dropped, not banned). --http: /healthz,\n"
-    "/readyz and /metrics (docs/OPERATIONS.md); off by default.\n";
+    "/readyz and /metrics (docs/OPERATIONS.md); off by default.\n"
+    "Token key rotation: --token-key-previous\n"
+    "KEY (DECKHAND_TOKEN_KEY_PREVIOUS) is still accepted until --token-key-previous-until\n"
+    "UNIX_SECONDS (default: 24 h from start); every key may come from a file named by\n"
+    "DECKHAND_TOKEN_KEY_FILE, DECKHAND_TOKEN_KEY_PREVIOUS_FILE (docs/OPERATIONS.md).\n"
+    "--curve-dir DIR (DECKHAND_CURVE_DIR): the cluster's CURVE keys for the links to the\n"
+    "matchmaker and workers; --insecure-internal: plaintext links (never in production).\n";
 
 static const dh_flag_spec gw_flags[] = {{"tcp", DH_FLAG_VALUE},
                                         {"ws", DH_FLAG_VALUE},
@@ -171,6 +223,10 @@ static const dh_flag_spec gw_flags[] = {{"tcp", DH_FLAG_VALUE},
                                         {"http", DH_FLAG_VALUE},
                                         {"max-conns", DH_FLAG_INT},
                                         {"flood-ban-ms", DH_FLAG_INT},
+                                        {"token-key-previous", DH_FLAG_VALUE},
+                                        {"token-key-previous-until", DH_FLAG_INT},
+                                        {"curve-dir", DH_FLAG_VALUE},
+                                        {"insecure-internal", DH_FLAG_SWITCH},
                                         {NULL, 0}};
 
 int main(int argc, char **argv)

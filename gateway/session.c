@@ -200,7 +200,7 @@ static void session_hello(gw_conn *c, uint64_t cmd_id, const Deckhand__Hello *h)
         return;
     }
     if (h->token && h->token[0]) {
-        dh_token_status st = dh_token_verify(g->key, g->keylen, h->token, time(NULL), &claims);
+        dh_token_status st = dh_token_ring_verify(&g->tokens, h->token, time(NULL), &claims);
         if (st != DH_TOKEN_OK) {
             session_reply(c, cmd_id, DECKHAND__ERROR_CODE__UNAUTHENTICATED,
                           dh_token_status_str(st));
@@ -227,8 +227,8 @@ static void session_hello(gw_conn *c, uint64_t cmd_id, const Deckhand__Hello *h)
         if (session_new_player_id(player_id, sizeof player_id) < 0)
             goto internal;
     }
-    if (dh_token_sign(g->key, g->keylen, player_id, name, time(NULL) + GW_TOKEN_TTL, token,
-                      sizeof token) < 0)
+    if (dh_token_ring_sign(&g->tokens, player_id, name, time(NULL) + GW_TOKEN_TTL, token,
+                           sizeof token) < 0)
         goto internal;
     if (session_bind(c, player_id, name) < 0)
         goto internal;

@@ -98,7 +98,7 @@ static zsock *zsock_open(gw *g, const char *endpoint, bool immediate)
     s->gw = g;
     snprintf(s->endpoint, sizeof s->endpoint, "%s", endpoint);
     s->z = dh_zmq_socket(g->zctx, ZMQ_DEALER, g->id, ZSOCK_HWM);
-    if (!s->z)
+    if (!s->z || dh_curve_client(s->z, &g->curve) < 0)
         goto err;
     /* ZMQ_IMMEDIATE: while the peer is down a send fails at once (we answer UNAVAILABLE)
      * instead of queueing a request to be delivered, stale, on reconnect. */

@@ -14,7 +14,9 @@
  * --grace-ms, --decision-ms, --turn-ms, --abandon bot|forfeit, overridden per queue by
  * --queues FILE (settings.h); --http HOST:PORT, the operator port (dh_ops.h): ready
  * while this matchmaker acts (holds the lease), so a Service in front of two replicas
- * sends workers and gateways to the acting one.
+ * sends workers and gateways to the acting one. --curve-dir (or DECKHAND_CURVE_*: the
+ * cluster's CURVE keys, dh_curve.h): the ROUTER admits only gateways and workers holding
+ * the cluster's keys; --insecure-internal runs without.
  */
 #include <errno.h>
 #include <signal.h>
@@ -26,9 +28,11 @@
 
 #include "control.h"
 #include "dh_clock.h"
+#include "dh_curve.h"
 #include "dh_flags.h"
 #include "dh_log.h"
 #include "dh_ops.h"
+#include "dh_zap.h"
 #include "dh_zmq.h"
 #include "lease.h"
 #include "matchmaker.h"
@@ -63,10 +67,13 @@ static void mm_publish(mm_state *mm, dh_ops *ops, uint64_t now_ms)
     dh_ops_beat(ops);
 }
 
-static int mm_metrics(mm_state *mm, dh_metrics *reg)
+static int mm_metrics(mm_state *mm, dh_metrics *reg, dh_counter *refused)
 {
     mm_stats *s = &mm->stats;
     const dh_metric table[] = {
+        {"deckhand_internal_auth_refused_total", "",
+         "ZeroMQ handshakes refused: a peer without the cluster's CURVE key (dh_zap.h).",
+         DH_METRIC_COUNTER, refused},
         {"deckhand_matchmaker_lease_held", "",
          "1 while this matchmaker holds mm:lease and acts, else 0.", DH_METRIC_GAUGE,
          &s->lease_held},
@@ -172,13 +179,22 @@ static const char mm_usage[] =
     "  --http      operator port: /healthz, /readyz, /metrics (DECKHAND_MATCHMAKER_HTTP)\n"
     "  --queues    the queue settings file (DECKHAND_QUEUES; docs/ARCHITECTURE.md)\n"
     "  --grace-ms, --decision-ms, --turn-ms, --abandon\n"
-    "              defaults for every queue (DECKHAND_GRACE_MS, ...)\n";
+    "              defaults for every queue (DECKHAND_GRACE_MS, ...)\n"
+    "  --curve-dir the cluster's CURVE keys (DECKHAND_CURVE_DIR; docs/OPERATIONS.md)\n"
+    "  --insecure-internal  no CURVE: anyone reaching --bind may act as a worker or gateway\n";
 
-static const dh_flag_spec mm_flags[] = {{"bind", DH_FLAG_VALUE},        {"redis", DH_FLAG_VALUE},
-                                        {"id", DH_FLAG_VALUE},          {"http", DH_FLAG_VALUE},
-                                        {"queues", DH_FLAG_VALUE},      {"grace-ms", DH_FLAG_VALUE},
-                                        {"decision-ms", DH_FLAG_VALUE}, {"turn-ms", DH_FLAG_VALUE},
-                                        {"abandon", DH_FLAG_VALUE},     {NULL, 0}};
+static const dh_flag_spec mm_flags[] = {{"bind", DH_FLAG_VALUE},
+                                        {"redis", DH_FLAG_VALUE},
+                                        {"id", DH_FLAG_VALUE},
+                                        {"http", DH_FLAG_VALUE},
+                                        {"queues", DH_FLAG_VALUE},
+                                        {"grace-ms", DH_FLAG_VALUE},
+                                        {"decision-ms", DH_FLAG_VALUE},
+                                        {"turn-ms", DH_FLAG_VALUE},
+                                        {"abandon", DH_FLAG_VALUE},
+                                        {"curve-dir", DH_FLAG_VALUE},
+                                        {"insecure-internal", DH_FLAG_SWITCH},
+                                        {NULL, 0}};
 
 int main(int argc, char **argv)
 {
@@ -200,6 +216,9 @@ int main(int argc, char **argv)
     void *ctx = NULL;
     mm_state mm;
     dh_ops ops;
+    dh_curve curve;
+    dh_zap *zap = NULL;
+    dh_counter no_zap = 0;
     dh_ops_init(&ops);
     if (!id[0] || strlen(id) >= LEASE_ID_MAX) {
         dh_error("--id must be 1-%d characters", LEASE_ID_MAX - 1);
@@ -212,11 +231,14 @@ int main(int argc, char **argv)
     }
     if (mm_settings(&mm, &f) < 0)
         goto err;
+    if (dh_curve_load(&curve, DH_ROLE_MATCHMAKER, dh_flags_str(&f, "curve-dir", NULL, NULL),
+                      dh_flags_has(&f, "insecure-internal")) < 0)
+        goto err;
     ctx = zmq_ctx_new();
-    if (!ctx)
+    if (!ctx || (curve.on && !(zap = dh_zap_start(ctx, &curve))))
         goto err;
     mm.router = dh_zmq_socket(ctx, ZMQ_ROUTER, NULL, HWM);
-    if (!mm.router)
+    if (!mm.router || dh_curve_server(mm.router, &curve, zap, DH_CURVE_DOMAIN_MATCHMAKER) < 0)
         goto err;
     /* A worker or gateway that restarts under its id takes its route over at once, even
      * while the dead connection has not been noticed yet (else ZeroMQ refuses it). */
@@ -231,7 +253,8 @@ int main(int argc, char **argv)
     sa.sa_handler = mm_on_signal;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-    if (mm_metrics(&mm, &ops.metrics) < 0 || dh_ops_start(&ops, http) < 0)
+    if (mm_metrics(&mm, &ops.metrics, zap ? dh_zap_refused(zap) : &no_zap) < 0 ||
+        dh_ops_start(&ops, http) < 0)
         goto err;
     dh_info("%s listening %s, redis %s", mm.id, bind,
             mm.redis_on ? redis_url : "none (memory only)");
@@ -247,6 +270,7 @@ err:
     dh_ops_stop(&ops);
     if (mm.router)
         zmq_close(mm.router);
+    dh_zap_stop(zap);
     if (ctx)
         zmq_ctx_term(ctx);
     mm_free(&mm);

@@ -6,7 +6,9 @@
  * --endpoint (DECKHAND_WORKER_ENDPOINT), the address gateways should connect to when it
  * differs from the bound one (a wildcard bind in a container), default: what was bound;
  * --http (DECKHAND_WORKER_HTTP), the operator port (dh_ops.h): ready once it has beaten
- * to the matchmaker with Redis reachable, until SIGTERM.
+ * to the matchmaker with Redis reachable, until SIGTERM; --curve-dir (DECKHAND_CURVE_*,
+ * dh_curve.h): the cluster's CURVE keys, so that only gateways holding the cluster's key
+ * reach the ROUTER and the matchmaker knows this worker (--insecure-internal: no CURVE).
  *
  * One zmq_poll loop; each wake-up runs one turn of worker_loop.c: it reads what waits on
  * both sockets (StartMatch from the matchmaker, PlayerCommands from gateways into a
@@ -35,9 +37,11 @@
 
 #include "bundles.h"
 #include "dh_clock.h"
+#include "dh_curve.h"
 #include "dh_flags.h"
 #include "dh_log.h"
 #include "dh_ops.h"
+#include "dh_zap.h"
 #include "dh_zmq.h"
 #include "engine.h"
 #include "host.h"
@@ -113,7 +117,9 @@ static const char worker_usage[] =
     "  --inbox-max   commands queued before more are refused OVERLOADED\n"
     "                (DECKHAND_WORKER_INBOX_MAX, 1000)\n"
     "  --quarantine-after  a match whose default answers fail in a card script K times\n"
-    "                in a row ends as a script error (DECKHAND_WORKER_QUARANTINE_AFTER, 3)\n";
+    "                in a row ends as a script error (DECKHAND_WORKER_QUARANTINE_AFTER, 3)\n"
+    "  --curve-dir   the cluster's CURVE keys (DECKHAND_CURVE_DIR; docs/OPERATIONS.md)\n"
+    "  --insecure-internal  no CURVE on the ZeroMQ sockets (never in production)\n";
 
 static const dh_flag_spec worker_flags[] = {{"bind", DH_FLAG_VALUE},
                                             {"matchmaker", DH_FLAG_VALUE},
@@ -125,6 +131,8 @@ static const dh_flag_spec worker_flags[] = {{"bind", DH_FLAG_VALUE},
                                             {"http", DH_FLAG_VALUE},
                                             {"inbox-max", DH_FLAG_INT},
                                             {"quarantine-after", DH_FLAG_INT},
+                                            {"curve-dir", DH_FLAG_VALUE},
+                                            {"insecure-internal", DH_FLAG_SWITCH},
                                             {NULL, 0}};
 
 int main(int argc, char **argv)
@@ -165,6 +173,9 @@ int main(int argc, char **argv)
     bool store_ready = false, host_ready = false, bundles_ready = false;
     dh_ops ops;
     dh_gauge active = 0;
+    dh_curve curve;
+    dh_zap *zap = NULL;
+    dh_counter no_zap = 0; /* the metric's value when CURVE is off */
     dh_ops_init(&ops);
 
     if (capacity <= 0 || capacity > 1000000) {
@@ -199,12 +210,16 @@ int main(int argc, char **argv)
         goto err;
     }
     bundles_ready = true;
+    if (dh_curve_load(&curve, DH_ROLE_WORKER, dh_flags_str(&f, "curve-dir", NULL, NULL),
+                      dh_flags_has(&f, "insecure-internal")) < 0)
+        goto err;
     ctx = zmq_ctx_new();
-    if (!ctx)
+    if (!ctx || (curve.on && !(zap = dh_zap_start(ctx, &curve))))
         goto err;
     router = dh_zmq_socket(ctx, ZMQ_ROUTER, NULL, HWM);
     dealer = dh_zmq_socket(ctx, ZMQ_DEALER, id, HWM);
-    if (!router || !dealer)
+    if (!router || !dealer || dh_curve_server(router, &curve, zap, DH_CURVE_DOMAIN_WORKER) < 0 ||
+        dh_curve_client(dealer, &curve) < 0)
         goto err;
     /* a gateway that restarts under its id takes its route over at once */
     int one = 1;
@@ -234,7 +249,13 @@ int main(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
-    if (worker_metrics_register(&h, &bs, &ops, &active) < 0 || dh_ops_start(&ops, http) < 0)
+    const dh_metric auth[] = {
+        {"deckhand_internal_auth_refused_total", "",
+         "ZeroMQ handshakes refused: a peer without the cluster's CURVE key (dh_zap.h).",
+         DH_METRIC_COUNTER, zap ? dh_zap_refused(zap) : &no_zap},
+    };
+    if (worker_metrics_register(&h, &bs, &ops, &active) < 0 ||
+        dh_metrics_table(&ops.metrics, auth, 1) < 0 || dh_ops_start(&ops, http) < 0)
         goto err;
 
     engine_game_info games[GAMES_MAX];
@@ -258,6 +279,7 @@ err:
         zmq_setsockopt(dealer, ZMQ_LINGER, &linger, sizeof linger);
         zmq_close(dealer);
     }
+    dh_zap_stop(zap);
     if (ctx)
         zmq_ctx_term(ctx);
     if (bundles_ready)

@@ -21,6 +21,16 @@
 #   RUNDIR/cluster.env   where everything listens, in KEY=VALUE lines a shell can source
 #                        (DECKHAND_HTTP_<NAME>: each process's operator port, /healthz...)
 #   RUNDIR/token.key     the gateways' shared token key (mode 600; never on a command line)
+#   RUNDIR/keys/         the cluster's secrets (`deckhand keygen`): the CURVE keys of the
+#                        ZeroMQ links (each process gets --curve-dir RUNDIR/keys), a Redis
+#                        password per role and users.acl, which redis-server loads; each
+#                        process logs in as its role's Redis user (DECKHAND_REDIS_USER,
+#                        DECKHAND_REDIS_PASSWORD_FILE); the default user is the operators'
+#                        and needs its password: cluster.env carries it (REDISCLI_AUTH for
+#                        redis-cli, and in DECKHAND_REDIS_URL for the deckhand command)
+#
+# DH_INSECURE_INTERNAL=1 starts every process with --insecure-internal (no CURVE; the
+# processes log it loudly); only for debugging with a packet capture.
 #
 # Ports come from DH_PORT_* variables (dh_cluster_ports_default: the documented
 # defaults; dh_cluster_ports_base BASE: BASE, BASE+1... for tests). Gateway N (gw-N, 1..4)
@@ -129,6 +139,33 @@ _dh_spawn() {
     printf '%q ' "$prog" "$@" >"$run/cmds/$name"
 }
 
+# The role of process NAME: matchmaker, worker or gateway.
+_dh_role() {
+    case $1 in
+    worker*) echo worker ;;
+    gateway*) echo gateway ;;
+    *) echo "$1" ;;
+    esac
+}
+
+# _dh_spawn RUNDIR NAME PROGRAM ARGS..., logged in to Redis as NAME's role (its ACL user
+# and password file in RUNDIR/keys) when the cluster has keys.
+_dh_spawn_as() {
+    local run=$1 name=$2 role
+    role=$(_dh_role "$name")
+    if [[ -r $run/keys/redis-$role.password ]]; then
+        DECKHAND_REDIS_USER=$role DECKHAND_REDIS_PASSWORD_FILE=$run/keys/redis-$role.password \
+            _dh_spawn "$@"
+    else
+        _dh_spawn "$@"
+    fi
+}
+
+# redis-cli on the cluster's Redis (DH_PORT_REDIS) as the operators' user.
+_dh_redis_cli() {
+    REDISCLI_AUTH=${DH_REDIS_OPS_PASSWORD:-} redis-cli -p "$DH_PORT_REDIS" "$@"
+}
+
 # Kill NAME of the cluster in RUNDIR with SIGNAL (default KILL: a crash) and forget it,
 # so the cluster does not count it as died unexpectedly.
 dh_cluster_kill() {
@@ -145,9 +182,9 @@ dh_cluster_restart() {
     local run=$1 name=$2 cmd
     cmd=$(<"$run/cmds/$name") || return 1
     if [[ $name == gateway* && -r $run/token.key ]]; then
-        DECKHAND_TOKEN_KEY=$(<"$run/token.key") eval "_dh_spawn \"\$run\" \"\$name\" $cmd"
+        DECKHAND_TOKEN_KEY=$(<"$run/token.key") eval "_dh_spawn_as \"\$run\" \"\$name\" $cmd"
     else
-        eval "_dh_spawn \"\$run\" \"\$name\" $cmd"
+        eval "_dh_spawn_as \"\$run\" \"\$name\" $cmd"
     fi
 }
 
@@ -179,7 +216,7 @@ dh_cluster_tail_logs() {
 # braces: both spellings are accepted).
 _dh_workers_registered() {
     local n=$1 i c=0 keys
-    keys=$(redis-cli -p "$DH_PORT_REDIS" --scan --pattern 'worker:*' 2>/dev/null) || {
+    keys=$(_dh_redis_cli --scan --pattern 'worker:*' 2>/dev/null) || {
         echo 0
         return
     }
@@ -221,7 +258,8 @@ dh_cluster_start() {
     local mm="tcp://127.0.0.1:$DH_PORT_MATCHMAKER"
     local b p i key workers=() gw_tcp=() gw_ws=() ports=() http=()
 
-    for b in deckhand-matchmaker deckhand-worker deckhand-gateway; do
+    local curve=()
+    for b in deckhand-matchmaker deckhand-worker deckhand-gateway deckhand; do
         [[ -x $bin/$b ]] || { _dh_log "missing $bin/$b (not built?)"; return 1; }
     done
     command -v redis-server >/dev/null || { _dh_log "redis-server is not installed"; return 1; }
@@ -257,23 +295,32 @@ dh_cluster_start() {
     run=$(cd "$run" && pwd)
     rm -rf "$run/pids" "$run/logs" "$run/redis" "$run/cluster.env" "$run/token.key"
     mkdir -p "$run/pids" "$run/logs" "$run/redis"
+    # The cluster's secrets, kept across restarts of the same run directory.
+    "$bin/deckhand" keygen "$run/keys" || { _dh_log "deckhand keygen failed"; return 1; }
+    curve=(--curve-dir "$run/keys")
+    if [[ -n ${DH_INSECURE_INTERNAL:-} ]]; then
+        _dh_log "INSECURE: --insecure-internal, the ZeroMQ links run without CURVE"
+        curve=(--insecure-internal)
+    fi
+    DH_REDIS_OPS_PASSWORD=$(<"$run/keys/redis-default.password")
 
     _dh_spawn "$run" redis "$(command -v redis-server)" --port "$DH_PORT_REDIS" \
         --bind 127.0.0.1 --dir "$run/redis" --save "" --appendonly yes --appendfsync everysec \
-        --daemonize no
-    _dh_wait_for "$run" redis "redis-cli -p $DH_PORT_REDIS ping >/dev/null 2>&1" || {
+        --aclfile "$run/keys/users.acl" --daemonize no
+    _dh_wait_for "$run" redis "_dh_redis_cli ping >/dev/null 2>&1" || {
         dh_cluster_fail "$run"
         return 1
     }
 
-    _dh_spawn "$run" matchmaker "$bin/deckhand-matchmaker" --redis "$redis_url" --bind "$mm" \
-        --id mm-1 --http "127.0.0.1:$DH_PORT_HTTP_MM"
+    _dh_spawn_as "$run" matchmaker "$bin/deckhand-matchmaker" --redis "$redis_url" --bind "$mm" \
+        --id mm-1 --http "127.0.0.1:$DH_PORT_HTTP_MM" "${curve[@]}"
     for ((i = 1; i <= nworkers; i++)); do
         p=$((DH_PORT_WORKER + i - 1))
         workers+=("tcp://127.0.0.1:$p")
-        _dh_spawn "$run" "worker-$i" "$bin/deckhand-worker" --redis "$redis_url" \
+        _dh_spawn_as "$run" "worker-$i" "$bin/deckhand-worker" --redis "$redis_url" \
             --matchmaker "$mm" --bind "tcp://127.0.0.1:$p" --id "wk-$i" \
-            --scripts "$DH_ROOT/scripts" --http "127.0.0.1:$((DH_PORT_HTTP_WORKER + i - 1))"
+            --scripts "$DH_ROOT/scripts" --http "127.0.0.1:$((DH_PORT_HTTP_WORKER + i - 1))" \
+            "${curve[@]}"
     done
     # One fresh signing key per cluster, shared by its gateways so that a session resumes
     # on any of them; passed through the environment so that it does not show in ps, and
@@ -281,10 +328,10 @@ dh_cluster_start() {
     key=$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')
     (umask 077 && printf '%s\n' "$key" >"$run/token.key")
     for ((i = 1; i <= ngateways; i++)); do
-        DECKHAND_TOKEN_KEY=$key _dh_spawn "$run" "$(_dh_gateway_name "$i")" \
+        DECKHAND_TOKEN_KEY=$key _dh_spawn_as "$run" "$(_dh_gateway_name "$i")" \
             "$bin/deckhand-gateway" --redis "$redis_url" --matchmaker "$mm" \
             --tcp "${gw_tcp[i - 1]}" --ws "${gw_ws[i - 1]}" --id "gw-$i" \
-            --http "127.0.0.1:$((DH_PORT_HTTP_GW + i - 1))"
+            --http "127.0.0.1:$((DH_PORT_HTTP_GW + i - 1))" "${curve[@]}"
         gw_ws[i - 1]="ws://${gw_ws[i - 1]}/ws"
     done
 
@@ -300,8 +347,10 @@ DECKHAND_GATEWAY_TCP=${gw_tcp[0]}
 DECKHAND_GATEWAY_WS=${gw_ws[0]}
 DECKHAND_GATEWAYS_TCP=${gw_tcp[*]}
 DECKHAND_GATEWAYS_WS=${gw_ws[*]}
-DECKHAND_REDIS_URL=$redis_url
+DECKHAND_REDIS_URL=redis://:$DH_REDIS_OPS_PASSWORD@127.0.0.1:$DH_PORT_REDIS
 DECKHAND_REDIS_PORT=$DH_PORT_REDIS
+REDISCLI_AUTH=$DH_REDIS_OPS_PASSWORD
+DECKHAND_CURVE_DIR=$run/keys
 DECKHAND_MATCHMAKER=$mm
 DECKHAND_WORKERS=${workers[*]}
 ENV

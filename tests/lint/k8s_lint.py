@@ -348,9 +348,9 @@ def lint_rendered(root):
         overlays = os.path.join(k8s, "overlays")
         for ov in sorted(os.listdir(overlays)):
             d = os.path.join(overlays, ov)
-            ex = os.path.join(d, "secrets.env.example")
-            if os.path.exists(ex):
-                shutil.copy(ex, os.path.join(d, "secrets.env"))
+            for fn in os.listdir(d):  # every generator file from its example
+                if fn.endswith(".example"):
+                    shutil.copy(os.path.join(d, fn), os.path.join(d, fn[: -len(".example")]))
             r = subprocess.run(["kubectl", "kustomize", d], capture_output=True, text=True)
             if r.returncode != 0:
                 lint.err(f"overlays/{ov}", f"kubectl kustomize failed: {r.stderr.strip()}")

@@ -285,7 +285,9 @@ static pid_t rg_spawn_gateway(const char *id, int tcp_port, const char *redis_ur
     char tcp[32], ws[32];
     snprintf(tcp, sizeof tcp, "127.0.0.1:%d", tcp_port);
     snprintf(ws, sizeof ws, "127.0.0.1:%d", tcp_port + 1);
+    /* the rig's matchmaker and workers are plain sockets: no CURVE */
     char *argv[] = {"deckhand-gateway",
+                    "--insecure-internal",
                     "--tcp",
                     tcp,
                     "--ws",
@@ -302,7 +304,7 @@ static pid_t rg_spawn_gateway(const char *id, int tcp_port, const char *redis_ur
                     (char *)max_frame,
                     NULL};
     if (!max_frame)
-        argv[13] = NULL;
+        argv[14] = NULL;
     pid_t p = fork();
     if (p == 0) {
         execv(DECKHAND_BIN_DIR "/deckhand-gateway", argv);

@@ -1,0 +1,34 @@
+/*
+ * dh_acl.c: see dh_acl.h. Key patterns follow dh_keys.h; "{" and "}" are plain
+ * characters in ACL globs. Every role may PING, SELECT and ask for its own identity.
+ */
+#include "dh_acl.h"
+
+#include <string.h>
+
+#define ACL_BASE "resetkeys resetchannels -@all +ping +select +auth +hello +client|id "
+
+/* The commands a role's scripts call (dh_keys.h: dh_script_*) come with +evalsha;
+ * SCRIPT LOAD is how dh_script.c installs them on each new connection. */
+#define ACL_SCRIPTS "+evalsha +script|load +script|exists "
+
+const dh_acl_role dh_acl_roles[] = {
+    {"gateway", ACL_BASE "+hget +get %R~match:{*} %R~worker:{*}"},
+    {"matchmaker", ACL_BASE ACL_SCRIPTS "+get +set +del +pexpire +hget +hgetall +hmget +hset "
+                                        "+hdel +hincrby +sadd "
+                                        "~mm:* ~match:{*} ~matches:running ~worker:{*}:adopt"},
+    {"worker", ACL_BASE ACL_SCRIPTS "+get +mget +set +del +exists +pexpire +hget +hgetall +hmget "
+                                    "+hset +hdel +hincrby +lrange +llen +rpush +lpush +sadd +spop "
+                                    "+multi +exec +discard "
+                                    "~match:{* ~matches:* ~worker:{* ~bundle:* ~bundles"},
+    {"default", "~* &* +@all"},
+};
+const size_t dh_acl_nroles = sizeof dh_acl_roles / sizeof dh_acl_roles[0];
+
+const char *dh_acl_rules(const char *user)
+{
+    for (size_t i = 0; i < dh_acl_nroles; i++)
+        if (strcmp(dh_acl_roles[i].user, user) == 0)
+            return dh_acl_roles[i].rules;
+    return NULL;
+}
