@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # bench/gateway_idle.sh [--ws] N...: memory per idle TCP (or WebSocket) connection of one
-# gateway. For each N, a
-# fresh Release `deckhand-gateway --redis none` (from DECKHAND_BIN_DIR, default
-# build-rel/bin) on port 23900, its resident set (VmRSS) read before and after N
+# gateway. For each N, a fresh Release `deckhand-gateway --redis none --insecure-internal`
+# (from DECKHAND_BIN_DIR, default build-rel/bin; it talks to no matchmaker, so it needs no
+# internal keys) on port 23900: its resident set (VmRSS) read before and after N
 # connections that each sent one empty frame and got their Reply (bench/idle_conns.py),
 # then stay idle: (after - before) / N. The descriptor limit is raised to the hard limit
 # for both sides. One line per N; results in docs/BENCHMARKS.md ("Gateway: memory per
@@ -24,7 +24,8 @@ rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status"; }
 point() {
     local n=$1 dir gw before after i
     dir=$(mktemp -d /tmp/deckhand-gateway-idle.XXXXXX)
-    "$bin/deckhand-gateway" --redis none --tcp "127.0.0.1:$port" --ws "127.0.0.1:$((port + 1))" \
+    "$bin/deckhand-gateway" --redis none --insecure-internal --tcp "127.0.0.1:$port" \
+        --ws "127.0.0.1:$((port + 1))" \
         --token-key "$(printf '%064d' 0)" --max-conns $((n + 16)) >"$dir/gw.log" 2>&1 &
     gw=$!
     for ((i = 0; i < 100; i++)); do

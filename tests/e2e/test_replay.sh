@@ -11,7 +11,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 DECKHAND=$DECKHAND_BIN_DIR/deckhand
 
 e2e_start 26400
-REDIS_URL=redis://127.0.0.1:$DECKHAND_REDIS_PORT
+REDIS_URL=$DECKHAND_REDIS_URL # with the operators' password (cluster.env)
 OUT=$E2E_RUN/replay.out
 ERR=$E2E_RUN/replay.err
 
