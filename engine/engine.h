@@ -172,6 +172,13 @@ engine_code engine_match_bot_answer(engine_match *m, const char *strategy, uint3
  * not yet drained. For the host, when persisting that answer failed. */
 engine_code engine_match_undo(engine_match *m, engine_error *err);
 
+/* The last answer stands (the host has it in Redis): forget what engine_match_undo would
+ * need and give back the buffers a match waiting for its next answer does not use (the
+ * previous snapshot and log, drained events, the snapshot's scratch and slack). About
+ * 18 KB of a mid-game Dominion match (docs/BENCHMARKS.md, "Worker: memory per match").
+ * Nothing changes but memory: the next answer makes what it needs again. */
+void engine_match_settle(engine_match *m);
+
 bool engine_match_finished(const engine_match *m);
 /* True when the match ended because it reached its game's turn cap (max_turns). */
 bool engine_match_turn_capped(const engine_match *m);

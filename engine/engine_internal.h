@@ -302,6 +302,8 @@ uint64_t engine_rng_next(engine_state *st);
 /* Uniform in 0..n-1 (n >= 1). */
 uint64_t engine_rng_below(engine_state *st, uint64_t n);
 engine_zone *engine_zone_get(engine_state *st, uint32_t name, int32_t owner, int create);
+/* Give back the entity array's slack (it grows by doubling): for a match at rest. */
+void engine_state_trim(engine_state *st);
 /* Creates an entity on top of zone z; returns its id or 0 on failure. */
 uint32_t engine_entity_new(engine_state *st, uint32_t card, uint32_t z);
 int engine_entity_move(engine_state *st, uint32_t id, uint32_t z, int bottom);

@@ -293,6 +293,34 @@ engine_code engine_match_undo(engine_match *m, engine_error *err)
     return ENGINE_OK;
 }
 
+void engine_match_settle(engine_match *m)
+{
+    if (m->in_answer)
+        return;
+    m->can_undo = 0;
+    engine_buf_free(&m->prev_snap);
+    engine_log_free(&m->prev_log);
+    engine_buf_free(&m->scratch);
+    free(m->snap.sidx);
+    m->snap.sidx = NULL;
+    m->snap.sidx_cap = 0;
+    if (m->snap.p && m->snap.cap > m->snap.len) {
+        uint8_t *p = realloc(m->snap.p, m->snap.len ? m->snap.len : 1);
+        if (p) {
+            m->snap.p = p;
+            m->snap.cap = m->snap.len ? m->snap.len : 1;
+        }
+    }
+    engine_state_trim(&m->st);
+    if (m->nev == 0) {
+        free(m->ev);
+        free(m->evtext);
+        m->ev = NULL;
+        m->evtext = NULL;
+        m->evcap = m->evtext_cap = m->evtext_len = 0;
+    }
+}
+
 engine_match *engine_match_restore(engine_bundle *b, const engine_match_config *cfg,
                                    const uint8_t *snap, size_t len, const engine_answer *log,
                                    size_t nlog, engine_error *err)

@@ -254,6 +254,18 @@ static int zone_reserve(engine_zone *z, uint32_t n)
     return 0;
 }
 
+void engine_state_trim(engine_state *st)
+{
+    uint32_t cap = st->nents > 16 ? st->nents : 16;
+    if (cap >= st->cap)
+        return;
+    engine_entity *e = realloc(st->ents, sizeof(engine_entity) * cap);
+    if (e) {
+        st->ents = e;
+        st->cap = cap;
+    }
+}
+
 uint32_t engine_entity_new(engine_state *st, uint32_t card, uint32_t zi)
 {
     if (st->nents >= ENGINE_MAX_ENTITIES)

@@ -500,6 +500,8 @@ static void host_release(host *h, host_action *a)
         host_match_started(h, hm->id, true, NULL);
         if (engine_match_finished(hm->m))
             host_finish(h, hm);
+        else
+            engine_match_settle(hm->m); /* in Redis: keep only what the next answer needs */
         return;
     }
     if (a->kind == HOST_ACT_END) {
@@ -547,6 +549,8 @@ static void host_release(host *h, host_action *a)
     host_release_state(h, hm);
     if (engine_match_finished(hm->m))
         host_finish(h, hm);
+    else
+        engine_match_settle(hm->m); /* in Redis: keep only what the next answer needs */
 }
 
 void host_flush(host *h, uint64_t now_ms)
