@@ -86,6 +86,12 @@ static int mm_metrics(mm_state *mm, dh_metrics *reg)
         {"deckhand_matchmaker_matches_moved_total", "",
          "Matches of dead workers moved to another worker (takeovers).", DH_METRIC_COUNTER,
          &s->matches_moved},
+        {"deckhand_matchmaker_match_rating_spread", "",
+         "Per match formed: the highest minus the lowest rating (mu) of its players.",
+         DH_METRIC_HISTOGRAM, &s->match_spread},
+        {"deckhand_matchmaker_match_wait_seconds", "",
+         "Per player matched: seconds from the join to the match's formation.", DH_METRIC_HISTOGRAM,
+         &s->match_wait},
     };
     return dh_metrics_table(reg, table, sizeof table / sizeof table[0]);
 }

@@ -2,7 +2,8 @@
  * mm.h: the matchmaker process state, one struct handed to every module. It holds each
  * module's data; modules reach each other only by calling downwards (main.c, control.c,
  * tickets.c, matchmaker.c, takeover.c, placement.c, state.c, lease.c, rconn.c, then the
- * leaves queue, registry, settings, seated), never through a call back up.
+ * leaves queue (with queue_form), rating, registry, settings, seated), never through a
+ * call back up.
  *
  * Time: every function takes now_ms from the monotonic clock (tests pass their own).
  * What is stored in Redis uses a wall clock derived from it (mm_wall_ms): the real-time
@@ -19,6 +20,7 @@
 #include "dh_script.h"
 #include "dh_zmq.h"
 #include "queue.h"
+#include "rating.h"
 #include "registry.h"
 #include "seated.h"
 #include "settings.h"
@@ -85,6 +87,8 @@ typedef struct {
     dh_gauge players_waiting;
     dh_gauge placements_pending;
     dh_gauge workers_alive;
+    dh_histogram match_spread; /* per match formed: highest minus lowest mu */
+    dh_histogram match_wait;   /* per player matched: seconds from join to formation */
 } mm_stats;
 
 /* The leader's server-side scripts (dh_keys.h), called by hash through rconn. */
@@ -108,6 +112,8 @@ typedef struct mm_state {
     uint64_t wall_base_ms;  /* wall clock = wall_base_ms + now_ms */
     uint64_t next_seq;      /* the next ticket's seq */
     uint64_t first_tick_ms; /* the first mm_tick: workers report within REGISTRY_DEAD_MS */
+    uint64_t next_pass_ms;  /* the next formation pass over every ticket (placement.c) */
+    rating_source ratings;  /* players' ratings for matching (rating.h) */
     mm_stats stats;
 } mm_state;
 

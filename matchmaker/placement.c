@@ -237,35 +237,75 @@ static int placement_send_start(mm_state *mm, const placement *p)
     return dh_zmq_send(mm->router, p->worker, &msg);
 }
 
-/* Take the next tickets of line into a new placement on a worker. False when this line
- * cannot form anything more now. */
-static bool placement_form_one(mm_state *mm, size_t line, uint64_t now_ms)
+/* The rules of a line: its seats (the key's count, or the game's range for a flexible
+ * line) and its windows (the queue's settings). False when no worker serves the game. */
+static bool placement_rules(mm_state *mm, const queue_key *k, queue_rules *r)
+{
+    const settings_values *v = settings_for(&mm->settings, k->game, k->mode);
+    r->window_initial = v->window;
+    r->window_per_s = v->widen_per_s;
+    r->window_max = v->window_max;
+    r->full_wait_ms = v->full_wait_ms;
+    r->min_players = r->max_players = k->players;
+    if (k->players)
+        return true;
+    const registry_game *g = registry_game_info(&mm->reg, k->game);
+    if (!g)
+        return false;
+    r->min_players = g->min_players;
+    r->max_players = g->max_players;
+    return true;
+}
+
+/* The quality of a formed match, as histograms: its spread, and each player's wait. */
+static void placement_quality(mm_state *mm, const placement *p, const queue_formed *f,
+                              uint64_t wall_ms)
+{
+    dh_histogram_observe(&mm->stats.match_spread, f->spread);
+    for (size_t i = 0; i < p->n; i++) {
+        uint64_t since = p->tickets[i].since_ms;
+        dh_histogram_observe(&mm->stats.match_wait,
+                             wall_ms > since ? (double)(wall_ms - since) / 1000.0 : 0.0);
+    }
+}
+
+/* Form the line's next match of the pass into a new placement on a worker. False when
+ * this pass of the line can form nothing more. */
+static bool placement_form_one(mm_state *mm, size_t line, const queue_rules *r, uint64_t now_ms)
 {
     queue_key key = *queue_line_key(mm->queues, line);
-    if (key.players == 0 || queue_line_ready(mm->queues, line) < key.players)
+    if (queue_line_ready(mm->queues, line) < r->min_players)
         return false;
-    registry_worker *w = registry_pick(&mm->reg, key.game, key.players, now_ms);
+    registry_worker *w = registry_pick(&mm->reg, key.game, r->max_players, now_ms);
     if (!w)
         return false;
-    queue_ticket *tickets = calloc(key.players, sizeof *tickets);
-    placement *p = tickets ? placement_add(&mm->placements) : NULL;
-    if (!p) {
+    queue_ticket *tickets = calloc(r->max_players, sizeof *tickets);
+    queue_formed f;
+    uint64_t wall = mm_wall_ms(mm, now_ms);
+    if (!tickets || !queue_form(mm->queues, line, r, wall, tickets, &f)) {
         free(tickets);
-        dh_error("out of memory forming a match");
+        return false;
+    }
+    placement *p = placement_add(&mm->placements);
+    if (!p) {
+        dh_error("out of memory forming a match: %zu players back in line", f.n);
+        if (queue_push_front(mm->queues, &key, tickets, f.n) != QUEUE_OK)
+            dh_error("out of memory putting %zu players back in line", f.n);
+        free(tickets);
         return false;
     }
     p->tickets = tickets;
+    p->key = key;
+    p->n = f.n;
     if (placement_random(p->match_id, &p->seed) < 0) {
         dh_error("cannot read random bytes for a match id: %s", strerror(errno));
+        placement_requeue(mm, p);
         placement_remove(&mm->placements, p);
         return false;
     }
-    p->key = key;
-    p->n = key.players;
     p->settings = *settings_for(&mm->settings, key.game, key.mode);
     snprintf(p->worker, sizeof p->worker, "%s", w->id);
     p->deadline_ms = now_ms + PLACEMENT_TIMEOUT_MS;
-    queue_take(mm->queues, line, p->tickets, p->n);
     if (placement_store(mm, now_ms, p) < 0) {
         dh_warn_every(DH_LOG_EVERY_MS,
                       "match %s not formed: redis unavailable; %zu players wait on", p->match_id,
@@ -280,16 +320,29 @@ static bool placement_form_one(mm_state *mm, size_t line, uint64_t now_ms)
         return false;
     }
     dh_counter_inc(&mm->stats.matches_formed);
-    dh_info("match %s: %s/%s %zu players -> %s (load %u+%u)", p->match_id, key.game, key.mode, p->n,
-            w->id, w->active, w->pending);
+    placement_quality(mm, p, &f, wall);
+    dh_info("match %s: %s/%s %zu players -> %s (load %u+%u); spread %.2f, waited up to %llu ms "
+            "(mean %llu), window %.2f",
+            p->match_id, key.game, key.mode, p->n, w->id, w->active, w->pending, f.spread,
+            (unsigned long long)f.max_wait_ms,
+            (unsigned long long)(f.wait_sum_ms / (f.n ? f.n : 1)), f.window);
     return true;
 }
 
 void placement_form(mm_state *mm, uint64_t now_ms)
 {
-    for (size_t line = 0; line < queue_lines(mm->queues); line++)
-        while (placement_form_one(mm, line, now_ms))
+    bool all = now_ms >= mm->next_pass_ms;
+    if (all)
+        mm->next_pass_ms = now_ms + PLACEMENT_PASS_MS;
+    for (size_t line = 0; line < queue_lines(mm->queues); line++) {
+        queue_rules r;
+        if (queue_line_ready(mm->queues, line) == 0 ||
+            !placement_rules(mm, queue_line_key(mm->queues, line), &r))
+            continue;
+        queue_pass_begin(mm->queues, line, all);
+        while (placement_form_one(mm, line, &r, now_ms))
             ;
+    }
 }
 
 static void placement_assign(mm_state *mm, const placement *p, const registry_worker *w)

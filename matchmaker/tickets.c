@@ -12,6 +12,7 @@
 #include "dh_zmq.h"
 #include "mm.h"
 #include "placement.h"
+#include "rating.h"
 #include "rconn.h"
 #include "state.h"
 
@@ -49,7 +50,9 @@ static Deckhand__ErrorCode tickets_rejoin(mm_state *mm, queue_ticket *old, const
     upd.away_since_ms = 0;
     if (state_ticket_put(mm, now_ms, key, &upd) < 0)
         return DECKHAND__ERROR_CODE__UNAVAILABLE;
-    *old = upd;
+    memcpy(old->name, upd.name, sizeof old->name);
+    old->cmd_id = upd.cmd_id;
+    queue_back(mm->queues, upd.player_id, upd.gateway);
     return DECKHAND__ERROR_CODE__OK;
 }
 
@@ -57,6 +60,7 @@ static Deckhand__ErrorCode tickets_add(mm_state *mm, const queue_key *key, queue
                                        uint64_t now_ms)
 {
     t->seq = mm->next_seq;
+    rating_fill(&mm->ratings, key, t);
     if (state_ticket_put(mm, now_ms, key, t) < 0)
         return DECKHAND__ERROR_CODE__UNAVAILABLE;
     mm->next_seq++;
@@ -104,6 +108,17 @@ static bool tickets_match_running(mm_state *mm, const char *match_id, uint64_t n
     return running;
 }
 
+/* The line a join of players (validated) waits in: the flexible line (players 0) when
+ * the join named no count, the queue prefers fuller matches (full_wait_ms) and the game
+ * seats a range; else the line of that count. */
+static uint32_t tickets_line_players(const mm_state *mm, const registry_game *g,
+                                     const Deckhand__Internal__QueueJoin *j, uint32_t players)
+{
+    if (j->players || g->max_players <= g->min_players)
+        return players;
+    return settings_for(&mm->settings, g->name, j->mode)->full_wait_ms ? 0 : players;
+}
+
 bool tickets_join(mm_state *mm, const char *gateway, const Deckhand__Internal__QueueJoin *j,
                   uint64_t now_ms)
 {
@@ -144,7 +159,8 @@ bool tickets_join(mm_state *mm, const char *gateway, const Deckhand__Internal__Q
         snprintf(buf, sizeof buf, "%s is for %u to %u players", g->name, g->min_players,
                  g->max_players);
         why = buf;
-    } else if (queue_key_init(&key, j->game, j->mode, players) != QUEUE_OK ||
+    } else if (queue_key_init(&key, j->game, j->mode, tickets_line_players(mm, g, j, players)) !=
+                   QUEUE_OK ||
                queue_ticket_init(&t, pid, j->name, gateway, j->cmd_id, mm_wall_ms(mm, now_ms)) !=
                    QUEUE_OK) {
         code = DECKHAND__ERROR_CODE__BAD_REQUEST;
@@ -177,6 +193,22 @@ bool tickets_join(mm_state *mm, const char *gateway, const Deckhand__Internal__Q
     return code == DECKHAND__ERROR_CODE__OK;
 }
 
+/* Delete the stored records of the player's ticket: every member of a party (a party
+ * waits and leaves as one ticket). 0, or -1 when Redis did not take one (those deleted
+ * stay deleted: a load then finds the party smaller, never larger). */
+static int tickets_unstore(mm_state *mm, const char *player_id, uint64_t now_ms)
+{
+    const queue_ticket *members[QUEUE_PARTY_MAX];
+    char ids[QUEUE_PARTY_MAX][QUEUE_NAME_MAX];
+    size_t n = queue_party(mm->queues, player_id, members, QUEUE_PARTY_MAX);
+    for (size_t i = 0; i < n; i++)
+        memcpy(ids[i], members[i]->player_id, QUEUE_NAME_MAX);
+    for (size_t i = 0; i < n; i++)
+        if (state_ticket_del(mm, now_ms, ids[i]) < 0)
+            return -1;
+    return 0;
+}
+
 bool tickets_leave(mm_state *mm, const char *gateway, const Deckhand__Internal__QueueLeave *l,
                    uint64_t now_ms)
 {
@@ -192,7 +224,7 @@ bool tickets_leave(mm_state *mm, const char *gateway, const Deckhand__Internal__
         return false;
     }
     Deckhand__ErrorCode code = DECKHAND__ERROR_CODE__OK;
-    if (t && state_ticket_del(mm, now_ms, pid) < 0)
+    if (t && tickets_unstore(mm, pid, now_ms) < 0)
         code = DECKHAND__ERROR_CODE__UNAVAILABLE;
     else if (t)
         queue_leave(mm->queues, pid, NULL);
@@ -224,7 +256,7 @@ bool tickets_away(mm_state *mm, const char *gateway, const Deckhand__Internal__P
                       pid);
         return false;
     }
-    *t = upd;
+    queue_away(mm->queues, pid, upd.away_since_ms);
     dh_info("player %s away: keeps the place for %u ms", pid,
             settings_for(&mm->settings, queue_line_key(mm->queues, line)->game,
                          queue_line_key(mm->queues, line)->mode)
@@ -248,7 +280,7 @@ bool tickets_back(mm_state *mm, const char *gateway, const Deckhand__Internal__P
                           gateway);
             return false;
         }
-        *t = upd;
+        queue_back(mm->queues, pid, gateway);
         dh_info("player %s back on %s: waiting again", pid, gateway);
         return true;
     }
@@ -275,15 +307,12 @@ void tickets_expire(mm_state *mm, uint64_t now_ms)
     for (size_t line = 0; line < queue_lines(mm->queues); line++) {
         const queue_key *k = queue_line_key(mm->queues, line);
         uint64_t grace = settings_for(&mm->settings, k->game, k->mode)->grace_ms;
-        for (size_t i = 0; i < queue_line_len(mm->queues, line);) {
-            const queue_ticket *t = queue_line_ticket(mm->queues, line, i);
-            if (!t->away_since_ms || wall < t->away_since_ms + grace) {
-                i++;
-                continue;
-            }
+        /* the away list is in the order tickets went away: stop at the first in grace */
+        for (const queue_ticket *t;
+             (t = queue_line_away_first(mm->queues, line)) && wall >= t->away_since_ms + grace;) {
             char pid[sizeof t->player_id];
             memcpy(pid, t->player_id, sizeof pid);
-            if (state_ticket_del(mm, now_ms, pid) < 0)
+            if (tickets_unstore(mm, pid, now_ms) < 0)
                 return; /* Redis is down: try again next tick */
             queue_leave(mm->queues, pid, NULL);
             dh_info("player %s away past the %llu ms grace: left %s/%s/%u", pid,
