@@ -153,6 +153,10 @@ bool queue_form(queue_set *s, size_t line, const queue_rules *r, uint64_t now_ms
 double queue_window(const queue_rules *r, uint64_t wait_ms);
 uint32_t queue_seats_wanted(const queue_rules *r, uint64_t wait_ms);
 
+/* Check every invariant of the structure (queue_check.c): true, or false with what is
+ * wrong in why. O(n): for tests and benchmarks. */
+bool queue_check(const queue_set *s, char *why, size_t cap);
+
 /* Put n players (out of queue_form) back at the front of k's line, in their order, so
  * they are the next ones looked at; players sharing a seq become one ticket again.
  * Skips players that joined again meanwhile. */
