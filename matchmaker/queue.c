@@ -250,8 +250,10 @@ static uint32_t queue_node_of(const queue_set *s, const char *player_id)
 static queue_status queue_entry_add(queue_set *s, size_t line, const queue_ticket *t, size_t n,
                                     bool front)
 {
-    uint32_t idx[QUEUE_PARTY_MAX];
+    uint32_t idx[QUEUE_PARTY_MAX] = {0};
     size_t made = 0;
+    if (n == 0 || n > QUEUE_PARTY_MAX)
+        return QUEUE_BAD_PARTY;
     double sum = 0;
     uint32_t away = 0;
     for (; made < n; made++) {
