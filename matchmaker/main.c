@@ -32,6 +32,7 @@
 #include "dh_zmq.h"
 #include "lease.h"
 #include "matchmaker.h"
+#include "tickets.h"
 
 #define TICK_MS          50
 #define HWM              10000
@@ -121,6 +122,7 @@ static int mm_run(mm_state *mm, dh_ops *ops)
             form |= control_handle(mm, identity, msg, dh_now_ms());
             deckhand__internal__internal__free_unpacked(msg, NULL);
         }
+        form |= tickets_flush(mm, dh_now_ms());
         now = dh_now_ms();
         if (form || now >= next_tick) {
             mm_tick(mm, now);

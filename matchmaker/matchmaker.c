@@ -66,6 +66,8 @@ void mm_free(mm_state *mm)
     settings_free(&mm->settings);
     takeover_free(&mm->takeover);
     seated_free(&mm->seated);
+    free(mm->joins.v);
+    mm->joins = (tickets_batch){0};
     if (mm->redis_on)
         dh_redis_close(&mm->redis);
 }

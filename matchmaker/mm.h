@@ -76,6 +76,19 @@ typedef struct {
     size_t nowhere_logged; /* matches that found no worker at the last sweep, as logged */
 } takeover;
 
+/* tickets.h: joins queued in memory whose records go to Redis in one write (the batch);
+ * their players hear back once it is written. */
+typedef struct {
+    char player_id[QUEUE_NAME_MAX];
+    char gateway[DH_ZMQ_ID_MAX + 1];
+    uint64_t cmd_id;
+} tickets_held;
+
+typedef struct {
+    tickets_held *v;
+    size_t n, cap;
+} tickets_batch;
+
 /* What /metrics shows (main.c registers them; docs/OPERATIONS.md lists them). Counters
  * are bumped where the event happens; gauges are set by the loop each iteration. */
 typedef struct {
@@ -108,6 +121,7 @@ typedef struct mm_state {
     lease lease;
     takeover takeover;
     seated_list seated;     /* players in running matches, for a join that lost its MatchFound */
+    tickets_batch joins;    /* joins waiting for their batched write (tickets.h) */
     char id[LEASE_ID_MAX];  /* this matchmaker's name in mm:lease */
     uint64_t wall_base_ms;  /* wall clock = wall_base_ms + now_ms */
     uint64_t next_seq;      /* the next ticket's seq */

@@ -111,6 +111,36 @@ int state_ticket_put(mm_state *mm, uint64_t now_ms, const queue_key *k, const qu
     return rc;
 }
 
+int state_tickets_put(mm_state *mm, uint64_t now_ms, const queue_key *const *k,
+                      const queue_ticket *const *t, size_t n)
+{
+    if (!mm->redis_on || n == 0)
+        return 0;
+    state_op *ops = calloc(n, sizeof *ops);
+    uint8_t **bufs = calloc(n, sizeof *bufs);
+    int rc = -1;
+    if (!ops || !bufs)
+        goto out;
+    for (size_t i = 0; i < n; i++) {
+        Deckhand__Internal__TicketRecord rec;
+        state_ticket_to_record(k[i], t[i], &rec);
+        size_t len = deckhand__internal__ticket_record__get_packed_size(&rec);
+        if (!(bufs[i] = malloc(len ? len : 1)))
+            goto out;
+        deckhand__internal__ticket_record__pack(&rec, bufs[i]);
+        ops[i] = (state_op){"t+", t[i]->player_id, bufs[i], len};
+    }
+    rc = state_write(mm, now_ms, ops, n);
+out:
+    if (rc < 0 && (!ops || !bufs))
+        dh_error("out of memory writing %zu tickets", n);
+    for (size_t i = 0; bufs && i < n; i++)
+        free(bufs[i]);
+    free(bufs);
+    free(ops);
+    return rc;
+}
+
 int state_ticket_del(mm_state *mm, uint64_t now_ms, const char *player_id)
 {
     state_op op = {"t-", player_id, NULL, 0};

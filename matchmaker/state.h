@@ -38,6 +38,9 @@ struct mm_state;
 int state_ticket_put(struct mm_state *mm, uint64_t now_ms, const queue_key *k,
                      const queue_ticket *t);
 int state_ticket_del(struct mm_state *mm, uint64_t now_ms, const char *player_id);
+/* Write n tickets in one fenced script (one round trip): the joins of a batch. */
+int state_tickets_put(struct mm_state *mm, uint64_t now_ms, const queue_key *const *k,
+                      const queue_ticket *const *t, size_t n);
 /* Store a placement: its PlacementRecord, packed (placement.c encodes it). */
 int state_placement_put(struct mm_state *mm, uint64_t now_ms, const char *match_id,
                         const uint8_t *rec, size_t len);

@@ -5,8 +5,10 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "dh_grow.h"
 #include "dh_keys.h"
 #include "dh_log.h"
 #include "dh_zmq.h"
@@ -56,21 +58,64 @@ static Deckhand__ErrorCode tickets_rejoin(mm_state *mm, queue_ticket *old, const
     return DECKHAND__ERROR_CODE__OK;
 }
 
-static Deckhand__ErrorCode tickets_add(mm_state *mm, const queue_key *key, queue_ticket *t,
-                                       uint64_t now_ms)
+/* Queue a new ticket. With Redis it is held (TICKETS_HELD): queued in memory, its record
+ * written with the batch's (tickets_flush), its player answered then. */
+#define TICKETS_HELD ((Deckhand__ErrorCode)-1)
+
+static Deckhand__ErrorCode tickets_add(mm_state *mm, const char *gateway, const queue_key *key,
+                                       queue_ticket *t)
 {
     t->seq = mm->next_seq;
     rating_fill(&mm->ratings, key, t);
-    if (state_ticket_put(mm, now_ms, key, t) < 0)
-        return DECKHAND__ERROR_CODE__UNAVAILABLE;
-    mm->next_seq++;
-    if (queue_join(mm->queues, key, t) != QUEUE_OK) {
-        /* out of memory: take the stored ticket back too */
-        if (state_ticket_del(mm, now_ms, t->player_id) < 0)
-            dh_error("ticket of %s stays in redis without its line", t->player_id);
+    tickets_batch *b = &mm->joins;
+    if (mm->redis_on && dh_grow(&b->v, &b->cap, b->n + 1, sizeof *b->v, 64) < 0)
         return DECKHAND__ERROR_CODE__OVERLOADED;
+    if (queue_join(mm->queues, key, t) != QUEUE_OK)
+        return DECKHAND__ERROR_CODE__OVERLOADED;
+    mm->next_seq++;
+    if (!mm->redis_on)
+        return DECKHAND__ERROR_CODE__OK;
+    tickets_held *h = &b->v[b->n++];
+    memcpy(h->player_id, t->player_id, sizeof h->player_id);
+    snprintf(h->gateway, sizeof h->gateway, "%s", gateway);
+    h->cmd_id = t->cmd_id;
+    return TICKETS_HELD;
+}
+
+bool tickets_flush(mm_state *mm, uint64_t now_ms)
+{
+    tickets_batch *b = &mm->joins;
+    size_t n = b->n;
+    if (n == 0)
+        return false;
+    const queue_key **keys = calloc(n, sizeof *keys);
+    const queue_ticket **ts = calloc(n, sizeof *ts);
+    size_t m = 0;
+    for (size_t i = 0; keys && ts && i < n; i++) {
+        size_t line;
+        const queue_ticket *t = queue_find(mm->queues, b->v[i].player_id, &line);
+        if (!t)
+            continue; /* cannot happen: every other ticket change flushes first */
+        keys[m] = queue_line_key(mm->queues, line);
+        ts[m++] = t;
     }
-    return DECKHAND__ERROR_CODE__OK;
+    int rc = keys && ts && m == n ? state_tickets_put(mm, now_ms, keys, ts, m) : -1;
+    free(keys);
+    free(ts);
+    b->n = 0;
+    for (size_t i = 0; i < n; i++) {
+        const tickets_held *h = &b->v[i];
+        if (rc < 0)
+            queue_leave(mm->queues, h->player_id, NULL);
+        tickets_reply(mm, h->gateway, h->player_id, h->cmd_id,
+                      rc < 0 ? DECKHAND__ERROR_CODE__UNAVAILABLE : DECKHAND__ERROR_CODE__OK,
+                      rc < 0 ? TICKETS_STORE_DOWN : NULL);
+    }
+    if (rc < 0)
+        dh_warn_every(DH_LOG_EVERY_MS, "%zu joins refused: " TICKETS_STORE_DOWN, n);
+    else
+        dh_debug("%zu joins stored in one write", n);
+    return rc == 0;
 }
 
 /* A join from a player already seated in a running match: it lost that match's
@@ -135,6 +180,8 @@ bool tickets_join(mm_state *mm, const char *gateway, const Deckhand__Internal__Q
     Deckhand__ErrorCode code = DECKHAND__ERROR_CODE__OK;
     const char *why = NULL;
     char buf[160];
+    if (queue_has(mm->queues, pid))
+        tickets_flush(mm, now_ms); /* a join again: its first write goes first */
     queue_key key;
     queue_ticket t;
     const registry_game *g = registry_game_info(&mm->reg, j->game ? j->game : "");
@@ -178,17 +225,22 @@ bool tickets_join(mm_state *mm, const char *gateway, const Deckhand__Internal__Q
             code = tickets_rejoin(mm, old, &key, &t, now_ms);
         }
     } else {
-        code = tickets_add(mm, &key, &t, now_ms);
+        code = tickets_add(mm, gateway, &key, &t);
     }
     if (code == DECKHAND__ERROR_CODE__UNAVAILABLE && !why)
         why = TICKETS_STORE_DOWN;
     else if (code == DECKHAND__ERROR_CODE__OVERLOADED)
         why = "out of memory";
-    if (code == DECKHAND__ERROR_CODE__OK)
-        dh_info("queue join %s (%s) %s/%s/%u via %s%s", pid, t.name, key.game, key.mode,
-                key.players, gateway, again ? " (again: keeps its place)" : "");
+    if (code == DECKHAND__ERROR_CODE__OK || code == TICKETS_HELD)
+        dh_debug("queue join %s (%s) %s/%s/%u via %s%s", pid, t.name, key.game, key.mode,
+                 key.players, gateway, again ? " (again: keeps its place)" : "");
     else
         dh_info("queue join %s refused: %s", pid, why);
+    if (code == TICKETS_HELD) {
+        if (mm->joins.n >= TICKETS_BATCH_MAX)
+            tickets_flush(mm, now_ms);
+        return false; /* formation waits for the batch's write */
+    }
     tickets_reply(mm, gateway, pid, j->cmd_id, code, why);
     return code == DECKHAND__ERROR_CODE__OK;
 }
@@ -212,6 +264,7 @@ static int tickets_unstore(mm_state *mm, const char *player_id, uint64_t now_ms)
 bool tickets_leave(mm_state *mm, const char *gateway, const Deckhand__Internal__QueueLeave *l,
                    uint64_t now_ms)
 {
+    tickets_flush(mm, now_ms); /* held joins are written before any later change */
     const char *pid = l->player_id ? l->player_id : "";
     size_t line;
     queue_ticket *t = queue_find(mm->queues, pid, &line);
@@ -240,6 +293,7 @@ bool tickets_leave(mm_state *mm, const char *gateway, const Deckhand__Internal__
 bool tickets_away(mm_state *mm, const char *gateway, const Deckhand__Internal__PlayerAway *a,
                   uint64_t now_ms)
 {
+    tickets_flush(mm, now_ms); /* held joins are written before any later change */
     const char *pid = a->player_id ? a->player_id : "";
     size_t line;
     queue_ticket *t = queue_find(mm->queues, pid, &line);
@@ -267,6 +321,7 @@ bool tickets_away(mm_state *mm, const char *gateway, const Deckhand__Internal__P
 bool tickets_back(mm_state *mm, const char *gateway, const Deckhand__Internal__PlayerBack *b,
                   uint64_t now_ms)
 {
+    tickets_flush(mm, now_ms); /* held joins are written before any later change */
     const char *pid = b->player_id ? b->player_id : "";
     size_t line, seat;
     queue_ticket *t = queue_find(mm->queues, pid, &line);
@@ -303,6 +358,7 @@ bool tickets_back(mm_state *mm, const char *gateway, const Deckhand__Internal__P
 
 void tickets_expire(mm_state *mm, uint64_t now_ms)
 {
+    tickets_flush(mm, now_ms); /* held joins are written before any later change */
     uint64_t wall = mm_wall_ms(mm, now_ms);
     for (size_t line = 0; line < queue_lines(mm->queues); line++) {
         const queue_key *k = queue_line_key(mm->queues, line);
