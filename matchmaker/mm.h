@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "dh_metrics.h"
+#include "dh_table.h"
 #include "dh_redis.h"
 #include "dh_script.h"
 #include "dh_zmq.h"
@@ -57,6 +58,7 @@ typedef struct {
 typedef struct {
     placement *items;
     size_t n, cap;
+    dh_table players; /* player id -> (void *)1 for every player of items; lazily made */
 } placement_list;
 
 /* takeover.h: matches of dead workers being moved. */

@@ -26,6 +26,8 @@ void placement_list_free(placement_list *l)
     for (size_t i = 0; i < l->n; i++)
         free(l->items[i].tickets);
     free(l->items);
+    if (l->players.buckets)
+        dh_table_free(&l->players, NULL);
     memset(l, 0, sizeof *l);
 }
 
@@ -39,6 +41,8 @@ placement *placement_find(placement_list *l, const char *match_id)
 
 placement *placement_of_player(placement_list *l, const char *player_id, size_t *seat)
 {
+    if (!placement_has_player(l, player_id))
+        return NULL;
     for (size_t i = 0; i < l->n; i++) {
         for (size_t j = 0; j < l->items[i].n; j++) {
             if (strcmp(l->items[i].tickets[j].player_id, player_id))
@@ -53,7 +57,19 @@ placement *placement_of_player(placement_list *l, const char *player_id, size_t 
 
 bool placement_has_player(const placement_list *l, const char *player_id)
 {
-    return placement_of_player((placement_list *)l, player_id, NULL) != NULL;
+    return l->players.buckets && dh_table_get(&l->players, player_id);
+}
+
+/* Index p's players (placement_has_player); an allocation failure is only logged: such
+ * a player could then also queue again while its match is being placed. */
+static void placement_index(placement_list *l, const placement *p)
+{
+    if (!l->players.buckets && dh_table_init(&l->players) < 0)
+        l->players.buckets = NULL;
+    for (size_t i = 0; i < p->n; i++)
+        if (!l->players.buckets || dh_table_set(&l->players, p->tickets[i].player_id, l) < 0)
+            dh_error("match %s: player %s not indexed (out of memory)", p->match_id,
+                     p->tickets[i].player_id);
 }
 
 /* A new zeroed slot at the end of the list; NULL on allocation failure. */
@@ -69,6 +85,8 @@ static placement *placement_add(placement_list *l)
 /* Drop p (its tickets are freed); the last placement moves into its slot. */
 static void placement_remove(placement_list *l, placement *p)
 {
+    for (size_t i = 0; l->players.buckets && i < p->n; i++)
+        dh_table_del(&l->players, p->tickets[i].player_id);
     free(p->tickets);
     *p = l->items[--l->n];
 }
@@ -297,6 +315,7 @@ static bool placement_form_one(mm_state *mm, size_t line, const queue_rules *r, 
     p->tickets = tickets;
     p->key = key;
     p->n = f.n;
+    placement_index(&mm->placements, p);
     if (placement_random(p->match_id, &p->seed) < 0) {
         dh_error("cannot read random bytes for a match id: %s", strerror(errno));
         placement_requeue(mm, p);
@@ -473,6 +492,7 @@ int placement_resume(mm_state *mm, placement *src, uint64_t now_ms)
         return -1;
     }
     *p = *src;
+    placement_index(&mm->placements, p);
     p->deadline_ms = now_ms + PLACEMENT_TIMEOUT_MS;
     registry_worker *w = registry_find(&mm->reg, p->worker);
     if (w)
