@@ -3,6 +3,12 @@
  *
  * One ROUTER socket, one zmq_poll loop. Gateways bring queue joins, leaves, away and back;
  * workers bring hellos, beats, match starts/ends and adoptions (control.c handles each).
+ * The ROUTER reads its peers fairly (one message from each in turn), so a worker's beat
+ * waits behind at most a message per gateway, however many joins those hold. Each drain
+ * of up to DRAIN_MAX messages ends with the held joins' one write and their replies
+ * (tickets_flush); while a drain leaves messages unread the loop is "behind", and silent
+ * workers are not declared dead for that long (at most REGISTRY_DEAD_MS more): their
+ * beats may be among the unread.
  * Every TICK_MS (and right after a join) the loop runs mm_tick: the lease, silent workers
  * and the takeover of their matches, stalled placements, away tickets, formation.
  *
@@ -112,7 +118,8 @@ static int mm_run(mm_state *mm, dh_ops *ops)
         }
         bool form = false;
         char identity[DH_ZMQ_ID_MAX + 1];
-        for (int i = 0; i < DRAIN_MAX; i++) {
+        int i = 0;
+        for (; i < DRAIN_MAX; i++) {
             Deckhand__Internal__Internal *msg = NULL;
             int rc = dh_zmq_recv(mm->router, identity, &msg);
             if (rc == 0)
@@ -124,6 +131,10 @@ static int mm_run(mm_state *mm, dh_ops *ops)
         }
         form |= tickets_flush(mm, dh_now_ms());
         now = dh_now_ms();
+        if (i < DRAIN_MAX)
+            mm->behind_since_ms = 0;
+        else if (!mm->behind_since_ms)
+            mm->behind_since_ms = now;
         if (form || now >= next_tick) {
             mm_tick(mm, now);
             if (now >= next_tick)

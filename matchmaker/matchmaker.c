@@ -185,7 +185,10 @@ void mm_tick(mm_state *mm, uint64_t now_ms)
         mm_reset(mm);
     if (change == LEASE_MUST_LOAD && mm_load(mm, now_ms) == 0)
         lease_loaded(mm, now_ms);
-    size_t died = registry_expire(&mm->reg, now_ms);
+    /* Unread messages may hold the beats of workers that look silent: while the loop is
+     * behind (for at most REGISTRY_DEAD_MS more), silence is not taken for death. */
+    bool behind = mm->behind_since_ms && now_ms - mm->behind_since_ms < REGISTRY_DEAD_MS;
+    size_t died = behind ? registry_take_gone(&mm->reg) : registry_expire(&mm->reg, now_ms);
     dh_counter_add(&mm->stats.workers_dead, died);
     if (!mm_acting(mm, now_ms))
         return;

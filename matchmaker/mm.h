@@ -122,14 +122,15 @@ typedef struct mm_state {
     mm_scripts scripts;
     lease lease;
     takeover takeover;
-    seated_list seated;     /* players in running matches, for a join that lost its MatchFound */
-    tickets_batch joins;    /* joins waiting for their batched write (tickets.h) */
-    char id[LEASE_ID_MAX];  /* this matchmaker's name in mm:lease */
-    uint64_t wall_base_ms;  /* wall clock = wall_base_ms + now_ms */
-    uint64_t next_seq;      /* the next ticket's seq */
-    uint64_t first_tick_ms; /* the first mm_tick: workers report within REGISTRY_DEAD_MS */
-    uint64_t next_pass_ms;  /* the next formation pass over every ticket (placement.c) */
-    rating_source ratings;  /* players' ratings for matching (rating.h) */
+    seated_list seated;       /* players in running matches, for a join that lost its MatchFound */
+    tickets_batch joins;      /* joins waiting for their batched write (tickets.h) */
+    char id[LEASE_ID_MAX];    /* this matchmaker's name in mm:lease */
+    uint64_t wall_base_ms;    /* wall clock = wall_base_ms + now_ms */
+    uint64_t next_seq;        /* the next ticket's seq */
+    uint64_t first_tick_ms;   /* the first mm_tick: workers report within REGISTRY_DEAD_MS */
+    uint64_t next_pass_ms;    /* the next formation pass over every ticket (placement.c) */
+    uint64_t behind_since_ms; /* the loop left messages unread since then; 0: caught up */
+    rating_source ratings;    /* players' ratings for matching (rating.h) */
     mm_stats stats;
 } mm_state;
 
