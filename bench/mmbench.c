@@ -14,7 +14,9 @@
  * minute (Poisson), 120 simulated seconds, the matchmaker's rhythm: arrivals in 10 ms
  * steps each followed by a pass over the new tickets, a pass over all every 50 ms.
  * Reported after a 20 s warm-up: mean players queued, matches, mean spread, p50/p99
- * wait.
+ * wait. Then bursts: 1,000, 10,000 and 100,000 players joining within 10 ms (a
+ * tournament's start, a restart), every one of them measured: the same figures when that
+ * many are queued at once.
  *
  * Ratings: 90% established players, mu ~ Normal(25, 6) cut to 0..50, sigma 1..4; 10%
  * new, mu 25, sigma 25/3. Matching rules: the defaults of settings.h (window 2, +1 per
@@ -146,7 +148,7 @@ typedef struct {
     double spread_sum;
     size_t matches;
     double queued_sum;
-    size_t queued_samples;
+    size_t queued_samples, queued_peak;
 } bench_quality;
 
 static void bench_record(bench_quality *q, const queue_ticket *t, const queue_formed *f,
@@ -182,7 +184,9 @@ static void bench_pass(queue_set *s, const queue_rules *rules, uint64_t now, boo
             bench_record(q, pair, &f, now);
 }
 
-static void bench_simulate(uint64_t per_minute, uint64_t seed)
+/* per_minute arrivals (Poisson) for arrive_ms of BENCH_SIM_MS; measured after warmup_ms. */
+static void bench_simulate(uint64_t per_minute, uint64_t arrive_ms, uint64_t warmup_ms,
+                           uint64_t seed)
 {
     queue_set *s = queue_set_new();
     queue_key k;
@@ -194,10 +198,14 @@ static void bench_simulate(uint64_t per_minute, uint64_t seed)
     double next = -log(bench_unit(&r)) / rate_ms;
     uint64_t id = 0;
     for (uint64_t t = 0; t < BENCH_SIM_MS; t += BENCH_STEP_MS) {
-        for (; next < (double)(t + BENCH_STEP_MS); next += -log(bench_unit(&r)) / rate_ms)
+        for (; next < (double)(t + BENCH_STEP_MS) && next < (double)arrive_ms;
+             next += -log(bench_unit(&r)) / rate_ms)
             bench_join(s, &k, &r, id++, BENCH_T0 + (uint64_t)next);
         uint64_t now = BENCH_T0 + t + BENCH_STEP_MS;
-        bool measure = t >= BENCH_WARMUP;
+        bool measure = t >= warmup_ms;
+        size_t before = queue_total(s);
+        if (measure && before > q.queued_peak)
+            q.queued_peak = before; /* before the step's pass: what it found waiting */
         bench_pass(s, &rules, now, (t + BENCH_STEP_MS) % BENCH_PASS_MS == 0, &q, measure);
         if (measure) {
             q.queued_sum += (double)queue_total(s);
@@ -205,12 +213,14 @@ static void bench_simulate(uint64_t per_minute, uint64_t seed)
         }
     }
     qsort(q.waits, q.n, sizeof *q.waits, bench_cmp_u32);
-    printf("quality arrivals_per_min=%llu mean_queued=%.1f matches=%zu mean_spread=%.3f "
-           "wait_p50_ms=%u wait_p99_ms=%u\n",
-           (unsigned long long)per_minute,
-           q.queued_sum / (double)(q.queued_samples ? q.queued_samples : 1), q.matches,
-           q.matches ? q.spread_sum / (double)q.matches : 0.0, q.n ? q.waits[q.n / 2] : 0,
-           q.n ? q.waits[q.n * 99 / 100] : 0);
+    printf("quality %s=%llu mean_queued=%.1f peak_queued=%zu matches=%zu mean_spread=%.3f "
+           "wait_p50_ms=%u "
+           "wait_p99_ms=%u\n",
+           arrive_ms < BENCH_SIM_MS ? "burst_at_once" : "arrivals_per_min",
+           (unsigned long long)(arrive_ms < BENCH_SIM_MS ? per_minute / 6000 : per_minute),
+           q.queued_sum / (double)(q.queued_samples ? q.queued_samples : 1), q.queued_peak,
+           q.matches, q.matches ? q.spread_sum / (double)q.matches : 0.0,
+           q.n ? q.waits[q.n / 2] : 0, q.n ? q.waits[q.n * 99 / 100] : 0);
     free(q.waits);
     queue_set_free(s);
 }
@@ -231,9 +241,10 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (quality)
-        for (uint64_t pm = 1000; pm <= 100000; pm *= 10)
-            bench_simulate(pm, seed);
+    for (uint64_t q = 1000; quality && q <= 100000; q *= 10)
+        bench_simulate(q, BENCH_SIM_MS, BENCH_WARMUP, seed);
+    for (uint64_t q = 1000; quality && q <= 100000; q *= 10)
+        bench_simulate(q * 6000, BENCH_STEP_MS, 0, seed); /* q players within 10 ms */
     bench_result res;
     if (bench_headline(n, seed, &res) < 0)
         return 1;
