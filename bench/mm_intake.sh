@@ -12,11 +12,8 @@ GATEWAYS=${2:-2}
 BIN=${DECKHAND_BIN_DIR:-build/bin}
 RUN=$(mktemp -d /tmp/deckhand-mm-intake.XXXXXX)
 pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-}
-trap cleanup EXIT
+# on exit, stop what this script started (by pid)
+trap 'kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true' EXIT
 redis-server --port 31500 --save "" --appendonly no --dir "$RUN" >"$RUN/redis.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 50); do redis-cli -p 31500 ping >/dev/null 2>&1 && break; sleep 0.1; done
