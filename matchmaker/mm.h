@@ -58,7 +58,8 @@ typedef struct {
 typedef struct {
     placement *items;
     size_t n, cap;
-    dh_table players; /* player id -> (void *)1 for every player of items; lazily made */
+    dh_table players;  /* player id -> the list, for every player of items; lazily made */
+    dh_table by_match; /* match id -> its index in items + 1; made with players */
 } placement_list;
 
 /* takeover.h: matches of dead workers being moved. */

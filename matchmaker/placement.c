@@ -28,15 +28,15 @@ void placement_list_free(placement_list *l)
     free(l->items);
     if (l->players.buckets)
         dh_table_free(&l->players, NULL);
+    if (l->by_match.buckets)
+        dh_table_free(&l->by_match, NULL);
     memset(l, 0, sizeof *l);
 }
 
 placement *placement_find(placement_list *l, const char *match_id)
 {
-    for (size_t i = 0; i < l->n; i++)
-        if (!strcmp(l->items[i].match_id, match_id))
-            return &l->items[i];
-    return NULL;
+    uintptr_t at = l->by_match.buckets ? (uintptr_t)dh_table_get(&l->by_match, match_id) : 0;
+    return at ? &l->items[at - 1] : NULL;
 }
 
 placement *placement_of_player(placement_list *l, const char *player_id, size_t *seat)
@@ -60,16 +60,32 @@ bool placement_has_player(const placement_list *l, const char *player_id)
     return l->players.buckets && dh_table_get(&l->players, player_id);
 }
 
-/* Index p's players (placement_has_player); an allocation failure is only logged: such
- * a player could then also queue again while its match is being placed. */
-static void placement_index(placement_list *l, const placement *p)
+/* The two indexes, made at first use. False when memory ran out. */
+static bool placement_tables(placement_list *l)
 {
     if (!l->players.buckets && dh_table_init(&l->players) < 0)
-        l->players.buckets = NULL;
-    for (size_t i = 0; i < p->n; i++)
-        if (!l->players.buckets || dh_table_set(&l->players, p->tickets[i].player_id, l) < 0)
-            dh_error("match %s: player %s not indexed (out of memory)", p->match_id,
-                     p->tickets[i].player_id);
+        return false;
+    if (!l->by_match.buckets && dh_table_init(&l->by_match) < 0)
+        return false;
+    return true;
+}
+
+/* Index p (by its match id, which must be set) and its players. -1 when memory ran out
+ * (nothing of p stays indexed). */
+static int placement_index(placement_list *l, const placement *p)
+{
+    if (!placement_tables(l) ||
+        dh_table_set(&l->by_match, p->match_id, (void *)(uintptr_t)(p - l->items + 1)) < 0)
+        return -1;
+    for (size_t i = 0; i < p->n; i++) {
+        if (dh_table_set(&l->players, p->tickets[i].player_id, l) < 0) {
+            while (i-- > 0)
+                dh_table_del(&l->players, p->tickets[i].player_id);
+            dh_table_del(&l->by_match, p->match_id);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 /* A new zeroed slot at the end of the list; NULL on allocation failure. */
@@ -85,10 +101,17 @@ static placement *placement_add(placement_list *l)
 /* Drop p (its tickets are freed); the last placement moves into its slot. */
 static void placement_remove(placement_list *l, placement *p)
 {
-    for (size_t i = 0; l->players.buckets && i < p->n; i++)
-        dh_table_del(&l->players, p->tickets[i].player_id);
+    if (l->players.buckets && l->by_match.buckets) {
+        for (size_t i = 0; i < p->n; i++)
+            dh_table_del(&l->players, p->tickets[i].player_id);
+        if (dh_table_get(&l->by_match, p->match_id) == (void *)(uintptr_t)(p - l->items + 1))
+            dh_table_del(&l->by_match, p->match_id);
+    }
     free(p->tickets);
     *p = l->items[--l->n];
+    if (p != &l->items[l->n] && l->by_match.buckets)
+        /* the moved one's entry exists, so replacing its value cannot fail */
+        dh_table_set(&l->by_match, p->match_id, (void *)(uintptr_t)(p - l->items + 1));
 }
 
 int placement_random(char id[PLACEMENT_ID_LEN + 1], uint64_t *seed)
@@ -315,9 +338,9 @@ static bool placement_form_one(mm_state *mm, size_t line, const queue_rules *r, 
     p->tickets = tickets;
     p->key = key;
     p->n = f.n;
-    placement_index(&mm->placements, p);
-    if (placement_random(p->match_id, &p->seed) < 0) {
-        dh_error("cannot read random bytes for a match id: %s", strerror(errno));
+    if (placement_random(p->match_id, &p->seed) < 0 || placement_index(&mm->placements, p) < 0) {
+        dh_error("match not formed: no random bytes for its id, or out of memory (%s)",
+                 strerror(errno));
         placement_requeue(mm, p);
         placement_remove(&mm->placements, p);
         return false;
@@ -492,7 +515,12 @@ int placement_resume(mm_state *mm, placement *src, uint64_t now_ms)
         return -1;
     }
     *p = *src;
-    placement_index(&mm->placements, p);
+    if (placement_index(&mm->placements, p) < 0) {
+        dh_error("match %s: out of memory indexing its resumed placement", p->match_id);
+        free(p->tickets);
+        mm->placements.n--;
+        return -1;
+    }
     p->deadline_ms = now_ms + PLACEMENT_TIMEOUT_MS;
     registry_worker *w = registry_find(&mm->reg, p->worker);
     if (w)
