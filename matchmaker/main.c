@@ -38,6 +38,7 @@
 #include "dh_zmq.h"
 #include "lease.h"
 #include "matchmaker.h"
+#include "state.h"
 #include "tickets.h"
 
 #define TICK_MS          50
@@ -130,6 +131,7 @@ static int mm_run(mm_state *mm, dh_ops *ops)
             deckhand__internal__internal__free_unpacked(msg, NULL);
         }
         form |= tickets_flush(mm, dh_now_ms());
+        state_flush(mm, dh_now_ms());
         now = dh_now_ms();
         if (i < DRAIN_MAX)
             mm->behind_since_ms = 0;

@@ -68,12 +68,15 @@ void mm_free(mm_state *mm)
     seated_free(&mm->seated);
     free(mm->joins.v);
     mm->joins = (tickets_batch){0};
+    free(mm->later.v);
+    mm->later = (state_deferred){0};
     if (mm->redis_on)
         dh_redis_close(&mm->redis);
 }
 
 void mm_reset(mm_state *mm)
 {
+    state_forget(mm);
     queue_clear(mm->queues);
     placement_list_free(&mm->placements);
     takeover_free(&mm->takeover);

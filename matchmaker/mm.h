@@ -52,14 +52,16 @@ typedef struct {
     uint64_t seed;
     uint64_t deadline_ms;
     settings_values settings;
-    bool unsent; /* resumed, and the worker could not be reached yet */
+    bool unsent;         /* resumed, and the worker could not be reached yet */
+    queue_formed formed; /* its quality, for the log once it is stored */
 } placement;
 
 typedef struct {
     placement *items;
     size_t n, cap;
-    dh_table players;  /* player id -> the list, for every player of items; lazily made */
-    dh_table by_match; /* match id -> its index in items + 1; made with players */
+    size_t unsent_from; /* items from here on were formed this pass, not stored yet */
+    dh_table players;   /* player id -> the list, for every player of items; lazily made */
+    dh_table by_match;  /* match id -> its index in items + 1; made with players */
 } placement_list;
 
 /* takeover.h: matches of dead workers being moved. */
@@ -78,6 +80,17 @@ typedef struct {
     uint64_t next_sweep_ms;
     size_t nowhere_logged; /* matches that found no worker at the last sweep, as logged */
 } takeover;
+
+/* state.h: deletes that wait for the next write (they ride along with it, first). */
+typedef struct {
+    char op[3];                 /* "t-" or "p-" */
+    char field[QUEUE_NAME_MAX]; /* the player or match id */
+} state_later;
+
+typedef struct {
+    state_later *v;
+    size_t n, cap;
+} state_deferred;
 
 /* tickets.h: joins queued in memory whose records go to Redis in one write (the batch);
  * their players hear back once it is written. */
@@ -125,6 +138,7 @@ typedef struct mm_state {
     takeover takeover;
     seated_list seated;       /* players in running matches, for a join that lost its MatchFound */
     tickets_batch joins;      /* joins waiting for their batched write (tickets.h) */
+    state_deferred later;     /* deletes waiting for the next write (state.h) */
     char id[LEASE_ID_MAX];    /* this matchmaker's name in mm:lease */
     uint64_t wall_base_ms;    /* wall clock = wall_base_ms + now_ms */
     uint64_t next_seq;        /* the next ticket's seq */

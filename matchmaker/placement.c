@@ -147,10 +147,10 @@ static void placement_requeue(mm_state *mm, placement *p)
 
 /* ---- storage: a placement as its PlacementRecord in Redis (state.c) --------------- */
 
-int placement_store(mm_state *mm, uint64_t now_ms, const placement *p)
+/* p's PlacementRecord, packed into a malloc'd buffer (the caller frees); NULL when
+ * memory ran out. */
+static uint8_t *placement_pack(const placement *p, size_t *len)
 {
-    if (!mm->redis_on)
-        return 0;
     Deckhand__Internal__TicketRecord recs[p->n];
     Deckhand__Internal__TicketRecord *recp[p->n];
     for (size_t i = 0; i < p->n; i++) {
@@ -172,13 +172,48 @@ int placement_store(mm_state *mm, uint64_t now_ms, const placement *p)
     pr.n_tickets = p->n;
     pr.tickets = recp;
     pr.settings = &qs;
-    size_t len = deckhand__internal__placement_record__get_packed_size(&pr);
-    uint8_t *buf = malloc(len ? len : 1);
+    *len = deckhand__internal__placement_record__get_packed_size(&pr);
+    uint8_t *buf = malloc(*len ? *len : 1);
+    if (buf)
+        deckhand__internal__placement_record__pack(&pr, buf);
+    return buf;
+}
+
+int placement_store(mm_state *mm, uint64_t now_ms, const placement *p)
+{
+    if (!mm->redis_on)
+        return 0;
+    size_t len;
+    uint8_t *buf = placement_pack(p, &len);
     if (!buf)
         return -1;
-    deckhand__internal__placement_record__pack(&pr, buf);
     int rc = state_placement_put(mm, now_ms, p->match_id, buf, len);
     free(buf);
+    return rc;
+}
+
+/* Store the n placements from ps in one write. */
+static int placement_store_many(mm_state *mm, uint64_t now_ms, const placement *ps, size_t n)
+{
+    if (!mm->redis_on || n == 0)
+        return 0;
+    const char **ids = calloc(n, sizeof *ids);
+    uint8_t **bufs = calloc(n, sizeof *bufs);
+    size_t *lens = calloc(n, sizeof *lens);
+    int rc = -1;
+    size_t i = 0;
+    for (; ids && bufs && lens && i < n; i++) {
+        ids[i] = ps[i].match_id;
+        if (!(bufs[i] = placement_pack(&ps[i], &lens[i])))
+            break;
+    }
+    if (ids && bufs && lens && i == n)
+        rc = state_placements_put(mm, now_ms, ids, (const uint8_t *const *)bufs, lens, n);
+    for (size_t j = 0; bufs && j < n; j++)
+        free(bufs[j]);
+    free(ids);
+    free(bufs);
+    free(lens);
     return rc;
 }
 
@@ -348,31 +383,61 @@ static bool placement_form_one(mm_state *mm, size_t line, const queue_rules *r, 
     p->settings = *settings_for(&mm->settings, key.game, key.mode);
     snprintf(p->worker, sizeof p->worker, "%s", w->id);
     p->deadline_ms = now_ms + PLACEMENT_TIMEOUT_MS;
-    if (placement_store(mm, now_ms, p) < 0) {
-        dh_warn_every(DH_LOG_EVERY_MS,
-                      "match %s not formed: redis unavailable; %zu players wait on", p->match_id,
-                      p->n);
-        placement_requeue(mm, p);
-        placement_remove(&mm->placements, p);
-        return false;
-    }
-    w->pending++;
-    if (placement_send_start(mm, p) < 0) {
-        placement_fail(mm, p, strerror(errno), now_ms);
-        return false;
-    }
-    dh_counter_inc(&mm->stats.matches_formed);
+    p->formed = f;
+    w->pending++; /* counted now, so that the pass spreads its matches over the workers */
     placement_quality(mm, p, &f, wall);
-    dh_info("match %s: %s/%s %zu players -> %s (load %u+%u); spread %.2f, waited up to %llu ms "
-            "(mean %llu), window %.2f",
-            p->match_id, key.game, key.mode, p->n, w->id, w->active, w->pending, f.spread,
-            (unsigned long long)f.max_wait_ms,
-            (unsigned long long)(f.wait_sum_ms / (f.n ? f.n : 1)), f.window);
     return true;
+}
+
+/* The matches formed since placements.unsent_from: store them in one write, then send
+ * each its StartMatch; when Redis does not take the write, none is formed and their
+ * players wait on at the front of their lines. */
+static void placement_commit(mm_state *mm, uint64_t now_ms)
+{
+    placement_list *l = &mm->placements;
+    size_t from = l->unsent_from, n = l->n - from;
+    l->unsent_from = l->n;
+    if (n == 0)
+        return;
+    int rc = placement_store_many(mm, now_ms, &l->items[from], n);
+    if (rc < 0)
+        dh_warn_every(DH_LOG_EVERY_MS,
+                      "%zu matches not formed: redis unavailable; their players wait on", n);
+    if (rc < 0) {
+        /* from the last: removing one moves the list's last (already handled) into its slot */
+        for (size_t i = l->n; i-- > from;) {
+            registry_worker *w = registry_find(&mm->reg, l->items[i].worker);
+            if (w && w->pending)
+                w->pending--;
+            placement_requeue(mm, &l->items[i]);
+            placement_remove(l, &l->items[i]);
+        }
+        return;
+    }
+    /* in the order formed; a send that fails removes its placement, and the list's last
+     * moves into its slot, to be sent next */
+    for (size_t i = from; i < l->n;) {
+        placement *p = &l->items[i];
+        if (placement_send_start(mm, p) < 0) {
+            placement_fail(mm, p, strerror(errno), now_ms);
+            continue;
+        }
+        i++;
+        const registry_worker *w = registry_find(&mm->reg, p->worker);
+        dh_counter_inc(&mm->stats.matches_formed);
+        const queue_formed *f = &p->formed;
+        dh_info("match %s: %s/%s %zu players -> %s (load %u+%u); spread %.2f, waited up to %llu "
+                "ms (mean %llu), window %.2f",
+                p->match_id, p->key.game, p->key.mode, p->n, p->worker, w ? w->active : 0,
+                w ? w->pending : 0, f->spread, (unsigned long long)f->max_wait_ms,
+                (unsigned long long)(f->wait_sum_ms / (f->n ? f->n : 1)), f->window);
+    }
+    l->unsent_from = l->n;
 }
 
 void placement_form(mm_state *mm, uint64_t now_ms)
 {
+    mm->placements.unsent_from = mm->placements.n;
     bool all = now_ms >= mm->next_pass_ms;
     if (all)
         mm->next_pass_ms = now_ms + PLACEMENT_PASS_MS;
@@ -383,8 +448,10 @@ void placement_form(mm_state *mm, uint64_t now_ms)
             continue;
         queue_pass_begin(mm->queues, line, all);
         while (placement_form_one(mm, line, &r, now_ms))
-            ;
+            if (mm->placements.n - mm->placements.unsent_from >= PLACEMENT_BATCH_MAX)
+                placement_commit(mm, now_ms);
     }
+    placement_commit(mm, now_ms);
 }
 
 static void placement_assign(mm_state *mm, const placement *p, const registry_worker *w)
@@ -419,7 +486,12 @@ static void placement_assign(mm_state *mm, const placement *p, const registry_wo
 /* The match exists on w: tell the players, forget the placement. */
 static void placement_done(mm_state *mm, placement *p, const registry_worker *w, uint64_t now_ms)
 {
-    if (placement_unstore(mm, now_ms, p, true) < 0)
+    const char *ids[p->n];
+    for (size_t i = 0; i < p->n; i++)
+        ids[i] = p->tickets[i].player_id;
+    /* the deletes ride with the next write (state.h); at once only when that fails */
+    if (state_placement_del_later(mm, p->match_id, ids, p->n) < 0 &&
+        placement_unstore(mm, now_ms, p, true) < 0)
         dh_warn_every(DH_LOG_EVERY_MS,
                       "match %s: placement and tickets not deleted (redis unavailable); a later "
                       "load sends its StartMatch again",

@@ -13,7 +13,10 @@
  * Tickets marked away are passed over; the StartMatch carries the queue's settings.
  *
  * With Redis, a placement is stored (state.c) before its StartMatch goes out; one that
- * cannot be stored is not formed (its tickets wait on). A matchmaker that loads stored
+ * cannot be stored is not formed (its tickets wait on). The matches of a pass are stored
+ * together, up to PLACEMENT_BATCH_MAX in one write, then their StartMatch go out; the
+ * deletes once a match started (its placement and its players' tickets) ride with the
+ * next write or the loop's state_flush (state.h). A matchmaker that loads stored
  * placements (placement_resume) sends their StartMatch again, and again each tick while
  * the worker cannot be reached yet (a restarted matchmaker has not heard from it yet).
  *
@@ -34,7 +37,8 @@
 #include "mm.h"
 
 #define PLACEMENT_TIMEOUT_MS 3000
-#define PLACEMENT_PASS_MS    50 /* a pass over every ticket at most this often */
+#define PLACEMENT_PASS_MS    50  /* a pass over every ticket at most this often */
+#define PLACEMENT_BATCH_MAX  256 /* matches stored in one write */
 
 struct mm_state;
 
