@@ -98,6 +98,40 @@ static void test_mm_held_joins_are_refused_together_when_the_store_is_down(void)
     rig_mm_close(&a);
 }
 
+static void test_mm_matches_of_one_pass_are_stored_in_one_write(void)
+{
+    enum { N = 40 };
+    rig_mm a;
+    rig_mm_open_fresh(&a, "mm-a", 1);
+    rig_mm_pump(&a, 5);
+    char id[16];
+    for (int i = 0; i < N; i++) {
+        snprintf(id, sizeof id, "p%d", i);
+        rig_mm_join(a.gw, id, (uint64_t)i + 1, 2);
+    }
+    long before = evalsha_calls();
+    rig_mm_pump(&a, 10);
+    long writes = evalsha_calls() - before;
+    CU_ASSERT(writes >= 2 && writes <= 3); /* the joins, the 20 placements (a renewal) */
+    CU_ASSERT_EQUAL(rig_redis_int("HLEN " DH_KEY_MM_PLACEMENTS), N / 2);
+    char ids[N / 2][64];
+    for (int m = 0; m < N / 2; m++) {
+        Deckhand__Internal__Internal *st = rig_mm_expect_start(&a, NULL);
+        snprintf(ids[m], sizeof ids[m], "%s", st->start_match->match_id);
+        deckhand__internal__internal__free_unpacked(st, NULL);
+    }
+    /* every match starts: their records go in one write, then nothing is left stored */
+    for (int m = 0; m < N / 2; m++)
+        rig_mm_started(a.w[0], ids[m], true);
+    before = evalsha_calls();
+    rig_mm_pump(&a, 20);
+    writes = evalsha_calls() - before;
+    CU_ASSERT(writes >= 1 && writes <= 2);
+    CU_ASSERT_EQUAL(rig_redis_int("HLEN " DH_KEY_MM_PLACEMENTS), 0);
+    CU_ASSERT_EQUAL(rig_redis_int("HLEN " DH_KEY_MM_TICKETS), 0);
+    rig_mm_close(&a);
+}
+
 static void test_mm_silent_worker_is_not_declared_dead_while_its_beats_may_be_unread(void)
 {
     rig_mm a;
@@ -124,6 +158,8 @@ int main(void)
          test_mm_leave_right_after_a_held_join_leaves_nothing_stored},
         {"mm_held_joins_are_refused_together_when_the_store_is_down",
          test_mm_held_joins_are_refused_together_when_the_store_is_down},
+        {"mm_matches_of_one_pass_are_stored_in_one_write",
+         test_mm_matches_of_one_pass_are_stored_in_one_write},
         {"mm_silent_worker_is_not_declared_dead_while_its_beats_may_be_unread",
          test_mm_silent_worker_is_not_declared_dead_while_its_beats_may_be_unread},
         {NULL, NULL},
