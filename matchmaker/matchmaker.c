@@ -119,10 +119,15 @@ static int mm_requeue(mm_state *mm, const state_stored *st, const placement *ps,
             rating_fill(&mm->ratings, &t.key, &t.t);
             party[n++] = t.t;
         }
-        if (n && queue_join_party(mm->queues, &st->tickets[i].key, party, n) == QUEUE_NOMEM) {
+        queue_status qs =
+            n ? queue_join_party(mm->queues, &st->tickets[i].key, party, n) : QUEUE_OK;
+        if (qs == QUEUE_NOMEM) {
             dh_error("out of memory loading the queues");
             return -1;
         }
+        if (qs == QUEUE_TOO_MANY)
+            dh_error("ticket of %s not loaded: more than %d queues hold tickets",
+                     party[0].player_id, QUEUE_LINES_MAX);
         i = j;
     }
     return 0;

@@ -2,10 +2,12 @@
  * queue.c: the storage of the waiting lines (see queue.h for what, queue_impl.h for the
  * layout): tickets in and out, the player index, away and back. Matching is queue_form.c.
  *
- * Lines are found by a scan of the set's lines: there is one per (game, mode, players)
- * in use, which the configured games and modes bound; tickets never are.
+ * Lines are found by a hash of their key. At most QUEUE_LINES_MAX exist: past that a
+ * new line reuses an empty one's slot (found by a scan, only then), and when every line
+ * holds tickets the join is refused, so clients naming endless modes cost bounded memory.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +24,11 @@ queue_set *queue_set_new(void)
         free(s);
         return NULL;
     }
+    if (dh_table_init(&s->by_key) < 0) {
+        dh_table_free(&s->by_player, NULL);
+        free(s);
+        return NULL;
+    }
     return s;
 }
 
@@ -30,6 +37,7 @@ void queue_set_free(queue_set *s)
     if (!s)
         return;
     dh_table_free(&s->by_player, NULL);
+    dh_table_free(&s->by_key, NULL);
     free(s->lines);
     free(s->nodes);
     free(s);
@@ -96,23 +104,41 @@ queue_status queue_ticket_init(queue_ticket *t, const char *player_id, const cha
     return QUEUE_OK;
 }
 
-static bool queue_key_eq(const queue_key *a, const queue_key *b)
+/* The hash key of a line: its fields, newline-separated (neither name holds one). */
+static void queue_key_text(const queue_key *k, char *out, size_t cap)
 {
-    return a->players == b->players && !strcmp(a->game, b->game) && !strcmp(a->mode, b->mode);
+    snprintf(out, cap, "%s\n%s\n%u", k->game, k->mode, (unsigned)k->players);
 }
 
-/* The line for k (its index), created when missing; -1 on allocation failure. */
+/* The line for k (its index), made when missing (in an empty line's slot past
+ * QUEUE_LINES_MAX); -1 on allocation failure, -2 when every line holds tickets. */
 static long queue_line_get(queue_set *s, const queue_key *k)
 {
-    for (size_t i = 0; i < s->n; i++)
-        if (queue_key_eq(&s->lines[i].key, k))
-            return (long)i;
-    if (dh_grow(&s->lines, &s->cap, s->n + 1, sizeof *s->lines, 4) < 0)
+    char text[2 * QUEUE_NAME_MAX + 16];
+    queue_key_text(k, text, sizeof text);
+    uintptr_t at = (uintptr_t)dh_table_get(&s->by_key, text);
+    if (at)
+        return (long)at - 1;
+    size_t i = s->n;
+    if (s->n >= QUEUE_LINES_MAX) {
+        for (i = 0; i < s->n && s->lines[i].players; i++)
+            ;
+        if (i == s->n)
+            return -2;
+        char old[sizeof text];
+        queue_key_text(&s->lines[i].key, old, sizeof old);
+        dh_table_del(&s->by_key, old);
+    } else if (dh_grow(&s->lines, &s->cap, s->n + 1, sizeof *s->lines, 4) < 0) {
         return -1;
-    queue_line *l = &s->lines[s->n];
+    }
+    if (dh_table_set(&s->by_key, text, (void *)(uintptr_t)(i + 1)) < 0)
+        return -1; /* a reused slot stays empty, and unnamed: it is found again */
+    queue_line *l = &s->lines[i];
     queue_line_empty(l);
     l->key = *k;
-    return (long)s->n++;
+    if (i == s->n)
+        s->n++;
+    return (long)i;
 }
 
 /* ---- the links ------------------------------------------------------------------------ */
@@ -345,7 +371,7 @@ queue_status queue_join_party(queue_set *s, const queue_key *k, const queue_tick
     }
     long line = queue_line_get(s, k);
     if (line < 0)
-        return QUEUE_NOMEM;
+        return line == -2 ? QUEUE_TOO_MANY : QUEUE_NOMEM;
     return queue_entry_add(s, (size_t)line, t, n, false);
 }
 
@@ -490,7 +516,7 @@ queue_status queue_push_front(queue_set *s, const queue_key *k, const queue_tick
 {
     long line = queue_line_get(s, k);
     if (line < 0)
-        return QUEUE_NOMEM;
+        return line == -2 ? QUEUE_TOO_MANY : QUEUE_NOMEM;
     /* tickets from the last one back, each to the front: they end in their order */
     size_t end = n;
     while (end > 0) {

@@ -38,7 +38,8 @@
 #include "dh_zmq.h"
 
 #define QUEUE_NAME_MAX      64
-#define QUEUE_PARTY_MAX     8 /* players on one ticket */
+#define QUEUE_PARTY_MAX     8    /* players on one ticket */
+#define QUEUE_LINES_MAX     4096 /* lines at once; an empty one is reused past that */
 #define QUEUE_MU_DEFAULT    25.0
 #define QUEUE_SIGMA_DEFAULT (25.0 / 3.0)
 
@@ -68,6 +69,7 @@ typedef enum {
     QUEUE_TOO_LONG,  /* a string does not fit its field */
     QUEUE_NOMEM,
     QUEUE_BAD_PARTY, /* 0 or more than QUEUE_PARTY_MAX players, or more than the line seats */
+    QUEUE_TOO_MANY,  /* a new line, and QUEUE_LINES_MAX lines all hold tickets */
 } queue_status;
 
 /* How a line forms matches (settings.h fills it per queue). */
@@ -123,7 +125,10 @@ queue_ticket *queue_find(queue_set *s, const char *player_id, size_t *line);
 bool queue_away(queue_set *s, const char *player_id, uint64_t since_ms);
 bool queue_back(queue_set *s, const char *player_id, const char *gateway);
 
-/* Lines are addressed by index 0..queue_lines()-1; a line once made keeps its index. */
+/* Lines are addressed by index 0..queue_lines()-1 within one call's work: a line keeps
+ * its index, except that once there are QUEUE_LINES_MAX lines, a new one takes the
+ * slot of an empty one (so lines cost memory for the (game, mode, players) waiting now,
+ * not for every one ever named). */
 size_t queue_lines(const queue_set *s);
 const queue_key *queue_line_key(const queue_set *s, size_t line);
 /* Players waiting in a line, and those of them on tickets that may be matched now. */

@@ -63,15 +63,18 @@ static Deckhand__ErrorCode tickets_rejoin(mm_state *mm, queue_ticket *old, const
 #define TICKETS_HELD ((Deckhand__ErrorCode)-1)
 
 static Deckhand__ErrorCode tickets_add(mm_state *mm, const char *gateway, const queue_key *key,
-                                       queue_ticket *t)
+                                       queue_ticket *t, const char **why)
 {
     t->seq = mm->next_seq;
     rating_fill(&mm->ratings, key, t);
     tickets_batch *b = &mm->joins;
     if (mm->redis_on && dh_grow(&b->v, &b->cap, b->n + 1, sizeof *b->v, 64) < 0)
         return DECKHAND__ERROR_CODE__OVERLOADED;
-    if (queue_join(mm->queues, key, t) != QUEUE_OK)
+    queue_status qs = queue_join(mm->queues, key, t);
+    if (qs != QUEUE_OK) {
+        *why = qs == QUEUE_TOO_MANY ? "too many queues in use; try again later" : "out of memory";
         return DECKHAND__ERROR_CODE__OVERLOADED;
+    }
     mm->next_seq++;
     if (!mm->redis_on)
         return DECKHAND__ERROR_CODE__OK;
@@ -225,11 +228,11 @@ bool tickets_join(mm_state *mm, const char *gateway, const Deckhand__Internal__Q
             code = tickets_rejoin(mm, old, &key, &t, now_ms);
         }
     } else {
-        code = tickets_add(mm, gateway, &key, &t);
+        code = tickets_add(mm, gateway, &key, &t, &why);
     }
     if (code == DECKHAND__ERROR_CODE__UNAVAILABLE && !why)
         why = TICKETS_STORE_DOWN;
-    else if (code == DECKHAND__ERROR_CODE__OVERLOADED)
+    else if (code == DECKHAND__ERROR_CODE__OVERLOADED && !why)
         why = "out of memory";
     if (code == DECKHAND__ERROR_CODE__OK || code == TICKETS_HELD)
         dh_debug("queue join %s (%s) %s/%s/%u via %s%s", pid, t.name, key.game, key.mode,

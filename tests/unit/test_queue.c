@@ -257,6 +257,48 @@ static void test_queue_clear_empties_every_line(void)
     queue_set_free(s);
 }
 
+/* The finding: 48,000 distinct modes made 48,000 lines, never given back. */
+static void test_queue_lines_are_bounded_and_empty_ones_reused(void)
+{
+    queue_set *s = queue_set_new();
+    char mode[32];
+    queue_key k;
+    for (int i = 0; i < 48000; i++) { /* one player after another, each a new mode */
+        snprintf(mode, sizeof mode, "m%d", i);
+        queue_key_init(&k, "dominion", mode, 2);
+        queue_ticket t = ticket("p");
+        CU_ASSERT_EQUAL_FATAL(queue_join(s, &k, &t), QUEUE_OK);
+        CU_ASSERT_EQUAL(queue_leave(s, "p", NULL), 1);
+    }
+    CU_ASSERT(queue_lines(s) <= QUEUE_LINES_MAX);
+    /* every line holding a ticket: a new one is refused, the existing ones still take */
+    for (int i = 0; i < QUEUE_LINES_MAX; i++) {
+        snprintf(mode, sizeof mode, "full%d", i);
+        queue_key_init(&k, "dominion", mode, 2);
+        char pid[32];
+        snprintf(pid, sizeof pid, "q%d", i);
+        queue_ticket t = ticket(pid);
+        CU_ASSERT_EQUAL_FATAL(queue_join(s, &k, &t), QUEUE_OK);
+    }
+    queue_key_init(&k, "dominion", "one-too-many", 2);
+    queue_ticket extra = ticket("x");
+    CU_ASSERT_EQUAL(queue_join(s, &k, &extra), QUEUE_TOO_MANY);
+    queue_key_init(&k, "dominion", "full7", 2);
+    CU_ASSERT_EQUAL(queue_join(s, &k, &extra), QUEUE_OK);
+    /* a line empties: its slot serves the next new (game, mode, players) */
+    CU_ASSERT_EQUAL(queue_leave(s, "q9", NULL), 1);
+    queue_key_init(&k, "dominion", "one-too-many", 2);
+    queue_ticket late = ticket("y");
+    CU_ASSERT_EQUAL(queue_join(s, &k, &late), QUEUE_OK);
+    size_t l;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(queue_find(s, "y", &l));
+    CU_ASSERT_STRING_EQUAL(queue_line_key(s, l)->mode, "one-too-many");
+    CU_ASSERT_EQUAL(queue_lines(s), QUEUE_LINES_MAX);
+    char why[256];
+    CU_ASSERT_TRUE(queue_check(s, why, sizeof why));
+    queue_set_free(s);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -275,6 +317,8 @@ int main(void)
          test_queue_take_passes_over_away_tickets_which_keep_their_place},
         {"queue_find_names_the_line", test_queue_find_names_the_line},
         {"queue_clear_empties_every_line", test_queue_clear_empties_every_line},
+        {"queue_lines_are_bounded_and_empty_ones_reused",
+         test_queue_lines_are_bounded_and_empty_ones_reused},
         {NULL, NULL},
     };
     return dh_test_main("queue", cases);
