@@ -142,7 +142,9 @@ int placement_random(char id[PLACEMENT_ID_LEN + 1], uint64_t *seed)
 static void placement_requeue(mm_state *mm, placement *p)
 {
     if (queue_push_front(mm->queues, &p->key, p->tickets, p->n) != QUEUE_OK)
-        dh_error("match %s: out of memory putting %zu players back in line", p->match_id, p->n);
+        dh_error("match %s: %zu players not put back in line (out of memory, or every line "
+                 "full); their tickets stay stored for the next load",
+                 p->match_id, p->n);
 }
 
 /* ---- storage: a placement as its PlacementRecord in Redis (state.c) --------------- */
