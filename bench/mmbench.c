@@ -16,7 +16,8 @@
  * Reported after a 20 s warm-up: mean players queued, matches, mean spread, p50/p99
  * wait. Then bursts: 1,000, 10,000 and 100,000 players joining within 10 ms (a
  * tournament's start, a restart), every one of them measured: the same figures when that
- * many are queued at once.
+ * many are queued at once. Last, the open arrivals again into one flexible line for 2 to
+ * 4 players that waits 5 s per seat fewer: how many matches are full.
  *
  * Ratings: 90% established players, mu ~ Normal(25, 6) cut to 0..50, sigma 1..4; 10%
  * new, mu 25, sigma 25/3. Matching rules: the defaults of settings.h (window 2, +1 per
@@ -149,6 +150,7 @@ typedef struct {
     size_t matches;
     double queued_sum;
     size_t queued_samples, queued_peak;
+    size_t by_size[5]; /* matches of 2, 3, 4 players */
 } bench_quality;
 
 static void bench_record(bench_quality *q, const queue_ticket *t, const queue_formed *f,
@@ -156,6 +158,7 @@ static void bench_record(bench_quality *q, const queue_ticket *t, const queue_fo
 {
     q->spread_sum += f->spread;
     q->matches++;
+    q->by_size[f->n < 5 ? f->n : 4]++;
     for (size_t i = 0; i < f->n; i++) {
         if (q->n == q->cap) {
             q->cap = q->cap ? q->cap * 2 : 4096;
@@ -176,22 +179,27 @@ static int bench_cmp_u32(const void *a, const void *b)
 static void bench_pass(queue_set *s, const queue_rules *rules, uint64_t now, bool all,
                        bench_quality *q, bool measure)
 {
-    queue_ticket pair[2];
+    queue_ticket seats[4];
     queue_formed f;
     queue_pass_begin(s, 0, all);
-    while (queue_form(s, 0, rules, now, pair, &f))
+    while (queue_form(s, 0, rules, now, seats, &f))
         if (measure)
-            bench_record(q, pair, &f, now);
+            bench_record(q, seats, &f, now);
 }
 
-/* per_minute arrivals (Poisson) for arrive_ms of BENCH_SIM_MS; measured after warmup_ms. */
-static void bench_simulate(uint64_t per_minute, uint64_t arrive_ms, uint64_t warmup_ms,
+/* per_minute arrivals (Poisson) for arrive_ms of BENCH_SIM_MS; measured after warmup_ms.
+ * flex: one line for 2 to 4 players that waits 5 s for each seat fewer (full_wait_ms). */
+static void bench_simulate(uint64_t per_minute, uint64_t arrive_ms, uint64_t warmup_ms, bool flex,
                            uint64_t seed)
 {
     queue_set *s = queue_set_new();
     queue_key k;
-    queue_key_init(&k, "dominion", "ranked", 2);
+    queue_key_init(&k, "dominion", "ranked", flex ? 0 : 2);
     queue_rules rules = bench_rules(2);
+    if (flex) {
+        rules.max_players = 4;
+        rules.full_wait_ms = 5000;
+    }
     bench_rng r = {seed * 0x2545F4914F6CDD1DULL + per_minute};
     bench_quality q = {0};
     double rate_ms = (double)per_minute / 60000.0;
@@ -216,11 +224,16 @@ static void bench_simulate(uint64_t per_minute, uint64_t arrive_ms, uint64_t war
     printf("quality %s=%llu mean_queued=%.1f peak_queued=%zu matches=%zu mean_spread=%.3f "
            "wait_p50_ms=%u "
            "wait_p99_ms=%u\n",
-           arrive_ms < BENCH_SIM_MS ? "burst_at_once" : "arrivals_per_min",
+           flex                       ? "flex_2_4_arrivals_per_min"
+           : arrive_ms < BENCH_SIM_MS ? "burst_at_once"
+                                      : "arrivals_per_min",
            (unsigned long long)(arrive_ms < BENCH_SIM_MS ? per_minute / 6000 : per_minute),
            q.queued_sum / (double)(q.queued_samples ? q.queued_samples : 1), q.queued_peak,
            q.matches, q.matches ? q.spread_sum / (double)q.matches : 0.0,
            q.n ? q.waits[q.n / 2] : 0, q.n ? q.waits[q.n * 99 / 100] : 0);
+    if (flex)
+        printf("quality flex_2_4 matches_of_4=%zu of_3=%zu of_2=%zu\n", q.by_size[4], q.by_size[3],
+               q.by_size[2]);
     free(q.waits);
     queue_set_free(s);
 }
@@ -242,9 +255,11 @@ int main(int argc, char **argv)
         }
     }
     for (uint64_t q = 1000; quality && q <= 100000; q *= 10)
-        bench_simulate(q, BENCH_SIM_MS, BENCH_WARMUP, seed);
+        bench_simulate(q, BENCH_SIM_MS, BENCH_WARMUP, false, seed);
     for (uint64_t q = 1000; quality && q <= 100000; q *= 10)
-        bench_simulate(q * 6000, BENCH_STEP_MS, 0, seed); /* q players within 10 ms */
+        bench_simulate(q * 6000, BENCH_STEP_MS, 0, false, seed); /* q players within 10 ms */
+    for (uint64_t q = 1000; quality && q <= 100000; q *= 10)
+        bench_simulate(q, BENCH_SIM_MS, BENCH_WARMUP, true, seed);
     bench_result res;
     if (bench_headline(n, seed, &res) < 0)
         return 1;
