@@ -104,10 +104,12 @@ queue_status queue_ticket_init(queue_ticket *t, const char *player_id, const cha
     return QUEUE_OK;
 }
 
-/* The hash key of a line: its fields, newline-separated (neither name holds one). */
+/* The hash key of a line: its fields, each name after its length, so that no two keys
+ * read alike whatever their names hold (a mode is the client's). */
 static void queue_key_text(const queue_key *k, char *out, size_t cap)
 {
-    snprintf(out, cap, "%s\n%s\n%u", k->game, k->mode, (unsigned)k->players);
+    snprintf(out, cap, "%zu:%s%zu:%s%u", strlen(k->game), k->game, strlen(k->mode), k->mode,
+             (unsigned)k->players);
 }
 
 /* The line for k (its index), made when missing (in an empty line's slot past
