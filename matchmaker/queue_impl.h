@@ -63,7 +63,7 @@ typedef struct {
 struct queue_set {
     queue_line *lines;
     size_t n, cap;
-    dh_table by_key; /* "game\nmode\nplayers" -> line index + 1 */
+    dh_table by_key; /* the line's key as text (queue.c) -> its index + 1 */
     queue_node *nodes;
     size_t nnodes, nodes_cap;
     uint32_t free_head;
