@@ -57,6 +57,46 @@ int dh_metrics_gauge(dh_metrics *reg, const char *name, const char *labels, cons
     return metrics_add(reg, name, labels, help, DH_METRIC_GAUGE, (void *)g);
 }
 
+int dh_metrics_histogram(dh_metrics *reg, const char *name, const char *labels, const char *help,
+                         dh_histogram *h)
+{
+    return metrics_add(reg, name, labels, help, DH_METRIC_HISTOGRAM, (void *)h);
+}
+
+void dh_histogram_init(dh_histogram *h, const double *bounds, size_t n)
+{
+    h->bounds = bounds;
+    h->n = n < DH_HISTOGRAM_BOUNDS_MAX ? n : DH_HISTOGRAM_BOUNDS_MAX;
+    for (size_t i = 0; i <= DH_HISTOGRAM_BOUNDS_MAX; i++)
+        atomic_store_explicit(&h->counts[i], 0, memory_order_relaxed);
+    atomic_store_explicit(&h->sum, 0.0, memory_order_relaxed);
+}
+
+void dh_histogram_observe(dh_histogram *h, double v)
+{
+    size_t i = 0;
+    while (i < h->n && v > h->bounds[i])
+        i++;
+    atomic_fetch_add_explicit(&h->counts[i], 1, memory_order_relaxed);
+    double old = atomic_load_explicit(&h->sum, memory_order_relaxed);
+    while (!atomic_compare_exchange_weak_explicit(&h->sum, &old, old + v, memory_order_relaxed,
+                                                  memory_order_relaxed))
+        ;
+}
+
+uint64_t dh_histogram_cumulative(const dh_histogram *h, size_t i)
+{
+    uint64_t n = 0;
+    for (size_t j = 0; j <= i && j <= h->n; j++)
+        n += atomic_load_explicit(&h->counts[j], memory_order_relaxed);
+    return n;
+}
+
+uint64_t dh_histogram_count(const dh_histogram *h)
+{
+    return dh_histogram_cumulative(h, h->n);
+}
+
 int dh_metrics_table(dh_metrics *reg, const dh_metric *table, size_t n)
 {
     int rc = 0;
@@ -116,8 +156,33 @@ static void metrics_help(metrics_out *o, const char *help)
     }
 }
 
+/* NAME_bucket{LABELS,le="B"} per bound and +Inf, then NAME_sum and NAME_count. */
+static void metrics_histogram(metrics_out *o, const dh_metric *m)
+{
+    const dh_histogram *h = m->value;
+    const char *sep = m->labels[0] ? "," : "";
+    for (size_t i = 0; i <= h->n; i++) {
+        char le[32];
+        if (i < h->n)
+            snprintf(le, sizeof le, "%g", h->bounds[i]);
+        else
+            snprintf(le, sizeof le, "+Inf");
+        metrics_printf(o, "%s_bucket{%s%sle=\"%s\"} %" PRIu64 "\n", m->name, m->labels, sep, le,
+                       dh_histogram_cumulative(h, i));
+    }
+    const char *open = m->labels[0] ? "{" : "", *close = m->labels[0] ? "}" : "";
+    metrics_printf(o, "%s_sum%s%s%s %.17g\n", m->name, open, m->labels, close,
+                   atomic_load_explicit(&h->sum, memory_order_relaxed));
+    metrics_printf(o, "%s_count%s%s%s %" PRIu64 "\n", m->name, open, m->labels, close,
+                   dh_histogram_count(h));
+}
+
 static void metrics_series(metrics_out *o, const dh_metric *m)
 {
+    if (m->type == DH_METRIC_HISTOGRAM) {
+        metrics_histogram(o, m);
+        return;
+    }
     metrics_printf(o, "%s", m->name);
     if (m->labels[0])
         metrics_printf(o, "{%s}", m->labels);
@@ -145,8 +210,8 @@ char *dh_metrics_render(const dh_metrics *reg, size_t *len)
             continue;
         metrics_printf(&o, "# HELP %s ", m->name);
         metrics_help(&o, m->help);
-        metrics_printf(&o, "\n# TYPE %s %s\n", m->name,
-                       m->type == DH_METRIC_COUNTER ? "counter" : "gauge");
+        static const char *const types[] = {"counter", "gauge", "histogram"};
+        metrics_printf(&o, "\n# TYPE %s %s\n", m->name, types[m->type]);
         for (size_t j = i; j < reg->n; j++)
             if (strcmp(reg->m[j].name, m->name) == 0)
                 metrics_series(&o, &reg->m[j]);

@@ -9,6 +9,12 @@
  * never change afterwards. So unit tests that build a process's state without a registry
  * count into fields nobody reads, and nothing else changes.
  *
+ * A histogram (dh_histogram) counts observations into fixed buckets (upper bounds given
+ * at init) and keeps their sum; it is rendered as Prometheus wants: cumulative
+ * NAME_bucket{le="..."} series, then NAME_sum and NAME_count. Observing is lock-free too
+ * (relaxed adds; the sum by compare-and-swap), so a scrape may see a count before its
+ * sum, never a torn value.
+ *
  * Rendering follows the Prometheus text exposition format 0.0.4: one "# HELP" and one
  * "# TYPE" line per name, then every series of that name (in registration order).
  * Relaxed loads mean a scrape may see one counter's increment before another's; each
@@ -43,14 +49,32 @@ static inline void dh_gauge_add(dh_gauge *g, int64_t d)
     atomic_fetch_add_explicit(g, d, memory_order_relaxed);
 }
 
-typedef enum { DH_METRIC_COUNTER, DH_METRIC_GAUGE } dh_metric_type;
+#define DH_HISTOGRAM_BOUNDS_MAX 16
+
+typedef struct {
+    const double *bounds; /* ascending upper bounds, borrowed; +Inf is implied */
+    size_t n;             /* bounds (at most DH_HISTOGRAM_BOUNDS_MAX) */
+    _Atomic uint64_t counts[DH_HISTOGRAM_BOUNDS_MAX + 1]; /* per bucket, not cumulative */
+    _Atomic double sum;
+} dh_histogram;
+
+/* Set the bounds (n above the maximum are cut) and zero the counts. Call before the
+ * histogram is registered or observed. */
+void dh_histogram_init(dh_histogram *h, const double *bounds, size_t n);
+/* Count v in the first bucket whose bound is >= v (else +Inf) and add it to the sum. */
+void dh_histogram_observe(dh_histogram *h, double v);
+/* Observations so far, and in the buckets up to bound i (i = n: all). */
+uint64_t dh_histogram_count(const dh_histogram *h);
+uint64_t dh_histogram_cumulative(const dh_histogram *h, size_t i);
+
+typedef enum { DH_METRIC_COUNTER, DH_METRIC_GAUGE, DH_METRIC_HISTOGRAM } dh_metric_type;
 
 typedef struct {
     const char *name;   /* [a-zA-Z_:][a-zA-Z0-9_:]* */
     const char *labels; /* "" or the inside of the braces: code="UNAVAILABLE",kind="tcp" */
     const char *help;
     dh_metric_type type;
-    void *value; /* dh_counter * or dh_gauge * */
+    void *value; /* dh_counter *, dh_gauge * or dh_histogram * */
 } dh_metric;
 
 /* Every string is borrowed (string literals in practice) and must outlive the registry. */
@@ -67,6 +91,8 @@ int dh_metrics_counter(dh_metrics *reg, const char *name, const char *labels, co
                        dh_counter *c);
 int dh_metrics_gauge(dh_metrics *reg, const char *name, const char *labels, const char *help,
                      dh_gauge *g);
+int dh_metrics_histogram(dh_metrics *reg, const char *name, const char *labels, const char *help,
+                         dh_histogram *h);
 /* Register every series of a table, in its order (each entry as dh_metrics_counter or
  * dh_metrics_gauge would): 0, or -1 when any of them fails. The entries are copied. */
 int dh_metrics_table(dh_metrics *reg, const dh_metric *table, size_t n);

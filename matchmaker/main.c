@@ -3,6 +3,12 @@
  *
  * One ROUTER socket, one zmq_poll loop. Gateways bring queue joins, leaves, away and back;
  * workers bring hellos, beats, match starts/ends and adoptions (control.c handles each).
+ * The ROUTER reads its peers fairly (one message from each in turn), so a worker's beat
+ * waits behind at most a message per gateway, however many joins those hold. Each drain
+ * of up to DRAIN_MAX messages ends with the held joins' one write and their replies
+ * (tickets_flush); while a drain leaves messages unread the loop is "behind", and silent
+ * workers are not declared dead for that long (at most REGISTRY_DEAD_MS more): their
+ * beats may be among the unread.
  * Every TICK_MS (and right after a join) the loop runs mm_tick: the lease, silent workers
  * and the takeover of their matches, stalled placements, away tickets, formation.
  *
@@ -36,6 +42,8 @@
 #include "dh_zmq.h"
 #include "lease.h"
 #include "matchmaker.h"
+#include "state.h"
+#include "tickets.h"
 
 #define TICK_MS          50
 #define HWM              10000
@@ -93,6 +101,12 @@ static int mm_metrics(mm_state *mm, dh_metrics *reg, dh_counter *refused)
         {"deckhand_matchmaker_matches_moved_total", "",
          "Matches of dead workers moved to another worker (takeovers).", DH_METRIC_COUNTER,
          &s->matches_moved},
+        {"deckhand_matchmaker_match_rating_spread", "",
+         "Per match formed: the highest minus the lowest rating (mu) of its players.",
+         DH_METRIC_HISTOGRAM, &s->match_spread},
+        {"deckhand_matchmaker_match_wait_seconds", "",
+         "Per player matched: seconds from the join to the match's formation.", DH_METRIC_HISTOGRAM,
+         &s->match_wait},
     };
     return dh_metrics_table(reg, table, sizeof table / sizeof table[0]);
 }
@@ -112,7 +126,8 @@ static int mm_run(mm_state *mm, dh_ops *ops)
         }
         bool form = false;
         char identity[DH_ZMQ_ID_MAX + 1];
-        for (int i = 0; i < DRAIN_MAX; i++) {
+        int i = 0;
+        for (; i < DRAIN_MAX; i++) {
             Deckhand__Internal__Internal *msg = NULL;
             int rc = dh_zmq_recv(mm->router, identity, &msg);
             if (rc == 0)
@@ -122,7 +137,13 @@ static int mm_run(mm_state *mm, dh_ops *ops)
             form |= control_handle(mm, identity, msg, dh_now_ms());
             deckhand__internal__internal__free_unpacked(msg, NULL);
         }
+        form |= tickets_flush(mm, dh_now_ms());
+        state_flush(mm, dh_now_ms());
         now = dh_now_ms();
+        if (i < DRAIN_MAX)
+            mm->behind_since_ms = 0;
+        else if (!mm->behind_since_ms)
+            mm->behind_since_ms = now;
         if (form || now >= next_tick) {
             mm_tick(mm, now);
             if (now >= next_tick)

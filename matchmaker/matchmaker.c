@@ -22,6 +22,10 @@ static uint64_t mm_clock_ms(clockid_t id)
     return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
+/* The histograms' bucket bounds (docs/ARCHITECTURE.md, "Matchmaking"). */
+static const double mm_spread_bounds[] = {0.25, 0.5, 1, 2, 3, 5, 8, 12, 20, 35, 50};
+static const double mm_wait_bounds[] = {0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120};
+
 int mm_init(mm_state *mm, const char *id, const char *redis_url, int redis_timeout_ms)
 {
     memset(mm, 0, sizeof *mm);
@@ -33,6 +37,10 @@ int mm_init(mm_state *mm, const char *id, const char *redis_url, int redis_timeo
     dh_script_init(&mm->scripts.lease_renew, dh_script_lease_renew);
     dh_script_init(&mm->scripts.lease_release, dh_script_lease_release);
     dh_script_init(&mm->scripts.state, dh_script_mm_state);
+    dh_histogram_init(&mm->stats.match_spread, mm_spread_bounds,
+                      sizeof mm_spread_bounds / sizeof *mm_spread_bounds);
+    dh_histogram_init(&mm->stats.match_wait, mm_wait_bounds,
+                      sizeof mm_wait_bounds / sizeof *mm_wait_bounds);
     if (seated_init(&mm->seated) < 0)
         return -1;
     snprintf(mm->id, sizeof mm->id, "%s", id);
@@ -58,12 +66,17 @@ void mm_free(mm_state *mm)
     settings_free(&mm->settings);
     takeover_free(&mm->takeover);
     seated_free(&mm->seated);
+    free(mm->joins.v);
+    mm->joins = (tickets_batch){0};
+    free(mm->later.v);
+    mm->later = (state_deferred){0};
     if (mm->redis_on)
         dh_redis_close(&mm->redis);
 }
 
 void mm_reset(mm_state *mm)
 {
+    state_forget(mm);
     queue_clear(mm->queues);
     placement_list_free(&mm->placements);
     takeover_free(&mm->takeover);
@@ -86,25 +99,48 @@ static bool mm_in_placements(const placement *ps, size_t n, const char *player_i
     return false;
 }
 
-/* Rebuild the lines and placements from st (see state.h): the tickets in order, minus
- * the players of stored placements, then each placement resumed (the list takes its
- * tickets, even on failure). -1 when memory ran out. */
+/* Queue the stored tickets again in their order, minus the players of stored
+ * placements; consecutive tickets with one seq (a party) become one ticket again. Their
+ * ratings are asked again (the records do not hold them). -1 when memory ran out. */
+static int mm_requeue(mm_state *mm, const state_stored *st, const placement *ps, size_t nps,
+                      uint64_t *max_seq)
+{
+    for (size_t i = 0; i < st->ntickets;) {
+        queue_ticket party[QUEUE_PARTY_MAX];
+        size_t n = 0, j = i;
+        for (; j < st->ntickets && st->tickets[j].t.seq == st->tickets[i].t.seq &&
+               !memcmp(&st->tickets[j].key, &st->tickets[i].key, sizeof st->tickets[i].key);
+             j++) {
+            state_ticket t = st->tickets[j];
+            if (t.t.seq > *max_seq)
+                *max_seq = t.t.seq;
+            if (n == QUEUE_PARTY_MAX || mm_in_placements(ps, nps, t.t.player_id))
+                continue;
+            rating_fill(&mm->ratings, &t.key, &t.t);
+            party[n++] = t.t;
+        }
+        queue_status qs =
+            n ? queue_join_party(mm->queues, &st->tickets[i].key, party, n) : QUEUE_OK;
+        if (qs == QUEUE_NOMEM) {
+            dh_error("out of memory loading the queues");
+            return -1;
+        }
+        if (qs == QUEUE_TOO_MANY)
+            dh_error("ticket of %s not loaded: more than %d queues hold tickets",
+                     party[0].player_id, QUEUE_LINES_MAX);
+        i = j;
+    }
+    return 0;
+}
+
+/* Rebuild the lines and placements from st (see state.h): the tickets (mm_requeue),
+ * then each placement resumed (the list takes its tickets, even on failure). -1 when
+ * memory ran out. */
 static int mm_resume(mm_state *mm, const state_stored *st, placement *ps, size_t nps,
                      uint64_t now_ms)
 {
     uint64_t max_seq = 0;
-    int rc = 0;
-    for (size_t i = 0; i < st->ntickets && rc == 0; i++) {
-        state_ticket t = st->tickets[i];
-        if (t.t.seq > max_seq)
-            max_seq = t.t.seq;
-        if (mm_in_placements(ps, nps, t.t.player_id))
-            continue;
-        if (queue_join(mm->queues, &t.key, &t.t) == QUEUE_NOMEM) {
-            dh_error("out of memory loading the queues");
-            rc = -1;
-        }
-    }
+    int rc = mm_requeue(mm, st, ps, nps, &max_seq);
     for (size_t i = 0; i < nps; i++) {
         for (size_t j = 0; j < ps[i].n; j++)
             if (ps[i].tickets[j].seq > max_seq)
@@ -157,7 +193,10 @@ void mm_tick(mm_state *mm, uint64_t now_ms)
         mm_reset(mm);
     if (change == LEASE_MUST_LOAD && mm_load(mm, now_ms) == 0)
         lease_loaded(mm, now_ms);
-    size_t died = registry_expire(&mm->reg, now_ms);
+    /* Unread messages may hold the beats of workers that look silent: while the loop is
+     * behind (for at most REGISTRY_DEAD_MS more), silence is not taken for death. */
+    bool behind = mm->behind_since_ms && now_ms - mm->behind_since_ms < REGISTRY_DEAD_MS;
+    size_t died = behind ? registry_take_gone(&mm->reg) : registry_expire(&mm->reg, now_ms);
     dh_counter_add(&mm->stats.workers_dead, died);
     if (!mm_acting(mm, now_ms))
         return;

@@ -2,7 +2,8 @@
  * mm.h: the matchmaker process state, one struct handed to every module. It holds each
  * module's data; modules reach each other only by calling downwards (main.c, control.c,
  * tickets.c, matchmaker.c, takeover.c, placement.c, state.c, lease.c, rconn.c, then the
- * leaves queue, registry, settings, seated), never through a call back up.
+ * leaves queue (with queue_form), rating, registry, settings, seated), never through a
+ * call back up.
  *
  * Time: every function takes now_ms from the monotonic clock (tests pass their own).
  * What is stored in Redis uses a wall clock derived from it (mm_wall_ms): the real-time
@@ -15,10 +16,12 @@
 #include <stdint.h>
 
 #include "dh_metrics.h"
+#include "dh_table.h"
 #include "dh_redis.h"
 #include "dh_script.h"
 #include "dh_zmq.h"
 #include "queue.h"
+#include "rating.h"
 #include "registry.h"
 #include "seated.h"
 #include "settings.h"
@@ -49,12 +52,16 @@ typedef struct {
     uint64_t seed;
     uint64_t deadline_ms;
     settings_values settings;
-    bool unsent; /* resumed, and the worker could not be reached yet */
+    bool unsent;         /* resumed, and the worker could not be reached yet */
+    queue_formed formed; /* its quality, for the log once it is stored */
 } placement;
 
 typedef struct {
     placement *items;
     size_t n, cap;
+    size_t unsent_from; /* items from here on were formed this pass, not stored yet */
+    dh_table players;   /* player id -> the list, for every player of items; lazily made */
+    dh_table by_match;  /* match id -> its index in items + 1; made with players */
 } placement_list;
 
 /* takeover.h: matches of dead workers being moved. */
@@ -74,6 +81,30 @@ typedef struct {
     size_t nowhere_logged; /* matches that found no worker at the last sweep, as logged */
 } takeover;
 
+/* state.h: deletes that wait for the next write (they ride along with it, first). */
+typedef struct {
+    char op[3];                 /* "t-" or "p-" */
+    char field[QUEUE_NAME_MAX]; /* the player or match id */
+} state_later;
+
+typedef struct {
+    state_later *v;
+    size_t n, cap;
+} state_deferred;
+
+/* tickets.h: joins queued in memory whose records go to Redis in one write (the batch);
+ * their players hear back once it is written. */
+typedef struct {
+    char player_id[QUEUE_NAME_MAX];
+    char gateway[DH_ZMQ_ID_MAX + 1];
+    uint64_t cmd_id;
+} tickets_held;
+
+typedef struct {
+    tickets_held *v;
+    size_t n, cap;
+} tickets_batch;
+
 /* What /metrics shows (main.c registers them; docs/OPERATIONS.md lists them). Counters
  * are bumped where the event happens; gauges are set by the loop each iteration. */
 typedef struct {
@@ -85,6 +116,8 @@ typedef struct {
     dh_gauge players_waiting;
     dh_gauge placements_pending;
     dh_gauge workers_alive;
+    dh_histogram match_spread; /* per match formed: highest minus lowest mu */
+    dh_histogram match_wait;   /* per player matched: seconds from join to formation */
 } mm_stats;
 
 /* The leader's server-side scripts (dh_keys.h), called by hash through rconn. */
@@ -103,11 +136,16 @@ typedef struct mm_state {
     mm_scripts scripts;
     lease lease;
     takeover takeover;
-    seated_list seated;     /* players in running matches, for a join that lost its MatchFound */
-    char id[LEASE_ID_MAX];  /* this matchmaker's name in mm:lease */
-    uint64_t wall_base_ms;  /* wall clock = wall_base_ms + now_ms */
-    uint64_t next_seq;      /* the next ticket's seq */
-    uint64_t first_tick_ms; /* the first mm_tick: workers report within REGISTRY_DEAD_MS */
+    seated_list seated;       /* players in running matches, for a join that lost its MatchFound */
+    tickets_batch joins;      /* joins waiting for their batched write (tickets.h) */
+    state_deferred later;     /* deletes waiting for the next write (state.h) */
+    char id[LEASE_ID_MAX];    /* this matchmaker's name in mm:lease */
+    uint64_t wall_base_ms;    /* wall clock = wall_base_ms + now_ms */
+    uint64_t next_seq;        /* the next ticket's seq */
+    uint64_t first_tick_ms;   /* the first mm_tick: workers report within REGISTRY_DEAD_MS */
+    uint64_t next_pass_ms;    /* the next formation pass over every ticket (placement.c) */
+    uint64_t behind_since_ms; /* the loop left messages unread since then; 0: caught up */
+    rating_source ratings;    /* players' ratings for matching (rating.h) */
     mm_stats stats;
 } mm_state;
 

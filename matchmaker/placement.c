@@ -26,19 +26,23 @@ void placement_list_free(placement_list *l)
     for (size_t i = 0; i < l->n; i++)
         free(l->items[i].tickets);
     free(l->items);
+    if (l->players.buckets)
+        dh_table_free(&l->players, NULL);
+    if (l->by_match.buckets)
+        dh_table_free(&l->by_match, NULL);
     memset(l, 0, sizeof *l);
 }
 
 placement *placement_find(placement_list *l, const char *match_id)
 {
-    for (size_t i = 0; i < l->n; i++)
-        if (!strcmp(l->items[i].match_id, match_id))
-            return &l->items[i];
-    return NULL;
+    uintptr_t at = l->by_match.buckets ? (uintptr_t)dh_table_get(&l->by_match, match_id) : 0;
+    return at ? &l->items[at - 1] : NULL;
 }
 
 placement *placement_of_player(placement_list *l, const char *player_id, size_t *seat)
 {
+    if (!placement_has_player(l, player_id))
+        return NULL;
     for (size_t i = 0; i < l->n; i++) {
         for (size_t j = 0; j < l->items[i].n; j++) {
             if (strcmp(l->items[i].tickets[j].player_id, player_id))
@@ -53,7 +57,35 @@ placement *placement_of_player(placement_list *l, const char *player_id, size_t 
 
 bool placement_has_player(const placement_list *l, const char *player_id)
 {
-    return placement_of_player((placement_list *)l, player_id, NULL) != NULL;
+    return l->players.buckets && dh_table_get(&l->players, player_id);
+}
+
+/* The two indexes, made at first use. False when memory ran out. */
+static bool placement_tables(placement_list *l)
+{
+    if (!l->players.buckets && dh_table_init(&l->players) < 0)
+        return false;
+    if (!l->by_match.buckets && dh_table_init(&l->by_match) < 0)
+        return false;
+    return true;
+}
+
+/* Index p (by its match id, which must be set) and its players. -1 when memory ran out
+ * (nothing of p stays indexed). */
+static int placement_index(placement_list *l, const placement *p)
+{
+    if (!placement_tables(l) ||
+        dh_table_set(&l->by_match, p->match_id, (void *)(uintptr_t)(p - l->items + 1)) < 0)
+        return -1;
+    for (size_t i = 0; i < p->n; i++) {
+        if (dh_table_set(&l->players, p->tickets[i].player_id, l) < 0) {
+            while (i-- > 0)
+                dh_table_del(&l->players, p->tickets[i].player_id);
+            dh_table_del(&l->by_match, p->match_id);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 /* A new zeroed slot at the end of the list; NULL on allocation failure. */
@@ -69,8 +101,17 @@ static placement *placement_add(placement_list *l)
 /* Drop p (its tickets are freed); the last placement moves into its slot. */
 static void placement_remove(placement_list *l, placement *p)
 {
+    if (l->players.buckets && l->by_match.buckets) {
+        for (size_t i = 0; i < p->n; i++)
+            dh_table_del(&l->players, p->tickets[i].player_id);
+        if (dh_table_get(&l->by_match, p->match_id) == (void *)(uintptr_t)(p - l->items + 1))
+            dh_table_del(&l->by_match, p->match_id);
+    }
     free(p->tickets);
     *p = l->items[--l->n];
+    if (p != &l->items[l->n] && l->by_match.buckets)
+        /* the moved one's entry exists, so replacing its value cannot fail */
+        dh_table_set(&l->by_match, p->match_id, (void *)(uintptr_t)(p - l->items + 1));
 }
 
 int placement_random(char id[PLACEMENT_ID_LEN + 1], uint64_t *seed)
@@ -101,15 +142,17 @@ int placement_random(char id[PLACEMENT_ID_LEN + 1], uint64_t *seed)
 static void placement_requeue(mm_state *mm, placement *p)
 {
     if (queue_push_front(mm->queues, &p->key, p->tickets, p->n) != QUEUE_OK)
-        dh_error("match %s: out of memory putting %zu players back in line", p->match_id, p->n);
+        dh_error("match %s: %zu players not put back in line (out of memory, or every line "
+                 "full); their tickets stay stored for the next load",
+                 p->match_id, p->n);
 }
 
 /* ---- storage: a placement as its PlacementRecord in Redis (state.c) --------------- */
 
-int placement_store(mm_state *mm, uint64_t now_ms, const placement *p)
+/* p's PlacementRecord, packed into a malloc'd buffer (the caller frees); NULL when
+ * memory ran out. */
+static uint8_t *placement_pack(const placement *p, size_t *len)
 {
-    if (!mm->redis_on)
-        return 0;
     Deckhand__Internal__TicketRecord recs[p->n];
     Deckhand__Internal__TicketRecord *recp[p->n];
     for (size_t i = 0; i < p->n; i++) {
@@ -131,13 +174,48 @@ int placement_store(mm_state *mm, uint64_t now_ms, const placement *p)
     pr.n_tickets = p->n;
     pr.tickets = recp;
     pr.settings = &qs;
-    size_t len = deckhand__internal__placement_record__get_packed_size(&pr);
-    uint8_t *buf = malloc(len ? len : 1);
+    *len = deckhand__internal__placement_record__get_packed_size(&pr);
+    uint8_t *buf = malloc(*len ? *len : 1);
+    if (buf)
+        deckhand__internal__placement_record__pack(&pr, buf);
+    return buf;
+}
+
+int placement_store(mm_state *mm, uint64_t now_ms, const placement *p)
+{
+    if (!mm->redis_on)
+        return 0;
+    size_t len;
+    uint8_t *buf = placement_pack(p, &len);
     if (!buf)
         return -1;
-    deckhand__internal__placement_record__pack(&pr, buf);
     int rc = state_placement_put(mm, now_ms, p->match_id, buf, len);
     free(buf);
+    return rc;
+}
+
+/* Store the n placements from ps in one write. */
+static int placement_store_many(mm_state *mm, uint64_t now_ms, const placement *ps, size_t n)
+{
+    if (!mm->redis_on || n == 0)
+        return 0;
+    const char **ids = calloc(n, sizeof *ids);
+    uint8_t **bufs = calloc(n, sizeof *bufs);
+    size_t *lens = calloc(n, sizeof *lens);
+    int rc = -1;
+    size_t i = 0;
+    for (; ids && bufs && lens && i < n; i++) {
+        ids[i] = ps[i].match_id;
+        if (!(bufs[i] = placement_pack(&ps[i], &lens[i])))
+            break;
+    }
+    if (ids && bufs && lens && i == n)
+        rc = state_placements_put(mm, now_ms, ids, (const uint8_t *const *)bufs, lens, n);
+    for (size_t j = 0; bufs && j < n; j++)
+        free(bufs[j]);
+    free(ids);
+    free(bufs);
+    free(lens);
     return rc;
 }
 
@@ -237,59 +315,145 @@ static int placement_send_start(mm_state *mm, const placement *p)
     return dh_zmq_send(mm->router, p->worker, &msg);
 }
 
-/* Take the next tickets of line into a new placement on a worker. False when this line
- * cannot form anything more now. */
-static bool placement_form_one(mm_state *mm, size_t line, uint64_t now_ms)
+/* The rules of a line: its seats (the key's count, or the game's range for a flexible
+ * line) and its windows (the queue's settings). False when no worker serves the game. */
+static bool placement_rules(mm_state *mm, const queue_key *k, queue_rules *r)
+{
+    const settings_values *v = settings_for(&mm->settings, k->game, k->mode);
+    r->window_initial = v->window;
+    r->window_per_s = v->widen_per_s;
+    r->window_max = v->window_max;
+    r->full_wait_ms = v->full_wait_ms;
+    r->min_players = r->max_players = k->players;
+    if (k->players)
+        return true;
+    const registry_game *g = registry_game_info(&mm->reg, k->game);
+    if (!g)
+        return false;
+    r->min_players = g->min_players;
+    r->max_players = g->max_players;
+    return true;
+}
+
+/* The quality of a formed match, as histograms: its spread, and each player's wait. */
+static void placement_quality(mm_state *mm, const placement *p, const queue_formed *f,
+                              uint64_t wall_ms)
+{
+    dh_histogram_observe(&mm->stats.match_spread, f->spread);
+    for (size_t i = 0; i < p->n; i++) {
+        uint64_t since = p->tickets[i].since_ms;
+        dh_histogram_observe(&mm->stats.match_wait,
+                             wall_ms > since ? (double)(wall_ms - since) / 1000.0 : 0.0);
+    }
+}
+
+/* Form the line's next match of the pass into a new placement on a worker. False when
+ * this pass of the line can form nothing more. */
+static bool placement_form_one(mm_state *mm, size_t line, const queue_rules *r, uint64_t now_ms)
 {
     queue_key key = *queue_line_key(mm->queues, line);
-    if (key.players == 0 || queue_line_ready(mm->queues, line) < key.players)
+    if (queue_line_ready(mm->queues, line) < r->min_players)
         return false;
-    registry_worker *w = registry_pick(&mm->reg, key.game, key.players, now_ms);
+    registry_worker *w = registry_pick(&mm->reg, key.game, r->max_players, now_ms);
     if (!w)
         return false;
-    queue_ticket *tickets = calloc(key.players, sizeof *tickets);
-    placement *p = tickets ? placement_add(&mm->placements) : NULL;
-    if (!p) {
+    queue_ticket *tickets = calloc(r->max_players, sizeof *tickets);
+    queue_formed f;
+    uint64_t wall = mm_wall_ms(mm, now_ms);
+    if (!tickets || !queue_form(mm->queues, line, r, wall, tickets, &f)) {
         free(tickets);
-        dh_error("out of memory forming a match");
+        return false;
+    }
+    placement *p = placement_add(&mm->placements);
+    if (!p) {
+        dh_error("out of memory forming a match: %zu players back in line", f.n);
+        if (queue_push_front(mm->queues, &key, tickets, f.n) != QUEUE_OK)
+            dh_error("out of memory putting %zu players back in line", f.n);
+        free(tickets);
         return false;
     }
     p->tickets = tickets;
-    if (placement_random(p->match_id, &p->seed) < 0) {
-        dh_error("cannot read random bytes for a match id: %s", strerror(errno));
-        placement_remove(&mm->placements, p);
-        return false;
-    }
     p->key = key;
-    p->n = key.players;
-    p->settings = *settings_for(&mm->settings, key.game, key.mode);
-    snprintf(p->worker, sizeof p->worker, "%s", w->id);
-    p->deadline_ms = now_ms + PLACEMENT_TIMEOUT_MS;
-    queue_take(mm->queues, line, p->tickets, p->n);
-    if (placement_store(mm, now_ms, p) < 0) {
-        dh_warn_every(DH_LOG_EVERY_MS,
-                      "match %s not formed: redis unavailable; %zu players wait on", p->match_id,
-                      p->n);
+    p->n = f.n;
+    if (placement_random(p->match_id, &p->seed) < 0 || placement_index(&mm->placements, p) < 0) {
+        dh_error("match not formed: no random bytes for its id, or out of memory (%s)",
+                 strerror(errno));
         placement_requeue(mm, p);
         placement_remove(&mm->placements, p);
         return false;
     }
-    w->pending++;
-    if (placement_send_start(mm, p) < 0) {
-        placement_fail(mm, p, strerror(errno), now_ms);
-        return false;
-    }
-    dh_counter_inc(&mm->stats.matches_formed);
-    dh_info("match %s: %s/%s %zu players -> %s (load %u+%u)", p->match_id, key.game, key.mode, p->n,
-            w->id, w->active, w->pending);
+    p->settings = *settings_for(&mm->settings, key.game, key.mode);
+    snprintf(p->worker, sizeof p->worker, "%s", w->id);
+    p->deadline_ms = now_ms + PLACEMENT_TIMEOUT_MS;
+    p->formed = f;
+    w->pending++; /* counted now, so that the pass spreads its matches over the workers */
+    placement_quality(mm, p, &f, wall);
     return true;
+}
+
+/* The matches formed since placements.unsent_from: store them in one write, then send
+ * each its StartMatch; when Redis does not take the write, none is formed and their
+ * players wait on at the front of their lines. */
+static void placement_commit(mm_state *mm, uint64_t now_ms)
+{
+    placement_list *l = &mm->placements;
+    size_t from = l->unsent_from, n = l->n - from;
+    l->unsent_from = l->n;
+    if (n == 0)
+        return;
+    int rc = placement_store_many(mm, now_ms, &l->items[from], n);
+    if (rc < 0)
+        dh_warn_every(DH_LOG_EVERY_MS,
+                      "%zu matches not formed: redis unavailable; their players wait on", n);
+    if (rc < 0) {
+        /* from the last: removing one moves the list's last (already handled) into its slot */
+        for (size_t i = l->n; i-- > from;) {
+            registry_worker *w = registry_find(&mm->reg, l->items[i].worker);
+            if (w && w->pending)
+                w->pending--;
+            placement_requeue(mm, &l->items[i]);
+            placement_remove(l, &l->items[i]);
+        }
+        return;
+    }
+    /* in the order formed; a send that fails removes its placement, and the list's last
+     * moves into its slot, to be sent next */
+    for (size_t i = from; i < l->n;) {
+        placement *p = &l->items[i];
+        if (placement_send_start(mm, p) < 0) {
+            placement_fail(mm, p, strerror(errno), now_ms);
+            continue;
+        }
+        i++;
+        const registry_worker *w = registry_find(&mm->reg, p->worker);
+        dh_counter_inc(&mm->stats.matches_formed);
+        const queue_formed *f = &p->formed;
+        dh_info("match %s: %s/%s %zu players -> %s (load %u+%u); spread %.2f, waited up to %llu "
+                "ms (mean %llu), window %.2f",
+                p->match_id, p->key.game, p->key.mode, p->n, p->worker, w ? w->active : 0,
+                w ? w->pending : 0, f->spread, (unsigned long long)f->max_wait_ms,
+                (unsigned long long)(f->wait_sum_ms / (f->n ? f->n : 1)), f->window);
+    }
+    l->unsent_from = l->n;
 }
 
 void placement_form(mm_state *mm, uint64_t now_ms)
 {
-    for (size_t line = 0; line < queue_lines(mm->queues); line++)
-        while (placement_form_one(mm, line, now_ms))
-            ;
+    mm->placements.unsent_from = mm->placements.n;
+    bool all = now_ms >= mm->next_pass_ms;
+    if (all)
+        mm->next_pass_ms = now_ms + PLACEMENT_PASS_MS;
+    for (size_t line = 0; line < queue_lines(mm->queues); line++) {
+        queue_rules r;
+        if (queue_line_ready(mm->queues, line) == 0 ||
+            !placement_rules(mm, queue_line_key(mm->queues, line), &r))
+            continue;
+        queue_pass_begin(mm->queues, line, all);
+        while (placement_form_one(mm, line, &r, now_ms))
+            if (mm->placements.n - mm->placements.unsent_from >= PLACEMENT_BATCH_MAX)
+                placement_commit(mm, now_ms);
+    }
+    placement_commit(mm, now_ms);
 }
 
 static void placement_assign(mm_state *mm, const placement *p, const registry_worker *w)
@@ -324,7 +488,12 @@ static void placement_assign(mm_state *mm, const placement *p, const registry_wo
 /* The match exists on w: tell the players, forget the placement. */
 static void placement_done(mm_state *mm, placement *p, const registry_worker *w, uint64_t now_ms)
 {
-    if (placement_unstore(mm, now_ms, p, true) < 0)
+    const char *ids[p->n];
+    for (size_t i = 0; i < p->n; i++)
+        ids[i] = p->tickets[i].player_id;
+    /* the deletes ride with the next write (state.h); at once only when that fails */
+    if (state_placement_del_later(mm, p->match_id, ids, p->n) < 0 &&
+        placement_unstore(mm, now_ms, p, true) < 0)
         dh_warn_every(DH_LOG_EVERY_MS,
                       "match %s: placement and tickets not deleted (redis unavailable); a later "
                       "load sends its StartMatch again",
@@ -420,6 +589,12 @@ int placement_resume(mm_state *mm, placement *src, uint64_t now_ms)
         return -1;
     }
     *p = *src;
+    if (placement_index(&mm->placements, p) < 0) {
+        dh_error("match %s: out of memory indexing its resumed placement", p->match_id);
+        free(p->tickets);
+        mm->placements.n--;
+        return -1;
+    }
     p->deadline_ms = now_ms + PLACEMENT_TIMEOUT_MS;
     registry_worker *w = registry_find(&mm->reg, p->worker);
     if (w)

@@ -1,16 +1,22 @@
 /*
  * placement.h: turning waiting tickets into matches on workers.
  *
- * Every tick, each line with enough tickets gives up its first `players` of them; they
- * get a match id and a seed and go, as a StartMatch, to the least loaded worker that
- * serves the game. Until that worker answers MatchStarted the tickets wait here, in a
- * placement. A yes sends MatchAssigned to every player's gateway (seat = ticket order);
- * a no, or silence for PLACEMENT_TIMEOUT_MS, puts the tickets back at the front of
- * their line and the worker is avoided for a while, so the retry goes elsewhere.
+ * Every tick (at most every PLACEMENT_PASS_MS) a formation pass looks at every ticket of
+ * every line (queue.h: skill windows that widen with the wait, fuller matches first);
+ * after joins, a pass looks only at the tickets that joined since. Each match formed
+ * gets a match id and a seed and goes, as a StartMatch, to the least loaded worker that
+ * serves the game (one that seats the line's largest match). Its rating spread and its
+ * players' waits are logged and counted in histograms (mm.h). Until that worker answers
+ * MatchStarted the tickets wait here, in a placement. A yes sends MatchAssigned to every player's
+ * gateway (seat = ticket order); a no, or silence for PLACEMENT_TIMEOUT_MS, puts the tickets back
+ * at the front of their line and the worker is avoided for a while, so the retry goes elsewhere.
  * Tickets marked away are passed over; the StartMatch carries the queue's settings.
  *
  * With Redis, a placement is stored (state.c) before its StartMatch goes out; one that
- * cannot be stored is not formed (its tickets wait on). A matchmaker that loads stored
+ * cannot be stored is not formed (its tickets wait on). The matches of a pass are stored
+ * together, up to PLACEMENT_BATCH_MAX in one write, then their StartMatch go out; the
+ * deletes once a match started (its placement and its players' tickets) ride with the
+ * next write or the loop's state_flush (state.h). A matchmaker that loads stored
  * placements (placement_resume) sends their StartMatch again, and again each tick while
  * the worker cannot be reached yet (a restarted matchmaker has not heard from it yet).
  *
@@ -31,6 +37,8 @@
 #include "mm.h"
 
 #define PLACEMENT_TIMEOUT_MS 3000
+#define PLACEMENT_PASS_MS    50  /* a pass over every ticket at most this often */
+#define PLACEMENT_BATCH_MAX  256 /* matches stored in one write */
 
 struct mm_state;
 
@@ -44,7 +52,8 @@ bool placement_has_player(const placement_list *l, const char *player_id);
  * kernel's random source. -1 when it cannot be read. */
 int placement_random(char id[PLACEMENT_ID_LEN + 1], uint64_t *seed);
 
-/* Form every match the queues allow and send their StartMatch. */
+/* Form every match the queues allow and send their StartMatch: a pass over every ticket
+ * when PLACEMENT_PASS_MS has gone since the last one, else over the new ones. */
 void placement_form(struct mm_state *mm, uint64_t now_ms);
 /* A worker's MatchStarted. */
 void placement_started(struct mm_state *mm, const char *identity,

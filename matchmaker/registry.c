@@ -100,6 +100,13 @@ void registry_gone(registry *r, const char *identity)
     dh_info("worker %s stopping: dead now, its matches move", w->id);
 }
 
+size_t registry_take_gone(registry *r)
+{
+    size_t n = r->gone;
+    r->gone = 0;
+    return n;
+}
+
 size_t registry_expire(registry *r, uint64_t now_ms)
 {
     size_t died = r->gone;

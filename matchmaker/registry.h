@@ -73,6 +73,9 @@ registry_worker *registry_find(registry *r, const char *identity);
 /* The worker at identity stops (its last beat said so): dead at once, without waiting
  * for REGISTRY_DEAD_MS of silence, so that its matches move now. Unknown: no-op. */
 void registry_gone(registry *r, const char *identity);
+/* The workers that said they are stopping since the last call (registry_expire counts
+ * them too): what a tick that must not judge silence still takes. */
+size_t registry_take_gone(registry *r);
 /* Mark workers silent for REGISTRY_DEAD_MS dead (logged once). Returns how many died
  * just now, counting those registry_gone marked since the last call. */
 size_t registry_expire(registry *r, uint64_t now_ms);

@@ -16,6 +16,9 @@ void settings_init(settings_table *t)
 {
     memset(t, 0, sizeof *t);
     t->defaults.grace_ms = SETTINGS_GRACE_MS;
+    t->defaults.window = SETTINGS_WINDOW;
+    t->defaults.widen_per_s = SETTINGS_WIDEN_PER_S;
+    t->defaults.window_max = SETTINGS_WINDOW_MAX;
     snprintf(t->defaults.abandon, sizeof t->defaults.abandon, "bot");
 }
 
@@ -37,8 +40,28 @@ static int settings_ms(const char *value, uint32_t *out)
     return 0;
 }
 
+/* A rating difference: a finite number from 0 to 1000. */
+static int settings_rating(const char *value, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(value, &end);
+    if (!*value || *end || errno || !(v >= 0 && v <= 1000))
+        return -1;
+    *out = v;
+    return 0;
+}
+
 int settings_set(settings_values *v, const char *key, const char *value)
 {
+    if (!strcmp(key, "window"))
+        return settings_rating(value, &v->window);
+    if (!strcmp(key, "widen_per_s"))
+        return settings_rating(value, &v->widen_per_s);
+    if (!strcmp(key, "window_max"))
+        return settings_rating(value, &v->window_max);
+    if (!strcmp(key, "full_wait_ms"))
+        return settings_ms(value, &v->full_wait_ms);
     if (!strcmp(key, "grace_ms"))
         return settings_ms(value, &v->grace_ms);
     if (!strcmp(key, "decision_ms"))
@@ -112,8 +135,8 @@ int settings_parse_line(settings_table *t, const char *line, char *err, size_t e
             *eq = '\0';
         if (!eq || settings_set(&v, kv, eq + 1) < 0) {
             snprintf(err, errlen,
-                     "bad setting '%.64s' (grace_ms, decision_ms, turn_ms: ms; "
-                     "abandon: bot|forfeit)",
+                     "bad setting '%.64s' (grace_ms, decision_ms, turn_ms, full_wait_ms: ms; "
+                     "abandon: bot|forfeit; window, widen_per_s, window_max: 0-1000)",
                      kv);
             return -1;
         }

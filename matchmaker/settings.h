@@ -11,6 +11,13 @@
  *
  * Keys: grace_ms, decision_ms, turn_ms (milliseconds, 0 = off for the timers) and
  * abandon (bot|forfeit). A key a line does not name keeps the default.
+ *
+ * Matching (queue.h): window (the rating difference in mu accepted at once, default 2),
+ * widen_per_s (added per second waited, default 1), window_max (default 50: after about
+ * 48 s anyone plays anyone rather than no one) and full_wait_ms: when it is not 0 and the
+ * game seats a range (2-4), a join that names no player count waits in one line for all
+ * sizes, for a full match first, then one seat fewer after each full_wait_ms (default 0:
+ * such a join waits for the game's minimum, as before).
  */
 #ifndef DECKHAND_MM_SETTINGS_H
 #define DECKHAND_MM_SETTINGS_H
@@ -21,6 +28,9 @@
 #include "queue.h"
 
 #define SETTINGS_GRACE_MS    60000
+#define SETTINGS_WINDOW      2.0
+#define SETTINGS_WIDEN_PER_S 1.0
+#define SETTINGS_WINDOW_MAX  50.0
 #define SETTINGS_ABANDON_MAX 16
 
 typedef struct {
@@ -28,6 +38,8 @@ typedef struct {
     uint32_t decision_ms;
     uint32_t turn_ms;
     char abandon[SETTINGS_ABANDON_MAX]; /* "bot" or "forfeit" */
+    double window, widen_per_s, window_max;
+    uint32_t full_wait_ms;
 } settings_values;
 
 typedef struct {
@@ -46,7 +58,8 @@ typedef struct {
 void settings_init(settings_table *t);
 void settings_free(settings_table *t);
 
-/* Set one key (grace_ms, decision_ms, turn_ms, abandon) of v from text. 0, or -1 when the
+/* Set one key (grace_ms, decision_ms, turn_ms, abandon, window, widen_per_s, window_max,
+ * full_wait_ms) of v from text. 0, or -1 when the
  * key is unknown or the value does not parse. */
 int settings_set(settings_values *v, const char *key, const char *value);
 

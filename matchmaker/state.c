@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_grow.h"
 #include "dh_keys.h"
 #include "dh_log.h"
 #include "lease.h"
@@ -20,14 +21,17 @@ typedef struct {
     size_t len;
 } state_op;
 
-/* Apply ops in one fenced script. */
+/* Apply the deferred deletes, then ops, in one fenced script. The deferred ones are
+ * gone afterwards either way (see state.h). */
 static int state_write(mm_state *mm, uint64_t now_ms, const state_op *ops, size_t n)
 {
-    if (!mm->redis_on)
+    size_t nl = mm->later.n;
+    mm->later.n = 0;
+    if (!mm->redis_on || n + nl == 0)
         return 0;
     const char *head[] = {"EVALSHA",         mm->scripts.state.sha, "3",   DH_KEY_MM_LEASE,
                           DH_KEY_MM_TICKETS, DH_KEY_MM_PLACEMENTS,  mm->id};
-    size_t nhead = sizeof head / sizeof *head, argc = nhead + 3 * n;
+    size_t nhead = sizeof head / sizeof *head, argc = nhead + 3 * (nl + n);
     const char **argv = calloc(argc, sizeof *argv);
     size_t *lens = calloc(argc, sizeof *lens);
     int rc = -1;
@@ -40,13 +44,15 @@ static int state_write(mm_state *mm, uint64_t now_ms, const state_op *ops, size_
         argv[k] = head[k];
         lens[k] = strlen(head[k]);
     }
-    for (size_t i = 0; i < n; i++, k += 3) {
-        argv[k] = ops[i].op;
-        lens[k] = strlen(ops[i].op);
-        argv[k + 1] = ops[i].field;
-        lens[k + 1] = strlen(ops[i].field);
-        argv[k + 2] = ops[i].value ? ops[i].value : "";
-        lens[k + 2] = ops[i].value ? ops[i].len : 0;
+    for (size_t i = 0; i < nl + n; i++, k += 3) {
+        state_op o =
+            i < nl ? (state_op){mm->later.v[i].op, mm->later.v[i].field, NULL, 0} : ops[i - nl];
+        argv[k] = o.op;
+        lens[k] = strlen(o.op);
+        argv[k + 1] = o.field;
+        lens[k + 1] = strlen(o.field);
+        argv[k + 2] = o.value ? o.value : "";
+        lens[k + 2] = o.value ? o.len : 0;
     }
     rconn_cmd c = {.argc = (int)argc, .argv = argv, .lens = lens, .script = &mm->scripts.state};
     redisReply *r = rconn_command_cmd(mm, now_ms, &c);
@@ -62,9 +68,42 @@ static int state_write(mm_state *mm, uint64_t now_ms, const state_op *ops, size_
     }
     freeReplyObject(r);
 out:
+    if (rc < 0 && nl)
+        dh_warn_every(DH_LOG_EVERY_MS,
+                      "%zu deletes of started matches' records lost (redis unavailable); a "
+                      "later load sends their StartMatch again",
+                      nl);
     free(argv);
     free(lens);
     return rc;
+}
+
+int state_placement_del_later(mm_state *mm, const char *match_id, const char *const *player_ids,
+                              size_t n)
+{
+    state_deferred *d = &mm->later;
+    if (!mm->redis_on)
+        return 0;
+    if (dh_grow(&d->v, &d->cap, d->n + 1 + n, sizeof *d->v, 256) < 0)
+        return -1;
+    for (size_t i = 0; i <= n; i++) {
+        const char *field = i ? player_ids[i - 1] : match_id;
+        state_later *x = &d->v[d->n++];
+        snprintf(x->op, sizeof x->op, "%s", i ? "t-" : "p-");
+        snprintf(x->field, sizeof x->field, "%s", field);
+    }
+    return 0;
+}
+
+void state_flush(mm_state *mm, uint64_t now_ms)
+{
+    if (mm->later.n)
+        state_write(mm, now_ms, NULL, 0);
+}
+
+void state_forget(mm_state *mm)
+{
+    mm->later.n = 0;
 }
 
 void state_ticket_to_record(const queue_key *k, const queue_ticket *t,
@@ -111,6 +150,36 @@ int state_ticket_put(mm_state *mm, uint64_t now_ms, const queue_key *k, const qu
     return rc;
 }
 
+int state_tickets_put(mm_state *mm, uint64_t now_ms, const queue_key *const *k,
+                      const queue_ticket *const *t, size_t n)
+{
+    if (!mm->redis_on || n == 0)
+        return 0;
+    state_op *ops = calloc(n, sizeof *ops);
+    uint8_t **bufs = calloc(n, sizeof *bufs);
+    int rc = -1;
+    if (!ops || !bufs)
+        goto out;
+    for (size_t i = 0; i < n; i++) {
+        Deckhand__Internal__TicketRecord rec;
+        state_ticket_to_record(k[i], t[i], &rec);
+        size_t len = deckhand__internal__ticket_record__get_packed_size(&rec);
+        if (!(bufs[i] = malloc(len ? len : 1)))
+            goto out;
+        deckhand__internal__ticket_record__pack(&rec, bufs[i]);
+        ops[i] = (state_op){"t+", t[i]->player_id, bufs[i], len};
+    }
+    rc = state_write(mm, now_ms, ops, n);
+out:
+    if (rc < 0 && (!ops || !bufs))
+        dh_error("out of memory writing %zu tickets", n);
+    for (size_t i = 0; bufs && i < n; i++)
+        free(bufs[i]);
+    free(bufs);
+    free(ops);
+    return rc;
+}
+
 int state_ticket_del(mm_state *mm, uint64_t now_ms, const char *player_id)
 {
     state_op op = {"t-", player_id, NULL, 0};
@@ -122,6 +191,19 @@ int state_placement_put(mm_state *mm, uint64_t now_ms, const char *match_id, con
 {
     state_op op = {"p+", match_id, rec, len};
     return state_write(mm, now_ms, &op, 1);
+}
+
+int state_placements_put(mm_state *mm, uint64_t now_ms, const char *const *match_ids,
+                         const uint8_t *const *recs, const size_t *lens, size_t n)
+{
+    state_op *ops = calloc(n ? n : 1, sizeof *ops);
+    if (!ops)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        ops[i] = (state_op){"p+", match_ids[i], recs[i], lens[i]};
+    int rc = state_write(mm, now_ms, ops, n);
+    free(ops);
+    return rc;
 }
 
 int state_placement_del(mm_state *mm, uint64_t now_ms, const char *match_id,

@@ -38,13 +38,30 @@ struct mm_state;
 int state_ticket_put(struct mm_state *mm, uint64_t now_ms, const queue_key *k,
                      const queue_ticket *t);
 int state_ticket_del(struct mm_state *mm, uint64_t now_ms, const char *player_id);
+/* Write n tickets in one fenced script (one round trip): the joins of a batch. */
+int state_tickets_put(struct mm_state *mm, uint64_t now_ms, const queue_key *const *k,
+                      const queue_ticket *const *t, size_t n);
 /* Store a placement: its PlacementRecord, packed (placement.c encodes it). */
 int state_placement_put(struct mm_state *mm, uint64_t now_ms, const char *match_id,
                         const uint8_t *rec, size_t len);
+/* Store n placements in one write (placement.c encodes each). */
+int state_placements_put(struct mm_state *mm, uint64_t now_ms, const char *const *match_ids,
+                         const uint8_t *const *recs, const size_t *lens, size_t n);
 /* Delete a placement that got its answer or timed out, and the tickets of player_ids
  * (its players, when the match started; n = 0 otherwise). */
 int state_placement_del(struct mm_state *mm, uint64_t now_ms, const char *match_id,
                         const char *const *player_ids, size_t n);
+/* The same, later: the deletes ride first in the next write (whatever it is, so no later
+ * write of those players can be overtaken), or go with state_flush at the end of the
+ * loop's drain. Best effort, as a delete that Redis does not take was already: a write
+ * that fails drops them with a warning (a later load then sends that StartMatch again,
+ * which its worker answers again). -1 when memory ran out (nothing deferred). */
+int state_placement_del_later(struct mm_state *mm, const char *match_id,
+                              const char *const *player_ids, size_t n);
+/* Write the deferred deletes now. */
+void state_flush(struct mm_state *mm, uint64_t now_ms);
+/* Drop the deferred deletes (the lease was lost: they belong to the old term). */
+void state_forget(struct mm_state *mm);
 
 /* What Redis holds, read back: the tickets in (since_ms, seq) order and the placement
  * records as stored. Unreadable entries are skipped with a warning. */

@@ -163,6 +163,15 @@ static bool takeover_worker_dead(const mm_state *mm, const char *worker, uint64_
     return now_ms - mm->lease.since_ms >= TAKEOVER_UNKNOWN_DEAD_MS;
 }
 
+/* Room for extra records, so that adding them cannot move the ones candidates point
+ * into: called before any candidate points into the records (a sweep's reserve after
+ * collecting them was the issue's SIGSEGV: the move scripts read a retried match's
+ * strings from the freed array). */
+static int takeover_reserve(takeover *t, size_t extra)
+{
+    return dh_grow(&t->v, &t->cap, t->n + extra, sizeof *t->v, 16);
+}
+
 /* Candidates from matches:running whose worker is dead, after the waiting moves. */
 static size_t takeover_collect(mm_state *mm, const redisReply *running, takeover_cand *c,
                                uint64_t now_ms)
@@ -222,13 +231,6 @@ static int takeover_read_meta(mm_state *mm, takeover_cand *c, size_t n, redisRep
         }
     }
     return (int)k;
-}
-
-/* Room for extra records, so that adding them cannot move the ones candidates point
- * into. */
-static int takeover_reserve(takeover *t, size_t extra)
-{
-    return dh_grow(&t->v, &t->cap, t->n + extra, sizeof *t->v, 16);
 }
 
 /* Record a moved match as in flight and tell its adopter (room was reserved). */
@@ -298,8 +300,7 @@ static void takeover_move_all(mm_state *mm, takeover_cand *c, size_t n, uint64_t
     mm->takeover.nowhere_logged = nowhere;
     if (nmove == 0)
         return;
-    if (takeover_reserve(&mm->takeover, nmove) < 0 ||
-        rconn_pipeline(mm, now_ms, cmds, nmove, moved) < 0) {
+    if (rconn_pipeline(mm, now_ms, cmds, nmove, moved) < 0) {
         for (size_t j = 0; j < nmove; j++)
             c[idx[j]].to->pending--;
         return;
@@ -329,6 +330,11 @@ static long takeover_sweep(mm_state *mm, uint64_t now_ms)
     redisReply *meta[TAKEOVER_MAX_MOVES];
     const char *argv[] = {"HGETALL", DH_KEY_MATCHES_RUNNING};
     takeover_cand *c = calloc(TAKEOVER_MAX_MOVES, sizeof *c);
+    /* room for every move of this sweep first: the candidates point into the records */
+    if (c && takeover_reserve(&mm->takeover, TAKEOVER_MAX_MOVES) < 0) {
+        free(c);
+        c = NULL;
+    }
     redisReply *running = c ? rconn_command(mm, now_ms, 2, argv) : NULL;
     int nmeta = 0;
     size_t n = 0;

@@ -5,13 +5,16 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "dh_grow.h"
 #include "dh_keys.h"
 #include "dh_log.h"
 #include "dh_zmq.h"
 #include "mm.h"
 #include "placement.h"
+#include "rating.h"
 #include "rconn.h"
 #include "state.h"
 
@@ -49,24 +52,73 @@ static Deckhand__ErrorCode tickets_rejoin(mm_state *mm, queue_ticket *old, const
     upd.away_since_ms = 0;
     if (state_ticket_put(mm, now_ms, key, &upd) < 0)
         return DECKHAND__ERROR_CODE__UNAVAILABLE;
-    *old = upd;
+    memcpy(old->name, upd.name, sizeof old->name);
+    old->cmd_id = upd.cmd_id;
+    queue_back(mm->queues, upd.player_id, upd.gateway);
     return DECKHAND__ERROR_CODE__OK;
 }
 
-static Deckhand__ErrorCode tickets_add(mm_state *mm, const queue_key *key, queue_ticket *t,
-                                       uint64_t now_ms)
+/* Queue a new ticket. With Redis it is held (TICKETS_HELD): queued in memory, its record
+ * written with the batch's (tickets_flush), its player answered then. */
+#define TICKETS_HELD ((Deckhand__ErrorCode)-1)
+
+static Deckhand__ErrorCode tickets_add(mm_state *mm, const char *gateway, const queue_key *key,
+                                       queue_ticket *t, const char **why)
 {
     t->seq = mm->next_seq;
-    if (state_ticket_put(mm, now_ms, key, t) < 0)
-        return DECKHAND__ERROR_CODE__UNAVAILABLE;
-    mm->next_seq++;
-    if (queue_join(mm->queues, key, t) != QUEUE_OK) {
-        /* out of memory: take the stored ticket back too */
-        if (state_ticket_del(mm, now_ms, t->player_id) < 0)
-            dh_error("ticket of %s stays in redis without its line", t->player_id);
+    rating_fill(&mm->ratings, key, t);
+    tickets_batch *b = &mm->joins;
+    if (mm->redis_on && dh_grow(&b->v, &b->cap, b->n + 1, sizeof *b->v, 64) < 0)
+        return DECKHAND__ERROR_CODE__OVERLOADED;
+    queue_status qs = queue_join(mm->queues, key, t);
+    if (qs != QUEUE_OK) {
+        *why = qs == QUEUE_TOO_MANY ? "too many queues in use; try again later" : "out of memory";
         return DECKHAND__ERROR_CODE__OVERLOADED;
     }
-    return DECKHAND__ERROR_CODE__OK;
+    mm->next_seq++;
+    if (!mm->redis_on)
+        return DECKHAND__ERROR_CODE__OK;
+    tickets_held *h = &b->v[b->n++];
+    memcpy(h->player_id, t->player_id, sizeof h->player_id);
+    snprintf(h->gateway, sizeof h->gateway, "%s", gateway);
+    h->cmd_id = t->cmd_id;
+    return TICKETS_HELD;
+}
+
+bool tickets_flush(mm_state *mm, uint64_t now_ms)
+{
+    tickets_batch *b = &mm->joins;
+    size_t n = b->n;
+    if (n == 0)
+        return false;
+    const queue_key **keys = calloc(n, sizeof *keys);
+    const queue_ticket **ts = calloc(n, sizeof *ts);
+    size_t m = 0;
+    for (size_t i = 0; keys && ts && i < n; i++) {
+        size_t line;
+        const queue_ticket *t = queue_find(mm->queues, b->v[i].player_id, &line);
+        if (!t)
+            continue; /* cannot happen: every other ticket change flushes first */
+        keys[m] = queue_line_key(mm->queues, line);
+        ts[m++] = t;
+    }
+    int rc = keys && ts && m == n ? state_tickets_put(mm, now_ms, keys, ts, m) : -1;
+    free(keys);
+    free(ts);
+    b->n = 0;
+    for (size_t i = 0; i < n; i++) {
+        const tickets_held *h = &b->v[i];
+        if (rc < 0)
+            queue_leave(mm->queues, h->player_id, NULL);
+        tickets_reply(mm, h->gateway, h->player_id, h->cmd_id,
+                      rc < 0 ? DECKHAND__ERROR_CODE__UNAVAILABLE : DECKHAND__ERROR_CODE__OK,
+                      rc < 0 ? TICKETS_STORE_DOWN : NULL);
+    }
+    if (rc < 0)
+        dh_warn_every(DH_LOG_EVERY_MS, "%zu joins refused: " TICKETS_STORE_DOWN, n);
+    else
+        dh_debug("%zu joins stored in one write", n);
+    return rc == 0;
 }
 
 /* A join from a player already seated in a running match: it lost that match's
@@ -114,6 +166,17 @@ static bool tickets_text_ok(const char *s)
     return true;
 }
 
+/* The line a join of players (validated) waits in: the flexible line (players 0) when
+ * the join named no count, the queue prefers fuller matches (full_wait_ms) and the game
+ * seats a range; else the line of that count. */
+static uint32_t tickets_line_players(const mm_state *mm, const registry_game *g,
+                                     const Deckhand__Internal__QueueJoin *j, uint32_t players)
+{
+    if (j->players || g->max_players <= g->min_players)
+        return players;
+    return settings_for(&mm->settings, g->name, j->mode)->full_wait_ms ? 0 : players;
+}
+
 bool tickets_join(mm_state *mm, const char *gateway, const Deckhand__Internal__QueueJoin *j,
                   uint64_t now_ms)
 {
@@ -130,6 +193,8 @@ bool tickets_join(mm_state *mm, const char *gateway, const Deckhand__Internal__Q
     Deckhand__ErrorCode code = DECKHAND__ERROR_CODE__OK;
     const char *why = NULL;
     char buf[160];
+    if (queue_has(mm->queues, pid))
+        tickets_flush(mm, now_ms); /* a join again: its first write goes first */
     queue_key key;
     queue_ticket t;
     const registry_game *g = registry_game_info(&mm->reg, j->game ? j->game : "");
@@ -158,7 +223,8 @@ bool tickets_join(mm_state *mm, const char *gateway, const Deckhand__Internal__Q
         snprintf(buf, sizeof buf, "%s is for %u to %u players", g->name, g->min_players,
                  g->max_players);
         why = buf;
-    } else if (queue_key_init(&key, j->game, j->mode, players) != QUEUE_OK ||
+    } else if (queue_key_init(&key, j->game, j->mode, tickets_line_players(mm, g, j, players)) !=
+                   QUEUE_OK ||
                queue_ticket_init(&t, pid, j->name, gateway, j->cmd_id, mm_wall_ms(mm, now_ms)) !=
                    QUEUE_OK) {
         code = DECKHAND__ERROR_CODE__BAD_REQUEST;
@@ -176,24 +242,46 @@ bool tickets_join(mm_state *mm, const char *gateway, const Deckhand__Internal__Q
             code = tickets_rejoin(mm, old, &key, &t, now_ms);
         }
     } else {
-        code = tickets_add(mm, &key, &t, now_ms);
+        code = tickets_add(mm, gateway, &key, &t, &why);
     }
     if (code == DECKHAND__ERROR_CODE__UNAVAILABLE && !why)
         why = TICKETS_STORE_DOWN;
-    else if (code == DECKHAND__ERROR_CODE__OVERLOADED)
+    else if (code == DECKHAND__ERROR_CODE__OVERLOADED && !why)
         why = "out of memory";
-    if (code == DECKHAND__ERROR_CODE__OK)
-        dh_info("queue join %s (%s) %s/%s/%u via %s%s", pid, t.name, key.game, key.mode,
-                key.players, gateway, again ? " (again: keeps its place)" : "");
+    if (code == DECKHAND__ERROR_CODE__OK || code == TICKETS_HELD)
+        dh_debug("queue join %s (%s) %s/%s/%u via %s%s", pid, t.name, key.game, key.mode,
+                 key.players, gateway, again ? " (again: keeps its place)" : "");
     else
         dh_info("queue join %s refused: %s", pid, why);
+    if (code == TICKETS_HELD) {
+        if (mm->joins.n >= TICKETS_BATCH_MAX)
+            tickets_flush(mm, now_ms);
+        return false; /* formation waits for the batch's write */
+    }
     tickets_reply(mm, gateway, pid, j->cmd_id, code, why);
     return code == DECKHAND__ERROR_CODE__OK;
+}
+
+/* Delete the stored records of the player's ticket: every member of a party (a party
+ * waits and leaves as one ticket). 0, or -1 when Redis did not take one (those deleted
+ * stay deleted: a load then finds the party smaller, never larger). */
+static int tickets_unstore(mm_state *mm, const char *player_id, uint64_t now_ms)
+{
+    const queue_ticket *members[QUEUE_PARTY_MAX];
+    char ids[QUEUE_PARTY_MAX][QUEUE_NAME_MAX];
+    size_t n = queue_party(mm->queues, player_id, members, QUEUE_PARTY_MAX);
+    for (size_t i = 0; i < n; i++)
+        memcpy(ids[i], members[i]->player_id, QUEUE_NAME_MAX);
+    for (size_t i = 0; i < n; i++)
+        if (state_ticket_del(mm, now_ms, ids[i]) < 0)
+            return -1;
+    return 0;
 }
 
 bool tickets_leave(mm_state *mm, const char *gateway, const Deckhand__Internal__QueueLeave *l,
                    uint64_t now_ms)
 {
+    tickets_flush(mm, now_ms); /* held joins are written before any later change */
     const char *pid = l->player_id ? l->player_id : "";
     size_t line;
     queue_ticket *t = queue_find(mm->queues, pid, &line);
@@ -206,7 +294,7 @@ bool tickets_leave(mm_state *mm, const char *gateway, const Deckhand__Internal__
         return false;
     }
     Deckhand__ErrorCode code = DECKHAND__ERROR_CODE__OK;
-    if (t && state_ticket_del(mm, now_ms, pid) < 0)
+    if (t && tickets_unstore(mm, pid, now_ms) < 0)
         code = DECKHAND__ERROR_CODE__UNAVAILABLE;
     else if (t)
         queue_leave(mm->queues, pid, NULL);
@@ -222,6 +310,7 @@ bool tickets_leave(mm_state *mm, const char *gateway, const Deckhand__Internal__
 bool tickets_away(mm_state *mm, const char *gateway, const Deckhand__Internal__PlayerAway *a,
                   uint64_t now_ms)
 {
+    tickets_flush(mm, now_ms); /* held joins are written before any later change */
     const char *pid = a->player_id ? a->player_id : "";
     size_t line;
     queue_ticket *t = queue_find(mm->queues, pid, &line);
@@ -238,7 +327,7 @@ bool tickets_away(mm_state *mm, const char *gateway, const Deckhand__Internal__P
                       pid);
         return false;
     }
-    *t = upd;
+    queue_away(mm->queues, pid, upd.away_since_ms);
     dh_info("player %s away: keeps the place for %u ms", pid,
             settings_for(&mm->settings, queue_line_key(mm->queues, line)->game,
                          queue_line_key(mm->queues, line)->mode)
@@ -249,6 +338,7 @@ bool tickets_away(mm_state *mm, const char *gateway, const Deckhand__Internal__P
 bool tickets_back(mm_state *mm, const char *gateway, const Deckhand__Internal__PlayerBack *b,
                   uint64_t now_ms)
 {
+    tickets_flush(mm, now_ms); /* held joins are written before any later change */
     const char *pid = b->player_id ? b->player_id : "";
     size_t line, seat;
     queue_ticket *t = queue_find(mm->queues, pid, &line);
@@ -262,7 +352,7 @@ bool tickets_back(mm_state *mm, const char *gateway, const Deckhand__Internal__P
                           gateway);
             return false;
         }
-        *t = upd;
+        queue_back(mm->queues, pid, gateway);
         dh_info("player %s back on %s: waiting again", pid, gateway);
         return true;
     }
@@ -285,19 +375,17 @@ bool tickets_back(mm_state *mm, const char *gateway, const Deckhand__Internal__P
 
 void tickets_expire(mm_state *mm, uint64_t now_ms)
 {
+    tickets_flush(mm, now_ms); /* held joins are written before any later change */
     uint64_t wall = mm_wall_ms(mm, now_ms);
     for (size_t line = 0; line < queue_lines(mm->queues); line++) {
         const queue_key *k = queue_line_key(mm->queues, line);
         uint64_t grace = settings_for(&mm->settings, k->game, k->mode)->grace_ms;
-        for (size_t i = 0; i < queue_line_len(mm->queues, line);) {
-            const queue_ticket *t = queue_line_ticket(mm->queues, line, i);
-            if (!t->away_since_ms || wall < t->away_since_ms + grace) {
-                i++;
-                continue;
-            }
+        /* the away list is in the order tickets went away: stop at the first in grace */
+        for (const queue_ticket *t;
+             (t = queue_line_away_first(mm->queues, line)) && wall >= t->away_since_ms + grace;) {
             char pid[sizeof t->player_id];
             memcpy(pid, t->player_id, sizeof pid);
-            if (state_ticket_del(mm, now_ms, pid) < 0)
+            if (tickets_unstore(mm, pid, now_ms) < 0)
                 return; /* Redis is down: try again next tick */
             queue_leave(mm->queues, pid, NULL);
             dh_info("player %s away past the %llu ms grace: left %s/%s/%u", pid,

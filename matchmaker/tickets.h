@@ -11,6 +11,14 @@
  * does not take the change the answer is UNAVAILABLE "store unavailable" and nothing
  * changed. The QueueReply goes back to the sending gateway's identity.
  *
+ * New tickets are written in batches: a join is queued in memory and held, and
+ * tickets_flush writes every held ticket in one fenced script (one Redis round trip for
+ * up to TICKETS_BATCH_MAX joins, instead of one each) and only then answers them: ok,
+ * or UNAVAILABLE with the ticket taken out again when Redis did not take the write. So
+ * "written before it is made" still holds for what anyone can see: no reply and no
+ * formation happens between the join and its write (the loop flushes after each drain
+ * of the socket, before it forms matches, and every other ticket change flushes first).
+ *
  * PlayerAway (the player's connection dropped) marks the ticket away: it keeps its place
  * but is passed over by formation, and after the queue's grace_ms it is removed.
  * PlayerBack (the player resumed on some gateway) moves the ticket to that gateway and
@@ -38,6 +46,10 @@ bool tickets_away(struct mm_state *mm, const char *gateway, const Deckhand__Inte
                   uint64_t now_ms);
 bool tickets_back(struct mm_state *mm, const char *gateway, const Deckhand__Internal__PlayerBack *b,
                   uint64_t now_ms);
+#define TICKETS_BATCH_MAX 1000
+
+/* Write the held joins and answer them. True when they were queued (a match may form). */
+bool tickets_flush(struct mm_state *mm, uint64_t now_ms);
 /* Remove the away tickets past their queue's grace period. */
 void tickets_expire(struct mm_state *mm, uint64_t now_ms);
 

@@ -11,6 +11,8 @@
 
 #include "dh_keys.h"
 #include "rig_redis.h"
+#include "state.h"
+#include "tickets.h"
 
 #define RIG_MM_HWM 10000 /* a takeover sends hundreds of AdoptMatch in one tick */
 
@@ -108,6 +110,8 @@ void rig_mm_pump(rig_mm *r, uint64_t now)
         control_handle(&r->mm, id, m, now);
         deckhand__internal__internal__free_unpacked(m, NULL);
     }
+    tickets_flush(&r->mm, now); /* as the loop does after each drain */
+    state_flush(&r->mm, now);
     mm_tick(&r->mm, now);
 }
 

@@ -50,7 +50,8 @@ void rig_mm_open(rig_mm *r, const char *id, const char *redis_url, int nworkers,
 void rig_mm_open_fresh(rig_mm *r, const char *id, int nworkers);
 /* Close without releasing the lease: as if the process died. */
 void rig_mm_close(rig_mm *r);
-/* Hand every message waiting at the matchmaker to control_handle, then tick at now. */
+/* Hand every message waiting at the matchmaker to control_handle, write the held joins
+ * (tickets_flush), then tick at now. */
 void rig_mm_pump(rig_mm *r, uint64_t now);
 /* The lease lapses in Redis (the rigs' clocks are the tests', Redis's is real). */
 void rig_mm_lease_lapses(void);

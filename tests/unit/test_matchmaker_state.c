@@ -65,9 +65,12 @@ static void test_mm_tickets_reload_into_the_same_lines_in_the_same_order(void)
         lines++;
         size_t bl = line_with(b.mm.queues, queue_line_key(a.mm.queues, l));
         CU_ASSERT_EQUAL_FATAL(queue_line_len(b.mm.queues, bl), n);
+        const queue_ticket *xs[64], *ys[64];
+        CU_ASSERT_EQUAL_FATAL(queue_line_list(a.mm.queues, l, xs, 64), n);
+        CU_ASSERT_EQUAL_FATAL(queue_line_list(b.mm.queues, bl, ys, 64), n);
         for (size_t i = 0; i < n; i++) {
-            const queue_ticket *x = queue_line_ticket(a.mm.queues, l, i);
-            const queue_ticket *y = queue_line_ticket(b.mm.queues, bl, i);
+            const queue_ticket *x = xs[i];
+            const queue_ticket *y = ys[i];
             CU_ASSERT_STRING_EQUAL(x->player_id, y->player_id);
             CU_ASSERT_STRING_EQUAL(x->name, y->name);
             CU_ASSERT_STRING_EQUAL(x->gateway, y->gateway);

@@ -433,6 +433,38 @@ static void test_takeover_moves_at_most_a_slice_per_sweep(void)
     rig_mm_close(&r);
 }
 
+/* The issue's SIGSEGV ("match ... adopted by wk-2: telling 2 gateways", then an invalid
+ * read inside libc during takeover churn): a sweep whose candidates included a move
+ * waiting to be retried (pointing into the move records) grew those records for the
+ * new moves, and the moves' Redis commands then read the retried match's strings from
+ * the freed array. Under ASan this is a heap-use-after-free. */
+static void test_takeover_retry_survives_the_move_records_growing(void)
+{
+    rig_mm r;
+    open_acting(&r);
+    put_match("m-retry", "wk-a", "running");
+    wk_a_falls_silent(&r);
+    int first = adopter(&r, "m-retry", NULL);
+    CU_ASSERT_FATAL(first == 1 || first == 2);
+    CU_ASSERT_EQUAL(r.mm.takeover.n, 1);
+    /* more of the dead worker's matches than the records had room for (16 before the
+     * fix), all in the next sweep with the retry */
+    for (size_t i = 0; i + 1 < TAKEOVER_MAX_MOVES; i++) {
+        char id[32];
+        snprintf(id, sizeof id, "m%03zu", i);
+        put_match(id, "wk-a", "running");
+    }
+    send_adopted(r.w[first], "m-retry", false, false); /* refused: moved again next sweep */
+    rig_mm_beats(&r, 6);
+    rig_mm_pump(&r, 2050);
+    int second = adopter(&r, "m-retry", NULL);
+    CU_ASSERT_EQUAL(second, first == 1 ? 2 : 1);
+    char v[64];
+    CU_ASSERT_STRING_EQUAL(meta("m-retry", "worker", v, sizeof v), rig_mm_worker_ids[second]);
+    CU_ASSERT_EQUAL(r.mm.takeover.n, TAKEOVER_MAX_MOVES);
+    rig_mm_close(&r);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -457,6 +489,8 @@ int main(void)
          test_join_while_seated_in_a_running_match_gets_it_again},
         {"takeover_sweeps_rarely_when_nothing_is_dead",
          test_takeover_sweeps_rarely_when_nothing_is_dead},
+        {"takeover_retry_survives_the_move_records_growing",
+         test_takeover_retry_survives_the_move_records_growing},
         {NULL, NULL},
     };
     return rig_redis_main("matchmaker_takeover", cases);

@@ -37,7 +37,9 @@ static void test_mm_rejoin_in_the_same_line_keeps_the_place_and_moves_the_ticket
     CU_ASSERT_EQUAL(rig_mm_joined(&a, a.gw2, "p1", 3, 3, 20), 0);
     size_t line;
     const queue_ticket *t = queue_find(a.mm.queues, "p1", &line);
-    CU_ASSERT_PTR_EQUAL(queue_line_ticket(a.mm.queues, line, 0), t);
+    const queue_ticket *first[1];
+    CU_ASSERT_EQUAL(queue_line_list(a.mm.queues, line, first, 1), 1);
+    CU_ASSERT_PTR_EQUAL(first[0], t);
     CU_ASSERT_STRING_EQUAL(t->gateway, "gw-2");
     CU_ASSERT_EQUAL(t->away_since_ms, 0);
     CU_ASSERT_EQUAL(t->since_ms, RIG_MM_WALL0 + 10);

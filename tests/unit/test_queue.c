@@ -1,6 +1,8 @@
 /*
- * test_queue.c: the matchmaker's waiting lines (matchmaker/queue.c), which decide who
- * plays whom. The module is compiled into this test directly: it is pure data.
+ * test_queue.c: the matchmaker's waiting lines (matchmaker/queue.c), their storage:
+ * lines, leaves, away, requeues. With equal ratings a pass takes the oldest tickets
+ * first, so these read as the first-come-first-served rules they were; skill windows
+ * and parties are test_matchmaker_matching*.c.
  */
 #include "queue.h"
 
@@ -18,6 +20,15 @@ static queue_key key(const char *game, uint32_t players)
     queue_key k;
     CU_ASSERT_EQUAL_FATAL(queue_key_init(&k, game, "", players), QUEUE_OK);
     return k;
+}
+
+/* One formation of n players from line (every rating accepted), as a pass would. */
+static bool queue_take(queue_set *s, size_t line, queue_ticket *out, uint32_t n)
+{
+    queue_rules r = {.min_players = n, .max_players = n, .window_initial = 100, .window_max = 100};
+    queue_formed f;
+    queue_pass_begin(s, line, true);
+    return queue_form(s, line, &r, 100, out, &f);
 }
 
 static size_t line_of(queue_set *s, const char *game, uint32_t players)
@@ -195,8 +206,9 @@ static void test_queue_take_passes_over_away_tickets_which_keep_their_place(void
         queue_join(s, &k, &t);
     }
     size_t l;
-    queue_find(s, "p1", &l)->away_since_ms = 500;
-    queue_find(s, "p3", NULL)->away_since_ms = 600;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(queue_find(s, "p1", &l));
+    CU_ASSERT_TRUE(queue_away(s, "p1", 500));
+    CU_ASSERT_TRUE(queue_away(s, "p3", 600));
     CU_ASSERT_EQUAL(queue_line_len(s, l), 4);
     CU_ASSERT_EQUAL(queue_line_ready(s, l), 2);
     queue_ticket out[2];
@@ -206,10 +218,12 @@ static void test_queue_take_passes_over_away_tickets_which_keep_their_place(void
     CU_ASSERT_FALSE(queue_take(s, l, out, 1));
     /* the away tickets still wait, in their order */
     CU_ASSERT_EQUAL(queue_line_len(s, l), 2);
-    CU_ASSERT_STRING_EQUAL(queue_line_ticket(s, l, 0)->player_id, "p1");
-    CU_ASSERT_STRING_EQUAL(queue_line_ticket(s, l, 1)->player_id, "p3");
-    CU_ASSERT_PTR_NULL(queue_line_ticket(s, l, 2));
-    queue_find(s, "p3", NULL)->away_since_ms = 0;
+    const queue_ticket *left[3];
+    CU_ASSERT_EQUAL(queue_line_list(s, l, left, 3), 2);
+    CU_ASSERT_STRING_EQUAL(left[0]->player_id, "p1");
+    CU_ASSERT_STRING_EQUAL(left[1]->player_id, "p3");
+    CU_ASSERT_STRING_EQUAL(queue_line_away_first(s, l)->player_id, "p1");
+    CU_ASSERT_TRUE(queue_back(s, "p3", NULL));
     CU_ASSERT_TRUE(queue_take(s, l, out, 1));
     CU_ASSERT_STRING_EQUAL(out[0].player_id, "p3");
     queue_set_free(s);
@@ -243,6 +257,48 @@ static void test_queue_clear_empties_every_line(void)
     queue_set_free(s);
 }
 
+/* The finding: 48,000 distinct modes made 48,000 lines, never given back. */
+static void test_queue_lines_are_bounded_and_empty_ones_reused(void)
+{
+    queue_set *s = queue_set_new();
+    char mode[32];
+    queue_key k;
+    for (int i = 0; i < 48000; i++) { /* one player after another, each a new mode */
+        snprintf(mode, sizeof mode, "m%d", i);
+        queue_key_init(&k, "dominion", mode, 2);
+        queue_ticket t = ticket("p");
+        CU_ASSERT_EQUAL_FATAL(queue_join(s, &k, &t), QUEUE_OK);
+        CU_ASSERT_EQUAL(queue_leave(s, "p", NULL), 1);
+    }
+    CU_ASSERT(queue_lines(s) <= QUEUE_LINES_MAX);
+    /* every line holding a ticket: a new one is refused, the existing ones still take */
+    for (int i = 0; i < QUEUE_LINES_MAX; i++) {
+        snprintf(mode, sizeof mode, "full%d", i);
+        queue_key_init(&k, "dominion", mode, 2);
+        char pid[32];
+        snprintf(pid, sizeof pid, "q%d", i);
+        queue_ticket t = ticket(pid);
+        CU_ASSERT_EQUAL_FATAL(queue_join(s, &k, &t), QUEUE_OK);
+    }
+    queue_key_init(&k, "dominion", "one-too-many", 2);
+    queue_ticket extra = ticket("x");
+    CU_ASSERT_EQUAL(queue_join(s, &k, &extra), QUEUE_TOO_MANY);
+    queue_key_init(&k, "dominion", "full7", 2);
+    CU_ASSERT_EQUAL(queue_join(s, &k, &extra), QUEUE_OK);
+    /* a line empties: its slot serves the next new (game, mode, players) */
+    CU_ASSERT_EQUAL(queue_leave(s, "q9", NULL), 1);
+    queue_key_init(&k, "dominion", "one-too-many", 2);
+    queue_ticket late = ticket("y");
+    CU_ASSERT_EQUAL(queue_join(s, &k, &late), QUEUE_OK);
+    size_t l;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(queue_find(s, "y", &l));
+    CU_ASSERT_STRING_EQUAL(queue_line_key(s, l)->mode, "one-too-many");
+    CU_ASSERT_EQUAL(queue_lines(s), QUEUE_LINES_MAX);
+    char why[256];
+    CU_ASSERT_TRUE(queue_check(s, why, sizeof why));
+    queue_set_free(s);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -261,6 +317,8 @@ int main(void)
          test_queue_take_passes_over_away_tickets_which_keep_their_place},
         {"queue_find_names_the_line", test_queue_find_names_the_line},
         {"queue_clear_empties_every_line", test_queue_clear_empties_every_line},
+        {"queue_lines_are_bounded_and_empty_ones_reused",
+         test_queue_lines_are_bounded_and_empty_ones_reused},
         {NULL, NULL},
     };
     return dh_test_main("queue", cases);
