@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# `deckhand bots --game G` plays every game the cluster serves to the end: for each of
+# dominion, accession, ascension and caveman, 4 two-player matches complete with errors=0,
+# each bounded in time, and Redis records each one as finished by the game's rules (no
+# end_reason: not stopped by the turn cap). The bots answer with the game's own bot on
+# the server (Choose.bot, docs/PROTOCOL.md); the generic local bot knows only Dominion's
+# conventions, and Ascension matches played by it reached the turn cap (issue 15).
+# shellcheck source=SCRIPTDIR/e2e_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
+
+GAMES=(dominion accession ascension caveman)
+MATCHES=4
+
+e2e_start 30800
+
+for game in "${GAMES[@]}"; do
+    out=$E2E_RUN/bots-$game.out rc=0
+    e2e_log "deckhand bots --game $game --players 8 --size 2 --matches $MATCHES"
+    timeout 40 "$DECKHAND_BIN_DIR/deckhand" bots --game "$game" --players 8 --size 2 \
+        --matches "$MATCHES" --timeout 20 >"$out" 2>"$E2E_RUN/bots-$game.err" </dev/null || rc=$?
+    last=$(grep -v '^[[:space:]]*$' "$out" | tail -n 1)
+    e2e_log "$game: $last (exit $rc)"
+    if ((rc != 0)) || [[ $last != "matches_completed=$MATCHES errors=0" ]]; then
+        tail -n 20 "$E2E_RUN/bots-$game.err" >&2
+        ((rc == 124)) && e2e_fail "$game: deckhand bots did not finish within 40 s"
+        e2e_fail "$game: deckhand bots ended with '$last' (exit $rc)"
+    fi
+done
+
+e2e_check_finished $((MATCHES * ${#GAMES[@]}))
+
+# Every finished match: which game it was, and that its rules ended it.
+declare -A per_game=()
+while read -r id; do
+    [[ -n $id ]] || continue
+    key=$(_e2e_match_key "$id")
+    game=$(e2e_redis hget "$key" game)
+    reason=$(e2e_redis hget "$key" end_reason)
+    [[ -z $reason ]] || e2e_fail "$key ($game): end_reason '$reason', want none (the rules' end)"
+    per_game[$game]=$((${per_game[$game]:-0} + 1))
+done < <(e2e_redis lrange matches:finished 0 -1)
+for game in "${GAMES[@]}"; do
+    ((${per_game[$game]:-0} >= MATCHES)) ||
+        e2e_fail "$game: ${per_game[$game]:-0} finished matches in Redis, want $MATCHES"
+done
+e2e_log "every game: $MATCHES matches finished by their rules"
