@@ -44,3 +44,17 @@ for game in "${GAMES[@]}"; do
         e2e_fail "$game: ${per_game[$game]:-0} finished matches in Redis, want $MATCHES"
 done
 e2e_log "every game: $MATCHES matches finished by their rules"
+
+# A player in the terminal (`deckhand play`) who types `b` at every decision lets the
+# game's bot play for them to the end of a caveman match against one `deckhand bots` bot.
+e2e_log "deckhand play --game caveman, typing b, against deckhand bots --players 1"
+timeout 40 "$DECKHAND_BIN_DIR/deckhand" bots --game caveman --players 1 --size 2 --matches 1 \
+    --timeout 30 >"$E2E_RUN/bots-play.out" 2>"$E2E_RUN/bots-play.err" </dev/null &
+bots_pid=$!
+rc=0
+timeout 40 "$DECKHAND_BIN_DIR/deckhand" play --game caveman --size 2 --name typist \
+    >"$E2E_RUN/play.out" 2>"$E2E_RUN/play.err" < <(while sleep 0.05; do echo b; done) || rc=$?
+wait "$bots_pid" || e2e_fail "the bot opposite deckhand play exited with $?: $(tail -n 3 "$E2E_RUN/bots-play.err")"
+((rc == 0)) || e2e_fail "deckhand play exited with $rc: $(tail -n 5 "$E2E_RUN/play.out")"
+grep -q '==== Game over ====' "$E2E_RUN/play.out" || e2e_fail "deckhand play saw no GameOver"
+e2e_log "deckhand play: the bot key played a caveman match to its end"
