@@ -193,6 +193,35 @@ static void test_worker_bot_answer_refuses_bad_requests(void)
     rig_worker_close(&r);
 }
 
+/* The poison fixture's default bot picks the card whose script fails: asked for by a
+ * player, that failure is the player's (SCRIPT_ERROR, nothing changed), repeated at will
+ * without counting toward the quarantine of the worker's own failing answers. */
+static void test_worker_bot_answer_that_fails_is_the_players_not_a_quarantine(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "tests/fixtures/poison", NULL);
+    host_match *hm = rig_worker_started(&r, "m-botpoison", "poison", NULL);
+    const engine_decision *d = engine_match_decision(hm->m);
+    const char *decider = rig_worker_players[d->seat];
+    uint64_t hash = engine_match_hash(hm->m);
+    Deckhand__Choose c = bot_choose(d->decision_id, "default");
+    for (uint64_t cmd = 1; cmd <= 6; cmd++) {
+        rig_worker_command(&r, "m-botpoison", decider, cmd, &c);
+        host_flush(&r.h, r.now);
+        rig_outbox o;
+        rig_worker_gw_drain(&r, &o);
+        CU_ASSERT_EQUAL(o.n, 1);
+        CU_ASSERT_EQUAL(reply_code(&o, cmd), DECKHAND__ERROR_CODE__SCRIPT_ERROR);
+        rig_outbox_free(&o);
+        rig_worker_advance(&r, 1000);
+        host_tick(&r.h, r.now);
+    }
+    CU_ASSERT_PTR_NOT_NULL_FATAL(host_find(&r.h, "m-botpoison"));
+    CU_ASSERT_EQUAL(hm->script_failures, 0);
+    CU_ASSERT_EQUAL(engine_match_hash(hm->m), hash);
+    rig_worker_close_drained(&r);
+}
+
 /* Both players ask for the default bot's answer to every decision put to them, until the
  * match ends: it must end (GameOver to both, MatchEnded to the matchmaker) with no refusal,
  * in every game. */
@@ -269,6 +298,8 @@ int main(void)
         {"worker_bot_answer_refuses_what_is_not_the_requesters",
          test_worker_bot_answer_refuses_what_is_not_the_requesters},
         {"worker_bot_answer_refuses_bad_requests", test_worker_bot_answer_refuses_bad_requests},
+        {"worker_bot_answer_that_fails_is_the_players_not_a_quarantine",
+         test_worker_bot_answer_that_fails_is_the_players_not_a_quarantine},
         {"worker_bot_answers_finish_a_dominion_match",
          test_worker_bot_answers_finish_a_dominion_match},
         {"worker_bot_answers_finish_an_accession_match",
