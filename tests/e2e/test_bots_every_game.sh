@@ -45,6 +45,31 @@ for game in "${GAMES[@]}"; do
 done
 e2e_log "every game: $MATCHES matches finished by their rules"
 
+# The client's generic bot (--bot local) knows only Dominion's conventions: in Ascension it
+# never gains Honour, so the match runs to the game's turn cap (max_turns 400) and ends
+# there with a recorded result, end_reason turn_cap (it ran to 2000 turns, then for good).
+e2e_log "deckhand bots --game ascension --bot local: a match only the turn cap ends"
+rc=0
+timeout 60 "$DECKHAND_BIN_DIR/deckhand" bots --game ascension --bot local --players 2 \
+    --matches 1 --rate 45 --timeout 20 >"$E2E_RUN/bots-capped.out" \
+    2>"$E2E_RUN/bots-capped.err" </dev/null || rc=$?
+last=$(grep -v '^[[:space:]]*$' "$E2E_RUN/bots-capped.out" | tail -n 1)
+if ((rc != 0)) || [[ $last != "matches_completed=1 errors=0" ]]; then
+    tail -n 5 "$E2E_RUN/bots-capped.err" >&2
+    e2e_fail "the capped ascension match ended with '$last' (exit $rc)"
+fi
+capped=0
+while read -r id; do
+    key=$(_e2e_match_key "$id")
+    [[ $(e2e_redis hget "$key" end_reason) == turn_cap ]] || continue
+    [[ $(e2e_redis hget "$key" game) == ascension ]] || e2e_fail "$key: capped, but not ascension"
+    [[ $(e2e_redis hget "$key" status) == finished && -n $(e2e_redis hget "$key" result) ]] ||
+        e2e_fail "$key: capped without a recorded result"
+    capped=$((capped + 1))
+done < <(e2e_redis lrange matches:finished 0 -1)
+((capped == 1)) || e2e_fail "$capped matches ended at the turn cap, want 1"
+e2e_log "the ascension match of the generic client bot ended at the turn cap, result recorded"
+
 # A player in the terminal (`deckhand play`) who types `b` at every decision lets the
 # game's bot play for them to the end of a caveman match against one `deckhand bots` bot.
 e2e_log "deckhand play --game caveman, typing b, against deckhand bots --players 1"
