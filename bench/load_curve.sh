@@ -30,7 +30,11 @@ point() {
         read -r p _ <"$f"
         pid[$(basename "$f" .pid)]=$p
     done
-    local args=(--game dominion --players "$players" --seconds "$secs" --gateway "$DECKHAND_GATEWAY_TCP")
+    # --bot local: answers from the generic bot in the client, as when docs/BENCHMARKS.md's
+    # figures were taken (the default, the game's bot on the server, adds a script call
+    # per answer to the workers' CPU)
+    local args=(--game dominion --players "$players" --seconds "$secs" --gateway "$DECKHAND_GATEWAY_TCP"
+        --bot local)
     ((rate > 0)) && args+=(--rate "$rate")
     "$DECKHAND_BIN_DIR/deckhand" load "${args[@]}" >"$run/out" 2>"$run/err" </dev/null &
     lp=$!

@@ -22,8 +22,10 @@ source "$run/cluster.env"
 r() { _dh_redis_cli "$@"; } # as the operators' user (cluster.env: REDISCLI_AUTH)
 used() { r info memory | awk -F: '/^used_memory:/ { print $2 + 0 }'; }
 base=$(used)
+# --bot local: the generic client bot, whose matches docs/BENCHMARKS.md measured (the
+# game's default bot on the server plays matches of another length)
 "$DECKHAND_BIN_DIR/deckhand" bots --game dominion --players $((matches * 2)) --size 2 \
-    --matches "$matches" --rate 2 --timeout 60 --gateway "$DECKHAND_GATEWAYS_TCP" \
+    --matches "$matches" --rate 2 --timeout 60 --gateway "$DECKHAND_GATEWAYS_TCP" --bot local \
     >/dev/null 2>&1 &
 bots=$!
 for t in 5 10 15; do

@@ -25,7 +25,9 @@
 #define BOTS_DROP_SPAN     60    /* a dropping bot drops after 1..BOTS_DROP_SPAN answers */
 #define BOTS_GW_MAX        16    /* gateways in --gateway's list */
 #define BOTS_ADDR_MAX      512
-#define BOTS_TOTAL_BURST_S 0.02 /* the run's bucket (total_rate) holds 20 ms of answers */
+#define BOTS_TOTAL_BURST_S 0.02    /* the run's bucket (total_rate) holds 20 ms of answers */
+#define BOTS_BOT_LOCAL     "local" /* --bot local: the generic bot, answering in the client */
+#define BOTS_BOT_NAME_MAX  63      /* a strategy name, as the worker takes it (host_bot.h) */
 
 typedef struct {
     dh_client *c; /* NULL while disconnected */
@@ -82,6 +84,9 @@ typedef struct {
     char addrs[BOTS_GW_MAX][BOTS_ADDR_MAX]; /* the gateways */
     int naddrs;
     const char *game;
+    /* The game's bot strategy the server answers every decision with (Choose.bot), or
+     * NULL: answer locally with the generic bot (dh_client_bot.h, Dominion's conventions). */
+    const char *server_bot;
     uint32_t size;
     long target;
     char **done; /* distinct ids of finished matches */
@@ -129,6 +134,9 @@ void bots_leave_match(bots_run *r, bot *b);
 
 /* bots_loop.c: connections and the loop */
 int bots_gateways(const dh_flags *f, const char *who, bots_run *r);
+/* --bot: r->server_bot from a strategy name (default "default"), NULL for "local"; -1
+ * with a message prefixed by who when the name cannot be one. */
+int bots_bot_flag(const dh_flags *f, const char *who, bots_run *r);
 void bots_leave(bots_run *r);
 /* Close every bot's connection and free the run's bots and finished-match ids. */
 void bots_run_free(bots_run *r);

@@ -55,6 +55,27 @@ int bots_gateways(const dh_flags *f, const char *who, bots_run *r)
     }
 }
 
+int bots_bot_flag(const dh_flags *f, const char *who, bots_run *r)
+{
+    const char *name = dh_flags_str(f, "bot", NULL, "default");
+    size_t n = strlen(name);
+    r->server_bot = NULL;
+    if (!strcmp(name, BOTS_BOT_LOCAL))
+        return 0;
+    bool ok = n > 0 && n <= BOTS_BOT_NAME_MAX;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = name[i] > ' ' && name[i] <= '~';
+    if (!ok) {
+        fprintf(stderr,
+                "%s: --bot wants a strategy name of the game (1..%d printable characters) "
+                "or '%s'\n",
+                who, BOTS_BOT_NAME_MAX, BOTS_BOT_LOCAL);
+        return -1;
+    }
+    r->server_bot = name;
+    return 0;
+}
+
 /* One reconnect attempt: connect, resume the session with the saved token, then resync
  * the match or queue again. On failure the next attempt waits a backoff; after
  * BOTS_DOWN_MAX the run is broken. */
@@ -172,8 +193,11 @@ int bots_start(bots_run *r)
         if (!b->c)
             return -1;
     }
-    fprintf(stderr, "bots: %d bots logged in at %s%s, queued for %s (%u players)\n", r->n,
-            r->addrs[0], r->naddrs > 1 ? " and the other gateways" : "", r->game, r->size);
+    fprintf(stderr,
+            "bots: %d bots logged in at %s%s, queued for %s (%u players), answering with %s%s\n",
+            r->n, r->addrs[0], r->naddrs > 1 ? " and the other gateways" : "", r->game, r->size,
+            r->server_bot ? "the server's bot " : "the local generic bot",
+            r->server_bot ? r->server_bot : "");
     return 0;
 }
 

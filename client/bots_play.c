@@ -92,7 +92,8 @@ static void bots_game_over(bots_run *r, bot *b, const Deckhand__GameOver *g)
 
 static void bots_decide(bots_run *r, bot *b, const Deckhand__DecisionRequest *d)
 {
-    b->answer_n = dh_client_bot_choose(d, b->answer_ids, BOTS_MAX_PICK);
+    /* with a server bot, the answer is the strategy's name (bots_flush), no ids */
+    b->answer_n = r->server_bot ? 0 : dh_client_bot_choose(d, b->answer_ids, BOTS_MAX_PICK);
     b->answer_decision = d->decision_id;
     dh_track_sent(&b->track, d->decision_id);
     b->has_answer = true;

@@ -154,7 +154,10 @@ void bots_flush(bots_run *r, bot *b, long long now)
         return;
     dh_client_msg msg;
     Deckhand__ClientMessage *m =
-        dh_client_msg_choose(&msg, b->match_id, b->answer_decision, b->answer_ids, b->answer_n);
+        r->server_bot
+            ? dh_client_msg_choose_bot(&msg, b->match_id, b->answer_decision, r->server_bot)
+            : dh_client_msg_choose(&msg, b->match_id, b->answer_decision, b->answer_ids,
+                                   b->answer_n);
     if (bots_send(r, b, m) < 0)
         return;
     b->answer_cmd = m->cmd_id;

@@ -1,8 +1,15 @@
 /*
  * cmd_bots.c: `deckhand bots`, N bot players in one process, the cluster's smoke, load
  * and chaos test: every bot logs in as a guest, queues, plays every decision put to it
- * with the generic bot (dh_client_bot.h) and queues again after each GameOver, until M
- * distinct matches have finished.
+ * and queues again after each GameOver, until M distinct matches have finished.
+ *
+ * A decision is answered by the game's own bot (--bot STRATEGY, default "default"): the
+ * bot sends Choose{decision_id, bot=STRATEGY} and the worker answers for its seat as that
+ * strategy of the bundle would (docs/PROTOCOL.md), so every game the cluster serves is
+ * played to its end. --bot local answers in the client instead, with the generic bot
+ * (dh_client_bot.h), which knows only Dominion's decision conventions: other games played
+ * that way may only end at their turn cap. The server bot costs the worker a script call
+ * per answer; the local one measures the cluster without it.
  *
  * One poll() over all the bots' sockets drives them; each bot is a small state record
  * updated by whatever message arrives, in any order (a MatchFound may overtake the Reply
@@ -60,9 +67,12 @@ static const char bots_who[] = "deckhand bots";
 static const char bots_usage[] =
     "usage: deckhand bots --game dominion --players N --matches M [--ws] [--size S]\n"
     "                     [--timeout SEC] [--rate MSGS_PER_SEC] [--gateway ADDR[,ADDR...]]\n"
-    "                     [--drop FRACTION] [--seed N] [--reroute-log]\n"
+    "                     [--drop FRACTION] [--seed N] [--reroute-log] [--bot STRATEGY|local]\n"
     "  N bot clients queue for matches of S players (default N when 2..4, else 2) and\n"
     "  play until M matches have finished. Last stdout line: matches_completed=M errors=E\n"
+    "  --bot STRATEGY: the server answers each decision as the game's bot STRATEGY would\n"
+    "  (default 'default', every game has it); --bot local: the bots answer themselves\n"
+    "  with the generic bot, which knows only Dominion's decision conventions.\n"
     "  Each bot sends at most --rate messages per second (default 40; 0 = unpaced).\n"
     "  Outages are survived, not errors: a command refused with UNAVAILABLE, UNKNOWN_MATCH\n"
     "  or OVERLOADED is retried (Resync after 250 ms .. 1 s, then the answer again), a\n"
@@ -135,11 +145,19 @@ static int bots_fraction(const dh_flags *f, const char *flag, double *out)
 
 int cmd_bots(int argc, char **argv)
 {
-    static const dh_flag_spec spec[] = {
-        {"game", DH_FLAG_VALUE}, {"players", DH_FLAG_INT},        {"matches", DH_FLAG_INT},
-        {"size", DH_FLAG_INT},   {"timeout", DH_FLAG_INT},        {"gateway", DH_FLAG_VALUE},
-        {"rate", DH_FLAG_INT},   {"drop", DH_FLAG_VALUE},         {"seed", DH_FLAG_INT},
-        {"ws", DH_FLAG_SWITCH},  {"reroute-log", DH_FLAG_SWITCH}, {NULL, 0}};
+    static const dh_flag_spec spec[] = {{"game", DH_FLAG_VALUE},
+                                        {"players", DH_FLAG_INT},
+                                        {"matches", DH_FLAG_INT},
+                                        {"size", DH_FLAG_INT},
+                                        {"timeout", DH_FLAG_INT},
+                                        {"gateway", DH_FLAG_VALUE},
+                                        {"rate", DH_FLAG_INT},
+                                        {"drop", DH_FLAG_VALUE},
+                                        {"seed", DH_FLAG_INT},
+                                        {"ws", DH_FLAG_SWITCH},
+                                        {"reroute-log", DH_FLAG_SWITCH},
+                                        {"bot", DH_FLAG_VALUE},
+                                        {NULL, 0}};
     dh_flags fl, *f = &fl;
     int done = dh_flags_parse_main(f, spec, argc, argv, bots_who, bots_usage, 0, 0);
     if (done >= 0)
@@ -161,7 +179,7 @@ int cmd_bots(int argc, char **argv)
                   .target = matches,
                   .reroute_log = dh_flags_has(f, "reroute-log"),
                   .rate = (double)rate};
-    if (bots_gateways(f, bots_who, &r) < 0)
+    if (bots_gateways(f, bots_who, &r) < 0 || bots_bot_flag(f, bots_who, &r) < 0)
         return 2;
     r.bots = calloc((size_t)r.n, sizeof *r.bots);
     if (!r.bots) {

@@ -1,10 +1,11 @@
 /*
  * cmd_load.c: `deckhand load`, the cluster's load generator: N simulated players over
- * TCP or WebSocket queue for matches, play them with the generic bot and queue again
- * after each GameOver, for S seconds, at a target rate of answers (Choose commands) per
- * second over all of them (--rate) or flat out. Each player is a `deckhand bots` bot
- * (bots.h): it survives the same refusals and counts the same errors (unsurvivable
- * refusals and LOST commands, see cmd_bots.c).
+ * TCP or WebSocket queue for matches, play them (each decision answered by the game's
+ * bot on the server, or with --bot local by the generic bot in the client: see
+ * cmd_bots.c) and queue again after each GameOver, for S seconds, at a target rate of
+ * answers (Choose commands) per second over all of them (--rate) or flat out. Each player
+ * is a `deckhand bots` bot (bots.h): it survives the same refusals and counts the same
+ * errors (unsurvivable refusals and LOST commands, see cmd_bots.c).
  *
  * Latency runs from sending a Choose to receiving its Reply{ok}, and every one is counted
  * in a log-linear histogram (dh_client_hist.h), never a sample. The players run in
@@ -41,11 +42,13 @@ static const char load_who[] = "deckhand load";
 
 static const char load_usage[] =
     "usage: deckhand load --game dominion --players N --seconds S [--rate R] [--ws]\n"
-    "                     [--size P] [--gateway ADDR[,ADDR...]]\n"
+    "                     [--size P] [--gateway ADDR[,ADDR...]] [--bot STRATEGY|local]\n"
     "  N players queue for matches of P players (default 2), play them and queue again,\n"
     "  for S seconds, sending R answers per second over all of them (default: flat out;\n"
     "  each player sends at most 40 messages per second). Latency runs from a Choose to\n"
-    "  its Reply. A progress line per second on stderr:\n"
+    "  its Reply. --bot as for deckhand bots: the server answers as the game's bot\n"
+    "  STRATEGY would (default 'default'), or 'local': the generic bot in the client.\n"
+    "  A progress line per second on stderr:\n"
     "    load: T s: C cmds/s p50_ms=P p99_ms=Q errors=E\n"
     "  Last stdout line: cmds_per_sec=X p50_ms=Y p99_ms=Z max_ms=W errors=E\n"
     "  Players spread over worker processes when one process's descriptor limit is not\n"
@@ -272,10 +275,10 @@ static void load_result(const load_merge *m, long players)
 
 int cmd_load(int argc, char **argv)
 {
-    static const dh_flag_spec spec[] = {{"game", DH_FLAG_VALUE},  {"players", DH_FLAG_INT},
-                                        {"seconds", DH_FLAG_INT}, {"rate", DH_FLAG_INT},
-                                        {"size", DH_FLAG_INT},    {"gateway", DH_FLAG_VALUE},
-                                        {"ws", DH_FLAG_SWITCH},   {NULL, 0}};
+    static const dh_flag_spec spec[] = {
+        {"game", DH_FLAG_VALUE}, {"players", DH_FLAG_INT}, {"seconds", DH_FLAG_INT},
+        {"rate", DH_FLAG_INT},   {"size", DH_FLAG_INT},    {"gateway", DH_FLAG_VALUE},
+        {"ws", DH_FLAG_SWITCH},  {"bot", DH_FLAG_VALUE},   {NULL, 0}};
     dh_flags fl, *f = &fl;
     int done = dh_flags_parse_main(f, spec, argc, argv, load_who, load_usage, 0, 0);
     if (done >= 0)
@@ -287,7 +290,7 @@ int cmd_load(int argc, char **argv)
         cli_int(f, load_who, "size", 2, 1, 64, &size) < 0)
         return 2;
     bots_run check = {0}; /* the gateway flags, checked before any process starts */
-    if (bots_gateways(f, load_who, &check) < 0)
+    if (bots_gateways(f, load_who, &check) < 0 || bots_bot_flag(f, load_who, &check) < 0)
         return 2;
     long per = load_per_proc();
     load_merge *m = calloc(1, sizeof *m);

@@ -4,8 +4,9 @@
  * It logs in as a guest, queues, and then redraws the table on every View: the supply
  * with costs, your hand and play area, the counters, the other players' zone counts, the
  * recent log, and the decision in front of you with numbered options. You answer by
- * typing option numbers; `help CARD` shows a card's text. stdin and the socket are
- * polled together, so the table updates while you think.
+ * typing option numbers, or `bot` to let the game's bot answer it on the server
+ * (Choose.bot, docs/PROTOCOL.md); `help CARD` shows a card's text. stdin and the socket
+ * are polled together, so the table updates while you think.
  *
  * It knows nothing of any game: zones and counters come from the View, kept current by
  * the ViewDeltas that follow it (dh_client_view), card texts from the bundle's Catalog
@@ -67,6 +68,7 @@ static const char play_usage[] =
 
 static const char play_help[] = "Commands:\n"
                                 "  N [N...]    answer the decision with option numbers\n"
+                                "  bot, b      let the game's bot answer this decision\n"
                                 "  help CARD   a card's cost, types and text\n"
                                 "  cards       every card in this game\n"
                                 "  view        redraw the table\n"
@@ -499,6 +501,20 @@ static void play_answer(play_state *ps, char *text)
         ps->choose_cmd = m->cmd_id;
 }
 
+/* `bot`: the game's default bot answers the pending decision for us, on the server. */
+static void play_bot(play_state *ps)
+{
+    if (!ps->decision) {
+        printf("Nothing to decide right now (type `help` for commands).\n");
+        return;
+    }
+    dh_client_msg msg;
+    Deckhand__ClientMessage *m =
+        dh_client_msg_choose_bot(&msg, ps->match_id, ps->decision->decision_id, "default");
+    if (play_send(ps, m) == 0)
+        ps->choose_cmd = m->cmd_id;
+}
+
 /* One typed line. Returns false to quit. */
 static bool play_command(play_state *ps, char *text)
 {
@@ -519,6 +535,8 @@ static bool play_command(play_state *ps, char *text)
         play_draw(ps);
     else if (!strcmp(text, "log"))
         play_log_print(ps, PLAY_LOG_KEEP);
+    else if (!strcmp(text, "bot") || !strcmp(text, "b"))
+        play_bot(ps);
     else if (*text == '\0' && !(ps->decision && ps->decision->min == 0))
         play_draw(ps); /* an empty line redraws, unless "none" is a valid answer */
     else if (isdigit((unsigned char)*text) || *text == '\0')

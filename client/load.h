@@ -18,7 +18,7 @@
 
 /* One worker process's share of the run. */
 typedef struct {
-    const dh_flags *flags; /* --game, --gateway, --ws */
+    const dh_flags *flags; /* --game, --gateway, --ws, --bot */
     int players;
     uint32_t size; /* players per match */
     double rate;   /* its share of --rate, answers per second; 0: flat out */

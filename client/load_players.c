@@ -1,10 +1,11 @@
 /*
  * load_players.c: one worker process of `deckhand load`: its share of the players, run
- * by `deckhand bots`' machinery (bots.h: login, queue, answer with the generic bot,
- * survive refusals, queue again after each GameOver) with three additions hooked into
- * it: a stop time, one bucket for the share's --rate over all its players, and the
- * latency of every accepted answer counted in a histogram. Once a second, and at the end,
- * what it counted goes down the pipe to cmd_load.c as a load_report.
+ * by `deckhand bots`' machinery (bots.h: login, queue, answer with the game's bot on
+ * the server or the generic one, survive refusals, queue again after each GameOver) with
+ * three additions hooked into it: a stop time, one bucket for the share's --rate over all
+ * its players, and the latency of every accepted answer counted in a histogram. Once a
+ * second, and at the end, what it counted goes down the pipe to cmd_load.c as a
+ * load_report.
  */
 #include <errno.h>
 #include <limits.h>
@@ -89,7 +90,8 @@ int load_players(const load_share *share, int fd)
     r.ctx = s;
     r.answered = load_players_answered;
     r.tick = load_players_tick;
-    if (bots_gateways(share->flags, "deckhand load", &r) < 0 || bots_start(&r) < 0) {
+    if (bots_gateways(share->flags, "deckhand load", &r) < 0 ||
+        bots_bot_flag(share->flags, "deckhand load", &r) < 0 || bots_start(&r) < 0) {
         r.errors++;
         goto out;
     }

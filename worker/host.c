@@ -1,10 +1,12 @@
 /*
  * host.c: hosting matches (see host.h): the table of hosted matches, StartMatch and
  * PlayerCommand, and the batch that releases their outputs once Redis holds their writes
- * (or undoes them). The modules it stands on: host_output.c (sending out) and
- * host_persist.c (writing to Redis); adoption, timers and bundle moves stand on it.
+ * (or undoes them). The modules it stands on: host_output.c (sending out),
+ * host_persist.c (writing to Redis) and host_bot.c (a bot's answer a player asks for);
+ * adoption, timers and bundle moves stand on it.
  */
 #include "host_internal.h"
+#include "host_bot.h"
 #include "host_output.h"
 #include "host_view.h"
 #include "host_persist.h"
@@ -326,14 +328,25 @@ static void host_choose(host *h, host_match *hm, int seat, uint64_t cmd_id,
         return;
     }
     engine_error ee = {0};
-    engine_code code = host_apply(h, hm, seat, cmd_id, c->decision_id, c->option_ids,
-                                  c->n_option_ids, now_ms, &ee);
+    uint32_t bot_ids[HOST_BOT_IDS];
+    size_t n = HOST_BOT_IDS;
+    const uint32_t *ids = c->option_ids;
+    engine_code code = ENGINE_OK;
+    if (c->bot && *c->bot) { /* the player asks for the game's bot's answer */
+        code = host_bot_pick(hm, seat, c, bot_ids, &n, &ee);
+        ids = bot_ids;
+    } else {
+        n = c->n_option_ids;
+    }
+    if (code == ENGINE_OK)
+        code = host_apply(h, hm, seat, cmd_id, c->decision_id, ids, n, now_ms, &ee);
     if (code == ENGINE_INTERNAL) {
         host_send_reply(h, s->route, s->player_id, cmd_id, DECKHAND__ERROR_CODE__INTERNAL,
                         ee.message);
     } else if (code != ENGINE_OK) {
-        if (code == ENGINE_SCRIPT_ERROR) /* the detail for operators, an error id for players */
-            dh_warn("match %s: seat %d: %s", hm->id, seat, ee.message);
+        /* the detail for operators, an error id for players; a player can repeat it at will */
+        if (code == ENGINE_SCRIPT_ERROR)
+            dh_warn_every(DH_LOG_EVERY_MS, "match %s: seat %d: %s", hm->id, seat, ee.message);
         host_remember(s, cmd_id, (int)code, ee.public_message);
         host_send_reply(h, s->route, s->player_id, cmd_id, (int)code, ee.public_message);
     }

@@ -5,7 +5,7 @@
  *
  *   host_adopt.c, host_timers.c, host_rebundle.c   adoption, timers, bundle moves
  *   host.c                                          the table, new matches, commands, the batch
- *   host_output.c, host_persist.c                   sending out, writing to Redis
+ *   host_output.c, host_persist.c, host_bot.c       sending out, writing to Redis, bot answers
  *   worker.h                                        the types they share
  */
 #ifndef DECKHAND_WORKER_HOST_INTERNAL_H

@@ -25,9 +25,9 @@ static bool host_move(host *h, host_match *hm, bundles_entry *e, uint64_t now_ms
     const uint8_t *snap = engine_match_snapshot(hm->m, &len);
     engine_error ee = {0};
     engine_match *m = engine_match_restore(e->b, &cfg, snap, len, NULL, 0, &ee);
-    if (!m) {
-        dh_warn("match %s: stays on bundle %.12s, cannot move to %.12s: %s", hm->id, hm->pin->id,
-                e->id, ee.message);
+    if (!m) { /* tried again at every loop turn while the new bundle applies: rate-limited */
+        dh_warn_every(DH_LOG_EVERY_MS, "match %s: stays on bundle %.12s, cannot move to %.12s: %s",
+                      hm->id, hm->pin->id, e->id, ee.message);
         return false;
     }
     char note[200];

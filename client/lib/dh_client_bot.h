@@ -1,6 +1,8 @@
 /*
  * dh_client_bot.h: the generic network bot, a pure function from a DecisionRequest to the
- * option ids to answer, used by `deckhand bots` (and by tests that need a player).
+ * option ids to answer, used by `deckhand bots --bot local` (and by tests that need a
+ * player). By default `deckhand bots` has the server answer with the game's own bot
+ * instead (Choose.bot), which plays every game; this one plays Dominion and Accession.
  *
  * It knows no game's rules, only the decision conventions of the rules scripts
  * (docs/SCRIPTING.md): kind "action" offers "Play <Card>" and "End actions"; kind "buy"

@@ -73,3 +73,11 @@ Deckhand__ClientMessage *dh_client_msg_choose(dh_client_msg *out, const char *ma
     m->choose = &out->body.choose;
     return m;
 }
+
+Deckhand__ClientMessage *dh_client_msg_choose_bot(dh_client_msg *out, const char *match_id,
+                                                  uint64_t decision_id, const char *bot)
+{
+    Deckhand__ClientMessage *m = dh_client_msg_choose(out, match_id, decision_id, NULL, 0);
+    out->body.choose.bot = (char *)bot;
+    return m;
+}

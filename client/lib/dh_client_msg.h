@@ -41,5 +41,9 @@ Deckhand__ClientMessage *dh_client_msg_queue_leave(dh_client_msg *out, const cha
 Deckhand__ClientMessage *dh_client_msg_resync(dh_client_msg *out, const char *match_id);
 Deckhand__ClientMessage *dh_client_msg_choose(dh_client_msg *out, const char *match_id,
                                               uint64_t decision_id, const uint32_t *ids, size_t n);
+/* A Choose that asks the server to answer decision_id as the game's bot `bot` would
+ * (Choose.bot, docs/PROTOCOL.md): no option ids. */
+Deckhand__ClientMessage *dh_client_msg_choose_bot(dh_client_msg *out, const char *match_id,
+                                                  uint64_t decision_id, const char *bot);
 
 #endif

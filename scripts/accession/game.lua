@@ -12,7 +12,11 @@ local bots = require("dominion.bots")
 
 local k = kernel.new { cards = data.cards, order = data.order, hand_size = 5 }
 
-local game = gametable.new(k, { name = "accession", max_players = 4, bots = bots.make(k) })
+-- The turn cap, every seat's turns together: 100 turns each at four players, as Dominion.
+local MAX_TURNS = 400
+
+local game = gametable.new(k, { name = "accession", max_players = 4, max_turns = MAX_TURNS,
+                                bots = bots.make(k) })
 
 function game.setup(g)
   k:setup_supply(g, data.piles)

@@ -14,7 +14,11 @@ local bots = require("ascension.bots")
 
 local k = kernel.new { cards = data.cards, order = data.order, hand_size = 5 }
 
-local game = gametable.new(k, { name = "ascension", max_players = 4,
+-- The turn cap, every seat's turns together: 100 turns each at four players. Bot games
+-- take about 20 each; players who never gain Honour (never buy or defeat) reach it.
+local MAX_TURNS = 400
+
+local game = gametable.new(k, { name = "ascension", max_players = 4, max_turns = MAX_TURNS,
   zones = gametable.zones { centre_deck = "hidden", row = "public", void = "public",
                             constructs = "public", temples = "public" },
   bots = bots.make(k) })

@@ -25,7 +25,11 @@ function k:draw_phase(g, p)
   self:draw(g, p, DRAW)
 end
 
-local game = gametable.new(k, { name = "caveman", max_players = 2,
+-- The engine's turn cap, every seat's turns together: above the two players' TURN_LIMIT
+-- turns each, so the game's own limit (most health wins) always ends it first.
+local MAX_TURNS = 2 * TURN_LIMIT + 40
+
+local game = gametable.new(k, { name = "caveman", max_players = 2, max_turns = MAX_TURNS,
                                 zones = gametable.zones { discard = "hidden", prophecy = "hidden" },
                                 bots = bots.make(k) })
 game.turn_limit = TURN_LIMIT

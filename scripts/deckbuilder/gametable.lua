@@ -19,11 +19,12 @@ function gametable.zones(own)
   return zones
 end
 
--- spec: name, min_players (default 2), max_players, zones (default the kernel's),
--- bots (name -> bot; "generic" is added).
+-- spec: name, min_players (default 2), max_players, max_turns (the turn cap, counting
+-- every seat's turns), zones (default the kernel's), bots (name -> bot; "generic" is added).
 function gametable.new(k, spec)
   local game = {
     name = spec.name, min_players = spec.min_players or 2, max_players = spec.max_players,
+    max_turns = spec.max_turns,
     zones = spec.zones or kernel.zones,
     cards = k.cards,
     kernel = k,

@@ -68,6 +68,26 @@ function kit.check_generic_bot_finishes(T, max_players)
   kit.bot_games(T, { players = players, bots = { "generic" }, seeds = { 1, 2, 3 } })
 end
 
+-- The game table declares its own turn cap (max_turns, docs/SCRIPTING.md), below the
+-- engine's default of 2000, and its bots' games stay far from it: every seat's turns
+-- together at most half the cap, for 2..max players, with the default and the generic bot.
+function kit.check_turn_cap(T, game, max_players)
+  local cap = game.max_turns
+  T.ok(math.type(cap) == "integer" and cap >= 1 and cap < 2000,
+       "the game declares a turn cap of its own")
+  local players = {}
+  for n = 2, max_players do players[#players + 1] = n end
+  for _, bot in ipairs({ "default", "generic" }) do
+    kit.bot_games(T, { players = players, bots = { bot }, seeds = { 1, 2, 3, 4, 5 },
+      check = function(m, n)
+        local turns = 0
+        for p = 1, n do turns = turns + m:results()[p].turns end
+        T.ok(turns * 2 <= cap, bot .. " bots, " .. n .. " players: " .. turns
+             .. " turns, more than half the cap of " .. cap)
+      end })
+  end
+end
+
 -- Two bot games from one spec (T.match's) play alike: the same final state hash.
 -- Returns both matches.
 function kit.check_replays(T, spec)

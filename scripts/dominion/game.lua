@@ -34,8 +34,12 @@ local function kernel_of(g)
   return kk
 end
 
+-- The turn cap, every seat's turns together: 100 turns each at four players. Bot games
+-- take about 20 each; only players who never buy a Province or empty piles reach it.
+local MAX_TURNS = 400
+
 -- The kernel's zones plus "look": cards only their owner looks at (Sentry).
-local game = gametable.new(k, { name = "dominion", max_players = 4,
+local game = gametable.new(k, { name = "dominion", max_players = 4, max_turns = MAX_TURNS,
                                 zones = gametable.zones { look = "owner" },
                                 bots = bots.make(kernel_of) })
 game.kernel_of = kernel_of
