@@ -19,8 +19,9 @@ const dh_acl_role dh_acl_roles[] = {
                                         "~mm:* ~match:{*} ~matches:running ~worker:{*}:adopt"},
     {"worker", ACL_BASE ACL_SCRIPTS "+get +mget +set +del +exists +pexpire +hget +hgetall +hmget "
                                     "+hset +hdel +hincrby +lrange +llen +rpush +lpush +sadd +spop "
-                                    "+multi +exec +discard "
-                                    "~match:{* ~matches:* ~worker:{* ~bundle:* ~bundles"},
+                                    "+multi +exec +discard +hrandfield +zadd +ltrim "
+                                    "~match:{* ~matches:* ~worker:{* ~bundle:* ~bundles "
+                                    "~rating:{* ~leaderboard:{* ~history:{* ~accounts:names"},
     {"default", "~* &* +@all"},
 };
 const size_t dh_acl_nroles = sizeof dh_acl_roles / sizeof dh_acl_roles[0];
