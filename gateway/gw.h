@@ -156,6 +156,10 @@ struct gw {
     /* Reply{cmd_id, code + message} to player_id, when connected here. */
     void (*answer)(gw *g, const char *player_id, uint64_t cmd_id, Deckhand__ErrorCode code,
                    const char *message);
+    /* An account request of c ended (accounts.c): with code OK and a player_id, log c in as
+     * that account (Welcome, then Reply); otherwise Reply{cmd_id, code + message}. */
+    void (*account_done)(gw_conn *c, uint64_t cmd_id, Deckhand__ErrorCode code, const char *message,
+                         const char *player_id, const char *name);
 };
 
 #endif
