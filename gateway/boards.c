@@ -20,21 +20,24 @@ typedef struct {
     redisReply *slice, *ratings; /* kept between the reads (owned) */
 } board_req;
 
-/* Pack m and send it to the op's connection, then the ok Reply; end the op. */
+/* Pack m and send it to the op's connection (when still there). The caller then ends the
+ * op (its ok Reply follows the message). */
 static void boards_send(acct_op *op, const Deckhand__ServerMessage *m)
 {
     gw_conn *c = acct_op_conn(op);
-    if (c) {
-        size_t len = deckhand__server_message__get_packed_size(m);
-        uint8_t *buf = malloc(len ? len : 1);
-        if (!buf) {
-            acct_op_done(op, DECKHAND__ERROR_CODE__INTERNAL, "out of memory", NULL, NULL);
-            return;
-        }
-        deckhand__server_message__pack(m, buf);
-        conn_send(c, buf, len);
-        free(buf);
-    }
+    if (!c)
+        return;
+    size_t len = deckhand__server_message__get_packed_size(m);
+    uint8_t *buf = malloc(len ? len : 1);
+    if (!buf)
+        return; /* the Reply still comes: the client asks again */
+    deckhand__server_message__pack(m, buf);
+    conn_send(c, buf, len);
+    free(buf);
+}
+
+static void boards_ok(acct_op *op)
+{
     acct_op_done(op, DECKHAND__ERROR_CODE__OK, NULL, NULL, NULL);
 }
 
@@ -124,6 +127,7 @@ static void board_on_names(redisAsyncContext *ac, void *reply, void *priv)
     free(e);
     free(ep);
     board_free(b);
+    boards_ok(op);
 }
 
 static void board_on_ratings(redisAsyncContext *ac, void *reply, void *priv)
@@ -168,6 +172,7 @@ static void board_on_slice(redisAsyncContext *ac, void *reply, void *priv)
         m.body_case = DECKHAND__SERVER_MESSAGE__BODY_LEADERBOARD;
         m.leaderboard = &lb;
         boards_send(op, &m);
+        boards_ok(op);
         return;
     }
     b->slice = calloc(1, sizeof *b->slice);
@@ -299,6 +304,7 @@ static void history_on_list(redisAsyncContext *ac, void *reply, void *priv)
     free(e);
     free(ep);
     free(opp);
+    boards_ok(op);
 }
 
 void boards_history(gw_conn *c, uint64_t cmd_id, const Deckhand__HistoryRequest *m)
