@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Players who persist, on a real cluster: two account players (deckhand bots --account)
+# finish a match; each finished match between them moved both ratings exactly once (the
+# rating's match count, the history and the finished matches agree, and a first match from
+# the default ratings moved mu by the hand-computed 2.635), the leaderboard holds both, and
+# a rating job put back for a match already rated changes nothing. A wrong password is
+# refused, and so is an unknown name, alike.
+# shellcheck source=SCRIPTDIR/e2e_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
+
+DECKHAND=$DECKHAND_BIN_DIR/deckhand
+
+e2e_start 30400
+
+# ---- a wrong password is refused ------------------------------------------------------
+out=$(DECKHAND_PASSWORD='right password' "$DECKHAND" leaderboard --game dominion \
+    --account e2e-1 --register 2>&1) || e2e_fail "registering e2e-1 failed: $out"
+rc=0
+out=$(DECKHAND_PASSWORD='wrong password' "$DECKHAND" leaderboard --game dominion \
+    --account e2e-1 2>&1) || rc=$?
+((rc == 1)) || e2e_fail "a wrong password exited $rc: $out"
+[[ $out == *"wrong name or password"* ]] || e2e_fail "a wrong password said: $out"
+rc=0
+out=$(DECKHAND_PASSWORD='right password' "$DECKHAND" leaderboard --game dominion \
+    --account nobody-here 2>&1) || rc=$?
+if ((rc != 1)) || [[ $out != *"wrong name or password"* ]]; then
+    e2e_fail "an unknown name exited $rc: $out"
+fi
+e2e_log "a wrong password and an unknown name are refused alike"
+
+# ---- two accounts play ----------------------------------------------------------------
+e2e_log "deckhand bots --account e2e: two account players, one 2-player match"
+DECKHAND_PASSWORD='right password' timeout 120 "$DECKHAND" bots --game dominion --players 2 \
+    --size 2 --matches 1 --account e2e --register >"$E2E_RUN/bots.out" \
+    2>"$E2E_RUN/bots.err" </dev/null || e2e_fail "bots exited $? ($(tail -n 5 "$E2E_RUN/bots.err"))"
+last=$(grep -v '^[[:space:]]*$' "$E2E_RUN/bots.out" | tail -n 1)
+[[ $last == "matches_completed=1 errors=0" ]] || e2e_fail "bots ended with '$last'"
+
+mapfile -t IDS < <(e2e_redis hkeys accounts:names)
+((${#IDS[@]} == 2)) || e2e_fail "accounts:names holds ${#IDS[@]} accounts, want 2"
+
+# rating_count ID: matches in its rating; history_count ID; finished_with ID: rated
+# finished matches whose seats include ID.
+rating_count() { e2e_redis hget 'rating:{dominion}:casual' "$1" | awk '{print $3 + 0}'; }
+history_count() { e2e_redis llen "history:{$1}"; }
+finished_with() {
+    local n=0 id
+    for id in $(e2e_redis lrange matches:finished 0 -1); do
+        [[ $(e2e_redis hget "match:{$id}" rated) == 1 ]] || continue
+        [[ ,$(e2e_redis hget "match:{$id}" player_ids), == *",$1,"* ]] && n=$((n + 1))
+    done
+    echo "$n"
+}
+consistent() {
+    local id k
+    (($(e2e_redis hlen matches:unrated) == 0)) || return 1
+    for id in "${IDS[@]}"; do
+        k=$(finished_with "$id")
+        if ((k < 1 || $(rating_count "$id") != k || $(history_count "$id") != k)); then
+            return 1
+        fi
+    done
+}
+deadline=$((SECONDS + 20))
+until consistent; do
+    ((SECONDS < deadline)) || e2e_fail "ratings never matched the finished matches: $(for id in \
+        "${IDS[@]}"; do echo "$id rating=$(rating_count "$id") history=$(history_count "$id") \
+        finished=$(finished_with "$id")"; done)"
+    sleep 0.5
+done
+e2e_log "each finished match moved both ratings once"
+
+# The first match (oldest history entry) moved both from the default ratings as
+# test_rating computed by hand: ordinal 0 -> 3.44 for the winner, -1.83 for the loser, and
+# 0.80 each for a draw (mu stays 25, sigma shrinks).
+declare -A PLACE
+for id in "${IDS[@]}"; do PLACE[$id]=$(e2e_redis lindex "history:{$id}" -1 | cut -f6); done
+draw=0
+[[ ${PLACE[${IDS[0]}]} == "${PLACE[${IDS[1]}]}" ]] && draw=1
+for id in "${IDS[@]}"; do
+    after=$(e2e_redis lindex "history:{$id}" -1 | cut -f9)
+    if ((draw)); then want=0.80; elif ((PLACE[$id] == 1)); then want=3.44; else want=-1.83; fi
+    [[ $after == "$want" ]] ||
+        e2e_fail "account $id placed ${PLACE[$id]} (draw=$draw): ordinal $after, want $want"
+done
+
+(($(e2e_redis zcard 'leaderboard:{dominion}:casual') == 2)) || e2e_fail "leaderboard size"
+board=$("$DECKHAND" leaderboard --game dominion 2>&1) || e2e_fail "leaderboard: $board"
+[[ $board == *"e2e-1"* && $board == *"e2e-2"* ]] || e2e_fail "leaderboard shows: $board"
+hist=$(DECKHAND_PASSWORD='right password' "$DECKHAND" leaderboard --history \
+    --account e2e-1 2>&1) || e2e_fail "history: $hist"
+[[ $hist == *"vs e2e-2"* ]] || e2e_fail "history shows: $hist"
+
+# ---- a rating job put back for a rated match changes nothing ---------------------------
+match=$(e2e_redis lindex "history:{${IDS[0]}}" -1 | cut -f1)
+before=$(e2e_redis hgetall 'rating:{dominion}:casual' | sort | tr '\n' ' ')
+players=$(e2e_redis hget "match:{$match}" player_ids)
+job=$(printf 'dominion\ncasual\nx\n1\n%s 1\n%s 2' "${players%%,*}" "${players##*,}")
+e2e_redis hset matches:unrated "$match" "$job" >/dev/null
+deadline=$((SECONDS + 10))
+while (($(e2e_redis hlen matches:unrated) > 0)); do
+    ((SECONDS < deadline)) || e2e_fail "the put-back job was never swept"
+    sleep 0.2
+done
+after=$(e2e_redis hgetall 'rating:{dominion}:casual' | sort | tr '\n' ' ')
+[[ $before == "$after" ]] || e2e_fail "a rated match was rated again: $before -> $after"
+e2e_log "a rating job put back for a rated match changed nothing"
