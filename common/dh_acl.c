@@ -21,7 +21,8 @@ const dh_acl_role dh_acl_roles[] = {
                          "%R~history:{*"},
     {"matchmaker", ACL_BASE ACL_SCRIPTS "+get +set +del +pexpire +hget +hgetall +hmget +hset "
                                         "+hdel +hincrby +sadd "
-                                        "~mm:* ~match:{*} ~matches:running ~worker:{*}:adopt"},
+                                        "~mm:* ~match:{*} ~matches:running ~worker:{*}:adopt "
+                                        "%R~rating:{*"},
     {"worker", ACL_BASE ACL_SCRIPTS "+get +mget +set +del +exists +pexpire +hget +hgetall +hmget "
                                     "+hset +hdel +hincrby +lrange +llen +rpush +lpush +sadd +spop "
                                     "+multi +exec +discard +hrandfield +zadd +ltrim "

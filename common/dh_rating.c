@@ -9,6 +9,7 @@
 #include "dh_rating.h"
 
 #include <math.h>
+#include <stdio.h>
 
 dh_rating dh_rating_new(void)
 {
@@ -78,4 +79,24 @@ int dh_rating_update(const dh_rating_params *p, const dh_rating *r, const int *r
     for (size_t i = 0; i < n; i++)
         out[i] = next[i];
     return 0;
+}
+
+void dh_rating_format(dh_rating r, unsigned matches, char *out, size_t cap)
+{
+    snprintf(out, cap, "%.17g %.17g %u", r.mu, r.sigma, matches);
+}
+
+int dh_rating_parse(const char *s, dh_rating *out, unsigned *matches)
+{
+    dh_rating r;
+    unsigned n;
+    if (s && sscanf(s, "%lf %lf %u", &r.mu, &r.sigma, &n) == 3 && isfinite(r.mu) &&
+        isfinite(r.sigma) && r.sigma > 0.0) {
+        *out = r;
+        *matches = n;
+        return 0;
+    }
+    *out = dh_rating_new();
+    *matches = 0;
+    return 1;
 }

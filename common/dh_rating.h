@@ -45,4 +45,11 @@ int dh_rating_update(const dh_rating_params *p, const dh_rating *r, const int *r
 /* mu - 3 sigma: what leaderboards sort by. */
 double dh_rating_ordinal(dh_rating r);
 
+/* A rating as Redis stores it (rating:{GAME}:{MODE}, dh_keys.h): "MU SIGMA MATCHES". */
+#define DH_RATING_TEXT_MAX 80
+void dh_rating_format(dh_rating r, unsigned matches, char *out, size_t cap);
+/* Parse one; NULL (absent) or unreadable text is a new player's (mu 25, sigma 25/3, 0
+ * matches). 0 when parsed, 1 when it fell back to a new player. */
+int dh_rating_parse(const char *s, dh_rating *out, unsigned *matches);
+
 #endif

@@ -99,17 +99,6 @@ static redisReply *rater_hmget(redisContext *c, const char *key, const rater_pla
     return r;
 }
 
-/* A stored rating "MU SIGMA MATCHES", or a new player's when absent or unreadable. */
-static dh_rating rater_parse_rating(const redisReply *v, unsigned *matches)
-{
-    dh_rating r;
-    if (v->type == REDIS_REPLY_STRING &&
-        sscanf(v->str, "%lf %lf %u", &r.mu, &r.sigma, matches) == 3)
-        return r;
-    *matches = 0;
-    return dh_rating_new();
-}
-
 /* Each seat's history entry: DH_HISTORY_FIELDS, tab-separated. */
 static void rater_entries(rater_plan *plan, const redisReply *names, const dh_rating *before,
                           const dh_rating *after)
@@ -152,7 +141,7 @@ int rater_prepare(rater *r, redisContext *c, const char *match_id, const char *j
     }
     for (size_t i = 0; i < plan->n; i++) {
         const redisReply *v = old->element[i];
-        before[i] = rater_parse_rating(v, &matches[i]);
+        dh_rating_parse(v->type == REDIS_REPLY_STRING ? v->str : NULL, &before[i], &matches[i]);
         snprintf(plan->old_value[i], sizeof plan->old_value[i], "%s",
                  v->type == REDIS_REPLY_STRING ? v->str : "");
     }
@@ -160,8 +149,8 @@ int rater_prepare(rater *r, redisContext *c, const char *match_id, const char *j
         plan->skip = true; /* a stored rating that is not a number: never rated */
     } else {
         for (size_t i = 0; i < plan->n; i++) {
-            snprintf(plan->new_value[i], sizeof plan->new_value[i], "%.17g %.17g %u", after[i].mu,
-                     after[i].sigma, matches[i] + 1);
+            dh_rating_format(after[i], matches[i] + 1, plan->new_value[i],
+                             sizeof plan->new_value[i]);
             snprintf(plan->ordinal[i], sizeof plan->ordinal[i], "%.17g",
                      dh_rating_ordinal(after[i]));
         }

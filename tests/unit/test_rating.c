@@ -128,6 +128,24 @@ static void test_rating_refuses_bad_input(void)
     CU_ASSERT_EQUAL(dh_rating_update(&p, r, ranks, 2, out), -1);
 }
 
+static void test_rating_stored_text_round_trips(void)
+{
+    char text[DH_RATING_TEXT_MAX];
+    dh_rating r;
+    unsigned n;
+    dh_rating_format((dh_rating){27.63523138347365, 8.065506316323548}, 3, text, sizeof text);
+    CU_ASSERT_EQUAL(dh_rating_parse(text, &r, &n), 0);
+    CU_ASSERT_EQUAL(r.mu, 27.63523138347365); /* %.17g: exact */
+    CU_ASSERT_EQUAL(r.sigma, 8.065506316323548);
+    CU_ASSERT_EQUAL(n, 3);
+    CU_ASSERT_EQUAL(dh_rating_parse(NULL, &r, &n), 1); /* a new player */
+    NEAR(r.mu, 25.0);
+    CU_ASSERT_EQUAL(n, 0);
+    CU_ASSERT_EQUAL(dh_rating_parse("nan 1 2", &r, &n), 1);
+    CU_ASSERT_EQUAL(dh_rating_parse("25 -1 2", &r, &n), 1);
+    NEAR(r.sigma, DH_RATING_SIGMA);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -141,6 +159,7 @@ int main(void)
         {"rating_tau_widens_sigma_first", test_rating_tau_widens_sigma_first},
         {"rating_ordinal_of_a_new_player_is_zero", test_rating_ordinal_of_a_new_player_is_zero},
         {"rating_refuses_bad_input", test_rating_refuses_bad_input},
+        {"rating_stored_text_round_trips", test_rating_stored_text_round_trips},
         {NULL, NULL},
     };
     return dh_test_main("rating", cases);
