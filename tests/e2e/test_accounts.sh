@@ -7,6 +7,8 @@
 # refused, and so is an unknown name, alike.
 # shellcheck source=SCRIPTDIR/e2e_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
+# shellcheck source=SCRIPTDIR/e2e_ratings.sh
+source "$(dirname "${BASH_SOURCE[0]}")/e2e_ratings.sh"
 
 DECKHAND=$DECKHAND_BIN_DIR/deckhand
 
@@ -39,36 +41,7 @@ last=$(grep -v '^[[:space:]]*$' "$E2E_RUN/bots.out" | tail -n 1)
 mapfile -t IDS < <(e2e_redis hkeys accounts:names)
 ((${#IDS[@]} == 2)) || e2e_fail "accounts:names holds ${#IDS[@]} accounts, want 2"
 
-# rating_count ID: matches in its rating; history_count ID; finished_with ID: rated
-# finished matches whose seats include ID.
-rating_count() { e2e_redis hget 'rating:{dominion}:casual' "$1" | awk '{print $3 + 0}'; }
-history_count() { e2e_redis llen "history:{$1}"; }
-finished_with() {
-    local n=0 id
-    for id in $(e2e_redis lrange matches:finished 0 -1); do
-        [[ $(e2e_redis hget "match:{$id}" rated) == 1 ]] || continue
-        [[ ,$(e2e_redis hget "match:{$id}" player_ids), == *",$1,"* ]] && n=$((n + 1))
-    done
-    echo "$n"
-}
-consistent() {
-    local id k
-    (($(e2e_redis hlen matches:unrated) == 0)) || return 1
-    for id in "${IDS[@]}"; do
-        k=$(finished_with "$id")
-        if ((k < 1 || $(rating_count "$id") != k || $(history_count "$id") != k)); then
-            return 1
-        fi
-    done
-}
-deadline=$((SECONDS + 20))
-until consistent; do
-    ((SECONDS < deadline)) || e2e_fail "ratings never matched the finished matches: $(for id in \
-        "${IDS[@]}"; do echo "$id rating=$(rating_count "$id") history=$(history_count "$id") \
-        finished=$(finished_with "$id")"; done)"
-    sleep 0.5
-done
-e2e_log "each finished match moved both ratings once"
+e2e_wait_ratings_consistent
 
 # The first match (oldest history entry) moved both from the default ratings as
 # test_rating computed by hand: ordinal 0 -> 3.44 for the winner, -1.83 for the loser, and
