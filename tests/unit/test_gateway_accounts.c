@@ -106,6 +106,32 @@ static void test_account_register_then_login_carries_the_account(void)
     freeReplyObject(r);
 }
 
+static void test_account_token_resumes_the_account(void)
+{
+    char pid[64];
+    rg_client *c = rg_open();
+    send_register(c, 1, "Ivan", "ivans password");
+    Deckhand__ServerMessage *sm = NULL;
+    CU_ASSERT_EQUAL_FATAL(rg_recv(c, WAIT_MS, &sm), 1);
+    CU_ASSERT_EQUAL_FATAL(sm->body_case, DECKHAND__SERVER_MESSAGE__BODY_WELCOME);
+    char token[DH_TOKEN_MAX];
+    snprintf(pid, sizeof pid, "%s", sm->welcome->player_id);
+    snprintf(token, sizeof token, "%s", sm->welcome->token);
+    deckhand__server_message__free_unpacked(sm, NULL);
+    rg_expect_reply(c, 1, DECKHAND__ERROR_CODE__OK);
+    rg_close(c);
+    c = rg_open();
+    rg_send_hello(c, 2, "", token);
+    CU_ASSERT_EQUAL_FATAL(rg_recv(c, WAIT_MS, &sm), 1);
+    CU_ASSERT_EQUAL_FATAL(sm->body_case, DECKHAND__SERVER_MESSAGE__BODY_WELCOME);
+    CU_ASSERT_TRUE(sm->welcome->account);
+    CU_ASSERT_STRING_EQUAL(sm->welcome->player_id, pid);
+    CU_ASSERT_STRING_EQUAL(sm->welcome->name, "Ivan");
+    deckhand__server_message__free_unpacked(sm, NULL);
+    rg_expect_reply(c, 2, DECKHAND__ERROR_CODE__OK);
+    rg_close(c);
+}
+
 static void test_account_name_taken_in_any_case(void)
 {
     rg_client *c = rg_open();
@@ -257,6 +283,7 @@ int main(void)
     static const dh_test_case cases[] = {
         {"account_register_then_login_carries_the_account",
          test_account_register_then_login_carries_the_account},
+        {"account_token_resumes_the_account", test_account_token_resumes_the_account},
         {"account_name_taken_in_any_case", test_account_name_taken_in_any_case},
         {"account_wrong_password_and_unknown_name_answer_alike",
          test_account_wrong_password_and_unknown_name_answer_alike},
