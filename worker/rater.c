@@ -221,6 +221,9 @@ int rater_commit(rater *r, redisContext *c, const rater_plan *plan)
         rc = 2;
     else if (rep && rep->type == REDIS_REPLY_ERROR)
         dh_warn_every(DH_LOG_EVERY_MS, "match %s: rating refused: %s", plan->match_id, rep->str);
+    else if (rep)
+        dh_warn_every(DH_LOG_EVERY_MS, "match %s: rating script answered %d", plan->match_id,
+                      rep->type);
     freeReplyObject(rep);
     return rc;
 }
@@ -251,8 +254,10 @@ long rater_sweep(rater *r, redisContext *c, size_t max)
     const char *argv[] = {"HRANDFIELD", DH_KEY_MATCHES_UNRATED, count, "WITHVALUES"};
     redisReply *rep = redisCommandArgv(c, 4, argv, NULL);
     if (!rep || rep->type != REDIS_REPLY_ARRAY) {
+        if (rep && rep->type == REDIS_REPLY_ERROR)
+            dh_warn_every(DH_LOG_EVERY_MS, "cannot read rating jobs: %s", rep->str);
         freeReplyObject(rep);
-        return -1;
+        return c->err ? -1 : 0;
     }
     long applied = 0;
     for (size_t i = 0; i + 1 < rep->elements; i += 2) {
@@ -260,10 +265,12 @@ long rater_sweep(rater *r, redisContext *c, size_t max)
         if (id->type != REDIS_REPLY_STRING || job->type != REDIS_REPLY_STRING)
             continue;
         int rc = rater_apply(r, c, id->str, job->str);
-        if (rc < 0) {
+        if (rc < 0 && c->err) { /* the connection broke: the caller drops it */
             applied = -1;
             break;
         }
+        if (rc < 0) /* refused (logged): the job stays for a later sweep */
+            continue;
         applied += rc == 1;
     }
     freeReplyObject(rep);

@@ -73,7 +73,8 @@ int rater_commit(rater *r, redisContext *c, const rater_plan *plan);
 /* prepare + commit, reading again after STALE (a few times). 1, 0 or -1 as commit. */
 int rater_apply(rater *r, redisContext *c, const char *match_id, const char *job);
 /* Apply up to max jobs of matches:unrated (picked at random, so that workers sweeping at
- * once spread out). The number applied, or -1 when Redis failed. */
+ * once spread out). The number applied, or -1 when the connection broke (c->err: the
+ * caller drops it); a job Redis refuses otherwise (an error reply) is logged and stays. */
 long rater_sweep(rater *r, redisContext *c, size_t max);
 
 #endif

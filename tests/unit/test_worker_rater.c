@@ -205,6 +205,23 @@ static void test_rating_survives_redis_forgetting_its_scripts(void)
     redisFree(c);
 }
 
+static void test_rating_job_refused_by_redis_stays_and_keeps_the_connection(void)
+{
+    char job[RATER_JOB_MAX];
+    rater r;
+    rater_init(&r);
+    rig_redis_flushall();
+    finished_match("m7", job);
+    rig_redis_ok("SET rating:{dominion}:casual not-a-hash"); /* HMGET: WRONGTYPE */
+    redisContext *c = connect_redis();
+    CU_ASSERT_EQUAL(rater_sweep(&r, c, 8), 0); /* not -1: the connection is fine */
+    CU_ASSERT_EQUAL(c->err, 0);
+    CU_ASSERT_EQUAL(rig_redis_int("HLEN %s", DH_KEY_MATCHES_UNRATED), 1);
+    rig_redis_ok("DEL rating:{dominion}:casual");
+    CU_ASSERT_EQUAL(rater_sweep(&r, c, 8), 1); /* the same connection rates it later */
+    redisFree(c);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -217,6 +234,8 @@ int main(void)
         {"rating_guests_and_lone_accounts_are_not_rated",
          test_rating_guests_and_lone_accounts_are_not_rated},
         {"rating_malformed_job_is_dropped_unrated", test_rating_malformed_job_is_dropped_unrated},
+        {"rating_job_refused_by_redis_stays_and_keeps_the_connection",
+         test_rating_job_refused_by_redis_stays_and_keeps_the_connection},
         {"rating_survives_redis_forgetting_its_scripts",
          test_rating_survives_redis_forgetting_its_scripts},
         {NULL, NULL},
