@@ -68,8 +68,10 @@ static void worker_loop_rate(worker_loop *l, host *h, uint64_t now_ms)
     long n = rater_sweep(&l->rater, c, WORKER_RATE_MAX);
     if (n < 0)
         dh_redis_fail(&h->st->redis, now_ms);
-    else if (n > 0)
+    else if (n > 0) {
+        dh_counter_add(&h->stats.rated, (uint64_t)n);
         dh_info("rated %ld finished matches", n);
+    }
 }
 
 void worker_loop_turn(worker_loop *l, host *h)
