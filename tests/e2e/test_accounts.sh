@@ -3,7 +3,8 @@
 # finish a match; each finished match between them moved both ratings exactly once (the
 # rating's match count, the history and the finished matches agree, and a first match from
 # the default ratings moved mu by the hand-computed 2.635), the leaderboard holds both, and
-# a rating job put back for a match already rated changes nothing. A wrong password is
+# a rating job put back for a match already rated changes nothing (nor the workers' count of
+# rated matches, one per finished match). A wrong password is
 # refused, and so is an unknown name, alike.
 # shellcheck source=SCRIPTDIR/e2e_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
@@ -58,6 +59,8 @@ for id in "${IDS[@]}"; do
 done
 
 (($(e2e_redis zcard 'leaderboard:{dominion}:casual') == 2)) || e2e_fail "leaderboard size"
+
+
 board=$("$DECKHAND" leaderboard --game dominion 2>&1) || e2e_fail "leaderboard: $board"
 [[ $board == *"e2e-1"* && $board == *"e2e-2"* ]] || e2e_fail "leaderboard shows: $board"
 hist=$(DECKHAND_PASSWORD='right password' "$DECKHAND" leaderboard --history \
@@ -78,3 +81,13 @@ done
 after=$(e2e_redis hgetall 'rating:{dominion}:casual' | sort | tr '\n' ' ')
 [[ $before == "$after" ]] || e2e_fail "a rated match was rated again: $before -> $after"
 e2e_log "a rating job put back for a rated match changed nothing"
+
+# The workers counted each rated match once between them (the put-back job not at all).
+rated=0
+for addr in "$DECKHAND_HTTP_WORKER_1" "$DECKHAND_HTTP_WORKER_2"; do
+    n=$(curl -s -m 2 "http://$addr/metrics" |
+        awk '$1 == "deckhand_worker_matches_rated_total" { print $2 }')
+    rated=$((rated + ${n:-0}))
+done
+finished=$(e2e_finished_with "${IDS[0]}") || e2e_fail "a finished match is not rated"
+((rated == finished)) || e2e_fail "the workers count $rated rated matches, $finished finished"
