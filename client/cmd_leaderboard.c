@@ -19,10 +19,12 @@ static const char lb_who[] = "deckhand leaderboard";
 
 static const char lb_usage[] =
     "usage: deckhand leaderboard --game G [--mode M] [--limit N] [--gateway ADDR] [--ws]\n"
+    "                            [--account NAME [--register]]\n"
     "       deckhand leaderboard --history --account NAME [--limit N] [--gateway ADDR]\n"
     "  The best rated accounts of game G in mode M (default casual), by ordinal\n"
     "  (mu - 3 sigma), highest first; --limit 1..100 (default 10). With --history, the\n"
-    "  recent rated matches of the account NAME (password in DECKHAND_PASSWORD).\n";
+    "  recent rated matches of the account NAME. --account logs in to NAME (password in\n"
+    "  DECKHAND_PASSWORD; --register creates it first) instead of as a guest.\n";
 
 static void lb_print_board(const Deckhand__Leaderboard *lb)
 {
