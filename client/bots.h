@@ -99,7 +99,9 @@ typedef struct {
     long moved;      /* of those, resumed on another gateway than the one lost */
     bool game_known; /* a QueueJoin was accepted: a later UNKNOWN_GAME is an outage */
     bool reroute_log;
-    bool broken; /* out of memory, or a bot could not reconnect: stop */
+    const char *account; /* --account: bots log in to accounts named after it */
+    bool register_first; /* --register: creating them first */
+    bool broken;         /* out of memory, or a bot could not reconnect: stop */
     long long last_progress;
     double rate; /* messages per second per bot; 0 = unpaced */
 

@@ -174,7 +174,12 @@ int bots_start(bots_run *r)
     for (int i = 0; i < r->n; i++) {
         bot *b = &r->bots[i];
         char err[256];
-        snprintf(b->name, sizeof b->name, "bot-%d-%d", (int)getpid() % 100000, i + 1);
+        if (r->account && r->n == 1)
+            snprintf(b->name, sizeof b->name, "%s", r->account);
+        else if (r->account)
+            snprintf(b->name, sizeof b->name, "%.16s-%d", r->account, i + 1);
+        else
+            snprintf(b->name, sizeof b->name, "bot-%d-%d", (int)getpid() % 100000, i + 1);
         b->tokens = r->rate;
         b->tokens_ms = cli_now_ms();
         b->backoff = BOTS_BACKOFF_MIN;
@@ -185,10 +190,9 @@ int bots_start(bots_run *r)
             fprintf(stderr, "bots: %s: %s\n", b->name, err);
             return -1;
         }
-        if (dh_client_login(b->c, b->name, NULL, 0, b->token, sizeof b->token) < 0) {
-            fprintf(stderr, "bots: %s: login failed\n", b->name);
+        if (cli_login(b->c, "bots", r->account ? b->name : NULL, r->register_first, b->name,
+                      b->token, sizeof b->token) < 0)
             return -1;
-        }
         bots_join(r, b);
         if (!b->c)
             return -1;

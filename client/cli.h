@@ -23,6 +23,7 @@ int cmd_play(int argc, char **argv);
 int cmd_scripts(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_keygen(int argc, char **argv);
+int cmd_leaderboard(int argc, char **argv);
 
 /* A flag's integer value within [lo, hi], else def when absent; -1 with a message on stderr
  * when present but out of range (the caller exits 2). */
@@ -59,5 +60,13 @@ engine_bundle *cli_redis_bundle(redisContext *c, const char *sha, const char *wh
 
 /* dh_now_ms, signed for the client's deadline arithmetic. */
 long long cli_now_ms(void);
+
+/* Log c in (cli_account.c): to account (the --account flag), with the password from
+ * DECKHAND_PASSWORD (registering it first when register_first: --register), else (account
+ * NULL) as the guest guest_name. The session token into token. 0, or -1 with a message on
+ * stderr prefixed by who. */
+struct dh_client;
+int cli_login(struct dh_client *c, const char *who, const char *account, bool register_first,
+              const char *guest_name, char *token, size_t toklen);
 
 #endif

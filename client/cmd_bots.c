@@ -90,6 +90,9 @@ static const char bots_usage[] =
     "  after one of its commands was refused with UNAVAILABLE or UNKNOWN_MATCH (a moved\n"
     "  match, an outage):\n"
     "    bots: first_after_move match=ID at_ms=MS   (MS: CLOCK_REALTIME milliseconds)\n"
+    "  --account NAME [--register]: the bots log in to accounts (rated) instead of as\n"
+    "  guests: NAME for one bot, NAME-1, NAME-2... for several, all with the password in\n"
+    "  DECKHAND_PASSWORD; --register creates them first (or logs in when they exist).\n"
     "  Last stderr summary line: bots: retried=R lost=L reconnects=C moved_gateway=G\n";
 
 /* ---- options -------------------------------------------------------------------------- */
@@ -145,19 +148,12 @@ static int bots_fraction(const dh_flags *f, const char *flag, double *out)
 
 int cmd_bots(int argc, char **argv)
 {
-    static const dh_flag_spec spec[] = {{"game", DH_FLAG_VALUE},
-                                        {"players", DH_FLAG_INT},
-                                        {"matches", DH_FLAG_INT},
-                                        {"size", DH_FLAG_INT},
-                                        {"timeout", DH_FLAG_INT},
-                                        {"gateway", DH_FLAG_VALUE},
-                                        {"rate", DH_FLAG_INT},
-                                        {"drop", DH_FLAG_VALUE},
-                                        {"seed", DH_FLAG_INT},
-                                        {"ws", DH_FLAG_SWITCH},
-                                        {"reroute-log", DH_FLAG_SWITCH},
-                                        {"bot", DH_FLAG_VALUE},
-                                        {NULL, 0}};
+    static const dh_flag_spec spec[] = {
+        {"game", DH_FLAG_VALUE},    {"players", DH_FLAG_INT},        {"matches", DH_FLAG_INT},
+        {"size", DH_FLAG_INT},      {"timeout", DH_FLAG_INT},        {"gateway", DH_FLAG_VALUE},
+        {"rate", DH_FLAG_INT},      {"drop", DH_FLAG_VALUE},         {"seed", DH_FLAG_INT},
+        {"ws", DH_FLAG_SWITCH},     {"reroute-log", DH_FLAG_SWITCH}, {"bot", DH_FLAG_VALUE},
+        {"account", DH_FLAG_VALUE}, {"register", DH_FLAG_SWITCH},    {NULL, 0}};
     dh_flags fl, *f = &fl;
     int done = dh_flags_parse_main(f, spec, argc, argv, bots_who, bots_usage, 0, 0);
     if (done >= 0)
@@ -178,6 +174,8 @@ int cmd_bots(int argc, char **argv)
                   .size = (uint32_t)size,
                   .target = matches,
                   .reroute_log = dh_flags_has(f, "reroute-log"),
+                  .account = dh_flags_str(f, "account", NULL, NULL),
+                  .register_first = dh_flags_has(f, "register"),
                   .rate = (double)rate};
     if (bots_gateways(f, bots_who, &r) < 0 || bots_bot_flag(f, bots_who, &r) < 0)
         return 2;

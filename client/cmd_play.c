@@ -64,7 +64,10 @@ typedef struct {
 static const char play_who[] = "deckhand play";
 
 static const char play_usage[] =
-    "usage: deckhand play --game dominion [--ws] [--name NAME] [--size N] [--gateway ADDR]\n";
+    "usage: deckhand play --game dominion [--ws] [--name NAME] [--size N] [--gateway ADDR]\n"
+    "                     [--account NAME [--register]]\n"
+    "  --account NAME: play as that account (rated), the password in DECKHAND_PASSWORD;\n"
+    "  --register creates it first (or logs in when it exists).\n";
 
 static const char play_help[] = "Commands:\n"
                                 "  N [N...]    answer the decision with option numbers\n"
@@ -646,9 +649,10 @@ static int play_loop(play_state *ps)
 
 int cmd_play(int argc, char **argv)
 {
-    static const dh_flag_spec spec[] = {{"game", DH_FLAG_VALUE}, {"name", DH_FLAG_VALUE},
-                                        {"size", DH_FLAG_INT},   {"gateway", DH_FLAG_VALUE},
-                                        {"ws", DH_FLAG_SWITCH},  {NULL, 0}};
+    static const dh_flag_spec spec[] = {{"game", DH_FLAG_VALUE},      {"name", DH_FLAG_VALUE},
+                                        {"size", DH_FLAG_INT},        {"gateway", DH_FLAG_VALUE},
+                                        {"ws", DH_FLAG_SWITCH},       {"account", DH_FLAG_VALUE},
+                                        {"register", DH_FLAG_SWITCH}, {NULL, 0}};
     dh_flags fl, *f = &fl;
     int parsed = dh_flags_parse(f, spec, argc, argv, play_who, play_usage);
     if (parsed == DH_FLAGS_HELP) {
@@ -668,7 +672,8 @@ int cmd_play(int argc, char **argv)
     if (cli_gateway(f, play_who, addr, sizeof addr) < 0)
         return 2;
     play_state ps = {.game = dh_flags_str(f, "game", NULL, "dominion"), .size = (uint32_t)size};
-    const char *name = dh_flags_str(f, "name", "USER", "player");
+    const char *account = dh_flags_str(f, "account", NULL, NULL);
+    const char *name = account ? account : dh_flags_str(f, "name", "USER", "player");
     snprintf(ps.name, sizeof ps.name, "%s", name);
     int rc = 1;
     ps.c = dh_client_connect(addr, err, sizeof err);
@@ -677,10 +682,9 @@ int cmd_play(int argc, char **argv)
         goto out;
     }
     ps.addr = addr;
-    if (dh_client_login(ps.c, ps.name, NULL, 0, ps.token, sizeof ps.token) < 0) {
-        fprintf(stderr, "deckhand play: login at %s failed\n", addr);
+    if (cli_login(ps.c, play_who, account, dh_flags_has(f, "register"), ps.name, ps.token,
+                  sizeof ps.token) < 0)
         goto out;
-    }
     printf("Logged in at %s as %s. Type `help` for commands.\n", addr, ps.name);
     if (play_queue(&ps) < 0)
         goto out;

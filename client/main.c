@@ -29,8 +29,9 @@ static const char usage[] =
 
 int main(int argc, char **argv)
 {
-    static const cli_command cmds[] = {
-        {"play", cmd_play},       {"bots", cmd_bots},     {"load", cmd_load},    {"sim", cmd_sim},
-        {"scripts", cmd_scripts}, {"replay", cmd_replay}, {"keygen", cmd_keygen}};
+    static const cli_command cmds[] = {{"play", cmd_play},       {"bots", cmd_bots},
+                                       {"load", cmd_load},       {"sim", cmd_sim},
+                                       {"scripts", cmd_scripts}, {"replay", cmd_replay},
+                                       {"keygen", cmd_keygen},   {"leaderboard", cmd_leaderboard}};
     return cli_dispatch("deckhand", usage, cmds, sizeof cmds / sizeof *cmds, true, argc, argv);
 }

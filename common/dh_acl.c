@@ -13,14 +13,21 @@
 #define ACL_SCRIPTS "+evalsha +script|load +script|exists "
 
 const dh_acl_role dh_acl_roles[] = {
-    {"gateway", ACL_BASE "+hget +get %R~match:{*} %R~worker:{*}"},
+    /* Accounts (gateway/accounts.c): EVAL of dh_keys.h's account scripts and the commands in
+     * them, on the account keys only; ratings, boards and history read-only. */
+    {"gateway", ACL_BASE "+hget +get %R~match:{*} %R~worker:{*} +eval +exists +incr +pexpire "
+                         "+hmget +hset +del +zrevrange +lrange ~account:{* ~account:fails:{* "
+                         "~device:{* ~accounts:names %R~rating:{* %R~leaderboard:{* "
+                         "%R~history:{*"},
     {"matchmaker", ACL_BASE ACL_SCRIPTS "+get +set +del +pexpire +hget +hgetall +hmget +hset "
                                         "+hdel +hincrby +sadd "
-                                        "~mm:* ~match:{*} ~matches:running ~worker:{*}:adopt"},
+                                        "~mm:* ~match:{*} ~matches:running ~worker:{*}:adopt "
+                                        "%R~rating:{*"},
     {"worker", ACL_BASE ACL_SCRIPTS "+get +mget +set +del +exists +pexpire +hget +hgetall +hmget "
                                     "+hset +hdel +hincrby +lrange +llen +rpush +lpush +sadd +spop "
-                                    "+multi +exec +discard "
-                                    "~match:{* ~matches:* ~worker:{* ~bundle:* ~bundles"},
+                                    "+multi +exec +discard +hrandfield +zadd +ltrim "
+                                    "~match:{* ~matches:* ~worker:{* ~bundle:* ~bundles "
+                                    "~rating:{* ~leaderboard:{* ~history:{* ~accounts:names"},
     {"default", "~* &* +@all"},
 };
 const size_t dh_acl_nroles = sizeof dh_acl_roles / sizeof dh_acl_roles[0];

@@ -71,6 +71,38 @@ char *dh_key_bundle_history(char *buf, const char *game)
     return dh_key(buf, "bundle:history:{%s}", game);
 }
 
+char *dh_key_account(char *buf, const char *lowercase_name)
+{
+    return dh_key(buf, "account:{%s}", lowercase_name);
+}
+
+char *dh_key_account_fails(char *buf, const char *lowercase_name)
+{
+    return dh_key(buf, "account:fails:{%s}", lowercase_name);
+}
+
+char *dh_key_device(char *buf, const char *digest)
+{
+    return dh_key(buf, "device:{%s}", digest);
+}
+
+char *dh_key_history(char *buf, const char *account_id)
+{
+    return dh_key(buf, "history:{%s}", account_id);
+}
+
+char *dh_key_rating(char *buf, const char *game, const char *mode)
+{
+    snprintf(buf, DH_KEY_MAX, "rating:{%s}:%s", game, mode);
+    return buf;
+}
+
+char *dh_key_leaderboard(char *buf, const char *game, const char *mode)
+{
+    snprintf(buf, DH_KEY_MAX, "leaderboard:{%s}:%s", game, mode);
+    return buf;
+}
+
 /* The fence every write to a running match passes first: match:{ID} must still name this
  * worker at this epoch (the matchmaker bumps the epoch when it moves the match). */
 #define DH_FENCE                                                                                   \
@@ -92,7 +124,11 @@ const char dh_script_commit[] = DH_FENCE
     "ARGV[i + 2], 'final_hash', ARGV[i + 3]) "
     "if ARGV[i + 4] and ARGV[i + 4] ~= '' then "
     "redis.call('HSET', KEYS[1], '" DH_F_END_REASON "', ARGV[i + 4]) end "
-    "redis.call('LPUSH', KEYS[6], ARGV[3]) redis.call('HDEL', KEYS[5], ARGV[3]) end "
+    "redis.call('LPUSH', KEYS[6], ARGV[3]) redis.call('HDEL', KEYS[5], ARGV[3]) "
+    "if KEYS[7] and ARGV[i + 5] and ARGV[i + 5] ~= '' and "
+    "redis.call('HGET', KEYS[1], '" DH_F_RATED "') ~= '1' then "
+    "redis.call('HSET', KEYS[7], ARGV[3], ARGV[i + 5]) end "
+    "end "
     "return 1";
 
 const char dh_script_match_fields[] =
@@ -131,3 +167,44 @@ const char dh_script_mm_state[] =
     "else redis.call('HDEL', h, ARGV[i + 1]) end "
     "end "
     "return 1";
+
+const char dh_script_rate[] = "if redis.call('HGET', KEYS[1], '" DH_F_RATED "') == '1' then "
+                              "redis.call('HDEL', KEYS[2], ARGV[1]) return 0 end "
+                              "local n = tonumber(ARGV[2]) "
+                              "for s = 0, n - 1 do local b = 4 + s * 5 "
+                              "local old = redis.call('HGET', KEYS[3], ARGV[b]) or '' "
+                              "if old ~= ARGV[b + 1] then return redis.error_reply('" DH_REPLY_STALE
+                              " rating of ' .. ARGV[b] .. ' changed') end end "
+                              "for s = 0, n - 1 do local b = 4 + s * 5 "
+                              "redis.call('HSET', KEYS[3], ARGV[b], ARGV[b + 2]) "
+                              "redis.call('ZADD', KEYS[4], ARGV[b + 3], ARGV[b]) "
+                              "redis.call('LPUSH', KEYS[5 + s], ARGV[b + 4]) "
+                              "redis.call('LTRIM', KEYS[5 + s], 0, tonumber(ARGV[3]) - 1) end "
+                              "redis.call('HSET', KEYS[1], '" DH_F_RATED "', '1') "
+                              "redis.call('HDEL', KEYS[2], ARGV[1]) "
+                              "return 1";
+
+const char dh_script_rate_skip[] = "redis.call('HSET', KEYS[1], '" DH_F_RATED "', '1') "
+                                   "redis.call('HDEL', KEYS[2], ARGV[1]) return 1";
+
+const char dh_script_account_create[] =
+    "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('" DH_REPLY_TAKEN
+    " name taken') end "
+    "redis.call('HSET', KEYS[1], '" DH_F_ACCOUNT_ID "', ARGV[1], '" DH_F_ACCOUNT_NAME
+    "', ARGV[2], '" DH_F_ACCOUNT_PWHASH "', ARGV[3], '" DH_F_ACCOUNT_CREATED "', ARGV[4]) "
+    "redis.call('HSET', KEYS[2], ARGV[1], ARGV[2]) "
+    "return 1";
+
+const char dh_script_device_login[] =
+    "local a = redis.call('HMGET', KEYS[1], '" DH_F_ACCOUNT_ID "', '" DH_F_ACCOUNT_NAME "') "
+    "if a[1] then return a[1] .. '\\n' .. a[2] end "
+    "redis.call('HSET', KEYS[1], '" DH_F_ACCOUNT_ID "', ARGV[1], '" DH_F_ACCOUNT_NAME
+    "', ARGV[2], '" DH_F_ACCOUNT_CREATED "', ARGV[3]) "
+    "redis.call('HSET', KEYS[2], ARGV[1], ARGV[2]) "
+    "return ARGV[1] .. '\\n' .. ARGV[2]";
+
+const char dh_script_login_attempt[] = "local n = redis.call('INCR', KEYS[2]) "
+                                       "if n == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[1]) end "
+                                       "local a = redis.call('HMGET', KEYS[1], '" DH_F_ACCOUNT_ID
+                                       "', '" DH_F_ACCOUNT_NAME "', '" DH_F_ACCOUNT_PWHASH "') "
+                                       "return {n, a[1], a[2], a[3]}";

@@ -21,6 +21,17 @@
  *   mm:lease                 string the id of the matchmaker allowed to act (PX)
  *   mm:tickets               hash   player id -> TicketRecord (the waiting queue)
  *   mm:placements            hash   match id -> PlacementRecord (StartMatch in flight)
+ *   matches:unrated          hash   match id -> rating job (dh_script_commit writes it
+ *                                   for a finished match between accounts; dh_script_rate
+ *                                   applies it once and deletes it)
+ *   account:{NAME}           hash   a password account, NAME lowercased: DH_F_ACCOUNT_*
+ *   account:fails:{NAME}     string login attempts in the current window (with a TTL)
+ *   device:{DIGEST}          hash   a device account, by the hex BLAKE2b of its secret
+ *   accounts:names           hash   account id -> display name (leaderboards, history)
+ *   rating:{GAME}:{MODE}     hash   account id -> "MU SIGMA MATCHES" (dh_rating.h)
+ *   leaderboard:{GAME}:{MODE} zset  account id scored by its ordinal mu - 3 sigma
+ *   history:{ACCOUNT}        list   the account's rated matches, newest first, capped at
+ *                                   DH_HISTORY_MAX: DH_HISTORY_* fields, tab-separated
  *
  * The braces are Redis Cluster hash tags: a match's keys live in one slot.
  */
@@ -38,6 +49,8 @@
 #define DH_KEY_MM_TICKETS       "mm:tickets"
 #define DH_KEY_MM_PLACEMENTS    "mm:placements"
 #define DH_KEY_WORKER_PATTERN   "worker:{*}" /* SCAN MATCH: every worker:{ID} family key */
+#define DH_KEY_MATCHES_UNRATED  "matches:unrated"
+#define DH_KEY_ACCOUNT_NAMES    "accounts:names"
 
 /* Keys with an id: each writes the key into buf (DH_KEY_MAX bytes) and returns buf. */
 char *dh_key_match(char *buf, const char *match_id);
@@ -52,6 +65,13 @@ char *dh_key_bundle(char *buf, const char *sha);
 char *dh_key_bundle_errors(char *buf, const char *sha);
 char *dh_key_bundle_current(char *buf, const char *game);
 char *dh_key_bundle_history(char *buf, const char *game);
+char *dh_key_account(char *buf, const char *lowercase_name);
+char *dh_key_account_fails(char *buf, const char *lowercase_name);
+char *dh_key_device(char *buf, const char *digest);
+char *dh_key_history(char *buf, const char *account_id);
+/* Keys of a (game, mode) pair. */
+char *dh_key_rating(char *buf, const char *game, const char *mode);
+char *dh_key_leaderboard(char *buf, const char *game, const char *mode);
 
 /* match:{ID}'s fields. */
 #define DH_F_GAME        "game"
@@ -75,6 +95,19 @@ char *dh_key_bundle_history(char *buf, const char *game);
 /* Kept across adoptions (the worker writes them as they change, fenced): */
 #define DH_F_AWAY            "away" /* per seat, comma-separated: wall ms it left, 0 present */
 #define DH_F_SCRIPT_FAILURES "script_failures" /* the worker's own answers failed in a row */
+/* Set by dh_script_rate when the match's ratings moved: never twice. */
+#define DH_F_RATED "rated"
+
+/* account:{NAME} and device:{DIGEST} fields. */
+#define DH_F_ACCOUNT_ID      "id"
+#define DH_F_ACCOUNT_NAME    "name"   /* as registered (the key is lowercased) */
+#define DH_F_ACCOUNT_PWHASH  "pwhash" /* crypto_pwhash_str: Argon2id with its parameters */
+#define DH_F_ACCOUNT_CREATED "created_ms"
+
+/* history:{ACCOUNT} entries: these fields in this order, tab-separated. */
+#define DH_HISTORY_MAX 50
+#define DH_HISTORY_FIELDS                                                                          \
+    "match_id game mode bundle ended_ms place players ordinal_before ordinal_after opponents"
 
 #define DH_STATUS_RUNNING  "running"
 #define DH_STATUS_FINISHED "finished"
@@ -97,12 +130,16 @@ char *dh_key_bundle_history(char *buf, const char *game);
  * raise. */
 #define DH_REPLY_FENCED    "FENCED"    /* the match has another owner or epoch */
 #define DH_REPLY_NOTLEADER "NOTLEADER" /* mm:lease names another matchmaker */
+#define DH_REPLY_STALE     "STALE"     /* a rating changed since it was read: read again */
+#define DH_REPLY_TAKEN     "TAKEN"     /* the account name or device is registered already */
 
 /* A worker's write to a running match: fenced on (worker, epoch), then snapshot, log,
  * history and finish in one step.
- * KEYS: match snap log history matches:running matches:finished
+ * A finish with a rating job (worker/rater.h) also records it in matches:unrated, unless the
+ * match was rated already (a retried finish).
+ * KEYS: match snap log history matches:running matches:finished [matches:unrated]
  * ARGV: worker epoch id | snapflag snap | nlog log... | histflag entry |
- *       finishflag ended_ms result final_hash [end_reason] */
+ *       finishflag ended_ms result final_hash [end_reason [rating_job]] */
 extern const char dh_script_commit[];
 /* A worker records fields of a running match that are not its state (fenced): HSET of
  * each pair. KEYS: match; ARGV: worker epoch field value [field value...] */
@@ -124,5 +161,25 @@ extern const char dh_script_lease_release[];
  * mm:tickets and "p+"/"p-" on mm:placements; refused unless mm:lease names the leader.
  * KEYS: mm:lease mm:tickets mm:placements; ARGV: leader triples... */
 extern const char dh_script_mm_state[];
+/* Apply one match's new ratings, exactly once: nothing (0) when match:{ID}.rated is set,
+ * else refused with STALE when any seat's rating is not the one the new value was
+ * computed from; else every seat's rating, leaderboard score and history entry (capped),
+ * then rated = 1 and the job leaves matches:unrated (1).
+ * KEYS: match matches:unrated rating leaderboard history(seat 1..n)
+ * ARGV: match_id n history_max, then per seat: id old_value new_value ordinal entry */
+extern const char dh_script_rate[];
+/* Drop a job that cannot be rated (malformed): HDEL matches:unrated id, rated = 1.
+ * KEYS: match matches:unrated; ARGV: match_id */
+extern const char dh_script_rate_skip[];
+/* Create a password account unless the name is taken (TAKEN).
+ * KEYS: account:{NAME} accounts:names; ARGV: id name pwhash created_ms */
+extern const char dh_script_account_create[];
+/* The device's account: the existing one's "id\nname", or a new one made from the
+ * arguments. KEYS: device:{DIGEST} accounts:names; ARGV: id name created_ms */
+extern const char dh_script_device_login[];
+/* One password login attempt on NAME: counts it in a window of window_ms and returns
+ * {attempts, id, name, pwhash} (false fields when there is no such account).
+ * KEYS: account:{NAME} account:fails:{NAME}; ARGV: window_ms */
+extern const char dh_script_login_attempt[];
 
 #endif

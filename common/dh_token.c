@@ -15,8 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TOKEN_MAC_LEN     32
-#define TOKEN_PAYLOAD_MAX 160
+#define TOKEN_MAC_LEN      32
+#define TOKEN_PAYLOAD_MAX  168
+#define TOKEN_KIND_GUEST   "g"
+#define TOKEN_KIND_ACCOUNT "a"
 
 static const char b64url[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
@@ -128,15 +130,23 @@ static void token_key_id(const uint8_t *key, size_t keylen, char out[DH_TOKEN_KI
     b64url_encode(md, 6, out, DH_TOKEN_KID_MAX);
 }
 
+/* An account's id starts with DH_TOKEN_ACCOUNT_PREFIX and a guest's never does: the kind a
+ * token names must agree with its id. */
+static bool token_kind_valid(const char *player_id, bool account)
+{
+    return dh_token_is_account_id(player_id) == account;
+}
+
 static int token_sign_as(const uint8_t *key, size_t keylen, const char *kid, const char *player_id,
-                         const char *name, int64_t expiry, char *out, size_t outlen)
+                         const char *name, bool account, int64_t expiry, char *out, size_t outlen)
 {
     char payload[TOKEN_PAYLOAD_MAX];
     uint8_t mac[TOKEN_MAC_LEN];
-    if (keylen < DH_TOKEN_KEY_MIN || !token_id_valid(player_id) || !token_name_valid(name))
+    if (keylen < DH_TOKEN_KEY_MIN || !token_id_valid(player_id) || !token_name_valid(name) ||
+        !token_kind_valid(player_id, account))
         return -1;
-    int n =
-        snprintf(payload, sizeof payload, "v2|%s|%" PRId64 "|%s|%s", kid, expiry, player_id, name);
+    int n = snprintf(payload, sizeof payload, "v3|%s|%" PRId64 "|%s|%s|%s", kid, expiry,
+                     account ? TOKEN_KIND_ACCOUNT : TOKEN_KIND_GUEST, player_id, name);
     if (n < 0 || (size_t)n >= sizeof payload)
         return -1;
     if (token_mac(key, keylen, payload, (size_t)n, mac) < 0)
@@ -157,14 +167,17 @@ int dh_token_sign(const uint8_t *key, size_t keylen, const char *player_id, cons
     if (keylen < DH_TOKEN_KEY_MIN)
         return -1;
     token_key_id(key, keylen, kid);
-    return token_sign_as(key, keylen, kid, player_id, name, expiry, out, outlen);
+    return token_sign_as(key, keylen, kid, player_id, name, dh_token_is_account_id(player_id),
+                         expiry, out, outlen);
 }
 
-/* Split "v2|kid|expiry|id|name" (or "v1|expiry|id|name", kid "") into claims. */
+/* Split "v3|kid|expiry|kind|id|name", "v2|kid|expiry|id|name" or "v1|expiry|id|name" (kid
+ * "") into claims; v1 and v2 tokens are guests'. */
 static bool token_parse_payload(const char *p, char kid[DH_TOKEN_KID_MAX], dh_token_claims *c)
 {
     kid[0] = '\0';
-    if (strncmp(p, "v2|", 3) == 0) {
+    bool v3 = strncmp(p, "v3|", 3) == 0;
+    if (v3 || strncmp(p, "v2|", 3) == 0) {
         const char *bar = strchr(p + 3, '|');
         if (!bar || bar == p + 3 || (size_t)(bar - (p + 3)) >= DH_TOKEN_KID_MAX)
             return false;
@@ -181,6 +194,14 @@ static bool token_parse_payload(const char *p, char kid[DH_TOKEN_KID_MAX], dh_to
     if (end == p || *end != '|')
         return false;
     const char *id = end + 1;
+    c->account = false;
+    if (v3) {
+        if (strncmp(id, TOKEN_KIND_ACCOUNT "|", 2) == 0)
+            c->account = true;
+        else if (strncmp(id, TOKEN_KIND_GUEST "|", 2) != 0)
+            return false;
+        id += 2;
+    }
     const char *bar = strchr(id, '|');
     if (!bar || (size_t)(bar - id) >= sizeof c->player_id)
         return false;
@@ -190,7 +211,8 @@ static bool token_parse_payload(const char *p, char kid[DH_TOKEN_KID_MAX], dh_to
         return false;
     strcpy(c->name, bar + 1);
     c->expiry = exp;
-    return token_id_valid(c->player_id) && token_name_valid(c->name);
+    return token_id_valid(c->player_id) && token_name_valid(c->name) &&
+           token_kind_valid(c->player_id, c->account);
 }
 
 /* Decode token into its payload (a C string, TOKEN_PAYLOAD_MAX bytes) and MAC. */
@@ -216,7 +238,7 @@ static dh_token_status token_decode(const char *token, char *payload, uint8_t ma
 static void token_peek_kid(const char *payload, char kid[DH_TOKEN_KID_MAX])
 {
     kid[0] = '\0';
-    if (strncmp(payload, "v2|", 3) != 0)
+    if (strncmp(payload, "v2|", 3) != 0 && strncmp(payload, "v3|", 3) != 0)
         return;
     size_t n = strcspn(payload + 3, "|");
     if (n < DH_TOKEN_KID_MAX) {
@@ -291,8 +313,8 @@ int dh_token_ring_set_previous(dh_token_ring *r, const uint8_t *key, size_t keyl
 int dh_token_ring_sign(const dh_token_ring *r, const char *player_id, const char *name,
                        int64_t expiry, char *out, size_t outlen)
 {
-    return token_sign_as(r->current.key, r->current.len, r->current.id, player_id, name, expiry,
-                         out, outlen);
+    return token_sign_as(r->current.key, r->current.len, r->current.id, player_id, name,
+                         dh_token_is_account_id(player_id), expiry, out, outlen);
 }
 
 /* Check against the previous key: valid only inside its window. */
@@ -356,6 +378,11 @@ const char *dh_token_status_str(dh_token_status s)
         return "token key retired";
     }
     return "bad token";
+}
+
+bool dh_token_is_account_id(const char *player_id)
+{
+    return strncmp(player_id, DH_TOKEN_ACCOUNT_PREFIX, sizeof DH_TOKEN_ACCOUNT_PREFIX - 1) == 0;
 }
 
 int dh_token_random_key(uint8_t *key, size_t n)

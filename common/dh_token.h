@@ -3,7 +3,11 @@
  * without the gateway keeping any session store.
  *
  * A token is base64url(payload) "." base64url(HMAC-SHA256(key, payload)), where payload
- * is "v2|<key id>|<expiry unix seconds>|<player_id>|<name>". Whoever holds the key (every
+ * is "v3|<key id>|<expiry unix seconds>|<kind>|<player_id>|<name>", kind "g" for a guest
+ * or "a" for an account (whose player_id is its account id, DH_TOKEN_ACCOUNT_PREFIX...;
+ * no guest's id starts so, and a token whose kind and id disagree is malformed). v2
+ * tokens ("v2|<key id>|<expiry>|<player_id>|<name>") are still accepted, as guests'.
+ * Whoever holds the key (every
  * gateway of a deployment, via --token-key) can verify tokens signed by any of them.
  * Tokens carry no secrets; they are only unforgeable.
  *
@@ -17,16 +21,18 @@
 #ifndef DECKHAND_DH_TOKEN_H
 #define DECKHAND_DH_TOKEN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define DH_TOKEN_MAX        256 /* longest token produced or accepted, with its NUL */
-#define DH_TOKEN_ID_MAX     64  /* player id buffer, with its NUL */
-#define DH_TOKEN_NAME_MAX   64  /* name buffer, with its NUL */
-#define DH_TOKEN_KEY_MIN    16  /* shortest key accepted */
-#define DH_TOKEN_RANDOM_KEY 32  /* length of a key made by dh_token_random_key */
-#define DH_TOKEN_KEY_MAX    256 /* longest key accepted */
-#define DH_TOKEN_KID_MAX    9   /* key id buffer (8 characters), with its NUL */
+#define DH_TOKEN_MAX            256  /* longest token produced or accepted, with its NUL */
+#define DH_TOKEN_ID_MAX         64   /* player id buffer, with its NUL */
+#define DH_TOKEN_NAME_MAX       64   /* name buffer, with its NUL */
+#define DH_TOKEN_KEY_MIN        16   /* shortest key accepted */
+#define DH_TOKEN_RANDOM_KEY     32   /* length of a key made by dh_token_random_key */
+#define DH_TOKEN_KEY_MAX        256  /* longest key accepted */
+#define DH_TOKEN_KID_MAX        9    /* key id buffer (8 characters), with its NUL */
+#define DH_TOKEN_ACCOUNT_PREFIX "a-" /* every account id starts so; guests' ids ("p-...") never */
 
 typedef enum {
     DH_TOKEN_OK = 0,
@@ -40,6 +46,7 @@ typedef struct {
     char player_id[DH_TOKEN_ID_MAX];
     char name[DH_TOKEN_NAME_MAX];
     int64_t expiry; /* unix seconds */
+    bool account;   /* player_id is an account's (dh_token_is_account_id), not a guest's */
 } dh_token_claims;
 
 /* One signing key and its id. */
@@ -57,9 +64,10 @@ typedef struct {
     int64_t previous_until;
 } dh_token_ring;
 
-/* Sign a token for player_id (letters, digits, '-', '_') and name (no control
- * characters) expiring at expiry (unix seconds) into out. Returns 0, or -1 when a field
- * is invalid or too long, the key is shorter than DH_TOKEN_KEY_MIN, or out is too small. */
+/* Sign a token for player_id (letters, digits, '-', '_'; an account's when it starts with
+ * DH_TOKEN_ACCOUNT_PREFIX, a guest's otherwise) and name (no control characters) expiring at expiry
+ * (unix seconds) into out. Returns 0, or -1 when a field is invalid or too long, the key is shorter
+ * than DH_TOKEN_KEY_MIN, or out is too small. */
 int dh_token_sign(const uint8_t *key, size_t keylen, const char *player_id, const char *name,
                   int64_t expiry, char *out, size_t outlen);
 
@@ -88,6 +96,10 @@ int dh_token_key_id_of(const char *token, char *out, size_t outlen);
 
 /* A human word for a status ("expired"...), for error messages. */
 const char *dh_token_status_str(dh_token_status s);
+
+/* Whether player_id names an account (starts with DH_TOKEN_ACCOUNT_PREFIX): accounts are
+ * rated and keep a history; guests are not. */
+bool dh_token_is_account_id(const char *player_id);
 
 /* Fill key with n cryptographically random bytes. Returns 0, or -1. */
 int dh_token_random_key(uint8_t *key, size_t n);

@@ -54,6 +54,7 @@ struct gw_conn {
     bool authed;
     char player_id[DH_TOKEN_ID_MAX];
     char name[DH_TOKEN_NAME_MAX];
+    struct acct_op *acct; /* the account or board request in flight (accounts.c), or NULL */
     double rate_tokens;
     uint64_t rate_ms;
     /* flood.c: the debt of refused messages, draining at the rate limit */

@@ -7,6 +7,8 @@
  *   backend.c  messages from the matchmaker and the workers (QueueReply, MatchAssigned,
  *              MatchMoved, PlayerOutput)
  *   session.c  messages from clients: login, rate limits, dispatch, Replies
+ *   boards.c   leaderboards and histories, read from Redis
+ *   accounts.c Register and AccountLogin (passwords hashed on libuv's thread pool)
  *   mmreq.c    queue requests and player notices to the matchmaker
  *   route.c    match routes and the player commands sent through them; moves
  *   lookup.c   Redis lookups of the routes this gateway did not learn itself
@@ -19,7 +21,7 @@
  * Hash tables are common/dh_table.{c,h}. Where a lower module must tell a higher one,
  * it calls a function pointer of this struct that main.c sets: conn_events (conn.c ->
  * session.c), on_internal (zsock.c -> backend.c), answer (inflight.c, route.c ->
- * session.c).
+ * session.c), account_done (accounts.c, boards.c -> session.c).
  */
 #ifndef DECKHAND_GW_H
 #define DECKHAND_GW_H
@@ -156,6 +158,10 @@ struct gw {
     /* Reply{cmd_id, code + message} to player_id, when connected here. */
     void (*answer)(gw *g, const char *player_id, uint64_t cmd_id, Deckhand__ErrorCode code,
                    const char *message);
+    /* An account request of c ended (accounts.c): with code OK and a player_id, log c in as
+     * that account (Welcome, then Reply); otherwise Reply{cmd_id, code + message}. */
+    void (*account_done)(gw_conn *c, uint64_t cmd_id, Deckhand__ErrorCode code, const char *message,
+                         const char *player_id, const char *name);
 };
 
 #endif

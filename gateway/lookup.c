@@ -116,11 +116,22 @@ static int lookup_command(gw *g, redisAsyncContext *ac, redisCallbackFn *fn, loo
     return REDIS_OK;
 }
 
-static void lookup_answered(gw *g)
+void lookup_answered(gw *g)
 {
     if (g->redis_waiting)
         g->redis_waiting--;
     g->redis_progress_at = uv_now(g->loop);
+}
+
+int lookup_send(gw *g, void (*fn)(redisAsyncContext *, void *, void *), void *priv, int argc,
+                const char **argv, const size_t *lens)
+{
+    redisAsyncContext *ac = g->redis_enabled && !g->stopping ? lookup_conn(g) : NULL;
+    if (!ac || redisAsyncCommandArgv(ac, fn, priv, argc, argv, lens) != REDIS_OK)
+        return -1;
+    if (g->redis_waiting++ == 0)
+        g->redis_progress_at = uv_now(g->loop);
+    return 0;
 }
 
 static void lookup_done(lookup_req *r, lookup_result res, const char *endpoint)

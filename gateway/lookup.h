@@ -28,6 +28,14 @@ bool lookup_enabled(const gw *g);
 /* Find match_id's worker. cb is called exactly once, possibly before this returns. */
 void lookup_match(gw *g, const char *match_id, lookup_cb cb, void *arg);
 
+/* The other reads and writes of the gateway (accounts.c, boards.c) share the connection:
+ * send one command; fn is called exactly once with its reply (NULL when the connection
+ * failed) and must call lookup_answered(g) first. -1 when Redis is down or disabled (fn is
+ * not called). */
+int lookup_send(gw *g, void (*fn)(struct redisAsyncContext *, void *, void *), void *priv, int argc,
+                const char **argv, const size_t *lens);
+void lookup_answered(gw *g);
+
 /* Periodic check from the gateway tick: a connection that has had lookups waiting for
  * LOOKUP_TIMEOUT_MS without any answer (a refused connect that libuv only reports as an
  * error event, or a hung Redis) is dropped; its lookups complete with LOOKUP_FAILED and

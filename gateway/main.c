@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "dh_account.h"
 #include "conn.h"
 #include "dh_flags.h"
 #include "dh_frame.h"
@@ -65,6 +66,7 @@ static void gw_wire(gw *g)
     g->conn_events.close = session_on_close;
     g->on_internal = backend_on_internal;
     g->answer = session_answer;
+    g->account_done = session_account_done;
 }
 
 static void gw_on_tick(uv_timer_t *t)
@@ -249,6 +251,10 @@ int main(int argc, char **argv)
     g->loop = uv_default_loop();
     if (lookup_init(g) < 0)
         goto out;
+    if (dh_account_init() < 0) {
+        dh_error("libsodium failed to initialise");
+        goto out;
+    }
     gw_wire(g);
     if (dh_table_init(&g->players) < 0 || inflight_init(g) < 0 || route_init(g) < 0 ||
         flood_init(g) < 0 || zsock_init(g) < 0)

@@ -16,6 +16,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "accounts.h"
+#include "boards.h"
 #include "dh_log.h"
 #include "flood.h"
 #include "mmreq.h"
@@ -38,6 +40,7 @@ gw_conn *session_find(gw *g, const char *player_id)
 
 void session_on_close(gw_conn *c)
 {
+    accounts_conn_closed(c);
     /* A connection replaced by a resume is no longer authed: its player lives on. */
     if (!c->authed || dh_table_get(&c->gw->players, c->player_id) != c)
         return;
@@ -189,10 +192,62 @@ static int session_bind(gw_conn *c, const char *player_id, const char *name)
     return 0;
 }
 
+/* Log c in as player_id (a guest's or an account's): a fresh token, the binding, Welcome,
+ * then Reply ok. resumed: a token brought it back (a waiting ticket follows it). */
+static void session_login(gw_conn *c, uint64_t cmd_id, const char *player_id, const char *name,
+                          bool resumed)
+{
+    gw *g = c->gw;
+    char token[DH_TOKEN_MAX];
+    bool account = dh_token_is_account_id(player_id);
+    if (dh_token_ring_sign(&g->tokens, player_id, name, time(NULL) + GW_TOKEN_TTL, token,
+                           sizeof token) < 0)
+        goto internal;
+    if (session_bind(c, player_id, name) < 0)
+        goto internal;
+    if (resumed)
+        mmreq_player_back(g, c); /* a ticket waiting for this player follows it here */
+    dh_info("login player=%s name=\"%s\" conn=%llu %s", c->player_id, c->name,
+            (unsigned long long)c->serial,
+            resumed   ? "resumed"
+            : account ? "account"
+                      : "guest");
+
+    Deckhand__ServerMessage m = DECKHAND__SERVER_MESSAGE__INIT;
+    Deckhand__Welcome w = DECKHAND__WELCOME__INIT;
+    w.player_id = c->player_id;
+    w.token = token;
+    w.name = c->name;
+    w.account = account;
+    m.body_case = DECKHAND__SERVER_MESSAGE__BODY_WELCOME;
+    m.welcome = &w;
+    if (session_send(c, &m) == 0) {
+        dh_counter_inc(&g->stats.logins);
+        session_reply(c, cmd_id, DECKHAND__ERROR_CODE__OK, NULL);
+    }
+    return;
+internal:
+    dh_error_every(DH_LOG_EVERY_MS, "login failed: cannot make a player id or token");
+    session_reply(c, cmd_id, DECKHAND__ERROR_CODE__INTERNAL, "cannot log in now");
+}
+
+void session_account_done(gw_conn *c, uint64_t cmd_id, Deckhand__ErrorCode code,
+                          const char *message, const char *player_id, const char *name)
+{
+    if (code == DECKHAND__ERROR_CODE__OK && player_id) {
+        if (c->authed) /* logged in some other way meanwhile */
+            session_reply(c, cmd_id, DECKHAND__ERROR_CODE__BAD_REQUEST, "already logged in");
+        else
+            session_login(c, cmd_id, player_id, name, false);
+        return;
+    }
+    session_reply(c, cmd_id, code, message);
+}
+
 static void session_hello(gw_conn *c, uint64_t cmd_id, const Deckhand__Hello *h)
 {
     gw *g = c->gw;
-    char player_id[DH_TOKEN_ID_MAX], token[DH_TOKEN_MAX];
+    char player_id[DH_TOKEN_ID_MAX];
     const char *name;
     dh_token_claims claims;
     if (c->authed) {
@@ -224,34 +279,12 @@ static void session_hello(gw_conn *c, uint64_t cmd_id, const Deckhand__Hello *h)
                           "name must be 1-32 printable characters");
             return;
         }
-        if (session_new_player_id(player_id, sizeof player_id) < 0)
-            goto internal;
+        if (session_new_player_id(player_id, sizeof player_id) < 0) {
+            session_reply(c, cmd_id, DECKHAND__ERROR_CODE__INTERNAL, "cannot log in now");
+            return;
+        }
     }
-    if (dh_token_ring_sign(&g->tokens, player_id, name, time(NULL) + GW_TOKEN_TTL, token,
-                           sizeof token) < 0)
-        goto internal;
-    if (session_bind(c, player_id, name) < 0)
-        goto internal;
-    if (h->token && h->token[0])
-        mmreq_player_back(g, c); /* a ticket waiting for this player follows it here */
-    dh_info("login player=%s name=\"%s\" conn=%llu %s", c->player_id, c->name,
-            (unsigned long long)c->serial, h->token && h->token[0] ? "resumed" : "guest");
-
-    Deckhand__ServerMessage m = DECKHAND__SERVER_MESSAGE__INIT;
-    Deckhand__Welcome w = DECKHAND__WELCOME__INIT;
-    w.player_id = c->player_id;
-    w.token = token;
-    w.name = c->name;
-    m.body_case = DECKHAND__SERVER_MESSAGE__BODY_WELCOME;
-    m.welcome = &w;
-    if (session_send(c, &m) == 0) {
-        dh_counter_inc(&g->stats.logins);
-        session_reply(c, cmd_id, DECKHAND__ERROR_CODE__OK, NULL);
-    }
-    return;
-internal:
-    dh_error_every(DH_LOG_EVERY_MS, "login failed: cannot make a player id or token");
-    session_reply(c, cmd_id, DECKHAND__ERROR_CODE__INTERNAL, "cannot log in now");
+    session_login(c, cmd_id, player_id, name, h->token && h->token[0]);
 }
 
 static void session_ping(gw_conn *c, uint64_t cmd_id, const Deckhand__Ping *p)
@@ -290,6 +323,16 @@ static void session_dispatch(gw_conn *c, const Deckhand__ClientMessage *m)
         session_hello(c, id, m->hello);
         return;
     }
+    if (m->body_case == DECKHAND__CLIENT_MESSAGE__BODY_REGISTER ||
+        m->body_case == DECKHAND__CLIENT_MESSAGE__BODY_ACCOUNT_LOGIN) {
+        if (c->authed)
+            session_reply(c, id, DECKHAND__ERROR_CODE__BAD_REQUEST, "already logged in");
+        else if (m->body_case == DECKHAND__CLIENT_MESSAGE__BODY_REGISTER)
+            accounts_register(c, id, m->register_);
+        else
+            accounts_login(c, id, m->account_login);
+        return;
+    }
     if (!c->authed) {
         session_reply(c, id, DECKHAND__ERROR_CODE__UNAUTHENTICATED, "send Hello first");
         return;
@@ -323,6 +366,12 @@ static void session_dispatch(gw_conn *c, const Deckhand__ClientMessage *m)
         if (rc == DECKHAND__ERROR_CODE__OK)
             c->queued[0] = '\0';
         break;
+    case DECKHAND__CLIENT_MESSAGE__BODY_LEADERBOARD_REQUEST:
+        boards_leaderboard(c, id, m->leaderboard_request);
+        return;
+    case DECKHAND__CLIENT_MESSAGE__BODY_HISTORY_REQUEST:
+        boards_history(c, id, m->history_request);
+        return;
     case DECKHAND__CLIENT_MESSAGE__BODY_CHOOSE:
     case DECKHAND__CLIENT_MESSAGE__BODY_RESYNC: {
         bool choose = m->body_case == DECKHAND__CLIENT_MESSAGE__BODY_CHOOSE;

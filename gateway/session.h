@@ -30,4 +30,8 @@ gw_conn *session_find(gw *g, const char *player_id);
 void session_answer(gw *g, const char *player_id, uint64_t cmd_id, Deckhand__ErrorCode code,
                     const char *message);
 
+/* g->account_done (accounts.h): log c in as the account, or Reply the error. */
+void session_account_done(gw_conn *c, uint64_t cmd_id, Deckhand__ErrorCode code,
+                          const char *message, const char *player_id, const char *name);
+
 #endif

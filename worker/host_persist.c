@@ -1,7 +1,8 @@
 /*
  * host_persist.c: how a hosted match is written to Redis (store.h): the one fenced write
  * that makes Redis hold the match as the engine has it now, the result table once it is
- * over, and the held action whose outputs wait for that write's acknowledgement.
+ * over (with its rating job, rater.h, when every seat is an account), and the held action whose
+ * outputs wait for that write's acknowledgement.
  */
 #include "host_persist.h"
 
@@ -14,6 +15,8 @@
 #include "dh_grow.h"
 #include "dh_keys.h"
 #include "dh_log.h"
+#include "bundles.h"
+#include "rater.h"
 
 #define HOST_RESULT_MAX 4096
 #define HOST_LOG_STACK  16 /* log entries a commit lists on the stack */
@@ -114,6 +117,30 @@ static void host_results_json(host_match *hm, char *json, size_t cap)
     host_text_add(&t, "]");
 }
 
+/* The rating job of a finished match (rater.h) into job: 0, or -1 when it is not rated
+ * (quarantined, or not every seat an account). */
+static int host_rating_job(host *h, host_match *hm, uint64_t ended_ms, char *job, size_t cap)
+{
+    engine_result res[HOST_SEATS_MAX];
+    const char *ids[HOST_SEATS_MAX];
+    int ranks[HOST_SEATS_MAX];
+    if (hm->quarantined || hm->nseats > HOST_SEATS_MAX)
+        return -1;
+    size_t n = host_results(hm, res, HOST_SEATS_MAX);
+    if (n != (size_t)hm->nseats)
+        return -1;
+    for (int i = 0; i < hm->nseats; i++)
+        ids[i] = hm->seats[i].player_id;
+    for (size_t i = 0; i < n; i++) {
+        if (res[i].seat < 0 || res[i].seat >= hm->nseats)
+            return -1;
+        ranks[res[i].seat] = res[i].rank;
+    }
+    const char *bundle = hm->pin ? hm->pin->id : engine_bundle_id(h->bundle);
+    return rater_job(hm->game, hm->mode[0] ? hm->mode : "casual", bundle, ended_ms, ids, ranks, n,
+                     job, cap);
+}
+
 /* Append the one fenced write that makes Redis hold hm as the engine has it now: a new
  * snapshot (which resets the log) when a turn boundary passed, else the answer just
  * accepted on the log; the accepted answer (NULL for a new match) on the history; the
@@ -132,7 +159,7 @@ int host_persist(host *h, host_match *hm, const engine_answer *accepted)
     store_blob logbuf[HOST_LOG_STACK];
     store_blob *log = nlog - from <= HOST_LOG_STACK ? logbuf : calloc(nlog - from, sizeof *log);
     uint8_t *hist = NULL;
-    char json[HOST_RESULT_MAX], hash[24];
+    char json[HOST_RESULT_MAX], hash[24], job[RATER_JOB_MAX];
     if (!log)
         return -1;
     for (size_t i = from; i < nlog; i++) {
@@ -155,6 +182,8 @@ int host_persist(host *h, host_match *hm, const engine_answer *accepted)
         c.result = json;
         c.final_hash = hash;
         c.end_reason = host_end_reason(hm);
+        if (host_rating_job(h, hm, c.ended_ms, job, sizeof job) == 0)
+            c.rating_job = job;
     }
     rc = store_put_commit(h->st, &c);
 out:

@@ -133,13 +133,14 @@ int store_put_commit(store *s, const store_commit *c)
 #define STORE_STR(p) STORE_ARG((p), strlen(p))
     STORE_STR("EVALSHA");
     STORE_STR(s->commit.sha);
-    STORE_STR("6");
+    STORE_STR("7");
     STORE_STR(meta);
     STORE_STR(snap);
     STORE_STR(log);
     STORE_STR(hist);
     STORE_STR(DH_KEY_MATCHES_RUNNING);
     STORE_STR(DH_KEY_MATCHES_FINISHED);
+    STORE_STR(DH_KEY_MATCHES_UNRATED);
     STORE_STR(c->worker);
     STORE_STR(epoch);
     STORE_STR(c->match_id);
@@ -155,6 +156,7 @@ int store_put_commit(store *s, const store_commit *c)
     STORE_STR(c->result ? c->result : "");
     STORE_STR(c->final_hash ? c->final_hash : "");
     STORE_STR(c->end_reason ? c->end_reason : "");
+    STORE_STR(c->rating_job ? c->rating_job : "");
 #undef STORE_STR
 #undef STORE_ARG
     rc = store_cmd(s, (int)argc, argv, lens);

@@ -92,6 +92,7 @@ typedef struct {
     uint64_t ended_ms;
     const char *result, *final_hash;
     const char *end_reason; /* with finish: DH_END_* when not the rules ended it, or NULL */
+    const char *rating_job; /* with finish: its job for matches:unrated (rater.h), or NULL */
 } store_commit;
 
 /* Parse url (nothing connects yet); -1 on a malformed URL. */
@@ -106,7 +107,7 @@ int store_op(store *s, uint64_t now_ms);
 int store_put_meta(store *s, const store_meta *m);
 /* One fenced script: snapshot (SET snap, DEL log), log entries, history entry, and when
  * finished HSET status/ended_ms/result/final_hash, LPUSH matches:finished, HDEL
- * matches:running. */
+ * matches:running, and the rating job into matches:unrated. */
 int store_put_commit(store *s, const store_commit *c);
 int store_lease(store *s, const char *worker_id, const char *endpoint, unsigned ttl_ms);
 /* Fenced: HSET bundle; RPUSH match:{ID}:bundles note: a running match moved onto another

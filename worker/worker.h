@@ -111,6 +111,7 @@ typedef struct {
     dh_counter batch_failures;        /* ...of which some write failed (not fenced) */
     dh_counter script_failures;       /* the worker's own answers that failed in a script */
     dh_counter quarantined;           /* matches ended for failing again and again */
+    dh_counter rated;                 /* finished matches whose ratings this worker moved */
 } host_stats;
 
 typedef struct {

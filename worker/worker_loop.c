@@ -19,6 +19,7 @@ void worker_loop_init(worker_loop *l, uint64_t now_ms, size_t inbox_max)
     *l = (worker_loop){
         .batch_ms = WORKER_BATCH_MS, .next_owned = now_ms + OWNED_CHECK_MS, .last_wake = now_ms};
     inbox_init(&l->in, inbox_max);
+    rater_init(&l->rater);
 }
 
 void worker_loop_free(worker_loop *l)
@@ -54,6 +55,25 @@ static void worker_loop_beat(worker_loop *l, host *h, uint64_t now_ms)
     }
 }
 
+/* Rate the finished matches waiting in matches:unrated, between batches (the sweep shares
+ * the store's connection). */
+static void worker_loop_rate(worker_loop *l, host *h, uint64_t now_ms)
+{
+    if (now_ms < l->next_rate || store_pending(h->st))
+        return;
+    l->next_rate = now_ms + WORKER_RATE_MS;
+    redisContext *c = dh_redis_get(&h->st->redis, now_ms);
+    if (!c)
+        return;
+    long n = rater_sweep(&l->rater, c, WORKER_RATE_MAX);
+    if (n < 0)
+        dh_redis_fail(&h->st->redis, now_ms);
+    else if (n > 0) {
+        dh_counter_add(&h->stats.rated, (uint64_t)n);
+        dh_info("rated %ld finished matches", n);
+    }
+}
+
 void worker_loop_turn(worker_loop *l, host *h)
 {
     uint64_t now = dh_now_ms();
@@ -85,6 +105,7 @@ void worker_loop_turn(worker_loop *l, host *h)
         l->next_poll = dh_now_ms() + BUNDLES_POLL_MS;
     }
     host_apply_bundles(h, dh_now_ms());
+    worker_loop_rate(l, h, dh_now_ms());
 }
 
 void worker_loop_stop(worker_loop *l, host *h)

@@ -6,10 +6,10 @@
  * from gateways into the inbox, inbox.h), lets the host work the inbox for at most
  * WORKER_BATCH_MS, flushes (every Redis write of the batch goes out as one pipeline and
  * only then are the outputs released, host.h), and runs what is due: the beat, the hello,
- * adoption, timers, the bundle poll. The beat is checked before and after the batch, so
- * under any backlog it leaves at most about one batch late: a busy worker is never
- * silent long enough (REGISTRY_DEAD_MS) to be taken for dead. What stays queued is
- * worked in the next turns, which poll without waiting.
+ * adoption, timers, the bundle poll, the rating sweep (rater.h). The beat is checked before and
+ * after the batch, so under any backlog it leaves at most about one batch late: a busy worker is
+ * never silent long enough (REGISTRY_DEAD_MS) to be taken for dead. What stays queued is worked in
+ * the next turns, which poll without waiting.
  */
 #ifndef DECKHAND_WORKER_WORKER_LOOP_H
 #define DECKHAND_WORKER_WORKER_LOOP_H
@@ -20,15 +20,19 @@
 
 #include "host.h"
 #include "inbox.h"
+#include "rater.h"
 
 #define WORKER_BEAT_MS  500
 #define WORKER_HELLO_MS 500 /* a restarted matchmaker knows us within one beat */
 #define WORKER_BATCH_MS 50  /* the host works the inbox this long per turn, at most */
+#define WORKER_RATE_MS  250 /* matches:unrated is swept this often */
+#define WORKER_RATE_MAX 16  /* jobs one sweep takes, at most */
 
 typedef struct {
     inbox in;
     unsigned batch_ms; /* WORKER_BATCH_MS; 0: one command per turn (tests) */
-    uint64_t next_beat, next_hello, next_poll, next_adopt, next_owned, last_wake;
+    uint64_t next_beat, next_hello, next_poll, next_adopt, next_owned, next_rate, last_wake;
+    rater rater;
     size_t due;  /* default answers made last turn: more may be due at once */
     bool beaten; /* a beat went out (readiness) */
 } worker_loop;

@@ -38,6 +38,10 @@ int worker_metrics_register(host *h, bundles *bs, dh_ops *ops, dh_gauge *active)
     const dh_metric storage[] = {
         {"deckhand_worker_adoptions_total", "", "Matches adopted from a dead or stopping worker.",
          DH_METRIC_COUNTER, &s->adoptions},
+        {"deckhand_worker_matches_rated_total", "",
+         "Finished matches between accounts whose ratings this worker moved (once per match, "
+         "whichever worker sweeps it).",
+         DH_METRIC_COUNTER, &s->rated},
         {"deckhand_worker_fenced_writes_total", "",
          "Writes refused by the epoch fence (the match is another "
          "worker's).",

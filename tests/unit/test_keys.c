@@ -33,6 +33,10 @@ static const struct {
     {dh_key_bundle_errors, "abc", "bundle:{abc}:errors"},
     {dh_key_bundle_current, "dominion", "bundle:current:{dominion}"},
     {dh_key_bundle_history, "dominion", "bundle:history:{dominion}"},
+    {dh_key_account, "alice", "account:{alice}"},
+    {dh_key_account_fails, "alice", "account:fails:{alice}"},
+    {dh_key_device, "0a1b", "device:{0a1b}"},
+    {dh_key_history, "a-01", "history:{a-01}"},
 };
 
 static void test_keys_spell_the_documented_layout(void)
@@ -42,6 +46,11 @@ static void test_keys_spell_the_documented_layout(void)
         CU_ASSERT_STRING_EQUAL(key_layout[i].build(b, key_layout[i].id), key_layout[i].key);
     CU_ASSERT_STRING_EQUAL(DH_KEY_MATCHES_RUNNING, "matches:running");
     CU_ASSERT_STRING_EQUAL(DH_KEY_MM_LEASE, "mm:lease");
+    CU_ASSERT_STRING_EQUAL(dh_key_rating(b, "dominion", "casual"), "rating:{dominion}:casual");
+    CU_ASSERT_STRING_EQUAL(dh_key_leaderboard(b, "dominion", "casual"),
+                           "leaderboard:{dominion}:casual");
+    CU_ASSERT_STRING_EQUAL(DH_KEY_MATCHES_UNRATED, "matches:unrated");
+    CU_ASSERT_STRING_EQUAL(DH_KEY_ACCOUNT_NAMES, "accounts:names");
 }
 
 static void test_keys_builders_truncate_instead_of_overflowing(void)
@@ -95,9 +104,11 @@ static void run(const char *cmd)
 static void test_keys_every_script_compiles_on_redis(void)
 {
     CU_ASSERT_FATAL(redis_up());
-    const char *scripts[] = {dh_script_commit,      dh_script_move_bundle,   dh_script_takeover,
-                             dh_script_lease_renew, dh_script_lease_release, dh_script_mm_state,
-                             dh_script_match_fields};
+    const char *scripts[] = {
+        dh_script_commit,         dh_script_move_bundle,   dh_script_takeover,
+        dh_script_lease_renew,    dh_script_lease_release, dh_script_mm_state,
+        dh_script_match_fields,   dh_script_rate,          dh_script_rate_skip,
+        dh_script_account_create, dh_script_device_login,  dh_script_login_attempt};
     for (size_t i = 0; i < sizeof scripts / sizeof *scripts; i++) {
         const char *argv[] = {"SCRIPT", "LOAD", scripts[i]};
         redisReply *r = redisCommandArgv(rc, 3, argv, NULL);
@@ -183,6 +194,69 @@ static void test_keys_commit_records_an_end_reason(void)
     freeReplyObject(r);
 }
 
+/* A finish that carries a rating job queues it in matches:unrated, unless already rated. */
+static void test_keys_commit_queues_a_rating_job_once(void)
+{
+    CU_ASSERT_FATAL(redis_up());
+    run("FLUSHALL");
+    run("HSET match:{r1} worker wk-1 epoch 1 status running");
+    const char *keys[] = {"match:{r1}",          "match:{r1}:snap",      "match:{r1}:log",
+                          "match:{r1}:history",  DH_KEY_MATCHES_RUNNING, DH_KEY_MATCHES_FINISHED,
+                          DH_KEY_MATCHES_UNRATED};
+    const char *args[] = {"wk-1", "1", "r1", "0",  "",   "0", "0",
+                          "",     "1", "7",  "[]", "00", "",  "job"};
+    redisReply *r = eval(dh_script_commit, 7, keys, 14, args);
+    CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_INTEGER);
+    freeReplyObject(r);
+    r = redisCommand(rc, "HGET " DH_KEY_MATCHES_UNRATED " r1");
+    CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_STRING);
+    CU_ASSERT_STRING_EQUAL(r->str, "job");
+    freeReplyObject(r);
+    run("HDEL " DH_KEY_MATCHES_UNRATED " r1");
+    run("HSET match:{r1} " DH_F_RATED " 1");
+    r = eval(dh_script_commit, 7, keys, 14, args); /* a retried finish after the rating */
+    freeReplyObject(r);
+    r = redisCommand(rc, "HEXISTS " DH_KEY_MATCHES_UNRATED " r1");
+    CU_ASSERT_EQUAL(r->integer, 0);
+    freeReplyObject(r);
+}
+
+static void test_keys_account_name_taken_once(void)
+{
+    CU_ASSERT_FATAL(redis_up());
+    run("FLUSHALL");
+    const char *keys[] = {"account:{alice}", DH_KEY_ACCOUNT_NAMES};
+    const char *first[] = {"a-1", "Alice", "$argon2id$x", "5"};
+    const char *second[] = {"a-2", "ALICE", "$argon2id$y", "6"};
+    redisReply *r = eval(dh_script_account_create, 2, keys, 4, first);
+    CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_INTEGER);
+    freeReplyObject(r);
+    r = eval(dh_script_account_create, 2, keys, 4, second);
+    CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_ERROR);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->str, DH_REPLY_TAKEN));
+    freeReplyObject(r);
+    r = redisCommand(rc, "HGET " DH_KEY_ACCOUNT_NAMES " a-1");
+    CU_ASSERT_STRING_EQUAL(r->str, "Alice");
+    freeReplyObject(r);
+}
+
+static void test_keys_login_attempts_are_counted_per_name(void)
+{
+    CU_ASSERT_FATAL(redis_up());
+    run("FLUSHALL");
+    const char *keys[] = {"account:{bob}", "account:fails:{bob}"};
+    const char *args[] = {"60000"};
+    for (long long want = 1; want <= 3; want++) {
+        redisReply *r = eval(dh_script_login_attempt, 2, keys, 1, args);
+        CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_ARRAY && r->elements >= 1);
+        CU_ASSERT_EQUAL(r->element[0]->integer, want);
+        freeReplyObject(r);
+    }
+    redisReply *r = redisCommand(rc, "PTTL account:fails:{bob}");
+    CU_ASSERT(r->integer > 0 && r->integer <= 60000);
+    freeReplyObject(r);
+}
+
 static void test_keys_takeover_needs_the_lease_and_bumps_the_epoch(void)
 {
     CU_ASSERT_FATAL(redis_up());
@@ -252,6 +326,9 @@ int main(void)
          test_keys_fence_refuses_a_stale_owner_and_writes_nothing},
         {"keys_match_fields_are_fenced", test_keys_match_fields_are_fenced},
         {"keys_commit_records_an_end_reason", test_keys_commit_records_an_end_reason},
+        {"keys_commit_queues_a_rating_job_once", test_keys_commit_queues_a_rating_job_once},
+        {"keys_account_name_taken_once", test_keys_account_name_taken_once},
+        {"keys_login_attempts_are_counted_per_name", test_keys_login_attempts_are_counted_per_name},
         {"keys_takeover_needs_the_lease_and_bumps_the_epoch",
          test_keys_takeover_needs_the_lease_and_bumps_the_epoch},
         {"keys_mm_state_writes_only_for_the_leader", test_keys_mm_state_writes_only_for_the_leader},

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "dh_acl.h"
+#include "dh_keys.h"
 #include "dh_redis.h"
 #include "rig_redis.h"
 
@@ -135,6 +136,45 @@ static void test_matchmaker_user_cannot_write_match_state(void)
     dh_redis_close(&r);
 }
 
+/* Accounts and ratings: the gateway writes account keys only through its scripts' commands
+ * and reads boards; only a worker writes ratings; the matchmaker only reads them. */
+static void test_rating_and_account_keys_by_role(void)
+{
+    acl_users();
+    dh_redis r;
+    redisContext *c = login(&r, "gateway", "pw-gateway");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_TRUE(
+        runs(c, "EVAL %s 2 account:{zed} accounts:names a-9 Zed hash 1", dh_script_account_create));
+    CU_ASSERT_TRUE(
+        runs(c, "EVAL %s 2 account:{zed} account:fails:{zed} 60000", dh_script_login_attempt));
+    CU_ASSERT_TRUE(runs(c, "DEL account:fails:{zed}"));
+    CU_ASSERT_TRUE(runs(c, "ZREVRANGE leaderboard:{dominion}:casual 0 9 WITHSCORES"));
+    CU_ASSERT_TRUE(runs(c, "HMGET rating:{dominion}:casual a-9"));
+    CU_ASSERT_TRUE(runs(c, "LRANGE history:{a-9} 0 9"));
+    CU_ASSERT_TRUE(refused(c, "HSET rating:{dominion}:casual a-9 99 1 1"));
+    CU_ASSERT_TRUE(refused(c, "ZADD leaderboard:{dominion}:casual 99 a-9"));
+    CU_ASSERT_TRUE(refused(c, "DEL match:{m1}"));
+    dh_redis_close(&r);
+
+    c = login(&r, "worker", "pw-worker");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_TRUE(runs(c, "HSET rating:{dominion}:casual a-9 %s", "30 5 1"));
+    CU_ASSERT_TRUE(runs(c, "ZADD leaderboard:{dominion}:casual 15 a-9"));
+    CU_ASSERT_TRUE(runs(c, "LPUSH history:{a-9} entry"));
+    CU_ASSERT_TRUE(runs(c, "LTRIM history:{a-9} 0 49"));
+    CU_ASSERT_TRUE(runs(c, "HRANDFIELD matches:unrated 8 WITHVALUES"));
+    CU_ASSERT_TRUE(refused(c, "HGET account:{zed} pwhash"));
+    dh_redis_close(&r);
+
+    c = login(&r, "matchmaker", "pw-matchmaker");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_TRUE(runs(c, "HMGET rating:{dominion}:casual a-9"));
+    CU_ASSERT_TRUE(refused(c, "HSET rating:{dominion}:casual a-9 99 1 1"));
+    CU_ASSERT_TRUE(refused(c, "HGET account:{zed} pwhash"));
+    dh_redis_close(&r);
+}
+
 static void test_wrong_password_gets_no_connection(void)
 {
     acl_users();
@@ -178,6 +218,7 @@ int main(void)
         {"gateway_user_reads_only_routes", test_gateway_user_reads_only_routes},
         {"worker_user_cannot_touch_the_queue", test_worker_user_cannot_touch_the_queue},
         {"matchmaker_user_cannot_write_match_state", test_matchmaker_user_cannot_write_match_state},
+        {"rating_and_account_keys_by_role", test_rating_and_account_keys_by_role},
         {"wrong_password_gets_no_connection", test_wrong_password_gets_no_connection},
         {"credentials_from_environment", test_credentials_from_environment},
         {NULL, NULL},

@@ -1,0 +1,117 @@
+/*
+ * dh_account.c: see dh_account.h. libsodium does the hashing (crypto_pwhash_str: Argon2id
+ * with a random salt, the parameters written into the string so they can change later),
+ * the BLAKE2b digest of device ids and the randomness of ids.
+ */
+#include "dh_account.h"
+
+#include <ctype.h>
+#include <pthread.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dh_token.h"
+
+int dh_account_init(void)
+{
+    return sodium_init() < 0 ? -1 : 0;
+}
+
+const char *dh_account_name_error(const char *name)
+{
+    size_t n = name ? strlen(name) : 0;
+    if (n < DH_ACCOUNT_NAME_MIN || n > DH_ACCOUNT_NAME_MAX)
+        return "account name must be 3-24 characters";
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)name[i];
+        if (!(isalnum(c) && c < 0x80) && c != '.' && c != '-' && c != '_')
+            return "account name may hold only letters, digits, '.', '-' and '_'";
+    }
+    return NULL;
+}
+
+const char *dh_account_password_error(const char *password)
+{
+    size_t n = password ? strlen(password) : 0;
+    if (n < DH_ACCOUNT_PASSWORD_MIN || n > DH_ACCOUNT_PASSWORD_MAX)
+        return "password must be 8-128 bytes";
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)password[i] < 0x20 || password[i] == 0x7f)
+            return "password must not hold control characters";
+    return NULL;
+}
+
+const char *dh_account_device_error(const char *device_id)
+{
+    size_t n = device_id ? strlen(device_id) : 0;
+    if (n < DH_ACCOUNT_DEVICE_MIN || n > DH_ACCOUNT_DEVICE_MAX)
+        return "device id must be 16-128 characters";
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)device_id[i] < 0x21 || (unsigned char)device_id[i] > 0x7e)
+            return "device id must be printable ASCII without spaces";
+    return NULL;
+}
+
+void dh_account_name_key(const char *name, char *out)
+{
+    size_t i = 0;
+    for (; name[i] && i < DH_ACCOUNT_NAME_MAX; i++)
+        out[i] = (char)tolower((unsigned char)name[i]);
+    out[i] = '\0';
+}
+
+int dh_account_hash(const char *password, char *out)
+{
+    _Static_assert(DH_ACCOUNT_HASH_MAX >= crypto_pwhash_STRBYTES, "hash buffer too small");
+    return crypto_pwhash_str_alg(out, password, strlen(password), DH_ACCOUNT_OPSLIMIT,
+                                 DH_ACCOUNT_MEMLIMIT, crypto_pwhash_ALG_ARGON2ID13) == 0
+               ? 0
+               : -1;
+}
+
+bool dh_account_verify(const char *stored, const char *password)
+{
+    if (!stored || strnlen(stored, DH_ACCOUNT_HASH_MAX) >= DH_ACCOUNT_HASH_MAX)
+        return false;
+    return crypto_pwhash_str_verify(stored, password, strlen(password)) == 0;
+}
+
+static char dummy_hash[DH_ACCOUNT_HASH_MAX];
+static pthread_once_t dummy_once = PTHREAD_ONCE_INIT;
+
+static void account_make_dummy(void)
+{
+    uint8_t r[16];
+    char pw[2 * sizeof r + 1];
+    randombytes_buf(r, sizeof r);
+    sodium_bin2hex(pw, sizeof pw, r, sizeof r);
+    if (dh_account_hash(pw, dummy_hash) < 0)
+        dummy_hash[0] = '\0'; /* verify then fails fast: only when memory ran out */
+}
+
+const char *dh_account_dummy_hash(void)
+{
+    pthread_once(&dummy_once, account_make_dummy);
+    return dummy_hash;
+}
+
+void dh_account_device_digest(const char *device_id, char *out)
+{
+    static const char label[] = "deckhand device id|";
+    uint8_t md[32];
+    crypto_generichash_state st;
+    crypto_generichash_init(&st, NULL, 0, sizeof md);
+    crypto_generichash_update(&st, (const uint8_t *)label, sizeof label - 1);
+    crypto_generichash_update(&st, (const uint8_t *)device_id, strlen(device_id));
+    crypto_generichash_final(&st, md, sizeof md);
+    sodium_bin2hex(out, DH_ACCOUNT_DIGEST_LEN + 1, md, sizeof md);
+}
+
+void dh_account_new_id(char *out)
+{
+    uint8_t r[8];
+    randombytes_buf(r, sizeof r);
+    memcpy(out, DH_TOKEN_ACCOUNT_PREFIX, 2);
+    sodium_bin2hex(out + 2, DH_ACCOUNT_ID_LEN - 1, r, sizeof r);
+}
