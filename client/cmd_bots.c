@@ -65,9 +65,10 @@
 static const char bots_who[] = "deckhand bots";
 
 static const char bots_usage[] =
-    "usage: deckhand bots --game dominion --players N --matches M [--ws] [--size S]\n"
+    "usage: deckhand bots --game GAME --players N --matches M [--ws] [--size S]\n"
     "                     [--timeout SEC] [--rate MSGS_PER_SEC] [--gateway ADDR[,ADDR...]]\n"
     "                     [--drop FRACTION] [--seed N] [--reroute-log] [--bot STRATEGY|local]\n"
+    "                     [--account NAME [--register]]\n"
     "  N bot clients queue for matches of S players (default N when 2..4, else 2) and\n"
     "  play until M matches have finished. Last stdout line: matches_completed=M errors=E\n"
     "  --bot STRATEGY: the server answers each decision as the game's bot STRATEGY would\n"
