@@ -461,6 +461,29 @@ bool queue_back(queue_set *s, const char *player_id, const char *gateway)
     return true;
 }
 
+bool queue_rate(queue_set *s, const char *player_id, double mu, double sigma)
+{
+    uint32_t i = queue_node_of(s, player_id);
+    if (i == QUEUE_NIL)
+        return false;
+    s->nodes[i].t.mu = mu;
+    s->nodes[i].t.sigma = sigma;
+    uint32_t e = s->nodes[i].leader;
+    queue_node *lead = &s->nodes[e];
+    double sum = 0;
+    uint32_t n = 0;
+    for (uint32_t k = e; k != QUEUE_NIL; k = s->nodes[k].next_member, n++)
+        sum += s->nodes[k].t.mu;
+    queue_line *l = &s->lines[lead->line];
+    bool indexed = lead->bucket >= 0; /* an away ticket waits outside the index */
+    if (indexed)
+        queue_index_del(s, l, e);
+    lead->rating = sum / (double)(n ? n : 1);
+    if (indexed)
+        queue_index_add(s, l, e, false);
+    return true;
+}
+
 /* ---- looking at lines ----------------------------------------------------------------- */
 
 size_t queue_lines(const queue_set *s)

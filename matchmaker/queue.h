@@ -124,6 +124,10 @@ queue_ticket *queue_find(queue_set *s, const char *player_id, size_t *line);
  * when the player does not wait. */
 bool queue_away(queue_set *s, const char *player_id, uint64_t since_ms);
 bool queue_back(queue_set *s, const char *player_id, const char *gateway);
+/* Set the waiting player's rating (known only after the join: the rating store answers a
+ * batch of joins at once); its ticket's rating (the mean mu of its players) and place in
+ * the rating index follow. False when the player does not wait. */
+bool queue_rate(queue_set *s, const char *player_id, double mu, double sigma);
 
 /* Lines are addressed by index 0..queue_lines()-1 within one call's work: a line keeps
  * its index, except that once there are QUEUE_LINES_MAX lines, a new one takes the
