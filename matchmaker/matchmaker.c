@@ -11,6 +11,7 @@
 #include "dh_log.h"
 #include "lease.h"
 #include "placement.h"
+#include "ratings.h"
 #include "state.h"
 #include "takeover.h"
 #include "tickets.h"
@@ -101,10 +102,17 @@ static bool mm_in_placements(const placement *ps, size_t n, const char *player_i
 
 /* Queue the stored tickets again in their order, minus the players of stored
  * placements; consecutive tickets with one seq (a party) become one ticket again. Their
- * ratings are asked again (the records do not hold them). -1 when memory ran out. */
+ * ratings are asked again (the records do not hold them): the rating source's, then the
+ * stored ones, in one round trip (ratings_refresh). -1 when memory ran out. */
 static int mm_requeue(mm_state *mm, const state_stored *st, const placement *ps, size_t nps,
-                      uint64_t *max_seq)
+                      uint64_t *max_seq, uint64_t now_ms)
 {
+    const char **ids = calloc(st->ntickets ? st->ntickets : 1, sizeof *ids);
+    size_t nids = 0;
+    if (!ids) {
+        dh_error("out of memory loading the queues");
+        return -1;
+    }
     for (size_t i = 0; i < st->ntickets;) {
         queue_ticket party[QUEUE_PARTY_MAX];
         size_t n = 0, j = i;
@@ -118,11 +126,13 @@ static int mm_requeue(mm_state *mm, const state_stored *st, const placement *ps,
                 continue;
             rating_fill(&mm->ratings, &t.key, &t.t);
             party[n++] = t.t;
+            ids[nids++] = st->tickets[j].t.player_id;
         }
         queue_status qs =
             n ? queue_join_party(mm->queues, &st->tickets[i].key, party, n) : QUEUE_OK;
         if (qs == QUEUE_NOMEM) {
             dh_error("out of memory loading the queues");
+            free(ids);
             return -1;
         }
         if (qs == QUEUE_TOO_MANY)
@@ -130,6 +140,8 @@ static int mm_requeue(mm_state *mm, const state_stored *st, const placement *ps,
                      party[0].player_id, QUEUE_LINES_MAX);
         i = j;
     }
+    ratings_refresh(mm, now_ms, ids, nids);
+    free(ids);
     return 0;
 }
 
@@ -140,7 +152,7 @@ static int mm_resume(mm_state *mm, const state_stored *st, placement *ps, size_t
                      uint64_t now_ms)
 {
     uint64_t max_seq = 0;
-    int rc = mm_requeue(mm, st, ps, nps, &max_seq);
+    int rc = mm_requeue(mm, st, ps, nps, &max_seq, now_ms);
     for (size_t i = 0; i < nps; i++) {
         for (size_t j = 0; j < ps[i].n; j++)
             if (ps[i].tickets[j].seq > max_seq)

@@ -12,6 +12,7 @@
 
 #include <hiredis/hiredis.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "dh_rating.h"
 
@@ -21,5 +22,15 @@
  * failed (out then holds new players' ratings, so a caller may go on without skill). */
 int ratings_lookup(redisContext *c, const char *game, const char *mode,
                    const char *const *player_ids, size_t n, dh_rating *out, unsigned *matches);
+
+struct mm_state;
+
+/* Set the stored ratings of the waiting players player_ids[0..n) on their tickets
+ * (queue_rate): the account players' ratings in their ticket's (game, mode), read on the
+ * matchmaker's Redis connection in one pipeline (one round trip, an HMGET each), so a
+ * batch of joins, or the tickets reloaded at a lease's start, costs one round trip.
+ * Guests, accounts never rated, players not waiting and a Redis that does not answer
+ * keep the default rating: matching goes on without skill. */
+void ratings_refresh(struct mm_state *mm, uint64_t now_ms, const char *const *player_ids, size_t n);
 
 #endif

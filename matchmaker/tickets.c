@@ -11,12 +11,11 @@
 #include "dh_grow.h"
 #include "dh_keys.h"
 #include "dh_log.h"
-#include "dh_rating.h"
-#include "dh_token.h"
 #include "dh_zmq.h"
 #include "mm.h"
 #include "placement.h"
 #include "rating.h"
+#include "ratings.h"
 #include "rconn.h"
 #include "state.h"
 
@@ -87,53 +86,17 @@ static Deckhand__ErrorCode tickets_add(mm_state *mm, const char *gateway, const 
     return TICKETS_HELD;
 }
 
-/* The stored ratings (rating:{GAME}:{MODE}, written by the workers' rater) of the batch's
- * account players, read in one pipeline (one round trip per batch, not per join) and set
- * on their tickets before any pass can match them. Guests, accounts never rated, and a
- * Redis that does not answer leave the default rating: matching goes on without skill. */
+/* The batch's players' stored ratings onto their tickets, before any pass sees them. */
 static void tickets_rate(mm_state *mm, uint64_t now_ms)
 {
     tickets_batch *b = &mm->joins;
-    rconn_cmd *cmds = calloc(b->n, sizeof *cmds);
-    const char **argv = calloc(3 * b->n, sizeof *argv);
-    char(*keys)[DH_KEY_MAX] = calloc(b->n, sizeof *keys);
-    size_t *held = calloc(b->n, sizeof *held), n = 0;
-    redisReply **out = calloc(b->n, sizeof *out);
-    if (!cmds || !argv || !keys || !held || !out)
-        goto out;
-    for (size_t i = 0; i < b->n; i++) {
-        size_t line;
-        if (!dh_token_is_account_id(b->v[i].player_id) ||
-            !queue_find(mm->queues, b->v[i].player_id, &line))
-            continue;
-        const queue_key *k = queue_line_key(mm->queues, line);
-        const char **a = &argv[3 * n];
-        a[0] = "HMGET";
-        a[1] = dh_key_rating(keys[n], k->game, *k->mode ? k->mode : "casual");
-        a[2] = b->v[i].player_id;
-        cmds[n] = (rconn_cmd){.argc = 3, .argv = a};
-        held[n++] = i;
-    }
-    if (n == 0 || rconn_pipeline(mm, now_ms, cmds, n, out) < 0)
-        goto out;
-    for (size_t k = 0; k < n; k++) {
-        const redisReply *r = out[k];
-        dh_rating rt;
-        unsigned matches = 0;
-        if (r && r->type == REDIS_REPLY_ARRAY && r->elements == 1 &&
-            r->element[0]->type == REDIS_REPLY_STRING &&
-            dh_rating_parse(r->element[0]->str, &rt, &matches) == 0 && matches > 0)
-            queue_rate(mm->queues, b->v[held[k]].player_id, rt.mu, rt.sigma);
-    }
-out:
-    for (size_t k = 0; out && k < n; k++)
-        if (out[k])
-            freeReplyObject(out[k]);
-    free(cmds);
-    free(argv);
-    free(keys);
-    free(held);
-    free(out);
+    const char **ids = calloc(b->n ? b->n : 1, sizeof *ids);
+    if (!ids)
+        return;
+    for (size_t i = 0; i < b->n; i++)
+        ids[i] = b->v[i].player_id;
+    ratings_refresh(mm, now_ms, ids, b->n);
+    free(ids);
 }
 
 bool tickets_flush(mm_state *mm, uint64_t now_ms)
