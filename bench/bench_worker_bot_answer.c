@@ -43,22 +43,7 @@ __attribute__((noinline)) long bench_bot_round(rig_worker *r, uint64_t *cmd, lon
 static void bench_bot_answer(void)
 {
     rig_worker r;
-    engine_limits lim = {.mem_limit = 0, .budget_ms = 60000}; /* slow under a profiler */
-    rig_worker_open(&r, "scripts", &lim);
-    host_free(&r.h);
-    host_init(&r.h, "wk-t", "inproc://worker", r.router, r.dealer, r.bundle, &r.st,
-              (uint32_t)matches);
-    for (long i = 0; i < matches; i++) {
-        char id[32];
-        snprintf(id, sizeof id, "m-%06ld", i);
-        rig_worker_start(&r, id, "dominion", NULL);
-        host_flush(&r.h, r.now);
-        rig_worker_drop_all(&r);
-        for (int p = 0; p < 2; p++)
-            rig_worker_command(&r, id, rig_worker_players[p], 0, NULL);
-        rig_worker_drop_all(&r);
-    }
-    CU_ASSERT_EQUAL(host_active(&r.h), (size_t)matches);
+    rig_worker_open_bench(&r, matches);
     uint64_t cmd = 1;
     long done = 0;
     double t0 = (double)dh_now_ns() / 1e9;

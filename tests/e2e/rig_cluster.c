@@ -30,6 +30,11 @@ static int rc_cluster(const char *verb, int base)
     return system(cmd) == 0 ? 0 : -1;
 }
 
+const char *rc_dir(void)
+{
+    return rc_run;
+}
+
 int rc_env(const char *key, char *out, size_t n)
 {
     char env[512];

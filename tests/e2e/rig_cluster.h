@@ -12,6 +12,8 @@
 /* Start the cluster on ports from base (cluster.sh moves up by 100 when they are taken),
  * in /tmp/deckhand-e2e-NAME.XXXXXX. 0, or -1 (said on stderr; nothing is left running). */
 int rc_start(const char *name, int base);
+/* The cluster's run directory (its keys/, logs/ and cluster.env). */
+const char *rc_dir(void);
 /* The value of key in the cluster's cluster.env into out. 0 or -1. */
 int rc_env(const char *key, char *out, size_t n);
 /* Lines of the logs matching glob (e.g. "worker-*.log") that contain both a and b (b

@@ -10,6 +10,7 @@
 #include "dh_client_env.h"
 #include "dh_test.h"
 #include "dh_zmq.h"
+#include "rig_cluster.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -24,8 +25,6 @@
 #define PORT_BASE 28500
 #define TRY_MS    1500 /* how long a rogue keeps trying */
 
-static char g_run[256];
-static char g_env[320];
 static void *g_ctx;
 
 /* ---- helpers ----------------------------------------------------------------------------- */
@@ -67,7 +66,7 @@ static int http_get(const char *hostport, const char *path, char *out, size_t ca
 static long metric(const char *env_key, const char *name)
 {
     char hostport[128], body[65536];
-    if (dh_client_env_file(g_env, env_key, hostport, sizeof hostport) != 0 ||
+    if (rc_env(env_key, hostport, sizeof hostport) != 0 ||
         http_get(hostport, "/metrics", body, sizeof body) != 0)
         return -1;
     size_t nl = strlen(name);
@@ -82,7 +81,7 @@ static long metric(const char *env_key, const char *name)
 static bool read_key(const char *name, char out[41])
 {
     char path[512];
-    snprintf(path, sizeof path, "%s/keys/%s", g_run, name);
+    snprintf(path, sizeof path, "%s/keys/%s", rc_dir(), name);
     FILE *fp = fopen(path, "r");
     if (!fp)
         return false;
@@ -141,7 +140,7 @@ static int rogue_try(void *s, const Deckhand__Internal__Internal *msg)
 static void rogue_worker_hello(rogue_kind kind)
 {
     char mm[128];
-    CU_ASSERT_EQUAL_FATAL(dh_client_env_file(g_env, "DECKHAND_MATCHMAKER", mm, sizeof mm), 0);
+    CU_ASSERT_EQUAL_FATAL(rc_env("DECKHAND_MATCHMAKER", mm, sizeof mm), 0);
     void *s = rogue_open(kind, "wk-rogue", mm);
     Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
     Deckhand__Internal__WorkerHello h = DECKHAND__INTERNAL__WORKER_HELLO__INIT;
@@ -192,8 +191,7 @@ static void test_gateway_key_cannot_register_as_worker(void)
 static void rogue_command(rogue_kind kind)
 {
     char workers[512];
-    CU_ASSERT_EQUAL_FATAL(dh_client_env_file(g_env, "DECKHAND_WORKERS", workers, sizeof workers),
-                          0);
+    CU_ASSERT_EQUAL_FATAL(rc_env("DECKHAND_WORKERS", workers, sizeof workers), 0);
     char *comma = strchr(workers, ',');
     if (comma)
         *comma = '\0';
@@ -255,19 +253,6 @@ static void test_process_without_keys_refuses_to_start(void)
     }
 }
 
-/* ---- the cluster around the tests ------------------------------------------------------ */
-
-static int cluster(const char *verb, bool with_base)
-{
-    char cmd[2048];
-    char args[64] = "";
-    if (with_base)
-        snprintf(args, sizeof args, "%d 2 %ld", PORT_BASE, (long)getpid());
-    snprintf(cmd, sizeof cmd, "DECKHAND_BIN_DIR='%s' DH_READY_TIMEOUT=30 bash '%s' %s '%s' %s",
-             DECKHAND_BIN_DIR, dh_test_path("scripts/lib/cluster.sh"), verb, g_run, args);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -284,31 +269,10 @@ int main(void)
         {NULL, NULL},
     };
     signal(SIGPIPE, SIG_IGN);
-    snprintf(g_run, sizeof g_run, "/tmp/deckhand-e2e-internal-auth.XXXXXX");
-    if (!mkdtemp(g_run)) {
-        perror("mkdtemp");
+    if (rc_start("internal-auth", PORT_BASE) != 0)
         return 1;
-    }
-    snprintf(g_env, sizeof g_env, "%s/cluster.env", g_run);
-    if (cluster("start", true) != 0) {
-        fprintf(stderr, "test_internal_auth: the cluster did not start (run dir %s)\n", g_run);
-        return 1;
-    }
     g_ctx = zmq_ctx_new();
     int rc = dh_test_main("e2e_internal_auth", cases);
     zmq_ctx_term(g_ctx);
-    if (cluster("alive", false) != 0)
-        rc = 1;
-    cluster("stop", false);
-    if (cluster("check", false) != 0)
-        rc = 1;
-    if (rc == 0) {
-        char cmd[512];
-        snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_run);
-        if (system(cmd) != 0)
-            fprintf(stderr, "could not remove %s\n", g_run);
-    } else {
-        fprintf(stderr, "test_internal_auth: logs kept in %s/logs\n", g_run);
-    }
-    return rc;
+    return rc_finish(rc);
 }

@@ -11,6 +11,7 @@
  */
 #include "dh_client_env.h"
 #include "dh_test.h"
+#include "rig_cluster.h"
 #include "rig_player.h"
 
 #include <inttypes.h>
@@ -26,8 +27,6 @@
 
 #define PORT_BASE 23000
 #define MATCH_MS  180000
-
-static char g_run[256];
 
 /* ---- the tests ------------------------------------------------------------------------- */
 
@@ -330,18 +329,6 @@ static void test_no_privacy_violation_in_any_test(void)
 
 /* ---- the cluster around the tests ------------------------------------------------------ */
 
-static int cluster(const char *verb, bool with_base)
-{
-    char cmd[2048];
-    char args[64] = "";
-    if (with_base)
-        snprintf(args, sizeof args, "%d 2 %ld", PORT_BASE, (long)getpid());
-    snprintf(cmd, sizeof cmd, "DECKHAND_BIN_DIR='%s' DH_READY_TIMEOUT=30 bash '%s' %s '%s' %s",
-             DECKHAND_BIN_DIR, dh_test_path("scripts/lib/cluster.sh"), verb, g_run, args);
-    int rc = system(cmd);
-    return rc == 0 ? 0 : -1;
-}
-
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -361,36 +348,7 @@ int main(void)
         {NULL, NULL},
     };
     signal(SIGPIPE, SIG_IGN);
-    snprintf(g_run, sizeof g_run, "/tmp/deckhand-e2e-protocol.XXXXXX");
-    if (!mkdtemp(g_run)) {
-        perror("mkdtemp");
+    if (rc_start("protocol", PORT_BASE) != 0)
         return 1;
-    }
-    if (cluster("start", true) != 0) {
-        fprintf(stderr, "test_protocol: the cluster did not start (run dir %s)\n", g_run);
-        return 1;
-    }
-    char env[512];
-    snprintf(env, sizeof env, "%s/cluster.env", g_run);
-    if (dh_client_env_file(env, "DECKHAND_GATEWAY_TCP", pl_gateway, sizeof pl_gateway) != 0 ||
-        dh_client_env_file(env, "DECKHAND_GATEWAY_WS", pl_gateway_ws, sizeof pl_gateway_ws) != 0) {
-        fprintf(stderr, "test_protocol: no gateway addresses in %s\n", env);
-        cluster("stop", false);
-        return 1;
-    }
-    int rc = dh_test_main("e2e_protocol", cases);
-    if (cluster("alive", false) != 0)
-        rc = 1;
-    cluster("stop", false);
-    if (cluster("check", false) != 0)
-        rc = 1;
-    if (rc == 0) {
-        char cmd[512];
-        snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_run);
-        if (system(cmd) != 0)
-            fprintf(stderr, "could not remove %s\n", g_run);
-    } else {
-        fprintf(stderr, "test_protocol: logs kept in %s/logs\n", g_run);
-    }
-    return rc;
+    return rc_finish(dh_test_main("e2e_protocol", cases));
 }

@@ -351,6 +351,26 @@ void rig_worker_drop_all(rig_worker *r)
     }
 }
 
+void rig_worker_open_bench(rig_worker *r, long matches)
+{
+    engine_limits lim = {.mem_limit = 0, .budget_ms = 60000};
+    rig_worker_open(r, "scripts", &lim);
+    host_free(&r->h);
+    host_init(&r->h, "wk-t", "inproc://worker", r->router, r->dealer, r->bundle, &r->st,
+              (uint32_t)matches);
+    for (long i = 0; i < matches; i++) {
+        char id[32];
+        snprintf(id, sizeof id, "m-%06ld", i);
+        rig_worker_start(r, id, "dominion", NULL);
+        host_flush(&r->h, r->now);
+        rig_worker_drop_all(r);
+        for (int p = 0; p < 2; p++)
+            rig_worker_command(r, id, rig_worker_players[p], 0, NULL);
+        rig_worker_drop_all(r);
+    }
+    CU_ASSERT_EQUAL(host_active(&r->h), (size_t)matches);
+}
+
 int rig_worker_bench(int argc, char **argv, const char *name, const char *usage, long *a, long *b,
                      void (*fn)(void))
 {

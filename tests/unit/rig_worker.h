@@ -38,6 +38,10 @@ int rig_worker_main(const char *suite, const dh_test_case *cases);
  * usage on a bad argument. */
 int rig_worker_bench(int argc, char **argv, const char *name, const char *usage, long *a, long *b,
                      void (*fn)(void));
+/* A benchmark's worker: the source tree's bundle with a roomy script deadline (a profiler
+ * slows it many times), a host for matches, and that many two-player Dominion matches
+ * "m-000000".. started and both players attached, the outbox drained. */
+void rig_worker_open_bench(rig_worker *r, long matches);
 const char *rig_worker_redis_url(void);
 /* An outage of a durable Redis: _down SAVEs and stops it, _up starts it again on the same
  * port (it loads what it held) and removes the save, so later restarts start clean. */
