@@ -78,10 +78,11 @@ function kit.check_turn_cap(T, game, max_players)
   local players = {}
   for n = 2, max_players do players[#players + 1] = n end
   for _, bot in ipairs({ "default", "generic" }) do
-    kit.bot_games(T, { players = players, bots = { bot }, seeds = { 1, 2, 3, 4, 5 },
+    kit.bot_games(T, { players = players, bots = { bot }, seeds = { 1, 2, 3 },
       check = function(m, n)
-        local turns = 0
-        for p = 1, n do turns = turns + m:results()[p].turns end
+        -- once per game: the results are scored in this test's own time budget
+        local results, turns = m:results(), 0
+        for p = 1, n do turns = turns + results[p].turns end
         T.ok(turns * 2 <= cap, bot .. " bots, " .. n .. " players: " .. turns
              .. " turns, more than half the cap of " .. cap)
       end })
