@@ -4,74 +4,19 @@
  * ClientMessage from players, Internal between processes, the ticket and placement records
  * in Redis, and each of their parts on its own.
  *
- * Input: byte 0 picks the message type (modulo the table below: keep it in step with the
- * .proto files), the rest is the encoded message. Properties: a message that decodes is
- * valid (protobuf_c_message_check), and encoding it, decoding that and encoding again
- * gives the same bytes (unknown fields included). One exception: protobuf-c keeps an
- * unknown field whose number is 0 (invalid) when its tag is written in two bytes, and
- * re-encodes it in one byte, which it then refuses; so a re-decode may fail, but only for
- * a message that carries unknown fields. protobuf-c itself is the system
- * library, not instrumented: the coverage guiding this target is the generated code's.
+ * Input: byte 0 picks the message type (an index into proto_types.h, modulo its size), the rest is
+ * the encoded message. Properties: a message that decodes is valid (protobuf_c_message_check), and
+ * encoding it, decoding that and encoding again gives the same bytes (unknown fields included). One
+ * exception: protobuf-c keeps an unknown field whose number is 0 (invalid) when its tag is written
+ * in two bytes, and re-encodes it in one byte, which it then refuses; so a re-decode may fail, but
+ * only for a message that carries unknown fields. protobuf-c itself is the system library, not
+ * instrumented: the coverage guiding this target is the generated code's.
  */
 #include <stdbool.h>
 #include <string.h>
 
-#include "deckhand.pb-c.h"
 #include "fuzz.h"
-#include "internal.pb-c.h"
-
-static const ProtobufCMessageDescriptor *const proto_types[] = {
-    &deckhand__client_message__descriptor,
-    &deckhand__hello__descriptor,
-    &deckhand__queue_join__descriptor,
-    &deckhand__queue_leave__descriptor,
-    &deckhand__choose__descriptor,
-    &deckhand__resync__descriptor,
-    &deckhand__ping__descriptor,
-    &deckhand__server_message__descriptor,
-    &deckhand__error__descriptor,
-    &deckhand__reply__descriptor,
-    &deckhand__welcome__descriptor,
-    &deckhand__match_found__descriptor,
-    &deckhand__event__descriptor,
-    &deckhand__option__descriptor,
-    &deckhand__decision_request__descriptor,
-    &deckhand__card__descriptor,
-    &deckhand__zone__descriptor,
-    &deckhand__counter__descriptor,
-    &deckhand__card_info__descriptor,
-    &deckhand__player_info__descriptor,
-    &deckhand__catalog__descriptor,
-    &deckhand__view__descriptor,
-    &deckhand__view_delta__descriptor,
-    &deckhand__player_result__descriptor,
-    &deckhand__game_over__descriptor,
-    &deckhand__pong__descriptor,
-    &deckhand__internal__internal__descriptor,
-    &deckhand__internal__game_info__descriptor,
-    &deckhand__internal__worker_hello__descriptor,
-    &deckhand__internal__worker_beat__descriptor,
-    &deckhand__internal__seat__descriptor,
-    &deckhand__internal__queue_settings__descriptor,
-    &deckhand__internal__start_match__descriptor,
-    &deckhand__internal__adopt_match__descriptor,
-    &deckhand__internal__match_adopted__descriptor,
-    &deckhand__internal__match_moved__descriptor,
-    &deckhand__internal__player_away__descriptor,
-    &deckhand__internal__player_back__descriptor,
-    &deckhand__internal__match_started__descriptor,
-    &deckhand__internal__match_ended__descriptor,
-    &deckhand__internal__gateway_hello__descriptor,
-    &deckhand__internal__queue_join__descriptor,
-    &deckhand__internal__queue_leave__descriptor,
-    &deckhand__internal__queue_reply__descriptor,
-    &deckhand__internal__match_assigned__descriptor,
-    &deckhand__internal__player_command__descriptor,
-    &deckhand__internal__away__descriptor,
-    &deckhand__internal__player_output__descriptor,
-    &deckhand__internal__ticket_record__descriptor,
-    &deckhand__internal__placement_record__descriptor,
-};
+#include "proto_types.h"
 
 /* Encode m into a new buffer (*len bytes; the caller frees it). */
 static uint8_t *proto_pack(const ProtobufCMessage *m, size_t *len)
@@ -115,8 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    const ProtobufCMessageDescriptor *d =
-        proto_types[data[0] % (sizeof proto_types / sizeof proto_types[0])];
+    const ProtobufCMessageDescriptor *d = proto_types[data[0] % PROTO_NTYPES];
     ProtobufCMessage *m = protobuf_c_message_unpack(d, NULL, size - 1, data + 1);
     if (!m)
         return 0;
