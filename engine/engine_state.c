@@ -617,7 +617,9 @@ int engine_state_load(engine_state *st, engine_bundle *b, lua_State *L, const ui
         if (r.bad || s >= nnames || owner < 0 || owner > st->np || (size_t)n * 4 > len - r.pos)
             goto err;
         engine_zone *z = engine_zone_get(st, names[s], owner, 1);
-        if (!z || zone_reserve(z, n) < 0) {
+        /* z->n + n: a corrupt snapshot may list a zone twice (the entity check below
+         * still holds), and zone_reserve takes the total */
+        if (!z || zone_reserve(z, z->n + n) < 0) {
             msg = "out of memory";
             goto err;
         }
