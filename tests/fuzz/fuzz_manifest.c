@@ -5,7 +5,8 @@
  * true|false}.
  *
  * Input: the whole of manifest.lua. It runs in a sandboxed VM of a bundle holding only that
- * file (a small memory cap and call budget, so memory bombs and endless loops cost little).
+ * file, under a 4 MiB memory cap and a 5 ms call budget (the engine defaults to 256 MiB and 250 ms:
+ * this is what keeps memory bombs and endless loops, which the fuzzer finds at once, cheap).
  * A fresh VM per input (a Lua state, the sandbox, a watchdog thread) would hold the target
  * to ~2,700 inputs/s, so one bundle serves MANIFEST_RENEW inputs: each input replaces the
  * file's bytes and forgets the loaded module, which is all a new bundle would differ by
@@ -29,7 +30,7 @@ static engine_bundle *manifest_with(const uint8_t *data, size_t size)
     if (manifest_uses++ % MANIFEST_RENEW == 0) {
         engine_bundle_free(manifest_bundle);
         engine_file_in f = {.path = "manifest.lua", .data = "return {}", .len = 9};
-        engine_limits lim = {.mem_limit = 16u << 20, .budget_ms = 50};
+        engine_limits lim = {.mem_limit = 4u << 20, .budget_ms = 5};
         engine_error err;
         manifest_bundle = engine_bundle_load_files("fuzz", &f, 1, &lim, &err);
         FUZZ_CHECK(manifest_bundle && manifest_bundle->nfiles == 1);
