@@ -564,6 +564,7 @@ int engine_state_load(engine_state *st, engine_bundle *b, lua_State *L, const ui
 {
     reader r = {p, len, 0, 0};
     uint32_t *names = NULL;
+    int top = lua_gettop(L);
     const char *msg = "truncated snapshot";
     if (get_u32(&r) != SNAP_MAGIC || get_u32(&r) != SNAP_VERSION) {
         msg = "not a snapshot of this engine version";
@@ -590,11 +591,9 @@ int engine_state_load(engine_state *st, engine_bundle *b, lua_State *L, const ui
     uint32_t nnames = get_u32(&r);
     if (r.bad || nnames > ENGINE_MAX_NAMES)
         goto err;
-    names = malloc(sizeof(uint32_t) * (nnames ? nnames : 1));
-    if (!names) {
-        msg = "out of memory";
-        goto err;
-    }
+    /* On the Lua stack, not malloc'd: interning raises (a name over 1,024 bytes, too many
+     * names, out of memory), and the error must not leak the table. */
+    names = lua_newuserdatauv(L, sizeof(uint32_t) * (nnames ? nnames : 1), 0);
     for (uint32_t i = 0; i < nnames; i++) {
         uint32_t l = get_u32(&r);
         if (r.bad || len - r.pos < l)
@@ -630,7 +629,9 @@ int engine_state_load(engine_state *st, engine_bundle *b, lua_State *L, const ui
         if (r.bad || s >= nnames || owner < 0 || owner > st->np || (size_t)n * 4 > len - r.pos)
             goto err;
         engine_zone *z = engine_zone_get(st, names[s], owner, 1);
-        if (!z || zone_reserve(z, n) < 0) {
+        /* z->n + n: a corrupt snapshot may list a zone twice (the entity check below
+         * still holds), and zone_reserve takes the total */
+        if (!z || zone_reserve(z, z->n + n) < 0) {
             msg = "out of memory";
             goto err;
         }
@@ -674,10 +675,10 @@ int engine_state_load(engine_state *st, engine_bundle *b, lua_State *L, const ui
     }
     if (r.bad || r.pos != len)
         goto err;
-    free(names);
+    lua_settop(L, top);
     return 0;
 err:
     snprintf(why, whylen, "%s", msg);
-    free(names);
+    lua_settop(L, top);
     return -1;
 }

@@ -10,7 +10,7 @@
 DH_PACKAGES=(build-essential cmake pkg-config libzmq3-dev libprotobuf-c-dev
              protobuf-c-compiler libhiredis-dev liblua5.4-dev lua5.4 libcunit1-dev
              redis-server libuv1-dev libwslay-dev libssl-dev lua-check python3-yaml
-             shellcheck clang-format zlib1g-dev libsodium-dev)
+             shellcheck clang-format zlib1g-dev libsodium-dev clang libclang-rt-14-dev)
 
 # Print "deckhand: ..." on stderr.
 dh_say() { printf 'deckhand: %s\n' "$*" >&2; }
