@@ -60,7 +60,7 @@ static int frozen_next(lua_State *L)
     return lua_next(L, lua_upvalueindex(1)) ? 2 : 0;
 }
 
-static int frozen_pairs(lua_State *L)
+int engine_proxy_pairs(lua_State *L)
 {
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_pushcclosure(L, frozen_next, 1);
@@ -215,7 +215,7 @@ static void make_proxy(lua_State *L, int idx)
     lua_pushliteral(L, "__pairs");
     if (lua_rawget(L, mt) == LUA_TNIL) {
         lua_pushvalue(L, shadow);
-        lua_pushcclosure(L, frozen_pairs, 1);
+        lua_pushcclosure(L, engine_proxy_pairs, 1);
         lua_setfield(L, mt, "__pairs");
     }
     lua_settop(L, mt);

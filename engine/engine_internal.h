@@ -216,6 +216,9 @@ size_t engine_text_fit(const char *s, size_t len, size_t max);
 
 /* engine_freeze.c. The registry key of the sandbox's set of read-only proxies. */
 #define ENGINE_LOCKED_KEY "deckhand.locked"
+/* __pairs of a read-only proxy whose real table is its upvalue 1: walks that table
+ * without handing it out (the frozen modules' proxies and the sandbox's libraries). */
+int engine_proxy_pairs(lua_State *L);
 /* Makes everything the loaded modules reach read-only, caches aside (protected). */
 void engine_freeze_modules(lua_State *L, engine_bundle *b);
 /* The same for one value (a module loaded after the freeze), at idx (protected). */

@@ -108,22 +108,6 @@ static int ro_newindex(lua_State *L)
     return luaL_error(L, "the %s library is read-only", what);
 }
 
-static int ro_next(lua_State *L)
-{
-    lua_settop(L, 2);
-    return lua_next(L, lua_upvalueindex(1)) ? 2 : 0;
-}
-
-/* pairs(proxy) walks the real table without handing it out. */
-static int ro_pairs(lua_State *L)
-{
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_pushcclosure(L, ro_next, 1);
-    lua_pushvalue(L, 1);
-    lua_pushnil(L);
-    return 3;
-}
-
 /* Pushes a read-only proxy of the table at idx and records it in the set at locked. */
 static void ro_push(lua_State *L, int idx, const char *what, int locked)
 {
@@ -136,7 +120,7 @@ static void ro_push(lua_State *L, int idx, const char *what, int locked)
     lua_pushcclosure(L, ro_newindex, 1);
     lua_setfield(L, -2, "__newindex");
     lua_pushvalue(L, idx);
-    lua_pushcclosure(L, ro_pairs, 1);
+    lua_pushcclosure(L, engine_proxy_pairs, 1); /* pairs walks the real table, not handed out */
     lua_setfield(L, -2, "__pairs");
     lua_pushstring(L, what);
     lua_setfield(L, -2, "__metatable");
