@@ -277,34 +277,39 @@ bool rg_redis_route(const char *match_id, const char *worker_id, const char *end
 
 /* ---- processes ------------------------------------------------------------------------ */
 
-/* Start the gateway binary as id on tcp_port (and tcp_port + 1 for WebSocket), with
- * --max-frame unless max_frame is NULL. Its pid, or -1. */
+/* Start the gateway binary as id on tcp_port (and tcp_port + 1 for WebSocket), signing
+ * with token_key, with --max-frame unless max_frame is NULL, then the flags of extra (NULL
+ * or NULL-terminated). Its pid, or -1. */
 static pid_t rg_spawn_gateway(const char *id, int tcp_port, const char *redis_url,
-                              const char *max_frame)
+                              const char *token_key, const char *max_frame,
+                              const char *const *extra)
 {
     char tcp[32], ws[32];
     snprintf(tcp, sizeof tcp, "127.0.0.1:%d", tcp_port);
     snprintf(ws, sizeof ws, "127.0.0.1:%d", tcp_port + 1);
     /* the rig's matchmaker and workers are plain sockets: no CURVE */
-    char *argv[] = {"deckhand-gateway",
-                    "--insecure-internal",
-                    "--tcp",
-                    tcp,
-                    "--ws",
-                    ws,
-                    "--matchmaker",
-                    rg.mm_ep,
-                    "--redis",
-                    (char *)redis_url,
-                    "--id",
-                    (char *)id,
-                    "--token-key",
-                    RG_TOKEN_KEY,
-                    "--max-frame",
-                    (char *)max_frame,
-                    NULL};
-    if (!max_frame)
-        argv[14] = NULL;
+    char *argv[32] = {"deckhand-gateway",
+                      "--insecure-internal",
+                      "--tcp",
+                      tcp,
+                      "--ws",
+                      ws,
+                      "--matchmaker",
+                      rg.mm_ep,
+                      "--redis",
+                      (char *)redis_url,
+                      "--id",
+                      (char *)id,
+                      "--token-key",
+                      (char *)token_key};
+    size_t n = 14;
+    if (max_frame) {
+        argv[n++] = "--max-frame";
+        argv[n++] = (char *)max_frame;
+    }
+    for (size_t k = 0; extra && extra[k] && n < sizeof argv / sizeof *argv - 1; k++)
+        argv[n++] = (char *)extra[k];
+    argv[n] = NULL;
     pid_t p = fork();
     if (p == 0) {
         execv(DECKHAND_BIN_DIR "/deckhand-gateway", argv);
@@ -329,11 +334,19 @@ static bool rg_accepts(int port, uint64_t end)
 
 pid_t rg_start_gateway2(const char *redis_url)
 {
-    pid_t p = rg_spawn_gateway(RG_GW2_ID, rg.gw2_port, redis_url, NULL);
+    return rg_start_gateway2_with(RG_GW2_ID, redis_url, RG_TOKEN_KEY, NULL);
+}
+
+pid_t rg_start_gateway2_with(const char *id, const char *redis_url, const char *token_key,
+                             const char *const *extra)
+{
+    pid_t p = rg_spawn_gateway(id, rg.gw2_port, redis_url, token_key, NULL, extra);
     if (p > 0 && rg_accepts(rg.gw2_port, dh_test_now_ms() + 10000))
         return p;
-    if (p > 0)
+    if (p > 0) {
         kill(p, SIGKILL);
+        waitpid(p, NULL, 0);
+    }
     return -1;
 }
 
@@ -356,7 +369,7 @@ static int rg_start(void)
         return -1;
     }
     snprintf(maxf, sizeof maxf, "%d", RG_MAX_FRAME);
-    rg.gw_pid = rg_spawn_gateway(RG_GW_ID, rg.tcp_port, redis_url, maxf);
+    rg.gw_pid = rg_spawn_gateway(RG_GW_ID, rg.tcp_port, redis_url, RG_TOKEN_KEY, maxf, NULL);
     if (rg.gw_pid < 0)
         return -1;
     /* Ready when it accepts and the matchmaker has heard its GatewayHello. */

@@ -51,6 +51,10 @@ void rg_test_sigterm_exits_zero(void);
 /* A second gateway (RG_GW2_ID) with the same token key and matchmaker, on gw2_port: its
  * pid once it accepts connections, or -1. */
 pid_t rg_start_gateway2(const char *redis_url);
+/* The same as id, signing with token_key, with the gateway flags of extra (NULL or
+ * NULL-terminated) added. */
+pid_t rg_start_gateway2_with(const char *id, const char *redis_url, const char *token_key,
+                             const char *const *extra);
 
 /* ---- the client ---- */
 

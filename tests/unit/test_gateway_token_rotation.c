@@ -20,46 +20,14 @@
 /* A gateway on rg.gw2_port whose ring is NEW_KEY, then RG_TOKEN_KEY until until. */
 static pid_t rotated_gateway(long until)
 {
-    char tcp[32], ws[32], until_s[32];
-    snprintf(tcp, sizeof tcp, "127.0.0.1:%d", rg.gw2_port);
-    snprintf(ws, sizeof ws, "127.0.0.1:%d", rg.gw2_port + 1);
+    char until_s[32];
     snprintf(until_s, sizeof until_s, "%ld", until);
-    char *argv[] = {"deckhand-gateway",
-                    "--insecure-internal",
-                    "--tcp",
-                    tcp,
-                    "--ws",
-                    ws,
-                    "--matchmaker",
-                    rg.mm_ep,
-                    "--redis",
-                    "none",
-                    "--id",
-                    "gw-rotated",
-                    "--token-key",
-                    NEW_KEY,
-                    "--token-key-previous",
-                    RG_TOKEN_KEY,
-                    "--token-key-previous-until",
-                    until_s,
-                    NULL};
-    pid_t p = fork();
-    if (p == 0) {
-        execv(DECKHAND_BIN_DIR "/deckhand-gateway", argv);
-        _exit(127);
-    }
-    CU_ASSERT_FATAL(p > 0);
-    for (uint64_t end = dh_test_now_ms() + 10000; dh_test_now_ms() < end; usleep(50000)) {
-        int fd = rg_tcp_connect(rg.gw2_port);
-        if (fd >= 0) {
-            close(fd);
-            return p;
-        }
-    }
-    kill(p, SIGKILL);
-    waitpid(p, NULL, 0);
-    CU_FAIL_FATAL("the rotated gateway did not start");
-    return -1;
+    const char *const extra[] = {"--token-key-previous", RG_TOKEN_KEY, "--token-key-previous-until",
+                                 until_s, NULL};
+    pid_t p = rg_start_gateway2_with("gw-rotated", "none", NEW_KEY, extra);
+    if (p < 0)
+        CU_FAIL_FATAL("the rotated gateway did not start");
+    return p;
 }
 
 static void stop(pid_t p)
