@@ -1,7 +1,7 @@
 /*
  * ratings.h: what the matchmaker may learn of a player's skill: the OpenSkill rating the
  * workers keep per (account, game, mode) in rating:{GAME}:{MODE} (dh_keys.h; written only
- * by worker/rater.c). Read-only: one HMGET for a whole group of players.
+ * by worker/rater.c). Read-only: one pipeline of HMGETs for a whole batch of players.
  *
  * Guests (ids that are not accounts, dh_token_is_account_id) and accounts never rated get
  * a new player's rating (mu 25, sigma 25/3) without a lookup. To sort or window by skill,
@@ -10,18 +10,8 @@
 #ifndef DECKHAND_MM_RATINGS_H
 #define DECKHAND_MM_RATINGS_H
 
-#include <hiredis/hiredis.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#include "dh_rating.h"
-
-/* The ratings of n players (player_ids) in game and mode (NULL or "" = casual) into out,
- * and their rated matches into matches (may be NULL). One round trip on c (synchronous:
- * call it off the hot path, or batch a pass's players into one call). 0, or -1 when Redis
- * failed (out then holds new players' ratings, so a caller may go on without skill). */
-int ratings_lookup(redisContext *c, const char *game, const char *mode,
-                   const char *const *player_ids, size_t n, dh_rating *out, unsigned *matches);
 
 struct mm_state;
 

@@ -18,6 +18,7 @@ static void test_mm_stored_ratings_decide_who_plays_whom(void)
     rig_redis_ok("HSET rating:{dominion}:casual a-2 %s", "40 2 5");
     rig_redis_ok("HSET rating:{dominion}:casual a-3 %s", "11 2 5");
     rig_redis_ok("HSET rating:{dominion}:casual a-4 %s", "41 2 5");
+    rig_redis_ok("HSET rating:{dominion}:ranked a-1 %s", "40 2 9"); /* another mode's */
     rig_mm_join(r.gw, "a-1", 1, 2);
     rig_mm_join(r.gw, "a-2", 2, 2);
     rig_mm_join(r.gw, "a-3", 3, 2);
