@@ -56,10 +56,28 @@ typedef struct {
     uint32_t budget_ms; /* deadline of one script call; 0 = 250 ms */
 } engine_limits;
 
+/* One option a game declares (its game table's `options`, docs/SCRIPTING.md): values
+ * empty means any word; the default is what a match without the option gets. */
+#define ENGINE_OPTIONS_MAX       16 /* per game */
+#define ENGINE_OPTION_VALUES_MAX 64
+#define ENGINE_OPTION_NAME_MAX   32
+#define ENGINE_OPTION_VALUE_MAX  64
+typedef struct {
+    const char *name;
+    const char *const *values;
+    size_t nvalues;
+    const char *default_value;
+    const char *help;
+} engine_option_spec;
+
 typedef struct {
     const char *name;
     int min_players;
     int max_players;
+    const engine_option_spec *options; /* noptions, in declaration order */
+    size_t noptions;
+    const char *const *bots; /* nbots strategy names, "default" first, then by name */
+    size_t nbots;
 } engine_game_info;
 
 /* ---- bundles -------------------------------------------------------------------- */
@@ -85,6 +103,14 @@ engine_bundle *engine_bundle_load_files(const char *name, const engine_file_in *
 const char *engine_bundle_id(const engine_bundle *b);
 /* Fills up to max entries; returns the number of games in the bundle. */
 size_t engine_bundle_games(const engine_bundle *b, engine_game_info *out, size_t max);
+/* Check a match's options ("name=value;name=value", NULL or "" for none) against what
+ * game declares: every name declared once at most, every value one the option accepts
+ * (a word of A-Z a-z 0-9 _ -, at most ENGINE_OPTION_VALUE_MAX). ENGINE_BAD_REQUEST with
+ * the reason in err otherwise (also for an unknown game). Matches themselves take any
+ * options (a bundle may read more than it declares: `deckhand sim`); this is what the
+ * network is held to. */
+engine_code engine_bundle_check_options(const engine_bundle *b, const char *game,
+                                        const char *options, engine_error *err);
 /* The bundle's files in path order: fills *out and returns 1, or 0 past the last one.
  * The data belongs to the bundle. */
 int engine_bundle_file_at(const engine_bundle *b, size_t i, engine_file_in *out);

@@ -170,6 +170,7 @@ static void game_read(lua_State *L, engine_game *g)
         }
     }
     lua_pop(L, 1);
+    engine_options_read(L, t, g);
     lua_pushvalue(L, t);
     g->table_ref = luaL_ref(L, LUA_REGISTRYINDEX);
 }
@@ -340,6 +341,7 @@ void engine_bundle_free(engine_bundle *b)
             free(g->cards[j].text);
         }
         free(g->cards);
+        engine_options_free(g);
         for (size_t j = 0; j < g->nbots; j++)
             free(g->bots[j].name);
         free(g->bots);
@@ -362,6 +364,10 @@ size_t engine_bundle_games(const engine_bundle *b, engine_game_info *out, size_t
         out[i].name = b->games[i].name;
         out[i].min_players = b->games[i].min_players;
         out[i].max_players = b->games[i].max_players;
+        out[i].options = b->games[i].specs;
+        out[i].noptions = b->games[i].nspecs;
+        out[i].bots = b->games[i].bot_names;
+        out[i].nbots = b->games[i].nbots;
     }
     return b->ngames;
 }

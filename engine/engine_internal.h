@@ -15,6 +15,7 @@
  *   engine_log.c      the answer log and an answer's encoding
  *   engine_api.c      the Lua `g` handle
  *   engine_vm.c       a bundle's VM: allocator, watchdog, sandbox, registry tables
+ *   engine_options.c  the options and bots a game declares; checking a match's options
  *   engine_bundle.c   loading a bundle and its games
  *   engine_turns.c    the protected steps of a match: setup, turns, bots
  *   engine_match.c    a match's life through the public API
@@ -124,6 +125,9 @@ typedef struct {
     size_t ncards;
     engine_bot *bots;
     size_t nbots;
+    engine_option_spec *specs; /* the options it declares (engine_options.c) */
+    size_t nspecs;
+    const char **bot_names; /* nbots names: "default" first, then by name */
 } engine_game;
 
 #define ENGINE_SMALL_GRAIN 16
@@ -177,6 +181,13 @@ void engine_error_set(engine_error *err, engine_code code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Sets err (when not NULL) to ENGINE_OK and an empty message. */
 void engine_error_ok(engine_error *err);
+
+/* engine_options.c: reads the game table at t's `options` (raising on a bad one) and
+ * orders its bots' names; engine_options_free gives back what it made. */
+void engine_options_read(lua_State *L, int t, engine_game *g);
+void engine_options_free(engine_game *g);
+/* v (len bytes) is a value o accepts. */
+bool engine_option_value_ok(const engine_option_spec *o, const char *v, size_t len);
 
 /* engine_alloc.c: the lua_Alloc of a bundle's VM (ud is the bundle). */
 void *engine_alloc(void *ud, void *ptr, size_t osize, size_t nsize);

@@ -541,6 +541,23 @@ static int t_match(lua_State *L)
     return 1;
 }
 
+/* T.check_options(options [, game]): what the network would say of these options (a
+ * table or "k=v;k=v") for the test's game: true, or false and the reason. */
+static int t_check_options(lua_State *L)
+{
+    engine_rules *r = rules_ctx(L);
+    lua_settop(L, 2);
+    const char *game = luaL_optstring(L, 2, r->game);
+    push_options(L, 1); /* 3 */
+    engine_error err = {0};
+    engine_code c = engine_bundle_check_options(r->b, game, lua_tostring(L, 3), &err);
+    lua_pushboolean(L, c == ENGINE_OK);
+    if (c == ENGINE_OK)
+        return 1;
+    lua_pushstring(L, err.message);
+    return 2;
+}
+
 void engine_rules_free_live(engine_rules *r, lua_State *L)
 {
     for (size_t i = 0; i < r->nlive; i++) {
@@ -564,6 +581,8 @@ int engine_rules_open_t(lua_State *L)
     lua_newtable(L);
     lua_pushcfunction(L, t_match);
     lua_setfield(L, -2, "match");
+    lua_pushcfunction(L, t_check_options);
+    lua_setfield(L, -2, "check_options");
     lua_pushcfunction(L, t_eq);
     lua_setfield(L, -2, "eq");
     lua_pushcfunction(L, t_ok);

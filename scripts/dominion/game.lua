@@ -43,6 +43,7 @@ local game = gametable.new(k, { name = "dominion", max_players = 4, max_turns = 
                                 zones = gametable.zones { look = "owner" },
                                 bots = bots.make(kernel_of) })
 game.kernel_of = kernel_of
+game.options = { kingdom.option() }
 
 function game.setup(g)
   k:setup_supply(g, kingdom.piles(g, data))

@@ -23,6 +23,22 @@ kingdom.presets = {
                      "Remodel", "Smithy", "Throne Room", "Village", "Woodcutter" },
 }
 
+-- The option the game declares (docs/SCRIPTING.md, "Options and bots"): what a player
+-- may ask for over the network. An explicit card list is not among its values: only
+-- `deckhand sim --option` passes one, and kingdom.names checks it when the match is set up.
+function kingdom.option()
+  local values = { "first_game", "random", "draft" }
+  local names = {}
+  for name in pairs(kingdom.presets) do
+    if name ~= "first_game" then names[#names + 1] = name end
+  end
+  table.sort(names)
+  for _, name in ipairs(names) do values[#values + 1] = name end
+  return { name = "kingdom", values = values, default = "first_game",
+           help = "the 10 kingdom piles: the First Game preset, 10 at random, a draft "
+             .. "(each player picks in turn), or a named preset" }
+end
+
 -- kingdom.SIZE distinct cards of data.kingdom, uniformly, from the match's generator
 -- (a partial Fisher-Yates shuffle of a copy of the list).
 local function random_names(g, data)
