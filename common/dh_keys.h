@@ -88,6 +88,9 @@ char *dh_key_leaderboard(char *buf, const char *game, const char *mode);
 #define DH_F_DECISION_MS "decision_ms"
 #define DH_F_TURN_MS     "turn_ms"
 #define DH_F_ABANDON     "abandon"    /* ... to here */
+#define DH_F_OPTIONS     "options"    /* game options "name=value;..." ("" = defaults) */
+#define DH_F_BOTS        "bots"       /* per seat, comma-separated: a bot strategy, "" human */
+#define DH_F_UNRATED     "unrated"    /* "1": bot-filled, moves no rating */
 #define DH_F_ENDED_MS    "ended_ms"   /* when finished */
 #define DH_F_RESULT      "result"     /* JSON [{"seat","name","score","rank","turns"}] */
 #define DH_F_FINAL_HASH  "final_hash" /* 16 hex digits: the state hash at the end */

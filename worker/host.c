@@ -7,6 +7,7 @@
  */
 #include "host_internal.h"
 #include "host_bot.h"
+#include "host_options.h"
 #include "host_output.h"
 #include "host_view.h"
 #include "host_persist.h"
@@ -163,6 +164,11 @@ void host_start_match(host *h, const Deckhand__Internal__StartMatch *sm, uint64_
             goto err;
         }
         snprintf(s->player_id, sizeof s->player_id, "%s", in->player_id);
+        if (in->bot && strlen(in->bot) >= sizeof s->bot) {
+            why = "bad bot seat";
+            goto err;
+        }
+        snprintf(s->bot, sizeof s->bot, "%s", in->bot ? in->bot : "");
         snprintf(s->name, sizeof s->name, "%s", in->name && *in->name ? in->name : s->player_id);
         names[i] = s->name;
         pat += (size_t)snprintf(players + pat, sizeof players - pat, "%s%s", i ? "," : "", s->name);
@@ -173,19 +179,31 @@ void host_start_match(host *h, const Deckhand__Internal__StartMatch *sm, uint64_
             goto err;
         }
     }
+    const char *bots[HOST_SEATS_MAX];
+    host_bots_config(hm, bots);
+    char bots_text[sizeof((store_match *)0)->bots];
+    hm->unrated = sm->unrated;
+    if (host_options_text(sm, hm->options, sizeof hm->options) < 0 ||
+        host_bots_text(hm, bots_text, sizeof bots_text) < 0) {
+        why = "options or bot seats too long";
+        goto err;
+    }
     engine_match_config cfg = {
         .match_id = hm->id,
         .game = hm->game,
         .seed = sm->seed,
         .nplayers = hm->nseats,
         .names = names,
+        .bots = host_has_bots(hm) ? bots : NULL,
+        .options = hm->options,
     };
     engine_error ee = {0};
     engine_bundle *bundle = h->bundle;
     bundles_entry *pin = h->bs ? bundles_pick(h->bs, hm->game) : NULL;
     if (pin)
         bundle = pin->b;
-    hm->m = engine_match_new(bundle, &cfg, &ee);
+    if (engine_bundle_check_options(bundle, hm->game, hm->options, &ee) == ENGINE_OK)
+        hm->m = engine_match_new(bundle, &cfg, &ee);
     if (!hm->m) {
         dh_warn("match %s: cannot create %s: %s", id, sm->game, ee.message);
         why = ee.message[0] ? ee.message : "engine refused the match";
@@ -214,6 +232,9 @@ void host_start_match(host *h, const Deckhand__Internal__StartMatch *sm, uint64_
         .grace_ms = hm->set.grace_ms,
         .decision_ms = hm->set.decision_ms,
         .turn_ms = hm->set.turn_ms,
+        .options = hm->options,
+        .bots = bots_text,
+        .unrated = hm->unrated,
     };
     /* The first snapshot is written whatever its version. */
     hm->snap_version = engine_match_snapshot_version(hm->m) - 1;

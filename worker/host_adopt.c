@@ -5,6 +5,7 @@
  * MatchAdopted.
  */
 #include "host_internal.h"
+#include "host_options.h"
 #include "host_output.h"
 
 #include <stdio.h>
@@ -143,11 +144,16 @@ static engine_match *host_restore(host *h, const char *id, const store_match *me
             goto out;
         }
     }
+    char bots[HOST_SEATS_MAX][HOST_BOT_MAX];
+    const char *botp[HOST_SEATS_MAX];
+    host_bots_split(meta->bots, nseats, bots, botp);
     engine_match_config cfg = {.match_id = id,
                                .game = meta->game,
                                .seed = meta->seed,
                                .nplayers = nseats,
-                               .names = (const char **)names};
+                               .names = (const char **)names,
+                               .bots = meta->bots[0] ? botp : NULL,
+                               .options = meta->options};
     engine_error ee = {0};
     m = engine_match_restore(b, &cfg, snap, len, answers, (size_t)nlog, &ee);
     if (!m) {
@@ -232,10 +238,16 @@ int host_adopt(host *h, const char *match_id, uint64_t now_ms)
     snprintf(hm->game, sizeof hm->game, "%s", meta->game);
     snprintf(hm->mode, sizeof hm->mode, "%s", meta->mode);
     hm->nseats = nseats;
+    char bots[HOST_SEATS_MAX][HOST_BOT_MAX];
+    const char *botp[HOST_SEATS_MAX];
+    host_bots_split(meta->bots, nseats, bots, botp);
     for (int i = 0; i < nseats; i++) {
         snprintf(hm->seats[i].player_id, sizeof hm->seats[i].player_id, "%s", pids[i]);
         snprintf(hm->seats[i].name, sizeof hm->seats[i].name, "%s", names[i]);
+        memcpy(hm->seats[i].bot, bots[i], sizeof hm->seats[i].bot);
     }
+    snprintf(hm->options, sizeof hm->options, "%s", meta->options);
+    hm->unrated = meta->unrated;
     hm->epoch = meta->epoch;
     hm->answers = meta->history;
     hm->set = (host_settings){.grace_ms = meta->grace_ms,

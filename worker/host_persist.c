@@ -118,13 +118,14 @@ static void host_results_json(host_match *hm, char *json, size_t cap)
 }
 
 /* The rating job of a finished match (rater.h) into job: 0, or -1 when it is not rated
- * (quarantined, or not every seat an account). */
+ * (unrated: bot-filled; quarantined; or not every seat an account). No job also means no
+ * history entry: the rater writes both. */
 static int host_rating_job(host *h, host_match *hm, uint64_t ended_ms, char *job, size_t cap)
 {
     engine_result res[HOST_SEATS_MAX];
     const char *ids[HOST_SEATS_MAX];
     int ranks[HOST_SEATS_MAX];
-    if (hm->quarantined || hm->nseats > HOST_SEATS_MAX)
+    if (hm->unrated || hm->quarantined || hm->nseats > HOST_SEATS_MAX)
         return -1;
     size_t n = host_results(hm, res, HOST_SEATS_MAX);
     if (n != (size_t)hm->nseats)

@@ -71,6 +71,9 @@ typedef struct {
     uint64_t created_ms;
     const char *mode, *abandon; /* the queue and its settings, for an adopting worker */
     uint32_t grace_ms, decision_ms, turn_ms;
+    const char *options; /* game options, "" = the defaults */
+    const char *bots;    /* per seat, comma-separated: a bot strategy or "" */
+    bool unrated;
 } store_meta;
 
 typedef struct {
@@ -156,6 +159,9 @@ typedef struct {
     uint64_t epoch, seed, history;
     uint32_t grace_ms, decision_ms, turn_ms;
     char away[STORE_AWAY_MAX]; /* DH_F_AWAY, "" when never written */
+    char options[256];         /* DH_F_OPTIONS */
+    char bots[16 * 33];        /* DH_F_BOTS */
+    bool unrated;              /* DH_F_UNRATED */
     uint32_t script_failures;  /* DH_F_SCRIPT_FAILURES */
 } store_match;
 

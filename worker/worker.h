@@ -22,6 +22,8 @@
 #define HOST_REPLIES       64 /* remembered replies per seat, for retried cmd_ids */
 #define HOST_REPLIES_FIRST 4  /* ...in a ring that starts this small and doubles up to it */
 #define HOST_SEATS_MAX     16
+#define HOST_OPTIONS_MAX   256 /* a match's options as text, "name=value;name=value" */
+#define HOST_BOT_MAX       32  /* a bot strategy's name */
 /* A seat whose decision waits this long without any gateway having attached its player
  * (a MatchAssigned or MatchMoved that reached nobody) counts as away: its grace period
  * starts, so the match cannot wait on it forever. */
@@ -52,6 +54,7 @@ typedef struct {
     bool robot;             /* the grace period ran out: a bot plays the seat until it returns */
     struct host_seen *seen; /* what its connection was last shown (host_view.c); NULL: nothing */
     uint64_t view_seq;      /* the number of the last View or ViewDelta sent to the seat */
+    char bot[HOST_BOT_MAX]; /* a bot seat (bot fill): the engine plays it; "" for a player */
 } host_seat;
 
 /* A queue's settings (internal.proto QueueSettings); 0 turns a timer off. */
@@ -71,19 +74,21 @@ typedef struct {
     uint64_t answers;      /* accepted answers since the start (the history's length) */
     host_settings set;
     char mode[64];
-    uint64_t decision_id;      /* the pending decision the timers below belong to */
-    uint64_t decision_ms;      /* when it was first put to its seat */
-    uint64_t turn_version;     /* the snapshot version the turn timer belongs to */
-    uint64_t turn_ms;          /* when that turn started (or we got the match) */
-    int forfeit_seat;          /* -1, or the seat that forfeited (the match is over) */
-    bool quarantined;          /* ended for script failures (the match is over) */
-    uint32_t script_failures;  /* the worker's own answers that failed in a row (in Redis) */
-    uint64_t retry_ms;         /* no answer of the worker's own before this time */
-    bool notes_due;            /* host_persist_notes has news to write (host_tick does) */
-    bool counted_ahead;        /* script_failures counts the next default answer already */
-    bool busy;                 /* a write of the current batch is in flight */
-    bool started;              /* MatchStarted ok was sent */
-    struct bundles_entry *pin; /* the bundle it runs on, when the host follows bundles */
+    char options[HOST_OPTIONS_MAX]; /* its game options (StartMatch.options), "" = defaults */
+    bool unrated;                   /* bot-filled: no rating job at the end */
+    uint64_t decision_id;           /* the pending decision the timers below belong to */
+    uint64_t decision_ms;           /* when it was first put to its seat */
+    uint64_t turn_version;          /* the snapshot version the turn timer belongs to */
+    uint64_t turn_ms;               /* when that turn started (or we got the match) */
+    int forfeit_seat;               /* -1, or the seat that forfeited (the match is over) */
+    bool quarantined;               /* ended for script failures (the match is over) */
+    uint32_t script_failures;       /* the worker's own answers that failed in a row (in Redis) */
+    uint64_t retry_ms;              /* no answer of the worker's own before this time */
+    bool notes_due;                 /* host_persist_notes has news to write (host_tick does) */
+    bool counted_ahead;             /* script_failures counts the next default answer already */
+    bool busy;                      /* a write of the current batch is in flight */
+    bool started;                   /* MatchStarted ok was sent */
+    struct bundles_entry *pin;      /* the bundle it runs on, when the host follows bundles */
 } host_match;
 
 /* HOST_ACT_END: the match ends without an answer (a forfeit, a quarantine). */

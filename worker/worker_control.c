@@ -5,6 +5,7 @@
 #include "worker_control.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bundles.h"
@@ -16,6 +17,36 @@
 #define WORKER_DRAIN_MAX 1000 /* messages per socket per call */
 #define WORKER_GAMES_MAX 32
 
+/* The options a game declares, as OptionSpecs pointing into the bundle's strings. */
+typedef struct {
+    Deckhand__OptionSpec v[ENGINE_OPTIONS_MAX];
+    Deckhand__OptionSpec *p[ENGINE_OPTIONS_MAX];
+} worker_specs;
+
+static void worker_game_info(const engine_game_info *in, Deckhand__Internal__GameInfo *out,
+                             worker_specs *specs)
+{
+    deckhand__internal__game_info__init(out);
+    out->name = (char *)in->name;
+    out->min_players = (uint32_t)in->min_players;
+    out->max_players = (uint32_t)in->max_players;
+    size_t n = in->noptions < ENGINE_OPTIONS_MAX ? in->noptions : ENGINE_OPTIONS_MAX;
+    for (size_t i = 0; i < n; i++) {
+        Deckhand__OptionSpec *o = &specs->v[i];
+        deckhand__option_spec__init(o);
+        o->name = (char *)in->options[i].name;
+        o->n_values = in->options[i].nvalues;
+        o->values = (char **)in->options[i].values;
+        o->default_value = (char *)in->options[i].default_value;
+        o->help = (char *)in->options[i].help;
+        specs->p[i] = o;
+    }
+    out->n_options = n;
+    out->options = specs->p;
+    out->n_bots = in->nbots;
+    out->bots = (char **)in->bots;
+}
+
 void worker_control_hello(host *h)
 {
     engine_game_info info[WORKER_GAMES_MAX];
@@ -24,11 +55,13 @@ void worker_control_hello(host *h)
         n = WORKER_GAMES_MAX;
     Deckhand__Internal__GameInfo games[WORKER_GAMES_MAX];
     Deckhand__Internal__GameInfo *gamep[WORKER_GAMES_MAX];
+    worker_specs *specs = calloc(n ? n : 1, sizeof *specs);
+    if (!specs) {
+        dh_warn("hello not sent: out of memory");
+        return;
+    }
     for (size_t i = 0; i < n; i++) {
-        deckhand__internal__game_info__init(&games[i]);
-        games[i].name = (char *)info[i].name;
-        games[i].min_players = (uint32_t)info[i].min_players;
-        games[i].max_players = (uint32_t)info[i].max_players;
+        worker_game_info(&info[i], &games[i], &specs[i]);
         gamep[i] = &games[i];
     }
     Deckhand__Internal__WorkerHello wh = DECKHAND__INTERNAL__WORKER_HELLO__INIT;
@@ -43,6 +76,7 @@ void worker_control_hello(host *h)
     msg.worker_hello = &wh;
     if (dh_zmq_send(h->dealer, NULL, &msg) < 0)
         dh_debug("hello not sent: %s", strerror(errno));
+    free(specs);
 }
 
 void worker_control_beat(host *h, uint64_t now_ms, bool stopping)
