@@ -53,6 +53,7 @@ typedef struct {
     uint64_t deadline_ms;
     settings_values settings;
     bool unsent;         /* resumed, and the worker could not be reached yet */
+    bool unrated;        /* bot-filled (tickets with .bot): StartMatch.unrated */
     queue_formed formed; /* its quality, for the log once it is stored */
 } placement;
 

@@ -14,6 +14,7 @@
 #include "dh_log.h"
 #include "dh_zmq.h"
 #include "mm.h"
+#include "options.h"
 #include "state.h"
 
 void placement_list_init(placement_list *l)
@@ -141,6 +142,11 @@ int placement_random(char id[PLACEMENT_ID_LEN + 1], uint64_t *seed)
 /* Back to the front of their line: the players keep their place for the retry. */
 static void placement_requeue(mm_state *mm, placement *p)
 {
+    size_t humans = 0;
+    for (size_t i = 0; i < p->n; i++)
+        if (!p->tickets[i].bot)
+            p->tickets[humans++] = p->tickets[i];
+    p->n = humans; /* bot seats are made again by the next fill */
     if (queue_push_front(mm->queues, &p->key, p->tickets, p->n) != QUEUE_OK)
         dh_error("match %s: %zu players not put back in line (out of memory, or every line "
                  "full); their tickets stay stored for the next load",
@@ -155,8 +161,10 @@ static uint8_t *placement_pack(const placement *p, size_t *len)
 {
     Deckhand__Internal__TicketRecord recs[p->n];
     Deckhand__Internal__TicketRecord *recp[p->n];
+    options_list ol;
     for (size_t i = 0; i < p->n; i++) {
         state_ticket_to_record(&p->key, &p->tickets[i], &recs[i]);
+        state_record_options(&recs[i], &ol, &p->key); /* the same list for every ticket */
         recp[i] = &recs[i];
     }
     Deckhand__Internal__QueueSettings qs = DECKHAND__INTERNAL__QUEUE_SETTINGS__INIT;
@@ -174,6 +182,10 @@ static uint8_t *placement_pack(const placement *p, size_t *len)
     pr.n_tickets = p->n;
     pr.tickets = recp;
     pr.settings = &qs;
+    options_list_of(&ol, p->key.options);
+    pr.n_options = ol.n;
+    pr.options = ol.p;
+    pr.unrated = p->unrated;
     *len = deckhand__internal__placement_record__get_packed_size(&pr);
     uint8_t *buf = malloc(*len ? *len : 1);
     if (buf)
@@ -248,6 +260,14 @@ int placement_from_record(const mm_state *mm, const Deckhand__Internal__Placemen
             return -1;
         }
     }
+    char canon[QUEUE_OPTIONS_MAX];
+    if (options_from_records(pr->options, pr->n_options, canon, sizeof canon) < 0 ||
+        queue_key_options(&p->key, canon) != QUEUE_OK) {
+        free(p->tickets);
+        p->tickets = NULL;
+        return -1;
+    }
+    p->unrated = pr->unrated;
     memcpy(p->match_id, pr->match_id, PLACEMENT_ID_LEN + 1);
     snprintf(p->worker, sizeof p->worker, "%s", pr->worker);
     p->n = pr->n_tickets;
@@ -299,8 +319,11 @@ static int placement_send_start(mm_state *mm, const placement *p)
         seats[i].player_id = (char *)p->tickets[i].player_id;
         seats[i].name = (char *)p->tickets[i].name;
         seats[i].gateway_id = (char *)p->tickets[i].gateway;
+        seats[i].bot = p->tickets[i].bot ? (char *)STATE_BOT : (char *)"";
         seatp[i] = &seats[i];
     }
+    options_list ol;
+    options_list_of(&ol, p->key.options);
     Deckhand__Internal__StartMatch sm = DECKHAND__INTERNAL__START_MATCH__INIT;
     sm.match_id = (char *)p->match_id;
     sm.game = (char *)p->key.game;
@@ -309,6 +332,9 @@ static int placement_send_start(mm_state *mm, const placement *p)
     sm.n_seats = p->n;
     sm.seats = seatp;
     sm.settings = &qs;
+    sm.n_options = ol.n;
+    sm.options = ol.p;
+    sm.unrated = p->unrated;
     Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
     msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_START_MATCH;
     msg.start_match = &sm;
@@ -347,6 +373,56 @@ static void placement_quality(mm_state *mm, const placement *p, const queue_form
     }
 }
 
+/* Name the bot seats of p (after its match id: unique among every placement's players)
+ * "Bot 1", "Bot 2"... */
+static void placement_name_bots(placement *p)
+{
+    int k = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        queue_ticket *t = &p->tickets[i];
+        if (!t->bot)
+            continue;
+        snprintf(t->player_id, sizeof t->player_id, "%s:bot%zu", p->match_id, i + 1);
+        snprintf(t->name, sizeof t->name, "Bot %d", ++k);
+    }
+}
+
+/* The formed tickets (owned: handed over) become a new placement of key on w. False when
+ * memory or random bytes ran out (the players are back in line). */
+static bool placement_make(mm_state *mm, const queue_key *key, queue_ticket *tickets,
+                           const queue_formed *f, size_t n, registry_worker *w, uint64_t now_ms)
+{
+    placement *p = placement_add(&mm->placements);
+    if (!p) {
+        dh_error("out of memory forming a match: %zu players back in line", n);
+        placement tmp = {.key = *key, .tickets = tickets, .n = n};
+        placement_requeue(mm, &tmp);
+        free(tickets);
+        return false;
+    }
+    p->tickets = tickets;
+    p->key = *key;
+    p->n = n;
+    bool random_ok = placement_random(p->match_id, &p->seed) == 0;
+    placement_name_bots(p);
+    for (size_t i = 0; i < n; i++)
+        p->unrated |= tickets[i].bot;
+    if (!random_ok || placement_index(&mm->placements, p) < 0) {
+        dh_error("match not formed: no random bytes for its id, or out of memory (%s)",
+                 strerror(errno));
+        placement_requeue(mm, p);
+        placement_remove(&mm->placements, p);
+        return false;
+    }
+    p->settings = *settings_for(&mm->settings, key->game, key->mode);
+    snprintf(p->worker, sizeof p->worker, "%s", w->id);
+    p->deadline_ms = now_ms + PLACEMENT_TIMEOUT_MS;
+    p->formed = *f;
+    w->pending++; /* counted now, so that the pass spreads its matches over the workers */
+    placement_quality(mm, p, f, mm_wall_ms(mm, now_ms));
+    return true;
+}
+
 /* Form the line's next match of the pass into a new placement on a worker. False when
  * this pass of the line can form nothing more. */
 static bool placement_form_one(mm_state *mm, size_t line, const queue_rules *r, uint64_t now_ms)
@@ -359,36 +435,45 @@ static bool placement_form_one(mm_state *mm, size_t line, const queue_rules *r, 
         return false;
     queue_ticket *tickets = calloc(r->max_players, sizeof *tickets);
     queue_formed f;
+    if (!tickets || !queue_form(mm->queues, line, r, mm_wall_ms(mm, now_ms), tickets, &f)) {
+        free(tickets);
+        return false;
+    }
+    return placement_make(mm, &key, tickets, &f, f.n, w, now_ms);
+}
+
+/* Bot fill: when the line's oldest ready ticket has waited its queue's bot_fill_ms and no
+ * match formed for it (the pass before this ran), its match forms now, with server-side
+ * bots in the seats it lacks: the line's count, or the game's minimum for a flexible
+ * line (queue_fill takes the humans). Such a match is unrated. */
+static bool placement_fill_one(mm_state *mm, size_t line, const queue_rules *r, uint64_t now_ms)
+{
+    queue_key key = *queue_line_key(mm->queues, line);
+    uint32_t fill_ms = settings_for(&mm->settings, key.game, key.mode)->bot_fill_ms;
+    uint32_t seats = r->min_players;
+    if (!fill_ms || seats == 0 || queue_line_ready(mm->queues, line) == 0)
+        return false;
+    registry_worker *w = registry_pick(&mm->reg, key.game, seats, now_ms);
+    queue_ticket *tickets = w ? calloc(seats, sizeof *tickets) : NULL;
     uint64_t wall = mm_wall_ms(mm, now_ms);
-    if (!tickets || !queue_form(mm->queues, line, r, wall, tickets, &f)) {
+    size_t n = tickets ? queue_fill(mm->queues, line, seats, fill_ms, wall, tickets) : 0;
+    if (n == 0) {
         free(tickets);
         return false;
     }
-    placement *p = placement_add(&mm->placements);
-    if (!p) {
-        dh_error("out of memory forming a match: %zu players back in line", f.n);
-        if (queue_push_front(mm->queues, &key, tickets, f.n) != QUEUE_OK)
-            dh_error("out of memory putting %zu players back in line", f.n);
-        free(tickets);
-        return false;
+    queue_formed f = {.n = seats, .entries = seats};
+    for (size_t i = 0; i < n; i++) {
+        uint64_t wait = wall > tickets[i].since_ms ? wall - tickets[i].since_ms : 0;
+        f.max_wait_ms = wait > f.max_wait_ms ? wait : f.max_wait_ms;
+        f.wait_sum_ms += wait;
     }
-    p->tickets = tickets;
-    p->key = key;
-    p->n = f.n;
-    if (placement_random(p->match_id, &p->seed) < 0 || placement_index(&mm->placements, p) < 0) {
-        dh_error("match not formed: no random bytes for its id, or out of memory (%s)",
-                 strerror(errno));
-        placement_requeue(mm, p);
-        placement_remove(&mm->placements, p);
-        return false;
+    for (size_t i = n; i < seats; i++) {
+        queue_ticket_init(&tickets[i], "bot", "Bot", "", 0, wall); /* named once placed */
+        tickets[i].bot = true;
     }
-    p->settings = *settings_for(&mm->settings, key.game, key.mode);
-    snprintf(p->worker, sizeof p->worker, "%s", w->id);
-    p->deadline_ms = now_ms + PLACEMENT_TIMEOUT_MS;
-    p->formed = f;
-    w->pending++; /* counted now, so that the pass spreads its matches over the workers */
-    placement_quality(mm, p, &f, wall);
-    return true;
+    dh_info("bot fill %s/%s/%u: %zu players waited %llu ms; %zu bots take the other seats",
+            key.game, key.mode, key.players, n, (unsigned long long)f.max_wait_ms, seats - n);
+    return placement_make(mm, &key, tickets, &f, seats, w, now_ms);
 }
 
 /* The matches formed since placements.unsent_from: store them in one write, then send
@@ -452,6 +537,9 @@ void placement_form(mm_state *mm, uint64_t now_ms)
         while (placement_form_one(mm, line, &r, now_ms))
             if (mm->placements.n - mm->placements.unsent_from >= PLACEMENT_BATCH_MAX)
                 placement_commit(mm, now_ms);
+        while (placement_fill_one(mm, line, &r, now_ms))
+            if (mm->placements.n - mm->placements.unsent_from >= PLACEMENT_BATCH_MAX)
+                placement_commit(mm, now_ms);
     }
     placement_commit(mm, now_ms);
 }
@@ -462,6 +550,8 @@ static void placement_assign(mm_state *mm, const placement *p, const registry_wo
     for (size_t i = 0; i < p->n; i++)
         names[i] = (char *)p->tickets[i].name;
     for (size_t i = 0; i < p->n; i++) {
+        if (p->tickets[i].bot)
+            continue; /* played by the worker: no gateway to tell */
         Deckhand__Internal__MatchAssigned ma = DECKHAND__INTERNAL__MATCH_ASSIGNED__INIT;
         ma.player_id = (char *)p->tickets[i].player_id;
         ma.match_id = (char *)p->match_id;

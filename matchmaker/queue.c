@@ -89,6 +89,11 @@ queue_status queue_key_init(queue_key *k, const char *game, const char *mode, ui
     return QUEUE_OK;
 }
 
+queue_status queue_key_options(queue_key *k, const char *canon)
+{
+    return queue_copy(k->options, sizeof k->options, canon) ? QUEUE_OK : QUEUE_TOO_LONG;
+}
+
 queue_status queue_ticket_init(queue_ticket *t, const char *player_id, const char *name,
                                const char *gateway, uint64_t cmd_id, uint64_t now_ms)
 {
@@ -108,15 +113,15 @@ queue_status queue_ticket_init(queue_ticket *t, const char *player_id, const cha
  * read alike whatever their names hold (a mode is the client's). */
 static void queue_key_text(const queue_key *k, char *out, size_t cap)
 {
-    snprintf(out, cap, "%zu:%s%zu:%s%u", strlen(k->game), k->game, strlen(k->mode), k->mode,
-             (unsigned)k->players);
+    snprintf(out, cap, "%zu:%s%zu:%s%u:%s", strlen(k->game), k->game, strlen(k->mode), k->mode,
+             (unsigned)k->players, k->options);
 }
 
 /* The line for k (its index), made when missing (in an empty line's slot past
  * QUEUE_LINES_MAX); -1 on allocation failure, -2 when every line holds tickets. */
 static long queue_line_get(queue_set *s, const queue_key *k)
 {
-    char text[2 * QUEUE_NAME_MAX + 16];
+    char text[2 * QUEUE_NAME_MAX + QUEUE_OPTIONS_MAX + 16];
     queue_key_text(k, text, sizeof text);
     uintptr_t at = (uintptr_t)dh_table_get(&s->by_key, text);
     if (at)

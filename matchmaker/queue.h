@@ -40,15 +40,18 @@
 #define QUEUE_NAME_MAX      64
 #define QUEUE_PARTY_MAX     8    /* players on one ticket */
 #define QUEUE_LINES_MAX     4096 /* lines at once; an empty one is reused past that */
+#define QUEUE_OPTIONS_MAX   128  /* a line's game options as canonical text (options.h) */
 #define QUEUE_MU_DEFAULT    25.0
 #define QUEUE_SIGMA_DEFAULT (25.0 / 3.0)
 
 /* Which line: tickets only ever match others with the same key. players 0: a flexible
- * line (queue_rules says how many seats). */
+ * line (queue_rules says how many seats). options: the game options the tickets asked
+ * for, canonical ("name=value;..." by name, defaults left out: options.h), "" for none. */
 typedef struct {
     char game[QUEUE_NAME_MAX];
     char mode[QUEUE_NAME_MAX];
     uint32_t players;
+    char options[QUEUE_OPTIONS_MAX];
 } queue_key;
 
 /* One player of a ticket, as stored (state.c) and seated (placement.c). */
@@ -61,6 +64,7 @@ typedef struct {
     uint64_t seq;                    /* join order; the members of a party share it */
     uint64_t away_since_ms;          /* 0: connected; else when the player went away */
     double mu, sigma;                /* the rating (QUEUE_MU_DEFAULT, QUEUE_SIGMA_DEFAULT) */
+    bool bot; /* a bot seat of a bot-filled match (placement.c): never in a line */
 } queue_ticket;
 
 typedef enum {
@@ -100,8 +104,10 @@ void queue_set_free(queue_set *s);
 void queue_clear(queue_set *s);
 
 /* Fill a key or a ticket from wire strings; QUEUE_TOO_LONG when one does not fit. An
- * empty mode becomes "casual". A ticket starts with the default rating. */
+ * empty mode becomes "casual"; the key's options are "" (queue_key_options sets them,
+ * canonical text only). A ticket starts with the default rating. */
 queue_status queue_key_init(queue_key *k, const char *game, const char *mode, uint32_t players);
+queue_status queue_key_options(queue_key *k, const char *canon);
 queue_status queue_ticket_init(queue_ticket *t, const char *player_id, const char *name,
                                const char *gateway, uint64_t cmd_id, uint64_t now_ms);
 
@@ -165,6 +171,16 @@ uint32_t queue_seats_wanted(const queue_rules *r, uint64_t wait_ms);
 /* Check every invariant of the structure (queue_check.c): true, or false with what is
  * wrong in why. O(n): for tests and benchmarks. */
 bool queue_check(const queue_set *s, char *why, size_t cap);
+
+/* Bot fill (queue_fill.c): when the line's oldest ticket that may be matched now has
+ * waited wait_ms or more (by now_ms, the wall clock), take it and then, oldest first,
+ * ready tickets that still fit in seats (looking at QUEUE_VISIT_MAX at most), into out
+ * (room for seats players), leaving the line. Returns the players taken; 0 when the
+ * oldest has not waited long enough (or the line has none ready, or it does not fit).
+ * The caller fills the seats left with bots. Ratings are not looked at: this is what
+ * a ticket gets when no rated match formed for it in time. */
+size_t queue_fill(queue_set *s, size_t line, uint32_t seats, uint64_t wait_ms, uint64_t now_ms,
+                  queue_ticket *out);
 
 /* Put n players (out of queue_form) back at the front of k's line, in their order, so
  * they are the next ones looked at; players sharing a seq become one ticket again.

@@ -15,8 +15,32 @@ void registry_init(registry *r)
     memset(r, 0, sizeof *r);
 }
 
+/* Forget the worker's games (their GameInfo copies). */
+static void registry_games_free(registry_worker *w)
+{
+    for (size_t i = 0; i < w->ngames; i++)
+        if (w->games[i].info)
+            deckhand__internal__game_info__free_unpacked(w->games[i].info, NULL);
+    w->ngames = 0;
+}
+
+/* An owned copy of g (packed and unpacked again); NULL when memory ran out. */
+static Deckhand__Internal__GameInfo *registry_info_copy(const Deckhand__Internal__GameInfo *g)
+{
+    size_t len = deckhand__internal__game_info__get_packed_size(g);
+    uint8_t *buf = malloc(len ? len : 1);
+    if (!buf)
+        return NULL;
+    deckhand__internal__game_info__pack(g, buf);
+    Deckhand__Internal__GameInfo *c = deckhand__internal__game_info__unpack(NULL, len, buf);
+    free(buf);
+    return c;
+}
+
 void registry_free(registry *r)
 {
+    for (size_t i = 0; i < r->nworkers; i++)
+        registry_games_free(&r->workers[i]);
     free(r->workers);
     free(r->gateways);
     memset(r, 0, sizeof *r);
@@ -53,7 +77,7 @@ registry_worker *registry_hello(registry *r, const char *identity,
     bool was_alive = w->alive;
     registry_copy(w->endpoint, sizeof w->endpoint, h->endpoint);
     registry_copy(w->bundle, sizeof w->bundle, h->bundle);
-    w->ngames = 0;
+    registry_games_free(w);
     for (size_t i = 0; i < h->n_games && w->ngames < REGISTRY_GAMES_MAX; i++) {
         const Deckhand__Internal__GameInfo *g = h->games[i];
         if (!g->name || !*g->name || strlen(g->name) >= QUEUE_NAME_MAX)
@@ -62,6 +86,9 @@ registry_worker *registry_hello(registry *r, const char *identity,
         registry_copy(rg->name, sizeof rg->name, g->name);
         rg->min_players = g->min_players;
         rg->max_players = g->max_players < g->min_players ? g->min_players : g->max_players;
+        rg->info = registry_info_copy(g);
+        if (!rg->info)
+            dh_warn("worker %s: out of memory keeping the options of %s", w->id, rg->name);
     }
     w->capacity = h->capacity;
     w->draining = false; /* a hello is a fresh start */

@@ -30,6 +30,10 @@
 typedef struct {
     char name[QUEUE_NAME_MAX];
     uint32_t min_players, max_players;
+    /* The worker's GameInfo as announced (owned; NULL when memory ran out): the options
+     * the game's bundle declares and its bots (options.c, games.c read them). Replaced by
+     * the worker's next hello: hold it only within one call. */
+    Deckhand__Internal__GameInfo *info;
 } registry_game;
 
 typedef struct {

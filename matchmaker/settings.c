@@ -62,6 +62,8 @@ int settings_set(settings_values *v, const char *key, const char *value)
         return settings_rating(value, &v->window_max);
     if (!strcmp(key, "full_wait_ms"))
         return settings_ms(value, &v->full_wait_ms);
+    if (!strcmp(key, "bot_fill_ms"))
+        return settings_ms(value, &v->bot_fill_ms);
     if (!strcmp(key, "grace_ms"))
         return settings_ms(value, &v->grace_ms);
     if (!strcmp(key, "decision_ms"))
@@ -135,7 +137,8 @@ int settings_parse_line(settings_table *t, const char *line, char *err, size_t e
             *eq = '\0';
         if (!eq || settings_set(&v, kv, eq + 1) < 0) {
             snprintf(err, errlen,
-                     "bad setting '%.64s' (grace_ms, decision_ms, turn_ms, full_wait_ms: ms; "
+                     "bad setting '%.64s' (grace_ms, decision_ms, turn_ms, full_wait_ms, "
+                     "bot_fill_ms: ms; "
                      "abandon: bot|forfeit; window, widen_per_s, window_max: 0-1000)",
                      kv);
             return -1;

@@ -18,6 +18,10 @@
  * game seats a range (2-4), a join that names no player count waits in one line for all
  * sizes, for a full match first, then one seat fewer after each full_wait_ms (default 0:
  * such a join waits for the game's minimum, as before).
+ *
+ * Bot fill: bot_fill_ms (default 0: off). When a line's oldest ready ticket has waited
+ * that long without a match, its match forms with the game's server-side bots in the
+ * seats it lacks (the line's count; the game's minimum for a flexible line), unrated.
  */
 #ifndef DECKHAND_MM_SETTINGS_H
 #define DECKHAND_MM_SETTINGS_H
@@ -40,6 +44,7 @@ typedef struct {
     char abandon[SETTINGS_ABANDON_MAX]; /* "bot" or "forfeit" */
     double window, widen_per_s, window_max;
     uint32_t full_wait_ms;
+    uint32_t bot_fill_ms; /* bot fill after this wait (placement.c); 0: off, the default */
 } settings_values;
 
 typedef struct {
@@ -59,7 +64,7 @@ void settings_init(settings_table *t);
 void settings_free(settings_table *t);
 
 /* Set one key (grace_ms, decision_ms, turn_ms, abandon, window, widen_per_s, window_max,
- * full_wait_ms) of v from text. 0, or -1 when the
+ * full_wait_ms, bot_fill_ms) of v from text. 0, or -1 when the
  * key is unknown or the value does not parse. */
 int settings_set(settings_values *v, const char *key, const char *value);
 

@@ -119,6 +119,15 @@ void state_ticket_to_record(const queue_key *k, const queue_ticket *t,
     out->since_ms = t->since_ms;
     out->seq = t->seq;
     out->away_since_ms = t->away_since_ms;
+    out->bot = t->bot ? (char *)STATE_BOT : (char *)"";
+}
+
+void state_record_options(Deckhand__Internal__TicketRecord *rec, options_list *ol,
+                          const queue_key *k)
+{
+    options_list_of(ol, k->options);
+    rec->n_options = ol->n;
+    rec->options = ol->p;
 }
 
 int state_ticket_from_record(const Deckhand__Internal__TicketRecord *r, queue_key *k,
@@ -130,6 +139,11 @@ int state_ticket_from_record(const Deckhand__Internal__TicketRecord *r, queue_ke
         return -1;
     t->seq = r->seq;
     t->away_since_ms = r->away_since_ms;
+    t->bot = r->bot && *r->bot;
+    char canon[QUEUE_OPTIONS_MAX];
+    if (options_from_records(r->options, r->n_options, canon, sizeof canon) < 0 ||
+        queue_key_options(k, canon) != QUEUE_OK)
+        return -1;
     return 0;
 }
 
@@ -138,7 +152,9 @@ int state_ticket_put(mm_state *mm, uint64_t now_ms, const queue_key *k, const qu
     if (!mm->redis_on)
         return 0;
     Deckhand__Internal__TicketRecord rec;
+    options_list ol;
     state_ticket_to_record(k, t, &rec);
+    state_record_options(&rec, &ol, k);
     size_t len = deckhand__internal__ticket_record__get_packed_size(&rec);
     uint8_t *buf = malloc(len ? len : 1);
     if (!buf)
@@ -162,7 +178,9 @@ int state_tickets_put(mm_state *mm, uint64_t now_ms, const queue_key *const *k,
         goto out;
     for (size_t i = 0; i < n; i++) {
         Deckhand__Internal__TicketRecord rec;
+        options_list ol;
         state_ticket_to_record(k[i], t[i], &rec);
+        state_record_options(&rec, &ol, k[i]);
         size_t len = deckhand__internal__ticket_record__get_packed_size(&rec);
         if (!(bufs[i] = malloc(len ? len : 1)))
             goto out;

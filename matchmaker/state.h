@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "internal.pb-c.h"
+#include "options.h"
 #include "queue.h"
 
 struct mm_state;
@@ -85,7 +86,12 @@ void state_stored_free(state_stored *s);
 /* Record conversions, exposed for the tests. to_record points into t and k. */
 void state_ticket_to_record(const queue_key *k, const queue_ticket *t,
                             Deckhand__Internal__TicketRecord *out);
-/* -1 when a field does not fit. */
+/* The key's options onto rec (TicketRecord.options), pointing into ol. */
+void state_record_options(Deckhand__Internal__TicketRecord *rec, options_list *ol,
+                          const queue_key *k);
+/* A bot seat's strategy in TicketRecord.bot (bot fill plays every bot seat so). */
+#define STATE_BOT "default"
+/* -1 when a field does not fit (the options too: they go into k). */
 int state_ticket_from_record(const Deckhand__Internal__TicketRecord *r, queue_key *k,
                              queue_ticket *t);
 

@@ -13,6 +13,7 @@
 #include "dh_log.h"
 #include "dh_zmq.h"
 #include "mm.h"
+#include "options.h"
 #include "placement.h"
 #include "rating.h"
 #include "ratings.h"
@@ -238,8 +239,13 @@ bool tickets_join(mm_state *mm, const char *gateway, const Deckhand__Internal__Q
         snprintf(buf, sizeof buf, "%s is for %u to %u players", g->name, g->min_players,
                  g->max_players);
         why = buf;
+    } else if (!options_check(mm, g->name, j->options, j->n_options, buf, sizeof buf)) {
+        code = DECKHAND__ERROR_CODE__BAD_REQUEST;
+        why = buf;
     } else if (queue_key_init(&key, j->game, j->mode, tickets_line_players(mm, g, j, players)) !=
                    QUEUE_OK ||
+               options_canon_for(mm, g->name, j->options, j->n_options, key.options,
+                                 sizeof key.options) >= sizeof key.options ||
                queue_ticket_init(&t, pid, j->name, gateway, j->cmd_id, mm_wall_ms(mm, now_ms)) !=
                    QUEUE_OK) {
         code = DECKHAND__ERROR_CODE__BAD_REQUEST;
@@ -249,7 +255,8 @@ bool tickets_join(mm_state *mm, const char *gateway, const Deckhand__Internal__Q
         why = "already queued";
     } else if ((old = queue_find(mm->queues, pid, &line))) {
         const queue_key *k = queue_line_key(mm->queues, line);
-        if (k->players != key.players || strcmp(k->game, key.game) || strcmp(k->mode, key.mode)) {
+        if (k->players != key.players || strcmp(k->game, key.game) || strcmp(k->mode, key.mode) ||
+            strcmp(k->options, key.options)) {
             code = DECKHAND__ERROR_CODE__BAD_REQUEST;
             why = "already queued";
         } else {
@@ -264,8 +271,8 @@ bool tickets_join(mm_state *mm, const char *gateway, const Deckhand__Internal__Q
     else if (code == DECKHAND__ERROR_CODE__OVERLOADED && !why)
         why = "out of memory";
     if (code == DECKHAND__ERROR_CODE__OK || code == TICKETS_HELD)
-        dh_debug("queue join %s (%s) %s/%s/%u via %s%s", pid, t.name, key.game, key.mode,
-                 key.players, gateway, again ? " (again: keeps its place)" : "");
+        dh_debug("queue join %s (%s) %s/%s/%u [%s] via %s%s", pid, t.name, key.game, key.mode,
+                 key.players, key.options, gateway, again ? " (again: keeps its place)" : "");
     else
         dh_info("queue join %s refused: %s", pid, why);
     if (code == TICKETS_HELD) {

@@ -1,0 +1,19 @@
+/*
+ * games.h: the answer to a client's GamesRequest: which games the cluster serves now,
+ * with their player counts, modes, options and bots (deckhand.proto Games).
+ */
+#ifndef DECKHAND_MM_GAMES_H
+#define DECKHAND_MM_GAMES_H
+
+#include "internal.pb-c.h"
+#include "mm.h"
+
+/* Build a Games message (a GameDesc per game a live worker serves, in name order: its
+ * min and max players as announced, the modes "casual" plus those the queues file
+ * names for it, the OptionSpecs and bots its bundle declares) and send it to the
+ * request's player as Internal.mm_output (a PlayerOutput holding the serialized
+ * ServerMessage) through req->gateway_id, then QueueReply ok for req->cmd_id. When
+ * memory runs out the reply is INTERNAL and no Games goes out. */
+void games_answer(mm_state *mm, const Deckhand__Internal__ClientRequest *req);
+
+#endif

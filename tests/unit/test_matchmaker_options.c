@@ -1,0 +1,254 @@
+/*
+ * test_matchmaker_options.c: game options in the matchmaker (matchmaker/options.c): what
+ * options_check accepts and refuses against the OptionSpecs a worker announced, the
+ * canonical text, and a join's options through the real matchmaker (lines keyed by
+ * options, StartMatch.options, BAD_REQUEST leaving nothing queued). Bot fill and the
+ * game list are test_matchmaker_botfill.c.
+ */
+#include "options.h"
+#include "rig_mm.h"
+
+/* Worker i says hello again, now announcing dominion's kingdom option and two bots. */
+static void hello_with_options(rig_mm *r, int i)
+{
+    char *values[] = {"first_game", "random", "big_money"};
+    char *bots[] = {"default", "big_money"};
+    Deckhand__OptionSpec os = DECKHAND__OPTION_SPEC__INIT;
+    Deckhand__OptionSpec *osp[] = {&os};
+    os.name = "kingdom";
+    os.n_values = 3;
+    os.values = values;
+    os.default_value = "first_game";
+    os.help = "the kingdom";
+    Deckhand__Internal__GameInfo gi = DECKHAND__INTERNAL__GAME_INFO__INIT;
+    Deckhand__Internal__GameInfo *gis[] = {&gi};
+    gi.name = "dominion";
+    gi.min_players = 2;
+    gi.max_players = 4;
+    gi.n_options = 1;
+    gi.options = osp;
+    gi.n_bots = 2;
+    gi.bots = bots;
+    Deckhand__Internal__WorkerHello h = DECKHAND__INTERNAL__WORKER_HELLO__INIT;
+    h.worker_id = (char *)rig_mm_worker_ids[i];
+    h.endpoint = "tcp://a:1";
+    h.n_games = 1;
+    h.games = gis;
+    h.capacity = 1000;
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_HELLO;
+    m.worker_hello = &h;
+    rig_mm_send(r->w[i], &m);
+}
+
+static void open_rig(rig_mm *r, const char *id)
+{
+    rig_mm_open(r, id, NULL, 1, 0);
+    hello_with_options(r, 0);
+    rig_mm_pump(r, 10);
+}
+
+/* A GameOption array of up to 12 name/value pairs. */
+typedef struct {
+    Deckhand__GameOption v[12];
+    Deckhand__GameOption *p[12];
+    size_t n;
+} opts;
+
+static void opt(opts *o, const char *name, const char *value)
+{
+    deckhand__game_option__init(&o->v[o->n]);
+    o->v[o->n].name = (char *)name;
+    o->v[o->n].value = (char *)value;
+    o->p[o->n] = &o->v[o->n];
+    o->n++;
+}
+
+static bool check(rig_mm *r, const opts *o, char *why)
+{
+    return options_check(&r->mm, "dominion", o->p, o->n, why, 160);
+}
+
+static void test_options_check_accepts_declared_values(void)
+{
+    rig_mm r;
+    open_rig(&r, "mm-opt-1");
+    char why[160] = "";
+    opts o = {0};
+    CU_ASSERT_TRUE(check(&r, &o, why));
+    opt(&o, "kingdom", "random");
+    CU_ASSERT_TRUE(check(&r, &o, why));
+    rig_mm_close(&r);
+}
+
+static void test_options_check_refuses_unknown_options_and_values(void)
+{
+    rig_mm r;
+    open_rig(&r, "mm-opt-2");
+    char why[160];
+    opts o = {0};
+    opt(&o, "colour", "red");
+    CU_ASSERT_FALSE(check(&r, &o, why));
+    CU_ASSERT_STRING_EQUAL(why, "dominion has no option 'colour'");
+    opts v = {0};
+    opt(&v, "kingdom", "chaos");
+    CU_ASSERT_FALSE(check(&r, &v, why));
+    CU_ASSERT_STRING_EQUAL(why, "option 'kingdom' takes no value 'chaos'");
+    opts twice = {0};
+    opt(&twice, "kingdom", "random");
+    opt(&twice, "kingdom", "big_money");
+    CU_ASSERT_FALSE(check(&r, &twice, why));
+    CU_ASSERT_STRING_EQUAL(why, "option 'kingdom' given twice");
+    CU_ASSERT_FALSE(options_check(&r.mm, "chess", NULL, 0, why, sizeof why));
+    rig_mm_close(&r);
+}
+
+static void test_options_check_refuses_bad_strings_without_echoing_them(void)
+{
+    rig_mm r;
+    open_rig(&r, "mm-opt-3");
+    char why[160];
+    opts many = {0};
+    for (int i = 0; i < OPTIONS_MAX + 1; i++)
+        opt(&many, "kingdom", "random");
+    CU_ASSERT_FALSE(check(&r, &many, why));
+    CU_ASSERT_STRING_EQUAL(why, "too many options: at most 8");
+    opts ctl = {0};
+    opt(&ctl, "king\ndom", "random");
+    CU_ASSERT_FALSE(check(&r, &ctl, why));
+    CU_ASSERT_PTR_NULL(strchr(why, '\n'));
+    opts vctl = {0};
+    opt(&vctl, "kingdom", "ran\x1b[2Jdom");
+    CU_ASSERT_FALSE(check(&r, &vctl, why));
+    CU_ASSERT_PTR_NULL(strchr(why, '\x1b'));
+    char longv[OPTIONS_VALUE_MAX + 2];
+    memset(longv, 'a', sizeof longv - 1);
+    longv[sizeof longv - 1] = '\0';
+    opts lv = {0};
+    opt(&lv, "kingdom", longv);
+    CU_ASSERT_FALSE(check(&r, &lv, why));
+    opts empty = {0};
+    opt(&empty, "", "random");
+    CU_ASSERT_FALSE(check(&r, &empty, why));
+    rig_mm_close(&r);
+}
+
+static void test_options_canon_sorts_by_name_and_drops_empty_values(void)
+{
+    opts o = {0};
+    opt(&o, "zeta", "1");
+    opt(&o, "alpha", "x");
+    opt(&o, "mid", "");
+    char out[QUEUE_OPTIONS_MAX];
+    CU_ASSERT_EQUAL(options_canon(o.p, o.n, out, sizeof out), strlen("alpha=x;zeta=1"));
+    CU_ASSERT_STRING_EQUAL(out, "alpha=x;zeta=1");
+    CU_ASSERT_EQUAL(options_canon(NULL, 0, out, sizeof out), 0);
+    CU_ASSERT_STRING_EQUAL(out, "");
+    char tiny[4];
+    CU_ASSERT_TRUE(options_canon(o.p, o.n, tiny, sizeof tiny) >= sizeof tiny);
+    CU_ASSERT_STRING_EQUAL(tiny, "");
+}
+
+static void test_options_canon_for_leaves_out_the_default(void)
+{
+    rig_mm r;
+    open_rig(&r, "mm-opt-4");
+    opts o = {0};
+    opt(&o, "kingdom", "first_game");
+    char out[QUEUE_OPTIONS_MAX];
+    options_canon_for(&r.mm, "dominion", o.p, o.n, out, sizeof out);
+    CU_ASSERT_STRING_EQUAL(out, "");
+    opts rnd = {0};
+    opt(&rnd, "kingdom", "random");
+    options_canon_for(&r.mm, "dominion", rnd.p, rnd.n, out, sizeof out);
+    CU_ASSERT_STRING_EQUAL(out, "kingdom=random");
+    options_list l;
+    options_list_of(&l, "a=1;kingdom=random");
+    CU_ASSERT_EQUAL(l.n, 2);
+    CU_ASSERT_STRING_EQUAL(l.p[1]->name, "kingdom");
+    CU_ASSERT_STRING_EQUAL(l.p[1]->value, "random");
+    rig_mm_close(&r);
+}
+
+/* pid joins dominion for 2 at gw-1 with the kingdom option (NULL: none). */
+static void join_kingdom(rig_mm *r, const char *pid, uint64_t cmd, const char *kingdom)
+{
+    opts o = {0};
+    if (kingdom)
+        opt(&o, "kingdom", kingdom);
+    Deckhand__Internal__QueueJoin j = DECKHAND__INTERNAL__QUEUE_JOIN__INIT;
+    j.player_id = (char *)pid;
+    j.name = (char *)pid;
+    j.cmd_id = cmd;
+    j.game = "dominion";
+    j.players = 2;
+    j.n_options = o.n;
+    j.options = o.p;
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_JOIN;
+    m.queue_join = &j;
+    rig_mm_send(r->gw, &m);
+}
+
+static void test_tickets_with_different_options_never_meet(void)
+{
+    rig_mm r;
+    open_rig(&r, "mm-opt-5");
+    join_kingdom(&r, "p1", 1, "random");
+    join_kingdom(&r, "p2", 2, NULL);
+    join_kingdom(&r, "p3", 3, "first_game"); /* the default: the same line as none */
+    rig_mm_pump(&r, 20);
+    CU_ASSERT_EQUAL(rig_mm_reply(r.gw, 1), 0);
+    CU_ASSERT_EQUAL(rig_mm_reply(r.gw, 2), 0);
+    CU_ASSERT_EQUAL(rig_mm_reply(r.gw, 3), 0);
+    int w;
+    Deckhand__Internal__Internal *m = rig_mm_expect_start(&r, &w);
+    rig_mm_check_seats(m->start_match, "p2,p3");
+    CU_ASSERT_EQUAL(m->start_match->n_options, 0);
+    deckhand__internal__internal__free_unpacked(m, NULL);
+    CU_ASSERT_TRUE(queue_has(r.mm.queues, "p1"));
+    join_kingdom(&r, "p4", 4, "random");
+    rig_mm_pump(&r, 30);
+    CU_ASSERT_EQUAL(rig_mm_reply(r.gw, 4), 0);
+    m = rig_mm_expect_start(&r, &w);
+    rig_mm_check_seats(m->start_match, "p1,p4");
+    CU_ASSERT_EQUAL_FATAL(m->start_match->n_options, 1);
+    CU_ASSERT_STRING_EQUAL(m->start_match->options[0]->name, "kingdom");
+    CU_ASSERT_STRING_EQUAL(m->start_match->options[0]->value, "random");
+    deckhand__internal__internal__free_unpacked(m, NULL);
+    rig_mm_close(&r);
+}
+
+static void test_join_with_an_unknown_option_is_a_bad_request_and_queues_nothing(void)
+{
+    rig_mm r;
+    open_rig(&r, "mm-opt-6");
+    join_kingdom(&r, "p1", 1, "no_such_kingdom");
+    rig_mm_pump(&r, 20);
+    char why[160] = "";
+    CU_ASSERT_EQUAL(rig_mm_reply_why(r.gw, 1, why, sizeof why), DECKHAND__ERROR_CODE__BAD_REQUEST);
+    CU_ASSERT_STRING_EQUAL(why, "option 'kingdom' takes no value 'no_such_kingdom'");
+    CU_ASSERT_FALSE(queue_has(r.mm.queues, "p1"));
+    CU_ASSERT_EQUAL(queue_lines(r.mm.queues), 0);
+    rig_mm_close(&r);
+}
+
+int main(void)
+{
+    static const dh_test_case cases[] = {
+        {"options_check_accepts_declared_values", test_options_check_accepts_declared_values},
+        {"options_check_refuses_unknown_options_and_values",
+         test_options_check_refuses_unknown_options_and_values},
+        {"options_check_refuses_bad_strings_without_echoing_them",
+         test_options_check_refuses_bad_strings_without_echoing_them},
+        {"options_canon_sorts_by_name_and_drops_empty_values",
+         test_options_canon_sorts_by_name_and_drops_empty_values},
+        {"options_canon_for_leaves_out_the_default", test_options_canon_for_leaves_out_the_default},
+        {"tickets_with_different_options_never_meet",
+         test_tickets_with_different_options_never_meet},
+        {"join_with_an_unknown_option_is_a_bad_request_and_queues_nothing",
+         test_join_with_an_unknown_option_is_a_bad_request_and_queues_nothing},
+        {NULL, NULL},
+    };
+    return dh_test_main("matchmaker_options", cases);
+}
