@@ -7,44 +7,12 @@
  */
 #include "options.h"
 #include "rig_mm.h"
-
-/* Worker i says hello again, now announcing dominion's kingdom option and two bots. */
-static void hello_with_options(rig_mm *r, int i)
-{
-    char *values[] = {"first_game", "random", "big_money"};
-    char *bots[] = {"default", "big_money"};
-    Deckhand__OptionSpec os = DECKHAND__OPTION_SPEC__INIT;
-    Deckhand__OptionSpec *osp[] = {&os};
-    os.name = "kingdom";
-    os.n_values = 3;
-    os.values = values;
-    os.default_value = "first_game";
-    os.help = "the kingdom";
-    Deckhand__Internal__GameInfo gi = DECKHAND__INTERNAL__GAME_INFO__INIT;
-    Deckhand__Internal__GameInfo *gis[] = {&gi};
-    gi.name = "dominion";
-    gi.min_players = 2;
-    gi.max_players = 4;
-    gi.n_options = 1;
-    gi.options = osp;
-    gi.n_bots = 2;
-    gi.bots = bots;
-    Deckhand__Internal__WorkerHello h = DECKHAND__INTERNAL__WORKER_HELLO__INIT;
-    h.worker_id = (char *)rig_mm_worker_ids[i];
-    h.endpoint = "tcp://a:1";
-    h.n_games = 1;
-    h.games = gis;
-    h.capacity = 1000;
-    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
-    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_HELLO;
-    m.worker_hello = &h;
-    rig_mm_send(r->w[i], &m);
-}
+#include "rig_mm_options.h"
 
 static void open_rig(rig_mm *r, const char *id)
 {
     rig_mm_open(r, id, NULL, 1, 0);
-    hello_with_options(r, 0);
+    rig_mm_hello_options(r, 0);
     rig_mm_pump(r, 10);
 }
 
