@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cli_options.h"
 #include "dh_client.h"
 #include "dh_client_track.h"
 #include "dh_flags.h"
@@ -84,6 +85,7 @@ typedef struct {
     char addrs[BOTS_GW_MAX][BOTS_ADDR_MAX]; /* the gateways */
     int naddrs;
     const char *game;
+    cli_options options; /* --option NAME=VALUE, on every join */
     /* The game's bot strategy the server answers every decision with (Choose.bot), or
      * NULL: answer locally with the generic bot (dh_client_bot.h, Dominion's conventions). */
     const char *server_bot;

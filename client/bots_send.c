@@ -132,6 +132,7 @@ void bots_join(bots_run *r, bot *b)
 {
     dh_client_msg msg;
     Deckhand__ClientMessage *m = dh_client_msg_queue_join(&msg, r->game, r->size);
+    cli_options_apply(&r->options, m->queue_join);
     b->want_match = true;
     b->join_at = 0;
     if (bots_send(r, b, m) == 0)

@@ -68,7 +68,7 @@ static const char bots_usage[] =
     "usage: deckhand bots --game GAME --players N --matches M [--ws] [--size S]\n"
     "                     [--timeout SEC] [--rate MSGS_PER_SEC] [--gateway ADDR[,ADDR...]]\n"
     "                     [--drop FRACTION] [--seed N] [--reroute-log] [--bot STRATEGY|local]\n"
-    "                     [--account NAME [--register]]\n"
+    "                     [--account NAME [--register]] [--option NAME=VALUE]...\n"
     "  N bot clients queue for matches of S players (default N when 2..4, else 2) and\n"
     "  play until M matches have finished. Last stdout line: matches_completed=M errors=E\n"
     "  --bot STRATEGY: the server answers each decision as the game's bot STRATEGY would\n"
@@ -150,12 +150,18 @@ static int bots_fraction(const dh_flags *f, const char *flag, double *out)
 int cmd_bots(int argc, char **argv)
 {
     static const dh_flag_spec spec[] = {
-        {"game", DH_FLAG_VALUE},    {"players", DH_FLAG_INT},        {"matches", DH_FLAG_INT},
-        {"size", DH_FLAG_INT},      {"timeout", DH_FLAG_INT},        {"gateway", DH_FLAG_VALUE},
-        {"rate", DH_FLAG_INT},      {"drop", DH_FLAG_VALUE},         {"seed", DH_FLAG_INT},
-        {"ws", DH_FLAG_SWITCH},     {"reroute-log", DH_FLAG_SWITCH}, {"bot", DH_FLAG_VALUE},
-        {"account", DH_FLAG_VALUE}, {"register", DH_FLAG_SWITCH},    {NULL, 0}};
+        {"game", DH_FLAG_VALUE},         {"players", DH_FLAG_INT},
+        {"matches", DH_FLAG_INT},        {"size", DH_FLAG_INT},
+        {"timeout", DH_FLAG_INT},        {"gateway", DH_FLAG_VALUE},
+        {"rate", DH_FLAG_INT},           {"drop", DH_FLAG_VALUE},
+        {"seed", DH_FLAG_INT},           {"ws", DH_FLAG_SWITCH},
+        {"reroute-log", DH_FLAG_SWITCH}, {"bot", DH_FLAG_VALUE},
+        {"account", DH_FLAG_VALUE},      {"register", DH_FLAG_SWITCH},
+        {"option", DH_FLAG_VALUE},       {NULL, 0}};
     dh_flags fl, *f = &fl;
+    cli_options options;
+    if (cli_options_collect(argc, argv, bots_who, &options) < 0)
+        return 2;
     int done = dh_flags_parse_main(f, spec, argc, argv, bots_who, bots_usage, 0, 0);
     if (done >= 0)
         return done;
@@ -177,7 +183,8 @@ int cmd_bots(int argc, char **argv)
                   .reroute_log = dh_flags_has(f, "reroute-log"),
                   .account = dh_flags_str(f, "account", NULL, NULL),
                   .register_first = dh_flags_has(f, "register"),
-                  .rate = (double)rate};
+                  .rate = (double)rate,
+                  .options = options};
     if (bots_gateways(f, bots_who, &r) < 0 || bots_bot_flag(f, bots_who, &r) < 0)
         return 2;
     r.bots = calloc((size_t)r.n, sizeof *r.bots);

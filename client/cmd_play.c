@@ -27,6 +27,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "cli_options.h"
 #include "cli.h"
 #include "dh_client.h"
 #include "dh_client_msg.h"
@@ -43,6 +44,7 @@ typedef struct {
     char token[512]; /* to resume after a lost connection */
     const char *game;
     uint32_t size;
+    cli_options options; /* --option NAME=VALUE, on every join */
     char name[64];
     char match_id[128];
     uint32_t seat;
@@ -65,6 +67,7 @@ static const char play_who[] = "deckhand play";
 
 static const char play_usage[] =
     "usage: deckhand play --game dominion [--ws] [--name NAME] [--size N] [--gateway ADDR]\n"
+    "                     [--option NAME=VALUE]...\n"
     "                     [--account NAME [--register]]\n"
     "  --account NAME: play as that account (rated), the password in DECKHAND_PASSWORD;\n"
     "  --register creates it first (or logs in when it exists).\n";
@@ -305,6 +308,7 @@ static int play_queue(play_state *ps)
 {
     dh_client_msg msg;
     Deckhand__ClientMessage *m = dh_client_msg_queue_join(&msg, ps->game, ps->size);
+    cli_options_apply(&ps->options, m->queue_join);
     printf("Waiting for %u-player %s match...\n", ps->size, ps->game);
     fflush(stdout);
     return play_send(ps, m);
@@ -649,11 +653,14 @@ static int play_loop(play_state *ps)
 
 int cmd_play(int argc, char **argv)
 {
-    static const dh_flag_spec spec[] = {{"game", DH_FLAG_VALUE},      {"name", DH_FLAG_VALUE},
-                                        {"size", DH_FLAG_INT},        {"gateway", DH_FLAG_VALUE},
-                                        {"ws", DH_FLAG_SWITCH},       {"account", DH_FLAG_VALUE},
-                                        {"register", DH_FLAG_SWITCH}, {NULL, 0}};
+    static const dh_flag_spec spec[] = {
+        {"game", DH_FLAG_VALUE},      {"name", DH_FLAG_VALUE},   {"size", DH_FLAG_INT},
+        {"gateway", DH_FLAG_VALUE},   {"ws", DH_FLAG_SWITCH},    {"account", DH_FLAG_VALUE},
+        {"register", DH_FLAG_SWITCH}, {"option", DH_FLAG_VALUE}, {NULL, 0}};
     dh_flags fl, *f = &fl;
+    cli_options options;
+    if (cli_options_collect(argc, argv, play_who, &options) < 0)
+        return 2;
     int parsed = dh_flags_parse(f, spec, argc, argv, play_who, play_usage);
     if (parsed == DH_FLAGS_HELP) {
         fputs(play_help, stdout);
@@ -671,7 +678,9 @@ int cmd_play(int argc, char **argv)
     char addr[512], err[256];
     if (cli_gateway(f, play_who, addr, sizeof addr) < 0)
         return 2;
-    play_state ps = {.game = dh_flags_str(f, "game", NULL, "dominion"), .size = (uint32_t)size};
+    play_state ps = {.game = dh_flags_str(f, "game", NULL, "dominion"),
+                     .size = (uint32_t)size,
+                     .options = options};
     const char *account = dh_flags_str(f, "account", NULL, NULL);
     const char *name = account ? account : dh_flags_str(f, "name", "USER", "player");
     snprintf(ps.name, sizeof ps.name, "%s", name);
