@@ -55,11 +55,15 @@ typedef struct {
     const char *id;
     redisReply *tx; /* the EXEC reply: meta, history, bundles, snap, log */
     const char *game, *bundle, *seed, *players, *player_ids, *status, *final_hash;
+    const char *options, *bots; /* game options; bot seats (bot fill), "" or NULL: none */
     const redisReply *history, *bundles, *snap, *log;
     replay_move *moves;
     size_t nmoves;
     char *namebuf, *idbuf;
     const char *names[REPLAY_SEATS_MAX];
+    char botbuf[REPLAY_SEATS_MAX][64];
+    const char *botp[REPLAY_SEATS_MAX]; /* per seat: its bot strategy, NULL for a player */
+    bool any_bot;
     int nseats;
 } replay_match;
 
@@ -97,13 +101,14 @@ static int replay_read(redisContext *c, replay_match *rm)
     dh_key_match_bundles(moves, rm->id);
     dh_key_match_snap(snap, rm->id);
     dh_key_match_log(log, rm->id);
-    const char *multi[] = {"MULTI"}, *hmget[] = {"HMGET",         meta,        DH_F_GAME,
-                                                 DH_F_BUNDLE,     DH_F_SEED,   DH_F_PLAYERS,
-                                                 DH_F_PLAYER_IDS, DH_F_STATUS, DH_F_FINAL_HASH},
+    const char *multi[] = {"MULTI"},
+               *hmget[] = {"HMGET",         meta,         DH_F_GAME,       DH_F_BUNDLE,
+                           DH_F_SEED,       DH_F_PLAYERS, DH_F_PLAYER_IDS, DH_F_STATUS,
+                           DH_F_FINAL_HASH, DH_F_OPTIONS, DH_F_BOTS},
                *lhist[] = {"LRANGE", hist, "0", "-1"}, *lmoves[] = {"LRANGE", moves, "0", "-1"},
                *get[] = {"GET", snap}, *llog[] = {"LRANGE", log, "0", "-1"}, *exec[] = {"EXEC"};
     const char **cmds[] = {multi, hmget, lhist, lmoves, get, llog, exec};
-    const int lens[] = {1, 9, 4, 4, 2, 4, 1};
+    const int lens[] = {1, 11, 4, 4, 2, 4, 1};
     int bad = 0;
     for (int i = 0; i < 7; i++)
         if (redisAppendCommandArgv(c, lens[i], cmds[i], NULL) != REDIS_OK)
@@ -130,7 +135,7 @@ static int replay_read(redisContext *c, replay_match *rm)
         if (tx->element[i]->type == REDIS_REPLY_ERROR)
             return replay_fail(rm, "redis: %s", tx->element[i]->str);
     const redisReply *m = tx->element[0];
-    if (m->type != REDIS_REPLY_ARRAY || m->elements != 7)
+    if (m->type != REDIS_REPLY_ARRAY || m->elements != 9)
         return replay_fail(rm, "%s", "redis: unexpected reply to HMGET");
     rm->game = replay_str(m->element[0]);
     rm->bundle = replay_str(m->element[1]);
@@ -139,6 +144,8 @@ static int replay_read(redisContext *c, replay_match *rm)
     rm->player_ids = replay_str(m->element[4]);
     rm->status = replay_str(m->element[5]);
     rm->final_hash = replay_str(m->element[6]);
+    rm->options = replay_str(m->element[7]);
+    rm->bots = replay_str(m->element[8]);
     rm->history = tx->element[1];
     rm->bundles = tx->element[2];
     rm->snap = tx->element[3];
@@ -167,6 +174,14 @@ static int replay_parse(replay_match *rm)
     rm->nseats = replay_split(rm->namebuf, rm->names, REPLAY_SEATS_MAX);
     if (rm->nseats < 1 || replay_split(rm->idbuf, ids, REPLAY_SEATS_MAX) != rm->nseats)
         return replay_fail(rm, "bad player lists '%s'", rm->players);
+    const char *b = rm->bots ? rm->bots : "";
+    for (int i = 0; i < rm->nseats; i++) { /* "default,," : one entry per seat */
+        size_t len = strcspn(b, ",");
+        snprintf(rm->botbuf[i], sizeof rm->botbuf[i], "%.*s", (int)len, b);
+        rm->botp[i] = len ? rm->botbuf[i] : NULL;
+        rm->any_bot |= len > 0;
+        b += len + (b[len] == ',');
+    }
     size_t n = rm->bundles->elements;
     rm->moves = calloc(n ? n : 1, sizeof *rm->moves);
     if (!rm->moves)
@@ -202,7 +217,9 @@ static engine_match_config replay_config(const replay_match *rm)
                                  .game = rm->game,
                                  .seed = strtoull(rm->seed, NULL, 10),
                                  .nplayers = rm->nseats,
-                                 .names = rm->names};
+                                 .names = rm->names,
+                                 .bots = rm->any_bot ? rm->botp : NULL,
+                                 .options = rm->options};
 }
 
 /* The state the match's worker holds, rebuilt from its snapshot and log on b (the bundle
@@ -299,8 +316,12 @@ static int replay_move_to(replay_run *r, const replay_move *mv)
     if (!nb)
         return -1;
     /* host_move's config: the seed is in the snapshot */
-    engine_match_config cfg = {
-        .match_id = rm->id, .game = rm->game, .nplayers = rm->nseats, .names = rm->names};
+    engine_match_config cfg = {.match_id = rm->id,
+                               .game = rm->game,
+                               .nplayers = rm->nseats,
+                               .names = rm->names,
+                               .bots = rm->any_bot ? rm->botp : NULL,
+                               .options = rm->options};
     size_t len = 0;
     const uint8_t *snap = engine_match_snapshot(r->m, &len);
     engine_error ee = {0};

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "bundles.h"
+#include "host_options.h"
 #include "dh_log.h"
 
 /* Rebuild hm on bundle e from its last snapshot; the Redis write goes first, in a batch of
@@ -19,8 +20,14 @@ static bool host_move(host *h, host_match *hm, bundles_entry *e, uint64_t now_ms
     const char *names[HOST_SEATS_MAX];
     for (int i = 0; i < hm->nseats; i++)
         names[i] = hm->seats[i].name;
-    engine_match_config cfg = {
-        .match_id = hm->id, .game = hm->game, .nplayers = hm->nseats, .names = names};
+    const char *bots[HOST_SEATS_MAX];
+    host_bots_config(hm, bots);
+    engine_match_config cfg = {.match_id = hm->id,
+                               .game = hm->game,
+                               .nplayers = hm->nseats,
+                               .names = names,
+                               .bots = host_has_bots(hm) ? bots : NULL,
+                               .options = hm->options};
     size_t len = 0;
     const uint8_t *snap = engine_match_snapshot(hm->m, &len);
     engine_error ee = {0};

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Bot fill, for every game: with bot_fill_ms set for its queue (the queues file), a lone
+# player (an account) who waits past it gets a match whose other seat a server-side bot
+# plays; the match finishes by the game's rules, is marked unrated with its bot seat in
+# Redis (match:{ID}.unrated, .bots), and the player's rating and history stay unchanged
+# (no rating job: docs/PROTOCOL.md, "Game options and bot fill").
+# shellcheck source=SCRIPTDIR/e2e_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
+
+GAMES=(dominion accession ascension caveman)
+
+queues=$(mktemp "${TMPDIR:-/tmp}/deckhand-e2e-botfill.XXXXXX")
+for game in "${GAMES[@]}"; do
+    echo "$game casual bot_fill_ms=1000" >>"$queues"
+done
+export DECKHAND_QUEUES=$queues
+e2e_start 26700 1
+rm -f "$queues"
+
+for game in "${GAMES[@]}"; do
+    out=$E2E_RUN/solo-$game.out rc=0
+    e2e_log "deckhand bots --game $game --players 1 --size 2 (alone: a bot fills the other seat)"
+    timeout 60 "$DECKHAND_BIN_DIR/deckhand" bots --game "$game" --players 1 --size 2 \
+        --matches 1 --timeout 45 --account "solo-$game" --register >"$out" \
+        2>"$E2E_RUN/solo-$game.err" </dev/null || rc=$?
+    last=$(grep -v '^[[:space:]]*$' "$out" | tail -n 1)
+    if ((rc != 0)) || [[ $last != "matches_completed=1 errors=0" ]]; then
+        tail -n 20 "$E2E_RUN/solo-$game.err" >&2
+        e2e_fail "$game: the lone player's match ended with '$last' (exit $rc)"
+    fi
+done
+
+e2e_check_finished ${#GAMES[@]}
+
+declare -A seen=()
+while read -r id; do
+    [[ -n $id ]] || continue
+    key=$(_e2e_match_key "$id")
+    game=$(e2e_redis hget "$key" game)
+    [[ -z $(e2e_redis hget "$key" end_reason) ]] || e2e_fail "$key ($game): not ended by its rules"
+    [[ $(e2e_redis hget "$key" unrated) == 1 ]] || e2e_fail "$key ($game): not marked unrated"
+    bots=$(e2e_redis hget "$key" bots)
+    [[ $bots == ,default || $bots == default, ]] || e2e_fail "$key ($game): bot seats '$bots'"
+    IFS=, read -r -a ids <<<"$(e2e_redis hget "$key" player_ids)"
+    IFS=, read -r -a seatbots <<<"$bots,"
+    for i in 0 1; do
+        [[ -z ${seatbots[i]:-} ]] || continue
+        pid=${ids[i]}
+        [[ -z $(e2e_redis hget "rating:{$game}:casual" "$pid") ]] ||
+            e2e_fail "$game: the bot-filled match moved $pid's rating"
+        (($(e2e_redis llen "history:{$pid}") == 0)) ||
+            e2e_fail "$game: the bot-filled match is in $pid's history"
+    done
+    seen[$game]=1
+done < <(e2e_redis lrange matches:finished 0 -1)
+for game in "${GAMES[@]}"; do
+    [[ -n ${seen[$game]:-} ]] || e2e_fail "$game: no bot-filled match finished"
+done
+(($(e2e_redis hlen matches:unrated) == 0)) || e2e_fail "a rating job was left for a bot-filled match"
+e2e_check_replays
+e2e_log "every game: a lone player's bot-filled match finished unrated, ratings unchanged"
