@@ -15,6 +15,7 @@ for game in "${GAMES[@]}"; do
 done
 export DECKHAND_QUEUES=$queues
 e2e_start 26700 1
+export DECKHAND_PASSWORD=bot-fill-e2e-password
 rm -f "$queues"
 
 for game in "${GAMES[@]}"; do
