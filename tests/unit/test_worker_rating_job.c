@@ -47,6 +47,30 @@ static void test_rating_job_queued_by_the_finish_of_a_match_between_accounts(voi
     rig_worker_close_drained(&r);
 }
 
+/* A bot-filled match (StartMatch.unrated) between accounts moves no rating: no job. */
+static void test_rating_job_not_queued_for_an_unrated_match(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "scripts", NULL);
+    host_match *hm = rig_worker_started_away(&r, "m-unrated", 10, "forfeit");
+    hm->unrated = true;
+    int seat = engine_match_decision(hm->m)->seat;
+    rig_worker_mm_drain(&r);
+    rig_worker_away_via(&r, "gw-t", "m-unrated", rig_worker_players[seat]);
+    seat_accounts(hm);
+    rig_worker_advance(&r, 30);
+    host_tick(&r.h, r.now);
+    host_flush(&r.h, r.now);
+    CU_ASSERT_PTR_NULL(host_find(&r.h, "m-unrated"));
+    char *status = rig_worker_hget("match:{m-unrated}", DH_F_STATUS);
+    CU_ASSERT_STRING_EQUAL(status ? status : "", DH_STATUS_FINISHED);
+    free(status);
+    char *job = rig_worker_hget(DH_KEY_MATCHES_UNRATED, "m-unrated");
+    CU_ASSERT_PTR_NULL(job);
+    free(job);
+    rig_worker_close_drained(&r);
+}
+
 static void test_rating_job_not_queued_for_guests(void)
 {
     rig_worker r;
@@ -96,6 +120,8 @@ int main(void)
         {"rating_job_queued_by_the_finish_of_a_match_between_accounts",
          test_rating_job_queued_by_the_finish_of_a_match_between_accounts},
         {"rating_job_not_queued_for_guests", test_rating_job_not_queued_for_guests},
+        {"rating_job_not_queued_for_an_unrated_match",
+         test_rating_job_not_queued_for_an_unrated_match},
         {"rating_job_not_queued_for_a_quarantined_match",
          test_rating_job_not_queued_for_a_quarantined_match},
         {NULL, NULL},

@@ -1,0 +1,130 @@
+/*
+ * test_worker_bot_seats.c: what a StartMatch asks beyond its players (worker/host.c,
+ * host_options.c): game options checked against the bundle and applied, bot seats
+ * (Seat.bot) played by the engine at once, unrated; all of it kept in the match's meta so
+ * that an adopting worker (host_adopt.c) plays on with the same options and bots.
+ */
+#include "rig_worker.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A StartMatch of dominion: rig player 0 against a bot of strategy bot, with the kingdom
+ * option (NULL: none), unrated. */
+static void start_with_bot(rig_worker *r, const char *id, const char *bot, const char *kingdom)
+{
+    Deckhand__Internal__Seat s0 = DECKHAND__INTERNAL__SEAT__INIT, s1 = s0;
+    s0.player_id = (char *)rig_worker_players[0];
+    s0.name = (char *)"ann";
+    s1.player_id = (char *)"m-bots:bot2";
+    s1.name = (char *)"Bot 1";
+    s1.bot = (char *)bot;
+    Deckhand__Internal__Seat *seats[] = {&s0, &s1};
+    Deckhand__GameOption o = DECKHAND__GAME_OPTION__INIT;
+    Deckhand__GameOption *op[] = {&o};
+    o.name = (char *)"kingdom";
+    o.value = (char *)kingdom;
+    Deckhand__Internal__StartMatch sm = DECKHAND__INTERNAL__START_MATCH__INIT;
+    sm.match_id = (char *)id;
+    sm.game = (char *)"dominion";
+    sm.seed = 42;
+    sm.n_seats = 2;
+    sm.seats = seats;
+    sm.n_options = kingdom ? 1 : 0;
+    sm.options = op;
+    sm.unrated = true;
+    host_start_match(&r->h, &sm, r->now);
+    host_flush(&r->h, r->now);
+}
+
+/* The MatchStarted the worker sent: whether ok, its error into why. */
+static bool started(rig_worker *r, char *why, size_t cap)
+{
+    Deckhand__Internal__Internal *m = rig_worker_mm_next(r);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    CU_ASSERT_EQUAL_FATAL(m->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_STARTED);
+    bool ok = m->match_started->ok;
+    snprintf(why, cap, "%s", m->match_started->error ? m->match_started->error : "");
+    deckhand__internal__internal__free_unpacked(m, NULL);
+    return ok;
+}
+
+static void test_bot_seat_is_played_by_the_engine_and_kept_in_the_meta(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "scripts", NULL);
+    char why[256];
+    start_with_bot(&r, "m-bots", "default", "random");
+    CU_ASSERT_TRUE_FATAL(started(&r, why, sizeof why));
+    host_match *hm = host_find(&r.h, "m-bots");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(hm);
+    CU_ASSERT_STRING_EQUAL(hm->seats[1].bot, "default");
+    CU_ASSERT_TRUE(hm->unrated);
+    char *v = rig_worker_hget("match:{m-bots}", "options");
+    CU_ASSERT_STRING_EQUAL(v, "kingdom=random");
+    free(v);
+    v = rig_worker_hget("match:{m-bots}", "bots");
+    CU_ASSERT_STRING_EQUAL(v, ",default");
+    free(v);
+    v = rig_worker_hget("match:{m-bots}", "unrated");
+    CU_ASSERT_STRING_EQUAL(v, "1");
+    free(v);
+    rig_worker_command(&r, "m-bots", rig_worker_players[0], 0, NULL);
+    /* every decision is the player's: the bot's are answered as they come */
+    uint64_t cmd = 1;
+    for (int i = 0; i < 40 && engine_match_decision(hm->m); i++) {
+        CU_ASSERT_EQUAL_FATAL(engine_match_decision(hm->m)->seat, 0);
+        rig_worker_play(&r, hm, 1, &cmd);
+    }
+    uint64_t hash = engine_match_hash(hm->m);
+
+    /* the worker dies; another adopts the match and plays the bot seat on */
+    rig_worker_mm_drain(&r);
+    rig_worker_redis_do("HSET match:{m-bots} worker %s epoch %s", "wk-u", "2");
+    store st2;
+    CU_ASSERT_EQUAL_FATAL(store_init(&st2, rig_worker_redis_url(), 500), 0);
+    host h2;
+    host_init(&h2, "wk-u", "inproc://worker", r.router, r.dealer, r.bundle, &st2, 10);
+    CU_ASSERT_EQUAL(host_adopt(&h2, "m-bots", r.now), 1);
+    host_match *hm2 = host_find(&h2, "m-bots");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(hm2);
+    CU_ASSERT_EQUAL(engine_match_hash(hm2->m), hash);
+    CU_ASSERT_STRING_EQUAL(hm2->seats[1].bot, "default");
+    CU_ASSERT_STRING_EQUAL(hm2->seats[0].bot, "");
+    CU_ASSERT_STRING_EQUAL(hm2->options, "kingdom=random");
+    CU_ASSERT_TRUE(hm2->unrated);
+    if (engine_match_decision(hm2->m))
+        CU_ASSERT_EQUAL(engine_match_decision(hm2->m)->seat, 0);
+    rig_worker_mm_drain(&r);
+    host_free(&h2);
+    store_close(&st2);
+    rig_worker_close(&r);
+}
+
+static void test_start_match_with_an_undeclared_option_or_bot_is_refused(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "scripts", NULL);
+    char why[256];
+    start_with_bot(&r, "m-badopt", "", "no_such_kingdom");
+    CU_ASSERT_FALSE(started(&r, why, sizeof why));
+    CU_ASSERT_STRING_EQUAL(why, "option 'kingdom' takes no value 'no_such_kingdom'");
+    CU_ASSERT_PTR_NULL(host_find(&r.h, "m-badopt"));
+    start_with_bot(&r, "m-badbot", "no_such_bot", NULL);
+    CU_ASSERT_FALSE(started(&r, why, sizeof why));
+    CU_ASSERT_STRING_EQUAL(why, "no such bot in the game");
+    CU_ASSERT_PTR_NULL(host_find(&r.h, "m-badbot"));
+    rig_worker_close_drained(&r);
+}
+
+int main(void)
+{
+    static const dh_test_case cases[] = {
+        {"bot_seat_is_played_by_the_engine_and_kept_in_the_meta",
+         test_bot_seat_is_played_by_the_engine_and_kept_in_the_meta},
+        {"start_match_with_an_undeclared_option_or_bot_is_refused",
+         test_start_match_with_an_undeclared_option_or_bot_is_refused},
+        {NULL, NULL},
+    };
+    return rig_worker_main("worker_bot_seats", cases);
+}
