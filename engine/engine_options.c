@@ -162,7 +162,10 @@ static const engine_option_spec *spec_find(const engine_game *g, const char *nam
 engine_code engine_bundle_check_options(const engine_bundle *b, const char *game,
                                         const char *options, engine_error *err)
 {
-    const engine_game *g = b && game ? engine_bundle_game(b, game) : NULL;
+    const engine_game *g = NULL; /* not engine_bundle_game: engine_bundle.c is above */
+    for (size_t i = 0; b && game && i < b->ngames && !g; i++)
+        if (!strcmp(b->games[i].name, game))
+            g = &b->games[i];
     if (!g) {
         engine_error_set(err, ENGINE_BAD_REQUEST, "no such game in the bundle");
         return ENGINE_BAD_REQUEST;
