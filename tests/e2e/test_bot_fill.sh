@@ -3,7 +3,8 @@
 # player (an account) who waits past it gets a match whose other seat a server-side bot
 # plays; the match finishes by the game's rules, is marked unrated with its bot seat in
 # Redis (match:{ID}.unrated, .bots), and the player's rating and history stay unchanged
-# (no rating job: docs/PROTOCOL.md, "Game options and bot fill").
+# (no rating job: docs/PROTOCOL.md, "Game options and bot fill"). Then a bot-filled match
+# survives its worker's SIGKILL: the other worker adopts it and plays its bot seat on.
 # shellcheck source=SCRIPTDIR/e2e_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 
@@ -14,7 +15,7 @@ for game in "${GAMES[@]}"; do
     echo "$game casual bot_fill_ms=1000" >>"$queues"
 done
 export DECKHAND_QUEUES=$queues
-e2e_start 26700 1
+e2e_start 26700 2
 export DECKHAND_PASSWORD=bot-fill-e2e-password
 rm -f "$queues"
 
@@ -30,6 +31,23 @@ for game in "${GAMES[@]}"; do
         e2e_fail "$game: the lone player's match ended with '$last' (exit $rc)"
     fi
 done
+
+# A slow lone player (10 answers a second) in a bot-filled match; its worker is killed.
+e2e_log "a bot-filled dominion match whose worker is killed mid-game"
+timeout 90 "$DECKHAND_BIN_DIR/deckhand" bots --game dominion --players 1 --size 2 --matches 1 \
+    --rate 10 --timeout 30 --account solo-kill --register >"$E2E_RUN/bots.out" \
+    2>"$E2E_RUN/bots.err" </dev/null &
+E2E_BOTS_PID=$!
+e2e_wait_running 1
+sleep 2
+read -r match worker <<<"$(e2e_redis hgetall matches:running | paste - - | awk 'NR == 1 { print $1, $2 }')"
+[[ $worker == wk-[0-9]* ]] || e2e_fail "match '$match' runs on '$worker', not a wk-N worker"
+e2e_log "kill -9 $worker, which hosts the bot-filled match $match"
+dh_cluster_kill "$E2E_RUN" "worker-${worker#wk-}" KILL
+e2e_bots_wait 1
+grep -q "match $match: adopted at epoch" "$E2E_RUN"/logs/worker-*.log ||
+    e2e_fail "match $match was not adopted by the surviving worker"
+GAMES+=(dominion)
 
 e2e_check_finished ${#GAMES[@]}
 
