@@ -4,6 +4,8 @@
  */
 #include "rig_mm_options.h"
 
+#include <stdio.h>
+
 /* Worker i says hello again, now announcing dominion's kingdom option and two bots. */
 void rig_mm_hello_options(rig_mm *r, int i)
 {
@@ -27,7 +29,9 @@ void rig_mm_hello_options(rig_mm *r, int i)
     gi.bots = bots;
     Deckhand__Internal__WorkerHello h = DECKHAND__INTERNAL__WORKER_HELLO__INIT;
     h.worker_id = (char *)rig_mm_worker_ids[i];
-    h.endpoint = "tcp://a:1";
+    char ep[32];
+    snprintf(ep, sizeof ep, "tcp://%c:1", 'a' + i);
+    h.endpoint = ep;
     h.n_games = 1;
     h.games = gis;
     h.capacity = 1000;
@@ -35,4 +39,24 @@ void rig_mm_hello_options(rig_mm *r, int i)
     m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_HELLO;
     m.worker_hello = &h;
     rig_mm_send(r->w[i], &m);
+}
+
+void rig_mm_join_kingdom(void *gw, const char *pid, uint64_t cmd, const char *kingdom)
+{
+    Deckhand__GameOption o = DECKHAND__GAME_OPTION__INIT;
+    Deckhand__GameOption *op[] = {&o};
+    o.name = "kingdom";
+    o.value = (char *)kingdom;
+    Deckhand__Internal__QueueJoin j = DECKHAND__INTERNAL__QUEUE_JOIN__INIT;
+    j.player_id = (char *)pid;
+    j.name = (char *)pid;
+    j.cmd_id = cmd;
+    j.game = "dominion";
+    j.players = 2;
+    j.n_options = kingdom ? 1 : 0;
+    j.options = op;
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_JOIN;
+    m.queue_join = &j;
+    rig_mm_send(gw, &m);
 }

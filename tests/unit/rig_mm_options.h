@@ -9,5 +9,8 @@
 #include "rig_mm.h"
 
 void rig_mm_hello_options(rig_mm *r, int i);
+/* pid (also its name) joins dominion for 2 at gw as command cmd, with the kingdom option
+ * (NULL: none). */
+void rig_mm_join_kingdom(void *gw, const char *pid, uint64_t cmd, const char *kingdom);
 
 #endif

@@ -138,33 +138,13 @@ static void test_options_canon_for_leaves_out_the_default(void)
     rig_mm_close(&r);
 }
 
-/* pid joins dominion for 2 at gw-1 with the kingdom option (NULL: none). */
-static void join_kingdom(rig_mm *r, const char *pid, uint64_t cmd, const char *kingdom)
-{
-    opts o = {0};
-    if (kingdom)
-        opt(&o, "kingdom", kingdom);
-    Deckhand__Internal__QueueJoin j = DECKHAND__INTERNAL__QUEUE_JOIN__INIT;
-    j.player_id = (char *)pid;
-    j.name = (char *)pid;
-    j.cmd_id = cmd;
-    j.game = "dominion";
-    j.players = 2;
-    j.n_options = o.n;
-    j.options = o.p;
-    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
-    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_JOIN;
-    m.queue_join = &j;
-    rig_mm_send(r->gw, &m);
-}
-
 static void test_tickets_with_different_options_never_meet(void)
 {
     rig_mm r;
     open_rig(&r, "mm-opt-5");
-    join_kingdom(&r, "p1", 1, "random");
-    join_kingdom(&r, "p2", 2, NULL);
-    join_kingdom(&r, "p3", 3, "first_game"); /* the default: the same line as none */
+    rig_mm_join_kingdom(r.gw, "p1", 1, "random");
+    rig_mm_join_kingdom(r.gw, "p2", 2, NULL);
+    rig_mm_join_kingdom(r.gw, "p3", 3, "first_game"); /* the default: the same line as none */
     rig_mm_pump(&r, 20);
     CU_ASSERT_EQUAL(rig_mm_reply(r.gw, 1), 0);
     CU_ASSERT_EQUAL(rig_mm_reply(r.gw, 2), 0);
@@ -175,7 +155,7 @@ static void test_tickets_with_different_options_never_meet(void)
     CU_ASSERT_EQUAL(m->start_match->n_options, 0);
     deckhand__internal__internal__free_unpacked(m, NULL);
     CU_ASSERT_TRUE(queue_has(r.mm.queues, "p1"));
-    join_kingdom(&r, "p4", 4, "random");
+    rig_mm_join_kingdom(r.gw, "p4", 4, "random");
     rig_mm_pump(&r, 30);
     CU_ASSERT_EQUAL(rig_mm_reply(r.gw, 4), 0);
     m = rig_mm_expect_start(&r, &w);
@@ -191,7 +171,7 @@ static void test_join_with_an_unknown_option_is_a_bad_request_and_queues_nothing
 {
     rig_mm r;
     open_rig(&r, "mm-opt-6");
-    join_kingdom(&r, "p1", 1, "no_such_kingdom");
+    rig_mm_join_kingdom(r.gw, "p1", 1, "no_such_kingdom");
     rig_mm_pump(&r, 20);
     char why[160] = "";
     CU_ASSERT_EQUAL(rig_mm_reply_why(r.gw, 1, why, sizeof why), DECKHAND__ERROR_CODE__BAD_REQUEST);
