@@ -94,6 +94,8 @@ static const char bots_usage[] =
     "  --account NAME [--register]: the bots log in to accounts (rated) instead of as\n"
     "  guests: NAME for one bot, NAME-1, NAME-2... for several, all with the password in\n"
     "  DECKHAND_PASSWORD; --register creates them first (or logs in when they exist).\n"
+    "  --option NAME=VALUE (repeatable): a game option on every join, e.g. kingdom=random;\n"
+    "  the game's bundle declares which it takes (an undeclared one is BAD_REQUEST).\n"
     "  Last stderr summary line: bots: retried=R lost=L reconnects=C moved_gateway=G\n";
 
 /* ---- options -------------------------------------------------------------------------- */

@@ -70,7 +70,9 @@ static const char play_usage[] =
     "                     [--option NAME=VALUE]...\n"
     "                     [--account NAME [--register]]\n"
     "  --account NAME: play as that account (rated), the password in DECKHAND_PASSWORD;\n"
-    "  --register creates it first (or logs in when it exists).\n";
+    "  --register creates it first (or logs in when it exists).\n"
+    "  --option NAME=VALUE (repeatable): a game option, e.g. kingdom=random; players who\n"
+    "  ask for different options never meet.\n";
 
 static const char play_help[] = "Commands:\n"
                                 "  N [N...]    answer the decision with option numbers\n"
