@@ -82,6 +82,22 @@ static void test_settings_bad_lines_are_refused_with_their_line_number(void)
     settings_free(&t);
 }
 
+static void test_settings_bot_fill_is_off_by_default_and_set_per_queue(void)
+{
+    settings_table t;
+    settings_init(&t);
+    char err[256];
+    CU_ASSERT_EQUAL(t.defaults.bot_fill_ms, 0);
+    CU_ASSERT_EQUAL(settings_parse_line(&t, "caveman casual bot_fill_ms=30000", err, sizeof err),
+                    0);
+    CU_ASSERT_EQUAL(settings_for(&t, "caveman", "")->bot_fill_ms, 30000);
+    CU_ASSERT_EQUAL(settings_for(&t, "dominion", "")->bot_fill_ms, 0);
+    CU_ASSERT_EQUAL(settings_parse_line(&t, "caveman casual bot_fill_ms=soon", err, sizeof err),
+                    -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "bot_fill_ms"));
+    settings_free(&t);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -91,6 +107,8 @@ int main(void)
          test_settings_file_overrides_one_queue_and_keeps_defaults_elsewhere},
         {"settings_bad_lines_are_refused_with_their_line_number",
          test_settings_bad_lines_are_refused_with_their_line_number},
+        {"settings_bot_fill_is_off_by_default_and_set_per_queue",
+         test_settings_bot_fill_is_off_by_default_and_set_per_queue},
         {NULL, NULL},
     };
     return dh_test_main("matchmaker_settings", cases);
