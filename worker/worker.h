@@ -74,21 +74,22 @@ typedef struct {
     uint64_t answers;      /* accepted answers since the start (the history's length) */
     host_settings set;
     char mode[64];
+    uint64_t decision_id;      /* the pending decision the timers below belong to */
+    uint64_t decision_ms;      /* when it was first put to its seat */
+    uint64_t turn_version;     /* the snapshot version the turn timer belongs to */
+    uint64_t turn_ms;          /* when that turn started (or we got the match) */
+    int forfeit_seat;          /* -1, or the seat that forfeited (the match is over) */
+    bool quarantined;          /* ended for script failures (the match is over) */
+    uint32_t script_failures;  /* the worker's own answers that failed in a row (in Redis) */
+    uint64_t retry_ms;         /* no answer of the worker's own before this time */
+    bool notes_due;            /* host_persist_notes has news to write (host_tick does) */
+    bool counted_ahead;        /* script_failures counts the next default answer already */
+    bool busy;                 /* a write of the current batch is in flight */
+    bool started;              /* MatchStarted ok was sent */
+    struct bundles_entry *pin; /* the bundle it runs on, when the host follows bundles */
+
     char options[HOST_OPTIONS_MAX]; /* its game options (StartMatch.options), "" = defaults */
     bool unrated;                   /* bot-filled: no rating job at the end */
-    uint64_t decision_id;           /* the pending decision the timers below belong to */
-    uint64_t decision_ms;           /* when it was first put to its seat */
-    uint64_t turn_version;          /* the snapshot version the turn timer belongs to */
-    uint64_t turn_ms;               /* when that turn started (or we got the match) */
-    int forfeit_seat;               /* -1, or the seat that forfeited (the match is over) */
-    bool quarantined;               /* ended for script failures (the match is over) */
-    uint32_t script_failures;       /* the worker's own answers that failed in a row (in Redis) */
-    uint64_t retry_ms;              /* no answer of the worker's own before this time */
-    bool notes_due;                 /* host_persist_notes has news to write (host_tick does) */
-    bool counted_ahead;             /* script_failures counts the next default answer already */
-    bool busy;                      /* a write of the current batch is in flight */
-    bool started;                   /* MatchStarted ok was sent */
-    struct bundles_entry *pin;      /* the bundle it runs on, when the host follows bundles */
 } host_match;
 
 /* HOST_ACT_END: the match ends without an answer (a forfeit, a quarantine). */
