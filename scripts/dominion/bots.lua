@@ -232,7 +232,7 @@ end
 -- Provinces run out it greens: Duchy instead of Gold at 4 or fewer Provinces left,
 -- instead of Silver at 5 or fewer, Estate instead of Silver at 2 or fewer, and an Estate
 -- with $2 at 3 or fewer.
-local function big_money(k, g, p, coins)
+local function big_money(k, g, _, coins)
   local left = g:count(k:pile("Province"), 0)
   if coins >= 8 then return PROVINCE end
   if coins >= 6 then return left <= 4 and DUCHY or GOLD end
