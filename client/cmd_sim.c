@@ -36,8 +36,12 @@ typedef struct {
     long long score[SIM_MAX_PLAYERS];
     long long turns; /* sum over games of the longest seat's turn count */
     long games;
-    long shared; /* games won by more than one seat (equal score and turns) */
-    bool each;   /* print a line per game */
+    long shared;                  /* games won by more than one seat (equal score and turns) */
+    bool each;                    /* print a line per game */
+    engine_search_config search;  /* seats whose bot is "search" */
+    engine_search_stats searched; /* summed over its decisions */
+    long search_decisions;
+    uint32_t ids[4096]; /* a search answer */
 } sim_stats;
 
 static const char sim_usage[] =
@@ -46,7 +50,8 @@ static const char sim_usage[] =
     "  Bots are the game's strategies (docs/SCRIPTING.md), one per seat; a shorter list\n"
     "  repeats, and the bots rotate through the seats from game to game. Options are the\n"
     "  game's match options, e.g. --options kingdom=random. --each prints a line per game:\n"
-    "  `game I seed S bots A,B ranks R,R` (seat order).\n"
+    "  `game I seed S bots A,B ranks R,R` (seat order). The bot `search` is the search\n"
+    "  bot (engine_search.c), --search-iterations play-outs per decision (default 200).\n"
     "  Scripts default to DECKHAND_SCRIPTS, else ./scripts.\n";
 
 /* Game i's seed: splitmix64's finaliser over S and i, so two runs with different S share
@@ -95,6 +100,32 @@ static int sim_parse_bots(char *names, sim_stats *st)
     return 0;
 }
 
+/* Answer every decision of the search bot's seats until the match ends (the other seats
+ * are Lua bots, played inline). 0, or -1 with err filled. */
+static int sim_drive(engine_match *m, const char *const *seat_bot, sim_stats *st, engine_error *err)
+{
+    const engine_decision *d;
+    while ((d = engine_match_decision(m))) {
+        if (strcmp(seat_bot[d->seat], ENGINE_SEARCH_BOT) != 0) {
+            err->code = ENGINE_INTERNAL;
+            snprintf(err->message, sizeof err->message, "a decision for a Lua bot's seat");
+            return -1;
+        }
+        size_t n = sizeof st->ids / sizeof *st->ids;
+        engine_search_stats ss;
+        if (engine_search_answer(m, &st->search, st->ids, &n, &ss, err) != ENGINE_OK ||
+            engine_match_answer(m, d->seat, d->decision_id, st->ids, n, err) != ENGINE_OK)
+            return -1;
+        st->searched.iterations += ss.iterations;
+        st->searched.nodes += ss.nodes;
+        st->searched.decisions += ss.decisions;
+        st->searched.choices += ss.choices;
+        st->searched.ns += ss.ns;
+        st->search_decisions++;
+    }
+    return 0;
+}
+
 /* Play game number index (seed seed, bots rotated by index) to the end and add it to the
  * stats. 0, or -1 with err filled. */
 static int sim_one(engine_bundle *b, const char *game, uint64_t seed, long index, sim_stats *st,
@@ -103,9 +134,10 @@ static int sim_one(engine_bundle *b, const char *game, uint64_t seed, long index
     char id[32];
     char namebuf[SIM_MAX_PLAYERS][32];
     const char *names[SIM_MAX_PLAYERS];
-    const char *seat_bot[SIM_MAX_PLAYERS];
+    const char *seat_bot[SIM_MAX_PLAYERS], *inline_bot[SIM_MAX_PLAYERS];
     for (int i = 0; i < st->nplayers; i++) {
         seat_bot[i] = st->bots[(i + index) % st->nplayers];
+        inline_bot[i] = strcmp(seat_bot[i], ENGINE_SEARCH_BOT) ? seat_bot[i] : NULL;
         snprintf(namebuf[i], sizeof namebuf[i], "%s-%d", seat_bot[i], i + 1);
         names[i] = namebuf[i];
     }
@@ -115,11 +147,15 @@ static int sim_one(engine_bundle *b, const char *game, uint64_t seed, long index
                                .seed = seed,
                                .nplayers = st->nplayers,
                                .names = names,
-                               .bots = seat_bot,
+                               .bots = inline_bot,
                                .options = st->options};
     engine_match *m = engine_match_new(b, &cfg, err);
     if (!m)
         return -1;
+    if (sim_drive(m, seat_bot, st, err) < 0) {
+        engine_match_free(m);
+        return -1;
+    }
     engine_result res[SIM_MAX_PLAYERS];
     size_t n = engine_match_results(m, res, SIM_MAX_PLAYERS);
     if (!engine_match_finished(m) || n != (size_t)st->nplayers) {
@@ -184,6 +220,16 @@ static void sim_report(const sim_stats *st, double seconds)
     printf("average turns per game: %.2f\n", (double)st->turns / g);
     printf("games=%ld seconds=%.3f games_per_sec=%.1f\n", st->games, seconds,
            seconds > 0 ? (double)st->games / seconds : 0.0);
+    if (st->search_decisions) {
+        double sec = (double)st->searched.ns / 1e9;
+        printf("search: %ld decisions, %.0f play-outs and %.0f nodes each, %.0f play-outs/s, "
+               "%.0f branches/s (g:choose calls in copies), %.1f ms per decision\n",
+               st->search_decisions, (double)st->searched.iterations / (double)st->search_decisions,
+               (double)st->searched.nodes / (double)st->search_decisions,
+               sec > 0 ? (double)st->searched.iterations / sec : 0.0,
+               sec > 0 ? (double)st->searched.choices / sec : 0.0,
+               1e3 * sec / (double)st->search_decisions);
+    }
     printf("winrate");
     for (int i = 0; i < st->nstrategies; i++)
         printf(" %s=%.4f", st->strategy[i], st->share[i] / g);
@@ -192,18 +238,26 @@ static void sim_report(const sim_stats *st, double seconds)
 
 int cmd_sim(int argc, char **argv)
 {
-    static const dh_flag_spec spec[] = {
-        {"game", DH_FLAG_VALUE},    {"games", DH_FLAG_INT},   {"seed", DH_FLAG_INT},
-        {"players", DH_FLAG_INT},   {"bots", DH_FLAG_VALUE},  {"scripts", DH_FLAG_VALUE},
-        {"options", DH_FLAG_VALUE}, {"each", DH_FLAG_SWITCH}, {NULL, 0}};
+    static const dh_flag_spec spec[] = {{"game", DH_FLAG_VALUE},
+                                        {"games", DH_FLAG_INT},
+                                        {"seed", DH_FLAG_INT},
+                                        {"players", DH_FLAG_INT},
+                                        {"bots", DH_FLAG_VALUE},
+                                        {"scripts", DH_FLAG_VALUE},
+                                        {"options", DH_FLAG_VALUE},
+                                        {"each", DH_FLAG_SWITCH},
+                                        {"search-iterations", DH_FLAG_INT},
+                                        {NULL, 0}};
     dh_flags fl, *f = &fl;
     int done = dh_flags_parse_main(f, spec, argc, argv, "deckhand sim", sim_usage, 0, 0);
     if (done >= 0)
         return done;
-    long games, seed, players;
+    long games, seed, players, iterations;
     if (cli_int(f, "deckhand sim", "games", 100, 1, 100000000, &games) < 0 ||
         cli_int(f, "deckhand sim", "seed", 1, 0, 0x7fffffffffffffffL, &seed) < 0 ||
-        cli_int(f, "deckhand sim", "players", 2, 1, SIM_MAX_PLAYERS, &players) < 0)
+        cli_int(f, "deckhand sim", "players", 2, 1, SIM_MAX_PLAYERS, &players) < 0 ||
+        cli_int(f, "deckhand sim", "search-iterations", ENGINE_SEARCH_ITERATIONS, 1, 1000000,
+                &iterations) < 0)
         return 2;
     const char *game = dh_flags_str(f, "game", NULL, "dominion");
     const char *dir = dh_flags_str(f, "scripts", "DECKHAND_SCRIPTS", "./scripts");
@@ -211,7 +265,8 @@ int cmd_sim(int argc, char **argv)
     snprintf(bots, sizeof bots, "%s", dh_flags_str(f, "bots", NULL, "default"));
     sim_stats st = {.nplayers = (int)players,
                     .options = dh_flags_str(f, "options", NULL, NULL),
-                    .each = dh_flags_has(f, "each")};
+                    .each = dh_flags_has(f, "each"),
+                    .search = {.iterations = (uint32_t)iterations}};
     if (sim_parse_bots(bots, &st) < 0) {
         fprintf(stderr, "deckhand sim: --bots wants 1..%d comma-separated names\n",
                 SIM_MAX_PLAYERS);
