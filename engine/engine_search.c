@@ -51,6 +51,8 @@
 #define SEARCH_MAX_SEATS     16
 #define SEARCH_MARGIN_WEIGHT 0.3  /* of a result: the score margin's part (the rest: winning) */
 #define SEARCH_MARGIN_SCALE  20.0 /* a margin this large counts fully */
+#define SEARCH_PAIRED_MIN    6    /* worlds two root answers share before they are compared */
+#define SEARCH_PAIRED_Z      1.5  /* how clearly an answer must beat the bot's to be chosen */
 #define SEARCH_PRIOR_SHARE   8    /* the play-out bot's own answer starts with 1/8 of the */
 #define SEARCH_PRIOR_REWARD  0.6  /* iterations as visits, at this mean result */
 
@@ -62,6 +64,7 @@ typedef struct {
     int mover;      /* the seat whose answer led here */
     double reward;
     uint32_t ids_off, nids; /* children of the root: the answer's option ids in s->ids */
+    uint32_t slot;          /* children of the root: their row in s->world_r */
 } search_node;
 
 typedef struct {
@@ -87,6 +90,9 @@ typedef struct {
     uint64_t bot_key;  /* the play-out bot's answer to the decision: its key, or 0 */
     uint32_t prior;    /* visits the bot's answer starts with */
     uint64_t worlds;   /* seeds the deals: the n-th try of every root answer gets world n */
+    double *world_r;   /* root answer slot x world: the seat's result there, NaN if none */
+    uint32_t nworlds;  /* columns of world_r (the iterations) */
+    uint32_t root_bot; /* the root child of the play-out bot's own answer, 0 if none */
     uint32_t *shuffle; /* scratch: entity ids of one hidden group */
     size_t shuffle_cap;
     uint32_t *names; /* scratch: their names */
@@ -455,10 +461,9 @@ static int search_root(search *s, engine_error *err)
             rc = -1;
             break;
         }
-        if (s->nodes[k].key == s->bot_key) {
-            s->nodes[k].visits = s->prior;
-            s->nodes[k].reward = s->prior * SEARCH_PRIOR_REWARD;
-        }
+        s->nodes[k].slot = (uint32_t)i;
+        if (s->nodes[k].key == s->bot_key)
+            s->root_bot = (uint32_t)k;
     }
     engine_match_free(c);
     return rc;
@@ -467,11 +472,17 @@ static int search_root(search *s, engine_error *err)
 /* The root answer to try next: each once, then UCB1 (every one is always available). */
 static uint32_t search_root_pick(search *s)
 {
-    uint32_t best = 0;
+    uint32_t best = 0, most = 0;
     double best_score = -1;
+    for (uint32_t k = s->nodes[0].child; k; k = s->nodes[k].sibling)
+        most = s->nodes[k].tries > most ? s->nodes[k].tries : most;
+    /* the bot's own answer is what the others are measured against: it is tried in every
+       world any other answer is */
+    if (s->root_bot && s->nodes[s->root_bot].tries < most)
+        return s->root_bot;
     for (uint32_t k = s->nodes[0].child; k; k = s->nodes[k].sibling) {
         search_node *nd = &s->nodes[k];
-        nd->avail = s->nodes[0].visits + s->prior + 1;
+        nd->avail = s->nodes[0].visits + 1;
         if (!nd->tries)
             return k;
         double score = search_ucb(nd);
@@ -490,7 +501,8 @@ static int search_iterate(search *s, engine_error *err)
     if (!node)
         return 0;
     search_node *root_child = &s->nodes[node];
-    engine_match *c = search_copy(s, root_child->tries++, err);
+    uint32_t world = root_child->tries++;
+    engine_match *c = search_copy(s, world, err);
     if (!c)
         return -1;
     uint64_t choices0 = c->choices;
@@ -533,6 +545,8 @@ static int search_iterate(search *s, engine_error *err)
     }
     double r[SEARCH_MAX_SEATS];
     search_rewards(c, r);
+    if (world < s->nworlds)
+        s->world_r[(size_t)s->nodes[s->path[0]].slot * s->nworlds + world] = r[s->seat];
     s->nodes[0].visits++;
     for (size_t i = 0; i < depth; i++) {
         search_node *nd = &s->nodes[s->path[i]];
@@ -546,6 +560,44 @@ static int search_iterate(search *s, engine_error *err)
 done:
     engine_match_free(c);
     return rc;
+}
+
+/* The answer: the play-out bot's own, unless another beat it in the same worlds by more
+ * than SEARCH_PAIRED_Z standard errors of the paired difference (common random numbers
+ * make that a fair test with few tries); without the bot's answer, the most visited. */
+static uint32_t search_final(const search *s)
+{
+    uint32_t best = s->root_bot;
+    if (!best) {
+        for (uint32_t k = s->nodes[0].child; k; k = s->nodes[k].sibling)
+            if (!best || s->nodes[k].visits > s->nodes[best].visits)
+                best = k;
+        return best;
+    }
+    double best_gain = 0;
+    const double *rb = s->world_r + (size_t)s->nodes[s->root_bot].slot * s->nworlds;
+    for (uint32_t k = s->nodes[0].child; k; k = s->nodes[k].sibling) {
+        if (k == s->root_bot)
+            continue;
+        const double *rk = s->world_r + (size_t)s->nodes[k].slot * s->nworlds;
+        double sum = 0, sq = 0;
+        uint32_t n = 0;
+        for (uint32_t w = 0; w < s->nworlds; w++)
+            if (!isnan(rk[w]) && !isnan(rb[w])) {
+                double d = rk[w] - rb[w];
+                sum += d;
+                sq += d * d;
+                n++;
+            }
+        if (n < SEARCH_PAIRED_MIN)
+            continue;
+        double mean = sum / n, var = (sq - sum * mean) / (n - 1);
+        if (mean > best_gain && mean > SEARCH_PAIRED_Z * sqrt(var / n)) {
+            best_gain = mean;
+            best = k;
+        }
+    }
+    return best;
 }
 
 engine_code engine_search_answer(const engine_match *m, const engine_search_config *cfg,
@@ -578,6 +630,15 @@ engine_code engine_search_answer(const engine_match *m, const engine_search_conf
     memset(&s.nodes[0], 0, sizeof s.nodes[0]);
     s.nnodes = 1;
     s.worlds = search_rand(&s);
+    s.nworlds = iterations;
+    s.world_r = malloc(sizeof *s.world_r * SEARCH_CANDIDATES * iterations);
+    if (!s.world_r) {
+        engine_error_set(err, ENGINE_INTERNAL, "out of memory");
+        code = ENGINE_INTERNAL;
+        goto done;
+    }
+    for (size_t i = 0; i < (size_t)SEARCH_CANDIDATES * iterations; i++)
+        s.world_r[i] = NAN;
     if (search_root(&s, err) < 0) {
         code = err && err->code != ENGINE_OK ? err->code : ENGINE_SCRIPT_ERROR;
         goto done;
@@ -591,11 +652,7 @@ engine_code engine_search_answer(const engine_match *m, const engine_search_conf
         if (stop && dh_now_ns() >= stop)
             break;
     }
-    uint32_t best = 0;
-    for (uint32_t k = s.nodes[0].child; k; k = s.nodes[k].sibling)
-        if (!best || s.nodes[k].visits > s.nodes[best].visits ||
-            (s.nodes[k].visits == s.nodes[best].visits && s.nodes[k].reward > s.nodes[best].reward))
-            best = k;
+    uint32_t best = search_final(&s);
     if (!best || s.nodes[best].nids > *n) {
         engine_error_set(err, ENGINE_BAD_REQUEST,
                          best ? "the answer does not fit in ids" : "the search found no answer");
@@ -614,5 +671,6 @@ done:
     free(s.ids);
     free(s.shuffle);
     free(s.names);
+    free(s.world_r);
     return code;
 }
