@@ -2,11 +2,19 @@
  * cmd_sim.c: `deckhand sim`, all-bot games run in-process on the rules engine, no network.
  *
  * It is the engine's throughput benchmark and a quick balance check of a game's bots:
- * it loads the bundle once, plays N games with seeds S, S+1, ... (engine_match_new plays
- * an all-bot match to the end), and prints wins per seat and per bot, average scores and
- * turns, then as its last line `games=N seconds=X games_per_sec=Y`. Wall time covers the
- * games only, not loading the bundle.
+ * it loads the bundle once and plays N games (engine_match_new plays an all-bot match to
+ * the end). Game i's seed is derived from (S, i) by a mixing function (sim_seed), so runs
+ * with different --seed values are independent samples, not shifted copies of each other;
+ * and the bots rotate through the seats from one game to the next (game i puts bot
+ * (j + i) mod P in seat j), so no strategy keeps the first player's advantage. It prints
+ * wins per seat and per bot, average scores and turns, then
+ * `games=N seconds=X games_per_sec=Y`, and as its last line each strategy's win rate,
+ * `winrate BOT=F BOT=F` (a shared win is split between its winners; a strategy in several
+ * seats counts once per game, as a team). Wall time covers the games only, not loading
+ * the bundle.
  */
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,20 +28,51 @@
 typedef struct {
     int nplayers;
     const char *options;               /* match options ("kingdom=random"), or NULL */
-    const char *bots[SIM_MAX_PLAYERS]; /* per seat: a bot strategy of the game */
-    long wins[SIM_MAX_PLAYERS];        /* rank-1 finishes, shared wins included */
+    const char *bots[SIM_MAX_PLAYERS]; /* the list, one per seat of game 0 (rotated after) */
+    int nstrategies;                   /* distinct names in bots */
+    const char *strategy[SIM_MAX_PLAYERS];
+    double share[SIM_MAX_PLAYERS]; /* per strategy: games won, shared wins split */
+    long wins[SIM_MAX_PLAYERS];    /* per seat: rank-1 finishes, shared wins included */
     long long score[SIM_MAX_PLAYERS];
     long long turns; /* sum over games of the longest seat's turn count */
     long games;
-    long shared; /* games won by more than one seat (equal score and turns) */
+    long shared;                  /* games won by more than one seat (equal score and turns) */
+    bool each;                    /* print a line per game */
+    engine_search_config search;  /* seats whose bot is "search" */
+    engine_search_stats searched; /* summed over its decisions */
+    long search_decisions;
+    uint32_t ids[4096]; /* a search answer */
 } sim_stats;
 
 static const char sim_usage[] =
     "usage: deckhand sim --game dominion --games N [--seed S] [--players P]\n"
-    "                    [--bots NAME,NAME...] [--options K=V;K=V] [--scripts DIR]\n"
+    "                    [--bots NAME,NAME...] [--options K=V;K=V] [--scripts DIR] [--each]\n"
     "  Bots are the game's strategies (docs/SCRIPTING.md), one per seat; a shorter list\n"
-    "  repeats. Options are the game's match options, e.g. --options kingdom=random.\n"
+    "  repeats, and the bots rotate through the seats from game to game. Options are the\n"
+    "  game's match options, e.g. --options kingdom=random. --each prints a line per game:\n"
+    "  `game I seed S bots A,B ranks R,R` (seat order). The bot `search` is the search\n"
+    "  bot (engine_search.c), --search-iterations play-outs per decision (default 200).\n"
     "  Scripts default to DECKHAND_SCRIPTS, else ./scripts.\n";
+
+/* Game i's seed: splitmix64's finaliser over S and i, so two runs with different S share
+ * no games (S, S+1, ... would share all but one). Never 0. */
+static uint64_t sim_seed(uint64_t s, uint64_t i)
+{
+    uint64_t z = s * 0x9e3779b97f4a7c15ULL + (i + 1) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return z ? z : 1;
+}
+
+/* The index in st->strategy of a bot name. */
+static int sim_strategy(const sim_stats *st, const char *name)
+{
+    for (int i = 0; i < st->nstrategies; i++)
+        if (!strcmp(st->strategy[i], name))
+            return i;
+    return 0;
+}
 
 /* Split the comma list into per-seat names, repeating it to fill nplayers seats.
  * names is modified in place and must outlive st. */
@@ -50,18 +89,56 @@ static int sim_parse_bots(char *names, sim_stats *st)
         return -1;
     for (int i = 0; i < st->nplayers; i++)
         st->bots[i] = list[i % n];
+    st->nstrategies = 0;
+    for (int i = 0; i < st->nplayers; i++) {
+        bool seen = false;
+        for (int j = 0; j < st->nstrategies; j++)
+            seen = seen || !strcmp(st->strategy[j], st->bots[i]);
+        if (!seen)
+            st->strategy[st->nstrategies++] = st->bots[i];
+    }
     return 0;
 }
 
-/* Play one game to the end and add it to the stats. 0, or -1 with err filled. */
-static int sim_one(engine_bundle *b, const char *game, uint64_t seed, sim_stats *st,
+/* Answer every decision of the search bot's seats until the match ends (the other seats
+ * are Lua bots, played inline). 0, or -1 with err filled. */
+static int sim_drive(engine_match *m, const char *const *seat_bot, sim_stats *st, engine_error *err)
+{
+    const engine_decision *d;
+    while ((d = engine_match_decision(m))) {
+        if (strcmp(seat_bot[d->seat], ENGINE_SEARCH_BOT) != 0) {
+            err->code = ENGINE_INTERNAL;
+            snprintf(err->message, sizeof err->message, "a decision for a Lua bot's seat");
+            return -1;
+        }
+        size_t n = sizeof st->ids / sizeof *st->ids;
+        engine_search_stats ss;
+        if (engine_search_answer(m, &st->search, st->ids, &n, &ss, err) != ENGINE_OK ||
+            engine_match_answer(m, d->seat, d->decision_id, st->ids, n, err) != ENGINE_OK)
+            return -1;
+        st->searched.iterations += ss.iterations;
+        st->searched.nodes += ss.nodes;
+        st->searched.decisions += ss.decisions;
+        st->searched.choices += ss.choices;
+        st->searched.ns += ss.ns;
+        st->search_decisions++;
+    }
+    return 0;
+}
+
+/* Play game number index (seed seed, bots rotated by index) to the end and add it to the
+ * stats. 0, or -1 with err filled. */
+static int sim_one(engine_bundle *b, const char *game, uint64_t seed, long index, sim_stats *st,
                    engine_error *err)
 {
     char id[32];
     char namebuf[SIM_MAX_PLAYERS][32];
     const char *names[SIM_MAX_PLAYERS];
+    const char *seat_bot[SIM_MAX_PLAYERS], *inline_bot[SIM_MAX_PLAYERS];
     for (int i = 0; i < st->nplayers; i++) {
-        snprintf(namebuf[i], sizeof namebuf[i], "%s-%d", st->bots[i], i + 1);
+        seat_bot[i] = st->bots[(i + index) % st->nplayers];
+        inline_bot[i] = strcmp(seat_bot[i], ENGINE_SEARCH_BOT) ? seat_bot[i] : NULL;
+        snprintf(namebuf[i], sizeof namebuf[i], "%s-%d", seat_bot[i], i + 1);
         names[i] = namebuf[i];
     }
     snprintf(id, sizeof id, "sim-%llu", (unsigned long long)seed);
@@ -70,11 +147,15 @@ static int sim_one(engine_bundle *b, const char *game, uint64_t seed, sim_stats 
                                .seed = seed,
                                .nplayers = st->nplayers,
                                .names = names,
-                               .bots = st->bots,
+                               .bots = inline_bot,
                                .options = st->options};
     engine_match *m = engine_match_new(b, &cfg, err);
     if (!m)
         return -1;
+    if (sim_drive(m, seat_bot, st, err) < 0) {
+        engine_match_free(m);
+        return -1;
+    }
     engine_result res[SIM_MAX_PLAYERS];
     size_t n = engine_match_results(m, res, SIM_MAX_PLAYERS);
     if (!engine_match_finished(m) || n != (size_t)st->nplayers) {
@@ -86,14 +167,38 @@ static int sim_one(engine_bundle *b, const char *game, uint64_t seed, sim_stats 
         return -1;
     }
     int longest = 0, winners = 0;
-    for (size_t i = 0; i < n; i++) {
+    bool won[SIM_MAX_PLAYERS] = {false}; /* per strategy, in this game */
+    for (size_t i = 0; i < n; i++)
         winners += res[i].rank == 1;
+    for (size_t i = 0; i < n; i++) {
         int s = res[i].seat >= 0 && res[i].seat < st->nplayers ? res[i].seat : (int)i;
-        if (res[i].rank == 1)
+        if (res[i].rank == 1) {
             st->wins[s]++;
+            won[sim_strategy(st, seat_bot[s])] = true;
+        }
         st->score[s] += res[i].score;
         if (res[i].turns > longest)
             longest = res[i].turns;
+    }
+    int teams = 0; /* strategies among the winners: a shared win is split between them */
+    for (int i = 0; i < st->nstrategies; i++)
+        teams += won[i];
+    for (int i = 0; i < st->nstrategies; i++)
+        if (won[i])
+            st->share[i] += 1.0 / teams;
+    if (st->each) {
+        printf("game %ld seed %llu bots", index, (unsigned long long)seed);
+        for (int i = 0; i < st->nplayers; i++)
+            printf("%c%s", i ? ',' : ' ', seat_bot[i]);
+        printf(" ranks");
+        for (int i = 0; i < st->nplayers; i++) {
+            unsigned rank = 0;
+            for (size_t j = 0; j < n; j++)
+                if (res[j].seat == i)
+                    rank = (unsigned)res[j].rank;
+            printf("%c%u", i ? ',' : ' ', rank);
+        }
+        printf("\n");
     }
     st->turns += longest;
     st->shared += winners > 1;
@@ -105,49 +210,63 @@ static int sim_one(engine_bundle *b, const char *game, uint64_t seed, sim_stats 
 static void sim_report(const sim_stats *st, double seconds)
 {
     double g = st->games ? (double)st->games : 1.0;
-    printf("seat  bot              wins    win%%   avg score\n");
+    printf("seat  wins    win%%   avg score   (bots rotate through the seats)\n");
     for (int i = 0; i < st->nplayers; i++)
-        printf("%-5d %-16s %-7ld %5.1f%%  %8.2f\n", i, st->bots[i], st->wins[i],
-               100.0 * (double)st->wins[i] / g, (double)st->score[i] / g);
-    /* Wins per strategy, when several seats share one. */
-    for (int i = 0; i < st->nplayers; i++) {
-        bool first = true;
-        for (int j = 0; j < i; j++)
-            first = first && strcmp(st->bots[i], st->bots[j]) != 0;
-        if (!first)
-            continue;
-        long w = 0;
-        for (int j = i; j < st->nplayers; j++)
-            if (!strcmp(st->bots[i], st->bots[j]))
-                w += st->wins[j];
-        printf("bot %s: %ld wins\n", st->bots[i], w);
-    }
-    printf("shared wins (counted for every winner): %ld games\n", st->shared);
+        printf("%-5d %-7ld %5.1f%%  %8.2f\n", i, st->wins[i], 100.0 * (double)st->wins[i] / g,
+               (double)st->score[i] / g);
+    for (int i = 0; i < st->nstrategies; i++)
+        printf("bot %s: %.1f wins (shared wins split)\n", st->strategy[i], st->share[i]);
+    printf("shared wins: %ld games\n", st->shared);
     printf("average turns per game: %.2f\n", (double)st->turns / g);
     printf("games=%ld seconds=%.3f games_per_sec=%.1f\n", st->games, seconds,
            seconds > 0 ? (double)st->games / seconds : 0.0);
+    if (st->search_decisions) {
+        double sec = (double)st->searched.ns / 1e9;
+        printf("search: %ld decisions, %.0f play-outs and %.0f nodes each, %.0f play-outs/s, "
+               "%.0f branches/s (g:choose calls in copies), %.1f ms per decision\n",
+               st->search_decisions, (double)st->searched.iterations / (double)st->search_decisions,
+               (double)st->searched.nodes / (double)st->search_decisions,
+               sec > 0 ? (double)st->searched.iterations / sec : 0.0,
+               sec > 0 ? (double)st->searched.choices / sec : 0.0,
+               1e3 * sec / (double)st->search_decisions);
+    }
+    printf("winrate");
+    for (int i = 0; i < st->nstrategies; i++)
+        printf(" %s=%.4f", st->strategy[i], st->share[i] / g);
+    printf("\n");
 }
 
 int cmd_sim(int argc, char **argv)
 {
-    static const dh_flag_spec spec[] = {{"game", DH_FLAG_VALUE},    {"games", DH_FLAG_INT},
-                                        {"seed", DH_FLAG_INT},      {"players", DH_FLAG_INT},
-                                        {"bots", DH_FLAG_VALUE},    {"scripts", DH_FLAG_VALUE},
-                                        {"options", DH_FLAG_VALUE}, {NULL, 0}};
+    static const dh_flag_spec spec[] = {{"game", DH_FLAG_VALUE},
+                                        {"games", DH_FLAG_INT},
+                                        {"seed", DH_FLAG_INT},
+                                        {"players", DH_FLAG_INT},
+                                        {"bots", DH_FLAG_VALUE},
+                                        {"scripts", DH_FLAG_VALUE},
+                                        {"options", DH_FLAG_VALUE},
+                                        {"each", DH_FLAG_SWITCH},
+                                        {"search-iterations", DH_FLAG_INT},
+                                        {NULL, 0}};
     dh_flags fl, *f = &fl;
     int done = dh_flags_parse_main(f, spec, argc, argv, "deckhand sim", sim_usage, 0, 0);
     if (done >= 0)
         return done;
-    long games, seed, players;
+    long games, seed, players, iterations;
     if (cli_int(f, "deckhand sim", "games", 100, 1, 100000000, &games) < 0 ||
         cli_int(f, "deckhand sim", "seed", 1, 0, 0x7fffffffffffffffL, &seed) < 0 ||
-        cli_int(f, "deckhand sim", "players", 2, 1, SIM_MAX_PLAYERS, &players) < 0)
+        cli_int(f, "deckhand sim", "players", 2, 1, SIM_MAX_PLAYERS, &players) < 0 ||
+        cli_int(f, "deckhand sim", "search-iterations", ENGINE_SEARCH_ITERATIONS, 1, 1000000,
+                &iterations) < 0)
         return 2;
     const char *game = dh_flags_str(f, "game", NULL, "dominion");
     const char *dir = dh_flags_str(f, "scripts", "DECKHAND_SCRIPTS", "./scripts");
     char bots[512];
     snprintf(bots, sizeof bots, "%s", dh_flags_str(f, "bots", NULL, "default"));
-    sim_stats st = {.nplayers = (int)players, .options = dh_flags_str(f, "options", NULL, NULL)};
+    sim_stats st = {.nplayers = (int)players,
+                    .options = dh_flags_str(f, "options", NULL, NULL),
+                    .each = dh_flags_has(f, "each"),
+                    .search = {.iterations = (uint32_t)iterations}};
     if (sim_parse_bots(bots, &st) < 0) {
         fprintf(stderr, "deckhand sim: --bots wants 1..%d comma-separated names\n",
                 SIM_MAX_PLAYERS);
@@ -164,9 +283,10 @@ int cmd_sim(int argc, char **argv)
     int rc = 0;
     double t0 = (double)dh_now_ns() / 1e9;
     for (long i = 0; i < games; i++) {
-        if (sim_one(b, game, (uint64_t)seed + (uint64_t)i, &st, &err) < 0) {
+        uint64_t game_seed = sim_seed((uint64_t)seed, (uint64_t)i);
+        if (sim_one(b, game, game_seed, i, &st, &err) < 0) {
             fprintf(stderr, "deckhand sim: game %ld (seed %llu): error %d: %s\n", i + 1,
-                    (unsigned long long)seed + (unsigned long long)i, (int)err.code, err.message);
+                    (unsigned long long)game_seed, (int)err.code, err.message);
             rc = 1;
             break;
         }

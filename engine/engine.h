@@ -194,6 +194,44 @@ engine_code engine_match_answer(engine_match *m, int seat, uint64_t decision_id,
 engine_code engine_match_bot_answer(engine_match *m, const char *strategy, uint32_t *ids, size_t *n,
                                     engine_error *err);
 
+/* ---- the search bot (engine_search.c) --------------------------------------------- */
+
+/* The strategy name that engine_match_bot_answer (and every caller that names a bot)
+ * answers with the search bot (ENGINE_SEARCH_ITERATIONS play-outs, at most
+ * ENGINE_SEARCH_BUDGET_MS) instead of one of the game's Lua bots. It cannot play a
+ * seat inline (engine_match_config.bots): the caller drives such a seat, asking
+ * engine_search_answer (or engine_match_bot_answer with this name) at each decision. */
+#define ENGINE_SEARCH_BOT        "search"
+#define ENGINE_SEARCH_ITERATIONS 200 /* play-outs per decision by default */
+/* engine_match_bot_answer's search also stops after this long: a worker answering for a
+ * seat holds its loop meanwhile (the answer is logged, so no replay searches again). */
+#define ENGINE_SEARCH_BUDGET_MS 50
+
+typedef struct {
+    uint32_t iterations; /* play-outs per decision; 0: ENGINE_SEARCH_ITERATIONS */
+    uint64_t budget_ns;  /* also stop past this much time; 0: no time limit, and then the
+                            answer depends only on the match (what a replay needs) */
+} engine_search_config;
+
+typedef struct {
+    uint64_t iterations; /* play-outs run */
+    uint64_t nodes;      /* tree nodes made */
+    uint64_t decisions;  /* decisions answered by the search and its play-outs, from C */
+    uint64_t choices;    /* g:choose calls in the copies, Lua bots' inline ones included */
+    uint64_t failed;     /* play-outs that failed (a script error, a budget) and count not */
+    uint64_t ns;         /* wall time */
+} engine_search_stats;
+
+/* The search bot's answer to the pending decision of m (information-set Monte Carlo tree
+ * search over copies of m in which what the deciding seat cannot see is dealt at random;
+ * engine_search.c says how). m is only read. ids (capacity *n) and *n as for
+ * engine_match_bot_answer; stats (may be NULL) says what the search did. Errors:
+ * ENGINE_BAD_REQUEST (no decision pending), ENGINE_SCRIPT_ERROR (a copy failed),
+ * ENGINE_INTERNAL (out of memory). */
+engine_code engine_search_answer(const engine_match *m, const engine_search_config *cfg,
+                                 uint32_t *ids, size_t *n, engine_search_stats *stats,
+                                 engine_error *err);
+
 /* Undo the last accepted answer (one level), dropping the events it produced that were
  * not yet drained. For the host, when persisting that answer failed. */
 engine_code engine_match_undo(engine_match *m, engine_error *err);

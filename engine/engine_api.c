@@ -568,6 +568,7 @@ static int g_choose(lua_State *L)
         return luaL_error(L, "choose: no answer can satisfy min=%d max=%d with %d options",
                           (int)min, (int)max, (int)n);
     int seat = p - 1;
+    m->choices++;
     if (m->bot_ref[seat] != LUA_NOREF) {
         lua_rawgeti(L, LUA_REGISTRYINDEX, m->bot_ref[seat]);
         lua_pushvalue(L, 1);

@@ -20,10 +20,12 @@
  *   engine_turns.c    the protected steps of a match: setup, turns, bots
  *   engine_match.c    a match's life through the public API
  *   engine_view.c     per-seat views
+ *   engine_search.c   the search bot (copies of a match, played out)
  *   engine_rules_t.c  the `T` table of rules tests; engine_rules.c runs them
  * Users outside engine/: the unit tests' engine rig (tests/unit/rig_engine.c, to intern
  * names in another order, as another process would), test_engine_determinism.c (the
- * option limit) and test_engine_sandbox.c (a full collection in the VM). Nothing else may
+ * option limit), test_engine_sandbox.c (a full collection in the VM) and
+ * test_engine_search.c (a twin match with other hidden cards). Nothing else may
  * include it.
  */
 #ifndef DECKHAND_ENGINE_INTERNAL_H
@@ -414,10 +416,15 @@ struct engine_match {
     /* the last error of a protected run */
     engine_code run_code;
     char run_msg[256];
-    int turn_events; /* events the current turn emitted (ENGINE_MAX_TURN_EVENTS) */
-    int setup_ref;   /* the rules runner's extra setup, LUA_NOREF when none */
-    int asking_bot;  /* engine_match_bot_answer runs: g refuses changes */
+    int turn_events;  /* events the current turn emitted (ENGINE_MAX_TURN_EVENTS) */
+    int setup_ref;    /* the rules runner's extra setup, LUA_NOREF when none */
+    int asking_bot;   /* engine_match_bot_answer runs: g refuses changes */
+    uint64_t choices; /* g:choose calls, bots' included (the search bot's statistics) */
 };
+
+/* engine_view.c: how a game shows the zone called name (its `zones` table; a name
+ * "prefix:rest" falls back to the entry for prefix; unlisted zones are hidden). */
+engine_vis engine_zone_vis(const engine_game *g, const char *name);
 
 /* engine_api.c */
 int engine_api_open(engine_bundle *b, lua_State *L);

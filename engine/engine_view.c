@@ -14,7 +14,7 @@
 
 #include "engine_internal.h"
 
-static engine_vis zone_vis(const engine_game *g, const char *name)
+engine_vis engine_zone_vis(const engine_game *g, const char *name)
 {
     const char *colon = strchr(name, ':');
     size_t plen = colon ? (size_t)(colon - name) : strlen(name);
@@ -170,7 +170,7 @@ static Deckhand__Zone *make_zone(view_arena *a, const engine_match *m, const eng
         return NULL;
     zo->owner = wire_owner(z->owner);
     zo->count = z->n;
-    engine_vis vis = zone_vis(m->game, name);
+    engine_vis vis = engine_zone_vis(m->game, name);
     uint32_t from = 0, to = 0;
     if (vis == ENGINE_VIS_PUBLIC || (vis == ENGINE_VIS_OWNER && z->owner == seat + 1))
         to = z->n;

@@ -315,10 +315,19 @@ function kernel:trash(g, p, id)
   g:log(g:player_name(p), " trashes ", g:name(id))
 end
 
-function kernel.discard(_, g, p, ids)
+-- Discard ids. Cards that come from a hidden zone (a hand, cards only p looked at) are
+-- named to p alone; the others learn how many: a discard pile shows only its top card,
+-- which every View already carries. public: the cards were revealed first (Spy, Thief,
+-- Adventurer, Library's set-aside cards), so their names are told to everyone.
+function kernel.discard(_, g, p, ids, public)
   if #ids == 0 then return end
   for _, id in ipairs(ids) do g:move(id, "discard", p) end
-  g:log(g:player_name(p), " discards ", ids)
+  if public then
+    g:log(g:player_name(p), " discards ", ids)
+    return
+  end
+  g:log_to(p, "You discard ", ids)
+  g:log(g:player_name(p), " discards ", #ids, #ids == 1 and " card" or " cards")
 end
 
 function kernel.reveal(_, g, p, ids)

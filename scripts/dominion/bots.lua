@@ -217,10 +217,28 @@ end
 -- Wish lists are only read (buy_with, choose_draft), so the constant ones are shared.
 local NONE, PROVINCE, GOLD, SILVER = {}, { "Province" }, { "Gold" }, { "Silver" }
 
-local function big_money(_, _, _, coins)
+local DUCHY, ESTATE = { "Duchy" }, { "Estate" }
+
+-- Plain Big Money: Province at $8, Gold at $6-7, Silver at $3-5, nothing else ever. Two of
+-- them tie a third of their games at 4-4 Provinces; kept as a throughput baseline.
+local function big_money_plain(_, _, _, coins)
   if coins >= 8 then return PROVINCE end
   if coins >= 6 then return GOLD end
   if coins >= 3 then return SILVER end
+  return NONE
+end
+
+-- Big Money as simulators play it (the usual baseline): the plain rules, but as the
+-- Provinces run out it greens: Duchy instead of Gold at 4 or fewer Provinces left,
+-- instead of Silver at 5 or fewer, Estate instead of Silver at 2 or fewer, and an Estate
+-- with $2 at 3 or fewer.
+local function big_money(k, g, _, coins)
+  local left = g:count(k:pile("Province"), 0)
+  if coins >= 8 then return PROVINCE end
+  if coins >= 6 then return left <= 4 and DUCHY or GOLD end
+  if coins == 5 then return left <= 5 and DUCHY or SILVER end
+  if coins >= 3 then return left <= 2 and ESTATE or SILVER end
+  if coins == 2 and left <= 3 then return ESTATE end
   return NONE
 end
 
@@ -301,6 +319,7 @@ function bots.make(source)
   return {
     default = make_bot(kernel_of, default_buy, NONE),
     big_money = make_bot(kernel_of, big_money, NONE),
+    big_money_plain = make_bot(kernel_of, big_money_plain, NONE),
     big_money_smithy = make_bot(kernel_of, big_money_smithy, { "Smithy" }),
     witch = make_bot(kernel_of, witch, { "Witch" }),
   }

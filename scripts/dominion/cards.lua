@@ -269,7 +269,7 @@ local function spy_on(g, k, p, v)
                        prompt = "Spy: " .. name .. " from " .. whose .. " deck",
                        options = { { label = "Discard " .. name, card = c },
                                    { label = "Put back " .. name, card = c } } }
-  if r[1] == 1 then k:discard(g, v, { c }) else topdeck(g, v, c, true) end
+  if r[1] == 1 then k:discard(g, v, { c }, true) else topdeck(g, v, c, true) end
 end
 
 cards.Spy = {
@@ -298,7 +298,7 @@ cards.Thief = {
         k:trash(g, v, c)
         trashed[#trashed + 1] = c
       end
-      k:discard(g, v, still_in(g, shown, "aside"))
+      k:discard(g, v, still_in(g, shown, "aside"), true)
     end)
     local got = k:choose_cards(g, p, trashed, { kind = "gain", min = 0, max = #trashed,
       prompt = "Thief: gain any of the trashed Treasures", source = "Thief" })
@@ -355,7 +355,7 @@ cards.Library = {
       end
     end
     if n > 0 then g:log(pname(g, p) .. " draws " .. n .. (n == 1 and " card" or " cards")) end
-    k:discard(g, p, aside)
+    k:discard(g, p, aside, true)
   end,
 }
 
@@ -381,7 +381,7 @@ cards.Adventurer = {
     end
     k:reveal(g, p, shown)
     for _, c in ipairs(of_type(g, k, shown, "Treasure")) do g:move(c, "hand", p) end
-    k:discard(g, p, still_in(g, shown, "aside"))
+    k:discard(g, p, still_in(g, shown, "aside"), true)
   end,
 }
 
@@ -462,7 +462,7 @@ cards.Bandit = {
         k:trash(g, v, pick_one(g, k, v, ts, { kind = "trash", source = "Bandit",
           prompt = "Bandit: trash a revealed Treasure other than Copper" }))
       end
-      k:discard(g, v, still_in(g, shown, "aside"))
+      k:discard(g, v, still_in(g, shown, "aside"), true)
     end)
   end,
 }

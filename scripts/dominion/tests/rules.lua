@@ -364,7 +364,8 @@ end
 function tests.test_big_money_buys_only_money_and_victory(T)
   local m = T.match { players = 2, seed = 9, bots = { "big_money", "big_money" } }
   T.ok(m:finished())
-  local allowed = { Copper = true, Silver = true, Gold = true, Estate = true, Province = true }
+  local allowed = { Copper = true, Silver = true, Gold = true, Estate = true, Duchy = true,
+                    Province = true }
   for p = 1, 2 do
     for _, z in ipairs({ "deck", "hand", "discard", "play" }) do
       for i = 1, m.g:count(z, p) do
@@ -374,6 +375,32 @@ function tests.test_big_money_buys_only_money_and_victory(T)
     end
     T.ok(kit.count_named(m.g, { "discard", "deck", "hand" }, p, "Province") > 0
          or m:results()[p].rank > 1)
+  end
+end
+
+local function owned(m, p, name)
+  return require("dominion.game").kernel:owned(m.g, p, name)
+end
+
+function tests.test_big_money_buys_duchies_as_the_provinces_run_out(T)
+  local duchies = 0
+  for seed = 1, 5 do
+    local m = T.match { players = 2, seed = seed, bots = { "big_money", "big_money" } }
+    T.ok(m:finished())
+    for p = 1, 2 do duchies = duchies + owned(m, p, "Duchy") end
+  end
+  T.ok(duchies > 0, "two big_money bots bought no Duchy in 5 games")
+end
+
+function tests.test_big_money_plain_never_buys_duchies_or_estates(T)
+  for seed = 1, 5 do
+    local m = T.match { players = 2, seed = seed,
+                        bots = { "big_money_plain", "big_money_plain" } }
+    T.ok(m:finished())
+    for p = 1, 2 do
+      T.eq(owned(m, p, "Duchy"), 0, "big_money_plain owns a Duchy")
+      T.eq(owned(m, p, "Estate"), 3, "big_money_plain bought an Estate")
+    end
   end
 end
 

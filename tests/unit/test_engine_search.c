@@ -1,0 +1,212 @@
+/*
+ * test_engine_search.c: the search bot (engine_search.c) on the real bundles. Its answers
+ * are legal and finish a whole match of every game; it answers from what its seat can see
+ * only (two matches that differ only in the opponent's hidden cards get the same answer,
+ * after the same work); it is deterministic without a time budget; it only reads the
+ * match; and engine_match_bot_answer reaches it by the name "search".
+ *
+ * It includes engine_internal.h to build the twin with other hidden cards: the public API
+ * cannot make two matches that look the same to one seat.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dh_test.h"
+#include "engine.h"
+#include "engine_internal.h"
+#include "rig_engine.h"
+
+#define ITERATIONS 6
+
+static const char *const names2[] = {"ann", "bob"};
+
+/* A two-seat match of game: seat 0 decides (the search), seat 1 is bot (inline). */
+static engine_match *match_vs(engine_bundle *b, const char *game, const char *bot, uint64_t seed)
+{
+    const char *bots[] = {NULL, bot};
+    engine_match_config cfg = {.match_id = "m-search",
+                               .game = game,
+                               .seed = seed,
+                               .nplayers = 2,
+                               .names = names2,
+                               .bots = bots};
+    return rig_engine_match(b, &cfg);
+}
+
+static engine_code search(const engine_match *m, uint32_t *ids, size_t *n, engine_search_stats *st)
+{
+    engine_search_config cfg = {.iterations = ITERATIONS};
+    engine_error err = {0};
+    engine_code c = engine_search_answer(m, &cfg, ids, n, st, &err);
+    if (c != ENGINE_OK)
+        fprintf(stderr, "search: %s\n", err.message);
+    return c;
+}
+
+static void test_search_plays_every_game_to_its_end(void)
+{
+    engine_bundle *b = rig_engine_load("scripts", NULL);
+    CU_ASSERT_FATAL(b != NULL);
+    static const char *const games[] = {"dominion", "accession", "ascension", "caveman"};
+    for (size_t g = 0; g < sizeof games / sizeof *games; g++) {
+        engine_match *m = match_vs(b, games[g], "default", 5);
+        CU_ASSERT_FATAL(m != NULL);
+        int answers = 0;
+        const engine_decision *d;
+        while ((d = engine_match_decision(m)) && answers < 3000) {
+            uint32_t ids[256];
+            size_t n = 256;
+            engine_search_stats st;
+            CU_ASSERT_EQUAL_FATAL(search(m, ids, &n, &st), ENGINE_OK);
+            CU_ASSERT_EQUAL(st.iterations, ITERATIONS);
+            CU_ASSERT(st.nodes > 1);
+            engine_error err;
+            CU_ASSERT_EQUAL_FATAL(engine_match_answer(m, d->seat, d->decision_id, ids, n, &err),
+                                  ENGINE_OK);
+            answers++;
+        }
+        CU_ASSERT(engine_match_finished(m));
+        CU_ASSERT(!engine_match_turn_capped(m));
+        fprintf(stderr, "%s: %d searched answers\n", games[g], answers);
+        engine_match_free(m);
+    }
+    engine_bundle_free(b);
+}
+
+/* The first entity of the zone (name, owner), or 0. */
+static uint32_t first_in(engine_match *m, const char *zone, int owner)
+{
+    for (uint32_t zi = 0; zi < m->st.nzones; zi++) {
+        const engine_zone *z = &m->st.zones[zi];
+        if (z->owner == owner && z->n && !strcmp(m->b->names.v[z->name].s, zone))
+            return z->ids[0];
+    }
+    return 0;
+}
+
+/* The seat's View, packed: what it can see. */
+static uint8_t *packed_view(const engine_match *m, int seat, size_t *len)
+{
+    Deckhand__View *v = engine_match_view(m, seat);
+    CU_ASSERT_FATAL(v != NULL);
+    *len = deckhand__view__get_packed_size(v);
+    uint8_t *p = malloc(*len ? *len : 1);
+    CU_ASSERT_FATAL(p != NULL);
+    deckhand__view__pack(v, p);
+    engine_view_free(v);
+    return p;
+}
+
+static void test_search_answers_from_what_its_seat_sees_only(void)
+{
+    engine_bundle *b = rig_engine_load("scripts", NULL);
+    CU_ASSERT_FATAL(b != NULL);
+    engine_match *a = match_vs(b, "dominion", "big_money", 9);
+    CU_ASSERT_FATAL(a != NULL);
+    CU_ASSERT_EQUAL_FATAL(engine_match_decision(a)->seat, 0);
+    CU_ASSERT_EQUAL_FATAL(engine_match_log_len(a), 0); /* at a turn boundary */
+    /* The twin: the same snapshot, then a card of the opponent's hand and a card of their
+       deck with another name change places. */
+    size_t len;
+    const uint8_t *snap = engine_match_snapshot(a, &len);
+    const char *bots[] = {NULL, "big_money"};
+    engine_match_config cfg = {
+        .match_id = "m-search", .game = "dominion", .nplayers = 2, .names = names2, .bots = bots};
+    engine_error err = {0};
+    engine_match *t = engine_match_restore(b, &cfg, snap, len, NULL, 0, &err);
+    CU_ASSERT_FATAL(t != NULL);
+    uint32_t in_hand = first_in(t, "hand", 2), in_deck = 0;
+    for (uint32_t zi = 0; zi < t->st.nzones && in_hand; zi++) {
+        const engine_zone *z = &t->st.zones[zi];
+        if (z->owner != 2 || strcmp(b->names.v[z->name].s, "deck"))
+            continue;
+        for (uint32_t i = 0; i < z->n && !in_deck; i++)
+            if (t->st.ents[z->ids[i] - 1].name != t->st.ents[in_hand - 1].name)
+                in_deck = z->ids[i];
+    }
+    CU_ASSERT_FATAL(in_hand && in_deck);
+    uint32_t x = t->st.ents[in_hand - 1].name;
+    t->st.ents[in_hand - 1].name = t->st.ents[in_deck - 1].name;
+    t->st.ents[in_deck - 1].name = x;
+    CU_ASSERT_FATAL(engine_state_save(&t->st, &b->names, &t->snap) == 0);
+    CU_ASSERT_NOT_EQUAL(engine_match_hash(a), engine_match_hash(t)); /* other hidden cards */
+    size_t la, lt;
+    uint8_t *va = packed_view(a, 0, &la), *vt = packed_view(t, 0, &lt);
+    CU_ASSERT_FATAL(la == lt && !memcmp(va, vt, la)); /* the same to seat 0 */
+    free(va);
+    free(vt);
+    uint32_t ia[256], it[256];
+    size_t na = 256, nt = 256;
+    engine_search_stats sa, st;
+    CU_ASSERT_EQUAL_FATAL(search(a, ia, &na, &sa), ENGINE_OK);
+    CU_ASSERT_EQUAL_FATAL(search(t, it, &nt, &st), ENGINE_OK);
+    CU_ASSERT_EQUAL(na, nt);
+    CU_ASSERT(na == nt && !memcmp(ia, it, na * sizeof *ia));
+    /* the same work, choice by choice: every copy was the same world */
+    CU_ASSERT_EQUAL(sa.nodes, st.nodes);
+    CU_ASSERT_EQUAL(sa.choices, st.choices);
+    engine_match_free(a);
+    engine_match_free(t);
+    engine_bundle_free(b);
+}
+
+static void test_search_is_deterministic_and_only_reads_the_match(void)
+{
+    engine_bundle *b = rig_engine_load("scripts", NULL);
+    CU_ASSERT_FATAL(b != NULL);
+    engine_match *m = match_vs(b, "caveman", "default", 3);
+    CU_ASSERT_FATAL(m != NULL);
+    uint64_t h = engine_match_hash(m);
+    uint32_t i1[256], i2[256];
+    size_t n1 = 256, n2 = 256;
+    engine_search_stats s1, s2;
+    CU_ASSERT_EQUAL_FATAL(search(m, i1, &n1, &s1), ENGINE_OK);
+    CU_ASSERT_EQUAL(engine_match_hash(m), h);
+    CU_ASSERT_EQUAL_FATAL(search(m, i2, &n2, &s2), ENGINE_OK);
+    CU_ASSERT(n1 == n2 && !memcmp(i1, i2, n1 * sizeof *i1));
+    CU_ASSERT_EQUAL(s1.choices, s2.choices);
+    /* engine_match_bot_answer knows it by name, with its default budget */
+    uint32_t i3[256];
+    size_t n3 = 256;
+    engine_error err;
+    CU_ASSERT_EQUAL(engine_match_bot_answer(m, ENGINE_SEARCH_BOT, i3, &n3, &err), ENGINE_OK);
+    const engine_decision *d = engine_match_decision(m);
+    CU_ASSERT_EQUAL(engine_match_answer(m, d->seat, d->decision_id, i3, n3, &err), ENGINE_OK);
+    engine_match_free(m);
+    engine_bundle_free(b);
+}
+
+static void test_search_needs_a_pending_decision(void)
+{
+    engine_bundle *b = rig_engine_load("scripts", NULL);
+    CU_ASSERT_FATAL(b != NULL);
+    static const char *const all_bots[] = {"default", "default"};
+    engine_match_config cfg = {.match_id = "m-done",
+                               .game = "caveman",
+                               .seed = 1,
+                               .nplayers = 2,
+                               .names = names2,
+                               .bots = all_bots};
+    engine_match *m = rig_engine_match(b, &cfg);
+    CU_ASSERT_FATAL(m && engine_match_finished(m));
+    uint32_t ids[8];
+    size_t n = 8;
+    engine_error err;
+    CU_ASSERT_EQUAL(engine_search_answer(m, NULL, ids, &n, NULL, &err), ENGINE_BAD_REQUEST);
+    engine_match_free(m);
+    engine_bundle_free(b);
+}
+
+int main(void)
+{
+    static const dh_test_case cases[] = {
+        {"search_plays_every_game_to_its_end", test_search_plays_every_game_to_its_end},
+        {"search_answers_from_what_its_seat_sees_only",
+         test_search_answers_from_what_its_seat_sees_only},
+        {"search_is_deterministic_and_only_reads_the_match",
+         test_search_is_deterministic_and_only_reads_the_match},
+        {"search_needs_a_pending_decision", test_search_needs_a_pending_decision},
+        {NULL, NULL},
+    };
+    return dh_test_main("engine_search", cases);
+}
