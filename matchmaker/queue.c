@@ -110,7 +110,10 @@ queue_status queue_ticket_init(queue_ticket *t, const char *player_id, const cha
 }
 
 /* The hash key of a line: its fields, each name after its length, so that no two keys
- * read alike whatever their names hold (a mode is the client's). */
+ * read alike whatever their names hold (a mode is the client's). Room for three numbers
+ * of up to 20 digits and their separators besides the names. */
+#define QUEUE_KEY_TEXT_MAX (2 * QUEUE_NAME_MAX + QUEUE_OPTIONS_MAX + 3 * 24)
+
 static void queue_key_text(const queue_key *k, char *out, size_t cap)
 {
     snprintf(out, cap, "%zu:%s%zu:%s%u:%s", strlen(k->game), k->game, strlen(k->mode), k->mode,
@@ -121,7 +124,7 @@ static void queue_key_text(const queue_key *k, char *out, size_t cap)
  * QUEUE_LINES_MAX); -1 on allocation failure, -2 when every line holds tickets. */
 static long queue_line_get(queue_set *s, const queue_key *k)
 {
-    char text[2 * QUEUE_NAME_MAX + QUEUE_OPTIONS_MAX + 16];
+    char text[QUEUE_KEY_TEXT_MAX];
     queue_key_text(k, text, sizeof text);
     uintptr_t at = (uintptr_t)dh_table_get(&s->by_key, text);
     if (at)

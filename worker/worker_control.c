@@ -16,11 +16,13 @@
 
 #define WORKER_DRAIN_MAX 1000 /* messages per socket per call */
 #define WORKER_GAMES_MAX 32
+#define WORKER_BOTS_MAX  32 /* strategies announced per game */
 
-/* The options a game declares, as OptionSpecs pointing into the bundle's strings. */
+/* The options and bots a game declares, pointing into the bundle's strings. */
 typedef struct {
     Deckhand__OptionSpec v[ENGINE_OPTIONS_MAX];
     Deckhand__OptionSpec *p[ENGINE_OPTIONS_MAX];
+    char *bots[WORKER_BOTS_MAX + 1]; /* the game's strategies, then the search bot */
 } worker_specs;
 
 static void worker_game_info(const engine_game_info *in, Deckhand__Internal__GameInfo *out,
@@ -43,8 +45,12 @@ static void worker_game_info(const engine_game_info *in, Deckhand__Internal__Gam
     }
     out->n_options = n;
     out->options = specs->p;
-    out->n_bots = in->nbots;
-    out->bots = (char **)in->bots;
+    size_t nb = in->nbots < WORKER_BOTS_MAX ? in->nbots : WORKER_BOTS_MAX;
+    for (size_t i = 0; i < nb; i++)
+        specs->bots[i] = (char *)in->bots[i];
+    specs->bots[nb++] = (char *)ENGINE_SEARCH_BOT; /* a Choose.bot may name it in any game */
+    out->n_bots = nb;
+    out->bots = specs->bots;
 }
 
 void worker_control_hello(host *h)
