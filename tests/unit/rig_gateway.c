@@ -57,7 +57,7 @@ Deckhand__Internal__Internal *rg_router_recv_filtered(void *sock, char *from, in
 Deckhand__Internal__Internal *rg_expect_internal(void *sock, char *from,
                                                  Deckhand__Internal__Internal__BodyCase body)
 {
-    Deckhand__Internal__Internal *in = rg_router_recv(sock, from, 3000);
+    Deckhand__Internal__Internal *in = rg_router_recv(sock, from, RG_EXPECT_MS);
     CU_ASSERT_PTR_NOT_NULL_FATAL(in);
     CU_ASSERT_EQUAL_FATAL(in->body_case, body);
     return in;

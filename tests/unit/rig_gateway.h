@@ -28,6 +28,9 @@
 #define RG_GW2_ID    "gw-test2"
 #define RG_WORKER_ID "wk-test"
 #define RG_TOKEN_KEY "test-key-0123456789abcdef"
+/* How long rg_expect_internal waits: roomy, since a loaded machine running sanitized
+ * binaries in parallel once took more than 3 s to pass one message on. */
+#define RG_EXPECT_MS 10000
 #define RG_MAX_FRAME 4096
 
 /* The rig's one state: eight consecutive free ports from port_base (the gateway's tcp and
