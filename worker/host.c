@@ -182,7 +182,7 @@ void host_start_match(host *h, const Deckhand__Internal__StartMatch *sm, uint64_
     };
     engine_error ee = {0};
     engine_bundle *bundle = h->bundle;
-    bundles_entry *pin = h->bs ? bundles_pick(h->bs, hm->game) : NULL;
+    bundles_entry *pin = h->bs ? bundles_pick_new(h->bs, hm->game, hm->id) : NULL;
     if (pin)
         bundle = pin->b;
     hm->m = engine_match_new(bundle, &cfg, &ee);
@@ -196,7 +196,7 @@ void host_start_match(host *h, const Deckhand__Internal__StartMatch *sm, uint64_
     h->matches[h->nmatches++] = hm;
     if (pin) {
         hm->pin = pin;
-        bundles_pin(pin);
+        bundles_started(h->bs, pin);
     }
 
     int op = store_op(h->st, now_ms);

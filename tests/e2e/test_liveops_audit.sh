@@ -62,12 +62,12 @@ out=$("$DECKHAND" scripts rollback --game dominion --by carol --reason "back to 
 
 # ---- the audit trail ---------------------------------------------------------------------
 AUDIT=$E2E_RUN/audit.out
-"$DECKHAND" scripts audit --game dominion >"$AUDIT" 2>&1 || e2e_fail "scripts audit failed: $(cat "$AUDIT")"
+"$DECKHAND" scripts audit --game dominion >"$AUDIT" 2>"$AUDIT.err" || e2e_fail "scripts audit failed: $(cat "$AUDIT.err")"
 cat "$AUDIT" >&2
 (($(grep -c 'game=dominion' "$AUDIT") == 4)) || e2e_fail "the trail does not hold 4 entries"
 host=$(hostname)
 line() { sed -n "${1}p" "$AUDIT"; }
-[[ $(line 1) =~ ^[0-9-]+T[0-9:]+Z\ push\ game=dominion\ bundle=${V1_SHA:0:12}\ label=v1\ tests=[0-9]+\ from=-\ by=alice@$host\ reason=\"first\ cut\"$ ]] ||
+[[ $(line 1) =~ ^[0-9-]+T[0-9:]+Z\ push\ game=dominion\ bundle=${V1_SHA:0:12}\ label=v1\ tests=[0-9]+\ from=default\ by=alice@$host\ reason=\"first\ cut\"$ ]] ||
     e2e_fail "entry 1: $(line 1)"
 [[ $(line 2) =~ ^[^\ ]+\ push\ game=dominion\ bundle=${V2_SHA:0:12}\ label=v2\ tests=[0-9]+\ from=${V1_SHA:0:12}\ by=bob@ ]] ||
     e2e_fail "entry 2 (by \$USER): $(line 2)"
@@ -93,7 +93,7 @@ out=$("$DECKHAND" scripts push "$FEWER" --game dominion --by mallory --force \
     --reason "tests moved to the kernel" --wait 0 2>&1) || e2e_fail "forced push failed: $out"
 FEWER_SHA=$(current)
 [[ $FEWER_SHA != "$V1_SHA" ]] || e2e_fail "the forced push did not move the pointer"
-last=$("$DECKHAND" scripts audit --game dominion | tail -n 1)
+last=$("$DECKHAND" scripts audit --game dominion 2>/dev/null | tail -n 1)
 [[ $last =~ \ push\ game=dominion\ bundle=${FEWER_SHA:0:12}\ .*\ forced\ by=mallory@$host\ reason=\"tests\ moved\ to\ the\ kernel\"$ ]] ||
     e2e_fail "the forced push's entry: $last"
 e2e_log "fewer tests: refused, then forced with a reason and audited"
@@ -104,7 +104,7 @@ bundle_copy "$COMPAT" compat
 echo 'return { label = "compat", compatible = true }' >"$COMPAT/manifest.lua"
 out=$("$DECKHAND" scripts push "$COMPAT" --game dominion --apply-to-running --by dave --wait 0 \
     2>&1) || e2e_fail "apply-to-running push failed: $out"
-last=$("$DECKHAND" scripts audit | tail -n 1)
+last=$("$DECKHAND" scripts audit 2>/dev/null | tail -n 1)
 [[ $last =~ \ apply\ game=dominion\ bundle=$(current | cut -c1-12)\ label=compat\  ]] ||
     e2e_fail "the apply's entry (trail of every game): $last"
 e2e_log "apply-to-running audited"
