@@ -148,7 +148,7 @@ int dh_bundle_current(redisContext *c, const char *game, char *out)
 
 bool dh_bundle_canary_takes(const char *match_id, int pct)
 {
-    uint64_t h = 1469598103934665603ULL;
+    uint64_t h = 14695981039346656037ULL; /* FNV-1a 64: offset basis, then prime */
     for (const unsigned char *p = (const unsigned char *)match_id; *p; p++)
         h = (h ^ *p) * 1099511628211ULL;
     return (int)(h % 100) < pct;

@@ -131,6 +131,10 @@ static void test_a_change_and_its_audit_entry_are_written_together(void)
 
 static void test_canary_choice_is_a_function_of_the_match_id(void)
 {
+    /* FNV-1a 64 of "a" is 0xaf63dc4c8601ec8c, 96 modulo 100: the spelling tools and tests
+     * outside C (tests/e2e/test_liveops_canary.sh) compute too */
+    CU_ASSERT_TRUE(dh_bundle_canary_takes("a", 97));
+    CU_ASSERT_FALSE(dh_bundle_canary_takes("a", 96));
     int taken = 0;
     for (int i = 0; i < 10000; i++) {
         char id[32];
