@@ -31,7 +31,24 @@ canary_takes() {
     ((r < 0)) && r=$(((r + 16 + 100) % 100))
     ((r < pct))
 }
-finished_since() { e2e_redis lrange matches:finished 0 $(($1 - 1)); }
+# Every match id in Redis, running or finished (each one started on some bundle).
+all_matches() {
+    local key
+    for key in $(e2e_redis --scan --pattern 'match:{*}'); do
+        [[ $key == *\} ]] || continue
+        key=${key#match:\{}
+        echo "${key%\}}"
+    done | sort
+}
+# The matches started since the list in file $1 was taken.
+new_matches() { comm -13 "$1" <(all_matches); }
+# N two-player Dominion matches, all at once.
+bots_run() {
+    local out
+    out=$(timeout 120 "$DECKHAND" bots --game dominion --players $(($1 * 2)) --size 2 \
+        --matches "$1" 2>"$E2E_RUN/bots.err" </dev/null | grep -v '^[[:space:]]*$' | tail -n 1)
+    [[ $out == "matches_completed=$1 errors=0" ]] || e2e_fail "bots ended with '$out'"
+}
 
 CANARY=$E2E_RUN/bundle-canary
 NEXT=$E2E_RUN/bundle-next
@@ -49,9 +66,10 @@ out=$("$DECKHAND" scripts push "$NEXT" --game dominion --wait 0 2>&1) &&
     e2e_fail "a push while a canary runs was accepted: $out"
 grep -q '^refused: dominion has a canary running' <<<"$out" || e2e_fail "refused without why: $out"
 
-e2e_bots 12
+bots_run 12
 on_canary=0 on_default=0
 while read -r id; do
+    [[ -n $id ]] || continue
     bundle=$(e2e_redis hget "match:{$id}" bundle)
     if canary_takes "$id" 50; then
         [[ $bundle == "$CANARY_SHA" ]] || e2e_fail "match $id should be on the canary, runs $bundle"
@@ -60,8 +78,9 @@ while read -r id; do
         [[ $bundle != "$CANARY_SHA" ]] || e2e_fail "match $id should not be on the canary"
         on_default=$((on_default + 1))
     fi
-done < <(finished_since 12)
-e2e_log "12 matches: $on_canary on the canary, $on_default on the current bundle, each as its id says"
+done < <(all_matches)
+((on_canary > 0 && on_default > 0)) || e2e_fail "$on_canary on the canary, $on_default not"
+e2e_log "$((on_canary + on_default)) matches: $on_canary on the canary, $on_default on the current bundle, each as its id says"
 
 "$DECKHAND" scripts list >"$E2E_RUN/list.out" 2>/dev/null || e2e_fail "scripts list failed"
 cat "$E2E_RUN/list.out" >&2
@@ -78,12 +97,13 @@ done
 ((metric == on_canary)) || e2e_fail "the workers' metrics count $metric on the canary, not $on_canary"
 
 # ---- promote: every new match on it ------------------------------------------------------
+all_matches >"$E2E_RUN/before-promote"
 out=$("$DECKHAND" scripts promote --game dominion --by eve 2>&1) || e2e_fail "promote failed: $out"
 [[ $(current) == "$CANARY_SHA" ]] || e2e_fail "promote did not make the canary current"
 (($(e2e_redis exists 'bundle:canary:{dominion}') == 0)) || e2e_fail "the canary is still set"
 sleep 1 # the workers' poll interval is 200 ms
-e2e_bots 4
-for id in $(finished_since 4); do
+bots_run 4
+for id in $(new_matches "$E2E_RUN/before-promote"); do
     [[ $(e2e_redis hget "match:{$id}" bundle) == "$CANARY_SHA" ]] || e2e_fail "after promote, $id"
 done
 e2e_log "promoted: new matches all start on it"
@@ -108,8 +128,9 @@ e2e_bots_wait 6
 [[ $(e2e_redis hget "match:{$ON_NEXT}" status) == finished ]] || e2e_fail "$ON_NEXT did not finish"
 [[ $(e2e_redis hget "match:{$ON_NEXT}" bundle) == "$NEXT_SHA" ]] || e2e_fail "$ON_NEXT changed bundle"
 sleep 1
-e2e_bots 4
-for id in $(finished_since 4); do
+all_matches >"$E2E_RUN/before-after-abort"
+bots_run 4
+for id in $(new_matches "$E2E_RUN/before-after-abort"); do
     [[ $(e2e_redis hget "match:{$id}" bundle) == "$CANARY_SHA" ]] || e2e_fail "after abort, $id"
 done
 e2e_log "aborted: match $ON_NEXT finished on it, new matches are back on the current bundle"
