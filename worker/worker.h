@@ -124,6 +124,7 @@ typedef struct {
     store *st;
     uint32_t capacity;
     uint32_t quarantine_after; /* failures in a row that end a match (HOST_QUARANTINE_AFTER) */
+    uint64_t idle_ms;          /* a decision unanswered this long forfeits its seat (HOST_IDLE_MS) */
     host_match **matches;
     size_t nmatches, capmatches;
     host_action *acts;
