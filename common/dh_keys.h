@@ -125,6 +125,9 @@ char *dh_key_leaderboard(char *buf, const char *game, const char *mode);
 /* ...or the match reached its game's turn cap (engine_match_turn_capped; scored by the
  * game's rules). */
 #define DH_END_TURN_CAP "turn_cap"
+/* ...or the seat that owed a decision left it unanswered past the worker's idle cap
+ * (HOST_IDLE_MS), connected or not: that seat forfeits. */
+#define DH_END_IDLE "idle"
 
 /* bundle:{SHA}'s meta fields (every other field is a *.lua file). */
 #define DH_F_BUNDLE_LABEL            "label"

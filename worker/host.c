@@ -34,6 +34,7 @@ void host_init(host *h, const char *worker_id, const char *endpoint, void *route
     h->st = st;
     h->capacity = capacity;
     h->quarantine_after = HOST_QUARANTINE_AFTER;
+    h->idle_ms = HOST_IDLE_MS;
 }
 
 void host_set_bundles(host *h, struct bundles *bs)
