@@ -213,6 +213,12 @@ static void test_bundle_that_fails_to_load_is_reported_and_old_one_kept(void)
     CU_ASSERT_STRING_EQUAL(bundles_pick(&bs, "dominion")->id, v1);
     dh_key_bundle_errors(key, liar);
     CU_ASSERT_EQUAL(rint_cmd("HEXISTS", key, "wk-t"), 1);
+    /* a match pinned to the broken bundle, offered again and again for adoption: it is
+     * refused each time, but the bundle is fetched, loaded and warned about once */
+    uint64_t failed = bs.failed_loads;
+    CU_ASSERT_PTR_NULL(bundles_get(&bs, bad, "dominion", clock_ms));
+    CU_ASSERT_PTR_NULL(bundles_get(&bs, bad, "dominion", clock_ms));
+    CU_ASSERT_EQUAL(bs.failed_loads, failed);
     bundles_free(&bs);
     engine_bundle_free(def);
 }
