@@ -254,8 +254,8 @@ out:
 bundles_entry *bundles_get(bundles *bs, const char *sha, const char *game, uint64_t now_ms)
 {
     bundles_entry *e = bundles_find(bs, sha);
-    if (e)
-        return e;
+    if (e || bundles_failed(bs, sha))
+        return e; /* a SHA that failed here fails again: not fetched, loaded, warned again */
     redisContext *c = dh_redis_get(&bs->redis, now_ms);
     return c ? bundles_load(bs, c, sha, game) : NULL;
 }

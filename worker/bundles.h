@@ -90,7 +90,8 @@ bundles_entry *bundles_pick(bundles *bs, const char *game);
  * and the match falls in its share, else its current entry. */
 bundles_entry *bundles_pick_new(bundles *bs, const char *game, const char *match_id);
 /* The loaded bundle sha, or fetched from Redis and loaded now (an adopted match runs on
- * the bundle it is pinned to); NULL when it cannot be had. Pin it before the next poll. */
+ * the bundle it is pinned to); NULL when it cannot be had (a SHA that failed here is not
+ * tried again). Pin it before the next poll. */
 bundles_entry *bundles_get(bundles *bs, const char *sha, const char *game, uint64_t now_ms);
 /* A match started on e / ended: counts, and frees e's VM when unused and not current. */
 void bundles_pin(bundles_entry *e);
