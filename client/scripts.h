@@ -3,7 +3,8 @@
  * Top down, each calling only the ones below it: cmd_scripts.c (usage, dispatch, list,
  * show), scripts_push.c (push: the checks, the test-count guard, store, move or canary),
  * scripts_rollout.c (rollback, promote, abort), scripts_audit.c (who and why, and the
- * `audit` listing), scripts_store.c (reads from Redis they all need).
+ * `audit` listing), scripts_store.c (reads from Redis they all need); scripts_usage.c
+ * holds the usage they all print.
  */
 #ifndef DECKHAND_CLIENT_SCRIPTS_H
 #define DECKHAND_CLIENT_SCRIPTS_H
@@ -19,6 +20,7 @@
 #define SCRIPTS_WORKERS   64
 #define SCRIPTS_GAMES_MAX 32
 
+/* scripts_usage.c */
 extern const char scripts_usage[];
 
 /* ---- scripts_store.c ---- */
