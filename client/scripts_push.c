@@ -258,8 +258,8 @@ static int push_tests_of(redisContext *c, const char *sha, const char *game)
     return n;
 }
 
-/* Per game moved: no canary runs (unless this push promotes nothing: a canary must be
- * promoted or aborted first), and the test-count guard. 0, or 1 (refused, printed). */
+/* Per game moved: no canary runs (it must be promoted or aborted first), and the
+ * test-count guard. 0, or 1 (refused, printed). */
 static int push_guard(push_job *p, redisContext *c)
 {
     char why[600];
@@ -268,9 +268,8 @@ static int push_guard(push_job *p, redisContext *c)
             continue;
         const char *game = p->gi[i].name;
         dh_liveops_state st;
-        if (dh_liveops_watch(c, game, &st) < 0)
+        if (dh_liveops_read(c, game, &st) < 0)
             return push_refuse("%s", "cannot read the current bundles from Redis");
-        dh_liveops_unwatch(c);
         if (st.canary[0]) {
             snprintf(why, sizeof why,
                      "%s has a canary running (%.12s, %d%%): promote or abort it first", game,

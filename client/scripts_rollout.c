@@ -144,9 +144,8 @@ static int rollout_canary(int argc, char **argv, bool promote)
     rc = 1;
     for (int attempt = 0; attempt < ROLLOUT_ATTEMPTS; attempt++) {
         dh_liveops_state ls;
-        if (dh_liveops_watch(c, game, &ls) < 0)
+        if (dh_liveops_read(c, game, &ls) < 0)
             goto out;
-        dh_liveops_unwatch(c);
         if (!ls.canary[0]) {
             printf("refused: %s has no canary\n", game);
             goto out;

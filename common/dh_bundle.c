@@ -127,25 +127,6 @@ out:
     return rc;
 }
 
-int dh_bundle_current(redisContext *c, const char *game, char *out)
-{
-    char key[DH_KEY_MAX];
-    dh_key_bundle_current(key, game);
-    const char *argv[] = {"GET", key};
-    redisReply *r = redisCommandArgv(c, 2, argv, NULL);
-    int rc = -1;
-    if (r && r->type == REDIS_REPLY_NIL) {
-        rc = 0;
-    } else if (r && r->type == REDIS_REPLY_STRING && r->len == 64) {
-        memcpy(out, r->str, 64);
-        out[64] = 0;
-        rc = 1;
-    }
-    if (r)
-        freeReplyObject(r);
-    return rc;
-}
-
 bool dh_bundle_canary_takes(const char *match_id, int pct)
 {
     uint64_t h = 14695981039346656037ULL; /* FNV-1a 64: offset basis, then prime */

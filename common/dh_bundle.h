@@ -39,10 +39,6 @@ void dh_bundle_files_free(dh_bundle_file *f, size_t n);
 int dh_bundle_store(redisContext *c, const char *sha, const dh_bundle_file *files, size_t n,
                     const dh_bundle_meta *meta);
 
-/* The SHA bundle:current:{GAME} holds, copied into out (65 bytes); 1 set, 0 unset, -1 on
- * a Redis error. */
-int dh_bundle_current(redisContext *c, const char *game, char *out);
-
 /* Whether the new match match_id starts on a canary that takes pct% of new matches: FNV-1a
  * of the id, modulo 100, below pct. A hash rather than a coin, so every worker (and a
  * test) makes the same choice for the same match. */
