@@ -188,7 +188,9 @@ void host_start_match(host *h, const Deckhand__Internal__StartMatch *sm, uint64_
         bundle = pin->b;
     hm->m = engine_match_new(bundle, &cfg, &ee);
     if (!hm->m) {
-        dh_warn("match %s: cannot create %s: %s", id, sm->game, ee.message);
+        /* the matchmaker forms it again and again (a new id each time): one line per
+         * interval however often */
+        dh_warn_every(DH_LOG_EVERY_MS, "match %s: cannot create %s: %s", id, sm->game, ee.message);
         why = ee.message[0] ? ee.message : "engine refused the match";
         goto err;
     }
