@@ -127,21 +127,42 @@ out:
     return rc;
 }
 
-int dh_bundle_current(redisContext *c, const char *game, char *out)
+bool dh_bundle_canary_takes(const char *match_id, int pct)
 {
-    char key[DH_KEY_MAX];
-    dh_key_bundle_current(key, game);
-    const char *argv[] = {"GET", key};
-    redisReply *r = redisCommandArgv(c, 2, argv, NULL);
-    int rc = -1;
-    if (r && r->type == REDIS_REPLY_NIL) {
-        rc = 0;
-    } else if (r && r->type == REDIS_REPLY_STRING && r->len == 64) {
-        memcpy(out, r->str, 64);
-        out[64] = 0;
-        rc = 1;
-    }
+    uint64_t h = 14695981039346656037ULL; /* FNV-1a 64: offset basis, then prime */
+    for (const unsigned char *p = (const unsigned char *)match_id; *p; p++)
+        h = (h ^ *p) * 1099511628211ULL;
+    return (int)(h % 100) < pct;
+}
+
+static void tests_field(char *field, size_t len, const char *game)
+{
+    snprintf(field, len, "%s%s", DH_F_BUNDLE_TESTS_PREFIX, game);
+}
+
+int dh_bundle_tests(redisContext *c, const char *sha, const char *game)
+{
+    char key[DH_KEY_MAX], field[96];
+    dh_key_bundle(key, sha);
+    tests_field(field, sizeof field, game);
+    const char *argv[] = {"HGET", key, field};
+    redisReply *r = redisCommandArgv(c, 3, argv, NULL);
+    int n = -2;
+    if (r && r->type == REDIS_REPLY_NIL)
+        n = -1;
+    else if (r && r->type == REDIS_REPLY_STRING)
+        n = atoi(r->str);
     if (r)
         freeReplyObject(r);
-    return rc;
+    return n;
+}
+
+int dh_bundle_tests_set(redisContext *c, const char *sha, const char *game, int n)
+{
+    char key[DH_KEY_MAX], field[96], val[16];
+    dh_key_bundle(key, sha);
+    tests_field(field, sizeof field, game);
+    snprintf(val, sizeof val, "%d", n);
+    const char *argv[] = {"HSET", key, field, val};
+    return run(c, 4, argv, NULL);
 }

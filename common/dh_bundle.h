@@ -3,13 +3,15 @@
  * the worker, which loads bundles, and `deckhand scripts`, which pushes them. The keys
  * (bundle:{SHA}, bundles, bundle:current:{GAME}, bundle:history:{GAME},
  * bundle:{SHA}:errors, worker:{ID}:bundles) and fields are in dh_keys.h. bundle:{SHA} is
- * never deleted (replays need it); its head of history is current, and rollback pops it.
+ * never deleted (replays need it). How the pointers move, and the audit trail of each
+ * move, is dh_liveops.h.
  * The engine, which turns the files into a VM, stays out of common/.
  */
 #ifndef DECKHAND_DH_BUNDLE_H
 #define DECKHAND_DH_BUNDLE_H
 
 #include <hiredis/hiredis.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,8 +39,15 @@ void dh_bundle_files_free(dh_bundle_file *f, size_t n);
 int dh_bundle_store(redisContext *c, const char *sha, const dh_bundle_file *files, size_t n,
                     const dh_bundle_meta *meta);
 
-/* The SHA bundle:current:{GAME} holds, copied into out (65 bytes); 1 set, 0 unset, -1 on
- * a Redis error. */
-int dh_bundle_current(redisContext *c, const char *game, char *out);
+/* Whether the new match match_id starts on a canary that takes pct% of new matches: FNV-1a
+ * of the id, modulo 100, below pct. A hash rather than a coin, so every worker (and a
+ * test) makes the same choice for the same match. */
+bool dh_bundle_canary_takes(const char *match_id, int pct);
+
+/* The rules tests bundle:{SHA} runs for game (its tests:GAME field, written by the push
+ * that stored it or by the first push compared against it): the count, -1 when not
+ * recorded, -2 on a Redis error. */
+int dh_bundle_tests(redisContext *c, const char *sha, const char *game);
+int dh_bundle_tests_set(redisContext *c, const char *sha, const char *game, int n);
 
 #endif

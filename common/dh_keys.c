@@ -71,6 +71,16 @@ char *dh_key_bundle_history(char *buf, const char *game)
     return dh_key(buf, "bundle:history:{%s}", game);
 }
 
+char *dh_key_bundle_canary(char *buf, const char *game)
+{
+    return dh_key(buf, "bundle:canary:{%s}", game);
+}
+
+char *dh_key_bundle_audit(char *buf, const char *game)
+{
+    return dh_key(buf, "bundle:audit:{%s}", game);
+}
+
 char *dh_key_account(char *buf, const char *lowercase_name)
 {
     return dh_key(buf, "account:{%s}", lowercase_name);

@@ -17,7 +17,12 @@
  *   bundle:{SHA}:errors      hash   worker id -> why it could not load the bundle
  *   bundles                  set    every stored SHA
  *   bundle:current:{GAME}    string the SHA new matches of GAME start on
- *   bundle:history:{GAME}    list   the SHAs current has pointed at, newest first
+ *   bundle:history:{GAME}    list   the SHAs current has pointed at, newest first: "SHA"
+ *                                   (a push or promote), "SHA rollback" or "default
+ *                                   rollback" (a rollback returned to it); never popped
+ *   bundle:canary:{GAME}     string "PCT SHA": SHA takes PCT% of GAME's new matches
+ *   bundle:audit:{GAME}      stream every push, apply, canary, promote, abort and rollback
+ *                                   of GAME: DH_AUDIT_* fields; never trimmed
  *   mm:lease                 string the id of the matchmaker allowed to act (PX)
  *   mm:tickets               hash   player id -> TicketRecord (the waiting queue)
  *   mm:placements            hash   match id -> PlacementRecord (StartMatch in flight)
@@ -65,6 +70,8 @@ char *dh_key_bundle(char *buf, const char *sha);
 char *dh_key_bundle_errors(char *buf, const char *sha);
 char *dh_key_bundle_current(char *buf, const char *game);
 char *dh_key_bundle_history(char *buf, const char *game);
+char *dh_key_bundle_canary(char *buf, const char *game);
+char *dh_key_bundle_audit(char *buf, const char *game);
 char *dh_key_account(char *buf, const char *lowercase_name);
 char *dh_key_account_fails(char *buf, const char *lowercase_name);
 char *dh_key_device(char *buf, const char *digest);
@@ -121,6 +128,9 @@ char *dh_key_leaderboard(char *buf, const char *game, const char *mode);
 /* ...or the match reached its game's turn cap (engine_match_turn_capped; scored by the
  * game's rules). */
 #define DH_END_TURN_CAP "turn_cap"
+/* ...or the seat that owed a decision left it unanswered past the worker's idle cap
+ * (HOST_IDLE_MS), connected or not: that seat forfeits. */
+#define DH_END_IDLE "idle"
 
 /* bundle:{SHA}'s meta fields (every other field is a *.lua file). */
 #define DH_F_BUNDLE_LABEL            "label"
@@ -128,6 +138,26 @@ char *dh_key_leaderboard(char *buf, const char *game, const char *mode);
 #define DH_F_BUNDLE_COMPATIBLE       "compatible" /* 0/1 */
 #define DH_F_BUNDLE_CREATED_MS       "created_ms"
 #define DH_F_BUNDLE_APPLY_TO_RUNNING "apply_to_running" /* 1 when pushed so */
+#define DH_F_BUNDLE_TESTS_PREFIX     "tests:"           /* tests:GAME: the rules tests GAME runs */
+/* worker:{ID}:bundles: beside SHA -> live matches, "started:SHA" -> matches started on it
+ * since the worker loaded it. */
+#define DH_F_WORKER_STARTED_PREFIX "started:"
+
+/* bundle:audit:{GAME} entries' fields (`deckhand scripts audit`, common/dh_liveops.h). */
+#define DH_AUDIT_ACTION "action" /* push apply canary promote abort rollback */
+#define DH_AUDIT_GAME   "game"
+#define DH_AUDIT_BUNDLE "bundle" /* the SHA the action is about, or "default" */
+#define DH_AUDIT_LABEL  "label"
+#define DH_AUDIT_GAMES  "games"  /* the bundle's games, comma-separated */
+#define DH_AUDIT_TESTS  "tests"  /* rules tests the bundle runs for the game (-1 unknown) */
+#define DH_AUDIT_FROM   "from"   /* the current bundle before the action, or "default" */
+#define DH_AUDIT_PCT    "pct"    /* canary: its share of new matches */
+#define DH_AUDIT_FORCED "forced" /* 1: pushed with --force past the test-count guard */
+#define DH_AUDIT_BY     "by"
+#define DH_AUDIT_HOST   "host"
+#define DH_AUDIT_REASON "reason"
+/* The bundle-name "default": the workers' embedded bundle (no pointer set). */
+#define DH_BUNDLE_DEFAULT "default"
 
 /* Server-side scripts (called by hash, EVALSHA: dh_script.h) and the error replies they
  * raise. */

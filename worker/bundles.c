@@ -72,12 +72,21 @@ void bundles_free(bundles *bs)
     dh_redis_close(&bs->redis);
 }
 
+static bool bundles_is_canary(const bundles *bs, const bundles_entry *e)
+{
+    for (size_t i = 0; i < bs->ncur; i++)
+        if (bs->cur[i].canary == e)
+            return true;
+    return false;
+}
+
+/* Whether new matches of some game start on e (as its current bundle or its canary). */
 static bool bundles_is_current(const bundles *bs, const bundles_entry *e)
 {
     for (size_t i = 0; i < bs->ncur; i++)
         if (bs->cur[i].e == e)
             return true;
-    return false;
+    return bundles_is_canary(bs, e);
 }
 
 /* Free e when no match runs on it and no game starts new ones on it. */
@@ -104,9 +113,29 @@ bundles_entry *bundles_pick(bundles *bs, const char *game)
     return bs->v[0]; /* the default, first added and never removed */
 }
 
+bundles_entry *bundles_pick_new(bundles *bs, const char *game, const char *match_id)
+{
+    for (size_t i = 0; i < bs->ncur; i++) {
+        bundles_current *g = &bs->cur[i];
+        if (strcmp(g->game, game))
+            continue;
+        if (g->canary && dh_bundle_canary_takes(match_id, g->canary_pct))
+            return g->canary;
+        return g->e;
+    }
+    return bs->v[0];
+}
+
 void bundles_pin(bundles_entry *e)
 {
     e->matches++;
+}
+
+void bundles_started(bundles *bs, bundles_entry *e)
+{
+    bundles_pin(e);
+    e->started++;
+    dh_counter_inc(bundles_is_canary(bs, e) ? &bs->started_canary : &bs->started_current);
 }
 
 void bundles_unpin(bundles *bs, bundles_entry *e)
@@ -225,8 +254,8 @@ out:
 bundles_entry *bundles_get(bundles *bs, const char *sha, const char *game, uint64_t now_ms)
 {
     bundles_entry *e = bundles_find(bs, sha);
-    if (e)
-        return e;
+    if (e || bundles_failed(bs, sha))
+        return e; /* a SHA that failed here fails again: not fetched, loaded, warned again */
     redisContext *c = dh_redis_get(&bs->redis, now_ms);
     return c ? bundles_load(bs, c, sha, game) : NULL;
 }
@@ -269,6 +298,62 @@ static void bundles_store_default(bundles *bs, redisContext *c)
     bs->default_stored = true;
 }
 
+/* The loaded entry for sha (loaded now when new); NULL when it cannot be served. */
+static bundles_entry *bundles_want(bundles *bs, redisContext *c, const char *sha, const char *game)
+{
+    bundles_entry *e = bundles_find(bs, sha);
+    if (!e && !bundles_failed(bs, sha))
+        e = bundles_load(bs, c, sha, game);
+    return e;
+}
+
+/* Game g's current pointer says v (nil: the default). */
+static void bundles_follow_current(bundles *bs, redisContext *c, bundles_current *g,
+                                   const redisReply *v)
+{
+    bundles_entry *want = bs->v[0];
+    if (v->type == REDIS_REPLY_STRING) {
+        char sha[65];
+        snprintf(sha, sizeof sha, "%.*s", (int)v->len, v->str);
+        want = bundles_want(bs, c, sha, g->game);
+        if (!want)
+            return; /* keep serving what we had */
+    }
+    bundles_entry *old = g->e;
+    if (old == want)
+        return;
+    dh_info("game %s: new matches start on bundle %.12s (was %.12s)", g->game, want->id, old->id);
+    g->e = want;
+    bs->report_due = true;
+    bundles_collect(bs, old);
+}
+
+/* Game g's canary says v ("PCT SHA", nil: none). A canary that does not load here is
+ * no canary on this worker: its new matches stay on the current bundle. */
+static void bundles_follow_canary(bundles *bs, redisContext *c, bundles_current *g,
+                                  const redisReply *v)
+{
+    bundles_entry *want = NULL;
+    int pct = 0;
+    char sha[65];
+    if (v->type == REDIS_REPLY_STRING && sscanf(v->str, "%d %64s", &pct, sha) == 2 && pct > 0)
+        want = bundles_want(bs, c, sha, g->game);
+    if (want == g->e)
+        want = NULL;
+    bundles_entry *old = g->canary;
+    if (old == want && (!want || pct == g->canary_pct))
+        return;
+    if (want)
+        dh_info("game %s: canary bundle %.12s takes %d%% of new matches", g->game, want->id, pct);
+    else
+        dh_info("game %s: canary %.12s ended", g->game, old ? old->id : "-");
+    g->canary = want;
+    g->canary_pct = want ? pct : 0;
+    bs->report_due = true;
+    if (old && old != want)
+        bundles_collect(bs, old);
+}
+
 void bundles_poll(bundles *bs, uint64_t now_ms)
 {
     redisContext *c = dh_redis_get(&bs->redis, now_ms);
@@ -276,42 +361,26 @@ void bundles_poll(bundles *bs, uint64_t now_ms)
         return;
     if (!bs->default_stored)
         bundles_store_default(bs, c);
-    const char *argv[1 + BUNDLES_GAMES_MAX];
-    char keys[BUNDLES_GAMES_MAX][DH_KEY_MAX];
+    /* every game's current pointer, then every game's canary, in one MGET */
+    const char *argv[1 + 2 * BUNDLES_GAMES_MAX];
+    char keys[2 * BUNDLES_GAMES_MAX][DH_KEY_MAX];
     argv[0] = "MGET";
     for (size_t i = 0; i < bs->ncur; i++) {
-        dh_key_bundle_current(keys[i], bs->cur[i].game);
-        argv[1 + i] = keys[i];
+        argv[1 + i] = dh_key_bundle_current(keys[i], bs->cur[i].game);
+        argv[1 + bs->ncur + i] = dh_key_bundle_canary(keys[bs->ncur + i], bs->cur[i].game);
     }
-    redisReply *r = redisCommandArgv(c, (int)(1 + bs->ncur), argv, NULL);
+    redisReply *r = redisCommandArgv(c, (int)(1 + 2 * bs->ncur), argv, NULL);
     if (!r) {
         dh_redis_fail(&bs->redis, now_ms);
         return;
     }
-    if (r->type != REDIS_REPLY_ARRAY || r->elements != bs->ncur) {
+    if (r->type != REDIS_REPLY_ARRAY || r->elements != 2 * bs->ncur) {
         freeReplyObject(r);
         return;
     }
     for (size_t i = 0; i < bs->ncur; i++) {
-        const redisReply *v = r->element[i];
-        bundles_entry *want = bs->v[0];
-        if (v->type == REDIS_REPLY_STRING) {
-            char sha[65];
-            snprintf(sha, sizeof sha, "%.*s", (int)v->len, v->str);
-            want = bundles_find(bs, sha);
-            if (!want && !bundles_failed(bs, sha))
-                want = bundles_load(bs, c, sha, bs->cur[i].game);
-            if (!want)
-                continue; /* keep serving what we had */
-        }
-        bundles_entry *old = bs->cur[i].e;
-        if (old == want)
-            continue;
-        dh_info("game %s: new matches start on bundle %.12s (was %.12s)", bs->cur[i].game, want->id,
-                old->id);
-        bs->cur[i].e = want;
-        bs->report_due = true;
-        bundles_collect(bs, old);
+        bundles_follow_current(bs, c, &bs->cur[i], r->element[i]);
+        bundles_follow_canary(bs, c, &bs->cur[i], r->element[bs->ncur + i]);
     }
     freeReplyObject(r);
     if (bs->report_due)
@@ -326,17 +395,23 @@ void bundles_report(bundles *bs, uint64_t now_ms)
     char key[DH_KEY_MAX], ttl[16];
     dh_key_worker_bundles(key, bs->worker_id);
     snprintf(ttl, sizeof ttl, "%u", bs->report_ttl_ms);
-    size_t argc = 2 + 2 * bs->n;
+    size_t argc = 2 + 4 * bs->n;
     const char **argv = calloc(argc, sizeof *argv);
-    char(*counts)[24] = calloc(bs->n, sizeof *counts);
-    if (!argv || !counts)
+    char(*counts)[24] = calloc(2 * bs->n, sizeof *counts);
+    char(*started)[80] = calloc(bs->n, sizeof *started);
+    if (!argv || !counts || !started)
         goto out;
     argv[0] = "HSET";
     argv[1] = key;
     for (size_t i = 0; i < bs->n; i++) {
-        snprintf(counts[i], sizeof counts[i], "%zu", bs->v[i]->matches);
-        argv[2 + 2 * i] = bs->v[i]->id;
-        argv[3 + 2 * i] = counts[i];
+        snprintf(counts[2 * i], sizeof counts[0], "%zu", bs->v[i]->matches);
+        snprintf(counts[2 * i + 1], sizeof counts[0], "%llu",
+                 (unsigned long long)bs->v[i]->started);
+        snprintf(started[i], sizeof started[i], "%s%s", DH_F_WORKER_STARTED_PREFIX, bs->v[i]->id);
+        argv[2 + 4 * i] = bs->v[i]->id;
+        argv[3 + 4 * i] = counts[2 * i];
+        argv[4 + 4 * i] = started[i];
+        argv[5 + 4 * i] = counts[2 * i + 1];
     }
     /* one round trip: replace the hash and renew its TTL atomically */
     const char *multi[] = {"MULTI"}, *del[] = {"DEL", key}, *px[] = {"PEXPIRE", key, ttl},
@@ -358,4 +433,5 @@ void bundles_report(bundles *bs, uint64_t now_ms)
 out:
     free(argv);
     free(counts);
+    free(started);
 }

@@ -10,6 +10,12 @@
  * the bundle it started on; a VM is freed when its last match ends and it is no longer
  * current. worker:{ID}:bundles reports the match count per loaded bundle.
  *
+ * Canary: bundle:canary:{GAME} ("PCT SHA", dh_liveops.h) is read with the pointers; while
+ * it is set and loads here, a new match of the game starts on it when
+ * dh_bundle_canary_takes(match id, PCT) (a hash of the id, the same on every worker), else
+ * on the current bundle. The report adds "started:SHA", the matches started on each
+ * bundle, and /metrics counts new matches on a canary and on a current bundle.
+ *
  * Polling instead of an announcement keeps the worker's loop and protocol as they are;
  * it costs one MGET per 200 ms and bounds push-to-serving by the poll interval plus the
  * load time. The Redis connection is the module's own (synchronous), so it never mixes
@@ -33,7 +39,8 @@
 typedef struct bundles_entry {
     engine_bundle *b;
     char id[65];
-    size_t matches; /* live matches pinned to it */
+    size_t matches;   /* live matches pinned to it */
+    uint64_t started; /* new matches started on it here (bundles_started) */
     bool is_default;
     bool apply_running; /* pushed with --apply-to-running (and compatible): running matches
                            move onto it at their next quiescent point (host.h) */
@@ -41,7 +48,9 @@ typedef struct bundles_entry {
 
 typedef struct {
     char game[64];
-    bundles_entry *e; /* what new matches of the game start on */
+    bundles_entry *e;      /* what new matches of the game start on */
+    bundles_entry *canary; /* NULL, or what canary_pct% of them start on */
+    int canary_pct;
 } bundles_current;
 
 typedef struct bundles {
@@ -58,6 +67,8 @@ typedef struct bundles {
     unsigned report_ttl_ms;
     dh_counter loaded; /* bundles fetched from Redis and loaded (/metrics) */
     dh_counter failed_loads;
+    dh_counter started_current; /* new matches started on a game's current bundle */
+    dh_counter started_canary;  /* ... and on its canary */
 } bundles;
 
 /* def (borrowed, outlives bs) is the embedded default; its games are the games served.
@@ -73,13 +84,19 @@ void bundles_poll(bundles *bs, uint64_t now_ms);
 /* Write worker:{ID}:bundles (every beat; also done by poll after a change). */
 void bundles_report(bundles *bs, uint64_t now_ms);
 
-/* The entry new matches of game start on (never NULL: the default at worst). */
+/* The game's current entry (never NULL: the default at worst). */
 bundles_entry *bundles_pick(bundles *bs, const char *game);
+/* The entry the new match match_id of game starts on: the game's canary when it has one
+ * and the match falls in its share, else its current entry. */
+bundles_entry *bundles_pick_new(bundles *bs, const char *game, const char *match_id);
 /* The loaded bundle sha, or fetched from Redis and loaded now (an adopted match runs on
- * the bundle it is pinned to); NULL when it cannot be had. Pin it before the next poll. */
+ * the bundle it is pinned to); NULL when it cannot be had (a SHA that failed here is not
+ * tried again). Pin it before the next poll. */
 bundles_entry *bundles_get(bundles *bs, const char *sha, const char *game, uint64_t now_ms);
 /* A match started on e / ended: counts, and frees e's VM when unused and not current. */
 void bundles_pin(bundles_entry *e);
+/* A new match started on e (from bundles_pick_new): pinned and counted. */
+void bundles_started(bundles *bs, bundles_entry *e);
 void bundles_unpin(bundles *bs, bundles_entry *e);
 
 #endif

@@ -35,6 +35,7 @@ void host_init(host *h, const char *worker_id, const char *endpoint, void *route
     h->st = st;
     h->capacity = capacity;
     h->quarantine_after = HOST_QUARANTINE_AFTER;
+    h->idle_ms = HOST_IDLE_MS;
 }
 
 void host_set_bundles(host *h, struct bundles *bs)
@@ -199,13 +200,15 @@ void host_start_match(host *h, const Deckhand__Internal__StartMatch *sm, uint64_
     };
     engine_error ee = {0};
     engine_bundle *bundle = h->bundle;
-    bundles_entry *pin = h->bs ? bundles_pick(h->bs, hm->game) : NULL;
+    bundles_entry *pin = h->bs ? bundles_pick_new(h->bs, hm->game, hm->id) : NULL;
     if (pin)
         bundle = pin->b;
     if (engine_bundle_check_options(bundle, hm->game, hm->options, &ee) == ENGINE_OK)
         hm->m = engine_match_new(bundle, &cfg, &ee);
     if (!hm->m) {
-        dh_warn("match %s: cannot create %s: %s", id, sm->game, ee.message);
+        /* the matchmaker forms it again and again (a new id each time): one line per
+         * interval however often */
+        dh_warn_every(DH_LOG_EVERY_MS, "match %s: cannot create %s: %s", id, sm->game, ee.message);
         why = ee.message[0] ? ee.message : "engine refused the match";
         goto err;
     }
@@ -214,7 +217,7 @@ void host_start_match(host *h, const Deckhand__Internal__StartMatch *sm, uint64_
     h->matches[h->nmatches++] = hm;
     if (pin) {
         hm->pin = pin;
-        bundles_pin(pin);
+        bundles_started(h->bs, pin);
     }
 
     int op = store_op(h->st, now_ms);

@@ -283,7 +283,9 @@ refuse:
         free(meta);
         return -1;
     }
-    dh_warn("match %s: cannot adopt: %s", match_id, why);
+    /* the matchmaker offers a refused match again (elsewhere, or here once this is the
+     * only live worker): one line per interval however often */
+    dh_warn_every(DH_LOG_EVERY_MS, "match %s: cannot adopt: %s", match_id, why);
     host_match_adopted(h, match_id, false, why, meta ? meta->player_ids : NULL);
     free(meta);
     return 0;

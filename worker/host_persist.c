@@ -73,6 +73,8 @@ const char *host_end_reason(const host_match *hm)
 {
     if (hm->quarantined)
         return DH_END_SCRIPT_ERROR;
+    if (hm->idle)
+        return DH_END_IDLE;
     return engine_match_turn_capped(hm->m) ? DH_END_TURN_CAP : NULL;
 }
 

@@ -2,6 +2,10 @@
  * host_timers.c: decision and turn timers, and seats away past their grace period (see
  * host.h): what is due is answered with the game's default bot, or the seat forfeits.
  *
+ * The idle cap (h->idle_ms, HOST_IDLE_MS): a decision nobody answered for that long, the
+ * seat connected or not, forfeits the seat, so a match whose queue has no timers cannot be
+ * held open for good by a client that never answers.
+ *
  * Quarantine: such an answer of the worker's own that fails in a card script (an error, a
  * run past the time budget, an illegal bot answer) would fail again on every loop turn,
  * since the match stands still: a poison match. It is tried again after HOST_RETRY_MS,
@@ -96,15 +100,22 @@ static bool host_default_answer(host *h, host_match *hm, const char *why, uint64
     return true;
 }
 
-/* Seat forfeits: the match ends now, once Redis has the result. */
-static void host_forfeit(host *h, host_match *hm, int seat, uint64_t now_ms)
+/* Seat forfeits (idle: at the idle cap, else away past grace): the match ends now, once
+ * Redis has the result. */
+static void host_forfeit(host *h, host_match *hm, int seat, bool idle, uint64_t now_ms)
 {
     hm->forfeit_seat = seat;
+    hm->idle = idle;
     if (!host_end(h, hm, now_ms)) {
         hm->forfeit_seat = -1;
+        hm->idle = false;
         return;
     }
-    dh_info("match %s: seat %d forfeits after %u ms away", hm->id, seat, hm->set.grace_ms);
+    if (idle)
+        dh_info("match %s: seat %d forfeits: its decision waited %llu ms (the idle cap)", hm->id,
+                seat, (unsigned long long)h->idle_ms);
+    else
+        dh_info("match %s: seat %d forfeits after %u ms away", hm->id, seat, hm->set.grace_ms);
 }
 
 size_t host_tick(host *h, uint64_t now_ms)
@@ -130,6 +141,10 @@ size_t host_tick(host *h, uint64_t now_ms)
             hm->turn_version = version;
             hm->turn_ms = now_ms;
         }
+        if (h->idle_ms && now_ms - hm->decision_ms >= h->idle_ms) {
+            host_forfeit(h, hm, d->seat, true, now_ms);
+            continue;
+        }
         host_seat *s = &hm->seats[d->seat];
         if (!s->route[0] && !s->away_ms && now_ms - hm->decision_ms >= HOST_ATTACH_MS) {
             s->away_ms = now_ms;
@@ -139,7 +154,7 @@ size_t host_tick(host *h, uint64_t now_ms)
         }
         if (s->away_ms && !s->robot && now_ms - s->away_ms >= hm->set.grace_ms) {
             if (hm->set.forfeit) {
-                host_forfeit(h, hm, d->seat, now_ms);
+                host_forfeit(h, hm, d->seat, false, now_ms);
                 continue;
             }
             s->robot = true;

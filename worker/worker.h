@@ -33,6 +33,10 @@
  * host.quarantine_after failures in a row the match ends with DH_END_SCRIPT_ERROR. */
 #define HOST_RETRY_MS         1000
 #define HOST_QUARANTINE_AFTER 3
+/* The idle cap: a decision nobody answered for this long (30 min) forfeits its seat, whatever
+ * the queue's timers and abandon setting, so that no match runs for good (issue 15): a
+ * connected client that never answers, in a queue without timers, would hold it open. */
+#define HOST_IDLE_MS (30ULL * 60 * 1000)
 
 typedef struct host_seen host_seen;
 
@@ -80,6 +84,7 @@ typedef struct {
     uint64_t turn_ms;          /* when that turn started (or we got the match) */
     int forfeit_seat;          /* -1, or the seat that forfeited (the match is over) */
     bool quarantined;          /* ended for script failures (the match is over) */
+    bool idle;                 /* forfeit_seat forfeited at the idle cap (HOST_IDLE_MS) */
     uint32_t script_failures;  /* the worker's own answers that failed in a row (in Redis) */
     uint64_t retry_ms;         /* no answer of the worker's own before this time */
     bool notes_due;            /* host_persist_notes has news to write (host_tick does) */
@@ -130,6 +135,7 @@ typedef struct {
     store *st;
     uint32_t capacity;
     uint32_t quarantine_after; /* failures in a row that end a match (HOST_QUARANTINE_AFTER) */
+    uint64_t idle_ms; /* a decision unanswered this long forfeits its seat (HOST_IDLE_MS) */
     host_match **matches;
     size_t nmatches, capmatches;
     host_action *acts;

@@ -58,6 +58,14 @@ int worker_metrics_register(host *h, bundles *bs, dh_ops *ops, dh_gauge *active)
          "Script bundles fetched from Redis and loaded.", DH_METRIC_COUNTER, &bs->loaded},
         {"deckhand_worker_bundle_failures_total", "",
          "Script bundles that could not be loaded here.", DH_METRIC_COUNTER, &bs->failed_loads},
+        {"deckhand_worker_bundle_matches_started_total", "bundle=\"current\"",
+         "New matches started here, on their game's current bundle or on its canary "
+         "(`deckhand scripts push --canary`).",
+         DH_METRIC_COUNTER, &bs->started_current},
+        {"deckhand_worker_bundle_matches_started_total", "bundle=\"canary\"",
+         "New matches started here, on their game's current bundle or on its canary "
+         "(`deckhand scripts push --canary`).",
+         DH_METRIC_COUNTER, &bs->started_canary},
     };
     int rc = dh_metrics_table(&ops->metrics, answers, sizeof answers / sizeof answers[0]);
     rc |= dh_ops_codes(ops, "deckhand_worker_replies_refused_total",

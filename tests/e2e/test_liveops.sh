@@ -127,7 +127,7 @@ done
 e2e_log "${#RUNNING[@]} matches finished on the old Smithy, ${#NEWER[@]} started on the new one"
 
 # ---- acceptance 2: rollback -------------------------------------------------------------
-out=$("$DECKHAND" scripts rollback --game dominion 2>&1) || e2e_fail "rollback failed: $out"
+out=$("$DECKHAND" scripts rollback --game dominion --reason "back to Smithy at 4" 2>&1) || e2e_fail "rollback failed: $out"
 [[ -z $(current) ]] || e2e_fail "rollback left the pointer at $(current)"
 sleep 1 # the workers' poll interval is 200 ms
 e2e_bots 4
@@ -147,7 +147,7 @@ sed -i -E '/^cards\.Smithy = /s/text = "([^"]*)"/text = "\1 (v2)"/' "$V2/dominio
 V2_SHA=$(current)
 timeout 120 "$DECKHAND" bots --game dominion --players 2 --matches 2 >/dev/null 2>&1 </dev/null ||
     e2e_fail "bots on v2 failed"
-"$DECKHAND" scripts rollback --game dominion >/dev/null 2>&1 || e2e_fail "rollback of v2 failed"
+"$DECKHAND" scripts rollback --game dominion --reason "v2 done" >/dev/null 2>&1 || e2e_fail "rollback of v2 failed"
 deadline=$((SECONDS + 5))
 while (($(e2e_redis hexists 'worker:{wk-1}:bundles' "$V2_SHA") + \
     $(e2e_redis hexists 'worker:{wk-2}:bundles' "$V2_SHA") > 0)); do

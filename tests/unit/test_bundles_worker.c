@@ -4,7 +4,9 @@
  * it stores its default bundle for replays, follows bundle:current:{GAME} per game, keeps
  * a bundle while a match is pinned to it and frees it after the last one once it is not
  * current, and a bundle it cannot load (or whose content is not its id) is reported in
- * bundle:{SHA}:errors while new matches keep starting on the previous one.
+ * bundle:{SHA}:errors while new matches keep starting on the previous one. A canary
+ * (bundle:canary:{GAME}) takes exactly the new matches dh_bundle_canary_takes gives it,
+ * is counted, and once dropped keeps its VM only while a match is pinned to it.
  */
 #include "bundles.h"
 #include "dh_bundle.h"
@@ -211,6 +213,81 @@ static void test_bundle_that_fails_to_load_is_reported_and_old_one_kept(void)
     CU_ASSERT_STRING_EQUAL(bundles_pick(&bs, "dominion")->id, v1);
     dh_key_bundle_errors(key, liar);
     CU_ASSERT_EQUAL(rint_cmd("HEXISTS", key, "wk-t"), 1);
+    /* a match pinned to the broken bundle, offered again and again for adoption: it is
+     * refused each time, but the bundle is fetched, loaded and warned about once */
+    uint64_t failed = bs.failed_loads;
+    CU_ASSERT_PTR_NULL(bundles_get(&bs, bad, "dominion", clock_ms));
+    CU_ASSERT_PTR_NULL(bundles_get(&bs, bad, "dominion", clock_ms));
+    CU_ASSERT_EQUAL(bs.failed_loads, failed);
+    bundles_free(&bs);
+    engine_bundle_free(def);
+}
+
+static void test_canary_takes_its_share_of_new_matches_until_dropped(void)
+{
+    flush_redis();
+    engine_bundle *def = load_default();
+    bundles bs;
+    CU_ASSERT_EQUAL_FATAL(bundles_init(&bs, "wk-t", redis_url, 1000, def, 2000), 0);
+    char v1[65], key[DH_KEY_MAX];
+    store_variant(def, "canary", NULL, v1);
+    dh_key_bundle_canary(key, "dominion");
+    redisContext *c = conn();
+    freeReplyObject(redisCommand(c, "SET %s %s", key, v1)); /* no share: not a canary */
+    bundles_poll(&bs, clock_ms);
+    size_t dom = 0;
+    while (dom < bs.ncur && strcmp(bs.cur[dom].game, "dominion"))
+        dom++;
+    CU_ASSERT_FATAL(dom < bs.ncur);
+    CU_ASSERT_PTR_NULL(bs.cur[dom].canary);
+    redisReply *r;
+    const char *argv[] = {"SET", key, NULL};
+    char val[96];
+    snprintf(val, sizeof val, "30 %s", v1);
+    argv[2] = val;
+    freeReplyObject(redisCommandArgv(c, 3, argv, NULL));
+    bundles_poll(&bs, clock_ms);
+    CU_ASSERT_PTR_NOT_NULL(bs.cur[dom].canary);
+    CU_ASSERT_EQUAL(bs.cur[dom].canary_pct, 30);
+    int on_canary = 0;
+    bundles_entry *pinned = NULL;
+    for (int i = 0; i < 300; i++) {
+        char id[32];
+        snprintf(id, sizeof id, "m-%d", i);
+        bundles_entry *e = bundles_pick_new(&bs, "dominion", id);
+        bool canary = !strcmp(e->id, v1);
+        CU_ASSERT_EQUAL(canary, dh_bundle_canary_takes(id, 30));
+        CU_ASSERT(canary || e->b == def);
+        on_canary += canary;
+        if (canary && !pinned) {
+            pinned = e;
+            bundles_started(&bs, e);
+        }
+    }
+    CU_ASSERT(on_canary > 45 && on_canary < 135);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pinned);
+    CU_ASSERT_EQUAL(bs.started_canary, 1);
+    CU_ASSERT_PTR_EQUAL(bundles_pick(&bs, "dominion")->b, def); /* current is unchanged */
+    bundles_report(&bs, clock_ms);
+    char wkey[DH_KEY_MAX], field[96];
+    dh_key_worker_bundles(wkey, "wk-t");
+    snprintf(field, sizeof field, "%s%s", DH_F_WORKER_STARTED_PREFIX, v1);
+    r = redisCommand(c, "HGET %s %s", wkey, field);
+    CU_ASSERT(r && r->type == REDIS_REPLY_STRING && !strcmp(r->str, "1"));
+    freeReplyObject(r);
+
+    /* abort: new matches all go to the current bundle; the pinned match keeps its VM */
+    freeReplyObject(redisCommand(c, "DEL %s", key));
+    bundles_poll(&bs, clock_ms);
+    for (int i = 0; i < 50; i++) {
+        char id[32];
+        snprintf(id, sizeof id, "m-%d", i);
+        CU_ASSERT_PTR_EQUAL(bundles_pick_new(&bs, "dominion", id)->b, def);
+    }
+    CU_ASSERT_EQUAL(bs.n, 2);
+    bundles_unpin(&bs, pinned);
+    CU_ASSERT_EQUAL(bs.n, 1);
+    redisFree(c);
     bundles_free(&bs);
     engine_bundle_free(def);
 }
@@ -224,6 +301,8 @@ int main(void)
          test_pinned_bundle_lives_until_its_last_match_ends},
         {"bundle_that_fails_to_load_is_reported_and_old_one_kept",
          test_bundle_that_fails_to_load_is_reported_and_old_one_kept},
+        {"canary_takes_its_share_of_new_matches_until_dropped",
+         test_canary_takes_its_share_of_new_matches_until_dropped},
         {NULL, NULL},
     };
     redis_port = dh_test_free_port();

@@ -1,9 +1,11 @@
 /*
  * test_worker_script_limits.c: the worker's side of two engine bounds, on
  * tests/fixtures/limits: a match that reaches its game's turn cap ends with a GameOver to
- * every seat (not SCRIPT_ERROR on every later answer), and a SCRIPT_ERROR reply shows the
- * player an error id, never the script's file and line.
+ * every seat (not SCRIPT_ERROR on every later answer), also when every seat is away and
+ * the bots play it there (issue 15: nothing runs forever), and a SCRIPT_ERROR reply shows
+ * the player an error id, never the script's file and line.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "dh_test.h"
@@ -34,6 +36,33 @@ static void test_worker_match_at_its_turn_cap_sends_game_over(void)
         if (o.msg[i]->body_case == DECKHAND__SERVER_MESSAGE__BODY_REPLY)
             CU_ASSERT_TRUE(o.msg[i]->reply->ok);
     rig_outbox_free(&o);
+    rig_worker_close_drained(&r);
+}
+
+static void test_worker_match_with_every_seat_away_ends_at_its_turn_cap(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "tests/fixtures/limits", NULL);
+    Deckhand__Internal__QueueSettings set = DECKHAND__INTERNAL__QUEUE_SETTINGS__INIT;
+    set.grace_ms = 10; /* then the default bot plays each absent seat */
+    rig_worker_started(&r, "m-capaway", "capped", &set);
+    for (int p = 0; p < 2; p++)
+        rig_worker_away_via(&r, "gw-t", "m-capaway", rig_worker_players[p]);
+    for (int i = 0; i < 50 && host_find(&r.h, "m-capaway"); i++) {
+        rig_worker_advance(&r, 20);
+        host_tick(&r.h, r.now);
+        host_flush(&r.h, r.now);
+    }
+    CU_ASSERT_PTR_NULL(host_find(&r.h, "m-capaway"));
+    char *status = rig_worker_hget("match:{m-capaway}", "status");
+    char *reason = rig_worker_hget("match:{m-capaway}", "end_reason");
+    char *owner = rig_worker_hget("matches:running", "m-capaway");
+    CU_ASSERT_STRING_EQUAL(status ? status : "", DH_STATUS_FINISHED);
+    CU_ASSERT_STRING_EQUAL(reason ? reason : "", DH_END_TURN_CAP);
+    CU_ASSERT_PTR_NULL(owner);
+    free(status);
+    free(reason);
+    free(owner);
     rig_worker_close_drained(&r);
 }
 
@@ -73,6 +102,8 @@ static void test_worker_script_error_reply_hides_the_script(void)
 static const dh_test_case cases[] = {
     {"test_worker_match_at_its_turn_cap_sends_game_over",
      test_worker_match_at_its_turn_cap_sends_game_over},
+    {"test_worker_match_with_every_seat_away_ends_at_its_turn_cap",
+     test_worker_match_with_every_seat_away_ends_at_its_turn_cap},
     {"test_worker_script_error_reply_hides_the_script",
      test_worker_script_error_reply_hides_the_script},
     {NULL, NULL},

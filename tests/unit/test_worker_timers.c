@@ -3,7 +3,8 @@
  * rig of rig_worker.h, on its fake clock: a decision timer answers by default; a seat away
  * past its grace period is played by a bot until it returns, or forfeits when its queue
  * says so; a seat nobody ever attached counts as away; a grace period runs on across an
- * adoption.
+ * adoption; a connected seat that never answers, in a queue without timers, forfeits at
+ * the idle cap instead of keeping its match running for good.
  */
 #include "rig_worker.h"
 
@@ -123,6 +124,39 @@ static void test_worker_away_seat_forfeits_when_the_queue_says_so(void)
     rig_worker_close(&r);
 }
 
+/* Issue 15 ("nothing runs forever"): with the queue's decision and turn timers off (their
+ * default) and every seat connected, a player who never answers used to keep the match
+ * running for good. At the idle cap (h->idle_ms without an answer to the same decision)
+ * the seat forfeits, whatever the queue's abandon setting, with end_reason idle. */
+static void test_worker_connected_seat_that_never_answers_forfeits_at_the_idle_cap(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "scripts", NULL);
+    Deckhand__Internal__QueueSettings set = DECKHAND__INTERNAL__QUEUE_SETTINGS__INIT;
+    set.grace_ms = 60000; /* no decision timer, no turn timer */
+    host_match *hm = rig_worker_started(&r, "m-idle", "dominion", &set);
+    r.h.idle_ms = 5000;
+    CU_ASSERT_EQUAL(host_tick(&r.h, r.now), 0); /* the clock starts */
+    rig_worker_advance(&r, 4999);
+    host_tick(&r.h, r.now);
+    host_flush(&r.h, r.now);
+    CU_ASSERT_PTR_EQUAL(host_find(&r.h, "m-idle"), hm);
+    rig_worker_advance(&r, 1);
+    host_tick(&r.h, r.now);
+    host_flush(&r.h, r.now);
+    CU_ASSERT_PTR_NULL(host_find(&r.h, "m-idle"));
+    char *status = rig_worker_hget("match:{m-idle}", "status");
+    char *result = rig_worker_hget("match:{m-idle}", "result");
+    char *reason = rig_worker_hget("match:{m-idle}", "end_reason");
+    CU_ASSERT_STRING_EQUAL(status ? status : "", "finished");
+    CU_ASSERT_TRUE(result && strstr(result, "\"forfeit\":true"));
+    CU_ASSERT_STRING_EQUAL(reason ? reason : "", "idle");
+    free(status);
+    free(result);
+    free(reason);
+    rig_worker_close(&r);
+}
+
 /* A seat's grace period runs from when its player left, whichever worker hosts the match:
  * an adoption does not start it again (issue 12, case 6: a match moved more often than its
  * grace period never let the bot play its absent seats). The moment is kept in Redis as
@@ -163,6 +197,8 @@ int main(void)
          test_worker_never_attached_seat_counts_as_away_then_a_bot_plays},
         {"worker_away_seat_forfeits_when_the_queue_says_so",
          test_worker_away_seat_forfeits_when_the_queue_says_so},
+        {"worker_connected_seat_that_never_answers_forfeits_at_the_idle_cap",
+         test_worker_connected_seat_that_never_answers_forfeits_at_the_idle_cap},
         {"worker_grace_period_survives_adoption", test_worker_grace_period_survives_adoption},
         {NULL, NULL},
     };

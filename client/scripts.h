@@ -1,0 +1,72 @@
+/*
+ * scripts.h: what the files of `deckhand scripts` share (docs/OPERATIONS.md, "Live-ops").
+ * Top down, each calling only the ones below it: cmd_scripts.c (usage, dispatch, list,
+ * show), scripts_push.c (push: the checks, the test-count guard, store, move or canary),
+ * scripts_rollout.c (rollback, promote, abort), scripts_audit.c (who and why, and the
+ * `audit` listing), scripts_store.c (reads from Redis they all need); scripts_usage.c
+ * holds the usage they all print.
+ */
+#ifndef DECKHAND_CLIENT_SCRIPTS_H
+#define DECKHAND_CLIENT_SCRIPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cli.h"
+#include "dh_liveops.h"
+
+#define SCRIPTS_WHO       "deckhand scripts"
+#define SCRIPTS_WORKERS   64
+#define SCRIPTS_GAMES_MAX 32
+
+/* scripts_usage.c */
+extern const char scripts_usage[];
+
+/* ---- scripts_store.c ---- */
+
+/* One command; NULL with the Redis error on stderr. */
+redisReply *scripts_cmd(redisContext *c, int argc, const char **argv);
+/* HGET as a malloc'd string the caller frees; NULL when absent. */
+char *scripts_hget(redisContext *c, const char *key, const char *field);
+/* Every live worker id (worker:{ID} leases) into ids; the count. */
+size_t scripts_workers(redisContext *c, char ids[][128], size_t max);
+/* The wall clock, in ms since the epoch. */
+uint64_t scripts_wall_ms(void);
+
+/* What the audit trail and the guard say of a bundle. */
+typedef struct {
+    char sha[65]; /* or DH_BUNDLE_DEFAULT when it is not in Redis */
+    char label[128];
+    char games[512];
+} scripts_bundle;
+/* bundle:{SHA}'s label and games into b (sha DH_BUNDLE_DEFAULT: the stored default
+ * bundle serving game, when a worker stored one). 0, or -1 when nothing is known of it. */
+int scripts_bundle_about(redisContext *c, const char *sha, const char *game, scripts_bundle *b);
+
+/* ---- scripts_audit.c ---- */
+
+/* Who acts, from where, and why: --by (else $USER, else "unknown"), the host name,
+ * --reason. */
+typedef struct {
+    char by[128];
+    char host[256];
+    const char *reason;
+} scripts_actor;
+/* Fill a from f; when need_reason names the action (a rollback, --force), --reason is
+ * required: -1 with "deckhand scripts: --reason is required for ..." on stderr. */
+int scripts_actor_init(scripts_actor *a, const dh_flags *f, const char *need_reason);
+/* An audit entry of action on game by a, about bundle b (the rest zero). */
+dh_audit scripts_audit_entry(const scripts_actor *a, const char *action, const char *game,
+                             const scripts_bundle *b);
+/* `deckhand scripts audit [--game G]`. */
+int scripts_audit(int argc, char **argv);
+
+/* ---- scripts_push.c, scripts_rollout.c ---- */
+
+int scripts_push(int argc, char **argv);
+int scripts_rollback(int argc, char **argv);
+int scripts_promote(int argc, char **argv);
+int scripts_abort(int argc, char **argv);
+
+#endif

@@ -1,0 +1,413 @@
+/*
+ * scripts_push.c: `deckhand scripts push DIR` (see scripts.h, docs/OPERATIONS.md).
+ *
+ * A push is refused, with nothing written, unless the bundle loads in the sandbox here,
+ * its own rules tests pass (engine_rules_run), it runs at least as many rules tests for
+ * each game it moves as that game's current bundle does (unless --force, with a reason),
+ * and a few seeded all-bot games of each game it moves play to the end (not merely to
+ * the turn cap). The checks load the bundle with the engine's default limits, the ones
+ * the workers load bundles with, so a card the workers would stop at its time or memory
+ * budget fails the checks as fast.
+ *
+ * Then bundle:{SHA} is stored and each game moves in one transaction with its audit
+ * entry (dh_liveops.h): to the new bundle (push, apply), or, with --canary PCT, the new
+ * bundle becomes the game's canary, which PCT% of new matches start on until `scripts
+ * promote` or `scripts abort`.
+ *
+ * The guard counts tests per game: a bundle that drops six failing tests has fewer than
+ * the bundle it replaces, which is what the checks alone could not see (issue 15). The
+ * current bundle's count is recorded in bundle:{SHA} at its push; for a bundle stored
+ * before that (or the workers' default), it is counted here once, on the bundle as Redis
+ * holds it, and recorded.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dh_bundle.h"
+#include "dh_keys.h"
+#include "scripts.h"
+
+#define SCRIPTS_BOT_GAMES 3
+#define SCRIPTS_SEATS_MAX 16
+
+typedef struct {
+    const char *dir, *only, *label;
+    long wait_s, canary;
+    bool apply, force;
+    scripts_actor actor;
+    engine_bundle *b;
+    const char *sha;
+    engine_manifest man;
+    engine_game_info gi[SCRIPTS_GAMES_MAX];
+    int tests[SCRIPTS_GAMES_MAX];   /* rules tests per game moved */
+    bool forced[SCRIPTS_GAMES_MAX]; /* the guard let it through on --force */
+    size_t ng;
+    char games[512]; /* the games moved, comma-separated */
+} push_job;
+
+static bool push_moves(const push_job *p, size_t i)
+{
+    return !p->only || !strcmp(p->only, p->gi[i].name);
+}
+
+/* A few seeded all-bot games of game: they must play to the end. 0, or -1 with why. */
+static int push_bot_games(engine_bundle *b, const engine_game_info *gi, char *why, size_t whylen)
+{
+    int np = gi->min_players < 2 ? (gi->max_players < 2 ? gi->max_players : 2) : gi->min_players;
+    if (np > SCRIPTS_SEATS_MAX)
+        np = SCRIPTS_SEATS_MAX;
+    const char *names[SCRIPTS_SEATS_MAX], *bots[SCRIPTS_SEATS_MAX];
+    char namebuf[SCRIPTS_SEATS_MAX][16];
+    for (int i = 0; i < np; i++) {
+        snprintf(namebuf[i], sizeof namebuf[i], "bot-%d", i + 1);
+        names[i] = namebuf[i];
+        bots[i] = "default";
+    }
+    for (uint64_t seed = 1; seed <= SCRIPTS_BOT_GAMES; seed++) {
+        engine_match_config cfg = {.match_id = "push-check",
+                                   .game = gi->name,
+                                   .seed = seed,
+                                   .nplayers = np,
+                                   .names = names,
+                                   .bots = bots};
+        engine_error ee = {0};
+        engine_match *m = engine_match_new(b, &cfg, &ee);
+        if (!m) {
+            snprintf(why, whylen, "bot game %s seed %llu: %s", gi->name, (unsigned long long)seed,
+                     ee.message);
+            return -1;
+        }
+        bool done = engine_match_finished(m), capped = engine_match_turn_capped(m);
+        engine_match_free(m);
+        if (!done || capped) {
+            snprintf(why, whylen, "bot game %s seed %llu %s", gi->name, (unsigned long long)seed,
+                     capped ? "never ended (stopped at the turn cap)" : "stopped at a decision");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* 1 when worker id serves sha, -1 when it reported an error (printed), 0 not yet. */
+static int push_worker_state(redisContext *c, const char *id, const char *sha)
+{
+    char key[DH_KEY_MAX];
+    dh_key_worker_bundles(key, id);
+    const char *hex[] = {"HEXISTS", key, sha};
+    redisReply *r = scripts_cmd(c, 3, hex);
+    int st = r && r->type == REDIS_REPLY_INTEGER && r->integer == 1;
+    if (r)
+        freeReplyObject(r);
+    if (st)
+        return 1;
+    dh_key_bundle_errors(key, sha);
+    const char *hget[] = {"HGET", key, id};
+    r = scripts_cmd(c, 3, hget);
+    if (r && r->type == REDIS_REPLY_STRING) {
+        printf("worker %s cannot load it (still serving the previous bundle): %s\n", id, r->str);
+        st = -1;
+    }
+    if (r)
+        freeReplyObject(r);
+    return st;
+}
+
+/* Waits up to wait_ms for every live worker to serve sha or report why not. */
+static int push_wait(redisContext *c, const char *sha, long wait_ms, long long t0)
+{
+    char ids[SCRIPTS_WORKERS][128];
+    size_t n = scripts_workers(c, ids, SCRIPTS_WORKERS);
+    int state[SCRIPTS_WORKERS] = {0};
+    size_t settled = 0;
+    while (settled < n && cli_now_ms() - t0 < wait_ms) {
+        for (size_t i = 0; i < n; i++) {
+            if (state[i])
+                continue;
+            state[i] = push_worker_state(c, ids[i], sha);
+            settled += state[i] != 0;
+        }
+        if (settled < n)
+            nanosleep(&(struct timespec){0, 10 * 1000000L}, NULL);
+    }
+    size_t serving = 0;
+    for (size_t i = 0; i < n; i++)
+        serving += state[i] == 1;
+    printf("serving on %zu/%zu workers %lld ms after the push\n", serving, n, cli_now_ms() - t0);
+    for (size_t i = 0; i < n; i++)
+        if (!state[i])
+            printf("worker %s did not report within %ld ms\n", ids[i], wait_ms);
+    return serving == n ? 0 : 3;
+}
+
+static int push_refuse(const char *fmt, const char *why)
+{
+    printf("refused: ");
+    printf(fmt, why);
+    printf("\nnothing changed\n");
+    return 1;
+}
+
+/* The flags into p. 0, or the exit status (2 on bad usage). */
+static int push_flags(push_job *p, dh_flags *f, int argc, char **argv)
+{
+    static const dh_flag_spec spec[] = {{"game", DH_FLAG_VALUE},
+                                        {"label", DH_FLAG_VALUE},
+                                        {"wait", DH_FLAG_INT},
+                                        {"redis", DH_FLAG_VALUE},
+                                        {"apply-to-running", DH_FLAG_SWITCH},
+                                        {"canary", DH_FLAG_INT},
+                                        {"force", DH_FLAG_SWITCH},
+                                        {"by", DH_FLAG_VALUE},
+                                        {"reason", DH_FLAG_VALUE},
+                                        {NULL, 0}};
+    int done = dh_flags_parse_main(f, spec, argc, argv, SCRIPTS_WHO, scripts_usage, 1, 1);
+    if (done >= 0)
+        return done;
+    p->dir = f->pos[0];
+    if (cli_int(f, SCRIPTS_WHO, "wait", 10, 0, 600, &p->wait_s) < 0 ||
+        cli_int(f, SCRIPTS_WHO, "canary", 0, 1, 99, &p->canary) < 0)
+        return 2;
+    p->only = dh_flags_str(f, "game", NULL, NULL);
+    p->label = dh_flags_str(f, "label", NULL, NULL);
+    p->apply = dh_flags_has(f, "apply-to-running");
+    p->force = dh_flags_has(f, "force");
+    if (p->apply && p->canary) {
+        fprintf(stderr,
+                "%s: --canary and --apply-to-running do not go together (a canary "
+                "is for new matches)\n",
+                SCRIPTS_WHO);
+        return 2;
+    }
+    return scripts_actor_init(&p->actor, f, p->force ? "--force" : NULL) < 0 ? 2 : 0;
+}
+
+/* Load, read the manifest, list the games, run the tests per game and the bot games.
+ * 0, or 1 (refused, printed). */
+static int push_check(push_job *p)
+{
+    engine_error ee = {0};
+    char why[600];
+    p->b = engine_bundle_load(p->dir, NULL, &ee);
+    if (!p->b)
+        return push_refuse("the bundle does not load: %s", ee.message);
+    p->sha = engine_bundle_id(p->b);
+    if (engine_bundle_manifest(p->b, &p->man, &ee) < 0)
+        return push_refuse("bad manifest.lua: %s", ee.message);
+    if (p->apply && !p->man.compatible)
+        return push_refuse("%s", "--apply-to-running needs compatible = true in manifest.lua");
+    p->ng = engine_bundle_games(p->b, p->gi, SCRIPTS_GAMES_MAX);
+    if (p->ng > SCRIPTS_GAMES_MAX)
+        p->ng = SCRIPTS_GAMES_MAX;
+    size_t moved = 0, at = 0;
+    for (size_t i = 0; i < p->ng; i++) {
+        if (!push_moves(p, i))
+            continue;
+        moved++;
+        at += (size_t)snprintf(p->games + at, sizeof p->games - at, "%s%s", at ? "," : "",
+                               p->gi[i].name);
+        if (at >= sizeof p->games)
+            return push_refuse("%s", "too many games");
+    }
+    if (!moved)
+        return push_refuse("the bundle has no game %s", p->only ? p->only : "at all");
+    printf("bundle %s (%s), games %s\n", p->sha, p->label ? p->label : p->man.label, p->games);
+
+    /* The tests run in a VM of their own: the one that gets stored stays untouched. */
+    engine_bundle *tb = engine_bundle_load(p->dir, NULL, &ee);
+    if (!tb)
+        return push_refuse("the bundle does not load: %s", ee.message);
+    int passed = 0;
+    for (size_t i = 0; i < p->ng; i++) {
+        if (!push_moves(p, i))
+            continue;
+        engine_rules_report rep;
+        engine_rules_run(tb, p->gi[i].name, NULL, NULL, &rep);
+        if (rep.failed) {
+            engine_bundle_free(tb);
+            return push_refuse("rules tests failed: %s", rep.first_failure);
+        }
+        p->tests[i] = rep.passed;
+        passed += rep.passed;
+    }
+    engine_bundle_free(tb);
+    printf("rules tests: %d passed\n", passed);
+    for (size_t i = 0; i < p->ng; i++)
+        if (push_moves(p, i) && push_bot_games(p->b, &p->gi[i], why, sizeof why) < 0)
+            return push_refuse("%s", why);
+    printf("bot games: %d per game played to the end\n", SCRIPTS_BOT_GAMES);
+    return 0;
+}
+
+/* The rules tests bundle sha runs for game: recorded, else counted on the bundle Redis
+ * holds and recorded. -1 when it cannot be had (no comparison then). */
+static int push_tests_of(redisContext *c, const char *sha, const char *game)
+{
+    int n = dh_bundle_tests(c, sha, game);
+    if (n >= 0 || n == -2)
+        return n < 0 ? -1 : n;
+    engine_bundle *cb = cli_redis_bundle(c, sha, SCRIPTS_WHO);
+    if (!cb)
+        return -1;
+    engine_rules_report rep;
+    engine_rules_run(cb, game, NULL, NULL, &rep);
+    engine_bundle_free(cb);
+    n = rep.passed + rep.failed;
+    dh_bundle_tests_set(c, sha, game, n);
+    return n;
+}
+
+/* Per game moved: no canary runs (it must be promoted or aborted first), and the
+ * test-count guard. 0, or 1 (refused, printed). */
+static int push_guard(push_job *p, redisContext *c)
+{
+    char why[600];
+    for (size_t i = 0; i < p->ng; i++) {
+        if (!push_moves(p, i))
+            continue;
+        const char *game = p->gi[i].name;
+        dh_liveops_state st;
+        if (dh_liveops_read(c, game, &st) < 0)
+            return push_refuse("%s", "cannot read the current bundles from Redis");
+        if (st.canary[0]) {
+            snprintf(why, sizeof why,
+                     "%s has a canary running (%.12s, %d%%): promote or abort it first", game,
+                     st.canary, st.canary_pct);
+            return push_refuse("%s", why);
+        }
+        scripts_bundle cur;
+        scripts_bundle_about(c, st.current[0] ? st.current : DH_BUNDLE_DEFAULT, game, &cur);
+        if (!strcmp(cur.sha, DH_BUNDLE_DEFAULT) || !strcmp(cur.sha, p->sha))
+            continue; /* no stored bundle to compare with, or the same one */
+        int have = push_tests_of(c, cur.sha, game);
+        if (have < 0 || p->tests[i] >= have)
+            continue;
+        if (p->force) {
+            printf("%s runs %d rules tests, the current bundle %.12s runs %d: forced (%s)\n", game,
+                   p->tests[i], cur.sha, have, p->actor.reason);
+            p->forced[i] = true;
+            continue;
+        }
+        snprintf(why, sizeof why,
+                 "%s runs %d rules tests, the current bundle %.12s runs %d (--force --reason "
+                 "TEXT to push it anyway)",
+                 game, p->tests[i], cur.sha, have);
+        return push_refuse("%s", why);
+    }
+    return 0;
+}
+
+/* Store bundle:{SHA} (files, meta, tests per game, the apply mark). 0 or -1. */
+static int push_store(push_job *p, redisContext *c)
+{
+    size_t nf = 0;
+    engine_file_in file;
+    while (engine_bundle_file_at(p->b, nf, &file))
+        nf++;
+    dh_bundle_file *files = calloc(nf ? nf : 1, sizeof *files);
+    if (!files)
+        return -1;
+    for (size_t i = 0; i < nf; i++) {
+        engine_bundle_file_at(p->b, i, &file);
+        files[i] = (dh_bundle_file){(char *)file.path, (char *)file.data, file.len};
+    }
+    dh_bundle_meta meta = {p->label ? p->label : p->man.label, p->games, p->man.compatible,
+                           scripts_wall_ms()};
+    int rc = dh_bundle_store(c, p->sha, files, nf, &meta);
+    free(files);
+    for (size_t i = 0; rc == 0 && i < p->ng; i++)
+        if (push_moves(p, i))
+            rc = dh_bundle_tests_set(c, p->sha, p->gi[i].name, p->tests[i]);
+    if (rc == 0 && p->apply) {
+        /* before the pointer moves: a worker reads it when it loads the bundle */
+        char key[DH_KEY_MAX];
+        dh_key_bundle(key, p->sha);
+        const char *hset[] = {"HSET", key, DH_F_BUNDLE_APPLY_TO_RUNNING, "1"};
+        redisReply *r = scripts_cmd(c, 4, hset);
+        rc = r && r->type == REDIS_REPLY_INTEGER ? 0 : -1;
+        if (r)
+            freeReplyObject(r);
+    }
+    if (rc < 0)
+        fprintf(stderr, "%s: cannot store the bundle: %s\n", SCRIPTS_WHO, c->errstr);
+    return rc;
+}
+
+/* Move game i to the bundle (or start its canary), with its audit entry. 0 or -1. */
+static int push_move(push_job *p, redisContext *c, size_t i)
+{
+    const char *game = p->gi[i].name;
+    scripts_bundle me = {0};
+    snprintf(me.sha, sizeof me.sha, "%s", p->sha);
+    snprintf(me.label, sizeof me.label, "%s", p->label ? p->label : p->man.label);
+    snprintf(me.games, sizeof me.games, "%s", p->games);
+    const char *action = p->canary ? "canary" : p->apply ? "apply" : "push";
+    for (int attempt = 0; attempt < 5; attempt++) {
+        dh_liveops_state st;
+        if (dh_liveops_watch(c, game, &st) < 0)
+            return -1;
+        if (!strcmp(st.current, p->sha) || (st.canary[0] && !strcmp(st.canary, p->sha))) {
+            dh_liveops_unwatch(c);
+            printf("%s: already %s\n", game, st.canary[0] ? "its canary" : "current");
+            return 0;
+        }
+        if (st.canary[0]) {
+            dh_liveops_unwatch(c);
+            fprintf(stderr, "%s: %s: a canary started meanwhile\n", SCRIPTS_WHO, game);
+            return -1;
+        }
+        char canary[96];
+        snprintf(canary, sizeof canary, "%ld %s", p->canary, p->sha);
+        dh_liveops_change ch = {.current = p->canary ? NULL : p->sha,
+                                .canary = p->canary ? canary : NULL,
+                                .history = p->canary ? NULL : p->sha};
+        dh_audit a = scripts_audit_entry(&p->actor, action, game, &me);
+        a.tests = p->tests[i];
+        a.from = st.current[0] ? st.current : DH_BUNDLE_DEFAULT;
+        a.pct = (int)p->canary;
+        a.forced = p->forced[i];
+        int rc = dh_liveops_commit(c, game, &ch, &a);
+        if (rc < 0)
+            return -1;
+        if (rc == 0)
+            continue; /* raced another change: read again */
+        if (p->canary)
+            printf("%s: canary %.12s takes %ld%% of new matches\n", game, p->sha, p->canary);
+        else
+            printf("%s: current is now %.12s\n", game, p->sha);
+        return 0;
+    }
+    fprintf(stderr, "%s: %s kept changing; try again\n", SCRIPTS_WHO, game);
+    return -1;
+}
+
+int scripts_push(int argc, char **argv)
+{
+    push_job job = {0}, *p = &job;
+    dh_flags fl, *f = &fl;
+    int rc = push_flags(p, f, argc, argv);
+    if (rc)
+        return rc;
+    dh_redis rd;
+    redisContext *c = NULL;
+    bool opened = false;
+    rc = 1;
+    if (push_check(p))
+        goto out;
+    opened = true;
+    if (!(c = cli_redis(f, SCRIPTS_WHO, &rd)))
+        goto out;
+    if (push_guard(p, c) || push_store(p, c) < 0)
+        goto out;
+    long long t0 = cli_now_ms();
+    for (size_t i = 0; i < p->ng; i++)
+        if (push_moves(p, i) && push_move(p, c, i) < 0)
+            goto out;
+    rc = p->wait_s ? push_wait(c, p->sha, p->wait_s * 1000, t0) : 0;
+out:
+    if (opened)
+        dh_redis_close(&rd);
+    engine_bundle_free(p->b);
+    return rc;
+}

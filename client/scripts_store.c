@@ -1,0 +1,134 @@
+/*
+ * scripts_store.c: the reads from Redis every `deckhand scripts` subcommand needs (see
+ * scripts.h): one command with its error printed, a hash field, the live workers, and
+ * what is known of a bundle (its label and games, and which stored bundle is the
+ * workers' embedded default).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dh_keys.h"
+#include "scripts.h"
+
+uint64_t scripts_wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+redisReply *scripts_cmd(redisContext *c, int argc, const char **argv)
+{
+    redisReply *r = redisCommandArgv(c, argc, argv, NULL);
+    if (!r)
+        fprintf(stderr, "deckhand scripts: redis: %s\n", c->errstr);
+    return r;
+}
+
+char *scripts_hget(redisContext *c, const char *key, const char *field)
+{
+    const char *argv[] = {"HGET", key, field};
+    redisReply *r = scripts_cmd(c, 3, argv);
+    char *v = r && r->type == REDIS_REPLY_STRING ? strdup(r->str) : NULL;
+    if (r)
+        freeReplyObject(r);
+    return v;
+}
+
+/* SCAN, not KEYS: a tool must not stall a Redis that serves matches. */
+size_t scripts_workers(redisContext *c, char ids[][128], size_t max)
+{
+    char cursor[32] = "0";
+    size_t n = 0;
+    do {
+        const char *argv[] = {"SCAN", cursor, "MATCH", DH_KEY_WORKER_PATTERN, "COUNT", "1000"};
+        redisReply *r = scripts_cmd(c, 6, argv);
+        if (!r || r->type != REDIS_REPLY_ARRAY || r->elements != 2) {
+            if (r)
+                freeReplyObject(r);
+            break;
+        }
+        snprintf(cursor, sizeof cursor, "%s", r->element[0]->str);
+        const redisReply *keys = r->element[1];
+        for (size_t i = 0; i < keys->elements && n < max; i++) {
+            const char *k = keys->element[i]->str;
+            size_t len = keys->element[i]->len;
+            if (len < 10 || k[len - 1] != '}' || len - 9 >= 128)
+                continue; /* worker:{ID}:bundles and the like */
+            snprintf(ids[n++], 128, "%.*s", (int)(len - 9), k + 8);
+        }
+        freeReplyObject(r);
+    } while (strcmp(cursor, "0") && n < max);
+    return n;
+}
+
+/* Whether the comma-separated list holds game. */
+static bool scripts_lists(const char *games, const char *game)
+{
+    size_t gl = strlen(game);
+    for (const char *p = games; p && *p;) {
+        size_t len = strcspn(p, ",");
+        if (len == gl && !strncmp(p, game, gl))
+            return true;
+        p += len + (p[len] == ',');
+    }
+    return false;
+}
+
+/* The newest stored bundle labelled "default" that lists game (workers store their
+ * embedded bundle so): its SHA into out. 0, or -1 when there is none. */
+static int scripts_default_sha(redisContext *c, const char *game, char *out)
+{
+    const char *sm[] = {"SMEMBERS", DH_KEY_BUNDLES};
+    redisReply *all = scripts_cmd(c, 2, sm);
+    unsigned long long best = 0;
+    int rc = -1;
+    for (size_t i = 0; all && all->type == REDIS_REPLY_ARRAY && i < all->elements; i++) {
+        char key[DH_KEY_MAX];
+        dh_key_bundle(key, all->element[i]->str);
+        const char *hm[] = {"HMGET", key, DH_F_BUNDLE_LABEL, DH_F_BUNDLE_GAMES,
+                            DH_F_BUNDLE_CREATED_MS};
+        redisReply *r = scripts_cmd(c, 5, hm);
+        if (r && r->type == REDIS_REPLY_ARRAY && r->elements == 3 &&
+            r->element[0]->type == REDIS_REPLY_STRING &&
+            !strcmp(r->element[0]->str, DH_BUNDLE_DEFAULT) &&
+            r->element[1]->type == REDIS_REPLY_STRING && scripts_lists(r->element[1]->str, game)) {
+            unsigned long long at = r->element[2]->type == REDIS_REPLY_STRING
+                                        ? strtoull(r->element[2]->str, NULL, 10)
+                                        : 0;
+            if (rc < 0 || at > best) {
+                best = at;
+                snprintf(out, 65, "%s", all->element[i]->str);
+                rc = 0;
+            }
+        }
+        if (r)
+            freeReplyObject(r);
+    }
+    if (all)
+        freeReplyObject(all);
+    return rc;
+}
+
+int scripts_bundle_about(redisContext *c, const char *sha, const char *game, scripts_bundle *b)
+{
+    memset(b, 0, sizeof *b);
+    snprintf(b->sha, sizeof b->sha, "%s", sha);
+    if (!strcmp(sha, DH_BUNDLE_DEFAULT)) {
+        snprintf(b->label, sizeof b->label, "%s", DH_BUNDLE_DEFAULT);
+        snprintf(b->games, sizeof b->games, "%s", game);
+        return scripts_default_sha(c, game, b->sha);
+    }
+    char key[DH_KEY_MAX];
+    dh_key_bundle(key, sha);
+    char *label = scripts_hget(c, key, DH_F_BUNDLE_LABEL),
+         *games = scripts_hget(c, key, DH_F_BUNDLE_GAMES);
+    int rc = label || games ? 0 : -1;
+    snprintf(b->label, sizeof b->label, "%s", label && *label ? label : "-");
+    snprintf(b->games, sizeof b->games, "%s", games ? games : "-");
+    free(label);
+    free(games);
+    return rc;
+}
