@@ -158,7 +158,8 @@ local function choose_target(k, g, p, d)
   local def = k.cards[d.source]
   local best, score = 1, -1000
   for i, o in ipairs(d.options) do
-    local t, s = o.card, nil
+    local t = o.card
+    local s
     local mine = k:owner(g, t) == p
     if harmful(def) then
       if mine then
