@@ -19,9 +19,9 @@ return {
     { "Cloud Giant", 1 }, { "Cyclone", 1 },
   },
   fire = {
-    { "Ember Imp", 3 }, { "Flame Imp", 3 }, { "Spark", 1 }, { "Fire Bolt", 3 },
+    { "Ember Imp", 3 }, { "Flame Imp", 3 }, { "Spark", 2 }, { "Fire Bolt", 3 },
     { "Flame Berserker", 3 }, { "Cinder Hound", 3 }, { "Blazing Duelist", 3 },
-    { "Venom Salamander", 1 }, { "Pyromancer", 2 }, { "Fireball", 2 }, { "Firestorm", 1 },
+    { "Venom Salamander", 2 }, { "Pyromancer", 2 }, { "Fireball", 2 }, { "Firestorm", 1 },
     { "Magma Brute", 3 }, { "Fire Ant Swarm", 2 }, { "Fire Elemental", 2 },
     { "Ash Wraith", 2 }, { "Phoenix", 2 }, { "Lava Golem", 1 }, { "Inferno Dragon", 1 },
   },

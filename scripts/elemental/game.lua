@@ -72,9 +72,10 @@ end
 function game.results(g)
   local res = {}
   for p = 1, 2 do res[p] = { score = g:counter("health", p), turns = g:counter("turns", p) } end
+  local both_down = res[1].score <= 0 and res[2].score <= 0
   for p = 1, 2 do
     local q = K.other(p)
-    res[p].rank = res[q].score > res[p].score and 2 or 1
+    res[p].rank = (not both_down and res[q].score > res[p].score) and 2 or 1
   end
   return res
 end
