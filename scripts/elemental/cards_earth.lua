@@ -45,6 +45,10 @@ card "Entangle" { mana = 2, earth = 2, target = "enemy_minion",
   text = "Stun an enemy minion and Root it.",
   play = fx.all(fx.stun(), fx.give("root", 1)) }
 
+card "Grieving Treant" { mana = 2, earth = 2, attack = 2, health = 2,
+  text = "Whenever another friendly minion dies, it gets +1/+1.",
+  friendly_death = fx.buff(1, 1, "self") }
+
 card "Granite Guard" { mana = 3, earth = 2, attack = 2, health = 4, taunt = true,
   text = "Taunt." }
 

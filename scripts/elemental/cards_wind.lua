@@ -49,6 +49,15 @@ card "Zephyr Monk" { mana = 3, wind = 2, attack = 2, health = 3, swift = true,
   text = "Swift. When played: move a minion to an empty space on its side.",
   play = fx.move() }
 
+-- An aura: while it is on the board, the event bus asks it before any minion moves.
+card "Gravity Well" { mana = 3, wind = 2, attack = 2, health = 3, aura_cost = 2,
+  text = "Enemy minions cannot move on their own.",
+  on = { can_move = function(g, id, ctx)
+    local _, mine = g:zone_of(id)
+    local _, theirs = g:zone_of(ctx.unit)
+    if mine ~= theirs then return false end
+  end } }
+
 card "Whispering Winds" { mana = 3, wind = 3,
   text = "Draw 3 cards.", play = fx.draw(3) }
 

@@ -250,7 +250,8 @@ function tests.test_minions_attack_the_frontmost_enemy_in_their_or_a_neighbourin
 end
 
 function tests.test_the_hero_is_attackable_only_when_the_attackers_lane_is_clear(T)
-  local m = E.match(T, { p1 = { board = { ["front 1"] = "Zephyr Imp", ["front 4"] = "Zephyr Imp" } },
+  local m = E.match(T, { p1 = { board = { ["front 1"] = "Zephyr Imp",
+                                          ["front 4"] = "Zephyr Imp" } },
     p2 = { board = { ["back 1"] = "Zephyr Imp" } } })
   T.ok(not E.offers(m, "Zephyr Imp (front 1) attacks P2's hero"))
   T.ok(E.offers(m, "Zephyr Imp (front 4) attacks P2's hero"))
