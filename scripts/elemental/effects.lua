@@ -159,12 +159,18 @@ function fx.stun(group)
   end }
 end
 
--- Dispel: the minion loses every keyword and lasting effect (damage and its printed
--- stats stay).
+-- Dispel: the minion loses every keyword and lasting effect, its attack and health go
+-- back to the printed ones, and the damage it had taken stays (so a minion that only
+-- its buffs kept alive dies).
 function fx.dispel(group)
   return { cost = 2 * spread(group) // 2 + 1, run = function(g, k, ctx)
     for _, t in ipairs(minions_only(k, g, group_of(k, g, ctx, group))) do
+      local damage = k.st:get(g, t, "max_health") - k.st:get(g, t, "health")
       k.st:dispel(g, t)
+      local def = k:def(g, t)
+      k.st:set(g, t, "attack", def.attack)
+      k.st:set(g, t, "max_health", def.health)
+      k.st:set(g, t, "health", def.health - damage)
       g:log(k:describe(g, t), " is dispelled")
     end
   end }
