@@ -80,6 +80,7 @@ end
 
 local function play_score(k, g, p, id)
   local def = k:def(g, id)
+  if def.aim == "enemy_minions" and #k:minions(g, K.other(p)) < 2 then return -1 end
   if def.target and not def.attack then
     local enemy, friend = false, false
     for _, t in ipairs(k:targets(g, p, def.target, id)) do

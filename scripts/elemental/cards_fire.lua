@@ -52,7 +52,7 @@ card "Searing Wound" { mana = 3, fire = 2, target = "minion",
 card "Fireball" { mana = 4, fire = 3, target = "any",
   text = "Deal 4 damage.", play = fx.deal(4) }
 
-card "Firestorm" { mana = 4, fire = 3,
+card "Firestorm" { mana = 4, fire = 3, aim = "enemy_minions",
   text = "Deal 3 damage to all enemy minions.", play = fx.deal(3, "enemy_minions") }
 
 card "Magma Brute" { mana = 4, fire = 3, attack = 4, health = 3, sweep = true,

@@ -80,7 +80,7 @@ card "Volcanic Roc" { mana = 5, wind = 3, fire = 2, attack = 4, health = 4, free
 card "Thunderbird" { mana = 6, wind = 4, attack = 5, health = 5, frenzy = true,
   swift = true, text = "Frenzy. Swift." }
 
-card "Eye of the Storm" { mana = 6, wind = 4,
+card "Eye of the Storm" { mana = 6, wind = 4, aim = "enemy_minions",
   text = "Stun all enemy minions. Draw 2 cards.",
   play = fx.all(fx.stun("enemy_minions"), fx.draw(2)) }
 
