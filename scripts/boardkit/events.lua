@@ -14,10 +14,23 @@ events.__index = events
 
 -- spec: listeners = function(g, event, ctx) -> ids; card = function(g, id) -> the card
 -- definition (its `on` table is read); status = a boardkit status object (optional).
+-- The statuses that listen to each event are found once here, so asking costs one
+-- attribute read per listening status, not one per declared status.
 function events.new(spec)
-  return setmetatable({ listeners = spec.listeners, card = spec.card, status = spec.status },
-                      events)
+  local self = setmetatable({ listeners = spec.listeners, card = spec.card,
+                              status = spec.status, by_event = {} }, events)
+  for _, d in ipairs(spec.status and spec.status.defs or {}) do
+    -- pairs: each event's list comes out in declaration order whatever order it walks
+    for ev in pairs(d.on or {}) do
+      local list = self.by_event[ev] or {}
+      list[#list + 1] = d
+      self.by_event[ev] = list
+    end
+  end
+  return self
 end
+
+local NONE = {}
 
 -- The handlers of entity id for event ev, card first, then statuses in their order.
 function events:handlers(g, id, ev)
@@ -25,12 +38,8 @@ function events:handlers(g, id, ev)
   local def = self.card(g, id)
   local h = def and def.on and def.on[ev]
   if h then out[1] = h end
-  local st = self.status
-  if st then
-    for _, d in ipairs(st.defs) do
-      local sh = d.on and d.on[ev]
-      if sh and g:get(id, d.name) ~= 0 then out[#out + 1] = sh end
-    end
+  for _, d in ipairs(self.by_event[ev] or NONE) do
+    if g:get(id, d.name) ~= 0 then out[#out + 1] = d.on[ev] end
   end
   return out
 end

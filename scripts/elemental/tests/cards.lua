@@ -73,6 +73,36 @@ function tests.test_printed_keywords_are_on_the_minion_when_it_is_played(T)
   T.eq(E.stat(m, 1, "front 2", "health"), 4)
 end
 
+function tests.test_every_minion_enters_with_its_printed_attack_health_and_keywords(T)
+  local data = require("elemental.cards")
+  local m = E.match(T, {})
+  local g = m.g
+  for _, name in ipairs(data.order) do
+    local def = data.cards[name]
+    if def.attack then
+      local id = g:new(name, "hand", 1)
+      K:summon(g, id, 1, 2, 5)
+      T.eq(K:attack_of(g, id), def.attack, name)
+      T.eq(K:health_of(g, id), def.health, name)
+      for _, kw in ipairs(K.KEYWORDS) do
+        local v = def[kw.name]
+        T.eq(K.st:get(g, id, kw.name), v == true and 1 or (v or 0), name .. " " .. kw.name)
+      end
+      K:unsummon(g, id, "grave")
+    end
+  end
+end
+
+function tests.test_every_card_is_in_the_catalog_priced_in_mana(T)
+  local data = require("elemental.cards")
+  for _, name in ipairs(data.order) do
+    local def = game.cards[name]
+    T.eq(def.cost, def.mana, name)
+    T.ok(def.types[1] == "Minion" or def.types[1] == "Spell", name)
+    T.ok(def.text:find(def.printed, 1, true), name .. ": the printed words are on its face")
+  end
+end
+
 -- ---- earth ----------------------------------------------------------------------------
 
 function tests.test_moss_tender_restores_1_health_when_played(T)
