@@ -4,8 +4,9 @@
 -- it takes the resource choice first (the element a card in hand lacks, else mana when
 -- that makes a card playable, else its hero's element), plays its dearest playable card,
 -- then attacks: trades that kill without dying first, then the enemy hero, then even
--- trades, and never moves a minion. `passive` never attacks, plays or moves: it keeps
--- its hand and ends every turn (for tests). `random` picks uniformly among the options.
+-- trades; Swift minions (and Wind's hero power) move into a lane open to the hero.
+-- `passive` never attacks, plays or moves: it keeps its hand and ends every turn (for
+-- tests). `random` picks uniformly among the options.
 -- Bots read only what their seat sees: the board, counters and their own hand.
 
 local K = require("elemental.kernel")
@@ -92,9 +93,35 @@ local function play_score(k, g, p, id)
   return 500 + def.mana * 10
 end
 
+-- Is column c open for an attack on p's enemy hero (no enemy minion in it, no Taunt)?
+local function open_lane(k, g, p, c)
+  local e = K.other(p)
+  return not k.grid:column_taken(g, e, c) and #k:taunts(g, e) == 0
+end
+
+-- A minion of p that can still attack but not the hero from where it stands, with an
+-- empty space (adjacent ones only when `adjacent`) in an open lane: r, c of that space.
+local function lane_for(k, g, p, id, adjacent)
+  local _, c0 = k.grid:pos(g, id)
+  if open_lane(k, g, p, c0) then return nil end
+  local spaces = adjacent and k:free_adjacent(g, id) or k.grid:free(g, p)
+  for _, rc in ipairs(spaces) do
+    if open_lane(k, g, p, rc[2]) then return rc[1], rc[2] end
+  end
+  return nil
+end
+
+-- Wind's hero power: a friendly minion that can attack, into an open lane next to it.
+local function wind_mover(k, g, p)
+  for _, id in ipairs(k:minions(g, p)) do
+    if k:can_attack(g, id) and lane_for(k, g, p, id, true) then return id end
+  end
+  return nil
+end
+
 local function power_score(k, g, p)
   local h = k:hero_def(g, p)
-  if h.element == "wind" then return -1 end
+  if h.element == "wind" then return wind_mover(k, g, p) and 150 or -1 end
   if h.element == "earth" then
     for _, id in ipairs(k:minions(g, p)) do
       if k:can_attack(g, id) then return 150 end
@@ -112,6 +139,8 @@ local function choose_turn(k, g, p, d)
     if o.act == "play" then s = play_score(k, g, p, o.id)
     elseif o.act == "attack" then s = attack_score(k, g, o.id, o.target)
     elseif o.act == "power" then s = power_score(k, g, p)
+    elseif o.act == "move" and k:has(g, o.id, "swift") and lane_for(k, g, p, o.id)
+        and open_lane(k, g, p, o.c) then s = 250
     end
     if s > score then best, score = i, s end
   end
@@ -157,6 +186,12 @@ end
 -- (a damaged friend or the hero for healing).
 local function choose_target(k, g, p, d)
   local def = k.cards[d.source]
+  if def.aim == "move" then
+    local id = wind_mover(k, g, p)
+    for i, o in ipairs(d.options) do
+      if o.card == id then return { i } end
+    end
+  end
   local best, score = 1, -1000
   for i, o in ipairs(d.options) do
     local t = o.card
@@ -184,6 +219,20 @@ local function choose_target(k, g, p, d)
   return { best }
 end
 
+-- A friendly minion goes to an open lane when there is one; an enemy minion behind one
+-- of its friends (where a Taunt does nothing), else to the back row.
+local function choose_destination(k, g, p, d)
+  local mine = k:owner(g, d.options[1].card) == p
+  for i, o in ipairs(d.options) do
+    if mine and open_lane(k, g, p, o.c) then return { i } end
+    if not mine and o.r == 2 and not k.grid:empty(g, K.other(p), 1, o.c) then return { i } end
+  end
+  for i, o in ipairs(d.options) do
+    if not mine and o.r == 2 then return { i } end
+  end
+  return { 1 }
+end
+
 -- Opening hand: shuffle back cards dearer than 4 mana.
 local function choose_mulligan(k, g, d)
   local out = {}
@@ -200,6 +249,7 @@ function bots.make(k)
     if kind == "place" then return choose_place(k, g, p, d) end
     if kind == "target" then return choose_target(k, g, p, d) end
     if kind == "mulligan" then return choose_mulligan(k, g, d) end
+    if kind == "destination" then return choose_destination(k, g, p, d) end
     return { 1 }
   end
   local function passive(_, _, d)

@@ -15,7 +15,7 @@ end
 card "Ember Imp" { mana = 1, fire = 1, attack = 1, health = 1, haste = true,
   text = "Haste." }
 
-card "Flame Imp" { mana = 1, fire = 1, attack = 2, health = 2, berserk = true,
+card "Flame Imp" { mana = 1, fire = 1, attack = 2, health = 1, berserk = true,
   text = "Berserk." }
 
 card "Spark" { mana = 1, fire = 1, target = "any",
@@ -26,10 +26,13 @@ card "Molten Rage" { mana = 1, fire = 1, target = "friendly_minion",
   text = "A friendly minion gains Frenzy and Haste this turn.",
   play = fx.all(fx.give("frenzy", 1, nil, "turn"), fx.give("haste", 1, nil, "turn")) }
 
+card "Kindle" { mana = 1, fire = 1,
+  text = "Gain 2 mana this turn.", play = fx.mana(2) }
+
 card "Fire Bolt" { mana = 2, fire = 2, target = "any",
   text = "Deal 2 damage.", play = fx.deal(2) }
 
-card "Flame Berserker" { mana = 2, fire = 2, attack = 3, health = 3, berserk = true,
+card "Flame Berserker" { mana = 2, fire = 2, attack = 3, health = 2, berserk = true,
   text = "Berserk." }
 
 card "Cinder Hound" { mana = 2, fire = 2, attack = 2, health = 2, haste = true,

@@ -29,7 +29,7 @@ K.KEYWORDS = {
   { name = "haste", label = "Haste", cost = 1 },
   { name = "frenzy", label = "Frenzy", cost = 2 },
   { name = "sweep", label = "Sweep", cost = 2 },
-  { name = "berserk", label = "Berserk", cost = -1 },
+  { name = "berserk", label = "Berserk", cost = 0 },
   { name = "deathtouch", label = "Deathtouch", cost = 3 },
   { name = "free", label = "Free targeting", cost = 2 },
   { name = "reflect", label = "Reflect", cost = 2 },

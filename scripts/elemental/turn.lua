@@ -17,6 +17,7 @@ K.ACT_ORDER = ONE
 -- aside cards into the deck (so the new cards are new).
 function K.mulligan(_, g, p)
   local hand = g:list("hand", p)
+  if #hand == 0 then return end
   local opts = {}
   for i, id in ipairs(hand) do opts[i] = { label = g:name(id), card = id } end
   local picked = g:choose { player = p, kind = "mulligan", options = opts, min = 0,

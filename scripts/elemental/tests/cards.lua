@@ -57,7 +57,7 @@ function tests.test_every_card_requires_an_element(T)
 end
 
 function tests.test_card_faces_show_requirements_stats_and_text(T)
-  T.eq(game.cards["Flame Berserker"].text, "Requires Fire 2. Minion 3/3. Berserk.")
+  T.eq(game.cards["Flame Berserker"].text, "Requires Fire 2. Minion 3/2. Berserk.")
   T.eq(game.cards["Fireball"].text, "Requires Fire 3. Deal 4 damage.")
   T.eq(game.cards["Fireball"].cost, 4)
   T.eq(game.cards["Obsidian Sentinel"].text,
@@ -330,6 +330,15 @@ function tests.test_molten_rage_gives_frenzy_and_haste_this_turn(T)
   T.eq(m.g:counter("health", 2), 28)
   E.end_turn(m)
   T.eq(E.stat(m, 1, "front 1", "frenzy"), 0)
+end
+
+function tests.test_kindle_gives_2_mana_this_turn(T)
+  local m = E.match(T, { p1 = { hand = { "Kindle" }, mana = 3 } })
+  E.play(m, "Kindle")
+  T.eq(m.g:counter("mana", 1), 4)
+  E.end_turn(m)
+  E.end_turn(m)
+  T.eq(m.g:counter("mana", 1), 4, "next turn: max mana + 1 only")
 end
 
 function tests.test_fire_bolt_deals_2_and_fireball_4(T)
