@@ -15,9 +15,10 @@ local bots = require("elemental.bots")
 
 local START_HEALTH = 30
 local OPENING_HAND = 6
--- 60 turns each: a game whose players never attack ends by fatigue long before (the
--- deck runs out after 34 draws, then 1, 2, 3... damage a turn).
-local MAX_TURNS = 120
+-- 100 turns each: a game whose players never attack ends by fatigue after about 42
+-- each (the deck runs out after 34 draws, then 1, 2, 3... damage a turn); random
+-- players' games take about 24 each.
+local MAX_TURNS = 200
 
 local k = K.new(data.cards, data.heroes)
 

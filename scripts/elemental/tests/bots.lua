@@ -46,6 +46,17 @@ function tests.test_passive_bot_never_attacks_or_plays(T)
   T.eq(m.g:count("grave", 2) + m.g:count("hero", 2), 1 + 0, "nothing of P2's in the grave")
 end
 
+function tests.test_game_declares_a_turn_cap_its_bot_games_stay_far_below(T)
+  local cap = require("elemental.game").max_turns
+  T.ok(math.type(cap) == "integer" and cap < 2000, "a turn cap of its own")
+  for _, bot in ipairs { "default", "random" } do
+    for seed = 1, 3 do
+      local r = finish(T, { bot, bot }, nil, seed):results()
+      T.ok((r[1].turns + r[2].turns) * 2 <= cap, bot .. ": " .. (r[1].turns + r[2].turns))
+    end
+  end
+end
+
 function tests.test_same_seed_same_game(T)
   local a = T.match { players = 2, seed = 9, bots = { "default", "default" } }
   local b = T.match { players = 2, seed = 9, bots = { "default", "default" } }

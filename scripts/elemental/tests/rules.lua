@@ -347,7 +347,7 @@ end
 
 function tests.test_at_the_turn_cap_the_most_health_wins(T)
   local game = require("elemental.game")
-  T.eq(game.max_turns, 120)
+  T.eq(game.max_turns, 200)
   local m = E.match(T, { p1 = { health = 12 }, p2 = { health = 20 } })
   local r = game.results(m.g)
   T.eq(r[1].rank, 2)
