@@ -5,7 +5,8 @@
 -- mulligans are answered "keep" and stops at player 1's first decision of turn 1.
 -- SIDE: hand (names), deck (names, top first; default 10 Zephyr Imps), board
 -- ({ ["front 3"] = "Stone Wall" } or a name and statuses: { "Stone Wall", health = 1 }),
--- mana (this turn's; default 10), earth/wind/fire (default 9), health (default 30).
+-- mana (this turn's; default 10), earth/wind/fire (default 9), health (default 30);
+-- keep = true leaves the side as the game dealt it.
 -- Minions placed there were summoned before the match's first turn, so they may act.
 
 local kit = require("deckbuilder.testkit")
@@ -31,6 +32,7 @@ end
 
 local function stack_side(g, p, side)
   local k = E.kernel()
+  if side.keep then return end
   box(g, "hand", p)
   box(g, "deck", p)
   for _, name in ipairs(side.hand or {}) do g:new(name, "hand", p) end
