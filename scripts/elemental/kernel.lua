@@ -73,7 +73,13 @@ function K.new(cards, heroes)
   self.bus = events.new {
     status = st,
     card = function(g, id) return self.cards[g:name(id)] end,
-    listeners = function(g) return self:all_minions(g) end,
+    -- Every minion listens; while none on the board has a card that listens (an aura,
+    -- counted in `_auras`), only the minion the event is about can have a handler (its
+    -- statuses'), which spares a walk over the board per question.
+    listeners = function(g, _, ctx)
+      if ctx.unit and g:counter("_auras") == 0 then return { ctx.unit } end
+      return self:all_minions(g)
+    end,
   }
   return self
 end
@@ -167,11 +173,13 @@ function K:summon(g, id, p, r, c)
   g:set(id, "attacks", 0)
   g:set(id, "moved", 0)
   g:set(id, "dying", 0)
+  if def.on then g:add_counter("_auras", 0, 1) end
 end
 
 -- A minion leaves the board for zone (of its owner): its statuses and marks go.
 function K:unsummon(g, id, zone)
   local p = self:owner(g, id)
+  if self:def(g, id).on then g:add_counter("_auras", 0, -1) end
   st:clear(g, id)
   g:set(id, "dying", 0)
   g:move(id, zone, p)
