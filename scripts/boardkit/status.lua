@@ -104,9 +104,4 @@ function status:clear(g, id)
   for _, d in ipairs(self.defs) do remove(self, g, id, d, false) end
 end
 
--- The status's declaration (its hooks), or nil.
-function status:def(name)
-  return self.by_name[name]
-end
-
 return status

@@ -66,7 +66,6 @@ local function group_of(k, g, ctx, group)
   end
   error("elemental: unknown group " .. tostring(group))
 end
-fx.group_of = group_of
 
 -- How much a group multiplies an ability's price.
 local SPREAD = { self = 1, adjacent = 2, enemy_minions = 3, friendly_minions = 2,
@@ -80,7 +79,6 @@ local function until_turn(g, duration)
   if duration == "turn" then return now end
   return now + duration - 1
 end
-fx.until_turn = until_turn
 
 local function minions_only(k, g, ids)
   local out = {}

@@ -100,10 +100,6 @@ function K.is_hero(_, g, id) return (g:zone_of(id)) == "hero" end
 
 function K.health(_, g, p) return g:counter("health", p) end
 
-function K.mana(_, g, p) return g:counter("mana", p) end
-
-function K.element(_, g, p, e) return g:counter(e, p) end
-
 -- Does p meet the element requirements of the card definition def?
 function K.meets(_, g, p, def)
   for _, e in ipairs(K.ELEMENTS) do
@@ -111,8 +107,6 @@ function K.meets(_, g, p, def)
   end
   return true
 end
-
-function K.name_of(_, g, p) return g:player_name(p) end
 
 -- ---- the board --------------------------------------------------------------------------
 

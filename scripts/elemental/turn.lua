@@ -8,9 +8,6 @@
 
 local K = require("elemental.kernel")
 
-local ONE = { "resource", "play", "power", "attack", "move", "end" } -- option order
-K.ACT_ORDER = ONE
-
 -- ---- the mulligan ---------------------------------------------------------------------
 
 -- p may set aside any subset of the opening hand, draws as many, then shuffles the set
