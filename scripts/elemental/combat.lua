@@ -116,7 +116,7 @@ end
 function K:heal(g, target, n)
   if self:is_hero(g, target) then
     local p = self:owner(g, target)
-    local h = math.min(g:counter("health", p) + n, 30)
+    local h = math.min(g:counter("health", p) + n, K.START_HEALTH)
     local d = h - g:counter("health", p)
     g:set_counter("health", p, h)
     g:log(g:player_name(p), "'s hero heals ", d, " (", h, " health)")

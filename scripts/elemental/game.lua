@@ -13,7 +13,6 @@ local data = require("elemental.cards")
 local decks = require("elemental.decks")
 local bots = require("elemental.bots")
 
-local START_HEALTH = 30
 local OPENING_HAND = 6
 -- 100 turns each: a game whose players never attack ends by fatigue after about 42
 -- each (the deck runs out after 34 draws, then 1, 2, 3... damage a turn); random
@@ -36,7 +35,7 @@ local zones = { deck = "hidden", hand = "owner", hero = "public", grave = "publi
 local game = {
   name = "elemental", min_players = 2, max_players = 2, max_turns = MAX_TURNS,
   zones = zones, cards = data.cards, options = options,
-  kernel = k, decks = decks, start_health = START_HEALTH,
+  kernel = k, decks = decks,
 }
 
 -- The deck option of seat p, checked against the presets (default when absent).
@@ -51,7 +50,7 @@ function game.setup(g)
   for p = 1, 2 do
     local element = deck_of(g, p)
     g:new(data.hero_of[element], "hero", p)
-    g:set_counter("health", p, START_HEALTH)
+    g:set_counter("health", p, K.START_HEALTH)
     for _, e in ipairs(K.ELEMENTS) do g:set_counter(e, p, e == element and 2 or 1) end
     for _, entry in ipairs(decks[element]) do g:new(entry[1], "deck", p, entry[2]) end
     g:shuffle("deck", p)

@@ -18,6 +18,7 @@ K.__index = K
 K.ROWS = { "front", "back" }
 K.COLS = 5
 K.HAND_LIMIT = 10
+K.START_HEALTH = 30 -- a hero's, also its most
 K.MANA_CAP = 10
 K.ELEMENTS = { "earth", "wind", "fire" }
 K.ELEMENT_NAME = { earth = "Earth", wind = "Wind", fire = "Fire" }
@@ -66,7 +67,7 @@ for _, kw in ipairs(K.KEYWORDS) do
 end
 st = status.new(defs)
 
--- cards: name -> definition (cards.lua); heroes: name -> hero (heroes.lua).
+-- cards: name -> definition; heroes: hero name -> hero (both from cards.lua).
 function K.new(cards, heroes)
   local self = setmetatable({ cards = cards, heroes = heroes, st = st }, K)
   self.grid = grid.new { rows = K.ROWS, cols = K.COLS }
