@@ -25,6 +25,10 @@ card "Bark Skin" { mana = 1, earth = 1, target = "minion", aim = "help",
 card "Purify" { mana = 1, earth = 1, target = "minion", aim = "dispel",
   text = "Dispel a minion.", play = fx.dispel() }
 
+card "Stand Firm" { mana = 1, earth = 1, target = "friendly_minion",
+  text = "A friendly minion gains Taunt for 3 turns and restores 3 health.",
+  play = fx.all(fx.give("taunt", 1, nil, 3), fx.heal(3)) }
+
 card "Stone Wall" { mana = 2, earth = 2, attack = 0, health = 4, taunt = true,
   text = "Taunt." }
 

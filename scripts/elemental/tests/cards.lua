@@ -129,6 +129,18 @@ function tests.test_purify_dispels_a_minion(T)
   T.eq(E.stat(m, 2, "front 1", "health"), 6)
 end
 
+function tests.test_stand_firm_gives_taunt_for_3_turns_and_heals_3(T)
+  local m = E.match(T, { p1 = { hand = { "Stand Firm" },
+                                board = { ["front 1"] = { "Root Warden", health = 1 } } } })
+  E.play(m, "Stand Firm", "Root Warden (front 1)")
+  T.eq(E.stat(m, 1, "front 1", "health"), 3)
+  E.end_turn(m)
+  E.end_turn(m)
+  T.eq(E.stat(m, 1, "front 1", "taunt"), 1, "through this turn and the opponent's")
+  E.end_turn(m)
+  T.eq(E.stat(m, 1, "front 1", "taunt"), 0, "gone at the end of the third turn")
+end
+
 function tests.test_healing_spring_restores_5_health_up_to_the_maximum(T)
   local m = E.match(T, { p1 = { hand = { "Healing Spring", "Healing Spring" }, health = 22,
                                 board = { ["front 1"] = { "Stone Wall", health = 2 } } } })
