@@ -64,11 +64,11 @@ end
 -- ---- what may be done ---------------------------------------------------------------------
 
 -- Can p play the card in hand: mana, element levels, a free space for a minion, a
--- target for a spell that needs one.
-function K:playable(g, p, id)
+-- target for a spell that needs one. `free`: p's empty spaces when the caller has them.
+function K:playable(g, p, id, free)
   local def = self:def(g, id)
   if def.mana > g:counter("mana", p) or not self:meets(g, p, def) then return false end
-  if def.attack then return #self.grid:free(g, p) > 0 end
+  if def.attack then return #(free or self.grid:free(g, p)) > 0 end
   if def.target then return #self:targets(g, p, def.target, id) > 0 end
   return true
 end
@@ -99,9 +99,10 @@ function K:actions(g, p)
             act = "resource", res = e }
     end
   end
+  local free = self.grid:free(g, p)
   local ids, names = g:list("hand", p, nil, "distinct")
   for i, id in ipairs(ids) do
-    if self:playable(g, p, id) then
+    if self:playable(g, p, id, free) then
       add { label = "Play " .. names[i], card = id, act = "play", id = id }
     end
   end
@@ -112,16 +113,17 @@ function K:actions(g, p)
   local mine = self:minions(g, p)
   for _, a in ipairs(mine) do
     if self:can_attack(g, a) then
+      local who = self:describe(g, a) .. " attacks "
       for _, t in ipairs(self:attack_targets(g, a)) do
-        add { label = self:describe(g, a) .. " attacks " .. self:describe(g, t), card = a,
-              act = "attack", id = a, target = t }
+        add { label = who .. self:describe(g, t), card = a, act = "attack", id = a, target = t }
       end
     end
   end
   for _, a in ipairs(mine) do
-    if self:can_move(g, a) then
-      for _, rc in ipairs(self.grid:free(g, p)) do
-        add { label = "Move " .. self:describe(g, a) .. " to " .. self.grid:label(rc[1], rc[2]),
+    if #free > 0 and self:can_move(g, a) then
+      local who = "Move " .. self:describe(g, a) .. " to "
+      for _, rc in ipairs(free) do
+        add { label = who .. self.grid:label(rc[1], rc[2]),
               card = a, act = "move", id = a, r = rc[1], c = rc[2] }
       end
     end
