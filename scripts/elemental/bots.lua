@@ -181,8 +181,8 @@ local function choose_place(k, g, p, d)
   return { 1 }
 end
 
--- Harmful cards: a minion the card can kill (the most valuable), else the enemy hero,
--- else the most valuable enemy minion. Helpful ones: the strongest friendly minion
+-- Harmful cards: a minion the card's damage kills (the most valuable), else the enemy
+-- hero, else the most valuable enemy minion. Helpful ones: the strongest friendly minion
 -- (a damaged friend or the hero for healing).
 local function choose_target(k, g, p, d)
   local def = k.cards[d.source]
@@ -203,7 +203,9 @@ local function choose_target(k, g, p, d)
       elseif k:is_hero(g, t) then
         s = 50
       else
-        s = value(k, g, t) + (k:health_of(g, t) <= 2 and 60 or 0)
+        local dmg = def.play and def.play.damage
+        local dies = dmg and not k:has(g, t, "invulnerable") and k:health_of(g, t) <= dmg
+        s = value(k, g, t) + (dies and 60 or 0)
       end
     else
       if not mine then

@@ -90,9 +90,10 @@ end
 
 -- ---- abilities -------------------------------------------------------------------------
 
--- Deal n damage. Deaths wait until the whole card has resolved.
+-- Deal n damage (`damage`: n when it hits the chosen target, for bots). Deaths wait
+-- until the whole card has resolved.
 function fx.deal(n, group)
-  return { cost = n * spread(group), run = function(g, k, ctx)
+  return { cost = n * spread(group), damage = not group and n or nil, run = function(g, k, ctx)
     for _, t in ipairs(group_of(k, g, ctx, group)) do k:damage(g, t, n, ctx.source) end
   end }
 end
@@ -232,7 +233,9 @@ function fx.all(...)
   local list = { ... }
   local cost = 0
   for _, a in ipairs(list) do cost = cost + a.cost end
-  return { cost = cost, list = list, run = function(g, k, ctx)
+  local damage
+  for _, a in ipairs(list) do damage = damage or a.damage end
+  return { cost = cost, list = list, damage = damage, run = function(g, k, ctx)
     for _, a in ipairs(list) do a.run(g, k, ctx) end
   end }
 end

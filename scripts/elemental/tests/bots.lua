@@ -57,6 +57,23 @@ function tests.test_game_declares_a_turn_cap_its_bot_games_stay_far_below(T)
   end
 end
 
+function tests.test_default_bot_aims_damage_at_a_minion_it_kills(T)
+  local m = E.match(T, { bots = { "default" }, options = "deck_1=fire",
+    p1 = { hand = { "Fire Bolt" }, mana = 2 },
+    p2 = { board = { ["front 1"] = "Root Warden", ["front 2"] = "Cinder Hound" } } })
+  T.eq(m:decision().player, 2, "the bot's turn is over")
+  T.eq(E.name_at(m, 2, "front 2"), "-", "the Cinder Hound (2 health) died")
+  T.eq(E.stat(m, 2, "front 1", "health"), 3)
+end
+
+function tests.test_default_bot_trades_a_minion_that_survives_and_kills(T)
+  local m = E.match(T, { bots = { "default" },
+    p1 = { board = { ["front 1"] = "Earthshaker Golem" } },
+    p2 = { board = { ["front 1"] = "Cinder Hound" } } })
+  T.eq(E.name_at(m, 2, "front 1"), "-")
+  T.eq(E.stat(m, 1, "front 1", "health"), 3)
+end
+
 function tests.test_same_seed_same_game(T)
   local a = T.match { players = 2, seed = 9, bots = { "default", "default" } }
   local b = T.match { players = 2, seed = 9, bots = { "default", "default" } }
