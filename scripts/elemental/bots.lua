@@ -84,7 +84,7 @@ local function play_score(k, g, p, id)
   if def.aim == "enemy_minions" and #k:minions(g, K.other(p)) < 2 then return -1 end
   if def.target and not def.attack then
     local enemy, friend = false, false
-    for _, t in ipairs(k:targets(g, p, def.target, id)) do
+    for _, t in ipairs(k:targets(g, p, def.target)) do
       if k:owner(g, t) == p then friend = true else enemy = true end
     end
     if harmful(def) and not enemy then return -1 end

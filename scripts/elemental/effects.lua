@@ -17,19 +17,17 @@ local fx = {}
 -- ---- targets ---------------------------------------------------------------------------
 
 -- What a card's `target` spec lets player p choose, minions in reading order (p's side
--- first), then heroes: "any", "minion", "enemy_minion", "friendly_minion",
--- "other_minion" (not the source), "enemy" (enemy minion or hero), "friendly".
-function K:targets(g, p, spec, source)
+-- first), then heroes: "any", "minion", "enemy_minion", "friendly_minion", "enemy"
+-- (enemy minion or hero), "friendly" (friendly minion or your hero).
+function K:targets(g, p, spec)
   local e = K.other(p)
   local out = {}
   local mine = spec == "any" or spec == "minion" or spec == "friendly_minion"
-    or spec == "friendly" or spec == "other_minion"
+    or spec == "friendly"
   local theirs = spec == "any" or spec == "minion" or spec == "enemy_minion"
-    or spec == "enemy" or spec == "other_minion"
+    or spec == "enemy"
   if mine then
-    for _, id in ipairs(self:minions(g, p)) do
-      if id ~= source or spec ~= "other_minion" then out[#out + 1] = id end
-    end
+    for _, id in ipairs(self:minions(g, p)) do out[#out + 1] = id end
   end
   if theirs then
     for _, id in ipairs(self:minions(g, e)) do out[#out + 1] = id end

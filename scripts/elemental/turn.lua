@@ -69,7 +69,7 @@ function K:playable(g, p, id, free)
   local def = self:def(g, id)
   if def.mana > g:counter("mana", p) or not self:meets(g, p, def) then return false end
   if def.attack then return #(free or self.grid:free(g, p)) > 0 end
-  if def.target then return #self:targets(g, p, def.target, id) > 0 end
+  if def.target then return #self:targets(g, p, def.target) > 0 end
   return true
 end
 
@@ -190,7 +190,7 @@ function K:play_card(g, p, id)
     g:log(g:player_name(p), " casts ", { id })
   end
   local ok = true
-  if def.target then ok = aim(self, g, p, def, ctx, self:targets(g, p, def.target, id)) end
+  if def.target then ok = aim(self, g, p, def, ctx, self:targets(g, p, def.target)) end
   if def.play and ok then def.play.run(g, self, ctx) end
   if not def.attack then g:move(id, "grave", p) end
   self:resolve_deaths(g)
