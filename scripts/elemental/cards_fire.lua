@@ -35,10 +35,10 @@ card "Fire Bolt" { mana = 2, fire = 2, target = "any",
 card "Flame Berserker" { mana = 2, fire = 2, attack = 3, health = 2, berserk = true,
   text = "Berserk." }
 
-card "Cinder Hound" { mana = 2, fire = 2, attack = 2, health = 2, haste = true,
+card "Cinder Hound" { mana = 2, fire = 2, attack = 2, health = 1, haste = true,
   text = "Haste." }
 
-card "Blazing Duelist" { mana = 3, fire = 2, attack = 3, health = 3, haste = true,
+card "Blazing Duelist" { mana = 3, fire = 2, attack = 3, health = 2, haste = true,
   text = "Haste." }
 
 card "Venom Salamander" { mana = 3, fire = 2, attack = 1, health = 3, deathtouch = true,
@@ -61,7 +61,7 @@ card "Firestorm" { mana = 4, fire = 3, aim = "enemy_minions",
 card "Magma Brute" { mana = 4, fire = 3, attack = 4, health = 3, sweep = true,
   text = "Sweep." }
 
-card "Fire Ant Swarm" { mana = 4, fire = 3, attack = 3, health = 3, frenzy = true,
+card "Fire Ant Swarm" { mana = 4, fire = 3, attack = 3, health = 2, frenzy = true,
   haste = true, text = "Frenzy. Haste." }
 
 card "Fire Elemental" { mana = 5, fire = 3, attack = 4, health = 4, target = "enemy",

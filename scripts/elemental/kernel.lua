@@ -27,7 +27,7 @@ K.ELEMENT_NAME = { earth = "Earth", wind = "Wind", fire = "Fire" }
 -- the keyword's price in a card's budget (cards.lua, the balance rule).
 K.KEYWORDS = {
   { name = "taunt", label = "Taunt", cost = 1 },
-  { name = "haste", label = "Haste", cost = 1 },
+  { name = "haste", label = "Haste", cost = 2 },
   { name = "frenzy", label = "Frenzy", cost = 2 },
   { name = "sweep", label = "Sweep", cost = 2 },
   { name = "berserk", label = "Berserk", cost = 0 },
