@@ -11,12 +11,11 @@ return {
     { "Earth Elemental", 2 }, { "Mountain Giant", 1 },
   },
   wind = {
-    { "Breeze Sprite", 3 }, { "Zephyr Imp", 2 }, { "Dust Devil", 2 }, { "Gust", 2 },
-    { "Swift Falcon", 3 }, { "Cloud Dancer", 3 }, { "Sky Courier", 2 },
-    { "Gale Force", 2 }, { "Storm Hawk", 3 }, { "Zephyr Monk", 2 },
-    { "Whispering Winds", 2 }, { "Whirlwind Dervish", 3 }, { "Wind Spirit", 2 },
-    { "Windrider", 3 }, { "Thunderbird", 2 }, { "Tempest Djinn", 2 },
-    { "Cloud Giant", 1 }, { "Cyclone", 1 },
+    { "Breeze Sprite", 2 }, { "Zephyr Imp", 3 }, { "Dust Devil", 3 }, { "Gust", 2 },
+    { "Swift Falcon", 2 }, { "Cloud Dancer", 3 }, { "Gale Force", 2 }, { "Storm Hawk", 3 },
+    { "Gravity Well", 2 }, { "Whirlwind Dervish", 3 }, { "Wind Spirit", 2 },
+    { "Windrider", 3 }, { "Thunderbird", 2 }, { "Storm Giant", 2 }, { "Tempest Djinn", 2 },
+    { "Eye of the Storm", 1 }, { "Cloud Giant", 2 }, { "Cyclone", 1 },
   },
   fire = {
     { "Ember Imp", 3 }, { "Flame Imp", 3 }, { "Spark", 2 }, { "Fire Bolt", 3 },
