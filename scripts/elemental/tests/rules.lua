@@ -295,6 +295,19 @@ function tests.test_deaths_resolve_after_the_whole_action_in_a_set_order(T)
   T.eq(table.concat(dies, ";"), "Mole Digger (front 1) dies;Mole Digger (front 2) dies")
 end
 
+function tests.test_on_death_triggers_run_for_the_active_players_side_first(T)
+  local m = E.match(T, {
+    p1 = { hand = { "Cyclone" }, board = { ["back 5"] = { "Phoenix", health = 1 },
+                                           ["front 5"] = "Zephyr Imp" } },
+    p2 = { board = { ["front 1"] = { "Phoenix", health = 1 } } } })
+  E.play(m, "Cyclone", "Zephyr Imp (front 5)")
+  local order = {}
+  for _, e in ipairs(m:events(1)) do
+    if e.text:find("hero takes 3", 1, true) then order[#order + 1] = e.text:sub(1, 2) end
+  end
+  T.eq(table.concat(order, ","), "P2,P1", "P1's Phoenix (active side) hits P2 first")
+end
+
 -- ---- drawing -----------------------------------------------------------------------------
 
 function tests.test_fatigue_deals_1_then_2_then_3(T)
