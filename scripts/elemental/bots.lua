@@ -1,0 +1,269 @@
+-- elemental/bots.lua: bot strategies, `function(g, p, d)` returning option indices.
+--
+-- `default` is a greedy player in the spirit of seed 001's AI without its look-ahead:
+-- it takes the resource choice first (the element a card in hand lacks, else mana when
+-- that makes a card playable, else its hero's element), plays its dearest playable card,
+-- then attacks: trades that kill without dying first, then the enemy hero, then even
+-- trades; Swift minions (and Wind's hero power) move into a lane open to the hero.
+-- `passive` never attacks, plays or moves: it keeps its hand and ends every turn (for
+-- tests). `random` picks uniformly among the options.
+-- Bots read only what their seat sees: the board, counters and their own hand.
+
+local K = require("elemental.kernel")
+
+local bots = {}
+
+local function value(k, g, id)
+  if k:is_hero(g, id) then return 0 end
+  return k:attack_of(g, id) + k:health_of(g, id) + #k.st:held(g, id) - 3
+end
+
+-- ---- resources ------------------------------------------------------------------------
+
+-- The element a card in p's hand lacks by the fewest points (its mana within reach).
+local function needed_element(k, g, p)
+  local best, gap = nil, 99
+  for _, id in ipairs(g:list("hand", p)) do
+    local def = k:def(g, id)
+    if def.mana <= g:counter("max_mana", p) + 1 then
+      for _, e in ipairs(K.ELEMENTS) do
+        local d = (def[e] or 0) - g:counter(e, p)
+        if d > 0 and d < gap then best, gap = e, d end
+      end
+    end
+  end
+  return best
+end
+
+local function mana_helps(k, g, p)
+  local mana = g:counter("mana", p)
+  for _, id in ipairs(g:list("hand", p)) do
+    local def = k:def(g, id)
+    if def.mana == mana + 1 and k:meets(g, p, def) then return true end
+  end
+  return false
+end
+
+local function choose_resource(k, g, p, d)
+  local want = needed_element(k, g, p)
+  if not want and mana_helps(k, g, p) then want = "mana" end
+  want = want or k:hero_def(g, p).element
+  for i, o in ipairs(d.options) do
+    if o.act == "resource" and o.res == want then return i end
+  end
+  return 1
+end
+
+-- ---- attacks ----------------------------------------------------------------------------
+
+-- Does a hit of n damage from a kill minion t? (Invulnerable absorbs; Deathtouch kills.)
+local function kills(k, g, a, t, n)
+  if k:has(g, t, "invulnerable") or n <= 0 then return false end
+  return k:has(g, a, "deathtouch") or k:health_of(g, t) <= n
+end
+
+local function attack_score(k, g, a, t)
+  if k:is_hero(g, t) then return 300 + k:attack_of(g, a) end
+  local dies = kills(k, g, t, a, k:attack_of(g, t))
+    or (k:has(g, t, "reflect") and kills(k, g, a, a, k:attack_of(g, a)))
+  local kill = kills(k, g, a, t, k:attack_of(g, a))
+  if kill and not dies then return 400 + value(k, g, t) end
+  if kill and value(k, g, t) >= value(k, g, a) then return 200 + value(k, g, t) end
+  return -1
+end
+
+-- ---- the turn ---------------------------------------------------------------------------
+
+local function harmful(def)
+  if def.aim then return def.aim ~= "help" and def.aim ~= "boost" end
+  return not (def.target or ""):find("friendly", 1, true)
+end
+
+local function play_score(k, g, p, id)
+  local def = k:def(g, id)
+  if def.aim == "enemy_minions" and #k:minions(g, K.other(p)) < 2 then return -1 end
+  if def.target and not def.attack then
+    local enemy, friend = false, false
+    for _, t in ipairs(k:targets(g, p, def.target)) do
+      if k:owner(g, t) == p then friend = true else enemy = true end
+    end
+    if harmful(def) and not enemy then return -1 end
+    if not harmful(def) and not friend then return -1 end
+  end
+  return 500 + def.mana * 10
+end
+
+-- Is column c open for an attack on p's enemy hero (no enemy minion in it, no Taunt)?
+local function open_lane(k, g, p, c)
+  local e = K.other(p)
+  return not k.grid:column_taken(g, e, c) and #k:taunts(g, e) == 0
+end
+
+-- A minion of p that can still attack but not the hero from where it stands, with an
+-- empty space (adjacent ones only when `adjacent`) in an open lane: r, c of that space.
+local function lane_for(k, g, p, id, adjacent)
+  local _, c0 = k.grid:pos(g, id)
+  if open_lane(k, g, p, c0) then return nil end
+  local spaces = adjacent and k:free_adjacent(g, id) or k.grid:free(g, p)
+  for _, rc in ipairs(spaces) do
+    if open_lane(k, g, p, rc[2]) then return rc[1], rc[2] end
+  end
+  return nil
+end
+
+-- Wind's hero power: a friendly minion that can attack, into an open lane next to it.
+local function wind_mover(k, g, p)
+  for _, id in ipairs(k:minions(g, p)) do
+    if k:can_attack(g, id) and lane_for(k, g, p, id, true) then return id end
+  end
+  return nil
+end
+
+local function power_score(k, g, p)
+  local h = k:hero_def(g, p)
+  if h.element == "wind" then return wind_mover(k, g, p) and 150 or -1 end
+  if h.element == "earth" then
+    for _, id in ipairs(k:minions(g, p)) do
+      if k:can_attack(g, id) then return 150 end
+    end
+    return -1
+  end
+  return 150
+end
+
+local function choose_turn(k, g, p, d)
+  local best, score = #d.options, 0
+  for i, o in ipairs(d.options) do
+    local s = 0
+    if o.act == "resource" then return { choose_resource(k, g, p, d) } end
+    if o.act == "play" then s = play_score(k, g, p, o.id)
+    elseif o.act == "attack" then s = attack_score(k, g, o.id, o.target)
+    elseif o.act == "power" then s = power_score(k, g, p)
+    elseif o.act == "move" and k:has(g, o.id, "swift") and lane_for(k, g, p, o.id)
+        and open_lane(k, g, p, o.c) then s = 250
+    end
+    if s > score then best, score = i, s end
+  end
+  -- Taunts in the way and nothing worth doing: hit the weakest one anyway.
+  if score <= 0 then
+    for i, o in ipairs(d.options) do
+      if o.act == "attack" and not k:is_hero(g, o.target)
+        and k:attack_of(g, o.target) < k:health_of(g, o.id) then return { i } end
+    end
+  end
+  return { best }
+end
+
+-- ---- sub-decisions ----------------------------------------------------------------------
+
+local MIDDLE_FIRST = { 3, 2, 4, 1, 5 }
+
+-- Taunts and sturdy minions (health 4+) go to the front row, middle columns first;
+-- others behind a friendly front-row minion when they can, else to the front.
+local function choose_place(k, g, p, d)
+  local def = k:def(g, d.options[1].card)
+  local front = def.taunt or def.health >= 4
+  local function find(r, c)
+    for i, o in ipairs(d.options) do
+      if o.r == r and o.c == c then return i end
+    end
+  end
+  if not front then
+    for _, c in ipairs(MIDDLE_FIRST) do
+      local i = find(2, c)
+      if i and not k.grid:empty(g, p, 1, c) then return { i } end
+    end
+  end
+  for _, c in ipairs(MIDDLE_FIRST) do
+    local i = find(1, c)
+    if i then return { i } end
+  end
+  return { 1 }
+end
+
+-- Harmful cards: a minion the card's damage kills (the most valuable), else the enemy
+-- hero, else the most valuable enemy minion. Helpful ones: the strongest friendly minion
+-- (a damaged friend or the hero for healing).
+local function choose_target(k, g, p, d)
+  local def = k.cards[d.source]
+  if def.aim == "move" then
+    local id = wind_mover(k, g, p)
+    for i, o in ipairs(d.options) do
+      if o.card == id then return { i } end
+    end
+  end
+  local best, score = 1, -1000
+  for i, o in ipairs(d.options) do
+    local t = o.card
+    local s
+    local mine = k:owner(g, t) == p
+    if harmful(def) then
+      if mine then
+        s = -100
+      elseif k:is_hero(g, t) then
+        s = 50
+      else
+        local dmg = def.play and def.play.damage
+        local dies = dmg and not k:has(g, t, "invulnerable") and k:health_of(g, t) <= dmg
+        s = value(k, g, t) + (dies and 60 or 0)
+      end
+    else
+      if not mine then
+        s = -100
+      elseif k:is_hero(g, t) then
+        s = 30 - k:health(g, p)
+      else
+        s = k:attack_of(g, t) + (k:can_attack(g, t) and 10 or 0)
+      end
+    end
+    if s > score then best, score = i, s end
+  end
+  return { best }
+end
+
+-- A friendly minion goes to an open lane when there is one; an enemy minion behind one
+-- of its friends (where a Taunt does nothing), else to the back row.
+local function choose_destination(k, g, p, d)
+  local mine = k:owner(g, d.options[1].card) == p
+  for i, o in ipairs(d.options) do
+    if mine and open_lane(k, g, p, o.c) then return { i } end
+    if not mine and o.r == 2 and not k.grid:empty(g, K.other(p), 1, o.c) then return { i } end
+  end
+  for i, o in ipairs(d.options) do
+    if not mine and o.r == 2 then return { i } end
+  end
+  return { 1 }
+end
+
+-- Opening hand: shuffle back cards dearer than 4 mana.
+local function choose_mulligan(k, g, d)
+  local out = {}
+  for i, o in ipairs(d.options) do
+    if k:def(g, o.card).mana > 4 then out[#out + 1] = i end
+  end
+  return out
+end
+
+function bots.make(k)
+  local function default(g, p, d)
+    local kind = d.kind
+    if kind == "turn" then return choose_turn(k, g, p, d) end
+    if kind == "place" then return choose_place(k, g, p, d) end
+    if kind == "target" then return choose_target(k, g, p, d) end
+    if kind == "mulligan" then return choose_mulligan(k, g, d) end
+    if kind == "destination" then return choose_destination(k, g, p, d) end
+    return { 1 }
+  end
+  local function passive(_, _, d)
+    if d.kind == "mulligan" then return {} end
+    if d.kind == "turn" then return { #d.options } end
+    return { 1 }
+  end
+  local function random(g, _, d)
+    if d.kind == "mulligan" then return {} end
+    return { g:random(#d.options) }
+  end
+  return { default = default, passive = passive, random = random }
+end
+
+return bots

@@ -1,0 +1,96 @@
+-- Tests of the shared board library (boardkit/): grid positions, statuses with
+-- durations and their published counters, the event bus and its vetoes. They run on
+-- Elemental Command matches (its grid, statuses and bus), but pin boardkit's own rules.
+local E = require("elemental.testkit")
+local grid = require("boardkit.grid")
+
+local tests = {}
+
+function tests.test_grid_names_every_space_as_a_zone_and_parses_it_back(T)
+  local gr = grid.new { rows = { "front", "back" }, cols = 5 }
+  T.eq(gr:zone(2, 4), "board:back:4")
+  T.eq(gr:label(1, 3), "front 3")
+  T.eq(#gr:all_spaces(), 10)
+  local m = E.match(T, { p1 = { board = { ["back 4"] = "Stone Wall" } } })
+  local r, c, owner = gr:pos(m.g, E.at(m, 1, "back 4"))
+  T.eq({ r, c, owner }, { 2, 4, 1 })
+end
+
+function tests.test_grid_front_is_the_first_piece_of_a_column_from_the_middle(T)
+  local m = E.match(T, { p2 = { board = { ["back 2"] = "Stone Wall", ["front 3"] = "Zephyr Imp",
+                                          ["back 3"] = "Root Warden" } } })
+  local gr = E.kernel().grid
+  T.eq(m.g:name(gr:front(m.g, 2, 3)), "Zephyr Imp")
+  T.eq(m.g:name(gr:front(m.g, 2, 2)), "Stone Wall")
+  T.eq(gr:front(m.g, 2, 1), nil)
+  T.eq(#gr:free(m.g, 2), 7)
+  T.eq(#gr:pieces(m.g, 2), 3)
+end
+
+function tests.test_grid_adjacent_and_beside(T)
+  local gr = grid.new { rows = { "front", "back" }, cols = 5 }
+  T.eq(gr:adjacent(1, 1), { { 1, 2 }, { 2, 1 } })
+  T.eq(gr:adjacent(2, 3), { { 2, 2 }, { 2, 4 }, { 1, 3 } })
+end
+
+function tests.test_grid_refuses_a_taken_space(T)
+  local m = E.match(T, { p1 = { board = { ["front 1"] = "Stone Wall" } } })
+  local gr = E.kernel().grid
+  local id = m.g:new("Zephyr Imp", "hand", 1)
+  T.ok(not pcall(gr.place, gr, m.g, id, 1, 1, 1))
+end
+
+function tests.test_status_with_a_duration_wears_off_at_the_end_of_its_turn(T)
+  local m = E.match(T, { p1 = { board = { ["front 1"] = "Zephyr Imp" } } })
+  local st, g, id = E.kernel().st, m.g, E.at(m, 1, "front 1")
+  st:set(g, id, "taunt", 1, g:counter("turn") + 2)
+  T.eq(st:ends(g, id, "taunt"), 3)
+  E.end_turn(m)
+  E.end_turn(m)
+  T.eq(st:get(g, id, "taunt"), 1, "on through the ends of turns 1 and 2")
+  E.end_turn(m)
+  T.eq(st:get(g, id, "taunt"), 0)
+end
+
+function tests.test_a_shorter_duration_does_not_cut_a_longer_one(T)
+  local m = E.match(T, { p1 = { board = { ["front 1"] = "Zephyr Imp" } } })
+  local st, g, id = E.kernel().st, m.g, E.at(m, 1, "front 1")
+  st:set(g, id, "swift", 1)
+  st:set(g, id, "swift", 1, 1)
+  T.eq(st:ends(g, id, "swift"), 0, "permanent stays permanent")
+end
+
+function tests.test_public_statuses_are_mirrored_into_counters_and_cleared_on_leaving(T)
+  local m = E.match(T, { p1 = { board = { ["front 1"] = "Pebble Sentry" } } })
+  local id = E.at(m, 1, "front 1")
+  T.eq(m.g:counter("taunt:" .. id), 1)
+  T.eq(m.g:counter("health:" .. id), 1)
+  E.kernel().st:clear(m.g, id)
+  T.eq(m.g:counter("taunt:" .. id), 0)
+  T.eq(m.g:counter("health:" .. id), 0)
+end
+
+function tests.test_status_held_lists_names_in_declaration_order(T)
+  local m = E.match(T, { p1 = { board = { ["front 1"] = "Living Rampart" } } })
+  T.eq(table.concat(E.kernel().st:held(m.g, E.at(m, 1, "front 1")), ","),
+       "attack,health,max_health,taunt,reflect")
+end
+
+function tests.test_bus_ask_is_vetoed_by_any_one_listener(T)
+  local m = E.match(T, { p1 = { board = { ["front 1"] = "Zephyr Imp" } },
+                         p2 = { board = { ["back 5"] = "Gravity Well" } } })
+  local k = E.kernel()
+  local ok, by = k.bus:ask(m.g, "can_move", { unit = E.at(m, 1, "front 1") })
+  T.eq(ok, false)
+  T.eq(m.g:name(by), "Gravity Well")
+  T.eq((k.bus:ask(m.g, "can_move", { unit = E.at(m, 2, "back 5") })), true)
+end
+
+function tests.test_bus_handlers_come_from_the_card_then_its_statuses(T)
+  local m = E.match(T, { p1 = { board = { ["front 1"] = { "Gravity Well", stun = 1 } } } })
+  local k = E.kernel()
+  T.eq(#k.bus:handlers(m.g, E.at(m, 1, "front 1"), "can_move"), 2)
+  T.eq(#k.bus:handlers(m.g, E.at(m, 1, "front 1"), "can_attack"), 1)
+end
+
+return tests

@@ -1,0 +1,272 @@
+-- elemental/turn.lua: the turn of an Elemental Command match (methods of the kernel):
+-- the mulligan, the turn's start (mana, draw), the one decision "what next?" and what
+-- each answer does, Berserk, and the end of the turn.
+--
+-- Decisions (`kind`): `mulligan` (any subset of the opening hand), `turn` (resource,
+-- play, hero power, attack, move, end turn), `place` (where a minion goes), `target`
+-- (a card's or hero power's one target), `destination` (where a moved minion goes).
+
+local K = require("elemental.kernel")
+
+-- ---- the mulligan ---------------------------------------------------------------------
+
+-- p may set aside any subset of the opening hand, draws as many, then shuffles the set
+-- aside cards into the deck (so the new cards are new).
+function K.mulligan(_, g, p)
+  local hand = g:list("hand", p)
+  if #hand == 0 then return end
+  local opts = {}
+  for i, id in ipairs(hand) do opts[i] = { label = g:name(id), card = id } end
+  local picked = g:choose { player = p, kind = "mulligan", options = opts, min = 0,
+    max = #opts, prompt = "Mulligan: choose any cards to shuffle back and redraw" }
+  if #picked > 0 then
+    for _, i in ipairs(picked) do g:move(hand[i], "aside", p) end
+    local drawn = g:deal("deck", p, "hand", p, #picked)
+    g:log_to(p, "You draw ", drawn)
+    g:move_all("aside", p, "deck", p)
+    g:shuffle("deck", p)
+  end
+  g:log(g:player_name(p), " redraws ", #picked, #picked == 1 and " card" or " cards")
+end
+
+-- ---- the turn's start and end -------------------------------------------------------------
+
+-- Mana (+1 a turn up to 10, refilled), the resource choice and the hero power again,
+-- every minion of p refreshed, one card drawn; the first player's first turn draws
+-- nothing and has no resource choice.
+function K:start_turn(g, p)
+  local t = g:add_counter("turn", 0, 1)
+  g:set_counter("active", 0, p)
+  g:add_counter("turns", p, 1)
+  local max = math.min(g:counter("max_mana", p) + 1, K.MANA_CAP)
+  g:set_counter("max_mana", p, max)
+  g:set_counter("mana", p, max)
+  g:set_counter("resource_used", p, t == 1 and 1 or 0)
+  g:set_counter("power_used", p, 0)
+  for _, id in ipairs(self:minions(g, p)) do
+    g:set(id, "attacks", 0)
+    g:set(id, "moved", 0)
+  end
+  g:log("Turn ", t, ": ", g:player_name(p))
+  if t > 1 then self:draw(g, p, 1) end
+end
+
+-- End-of-turn triggers of p's minions (reading order), then every lasting effect that
+-- ends with this turn wears off.
+function K:end_turn(g, p)
+  for _, id in ipairs(self:minions(g, p)) do
+    if self:on_board(g, id) then self:trigger(g, id, "end_of_turn", {}) end
+  end
+  self:resolve_deaths(g)
+  self.st:expire(g, self:all_minions(g), self:turn_no(g))
+end
+
+-- ---- what may be done ---------------------------------------------------------------------
+
+-- Can p play the card in hand: mana, element levels, a free space for a minion, a
+-- target for a spell that needs one. `free`: p's empty spaces when the caller has them.
+function K:playable(g, p, id, free)
+  local def = self:def(g, id)
+  if def.mana > g:counter("mana", p) or not self:meets(g, p, def) then return false end
+  if def.attack then return #(free or self.grid:free(g, p)) > 0 end
+  if def.target then return #self:targets(g, p, def.target) > 0 end
+  return true
+end
+
+-- The hero power's targets (Wind: only minions with an adjacent empty space).
+function K:power_targets(g, p)
+  local h = self:hero_def(g, p)
+  local ts = self:targets(g, p, h.target)
+  if not h.adjacent then return ts end
+  local out = {}
+  for _, id in ipairs(ts) do
+    if #self:free_adjacent(g, id) > 0 then out[#out + 1] = id end
+  end
+  return out
+end
+
+local ELEMENT_LABEL = { earth = "Earth", wind = "Wind", fire = "Fire" }
+
+-- The options of the `turn` decision, in a fixed order: resource choices, cards to
+-- play, the hero power, attacks, moves, End turn.
+function K:actions(g, p)
+  local opts = {}
+  local function add(o) opts[#opts + 1] = o end
+  if g:counter("resource_used", p) == 0 then
+    add { label = "Gain 1 mana this turn", act = "resource", res = "mana" }
+    for _, e in ipairs(K.ELEMENTS) do
+      add { label = "Raise " .. ELEMENT_LABEL[e] .. " to " .. (g:counter(e, p) + 1),
+            act = "resource", res = e }
+    end
+  end
+  local free = self.grid:free(g, p)
+  local ids, names = g:list("hand", p, nil, "distinct")
+  for i, id in ipairs(ids) do
+    if self:playable(g, p, id, free) then
+      add { label = "Play " .. names[i], card = id, act = "play", id = id }
+    end
+  end
+  if g:counter("power_used", p) == 0 and g:counter("mana", p) >= 2
+      and #self:power_targets(g, p) > 0 then
+    add { label = "Hero power", card = self:hero(g, p), act = "power" }
+  end
+  local mine = self:minions(g, p)
+  for _, a in ipairs(mine) do
+    if self:can_attack(g, a) then
+      local who = self:describe(g, a) .. " attacks "
+      for _, t in ipairs(self:attack_targets(g, a)) do
+        add { label = who .. self:describe(g, t), card = a, act = "attack", id = a, target = t }
+      end
+    end
+  end
+  for _, a in ipairs(mine) do
+    if #free > 0 and self:can_move(g, a) then
+      local who = "Move " .. self:describe(g, a) .. " to "
+      for _, rc in ipairs(free) do
+        add { label = who .. self.grid:label(rc[1], rc[2]),
+              card = a, act = "move", id = a, r = rc[1], c = rc[2] }
+      end
+    end
+  end
+  add { label = "End turn", act = "end" }
+  return opts
+end
+
+-- ---- doing it -------------------------------------------------------------------------------
+
+-- Ask p for one of the spaces (array of {r, c}).
+function K:choose_space(g, p, spaces, kind, prompt, about)
+  local opts = {}
+  for i, rc in ipairs(spaces) do
+    opts[i] = { label = self.grid:label(rc[1], rc[2]), r = rc[1], c = rc[2], card = about }
+  end
+  local pick = g:choose { player = p, kind = kind, prompt = prompt, options = opts }
+  return spaces[pick[1]]
+end
+
+-- Ask p for one of the entities ids.
+function K:choose_target(g, p, ids, prompt, source)
+  local opts = {}
+  for i, id in ipairs(ids) do opts[i] = { label = self:describe(g, id), card = id } end
+  local pick = g:choose { player = p, kind = "target", prompt = prompt, options = opts,
+                          source = source }
+  return ids[pick[1]]
+end
+
+-- The target (and, for a move, the destination) of a card or hero power def.
+local function aim(self, g, p, def, ctx, ids)
+  if #ids == 0 then return false end
+  ctx.target = self:choose_target(g, p, ids, def.name .. ": choose a target", def.name)
+  if def.move and self:on_board(g, ctx.target) then
+    local spaces
+    if def.adjacent then
+      spaces = self:free_adjacent(g, ctx.target)
+    else
+      local _, o = g:zone_of(ctx.target)
+      spaces = self.grid:free(g, o)
+    end
+    if #spaces > 0 then
+      ctx.dest = self:choose_space(g, p, spaces, "destination",
+                                   "Move " .. g:name(ctx.target) .. " where?", ctx.target)
+    end
+  end
+  return true
+end
+
+-- Play card id from p's hand: pay, place a minion (or cast a spell), choose the one
+-- target, run the card's `play` abilities, then resolve deaths.
+function K:play_card(g, p, id)
+  local def = self:def(g, id)
+  g:add_counter("mana", p, -def.mana)
+  local ctx = { player = p, source = id }
+  if def.attack then
+    local rc = self:choose_space(g, p, self.grid:free(g, p), "place",
+                                 "Where does " .. def.name .. " go?", id)
+    self:summon(g, id, p, rc[1], rc[2])
+    g:log(g:player_name(p), " plays ", { id }, " at ", self.grid:label(rc[1], rc[2]))
+    ctx.self = id
+  else
+    g:move(id, "casting", p)
+    g:log(g:player_name(p), " casts ", { id })
+  end
+  local ok = true
+  if def.target then ok = aim(self, g, p, def, ctx, self:targets(g, p, def.target)) end
+  if def.play and ok then def.play.run(g, self, ctx) end
+  if not def.attack then g:move(id, "grave", p) end
+  self:resolve_deaths(g)
+end
+
+function K:hero_power(g, p)
+  local h = self:hero_def(g, p)
+  g:add_counter("mana", p, -h.power_cost)
+  g:set_counter("power_used", p, 1)
+  g:log(g:player_name(p), " uses the hero power")
+  local ctx = { player = p, source = self:hero(g, p) }
+  if aim(self, g, p, h, ctx, self:power_targets(g, p)) then h.play.run(g, self, ctx) end
+  self:resolve_deaths(g)
+end
+
+-- Berserk: every minion of p with Berserk that can attack attacks straight ahead, again
+-- and again while it can (Frenzy), in reading order.
+function K:berserk(g, p)
+  for _ = 1, 2 * K.COLS * #K.ROWS do
+    local acted = false
+    for _, id in ipairs(self:minions(g, p)) do
+      if self:has(g, id, "berserk") and self:can_attack(g, id) then
+        self:attack(g, id, self:straight_ahead(g, id))
+        acted = true
+        break
+      end
+    end
+    if not acted or self:over(g) then return end
+  end
+end
+
+-- Do the chosen `turn` option o; returns false when it ends the turn.
+function K:perform(g, p, o)
+  local act = o.act
+  if act == "end" then return false end
+  if act == "resource" then
+    g:set_counter("resource_used", p, 1)
+    if o.res == "mana" then
+      g:add_counter("mana", p, 1)
+      g:log(g:player_name(p), " gains 1 mana this turn")
+    else
+      local v = g:add_counter(o.res, p, 1)
+      g:log(g:player_name(p), " raises ", ELEMENT_LABEL[o.res], " to ", v)
+    end
+  elseif act == "play" then
+    self:play_card(g, p, o.id)
+  elseif act == "power" then
+    self:hero_power(g, p)
+  elseif act == "attack" then
+    self:attack(g, o.id, o.target)
+  elseif act == "move" then
+    g:set(o.id, "moved", 1)
+    self:move_to(g, o.id, o.r, o.c)
+  end
+  return true
+end
+
+-- One whole turn of the active player (the mulligan first, in the match's first turn).
+function K:turn(g)
+  if g:counter("_mulligan") == 0 then
+    self:mulligan(g, 1)
+    self:mulligan(g, 2)
+    g:set_counter("_mulligan", 0, 1)
+  end
+  local p = self:active(g)
+  self:start_turn(g, p)
+  while not self:over(g) do
+    self:berserk(g, p)
+    if self:over(g) then break end
+    local opts = self:actions(g, p)
+    local pick = g:choose { player = p, kind = "turn", options = opts,
+                            prompt = "Your turn: play, attack, move or end the turn" }
+    if not self:perform(g, p, opts[pick[1]]) then break end
+  end
+  if not self:over(g) then self:end_turn(g, p) end
+  g:set_counter("active", 0, K.other(p))
+end
+
+return K
