@@ -1,0 +1,353 @@
+/*
+ * parties.c: parties, their requests and what happens to them in the line (see
+ * parties.h).
+ */
+#include "parties.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dh_log.h"
+#include "mm.h"
+#include "placement.h"
+#include "tickets.h"
+
+/* ---- the set ------------------------------------------------------------------------ */
+
+void parties_init(party_set *s)
+{
+    memset(s, 0, sizeof *s);
+    s->max = PARTIES_MAX;
+}
+
+void parties_free(party_set *s)
+{
+    if (s->ready) {
+        dh_table_free(&s->by_code, free);
+        dh_table_free(&s->by_player, NULL);
+    }
+    size_t max = s->max;
+    memset(s, 0, sizeof *s);
+    s->max = max;
+}
+
+/* The tables, made at first use. False when memory ran out. */
+static bool parties_tables(party_set *s)
+{
+    if (s->ready)
+        return true;
+    if (dh_table_init(&s->by_code) < 0)
+        return false;
+    if (dh_table_init(&s->by_player) < 0) {
+        dh_table_free(&s->by_code, NULL);
+        return false;
+    }
+    s->ready = true;
+    return true;
+}
+
+party_group *parties_of(const party_set *s, const char *player_id)
+{
+    return s->ready && player_id ? dh_table_get(&s->by_player, player_id) : NULL;
+}
+
+party_group *parties_find(const party_set *s, const char *code)
+{
+    return s->ready && code ? dh_table_get(&s->by_code, code) : NULL;
+}
+
+size_t parties_count(const party_set *s)
+{
+    return s->ready ? s->by_code.count : 0;
+}
+
+notify_member *party_member(party_group *p, const char *player_id)
+{
+    for (size_t i = 0; p && i < p->n; i++)
+        if (!strcmp(p->members[i].player_id, player_id))
+            return &p->members[i];
+    return NULL;
+}
+
+party_status parties_create(party_set *s, const char *code, const notify_member *leader,
+                            party_group **out)
+{
+    if (!parties_tables(s))
+        return PARTY_NOMEM;
+    if (parties_of(s, leader->player_id) || parties_find(s, code))
+        return PARTY_ALREADY;
+    if (parties_count(s) >= (s->max ? s->max : PARTIES_MAX))
+        return PARTY_TOO_MANY;
+    party_group *p = calloc(1, sizeof *p);
+    if (!p)
+        return PARTY_NOMEM;
+    snprintf(p->code, sizeof p->code, "%s", code);
+    p->members[0] = *leader;
+    p->n = 1;
+    if (dh_table_set(&s->by_code, p->code, p) < 0)
+        goto nomem;
+    if (dh_table_set(&s->by_player, leader->player_id, p) < 0) {
+        dh_table_del(&s->by_code, p->code);
+        goto nomem;
+    }
+    *out = p;
+    return PARTY_OK;
+nomem:
+    free(p);
+    return PARTY_NOMEM;
+}
+
+party_status parties_join(party_set *s, const char *code, const notify_member *m, party_group **out)
+{
+    party_group *p = parties_find(s, code);
+    if (!p)
+        return PARTY_NOT_FOUND;
+    if (parties_of(s, m->player_id))
+        return PARTY_ALREADY;
+    if (p->n >= QUEUE_PARTY_MAX)
+        return PARTY_FULL;
+    if (dh_table_set(&s->by_player, m->player_id, p) < 0)
+        return PARTY_NOMEM;
+    p->members[p->n++] = *m;
+    *out = p;
+    return PARTY_OK;
+}
+
+party_status parties_leave(party_set *s, const char *player_id, party_group **out)
+{
+    party_group *p = parties_of(s, player_id);
+    *out = NULL;
+    if (!p)
+        return PARTY_NOT_IN;
+    notify_member *m = party_member(p, player_id);
+    dh_table_del(&s->by_player, player_id);
+    /* the order stays: the next member leads when the leader goes */
+    memmove(m, m + 1, (size_t)(p->members + p->n - (m + 1)) * sizeof *m);
+    p->n--;
+    if (p->n == 0) {
+        dh_table_del(&s->by_code, p->code);
+        free(p);
+        return PARTY_OK;
+    }
+    *out = p;
+    return PARTY_OK;
+}
+
+/* ---- what members are told ---------------------------------------------------------- */
+
+const char *parties_queued(mm_state *mm, const party_group *p)
+{
+    size_t line;
+    if (queue_find(mm->queues, p->members[0].player_id, &line))
+        return queue_line_key(mm->queues, line)->game;
+    return "";
+}
+
+/* PartyState for p as it is, or closed (p NULL) for a player no longer in it. */
+static void parties_state(mm_state *mm, const party_group *p, const char *gateway,
+                          const char *player_id, const char *code)
+{
+    Deckhand__Member ms[QUEUE_PARTY_MAX];
+    Deckhand__Member *mp[QUEUE_PARTY_MAX];
+    Deckhand__PartyState st = DECKHAND__PARTY_STATE__INIT;
+    st.code = (char *)code;
+    if (p) {
+        for (size_t i = 0; i < p->n; i++) {
+            notify_member_msg(&p->members[i], &ms[i]);
+            mp[i] = &ms[i];
+        }
+        st.leader_id = (char *)p->members[0].player_id;
+        st.n_members = p->n;
+        st.members = mp;
+        st.queued_game = (char *)parties_queued(mm, p);
+    } else {
+        st.closed = true;
+    }
+    Deckhand__ServerMessage m = DECKHAND__SERVER_MESSAGE__INIT;
+    m.body_case = DECKHAND__SERVER_MESSAGE__BODY_PARTY;
+    m.party = &st;
+    notify_send(mm, gateway, player_id, &m);
+}
+
+void parties_tell(mm_state *mm, const party_group *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        parties_state(mm, p, p->members[i].gateway, p->members[i].player_id, p->code);
+}
+
+/* ---- requests ----------------------------------------------------------------------- */
+
+/* Whether the player waits in a line or is being placed. */
+static bool parties_player_queued(mm_state *mm, const char *player_id)
+{
+    return queue_has(mm->queues, player_id) || placement_has_player(&mm->placements, player_id);
+}
+
+static Deckhand__ErrorCode parties_create_req(mm_state *mm, const notify_member *who,
+                                              const char **why)
+{
+    char code[CODES_LEN + 1];
+    party_group *p = NULL;
+    party_status st = PARTY_ALREADY;
+    if (parties_of(&mm->parties, who->player_id)) {
+        *why = "already in a party; leave it first";
+        return DECKHAND__ERROR_CODE__BAD_REQUEST;
+    }
+    for (int tries = 0; st == PARTY_ALREADY && tries < 8; tries++) {
+        if (codes_new(code) < 0)
+            break;
+        st = parties_create(&mm->parties, code, who, &p);
+    }
+    if (st == PARTY_TOO_MANY) {
+        *why = "too many parties; try again later";
+        return DECKHAND__ERROR_CODE__OVERLOADED;
+    }
+    if (st != PARTY_OK) {
+        *why = "cannot make a party now";
+        return DECKHAND__ERROR_CODE__INTERNAL;
+    }
+    dh_info("party %s made by %s", p->code, who->player_id);
+    parties_tell(mm, p);
+    return DECKHAND__ERROR_CODE__OK;
+}
+
+static Deckhand__ErrorCode parties_join_req(mm_state *mm, const notify_member *who,
+                                            const char *wire_code, const char **why)
+{
+    char code[CODES_LEN + 1];
+    party_group *p = codes_read(wire_code, code) ? parties_find(&mm->parties, code) : NULL;
+    if (!p) {
+        *why = "no party has that code";
+        return DECKHAND__ERROR_CODE__NOT_FOUND;
+    }
+    if (*parties_queued(mm, p)) {
+        *why = "the party waits in a line; its leader leaves the line first";
+        return DECKHAND__ERROR_CODE__BAD_REQUEST;
+    }
+    party_status st = parties_join(&mm->parties, code, who, &p);
+    if (st == PARTY_ALREADY) {
+        *why = "already in a party; leave it first";
+        return DECKHAND__ERROR_CODE__BAD_REQUEST;
+    }
+    if (st == PARTY_FULL) {
+        *why = "the party is full";
+        return DECKHAND__ERROR_CODE__FULL;
+    }
+    if (st != PARTY_OK) {
+        *why = "out of memory";
+        return DECKHAND__ERROR_CODE__OVERLOADED;
+    }
+    dh_info("party %s: %s joined (%zu members)", p->code, who->player_id, p->n);
+    parties_tell(mm, p);
+    return DECKHAND__ERROR_CODE__OK;
+}
+
+/* Take player_id out of its party: the party's ticket leaves the line first (a party
+ * waits whole or not at all). The rest hear of it, and so does the player (closed). */
+static Deckhand__ErrorCode parties_remove(mm_state *mm, const char *player_id, uint64_t now_ms)
+{
+    party_group *p = parties_of(&mm->parties, player_id);
+    if (!p)
+        return DECKHAND__ERROR_CODE__NOT_FOUND;
+    if (*parties_queued(mm, p) && tickets_cancel(mm, p->members[0].player_id, now_ms) < 0)
+        return DECKHAND__ERROR_CODE__UNAVAILABLE;
+    char code[CODES_LEN + 1];
+    notify_member gone = *party_member(p, player_id);
+    memcpy(code, p->code, sizeof code);
+    parties_leave(&mm->parties, player_id, &p);
+    dh_info("party %s: %s left (%zu members)", code, player_id, p ? p->n : 0);
+    parties_state(mm, NULL, gone.gateway, gone.player_id, code);
+    if (p)
+        parties_tell(mm, p);
+    return DECKHAND__ERROR_CODE__OK;
+}
+
+Deckhand__ErrorCode parties_request(mm_state *mm, const char *gateway,
+                                    const Deckhand__Internal__ClientRequest *r, const char **why,
+                                    uint64_t now_ms)
+{
+    const Deckhand__ClientMessage *m = r->message;
+    notify_member who;
+    if (!notify_member_init(&who, r->player_id, r->name, gateway)) {
+        *why = "player id or name too long";
+        return DECKHAND__ERROR_CODE__BAD_REQUEST;
+    }
+    if (m->body_case == DECKHAND__CLIENT_MESSAGE__BODY_PARTY_LEAVE) {
+        Deckhand__ErrorCode code = parties_remove(mm, who.player_id, now_ms);
+        *why = code == DECKHAND__ERROR_CODE__NOT_FOUND ? "not in a party" : "store unavailable";
+        return code;
+    }
+    if (parties_player_queued(mm, who.player_id)) {
+        *why = "waiting in a line; leave it first";
+        return DECKHAND__ERROR_CODE__BAD_REQUEST;
+    }
+    if (m->body_case == DECKHAND__CLIENT_MESSAGE__BODY_PARTY_CREATE)
+        return parties_create_req(mm, &who, why);
+    return parties_join_req(mm, &who, m->party_join->code, why);
+}
+
+/* ---- the line ----------------------------------------------------------------------- */
+
+bool parties_queue_join(mm_state *mm, const char *gateway, const Deckhand__Internal__QueueJoin *j,
+                        uint64_t now_ms)
+{
+    const char *pid = j->player_id ? j->player_id : "";
+    party_group *p = parties_of(&mm->parties, pid);
+    if (!p)
+        return tickets_join(mm, gateway, j, NULL, 0, now_ms);
+    const char *why = NULL;
+    if (strcmp(p->members[0].player_id, pid))
+        why = "only the party's leader queues the party";
+    if (why) {
+        dh_info("queue join %s refused: %s", pid, why);
+        tickets_reply(mm, gateway, pid, j->cmd_id, DECKHAND__ERROR_CODE__BAD_REQUEST, why);
+        return false;
+    }
+    /* the leader's gateway is the one this join came through */
+    snprintf(p->members[0].gateway, sizeof p->members[0].gateway, "%s", gateway);
+    tickets_member others[QUEUE_PARTY_MAX];
+    for (size_t i = 1; i < p->n; i++) {
+        others[i - 1].player_id = p->members[i].player_id;
+        others[i - 1].name = p->members[i].name;
+        others[i - 1].gateway = p->members[i].gateway;
+        others[i - 1].away = !p->members[i].connected;
+    }
+    bool form = tickets_join(mm, gateway, j, others, p->n - 1, now_ms);
+    if (*parties_queued(mm, p))
+        parties_tell(mm, p); /* queued_game: every member's gateway now reports its absence */
+    return form;
+}
+
+void parties_queue_left(mm_state *mm, const char *player_id)
+{
+    party_group *p = parties_of(&mm->parties, player_id);
+    if (p)
+        parties_tell(mm, p);
+}
+
+void parties_presence(mm_state *mm, const char *player_id, const char *gateway, bool connected)
+{
+    party_group *p = parties_of(&mm->parties, player_id);
+    notify_member *m = party_member(p, player_id);
+    if (!m || (!connected && strcmp(m->gateway, gateway ? gateway : "")))
+        return; /* an away from a gateway the player left is stale */
+    m->connected = connected;
+    if (connected && gateway && *gateway)
+        snprintf(m->gateway, sizeof m->gateway, "%s", gateway);
+    parties_tell(mm, p);
+}
+
+void parties_dropped(mm_state *mm, const char *player_id)
+{
+    party_group *p = parties_of(&mm->parties, player_id);
+    if (!p)
+        return;
+    char code[CODES_LEN + 1];
+    memcpy(code, p->code, sizeof code);
+    parties_leave(&mm->parties, player_id, &p);
+    dh_info("party %s: %s away past the grace period: taken out (%zu members wait on)", code,
+            player_id, p ? p->n : 0);
+    if (p)
+        parties_tell(mm, p);
+}

@@ -1,0 +1,109 @@
+/*
+ * parties.h: parties, groups of players who queue as one ticket and sit in one match.
+ *
+ * PartyCreate makes a party with a fresh code (codes.h) and its creator as leader;
+ * PartyJoin adds a player by code (NOT_FOUND; FULL at QUEUE_PARTY_MAX members; BAD_REQUEST
+ * for a player already in a party, or in a line, or a party waiting in a line); PartyLeave
+ * takes the player out, and the next member leads when the leader leaves; the last one
+ * out closes it. Every change sends PartyState to every member (notify.h), the player who
+ * left included (closed, for it).
+ *
+ * The leader's QueueJoin queues the whole party as one ticket (tickets_join with the
+ * others); a member's QueueJoin is refused; any member's QueueLeave, or any member
+ * leaving the party, takes the whole party out of the line. A queued member who
+ * disconnects (PlayerAway) holds the ticket back (queue.h: passed over until back); past
+ * the queue's grace period that member is taken off the ticket and out of the party
+ * (tickets_expire, then parties_dropped), and the rest wait on as a smaller party.
+ *
+ * Parties are kept in memory by the acting matchmaker, at most PARTIES_MAX at once
+ * (OVERLOADED past it). A failover forgets them: their queued tickets are reloaded (a
+ * party's tickets share a seq and come back as one ticket), but the members are then
+ * solo players again until they make a new party.
+ *
+ * The set itself (parties_create ... parties_of) is pure data, unit-tested on its own
+ * (tests/unit/test_matchmaker_parties.c); parties_request and the hooks below it act
+ * through the process state.
+ */
+#ifndef DECKHAND_MM_PARTIES_H
+#define DECKHAND_MM_PARTIES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "codes.h"
+#include "dh_table.h"
+#include "internal.pb-c.h"
+#include "notify.h"
+#include "queue.h"
+
+#define PARTIES_MAX 10000 /* parties at once */
+
+typedef struct {
+    char code[CODES_LEN + 1];
+    notify_member members[QUEUE_PARTY_MAX]; /* members[0] leads */
+    size_t n;
+} party_group;
+
+typedef struct {
+    dh_table by_code;   /* code -> party_group* (owned) */
+    dh_table by_player; /* player id -> party_group* */
+    size_t max;         /* parties at most (PARTIES_MAX; tests lower it; 0: the default) */
+    bool ready;         /* the tables are made */
+} party_set;
+
+typedef enum {
+    PARTY_OK = 0,
+    PARTY_NOT_FOUND, /* no party has the code */
+    PARTY_FULL,      /* QUEUE_PARTY_MAX members already */
+    PARTY_ALREADY,   /* the player is in a party */
+    PARTY_NOT_IN,    /* the player is in no party */
+    PARTY_TOO_MANY,  /* set->max parties exist */
+    PARTY_NOMEM,
+} party_status;
+
+/* ---- the set (pure data) ------------------------------------------------------------ */
+
+void parties_init(party_set *s);
+void parties_free(party_set *s);
+/* A new party with code (fresh, checked by the caller: PARTY_ALREADY when taken too) led by
+ * leader; *out gets it. */
+party_status parties_create(party_set *s, const char *code, const notify_member *leader,
+                            party_group **out);
+party_status parties_join(party_set *s, const char *code, const notify_member *m,
+                          party_group **out);
+/* Take the player out. *out gets its party, or NULL when that closed (and was freed). */
+party_status parties_leave(party_set *s, const char *player_id, party_group **out);
+party_group *parties_of(const party_set *s, const char *player_id);
+party_group *parties_find(const party_set *s, const char *code);
+notify_member *party_member(party_group *p, const char *player_id);
+size_t parties_count(const party_set *s);
+
+/* ---- requests and events (through the process state) -------------------------------- */
+
+struct mm_state;
+
+/* PartyCreate, PartyJoin or PartyLeave from r: the answer's code (why: its text). The
+ * PartyState messages go out before it returns, so before the caller's QueueReply. */
+Deckhand__ErrorCode parties_request(struct mm_state *mm, const char *gateway,
+                                    const Deckhand__Internal__ClientRequest *r, const char **why,
+                                    uint64_t now_ms);
+/* A QueueJoin: a solo player's as usual (tickets_join); a party leader's queues the whole
+ * party as one ticket and tells the members; a member's is refused. True when a match may
+ * form now. */
+bool parties_queue_join(struct mm_state *mm, const char *gateway,
+                        const Deckhand__Internal__QueueJoin *j, uint64_t now_ms);
+/* The player's ticket left the line (QueueLeave): its party hears of it. */
+void parties_queue_left(struct mm_state *mm, const char *player_id);
+/* Send PartyState to every member of p. */
+void parties_tell(struct mm_state *mm, const party_group *p);
+/* The game p's ticket waits in, or "" when p is not queued. */
+const char *parties_queued(struct mm_state *mm, const party_group *p);
+/* The player's connection dropped (connected false) or came back on gateway: the party
+ * hears of it. */
+void parties_presence(struct mm_state *mm, const char *player_id, const char *gateway,
+                      bool connected);
+/* The matchmaker took the player off its ticket (away past grace): out of its party too. */
+void parties_dropped(struct mm_state *mm, const char *player_id);
+
+#endif
