@@ -103,6 +103,9 @@ static void test_gateway_party_request_forwarded_whole_and_answered(void)
     rg_mm_queue_reply(pid, 11, DECKHAND__ERROR_CODE__OK, NULL);
     rg_expect_reply(c, 11, DECKHAND__ERROR_CODE__OK);
     rg_close(c);
+    char from[DH_ZMQ_ID_MAX + 1];
+    in = rg_expect_internal(rg.mm, from, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_AWAY);
+    deckhand__internal__internal__free_unpacked(in, NULL); /* in a party: reported */
 }
 
 static void test_gateway_party_and_lobby_texts_with_control_characters_refused(void)
