@@ -9,180 +9,8 @@
 
 #include "dh_log.h"
 #include "mm.h"
+#include "notify.h"
 #include "placement.h"
-
-/* ---- the set ------------------------------------------------------------------------ */
-
-void lobbies_init(lobby_set *s)
-{
-    memset(s, 0, sizeof *s);
-    s->max = LOBBIES_MAX;
-}
-
-void lobbies_free(lobby_set *s)
-{
-    if (s->ready) {
-        dh_table_free(&s->by_code, free);
-        dh_table_free(&s->by_player, NULL);
-    }
-    size_t max = s->max;
-    memset(s, 0, sizeof *s);
-    s->max = max;
-}
-
-/* The tables, made at first use. False when memory ran out. */
-static bool lobbies_tables(lobby_set *s)
-{
-    if (s->ready)
-        return true;
-    if (dh_table_init(&s->by_code) < 0)
-        return false;
-    if (dh_table_init(&s->by_player) < 0) {
-        dh_table_free(&s->by_code, NULL);
-        return false;
-    }
-    s->ready = true;
-    return true;
-}
-
-lobby *lobbies_of(const lobby_set *s, const char *player_id)
-{
-    return s->ready && player_id ? dh_table_get(&s->by_player, player_id) : NULL;
-}
-
-lobby *lobbies_find(const lobby_set *s, const char *code)
-{
-    return s->ready && code ? dh_table_get(&s->by_code, code) : NULL;
-}
-
-size_t lobbies_count(const lobby_set *s)
-{
-    return s->ready ? s->by_code.count : 0;
-}
-
-notify_member *lobby_member(lobby *l, const char *player_id)
-{
-    for (size_t i = 0; l && i < l->n; i++)
-        if (!strcmp(l->members[i].player_id, player_id))
-            return &l->members[i];
-    return NULL;
-}
-
-lobby_status lobbies_create(lobby_set *s, const lobby *spec, const notify_member *host, lobby **out)
-{
-    if (!lobbies_tables(s))
-        return LOBBY_NOMEM;
-    if (lobbies_of(s, host->player_id) || lobbies_find(s, spec->code))
-        return LOBBY_ALREADY;
-    if (lobbies_count(s) >= (s->max ? s->max : LOBBIES_MAX))
-        return LOBBY_TOO_MANY;
-    lobby *l = malloc(sizeof *l);
-    if (!l)
-        return LOBBY_NOMEM;
-    *l = *spec;
-    l->members[0] = *host;
-    l->members[0].ready = false;
-    l->n = 1;
-    if (dh_table_set(&s->by_code, l->code, l) < 0)
-        goto nomem;
-    if (dh_table_set(&s->by_player, host->player_id, l) < 0) {
-        dh_table_del(&s->by_code, l->code);
-        goto nomem;
-    }
-    l->older = s->newest;
-    l->newer = NULL;
-    if (s->newest)
-        s->newest->newer = l;
-    else
-        s->oldest = l;
-    s->newest = l;
-    *out = l;
-    return LOBBY_OK;
-nomem:
-    free(l);
-    return LOBBY_NOMEM;
-}
-
-lobby_status lobbies_join(lobby_set *s, const char *code, const notify_member *m, lobby **out)
-{
-    lobby *l = lobbies_find(s, code);
-    if (!l)
-        return LOBBY_NOT_FOUND;
-    if (lobbies_of(s, m->player_id))
-        return LOBBY_ALREADY;
-    if (l->n >= l->seats || l->n >= LOBBY_SEATS_MAX)
-        return LOBBY_FULL;
-    if (dh_table_set(&s->by_player, m->player_id, l) < 0)
-        return LOBBY_NOMEM;
-    l->members[l->n] = *m;
-    l->members[l->n++].ready = false;
-    *out = l;
-    return LOBBY_OK;
-}
-
-void lobbies_close(lobby_set *s, lobby *l)
-{
-    for (size_t i = 0; i < l->n; i++)
-        dh_table_del(&s->by_player, l->members[i].player_id);
-    if (l->newer)
-        l->newer->older = l->older;
-    else
-        s->newest = l->older;
-    if (l->older)
-        l->older->newer = l->newer;
-    else
-        s->oldest = l->newer;
-    dh_table_del(&s->by_code, l->code);
-    free(l);
-}
-
-lobby_status lobbies_leave(lobby_set *s, const char *player_id, lobby **out)
-{
-    lobby *l = lobbies_of(s, player_id);
-    *out = NULL;
-    if (!l)
-        return LOBBY_NOT_IN;
-    notify_member *m = lobby_member(l, player_id);
-    dh_table_del(&s->by_player, player_id);
-    /* the order stays: the next member hosts when the host goes */
-    memmove(m, m + 1, (size_t)(l->members + l->n - (m + 1)) * sizeof *m);
-    if (--l->n == 0) {
-        lobbies_close(s, l);
-        return LOBBY_OK;
-    }
-    *out = l;
-    return LOBBY_OK;
-}
-
-lobby_status lobbies_ready(lobby_set *s, const char *player_id, bool ready)
-{
-    notify_member *m = lobby_member(lobbies_of(s, player_id), player_id);
-    if (!m)
-        return LOBBY_NOT_IN;
-    m->ready = ready;
-    return LOBBY_OK;
-}
-
-size_t lobbies_list(const lobby_set *s, const char *game, const lobby **out, size_t cap)
-{
-    size_t n = 0;
-    for (const lobby *l = s->newest; l && n < cap; l = l->older)
-        if (l->public && l->n < l->seats && (!game || !*game || !strcmp(l->game, game)))
-            out[n++] = l;
-    return n;
-}
-
-const char *lobbies_start_check(const lobby *l, const char *player_id, uint32_t min_players)
-{
-    if (strcmp(l->members[0].player_id, player_id))
-        return "only the host starts the lobby";
-    for (size_t i = 0; i < l->n; i++)
-        if (!l->members[i].ready)
-            return "not every member is ready";
-    if (l->n < min_players)
-        return "too few players for the game";
-    return NULL;
-}
 
 /* ---- what members are told ---------------------------------------------------------- */
 
@@ -201,7 +29,7 @@ static void lobbies_state(mm_state *mm, const lobby *l, const char *gateway, con
     st.match_id = (char *)(match_id ? match_id : "");
     if (!closed || match_id) {
         for (size_t i = 0; i < l->n; i++) {
-            notify_member_msg(&l->members[i], &ms[i]);
+            member_msg(&l->members[i], &ms[i]);
             mp[i] = &ms[i];
         }
         for (size_t i = 0; i < l->noptions; i++) {
@@ -247,7 +75,7 @@ static const char *lobbies_spec(mm_state *mm, const Deckhand__LobbyCreate *c, lo
         return "no worker serves that game";
     }
     const char *mode = c->mode && *c->mode ? c->mode : "casual";
-    if (!notify_text_ok(mode, sizeof out->mode))
+    if (!member_text_ok(mode, sizeof out->mode))
         return "mode must be at most 63 characters, none of them control characters";
     uint32_t seats = c->players ? c->players : g->max_players;
     if (seats < g->min_players || seats > g->max_players || seats > LOBBY_SEATS_MAX)
@@ -256,8 +84,8 @@ static const char *lobbies_spec(mm_state *mm, const Deckhand__LobbyCreate *c, lo
         return "too many options";
     for (size_t i = 0; i < c->n_options; i++) {
         const Deckhand__GameOption *o = c->options[i];
-        if (!o->name || !*o->name || !notify_text_ok(o->name, LOBBY_TEXT_MAX) ||
-            !notify_text_ok(o->value, LOBBY_TEXT_MAX))
+        if (!o->name || !*o->name || !member_text_ok(o->name, LOBBY_TEXT_MAX) ||
+            !member_text_ok(o->value, LOBBY_TEXT_MAX))
             return "an option's name and value must be at most 63 characters, none of them "
                    "control characters";
         snprintf(out->options[i].name, LOBBY_TEXT_MAX, "%s", o->name);
@@ -273,12 +101,12 @@ static const char *lobbies_spec(mm_state *mm, const Deckhand__LobbyCreate *c, lo
     return NULL;
 }
 
-static Deckhand__ErrorCode lobbies_create_req(mm_state *mm, const notify_member *who,
+static Deckhand__ErrorCode lobbies_create_req(mm_state *mm, const member_info *who,
                                               const Deckhand__LobbyCreate *c, const char **why)
 {
     Deckhand__ErrorCode code;
     lobby spec, *l = NULL;
-    if (lobbies_of(&mm->lobbies, who->player_id)) {
+    if (lobby_set_of(&mm->lobbies, who->player_id)) {
         *why = "already in a lobby; leave it first";
         return DECKHAND__ERROR_CODE__BAD_REQUEST;
     }
@@ -288,7 +116,7 @@ static Deckhand__ErrorCode lobbies_create_req(mm_state *mm, const notify_member 
     for (int tries = 0; st == LOBBY_ALREADY && tries < 8; tries++) {
         if (codes_new(spec.code) < 0)
             break;
-        st = lobbies_create(&mm->lobbies, &spec, who, &l);
+        st = lobby_set_create(&mm->lobbies, &spec, who, &l);
     }
     if (st == LOBBY_TOO_MANY) {
         *why = "too many lobbies; try again later";
@@ -304,13 +132,13 @@ static Deckhand__ErrorCode lobbies_create_req(mm_state *mm, const notify_member 
     return DECKHAND__ERROR_CODE__OK;
 }
 
-static Deckhand__ErrorCode lobbies_join_req(mm_state *mm, const notify_member *who,
+static Deckhand__ErrorCode lobbies_join_req(mm_state *mm, const member_info *who,
                                             const char *wire_code, const char **why)
 {
     char code[CODES_LEN + 1];
     lobby *l = NULL;
     lobby_status st =
-        codes_read(wire_code, code) ? lobbies_join(&mm->lobbies, code, who, &l) : LOBBY_NOT_FOUND;
+        codes_read(wire_code, code) ? lobby_set_join(&mm->lobbies, code, who, &l) : LOBBY_NOT_FOUND;
     switch (st) {
     case LOBBY_OK:
         break;
@@ -332,18 +160,17 @@ static Deckhand__ErrorCode lobbies_join_req(mm_state *mm, const notify_member *w
     return DECKHAND__ERROR_CODE__OK;
 }
 
-static Deckhand__ErrorCode lobbies_leave_req(mm_state *mm, const notify_member *who,
-                                             const char **why)
+static Deckhand__ErrorCode lobbies_leave_req(mm_state *mm, const member_info *who, const char **why)
 {
-    lobby *l = lobbies_of(&mm->lobbies, who->player_id);
+    lobby *l = lobby_set_of(&mm->lobbies, who->player_id);
     if (!l) {
         *why = "not in a lobby";
         return DECKHAND__ERROR_CODE__BAD_REQUEST;
     }
-    notify_member gone = *lobby_member(l, who->player_id);
+    member_info gone = *lobby_set_member(l, who->player_id);
     lobby was = *l; /* its code, for the closed state the player gets */
     was.n = 0;
-    lobbies_leave(&mm->lobbies, who->player_id, &l);
+    lobby_set_leave(&mm->lobbies, who->player_id, &l);
     dh_info("lobby %s: %s left (%zu members)", was.code, who->player_id, l ? l->n : 0);
     lobbies_state(mm, &was, gone.gateway, gone.player_id, true, NULL);
     if (l)
@@ -351,23 +178,22 @@ static Deckhand__ErrorCode lobbies_leave_req(mm_state *mm, const notify_member *
     return DECKHAND__ERROR_CODE__OK;
 }
 
-static Deckhand__ErrorCode lobbies_ready_req(mm_state *mm, const notify_member *who, bool ready,
+static Deckhand__ErrorCode lobbies_ready_req(mm_state *mm, const member_info *who, bool ready,
                                              const char **why)
 {
-    if (lobbies_ready(&mm->lobbies, who->player_id, ready) != LOBBY_OK) {
+    if (lobby_set_ready(&mm->lobbies, who->player_id, ready) != LOBBY_OK) {
         *why = "not in a lobby";
         return DECKHAND__ERROR_CODE__BAD_REQUEST;
     }
-    lobbies_tell(mm, lobbies_of(&mm->lobbies, who->player_id), NULL);
+    lobbies_tell(mm, lobby_set_of(&mm->lobbies, who->player_id), NULL);
     return DECKHAND__ERROR_CODE__OK;
 }
 
 /* Start l: its members placed as one match, told, and the lobby closed. */
-static Deckhand__ErrorCode lobbies_start_req(mm_state *mm, const notify_member *who,
-                                             const char **why, char *text, size_t cap,
-                                             uint64_t now_ms)
+static Deckhand__ErrorCode lobbies_start_req(mm_state *mm, const member_info *who, const char **why,
+                                             char *text, size_t cap, uint64_t now_ms)
 {
-    lobby *l = lobbies_of(&mm->lobbies, who->player_id);
+    lobby *l = lobby_set_of(&mm->lobbies, who->player_id);
     if (!l) {
         *why = "not in a lobby";
         return DECKHAND__ERROR_CODE__BAD_REQUEST;
@@ -377,7 +203,7 @@ static Deckhand__ErrorCode lobbies_start_req(mm_state *mm, const notify_member *
         *why = "no worker serves the lobby's game now";
         return DECKHAND__ERROR_CODE__UNAVAILABLE;
     }
-    if ((*why = lobbies_start_check(l, who->player_id, g->min_players))) {
+    if ((*why = lobby_set_start_check(l, who->player_id, g->min_players))) {
         if (l->n < g->min_players && !strcmp(l->members[0].player_id, who->player_id)) {
             snprintf(text, cap, "%s needs at least %u players; the lobby has %zu", l->game,
                      g->min_players, l->n);
@@ -393,7 +219,7 @@ static Deckhand__ErrorCode lobbies_start_req(mm_state *mm, const notify_member *
         return DECKHAND__ERROR_CODE__BAD_REQUEST;
     }
     for (size_t i = 0; i < l->n; i++) {
-        const notify_member *m = &l->members[i];
+        const member_info *m = &l->members[i];
         if (queue_ticket_init(&t[i], m->player_id, m->name, m->gateway, 0, wall) != QUEUE_OK) {
             *why = "a field is too long";
             return DECKHAND__ERROR_CODE__BAD_REQUEST;
@@ -409,19 +235,19 @@ static Deckhand__ErrorCode lobbies_start_req(mm_state *mm, const notify_member *
         return code;
     dh_info("lobby %s started: match %s, %zu players", l->code, match_id, l->n);
     lobbies_tell(mm, l, match_id);
-    lobbies_close(&mm->lobbies, l);
+    lobby_set_close(&mm->lobbies, l);
     return DECKHAND__ERROR_CODE__OK;
 }
 
-static Deckhand__ErrorCode lobbies_list_req(mm_state *mm, const notify_member *who,
+static Deckhand__ErrorCode lobbies_list_req(mm_state *mm, const member_info *who,
                                             const Deckhand__LobbyListRequest *q, const char **why)
 {
-    if (!notify_text_ok(q->game, QUEUE_NAME_MAX)) {
+    if (!member_text_ok(q->game, QUEUE_NAME_MAX)) {
         *why = "game must be at most 63 characters, none of them control characters";
         return DECKHAND__ERROR_CODE__BAD_REQUEST;
     }
     const lobby *ls[LOBBY_LIST_MAX];
-    size_t n = lobbies_list(&mm->lobbies, q->game, ls, LOBBY_LIST_MAX);
+    size_t n = lobby_set_list(&mm->lobbies, q->game, ls, LOBBY_LIST_MAX);
     Deckhand__LobbySummary sums[LOBBY_LIST_MAX];
     Deckhand__LobbySummary *sp[LOBBY_LIST_MAX];
     Deckhand__GameOption os[LOBBY_LIST_MAX][LOBBY_OPTIONS_MAX];
@@ -459,8 +285,8 @@ Deckhand__ErrorCode lobbies_request(mm_state *mm, const char *gateway,
                                     char *text, size_t cap, uint64_t now_ms)
 {
     const Deckhand__ClientMessage *m = r->message;
-    notify_member who;
-    if (!notify_member_init(&who, r->player_id, r->name, gateway)) {
+    member_info who;
+    if (!member_init(&who, r->player_id, r->name, gateway)) {
         *why = "player id or name too long";
         return DECKHAND__ERROR_CODE__BAD_REQUEST;
     }
@@ -492,8 +318,8 @@ Deckhand__ErrorCode lobbies_request(mm_state *mm, const char *gateway,
 
 void lobbies_presence(mm_state *mm, const char *player_id, const char *gateway, bool connected)
 {
-    lobby *l = lobbies_of(&mm->lobbies, player_id);
-    notify_member *m = lobby_member(l, player_id);
+    lobby *l = lobby_set_of(&mm->lobbies, player_id);
+    member_info *m = lobby_set_member(l, player_id);
     if (!m || (!connected && strcmp(m->gateway, gateway ? gateway : "")))
         return; /* an away from a gateway the player left is stale */
     m->connected = connected;

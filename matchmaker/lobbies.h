@@ -21,8 +21,8 @@
  * refused with BAD_REQUEST). At most LOBBIES_MAX lobbies exist at once (OVERLOADED past
  * it). Kept in memory by the acting matchmaker: a failover forgets them.
  *
- * The set (lobbies_create ... lobbies_list) is pure data, unit-tested on its own
- * (tests/unit/test_matchmaker_lobbies.c); lobbies_request acts through the process state.
+ * The set itself is pure data (lobby_set.h); this module acts on it through the process
+ * state.
  */
 #ifndef DECKHAND_MM_LOBBIES_H
 #define DECKHAND_MM_LOBBIES_H
@@ -31,76 +31,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "codes.h"
-#include "dh_table.h"
 #include "internal.pb-c.h"
-#include "notify.h"
-#include "queue.h"
-
-#define LOBBIES_MAX       10000 /* lobbies at once */
-#define LOBBY_SEATS_MAX   QUEUE_PARTY_MAX
-#define LOBBY_OPTIONS_MAX 16
-#define LOBBY_TEXT_MAX    64 /* an option's name or value, with its NUL */
-#define LOBBY_LIST_MAX    50
-
-typedef struct {
-    char name[LOBBY_TEXT_MAX];
-    char value[LOBBY_TEXT_MAX];
-} lobby_option;
-
-typedef struct lobby {
-    char code[CODES_LEN + 1];
-    char game[QUEUE_NAME_MAX];
-    char mode[QUEUE_NAME_MAX];
-    uint32_t seats;
-    bool public;
-    lobby_option options[LOBBY_OPTIONS_MAX];
-    size_t noptions;
-    notify_member members[LOBBY_SEATS_MAX]; /* members[0] hosts */
-    size_t n;
-    struct lobby *newer, *older; /* every lobby, newest first */
-} lobby;
-
-typedef struct {
-    dh_table by_code;   /* code -> lobby* (owned) */
-    dh_table by_player; /* player id -> lobby* */
-    lobby *newest, *oldest;
-    size_t max; /* lobbies at most (LOBBIES_MAX; tests lower it; 0: the default) */
-    bool ready; /* the tables are made */
-} lobby_set;
-
-typedef enum {
-    LOBBY_OK = 0,
-    LOBBY_NOT_FOUND, /* no lobby has the code */
-    LOBBY_FULL,      /* every seat is taken */
-    LOBBY_ALREADY,   /* the player is in a lobby (or the code is taken) */
-    LOBBY_NOT_IN,    /* the player is in no lobby */
-    LOBBY_TOO_MANY,  /* set->max lobbies exist */
-    LOBBY_NOMEM,
-} lobby_status;
-
-/* ---- the set (pure data) ------------------------------------------------------------ */
-
-void lobbies_init(lobby_set *s);
-void lobbies_free(lobby_set *s);
-/* A new lobby like spec (its code, game, mode, seats, public and options; members
- * ignored) hosted by host; *out gets it. */
-lobby_status lobbies_create(lobby_set *s, const lobby *spec, const notify_member *host,
-                            lobby **out);
-lobby_status lobbies_join(lobby_set *s, const char *code, const notify_member *m, lobby **out);
-/* Take the player out. *out gets its lobby, or NULL when that closed (and was freed). */
-lobby_status lobbies_leave(lobby_set *s, const char *player_id, lobby **out);
-/* Close l: every member out, l freed. */
-void lobbies_close(lobby_set *s, lobby *l);
-lobby_status lobbies_ready(lobby_set *s, const char *player_id, bool ready);
-lobby *lobbies_of(const lobby_set *s, const char *player_id);
-lobby *lobbies_find(const lobby_set *s, const char *code);
-notify_member *lobby_member(lobby *l, const char *player_id);
-size_t lobbies_count(const lobby_set *s);
-/* Up to cap open public lobbies of game ("" or NULL: any), newest first, into out. */
-size_t lobbies_list(const lobby_set *s, const char *game, const lobby **out, size_t cap);
-/* Whether the host may start l now, given the game's min_players: NULL, or why not. */
-const char *lobbies_start_check(const lobby *l, const char *player_id, uint32_t min_players);
+#include "lobby_set.h"
 
 /* ---- requests and events (through the process state) -------------------------------- */
 

@@ -1,9 +1,10 @@
 /*
  * mm.h: the matchmaker process state, one struct handed to every module. It holds each
  * module's data; modules reach each other only by calling downwards (main.c, control.c,
- * social.c, parties.c and lobbies.c (over notify.c and codes.c), tickets.c, matchmaker.c,
- * takeover.c, placement.c, state.c, lease.c, rconn.c, then the leaves queue (with queue_form),
- * rating, registry, settings, seated), never through a call back up.
+ * social.c, parties.c and lobbies.c, tickets.c, matchmaker.c, takeover.c, placement.c,
+ * state.c, lease.c, rconn.c, notify.c, then the leaves queue (with queue_form), rating,
+ * registry, settings, seated, party_set and lobby_set (over member), codes), never through a call
+ * back up.
  *
  * Time: every function takes now_ms from the monotonic clock (tests pass their own).
  * What is stored in Redis uses a wall clock derived from it (mm_wall_ms): the real-time
@@ -20,8 +21,8 @@
 #include "dh_redis.h"
 #include "dh_script.h"
 #include "dh_zmq.h"
-#include "lobbies.h"
-#include "parties.h"
+#include "lobby_set.h"
+#include "party_set.h"
 #include "queue.h"
 #include "rating.h"
 #include "registry.h"

@@ -12,38 +12,6 @@
 #include "dh_log.h"
 #include "mm.h"
 
-bool notify_text_ok(const char *s, size_t max)
-{
-    size_t n = 0;
-    for (; s && s[n]; n++)
-        if ((unsigned char)s[n] < 0x20 || (unsigned char)s[n] == 0x7f)
-            return false;
-    return n < max;
-}
-
-bool notify_member_init(notify_member *m, const char *player_id, const char *name,
-                        const char *gateway)
-{
-    memset(m, 0, sizeof *m);
-    if (!player_id || !*player_id || !notify_text_ok(player_id, sizeof m->player_id) ||
-        !notify_text_ok(name, sizeof m->name) || !notify_text_ok(gateway, sizeof m->gateway))
-        return false;
-    snprintf(m->player_id, sizeof m->player_id, "%s", player_id);
-    snprintf(m->name, sizeof m->name, "%s", name ? name : "");
-    snprintf(m->gateway, sizeof m->gateway, "%s", gateway ? gateway : "");
-    m->connected = true;
-    return true;
-}
-
-void notify_member_msg(const notify_member *m, Deckhand__Member *out)
-{
-    deckhand__member__init(out);
-    out->player_id = (char *)m->player_id;
-    out->name = (char *)m->name;
-    out->connected = m->connected;
-    out->ready = m->ready;
-}
-
 void notify_send(mm_state *mm, const char *gateway, const char *player_id,
                  const Deckhand__ServerMessage *m)
 {

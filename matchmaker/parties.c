@@ -10,129 +10,9 @@
 
 #include "dh_log.h"
 #include "mm.h"
+#include "notify.h"
 #include "placement.h"
 #include "tickets.h"
-
-/* ---- the set ------------------------------------------------------------------------ */
-
-void parties_init(party_set *s)
-{
-    memset(s, 0, sizeof *s);
-    s->max = PARTIES_MAX;
-}
-
-void parties_free(party_set *s)
-{
-    if (s->ready) {
-        dh_table_free(&s->by_code, free);
-        dh_table_free(&s->by_player, NULL);
-    }
-    size_t max = s->max;
-    memset(s, 0, sizeof *s);
-    s->max = max;
-}
-
-/* The tables, made at first use. False when memory ran out. */
-static bool parties_tables(party_set *s)
-{
-    if (s->ready)
-        return true;
-    if (dh_table_init(&s->by_code) < 0)
-        return false;
-    if (dh_table_init(&s->by_player) < 0) {
-        dh_table_free(&s->by_code, NULL);
-        return false;
-    }
-    s->ready = true;
-    return true;
-}
-
-party_group *parties_of(const party_set *s, const char *player_id)
-{
-    return s->ready && player_id ? dh_table_get(&s->by_player, player_id) : NULL;
-}
-
-party_group *parties_find(const party_set *s, const char *code)
-{
-    return s->ready && code ? dh_table_get(&s->by_code, code) : NULL;
-}
-
-size_t parties_count(const party_set *s)
-{
-    return s->ready ? s->by_code.count : 0;
-}
-
-notify_member *party_member(party_group *p, const char *player_id)
-{
-    for (size_t i = 0; p && i < p->n; i++)
-        if (!strcmp(p->members[i].player_id, player_id))
-            return &p->members[i];
-    return NULL;
-}
-
-party_status parties_create(party_set *s, const char *code, const notify_member *leader,
-                            party_group **out)
-{
-    if (!parties_tables(s))
-        return PARTY_NOMEM;
-    if (parties_of(s, leader->player_id) || parties_find(s, code))
-        return PARTY_ALREADY;
-    if (parties_count(s) >= (s->max ? s->max : PARTIES_MAX))
-        return PARTY_TOO_MANY;
-    party_group *p = calloc(1, sizeof *p);
-    if (!p)
-        return PARTY_NOMEM;
-    snprintf(p->code, sizeof p->code, "%s", code);
-    p->members[0] = *leader;
-    p->n = 1;
-    if (dh_table_set(&s->by_code, p->code, p) < 0)
-        goto nomem;
-    if (dh_table_set(&s->by_player, leader->player_id, p) < 0) {
-        dh_table_del(&s->by_code, p->code);
-        goto nomem;
-    }
-    *out = p;
-    return PARTY_OK;
-nomem:
-    free(p);
-    return PARTY_NOMEM;
-}
-
-party_status parties_join(party_set *s, const char *code, const notify_member *m, party_group **out)
-{
-    party_group *p = parties_find(s, code);
-    if (!p)
-        return PARTY_NOT_FOUND;
-    if (parties_of(s, m->player_id))
-        return PARTY_ALREADY;
-    if (p->n >= QUEUE_PARTY_MAX)
-        return PARTY_FULL;
-    if (dh_table_set(&s->by_player, m->player_id, p) < 0)
-        return PARTY_NOMEM;
-    p->members[p->n++] = *m;
-    *out = p;
-    return PARTY_OK;
-}
-
-party_status parties_leave(party_set *s, const char *player_id, party_group **out)
-{
-    party_group *p = parties_of(s, player_id);
-    *out = NULL;
-    if (!p)
-        return PARTY_NOT_IN;
-    notify_member *m = party_member(p, player_id);
-    dh_table_del(&s->by_player, player_id);
-    /* the order stays: the next member leads when the leader goes */
-    memmove(m, m + 1, (size_t)(p->members + p->n - (m + 1)) * sizeof *m);
-    p->n--;
-    if (p->n == 0) {
-        dh_table_del(&s->by_code, p->code);
-        free(p);
-        return PARTY_OK;
-    }
-    *out = p;
-    return PARTY_OK;
-}
 
 /* ---- what members are told ---------------------------------------------------------- */
 
@@ -154,7 +34,7 @@ static void parties_state(mm_state *mm, const party_group *p, const char *gatewa
     st.code = (char *)code;
     if (p) {
         for (size_t i = 0; i < p->n; i++) {
-            notify_member_msg(&p->members[i], &ms[i]);
+            member_msg(&p->members[i], &ms[i]);
             mp[i] = &ms[i];
         }
         st.leader_id = (char *)p->members[0].player_id;
@@ -184,20 +64,20 @@ static bool parties_player_queued(mm_state *mm, const char *player_id)
     return queue_has(mm->queues, player_id) || placement_has_player(&mm->placements, player_id);
 }
 
-static Deckhand__ErrorCode parties_create_req(mm_state *mm, const notify_member *who,
+static Deckhand__ErrorCode parties_create_req(mm_state *mm, const member_info *who,
                                               const char **why)
 {
     char code[CODES_LEN + 1];
     party_group *p = NULL;
     party_status st = PARTY_ALREADY;
-    if (parties_of(&mm->parties, who->player_id)) {
+    if (party_set_of(&mm->parties, who->player_id)) {
         *why = "already in a party; leave it first";
         return DECKHAND__ERROR_CODE__BAD_REQUEST;
     }
     for (int tries = 0; st == PARTY_ALREADY && tries < 8; tries++) {
         if (codes_new(code) < 0)
             break;
-        st = parties_create(&mm->parties, code, who, &p);
+        st = party_set_create(&mm->parties, code, who, &p);
     }
     if (st == PARTY_TOO_MANY) {
         *why = "too many parties; try again later";
@@ -212,11 +92,11 @@ static Deckhand__ErrorCode parties_create_req(mm_state *mm, const notify_member 
     return DECKHAND__ERROR_CODE__OK;
 }
 
-static Deckhand__ErrorCode parties_join_req(mm_state *mm, const notify_member *who,
+static Deckhand__ErrorCode parties_join_req(mm_state *mm, const member_info *who,
                                             const char *wire_code, const char **why)
 {
     char code[CODES_LEN + 1];
-    party_group *p = codes_read(wire_code, code) ? parties_find(&mm->parties, code) : NULL;
+    party_group *p = codes_read(wire_code, code) ? party_set_find(&mm->parties, code) : NULL;
     if (!p) {
         *why = "no party has that code";
         return DECKHAND__ERROR_CODE__NOT_FOUND;
@@ -225,7 +105,7 @@ static Deckhand__ErrorCode parties_join_req(mm_state *mm, const notify_member *w
         *why = "the party waits in a line; its leader leaves the line first";
         return DECKHAND__ERROR_CODE__BAD_REQUEST;
     }
-    party_status st = parties_join(&mm->parties, code, who, &p);
+    party_status st = party_set_join(&mm->parties, code, who, &p);
     if (st == PARTY_ALREADY) {
         *why = "already in a party; leave it first";
         return DECKHAND__ERROR_CODE__BAD_REQUEST;
@@ -247,15 +127,15 @@ static Deckhand__ErrorCode parties_join_req(mm_state *mm, const notify_member *w
  * waits whole or not at all). The rest hear of it, and so does the player (closed). */
 static Deckhand__ErrorCode parties_remove(mm_state *mm, const char *player_id, uint64_t now_ms)
 {
-    party_group *p = parties_of(&mm->parties, player_id);
+    party_group *p = party_set_of(&mm->parties, player_id);
     if (!p)
         return DECKHAND__ERROR_CODE__NOT_FOUND;
     if (*parties_queued(mm, p) && tickets_cancel(mm, p->members[0].player_id, now_ms) < 0)
         return DECKHAND__ERROR_CODE__UNAVAILABLE;
     char code[CODES_LEN + 1];
-    notify_member gone = *party_member(p, player_id);
+    member_info gone = *party_set_member(p, player_id);
     memcpy(code, p->code, sizeof code);
-    parties_leave(&mm->parties, player_id, &p);
+    party_set_leave(&mm->parties, player_id, &p);
     dh_info("party %s: %s left (%zu members)", code, player_id, p ? p->n : 0);
     parties_state(mm, NULL, gone.gateway, gone.player_id, code);
     if (p)
@@ -268,8 +148,8 @@ Deckhand__ErrorCode parties_request(mm_state *mm, const char *gateway,
                                     uint64_t now_ms)
 {
     const Deckhand__ClientMessage *m = r->message;
-    notify_member who;
-    if (!notify_member_init(&who, r->player_id, r->name, gateway)) {
+    member_info who;
+    if (!member_init(&who, r->player_id, r->name, gateway)) {
         *why = "player id or name too long";
         return DECKHAND__ERROR_CODE__BAD_REQUEST;
     }
@@ -293,7 +173,7 @@ bool parties_queue_join(mm_state *mm, const char *gateway, const Deckhand__Inter
                         uint64_t now_ms)
 {
     const char *pid = j->player_id ? j->player_id : "";
-    party_group *p = parties_of(&mm->parties, pid);
+    party_group *p = party_set_of(&mm->parties, pid);
     if (!p)
         return tickets_join(mm, gateway, j, NULL, 0, now_ms);
     const char *why = NULL;
@@ -321,15 +201,15 @@ bool parties_queue_join(mm_state *mm, const char *gateway, const Deckhand__Inter
 
 void parties_queue_left(mm_state *mm, const char *player_id)
 {
-    party_group *p = parties_of(&mm->parties, player_id);
+    party_group *p = party_set_of(&mm->parties, player_id);
     if (p)
         parties_tell(mm, p);
 }
 
 void parties_presence(mm_state *mm, const char *player_id, const char *gateway, bool connected)
 {
-    party_group *p = parties_of(&mm->parties, player_id);
-    notify_member *m = party_member(p, player_id);
+    party_group *p = party_set_of(&mm->parties, player_id);
+    member_info *m = party_set_member(p, player_id);
     if (!m || (!connected && strcmp(m->gateway, gateway ? gateway : "")))
         return; /* an away from a gateway the player left is stale */
     m->connected = connected;
@@ -340,12 +220,12 @@ void parties_presence(mm_state *mm, const char *player_id, const char *gateway, 
 
 void parties_dropped(mm_state *mm, const char *player_id)
 {
-    party_group *p = parties_of(&mm->parties, player_id);
+    party_group *p = party_set_of(&mm->parties, player_id);
     if (!p)
         return;
     char code[CODES_LEN + 1];
     memcpy(code, p->code, sizeof code);
-    parties_leave(&mm->parties, player_id, &p);
+    party_set_leave(&mm->parties, player_id, &p);
     dh_info("party %s: %s away past the grace period: taken out (%zu members wait on)", code,
             player_id, p ? p->n : 0);
     if (p)

@@ -20,9 +20,8 @@
  * party's tickets share a seq and come back as one ticket), but the members are then
  * solo players again until they make a new party.
  *
- * The set itself (parties_create ... parties_of) is pure data, unit-tested on its own
- * (tests/unit/test_matchmaker_parties.c); parties_request and the hooks below it act
- * through the process state.
+ * The set itself is pure data (party_set.h); this module acts on it through the process
+ * state.
  */
 #ifndef DECKHAND_MM_PARTIES_H
 #define DECKHAND_MM_PARTIES_H
@@ -31,53 +30,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "codes.h"
-#include "dh_table.h"
 #include "internal.pb-c.h"
-#include "notify.h"
-#include "queue.h"
-
-#define PARTIES_MAX 10000 /* parties at once */
-
-typedef struct {
-    char code[CODES_LEN + 1];
-    notify_member members[QUEUE_PARTY_MAX]; /* members[0] leads */
-    size_t n;
-} party_group;
-
-typedef struct {
-    dh_table by_code;   /* code -> party_group* (owned) */
-    dh_table by_player; /* player id -> party_group* */
-    size_t max;         /* parties at most (PARTIES_MAX; tests lower it; 0: the default) */
-    bool ready;         /* the tables are made */
-} party_set;
-
-typedef enum {
-    PARTY_OK = 0,
-    PARTY_NOT_FOUND, /* no party has the code */
-    PARTY_FULL,      /* QUEUE_PARTY_MAX members already */
-    PARTY_ALREADY,   /* the player is in a party */
-    PARTY_NOT_IN,    /* the player is in no party */
-    PARTY_TOO_MANY,  /* set->max parties exist */
-    PARTY_NOMEM,
-} party_status;
-
-/* ---- the set (pure data) ------------------------------------------------------------ */
-
-void parties_init(party_set *s);
-void parties_free(party_set *s);
-/* A new party with code (fresh, checked by the caller: PARTY_ALREADY when taken too) led by
- * leader; *out gets it. */
-party_status parties_create(party_set *s, const char *code, const notify_member *leader,
-                            party_group **out);
-party_status parties_join(party_set *s, const char *code, const notify_member *m,
-                          party_group **out);
-/* Take the player out. *out gets its party, or NULL when that closed (and was freed). */
-party_status parties_leave(party_set *s, const char *player_id, party_group **out);
-party_group *parties_of(const party_set *s, const char *player_id);
-party_group *parties_find(const party_set *s, const char *code);
-notify_member *party_member(party_group *p, const char *player_id);
-size_t parties_count(const party_set *s);
+#include "party_set.h"
 
 /* ---- requests and events (through the process state) -------------------------------- */
 

@@ -17,15 +17,15 @@ static void social_dropped(mm_state *mm, const char *player_id)
 
 void social_init(mm_state *mm)
 {
-    parties_init(&mm->parties);
-    lobbies_init(&mm->lobbies);
+    party_set_init(&mm->parties);
+    lobby_set_init(&mm->lobbies);
     mm->on_dropped = social_dropped;
 }
 
 void social_free(mm_state *mm)
 {
-    parties_free(&mm->parties);
-    lobbies_free(&mm->lobbies);
+    party_set_free(&mm->parties);
+    lobby_set_free(&mm->lobbies);
     mm->on_dropped = NULL;
 }
 
@@ -75,10 +75,10 @@ bool social_queue_join(mm_state *mm, const char *gateway, const Deckhand__Intern
                        uint64_t now_ms)
 {
     const char *pid = j->player_id ? j->player_id : "";
-    const party_group *p = parties_of(&mm->parties, pid);
-    const char *why = lobbies_of(&mm->lobbies, pid) ? "in a lobby; leave it first" : NULL;
+    const party_group *p = party_set_of(&mm->parties, pid);
+    const char *why = lobby_set_of(&mm->lobbies, pid) ? "in a lobby; leave it first" : NULL;
     for (size_t i = 0; p && !why && i < p->n; i++)
-        if (lobbies_of(&mm->lobbies, p->members[i].player_id))
+        if (lobby_set_of(&mm->lobbies, p->members[i].player_id))
             why = "a party member is in a lobby";
     if (why) {
         dh_info("queue join %s refused: %s", pid, why);

@@ -16,10 +16,10 @@
 #include "rig_redis.h"
 #include "rig_social.h"
 
-static notify_member member(const char *pid)
+static member_info member(const char *pid)
 {
-    notify_member m;
-    CU_ASSERT_FATAL(notify_member_init(&m, pid, pid, "gw-1"));
+    member_info m;
+    CU_ASSERT_FATAL(member_init(&m, pid, pid, "gw-1"));
     return m;
 }
 
@@ -40,67 +40,67 @@ static lobby spec(const char *code, const char *game, uint32_t seats, bool publi
 static void test_lobby_join_fills_its_seats_and_one_lobby_per_player(void)
 {
     lobby_set s;
-    lobbies_init(&s);
+    lobby_set_init(&s);
     lobby *l, *x;
-    notify_member a = member("a"), b = member("b"), c = member("c");
+    member_info a = member("a"), b = member("b"), c = member("c");
     lobby sp = spec("AAAAAA", "dominion", 2, false);
-    CU_ASSERT_EQUAL_FATAL(lobbies_create(&s, &sp, &a, &l), LOBBY_OK);
+    CU_ASSERT_EQUAL_FATAL(lobby_set_create(&s, &sp, &a, &l), LOBBY_OK);
     lobby sp2 = spec("BBBBBB", "dominion", 2, false);
-    CU_ASSERT_EQUAL(lobbies_create(&s, &sp2, &a, &x), LOBBY_ALREADY);
-    CU_ASSERT_EQUAL(lobbies_join(&s, "AAAAAA", &b, &x), LOBBY_OK);
-    CU_ASSERT_EQUAL(lobbies_join(&s, "AAAAAA", &c, &x), LOBBY_FULL);
-    CU_ASSERT_EQUAL(lobbies_join(&s, "ZZZZZZ", &c, &x), LOBBY_NOT_FOUND);
-    CU_ASSERT_EQUAL(lobbies_join(&s, "AAAAAA", &b, &x), LOBBY_ALREADY);
+    CU_ASSERT_EQUAL(lobby_set_create(&s, &sp2, &a, &x), LOBBY_ALREADY);
+    CU_ASSERT_EQUAL(lobby_set_join(&s, "AAAAAA", &b, &x), LOBBY_OK);
+    CU_ASSERT_EQUAL(lobby_set_join(&s, "AAAAAA", &c, &x), LOBBY_FULL);
+    CU_ASSERT_EQUAL(lobby_set_join(&s, "ZZZZZZ", &c, &x), LOBBY_NOT_FOUND);
+    CU_ASSERT_EQUAL(lobby_set_join(&s, "AAAAAA", &b, &x), LOBBY_ALREADY);
     CU_ASSERT_EQUAL(l->n, 2);
-    lobbies_free(&s);
+    lobby_set_free(&s);
 }
 
 static void test_lobby_host_leaving_hands_over_and_the_last_closes_it(void)
 {
     lobby_set s;
-    lobbies_init(&s);
+    lobby_set_init(&s);
     lobby *l;
-    notify_member a = member("a"), b = member("b");
+    member_info a = member("a"), b = member("b");
     lobby sp = spec("AAAAAA", "dominion", 4, true);
-    CU_ASSERT_EQUAL_FATAL(lobbies_create(&s, &sp, &a, &l), LOBBY_OK);
-    CU_ASSERT_EQUAL(lobbies_join(&s, "AAAAAA", &b, &l), LOBBY_OK);
-    CU_ASSERT_EQUAL(lobbies_leave(&s, "a", &l), LOBBY_OK);
+    CU_ASSERT_EQUAL_FATAL(lobby_set_create(&s, &sp, &a, &l), LOBBY_OK);
+    CU_ASSERT_EQUAL(lobby_set_join(&s, "AAAAAA", &b, &l), LOBBY_OK);
+    CU_ASSERT_EQUAL(lobby_set_leave(&s, "a", &l), LOBBY_OK);
     CU_ASSERT_PTR_NOT_NULL_FATAL(l);
     CU_ASSERT_STRING_EQUAL(l->members[0].player_id, "b");
-    CU_ASSERT_EQUAL(lobbies_leave(&s, "a", &l), LOBBY_NOT_IN);
-    CU_ASSERT_EQUAL(lobbies_leave(&s, "b", &l), LOBBY_OK);
+    CU_ASSERT_EQUAL(lobby_set_leave(&s, "a", &l), LOBBY_NOT_IN);
+    CU_ASSERT_EQUAL(lobby_set_leave(&s, "b", &l), LOBBY_OK);
     CU_ASSERT_PTR_NULL(l);
-    CU_ASSERT_EQUAL(lobbies_count(&s), 0);
+    CU_ASSERT_EQUAL(lobby_set_count(&s), 0);
     const lobby *ls[4];
-    CU_ASSERT_EQUAL(lobbies_list(&s, "", ls, 4), 0);
-    lobbies_free(&s);
+    CU_ASSERT_EQUAL(lobby_set_list(&s, "", ls, 4), 0);
+    lobby_set_free(&s);
 }
 
 static void test_lobby_start_needs_the_host_everyone_ready_and_the_minimum(void)
 {
     lobby_set s;
-    lobbies_init(&s);
+    lobby_set_init(&s);
     lobby *l;
-    notify_member a = member("a"), b = member("b");
+    member_info a = member("a"), b = member("b");
     lobby sp = spec("AAAAAA", "dominion", 4, false);
-    CU_ASSERT_EQUAL_FATAL(lobbies_create(&s, &sp, &a, &l), LOBBY_OK);
-    CU_ASSERT_EQUAL(lobbies_ready(&s, "a", true), LOBBY_OK);
-    CU_ASSERT_PTR_NOT_NULL(lobbies_start_check(l, "a", 2)); /* alone: below the minimum */
-    CU_ASSERT_EQUAL(lobbies_join(&s, "AAAAAA", &b, &l), LOBBY_OK);
-    CU_ASSERT_STRING_EQUAL(lobbies_start_check(l, "a", 2), "not every member is ready");
-    CU_ASSERT_EQUAL(lobbies_ready(&s, "b", true), LOBBY_OK);
-    CU_ASSERT_STRING_EQUAL(lobbies_start_check(l, "b", 2), "only the host starts the lobby");
-    CU_ASSERT_PTR_NULL(lobbies_start_check(l, "a", 2));
-    CU_ASSERT_EQUAL(lobbies_ready(&s, "b", false), LOBBY_OK);
-    CU_ASSERT_PTR_NOT_NULL(lobbies_start_check(l, "a", 2));
-    CU_ASSERT_EQUAL(lobbies_ready(&s, "c", true), LOBBY_NOT_IN);
-    lobbies_free(&s);
+    CU_ASSERT_EQUAL_FATAL(lobby_set_create(&s, &sp, &a, &l), LOBBY_OK);
+    CU_ASSERT_EQUAL(lobby_set_ready(&s, "a", true), LOBBY_OK);
+    CU_ASSERT_PTR_NOT_NULL(lobby_set_start_check(l, "a", 2)); /* alone: below the minimum */
+    CU_ASSERT_EQUAL(lobby_set_join(&s, "AAAAAA", &b, &l), LOBBY_OK);
+    CU_ASSERT_STRING_EQUAL(lobby_set_start_check(l, "a", 2), "not every member is ready");
+    CU_ASSERT_EQUAL(lobby_set_ready(&s, "b", true), LOBBY_OK);
+    CU_ASSERT_STRING_EQUAL(lobby_set_start_check(l, "b", 2), "only the host starts the lobby");
+    CU_ASSERT_PTR_NULL(lobby_set_start_check(l, "a", 2));
+    CU_ASSERT_EQUAL(lobby_set_ready(&s, "b", false), LOBBY_OK);
+    CU_ASSERT_PTR_NOT_NULL(lobby_set_start_check(l, "a", 2));
+    CU_ASSERT_EQUAL(lobby_set_ready(&s, "c", true), LOBBY_NOT_IN);
+    lobby_set_free(&s);
 }
 
 static void test_lobby_list_is_public_open_newest_first_and_by_game(void)
 {
     lobby_set s;
-    lobbies_init(&s);
+    lobby_set_init(&s);
     lobby *l;
     const char *codes[] = {"AAAAAA", "BBBBBB", "CCCCCC", "DDDDDD", "EEEEEE"};
     const char *games[] = {"dominion", "caveman", "dominion", "dominion", "dominion"};
@@ -108,36 +108,36 @@ static void test_lobby_list_is_public_open_newest_first_and_by_game(void)
     char pid[16];
     for (int i = 0; i < 5; i++) {
         snprintf(pid, sizeof pid, "h%d", i);
-        notify_member h = member(pid);
+        member_info h = member(pid);
         lobby sp = spec(codes[i], games[i], 2, pub[i]);
-        CU_ASSERT_EQUAL_FATAL(lobbies_create(&s, &sp, &h, &l), LOBBY_OK);
+        CU_ASSERT_EQUAL_FATAL(lobby_set_create(&s, &sp, &h, &l), LOBBY_OK);
     }
-    notify_member x = member("x");
-    CU_ASSERT_EQUAL(lobbies_join(&s, "EEEEEE", &x, &l), LOBBY_OK); /* full: not listed */
+    member_info x = member("x");
+    CU_ASSERT_EQUAL(lobby_set_join(&s, "EEEEEE", &x, &l), LOBBY_OK); /* full: not listed */
     const lobby *ls[8];
-    CU_ASSERT_EQUAL_FATAL(lobbies_list(&s, "dominion", ls, 8), 2);
+    CU_ASSERT_EQUAL_FATAL(lobby_set_list(&s, "dominion", ls, 8), 2);
     CU_ASSERT_STRING_EQUAL(ls[0]->code, "DDDDDD");
     CU_ASSERT_STRING_EQUAL(ls[1]->code, "AAAAAA");
-    CU_ASSERT_EQUAL(lobbies_list(&s, NULL, ls, 8), 3);
-    CU_ASSERT_EQUAL(lobbies_list(&s, "", ls, 1), 1);
+    CU_ASSERT_EQUAL(lobby_set_list(&s, NULL, ls, 8), 3);
+    CU_ASSERT_EQUAL(lobby_set_list(&s, "", ls, 1), 1);
     CU_ASSERT_STRING_EQUAL(ls[0]->code, "DDDDDD");
-    lobbies_close(&s, lobbies_find(&s, "DDDDDD"));
-    CU_ASSERT_EQUAL(lobbies_list(&s, "dominion", ls, 8), 1);
-    CU_ASSERT_PTR_NULL(lobbies_of(&s, "h3"));
-    lobbies_free(&s);
+    lobby_set_close(&s, lobby_set_find(&s, "DDDDDD"));
+    CU_ASSERT_EQUAL(lobby_set_list(&s, "dominion", ls, 8), 1);
+    CU_ASSERT_PTR_NULL(lobby_set_of(&s, "h3"));
+    lobby_set_free(&s);
 }
 
 static void test_lobby_count_is_capped(void)
 {
     lobby_set s;
-    lobbies_init(&s);
+    lobby_set_init(&s);
     s.max = 1;
     lobby *l;
-    notify_member a = member("a"), b = member("b");
+    member_info a = member("a"), b = member("b");
     lobby sp = spec("AAAAAA", "dominion", 2, true), sp2 = spec("BBBBBB", "dominion", 2, true);
-    CU_ASSERT_EQUAL(lobbies_create(&s, &sp, &a, &l), LOBBY_OK);
-    CU_ASSERT_EQUAL(lobbies_create(&s, &sp2, &b, &l), LOBBY_TOO_MANY);
-    lobbies_free(&s);
+    CU_ASSERT_EQUAL(lobby_set_create(&s, &sp, &a, &l), LOBBY_OK);
+    CU_ASSERT_EQUAL(lobby_set_create(&s, &sp2, &b, &l), LOBBY_TOO_MANY);
+    lobby_set_free(&s);
 }
 
 /* ---- through the matchmaker --------------------------------------------------------------- */
@@ -186,7 +186,7 @@ static void test_lobby_private_joined_by_code_ready_checked_and_started_by_the_h
     rig_mm_check_seats(m->start_match, "h,g");
     CU_ASSERT_STRING_EQUAL(m->start_match->match_id, st->match_id);
     CU_ASSERT_STRING_EQUAL(m->start_match->seats[1]->gateway_id, "gw-2");
-    CU_ASSERT_PTR_NULL(lobbies_of(&r.mm.lobbies, "g"));
+    CU_ASSERT_PTR_NULL(lobby_set_of(&r.mm.lobbies, "g"));
     rig_mm_started(r.w[w], m->start_match->match_id, true);
     rig_mm_pump(&r, 60);
     rs_drain(&s, r.gw2, 20);

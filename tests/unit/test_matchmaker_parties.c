@@ -17,10 +17,10 @@
 #include "rig_redis.h"
 #include "rig_social.h"
 
-static notify_member member(const char *pid)
+static member_info member(const char *pid)
 {
-    notify_member m;
-    CU_ASSERT_FATAL(notify_member_init(&m, pid, pid, "gw-1"));
+    member_info m;
+    CU_ASSERT_FATAL(member_init(&m, pid, pid, "gw-1"));
     return m;
 }
 
@@ -47,63 +47,63 @@ static void test_party_codes_are_six_unambiguous_characters_read_in_any_case(voi
 static void test_party_join_full_already_and_not_found(void)
 {
     party_set s;
-    parties_init(&s);
+    party_set_init(&s);
     party_group *p, *q;
-    notify_member lead = member("p0");
-    CU_ASSERT_EQUAL_FATAL(parties_create(&s, "AAAAAA", &lead, &p), PARTY_OK);
-    CU_ASSERT_EQUAL(parties_create(&s, "BBBBBB", &lead, &q), PARTY_ALREADY);
+    member_info lead = member("p0");
+    CU_ASSERT_EQUAL_FATAL(party_set_create(&s, "AAAAAA", &lead, &p), PARTY_OK);
+    CU_ASSERT_EQUAL(party_set_create(&s, "BBBBBB", &lead, &q), PARTY_ALREADY);
     char pid[16];
     for (int i = 1; i < QUEUE_PARTY_MAX; i++) {
         snprintf(pid, sizeof pid, "p%d", i);
-        notify_member m = member(pid);
-        CU_ASSERT_EQUAL(parties_join(&s, "AAAAAA", &m, &q), PARTY_OK);
+        member_info m = member(pid);
+        CU_ASSERT_EQUAL(party_set_join(&s, "AAAAAA", &m, &q), PARTY_OK);
         CU_ASSERT_PTR_EQUAL(q, p);
     }
-    notify_member extra = member("extra");
-    CU_ASSERT_EQUAL(parties_join(&s, "AAAAAA", &extra, &q), PARTY_FULL);
-    CU_ASSERT_EQUAL(parties_join(&s, "CCCCCC", &extra, &q), PARTY_NOT_FOUND);
-    notify_member again = member("p3");
-    CU_ASSERT_EQUAL(parties_join(&s, "AAAAAA", &again, &q), PARTY_ALREADY);
+    member_info extra = member("extra");
+    CU_ASSERT_EQUAL(party_set_join(&s, "AAAAAA", &extra, &q), PARTY_FULL);
+    CU_ASSERT_EQUAL(party_set_join(&s, "CCCCCC", &extra, &q), PARTY_NOT_FOUND);
+    member_info again = member("p3");
+    CU_ASSERT_EQUAL(party_set_join(&s, "AAAAAA", &again, &q), PARTY_ALREADY);
     CU_ASSERT_EQUAL(p->n, QUEUE_PARTY_MAX);
-    CU_ASSERT_PTR_EQUAL(parties_of(&s, "p5"), p);
-    CU_ASSERT_PTR_NULL(parties_of(&s, "extra"));
-    parties_free(&s);
+    CU_ASSERT_PTR_EQUAL(party_set_of(&s, "p5"), p);
+    CU_ASSERT_PTR_NULL(party_set_of(&s, "extra"));
+    party_set_free(&s);
 }
 
 static void test_party_leader_leaving_hands_over_and_the_last_closes_it(void)
 {
     party_set s;
-    parties_init(&s);
+    party_set_init(&s);
     party_group *p;
-    notify_member a = member("a"), b = member("b"), c = member("c");
-    CU_ASSERT_EQUAL_FATAL(parties_create(&s, "AAAAAA", &a, &p), PARTY_OK);
-    CU_ASSERT_EQUAL(parties_join(&s, "AAAAAA", &b, &p), PARTY_OK);
-    CU_ASSERT_EQUAL(parties_join(&s, "AAAAAA", &c, &p), PARTY_OK);
-    CU_ASSERT_EQUAL(parties_leave(&s, "a", &p), PARTY_OK);
+    member_info a = member("a"), b = member("b"), c = member("c");
+    CU_ASSERT_EQUAL_FATAL(party_set_create(&s, "AAAAAA", &a, &p), PARTY_OK);
+    CU_ASSERT_EQUAL(party_set_join(&s, "AAAAAA", &b, &p), PARTY_OK);
+    CU_ASSERT_EQUAL(party_set_join(&s, "AAAAAA", &c, &p), PARTY_OK);
+    CU_ASSERT_EQUAL(party_set_leave(&s, "a", &p), PARTY_OK);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     CU_ASSERT_STRING_EQUAL(p->members[0].player_id, "b");
     CU_ASSERT_STRING_EQUAL(p->members[1].player_id, "c");
-    CU_ASSERT_PTR_NULL(parties_of(&s, "a"));
-    CU_ASSERT_EQUAL(parties_leave(&s, "a", &p), PARTY_NOT_IN);
-    CU_ASSERT_EQUAL(parties_leave(&s, "c", &p), PARTY_OK);
-    CU_ASSERT_EQUAL(parties_leave(&s, "b", &p), PARTY_OK);
+    CU_ASSERT_PTR_NULL(party_set_of(&s, "a"));
+    CU_ASSERT_EQUAL(party_set_leave(&s, "a", &p), PARTY_NOT_IN);
+    CU_ASSERT_EQUAL(party_set_leave(&s, "c", &p), PARTY_OK);
+    CU_ASSERT_EQUAL(party_set_leave(&s, "b", &p), PARTY_OK);
     CU_ASSERT_PTR_NULL(p);
-    CU_ASSERT_PTR_NULL(parties_find(&s, "AAAAAA"));
-    CU_ASSERT_EQUAL(parties_count(&s), 0);
-    parties_free(&s);
+    CU_ASSERT_PTR_NULL(party_set_find(&s, "AAAAAA"));
+    CU_ASSERT_EQUAL(party_set_count(&s), 0);
+    party_set_free(&s);
 }
 
 static void test_party_count_is_capped(void)
 {
     party_set s;
-    parties_init(&s);
+    party_set_init(&s);
     s.max = 2;
     party_group *p;
-    notify_member a = member("a"), b = member("b"), c = member("c");
-    CU_ASSERT_EQUAL(parties_create(&s, "AAAAAA", &a, &p), PARTY_OK);
-    CU_ASSERT_EQUAL(parties_create(&s, "BBBBBB", &b, &p), PARTY_OK);
-    CU_ASSERT_EQUAL(parties_create(&s, "CCCCCC", &c, &p), PARTY_TOO_MANY);
-    parties_free(&s);
+    member_info a = member("a"), b = member("b"), c = member("c");
+    CU_ASSERT_EQUAL(party_set_create(&s, "AAAAAA", &a, &p), PARTY_OK);
+    CU_ASSERT_EQUAL(party_set_create(&s, "BBBBBB", &b, &p), PARTY_OK);
+    CU_ASSERT_EQUAL(party_set_create(&s, "CCCCCC", &c, &p), PARTY_TOO_MANY);
+    party_set_free(&s);
 }
 
 /* ---- through the matchmaker --------------------------------------------------------------- */
@@ -187,7 +187,7 @@ static void test_party_queues_as_one_ticket_and_sits_in_one_match(void)
     CU_ASSERT_STRING_EQUAL(a->match_assigned->match_id, m->start_match->match_id);
     deckhand__internal__internal__free_unpacked(a, NULL);
     deckhand__internal__internal__free_unpacked(m, NULL);
-    CU_ASSERT_PTR_NOT_NULL(parties_of(&r.mm.parties, "p2")); /* the party outlives its match */
+    CU_ASSERT_PTR_NOT_NULL(party_set_of(&r.mm.parties, "p2")); /* the party outlives its match */
     rs_free(&s);
     rig_mm_close(&r);
 }
@@ -249,7 +249,7 @@ static void test_party_member_away_past_grace_leaves_and_the_rest_wait_on(void)
     const Deckhand__PartyState *st = rs_party(&s, "p1");
     CU_ASSERT_EQUAL(st->n_members, 1);
     CU_ASSERT_STRING_EQUAL(st->queued_game, "dominion");
-    CU_ASSERT_PTR_NULL(parties_of(&r.mm.parties, "p2"));
+    CU_ASSERT_PTR_NULL(party_set_of(&r.mm.parties, "p2"));
     CU_ASSERT_FALSE(queue_has(r.mm.queues, "p2"));
     CU_ASSERT_TRUE(queue_has(r.mm.queues, "p1"));
     CU_ASSERT_EQUAL(rig_redis_int("HEXISTS " DH_KEY_MM_TICKETS " p2"), 0);
