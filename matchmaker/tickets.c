@@ -308,6 +308,9 @@ bool tickets_join(mm_state *mm, const char *gateway, const Deckhand__Internal__Q
     } else if (placement_has_player(&mm->placements, pid)) {
         code = DECKHAND__ERROR_CODE__BAD_REQUEST;
         why = "already queued";
+    } else if (nothers && 1 + nothers > (key.players ? key.players : g->max_players)) {
+        code = DECKHAND__ERROR_CODE__BAD_REQUEST;
+        why = "the party has more players than the match seats";
     } else if (nothers &&
                (queue_has(mm->queues, pid) || tickets_others_queued(mm, others, nothers))) {
         code = DECKHAND__ERROR_CODE__BAD_REQUEST;

@@ -267,6 +267,25 @@ static void test_party_member_away_past_grace_leaves_and_the_rest_wait_on(void)
     rig_mm_close(&r);
 }
 
+static void test_party_larger_than_the_match_is_refused(void)
+{
+    rig_mm r;
+    rig_social s;
+    rig_mm_open_fresh(&r, "mm-a", 1);
+    rs_init(&s);
+    char code[CODES_LEN + 1];
+    make_party(&s, &r, code);
+    CU_ASSERT_EQUAL(rs_do(&s, &r, r.gw, "p3", 3, rs_party_join(code), 25), 0);
+    rig_mm_join(r.gw, "p1", 4, 2);
+    rig_mm_pump(&r, 30);
+    CU_ASSERT_EQUAL(rs_answer(&s, r.gw, 4), DECKHAND__ERROR_CODE__BAD_REQUEST);
+    CU_ASSERT_STRING_EQUAL(s.why, "the party has more players than the match seats");
+    CU_ASSERT_FALSE(queue_has(r.mm.queues, "p1"));
+    CU_ASSERT_FALSE(queue_has(r.mm.queues, "p3"));
+    rs_free(&s);
+    rig_mm_close(&r);
+}
+
 static void test_party_count_past_the_cap_is_overloaded(void)
 {
     rig_mm r;
@@ -298,6 +317,7 @@ int main(void)
          test_party_member_leave_takes_the_party_out_of_the_line},
         {"party_member_away_past_grace_leaves_and_the_rest_wait_on",
          test_party_member_away_past_grace_leaves_and_the_rest_wait_on},
+        {"party_larger_than_the_match_is_refused", test_party_larger_than_the_match_is_refused},
         {"party_count_past_the_cap_is_overloaded", test_party_count_past_the_cap_is_overloaded},
         {NULL, NULL},
     };
