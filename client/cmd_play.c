@@ -664,6 +664,7 @@ int cmd_play(int argc, char **argv)
     char addr[512], err[256];
     if (cli_gateway(f, play_who, addr, sizeof addr) < 0)
         return 2;
+    setvbuf(stdout, NULL, _IOLBF, 0); /* a screen piped to a file or `tee` stays current */
     play_state ps = {.game = dh_flags_str(f, "game", NULL, "dominion"), .size = (uint32_t)size};
     const char *account = dh_flags_str(f, "account", NULL, NULL);
     const char *name = account ? account : dh_flags_str(f, "name", "USER", "player");

@@ -92,7 +92,7 @@ static void social_members(Deckhand__Member **ms, size_t n, const char *lead, co
                            bool ready)
 {
     for (size_t i = 0; i < n; i++)
-        printf("    %-24s%s%s%s\n", ms[i]->name, !strcmp(ms[i]->player_id, lead) ? role : "",
+        printf("    %s%s%s%s\n", ms[i]->name, !strcmp(ms[i]->player_id, lead) ? role : "",
                ms[i]->connected ? "" : " (away)",
                ready ? (ms[i]->ready ? " ready" : " not ready") : "");
 }
