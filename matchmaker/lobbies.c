@@ -247,7 +247,7 @@ static Deckhand__ErrorCode lobbies_list_req(mm_state *mm, const member_info *who
         return DECKHAND__ERROR_CODE__BAD_REQUEST;
     }
     const lobby *ls[LOBBY_LIST_MAX];
-    size_t n = lobby_set_list(&mm->lobbies, q->game, ls, LOBBY_LIST_MAX);
+    size_t n = lobby_set_list(&mm->lobbies, q->game, ls, LOBBY_LIST_MAX), bytes = 0;
     Deckhand__LobbySummary sums[LOBBY_LIST_MAX];
     Deckhand__LobbySummary *sp[LOBBY_LIST_MAX];
     Deckhand__GameOption os[LOBBY_LIST_MAX][LOBBY_OPTIONS_MAX];
@@ -269,6 +269,13 @@ static Deckhand__ErrorCode lobbies_list_req(mm_state *mm, const member_info *who
         sums[i].n_options = ls[i]->noptions;
         sums[i].options = op[i];
         sp[i] = &sums[i];
+        /* a client reads frames of 64 KiB by default: lobbies with long options stop the
+         * list short of that rather than make it unreadable */
+        bytes += deckhand__lobby_summary__get_packed_size(&sums[i]) + 4;
+        if (bytes > LOBBY_LIST_BYTES) {
+            n = i;
+            break;
+        }
     }
     Deckhand__LobbyList list = DECKHAND__LOBBY_LIST__INIT;
     list.n_lobbies = n;

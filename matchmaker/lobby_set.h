@@ -24,6 +24,7 @@
 #define LOBBY_OPTIONS_MAX 16
 #define LOBBY_TEXT_MAX    64 /* an option's name or value, with its NUL */
 #define LOBBY_LIST_MAX    50
+#define LOBBY_LIST_BYTES  32768 /* a LobbyList stops short of this many bytes */
 
 typedef struct {
     char name[LOBBY_TEXT_MAX];

@@ -12,7 +12,7 @@
 
 #include "rig_mm.h"
 
-#define RS_PLAYERS_MAX 16
+#define RS_PLAYERS_MAX 64
 
 typedef struct {
     char player_id[32];

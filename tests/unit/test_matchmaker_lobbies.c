@@ -244,6 +244,50 @@ static void test_lobby_bad_creates_and_a_queued_player_are_refused(void)
     rig_mm_close(&r);
 }
 
+/* 50 public lobbies with 16 options of the longest names and values: the list stops short
+ * of a client's 64 KiB frame instead of growing past it. */
+static void test_lobby_list_stays_within_a_client_frame(void)
+{
+    rig_mm r;
+    rig_social s;
+    rig_mm_open_fresh(&r, "mm-a", 1);
+    rs_init(&s);
+    char names[LOBBY_OPTIONS_MAX][LOBBY_TEXT_MAX], value[LOBBY_TEXT_MAX], pid[16];
+    Deckhand__GameOption os[LOBBY_OPTIONS_MAX], *op[LOBBY_OPTIONS_MAX];
+    memset(value, 'v', sizeof value - 1);
+    value[sizeof value - 1] = '\0';
+    for (int i = 0; i < LOBBY_OPTIONS_MAX; i++) {
+        memset(names[i], 'a' + i, sizeof names[i] - 1);
+        names[i][sizeof names[i] - 1] = '\0';
+        deckhand__game_option__init(&os[i]);
+        os[i].name = names[i];
+        os[i].value = value;
+        op[i] = &os[i];
+    }
+    Deckhand__LobbyCreate lc = DECKHAND__LOBBY_CREATE__INIT;
+    lc.game = "dominion";
+    lc.public_ = true;
+    lc.n_options = LOBBY_OPTIONS_MAX;
+    lc.options = op;
+    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
+    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_CREATE;
+    m.lobby_create = &lc;
+    for (int i = 0; i < LOBBY_LIST_MAX; i++) {
+        snprintf(pid, sizeof pid, "h%d", i);
+        rs_send(r.gw, pid, (uint64_t)i + 1, &m);
+    }
+    rig_mm_pump(&r, 10);
+    rs_drain(&s, r.gw, 50);
+    CU_ASSERT_EQUAL(lobby_set_count(&r.mm.lobbies), LOBBY_LIST_MAX);
+    CU_ASSERT_EQUAL(rs_do(&s, &r, r.gw, "x", 100, rs_lobby_list(""), 20), 0);
+    const Deckhand__LobbyList *ls = rs_list(&s, "x");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ls);
+    CU_ASSERT(ls->n_lobbies > 10 && ls->n_lobbies < LOBBY_LIST_MAX);
+    CU_ASSERT(deckhand__lobby_list__get_packed_size(ls) <= LOBBY_LIST_BYTES);
+    rs_free(&s);
+    rig_mm_close(&r);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -262,6 +306,7 @@ int main(void)
          test_lobby_public_is_listed_and_joined_from_the_list},
         {"lobby_bad_creates_and_a_queued_player_are_refused",
          test_lobby_bad_creates_and_a_queued_player_are_refused},
+        {"lobby_list_stays_within_a_client_frame", test_lobby_list_stays_within_a_client_frame},
         {NULL, NULL},
     };
     return rig_redis_main("matchmaker_lobbies", cases);
