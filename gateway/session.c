@@ -4,9 +4,9 @@
  * Order of answers: each ClientMessage gets exactly one Reply carrying its cmd_id. A
  * Hello's Welcome and a Ping's Pong precede their Reply. Queue requests, and the party,
  * lobby and game-list messages (forwarded whole), are answered when the matchmaker
- * answers (backend.c), after whatever state it sent the player first; Choose and Resync are
- * answered by the worker, whose PlayerOutputs pass through unchanged. Everything else is answered
- * here, at once.
+ * answers (backend.c), after whatever state it sent the player first; Choose and Resync
+ * are answered by the worker, whose PlayerOutputs pass through unchanged. Everything else
+ * is answered here, at once.
  */
 #include "session.h"
 
