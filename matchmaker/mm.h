@@ -152,9 +152,11 @@ typedef struct mm_state {
     mm_stats stats;
     party_set parties; /* parties.h */
     lobby_set lobbies; /* lobbies.h */
-    /* Upward call, set by social_init: tickets_expire took an away player off its ticket
-     * (its party hears of it). NULL: nobody listens. */
-    void (*on_dropped)(struct mm_state *mm, const char *player_id);
+    /* Upward calls, set by social_init (NULL: nobody listens): tickets_expire took an away
+     * player off its ticket (its party hears of it); mm_load loaded the queues after the
+     * lease was won (the stored parties follow). */
+    void (*on_dropped)(struct mm_state *mm, const char *player_id, uint64_t now_ms);
+    void (*on_loaded)(struct mm_state *mm, uint64_t now_ms);
 } mm_state;
 
 /* The wall clock (what is stored in Redis) at monotonic time now_ms. */

@@ -11,6 +11,7 @@
 #include "dh_log.h"
 #include "mm.h"
 #include "notify.h"
+#include "party_store.h"
 #include "placement.h"
 #include "tickets.h"
 
@@ -56,6 +57,13 @@ void parties_tell(mm_state *mm, const party_group *p)
         parties_state(mm, p, p->members[i].gateway, p->members[i].player_id, p->code);
 }
 
+/* p changed: stored, and every member told. */
+static void parties_changed(mm_state *mm, const party_group *p, uint64_t now_ms)
+{
+    party_store_put(mm, now_ms, p);
+    parties_tell(mm, p);
+}
+
 /* ---- requests ----------------------------------------------------------------------- */
 
 /* Whether the player waits in a line or is being placed. */
@@ -65,7 +73,7 @@ static bool parties_player_queued(mm_state *mm, const char *player_id)
 }
 
 static Deckhand__ErrorCode parties_create_req(mm_state *mm, const member_info *who,
-                                              const char **why)
+                                              const char **why, uint64_t now_ms)
 {
     char code[CODES_LEN + 1];
     party_group *p = NULL;
@@ -88,12 +96,13 @@ static Deckhand__ErrorCode parties_create_req(mm_state *mm, const member_info *w
         return DECKHAND__ERROR_CODE__INTERNAL;
     }
     dh_info("party %s made by %s", p->code, who->player_id);
-    parties_tell(mm, p);
+    parties_changed(mm, p, now_ms);
     return DECKHAND__ERROR_CODE__OK;
 }
 
 static Deckhand__ErrorCode parties_join_req(mm_state *mm, const member_info *who,
-                                            const char *wire_code, const char **why)
+                                            const char *wire_code, const char **why,
+                                            uint64_t now_ms)
 {
     char code[CODES_LEN + 1];
     party_group *p = codes_read(wire_code, code) ? party_set_find(&mm->parties, code) : NULL;
@@ -119,7 +128,7 @@ static Deckhand__ErrorCode parties_join_req(mm_state *mm, const member_info *who
         return DECKHAND__ERROR_CODE__OVERLOADED;
     }
     dh_info("party %s: %s joined (%zu members)", p->code, who->player_id, p->n);
-    parties_tell(mm, p);
+    parties_changed(mm, p, now_ms);
     return DECKHAND__ERROR_CODE__OK;
 }
 
@@ -139,7 +148,9 @@ static Deckhand__ErrorCode parties_remove(mm_state *mm, const char *player_id, u
     dh_info("party %s: %s left (%zu members)", code, player_id, p ? p->n : 0);
     parties_state(mm, NULL, gone.gateway, gone.player_id, code);
     if (p)
-        parties_tell(mm, p);
+        parties_changed(mm, p, now_ms);
+    else
+        party_store_del(mm, now_ms, code);
     return DECKHAND__ERROR_CODE__OK;
 }
 
@@ -163,8 +174,8 @@ Deckhand__ErrorCode parties_request(mm_state *mm, const char *gateway,
         return DECKHAND__ERROR_CODE__BAD_REQUEST;
     }
     if (m->body_case == DECKHAND__CLIENT_MESSAGE__BODY_PARTY_CREATE)
-        return parties_create_req(mm, &who, why);
-    return parties_join_req(mm, &who, m->party_join->code, why);
+        return parties_create_req(mm, &who, why, now_ms);
+    return parties_join_req(mm, &who, m->party_join->code, why, now_ms);
 }
 
 /* ---- the line ----------------------------------------------------------------------- */
@@ -185,7 +196,10 @@ bool parties_queue_join(mm_state *mm, const char *gateway, const Deckhand__Inter
         return false;
     }
     /* the leader's gateway is the one this join came through */
+    bool moved = strcmp(p->members[0].gateway, gateway) != 0;
     snprintf(p->members[0].gateway, sizeof p->members[0].gateway, "%s", gateway);
+    if (moved)
+        party_store_put(mm, now_ms, p);
     tickets_member others[QUEUE_PARTY_MAX];
     for (size_t i = 1; i < p->n; i++) {
         others[i - 1].player_id = p->members[i].player_id;
@@ -206,19 +220,23 @@ void parties_queue_left(mm_state *mm, const char *player_id)
         parties_tell(mm, p);
 }
 
-void parties_presence(mm_state *mm, const char *player_id, const char *gateway, bool connected)
+void parties_presence(mm_state *mm, const char *player_id, const char *gateway, bool connected,
+                      uint64_t now_ms)
 {
     party_group *p = party_set_of(&mm->parties, player_id);
     member_info *m = party_set_member(p, player_id);
     if (!m || (!connected && strcmp(m->gateway, gateway ? gateway : "")))
         return; /* an away from a gateway the player left is stale */
     m->connected = connected;
-    if (connected && gateway && *gateway)
+    bool moved = connected && gateway && *gateway && strcmp(m->gateway, gateway);
+    if (moved) {
         snprintf(m->gateway, sizeof m->gateway, "%s", gateway);
+        party_store_put(mm, now_ms, p);
+    }
     parties_tell(mm, p);
 }
 
-void parties_dropped(mm_state *mm, const char *player_id)
+void parties_dropped(mm_state *mm, const char *player_id, uint64_t now_ms)
 {
     party_group *p = party_set_of(&mm->parties, player_id);
     if (!p)
@@ -229,5 +247,12 @@ void parties_dropped(mm_state *mm, const char *player_id)
     dh_info("party %s: %s away past the grace period: taken out (%zu members wait on)", code,
             player_id, p ? p->n : 0);
     if (p)
-        parties_tell(mm, p);
+        parties_changed(mm, p, now_ms);
+    else
+        party_store_del(mm, now_ms, code);
+}
+
+void parties_load(mm_state *mm, uint64_t now_ms)
+{
+    party_store_load(mm, now_ms);
 }

@@ -16,9 +16,9 @@
  * (tickets_expire, then parties_dropped), and the rest wait on as a smaller party.
  *
  * Parties are kept in memory by the acting matchmaker, at most PARTIES_MAX at once
- * (OVERLOADED past it). A failover forgets them: their queued tickets are reloaded (a
- * party's tickets share a seq and come back as one ticket), but the members are then
- * solo players again until they make a new party.
+ * (OVERLOADED past it), and in Redis (party_store.h): the matchmaker that wins the lease
+ * after a failover loads them with the tickets (a party's queued ticket comes back as one
+ * ticket: its members share a seq).
  *
  * The set itself is pure data (party_set.h); this module acts on it through the process
  * state.
@@ -54,10 +54,13 @@ void parties_tell(struct mm_state *mm, const party_group *p);
 /* The game p's ticket waits in, or "" when p is not queued. */
 const char *parties_queued(struct mm_state *mm, const party_group *p);
 /* The player's connection dropped (connected false) or came back on gateway: the party
- * hears of it. */
+ * hears of it (and stores the member's new gateway). */
 void parties_presence(struct mm_state *mm, const char *player_id, const char *gateway,
-                      bool connected);
+                      bool connected, uint64_t now_ms);
 /* The matchmaker took the player off its ticket (away past grace): out of its party too. */
-void parties_dropped(struct mm_state *mm, const char *player_id);
+void parties_dropped(struct mm_state *mm, const char *player_id, uint64_t now_ms);
+/* The lease was won and the queues loaded: the stored parties replace those in memory
+ * (party_store.h). */
+void parties_load(struct mm_state *mm, uint64_t now_ms);
 
 #endif

@@ -10,9 +10,14 @@
 #include "parties.h"
 #include "tickets.h"
 
-static void social_dropped(mm_state *mm, const char *player_id)
+static void social_dropped(mm_state *mm, const char *player_id, uint64_t now_ms)
 {
-    parties_dropped(mm, player_id);
+    parties_dropped(mm, player_id, now_ms);
+}
+
+static void social_loaded(mm_state *mm, uint64_t now_ms)
+{
+    parties_load(mm, now_ms);
 }
 
 void social_init(mm_state *mm)
@@ -20,6 +25,7 @@ void social_init(mm_state *mm)
     party_set_init(&mm->parties);
     lobby_set_init(&mm->lobbies);
     mm->on_dropped = social_dropped;
+    mm->on_loaded = social_loaded;
 }
 
 void social_free(mm_state *mm)
@@ -27,6 +33,7 @@ void social_free(mm_state *mm)
     party_set_free(&mm->parties);
     lobby_set_free(&mm->lobbies);
     mm->on_dropped = NULL;
+    mm->on_loaded = NULL;
 }
 
 bool social_request(mm_state *mm, const char *gateway, const Deckhand__Internal__ClientRequest *r,
@@ -101,7 +108,7 @@ bool social_away(mm_state *mm, const char *gateway, const Deckhand__Internal__Pl
 {
     bool form = tickets_away(mm, gateway, a, now_ms);
     const char *pid = a->player_id ? a->player_id : "";
-    parties_presence(mm, pid, gateway, false);
+    parties_presence(mm, pid, gateway, false, now_ms);
     lobbies_presence(mm, pid, gateway, false);
     return form;
 }
@@ -111,7 +118,7 @@ bool social_back(mm_state *mm, const char *gateway, const Deckhand__Internal__Pl
 {
     bool form = tickets_back(mm, gateway, b, now_ms);
     const char *pid = b->player_id ? b->player_id : "";
-    parties_presence(mm, pid, gateway, true);
+    parties_presence(mm, pid, gateway, true, now_ms);
     lobbies_presence(mm, pid, gateway, true);
     return form;
 }

@@ -508,7 +508,7 @@ void tickets_expire(mm_state *mm, uint64_t now_ms)
             dh_info("player %s away past the %llu ms grace: left %s/%s/%u", pid,
                     (unsigned long long)grace, k->game, k->mode, k->players);
             if (mm->on_dropped)
-                mm->on_dropped(mm, pid);
+                mm->on_dropped(mm, pid, now_ms);
         }
     }
 }

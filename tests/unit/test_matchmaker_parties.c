@@ -5,7 +5,8 @@
  * member told of every change, the leader queueing the whole party as one ticket that
  * sits in one match, a member's QueueJoin refused, a member's QueueLeave taking the party
  * out, and a queued member who drops out: the ticket waits passed over, and past the
- * grace period the member leaves the party and the ticket while the rest wait on.
+ * grace period the member leaves the party and the ticket while the rest wait on; and a
+ * party stored in Redis comes back, with its ticket, at the matchmaker that takes over.
  */
 #include <stdio.h>
 #include <string.h>
@@ -286,6 +287,46 @@ static void test_party_larger_than_the_match_is_refused(void)
     rig_mm_close(&r);
 }
 
+/* Parties are stored: the matchmaker that wins the lease after a failover has the party,
+ * its leader and its queued ticket, and a party that closed is gone from Redis. */
+static void test_party_survives_a_matchmaker_failover(void)
+{
+    rig_mm a, b;
+    rig_social s;
+    rig_mm_open_fresh(&a, "mm-a", 2);
+    rs_init(&s);
+    char code[CODES_LEN + 1];
+    make_party(&s, &a, code);
+    CU_ASSERT_EQUAL(rs_do(&s, &a, a.gw, "p9", 3, rs_party_create(), 25), 0);
+    CU_ASSERT_EQUAL(rs_do(&s, &a, a.gw, "p9", 4, rs_party_leave(), 25), 0); /* closed */
+    rig_mm_join(a.gw, "p1", 5, 3);
+    rig_mm_pump(&a, 30);
+    CU_ASSERT_EQUAL(rs_answer(&s, a.gw, 5), 0);
+    CU_ASSERT_EQUAL(rig_redis_int("HLEN " DH_KEY_MM_PARTIES), 1);
+    rig_mm_close(&a); /* dies */
+    rig_mm_lease_lapses();
+
+    rig_mm_open(&b, "mm-b", rig_redis_url(), 2, 0);
+    CU_ASSERT_TRUE_FATAL(mm_acting(&b.mm, 0));
+    const party_group *p = party_set_of(&b.mm.parties, "p2");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_STRING_EQUAL(p->code, code);
+    CU_ASSERT_EQUAL(p->n, 2);
+    CU_ASSERT_STRING_EQUAL(p->members[0].player_id, "p1");
+    CU_ASSERT_STRING_EQUAL(p->members[1].gateway, "gw-2");
+    CU_ASSERT_EQUAL(party_set_count(&b.mm.parties), 1);
+    const queue_ticket *members[QUEUE_PARTY_MAX];
+    CU_ASSERT_EQUAL(queue_party(b.mm.queues, "p2", members, QUEUE_PARTY_MAX), 2);
+    /* it goes on as before: a member's leave takes the party out of the line */
+    CU_ASSERT_EQUAL(rs_do(&s, &b, b.gw2, "p2", 6, rs_party_leave(), 10), 0);
+    CU_ASSERT_FALSE(queue_has(b.mm.queues, "p1"));
+    CU_ASSERT_EQUAL(party_set_of(&b.mm.parties, "p1")->n, 1);
+    CU_ASSERT_EQUAL(rs_do(&s, &b, b.gw, "p1", 7, rs_party_leave(), 10), 0);
+    CU_ASSERT_EQUAL(rig_redis_int("HLEN " DH_KEY_MM_PARTIES), 0);
+    rs_free(&s);
+    rig_mm_close(&b);
+}
+
 static void test_party_count_past_the_cap_is_overloaded(void)
 {
     rig_mm r;
@@ -318,6 +359,7 @@ int main(void)
         {"party_member_away_past_grace_leaves_and_the_rest_wait_on",
          test_party_member_away_past_grace_leaves_and_the_rest_wait_on},
         {"party_larger_than_the_match_is_refused", test_party_larger_than_the_match_is_refused},
+        {"party_survives_a_matchmaker_failover", test_party_survives_a_matchmaker_failover},
         {"party_count_past_the_cap_is_overloaded", test_party_count_past_the_cap_is_overloaded},
         {NULL, NULL},
     };
