@@ -63,6 +63,9 @@ static void test_party_of_two_queues_together_and_lands_in_one_match(void)
     CU_ASSERT_NOT_EQUAL(a->seat, b->seat);
     pl_drop(a);
     pl_drop(b);
+    /* the party was stored for a failover (the matchmaker's Redis user may write it) */
+    CU_ASSERT_EQUAL(rc_log_count("matchmaker*.log", "party ", "in redis"), 0);
+    CU_ASSERT(rc_log_count("matchmaker*.log", "party ", " made by ") >= 1);
 }
 
 static void test_party_member_dropping_out_leaves_and_the_rest_are_matched(void)
