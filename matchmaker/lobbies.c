@@ -10,6 +10,7 @@
 #include "dh_log.h"
 #include "mm.h"
 #include "notify.h"
+#include "lobby_store.h"
 #include "placement.h"
 
 /* ---- what members are told ---------------------------------------------------------- */
@@ -61,6 +62,13 @@ static void lobbies_tell(mm_state *mm, const lobby *l, const char *match_id)
                       match_id);
 }
 
+/* l changed: stored, and every member told. */
+static void lobbies_changed(mm_state *mm, const lobby *l, uint64_t now_ms)
+{
+    lobby_store_put(mm, now_ms, l);
+    lobbies_tell(mm, l, NULL);
+}
+
 /* ---- requests ----------------------------------------------------------------------- */
 
 /* The lobby spec of a LobbyCreate into out: NULL, or why it is refused (*code set). */
@@ -102,7 +110,8 @@ static const char *lobbies_spec(mm_state *mm, const Deckhand__LobbyCreate *c, lo
 }
 
 static Deckhand__ErrorCode lobbies_create_req(mm_state *mm, const member_info *who,
-                                              const Deckhand__LobbyCreate *c, const char **why)
+                                              const Deckhand__LobbyCreate *c, const char **why,
+                                              uint64_t now_ms)
 {
     Deckhand__ErrorCode code;
     lobby spec, *l = NULL;
@@ -128,12 +137,13 @@ static Deckhand__ErrorCode lobbies_create_req(mm_state *mm, const member_info *w
     }
     dh_info("lobby %s made by %s: %s/%s, %u seats, %s", l->code, who->player_id, l->game, l->mode,
             l->seats, l->public ? "public" : "private");
-    lobbies_tell(mm, l, NULL);
+    lobbies_changed(mm, l, now_ms);
     return DECKHAND__ERROR_CODE__OK;
 }
 
 static Deckhand__ErrorCode lobbies_join_req(mm_state *mm, const member_info *who,
-                                            const char *wire_code, const char **why)
+                                            const char *wire_code, const char **why,
+                                            uint64_t now_ms)
 {
     char code[CODES_LEN + 1];
     lobby *l = NULL;
@@ -156,11 +166,12 @@ static Deckhand__ErrorCode lobbies_join_req(mm_state *mm, const member_info *who
         return DECKHAND__ERROR_CODE__OVERLOADED;
     }
     dh_info("lobby %s: %s joined (%zu of %u)", l->code, who->player_id, l->n, l->seats);
-    lobbies_tell(mm, l, NULL);
+    lobbies_changed(mm, l, now_ms);
     return DECKHAND__ERROR_CODE__OK;
 }
 
-static Deckhand__ErrorCode lobbies_leave_req(mm_state *mm, const member_info *who, const char **why)
+static Deckhand__ErrorCode lobbies_leave_req(mm_state *mm, const member_info *who, const char **why,
+                                             uint64_t now_ms)
 {
     lobby *l = lobby_set_of(&mm->lobbies, who->player_id);
     if (!l) {
@@ -174,18 +185,20 @@ static Deckhand__ErrorCode lobbies_leave_req(mm_state *mm, const member_info *wh
     dh_info("lobby %s: %s left (%zu members)", was.code, who->player_id, l ? l->n : 0);
     lobbies_state(mm, &was, gone.gateway, gone.player_id, true, NULL);
     if (l)
-        lobbies_tell(mm, l, NULL);
+        lobbies_changed(mm, l, now_ms);
+    else
+        lobby_store_del(mm, now_ms, was.code);
     return DECKHAND__ERROR_CODE__OK;
 }
 
 static Deckhand__ErrorCode lobbies_ready_req(mm_state *mm, const member_info *who, bool ready,
-                                             const char **why)
+                                             const char **why, uint64_t now_ms)
 {
     if (lobby_set_ready(&mm->lobbies, who->player_id, ready) != LOBBY_OK) {
         *why = "not in a lobby";
         return DECKHAND__ERROR_CODE__BAD_REQUEST;
     }
-    lobbies_tell(mm, lobby_set_of(&mm->lobbies, who->player_id), NULL);
+    lobbies_changed(mm, lobby_set_of(&mm->lobbies, who->player_id), now_ms);
     return DECKHAND__ERROR_CODE__OK;
 }
 
@@ -235,6 +248,7 @@ static Deckhand__ErrorCode lobbies_start_req(mm_state *mm, const member_info *wh
         return code;
     dh_info("lobby %s started: match %s, %zu players", l->code, match_id, l->n);
     lobbies_tell(mm, l, match_id);
+    lobby_store_del(mm, now_ms, l->code);
     lobby_set_close(&mm->lobbies, l);
     return DECKHAND__ERROR_CODE__OK;
 }
@@ -307,12 +321,12 @@ Deckhand__ErrorCode lobbies_request(mm_state *mm, const char *gateway,
             return DECKHAND__ERROR_CODE__BAD_REQUEST;
         }
         return m->body_case == DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_CREATE
-                   ? lobbies_create_req(mm, &who, m->lobby_create, why)
-                   : lobbies_join_req(mm, &who, m->lobby_join->code, why);
+                   ? lobbies_create_req(mm, &who, m->lobby_create, why, now_ms)
+                   : lobbies_join_req(mm, &who, m->lobby_join->code, why, now_ms);
     case DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_LEAVE:
-        return lobbies_leave_req(mm, &who, why);
+        return lobbies_leave_req(mm, &who, why, now_ms);
     case DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_READY:
-        return lobbies_ready_req(mm, &who, m->lobby_ready->ready, why);
+        return lobbies_ready_req(mm, &who, m->lobby_ready->ready, why, now_ms);
     case DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_START:
         return lobbies_start_req(mm, &who, why, text, cap, now_ms);
     case DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_LIST_REQUEST:
@@ -323,14 +337,23 @@ Deckhand__ErrorCode lobbies_request(mm_state *mm, const char *gateway,
     }
 }
 
-void lobbies_presence(mm_state *mm, const char *player_id, const char *gateway, bool connected)
+void lobbies_presence(mm_state *mm, const char *player_id, const char *gateway, bool connected,
+                      uint64_t now_ms)
 {
     lobby *l = lobby_set_of(&mm->lobbies, player_id);
     member_info *m = lobby_set_member(l, player_id);
     if (!m || (!connected && strcmp(m->gateway, gateway ? gateway : "")))
         return; /* an away from a gateway the player left is stale */
     m->connected = connected;
-    if (connected && gateway && *gateway)
+    bool moved = connected && gateway && *gateway && strcmp(m->gateway, gateway);
+    if (moved) {
         snprintf(m->gateway, sizeof m->gateway, "%s", gateway);
+        lobby_store_put(mm, now_ms, l);
+    }
     lobbies_tell(mm, l, NULL);
+}
+
+void lobbies_load(mm_state *mm, uint64_t now_ms)
+{
+    lobby_store_load(mm, now_ms);
 }

@@ -19,7 +19,8 @@
  *
  * A player is in at most one lobby, and not in a lobby while waiting in a line (both ways
  * refused with BAD_REQUEST). At most LOBBIES_MAX lobbies exist at once (OVERLOADED past
- * it). Kept in memory by the acting matchmaker: a failover forgets them.
+ * it). Kept in memory by the acting matchmaker and in Redis (lobby_store.h), so the one
+ * that takes over after a failover has them.
  *
  * The set itself is pure data (lobby_set.h); this module acts on it through the process
  * state.
@@ -46,6 +47,8 @@ Deckhand__ErrorCode lobbies_request(struct mm_state *mm, const char *gateway,
                                     char *text, size_t cap, uint64_t now_ms);
 /* The player's connection dropped or came back on gateway: the lobby hears of it. */
 void lobbies_presence(struct mm_state *mm, const char *player_id, const char *gateway,
-                      bool connected);
+                      bool connected, uint64_t now_ms);
+/* The lease was won: the stored lobbies replace those in memory (lobby_store.h). */
+void lobbies_load(struct mm_state *mm, uint64_t now_ms);
 
 #endif

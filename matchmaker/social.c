@@ -18,6 +18,7 @@ static void social_dropped(mm_state *mm, const char *player_id, uint64_t now_ms)
 static void social_loaded(mm_state *mm, uint64_t now_ms)
 {
     parties_load(mm, now_ms);
+    lobbies_load(mm, now_ms);
 }
 
 void social_init(mm_state *mm)
@@ -109,7 +110,7 @@ bool social_away(mm_state *mm, const char *gateway, const Deckhand__Internal__Pl
     bool form = tickets_away(mm, gateway, a, now_ms);
     const char *pid = a->player_id ? a->player_id : "";
     parties_presence(mm, pid, gateway, false, now_ms);
-    lobbies_presence(mm, pid, gateway, false);
+    lobbies_presence(mm, pid, gateway, false, now_ms);
     return form;
 }
 
@@ -119,6 +120,6 @@ bool social_back(mm_state *mm, const char *gateway, const Deckhand__Internal__Pl
     bool form = tickets_back(mm, gateway, b, now_ms);
     const char *pid = b->player_id ? b->player_id : "";
     parties_presence(mm, pid, gateway, true, now_ms);
-    lobbies_presence(mm, pid, gateway, true);
+    lobbies_presence(mm, pid, gateway, true, now_ms);
     return form;
 }

@@ -5,12 +5,14 @@
  * list newest first and by game, the cap. Then through a real matchmaker (rig_mm, Redis):
  * a private lobby joined by code, a ready check, the host's start placed like a formed
  * match (StartMatch with every member, LobbyState with the match id, MatchAssigned after
- * MatchStarted), the public list, and the refusals (unknown game, seats out of range, a
- * queued player, a lobby member's QueueJoin).
+ * MatchStarted), the public list, the refusals (unknown game, seats out of range, a
+ * queued player, a lobby member's QueueJoin), a list kept within a client's frame, and a
+ * lobby stored in Redis that the matchmaker taking over after a failover starts.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "dh_keys.h"
 #include "lobbies.h"
 #include "rig_mm.h"
 #include "rig_redis.h"
@@ -244,6 +246,47 @@ static void test_lobby_bad_creates_and_a_queued_player_are_refused(void)
     rig_mm_close(&r);
 }
 
+/* Lobbies are stored: after a failover the matchmaker that takes over has the lobby, its
+ * options, members and ready marks, and the host starts it there; a started lobby is gone
+ * from Redis. */
+static void test_lobby_survives_a_matchmaker_failover(void)
+{
+    rig_mm a, b;
+    rig_social s;
+    rig_mm_open_fresh(&a, "mm-a", 2);
+    rs_init(&s);
+    CU_ASSERT_EQUAL_FATAL(rs_do(&s, &a, a.gw, "h", 1, rs_lobby_create("dominion", 3, true), 10), 0);
+    char code[CODES_LEN + 1];
+    snprintf(code, sizeof code, "%s", rs_lobby(&s, "h")->code);
+    CU_ASSERT_EQUAL(rs_do(&s, &a, a.gw2, "g", 2, rs_lobby_join(code), 20), 0);
+    CU_ASSERT_EQUAL(rs_do(&s, &a, a.gw2, "g", 3, rs_lobby_ready(true), 20), 0);
+    CU_ASSERT_EQUAL(rig_redis_int("HLEN " DH_KEY_MM_LOBBIES), 1);
+    rig_mm_close(&a);
+    rig_mm_lease_lapses();
+
+    rig_mm_open(&b, "mm-b", rig_redis_url(), 2, 0);
+    CU_ASSERT_TRUE_FATAL(mm_acting(&b.mm, 0));
+    lobby *l = lobby_set_find(&b.mm.lobbies, code);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+    CU_ASSERT_EQUAL(l->n, 2);
+    CU_ASSERT_EQUAL(l->seats, 3);
+    CU_ASSERT_TRUE(l->public);
+    CU_ASSERT_EQUAL(l->noptions, 1);
+    CU_ASSERT_STRING_EQUAL(l->options[0].value, "first_game");
+    CU_ASSERT_STRING_EQUAL(l->members[0].player_id, "h");
+    CU_ASSERT_FALSE(l->members[0].ready);
+    CU_ASSERT_TRUE(l->members[1].ready);
+    CU_ASSERT_STRING_EQUAL(l->members[1].gateway, "gw-2");
+    CU_ASSERT_EQUAL(rs_do(&s, &b, b.gw, "h", 4, rs_lobby_ready(true), 10), 0);
+    CU_ASSERT_EQUAL(rs_do(&s, &b, b.gw, "h", 5, rs_lobby_start(), 10), 0);
+    Deckhand__Internal__Internal *m = rig_mm_expect_start(&b, NULL);
+    rig_mm_check_seats(m->start_match, "h,g");
+    deckhand__internal__internal__free_unpacked(m, NULL);
+    CU_ASSERT_EQUAL(rig_redis_int("HLEN " DH_KEY_MM_LOBBIES), 0);
+    rs_free(&s);
+    rig_mm_close(&b);
+}
+
 /* 50 public lobbies with 16 options of the longest names and values: the list stops short
  * of a client's 64 KiB frame instead of growing past it. */
 static void test_lobby_list_stays_within_a_client_frame(void)
@@ -306,6 +349,7 @@ int main(void)
          test_lobby_public_is_listed_and_joined_from_the_list},
         {"lobby_bad_creates_and_a_queued_player_are_refused",
          test_lobby_bad_creates_and_a_queued_player_are_refused},
+        {"lobby_survives_a_matchmaker_failover", test_lobby_survives_a_matchmaker_failover},
         {"lobby_list_stays_within_a_client_frame", test_lobby_list_stays_within_a_client_frame},
         {NULL, NULL},
     };
