@@ -185,7 +185,9 @@ bool parties_queue_join(mm_state *mm, const char *gateway, const Deckhand__Inter
 {
     const char *pid = j->player_id ? j->player_id : "";
     party_group *p = party_set_of(&mm->parties, pid);
-    if (!p)
+    /* a queued party's leader joining again (its client reconnected) keeps the ticket's
+     * place, as a solo player's repeated join does */
+    if (!p || (!strcmp(p->members[0].player_id, pid) && *parties_queued(mm, p)))
         return tickets_join(mm, gateway, j, NULL, 0, now_ms);
     const char *why = NULL;
     if (strcmp(p->members[0].player_id, pid))

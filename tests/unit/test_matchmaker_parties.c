@@ -174,6 +174,10 @@ static void test_party_queues_as_one_ticket_and_sits_in_one_match(void)
     const queue_ticket *members[QUEUE_PARTY_MAX];
     CU_ASSERT_EQUAL(queue_party(r.mm.queues, "p2", members, QUEUE_PARTY_MAX), 2);
     CU_ASSERT_STRING_EQUAL(queue_find(r.mm.queues, "p2", NULL)->gateway, "gw-2");
+    rig_mm_join(r.gw, "p1", 15, 3); /* the leader's client joins again after a reconnect */
+    rig_mm_pump(&r, 45);
+    CU_ASSERT_EQUAL(rs_answer(&s, r.gw, 15), 0);
+    CU_ASSERT_EQUAL(queue_party(r.mm.queues, "p1", members, QUEUE_PARTY_MAX), 2);
     CU_ASSERT_PTR_NULL(rig_mm_next_start(&r, NULL)); /* three seats: waits for a third */
     CU_ASSERT_EQUAL(rig_mm_joined(&r, r.gw, "p3", 12, 3, 50), 0);
     int w;
