@@ -272,6 +272,35 @@ static void test_party_member_away_past_grace_leaves_and_the_rest_wait_on(void)
     rig_mm_close(&r);
 }
 
+/* A member whose connection is down when the leader queues: the ticket waits passed over
+ * until the member is back (on another gateway), then sits in its match. */
+static void test_party_queued_with_an_away_member_waits_for_it(void)
+{
+    rig_mm r;
+    rig_social s;
+    rig_mm_open_fresh(&r, "mm-a", 2);
+    rs_init(&s);
+    char code[CODES_LEN + 1];
+    make_party(&s, &r, code);
+    rig_mm_away(r.gw2, "p2");
+    rig_mm_pump(&r, 25);
+    rig_mm_join(r.gw, "p1", 11, 2);
+    rig_mm_pump(&r, 30);
+    CU_ASSERT_EQUAL(rs_answer(&s, r.gw, 11), 0);
+    CU_ASSERT_NOT_EQUAL(queue_find(r.mm.queues, "p2", NULL)->away_since_ms, 0);
+    rig_mm_pump(&r, 100);
+    CU_ASSERT_PTR_NULL(rig_mm_next_start(&r, NULL));
+    rig_mm_back(r.gw, "p2"); /* resumed on gw-1 */
+    rig_mm_pump(&r, 200);
+    Deckhand__Internal__Internal *m = rig_mm_expect_start(&r, NULL);
+    rig_mm_check_seats(m->start_match, "p1,p2");
+    CU_ASSERT_STRING_EQUAL(m->start_match->seats[1]->gateway_id, "gw-1");
+    deckhand__internal__internal__free_unpacked(m, NULL);
+    CU_ASSERT_STRING_EQUAL(party_set_of(&r.mm.parties, "p2")->members[1].gateway, "gw-1");
+    rs_free(&s);
+    rig_mm_close(&r);
+}
+
 static void test_party_larger_than_the_match_is_refused(void)
 {
     rig_mm r;
@@ -362,6 +391,8 @@ int main(void)
          test_party_member_leave_takes_the_party_out_of_the_line},
         {"party_member_away_past_grace_leaves_and_the_rest_wait_on",
          test_party_member_away_past_grace_leaves_and_the_rest_wait_on},
+        {"party_queued_with_an_away_member_waits_for_it",
+         test_party_queued_with_an_away_member_waits_for_it},
         {"party_larger_than_the_match_is_refused", test_party_larger_than_the_match_is_refused},
         {"party_survives_a_matchmaker_failover", test_party_survives_a_matchmaker_failover},
         {"party_count_past_the_cap_is_overloaded", test_party_count_past_the_cap_is_overloaded},
