@@ -287,6 +287,37 @@ static void test_lobby_survives_a_matchmaker_failover(void)
     rig_mm_close(&b);
 }
 
+/* A started lobby whose worker refuses the match: its players wait at the front of their
+ * line as one ticket and are placed together on another worker, as a formed match's are. */
+static void test_lobby_match_refused_by_its_worker_is_placed_again_together(void)
+{
+    rig_mm r;
+    rig_social s;
+    rig_mm_open_fresh(&r, "mm-a", 2);
+    rs_init(&s);
+    CU_ASSERT_EQUAL_FATAL(rs_do(&s, &r, r.gw, "h", 1, rs_lobby_create("dominion", 2, false), 10),
+                          0);
+    char code[CODES_LEN + 1];
+    snprintf(code, sizeof code, "%s", rs_lobby(&s, "h")->code);
+    CU_ASSERT_EQUAL(rs_do(&s, &r, r.gw2, "g", 2, rs_lobby_join(code), 10), 0);
+    CU_ASSERT_EQUAL(rs_do(&s, &r, r.gw, "h", 3, rs_lobby_ready(true), 10), 0);
+    CU_ASSERT_EQUAL(rs_do(&s, &r, r.gw2, "g", 4, rs_lobby_ready(true), 10), 0);
+    CU_ASSERT_EQUAL(rs_do(&s, &r, r.gw, "h", 5, rs_lobby_start(), 20), 0);
+    int w, w2;
+    Deckhand__Internal__Internal *m = rig_mm_expect_start(&r, &w);
+    rig_mm_started(r.w[w], m->start_match->match_id, false);
+    rig_mm_beats(&r, 3);
+    rig_mm_pump(&r, 30);
+    Deckhand__Internal__Internal *again = rig_mm_expect_start(&r, &w2);
+    CU_ASSERT_NOT_EQUAL(w2, w);
+    rig_mm_check_seats(again->start_match, "h,g");
+    CU_ASSERT_STRING_NOT_EQUAL(again->start_match->match_id, m->start_match->match_id);
+    deckhand__internal__internal__free_unpacked(m, NULL);
+    deckhand__internal__internal__free_unpacked(again, NULL);
+    rs_free(&s);
+    rig_mm_close(&r);
+}
+
 /* 50 public lobbies with 16 options of the longest names and values: the list stops short
  * of a client's 64 KiB frame instead of growing past it. */
 static void test_lobby_list_stays_within_a_client_frame(void)
@@ -349,6 +380,8 @@ int main(void)
          test_lobby_public_is_listed_and_joined_from_the_list},
         {"lobby_bad_creates_and_a_queued_player_are_refused",
          test_lobby_bad_creates_and_a_queued_player_are_refused},
+        {"lobby_match_refused_by_its_worker_is_placed_again_together",
+         test_lobby_match_refused_by_its_worker_is_placed_again_together},
         {"lobby_survives_a_matchmaker_failover", test_lobby_survives_a_matchmaker_failover},
         {"lobby_list_stays_within_a_client_frame", test_lobby_list_stays_within_a_client_frame},
         {NULL, NULL},
