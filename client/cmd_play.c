@@ -32,6 +32,7 @@
 #include "dh_client.h"
 #include "dh_client_msg.h"
 #include "dh_client_view.h"
+#include "play_social.h"
 
 #define PLAY_LOG_KEEP   200 /* log lines remembered (`log` shows them) */
 #define PLAY_LOG_SHOWN  8   /* log lines under the table */
@@ -49,6 +50,7 @@ typedef struct {
     char match_id[128];
     uint32_t seat;
     bool in_match;
+    bool queued; /* sent a QueueJoin: a reconnect sends it again */
     bool over;
     Deckhand__ServerMessage *view_msg;         /* the last View, deltas applied (owned) */
     Deckhand__ServerMessage *catalog_msg;      /* the card texts of its bundle (owned) */
@@ -68,7 +70,8 @@ static const char play_who[] = "deckhand play";
 static const char play_usage[] =
     "usage: deckhand play --game dominion [--ws] [--name NAME] [--size N] [--gateway ADDR]\n"
     "                     [--option NAME=VALUE]...\n"
-    "                     [--account NAME [--register]]\n"
+    "                     [--account NAME [--register]] [--no-queue]\n"
+    "  --no-queue: wait for commands (a party, a lobby, `queue`) instead of queueing.\n"
     "  --account NAME: play as that account (rated), the password in DECKHAND_PASSWORD;\n"
     "  --register creates it first (or logs in when it exists).\n"
     "  --option NAME=VALUE (repeatable): a game option, e.g. kingdom=random; players who\n"
@@ -312,6 +315,7 @@ static int play_queue(play_state *ps)
     Deckhand__ClientMessage *m = dh_client_msg_queue_join(&msg, ps->game, ps->size);
     cli_options_apply(&ps->options, m->queue_join);
     printf("Waiting for %u-player %s match...\n", ps->size, ps->game);
+    ps->queued = true;
     fflush(stdout);
     return play_send(ps, m);
 }
@@ -321,30 +325,6 @@ static int play_resync(play_state *ps)
     dh_client_msg msg;
     Deckhand__ClientMessage *m = dh_client_msg_resync(&msg, ps->match_id);
     return play_send(ps, m);
-}
-
-static const char *play_explain(Deckhand__ErrorCode code)
-{
-    switch (code) {
-    case DECKHAND__ERROR_CODE__NOT_YOUR_TURN:
-        return "it is not your turn to decide";
-    case DECKHAND__ERROR_CODE__ILLEGAL_CHOICE:
-        return "that answer is not allowed here (wrong options or count, or the question "
-               "has moved on)";
-    case DECKHAND__ERROR_CODE__UNKNOWN_MATCH:
-        return "the server does not know you in this match";
-    case DECKHAND__ERROR_CODE__SCRIPT_ERROR:
-        return "the game's rules failed on that; nothing changed";
-    case DECKHAND__ERROR_CODE__UNKNOWN_GAME:
-        return "no server hosts this game";
-    case DECKHAND__ERROR_CODE__OVERLOADED:
-    case DECKHAND__ERROR_CODE__UNAVAILABLE:
-        return "the servers are busy or down; try again shortly";
-    case DECKHAND__ERROR_CODE__RATE_LIMITED:
-        return "too fast; slow down";
-    default:
-        return "the server refused it";
-    }
 }
 
 /* Replace the owned message *slot with m, keeping ps->decision valid. */
@@ -459,9 +439,16 @@ static bool play_handle(play_state *ps, Deckhand__ServerMessage *s)
         break;
     }
     default:
+        if (play_social_show(s))
+            fflush(stdout);
         break;
     }
     return false;
+}
+
+static int play_send_any(void *arg, Deckhand__ClientMessage *m)
+{
+    return play_send(arg, m);
 }
 
 /* ---- the keyboard ------------------------------------------------------------------- */
@@ -534,9 +521,10 @@ static bool play_command(play_state *ps, char *text)
         text[--len] = '\0';
     if (!strcmp(text, "quit") || !strcmp(text, "q") || !strcmp(text, "exit"))
         return false;
-    if (!strcmp(text, "help") || !strcmp(text, "?"))
+    if (!strcmp(text, "help") || !strcmp(text, "?")) {
         fputs(play_help, stdout);
-    else if (!strncmp(text, "help ", 5))
+        fputs(play_social_help, stdout);
+    } else if (!strncmp(text, "help ", 5))
         play_show_card(ps, text + 5);
     else if (!strcmp(text, "cards"))
         play_show_cards(ps);
@@ -550,6 +538,10 @@ static bool play_command(play_state *ps, char *text)
         play_draw(ps); /* an empty line redraws, unless "none" is a valid answer */
     else if (isdigit((unsigned char)*text) || *text == '\0')
         play_answer(ps, text);
+    else if (!strcmp(text, "queue"))
+        play_queue(ps);
+    else if (play_social_command(text, ps->game, play_send_any, ps))
+        ;
     else
         printf("Unknown command '%s' (type `help`).\n", text);
     fflush(stdout);
@@ -617,7 +609,7 @@ static int play_reconnect(play_state *ps)
         }
         memcpy(ps->token, token, sizeof token);
         printf("Reconnected.\n");
-        return ps->in_match ? play_resync(ps) : play_queue(ps);
+        return ps->in_match ? play_resync(ps) : ps->queued ? play_queue(ps) : 0;
     }
     return -1;
 }
@@ -656,9 +648,10 @@ static int play_loop(play_state *ps)
 int cmd_play(int argc, char **argv)
 {
     static const dh_flag_spec spec[] = {
-        {"game", DH_FLAG_VALUE},      {"name", DH_FLAG_VALUE},   {"size", DH_FLAG_INT},
-        {"gateway", DH_FLAG_VALUE},   {"ws", DH_FLAG_SWITCH},    {"account", DH_FLAG_VALUE},
-        {"register", DH_FLAG_SWITCH}, {"option", DH_FLAG_VALUE}, {NULL, 0}};
+        {"game", DH_FLAG_VALUE},      {"name", DH_FLAG_VALUE},      {"size", DH_FLAG_INT},
+        {"gateway", DH_FLAG_VALUE},   {"ws", DH_FLAG_SWITCH},       {"account", DH_FLAG_VALUE},
+        {"register", DH_FLAG_SWITCH}, {"no-queue", DH_FLAG_SWITCH}, {"option", DH_FLAG_VALUE},
+        {NULL, 0}};
     dh_flags fl, *f = &fl;
     cli_options options;
     if (cli_options_collect(argc, argv, play_who, &options) < 0)
@@ -666,6 +659,7 @@ int cmd_play(int argc, char **argv)
     int parsed = dh_flags_parse(f, spec, argc, argv, play_who, play_usage);
     if (parsed == DH_FLAGS_HELP) {
         fputs(play_help, stdout);
+        fputs(play_social_help, stdout);
         return 0;
     }
     if (parsed != DH_FLAGS_OK)
@@ -680,6 +674,7 @@ int cmd_play(int argc, char **argv)
     char addr[512], err[256];
     if (cli_gateway(f, play_who, addr, sizeof addr) < 0)
         return 2;
+    setvbuf(stdout, NULL, _IOLBF, 0); /* a screen piped to a file or `tee` stays current */
     play_state ps = {.game = dh_flags_str(f, "game", NULL, "dominion"),
                      .size = (uint32_t)size,
                      .options = options};
@@ -697,7 +692,7 @@ int cmd_play(int argc, char **argv)
                   sizeof ps.token) < 0)
         goto out;
     printf("Logged in at %s as %s. Type `help` for commands.\n", addr, ps.name);
-    if (play_queue(&ps) < 0)
+    if (!dh_flags_has(f, "no-queue") && play_queue(&ps) < 0)
         goto out;
     rc = play_loop(&ps);
 out:

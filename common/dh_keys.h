@@ -26,6 +26,9 @@
  *   mm:lease                 string the id of the matchmaker allowed to act (PX)
  *   mm:tickets               hash   player id -> TicketRecord (the waiting queue)
  *   mm:placements            hash   match id -> PlacementRecord (StartMatch in flight)
+ *   mm:parties               hash   party code -> PartyRecord (the parties of the acting
+ *                                   matchmaker, reloaded with the lease)
+ *   mm:lobbies               hash   lobby code -> LobbyRecord (the same for lobbies)
  *   matches:unrated          hash   match id -> rating job (dh_script_commit writes it
  *                                   for a finished match between accounts; dh_script_rate
  *                                   applies it once and deletes it)
@@ -53,6 +56,8 @@
 #define DH_KEY_MM_LEASE         "mm:lease"
 #define DH_KEY_MM_TICKETS       "mm:tickets"
 #define DH_KEY_MM_PLACEMENTS    "mm:placements"
+#define DH_KEY_MM_PARTIES       "mm:parties"
+#define DH_KEY_MM_LOBBIES       "mm:lobbies"
 #define DH_KEY_WORKER_PATTERN   "worker:{*}" /* SCAN MATCH: every worker:{ID} family key */
 #define DH_KEY_MATCHES_UNRATED  "matches:unrated"
 #define DH_KEY_ACCOUNT_NAMES    "accounts:names"

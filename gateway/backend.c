@@ -8,24 +8,29 @@
  */
 #include "backend.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dh_log.h"
 #include "inflight.h"
+#include "mmreq.h"
 #include "route.h"
 #include "session.h"
 
 static void backend_on_queue_reply(gw *g, const Deckhand__Internal__QueueReply *r)
 {
-    if (!r->player_id || !inflight_untrack(&g->pending, r->player_id, r->cmd_id)) {
+    inflight *p = r->player_id ? inflight_take(&g->pending, r->player_id, r->cmd_id) : NULL;
+    bool waiting = p && !p->expired, client = p && !strcmp(p->match_id, MMREQ_CLIENT);
+    free(p);
+    if (!waiting) {
         dh_debug("unexpected or late QueueReply dropped");
         return;
     }
     gw_conn *c = session_find(g, r->player_id);
     if (!c)
         return;
-    if (!r->ok)
+    if (!r->ok && !client)
         c->queued[0] = '\0'; /* a refused join queued nothing */
     if (r->ok || !r->error)
         session_reply(c, r->cmd_id,
@@ -182,6 +187,32 @@ static void backend_on_player_output(gw *g, zsock *from, const Deckhand__Interna
         conn_send(c, o->message.data, o->message.len);
 }
 
+/* A state the matchmaker sends a player (PartyState, LobbyState, LobbyList, Games): to the
+ * player's connection here. What it says of parties and lobbies is noted on the
+ * connection: in one, its disconnect is reported; a party waiting in a line counts as
+ * queued, for every member (only the leader sent the QueueJoin). */
+static void backend_on_mm_output(gw *g, const Deckhand__Internal__PlayerOutput *o)
+{
+    gw_conn *c = o->player_id ? session_find(g, o->player_id) : NULL;
+    if (!c)
+        return;
+    Deckhand__ServerMessage *m =
+        deckhand__server_message__unpack(NULL, o->message.len, o->message.data);
+    if (!m) {
+        dh_warn_every(DH_LOG_EVERY_MS, "undecodable mm_output for %s dropped", o->player_id);
+        return;
+    }
+    if (m->body_case == DECKHAND__SERVER_MESSAGE__BODY_PARTY) {
+        c->in_party = !m->party->closed;
+        snprintf(c->queued, sizeof c->queued, "%s",
+                 c->in_party && m->party->queued_game ? m->party->queued_game : "");
+    } else if (m->body_case == DECKHAND__SERVER_MESSAGE__BODY_LOBBY) {
+        c->in_lobby = !m->lobby->closed;
+    }
+    deckhand__server_message__free_unpacked(m, NULL);
+    conn_send(c, o->message.data, o->message.len);
+}
+
 void backend_on_internal(gw *g, zsock *from, Deckhand__Internal__Internal *m)
 {
     bool mm = from == g->mm;
@@ -200,6 +231,10 @@ void backend_on_internal(gw *g, zsock *from, Deckhand__Internal__Internal *m)
     case DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_MOVED:
         if (mm)
             backend_on_match_moved(g, m->match_moved);
+        break;
+    case DECKHAND__INTERNAL__INTERNAL__BODY_MM_OUTPUT:
+        if (mm)
+            backend_on_mm_output(g, m->mm_output);
         break;
     default:
         dh_debug("unexpected internal message %d from %s dropped", (int)m->body_case,

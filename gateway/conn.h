@@ -64,6 +64,9 @@ struct gw_conn {
     uint64_t rate_silent;       /* of those, without a Reply since the last one sent */
     uint64_t rate_silent_total; /* of those, without a Reply */
     char queued[64];            /* the game last joined and not yet left or matched, "" for none */
+    /* in a party or a lobby, as the matchmaker last told the player (PartyState, LobbyState):
+     * its disconnect is reported (PlayerAway), so the others see it gone */
+    bool in_party, in_lobby;
     /* the matches the player is seated in, as far as this gateway knows: from MatchFound,
      * or a worker's answer to a Choose or Resync that shows the seat (never from what the
      * client names: a refused id must not hide the real match); "" slots are free; a

@@ -12,9 +12,9 @@
 #include "zsock.h"
 
 static Deckhand__ErrorCode mmreq_send(gw *g, gw_conn *c, uint64_t cmd_id,
-                                      const Deckhand__Internal__Internal *m)
+                                      const Deckhand__Internal__Internal *m, const char *mark)
 {
-    if (inflight_track(g, &g->pending, c->player_id, cmd_id, "", GW_MM_TIMEOUT) < 0)
+    if (inflight_track(g, &g->pending, c->player_id, cmd_id, mark, GW_MM_TIMEOUT) < 0)
         return DECKHAND__ERROR_CODE__INTERNAL;
     if (zsock_mm_send(g, m) < 0) {
         dh_warn_every(DH_LOG_EVERY_MS, "matchmaker unreachable: %s", zmq_strerror(errno));
@@ -39,7 +39,7 @@ Deckhand__ErrorCode mmreq_join(gw *g, gw_conn *c, uint64_t cmd_id, const Deckhan
     j.options = q->options;
     m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_JOIN;
     m.queue_join = &j;
-    return mmreq_send(g, c, cmd_id, &m);
+    return mmreq_send(g, c, cmd_id, &m, "");
 }
 
 Deckhand__ErrorCode mmreq_leave(gw *g, gw_conn *c, uint64_t cmd_id, const Deckhand__QueueLeave *q)
@@ -52,7 +52,22 @@ Deckhand__ErrorCode mmreq_leave(gw *g, gw_conn *c, uint64_t cmd_id, const Deckha
     l.game = q->game;
     m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_LEAVE;
     m.queue_leave = &l;
-    return mmreq_send(g, c, cmd_id, &m);
+    return mmreq_send(g, c, cmd_id, &m, "");
+}
+
+Deckhand__ErrorCode mmreq_request(gw *g, gw_conn *c, uint64_t cmd_id,
+                                  const Deckhand__ClientMessage *cm)
+{
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    Deckhand__Internal__ClientRequest r = DECKHAND__INTERNAL__CLIENT_REQUEST__INIT;
+    r.player_id = c->player_id;
+    r.name = c->name;
+    r.gateway_id = g->id;
+    r.cmd_id = cmd_id;
+    r.message = (Deckhand__ClientMessage *)cm;
+    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_CLIENT_REQUEST;
+    m.client_request = &r;
+    return mmreq_send(g, c, cmd_id, &m, MMREQ_CLIENT);
 }
 
 /* PlayerAway or PlayerBack, which carry the same two fields: best effort (the matchmaker
@@ -78,7 +93,7 @@ static void mmreq_presence(gw *g, gw_conn *c, bool away)
 
 void mmreq_player_away(gw *g, gw_conn *c)
 {
-    if (!c->queued[0])
+    if (!c->queued[0] && !c->in_party && !c->in_lobby)
         return;
     mmreq_presence(g, c, true);
     c->queued[0] = '\0';

@@ -1,6 +1,7 @@
 /*
  * mmreq.h: what the gateway tells the matchmaker about its players: queue requests
- * (QueueJoin, QueueLeave, tracked in g->pending until the QueueReply), and the player
+ * (QueueJoin, QueueLeave) and client requests (parties, lobbies, the game list: a
+ * ClientRequest), tracked in g->pending until the QueueReply, and the player
  * notices nobody answers (PlayerAway while queued, PlayerBack on a resume).
  */
 #ifndef DECKHAND_GW_MMREQ_H
@@ -14,9 +15,16 @@
  * to reply now. */
 Deckhand__ErrorCode mmreq_join(gw *g, gw_conn *c, uint64_t cmd_id, const Deckhand__QueueJoin *q);
 Deckhand__ErrorCode mmreq_leave(gw *g, gw_conn *c, uint64_t cmd_id, const Deckhand__QueueLeave *q);
+/* Forward a party, lobby or game-list message whole (ClientRequest), tracked like a queue
+ * request under the mark MMREQ_CLIENT (the inflight's match_id), so that its answer, a
+ * refusal included, leaves c->queued as it was. Same returns as mmreq_join. */
+#define MMREQ_CLIENT "*client"
+Deckhand__ErrorCode mmreq_request(gw *g, gw_conn *c, uint64_t cmd_id,
+                                  const Deckhand__ClientMessage *m);
 
-/* The player of c disconnected while queued (c->queued): PlayerAway to the matchmaker,
- * whose ticket keeps its place for the queue's grace period; c->queued is cleared. */
+/* The player of c disconnected while queued (c->queued) or in a party or lobby:
+ * PlayerAway to the matchmaker, whose ticket keeps its place for the queue's grace period
+ * and whose party and lobby mark the player gone; c->queued is cleared. */
 void mmreq_player_away(gw *g, gw_conn *c);
 
 /* The player of c resumed a session here (Hello with a token): PlayerBack to the

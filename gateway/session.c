@@ -2,9 +2,11 @@
  * session.c: the meaning of client messages on one connection.
  *
  * Order of answers: each ClientMessage gets exactly one Reply carrying its cmd_id. A
- * Hello's Welcome and a Ping's Pong precede their Reply. Queue requests are answered when
- * the matchmaker answers (backend.c); Choose and Resync are answered by the worker, whose
- * PlayerOutputs pass through unchanged. Everything else is answered here, at once.
+ * Hello's Welcome and a Ping's Pong precede their Reply. Queue requests, and the party,
+ * lobby and game-list messages (forwarded whole), are answered when the matchmaker
+ * answers (backend.c), after whatever state it sent the player first; Choose and Resync
+ * are answered by the worker, whose PlayerOutputs pass through unchanged. Everything else
+ * is answered here, at once.
  */
 #include "session.h"
 
@@ -26,6 +28,10 @@
 #define SESSION_NAME_MAX 32
 /* A game or a queue mode: what the matchmaker's fields hold (matchmaker/queue.h). */
 #define SESSION_QUEUE_TEXT_MAX 63
+/* A party or lobby code (six characters; a little room, the matchmaker judges the rest),
+ * and the options of a lobby (the matchmaker's own limits: matchmaker/lobbies.h). */
+#define SESSION_CODE_MAX    16
+#define SESSION_OPTIONS_MAX 16
 
 void session_open(gw_conn *c)
 {
@@ -183,6 +189,8 @@ static int session_bind(gw_conn *c, const char *player_id, const char *name)
                 (unsigned long long)c->serial, (unsigned long long)old->serial);
         old->authed = false; /* its close must not unbind the new connection */
         snprintf(c->queued, sizeof c->queued, "%s", old->queued);
+        c->in_party = old->in_party;
+        c->in_lobby = old->in_lobby;
         memcpy(c->matches, old->matches, sizeof c->matches);
         conn_close(old, true);
     }
@@ -314,6 +322,53 @@ static const char *session_error_text(Deckhand__ErrorCode code)
     }
 }
 
+/* The strings of a party, lobby or game-list message, checked as session_text_valid
+ * does before they go on: NULL, or what is wrong (for a BAD_REQUEST). */
+static const char *session_social_invalid(const Deckhand__ClientMessage *m)
+{
+    switch (m->body_case) {
+    case DECKHAND__CLIENT_MESSAGE__BODY_PARTY_JOIN:
+        return session_text_valid(m->party_join->code, SESSION_CODE_MAX, false)
+                   ? NULL
+                   : "code must be 1-16 printable ASCII characters";
+    case DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_JOIN:
+        return session_text_valid(m->lobby_join->code, SESSION_CODE_MAX, false)
+                   ? NULL
+                   : "code must be 1-16 printable ASCII characters";
+    case DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_LIST_REQUEST:
+        return session_text_valid(m->lobby_list_request->game, SESSION_QUEUE_TEXT_MAX, true)
+                   ? NULL
+                   : "game must be at most 63 printable ASCII characters";
+    case DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_CREATE: {
+        const Deckhand__LobbyCreate *l = m->lobby_create;
+        if (!session_text_valid(l->game, SESSION_QUEUE_TEXT_MAX, false) ||
+            !session_text_valid(l->mode, SESSION_QUEUE_TEXT_MAX, true))
+            return "game and mode must be at most 63 printable ASCII characters";
+        if (l->n_options > SESSION_OPTIONS_MAX)
+            return "at most 16 options";
+        for (size_t i = 0; i < l->n_options; i++)
+            if (!session_text_valid(l->options[i]->name, SESSION_QUEUE_TEXT_MAX, false) ||
+                !session_text_valid(l->options[i]->value, SESSION_QUEUE_TEXT_MAX, true))
+                return "option names and values must be at most 63 printable ASCII characters";
+        return NULL;
+    }
+    default:
+        return NULL;
+    }
+}
+
+/* A party, lobby or game-list message: checked, then forwarded whole to the matchmaker,
+ * which answers it (backend.c). */
+static Deckhand__ErrorCode session_social(gw_conn *c, uint64_t id, const Deckhand__ClientMessage *m)
+{
+    const char *why = session_social_invalid(m);
+    if (why) {
+        session_reply(c, id, DECKHAND__ERROR_CODE__BAD_REQUEST, why);
+        return DECKHAND__ERROR_CODE__OK; /* answered */
+    }
+    return mmreq_request(c->gw, c, id, m);
+}
+
 static void session_dispatch(gw_conn *c, const Deckhand__ClientMessage *m)
 {
     gw *g = c->gw;
@@ -365,6 +420,18 @@ static void session_dispatch(gw_conn *c, const Deckhand__ClientMessage *m)
         rc = mmreq_leave(g, c, id, m->queue_leave);
         if (rc == DECKHAND__ERROR_CODE__OK)
             c->queued[0] = '\0';
+        break;
+    case DECKHAND__CLIENT_MESSAGE__BODY_PARTY_CREATE:
+    case DECKHAND__CLIENT_MESSAGE__BODY_PARTY_JOIN:
+    case DECKHAND__CLIENT_MESSAGE__BODY_PARTY_LEAVE:
+    case DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_CREATE:
+    case DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_JOIN:
+    case DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_LEAVE:
+    case DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_READY:
+    case DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_START:
+    case DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_LIST_REQUEST:
+    case DECKHAND__CLIENT_MESSAGE__BODY_GAMES_REQUEST:
+        rc = session_social(c, id, m);
         break;
     case DECKHAND__CLIENT_MESSAGE__BODY_LEADERBOARD_REQUEST:
         boards_leaderboard(c, id, m->leaderboard_request);

@@ -10,6 +10,7 @@
 #include "dh_log.h"
 #include "dh_zmq.h"
 #include "placement.h"
+#include "social.h"
 #include "takeover.h"
 #include "tickets.h"
 
@@ -42,6 +43,10 @@ static bool control_standby(mm_state *mm, const char *identity,
     if (msg->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_JOIN) {
         const Deckhand__Internal__QueueJoin *j = msg->queue_join;
         tickets_reply(mm, identity, j->player_id ? j->player_id : "", j->cmd_id,
+                      DECKHAND__ERROR_CODE__UNAVAILABLE, why);
+    } else if (msg->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_CLIENT_REQUEST) {
+        const Deckhand__Internal__ClientRequest *r = msg->client_request;
+        tickets_reply(mm, identity, r->player_id ? r->player_id : "", r->cmd_id,
                       DECKHAND__ERROR_CODE__UNAVAILABLE, why);
     } else if (msg->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_LEAVE &&
                msg->queue_leave->cmd_id) {
@@ -91,13 +96,15 @@ bool control_handle(mm_state *mm, const char *identity, const Deckhand__Internal
         takeover_adopted(mm, identity, msg->match_adopted, now_ms);
         return false;
     case DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_JOIN:
-        return tickets_join(mm, identity, msg->queue_join, now_ms);
+        return social_queue_join(mm, identity, msg->queue_join, now_ms);
     case DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_LEAVE:
-        return tickets_leave(mm, identity, msg->queue_leave, now_ms);
+        return social_queue_leave(mm, identity, msg->queue_leave, now_ms);
     case DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_AWAY:
-        return tickets_away(mm, identity, msg->player_away, now_ms);
+        return social_away(mm, identity, msg->player_away, now_ms);
     case DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_BACK:
-        return tickets_back(mm, identity, msg->player_back, now_ms);
+        return social_back(mm, identity, msg->player_back, now_ms);
+    case DECKHAND__INTERNAL__INTERNAL__BODY_CLIENT_REQUEST:
+        return social_request(mm, identity, msg->client_request, now_ms);
     default:
         dh_warn_every(DH_LOG_EVERY_MS, "unexpected message %d from %s", (int)msg->body_case,
                       identity);

@@ -42,6 +42,7 @@
 #include "dh_zmq.h"
 #include "lease.h"
 #include "matchmaker.h"
+#include "social.h"
 #include "state.h"
 #include "tickets.h"
 
@@ -250,6 +251,7 @@ int main(int argc, char **argv)
         dh_error("cannot set up (bad --redis URL '%s', or out of memory)", redis_url);
         goto err;
     }
+    social_init(&mm);
     if (mm_settings(&mm, &f) < 0)
         goto err;
     if (dh_curve_load(&curve, DH_ROLE_MATCHMAKER, dh_flags_str(&f, "curve-dir", NULL, NULL),
@@ -294,6 +296,7 @@ err:
     dh_zap_stop(zap);
     if (ctx)
         zmq_ctx_term(ctx);
+    social_free(&mm);
     mm_free(&mm);
     return rc;
 }

@@ -189,6 +189,8 @@ int mm_load(mm_state *mm, uint64_t now_ms)
         }
         rc = mm_resume(mm, &st, ps, nps, now_ms);
     }
+    if (rc == 0 && mm->on_loaded)
+        mm->on_loaded(mm, now_ms);
     if (rc < 0)
         mm_reset(mm);
     state_stored_free(&st);

@@ -1,9 +1,10 @@
 /*
  * mm.h: the matchmaker process state, one struct handed to every module. It holds each
  * module's data; modules reach each other only by calling downwards (main.c, control.c,
- * tickets.c, matchmaker.c, takeover.c, placement.c, state.c, lease.c, rconn.c, then the
- * leaves queue (with queue_form), rating, registry, settings, seated), never through a
- * call back up.
+ * social.c, parties.c and lobbies.c, tickets.c, matchmaker.c, takeover.c, placement.c,
+ * state.c, lease.c, rconn.c, notify.c, then the leaves queue (with queue_form), rating,
+ * registry, settings, seated, party_set and lobby_set (over member), codes), never through a call
+ * back up.
  *
  * Time: every function takes now_ms from the monotonic clock (tests pass their own).
  * What is stored in Redis uses a wall clock derived from it (mm_wall_ms): the real-time
@@ -20,6 +21,8 @@
 #include "dh_redis.h"
 #include "dh_script.h"
 #include "dh_zmq.h"
+#include "lobby_set.h"
+#include "party_set.h"
 #include "queue.h"
 #include "rating.h"
 #include "registry.h"
@@ -148,6 +151,13 @@ typedef struct mm_state {
     uint64_t behind_since_ms; /* the loop left messages unread since then; 0: caught up */
     rating_source ratings;    /* players' ratings for matching (rating.h) */
     mm_stats stats;
+    party_set parties; /* parties.h */
+    lobby_set lobbies; /* lobbies.h */
+    /* Upward calls, set by social_init (NULL: nobody listens): tickets_expire took an away
+     * player off its ticket (its party hears of it); mm_load loaded the queues after the
+     * lease was won (the stored parties follow). */
+    void (*on_dropped)(struct mm_state *mm, const char *player_id, uint64_t now_ms);
+    void (*on_loaded)(struct mm_state *mm, uint64_t now_ms);
 } mm_state;
 
 /* The wall clock (what is stored in Redis) at monotonic time now_ms. */

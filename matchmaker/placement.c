@@ -544,6 +544,46 @@ void placement_form(mm_state *mm, uint64_t now_ms)
     placement_commit(mm, now_ms);
 }
 
+Deckhand__ErrorCode placement_place(mm_state *mm, const queue_key *k, const queue_ticket *t,
+                                    size_t n, uint64_t now_ms, char match_id[PLACEMENT_ID_LEN + 1],
+                                    const char **why)
+{
+    registry_worker *w = registry_pick(&mm->reg, k->game, (uint32_t)n, now_ms);
+    placement *p = w ? placement_add(&mm->placements) : NULL;
+    *why = w ? "out of memory" : "no worker has room for the match now";
+    if (!p)
+        return w ? DECKHAND__ERROR_CODE__OVERLOADED : DECKHAND__ERROR_CODE__UNAVAILABLE;
+    p->tickets = calloc(n, sizeof *p->tickets);
+    if (p->tickets) {
+        memcpy(p->tickets, t, n * sizeof *t);
+        p->n = n;
+    }
+    if (!p->tickets || placement_random(p->match_id, &p->seed) < 0 ||
+        placement_index(&mm->placements, p) < 0) {
+        p->n = 0; /* nothing of it is indexed */
+        placement_remove(&mm->placements, p);
+        return DECKHAND__ERROR_CODE__OVERLOADED;
+    }
+    p->key = *k;
+    p->settings = *settings_for(&mm->settings, k->game, k->mode);
+    snprintf(p->worker, sizeof p->worker, "%s", w->id);
+    p->deadline_ms = now_ms + PLACEMENT_TIMEOUT_MS;
+    if (placement_store(mm, now_ms, p) < 0) {
+        placement_remove(&mm->placements, p);
+        *why = "store unavailable";
+        return DECKHAND__ERROR_CODE__UNAVAILABLE;
+    }
+    w->pending++;
+    memcpy(match_id, p->match_id, PLACEMENT_ID_LEN + 1);
+    mm->placements.unsent_from = mm->placements.n;
+    dh_counter_inc(&mm->stats.matches_formed);
+    dh_info("match %s: %s/%s %zu players placed together -> %s", p->match_id, k->game, k->mode, n,
+            p->worker);
+    if (placement_send_start(mm, p) < 0)
+        placement_fail(mm, p, strerror(errno), now_ms); /* they wait at the front of the line */
+    return DECKHAND__ERROR_CODE__OK;
+}
+
 static void placement_assign(mm_state *mm, const placement *p, const registry_worker *w)
 {
     char *names[p->n];

@@ -55,6 +55,15 @@ int placement_random(char id[PLACEMENT_ID_LEN + 1], uint64_t *seed);
 /* Form every match the queues allow and send their StartMatch: a pass over every ticket
  * when PLACEMENT_PASS_MS has gone since the last one, else over the new ones. */
 void placement_form(struct mm_state *mm, uint64_t now_ms);
+/* Place n players (seat order) as one match now, as a formed match is placed: a worker
+ * that seats n, a stored placement, its StartMatch; MatchAssigned follows the worker's
+ * answer. The players need not wait in a line (a lobby's start); should the worker fail
+ * them they go to the front of k's line, one ticket when they share a seq, and are
+ * matched from there. OK with the match id in match_id, else the code and *why:
+ * UNAVAILABLE (no worker has room, or Redis did not take it) or OVERLOADED. */
+Deckhand__ErrorCode placement_place(struct mm_state *mm, const queue_key *k, const queue_ticket *t,
+                                    size_t n, uint64_t now_ms, char match_id[PLACEMENT_ID_LEN + 1],
+                                    const char **why);
 /* A worker's MatchStarted. */
 void placement_started(struct mm_state *mm, const char *identity,
                        const Deckhand__Internal__MatchStarted *ms, uint64_t now_ms);

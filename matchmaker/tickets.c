@@ -87,6 +87,65 @@ static Deckhand__ErrorCode tickets_add(mm_state *mm, const char *gateway, const 
     return TICKETS_HELD;
 }
 
+/* Queue a party's ticket: t (j's player) first, then the others, one ticket; every member
+ * held for the batch's write, only t answered (the others have cmd_id 0). */
+static Deckhand__ErrorCode tickets_add_party(mm_state *mm, const char *gateway,
+                                             const queue_key *key, queue_ticket *t,
+                                             const tickets_member *others, size_t n,
+                                             uint64_t now_ms, const char **why)
+{
+    queue_ticket party[QUEUE_PARTY_MAX];
+    if (n + 1 > QUEUE_PARTY_MAX) {
+        *why = "the party is too large";
+        return DECKHAND__ERROR_CODE__BAD_REQUEST;
+    }
+    t->seq = mm->next_seq;
+    party[0] = *t;
+    for (size_t i = 0; i < n; i++) {
+        if (queue_ticket_init(&party[i + 1], others[i].player_id, others[i].name, others[i].gateway,
+                              0, t->since_ms) != QUEUE_OK) {
+            *why = "a field is too long";
+            return DECKHAND__ERROR_CODE__BAD_REQUEST;
+        }
+        party[i + 1].seq = t->seq;
+        party[i + 1].away_since_ms = others[i].away ? mm_wall_ms(mm, now_ms) : 0;
+    }
+    for (size_t i = 0; i <= n; i++)
+        rating_fill(&mm->ratings, key, &party[i]);
+    tickets_batch *b = &mm->joins;
+    if (mm->redis_on && dh_grow(&b->v, &b->cap, b->n + n + 1, sizeof *b->v, 64) < 0)
+        return DECKHAND__ERROR_CODE__OVERLOADED;
+    queue_status qs = queue_join_party(mm->queues, key, party, n + 1);
+    if (qs == QUEUE_BAD_PARTY) {
+        *why = "the party has more players than the match seats";
+        return DECKHAND__ERROR_CODE__BAD_REQUEST;
+    }
+    if (qs != QUEUE_OK) {
+        *why = qs == QUEUE_TOO_MANY ? "too many queues in use; try again later" : "out of memory";
+        return DECKHAND__ERROR_CODE__OVERLOADED;
+    }
+    mm->next_seq++;
+    if (!mm->redis_on)
+        return DECKHAND__ERROR_CODE__OK;
+    for (size_t i = 0; i <= n; i++) {
+        tickets_held *h = &b->v[b->n++];
+        memcpy(h->player_id, party[i].player_id, sizeof h->player_id);
+        snprintf(h->gateway, sizeof h->gateway, "%s", i ? party[i].gateway : gateway);
+        h->cmd_id = i ? 0 : t->cmd_id;
+    }
+    return TICKETS_HELD;
+}
+
+/* Whether one of the others waits or is being placed already. */
+static bool tickets_others_queued(mm_state *mm, const tickets_member *others, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (queue_has(mm->queues, others[i].player_id) ||
+            placement_has_player(&mm->placements, others[i].player_id))
+            return true;
+    return false;
+}
+
 /* The batch's players' stored ratings onto their tickets, before any pass sees them. */
 static void tickets_rate(mm_state *mm, uint64_t now_ms)
 {
@@ -126,6 +185,8 @@ bool tickets_flush(mm_state *mm, uint64_t now_ms)
         const tickets_held *h = &b->v[i];
         if (rc < 0)
             queue_leave(mm->queues, h->player_id, NULL);
+        if (!h->cmd_id)
+            continue; /* a party member: its leader's join is answered */
         tickets_reply(mm, h->gateway, h->player_id, h->cmd_id,
                       rc < 0 ? DECKHAND__ERROR_CODE__UNAVAILABLE : DECKHAND__ERROR_CODE__OK,
                       rc < 0 ? TICKETS_STORE_DOWN : NULL);
@@ -194,7 +255,7 @@ static uint32_t tickets_line_players(const mm_state *mm, const registry_game *g,
 }
 
 bool tickets_join(mm_state *mm, const char *gateway, const Deckhand__Internal__QueueJoin *j,
-                  uint64_t now_ms)
+                  const tickets_member *others, size_t nothers, uint64_t now_ms)
 {
     const char *pid = j->player_id ? j->player_id : "";
     const Deckhand__Internal__MatchAssigned *seat = *pid ? seated_find(&mm->seated, pid) : NULL;
@@ -253,6 +314,15 @@ bool tickets_join(mm_state *mm, const char *gateway, const Deckhand__Internal__Q
     } else if (placement_has_player(&mm->placements, pid)) {
         code = DECKHAND__ERROR_CODE__BAD_REQUEST;
         why = "already queued";
+    } else if (nothers && 1 + nothers > (key.players ? key.players : g->max_players)) {
+        code = DECKHAND__ERROR_CODE__BAD_REQUEST;
+        why = "the party has more players than the match seats";
+    } else if (nothers &&
+               (queue_has(mm->queues, pid) || tickets_others_queued(mm, others, nothers))) {
+        code = DECKHAND__ERROR_CODE__BAD_REQUEST;
+        why = "the party (or one of its members) is queued already";
+    } else if (nothers) {
+        code = tickets_add_party(mm, gateway, &key, &t, others, nothers, now_ms, &why);
     } else if ((old = queue_find(mm->queues, pid, &line))) {
         const queue_key *k = queue_line_key(mm->queues, line);
         if (k->players != key.players || strcmp(k->game, key.game) || strcmp(k->mode, key.mode) ||
@@ -395,6 +465,39 @@ bool tickets_back(mm_state *mm, const char *gateway, const Deckhand__Internal__P
     return false;
 }
 
+int tickets_cancel(mm_state *mm, const char *player_id, uint64_t now_ms)
+{
+    tickets_flush(mm, now_ms); /* held joins are written before any later change */
+    if (tickets_unstore(mm, player_id, now_ms) < 0)
+        return -1;
+    queue_leave(mm->queues, player_id, NULL);
+    return 0;
+}
+
+/* Take only player_id off its ticket: the other members of a party join again as one
+ * ticket (same seq and join time, so a load rebuilds the same). 0, or -1 when Redis did
+ * not take the delete (nothing changed). */
+static int tickets_drop(mm_state *mm, const char *player_id, uint64_t now_ms)
+{
+    const queue_ticket *members[QUEUE_PARTY_MAX];
+    queue_ticket rest[QUEUE_PARTY_MAX];
+    size_t line, n = queue_party(mm->queues, player_id, members, QUEUE_PARTY_MAX), m = 0;
+    if (n == 0 || !queue_find(mm->queues, player_id, &line))
+        return 0;
+    queue_key key = *queue_line_key(mm->queues, line);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(members[i]->player_id, player_id))
+            rest[m++] = *members[i];
+    if (state_ticket_del(mm, now_ms, player_id) < 0)
+        return -1;
+    queue_leave(mm->queues, player_id, NULL);
+    if (m && queue_join_party(mm->queues, &key, rest, m) != QUEUE_OK)
+        dh_error("party of %s: %zu members not put back in line (out of memory); their tickets "
+                 "stay stored for the next load",
+                 player_id, m);
+    return 0;
+}
+
 void tickets_expire(mm_state *mm, uint64_t now_ms)
 {
     tickets_flush(mm, now_ms); /* held joins are written before any later change */
@@ -407,11 +510,12 @@ void tickets_expire(mm_state *mm, uint64_t now_ms)
              (t = queue_line_away_first(mm->queues, line)) && wall >= t->away_since_ms + grace;) {
             char pid[sizeof t->player_id];
             memcpy(pid, t->player_id, sizeof pid);
-            if (tickets_unstore(mm, pid, now_ms) < 0)
+            if (tickets_drop(mm, pid, now_ms) < 0)
                 return; /* Redis is down: try again next tick */
-            queue_leave(mm->queues, pid, NULL);
             dh_info("player %s away past the %llu ms grace: left %s/%s/%u", pid,
                     (unsigned long long)grace, k->game, k->mode, k->players);
+            if (mm->on_dropped)
+                mm->on_dropped(mm, pid, now_ms);
         }
     }
 }

@@ -37,9 +37,19 @@
 
 struct mm_state;
 
-/* Each returns true when the change may let a match form now. */
+/* A party member who queues with the join's player (its leader): away when its connection
+ * is down (the ticket then waits passed over until it is back). */
+typedef struct {
+    const char *player_id, *name, *gateway;
+    bool away;
+} tickets_member;
+
+/* Each returns true when the change may let a match form now. tickets_join with others
+ * (n of them, NULL/0 for a solo join) queues them with j's player as one ticket (a party,
+ * parties.h): each must be free to queue like the player, and the match must seat them
+ * all; only j's player is answered. */
 bool tickets_join(struct mm_state *mm, const char *gateway, const Deckhand__Internal__QueueJoin *j,
-                  uint64_t now_ms);
+                  const tickets_member *others, size_t n, uint64_t now_ms);
 bool tickets_leave(struct mm_state *mm, const char *gateway,
                    const Deckhand__Internal__QueueLeave *l, uint64_t now_ms);
 bool tickets_away(struct mm_state *mm, const char *gateway, const Deckhand__Internal__PlayerAway *a,
@@ -50,8 +60,14 @@ bool tickets_back(struct mm_state *mm, const char *gateway, const Deckhand__Inte
 
 /* Write the held joins and answer them. True when they were queued (a match may form). */
 bool tickets_flush(struct mm_state *mm, uint64_t now_ms);
-/* Remove the away tickets past their queue's grace period. */
+/* Remove the away players past their queue's grace period: a solo ticket leaves the line;
+ * from a party's ticket only that member goes (mm->on_dropped tells its party) and the
+ * rest wait on as one smaller ticket, keeping their join time (so their window stays as
+ * wide) but queued behind the line's older tickets. */
 void tickets_expire(struct mm_state *mm, uint64_t now_ms);
+/* Take the ticket the player is on (its whole party) out of its line, its records first.
+ * 0, or -1 when Redis did not take it (nothing changed). */
+int tickets_cancel(struct mm_state *mm, const char *player_id, uint64_t now_ms);
 
 /* Answer a join or leave (code OK: ok). */
 void tickets_reply(struct mm_state *mm, const char *gateway, const char *player_id, uint64_t cmd_id,

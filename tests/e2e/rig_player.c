@@ -277,10 +277,19 @@ int pl_step(pl_player *p, int ms)
     Deckhand__ServerMessage__BodyCase body = m->body_case;
     bool kept = handle(p, m);
     count_bytes(p, body, n);
-    if (!kept && m->body_case == DECKHAND__SERVER_MESSAGE__BODY_CATALOG) {
-        if (p->catalog)
-            deckhand__server_message__free_unpacked(p->catalog, NULL);
-        p->catalog = m;
+    Deckhand__ServerMessage **slot = NULL;
+    if (body == DECKHAND__SERVER_MESSAGE__BODY_CATALOG)
+        slot = &p->catalog;
+    else if (body == DECKHAND__SERVER_MESSAGE__BODY_PARTY)
+        slot = &p->party;
+    else if (body == DECKHAND__SERVER_MESSAGE__BODY_LOBBY)
+        slot = &p->lobby;
+    else if (body == DECKHAND__SERVER_MESSAGE__BODY_LOBBY_LIST)
+        slot = &p->lobby_list;
+    if (!kept && slot) {
+        if (*slot)
+            deckhand__server_message__free_unpacked(*slot, NULL);
+        *slot = m;
         return 1;
     }
     if (!kept)
@@ -377,8 +386,10 @@ void pl_drop(pl_player *p)
         return;
     if (p->held)
         deckhand__server_message__free_unpacked(p->held, NULL);
-    if (p->catalog)
-        deckhand__server_message__free_unpacked(p->catalog, NULL);
+    Deckhand__ServerMessage *kept[] = {p->catalog, p->party, p->lobby, p->lobby_list};
+    for (size_t i = 0; i < sizeof kept / sizeof *kept; i++)
+        if (kept[i])
+            deckhand__server_message__free_unpacked(kept[i], NULL);
     dh_client_close(p->c);
     free(p);
 }
@@ -389,6 +400,11 @@ static uint64_t pl_send_msg(pl_player *p, Deckhand__ClientMessage *m, uint64_t c
     if (dh_client_send(p->c, m) < 0)
         p->closed = true;
     return m->cmd_id;
+}
+
+uint64_t pl_send(pl_player *p, Deckhand__ClientMessage *m)
+{
+    return pl_send_msg(p, m, 0);
 }
 
 uint64_t pl_send_ping(pl_player *p, uint64_t nonce)

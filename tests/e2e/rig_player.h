@@ -58,6 +58,8 @@ typedef struct {
     bool game_over, closed;
     pl_reply replies[64];
     size_t nreplies;
+    /* the last PartyState, LobbyState and LobbyList received (owned), or NULL */
+    Deckhand__ServerMessage *party, *lobby, *lobby_list;
 } pl_player;
 
 /* What the privacy checks saw, so a test can fail them and cannot pass by seeing nothing. */
@@ -92,6 +94,8 @@ uint64_t pl_send_queue(pl_player *p, const char *game, uint32_t players);
 uint64_t pl_send_choose(pl_player *p, const char *match_id, uint64_t decision_id,
                         const uint32_t *ids, size_t n, uint64_t cmd_id);
 uint64_t pl_send_resync(pl_player *p, const char *match_id);
+/* Any message built by the caller (dh_client_social.h...): its fresh cmd_id. */
+uint64_t pl_send(pl_player *p, Deckhand__ClientMessage *m);
 /* Ask for a full view and wait for it and the Reply. The view's fingerprint, 0 if none. */
 uint64_t pl_resync(pl_player *p);
 /* The player of ps whose decision is pending and unanswered, or NULL. */

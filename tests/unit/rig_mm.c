@@ -11,6 +11,7 @@
 
 #include "dh_keys.h"
 #include "rig_redis.h"
+#include "social.h"
 #include "state.h"
 #include "tickets.h"
 
@@ -64,6 +65,7 @@ void rig_mm_open(rig_mm *r, const char *id, const char *redis_url, int nworkers,
     char ep[64];
     memset(r, 0, sizeof *r);
     CU_ASSERT_EQUAL_FATAL(mm_init(&r->mm, id, redis_url, 500), 0);
+    social_init(&r->mm);
     r->mm.wall_base_ms = RIG_MM_WALL0;
     r->ctx = zmq_ctx_new();
     snprintf(ep, sizeof ep, "inproc://%s", id);
@@ -96,6 +98,7 @@ void rig_mm_close(rig_mm *r)
     zmq_close(r->gw2);
     zmq_close(r->mm.router);
     zmq_ctx_term(r->ctx);
+    social_free(&r->mm);
     mm_free(&r->mm);
 }
 

@@ -1,0 +1,19 @@
+/*
+ * notify.h: what the matchmaker tells one player outside any match: a ServerMessage
+ * (PartyState, LobbyState, LobbyList) travels to the gateway that holds the player's
+ * connection as Internal.mm_output, which that gateway delivers when the player is
+ * connected there. Under parties.c and lobbies.c: it only packs and sends.
+ */
+#ifndef DECKHAND_MM_NOTIFY_H
+#define DECKHAND_MM_NOTIFY_H
+
+#include "deckhand.pb-c.h"
+
+struct mm_state;
+
+/* Send m to the player through its gateway (mm_output). Best effort: a lost message is
+ * logged, and the next change sends the whole state again. */
+void notify_send(struct mm_state *mm, const char *gateway, const char *player_id,
+                 const Deckhand__ServerMessage *m);
+
+#endif
