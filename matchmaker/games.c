@@ -85,9 +85,9 @@ static int games_send(mm_state *mm, const char *gw, const char *pid,
     return 0;
 }
 
-void games_answer(mm_state *mm, const Deckhand__Internal__ClientRequest *req)
+void games_answer(mm_state *mm, const char *gateway, const Deckhand__Internal__ClientRequest *req)
 {
-    const char *gw = req->gateway_id ? req->gateway_id : "";
+    const char *gw = gateway;
     const char *pid = req->player_id ? req->player_id : "";
     size_t cap = mm->reg.nworkers * REGISTRY_GAMES_MAX + 1;
     const registry_game **served = calloc(cap, sizeof *served);

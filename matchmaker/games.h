@@ -12,8 +12,9 @@
  * min and max players as announced, the modes "casual" plus those the queues file
  * names for it, the OptionSpecs and bots its bundle declares) and send it to the
  * request's player as Internal.mm_output (a PlayerOutput holding the serialized
- * ServerMessage) through req->gateway_id, then QueueReply ok for req->cmd_id. When
+ * ServerMessage) through gateway (the identity the request came from), then QueueReply ok
+ * for req->cmd_id. When
  * memory runs out the reply is INTERNAL and no Games goes out. */
-void games_answer(mm_state *mm, const Deckhand__Internal__ClientRequest *req);
+void games_answer(mm_state *mm, const char *gateway, const Deckhand__Internal__ClientRequest *req);
 
 #endif

@@ -10,6 +10,7 @@
 #include "dh_log.h"
 #include "mm.h"
 #include "notify.h"
+#include "options.h"
 #include "lobby_store.h"
 #include "placement.h"
 
@@ -71,9 +72,10 @@ static void lobbies_changed(mm_state *mm, const lobby *l, uint64_t now_ms)
 
 /* ---- requests ----------------------------------------------------------------------- */
 
-/* The lobby spec of a LobbyCreate into out: NULL, or why it is refused (*code set). */
+/* The lobby spec of a LobbyCreate into out: NULL, or why it is refused (*code set; the
+ * text may be written into text[0..cap)). */
 static const char *lobbies_spec(mm_state *mm, const Deckhand__LobbyCreate *c, lobby *out,
-                                Deckhand__ErrorCode *code)
+                                Deckhand__ErrorCode *code, char *text, size_t cap)
 {
     memset(out, 0, sizeof *out);
     *code = DECKHAND__ERROR_CODE__BAD_REQUEST;
@@ -99,8 +101,8 @@ static const char *lobbies_spec(mm_state *mm, const Deckhand__LobbyCreate *c, lo
         snprintf(out->options[i].name, LOBBY_TEXT_MAX, "%s", o->name);
         snprintf(out->options[i].value, LOBBY_TEXT_MAX, "%s", o->value ? o->value : "");
     }
-    /* LEAD (merge): validate the options against the game's OptionSpecs here with helper
-     * "options"' options_check() (matchmaker/options.c); until then they are kept as given. */
+    if (!options_check(mm, g->name, c->options, c->n_options, text, cap))
+        return text; /* the game does not take them: as a QueueJoin's options */
     out->noptions = c->n_options;
     snprintf(out->game, sizeof out->game, "%s", g->name);
     snprintf(out->mode, sizeof out->mode, "%s", mode);
@@ -111,7 +113,7 @@ static const char *lobbies_spec(mm_state *mm, const Deckhand__LobbyCreate *c, lo
 
 static Deckhand__ErrorCode lobbies_create_req(mm_state *mm, const member_info *who,
                                               const Deckhand__LobbyCreate *c, const char **why,
-                                              uint64_t now_ms)
+                                              char *text, size_t cap, uint64_t now_ms)
 {
     Deckhand__ErrorCode code;
     lobby spec, *l = NULL;
@@ -119,7 +121,7 @@ static Deckhand__ErrorCode lobbies_create_req(mm_state *mm, const member_info *w
         *why = "already in a lobby; leave it first";
         return DECKHAND__ERROR_CODE__BAD_REQUEST;
     }
-    if ((*why = lobbies_spec(mm, c, &spec, &code)))
+    if ((*why = lobbies_spec(mm, c, &spec, &code, text, cap)))
         return code;
     lobby_status st = LOBBY_ALREADY;
     for (int tries = 0; st == LOBBY_ALREADY && tries < 8; tries++) {
@@ -202,6 +204,23 @@ static Deckhand__ErrorCode lobbies_ready_req(mm_state *mm, const member_info *wh
     return DECKHAND__ERROR_CODE__OK;
 }
 
+/* The lobby's options (checked when it was made) as the key's canonical text, so the
+ * placement carries them to StartMatch.options. 0, or -1 when they do not fit. */
+static int lobbies_key_options(const mm_state *mm, const lobby *l, queue_key *key)
+{
+    Deckhand__GameOption v[LOBBY_OPTIONS_MAX], *p[LOBBY_OPTIONS_MAX];
+    for (size_t i = 0; i < l->noptions; i++) {
+        deckhand__game_option__init(&v[i]);
+        v[i].name = (char *)l->options[i].name;
+        v[i].value = (char *)l->options[i].value;
+        p[i] = &v[i];
+    }
+    char canon[QUEUE_OPTIONS_MAX];
+    if (options_canon_for(mm, l->game, p, l->noptions, canon, sizeof canon) >= sizeof canon)
+        return -1;
+    return queue_key_options(key, canon) == QUEUE_OK ? 0 : -1;
+}
+
 /* Start l: its members placed as one match, told, and the lobby closed. */
 static Deckhand__ErrorCode lobbies_start_req(mm_state *mm, const member_info *who, const char **why,
                                              char *text, size_t cap, uint64_t now_ms)
@@ -240,9 +259,11 @@ static Deckhand__ErrorCode lobbies_start_req(mm_state *mm, const member_info *wh
         t[i].seq = mm->next_seq; /* one seq: a retry puts them back in line together */
     }
     mm->next_seq++;
+    if (lobbies_key_options(mm, l, &key) < 0) {
+        *why = "the lobby's options do not fit";
+        return DECKHAND__ERROR_CODE__BAD_REQUEST;
+    }
     char match_id[PLACEMENT_ID_LEN + 1];
-    /* LEAD (merge): l->options go with the placement (StartMatch.options) once helper
-     * "options" gives placements their options. */
     Deckhand__ErrorCode code = placement_place(mm, &key, t, l->n, now_ms, match_id, why);
     if (code != DECKHAND__ERROR_CODE__OK)
         return code;
@@ -321,7 +342,7 @@ Deckhand__ErrorCode lobbies_request(mm_state *mm, const char *gateway,
             return DECKHAND__ERROR_CODE__BAD_REQUEST;
         }
         return m->body_case == DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_CREATE
-                   ? lobbies_create_req(mm, &who, m->lobby_create, why, now_ms)
+                   ? lobbies_create_req(mm, &who, m->lobby_create, why, text, cap, now_ms)
                    : lobbies_join_req(mm, &who, m->lobby_join->code, why, now_ms);
     case DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_LEAVE:
         return lobbies_leave_req(mm, &who, why, now_ms);

@@ -5,6 +5,7 @@
 #include "social.h"
 
 #include "dh_log.h"
+#include "games.h"
 #include "lobbies.h"
 #include "mm.h"
 #include "parties.h"
@@ -63,10 +64,8 @@ bool social_request(mm_state *mm, const char *gateway, const Deckhand__Internal_
             code = lobbies_request(mm, gateway, r, &why, text, sizeof text, now_ms);
             break;
         case DECKHAND__CLIENT_MESSAGE__BODY_GAMES_REQUEST:
-            /* LEAD (merge): answered by helper "options"' games_answer() (matchmaker/games.c),
-             * which sends Games as mm_output before this reply. */
-            why = "not served yet";
-            break;
+            games_answer(mm, gateway, r); /* Games as mm_output, then the reply */
+            return true;
         default:
             why = "not a request the matchmaker answers";
             break;

@@ -7,6 +7,21 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rig_mm_options.h"
+
+void rs_announce(rig_mm *r, int nworkers)
+{
+    for (int i = 0; i < nworkers; i++)
+        rig_mm_hello_options(r, i);
+    rig_mm_pump(r, 10);
+}
+
+void rs_open_fresh(rig_mm *r, const char *id, int nworkers)
+{
+    rig_mm_open_fresh(r, id, nworkers);
+    rs_announce(r, nworkers);
+}
+
 void rs_init(rig_social *s)
 {
     memset(s, 0, sizeof *s);
@@ -15,8 +30,9 @@ void rs_init(rig_social *s)
 void rs_free(rig_social *s)
 {
     for (size_t i = 0; i < s->n; i++) {
-        Deckhand__ServerMessage *ms[3] = {s->seen[i].party, s->seen[i].lobby, s->seen[i].list};
-        for (int k = 0; k < 3; k++)
+        Deckhand__ServerMessage *ms[4] = {s->seen[i].party, s->seen[i].lobby, s->seen[i].list,
+                                          s->seen[i].games};
+        for (int k = 0; k < 4; k++)
             if (ms[k])
                 deckhand__server_message__free_unpacked(ms[k], NULL);
     }
@@ -58,6 +74,7 @@ static void rs_keep(rig_social *s, const Deckhand__Internal__PlayerOutput *o)
         m->body_case == DECKHAND__SERVER_MESSAGE__BODY_PARTY        ? &x->party
         : m->body_case == DECKHAND__SERVER_MESSAGE__BODY_LOBBY      ? &x->lobby
         : m->body_case == DECKHAND__SERVER_MESSAGE__BODY_LOBBY_LIST ? &x->list
+        : m->body_case == DECKHAND__SERVER_MESSAGE__BODY_GAMES      ? &x->games
                                                                     : NULL;
     CU_ASSERT_PTR_NOT_NULL(at);
     if (at && *at)
@@ -133,6 +150,14 @@ const Deckhand__LobbyList *rs_list(const rig_social *s, const char *pid)
     return NULL;
 }
 
+const Deckhand__Games *rs_games_of(const rig_social *s, const char *pid)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (!strcmp(s->seen[i].player_id, pid) && s->seen[i].games)
+            return s->seen[i].games->games;
+    return NULL;
+}
+
 /* ---- client messages --------------------------------------------------------------------- */
 
 #define RS_MSG(body_name, field, ptr)                                                              \
@@ -162,20 +187,32 @@ const Deckhand__ClientMessage *rs_party_leave(void)
     RS_MSG(PARTY_LEAVE, party_leave, &b);
 }
 
-const Deckhand__ClientMessage *rs_lobby_create(const char *game, uint32_t seats, bool public_)
+static const Deckhand__ClientMessage *rs_create(const char *game, uint32_t seats, bool public_,
+                                                const char *name, const char *value)
 {
     static Deckhand__LobbyCreate b;
     static Deckhand__GameOption o, *op[1] = {&o};
     deckhand__lobby_create__init(&b);
     deckhand__game_option__init(&o);
-    o.name = "kingdom";
-    o.value = "first_game";
+    o.name = (char *)name;
+    o.value = (char *)value;
     b.game = (char *)game;
     b.players = seats;
     b.public_ = public_;
     b.n_options = 1;
     b.options = op;
     RS_MSG(LOBBY_CREATE, lobby_create, &b);
+}
+
+const Deckhand__ClientMessage *rs_lobby_create(const char *game, uint32_t seats, bool public_)
+{
+    return rs_create(game, seats, public_, "kingdom", "first_game");
+}
+
+const Deckhand__ClientMessage *rs_lobby_create_with(const char *game, uint32_t seats,
+                                                    const char *name, const char *value)
+{
+    return rs_create(game, seats, false, name, value);
 }
 
 const Deckhand__ClientMessage *rs_lobby_join(const char *code)

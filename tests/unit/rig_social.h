@@ -16,7 +16,8 @@
 
 typedef struct {
     char player_id[32];
-    Deckhand__ServerMessage *party, *lobby, *list; /* the last of each this player got (owned) */
+    Deckhand__ServerMessage *party, *lobby, *list, *games; /* the last of each this player
+                                                               got (owned) */
 } rs_seen;
 
 typedef struct {
@@ -25,6 +26,11 @@ typedef struct {
     char why[160]; /* the message of the last refusal rs_answer read */
 } rig_social;
 
+/* rig_mm_open_fresh, then each of the nworkers workers announces dominion with its
+ * kingdom option (rig_mm_hello_options), as lobbies' options are checked against it. */
+void rs_open_fresh(rig_mm *r, const char *id, int nworkers);
+/* Only the announcements, on a rig already open. */
+void rs_announce(rig_mm *r, int nworkers);
 void rs_init(rig_social *s);
 void rs_free(rig_social *s);
 
@@ -44,12 +50,16 @@ int rs_do(rig_social *s, rig_mm *r, void *gw, const char *pid, uint64_t cmd,
 const Deckhand__PartyState *rs_party(const rig_social *s, const char *pid);
 const Deckhand__LobbyState *rs_lobby(const rig_social *s, const char *pid);
 const Deckhand__LobbyList *rs_list(const rig_social *s, const char *pid);
+const Deckhand__Games *rs_games_of(const rig_social *s, const char *pid);
 
 /* Client messages, built in a static buffer each (valid until the next call of the same). */
 const Deckhand__ClientMessage *rs_party_create(void);
 const Deckhand__ClientMessage *rs_party_join(const char *code);
 const Deckhand__ClientMessage *rs_party_leave(void);
 const Deckhand__ClientMessage *rs_lobby_create(const char *game, uint32_t seats, bool public_);
+/* The same with one option of the caller's (name, value) instead of kingdom=first_game. */
+const Deckhand__ClientMessage *rs_lobby_create_with(const char *game, uint32_t seats,
+                                                    const char *name, const char *value);
 const Deckhand__ClientMessage *rs_lobby_join(const char *code);
 const Deckhand__ClientMessage *rs_lobby_leave(void);
 const Deckhand__ClientMessage *rs_lobby_ready(bool ready);

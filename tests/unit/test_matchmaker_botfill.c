@@ -152,7 +152,7 @@ static void test_games_answer_lists_games_modes_options_and_bots(void)
     req.gateway_id = "gw-1";
     req.cmd_id = 9;
     req.message = &cm;
-    games_answer(&r.mm, &req);
+    games_answer(&r.mm, "gw-1", &req);
     Deckhand__Internal__Internal *m = rig_mm_next(r.gw, RIG_MM_WAIT_MS);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
     CU_ASSERT_EQUAL_FATAL(m->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_MM_OUTPUT);

@@ -144,11 +144,46 @@ static void test_lobby_count_is_capped(void)
 
 /* ---- through the matchmaker --------------------------------------------------------------- */
 
+/* A lobby's options are held to what the game declares, like a QueueJoin's, and go with
+ * its match: StartMatch carries them (a default value is left out). */
+static void test_lobby_options_are_checked_and_reach_the_match(void)
+{
+    rig_mm r;
+    rig_social s;
+    rs_open_fresh(&r, "mm-a", 1);
+    rs_init(&s);
+    CU_ASSERT_EQUAL(
+        rs_do(&s, &r, r.gw, "h", 1, rs_lobby_create_with("dominion", 2, "colour", "red"), 10),
+        DECKHAND__ERROR_CODE__BAD_REQUEST);
+    CU_ASSERT_STRING_EQUAL(s.why, "dominion has no option 'colour'");
+    CU_ASSERT_EQUAL(
+        rs_do(&s, &r, r.gw, "h", 2, rs_lobby_create_with("dominion", 2, "kingdom", "chaos"), 10),
+        DECKHAND__ERROR_CODE__BAD_REQUEST);
+    CU_ASSERT_EQUAL(lobby_set_count(&r.mm.lobbies), 0);
+    CU_ASSERT_EQUAL_FATAL(
+        rs_do(&s, &r, r.gw, "h", 3, rs_lobby_create_with("dominion", 2, "kingdom", "random"), 10),
+        0);
+    char code[CODES_LEN + 1];
+    snprintf(code, sizeof code, "%s", rs_lobby(&s, "h")->code);
+    CU_ASSERT_EQUAL(rs_do(&s, &r, r.gw2, "g", 4, rs_lobby_join(code), 20), 0);
+    CU_ASSERT_EQUAL(rs_do(&s, &r, r.gw, "h", 5, rs_lobby_ready(true), 30), 0);
+    CU_ASSERT_EQUAL(rs_do(&s, &r, r.gw2, "g", 6, rs_lobby_ready(true), 30), 0);
+    CU_ASSERT_EQUAL(rs_do(&s, &r, r.gw, "h", 7, rs_lobby_start(), 40), 0);
+    int w;
+    Deckhand__Internal__Internal *m = rig_mm_expect_start(&r, &w);
+    CU_ASSERT_EQUAL_FATAL(m->start_match->n_options, 1);
+    CU_ASSERT_STRING_EQUAL(m->start_match->options[0]->name, "kingdom");
+    CU_ASSERT_STRING_EQUAL(m->start_match->options[0]->value, "random");
+    deckhand__internal__internal__free_unpacked(m, NULL);
+    rs_free(&s);
+    rig_mm_close(&r);
+}
+
 static void test_lobby_private_joined_by_code_ready_checked_and_started_by_the_host(void)
 {
     rig_mm r;
     rig_social s;
-    rig_mm_open_fresh(&r, "mm-a", 2);
+    rs_open_fresh(&r, "mm-a", 2);
     rs_init(&s);
     CU_ASSERT_EQUAL_FATAL(rs_do(&s, &r, r.gw, "h", 1, rs_lobby_create("dominion", 3, false), 10),
                           0);
@@ -203,7 +238,7 @@ static void test_lobby_public_is_listed_and_joined_from_the_list(void)
 {
     rig_mm r;
     rig_social s;
-    rig_mm_open_fresh(&r, "mm-a", 1);
+    rs_open_fresh(&r, "mm-a", 1);
     rs_init(&s);
     CU_ASSERT_EQUAL_FATAL(rs_do(&s, &r, r.gw, "h", 1, rs_lobby_create("dominion", 0, true), 10), 0);
     CU_ASSERT_EQUAL(rs_lobby(&s, "h")->players, 4); /* 0: the game's maximum */
@@ -227,7 +262,7 @@ static void test_lobby_bad_creates_and_a_queued_player_are_refused(void)
 {
     rig_mm r;
     rig_social s;
-    rig_mm_open_fresh(&r, "mm-a", 1);
+    rs_open_fresh(&r, "mm-a", 1);
     rs_init(&s);
     CU_ASSERT_EQUAL(rs_do(&s, &r, r.gw, "h", 1, rs_lobby_create("nosuchgame", 2, true), 10),
                     DECKHAND__ERROR_CODE__UNKNOWN_GAME);
@@ -253,7 +288,7 @@ static void test_lobby_survives_a_matchmaker_failover(void)
 {
     rig_mm a, b;
     rig_social s;
-    rig_mm_open_fresh(&a, "mm-a", 2);
+    rs_open_fresh(&a, "mm-a", 2);
     rs_init(&s);
     CU_ASSERT_EQUAL_FATAL(rs_do(&s, &a, a.gw, "h", 1, rs_lobby_create("dominion", 3, true), 10), 0);
     char code[CODES_LEN + 1];
@@ -265,6 +300,7 @@ static void test_lobby_survives_a_matchmaker_failover(void)
     rig_mm_lease_lapses();
 
     rig_mm_open(&b, "mm-b", rig_redis_url(), 2, 0);
+    rs_announce(&b, 2);
     CU_ASSERT_TRUE_FATAL(mm_acting(&b.mm, 0));
     lobby *l = lobby_set_find(&b.mm.lobbies, code);
     CU_ASSERT_PTR_NOT_NULL_FATAL(l);
@@ -293,7 +329,7 @@ static void test_lobby_match_refused_by_its_worker_is_placed_again_together(void
 {
     rig_mm r;
     rig_social s;
-    rig_mm_open_fresh(&r, "mm-a", 2);
+    rs_open_fresh(&r, "mm-a", 2);
     rs_init(&s);
     CU_ASSERT_EQUAL_FATAL(rs_do(&s, &r, r.gw, "h", 1, rs_lobby_create("dominion", 2, false), 10),
                           0);
@@ -318,13 +354,15 @@ static void test_lobby_match_refused_by_its_worker_is_placed_again_together(void
     rig_mm_close(&r);
 }
 
-/* 50 public lobbies with 16 options of the longest names and values: the list stops short
- * of a client's 64 KiB frame instead of growing past it. */
+/* Lobbies cannot be made big: options are held to what the game declares (options_check:
+ * at most 8, short, declared), so 16 options of the longest names and values are refused
+ * and make nothing; and a full list of 50 public lobbies stays well within a client's
+ * 64 KiB frame (the list's own byte cap, LOBBY_LIST_BYTES, stays as a second bound). */
 static void test_lobby_list_stays_within_a_client_frame(void)
 {
     rig_mm r;
     rig_social s;
-    rig_mm_open_fresh(&r, "mm-a", 1);
+    rs_open_fresh(&r, "mm-a", 1);
     rs_init(&s);
     char names[LOBBY_OPTIONS_MAX][LOBBY_TEXT_MAX], value[LOBBY_TEXT_MAX], pid[16];
     Deckhand__GameOption os[LOBBY_OPTIONS_MAX], *op[LOBBY_OPTIONS_MAX];
@@ -346,9 +384,11 @@ static void test_lobby_list_stays_within_a_client_frame(void)
     Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
     m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_CREATE;
     m.lobby_create = &lc;
+    CU_ASSERT_EQUAL(rs_do(&s, &r, r.gw, "big", 1, &m, 10), DECKHAND__ERROR_CODE__BAD_REQUEST);
+    CU_ASSERT_EQUAL(lobby_set_count(&r.mm.lobbies), 0);
     for (int i = 0; i < LOBBY_LIST_MAX; i++) {
         snprintf(pid, sizeof pid, "h%d", i);
-        rs_send(r.gw, pid, (uint64_t)i + 1, &m);
+        rs_send(r.gw, pid, (uint64_t)i + 2, rs_lobby_create("dominion", 0, true));
     }
     rig_mm_pump(&r, 10);
     rs_drain(&s, r.gw, 50);
@@ -356,7 +396,7 @@ static void test_lobby_list_stays_within_a_client_frame(void)
     CU_ASSERT_EQUAL(rs_do(&s, &r, r.gw, "x", 100, rs_lobby_list(""), 20), 0);
     const Deckhand__LobbyList *ls = rs_list(&s, "x");
     CU_ASSERT_PTR_NOT_NULL_FATAL(ls);
-    CU_ASSERT(ls->n_lobbies > 10 && ls->n_lobbies < LOBBY_LIST_MAX);
+    CU_ASSERT_EQUAL(ls->n_lobbies, LOBBY_LIST_MAX);
     CU_ASSERT(deckhand__lobby_list__get_packed_size(ls) <= LOBBY_LIST_BYTES);
     rs_free(&s);
     rig_mm_close(&r);
@@ -383,6 +423,8 @@ int main(void)
         {"lobby_match_refused_by_its_worker_is_placed_again_together",
          test_lobby_match_refused_by_its_worker_is_placed_again_together},
         {"lobby_survives_a_matchmaker_failover", test_lobby_survives_a_matchmaker_failover},
+        {"lobby_options_are_checked_and_reach_the_match",
+         test_lobby_options_are_checked_and_reach_the_match},
         {"lobby_list_stays_within_a_client_frame", test_lobby_list_stays_within_a_client_frame},
         {NULL, NULL},
     };
