@@ -84,6 +84,10 @@ typedef struct {
     dh_counter rate_silent;           /* RATE_LIMITED refusals that got no Reply */
     dh_counter accept_pauses;         /* times accepting paused (out of descriptors) */
     dh_gauge routes;                  /* matches with a known worker */
+    dh_histogram command_seconds;     /* Choose/Resync: forwarded to the worker's Reply relayed */
+    dh_histogram redis_seconds;       /* lookup.c: a Redis command's round trip */
+    dh_counter drains;                /* SIGTERM drains begun (drain.c) */
+    dh_counter reconnects_sent;       /* players told to Reconnect elsewhere (drain.c) */
 } gw_stats;
 
 struct gw {
@@ -148,6 +152,9 @@ struct gw {
     uint64_t redis_retry_at;
     size_t redis_waiting;       /* commands sent and not answered */
     uint64_t redis_progress_at; /* when Redis last connected or answered */
+    uint64_t redis_sent_ns[64]; /* send times of the commands waiting, oldest at the head */
+    size_t redis_sent_head, redis_sent_n;
+    bool redis_untimed; /* the ring overflowed: not timed until nothing waits */
 
     gw_stats stats;
     dh_ops ops; /* the operator port (--http) */

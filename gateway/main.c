@@ -213,7 +213,8 @@ static const char gw_usage[] =
     "UNIX_SECONDS (default: 24 h from start); every key may come from a file named by\n"
     "DECKHAND_TOKEN_KEY_FILE, DECKHAND_TOKEN_KEY_PREVIOUS_FILE (docs/OPERATIONS.md).\n"
     "--curve-dir DIR (DECKHAND_CURVE_DIR): the cluster's CURVE keys for the links to the\n"
-    "matchmaker and workers; --insecure-internal: plaintext links (never in production).\n";
+    "matchmaker and workers; --insecure-internal: plaintext links (never in production).\n"
+    "--log-format text|json (DECKHAND_LOG_FORMAT): json logs one object per line.\n";
 
 static const dh_flag_spec gw_flags[] = {{"tcp", DH_FLAG_VALUE},
                                         {"ws", DH_FLAG_VALUE},
@@ -229,6 +230,7 @@ static const dh_flag_spec gw_flags[] = {{"tcp", DH_FLAG_VALUE},
                                         {"token-key-previous-until", DH_FLAG_INT},
                                         {"curve-dir", DH_FLAG_VALUE},
                                         {"insecure-internal", DH_FLAG_SWITCH},
+                                        {"log-format", DH_FLAG_VALUE},
                                         {NULL, 0}};
 
 int main(int argc, char **argv)
@@ -244,6 +246,11 @@ int main(int argc, char **argv)
         return 1;
     }
     dh_log_init("gateway");
+    if (dh_log_set_format(dh_flags_str(&f, "log-format", NULL, NULL)) < 0) {
+        fprintf(stderr, "deckhand-gateway: --log-format must be text or json\n");
+        free(g);
+        return 2;
+    }
     dh_ops_init(&g->ops);
     signal(SIGPIPE, SIG_IGN);
     if (gw_config(g, &f) < 0)

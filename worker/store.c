@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_clock.h"
 #include "dh_grow.h"
 #include "dh_keys.h"
 #include "dh_log.h"
@@ -215,6 +216,7 @@ void store_flush(store *s, uint64_t now_ms)
     redisContext *c = s->redis.ctx;
     size_t i = 0;
     bool missing = false;
+    uint64_t start_ns = dh_now_ns();
     if (!c || s->broken)
         goto err;
     for (; i < s->nops; i++) {
@@ -237,6 +239,8 @@ void store_flush(store *s, uint64_t now_ms)
             freeReplyObject(r);
         }
     }
+    if (s->round_trips && s->nops)
+        dh_histogram_since(s->round_trips, start_ns);
     if (missing) {
         dh_warn("redis forgot the worker's scripts (flushed or restarted): loading them again");
         store_load_scripts(s, now_ms);

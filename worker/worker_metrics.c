@@ -59,7 +59,23 @@ int worker_metrics_register(host *h, bundles *bs, dh_ops *ops, dh_gauge *active)
         {"deckhand_worker_bundle_failures_total", "",
          "Script bundles that could not be loaded here.", DH_METRIC_COUNTER, &bs->failed_loads},
     };
+    const dh_metric timing[] = {
+        {"deckhand_worker_command_seconds", "",
+         "Per player command answered: seconds from its receipt to the answer persisted in "
+         "Redis and replied.",
+         DH_METRIC_HISTOGRAM, &s->command_seconds},
+        {"deckhand_worker_redis_seconds", "",
+         "Per Redis pipeline flushed: seconds waiting for its replies (the round trip).",
+         DH_METRIC_HISTOGRAM, &s->redis_seconds},
+    };
     int rc = dh_metrics_table(&ops->metrics, answers, sizeof answers / sizeof answers[0]);
+    rc |= dh_metrics_table(&ops->metrics, timing, sizeof timing / sizeof timing[0]);
+    rc |= dh_metrics_family(&ops->metrics, "deckhand_worker_matches_finished_total",
+                            "Matches finished on this worker, by game.", &s->finished);
+    rc |= dh_metrics_family(&ops->metrics, "deckhand_worker_match_duration_seconds",
+                            "Per match finished: seconds from its start on this worker to its "
+                            "end, by game (adopted matches are not timed).",
+                            &s->duration);
     rc |= dh_ops_codes(ops, "deckhand_worker_replies_refused_total",
                        "Replies to player commands with an error, by code.", s->refused);
     rc |= dh_metrics_table(&ops->metrics, storage, sizeof storage / sizeof storage[0]);
