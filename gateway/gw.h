@@ -4,6 +4,7 @@
  * Modules, from the top down; each calls only modules below it:
  *   main.c     flags, set-up, the loop, shutdown; wires the callbacks below
  *   ops.c      what /metrics counts and what /readyz says
+ *   drain.c    SIGTERM: stop accepting, tell every player to Reconnect elsewhere, wait
  *   backend.c  messages from the matchmaker and the workers (QueueReply, MatchAssigned,
  *              MatchMoved, PlayerOutput)
  *   session.c  messages from clients: login, rate limits, dispatch, Replies
@@ -49,6 +50,7 @@
 #define GW_WORKER_TIMEOUT 5000  /* ms a worker has to answer a Choose or Resync */
 #define GW_LATE_GRACE     30000 /* ms a late answer to a timed-out request is still dropped */
 #define GW_HELLO_PERIOD   1000  /* ms between GatewayHellos */
+#define GW_DRAIN_MS       3000  /* --drain-ms default: under scripts/lib's 5 s stop timeout */
 #define GW_RATE_PER_SEC   50.0
 #define GW_RATE_BURST     100.0
 #define GW_MATCH_ID_MAX   128 /* a match id with its NUL; longer ids are refused (BAD_REQUEST) */
@@ -118,6 +120,9 @@ struct gw {
     uv_signal_t sigint, sigterm;
     uv_timer_t tick; /* hellos, request timeouts, stuck closes */
     bool stopping;
+    bool draining;           /* drain.c: SIGTERM received, players told to Reconnect */
+    uint64_t drain_ms;       /* --drain-ms: the most a drain waits for players to leave */
+    uint64_t drain_deadline; /* uv_now past which the drain closes what is left */
 
     /* connections */
     gw_conn *conns; /* every open or closing connection, doubly linked */

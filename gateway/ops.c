@@ -83,6 +83,8 @@ void ops_publish(gw *g)
     dh_gauge_set(&g->stats.routes, (int64_t)g->matches.count);
     if (g->stopping)
         dh_ops_ready(&g->ops, "stopping");
+    else if (g->draining)
+        dh_ops_ready(&g->ops, "draining: players are moving to other gateways");
     else if (!g->tcp_listening || !g->ws_listening)
         dh_ops_ready(&g->ops, "not listening");
     else if (!zsock_mm_linked(g))
