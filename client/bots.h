@@ -93,11 +93,12 @@ typedef struct {
     long ndone;
     long errors;
     long decisions;
-    long retried;    /* refusals worked around */
-    long lost;       /* accepted commands that disappeared (also errors) */
-    long reconnects; /* connections resumed */
-    long moved;      /* of those, resumed on another gateway than the one lost */
-    bool game_known; /* a QueueJoin was accepted: a later UNKNOWN_GAME is an outage */
+    long retried;        /* refusals worked around */
+    long lost;           /* accepted commands that disappeared (also errors) */
+    long reconnects;     /* connections resumed */
+    long moved;          /* of those, resumed on another gateway than the one lost */
+    long told_reconnect; /* Reconnects received (a gateway draining) */
+    bool game_known;     /* a QueueJoin was accepted: a later UNKNOWN_GAME is an outage */
     bool reroute_log;
     const char *account; /* --account: bots log in to accounts named after it */
     bool register_first; /* --register: creating them first */

@@ -94,7 +94,8 @@ static const char bots_usage[] =
     "  --account NAME [--register]: the bots log in to accounts (rated) instead of as\n"
     "  guests: NAME for one bot, NAME-1, NAME-2... for several, all with the password in\n"
     "  DECKHAND_PASSWORD; --register creates them first (or logs in when they exist).\n"
-    "  Last stderr summary line: bots: retried=R lost=L reconnects=C moved_gateway=G\n";
+    "  Last stderr summary line: bots: retried=R lost=L reconnects=C moved_gateway=G\n"
+    "  told_reconnect=T (Reconnects from draining gateways, each followed to the next one).\n";
 
 /* ---- options -------------------------------------------------------------------------- */
 
@@ -195,8 +196,9 @@ int cmd_bots(int argc, char **argv)
     bots_leave(&r);
     fprintf(stderr, "bots: %ld decisions answered\n", r.decisions);
 out:
-    fprintf(stderr, "bots: retried=%ld lost=%ld reconnects=%ld moved_gateway=%ld\n", r.retried,
-            r.lost, r.reconnects, r.moved);
+    fprintf(stderr,
+            "bots: retried=%ld lost=%ld reconnects=%ld moved_gateway=%ld told_reconnect=%ld\n",
+            r.retried, r.lost, r.reconnects, r.moved, r.told_reconnect);
     printf("matches_completed=%ld errors=%ld\n", r.ndone, r.errors);
     long completed = r.ndone;
     bots_run_free(&r);
