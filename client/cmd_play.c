@@ -29,6 +29,8 @@
 
 #include "cli.h"
 #include "dh_client.h"
+#include "dh_client_errors.h"
+#include "dh_client_gws.h"
 #include "dh_client_msg.h"
 #include "dh_client_view.h"
 
@@ -39,8 +41,9 @@
 
 typedef struct {
     dh_client *c;
-    const char *addr;
-    char token[512]; /* to resume after a lost connection */
+    dh_client_gws gws; /* --gateway's list: a drained gateway sends us to the next */
+    bool moving;       /* told to Reconnect: leave for the next gateway */
+    char token[512];   /* to resume after a lost connection */
     const char *game;
     uint32_t size;
     char name[64];
@@ -64,7 +67,7 @@ typedef struct {
 static const char play_who[] = "deckhand play";
 
 static const char play_usage[] =
-    "usage: deckhand play --game dominion [--ws] [--name NAME] [--size N] [--gateway ADDR]\n"
+    "usage: deckhand play --game dominion [--ws] [--name NAME] [--size N] [--gateway ADDR,...]\n"
     "                     [--account NAME [--register]]\n"
     "  --account NAME: play as that account (rated), the password in DECKHAND_PASSWORD;\n"
     "  --register creates it first (or logs in when it exists).\n";
@@ -317,30 +320,6 @@ static int play_resync(play_state *ps)
     return play_send(ps, m);
 }
 
-static const char *play_explain(Deckhand__ErrorCode code)
-{
-    switch (code) {
-    case DECKHAND__ERROR_CODE__NOT_YOUR_TURN:
-        return "it is not your turn to decide";
-    case DECKHAND__ERROR_CODE__ILLEGAL_CHOICE:
-        return "that answer is not allowed here (wrong options or count, or the question "
-               "has moved on)";
-    case DECKHAND__ERROR_CODE__UNKNOWN_MATCH:
-        return "the server does not know you in this match";
-    case DECKHAND__ERROR_CODE__SCRIPT_ERROR:
-        return "the game's rules failed on that; nothing changed";
-    case DECKHAND__ERROR_CODE__UNKNOWN_GAME:
-        return "no server hosts this game";
-    case DECKHAND__ERROR_CODE__OVERLOADED:
-    case DECKHAND__ERROR_CODE__UNAVAILABLE:
-        return "the servers are busy or down; try again shortly";
-    case DECKHAND__ERROR_CODE__RATE_LIMITED:
-        return "too fast; slow down";
-    default:
-        return "the server refused it";
-    }
-}
-
 /* Replace the owned message *slot with m, keeping ps->decision valid. */
 static void play_keep(play_state *ps, Deckhand__ServerMessage **slot, Deckhand__ServerMessage *m)
 {
@@ -381,7 +360,7 @@ static bool play_handle(play_state *ps, Deckhand__ServerMessage *s)
             break;
         Deckhand__ErrorCode code = r->error ? r->error->code : DECKHAND__ERROR_CODE__INTERNAL;
         printf("%s: %s%s%s\n", r->cmd_id == ps->choose_cmd ? "Not accepted" : "Error",
-               play_explain(code), r->error && *r->error->message ? " - " : "",
+               dh_client_error_text(code), r->error && *r->error->message ? " - " : "",
                r->error ? r->error->message : "");
         if (r->cmd_id == ps->choose_cmd && ps->in_match &&
             (code == DECKHAND__ERROR_CODE__UNAVAILABLE ||
@@ -452,6 +431,10 @@ static bool play_handle(play_state *ps, Deckhand__ServerMessage *s)
         ps->over = true;
         break;
     }
+    case DECKHAND__SERVER_MESSAGE__BODY_RECONNECT:
+        printf("The gateway is shutting down: moving to another.\n");
+        ps->moving = true;
+        break;
     default:
         break;
     }
@@ -578,12 +561,12 @@ static bool play_socket(play_state *ps)
 {
     Deckhand__ServerMessage *s;
     int rc;
-    while ((rc = dh_client_recv(ps->c, 0, &s)) == 1)
+    while (!ps->moving && (rc = dh_client_recv(ps->c, 0, &s)) == 1)
         if (!play_handle(ps, s))
             deckhand__server_message__free_unpacked(s, NULL);
     if (rc < 0 && !ps->over)
         printf("The gateway closed the connection.\n");
-    return rc == 0;
+    return rc == 0 && !ps->moving;
 }
 
 /* Connect again and resume the session: back to the match with a Resync, or back into
@@ -592,15 +575,19 @@ static int play_reconnect(play_state *ps)
 {
     /* Go on with the cmd_ids: the worker remembers answers by cmd_id. */
     unsigned long long next_cmd = ps->c ? dh_client_next_cmd(ps->c) : 1;
+    if (ps->moving)
+        dh_client_gws_next(&ps->gws);
+    ps->moving = false;
     for (int attempt = 1; attempt <= PLAY_RECONNECTS; attempt++) {
         printf("Reconnecting (%d/%d)...\n", attempt, PLAY_RECONNECTS);
         fflush(stdout);
         sleep(1);
         dh_client_close(ps->c);
         char err[256];
-        ps->c = dh_client_connect(ps->addr, err, sizeof err);
+        ps->c = dh_client_connect(dh_client_gws_current(&ps->gws), err, sizeof err);
         if (!ps->c) {
-            printf("  %s\n", err);
+            printf("  %s: %s\n", dh_client_gws_current(&ps->gws), err);
+            dh_client_gws_next(&ps->gws);
             continue;
         }
         char token[sizeof ps->token];
@@ -668,10 +655,14 @@ int cmd_play(int argc, char **argv)
     long size;
     if (cli_int(f, play_who, "size", 2, 1, 64, &size) < 0)
         return 2;
-    char addr[512], err[256];
-    if (cli_gateway(f, play_who, addr, sizeof addr) < 0)
-        return 2;
+    char err[512];
     play_state ps = {.game = dh_flags_str(f, "game", NULL, "dominion"), .size = (uint32_t)size};
+    if (dh_client_gws_parse(&ps.gws, dh_flags_str(f, "gateway", NULL, NULL), dh_flags_has(f, "ws"),
+                            err, sizeof err) < 0) {
+        fprintf(stderr, "%s: %s\n", play_who, err);
+        return 2;
+    }
+    const char *addr = dh_client_gws_current(&ps.gws);
     const char *account = dh_flags_str(f, "account", NULL, NULL);
     const char *name = account ? account : dh_flags_str(f, "name", "USER", "player");
     snprintf(ps.name, sizeof ps.name, "%s", name);
@@ -681,7 +672,6 @@ int cmd_play(int argc, char **argv)
         fprintf(stderr, "deckhand play: %s\n", err);
         goto out;
     }
-    ps.addr = addr;
     if (cli_login(ps.c, play_who, account, dh_flags_has(f, "register"), ps.name, ps.token,
                   sizeof ps.token) < 0)
         goto out;
