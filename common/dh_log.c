@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "dh_clock.h"
+#include "dh_log_json.h"
 
 static char log_component[64] = "deckhand";
 static dh_log_level log_threshold = DH_LOG_INFO;

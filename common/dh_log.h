@@ -16,8 +16,6 @@
 #ifndef DECKHAND_DH_LOG_H
 #define DECKHAND_DH_LOG_H
 
-#include <stddef.h>
-
 typedef enum { DH_LOG_DEBUG, DH_LOG_INFO, DH_LOG_WARN, DH_LOG_ERROR } dh_log_level;
 
 /* The component name printed on every line ("gateway", "worker wk-1"...). Copied. Reads
@@ -26,11 +24,6 @@ void dh_log_init(const char *component);
 /* "text" or "json" (a --log-format flag; NULL keeps the current one). 0, or -1 for
  * another name (the format is left as it was). */
 int dh_log_set_format(const char *name);
-/* One JSON log line with its newline into out (n bytes, NUL-terminated; a message too long
- * for it is cut and marked "truncated"): its length. ts is the ISO 8601 time, level
- * "debug".."error". Exposed for the tests. */
-size_t dh_log_json_line(char *out, size_t n, const char *ts, const char *level, const char *process,
-                        const char *msg, unsigned long long suppressed);
 void dh_log(dh_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The state of one rate-limited call site (the _every macros keep one per site). */

@@ -11,11 +11,11 @@
  * byte that does not start a valid UTF-8 sequence becomes U+FFFD, so that any argument a
  * client slipped into a message yields one valid object on one line.
  */
+#include "dh_log_json.h"
+
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-
-#include "dh_log.h"
 
 #define JSON_FIELDS_MAX 16
 

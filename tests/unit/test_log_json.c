@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "dh_log.h"
+#include "dh_log_json.h"
 #include "dh_test.h"
 
 static void test_log_json_has_the_standard_keys_and_fields(void)
