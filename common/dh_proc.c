@@ -71,11 +71,9 @@ static unsigned long long proc_boot_time(void)
     return strtoull(line + 7, NULL, 10);
 }
 
-static double proc_count_fds(const char *root)
+static double proc_count_fds(void)
 {
-    char path[256];
-    snprintf(path, sizeof path, "%s/fd", root);
-    DIR *d = opendir(path);
+    DIR *d = opendir("/proc/self/fd");
     if (!d)
         return 0;
     double n = 0;
@@ -88,11 +86,9 @@ static double proc_count_fds(const char *root)
 
 int dh_proc_sample(dh_proc *p)
 {
-    const char *root = p->root ? p->root : "/proc/self";
-    char path[256], buf[1024];
+    char buf[1024];
     dh_proc_stat st;
-    snprintf(path, sizeof path, "%s/stat", root);
-    if (proc_read(path, buf, sizeof buf) < 0 || dh_proc_parse_stat(buf, &st) < 0)
+    if (proc_read("/proc/self/stat", buf, sizeof buf) < 0 || dh_proc_parse_stat(buf, &st) < 0)
         return -1;
     double tick = (double)sysconf(_SC_CLK_TCK);
     double page = (double)sysconf(_SC_PAGESIZE);
@@ -104,7 +100,7 @@ int dh_proc_sample(dh_proc *p)
     unsigned long long boot = proc_boot_time();
     if (boot)
         atomic_store(&p->start_time, (double)boot + (double)st.starttime / tick);
-    atomic_store(&p->open_fds, proc_count_fds(root));
+    atomic_store(&p->open_fds, proc_count_fds());
     struct rlimit rl;
     if (getrlimit(RLIMIT_NOFILE, &rl) == 0)
         atomic_store(&p->max_fds, rl.rlim_cur == RLIM_INFINITY ? -1.0 : (double)rl.rlim_cur);

@@ -26,7 +26,6 @@ typedef struct {
     _Atomic double open_fds;
     _Atomic double max_fds;
     _Atomic double start_time;
-    const char *root; /* "/proc/self" (tests point it at a fixture directory) */
 } dh_proc;
 
 /* Register the six series in reg and its collector (the registry's one). p must outlive
