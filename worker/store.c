@@ -279,9 +279,12 @@ static redisReply *store_read(store *s, int argc, const char **argv, uint64_t no
     redisContext *c = dh_redis_get(&s->redis, now_ms);
     if (!c)
         return NULL;
+    uint64_t start_ns = dh_now_ns();
     redisReply *r = redisCommandArgv(c, argc, argv, NULL);
     if (!r)
         dh_redis_fail(&s->redis, now_ms);
+    else if (s->round_trips)
+        dh_histogram_since(s->round_trips, start_ns);
     return r;
 }
 
@@ -293,6 +296,7 @@ int store_owned(store *s, const char *worker, const char *const *ids, const uint
     redisContext *c = dh_redis_get(&s->redis, now_ms);
     if (!c)
         return -1;
+    uint64_t start_ns = dh_now_ns();
     char key[DH_KEY_MAX];
     for (size_t i = 0; i < n; i++) {
         dh_key_match(key, ids[i]);
@@ -317,6 +321,8 @@ int store_owned(store *s, const char *worker, const char *const *ids, const uint
         }
         freeReplyObject(r);
     }
+    if (s->round_trips)
+        dh_histogram_since(s->round_trips, start_ns);
     return 0;
 }
 

@@ -62,7 +62,8 @@ typedef struct {
     const char **argv; /* a commit's arguments, kept from one commit to the next */
     size_t *lens;
     size_t capargv, caplens;
-    dh_histogram *round_trips; /* each flushed batch's wait for Redis (NULL: not timed) */
+    /* each flushed batch and each read: its wait for Redis (NULL: not timed) */
+    dh_histogram *round_trips;
 } store;
 
 typedef struct {

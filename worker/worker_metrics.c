@@ -65,7 +65,8 @@ int worker_metrics_register(host *h, bundles *bs, dh_ops *ops, dh_gauge *active)
          "Redis and replied.",
          DH_METRIC_HISTOGRAM, &s->command_seconds},
         {"deckhand_worker_redis_seconds", "",
-         "Per Redis pipeline flushed: seconds waiting for its replies (the round trip).",
+         "Per Redis pipeline flushed or read made: seconds waiting for its replies (the round "
+         "trip).",
          DH_METRIC_HISTOGRAM, &s->redis_seconds},
     };
     int rc = dh_metrics_table(&ops->metrics, answers, sizeof answers / sizeof answers[0]);
