@@ -8,8 +8,8 @@
  * dh_curve.h).
  * One libuv loop runs everything; SIGTERM drains (drain.h: stop accepting, players told
  * to Reconnect elsewhere, --drain-ms at most), SIGINT closes the listeners and every
- * connection at once, and the process exits 0 once the loop has nothing left. The modules are
- * listed, top down, in gw.h.
+ * connection at once, and the process exits 0 once the loop has nothing left. The
+ * modules are listed, top down, in gw.h.
  */
 #include <signal.h>
 #include <stdio.h>

@@ -20,9 +20,10 @@
  * --grace-ms, --decision-ms, --turn-ms, --abandon bot|forfeit, overridden per queue by
  * --queues FILE (settings.h); --http HOST:PORT, the operator port (dh_ops.h): ready
  * while this matchmaker works (it acts, or it is a standby that reaches Redis), so that
- * a rollout completes; deckhand_matchmaker_lease_held says which one acts. --curve-dir (or
- * DECKHAND_CURVE_*: the cluster's CURVE keys, dh_curve.h): the ROUTER admits only gateways and
- * workers holding the cluster's keys; --insecure-internal runs without.
+ * a rollout completes; deckhand_matchmaker_lease_held says which one acts. --curve-dir
+ * (or DECKHAND_CURVE_*: the cluster's CURVE keys, dh_curve.h): the ROUTER admits only
+ * gateways and workers holding the cluster's keys; --insecure-internal runs without.
+ * --log-format text|json (DECKHAND_LOG_FORMAT).
  */
 #include <errno.h>
 #include <signal.h>

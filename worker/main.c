@@ -122,14 +122,20 @@ static const char worker_usage[] =
     "  --insecure-internal  no CURVE on the ZeroMQ sockets (never in production)\n"
     "  --log-format  text or json, one object per line (DECKHAND_LOG_FORMAT, text)\n";
 
-static const dh_flag_spec worker_flags[] = {
-    {"bind", DH_FLAG_VALUE},       {"matchmaker", DH_FLAG_VALUE},
-    {"redis", DH_FLAG_VALUE},      {"scripts", DH_FLAG_VALUE},
-    {"capacity", DH_FLAG_INT},     {"id", DH_FLAG_VALUE},
-    {"endpoint", DH_FLAG_VALUE},   {"http", DH_FLAG_VALUE},
-    {"inbox-max", DH_FLAG_INT},    {"quarantine-after", DH_FLAG_INT},
-    {"curve-dir", DH_FLAG_VALUE},  {"insecure-internal", DH_FLAG_SWITCH},
-    {"log-format", DH_FLAG_VALUE}, {NULL, 0}};
+static const dh_flag_spec worker_flags[] = {{"bind", DH_FLAG_VALUE},
+                                            {"matchmaker", DH_FLAG_VALUE},
+                                            {"redis", DH_FLAG_VALUE},
+                                            {"scripts", DH_FLAG_VALUE},
+                                            {"capacity", DH_FLAG_INT},
+                                            {"id", DH_FLAG_VALUE},
+                                            {"endpoint", DH_FLAG_VALUE},
+                                            {"http", DH_FLAG_VALUE},
+                                            {"log-format", DH_FLAG_VALUE},
+                                            {"inbox-max", DH_FLAG_INT},
+                                            {"quarantine-after", DH_FLAG_INT},
+                                            {"curve-dir", DH_FLAG_VALUE},
+                                            {"insecure-internal", DH_FLAG_SWITCH},
+                                            {NULL, 0}};
 
 int main(int argc, char **argv)
 {
