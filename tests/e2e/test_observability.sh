@@ -7,7 +7,9 @@
 # (worker: receipt to answer persisted; gateway: forwarded to Reply relayed), the Redis
 # round trips, and per-game match counters and histograms (finished, duration, queue
 # wait, rating spread) labelled game="dominion", each histogram with its buckets, _sum
-# and _count.
+# and _count. A second matchmaker started beside the first is a standby that reports
+# ready (so a Kubernetes rollout of two replicas completes) and says it does not act
+# (deckhand_matchmaker_lease_held 0, the first 1).
 # shellcheck source=SCRIPTDIR/e2e_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 
@@ -89,3 +91,25 @@ print(f"{n} JSON log lines", file=sys.stderr)
 PY
 grep -q '"fields":{' "$E2E_RUN"/logs/gateway.log || e2e_fail "no log line has fields"
 e2e_log "every log line is a JSON object with ts, level, process and msg"
+
+# A standby matchmaker: ready, not acting; the first one acts.
+MM_PORT=${DECKHAND_MATCHMAKER##*:}
+STANDBY_HTTP=127.0.0.1:$((MM_PORT + 40))
+curve=(--curve-dir "$E2E_RUN/keys")
+[[ -z ${DH_INSECURE_INTERNAL:-} ]] || curve=(--insecure-internal)
+DECKHAND_REDIS_USER=matchmaker DECKHAND_REDIS_PASSWORD_FILE=$E2E_RUN/keys/redis-matchmaker.password \
+    _dh_spawn "$E2E_RUN" matchmaker-2 "$DECKHAND_BIN_DIR/deckhand-matchmaker" \
+    --redis "redis://127.0.0.1:$DECKHAND_REDIS_PORT" --bind "tcp://127.0.0.1:$((MM_PORT + 39))" \
+    --id mm-standby \
+    --http "$STANDBY_HTTP" "${curve[@]}"
+deadline=$((SECONDS + 15))
+until [[ $(curl -s -m 1 "http://$STANDBY_HTTP/readyz") == ready ]]; do
+    ((SECONDS < deadline)) ||
+        e2e_fail "the standby matchmaker is not ready: $(curl -s -m 1 "http://$STANDBY_HTTP/readyz")"
+    sleep 0.2
+done
+[[ $(value "$STANDBY_HTTP" deckhand_matchmaker_lease_held) == 0 ]] ||
+    e2e_fail "the standby says it holds the lease"
+[[ $(value "$MM" deckhand_matchmaker_lease_held) == 1 ]] || e2e_fail "the first matchmaker does not act"
+grep -q '"msg":"' "$E2E_RUN"/logs/matchmaker-2.log || e2e_fail "the standby does not log JSON"
+e2e_log "a standby matchmaker is ready and not acting (lease_held 0; the acting one 1)"
