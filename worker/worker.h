@@ -118,6 +118,7 @@ typedef struct {
     dh_histogram redis_seconds;       /* a pipeline flushed: its Redis round trip */
     dh_family finished;               /* matches finished here, by game */
     dh_family duration;               /* their length (start to finish), by game */
+    dh_gauge capacity;                /* --capacity, for utilisation (active / capacity) */
 } host_stats;
 
 typedef struct {

@@ -18,8 +18,11 @@ void worker_metrics_publish(host *h, dh_ops *ops, dh_gauge *active, bool beaten)
 int worker_metrics_register(host *h, bundles *bs, dh_ops *ops, dh_gauge *active)
 {
     host_stats *s = &h->stats;
+    dh_gauge_set(&s->capacity, (int64_t)h->capacity);
     const dh_metric answers[] = {
         {"deckhand_worker_active_matches", "", "Matches hosted here now.", DH_METRIC_GAUGE, active},
+        {"deckhand_worker_capacity", "", "The most matches this worker hosts (--capacity).",
+         DH_METRIC_GAUGE, &s->capacity},
         {"deckhand_worker_answers_accepted_total", "",
          "Answers applied and stored (players, timers and bots).", DH_METRIC_COUNTER, &s->answers},
         {"deckhand_worker_default_answers_total", "",

@@ -67,6 +67,7 @@ histogram "$WK" deckhand_worker_command_seconds "" 10
 histogram "$WK" deckhand_worker_redis_seconds "" 10
 histogram "$WK" deckhand_worker_match_duration_seconds "$G" "$MATCHES"
 at_least "$WK" "deckhand_worker_matches_finished_total{$G}" "$MATCHES"
+at_least "$WK" deckhand_worker_capacity 1
 histogram "$GW" deckhand_gateway_command_seconds "" 10
 histogram "$GW" deckhand_gateway_redis_seconds "" 0
 histogram "$MM" deckhand_matchmaker_redis_seconds "" 1
