@@ -13,6 +13,7 @@
 
 #include "cli_options.h"
 #include "dh_client.h"
+#include "dh_client_gws.h"
 #include "dh_client_track.h"
 #include "dh_flags.h"
 
@@ -24,8 +25,8 @@
 #define BOTS_BACKOFF_MAX   1000  /* the pause doubles up to this */
 #define BOTS_DOWN_MAX      30000 /* ms a bot keeps reconnecting, or resyncing a refused match */
 #define BOTS_DROP_SPAN     60    /* a dropping bot drops after 1..BOTS_DROP_SPAN answers */
-#define BOTS_GW_MAX        16    /* gateways in --gateway's list */
-#define BOTS_ADDR_MAX      512
+#define BOTS_GW_MAX        DH_CLIENT_GWS_MAX /* gateways in --gateway's list */
+#define BOTS_ADDR_MAX      DH_CLIENT_ADDR_MAX
 #define BOTS_TOTAL_BURST_S 0.02    /* the run's bucket (total_rate) holds 20 ms of answers */
 #define BOTS_BOT_LOCAL     "local" /* --bot local: the generic bot, answering in the client */
 #define BOTS_BOT_NAME_MAX  63      /* a strategy name, as the worker takes it (host_bot.h) */
@@ -95,11 +96,12 @@ typedef struct {
     long ndone;
     long errors;
     long decisions;
-    long retried;    /* refusals worked around */
-    long lost;       /* accepted commands that disappeared (also errors) */
-    long reconnects; /* connections resumed */
-    long moved;      /* of those, resumed on another gateway than the one lost */
-    bool game_known; /* a QueueJoin was accepted: a later UNKNOWN_GAME is an outage */
+    long retried;        /* refusals worked around */
+    long lost;           /* accepted commands that disappeared (also errors) */
+    long reconnects;     /* connections resumed */
+    long moved;          /* of those, resumed on another gateway than the one lost */
+    long told_reconnect; /* Reconnects received (a gateway draining) */
+    bool game_known;     /* a QueueJoin was accepted: a later UNKNOWN_GAME is an outage */
     bool reroute_log;
     const char *account; /* --account: bots log in to accounts named after it */
     bool register_first; /* --register: creating them first */

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "dh_client.h"
 #include "dh_client_bot.h"
+#include "dh_client_gws.h"
 #include "dh_client_env.h"
 #include "dh_client_msg.h"
 #include "dh_client_track.h"
@@ -20,39 +21,21 @@
 
 /* ---- connections ---------------------------------------------------------------------- */
 
-/* --gateway's comma-separated list (each address as cli_gateway takes one), or the one
- * gateway cli_gateway finds without the flag; -1 with a message prefixed by who. */
+/* --gateway's comma-separated list, or the one gateway the environment names
+ * (dh_client_gws.h); -1 with a message prefixed by who. */
 int bots_gateways(const dh_flags *f, const char *who, bots_run *r)
 {
-    const char *flag = dh_flags_str(f, "gateway", NULL, NULL);
-    bool ws = dh_flags_has(f, "ws");
-    char err[512], item[BOTS_ADDR_MAX];
-    r->naddrs = 0;
-    if (!flag || !*flag) {
-        if (cli_gateway(f, who, r->addrs[0], sizeof r->addrs[0]) < 0)
-            return -1;
-        r->naddrs = 1;
-        return 0;
+    _Static_assert(sizeof r->addrs == sizeof((dh_client_gws *)0)->addrs, "one list size");
+    char err[512];
+    dh_client_gws g;
+    if (dh_client_gws_parse(&g, dh_flags_str(f, "gateway", NULL, NULL), dh_flags_has(f, "ws"), err,
+                            sizeof err) < 0) {
+        fprintf(stderr, "%s: %s\n", who, err);
+        return -1;
     }
-    for (const char *p = flag;; p++) {
-        size_t n = strcspn(p, ",");
-        if (n == 0 || n >= sizeof item || r->naddrs == BOTS_GW_MAX) {
-            fprintf(stderr, "%s: --gateway wants 1..%d comma-separated addresses\n", who,
-                    BOTS_GW_MAX);
-            return -1;
-        }
-        memcpy(item, p, n);
-        item[n] = '\0';
-        if (dh_client_gateway_addr(item, ws, NULL, r->addrs[r->naddrs], sizeof r->addrs[0], err,
-                                   sizeof err) < 0) {
-            fprintf(stderr, "%s: %s\n", who, err);
-            return -1;
-        }
-        r->naddrs++;
-        p += n;
-        if (!*p)
-            return 0;
-    }
+    memcpy(r->addrs, g.addrs, sizeof r->addrs);
+    r->naddrs = g.n;
+    return 0;
 }
 
 int bots_bot_flag(const dh_flags *f, const char *who, bots_run *r)

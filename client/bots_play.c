@@ -320,6 +320,15 @@ static void bots_handle(bots_run *r, bot *b, const Deckhand__ServerMessage *s)
     case DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER:
         bots_game_over(r, b, s->game_over);
         break;
+    case DECKHAND__SERVER_MESSAGE__BODY_RECONNECT:
+        /* The gateway drains: leave it now for the next one in --gateway's list (a test
+         * client has no load to spread, so it does not wait within after_ms). */
+        r->told_reconnect++;
+        bots_lost(r, b,
+                  s->reconnect->reason && *s->reconnect->reason ? s->reconnect->reason
+                                                                : "told to reconnect",
+                  true);
+        break;
     default:
         break;
     }

@@ -96,7 +96,8 @@ static const char bots_usage[] =
     "  DECKHAND_PASSWORD; --register creates them first (or logs in when they exist).\n"
     "  --option NAME=VALUE (repeatable): a game option on every join, e.g. kingdom=random;\n"
     "  the game's bundle declares which it takes (an undeclared one is BAD_REQUEST).\n"
-    "  Last stderr summary line: bots: retried=R lost=L reconnects=C moved_gateway=G\n";
+    "  Last stderr summary line: bots: retried=R lost=L reconnects=C moved_gateway=G\n"
+    "  told_reconnect=T (Reconnects from draining gateways, each followed to the next one).\n";
 
 /* ---- options -------------------------------------------------------------------------- */
 
@@ -204,8 +205,9 @@ int cmd_bots(int argc, char **argv)
     bots_leave(&r);
     fprintf(stderr, "bots: %ld decisions answered\n", r.decisions);
 out:
-    fprintf(stderr, "bots: retried=%ld lost=%ld reconnects=%ld moved_gateway=%ld\n", r.retried,
-            r.lost, r.reconnects, r.moved);
+    fprintf(stderr,
+            "bots: retried=%ld lost=%ld reconnects=%ld moved_gateway=%ld told_reconnect=%ld\n",
+            r.retried, r.lost, r.reconnects, r.moved, r.told_reconnect);
     printf("matches_completed=%ld errors=%ld\n", r.ndone, r.errors);
     long completed = r.ndone;
     bots_run_free(&r);

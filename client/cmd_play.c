@@ -30,6 +30,8 @@
 #include "cli_options.h"
 #include "cli.h"
 #include "dh_client.h"
+#include "dh_client_errors.h"
+#include "dh_client_gws.h"
 #include "dh_client_msg.h"
 #include "dh_client_view.h"
 #include "play_social.h"
@@ -41,8 +43,9 @@
 
 typedef struct {
     dh_client *c;
-    const char *addr;
-    char token[512]; /* to resume after a lost connection */
+    dh_client_gws gws; /* --gateway's list: a drained gateway sends us to the next */
+    bool moving;       /* told to Reconnect: leave for the next gateway */
+    char token[512];   /* to resume after a lost connection */
     const char *game;
     uint32_t size;
     cli_options options; /* --option NAME=VALUE, on every join */
@@ -68,7 +71,7 @@ typedef struct {
 static const char play_who[] = "deckhand play";
 
 static const char play_usage[] =
-    "usage: deckhand play --game dominion [--ws] [--name NAME] [--size N] [--gateway ADDR]\n"
+    "usage: deckhand play --game dominion [--ws] [--name NAME] [--size N] [--gateway ADDR,...]\n"
     "                     [--option NAME=VALUE]...\n"
     "                     [--account NAME [--register]] [--no-queue]\n"
     "  --no-queue: wait for commands (a party, a lobby, `queue`) instead of queueing.\n"
@@ -367,7 +370,7 @@ static bool play_handle(play_state *ps, Deckhand__ServerMessage *s)
             break;
         Deckhand__ErrorCode code = r->error ? r->error->code : DECKHAND__ERROR_CODE__INTERNAL;
         printf("%s: %s%s%s\n", r->cmd_id == ps->choose_cmd ? "Not accepted" : "Error",
-               play_explain(code), r->error && *r->error->message ? " - " : "",
+               dh_client_error_text(code), r->error && *r->error->message ? " - " : "",
                r->error ? r->error->message : "");
         if (r->cmd_id == ps->choose_cmd && ps->in_match &&
             (code == DECKHAND__ERROR_CODE__UNAVAILABLE ||
@@ -438,6 +441,10 @@ static bool play_handle(play_state *ps, Deckhand__ServerMessage *s)
         ps->over = true;
         break;
     }
+    case DECKHAND__SERVER_MESSAGE__BODY_RECONNECT:
+        printf("The gateway is shutting down: moving to another.\n");
+        ps->moving = true;
+        break;
     default:
         if (play_social_show(s))
             fflush(stdout);
@@ -576,12 +583,12 @@ static bool play_socket(play_state *ps)
 {
     Deckhand__ServerMessage *s;
     int rc;
-    while ((rc = dh_client_recv(ps->c, 0, &s)) == 1)
+    while (!ps->moving && (rc = dh_client_recv(ps->c, 0, &s)) == 1)
         if (!play_handle(ps, s))
             deckhand__server_message__free_unpacked(s, NULL);
     if (rc < 0 && !ps->over)
         printf("The gateway closed the connection.\n");
-    return rc == 0;
+    return rc == 0 && !ps->moving;
 }
 
 /* Connect again and resume the session: back to the match with a Resync, or back into
@@ -590,15 +597,19 @@ static int play_reconnect(play_state *ps)
 {
     /* Go on with the cmd_ids: the worker remembers answers by cmd_id. */
     unsigned long long next_cmd = ps->c ? dh_client_next_cmd(ps->c) : 1;
+    if (ps->moving)
+        dh_client_gws_next(&ps->gws);
+    ps->moving = false;
     for (int attempt = 1; attempt <= PLAY_RECONNECTS; attempt++) {
         printf("Reconnecting (%d/%d)...\n", attempt, PLAY_RECONNECTS);
         fflush(stdout);
         sleep(1);
         dh_client_close(ps->c);
         char err[256];
-        ps->c = dh_client_connect(ps->addr, err, sizeof err);
+        ps->c = dh_client_connect(dh_client_gws_current(&ps->gws), err, sizeof err);
         if (!ps->c) {
-            printf("  %s\n", err);
+            printf("  %s: %s\n", dh_client_gws_current(&ps->gws), err);
+            dh_client_gws_next(&ps->gws);
             continue;
         }
         char token[sizeof ps->token];
@@ -647,11 +658,11 @@ static int play_loop(play_state *ps)
 
 int cmd_play(int argc, char **argv)
 {
-    static const dh_flag_spec spec[] = {
-        {"game", DH_FLAG_VALUE},      {"name", DH_FLAG_VALUE},      {"size", DH_FLAG_INT},
-        {"gateway", DH_FLAG_VALUE},   {"ws", DH_FLAG_SWITCH},       {"account", DH_FLAG_VALUE},
-        {"register", DH_FLAG_SWITCH}, {"no-queue", DH_FLAG_SWITCH}, {"option", DH_FLAG_VALUE},
-        {NULL, 0}};
+    static const dh_flag_spec spec[] = {{"game", DH_FLAG_VALUE},      {"name", DH_FLAG_VALUE},
+                                        {"size", DH_FLAG_INT},        {"gateway", DH_FLAG_VALUE},
+                                        {"ws", DH_FLAG_SWITCH},       {"account", DH_FLAG_VALUE},
+                                        {"register", DH_FLAG_SWITCH}, {"no-queue", DH_FLAG_SWITCH},
+                                        {"option", DH_FLAG_VALUE},    {NULL, 0}};
     dh_flags fl, *f = &fl;
     cli_options options;
     if (cli_options_collect(argc, argv, play_who, &options) < 0)
@@ -671,13 +682,17 @@ int cmd_play(int argc, char **argv)
     long size;
     if (cli_int(f, play_who, "size", 2, 1, 64, &size) < 0)
         return 2;
-    char addr[512], err[256];
-    if (cli_gateway(f, play_who, addr, sizeof addr) < 0)
-        return 2;
+    char err[512];
     setvbuf(stdout, NULL, _IOLBF, 0); /* a screen piped to a file or `tee` stays current */
     play_state ps = {.game = dh_flags_str(f, "game", NULL, "dominion"),
                      .size = (uint32_t)size,
                      .options = options};
+    if (dh_client_gws_parse(&ps.gws, dh_flags_str(f, "gateway", NULL, NULL), dh_flags_has(f, "ws"),
+                            err, sizeof err) < 0) {
+        fprintf(stderr, "%s: %s\n", play_who, err);
+        return 2;
+    }
+    const char *addr = dh_client_gws_current(&ps.gws);
     const char *account = dh_flags_str(f, "account", NULL, NULL);
     const char *name = account ? account : dh_flags_str(f, "name", "USER", "player");
     snprintf(ps.name, sizeof ps.name, "%s", name);
@@ -687,7 +702,6 @@ int cmd_play(int argc, char **argv)
         fprintf(stderr, "deckhand play: %s\n", err);
         goto out;
     }
-    ps.addr = addr;
     if (cli_login(ps.c, play_who, account, dh_flags_has(f, "register"), ps.name, ps.token,
                   sizeof ps.token) < 0)
         goto out;

@@ -18,13 +18,28 @@
 #include <time.h>
 
 #include "dh_clock.h"
+#include "dh_log_json.h"
 
 static char log_component[64] = "deckhand";
 static dh_log_level log_threshold = DH_LOG_INFO;
+static bool log_json;
+
+int dh_log_set_format(const char *name)
+{
+    if (!name)
+        return 0;
+    if (strcasecmp(name, "json") && strcasecmp(name, "text"))
+        return -1;
+    log_json = !strcasecmp(name, "json");
+    return 0;
+}
 
 void dh_log_init(const char *component)
 {
     snprintf(log_component, sizeof log_component, "%s", component);
+    if (dh_log_set_format(getenv("DECKHAND_LOG_FORMAT")) < 0)
+        fprintf(stderr, "%s: DECKHAND_LOG_FORMAT must be text or json; logging text\n",
+                log_component);
     const char *lvl = getenv("DECKHAND_LOG_LEVEL");
     if (!lvl)
         return;
@@ -78,6 +93,15 @@ static void log_line(dh_log_level level, const char *fmt, va_list ap, unsigned l
     strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
     char raw[2048], line[2048 + 64];
     vsnprintf(raw, sizeof raw, fmt, ap);
+    if (log_json) {
+        static const char *lower[] = {"debug", "info", "warn", "error"};
+        char ts[80], json[8192];
+        snprintf(ts, sizeof ts, "%s.%03ldZ", stamp, (long)(tv.tv_usec / 1000));
+        size_t n =
+            dh_log_json_line(json, sizeof json, ts, lower[level], log_component, raw, suppressed);
+        fwrite(json, 1, n, stderr);
+        return;
+    }
     log_escape(raw, line, sizeof line);
     if (suppressed)
         fprintf(stderr, "%s.%03ldZ %s %s: %s (%llu more suppressed)\n", stamp,

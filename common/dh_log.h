@@ -4,6 +4,10 @@
  * Lines look like "2026-11-22T10:00:00.123Z INFO gateway: listening tcp=127.0.0.1:7000".
  * The level threshold comes from DECKHAND_LOG_LEVEL (debug, info, warn, error).
  *
+ * With --log-format json (or DECKHAND_LOG_FORMAT=json) each line is instead one JSON
+ * object: {"ts":..., "level":"info", "process":"gateway", "msg":..., "fields":{...}},
+ * the fields being the message's key=value words (dh_log_json.c).
+ *
  * A line that a client or a load can repeat (an accept failure, a dropped slow consumer, a
  * request timeout) goes through the _every forms: at most one line per interval per call
  * site, and the next printed line says how many were left out, so that a flood costs a
@@ -14,8 +18,12 @@
 
 typedef enum { DH_LOG_DEBUG, DH_LOG_INFO, DH_LOG_WARN, DH_LOG_ERROR } dh_log_level;
 
-/* The component name printed on every line ("gateway", "worker wk-1"...). Copied. */
+/* The component name printed on every line ("gateway", "worker wk-1"...). Copied. Reads
+ * DECKHAND_LOG_LEVEL and DECKHAND_LOG_FORMAT. */
 void dh_log_init(const char *component);
+/* "text" or "json" (a --log-format flag; NULL keeps the current one). 0, or -1 for
+ * another name (the format is left as it was). */
+int dh_log_set_format(const char *name);
 void dh_log(dh_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The state of one rate-limited call site (the _every macros keep one per site). */

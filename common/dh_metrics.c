@@ -6,6 +6,8 @@
  */
 #include "dh_metrics.h"
 
+#include "dh_clock.h"
+
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -29,13 +31,23 @@ static bool metrics_name_ok(const char *name)
     return true;
 }
 
+/* What a series renders as: a family as the type of its series. */
+static dh_metric_type metrics_kind(dh_metric_type type, const void *value)
+{
+    return type == DH_METRIC_FAMILY ? ((const dh_family *)value)->type : type;
+}
+
 static int metrics_add(dh_metrics *reg, const char *name, const char *labels, const char *help,
                        dh_metric_type type, void *value)
 {
     if (reg->n == DH_METRICS_MAX || !metrics_name_ok(name) || !value)
         return -1;
+    if (type == DH_METRIC_FAMILY && metrics_kind(type, value) != DH_METRIC_COUNTER &&
+        metrics_kind(type, value) != DH_METRIC_HISTOGRAM)
+        return -1;
     for (size_t i = 0; i < reg->n; i++)
-        if (strcmp(reg->m[i].name, name) == 0 && reg->m[i].type != type)
+        if (strcmp(reg->m[i].name, name) == 0 &&
+            metrics_kind(reg->m[i].type, reg->m[i].value) != metrics_kind(type, value))
             return -1;
     reg->m[reg->n++] = (dh_metric){.name = name,
                                    .labels = labels ? labels : "",
@@ -63,6 +75,25 @@ int dh_metrics_histogram(dh_metrics *reg, const char *name, const char *labels, 
     return metrics_add(reg, name, labels, help, DH_METRIC_HISTOGRAM, (void *)h);
 }
 
+int dh_metrics_family(dh_metrics *reg, const char *name, const char *help, dh_family *f)
+{
+    return metrics_add(reg, name, "", help, DH_METRIC_FAMILY, (void *)f);
+}
+
+void dh_metrics_collect(dh_metrics *reg, void (*fn)(void *ctx), void *ctx)
+{
+    reg->collect = fn;
+    reg->collect_ctx = ctx;
+}
+
+const double dh_metrics_latency_bounds[] = {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005,
+                                            0.01,   0.025,   0.05,   0.1,   0.25,   0.5,
+                                            1,      2.5,     5,      10};
+const size_t dh_metrics_latency_n = sizeof dh_metrics_latency_bounds / sizeof(double);
+const double dh_metrics_duration_bounds[] = {10,   30,   60,   120,  300,  600,   900,  1200,
+                                             1800, 2700, 3600, 5400, 7200, 10800, 14400};
+const size_t dh_metrics_duration_n = sizeof dh_metrics_duration_bounds / sizeof(double);
+
 void dh_histogram_init(dh_histogram *h, const double *bounds, size_t n)
 {
     h->bounds = bounds;
@@ -82,6 +113,49 @@ void dh_histogram_observe(dh_histogram *h, double v)
     while (!atomic_compare_exchange_weak_explicit(&h->sum, &old, old + v, memory_order_relaxed,
                                                   memory_order_relaxed))
         ;
+}
+
+void dh_histogram_since(dh_histogram *h, uint64_t start_ns)
+{
+    uint64_t now = dh_now_ns();
+    dh_histogram_observe(h, now > start_ns ? (double)(now - start_ns) / 1e9 : 0.0);
+}
+
+void dh_family_init(dh_family *f, const char *label, dh_metric_type type, const double *bounds,
+                    size_t nbounds)
+{
+    memset(f, 0, sizeof *f);
+    f->label = label;
+    f->type = type;
+    f->bounds = bounds;
+    f->nbounds = nbounds;
+}
+
+/* The slot of value: found, else claimed (its value written before it is published),
+ * else the last slot, "_other". */
+static dh_family_slot *family_slot(dh_family *f, const char *value)
+{
+    for (size_t i = 0; i < f->n; i++)
+        if (strncmp(f->slots[i].value, value, DH_FAMILY_VALUE_MAX - 1) == 0)
+            return &f->slots[i];
+    if (f->n == DH_FAMILY_MAX)
+        return &f->slots[DH_FAMILY_MAX - 1];
+    dh_family_slot *s = &f->slots[f->n++];
+    snprintf(s->value, sizeof s->value, "%s", f->n == DH_FAMILY_MAX ? "_other" : value);
+    dh_histogram_init(&s->histogram, f->bounds, f->nbounds);
+    atomic_store_explicit(&s->counter, 0, memory_order_relaxed);
+    atomic_store_explicit(&s->ready, 1, memory_order_release);
+    return s;
+}
+
+dh_counter *dh_family_counter(dh_family *f, const char *value)
+{
+    return &family_slot(f, value)->counter;
+}
+
+dh_histogram *dh_family_histogram(dh_family *f, const char *value)
+{
+    return &family_slot(f, value)->histogram;
 }
 
 uint64_t dh_histogram_cumulative(const dh_histogram *h, size_t i)
@@ -157,30 +231,63 @@ static void metrics_help(metrics_out *o, const char *help)
 }
 
 /* NAME_bucket{LABELS,le="B"} per bound and +Inf, then NAME_sum and NAME_count. */
-static void metrics_histogram(metrics_out *o, const dh_metric *m)
+static void metrics_histogram(metrics_out *o, const char *name, const char *labels,
+                              const dh_histogram *h)
 {
-    const dh_histogram *h = m->value;
-    const char *sep = m->labels[0] ? "," : "";
+    const char *sep = labels[0] ? "," : "";
     for (size_t i = 0; i <= h->n; i++) {
         char le[32];
         if (i < h->n)
             snprintf(le, sizeof le, "%g", h->bounds[i]);
         else
             snprintf(le, sizeof le, "+Inf");
-        metrics_printf(o, "%s_bucket{%s%sle=\"%s\"} %" PRIu64 "\n", m->name, m->labels, sep, le,
+        metrics_printf(o, "%s_bucket{%s%sle=\"%s\"} %" PRIu64 "\n", name, labels, sep, le,
                        dh_histogram_cumulative(h, i));
     }
-    const char *open = m->labels[0] ? "{" : "", *close = m->labels[0] ? "}" : "";
-    metrics_printf(o, "%s_sum%s%s%s %.17g\n", m->name, open, m->labels, close,
+    const char *open = labels[0] ? "{" : "", *close = labels[0] ? "}" : "";
+    metrics_printf(o, "%s_sum%s%s%s %.17g\n", name, open, labels, close,
                    atomic_load_explicit(&h->sum, memory_order_relaxed));
-    metrics_printf(o, "%s_count%s%s%s %" PRIu64 "\n", m->name, open, m->labels, close,
+    metrics_printf(o, "%s_count%s%s%s %" PRIu64 "\n", name, open, labels, close,
                    dh_histogram_count(h));
+}
+
+/* label="value" into out, the value escaped as the format wants (backslash, quote,
+ * newline). */
+static void metrics_label(char *out, size_t n, const char *label, const char *value)
+{
+    size_t o = (size_t)snprintf(out, n, "%s=\"", label ? label : "label");
+    for (const char *p = value; *p && o + 4 < n; p++) {
+        if (*p == '\\' || *p == '"' || *p == '\n')
+            out[o++] = '\\';
+        out[o++] = *p == '\n' ? 'n' : *p;
+    }
+    snprintf(out + o, n - o, "\"");
+}
+
+static void metrics_family(metrics_out *o, const char *name, const dh_family *f)
+{
+    for (size_t i = 0; i < DH_FAMILY_MAX; i++) {
+        const dh_family_slot *s = &f->slots[i];
+        if (!atomic_load_explicit(&s->ready, memory_order_acquire))
+            break;
+        char labels[2 * DH_FAMILY_VALUE_MAX + 64];
+        metrics_label(labels, sizeof labels, f->label, s->value);
+        if (f->type == DH_METRIC_HISTOGRAM)
+            metrics_histogram(o, name, labels, &s->histogram);
+        else
+            metrics_printf(o, "%s{%s} %" PRIu64 "\n", name, labels,
+                           atomic_load_explicit(&s->counter, memory_order_relaxed));
+    }
 }
 
 static void metrics_series(metrics_out *o, const dh_metric *m)
 {
     if (m->type == DH_METRIC_HISTOGRAM) {
-        metrics_histogram(o, m);
+        metrics_histogram(o, m->name, m->labels, m->value);
+        return;
+    }
+    if (m->type == DH_METRIC_FAMILY) {
+        metrics_family(o, m->name, m->value);
         return;
     }
     metrics_printf(o, "%s", m->name);
@@ -189,9 +296,12 @@ static void metrics_series(metrics_out *o, const dh_metric *m)
     if (m->type == DH_METRIC_COUNTER)
         metrics_printf(o, " %" PRIu64 "\n",
                        atomic_load_explicit((dh_counter *)m->value, memory_order_relaxed));
-    else
+    else if (m->type == DH_METRIC_GAUGE)
         metrics_printf(o, " %" PRId64 "\n",
                        atomic_load_explicit((dh_gauge *)m->value, memory_order_relaxed));
+    else
+        metrics_printf(o, " %.17g\n",
+                       atomic_load_explicit((_Atomic double *)m->value, memory_order_relaxed));
 }
 
 char *dh_metrics_render(const dh_metrics *reg, size_t *len)
@@ -201,6 +311,8 @@ char *dh_metrics_render(const dh_metrics *reg, size_t *len)
     if (!o.buf)
         return NULL;
     o.buf[0] = '\0';
+    if (reg->collect)
+        reg->collect(reg->collect_ctx);
     for (size_t i = 0; i < reg->n; i++) {
         const dh_metric *m = &reg->m[i];
         bool seen = false;
@@ -210,8 +322,8 @@ char *dh_metrics_render(const dh_metrics *reg, size_t *len)
             continue;
         metrics_printf(&o, "# HELP %s ", m->name);
         metrics_help(&o, m->help);
-        static const char *const types[] = {"counter", "gauge", "histogram"};
-        metrics_printf(&o, "\n# TYPE %s %s\n", m->name, types[m->type]);
+        static const char *const types[] = {"counter", "gauge", "histogram", "counter", "gauge"};
+        metrics_printf(&o, "\n# TYPE %s %s\n", m->name, types[metrics_kind(m->type, m->value)]);
         for (size_t j = i; j < reg->n; j++)
             if (strcmp(reg->m[j].name, m->name) == 0)
                 metrics_series(&o, &reg->m[j]);

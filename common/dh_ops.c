@@ -36,6 +36,8 @@ int dh_ops_codes(dh_ops *o, const char *name, const char *help, dh_counter *coun
 void dh_ops_init(dh_ops *o)
 {
     dh_metrics_init(&o->metrics);
+    memset(&o->proc, 0, sizeof o->proc);
+    dh_proc_register(&o->proc, &o->metrics); /* six series: an empty registry has room */
     atomic_init(&o->beat_ms, 0);
     atomic_init(&o->not_ready, "starting");
     o->http = NULL;

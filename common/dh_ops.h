@@ -8,7 +8,8 @@
  *   /readyz   200 "ready" when the process can do its job, else 503 and a one-line
  *             reason: what the loop last passed to dh_ops_ready ("starting" until it
  *             does), or the stalled loop.
- *   /metrics  the registry (dh_metrics.h) in the Prometheus text format.
+ *   /metrics  the registry (dh_metrics.h) in the Prometheus text format, the process
+ *             metrics (dh_proc.h: CPU, memory, descriptors) first.
  *   anything else: 404.
  *
  * The main thread touches only atomics (relaxed: a probe needs no ordering with the
@@ -23,6 +24,7 @@
 
 #include "dh_http.h"
 #include "dh_metrics.h"
+#include "dh_proc.h"
 
 #define DH_OPS_STALL_MS 5000
 
@@ -31,9 +33,10 @@ typedef struct {
     _Atomic uint64_t beat_ms;        /* CLOCK_MONOTONIC ms of the loop's last turn */
     _Atomic(const char *) not_ready; /* NULL: ready; else why not (a string literal) */
     dh_http *http;                   /* NULL while off */
+    dh_proc proc;                    /* process metrics, sampled at each scrape */
 } dh_ops;
 
-/* An empty registry, not ready ("starting"), no beat yet. */
+/* A registry holding the process metrics, not ready ("starting"), no beat yet. */
 void dh_ops_init(dh_ops *o);
 /* Serve on addr ("HOST:PORT"). addr NULL or "" leaves the port off. 0, or -1 (logged). */
 int dh_ops_start(dh_ops *o, const char *addr);

@@ -130,6 +130,8 @@ static bool backend_on_reply(gw *g, zsock *from, const char *player_id, const De
 {
     inflight *p = inflight_take(&g->commands, player_id, r->cmd_id);
     bool wanted = p && !p->expired;
+    if (wanted)
+        dh_histogram_since(&g->stats.command_seconds, p->start_ns);
     if (wanted && !r->ok)
         dh_ops_count_code(g->stats.replies, r->error ? (int)r->error->code : 0);
     if (wanted && !r->ok && r->error && r->error->code == DECKHAND__ERROR_CODE__UNKNOWN_MATCH &&

@@ -4,6 +4,7 @@
  * Modules, from the top down; each calls only modules below it:
  *   main.c     flags, set-up, the loop, shutdown; wires the callbacks below
  *   ops.c      what /metrics counts and what /readyz says
+ *   drain.c    SIGTERM: stop accepting, tell every player to Reconnect elsewhere, wait
  *   backend.c  messages from the matchmaker and the workers (QueueReply, MatchAssigned,
  *              MatchMoved, PlayerOutput)
  *   session.c  messages from clients: login, rate limits, dispatch, Replies
@@ -49,6 +50,7 @@
 #define GW_WORKER_TIMEOUT 5000  /* ms a worker has to answer a Choose or Resync */
 #define GW_LATE_GRACE     30000 /* ms a late answer to a timed-out request is still dropped */
 #define GW_HELLO_PERIOD   1000  /* ms between GatewayHellos */
+#define GW_DRAIN_MS       3000  /* --drain-ms default: under scripts/lib's 5 s stop timeout */
 #define GW_RATE_PER_SEC   50.0
 #define GW_RATE_BURST     100.0
 #define GW_MATCH_ID_MAX   128 /* a match id with its NUL; longer ids are refused (BAD_REQUEST) */
@@ -84,6 +86,10 @@ typedef struct {
     dh_counter rate_silent;           /* RATE_LIMITED refusals that got no Reply */
     dh_counter accept_pauses;         /* times accepting paused (out of descriptors) */
     dh_gauge routes;                  /* matches with a known worker */
+    dh_histogram command_seconds;     /* Choose/Resync: forwarded to the worker's Reply relayed */
+    dh_histogram redis_seconds;       /* lookup.c: a Redis command's round trip */
+    dh_counter drains;                /* SIGTERM drains begun (drain.c) */
+    dh_counter reconnects_sent;       /* players told to Reconnect elsewhere (drain.c) */
 } gw_stats;
 
 struct gw {
@@ -114,6 +120,9 @@ struct gw {
     uv_signal_t sigint, sigterm;
     uv_timer_t tick; /* hellos, request timeouts, stuck closes */
     bool stopping;
+    bool draining;           /* drain.c: SIGTERM received, players told to Reconnect */
+    uint64_t drain_ms;       /* --drain-ms: the most a drain waits for players to leave */
+    uint64_t drain_deadline; /* uv_now past which the drain closes what is left */
 
     /* connections */
     gw_conn *conns; /* every open or closing connection, doubly linked */
@@ -148,6 +157,9 @@ struct gw {
     uint64_t redis_retry_at;
     size_t redis_waiting;       /* commands sent and not answered */
     uint64_t redis_progress_at; /* when Redis last connected or answered */
+    uint64_t redis_sent_ns[64]; /* send times of the commands waiting, oldest at the head */
+    size_t redis_sent_head, redis_sent_n;
+    bool redis_untimed; /* the ring overflowed: not timed until nothing waits */
 
     gw_stats stats;
     dh_ops ops; /* the operator port (--http) */

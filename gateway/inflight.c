@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_clock.h"
 #include "dh_log.h"
 
 int inflight_init(gw *g)
@@ -46,6 +47,7 @@ int inflight_track(gw *g, dh_table *t, const char *player_id, uint64_t cmd_id, c
     p->cmd_id = cmd_id;
     p->deadline = uv_now(g->loop) + timeout;
     p->expired = false;
+    p->start_ns = dh_now_ns();
     inflight_key(key, sizeof key, player_id, cmd_id);
     inflight *old = dh_table_get(t, key); /* a reused cmd_id replaces its older request */
     if (dh_table_set(t, key, p) < 0) {

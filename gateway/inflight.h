@@ -18,7 +18,8 @@ typedef struct {
     char match_id[GW_MATCH_ID_MAX]; /* worker commands: their match; "" for queue requests */
     uint64_t cmd_id;
     uint64_t deadline;
-    bool expired; /* answered UNAVAILABLE; kept until deadline to drop a late answer */
+    uint64_t start_ns; /* dh_now_ns when forwarded (the command latency histogram) */
+    bool expired;      /* answered UNAVAILABLE; kept until deadline to drop a late answer */
 } inflight;
 
 /* Set up g->pending and g->commands. 0 or -1. */

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_clock.h"
 #include "dh_keys.h"
 #include "dh_log.h"
 #include "dh_redis.h"
@@ -105,12 +106,25 @@ static redisAsyncContext *lookup_conn(gw *g)
     return ac;
 }
 
+/* Hiredis answers one connection's commands in order, so the send times form a queue:
+ * each answer takes the oldest. An overflow stops timing until nothing waits. */
+static void lookup_sent(gw *g)
+{
+    size_t cap = sizeof g->redis_sent_ns / sizeof *g->redis_sent_ns;
+    if (g->redis_untimed || g->redis_sent_n == cap) {
+        g->redis_untimed = true;
+        return;
+    }
+    g->redis_sent_ns[(g->redis_sent_head + g->redis_sent_n++) % cap] = dh_now_ns();
+}
+
 /* Send one lookup command; its callback must call lookup_answered. REDIS_OK or not. */
 static int lookup_command(gw *g, redisAsyncContext *ac, redisCallbackFn *fn, lookup_req *r,
                           const char *fmt, const char *arg)
 {
     if (redisAsyncCommand(ac, fn, r, fmt, arg) != REDIS_OK)
         return REDIS_ERR;
+    lookup_sent(g);
     if (g->redis_waiting++ == 0)
         g->redis_progress_at = uv_now(g->loop);
     return REDIS_OK;
@@ -118,8 +132,18 @@ static int lookup_command(gw *g, redisAsyncContext *ac, redisCallbackFn *fn, loo
 
 void lookup_answered(gw *g)
 {
+    size_t cap = sizeof g->redis_sent_ns / sizeof *g->redis_sent_ns;
+    if (!g->redis_untimed && g->redis_sent_n) {
+        dh_histogram_since(&g->stats.redis_seconds, g->redis_sent_ns[g->redis_sent_head]);
+        g->redis_sent_head = (g->redis_sent_head + 1) % cap;
+        g->redis_sent_n--;
+    }
     if (g->redis_waiting)
         g->redis_waiting--;
+    if (!g->redis_waiting) {
+        g->redis_untimed = false;
+        g->redis_sent_head = g->redis_sent_n = 0;
+    }
     g->redis_progress_at = uv_now(g->loop);
 }
 
@@ -129,6 +153,7 @@ int lookup_send(gw *g, void (*fn)(redisAsyncContext *, void *, void *), void *pr
     redisAsyncContext *ac = g->redis_enabled && !g->stopping ? lookup_conn(g) : NULL;
     if (!ac || redisAsyncCommandArgv(ac, fn, priv, argc, argv, lens) != REDIS_OK)
         return -1;
+    lookup_sent(g);
     if (g->redis_waiting++ == 0)
         g->redis_progress_at = uv_now(g->loop);
     return 0;
@@ -207,6 +232,8 @@ void lookup_tick(gw *g)
     g->redis = NULL;
     redisAsyncFree(ac); /* the waiting lookups fail now */
     g->redis_waiting = 0;
+    g->redis_untimed = false;
+    g->redis_sent_head = g->redis_sent_n = 0;
 }
 
 void lookup_stop(gw *g)

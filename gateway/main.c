@@ -6,9 +6,10 @@
  * while listening with a live link to the matchmaker), --token-key-previous[-until]
  * (rotation), --curve-dir / --insecure-internal (the internal links' CURVE keys,
  * dh_curve.h).
- * One libuv loop runs everything; SIGINT/SIGTERM close the listeners and every
- * connection, and the process exits 0 once the loop has nothing left. The modules are
- * listed, top down, in gw.h.
+ * One libuv loop runs everything; SIGTERM drains (drain.h: stop accepting, players told
+ * to Reconnect elsewhere, --drain-ms at most), SIGINT closes the listeners and every
+ * connection at once, and the process exits 0 once the loop has nothing left. The
+ * modules are listed, top down, in gw.h.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -26,6 +27,7 @@
 #include "dh_log.h"
 #include "flood.h"
 #include "dh_secret.h"
+#include "drain.h"
 #include "inflight.h"
 #include "listen.h"
 #include "lookup.h"
@@ -51,9 +53,17 @@ static void gw_stop(gw *g)
     uv_close((uv_handle_t *)&g->sigterm, NULL);
 }
 
+/* SIGTERM drains (drain.h) when --drain-ms allows; SIGINT, a second SIGTERM or
+ * --drain-ms 0 stop at once. */
 static void gw_on_signal(uv_signal_t *h, int signum)
 {
-    gw_stop(h->data);
+    gw *g = h->data;
+    if (signum == SIGTERM && g->drain_ms && !g->draining) {
+        drain_start(g);
+        ops_publish(g); /* not ready from now, not from the next tick */
+        return;
+    }
+    gw_stop(g);
 }
 
 /* The upward calls of the modules below (gw.h): each lower module tells the one above
@@ -79,6 +89,8 @@ static void gw_on_tick(uv_timer_t *t)
     listen_tick(g);
     flood_tick(g);
     ops_publish(g);
+    if (drain_done(g))
+        gw_stop(g);
 }
 
 /* A token key: the flag, else the environment variable ENV or the file ENV_FILE
@@ -184,6 +196,12 @@ static int gw_config(gw *g, const dh_flags *f)
         return -1;
     }
     g->flood_ban_ms = (uint64_t)ban;
+    long drain = dh_flags_int(f, "drain-ms", "DECKHAND_GATEWAY_DRAIN_MS", GW_DRAIN_MS);
+    if (drain < 0 || drain > 3600000) {
+        dh_error("--drain-ms must be between 0 and 3600000");
+        return -1;
+    }
+    g->drain_ms = (uint64_t)drain;
     if ((unsigned long)conns + GW_FD_RESERVE > fds)
         dh_warn("--max-conns %ld leaves fewer than %d of the %lu descriptors (ulimit -n) to "
                 "ZeroMQ, Redis and the operator port; accepting pauses when they run out",
@@ -213,7 +231,11 @@ static const char gw_usage[] =
     "UNIX_SECONDS (default: 24 h from start); every key may come from a file named by\n"
     "DECKHAND_TOKEN_KEY_FILE, DECKHAND_TOKEN_KEY_PREVIOUS_FILE (docs/OPERATIONS.md).\n"
     "--curve-dir DIR (DECKHAND_CURVE_DIR): the cluster's CURVE keys for the links to the\n"
-    "matchmaker and workers; --insecure-internal: plaintext links (never in production).\n";
+    "matchmaker and workers; --insecure-internal: plaintext links (never in production).\n"
+    "--log-format text|json (DECKHAND_LOG_FORMAT): json logs one object per line.\n"
+    "--drain-ms MS (DECKHAND_GATEWAY_DRAIN_MS, default 3000): on SIGTERM, stop accepting,\n"
+    "tell every player to reconnect to another gateway and exit once they have gone or MS\n"
+    "have passed; 0 (or SIGINT, or a second SIGTERM): close every connection at once.\n";
 
 static const dh_flag_spec gw_flags[] = {{"tcp", DH_FLAG_VALUE},
                                         {"ws", DH_FLAG_VALUE},
@@ -225,10 +247,12 @@ static const dh_flag_spec gw_flags[] = {{"tcp", DH_FLAG_VALUE},
                                         {"http", DH_FLAG_VALUE},
                                         {"max-conns", DH_FLAG_INT},
                                         {"flood-ban-ms", DH_FLAG_INT},
+                                        {"drain-ms", DH_FLAG_INT},
                                         {"token-key-previous", DH_FLAG_VALUE},
                                         {"token-key-previous-until", DH_FLAG_INT},
                                         {"curve-dir", DH_FLAG_VALUE},
                                         {"insecure-internal", DH_FLAG_SWITCH},
+                                        {"log-format", DH_FLAG_VALUE},
                                         {NULL, 0}};
 
 int main(int argc, char **argv)
@@ -244,6 +268,11 @@ int main(int argc, char **argv)
         return 1;
     }
     dh_log_init("gateway");
+    if (dh_log_set_format(dh_flags_str(&f, "log-format", NULL, NULL)) < 0) {
+        fprintf(stderr, "deckhand-gateway: --log-format must be text or json\n");
+        free(g);
+        return 2;
+    }
     dh_ops_init(&g->ops);
     signal(SIGPIPE, SIG_IGN);
     if (gw_config(g, &f) < 0)

@@ -11,6 +11,8 @@
 int ops_metrics(gw *g)
 {
     gw_stats *s = &g->stats;
+    dh_histogram_init(&s->command_seconds, dh_metrics_latency_bounds, dh_metrics_latency_n);
+    dh_histogram_init(&s->redis_seconds, dh_metrics_latency_bounds, dh_metrics_latency_n);
     const dh_metric traffic[] = {
         {"deckhand_gateway_connections", "transport=\"tcp\"",
          "Client connections open, by transport.", DH_METRIC_GAUGE, &s->conns[CONN_TCP]},
@@ -53,6 +55,19 @@ int ops_metrics(gw *g)
          &s->assignments},
         {"deckhand_gateway_match_routes", "", "Matches this gateway knows the worker of.",
          DH_METRIC_GAUGE, &s->routes},
+        {"deckhand_gateway_command_seconds", "",
+         "Per Choose or Resync answered: seconds from forwarding it to a worker to relaying "
+         "the worker's Reply.",
+         DH_METRIC_HISTOGRAM, &s->command_seconds},
+        {"deckhand_gateway_redis_seconds", "",
+         "Per Redis command (route lookups, accounts, boards): its round trip.",
+         DH_METRIC_HISTOGRAM, &s->redis_seconds},
+        {"deckhand_gateway_drains_total", "",
+         "SIGTERM drains begun: accepting stopped, players told to reconnect elsewhere.",
+         DH_METRIC_COUNTER, &s->drains},
+        {"deckhand_gateway_reconnects_sent_total", "",
+         "Players sent a Reconnect (to resume on another gateway) by a drain.", DH_METRIC_COUNTER,
+         &s->reconnects_sent},
     };
     int rc = dh_metrics_table(&g->ops.metrics, traffic, sizeof traffic / sizeof traffic[0]);
     rc |= dh_ops_codes(&g->ops, "deckhand_gateway_replies_error_total",
@@ -68,6 +83,8 @@ void ops_publish(gw *g)
     dh_gauge_set(&g->stats.routes, (int64_t)g->matches.count);
     if (g->stopping)
         dh_ops_ready(&g->ops, "stopping");
+    else if (g->draining)
+        dh_ops_ready(&g->ops, "draining: players are moving to other gateways");
     else if (!g->tcp_listening || !g->ws_listening)
         dh_ops_ready(&g->ops, "not listening");
     else if (!zsock_mm_linked(g))

@@ -19,10 +19,11 @@
  * Flags: --bind, --redis, --id (the name in mm:lease), and the queue settings defaults
  * --grace-ms, --decision-ms, --turn-ms, --abandon bot|forfeit, overridden per queue by
  * --queues FILE (settings.h); --http HOST:PORT, the operator port (dh_ops.h): ready
- * while this matchmaker acts (holds the lease), so a Service in front of two replicas
- * sends workers and gateways to the acting one. --curve-dir (or DECKHAND_CURVE_*: the
- * cluster's CURVE keys, dh_curve.h): the ROUTER admits only gateways and workers holding
- * the cluster's keys; --insecure-internal runs without.
+ * while this matchmaker works (it acts, or it is a standby that reaches Redis), so that
+ * a rollout completes; deckhand_matchmaker_lease_held says which one acts. --curve-dir
+ * (or DECKHAND_CURVE_*: the cluster's CURVE keys, dh_curve.h): the ROUTER admits only
+ * gateways and workers holding the cluster's keys; --insecure-internal runs without.
+ * --log-format text|json (DECKHAND_LOG_FORMAT).
  */
 #include <errno.h>
 #include <signal.h>
@@ -70,9 +71,13 @@ static void mm_publish(mm_state *mm, dh_ops *ops, uint64_t now_ms)
     dh_gauge_set(&mm->stats.players_waiting, (int64_t)queue_total(mm->queues));
     dh_gauge_set(&mm->stats.placements_pending, (int64_t)mm->placements.n);
     dh_gauge_set(&mm->stats.workers_alive, (int64_t)alive);
-    dh_ops_ready(ops, acting ? NULL
-                             : "standby: another matchmaker holds mm:lease, or Redis is "
-                               "unreachable");
+    /* Ready = working: acting, or a standby that reaches Redis and so can take the lease
+     * over. Which one leads is deckhand_matchmaker_lease_held (k8s/base/matchmaker.yaml
+     * routes the Service by it), so a rollout of two replicas completes. */
+    bool standby = !acting && mm->redis_on && mm->redis.ctx;
+    dh_ops_ready(ops, acting || standby ? NULL
+                                        : "Redis is unreachable: neither acting nor able to "
+                                          "take over");
     dh_ops_beat(ops);
 }
 
@@ -108,8 +113,19 @@ static int mm_metrics(mm_state *mm, dh_metrics *reg, dh_counter *refused)
         {"deckhand_matchmaker_match_wait_seconds", "",
          "Per player matched: seconds from the join to the match's formation.", DH_METRIC_HISTOGRAM,
          &s->match_wait},
+        {"deckhand_matchmaker_redis_seconds", "",
+         "Per Redis command or pipeline: seconds waiting for its replies (the round trip).",
+         DH_METRIC_HISTOGRAM, &s->redis_seconds},
     };
-    return dh_metrics_table(reg, table, sizeof table / sizeof table[0]);
+    int rc = dh_metrics_table(reg, table, sizeof table / sizeof table[0]);
+    rc |= dh_metrics_family(reg, "deckhand_matchmaker_game_matches_formed_total",
+                            "Matches formed, by game.", &s->game_formed);
+    rc |= dh_metrics_family(reg, "deckhand_matchmaker_game_match_rating_spread",
+                            "Per match formed: the rating spread (mu), by game.", &s->game_spread);
+    rc |= dh_metrics_family(reg, "deckhand_matchmaker_game_queue_wait_seconds",
+                            "Per player matched: seconds from the join to the formation, by game.",
+                            &s->game_wait);
+    return rc;
 }
 
 static int mm_run(mm_state *mm, dh_ops *ops)
@@ -203,7 +219,8 @@ static const char mm_usage[] =
     "  --grace-ms, --decision-ms, --turn-ms, --abandon\n"
     "              defaults for every queue (DECKHAND_GRACE_MS, ...)\n"
     "  --curve-dir the cluster's CURVE keys (DECKHAND_CURVE_DIR; docs/OPERATIONS.md)\n"
-    "  --insecure-internal  no CURVE: anyone reaching --bind may act as a worker or gateway\n";
+    "  --insecure-internal  no CURVE: anyone reaching --bind may act as a worker or gateway\n"
+    "  --log-format text or json, one object per line (DECKHAND_LOG_FORMAT, text)\n";
 
 static const dh_flag_spec mm_flags[] = {{"bind", DH_FLAG_VALUE},
                                         {"redis", DH_FLAG_VALUE},
@@ -216,6 +233,7 @@ static const dh_flag_spec mm_flags[] = {{"bind", DH_FLAG_VALUE},
                                         {"abandon", DH_FLAG_VALUE},
                                         {"curve-dir", DH_FLAG_VALUE},
                                         {"insecure-internal", DH_FLAG_SWITCH},
+                                        {"log-format", DH_FLAG_VALUE},
                                         {NULL, 0}};
 
 int main(int argc, char **argv)
@@ -234,6 +252,10 @@ int main(int argc, char **argv)
     const char *id = dh_flags_str(&f, "id", "DECKHAND_MATCHMAKER_ID", default_id);
     const char *http = dh_flags_str(&f, "http", "DECKHAND_MATCHMAKER_HTTP", NULL);
     dh_log_init("matchmaker");
+    if (dh_log_set_format(dh_flags_str(&f, "log-format", NULL, NULL)) < 0) {
+        fprintf(stderr, "deckhand-matchmaker: --log-format must be text or json\n");
+        return 2;
+    }
     int rc = 1;
     void *ctx = NULL;
     mm_state mm;

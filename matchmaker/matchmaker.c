@@ -42,6 +42,12 @@ int mm_init(mm_state *mm, const char *id, const char *redis_url, int redis_timeo
                       sizeof mm_spread_bounds / sizeof *mm_spread_bounds);
     dh_histogram_init(&mm->stats.match_wait, mm_wait_bounds,
                       sizeof mm_wait_bounds / sizeof *mm_wait_bounds);
+    dh_family_init(&mm->stats.game_formed, "game", DH_METRIC_COUNTER, NULL, 0);
+    dh_family_init(&mm->stats.game_spread, "game", DH_METRIC_HISTOGRAM, mm_spread_bounds,
+                   sizeof mm_spread_bounds / sizeof *mm_spread_bounds);
+    dh_family_init(&mm->stats.game_wait, "game", DH_METRIC_HISTOGRAM, mm_wait_bounds,
+                   sizeof mm_wait_bounds / sizeof *mm_wait_bounds);
+    dh_histogram_init(&mm->stats.redis_seconds, dh_metrics_latency_bounds, dh_metrics_latency_n);
     if (seated_init(&mm->seated) < 0)
         return -1;
     snprintf(mm->id, sizeof mm->id, "%s", id);

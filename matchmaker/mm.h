@@ -120,8 +120,12 @@ typedef struct {
     dh_gauge players_waiting;
     dh_gauge placements_pending;
     dh_gauge workers_alive;
-    dh_histogram match_spread; /* per match formed: highest minus lowest mu */
-    dh_histogram match_wait;   /* per player matched: seconds from join to formation */
+    dh_histogram match_spread;  /* per match formed: highest minus lowest mu */
+    dh_histogram match_wait;    /* per player matched: seconds from join to formation */
+    dh_family game_formed;      /* matches formed, by game */
+    dh_family game_spread;      /* match_spread, by game */
+    dh_family game_wait;        /* match_wait, by game */
+    dh_histogram redis_seconds; /* per Redis pipeline (rconn.c): its round trip */
 } mm_stats;
 
 /* The leader's server-side scripts (dh_keys.h), called by hash through rconn. */

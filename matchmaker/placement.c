@@ -365,11 +365,16 @@ static bool placement_rules(mm_state *mm, const queue_key *k, queue_rules *r)
 static void placement_quality(mm_state *mm, const placement *p, const queue_formed *f,
                               uint64_t wall_ms)
 {
+    const char *game = p->key.game;
     dh_histogram_observe(&mm->stats.match_spread, f->spread);
+    dh_histogram_observe(dh_family_histogram(&mm->stats.game_spread, game), f->spread);
+    dh_counter_inc(dh_family_counter(&mm->stats.game_formed, game));
+    dh_histogram *by_game = dh_family_histogram(&mm->stats.game_wait, game);
     for (size_t i = 0; i < p->n; i++) {
         uint64_t since = p->tickets[i].since_ms;
-        dh_histogram_observe(&mm->stats.match_wait,
-                             wall_ms > since ? (double)(wall_ms - since) / 1000.0 : 0.0);
+        double wait = wall_ms > since ? (double)(wall_ms - since) / 1000.0 : 0.0;
+        dh_histogram_observe(&mm->stats.match_wait, wait);
+        dh_histogram_observe(by_game, wait);
     }
 }
 

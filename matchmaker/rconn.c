@@ -3,6 +3,7 @@
  */
 #include "rconn.h"
 
+#include "dh_clock.h"
 #include "mm.h"
 
 /* Load cmd's script and run cmd again, replacing *out with the new reply; -1 when the
@@ -48,6 +49,7 @@ int rconn_pipeline(mm_state *mm, uint64_t now_ms, const rconn_cmd *cmds, size_t 
     redisContext *c = mm->redis_on ? dh_redis_get(&mm->redis, now_ms) : NULL;
     if (!c)
         return -1;
+    uint64_t start_ns = dh_now_ns();
     for (size_t i = 0; i < n; i++)
         if (redisAppendCommandArgv(c, cmds[i].argc, cmds[i].argv, cmds[i].lens) != REDIS_OK)
             goto err;
@@ -60,6 +62,7 @@ int rconn_pipeline(mm_state *mm, uint64_t now_ms, const rconn_cmd *cmds, size_t 
     for (size_t i = 0; i < n; i++)
         if (cmds[i].script && dh_script_missing(out[i]) && rconn_reload(c, &cmds[i], &out[i]) < 0)
             goto err;
+    dh_histogram_since(&mm->stats.redis_seconds, start_ns);
     return 0;
 err:
     for (size_t i = 0; i < n; i++) {

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "bundles.h"
+#include "dh_clock.h"
 #include "dh_grow.h"
 #include "dh_keys.h"
 #include "dh_log.h"
@@ -36,6 +37,13 @@ void host_init(host *h, const char *worker_id, const char *endpoint, void *route
     h->capacity = capacity;
     h->quarantine_after = HOST_QUARANTINE_AFTER;
     h->idle_ms = HOST_IDLE_MS;
+    dh_histogram_init(&h->stats.command_seconds, dh_metrics_latency_bounds, dh_metrics_latency_n);
+    dh_histogram_init(&h->stats.redis_seconds, dh_metrics_latency_bounds, dh_metrics_latency_n);
+    dh_family_init(&h->stats.finished, "game", DH_METRIC_COUNTER, NULL, 0);
+    dh_family_init(&h->stats.duration, "game", DH_METRIC_HISTOGRAM, dh_metrics_duration_bounds,
+                   dh_metrics_duration_n);
+    if (st)
+        st->round_trips = &h->stats.redis_seconds;
 }
 
 void host_set_bundles(host *h, struct bundles *bs)
@@ -249,6 +257,7 @@ void host_start_match(host *h, const Deckhand__Internal__StartMatch *sm, uint64_
         why = "out of memory";
         goto err;
     }
+    hm->started_ns = dh_now_ns();
     dh_info("match %s: %s for %s", hm->id, hm->game, players);
     return;
 err_nomem:
@@ -301,6 +310,9 @@ static void host_finish(host *h, host_match *hm)
     host_send_control(h, &msg);
     if (!hm->quarantined)
         dh_info("match %s finished", hm->id);
+    dh_counter_inc(dh_family_counter(&h->stats.finished, hm->game));
+    if (hm->started_ns)
+        dh_histogram_since(dh_family_histogram(&h->stats.duration, hm->game), hm->started_ns);
     host_drop(h, hm);
 }
 
@@ -338,6 +350,7 @@ engine_code host_apply(host *h, host_match *hm, int seat, uint64_t cmd_id, uint6
     }
     a->seat = seat;
     a->cmd_id = cmd_id;
+    a->recv_ns = cmd_id ? h->cmd_recv_ns : 0;
     snprintf(a->route, sizeof a->route, "%s", s->route);
     return ENGINE_OK;
 }
@@ -582,6 +595,8 @@ static void host_release(host *h, host_action *a)
     if (a->cmd_id) {
         host_remember(s, a->cmd_id, 0, NULL);
         host_send_reply(h, a->route, s->player_id, a->cmd_id, 0, NULL);
+        if (a->recv_ns)
+            dh_histogram_since(&h->stats.command_seconds, a->recv_ns);
     }
     host_release_state(h, hm);
     if (engine_match_finished(hm->m))

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_clock.h"
 #include "dh_grow.h"
 
 void inbox_init(inbox *q, size_t max)
@@ -44,6 +45,7 @@ int inbox_push(inbox *q, const char *route, Deckhand__Internal__Internal *msg)
     inbox_item *it = &q->v[q->head + q->n++];
     snprintf(it->route, sizeof it->route, "%s", route);
     it->msg = msg;
+    it->recv_ns = dh_now_ns();
     return 0;
 }
 

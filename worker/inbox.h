@@ -26,6 +26,7 @@
 typedef struct {
     char route[DH_ZMQ_ID_MAX + 1];     /* the gateway it came through */
     Deckhand__Internal__Internal *msg; /* owned by the inbox until popped */
+    uint64_t recv_ns;                  /* dh_now_ns when it was queued (command latency) */
 } inbox_item;
 
 typedef struct {

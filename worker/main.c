@@ -119,7 +119,8 @@ static const char worker_usage[] =
     "  --quarantine-after  a match whose default answers fail in a card script K times\n"
     "                in a row ends as a script error (DECKHAND_WORKER_QUARANTINE_AFTER, 3)\n"
     "  --curve-dir   the cluster's CURVE keys (DECKHAND_CURVE_DIR; docs/OPERATIONS.md)\n"
-    "  --insecure-internal  no CURVE on the ZeroMQ sockets (never in production)\n";
+    "  --insecure-internal  no CURVE on the ZeroMQ sockets (never in production)\n"
+    "  --log-format  text or json, one object per line (DECKHAND_LOG_FORMAT, text)\n";
 
 static const dh_flag_spec worker_flags[] = {{"bind", DH_FLAG_VALUE},
                                             {"matchmaker", DH_FLAG_VALUE},
@@ -129,6 +130,7 @@ static const dh_flag_spec worker_flags[] = {{"bind", DH_FLAG_VALUE},
                                             {"id", DH_FLAG_VALUE},
                                             {"endpoint", DH_FLAG_VALUE},
                                             {"http", DH_FLAG_VALUE},
+                                            {"log-format", DH_FLAG_VALUE},
                                             {"inbox-max", DH_FLAG_INT},
                                             {"quarantine-after", DH_FLAG_INT},
                                             {"curve-dir", DH_FLAG_VALUE},
@@ -162,6 +164,10 @@ int main(int argc, char **argv)
     char component[160];
     snprintf(component, sizeof component, "worker %s", id);
     dh_log_init(component);
+    if (dh_log_set_format(dh_flags_str(&f, "log-format", NULL, NULL)) < 0) {
+        fprintf(stderr, "deckhand-worker: --log-format must be text or json\n");
+        return 2;
+    }
 
     int rc = 1;
     void *ctx = NULL, *router = NULL, *dealer = NULL;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_clock.h"
 #include "dh_grow.h"
 #include "dh_keys.h"
 #include "dh_log.h"
@@ -218,6 +219,7 @@ void store_flush(store *s, uint64_t now_ms)
     redisContext *c = s->redis.ctx;
     size_t i = 0;
     bool missing = false;
+    uint64_t start_ns = dh_now_ns();
     if (!c || s->broken)
         goto err;
     for (; i < s->nops; i++) {
@@ -240,6 +242,8 @@ void store_flush(store *s, uint64_t now_ms)
             freeReplyObject(r);
         }
     }
+    if (s->round_trips && s->nops)
+        dh_histogram_since(s->round_trips, start_ns);
     if (missing) {
         dh_warn("redis forgot the worker's scripts (flushed or restarted): loading them again");
         store_load_scripts(s, now_ms);
@@ -278,9 +282,12 @@ static redisReply *store_read(store *s, int argc, const char **argv, uint64_t no
     redisContext *c = dh_redis_get(&s->redis, now_ms);
     if (!c)
         return NULL;
+    uint64_t start_ns = dh_now_ns();
     redisReply *r = redisCommandArgv(c, argc, argv, NULL);
     if (!r)
         dh_redis_fail(&s->redis, now_ms);
+    else if (s->round_trips)
+        dh_histogram_since(s->round_trips, start_ns);
     return r;
 }
 
@@ -292,6 +299,7 @@ int store_owned(store *s, const char *worker, const char *const *ids, const uint
     redisContext *c = dh_redis_get(&s->redis, now_ms);
     if (!c)
         return -1;
+    uint64_t start_ns = dh_now_ns();
     char key[DH_KEY_MAX];
     for (size_t i = 0; i < n; i++) {
         dh_key_match(key, ids[i]);
@@ -316,6 +324,8 @@ int store_owned(store *s, const char *worker, const char *const *ids, const uint
         }
         freeReplyObject(r);
     }
+    if (s->round_trips)
+        dh_histogram_since(s->round_trips, start_ns);
     return 0;
 }
 

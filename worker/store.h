@@ -38,6 +38,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dh_metrics.h"
 #include "dh_redis.h"
 #include "dh_script.h"
 
@@ -61,6 +62,8 @@ typedef struct {
     const char **argv; /* a commit's arguments, kept from one commit to the next */
     size_t *lens;
     size_t capargv, caplens;
+    /* each flushed batch and each read: its wait for Redis (NULL: not timed) */
+    dh_histogram *round_trips;
 } store;
 
 typedef struct {

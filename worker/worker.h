@@ -92,6 +92,7 @@ typedef struct {
     bool busy;                 /* a write of the current batch is in flight */
     bool started;              /* MatchStarted ok was sent */
     struct bundles_entry *pin; /* the bundle it runs on, when the host follows bundles */
+    uint64_t started_ns;       /* dh_now_ns at its start here; 0 when adopted (untimed) */
 
     char options[HOST_OPTIONS_MAX]; /* its game options (StartMatch.options), "" = defaults */
     bool unrated;                   /* bot-filled: no rating job at the end */
@@ -108,6 +109,7 @@ typedef struct {
     int seat;
     uint64_t cmd_id;
     char route[DH_ZMQ_ID_MAX + 1];
+    uint64_t recv_ns; /* a player's command: when the worker received it (0: not timed) */
 } host_action;
 
 /* What /metrics shows (main.c registers them; docs/OPERATIONS.md lists them). */
@@ -123,6 +125,11 @@ typedef struct {
     dh_counter script_failures;       /* the worker's own answers that failed in a script */
     dh_counter quarantined;           /* matches ended for failing again and again */
     dh_counter rated;                 /* finished matches whose ratings this worker moved */
+    dh_histogram command_seconds;     /* a player's command: receipt to answer persisted */
+    dh_histogram redis_seconds;       /* a pipeline flushed: its Redis round trip */
+    dh_family finished;               /* matches finished here, by game */
+    dh_family duration;               /* their length (start to finish), by game */
+    dh_gauge capacity;                /* --capacity, for utilisation (active / capacity) */
 } host_stats;
 
 typedef struct {
@@ -141,6 +148,7 @@ typedef struct {
     host_action *acts;
     size_t nacts, capacts;
     host_stats stats;
+    uint64_t cmd_recv_ns; /* the command being handled: its receipt (worker_control.c) */
 } host;
 
 #endif

@@ -165,7 +165,9 @@ size_t worker_control_work(host *h, inbox *q, uint64_t until_ms)
     size_t done = 0;
     inbox_item *it;
     while ((!done || dh_now_ms() < until_ms) && (it = inbox_pop(q))) {
+        h->cmd_recv_ns = it->recv_ns;
         host_command(h, it->route, it->msg->player_command, dh_now_ms());
+        h->cmd_recv_ns = 0;
         deckhand__internal__internal__free_unpacked(it->msg, NULL);
         done++;
     }

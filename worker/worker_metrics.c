@@ -18,8 +18,11 @@ void worker_metrics_publish(host *h, dh_ops *ops, dh_gauge *active, bool beaten)
 int worker_metrics_register(host *h, bundles *bs, dh_ops *ops, dh_gauge *active)
 {
     host_stats *s = &h->stats;
+    dh_gauge_set(&s->capacity, (int64_t)h->capacity);
     const dh_metric answers[] = {
         {"deckhand_worker_active_matches", "", "Matches hosted here now.", DH_METRIC_GAUGE, active},
+        {"deckhand_worker_capacity", "", "The most matches this worker hosts (--capacity).",
+         DH_METRIC_GAUGE, &s->capacity},
         {"deckhand_worker_answers_accepted_total", "",
          "Answers applied and stored (players, timers and bots).", DH_METRIC_COUNTER, &s->answers},
         {"deckhand_worker_default_answers_total", "",
@@ -67,7 +70,24 @@ int worker_metrics_register(host *h, bundles *bs, dh_ops *ops, dh_gauge *active)
          "(`deckhand scripts push --canary`).",
          DH_METRIC_COUNTER, &bs->started_canary},
     };
+    const dh_metric timing[] = {
+        {"deckhand_worker_command_seconds", "",
+         "Per player command answered: seconds from its receipt to the answer persisted in "
+         "Redis and replied.",
+         DH_METRIC_HISTOGRAM, &s->command_seconds},
+        {"deckhand_worker_redis_seconds", "",
+         "Per Redis pipeline flushed or read made: seconds waiting for its replies (the round "
+         "trip).",
+         DH_METRIC_HISTOGRAM, &s->redis_seconds},
+    };
     int rc = dh_metrics_table(&ops->metrics, answers, sizeof answers / sizeof answers[0]);
+    rc |= dh_metrics_table(&ops->metrics, timing, sizeof timing / sizeof timing[0]);
+    rc |= dh_metrics_family(&ops->metrics, "deckhand_worker_matches_finished_total",
+                            "Matches finished on this worker, by game.", &s->finished);
+    rc |= dh_metrics_family(&ops->metrics, "deckhand_worker_match_duration_seconds",
+                            "Per match finished: seconds from its start on this worker to its "
+                            "end, by game (adopted matches are not timed).",
+                            &s->duration);
     rc |= dh_ops_codes(ops, "deckhand_worker_replies_refused_total",
                        "Replies to player commands with an error, by code.", s->refused);
     rc |= dh_metrics_table(&ops->metrics, storage, sizeof storage / sizeof storage[0]);

@@ -29,6 +29,9 @@ import tempfile
 
 import yaml  # python3-yaml (Debian); scripts/lib/setup.sh installs it
 
+from k8s_lint_ops import (RUNTIME_LABELS, c_metric_names, check_objects_ops,
+                          lint_monitoring_files, promtool_checks, self_test_ops)
+
 IMAGE = "deckhand"  # the image every deckhand container and kustomization names
 CLIENT_PORTS = {7000, 7001}  # the gateway's TCP and WebSocket ports, the only public ones
 PLACEHOLDER = re.compile(r"^(|change-?me|replace-?me|<[^>]*>)$", re.IGNORECASE)
@@ -250,8 +253,10 @@ def check_container(lint, where, c, pod_sc, c_names, uid):
 
 
 def selects(selector, labels):
+    """Labels set at run time (RUNTIME_LABELS) are left out here; k8s_lint_ops checks
+    that the container setting them is there."""
     ml = (selector or {}).get("matchLabels", selector or {})
-    return bool(ml) and all(labels.get(k) == v for k, v in ml.items())
+    return bool(ml) and all(labels.get(k) == v for k, v in ml.items() if k not in RUNTIME_LABELS)
 
 
 def check_objects(lint, objs, c_names, uid):
@@ -334,7 +339,19 @@ def lint_tree(root):
                 elif "kind" in doc:
                     objs.append((os.path.relpath(path, root), doc))
     check_objects(lint, objs, c_names, uid)
+    known = c_metric_names(root, C_DIRS)
+    adapter = lint_monitoring_files(lint, root, known)
+    check_objects_ops(lint, objs, known, adapter)
     return lint.errors
+
+
+def kustomize(lint, where, d):
+    """`kubectl kustomize d`'s documents, or [] (an error noted) when it fails."""
+    r = subprocess.run(["kubectl", "kustomize", d], capture_output=True, text=True)
+    if r.returncode != 0:
+        lint.err(where, f"kubectl kustomize failed: {r.stderr.strip()}")
+        return []
+    return [x for x in yaml.safe_load_all(r.stdout) if x]
 
 
 def lint_rendered(root):
@@ -342,6 +359,8 @@ def lint_rendered(root):
     lint = Lint()
     uid = dockerfile_uid(lint, os.path.join(root, "k8s", "Dockerfile"))
     c_names = c_env_names(root)
+    known = c_metric_names(root, C_DIRS)
+    adapter = lint_monitoring_files(Lint(), root, known)
     with tempfile.TemporaryDirectory() as tmp:
         k8s = os.path.join(tmp, "k8s")
         shutil.copytree(os.path.join(root, "k8s"), k8s)
@@ -351,14 +370,22 @@ def lint_rendered(root):
             for fn in os.listdir(d):  # every generator file from its example
                 if fn.endswith(".example"):
                     shutil.copy(os.path.join(d, fn), os.path.join(d, fn[: -len(".example")]))
-            r = subprocess.run(["kubectl", "kustomize", d], capture_output=True, text=True)
-            if r.returncode != 0:
-                lint.err(f"overlays/{ov}", f"kubectl kustomize failed: {r.stderr.strip()}")
-                continue
-            docs = [x for x in yaml.safe_load_all(r.stdout) if x]
+            # The overlay as it is, and with the TLS component (k8s/tls) added.
+            docs = kustomize(lint, f"overlays/{ov}", d)
             rendered = [(f"overlays/{ov} (rendered)", x) for x in docs if x.get("kind") != "Secret"]
             check_objects(lint, rendered, c_names, uid)
-            for x in docs:
+            check_objects_ops(lint, rendered, known, adapter)
+            tls = os.path.join(tmp, f"tls-{ov}")
+            os.makedirs(tls)
+            with open(os.path.join(tls, "kustomization.yaml"), "w", encoding="utf-8") as f:
+                f.write(f"resources: [{os.path.relpath(d, tls)}]\n"
+                        f"components: [{os.path.relpath(os.path.join(k8s, 'tls'), tls)}]\n")
+            with_tls = kustomize(lint, f"overlays/{ov} + tls", tls)
+            if not any(x.get("kind") == "Ingress" for x in with_tls):
+                lint.err(f"overlays/{ov} + tls", "no Ingress rendered")
+            check_objects_ops(lint, [(f"overlays/{ov} + tls", x) for x in with_tls
+                                     if x.get("kind") != "Secret"], known, adapter)
+            for x in docs + with_tls + kustomize(lint, "monitoring", os.path.join(k8s, "monitoring")):
                 ns = (x.get("metadata") or {}).get("namespace")
                 if x.get("kind") != "Namespace" and ns != "deckhand":
                     lint.err(f"overlays/{ov}", f"{x.get('kind')} {x['metadata'].get('name')} "
@@ -453,6 +480,7 @@ def main(argv):
     root = os.path.abspath(args[0] if args else
                            os.path.join(os.path.dirname(__file__), "..", ".."))
     failures = self_test(c_env_names(root))
+    failures += self_test_ops(Lint, c_metric_names(root, C_DIRS))
     for f in failures:
         print(f"k8s_lint self-test: {f}")
     if failures:
@@ -460,10 +488,14 @@ def main(argv):
     errors = lint_tree(root)
     if render:
         errors += lint_rendered(root)
+    prom = Lint()
+    promtool = promtool_checks(prom, root)
+    errors += prom.errors
     for e in errors:
         print(f"k8s_lint: {e}")
     print(f"k8s_lint: {'FAILED, ' + str(len(errors)) + ' problems' if errors else 'ok'}"
-          f"{' (overlays rendered)' if render else ''}")
+          f"{' (overlays rendered)' if render else ''}"
+          f"{' (rules and scrape configuration checked by promtool)' if promtool else ''}")
     return 1 if errors else 0
 
 
