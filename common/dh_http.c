@@ -95,6 +95,8 @@ static const char *http_reason(int status)
     switch (status) {
     case 200:
         return "OK";
+    case 202:
+        return "Accepted";
     case 400:
         return "Bad Request";
     case 404:

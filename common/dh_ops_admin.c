@@ -187,12 +187,12 @@ long dh_ops_query(const char *query, const char *key, char *out, size_t cap)
                     int hi = i + 2 < n ? admin_hex(p[i + 1]) : -1;
                     int lo = i + 2 < n ? admin_hex(p[i + 2]) : -1;
                     if (hi < 0 || lo < 0)
-                        return -1;
+                        return -2;
                     c = (char)(hi * 16 + lo);
                     i += 2;
                 }
                 if (c == '\0' || o + 1 >= cap)
-                    return -1;
+                    return -2;
                 out[o++] = c;
             }
             out[o] = '\0';

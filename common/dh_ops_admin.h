@@ -66,7 +66,8 @@ void dh_ops_admin_answer(dh_ops_admin *a, dh_ops_admin_req *q, int status, char 
 void dh_ops_admin_handle(dh_ops_admin *a, const dh_http_request *req, dh_http_reply *r);
 
 /* The value of key in a query string ("a=1&b=x%20y"), URL-decoded ('+' is a space) into
- * out: its length, or -1 when absent, too long for cap-1 bytes, or holding a NUL. */
+ * out: its length, -1 when absent, or -2 when too long for cap-1 bytes, badly encoded or
+ * holding a NUL. */
 long dh_ops_query(const char *query, const char *key, char *out, size_t cap);
 
 #endif

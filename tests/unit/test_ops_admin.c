@@ -152,11 +152,11 @@ static void test_ops_query_decodes_parameters(void)
     CU_ASSERT_STRING_EQUAL(v, "stuck for ever!");
     CU_ASSERT_EQUAL(dh_ops_query(q, "empty", v, sizeof v), 0);
     CU_ASSERT_EQUAL(dh_ops_query(q, "flag", v, sizeof v), 0);
-    CU_ASSERT_EQUAL(dh_ops_query(q, "bad", v, sizeof v), -1);
-    CU_ASSERT_EQUAL(dh_ops_query(q, "nul", v, sizeof v), -1);
+    CU_ASSERT_EQUAL(dh_ops_query(q, "bad", v, sizeof v), -2);
+    CU_ASSERT_EQUAL(dh_ops_query(q, "nul", v, sizeof v), -2);
     CU_ASSERT_EQUAL(dh_ops_query(q, "gam", v, sizeof v), -1);
     CU_ASSERT_EQUAL(dh_ops_query(q, "missing", v, sizeof v), -1);
-    CU_ASSERT_EQUAL(dh_ops_query("reason=0123456789abcdef", "reason", v, sizeof v), -1);
+    CU_ASSERT_EQUAL(dh_ops_query("reason=0123456789abcdef", "reason", v, sizeof v), -2);
     CU_ASSERT_EQUAL(dh_ops_query("", "game", v, sizeof v), -1);
 }
 

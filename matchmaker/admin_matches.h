@@ -1,0 +1,48 @@
+/*
+ * admin_matches.h: the admin API's match endpoints (docs/OPERATIONS.md, "Admin API").
+ * Redis knows the matches (matches:running, match:{ID}); the matchmaker knows which
+ * worker to tell. Each call writes one whole JSON object into j (an "error" member when
+ * it fails) and returns the HTTP status.
+ *
+ *   list    HSCAN of matches:running, a step at a time, each step's matches read in one
+ *           pipeline and filtered (game, worker, bundle, min_age_s); a page stops after
+ *           the step that reached limit (so it may hold a few more rows than limit) or
+ *           after ADMIN_SCAN_STEPS steps, and names the cursor of the next page ("0":
+ *           the scan is complete).
+ *   show    match:{ID} with its seats (connected or away since when), its worker, bundle,
+ *           age and the answers it has taken (the history's length).
+ *   end     AdminEndMatch to the match's worker: 202 once sent (the worker ends it).
+ *   remove  AdminRemovePlayer to the match's worker: 202 once sent; the answer names the
+ *           queue's abandon policy the seat follows ("bot" or "forfeit").
+ * The actions refuse a match that is not running (404 unknown, 409 finished) or whose
+ * worker is not alive (409: its matches move first; try again after).
+ */
+#ifndef DECKHAND_MM_ADMIN_MATCHES_H
+#define DECKHAND_MM_ADMIN_MATCHES_H
+
+#include <stdint.h>
+
+#include "dh_json.h"
+#include "mm.h"
+
+#define ADMIN_LIST_MAX   500 /* rows a page holds at most (limit) */
+#define ADMIN_LIST_STEP  100 /* HSCAN COUNT */
+#define ADMIN_SCAN_STEPS 20  /* HSCAN steps one page takes at most */
+#define ADMIN_REASON_MAX 200 /* bytes of an operator's reason */
+
+typedef struct {
+    const char *game, *worker, *bundle; /* NULL: any */
+    uint64_t min_age_ms;
+    unsigned limit;
+    const char *cursor; /* "0" at the start */
+} admin_match_filter;
+
+int admin_matches_list(mm_state *mm, const admin_match_filter *f, dh_json *j, uint64_t now_ms);
+int admin_matches_show(mm_state *mm, const char *id, dh_json *j, uint64_t now_ms);
+/* detail: what was done, or why not (for the audit trail), cap bytes. */
+int admin_matches_end(mm_state *mm, const char *id, const char *reason, const char *who, dh_json *j,
+                      char *detail, size_t cap, uint64_t now_ms);
+int admin_matches_remove(mm_state *mm, const char *id, const char *player, const char *reason,
+                         const char *who, dh_json *j, char *detail, size_t cap, uint64_t now_ms);
+
+#endif
