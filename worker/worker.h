@@ -31,6 +31,8 @@
  * host.quarantine_after failures in a row the match ends with DH_END_SCRIPT_ERROR. */
 #define HOST_RETRY_MS         1000
 #define HOST_QUARANTINE_AFTER 3
+/* "admin: " and an operator's reason (host_admin.c) */
+#define HOST_ADMIN_REASON_MAX 224
 
 typedef struct host_seen host_seen;
 
@@ -52,6 +54,7 @@ typedef struct {
     bool robot;             /* the grace period ran out: a bot plays the seat until it returns */
     struct host_seen *seen; /* what its connection was last shown (host_view.c); NULL: nothing */
     uint64_t view_seq;      /* the number of the last View or ViewDelta sent to the seat */
+    bool removed;           /* an operator took the player out (host_admin.c): no return */
 } host_seat;
 
 /* A queue's settings (internal.proto QueueSettings); 0 turns a timer off. */
@@ -71,12 +74,14 @@ typedef struct {
     uint64_t answers;      /* accepted answers since the start (the history's length) */
     host_settings set;
     char mode[64];
-    uint64_t decision_id;      /* the pending decision the timers below belong to */
-    uint64_t decision_ms;      /* when it was first put to its seat */
-    uint64_t turn_version;     /* the snapshot version the turn timer belongs to */
-    uint64_t turn_ms;          /* when that turn started (or we got the match) */
-    int forfeit_seat;          /* -1, or the seat that forfeited (the match is over) */
-    bool quarantined;          /* ended for script failures (the match is over) */
+    uint64_t decision_id;                  /* the pending decision the timers below belong to */
+    uint64_t decision_ms;                  /* when it was first put to its seat */
+    uint64_t turn_version;                 /* the snapshot version the turn timer belongs to */
+    uint64_t turn_ms;                      /* when that turn started (or we got the match) */
+    int forfeit_seat;                      /* -1, or the seat that forfeited (the match is over) */
+    bool quarantined;                      /* ended for script failures (the match is over) */
+    char admin_end[HOST_ADMIN_REASON_MAX]; /* set: an operator ended it (the match is over) */
+    char admin_ask[HOST_ADMIN_REASON_MAX]; /* set: an operator asked; done when not busy */
     uint32_t script_failures;  /* the worker's own answers that failed in a row (in Redis) */
     uint64_t retry_ms;         /* no answer of the worker's own before this time */
     bool notes_due;            /* host_persist_notes has news to write (host_tick does) */
@@ -129,6 +134,7 @@ typedef struct {
     host_action *acts;
     size_t nacts, capacts;
     host_stats stats;
+    bool drain_asked; /* the admin API asked this worker to drain: it stops as on SIGTERM */
 } host;
 
 #endif
