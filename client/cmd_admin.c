@@ -129,8 +129,9 @@ static void ad_print(const char *cmd, const aj_value *doc)
     char text[256];
     if (!strcmp(cmd, "matches")) {
         ad_table(aj_get(doc, "matches"), matches, sizeof matches / sizeof *matches);
-        printf("(%s matches;", aj_text(aj_get(doc, "count"), text, sizeof text));
-        printf(" next page: --cursor %s)\n", aj_text(aj_get(doc, "next"), text, sizeof text));
+        printf("(%s matches", aj_text(aj_get(doc, "count"), text, sizeof text));
+        aj_text(aj_get(doc, "next"), text, sizeof text);
+        printf(text[0] && strcmp(text, "-") ? "; next page: --cursor %s)\n" : ")\n", text);
     } else if (!strcmp(cmd, "workers")) {
         ad_table(aj_get(doc, "workers"), workers, sizeof workers / sizeof *workers);
     } else if (!strcmp(cmd, "gateways")) {

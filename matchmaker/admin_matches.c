@@ -111,41 +111,75 @@ static void admin_row(dh_json *j, const char *id, const char *worker, const redi
     dh_json_end(j);
 }
 
-/* One HSCAN step's ids (pairs id, worker in kv) read and filtered into j. Returns the
- * rows written, or -1 when Redis failed. */
-static long admin_list_step(mm_state *mm, const admin_match_filter *f, const redisReply *kv,
-                            dh_json *j, uint64_t now_ms)
+/* One candidate of a scan step: a running match and its worker (pointers into the
+ * HSCAN reply). */
+typedef struct {
+    const char *id, *worker;
+} admin_cand;
+
+static int admin_cand_cmp(const void *a, const void *b)
 {
-    size_t n = kv->elements / 2;
-    if (n == 0)
-        return 0;
-    rconn_cmd *cmds = calloc(n, sizeof *cmds);
-    const char **argv = calloc(n * (2 + F_N), sizeof *argv);
-    char *keys = malloc(n * DH_KEY_MAX);
-    redisReply **out = calloc(n, sizeof *out);
-    long rows = -1;
+    return strcmp(((const admin_cand *)a)->id, ((const admin_cand *)b)->id);
+}
+
+/* A page's progress: rows written so far, and where it stopped. */
+typedef struct {
+    unsigned rows;
+    char last[QUEUE_NAME_MAX]; /* the id of the last row written ("" none) */
+    bool cut;                  /* the page filled up before this step's candidates ran out */
+} admin_page;
+
+/* One HSCAN step: its pairs (id, worker in kv) with ids after `after`, in id order, read
+ * in one pipeline, filtered and written into j until the page holds f->limit rows.
+ * 0, or -1 when Redis failed. */
+static int admin_list_step(mm_state *mm, const admin_match_filter *f, const redisReply *kv,
+                           const char *after, admin_page *pg, dh_json *j, uint64_t now_ms)
+{
+    size_t n = 0, total = kv->elements / 2;
+    admin_cand *cand = calloc(total ? total : 1, sizeof *cand);
+    if (!cand)
+        return -1;
+    for (size_t i = 0; i < total; i++) {
+        const redisReply *k = kv->element[2 * i], *v = kv->element[2 * i + 1];
+        if (k->type == REDIS_REPLY_STRING && v->type == REDIS_REPLY_STRING &&
+            strlen(k->str) < QUEUE_NAME_MAX && strcmp(k->str, after) > 0)
+            cand[n++] = (admin_cand){k->str, v->str};
+    }
+    qsort(cand, n, sizeof *cand, admin_cand_cmp);
+    rconn_cmd *cmds = calloc(n ? n : 1, sizeof *cmds);
+    const char **argv = calloc((n ? n : 1) * (2 + F_N), sizeof *argv);
+    char *keys = malloc((n ? n : 1) * DH_KEY_MAX);
+    redisReply **out = calloc(n ? n : 1, sizeof *out);
+    int rc = -1;
     if (!cmds || !argv || !keys || !out)
         goto out;
     for (size_t i = 0; i < n; i++)
-        cmds[i] = admin_hmget(kv->element[2 * i]->str, argv + i * (2 + F_N), keys + i * DH_KEY_MAX);
-    if (rconn_pipeline(mm, now_ms, cmds, n, out) < 0)
+        cmds[i] = admin_hmget(cand[i].id, argv + i * (2 + F_N), keys + i * DH_KEY_MAX);
+    if (n && rconn_pipeline(mm, now_ms, cmds, n, out) < 0)
         goto out;
-    rows = 0;
+    rc = 0;
     for (size_t i = 0; i < n; i++) {
-        const char *id = kv->element[2 * i]->str, *worker = kv->element[2 * i + 1]->str;
         uint64_t age = admin_age_ms(mm, out[i], now_ms);
-        if (out[i]->type == REDIS_REPLY_ARRAY && admin_keep(f, worker, out[i], age)) {
-            admin_row(j, id, worker, out[i], age);
-            rows++;
+        if (pg->rows == f->limit) {
+            pg->cut = true; /* more candidates wait: the next page starts after last */
+            break;
         }
-        freeReplyObject(out[i]);
+        if (out[i]->type == REDIS_REPLY_ARRAY && admin_keep(f, cand[i].worker, out[i], age)) {
+            admin_row(j, cand[i].id, cand[i].worker, out[i], age);
+            snprintf(pg->last, sizeof pg->last, "%s", cand[i].id);
+            pg->rows++;
+        }
     }
 out:
+    for (size_t i = 0; out && i < n; i++)
+        if (out[i])
+            freeReplyObject(out[i]);
+    free(cand);
     free(cmds);
     free(argv);
     free(keys);
     free(out);
-    return rows;
+    return rc;
 }
 
 /* Start j over with an error (a failure halfway leaves no half document). */
@@ -158,34 +192,50 @@ static int admin_fail(dh_json *j, int status, const char *why)
 
 int admin_matches_list(mm_state *mm, const admin_match_filter *f, dh_json *j, uint64_t now_ms)
 {
-    char cursor[32], count[16];
-    snprintf(cursor, sizeof cursor, "%s", f->cursor);
-    snprintf(count, sizeof count, "%u", f->limit < ADMIN_LIST_STEP ? f->limit : ADMIN_LIST_STEP);
+    /* the cursor: "SCAN" (HSCAN's) or "SCAN:ID" (that step again, after ID) */
+    char cursor[32], after[QUEUE_NAME_MAX] = "", count[16], next[32 + QUEUE_NAME_MAX] = "";
+    size_t cl = strcspn(f->cursor, ":");
+    if (cl >= sizeof cursor || strlen(f->cursor + cl) > sizeof after)
+        return admin_fail(j, 400, "bad cursor");
+    snprintf(cursor, sizeof cursor, "%.*s", (int)cl, f->cursor);
+    if (f->cursor[cl] == ':')
+        snprintf(after, sizeof after, "%s", f->cursor + cl + 1);
+    snprintf(count, sizeof count, "%d", ADMIN_LIST_STEP);
+    admin_page pg = {0};
     dh_json_object(j);
     dh_json_key(j, "matches");
     dh_json_array(j);
-    unsigned total = 0;
     for (int step = 0; step < ADMIN_SCAN_STEPS; step++) {
         const char *argv[] = {"HSCAN", DH_KEY_MATCHES_RUNNING, cursor, "COUNT", count};
         redisReply *r = rconn_command(mm, now_ms, 5, argv);
         if (!r || r->type != REDIS_REPLY_ARRAY || r->elements != 2 ||
-            r->element[0]->type != REDIS_REPLY_STRING || r->element[1]->type != REDIS_REPLY_ARRAY) {
+            r->element[0]->type != REDIS_REPLY_STRING ||
+            r->element[1]->type != REDIS_REPLY_ARRAY) {
             if (r)
                 freeReplyObject(r);
             return admin_fail(j, 503, "Redis unreachable, or matches:running is not a hash");
         }
-        snprintf(cursor, sizeof cursor, "%s", r->element[0]->str);
-        long got = admin_list_step(mm, f, r->element[1], j, now_ms);
+        int rc = admin_list_step(mm, f, r->element[1], after, &pg, j, now_ms);
+        if (rc == 0 && pg.cut)
+            snprintf(next, sizeof next, "%s:%s", cursor, pg.last);
+        else if (rc == 0)
+            snprintf(cursor, sizeof cursor, "%s", r->element[0]->str);
         freeReplyObject(r);
-        if (got < 0)
+        if (rc < 0)
             return admin_fail(j, 503, "Redis unreachable");
-        total += (unsigned)got;
-        if (!strcmp(cursor, "0") || total >= f->limit)
+        after[0] = '\0';
+        if (pg.cut || !strcmp(cursor, "0"))
             break;
+        if (pg.rows == f->limit) { /* full at a step's end: the next page is the next step */
+            snprintf(next, sizeof next, "%s", cursor);
+            break;
+        }
     }
+    if (!next[0] && strcmp(cursor, "0") != 0)
+        snprintf(next, sizeof next, "%s", cursor); /* out of steps for this page */
     dh_json_end(j);
-    dh_json_kuint(j, "count", total);
-    dh_json_kstr(j, "next", cursor);
+    dh_json_kuint(j, "count", pg.rows);
+    dh_json_kstr(j, "next", next);
     dh_json_end(j);
     return 200;
 }

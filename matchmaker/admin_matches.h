@@ -4,11 +4,14 @@
  * worker to tell. Each call writes one whole JSON object into j (an "error" member when
  * it fails) and returns the HTTP status.
  *
- *   list    HSCAN of matches:running, a step at a time, each step's matches read in one
- *           pipeline and filtered (game, worker, bundle, min_age_s); a page stops after
- *           the step that reached limit (so it may hold a few more rows than limit) or
- *           after ADMIN_SCAN_STEPS steps, and names the cursor of the next page ("0":
- *           the scan is complete).
+ *   list    HSCAN of matches:running, a step at a time, each step's matches taken in id
+ *           order, read in one pipeline and filtered (game, worker, bundle prefix,
+ *           min_age_s); a page holds at most limit rows and takes at most
+ *           ADMIN_SCAN_STEPS steps, and names the cursor of the next page ("" when the
+ *           scan is complete): HSCAN's cursor, or "CURSOR:ID" when the page filled up
+ *           inside a step (that step again, after ID). As with SCAN, a match running
+ *           throughout the walk is listed once; one that starts or ends meanwhile may or
+ *           may not be.
  *   show    match:{ID} with its seats (connected or away since when), its worker, bundle,
  *           age and the answers it has taken (the history's length).
  *   end     AdminEndMatch to the match's worker: 202 once sent (the worker ends it).
