@@ -37,7 +37,8 @@ static const char ad_usage[] =
     "                                stop a worker; its matches move to the others\n"
     "  audit [--limit N]             the audit trail, newest first\n"
     "The API is --url, else DECKHAND_ADMIN_URL, else DECKHAND_HTTP_MATCHMAKER in\n"
-    ".run/cluster.env; the token --token-file, else DECKHAND_ADMIN_TOKEN(_FILE).\n";
+    ".run/cluster.env; the token --token-file, else DECKHAND_ADMIN_TOKEN, else the file\n"
+    "DECKHAND_ADMIN_TOKEN_FILE names.\n";
 
 /* A column of a table: the member, its header, its width (0: the rest of the line). */
 typedef struct {

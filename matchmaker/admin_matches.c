@@ -209,8 +209,7 @@ int admin_matches_list(mm_state *mm, const admin_match_filter *f, dh_json *j, ui
         const char *argv[] = {"HSCAN", DH_KEY_MATCHES_RUNNING, cursor, "COUNT", count};
         redisReply *r = rconn_command(mm, now_ms, 5, argv);
         if (!r || r->type != REDIS_REPLY_ARRAY || r->elements != 2 ||
-            r->element[0]->type != REDIS_REPLY_STRING ||
-            r->element[1]->type != REDIS_REPLY_ARRAY) {
+            r->element[0]->type != REDIS_REPLY_STRING || r->element[1]->type != REDIS_REPLY_ARRAY) {
             if (r)
                 freeReplyObject(r);
             return admin_fail(j, 503, "Redis unreachable, or matches:running is not a hash");

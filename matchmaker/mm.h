@@ -2,7 +2,8 @@
  * mm.h: the matchmaker process state, one struct handed to every module. It holds each
  * module's data; modules reach each other only by calling downwards (main.c, control.c,
  * tickets.c, matchmaker.c, takeover.c, placement.c, state.c, lease.c, rconn.c, then the
- * leaves queue (with queue_form), rating, registry, settings, seated), never through a
+ * leaves queue (with queue_form), rating, registry, settings, seated; admin.c, with
+ * admin_matches.c and admin_audit.c, sits beside control.c), never through a
  * call back up.
  *
  * Time: every function takes now_ms from the monotonic clock (tests pass their own).
