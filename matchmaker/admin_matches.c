@@ -12,6 +12,7 @@
 #include "dh_zmq.h"
 #include "rconn.h"
 #include "registry.h"
+#include "seated.h"
 
 /* The fields list and show read, in this order. */
 static const char *const admin_fields[] = {
@@ -452,6 +453,7 @@ int admin_matches_remove(mm_state *mm, const char *id, const char *player, const
         dh_json_end(j);
         snprintf(detail, cap, "sent to worker %s; seat %d follows abandon=%s", worker, seat,
                  policy);
+        seated_leave(&mm->seated, player, id); /* it may queue for another match now */
     }
     return status;
 }

@@ -16,7 +16,8 @@
  *           age and the answers it has taken (the history's length).
  *   end     AdminEndMatch to the match's worker: 202 once sent (the worker ends it).
  *   remove  AdminRemovePlayer to the match's worker: 202 once sent; the answer names the
- *           queue's abandon policy the seat follows ("bot" or "forfeit").
+ *           queue's abandon policy the seat follows ("bot" or "forfeit"). The player is
+ *           no longer counted seated there (seated.h), so it may queue again at once.
  * The actions refuse a match that is not running (404 unknown, 409 finished) or whose
  * worker is not alive (409: its matches move first; try again after).
  */

@@ -120,8 +120,10 @@ static void test_matchmaker_admin_actions_reach_the_worker(void)
     CU_ASSERT_STRING_EQUAL(m->admin_end->reason, "stuck for ever");
     CU_ASSERT_STRING_EQUAL(m->admin_end->who, "alice");
     deckhand__internal__internal__free_unpacked(m, NULL);
+    rig_mm_seat(&r.mm.seated, "p2", "m-2", 1, "wk-b");
     CU_ASSERT_EQUAL(
         ask(&r, "POST", "/admin/matches/m-2/remove", "player=p2&reason=rude", b, sizeof b), 202);
+    CU_ASSERT_PTR_NULL(seated_find(&r.mm.seated, "p2")); /* it may queue again */
     CU_ASSERT_PTR_NOT_NULL(strstr(b, "\"seat\":1,\"abandon\":\"bot\""));
     m = expect(r.w[1], DECKHAND__INTERNAL__INTERNAL__BODY_ADMIN_REMOVE);
     CU_ASSERT_STRING_EQUAL(m->admin_remove->player_id, "p2");
