@@ -171,33 +171,38 @@ static int admin_hex(char c)
     return -1;
 }
 
+long dh_ops_url_decode(const char *in, size_t n, bool plus, char *out, size_t cap)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = in[i];
+        if (c == '+' && plus) {
+            c = ' ';
+        } else if (c == '%') {
+            int hi = i + 2 < n ? admin_hex(in[i + 1]) : -1;
+            int lo = i + 2 < n ? admin_hex(in[i + 2]) : -1;
+            if (hi < 0 || lo < 0)
+                return -2;
+            c = (char)(hi * 16 + lo);
+            i += 2;
+        }
+        if (c == '\0' || o + 1 >= cap)
+            return -2;
+        out[o++] = c;
+    }
+    if (cap)
+        out[o] = '\0';
+    return (long)o;
+}
+
 long dh_ops_query(const char *query, const char *key, char *out, size_t cap)
 {
     size_t kl = strlen(key);
     for (const char *p = query; p && *p;) {
         const char *end = strchr(p, '&');
         size_t n = end ? (size_t)(end - p) : strlen(p);
-        if (n > kl && strncmp(p, key, kl) == 0 && p[kl] == '=') {
-            size_t o = 0;
-            for (size_t i = kl + 1; i < n; i++) {
-                char c = p[i];
-                if (c == '+') {
-                    c = ' ';
-                } else if (c == '%') {
-                    int hi = i + 2 < n ? admin_hex(p[i + 1]) : -1;
-                    int lo = i + 2 < n ? admin_hex(p[i + 2]) : -1;
-                    if (hi < 0 || lo < 0)
-                        return -2;
-                    c = (char)(hi * 16 + lo);
-                    i += 2;
-                }
-                if (c == '\0' || o + 1 >= cap)
-                    return -2;
-                out[o++] = c;
-            }
-            out[o] = '\0';
-            return (long)o;
-        }
+        if (n > kl && strncmp(p, key, kl) == 0 && p[kl] == '=')
+            return dh_ops_url_decode(p + kl + 1, n - kl - 1, true, out, cap);
         if (n == kl && strncmp(p, key, kl) == 0) { /* "key" alone: empty */
             if (cap)
                 out[0] = '\0';

@@ -19,6 +19,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "dh_admin_auth.h"
@@ -65,6 +66,10 @@ void dh_ops_admin_answer(dh_ops_admin *a, dh_ops_admin_req *q, int status, char 
 /* On the HTTP thread: a request for /admin or below (a NULL: the process serves none). */
 void dh_ops_admin_handle(dh_ops_admin *a, const dh_http_request *req, dh_http_reply *r);
 
+/* URL-decode the n bytes at in ('+' is a space only when plus is true, as in a query)
+ * into out: its length, or -2 when it does not fit cap-1 bytes, is badly encoded or holds
+ * a NUL. */
+long dh_ops_url_decode(const char *in, size_t n, bool plus, char *out, size_t cap);
 /* The value of key in a query string ("a=1&b=x%20y"), URL-decoded ('+' is a space) into
  * out: its length, -1 when absent, or -2 when too long for cap-1 bytes, badly encoded or
  * holding a NUL. */

@@ -32,7 +32,8 @@ typedef struct {
     int n;
 } admin_path;
 
-/* Split path; -1 when it has more segments, an empty or too long one. */
+/* Split path into its URL-decoded segments; -1 when it has more, an empty, a badly
+ * encoded or a too long one. */
 static int admin_split(const char *path, admin_path *p)
 {
     memset(p, 0, sizeof *p);
@@ -42,9 +43,10 @@ static int admin_split(const char *path, admin_path *p)
     while (*path == '/' && path[1]) {
         path++;
         size_t n = strcspn(path, "/");
-        if (p->n == 3 || n == 0 || n >= ADMIN_ID_MAX)
+        if (p->n == 3 || n == 0 ||
+            dh_ops_url_decode(path, n, false, p->seg[p->n], ADMIN_ID_MAX) <= 0)
             return -1;
-        memcpy(p->seg[p->n++], path, n);
+        p->n++;
         path += n;
     }
     return *path && strcmp(path, "/") != 0 ? -1 : 0;

@@ -158,6 +158,9 @@ static void test_ops_query_decodes_parameters(void)
     CU_ASSERT_EQUAL(dh_ops_query(q, "missing", v, sizeof v), -1);
     CU_ASSERT_EQUAL(dh_ops_query("reason=0123456789abcdef", "reason", v, sizeof v), -2);
     CU_ASSERT_EQUAL(dh_ops_query("", "game", v, sizeof v), -1);
+    CU_ASSERT_EQUAL(dh_ops_url_decode("wk%2D1+x", 8, false, v, sizeof v), 6);
+    CU_ASSERT_STRING_EQUAL(v, "wk-1+x"); /* '+' is a space only in a query */
+    CU_ASSERT_EQUAL(dh_ops_url_decode("a%4", 3, false, v, sizeof v), -2);
 }
 
 int main(void)
