@@ -102,6 +102,16 @@ static void ad_print_show(const aj_value *doc)
         if (v)
             printf("%-11s %s\n", keys[i], aj_text(v, text, sizeof text));
     }
+    const aj_value *live = aj_get(doc, "live");
+    char text[64];
+    if (live && live->type == AJ_OBJECT) {
+        printf("%-11s %s\n", "turn", aj_text(aj_get(live, "turn"), text, sizeof text));
+        printf("%-11s seat %s", "waiting",
+               aj_text(aj_get(live, "waiting_seat"), text, sizeof text));
+        printf(" for %s s\n", aj_text(aj_get(live, "waiting_s"), text, sizeof text));
+    } else {
+        printf("%-11s %s\n", "live", "(the worker was not asked or did not answer)");
+    }
     static const ad_col seats[] = {{"seat", "seat", 4},
                                    {"player_id", "player", 24},
                                    {"name", "name", 20},
@@ -109,6 +119,14 @@ static void ad_print_show(const aj_value *doc)
                                    {"away_s", "away_s", 0}};
     printf("\n");
     ad_table(aj_get(doc, "seats"), seats, sizeof seats / sizeof *seats);
+    static const ad_col live_seats[] = {{"seat", "seat", 4},
+                                        {"connected", "connected", 9},
+                                        {"bot", "bot", 4},
+                                        {"removed", "removed", 0}};
+    if (live && live->type == AJ_OBJECT) {
+        printf("\nthe worker says:\n");
+        ad_table(aj_get(live, "seats"), live_seats, sizeof live_seats / sizeof *live_seats);
+    }
 }
 
 /* Print an answer as its command's table. */

@@ -10,6 +10,7 @@
 
 #include "admin_audit.h"
 #include "admin_matches.h"
+#include "dh_grow.h"
 #include "dh_log.h"
 #include "dh_zmq.h"
 #include "matchmaker.h"
@@ -249,7 +250,7 @@ int admin_handle(mm_state *mm, const dh_ops_admin_req *q, dh_json *j, uint64_t n
     if (!strcmp(p.seg[0], "matches") && p.n == 1)
         return admin_list(mm, q, j, now_ms);
     if (!strcmp(p.seg[0], "matches") && p.n == 2)
-        return admin_matches_show(mm, p.seg[1], j, now_ms);
+        return admin_matches_show(mm, p.seg[1], NULL, j, now_ms);
     if (!strcmp(p.seg[0], "workers") && p.n == 1)
         return admin_workers(mm, j, now_ms);
     if (!strcmp(p.seg[0], "gateways") && p.n == 1)
@@ -263,21 +264,99 @@ int admin_handle(mm_state *mm, const dh_ops_admin_req *q, dh_json *j, uint64_t n
     return admin_error(j, 404, "no such admin path");
 }
 
+/* Answer q with status and j's document, and free q. */
+static void admin_answer(dh_ops_admin *a, dh_ops_admin_req *q, int status, dh_json *j)
+{
+    size_t len = 0;
+    char *body = dh_json_finish(j, &len);
+    if (!body) {
+        status = 500;
+        body = strdup("{\"error\":\"the answer could not be written\"}");
+        len = body ? strlen(body) : 0;
+    }
+    dh_debug("admin: %s %s?%s by %s: %d", q->method, q->path, q->query, q->who, status);
+    dh_ops_admin_answer(a, q, status, body, len);
+}
+
+/* A show of a running match on a live worker: ask the worker and park q until it
+ * answers (admin_info) or ADMIN_QUERY_MS pass (admin_expire). False: answer q now. */
+static bool admin_park(mm_state *mm, dh_ops_admin_req *q, uint64_t now_ms)
+{
+    admin_path p;
+    char worker[DH_ZMQ_ID_MAX + 1];
+    if (strcmp(q->method, "GET") != 0 || admin_split(q->path, &p) < 0 || p.n != 2 ||
+        strcmp(p.seg[0], "matches") != 0 || !mm_acting(mm, now_ms) ||
+        admin_matches_worker(mm, p.seg[1], worker, now_ms) < 0)
+        return false;
+    admin_waits *w = &mm->admin;
+    if (dh_grow(&w->v, &w->cap, w->n + 1, sizeof *w->v, 8) < 0)
+        return false;
+    Deckhand__Internal__AdminQuery aq = DECKHAND__INTERNAL__ADMIN_QUERY__INIT;
+    aq.match_id = p.seg[1];
+    aq.query_id = q->id;
+    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
+    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_ADMIN_QUERY;
+    msg.admin_query = &aq;
+    if (dh_zmq_send(mm->router, worker, &msg) < 0)
+        return false;
+    w->v[w->n++] = (admin_wait){q, now_ms + ADMIN_QUERY_MS};
+    return true;
+}
+
+/* Answer the parked show at index i with live (NULL: without the worker's part). */
+static void admin_unpark(mm_state *mm, size_t i, const Deckhand__Internal__AdminMatchInfo *live,
+                         uint64_t now_ms)
+{
+    admin_waits *w = &mm->admin;
+    dh_ops_admin_req *q = w->v[i].q;
+    w->v[i] = w->v[--w->n];
+    admin_path p;
+    dh_json j;
+    dh_json_init(&j);
+    int status = admin_split(q->path, &p) == 0 && p.n == 2
+                     ? admin_matches_show(mm, p.seg[1], live, &j, now_ms)
+                     : admin_error(&j, 404, "no such admin path");
+    admin_answer(w->door, q, status, &j);
+}
+
+void admin_info(mm_state *mm, const Deckhand__Internal__AdminMatchInfo *info, uint64_t now_ms)
+{
+    for (size_t i = 0; i < mm->admin.n; i++)
+        if (mm->admin.v[i].q->id == info->query_id) {
+            admin_unpark(mm, i, info, now_ms);
+            return;
+        }
+}
+
+void admin_expire(mm_state *mm, uint64_t now_ms)
+{
+    for (size_t i = mm->admin.n; i-- > 0;)
+        if (now_ms >= mm->admin.v[i].deadline_ms)
+            admin_unpark(mm, i, NULL, now_ms);
+}
+
+void admin_free(mm_state *mm)
+{
+    admin_waits *w = &mm->admin;
+    for (size_t i = 0; i < w->n; i++) {
+        dh_json j;
+        dh_json_init(&j);
+        admin_answer(w->door, w->v[i].q, admin_error(&j, 503, "the matchmaker is stopping"), &j);
+    }
+    free(w->v);
+    memset(w, 0, sizeof *w);
+}
+
 void admin_serve(mm_state *mm, dh_ops_admin *a, uint64_t now_ms)
 {
     dh_ops_admin_req *q;
+    mm->admin.door = a;
     while ((q = dh_ops_admin_take(a))) {
+        if (admin_park(mm, q, now_ms))
+            continue;
         dh_json j;
         dh_json_init(&j);
         int status = admin_handle(mm, q, &j, now_ms);
-        size_t len = 0;
-        char *body = dh_json_finish(&j, &len);
-        if (!body) {
-            status = 500;
-            body = strdup("{\"error\":\"the answer could not be written\"}");
-            len = body ? strlen(body) : 0;
-        }
-        dh_debug("admin: %s %s?%s by %s: %d", q->method, q->path, q->query, q->who, status);
-        dh_ops_admin_answer(a, q, status, body, len);
+        admin_answer(a, q, status, &j);
     }
 }

@@ -30,8 +30,18 @@
 
 #define ADMIN_GATEWAY_SILENT_MS 5000 /* a gateway unheard this long is listed as not alive */
 
-/* Answer every request waiting in a. */
+#define ADMIN_QUERY_MS 1000 /* a show waits this long for the worker's AdminMatchInfo */
+
+/* Answer every request waiting in a. A show of a running match on a live worker asks the
+ * worker too (AdminQuery) and is answered when its AdminMatchInfo comes (admin_info) or
+ * after ADMIN_QUERY_MS without it (admin_expire). */
 void admin_serve(mm_state *mm, dh_ops_admin *a, uint64_t now_ms);
+/* A worker's AdminMatchInfo: answer the show waiting for it. */
+void admin_info(mm_state *mm, const Deckhand__Internal__AdminMatchInfo *info, uint64_t now_ms);
+/* Answer the shows whose worker did not answer in time. */
+void admin_expire(mm_state *mm, uint64_t now_ms);
+/* Answer (503) and free what still waits: the process stops. */
+void admin_free(mm_state *mm);
 /* One request (exposed for the unit tests): its status, the JSON in j. */
 int admin_handle(mm_state *mm, const dh_ops_admin_req *q, dh_json *j, uint64_t now_ms);
 

@@ -307,7 +307,55 @@ static long long admin_answers(mm_state *mm, const char *id, uint64_t now_ms)
     return n;
 }
 
-int admin_matches_show(mm_state *mm, const char *id, dh_json *j, uint64_t now_ms)
+/* The worker's part of a show: "live": {...} or null. */
+static void admin_live(dh_json *j, const Deckhand__Internal__AdminMatchInfo *live)
+{
+    dh_json_key(j, "live");
+    if (!live || !live->found) {
+        dh_json_null(j);
+        return;
+    }
+    dh_json_object(j);
+    dh_json_kuint(j, "turn", live->turn);
+    dh_json_kuint(j, "answers", live->answers);
+    dh_json_kint(j, "waiting_seat", live->waiting_seat);
+    dh_json_kuint(j, "waiting_s", live->waiting_ms / 1000);
+    dh_json_key(j, "seats");
+    dh_json_array(j);
+    for (size_t i = 0; i < live->n_seats; i++) {
+        dh_json_object(j);
+        dh_json_kint(j, "seat", (int64_t)i);
+        dh_json_kbool(j, "connected", live->seats[i]->connected);
+        dh_json_kbool(j, "bot", live->seats[i]->bot);
+        dh_json_kbool(j, "removed", live->seats[i]->removed);
+        dh_json_end(j);
+    }
+    dh_json_end(j);
+    dh_json_end(j);
+}
+
+int admin_matches_worker(mm_state *mm, const char *id, char *worker, uint64_t now_ms)
+{
+    char key[DH_KEY_MAX];
+    if (!id[0] || strlen(id) >= QUEUE_NAME_MAX)
+        return -1;
+    const char *argv[] = {"HMGET", dh_key_match(key, id), DH_F_STATUS, DH_F_WORKER};
+    redisReply *r = rconn_command(mm, now_ms, 4, argv);
+    int rc = -1;
+    if (!strcmp(admin_field(r, 0), DH_STATUS_RUNNING)) {
+        registry_worker *w = registry_find(&mm->reg, admin_field(r, 1));
+        if (w && w->alive) {
+            snprintf(worker, DH_ZMQ_ID_MAX + 1, "%s", w->id);
+            rc = 0;
+        }
+    }
+    if (r)
+        freeReplyObject(r);
+    return rc;
+}
+
+int admin_matches_show(mm_state *mm, const char *id, const Deckhand__Internal__AdminMatchInfo *live,
+                       dh_json *j, uint64_t now_ms)
 {
     redisReply *r;
     int status = admin_read(mm, id, &r, j, now_ms);
@@ -337,6 +385,7 @@ int admin_matches_show(mm_state *mm, const char *id, dh_json *j, uint64_t now_ms
         dh_json_kstr(j, "end_reason", admin_field(r, F_END_REASON));
         dh_json_kstr(j, "result", admin_field(r, F_RESULT));
     }
+    admin_live(j, live);
     dh_json_end(j);
     freeReplyObject(r);
     return 200;

@@ -13,7 +13,9 @@
  *           throughout the walk is listed once; one that starts or ends meanwhile may or
  *           may not be.
  *   show    match:{ID} with its seats (connected or away since when), its worker, bundle,
- *           age and the answers it has taken (the history's length).
+ *           age and the answers it has taken (the history's length), and what its worker
+ *           said of it ("live": turn, whose decision waits and since when, each seat's
+ *           connection, bot and removal; null when the worker was not asked or silent).
  *   end     AdminEndMatch to the match's worker: 202 once sent (the worker ends it).
  *   remove  AdminRemovePlayer to the match's worker: 202 once sent; the answer names the
  *           queue's abandon policy the seat follows ("bot" or "forfeit"). The player is
@@ -42,7 +44,12 @@ typedef struct {
 } admin_match_filter;
 
 int admin_matches_list(mm_state *mm, const admin_match_filter *f, dh_json *j, uint64_t now_ms);
-int admin_matches_show(mm_state *mm, const char *id, dh_json *j, uint64_t now_ms);
+/* live: the worker's AdminMatchInfo (NULL: it was not asked, or did not answer). */
+int admin_matches_show(mm_state *mm, const char *id, const Deckhand__Internal__AdminMatchInfo *live,
+                       dh_json *j, uint64_t now_ms);
+/* The worker to ask about match id: 0 with its id in worker when the match runs on a
+ * live worker, else -1. */
+int admin_matches_worker(mm_state *mm, const char *id, char *worker, uint64_t now_ms);
 /* detail: what was done, or why not (for the audit trail), cap bytes. */
 int admin_matches_end(mm_state *mm, const char *id, const char *reason, const char *who, dh_json *j,
                       char *detail, size_t cap, uint64_t now_ms);

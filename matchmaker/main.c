@@ -146,6 +146,8 @@ static int mm_run(mm_state *mm, dh_ops *ops)
         state_flush(mm, dh_now_ms());
         if (ops->admin && items[1].revents)
             admin_serve(mm, ops->admin, dh_now_ms());
+        if (mm->admin.n)
+            admin_expire(mm, dh_now_ms());
         now = dh_now_ms();
         if (i < DRAIN_MAX)
             mm->behind_since_ms = 0;
@@ -302,6 +304,7 @@ int main(int argc, char **argv)
 err:
     if (rc)
         dh_error("matchmaker failed to start or crashed out of its loop");
+    admin_free(&mm); /* shows still waiting for a worker get 503 */
     dh_ops_stop(&ops);
     if (mm.router)
         zmq_close(mm.router);

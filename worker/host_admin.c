@@ -143,3 +143,37 @@ void host_admin_drain(host *h, const Deckhand__Internal__AdminDrain *d)
             admin_str(d->who), admin_str(d->reason), host_active(h));
     h->drain_asked = true;
 }
+
+void host_admin_query(host *h, const Deckhand__Internal__AdminQuery *q, uint64_t now_ms)
+{
+    Deckhand__Internal__AdminMatchInfo info = DECKHAND__INTERNAL__ADMIN_MATCH_INFO__INIT;
+    Deckhand__Internal__AdminSeatInfo seats[HOST_SEATS_MAX], *seatp[HOST_SEATS_MAX];
+    host_match *hm = host_find(h, admin_str(q->match_id));
+    info.query_id = q->query_id;
+    info.match_id = (char *)admin_str(q->match_id);
+    info.waiting_seat = -1;
+    if (hm && hm->started) {
+        const engine_decision *d = engine_match_decision(hm->m);
+        info.found = true;
+        info.turn = engine_match_snapshot_version(hm->m);
+        info.answers = hm->answers;
+        if (d && d->seat >= 0) {
+            info.waiting_seat = d->seat;
+            info.waiting_ms = now_ms > hm->decision_ms ? now_ms - hm->decision_ms : 0;
+        }
+        for (int i = 0; i < hm->nseats && i < HOST_SEATS_MAX; i++) {
+            const host_seat *s = &hm->seats[i];
+            deckhand__internal__admin_seat_info__init(&seats[i]);
+            seats[i].connected = s->route[0] && !s->away_ms;
+            seats[i].bot = s->robot;
+            seats[i].removed = s->removed;
+            seatp[i] = &seats[i];
+            info.n_seats++;
+        }
+        info.seats = seatp;
+    }
+    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
+    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_ADMIN_INFO;
+    msg.admin_info = &info;
+    host_send_control(h, &msg);
+}

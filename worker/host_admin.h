@@ -14,6 +14,9 @@
  *           refused (UNKNOWN_MATCH) for the rest of the match on this worker.
  *   drain   the worker stops as on SIGTERM (worker/main.c): its stopping beat moves its
  *           matches to the other workers now, then it exits.
+ *   query   what the worker knows of a match and Redis does not (for GET
+ *           /admin/matches/ID): its turn, answers, whose decision waits and since when,
+ *           each seat's connection.
  * An unknown match or player, or a match already over, is logged and ignored: the
  * matchmaker checked Redis before asking, so that only happens in a race with the end.
  */
@@ -27,6 +30,8 @@
 void host_admin_end(host *h, const Deckhand__Internal__AdminEndMatch *e, uint64_t now_ms);
 void host_admin_remove(host *h, const Deckhand__Internal__AdminRemovePlayer *r, uint64_t now_ms);
 void host_admin_drain(host *h, const Deckhand__Internal__AdminDrain *d);
+/* Answer an AdminQuery with what this worker knows of the match (AdminMatchInfo). */
+void host_admin_query(host *h, const Deckhand__Internal__AdminQuery *q, uint64_t now_ms);
 /* End the matches an operator asked to end while their write was in flight. */
 void host_admin_tick(host *h, uint64_t now_ms);
 

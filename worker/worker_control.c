@@ -85,6 +85,8 @@ bool worker_control_matchmaker(host *h, uint64_t now_ms)
             host_admin_remove(h, msg->admin_remove, now_ms);
         else if (msg->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_ADMIN_DRAIN)
             host_admin_drain(h, msg->admin_drain);
+        else if (msg->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_ADMIN_QUERY)
+            host_admin_query(h, msg->admin_query, now_ms);
         else
             dh_warn_every(DH_LOG_EVERY_MS, "unexpected message %d from the matchmaker",
                           (int)msg->body_case);

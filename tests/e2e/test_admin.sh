@@ -69,9 +69,12 @@ done
     e2e_fail "a match was listed twice: ${seen[*]}"
 shown=$(adm --json show "$victim") || e2e_fail "show $victim"
 for want in '"worker":"wk-1"' '"status":"running"' '"game":"dominion"' '"connected":true' \
-    '"seat":1' '"answers":'; do
+    '"seat":1' '"answers":' '"live":{"turn":' '"bot":false,"removed":false'; do
     [[ $shown == *"$want"* ]] || e2e_fail "show lacks $want: $shown"
 done
+shown=$(adm show "$victim") || e2e_fail "show $victim as a table"
+[[ $shown == *"worker      wk-1"* && $shown =~ turn\ +[0-9]+ && $shown == *"the worker says"* ]] ||
+    e2e_fail "the show table: $shown"
 out=$(adm show no-such-match 2>&1) && e2e_fail "show of an unknown match succeeded"
 [[ $out == *"HTTP 404"* ]] || e2e_fail "show of an unknown match: $out"
 e2e_log "list, filters and show answer"

@@ -87,6 +87,7 @@ static void test_matchmaker_admin_lists_and_shows_matches(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(b, "\"worker\":\"wk-a\",\"worker_alive\":true"));
     CU_ASSERT_PTR_NOT_NULL(strstr(b, "{\"seat\":1,\"player_id\":\"p2\",\"name\":\"bob\","
                                      "\"connected\":true}"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(b, "\"live\":null")); /* no worker was asked */
     CU_ASSERT_EQUAL(ask(&r, "GET", "/admin/matches/m-404", "", b, sizeof b), 404);
     CU_ASSERT_EQUAL(ask(&r, "GET", "/admin/nothing", "", b, sizeof b), 404);
     CU_ASSERT_EQUAL(ask(&r, "GET", "/admin/matches/m-1/end", "", b, sizeof b), 405);

@@ -187,6 +187,46 @@ static void test_worker_admin_remove_forfeits_the_seat_under_forfeit(void)
     rig_worker_close_drained(&r);
 }
 
+static void test_worker_admin_query_tells_what_redis_does_not(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "scripts", NULL);
+    uint64_t cmd = 1;
+    host_match *hm = rig_worker_started(&r, "m-q", "dominion", NULL);
+    rig_worker_play(&r, hm, 2, &cmd);
+    int seat = engine_match_decision(hm->m)->seat;
+    remove_player(&r, "m-q", rig_worker_players[1], "x");
+    rig_worker_mm_drain(&r);
+    rig_worker_advance(&r, 3000);
+    Deckhand__Internal__AdminQuery q = DECKHAND__INTERNAL__ADMIN_QUERY__INIT;
+    q.match_id = (char *)"m-q";
+    q.query_id = 77;
+    host_admin_query(&r.h, &q, r.now);
+    Deckhand__Internal__Internal *m = rig_worker_mm_next(&r);
+    CU_ASSERT_TRUE_FATAL(m && m->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_ADMIN_INFO);
+    const Deckhand__Internal__AdminMatchInfo *info = m->admin_info;
+    CU_ASSERT_EQUAL(info->query_id, 77);
+    CU_ASSERT_TRUE(info->found);
+    CU_ASSERT_EQUAL(info->answers, 2);
+    CU_ASSERT_EQUAL(info->turn, engine_match_snapshot_version(hm->m));
+    CU_ASSERT_EQUAL(info->waiting_seat, seat);
+    CU_ASSERT(info->waiting_ms >= 3000);
+    CU_ASSERT_EQUAL_FATAL(info->n_seats, 2);
+    CU_ASSERT_TRUE(info->seats[0]->connected);
+    CU_ASSERT_FALSE(info->seats[0]->removed);
+    CU_ASSERT_FALSE(info->seats[1]->connected);
+    CU_ASSERT_TRUE(info->seats[1]->bot);
+    CU_ASSERT_TRUE(info->seats[1]->removed);
+    deckhand__internal__internal__free_unpacked(m, NULL);
+    q.match_id = (char *)"m-none";
+    host_admin_query(&r.h, &q, r.now);
+    m = rig_worker_mm_next(&r);
+    CU_ASSERT_TRUE_FATAL(m && m->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_ADMIN_INFO);
+    CU_ASSERT_FALSE(m->admin_info->found);
+    deckhand__internal__internal__free_unpacked(m, NULL);
+    rig_worker_close_drained(&r);
+}
+
 static void test_worker_admin_drain_asks_the_loop_to_stop(void)
 {
     rig_worker r;
@@ -210,6 +250,8 @@ int main(void)
          test_worker_admin_remove_lets_a_bot_play_the_seat},
         {"worker_admin_remove_forfeits_the_seat_under_forfeit",
          test_worker_admin_remove_forfeits_the_seat_under_forfeit},
+        {"worker_admin_query_tells_what_redis_does_not",
+         test_worker_admin_query_tells_what_redis_does_not},
         {"worker_admin_drain_asks_the_loop_to_stop", test_worker_admin_drain_asks_the_loop_to_stop},
         {NULL, NULL},
     };
