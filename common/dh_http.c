@@ -192,7 +192,8 @@ static int http_parse_line(char *line, char **method, char **target)
 }
 
 /* The value of the header name (lowercase, with its colon: "authorization:") among the
- * n bytes of headers at h, cut to cap-1 bytes, into out ("" when absent). */
+ * n bytes of headers at h, cut to cap-1 bytes, into out ("" when absent, or when the value
+ * holds a control character other than a tab). */
 static void http_header(const char *h, size_t n, const char *name, char *out, size_t cap)
 {
     size_t nl = strlen(name);
@@ -207,6 +208,9 @@ static void http_header(const char *h, size_t n, const char *name, char *out, si
                 v++;
             while (ve > v && (ve[-1] == '\r' || ve[-1] == ' ' || ve[-1] == '\t'))
                 ve--;
+            for (const char *q = v; q < ve; q++)
+                if ((unsigned char)*q < 0x20 ? *q != '\t' : (unsigned char)*q == 0x7f)
+                    return; /* a control character (a bare CR...): no such header */
             size_t len = (size_t)(ve - v) < cap - 1 ? (size_t)(ve - v) : cap - 1;
             memcpy(out, v, len);
             out[len] = '\0';
