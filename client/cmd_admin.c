@@ -5,9 +5,9 @@
  *
  * The API is at --url, else DECKHAND_ADMIN_URL, else the matchmaker's operator port in
  * .run/cluster.env (DECKHAND_HTTP_MATCHMAKER). The token is the file --token-file, else
- * DECKHAND_ADMIN_TOKEN, else the file DECKHAND_ADMIN_TOKEN_FILE; a file or variable in
- * the server's form ("NAME:TOKEN" lines) gives its first line's token, so the local
- * cluster's secret file serves both sides.
+ * DECKHAND_ADMIN_TOKEN, else the file DECKHAND_ADMIN_TOKEN_FILE (from the environment,
+ * else from .run/cluster.env: the local cluster's); a file or variable in the server's
+ * form ("NAME:TOKEN" lines) gives its first line's token, so one file serves both sides.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,7 +38,7 @@ static const char ad_usage[] =
     "  audit [--limit N]             the audit trail, newest first\n"
     "The API is --url, else DECKHAND_ADMIN_URL, else DECKHAND_HTTP_MATCHMAKER in\n"
     ".run/cluster.env; the token --token-file, else DECKHAND_ADMIN_TOKEN, else the file\n"
-    "DECKHAND_ADMIN_TOKEN_FILE names.\n";
+    "DECKHAND_ADMIN_TOKEN_FILE names (the environment's, else .run/cluster.env's).\n";
 
 /* A column of a table: the member, its header, its width (0: the rest of the line). */
 typedef struct {
@@ -166,12 +166,17 @@ static void ad_print(const char *cmd, const aj_value *doc)
     }
 }
 
-/* The token: --token-file, DECKHAND_ADMIN_TOKEN(_FILE); the first line's token part. */
+/* The token: --token-file, DECKHAND_ADMIN_TOKEN(_FILE), else the local cluster's file
+ * (DECKHAND_ADMIN_TOKEN_FILE in .run/cluster.env); the first line's token part. */
 static int ad_token(const dh_flags *f, char *out, size_t cap)
 {
+    char local[512];
     const char *file = dh_flags_str(f, "token-file", NULL, NULL);
     long n = file ? dh_secret_file(file, out, cap, true)
                   : dh_secret_get("DECKHAND_ADMIN_TOKEN", out, cap);
+    if (n == 0 && dh_client_env_file(DH_CLIENT_ENV_FILE, "DECKHAND_ADMIN_TOKEN_FILE", local,
+                                     sizeof local) == 0)
+        n = dh_secret_file(local, out, cap, true);
     if (n <= 0) {
         if (n == 0)
             fprintf(stderr, "%s: no token: give --token-file or set DECKHAND_ADMIN_TOKEN\n",
