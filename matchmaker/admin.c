@@ -89,7 +89,7 @@ static long long admin_uparam(const dh_ops_admin_req *q, const char *key, long l
 
 static int admin_list(mm_state *mm, const dh_ops_admin_req *q, dh_json *j, uint64_t now_ms)
 {
-    char game[64], worker[DH_ZMQ_ID_MAX + 1], bundle[80], cursor[32];
+    char game[64], worker[DH_ZMQ_ID_MAX + 1], bundle[80], cursor[32 + QUEUE_NAME_MAX];
     if (admin_param(q, "game", game, sizeof game, j) < 0 ||
         admin_param(q, "worker", worker, sizeof worker, j) < 0 ||
         admin_param(q, "bundle", bundle, sizeof bundle, j) < 0 ||
@@ -205,30 +205,32 @@ static int admin_act(mm_state *mm, const dh_ops_admin_req *q, const admin_path *
     char reason[ADMIN_REASON_MAX], player[ADMIN_ID_MAX] = "", target[2 * ADMIN_ID_MAX + 2];
     char detail[ADMIN_DETAIL_MAX] = "";
     int status;
-    const char *action = p->n == 3 ? p->seg[2] : "?";
-    if (admin_param(q, "reason", reason, sizeof reason, j) < 0)
+    bool on_match = p->n == 3 && !strcmp(p->seg[0], "matches");
+    bool end = on_match && !strcmp(p->seg[2], "end");
+    bool remove = on_match && !strcmp(p->seg[2], "remove");
+    bool drain = p->n == 3 && !strcmp(p->seg[0], "workers") && !strcmp(p->seg[2], "drain");
+    if (!end && !remove && !drain)
+        return admin_error(j, 404, "no such admin action");
+    const char *action = p->seg[2];
+    if (admin_param(q, "reason", reason, sizeof reason, j) < 0 ||
+        (remove && admin_param(q, "player", player, sizeof player, j) < 0))
         return 400;
-    snprintf(target, sizeof target, "%s", p->n >= 2 ? p->seg[1] : "");
-    if (!reason[0]) {
-        status = admin_error(j, 400, "a reason is required (reason=...)");
-        snprintf(detail, sizeof detail, "refused: no reason given");
-    } else if (p->n == 3 && !strcmp(p->seg[0], "matches") && !strcmp(p->seg[2], "end")) {
+    snprintf(target, sizeof target, "%s%s%s", p->seg[1], remove ? "/" : "", player);
+    if (!reason[0] || (remove && !player[0])) {
+        status = admin_error(
+            j, 400, reason[0] ? "player=ID is required" : "a reason is required (reason=...)");
+        snprintf(detail, sizeof detail, "refused: no %s given", reason[0] ? "player" : "reason");
+    } else if (end) {
         status = admin_matches_end(mm, p->seg[1], reason, q->who, j, detail, sizeof detail, now_ms);
-    } else if (p->n == 3 && !strcmp(p->seg[0], "matches") && !strcmp(p->seg[2], "remove")) {
-        if (admin_param(q, "player", player, sizeof player, j) < 0)
-            return 400;
-        snprintf(target, sizeof target, "%s/%s", p->seg[1], player);
-        status = player[0] ? admin_matches_remove(mm, p->seg[1], player, reason, q->who, j, detail,
-                                                  sizeof detail, now_ms)
-                           : admin_error(j, 400, "player=ID is required");
-    } else if (p->n == 3 && !strcmp(p->seg[0], "workers") && !strcmp(p->seg[2], "drain")) {
+    } else if (remove) {
+        status = admin_matches_remove(mm, p->seg[1], player, reason, q->who, j, detail,
+                                      sizeof detail, now_ms);
+    } else {
         char force[4];
         if (admin_param(q, "force", force, sizeof force, j) < 0)
             return 400;
         status = admin_drain(mm, p->seg[1], reason, !strcmp(force, "1"), q->who, j, detail,
                              sizeof detail);
-    } else {
-        return admin_error(j, 404, "no such admin action");
     }
     admin_audit_entry e = {q->who, action, target, reason, status, detail};
     if (admin_audit_add(mm, &e, now_ms) < 0 && status < 300)
