@@ -75,6 +75,8 @@ static void bots_game_over(bots_run *r, bot *b, const Deckhand__GameOver *g)
 {
     if (strcmp(g->match_id, b->match_id) != 0)
         return;
+    if (g->reason && g->reason[0] && !r->quiet) /* not the rules: a turn cap, an operator */
+        fprintf(stderr, "bots: match %s over for a bot: %s\n", g->match_id, g->reason);
     if (bots_finished(r, g->match_id) && !r->quiet) {
         char line[512];
         size_t off = 0;

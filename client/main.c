@@ -23,6 +23,8 @@ static const char usage[] =
     "        rebuild a match from Redis, answer by answer, and check its state hash\n"
     "  keygen DIR\n"
     "        write a cluster's CURVE keys and Redis passwords and ACL file into DIR\n"
+    "  admin matches | show ID | end ID | remove ID | workers | gateways | drain ID | audit\n"
+    "        the admin API of a running cluster (docs/OPERATIONS.md, \"Admin API\")\n"
     "\n"
     "The gateway is --gateway (host:port, or ws://host:port/path), else DECKHAND_GATEWAY_TCP\n"
     "(DECKHAND_GATEWAY_WS with --ws), else .run/cluster.env from ./scripts/run --detach.\n";
@@ -32,6 +34,7 @@ int main(int argc, char **argv)
     static const cli_command cmds[] = {{"play", cmd_play},       {"bots", cmd_bots},
                                        {"load", cmd_load},       {"sim", cmd_sim},
                                        {"scripts", cmd_scripts}, {"replay", cmd_replay},
-                                       {"keygen", cmd_keygen},   {"leaderboard", cmd_leaderboard}};
+                                       {"keygen", cmd_keygen},   {"leaderboard", cmd_leaderboard},
+                                       {"admin", cmd_admin}};
     return cli_dispatch("deckhand", usage, cmds, sizeof cmds / sizeof *cmds, true, argc, argv);
 }

@@ -19,10 +19,14 @@ const dh_acl_role dh_acl_roles[] = {
                          "+hmget +hset +del +zrevrange +lrange ~account:{* ~account:fails:{* "
                          "~device:{* ~accounts:names %R~rating:{* %R~leaderboard:{* "
                          "%R~history:{*"},
+    /* The admin API (matchmaker/admin*.c): HSCAN of matches:running, a match's history
+     * length, and the audit stream, which a selector (Redis 7) lets it only append to and
+     * read: no DEL, XDEL or XTRIM reaches it. */
     {"matchmaker", ACL_BASE ACL_SCRIPTS "+get +set +del +pexpire +hget +hgetall +hmget +hset "
-                                        "+hdel +hincrby +sadd "
+                                        "+hdel +hincrby +sadd +hscan +llen "
                                         "~mm:* ~match:{*} ~matches:running ~worker:{*}:adopt "
-                                        "%R~rating:{*"},
+                                        "%R~rating:{* %R~match:{*}:history "
+                                        "(~audit:{admin} +xadd +xrevrange)"},
     {"worker", ACL_BASE ACL_SCRIPTS "+get +mget +set +del +exists +pexpire +hget +hgetall +hmget "
                                     "+hset +hdel +hincrby +lrange +llen +rpush +lpush +sadd +spop "
                                     "+multi +exec +discard +hrandfield +zadd +ltrim "

@@ -2,12 +2,13 @@
  * dh_http.c: the operator port's HTTP server (dh_http.h).
  *
  * One thread, one poll() over a wake-up pipe, the listening socket and every client.
- * A client goes through three states: READ (collect the request up to the blank line),
- * WRITE (send the whole response), LINGER (our side shut down for writing; read and
- * discard until the client closes, so that closing a socket with unread input does not
- * turn into a reset that destroys the response before the client read it). Every state
- * is bounded by the connection's deadline. Known limit: poll() rebuilds its array every
- * turn, which is fine for max_conns in the tens.
+ * A client goes through four states: READ (collect the request up to the blank line),
+ * WAIT (a deferred answer: dh_http_answer queues it under the lock and writes a byte on
+ * the wake-up pipe), WRITE (send the whole response), LINGER (our side shut down for writing; read
+ * and discard until the client closes, so that closing a socket with unread input does not turn
+ * into a reset that destroys the response before the client read it). Every state is bounded by the
+ * connection's deadline. Known limit: poll() rebuilds its array every turn, which is fine for
+ * max_conns in the tens.
  */
 #include "dh_http.h"
 
@@ -17,11 +18,13 @@
 #include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -30,8 +33,16 @@
 
 #define HTTP_LINGER_MS 1000 /* at most this long to wait for the client's close */
 #define HTTP_PAUSE_MS  250  /* out of descriptors: accept again after this long */
+#define HTTP_AUTH_MAX  512  /* bytes of an Authorization header kept */
 
-typedef enum { HTTP_READ, HTTP_WRITE, HTTP_LINGER } http_state;
+typedef enum { HTTP_READ, HTTP_WAIT, HTTP_WRITE, HTTP_LINGER } http_state;
+
+/* A deferred answer on its way to the server's thread. */
+typedef struct http_answer {
+    uint64_t id;
+    dh_http_reply r;
+    struct http_answer *next;
+} http_answer;
 
 typedef struct {
     int fd;
@@ -41,6 +52,7 @@ typedef struct {
     size_t inlen;
     char *out;
     size_t outlen, outoff;
+    uint64_t id; /* the request's, while WAIT */
 } http_conn;
 
 struct dh_http {
@@ -54,6 +66,10 @@ struct dh_http {
     int nconns;
     struct pollfd *pfds;
     uint64_t paused_until_ms; /* out of descriptors: the listener is not polled until then */
+    uint64_t next_id;         /* the next request's id (the thread's alone) */
+    atomic_bool stopping;     /* set before the stop's byte on wake[1] */
+    pthread_mutex_t lock;     /* guards answers */
+    http_answer *answers;     /* deferred answers not taken yet, newest first */
 };
 
 void dh_http_reply_text(dh_http_reply *r, int status, const char *fmt, ...)
@@ -79,18 +95,28 @@ static const char *http_reason(int status)
     switch (status) {
     case 200:
         return "OK";
+    case 202:
+        return "Accepted";
     case 400:
         return "Bad Request";
     case 404:
         return "Not Found";
     case 405:
         return "Method Not Allowed";
+    case 401:
+        return "Unauthorized";
+    case 403:
+        return "Forbidden";
+    case 409:
+        return "Conflict";
     case 431:
         return "Request Header Fields Too Large";
     case 500:
         return "Internal Server Error";
     case 503:
         return "Service Unavailable";
+    case 504:
+        return "Gateway Timeout";
     default:
         return "Unknown";
     }
@@ -109,13 +135,15 @@ static void http_close(dh_http *s, http_conn *c)
  * the connection is closed. */
 static void http_respond(dh_http *s, http_conn *c, dh_http_reply *r)
 {
-    char head[256];
+    char head[320], allow[64] = "";
+    if (r->status == 405)
+        snprintf(allow, sizeof allow, "Allow: %s\r\n", r->allow ? r->allow : "GET, POST");
     int hn = snprintf(head, sizeof head,
                       "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
-                      "Cache-Control: no-store\r\n%sConnection: close\r\n\r\n",
+                      "Cache-Control: no-store\r\n%s%sConnection: close\r\n\r\n",
                       r->status, http_reason(r->status),
                       r->content_type ? r->content_type : "text/plain; charset=utf-8", r->len,
-                      r->status == 405 ? "Allow: GET\r\n" : "");
+                      r->status == 401 ? "WWW-Authenticate: Bearer\r\n" : "", allow);
     c->out = malloc((size_t)hn + r->len);
     if (!c->out) {
         free(r->body);
@@ -163,6 +191,63 @@ static int http_parse_line(char *line, char **method, char **target)
     return 0;
 }
 
+/* The value of the header name (lowercase, with its colon: "authorization:") among the
+ * n bytes of headers at h, cut to cap-1 bytes, into out ("" when absent, or when the value
+ * holds a control character other than a tab). */
+static void http_header(const char *h, size_t n, const char *name, char *out, size_t cap)
+{
+    size_t nl = strlen(name);
+    out[0] = '\0';
+    for (const char *p = h, *end = h + n; p < end;) {
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        if (!eol)
+            eol = end;
+        if ((size_t)(eol - p) > nl && strncasecmp(p, name, nl) == 0) {
+            const char *v = p + nl, *ve = eol;
+            while (v < ve && (*v == ' ' || *v == '\t'))
+                v++;
+            while (ve > v && (ve[-1] == '\r' || ve[-1] == ' ' || ve[-1] == '\t'))
+                ve--;
+            for (const char *q = v; q < ve; q++)
+                if ((unsigned char)*q < 0x20 ? *q != '\t' : (unsigned char)*q == 0x7f)
+                    return; /* a control character (a bare CR...): no such header */
+            size_t len = (size_t)(ve - v) < cap - 1 ? (size_t)(ve - v) : cap - 1;
+            memcpy(out, v, len);
+            out[len] = '\0';
+            return;
+        }
+        p = eol + 1;
+    }
+}
+
+/* Hand a complete request to the handler; answer it now or wait (DH_HTTP_DEFER). */
+static void http_dispatch(dh_http *s, http_conn *c, const char *method, char *target,
+                          size_t linelen)
+{
+    char auth[HTTP_AUTH_MAX];
+    http_header(c->in + linelen + 1, c->inlen - linelen - 1, "authorization:", auth, sizeof auth);
+    char *q = strchr(target, '?');
+    if (q)
+        *q++ = '\0';
+    target[strcspn(target, "#")] = '\0';
+    if (q)
+        q[strcspn(q, "#")] = '\0';
+    dh_http_request req = {.method = method,
+                           .path = target,
+                           .query = q ? q : "",
+                           .authorization = auth,
+                           .id = ++s->next_id};
+    dh_http_reply r = {.status = 200};
+    s->fn(s->ud, &req, &r);
+    if (r.status == DH_HTTP_DEFER) {
+        free(r.body);
+        c->id = req.id;
+        c->state = HTTP_WAIT;
+        return;
+    }
+    http_respond(s, c, &r);
+}
+
 /* What was read so far: answer once the request line is bad, the headers are complete,
  * or the request is too long. */
 static void http_process(dh_http *s, http_conn *c)
@@ -190,14 +275,11 @@ static void http_process(dh_http *s, http_conn *c)
         for (size_t i = 3; i < c->inlen && !done; i++)
             done = memcmp(c->in + i - 3, "\r\n\r\n", 4) == 0;
         if (done) {
-            if (strcmp(method, "GET") != 0) {
-                http_error(s, c, 405, "only GET");
+            if (strcmp(method, "GET") != 0 && strcmp(method, "POST") != 0) {
+                http_error(s, c, 405, "only GET and POST");
                 return;
             }
-            target[strcspn(target, "?#")] = '\0';
-            dh_http_reply r = {.status = 200};
-            s->fn(s->ud, target, &r);
-            http_respond(s, c, &r);
+            http_dispatch(s, c, method, target, linelen);
             return;
         }
     }
@@ -285,6 +367,57 @@ static void http_accept(dh_http *s, uint64_t now)
     }
 }
 
+/* The wake-up pipe spoke: true when it is the stop; else the deferred answers queued
+ * since are matched to their waiting connections (one gone drops its answer). */
+static bool http_wake(dh_http *s)
+{
+    char sink[64];
+    while (read(s->wake[0], sink, sizeof sink) > 0)
+        ;
+    if (atomic_load(&s->stopping))
+        return true;
+    pthread_mutex_lock(&s->lock);
+    http_answer *a = s->answers;
+    s->answers = NULL;
+    pthread_mutex_unlock(&s->lock);
+    while (a) {
+        http_answer *next = a->next;
+        http_conn *c = NULL;
+        for (int i = 0; i < s->lim.max_conns && !c; i++)
+            if (s->conns[i].fd >= 0 && s->conns[i].state == HTTP_WAIT && s->conns[i].id == a->id)
+                c = &s->conns[i];
+        if (c)
+            http_respond(s, c, &a->r);
+        else
+            free(a->r.body);
+        free(a);
+        a = next;
+    }
+    return false;
+}
+
+void dh_http_answer(dh_http *s, uint64_t id, dh_http_reply *r)
+{
+    http_answer *a = malloc(sizeof *a);
+    if (!a) { /* the client gets its 504 at the deadline */
+        free(r->body);
+        r->body = NULL;
+        return;
+    }
+    a->id = id;
+    a->r = *r;
+    r->body = NULL;
+    pthread_mutex_lock(&s->lock);
+    a->next = s->answers;
+    s->answers = a;
+    pthread_mutex_unlock(&s->lock);
+    ssize_t n;
+    do
+        n = write(s->wake[1], "a", 1);
+    while (n < 0 && errno == EINTR);
+    /* a full pipe (EAGAIN) already holds a wake-up the thread has not read yet */
+}
+
 static void *http_main(void *arg)
 {
     dh_http *s = arg;
@@ -313,7 +446,7 @@ static void *http_main(void *arg)
         }
         if (poll(s->pfds, (nfds_t)np, timeout) < 0 && errno != EINTR)
             break;
-        if (s->pfds[0].revents)
+        if (s->pfds[0].revents && http_wake(s))
             break;
         now = dh_now_ms();
         for (int k = 2; k < np; k++) {
@@ -321,6 +454,10 @@ static void *http_main(void *arg)
             short ev = s->pfds[k].revents;
             if (ev & (POLLIN | POLLHUP | POLLERR))
                 http_read(s, c);
+            if (c->fd >= 0 && c->state == HTTP_WAIT && now >= c->deadline_ms) {
+                c->deadline_ms = now + HTTP_LINGER_MS; /* time to send what follows */
+                http_error(s, c, 504, "no answer in time: the process's main loop is busy");
+            }
             if (c->fd >= 0 && c->state == HTTP_WRITE)
                 http_write(s, c, now);
             if (c->fd >= 0 && now >= c->deadline_ms)
@@ -414,8 +551,11 @@ dh_http *dh_http_start(const char *addr, const dh_http_limits *lim, dh_http_hand
         goto err;
     if (pipe2(s->wake, O_CLOEXEC | O_NONBLOCK) < 0)
         goto err;
+    atomic_init(&s->stopping, false);
+    pthread_mutex_init(&s->lock, NULL);
     if (pthread_create(&s->thread, NULL, http_main, s) != 0) {
         dh_error("http: cannot start the thread");
+        pthread_mutex_destroy(&s->lock);
         goto err;
     }
     return s;
@@ -441,11 +581,19 @@ void dh_http_stop(dh_http *s)
 {
     if (!s)
         return;
+    atomic_store(&s->stopping, true);
     ssize_t n;
     do
         n = write(s->wake[1], "x", 1);
     while (n < 0 && errno == EINTR);
     pthread_join(s->thread, NULL);
+    while (s->answers) {
+        http_answer *a = s->answers;
+        s->answers = a->next;
+        free(a->r.body);
+        free(a);
+    }
+    pthread_mutex_destroy(&s->lock);
     for (int i = 0; i < s->lim.max_conns; i++)
         if (s->conns[i].fd >= 0)
             http_close(s, &s->conns[i]);

@@ -40,6 +40,8 @@
  *   leaderboard:{GAME}:{MODE} zset  account id scored by its ordinal mu - 3 sigma
  *   history:{ACCOUNT}        list   the account's rated matches, newest first, capped at
  *                                   DH_HISTORY_MAX: DH_HISTORY_* fields, tab-separated
+ *   audit:{admin}            stream every admin API action: DH_F_AUDIT_* fields (append
+ *                                   only, never trimmed: docs/OPERATIONS.md, "Admin API")
  *
  * The braces are Redis Cluster hash tags: a match's keys live in one slot.
  */
@@ -61,6 +63,7 @@
 #define DH_KEY_WORKER_PATTERN   "worker:{*}" /* SCAN MATCH: every worker:{ID} family key */
 #define DH_KEY_MATCHES_UNRATED  "matches:unrated"
 #define DH_KEY_ACCOUNT_NAMES    "accounts:names"
+#define DH_KEY_AUDIT_ADMIN      "audit:{admin}"
 
 /* Keys with an id: each writes the key into buf (DH_KEY_MAX bytes) and returns buf. */
 char *dh_key_match(char *buf, const char *match_id);
@@ -124,6 +127,15 @@ char *dh_key_leaderboard(char *buf, const char *game, const char *mode);
 #define DH_HISTORY_FIELDS                                                                          \
     "match_id game mode bundle ended_ms place players ordinal_before ordinal_after opponents"
 
+/* audit:{admin} entries' fields (XADD, in this order). */
+#define DH_F_AUDIT_AT     "at_ms"  /* wall clock ms */
+#define DH_F_AUDIT_WHO    "who"    /* the token's name */
+#define DH_F_AUDIT_ACTION "action" /* end, remove, drain */
+#define DH_F_AUDIT_TARGET "target" /* the match (and player) or worker */
+#define DH_F_AUDIT_REASON "reason"
+#define DH_F_AUDIT_STATUS "status" /* the HTTP status the API answered */
+#define DH_F_AUDIT_DETAIL "detail" /* what it did, or why not */
+
 #define DH_STATUS_RUNNING  "running"
 #define DH_STATUS_FINISHED "finished"
 
@@ -136,6 +148,8 @@ char *dh_key_leaderboard(char *buf, const char *game, const char *mode);
 /* ...or the seat that owed a decision left it unanswered past the worker's idle cap
  * (HOST_IDLE_MS), connected or not: that seat forfeits. */
 #define DH_END_IDLE "idle"
+/* ...or an operator ended it through the admin API (AdminEndMatch; every rank 0). */
+#define DH_END_ADMIN "admin"
 
 /* bundle:{SHA}'s meta fields (every other field is a *.lua file). */
 #define DH_F_BUNDLE_LABEL            "label"

@@ -41,6 +41,13 @@ void dh_ops_init(dh_ops *o)
     atomic_init(&o->beat_ms, 0);
     atomic_init(&o->not_ready, "starting");
     o->http = NULL;
+    o->admin = NULL;
+}
+
+int dh_ops_admin_on(dh_ops *o, const dh_admin_auth *auth)
+{
+    o->admin = dh_ops_admin_new(auth);
+    return o->admin ? 0 : -1;
 }
 
 int dh_ops_start(dh_ops *o, const char *addr)
@@ -48,10 +55,16 @@ int dh_ops_start(dh_ops *o, const char *addr)
     if (!addr || !addr[0])
         return 0;
     dh_ops_beat(o);
-    o->http = dh_http_start(addr, NULL, dh_ops_handle, o);
+    o->http = dh_http_start(addr, NULL, dh_ops_serve, o);
     if (!o->http)
         return -1;
-    dh_info("http: /healthz /readyz /metrics on %s (port %d)", addr, dh_http_port(o->http));
+    if (o->admin)
+        o->admin->http = o->http;
+    dh_info("http: /healthz /readyz /metrics%s on %s (port %d)",
+            !o->admin          ? ""
+            : o->admin->auth.n ? " /admin/"
+                               : " (admin API off: no DECKHAND_ADMIN_TOKEN)",
+            addr, dh_http_port(o->http));
     return 0;
 }
 
@@ -59,6 +72,8 @@ void dh_ops_stop(dh_ops *o)
 {
     dh_http_stop(o->http);
     o->http = NULL;
+    dh_ops_admin_free(o->admin);
+    o->admin = NULL;
 }
 
 void dh_ops_beat(dh_ops *o)
@@ -96,4 +111,19 @@ void dh_ops_handle(void *arg, const char *path, dh_http_reply *r)
     } else {
         dh_http_reply_text(r, 404, "not found (try /healthz, /readyz, /metrics)\n");
     }
+}
+
+void dh_ops_serve(void *arg, const dh_http_request *req, dh_http_reply *r)
+{
+    dh_ops *o = arg;
+    if (strcmp(req->path, "/admin") == 0 || strncmp(req->path, "/admin/", 7) == 0) {
+        dh_ops_admin_handle(o->admin, req, r);
+        return;
+    }
+    if (strcmp(req->method, "GET") != 0) {
+        dh_http_reply_text(r, 405, "only GET here\n");
+        r->allow = "GET";
+        return;
+    }
+    dh_ops_handle(o, req->path, r);
 }

@@ -10,7 +10,9 @@
  *             does), or the stalled loop.
  *   /metrics  the registry (dh_metrics.h) in the Prometheus text format, the process
  *             metrics (dh_proc.h: CPU, memory, descriptors) first.
- *   anything else: 404.
+ *   /admin/... the admin API, where the process serves it (dh_ops_admin.h: the
+ *             matchmaker); 404 elsewhere.
+ *   anything else: 404; a POST to the probes: 405.
  *
  * The main thread touches only atomics (relaxed: a probe needs no ordering with the
  * loop's other memory); the registry is complete before dh_ops_start and read-only
@@ -25,6 +27,7 @@
 #include "dh_http.h"
 #include "dh_metrics.h"
 #include "dh_proc.h"
+#include "dh_ops_admin.h"
 
 #define DH_OPS_STALL_MS 5000
 
@@ -34,14 +37,17 @@ typedef struct {
     _Atomic(const char *) not_ready; /* NULL: ready; else why not (a string literal) */
     dh_http *http;                   /* NULL while off */
     dh_proc proc;                    /* process metrics, sampled at each scrape */
+    dh_ops_admin *admin;             /* NULL: this process serves no admin API */
 } dh_ops;
 
 /* A registry holding the process metrics, not ready ("starting"), no beat yet. */
 void dh_ops_init(dh_ops *o);
 /* Serve on addr ("HOST:PORT"). addr NULL or "" leaves the port off. 0, or -1 (logged). */
 int dh_ops_start(dh_ops *o, const char *addr);
-/* Stop serving and join the thread; safe when never started. */
+/* Stop serving and join the thread; safe when never started. Frees the admin API. */
 void dh_ops_stop(dh_ops *o);
+/* Serve the admin API with auth's tokens (before dh_ops_start). 0, or -1 (logged). */
+int dh_ops_admin_on(dh_ops *o, const dh_admin_auth *auth);
 
 /* The main loop turned (call once per iteration). */
 void dh_ops_beat(dh_ops *o);
@@ -62,7 +68,9 @@ static inline void dh_ops_count_code(dh_counter *counters, int code)
     dh_counter_inc(&counters[code > 0 && code < DH_OPS_CODES ? code : DH_OPS_CODES - 1]);
 }
 
-/* The endpoints, as dh_http calls them (exposed for the unit tests). */
+/* The probes and /metrics for a GET of path (exposed for the unit tests). */
 void dh_ops_handle(void *o, const char *path, dh_http_reply *r);
+/* Every request, as dh_http calls it: the admin API, or the probes. */
+void dh_ops_serve(void *o, const dh_http_request *req, dh_http_reply *r);
 
 #endif

@@ -125,6 +125,8 @@ static void zsock_send_hello(gw *g)
     Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
     Deckhand__Internal__GatewayHello h = DECKHAND__INTERNAL__GATEWAY_HELLO__INIT;
     h.gateway_id = g->id;
+    h.connections = (uint32_t)g->nconns; /* its load, for the admin API */
+    h.players = (uint32_t)g->players.count;
     m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_GATEWAY_HELLO;
     m.gateway_hello = &h;
     if (dh_zmq_send(g->mm->z, NULL, &m) < 0 && errno != EAGAIN)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "admin.h"
 #include "dh_log.h"
 #include "dh_zmq.h"
 #include "placement.h"
@@ -79,10 +80,19 @@ bool control_handle(mm_state *mm, const char *identity, const Deckhand__Internal
     case DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ENDED:
         control_match_ended(mm, identity, msg->match_ended);
         return true;
-    case DECKHAND__INTERNAL__INTERNAL__BODY_GATEWAY_HELLO:
+    case DECKHAND__INTERNAL__INTERNAL__BODY_ADMIN_INFO:
+        admin_info(mm, msg->admin_info, now_ms);
+        return false;
+    case DECKHAND__INTERNAL__INTERNAL__BODY_GATEWAY_HELLO: {
+        registry_gateway *g = NULL;
         if (registry_gateway_hello(&mm->reg, identity, now_ms) < 0)
             dh_error("out of memory registering gateway %s", identity);
+        else if ((g = registry_gateway_find(&mm->reg, identity))) {
+            g->connections = msg->gateway_hello->connections;
+            g->players = msg->gateway_hello->players;
+        }
         return false;
+    }
     default:
         break;
     }

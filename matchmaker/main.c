@@ -23,7 +23,9 @@
  * a rollout completes; deckhand_matchmaker_lease_held says which one acts. --curve-dir
  * (or DECKHAND_CURVE_*: the cluster's CURVE keys, dh_curve.h): the ROUTER admits only
  * gateways and workers holding the cluster's keys; --insecure-internal runs without.
- * --log-format text|json (DECKHAND_LOG_FORMAT).
+ * --log-format text|json (DECKHAND_LOG_FORMAT). The admin API rides on the operator port
+ * (admin.h), with its tokens from DECKHAND_ADMIN_TOKEN(_FILE); the loop polls its queue
+ * beside the ROUTER.
  */
 #include <errno.h>
 #include <signal.h>
@@ -33,6 +35,7 @@
 #include <unistd.h>
 #include <zmq.h>
 
+#include "admin.h"
 #include "control.h"
 #include "dh_clock.h"
 #include "dh_curve.h"
@@ -134,8 +137,10 @@ static int mm_run(mm_state *mm, dh_ops *ops)
     while (!mm_stop) {
         uint64_t now = dh_now_ms();
         long timeout = next_tick > now ? (long)(next_tick - now) : 0;
-        zmq_pollitem_t item = {.socket = mm->router, .events = ZMQ_POLLIN};
-        if (zmq_poll(&item, 1, timeout) < 0) {
+        zmq_pollitem_t items[2] = {
+            {.socket = mm->router, .events = ZMQ_POLLIN},
+            {.fd = ops->admin ? dh_ops_admin_fd(ops->admin) : -1, .events = ZMQ_POLLIN}};
+        if (zmq_poll(items, ops->admin ? 2 : 1, timeout) < 0) {
             if (errno == EINTR)
                 continue;
             dh_error("zmq_poll: %s", zmq_strerror(errno));
@@ -156,6 +161,10 @@ static int mm_run(mm_state *mm, dh_ops *ops)
         }
         form |= tickets_flush(mm, dh_now_ms());
         state_flush(mm, dh_now_ms());
+        if (ops->admin && items[1].revents)
+            admin_serve(mm, ops->admin, dh_now_ms());
+        if (mm->admin.n)
+            admin_expire(mm, dh_now_ms());
         now = dh_now_ms();
         if (i < DRAIN_MAX)
             mm->behind_since_ms = 0;
@@ -214,7 +223,8 @@ static const char mm_usage[] =
     "  --redis     Redis URL, or none for memory only (DECKHAND_REDIS_URL,\n"
     "              redis://127.0.0.1:6390)\n"
     "  --id        this matchmaker's id (DECKHAND_MATCHMAKER_ID, mm-HOST-PID)\n"
-    "  --http      operator port: /healthz, /readyz, /metrics (DECKHAND_MATCHMAKER_HTTP)\n"
+    "  --http      operator port: /healthz, /readyz, /metrics and the admin API\n"
+    "              (DECKHAND_MATCHMAKER_HTTP; its tokens: DECKHAND_ADMIN_TOKEN(_FILE))\n"
     "  --queues    the queue settings file (DECKHAND_QUEUES; docs/ARCHITECTURE.md)\n"
     "  --grace-ms, --decision-ms, --turn-ms, --abandon\n"
     "              defaults for every queue (DECKHAND_GRACE_MS, ...)\n"
@@ -298,7 +308,13 @@ int main(int argc, char **argv)
     sa.sa_handler = mm_on_signal;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    dh_admin_auth admin_auth;
+    if (dh_admin_auth_load(&admin_auth) < 0 || dh_ops_admin_on(&ops, &admin_auth) < 0)
+        goto err;
     if (mm_metrics(&mm, &ops.metrics, zap ? dh_zap_refused(zap) : &no_zap) < 0 ||
+        dh_metrics_counter(&ops.metrics, "deckhand_admin_refused_total", "",
+                           "Admin API requests refused for a missing or wrong token (401).",
+                           &ops.admin->refused) < 0 ||
         dh_ops_start(&ops, http) < 0)
         goto err;
     dh_info("%s listening %s, redis %s", mm.id, bind,
@@ -312,6 +328,7 @@ int main(int argc, char **argv)
 err:
     if (rc)
         dh_error("matchmaker failed to start or crashed out of its loop");
+    admin_free(&mm); /* shows still waiting for a worker get 503 */
     dh_ops_stop(&ops);
     if (mm.router)
         zmq_close(mm.router);

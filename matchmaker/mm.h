@@ -3,8 +3,8 @@
  * module's data; modules reach each other only by calling downwards (main.c, control.c,
  * social.c, parties.c and lobbies.c, tickets.c, matchmaker.c, takeover.c, placement.c,
  * state.c, lease.c, rconn.c, notify.c, then the leaves queue (with queue_form), rating,
- * registry, settings, seated, party_set and lobby_set (over member), codes), never through a call
- * back up.
+ * registry, settings, seated, party_set and lobby_set (over member), codes; admin.c, with
+ * admin_matches.c and admin_audit.c, sits beside control.c), never through a call back up.
  *
  * Time: every function takes now_ms from the monotonic clock (tests pass their own).
  * What is stored in Redis uses a wall clock derived from it (mm_wall_ms): the real-time
@@ -109,6 +109,21 @@ typedef struct {
     size_t n, cap;
 } tickets_batch;
 
+/* admin.h: GET /admin/matches/ID requests waiting for their worker's AdminMatchInfo. */
+struct dh_ops_admin;
+struct dh_ops_admin_req;
+
+typedef struct {
+    struct dh_ops_admin_req *q; /* owned until answered */
+    uint64_t deadline_ms;       /* answered without the worker's part then */
+} admin_wait;
+
+typedef struct {
+    struct dh_ops_admin *door; /* where answers go (admin_serve sets it) */
+    admin_wait *v;
+    size_t n, cap;
+} admin_waits;
+
 /* What /metrics shows (main.c registers them; docs/OPERATIONS.md lists them). Counters
  * are bumped where the event happens; gauges are set by the loop each iteration. */
 typedef struct {
@@ -154,6 +169,7 @@ typedef struct mm_state {
     uint64_t next_pass_ms;    /* the next formation pass over every ticket (placement.c) */
     uint64_t behind_since_ms; /* the loop left messages unread since then; 0: caught up */
     rating_source ratings;    /* players' ratings for matching (rating.h) */
+    admin_waits admin;        /* the admin API's requests waiting for a worker (admin.h) */
     mm_stats stats;
     party_set parties; /* parties.h */
     lobby_set lobbies; /* lobbies.h */

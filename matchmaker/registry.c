@@ -189,6 +189,14 @@ registry_worker *registry_pick(registry *r, const char *game, uint32_t players, 
     return best;
 }
 
+registry_gateway *registry_gateway_find(registry *r, const char *identity)
+{
+    for (size_t i = 0; i < r->ngateways; i++)
+        if (!strcmp(r->gateways[i].id, identity))
+            return &r->gateways[i];
+    return NULL;
+}
+
 int registry_gateway_hello(registry *r, const char *identity, uint64_t now_ms)
 {
     for (size_t i = 0; i < r->ngateways; i++) {

@@ -54,6 +54,7 @@ typedef struct {
 typedef struct {
     char id[DH_ZMQ_ID_MAX + 1];
     uint64_t last_seen_ms;
+    uint32_t connections, players; /* its load, from its last hello (the admin API) */
 } registry_gateway;
 
 typedef struct {
@@ -92,5 +93,7 @@ registry_worker *registry_pick(registry *r, const char *game, uint32_t players, 
 
 /* Register or refresh a gateway; -1 on allocation failure. */
 int registry_gateway_hello(registry *r, const char *identity, uint64_t now_ms);
+/* The gateway at identity, or NULL. */
+registry_gateway *registry_gateway_find(registry *r, const char *identity);
 
 #endif

@@ -99,6 +99,16 @@ const Deckhand__Internal__MatchAssigned *seated_find(const seated_list *l, const
     return dh_table_get(&l->players, player_id);
 }
 
+bool seated_leave(seated_list *l, const char *player_id, const char *match_id)
+{
+    Deckhand__Internal__MatchAssigned *a = dh_table_get(&l->players, player_id);
+    if (!a || strcmp(a->match_id, match_id) != 0)
+        return false;
+    /* match_id's list keeps the id: seated_end skips a player no longer seated there */
+    seated_free_assigned(dh_table_del(&l->players, player_id));
+    return true;
+}
+
 size_t seated_end(seated_list *l, const char *match_id)
 {
     /* match_id may be an entry's own string, which this frees: work on a copy */

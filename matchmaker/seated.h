@@ -17,6 +17,7 @@
 #ifndef DECKHAND_MM_SEATED_H
 #define DECKHAND_MM_SEATED_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "dh_table.h"
@@ -34,6 +35,9 @@ void seated_free(seated_list *l);
 int seated_add(seated_list *l, const Deckhand__Internal__MatchAssigned *ma);
 /* The assignment of player_id in a running match, or NULL. */
 const Deckhand__Internal__MatchAssigned *seated_find(const seated_list *l, const char *player_id);
+/* An operator removed player_id from match_id (the admin API): forget its seat, so that
+ * it may queue for another match. False when it was not seated there. */
+bool seated_leave(seated_list *l, const char *player_id, const char *match_id);
 /* The match ended: forget its players. How many were forgotten. */
 size_t seated_end(seated_list *l, const char *match_id);
 /* The match moved to worker_id at endpoint: its assignments name the new worker. */

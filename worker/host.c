@@ -433,6 +433,12 @@ void host_command(host *h, const char *identity, const Deckhand__Internal__Playe
         return;
     }
     host_seat *s = &hm->seats[seat];
+    if (s->removed) {
+        if (pc->body_case != DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_AWAY)
+            host_send_reply(h, identity, pid, pc->cmd_id, DECKHAND__ERROR_CODE__UNKNOWN_MATCH,
+                            "an operator removed you from this match");
+        return;
+    }
     if (pc->body_case == DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_AWAY) {
         /* only the gateway that holds the player may say it left */
         if (!strcmp(s->route, identity) && !s->away_ms) {

@@ -4,6 +4,7 @@
  * below it:
  *
  *   host_adopt.c, host_timers.c, host_rebundle.c   adoption, timers, bundle moves
+ *   host_admin.c                                    what an operator asks (end, remove)
  *   host.c                                          the table, new matches, commands, the batch
  *   host_output.c, host_persist.c, host_bot.c       sending out, writing to Redis, bot answers
  *   worker.h                                        the types they share

@@ -63,16 +63,20 @@ static void host_text_json_str(host_text *t, const char *s)
     host_text_add(t, "\"");
 }
 
-/* Over: the rules ended it, a seat forfeited, or the match was quarantined. */
+/* Over: the rules ended it, a seat forfeited, the match was quarantined, or an operator
+ * ended it. */
 bool host_over(const host_match *hm)
 {
-    return hm->forfeit_seat >= 0 || hm->quarantined || engine_match_finished(hm->m);
+    return hm->forfeit_seat >= 0 || hm->quarantined || hm->admin_end[0] ||
+           engine_match_finished(hm->m);
 }
 
 const char *host_end_reason(const host_match *hm)
 {
     if (hm->quarantined)
         return DH_END_SCRIPT_ERROR;
+    if (hm->admin_end[0])
+        return hm->admin_end; /* "admin: REASON" */
     if (hm->idle)
         return DH_END_IDLE;
     return engine_match_turn_capped(hm->m) ? DH_END_TURN_CAP : NULL;
@@ -83,7 +87,8 @@ const char *host_end_reason(const host_match *hm)
  * unknown to the host: 0). */
 size_t host_results(const host_match *hm, engine_result *res, size_t max)
 {
-    if (hm->quarantined) { /* nobody won a match its scripts could not play: every rank 0 */
+    if (hm->quarantined || hm->admin_end[0]) {
+        /* nobody won a match its scripts could not play, or an operator stopped: rank 0 */
         size_t n = (size_t)hm->nseats < max ? (size_t)hm->nseats : max;
         for (size_t i = 0; i < n; i++)
             res[i] = (engine_result){.seat = (int)i, .score = 0, .rank = 0, .turns = 0};
@@ -120,14 +125,14 @@ static void host_results_json(host_match *hm, char *json, size_t cap)
 }
 
 /* The rating job of a finished match (rater.h) into job: 0, or -1 when it is not rated
- * (unrated: bot-filled; quarantined; or not every seat an account). No job also means no
- * history entry: the rater writes both. */
+ * (unrated: bot-filled; quarantined; ended by an operator; or not every seat an account).
+ * No job also means no history entry: the rater writes both. */
 static int host_rating_job(host *h, host_match *hm, uint64_t ended_ms, char *job, size_t cap)
 {
     engine_result res[HOST_SEATS_MAX];
     const char *ids[HOST_SEATS_MAX];
     int ranks[HOST_SEATS_MAX];
-    if (hm->unrated || hm->quarantined || hm->nseats > HOST_SEATS_MAX)
+    if (hm->unrated || hm->quarantined || hm->admin_end[0] || hm->nseats > HOST_SEATS_MAX)
         return -1;
     size_t n = host_results(hm, res, HOST_SEATS_MAX);
     if (n != (size_t)hm->nseats)

@@ -67,7 +67,7 @@ static int worker_run(host *h, dh_ops *ops, dh_gauge *active, size_t inbox_max)
     worker_loop l;
     worker_loop_init(&l, dh_now_ms(), inbox_max);
     int rc = 0;
-    while (!worker_stop) {
+    while (!worker_stop && !h->drain_asked) {
         zmq_pollitem_t items[] = {
             {.socket = h->dealer, .events = ZMQ_POLLIN},
             {.socket = h->router, .events = ZMQ_POLLIN},

@@ -37,6 +37,8 @@
  * the queue's timers and abandon setting, so that no match runs for good (issue 15): a
  * connected client that never answers, in a queue without timers, would hold it open. */
 #define HOST_IDLE_MS (30ULL * 60 * 1000)
+/* "admin: " and an operator's reason (host_admin.c) */
+#define HOST_ADMIN_REASON_MAX 224
 
 typedef struct host_seen host_seen;
 
@@ -59,6 +61,7 @@ typedef struct {
     struct host_seen *seen; /* what its connection was last shown (host_view.c); NULL: nothing */
     uint64_t view_seq;      /* the number of the last View or ViewDelta sent to the seat */
     char bot[HOST_BOT_MAX]; /* a bot seat (bot fill): the engine plays it; "" for a player */
+    bool removed;           /* an operator took the player out (host_admin.c): no return */
 } host_seat;
 
 /* A queue's settings (internal.proto QueueSettings); 0 turns a timer off. */
@@ -78,13 +81,15 @@ typedef struct {
     uint64_t answers;      /* accepted answers since the start (the history's length) */
     host_settings set;
     char mode[64];
-    uint64_t decision_id;      /* the pending decision the timers below belong to */
-    uint64_t decision_ms;      /* when it was first put to its seat */
-    uint64_t turn_version;     /* the snapshot version the turn timer belongs to */
-    uint64_t turn_ms;          /* when that turn started (or we got the match) */
-    int forfeit_seat;          /* -1, or the seat that forfeited (the match is over) */
-    bool quarantined;          /* ended for script failures (the match is over) */
-    bool idle;                 /* forfeit_seat forfeited at the idle cap (HOST_IDLE_MS) */
+    uint64_t decision_id;  /* the pending decision the timers below belong to */
+    uint64_t decision_ms;  /* when it was first put to its seat */
+    uint64_t turn_version; /* the snapshot version the turn timer belongs to */
+    uint64_t turn_ms;      /* when that turn started (or we got the match) */
+    int forfeit_seat;      /* -1, or the seat that forfeited (the match is over) */
+    bool quarantined;      /* ended for script failures (the match is over) */
+    bool idle;             /* forfeit_seat forfeited at the idle cap (HOST_IDLE_MS) */
+    char admin_end[HOST_ADMIN_REASON_MAX]; /* set: an operator ended it (the match is over) */
+    char admin_ask[HOST_ADMIN_REASON_MAX]; /* set: an operator asked; done when not busy */
     uint32_t script_failures;  /* the worker's own answers that failed in a row (in Redis) */
     uint64_t retry_ms;         /* no answer of the worker's own before this time */
     bool notes_due;            /* host_persist_notes has news to write (host_tick does) */
@@ -149,6 +154,7 @@ typedef struct {
     size_t nacts, capacts;
     host_stats stats;
     uint64_t cmd_recv_ns; /* the command being handled: its receipt (worker_control.c) */
+    bool drain_asked;     /* the admin API asked this worker to drain: it stops as on SIGTERM */
 } host;
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bundles.h"
+#include "host_admin.h"
 #include "dh_clock.h"
 #include "host_output.h"
 #include "dh_log.h"
@@ -118,6 +119,14 @@ bool worker_control_matchmaker(host *h, uint64_t now_ms)
             host_start_match(h, msg->start_match, now_ms);
         else if (msg->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_ADOPT_MATCH)
             adopt = true;
+        else if (msg->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_ADMIN_END)
+            host_admin_end(h, msg->admin_end, now_ms);
+        else if (msg->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_ADMIN_REMOVE)
+            host_admin_remove(h, msg->admin_remove, now_ms);
+        else if (msg->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_ADMIN_DRAIN)
+            host_admin_drain(h, msg->admin_drain);
+        else if (msg->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_ADMIN_QUERY)
+            host_admin_query(h, msg->admin_query, now_ms);
         else
             dh_warn_every(DH_LOG_EVERY_MS, "unexpected message %d from the matchmaker",
                           (int)msg->body_case);

@@ -6,6 +6,7 @@
 #include "bundles.h"
 #include "dh_clock.h"
 #include "dh_log.h"
+#include "host_admin.h"
 #include "worker_control.h"
 
 #define OWNED_CHECK_MS 5000 /* how often hosted matches are checked against Redis */
@@ -98,6 +99,7 @@ void worker_loop_turn(worker_loop *l, host *h)
         host_adopt_pending(h, dh_now_ms());
         l->next_adopt = dh_now_ms() + ADOPT_POLL_MS;
     }
+    host_admin_tick(h, dh_now_ms());
     l->due = host_tick(h, dh_now_ms());
     host_flush(h, dh_now_ms());
     if (h->bs && dh_now_ms() >= l->next_poll) {

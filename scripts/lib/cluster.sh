@@ -27,7 +27,10 @@
 #                        process logs in as its role's Redis user (DECKHAND_REDIS_USER,
 #                        DECKHAND_REDIS_PASSWORD_FILE); the default user is the operators'
 #                        and needs its password: cluster.env carries it (REDISCLI_AUTH for
-#                        redis-cli, and in DECKHAND_REDIS_URL for the deckhand command)
+#                        redis-cli, and in DECKHAND_REDIS_URL for the deckhand command);
+#                        admin.token, the admin API's ("local:..."), which the matchmaker
+#                        reads unless DECKHAND_ADMIN_TOKEN is set, and `deckhand admin`
+#                        finds through cluster.env (DECKHAND_ADMIN_TOKEN_FILE)
 #
 # DH_INSECURE_INTERNAL=1 starts every process with --insecure-internal (no CURVE; the
 # processes log it loudly); only for debugging with a packet capture.
@@ -183,6 +186,9 @@ dh_cluster_restart() {
     cmd=$(<"$run/cmds/$name") || return 1
     if [[ $name == gateway* && -r $run/token.key ]]; then
         DECKHAND_TOKEN_KEY=$(<"$run/token.key") eval "_dh_spawn_as \"\$run\" \"\$name\" $cmd"
+    elif [[ $name == matchmaker* && -r $run/keys/admin.token ]]; then
+        DECKHAND_ADMIN_TOKEN_FILE=$run/keys/admin.token \
+            eval "_dh_spawn_as \"\$run\" \"\$name\" $cmd"
     else
         eval "_dh_spawn_as \"\$run\" \"\$name\" $cmd"
     fi
@@ -303,6 +309,11 @@ dh_cluster_start() {
         curve=(--insecure-internal)
     fi
     DH_REDIS_OPS_PASSWORD=$(<"$run/keys/redis-default.password")
+    # The admin API's token (docs/OPERATIONS.md, "Admin API"), kept like the keys; a
+    # DECKHAND_ADMIN_TOKEN in the environment wins over it.
+    [[ -s $run/keys/admin.token ]] ||
+        (umask 077 && printf 'local:%s\n' "$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')" \
+            >"$run/keys/admin.token")
 
     _dh_spawn "$run" redis "$(command -v redis-server)" --port "$DH_PORT_REDIS" \
         --bind 127.0.0.1 --dir "$run/redis" --save "" --appendonly yes --appendfsync everysec \
@@ -312,7 +323,8 @@ dh_cluster_start() {
         return 1
     }
 
-    _dh_spawn_as "$run" matchmaker "$bin/deckhand-matchmaker" --redis "$redis_url" --bind "$mm" \
+    DECKHAND_ADMIN_TOKEN_FILE=$run/keys/admin.token _dh_spawn_as "$run" matchmaker \
+        "$bin/deckhand-matchmaker" --redis "$redis_url" --bind "$mm" \
         --id mm-1 --http "127.0.0.1:$DH_PORT_HTTP_MM" "${curve[@]}"
     for ((i = 1; i <= nworkers; i++)); do
         p=$((DH_PORT_WORKER + i - 1))
@@ -351,6 +363,7 @@ DECKHAND_REDIS_URL=redis://:$DH_REDIS_OPS_PASSWORD@127.0.0.1:$DH_PORT_REDIS
 DECKHAND_REDIS_PORT=$DH_PORT_REDIS
 REDISCLI_AUTH=$DH_REDIS_OPS_PASSWORD
 DECKHAND_CURVE_DIR=$run/keys
+DECKHAND_ADMIN_TOKEN_FILE=$run/keys/admin.token
 DECKHAND_MATCHMAKER=$mm
 DECKHAND_WORKERS=${workers[*]}
 ENV

@@ -7,17 +7,22 @@
  * includes dh_http.c and drives http_process on a connection whose descriptor is -1, the
  * way http_read does after each read. Input: byte 0 picks the request limit (16..4096
  * bytes), byte 1 the size of each read (1..256); the rest is what the client sends.
- * Properties: the handler sees only a well-formed GET, with a path that starts with "/"
- * and has no query, no fragment and no control character; an answer is a whole HTTP/1.1
- * response; input past the limit is never read.
+ * Properties: the handler sees only a well-formed GET or POST, with a path that starts
+ * with "/" and has no query, no fragment and no control character, a query without a
+ * fragment, and an Authorization value without a line break; an answer is a whole
+ * HTTP/1.1 response; input past the limit is never read.
  */
 #include "dh_http.c"
 
 #include "fuzz.h"
 
-static void fuzz_handler(void *ud, const char *path, dh_http_reply *r)
+static void fuzz_handler(void *ud, const dh_http_request *req, dh_http_reply *r)
 {
+    const char *path = req->path;
+    FUZZ_CHECK(!strcmp(req->method, "GET") || !strcmp(req->method, "POST"));
     FUZZ_CHECK(path[0] == '/' && strcspn(path, "?#") == strlen(path));
+    FUZZ_CHECK(strchr(req->query, '#') == NULL);
+    FUZZ_CHECK(strcspn(req->authorization, "\r\n") == strlen(req->authorization));
     for (const char *p = path; *p; p++)
         FUZZ_CHECK((unsigned char)*p > ' ' && (unsigned char)*p < 127);
     (*(int *)ud)++;

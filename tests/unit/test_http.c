@@ -18,6 +18,7 @@
 #include "dh_metrics.h"
 #include "dh_ops.h"
 #include "dh_test.h"
+#include "rig_http.h"
 
 static void test_metrics_render_exact_text(void)
 {
@@ -105,65 +106,17 @@ static void test_metrics_table_registers_in_order_and_keeps_going(void)
 
 /* ---- the server, through real sockets ------------------------------------------------ */
 
-static void echo_handler(void *ud, const char *path, dh_http_reply *r)
+static void echo_handler(void *ud, const dh_http_request *req, dh_http_reply *r)
 {
+    const char *path = req->path;
     (void)ud;
-    if (strcmp(path, "/hello") == 0)
+    if (strcmp(req->method, "GET") != 0) {
+        dh_http_reply_text(r, 405, "only GET\n");
+        r->allow = "GET";
+    } else if (strcmp(path, "/hello") == 0)
         dh_http_reply_text(r, 200, "hello\n");
     else
         dh_http_reply_text(r, 404, "no %s\n", path);
-}
-
-static int http_connect(int port)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0) {
-        close(fd);
-        return -1;
-    }
-    return fd;
-}
-
-static void send_all(int fd, const char *p, size_t n)
-{
-    while (n) {
-        ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
-        if (w <= 0)
-            return; /* the server may answer and close before reading it all */
-        p += w;
-        n -= (size_t)w;
-    }
-}
-
-/* Everything the server sends until it closes (at most cap-1 bytes, 3 s). */
-static char *read_all(int fd, char *buf, size_t cap)
-{
-    size_t n = 0;
-    uint64_t deadline = dh_test_now_ms() + 3000;
-    while (n + 1 < cap && dh_test_now_ms() < deadline) {
-        struct pollfd p = {.fd = fd, .events = POLLIN};
-        if (poll(&p, 1, 100) <= 0)
-            continue;
-        ssize_t r = read(fd, buf + n, cap - 1 - n);
-        if (r <= 0)
-            break;
-        n += (size_t)r;
-    }
-    buf[n] = '\0';
-    return buf;
-}
-
-/* Send req, return the whole response in buf. */
-static char *roundtrip(int port, const char *req, size_t len, char *buf, size_t cap)
-{
-    int fd = http_connect(port);
-    CU_ASSERT_FATAL(fd >= 0);
-    send_all(fd, req, len);
-    read_all(fd, buf, cap);
-    close(fd);
-    return buf;
 }
 
 static const char get_hello[] = "GET /hello HTTP/1.1\r\n\r\n";

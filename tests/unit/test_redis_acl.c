@@ -136,6 +136,27 @@ static void test_matchmaker_user_cannot_write_match_state(void)
     dh_redis_close(&r);
 }
 
+/* The admin API's trail: the matchmaker appends to audit:{admin} and reads it, and can
+ * neither delete nor trim it; it scans matches:running and reads a match's history
+ * length, without writing the history. */
+static void test_matchmaker_user_keeps_the_audit_trail_append_only(void)
+{
+    acl_users();
+    dh_redis r;
+    redisContext *c = login(&r, "matchmaker", "pw-matchmaker");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_TRUE(runs(c, "XADD audit:{admin} * who ops action end"));
+    CU_ASSERT_TRUE(runs(c, "XREVRANGE audit:{admin} + - COUNT 10"));
+    CU_ASSERT_TRUE(refused(c, "DEL audit:{admin}"));
+    CU_ASSERT_TRUE(refused(c, "XTRIM audit:{admin} MAXLEN 0"));
+    CU_ASSERT_TRUE(refused(c, "XDEL audit:{admin} 0-1"));
+    CU_ASSERT_TRUE(refused(c, "XADD audit:{other} * who ops"));
+    CU_ASSERT_TRUE(runs(c, "HSCAN matches:running 0 COUNT 10"));
+    CU_ASSERT_TRUE(runs(c, "LLEN match:{m3}:history"));
+    CU_ASSERT_TRUE(refused(c, "LPUSH match:{m3}:history forged"));
+    dh_redis_close(&r);
+}
+
 /* Accounts and ratings: the gateway writes account keys only through its scripts' commands
  * and reads boards; only a worker writes ratings; the matchmaker only reads them. */
 static void test_rating_and_account_keys_by_role(void)
@@ -218,6 +239,8 @@ int main(void)
         {"gateway_user_reads_only_routes", test_gateway_user_reads_only_routes},
         {"worker_user_cannot_touch_the_queue", test_worker_user_cannot_touch_the_queue},
         {"matchmaker_user_cannot_write_match_state", test_matchmaker_user_cannot_write_match_state},
+        {"matchmaker_user_keeps_the_audit_trail_append_only",
+         test_matchmaker_user_keeps_the_audit_trail_append_only},
         {"rating_and_account_keys_by_role", test_rating_and_account_keys_by_role},
         {"wrong_password_gets_no_connection", test_wrong_password_gets_no_connection},
         {"credentials_from_environment", test_credentials_from_environment},
