@@ -177,7 +177,8 @@ static void load_joins_run(const load_share *share, const load_joins_sync *sync,
         }
     }
     if (ps)
-        load_joins_wait(ps, share->players, rep, dh_now_ns() + (uint64_t)share->seconds * 1000000000);
+        load_joins_wait(ps, share->players, rep,
+                        dh_now_ns() + (uint64_t)share->seconds * 1000000000);
     for (int i = 0; ps && i < share->players; i++) {
         if (ps[i].c && !load_joins_done(&ps[i]))
             rep->errors++;
@@ -257,8 +258,8 @@ static void load_joins_print(const load_joins_report *s, uint64_t go_ns)
            (unsigned long long)s->refused, (unsigned long long)s->unavailable,
            (unsigned long long)s->found, (unsigned long long)s->found_after_refusal,
            (double)dh_hist_percentile(&s->ack, 50) / 1000.0,
-           (double)dh_hist_percentile(&s->ack, 99) / 1000.0, (double)s->ack.max_us / 1000.0,
-           all_ms, (unsigned long long)s->errors);
+           (double)dh_hist_percentile(&s->ack, 99) / 1000.0, (double)s->ack.max_us / 1000.0, all_ms,
+           (unsigned long long)s->errors);
 }
 
 int load_joins(const load_share *all, int nprocs)
