@@ -185,7 +185,11 @@ static void backend_on_player_output(gw *g, zsock *from, const Deckhand__Interna
 void backend_on_internal(gw *g, zsock *from, Deckhand__Internal__Internal *m)
 {
     bool mm = from == g->mm;
+    if (mm)
+        g->mm_heard = uv_now(g->loop); /* alive: its queue requests are waited for */
     switch (m->body_case) {
+    case DECKHAND__INTERNAL__INTERNAL__BODY_MATCHMAKER_BEAT:
+        break;
     case DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUT:
         backend_on_player_output(g, from, m->player_output);
         break;

@@ -3,6 +3,7 @@
  */
 #include "matchmaker.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -196,6 +197,27 @@ int mm_load(mm_state *mm, uint64_t now_ms)
     return rc;
 }
 
+/* Tell every gateway heard from lately that this matchmaker's loop turns. Best effort: a
+ * gateway that went away costs a refused send (ZMQ_ROUTER_MANDATORY). */
+static void mm_beat_gateways(mm_state *mm, uint64_t now_ms)
+{
+    if (now_ms < mm->next_gateway_beat_ms)
+        return;
+    mm->next_gateway_beat_ms = now_ms + MM_GATEWAY_BEAT_MS;
+    Deckhand__Internal__MatchmakerBeat b = DECKHAND__INTERNAL__MATCHMAKER_BEAT__INIT;
+    b.matchmaker_id = mm->id;
+    b.acting = mm_acting(mm, now_ms);
+    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
+    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MATCHMAKER_BEAT;
+    msg.matchmaker_beat = &b;
+    for (size_t i = 0; i < mm->reg.ngateways; i++) {
+        const registry_gateway *g = &mm->reg.gateways[i];
+        if (now_ms - g->last_seen_ms < MM_GATEWAY_SEEN_MS && mm->router &&
+            dh_zmq_send(mm->router, g->id, &msg) < 0)
+            dh_debug("MatchmakerBeat not sent to gateway %s: %s", g->id, strerror(errno));
+    }
+}
+
 void mm_tick(mm_state *mm, uint64_t now_ms)
 {
     if (!mm->first_tick_ms)
@@ -207,6 +229,7 @@ void mm_tick(mm_state *mm, uint64_t now_ms)
         lease_loaded(mm, now_ms);
     /* Unread messages may hold the beats of workers that look silent: while the loop is
      * behind (for at most REGISTRY_DEAD_MS more), silence is not taken for death. */
+    mm_beat_gateways(mm, now_ms);
     bool behind = mm->behind_since_ms && now_ms - mm->behind_since_ms < REGISTRY_DEAD_MS;
     size_t died = behind ? registry_take_gone(&mm->reg) : registry_expire(&mm->reg, now_ms);
     dh_counter_add(&mm->stats.workers_dead, died);
