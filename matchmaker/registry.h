@@ -29,11 +29,12 @@
 #define REGISTRY_AVOID_MS 1000
 /* StartMatches a worker may have unanswered at once; past it the worker is not picked
  * and the tickets wait in line (already acknowledged). A worker starts a match in about
- * 1 ms (3 under ASan), so this is well within PLACEMENT_TIMEOUT_MS of work: a join storm
+ * 1 ms (3 to 10 under ASan on a loaded machine), so this is well within
+ * PLACEMENT_TIMEOUT_MS of work: a join storm
  * used to send one worker 7,000 StartMatches in one pass, those it had not started after
  * 3 s were formed again elsewhere while it still started them (matches nobody attached
  * to), and the pass itself kept the loop from reading beats for seconds. */
-#define REGISTRY_PENDING_MAX 256
+#define REGISTRY_PENDING_MAX 128
 
 typedef struct {
     char name[QUEUE_NAME_MAX];
