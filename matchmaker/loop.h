@@ -11,7 +11,9 @@
  * A drain that stops with messages left marks the loop behind (mm.h, behind_since_ms),
  * and while it is behind a silent worker is not declared dead (its beats may be unread),
  * for at most REGISTRY_DEAD_MS more. What the turn's tick then does is bounded too: a
- * pass forms at most REGISTRY_PENDING_MAX matches per worker (registry.h). A second
+ * pass forms at most REGISTRY_PENDING_MAX matches per worker (registry.h); a drain that
+ * brings a MatchStarted from a worker at that bound asks for a full pass at once, so the
+ * bound costs a round trip per worker, not a 50 ms wait for the next pass. A second
  * socket for workers would make the order explicit but needs a second endpoint in every
  * worker's configuration; fair queuing gives the same bound without it.
  */

@@ -2,7 +2,8 @@
  * test_matchmaker_loop.c: the matchmaker's loop under a join storm (matchmaker/loop.h).
  * A worker's beat sent after a backlog of joins from two gateways is handled in the
  * first drain, ahead of most of the backlog; a drain is bounded, and one that leaves
- * messages marks the loop behind (so silence is not yet death). And the matchmaker beats
+ * messages marks the loop behind (so silence is not yet death); a worker freed from its
+ * bound of StartMatches in flight gets the next match at once. And the matchmaker beats
  * every gateway every MM_GATEWAY_BEAT_MS, which is how a gateway tells a busy matchmaker
  * from a gone one (test_gateway_mm_busy.c).
  */
@@ -50,6 +51,31 @@ static void test_mm_worker_beat_behind_a_join_storm_is_handled_in_the_first_drai
     rig_mm_close(&a);
 }
 
+/* A worker at REGISTRY_PENDING_MAX that answers one StartMatch gets the next match at
+ * once: the drain asks for a full pass, instead of the tickets waiting for the next one. */
+static void test_mm_a_worker_freed_from_its_in_flight_bound_gets_the_next_match_at_once(void)
+{
+    enum { N = 2 * (REGISTRY_PENDING_MAX + 5) };
+    rig_mm a;
+    rig_mm_open(&a, "mm-free", NULL, 1, 0);
+    joins(a.gw, "p", N);
+    loop_drain(&a.mm, 10);
+    mm_tick(&a.mm, 10);
+    CU_ASSERT_EQUAL(registry_find(&a.mm.reg, "wk-a")->pending, REGISTRY_PENDING_MAX);
+    Deckhand__Internal__Internal *st = rig_mm_next_start(&a, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    rig_mm_started(a.w[0], st->start_match->match_id, true);
+    deckhand__internal__internal__free_unpacked(st, NULL);
+    a.mm.next_pass_ms = 1000; /* the next full pass is far off */
+    loop_turn t = loop_drain(&a.mm, 20);
+    CU_ASSERT_TRUE(t.form);
+    CU_ASSERT_EQUAL(a.mm.next_pass_ms, 0);
+    mm_tick(&a.mm, 20);
+    CU_ASSERT_EQUAL(registry_find(&a.mm.reg, "wk-a")->pending, REGISTRY_PENDING_MAX);
+    CU_ASSERT_EQUAL(queue_total(a.mm.queues), (size_t)N - 2 * (REGISTRY_PENDING_MAX + 1));
+    rig_mm_close(&a);
+}
+
 /* The next message at gw that is a MatchmakerBeat within ms (others are skipped). */
 static bool beat_at(void *gw, long ms)
 {
@@ -91,6 +117,8 @@ int main(void)
     static const dh_test_case cases[] = {
         {"mm_worker_beat_behind_a_join_storm_is_handled_in_the_first_drain",
          test_mm_worker_beat_behind_a_join_storm_is_handled_in_the_first_drain},
+        {"mm_a_worker_freed_from_its_in_flight_bound_gets_the_next_match_at_once",
+         test_mm_a_worker_freed_from_its_in_flight_bound_gets_the_next_match_at_once},
         {"mm_gateways_hear_a_beat_every_half_second",
          test_mm_gateways_hear_a_beat_every_half_second},
         {NULL, NULL},
