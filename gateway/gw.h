@@ -143,7 +143,8 @@ struct gw {
     uv_prepare_t drain_prepare;
     uv_idle_t drain_idle;
     uint64_t last_hello;
-    uint64_t mm_heard; /* uv_now when the matchmaker last sent anything (backend.c) */
+    uint64_t mm_heard;       /* uv_now when the matchmaker last sent anything (backend.c) */
+    uint64_t mm_incarnation; /* of the matchmaker's last beat; 0: none yet */
 
     /* Redis, for routes this gateway did not learn itself (lookup.c) */
     char redis_url[GW_ADDR_MAX];

@@ -89,6 +89,31 @@ void inflight_expire(gw *g, inflight *p, Deckhand__ErrorCode code, const char *m
 
 typedef struct {
     gw *gw;
+    Deckhand__ErrorCode code;
+    const char *message;
+    size_t n;
+} inflight_all_state;
+
+static void inflight_expire_waiting(const char *key, void *val, void *arg)
+{
+    (void)key;
+    inflight_all_state *st = arg;
+    inflight *p = val;
+    if (p->expired)
+        return;
+    inflight_expire(st->gw, p, st->code, st->message);
+    st->n++;
+}
+
+size_t inflight_expire_all(gw *g, dh_table *t, Deckhand__ErrorCode code, const char *message)
+{
+    inflight_all_state st = {g, code, message, 0};
+    dh_table_each(t, inflight_expire_waiting, &st);
+    return st.n;
+}
+
+typedef struct {
+    gw *gw;
     dh_table *t;
     uint64_t now;
     const char *who;

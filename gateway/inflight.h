@@ -12,7 +12,8 @@
  * answered UNAVAILABLE only once the matchmaker has been silent for GW_MM_TIMEOUT (no
  * MatchmakerBeat, no answer: g->mm_heard) or the request has waited GW_MM_PATIENCE. A
  * matchmaker busy with a join storm beats between its turns, so its joins are answered
- * by it, ok, however late; one that is gone (or stuck) gets UNAVAILABLE as before.
+ * by it, ok, however late; one that is gone (or stuck) gets UNAVAILABLE as before, and
+ * one that restarted (a new incarnation in its beat) gets them answered at once.
  */
 #ifndef DECKHAND_GW_INFLIGHT_H
 #define DECKHAND_GW_INFLIGHT_H
@@ -46,6 +47,10 @@ bool inflight_waiting(dh_table *t, const char *player_id, uint64_t cmd_id);
 
 /* Answer p now with code and message (through g->answer) and keep it as a tombstone. */
 void inflight_expire(gw *g, inflight *p, Deckhand__ErrorCode code, const char *message);
+
+/* Answer every request of t still waiting now with code and message (each kept as a
+ * tombstone): the matchmaker restarted, so it never got them. How many. */
+size_t inflight_expire_all(gw *g, dh_table *t, Deckhand__ErrorCode code, const char *message);
 
 /* Periodic work from the gateway tick: requests past their deadline are answered
  * UNAVAILABLE, tombstones past their grace are dropped. */

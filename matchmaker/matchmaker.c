@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "dh_keys.h"
 #include "dh_log.h"
@@ -31,6 +32,11 @@ static const double mm_wait_bounds[] = {0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 3
 int mm_init(mm_state *mm, const char *id, const char *redis_url, int redis_timeout_ms)
 {
     memset(mm, 0, sizeof *mm);
+    /* not secret, only distinct per process start: the wall clock in ns and the pid */
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    mm->incarnation =
+        ((uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec) ^ ((uint64_t)getpid() << 44);
     registry_init(&mm->reg);
     placement_list_init(&mm->placements);
     settings_init(&mm->settings);
@@ -207,6 +213,7 @@ static void mm_beat_gateways(mm_state *mm, uint64_t now_ms)
     Deckhand__Internal__MatchmakerBeat b = DECKHAND__INTERNAL__MATCHMAKER_BEAT__INIT;
     b.matchmaker_id = mm->id;
     b.acting = mm_acting(mm, now_ms);
+    b.incarnation = mm->incarnation;
     Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
     msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MATCHMAKER_BEAT;
     msg.matchmaker_beat = &b;

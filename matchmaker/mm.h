@@ -146,6 +146,7 @@ typedef struct mm_state {
     uint64_t next_pass_ms;    /* the next formation pass over every ticket (placement.c) */
     uint64_t behind_since_ms; /* the loop left messages unread since then; 0: caught up */
     uint64_t next_gateway_beat_ms; /* when the next MatchmakerBeat goes out (matchmaker.c) */
+    uint64_t incarnation;          /* random per process, in every MatchmakerBeat */
     rating_source ratings;         /* players' ratings for matching (rating.h) */
     mm_stats stats;
 } mm_state;

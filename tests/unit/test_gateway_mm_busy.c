@@ -12,16 +12,24 @@
 
 #include "dh_clock.h"
 
-/* The fake matchmaker's beat to the gateway. */
-static void mm_beat(void)
+/* The fake matchmaker's beat to the gateway, as incarnation (a process) of it. */
+static void mm_beat_as(uint64_t incarnation)
 {
     Deckhand__Internal__Internal out = DECKHAND__INTERNAL__INTERNAL__INIT;
     Deckhand__Internal__MatchmakerBeat b = DECKHAND__INTERNAL__MATCHMAKER_BEAT__INIT;
     b.matchmaker_id = "mm-test";
     b.acting = true;
+    b.incarnation = incarnation;
     out.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MATCHMAKER_BEAT;
     out.matchmaker_beat = &b;
     CU_ASSERT_EQUAL(dh_zmq_send(rg.mm, RG_GW_ID, &out), 0);
+}
+
+static uint64_t incarnation = 1; /* the fake matchmaker process beating now */
+
+static void mm_beat(void)
+{
+    mm_beat_as(incarnation);
 }
 
 /* c joins; the fake matchmaker receives the join (past the PlayerAway of the previous
@@ -104,6 +112,26 @@ static void test_gateway_match_formed_after_an_unavailable_join_still_reaches_th
     rg_close(c);
 }
 
+/* A join the matchmaker never got (it restarted: a beat of a new incarnation) is
+ * answered at once, not after GW_MM_PATIENCE of beats from the new process. */
+static void test_gateway_join_unavailable_at_once_when_the_matchmaker_restarts(void)
+{
+    char pid[64];
+    rg_client *c = rg_open_as("quinn", pid);
+    mm_beat();
+    join(c, 6);
+    incarnation++; /* it restarted */
+    mm_beat();
+    uint64_t t0 = dh_test_now_ms();
+    rg_expect_reply(c, 6, DECKHAND__ERROR_CODE__UNAVAILABLE);
+    CU_ASSERT(dh_test_now_ms() - t0 < 1500);
+    join(c, 7); /* the join again, to the new matchmaker, waits for its answer */
+    beat_for(c, 1000);
+    rg_mm_queue_reply(pid, 7, DECKHAND__ERROR_CODE__OK, NULL);
+    rg_expect_reply(c, 7, DECKHAND__ERROR_CODE__OK);
+    rg_close(c);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -113,6 +141,8 @@ int main(void)
          test_gateway_join_unavailable_once_the_matchmaker_falls_silent},
         {"gateway_match_formed_after_an_unavailable_join_still_reaches_the_player",
          test_gateway_match_formed_after_an_unavailable_join_still_reaches_the_player},
+        {"gateway_join_unavailable_at_once_when_the_matchmaker_restarts",
+         test_gateway_join_unavailable_at_once_when_the_matchmaker_restarts},
         {"gateway_sigterm_exits_zero", rg_test_sigterm_exits_zero},
         {NULL, NULL},
     };

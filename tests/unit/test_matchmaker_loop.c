@@ -76,7 +76,11 @@ static void test_mm_a_worker_freed_from_its_in_flight_bound_gets_the_next_match_
     rig_mm_close(&a);
 }
 
-/* The next message at gw that is a MatchmakerBeat within ms (others are skipped). */
+/* The beats' incarnation, which a test reads from its matchmaker. */
+static uint64_t incarnation;
+
+/* The next message at gw that is a MatchmakerBeat of this incarnation within ms (others
+ * are skipped). */
 static bool beat_at(void *gw, long ms)
 {
     zmq_pollitem_t it = {.socket = gw, .events = ZMQ_POLLIN};
@@ -86,7 +90,7 @@ static bool beat_at(void *gw, long ms)
             return false;
         bool beat = m->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_MATCHMAKER_BEAT &&
                     !strcmp(m->matchmaker_beat->matchmaker_id, "mm-beat") &&
-                    m->matchmaker_beat->acting;
+                    m->matchmaker_beat->acting && m->matchmaker_beat->incarnation == incarnation;
         deckhand__internal__internal__free_unpacked(m, NULL);
         if (beat)
             return true;
@@ -97,7 +101,13 @@ static bool beat_at(void *gw, long ms)
 static void test_mm_gateways_hear_a_beat_every_half_second(void)
 {
     rig_mm a;
+    rig_mm open_other;
+    rig_mm_open(&open_other, "mm-other", NULL, 1, 0);
+    uint64_t other = open_other.mm.incarnation;
+    rig_mm_close(&open_other);
     rig_mm_open(&a, "mm-beat", NULL, 1, 0); /* ticks at 0: the first beat */
+    incarnation = a.mm.incarnation;
+    CU_ASSERT(incarnation != 0 && incarnation != other); /* one per process start */
     CU_ASSERT_TRUE(beat_at(a.gw, RIG_MM_WAIT_MS));
     CU_ASSERT_TRUE(beat_at(a.gw2, RIG_MM_WAIT_MS));
     rig_mm_pump(&a, MM_GATEWAY_BEAT_MS - 100);
