@@ -5,7 +5,12 @@
 # --join-once` (spread over two processes past the descriptor limit) log in over both
 # gateways, then all join at once; each must get Reply{ok} and MatchFound, and no worker
 # may be declared dead. This is tests/e2e/test_queue_join_storm.sh at another size, run
-# ROUNDS times (a fresh cluster each); it prints each round's result line. Usage:
+# ROUNDS times (a fresh cluster each); it prints each round's result line. Descriptors:
+# `deckhand load` raises its limit to the hard one and forks a process per that many
+# players (two at 20,000 here); each gateway holds half the players, under its
+# --max-conns default (the limit less a sixteenth and 64); the clients' ports come from
+# the ephemeral range (32768-60999 here) per gateway address, all listening ports stay
+# below it. Usage:
 #   bench/join_storm.sh [PLAYERS] [WORKERS] [ROUNDS]     (default 20000 2 1)
 # binaries from DECKHAND_BIN_DIR (default build/bin).
 set -uo pipefail
