@@ -8,7 +8,8 @@
 # all 7,000 at once; those it could not start within the placement timeout were formed
 # again elsewhere while it still started them, and more than half of the players never
 # got MatchFound. The 20,000-player run of the same property is bench/join_storm.sh
-# (docs/BENCHMARKS.md), through JOIN_STORM_PLAYERS, JOIN_STORM_WORKERS, JOIN_STORM_PORT.
+# (docs/BENCHMARKS.md), through JOIN_STORM_PLAYERS, JOIN_STORM_WORKERS, JOIN_STORM_GATEWAYS
+# (1 to 4) and JOIN_STORM_PORT.
 # shellcheck source=SCRIPTDIR/e2e_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 
@@ -16,7 +17,7 @@ PLAYERS=${JOIN_STORM_PLAYERS:-14000}
 # Two workers that can seat everyone: the storm, not the capacity, is under test.
 WORKERS=${JOIN_STORM_WORKERS:-1}
 export DECKHAND_WORKER_CAPACITY=$((PLAYERS / 2))
-e2e_start "${JOIN_STORM_PORT:-28300}" "$WORKERS" 2
+e2e_start "${JOIN_STORM_PORT:-28300}" "$WORKERS" "${JOIN_STORM_GATEWAYS:-2}"
 
 out=$E2E_RUN/joins.out
 rc=0
