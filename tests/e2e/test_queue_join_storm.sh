@@ -14,10 +14,23 @@
 source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 
 PLAYERS=${JOIN_STORM_PLAYERS:-14000}
-# Two workers that can seat everyone: the storm, not the capacity, is under test.
+GATEWAYS=${JOIN_STORM_GATEWAYS:-2}
+# Each gateway holds its share of the players under its --max-conns default (the
+# descriptor limit less a sixteenth and 64), inherited from this shell: raise the limit to
+# the hard one, and on a machine where even that is too low, run fewer players.
+hard=$(ulimit -Hn)
+if [[ $hard != unlimited ]]; then
+    ulimit -n "$hard"
+    per_gateway=$((hard - 64 - hard / 16))
+    if ((PLAYERS / GATEWAYS > per_gateway)); then
+        PLAYERS=$((per_gateway * GATEWAYS / 1000 * 1000))
+        e2e_log "descriptor limit $hard: $PLAYERS players only"
+    fi
+fi
+# Workers (one unless told) that can seat everyone: the storm, not the capacity, is under test.
 WORKERS=${JOIN_STORM_WORKERS:-1}
 export DECKHAND_WORKER_CAPACITY=$((PLAYERS / 2))
-e2e_start "${JOIN_STORM_PORT:-28300}" "$WORKERS" "${JOIN_STORM_GATEWAYS:-2}"
+e2e_start "${JOIN_STORM_PORT:-28300}" "$WORKERS" "$GATEWAYS"
 
 out=$E2E_RUN/joins.out
 rc=0
