@@ -3,6 +3,7 @@
  * process's intake, as bench/mm_intake.sh runs it (docs/BENCHMARKS.md).
  *
  *   deckhand-mmintake --matchmaker ENDPOINT --players N [--gateways G] [--timeout-ms T]
+ *                     [--curve-dir DIR]
  *
  * Internal clients stand in for the rest of the cluster: G gateways (DEALERs gw-1..gw-G,
  * each says GatewayHello) and one worker wk-1 (WorkerHello: dominion for 2 to 4, beats
@@ -12,6 +13,11 @@
  * per second (N over the time from the first join sent to the last reply), reply
  * latency p50/p99/max, replies later than the gateway's 3 s timeout, refusals, players
  * assigned to a match and when the last was.
+ *
+ * --curve-dir DIR: the cluster's CURVE keys (`deckhand keygen DIR`), as the cluster runs:
+ * the fake gateways connect with the gateway role's key, the workers with the worker
+ * role's (dh_curve.h); without it the links are plaintext (a matchmaker started with
+ * --insecure-internal).
  *
  * --churn REDIS_URL: takeover churn besides (the issue's crash came under it). Three
  * workers; each StartMatch's match is written to Redis as a worker would (match:{ID},
@@ -28,6 +34,7 @@
 #include <zmq.h>
 
 #include "dh_clock.h"
+#include "dh_curve.h"
 #include "dh_keys.h"
 #include "dh_zmq.h"
 
@@ -49,6 +56,7 @@ typedef struct {
     uint32_t *reply_ms; /* per join, its reply latency */
     size_t n, replies, refused, late, assigned, started;
     uint64_t last_reply_ns, last_assigned_ns, next_beat_ms;
+    dh_curve gw_keys, wk_keys; /* CURVE off (on == false) without --curve-dir */
 } intake;
 
 static void intake_send(void *sock, Deckhand__Internal__Internal *m)
@@ -253,14 +261,16 @@ static int intake_open(intake *in, const char *endpoint)
         char id[16];
         snprintf(id, sizeof id, "wk-%d", i + 1);
         in->w[i] = dh_zmq_socket(in->ctx, ZMQ_DEALER, id, hwm);
-        if (!in->w[i] || zmq_connect(in->w[i], endpoint) < 0)
+        if (!in->w[i] || dh_curve_client(in->w[i], &in->wk_keys) < 0 ||
+            zmq_connect(in->w[i], endpoint) < 0)
             return -1;
     }
     for (int i = 0; i < in->ngw; i++) {
         char id[16];
         snprintf(id, sizeof id, "gw-%d", i + 1);
         in->gw[i] = dh_zmq_socket(in->ctx, ZMQ_DEALER, id, hwm);
-        if (!in->gw[i] || zmq_connect(in->gw[i], endpoint) < 0)
+        if (!in->gw[i] || dh_curve_client(in->gw[i], &in->gw_keys) < 0 ||
+            zmq_connect(in->gw[i], endpoint) < 0)
             return -1;
         Deckhand__Internal__GatewayHello gh = DECKHAND__INTERNAL__GATEWAY_HELLO__INIT;
         gh.gateway_id = id;
@@ -277,7 +287,7 @@ int main(int argc, char **argv)
     const char *endpoint = "tcp://127.0.0.1:5560";
     intake in = {.ngw = 2, .n = 10000, .nw = 1};
     long timeout_ms = 60000;
-    const char *churn = NULL;
+    const char *churn = NULL, *curve_dir = NULL;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--matchmaker"))
             endpoint = argv[i + 1];
@@ -289,6 +299,13 @@ int main(int argc, char **argv)
             timeout_ms = atol(argv[i + 1]);
         else if (!strcmp(argv[i], "--churn"))
             churn = argv[i + 1];
+        else if (!strcmp(argv[i], "--curve-dir"))
+            curve_dir = argv[i + 1];
+    }
+    if (dh_curve_load(&in.gw_keys, DH_ROLE_GATEWAY, curve_dir, !curve_dir) < 0 ||
+        dh_curve_load(&in.wk_keys, DH_ROLE_WORKER, curve_dir, !curve_dir) < 0) {
+        fprintf(stderr, "mmintake: no CURVE keys in %s\n", curve_dir);
+        return 2;
     }
     if (in.ngw < 1 || in.ngw > INTAKE_GATEWAYS_MAX || in.n == 0) {
         fprintf(stderr, "usage: deckhand-mmintake --matchmaker EP --players N [--gateways G]\n");
@@ -333,10 +350,11 @@ int main(int argc, char **argv)
     }
     qsort(in.reply_ms, in.replies, sizeof *in.reply_ms, intake_cmp);
     double secs = (double)(in.last_reply_ns - t0) / 1e9;
-    printf("players=%zu gateways=%d replies=%zu refused=%zu late_3s=%zu answered_per_sec=%.0f "
+    printf("curve=%s players=%zu gateways=%d replies=%zu refused=%zu late_3s=%zu "
+           "answered_per_sec=%.0f "
            "reply_p50_ms=%u reply_p99_ms=%u reply_max_ms=%u assigned=%zu last_assigned_s=%.2f\n",
-           in.n, in.ngw, in.replies, in.refused, in.late, secs > 0 ? (double)in.replies / secs : 0,
-           in.replies ? in.reply_ms[in.replies / 2] : 0,
+           in.gw_keys.on ? "on" : "off", in.n, in.ngw, in.replies, in.refused, in.late,
+           secs > 0 ? (double)in.replies / secs : 0, in.replies ? in.reply_ms[in.replies / 2] : 0,
            in.replies ? in.reply_ms[in.replies * 99 / 100] : 0,
            in.replies ? in.reply_ms[in.replies - 1] : 0, in.assigned,
            in.last_assigned_ns ? (double)(in.last_assigned_ns - t0) / 1e9 : 0.0);

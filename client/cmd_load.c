@@ -35,14 +35,14 @@
 #include "bots.h"
 #include "load.h"
 
-#define LOAD_SLOTS     8 /* seconds a worker may run ahead of the slowest one in the progress */
-#define LOAD_PROCS_MAX 64
+#define LOAD_SLOTS 8 /* seconds a worker may run ahead of the slowest one in the progress */
 
 static const char load_who[] = "deckhand load";
 
 static const char load_usage[] =
     "usage: deckhand load --game dominion --players N --seconds S [--rate R] [--ws]\n"
     "                     [--size P] [--gateway ADDR[,ADDR...]] [--bot STRATEGY|local]\n"
+    "                     [--join-once]\n"
     "  N players queue for matches of P players (default 2), play them and queue again,\n"
     "  for S seconds, sending R answers per second over all of them (default: flat out;\n"
     "  each player sends at most 40 messages per second). Latency runs from a Choose to\n"
@@ -52,7 +52,11 @@ static const char load_usage[] =
     "    load: T s: C cmds/s p50_ms=P p99_ms=Q errors=E\n"
     "  Last stdout line: cmds_per_sec=X p50_ms=Y p99_ms=Z max_ms=W errors=E\n"
     "  Players spread over worker processes when one process's descriptor limit is not\n"
-    "  enough for them.\n";
+    "  enough for them.\n"
+    "  --join-once: a join storm instead: the N players log in, then all join at once and\n"
+    "  wait (at most S seconds) for the Reply and MatchFound, playing nothing. Last line:\n"
+    "    joins players=N ok=O refused=R unavailable=U found=F found_after_refusal=X\n"
+    "    ack_p50_ms=A ack_p99_ms=B ack_max_ms=C all_found_ms=D errors=E\n";
 
 /* One worker process, as the merging side sees it. */
 typedef struct {
@@ -275,10 +279,11 @@ static void load_result(const load_merge *m, long players)
 
 int cmd_load(int argc, char **argv)
 {
-    static const dh_flag_spec spec[] = {
-        {"game", DH_FLAG_VALUE}, {"players", DH_FLAG_INT}, {"seconds", DH_FLAG_INT},
-        {"rate", DH_FLAG_INT},   {"size", DH_FLAG_INT},    {"gateway", DH_FLAG_VALUE},
-        {"ws", DH_FLAG_SWITCH},  {"bot", DH_FLAG_VALUE},   {NULL, 0}};
+    static const dh_flag_spec spec[] = {{"game", DH_FLAG_VALUE},       {"players", DH_FLAG_INT},
+                                        {"seconds", DH_FLAG_INT},      {"rate", DH_FLAG_INT},
+                                        {"size", DH_FLAG_INT},         {"gateway", DH_FLAG_VALUE},
+                                        {"ws", DH_FLAG_SWITCH},        {"bot", DH_FLAG_VALUE},
+                                        {"join-once", DH_FLAG_SWITCH}, {NULL, 0}};
     dh_flags fl, *f = &fl;
     int done = dh_flags_parse_main(f, spec, argc, argv, load_who, load_usage, 0, 0);
     if (done >= 0)
@@ -312,6 +317,10 @@ int cmd_load(int argc, char **argv)
                       .rate = (double)rate,
                       .seconds = seconds};
     signal(SIGPIPE, SIG_IGN);
+    if (dh_flags_has(f, "join-once")) {
+        status = load_joins(&all, m->nprocs);
+        goto out;
+    }
     int planned = m->nprocs;
     for (m->nprocs = 0; m->nprocs < planned; m->nprocs++)
         if (load_fork(m, &all, m->nprocs, planned) < 0)

@@ -15,6 +15,7 @@
 
 #define LOAD_FD_MARGIN 64 /* descriptors a worker process keeps for other uses than players */
 #define LOAD_STALL_S   30 /* a worker whose players make no progress this long gives up */
+#define LOAD_PROCS_MAX 64 /* worker processes at most */
 
 /* One worker process's share of the run. */
 typedef struct {
@@ -41,5 +42,9 @@ typedef struct {
 /* load_players.c: log in share->players players, play for share->seconds, writing a
  * load_report to fd every second and at the end. The process's exit status. */
 int load_players(const load_share *share, int fd);
+
+/* load_joins.c: --join-once, the join storm, over nprocs processes (see there). The exit
+ * status: 0 when every player got Reply{ok} and MatchFound, 2 on bad flags, else 1. */
+int load_joins(const load_share *all, int nprocs);
 
 #endif

@@ -215,10 +215,31 @@ static void backend_on_mm_output(gw *g, const Deckhand__Internal__PlayerOutput *
     conn_send(c, o->message.data, o->message.len);
 }
 
+/* A matchmaker of another incarnation (restarted, or a standby that took over) never got
+ * the queue requests still waiting: they are answered now rather than after
+ * GW_MM_PATIENCE. */
+static void backend_on_matchmaker_beat(gw *g, const Deckhand__Internal__MatchmakerBeat *b)
+{
+    if (b->incarnation && g->mm_incarnation && b->incarnation != g->mm_incarnation) {
+        size_t n = inflight_expire_all(g, &g->pending, DECKHAND__ERROR_CODE__UNAVAILABLE,
+                                       "the matchmaker restarted; join again");
+        dh_info("matchmaker %s restarted: %zu queue requests answered UNAVAILABLE",
+                b->matchmaker_id ? b->matchmaker_id : "?", n);
+    }
+    if (b->incarnation)
+        g->mm_incarnation = b->incarnation;
+}
+
 void backend_on_internal(gw *g, zsock *from, Deckhand__Internal__Internal *m)
 {
     bool mm = from == g->mm;
+    if (mm)
+        g->mm_heard = uv_now(g->loop); /* alive: its queue requests are waited for */
     switch (m->body_case) {
+    case DECKHAND__INTERNAL__INTERNAL__BODY_MATCHMAKER_BEAT:
+        if (mm)
+            backend_on_matchmaker_beat(g, m->matchmaker_beat);
+        break;
     case DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUT:
         backend_on_player_output(g, from, m->player_output);
         break;

@@ -40,13 +40,17 @@
 #include "dh_zmq.h"
 #include "dh_table.h"
 
-#define GW_ADDR_MAX       256
-#define GW_READ_BUF       65536
-#define GW_WRITE_CAP      (1u << 20) /* queued bytes past which a slow client is dropped */
-#define GW_CLOSE_GRACE    5000       /* ms a closing connection may take to flush */
-#define GW_LOGIN_GRACE    30000      /* ms a connection may stay open without logging in */
-#define GW_TOKEN_TTL      (24 * 3600)
-#define GW_MM_TIMEOUT     3000  /* ms the matchmaker has to answer a queue request */
+#define GW_ADDR_MAX    256
+#define GW_READ_BUF    65536
+#define GW_WRITE_CAP   (1u << 20) /* queued bytes past which a slow client is dropped */
+#define GW_CLOSE_GRACE 5000       /* ms a closing connection may take to flush */
+#define GW_LOGIN_GRACE 30000      /* ms a connection may stay open without logging in */
+#define GW_TOKEN_TTL   (24 * 3600)
+/* A queue request is answered UNAVAILABLE once the matchmaker has been silent this long
+ * (no MatchmakerBeat, no answer) and the request is at least this old: a matchmaker that
+ * beats is busy, not gone, and its answer is waited for, up to GW_MM_PATIENCE. */
+#define GW_MM_TIMEOUT     3000
+#define GW_MM_PATIENCE    30000 /* ms a queue request waits at most, however alive the matchmaker */
 #define GW_WORKER_TIMEOUT 5000  /* ms a worker has to answer a Choose or Resync */
 #define GW_LATE_GRACE     30000 /* ms a late answer to a timed-out request is still dropped */
 #define GW_HELLO_PERIOD   1000  /* ms between GatewayHellos */
@@ -148,6 +152,8 @@ struct gw {
     uv_prepare_t drain_prepare;
     uv_idle_t drain_idle;
     uint64_t last_hello;
+    uint64_t mm_heard;       /* uv_now when the matchmaker last sent anything (backend.c) */
+    uint64_t mm_incarnation; /* of the matchmaker's last beat; 0: none yet */
 
     /* Redis, for routes this gateway did not learn itself (lookup.c) */
     char redis_url[GW_ADDR_MAX];

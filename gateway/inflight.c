@@ -45,7 +45,8 @@ int inflight_track(gw *g, dh_table *t, const char *player_id, uint64_t cmd_id, c
     else
         p->match_id[0] = '\0'; /* too long to remember: routed, never re-routed */
     p->cmd_id = cmd_id;
-    p->deadline = uv_now(g->loop) + timeout;
+    p->since = uv_now(g->loop);
+    p->deadline = p->since + timeout;
     p->expired = false;
     p->start_ns = dh_now_ns();
     inflight_key(key, sizeof key, player_id, cmd_id);
@@ -90,10 +91,49 @@ void inflight_expire(gw *g, inflight *p, Deckhand__ErrorCode code, const char *m
 
 typedef struct {
     gw *gw;
+    Deckhand__ErrorCode code;
+    const char *message;
+    size_t n;
+} inflight_all_state;
+
+static void inflight_expire_waiting(const char *key, void *val, void *arg)
+{
+    (void)key;
+    inflight_all_state *st = arg;
+    inflight *p = val;
+    if (p->expired)
+        return;
+    inflight_expire(st->gw, p, st->code, st->message);
+    st->n++;
+}
+
+size_t inflight_expire_all(gw *g, dh_table *t, Deckhand__ErrorCode code, const char *message)
+{
+    inflight_all_state st = {g, code, message, 0};
+    dh_table_each(t, inflight_expire_waiting, &st);
+    return st.n;
+}
+
+typedef struct {
+    gw *gw;
     dh_table *t;
     uint64_t now;
     const char *who;
+    const uint64_t *heard; /* when the peer was last heard from; NULL: a fixed deadline */
 } inflight_expire_state;
+
+/* A request due now whose peer was heard from within GW_MM_TIMEOUT waits on: its new
+ * deadline is when that peer's silence would reach GW_MM_TIMEOUT (at most GW_MM_PATIENCE
+ * after it was sent). */
+static bool inflight_wait_on(const inflight_expire_state *st, inflight *p)
+{
+    if (!st->heard || st->now - p->since >= GW_MM_PATIENCE || st->now - *st->heard >= GW_MM_TIMEOUT)
+        return false;
+    p->deadline = *st->heard + GW_MM_TIMEOUT;
+    if (p->deadline > p->since + GW_MM_PATIENCE)
+        p->deadline = p->since + GW_MM_PATIENCE;
+    return true;
+}
 
 static void inflight_expire_one(const char *key, void *val, void *arg)
 {
@@ -106,6 +146,8 @@ static void inflight_expire_one(const char *key, void *val, void *arg)
         free(p);
         return;
     }
+    if (inflight_wait_on(st, p))
+        return;
     char msg[64];
     snprintf(msg, sizeof msg, "the %s did not answer", st->who);
     inflight_expire(st->gw, p, DECKHAND__ERROR_CODE__UNAVAILABLE, msg);
@@ -115,8 +157,8 @@ static void inflight_expire_one(const char *key, void *val, void *arg)
 void inflight_tick(gw *g)
 {
     uint64_t now = uv_now(g->loop);
-    inflight_expire_state mm = {g, &g->pending, now, "matchmaker"};
+    inflight_expire_state mm = {g, &g->pending, now, "matchmaker", &g->mm_heard};
     dh_table_each(&g->pending, inflight_expire_one, &mm);
-    inflight_expire_state wk = {g, &g->commands, now, "worker"};
+    inflight_expire_state wk = {g, &g->commands, now, "worker", NULL};
     dh_table_each(&g->commands, inflight_expire_one, &wk);
 }

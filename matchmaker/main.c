@@ -5,8 +5,8 @@
  * workers bring hellos, beats, match starts/ends and adoptions (control.c handles each).
  * The ROUTER reads its peers fairly (one message from each in turn), so a worker's beat
  * waits behind at most a message per gateway, however many joins those hold. Each drain
- * of up to DRAIN_MAX messages ends with the held joins' one write and their replies
- * (tickets_flush); while a drain leaves messages unread the loop is "behind", and silent
+ * (loop.c: at most LOOP_DRAIN_MAX messages or LOOP_DRAIN_MS) ends with the held joins'
+ * one write and their replies (tickets_flush); while a drain leaves messages unread the loop is "behind", and silent
  * workers are not declared dead for that long (at most REGISTRY_DEAD_MS more): their
  * beats may be among the unread.
  * Every TICK_MS (and right after a join) the loop runs mm_tick: the lease, silent workers
@@ -45,14 +45,12 @@
 #include "dh_zap.h"
 #include "dh_zmq.h"
 #include "lease.h"
+#include "loop.h"
 #include "matchmaker.h"
 #include "social.h"
-#include "state.h"
-#include "tickets.h"
 
 #define TICK_MS          50
 #define HWM              10000
-#define DRAIN_MAX        1000 /* messages handled per wake-up before the tick gets its turn */
 #define REDIS_TIMEOUT_MS 1000
 
 static volatile sig_atomic_t mm_stop; /* set by SIGINT/SIGTERM; the only global */
@@ -146,31 +144,13 @@ static int mm_run(mm_state *mm, dh_ops *ops)
             dh_error("zmq_poll: %s", zmq_strerror(errno));
             return -1;
         }
-        bool form = false;
-        char identity[DH_ZMQ_ID_MAX + 1];
-        int i = 0;
-        for (; i < DRAIN_MAX; i++) {
-            Deckhand__Internal__Internal *msg = NULL;
-            int rc = dh_zmq_recv(mm->router, identity, &msg);
-            if (rc == 0)
-                break;
-            if (rc < 0)
-                continue;
-            form |= control_handle(mm, identity, msg, dh_now_ms());
-            deckhand__internal__internal__free_unpacked(msg, NULL);
-        }
-        form |= tickets_flush(mm, dh_now_ms());
-        state_flush(mm, dh_now_ms());
+        loop_turn turn = loop_drain(mm, dh_now_ms());
         if (ops->admin && items[1].revents)
             admin_serve(mm, ops->admin, dh_now_ms());
         if (mm->admin.n)
             admin_expire(mm, dh_now_ms());
         now = dh_now_ms();
-        if (i < DRAIN_MAX)
-            mm->behind_since_ms = 0;
-        else if (!mm->behind_since_ms)
-            mm->behind_since_ms = now;
-        if (form || now >= next_tick) {
+        if (turn.form || now >= next_tick) {
             mm_tick(mm, now);
             if (now >= next_tick)
                 next_tick = now + TICK_MS;

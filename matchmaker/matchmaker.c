@@ -3,9 +3,11 @@
  */
 #include "matchmaker.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "dh_keys.h"
 #include "dh_log.h"
@@ -30,6 +32,11 @@ static const double mm_wait_bounds[] = {0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 3
 int mm_init(mm_state *mm, const char *id, const char *redis_url, int redis_timeout_ms)
 {
     memset(mm, 0, sizeof *mm);
+    /* not secret, only distinct per process start: the wall clock in ns and the pid */
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    mm->incarnation =
+        ((uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec) ^ ((uint64_t)getpid() << 44);
     registry_init(&mm->reg);
     placement_list_init(&mm->placements);
     settings_init(&mm->settings);
@@ -204,6 +211,28 @@ int mm_load(mm_state *mm, uint64_t now_ms)
     return rc;
 }
 
+/* Tell every gateway heard from lately that this matchmaker's loop turns. Best effort: a
+ * gateway that went away costs a refused send (ZMQ_ROUTER_MANDATORY). */
+static void mm_beat_gateways(mm_state *mm, uint64_t now_ms)
+{
+    if (now_ms < mm->next_gateway_beat_ms)
+        return;
+    mm->next_gateway_beat_ms = now_ms + MM_GATEWAY_BEAT_MS;
+    Deckhand__Internal__MatchmakerBeat b = DECKHAND__INTERNAL__MATCHMAKER_BEAT__INIT;
+    b.matchmaker_id = mm->id;
+    b.acting = mm_acting(mm, now_ms);
+    b.incarnation = mm->incarnation;
+    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
+    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MATCHMAKER_BEAT;
+    msg.matchmaker_beat = &b;
+    for (size_t i = 0; i < mm->reg.ngateways; i++) {
+        const registry_gateway *g = &mm->reg.gateways[i];
+        if (now_ms - g->last_seen_ms < MM_GATEWAY_SEEN_MS && mm->router &&
+            dh_zmq_send(mm->router, g->id, &msg) < 0)
+            dh_debug("MatchmakerBeat not sent to gateway %s: %s", g->id, strerror(errno));
+    }
+}
+
 void mm_tick(mm_state *mm, uint64_t now_ms)
 {
     if (!mm->first_tick_ms)
@@ -215,6 +244,7 @@ void mm_tick(mm_state *mm, uint64_t now_ms)
         lease_loaded(mm, now_ms);
     /* Unread messages may hold the beats of workers that look silent: while the loop is
      * behind (for at most REGISTRY_DEAD_MS more), silence is not taken for death. */
+    mm_beat_gateways(mm, now_ms);
     bool behind = mm->behind_since_ms && now_ms - mm->behind_since_ms < REGISTRY_DEAD_MS;
     size_t died = behind ? registry_take_gone(&mm->reg) : registry_expire(&mm->reg, now_ms);
     dh_counter_add(&mm->stats.workers_dead, died);

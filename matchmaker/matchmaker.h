@@ -35,8 +35,14 @@ int mm_load(mm_state *mm, uint64_t now_ms);
  * runs without Redis. */
 bool mm_acting(const mm_state *mm, uint64_t now_ms);
 
-/* The periodic work: the lease; then, when acting, dead workers and their matches,
- * stalled placements, away tickets past their grace, and formation. */
+/* A MatchmakerBeat goes to every gateway heard from within MM_GATEWAY_SEEN_MS, every
+ * MM_GATEWAY_BEAT_MS: what tells a gateway that a join not answered yet waits on a busy
+ * matchmaker, not a gone one (gateway/inflight.h). */
+#define MM_GATEWAY_BEAT_MS 500
+#define MM_GATEWAY_SEEN_MS 10000
+
+/* The periodic work: the gateways' beat and the lease; then, when acting, dead workers
+ * and their matches, stalled placements, away tickets past their grace, and formation. */
 void mm_tick(mm_state *mm, uint64_t now_ms);
 
 #endif

@@ -168,8 +168,10 @@ typedef struct mm_state {
     uint64_t first_tick_ms;   /* the first mm_tick: workers report within REGISTRY_DEAD_MS */
     uint64_t next_pass_ms;    /* the next formation pass over every ticket (placement.c) */
     uint64_t behind_since_ms; /* the loop left messages unread since then; 0: caught up */
-    rating_source ratings;    /* players' ratings for matching (rating.h) */
-    admin_waits admin;        /* the admin API's requests waiting for a worker (admin.h) */
+    uint64_t next_gateway_beat_ms; /* when the next MatchmakerBeat goes out (matchmaker.c) */
+    uint64_t incarnation;          /* random per process, in every MatchmakerBeat */
+    rating_source ratings;         /* players' ratings for matching (rating.h) */
+    admin_waits admin;             /* the admin API's requests waiting for a worker (admin.h) */
     mm_stats stats;
     party_set parties; /* parties.h */
     lobby_set lobbies; /* lobbies.h */

@@ -179,7 +179,7 @@ registry_worker *registry_pick(registry *r, const char *game, uint32_t players, 
             players > g->max_players || now_ms < w->avoid_until_ms)
             continue;
         uint64_t load = (uint64_t)w->active + w->pending;
-        if (w->capacity && load >= w->capacity)
+        if ((w->capacity && load >= w->capacity) || w->pending >= REGISTRY_PENDING_MAX)
             continue;
         if (!best || load < best_load) {
             best = w;

@@ -5,7 +5,8 @@
  * alive with WorkerBeat every 500 ms; one silent for REGISTRY_DEAD_MS is taken off
  * placement until it speaks again. Placement asks registry_pick for the live worker with
  * the fewest matches, counting the placements still waiting for the worker's answer, so
- * a burst of formations in one tick spreads instead of piling on the same worker.
+ * a burst of formations in one tick spreads instead of piling on the same worker; a
+ * worker with REGISTRY_PENDING_MAX of them unanswered is not picked at all.
  *
  * Workers and gateways are keyed by their ZeroMQ routing identity, which is how the
  * matchmaker's ROUTER reaches them. Entries are never removed: a restarted worker comes
@@ -26,6 +27,16 @@
 /* A worker that refused or ignored a StartMatch is skipped this long, so the retry goes
  * elsewhere, or (with no other worker) comes back once a second instead of every tick. */
 #define REGISTRY_AVOID_MS 1000
+/* StartMatches (and AdoptMatches) a worker may have unanswered at once; past it the
+ * worker is not picked and the tickets wait in line (already acknowledged). A worker
+ * starts a match in about 1 ms (up to 10 under ASan on a loaded machine), so this is
+ * within PLACEMENT_TIMEOUT_MS of work; the worker reads them for at most 50 ms a turn
+ * (worker_control.c), so its beats go on meanwhile. A join storm used to send one worker
+ * 7,000 StartMatches in one pass: those it had not started after 3 s were formed again
+ * elsewhere while it still started them (matches nobody attached to), and the pass
+ * itself kept the loop from reading beats for seconds. Above TAKEOVER_MAX_MOVES, so a
+ * takeover sweep's moves fit on one worker. */
+#define REGISTRY_PENDING_MAX 256
 
 typedef struct {
     char name[QUEUE_NAME_MAX];

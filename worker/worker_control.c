@@ -15,9 +15,10 @@
 #include "dh_log.h"
 #include "dh_zmq.h"
 
-#define WORKER_DRAIN_MAX 1000 /* messages per socket per call */
-#define WORKER_GAMES_MAX 32
-#define WORKER_BOTS_MAX  32 /* strategies announced per game */
+#define WORKER_DRAIN_MAX  1000 /* messages per socket per call */
+#define WORKER_CONTROL_MS 50   /* ...and the matchmaker's at most this long per call */
+#define WORKER_GAMES_MAX  32
+#define WORKER_BOTS_MAX   32 /* strategies announced per game */
 
 /* The options and bots a game declares, pointing into the bundle's strings. */
 typedef struct {
@@ -108,7 +109,10 @@ void worker_control_beat(host *h, uint64_t now_ms, bool stopping)
 bool worker_control_matchmaker(host *h, uint64_t now_ms)
 {
     bool adopt = false;
-    for (int i = 0; i < WORKER_DRAIN_MAX; i++) {
+    uint64_t start = dh_now_ms();
+    /* A StartMatch costs a match's set-up (milliseconds under load): bounded in time like
+     * the inbox's batch, so that a burst of them does not hold the beat back. */
+    for (int i = 0; i < WORKER_DRAIN_MAX && dh_now_ms() - start < WORKER_CONTROL_MS; i++) {
         Deckhand__Internal__Internal *msg = NULL;
         int rc = dh_zmq_recv(h->dealer, NULL, &msg);
         if (rc == 0)

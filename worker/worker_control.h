@@ -19,7 +19,8 @@
 
 #define WORKER_LEASE_MS 2000 /* worker:{ID}'s TTL, renewed with every beat */
 
-/* Drain the matchmaker's messages (up to a bound per call). true when an AdoptMatch asks
+/* Drain the matchmaker's messages (up to a bound per call, in number and in time: a join
+ * storm brings StartMatches by the hundred). true when an AdoptMatch asks
  * for an adoption round now: the caller runs it between batches (host_adopt_pending). */
 bool worker_control_matchmaker(host *h, uint64_t now_ms);
 /* Move the gateways' PlayerCommands from the data socket into the inbox (up to a bound

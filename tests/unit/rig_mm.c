@@ -199,10 +199,16 @@ void rig_mm_started(void *sock, const char *match_id, bool ok)
 Deckhand__Internal__Internal *rig_mm_next(void *sock, long ms)
 {
     zmq_pollitem_t it = {.socket = sock, .events = ZMQ_POLLIN};
-    if (zmq_poll(&it, 1, ms) != 1)
-        return NULL;
-    Deckhand__Internal__Internal *m = NULL;
-    return dh_zmq_recv(sock, NULL, &m) == 1 ? m : NULL;
+    for (;;) {
+        if (zmq_poll(&it, 1, ms) != 1)
+            return NULL;
+        Deckhand__Internal__Internal *m = NULL;
+        if (dh_zmq_recv(sock, NULL, &m) != 1)
+            return NULL;
+        if (m->body_case != DECKHAND__INTERNAL__INTERNAL__BODY_MATCHMAKER_BEAT)
+            return m;
+        deckhand__internal__internal__free_unpacked(m, NULL); /* the gateways' beat */
+    }
 }
 
 int rig_mm_reply_why(void *gw, uint64_t cmd, char *why, size_t cap)

@@ -75,7 +75,8 @@ void rig_mm_started(void *sock, const char *match_id, bool ok);
 
 /* ---- what the matchmaker sends --------------------------------------------------------- */
 
-/* The next message at sock within ms, or NULL. The caller frees it. */
+/* The next message at sock within ms, or NULL, skipping the gateways' MatchmakerBeats.
+ * The caller frees it. */
 Deckhand__Internal__Internal *rig_mm_next(void *sock, long ms);
 /* The next QueueReply at gw for cmd: 0 when ok, else its error code (its message in why,
  * unless why is NULL); -1 when none came. */

@@ -5,7 +5,8 @@
  * write fails every held join is refused and taken out of the line. The issue's finding:
  * every join made its own synchronous Redis round trip, so 10,000 joins took 1.78 s; and
  * under 38,000 joins live workers were declared dead: silence while the loop is behind
- * (beats may be unread) is not taken for death.
+ * (beats may be unread) is not taken for death. A worker gets at most REGISTRY_PENDING_MAX
+ * StartMatches unanswered at a time.
  */
 #include "dh_keys.h"
 #include "rig_mm.h"
@@ -132,6 +133,44 @@ static void test_mm_matches_of_one_pass_are_stored_in_one_write(void)
     rig_mm_close(&a);
 }
 
+/* Take every StartMatch that came, answer each started; how many there were. */
+static int start_all(rig_mm *a)
+{
+    int n = 0;
+    Deckhand__Internal__Internal *st;
+    while ((st = rig_mm_next_start(a, NULL))) {
+        rig_mm_started(a->w[0], st->start_match->match_id, true);
+        deckhand__internal__internal__free_unpacked(st, NULL);
+        n++;
+    }
+    return n;
+}
+
+/* The join storm of tests/e2e/test_queue_join_storm.sh: 7,000 StartMatches went to one
+ * worker in one pass, more than it starts within the placement timeout. */
+static void test_mm_worker_gets_at_most_its_in_flight_share_of_start_matches(void)
+{
+    enum { EXTRA = 20, N = 2 * (REGISTRY_PENDING_MAX + EXTRA) };
+    rig_mm a;
+    rig_mm_open_fresh(&a, "mm-a", 1);
+    rig_mm_pump(&a, 5);
+    char id[16];
+    for (int i = 0; i < N; i++) {
+        snprintf(id, sizeof id, "p%d", i);
+        rig_mm_join(a.gw, id, (uint64_t)i + 1, 2);
+    }
+    rig_mm_pump(&a, 10);
+    for (int i = 0; i < N; i++)
+        CU_ASSERT_EQUAL(rig_mm_reply(a.gw, (uint64_t)i + 1), 0); /* all queued, answered */
+    CU_ASSERT_EQUAL(start_all(&a), REGISTRY_PENDING_MAX);
+    CU_ASSERT_EQUAL(registry_find(&a.mm.reg, "wk-a")->pending, REGISTRY_PENDING_MAX);
+    CU_ASSERT_EQUAL(queue_total(a.mm.queues), 2 * EXTRA); /* the rest wait in line */
+    rig_mm_pump(&a, 100); /* the answers came: the next pass forms the rest */
+    CU_ASSERT_EQUAL(start_all(&a), EXTRA);
+    CU_ASSERT_EQUAL(queue_total(a.mm.queues), 0);
+    rig_mm_close(&a);
+}
+
 static void test_mm_silent_worker_is_not_declared_dead_while_its_beats_may_be_unread(void)
 {
     rig_mm a;
@@ -160,6 +199,8 @@ int main(void)
          test_mm_held_joins_are_refused_together_when_the_store_is_down},
         {"mm_matches_of_one_pass_are_stored_in_one_write",
          test_mm_matches_of_one_pass_are_stored_in_one_write},
+        {"mm_worker_gets_at_most_its_in_flight_share_of_start_matches",
+         test_mm_worker_gets_at_most_its_in_flight_share_of_start_matches},
         {"mm_silent_worker_is_not_declared_dead_while_its_beats_may_be_unread",
          test_mm_silent_worker_is_not_declared_dead_while_its_beats_may_be_unread},
         {NULL, NULL},

@@ -15,6 +15,7 @@
 
 #include "dh_clock.h"
 #include "dh_zmq.h"
+#include "worker_control.h"
 #include "worker_loop.h"
 
 #define DEAD_MS 1500 /* matchmaker/registry.h: REGISTRY_DEAD_MS */
@@ -184,6 +185,49 @@ static void test_worker_loop_refuses_past_a_configured_inbox_bound(void)
     refuses_past_the_inbox(40);
 }
 
+/* A join storm's StartMatches (the matchmaker has up to REGISTRY_PENDING_MAX unanswered
+ * per worker): one call takes what fits in WORKER_CONTROL_MS, not the whole burst, so the
+ * beat that follows it is not held back by seconds of set-ups (a live worker was declared
+ * dead under tests/e2e/test_queue_join_storm.sh on a loaded machine). */
+static void test_worker_loop_bounds_a_burst_of_start_matches_in_time(void)
+{
+    enum { N = 300 };
+    rig_worker r;
+    open_on_real_clock(&r, "m-first");
+    r.h.capacity = 2 * N;
+    Deckhand__Internal__Seat s0 = DECKHAND__INTERNAL__SEAT__INIT, s1 = s0;
+    s0.player_id = (char *)rig_worker_players[0];
+    s0.name = "ann";
+    s1.player_id = (char *)rig_worker_players[1];
+    s1.name = "bob";
+    Deckhand__Internal__Seat *seats[] = {&s0, &s1};
+    for (int i = 0; i < N; i++) {
+        char id[32];
+        snprintf(id, sizeof id, "m-storm-%d", i);
+        Deckhand__Internal__StartMatch sm = DECKHAND__INTERNAL__START_MATCH__INIT;
+        sm.match_id = id;
+        sm.game = "dominion";
+        sm.seed = (uint64_t)i + 1;
+        sm.n_seats = 2;
+        sm.seats = seats;
+        Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+        m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_START_MATCH;
+        m.start_match = &sm;
+        CU_ASSERT_EQUAL_FATAL(dh_zmq_send(r.mm, "wk-t", &m), 0);
+    }
+    size_t before = r.h.nmatches;
+    uint64_t t0 = dh_now_ms();
+    worker_control_matchmaker(&r.h, dh_now_ms());
+    uint64_t took = dh_now_ms() - t0;
+    size_t first = r.h.nmatches - before;
+    CU_ASSERT(first > 0 && first < N);
+    CU_ASSERT(took < 250); /* the budget, plus the one set-up that crossed it */
+    for (int calls = 0; calls < 200 && r.h.nmatches - before < N; calls++)
+        worker_control_matchmaker(&r.h, dh_now_ms());
+    CU_ASSERT_EQUAL(r.h.nmatches - before, N); /* the rest, over the following turns */
+    rig_worker_close(&r);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -193,6 +237,8 @@ int main(void)
          test_worker_loop_refuses_past_the_inbox_and_works_the_retry},
         {"worker_loop_refuses_past_a_configured_inbox_bound",
          test_worker_loop_refuses_past_a_configured_inbox_bound},
+        {"worker_loop_bounds_a_burst_of_start_matches_in_time",
+         test_worker_loop_bounds_a_burst_of_start_matches_in_time},
         {NULL, NULL},
     };
     return rig_worker_main("worker_loop", cases);

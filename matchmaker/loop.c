@@ -1,0 +1,61 @@
+/*
+ * loop.c: one drain of the matchmaker's socket (loop.h says why the control traffic
+ * cannot wait behind the joins).
+ */
+#include "loop.h"
+
+#include "control.h"
+#include "dh_clock.h"
+#include "dh_zmq.h"
+#include "registry.h"
+#include "state.h"
+#include "tickets.h"
+
+#define LOOP_CLOCK_EVERY 64 /* messages between two looks at the drain's time budget */
+
+/* A MatchStarted from a worker that had REGISTRY_PENDING_MAX StartMatches unanswered: the
+ * tickets that waited for it may form now, without waiting for the next full pass. */
+static bool loop_frees_a_worker(mm_state *mm, const char *identity,
+                                const Deckhand__Internal__Internal *msg)
+{
+    if (msg->body_case != DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_STARTED)
+        return false;
+    const registry_worker *w = registry_find(&mm->reg, identity);
+    return w && w->pending >= REGISTRY_PENDING_MAX;
+}
+
+loop_turn loop_drain(mm_state *mm, uint64_t now_ms)
+{
+    bool freed = false;
+    loop_turn t = {0, false, false};
+    uint64_t start = dh_now_ms();
+    char identity[DH_ZMQ_ID_MAX + 1];
+    for (;;) {
+        if (t.handled >= LOOP_DRAIN_MAX || (t.handled % LOOP_CLOCK_EVERY == LOOP_CLOCK_EVERY - 1 &&
+                                            dh_now_ms() - start >= LOOP_DRAIN_MS)) {
+            t.full = true;
+            break;
+        }
+        Deckhand__Internal__Internal *msg = NULL;
+        int rc = dh_zmq_recv(mm->router, identity, &msg);
+        if (rc == 0)
+            break;
+        t.handled++;
+        if (rc < 0)
+            continue;
+        freed |= loop_frees_a_worker(mm, identity, msg);
+        t.form |= control_handle(mm, identity, msg, now_ms);
+        deckhand__internal__internal__free_unpacked(msg, NULL);
+    }
+    if (freed) {
+        mm->next_pass_ms = 0; /* a pass over every ticket, now */
+        t.form = true;
+    }
+    t.form |= tickets_flush(mm, now_ms);
+    state_flush(mm, now_ms);
+    if (!t.full)
+        mm->behind_since_ms = 0;
+    else if (!mm->behind_since_ms)
+        mm->behind_since_ms = now_ms ? now_ms : 1;
+    return t;
+}

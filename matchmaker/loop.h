@@ -1,0 +1,44 @@
+/*
+ * loop.h: what one wake-up of the matchmaker's loop does with its socket (main.c polls,
+ * then calls loop_drain, then ticks).
+ *
+ * Control traffic before bulk joins. Workers' beats, MatchStarted, MatchEnded and
+ * MatchAdopted share the one ROUTER with the gateways' joins, and the ROUTER reads its
+ * peers fairly: one message from each connected peer in turn. So however many joins two
+ * gateways have queued, a worker's beat is read among the first few messages of the next
+ * drain, and a drain is bounded (LOOP_DRAIN_MAX messages, LOOP_DRAIN_MS of work), so the
+ * next drain comes soon: a beat waits at most about one turn, never behind the backlog.
+ * A drain that stops with messages left marks the loop behind (mm.h, behind_since_ms),
+ * and while it is behind a silent worker is not declared dead (its beats may be unread),
+ * for at most REGISTRY_DEAD_MS more. What the turn's tick then does is bounded too: a
+ * pass forms at most REGISTRY_PENDING_MAX matches per worker (registry.h); a drain that
+ * brings a MatchStarted from a worker at that bound asks for a full pass at once, so the
+ * bound costs a round trip per worker, not a 50 ms wait for the next pass. A second
+ * socket for workers would make the order explicit but needs a second endpoint in every
+ * worker's configuration; fair queuing gives the same bound without it.
+ */
+#ifndef DECKHAND_MM_LOOP_H
+#define DECKHAND_MM_LOOP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mm.h"
+
+#define LOOP_DRAIN_MAX 1000 /* messages handled per drain before the tick gets its turn */
+#define LOOP_DRAIN_MS  50   /* ...or this long, whichever comes first */
+
+typedef struct {
+    size_t handled; /* messages read */
+    bool full;      /* it stopped with messages perhaps left unread: the loop is behind */
+    bool form;      /* a formation pass should run now */
+} loop_turn;
+
+/* Read and handle what waits at mm->router (at most LOOP_DRAIN_MAX messages or
+ * LOOP_DRAIN_MS), each at now_ms; then write the held joins and answer them
+ * (tickets_flush) and the deferred deletes (state_flush), and note whether the loop is
+ * behind (mm->behind_since_ms). */
+loop_turn loop_drain(mm_state *mm, uint64_t now_ms);
+
+#endif
