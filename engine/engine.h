@@ -196,15 +196,15 @@ engine_code engine_match_bot_answer(engine_match *m, const char *strategy, uint3
 
 /* ---- the search bot (engine_search.c) --------------------------------------------- */
 
-/* The strategy name that engine_match_bot_answer (and every caller that names a bot)
- * answers with the search bot (ENGINE_SEARCH_ITERATIONS play-outs, at most
- * ENGINE_SEARCH_BUDGET_MS) instead of one of the game's Lua bots. It cannot play a
- * seat inline (engine_match_config.bots): the caller drives such a seat, asking
- * engine_search_answer (or engine_match_bot_answer with this name) at each decision. */
+/* The strategy name hosts answer with the search bot (engine_search_answer) instead of
+ * one of the game's Lua bots: the worker for a Choose.bot = "search" (ENGINE_SEARCH_ITERATIONS
+ * play-outs, at most ENGINE_SEARCH_BUDGET_MS), `deckhand sim` for a seat named so. It cannot
+ * play a seat inline (engine_match_config.bots): the search copies the match, which an
+ * inline bot is in the middle of; engine_match_bot_answer knows only the Lua bots. */
 #define ENGINE_SEARCH_BOT        "search"
 #define ENGINE_SEARCH_ITERATIONS 200 /* play-outs per decision by default */
-/* engine_match_bot_answer's search also stops after this long: a worker answering for a
- * seat holds its loop meanwhile (the answer is logged, so no replay searches again). */
+/* A host's search also stops after this long: a worker answering for a seat holds its
+ * loop meanwhile (the answer is logged, so no replay searches again). */
 #define ENGINE_SEARCH_BUDGET_MS 50
 
 typedef struct {

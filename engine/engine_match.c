@@ -364,10 +364,6 @@ engine_code engine_match_bot_answer(engine_match *m, const char *strategy, uint3
     }
     engine_bot_ask ask = {NULL, 0};
     const char *name = strategy ? strategy : "default";
-    if (!strcmp(name, ENGINE_SEARCH_BOT)) {
-        engine_search_config sc = {ENGINE_SEARCH_ITERATIONS, ENGINE_SEARCH_BUDGET_MS * 1000000ULL};
-        return engine_search_answer(m, &sc, ids, n, NULL, err);
-    }
     for (size_t i = 0; i < m->game->nbots; i++)
         if (!strcmp(m->game->bots[i].name, name))
             ask.bot = &m->game->bots[i];

@@ -87,6 +87,11 @@ static const char *lobbies_spec(mm_state *mm, const Deckhand__LobbyCreate *c, lo
     const char *mode = c->mode && *c->mode ? c->mode : "casual";
     if (!member_text_ok(mode, sizeof out->mode))
         return "mode must be at most 63 characters, none of them control characters";
+    if (!settings_has_mode(&mm->settings, g->name, mode)) {
+        snprintf(text, cap, "%.32s has no mode '%.32s' (casual, or one the queues file names)",
+                 g->name, mode);
+        return text;
+    }
     uint32_t seats = c->players ? c->players : g->max_players;
     if (seats < g->min_players || seats > g->max_players || seats > LOBBY_SEATS_MAX)
         return "the seats must be within the game's player counts";

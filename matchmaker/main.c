@@ -6,11 +6,11 @@
  * The ROUTER reads its peers fairly (one message from each in turn), so a worker's beat
  * waits behind at most a message per gateway, however many joins those hold. Each drain
  * (loop.c: at most LOOP_DRAIN_MAX messages or LOOP_DRAIN_MS) ends with the held joins'
- * one write and their replies (tickets_flush); while a drain leaves messages unread the loop is "behind", and silent
- * workers are not declared dead for that long (at most REGISTRY_DEAD_MS more): their
- * beats may be among the unread.
- * Every TICK_MS (and right after a join) the loop runs mm_tick: the lease, silent workers
- * and the takeover of their matches, stalled placements, away tickets, formation.
+ * one write and their replies (tickets_flush); while a drain leaves messages unread the loop is
+ * "behind", and silent workers are not declared dead for that long (at most REGISTRY_DEAD_MS more):
+ * their beats may be among the unread. Every TICK_MS (and right after a join) the loop runs
+ * mm_tick: the lease, silent workers and the takeover of their matches, stalled placements, away
+ * tickets, formation.
  *
  * Tickets and placements live in Redis (state.c), so a restarted matchmaker, or a standby
  * that wins the lease (lease.c), resumes them; workers and gateways are relearnt from

@@ -173,6 +173,13 @@ int settings_load(settings_table *t, const char *path, char *err, size_t errlen)
     return rc;
 }
 
+bool settings_has_mode(const settings_table *t, const char *game, const char *mode)
+{
+    if (!mode || !*mode || !strcmp(mode, "casual"))
+        return true;
+    return settings_queue_find(t, game, mode) != NULL;
+}
+
 const settings_values *settings_for(const settings_table *t, const char *game, const char *mode)
 {
     const settings_queue *q = settings_queue_find(t, game, (mode && *mode) ? mode : "casual");

@@ -26,6 +26,7 @@
 #ifndef DECKHAND_MM_SETTINGS_H
 #define DECKHAND_MM_SETTINGS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -73,6 +74,11 @@ int settings_set(settings_values *v, const char *key, const char *value);
 int settings_load(settings_table *t, const char *path, char *err, size_t errlen);
 /* Parse one line of that format (comments and blank lines are fine). */
 int settings_parse_line(settings_table *t, const char *line, char *err, size_t errlen);
+
+/* Whether players may queue for (game, mode): "casual" (or empty) always, any other mode
+ * only when the queues file names it for that game. Modes come from this list, so a client
+ * cannot make lines (and matchmaker memory) out of made-up modes. */
+bool settings_has_mode(const settings_table *t, const char *game, const char *mode);
 
 /* The settings of a queue: its override, else the defaults. An empty mode is "casual". */
 const settings_values *settings_for(const settings_table *t, const char *game, const char *mode);

@@ -294,6 +294,12 @@ bool tickets_join(mm_state *mm, const char *gateway, const Deckhand__Internal__Q
         code = DECKHAND__ERROR_CODE__UNKNOWN_GAME;
         snprintf(buf, sizeof buf, "no worker serves game '%.64s'", j->game ? j->game : "");
         why = buf;
+    } else if (!settings_has_mode(&mm->settings, g->name, j->mode)) {
+        code = DECKHAND__ERROR_CODE__BAD_REQUEST;
+        snprintf(buf, sizeof buf,
+                 "%.32s has no mode '%.32s' (casual, or one the queues file names)", g->name,
+                 j->mode);
+        why = buf;
     } else if ((players = players ? players : g->min_players) < g->min_players ||
                players > g->max_players || players == 0) {
         code = DECKHAND__ERROR_CODE__BAD_REQUEST;

@@ -268,6 +268,30 @@ static void play_by_bot_answers(const char *game)
     rig_worker_close(&r);
 }
 
+/* Choose.bot = "search": the worker answers with the search bot (engine_search.c), bounded
+ * in time, and the answer is applied and stored like any. */
+static void test_worker_search_bot_answers_the_requesters_decision(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "scripts", NULL);
+    host_match *hm = rig_worker_started(&r, "m-search", "caveman", NULL);
+    const engine_decision *d = engine_match_decision(hm->m);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    uint64_t decision = d->decision_id;
+    Deckhand__Choose c = bot_choose(decision, ENGINE_SEARCH_BOT);
+    rig_worker_command(&r, "m-search", rig_worker_players[d->seat], 11, &c);
+    host_flush(&r.h, r.now);
+    rig_outbox o;
+    rig_worker_gw_drain(&r, &o);
+    CU_ASSERT_EQUAL(reply_code(&o, 11), 0);
+    rig_outbox_free(&o);
+    CU_ASSERT_EQUAL(engine_match_log_len(hm->m) > 0 || engine_match_snapshot_version(hm->m) > 1,
+                    true);
+    d = engine_match_decision(hm->m);
+    CU_ASSERT_TRUE(!d || d->decision_id > decision);
+    rig_worker_close(&r);
+}
+
 static void test_worker_bot_answers_finish_a_dominion_match(void)
 {
     play_by_bot_answers("dominion");
@@ -298,6 +322,8 @@ int main(void)
         {"worker_bot_answer_refuses_what_is_not_the_requesters",
          test_worker_bot_answer_refuses_what_is_not_the_requesters},
         {"worker_bot_answer_refuses_bad_requests", test_worker_bot_answer_refuses_bad_requests},
+        {"worker_search_bot_answers_the_requesters_decision",
+         test_worker_search_bot_answers_the_requesters_decision},
         {"worker_bot_answer_that_fails_is_the_players_not_a_quarantine",
          test_worker_bot_answer_that_fails_is_the_players_not_a_quarantine},
         {"worker_bot_answers_finish_a_dominion_match",
