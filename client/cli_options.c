@@ -54,4 +54,6 @@ void cli_options_apply(cli_options *o, Deckhand__QueueJoin *join)
     }
     join->n_options = o->n;
     join->options = o->n ? o->p : NULL;
+    if (o->mode && *o->mode)
+        join->mode = (char *)o->mode;
 }

@@ -68,7 +68,7 @@ static const char bots_usage[] =
     "usage: deckhand bots --game GAME --players N --matches M [--ws] [--size S]\n"
     "                     [--timeout SEC] [--rate MSGS_PER_SEC] [--gateway ADDR[,ADDR...]]\n"
     "                     [--drop FRACTION] [--seed N] [--reroute-log] [--bot STRATEGY|local]\n"
-    "                     [--account NAME [--register]] [--option NAME=VALUE]...\n"
+    "                     [--account NAME [--register]] [--mode MODE] [--option NAME=VALUE]...\n"
     "  N bot clients queue for matches of S players (default N when 2..4, else 2) and\n"
     "  play until M matches have finished. Last stdout line: matches_completed=M errors=E\n"
     "  --bot STRATEGY: the server answers each decision as the game's bot STRATEGY would\n"
@@ -94,6 +94,7 @@ static const char bots_usage[] =
     "  --account NAME [--register]: the bots log in to accounts (rated) instead of as\n"
     "  guests: NAME for one bot, NAME-1, NAME-2... for several, all with the password in\n"
     "  DECKHAND_PASSWORD; --register creates them first (or logs in when they exist).\n"
+    "  --mode MODE: casual (the default) or a mode the cluster's queues file names.\n"
     "  --option NAME=VALUE (repeatable): a game option on every join, e.g. kingdom=random;\n"
     "  the game's bundle declares which it takes (an undeclared one is BAD_REQUEST).\n"
     "  Last stderr summary line: bots: retried=R lost=L reconnects=C moved_gateway=G\n"
@@ -152,15 +153,23 @@ static int bots_fraction(const dh_flags *f, const char *flag, double *out)
 
 int cmd_bots(int argc, char **argv)
 {
-    static const dh_flag_spec spec[] = {
-        {"game", DH_FLAG_VALUE},         {"players", DH_FLAG_INT},
-        {"matches", DH_FLAG_INT},        {"size", DH_FLAG_INT},
-        {"timeout", DH_FLAG_INT},        {"gateway", DH_FLAG_VALUE},
-        {"rate", DH_FLAG_INT},           {"drop", DH_FLAG_VALUE},
-        {"seed", DH_FLAG_INT},           {"ws", DH_FLAG_SWITCH},
-        {"reroute-log", DH_FLAG_SWITCH}, {"bot", DH_FLAG_VALUE},
-        {"account", DH_FLAG_VALUE},      {"register", DH_FLAG_SWITCH},
-        {"option", DH_FLAG_VALUE},       {NULL, 0}};
+    static const dh_flag_spec spec[] = {{"game", DH_FLAG_VALUE},
+                                        {"players", DH_FLAG_INT},
+                                        {"matches", DH_FLAG_INT},
+                                        {"size", DH_FLAG_INT},
+                                        {"timeout", DH_FLAG_INT},
+                                        {"gateway", DH_FLAG_VALUE},
+                                        {"rate", DH_FLAG_INT},
+                                        {"drop", DH_FLAG_VALUE},
+                                        {"seed", DH_FLAG_INT},
+                                        {"ws", DH_FLAG_SWITCH},
+                                        {"reroute-log", DH_FLAG_SWITCH},
+                                        {"bot", DH_FLAG_VALUE},
+                                        {"account", DH_FLAG_VALUE},
+                                        {"register", DH_FLAG_SWITCH},
+                                        {"option", DH_FLAG_VALUE},
+                                        {"mode", DH_FLAG_VALUE},
+                                        {NULL, 0}};
     dh_flags fl, *f = &fl;
     cli_options options;
     if (cli_options_collect(argc, argv, bots_who, &options) < 0)
@@ -179,6 +188,7 @@ int cmd_bots(int argc, char **argv)
         return 2;
     if (cli_int(f, bots_who, "size", players >= 2 && players <= 4 ? players : 2, 1, 64, &size) < 0)
         return 2;
+    options.mode = dh_flags_str(f, "mode", NULL, NULL);
     bots_run r = {.n = (int)players,
                   .game = dh_flags_str(f, "game", NULL, "dominion"),
                   .size = (uint32_t)size,

@@ -36,47 +36,18 @@
 #include "dh_client_view.h"
 #include "play_social.h"
 
-#define PLAY_LOG_KEEP   200 /* log lines remembered (`log` shows them) */
-#define PLAY_LOG_SHOWN  8   /* log lines under the table */
-#define PLAY_MAX_PICK   64
-#define PLAY_RECONNECTS 30 /* tries, a second apart, after a lost connection */
-
-typedef struct {
-    dh_client *c;
-    dh_client_gws gws; /* --gateway's list: a drained gateway sends us to the next */
-    bool moving;       /* told to Reconnect: leave for the next gateway */
-    char token[512];   /* to resume after a lost connection */
-    const char *game;
-    uint32_t size;
-    cli_options options; /* --option NAME=VALUE, on every join */
-    char name[64];
-    char match_id[128];
-    uint32_t seat;
-    bool in_match;
-    bool queued; /* sent a QueueJoin: a reconnect sends it again */
-    bool over;
-    Deckhand__ServerMessage *view_msg;         /* the last View, deltas applied (owned) */
-    Deckhand__ServerMessage *catalog_msg;      /* the card texts of its bundle (owned) */
-    Deckhand__ServerMessage *dec_msg;          /* the last DecisionRequest for us (owned) */
-    const Deckhand__DecisionRequest *decision; /* pending for us, inside one of the two */
-    uint64_t shown_decision;       /* decision id last printed, to avoid printing it twice */
-    uint64_t last_seq;             /* event_seq seen in this match */
-    unsigned long long choose_cmd; /* cmd_id of our last Choose */
-    char *log[PLAY_LOG_KEEP];      /* ring of recent log lines */
-    size_t nlog;
-    char line[1024]; /* stdin bytes of the line being typed */
-    size_t linelen;
-} play_state;
+#include "play.h"
 
 static const char play_who[] = "deckhand play";
 
 static const char play_usage[] =
     "usage: deckhand play --game dominion [--ws] [--name NAME] [--size N] [--gateway ADDR,...]\n"
-    "                     [--option NAME=VALUE]...\n"
+    "                     [--mode MODE] [--option NAME=VALUE]...\n"
     "                     [--account NAME [--register]] [--no-queue]\n"
     "  --no-queue: wait for commands (a party, a lobby, `queue`) instead of queueing.\n"
     "  --account NAME: play as that account (rated), the password in DECKHAND_PASSWORD;\n"
     "  --register creates it first (or logs in when it exists).\n"
+    "  --mode MODE: casual (the default) or a mode the cluster's queues file names.\n"
     "  --option NAME=VALUE (repeatable): a game option, e.g. kingdom=random; players who\n"
     "  ask for different options never meet.\n";
 
@@ -90,218 +61,6 @@ static const char play_help[] = "Commands:\n"
                                 "  quit        leave (the match goes on without you)\n";
 
 /* ---- the log ------------------------------------------------------------------------- */
-
-static void play_log_add(play_state *ps, const char *text)
-{
-    char *copy = strdup(text ? text : "");
-    if (!copy)
-        return; /* the line is lost, nothing else */
-    size_t slot = ps->nlog % PLAY_LOG_KEEP;
-    free(ps->log[slot]);
-    ps->log[slot] = copy;
-    ps->nlog++;
-}
-
-static void play_log_print(const play_state *ps, size_t last)
-{
-    size_t n = ps->nlog < PLAY_LOG_KEEP ? ps->nlog : PLAY_LOG_KEEP;
-    if (last < n)
-        n = last;
-    for (size_t i = ps->nlog - n; i < ps->nlog; i++)
-        printf("  | %s\n", ps->log[i % PLAY_LOG_KEEP]);
-}
-
-/* ---- looking things up in the View ------------------------------------------------- */
-
-static const Deckhand__View *play_view(const play_state *ps)
-{
-    return ps->view_msg ? ps->view_msg->view : NULL;
-}
-
-static const Deckhand__CardInfo *play_card(const play_state *ps, const char *name)
-{
-    return dh_catalog_card(ps->catalog_msg ? ps->catalog_msg->catalog : NULL, name);
-}
-
-static const Deckhand__Zone *play_zone(const Deckhand__View *v, const char *name, int owner)
-{
-    for (size_t i = 0; i < v->n_zones; i++)
-        if (v->zones[i]->owner == owner && !strcmp(v->zones[i]->name, name))
-            return v->zones[i];
-    return NULL;
-}
-
-static const char *play_player_name(const Deckhand__View *v, int seat)
-{
-    for (size_t i = 0; i < v->n_players; i++)
-        if ((int)v->players[i]->seat == seat)
-            return v->players[i]->name;
-    return "?";
-}
-
-/* ---- drawing ----------------------------------------------------------------------- */
-
-/* "Copper x3, Estate x2": a zone's visible cards grouped by name, in first-seen order. */
-static void play_print_cards(const Deckhand__Zone *z)
-{
-    if (!z || z->n_cards == 0) {
-        printf("%s\n", z && z->count ? "(hidden)" : "-");
-        return;
-    }
-    bool *done = calloc(z->n_cards, sizeof *done);
-    const char *sep = "";
-    for (size_t i = 0; i < z->n_cards; i++) {
-        if (done && done[i])
-            continue;
-        int n = 1;
-        for (size_t j = i + 1; done && j < z->n_cards; j++)
-            if (!strcmp(z->cards[i]->name, z->cards[j]->name)) {
-                done[j] = true;
-                n++;
-            }
-        printf(n > 1 ? "%s%s x%d" : "%s%s", sep, z->cards[i]->name, n);
-        sep = ", ";
-    }
-    free(done);
-    printf("\n");
-}
-
-static void play_print_supply(const play_state *ps, const Deckhand__View *v)
-{
-    printf("Supply:\n");
-    char row[256];
-    size_t len = 0;
-    int col = 0;
-    for (size_t i = 0; i < v->n_zones; i++) {
-        const Deckhand__Zone *z = v->zones[i];
-        if (strncmp(z->name, "supply:", 7) != 0)
-            continue;
-        const char *card = z->name + 7;
-        const Deckhand__CardInfo *ci = play_card(ps, card);
-        int n = snprintf(row + len, sizeof row - len, "  %-12.12s $%-2d %3u left    ", card,
-                         ci ? ci->cost : 0, z->count);
-        len += n > 0 && (size_t)n < sizeof row - len ? (size_t)n : 0;
-        if (++col % 3 == 0) {
-            printf("%.*s\n", (int)(len - 4), row); /* without the last gap */
-            len = 0;
-        }
-    }
-    if (len)
-        printf("%.*s\n", (int)(len - 4), row);
-    const Deckhand__Zone *trash = play_zone(v, "trash", -1);
-    if (trash && trash->count) {
-        printf("Trash: ");
-        play_print_cards(trash);
-    }
-}
-
-static void play_print_counters(const Deckhand__View *v, int owner)
-{
-    const char *sep = "";
-    for (size_t i = 0; i < v->n_counters; i++) {
-        const Deckhand__Counter *c = v->counters[i];
-        if (c->owner != owner || c->name[0] == '_' || !strcmp(c->name, "active"))
-            continue;
-        printf("%s%s %lld", sep, c->name, (long long)c->value);
-        sep = "  ";
-    }
-    if (*sep)
-        printf("\n");
-}
-
-static void play_print_players(const play_state *ps, const Deckhand__View *v)
-{
-    for (size_t i = 0; i < v->n_players; i++) {
-        const Deckhand__PlayerInfo *p = v->players[i];
-        int seat = (int)p->seat;
-        printf("  %s%-12s", seat == (int)ps->seat ? "*" : " ", p->name);
-        for (size_t j = 0; j < v->n_zones; j++) {
-            const Deckhand__Zone *z = v->zones[j];
-            if (z->owner == seat)
-                printf("  %s %u", z->name, z->count);
-        }
-        for (size_t j = 0; j < v->n_counters; j++) {
-            const Deckhand__Counter *c = v->counters[j];
-            if (c->owner == seat && c->name[0] != '_')
-                printf("  %s %lld", c->name, (long long)c->value);
-        }
-        if (v->waiting_for == seat)
-            printf("   <- to play");
-        if (!p->connected)
-            printf("   (away)");
-        printf("\n");
-    }
-}
-
-static void play_print_decision(play_state *ps)
-{
-    const Deckhand__DecisionRequest *d = ps->decision;
-    if (!d)
-        return;
-    printf("\n>> %s\n", d->prompt && *d->prompt ? d->prompt : "Your decision");
-    for (size_t i = 0; i < d->n_options; i++)
-        printf("   %2zu) %s\n", i + 1, d->options[i]->label);
-    if (d->min == d->max)
-        printf("Choose %u (numbers separated by spaces)%s\n", d->min,
-               d->min == 1 ? "" : ", in the order you want");
-    else
-        printf("Choose %u to %u (numbers separated by spaces; empty line for none)\n", d->min,
-               d->max);
-    ps->shown_decision = d->decision_id;
-}
-
-static void play_draw(play_state *ps)
-{
-    const Deckhand__View *v = play_view(ps);
-    if (!v)
-        return;
-    int me = (int)ps->seat;
-    printf("\n==== %s | match %s | you are %s (seat %d) ====\n", v->game, v->match_id,
-           play_player_name(v, me), me + 1);
-    play_print_supply(ps, v);
-    printf("Players:\n");
-    play_print_players(ps, v);
-    printf("Turn: ");
-    play_print_counters(v, -1);
-    printf("In play: ");
-    play_print_cards(play_zone(v, "play", me));
-    printf("Hand:    ");
-    play_print_cards(play_zone(v, "hand", me));
-    if (ps->nlog) {
-        printf("Recent:\n");
-        play_log_print(ps, PLAY_LOG_SHOWN);
-    }
-    if (ps->decision)
-        play_print_decision(ps);
-    else if (v->waiting_for >= 0 && !v->finished)
-        printf("\nWaiting for %s...\n", play_player_name(v, v->waiting_for));
-    fflush(stdout);
-}
-
-static void play_show_card(const play_state *ps, const char *name)
-{
-    const Deckhand__CardInfo *ci = play_card(ps, name);
-    if (!ci) {
-        printf("No card called '%s' in this game (try `cards`).\n", name);
-        return;
-    }
-    printf("%s ($%d, %s)\n  %s\n", ci->name, ci->cost, ci->types, ci->text);
-}
-
-static void play_show_cards(const play_state *ps)
-{
-    const Deckhand__Catalog *c = ps->catalog_msg ? ps->catalog_msg->catalog : NULL;
-    if (!c) {
-        printf("No match yet.\n");
-        return;
-    }
-    for (size_t i = 0; i < c->n_cards; i++) {
-        const Deckhand__CardInfo *ci = c->cards[i];
-        printf("%-14s $%-2d %-22s %s\n", ci->name, ci->cost, ci->types, ci->text);
-    }
-}
-
-/* ---- talking to the gateway ------------------------------------------------------------ */
 
 static int play_send(play_state *ps, Deckhand__ClientMessage *m)
 {
@@ -658,11 +417,17 @@ static int play_loop(play_state *ps)
 
 int cmd_play(int argc, char **argv)
 {
-    static const dh_flag_spec spec[] = {{"game", DH_FLAG_VALUE},      {"name", DH_FLAG_VALUE},
-                                        {"size", DH_FLAG_INT},        {"gateway", DH_FLAG_VALUE},
-                                        {"ws", DH_FLAG_SWITCH},       {"account", DH_FLAG_VALUE},
-                                        {"register", DH_FLAG_SWITCH}, {"no-queue", DH_FLAG_SWITCH},
-                                        {"option", DH_FLAG_VALUE},    {NULL, 0}};
+    static const dh_flag_spec spec[] = {{"game", DH_FLAG_VALUE},
+                                        {"name", DH_FLAG_VALUE},
+                                        {"size", DH_FLAG_INT},
+                                        {"gateway", DH_FLAG_VALUE},
+                                        {"ws", DH_FLAG_SWITCH},
+                                        {"account", DH_FLAG_VALUE},
+                                        {"register", DH_FLAG_SWITCH},
+                                        {"no-queue", DH_FLAG_SWITCH},
+                                        {"option", DH_FLAG_VALUE},
+                                        {"mode", DH_FLAG_VALUE},
+                                        {NULL, 0}};
     dh_flags fl, *f = &fl;
     cli_options options;
     if (cli_options_collect(argc, argv, play_who, &options) < 0)
@@ -683,6 +448,7 @@ int cmd_play(int argc, char **argv)
     if (cli_int(f, play_who, "size", 2, 1, 64, &size) < 0)
         return 2;
     char err[512];
+    options.mode = dh_flags_str(f, "mode", NULL, NULL);
     setvbuf(stdout, NULL, _IOLBF, 0); /* a screen piped to a file or `tee` stays current */
     play_state ps = {.game = dh_flags_str(f, "game", NULL, "dominion"),
                      .size = (uint32_t)size,

@@ -323,9 +323,12 @@ dh_cluster_start() {
         return 1
     }
 
+    # The queues: the caller's DECKHAND_QUEUES, else the ones shipped (casual and ranked);
+    # a flag, so that dh_cluster_restart starts the matchmaker with the same.
     DECKHAND_ADMIN_TOKEN_FILE=$run/keys/admin.token _dh_spawn_as "$run" matchmaker \
         "$bin/deckhand-matchmaker" --redis "$redis_url" --bind "$mm" \
-        --id mm-1 --http "127.0.0.1:$DH_PORT_HTTP_MM" "${curve[@]}"
+        --id mm-1 --http "127.0.0.1:$DH_PORT_HTTP_MM" \
+        --queues "${DECKHAND_QUEUES:-$DH_ROOT/scripts/lib/queues.conf}" "${curve[@]}"
     for ((i = 1; i <= nworkers; i++)); do
         p=$((DH_PORT_WORKER + i - 1))
         workers+=("tcp://127.0.0.1:$p")

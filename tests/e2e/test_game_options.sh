@@ -2,7 +2,8 @@
 # Game options over the network: two players who join Dominion with --option
 # kingdom=random meet, and their match is set up with a random kingdom (the table
 # `deckhand play` prints shows kingdom piles that are not the First Game's); a join with
-# an option value Dominion does not declare is refused with BAD_REQUEST and its message.
+# an option value Dominion does not declare is refused with BAD_REQUEST and its message;
+# so is a mode the queues file does not name, while `ranked` (named) plays.
 # shellcheck source=SCRIPTDIR/e2e_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 
@@ -45,3 +46,21 @@ grep -q "option 'kingdom' takes no value 'no_such_kingdom' (code 9)" "$E2E_RUN/b
 grep -q 'errors=[1-9]' "$E2E_RUN/bad.out" || e2e_fail "the refused join is not an error"
 (($(e2e_redis hlen mm:tickets) == 0)) || e2e_fail "the refused join left a ticket"
 e2e_log "an unknown option value: BAD_REQUEST, nothing queued"
+
+# Modes come from the configured list: casual, or one the queues file names (the local
+# cluster ships scripts/lib/queues.conf with `ranked` for every game).
+e2e_log "deckhand bots --mode made-up: refused; --mode ranked: a ranked match"
+rc=0
+timeout 20 "$DECKHAND_BIN_DIR/deckhand" bots --game dominion --players 1 --size 2 --matches 1 \
+    --timeout 3 --mode made-up >"$E2E_RUN/mode.out" 2>"$E2E_RUN/mode.err" </dev/null || rc=$?
+grep -q "dominion has no mode 'made-up' (casual, or one the queues file names) (code 9)" \
+    "$E2E_RUN/mode.err" ||
+    e2e_fail "no BAD_REQUEST (code 9) for a made-up mode: $(tail -n 3 "$E2E_RUN/mode.err")"
+(($(e2e_redis hlen mm:tickets) == 0)) || e2e_fail "the refused join left a ticket"
+timeout 60 "$DECKHAND_BIN_DIR/deckhand" bots --game caveman --players 2 --size 2 --matches 1 \
+    --timeout 50 --mode ranked >"$E2E_RUN/ranked.out" 2>"$E2E_RUN/ranked.err" </dev/null ||
+    e2e_fail "the ranked match failed: $(tail -n 3 "$E2E_RUN/ranked.err")"
+id=$(e2e_redis lindex matches:finished 0)
+[[ $(e2e_redis hget "$(_e2e_match_key "$id")" mode) == ranked ]] ||
+    e2e_fail "the last finished match is not ranked"
+e2e_log "a made-up mode: BAD_REQUEST, nothing queued; ranked: played"
