@@ -1,7 +1,8 @@
 -- mlw/bots.lua: bot strategies, `function(g, p, d)` returning option indices.
 --
 -- `default` is greedy: it attacks the opposing wizard whenever it may, trades when its
--- monster kills without dying (or kills something worth as much), uses abilities aimed
+-- monster kills without dying (or kills something worth as much), wears a monster down
+-- when the strike back does not kill, uses abilities aimed
 -- at the enemy, then plays its dearest useful card (a spell only when it has a fitting
 -- target or a reason: Heal when hurt, Avalanche when behind on the board), and never
 -- drains, discards or surrenders. `passive` ends every turn without acting (for tests:
@@ -28,6 +29,7 @@ local function attack_score(g, a, t)
   local dies = K.health(g, a) <= K.attack(g, t)
   if kill and not dies then return 400 + value(g, t) end
   if kill and value(g, t) >= value(g, a) then return 200 + value(g, t) end
+  if not dies then return 100 + K.attack(g, a) end -- wear it down: damage stays
   return -1
 end
 
