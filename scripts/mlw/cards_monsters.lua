@@ -59,7 +59,9 @@ card "Nunu" { cost = 3, attack = 4, health = 4,
 
 card "Drain Warden" { cost = 3, attack = 2, health = 4,
   text = "While this is in play, the opposing wizard cannot drain monsters.",
-  on = { CAN_DRAIN = function(g, id, ctx) if not mine(g, id, ctx.player) then return false end end } }
+  on = { CAN_DRAIN = function(g, id, ctx)
+    if not mine(g, id, ctx.player) then return false end
+  end } }
 
 -- ---- listeners ------------------------------------------------------------------------
 

@@ -65,7 +65,8 @@ card "Purge" { cost = 5,
 card "Spark" { cost = 1, target = "any", damage = 1, text = "Deal 1 damage.",
   effect = function(g, ctx) K.damage(g, ctx.target, 1, ctx.card) end }
 
-card "Lightning" { cost = 3, target = "enemy_wizard", damage = 3, text = "Deal 3 damage to the opposing wizard.",
+card "Lightning" { cost = 3, target = "enemy_wizard", damage = 3,
+  text = "Deal 3 damage to the opposing wizard.",
   effect = function(g, ctx) K.damage(g, ctx.target, 3, ctx.card) end }
 
 card "Heal" { cost = 1, text = "Restore 4 health to your wizard.",
@@ -92,7 +93,8 @@ card "Poison Dart" { cost = 1, target = "monster",
   text = "Poison a monster: 1 damage at the start of each of its owner's next three turns.",
   effect = function(g, ctx) K.st:set(g, ctx.target, "poison", 1, K.turn_no(g) + 5) end }
 
-card "Rage" { cost = 1, target = "friendly_monster", text = "A friendly monster gets +2 attack this turn.",
+card "Rage" { cost = 1, target = "friendly_monster",
+  text = "A friendly monster gets +2 attack this turn.",
   effect = function(g, ctx)
     K.st:add(g, ctx.target, "attack", 2)
     K.st:set(g, ctx.target, "boost", K.st:get(g, ctx.target, "boost") + 2, K.turn_no(g))

@@ -69,12 +69,14 @@ function tests.test_trap_breaker_stops_the_opponent_setting_traps(T)
 end
 
 function tests.test_guardian_stops_enemy_monsters_attacking_your_wizard(T)
-  local m = M.match(T, { p1 = { monsters = { "Alex" } }, p2 = { monsters = { { "Guardian", frozen = 1 } } } })
+  local m = M.match(T, { p1 = { monsters = { "Alex" } },
+                         p2 = { monsters = { { "Guardian", frozen = 1 } } } })
   T.ok(not M.offers(m, "Alex (P1 slot 1) attacks P2's wizard"), "even when it cannot defend")
 end
 
 function tests.test_ghost_cannot_defend_so_it_never_strikes_back_or_guards(T)
-  local m = M.match(T, { p1 = { monsters = { "Knight", "Wolf" } }, p2 = { monsters = { "Ghost" } } })
+  local m = M.match(T, { p1 = { monsters = { "Knight", "Wolf" } },
+                         p2 = { monsters = { "Ghost" } } })
   T.ok(M.offers(m, "Knight (P1 slot 1) attacks P2's wizard"))
   M.attack(m, 1, 2, M.slot("Ghost", 2, 1))
   T.eq(M.stat(m, 1, 2, "health"), 3, "no strike back")
@@ -94,7 +96,8 @@ function tests.test_bomb_imp_deals_2_to_the_opposing_wizard_when_destroyed(T)
 end
 
 function tests.test_gravedigger_gains_1_attack_when_another_monster_is_destroyed(T)
-  local m = M.match(T, { p1 = { monsters = { "Gravedigger", "Knight" } }, p2 = { monsters = { "Squire" } } })
+  local m = M.match(T, { p1 = { monsters = { "Gravedigger", "Knight" } },
+                         p2 = { monsters = { "Squire" } } })
   M.attack(m, 1, 2, M.slot("Squire", 2, 1))
   T.eq(M.stat(m, 1, 1, "attack"), 3)
 end

@@ -2,7 +2,6 @@
 -- the zones' limits, attacks and defence, drain, discard, surrender, the deck running
 -- out, the hand limit and the end. One behaviour each.
 local M = require("mlw.testkit")
-local K = M.K
 
 local tests = {}
 

@@ -4,7 +4,8 @@ local M = require("mlw.testkit")
 local tests = {}
 
 function tests.test_fireball_deals_4_damage_to_a_monster_or_a_wizard(T)
-  local m = M.match(T, { p1 = { hand = { "Fireball", "Fireball" } }, p2 = { monsters = { "Stone Golem" } } })
+  local m = M.match(T, { p1 = { hand = { "Fireball", "Fireball" } },
+                         p2 = { monsters = { "Stone Golem" } } })
   M.play(m, "Fireball", M.slot("Stone Golem", 2, 1))
   T.eq(M.stat(m, 2, 1, "health"), 3)
   M.play(m, "Fireball", M.wiz(2))
@@ -50,7 +51,8 @@ function tests.test_mana_surge_gives_2_mana_this_turn(T)
 end
 
 function tests.test_cull_destroys_a_monster_with_3_attack_or_less(T)
-  local m = M.match(T, { p1 = { hand = { "Cull", "Cull" } }, p2 = { monsters = { "Knight", "Ogre" } } })
+  local m = M.match(T, { p1 = { hand = { "Cull", "Cull" } },
+                         p2 = { monsters = { "Knight", "Ogre" } } })
   M.play(m, "Cull", M.slot("Ogre", 2, 2))
   T.eq(M.monsters(m, 2), "Knight,Ogre", "Ogre has 5 attack")
   M.play(m, "Cull", M.slot("Knight", 2, 1))
