@@ -138,4 +138,39 @@ card "Shield Bearer" { cost = 3, attack = 1, health = 5,
     end
   end }
 
+-- ---- listeners to the rarer events --------------------------------------------------------
+
+card "Sentinel" { cost = 3, attack = 1, health = 5,
+  text = "Enemy monsters must attack this before your other monsters.",
+  on = { CAN_ATTACK_MONSTER = function(g, id, ctx)
+    if K.owner(g, ctx.target) == K.owner(g, id) and ctx.target ~= id then return false end
+  end } }
+
+card "Loyal Hound" { cost = 2, attack = 2, health = 2,
+  text = "Cannot be drained or discarded.",
+  on = { CAN_DRAIN = function(_, id, ctx) if ctx.unit == id then return false end end,
+         CAN_DISCARD = function(_, id, ctx) if ctx.card == id then return false end end } }
+
+card "Soul Collector" { cost = 3, attack = 2, health = 3,
+  text = "Whenever a wizard drains a monster, gains +1 attack.",
+  on = { ON_DRAIN = function(g, id) K.st:add(g, id, "attack", 1) end } }
+
+card "Hourglass" { cost = 2, attack = 0, health = 3,
+  text = "At the end of your turn, draw a card.",
+  on = { ON_TURN_END = function(g, id, ctx)
+    if mine(g, id, ctx.player) then K.draw(g, ctx.player, 1) end
+  end } }
+
+card "Mage Hunter" { cost = 3, attack = 2, health = 3,
+  text = "Whenever an enemy monster's ability is activated, deal 1 damage to that monster.",
+  on = { ON_ACTIVATE = function(g, id, ctx)
+    if not mine(g, id, ctx.player) then K.damage(g, ctx.unit, 1, id) end
+  end } }
+
+card "Recycler" { cost = 2, attack = 1, health = 3,
+  text = "Whenever you discard a card in play, draw a card.",
+  on = { ON_DISCARD = function(g, id, ctx)
+    if mine(g, id, ctx.player) and ctx.card ~= id then K.draw(g, ctx.player, 1) end
+  end } }
+
 return list

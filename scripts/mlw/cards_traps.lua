@@ -48,4 +48,19 @@ card "Ambush" { cost = 1,
     K.damage(g, ctx.card, 2, id)
   end } }
 
+card "Mana Snare" { cost = 1,
+  text = "When the opponent drains a monster: cancel the drain.",
+  on = { BEFORE_DRAIN = function(g, id)
+    spring(g, id)
+    return false
+  end } }
+
+card "Feedback" { cost = 2,
+  text = "When the opponent activates an ability: cancel it and deal 2 damage to the monster.",
+  on = { BEFORE_ACTIVATE = function(g, id, ctx)
+    spring(g, id)
+    K.damage(g, ctx.unit, 2, id)
+    return false
+  end } }
+
 return list
