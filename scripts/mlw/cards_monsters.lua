@@ -167,6 +167,12 @@ card "Mage Hunter" { cost = 3, attack = 2, health = 3,
     if not mine(g, id, ctx.player) then K.damage(g, ctx.unit, 1, id) end
   end } }
 
+card "Berserker" { cost = 3, attack = 2, health = 4,
+  text = "After it attacks, gains +1 attack.",
+  on = { ON_ATTACK = function(g, id, ctx)
+    if ctx.unit == id and K.in_play(g, id) then K.st:add(g, id, "attack", 1) end
+  end } }
+
 card "Recycler" { cost = 2, attack = 1, health = 3,
   text = "Whenever you discard a card in play, draw a card.",
   on = { ON_DISCARD = function(g, id, ctx)

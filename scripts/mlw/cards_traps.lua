@@ -63,4 +63,11 @@ card "Feedback" { cost = 2,
     return false
   end } }
 
+card "Spite" { cost = 1,
+  text = "When the opponent discards a card in play: deal 2 damage to their wizard.",
+  on = { BEFORE_DISCARD = function(g, id, ctx)
+    spring(g, id)
+    K.damage(g, K.wizard(g, ctx.player), 2, id)
+  end } }
+
 return list

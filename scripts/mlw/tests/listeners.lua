@@ -1,6 +1,7 @@
 -- Card tests for the cards that listen to the rarer events (CAN_ATTACK_MONSTER,
--- CAN_DRAIN and CAN_DISCARD about themselves, ON_DRAIN, ON_TURN_END, ON_ACTIVATE,
--- ON_DISCARD, BEFORE_DRAIN, BEFORE_ACTIVATE), and Frozen's CAN_ACTIVATE veto: so every
+-- CAN_DRAIN and CAN_DISCARD about themselves, ON_ATTACK, ON_DRAIN, ON_TURN_END,
+-- ON_ACTIVATE, ON_DISCARD, BEFORE_DRAIN, BEFORE_ACTIVATE, BEFORE_DISCARD), and Frozen's
+-- CAN_ACTIVATE veto: so every
 -- event the actions ask or tell has a card or status that proves it is asked or told.
 local M = require("mlw.testkit")
 
@@ -67,6 +68,20 @@ end
 function tests.test_a_frozen_monster_cannot_activate_its_ability(T)
   local m = M.match(T, { p1 = { monsters = { { "Healer", frozen = 1 } } } })
   T.ok(not M.offers_any(m, "Activate"))
+end
+
+function tests.test_berserker_gains_1_attack_after_it_attacks(T)
+  local m = M.match(T, { p1 = { monsters = { "Berserker" } } })
+  M.attack(m, 1, 1, M.wiz(2))
+  T.eq(M.health(m, 2), 18)
+  T.eq(M.stat(m, 1, 1, "attack"), 3)
+end
+
+function tests.test_spite_deals_2_to_a_wizard_who_discards_a_card_in_play(T)
+  local m = M.match(T, { p1 = { monsters = { "Goblin" } }, p2 = { trap = "Spite" } })
+  M.pick(m, "Discard Goblin (P1 slot 1)")
+  T.eq(M.health(m, 1), 18)
+  T.eq(M.monsters(m, 1), "-", "the discard still happens")
 end
 
 return tests
