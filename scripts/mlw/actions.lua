@@ -165,11 +165,12 @@ end
 function A.play(g, p, id)
   local def = K.def(g, id)
   g:add_counter("mana", p, -def.cost)
-  g:move(id, "casting", p)
   local ctx = { player = p, card = id, type = def.type }
-  if def.type == "trap" then
+  if def.type == "trap" then -- face down: it stays hidden in hand until it is set
     g:log(g:player_name(p), " sets a trap")
+    g:log_to(p, "You set ", { id })
   else
+    g:move(id, "casting", p)
     g:log(g:player_name(p), " plays ", { id })
   end
   if def.target then
@@ -255,7 +256,8 @@ function A.drain(g, p, id)
   K.emit(g, "ON_DRAIN", ctx)
 end
 
--- Discard one's own card in play (a monster or the trap): it goes to the graveyard.
+-- Discard one's own card in play: a monster goes to the graveyard, the trap face down out
+-- of the game (the hidden zone `unseen`).
 function A.discard(g, p, id)
   local ctx = { player = p, card = id }
   local ok, by = K.ask(g, "BEFORE_DISCARD", ctx)
@@ -263,8 +265,14 @@ function A.discard(g, p, id)
     cancelled(g, "The discard", by)
     return
   end
-  g:log(g:player_name(p), " discards ", K.describe(g, id))
-  K.remove(g, id)
+  if K.zone(g, id) == "trap" then -- face down it goes: named to its owner only
+    g:log(g:player_name(p), " discards a trap")
+    g:log_to(p, "You discard ", { id })
+    K.remove(g, id, "unseen")
+  else
+    g:log(g:player_name(p), " discards ", K.describe(g, id))
+    K.remove(g, id)
+  end
   K.emit(g, "ON_DISCARD", ctx)
 end
 

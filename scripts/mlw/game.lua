@@ -24,8 +24,9 @@ local options = {
 }
 
 -- The trap zone is `owner`: the opponent sees only whether a trap is set.
+-- A discarded trap leaves face down (`unseen`).
 local zones = { deck = "hidden", hand = "owner", wizard = "public", monsters = "public",
-                trap = "owner", grave = "public", casting = "public" }
+                trap = "owner", grave = "public", casting = "public", unseen = "hidden" }
 
 local game = {
   name = "mlw", min_players = 2, max_players = 2, max_turns = MAX_TURNS,

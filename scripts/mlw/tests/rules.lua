@@ -198,7 +198,8 @@ function tests.test_discard_removes_your_own_monster_or_trap_without_refund(T)
   T.eq(M.monsters(m, 1), "-")
   T.eq(m.g:count("trap", 1), 0)
   T.eq(M.mana(m, 1), mana)
-  T.eq(M.names(m.g, "grave", 1), "Backfire,Wolf")
+  T.eq(M.names(m.g, "grave", 1), "Wolf")
+  T.eq(M.names(m.g, "unseen", 1), "Backfire", "the trap leaves face down")
 end
 
 -- ---- the end ---------------------------------------------------------------------------

@@ -69,6 +69,18 @@ function tests.test_a_trap_is_face_down_to_the_opponent_who_sees_only_the_count(
   T.ok(not M.saw_part(m, 2, "Backfire"))
 end
 
+function tests.test_setting_or_discarding_a_trap_never_names_it_to_the_opponent(T)
+  local m = M.match(T, { p1 = { hand = { "Pitfall" } } })
+  M.play(m, "Pitfall")
+  M.pick(m, "Discard Pitfall")
+  T.ok(M.saw(m, 2, "P1 sets a trap"))
+  T.ok(M.saw(m, 2, "P1 discards a trap"))
+  T.ok(not M.saw_part(m, 2, "Pitfall"))
+  T.ok(M.saw(m, 1, "You set Pitfall"))
+  T.eq(m.g:count("grave", 1), 0, "not in the public graveyard")
+  T.eq(#(zone(m:view(2), "unseen", 0).cards or {}), 0, "but face down out of the game")
+end
+
 function tests.test_health_mana_max_mana_and_upkeep_are_public(T)
   local m = setup(T)
   local v = m:view(2)
