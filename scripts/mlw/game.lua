@@ -62,19 +62,18 @@ function game.finished(g) return K.over(g) end
 -- A wizard at 0 health or less, or one who surrendered, loses; both down at once is a
 -- draw. At the turn cap the most health wins. Score: health left.
 function game.results(g)
-  local res = {}
+  local res, lost = {}, {}
   for p = 1, 2 do
-    local lost = g:counter("health", p) <= 0 or g:counter("surrendered", p) ~= 0
-    res[p] = { score = g:counter("health", p), turns = g:counter("turns", p), lost = lost }
+    lost[p] = g:counter("health", p) <= 0 or g:counter("surrendered", p) ~= 0
+    res[p] = { score = g:counter("health", p), turns = g:counter("turns", p) }
   end
   for p = 1, 2 do
     local q = K.other(p)
     local rank = 1
-    if res[p].lost and not res[q].lost then rank = 2
-    elseif not res[p].lost and not res[q].lost and res[q].score > res[p].score then rank = 2
+    if lost[p] and not lost[q] then rank = 2
+    elseif not lost[p] and not lost[q] and res[q].score > res[p].score then rank = 2
     end
     res[p].rank = rank
-    res[p].lost = nil
   end
   return res
 end

@@ -212,6 +212,24 @@ function tests.test_a_wizard_at_0_health_loses(T)
   T.eq(m:results()[2].rank, 2)
 end
 
+function tests.test_both_wizards_down_at_once_is_a_draw(T)
+  -- Avalanche destroys both Bomb Imps: each deals 2 to the other wizard.
+  local m = M.match(T, { p1 = { health = 2, hand = { "Avalanche" }, monsters = { "Bomb Imp" } },
+                         p2 = { health = 2, monsters = { "Bomb Imp" } } })
+  M.play(m, "Avalanche")
+  T.ok(m:finished())
+  T.eq(m:results()[1].rank, 1)
+  T.eq(m:results()[2].rank, 1)
+end
+
+function tests.test_at_the_turn_cap_the_wizard_with_more_health_wins(T)
+  local m = M.match(T, { p1 = { health = 12 }, p2 = { health = 15 } })
+  local r = require("mlw.game").results(m.g)
+  T.eq(r[1].rank, 2)
+  T.eq(r[2].rank, 1)
+  T.eq(r[2].score, 15, "the score is the health left")
+end
+
 function tests.test_surrender_loses_at_once(T)
   local m = T.match { players = 2 }
   M.pick(m, "Surrender")
