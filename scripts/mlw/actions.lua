@@ -53,7 +53,9 @@ end
 
 function A.can_play(g, p, id)
   local def = K.def(g, id)
-  if def.cost > g:counter("mana", p) or not def.playable(g, p, def) then return false end
+  if def.cost > g:counter("mana", p) or not K.run(g, id, "playable", def.playable, g, p, def) then
+    return false
+  end
   return (K.ask(g, "CAN_PLAY", { player = p, card = id, type = def.type }))
 end
 
@@ -86,7 +88,7 @@ function A.attack_targets(g, a)
       out[#out + 1] = t
     end
   end
-  if K.def(g, a).can_attack_wizard(g, a)
+  if K.run(g, a, "can_attack_wizard", K.def(g, a).can_attack_wizard, g, a)
       and K.ask(g, "CAN_ATTACK_WIZARD", { player = p, unit = a }) then
     out[#out + 1] = K.wizard(g, K.other(p))
   end
@@ -182,7 +184,7 @@ function A.play(g, p, id)
     cancelled(g, def.name, by)
     g:move(id, "grave", p)
   else
-    def.resolve(g, ctx)
+    K.run(g, id, "resolve", def.resolve, g, ctx)
     if def.when_played then K.run(g, id, "when_played", def.when_played, g, ctx) end
     if K.zone(g, id) == "casting" then g:move(id, "grave", p) end
     K.emit(g, "ON_PLAY", ctx)
@@ -228,9 +230,9 @@ function A.attack(g, a, t)
     local back = 0
     if K.in_play(g, t) and K.ask(g, "CAN_DEFEND", { unit = t, attacker = a })
         and K.ask(g, "CAN_COUNTER", { unit = t, attacker = a }) then
-      back = K.def(g, t).strike(g, t)
+      back = K.run(g, t, "strike", K.def(g, t).strike, g, t)
     end
-    local hit = K.def(g, a).strike(g, a)
+    local hit = K.run(g, a, "strike", K.def(g, a).strike, g, a)
     K.damage(g, t, hit, a)
     if back > 0 and K.in_play(g, a) then K.damage(g, a, back, t) end
     K.emit(g, "ON_ATTACK", ctx)

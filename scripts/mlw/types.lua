@@ -71,10 +71,11 @@ function spell.playable(g, p, def)
   return not def.target or #types.targets(g, p, def.target) > 0
 end
 
--- Its effect (the card's `effect(g, ctx)`), then it is gone.
+-- Its effect (the card's `effect(g, ctx)`), then it is gone (actions.lua runs `resolve`
+-- under K.run, so an error in the effect names the card).
 function spell.resolve(g, ctx)
   local def = K.def(g, ctx.card)
-  if def.effect then K.run(g, ctx.card, "effect", def.effect, g, ctx) end
+  if def.effect then def.effect(g, ctx) end
 end
 
 types.spell = spell
