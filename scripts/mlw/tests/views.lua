@@ -118,4 +118,20 @@ function tests.test_the_set_has_at_least_40_cards_of_all_three_types(T)
   T.ok(by_type.monster >= 20 and by_type.spell >= 10 and by_type.trap >= 4)
 end
 
+-- Every card has a rules test named after it (the plain monsters share one: their stats).
+function tests.test_every_card_has_a_rules_test_named_after_it(T)
+  local names = {}
+  for _, file in ipairs { "monsters", "spells", "listeners", "flex" } do
+    for name in pairs(require("mlw.tests." .. file)) do names[#names + 1] = name end
+  end
+  local plain = { Goblin = true, Squire = true, Wolf = true, Knight = true, Ogre = true,
+                  ["Stone Golem"] = true, Dragon = true }
+  for _, card in ipairs(require("mlw.cards").order) do
+    local key = "test_" .. card:lower():gsub(" ", "_") .. "_"
+    local found = plain[card] or false
+    for _, n in ipairs(names) do found = found or n:sub(1, #key) == key end
+    T.ok(found, card .. " has a test named test_" .. key:sub(6) .. "...")
+  end
+end
+
 return tests
