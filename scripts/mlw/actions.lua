@@ -51,57 +51,57 @@ end
 
 -- ---- what may be done -----------------------------------------------------------------------
 
-function A.can_play(g, p, id)
+function A.can_play(g, p, id, L)
   local def = K.def(g, id)
   if def.cost > g:counter("mana", p) or not K.run(g, id, "playable", def.playable, g, p, def) then
     return false
   end
-  return (K.ask(g, "CAN_PLAY", { player = p, card = id, type = def.type }))
+  return (K.ask(g, "CAN_PLAY", { player = p, card = id, type = def.type, listeners = L }))
 end
 
-function A.can_activate(g, p, id)
+function A.can_activate(g, p, id, L)
   local ab = K.def(g, id).activate
   if not ab or g:get(id, "activated") ~= 0 or (ab.cost or 0) > g:counter("mana", p) then
     return false
   end
   if ab.target and #types.targets(g, p, ab.target) == 0 then return false end
-  return (K.ask(g, "CAN_ACTIVATE", { player = p, unit = id }))
+  return (K.ask(g, "CAN_ACTIVATE", { player = p, unit = id, listeners = L }))
 end
 
 -- Ready (in play since before this turn), attacks left, attack above 0, CAN_ATTACK.
-function A.can_attack(g, id)
+function A.can_attack(g, id, L)
   local p = K.owner(g, id)
   if p ~= K.active(g) or g:get(id, "summoned") >= K.turn_no(g) then return false end
   if g:get(id, "attacks") >= K.def(g, id).attacks_per_turn or K.attack(g, id) <= 0 then
     return false
   end
-  return (K.ask(g, "CAN_ATTACK", { player = p, unit = id }))
+  return (K.ask(g, "CAN_ATTACK", { player = p, unit = id, listeners = L }))
 end
 
 -- What monster a may attack: enemy monsters CAN_ATTACK_MONSTER allows, and the enemy
 -- wizard's entity when the card's `can_attack_wizard` and CAN_ATTACK_WIZARD allow it.
-function A.attack_targets(g, a)
+function A.attack_targets(g, a, L)
   local p = K.owner(g, a)
   local out = {}
   for _, t in ipairs(K.monsters(g, K.other(p))) do
-    if K.ask(g, "CAN_ATTACK_MONSTER", { player = p, unit = a, target = t }) then
+    if K.ask(g, "CAN_ATTACK_MONSTER", { player = p, unit = a, target = t, listeners = L }) then
       out[#out + 1] = t
     end
   end
   if K.run(g, a, "can_attack_wizard", K.def(g, a).can_attack_wizard, g, a)
-      and K.ask(g, "CAN_ATTACK_WIZARD", { player = p, unit = a }) then
+      and K.ask(g, "CAN_ATTACK_WIZARD", { player = p, unit = a, listeners = L }) then
     out[#out + 1] = K.wizard(g, K.other(p))
   end
   return out
 end
 
-function A.can_drain(g, p, id)
+function A.can_drain(g, p, id, L)
   if g:counter("drained", p) ~= 0 then return false end
-  return (K.ask(g, "CAN_DRAIN", { player = p, unit = id }))
+  return (K.ask(g, "CAN_DRAIN", { player = p, unit = id, listeners = L }))
 end
 
-function A.can_discard(g, p, id)
-  return (K.ask(g, "CAN_DISCARD", { player = p, card = id }))
+function A.can_discard(g, p, id, L)
+  return (K.ask(g, "CAN_DISCARD", { player = p, card = id, listeners = L }))
 end
 
 -- The options of the `turn` decision, in a fixed order: play, activate, attack, drain,
@@ -109,35 +109,36 @@ end
 function A.actions(g, p)
   local opts = {}
   local function add(o) opts[#opts + 1] = o end
+  local L = K.listeners(g) -- the same for every question below
   local ids, names = g:list("hand", p, nil, "distinct")
   for i, id in ipairs(ids) do
-    if A.can_play(g, p, id) then
+    if A.can_play(g, p, id, L) then
       add { label = "Play " .. names[i], card = id, act = "play", id = id }
     end
   end
   local mine = K.monsters(g, p)
   for _, id in ipairs(mine) do
-    if A.can_activate(g, p, id) then
+    if A.can_activate(g, p, id, L) then
       add { label = "Activate " .. K.describe(g, id), card = id, act = "activate", id = id }
     end
   end
   for _, a in ipairs(mine) do
-    if A.can_attack(g, a) then
+    if A.can_attack(g, a, L) then
       local who = K.describe(g, a) .. " attacks "
-      for _, t in ipairs(A.attack_targets(g, a)) do
+      for _, t in ipairs(A.attack_targets(g, a, L)) do
         add { label = who .. K.describe(g, t), card = a, act = "attack", id = a, target = t }
       end
     end
   end
   for _, id in ipairs(mine) do
-    if A.can_drain(g, p, id) then
+    if A.can_drain(g, p, id, L) then
       add { label = "Drain " .. K.describe(g, id), card = id, act = "drain", id = id }
     end
   end
   local in_play = K.monsters(g, p)
   if K.trap(g, p) then in_play[#in_play + 1] = K.trap(g, p) end
   for _, id in ipairs(in_play) do
-    if A.can_discard(g, p, id) then
+    if A.can_discard(g, p, id, L) then
       add { label = "Discard " .. K.describe(g, id), card = id, act = "discard", id = id }
     end
   end

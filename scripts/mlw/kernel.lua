@@ -53,8 +53,8 @@ function K.describe(g, id)
   local zone, p = g:zone_of(id)
   if zone == "wizard" then return g:player_name(p) .. "'s wizard" end
   if zone == "monsters" then
-    for i = 1, g:count("monsters", p) do
-      if g:at("monsters", p, i) == id then
+    for i, x in ipairs(g:list("monsters", p)) do
+      if x == id then
         return g:name(id) .. " (" .. g:player_name(p) .. " slot " .. i .. ")"
       end
     end
@@ -109,8 +109,9 @@ function K.stat(g, id, name) return st:get(g, id, name) end
 -- ---- the event bus ------------------------------------------------------------------------
 
 -- Listeners in the order triggers resolve: the active player's wizard and monsters, then
--- the other's wizard, monsters and trap.
-local function listeners(g)
+-- the other's wizard, monsters and trap. A question asked while the options are built
+-- carries them in ctx.listeners (nothing changes meanwhile: K.listeners once per decision).
+function K.listeners(g)
   local a = K.active(g)
   if a == 0 then a = 1 end
   local b = K.other(a)
@@ -128,7 +129,7 @@ local function describe(g, id) return K.describe(g, id) .. " (entity " .. id .. 
 K.bus = events.new {
   status = st,
   card = function(g, id) return K.cards[g:name(id)] end,
-  listeners = listeners,
+  listeners = function(g, _, ctx) return ctx.listeners or K.listeners(g) end,
   describe = describe,
 }
 
