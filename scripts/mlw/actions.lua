@@ -88,7 +88,7 @@ function A.attack_targets(g, a, L)
       out[#out + 1] = t
     end
   end
-  if K.run(g, a, "can_attack_wizard", K.def(g, a).can_attack_wizard, g, a)
+  if K.run(g, a, "can_attack_wizard", K.def(g, a).can_attack_wizard, g, a, L)
       and K.ask(g, "CAN_ATTACK_WIZARD", { player = p, unit = a, listeners = L }) then
     out[#out + 1] = K.wizard(g, K.other(p))
   end
@@ -109,7 +109,7 @@ end
 function A.actions(g, p)
   local opts = {}
   local function add(o) opts[#opts + 1] = o end
-  local L = K.listeners(g) -- the same for every question below
+  local L = K.live_listeners(g) -- the same for every question below
   local ids, names = g:list("hand", p, nil, "distinct")
   for i, id in ipairs(ids) do
     if A.can_play(g, p, id, L) then

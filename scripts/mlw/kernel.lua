@@ -104,13 +104,20 @@ K.STATUSES = {
 st = status.new(K.STATUSES)
 K.st = st
 
+-- The statuses that carry listeners.
+K.LISTENING = {}
+for _, d in ipairs(K.STATUSES) do
+  if d.on then K.LISTENING[#K.LISTENING + 1] = d end
+end
+
 function K.stat(g, id, name) return st:get(g, id, name) end
 
 -- ---- the event bus ------------------------------------------------------------------------
 
 -- Listeners in the order triggers resolve: the active player's wizard and monsters, then
 -- the other's wizard, monsters and trap. A question asked while the options are built
--- carries them in ctx.listeners (nothing changes meanwhile: K.listeners once per decision).
+-- carries them in ctx.listeners (nothing changes meanwhile: K.live_listeners once per
+-- decision).
 function K.listeners(g)
   local a = K.active(g)
   if a == 0 then a = 1 end
@@ -121,6 +128,21 @@ function K.listeners(g)
   for _, id in ipairs(K.monsters(g, b)) do out[#out + 1] = id end
   local t = K.trap(g, b)
   if t then out[#out + 1] = t end
+  return out
+end
+
+-- The listeners that have a handler at all (a card with an `on` table, or a status that
+-- listens): the same answers as K.listeners for any event, fewer walks. For questions
+-- asked while nothing changes (the options of one decision).
+function K.live_listeners(g)
+  local out = {}
+  for _, id in ipairs(K.listeners(g)) do
+    local keep = K.def(g, id).on ~= nil
+    for _, d in ipairs(K.LISTENING) do
+      keep = keep or g:get(id, d.name) ~= 0
+    end
+    if keep then out[#out + 1] = id end
+  end
   return out
 end
 

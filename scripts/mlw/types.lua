@@ -48,11 +48,11 @@ function monster.resolve(g, ctx)
 end
 
 -- May it attack the opposing wizard directly? Only when no opposing monster can defend
--- against it.
-function monster.can_attack_wizard(g, id)
+-- against it. L: the listeners, when the caller has them (K.live_listeners).
+function monster.can_attack_wizard(g, id, L)
   local e = K.other(K.owner(g, id))
   for _, d in ipairs(K.monsters(g, e)) do
-    if K.ask(g, "CAN_DEFEND", { unit = d, attacker = id }) then return false end
+    if K.ask(g, "CAN_DEFEND", { unit = d, attacker = id, listeners = L }) then return false end
   end
   return true
 end

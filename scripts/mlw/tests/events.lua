@@ -83,6 +83,18 @@ function tests.test_statuses_are_public_counters_by_entity(T)
   T.eq(m.g:counter("attack:" .. id), 3)
 end
 
+function tests.test_options_ask_only_listeners_with_a_handler_in_trigger_order(T)
+  local m = M.match(T, { p1 = { monsters = { "Goblin", "Sparky" }, trap = "Pitfall" },
+                         p2 = { monsters = { { "Knight", frozen = 1 }, "Wolf" },
+                                trap = "Backfire" } })
+  local g = m.g
+  local all = K.listeners(g)
+  T.eq(#all, 7, "2 wizards, 4 monsters, the trap of the player not on turn")
+  local names = {}
+  for _, id in ipairs(K.live_listeners(g)) do names[#names + 1] = g:name(id) end
+  T.eq(table.concat(names, ","), "Sparky,Knight,Backfire")
+end
+
 -- ---- default scripts per type --------------------------------------------------------
 
 function tests.test_a_card_overrides_its_types_default_script_by_name(T)
