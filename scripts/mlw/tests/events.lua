@@ -126,6 +126,16 @@ function tests.test_a_card_script_error_names_the_card(T)
   T.eq(err, "Fireball (entity " .. id .. "): effect: boom")
 end
 
+function tests.test_an_error_in_a_real_cards_listener_names_the_card_and_the_event(T)
+  -- Viper's ON_DAMAGE handler reads ctx.target: an event without one breaks it.
+  local m = M.match(T, { p1 = { monsters = { "Viper" } } })
+  local id = M.monster(m, 1, 1)
+  local ok, err = pcall(K.emit, m.g, "ON_DAMAGE", { source = id, amount = 1 })
+  T.ok(not ok)
+  local want = "Viper (P1 slot 1) (entity " .. id .. "): ON_DAMAGE: "
+  T.eq(tostring(err):sub(1, #want), want)
+end
+
 function tests.test_a_listener_error_names_the_element_and_the_event(T)
   local m = M.match(T, {})
   local bus = events.new {
