@@ -8,17 +8,23 @@
 -- and then those of every status it holds (boardkit/status.lua), so a status such as
 -- Stun carries its own script. A handler is `function(g, id, ctx)`; `ctx` is the event's
 -- table (the handlers may read and change it, e.g. to lower damage).
+--
+-- With `describe(g, id)` given, a handler that raises is reported with the element it
+-- belongs to: "Backfire (entity 12): BEFORE_PLAY: <the error>", so a broken card script
+-- names its card (events.blame runs any other card script the same way).
 
 local events = {}
 events.__index = events
 
 -- spec: listeners = function(g, event, ctx) -> ids; card = function(g, id) -> the card
--- definition (its `on` table is read); status = a boardkit status object (optional).
+-- definition (its `on` table is read); status = a boardkit status object (optional);
+-- describe = function(g, id) -> a label for errors (optional).
 -- The statuses that listen to each event are found once here, so asking costs one
 -- attribute read per listening status, not one per declared status.
 function events.new(spec)
   local self = setmetatable({ listeners = spec.listeners, card = spec.card,
-                              status = spec.status, by_event = {} }, events)
+                              status = spec.status, describe = spec.describe,
+                              by_event = {} }, events)
   for _, d in ipairs(spec.status and spec.status.defs or {}) do
     -- pairs: each event's list comes out in declaration order whatever order it walks
     for ev in pairs(d.on or {}) do
@@ -44,11 +50,27 @@ function events:handlers(g, id, ev)
   return out
 end
 
+-- Run fn(...) on behalf of entity id; an error it raises is raised again prefixed with
+-- describe(g, id) and what (an event or an ability's name). Errors that are not strings
+-- (the engine's own) pass unchanged.
+function events.blame(describe, g, id, what, fn, ...)
+  local res = table.pack(pcall(fn, ...))
+  if res[1] then return table.unpack(res, 2, res.n) end
+  local err = res[2]
+  if type(err) ~= "string" then error(err, 0) end
+  error(describe(g, id) .. ": " .. what .. ": " .. err, 0)
+end
+
+local function call(self, h, g, id, ev, ctx)
+  if not self.describe then return h(g, id, ctx) end
+  return events.blame(self.describe, g, id, ev, h, g, id, ctx)
+end
+
 -- May the event happen? false and the vetoing entity when a listener says no.
 function events:ask(g, ev, ctx)
   for _, id in ipairs(self.listeners(g, ev, ctx)) do
     for _, h in ipairs(self:handlers(g, id, ev)) do
-      if h(g, id, ctx) == false then return false, id end
+      if call(self, h, g, id, ev, ctx) == false then return false, id end
     end
   end
   return true
@@ -58,7 +80,7 @@ end
 -- first handler runs, so one that leaves play meanwhile is still told).
 function events:emit(g, ev, ctx)
   for _, id in ipairs(self.listeners(g, ev, ctx)) do
-    for _, h in ipairs(self:handlers(g, id, ev)) do h(g, id, ctx) end
+    for _, h in ipairs(self:handlers(g, id, ev)) do call(self, h, g, id, ev, ctx) end
   end
 end
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `deckhand bots --game G` plays every game the cluster serves to the end: for each of
-# dominion, accession, ascension, caveman and elemental, 4 two-player matches complete
+# dominion, accession, ascension, caveman, elemental and mlw, 4 two-player matches complete
 # with errors=0, each bounded in time, and Redis records each one as finished by the game's rules (no
 # end_reason: not stopped by the turn cap). The bots answer with the game's own bot on
 # the server (Choose.bot, docs/PROTOCOL.md); the generic local bot knows only Dominion's
@@ -8,7 +8,7 @@
 # shellcheck source=SCRIPTDIR/e2e_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 
-GAMES=(dominion accession ascension caveman elemental)
+GAMES=(dominion accession ascension caveman elemental mlw)
 MATCHES=4
 
 e2e_start 30800

@@ -1,0 +1,144 @@
+-- mlw/bots.lua: bot strategies, `function(g, p, d)` returning option indices.
+--
+-- `default` is greedy: it attacks the opposing wizard whenever it may, trades when its
+-- monster kills without dying (or kills something worth as much), wears a monster down
+-- when the strike back does not kill, uses abilities aimed
+-- at the enemy, then plays its dearest useful card (a spell only when it has a fitting
+-- target or a reason: Heal when hurt, Avalanche when behind on the board), and never
+-- drains, discards or surrenders. `passive` ends every turn without acting (for tests:
+-- the seed measured its AI against one). `random` picks uniformly among the options
+-- other than Surrender. Bots read only what their seat sees: both monster zones, the
+-- counters and their own hand (never the opponent's hand, trap or deck).
+
+local K = require("mlw.kernel")
+local A = require("mlw.actions")
+
+local bots = {}
+
+local function value(g, id)
+  return K.attack(g, id) + K.health(g, id)
+end
+
+local function enemy_monsters(g, p) return K.monsters(g, K.other(p)) end
+
+-- ---- scores of `turn` options -------------------------------------------------------------
+
+local function attack_score(g, a, t)
+  if K.is_wizard(g, t) then return 300 + K.attack(g, a) end
+  local kill = K.health(g, t) <= K.attack(g, a)
+  local dies = K.health(g, a) <= K.attack(g, t)
+  if kill and not dies then return 400 + value(g, t) end
+  if kill and value(g, t) >= value(g, a) then return 200 + value(g, t) end
+  if not dies then return 100 + K.attack(g, a) end -- wear it down: damage stays
+  return -1
+end
+
+local HARMFUL = { any = true, monster = true, enemy_monster = true, enemy_wizard = true }
+
+-- Why a spell without a target is worth casting now.
+local REASON = {
+  ["Heal"] = function(g, p) return g:counter("health", p) <= K.START_HEALTH - 4 end,
+  ["Avalanche"] = function(g, p) return #enemy_monsters(g, p) > #K.monsters(g, p) + 1 end,
+  ["Recruitment"] = function(g, p) return g:count("monsters", p) >= 4 end,
+  ["Rally"] = function(g, p) return g:count("monsters", p) >= 2 end,
+  ["Pickpocket"] = function(g, p) return g:count("hand", K.other(p)) > 0 end,
+  ["Mana Surge"] = function() return false end,
+}
+
+local function play_score(g, p, id)
+  local def = K.def(g, id)
+  if def.type == "trap" then return 450 end
+  if def.type == "monster" then return 500 + def.cost * 10 end
+  if def.target == "friendly_monster" then
+    for _, m in ipairs(K.monsters(g, p)) do
+      if A.can_attack(g, m) then return 480 end
+    end
+    return -1
+  end
+  if def.target and def.target ~= "any" and def.target ~= "enemy_wizard"
+      and #enemy_monsters(g, p) == 0 then return -1 end
+  if def.name == "Cull" then
+    local ok = false
+    for _, t in ipairs(enemy_monsters(g, p)) do ok = ok or K.attack(g, t) <= 3 end
+    if not ok then return -1 end
+  end
+  local why = REASON[def.name]
+  if why and not why(g, p) then return -1 end
+  return 490 + def.cost
+end
+
+local function activate_score(g, p, id)
+  local ab = K.def(g, id).activate
+  if ab.target and #enemy_monsters(g, p) == 0 then return -1 end
+  if g:name(id) == "Healer" and g:counter("health", p) >= K.START_HEALTH then return -1 end
+  return 350
+end
+
+local function choose_turn(g, p, d)
+  local best, score = nil, 0
+  for i, o in ipairs(d.options) do
+    local s = -1
+    if o.act == "play" then s = play_score(g, p, o.id)
+    elseif o.act == "attack" then s = attack_score(g, o.id, o.target)
+    elseif o.act == "activate" then s = activate_score(g, p, o.id)
+    end
+    if s > score then best, score = i, s end
+  end
+  if best then return { best } end
+  for i, o in ipairs(d.options) do
+    if o.act == "end" then return { i } end
+  end
+  return { 1 }
+end
+
+-- ---- targets ------------------------------------------------------------------------------
+
+-- Harmful aims: the most valuable enemy monster the damage kills, else the enemy wizard
+-- (damage spells), else the enemy monster with the most attack. Helpful ones: the
+-- friendly monster with the most attack.
+local function choose_target(g, p, d)
+  local def = K.cards[d.source]
+  local harmful = HARMFUL[def.target or (def.activate and def.activate.target)]
+  local dmg = def.damage or (def.activate and 1)
+  local best, score = 1, -1000
+  for i, o in ipairs(d.options) do
+    local t = o.card
+    local mine = K.owner(g, t) == p
+    local s
+    if not harmful then
+      s = mine and (K.attack(g, t) + 10) or -100
+    elseif mine then
+      s = -100
+    elseif K.is_wizard(g, t) then
+      s = dmg and 50 or -50
+    else
+      s = K.attack(g, t) + ((dmg and K.health(g, t) <= dmg) and (60 + value(g, t)) or 0)
+    end
+    if s > score then best, score = i, s end
+  end
+  return { best }
+end
+
+function bots.make()
+  local function default(g, p, d)
+    if d.kind == "turn" then return choose_turn(g, p, d) end
+    if d.kind == "target" then return choose_target(g, p, d) end
+    return { 1 }
+  end
+  local function passive(_, _, d)
+    if d.kind == "turn" then
+      for i, o in ipairs(d.options) do
+        if o.act == "end" then return { i } end
+      end
+    end
+    return { 1 }
+  end
+  local function random(g, _, d)
+    local n = #d.options
+    if d.kind == "turn" then n = n - 1 end -- Surrender is last
+    return { g:random(n) }
+  end
+  return { default = default, passive = passive, random = random }
+end
+
+return bots

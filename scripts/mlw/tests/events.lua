@@ -1,0 +1,163 @@
+-- Event-model tests: CAN_* vetoes hide an action, BEFORE_* vetoes cancel it once paid,
+-- ON_* events follow it; every listener must agree; statuses on any element carry their
+-- own scripts and durations; a card overrides its type's default script by name; one
+-- seeded RNG per match; a script error names its card; a trap listens only during the
+-- opponent's turn.
+local M = require("mlw.testkit")
+local K = M.K
+local events = require("boardkit.events")
+
+local tests = {}
+
+-- ---- CAN_*, BEFORE_*, ON_* --------------------------------------------------------------
+
+function tests.test_a_can_veto_removes_the_action_from_the_options(T)
+  local m = M.match(T, { p1 = { monsters = { { "Knight", frozen = 1 } } } })
+  T.ok(not M.offers_any(m, "Knight (P1 slot 1) attacks"), "frozen vetoes CAN_ATTACK")
+  T.ok(M.offers(m, "Drain Knight (P1 slot 1)"), "other actions stay")
+end
+
+function tests.test_every_listener_must_agree_one_veto_is_enough(T)
+  -- Alex's own script allows the direct attack past the Wolf; the Guardian vetoes it.
+  local m = M.match(T, { p1 = { monsters = { "Alex" } }, p2 = { monsters = { "Wolf" } } })
+  T.ok(M.offers(m, "Alex (P1 slot 1) attacks P2's wizard"))
+  local m2 = M.match(T, { p1 = { monsters = { "Alex" } }, p2 = { monsters = { "Guardian" } } })
+  T.ok(not M.offers(m2, "Alex (P1 slot 1) attacks P2's wizard"))
+  T.ok(M.offers(m2, "Alex (P1 slot 1) attacks " .. M.slot("Guardian", 2, 1)))
+end
+
+function tests.test_a_before_veto_cancels_the_action_after_it_is_paid(T)
+  local m = M.match(T, { p1 = { hand = { "Fireball" } }, p2 = { trap = "Backfire" } })
+  M.play(m, "Fireball", M.wiz(2))
+  T.eq(M.health(m, 2), 20, "no effect")
+  T.eq(M.mana(m, 1), 6, "the mana is spent")
+  T.eq(M.names(m.g, "grave", 1), "Fireball", "the card is spent")
+  T.ok(M.saw_part(m, 1, "Fireball is cancelled by Backfire"))
+end
+
+function tests.test_on_events_follow_the_action(T)
+  -- Ambush listens to ON_PLAY: the monster is already in play when it is hit.
+  local m = M.match(T, { p1 = { hand = { "Stone Golem" } }, p2 = { trap = "Ambush" } })
+  M.play(m, "Stone Golem")
+  T.eq(M.stat(m, 1, 1, "health"), 5)
+end
+
+-- ---- statuses ------------------------------------------------------------------------
+
+function tests.test_a_status_on_a_wizard_carries_its_script_too(T)
+  local m = M.match(T, { p1 = { hand = { "Fireball" } },
+    setup = function(g) K.st:set(g, K.wizard(g, 2), "shield", 1) end })
+  M.play(m, "Fireball", M.wiz(2))
+  T.eq(M.health(m, 2), 20, "the shield on the wizard absorbed it")
+  T.eq(K.st:get(m.g, K.wizard(m.g, 2), "shield"), 0, "and is gone")
+end
+
+function tests.test_poison_deals_its_damage_at_its_owners_turn_start(T)
+  local m = M.match(T, { p2 = { monsters = { { "Knight", poison = 1 } } } })
+  M.end_turn(m)
+  T.eq(M.stat(m, 2, 1, "health"), 3)
+end
+
+function tests.test_frozen_ends_at_the_end_of_its_owners_next_turn(T)
+  local m = M.match(T, { p1 = { monsters = { "Frost Mage" } }, p2 = { monsters = { "Knight" } } })
+  M.pick(m, "Activate Frost Mage (P1 slot 1)")
+  M.pick(m, M.slot("Knight", 2, 1))
+  M.end_turn(m)
+  T.ok(not M.offers_any(m, "Knight (P2 slot 1) attacks"), "frozen on its owner's turn")
+  M.end_turn(m)
+  T.eq(M.stat(m, 2, 1, "frozen"), 0, "worn off")
+end
+
+function tests.test_a_boost_ends_with_the_turn_and_takes_its_attack_back(T)
+  local m = M.match(T, { p1 = { hand = { "Rage" }, monsters = { "Wolf" } } })
+  M.play(m, "Rage", M.slot("Wolf", 1, 1))
+  T.eq(M.stat(m, 1, 1, "attack"), 4)
+  M.end_turn(m)
+  T.eq(M.stat(m, 1, 1, "attack"), 2)
+end
+
+function tests.test_statuses_are_public_counters_by_entity(T)
+  local m = M.match(T, { p2 = { monsters = { { "Knight", frozen = 1 } } } })
+  local id = M.monster(m, 2, 1)
+  T.eq(m.g:counter("frozen:" .. id), 1)
+  T.eq(m.g:counter("attack:" .. id), 3)
+end
+
+function tests.test_options_ask_only_listeners_with_a_handler_in_trigger_order(T)
+  local m = M.match(T, { p1 = { monsters = { "Goblin", "Sparky" }, trap = "Pitfall" },
+                         p2 = { monsters = { { "Knight", frozen = 1 }, "Wolf" },
+                                trap = "Backfire" } })
+  local g = m.g
+  local all = K.listeners(g)
+  T.eq(#all, 7, "2 wizards, 4 monsters, the trap of the player not on turn")
+  local names = {}
+  for _, id in ipairs(K.live_listeners(g)) do names[#names + 1] = g:name(id) end
+  T.eq(table.concat(names, ","), "Sparky,Knight,Backfire")
+end
+
+-- ---- default scripts per type --------------------------------------------------------
+
+function tests.test_a_card_overrides_its_types_default_script_by_name(T)
+  local cards = require("mlw.game").cards
+  local types = require("mlw.types")
+  T.eq(cards["Knight"].can_attack_wizard, types.monster.can_attack_wizard, "inherited")
+  T.ok(cards["Alex"].can_attack_wizard ~= types.monster.can_attack_wizard, "overridden")
+  T.eq(cards["Sparky"].attacks_per_turn, 2)
+  T.eq(cards["Knight"].attacks_per_turn, 1)
+  T.eq(cards["Fireball"].resolve, types.spell.resolve)
+end
+
+-- ---- randomness ----------------------------------------------------------------------
+
+function tests.test_one_seeded_rng_per_match_replays_alike(T)
+  local spec = { players = 2, seed = 5, bots = { "default", "default" } }
+  M.check_replays(T, spec)
+  local other = T.match { players = 2, seed = 6, bots = { "default", "default" } }
+  T.ok(other:hash() ~= T.match(spec):hash(), "another seed, another game")
+end
+
+-- ---- errors --------------------------------------------------------------------------
+
+function tests.test_a_card_script_error_names_the_card(T)
+  local m = M.match(T, { p1 = { hand = { "Fireball" } } })
+  local id = m.g:top("hand", 1)
+  local ok, err = pcall(K.run, m.g, id, "effect", function() error("boom", 0) end)
+  T.ok(not ok)
+  T.eq(err, "Fireball (entity " .. id .. "): effect: boom")
+end
+
+function tests.test_an_error_in_a_real_cards_listener_names_the_card_and_the_event(T)
+  -- Viper's ON_DAMAGE handler reads ctx.target: an event without one breaks it.
+  local m = M.match(T, { p1 = { monsters = { "Viper" } } })
+  local id = M.monster(m, 1, 1)
+  local ok, err = pcall(K.emit, m.g, "ON_DAMAGE", { source = id, amount = 1 })
+  T.ok(not ok)
+  local want = "Viper (P1 slot 1) (entity " .. id .. "): ON_DAMAGE: "
+  T.eq(tostring(err):sub(1, #want), want)
+end
+
+function tests.test_a_listener_error_names_the_element_and_the_event(T)
+  local m = M.match(T, {})
+  local bus = events.new {
+    card = function() return { on = { CAN_X = function() error("boom", 0) end } } end,
+    listeners = function(g) return { K.wizard(g, 2) } end,
+    describe = function(g, id) return K.describe(g, id) end,
+  }
+  local ok, err = pcall(bus.ask, bus, m.g, "CAN_X", {})
+  T.ok(not ok)
+  T.eq(err, "P2's wizard: CAN_X: boom")
+end
+
+-- ---- traps ---------------------------------------------------------------------------
+
+function tests.test_a_trap_listens_only_during_the_opponents_turn(T)
+  local m = M.match(T, { p1 = { monsters = { "Knight" }, trap = "Pitfall" },
+                         p2 = { monsters = { "Stone Golem" } } })
+  M.attack(m, 1, 1, M.slot("Stone Golem", 2, 1))
+  T.eq(m.g:count("trap", 1), 1, "not on its owner's own attack")
+  M.end_turn(m)
+  M.pick(m, "Stone Golem (P2 slot 1) attacks " .. M.slot("Knight", 1, 1))
+  T.eq(m.g:count("trap", 1), 0, "fired on the opponent's")
+end
+
+return tests
