@@ -42,7 +42,12 @@ typedef struct {
     bool want_match;             /* queued, or waiting to (re)send its QueueJoin */
     bool rejoin;                 /* the next QueueJoin repeats an earlier one */
     unsigned long long join_cmd; /* the QueueJoin waiting for its Reply, else 0 */
-    long long join_at;           /* when to send the QueueJoin again, 0: not scheduled */
+
+    /* --party (bots_party.c) */
+    char party_code[16];          /* the party it is in, "" none yet */
+    bool party_ready;             /* a leader whose party is complete: it queues it */
+    unsigned long long party_cmd; /* the PartyCreate or PartyJoin waiting for its Reply */
+    long long join_at;            /* when to send the QueueJoin again, 0: not scheduled */
 
     /* the match */
     char match_id[128]; /* the match it plays, "" between matches */
@@ -87,6 +92,7 @@ typedef struct {
     int naddrs;
     const char *game;
     cli_options options; /* --option NAME=VALUE, on every join */
+    int party;           /* --party N: bots i*N..i*N+N-1 are a party its first one queues */
     /* The game's bot strategy the server answers every decision with (Choose.bot), or
      * NULL: answer locally with the generic bot (dh_client_bot.h, Dominion's conventions). */
     const char *server_bot;
@@ -128,6 +134,18 @@ typedef struct {
 long long bots_backoff(bot *b);
 void bots_flush(bots_run *r, bot *b, long long now);
 void bots_join(bots_run *r, bot *b);
+/* bots_send.c: send one message on b's connection (paced like any); 0, or -1 (lost). */
+int bots_send(bots_run *r, bot *b, Deckhand__ClientMessage *m);
+
+/* bots_party.c: --party. The party's share of bots_join: true when it took the join over
+ * (a member waits for its leader, a leader makes its party first), false when b queues
+ * as always (no party, or its party is complete). */
+bool bots_party_join(bots_run *r, bot *b);
+/* A PartyState for b: members are invited (they join by the code), a complete party is
+ * queued by its leader. */
+void bots_party_state(bots_run *r, bot *b, const Deckhand__PartyState *p);
+/* The Reply of b's PartyCreate or PartyJoin: true when rep was one. */
+bool bots_party_reply(bots_run *r, bot *b, const Deckhand__Reply *rep);
 void bots_lost(bots_run *r, bot *b, const char *why, bool at_once);
 void bots_uncertain(bot *b, unsigned long long cmd);
 void bots_resync(bots_run *r, bot *b);

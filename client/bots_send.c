@@ -116,7 +116,8 @@ void bots_lost(bots_run *r, bot *b, const char *why, bool at_once)
     r->last_progress = now;
 }
 
-static int bots_send(bots_run *r, bot *b, Deckhand__ClientMessage *m)
+/* Send m on b's connection (with the next cmd_id), spending a pacing token. */
+int bots_send(bots_run *r, bot *b, Deckhand__ClientMessage *m)
 {
     if (!b->c)
         return -1;
@@ -130,6 +131,8 @@ static int bots_send(bots_run *r, bot *b, Deckhand__ClientMessage *m)
 
 void bots_join(bots_run *r, bot *b)
 {
+    if (bots_party_join(r, b))
+        return;
     dh_client_msg msg;
     Deckhand__ClientMessage *m = dh_client_msg_queue_join(&msg, r->game, r->size);
     cli_options_apply(&r->options, m->queue_join);

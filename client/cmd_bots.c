@@ -69,6 +69,7 @@ static const char bots_usage[] =
     "                     [--timeout SEC] [--rate MSGS_PER_SEC] [--gateway ADDR[,ADDR...]]\n"
     "                     [--drop FRACTION] [--seed N] [--reroute-log] [--bot STRATEGY|local]\n"
     "                     [--account NAME [--register]] [--mode MODE] [--option NAME=VALUE]...\n"
+    "                     [--party N]\n"
     "  N bot clients queue for matches of S players (default N when 2..4, else 2) and\n"
     "  play until M matches have finished. Last stdout line: matches_completed=M errors=E\n"
     "  --bot STRATEGY: the server answers each decision as the game's bot STRATEGY would\n"
@@ -95,6 +96,8 @@ static const char bots_usage[] =
     "  guests: NAME for one bot, NAME-1, NAME-2... for several, all with the password in\n"
     "  DECKHAND_PASSWORD; --register creates them first (or logs in when they exist).\n"
     "  --mode MODE: casual (the default) or a mode the cluster's queues file names.\n"
+    "  --party N: the bots play in parties of N (bots 1..N, N+1..2N, ...): the first of each\n"
+    "  makes the party, the others join it by its code, and the first queues it.\n"
     "  --option NAME=VALUE (repeatable): a game option on every join, e.g. kingdom=random;\n"
     "  the game's bundle declares which it takes (an undeclared one is BAD_REQUEST).\n"
     "  Last stderr summary line: bots: retried=R lost=L reconnects=C moved_gateway=G\n"
@@ -169,6 +172,7 @@ int cmd_bots(int argc, char **argv)
                                         {"register", DH_FLAG_SWITCH},
                                         {"option", DH_FLAG_VALUE},
                                         {"mode", DH_FLAG_VALUE},
+                                        {"party", DH_FLAG_INT},
                                         {NULL, 0}};
     dh_flags fl, *f = &fl;
     cli_options options;
@@ -188,6 +192,14 @@ int cmd_bots(int argc, char **argv)
         return 2;
     if (cli_int(f, bots_who, "size", players >= 2 && players <= 4 ? players : 2, 1, 64, &size) < 0)
         return 2;
+    long party;
+    if (cli_int(f, bots_who, "party", 1, 1, 8, &party) < 0)
+        return 2;
+    if (party > 1 && (party > size || players % party != 0)) {
+        fprintf(stderr, "%s: --party %ld wants --players a multiple of it and --size at least it\n",
+                bots_who, party);
+        return 2;
+    }
     options.mode = dh_flags_str(f, "mode", NULL, NULL);
     bots_run r = {.n = (int)players,
                   .game = dh_flags_str(f, "game", NULL, "dominion"),
@@ -197,7 +209,8 @@ int cmd_bots(int argc, char **argv)
                   .account = dh_flags_str(f, "account", NULL, NULL),
                   .register_first = dh_flags_has(f, "register"),
                   .rate = (double)rate,
-                  .options = options};
+                  .options = options,
+                  .party = (int)party};
     if (bots_gateways(f, bots_who, &r) < 0 || bots_bot_flag(f, bots_who, &r) < 0)
         return 2;
     r.bots = calloc((size_t)r.n, sizeof *r.bots);

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# `deckhand bots --party N`: bots that play in parties, as friends who queue together
+# would. Four bots in parties of two, in two-player matches: each party's leader makes the
+# party, the other joins it by its code, the leader queues it, and the two sit in one
+# match together, every time (a party is one ticket): every finished match's players are
+# one party. Then a made-up mode is refused for a party's join like any other.
+# shellcheck source=SCRIPTDIR/e2e_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
+
+e2e_start 22800 1
+
+e2e_log "deckhand bots --players 4 --size 2 --party 2 --matches 4"
+timeout 90 "$DECKHAND_BIN_DIR/deckhand" bots --game caveman --players 4 --size 2 --party 2 \
+    --matches 4 --timeout 80 >"$E2E_RUN/bots.out" 2>"$E2E_RUN/bots.err" </dev/null ||
+    e2e_fail "deckhand bots --party exited $?: $(tail -n 5 "$E2E_RUN/bots.err")"
+last=$(grep -v '^[[:space:]]*$' "$E2E_RUN/bots.out" | tail -n 1)
+[[ $last == "matches_completed=4 errors=0" ]] || e2e_fail "bots --party ended with '$last'"
+grep -q 'party request' "$E2E_RUN/bots.err" && e2e_fail "a party request was refused"
+made=$(grep -c 'party .* of 2 complete: queueing it' "$E2E_RUN/bots.err")
+((made == 2)) || e2e_fail "$made parties completed, want 2: $(grep party "$E2E_RUN/bots.err" | head -3)"
+(($(e2e_redis hlen mm:parties) == 2)) || e2e_fail "the matchmaker holds $(e2e_redis hlen mm:parties) parties, want 2"
+
+# Bots are named bot-PID-1..4: parties are {1,2} and {3,4}, so each match seats 1 and 2
+# or 3 and 4, never a mix.
+n=0
+while read -r id; do
+    players=$(e2e_redis hget "$(_e2e_match_key "$id")" players)
+    nums=$(tr ',' '\n' <<<"$players" | sed -E 's/.*-([0-9]+)$/\1/' | sort -n | tr '\n' ' ')
+    [[ $nums == "1 2 " || $nums == "3 4 " ]] || e2e_fail "match $id seats '$players': not one party"
+    n=$((n + 1))
+done < <(e2e_redis lrange matches:finished 0 -1)
+((n >= 4)) || e2e_fail "$n finished matches, want 4"
+e2e_check_replays
+e2e_log "every match seated one party"
