@@ -17,16 +17,21 @@
 #include "dh_client_track.h"
 #include "dh_flags.h"
 
-#define BOTS_MAX           1000
-#define BOTS_MAX_PICK      64
-#define BOTS_RATE          40    /* default messages per second per bot */
-#define BOTS_RETRY_MS      100   /* pause before resending a rate-limited answer */
-#define BOTS_BACKOFF_MIN   250   /* first pause before a resync, re-join or reconnect */
-#define BOTS_BACKOFF_MAX   1000  /* the pause doubles up to this */
-#define BOTS_DOWN_MAX      30000 /* ms a bot keeps reconnecting, or resyncing a refused match */
-#define BOTS_DROP_SPAN     60    /* a dropping bot drops after 1..BOTS_DROP_SPAN answers */
-#define BOTS_GW_MAX        DH_CLIENT_GWS_MAX /* gateways in --gateway's list */
-#define BOTS_ADDR_MAX      DH_CLIENT_ADDR_MAX
+#define BOTS_MAX         1000
+#define BOTS_MAX_PICK    64
+#define BOTS_RATE        40    /* default messages per second per bot */
+#define BOTS_RETRY_MS    100   /* pause before resending a rate-limited answer */
+#define BOTS_BACKOFF_MIN 250   /* first pause before a resync, re-join or reconnect */
+#define BOTS_BACKOFF_MAX 1000  /* the pause doubles up to this */
+#define BOTS_DOWN_MAX    30000 /* ms a bot keeps reconnecting, or resyncing a refused match */
+#define BOTS_DROP_SPAN   60    /* a dropping bot drops after 1..BOTS_DROP_SPAN answers */
+#define BOTS_GW_MAX      DH_CLIENT_GWS_MAX /* gateways in --gateway's list */
+#define BOTS_ADDR_MAX    DH_CLIENT_ADDR_MAX
+/* --lobby's requests a bot may have waiting: make or join, ready, start */
+#define BOTS_LOBBY_ENTER   0
+#define BOTS_LOBBY_READY   1
+#define BOTS_LOBBY_START   2
+#define BOTS_LOBBY_SLOTS   3
 #define BOTS_TOTAL_BURST_S 0.02    /* the run's bucket (total_rate) holds 20 ms of answers */
 #define BOTS_BOT_LOCAL     "local" /* --bot local: the generic bot, answering in the client */
 #define BOTS_BOT_NAME_MAX  63      /* a strategy name, as the worker takes it (host_bot.h) */
@@ -47,7 +52,13 @@ typedef struct {
     char party_code[16];          /* the party it is in, "" none yet */
     bool party_ready;             /* a leader whose party is complete: it queues it */
     unsigned long long party_cmd; /* the PartyCreate or PartyJoin waiting for its Reply */
-    long long join_at;            /* when to send the QueueJoin again, 0: not scheduled */
+
+    /* --lobby (bots_lobby.c) */
+    char lobby_code[16];                            /* the lobby it is in, "" none */
+    bool lobby_ready;                               /* marked ready in it */
+    bool lobby_started;                             /* a host that sent LobbyStart */
+    unsigned long long lobby_cmd[BOTS_LOBBY_SLOTS]; /* requests waiting for their Reply */
+    long long join_at; /* when to send the QueueJoin again, 0: not scheduled */
 
     /* the match */
     char match_id[128]; /* the match it plays, "" between matches */
@@ -93,6 +104,7 @@ typedef struct {
     const char *game;
     cli_options options; /* --option NAME=VALUE, on every join */
     int party;           /* --party N: bots i*N..i*N+N-1 are a party its first one queues */
+    bool lobby;          /* --lobby: every --size bots meet in a lobby its first one hosts */
     /* The game's bot strategy the server answers every decision with (Choose.bot), or
      * NULL: answer locally with the generic bot (dh_client_bot.h, Dominion's conventions). */
     const char *server_bot;
@@ -136,6 +148,12 @@ void bots_flush(bots_run *r, bot *b, long long now);
 void bots_join(bots_run *r, bot *b);
 /* bots_send.c: send one message on b's connection (paced like any); 0, or -1 (lost). */
 int bots_send(bots_run *r, bot *b, Deckhand__ClientMessage *m);
+
+/* bots_lobby.c: --lobby, as bots_party.c for --party: the join taken over (true), a
+ * LobbyState, the Reply of a lobby request (true when rep was one). */
+bool bots_lobby_join(bots_run *r, bot *b);
+void bots_lobby_state(bots_run *r, bot *b, const Deckhand__LobbyState *l);
+bool bots_lobby_reply(bots_run *r, bot *b, const Deckhand__Reply *rep);
 
 /* bots_party.c: --party. The party's share of bots_join: true when it took the join over
  * (a member waits for its leader, a leader makes its party first), false when b queues

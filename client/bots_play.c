@@ -215,7 +215,7 @@ static void bots_refused(bots_run *r, bot *b, const Deckhand__Reply *rep, Deckha
 
 static void bots_reply(bots_run *r, bot *b, const Deckhand__Reply *rep)
 {
-    if (bots_party_reply(r, b, rep))
+    if (bots_party_reply(r, b, rep) || bots_lobby_reply(r, b, rep))
         return;
     long long now = cli_now_ms();
     Deckhand__ErrorCode code = rep->ok      ? DECKHAND__ERROR_CODE__OK
@@ -326,6 +326,9 @@ static void bots_handle(bots_run *r, bot *b, const Deckhand__ServerMessage *s)
         break;
     case DECKHAND__SERVER_MESSAGE__BODY_PARTY:
         bots_party_state(r, b, s->party);
+        break;
+    case DECKHAND__SERVER_MESSAGE__BODY_LOBBY:
+        bots_lobby_state(r, b, s->lobby);
         break;
     case DECKHAND__SERVER_MESSAGE__BODY_RECONNECT:
         /* The gateway drains: leave it now for the next one in --gateway's list (a test

@@ -69,7 +69,7 @@ static const char bots_usage[] =
     "                     [--timeout SEC] [--rate MSGS_PER_SEC] [--gateway ADDR[,ADDR...]]\n"
     "                     [--drop FRACTION] [--seed N] [--reroute-log] [--bot STRATEGY|local]\n"
     "                     [--account NAME [--register]] [--mode MODE] [--option NAME=VALUE]...\n"
-    "                     [--party N]\n"
+    "                     [--party N | --lobby]\n"
     "  N bot clients queue for matches of S players (default N when 2..4, else 2) and\n"
     "  play until M matches have finished. Last stdout line: matches_completed=M errors=E\n"
     "  --bot STRATEGY: the server answers each decision as the game's bot STRATEGY would\n"
@@ -98,6 +98,8 @@ static const char bots_usage[] =
     "  --mode MODE: casual (the default) or a mode the cluster's queues file names.\n"
     "  --party N: the bots play in parties of N (bots 1..N, N+1..2N, ...): the first of each\n"
     "  makes the party, the others join it by its code, and the first queues it.\n"
+    "  --lobby: every --size bots meet in a private lobby instead of queueing: the first\n"
+    "  makes it, the others join by its code, all mark ready, the first starts it.\n"
     "  --option NAME=VALUE (repeatable): a game option on every join, e.g. kingdom=random;\n"
     "  the game's bundle declares which it takes (an undeclared one is BAD_REQUEST).\n"
     "  Last stderr summary line: bots: retried=R lost=L reconnects=C moved_gateway=G\n"
@@ -173,6 +175,7 @@ int cmd_bots(int argc, char **argv)
                                         {"option", DH_FLAG_VALUE},
                                         {"mode", DH_FLAG_VALUE},
                                         {"party", DH_FLAG_INT},
+                                        {"lobby", DH_FLAG_SWITCH},
                                         {NULL, 0}};
     dh_flags fl, *f = &fl;
     cli_options options;
@@ -195,6 +198,12 @@ int cmd_bots(int argc, char **argv)
     long party;
     if (cli_int(f, bots_who, "party", 1, 1, 8, &party) < 0)
         return 2;
+    bool lobby = dh_flags_has(f, "lobby");
+    if (lobby && (party > 1 || players % size != 0)) {
+        fprintf(stderr, "%s: --lobby wants --players a multiple of --size, and no --party\n",
+                bots_who);
+        return 2;
+    }
     if (party > 1 && (party > size || players % party != 0)) {
         fprintf(stderr, "%s: --party %ld wants --players a multiple of it and --size at least it\n",
                 bots_who, party);
@@ -210,7 +219,8 @@ int cmd_bots(int argc, char **argv)
                   .register_first = dh_flags_has(f, "register"),
                   .rate = (double)rate,
                   .options = options,
-                  .party = (int)party};
+                  .party = (int)party,
+                  .lobby = lobby};
     if (bots_gateways(f, bots_who, &r) < 0 || bots_bot_flag(f, bots_who, &r) < 0)
         return 2;
     r.bots = calloc((size_t)r.n, sizeof *r.bots);

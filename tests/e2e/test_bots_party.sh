@@ -3,7 +3,9 @@
 # would. Four bots in parties of two, in two-player matches: each party's leader makes the
 # party, the other joins it by its code, the leader queues it, and the two sit in one
 # match together, every time (a party is one ticket): every finished match's players are
-# one party. Then a made-up mode is refused for a party's join like any other.
+# one party. Then `--lobby`: every two bots meet in a private lobby (the first makes it,
+# the other joins by its code, both mark ready, the first starts it), matches that come
+# from lobbies, never from the queue.
 # shellcheck source=SCRIPTDIR/e2e_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 
@@ -32,3 +34,22 @@ done < <(e2e_redis lrange matches:finished 0 -1)
 ((n >= 4)) || e2e_fail "$n finished matches, want 4"
 e2e_check_replays
 e2e_log "every match seated one party"
+
+e2e_log "deckhand bots --players 4 --size 2 --lobby --matches 4 --option kingdom=random"
+before=$(e2e_redis llen matches:finished)
+timeout 90 "$DECKHAND_BIN_DIR/deckhand" bots --game dominion --players 4 --size 2 --lobby \
+    --matches 4 --timeout 80 --option kingdom=random >"$E2E_RUN/lobby.out" \
+    2>"$E2E_RUN/lobby.err" </dev/null ||
+    e2e_fail "deckhand bots --lobby exited $?: $(tail -n 5 "$E2E_RUN/lobby.err")"
+last=$(grep -v '^[[:space:]]*$' "$E2E_RUN/lobby.out" | tail -n 1)
+[[ $last == "matches_completed=4 errors=0" ]] || e2e_fail "bots --lobby ended with '$last'"
+grep -q 'lobby request' "$E2E_RUN/lobby.err" && e2e_fail "a lobby request was refused"
+started=$(grep -c 'lobby .* started: match' "$E2E_RUN/logs/matchmaker.log")
+((started >= 4)) || e2e_fail "the matchmaker started $started lobbies, want 4"
+(($(e2e_redis llen matches:finished) - before >= 4)) || e2e_fail "fewer than 4 lobby matches finished"
+id=$(e2e_redis lindex matches:finished 0)
+[[ $(e2e_redis hget "$(_e2e_match_key "$id")" options) == kingdom=random ]] ||
+    e2e_fail "a lobby match lost its options"
+(($(e2e_redis hlen mm:tickets) == 0)) || e2e_fail "lobby players left tickets in the queue"
+e2e_check_replays
+e2e_log "every lobby match started by its host, with its options"
