@@ -15,56 +15,35 @@ void lobby_set_init(lobby_set *s)
 
 void lobby_set_free(lobby_set *s)
 {
-    if (s->ready) {
-        dh_table_free(&s->by_code, free);
-        dh_table_free(&s->by_player, NULL);
-    }
     size_t max = s->max;
+    code_index_free(&s->ix, free);
     memset(s, 0, sizeof *s);
     s->max = max;
 }
 
-/* The tables, made at first use. False when memory ran out. */
-static bool lobby_set_tables(lobby_set *s)
-{
-    if (s->ready)
-        return true;
-    if (dh_table_init(&s->by_code) < 0)
-        return false;
-    if (dh_table_init(&s->by_player) < 0) {
-        dh_table_free(&s->by_code, NULL);
-        return false;
-    }
-    s->ready = true;
-    return true;
-}
-
 lobby *lobby_set_of(const lobby_set *s, const char *player_id)
 {
-    return s->ready && player_id ? dh_table_get(&s->by_player, player_id) : NULL;
+    return code_index_of(&s->ix, player_id);
 }
 
 lobby *lobby_set_find(const lobby_set *s, const char *code)
 {
-    return s->ready && code ? dh_table_get(&s->by_code, code) : NULL;
+    return code_index_find(&s->ix, code);
 }
 
 size_t lobby_set_count(const lobby_set *s)
 {
-    return s->ready ? s->by_code.count : 0;
+    return code_index_count(&s->ix);
 }
 
 member_info *lobby_set_member(lobby *l, const char *player_id)
 {
-    for (size_t i = 0; l && i < l->n; i++)
-        if (!strcmp(l->members[i].player_id, player_id))
-            return &l->members[i];
-    return NULL;
+    return l ? member_find(l->members, l->n, player_id) : NULL;
 }
 
 lobby_status lobby_set_create(lobby_set *s, const lobby *spec, const member_info *host, lobby **out)
 {
-    if (!lobby_set_tables(s))
+    if (!code_index_tables(&s->ix))
         return LOBBY_NOMEM;
     if (lobby_set_of(s, host->player_id) || lobby_set_find(s, spec->code))
         return LOBBY_ALREADY;
@@ -77,10 +56,10 @@ lobby_status lobby_set_create(lobby_set *s, const lobby *spec, const member_info
     l->members[0] = *host;
     l->members[0].ready = false;
     l->n = 1;
-    if (dh_table_set(&s->by_code, l->code, l) < 0)
+    if (dh_table_set(&s->ix.by_code, l->code, l) < 0)
         goto nomem;
-    if (dh_table_set(&s->by_player, host->player_id, l) < 0) {
-        dh_table_del(&s->by_code, l->code);
+    if (dh_table_set(&s->ix.by_player, host->player_id, l) < 0) {
+        dh_table_del(&s->ix.by_code, l->code);
         goto nomem;
     }
     l->older = s->newest;
@@ -106,7 +85,7 @@ lobby_status lobby_set_join(lobby_set *s, const char *code, const member_info *m
         return LOBBY_ALREADY;
     if (l->n >= l->seats || l->n >= LOBBY_SEATS_MAX)
         return LOBBY_FULL;
-    if (dh_table_set(&s->by_player, m->player_id, l) < 0)
+    if (dh_table_set(&s->ix.by_player, m->player_id, l) < 0)
         return LOBBY_NOMEM;
     l->members[l->n] = *m;
     l->members[l->n++].ready = false;
@@ -117,7 +96,7 @@ lobby_status lobby_set_join(lobby_set *s, const char *code, const member_info *m
 void lobby_set_close(lobby_set *s, lobby *l)
 {
     for (size_t i = 0; i < l->n; i++)
-        dh_table_del(&s->by_player, l->members[i].player_id);
+        dh_table_del(&s->ix.by_player, l->members[i].player_id);
     if (l->newer)
         l->newer->older = l->older;
     else
@@ -126,7 +105,7 @@ void lobby_set_close(lobby_set *s, lobby *l)
         l->older->newer = l->newer;
     else
         s->oldest = l->newer;
-    dh_table_del(&s->by_code, l->code);
+    dh_table_del(&s->ix.by_code, l->code);
     free(l);
 }
 
@@ -137,7 +116,7 @@ lobby_status lobby_set_leave(lobby_set *s, const char *player_id, lobby **out)
     if (!l)
         return LOBBY_NOT_IN;
     member_info *m = lobby_set_member(l, player_id);
-    dh_table_del(&s->by_player, player_id);
+    dh_table_del(&s->ix.by_player, player_id);
     /* the order stays: the next member hosts when the host goes */
     memmove(m, m + 1, (size_t)(l->members + l->n - (m + 1)) * sizeof *m);
     if (--l->n == 0) {

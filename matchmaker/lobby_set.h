@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "codes.h"
-#include "dh_table.h"
+#include "code_index.h"
 #include "member.h"
 #include "queue.h"
 
@@ -45,11 +45,9 @@ typedef struct lobby {
 } lobby;
 
 typedef struct {
-    dh_table by_code;   /* code -> lobby* (owned) */
-    dh_table by_player; /* player id -> lobby* */
+    code_index ix; /* by code and by member */
     lobby *newest, *oldest;
     size_t max; /* lobbies at most (LOBBIES_MAX; tests lower it; 0: the default) */
-    bool ready; /* the tables are made */
 } lobby_set;
 
 typedef enum {

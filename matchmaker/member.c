@@ -36,3 +36,11 @@ void member_msg(const member_info *m, Deckhand__Member *out)
     out->connected = m->connected;
     out->ready = m->ready;
 }
+
+member_info *member_find(member_info *v, size_t n, const char *player_id)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(v[i].player_id, player_id))
+            return &v[i];
+    return NULL;
+}

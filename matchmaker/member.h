@@ -29,6 +29,9 @@ bool member_init(member_info *m, const char *player_id, const char *name, const 
 /* A client's text: no control characters, shorter than max. NULL is "". */
 bool member_text_ok(const char *s, size_t max);
 
+/* The member of v[0..n) with the player id, or NULL. */
+member_info *member_find(member_info *v, size_t n, const char *player_id);
+
 /* The Member message for m (pointing into m). */
 void member_msg(const member_info *m, Deckhand__Member *out);
 

@@ -15,57 +15,36 @@ void party_set_init(party_set *s)
 
 void party_set_free(party_set *s)
 {
-    if (s->ready) {
-        dh_table_free(&s->by_code, free);
-        dh_table_free(&s->by_player, NULL);
-    }
     size_t max = s->max;
+    code_index_free(&s->ix, free);
     memset(s, 0, sizeof *s);
     s->max = max;
 }
 
-/* The tables, made at first use. False when memory ran out. */
-static bool party_set_tables(party_set *s)
-{
-    if (s->ready)
-        return true;
-    if (dh_table_init(&s->by_code) < 0)
-        return false;
-    if (dh_table_init(&s->by_player) < 0) {
-        dh_table_free(&s->by_code, NULL);
-        return false;
-    }
-    s->ready = true;
-    return true;
-}
-
 party_group *party_set_of(const party_set *s, const char *player_id)
 {
-    return s->ready && player_id ? dh_table_get(&s->by_player, player_id) : NULL;
+    return code_index_of(&s->ix, player_id);
 }
 
 party_group *party_set_find(const party_set *s, const char *code)
 {
-    return s->ready && code ? dh_table_get(&s->by_code, code) : NULL;
+    return code_index_find(&s->ix, code);
 }
 
 size_t party_set_count(const party_set *s)
 {
-    return s->ready ? s->by_code.count : 0;
+    return code_index_count(&s->ix);
 }
 
 member_info *party_set_member(party_group *p, const char *player_id)
 {
-    for (size_t i = 0; p && i < p->n; i++)
-        if (!strcmp(p->members[i].player_id, player_id))
-            return &p->members[i];
-    return NULL;
+    return p ? member_find(p->members, p->n, player_id) : NULL;
 }
 
 party_status party_set_create(party_set *s, const char *code, const member_info *leader,
                               party_group **out)
 {
-    if (!party_set_tables(s))
+    if (!code_index_tables(&s->ix))
         return PARTY_NOMEM;
     if (party_set_of(s, leader->player_id) || party_set_find(s, code))
         return PARTY_ALREADY;
@@ -77,10 +56,10 @@ party_status party_set_create(party_set *s, const char *code, const member_info 
     snprintf(p->code, sizeof p->code, "%s", code);
     p->members[0] = *leader;
     p->n = 1;
-    if (dh_table_set(&s->by_code, p->code, p) < 0)
+    if (dh_table_set(&s->ix.by_code, p->code, p) < 0)
         goto nomem;
-    if (dh_table_set(&s->by_player, leader->player_id, p) < 0) {
-        dh_table_del(&s->by_code, p->code);
+    if (dh_table_set(&s->ix.by_player, leader->player_id, p) < 0) {
+        dh_table_del(&s->ix.by_code, p->code);
         goto nomem;
     }
     *out = p;
@@ -99,7 +78,7 @@ party_status party_set_join(party_set *s, const char *code, const member_info *m
         return PARTY_ALREADY;
     if (p->n >= QUEUE_PARTY_MAX)
         return PARTY_FULL;
-    if (dh_table_set(&s->by_player, m->player_id, p) < 0)
+    if (dh_table_set(&s->ix.by_player, m->player_id, p) < 0)
         return PARTY_NOMEM;
     p->members[p->n++] = *m;
     *out = p;
@@ -113,12 +92,12 @@ party_status party_set_leave(party_set *s, const char *player_id, party_group **
     if (!p)
         return PARTY_NOT_IN;
     member_info *m = party_set_member(p, player_id);
-    dh_table_del(&s->by_player, player_id);
+    dh_table_del(&s->ix.by_player, player_id);
     /* the order stays: the next member leads when the leader goes */
     memmove(m, m + 1, (size_t)(p->members + p->n - (m + 1)) * sizeof *m);
     p->n--;
     if (p->n == 0) {
-        dh_table_del(&s->by_code, p->code);
+        dh_table_del(&s->ix.by_code, p->code);
         free(p);
         return PARTY_OK;
     }

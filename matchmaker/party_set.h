@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 #include "codes.h"
-#include "dh_table.h"
+#include "code_index.h"
 #include "member.h"
 #include "queue.h"
 
@@ -26,10 +26,8 @@ typedef struct {
 } party_group;
 
 typedef struct {
-    dh_table by_code;   /* code -> party_group* (owned) */
-    dh_table by_player; /* player id -> party_group* */
-    size_t max;         /* parties at most (PARTIES_MAX; tests lower it; 0: the default) */
-    bool ready;         /* the tables are made */
+    code_index ix; /* by code and by member */
+    size_t max;    /* parties at most (PARTIES_MAX; tests lower it; 0: the default) */
 } party_set;
 
 typedef enum {
