@@ -58,11 +58,21 @@ static uint64_t scripts_wall_ms(void)
     return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-static redisReply *scripts_cmd(redisContext *c, int argc, const char **argv)
+/* One command on the node that serves its key (a Redis Cluster: dh_redis.h). */
+static redisReply *scripts_cmd(dh_redis *c, int argc, const char **argv)
 {
-    redisReply *r = redisCommandArgv(c, argc, argv, NULL);
+    redisReply *r = dh_redis_command(c, cli_now_ms(), argc, argv, NULL);
     if (!r)
-        fprintf(stderr, "deckhand scripts: redis: %s\n", c->errstr);
+        fprintf(stderr, "deckhand scripts: redis unreachable\n");
+    return r;
+}
+
+/* One command on connection n (a transaction's node). */
+static redisReply *scripts_on(redisContext *n, int argc, const char **argv)
+{
+    redisReply *r = n ? redisCommandArgv(n, argc, argv, NULL) : NULL;
+    if (!r)
+        fprintf(stderr, "deckhand scripts: redis: %s\n", n ? n->errstr : "unreachable");
     return r;
 }
 
@@ -106,15 +116,15 @@ static int scripts_bot_games(engine_bundle *b, const engine_game_info *gi, char 
     return 0;
 }
 
-/* Every live worker id (worker:{ID} leases) into ids; the count. SCAN, not KEYS: a tool
- * must not stall a Redis that serves matches. */
-static size_t scripts_workers(redisContext *c, char ids[][128], size_t max)
+/* Every live worker id (worker:{ID} leases) of node c into ids; the count. SCAN, not
+ * KEYS: a tool must not stall a Redis that serves matches. */
+static size_t scripts_workers_on(redisContext *c, char ids[][128], size_t max)
 {
     char cursor[32] = "0";
     size_t n = 0;
     do {
         const char *argv[] = {"SCAN", cursor, "MATCH", DH_KEY_WORKER_PATTERN, "COUNT", "1000"};
-        redisReply *r = scripts_cmd(c, 6, argv);
+        redisReply *r = scripts_on(c, 6, argv);
         if (!r || r->type != REDIS_REPLY_ARRAY || r->elements != 2) {
             if (r)
                 freeReplyObject(r);
@@ -134,8 +144,18 @@ static size_t scripts_workers(redisContext *c, char ids[][128], size_t max)
     return n;
 }
 
+/* Every live worker id, from every node. */
+static size_t scripts_workers(dh_redis *c, char ids[][128], size_t max)
+{
+    redisContext *nodes[DH_REDIS_NODES];
+    size_t nn = dh_redis_masters(c, cli_now_ms(), nodes, DH_REDIS_NODES), n = 0;
+    for (size_t k = 0; k < nn; k++) /* SCAN is per node: every master of a cluster */
+        n += scripts_workers_on(nodes[k], ids + n, max - n);
+    return n;
+}
+
 /* 1 when worker id serves sha, -1 when it reported an error (printed), 0 not yet. */
-static int scripts_worker_state(redisContext *c, const char *id, const char *sha, bool print)
+static int scripts_worker_state(dh_redis *c, const char *id, const char *sha, bool print)
 {
     char key[DH_KEY_MAX];
     dh_key_worker_bundles(key, id);
@@ -161,7 +181,7 @@ static int scripts_worker_state(redisContext *c, const char *id, const char *sha
 }
 
 /* Waits up to wait_ms for every live worker to serve sha or report why not. */
-static int scripts_wait(redisContext *c, const char *sha, long wait_ms, long long t0)
+static int scripts_wait(dh_redis *c, const char *sha, long wait_ms, long long t0)
 {
     char ids[64][128];
     size_t n = scripts_workers(c, ids, 64);
@@ -264,7 +284,7 @@ static int scripts_push(int argc, char **argv)
     printf("bot games: %d per game played to the end\n", SCRIPTS_BOT_GAMES);
 
     dh_redis rd;
-    redisContext *c = cli_redis(f, scripts_who, &rd);
+    dh_redis *c = cli_redis(f, scripts_who, &rd) ? &rd : NULL;
     int rc = 1;
     dh_bundle_file *files = NULL;
     if (!c)
@@ -282,7 +302,7 @@ static int scripts_push(int argc, char **argv)
     }
     dh_bundle_meta meta = {label ? label : man.label, games, man.compatible, scripts_wall_ms()};
     if (dh_bundle_store(c, sha, files, nf, &meta) < 0) {
-        fprintf(stderr, "deckhand scripts: cannot store the bundle: %s\n", c->errstr);
+        fprintf(stderr, "deckhand scripts: cannot store the bundle (redis refused or down)\n");
         goto out;
     }
     if (apply) {
@@ -311,8 +331,9 @@ static int scripts_push(int argc, char **argv)
         dh_key_bundle_history(hkey, gi[i].name);
         const char *multi[] = {"MULTI"}, *set[] = {"SET", ckey, sha},
                    *push[] = {"LPUSH", hkey, sha}, *exec[] = {"EXEC"};
-        redisReply *r[4] = {scripts_cmd(c, 1, multi), scripts_cmd(c, 3, set),
-                            scripts_cmd(c, 3, push), scripts_cmd(c, 1, exec)};
+        redisContext *n = dh_redis_for_key(c, ckey, cli_now_ms()); /* one {GAME} slot */
+        redisReply *r[4] = {scripts_on(n, 1, multi), scripts_on(n, 3, set), scripts_on(n, 3, push),
+                            scripts_on(n, 1, exec)};
         bool ok = r[3] && r[3]->type == REDIS_REPLY_ARRAY;
         for (int k = 0; k < 4; k++)
             if (r[k])
@@ -345,7 +366,7 @@ static int scripts_rollback(int argc, char **argv)
     if (!game)
         return 2;
     dh_redis rd;
-    redisContext *c = cli_redis(f, scripts_who, &rd);
+    dh_redis *c = cli_redis(f, scripts_who, &rd) ? &rd : NULL;
     int rc = 1;
     if (!c)
         goto out;
@@ -355,7 +376,8 @@ static int scripts_rollback(int argc, char **argv)
     /* WATCH the history, so two rollbacks at once cannot both pop the same entry. */
     for (int attempt = 0; attempt < 5; attempt++) {
         const char *watch[] = {"WATCH", hkey}, *range[] = {"LRANGE", hkey, "0", "1"};
-        redisReply *w = scripts_cmd(c, 2, watch), *h = scripts_cmd(c, 4, range);
+        redisContext *n = dh_redis_for_key(c, hkey, cli_now_ms()); /* one {GAME} slot */
+        redisReply *w = scripts_on(n, 2, watch), *h = scripts_on(n, 4, range);
         if (w)
             freeReplyObject(w);
         if (!h || h->type != REDIS_REPLY_ARRAY) {
@@ -367,7 +389,7 @@ static int scripts_rollback(int argc, char **argv)
             printf("%s: nothing to roll back (it runs on the workers' embedded default)\n", game);
             freeReplyObject(h);
             const char *unwatch[] = {"UNWATCH"};
-            redisReply *u = scripts_cmd(c, 1, unwatch);
+            redisReply *u = scripts_on(n, 1, unwatch);
             if (u)
                 freeReplyObject(u);
             rc = 0;
@@ -379,9 +401,9 @@ static int scripts_rollback(int argc, char **argv)
         freeReplyObject(h);
         const char *multi[] = {"MULTI"}, *pop[] = {"LPOP", hkey}, *set[] = {"SET", ckey, prev},
                    *del[] = {"DEL", ckey}, *exec[] = {"EXEC"};
-        redisReply *r[4] = {scripts_cmd(c, 1, multi), scripts_cmd(c, 2, pop),
-                            prev[0] ? scripts_cmd(c, 3, set) : scripts_cmd(c, 2, del),
-                            scripts_cmd(c, 1, exec)};
+        redisReply *r[4] = {scripts_on(n, 1, multi), scripts_on(n, 2, pop),
+                            prev[0] ? scripts_on(n, 3, set) : scripts_on(n, 2, del),
+                            scripts_on(n, 1, exec)};
         bool ok = r[3] && r[3]->type == REDIS_REPLY_ARRAY;
         for (int k = 0; k < 4; k++)
             if (r[k])
@@ -403,7 +425,7 @@ out:
 
 /* ---- list ------------------------------------------------------------------------------- */
 
-static char *scripts_hget(redisContext *c, const char *key, const char *field)
+static char *scripts_hget(dh_redis *c, const char *key, const char *field)
 {
     const char *argv[] = {"HGET", key, field};
     redisReply *r = scripts_cmd(c, 3, argv);
@@ -421,7 +443,7 @@ static int scripts_list(int argc, char **argv)
     if (done >= 0)
         return done;
     dh_redis rd;
-    redisContext *c = cli_redis(f, scripts_who, &rd);
+    dh_redis *c = cli_redis(f, scripts_who, &rd) ? &rd : NULL;
     if (!c) {
         dh_redis_close(&rd);
         return 1;
@@ -481,7 +503,7 @@ static int scripts_show(int argc, char **argv)
     if (!mid)
         return 2;
     dh_redis rd;
-    redisContext *c = cli_redis(f, scripts_who, &rd);
+    dh_redis *c = cli_redis(f, scripts_who, &rd) ? &rd : NULL;
     int rc = 1;
     char *game = NULL, *sha = NULL, *seed = NULL, *players = NULL;
     size_t nlog = 0;

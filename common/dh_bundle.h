@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "dh_keys.h"
+#include "dh_redis.h"
 
 typedef struct {
     char *path;
@@ -30,15 +31,15 @@ typedef struct {
 
 /* Read bundle:{SHA}'s files (the *.lua fields); the caller frees them with
  * dh_bundle_files_free. 1 found, 0 no such bundle, -1 Redis error. */
-int dh_bundle_fetch(redisContext *c, const char *sha, dh_bundle_file **out, size_t *n);
+int dh_bundle_fetch(dh_redis *rd, const char *sha, dh_bundle_file **out, size_t *n);
 void dh_bundle_files_free(dh_bundle_file *f, size_t n);
 
-/* Write bundle:{SHA} (files and meta) and add SHA to `bundles`, in one MULTI. 0 or -1. */
-int dh_bundle_store(redisContext *c, const char *sha, const dh_bundle_file *files, size_t n,
+/* Write bundle:{SHA} (files and meta), then add SHA to `bundles`. 0 or -1. */
+int dh_bundle_store(dh_redis *rd, const char *sha, const dh_bundle_file *files, size_t n,
                     const dh_bundle_meta *meta);
 
 /* The SHA bundle:current:{GAME} holds, copied into out (65 bytes); 1 set, 0 unset, -1 on
  * a Redis error. */
-int dh_bundle_current(redisContext *c, const char *game, char *out);
+int dh_bundle_current(dh_redis *rd, const char *game, char *out);
 
 #endif

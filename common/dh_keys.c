@@ -103,6 +103,12 @@ char *dh_key_leaderboard(char *buf, const char *game, const char *mode)
     return buf;
 }
 
+char *dh_key_rated(char *buf, const char *game, const char *match_id)
+{
+    snprintf(buf, DH_KEY_MAX, "rated:{%s}:%s", game, match_id);
+    return buf;
+}
+
 /* The fence every write to a running match passes first: match:{ID} must still name this
  * worker at this epoch (the matchmaker bumps the epoch when it moves the match). */
 #define DH_FENCE                                                                                   \
@@ -124,12 +130,15 @@ const char dh_script_commit[] = DH_FENCE
     "ARGV[i + 2], 'final_hash', ARGV[i + 3]) "
     "if ARGV[i + 4] and ARGV[i + 4] ~= '' then "
     "redis.call('HSET', KEYS[1], '" DH_F_END_REASON "', ARGV[i + 4]) end "
-    "redis.call('LPUSH', KEYS[6], ARGV[3]) redis.call('HDEL', KEYS[5], ARGV[3]) "
-    "if KEYS[7] and ARGV[i + 5] and ARGV[i + 5] ~= '' and "
+    "if ARGV[i + 5] and ARGV[i + 5] ~= '' and "
     "redis.call('HGET', KEYS[1], '" DH_F_RATED "') ~= '1' then "
-    "redis.call('HSET', KEYS[7], ARGV[3], ARGV[i + 5]) end "
+    "redis.call('HSET', KEYS[1], '" DH_F_RATING_JOB "', ARGV[i + 5]) return 2 end "
     "end "
     "return 1";
+
+const char dh_script_finished_push[] =
+    "if redis.call('LPOS', KEYS[1], ARGV[1], 'MAXLEN', " DH_FINISHED_DEDUP ") then return 0 end "
+    "redis.call('LPUSH', KEYS[1], ARGV[1]) return 1";
 
 const char dh_script_match_fields[] =
     DH_FENCE "for i = 3, #ARGV - 1, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end "
@@ -139,14 +148,14 @@ const char dh_script_move_bundle[] = DH_FENCE "redis.call('HSET', KEYS[1], 'bund
                                               "redis.call('RPUSH', KEYS[2], ARGV[4]) return 1";
 
 const char dh_script_takeover[] =
-    "if redis.call('GET', KEYS[4]) ~= ARGV[4] then return redis.error_reply('" DH_REPLY_NOTLEADER
-    "') end "
-    "local m = redis.call('HMGET', KEYS[1], 'worker', 'status') "
-    "if m[1] ~= ARGV[1] or m[2] ~= 'running' then return false end "
+    "local m = redis.call('HMGET', KEYS[1], 'worker', 'status', '" DH_F_RATING_JOB "', '" DH_F_RATED
+    "') "
+    "if not m[2] then return false end "
+    "if m[2] ~= 'running' then "
+    "local job = m[3] or '' if m[4] == '1' then job = '' end return {'finished', job} end "
+    "if m[1] ~= ARGV[1] then return {'owner', m[1] or ''} end "
     "local e = redis.call('HINCRBY', KEYS[1], 'epoch', 1) "
     "redis.call('HSET', KEYS[1], 'worker', ARGV[2]) "
-    "redis.call('HSET', KEYS[2], ARGV[3], ARGV[2]) "
-    "redis.call('SADD', KEYS[3], ARGV[3]) "
     "return e";
 
 const char dh_script_lease_renew[] =
@@ -168,31 +177,31 @@ const char dh_script_mm_state[] =
     "end "
     "return 1";
 
-const char dh_script_rate[] = "if redis.call('HGET', KEYS[1], '" DH_F_RATED "') == '1' then "
-                              "redis.call('HDEL', KEYS[2], ARGV[1]) return 0 end "
-                              "local n = tonumber(ARGV[2]) "
-                              "for s = 0, n - 1 do local b = 4 + s * 5 "
-                              "local old = redis.call('HGET', KEYS[3], ARGV[b]) or '' "
+const char dh_script_rate[] = "if redis.call('EXISTS', KEYS[3]) == 1 then return 0 end "
+                              "local n = tonumber(ARGV[1]) "
+                              "for s = 0, n - 1 do local b = 3 + s * 4 "
+                              "local old = redis.call('HGET', KEYS[1], ARGV[b]) or '' "
                               "if old ~= ARGV[b + 1] then return redis.error_reply('" DH_REPLY_STALE
                               " rating of ' .. ARGV[b] .. ' changed') end end "
-                              "for s = 0, n - 1 do local b = 4 + s * 5 "
-                              "redis.call('HSET', KEYS[3], ARGV[b], ARGV[b + 2]) "
-                              "redis.call('ZADD', KEYS[4], ARGV[b + 3], ARGV[b]) "
-                              "redis.call('LPUSH', KEYS[5 + s], ARGV[b + 4]) "
-                              "redis.call('LTRIM', KEYS[5 + s], 0, tonumber(ARGV[3]) - 1) end "
-                              "redis.call('HSET', KEYS[1], '" DH_F_RATED "', '1') "
-                              "redis.call('HDEL', KEYS[2], ARGV[1]) "
+                              "for s = 0, n - 1 do local b = 3 + s * 4 "
+                              "redis.call('HSET', KEYS[1], ARGV[b], ARGV[b + 2]) "
+                              "redis.call('ZADD', KEYS[2], ARGV[b + 3], ARGV[b]) end "
+                              "redis.call('SET', KEYS[3], '1', 'EX', ARGV[2]) "
                               "return 1";
 
-const char dh_script_rate_skip[] = "redis.call('HSET', KEYS[1], '" DH_F_RATED "', '1') "
-                                   "redis.call('HDEL', KEYS[2], ARGV[1]) return 1";
+const char dh_script_history_push[] =
+    "local head = ARGV[1] .. '\\t' "
+    "for _, e in ipairs(redis.call('LRANGE', KEYS[1], 0, tonumber(ARGV[3]) - 1)) do "
+    "if string.sub(e, 1, #head) == head then return 0 end end "
+    "redis.call('LPUSH', KEYS[1], ARGV[2]) "
+    "redis.call('LTRIM', KEYS[1], 0, tonumber(ARGV[3]) - 1) "
+    "return 1";
 
 const char dh_script_account_create[] =
     "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('" DH_REPLY_TAKEN
     " name taken') end "
     "redis.call('HSET', KEYS[1], '" DH_F_ACCOUNT_ID "', ARGV[1], '" DH_F_ACCOUNT_NAME
     "', ARGV[2], '" DH_F_ACCOUNT_PWHASH "', ARGV[3], '" DH_F_ACCOUNT_CREATED "', ARGV[4]) "
-    "redis.call('HSET', KEYS[2], ARGV[1], ARGV[2]) "
     "return 1";
 
 const char dh_script_device_login[] =
@@ -200,7 +209,6 @@ const char dh_script_device_login[] =
     "if a[1] then return a[1] .. '\\n' .. a[2] end "
     "redis.call('HSET', KEYS[1], '" DH_F_ACCOUNT_ID "', ARGV[1], '" DH_F_ACCOUNT_NAME
     "', ARGV[2], '" DH_F_ACCOUNT_CREATED "', ARGV[3]) "
-    "redis.call('HSET', KEYS[2], ARGV[1], ARGV[2]) "
     "return ARGV[1] .. '\\n' .. ARGV[2]";
 
 const char dh_script_login_attempt[] = "local n = redis.call('INCR', KEYS[2]) "

@@ -1,0 +1,195 @@
+/*
+ * dh_redis_pipe.c: commands and pipelines over dh_redis, routed by slot (dh_redis.h).
+ *
+ * A pipeline is formatted once, appended to each command's node, and read back in command
+ * order (each node answers its own commands in order). Replies that move a command
+ * (MOVED, ASK) or miss its script (NOSCRIPT) are then settled one command at a time: they
+ * are rare (a resharding, a failover, a restarted node), so the simple path is the fast one.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dh_log.h"
+#include "dh_redis.h"
+
+#define PIPE_REDIRECTS_MAX 5 /* redirects followed for one command before giving up */
+
+int dh_redis_format(dh_redis_cmd *cmd, int argc, const char **argv, const size_t *lens)
+{
+    char *raw = NULL;
+    memset(cmd, 0, sizeof *cmd);
+    int n = redisFormatCommandArgv(&raw, argc, argv, lens);
+    if (n < 0 || !raw)
+        return -1;
+    cmd->raw = raw;
+    cmd->rawlen = (size_t)n;
+    cmd->slot = dh_slot_of_command(argc, argv, lens);
+    return 0;
+}
+
+void dh_redis_format_free(dh_redis_cmd *cmd)
+{
+    redisFreeCommand((char *)cmd->raw);
+    cmd->raw = NULL;
+    cmd->rawlen = 0;
+}
+
+/* Send raw to node i (after ASKING when asking) and read its reply; NULL when the
+ * connection broke (the node is dropped). */
+static redisReply *pipe_once(dh_redis *r, size_t i, const char *raw, size_t len, bool asking)
+{
+    redisContext *c = dh_redis_node_ctx(r, i);
+    if (!c)
+        return NULL;
+    void *ask = NULL, *rep = NULL;
+    if ((asking && redisAppendCommand(c, "ASKING") != REDIS_OK) ||
+        redisAppendFormattedCommand(c, raw, len) != REDIS_OK ||
+        (asking && redisGetReply(c, &ask) != REDIS_OK) || redisGetReply(c, &rep) != REDIS_OK) {
+        if (ask)
+            freeReplyObject(ask);
+        dh_redis_fail(r, 0);
+        return NULL;
+    }
+    if (ask)
+        freeReplyObject(ask);
+    return rep;
+}
+
+static bool pipe_is_error(const redisReply *rep)
+{
+    return rep && rep->type == REDIS_REPLY_ERROR;
+}
+
+/* Settle *rep for cmd, sent to node: follow redirects, load a missing script. -1 when a
+ * connection broke. */
+static int pipe_settle(dh_redis *r, const dh_redis_cmd *cmd, int node, redisReply **rep)
+{
+    for (int hops = 0; hops < PIPE_REDIRECTS_MAX && pipe_is_error(*rep); hops++) {
+        dh_redirect to;
+        bool asking = false;
+        if (dh_slot_redirect((*rep)->str, (*rep)->len, &to) != DH_REDIRECT_NONE) {
+            int i = dh_redis_node_index(r, to.host, to.port);
+            if (i < 0)
+                return 0;
+            r->redirects++;
+            if (to.kind == DH_REDIRECT_MOVED) {
+                r->slot_node[to.slot] = (int8_t)i;
+                r->stale = true; /* one slot moved: the others may have too */
+            }
+            asking = to.kind == DH_REDIRECT_ASK;
+            node = i;
+        } else if (cmd->script && dh_script_missing(*rep)) {
+            redisContext *c = dh_redis_node_ctx(r, (size_t)node);
+            const dh_script *one[] = {cmd->script};
+            if (!c || dh_script_load(c, one, 1) < 0)
+                return c && !c->err ? 0 : -1;
+        } else {
+            return 0; /* an answer: the caller reads it */
+        }
+        redisReply *again = pipe_once(r, (size_t)node, cmd->raw, cmd->rawlen, asking);
+        if (!again)
+            return -1;
+        freeReplyObject(*rep);
+        *rep = again;
+    }
+    return 0;
+}
+
+/* Whether the formatted command is the one-word command word. */
+static bool pipe_is(const dh_redis_cmd *c, const char *word)
+{
+    char want[32];
+    int n = snprintf(want, sizeof want, "*1\r\n$%zu\r\n%s\r\n", strlen(word), word);
+    return c->rawlen == (size_t)n && !memcmp(c->raw, want, (size_t)n);
+}
+
+/* A transaction goes to the node of its commands: MULTI takes the slot of the next keyed
+ * command, EXEC and DISCARD that of the previous one (their keys share a slot). */
+static void pipe_transactions(dh_redis_cmd *f, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (f[i].slot >= 0)
+            continue;
+        bool multi = pipe_is(&f[i], "MULTI");
+        bool exec = pipe_is(&f[i], "EXEC") || pipe_is(&f[i], "DISCARD");
+        for (size_t k = i + 1; multi && k < n && f[i].slot < 0; k++)
+            f[i].slot = f[k].slot;
+        for (size_t k = i; exec && k-- > 0 && f[i].slot < 0;)
+            f[i].slot = f[k].slot;
+    }
+}
+
+int dh_redis_pipeline(dh_redis *r, uint64_t now_ms, const dh_redis_cmd *cmds, size_t n,
+                      redisReply **out)
+{
+    dh_redis_cmd *f = calloc(n ? n : 1, sizeof *f);
+    int *node = calloc(n ? n : 1, sizeof *node);
+    size_t i = 0, nf = 0;
+    int rc = -1;
+    for (size_t k = 0; k < n; k++)
+        out[k] = NULL;
+    if (!f || !node)
+        goto out;
+    for (size_t k = 0; k < n; k++) {
+        if (cmds[k].raw) {
+            f[k] = cmds[k];
+        } else {
+            if (dh_redis_format(&f[k], cmds[k].argc, cmds[k].argv, cmds[k].lens) < 0)
+                goto out;
+            f[k].script = cmds[k].script;
+            nf = k + 1;
+        }
+    }
+    pipe_transactions(f, n);
+    for (i = 0; i < n; i++) {
+        node[i] = dh_redis_route(r, f[i].slot, now_ms);
+        if (node[i] >= 0)
+            r->nodes[node[i]].touched = true;
+        if (node[i] < 0 ||
+            redisAppendFormattedCommand(r->nodes[node[i]].ctx, f[i].raw, f[i].rawlen) != REDIS_OK)
+            goto broke;
+    }
+    for (size_t k = 0; k < n; k++) {
+        void *rep = NULL;
+        if (redisGetReply(r->nodes[node[k]].ctx, &rep) != REDIS_OK || !rep)
+            goto broke;
+        out[k] = rep;
+    }
+    for (size_t k = 0; k < n; k++)
+        if (pipe_is_error(out[k]) && pipe_settle(r, &f[k], node[k], &out[k]) < 0)
+            goto broke;
+    rc = 0;
+    goto out;
+broke:
+    for (size_t k = 0; k < n; k++) {
+        if (out[k])
+            freeReplyObject(out[k]);
+        out[k] = NULL;
+    }
+    dh_redis_fail(r, now_ms);
+    r->stale = r->addr.cluster;
+out:
+    for (size_t k = 0; f && k < nf; k++)
+        if (!cmds[k].raw)
+            dh_redis_format_free(&f[k]);
+    free(f);
+    free(node);
+    return rc;
+}
+
+redisReply *dh_redis_command(dh_redis *r, uint64_t now_ms, int argc, const char **argv,
+                             const size_t *lens)
+{
+    dh_redis_cmd c = {.argc = argc, .argv = argv, .lens = lens};
+    redisReply *rep = NULL;
+    return dh_redis_pipeline(r, now_ms, &c, 1, &rep) < 0 ? NULL : rep;
+}
+
+redisReply *dh_redis_script(dh_redis *r, uint64_t now_ms, const dh_script *s, int argc,
+                            const char **argv, const size_t *lens)
+{
+    dh_redis_cmd c = {.argc = argc, .argv = argv, .lens = lens, .script = s};
+    redisReply *rep = NULL;
+    return dh_redis_pipeline(r, now_ms, &c, 1, &rep) < 0 ? NULL : rep;
+}
