@@ -6,7 +6,11 @@
 
 #include <string.h>
 
-#define ACL_BASE "resetkeys resetchannels -@all +ping +select +auth +hello +client|id "
+/* ... and route by slot on a Redis Cluster (dh_redis.h): read the slot map, follow ASK,
+ * WAIT for replicas. */
+#define ACL_BASE                                                                                   \
+    "resetkeys resetchannels -@all +ping +select +auth +hello +client|id +cluster|slots +asking "  \
+    "+wait "
 
 /* The commands a role's scripts call (dh_keys.h: dh_script_*) come with +evalsha;
  * SCRIPT LOAD is how dh_script.c installs them on each new connection. */
@@ -19,15 +23,18 @@ const dh_acl_role dh_acl_roles[] = {
                          "+hmget +hset +del +zrevrange +lrange ~account:{* ~account:fails:{* "
                          "~device:{* ~accounts:names %R~rating:{* %R~leaderboard:{* "
                          "%R~history:{*"},
+    /* matches:finished and matches:unrated: the indexes of a match whose worker died after
+     * finishing it (takeover.h). */
     {"matchmaker", ACL_BASE ACL_SCRIPTS "+get +set +del +pexpire +hget +hgetall +hmget +hset "
-                                        "+hdel +hincrby +sadd "
-                                        "~mm:* ~match:{*} ~matches:running ~worker:{*}:adopt "
-                                        "%R~rating:{*"},
+                                        "+hdel +hincrby +sadd +lpush +lpos "
+                                        "~mm:* ~match:{*} ~matches:running ~matches:finished "
+                                        "~matches:unrated ~worker:{*}:adopt %R~rating:{*"},
     {"worker", ACL_BASE ACL_SCRIPTS "+get +mget +set +del +exists +pexpire +hget +hgetall +hmget "
                                     "+hset +hdel +hincrby +lrange +llen +rpush +lpush +sadd +spop "
-                                    "+multi +exec +discard +hrandfield +zadd +ltrim "
+                                    "+multi +exec +discard +hrandfield +zadd +ltrim +lpos "
                                     "~match:{* ~matches:* ~worker:{* ~bundle:* ~bundles "
-                                    "~rating:{* ~leaderboard:{* ~history:{* ~accounts:names"},
+                                    "~rating:{* ~leaderboard:{* ~rated:{* ~history:{* "
+                                    "~accounts:names"},
     {"default", "~* &* +@all"},
 };
 const size_t dh_acl_nroles = sizeof dh_acl_roles / sizeof dh_acl_roles[0];
