@@ -31,7 +31,7 @@ const dh_acl_role dh_acl_roles[] = {
                                         "~matches:unrated ~worker:{*}:adopt %R~rating:{*"},
     {"worker", ACL_BASE ACL_SCRIPTS "+get +mget +set +del +exists +pexpire +hget +hgetall +hmget "
                                     "+hset +hdel +hincrby +lrange +llen +rpush +lpush +sadd +spop "
-                                    "+multi +exec +discard +hrandfield +zadd +ltrim +lpos "
+                                    "+multi +exec +discard +hrandfield +zadd +ltrim +lpos +lindex "
                                     "~match:{* ~matches:* ~worker:{* ~bundle:* ~bundles "
                                     "~rating:{* ~leaderboard:{* ~rated:{* ~history:{* "
                                     "~accounts:names"},

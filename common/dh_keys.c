@@ -117,7 +117,16 @@ char *dh_key_rated(char *buf, const char *game, const char *match_id)
     "return redis.error_reply('" DH_REPLY_FENCED " match owned by ' .. tostring(o[1]) .. "         \
     "' at epoch ' .. tostring(o[2])) end "
 
-const char dh_script_commit[] = DH_FENCE
+/* A commit retried after its reply was lost (a master killed after running it; its
+ * replica took over with it) finds its answer already last in the history: it writes
+ * nothing again. Two answers in a row are never equal (each names its decision). */
+#define DH_COMMIT_DONE                                                                             \
+    "local e = 6 + tonumber(ARGV[6]) + 1 "                                                         \
+    "if ARGV[e] == '1' and redis.call('LINDEX', KEYS[4], -1) == ARGV[e + 1] then "                 \
+    "local m = redis.call('HMGET', KEYS[1], '" DH_F_RATING_JOB "', '" DH_F_RATED "') "             \
+    "if m[1] and m[2] ~= '1' then return 2 end return 1 end "
+
+const char dh_script_commit[] = DH_FENCE DH_COMMIT_DONE
     "local i = 4 "
     "if ARGV[i] == '1' then redis.call('SET', KEYS[2], ARGV[i + 1]) redis.call('DEL', KEYS[3]) end "
     "i = i + 2 "

@@ -158,7 +158,8 @@ char *dh_key_rated(char *buf, const char *game, const char *match_id);
 /* A worker's write to a running match: fenced on (worker, epoch), then snapshot, log,
  * history and finish in one step. A finish with a rating job (worker/rater.h) keeps it in
  * the match (DH_F_RATING_JOB) unless the match was rated already (a retried finish) and
- * answers 2 (else 1); the indexes follow (see the top of this file).
+ * answers 2 (else 1); the indexes follow (see the top of this file). A commit whose
+ * history entry is already the last one (a retry of one that ran) writes nothing again.
  * KEYS: match snap log history
  * ARGV: worker epoch id | snapflag snap | nlog log... | histflag entry |
  *       finishflag ended_ms result final_hash [end_reason [rating_job]] */

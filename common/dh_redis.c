@@ -261,8 +261,8 @@ static void dh_redis_node_fail(dh_redis *r, size_t i)
     dh_redis_node *n = &r->nodes[i];
     if (!n->ctx)
         return;
-    dh_warn("redis %s:%d lost: %s", n->at.host, n->at.port,
-            n->ctx->errstr[0] ? n->ctx->errstr : "protocol error");
+    if (n->ctx->err) /* the others are dropped only because their replies are unread */
+        dh_warn("redis %s:%d lost: %s", n->at.host, n->at.port, n->ctx->errstr);
     if (r->ctx == n->ctx)
         r->ctx = NULL;
     redisFree(n->ctx);
@@ -353,8 +353,11 @@ int dh_redis_wait(dh_redis *r, uint64_t now_ms)
         dh_redis_node *node = &r->nodes[i];
         bool touched = node->touched;
         node->touched = false;
-        if (!touched || !node->ctx || r->wait_replicas <= 0)
+        int want = r->addr.cluster && node->replicas < r->wait_replicas ? node->replicas
+                                                                        : r->wait_replicas;
+        if (!touched || !node->ctx || want <= 0)
             continue;
+        snprintf(n, sizeof n, "%d", want);
         const char *argv[] = {"WAIT", n, ms};
         redisReply *rep = redisCommandArgv(node->ctx, 3, argv, NULL);
         if (!rep) {
@@ -363,10 +366,10 @@ int dh_redis_wait(dh_redis *r, uint64_t now_ms)
         }
         int got = rep->type == REDIS_REPLY_INTEGER ? (int)rep->integer : 0;
         freeReplyObject(rep);
-        if (got < r->wait_replicas) {
+        if (got < want) {
             r->wait_short++;
             dh_warn_every(DH_LOG_EVERY_MS, "redis %s:%d: writes reached %d of %d replicas in %d ms",
-                          node->at.host, node->at.port, got, r->wait_replicas, r->wait_ms);
+                          node->at.host, node->at.port, got, want, r->wait_ms);
         }
         least = got < least ? got : least;
     }

@@ -71,6 +71,7 @@ typedef struct {
     dh_redis_hostport at;
     redisContext *ctx; /* NULL until needed or after a failure */
     bool touched;      /* commands sent since the last dh_redis_wait */
+    int replicas;      /* its live replicas in the slot map (one Redis: wait_replicas) */
 } dh_redis_node;
 
 typedef struct {
@@ -125,6 +126,12 @@ void dh_redis_close(dh_redis *r);
  * as such. The caller frees each reply. */
 int dh_redis_pipeline(dh_redis *r, uint64_t now_ms, const dh_redis_cmd *cmds, size_t n,
                       redisReply **out);
+/* The same, but a node that fails costs only its own commands: their replies stay NULL,
+ * every other reply is read and returned. The number of NULL replies (0: all answered).
+ * For writes whose fate must be known one by one (a command that ran on a healthy node
+ * must not be taken for failed and done again). */
+int dh_redis_pipeline_partial(dh_redis *r, uint64_t now_ms, const dh_redis_cmd *cmds, size_t n,
+                              redisReply **out);
 /* One command; the reply, or NULL as above. */
 redisReply *dh_redis_command(dh_redis *r, uint64_t now_ms, int argc, const char **argv,
                              const size_t *lens);
@@ -139,7 +146,9 @@ void dh_redis_format_free(dh_redis_cmd *cmd);
  * node written since the last call (Redis replicates asynchronously; a master killed
  * before its replica has a write would lose it when the replica takes over). From
  * DECKHAND_REDIS_WAIT (replicas; default 1 for a cluster, 0 for one Redis) and
- * DECKHAND_REDIS_WAIT_MS (default 500). The fewest replicas any node reached (a
+ * DECKHAND_REDIS_WAIT_MS (default 500). A master the slot map shows without a live
+ * replica (its replica took over from a dead master and has none yet) is not waited on:
+ * nothing could keep its writes anyway. The fewest replicas any node reached (a
  * shortfall is logged and counted: the writes stand on their master), or -1 when a
  * connection broke (dropped). Nothing to wait for: wait_replicas. */
 int dh_redis_wait(dh_redis *r, uint64_t now_ms);

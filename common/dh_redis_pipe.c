@@ -120,13 +120,47 @@ static void pipe_transactions(dh_redis_cmd *f, size_t n)
     }
 }
 
-int dh_redis_pipeline(dh_redis *r, uint64_t now_ms, const dh_redis_cmd *cmds, size_t n,
-                      redisReply **out)
+/* The node of slot for a command of a pipeline under way (the map is not read again
+ * mid-pipeline: that would renumber the nodes commands were sent to), connected; -1. */
+static int pipe_node(dh_redis *r, int slot, uint64_t now_ms)
+{
+    int i = slot >= 0 ? r->slot_node[slot] : 0;
+    if (i < 0 || (size_t)i >= r->nnodes) {
+        r->stale = r->addr.cluster;
+        return -1;
+    }
+    if (!r->nodes[i].ctx && now_ms < r->retry_at_ms)
+        return -1;
+    if (!dh_redis_node_ctx(r, (size_t)i)) {
+        r->stale = r->addr.cluster;
+        r->retry_at_ms = now_ms + r->backoff_ms;
+        return -1;
+    }
+    return i;
+}
+
+/* Drop node i after a failure mid-pipeline; its commands get no reply. */
+static void pipe_drop(dh_redis *r, int i, bool *broken)
+{
+    broken[i] = true;
+    redisContext *c = r->nodes[i].ctx;
+    if (c && c->err)
+        dh_warn("redis %s:%d lost: %s", r->nodes[i].at.host, r->nodes[i].at.port, c->errstr);
+    if (c)
+        redisFree(c);
+    if (r->ctx == c)
+        r->ctx = NULL;
+    r->nodes[i].ctx = NULL;
+    r->stale = r->addr.cluster;
+}
+
+int dh_redis_pipeline_partial(dh_redis *r, uint64_t now_ms, const dh_redis_cmd *cmds, size_t n,
+                              redisReply **out)
 {
     dh_redis_cmd *f = calloc(n ? n : 1, sizeof *f);
     int *node = calloc(n ? n : 1, sizeof *node);
-    size_t i = 0, nf = 0;
-    int rc = -1;
+    bool broken[DH_REDIS_NODES] = {false};
+    size_t nf = 0, missing = n;
     for (size_t k = 0; k < n; k++)
         out[k] = NULL;
     if (!f || !node)
@@ -142,40 +176,56 @@ int dh_redis_pipeline(dh_redis *r, uint64_t now_ms, const dh_redis_cmd *cmds, si
         }
     }
     pipe_transactions(f, n);
-    for (i = 0; i < n; i++) {
-        node[i] = dh_redis_route(r, f[i].slot, now_ms);
-        if (node[i] >= 0)
-            r->nodes[node[i]].touched = true;
-        if (node[i] < 0 ||
-            redisAppendFormattedCommand(r->nodes[node[i]].ctx, f[i].raw, f[i].rawlen) != REDIS_OK)
-            goto broke;
+    if (n && dh_redis_route(r, f[0].slot, now_ms) < 0) /* reads the map when it is stale */
+        goto out;
+    for (size_t k = 0; k < n; k++) {
+        node[k] = pipe_node(r, f[k].slot, now_ms);
+        if (node[k] < 0 || broken[node[k]])
+            continue;
+        r->nodes[node[k]].touched = true;
+        if (redisAppendFormattedCommand(r->nodes[node[k]].ctx, f[k].raw, f[k].rawlen) != REDIS_OK)
+            pipe_drop(r, node[k], broken);
     }
     for (size_t k = 0; k < n; k++) {
         void *rep = NULL;
-        if (redisGetReply(r->nodes[node[k]].ctx, &rep) != REDIS_OK || !rep)
-            goto broke;
+        if (node[k] < 0 || broken[node[k]])
+            continue;
+        if (redisGetReply(r->nodes[node[k]].ctx, &rep) != REDIS_OK || !rep) {
+            pipe_drop(r, node[k], broken);
+            continue;
+        }
         out[k] = rep;
     }
-    for (size_t k = 0; k < n; k++)
-        if (pipe_is_error(out[k]) && pipe_settle(r, &f[k], node[k], &out[k]) < 0)
-            goto broke;
-    rc = 0;
-    goto out;
-broke:
+    missing = 0;
     for (size_t k = 0; k < n; k++) {
-        if (out[k])
+        if (out[k] && pipe_is_error(out[k]) && pipe_settle(r, &f[k], node[k], &out[k]) < 0) {
             freeReplyObject(out[k]);
-        out[k] = NULL;
+            out[k] = NULL;
+        }
+        missing += !out[k];
     }
-    dh_redis_fail(r, now_ms);
-    r->stale = r->addr.cluster;
+    if (missing)
+        r->retry_at_ms = now_ms + r->backoff_ms;
 out:
     for (size_t k = 0; f && k < nf; k++)
         if (!cmds[k].raw)
             dh_redis_format_free(&f[k]);
     free(f);
     free(node);
-    return rc;
+    return (int)missing;
+}
+
+int dh_redis_pipeline(dh_redis *r, uint64_t now_ms, const dh_redis_cmd *cmds, size_t n,
+                      redisReply **out)
+{
+    if (dh_redis_pipeline_partial(r, now_ms, cmds, n, out) == 0)
+        return 0;
+    for (size_t k = 0; k < n; k++) {
+        if (out[k])
+            freeReplyObject(out[k]);
+        out[k] = NULL;
+    }
+    return -1;
 }
 
 redisReply *dh_redis_command(dh_redis *r, uint64_t now_ms, int argc, const char **argv,

@@ -82,6 +82,7 @@ int dh_redis_refresh(dh_redis *r)
         int i = dh_redis_node_index(r, at.host, at.port);
         if (i < 0)
             continue;
+        r->nodes[i].replicas = (int)rep->element[k]->elements - 3; /* listed after the master */
         for (int s = from; s <= to; s++)
             r->slot_node[s] = (int8_t)i;
     }

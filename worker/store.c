@@ -331,9 +331,10 @@ void store_flush(store *s, uint64_t now_ms)
     size_t at = 0;
     if (!s->broken && !s->ncmds)
         goto done; /* nothing to send: every op (without commands) stands */
-    if (s->broken || !(out = calloc(s->ncmds, sizeof *out)) ||
-        dh_redis_pipeline(&s->redis, now_ms, s->cmds, s->ncmds, out) < 0)
+    if (s->broken || !(out = calloc(s->ncmds, sizeof *out)))
         goto err;
+    /* a node lost mid-batch fails only the ops with a command on it */
+    dh_redis_pipeline_partial(&s->redis, now_ms, s->cmds, s->ncmds, out);
     /* On a replica before the host acknowledges anything, so that a failover keeps it. A
      * connection lost during the WAIT leaves the ops as their replies say: a master
      * flushes its replication stream with its replies, so what it answered had left for
@@ -343,7 +344,7 @@ void store_flush(store *s, uint64_t now_ms)
         store_op_state *op = &s->ops[i];
         for (unsigned k = 0; k < op->commands; k++) {
             redisReply *r = out[at];
-            if (op->finish >= 0 && op->commit_at == at && r->type == REDIS_REPLY_INTEGER &&
+            if (op->finish >= 0 && op->commit_at == at && r && r->type == REDIS_REPLY_INTEGER &&
                 r->integer != 2) { /* the commit kept no rating job: none to index */
                 free(s->fin[op->finish].job);
                 s->fin[op->finish].job = NULL;

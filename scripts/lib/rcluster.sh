@@ -11,10 +11,11 @@
 # its pid file is RUNDIR/pids/redis-N.pid, its --dir RUNDIR/redis/N (nodes.conf, AOF).
 #
 # Durability (docs/OPERATIONS.md, "Redis Cluster"): --appendonly yes, appendfsync
-# everysec as with one Redis, and --min-replicas-to-write 1 --min-replicas-max-lag 10
-# so a master cut off from its replica refuses writes instead of taking ones its
-# failover would lose; the processes send WAIT 1 after a batch of match writes
-# (DECKHAND_REDIS_WAIT_MS, dh_redis.h) so an acknowledged answer is on a replica.
+# everysec as with one Redis; the worker sends WAIT 1 after a batch of match writes
+# (DECKHAND_REDIS_WAIT, dh_redis.h) so an acknowledged answer is on a replica before the
+# player hears of it. Not min-replicas-to-write 1: with one replica per master, the
+# replica promoted after a failover has none, and would refuse every write of its slots
+# until the dead master came back.
 # cluster-node-timeout DH_RCLUSTER_TIMEOUT_MS (default 2000): a dead master's replica is
 # promoted about that long after it stopped answering.
 
@@ -42,11 +43,16 @@ dh_rcluster_seeds() {
     echo "$out"
 }
 
-# True when every node answers and says cluster_state:ok.
+# True when every node answers and says cluster_state:ok, and every replica's link to
+# its master is up (a master refuses writes until then: min-replicas-to-write).
 _dh_rcluster_ok() {
-    local i
+    local i info
     for ((i = 1; i <= DH_RCLUSTER_NODES; i++)); do
         dh_rcluster_cli "$i" cluster info 2>/dev/null | grep -q '^cluster_state:ok' || return 1
+        info=$(dh_rcluster_cli "$i" info replication 2>/dev/null) || return 1
+        if grep -q '^role:slave' <<<"$info"; then
+            grep -q '^master_link_status:up' <<<"$info" || return 1
+        fi
     done
 }
 
@@ -77,7 +83,6 @@ dh_rcluster_start() {
             --cluster-config-file "$run/redis/$i/nodes.conf" \
             --cluster-node-timeout "$DH_RCLUSTER_TIMEOUT_MS" --bind 127.0.0.1 \
             --dir "$run/redis/$i" --save "" --appendonly yes --appendfsync everysec \
-            --min-replicas-to-write 1 --min-replicas-max-lag 10 \
             --aclfile "$run/keys/users.acl" --daemonize no
     done
     for ((i = 1; i <= DH_RCLUSTER_NODES; i++)); do

@@ -217,6 +217,34 @@ static void test_keys_commit_keeps_a_rating_job_once(void)
     freeReplyObject(r);
 }
 
+/* A commit retried after its reply was lost (it ran: a failover's new master has it)
+ * writes nothing again; the next answer lands. */
+static void test_keys_commit_retried_after_a_lost_reply_lands_once(void)
+{
+    CU_ASSERT_FATAL(redis_up());
+    run("FLUSHALL");
+    run("HSET match:{d1} worker wk-1 epoch 1 status running");
+    const char *keys[] = {"match:{d1}", "match:{d1}:snap", "match:{d1}:log", "match:{d1}:history"};
+    const char *a1[] = {"wk-1", "1", "d1", "0", "", "1", "log-a1", "1", "a1", "0"};
+    const char *a2[] = {"wk-1", "1", "d1", "0", "", "1", "log-a2", "1", "a2", "0"};
+    for (int i = 0; i < 2; i++) {
+        redisReply *r = eval(dh_script_commit, 4, keys, 10, a1);
+        CU_ASSERT_TRUE(r && r->type == REDIS_REPLY_INTEGER && r->integer == 1);
+        freeReplyObject(r);
+    }
+    redisReply *r = eval(dh_script_commit, 4, keys, 10, a2);
+    CU_ASSERT_TRUE(r && r->type == REDIS_REPLY_INTEGER);
+    freeReplyObject(r);
+    r = redisCommand(rc, "LRANGE match:{d1}:history 0 -1");
+    CU_ASSERT_TRUE_FATAL(r->type == REDIS_REPLY_ARRAY && r->elements == 2);
+    CU_ASSERT_STRING_EQUAL(r->element[0]->str, "a1");
+    CU_ASSERT_STRING_EQUAL(r->element[1]->str, "a2");
+    freeReplyObject(r);
+    r = redisCommand(rc, "LLEN match:{d1}:log");
+    CU_ASSERT_EQUAL(r->integer, 2);
+    freeReplyObject(r);
+}
+
 static void test_keys_account_name_taken_once(void)
 {
     CU_ASSERT_FATAL(redis_up());
@@ -329,6 +357,8 @@ int main(void)
         {"keys_match_fields_are_fenced", test_keys_match_fields_are_fenced},
         {"keys_commit_records_an_end_reason", test_keys_commit_records_an_end_reason},
         {"keys_commit_keeps_a_rating_job_once", test_keys_commit_keeps_a_rating_job_once},
+        {"keys_commit_retried_after_a_lost_reply_lands_once",
+         test_keys_commit_retried_after_a_lost_reply_lands_once},
         {"keys_account_name_taken_once", test_keys_account_name_taken_once},
         {"keys_login_attempts_are_counted_per_name", test_keys_login_attempts_are_counted_per_name},
         {"keys_takeover_bumps_the_epoch_once_and_says_where_the_match_is",
