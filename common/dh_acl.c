@@ -7,10 +7,10 @@
 #include <string.h>
 
 /* ... and route by slot on a Redis Cluster (dh_redis.h): read the slot map, follow ASK,
- * WAIT for replicas. */
+ * WAIT for replicas; and INFO (memory: dh_redis_full). */
 #define ACL_BASE                                                                                   \
     "resetkeys resetchannels -@all +ping +select +auth +hello +client|id +cluster|slots +asking "  \
-    "+wait "
+    "+wait +info "
 
 /* The commands a role's scripts call (dh_keys.h: dh_script_*) come with +evalsha;
  * SCRIPT LOAD is how dh_script.c installs them on each new connection. */
@@ -29,12 +29,13 @@ const dh_acl_role dh_acl_roles[] = {
                                         "+hdel +hincrby +sadd +lpush +lpos "
                                         "~mm:* ~match:{*} ~matches:running ~matches:finished "
                                         "~matches:unrated ~worker:{*}:adopt %R~rating:{*"},
-    {"worker", ACL_BASE ACL_SCRIPTS "+get +mget +set +del +exists +pexpire +hget +hgetall +hmget "
-                                    "+hset +hdel +hincrby +lrange +llen +rpush +lpush +sadd +spop "
-                                    "+multi +exec +discard +hrandfield +zadd +ltrim +lpos +lindex "
-                                    "~match:{* ~matches:* ~worker:{* ~bundle:* ~bundles "
-                                    "~rating:{* ~leaderboard:{* ~rated:{* ~history:{* "
-                                    "~accounts:names"},
+    {"worker",
+     ACL_BASE ACL_SCRIPTS "+get +mget +set +del +exists +pexpire +hget +hgetall +hmget "
+                          "+hset +hdel +hincrby +lrange +llen +rpush +lpush +sadd +spop "
+                          "+multi +exec +discard +hrandfield +zadd +ltrim +lpos +lindex +expire "
+                          "~match:{* ~matches:* ~worker:{* ~bundle:* ~bundles "
+                          "~rating:{* ~leaderboard:{* ~rated:{* ~history:{* "
+                          "~accounts:names"},
     {"default", "~* &* +@all"},
 };
 const size_t dh_acl_nroles = sizeof dh_acl_roles / sizeof dh_acl_roles[0];

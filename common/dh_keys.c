@@ -4,6 +4,7 @@
 #include "dh_keys.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 static char *dh_key(char *buf, const char *fmt, const char *id)
 {
@@ -34,6 +35,11 @@ char *dh_key_match_history(char *buf, const char *match_id)
 char *dh_key_match_bundles(char *buf, const char *match_id)
 {
     return dh_key(buf, "match:{%s}:bundles", match_id);
+}
+
+char *dh_key_match_result(char *buf, const char *match_id)
+{
+    return dh_key(buf, "match:{%s}:result", match_id);
 }
 
 char *dh_key_worker(char *buf, const char *worker_id)
@@ -109,6 +115,19 @@ char *dh_key_rated(char *buf, const char *game, const char *match_id)
     return buf;
 }
 
+static long dh_env_long(const char *name, long dflt)
+{
+    const char *v = getenv(name);
+    return v && *v ? strtol(v, NULL, 10) : dflt;
+}
+
+void dh_retention_env(dh_retention *out)
+{
+    out->retention_s = dh_env_long("DECKHAND_RETENTION_S", 7L * 24 * 3600);
+    out->result_s = dh_env_long("DECKHAND_RESULT_RETENTION_S", 90L * 24 * 3600);
+    out->finished_max = dh_env_long("DECKHAND_FINISHED_MAX", 100000);
+}
+
 /* The fence every write to a running match passes first: match:{ID} must still name this
  * worker at this epoch (the matchmaker bumps the epoch when it moves the match). */
 #define DH_FENCE                                                                                   \
@@ -147,7 +166,20 @@ const char dh_script_commit[] = DH_FENCE DH_COMMIT_DONE
 
 const char dh_script_finished_push[] =
     "if redis.call('LPOS', KEYS[1], ARGV[1], 'MAXLEN', " DH_FINISHED_DEDUP ") then return 0 end "
-    "redis.call('LPUSH', KEYS[1], ARGV[1]) return 1";
+    "redis.call('LPUSH', KEYS[1], ARGV[1]) "
+    "local max = tonumber(ARGV[2] or '0') "
+    "if max > 0 then redis.call('LTRIM', KEYS[1], 0, max - 1) end "
+    "return 1";
+
+const char dh_script_retire[] =
+    "local f = redis.call('HMGET', KEYS[1], 'game', 'mode', 'players', 'player_ids', 'ended_ms', "
+    "'final_hash', 'end_reason', 'result') "
+    "if not f[1] then return 0 end "
+    "for i = 1, 8 do f[i] = f[i] or '' end "
+    "redis.call('SET', KEYS[6], table.concat(f, '\\t')) "
+    "if tonumber(ARGV[2]) > 0 then redis.call('EXPIRE', KEYS[6], ARGV[2]) end "
+    "for k = 1, 5 do redis.call('EXPIRE', KEYS[k], ARGV[1]) end "
+    "return 1";
 
 const char dh_script_match_fields[] =
     DH_FENCE "for i = 3, #ARGV - 1, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end "

@@ -8,6 +8,8 @@
  *   match:{ID}:log           list   encoded answers accepted since that snapshot
  *   match:{ID}:history       list   every accepted answer since the start (replays)
  *   match:{ID}:bundles       list   bundle moves, "OLD NEW SNAPVERSION HISTLEN"
+ *   match:{ID}:result        string a finished match's compact result (DH_RESULT_FIELDS),
+ *                                   kept DECKHAND_RESULT_RETENTION_S after the rest expired
  *   matches:running          hash   match id -> the worker that owns it (an index: see below)
  *   matches:finished         list   ids of finished matches, newest first (an index)
  *   worker:{ID}              string the worker's data endpoint, with a TTL (its liveness)
@@ -73,6 +75,7 @@ char *dh_key_match_snap(char *buf, const char *match_id);
 char *dh_key_match_log(char *buf, const char *match_id);
 char *dh_key_match_history(char *buf, const char *match_id);
 char *dh_key_match_bundles(char *buf, const char *match_id);
+char *dh_key_match_result(char *buf, const char *match_id);
 char *dh_key_worker(char *buf, const char *worker_id);
 char *dh_key_worker_adopt(char *buf, const char *worker_id);
 char *dh_key_worker_bundles(char *buf, const char *worker_id);
@@ -165,9 +168,25 @@ char *dh_key_rated(char *buf, const char *game, const char *match_id);
  *       finishflag ended_ms result final_hash [end_reason [rating_job]] */
 extern const char dh_script_commit[];
 /* LPUSH id onto matches:finished unless it is among the newest DH_FINISHED_DEDUP ids
- * already (a retried finish). KEYS: matches:finished; ARGV: id */
+ * already (a retried finish); the list is trimmed to max ids (0: not trimmed).
+ * KEYS: matches:finished; ARGV: id max */
 extern const char dh_script_finished_push[];
 #define DH_FINISHED_DEDUP "256"
+/* Retention of a finished match: its keys (state, log, history, bundle moves, the hash)
+ * expire after retention_s, and match:{ID}:result keeps the compact result, expiring
+ * after result_s (0: kept). Replays and reading a match work within the retention.
+ * KEYS: match snap log history bundles result; ARGV: retention_s result_s */
+extern const char dh_script_retire[];
+/* The retention settings, from the environment: DECKHAND_RETENTION_S (a finished match's
+ * keys; default 7 days, 0 keeps them), DECKHAND_RESULT_RETENTION_S (its compact result;
+ * default 90 days, 0 keeps it), DECKHAND_FINISHED_MAX (ids in matches:finished; default
+ * 100000, 0 unbounded). */
+typedef struct {
+    long retention_s, result_s, finished_max;
+} dh_retention;
+void dh_retention_env(dh_retention *out);
+/* The compact result: these fields of match:{ID}, tab-separated. */
+#define DH_RESULT_FIELDS "game mode players player_ids ended_ms final_hash end_reason result"
 /* A worker records fields of a running match that are not its state (fenced): HSET of
  * each pair. KEYS: match; ARGV: worker epoch field value [field value...] */
 extern const char dh_script_match_fields[];

@@ -164,6 +164,8 @@ int dh_redis_init(dh_redis *r, const char *url, int timeout_ms)
     const char *wait = getenv("DECKHAND_REDIS_WAIT"), *wait_ms = getenv("DECKHAND_REDIS_WAIT_MS");
     r->wait_replicas = wait && *wait ? atoi(wait) : r->addr.cluster ? 1 : 0;
     r->wait_ms = wait_ms && *wait_ms ? atoi(wait_ms) : 500;
+    const char *full = getenv("DECKHAND_REDIS_FULL_PCT");
+    r->full_pct = full && atoi(full) > 0 ? atoi(full) : 90;
     if (!r->addr.cluster) { /* one node serves every slot */
         r->nnodes = 1;
         r->nodes[0].at = r->addr.seeds[0];
@@ -374,6 +376,44 @@ int dh_redis_wait(dh_redis *r, uint64_t now_ms)
         least = got < least ? got : least;
     }
     return least;
+}
+
+/* One INFO memory field as a number (0 when missing). */
+static unsigned long long redis_info_field(const char *info, const char *field)
+{
+    const char *p = strstr(info, field);
+    return p ? strtoull(p + strlen(field), NULL, 10) : 0;
+}
+
+bool dh_redis_full(dh_redis *r, uint64_t now_ms)
+{
+    if (r->full_at_ms && now_ms < r->full_at_ms + 1000)
+        return r->full;
+    redisContext *nodes[DH_REDIS_NODES];
+    size_t n = dh_redis_masters(r, now_ms, nodes, DH_REDIS_NODES);
+    if (!n)
+        return r->full;
+    bool full = false;
+    for (size_t i = 0; i < n; i++) {
+        redisReply *rep = redisCommand(nodes[i], "INFO memory");
+        if (!rep) {
+            dh_redis_fail(r, now_ms);
+            return r->full;
+        }
+        if (rep->type == REDIS_REPLY_STRING) {
+            unsigned long long used = redis_info_field(rep->str, "\nused_memory:");
+            unsigned long long max = redis_info_field(rep->str, "\nmaxmemory:");
+            full = full || (max && used * 100 >= max * (unsigned long long)r->full_pct);
+        }
+        freeReplyObject(rep);
+    }
+    if (full != r->full)
+        dh_warn("redis %s: %d%% of maxmemory or more used; new matches are refused until it "
+                "drops",
+                full ? "full" : "no longer full", r->full_pct);
+    r->full = full;
+    r->full_at_ms = now_ms;
+    return full;
 }
 
 size_t dh_redis_masters(dh_redis *r, uint64_t now_ms, redisContext **out, size_t max)

@@ -93,6 +93,9 @@ typedef struct {
     int wait_replicas;          /* dh_redis_wait: replicas each write must reach (0: none) */
     int wait_ms;                /* ... and how long it waits for them */
     unsigned wait_short;        /* WAITs that timed out with fewer replicas */
+    int full_pct;               /* dh_redis_full: the share of maxmemory that is "full" */
+    bool full;                  /* ... as last measured */
+    uint64_t full_at_ms;        /* when, on the caller's clock */
 } dh_redis;
 
 /* One command of a pipeline: argv (lens NULL: C strings), or an already formatted
@@ -152,6 +155,13 @@ void dh_redis_format_free(dh_redis_cmd *cmd);
  * shortfall is logged and counted: the writes stand on their master), or -1 when a
  * connection broke (dropped). Nothing to wait for: wait_replicas. */
 int dh_redis_wait(dh_redis *r, uint64_t now_ms);
+
+/* Whether any master's used_memory has reached DECKHAND_REDIS_FULL_PCT (default 90) %
+ * of its maxmemory (INFO memory, asked at most once a second; no maxmemory: never full).
+ * Redis runs with maxmemory-policy noeviction (docs/OPERATIONS.md): at maxmemory it
+ * refuses writes, so the processes stop taking new matches before it, and the headroom
+ * left is for the matches already running. Unreachable: the last answer. */
+bool dh_redis_full(dh_redis *r, uint64_t now_ms);
 
 /* Every master's context, for commands that go to each node (SCAN): out gets up to max,
  * the count is returned (0 while unreachable). */

@@ -20,6 +20,8 @@ int store_init(store *s, const char *url, int timeout_ms)
     dh_script_init(&s->move_bundle, dh_script_move_bundle);
     dh_script_init(&s->fields, dh_script_match_fields);
     dh_script_init(&s->finished_push, dh_script_finished_push);
+    dh_script_init(&s->retire, dh_script_retire);
+    dh_retention_env(&s->retention);
     return dh_redis_init(&s->redis, url, timeout_ms);
 }
 
@@ -53,11 +55,12 @@ void store_close(store *s)
  * not meet NOSCRIPT first (they would still land: dh_redis loads it and sends again). */
 static void store_load_scripts(store *s, uint64_t now_ms)
 {
-    const dh_script *scripts[] = {&s->commit, &s->move_bundle, &s->fields, &s->finished_push};
+    const dh_script *scripts[] = {&s->commit, &s->move_bundle, &s->fields, &s->finished_push,
+                                  &s->retire};
     redisContext *nodes[DH_REDIS_NODES];
     size_t n = dh_redis_masters(&s->redis, now_ms, nodes, DH_REDIS_NODES);
     for (size_t i = 0; i < n; i++)
-        if (dh_script_load(nodes[i], scripts, 4) < 0)
+        if (dh_script_load(nodes[i], scripts, 5) < 0)
             return;
     s->scripts_at = s->redis.connects;
 }
@@ -257,13 +260,36 @@ static size_t store_finish_cmds(store *s, int stage, dh_redis_cmd *cmds, size_t 
                 who[n++] = i;
         }
         if (stage == 0) {
-            const char *push[] = {"EVALSHA", s->finished_push.sha, "1", DH_KEY_MATCHES_FINISHED,
-                                  f->match_id};
-            if (dh_redis_format(&cmds[n], 5, push, NULL) == 0) {
+            char max[24];
+            snprintf(max, sizeof max, "%ld", s->retention.finished_max);
+            const char *push[] = {
+                "EVALSHA", s->finished_push.sha, "1", DH_KEY_MATCHES_FINISHED, f->match_id, max};
+            if (dh_redis_format(&cmds[n], 6, push, NULL) == 0) {
                 cmds[n].script = &s->finished_push;
                 who[n++] = i;
             }
-        } else {
+        }
+        if (stage == 0 && s->retention.retention_s > 0) {
+            char k[6][DH_KEY_MAX], ret[24], res[24];
+            snprintf(ret, sizeof ret, "%ld", s->retention.retention_s);
+            snprintf(res, sizeof res, "%ld", s->retention.result_s);
+            const char *retire[] = {"EVALSHA",
+                                    s->retire.sha,
+                                    "6",
+                                    dh_key_match(k[0], f->match_id),
+                                    dh_key_match_snap(k[1], f->match_id),
+                                    dh_key_match_log(k[2], f->match_id),
+                                    dh_key_match_history(k[3], f->match_id),
+                                    dh_key_match_bundles(k[4], f->match_id),
+                                    dh_key_match_result(k[5], f->match_id),
+                                    ret,
+                                    res};
+            if (dh_redis_format(&cmds[n], 11, retire, NULL) == 0) {
+                cmds[n].script = &s->retire;
+                who[n++] = i;
+            }
+        }
+        if (stage == 1) {
             const char *del[] = {"HDEL", DH_KEY_MATCHES_RUNNING, f->match_id};
             if (dh_redis_format(&cmds[n], 3, del, NULL) == 0)
                 who[n++] = i;
@@ -276,7 +302,7 @@ static size_t store_finish_cmds(store *s, int stage, dh_redis_cmd *cmds, size_t 
  * done are dropped. */
 static void store_finish_stage(store *s, int stage, uint64_t now_ms)
 {
-    size_t max = 2 * s->nfin, n = 0;
+    size_t max = 3 * s->nfin, n = 0;
     dh_redis_cmd *cmds = calloc(max ? max : 1, sizeof *cmds);
     redisReply **out = calloc(max ? max : 1, sizeof *out);
     size_t *who = calloc(max ? max : 1, sizeof *who);

@@ -42,6 +42,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dh_keys.h"
 #include "dh_redis.h"
 #include "dh_script.h"
 
@@ -58,7 +59,8 @@ typedef struct {
 } store_op_state;
 
 /* A finished match whose indexes are still to be written (dh_keys.h): stage 0 writes
- * its rating job and its matches:finished entry, stage 1 takes it out of matches:running.
+ * its rating job and its matches:finished entry and sets its retention (dh_script_retire),
+ * stage 1 takes it out of matches:running.
  * Stage -1: its commit is in the current batch, not answered yet. */
 typedef struct {
     char match_id[STORE_ID_MAX];
@@ -75,9 +77,10 @@ typedef struct {
     store_finish *fin; /* finishes whose indexes are not all written yet */
     size_t nfin, capfin;
     bool broken; /* a command could not be formatted: the batch fails */
-    dh_script commit, move_bundle, fields, finished_push; /* called by hash */
-    unsigned scripts_at; /* redis.connects when they were last loaded on every master */
-    const char **argv;   /* a commit's arguments, kept from one commit to the next */
+    dh_script commit, move_bundle, fields, finished_push, retire; /* called by hash */
+    dh_retention retention; /* how long a finished match stays (dh_keys.h) */
+    unsigned scripts_at;    /* redis.connects when they were last loaded on every master */
+    const char **argv;      /* a commit's arguments, kept from one commit to the next */
     size_t *lens;
     size_t capargv, caplens;
 } store;
