@@ -110,7 +110,7 @@ static void test_keys_every_script_compiles_on_redis(void)
         dh_script_lease_renew,   dh_script_lease_release,  dh_script_mm_state,
         dh_script_match_fields,  dh_script_rate,           dh_script_history_push,
         dh_script_finished_push, dh_script_account_create, dh_script_device_login,
-        dh_script_login_attempt};
+        dh_script_login_attempt, dh_script_retire};
     for (size_t i = 0; i < sizeof scripts / sizeof *scripts; i++) {
         const char *argv[] = {"SCRIPT", "LOAD", scripts[i]};
         redisReply *r = redisCommandArgv(rc, 3, argv, NULL);
