@@ -284,7 +284,7 @@ dh_cluster_start() {
     fi
     ports=("$DH_PORT_REDIS" "$DH_PORT_MATCHMAKER" "$DH_PORT_HTTP_MM")
     if [[ $rcluster == 1 ]]; then
-        ports=("$DH_PORT_MATCHMAKER" "$DH_PORT_HTTP_MM" $(dh_rcluster_ports))
+        read -ra ports <<<"$DH_PORT_MATCHMAKER $DH_PORT_HTTP_MM $(dh_rcluster_ports | tr '\n' ' ')"
         redis_url="redis+cluster://$(dh_rcluster_seeds)"
     fi
     http=("matchmaker=127.0.0.1:$DH_PORT_HTTP_MM")

@@ -17,7 +17,7 @@ e2e_log "kill -9 $worker, which hosts $moved running matches"
 dh_cluster_kill "$E2E_RUN" "worker-${worker#wk-}" KILL
 
 e2e_bots_wait "$MATCHES"
-adopted=$(grep -h 'adopted at epoch' "$E2E_RUN"/logs/worker-*.log | wc -l)
+adopted=$(cat "$E2E_RUN"/logs/worker-*.log | grep -c 'adopted at epoch')
 ((adopted >= 1)) || e2e_fail "no match was adopted by the surviving worker"
 e2e_log "$adopted matches adopted"
 e2e_check_finished "$MATCHES"
