@@ -21,5 +21,9 @@ dh_rcluster_start "$run" || { echo "the cluster did not start"; exit 1; }
 echo "redis cluster (3 masters, 3 replicas, loopback):"
 DECKHAND_REDIS_USER=worker DECKHAND_REDIS_PASSWORD_FILE=$run/keys/redis-worker.password \
     "$bin/bench_redis_wait" "redis+cluster://$(dh_rcluster_seeds)" "$batches"
+for i in 1 2 3 4 5 6; do # the WAITs each master served (replicas serve none)
+    echo "node $i: $(dh_rcluster_cli "$i" role | head -n 1)" \
+        "$(dh_rcluster_cli "$i" info commandstats | grep -E '^cmdstat_wait:' | cut -d, -f1)"
+done
 dh_cluster_stop "$run" >/dev/null 2>&1
 rm -rf "$run"

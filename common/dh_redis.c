@@ -275,6 +275,8 @@ static void dh_redis_node_fail(dh_redis *r, size_t i)
 /* Ready to route: the slot map is known (a cluster) and the backoff allows. */
 static int dh_redis_ready(dh_redis *r, uint64_t now_ms)
 {
+    if (r->addr.cluster && now_ms >= r->refreshed_at_ms + DH_REDIS_REFRESH_MS)
+        r->stale = true;
     if (!r->stale)
         return 0;
     if (now_ms < r->retry_at_ms)
@@ -284,6 +286,7 @@ static int dh_redis_ready(dh_redis *r, uint64_t now_ms)
         return -1;
     }
     r->stale = false;
+    r->refreshed_at_ms = now_ms;
     r->backoff_ms = DH_REDIS_BACKOFF_MIN;
     return 0;
 }

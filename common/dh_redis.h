@@ -18,7 +18,9 @@
  * command first needs it. A command goes to the master of its key's slot (dh_slot.h); a
  * MOVED reply updates the map (and refreshes it whole on the next call) and the command
  * is sent again to the named node; ASK sends ASKING and the command to the named node
- * once. A node that fails drops its connection and marks the map stale. Pipelines are
+ * once. A node that fails drops its connection and marks the map stale; the map is read
+ * again every DH_REDIS_REFRESH_MS anyway (a replica added or promoted changes no route
+ * but changes what dh_redis_wait waits for). Pipelines are
  * split per node and their replies handed back in command order. Scripts go by EVALSHA
  * and are loaded on the node that answers NOSCRIPT (dh_redis_cmd.script).
  * The single-Redis mode is the same code with one node that serves every slot.
@@ -43,6 +45,7 @@
 #define DH_REDIS_DEFAULT_PORT 6379
 #define DH_REDIS_SEEDS        8  /* seeds a cluster URL may list */
 #define DH_REDIS_NODES        64 /* masters a cluster may have */
+#define DH_REDIS_REFRESH_MS   10000
 
 typedef struct {
     char host[256];
@@ -89,6 +92,7 @@ typedef struct {
     int8_t slot_node[DH_SLOTS]; /* index into nodes, -1 unknown */
     bool stale;                 /* refresh the slot map before the next command */
     unsigned refreshes;         /* slot maps read so far */
+    uint64_t refreshed_at_ms;   /* the last one, on the caller's clock */
     unsigned redirects;         /* MOVED and ASK replies followed so far */
     int wait_replicas;          /* dh_redis_wait: replicas each write must reach (0: none) */
     int wait_ms;                /* ... and how long it waits for them */

@@ -43,17 +43,20 @@ dh_rcluster_seeds() {
     echo "$out"
 }
 
-# True when every node answers and says cluster_state:ok, and every replica's link to
-# its master is up (a master refuses writes until then: min-replicas-to-write).
+# True when every node answers and says cluster_state:ok, and the three replicas are
+# replicas with their link to their master up (until then a master's writes have nowhere
+# to go, and the processes would read a slot map without replicas).
 _dh_rcluster_ok() {
-    local i info
+    local i info replicas=0
     for ((i = 1; i <= DH_RCLUSTER_NODES; i++)); do
         dh_rcluster_cli "$i" cluster info 2>/dev/null | grep -q '^cluster_state:ok' || return 1
         info=$(dh_rcluster_cli "$i" info replication 2>/dev/null) || return 1
-        if grep -q '^role:slave' <<<"$info"; then
-            grep -q '^master_link_status:up' <<<"$info" || return 1
+        if grep -q '^role:slave' <<<"$info" && grep -q '^master_link_status:up' <<<"$info"; then
+            replicas=$((replicas + 1))
         fi
     done
+    ((replicas == DH_RCLUSTER_NODES / 2)) &&
+        (($(dh_rcluster_cli 1 cluster slots | grep -c .) > 3 * 7)) # replicas in the map too
 }
 
 # The ports the nodes and their buses need (for the start's free-port check).
