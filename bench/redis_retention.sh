@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# bench/redis_retention.sh [WAVES] [MATCHES]: Redis stays flat when matches are played past
+# bench/redis_retention.sh [SECONDS] [BOTS]: Redis stays flat when matches are played past
 # their retention (issue 14; docs/BENCHMARKS.md, "Redis: bounded storage"). A fresh
 # cluster (one Redis; binaries from DECKHAND_BIN_DIR, default build/bin; ports from
 # 23900) with DECKHAND_RETENTION_S=10, DECKHAND_RESULT_RETENTION_S=30 and
-# DECKHAND_FINISHED_MAX=100; WAVES (default 5) waves of MATCHES (default 40) two-player
-# Dominion matches played by fast bots, one wave after another. After each wave: the
-# matches finished so far, the keys, used_memory. Also the bytes one finished match
-# holds within its retention (its keys' MEMORY USAGE) and after it (its compact result).
+# DECKHAND_FINISHED_MAX=100; BOTS (default 40) bots play two-player Dominion matches
+# without a pause for SECONDS (default 120); every 10 s: the matches finished so far
+# (the bots' count), the matches running, Redis' keys and used_memory. Also the bytes one
+# finished match holds within its retention (its keys' MEMORY USAGE) and after it (its
+# compact result).
 set -uo pipefail
 
-waves=${1:-5} matches=${2:-40}
+seconds=${1:-120} nbots=${2:-40}
 DH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export DH_ROOT
 export DECKHAND_BIN_DIR=${DECKHAND_BIN_DIR:-$DH_ROOT/build/bin}
@@ -33,23 +34,25 @@ usage() { # the MEMORY USAGE of every key of match $1 that exists, summed
     echo "$sum"
 }
 echo "empty: used_memory=$(used) keys=$(r dbsize)"
-total=0 first=
-for ((w = 1; w <= waves; w++)); do
-    "$DECKHAND_BIN_DIR/deckhand" bots --game dominion --players $((matches * 2)) --size 2 \
-        --matches "$matches" --rate 50 --timeout 60 --gateway "$DECKHAND_GATEWAYS_TCP" \
-        >/dev/null 2>&1
-    total=$((total + matches))
-    sleep 2
+"$DECKHAND_BIN_DIR/deckhand" bots --game dominion --players "$nbots" --size 2 \
+    --matches 100000 --rate 50 --timeout 60 --gateway "$DECKHAND_GATEWAYS_TCP" \
+    >/dev/null 2>"$run/bots.err" &
+bots=$!
+first= seen=
+for ((t = 10; t <= seconds; t += 10)); do
+    sleep 10
+    done_n=$(grep -c ' finished (' "$run/bots.err")
     if [[ -z $first ]]; then
         first=$(r lindex matches:finished 0)
+        seen=$t
         echo "finished match $first within its retention: $(usage "$first") bytes in its keys"
+    elif ((t == seen + 20)); then
+        echo "finished match $first after its retention: $(usage "$first") bytes (its result)"
     fi
-    echo "wave $w: played=$total finished_listed=$(r llen matches:finished)" \
-        "keys=$(r dbsize) used_memory=$(used)"
-    sleep 12 # past the retention of this wave's matches
+    echo "t=${t}s finished=$done_n running=$(r hlen matches:running) keys=$(r dbsize)" \
+        "used_memory=$(used)"
 done
-echo "finished match $first after its retention: $(usage "$first") bytes (its compact result)"
-sleep 20
-echo "after every result's retention too: keys=$(r dbsize) used_memory=$(used)"
+kill "$bots" 2>/dev/null
+wait "$bots" 2>/dev/null
 dh_cluster_stop "$run" >/dev/null 2>&1
 rm -rf "$run"
