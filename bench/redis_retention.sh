@@ -38,7 +38,7 @@ echo "empty: used_memory=$(used) keys=$(r dbsize)"
     --matches 100000 --rate 50 --timeout 60 --gateway "$DECKHAND_GATEWAYS_TCP" \
     >/dev/null 2>"$run/bots.err" &
 bots=$!
-first= seen=
+first='' seen=''
 for ((t = 10; t <= seconds; t += 10)); do
     sleep 10
     done_n=$(grep -c ' finished (' "$run/bots.err")
