@@ -30,7 +30,7 @@ static redisReply *topo_ask(dh_redis *r)
         if (!(known && r->nodes[k].ctx))
             redisFree(c);
         else if (!rep)
-            dh_redis_fail(r, 0);
+            dh_redis_node_fail(r, k);
         if (ok)
             return rep;
         if (rep)
