@@ -57,7 +57,7 @@ redisContext *cli_redis(const dh_flags *f, const char *who, dh_redis *r);
 
 /* Load bundle:{sha} from Redis into a new sandboxed VM, as a worker does; the caller
  * frees it (engine_bundle_free). NULL with a message on stderr prefixed by who. */
-engine_bundle *cli_redis_bundle(redisContext *c, const char *sha, const char *who);
+engine_bundle *cli_redis_bundle(dh_redis *c, const char *sha, const char *who);
 
 /* dh_now_ms, signed for the client's deadline arithmetic. */
 long long cli_now_ms(void);

@@ -30,7 +30,7 @@ redisContext *cli_redis(const dh_flags *f, const char *who, dh_redis *r)
     return c;
 }
 
-engine_bundle *cli_redis_bundle(redisContext *c, const char *sha, const char *who)
+engine_bundle *cli_redis_bundle(dh_redis *c, const char *sha, const char *who)
 {
     dh_bundle_file *files = NULL;
     size_t nf = 0;
@@ -41,7 +41,7 @@ engine_bundle *cli_redis_bundle(redisContext *c, const char *sha, const char *wh
         if (st == 0)
             fprintf(stderr, "%s: bundle %s is not in Redis\n", who, sha);
         else
-            fprintf(stderr, "%s: cannot read bundle %s: %s\n", who, sha, c->errstr);
+            fprintf(stderr, "%s: cannot read bundle %s: redis unreachable\n", who, sha);
         goto out;
     }
     in = calloc(nf ? nf : 1, sizeof *in);

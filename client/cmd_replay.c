@@ -277,7 +277,7 @@ out:
 
 /* A replay in progress: the match and the bundle it is on now. */
 typedef struct {
-    redisContext *c;
+    dh_redis *c;
     const replay_match *rm;
     bool quiet;
     engine_bundle *b;
@@ -370,7 +370,7 @@ static int replay_step(replay_run *r, uint32_t *ids)
 
 /* Replay rm on the bundles it ran on; prints the steps and the summary line. The exit
  * status. */
-static int replay_match_run(redisContext *c, const replay_match *rm, bool quiet)
+static int replay_match_run(dh_redis *c, const replay_match *rm, bool quiet)
 {
     replay_run r = {.c = c, .rm = rm, .quiet = quiet};
     uint32_t *ids = calloc(REPLAY_IDS_MAX, sizeof *ids);
@@ -458,9 +458,12 @@ int cmd_replay(int argc, char **argv)
     dh_redis rd;
     replay_match rm = {.id = id};
     int rc = 1;
+    char key[DH_KEY_MAX];
     redisContext *c = cli_redis(f, replay_who, &rd);
+    if (c) /* the match's keys share one slot: read them on its node */
+        c = dh_redis_for_key(&rd, dh_key_match(key, id), 0);
     if (c && replay_read(c, &rm) == 0 && replay_parse(&rm) == 0)
-        rc = replay_match_run(c, &rm, quiet);
+        rc = replay_match_run(&rd, &rm, quiet);
     replay_match_free(&rm);
     dh_redis_close(&rd);
     return rc;

@@ -127,7 +127,7 @@ static int scripts_show(int argc, char **argv)
         fprintf(stderr, "deckhand scripts show: no match %s in Redis\n", mid);
         goto out;
     }
-    if (!(b = cli_redis_bundle(c, sha, "deckhand scripts show")))
+    if (!(b = cli_redis_bundle(&rd, sha, "deckhand scripts show")))
         goto out;
     int np = 0;
     for (char *p = strtok(players, ","); p && np < SCRIPTS_SEATS_MAX; p = strtok(NULL, ","))

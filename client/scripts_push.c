@@ -242,25 +242,25 @@ static int push_check(push_job *p)
 
 /* The rules tests bundle sha runs for game: recorded, else counted on the bundle Redis
  * holds and recorded. -1 when it cannot be had (no comparison then). */
-static int push_tests_of(redisContext *c, const char *sha, const char *game)
+static int push_tests_of(dh_redis *rd, const char *sha, const char *game)
 {
-    int n = dh_bundle_tests(c, sha, game);
+    int n = dh_bundle_tests(rd, sha, game);
     if (n >= 0 || n == -2)
         return n < 0 ? -1 : n;
-    engine_bundle *cb = cli_redis_bundle(c, sha, SCRIPTS_WHO);
+    engine_bundle *cb = cli_redis_bundle(rd, sha, SCRIPTS_WHO);
     if (!cb)
         return -1;
     engine_rules_report rep;
     engine_rules_run(cb, game, NULL, NULL, &rep);
     engine_bundle_free(cb);
     n = rep.passed + rep.failed;
-    dh_bundle_tests_set(c, sha, game, n);
+    dh_bundle_tests_set(rd, sha, game, n);
     return n;
 }
 
 /* Per game moved: no canary runs (it must be promoted or aborted first), and the
  * test-count guard. 0, or 1 (refused, printed). */
-static int push_guard(push_job *p, redisContext *c)
+static int push_guard(push_job *p, dh_redis *rd, redisContext *c)
 {
     char why[600];
     for (size_t i = 0; i < p->ng; i++) {
@@ -280,7 +280,7 @@ static int push_guard(push_job *p, redisContext *c)
         scripts_bundle_about(c, st.current[0] ? st.current : DH_BUNDLE_DEFAULT, game, &cur);
         if (!strcmp(cur.sha, DH_BUNDLE_DEFAULT) || !strcmp(cur.sha, p->sha))
             continue; /* no stored bundle to compare with, or the same one */
-        int have = push_tests_of(c, cur.sha, game);
+        int have = push_tests_of(rd, cur.sha, game);
         if (have < 0 || p->tests[i] >= have)
             continue;
         if (p->force) {
@@ -299,7 +299,7 @@ static int push_guard(push_job *p, redisContext *c)
 }
 
 /* Store bundle:{SHA} (files, meta, tests per game, the apply mark). 0 or -1. */
-static int push_store(push_job *p, redisContext *c)
+static int push_store(push_job *p, dh_redis *rd, redisContext *c)
 {
     size_t nf = 0;
     engine_file_in file;
@@ -314,11 +314,11 @@ static int push_store(push_job *p, redisContext *c)
     }
     dh_bundle_meta meta = {p->label ? p->label : p->man.label, p->games, p->man.compatible,
                            scripts_wall_ms()};
-    int rc = dh_bundle_store(c, p->sha, files, nf, &meta);
+    int rc = dh_bundle_store(rd, p->sha, files, nf, &meta);
     free(files);
     for (size_t i = 0; rc == 0 && i < p->ng; i++)
         if (push_moves(p, i))
-            rc = dh_bundle_tests_set(c, p->sha, p->gi[i].name, p->tests[i]);
+            rc = dh_bundle_tests_set(rd, p->sha, p->gi[i].name, p->tests[i]);
     if (rc == 0 && p->apply) {
         /* before the pointer moves: a worker reads it when it loads the bundle */
         char key[DH_KEY_MAX];
@@ -398,7 +398,7 @@ int scripts_push(int argc, char **argv)
     opened = true;
     if (!(c = cli_redis(f, SCRIPTS_WHO, &rd)))
         goto out;
-    if (push_guard(p, c) || push_store(p, c) < 0)
+    if (push_guard(p, &rd, c) || push_store(p, &rd, c) < 0)
         goto out;
     long long t0 = cli_now_ms();
     for (size_t i = 0; i < p->ng; i++)

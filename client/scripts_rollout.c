@@ -51,11 +51,11 @@ static const char *rollout_open(int argc, char **argv, const char *who, const ch
 
 /* The audit entry's view of bundle sha (DH_BUNDLE_DEFAULT: the embedded default), with
  * the tests it runs for game when recorded. */
-static void rollout_about(redisContext *c, const char *sha, const char *game, scripts_bundle *b,
-                          int *tests)
+static void rollout_about(dh_redis *rd, redisContext *c, const char *sha, const char *game,
+                          scripts_bundle *b, int *tests)
 {
     scripts_bundle_about(c, sha, game, b);
-    *tests = strcmp(b->sha, DH_BUNDLE_DEFAULT) ? dh_bundle_tests(c, b->sha, game) : -1;
+    *tests = strcmp(b->sha, DH_BUNDLE_DEFAULT) ? dh_bundle_tests(rd, b->sha, game) : -1;
     if (*tests < -1)
         *tests = -1;
     if (!strcmp(sha, DH_BUNDLE_DEFAULT))
@@ -87,7 +87,7 @@ int scripts_rollback(int argc, char **argv)
         }
         scripts_bundle b;
         int tests;
-        rollout_about(c, to, game, &b, &tests);
+        rollout_about(&rd, c, to, game, &b, &tests);
         dh_liveops_state ls;
         if (dh_liveops_watch(c, game, &ls) < 0)
             goto out;
@@ -152,7 +152,7 @@ static int rollout_canary(int argc, char **argv, bool promote)
         }
         scripts_bundle b;
         int tests;
-        rollout_about(c, ls.canary, game, &b, &tests);
+        rollout_about(&rd, c, ls.canary, game, &b, &tests);
         char canary[65];
         snprintf(canary, sizeof canary, "%s", ls.canary);
         int pct = ls.canary_pct;

@@ -6,7 +6,11 @@
 
 #include <string.h>
 
-#define ACL_BASE "resetkeys resetchannels -@all +ping +select +auth +hello +client|id "
+/* ... and route by slot on a Redis Cluster (dh_redis.h): read the slot map, follow ASK,
+ * WAIT for replicas; and INFO (memory: dh_redis_full). */
+#define ACL_BASE                                                                                   \
+    "resetkeys resetchannels -@all +ping +select +auth +hello +client|id +cluster|slots +asking "  \
+    "+wait +info "
 
 /* The commands a role's scripts call (dh_keys.h: dh_script_*) come with +evalsha;
  * SCRIPT LOAD is how dh_script.c installs them on each new connection. */
@@ -21,17 +25,21 @@ const dh_acl_role dh_acl_roles[] = {
                          "%R~history:{*"},
     /* The admin API (matchmaker/admin*.c): HSCAN of matches:running, a match's history
      * length, and the audit stream, which a selector (Redis 7) lets it only append to and
-     * read: no DEL, XDEL or XTRIM reaches it. */
+     * read: no DEL, XDEL or XTRIM reaches it. matches:finished and matches:unrated: the
+     * indexes of a match whose worker died after finishing it (takeover.h). */
     {"matchmaker", ACL_BASE ACL_SCRIPTS "+get +set +del +pexpire +hget +hgetall +hmget +hset "
-                                        "+hdel +hincrby +sadd +hscan +llen "
-                                        "~mm:* ~match:{*} ~matches:running ~worker:{*}:adopt "
+                                        "+hdel +hincrby +sadd +hscan +llen +lpush +lpos "
+                                        "~mm:* ~match:{*} ~matches:running ~matches:finished "
+                                        "~matches:unrated ~worker:{*}:adopt "
                                         "%R~rating:{* %R~match:{*}:history "
                                         "(~audit:{admin} +xadd +xrevrange)"},
-    {"worker", ACL_BASE ACL_SCRIPTS "+get +mget +set +del +exists +pexpire +hget +hgetall +hmget "
-                                    "+hset +hdel +hincrby +lrange +llen +rpush +lpush +sadd +spop "
-                                    "+multi +exec +discard +hrandfield +zadd +ltrim "
-                                    "~match:{* ~matches:* ~worker:{* ~bundle:* ~bundles "
-                                    "~rating:{* ~leaderboard:{* ~history:{* ~accounts:names"},
+    {"worker",
+     ACL_BASE ACL_SCRIPTS "+get +mget +set +del +exists +pexpire +hget +hgetall +hmget "
+                          "+hset +hdel +hincrby +lrange +llen +rpush +lpush +sadd +spop "
+                          "+multi +exec +discard +hrandfield +zadd +ltrim +lpos +lindex +expire "
+                          "~match:{* ~matches:* ~worker:{* ~bundle:* ~bundles "
+                          "~rating:{* ~leaderboard:{* ~rated:{* ~history:{* "
+                          "~accounts:names"},
     {"default", "~* &* +@all"},
 };
 const size_t dh_acl_nroles = sizeof dh_acl_roles / sizeof dh_acl_roles[0];

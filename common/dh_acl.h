@@ -5,7 +5,8 @@
  *   gateway     reads a match's owner and that worker's endpoint (gateway/lookup.c):
  *               HGET match:{ID}, GET worker:{ID}; nothing else, and no write at all
  *   matchmaker  the queue and the lease (mm:*), a match's meta (match:{ID}),
- *               matches:running, worker:{ID}:adopt (takeover); its scripts
+ *               matches:running, worker:{ID}:adopt (takeover), and matches:finished and
+ *               matches:unrated for a match finished by a worker that died; its scripts
  *   worker      everything of a match (match:{ID}*), matches:*, worker:{ID}* (its
  *               lease, adoptions, bundles), bundle:* and bundles; its scripts
  *   default     the operators' user (`deckhand scripts`, `deckhand replay`, redis-cli):
@@ -13,7 +14,9 @@
  *
  * Commands inside EVALSHA scripts are checked against the caller's ACL too (Redis 7), so
  * each role's list includes what its scripts call. `deckhand keygen` writes these rules,
- * with fresh passwords, into the ACL file redis-server loads (--aclfile).
+ * with fresh passwords, into the ACL file redis-server loads (--aclfile); every node of
+ * a Redis Cluster loads the same file, so each role is the same user on every node.
+ * Every role may also read the slot map (CLUSTER SLOTS), follow ASK and WAIT for replicas.
  */
 #ifndef DECKHAND_DH_ACL_H
 #define DECKHAND_DH_ACL_H

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_clock.h"
+
 static int is_file_field(const char *s, size_t len)
 {
     return len > 4 && !memcmp(s + len - 4, ".lua", 4);
@@ -21,12 +23,12 @@ void dh_bundle_files_free(dh_bundle_file *f, size_t n)
     free(f);
 }
 
-int dh_bundle_fetch(redisContext *c, const char *sha, dh_bundle_file **out, size_t *n)
+int dh_bundle_fetch(dh_redis *rd, const char *sha, dh_bundle_file **out, size_t *n)
 {
     char key[DH_KEY_MAX];
     dh_key_bundle(key, sha);
     const char *argv[] = {"HGETALL", key};
-    redisReply *r = redisCommandArgv(c, 2, argv, NULL);
+    redisReply *r = dh_redis_command(rd, dh_now_ms(), 2, argv, NULL);
     dh_bundle_file *f = NULL;
     size_t k = 0;
     *out = NULL;
@@ -67,9 +69,9 @@ err:
 }
 
 /* Runs one command and checks its reply is not an error. */
-static int run(redisContext *c, int argc, const char **argv, const size_t *lens)
+static int run(dh_redis *rd, int argc, const char **argv, const size_t *lens)
 {
-    redisReply *r = redisCommandArgv(c, argc, argv, lens);
+    redisReply *r = dh_redis_command(rd, dh_now_ms(), argc, argv, lens);
     int ok = r && r->type != REDIS_REPLY_ERROR;
     if (r && r->type == REDIS_REPLY_ARRAY)
         for (size_t i = 0; i < r->elements; i++)
@@ -79,7 +81,7 @@ static int run(redisContext *c, int argc, const char **argv, const size_t *lens)
     return ok ? 0 : -1;
 }
 
-int dh_bundle_store(redisContext *c, const char *sha, const dh_bundle_file *files, size_t n,
+int dh_bundle_store(dh_redis *rd, const char *sha, const dh_bundle_file *files, size_t n,
                     const dh_bundle_meta *meta)
 {
     char key[DH_KEY_MAX], compat[4], created[24];
@@ -111,16 +113,12 @@ int dh_bundle_store(redisContext *c, const char *sha, const dh_bundle_file *file
     ARG(created, strlen(created));
 #undef ARGS
 #undef ARG
-    const char *multi[] = {"MULTI"}, *exec[] = {"EXEC"};
+    /* the bundle, then the index (another slot of a Redis Cluster): a bundle whose SADD
+     * failed is stored again by the next push, which writes the same content */
     const char *sadd[] = {"SADD", DH_KEY_BUNDLES, sha};
-    if (run(c, 1, multi, NULL) < 0)
+    if (run(rd, (int)a, argv, lens) < 0)
         goto out;
-    if (run(c, (int)a, argv, lens) < 0 || run(c, 3, sadd, NULL) < 0) {
-        const char *discard[] = {"DISCARD"};
-        run(c, 1, discard, NULL);
-        goto out;
-    }
-    rc = run(c, 1, exec, NULL);
+    rc = run(rd, 3, sadd, NULL);
 out:
     free(argv);
     free(lens);
@@ -140,13 +138,13 @@ static void tests_field(char *field, size_t len, const char *game)
     snprintf(field, len, "%s%s", DH_F_BUNDLE_TESTS_PREFIX, game);
 }
 
-int dh_bundle_tests(redisContext *c, const char *sha, const char *game)
+int dh_bundle_tests(dh_redis *rd, const char *sha, const char *game)
 {
     char key[DH_KEY_MAX], field[96];
     dh_key_bundle(key, sha);
     tests_field(field, sizeof field, game);
     const char *argv[] = {"HGET", key, field};
-    redisReply *r = redisCommandArgv(c, 3, argv, NULL);
+    redisReply *r = dh_redis_command(rd, dh_now_ms(), 3, argv, NULL);
     int n = -2;
     if (r && r->type == REDIS_REPLY_NIL)
         n = -1;
@@ -157,12 +155,12 @@ int dh_bundle_tests(redisContext *c, const char *sha, const char *game)
     return n;
 }
 
-int dh_bundle_tests_set(redisContext *c, const char *sha, const char *game, int n)
+int dh_bundle_tests_set(dh_redis *rd, const char *sha, const char *game, int n)
 {
     char key[DH_KEY_MAX], field[96], val[16];
     dh_key_bundle(key, sha);
     tests_field(field, sizeof field, game);
     snprintf(val, sizeof val, "%d", n);
     const char *argv[] = {"HSET", key, field, val};
-    return run(c, 4, argv, NULL);
+    return run(rd, 4, argv, NULL);
 }

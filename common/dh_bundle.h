@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "dh_keys.h"
+#include "dh_redis.h"
 
 typedef struct {
     char *path;
@@ -32,11 +33,11 @@ typedef struct {
 
 /* Read bundle:{SHA}'s files (the *.lua fields); the caller frees them with
  * dh_bundle_files_free. 1 found, 0 no such bundle, -1 Redis error. */
-int dh_bundle_fetch(redisContext *c, const char *sha, dh_bundle_file **out, size_t *n);
+int dh_bundle_fetch(dh_redis *rd, const char *sha, dh_bundle_file **out, size_t *n);
 void dh_bundle_files_free(dh_bundle_file *f, size_t n);
 
-/* Write bundle:{SHA} (files and meta) and add SHA to `bundles`, in one MULTI. 0 or -1. */
-int dh_bundle_store(redisContext *c, const char *sha, const dh_bundle_file *files, size_t n,
+/* Write bundle:{SHA} (files and meta), then add SHA to `bundles`. 0 or -1. */
+int dh_bundle_store(dh_redis *rd, const char *sha, const dh_bundle_file *files, size_t n,
                     const dh_bundle_meta *meta);
 
 /* Whether the new match match_id starts on a canary that takes pct% of new matches: FNV-1a
@@ -47,7 +48,7 @@ bool dh_bundle_canary_takes(const char *match_id, int pct);
 /* The rules tests bundle:{SHA} runs for game (its tests:GAME field, written by the push
  * that stored it or by the first push compared against it): the count, -1 when not
  * recorded, -2 on a Redis error. */
-int dh_bundle_tests(redisContext *c, const char *sha, const char *game);
-int dh_bundle_tests_set(redisContext *c, const char *sha, const char *game, int n);
+int dh_bundle_tests(dh_redis *rd, const char *sha, const char *game);
+int dh_bundle_tests_set(dh_redis *rd, const char *sha, const char *game, int n);
 
 #endif

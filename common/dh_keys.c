@@ -4,6 +4,7 @@
 #include "dh_keys.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 static char *dh_key(char *buf, const char *fmt, const char *id)
 {
@@ -34,6 +35,11 @@ char *dh_key_match_history(char *buf, const char *match_id)
 char *dh_key_match_bundles(char *buf, const char *match_id)
 {
     return dh_key(buf, "match:{%s}:bundles", match_id);
+}
+
+char *dh_key_match_result(char *buf, const char *match_id)
+{
+    return dh_key(buf, "match:{%s}:result", match_id);
 }
 
 char *dh_key_worker(char *buf, const char *worker_id)
@@ -113,6 +119,25 @@ char *dh_key_leaderboard(char *buf, const char *game, const char *mode)
     return buf;
 }
 
+char *dh_key_rated(char *buf, const char *game, const char *match_id)
+{
+    snprintf(buf, DH_KEY_MAX, "rated:{%s}:%s", game, match_id);
+    return buf;
+}
+
+static long dh_env_long(const char *name, long dflt)
+{
+    const char *v = getenv(name);
+    return v && *v ? strtol(v, NULL, 10) : dflt;
+}
+
+void dh_retention_env(dh_retention *out)
+{
+    out->retention_s = dh_env_long("DECKHAND_RETENTION_S", 7L * 24 * 3600);
+    out->result_s = dh_env_long("DECKHAND_RESULT_RETENTION_S", 90L * 24 * 3600);
+    out->finished_max = dh_env_long("DECKHAND_FINISHED_MAX", 100000);
+}
+
 /* The fence every write to a running match passes first: match:{ID} must still name this
  * worker at this epoch (the matchmaker bumps the epoch when it moves the match). */
 #define DH_FENCE                                                                                   \
@@ -121,7 +146,16 @@ char *dh_key_leaderboard(char *buf, const char *game, const char *mode)
     "return redis.error_reply('" DH_REPLY_FENCED " match owned by ' .. tostring(o[1]) .. "         \
     "' at epoch ' .. tostring(o[2])) end "
 
-const char dh_script_commit[] = DH_FENCE
+/* A commit retried after its reply was lost (a master killed after running it; its
+ * replica took over with it) finds its answer already last in the history: it writes
+ * nothing again. Two answers in a row are never equal (each names its decision). */
+#define DH_COMMIT_DONE                                                                             \
+    "local e = 6 + tonumber(ARGV[6]) + 1 "                                                         \
+    "if ARGV[e] == '1' and redis.call('LINDEX', KEYS[4], -1) == ARGV[e + 1] then "                 \
+    "local m = redis.call('HMGET', KEYS[1], '" DH_F_RATING_JOB "', '" DH_F_RATED "') "             \
+    "if m[1] and m[2] ~= '1' then return 2 end return 1 end "
+
+const char dh_script_commit[] = DH_FENCE DH_COMMIT_DONE
     "local i = 4 "
     "if ARGV[i] == '1' then redis.call('SET', KEYS[2], ARGV[i + 1]) redis.call('DEL', KEYS[3]) end "
     "i = i + 2 "
@@ -134,11 +168,27 @@ const char dh_script_commit[] = DH_FENCE
     "ARGV[i + 2], 'final_hash', ARGV[i + 3]) "
     "if ARGV[i + 4] and ARGV[i + 4] ~= '' then "
     "redis.call('HSET', KEYS[1], '" DH_F_END_REASON "', ARGV[i + 4]) end "
-    "redis.call('LPUSH', KEYS[6], ARGV[3]) redis.call('HDEL', KEYS[5], ARGV[3]) "
-    "if KEYS[7] and ARGV[i + 5] and ARGV[i + 5] ~= '' and "
+    "if ARGV[i + 5] and ARGV[i + 5] ~= '' and "
     "redis.call('HGET', KEYS[1], '" DH_F_RATED "') ~= '1' then "
-    "redis.call('HSET', KEYS[7], ARGV[3], ARGV[i + 5]) end "
+    "redis.call('HSET', KEYS[1], '" DH_F_RATING_JOB "', ARGV[i + 5]) return 2 end "
     "end "
+    "return 1";
+
+const char dh_script_finished_push[] =
+    "if redis.call('LPOS', KEYS[1], ARGV[1], 'MAXLEN', " DH_FINISHED_DEDUP ") then return 0 end "
+    "redis.call('LPUSH', KEYS[1], ARGV[1]) "
+    "local max = tonumber(ARGV[2] or '0') "
+    "if max > 0 then redis.call('LTRIM', KEYS[1], 0, max - 1) end "
+    "return 1";
+
+const char dh_script_retire[] =
+    "local f = redis.call('HMGET', KEYS[1], 'game', 'mode', 'players', 'player_ids', 'ended_ms', "
+    "'final_hash', 'end_reason', 'result') "
+    "if not f[1] then return 0 end "
+    "for i = 1, 8 do f[i] = f[i] or '' end "
+    "redis.call('SET', KEYS[6], table.concat(f, '\\t')) "
+    "if tonumber(ARGV[2]) > 0 then redis.call('EXPIRE', KEYS[6], ARGV[2]) end "
+    "for k = 1, 5 do redis.call('EXPIRE', KEYS[k], ARGV[1]) end "
     "return 1";
 
 const char dh_script_match_fields[] =
@@ -149,14 +199,14 @@ const char dh_script_move_bundle[] = DH_FENCE "redis.call('HSET', KEYS[1], 'bund
                                               "redis.call('RPUSH', KEYS[2], ARGV[4]) return 1";
 
 const char dh_script_takeover[] =
-    "if redis.call('GET', KEYS[4]) ~= ARGV[4] then return redis.error_reply('" DH_REPLY_NOTLEADER
-    "') end "
-    "local m = redis.call('HMGET', KEYS[1], 'worker', 'status') "
-    "if m[1] ~= ARGV[1] or m[2] ~= 'running' then return false end "
+    "local m = redis.call('HMGET', KEYS[1], 'worker', 'status', '" DH_F_RATING_JOB "', '" DH_F_RATED
+    "') "
+    "if not m[2] then return false end "
+    "if m[2] ~= 'running' then "
+    "local job = m[3] or '' if m[4] == '1' then job = '' end return {'finished', job} end "
+    "if m[1] ~= ARGV[1] then return {'owner', m[1] or ''} end "
     "local e = redis.call('HINCRBY', KEYS[1], 'epoch', 1) "
     "redis.call('HSET', KEYS[1], 'worker', ARGV[2]) "
-    "redis.call('HSET', KEYS[2], ARGV[3], ARGV[2]) "
-    "redis.call('SADD', KEYS[3], ARGV[3]) "
     "return e";
 
 const char dh_script_lease_renew[] =
@@ -178,31 +228,31 @@ const char dh_script_mm_state[] =
     "end "
     "return 1";
 
-const char dh_script_rate[] = "if redis.call('HGET', KEYS[1], '" DH_F_RATED "') == '1' then "
-                              "redis.call('HDEL', KEYS[2], ARGV[1]) return 0 end "
-                              "local n = tonumber(ARGV[2]) "
-                              "for s = 0, n - 1 do local b = 4 + s * 5 "
-                              "local old = redis.call('HGET', KEYS[3], ARGV[b]) or '' "
+const char dh_script_rate[] = "if redis.call('EXISTS', KEYS[3]) == 1 then return 0 end "
+                              "local n = tonumber(ARGV[1]) "
+                              "for s = 0, n - 1 do local b = 3 + s * 4 "
+                              "local old = redis.call('HGET', KEYS[1], ARGV[b]) or '' "
                               "if old ~= ARGV[b + 1] then return redis.error_reply('" DH_REPLY_STALE
                               " rating of ' .. ARGV[b] .. ' changed') end end "
-                              "for s = 0, n - 1 do local b = 4 + s * 5 "
-                              "redis.call('HSET', KEYS[3], ARGV[b], ARGV[b + 2]) "
-                              "redis.call('ZADD', KEYS[4], ARGV[b + 3], ARGV[b]) "
-                              "redis.call('LPUSH', KEYS[5 + s], ARGV[b + 4]) "
-                              "redis.call('LTRIM', KEYS[5 + s], 0, tonumber(ARGV[3]) - 1) end "
-                              "redis.call('HSET', KEYS[1], '" DH_F_RATED "', '1') "
-                              "redis.call('HDEL', KEYS[2], ARGV[1]) "
+                              "for s = 0, n - 1 do local b = 3 + s * 4 "
+                              "redis.call('HSET', KEYS[1], ARGV[b], ARGV[b + 2]) "
+                              "redis.call('ZADD', KEYS[2], ARGV[b + 3], ARGV[b]) end "
+                              "redis.call('SET', KEYS[3], '1', 'EX', ARGV[2]) "
                               "return 1";
 
-const char dh_script_rate_skip[] = "redis.call('HSET', KEYS[1], '" DH_F_RATED "', '1') "
-                                   "redis.call('HDEL', KEYS[2], ARGV[1]) return 1";
+const char dh_script_history_push[] =
+    "local head = ARGV[1] .. '\\t' "
+    "for _, e in ipairs(redis.call('LRANGE', KEYS[1], 0, tonumber(ARGV[3]) - 1)) do "
+    "if string.sub(e, 1, #head) == head then return 0 end end "
+    "redis.call('LPUSH', KEYS[1], ARGV[2]) "
+    "redis.call('LTRIM', KEYS[1], 0, tonumber(ARGV[3]) - 1) "
+    "return 1";
 
 const char dh_script_account_create[] =
     "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('" DH_REPLY_TAKEN
     " name taken') end "
     "redis.call('HSET', KEYS[1], '" DH_F_ACCOUNT_ID "', ARGV[1], '" DH_F_ACCOUNT_NAME
     "', ARGV[2], '" DH_F_ACCOUNT_PWHASH "', ARGV[3], '" DH_F_ACCOUNT_CREATED "', ARGV[4]) "
-    "redis.call('HSET', KEYS[2], ARGV[1], ARGV[2]) "
     "return 1";
 
 const char dh_script_device_login[] =
@@ -210,7 +260,6 @@ const char dh_script_device_login[] =
     "if a[1] then return a[1] .. '\\n' .. a[2] end "
     "redis.call('HSET', KEYS[1], '" DH_F_ACCOUNT_ID "', ARGV[1], '" DH_F_ACCOUNT_NAME
     "', ARGV[2], '" DH_F_ACCOUNT_CREATED "', ARGV[3]) "
-    "redis.call('HSET', KEYS[2], ARGV[1], ARGV[2]) "
     "return ARGV[1] .. '\\n' .. ARGV[2]";
 
 const char dh_script_login_attempt[] = "local n = redis.call('INCR', KEYS[2]) "

@@ -8,8 +8,10 @@
  *   match:{ID}:log           list   encoded answers accepted since that snapshot
  *   match:{ID}:history       list   every accepted answer since the start (replays)
  *   match:{ID}:bundles       list   bundle moves, "OLD NEW SNAPVERSION HISTLEN"
- *   matches:running          hash   match id -> the worker that owns it
- *   matches:finished         list   ids of finished matches, newest first
+ *   match:{ID}:result        string a finished match's compact result (DH_RESULT_FIELDS),
+ *                                   kept DECKHAND_RESULT_RETENTION_S after the rest expired
+ *   matches:running          hash   match id -> the worker that owns it (an index: see below)
+ *   matches:finished         list   ids of finished matches, newest first (an index)
  *   worker:{ID}              string the worker's data endpoint, with a TTL (its liveness)
  *   worker:{ID}:adopt        set    match ids the worker must adopt (takeover)
  *   worker:{ID}:bundles      hash   SHA -> live matches, for every bundle it has loaded
@@ -23,27 +25,42 @@
  *   bundle:canary:{GAME}     string "PCT SHA": SHA takes PCT% of GAME's new matches
  *   bundle:audit:{GAME}      stream every push, apply, canary, promote, abort and rollback
  *                                   of GAME: DH_AUDIT_* fields; never trimmed
- *   mm:lease                 string the id of the matchmaker allowed to act (PX)
- *   mm:tickets               hash   player id -> TicketRecord (the waiting queue)
- *   mm:placements            hash   match id -> PlacementRecord (StartMatch in flight)
- *   mm:parties               hash   party code -> PartyRecord (the parties of the acting
+ *   mm:{mm}:lease            string the id of the matchmaker allowed to act (PX)
+ *   mm:{mm}:tickets          hash   player id -> TicketRecord (the waiting queue)
+ *   mm:{mm}:placements       hash   match id -> PlacementRecord (StartMatch in flight)
+ *   mm:{mm}:parties          hash   party code -> PartyRecord (the parties of the acting
  *                                   matchmaker, reloaded with the lease)
- *   mm:lobbies               hash   lobby code -> LobbyRecord (the same for lobbies)
- *   matches:unrated          hash   match id -> rating job (dh_script_commit writes it
- *                                   for a finished match between accounts; dh_script_rate
- *                                   applies it once and deletes it)
+ *   mm:{mm}:lobbies          hash   lobby code -> LobbyRecord (the same for lobbies)
+ *   matches:unrated          hash   match id -> rating job (written after the finishing
+ *                                   commit; rater.h applies it once and deletes it)
  *   account:{NAME}           hash   a password account, NAME lowercased: DH_F_ACCOUNT_*
  *   account:fails:{NAME}     string login attempts in the current window (with a TTL)
  *   device:{DIGEST}          hash   a device account, by the hex BLAKE2b of its secret
  *   accounts:names           hash   account id -> display name (leaderboards, history)
  *   rating:{GAME}:{MODE}     hash   account id -> "MU SIGMA MATCHES" (dh_rating.h)
  *   leaderboard:{GAME}:{MODE} zset  account id scored by its ordinal mu - 3 sigma
+ *   rated:{GAME}:{MATCH}     string "1" once MATCH moved GAME's ratings (TTL DH_RATED_TTL_S)
  *   history:{ACCOUNT}        list   the account's rated matches, newest first, capped at
  *                                   DH_HISTORY_MAX: DH_HISTORY_* fields, tab-separated
  *   audit:{admin}            stream every admin API action: DH_F_AUDIT_* fields (append
  *                                   only, never trimmed: docs/OPERATIONS.md, "Admin API")
  *
- * The braces are Redis Cluster hash tags: a match's keys live in one slot.
+ * The braces are Redis Cluster hash tags (dh_slot.h): every script and transaction below
+ * touches keys of one tag only, so it runs on one slot of a Redis Cluster. A match's keys
+ * share {ID}; an account's {NAME}; a game's ratings, leaderboards and rated markers share
+ * {GAME}; the matchmaker's state shares {mm} (one leader writes it). The keys without a tag
+ * (matches:running, matches:finished, matches:unrated, accounts:names, bundles) are
+ * indexes, each in its own slot, written by single-key commands after the script that
+ * made their truth, and idempotent so that a step retried after a crash is harmless:
+ *   a finish: dh_script_commit marks match:{ID} finished (and keeps its rating job in it);
+ *     then HSET matches:unrated, dh_script_finished_push, HDEL matches:running (the
+ *     worker retries them until they land; a worker that died first leaves its matches in
+ *     matches:running, where the matchmaker's takeover finds them finished and does the
+ *     same steps: dh_script_takeover answers "finished" with the job);
+ *   a rating: dh_script_rate moves a game's ratings once per match (rated:{GAME}:{ID}),
+ *     dh_script_history_push adds each seat's entry once, then match.rated and HDEL job.
+ * Data of the earlier single-slot layout (mm:lease, mm:tickets, mm:placements) is not
+ * migrated: a deployment upgrading loses its waiting queue once (players queue again).
  */
 #ifndef DECKHAND_DH_KEYS_H
 #define DECKHAND_DH_KEYS_H
@@ -55,11 +72,11 @@
 #define DH_KEY_MATCHES_RUNNING  "matches:running"
 #define DH_KEY_MATCHES_FINISHED "matches:finished"
 #define DH_KEY_BUNDLES          "bundles"
-#define DH_KEY_MM_LEASE         "mm:lease"
-#define DH_KEY_MM_TICKETS       "mm:tickets"
-#define DH_KEY_MM_PLACEMENTS    "mm:placements"
-#define DH_KEY_MM_PARTIES       "mm:parties"
-#define DH_KEY_MM_LOBBIES       "mm:lobbies"
+#define DH_KEY_MM_LEASE         "mm:{mm}:lease"
+#define DH_KEY_MM_TICKETS       "mm:{mm}:tickets"
+#define DH_KEY_MM_PLACEMENTS    "mm:{mm}:placements"
+#define DH_KEY_MM_PARTIES       "mm:{mm}:parties"
+#define DH_KEY_MM_LOBBIES       "mm:{mm}:lobbies"
 #define DH_KEY_WORKER_PATTERN   "worker:{*}" /* SCAN MATCH: every worker:{ID} family key */
 #define DH_KEY_MATCHES_UNRATED  "matches:unrated"
 #define DH_KEY_ACCOUNT_NAMES    "accounts:names"
@@ -71,6 +88,7 @@ char *dh_key_match_snap(char *buf, const char *match_id);
 char *dh_key_match_log(char *buf, const char *match_id);
 char *dh_key_match_history(char *buf, const char *match_id);
 char *dh_key_match_bundles(char *buf, const char *match_id);
+char *dh_key_match_result(char *buf, const char *match_id);
 char *dh_key_worker(char *buf, const char *worker_id);
 char *dh_key_worker_adopt(char *buf, const char *worker_id);
 char *dh_key_worker_bundles(char *buf, const char *worker_id);
@@ -87,6 +105,11 @@ char *dh_key_history(char *buf, const char *account_id);
 /* Keys of a (game, mode) pair. */
 char *dh_key_rating(char *buf, const char *game, const char *mode);
 char *dh_key_leaderboard(char *buf, const char *game, const char *mode);
+/* rated:{GAME}:{MATCH}: the marker that MATCH moved GAME's ratings. */
+char *dh_key_rated(char *buf, const char *game, const char *match_id);
+/* How long a rated marker outlives its rating: a job retried later than this (no worker
+ * swept for a week) would be applied twice. */
+#define DH_RATED_TTL_S 604800
 
 /* match:{ID}'s fields. */
 #define DH_F_GAME        "game"
@@ -113,8 +136,10 @@ char *dh_key_leaderboard(char *buf, const char *game, const char *mode);
 /* Kept across adoptions (the worker writes them as they change, fenced): */
 #define DH_F_AWAY            "away" /* per seat, comma-separated: wall ms it left, 0 present */
 #define DH_F_SCRIPT_FAILURES "script_failures" /* the worker's own answers failed in a row */
-/* Set by dh_script_rate when the match's ratings moved: never twice. */
+/* Set once the match's ratings, leaderboards and histories moved: never twice. */
 #define DH_F_RATED "rated"
+/* The finished match's rating job (rater.h), kept until it is rated. */
+#define DH_F_RATING_JOB "rating_job"
 
 /* account:{NAME} and device:{DIGEST} fields. */
 #define DH_F_ACCOUNT_ID      "id"
@@ -186,13 +211,34 @@ char *dh_key_leaderboard(char *buf, const char *game, const char *mode);
 #define DH_REPLY_TAKEN     "TAKEN"     /* the account name or device is registered already */
 
 /* A worker's write to a running match: fenced on (worker, epoch), then snapshot, log,
- * history and finish in one step.
- * A finish with a rating job (worker/rater.h) also records it in matches:unrated, unless the
- * match was rated already (a retried finish).
- * KEYS: match snap log history matches:running matches:finished [matches:unrated]
+ * history and finish in one step. A finish with a rating job (worker/rater.h) keeps it in
+ * the match (DH_F_RATING_JOB) unless the match was rated already (a retried finish) and
+ * answers 2 (else 1); the indexes follow (see the top of this file). A commit whose
+ * history entry is already the last one (a retry of one that ran) writes nothing again.
+ * KEYS: match snap log history
  * ARGV: worker epoch id | snapflag snap | nlog log... | histflag entry |
  *       finishflag ended_ms result final_hash [end_reason [rating_job]] */
 extern const char dh_script_commit[];
+/* LPUSH id onto matches:finished unless it is among the newest DH_FINISHED_DEDUP ids
+ * already (a retried finish); the list is trimmed to max ids (0: not trimmed).
+ * KEYS: matches:finished; ARGV: id max */
+extern const char dh_script_finished_push[];
+#define DH_FINISHED_DEDUP "256"
+/* Retention of a finished match: its keys (state, log, history, bundle moves, the hash)
+ * expire after retention_s, and match:{ID}:result keeps the compact result, expiring
+ * after result_s (0: kept). Replays and reading a match work within the retention.
+ * KEYS: match snap log history bundles result; ARGV: retention_s result_s */
+extern const char dh_script_retire[];
+/* The retention settings, from the environment: DECKHAND_RETENTION_S (a finished match's
+ * keys; default 7 days, 0 keeps them), DECKHAND_RESULT_RETENTION_S (its compact result;
+ * default 90 days, 0 keeps it), DECKHAND_FINISHED_MAX (ids in matches:finished; default
+ * 100000, 0 unbounded). */
+typedef struct {
+    long retention_s, result_s, finished_max;
+} dh_retention;
+void dh_retention_env(dh_retention *out);
+/* The compact result: these fields of match:{ID}, tab-separated. */
+#define DH_RESULT_FIELDS "game mode players player_ids ended_ms final_hash end_reason result"
 /* A worker records fields of a running match that are not its state (fenced): HSET of
  * each pair. KEYS: match; ARGV: worker epoch field value [field value...] */
 extern const char dh_script_match_fields[];
@@ -200,9 +246,12 @@ extern const char dh_script_match_fields[];
  * KEYS: match match_bundles; ARGV: worker epoch bundle note */
 extern const char dh_script_move_bundle[];
 /* The matchmaker moves a match from a dead worker to a live one: bumps the epoch (which
- * fences the old owner out), repoints matches:running and queues the adoption. Returns
- * the new epoch, or nil when the match no longer runs on FROM.
- * KEYS: match matches:running worker_adopt(TO) mm:lease; ARGV: from to match_id leader */
+ * fences the old owner out) and names the new owner. Returns the new epoch; else
+ * {"finished", rating_job or ""} when the match has finished, {"owner", worker} when it
+ * runs on another worker than FROM, nil when it is gone. The caller then updates
+ * matches:running and worker:{TO}:adopt (one slot per script: no lease check here; two
+ * matchmakers racing cannot both move a match, the first bumps the epoch).
+ * KEYS: match; ARGV: from to */
 extern const char dh_script_takeover[];
 /* Renew mm:lease when it is ours; else return who holds it ("" when nobody).
  * KEYS: mm:lease; ARGV: id ttl_ms */
@@ -213,21 +262,21 @@ extern const char dh_script_lease_release[];
  * mm:tickets and "p+"/"p-" on mm:placements; refused unless mm:lease names the leader.
  * KEYS: mm:lease mm:tickets mm:placements; ARGV: leader triples... */
 extern const char dh_script_mm_state[];
-/* Apply one match's new ratings, exactly once: nothing (0) when match:{ID}.rated is set,
- * else refused with STALE when any seat's rating is not the one the new value was
- * computed from; else every seat's rating, leaderboard score and history entry (capped),
- * then rated = 1 and the job leaves matches:unrated (1).
- * KEYS: match matches:unrated rating leaderboard history(seat 1..n)
- * ARGV: match_id n history_max, then per seat: id old_value new_value ordinal entry */
+/* Apply one match's new ratings to a game's ratings and leaderboard, exactly once: nothing
+ * (0) when the rated marker exists, else refused with STALE when any seat's rating is not
+ * the one the new value was computed from; else every seat's rating and leaderboard
+ * score, then the marker with its TTL (1).
+ * KEYS: rating leaderboard rated; ARGV: n ttl_s, then per seat: id old_value new_value ordinal */
 extern const char dh_script_rate[];
-/* Drop a job that cannot be rated (malformed): HDEL matches:unrated id, rated = 1.
- * KEYS: match matches:unrated; ARGV: match_id */
-extern const char dh_script_rate_skip[];
-/* Create a password account unless the name is taken (TAKEN).
- * KEYS: account:{NAME} accounts:names; ARGV: id name pwhash created_ms */
+/* Add a history entry (it starts with the match id and a tab) unless the newest ones
+ * hold it already, capped at max. KEYS: history; ARGV: match_id entry max */
+extern const char dh_script_history_push[];
+/* Create a password account unless the name is taken (TAKEN); the caller then records
+ * the name in accounts:names. KEYS: account:{NAME}; ARGV: id name pwhash created_ms */
 extern const char dh_script_account_create[];
 /* The device's account: the existing one's "id\nname", or a new one made from the
- * arguments. KEYS: device:{DIGEST} accounts:names; ARGV: id name created_ms */
+ * arguments (the caller records the name in accounts:names).
+ * KEYS: device:{DIGEST}; ARGV: id name created_ms */
 extern const char dh_script_device_login[];
 /* One password login attempt on NAME: counts it in a window of window_ms and returns
  * {attempts, id, name, pwhash} (false fields when there is no such account).

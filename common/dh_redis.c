@@ -25,21 +25,8 @@ static int redis_env_credentials(dh_redis_addr *out)
                                                                                              : 0;
 }
 
-int dh_redis_auth_argv(const dh_redis_addr *addr, const char *argv[3])
-{
-    if (!addr->password[0])
-        return 0;
-    argv[0] = "AUTH";
-    if (!addr->user[0]) {
-        argv[1] = addr->password;
-        return 2;
-    }
-    argv[1] = addr->user;
-    argv[2] = addr->password;
-    return 3;
-}
-
-int dh_redis_parse_url(const char *url, dh_redis_addr *out)
+/* One redis://[[user]:password@]host[:port][/db]. */
+static int redis_parse_one(const char *url, dh_redis_addr *out)
 {
     memset(out, 0, sizeof *out);
     out->port = DH_REDIS_DEFAULT_PORT;
@@ -90,92 +77,256 @@ int dh_redis_parse_url(const char *url, dh_redis_addr *out)
     return 0;
 }
 
+/* "host:port" into hp; 0, or -1. */
+static int redis_parse_hostport(const char *s, size_t n, dh_redis_hostport *hp)
+{
+    const char *colon = memchr(s, ':', n);
+    if (!colon || colon == s || (size_t)(colon - s) >= sizeof hp->host)
+        return -1;
+    char port[8];
+    size_t pn = n - (size_t)(colon + 1 - s);
+    if (pn == 0 || pn >= sizeof port)
+        return -1;
+    memcpy(port, colon + 1, pn);
+    port[pn] = '\0';
+    char *end;
+    long v = strtol(port, &end, 10);
+    if (*end || v <= 0 || v > 65535)
+        return -1;
+    memcpy(hp->host, s, (size_t)(colon - s));
+    hp->host[colon - s] = '\0';
+    hp->port = (int)v;
+    return 0;
+}
+
+int dh_redis_parse_url(const char *url, dh_redis_addr *out)
+{
+    static const char scheme[] = "redis+cluster://";
+    const char *env = getenv("DECKHAND_REDIS_CLUSTER");
+    bool cluster = url && !strncmp(url, scheme, sizeof scheme - 1);
+    if (!cluster) {
+        if (redis_parse_one(url, out) < 0)
+            return -1;
+        out->cluster = env && !strcmp(env, "1");
+        out->nseeds = 1;
+        snprintf(out->seeds[0].host, sizeof out->seeds[0].host, "%s", out->host);
+        out->seeds[0].port = out->port;
+        return out->cluster && out->db ? -1 : 0; /* a cluster has only db 0 */
+    }
+    const char *rest = url + sizeof scheme - 1;
+    const char *comma = strchr(rest, ',');
+    size_t first = comma ? (size_t)(comma - rest) : strlen(rest);
+    char one[512];
+    if (first + 8 >= sizeof one)
+        return -1;
+    snprintf(one, sizeof one, "redis://%.*s", (int)first, rest);
+    if (redis_parse_one(one, out) < 0 || out->db)
+        return -1;
+    out->cluster = true;
+    out->nseeds = 1;
+    snprintf(out->seeds[0].host, sizeof out->seeds[0].host, "%s", out->host);
+    out->seeds[0].port = out->port;
+    while (comma) {
+        const char *s = comma + 1;
+        comma = strchr(s, ',');
+        size_t n = comma ? (size_t)(comma - s) : strlen(s);
+        if (out->nseeds == DH_REDIS_SEEDS ||
+            redis_parse_hostport(s, n, &out->seeds[out->nseeds]) < 0)
+            return -1;
+        out->nseeds++;
+    }
+    return 0;
+}
+
 int dh_redis_init(dh_redis *r, const char *url, int timeout_ms)
 {
     memset(r, 0, sizeof *r);
     r->timeout_ms = timeout_ms > 0 ? timeout_ms : 1000;
     r->backoff_ms = DH_REDIS_BACKOFF_MIN;
-    return dh_redis_parse_url(url, &r->addr);
+    memset(r->slot_node, -1, sizeof r->slot_node);
+    if (dh_redis_parse_url(url, &r->addr) < 0)
+        return -1;
+    r->stale = r->addr.cluster;
+    const char *wait = getenv("DECKHAND_REDIS_WAIT"), *wait_ms = getenv("DECKHAND_REDIS_WAIT_MS");
+    r->wait_replicas = wait && *wait ? atoi(wait) : r->addr.cluster ? 1 : 0;
+    r->wait_ms = wait_ms && *wait_ms ? atoi(wait_ms) : 500;
+    const char *full = getenv("DECKHAND_REDIS_FULL_PCT");
+    r->full_pct = full && atoi(full) > 0 ? atoi(full) : 90;
+    if (!r->addr.cluster) { /* one node serves every slot */
+        r->nnodes = 1;
+        r->nodes[0].at = r->addr.seeds[0];
+        memset(r->slot_node, 0, sizeof r->slot_node);
+    }
+    return 0;
 }
 
-/* Run one setup command (AUTH, SELECT); 0 when Redis says OK. */
-static int dh_redis_setup(redisContext *c, int argc, const char **argv)
+/* Back off after a failure to reach Redis. */
+static void dh_redis_backoff(dh_redis *r, uint64_t now_ms)
 {
-    redisReply *rep = redisCommandArgv(c, argc, argv, NULL);
-    int ok = rep && rep->type == REDIS_REPLY_STATUS;
-    if (!ok)
-        dh_warn("redis %s failed: %s", argv[0], rep ? rep->str : c->errstr);
-    if (rep)
-        freeReplyObject(rep);
-    return ok ? 0 : -1;
+    r->down_logged = 1;
+    r->retry_at_ms = now_ms + r->backoff_ms;
+    r->backoff_ms =
+        r->backoff_ms * 2 > DH_REDIS_BACKOFF_MAX ? DH_REDIS_BACKOFF_MAX : r->backoff_ms * 2;
 }
 
-static redisContext *dh_redis_connect(dh_redis *r)
+/* Ready to route: the slot map is known (a cluster) and the backoff allows. */
+static int dh_redis_ready(dh_redis *r, uint64_t now_ms)
 {
-    struct timeval tv = {.tv_sec = r->timeout_ms / 1000, .tv_usec = (r->timeout_ms % 1000) * 1000};
-    redisContext *c = redisConnectWithTimeout(r->addr.host, r->addr.port, tv);
-    if (!c || c->err) {
-        if (!r->down_logged)
-            dh_warn("redis %s:%d unreachable: %s", r->addr.host, r->addr.port,
-                    c ? c->errstr : "out of memory");
-        goto err;
+    if (r->addr.cluster && now_ms >= r->refreshed_at_ms + DH_REDIS_REFRESH_MS)
+        r->stale = true;
+    if (!r->stale)
+        return 0;
+    if (now_ms < r->retry_at_ms)
+        return -1;
+    if (dh_redis_refresh(r) < 0) {
+        dh_redis_backoff(r, now_ms);
+        return -1;
     }
-    if (redisSetTimeout(c, tv) != REDIS_OK)
-        goto err;
-    redisEnableKeepAlive(c);
-    const char *auth[3];
-    int argc = dh_redis_auth_argv(&r->addr, auth);
-    if (argc && dh_redis_setup(c, argc, auth) < 0)
-        goto err;
-    if (r->addr.db) {
-        char db[16];
-        snprintf(db, sizeof db, "%d", r->addr.db);
-        const char *select[] = {"SELECT", db};
-        if (dh_redis_setup(c, 2, select) < 0)
-            goto err;
+    r->stale = false;
+    r->refreshed_at_ms = now_ms;
+    r->backoff_ms = DH_REDIS_BACKOFF_MIN;
+    return 0;
+}
+
+/* The node serving slot (-1: any node), connected; -1 when none can be reached. */
+int dh_redis_route(dh_redis *r, int slot, uint64_t now_ms)
+{
+    if (dh_redis_ready(r, now_ms) < 0)
+        return -1;
+    int i = slot >= 0 ? r->slot_node[slot] : -1;
+    if (slot < 0)
+        for (size_t k = 0; k < r->nnodes && i < 0; k++)
+            if (r->nodes[k].ctx)
+                i = (int)k;
+    if (slot < 0 && i < 0 && r->nnodes)
+        i = 0;
+    if (i < 0) {
+        r->stale = r->addr.cluster;
+        return -1;
     }
-    return c;
-err:
-    if (c)
-        redisFree(c);
-    return NULL;
+    if (!r->nodes[i].ctx && now_ms < r->retry_at_ms)
+        return -1;
+    if (!dh_redis_node_ctx(r, (size_t)i)) {
+        r->stale = r->addr.cluster;
+        dh_redis_backoff(r, now_ms);
+        return -1;
+    }
+    r->backoff_ms = DH_REDIS_BACKOFF_MIN;
+    return i;
 }
 
 redisContext *dh_redis_get(dh_redis *r, uint64_t now_ms)
 {
-    if (r->ctx)
-        return r->ctx;
-    if (now_ms < r->retry_at_ms)
-        return NULL;
-    r->ctx = dh_redis_connect(r);
-    if (!r->ctx) {
-        r->down_logged = 1;
-        r->retry_at_ms = now_ms + r->backoff_ms;
-        r->backoff_ms =
-            r->backoff_ms * 2 > DH_REDIS_BACKOFF_MAX ? DH_REDIS_BACKOFF_MAX : r->backoff_ms * 2;
-        return NULL;
-    }
-    dh_info("redis %s:%d connected", r->addr.host, r->addr.port);
-    r->down_logged = 0;
-    r->connects++;
-    r->backoff_ms = DH_REDIS_BACKOFF_MIN;
-    return r->ctx;
+    int i = dh_redis_route(r, -1, now_ms);
+    return i < 0 ? NULL : r->nodes[i].ctx;
+}
+
+redisContext *dh_redis_for_key(dh_redis *r, const char *key, uint64_t now_ms)
+{
+    int i = dh_redis_route(r, dh_slot_of(key, strlen(key)), now_ms);
+    return i < 0 ? NULL : r->nodes[i].ctx;
 }
 
 void dh_redis_fail(dh_redis *r, uint64_t now_ms)
 {
-    if (!r->ctx)
-        return;
-    dh_warn("redis %s:%d lost: %s", r->addr.host, r->addr.port,
-            r->ctx->errstr[0] ? r->ctx->errstr : "protocol error");
-    redisFree(r->ctx);
+    for (size_t i = 0; i < r->nnodes; i++)
+        dh_redis_node_fail(r, i);
     r->ctx = NULL;
     r->retry_at_ms = now_ms + r->backoff_ms;
 }
 
 void dh_redis_close(dh_redis *r)
 {
-    if (r->ctx)
-        redisFree(r->ctx);
+    for (size_t i = 0; i < r->nnodes; i++) {
+        if (r->nodes[i].ctx)
+            redisFree(r->nodes[i].ctx);
+        r->nodes[i].ctx = NULL;
+    }
     r->ctx = NULL;
+}
+
+int dh_redis_wait(dh_redis *r, uint64_t now_ms)
+{
+    int least = r->wait_replicas;
+    char n[16], ms[16];
+    snprintf(n, sizeof n, "%d", r->wait_replicas);
+    snprintf(ms, sizeof ms, "%d", r->wait_ms);
+    for (size_t i = 0; i < r->nnodes; i++) {
+        dh_redis_node *node = &r->nodes[i];
+        bool touched = node->touched;
+        node->touched = false;
+        int want = r->addr.cluster && node->replicas < r->wait_replicas ? node->replicas
+                                                                        : r->wait_replicas;
+        if (!touched || !node->ctx || want <= 0)
+            continue;
+        snprintf(n, sizeof n, "%d", want);
+        const char *argv[] = {"WAIT", n, ms};
+        redisReply *rep = redisCommandArgv(node->ctx, 3, argv, NULL);
+        if (!rep) {
+            dh_redis_fail(r, now_ms);
+            return -1;
+        }
+        int got = rep->type == REDIS_REPLY_INTEGER ? (int)rep->integer : 0;
+        freeReplyObject(rep);
+        if (got < want) {
+            r->wait_short++;
+            dh_warn_every(DH_LOG_EVERY_MS, "redis %s:%d: writes reached %d of %d replicas in %d ms",
+                          node->at.host, node->at.port, got, want, r->wait_ms);
+        }
+        least = got < least ? got : least;
+    }
+    return least;
+}
+
+/* One INFO memory field as a number (0 when missing). */
+static unsigned long long redis_info_field(const char *info, const char *field)
+{
+    const char *p = strstr(info, field);
+    return p ? strtoull(p + strlen(field), NULL, 10) : 0;
+}
+
+bool dh_redis_full(dh_redis *r, uint64_t now_ms)
+{
+    if (r->full_at_ms && now_ms < r->full_at_ms + 1000)
+        return r->full;
+    redisContext *nodes[DH_REDIS_NODES];
+    size_t n = dh_redis_masters(r, now_ms, nodes, DH_REDIS_NODES);
+    if (!n)
+        return r->full;
+    bool full = false;
+    for (size_t i = 0; i < n; i++) {
+        redisReply *rep = redisCommand(nodes[i], "INFO memory");
+        if (!rep) {
+            dh_redis_fail(r, now_ms);
+            return r->full;
+        }
+        if (rep->type == REDIS_REPLY_STRING) {
+            unsigned long long used = redis_info_field(rep->str, "\nused_memory:");
+            unsigned long long max = redis_info_field(rep->str, "\nmaxmemory:");
+            full = full || (max && used * 100 >= max * (unsigned long long)r->full_pct);
+        }
+        freeReplyObject(rep);
+    }
+    if (full != r->full)
+        dh_warn("redis %s: %d%% of maxmemory or more used; new matches are refused until it "
+                "drops",
+                full ? "full" : "no longer full", r->full_pct);
+    r->full = full;
+    r->full_at_ms = now_ms;
+    return full;
+}
+
+size_t dh_redis_masters(dh_redis *r, uint64_t now_ms, redisContext **out, size_t max)
+{
+    size_t n = 0;
+    if (dh_redis_ready(r, now_ms) < 0)
+        return 0;
+    for (size_t i = 0; i < r->nnodes && n < max; i++) {
+        bool serves = !r->addr.cluster;
+        for (size_t s = 0; s < DH_SLOTS && !serves; s++)
+            serves = r->slot_node[s] == (int)i;
+        if (serves && dh_redis_node_ctx(r, i))
+            out[n++] = r->nodes[i].ctx;
+    }
+    return n;
 }

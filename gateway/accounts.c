@@ -125,6 +125,20 @@ static void acct_eval(acct_op *op, const char *script, int nkeys, const char **k
         acct_unavailable(op);
 }
 
+static void acct_on_cleared(redisAsyncContext *ac, void *reply, void *priv)
+{
+    lookup_answered(priv);
+}
+
+/* Record id's display name in accounts:names (another slot than the account's in a Redis
+ * Cluster: written after the account, again at each login, so a gateway that died in
+ * between leaves it missing only until that account's next login). */
+static void acct_record_name(acct_op *op, const char *id, const char *name)
+{
+    const char *argv[] = {"HSET", DH_KEY_ACCOUNT_NAMES, id, name};
+    lookup_send(acct_op_gw(op), acct_on_cleared, acct_op_gw(op), 4, argv, NULL);
+}
+
 /* ---- register ------------------------------------------------------------------------- */
 
 static void acct_on_created(redisAsyncContext *ac, void *reply, void *priv)
@@ -143,6 +157,7 @@ static void acct_on_created(redisAsyncContext *ac, void *reply, void *priv)
         return;
     }
     dh_info("account registered id=%s name=\"%s\"", r->id, r->name);
+    acct_record_name(op, r->id, r->name);
     acct_op_done(op, DECKHAND__ERROR_CODE__OK, NULL, r->id, r->name);
 }
 
@@ -164,9 +179,9 @@ static void acct_hash_after(uv_work_t *w, int status)
     }
     dh_account_new_id(r->id);
     snprintf(created, sizeof created, "%lld", (long long)time(NULL) * 1000);
-    const char *keys[] = {dh_key_account(key, r->lname), DH_KEY_ACCOUNT_NAMES};
+    const char *keys[] = {dh_key_account(key, r->lname)};
     const char *args[] = {r->id, r->name, r->hash, created};
-    acct_eval(op, dh_script_account_create, 2, keys, 4, args, acct_on_created);
+    acct_eval(op, dh_script_account_create, 1, keys, 4, args, acct_on_created);
 }
 
 void accounts_register(gw_conn *c, uint64_t cmd_id, const Deckhand__Register *m)
@@ -201,11 +216,6 @@ static void acct_verify_work(uv_work_t *w)
     acct_wipe(r);
 }
 
-static void acct_on_cleared(redisAsyncContext *ac, void *reply, void *priv)
-{
-    lookup_answered(priv);
-}
-
 static void acct_verify_after(uv_work_t *w, int status)
 {
     acct_op *op = w->data;
@@ -218,6 +228,7 @@ static void acct_verify_after(uv_work_t *w, int status)
     char key[DH_KEY_MAX];
     const char *argv[] = {"DEL", dh_key_account_fails(key, r->lname)};
     lookup_send(acct_op_gw(op), acct_on_cleared, acct_op_gw(op), 2, argv, NULL);
+    acct_record_name(op, r->id, r->name);
     acct_op_done(op, DECKHAND__ERROR_CODE__OK, NULL, r->id, r->name);
 }
 
@@ -293,6 +304,7 @@ static void acct_on_device(redisAsyncContext *ac, void *reply, void *priv)
     memcpy(r->id, rep->str, (size_t)(nl - rep->str));
     r->id[nl - rep->str] = '\0';
     snprintf(r->name, sizeof r->name, "%s", nl + 1);
+    acct_record_name(op, r->id, r->name);
     acct_op_done(op, DECKHAND__ERROR_CODE__OK, NULL, r->id, r->name);
 }
 
@@ -315,9 +327,9 @@ static void accounts_login_device(gw_conn *c, uint64_t cmd_id, const Deckhand__A
     snprintf(r->name, sizeof r->name, "%s", m->name);
     dh_account_device_digest(m->device_id, digest);
     snprintf(created, sizeof created, "%lld", (long long)time(NULL) * 1000);
-    const char *keys[] = {dh_key_device(key, digest), DH_KEY_ACCOUNT_NAMES};
+    const char *keys[] = {dh_key_device(key, digest)};
     const char *args[] = {r->id, r->name, created};
-    acct_eval(op, dh_script_device_login, 2, keys, 3, args, acct_on_device);
+    acct_eval(op, dh_script_device_login, 1, keys, 3, args, acct_on_device);
 }
 
 void accounts_login(gw_conn *c, uint64_t cmd_id, const Deckhand__AccountLogin *m)

@@ -159,13 +159,11 @@ struct gw {
     char redis_url[GW_ADDR_MAX];
     bool redis_enabled;
     dh_redis_addr redis_addr;
-    struct redisAsyncContext *redis; /* NULL while down */
+    struct redisAsyncContext *redis; /* NULL while down (one Redis: rlink.c) */
+    struct rlink_nodes *redis_nodes; /* a Redis Cluster's connections, or NULL */
     uint64_t redis_retry_at;
     size_t redis_waiting;       /* commands sent and not answered */
     uint64_t redis_progress_at; /* when Redis last connected or answered */
-    uint64_t redis_sent_ns[64]; /* send times of the commands waiting, oldest at the head */
-    size_t redis_sent_head, redis_sent_n;
-    bool redis_untimed; /* the ring overflowed: not timed until nothing waits */
 
     gw_stats stats;
     dh_ops ops; /* the operator port (--http) */

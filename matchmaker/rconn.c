@@ -3,23 +3,10 @@
  */
 #include "rconn.h"
 
+#include <stdlib.h>
+
 #include "dh_clock.h"
 #include "mm.h"
-
-/* Load cmd's script and run cmd again, replacing *out with the new reply; -1 when the
- * connection broke. */
-static int rconn_reload(redisContext *c, const rconn_cmd *cmd, redisReply **out)
-{
-    const dh_script *scripts[] = {cmd->script};
-    if (dh_script_load(c, scripts, 1) < 0)
-        return c->err ? -1 : 0; /* Redis refused: the caller sees the NOSCRIPT reply */
-    redisReply *r = redisCommandArgv(c, cmd->argc, cmd->argv, cmd->lens);
-    if (!r)
-        return -1;
-    freeReplyObject(*out);
-    *out = r;
-    return 0;
-}
 
 redisReply *rconn_command_cmd(mm_state *mm, uint64_t now_ms, const rconn_cmd *c)
 {
@@ -46,30 +33,20 @@ int rconn_pipeline(mm_state *mm, uint64_t now_ms, const rconn_cmd *cmds, size_t 
 {
     for (size_t i = 0; i < n; i++)
         out[i] = NULL;
-    redisContext *c = mm->redis_on ? dh_redis_get(&mm->redis, now_ms) : NULL;
+    if (!mm->redis_on)
+        return -1;
+    dh_redis_cmd *c = calloc(n ? n : 1, sizeof *c);
     if (!c)
         return -1;
+    for (size_t i = 0; i < n; i++)
+        c[i] = (dh_redis_cmd){.argc = cmds[i].argc,
+                              .argv = cmds[i].argv,
+                              .lens = cmds[i].lens,
+                              .script = cmds[i].script};
     uint64_t start_ns = dh_now_ns();
-    for (size_t i = 0; i < n; i++)
-        if (redisAppendCommandArgv(c, cmds[i].argc, cmds[i].argv, cmds[i].lens) != REDIS_OK)
-            goto err;
-    for (size_t i = 0; i < n; i++) {
-        void *r = NULL;
-        if (redisGetReply(c, &r) != REDIS_OK || !r)
-            goto err;
-        out[i] = r;
-    }
-    for (size_t i = 0; i < n; i++)
-        if (cmds[i].script && dh_script_missing(out[i]) && rconn_reload(c, &cmds[i], &out[i]) < 0)
-            goto err;
-    dh_histogram_since(&mm->stats.redis_seconds, start_ns);
-    return 0;
-err:
-    for (size_t i = 0; i < n; i++) {
-        if (out[i])
-            freeReplyObject(out[i]);
-        out[i] = NULL;
-    }
-    dh_redis_fail(&mm->redis, now_ms);
-    return -1;
+    int rc = dh_redis_pipeline(&mm->redis, now_ms, c, n, out);
+    if (rc == 0)
+        dh_histogram_since(&mm->stats.redis_seconds, start_ns); /* a round trip per pipeline */
+    free(c);
+    return rc;
 }

@@ -1,7 +1,8 @@
 /*
- * rconn.h: the matchmaker's one Redis connection (synchronous hiredis, dh_redis): single
- * commands and pipelines, for the lease, the stored queue (state.c), takeover and the
- * join check. A broken connection is dropped and retried on the next command.
+ * rconn.h: the matchmaker's Redis (synchronous hiredis, dh_redis: one Redis or a Redis
+ * Cluster routed by slot): single commands and pipelines, for the lease, the stored queue
+ * (state.c), takeover and the join check. A broken connection is dropped and retried on the next
+ * command.
  *
  * Scripts go by hash (EVALSHA, dh_script.h): a command that names its script in
  * rconn_cmd.script and gets NOSCRIPT back (Redis restarted or flushed its scripts; the

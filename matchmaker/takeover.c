@@ -61,36 +61,109 @@ static takeover_move *takeover_add(takeover *t)
     return m;
 }
 
-/* The three keys and four arguments of the move script. */
+/* The key and arguments of the move script. */
 typedef struct {
-    char meta[DH_KEY_MAX], adopt[DH_KEY_MAX];
-    const char *argv[11];
+    char meta[DH_KEY_MAX];
+    const char *argv[6];
 } takeover_args;
 
 static void takeover_args_fill(takeover_args *a, const mm_state *mm, const char *match_id,
                                const char *from, const char *to)
 {
     dh_key_match(a->meta, match_id);
-    dh_key_worker_adopt(a->adopt, to);
-    const char *argv[] = {
-        "EVALSHA", mm->scripts.takeover.sha, "4",  a->meta, DH_KEY_MATCHES_RUNNING,
-        a->adopt,  DH_KEY_MM_LEASE,          from, to,      match_id,
-        mm->id};
+    const char *argv[] = {"EVALSHA", mm->scripts.takeover.sha, "1", a->meta, from, to};
     memcpy(a->argv, argv, sizeof argv);
 }
 
-/* The reply of one move script: the epoch, 0 (refused), -1 (error). */
-static long long takeover_reply(mm_state *mm, const redisReply *r, const char *match_id)
+/* Run cmds (n of them) and drop their replies; the failures are logged. */
+static void takeover_write(mm_state *mm, uint64_t now_ms, const rconn_cmd *cmds, size_t n,
+                           const char *match_id)
+{
+    redisReply *out[4];
+    if (rconn_pipeline(mm, now_ms, cmds, n, out) < 0)
+        return; /* Redis is down: the next sweep finds the match again */
+    for (size_t i = 0; i < n; i++) {
+        if (out[i]->type == REDIS_REPLY_ERROR)
+            dh_warn_every(DH_LOG_EVERY_MS, "match %s: index write refused: %s", match_id,
+                          out[i]->str);
+        freeReplyObject(out[i]);
+    }
+}
+
+/* The match moved to (or already runs on) worker: matches:running and its adopt set say
+ * so (dh_keys.h: indexes follow the match, idempotent). */
+static void takeover_index_owner(mm_state *mm, uint64_t now_ms, const char *match_id,
+                                 const char *worker)
+{
+    char adopt[DH_KEY_MAX];
+    const char *sadd[] = {"SADD", dh_key_worker_adopt(adopt, worker), match_id};
+    const char *run[] = {"HSET", DH_KEY_MATCHES_RUNNING, match_id, worker};
+    rconn_cmd cmds[] = {{.argc = 3, .argv = sadd}, {.argc = 4, .argv = run}};
+    takeover_write(mm, now_ms, cmds, 2, match_id);
+}
+
+/* The match finished but its worker died before writing the indexes: the rating job
+ * (job, "" for none) and matches:finished first, then out of matches:running. */
+static void takeover_index_finished(mm_state *mm, uint64_t now_ms, const char *match_id,
+                                    const char *job)
+{
+    dh_script push;
+    dh_script_init(&push, dh_script_finished_push);
+    const char *unrated[] = {"HSET", DH_KEY_MATCHES_UNRATED, match_id, job};
+    const char *fin[] = {"EVALSHA", push.sha, "1", DH_KEY_MATCHES_FINISHED, match_id};
+    const char *del[] = {"HDEL", DH_KEY_MATCHES_RUNNING, match_id};
+    rconn_cmd first[] = {{.argc = 5, .argv = fin, .script = &push}, {.argc = 4, .argv = unrated}};
+    redisReply *out[2];
+    size_t n = *job ? 2 : 1;
+    if (rconn_pipeline(mm, now_ms, first, n, out) < 0)
+        return;
+    bool ok = true;
+    for (size_t i = 0; i < n; i++) {
+        ok = ok && out[i]->type != REDIS_REPLY_ERROR;
+        freeReplyObject(out[i]);
+    }
+    rconn_cmd last[] = {{.argc = 3, .argv = del}};
+    if (ok) {
+        dh_info("match %s: finished before its worker died; indexes written", match_id);
+        takeover_write(mm, now_ms, last, 1, match_id);
+    }
+}
+
+/* Whether the lease still names this matchmaker (else lease_lost). Checked before the
+ * move scripts, which cannot read the lease themselves (another slot); a lease lost just
+ * after the check moves nothing twice: the first move bumps the epoch. */
+static bool takeover_lease_ours(mm_state *mm, uint64_t now_ms)
+{
+    const char *argv[] = {"GET", DH_KEY_MM_LEASE};
+    redisReply *r = rconn_command(mm, now_ms, 2, argv);
+    if (!r)
+        return false;
+    bool ours = r->type == REDIS_REPLY_STRING && !strcmp(r->str, mm->id);
+    freeReplyObject(r);
+    if (!ours)
+        lease_lost(mm, DH_KEY_MM_LEASE " names another matchmaker");
+    return ours;
+}
+
+/* The reply of one move script: the epoch, 0 (not moved: the indexes are put right when
+ * the match finished or runs elsewhere), -1 (error). */
+static long long takeover_reply(mm_state *mm, const redisReply *r, const char *match_id,
+                                uint64_t now_ms)
 {
     if (r->type == REDIS_REPLY_INTEGER)
         return r->integer;
     if (r->type == REDIS_REPLY_NIL)
         return 0;
-    if (r->type == REDIS_REPLY_ERROR && strstr(r->str, DH_REPLY_NOTLEADER))
-        lease_lost(mm, DH_KEY_MM_LEASE " names another matchmaker");
-    else
-        dh_warn_every(DH_LOG_EVERY_MS, "match %s: move script failed: %s", match_id,
-                      r->type == REDIS_REPLY_ERROR ? r->str : "unexpected reply");
+    if (r->type == REDIS_REPLY_ARRAY && r->elements == 2 &&
+        r->element[0]->type == REDIS_REPLY_STRING && r->element[1]->type == REDIS_REPLY_STRING) {
+        if (!strcmp(r->element[0]->str, "finished"))
+            takeover_index_finished(mm, now_ms, match_id, r->element[1]->str);
+        else if (r->element[1]->str[0])
+            takeover_index_owner(mm, now_ms, match_id, r->element[1]->str);
+        return 0;
+    }
+    dh_warn_every(DH_LOG_EVERY_MS, "match %s: move script failed: %s", match_id,
+                  r->type == REDIS_REPLY_ERROR ? r->str : "unexpected reply");
     return -1;
 }
 
@@ -98,12 +171,16 @@ long long takeover_move_script(mm_state *mm, uint64_t now_ms, const char *match_
                                const char *from, const char *to)
 {
     takeover_args a;
+    if (!takeover_lease_ours(mm, now_ms))
+        return -1;
     takeover_args_fill(&a, mm, match_id, from, to);
-    redisReply *r = rconn_script(mm, now_ms, &mm->scripts.takeover, 11, a.argv);
+    redisReply *r = rconn_script(mm, now_ms, &mm->scripts.takeover, 6, a.argv);
     if (!r)
         return -1;
-    long long e = takeover_reply(mm, r, match_id);
+    long long e = takeover_reply(mm, r, match_id, now_ms);
     freeReplyObject(r);
+    if (e > 0)
+        takeover_index_owner(mm, now_ms, match_id, to);
     return e;
 }
 
@@ -292,7 +369,7 @@ static void takeover_move_all(mm_state *mm, takeover_cand *c, size_t n, uint64_t
         c[i].to->pending++;
         takeover_args_fill(&c[i].args, mm, c[i].match_id, c[i].from, c[i].to->id);
         cmds[nmove] = (rconn_cmd){
-            .argc = 11, .argv = c[i].args.argv, .lens = NULL, .script = &mm->scripts.takeover};
+            .argc = 6, .argv = c[i].args.argv, .lens = NULL, .script = &mm->scripts.takeover};
         idx[nmove++] = i;
     }
     if (nowhere && nowhere != mm->takeover.nowhere_logged)
@@ -300,16 +377,17 @@ static void takeover_move_all(mm_state *mm, takeover_cand *c, size_t n, uint64_t
     mm->takeover.nowhere_logged = nowhere;
     if (nmove == 0)
         return;
-    if (rconn_pipeline(mm, now_ms, cmds, nmove, moved) < 0) {
+    if (!takeover_lease_ours(mm, now_ms) || rconn_pipeline(mm, now_ms, cmds, nmove, moved) < 0) {
         for (size_t j = 0; j < nmove; j++)
             c[idx[j]].to->pending--;
         return;
     }
     for (size_t j = 0; j < nmove; j++) {
         takeover_cand *ci = &c[idx[j]];
-        long long epoch = takeover_reply(mm, moved[j], ci->match_id);
+        long long epoch = takeover_reply(mm, moved[j], ci->match_id, now_ms);
         freeReplyObject(moved[j]);
         if (epoch > 0) {
+            takeover_index_owner(mm, now_ms, ci->match_id, ci->to->id);
             takeover_moved(mm, ci, epoch, now_ms);
             continue;
         }

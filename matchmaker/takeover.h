@@ -9,9 +9,16 @@
  * and it has acted for TAKEOVER_UNKNOWN_DEAD_MS (time for every live worker to say hello
  * again), is moved to the least loaded live worker serving its game by one script
  * (takeover_move_script): only if match:{ID} is still running on the dead worker, it
- * bumps the epoch (fencing the old worker's writes), names the new worker in match:{ID}
- * and matches:running and adds the id to worker:{NEW}:adopt. Then AdoptMatch{id, epoch}
- * goes to the new worker, which counts it as pending load there.
+ * bumps the epoch (fencing the old worker's writes) and names the new worker in
+ * match:{ID}, on the match's slot alone (Redis Cluster: dh_keys.h); then the indexes in
+ * other slots follow: the id into worker:{NEW}:adopt and matches:running names NEW.
+ * Then AdoptMatch{id, epoch} goes to the new worker, which counts it as pending load
+ * there. The lease (another slot) is checked just before the scripts, not inside them: of
+ * two matchmakers racing, the first bumps the epoch and the second finds the match on
+ * another worker. When the script finds the match
+ * finished (its worker died after the finishing commit, before the indexes) or on another
+ * worker (a matchmaker died between the script and the indexes), the sweep writes the
+ * indexes that are missing instead (each write idempotent).
  *
  * An adoption is in flight until the worker's MatchAdopted: ok broadcasts MatchMoved to
  * every registered gateway, which re-route the match and re-attach their players; a no,
@@ -61,8 +68,9 @@ void takeover_adopted(struct mm_state *mm, const char *identity,
                       const Deckhand__Internal__MatchAdopted *ma, uint64_t now_ms);
 
 /* The move script on its own: move match_id from worker `from` to worker `to`. The new
- * epoch; 0 when the match is not running on `from` (finished, moved already, unknown);
- * -1 when Redis did not answer or the lease is not ours (lease_lost is called). */
+ * epoch; 0 when the match is not running on `from` (finished, moved already, unknown:
+ * the indexes are put right); -1 when Redis did not answer or the lease is not ours
+ * (lease_lost is called). */
 long long takeover_move_script(struct mm_state *mm, uint64_t now_ms, const char *match_id,
                                const char *from, const char *to);
 

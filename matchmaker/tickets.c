@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_clock.h"
 #include "dh_grow.h"
 #include "dh_keys.h"
 #include "dh_log.h"
@@ -72,6 +73,10 @@ static Deckhand__ErrorCode tickets_add(mm_state *mm, const char *gateway, const 
     tickets_batch *b = &mm->joins;
     if (mm->redis_on && dh_grow(&b->v, &b->cap, b->n + 1, sizeof *b->v, 64) < 0)
         return DECKHAND__ERROR_CODE__OVERLOADED;
+    if (mm->redis_on && dh_redis_full(&mm->redis, dh_now_ms())) {
+        *why = "the store is full; try again later"; /* Redis near maxmemory: docs/OPERATIONS.md */
+        return DECKHAND__ERROR_CODE__OVERLOADED;
+    }
     queue_status qs = queue_join(mm->queues, key, t);
     if (qs != QUEUE_OK) {
         *why = qs == QUEUE_TOO_MANY ? "too many queues in use; try again later" : "out of memory";

@@ -10,6 +10,7 @@
 
 #include "dh_grow.h"
 #include "dh_bundle.h"
+#include "dh_clock.h"
 #include "dh_log.h"
 
 static uint64_t bundles_wall_ms(void)
@@ -164,7 +165,7 @@ static bool bundles_failed(const bundles *bs, const char *sha)
 
 /* Record why sha cannot be served here: the log, bundle:{SHA}:errors, and a note that
  * keeps the next polls from retrying it. */
-static void bundles_refuse(bundles *bs, redisContext *c, const char *sha, const char *why)
+static void bundles_refuse(bundles *bs, const char *sha, const char *why)
 {
     dh_counter_inc(&bs->failed_loads);
     dh_warn("bundle %.12s not loaded, still serving the previous one: %s", sha, why);
@@ -174,13 +175,13 @@ static void bundles_refuse(bundles *bs, redisContext *c, const char *sha, const 
     char key[DH_KEY_MAX];
     dh_key_bundle_errors(key, sha);
     const char *argv[] = {"HSET", key, bs->worker_id, why};
-    redisReply *r = redisCommandArgv(c, 4, argv, NULL);
+    redisReply *r = dh_redis_command(&bs->redis, dh_now_ms(), 4, argv, NULL);
     if (r)
         freeReplyObject(r);
 }
 
 /* Fetch bundle:{SHA} and load it into a new VM; NULL (reported) when it cannot serve game. */
-static bundles_entry *bundles_load(bundles *bs, redisContext *c, const char *sha, const char *game)
+static bundles_entry *bundles_load(bundles *bs, const char *sha, const char *game)
 {
     dh_bundle_file *files = NULL;
     size_t n = 0;
@@ -188,17 +189,17 @@ static bundles_entry *bundles_load(bundles *bs, redisContext *c, const char *sha
     engine_bundle *b = NULL;
     bundles_entry *e = NULL;
     char why[300];
-    int rc = dh_bundle_fetch(c, sha, &files, &n);
+    int rc = dh_bundle_fetch(&bs->redis, sha, &files, &n);
     if (rc < 0)
         return NULL; /* Redis trouble: try again at the next poll */
     if (rc == 0) {
-        bundles_refuse(bs, c, sha, "no such bundle in Redis");
+        bundles_refuse(bs, sha, "no such bundle in Redis");
         return NULL;
     }
     uint64_t t0 = bundles_wall_ms();
     in = calloc(n ? n : 1, sizeof *in);
     if (!in) {
-        bundles_refuse(bs, c, sha, "out of memory");
+        bundles_refuse(bs, sha, "out of memory");
         goto out;
     }
     for (size_t i = 0; i < n; i++)
@@ -207,12 +208,12 @@ static bundles_entry *bundles_load(bundles *bs, redisContext *c, const char *sha
     b = engine_bundle_load_files("bundle", in, n, NULL, &ee);
     if (!b) {
         snprintf(why, sizeof why, "load failed: %s", ee.message);
-        bundles_refuse(bs, c, sha, why);
+        bundles_refuse(bs, sha, why);
         goto out;
     }
     if (strcmp(engine_bundle_id(b), sha)) {
         snprintf(why, sizeof why, "content hashes to %.12s, not to its id", engine_bundle_id(b));
-        bundles_refuse(bs, c, sha, why);
+        bundles_refuse(bs, sha, why);
         goto out;
     }
     engine_game_info info[BUNDLES_GAMES_MAX];
@@ -222,19 +223,19 @@ static bundles_entry *bundles_load(bundles *bs, redisContext *c, const char *sha
         has = has || !strcmp(info[i].name, game);
     if (!has) {
         snprintf(why, sizeof why, "the bundle has no game '%s'", game);
-        bundles_refuse(bs, c, sha, why);
+        bundles_refuse(bs, sha, why);
         goto out;
     }
     e = bundles_add(bs, b, false);
     if (!e) {
-        bundles_refuse(bs, c, sha, "out of memory");
+        bundles_refuse(bs, sha, "out of memory");
         goto out;
     }
     b = NULL;
     char key[DH_KEY_MAX];
     dh_key_bundle(key, sha);
     const char *argv[] = {"HMGET", key, DH_F_BUNDLE_COMPATIBLE, DH_F_BUNDLE_APPLY_TO_RUNNING};
-    redisReply *r = redisCommandArgv(c, 4, argv, NULL);
+    redisReply *r = dh_redis_command(&bs->redis, dh_now_ms(), 4, argv, NULL);
     e->apply_running =
         r && r->type == REDIS_REPLY_ARRAY && r->elements == 2 &&
         r->element[0]->type == REDIS_REPLY_STRING && !strcmp(r->element[0]->str, "1") &&
@@ -256,18 +257,17 @@ bundles_entry *bundles_get(bundles *bs, const char *sha, const char *game, uint6
     bundles_entry *e = bundles_find(bs, sha);
     if (e || bundles_failed(bs, sha))
         return e; /* a SHA that failed here fails again: not fetched, loaded, warned again */
-    redisContext *c = dh_redis_get(&bs->redis, now_ms);
-    return c ? bundles_load(bs, c, sha, game) : NULL;
+    return dh_redis_get(&bs->redis, now_ms) ? bundles_load(bs, sha, game) : NULL;
 }
 
 /* Put the default bundle in Redis once, so matches on it can be replayed from there too. */
-static void bundles_store_default(bundles *bs, redisContext *c)
+static void bundles_store_default(bundles *bs)
 {
     bundles_entry *d = bs->v[0];
     char key[DH_KEY_MAX];
     dh_key_bundle(key, d->id);
     const char *argv[] = {"EXISTS", key};
-    redisReply *r = redisCommandArgv(c, 2, argv, NULL);
+    redisReply *r = dh_redis_command(&bs->redis, dh_now_ms(), 2, argv, NULL);
     if (!r)
         return;
     bool exists = r->type == REDIS_REPLY_INTEGER && r->integer == 1;
@@ -290,7 +290,7 @@ static void bundles_store_default(bundles *bs, redisContext *c)
             at += (size_t)snprintf(games + at, sizeof games - at, "%s%s", i ? "," : "",
                                    bs->cur[i].game);
         dh_bundle_meta meta = {"default", games, 0, bundles_wall_ms()};
-        int rc = dh_bundle_store(c, d->id, files, n, &meta);
+        int rc = dh_bundle_store(&bs->redis, d->id, files, n, &meta);
         free(files);
         if (rc < 0)
             return;
@@ -299,23 +299,22 @@ static void bundles_store_default(bundles *bs, redisContext *c)
 }
 
 /* The loaded entry for sha (loaded now when new); NULL when it cannot be served. */
-static bundles_entry *bundles_want(bundles *bs, redisContext *c, const char *sha, const char *game)
+static bundles_entry *bundles_want(bundles *bs, const char *sha, const char *game)
 {
     bundles_entry *e = bundles_find(bs, sha);
     if (!e && !bundles_failed(bs, sha))
-        e = bundles_load(bs, c, sha, game);
+        e = bundles_load(bs, sha, game);
     return e;
 }
 
 /* Game g's current pointer says v (nil: the default). */
-static void bundles_follow_current(bundles *bs, redisContext *c, bundles_current *g,
-                                   const redisReply *v)
+static void bundles_follow_current(bundles *bs, bundles_current *g, const redisReply *v)
 {
     bundles_entry *want = bs->v[0];
     if (v->type == REDIS_REPLY_STRING) {
         char sha[65];
         snprintf(sha, sizeof sha, "%.*s", (int)v->len, v->str);
-        want = bundles_want(bs, c, sha, g->game);
+        want = bundles_want(bs, sha, g->game);
         if (!want)
             return; /* keep serving what we had */
     }
@@ -330,14 +329,13 @@ static void bundles_follow_current(bundles *bs, redisContext *c, bundles_current
 
 /* Game g's canary says v ("PCT SHA", nil: none). A canary that does not load here is
  * no canary on this worker: its new matches stay on the current bundle. */
-static void bundles_follow_canary(bundles *bs, redisContext *c, bundles_current *g,
-                                  const redisReply *v)
+static void bundles_follow_canary(bundles *bs, bundles_current *g, const redisReply *v)
 {
     bundles_entry *want = NULL;
     int pct = 0;
     char sha[65];
     if (v->type == REDIS_REPLY_STRING && sscanf(v->str, "%d %64s", &pct, sha) == 2 && pct > 0)
-        want = bundles_want(bs, c, sha, g->game);
+        want = bundles_want(bs, sha, g->game);
     if (want == g->e)
         want = NULL;
     bundles_entry *old = g->canary;
@@ -356,41 +354,39 @@ static void bundles_follow_canary(bundles *bs, redisContext *c, bundles_current 
 
 void bundles_poll(bundles *bs, uint64_t now_ms)
 {
-    redisContext *c = dh_redis_get(&bs->redis, now_ms);
-    if (!c || bs->ncur == 0)
+    if (!dh_redis_get(&bs->redis, now_ms) || bs->ncur == 0)
         return;
     if (!bs->default_stored)
-        bundles_store_default(bs, c);
-    /* every game's current pointer, then every game's canary, in one MGET */
-    const char *argv[1 + 2 * BUNDLES_GAMES_MAX];
+        bundles_store_default(bs);
+    /* every game's current pointer and canary: a GET each, in one pipeline (each game's
+       keys have their own slot) */
+    const char *argv[2 * BUNDLES_GAMES_MAX][2];
     char keys[2 * BUNDLES_GAMES_MAX][DH_KEY_MAX];
-    argv[0] = "MGET";
+    dh_redis_cmd cmds[2 * BUNDLES_GAMES_MAX];
+    redisReply *r[2 * BUNDLES_GAMES_MAX];
+    size_t n = 2 * bs->ncur;
     for (size_t i = 0; i < bs->ncur; i++) {
-        argv[1 + i] = dh_key_bundle_current(keys[i], bs->cur[i].game);
-        argv[1 + bs->ncur + i] = dh_key_bundle_canary(keys[bs->ncur + i], bs->cur[i].game);
+        argv[i][0] = argv[bs->ncur + i][0] = "GET";
+        argv[i][1] = dh_key_bundle_current(keys[i], bs->cur[i].game);
+        argv[bs->ncur + i][1] = dh_key_bundle_canary(keys[bs->ncur + i], bs->cur[i].game);
+        cmds[i] = (dh_redis_cmd){.argc = 2, .argv = argv[i]};
+        cmds[bs->ncur + i] = (dh_redis_cmd){.argc = 2, .argv = argv[bs->ncur + i]};
     }
-    redisReply *r = redisCommandArgv(c, (int)(1 + 2 * bs->ncur), argv, NULL);
-    if (!r) {
-        dh_redis_fail(&bs->redis, now_ms);
+    if (dh_redis_pipeline(&bs->redis, now_ms, cmds, n, r) < 0)
         return;
-    }
-    if (r->type != REDIS_REPLY_ARRAY || r->elements != 2 * bs->ncur) {
-        freeReplyObject(r);
-        return;
-    }
     for (size_t i = 0; i < bs->ncur; i++) {
-        bundles_follow_current(bs, c, &bs->cur[i], r->element[i]);
-        bundles_follow_canary(bs, c, &bs->cur[i], r->element[bs->ncur + i]);
+        bundles_follow_current(bs, &bs->cur[i], r[i]);
+        bundles_follow_canary(bs, &bs->cur[i], r[bs->ncur + i]);
     }
-    freeReplyObject(r);
+    for (size_t i = 0; i < n; i++)
+        freeReplyObject(r[i]);
     if (bs->report_due)
         bundles_report(bs, now_ms);
 }
 
 void bundles_report(bundles *bs, uint64_t now_ms)
 {
-    redisContext *c = dh_redis_get(&bs->redis, now_ms);
-    if (!c)
+    if (!dh_redis_get(&bs->redis, now_ms))
         return;
     char key[DH_KEY_MAX], ttl[16];
     dh_key_worker_bundles(key, bs->worker_id);
@@ -416,19 +412,16 @@ void bundles_report(bundles *bs, uint64_t now_ms)
     /* one round trip: replace the hash and renew its TTL atomically */
     const char *multi[] = {"MULTI"}, *del[] = {"DEL", key}, *px[] = {"PEXPIRE", key, ttl},
                *exec[] = {"EXEC"};
-    redisAppendCommandArgv(c, 1, multi, NULL);
-    redisAppendCommandArgv(c, 2, del, NULL);
-    redisAppendCommandArgv(c, (int)argc, argv, NULL);
-    redisAppendCommandArgv(c, 3, px, NULL);
-    redisAppendCommandArgv(c, 1, exec, NULL);
-    for (int i = 0; i < 5; i++) {
-        redisReply *r = NULL;
-        if (redisGetReply(c, (void **)&r) != REDIS_OK) {
-            dh_redis_fail(&bs->redis, now_ms);
-            goto out;
-        }
-        freeReplyObject(r);
-    }
+    dh_redis_cmd cmds[] = {{.argc = 1, .argv = multi},
+                           {.argc = 2, .argv = del},
+                           {.argc = (int)argc, .argv = argv},
+                           {.argc = 3, .argv = px},
+                           {.argc = 1, .argv = exec}};
+    redisReply *r[5];
+    if (dh_redis_pipeline(&bs->redis, now_ms, cmds, 5, r) < 0)
+        goto out;
+    for (int i = 0; i < 5; i++)
+        freeReplyObject(r[i]);
     bs->report_due = false;
 out:
     free(argv);

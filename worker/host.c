@@ -143,6 +143,10 @@ void host_start_match(host *h, const Deckhand__Internal__StartMatch *sm, uint64_
         why = "worker full";
         goto err;
     }
+    if (dh_redis_full(&h->st->redis, now_ms)) { /* the headroom is for running matches */
+        why = "store full";
+        goto err;
+    }
     if (!host_reserve(h))
         goto err_nomem;
     hm = calloc(1, sizeof *hm);

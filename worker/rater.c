@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_clock.h"
 #include "dh_keys.h"
 #include "dh_log.h"
 #include "dh_token.h"
@@ -18,7 +19,7 @@ void rater_init(rater *r)
 {
     r->params = dh_rating_defaults();
     dh_script_init(&r->rate, dh_script_rate);
-    dh_script_init(&r->skip, dh_script_rate_skip);
+    dh_script_init(&r->history, dh_script_history_push);
 }
 
 static bool rater_line_ok(const char *s)
@@ -84,14 +85,14 @@ static bool rater_parse(const char *job, rater_plan *plan)
 }
 
 /* HMGET key ids...: one reply per seat (the caller frees), NULL when Redis failed. */
-static redisReply *rater_hmget(redisContext *c, const char *key, const rater_plan *plan)
+static redisReply *rater_hmget(dh_redis *rd, const char *key, const rater_plan *plan)
 {
     const char *argv[2 + DH_RATING_SEATS];
     argv[0] = "HMGET";
     argv[1] = key;
     for (size_t i = 0; i < plan->n; i++)
         argv[2 + i] = plan->ids[i];
-    redisReply *r = redisCommandArgv(c, (int)(2 + plan->n), argv, NULL);
+    redisReply *r = dh_redis_command(rd, dh_now_ms(), (int)(2 + plan->n), argv, NULL);
     if (r && (r->type != REDIS_REPLY_ARRAY || r->elements != plan->n)) {
         freeReplyObject(r);
         return NULL;
@@ -121,8 +122,7 @@ static void rater_entries(rater_plan *plan, const redisReply *names, const dh_ra
     }
 }
 
-int rater_prepare(rater *r, redisContext *c, const char *match_id, const char *job,
-                  rater_plan *plan)
+int rater_prepare(rater *r, dh_redis *rd, const char *match_id, const char *job, rater_plan *plan)
 {
     char key[DH_KEY_MAX];
     dh_rating before[DH_RATING_SEATS], after[DH_RATING_SEATS];
@@ -133,8 +133,8 @@ int rater_prepare(rater *r, redisContext *c, const char *match_id, const char *j
         plan->skip = true;
         return 0;
     }
-    redisReply *old = rater_hmget(c, dh_key_rating(key, plan->game, plan->mode), plan);
-    redisReply *names = old ? rater_hmget(c, DH_KEY_ACCOUNT_NAMES, plan) : NULL;
+    redisReply *old = rater_hmget(rd, dh_key_rating(key, plan->game, plan->mode), plan);
+    redisReply *names = old ? rater_hmget(rd, DH_KEY_ACCOUNT_NAMES, plan) : NULL;
     if (!old || !names) {
         freeReplyObject(old);
         return -1;
@@ -161,58 +161,76 @@ int rater_prepare(rater *r, redisContext *c, const char *match_id, const char *j
     return 0;
 }
 
-/* EVALSHA, loading the script again when Redis forgot it. The reply, or NULL. */
-static redisReply *rater_eval(redisContext *c, const dh_script *s, int argc, const char **argv)
+/* One command; 0 when Redis answered without an error, -1 otherwise. */
+static int rater_run(dh_redis *rd, int argc, const char **argv)
 {
-    argv[1] = s->sha;
-    redisReply *rep = redisCommandArgv(c, argc, argv, NULL);
-    if (rep && dh_script_missing(rep)) {
-        freeReplyObject(rep);
-        const dh_script *one[] = {s};
-        if (dh_script_load(c, one, 1) < 0)
-            return NULL;
-        rep = redisCommandArgv(c, argc, argv, NULL);
-    }
-    return rep;
+    redisReply *rep = dh_redis_command(rd, dh_now_ms(), argc, argv, NULL);
+    int rc = rep && rep->type != REDIS_REPLY_ERROR ? 0 : -1;
+    if (rep && rep->type == REDIS_REPLY_ERROR)
+        dh_warn_every(DH_LOG_EVERY_MS, "rating write refused: %s", rep->str);
+    freeReplyObject(rep);
+    return rc;
 }
 
-int rater_commit(rater *r, redisContext *c, const rater_plan *plan)
+/* Steps 3 of rater.h: each seat's history entry (once), the match marked rated, the job
+ * deleted. 0, or -1. */
+static int rater_finish(rater *r, dh_redis *rd, const rater_plan *plan)
 {
-    char mkey[DH_KEY_MAX], rkey[DH_KEY_MAX], lkey[DH_KEY_MAX];
-    char hkeys[DH_RATING_SEATS][DH_KEY_MAX], n[8], hmax[8];
-    const char *argv[7 + DH_RATING_SEATS * 6];
-    int argc = 2;
-    argv[0] = "EVALSHA";
-    dh_key_match(mkey, plan->match_id);
-    if (plan->skip) {
-        const char *skip[] = {"EVALSHA", NULL, "2", mkey, DH_KEY_MATCHES_UNRATED, plan->match_id};
-        redisReply *rep = rater_eval(c, &r->skip, 6, skip);
-        int rc = rep && rep->type == REDIS_REPLY_INTEGER ? 0 : -1;
-        freeReplyObject(rep);
-        return rc;
-    }
-    snprintf(n, sizeof n, "%zu", plan->n);
+    char mkey[DH_KEY_MAX], hkey[DH_KEY_MAX], hmax[8];
     snprintf(hmax, sizeof hmax, "%d", DH_HISTORY_MAX);
-    char nkeys[8];
-    snprintf(nkeys, sizeof nkeys, "%zu", 4 + plan->n);
-    argv[argc++] = nkeys;
-    argv[argc++] = mkey;
-    argv[argc++] = DH_KEY_MATCHES_UNRATED;
+    for (size_t i = 0; !plan->skip && i < plan->n; i++) {
+        const char *argv[] = {
+            "EVALSHA",      r->history.sha, "1", dh_key_history(hkey, plan->ids[i]),
+            plan->match_id, plan->entry[i], hmax};
+        redisReply *rep = dh_redis_script(rd, dh_now_ms(), &r->history, 7, argv, NULL);
+        int ok = rep && rep->type == REDIS_REPLY_INTEGER;
+        if (rep && !ok)
+            dh_warn_every(DH_LOG_EVERY_MS, "match %s: history refused: %s", plan->match_id,
+                          rep->type == REDIS_REPLY_ERROR ? rep->str : "unexpected reply");
+        freeReplyObject(rep);
+        if (!ok)
+            return -1;
+    }
+    const char *rated[] = {"HSET", dh_key_match(mkey, plan->match_id), DH_F_RATED, "1"};
+    const char *del[] = {"HDEL", DH_KEY_MATCHES_UNRATED, plan->match_id};
+    return rater_run(rd, 4, rated) < 0 || rater_run(rd, 3, del) < 0 ? -1 : 0;
+}
+
+/* Whether match_id is rated already: 1 yes, 0 no, -1 Redis failed. */
+static int rater_done(dh_redis *rd, const char *match_id)
+{
+    char mkey[DH_KEY_MAX];
+    const char *argv[] = {"HGET", dh_key_match(mkey, match_id), DH_F_RATED};
+    redisReply *rep = dh_redis_command(rd, dh_now_ms(), 3, argv, NULL);
+    int rc = !rep ? -1 : rep->type == REDIS_REPLY_STRING && !strcmp(rep->str, "1") ? 1 : 0;
+    freeReplyObject(rep);
+    return rc;
+}
+
+int rater_commit(rater *r, dh_redis *rd, const rater_plan *plan)
+{
+    char rkey[DH_KEY_MAX], lkey[DH_KEY_MAX], dkey[DH_KEY_MAX], n[8], ttl[16];
+    const char *argv[6 + DH_RATING_SEATS * 4];
+    int argc = 0;
+    if (plan->skip)
+        return rater_finish(r, rd, plan) < 0 ? -1 : 0;
+    snprintf(n, sizeof n, "%zu", plan->n);
+    snprintf(ttl, sizeof ttl, "%d", DH_RATED_TTL_S);
+    argv[argc++] = "EVALSHA";
+    argv[argc++] = r->rate.sha;
+    argv[argc++] = "3";
     argv[argc++] = dh_key_rating(rkey, plan->game, plan->mode);
     argv[argc++] = dh_key_leaderboard(lkey, plan->game, plan->mode);
-    for (size_t i = 0; i < plan->n; i++)
-        argv[argc++] = dh_key_history(hkeys[i], plan->ids[i]);
-    argv[argc++] = plan->match_id;
+    argv[argc++] = dh_key_rated(dkey, plan->game, plan->match_id);
     argv[argc++] = n;
-    argv[argc++] = hmax;
+    argv[argc++] = ttl;
     for (size_t i = 0; i < plan->n; i++) {
         argv[argc++] = plan->ids[i];
         argv[argc++] = plan->old_value[i];
         argv[argc++] = plan->new_value[i];
         argv[argc++] = plan->ordinal[i];
-        argv[argc++] = plan->entry[i];
     }
-    redisReply *rep = rater_eval(c, &r->rate, argc, argv);
+    redisReply *rep = dh_redis_script(rd, dh_now_ms(), &r->rate, argc, argv, NULL);
     int rc = -1;
     if (rep && rep->type == REDIS_REPLY_INTEGER)
         rc = rep->integer == 1 ? 1 : 0;
@@ -225,21 +243,28 @@ int rater_commit(rater *r, redisContext *c, const rater_plan *plan)
         dh_warn_every(DH_LOG_EVERY_MS, "match %s: rating script answered %d", plan->match_id,
                       rep->type);
     freeReplyObject(rep);
+    if ((rc == 0 || rc == 1) && rater_finish(r, rd, plan) < 0)
+        return -1; /* the ratings moved (once); the rest is redone by the next sweep */
     return rc;
 }
 
-int rater_apply(rater *r, redisContext *c, const char *match_id, const char *job)
+int rater_apply(rater *r, dh_redis *rd, const char *match_id, const char *job)
 {
+    int done = rater_done(rd, match_id);
+    if (done != 0) {
+        const char *del[] = {"HDEL", DH_KEY_MATCHES_UNRATED, match_id};
+        return done < 0 || rater_run(rd, 3, del) < 0 ? -1 : 0;
+    }
     rater_plan *plan = malloc(sizeof *plan);
     int rc = -1;
     if (!plan)
         return -1;
     for (int tries = 0; tries < RATER_STALE_TRIES; tries++) {
-        if (rater_prepare(r, c, match_id, job, plan) < 0) {
+        if (rater_prepare(r, rd, match_id, job, plan) < 0) {
             rc = -1;
             break;
         }
-        rc = rater_commit(r, c, plan);
+        rc = rater_commit(r, rd, plan);
         if (rc != 2)
             break;
     }
@@ -247,25 +272,25 @@ int rater_apply(rater *r, redisContext *c, const char *match_id, const char *job
     return rc == 2 ? 0 : rc; /* still contended: the job stays for the next sweep */
 }
 
-long rater_sweep(rater *r, redisContext *c, size_t max)
+long rater_sweep(rater *r, dh_redis *rd, size_t max)
 {
     char count[24];
     snprintf(count, sizeof count, "%zu", max);
     const char *argv[] = {"HRANDFIELD", DH_KEY_MATCHES_UNRATED, count, "WITHVALUES"};
-    redisReply *rep = redisCommandArgv(c, 4, argv, NULL);
+    redisReply *rep = dh_redis_command(rd, dh_now_ms(), 4, argv, NULL);
     if (!rep || rep->type != REDIS_REPLY_ARRAY) {
         if (rep && rep->type == REDIS_REPLY_ERROR)
             dh_warn_every(DH_LOG_EVERY_MS, "cannot read rating jobs: %s", rep->str);
         freeReplyObject(rep);
-        return c->err ? -1 : 0;
+        return rep ? 0 : -1;
     }
     long applied = 0;
     for (size_t i = 0; i + 1 < rep->elements; i += 2) {
         const redisReply *id = rep->element[i], *job = rep->element[i + 1];
         if (id->type != REDIS_REPLY_STRING || job->type != REDIS_REPLY_STRING)
             continue;
-        int rc = rater_apply(r, c, id->str, job->str);
-        if (rc < 0 && c->err) { /* the connection broke: the caller drops it */
+        int rc = rater_apply(r, rd, id->str, job->str);
+        if (rc < 0 && !rd->ctx) { /* the connection broke: dh_redis reconnects later */
             applied = -1;
             break;
         }

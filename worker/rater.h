@@ -2,19 +2,25 @@
  * rater.h: ratings, leaderboards and match history move once per finished match between
  * accounts (docs/ARCHITECTURE.md, "Ratings").
  *
- * Exactly once, across retries and failovers, in two steps that are each atomic in Redis:
- * 1. The finishing commit (dh_script_commit, host_persist.c) also writes the match's rating
- *    job (rater_job: game, mode, bundle, each seat's account and place) into
- *    matches:unrated. It is the same fenced script that marks the match finished, so a
- *    finished match between accounts always has its job, whichever worker finished it.
+ * Exactly once, across retries, failovers and a Redis Cluster (where a match, a game's
+ * ratings and each account's history live in different slots), in steps that are each
+ * atomic in Redis and idempotent:
+ * 1. The finishing commit (dh_script_commit, host_persist.c) keeps the match's rating job
+ *    (rater_job: game, mode, bundle, each seat's account and place) in match:{ID}; once it
+ *    landed the worker copies it into matches:unrated (or, when the worker died first, the
+ *    matchmaker's takeover does: dh_keys.h).
  * 2. Any worker's sweep (rater_sweep, from the worker loop) takes jobs from
- *    matches:unrated, reads the seats' ratings, computes the new ones (dh_rating.h) and
- *    writes them with dh_script_rate, which does nothing when match:{ID}.rated is set and
- *    refuses (STALE) when a rating changed since it was read; otherwise it writes every
- *    rating, leaderboard score and history entry, sets rated and deletes the job, all at
- *    once. A worker that dies between the steps leaves the job for another; two workers
- *    racing on one job both compute, one writes, the other finds it rated; two jobs
- *    sharing a player never lose an update (the loser of the race reads again).
+ *    matches:unrated; a job whose match is rated already is just deleted. Otherwise it
+ *    reads the seats' ratings, computes the new ones (dh_rating.h) and writes them with
+ *    dh_script_rate on the game's slot, which does nothing when the match's marker
+ *    rated:{GAME}:{ID} exists and refuses (STALE) when a rating changed since it was read;
+ *    otherwise it writes every rating and leaderboard score and the marker at once.
+ * 3. Each seat's history entry (dh_script_history_push, which skips an entry the list
+ *    holds already), then match:{ID}.rated = 1, then the job leaves matches:unrated.
+ * A worker that dies between steps leaves the job for another, which redoes the steps:
+ * the marker and the history check make each happen once. Two workers racing on one job
+ * both compute, one writes, the other finds the marker; two jobs sharing a player never
+ * lose an update (the loser of the race reads again).
  *
  * Who is rated: every seat must be an account (dh_token_is_account_id) and there must be
  * at least two distinct accounts; guests are not rated (a match with a guest seat moves
@@ -30,6 +36,7 @@
 #include <stdint.h>
 
 #include "dh_rating.h"
+#include "dh_redis.h"
 #include "dh_script.h"
 
 #define RATER_JOB_MAX   2048
@@ -39,7 +46,7 @@
 
 typedef struct {
     dh_rating_params params;
-    dh_script rate, skip; /* by hash; loaded again on a NOSCRIPT reply */
+    dh_script rate, history; /* by hash; loaded again on a NOSCRIPT reply */
 } rater;
 
 /* What one job will write, computed from the ratings read (rater_prepare). */
@@ -65,16 +72,15 @@ int rater_job(const char *game, const char *mode, const char *bundle, uint64_t e
               const char *const *player_ids, const int *ranks, size_t n, char *out, size_t cap);
 
 /* Read the seats' ratings and names and compute the plan. 0, or -1 when Redis failed. */
-int rater_prepare(rater *r, redisContext *c, const char *match_id, const char *job,
-                  rater_plan *plan);
+int rater_prepare(rater *r, dh_redis *rd, const char *match_id, const char *job, rater_plan *plan);
 /* Write a plan: 1 applied, 0 the match was rated already (or the job dropped), 2 STALE
  * (prepare again), -1 Redis failed. */
-int rater_commit(rater *r, redisContext *c, const rater_plan *plan);
+int rater_commit(rater *r, dh_redis *rd, const rater_plan *plan);
 /* prepare + commit, reading again after STALE (a few times). 1, 0 or -1 as commit. */
-int rater_apply(rater *r, redisContext *c, const char *match_id, const char *job);
+int rater_apply(rater *r, dh_redis *rd, const char *match_id, const char *job);
 /* Apply up to max jobs of matches:unrated (picked at random, so that workers sweeping at
- * once spread out). The number applied, or -1 when the connection broke (c->err: the
- * caller drops it); a job Redis refuses otherwise (an error reply) is logged and stays. */
-long rater_sweep(rater *r, redisContext *c, size_t max);
+ * once spread out). The number applied, or -1 when Redis failed (dh_redis retries
+ * it); a job Redis refuses otherwise (an error reply) is logged and stays. */
+long rater_sweep(rater *r, dh_redis *rd, size_t max);
 
 #endif

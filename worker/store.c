@@ -20,57 +20,93 @@ int store_init(store *s, const char *url, int timeout_ms)
     dh_script_init(&s->commit, dh_script_commit);
     dh_script_init(&s->move_bundle, dh_script_move_bundle);
     dh_script_init(&s->fields, dh_script_match_fields);
+    dh_script_init(&s->finished_push, dh_script_finished_push);
+    dh_script_init(&s->retire, dh_script_retire);
+    dh_retention_env(&s->retention);
     return dh_redis_init(&s->redis, url, timeout_ms);
 }
 
-/* SCRIPT LOAD the scripts; the connection must have no replies pending. On failure the
- * connection is dropped (the next store_op reconnects and tries again). */
-static int store_load_scripts(store *s, uint64_t now_ms)
+static void store_cmds_free(store *s)
 {
-    const dh_script *scripts[] = {&s->commit, &s->move_bundle, &s->fields};
-    if (dh_script_load(s->redis.ctx, scripts, 3) < 0) {
-        dh_redis_fail(&s->redis, now_ms);
-        return -1;
-    }
-    s->scripts_at = s->redis.connects;
-    return 0;
+    for (size_t i = 0; i < s->ncmds; i++)
+        dh_redis_format_free(&s->cmds[i]);
+    s->ncmds = 0;
 }
 
 void store_close(store *s)
 {
     dh_redis_close(&s->redis);
+    store_cmds_free(s);
+    for (size_t i = 0; i < s->nfin; i++)
+        free(s->fin[i].job);
+    free(s->fin);
+    free(s->cmds);
     free(s->ops);
     free(s->argv);
     free(s->lens);
+    s->fin = NULL;
+    s->cmds = NULL;
     s->ops = NULL;
     s->argv = NULL;
     s->lens = NULL;
-    s->nops = s->capops = s->capargv = s->caplens = 0;
+    s->nops = s->capops = s->capargv = s->caplens = s->capcmds = s->nfin = s->capfin = 0;
+}
+
+/* SCRIPT LOAD the scripts on every master after a new connection, so that commits do
+ * not meet NOSCRIPT first (they would still land: dh_redis loads it and sends again). */
+static void store_load_scripts(store *s, uint64_t now_ms)
+{
+    const dh_script *scripts[] = {&s->commit, &s->move_bundle, &s->fields, &s->finished_push,
+                                  &s->retire};
+    redisContext *nodes[DH_REDIS_NODES];
+    size_t n = dh_redis_masters(&s->redis, now_ms, nodes, DH_REDIS_NODES);
+    for (size_t i = 0; i < n; i++)
+        if (dh_script_load(nodes[i], scripts, 5) < 0)
+            return;
+    s->scripts_at = s->redis.connects;
 }
 
 int store_op(store *s, uint64_t now_ms)
 {
     if (!dh_redis_get(&s->redis, now_ms))
         return -1;
-    /* A new connection has nothing appended yet: the scripts can load first. */
-    if (s->scripts_at != s->redis.connects && store_load_scripts(s, now_ms) < 0)
-        return -1;
+    if (s->scripts_at != s->redis.connects && !s->nops)
+        store_load_scripts(s, now_ms);
     if (dh_grow(&s->ops, &s->capops, s->nops + 1, sizeof *s->ops, 64) < 0)
         return -1;
-    s->ops[s->nops] = (store_op_state){.commands = 0, .ok = true, .fenced = false};
+    s->ops[s->nops] = (store_op_state){.commands = 0, .ok = true, .fenced = false, .finish = -1};
     return (int)s->nops++;
 }
 
-/* Append one command to the newest op. */
-static int store_cmd(store *s, int argc, const char **argv, const size_t *lens)
+/* Append one command (EVALSHA of script, or a plain one when NULL) to the newest op. */
+static int store_cmd(store *s, int argc, const char **argv, const size_t *lens,
+                     const dh_script *script)
 {
-    if (!s->nops || !s->redis.ctx)
+    if (!s->nops)
         return -1;
-    if (redisAppendCommandArgv(s->redis.ctx, argc, argv, lens) != REDIS_OK) {
+    if (dh_grow(&s->cmds, &s->capcmds, s->ncmds + 1, sizeof *s->cmds, 64) < 0 ||
+        dh_redis_format(&s->cmds[s->ncmds], argc, argv, lens) < 0) {
         s->broken = true;
         return -1;
     }
+    s->cmds[s->ncmds++].script = script;
     s->ops[s->nops - 1].commands++;
+    return 0;
+}
+
+/* Remember the newest op's finish of match_id, to write its indexes once it landed. */
+static int store_note_finish(store *s, const char *match_id, const char *job)
+{
+    if (dh_grow(&s->fin, &s->capfin, s->nfin + 1, sizeof *s->fin, 16) < 0)
+        return -1;
+    store_finish *f = &s->fin[s->nfin];
+    memset(f, 0, sizeof *f);
+    snprintf(f->match_id, sizeof f->match_id, "%s", match_id);
+    f->stage = -1;
+    if (job && *job && !(f->job = strdup(job)))
+        return -1;
+    s->ops[s->nops - 1].finish = (long)s->nfin++;
+    s->ops[s->nops - 1].commit_at = s->ncmds - 1;
     return 0;
 }
 
@@ -97,13 +133,10 @@ int store_put_meta(store *s, const store_meta *m)
                           DH_F_GRACE_MS,    grace,
                           DH_F_DECISION_MS, dec,
                           DH_F_TURN_MS,     turn,
-                          DH_F_ABANDON,     m->abandon ? m->abandon : "",
-                          DH_F_OPTIONS,     m->options ? m->options : "",
-                          DH_F_BOTS,        m->bots ? m->bots : "",
-                          DH_F_UNRATED,     m->unrated ? "1" : "0"};
+                          DH_F_ABANDON,     m->abandon ? m->abandon : ""};
     const char *run[] = {"HSET", DH_KEY_MATCHES_RUNNING, m->match_id, m->worker};
-    if (store_cmd(s, (int)(sizeof argv / sizeof *argv), argv, NULL) < 0 ||
-        store_cmd(s, 4, run, NULL) < 0)
+    if (store_cmd(s, (int)(sizeof argv / sizeof *argv), argv, NULL, NULL) < 0 ||
+        store_cmd(s, 4, run, NULL, NULL) < 0)
         return -1;
     return 0;
 }
@@ -137,14 +170,11 @@ int store_put_commit(store *s, const store_commit *c)
 #define STORE_STR(p) STORE_ARG((p), strlen(p))
     STORE_STR("EVALSHA");
     STORE_STR(s->commit.sha);
-    STORE_STR("7");
+    STORE_STR("4");
     STORE_STR(meta);
     STORE_STR(snap);
     STORE_STR(log);
     STORE_STR(hist);
-    STORE_STR(DH_KEY_MATCHES_RUNNING);
-    STORE_STR(DH_KEY_MATCHES_FINISHED);
-    STORE_STR(DH_KEY_MATCHES_UNRATED);
     STORE_STR(c->worker);
     STORE_STR(epoch);
     STORE_STR(c->match_id);
@@ -163,7 +193,9 @@ int store_put_commit(store *s, const store_commit *c)
     STORE_STR(c->rating_job ? c->rating_job : "");
 #undef STORE_STR
 #undef STORE_ARG
-    rc = store_cmd(s, (int)argc, argv, lens);
+    rc = store_cmd(s, (int)argc, argv, lens, &s->commit);
+    if (rc == 0 && c->finish && store_note_finish(s, c->match_id, c->rating_job) < 0)
+        rc = -1;
 out:
     free(z);
     return rc;
@@ -175,7 +207,7 @@ int store_lease(store *s, const char *worker_id, const char *endpoint, unsigned 
     dh_key_worker(key, worker_id);
     snprintf(ttl, sizeof ttl, "%u", ttl_ms);
     const char *argv[] = {"SET", key, endpoint, "PX", ttl};
-    return store_cmd(s, 5, argv, NULL);
+    return store_cmd(s, 5, argv, NULL, NULL);
 }
 
 int store_move_bundle(store *s, const char *worker, const char *match_id, uint64_t epoch,
@@ -186,7 +218,7 @@ int store_move_bundle(store *s, const char *worker, const char *match_id, uint64
     dh_key_match_bundles(list, match_id);
     snprintf(ep, sizeof ep, "%llu", (unsigned long long)epoch);
     const char *argv[] = {"EVALSHA", s->move_bundle.sha, "2", key, list, worker, ep, bundle, note};
-    return store_cmd(s, 9, argv, NULL);
+    return store_cmd(s, 9, argv, NULL, &s->move_bundle);
 }
 
 int store_put_notes(store *s, const char *worker, const char *match_id, uint64_t epoch,
@@ -198,7 +230,7 @@ int store_put_notes(store *s, const char *worker, const char *match_id, uint64_t
     snprintf(failures, sizeof failures, "%u", script_failures);
     const char *argv[] = {"EVALSHA", s->fields.sha,        "1",     key, worker, ep, DH_F_AWAY,
                           away,      DH_F_SCRIPT_FAILURES, failures};
-    return store_cmd(s, 10, argv, NULL);
+    return store_cmd(s, 10, argv, NULL, &s->fields);
 }
 
 /* True when a reply reports success (an EXEC also needs every queued command to have
@@ -214,26 +246,144 @@ static bool store_reply_ok(const redisReply *r)
     return true;
 }
 
+/* Write the indexes of the finishes at stage: each one's commands into cmds (owned by
+ * the caller), the count. */
+static size_t store_finish_cmds(store *s, int stage, dh_redis_cmd *cmds, size_t *who)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->nfin; i++) {
+        store_finish *f = &s->fin[i];
+        if (f->stage != stage)
+            continue;
+        if (stage == 0 && f->job) {
+            const char *job[] = {"HSET", DH_KEY_MATCHES_UNRATED, f->match_id, f->job};
+            if (dh_redis_format(&cmds[n], 4, job, NULL) == 0)
+                who[n++] = i;
+        }
+        if (stage == 0) {
+            char max[24];
+            snprintf(max, sizeof max, "%ld", s->retention.finished_max);
+            const char *push[] = {
+                "EVALSHA", s->finished_push.sha, "1", DH_KEY_MATCHES_FINISHED, f->match_id, max};
+            if (dh_redis_format(&cmds[n], 6, push, NULL) == 0) {
+                cmds[n].script = &s->finished_push;
+                who[n++] = i;
+            }
+        }
+        if (stage == 0 && s->retention.retention_s > 0) {
+            char k[6][DH_KEY_MAX], ret[24], res[24];
+            snprintf(ret, sizeof ret, "%ld", s->retention.retention_s);
+            snprintf(res, sizeof res, "%ld", s->retention.result_s);
+            const char *retire[] = {"EVALSHA",
+                                    s->retire.sha,
+                                    "6",
+                                    dh_key_match(k[0], f->match_id),
+                                    dh_key_match_snap(k[1], f->match_id),
+                                    dh_key_match_log(k[2], f->match_id),
+                                    dh_key_match_history(k[3], f->match_id),
+                                    dh_key_match_bundles(k[4], f->match_id),
+                                    dh_key_match_result(k[5], f->match_id),
+                                    ret,
+                                    res};
+            if (dh_redis_format(&cmds[n], 11, retire, NULL) == 0) {
+                cmds[n].script = &s->retire;
+                who[n++] = i;
+            }
+        }
+        if (stage == 1) {
+            const char *del[] = {"HDEL", DH_KEY_MATCHES_RUNNING, f->match_id};
+            if (dh_redis_format(&cmds[n], 3, del, NULL) == 0)
+                who[n++] = i;
+        }
+    }
+    return n;
+}
+
+/* Move every finish at stage one stage on, when all its writes landed; the finishes
+ * done are dropped. */
+static void store_finish_stage(store *s, int stage, uint64_t now_ms)
+{
+    size_t max = 3 * s->nfin, n = 0;
+    dh_redis_cmd *cmds = calloc(max ? max : 1, sizeof *cmds);
+    redisReply **out = calloc(max ? max : 1, sizeof *out);
+    size_t *who = calloc(max ? max : 1, sizeof *who);
+    bool *bad = calloc(s->nfin ? s->nfin : 1, sizeof *bad);
+    if (!cmds || !out || !who || !bad || !(n = store_finish_cmds(s, stage, cmds, who)))
+        goto out;
+    if (dh_redis_pipeline(&s->redis, now_ms, cmds, n, out) < 0)
+        goto out;
+    for (size_t k = 0; k < n; k++) {
+        if (out[k]->type == REDIS_REPLY_ERROR) {
+            dh_warn_every(DH_LOG_EVERY_MS, "match %s: index write refused: %s",
+                          s->fin[who[k]].match_id, out[k]->str);
+            bad[who[k]] = true;
+        }
+        freeReplyObject(out[k]);
+    }
+    for (size_t i = 0; i < s->nfin; i++)
+        if (s->fin[i].stage == stage && !bad[i])
+            s->fin[i].stage++;
+    for (size_t i = s->nfin; i-- > 0;) {
+        if (s->fin[i].stage < 2)
+            continue;
+        free(s->fin[i].job);
+        s->fin[i] = s->fin[--s->nfin];
+    }
+out:
+    for (size_t k = 0; cmds && k < n; k++)
+        dh_redis_format_free(&cmds[k]);
+    free(cmds);
+    free(out);
+    free(who);
+    free(bad);
+}
+
+/* The batch's finishes whose commit did not land: forgotten (the host retries them). */
+static void store_finish_settle(store *s)
+{
+    for (size_t i = 0; i < s->nops; i++)
+        if (s->ops[i].finish >= 0 && s->fin[s->ops[i].finish].stage == -1)
+            s->fin[s->ops[i].finish].stage = s->ops[i].ok ? 0 : -2;
+    for (size_t i = s->nfin; i-- > 0;) {
+        if (s->fin[i].stage != -2)
+            continue;
+        free(s->fin[i].job);
+        s->fin[i] = s->fin[--s->nfin];
+    }
+}
+
 void store_flush(store *s, uint64_t now_ms)
 {
-    redisContext *c = s->redis.ctx;
-    size_t i = 0;
-    bool missing = false;
-    uint64_t start_ns = dh_now_ns();
-    if (!c || s->broken)
+    redisReply **out = NULL;
+    size_t at = 0;
+    if (!s->broken && !s->ncmds)
+        goto done; /* nothing to send: every op (without commands) stands */
+    if (s->broken || !(out = calloc(s->ncmds, sizeof *out)))
         goto err;
-    for (; i < s->nops; i++) {
+    /* a node lost mid-batch fails only the ops with a command on it */
+    uint64_t start_ns = dh_now_ns();
+    dh_redis_pipeline_partial(&s->redis, now_ms, s->cmds, s->ncmds, out);
+    /* On a replica before the host acknowledges anything, so that a failover keeps it. A
+     * connection lost during the WAIT leaves the ops as their replies say: a master
+     * flushes its replication stream with its replies, so what it answered had left for
+     * the replica (failing them would have the host redo writes that landed). */
+    dh_redis_wait(&s->redis, now_ms);
+    if (s->round_trips) /* the batch's round trip, its WAIT included */
+        dh_histogram_since(s->round_trips, start_ns);
+    for (size_t i = 0; i < s->nops; i++) {
         store_op_state *op = &s->ops[i];
         for (unsigned k = 0; k < op->commands; k++) {
-            redisReply *r = NULL;
-            if (redisGetReply(c, (void **)&r) != REDIS_OK)
-                goto err;
+            redisReply *r = out[at];
+            if (op->finish >= 0 && op->commit_at == at && r && r->type == REDIS_REPLY_INTEGER &&
+                r->integer != 2) { /* the commit kept no rating job: none to index */
+                free(s->fin[op->finish].job);
+                s->fin[op->finish].job = NULL;
+            }
+            at++;
             if (!store_reply_ok(r)) {
                 if (r && r->type == REDIS_REPLY_ERROR &&
                     !strncmp(r->str, DH_REPLY_FENCED, strlen(DH_REPLY_FENCED)))
                     op->fenced = true;
-                else if (dh_script_missing(r))
-                    missing = true;
                 else if (op->ok)
                     dh_warn_every(DH_LOG_EVERY_MS, "redis refused a write: %s",
                                   r && r->type == REDIS_REPLY_ERROR ? r->str : "(nil)");
@@ -242,18 +392,24 @@ void store_flush(store *s, uint64_t now_ms)
             freeReplyObject(r);
         }
     }
-    if (s->round_trips && s->nops)
-        dh_histogram_since(s->round_trips, start_ns);
-    if (missing) {
-        dh_warn("redis forgot the worker's scripts (flushed or restarted): loading them again");
-        store_load_scripts(s, now_ms);
-    }
-    return;
+    goto done;
 err:
-    for (; i < s->nops; i++)
+    for (size_t i = 0; i < s->nops; i++)
         s->ops[i].ok = false;
+done:
+    free(out);
     s->broken = false;
-    dh_redis_fail(&s->redis, now_ms);
+    store_cmds_free(s);
+    store_finish_settle(s);
+    if (s->nfin) {
+        store_finish_stage(s, 0, now_ms);
+        store_finish_stage(s, 1, now_ms);
+    }
+}
+
+size_t store_finishing(const store *s)
+{
+    return s->nfin;
 }
 
 bool store_ok(const store *s, int op)
@@ -279,14 +435,9 @@ void store_next(store *s)
 /* Run one read command; NULL when Redis is down or the connection broke. */
 static redisReply *store_read(store *s, int argc, const char **argv, uint64_t now_ms)
 {
-    redisContext *c = dh_redis_get(&s->redis, now_ms);
-    if (!c)
-        return NULL;
     uint64_t start_ns = dh_now_ns();
-    redisReply *r = redisCommandArgv(c, argc, argv, NULL);
-    if (!r)
-        dh_redis_fail(&s->redis, now_ms);
-    else if (s->round_trips)
+    redisReply *r = dh_redis_command(&s->redis, now_ms, argc, argv, NULL);
+    if (r && s->round_trips)
         dh_histogram_since(s->round_trips, start_ns);
     return r;
 }
@@ -296,25 +447,24 @@ int store_owned(store *s, const char *worker, const char *const *ids, const uint
 {
     if (!n)
         return 0;
-    redisContext *c = dh_redis_get(&s->redis, now_ms);
-    if (!c)
-        return -1;
-    uint64_t start_ns = dh_now_ns();
-    char key[DH_KEY_MAX];
+    char(*keys)[DH_KEY_MAX] = calloc(n, sizeof *keys);
+    const char *(*argv)[4] = calloc(n, sizeof *argv);
+    dh_redis_cmd *cmds = calloc(n, sizeof *cmds);
+    redisReply **out = calloc(n, sizeof *out);
+    int rc = -1;
+    if (!keys || !argv || !cmds || !out)
+        goto done;
     for (size_t i = 0; i < n; i++) {
-        dh_key_match(key, ids[i]);
-        const char *argv[] = {"HMGET", key, DH_F_WORKER, DH_F_EPOCH};
-        if (redisAppendCommandArgv(c, 4, argv, NULL) != REDIS_OK) {
-            dh_redis_fail(&s->redis, now_ms);
-            return -1;
-        }
+        argv[i][0] = "HMGET";
+        argv[i][1] = dh_key_match(keys[i], ids[i]);
+        argv[i][2] = DH_F_WORKER;
+        argv[i][3] = DH_F_EPOCH;
+        cmds[i] = (dh_redis_cmd){.argc = 4, .argv = argv[i]};
     }
+    if (dh_redis_pipeline(&s->redis, now_ms, cmds, n, out) < 0)
+        goto done;
     for (size_t i = 0; i < n; i++) {
-        redisReply *r = NULL;
-        if (redisGetReply(c, (void **)&r) != REDIS_OK || !r) {
-            dh_redis_fail(&s->redis, now_ms);
-            return -1;
-        }
+        const redisReply *r = out[i];
         if (r->type == REDIS_REPLY_ARRAY && r->elements == 2) {
             const redisReply *w = r->element[0], *e = r->element[1];
             owned[i] = w->type == REDIS_REPLY_STRING && !strcmp(w->str, worker) &&
@@ -322,11 +472,15 @@ int store_owned(store *s, const char *worker, const char *const *ids, const uint
         } else {
             owned[i] = 1; /* an error reply tells nothing: the match stays */
         }
-        freeReplyObject(r);
+        freeReplyObject(out[i]);
     }
-    if (s->round_trips)
-        dh_histogram_since(s->round_trips, start_ns);
-    return 0;
+    rc = 0;
+done:
+    free(keys);
+    free(argv);
+    free(cmds);
+    free(out);
+    return rc;
 }
 
 char *store_get_field(store *s, const char *match_id, const char *field, uint64_t now_ms)
@@ -419,8 +573,7 @@ static void store_meta_set(store_match *m, const char *f, const char *v, size_t 
         STORE_FIELD(worker, DH_F_WORKER),   STORE_FIELD(status, DH_F_STATUS),
         STORE_FIELD(players, DH_F_PLAYERS), STORE_FIELD(player_ids, DH_F_PLAYER_IDS),
         STORE_FIELD(mode, DH_F_MODE),       STORE_FIELD(abandon, DH_F_ABANDON),
-        STORE_FIELD(away, DH_F_AWAY),       STORE_FIELD(options, DH_F_OPTIONS),
-        STORE_FIELD(bots, DH_F_BOTS),
+        STORE_FIELD(away, DH_F_AWAY),
 #undef STORE_FIELD
     };
     for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
@@ -436,8 +589,6 @@ static void store_meta_set(store_match *m, const char *f, const char *v, size_t 
         m->decision_ms = (uint32_t)strtoul(v, NULL, 10);
     else if (!strcmp(f, DH_F_TURN_MS))
         m->turn_ms = (uint32_t)strtoul(v, NULL, 10);
-    else if (!strcmp(f, DH_F_UNRATED))
-        m->unrated = n == 1 && v[0] == '1';
     else if (!strcmp(f, DH_F_SCRIPT_FAILURES))
         m->script_failures = (uint32_t)strtoul(v, NULL, 10);
 }

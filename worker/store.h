@@ -24,9 +24,13 @@
  * still names this worker at the epoch it holds; otherwise it writes nothing and fails
  * with FENCED (store_fenced), because the matchmaker moved the match elsewhere. One
  * answer's writes (snapshot, log, history, result) are one script, so they land together.
- * The scripts go by hash (EVALSHA, dh_script.h): store_op loads them on each new
- * connection; a NOSCRIPT reply (Redis flushed its scripts) fails that op like any refused
- * write (nothing was written; the host undoes and the client retries) and loads them again.
+ * The scripts go by hash (EVALSHA, dh_script.h): a NOSCRIPT reply (a node flushed or
+ * restarted, or a Redis Cluster node that never saw them) loads the script on that node
+ * and sends the command again (dh_redis_pipeline), in order, so the op lands.
+ *
+ * A Redis Cluster (dh_redis.h) takes the same batch, split per node. A finish is a fenced
+ * script on the match's slot; the indexes in other slots follow once it succeeded
+ * (store_finish, dh_keys.h), retried at each flush until they land.
  *
  * The reads are synchronous and unbatched: they serve adoption, tests and tools, not the
  * hot path.
@@ -38,6 +42,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dh_keys.h"
 #include "dh_metrics.h"
 #include "dh_redis.h"
 #include "dh_script.h"
@@ -49,17 +54,34 @@
 typedef struct {
     unsigned commands; /* replies to read for this op */
     bool ok;
-    bool fenced; /* a write was refused because another worker owns the match now */
+    bool fenced;      /* a write was refused because another worker owns the match now */
+    long finish;      /* index in store.fin of the finish this op commits, or -1 */
+    size_t commit_at; /* with finish: the index of its commit in the batch's commands */
 } store_op_state;
+
+/* A finished match whose indexes are still to be written (dh_keys.h): stage 0 writes
+ * its rating job and its matches:finished entry and sets its retention (dh_script_retire),
+ * stage 1 takes it out of matches:running.
+ * Stage -1: its commit is in the current batch, not answered yet. */
+typedef struct {
+    char match_id[STORE_ID_MAX];
+    char *job; /* the rating job, or NULL */
+    int stage;
+} store_finish;
 
 typedef struct {
     dh_redis redis;
     store_op_state *ops; /* ops of the current batch */
     size_t nops, capops;
-    bool broken; /* an append failed: the pipeline is unusable, the batch fails */
-    dh_script commit, move_bundle, fields; /* the fenced writes, called by hash */
-    unsigned scripts_at;                   /* redis.connects when they were last loaded */
-    const char **argv; /* a commit's arguments, kept from one commit to the next */
+    dh_redis_cmd *cmds; /* the batch's commands, formatted (owned), in op order */
+    size_t ncmds, capcmds;
+    store_finish *fin; /* finishes whose indexes are not all written yet */
+    size_t nfin, capfin;
+    bool broken; /* a command could not be formatted: the batch fails */
+    dh_script commit, move_bundle, fields, finished_push, retire; /* called by hash */
+    dh_retention retention; /* how long a finished match stays (dh_keys.h) */
+    unsigned scripts_at;    /* redis.connects when they were last loaded on every master */
+    const char **argv;      /* a commit's arguments, kept from one commit to the next */
     size_t *lens;
     size_t capargv, caplens;
     /* each flushed batch and each read: its wait for Redis (NULL: not timed) */
@@ -112,8 +134,9 @@ int store_op(store *s, uint64_t now_ms);
 /* A new match: its meta at epoch 1 (unfenced) and its row in matches:running. */
 int store_put_meta(store *s, const store_meta *m);
 /* One fenced script: snapshot (SET snap, DEL log), log entries, history entry, and when
- * finished HSET status/ended_ms/result/final_hash, LPUSH matches:finished, HDEL
- * matches:running, and the rating job into matches:unrated. */
+ * finished HSET status/ended_ms/result/final_hash (and the rating job); once it succeeded,
+ * the rating job into matches:unrated and the id onto matches:finished, then HDEL
+ * matches:running (store_flush). */
 int store_put_commit(store *s, const store_commit *c);
 int store_lease(store *s, const char *worker_id, const char *endpoint, unsigned ttl_ms);
 /* Fenced: HSET bundle; RPUSH match:{ID}:bundles note: a running match moved onto another
@@ -133,6 +156,8 @@ void store_flush(store *s, uint64_t now_ms);
 bool store_ok(const store *s, int op);
 /* The op failed because the match belongs to another worker now. */
 bool store_fenced(const store *s, int op);
+/* Finishes whose indexes are not all written yet. */
+size_t store_finishing(const store *s);
 /* Forget the flushed batch; the next store_op starts a new one. */
 void store_next(store *s);
 /* Ops in the current (unflushed) batch. */

@@ -63,13 +63,10 @@ static void worker_loop_rate(worker_loop *l, host *h, uint64_t now_ms)
     if (now_ms < l->next_rate || store_pending(h->st))
         return;
     l->next_rate = now_ms + WORKER_RATE_MS;
-    redisContext *c = dh_redis_get(&h->st->redis, now_ms);
-    if (!c)
+    if (!dh_redis_get(&h->st->redis, now_ms))
         return;
-    long n = rater_sweep(&l->rater, c, WORKER_RATE_MAX);
-    if (n < 0)
-        dh_redis_fail(&h->st->redis, now_ms);
-    else if (n > 0) {
+    long n = rater_sweep(&l->rater, &h->st->redis, WORKER_RATE_MAX);
+    if (n > 0) {
         dh_counter_add(&h->stats.rated, (uint64_t)n);
         dh_info("rated %ld finished matches", n);
     }

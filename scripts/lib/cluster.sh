@@ -32,6 +32,11 @@
 #                        reads unless DECKHAND_ADMIN_TOKEN is set, and `deckhand admin`
 #                        finds through cluster.env (DECKHAND_ADMIN_TOKEN_FILE)
 #
+# DECKHAND_REDIS_CLUSTER=1 starts a local Redis Cluster instead of one redis-server
+# (rcluster.sh: six nodes from DH_RCLUSTER_BASE, default 6391), and every process finds
+# it from DECKHAND_REDIS_URL=redis+cluster://SEEDS; cluster.env then also says
+# DECKHAND_REDIS_CLUSTER=1 and DECKHAND_REDIS_PORT is node 1's port (redis-cli -c).
+#
 # DH_INSECURE_INTERNAL=1 starts every process with --insecure-internal (no CURVE; the
 # processes log it loudly); only for debugging with a packet capture.
 #
@@ -45,6 +50,8 @@
 # DECKHAND_BIN_DIR (default build/bin), the Lua bundle from DH_ROOT/scripts.
 
 DH_ROOT=${DH_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+# shellcheck source=SCRIPTDIR/rcluster.sh
+source "$DH_ROOT/scripts/lib/rcluster.sh"
 DH_READY_TIMEOUT=${DH_READY_TIMEOUT:-20}
 DH_STOP_TIMEOUT=${DH_STOP_TIMEOUT:-5}
 DH_GATEWAYS_MAX=4
@@ -166,7 +173,11 @@ _dh_spawn_as() {
 
 # redis-cli on the cluster's Redis (DH_PORT_REDIS) as the operators' user.
 _dh_redis_cli() {
-    REDISCLI_AUTH=${DH_REDIS_OPS_PASSWORD:-} redis-cli -p "$DH_PORT_REDIS" "$@"
+    if [[ ${DECKHAND_REDIS_CLUSTER:-} == 1 ]]; then
+        REDISCLI_AUTH=${DH_REDIS_OPS_PASSWORD:-} redis-cli -c -p "$(dh_rcluster_port 1)" "$@"
+    else
+        REDISCLI_AUTH=${DH_REDIS_OPS_PASSWORD:-} redis-cli -p "$DH_PORT_REDIS" "$@"
+    fi
 }
 
 # Kill NAME of the cluster in RUNDIR with SIGNAL (default KILL: a crash) and forget it,
@@ -222,10 +233,14 @@ dh_cluster_tail_logs() {
 # braces: both spellings are accepted).
 _dh_workers_registered() {
     local n=$1 i c=0 keys
-    keys=$(_dh_redis_cli --scan --pattern 'worker:*' 2>/dev/null) || {
-        echo 0
-        return
-    }
+    if [[ ${DECKHAND_REDIS_CLUSTER:-} == 1 ]]; then
+        keys=$(dh_rcluster_scan 'worker:*')
+    else
+        keys=$(_dh_redis_cli --scan --pattern 'worker:*' 2>/dev/null) || {
+            echo 0
+            return
+        }
+    fi
     for ((i = 1; i <= n; i++)); do
         grep -qxE "worker:(wk-$i|\\{wk-$i\\})" <<<"$keys" && c=$((c + 1))
     done
@@ -260,7 +275,7 @@ _dh_wait_for() {
 dh_cluster_start() {
     local run=$1 nworkers=${2:-2} ngateways=${3:-${DH_GATEWAYS:-1}}
     local bin=${DECKHAND_BIN_DIR:-$DH_ROOT/build/bin}
-    local redis_url="redis://127.0.0.1:$DH_PORT_REDIS"
+    local redis_url="redis://127.0.0.1:$DH_PORT_REDIS" rcluster=${DECKHAND_REDIS_CLUSTER:-}
     local mm="tcp://127.0.0.1:$DH_PORT_MATCHMAKER"
     local b p i key workers=() gw_tcp=() gw_ws=() ports=() http=()
 
@@ -274,6 +289,10 @@ dh_cluster_start() {
         return 1
     fi
     ports=("$DH_PORT_REDIS" "$DH_PORT_MATCHMAKER" "$DH_PORT_HTTP_MM")
+    if [[ $rcluster == 1 ]]; then
+        read -ra ports <<<"$DH_PORT_MATCHMAKER $DH_PORT_HTTP_MM $(dh_rcluster_ports | tr '\n' ' ')"
+        redis_url="redis+cluster://$(dh_rcluster_seeds)"
+    fi
     http=("matchmaker=127.0.0.1:$DH_PORT_HTTP_MM")
     for ((i = 1; i <= nworkers; i++)); do
         ports+=($((DH_PORT_HTTP_WORKER + i - 1)))
@@ -315,13 +334,20 @@ dh_cluster_start() {
         (umask 077 && printf 'local:%s\n' "$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')" \
             >"$run/keys/admin.token")
 
-    _dh_spawn "$run" redis "$(command -v redis-server)" --port "$DH_PORT_REDIS" \
-        --bind 127.0.0.1 --dir "$run/redis" --save "" --appendonly yes --appendfsync everysec \
-        --aclfile "$run/keys/users.acl" --daemonize no
-    _dh_wait_for "$run" redis "_dh_redis_cli ping >/dev/null 2>&1" || {
-        dh_cluster_fail "$run"
-        return 1
-    }
+    if [[ $rcluster == 1 ]]; then
+        dh_rcluster_start "$run" || {
+            dh_cluster_fail "$run"
+            return 1
+        }
+    else
+        _dh_spawn "$run" redis "$(command -v redis-server)" --port "$DH_PORT_REDIS" \
+            --bind 127.0.0.1 --dir "$run/redis" --save "" --appendonly yes \
+            --appendfsync everysec --aclfile "$run/keys/users.acl" --daemonize no
+        _dh_wait_for "$run" redis "_dh_redis_cli ping >/dev/null 2>&1" || {
+            dh_cluster_fail "$run"
+            return 1
+        }
+    fi
 
     # The queues: the caller's DECKHAND_QUEUES, else the ones shipped (casual and ranked);
     # a flag, so that dh_cluster_restart starts the matchmaker with the same.
@@ -356,14 +382,21 @@ dh_cluster_start() {
         return 1
     }
 
+    local ops_url="redis://:$DH_REDIS_OPS_PASSWORD@127.0.0.1:$DH_PORT_REDIS"
+    local redis_port=$DH_PORT_REDIS
+    if [[ $rcluster == 1 ]]; then
+        ops_url="redis+cluster://:$DH_REDIS_OPS_PASSWORD@$(dh_rcluster_seeds)"
+        redis_port=$(dh_rcluster_port 1)
+    fi
     local IFS=,
     cat >"$run/cluster.env" <<ENV
 DECKHAND_GATEWAY_TCP=${gw_tcp[0]}
 DECKHAND_GATEWAY_WS=${gw_ws[0]}
 DECKHAND_GATEWAYS_TCP=${gw_tcp[*]}
 DECKHAND_GATEWAYS_WS=${gw_ws[*]}
-DECKHAND_REDIS_URL=redis://:$DH_REDIS_OPS_PASSWORD@127.0.0.1:$DH_PORT_REDIS
-DECKHAND_REDIS_PORT=$DH_PORT_REDIS
+DECKHAND_REDIS_URL=$ops_url
+DECKHAND_REDIS_PORT=$redis_port
+DECKHAND_REDIS_CLUSTER=${rcluster:-0}
 REDISCLI_AUTH=$DH_REDIS_OPS_PASSWORD
 DECKHAND_CURVE_DIR=$run/keys
 DECKHAND_ADMIN_TOKEN_FILE=$run/keys/admin.token
@@ -428,8 +461,8 @@ dh_cluster_stop() {
     local run=$1 live
     [[ -d $run/pids ]] || return 0
     live=$(_dh_live "$run")
-    _dh_terminate "$(grep -v '^redis ' <<<"$live" || true)"
-    _dh_terminate "$(grep '^redis ' <<<"$live" || true)"
+    _dh_terminate "$(grep -vE '^redis(-[0-9]+)? ' <<<"$live" || true)"
+    _dh_terminate "$(grep -E '^redis(-[0-9]+)? ' <<<"$live" || true)"
     rm -f "$run"/pids/*.pid
 }
 

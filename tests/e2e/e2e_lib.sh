@@ -63,7 +63,14 @@ e2e_start() {
     e2e_log "cluster ready: gateways $DECKHAND_GATEWAYS_TCP and $DECKHAND_GATEWAYS_WS"
 }
 
-e2e_redis() { redis-cli -p "$DECKHAND_REDIS_PORT" "$@"; }
+# redis-cli on the cluster's Redis (-c: following a Redis Cluster's redirects).
+e2e_redis() {
+    if [[ ${DECKHAND_REDIS_CLUSTER:-0} == 1 ]]; then
+        redis-cli -c -p "$DECKHAND_REDIS_PORT" "$@"
+    else
+        redis-cli -p "$DECKHAND_REDIS_PORT" "$@"
+    fi
+}
 
 # Fail with MESSAGE unless the bots' summary line counts at least MIN for KEY
 # ("... reconnects=3 ..."): e2e_summary_at_least "$summary" reconnects 1 "no bot reconnected".

@@ -92,10 +92,11 @@ static void store_variant(engine_bundle *def, const char *tag, const char *as_sh
     CU_ASSERT_PTR_NOT_NULL_FATAL(b);
     snprintf(sha_out, 65, "%s", engine_bundle_id(b));
     engine_bundle_free(b);
-    redisContext *c = conn();
+    dh_redis rd;
+    CU_ASSERT_EQUAL_FATAL(dh_redis_init(&rd, redis_url, 1000), 0);
     dh_bundle_meta meta = {tag, "dominion", 0, 1};
-    CU_ASSERT_EQUAL(dh_bundle_store(c, as_sha ? as_sha : sha_out, files, n, &meta), 0);
-    redisFree(c);
+    CU_ASSERT_EQUAL(dh_bundle_store(&rd, as_sha ? as_sha : sha_out, files, n, &meta), 0);
+    dh_redis_close(&rd);
     free(patched);
     free(files);
     free(in);
@@ -195,10 +196,11 @@ static void test_bundle_that_fails_to_load_is_reported_and_old_one_kept(void)
     /* broken content */
     const char *bad = "1111111111111111111111111111111111111111111111111111111111111111";
     dh_bundle_file f = {"dominion/game.lua", "return {", 8};
-    redisContext *c = conn();
+    dh_redis rd;
+    CU_ASSERT_EQUAL_FATAL(dh_redis_init(&rd, redis_url, 1000), 0);
     dh_bundle_meta meta = {"bad", "dominion", 0, 1};
-    CU_ASSERT_EQUAL(dh_bundle_store(c, bad, &f, 1, &meta), 0);
-    redisFree(c);
+    CU_ASSERT_EQUAL(dh_bundle_store(&rd, bad, &f, 1, &meta), 0);
+    dh_redis_close(&rd);
     set_current("dominion", bad);
     bundles_poll(&bs, clock_ms);
     CU_ASSERT_STRING_EQUAL(bundles_pick(&bs, "dominion")->id, v1);

@@ -2,8 +2,8 @@
  * test_keys.c: the Redis contract of common/dh_keys.h. The key builders spell exactly the
  * layout docs/ARCHITECTURE.md tables (with hash tags that keep a match's keys in one
  * slot), and every server-side script compiles on a real redis-server and does what its
- * comment says: the fence refuses a stale owner with FENCED, the leader scripts refuse a
- * matchmaker that does not hold mm:lease with NOTLEADER.
+ * comment says: the fence refuses a stale owner with FENCED, the leader's queue script
+ * refuses a matchmaker that does not hold the lease with NOTLEADER.
  */
 #include "dh_keys.h"
 
@@ -45,7 +45,8 @@ static void test_keys_spell_the_documented_layout(void)
     for (size_t i = 0; i < sizeof key_layout / sizeof key_layout[0]; i++)
         CU_ASSERT_STRING_EQUAL(key_layout[i].build(b, key_layout[i].id), key_layout[i].key);
     CU_ASSERT_STRING_EQUAL(DH_KEY_MATCHES_RUNNING, "matches:running");
-    CU_ASSERT_STRING_EQUAL(DH_KEY_MM_LEASE, "mm:lease");
+    CU_ASSERT_STRING_EQUAL(DH_KEY_MM_LEASE, "mm:{mm}:lease");
+    CU_ASSERT_STRING_EQUAL(dh_key_rated(b, "dominion", "m-1"), "rated:{dominion}:m-1");
     CU_ASSERT_STRING_EQUAL(dh_key_rating(b, "dominion", "casual"), "rating:{dominion}:casual");
     CU_ASSERT_STRING_EQUAL(dh_key_leaderboard(b, "dominion", "casual"),
                            "leaderboard:{dominion}:casual");
@@ -105,10 +106,11 @@ static void test_keys_every_script_compiles_on_redis(void)
 {
     CU_ASSERT_FATAL(redis_up());
     const char *scripts[] = {
-        dh_script_commit,         dh_script_move_bundle,   dh_script_takeover,
-        dh_script_lease_renew,    dh_script_lease_release, dh_script_mm_state,
-        dh_script_match_fields,   dh_script_rate,          dh_script_rate_skip,
-        dh_script_account_create, dh_script_device_login,  dh_script_login_attempt};
+        dh_script_commit,        dh_script_move_bundle,    dh_script_takeover,
+        dh_script_lease_renew,   dh_script_lease_release,  dh_script_mm_state,
+        dh_script_match_fields,  dh_script_rate,           dh_script_history_push,
+        dh_script_finished_push, dh_script_account_create, dh_script_device_login,
+        dh_script_login_attempt, dh_script_retire};
     for (size_t i = 0; i < sizeof scripts / sizeof *scripts; i++) {
         const char *argv[] = {"SCRIPT", "LOAD", scripts[i]};
         redisReply *r = redisCommandArgv(rc, 3, argv, NULL);
@@ -176,12 +178,10 @@ static void test_keys_commit_records_an_end_reason(void)
     CU_ASSERT_FATAL(redis_up());
     run("FLUSHALL");
     run("HSET match:{q1} worker wk-1 epoch 1 status running");
-    run("HSET matches:running q1 wk-1");
-    const char *keys[] = {"match:{q1}",         "match:{q1}:snap",      "match:{q1}:log",
-                          "match:{q1}:history", DH_KEY_MATCHES_RUNNING, DH_KEY_MATCHES_FINISHED};
+    const char *keys[] = {"match:{q1}", "match:{q1}:snap", "match:{q1}:log", "match:{q1}:history"};
     const char *args[] = {
         "wk-1", "1", "q1", "0", "", "0", "0", "", "1", "7", "[]", "00", DH_END_SCRIPT_ERROR};
-    redisReply *r = eval(dh_script_commit, 6, keys, 13, args);
+    redisReply *r = eval(dh_script_commit, 4, keys, 13, args);
     CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_INTEGER);
     freeReplyObject(r);
     r = redisCommand(rc, "HMGET match:{q1} " DH_F_STATUS " " DH_F_END_REASON);
@@ -189,35 +189,59 @@ static void test_keys_commit_records_an_end_reason(void)
     CU_ASSERT_STRING_EQUAL(r->element[0]->str, DH_STATUS_FINISHED);
     CU_ASSERT_STRING_EQUAL(r->element[1]->str, DH_END_SCRIPT_ERROR);
     freeReplyObject(r);
-    r = redisCommand(rc, "HEXISTS matches:running q1");
-    CU_ASSERT_EQUAL(r->integer, 0);
-    freeReplyObject(r);
 }
 
-/* A finish that carries a rating job queues it in matches:unrated, unless already rated. */
-static void test_keys_commit_queues_a_rating_job_once(void)
+/* A finish that carries a rating job keeps it in the match (for the indexes that follow
+ * it), unless the match was rated already. */
+static void test_keys_commit_keeps_a_rating_job_once(void)
 {
     CU_ASSERT_FATAL(redis_up());
     run("FLUSHALL");
     run("HSET match:{r1} worker wk-1 epoch 1 status running");
-    const char *keys[] = {"match:{r1}",          "match:{r1}:snap",      "match:{r1}:log",
-                          "match:{r1}:history",  DH_KEY_MATCHES_RUNNING, DH_KEY_MATCHES_FINISHED,
-                          DH_KEY_MATCHES_UNRATED};
+    const char *keys[] = {"match:{r1}", "match:{r1}:snap", "match:{r1}:log", "match:{r1}:history"};
     const char *args[] = {"wk-1", "1", "r1", "0",  "",   "0", "0",
                           "",     "1", "7",  "[]", "00", "",  "job"};
-    redisReply *r = eval(dh_script_commit, 7, keys, 14, args);
+    redisReply *r = eval(dh_script_commit, 4, keys, 14, args);
     CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_INTEGER);
     freeReplyObject(r);
-    r = redisCommand(rc, "HGET " DH_KEY_MATCHES_UNRATED " r1");
+    r = redisCommand(rc, "HGET match:{r1} " DH_F_RATING_JOB);
     CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_STRING);
     CU_ASSERT_STRING_EQUAL(r->str, "job");
     freeReplyObject(r);
-    run("HDEL " DH_KEY_MATCHES_UNRATED " r1");
+    run("HDEL match:{r1} " DH_F_RATING_JOB);
     run("HSET match:{r1} " DH_F_RATED " 1");
-    r = eval(dh_script_commit, 7, keys, 14, args); /* a retried finish after the rating */
+    r = eval(dh_script_commit, 4, keys, 14, args); /* a retried finish after the rating */
     freeReplyObject(r);
-    r = redisCommand(rc, "HEXISTS " DH_KEY_MATCHES_UNRATED " r1");
+    r = redisCommand(rc, "HEXISTS match:{r1} " DH_F_RATING_JOB);
     CU_ASSERT_EQUAL(r->integer, 0);
+    freeReplyObject(r);
+}
+
+/* A commit retried after its reply was lost (it ran: a failover's new master has it)
+ * writes nothing again; the next answer lands. */
+static void test_keys_commit_retried_after_a_lost_reply_lands_once(void)
+{
+    CU_ASSERT_FATAL(redis_up());
+    run("FLUSHALL");
+    run("HSET match:{d1} worker wk-1 epoch 1 status running");
+    const char *keys[] = {"match:{d1}", "match:{d1}:snap", "match:{d1}:log", "match:{d1}:history"};
+    const char *a1[] = {"wk-1", "1", "d1", "0", "", "1", "log-a1", "1", "a1", "0"};
+    const char *a2[] = {"wk-1", "1", "d1", "0", "", "1", "log-a2", "1", "a2", "0"};
+    for (int i = 0; i < 2; i++) {
+        redisReply *r = eval(dh_script_commit, 4, keys, 10, a1);
+        CU_ASSERT_TRUE(r && r->type == REDIS_REPLY_INTEGER && r->integer == 1);
+        freeReplyObject(r);
+    }
+    redisReply *r = eval(dh_script_commit, 4, keys, 10, a2);
+    CU_ASSERT_TRUE(r && r->type == REDIS_REPLY_INTEGER);
+    freeReplyObject(r);
+    r = redisCommand(rc, "LRANGE match:{d1}:history 0 -1");
+    CU_ASSERT_TRUE_FATAL(r->type == REDIS_REPLY_ARRAY && r->elements == 2);
+    CU_ASSERT_STRING_EQUAL(r->element[0]->str, "a1");
+    CU_ASSERT_STRING_EQUAL(r->element[1]->str, "a2");
+    freeReplyObject(r);
+    r = redisCommand(rc, "LLEN match:{d1}:log");
+    CU_ASSERT_EQUAL(r->integer, 2);
     freeReplyObject(r);
 }
 
@@ -225,18 +249,19 @@ static void test_keys_account_name_taken_once(void)
 {
     CU_ASSERT_FATAL(redis_up());
     run("FLUSHALL");
-    const char *keys[] = {"account:{alice}", DH_KEY_ACCOUNT_NAMES};
+    const char *keys[] = {"account:{alice}"};
     const char *first[] = {"a-1", "Alice", "$argon2id$x", "5"};
     const char *second[] = {"a-2", "ALICE", "$argon2id$y", "6"};
-    redisReply *r = eval(dh_script_account_create, 2, keys, 4, first);
+    redisReply *r = eval(dh_script_account_create, 1, keys, 4, first);
     CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_INTEGER);
     freeReplyObject(r);
-    r = eval(dh_script_account_create, 2, keys, 4, second);
+    r = eval(dh_script_account_create, 1, keys, 4, second);
     CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_ERROR);
     CU_ASSERT_PTR_NOT_NULL(strstr(r->str, DH_REPLY_TAKEN));
     freeReplyObject(r);
-    r = redisCommand(rc, "HGET " DH_KEY_ACCOUNT_NAMES " a-1");
-    CU_ASSERT_STRING_EQUAL(r->str, "Alice");
+    r = redisCommand(rc, "HMGET account:{alice} " DH_F_ACCOUNT_ID " " DH_F_ACCOUNT_NAME);
+    CU_ASSERT_STRING_EQUAL(r->element[0]->str, "a-1");
+    CU_ASSERT_STRING_EQUAL(r->element[1]->str, "Alice");
     freeReplyObject(r);
 }
 
@@ -257,30 +282,35 @@ static void test_keys_login_attempts_are_counted_per_name(void)
     freeReplyObject(r);
 }
 
-static void test_keys_takeover_needs_the_lease_and_bumps_the_epoch(void)
+/* The move bumps the epoch once; a second move from the old owner learns where the match
+ * is, and a finished match answers with its rating job (the sweep writes the indexes). */
+static void test_keys_takeover_bumps_the_epoch_once_and_says_where_the_match_is(void)
 {
     CU_ASSERT_FATAL(redis_up());
     run("FLUSHALL");
     run("HSET match:{t1} worker wk-1 epoch 1 status running");
-    run("SET mm:lease mm-a");
-    const char *keys[] = {"match:{t1}", DH_KEY_MATCHES_RUNNING, "worker:{wk-2}:adopt",
-                          DH_KEY_MM_LEASE};
-    const char *not_leader[] = {"wk-1", "wk-2", "t1", "mm-b"};
-    redisReply *r = eval(dh_script_takeover, 4, keys, 4, not_leader);
-    CU_ASSERT_EQUAL(r->type, REDIS_REPLY_ERROR);
-    CU_ASSERT_PTR_NOT_NULL(strstr(r->str, DH_REPLY_NOTLEADER));
-    freeReplyObject(r);
-
-    const char *leader[] = {"wk-1", "wk-2", "t1", "mm-a"};
-    r = eval(dh_script_takeover, 4, keys, 4, leader);
+    const char *keys[] = {"match:{t1}"};
+    const char *move[] = {"wk-1", "wk-2"};
+    redisReply *r = eval(dh_script_takeover, 1, keys, 2, move);
     CU_ASSERT_EQUAL(r->type, REDIS_REPLY_INTEGER);
     CU_ASSERT_EQUAL(r->integer, 2);
     freeReplyObject(r);
-    r = redisCommand(rc, "SISMEMBER worker:{wk-2}:adopt t1");
-    CU_ASSERT_EQUAL(r->integer, 1);
+    r = eval(dh_script_takeover, 1, keys, 2, move);
+    CU_ASSERT_TRUE_FATAL(r->type == REDIS_REPLY_ARRAY && r->elements == 2);
+    CU_ASSERT_STRING_EQUAL(r->element[0]->str, "owner");
+    CU_ASSERT_STRING_EQUAL(r->element[1]->str, "wk-2");
     freeReplyObject(r);
-    /* A second move from wk-1 finds the match on wk-2 and is refused (nil). */
-    r = eval(dh_script_takeover, 4, keys, 4, leader);
+    run("HSET match:{t1} status finished " DH_F_RATING_JOB " job");
+    r = eval(dh_script_takeover, 1, keys, 2, move);
+    CU_ASSERT_TRUE_FATAL(r->type == REDIS_REPLY_ARRAY && r->elements == 2);
+    CU_ASSERT_STRING_EQUAL(r->element[0]->str, "finished");
+    CU_ASSERT_STRING_EQUAL(r->element[1]->str, "job");
+    freeReplyObject(r);
+    r = redisCommand(rc, "HGET match:{t1} epoch");
+    CU_ASSERT_STRING_EQUAL(r->str, "2");
+    freeReplyObject(r);
+    const char *gone_keys[] = {"match:{nope}"};
+    r = eval(dh_script_takeover, 1, gone_keys, 2, move);
     CU_ASSERT_EQUAL(r->type, REDIS_REPLY_NIL);
     freeReplyObject(r);
 }
@@ -289,7 +319,7 @@ static void test_keys_mm_state_writes_only_for_the_leader(void)
 {
     CU_ASSERT_FATAL(redis_up());
     run("FLUSHALL");
-    run("SET mm:lease mm-a");
+    run("SET " DH_KEY_MM_LEASE " mm-a");
     const char *keys[] = {DH_KEY_MM_LEASE, DH_KEY_MM_TICKETS, DH_KEY_MM_PLACEMENTS};
     const char *other[] = {"mm-b", "t+", "p1", "x"};
     redisReply *r = eval(dh_script_mm_state, 3, keys, 4, other);
@@ -326,11 +356,13 @@ int main(void)
          test_keys_fence_refuses_a_stale_owner_and_writes_nothing},
         {"keys_match_fields_are_fenced", test_keys_match_fields_are_fenced},
         {"keys_commit_records_an_end_reason", test_keys_commit_records_an_end_reason},
-        {"keys_commit_queues_a_rating_job_once", test_keys_commit_queues_a_rating_job_once},
+        {"keys_commit_keeps_a_rating_job_once", test_keys_commit_keeps_a_rating_job_once},
+        {"keys_commit_retried_after_a_lost_reply_lands_once",
+         test_keys_commit_retried_after_a_lost_reply_lands_once},
         {"keys_account_name_taken_once", test_keys_account_name_taken_once},
         {"keys_login_attempts_are_counted_per_name", test_keys_login_attempts_are_counted_per_name},
-        {"keys_takeover_needs_the_lease_and_bumps_the_epoch",
-         test_keys_takeover_needs_the_lease_and_bumps_the_epoch},
+        {"keys_takeover_bumps_the_epoch_once_and_says_where_the_match_is",
+         test_keys_takeover_bumps_the_epoch_once_and_says_where_the_match_is},
         {"keys_mm_state_writes_only_for_the_leader", test_keys_mm_state_writes_only_for_the_leader},
         {"keys_cleanup", test_keys_cleanup},
         {NULL, NULL},

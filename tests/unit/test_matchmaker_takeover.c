@@ -404,8 +404,8 @@ static void test_takeover_of_an_unanswered_placement_assigns_its_players_to_the_
     CU_ASSERT_PTR_NULL(rig_mm_next(r.gw2, 50)); /* no MatchMoved: nobody knew the match yet */
     CU_ASSERT_EQUAL(r.mm.placements.n, 0);
     CU_ASSERT_EQUAL(r.mm.takeover.n, 0);
-    CU_ASSERT_EQUAL(rig_redis_int("HLEN mm:placements"), 0);
-    CU_ASSERT_EQUAL(rig_redis_int("HLEN mm:tickets"), 0);
+    CU_ASSERT_EQUAL(rig_redis_int("HLEN mm:{mm}:placements"), 0);
+    CU_ASSERT_EQUAL(rig_redis_int("HLEN mm:{mm}:tickets"), 0);
     rig_mm_close(&r);
 }
 

@@ -96,7 +96,7 @@ static void test_gateway_user_reads_only_routes(void)
     CU_ASSERT_TRUE(refused(c, "SET match:{m1}:snap forged"));
     CU_ASSERT_TRUE(refused(c, "HSET match:{m1} worker wk-rogue"));
     CU_ASSERT_TRUE(refused(c, "GET match:{m1}:snap"));
-    CU_ASSERT_TRUE(refused(c, "HGETALL mm:tickets"));
+    CU_ASSERT_TRUE(refused(c, "HGETALL mm:{mm}:tickets"));
     CU_ASSERT_TRUE(refused(c, "KEYS *"));
     CU_ASSERT_TRUE(refused(c, "CONFIG SET dir /tmp"));
     dh_redis_close(&r);
@@ -114,8 +114,8 @@ static void test_worker_user_cannot_touch_the_queue(void)
     CU_ASSERT_TRUE(runs(c, "HSET matches:running m2 wk-1"));
     CU_ASSERT_TRUE(runs(c, "SET worker:{wk-1} tcp://127.0.0.1:1 PX 1000"));
     CU_ASSERT_TRUE(runs(c, "HGETALL bundle:{abc}"));
-    CU_ASSERT_TRUE(refused(c, "HSET mm:tickets p-1 forged"));
-    CU_ASSERT_TRUE(refused(c, "SET mm:lease rogue"));
+    CU_ASSERT_TRUE(refused(c, "HSET mm:{mm}:tickets p-1 forged"));
+    CU_ASSERT_TRUE(refused(c, "SET mm:{mm}:lease rogue"));
     CU_ASSERT_TRUE(refused(c, "FLUSHALL"));
     CU_ASSERT_TRUE(refused(c, "SHUTDOWN"));
     dh_redis_close(&r);
@@ -127,8 +127,8 @@ static void test_matchmaker_user_cannot_write_match_state(void)
     dh_redis r;
     redisContext *c = login(&r, "matchmaker", "pw-matchmaker");
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-    CU_ASSERT_TRUE(runs(c, "SET mm:lease mm-1 NX PX 1000"));
-    CU_ASSERT_TRUE(runs(c, "HGETALL mm:tickets"));
+    CU_ASSERT_TRUE(runs(c, "SET mm:{mm}:lease mm-1 NX PX 1000"));
+    CU_ASSERT_TRUE(runs(c, "HGETALL mm:{mm}:tickets"));
     CU_ASSERT_TRUE(runs(c, "HGET match:{m3} worker"));
     CU_ASSERT_TRUE(refused(c, "SET match:{m3}:snap forged"));
     CU_ASSERT_TRUE(refused(c, "RPUSH match:{m3}:history forged"));

@@ -27,11 +27,30 @@ static void finished_match(const char *m, char *job)
     rig_redis_ok("HSET %s a-alice Alice a-bob Bob", DH_KEY_ACCOUNT_NAMES);
 }
 
-static redisContext *connect_redis(void)
+/* The rig's Redis as the worker reaches it (dh_redis); rig_free frees it. */
+static dh_redis *connect_redis(void)
 {
-    redisContext *c = redisConnect("127.0.0.1", rig_redis_port());
-    CU_ASSERT_FATAL(c && !c->err);
-    return c;
+    static dh_redis rd;
+    char url[64];
+    snprintf(url, sizeof url, "redis://127.0.0.1:%d", rig_redis_port());
+    CU_ASSERT_FATAL(dh_redis_init(&rd, url, 1000) == 0 && dh_redis_get(&rd, 0));
+    return &rd;
+}
+
+static void rig_free(dh_redis *rd)
+{
+    dh_redis_close(rd);
+}
+
+/* A finish as the worker writes it (worker/store.c): the fenced commit, then, when it kept
+ * the rating job (it answers 2), the job into matches:unrated. */
+static void finish_as_worker(dh_redis *rd, const char **commit, int argc, const char *job)
+{
+    redisReply *rep = dh_redis_command(rd, 0, argc, commit, NULL);
+    CU_ASSERT_TRUE_FATAL(rep && rep->type == REDIS_REPLY_INTEGER);
+    if (rep->integer == 2)
+        rig_redis_ok("HSET %s %s %s", DH_KEY_MATCHES_UNRATED, commit[9], job);
+    freeReplyObject(rep);
 }
 
 /* The stored rating of id: mu, sigma, matches. */
@@ -67,7 +86,7 @@ static void test_rating_same_finished_match_applied_twice_moves_once(void)
     rater_init(&r);
     rig_redis_flushall();
     finished_match("m1", job);
-    redisContext *c = connect_redis();
+    dh_redis *c = connect_redis();
     CU_ASSERT_EQUAL(rater_apply(&r, c, "m1", job), 1);
     CU_ASSERT_EQUAL(rater_apply(&r, c, "m1", job), 0);
     CU_ASSERT_EQUAL(rater_sweep(&r, c, 8), 0);
@@ -78,7 +97,7 @@ static void test_rating_same_finished_match_applied_twice_moves_once(void)
     rep = rig_redis_cmd("LINDEX history:{a-alice} 0");
     CU_ASSERT_STRING_EQUAL(rep->str, "m1\tdominion\tcasual\tsha1\t1000\t1\t2\t0.00\t3.44\tBob");
     freeReplyObject(rep);
-    redisFree(c);
+    rig_free(c);
 }
 
 static void test_rating_worker_failover_mid_finish_moves_once(void)
@@ -92,17 +111,14 @@ static void test_rating_worker_failover_mid_finish_moves_once(void)
     CU_ASSERT_EQUAL_FATAL(
         rater_job("dominion", "casual", "sha1", 1000, two, alice_wins, 2, job, sizeof job), 0);
     rig_redis_ok("HSET %s a-alice Alice a-bob Bob", DH_KEY_ACCOUNT_NAMES);
-    redisContext *c = connect_redis();
+    dh_redis *c = connect_redis();
     const char *commit[] = {"EVAL",
                             dh_script_commit,
-                            "7",
+                            "4",
                             "match:{m2}",
                             "match:{m2}:snap",
                             "match:{m2}:log",
                             "match:{m2}:history",
-                            DH_KEY_MATCHES_RUNNING,
-                            DH_KEY_MATCHES_FINISHED,
-                            DH_KEY_MATCHES_UNRATED,
                             "wk-a",
                             "1",
                             "m2",
@@ -117,9 +133,7 @@ static void test_rating_worker_failover_mid_finish_moves_once(void)
                             "00",
                             "",
                             job};
-    redisReply *rep = redisCommandArgv(c, 24, commit, NULL);
-    CU_ASSERT_TRUE_FATAL(rep && rep->type == REDIS_REPLY_INTEGER);
-    freeReplyObject(rep);
+    finish_as_worker(c, commit, 21, job);
     /* A reads the ratings and computes, then stalls (dies, or is cut off) before writing. */
     rater_plan *late = malloc(sizeof *late);
     CU_ASSERT_EQUAL_FATAL(rater_prepare(&r, c, "m2", job, late), 0);
@@ -127,13 +141,12 @@ static void test_rating_worker_failover_mid_finish_moves_once(void)
     CU_ASSERT_EQUAL(rater_sweep(&r, c, 8), 1);
     /* A's late write and A's retried finish change nothing. */
     CU_ASSERT_EQUAL(rater_commit(&r, c, late), 0);
-    rep = redisCommandArgv(c, 24, commit, NULL);
-    freeReplyObject(rep);
+    finish_as_worker(c, commit, 21, job);
     CU_ASSERT_EQUAL(rig_redis_int("HLEN %s", DH_KEY_MATCHES_UNRATED), 0);
     CU_ASSERT_EQUAL(rater_sweep(&r, c, 8), 0);
     assert_rated_once();
     free(late);
-    redisFree(c);
+    rig_free(c);
 }
 
 static void test_rating_two_matches_sharing_a_player_both_count(void)
@@ -146,7 +159,7 @@ static void test_rating_two_matches_sharing_a_player_both_count(void)
     finished_match("m3", job1);
     CU_ASSERT_EQUAL_FATAL(
         rater_job("dominion", "casual", "sha1", 1001, other, alice_wins, 2, job2, sizeof job2), 0);
-    redisContext *c = connect_redis();
+    dh_redis *c = connect_redis();
     rater_plan *p1 = malloc(sizeof *p1), *p2 = malloc(sizeof *p2);
     CU_ASSERT_EQUAL_FATAL(rater_prepare(&r, c, "m3", job1, p1), 0);
     CU_ASSERT_EQUAL_FATAL(rater_prepare(&r, c, "m4", job2, p2), 0); /* both from 25, 25/3 */
@@ -161,7 +174,7 @@ static void test_rating_two_matches_sharing_a_player_both_count(void)
     CU_ASSERT_EQUAL(rig_redis_int("LLEN history:{a-alice}"), 2);
     free(p1);
     free(p2);
-    redisFree(c);
+    rig_free(c);
 }
 
 static void test_rating_guests_and_lone_accounts_are_not_rated(void)
@@ -185,11 +198,11 @@ static void test_rating_malformed_job_is_dropped_unrated(void)
     rater_init(&r);
     rig_redis_flushall();
     rig_redis_ok("HSET %s m5 garbage", DH_KEY_MATCHES_UNRATED);
-    redisContext *c = connect_redis();
+    dh_redis *c = connect_redis();
     CU_ASSERT_EQUAL(rater_sweep(&r, c, 8), 0);
     CU_ASSERT_EQUAL(rig_redis_int("HLEN %s", DH_KEY_MATCHES_UNRATED), 0);
     CU_ASSERT_EQUAL(rig_redis_int("EXISTS rating:{dominion}:casual"), 0);
-    redisFree(c);
+    rig_free(c);
 }
 
 static void test_rating_survives_redis_forgetting_its_scripts(void)
@@ -200,9 +213,9 @@ static void test_rating_survives_redis_forgetting_its_scripts(void)
     rig_redis_flushall();
     rig_redis_ok("SCRIPT FLUSH");
     finished_match("m6", job);
-    redisContext *c = connect_redis();
+    dh_redis *c = connect_redis();
     CU_ASSERT_EQUAL(rater_sweep(&r, c, 8), 1);
-    redisFree(c);
+    rig_free(c);
 }
 
 static void test_rating_job_refused_by_redis_stays_and_keeps_the_connection(void)
@@ -213,13 +226,13 @@ static void test_rating_job_refused_by_redis_stays_and_keeps_the_connection(void
     rig_redis_flushall();
     finished_match("m7", job);
     rig_redis_ok("SET rating:{dominion}:casual not-a-hash"); /* HMGET: WRONGTYPE */
-    redisContext *c = connect_redis();
+    dh_redis *c = connect_redis();
     CU_ASSERT_EQUAL(rater_sweep(&r, c, 8), 0); /* not -1: the connection is fine */
-    CU_ASSERT_EQUAL(c->err, 0);
+    CU_ASSERT_TRUE(c->ctx && c->ctx->err == 0);
     CU_ASSERT_EQUAL(rig_redis_int("HLEN %s", DH_KEY_MATCHES_UNRATED), 1);
     rig_redis_ok("DEL rating:{dominion}:casual");
     CU_ASSERT_EQUAL(rater_sweep(&r, c, 8), 1); /* the same connection rates it later */
-    redisFree(c);
+    rig_free(c);
 }
 
 int main(void)

@@ -1,0 +1,114 @@
+/*
+ * dh_redis_node.c: one node's connection of a dh_redis (dh_redis.h): opening it (AUTH,
+ * SELECT), finding a node by address, dropping one that failed. Below both the slot map
+ * (dh_redis_topo.c) and the routing (dh_redis.c), which share these.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/time.h>
+
+#include "dh_log.h"
+#include "dh_redis.h"
+
+int dh_redis_auth_argv(const dh_redis_addr *addr, const char *argv[3])
+{
+    if (!addr->password[0])
+        return 0;
+    argv[0] = "AUTH";
+    if (!addr->user[0]) {
+        argv[1] = addr->password;
+        return 2;
+    }
+    argv[1] = addr->user;
+    argv[2] = addr->password;
+    return 3;
+}
+
+/* Run one setup command (AUTH, SELECT); 0 when Redis says OK. */
+static int dh_redis_setup(redisContext *c, int argc, const char **argv)
+{
+    redisReply *rep = redisCommandArgv(c, argc, argv, NULL);
+    int ok = rep && rep->type == REDIS_REPLY_STATUS;
+    if (!ok)
+        dh_warn("redis %s failed: %s", argv[0], rep ? rep->str : c->errstr);
+    if (rep)
+        freeReplyObject(rep);
+    return ok ? 0 : -1;
+}
+
+/* A new authenticated connection to at, or NULL (logged once per outage). */
+redisContext *dh_redis_open(dh_redis *r, const dh_redis_hostport *at)
+{
+    struct timeval tv = {.tv_sec = r->timeout_ms / 1000, .tv_usec = (r->timeout_ms % 1000) * 1000};
+    redisContext *c = redisConnectWithTimeout(at->host, at->port, tv);
+    if (!c || c->err) {
+        if (!r->down_logged)
+            dh_warn("redis %s:%d unreachable: %s", at->host, at->port,
+                    c ? c->errstr : "out of memory");
+        goto err;
+    }
+    if (redisSetTimeout(c, tv) != REDIS_OK)
+        goto err;
+    redisEnableKeepAlive(c);
+    const char *auth[3];
+    int argc = dh_redis_auth_argv(&r->addr, auth);
+    if (argc && dh_redis_setup(c, argc, auth) < 0)
+        goto err;
+    if (r->addr.db) {
+        char db[16];
+        snprintf(db, sizeof db, "%d", r->addr.db);
+        const char *select[] = {"SELECT", db};
+        if (dh_redis_setup(c, 2, select) < 0)
+            goto err;
+    }
+    r->connects++;
+    return c;
+err:
+    if (c)
+        redisFree(c);
+    return NULL;
+}
+
+redisContext *dh_redis_node_ctx(dh_redis *r, size_t i)
+{
+    dh_redis_node *n = &r->nodes[i];
+    if (!n->ctx) {
+        n->ctx = dh_redis_open(r, &n->at);
+        if (n->ctx && r->down_logged) {
+            dh_info("redis %s:%d connected", n->at.host, n->at.port);
+            r->down_logged = 0;
+        }
+    }
+    if (n->ctx && !r->ctx)
+        r->ctx = n->ctx;
+    return n->ctx;
+}
+
+int dh_redis_node_index(dh_redis *r, const char *host, int port)
+{
+    for (size_t i = 0; i < r->nnodes; i++)
+        if (r->nodes[i].at.port == port && !strcmp(r->nodes[i].at.host, host))
+            return (int)i;
+    if (r->nnodes == DH_REDIS_NODES)
+        return -1;
+    dh_redis_node *n = &r->nodes[r->nnodes];
+    memset(n, 0, sizeof *n);
+    snprintf(n->at.host, sizeof n->at.host, "%s", host);
+    n->at.port = port;
+    return (int)r->nnodes++;
+}
+
+/* Drop node i's connection (it failed); a cluster reads its slot map again. */
+void dh_redis_node_fail(dh_redis *r, size_t i)
+{
+    dh_redis_node *n = &r->nodes[i];
+    if (!n->ctx)
+        return;
+    if (n->ctx->err) /* the others are dropped only because their replies are unread */
+        dh_warn("redis %s:%d lost: %s", n->at.host, n->at.port, n->ctx->errstr);
+    if (r->ctx == n->ctx)
+        r->ctx = NULL;
+    redisFree(n->ctx);
+    n->ctx = NULL;
+    r->stale = r->addr.cluster;
+}
