@@ -133,7 +133,10 @@ int store_put_meta(store *s, const store_meta *m)
                           DH_F_GRACE_MS,    grace,
                           DH_F_DECISION_MS, dec,
                           DH_F_TURN_MS,     turn,
-                          DH_F_ABANDON,     m->abandon ? m->abandon : ""};
+                          DH_F_ABANDON,     m->abandon ? m->abandon : "",
+                          DH_F_OPTIONS,     m->options ? m->options : "",
+                          DH_F_BOTS,        m->bots ? m->bots : "",
+                          DH_F_UNRATED,     m->unrated ? "1" : "0"};
     const char *run[] = {"HSET", DH_KEY_MATCHES_RUNNING, m->match_id, m->worker};
     if (store_cmd(s, (int)(sizeof argv / sizeof *argv), argv, NULL, NULL) < 0 ||
         store_cmd(s, 4, run, NULL, NULL) < 0)
@@ -461,8 +464,11 @@ int store_owned(store *s, const char *worker, const char *const *ids, const uint
         argv[i][3] = DH_F_EPOCH;
         cmds[i] = (dh_redis_cmd){.argc = 4, .argv = argv[i]};
     }
+    uint64_t start_ns = dh_now_ns();
     if (dh_redis_pipeline(&s->redis, now_ms, cmds, n, out) < 0)
         goto done;
+    if (s->round_trips)
+        dh_histogram_since(s->round_trips, start_ns);
     for (size_t i = 0; i < n; i++) {
         const redisReply *r = out[i];
         if (r->type == REDIS_REPLY_ARRAY && r->elements == 2) {
@@ -573,7 +579,8 @@ static void store_meta_set(store_match *m, const char *f, const char *v, size_t 
         STORE_FIELD(worker, DH_F_WORKER),   STORE_FIELD(status, DH_F_STATUS),
         STORE_FIELD(players, DH_F_PLAYERS), STORE_FIELD(player_ids, DH_F_PLAYER_IDS),
         STORE_FIELD(mode, DH_F_MODE),       STORE_FIELD(abandon, DH_F_ABANDON),
-        STORE_FIELD(away, DH_F_AWAY),
+        STORE_FIELD(away, DH_F_AWAY),       STORE_FIELD(options, DH_F_OPTIONS),
+        STORE_FIELD(bots, DH_F_BOTS),
 #undef STORE_FIELD
     };
     for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
@@ -589,6 +596,8 @@ static void store_meta_set(store_match *m, const char *f, const char *v, size_t 
         m->decision_ms = (uint32_t)strtoul(v, NULL, 10);
     else if (!strcmp(f, DH_F_TURN_MS))
         m->turn_ms = (uint32_t)strtoul(v, NULL, 10);
+    else if (!strcmp(f, DH_F_UNRATED))
+        m->unrated = n == 1 && v[0] == '1';
     else if (!strcmp(f, DH_F_SCRIPT_FAILURES))
         m->script_failures = (uint32_t)strtoul(v, NULL, 10);
 }

@@ -20,7 +20,7 @@ last=$(grep -v '^[[:space:]]*$' "$E2E_RUN/bots.out" | tail -n 1)
 grep -q 'party request' "$E2E_RUN/bots.err" && e2e_fail "a party request was refused"
 made=$(grep -c 'party .* of 2 complete: queueing it' "$E2E_RUN/bots.err")
 ((made == 2)) || e2e_fail "$made parties completed, want 2: $(grep party "$E2E_RUN/bots.err" | head -3)"
-(($(e2e_redis hlen mm:{mm}:parties) == 2)) || e2e_fail "the matchmaker holds $(e2e_redis hlen mm:{mm}:parties) parties, want 2"
+(($(e2e_redis hlen 'mm:{mm}:parties') == 2)) || e2e_fail "the matchmaker holds $(e2e_redis hlen 'mm:{mm}:parties') parties, want 2"
 
 # Bots are named bot-PID-1..4: parties are {1,2} and {3,4}, so each match seats 1 and 2
 # or 3 and 4, never a mix.
@@ -50,6 +50,6 @@ started=$(grep -c 'lobby .* started: match' "$E2E_RUN/logs/matchmaker.log")
 id=$(e2e_redis lindex matches:finished 0)
 [[ $(e2e_redis hget "$(_e2e_match_key "$id")" options) == kingdom=random ]] ||
     e2e_fail "a lobby match lost its options"
-(($(e2e_redis hlen mm:{mm}:tickets) == 0)) || e2e_fail "lobby players left tickets in the queue"
+(($(e2e_redis hlen 'mm:{mm}:tickets') == 0)) || e2e_fail "lobby players left tickets in the queue"
 e2e_check_replays
 e2e_log "every lobby match started by its host, with its options"

@@ -45,7 +45,7 @@ e2e_log "kill -9 the matchmaker ($inflight matches in flight) and start it again
 dh_cluster_kill "$E2E_RUN" matchmaker KILL
 dh_cluster_restart "$E2E_RUN" matchmaker
 deadline=$((SECONDS + 10))
-until [[ $(e2e_redis get mm:{mm}:lease) == mm-1* ]]; do
+until [[ $(e2e_redis get 'mm:{mm}:lease') == mm-1* ]]; do
     ((SECONDS < deadline)) || e2e_fail "the restarted matchmaker did not take its lease again"
     sleep 0.1
 done

@@ -44,7 +44,7 @@ timeout 20 "$DECKHAND_BIN_DIR/deckhand" bots --game dominion --players 1 --size 
 grep -q "option 'kingdom' takes no value 'no_such_kingdom' (code 9)" "$E2E_RUN/bad.err" ||
     e2e_fail "no BAD_REQUEST (code 9) for an unknown value: $(tail -n 3 "$E2E_RUN/bad.err")"
 grep -q 'errors=[1-9]' "$E2E_RUN/bad.out" || e2e_fail "the refused join is not an error"
-(($(e2e_redis hlen mm:{mm}:tickets) == 0)) || e2e_fail "the refused join left a ticket"
+(($(e2e_redis hlen 'mm:{mm}:tickets') == 0)) || e2e_fail "the refused join left a ticket"
 e2e_log "an unknown option value: BAD_REQUEST, nothing queued"
 
 # Modes come from the configured list: casual, or one the queues file names (the local
@@ -56,7 +56,7 @@ timeout 20 "$DECKHAND_BIN_DIR/deckhand" bots --game dominion --players 1 --size 
 grep -q "dominion has no mode 'made-up' (casual, or one the queues file names) (code 9)" \
     "$E2E_RUN/mode.err" ||
     e2e_fail "no BAD_REQUEST (code 9) for a made-up mode: $(tail -n 3 "$E2E_RUN/mode.err")"
-(($(e2e_redis hlen mm:{mm}:tickets) == 0)) || e2e_fail "the refused join left a ticket"
+(($(e2e_redis hlen 'mm:{mm}:tickets') == 0)) || e2e_fail "the refused join left a ticket"
 timeout 60 "$DECKHAND_BIN_DIR/deckhand" bots --game caveman --players 2 --size 2 --matches 1 \
     --timeout 50 --mode ranked >"$E2E_RUN/ranked.out" 2>"$E2E_RUN/ranked.err" </dev/null ||
     e2e_fail "the ranked match failed: $(tail -n 3 "$E2E_RUN/ranked.err")"
