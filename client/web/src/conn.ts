@@ -13,7 +13,14 @@ export class RequestError extends Error {
 
 export class Conn {
   private ws: WebSocket | null = null;
-  private nextId = 1;
+  // cmd_ids never repeat for a player, across connections and reloads: the worker answers
+  // a cmd_id it has seen from the player in a match again without applying it (a retry),
+  // so a reloaded page counting from 1 again would have its answers ignored. Milliseconds
+  // since 1970 start above any id an earlier page of this browser sent (at most 50
+  // commands a second pass the gateway's rate limit).
+  private nextId = Date.now();
+  // The last messages in and out, for a test to print when a page gets stuck.
+  readonly trace: string[] = [];
   private pending = new Map<number, { resolve: (r: Reply) => void; reject: (e: Error) => void }>();
   onMessage: (m: ServerMsg) => void = () => {};
   onClose: () => void = () => {};
@@ -56,14 +63,21 @@ export class Conn {
     const id = this.nextId++;
     const p = new Promise<Reply>((resolve, reject) => this.pending.set(id, { resolve, reject }));
     this.ws!.send(encodeClient(id, body, value));
+    this.note(`sent ${id} ${body} ${JSON.stringify(value).slice(0, 160)}`);
     return p.then((r) => {
       if (!r.ok) throw new RequestError(r.error?.code ?? "INTERNAL", r.error?.message ?? "");
       return r;
     });
   }
 
+  private note(line: string): void {
+    this.trace.push(line);
+    if (this.trace.length > 60) this.trace.shift();
+  }
+
   private receive(bytes: Uint8Array): void {
     const m = decodeServer(bytes);
+    this.note(`${m.body} ${JSON.stringify((m as unknown as Record<string, unknown>)[m.body]).slice(0, 160)}`);
     if (m.body === "reply" && m.reply) {
       const p = this.pending.get(m.reply.cmd_id);
       if (p) {

@@ -17,6 +17,7 @@ const KNOWN_GAMES = ["dominion", "accession", "ascension", "caveman"];
 
 const root = document.getElementById("app")!;
 const conn = new Conn();
+(window as unknown as { deckhandTrace: string[] }).deckhandTrace = conn.trace;
 let me: Welcome | null = null;
 let match: Match | null = null;
 let notice = "";
