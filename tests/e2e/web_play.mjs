@@ -4,85 +4,17 @@
 // match; decisions are answered by clicking an option button (the first few) or the "let
 // the bot answer" button; player A reloads mid-match and the page resumes the same match
 // (token and match id kept in localStorage) and goes on; both reach the end screen with
-// the same results. Screenshots: OUT/lobby.png, OUT/match.png, OUT/end.png.
-import { createRequire } from "node:module";
+// the same results. Screenshots: OUT/lobby.png, OUT/match.png, OUT/match-phone.png,
+// OUT/end.png, OUT/end-phone.png.
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { browser, checkNoConsoleErrors, fail, log, play, player, results } from "./web_rig.mjs";
 
 const [url, out] = process.argv.slice(2);
-const here = path.dirname(fileURLToPath(import.meta.url));
-const require = createRequire(path.join(here, "../../client/web/package.json"));
-const puppeteer = (await import(pathToFileURL(require.resolve("puppeteer-core")).href)).default;
-
-const DEADLINE = Date.now() + Number(process.env.WEB_PLAY_MS || 150_000);
-const log = (...a) => console.log(new Date().toISOString().slice(11, 19), ...a);
-const fail = (msg) => {
-  throw new Error(msg);
-};
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-const browser = await puppeteer.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  headless: true,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"],
-});
-const errors = [];
-const pages = [];
-
-async function player(name) {
-  const ctx = await browser.createBrowserContext(); // its own localStorage
-  const page = await ctx.newPage();
-  await page.setViewport({ width: 1100, height: 900 });
-  page.on("console", (m) => m.type() === "error" && errors.push(`${name}: ${m.text()}`));
-  page.on("pageerror", (e) => errors.push(`${name}: ${e.message}`));
-  await page.goto(url, { waitUntil: "load" });
-  await page.waitForSelector("#guest-name");
-  await page.type("#guest-name", name);
-  await page.click("#guest-go");
-  await page.waitForSelector("#lobby");
-  return page;
-}
-
-// One player's loop: answer every decision until the end screen. The first `clicks`
-// single-choice decisions are answered by clicking the first option, the others by the
-// bot button; after `reloadAt` answers the page reloads once (onReload runs after).
-async function play(page, name, { clicks = 3, reloadAt = -1, onReload = async () => {} } = {}) {
-  let answered = 0;
-  let lastDecision = "";
-  while (Date.now() < DEADLINE) {
-    if (await page.$("#game-over")) return answered;
-    if (answered === reloadAt) {
-      reloadAt = -1;
-      log(`${name} reloads after ${answered} answers`);
-      await page.reload({ waitUntil: "load" });
-      await onReload();
-      continue;
-    }
-    const d = await page.$eval(".decision", (el) => el.dataset.decision ?? "").catch(() => "");
-    const bot = d && d !== lastDecision ? await page.$("#bot-answer:not([disabled])") : null;
-    if (!bot) {
-      await sleep(15);
-      continue;
-    }
-    const single = !(await page.$(".decision .confirm"));
-    const option = single && answered < clicks ? await page.$(".decision .option:not([disabled])") : null;
-    try {
-      await (option ?? bot).click();
-    } catch {
-      continue; // redrawn between finding and clicking it (a message came): look again
-    }
-    lastDecision = d;
-    answered++;
-  }
-  await page.screenshot({ path: path.join(out, `stuck-${name}.png`) });
-  const text = (await Promise.all(pages.map((p) => p.evaluate(() => window.deckhandTrace.slice(-25).join("\n"))))).join("\n----\n");
-  fail(`${name}: no end screen before the deadline (${answered} answers); the page says:\n${text}`);
-}
+const phone = { width: 390, height: 844 };
 
 try {
-  const a = await player("Alice");
-  const b = await player("Bob");
-  pages.push(a, b);
+  const a = await player(url, "Alice");
+  const b = await player(url, "Bob");
   await a.screenshot({ path: path.join(out, "lobby.png") });
   log("both in the lobby");
   await a.click("#queue");
@@ -100,22 +32,22 @@ try {
     const again = await a.$eval(".match", (el) => el.dataset.match);
     if (again !== matchA) fail(`after the reload: match ${again}, not ${matchA}`);
     await a.screenshot({ path: path.join(out, "match.png") });
+    await b.setViewport(phone);
+    await b.screenshot({ path: path.join(out, "match-phone.png"), fullPage: true });
     log("Alice resumed the match after the reload");
   };
   const [na, nb] = await Promise.all([
-    play(a, "Alice", { reloadAt: 12, onReload: resumed }),
-    play(b, "Bob"),
+    play(a, "Alice", out, { reloadAt: 12, onReload: resumed }),
+    play(b, "Bob", out),
   ]);
   log(`end screens: Alice answered ${na}, Bob ${nb}`);
   if (na <= 12) fail("Alice's match ended before her reload");
-  const rows = async (p) => p.$$eval("#game-over .results tbody tr", (trs) => trs.map((tr) => tr.textContent));
-  const ra = await rows(a);
-  const rb = await rows(b);
+  const ra = await results(a);
+  const rb = await results(b);
   if (ra.length !== 2 || JSON.stringify(ra) !== JSON.stringify(rb)) fail(`results differ: ${ra} / ${rb}`);
   await a.screenshot({ path: path.join(out, "end.png") });
-  await b.setViewport({ width: 390, height: 844 }); // a phone
   await b.screenshot({ path: path.join(out, "end-phone.png") });
-  if (errors.length) fail(`console errors:\n${errors.join("\n")}`);
+  checkNoConsoleErrors();
   log(`results: ${ra.join(" | ")}`);
 } finally {
   await browser.close();
