@@ -44,7 +44,7 @@ export async function player(url, name) {
 
 // Answer every decision on page until the end screen; returns the number of answers.
 // The first `clicks` single-choice decisions are answered by clicking the first option
-// button, the others by the "let the bot answer" button. After `reloadAt` answers the
+// button, the others by the "let the bot answer" button, or its key B (every fourth). After `reloadAt` answers the
 // page reloads once, and onReload runs. At the deadline: a screenshot OUT/stuck-NAME.png
 // and the last messages of every page in the error.
 export async function play(page, name, out, { clicks = 3, reloadAt = -1, onReload = async () => {} } = {}) {
@@ -68,7 +68,8 @@ export async function play(page, name, out, { clicks = 3, reloadAt = -1, onReloa
     const single = !(await page.$(".decision .confirm"));
     const option = single && answered < clicks ? await page.$(".decision .option:not([disabled])") : null;
     try {
-      await (option ?? bot).click();
+      if (!option && answered % 4 === 3) await page.keyboard.press("b"); // the key, now and then
+      else await (option ?? bot).click();
     } catch {
       continue; // redrawn between finding and clicking it (a message came): look again
     }
