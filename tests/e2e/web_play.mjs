@@ -4,7 +4,8 @@
 // match; decisions are answered by clicking an option button (the first few) or the "let
 // the bot answer" button; player A reloads mid-match and the page resumes the same match
 // (token and match id kept in localStorage) and goes on; both reach the end screen with
-// the same results. Screenshots: OUT/lobby.png, OUT/match.png, OUT/match-phone.png,
+// the same results; a second tab of Alice's logs in with her token and the first tab steps
+// aside. Screenshots: OUT/lobby.png, OUT/match.png, OUT/match-phone.png,
 // OUT/end.png, OUT/end-phone.png.
 import path from "node:path";
 import { browser, checkNoConsoleErrors, fail, log, play, player, results } from "./web_rig.mjs";
@@ -47,6 +48,13 @@ try {
   if (ra.length !== 2 || JSON.stringify(ra) !== JSON.stringify(rb)) fail(`results differ: ${ra} / ${rb}`);
   await a.screenshot({ path: path.join(out, "end.png") });
   await b.screenshot({ path: path.join(out, "end-phone.png") });
+  // A second tab of Alice's browser is the same player: it logs in with the kept token,
+  // and the first tab steps aside (no reconnect tug of war) until asked to play there.
+  const a2 = await a.browserContext().newPage();
+  await a2.goto(url, { waitUntil: "load" });
+  await a2.waitForSelector("#lobby", { timeout: 10_000 });
+  await a.waitForSelector("#play-here", { timeout: 10_000 });
+  log("a second tab took Alice over; the first offers to play there");
   checkNoConsoleErrors();
   log(`results: ${ra.join(" | ")}`);
 } finally {

@@ -22,6 +22,12 @@ let me: Welcome | null = null;
 let match: Match | null = null;
 let notice = "";
 let retry = 0;
+// Tabs of one browser share the token, so they are one player, and the gateway keeps only
+// the newest connection: a tab that sees another log in stops reconnecting (instead of the
+// two taking the player from each other every second) until asked to play here again.
+const TAB_KEY = "deckhand.tab";
+const tab = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+let elsewhere = false;
 const lobby: Omit<LobbyModel, "me"> = {
   games: KNOWN_GAMES.map((game) => fallbackGame(game)), game: "dominion", players: 2, options: {},
   queued: "", party: null, lobby: null, lobbies: null, board: null, history: null, notice: "",
@@ -58,7 +64,10 @@ function drawNow(): void {
   else if (match?.over) renderGameOver(root, match, match.over, () => leaveMatch());
   else if (match) renderMatch(root, match, ui);
   else renderLobby(root, { ...lobby, me, notice }, lobbyActions);
-  if (!conn.open && me) root.prepend(h("p", { class: "offline", role: "status" }, "Connection lost: reconnecting…"));
+  if (elsewhere)
+    root.prepend(h("p", { class: "offline", role: "status" }, "You are playing in another tab. ",
+      h("button", { id: "play-here", onclick: () => { elsewhere = false; retry = 0; reconnect(); } }, "Play here")));
+  else if (!conn.open && me) root.prepend(h("p", { class: "offline", role: "status" }, "Connection lost: reconnecting…"));
   if (focused) document.getElementById(focused)?.focus();
 }
 
@@ -70,6 +79,8 @@ function say(e: unknown): void {
 // ---- logging in and staying logged in ----------------------------------------------------
 function loggedIn(w: Welcome): void {
   me = w;
+  elsewhere = false;
+  localStorage.setItem(TAB_KEY, tab);
   localStorage.setItem(TOKEN, w.token);
   localStorage.setItem("deckhand.name", w.name);
 }
@@ -118,7 +129,7 @@ const loginActions = {
 function reconnect(): void {
   draw();
   const token = localStorage.getItem(TOKEN);
-  if (!token || !me) return;
+  if (!token || !me || elsewhere) return;
   setTimeout(async () => {
     try {
       await conn.connect();
@@ -215,6 +226,12 @@ conn.onMessage = (msg) => {
   draw();
 };
 conn.onClose = () => reconnect();
+window.addEventListener("storage", (e) => {
+  if (e.key !== TAB_KEY || e.newValue === tab || !me) return;
+  elsewhere = true;
+  conn.close();
+  draw();
+});
 
 // ---- the lobby's actions -----------------------------------------------------------------
 function pickGame(game: string): void {
