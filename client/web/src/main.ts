@@ -13,7 +13,7 @@ import type { GameDesc, ServerMsg, Welcome } from "./types";
 const TOKEN = "deckhand.token";
 const MATCH = "deckhand.match";
 // Shown when the cluster does not answer GamesRequest (an older matchmaker).
-const KNOWN_GAMES = ["dominion", "accession", "ascension", "caveman"];
+const KNOWN_GAMES = ["dominion", "accession", "ascension", "caveman", "elemental"];
 
 const root = document.getElementById("app")!;
 const conn = new Conn();

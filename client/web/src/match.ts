@@ -98,7 +98,17 @@ export class Match {
     return [...this.zones.values()].filter((z) => z.owner === owner);
   }
 
+  // Counters shown for an owner: not hidden ("_name"), not a card's ("name:ENTITY").
   countersOf(owner: number): Counter[] {
-    return [...this.counters.values()].filter((c) => c.owner === owner && !c.name.startsWith("_"));
+    return [...this.counters.values()].filter((c) => c.owner === owner && !c.name.startsWith("_") &&
+      !/:\d+$/.test(c.name));
+  }
+
+  // A card's own counters ("attack:57" for entity 57), drawn on the card.
+  stats(entity: number): [string, number][] {
+    if (!entity) return [];
+    const tail = `:${entity}`;
+    return [...this.counters.values()].filter((c) => c.name.endsWith(tail) && !c.name.startsWith("_"))
+      .map((c) => [c.name.slice(0, -tail.length), c.value]);
   }
 }

@@ -57,9 +57,17 @@ function cardEl(m: Match, ui: MatchUi, card: Card, count?: number, byName = fals
     info && info.cost >= 0 ? h("span", { class: "card-cost" }, info.cost) : null),
   types ? h("div", { class: "card-types" }, types) : null,
   info?.text ? h("div", { class: "card-text" }, info.text) : null,
+  stats(m, card.entity),
   count !== undefined ? h("div", { class: "card-count" }, `×${count}`) : null);
   el.style.setProperty("--hue", String(hue(types.split(/[\s-]/)[0] || card.name)));
   return el;
+}
+
+function stats(m: Match, entity: number): HTMLElement | null {
+  const list = m.stats(entity);
+  if (list.length === 0) return null;
+  return h("div", { class: "card-stats" }, list.map(([name, value]) =>
+    h("span", { "data-stat": name }, `${name.replace(/_/g, " ")} `, h("b", {}, value))));
 }
 
 function pick(m: Match, ui: MatchUi, opt: Option): void {
@@ -96,19 +104,31 @@ function supplyEl(m: Match, ui: MatchUi, piles: Zone[]): HTMLElement | null {
   }));
 }
 
-// Spaces "board:ROW:COL" of one owner as a grid: rows in order of appearance, columns by
-// number; flipped for an opponent, so that the two front rows face each other.
-function boardEl(m: Match, ui: MatchUi, spaces: Zone[], flip: boolean): HTMLElement | null {
-  if (spaces.length === 0) return null;
+// The rows and columns of every board in the view (a space is a zone only once used, so
+// one owner's zones may not show the board's size): rows in order of appearance, columns
+// by number, numbered ones filled in from 1.
+function boardShape(m: Match): { rows: string[]; cols: string[] } {
   const rows: string[] = [];
   const cols = new Set<string>();
-  for (const z of spaces) {
-    const [, r, c] = z.name.split(":");
+  for (const z of m.zones.values()) {
+    const [prefix, r, c] = z.name.split(":");
+    if (prefix !== "board" || r === undefined || c === undefined) continue;
     if (!rows.includes(r)) rows.push(r);
     cols.add(c);
   }
-  if (flip) rows.reverse();
-  const colList = [...cols].sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
+  const nums = [...cols].map(Number);
+  if (nums.length && nums.every((n) => Number.isInteger(n) && n >= 1 && n <= 32))
+    for (let n = 1; n <= Math.max(...nums); n++) cols.add(String(n));
+  return { rows, cols: [...cols].sort((a, b) => Number(a) - Number(b) || a.localeCompare(b)) };
+}
+
+// Spaces "board:ROW:COL" of one owner as a grid, flipped for an opponent, so that the two
+// front rows face each other.
+function boardEl(m: Match, ui: MatchUi, spaces: Zone[], flip: boolean): HTMLElement | null {
+  if (spaces.length === 0) return null;
+  const shape = boardShape(m);
+  const rows = flip ? [...shape.rows].reverse() : shape.rows;
+  const colList = shape.cols;
   const grid = h("div", { class: "board" });
   grid.style.setProperty("--cols", String(colList.length));
   for (const r of rows)
@@ -184,8 +204,8 @@ export function renderMatch(root: HTMLElement, m: Match, ui: MatchUi): void {
     h("header", { class: "bar" }, h("strong", {}, m.game), ` · match ${m.id.slice(0, 8)}`,
       countersEl(m, -1)),
     others.map((s) => seatEl(m, ui, s)),
-    h("section", { class: "shared" }, supplyEl(m, ui, piles),
-      h("div", { class: "zones" }, shared.filter((z) => zoneKind(z) !== "pile").map((z) => zoneEl(m, ui, z)))),
+    shared.length ? h("section", { class: "shared" }, supplyEl(m, ui, piles),
+      h("div", { class: "zones" }, shared.filter((z) => zoneKind(z) !== "pile").map((z) => zoneEl(m, ui, z)))) : null,
     seatEl(m, ui, m.seat),
     decisionEl(m, ui),
     logEl(m)));

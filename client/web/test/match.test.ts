@@ -72,6 +72,17 @@ test("another seat's decision is not this seat's; hidden counters are not shown"
   assert.deepEqual(m.countersOf(0), []);
 });
 
+test("a card's counters (NAME:ENTITY) go with the card, not the table", () => {
+  const m = new Match("m-1");
+  const v = view();
+  v.counters.push({ name: "attack:57", owner: -1, value: 2 }, { name: "health:57", owner: -1, value: 1 },
+    { name: "_aura:57", owner: -1, value: 1 });
+  m.setView(v);
+  assert.deepEqual(m.countersOf(-1).map((c) => c.name), ["coins"]);
+  assert.deepEqual(m.stats(57), [["attack", 2], ["health", 1]]);
+  assert.deepEqual(m.stats(5), []);
+});
+
 test("cards are described by their bundle's catalog", () => {
   addCatalog({ bundle_id: "b1", game: "dominion", cards: [{ name: "Copper", cost: 0, types: "Treasure", text: "+$1" }] });
   const m = new Match("m-1");
