@@ -42,12 +42,33 @@ export async function player(url, name) {
   return page;
 }
 
+// A decision taking several options: toggle min of them (at least one, at most max), by
+// clicks or by their keys 1, 2, ..., see Confirm count them, and confirm with Enter. False
+// when it was not that kind of screen.
+async function chooseSeveral(page, byKeys) {
+  const { min, max } = await page.$eval(".decision", (el) => ({ min: Number(el.dataset.min), max: Number(el.dataset.max) }));
+  const want = Math.min(max, Math.max(1, min), 9);
+  if ((await page.$$(".decision .option")).length < want) return false;
+  for (let i = 1; i <= want; i++) {
+    if (byKeys) await page.keyboard.press(String(i));
+    else await page.click(`.decision .option:nth-child(${i})`);
+  }
+  await page.evaluate(() => document.activeElement?.blur());
+  await page.waitForFunction((n) => document.querySelector(".decision .confirm")?.textContent.includes(`(${n})`),
+    { timeout: 5000 }, want);
+  await page.keyboard.press("Enter");
+  log(`a multi-select decision answered by ${byKeys ? "keys" : "clicks on"} 1..${want} and Enter`);
+  return true;
+}
+
 // Answer every decision on page until the end screen; returns the number of answers.
 // The first `clicks` single-choice decisions are answered by clicking the first option
-// button, the others by the "let the bot answer" button, or its key B (every fourth). After `reloadAt` answers the
+// button, the first `multi` decisions taking several options by keys or clicks, then
+// Enter (chooseSeveral), the others by the "let the bot answer" button, or its key B (every
+// fourth). After `reloadAt` answers the
 // page reloads once, and onReload runs. At the deadline: a screenshot OUT/stuck-NAME.png
 // and the last messages of every page in the error.
-export async function play(page, name, out, { clicks = 3, reloadAt = -1, onReload = async () => {} } = {}) {
+export async function play(page, name, out, { clicks = 3, multi = 2, reloadAt = -1, onReload = async () => {} } = {}) {
   let answered = 0;
   let lastDecision = "";
   while (Date.now() < DEADLINE) {
@@ -68,7 +89,8 @@ export async function play(page, name, out, { clicks = 3, reloadAt = -1, onReloa
     const single = !(await page.$(".decision .confirm"));
     const option = single && answered < clicks ? await page.$(".decision .option:not([disabled])") : null;
     try {
-      if (!option && answered % 4 === 3) await page.keyboard.press("b"); // the key, now and then
+      if (!single && multi > 0 && (await chooseSeveral(page, multi % 2 === 0))) multi--;
+      else if (!option && answered % 4 === 3) await page.keyboard.press("b"); // the key, now and then
       else await (option ?? bot).click();
     } catch {
       continue; // redrawn between finding and clicking it (a message came): look again

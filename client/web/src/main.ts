@@ -48,15 +48,30 @@ function fallbackGame(game: string): GameDesc {
 }
 
 // ---- drawing: at most once per turn of the event loop ----------------------------------
+// Not while a pointer is pressed: a redraw replaces the buttons, and a press that ends on
+// a new button is no click (the likely way a toggle of a multi-choice went missing in the
+// browser test when two clicks came quickly); the draw waits for the release.
 let drawQueued = false;
+let pointerHeld = false;
+let drawHeld = false;
 function draw(): void {
   if (drawQueued) return;
   drawQueued = true;
   setTimeout(() => {
     drawQueued = false;
-    drawNow();
+    if (pointerHeld) drawHeld = true;
+    else drawNow();
   }, 0);
 }
+document.addEventListener("pointerdown", () => { pointerHeld = true; }, true);
+for (const ev of ["pointerup", "pointercancel"])
+  document.addEventListener(ev, () => {
+    pointerHeld = false;
+    if (drawHeld) {
+      drawHeld = false;
+      draw(); // after the click this release makes
+    }
+  }, true);
 
 function drawNow(): void {
   const focused = (document.activeElement as HTMLElement | null)?.id;
@@ -291,7 +306,11 @@ document.addEventListener("keydown", (e) => {
     if (!o) return;
     if (d.max > 1) ui.toggle(o.id);
     else ui.choose([o.id]);
-  } else if (e.key === "Enter" && d.max > 1 && !(e.target instanceof HTMLButtonElement)) {
+  } else if (e.key === "Enter" && d.max > 1) {
+    // Enter confirms, also on an option just toggled (whose own Enter would toggle it back);
+    // on another button (Confirm, the bot) that button's click does what it says.
+    const onButton = e.target instanceof HTMLButtonElement && !e.target.classList.contains("option");
+    if (onButton) return;
     if (ui.selected.size >= d.min && ui.selected.size <= d.max) ui.choose([...ui.selected]);
   } else if (e.key === "b" || e.key === "B") {
     ui.bot();

@@ -172,7 +172,8 @@ function decisionEl(m: Match, ui: MatchUi): HTMLElement {
   }
   const many = multi(d);
   const n = ui.selected.size;
-  return h("section", { class: "decision", "aria-live": "polite", "data-decision": d.decision_id },
+  return h("section", { class: "decision", "aria-live": "polite", "data-decision": d.decision_id,
+    "data-min": d.min, "data-max": d.max },
     h("p", { class: "prompt" }, d.prompt || "Your choice",
       many ? h("span", { class: "range" }, ` (choose ${d.min === d.max ? d.min : `${d.min}–${d.max}`})`) : null),
     h("div", { class: "options" }, d.options.map((o, i) => h("button", {
