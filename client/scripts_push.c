@@ -149,7 +149,7 @@ static int push_refuse(const char *fmt, const char *why)
     return 1;
 }
 
-/* The flags into p. 0, or the exit status (2 on bad usage). */
+/* The flags into p: -1 to go on, else the exit status (0 after --help, 2 on bad usage). */
 static int push_flags(push_job *p, dh_flags *f, int argc, char **argv)
 {
     static const dh_flag_spec spec[] = {{"game", DH_FLAG_VALUE},
@@ -180,7 +180,7 @@ static int push_flags(push_job *p, dh_flags *f, int argc, char **argv)
                 SCRIPTS_WHO);
         return 2;
     }
-    return scripts_actor_init(&p->actor, f, p->force ? "--force" : NULL) < 0 ? 2 : 0;
+    return scripts_actor_init(&p->actor, f, p->force ? "--force" : NULL) < 0 ? 2 : -1;
 }
 
 /* Load, read the manifest, list the games, run the tests per game and the bot games.
@@ -387,7 +387,7 @@ int scripts_push(int argc, char **argv)
     push_job job = {0}, *p = &job;
     dh_flags fl, *f = &fl;
     int rc = push_flags(p, f, argc, argv);
-    if (rc)
+    if (rc >= 0)
         return rc;
     dh_redis rd;
     redisContext *c = NULL;

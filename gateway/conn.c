@@ -27,6 +27,7 @@
 #include "dh_grow.h"
 #include "dh_log.h"
 #include "dh_ws.h"
+#include "static.h"
 
 typedef struct {
     uv_write_t req;
@@ -373,7 +374,19 @@ static void conn_http_error(gw_conn *c, const char *status, const char *why)
     conn_close(c, true);
 }
 
-/* Accumulate the Upgrade request; answer it once complete. */
+/* A page load, not an upgrade: the web client's file (static.h), then close. */
+static void conn_static(gw_conn *c)
+{
+    static_answer a;
+    static_answer_request(&c->gw->web, c->hs, c->hs_len, &a);
+    uv_buf_t b[2] = {uv_buf_init(a.head, (unsigned)a.head_len),
+                     uv_buf_init((char *)a.body, (unsigned)a.body_len)};
+    if (conn_write(c, b, a.body_len ? 2 : 1) == 0)
+        conn_close(c, true);
+}
+
+/* Accumulate the Upgrade request (or a plain GET of the web client); answer it once
+ * complete. */
 static void conn_ws_handshake(gw_conn *c, const uint8_t *data, size_t len)
 {
     dh_ws_request req;
@@ -390,6 +403,10 @@ static void conn_ws_handshake(gw_conn *c, const uint8_t *data, size_t len)
     long head = dh_ws_parse_request(c->hs, c->hs_len, &req, &why);
     if (head == 0)
         return;
+    if (head < 0 && static_is_plain(c->hs, c->hs_len)) {
+        conn_static(c);
+        return;
+    }
     if (head < 0) {
         dh_debug("conn %llu bad upgrade: %s", (unsigned long long)c->serial, why);
         conn_http_error(c, "400 Bad Request", why);

@@ -19,6 +19,7 @@
  *              on EMFILE
  *   flood.c    connections that flood past their rate limit: dropped, then banned
  *   conn.c     client sockets: TCP framing and WebSocket transport, write queues
+ *   static.c   the web client's files, answered to plain GETs on the WebSocket port
  * Hash tables are common/dh_table.{c,h}. Where a lower module must tell a higher one,
  * it calls a function pointer of this struct that main.c sets: conn_events (conn.c ->
  * session.c), on_internal (zsock.c -> backend.c), answer (inflight.c, route.c ->
@@ -39,6 +40,7 @@
 #include "dh_token.h"
 #include "dh_zmq.h"
 #include "dh_table.h"
+#include "static.h"
 
 #define GW_ADDR_MAX    256
 #define GW_READ_BUF    65536
@@ -120,6 +122,7 @@ struct gw {
     uint8_t ban_refusal[128]; /* the framed Reply{RATE_LIMITED} a banned TCP client gets */
     size_t ban_refusal_len;
     uint64_t flood_ban_ms; /* --flood-ban-ms: how long a flooder is refused (0: not) */
+    gw_static web;         /* --web-dir: the web client's files (static.c) */
     dh_table bans;         /* flood.c: "a:ADDRESS" / "p:PLAYER" -> when the ban ends */
     uv_signal_t sigint, sigterm;
     uv_timer_t tick; /* hellos, request timeouts, stuck closes */

@@ -34,6 +34,7 @@
 #include "ops.h"
 #include "route.h"
 #include "session.h"
+#include "static.h"
 #include "zsock.h"
 
 #define GW_TICK_MS 250
@@ -150,6 +151,32 @@ static int gw_token_config(gw *g, const dh_flags *f)
     return 0;
 }
 
+/* The web client's files (static.h): --web-dir, else the web/ folder beside the binary's
+ * bin/ (build/web when the gateway is build/bin/deckhand-gateway); "none" serves nothing. */
+static int gw_web_config(gw *g, const dh_flags *f)
+{
+    char dir[1024] = "none";
+    const char *v = dh_flags_str(f, "web-dir", "DECKHAND_GATEWAY_WEB_DIR", NULL);
+    if (v) {
+        snprintf(dir, sizeof dir, "%s", v);
+    } else {
+        ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 16);
+        char *slash = n > 0 ? memrchr(dir, '/', (size_t)n) : NULL;
+        if (slash)
+            strcpy(slash, "/../web");
+    }
+    if (strcmp(dir, "none") == 0)
+        return 0;
+    int n = static_load(&g->web, dir);
+    if (n < 0)
+        return -1;
+    if (n == 0)
+        dh_warn("no web client in %s: GET / answers 404 (build it, or set --web-dir)", dir);
+    else
+        dh_info("web client: %d files (%zu bytes) from %s", n, g->web.total, dir);
+    return 0;
+}
+
 static int gw_config(gw *g, const dh_flags *f)
 {
     char host[128] = "localhost";
@@ -209,6 +236,8 @@ static int gw_config(gw *g, const dh_flags *f)
     if (dh_curve_load(&g->curve, DH_ROLE_GATEWAY, dh_flags_str(f, "curve-dir", NULL, NULL),
                       dh_flags_has(f, "insecure-internal")) < 0)
         return -1;
+    if (gw_web_config(g, f) < 0)
+        return -1;
     return gw_token_config(g, f);
 }
 
@@ -216,6 +245,7 @@ static const char gw_usage[] =
     "usage: deckhand-gateway [--tcp HOST:PORT] [--ws HOST:PORT] [--matchmaker ENDPOINT]\n"
     "                        [--redis URL|none] [--id ID] [--token-key KEY] [--max-frame BYTES]\n"
     "                        [--max-conns N] [--flood-ban-ms MS] [--http HOST:PORT]\n"
+    "                        [--web-dir DIR|none]\n"
     "Holds client connections (TCP with 4-byte length framing; WebSocket on path /ws) and\n"
     "routes them to the matchmaker and workers. Each flag has an environment equivalent\n"
     "(DECKHAND_GATEWAY_TCP, DECKHAND_GATEWAY_WS, DECKHAND_MATCHMAKER, DECKHAND_REDIS_URL,\n"
@@ -235,7 +265,9 @@ static const char gw_usage[] =
     "--log-format text|json (DECKHAND_LOG_FORMAT): json logs one object per line.\n"
     "--drain-ms MS (DECKHAND_GATEWAY_DRAIN_MS, default 3000): on SIGTERM, stop accepting,\n"
     "tell every player to reconnect to another gateway and exit once they have gone or MS\n"
-    "have passed; 0 (or SIGINT, or a second SIGTERM): close every connection at once.\n";
+    "have passed; 0 (or SIGINT, or a second SIGTERM): close every connection at once.\n"
+    "--web-dir DIR (DECKHAND_GATEWAY_WEB_DIR): the built web client, served to plain GETs on\n"
+    "the WebSocket port (default: web/ beside the binary's folder; none: not served).\n";
 
 static const dh_flag_spec gw_flags[] = {{"tcp", DH_FLAG_VALUE},
                                         {"ws", DH_FLAG_VALUE},
@@ -253,6 +285,7 @@ static const dh_flag_spec gw_flags[] = {{"tcp", DH_FLAG_VALUE},
                                         {"curve-dir", DH_FLAG_VALUE},
                                         {"insecure-internal", DH_FLAG_SWITCH},
                                         {"log-format", DH_FLAG_VALUE},
+                                        {"web-dir", DH_FLAG_VALUE},
                                         {NULL, 0}};
 
 int main(int argc, char **argv)
@@ -327,6 +360,7 @@ done:
     uv_loop_close(g->loop);
 out:
     dh_ops_stop(&g->ops);
+    static_free(&g->web);
     free(g);
     return rc;
 }

@@ -12,6 +12,16 @@ DH_PACKAGES=(build-essential cmake pkg-config libzmq3-dev libprotobuf-c-dev
              redis-server libuv1-dev libwslay-dev libssl-dev lua-check python3-yaml
              shellcheck clang-format zlib1g-dev libsodium-dev clang libclang-rt-14-dev)
 
+# The web client's tools, by command rather than by package: Node.js and npm build it
+# (client/web), and with DH_BROWSER=1 (./scripts/test) Chromium drives it. A node whose
+# npm came with it (NodeSource's nodejs) is kept: Debian's npm would conflict with it.
+dh_web_packages() {
+    command -v node >/dev/null && command -v npm >/dev/null || printf '%s\n' nodejs npm
+    if [[ ${DH_BROWSER:-} == 1 ]] && ! command -v chromium >/dev/null; then
+        printf '%s\n' chromium
+    fi
+}
+
 # Print "deckhand: ..." on stderr.
 dh_say() { printf 'deckhand: %s\n' "$*" >&2; }
 
@@ -33,6 +43,7 @@ dh_missing_packages() {
         status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
         [[ $status == "install ok installed" ]] || printf '%s\n' "$p"
     done
+    dh_web_packages
 }
 
 # Install whatever is missing. apt-get runs as root, through sudo when we are not root.

@@ -54,7 +54,10 @@ for addr in "$MM" "$GW" "$W1" "$W2"; do
     [[ $(http_get "$addr" /healthz | tail -n +2) == ok ]] || e2e_fail "$addr/healthz: not 'ok'"
     wait_status "$addr" /readyz 200 10
     [[ $(http_status "$addr" /metrics) == 200 ]] || e2e_fail "$addr/metrics: not 200"
-    http_get "$addr" /metrics | grep -q '^# TYPE deckhand_' || e2e_fail "$addr/metrics: no TYPE"
+    # read it whole first: grep -q would stop reading early, and under pipefail the writer's
+    # SIGPIPE fails the pipeline once the page is longer than a pipe's buffer
+    metrics=$(http_get "$addr" /metrics)
+    grep -q '^# TYPE deckhand_' <<<"$metrics" || e2e_fail "$addr/metrics: no TYPE"
     [[ $(http_status "$addr" /nope) == 404 ]] || e2e_fail "$addr/nope: not 404"
     [[ $(http_status "$addr" /metrics POST) == 405 ]] || e2e_fail "$addr POST: not 405"
 done

@@ -1,0 +1,171 @@
+// lobby.ts: the screens before and between matches: logging in (a guest name, or an
+// account: log in or register), the game list with each game's options, queueing,
+// parties, lobbies, the leaderboard and the player's history. It draws; main.ts acts.
+import { h } from "./dom";
+import type {
+  GameDesc, History, Leaderboard, LobbyList, LobbyState, PartyState, Welcome,
+} from "./types";
+
+export interface LobbyModel {
+  me: Welcome;
+  games: GameDesc[];
+  game: string; // the game picked
+  players: number;
+  options: Record<string, string>;
+  queued: string; // the game queued for, "" when none
+  party: PartyState | null;
+  lobby: LobbyState | null;
+  lobbies: LobbyList | null;
+  board: Leaderboard | null;
+  history: History | null;
+  notice: string;
+}
+
+export interface LobbyActions {
+  pickGame(game: string): void;
+  setPlayers(n: number): void;
+  setOption(name: string, value: string): void;
+  queue(): void;
+  leaveQueue(): void;
+  partyCreate(): void;
+  partyJoin(code: string): void;
+  partyLeave(): void;
+  lobbyCreate(pub: boolean): void;
+  lobbyJoin(code: string): void;
+  lobbyLeave(): void;
+  lobbyReady(ready: boolean): void;
+  lobbyStart(): void;
+  lobbyList(): void;
+  leaderboard(): void;
+  history(): void;
+  logout(): void;
+}
+
+export interface LoginActions {
+  guest(name: string): void;
+  login(name: string, password: string): void;
+  register(name: string, password: string): void;
+}
+
+function field(id: string, labelText: string, attrs: Record<string, string> = {}): HTMLElement {
+  return h("label", { for: id }, labelText, h("input", { id, ...attrs }));
+}
+
+const value = (root: HTMLElement, id: string) => (root.querySelector(`#${id}`) as HTMLInputElement).value.trim();
+
+export function renderLogin(root: HTMLElement, act: LoginActions, notice: string): void {
+  const guest = h("form", { class: "panel", id: "guest-form" },
+    h("h2", {}, "Play as a guest"),
+    field("guest-name", "Name", { maxlength: "32", autocomplete: "nickname", required: "", value: localStorage.getItem("deckhand.name") ?? "" }),
+    h("button", { type: "submit", id: "guest-go" }, "Play"));
+  guest.addEventListener("submit", (e) => {
+    e.preventDefault();
+    act.guest(value(root, "guest-name"));
+  });
+  const account = h("form", { class: "panel", id: "account-form" },
+    h("h2", {}, "Account (rated, with a history)"),
+    field("acct-name", "Name", { maxlength: "24", autocomplete: "username" }),
+    field("acct-pass", "Password", { type: "password", maxlength: "128", autocomplete: "current-password" }),
+    h("div", { class: "row" },
+      h("button", { type: "submit", id: "acct-login" }, "Log in"),
+      h("button", { type: "button", id: "acct-register",
+        onclick: () => act.register(value(root, "acct-name"), value(root, "acct-pass")) }, "Register")));
+  account.addEventListener("submit", (e) => {
+    e.preventDefault();
+    act.login(value(root, "acct-name"), value(root, "acct-pass"));
+  });
+  root.replaceChildren(h("div", { class: "login" }, h("h1", {}, "deckhand"),
+    notice ? h("p", { class: "notice", role: "alert" }, notice) : null, guest, account));
+  (root.querySelector("#guest-name") as HTMLInputElement).focus();
+}
+
+function gameCard(m: LobbyModel, act: LobbyActions, g: GameDesc): HTMLElement {
+  const picked = g.game === m.game;
+  const sizes: number[] = [];
+  for (let n = Math.max(1, g.min_players); n <= Math.max(g.min_players, g.max_players); n++) sizes.push(n);
+  return h("li", { class: "game" + (picked ? " picked" : ""), "data-game": g.game },
+    h("button", { class: "game-pick", "aria-pressed": String(picked), onclick: () => act.pickGame(g.game) }, g.game),
+    picked ? h("div", { class: "game-setup" },
+      sizes.length > 1 ? h("label", {}, "Players ", h("select", { id: "players", onchange: (e: Event) =>
+        act.setPlayers(Number((e.target as HTMLSelectElement).value)) },
+      sizes.map((n) => h("option", { value: n, selected: n === m.players }, n)))) : null,
+      g.options.map((o) => h("label", { title: o.help }, `${o.name} `,
+        o.values.length ? h("select", { "data-option": o.name, onchange: (e: Event) =>
+          act.setOption(o.name, (e.target as HTMLSelectElement).value) },
+        o.values.map((v) => h("option", { value: v, selected: (m.options[o.name] ?? o.default_value) === v }, v)))
+          : h("input", { "data-option": o.name, value: m.options[o.name] ?? o.default_value, onchange: (e: Event) =>
+            act.setOption(o.name, (e.target as HTMLInputElement).value) }))),
+      m.queued === g.game
+        ? h("button", { id: "leave-queue", onclick: act.leaveQueue }, "Leave the queue")
+        : h("button", { id: "queue", class: "primary", onclick: act.queue, disabled: !!m.queued }, "Find a match"),
+      m.queued === g.game ? h("p", { class: "queued", role: "status" }, "Looking for players…") : null) : null);
+}
+
+function partyEl(m: LobbyModel, act: LobbyActions): HTMLElement {
+  const p = m.party && !m.party.closed ? m.party : null;
+  if (!p)
+    return h("section", { class: "panel party" }, h("h2", {}, "Party"),
+      h("p", {}, "Queue together with friends."),
+      h("div", { class: "row" }, h("button", { id: "party-create", onclick: act.partyCreate }, "Create a party"),
+        h("input", { id: "party-code", placeholder: "code", "aria-label": "party code", size: 8 }),
+        h("button", { id: "party-join", onclick: () =>
+          act.partyJoin((document.getElementById("party-code") as HTMLInputElement).value.trim()) }, "Join")));
+  return h("section", { class: "panel party" }, h("h2", {}, "Party ", h("code", {}, p.code)),
+    h("ul", {}, p.members.map((x) => h("li", {}, x.name, x.player_id === p.leader_id ? " (leader)" : "",
+      x.connected ? "" : " (away)"))),
+    p.queued_game ? h("p", {}, `Queued for ${p.queued_game}`) : null,
+    h("button", { id: "party-leave", onclick: act.partyLeave }, "Leave the party"));
+}
+
+function lobbyEl(m: LobbyModel, act: LobbyActions): HTMLElement {
+  const l = m.lobby && !m.lobby.closed ? m.lobby : null;
+  if (!l)
+    return h("section", { class: "panel lobbies" }, h("h2", {}, "Lobbies"),
+      h("div", { class: "row" },
+        h("button", { id: "lobby-create", onclick: () => act.lobbyCreate(true) }, "Open a public lobby"),
+        h("button", { id: "lobby-create-private", onclick: () => act.lobbyCreate(false) }, "Private")),
+      h("div", { class: "row" }, h("input", { id: "lobby-code", placeholder: "code", "aria-label": "lobby code", size: 8 }),
+        h("button", { id: "lobby-join", onclick: () =>
+          act.lobbyJoin((document.getElementById("lobby-code") as HTMLInputElement).value.trim()) }, "Join"),
+        h("button", { id: "lobby-refresh", onclick: act.lobbyList }, "List public lobbies")),
+      m.lobbies ? h("ul", { class: "lobby-list" }, m.lobbies.lobbies.length === 0 ? h("li", {}, "No public lobby.") :
+        m.lobbies.lobbies.map((s) => h("li", {}, `${s.game} · ${s.host} · ${s.members}/${s.players} `,
+          h("button", { onclick: () => act.lobbyJoin(s.code) }, "Join")))) : null);
+  const mine = l.members.find((x) => x.player_id === m.me.player_id);
+  return h("section", { class: "panel lobbies" }, h("h2", {}, `Lobby `, h("code", {}, l.code), ` · ${l.game}`),
+    h("p", {}, `${l.members.length}/${l.players} seats`, l.public ? " · public" : " · private",
+      l.options.length ? ` · ${l.options.map((o) => `${o.name}=${o.value}`).join(", ")}` : ""),
+    h("ul", {}, l.members.map((x) => h("li", {}, x.name, x.player_id === l.host_id ? " (host)" : "",
+      x.ready ? " ✓ ready" : " …"))),
+    h("div", { class: "row" },
+      h("button", { id: "lobby-ready", onclick: () => act.lobbyReady(!mine?.ready) }, mine?.ready ? "Not ready" : "Ready"),
+      l.host_id === m.me.player_id ? h("button", { id: "lobby-start", class: "primary", onclick: act.lobbyStart }, "Start") : null,
+      h("button", { id: "lobby-leave", onclick: act.lobbyLeave }, "Leave")));
+}
+
+function boardsEl(m: LobbyModel, act: LobbyActions): HTMLElement {
+  return h("section", { class: "panel boards" }, h("h2", {}, "Ratings"),
+    h("div", { class: "row" }, h("button", { id: "show-leaderboard", onclick: act.leaderboard }, `Leaderboard: ${m.game}`),
+      m.me.account ? h("button", { id: "show-history", onclick: act.history }, "My matches") : null),
+    m.board ? h("table", { class: "leaderboard" },
+      h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Rating"), h("th", {}, "Matches"))),
+      h("tbody", {}, m.board.entries.length === 0 ? h("tr", {}, h("td", { colspan: 4 }, "Nobody rated yet.")) :
+        m.board.entries.map((e) => h("tr", {}, h("td", {}, e.rank), h("td", {}, e.name),
+          h("td", {}, e.ordinal.toFixed(1)), h("td", {}, e.matches))))) : null,
+    m.history ? h("table", { class: "history" },
+      h("thead", {}, h("tr", {}, h("th", {}, "When"), h("th", {}, "Game"), h("th", {}, "Place"), h("th", {}, "Against"), h("th", {}, "Rating"))),
+      h("tbody", {}, m.history.entries.length === 0 ? h("tr", {}, h("td", { colspan: 5 }, "No rated match yet.")) :
+        m.history.entries.map((e) => h("tr", {}, h("td", {}, new Date(e.ended_ms).toLocaleString()), h("td", {}, e.game),
+          h("td", {}, `${e.place}/${e.players}`), h("td", {}, e.opponents.join(", ")),
+          h("td", {}, `${e.ordinal_before.toFixed(1)} → ${e.ordinal_after.toFixed(1)}`))))) : null);
+}
+
+export function renderLobby(root: HTMLElement, m: LobbyModel, act: LobbyActions): void {
+  root.replaceChildren(h("div", { class: "lobby", id: "lobby" },
+    h("header", { class: "bar" }, h("strong", {}, "deckhand"), ` · ${m.me.name}`, m.me.account ? " (account)" : " (guest)",
+      h("button", { id: "logout", class: "link", onclick: act.logout }, "Log out")),
+    m.notice ? h("p", { class: "notice", role: "alert" }, m.notice) : null,
+    h("section", { class: "panel games" }, h("h2", {}, "Games"),
+      h("ul", { class: "game-list" }, m.games.map((g) => gameCard(m, act, g)))),
+    partyEl(m, act), lobbyEl(m, act), boardsEl(m, act)));
+}

@@ -1,0 +1,35 @@
+// web_solo.mjs URL OUT GAME: one headless Chromium player queues alone for GAME, whose
+// queue fills the empty seat with a bot (test_web_solo.sh sets bot_fill_ms), and plays
+// the match to the end screen through the web client, with no console error. Screenshots:
+// OUT/GAME-match.png, OUT/GAME-end.png.
+import path from "node:path";
+import { browser, checkNoConsoleErrors, fail, log, play, player, results } from "./web_rig.mjs";
+
+const [url, out, game] = process.argv.slice(2);
+
+try {
+  const p = await player(url, "Solo");
+  await p.click(`.game[data-game="${game}"] .game-pick`);
+  await p.waitForSelector(`.game.picked[data-game="${game}"] #queue`);
+  await p.click("#queue");
+  await p.waitForSelector(".match .card", { timeout: 20_000 });
+  const playing = await p.$eval(".match", (el) => el.dataset.game);
+  if (playing !== game) fail(`playing ${playing}, not ${game}`);
+  log(`${game}: a match against a bot-filled seat`);
+  let shot = false;
+  const n = await play(p, "Solo", out, {
+    reloadAt: 4,
+    onReload: async () => {
+      await p.waitForSelector(".match .card", { timeout: 15_000 });
+      if (!shot) await p.screenshot({ path: path.join(out, `${game}-match.png`) });
+      shot = true;
+    },
+  });
+  const rows = await results(p);
+  if (rows.length !== 2) fail(`end screen rows: ${rows}`);
+  await p.screenshot({ path: path.join(out, `${game}-end.png`) });
+  checkNoConsoleErrors();
+  log(`${game}: ${n} answers; results: ${rows.join(" | ")}`);
+} finally {
+  await browser.close();
+}
