@@ -146,6 +146,9 @@ typedef struct {
 long long bots_backoff(bot *b);
 void bots_flush(bots_run *r, bot *b, long long now);
 void bots_join(bots_run *r, bot *b);
+/* bots_queue.c: b wants a match: through its party (--party) or lobby (--lobby), else a
+ * QueueJoin of its own (bots_join). What the loop and the message handlers call. */
+void bots_queue(bots_run *r, bot *b);
 /* bots_send.c: send one message on b's connection (paced like any); 0, or -1 (lost). */
 int bots_send(bots_run *r, bot *b, Deckhand__ClientMessage *m);
 

@@ -105,7 +105,7 @@ resumed:
         bots_resync(r, b);
     } else if (b->want_match) {
         b->rejoin = true;
-        bots_join(r, b);
+        bots_queue(r, b);
     }
 }
 
@@ -133,7 +133,7 @@ static void bots_timers(bots_run *r, long long now)
         if (b->c && b->join_at && now >= b->join_at) {
             b->join_at = 0;
             if (b->want_match && !b->match_id[0] && !b->join_cmd)
-                bots_join(r, b);
+                bots_queue(r, b);
         }
         if (b->c)
             bots_flush(r, b, now);
@@ -176,7 +176,7 @@ int bots_start(bots_run *r)
         if (cli_login(b->c, "bots", r->account ? b->name : NULL, r->register_first, b->name,
                       b->token, sizeof b->token) < 0)
             return -1;
-        bots_join(r, b);
+        bots_queue(r, b);
         if (!b->c)
             return -1;
     }

@@ -68,7 +68,7 @@ void bots_leave_match(bots_run *r, bot *b)
     b->reroute = false;
     b->backoff = BOTS_BACKOFF_MIN;
     if (r->ndone < r->target)
-        bots_join(r, b);
+        bots_queue(r, b);
 }
 
 static void bots_game_over(bots_run *r, bot *b, const Deckhand__GameOver *g)

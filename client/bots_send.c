@@ -131,8 +131,6 @@ int bots_send(bots_run *r, bot *b, Deckhand__ClientMessage *m)
 
 void bots_join(bots_run *r, bot *b)
 {
-    if (bots_party_join(r, b) || bots_lobby_join(r, b))
-        return;
     dh_client_msg msg;
     Deckhand__ClientMessage *m = dh_client_msg_queue_join(&msg, r->game, r->size);
     cli_options_apply(&r->options, m->queue_join);
