@@ -125,32 +125,23 @@ static bool lobby_store_add(lobby_set *s, const Deckhand__Internal__LobbyRecord 
     return true;
 }
 
+/* One stored record into the set (rconn_hash_each's add). */
+static bool lobby_store_unpack(void *ctx, const uint8_t *value, size_t len)
+{
+    mm_state *mm = ctx;
+    Deckhand__Internal__LobbyRecord *rec =
+        deckhand__internal__lobby_record__unpack(NULL, len, value);
+    bool ok = rec && lobby_store_add(&mm->lobbies, rec);
+    if (rec)
+        deckhand__internal__lobby_record__free_unpacked(rec, NULL);
+    return ok;
+}
+
 int lobby_store_load(mm_state *mm, uint64_t now_ms)
 {
     lobby_set_free(&mm->lobbies); /* this term's lobbies are Redis's */
     if (!mm->redis_on)
         return 0;
-    const char *argv[] = {"HGETALL", DH_KEY_MM_LOBBIES};
-    redisReply *r = rconn_command(mm, now_ms, 2, argv);
-    if (!r || r->type != REDIS_REPLY_ARRAY) {
-        dh_warn("lobbies not loaded: %s", r && r->type == REDIS_REPLY_ERROR ? r->str : "no answer");
-        if (r)
-            freeReplyObject(r);
-        return -1;
-    }
-    size_t loaded = 0;
-    for (size_t i = 0; i + 1 < r->elements; i += 2) {
-        const redisReply *v = r->element[i + 1];
-        Deckhand__Internal__LobbyRecord *rec =
-            deckhand__internal__lobby_record__unpack(NULL, v->len, (const uint8_t *)v->str);
-        if (rec && lobby_store_add(&mm->lobbies, rec))
-            loaded++;
-        else
-            dh_warn("skipping an unreadable lobby record %.16s", r->element[i]->str);
-        if (rec)
-            deckhand__internal__lobby_record__free_unpacked(rec, NULL);
-    }
-    dh_info("%zu lobbies loaded", loaded);
-    freeReplyObject(r);
-    return 0;
+    return rconn_hash_each(mm, now_ms, DH_KEY_MM_LOBBIES, "lobby", lobby_store_unpack, mm) < 0 ? -1
+                                                                                               : 0;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "dh_clock.h"
+#include "dh_log.h"
 #include "mm.h"
 
 redisReply *rconn_command_cmd(mm_state *mm, uint64_t now_ms, const rconn_cmd *c)
@@ -49,4 +50,29 @@ int rconn_pipeline(mm_state *mm, uint64_t now_ms, const rconn_cmd *cmds, size_t 
         dh_histogram_since(&mm->stats.redis_seconds, start_ns); /* a round trip per pipeline */
     free(c);
     return rc;
+}
+
+long rconn_hash_each(mm_state *mm, uint64_t now_ms, const char *key, const char *what,
+                     bool (*add)(void *ctx, const uint8_t *value, size_t len), void *ctx)
+{
+    const char *argv[] = {"HGETALL", key};
+    redisReply *r = rconn_command(mm, now_ms, 2, argv);
+    if (!r || r->type != REDIS_REPLY_ARRAY) {
+        dh_warn("%s records not loaded: %s", what,
+                r && r->type == REDIS_REPLY_ERROR ? r->str : "no answer");
+        if (r)
+            freeReplyObject(r);
+        return -1;
+    }
+    long added = 0;
+    for (size_t i = 0; i + 1 < r->elements; i += 2) {
+        const redisReply *v = r->element[i + 1];
+        if (add(ctx, (const uint8_t *)v->str, v->len))
+            added++;
+        else
+            dh_warn("skipping an unreadable %s record %.16s", what, r->element[i]->str);
+    }
+    dh_info("%ld %s records loaded", added, what);
+    freeReplyObject(r);
+    return added;
 }

@@ -13,6 +13,7 @@
 #define DECKHAND_MM_RCONN_H
 
 #include <hiredis/hiredis.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -38,6 +39,11 @@ redisReply *rconn_script(struct mm_state *mm, uint64_t now_ms, const dh_script *
                          const char **argv);
 /* Send n commands in one pipeline and read their n replies into out (the caller frees
  * each). 0, or -1 (out all NULL) when Redis is down or the connection broke. */
+/* HGETALL key, handing each field's value to add(ctx, value, len); a value add refuses is
+ * skipped with a warning naming what ("party", "lobby"). The number added (logged as
+ * "N whats loaded"), or -1 when Redis did not answer (logged). */
+long rconn_hash_each(struct mm_state *mm, uint64_t now_ms, const char *key, const char *what,
+                     bool (*add)(void *ctx, const uint8_t *value, size_t len), void *ctx);
 int rconn_pipeline(struct mm_state *mm, uint64_t now_ms, const rconn_cmd *cmds, size_t n,
                    redisReply **out);
 
