@@ -29,7 +29,9 @@ e2e_log "bots: $out"
 
 # value ADDR SERIES: one series' value (name{labels} as rendered), 0 when absent.
 value() {
-    curl -s -m 2 "http://$1/metrics" | awk -v s="$2" '$1 == s { v = $2 } END { print v + 0 }'
+    # printf, not print: awk prints numbers with %.6g, which turns a start time in
+    # seconds into 1.79563e+09 (up to 10,000 s off)
+    curl -s -m 2 "http://$1/metrics" | awk -v s="$2" '$1 == s { v = $2 } END { printf "%.17g\n", v + 0 }'
 }
 # at_least ADDR SERIES MIN
 at_least() {
