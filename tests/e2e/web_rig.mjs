@@ -49,9 +49,18 @@ async function chooseSeveral(page, byKeys) {
   const { min, max } = await page.$eval(".decision", (el) => ({ min: Number(el.dataset.min), max: Number(el.dataset.max) }));
   const want = Math.min(max, Math.max(1, min), 9);
   if ((await page.$$(".decision .option")).length < want) return false;
-  for (let i = 1; i <= want; i++) {
-    if (byKeys) await page.keyboard.press(String(i));
-    else await page.click(`.decision .option:nth-child(${i})`);
+  // Toggle options 1..want that are not selected yet, and look again: a click that lands
+  // while a message redraws the screen can be lost (the page is rebuilt under the
+  // pointer), and toggling everything again would unselect what did land.
+  for (let round = 0; round < 5; round++) {
+    const on = await page.$$eval(".decision .option", (els) => els.map((e) => e.classList.contains("selected")));
+    if (on.slice(0, want).every(Boolean)) break;
+    for (let i = 1; i <= want; i++) {
+      if (on[i - 1]) continue;
+      if (byKeys) await page.keyboard.press(String(i));
+      else await page.click(`.decision .option:nth-child(${i})`);
+    }
+    await sleep(50);
   }
   await page.evaluate(() => document.activeElement?.blur());
   await page.waitForFunction((n) => document.querySelector(".decision .confirm")?.textContent.includes(`(${n})`),
