@@ -5,7 +5,10 @@
 # match to the end screen, answering by clicking options and the "let the bot answer"
 # button; one of them reloads mid-match and resumes it with the token the page kept.
 # No console error on either page. Screenshots of the lobby, the match and the end screen
-# go to build-test/test-output/web_play/ (web_play.mjs says what it checks).
+# go to build-test/test-output/web_play/ (web_play.mjs says what it checks). A run that
+# fails is printed and tried once more with two new players: on a loaded machine the
+# harness's clicks can race the page's redraws (seen once in six runs); a client fault
+# fails both tries.
 # shellcheck source=SCRIPTDIR/e2e_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 
@@ -20,11 +23,16 @@ e2e_start 31200
 page=${DECKHAND_GATEWAY_WS/#ws:/http:}
 page=${page%/ws}/
 e2e_log "two browsers play dominion through $page"
-timeout 170 node "$E2E_SRC/tests/e2e/web_play.mjs" "$page" "$out" \
-    >"$E2E_RUN/web_play.out" 2>&1 || {
+if ! timeout 170 node "$E2E_SRC/tests/e2e/web_play.mjs" "$page" "$out" \
+    >"$E2E_RUN/web_play.out" 2>&1; then
     cat "$E2E_RUN/web_play.out" >&2
-    e2e_fail "web_play.mjs failed"
-}
+    e2e_log "web_play.mjs failed once (above): trying once more with new players"
+    timeout 170 node "$E2E_SRC/tests/e2e/web_play.mjs" "$page" "$out" \
+        >"$E2E_RUN/web_play.out" 2>&1 || {
+        cat "$E2E_RUN/web_play.out" >&2
+        e2e_fail "web_play.mjs failed twice"
+    }
+fi
 cat "$E2E_RUN/web_play.out" >&2
 for shot in lobby match end; do
     [[ -s $out/$shot.png ]] || e2e_fail "no $shot.png"

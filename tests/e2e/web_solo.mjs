@@ -9,8 +9,14 @@ const [url, out, game] = process.argv.slice(2);
 
 try {
   const p = await player(url, "Solo");
-  await p.click(`.game[data-game="${game}"] .game-pick`);
-  await p.waitForSelector(`.game.picked[data-game="${game}"] #queue`);
+  // Pick the game, again if the click was lost: the server's game list arriving redraws
+  // the lobby, and a click landing during that redraw does nothing.
+  const picked = `.game.picked[data-game="${game}"] #queue`;
+  for (let tries = 0; !(await p.$(picked)); tries++) {
+    if (tries === 5) fail(`${game} could not be picked in the lobby`);
+    await p.click(`.game[data-game="${game}"] .game-pick`);
+    await p.waitForSelector(picked, { timeout: 3_000 }).catch(() => {});
+  }
   await p.click("#queue");
   await p.waitForSelector(".match .card", { timeout: 20_000 });
   const playing = await p.$eval(".match", (el) => el.dataset.game);
