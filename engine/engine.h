@@ -267,6 +267,7 @@ typedef struct {
     const char *kind; /* "log", ... */
     const char *text;
     int about_seat; /* -1 when none */
+    bool everyone;  /* a g:log for every seat (public: what a spectator may read), not a g:log_to */
 } engine_event;
 
 typedef void (*engine_event_fn)(void *ud, const engine_event *ev);
@@ -276,7 +277,13 @@ void engine_match_drain_events(engine_match *m, engine_event_fn fn, void *ud);
 /* The last event_seq delivered (or pending) for a seat. */
 uint64_t engine_match_event_seq(const engine_match *m, int seat);
 
-/* The view of one seat as a protobuf message (decision included when it is this seat's).
+/* The seat of engine_match_view that sits nowhere: a spectator's or a replay's view, with
+ * only what the game's zones table makes public (public zones, the top card of `top`
+ * zones, counts of the rest) and no decision. */
+#define ENGINE_SEAT_PUBLIC (-1)
+
+/* The view of one seat as a protobuf message (decision included when it is this seat's),
+ * or of ENGINE_SEAT_PUBLIC (View.seat 0, event_seq 0).
  * The caller frees it with engine_view_free. NULL on allocation failure. */
 Deckhand__View *engine_match_view(const engine_match *m, int seat);
 void engine_view_free(Deckhand__View *v);

@@ -51,7 +51,7 @@ void engine_match_drain_events(engine_match *m, engine_event_fn fn, void *ud)
 {
     for (size_t i = 0; i < m->nev; i++) {
         const engine_ev *e = &m->ev[i];
-        engine_event ev = {0, 0, e->kind, m->evtext + e->off, e->about};
+        engine_event ev = {0, 0, e->kind, m->evtext + e->off, e->about, e->to < 0};
         for (int s = 0; s < m->np; s++) {
             if (e->to >= 0 && e->to != s)
                 continue;

@@ -172,7 +172,7 @@ static Deckhand__Zone *make_zone(view_arena *a, const engine_match *m, const eng
     zo->count = z->n;
     engine_vis vis = engine_zone_vis(m->game, name);
     uint32_t from = 0, to = 0;
-    if (vis == ENGINE_VIS_PUBLIC || (vis == ENGINE_VIS_OWNER && z->owner == seat + 1))
+    if (vis == ENGINE_VIS_PUBLIC || (vis == ENGINE_VIS_OWNER && seat >= 0 && z->owner == seat + 1))
         to = z->n;
     else if (vis == ENGINE_VIS_TOP && z->n)
         from = z->n - 1, to = z->n;
@@ -265,13 +265,13 @@ Deckhand__View *engine_match_view(const engine_match *m, int seat)
     v->bundle_id = view_str(a, engine_bundle_id(m->b));
     if (!order || !v->match_id || !v->game || !v->bundle_id)
         goto err;
-    v->seat = (uint32_t)seat;
+    v->seat = seat >= 0 ? (uint32_t)seat : 0;
     v->event_seq = engine_match_event_seq(m, seat);
     v->finished = m->st.finished != 0;
     v->waiting_for = m->pending ? m->dec.seat : -1;
     if (fill_view(a, m, seat, order) < 0)
         goto err;
-    if (m->pending && m->dec.seat == seat && !(v->decision = make_decision(a, m)))
+    if (seat >= 0 && m->pending && m->dec.seat == seat && !(v->decision = make_decision(a, m)))
         goto err;
     return v;
 err:

@@ -94,7 +94,50 @@ static void test_discard_shows_only_its_top_card(void)
     engine_bundle_free(b);
 }
 
+static void count_public(void *ud, const engine_event *ev)
+{
+    int *n = ud;
+    n[ev->everyone ? 0 : 1]++;
+    if (!ev->everyone)
+        CU_ASSERT(strncmp(ev->text, "you draw", 8) == 0); /* only g:log_to's text is private */
+}
+
+static void test_public_view_shows_no_hand_and_no_decision(void)
+{
+    engine_bundle *b = rig_engine_load_mini();
+    engine_match *m = rig_engine_mini_match(b, 14, NULL, NULL);
+    CU_ASSERT_FATAL(m != NULL);
+    rig_engine_mini_pass_turn(m);
+    Deckhand__View *v = engine_match_view(m, ENGINE_SEAT_PUBLIC);
+    CU_ASSERT_FATAL(v != NULL);
+    CU_ASSERT_EQUAL(v->seat, 0);
+    CU_ASSERT_EQUAL(v->event_seq, 0);
+    CU_ASSERT_PTR_NULL(v->decision);
+    CU_ASSERT_EQUAL(v->waiting_for, 1); /* whose turn it is stays public */
+    for (int seat = 0; seat < 2; seat++) {
+        const Deckhand__Zone *z = view_zone(v, "hand", seat);
+        CU_ASSERT_FATAL(z != NULL);
+        CU_ASSERT(z->count > 0);
+        CU_ASSERT_EQUAL(z->n_cards, 0);
+        z = view_zone(v, "deck", seat);
+        CU_ASSERT_FATAL(z != NULL);
+        CU_ASSERT_EQUAL(z->n_cards, 0);
+    }
+    const Deckhand__Zone *z = view_zone(v, "pile", -1);
+    CU_ASSERT_FATAL(z != NULL);
+    CU_ASSERT_EQUAL(z->n_cards, 1); /* a public zone is public to everyone */
+    engine_view_free(v);
+    int n[2] = {0, 0};
+    engine_match_drain_events(m, count_public, n);
+    CU_ASSERT(n[0] > 0);
+    CU_ASSERT(n[1] > 0);
+    engine_match_free(m);
+    engine_bundle_free(b);
+}
+
 static const dh_test_case cases[] = {
+    {"test_public_view_shows_no_hand_and_no_decision",
+     test_public_view_shows_no_hand_and_no_decision},
     {"test_view_hides_decks_and_other_hands", test_view_hides_decks_and_other_hands},
     {"test_discard_shows_only_its_top_card", test_discard_shows_only_its_top_card},
     {NULL, NULL},
