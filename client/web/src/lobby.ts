@@ -1,9 +1,10 @@
 // lobby.ts: the screens before and between matches: logging in (a guest name, or an
 // account: log in or register), the game list with each game's options, queueing,
-// parties, lobbies, the leaderboard and the player's history. It draws; main.ts acts.
-import { h } from "./dom";
+// parties, lobbies, the running matches one may watch, the leaderboard and the player's
+// history (each match with its replay). It draws; main.ts acts.
+import { h, patch } from "./dom";
 import type {
-  GameDesc, History, Leaderboard, LobbyList, LobbyState, PartyState, Welcome,
+  GameDesc, History, Leaderboard, LobbyList, LobbyState, PartyState, WatchList, Welcome,
 } from "./types";
 
 export interface LobbyModel {
@@ -18,6 +19,7 @@ export interface LobbyModel {
   lobbies: LobbyList | null;
   board: Leaderboard | null;
   history: History | null;
+  watch: WatchList | null;
   notice: string;
 }
 
@@ -38,6 +40,9 @@ export interface LobbyActions {
   lobbyList(): void;
   leaderboard(): void;
   history(): void;
+  watchList(): void;
+  watch(matchId: string): void;
+  replay(matchId: string): void;
   logout(): void;
 }
 
@@ -74,16 +79,17 @@ export function renderLogin(root: HTMLElement, act: LoginActions, notice: string
     e.preventDefault();
     act.login(value(root, "acct-name"), value(root, "acct-pass"));
   });
-  root.replaceChildren(h("div", { class: "login" }, h("h1", {}, "deckhand"),
+  const fresh = !root.querySelector(".login");
+  patch(root, h("div", { class: "login", "data-key": "login" }, h("h1", {}, "deckhand"),
     notice ? h("p", { class: "notice", role: "alert" }, notice) : null, guest, account));
-  (root.querySelector("#guest-name") as HTMLInputElement).focus();
+  if (fresh) (root.querySelector("#guest-name") as HTMLInputElement).focus();
 }
 
 function gameCard(m: LobbyModel, act: LobbyActions, g: GameDesc): HTMLElement {
   const picked = g.game === m.game;
   const sizes: number[] = [];
   for (let n = Math.max(1, g.min_players); n <= Math.max(g.min_players, g.max_players); n++) sizes.push(n);
-  return h("li", { class: "game" + (picked ? " picked" : ""), "data-game": g.game },
+  return h("li", { class: "game" + (picked ? " picked" : ""), "data-game": g.game, "data-key": g.game },
     h("button", { class: "game-pick", "aria-pressed": String(picked), onclick: () => act.pickGame(g.game) }, g.game),
     picked ? h("div", { class: "game-setup" },
       sizes.length > 1 ? h("label", {}, "Players ", h("select", { id: "players", onchange: (e: Event) =>
@@ -104,13 +110,13 @@ function gameCard(m: LobbyModel, act: LobbyActions, g: GameDesc): HTMLElement {
 function partyEl(m: LobbyModel, act: LobbyActions): HTMLElement {
   const p = m.party && !m.party.closed ? m.party : null;
   if (!p)
-    return h("section", { class: "panel party" }, h("h2", {}, "Party"),
+    return h("section", { class: "panel party", "data-key": "party" }, h("h2", {}, "Party"),
       h("p", {}, "Queue together with friends."),
       h("div", { class: "row" }, h("button", { id: "party-create", onclick: act.partyCreate }, "Create a party"),
         h("input", { id: "party-code", placeholder: "code", "aria-label": "party code", size: 8 }),
         h("button", { id: "party-join", onclick: () =>
           act.partyJoin((document.getElementById("party-code") as HTMLInputElement).value.trim()) }, "Join")));
-  return h("section", { class: "panel party" }, h("h2", {}, "Party ", h("code", {}, p.code)),
+  return h("section", { class: "panel party", "data-key": "party" }, h("h2", {}, "Party ", h("code", {}, p.code)),
     h("ul", {}, p.members.map((x) => h("li", {}, x.name, x.player_id === p.leader_id ? " (leader)" : "",
       x.connected ? "" : " (away)"))),
     p.queued_game ? h("p", {}, `Queued for ${p.queued_game}`) : null,
@@ -120,7 +126,7 @@ function partyEl(m: LobbyModel, act: LobbyActions): HTMLElement {
 function lobbyEl(m: LobbyModel, act: LobbyActions): HTMLElement {
   const l = m.lobby && !m.lobby.closed ? m.lobby : null;
   if (!l)
-    return h("section", { class: "panel lobbies" }, h("h2", {}, "Lobbies"),
+    return h("section", { class: "panel lobbies", "data-key": "lobbies" }, h("h2", {}, "Lobbies"),
       h("div", { class: "row" },
         h("button", { id: "lobby-create", onclick: () => act.lobbyCreate(true) }, "Open a public lobby"),
         h("button", { id: "lobby-create-private", onclick: () => act.lobbyCreate(false) }, "Private")),
@@ -129,10 +135,10 @@ function lobbyEl(m: LobbyModel, act: LobbyActions): HTMLElement {
           act.lobbyJoin((document.getElementById("lobby-code") as HTMLInputElement).value.trim()) }, "Join"),
         h("button", { id: "lobby-refresh", onclick: act.lobbyList }, "List public lobbies")),
       m.lobbies ? h("ul", { class: "lobby-list" }, m.lobbies.lobbies.length === 0 ? h("li", {}, "No public lobby.") :
-        m.lobbies.lobbies.map((s) => h("li", {}, `${s.game} · ${s.host} · ${s.members}/${s.players} `,
+        m.lobbies.lobbies.map((s) => h("li", { "data-key": s.code }, `${s.game} · ${s.host} · ${s.members}/${s.players} `,
           h("button", { onclick: () => act.lobbyJoin(s.code) }, "Join")))) : null);
   const mine = l.members.find((x) => x.player_id === m.me.player_id);
-  return h("section", { class: "panel lobbies" }, h("h2", {}, `Lobby `, h("code", {}, l.code), ` · ${l.game}`),
+  return h("section", { class: "panel lobbies", "data-key": "lobbies" }, h("h2", {}, `Lobby `, h("code", {}, l.code), ` · ${l.game}`),
     h("p", {}, `${l.members.length}/${l.players} seats`, l.public ? " · public" : " · private",
       l.options.length ? ` · ${l.options.map((o) => `${o.name}=${o.value}`).join(", ")}` : ""),
     h("ul", {}, l.members.map((x) => h("li", {}, x.name, x.player_id === l.host_id ? " (host)" : "",
@@ -144,7 +150,7 @@ function lobbyEl(m: LobbyModel, act: LobbyActions): HTMLElement {
 }
 
 function boardsEl(m: LobbyModel, act: LobbyActions): HTMLElement {
-  return h("section", { class: "panel boards" }, h("h2", {}, "Ratings"),
+  return h("section", { class: "panel boards", "data-key": "boards" }, h("h2", {}, "Ratings"),
     h("div", { class: "row" }, h("button", { id: "show-leaderboard", onclick: act.leaderboard }, `Leaderboard: ${m.game}`),
       m.me.account ? h("button", { id: "show-history", onclick: act.history }, "My matches") : null),
     m.board ? h("table", { class: "leaderboard" },
@@ -155,17 +161,34 @@ function boardsEl(m: LobbyModel, act: LobbyActions): HTMLElement {
     m.history ? h("table", { class: "history" },
       h("thead", {}, h("tr", {}, h("th", {}, "When"), h("th", {}, "Game"), h("th", {}, "Place"), h("th", {}, "Against"), h("th", {}, "Rating"))),
       h("tbody", {}, m.history.entries.length === 0 ? h("tr", {}, h("td", { colspan: 5 }, "No rated match yet.")) :
-        m.history.entries.map((e) => h("tr", {}, h("td", {}, new Date(e.ended_ms).toLocaleString()), h("td", {}, e.game),
+        m.history.entries.map((e) => h("tr", { "data-key": e.match_id, "data-match": e.match_id },
+          h("td", {}, new Date(e.ended_ms).toLocaleString()), h("td", {}, e.game),
           h("td", {}, `${e.place}/${e.players}`), h("td", {}, e.opponents.join(", ")),
-          h("td", {}, `${e.ordinal_before.toFixed(1)} → ${e.ordinal_after.toFixed(1)}`))))) : null);
+          h("td", {}, `${e.ordinal_before.toFixed(1)} → ${e.ordinal_after.toFixed(1)}`),
+          h("td", {}, h("button", { class: "replay-go", onclick: () => act.replay(e.match_id) }, "Replay")))))) : null);
+}
+
+// The running matches one may watch (WatchList, asked for by the Refresh button).
+function watchEl(m: LobbyModel, act: LobbyActions): HTMLElement {
+  const since = (ms: number) => {
+    const min = Math.max(0, Math.round((Date.now() - ms) / 60000));
+    return min < 1 ? "just started" : `${min} min`;
+  };
+  return h("section", { class: "panel watch", "data-key": "watch" }, h("h2", {}, "Watch a match"),
+    h("div", { class: "row" }, h("button", { id: "watch-refresh", onclick: act.watchList },
+      m.watch ? "Refresh" : "Show running matches")),
+    m.watch ? h("ul", { class: "watch-list" }, m.watch.matches.length === 0 ? h("li", {}, "No match running.") :
+      m.watch.matches.map((w) => h("li", { "data-key": w.match_id, "data-match": w.match_id, "data-game": w.game },
+        h("span", {}, `${w.game} · ${w.players.join(" vs ")} · ${since(w.started_ms)} `),
+        h("button", { class: "watch-go", onclick: () => act.watch(w.match_id) }, "Watch")))) : null);
 }
 
 export function renderLobby(root: HTMLElement, m: LobbyModel, act: LobbyActions): void {
-  root.replaceChildren(h("div", { class: "lobby", id: "lobby" },
+  patch(root, h("div", { class: "lobby", id: "lobby" },
     h("header", { class: "bar" }, h("strong", {}, "deckhand"), ` · ${m.me.name}`, m.me.account ? " (account)" : " (guest)",
       h("button", { id: "logout", class: "link", onclick: act.logout }, "Log out")),
     m.notice ? h("p", { class: "notice", role: "alert" }, m.notice) : null,
-    h("section", { class: "panel games" }, h("h2", {}, "Games"),
+    h("section", { class: "panel games", "data-key": "games" }, h("h2", {}, "Games"),
       h("ul", { class: "game-list" }, m.games.map((g) => gameCard(m, act, g)))),
-    partyEl(m, act), lobbyEl(m, act), boardsEl(m, act)));
+    partyEl(m, act), lobbyEl(m, act), watchEl(m, act), boardsEl(m, act)));
 }

@@ -1,14 +1,18 @@
 // main.ts: the web client's one state and what each message and click does to it. The
 // token (and the match being played) live in localStorage, so a reload or a dropped
 // connection logs in again with Hello{token} and resumes the match with Resync, through
-// whichever gateway served the page.
+// whichever gateway served the page. Besides playing, the page may watch a running match
+// (Spectate, then SpectatorFrames) or step through a finished one (ReplayRequest, then
+// ReplayFrames): the same match screen, read-only.
 import "./style.css";
 import { Conn, RequestError } from "./conn";
-import { h } from "./dom";
+import { h, patch } from "./dom";
 import { renderLobby, renderLogin, type LobbyActions, type LobbyModel } from "./lobby";
-import { Match, addCatalog } from "./match";
-import { renderGameOver, renderMatch, type MatchUi } from "./render_match";
-import type { GameDesc, ServerMsg, Welcome } from "./types";
+import { Match, addCatalog, NO_SEAT } from "./match";
+import { moveFocus, optionKey, replayKey, type Target } from "./keys";
+import { renderGameOver, renderMatch, tickTimers, zoneKind, type MatchUi } from "./render_match";
+import { Replay, renderReplay } from "./replay";
+import type { GameDesc, ServerMsg, SpectatorFrame, Welcome } from "./types";
 
 const TOKEN = "deckhand.token";
 const MATCH = "deckhand.match";
@@ -17,9 +21,18 @@ const KNOWN_GAMES = ["dominion", "accession", "ascension", "caveman", "elemental
 
 const root = document.getElementById("app")!;
 const conn = new Conn();
-(window as unknown as { deckhandTrace: string[] }).deckhandTrace = conn.trace;
+// What a test reads in the page: the last messages, every SpectatorFrame received, and this
+// seat's hand (entities) after each View or ViewDelta with its event_seq.
+const spy = window as unknown as {
+  deckhandTrace: string[]; deckhandFrames: SpectatorFrame[]; deckhandHands: { seq: number; hand: number[] }[];
+};
+spy.deckhandTrace = conn.trace;
+spy.deckhandFrames = [];
+spy.deckhandHands = [];
 let me: Welcome | null = null;
 let match: Match | null = null;
+let watching: Match | null = null; // the match being spectated
+let replay: Replay | null = null; // the replay being stepped through
 let notice = "";
 let retry = 0;
 // Tabs of one browser share the token, so they are one player, and the gateway keeps only
@@ -30,7 +43,7 @@ const tab = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
 let elsewhere = false;
 const lobby: Omit<LobbyModel, "me"> = {
   games: KNOWN_GAMES.map((game) => fallbackGame(game)), game: "dominion", players: 2, options: {},
-  queued: "", party: null, lobby: null, lobbies: null, board: null, history: null, notice: "",
+  queued: "", party: null, lobby: null, lobbies: null, board: null, history: null, watch: null, notice: "",
 };
 const ui: MatchUi = {
   selected: new Set(), sending: false,
@@ -48,42 +61,46 @@ function fallbackGame(game: string): GameDesc {
 }
 
 // ---- drawing: at most once per turn of the event loop ----------------------------------
-// Not while a pointer is pressed: a redraw replaces the buttons, and a press that ends on
-// a new button is no click (the likely way a toggle of a multi-choice went missing in the
-// browser test when two clicks came quickly); the draw waits for the release.
+// Redraws patch the page in place (dom.ts), so a button being pressed while a message
+// arrives is still the same button when the press ends.
 let drawQueued = false;
-let pointerHeld = false;
-let drawHeld = false;
 function draw(): void {
   if (drawQueued) return;
   drawQueued = true;
   setTimeout(() => {
     drawQueued = false;
-    if (pointerHeld) drawHeld = true;
-    else drawNow();
+    drawNow();
   }, 0);
 }
-document.addEventListener("pointerdown", () => { pointerHeld = true; }, true);
-for (const ev of ["pointerup", "pointercancel"])
-  document.addEventListener(ev, () => {
-    pointerHeld = false;
-    if (drawHeld) {
-      drawHeld = false;
-      draw(); // after the click this release makes
-    }
-  }, true);
+
+// The page: a status line (offline, another tab) above the screen of the moment.
+const statusBox = h("div", { id: "status" });
+const screen = h("div", { id: "screen" });
+root.replaceChildren(statusBox, screen);
 
 function drawNow(): void {
-  const focused = (document.activeElement as HTMLElement | null)?.id;
-  if (!me) renderLogin(root, loginActions, notice);
-  else if (match?.over) renderGameOver(root, match, match.over, () => leaveMatch());
-  else if (match) renderMatch(root, match, ui);
-  else renderLobby(root, { ...lobby, me, notice }, lobbyActions);
-  if (elsewhere)
-    root.prepend(h("p", { class: "offline", role: "status" }, "You are playing in another tab. ",
-      h("button", { id: "play-here", onclick: () => { elsewhere = false; retry = 0; reconnect(); } }, "Play here")));
-  else if (!conn.open && me) root.prepend(h("p", { class: "offline", role: "status" }, "Connection lost: reconnecting…"));
-  if (focused) document.getElementById(focused)?.focus();
+  patch(statusBox, elsewhere
+    ? h("p", { class: "offline", role: "status" }, "You are playing in another tab. ",
+      h("button", { id: "play-here", onclick: () => { elsewhere = false; retry = 0; reconnect(); } }, "Play here"))
+    : !conn.open && me ? h("p", { class: "offline", role: "status" }, "Connection lost: reconnecting…") : null);
+  if (!me) renderLogin(screen, loginActions, notice);
+  else if (replay) renderReplay(screen, replay, replayActions, notice);
+  else if (watching?.over) renderGameOver(screen, watching, watching.over, () => stopWatching(), replayButton(watching.id));
+  else if (watching) renderMatch(screen, watching, ui, { banner: watchBanner(watching) });
+  else if (match?.over) renderGameOver(screen, match, match.over, () => leaveMatch(), replayButton(match.id));
+  else if (match) renderMatch(screen, match, ui);
+  else renderLobby(screen, { ...lobby, me, notice }, lobbyActions);
+}
+
+function replayButton(id: string): HTMLElement {
+  return h("button", { id: "watch-replay", class: "primary", onclick: () => startReplay(id) }, "Watch replay");
+}
+
+function watchBanner(m: Match): HTMLElement {
+  const behind = Math.round(m.delayMs / 1000);
+  return h("span", { class: "banner-line" }, h("strong", {}, "Spectating"),
+    `, ${behind} s behind`, m.spectators > 0 ? ` · ${m.spectators} watching` : "", " ",
+    h("button", { id: "stop-watching", onclick: () => stopWatching() }, "Stop watching ", h("kbd", {}, "Esc")));
 }
 
 function say(e: unknown): void {
@@ -122,6 +139,7 @@ async function afterLogin(): Promise<void> {
       if (e instanceof RequestError && (e.code === "UNKNOWN_MATCH" || e.code === "BAD_REQUEST")) forgetMatch();
     }
   }
+  if (watching && !watching.over) watch(watching.id); // a new connection watches nothing
   draw();
   loadGames();
 }
@@ -172,6 +190,64 @@ function leaveMatch(): void {
   draw();
 }
 
+// ---- watching a running match, stepping through a finished one ---------------------------
+function watch(id: string): void {
+  notice = "";
+  if (!watching || watching.id !== id) watching = new Match(id);
+  watching.seat = NO_SEAT;
+  spy.deckhandFrames.length = 0;
+  conn.request("spectate", { match_id: id }).catch((e) => {
+    if (watching?.id === id && !watching.over) watching = null;
+    say(e);
+  });
+  draw();
+}
+
+function stopWatching(): void {
+  const w = watching;
+  watching = null;
+  if (w && !w.over) conn.request("spectate_stop", {}).catch(() => {});
+  lobbyActions.watchList();
+  draw();
+}
+
+function onFrame(f: SpectatorFrame): void {
+  if (!watching || !watching.applyFrame(f)) return;
+  if (spy.deckhandFrames.length < 5000) spy.deckhandFrames.push(f);
+}
+
+function startReplay(id: string): void {
+  notice = "";
+  const r = new Replay(id);
+  replay = r;
+  conn.request("replay_request", { match_id: id }).then(() => {
+    r.done = true;
+    draw();
+  }, (e) => {
+    r.done = true;
+    say(e);
+  });
+  draw();
+}
+
+const replayActions = {
+  go: (i: number) => {
+    if (replay?.go(i)) draw();
+  },
+  leave: () => {
+    replay = null;
+    notice = "";
+    draw();
+  },
+};
+
+// This seat's hand after a View or ViewDelta, for a test to compare with what spectators see.
+function noteHand(m: Match, seq: number): void {
+  const hand = [...m.zones.values()].filter((z) => z.owner === m.seat && zoneKind(m, z) === "hand")
+    .flatMap((z) => z.cards.map((c) => c.entity));
+  if (spy.deckhandHands.length < 20000) spy.deckhandHands.push({ seq, hand });
+}
+
 async function answer(how: { option_ids?: number[]; bot?: string }): Promise<void> {
   const m = match;
   const d = m?.decision;
@@ -210,6 +286,7 @@ function onMatchMessage(msg: ServerMsg): boolean {
   const m = match;
   if (msg.view) m.setView(msg.view);
   if (msg.view_delta && !m.applyDelta(msg.view_delta)) resync(m);
+  if (msg.view || msg.view_delta) noteHand(m, msg.view?.event_seq ?? msg.view_delta?.event_seq ?? 0);
   if (msg.decision) m.setDecision(msg.decision);
   if (msg.event && !m.addEvent(msg.event)) resync(m);
   if (msg.game_over) {
@@ -236,6 +313,9 @@ conn.onMessage = (msg) => {
   else if (msg.lobby_list) lobby.lobbies = msg.lobby_list;
   else if (msg.leaderboard) lobby.board = msg.leaderboard;
   else if (msg.history) lobby.history = msg.history;
+  else if (msg.watch_list) lobby.watch = msg.watch_list;
+  else if (msg.spectator_frame) onFrame(msg.spectator_frame);
+  else if (msg.replay_frame) replay?.add(msg.replay_frame);
   else if (msg.reply && !msg.reply.ok) notice = msg.reply.error?.message ?? "";
   else onMatchMessage(msg);
   draw();
@@ -287,6 +367,9 @@ const lobbyActions: LobbyActions = {
   lobbyList: () => act("lobby_list_request", { game: "" })(),
   leaderboard: () => act("leaderboard_request", { game: lobby.game, limit: 20 })(),
   history: act("history_request", { limit: 20 }),
+  watchList: () => act("watch_list_request", { game: "" })(),
+  watch: (id) => watch(id),
+  replay: (id) => startReplay(id),
   logout: () => {
     localStorage.removeItem(TOKEN);
     forgetMatch();
@@ -296,27 +379,47 @@ const lobbyActions: LobbyActions = {
   },
 };
 
-// ---- keys: 1-9 pick an option, Enter confirms a multi-select, B asks the bot ------------
+// ---- keys (keys.ts): options on a decision, steps of a replay, Escape leaves watching --
+function target(el: EventTarget | null): Target {
+  if (el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement) return "field";
+  if (el instanceof HTMLElement && el.classList.contains("option")) return "option";
+  if (el instanceof HTMLButtonElement || (el instanceof HTMLElement && el.getAttribute("role") === "button")) return "button";
+  return "none";
+}
+
+function focusOption(step: 1 | -1): void {
+  const buttons = Array.from(document.querySelectorAll<HTMLButtonElement>(".decision .option"));
+  const at = moveFocus(buttons.indexOf(document.activeElement as HTMLButtonElement), buttons.length, step);
+  if (at >= 0) buttons[at].focus();
+}
+
 document.addEventListener("keydown", (e) => {
-  const d = match?.decision;
-  const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement;
-  if (!d || typing || e.ctrlKey || e.metaKey || e.altKey) return;
-  if (/^[1-9]$/.test(e.key)) {
-    const o = d.options[Number(e.key) - 1];
-    if (!o) return;
-    if (d.max > 1) ui.toggle(o.id);
-    else ui.choose([o.id]);
-  } else if (e.key === "Enter" && d.max > 1) {
-    // Enter confirms, also on an option just toggled (whose own Enter would toggle it back);
-    // on another button (Confirm, the bot) that button's click does what it says.
-    const onButton = e.target instanceof HTMLButtonElement && !e.target.classList.contains("option");
-    if (onButton) return;
-    if (ui.selected.size >= d.min && ui.selected.size <= d.max) ui.choose([...ui.selected]);
-  } else if (e.key === "b" || e.key === "B") {
-    ui.bot();
-  } else return;
+  if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+  const on = target(e.target);
+  if (replay) {
+    const to = on === "field" ? null : replayKey(e.key, replay.at, replay.total);
+    if (to === null) return;
+    replayActions.go(to);
+  } else if (watching && !watching.over) {
+    if (e.key !== "Escape") return;
+    stopWatching();
+  } else {
+    const d = match?.decision;
+    const cmd = d && !match?.over && !ui.sending ? optionKey(e.key, on, d, ui.selected) : null;
+    if (!cmd) return;
+    if (cmd.kind === "toggle") ui.toggle(cmd.id);
+    else if (cmd.kind === "choose") ui.choose(cmd.ids);
+    else if (cmd.kind === "clear") {
+      ui.selected.clear();
+      draw();
+    } else if (cmd.kind === "bot") ui.bot();
+    else focusOption(cmd.kind === "next" ? 1 : -1);
+  }
   e.preventDefault();
 });
+
+// The countdowns on screen follow the clock without a redraw.
+setInterval(() => tickTimers(), 1000);
 
 // ---- start: resume with the kept token, or ask who is playing ---------------------------
 async function start(): Promise<void> {

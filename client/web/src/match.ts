@@ -1,16 +1,24 @@
 // match.ts: one match as this seat knows it: the last full View with every ViewDelta
 // applied in order (a delta that does not follow the held view_seq, or an Event that skips
-// an event_seq, asks for a Resync), the pending decision, the log, the result. Cards are
-// described by the Catalog of the view's bundle, kept by bundle_id for the page's life.
+// an event_seq, asks for a Resync), the pending decision and when it runs out, the log,
+// the result. A spectator's match is the same, fed by SpectatorFrames, with no seat of its
+// own (seat -1); a replay builds one per frame (fromFrames). Cards are described by the
+// Catalog of the view's bundle, kept by bundle_id for the page's life with the bundle's
+// presentation hints.
 import type {
-  CardInfo, Catalog, Counter, Decision, GameEvent, GameOver, MatchFound, PlayerInfo, View, ViewDelta, Zone,
+  CardInfo, Catalog, Counter, Decision, GameEvent, GameOver, MatchFound, PlayerInfo, Presentation,
+  ReplayFrame, SpectatorFrame, View, ViewDelta, Zone, ZoneHint,
 } from "./types";
 
-const catalogs = new Map<string, Map<string, CardInfo>>();
+interface Bundle { cards: Map<string, CardInfo>; presentation: Presentation | null }
+const catalogs = new Map<string, Bundle>();
 
 export function addCatalog(c: Catalog): void {
-  catalogs.set(c.bundle_id, new Map(c.cards.map((card) => [card.name, card])));
+  catalogs.set(c.bundle_id, { cards: new Map(c.cards.map((card) => [card.name, card])), presentation: c.presentation });
 }
+
+// The seat a spectator or a replay "is": none.
+export const NO_SEAT = -1;
 
 const key = (name: string, owner: number) => `${owner}|${name}`;
 
@@ -29,6 +37,11 @@ export class Match {
   finished = false;
   log: string[] = [];
   over: GameOver | null = null;
+  // When the pending decision's time runs out (Date.now() ms), 0 when unknown or unlimited.
+  deadline = 0;
+  // Spectating: how far behind the match the last frame was, and how many watch.
+  delayMs = 0;
+  spectators = 0;
 
   constructor(public id: string, found?: MatchFound) {
     this.seat = found?.seat ?? 0;
@@ -37,11 +50,40 @@ export class Match {
   }
 
   card(name: string): CardInfo | undefined {
-    return catalogs.get(this.bundle)?.get(name);
+    return catalogs.get(this.bundle)?.cards.get(name);
   }
 
-  setView(v: View): void {
-    this.seat = v.seat;
+  // The bundle's hint for a zone: by its exact name, else by its name's prefix ("supply"
+  // for "supply:Copper", "board" for "board:1:3").
+  hint(zone: string): ZoneHint | undefined {
+    const zones = catalogs.get(this.bundle)?.presentation?.zones ?? [];
+    return zones.find((z) => z.zone === zone) ?? zones.find((z) => z.zone === zone.split(":")[0]);
+  }
+
+  // The bundle's colour for a card's types ("Action - Attack"): the first type word it
+  // colours, "" when none.
+  typeColor(types: string): string {
+    const colours = catalogs.get(this.bundle)?.presentation?.type_colors ?? [];
+    for (const word of types.split(/[\s-]+/)) {
+      const c = colours.find((t) => t.type.toLowerCase() === word.toLowerCase());
+      if (c) return c.color;
+    }
+    return "";
+  }
+
+  // Seconds left on the pending decision, rounded up; undefined when not known.
+  secondsLeft(now = Date.now()): number | undefined {
+    return this.deadline > 0 ? Math.max(0, Math.ceil((this.deadline - now) / 1000)) : undefined;
+  }
+
+  private timeDecision(d: Decision | null, now: number): void {
+    if (!d) this.deadline = 0;
+    else if (d.decision_id !== this.decision?.decision_id || this.deadline === 0)
+      this.deadline = d.time_left_ms > 0 ? now + d.time_left_ms : 0;
+  }
+
+  setView(v: View, now = Date.now()): void {
+    if (this.seat !== NO_SEAT) this.seat = v.seat;
     this.game = v.game || this.game;
     this.players = v.players;
     this.bundle = v.bundle_id;
@@ -50,24 +92,58 @@ export class Match {
     this.viewSeq = v.view_seq;
     this.eventSeq = Math.max(this.eventSeq, v.event_seq);
     this.waitingFor = v.waiting_for;
-    this.decision = v.decision && v.decision.seat === this.seat ? v.decision : null;
+    const d = v.decision && v.decision.seat === this.seat ? v.decision : null;
+    this.timeDecision(d, now);
+    this.decision = d;
     this.finished = v.finished;
   }
 
   // Apply a delta; false when it does not follow the held view (the caller resyncs).
-  applyDelta(d: ViewDelta): boolean {
+  applyDelta(d: ViewDelta, now = Date.now()): boolean {
     if (this.viewSeq < 0 || d.base_view_seq !== this.viewSeq) return false;
     for (const z of d.zones) this.zones.set(key(z.name, z.owner), z);
     for (const c of d.counters) this.counters.set(key(c.name, c.owner), c);
     this.viewSeq = d.view_seq;
     this.waitingFor = d.waiting_for;
-    this.decision = d.decision ?? null;
+    const dec = d.decision && d.decision.seat === this.seat ? d.decision : null;
+    this.timeDecision(dec, now);
+    this.decision = dec;
     this.finished = d.finished;
     return true;
   }
 
-  setDecision(d: Decision): void {
-    if (d.seat === this.seat) this.decision = d;
+  setDecision(d: Decision, now = Date.now()): void {
+    if (d.seat !== this.seat) return;
+    this.timeDecision(d, now);
+    this.decision = d;
+  }
+
+  // One SpectatorFrame: its public events (those not logged yet) then its view. Frames of
+  // another match are refused.
+  applyFrame(f: SpectatorFrame, now = Date.now()): boolean {
+    if (f.match_id !== this.id) return false;
+    this.seat = NO_SEAT;
+    for (const e of f.events) if (e.event_seq === 0 || e.event_seq > this.eventSeq) this.addEvent(e);
+    if (f.view) this.setView(f.view, now);
+    this.decision = null;
+    this.delayMs = f.delay_ms;
+    this.spectators = f.spectators;
+    if (f.game_over) this.over = f.game_over;
+    return true;
+  }
+
+  // The match as a replay shows it at frames[upto]: that frame's view, the log of every
+  // frame up to it, the result on the last. frames[i] is frame i.
+  static fromFrames(frames: ReplayFrame[], upto: number): Match {
+    const f = frames[upto];
+    const m = new Match(f.match_id, { match_id: f.match_id, seat: NO_SEAT, game: f.game, players: f.players });
+    m.seat = NO_SEAT;
+    for (let i = 0; i <= upto; i++) for (const e of frames[i]?.events ?? []) if (e.text) m.log.push(e.text);
+    if (f.view) m.setView(f.view);
+    m.game = f.game || m.game;
+    m.decision = null;
+    m.over = f.game_over;
+    return m;
   }
 
   // Record an event; false when one was missed (the caller resyncs).

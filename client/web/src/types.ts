@@ -10,14 +10,17 @@ export interface GameEvent { match_id: string; event_seq: number; kind: string; 
 export interface Option { id: number; label: string; card: string; entity: number }
 export interface Decision {
   match_id: string; event_seq: number; decision_id: number; seat: number; prompt: string;
-  kind: string; options: Option[]; min: number; max: number;
+  kind: string; options: Option[]; min: number; max: number; time_left_ms: number;
 }
 export interface Card { entity: number; name: string }
 export interface Zone { name: string; owner: number; count: number; cards: Card[] }
 export interface Counter { name: string; owner: number; value: number }
 export interface CardInfo { name: string; cost: number; types: string; text: string }
 export interface PlayerInfo { seat: number; name: string; connected: boolean }
-export interface Catalog { bundle_id: string; game: string; cards: CardInfo[] }
+export interface ZoneHint { zone: string; kind: string; order: number; label: string; columns: number; color: string }
+export interface TypeColor { type: string; color: string }
+export interface Presentation { zones: ZoneHint[]; type_colors: TypeColor[] }
+export interface Catalog { bundle_id: string; game: string; cards: CardInfo[]; presentation: Presentation | null }
 export interface View {
   match_id: string; event_seq: number; seat: number; game: string; players: PlayerInfo[];
   zones: Zone[]; counters: Counter[]; waiting_for: number; decision: Decision | null;
@@ -54,6 +57,15 @@ export interface GameDesc {
   game: string; min_players: number; max_players: number; modes: string[]; options: OptionSpec[]; bots: string[];
 }
 export interface Games { games: GameDesc[] }
+export interface SpectatorFrame {
+  match_id: string; view: View | null; events: GameEvent[]; delay_ms: number; game_over: GameOver | null; spectators: number;
+}
+export interface WatchEntry { match_id: string; game: string; mode: string; players: string[]; started_ms: number }
+export interface WatchList { matches: WatchEntry[] }
+export interface ReplayFrame {
+  match_id: string; index: number; total: number; view: View | null; events: GameEvent[]; game: string;
+  players: string[]; game_over: GameOver | null;
+}
 
 // A ServerMessage: `body` names the field that is set.
 export interface ServerMsg {
@@ -61,5 +73,6 @@ export interface ServerMsg {
   reply?: Reply; welcome?: Welcome; match_found?: MatchFound; event?: GameEvent;
   decision?: Decision; view?: View; game_over?: GameOver; catalog?: Catalog;
   view_delta?: ViewDelta; leaderboard?: Leaderboard; history?: History; party?: PartyState;
-  lobby?: LobbyState; lobby_list?: LobbyList; games?: Games;
+  lobby?: LobbyState; lobby_list?: LobbyList; games?: Games; spectator_frame?: SpectatorFrame;
+  watch_list?: WatchList; replay_frame?: ReplayFrame;
 }

@@ -84,7 +84,7 @@ test("a card's counters (NAME:ENTITY) go with the card, not the table", () => {
 });
 
 test("cards are described by their bundle's catalog", () => {
-  addCatalog({ bundle_id: "b1", game: "dominion", cards: [{ name: "Copper", cost: 0, types: "Treasure", text: "+$1" }] });
+  addCatalog({ bundle_id: "b1", game: "dominion", cards: [{ name: "Copper", cost: 0, types: "Treasure", text: "+$1" }], presentation: null });
   const m = new Match("m-1");
   assert.equal(m.card("Copper"), undefined, "no bundle yet");
   m.setView(view());
