@@ -1,23 +1,53 @@
 // web_play.mjs URL OUT: two headless Chromium players play one Dominion match through the
-// web client served at URL (test_web_play.sh starts the cluster). Checked: the page loads
-// with no console error; guests log in and reach the lobby; both queue and get the same
-// match; decisions are answered by clicking an option button (the first few) or the "let
-// the bot answer" button; player A reloads mid-match and the page resumes the same match
-// (token and match id kept in localStorage) and goes on; both reach the end screen with
-// the same results; a second tab of Alice's logs in with her token and the first tab steps
-// aside. Screenshots: OUT/lobby.png, OUT/match.png, OUT/match-phone.png,
-// OUT/end.png, OUT/end-phone.png.
+// web client served at URL (test_web_play.sh starts the cluster), a third browser watches
+// it, and the finished match is replayed. Checked: the page loads with no console error on
+// any page; guests log in and reach the lobby; both queue and get the same match;
+// decisions are answered by clicks on options, keys 1-9, an arrow and Enter, Space, the
+// "let the bot answer" button and its key; a press held across a redraw still clicks
+// (web_rig.mjs); player A reloads mid-match and the page resumes the same match (token
+// and match id kept in localStorage) and goes on; both reach the end screen with the same
+// results.
+// The spectator (Carol) finds the match in the lobby's watch list and watches it:
+// test_spectator_never_sees_a_hand: every SpectatorFrame the page received (its
+// deckhandFrames) has no cards in a hand or deck zone and no decision, and no card it shows
+// is in a player's hand at that frame's event_seq (the players' pages keep their hands by
+// event_seq, deckhandHands); the spectator's screen, sampled all along, likewise never
+// draws a card then in a hand; it ends on the same results.
+// test_replay_steps_to_the_end_by_keyboard: from Alice's end screen, "Watch replay", then
+// End, Home, → and End again step through the frames to the last, which shows the result.
+// Every screen fits a 390 px phone. A second tab of Alice's logs in with her token and the
+// first tab steps aside.
+// Screenshots in OUT: lobby, watch-list, match, match-phone, spectator, spectator-phone,
+// end, end-phone, spectator-end, replay, replay-end, replay-phone (.png).
 import path from "node:path";
-import { browser, checkNoConsoleErrors, fail, log, play, player, results } from "./web_rig.mjs";
+import { browser, checkNoConsoleErrors, fail, fitsPhone, log, phone, play, player, results } from "./web_rig.mjs";
 
 const [url, out] = process.argv.slice(2);
-const phone = { width: 390, height: 844 };
+const shot = (page, name, full = false) => page.screenshot({ path: path.join(out, `${name}.png`), fullPage: full });
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// The entities a player held in hand at event_seq seq (their last record at or before
+// it), or null when their page has no record that early (before a reload).
+function handAt(records, seq) {
+  let hand = null;
+  for (const r of records) if (r.seq <= seq) hand = r.hand;
+  return hand;
+}
+
+function hiddenZone(name) {
+  const kind = name.split(":")[0].toLowerCase();
+  return kind === "hand" || kind === "deck";
+}
 
 try {
   const a = await player(url, "Alice");
   const b = await player(url, "Bob");
-  await a.screenshot({ path: path.join(out, "lobby.png") });
-  log("both in the lobby");
+  const c = await player(url, "Carol");
+  await shot(a, "lobby");
+  await c.setViewport(phone);
+  await fitsPhone(c, "the lobby");
+  await c.setViewport({ width: 1100, height: 900 });
+  log("three in the lobby");
   await a.click("#queue");
   await b.click("#queue");
   await a.waitForSelector(".match", { timeout: 20_000 });
@@ -28,26 +58,155 @@ try {
   log(`match ${matchA}`);
   await a.waitForSelector(".card", { timeout: 10_000 }); // the View and Catalog arrived
 
+  // Carol finds it in the watch list (refreshing until the matchmaker lists it) and watches.
+  const listed = `.watch-list li[data-match="${matchA}"] .watch-go`;
+  for (let tries = 0; !(await c.$(listed)); tries++) {
+    if (tries === 20) fail(`match ${matchA} never appeared in the watch list`);
+    await c.click("#watch-refresh");
+    await c.waitForSelector(listed, { timeout: 1_000 }).catch(() => {});
+  }
+  await shot(c, "watch-list");
+  await c.click(listed);
+  await c.waitForSelector(".match.watching .card", { timeout: 30_000 });
+  const watched = await c.$eval(".match", (el) => el.dataset.match);
+  if (watched !== matchA) fail(`Carol watches ${watched}, not ${matchA}`);
+  if (await c.$(".match.watching .decision .option, #bot-answer")) fail("the spectator screen offers options");
+  log("Carol spectates the match");
+
+  // What Carol's screen draws, sampled while the match runs: the event_seq shown and every
+  // card entity on it.
+  const samples = [];
+  let sampling = true;
+  const sampler = (async () => {
+    let shotTaken = false;
+    while (sampling) {
+      const s = await c.evaluate(() => {
+        const m = document.querySelector(".match.watching");
+        if (!m) return null;
+        return {
+          seq: Number(m.dataset.eventSeq),
+          shown: [...m.querySelectorAll("[data-entity]")].map((e) => Number(e.dataset.entity)).filter((n) => n > 0),
+          handCards: m.querySelectorAll('[data-zone^="hand"] .card, [data-zone^="deck"] .card').length,
+        };
+      }).catch(() => null);
+      if (s) samples.push(s);
+      if (s && !shotTaken && samples.length > 20) {
+        shotTaken = true;
+        await shot(c, "spectator");
+        await c.setViewport(phone);
+        await shot(c, "spectator-phone", true);
+        await fitsPhone(c, "the spectator screen");
+        await c.setViewport({ width: 1100, height: 900 });
+      }
+      await sleep(200);
+    }
+  })();
+
+  let handsA = [];
   const resumed = async () => {
     await a.waitForSelector(".match .card", { timeout: 15_000 });
     const again = await a.$eval(".match", (el) => el.dataset.match);
     if (again !== matchA) fail(`after the reload: match ${again}, not ${matchA}`);
-    await a.screenshot({ path: path.join(out, "match.png") });
+    await shot(a, "match");
     await b.setViewport(phone);
-    await b.screenshot({ path: path.join(out, "match-phone.png"), fullPage: true });
+    await shot(b, "match-phone", true);
+    await fitsPhone(b, "the match screen");
     log("Alice resumed the match after the reload");
   };
-  const [na, nb] = await Promise.all([
-    play(a, "Alice", out, { reloadAt: 12, onReload: resumed }),
-    play(b, "Bob", out),
-  ]);
+  let na, nb;
+  try {
+    [na, nb] = await Promise.all([
+      play(a, "Alice", out, { reloadAt: 12, onReload: resumed }),
+      play(b, "Bob", out, { clicks: 2, multi: 2, arrows: 2 }),
+    ]);
+  } finally {
+    sampling = false;
+    await sampler;
+  }
   log(`end screens: Alice answered ${na}, Bob ${nb}`);
   if (na <= 12) fail("Alice's match ended before her reload");
   const ra = await results(a);
   const rb = await results(b);
   if (ra.length !== 2 || JSON.stringify(ra) !== JSON.stringify(rb)) fail(`results differ: ${ra} / ${rb}`);
-  await a.screenshot({ path: path.join(out, "end.png") });
-  await b.screenshot({ path: path.join(out, "end-phone.png") });
+  await shot(a, "end");
+  await fitsPhone(b, "the end screen");
+  await shot(b, "end-phone");
+  handsA = await a.evaluate(() => window.deckhandHands); // since the reload
+  const handsB = await b.evaluate(() => window.deckhandHands);
+
+  // The spectator reaches the end too (its frames are a few seconds behind).
+  await c.waitForSelector("#game-over", { timeout: 60_000 });
+  const rc = await results(c);
+  if (JSON.stringify(rc.map((r) => r.replace(/\s+/g, " "))) !== JSON.stringify(ra.map((r) => r.replace(/\s+/g, " "))))
+    fail(`the spectator's results differ: ${rc} / ${ra}`);
+  await shot(c, "spectator-end");
+
+  // test_spectator_never_sees_a_hand
+  const frames = await c.evaluate(() => window.deckhandFrames);
+  if (frames.length < 5) fail(`the spectator received ${frames.length} frames`);
+  if (!frames[frames.length - 1].game_over) fail("the last frame has no game_over");
+  let compared = 0;
+  for (const f of frames) {
+    if (f.match_id !== matchA) fail(`a frame of match ${f.match_id}`);
+    const v = f.view;
+    if (!v) continue;
+    if (v.decision) fail(`frame at event ${v.event_seq} carries a decision`);
+    for (const z of v.zones)
+      if (hiddenZone(z.name) && z.cards.length) fail(`frame at event ${v.event_seq}: zone ${z.name} of seat ${z.owner} shows cards`);
+    const shown = new Set(v.zones.flatMap((z) => z.cards.map((card) => card.entity)).filter((e) => e > 0));
+    for (const [who, hands] of [["Alice", handsA], ["Bob", handsB]]) {
+      const hand = handAt(hands, v.event_seq);
+      if (!hand) continue;
+      compared++;
+      for (const e of hand) if (shown.has(e)) fail(`frame at event ${v.event_seq} shows card ${e}, then in ${who}'s hand`);
+    }
+  }
+  if (compared < 10) fail(`only ${compared} frame/hand pairs compared`);
+  let drawn = 0;
+  for (const s of samples) {
+    if (s.handCards) fail(`the spectator's screen drew ${s.handCards} cards in a hand or deck at event ${s.seq}`);
+    for (const [who, hands] of [["Alice", handsA], ["Bob", handsB]]) {
+      const hand = handAt(hands, s.seq);
+      if (!hand) continue;
+      drawn++;
+      for (const e of hand) if (s.shown.includes(e)) fail(`the spectator's screen at event ${s.seq} drew card ${e}, then in ${who}'s hand`);
+    }
+  }
+  if (drawn < 5) fail(`only ${drawn} screen samples compared with the hands`);
+  log(`spectator: ${frames.length} frames and ${samples.length} screen samples, ${compared} + ${drawn} compared with the hands: no hand card`);
+
+  // test_replay_steps_to_the_end_by_keyboard
+  await a.click("#watch-replay");
+  await a.waitForSelector(".match.watching[data-replay-at]", { timeout: 30_000 });
+  const total = await a.waitForFunction(() => {
+    const m = document.querySelector(".match[data-replay-total]");
+    const banner = document.querySelector(".banner")?.textContent ?? "";
+    return m && !banner.includes("loaded") ? Number(m.dataset.replayTotal) : 0;
+  }, { timeout: 30_000 }).then((h) => h.jsonValue());
+  if (total < na) fail(`a replay of ${total} frames for a match of ${na + nb} answers`);
+  const at = () => a.$eval(".match", (el) => Number(el.dataset.replayAt));
+  const press = async (key, want) => {
+    await a.keyboard.press(key);
+    await a.waitForFunction((n) => document.querySelector(".match")?.dataset.replayAt === String(n), { timeout: 5_000 }, want)
+      .catch(async () => fail(`after ${key}: frame ${await at()}, not ${want}`));
+  };
+  await a.evaluate(() => document.activeElement?.blur());
+  await press("ArrowRight", 1);
+  await shot(a, "replay");
+  await press("End", total - 1);
+  await press("Home", 0);
+  await press("ArrowRight", 1);
+  await press("ArrowLeft", 0);
+  await press("End", total - 1);
+  const replayRows = await a.$$eval(".replay-result .results tbody tr", (trs) => trs.map((tr) => tr.textContent));
+  if (JSON.stringify(replayRows) !== JSON.stringify(ra)) fail(`the replay's result ${replayRows} is not the match's ${ra}`);
+  if (await a.$('.match [data-zone^="hand"] .card, .match [data-zone^="deck"] .card')) fail("the replay shows a hand");
+  await shot(a, "replay-end");
+  await a.setViewport(phone);
+  await fitsPhone(a, "the replay screen");
+  await shot(a, "replay-phone", true);
+  log(`replay: ${total} frames, stepped by keys to the last, which shows the result`);
+
   // A second tab of Alice's browser is the same player: it logs in with the kept token,
   // and the first tab steps aside (no reconnect tug of war) until asked to play there.
   const a2 = await a.browserContext().newPage();

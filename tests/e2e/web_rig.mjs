@@ -1,7 +1,9 @@
-// web_rig.mjs: what the browser tests share (web_play.mjs, web_solo.mjs): headless
-// Chromium (Debian's, through puppeteer-core from client/web's lock file), players who
-// log in as guests in browser contexts of their own (their own localStorage), a loop that
-// answers every decision until the end screen, and the console errors seen.
+// web_rig.mjs: what the browser tests share (web_play.mjs, web_solo.mjs, web_party.mjs):
+// headless Chromium (Debian's, through puppeteer-core from client/web's lock file),
+// players who log in as guests in browser contexts of their own (their own localStorage),
+// a loop that answers every decision until the end screen (by clicks, keys 1-9, arrows
+// and Enter, the bot button and its key), a check that a press survives a redraw, a
+// check that a screen fits a phone, and the console errors seen.
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -18,6 +20,7 @@ export const fail = (msg) => {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 export const errors = [];
+export const phone = { width: 390, height: 844 };
 const pages = [];
 
 export const browser = await puppeteer.launch({
@@ -42,32 +45,73 @@ export async function player(url, name) {
   return page;
 }
 
+// The page fits a phone: nothing wider than the screen (document.scrollWidth <= innerWidth).
+export async function fitsPhone(page, what) {
+  const { scroll, inner } = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth, inner: window.innerWidth,
+  }));
+  if (scroll > inner) fail(`${what}: ${scroll} px wide on a ${inner} px screen`);
+}
+
+const selectedOptions = (page) =>
+  page.$$eval(".decision .option", (els) => els.map((e) => e.classList.contains("selected")));
+
+// test_a_press_survives_a_redraw: press option 2 of a multi-select, and while it is held
+// toggle option 1 by its key (a redraw of the decision), then release: the release lands
+// on the same button node, so option 2 toggles too (before dom.ts patched in place, the
+// redraw replaced the button under the pointer and the click was lost).
+async function pressAcrossRedraw(page) {
+  const option = await page.$(".decision .option:nth-child(2)");
+  const box = await option.boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.keyboard.press("1");
+  await page.waitForFunction(() => document.querySelector(".decision .option:nth-child(1)")?.classList.contains("selected"),
+    { timeout: 3000 });
+  await page.mouse.up();
+  const same = await option.evaluate((el) => el.isConnected && el === document.querySelector(".decision .option:nth-child(2)"));
+  if (!same) fail("the redraw replaced the pressed option button");
+  await page.waitForFunction(() => document.querySelector(".decision .option:nth-child(2)")?.classList.contains("selected"),
+    { timeout: 3000 }).catch(() => fail("a press held across a redraw did not toggle its option"));
+  log("a press held across a redraw toggled its option (the button was kept)");
+}
+
 // A decision taking several options: toggle min of them (at least one, at most max), by
-// clicks or by their keys 1, 2, ..., see Confirm count them, and confirm with Enter. False
+// clicks or by their keys 1, 2, ..., see Confirm count them, and confirm with Enter. With
+// checkPress (and room for two), the first two are toggled by pressAcrossRedraw. False
 // when it was not that kind of screen.
-async function chooseSeveral(page, byKeys) {
+async function chooseSeveral(page, byKeys, checkPress) {
   const { min, max } = await page.$eval(".decision", (el) => ({ min: Number(el.dataset.min), max: Number(el.dataset.max) }));
-  const want = Math.min(max, Math.max(1, min), 9);
-  if ((await page.$$(".decision .option")).length < want) return false;
-  // Toggle options 1..want that are not selected yet, and look again: a click that lands
-  // while a message redraws the screen can be lost (the page is rebuilt under the
-  // pointer), and toggling everything again would unselect what did land.
-  for (let round = 0; round < 5; round++) {
-    const on = await page.$$eval(".decision .option", (els) => els.map((e) => e.classList.contains("selected")));
-    if (on.slice(0, want).every(Boolean)) break;
-    for (let i = 1; i <= want; i++) {
-      if (on[i - 1]) continue;
-      if (byKeys) await page.keyboard.press(String(i));
-      else await page.click(`.decision .option:nth-child(${i})`);
-    }
-    await sleep(50);
+  let want = Math.min(max, Math.max(1, min), 9);
+  const n = (await page.$$(".decision .option")).length;
+  if (n < want) return false;
+  if (checkPress && max >= 2 && n >= 2 && !(await selectedOptions(page)).some(Boolean)) {
+    await pressAcrossRedraw(page);
+    want = Math.max(want, 2);
+  }
+  const on = await selectedOptions(page);
+  for (let i = 1; i <= want; i++) {
+    if (on[i - 1]) continue;
+    if (byKeys) await page.keyboard.press(String(i));
+    else await page.click(`.decision .option:nth-child(${i})`);
+    await page.waitForFunction((k) => document.querySelector(`.decision .option:nth-child(${k})`)?.classList.contains("selected"),
+      { timeout: 3000 }, i);
   }
   await page.evaluate(() => document.activeElement?.blur());
-  await page.waitForFunction((n) => document.querySelector(".decision .confirm")?.textContent.includes(`(${n})`),
+  await page.waitForFunction((k) => document.querySelector(".decision .confirm")?.textContent.includes(`(${k})`),
     { timeout: 5000 }, want);
-  await page.keyboard.press("Enter");
-  log(`a multi-select decision answered by ${byKeys ? "keys" : "clicks on"} 1..${want} and Enter`);
+  await page.keyboard.press(byKeys ? " " : "Enter");
+  log(`a multi-select decision answered by ${byKeys ? "keys" : "clicks on"} 1..${want} and ${byKeys ? "Space" : "Enter"}`);
   return true;
+}
+
+// A single choice by the keyboard alone: an arrow focuses the first option, Enter takes it.
+async function chooseByArrows(page) {
+  await page.evaluate(() => document.activeElement?.blur());
+  await page.keyboard.press("ArrowRight");
+  const focused = await page.evaluate(() => document.activeElement?.classList.contains("option") ?? false);
+  if (!focused) fail("an arrow key did not move the focus to an option");
+  await page.keyboard.press("Enter");
 }
 
 // Answer every decision on page until the end screen; returns the number of answers.
@@ -77,7 +121,8 @@ async function chooseSeveral(page, byKeys) {
 // fourth). After `reloadAt` answers the
 // page reloads once, and onReload runs. At the deadline: a screenshot OUT/stuck-NAME.png
 // and the last messages of every page in the error.
-export async function play(page, name, out, { clicks = 3, multi = 2, reloadAt = -1, onReload = async () => {} } = {}) {
+export async function play(page, name, out,
+  { clicks = 3, multi = 2, arrows = 1, checkPress = true, reloadAt = -1, onReload = async () => {} } = {}) {
   let answered = 0;
   let lastDecision = "";
   while (Date.now() < DEADLINE) {
@@ -97,13 +142,14 @@ export async function play(page, name, out, { clicks = 3, multi = 2, reloadAt = 
     }
     const single = !(await page.$(".decision .confirm"));
     const option = single && answered < clicks ? await page.$(".decision .option:not([disabled])") : null;
-    try {
-      if (!single && multi > 0 && (await chooseSeveral(page, multi % 2 === 0))) multi--;
-      else if (!option && answered % 4 === 3) await page.keyboard.press("b"); // the key, now and then
-      else await (option ?? bot).click();
-    } catch {
-      continue; // redrawn between finding and clicking it (a message came): look again
-    }
+    if (!single && multi > 0 && (await chooseSeveral(page, multi % 2 === 0, checkPress))) {
+      multi--;
+      checkPress = false;
+    } else if (single && !option && arrows > 0) {
+      await chooseByArrows(page);
+      arrows--;
+    } else if (!option && answered % 4 === 3) await page.keyboard.press("b"); // the key, now and then
+    else await (option ?? bot).click();
     lastDecision = d;
     answered++;
   }

@@ -1,22 +1,20 @@
 // web_solo.mjs URL OUT GAME: one headless Chromium player queues alone for GAME, whose
 // queue fills the empty seat with a bot (test_web_solo.sh sets bot_fill_ms), and plays
-// the match to the end screen through the web client, with no console error. Screenshots:
-// OUT/GAME-match.png, OUT/GAME-end.png.
+// the match to the end screen through the web client, with no console error; its screens
+// fit a phone. Screenshots: OUT/GAME-match.png, OUT/GAME-match-phone.png, OUT/GAME-end.png.
 import path from "node:path";
-import { browser, checkNoConsoleErrors, fail, log, play, player, results } from "./web_rig.mjs";
+import { browser, checkNoConsoleErrors, fail, fitsPhone, log, phone, play, player, results } from "./web_rig.mjs";
 
 const [url, out, game] = process.argv.slice(2);
 
 try {
   const p = await player(url, "Solo");
-  // Pick the game, again if the click was lost: the server's game list arriving redraws
-  // the lobby, and a click landing during that redraw does nothing.
-  const picked = `.game.picked[data-game="${game}"] #queue`;
-  for (let tries = 0; !(await p.$(picked)); tries++) {
-    if (tries === 5) fail(`${game} could not be picked in the lobby`);
-    await p.click(`.game[data-game="${game}"] .game-pick`);
-    await p.waitForSelector(picked, { timeout: 3_000 }).catch(() => {});
-  }
+  // Pick the game (once: a redraw of the lobby, when the server's game list arrives, keeps
+  // the button, so the click is not lost).
+  await p.waitForSelector(`.game[data-game="${game}"] .game-pick`);
+  await p.click(`.game[data-game="${game}"] .game-pick`);
+  await p.waitForSelector(`.game.picked[data-game="${game}"] #queue`, { timeout: 3_000 })
+    .catch(() => fail(`${game} was not picked by one click in the lobby`));
   await p.click("#queue");
   await p.waitForSelector(".match .card", { timeout: 20_000 });
   const playing = await p.$eval(".match", (el) => el.dataset.game);
@@ -27,7 +25,13 @@ try {
     reloadAt: 4,
     onReload: async () => {
       await p.waitForSelector(".match .card", { timeout: 15_000 });
-      if (!shot) await p.screenshot({ path: path.join(out, `${game}-match.png`) });
+      if (!shot) {
+        await p.screenshot({ path: path.join(out, `${game}-match.png`) });
+        await p.setViewport(phone);
+        await fitsPhone(p, `the ${game} match screen`);
+        await p.screenshot({ path: path.join(out, `${game}-match-phone.png`), fullPage: true });
+        await p.setViewport({ width: 1100, height: 900 });
+      }
       shot = true;
     },
   });

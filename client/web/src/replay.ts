@@ -86,5 +86,7 @@ export function renderReplay(root: HTMLElement, r: Replay, act: ReplayActions, n
   });
   const slider = root.querySelector<HTMLInputElement>("#replay-slider");
   if (slider && slider.value !== String(r.at)) slider.value = String(r.at);
-  root.querySelector(".match")?.setAttribute("data-replay-at", String(r.at));
+  const shown = root.querySelector(".match");
+  shown?.setAttribute("data-replay-at", String(r.at));
+  shown?.setAttribute("data-replay-total", String(r.total));
 }
