@@ -20,6 +20,9 @@ out=$DECKHAND_BIN_DIR/../test-output/web_play
 rm -rf "$out"
 mkdir -p "$out"
 
+# Spectator frames 2 s behind (the worker's default is 10 s), so the watcher's end
+# screen follows the players' soon.
+export DECKHAND_SPECTATOR_DELAY_MS=2000
 e2e_start 31200
 page=${DECKHAND_GATEWAY_WS/#ws:/http:}
 page=${page%/ws}/
