@@ -234,9 +234,11 @@ const replayActions = {
   go: (i: number) => {
     if (replay?.go(i)) draw();
   },
-  leave: () => {
+  leave: () => { // to the lobby, past the end screen the replay was opened from
     replay = null;
     notice = "";
+    if (watching?.over) watching = null;
+    if (match?.over) leaveMatch();
     draw();
   },
 };

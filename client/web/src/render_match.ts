@@ -217,19 +217,24 @@ function seatEl(m: Match, ui: MatchUi, seat: number): HTMLElement {
   mine ? hand.map((z) => h("div", { class: "hand", "data-key": `hand:${z.name}` }, zoneEl(m, ui, z))) : hand.map((z) => zoneEl(m, ui, z)));
 }
 
-// "12 s" left on the pending decision, updated every second by tickTimers.
+// Time left as a player reads it: "42 s" under a minute, "4:05" above.
+export function clock(s: number): string {
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+// The time left on the pending decision, updated every second by tickTimers.
 function timerEl(m: Match): HTMLElement | null {
   const s = m.secondsLeft();
   if (s === undefined) return null;
   return h("span", { class: "timer" + (s <= 10 ? " low" : ""), "data-deadline": m.deadline, role: "timer",
-    "aria-label": "time left" }, `${s} s`);
+    "aria-label": "time left" }, clock(s));
 }
 
 // Every drawn countdown, brought to the clock (main.ts calls this each second).
 export function tickTimers(now = Date.now()): void {
   for (const el of Array.from(document.querySelectorAll<HTMLElement>(".timer[data-deadline]"))) {
     const s = Math.max(0, Math.ceil((Number(el.dataset.deadline) - now) / 1000));
-    el.textContent = `${s} s`;
+    el.textContent = clock(s);
     el.classList.toggle("low", s <= 10);
   }
 }

@@ -6,7 +6,7 @@ import { test } from "node:test";
 import { Match, NO_SEAT, addCatalog } from "../src/match";
 import { Replay } from "../src/replay";
 import { moveFocus, optionKey, replayKey } from "../src/keys";
-import { zoneKind } from "../src/render_match";
+import { clock, zoneKind } from "../src/render_match";
 import type { Decision, GameEvent, ReplayFrame, SpectatorFrame, View } from "../src/types";
 
 const decision = (id: number, seat = 0, extra: Partial<Decision> = {}): Decision => ({
@@ -140,6 +140,9 @@ test("test_decision_timer_counts_from_receipt_and_only_for_a_limited_decision", 
   assert.equal(m.deadline, 31_000);
   m.setDecision(decision(11, 0, { time_left_ms: 8_000 }), 6_000);
   assert.equal(m.deadline, 14_000);
+  assert.equal(clock(m.secondsLeft(6_000)!), "8 s");
+  assert.equal(clock(245), "4:05");
+  assert.equal(clock(60), "1:00");
   m.setDecision(decision(12, 0, { time_left_ms: 0 }), 7_000);
   assert.equal(m.secondsLeft(7_000), undefined, "no limit: no countdown");
   m.setDecision(decision(13, 1, { time_left_ms: 5_000 }), 8_000);
