@@ -10,9 +10,12 @@
 // The spectator (Carol) finds the match in the lobby's watch list and watches it:
 // test_spectator_never_sees_a_hand: every SpectatorFrame the page received (its
 // deckhandFrames) has no cards in a hand or deck zone and no decision, and no card it shows
-// is in a player's hand at that frame's event_seq (the players' pages keep their hands by
-// event_seq, deckhandHands); the spectator's screen, sampled all along, likewise never
-// draws a card then in a hand; it ends on the same results.
+// is in a player's hand at that frame's moment (the players' pages keep their hands with
+// the time each came, deckhandHands; event_seqs are per seat, so the moment is the clock:
+// a frame made at t0 arrives delay_ms later (and up to a second more), and a seat's
+// view of t0 arrives within a second of it, so a card a player held in every view that
+// came in [arrival - delay - 1 s, arrival - delay + 1 s] was in hand at t0); the screen,
+// sampled all along, likewise never draws such a card; it ends on the same results.
 // test_replay_steps_to_the_end_by_keyboard: from Alice's end screen, "Watch replay", then
 // End, Home, → and End again step through the frames to the last, which shows the result.
 // Every screen fits a 390 px phone. A second tab of Alice's logs in with her token and the
@@ -26,13 +29,24 @@ const [url, out] = process.argv.slice(2);
 const shot = (page, name, full = false) => page.screenshot({ path: path.join(out, `${name}.png`), fullPage: full });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-// The entities a player held in hand at event_seq seq (their last record at or before
-// it), or null when their page has no record that early (before a reload).
-function handAt(records, seq) {
-  let hand = null;
-  for (const r of records) if (r.seq <= seq) hand = r.hand;
-  return hand;
+// The entities a player held in hand all through [from, to] (page clock, ms): in their
+// last record at or before from and in every record up to to; null when the records do
+// not reach back to from (before a reload).
+function heldThrough(records, from, to) {
+  let i = -1;
+  for (let j = 0; j < records.length && records[j].at <= from; j++) i = j;
+  if (i < 0) return null;
+  let held = new Set(records[i].hand);
+  for (let j = i + 1; j < records.length && records[j].at <= to; j++) {
+    const now = new Set(records[j].hand);
+    held = new Set([...held].filter((e) => now.has(e)));
+  }
+  return held;
 }
+
+// The window in which a frame received at `at`, delay_ms behind, was made, and the seats'
+// views of that moment came.
+const madeIn = (at, delay) => [at - delay - 1000, at - delay + 1000];
 
 function hiddenZone(name) {
   const kind = name.split(":")[0].toLowerCase();
@@ -84,7 +98,7 @@ try {
         const m = document.querySelector(".match.watching");
         if (!m) return null;
         return {
-          seq: Number(m.dataset.eventSeq),
+          frames: Number(m.dataset.frames ?? 0),
           shown: [...m.querySelectorAll("[data-entity]")].map((e) => Number(e.dataset.entity)).filter((n) => n > 0),
           handCards: m.querySelectorAll('[data-zone^="hand"] .card, [data-zone^="deck"] .card').length,
         };
@@ -144,32 +158,40 @@ try {
   // test_spectator_never_sees_a_hand
   const frames = await c.evaluate(() => window.deckhandFrames);
   if (frames.length < 5) fail(`the spectator received ${frames.length} frames`);
-  if (!frames[frames.length - 1].game_over) fail("the last frame has no game_over");
+  if (!frames[frames.length - 1].frame.game_over) fail("the last frame has no game_over");
   let compared = 0;
-  for (const f of frames) {
+  const players = [["Alice", handsA], ["Bob", handsB]];
+  frames.forEach(({ at, frame: f }, n) => {
     if (f.match_id !== matchA) fail(`a frame of match ${f.match_id}`);
     const v = f.view;
-    if (!v) continue;
-    if (v.decision) fail(`frame at event ${v.event_seq} carries a decision`);
+    if (!v) return;
+    if (v.decision) fail(`frame ${n} carries a decision`);
     for (const z of v.zones)
-      if (hiddenZone(z.name) && z.cards.length) fail(`frame at event ${v.event_seq}: zone ${z.name} of seat ${z.owner} shows cards`);
+      if (hiddenZone(z.name) && z.cards.length) fail(`frame ${n}: zone ${z.name} of seat ${z.owner} shows cards`);
     const shown = new Set(v.zones.flatMap((z) => z.cards.map((card) => card.entity)).filter((e) => e > 0));
-    for (const [who, hands] of [["Alice", handsA], ["Bob", handsB]]) {
-      const hand = handAt(hands, v.event_seq);
-      if (!hand) continue;
+    for (const [who, hands] of players) {
+      const held = heldThrough(hands, ...madeIn(at, f.delay_ms));
+      if (!held) continue;
       compared++;
-      for (const e of hand) if (shown.has(e)) fail(`frame at event ${v.event_seq} shows card ${e}, then in ${who}'s hand`);
+      for (const e of held)
+        if (shown.has(e)) {
+          const z = v.zones.find((x) => x.cards.some((card) => card.entity === e));
+          fail(`frame ${n} (made in ${madeIn(at, f.delay_ms)}) shows card ${e} (${z.name} of seat ${z.owner}), ` +
+            `held then in ${who}'s hand: ${JSON.stringify(hands.filter((r) => r.at > at - f.delay_ms - 3000 && r.at < at - f.delay_ms + 1000))}`);
+        }
     }
-  }
-  if (compared < 10) fail(`only ${compared} frame/hand pairs compared`);
+  });
+  if (compared < 10) fail(`only ${compared} frame/hand pairs compared (${frames.length} frames)`);
   let drawn = 0;
   for (const s of samples) {
-    if (s.handCards) fail(`the spectator's screen drew ${s.handCards} cards in a hand or deck at event ${s.seq}`);
-    for (const [who, hands] of [["Alice", handsA], ["Bob", handsB]]) {
-      const hand = handAt(hands, s.seq);
-      if (!hand) continue;
+    if (s.handCards) fail(`the spectator's screen drew ${s.handCards} cards in a hand or deck (frame ${s.frames})`);
+    const got = frames[s.frames - 1];
+    if (!got) continue;
+    for (const [who, hands] of players) {
+      const held = heldThrough(hands, ...madeIn(got.at, got.frame.delay_ms));
+      if (!held) continue;
       drawn++;
-      for (const e of hand) if (s.shown.includes(e)) fail(`the spectator's screen at event ${s.seq} drew card ${e}, then in ${who}'s hand`);
+      for (const e of held) if (s.shown.includes(e)) fail(`the spectator's screen (frame ${s.frames}) drew card ${e}, then in ${who}'s hand`);
     }
   }
   if (drawn < 5) fail(`only ${drawn} screen samples compared with the hands`);

@@ -21,10 +21,13 @@ const KNOWN_GAMES = ["dominion", "accession", "ascension", "caveman", "elemental
 
 const root = document.getElementById("app")!;
 const conn = new Conn();
-// What a test reads in the page: the last messages, every SpectatorFrame received, and this
-// seat's hand (entities) after each View or ViewDelta with its event_seq.
+// What a test reads in the page: the last messages, every SpectatorFrame received and when,
+// and this seat's hand (entities) after each View or ViewDelta, with its event_seq and when
+// it came (event_seqs are per seat, so a spectator's frames and a seat's views meet only on
+// the clock).
 const spy = window as unknown as {
-  deckhandTrace: string[]; deckhandFrames: SpectatorFrame[]; deckhandHands: { seq: number; hand: number[] }[];
+  deckhandTrace: string[]; deckhandFrames: { at: number; frame: SpectatorFrame }[];
+  deckhandHands: { seq: number; at: number; hand: number[] }[];
 };
 spy.deckhandTrace = conn.trace;
 spy.deckhandFrames = [];
@@ -99,7 +102,7 @@ function replayButton(id: string): HTMLElement {
 function watchBanner(m: Match): HTMLElement {
   const behind = Math.round(m.delayMs / 1000);
   return h("span", { class: "banner-line" }, h("strong", {}, "Spectating"),
-    `, ${behind} s behind`, m.spectators > 0 ? ` · ${m.spectators} watching` : "", " ",
+    h("span", {}, `${behind} s behind`, m.spectators > 0 ? ` · ${m.spectators} watching` : ""),
     h("button", { id: "stop-watching", onclick: () => stopWatching() }, "Stop watching ", h("kbd", {}, "Esc")));
 }
 
@@ -213,7 +216,7 @@ function stopWatching(): void {
 
 function onFrame(f: SpectatorFrame): void {
   if (!watching || !watching.applyFrame(f)) return;
-  if (spy.deckhandFrames.length < 5000) spy.deckhandFrames.push(f);
+  if (spy.deckhandFrames.length < 5000) spy.deckhandFrames.push({ at: Date.now(), frame: f });
 }
 
 function startReplay(id: string): void {
@@ -247,7 +250,7 @@ const replayActions = {
 function noteHand(m: Match, seq: number): void {
   const hand = [...m.zones.values()].filter((z) => z.owner === m.seat && zoneKind(m, z) === "hand")
     .flatMap((z) => z.cards.map((c) => c.entity));
-  if (spy.deckhandHands.length < 20000) spy.deckhandHands.push({ seq, hand });
+  if (spy.deckhandHands.length < 20000) spy.deckhandHands.push({ seq, at: Date.now(), hand });
 }
 
 async function answer(how: { option_ids?: number[]; bot?: string }): Promise<void> {

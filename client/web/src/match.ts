@@ -42,6 +42,7 @@ export class Match {
   // Spectating: how far behind the match the last frame was, and how many watch.
   delayMs = 0;
   spectators = 0;
+  frames = 0; // SpectatorFrames applied
 
   constructor(public id: string, found?: MatchFound) {
     this.seat = found?.seat ?? 0;
@@ -128,6 +129,7 @@ export class Match {
     this.decision = null;
     this.delayMs = f.delay_ms;
     this.spectators = f.spectators;
+    this.frames++;
     if (f.game_over) this.over = f.game_over;
     return true;
   }

@@ -294,7 +294,7 @@ export function renderMatch(root: HTMLElement, m: Match, ui: MatchUi, watching?:
   const log = root.querySelector(".log");
   const atEnd = !log || log.scrollTop + log.clientHeight >= log.scrollHeight - 40;
   patch(root, h("div", { class: "match" + (watching ? " watching" : ""), "data-key": `match:${m.id}`, "data-match": m.id,
-    "data-game": m.game, "data-event-seq": m.eventSeq },
+    "data-game": m.game, "data-event-seq": m.eventSeq, "data-frames": m.frames || undefined },
     h("header", { class: "bar", "data-key": "bar" }, h("strong", {}, m.game), ` · match ${m.id.slice(0, 8)}`,
       countersEl(m, -1)),
     watching ? h("div", { class: "banner", "data-key": "banner", role: "status" }, watching.banner) : null,
