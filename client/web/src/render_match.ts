@@ -323,6 +323,8 @@ export function renderGameOver(root: HTMLElement, m: Match, over: GameOver, leav
     h("div", { class: "row" },
       h("button", { id: "back-to-lobby", onclick: leave }, "Back to the lobby"), extra),
     logEl(m)));
+  const log = root.querySelector(".log");
+  if (log) log.scrollTop = log.scrollHeight; // the log's end: how the match ended
 }
 
 export function resultsEl(m: Match, over: GameOver, rows = over.results): HTMLElement {
