@@ -18,6 +18,8 @@
 // sampled all along, likewise never draws such a card; it ends on the same results.
 // test_replay_steps_to_the_end_by_keyboard: from Alice's end screen, "Watch replay", then
 // End, Home, → and End again step through the frames to the last, which shows the result.
+// test_replay_from_the_history: Bob (an account) finds the match in "My matches" and its
+// Replay button opens the same replay.
 // Every screen fits a 390 px phone. A second tab of Alice's logs in with her token and the
 // first tab steps aside.
 // Screenshots in OUT: lobby, watch-list, match, match-phone, spectator, spectator-phone,
@@ -55,7 +57,7 @@ function hiddenZone(name) {
 
 try {
   const a = await player(url, "Alice");
-  const b = await player(url, "Bob");
+  const b = await player(url, "Bob", "bob-password-1");
   const c = await player(url, "Carol");
   await shot(a, "lobby");
   await c.setViewport(phone);
@@ -228,6 +230,23 @@ try {
   await fitsPhone(a, "the replay screen");
   await shot(a, "replay-phone", true);
   log(`replay: ${total} frames, stepped by keys to the last, which shows the result`);
+
+  // test_replay_from_the_history
+  await b.click("#back-to-lobby");
+  const row = `.history tr[data-match="${matchA}"] .replay-go`;
+  for (let tries = 0; !(await b.$(row)); tries++) {
+    if (tries === 20) fail(`match ${matchA} never appeared in Bob's history`);
+    await b.click("#show-history");
+    await b.waitForSelector(row, { timeout: 1_000 }).catch(() => {});
+  }
+  await b.click(row);
+  await b.waitForFunction((n) => document.querySelector(".match")?.dataset.replayTotal === String(n), { timeout: 30_000 }, total);
+  await b.evaluate(() => document.activeElement?.blur());
+  await b.keyboard.press("End");
+  await b.waitForSelector(".replay-result .results", { timeout: 10_000 });
+  await b.click("#leave-replay");
+  await b.waitForSelector("#lobby", { timeout: 5_000 });
+  log("Bob opened the same replay from his match history");
 
   // A second tab of Alice's browser is the same player: it logs in with the kept token,
   // and the first tab steps aside (no reconnect tug of war) until asked to play there.

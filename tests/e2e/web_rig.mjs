@@ -29,8 +29,9 @@ export const browser = await puppeteer.launch({
   args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"],
 });
 
-// A guest named name on the page at url, in the lobby.
-export async function player(url, name) {
+// A guest named name on the page at url, in the lobby; with a password, a new account of
+// that name instead (registered on the login screen).
+export async function player(url, name, password = "") {
   const ctx = await browser.createBrowserContext();
   const page = await ctx.newPage();
   pages.push(page);
@@ -39,8 +40,14 @@ export async function player(url, name) {
   page.on("pageerror", (e) => errors.push(`${name}: ${e.message}`));
   await page.goto(url, { waitUntil: "load" });
   await page.waitForSelector("#guest-name");
-  await page.type("#guest-name", name);
-  await page.click("#guest-go");
+  if (password) {
+    await page.type("#acct-name", name);
+    await page.type("#acct-pass", password);
+    await page.click("#acct-register");
+  } else {
+    await page.type("#guest-name", name);
+    await page.click("#guest-go");
+  }
   await page.waitForSelector("#lobby");
   return page;
 }
