@@ -18,7 +18,8 @@
 // sampled all along, likewise never draws such a card; it ends on the same results.
 // test_replay_steps_to_the_end_by_keyboard: from Alice's end screen, "Watch replay", then
 // End, Home, → and End again step through the frames to the last, which shows the result.
-// test_replay_from_the_history: Bob (an account) finds the match in "My matches" and its
+// test_replay_from_the_history: Bob (Alice and he play as accounts, so the match is rated
+// and in their histories) finds the match in "My matches" and its
 // Replay button opens the same replay.
 // Every screen fits a 390 px phone. A second tab of Alice's logs in with her token and the
 // first tab steps aside.
@@ -56,7 +57,7 @@ function hiddenZone(name) {
 }
 
 try {
-  const a = await player(url, "Alice");
+  const a = await player(url, "Alice", "alice-password-1");
   const b = await player(url, "Bob", "bob-password-1");
   const c = await player(url, "Carol");
   await shot(a, "lobby");

@@ -312,14 +312,13 @@ export function renderMatch(root: HTMLElement, m: Match, ui: MatchUi, watching?:
 // The end screen: the results, for a player ("You won!"), a spectator or a replay alike;
 // extra holds the buttons the screen offers ("Watch replay").
 export function renderGameOver(root: HTMLElement, m: Match, over: GameOver, leave: () => void, extra: Child = null): void {
-  const results = [...over.results].sort((a, b) => (a.rank || 99) - (b.rank || 99) || a.seat - b.seat);
   const me = over.results.find((r) => r.seat === m.seat);
   const title = over.reason === "script_error" ? "The match was stopped (a card script failed)"
     : me && me.rank === 1 ? "You won!" : "Game over";
   patch(root, h("div", { class: "game-over", id: "game-over", "data-match": m.id },
     h("h1", {}, title),
     over.reason ? h("p", { class: "reason" }, `Reason: ${over.reason.replace(/_/g, " ")}`) : null,
-    resultsEl(m, over, results),
+    resultsEl(m, over),
     h("div", { class: "row" },
       h("button", { id: "back-to-lobby", onclick: leave }, "Back to the lobby"), extra),
     logEl(m)));
@@ -327,7 +326,9 @@ export function renderGameOver(root: HTMLElement, m: Match, over: GameOver, leav
   if (log) log.scrollTop = log.scrollHeight; // the log's end: how the match ended
 }
 
-export function resultsEl(m: Match, over: GameOver, rows = over.results): HTMLElement {
+// The results by place (unranked last), then seat.
+export function resultsEl(m: Match, over: GameOver): HTMLElement {
+  const rows = [...over.results].sort((a, b) => (a.rank || 99) - (b.rank || 99) || a.seat - b.seat);
   return h("table", { class: "results", "data-key": "results" },
     h("thead", {}, h("tr", {}, h("th", {}, "Place"), h("th", {}, "Player"), h("th", {}, "Score"), h("th", {}, "Turns"))),
     h("tbody", {}, rows.map((r) => h("tr", { class: r.seat === m.seat ? "me" : "" },
