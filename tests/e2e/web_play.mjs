@@ -203,11 +203,11 @@ try {
   // test_replay_steps_to_the_end_by_keyboard
   await a.click("#watch-replay");
   await a.waitForSelector(".match.watching[data-replay-at]", { timeout: 30_000 });
-  const total = await a.waitForFunction(() => {
+  const loaded = (page) => page.waitForFunction(() => {
     const m = document.querySelector(".match[data-replay-total]");
-    const banner = document.querySelector(".banner")?.textContent ?? "";
-    return m && !banner.includes("loaded") ? Number(m.dataset.replayTotal) : 0;
+    return m && m.dataset.replayLoaded === m.dataset.replayTotal ? Number(m.dataset.replayTotal) : 0;
   }, { timeout: 30_000 }).then((h) => h.jsonValue());
+  const total = await loaded(a);
   if (total < na) fail(`a replay of ${total} frames for a match of ${na + nb} answers`);
   const at = () => a.$eval(".match", (el) => Number(el.dataset.replayAt));
   const press = async (key, want) => {
@@ -241,7 +241,8 @@ try {
     await b.waitForSelector(row, { timeout: 1_000 }).catch(() => {});
   }
   await b.click(row);
-  await b.waitForFunction((n) => document.querySelector(".match")?.dataset.replayTotal === String(n), { timeout: 30_000 }, total);
+  const again = await loaded(b);
+  if (again !== total) fail(`the replay from the history has ${again} frames, the end screen's ${total}`);
   await b.evaluate(() => document.activeElement?.blur());
   await b.keyboard.press("End");
   await b.waitForSelector(".replay-result .results", { timeout: 10_000 });

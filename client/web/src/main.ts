@@ -289,6 +289,7 @@ function onMatchMessage(msg: ServerMsg): boolean {
     localStorage.setItem(MATCH, id);
   }
   const m = match;
+  const before = m.decision?.decision_id;
   if (msg.view) m.setView(msg.view);
   if (msg.view_delta && !m.applyDelta(msg.view_delta)) resync(m);
   if (msg.view || msg.view_delta) noteHand(m, msg.view?.event_seq ?? msg.view_delta?.event_seq ?? 0);
@@ -298,7 +299,9 @@ function onMatchMessage(msg: ServerMsg): boolean {
     m.over = msg.game_over;
     localStorage.removeItem(MATCH);
   }
-  if (msg.decision || msg.view) ui.selected.clear();
+  // What was toggled stays toggled until the decision is another (a View or a repeated
+  // DecisionRequest of the same decision keeps the player's picks).
+  if (m.decision?.decision_id !== before) ui.selected.clear();
   return true;
 }
 

@@ -89,4 +89,5 @@ export function renderReplay(root: HTMLElement, r: Replay, act: ReplayActions, n
   const shown = root.querySelector(".match");
   shown?.setAttribute("data-replay-at", String(r.at));
   shown?.setAttribute("data-replay-total", String(r.total));
+  shown?.setAttribute("data-replay-loaded", String(r.received));
 }
