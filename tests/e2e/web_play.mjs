@@ -234,6 +234,7 @@ try {
 
   // test_replay_from_the_history
   await b.click("#back-to-lobby");
+  await b.waitForSelector("#show-history", { timeout: 5_000 });
   const row = `.history tr[data-match="${matchA}"] .replay-go`;
   for (let tries = 0; !(await b.$(row)); tries++) {
     if (tries === 20) fail(`match ${matchA} never appeared in Bob's history`);
