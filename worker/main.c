@@ -36,6 +36,7 @@
 #include <zmq.h>
 
 #include "bundles.h"
+#include "replay.h"
 #include "dh_clock.h"
 #include "dh_curve.h"
 #include "dh_flags.h"
@@ -175,6 +176,7 @@ int main(int argc, char **argv)
     store st;
     host h;
     bundles bs;
+    replays rp;
     char endpoint[256] = "";
     bool store_ready = false, host_ready = false, bundles_ready = false;
     dh_ops ops;
@@ -246,6 +248,8 @@ int main(int argc, char **argv)
         dh_warn("advertising %s, which gateways elsewhere cannot reach: set --endpoint", endpoint);
     host_init(&h, id, endpoint, router, dealer, bundle, &st, (uint32_t)capacity);
     host_set_bundles(&h, &bs);
+    replays_init(&rp);
+    h.rp = &rp;
     h.quarantine_after = (uint32_t)quarantine;
     host_ready = true;
 
@@ -275,6 +279,7 @@ int main(int argc, char **argv)
 err:
     dh_ops_stop(&ops);
     if (host_ready) {
+        replays_free(&h, &rp);
         host_flush(&h, dh_now_ms());
         host_free(&h);
     }
