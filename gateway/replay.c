@@ -89,15 +89,25 @@ static void replay_send(replay_req *q, const char *worker_id, const char *endpoi
     replay_end(q, DECKHAND__ERROR_CODE__OK, NULL);
 }
 
+/* A Redis answer to the request's read: the reply, or NULL when Redis failed or answered
+ * with an error or (want >= 0) another type than want; q is then answered UNAVAILABLE. */
+static redisReply *replay_answered(replay_req *q, void *reply, int want)
+{
+    redisReply *r = reply;
+    lookup_answered(q->g);
+    if (!r || r->type == REDIS_REPLY_ERROR || (want >= 0 && r->type != want)) {
+        replay_unavailable(q);
+        return NULL;
+    }
+    return r;
+}
+
 static void replay_on_alive(redisAsyncContext *ac, void *reply, void *priv)
 {
     replay_req *q = priv;
-    redisReply *r = reply;
-    lookup_answered(q->g);
-    if (!r || r->type == REDIS_REPLY_ERROR) {
-        replay_unavailable(q);
+    redisReply *r = replay_answered(q, reply, -1);
+    if (!r)
         return;
-    }
     const char *worker = q->cand[q->next++];
     if (r->type == REDIS_REPLY_STRING && r->len > 0 && r->len < GW_ADDR_MAX)
         replay_send(q, worker, r->str);
@@ -108,12 +118,9 @@ static void replay_on_alive(redisAsyncContext *ac, void *reply, void *priv)
 static void replay_on_finished_worker(redisAsyncContext *ac, void *reply, void *priv)
 {
     replay_req *q = priv;
-    redisReply *r = reply;
-    lookup_answered(q->g);
-    if (!r || r->type == REDIS_REPLY_ERROR) {
-        replay_unavailable(q);
+    redisReply *r = replay_answered(q, reply, -1);
+    if (!r)
         return;
-    }
     if (r->type == REDIS_REPLY_STRING)
         replay_add(q, r->str, r->len);
     replay_try(q);
@@ -122,12 +129,9 @@ static void replay_on_finished_worker(redisAsyncContext *ac, void *reply, void *
 static void replay_on_finished(redisAsyncContext *ac, void *reply, void *priv)
 {
     replay_req *q = priv;
-    redisReply *r = reply;
-    lookup_answered(q->g);
-    if (!r || r->type != REDIS_REPLY_ARRAY) {
-        replay_unavailable(q);
+    redisReply *r = replay_answered(q, reply, REDIS_REPLY_ARRAY);
+    if (!r)
         return;
-    }
     for (size_t i = 0; i < r->elements && q->nids < REPLAY_FINISHED_IDS; i++) {
         const redisReply *id = r->element[i];
         if (id->type == REDIS_REPLY_STRING && id->len > 0 && id->len < GW_MATCH_ID_MAX)
@@ -167,9 +171,10 @@ static void replay_try(replay_req *q)
 static void replay_on_meta(redisAsyncContext *ac, void *reply, void *priv)
 {
     replay_req *q = priv;
-    redisReply *r = reply;
-    lookup_answered(q->g);
-    if (!r || r->type != REDIS_REPLY_ARRAY || r->elements != 2) {
+    redisReply *r = replay_answered(q, reply, REDIS_REPLY_ARRAY);
+    if (!r)
+        return;
+    if (r->elements != 2) {
         replay_unavailable(q);
         return;
     }

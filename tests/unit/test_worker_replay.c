@@ -164,13 +164,19 @@ static void replay_run(rig_worker *r, const char *match_id, const played *p, rep
     }
 }
 
+/* A rig host on the source tree's bundle that serves replays. */
+static void open_replays(rig_worker *r, replays *rp)
+{
+    rig_worker_open(r, "scripts", NULL);
+    replays_init(rp);
+    r->h.rp = rp;
+}
+
 static void replay_a_finished_match(const char *game)
 {
     rig_worker r;
-    rig_worker_open(&r, "scripts", NULL);
     replays rp;
-    replays_init(&rp);
-    r.h.rp = &rp;
+    open_replays(&r, &rp);
     char id[64], key[96];
     snprintf(id, sizeof id, "m-replay-%s", game);
     played *p = calloc(1, sizeof *p);
@@ -217,10 +223,8 @@ static void test_replay_of_a_caveman_match_is_public_and_whole(void)
 static void test_replay_of_an_unknown_or_running_match_is_unknown_match(void)
 {
     rig_worker r;
-    rig_worker_open(&r, "scripts", NULL);
     replays rp;
-    replays_init(&rp);
-    r.h.rp = &rp;
+    open_replays(&r, &rp);
     replayed out;
     replay_run(&r, "m-never-played", NULL, &out);
     CU_ASSERT_EQUAL(out.reply, DECKHAND__ERROR_CODE__UNKNOWN_MATCH);
@@ -251,10 +255,8 @@ static int reply_now(rig_worker *r)
 static void test_replays_past_the_bound_are_overloaded_and_bad_ones_refused(void)
 {
     rig_worker r;
-    rig_worker_open(&r, "scripts", NULL);
     replays rp;
-    replays_init(&rp);
-    r.h.rp = &rp;
+    open_replays(&r, &rp);
     for (int i = 0; i < REPLAY_ACTIVE_MAX; i++) {
         replay_cmd(&r, "m-some", (uint64_t)i + 1);
         CU_ASSERT_EQUAL(reply_now(&r), -1); /* taken: answered later */
