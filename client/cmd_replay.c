@@ -29,14 +29,17 @@
 #include "engine_replay.h"
 
 static const char replay_usage[] =
-    "usage: deckhand replay MATCH_ID [--redis URL] [--quiet]\n"
+    "usage: deckhand replay MATCH_ID [--redis URL] [--quiet | --frames]\n"
     "\n"
     "  Rebuild the match from Redis (its seed, players and every accepted answer, on the\n"
     "  bundles it ran on) and print its state hash at each step; --quiet prints only the\n"
     "  last line, `match ID game=G answers=N hash=H recorded=R result=ok`. R is the\n"
     "  final_hash Redis recorded (none while the match runs; a running match also prints\n"
     "  live=H, the hash of the state its worker holds). Exit 1 when the match is missing,\n"
-    "  an answer is refused or a hash differs.\n"
+    "  an answer is refused or a hash differs. --frames also prints, after the start and\n"
+    "  each step, what a replay shows a player (the worker's ReplayFrames): the public\n"
+    "  events of the step and the public view (zones with their count and visible cards,\n"
+    "  counters).\n"
     "Redis is --redis, else DECKHAND_REDIS_URL, else .run/cluster.env, else\n"
     "redis://127.0.0.1:6390.\n";
 
@@ -108,6 +111,7 @@ out:
 typedef struct {
     dh_redis *c;
     bool quiet;
+    bool frames; /* --frames */
 } replay_src;
 
 static engine_bundle *replay_get(void *ud, const char *sha, char *err, size_t errlen)
@@ -129,11 +133,41 @@ static void replay_moved(void *ud, const engine_replay *r)
                engine_match_hash(r->m));
 }
 
+static void replay_print_event(void *ud, const engine_event *ev)
+{
+    if (ev->everyone && ev->to_seat == 0) /* a g:log, once (every seat got it) */
+        printf("  log: %s\n", ev->text);
+}
+
+/* Frame index as a replay shows it: the public events since the last frame, then the
+ * public view. */
+static void replay_print_frame(engine_match *m, size_t index)
+{
+    printf("frame %zu\n", index);
+    engine_match_drain_events(m, replay_print_event, NULL);
+    Deckhand__View *v = engine_match_view(m, ENGINE_SEAT_PUBLIC);
+    if (!v) {
+        printf("  (out of memory)\n");
+        return;
+    }
+    for (size_t i = 0; i < v->n_zones; i++) {
+        const Deckhand__Zone *z = v->zones[i];
+        printf("  zone %s owner=%d count=%u%s", z->name, z->owner, z->count, z->n_cards ? ":" : "");
+        for (size_t k = 0; k < z->n_cards; k++)
+            printf("%s %s", k ? "," : "", z->cards[k]->name);
+        printf("\n");
+    }
+    for (size_t i = 0; i < v->n_counters; i++)
+        printf("  counter %s owner=%d = %" PRId64 "\n", v->counters[i]->name, v->counters[i]->owner,
+               v->counters[i]->value);
+    engine_view_free(v);
+}
+
 /* Replay rm on the bundles it ran on; prints the steps and the summary line. The exit
  * status. */
-static int replay_match_run(dh_redis *c, const dh_replay_record *rm, bool quiet)
+static int replay_match_run(dh_redis *c, const dh_replay_record *rm, bool quiet, bool frames)
 {
-    replay_src src = {c, quiet};
+    replay_src src = {c, quiet, frames};
     engine_replay_bundles bs = {replay_get, replay_put, replay_moved, &src};
     engine_replay *r = malloc(sizeof *r);
     const char *result = "ok";
@@ -151,6 +185,8 @@ static int replay_match_run(dh_redis *c, const dh_replay_record *rm, bool quiet)
     if (!quiet)
         printf("start bundle %s seed %s players %s hash %016" PRIx64 "\n", r->sha, rm->seed,
                rm->players, engine_match_hash(r->m));
+    if (frames)
+        replay_print_frame(r->m, 0);
     for (;;) {
         engine_error ee = {0};
         engine_replay_status st = engine_replay_step(r, &ee);
@@ -170,6 +206,8 @@ static int replay_match_run(dh_redis *c, const dh_replay_record *rm, bool quiet)
         if (!quiet)
             printf("step %zu seat %d decision %" PRIu64 " hash %016" PRIx64 "\n", r->answers,
                    r->last.seat, r->last.decision_id, engine_match_hash(r->m));
+        if (frames)
+            replay_print_frame(r->m, r->answers);
     }
     uint64_t hash = engine_match_hash(r->m);
     if (rm->final_hash && *rm->final_hash) {
@@ -198,7 +236,7 @@ out:
 int cmd_replay(int argc, char **argv)
 {
     static const dh_flag_spec spec[] = {
-        {"redis", DH_FLAG_VALUE}, {"quiet", DH_FLAG_SWITCH}, {NULL, 0}};
+        {"redis", DH_FLAG_VALUE}, {"quiet", DH_FLAG_SWITCH}, {"frames", DH_FLAG_SWITCH}, {NULL, 0}};
     dh_flags fl, *f = &fl;
     int done = dh_flags_parse_main(f, spec, argc, argv, replay_who, replay_usage, 1, 1);
     if (done >= 0)
@@ -208,7 +246,12 @@ int cmd_replay(int argc, char **argv)
         fprintf(stderr, "%s: '%s' is not a match id\n", replay_who, id);
         return 2;
     }
-    bool quiet = dh_flags_has(f, "quiet");
+    bool quiet = dh_flags_has(f, "quiet"), frames = dh_flags_has(f, "frames");
+    if (quiet && frames) {
+        fprintf(stderr, "%s: --quiet and --frames do not go together\n%s", replay_who,
+                replay_usage);
+        return 2;
+    }
     dh_redis rd;
     dh_replay_record rm;
     char err[512];
@@ -218,7 +261,7 @@ int cmd_replay(int argc, char **argv)
         return 1;
     }
     if (dh_replay_read(&rd, 0, id, &rm, err, sizeof err) == DH_REPLAY_OK)
-        rc = replay_match_run(&rd, &rm, quiet);
+        rc = replay_match_run(&rd, &rm, quiet, frames);
     else
         fprintf(stderr, "%s: %s\n", replay_who, err);
     dh_replay_record_free(&rm);

@@ -6,8 +6,8 @@
  * answers recorded in match:{ID}:history + 1, no hand or deck card, no decision and no
  * private event ("You ...", what g:log_to says) in any frame, and the last frame's
  * GameOver equal to the result the match stored; an unknown id and a running match are
- * UNKNOWN_MATCH; after the Dominion match's worker is killed, its replay is still served,
- * by the other worker.
+ * UNKNOWN_MATCH; `deckhand replay ID --frames` prints the same frames; after the Dominion
+ * match's worker is killed, its replay is still served, by the other worker.
  */
 #include "dh_redis.h"
 #include "dh_test.h"
@@ -226,6 +226,31 @@ static void test_a_caveman_replay_is_whole_and_public(void)
     check_replay(caveman_id);
 }
 
+/* `deckhand replay ID --frames` prints the same frames from Redis, as text. */
+static void test_the_cli_prints_every_frame(void)
+{
+    char url[512], cmd[1024], line[4096];
+    CU_ASSERT_FATAL(rc_env("DECKHAND_REDIS_URL", url, sizeof url) == 0);
+    snprintf(cmd, sizeof cmd, "'%s/deckhand' replay '%s' --frames --redis '%s'", DECKHAND_BIN_DIR,
+             dominion_id, url);
+    FILE *f = popen(cmd, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    long long frames = 0, logs = 0, private = 0, zones = 0;
+    bool ok = false;
+    while (fgets(line, sizeof line, f)) {
+        frames += !strncmp(line, "frame ", 6);
+        logs += !strncmp(line, "  log: ", 7);
+        private += !strncmp(line, "  log: You ", 11);
+        zones += !strncmp(line, "  zone ", 7);
+        ok |= !strncmp(line, "match ", 6) && strstr(line, " result=ok");
+    }
+    CU_ASSERT_EQUAL(pclose(f), 0);
+    CU_ASSERT_TRUE(ok);
+    CU_ASSERT_EQUAL(frames, history_len(dominion_id) + 1);
+    CU_ASSERT_TRUE(logs > 0 && zones > frames);
+    CU_ASSERT_EQUAL(private, 0);
+}
+
 static void test_unknown_and_running_matches_are_unknown_match(void)
 {
     replay_seen s;
@@ -282,6 +307,7 @@ int main(void)
         {"two_matches_are_played_to_the_end", test_two_matches_are_played_to_the_end},
         {"a_dominion_replay_is_whole_and_public", test_a_dominion_replay_is_whole_and_public},
         {"a_caveman_replay_is_whole_and_public", test_a_caveman_replay_is_whole_and_public},
+        {"the_cli_prints_every_frame", test_the_cli_prints_every_frame},
         {"unknown_and_running_matches_are_unknown_match",
          test_unknown_and_running_matches_are_unknown_match},
         {"a_replay_outlives_its_matchs_worker", test_a_replay_outlives_its_matchs_worker},
