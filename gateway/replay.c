@@ -84,7 +84,6 @@ static void replay_send(replay_req *q, const char *worker_id, const char *endpoi
         replay_unavailable(q);
         return;
     }
-    dh_counter_inc(&g->stats.commands);
     dh_info("replay of %s for %s sent to %s", q->match_id, q->player_id, worker_id);
     replay_end(q, DECKHAND__ERROR_CODE__OK, NULL);
 }
