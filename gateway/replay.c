@@ -27,6 +27,7 @@ typedef struct {
     uint64_t cmd_id;
     char match_id[GW_MATCH_ID_MAX];
     char cand[REPLAY_CANDIDATES][DH_ZMQ_ID_MAX + 1]; /* workers to try, in order */
+    const char *why[REPLAY_CANDIDATES];              /* where each came from (the log) */
     size_t ncand, next;
     bool finished_read; /* matches:finished was asked for candidates already */
     char ids[REPLAY_FINISHED_IDS][GW_MATCH_ID_MAX]; /* its newest ids, walked from next_id */
@@ -49,7 +50,7 @@ static void replay_unavailable(replay_req *q)
     replay_end(q, DECKHAND__ERROR_CODE__UNAVAILABLE, "no worker can serve the replay now; retry");
 }
 
-static void replay_add(replay_req *q, const char *worker_id, size_t len)
+static void replay_add(replay_req *q, const char *worker_id, size_t len, const char *why)
 {
     if (q->ncand == REPLAY_CANDIDATES || len == 0 || len > DH_ZMQ_ID_MAX)
         return;
@@ -57,11 +58,12 @@ static void replay_add(replay_req *q, const char *worker_id, size_t len)
         if (strlen(q->cand[i]) == len && !memcmp(q->cand[i], worker_id, len))
             return;
     memcpy(q->cand[q->ncand], worker_id, len);
+    q->why[q->ncand] = why;
     q->cand[q->ncand++][len] = '\0';
 }
 
 /* The live worker's endpoint: the request goes there. */
-static void replay_send(replay_req *q, const char *worker_id, const char *endpoint)
+static void replay_send(replay_req *q, size_t cand, const char *endpoint)
 {
     gw *g = q->g;
     if (!inflight_waiting(&g->commands, q->player_id, q->cmd_id)) {
@@ -84,7 +86,8 @@ static void replay_send(replay_req *q, const char *worker_id, const char *endpoi
         replay_unavailable(q);
         return;
     }
-    dh_info("replay of %s for %s sent to %s", q->match_id, q->player_id, worker_id);
+    dh_info("replay of %s for %s sent to %s (%s)", q->match_id, q->player_id, q->cand[cand],
+            q->why[cand]);
     replay_end(q, DECKHAND__ERROR_CODE__OK, NULL);
 }
 
@@ -107,9 +110,9 @@ static void replay_on_alive(redisAsyncContext *ac, void *reply, void *priv)
     redisReply *r = replay_answered(q, reply, -1);
     if (!r)
         return;
-    const char *worker = q->cand[q->next++];
+    size_t cand = q->next++;
     if (r->type == REDIS_REPLY_STRING && r->len > 0 && r->len < GW_ADDR_MAX)
-        replay_send(q, worker, r->str);
+        replay_send(q, cand, r->str);
     else
         replay_try(q); /* gone: the next one */
 }
@@ -121,7 +124,7 @@ static void replay_on_finished_worker(redisAsyncContext *ac, void *reply, void *
     if (!r)
         return;
     if (r->type == REDIS_REPLY_STRING)
-        replay_add(q, r->str, r->len);
+        replay_add(q, r->str, r->len, "a finished match's worker");
     replay_try(q);
 }
 
@@ -184,11 +187,11 @@ static void replay_on_meta(redisAsyncContext *ac, void *reply, void *priv)
         return;
     }
     if (worker->type == REDIS_REPLY_STRING)
-        replay_add(q, worker->str, worker->len);
+        replay_add(q, worker->str, worker->len, "the match's worker");
     const char *known[REPLAY_CANDIDATES];
     size_t n = route_workers(q->g, known, REPLAY_CANDIDATES);
     for (size_t i = 0; i < n; i++)
-        replay_add(q, known[i], strlen(known[i]));
+        replay_add(q, known[i], strlen(known[i]), "a routed match's worker");
     replay_try(q);
 }
 

@@ -356,7 +356,6 @@ void replay_request(host *h, const char *route, const Deckhand__Internal__Player
     j->h = h;
     rp->jobs[rp->n++] = j;
     dh_debug("replay of %s for %s taken (%zu running)", mid, pid, rp->n);
-    (void)now_ms;
 }
 
 /* Work job j for at most *steps answers (decremented); true when it is done. */

@@ -7,7 +7,8 @@
  * private event ("You ...", what g:log_to says) in any frame, and the last frame's
  * GameOver equal to the result the match stored; an unknown id and a running match are
  * UNKNOWN_MATCH; `deckhand replay ID --frames` prints the same frames; after the Dominion
- * match's worker is killed, its replay is still served, by the other worker.
+ * match's worker is killed, its replay is still served, by the other worker, which the
+ * gateway (routing no match by then) finds among the newest finished matches' workers.
  */
 #include "dh_redis.h"
 #include "dh_test.h"
@@ -264,6 +265,17 @@ static void test_unknown_and_running_matches_are_unknown_match(void)
     CU_ASSERT_EQUAL(s.reply, DECKHAND__ERROR_CODE__UNKNOWN_MATCH);
     CU_ASSERT_EQUAL(s.frames, 0);
     replay_seen_free(&s);
+    /* played out, so that the gateway routes no match when the worker is killed below */
+    pl_player *ps[2] = {a, b};
+    long long until = pl_now_ms() + PLAY_MS;
+    while (!(a->game_over && b->game_over) && pl_now_ms() < until) {
+        pl_player *p = pl_decider(ps, 2);
+        if (p)
+            pl_bot_answer(p);
+        else
+            pl_pump(ps, 2, 20);
+    }
+    CU_ASSERT_TRUE(a->game_over && b->game_over);
     pl_end_match(a, b);
 }
 
@@ -296,8 +308,8 @@ static void test_a_replay_outlives_its_matchs_worker(void)
     check_replay(dominion_id);
     char sent[160];
     snprintf(sent, sizeof sent, "replay of %s for", dominion_id);
-    char to[96];
-    snprintf(to, sizeof to, "sent to %s", other);
+    char to[160];
+    snprintf(to, sizeof to, "sent to %s (a finished match's worker)", other);
     CU_ASSERT_TRUE(rc_log_count("gateway*.log", sent, to) >= 1);
 }
 
