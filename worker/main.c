@@ -24,6 +24,7 @@
  * beat's timing); the process state, the host (worker.h); worker_control.c, which hands
  * what the matchmaker and gateways send to the host, through inbox.c; the host's modules
  * (host*.c), which do the work on store.c (Redis) and bundles.c (script bundles);
+ * replay.c, the replays served to players beside them (a bounded share of each turn);
  * worker_metrics.c, the operator port (docs/ARCHITECTURE.md, "The
  * worker's files").
  */
