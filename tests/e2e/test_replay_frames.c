@@ -6,9 +6,10 @@
  * answers recorded in match:{ID}:history + 1, no hand or deck card, no decision and no
  * private event ("You ...", what g:log_to says) in any frame, and the last frame's
  * GameOver equal to the result the match stored; an unknown id and a running match are
- * UNKNOWN_MATCH; `deckhand replay ID --frames` prints the same frames; after the Dominion
- * match's worker is killed, its replay is still served, by the other worker, which the
- * gateway (routing no match by then) finds among the newest finished matches' workers.
+ * UNKNOWN_MATCH, an empty id or one with a brace or a control character BAD_REQUEST; `deckhand
+ * replay ID --frames` prints the same frames; after the Dominion match's worker is killed, its
+ * replay is still served, by the other worker, which the gateway (routing no match by then) finds
+ * among the newest finished matches' workers.
  */
 #include "dh_redis.h"
 #include "dh_test.h"
@@ -259,6 +260,13 @@ static void test_unknown_and_running_matches_are_unknown_match(void)
     CU_ASSERT_EQUAL(s.reply, DECKHAND__ERROR_CODE__UNKNOWN_MATCH);
     CU_ASSERT_EQUAL(s.frames, 0);
     replay_seen_free(&s);
+    const char *bad[] = {"", "m-{x}", "m-\n"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        replay(bad[i], &s);
+        CU_ASSERT_EQUAL(s.reply, DECKHAND__ERROR_CODE__BAD_REQUEST);
+        CU_ASSERT_EQUAL(s.frames, 0);
+        replay_seen_free(&s);
+    }
     pl_player *a = NULL, *b = NULL;
     CU_ASSERT_FATAL(pl_start_match("rf-run", &a, &b));
     replay(a->match_id, &s);
