@@ -68,8 +68,12 @@ static void replay_job_free(replay_job *j)
 
 void replays_free(host *h, replays *rp)
 {
-    for (size_t i = 0; i < rp->n; i++)
-        replay_job_free(rp->jobs[i]);
+    for (size_t i = 0; i < rp->n; i++) {
+        replay_job *j = rp->jobs[i];
+        host_send_reply(h, j->route, j->player_id, j->cmd_id, DECKHAND__ERROR_CODE__UNAVAILABLE,
+                        "the worker is stopping; ask again");
+        replay_job_free(j);
+    }
     rp->n = 0;
 }
 

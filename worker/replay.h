@@ -50,7 +50,8 @@ typedef struct replays {
 } replays;
 
 void replays_init(replays *rp);
-/* Drop every replay in progress (its player gets nothing more); before the bundles go. */
+/* Drop every replay in progress, each answered UNAVAILABLE (its player asks again, and
+ * another worker serves it); before the sockets and the bundles go. */
 void replays_free(host *h, replays *rp);
 
 /* A PlayerCommand{replay} from the gateway at route: taken (its outputs follow from

@@ -5,7 +5,8 @@
  * order with total = the recorded answers + 1, views that show no hand, deck order or
  * decision, only events every seat got, and the last frame's GameOver equal to the one the
  * seats got; an unknown or running match is UNKNOWN_MATCH, more replays than the bound
- * OVERLOADED, a request without a match id BAD_REQUEST.
+ * OVERLOADED, a request without a match id BAD_REQUEST, and the replays a stopping worker
+ * drops UNAVAILABLE.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -252,7 +253,8 @@ static int reply_now(rig_worker *r)
     return code;
 }
 
-static void test_replays_past_the_bound_are_overloaded_and_bad_ones_refused(void)
+static void
+test_replays_past_the_bound_are_overloaded_bad_ones_refused_and_stopping_ones_answered(void)
 {
     rig_worker r;
     replays rp;
@@ -267,7 +269,17 @@ static void test_replays_past_the_bound_are_overloaded_and_bad_ones_refused(void
     CU_ASSERT_EQUAL(rp.n, REPLAY_ACTIVE_MAX);
     replay_cmd(&r, "", 100);
     CU_ASSERT_EQUAL(reply_now(&r), DECKHAND__ERROR_CODE__BAD_REQUEST);
-    replays_free(&r.h, &rp);
+    replays_free(&r.h, &rp); /* a stopping worker: the replays taken are answered */
+    rig_outbox o;
+    rig_worker_drain(r.gw, &o);
+    size_t unavailable = 0;
+    for (size_t i = 0; i < o.n; i++)
+        unavailable += o.msg[i]->body_case == DECKHAND__SERVER_MESSAGE__BODY_REPLY &&
+                       !o.msg[i]->reply->ok &&
+                       o.msg[i]->reply->error->code == DECKHAND__ERROR_CODE__UNAVAILABLE;
+    CU_ASSERT_EQUAL(o.n, REPLAY_ACTIVE_MAX);
+    CU_ASSERT_EQUAL(unavailable, REPLAY_ACTIVE_MAX);
+    rig_outbox_free(&o);
     rig_worker_close_drained(&r);
 }
 
@@ -280,8 +292,8 @@ int main(void)
          test_replay_of_a_caveman_match_is_public_and_whole},
         {"replay_of_an_unknown_or_running_match_is_unknown_match",
          test_replay_of_an_unknown_or_running_match_is_unknown_match},
-        {"replays_past_the_bound_are_overloaded_and_bad_ones_refused",
-         test_replays_past_the_bound_are_overloaded_and_bad_ones_refused},
+        {"replays_past_the_bound_are_overloaded_bad_ones_refused_and_stopping_ones_answered",
+         test_replays_past_the_bound_are_overloaded_bad_ones_refused_and_stopping_ones_answered},
         {NULL, NULL},
     };
     return rig_worker_main("worker_replay", cases);
