@@ -114,8 +114,7 @@ static void replay_bundle_put(void *ud, engine_bundle *b)
 
 static void replay_send(host *h, replay_job *j, const Deckhand__ServerMessage *sm)
 {
-    size_t len = deckhand__server_message__get_packed_size(sm);
-    host_send(h, j->route, j->player_id, sm);
+    size_t len = host_send(h, j->route, j->player_id, sm);
     j->sent += len;
     dh_counter_add(&h->rp->bytes, len);
 }
