@@ -10,6 +10,10 @@
  * REPLAY_BURST_BYTES per REPLAY_BURST_MS.
  *
  *   bench_worker_replay [REPLAYS]      (default 20)
+ *
+ * Instructions, against what playing the match cost the same worker:
+ *   valgrind --tool=callgrind --toggle-collect=replay_work bench_worker_replay 10
+ *   valgrind --tool=callgrind --toggle-collect=bench_play bench_worker_replay 1
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,8 +24,9 @@
 
 static long replays_n = 20, unused;
 
-/* Play the rig's match m-000000 to its end; the number of answers. */
-static long bench_play(rig_worker *r)
+/* Play the rig's match m-000000 to its end; the number of answers. Not inlined, so that
+ * callgrind can count it (--toggle-collect=bench_play): what the match cost to play. */
+__attribute__((noinline)) long bench_play(rig_worker *r)
 {
     host_match *hm = host_find(&r->h, "m-000000");
     uint64_t cmd = 1;
