@@ -13,7 +13,6 @@
 #include "bundles.h"
 #include "dh_clock.h"
 #include "dh_grow.h"
-#include "dh_keys.h"
 #include "dh_log.h"
 #include "dh_replay.h"
 #include "engine_replay.h"
@@ -152,13 +151,12 @@ static void replay_on_event(void *ud, const engine_event *ev)
 }
 
 /* The match's GameOver as its seats got it: the results the worker stored with it
- * (host_results: a forfeit, an operator's end or a quarantine are not the engine's), each
- * `{"seat":S,"name":...,"score":N,"rank":R,"turns":T}` (a name's quotes are escaped, so
- * the keys cannot be forged by one), and its end_reason. Without a stored result, the
- * engine's. The number of results in pr. */
-static size_t replay_results(const replay_job *j, Deckhand__PlayerResult *pr, size_t max)
+ * (match:{ID}.result, from host_results: a forfeit, an operator's end or a quarantine are
+ * not the engine's), each `{"seat":S,"name":...,"score":N,"rank":R,"turns":T}` (a name's
+ * quotes are escaped, so no name can forge a key), names from the seats. The number of
+ * results in pr. */
+static size_t replay_results(const dh_replay_record *rec, Deckhand__PlayerResult *pr, size_t max)
 {
-    const dh_replay_record *rec = &j->rec;
     size_t n = 0;
     for (const char *p = rec->result; p && n < max && (p = strstr(p, "\"seat\":"));) {
         long seat = strtol(p + 7, NULL, 10);
@@ -174,21 +172,6 @@ static size_t replay_results(const replay_job *j, Deckhand__PlayerResult *pr, si
         pr[n].turns = (uint32_t)strtoul(tu + 8, NULL, 10);
         n++;
         p = tu;
-    }
-    if (n || !engine_match_finished(j->er.m))
-        return n;
-    engine_result res[DH_REPLAY_SEATS_MAX];
-    size_t got = engine_match_results(j->er.m, res, DH_REPLAY_SEATS_MAX);
-    for (size_t i = 0; i < got && n < max; i++) {
-        if (res[i].seat < 0 || res[i].seat >= rec->nseats)
-            continue;
-        deckhand__player_result__init(&pr[n]);
-        pr[n].seat = (uint32_t)res[i].seat;
-        pr[n].name = (char *)rec->names[res[i].seat];
-        pr[n].score = res[i].score;
-        pr[n].rank = (uint32_t)res[i].rank;
-        pr[n].turns = (uint32_t)res[i].turns;
-        n++;
     }
     return n;
 }
@@ -224,7 +207,7 @@ static int replay_frame(host *h, replay_job *j, uint32_t index)
     Deckhand__PlayerResult *prp[DH_REPLAY_SEATS_MAX];
     if (index + 1 == j->total) {
         go.match_id = j->match_id;
-        go.n_results = replay_results(j, pr, DH_REPLAY_SEATS_MAX);
+        go.n_results = replay_results(&j->rec, pr, DH_REPLAY_SEATS_MAX);
         for (size_t i = 0; i < go.n_results; i++)
             prp[i] = &pr[i];
         go.results = prp;

@@ -4,9 +4,9 @@
  * replayed to a player through the fake gateway: a Catalog first, frames 0..total-1 in
  * order with total = the recorded answers + 1, views that show no hand, deck order or
  * decision, only events every seat got, and the last frame's GameOver equal to the one the
- * seats got; an unknown or running match is UNKNOWN_MATCH, more replays than the bound
- * OVERLOADED, a request without a match id BAD_REQUEST, and the replays a stopping worker
- * drops UNAVAILABLE.
+ * seats got (also when a forfeit, not the rules, ended the match); an unknown or running match is
+ * UNKNOWN_MATCH, more replays than the bound OVERLOADED, a request without a match id BAD_REQUEST,
+ * and the replays a stopping worker drops UNAVAILABLE.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -221,6 +221,45 @@ static void test_replay_of_a_caveman_match_is_public_and_whole(void)
     replay_a_finished_match("caveman");
 }
 
+/* A match that ended by a forfeit, not by its rules: the last frame's GameOver is still
+ * the one its seats got (the forfeit's table, not the unfinished engine's). */
+static void test_replay_of_a_forfeited_match_ends_on_its_real_game_over(void)
+{
+    rig_worker r;
+    replays rp;
+    open_replays(&r, &rp);
+    host_match *hm = rig_worker_started_away(&r, "m-replay-forfeit", 10, "forfeit");
+    uint64_t cmd = 1;
+    rig_worker_play(&r, hm, 5, &cmd);
+    rig_outbox o;
+    rig_worker_gw_drain(&r, &o);
+    rig_outbox_free(&o);
+    int seat = engine_match_decision(hm->m)->seat;
+    rig_worker_away_via(&r, "gw-t", "m-replay-forfeit", rig_worker_players[seat]);
+    rig_worker_advance(&r, 30);
+    host_tick(&r.h, r.now);
+    host_flush(&r.h, r.now);
+    rig_worker_gw_drain(&r, &o);
+    const Deckhand__ServerMessage *go =
+        rig_outbox_find(&o, rig_worker_players[1 - seat], DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(go);
+    Deckhand__GameOver want = *go->game_over;
+    want.event_seq = 0;
+    uint8_t packed[4096];
+    size_t len = deckhand__game_over__pack(&want, packed);
+    rig_outbox_free(&o);
+    rig_worker_mm_drain(&r);
+
+    replayed out;
+    replay_run(&r, "m-replay-forfeit", NULL, &out);
+    CU_ASSERT_EQUAL(out.reply, 0);
+    CU_ASSERT_EQUAL(out.frames, 6); /* five answers */
+    CU_ASSERT_EQUAL(out.over_len, len);
+    CU_ASSERT_TRUE(out.over_len == len && !memcmp(out.over, packed, len));
+    replays_free(&r.h, &rp);
+    rig_worker_close_drained(&r);
+}
+
 static void test_replay_of_an_unknown_or_running_match_is_unknown_match(void)
 {
     rig_worker r;
@@ -290,6 +329,8 @@ int main(void)
          test_replay_of_a_dominion_match_is_public_and_whole},
         {"replay_of_a_caveman_match_is_public_and_whole",
          test_replay_of_a_caveman_match_is_public_and_whole},
+        {"replay_of_a_forfeited_match_ends_on_its_real_game_over",
+         test_replay_of_a_forfeited_match_ends_on_its_real_game_over},
         {"replay_of_an_unknown_or_running_match_is_unknown_match",
          test_replay_of_an_unknown_or_running_match_is_unknown_match},
         {"replays_past_the_bound_are_overloaded_bad_ones_refused_and_stopping_ones_answered",
