@@ -4,9 +4,10 @@
  * replayed to a player through the fake gateway: a Catalog first, frames 0..total-1 in
  * order with total = the recorded answers + 1, views that show no hand, deck order or
  * decision, only events every seat got, and the last frame's GameOver equal to the one the
- * seats got (also when a forfeit, not the rules, ended the match); an unknown or running match is
- * UNKNOWN_MATCH, more replays than the bound OVERLOADED, a request without a match id BAD_REQUEST,
- * and the replays a stopping worker drops UNAVAILABLE.
+ * seats got (also when a forfeit, not the rules, ended the match). An unknown or running
+ * match is UNKNOWN_MATCH, one past the frame cap BAD_REQUEST, more replays than the bound
+ * OVERLOADED, a request without a match id BAD_REQUEST, and the replays a stopping worker
+ * drops are answered UNAVAILABLE.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -279,6 +280,30 @@ static void test_replay_of_an_unknown_or_running_match_is_unknown_match(void)
     rig_worker_close_drained(&r);
 }
 
+/* A finished match of REPLAY_FRAMES_MAX answers (one too many) is refused before any work:
+ * its record is read, not rebuilt. */
+static void test_replay_of_a_match_past_the_frame_cap_is_refused(void)
+{
+    rig_worker r;
+    replays rp;
+    open_replays(&r, &rp);
+    char n[16];
+    snprintf(n, sizeof n, "%d", REPLAY_FRAMES_MAX);
+    rig_worker_redis_do("EVAL %s 0 %s",
+                        "for i = 1, tonumber(ARGV[1]) do "
+                        "redis.call('RPUSH', 'match:{m-long}:history', 'x') end "
+                        "redis.call('HSET', 'match:{m-long}', 'game', 'dominion', 'bundle', 'b', "
+                        "'seed', '1', 'players', 'ann,bob', 'player_ids', 'p-a,p-b', "
+                        "'status', 'finished')",
+                        n);
+    replayed out;
+    replay_run(&r, "m-long", NULL, &out);
+    CU_ASSERT_EQUAL(out.reply, DECKHAND__ERROR_CODE__BAD_REQUEST);
+    CU_ASSERT_EQUAL(out.messages, 1);
+    replays_free(&r.h, &rp);
+    rig_worker_close_drained(&r);
+}
+
 /* The reply to the request just made, if it came at once. */
 static int reply_now(rig_worker *r)
 {
@@ -333,6 +358,8 @@ int main(void)
          test_replay_of_a_forfeited_match_ends_on_its_real_game_over},
         {"replay_of_an_unknown_or_running_match_is_unknown_match",
          test_replay_of_an_unknown_or_running_match_is_unknown_match},
+        {"replay_of_a_match_past_the_frame_cap_is_refused",
+         test_replay_of_a_match_past_the_frame_cap_is_refused},
         {"replays_past_the_bound_are_overloaded_bad_ones_refused_and_stopping_ones_answered",
          test_replays_past_the_bound_are_overloaded_bad_ones_refused_and_stopping_ones_answered},
         {NULL, NULL},
