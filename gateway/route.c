@@ -94,6 +94,30 @@ zsock *route_owner(gw *g, const char *match_id)
     return rm ? rm->dealer : NULL;
 }
 
+typedef struct {
+    const char **ids;
+    size_t n, max;
+} route_workers_state;
+
+static void route_workers_add(const char *key, void *val, void *arg)
+{
+    route_workers_state *st = arg;
+    const route_match *rm = val;
+    if (st->n == st->max || !rm->worker_id[0])
+        return;
+    for (size_t i = 0; i < st->n; i++)
+        if (!strcmp(st->ids[i], rm->worker_id))
+            return;
+    st->ids[st->n++] = rm->worker_id;
+}
+
+size_t route_workers(gw *g, const char **ids, size_t max)
+{
+    route_workers_state st = {ids, 0, max};
+    dh_table_each(&g->matches, route_workers_add, &st);
+    return st.n;
+}
+
 void route_note_match(gw_conn *c, const char *match_id)
 {
     size_t n = strlen(match_id), free_slot = GW_CONN_MATCHES;

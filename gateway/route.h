@@ -27,6 +27,10 @@ void route_forget(gw *g, const char *match_id, const zsock *via);
 /* The dealer match_id is routed through, or NULL when there is no route. */
 zsock *route_owner(gw *g, const char *match_id);
 
+/* The distinct worker ids of the routes known here, at most max (borrowed until routes
+ * change); for a replay that needs a live worker, any (replay.c). */
+size_t route_workers(gw *g, const char **ids, size_t max);
+
 /* Remember that the player of c is seated in match_id (where a disconnect is reported):
  * call it only with what the matchmaker or a worker said, never with a client's word. */
 void route_note_match(gw_conn *c, const char *match_id);

@@ -23,6 +23,7 @@
 #include "dh_log.h"
 #include "flood.h"
 #include "mmreq.h"
+#include "replay.h"
 #include "route.h"
 
 #define SESSION_NAME_MAX 32
@@ -439,6 +440,9 @@ static void session_dispatch(gw_conn *c, const Deckhand__ClientMessage *m)
     case DECKHAND__CLIENT_MESSAGE__BODY_HISTORY_REQUEST:
         boards_history(c, id, m->history_request);
         return;
+    case DECKHAND__CLIENT_MESSAGE__BODY_REPLAY_REQUEST:
+        rc = replay_request(c, id, m->replay_request);
+        break;
     case DECKHAND__CLIENT_MESSAGE__BODY_CHOOSE:
     case DECKHAND__CLIENT_MESSAGE__BODY_RESYNC: {
         bool choose = m->body_case == DECKHAND__CLIENT_MESSAGE__BODY_CHOOSE;

@@ -24,6 +24,7 @@
  * beat's timing); the process state, the host (worker.h); worker_control.c, which hands
  * what the matchmaker and gateways send to the host, through inbox.c; the host's modules
  * (host*.c), which do the work on store.c (Redis) and bundles.c (script bundles);
+ * replay.c, the replays served to players beside them (a bounded share of each turn);
  * worker_metrics.c, the operator port (docs/ARCHITECTURE.md, "The
  * worker's files").
  */
@@ -36,6 +37,7 @@
 #include <zmq.h>
 
 #include "bundles.h"
+#include "replay.h"
 #include "dh_clock.h"
 #include "dh_curve.h"
 #include "dh_flags.h"
@@ -175,6 +177,7 @@ int main(int argc, char **argv)
     store st;
     host h;
     bundles bs;
+    replays rp;
     char endpoint[256] = "";
     bool store_ready = false, host_ready = false, bundles_ready = false;
     dh_ops ops;
@@ -246,6 +249,8 @@ int main(int argc, char **argv)
         dh_warn("advertising %s, which gateways elsewhere cannot reach: set --endpoint", endpoint);
     host_init(&h, id, endpoint, router, dealer, bundle, &st, (uint32_t)capacity);
     host_set_bundles(&h, &bs);
+    replays_init(&rp);
+    h.rp = &rp;
     h.quarantine_after = (uint32_t)quarantine;
     host_ready = true;
 
@@ -275,6 +280,7 @@ int main(int argc, char **argv)
 err:
     dh_ops_stop(&ops);
     if (host_ready) {
+        replays_free(&h, &rp);
         host_flush(&h, dh_now_ms());
         host_free(&h);
     }
