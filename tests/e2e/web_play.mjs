@@ -10,12 +10,11 @@
 // The spectator (Carol) finds the match in the lobby's watch list and watches it:
 // test_spectator_never_sees_a_hand: every SpectatorFrame the page received (its
 // deckhandFrames) has no cards in a hand or deck zone and no decision, and no card it shows
-// is in a player's hand at that frame's moment (the players' pages keep their hands with
-// the time each came, deckhandHands; event_seqs are per seat, so the moment is the clock:
-// a frame made at t0 arrives delay_ms later (and up to a second more), and a seat's
-// view of t0 arrives within a second of it, so a card a player held in every view that
-// came in [arrival - delay - 1 s, arrival - delay + 1 s] was in hand at t0); the screen,
-// sampled all along, likewise never draws such a card; it ends on the same results.
+// is in a player's hand at that frame's moment (the players' pages keep their hand after
+// each view, deckhandHands; event_seqs are per seat, so a frame and a seat's view of the
+// same moment are paired by the public state both show: every zone's count, the shared
+// zones' cards, the counters); the screen, sampled all along, likewise never draws such a
+// card; it ends on the same results.
 // test_replay_steps_to_the_end_by_keyboard: from Alice's end screen, "Watch replay", then
 // End, Home, → and End again step through the frames to the last, which shows the result.
 // test_replay_from_the_history: Bob (Alice and he play as accounts, so the match is rated
@@ -32,24 +31,9 @@ const [url, out] = process.argv.slice(2);
 const shot = (page, name, full = false) => page.screenshot({ path: path.join(out, `${name}.png`), fullPage: full });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-// The entities a player held in hand all through [from, to] (page clock, ms): in their
-// last record at or before from and in every record up to to; null when the records do
-// not reach back to from (before a reload).
-function heldThrough(records, from, to) {
-  let i = -1;
-  for (let j = 0; j < records.length && records[j].at <= from; j++) i = j;
-  if (i < 0) return null;
-  let held = new Set(records[i].hand);
-  for (let j = i + 1; j < records.length && records[j].at <= to; j++) {
-    const now = new Set(records[j].hand);
-    held = new Set([...held].filter((e) => now.has(e)));
-  }
-  return held;
-}
-
-// The window in which a frame received at `at`, delay_ms behind, was made, and the seats'
-// views of that moment came.
-const madeIn = (at, delay) => [at - delay - 1000, at - delay + 1000];
+// The hands a player held at the moments whose public state was `state` (from the
+// records of their page since its last load).
+const handsAt = (records, state) => records.filter((r) => r.state === state).map((r) => r.hand);
 
 function hiddenZone(name) {
   const kind = name.split(":")[0].toLowerCase();
@@ -162,9 +146,10 @@ try {
   const frames = await c.evaluate(() => window.deckhandFrames);
   if (frames.length < 5) fail(`the spectator received ${frames.length} frames`);
   if (!frames[frames.length - 1].frame.game_over) fail("the last frame has no game_over");
-  let compared = 0;
+  let compared = 0; // frames paired with a player's view of the same moment
+  let cards = 0; // hand cards checked against them
   const players = [["Alice", handsA], ["Bob", handsB]];
-  frames.forEach(({ at, frame: f }, n) => {
+  frames.forEach(({ state, frame: f }, n) => {
     if (f.match_id !== matchA) fail(`a frame of match ${f.match_id}`);
     const v = f.view;
     if (!v) return;
@@ -172,33 +157,33 @@ try {
     for (const z of v.zones)
       if (hiddenZone(z.name) && z.cards.length) fail(`frame ${n}: zone ${z.name} of seat ${z.owner} shows cards`);
     const shown = new Set(v.zones.flatMap((z) => z.cards.map((card) => card.entity)).filter((e) => e > 0));
-    for (const [who, hands] of players) {
-      const held = heldThrough(hands, ...madeIn(at, f.delay_ms));
-      if (!held) continue;
-      compared++;
-      for (const e of held)
-        if (shown.has(e)) {
-          const z = v.zones.find((x) => x.cards.some((card) => card.entity === e));
-          fail(`frame ${n} (made in ${madeIn(at, f.delay_ms)}) shows card ${e} (${z.name} of seat ${z.owner}), ` +
-            `held then in ${who}'s hand: ${JSON.stringify(hands.filter((r) => r.at > at - f.delay_ms - 3000 && r.at < at - f.delay_ms + 1000))}`);
-        }
-    }
+    for (const [who, records] of players)
+      for (const hand of handsAt(records, state)) {
+        compared++;
+        cards += hand.length;
+        for (const e of hand)
+          if (shown.has(e)) {
+            const z = v.zones.find((x) => x.cards.some((card) => card.entity === e));
+            fail(`frame ${n} shows card ${e} (${z.name} of seat ${z.owner}), then in ${who}'s hand ${hand}`);
+          }
+      }
   });
-  if (compared < 10) fail(`only ${compared} frame/hand pairs compared (${frames.length} frames)`);
+  if (compared < 10 || cards < 20) fail(`only ${compared} frames paired with a seat's view, ${cards} hand cards compared ` +
+    `(${frames.length} frames; a frame's state: ${frames[frames.length - 2]?.state}; a view's: ${handsB[handsB.length - 2]?.state})`);
   let drawn = 0;
   for (const s of samples) {
     if (s.handCards) fail(`the spectator's screen drew ${s.handCards} cards in a hand or deck (frame ${s.frames})`);
     const got = frames[s.frames - 1];
     if (!got) continue;
-    for (const [who, hands] of players) {
-      const held = heldThrough(hands, ...madeIn(got.at, got.frame.delay_ms));
-      if (!held) continue;
-      drawn++;
-      for (const e of held) if (s.shown.includes(e)) fail(`the spectator's screen (frame ${s.frames}) drew card ${e}, then in ${who}'s hand`);
-    }
+    for (const [who, records] of players)
+      for (const hand of handsAt(records, got.state)) {
+        drawn++;
+        for (const e of hand) if (s.shown.includes(e)) fail(`the spectator's screen (frame ${s.frames}) drew card ${e}, then in ${who}'s hand`);
+      }
   }
   if (drawn < 5) fail(`only ${drawn} screen samples compared with the hands`);
-  log(`spectator: ${frames.length} frames and ${samples.length} screen samples, ${compared} + ${drawn} compared with the hands: no hand card`);
+  log(`spectator: ${frames.length} frames and ${samples.length} screen samples, ${compared} + ${drawn} compared ` +
+    `with a seat's view of the same moment (${cards} hand cards against the frames): no hand card`);
 
   // test_replay_steps_to_the_end_by_keyboard
   await a.click("#watch-replay");

@@ -21,14 +21,24 @@ const KNOWN_GAMES = ["dominion", "accession", "ascension", "caveman", "elemental
 
 const root = document.getElementById("app")!;
 const conn = new Conn();
-// What a test reads in the page: the last messages, every SpectatorFrame received and when,
-// and this seat's hand (entities) after each View or ViewDelta, with its event_seq and when
-// it came (event_seqs are per seat, so a spectator's frames and a seat's views meet only on
-// the clock).
+// What a test reads in the page: the last messages, every SpectatorFrame received, and this
+// seat's hand (entities) after each View or ViewDelta; both with the public state they go
+// with (publicState: event_seqs and view_seqs are per seat, so a spectator's frame and a
+// seat's view of one moment meet by what both show).
 const spy = window as unknown as {
-  deckhandTrace: string[]; deckhandFrames: { at: number; frame: SpectatorFrame }[];
-  deckhandHands: { seq: number; at: number; hand: number[] }[];
+  deckhandTrace: string[]; deckhandFrames: { at: number; state: string; frame: SpectatorFrame }[];
+  deckhandHands: { seq: number; at: number; state: string; hand: number[] }[];
 };
+
+// What every seat and a spectator see alike at a moment: each zone's count, the cards of
+// the shared zones, the counters no one hides.
+function publicState(m: Match): string {
+  const zones = [...m.zones.values()].map((z) =>
+    `${z.owner}|${z.name}|${z.count}${z.owner < 0 ? "|" + z.cards.map((c) => c.entity).join(",") : ""}`).sort();
+  const counters = [...m.counters.values()].filter((c) => !c.name.startsWith("_"))
+    .map((c) => `${c.owner}|${c.name}=${c.value}`).sort();
+  return zones.join(";") + "#" + counters.join(";");
+}
 spy.deckhandTrace = conn.trace;
 spy.deckhandFrames = [];
 spy.deckhandHands = [];
@@ -216,7 +226,7 @@ function stopWatching(): void {
 
 function onFrame(f: SpectatorFrame): void {
   if (!watching || !watching.applyFrame(f)) return;
-  if (spy.deckhandFrames.length < 5000) spy.deckhandFrames.push({ at: Date.now(), frame: f });
+  if (spy.deckhandFrames.length < 5000) spy.deckhandFrames.push({ at: Date.now(), state: publicState(watching), frame: f });
 }
 
 function startReplay(id: string): void {
@@ -250,7 +260,7 @@ const replayActions = {
 function noteHand(m: Match, seq: number): void {
   const hand = [...m.zones.values()].filter((z) => z.owner === m.seat && zoneKind(m, z) === "hand")
     .flatMap((z) => z.cards.map((c) => c.entity));
-  if (spy.deckhandHands.length < 20000) spy.deckhandHands.push({ seq, at: Date.now(), hand });
+  if (spy.deckhandHands.length < 20000) spy.deckhandHands.push({ seq, at: Date.now(), state: publicState(m), hand });
 }
 
 async function answer(how: { option_ids?: number[]; bot?: string }): Promise<void> {
