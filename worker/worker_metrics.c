@@ -3,6 +3,8 @@
  */
 #include "worker_metrics.h"
 
+#include "spectate.h"
+
 void worker_metrics_publish(host *h, dh_ops *ops, dh_gauge *active, bool beaten)
 {
     dh_gauge_set(active, (int64_t)host_active(h));
@@ -91,5 +93,20 @@ int worker_metrics_register(host *h, bundles *bs, dh_ops *ops, dh_gauge *active)
     rc |= dh_ops_codes(ops, "deckhand_worker_replies_refused_total",
                        "Replies to player commands with an error, by code.", s->refused);
     rc |= dh_metrics_table(&ops->metrics, storage, sizeof storage / sizeof storage[0]);
+    if (h->spect) {
+        const dh_metric watching[] = {
+            {"deckhand_worker_spectators", "",
+             "Watchers of the matches hosted here now (at most --max-spectators a match).",
+             DH_METRIC_GAUGE, &h->spect->spectators},
+            {"deckhand_worker_spectator_frames_total", "",
+             "SpectatorFrames sent to watchers (one per watcher per frame).", DH_METRIC_COUNTER,
+             &h->spect->frames},
+            {"deckhand_worker_spectator_frames_dropped_total", "",
+             "Spectator frames dropped unsent because a match's queue of delayed frames passed "
+             "its byte bound (1 MiB).",
+             DH_METRIC_COUNTER, &h->spect->dropped},
+        };
+        rc |= dh_metrics_table(&ops->metrics, watching, sizeof watching / sizeof watching[0]);
+    }
     return rc;
 }
