@@ -80,6 +80,7 @@ void mm_free(mm_state *mm)
     settings_free(&mm->settings);
     takeover_free(&mm->takeover);
     seated_free(&mm->seated);
+    watch_list_free(&mm->watching);
     free(mm->joins.v);
     mm->joins = (tickets_batch){0};
     free(mm->later.v);
