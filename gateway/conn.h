@@ -76,6 +76,7 @@ struct gw_conn {
     /* the match this connection watches (watch.c), "" for none: set by a Spectate, cleared
      * by SpectateStop or its refusal; only SpectatorFrames of this match reach it */
     char watching[GW_MATCH_ID_MAX];
+    uint64_t watch_cmd; /* the cmd_id of its Spectate waiting for a Reply, 0 for none */
 };
 
 /* Set up the once-per-loop-turn flush of connections' output. */

@@ -93,8 +93,10 @@ void session_answer(gw *g, const char *player_id, uint64_t cmd_id, Deckhand__Err
                     const char *message)
 {
     gw_conn *c = session_find(g, player_id);
-    if (c)
-        session_reply(c, cmd_id, code, message);
+    if (!c)
+        return;
+    watch_refused(c, cmd_id, code);
+    session_reply(c, cmd_id, code, message);
 }
 
 void session_bad_frame(gw_conn *c, const char *why)

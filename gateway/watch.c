@@ -56,10 +56,12 @@ Deckhand__ErrorCode watch_spectate(gw *g, gw_conn *c, uint64_t cmd_id, const Dec
     pc.body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_SPECTATE;
     pc.spectate = (Deckhand__Spectate *)s;
     Deckhand__ErrorCode rc = route_command(g, &pc, true);
-    if (rc != DECKHAND__ERROR_CODE__OK)
+    if (rc != DECKHAND__ERROR_CODE__OK) {
         c->watching[0] = '\0';
-    else
-        dh_debug("player %s asks to watch %s", c->player_id, c->watching);
+        return rc;
+    }
+    c->watch_cmd = cmd_id;
+    dh_debug("player %s asks to watch %s", c->player_id, c->watching);
     return rc;
 }
 
@@ -74,8 +76,19 @@ void watch_stop(gw *g, gw_conn *c)
     c->watching[0] = '\0';
 }
 
+void watch_refused(gw_conn *c, uint64_t cmd_id, Deckhand__ErrorCode code)
+{
+    if (!c->watch_cmd || c->watch_cmd != cmd_id)
+        return;
+    c->watch_cmd = 0;
+    if (code != DECKHAND__ERROR_CODE__OK)
+        c->watching[0] = '\0';
+}
+
 void watch_answered(gw_conn *c, const char *match_id, const Deckhand__Reply *r)
 {
+    if (c && c->watch_cmd == r->cmd_id)
+        c->watch_cmd = 0;
     if (!c || r->ok || strcmp(c->watching, match_id))
         return;
     dh_debug("player %s may not watch %s: %s", c->player_id, match_id,

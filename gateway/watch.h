@@ -23,6 +23,9 @@
 Deckhand__ErrorCode watch_spectate(gw *g, gw_conn *c, uint64_t cmd_id, const Deckhand__Spectate *s);
 /* c stops watching (SpectateStop, or its connection closing): the worker is told. */
 void watch_stop(gw *g, gw_conn *c);
+/* The gateway itself answered c's cmd_id with code (a Redis miss, a timeout): when it was
+ * the Spectate in flight and not ok, c watches nothing. */
+void watch_refused(gw_conn *c, uint64_t cmd_id, Deckhand__ErrorCode code);
 /* The worker answered c's Spectate of match_id: a refusal ends the watching. */
 void watch_answered(gw_conn *c, const char *match_id, const Deckhand__Reply *r);
 /* True when msg (a PlayerOutput's ServerMessage) is a SpectatorFrame. */
