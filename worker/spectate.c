@@ -319,7 +319,7 @@ static void spectate_add(host *h, host_match *hm, const char *identity, const ch
     }
     spectate_match *e = hm->watch;
     spectate_watcher *w = spectate_watcher_of(e, pid);
-    if (!w && e && e->nw >= s->max) {
+    if (!w && (e ? e->nw : 0) >= s->max) {
         spectate_reply(h, identity, pid, cmd_id, DECKHAND__ERROR_CODE__FULL,
                        "this match has its most spectators");
         return;

@@ -229,6 +229,20 @@ static void test_spectator_cap_seat_and_unknown_match_are_refused(void)
     close_watched(&r);
 }
 
+static void test_max_spectators_zero_takes_none(void)
+{
+    rig_worker r;
+    open_watched(&r, 0);
+    host_match *hm = rig_worker_started(&r, "m-w9", "dominion", NULL);
+    spectate_via(&r, "gw-t", "m-w9", "p-a", 1, false);
+    rig_outbox o;
+    rig_worker_gw_drain(&r, &o);
+    CU_ASSERT_EQUAL(reply_code(&o, "p-a", 1), DECKHAND__ERROR_CODE__FULL);
+    rig_outbox_free(&o);
+    CU_ASSERT_PTR_NULL(hm->watch);
+    close_watched(&r);
+}
+
 static void test_spectate_stop_stops_frames_and_frees_the_match(void)
 {
     rig_worker r;
@@ -372,6 +386,7 @@ int main(void)
          test_spectator_never_sees_a_hand_or_a_private_event},
         {"spectator_cap_seat_and_unknown_match_are_refused",
          test_spectator_cap_seat_and_unknown_match_are_refused},
+        {"max_spectators_zero_takes_none", test_max_spectators_zero_takes_none},
         {"spectate_stop_stops_frames_and_frees_the_match",
          test_spectate_stop_stops_frames_and_frees_the_match},
         {"spectator_sees_the_match_to_its_game_over",
