@@ -135,15 +135,20 @@ static void bench_frame(void)
     double build = (now_us() - t0) / N;
     spectate_tick(&r.h, r.now);
     rig_worker_drop_all(&r);
+    size_t bytes = 0;
     t0 = now_us();
     for (int i = 0; i < N / 10; i++) {
         spectate_changed(&r.h, hm, r.now);
+        bytes = hm->watch->qbytes; /* the one frame queued */
         spectate_tick(&r.h, r.now);
         rig_worker_drop_all(&r);
     }
     double both = (now_us() - t0) / (N / 10);
-    printf("one frame (CPU): %.1f us to build and queue; %.1f us built and sent to %d watchers\n",
-           build, both, WATCHERS);
+    printf("one frame (CPU): %.1f us to build and queue; %.1f us built and sent to %d watchers; "
+           "%zu bytes\n",
+           build, both, WATCHERS, bytes);
+    CU_ASSERT_EQUAL(r.h.spect->spectators, WATCHERS);
+    printf("frames sent: %llu\n", (unsigned long long)r.h.spect->frames);
     rig_worker_close(&r);
     spectate_free(&r.h);
 }
