@@ -189,8 +189,10 @@ static void backend_on_player_output(gw *g, zsock *from, const Deckhand__Interna
     gw_conn *c = session_find(g, o->player_id);
     if (watch_is_frame(&o->message)) {
         /* a watcher's frame reaches only a connection watching that match */
-        if (watch_frame_wanted(from, c, o->player_id, o->match_id))
+        if (watch_frame_wanted(from, c, o->player_id, o->match_id)) {
             conn_send(c, o->message.data, o->message.len);
+            watch_frame_seen(g, from, c, o->match_id, &o->message);
+        }
         return;
     }
     if (!backend_output_wanted(g, from, o->player_id, &o->message))

@@ -15,8 +15,9 @@
 #include "route.h"
 
 /* ServerMessage.spectator_frame: field 18, length-delimited (the message's only field). */
-#define WATCH_FRAME_TAG_1 0x92
-#define WATCH_FRAME_TAG_2 0x01
+#define WATCH_FRAME_TAG_1     0x92
+#define WATCH_FRAME_TAG_2     0x01
+#define WATCH_FIELD_GAME_OVER 5 /* SpectatorFrame.game_over */
 
 /* 1..GW_MATCH_ID_MAX-1 printable ASCII characters. */
 static bool watch_id_valid(const char *s)
@@ -94,6 +95,58 @@ void watch_answered(gw_conn *c, const char *match_id, const Deckhand__Reply *r)
     dh_debug("player %s may not watch %s: %s", c->player_id, match_id,
              r->error && r->error->message ? r->error->message : "refused");
     c->watching[0] = '\0';
+}
+
+/* Read a varint at *at (below end); false when it runs past end or is too long. */
+static bool watch_varint(const uint8_t **at, const uint8_t *end, uint64_t *v)
+{
+    *v = 0;
+    for (int shift = 0; shift < 64 && *at < end; shift += 7) {
+        uint8_t b = *(*at)++;
+        *v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            return true;
+    }
+    return false;
+}
+
+bool watch_frame_is_last(const ProtobufCBinaryData *msg)
+{
+    const uint8_t *at = msg->data + 2, *end = msg->data + msg->len;
+    uint64_t len, tag, v;
+    if (!watch_is_frame(msg) || !watch_varint(&at, end, &len) || len > (uint64_t)(end - at))
+        return false;
+    end = at + len;
+    /* the frame's own fields: the View and the events are skipped by their length */
+    while (at < end && watch_varint(&at, end, &tag)) {
+        if (tag >> 3 == WATCH_FIELD_GAME_OVER)
+            return true;
+        switch (tag & 7) {
+        case 0:
+            if (!watch_varint(&at, end, &v))
+                return false;
+            break;
+        case 2:
+            if (!watch_varint(&at, end, &v) || v > (uint64_t)(end - at))
+                return false;
+            at += v;
+            break;
+        default:
+            return false; /* no other wire type in a SpectatorFrame */
+        }
+    }
+    return false;
+}
+
+void watch_frame_seen(gw *g, zsock *from, gw_conn *c, const char *match_id,
+                      const ProtobufCBinaryData *msg)
+{
+    if (!watch_frame_is_last(msg))
+        return;
+    /* the match is over: its watching ends, and its route (perhaps learnt for watching
+     * alone, with no seat here whose GameOver would drop it) goes */
+    c->watching[0] = '\0';
+    route_forget(g, match_id, from);
 }
 
 bool watch_is_frame(const ProtobufCBinaryData *msg)

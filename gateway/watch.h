@@ -30,6 +30,13 @@ void watch_refused(gw_conn *c, uint64_t cmd_id, Deckhand__ErrorCode code);
 void watch_answered(gw_conn *c, const char *match_id, const Deckhand__Reply *r);
 /* True when msg (a PlayerOutput's ServerMessage) is a SpectatorFrame. */
 bool watch_is_frame(const ProtobufCBinaryData *msg);
+/* True when msg is a SpectatorFrame that carries GameOver (the match's last), read from
+ * its fields' tags without decoding the View. */
+bool watch_frame_is_last(const ProtobufCBinaryData *msg);
+/* c was given msg, a frame of match_id from the worker at from: the last one ends the
+ * watching and drops the match's route. */
+void watch_frame_seen(gw *g, zsock *from, gw_conn *c, const char *match_id,
+                      const ProtobufCBinaryData *msg);
 /* A SpectatorFrame of match_id for player_id, whose connection here is c (NULL: none):
  * true when c watches that match; otherwise false, and the worker at from is told to stop
  * sending them. */

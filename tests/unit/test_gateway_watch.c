@@ -28,9 +28,13 @@ static void send_spectate(rg_client *c, uint64_t cmd_id, const char *match_id, b
     rg_send(c, &m);
 }
 
-/* The worker sock sends pid a SpectatorFrame of match_id numbered by its view's event_seq. */
-static void worker_frame(void *sock, const char *pid, const char *match_id, uint64_t seq)
+/* The worker sock sends pid a SpectatorFrame of match_id numbered by its view's event_seq;
+ * with over, the last one (GameOver). */
+static void worker_frame_of(void *sock, const char *pid, const char *match_id, uint64_t seq,
+                            bool over)
 {
+    Deckhand__GameOver go = DECKHAND__GAME_OVER__INIT;
+    go.match_id = (char *)match_id;
     Deckhand__View v = DECKHAND__VIEW__INIT;
     v.match_id = (char *)match_id;
     v.event_seq = seq;
@@ -38,10 +42,16 @@ static void worker_frame(void *sock, const char *pid, const char *match_id, uint
     f.match_id = (char *)match_id;
     f.view = &v;
     f.spectators = 1;
+    f.game_over = over ? &go : NULL;
     Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
     sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_SPECTATOR_FRAME;
     sm.spectator_frame = &f;
     rg_worker_output(sock, RG_GW_ID, pid, match_id, &sm);
+}
+
+static void worker_frame(void *sock, const char *pid, const char *match_id, uint64_t seq)
+{
+    worker_frame_of(sock, pid, match_id, seq, false);
 }
 
 /* The next thing c receives is the frame of match_id numbered seq. */
@@ -241,6 +251,31 @@ static void test_gateway_match_moved_reattaches_watchers(void)
     rg_close(s);
 }
 
+static void test_gateway_last_frame_ends_the_watching_and_the_route(void)
+{
+    char seat[64], wid[64];
+    rg_client *s = rg_open_in_match("sol", seat, "m-w6");
+    rg_client *w = rg_open_as("wyatt", wid);
+    send_spectate(w, 5, "m-w6", false);
+    rg_expect_round_trip(w, rg.worker, "m-w6", wid, 5,
+                         DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_SPECTATE,
+                         DECKHAND__ERROR_CODE__OK);
+    worker_frame_of(rg.worker, wid, "m-w6", 1, true);
+    Deckhand__ServerMessage *sm = NULL;
+    CU_ASSERT_EQUAL_FATAL(rg_recv(w, 3000, &sm), 1);
+    CU_ASSERT_EQUAL_FATAL(sm->body_case, DECKHAND__SERVER_MESSAGE__BODY_SPECTATOR_FRAME);
+    CU_ASSERT_PTR_NOT_NULL(sm->spectator_frame->game_over);
+    deckhand__server_message__free_unpacked(sm, NULL);
+    worker_frame(rg.worker, wid, "m-w6", 2); /* after the last: nobody watches it */
+    expect_quiet(w);
+    /* the match is over: no stop to send, and its route is gone (Redis is asked) */
+    rg_close(w);
+    expect_no_command(rg.worker, wid);
+    rg_send_resync(s, 7, "m-w6");
+    rg_expect_reply(s, 7, DECKHAND__ERROR_CODE__UNKNOWN_MATCH);
+    rg_close(s);
+}
+
 static void test_gateway_watch_list_request_goes_to_the_matchmaker(void)
 {
     char pid[64], from[DH_ZMQ_ID_MAX + 1];
@@ -278,6 +313,8 @@ int main(void)
         {"gateway_refused_spectate_gets_no_frames", test_gateway_refused_spectate_gets_no_frames},
         {"gateway_spectate_bad_input", test_gateway_spectate_bad_input},
         {"gateway_match_moved_reattaches_watchers", test_gateway_match_moved_reattaches_watchers},
+        {"gateway_last_frame_ends_the_watching_and_the_route",
+         test_gateway_last_frame_ends_the_watching_and_the_route},
         {"gateway_watch_list_request_goes_to_the_matchmaker",
          test_gateway_watch_list_request_goes_to_the_matchmaker},
         {"gateway_sigterm_exits_zero", rg_test_sigterm_exits_zero},
