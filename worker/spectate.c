@@ -343,7 +343,10 @@ static void spectate_add(host *h, host_match *hm, const char *identity, const ch
     snprintf(w->route, sizeof w->route, "%s", identity);
     spectate_send_catalog(h, hm, w);
     spectate_reply(h, identity, pid, cmd_id, DECKHAND__ERROR_CODE__OK, NULL);
-    spectate_frame_make(h, hm, NULL, now_ms);
+    /* A frame of now, unless frames are queued already: those reach this watcher too (each
+     * is a whole View), and a watcher repeating Spectate cannot flood the others. */
+    if (!e->tail)
+        spectate_frame_make(h, hm, NULL, now_ms);
     return;
 nomem:
     if (e && !e->nw)

@@ -4,8 +4,8 @@
  * A watcher is a player who is not seated in a match and asked its gateway to watch it
  * (PlayerCommand.spectate). Per watched match the worker keeps its watchers (player id and
  * the gateway identity to send through, at most --max-spectators) and a queue of
- * SpectatorFrames. After each batch that changed the match (and once when a watcher
- * attaches) ONE frame is built: the public View (engine_match_view with
+ * SpectatorFrames. After each batch that changed the match (and when a watcher attaches
+ * while no frame is queued) ONE frame is built: the public View (engine_match_view with
  * ENGINE_SEAT_PUBLIC: no hand, no deck order, no decision) and the public events since the
  * last frame (engine_event.everyone, never a g:log_to). It is queued, packed, with a
  * release time of now + --spectator-delay-ms; spectate_tick sends the frames that are due
@@ -73,9 +73,9 @@ void spectate_free(host *h);
 
 /* PlayerCommand.spectate or .spectate_stop from the gateway at identity; hm is the match
  * of that id hosted here, or NULL. Spectate: Catalog then Reply ok and a frame of now
- * queued; UNKNOWN_MATCH (not here, not started), BAD_REQUEST (seated in it), FULL. A
- * repeated Spectate of a watcher moves it to identity. SpectateStop: the watcher goes
- * when it came through identity; no Reply for cmd_id 0. */
+ * queued (unless one is queued already); UNKNOWN_MATCH (not here, not started), BAD_REQUEST (seated
+ * in it), FULL. A repeated Spectate of a watcher moves it to identity. SpectateStop: the watcher
+ * goes when it came through identity; no Reply for cmd_id 0. */
 void spectate_command(host *h, host_match *hm, const char *identity,
                       const Deckhand__Internal__PlayerCommand *pc, uint64_t now_ms);
 /* One drained event of hm (call only when hm->watch): kept when public. */

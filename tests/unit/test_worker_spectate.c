@@ -229,6 +229,35 @@ static void test_spectator_cap_seat_and_unknown_match_are_refused(void)
     close_watched(&r);
 }
 
+static void test_repeated_spectate_makes_no_more_frames(void)
+{
+    rig_worker r;
+    open_watched(&r, 4);
+    rig_worker_started(&r, "m-w10", "dominion", NULL);
+    spectate_via(&r, "gw-t", "m-w10", "p-a", 1, false);
+    spectate_via(&r, "gw-t", "m-w10", "p-b", 1, false);
+    for (uint64_t i = 2; i < 50; i++)
+        spectate_via(&r, "gw-t", "m-w10", "p-a", i, false);
+    rig_outbox o;
+    rig_worker_gw_drain(&r, &o);
+    CU_ASSERT_EQUAL(reply_code(&o, "p-a", 49), 0);
+    rig_outbox_free(&o);
+    spectate_tick(&r.h, r.now + DELAY);
+    rig_worker_gw_drain(&r, &o);
+    CU_ASSERT_EQUAL(count_frames(&o, "p-b"), 1);
+    CU_ASSERT_EQUAL(count_frames(&o, "p-a"), 1);
+    rig_outbox_free(&o);
+    /* nothing queued any more: a new watcher gets a frame of its own */
+    spectate_via(&r, "gw-t", "m-w10", "p-c", 1, false);
+    rig_worker_gw_drain(&r, &o);
+    rig_outbox_free(&o);
+    spectate_tick(&r.h, r.now + DELAY);
+    rig_worker_gw_drain(&r, &o);
+    CU_ASSERT_EQUAL(count_frames(&o, "p-c"), 1);
+    rig_outbox_free(&o);
+    close_watched(&r);
+}
+
 static void test_max_spectators_zero_takes_none(void)
 {
     rig_worker r;
@@ -257,7 +286,7 @@ static void test_spectate_stop_stops_frames_and_frees_the_match(void)
     rig_outbox_free(&o);
     spectate_tick(&r.h, r.now + DELAY);
     rig_worker_gw_drain(&r, &o);
-    CU_ASSERT_EQUAL(count_frames(&o, "p-a"), 2); /* the two attach frames */
+    CU_ASSERT_EQUAL(count_frames(&o, "p-a"), 1); /* one attach frame for both */
     CU_ASSERT_EQUAL(count_frames(&o, "p-b"), 0);
     rig_outbox_free(&o);
 
@@ -332,7 +361,7 @@ static void test_watcher_whose_gateway_is_gone_is_dropped(void)
     CU_ASSERT_EQUAL(spectate_count(host_find(&r.h, "m-w6")), 1);
     rig_outbox o;
     rig_worker_gw_drain(&r, &o);
-    CU_ASSERT_EQUAL(count_frames(&o, "p-b"), 2);
+    CU_ASSERT_EQUAL(count_frames(&o, "p-b"), 1);
     rig_outbox_free(&o);
     close_watched(&r);
 }
@@ -387,6 +416,7 @@ int main(void)
         {"spectator_cap_seat_and_unknown_match_are_refused",
          test_spectator_cap_seat_and_unknown_match_are_refused},
         {"max_spectators_zero_takes_none", test_max_spectators_zero_takes_none},
+        {"repeated_spectate_makes_no_more_frames", test_repeated_spectate_makes_no_more_frames},
         {"spectate_stop_stops_frames_and_frees_the_match",
          test_spectate_stop_stops_frames_and_frees_the_match},
         {"spectator_sees_the_match_to_its_game_over",
