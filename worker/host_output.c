@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "dh_log.h"
+#include "spectate.h"
 
 /* The match a ServerMessage is about, or "" (a Reply, a Pong, a Catalog: card data that
  * is harmless from a worker that lost the match). */
@@ -156,6 +157,8 @@ typedef struct {
 static void host_on_event(void *ud, const engine_event *ev)
 {
     host_event_ctx *c = ud;
+    if (c->hm->watch)
+        spectate_event(c->hm, ev);
     if (ev->to_seat < 0 || ev->to_seat >= c->hm->nseats)
         return;
     const host_seat *s = &c->hm->seats[ev->to_seat];

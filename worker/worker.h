@@ -101,6 +101,7 @@ typedef struct {
 
     char options[HOST_OPTIONS_MAX]; /* its game options (StartMatch.options), "" = defaults */
     bool unrated;                   /* bot-filled: no rating job at the end */
+    struct spectate_match *watch;   /* its watchers and frames (spectate.h); NULL: none */
 } host_match;
 
 /* HOST_ACT_END: the match ends without an answer (a forfeit, a quarantine). */
@@ -156,6 +157,7 @@ typedef struct {
     host_stats stats;
     uint64_t cmd_recv_ns; /* the command being handled: its receipt (worker_control.c) */
     bool drain_asked;     /* the admin API asked this worker to drain: it stops as on SIGTERM */
+    struct spectate_set *spect; /* watchers of its matches (spectate.h); NULL: none taken */
 } host;
 
 #endif

@@ -8,6 +8,7 @@
 #include "dh_log.h"
 #include "host_admin.h"
 #include "replay.h"
+#include "spectate.h"
 #include "worker_control.h"
 
 #define OWNED_CHECK_MS 5000 /* how often hosted matches are checked against Redis */
@@ -108,6 +109,7 @@ void worker_loop_turn(worker_loop *l, host *h)
         l->next_poll = dh_now_ms() + BUNDLES_POLL_MS;
     }
     host_apply_bundles(h, dh_now_ms());
+    spectate_tick(h, dh_now_ms());
     worker_loop_rate(l, h, dh_now_ms());
     l->replaying = replay_work(h, dh_now_ms());
 }
