@@ -225,7 +225,7 @@ Deckhand__ErrorCode replay_request(gw_conn *c, uint64_t cmd_id, const Deckhand__
     snprintf(q->player_id, sizeof q->player_id, "%s", c->player_id);
     snprintf(q->match_id, sizeof q->match_id, "%s", r->match_id);
     q->cmd_id = cmd_id;
-    if (inflight_track(g, &g->commands, c->player_id, cmd_id, "", REPLAY_TIMEOUT_MS) < 0) {
+    if (!inflight_track(g, &g->commands, c->player_id, cmd_id, "", REPLAY_TIMEOUT_MS)) {
         free(q);
         return DECKHAND__ERROR_CODE__INTERNAL;
     }

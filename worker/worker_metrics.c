@@ -4,7 +4,6 @@
 #include "worker_metrics.h"
 
 #include "replay.h"
-    }
 #include "spectate.h"
 
 void worker_metrics_publish(host *h, dh_ops *ops, dh_gauge *active, bool beaten)

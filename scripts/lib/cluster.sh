@@ -361,7 +361,7 @@ dh_cluster_start() {
         _dh_spawn_as "$run" "worker-$i" "$bin/deckhand-worker" --redis "$redis_url" \
             --matchmaker "$mm" --bind "tcp://127.0.0.1:$p" --id "wk-$i" \
             --scripts "$DH_ROOT/scripts" --http "127.0.0.1:$((DH_PORT_HTTP_WORKER + i - 1))" \
-            "${curve[@]}"
+            --spectator-delay-ms "${DECKHAND_SPECTATOR_DELAY_MS:-3000}" "${curve[@]}"
     done
     # One fresh signing key per cluster, shared by its gateways so that a session resumes
     # on any of them; passed through the environment so that it does not show in ps, and
