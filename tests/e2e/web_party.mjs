@@ -5,6 +5,9 @@
 // test_private_lobby_applies_its_option: Fay picks Dominion's kingdom "size_distortion",
 // opens a private lobby, Gus joins by its code, both mark ready, Fay starts, and both land
 // in the same match whose supply is that preset's (Witch and Gardens piles, no Militia).
+// test_spectator_leaves_with_escape: Hal finds the party's match in the watch list,
+// watches it (a read-only screen: no options), and Escape (SpectateStop) takes him back
+// to the lobby with no error.
 // No console error on any page; the lobby screens fit a phone. Screenshots in OUT: party,
 // lobby-ready, lobby-phone, lobby-match (.png).
 import path from "node:path";
@@ -42,6 +45,23 @@ try {
   await dan.click("#queue");
   const partyMatch = await sameMatch(dan, eve, "the party");
   log(`the party landed in match ${partyMatch}`);
+
+  // test_spectator_leaves_with_escape
+  const hal = await player(url, "Hal");
+  const listed = `.watch-list li[data-match="${partyMatch}"] .watch-go`;
+  for (let tries = 0; !(await hal.$(listed)); tries++) {
+    if (tries === 20) fail(`match ${partyMatch} never appeared in the watch list`);
+    await hal.click("#watch-refresh");
+    await hal.waitForSelector(listed, { timeout: 1_000 }).catch(() => {});
+  }
+  await hal.click(listed);
+  await hal.waitForSelector(".match.watching .card", { timeout: 30_000 });
+  if (await hal.$(".match .decision .option, #bot-answer")) fail("the spectator screen offers options");
+  await hal.keyboard.press("Escape");
+  await hal.waitForSelector("#lobby", { timeout: 5_000 }).catch(() => fail("Escape did not leave the spectator screen"));
+  const notice = await hal.$eval(".notice", (el) => el.textContent).catch(() => "");
+  if (notice) fail(`leaving the spectator screen: ${notice}`);
+  log("Hal watched the party's match and left it with Escape");
 
   // test_private_lobby_applies_its_option
   const fay = await player(url, "Fay");

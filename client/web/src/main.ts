@@ -219,7 +219,7 @@ function watch(id: string): void {
 function stopWatching(): void {
   const w = watching;
   watching = null;
-  if (w && !w.over) conn.request("spectate_stop", {}).catch(() => {});
+  if (w && !w.over) conn.request("spectate_stop", {}).catch(say);
   lobbyActions.watchList();
   draw();
 }
