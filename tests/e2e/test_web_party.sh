@@ -3,7 +3,8 @@
 # headless Chromium (web_party.mjs): a party created by one browser and joined by code
 # from another queues as one and both land in one match; a private lobby with a game
 # option (Dominion's kingdom) is joined by code, both mark ready, the host starts, and
-# both land in a match with that option applied. No console error. Screenshots go to
+# both land in a match with that option applied; a spectator watches the party's match and
+# leaves it with Escape. No console error. Screenshots go to
 # build-test/test-output/web_party/.
 # shellcheck source=SCRIPTDIR/e2e_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
