@@ -121,6 +121,7 @@ static int host_seat_of(const host_match *hm, const char *player_id)
 
 void host_start_match(host *h, const Deckhand__Internal__StartMatch *sm, uint64_t now_ms)
 {
+    h->now_ms = now_ms;
     const char *id = sm->match_id ? sm->match_id : "";
     const char *why = NULL;
     host_match *hm = host_find(h, id);
@@ -422,6 +423,7 @@ static void host_connection_changed(host *h, host_match *hm, int seat)
 void host_command(host *h, const char *identity, const Deckhand__Internal__PlayerCommand *pc,
                   uint64_t now_ms)
 {
+    h->now_ms = now_ms;
     const char *pid = pc->player_id ? pc->player_id : "";
     const char *mid = pc->match_id ? pc->match_id : "";
     host_match *hm = host_find(h, mid);
@@ -617,6 +619,7 @@ static void host_release(host *h, host_action *a)
 
 void host_flush(host *h, uint64_t now_ms)
 {
+    h->now_ms = now_ms;
     store_flush(h->st, now_ms);
     if (h->nacts) {
         bool failed = false;

@@ -170,6 +170,7 @@ out:
 
 int host_adopt(host *h, const char *match_id, uint64_t now_ms)
 {
+    h->now_ms = now_ms;
     if (host_find(h, match_id)) {
         host_match_adopted(h, match_id, true, NULL, NULL);
         return 1;
@@ -293,6 +294,7 @@ refuse:
 
 void host_adopt_pending(host *h, uint64_t now_ms)
 {
+    h->now_ms = now_ms;
     char ids[HOST_ADOPT_BATCH][STORE_ID_MAX];
     long n = store_adopt_pop(h->st, h->worker_id, ids, HOST_ADOPT_BATCH, now_ms);
     for (long i = 0; i < n; i++)

@@ -120,6 +120,7 @@ static void host_forfeit(host *h, host_match *hm, int seat, bool idle, uint64_t 
 
 size_t host_tick(host *h, uint64_t now_ms)
 {
+    h->now_ms = now_ms;
     size_t made = 0;
     for (size_t i = 0; i < h->nmatches; i++) {
         host_match *hm = h->matches[i];

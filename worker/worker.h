@@ -154,6 +154,8 @@ typedef struct {
     size_t nacts, capacts;
     host_stats stats;
     uint64_t cmd_recv_ns; /* the command being handled: its receipt (worker_control.c) */
+    uint64_t now_ms;      /* the clock of the host call being worked (its now_ms): what a
+                             decision's time_left_ms counts from (host_time_left_ms) */
     bool drain_asked;     /* the admin API asked this worker to drain: it stops as on SIGTERM */
 } host;
 
