@@ -126,6 +126,7 @@ char *dh_key_rated(char *buf, const char *game, const char *match_id);
 #define DH_F_DECISION_MS "decision_ms"
 #define DH_F_TURN_MS     "turn_ms"
 #define DH_F_ABANDON     "abandon"    /* ... to here */
+#define DH_F_QUEUE_BOT   "queue_bot"  /* the queue's bot: plays away seats ("" = the game's) */
 #define DH_F_OPTIONS     "options"    /* game options "name=value;..." ("" = defaults) */
 #define DH_F_BOTS        "bots"       /* per seat, comma-separated: a bot strategy, "" human */
 #define DH_F_UNRATED     "unrated"    /* "1": bot-filled, moves no rating */

@@ -165,6 +165,11 @@ void host_start_match(host *h, const Deckhand__Internal__StartMatch *sm, uint64_
         hm->set.decision_ms = sm->settings->decision_ms;
         hm->set.turn_ms = sm->settings->turn_ms;
         hm->set.forfeit = sm->settings->abandon && !strcmp(sm->settings->abandon, "forfeit");
+        if (!host_queue_bot_ok(sm->settings->bot)) {
+            why = "unknown queue bot";
+            goto err;
+        }
+        snprintf(hm->set.bot, sizeof hm->set.bot, "%s", sm->settings->bot ? sm->settings->bot : "");
     } else {
         hm->set.grace_ms = HOST_GRACE_MS;
     }
@@ -250,6 +255,7 @@ void host_start_match(host *h, const Deckhand__Internal__StartMatch *sm, uint64_
         .turn_ms = hm->set.turn_ms,
         .options = hm->options,
         .bots = bots_text,
+        .queue_bot = hm->set.bot,
         .unrated = hm->unrated,
     };
     /* The first snapshot is written whatever its version. */

@@ -2,12 +2,16 @@
  * test_worker_bot_seats.c: what a StartMatch asks beyond its players (worker/host.c,
  * host_options.c): game options checked against the bundle and applied, bot seats
  * (Seat.bot) played by the engine at once, unrated; all of it kept in the match's meta so
- * that an adopting worker (host_adopt.c) plays on with the same options and bots.
+ * that an adopting worker (host_adopt.c) plays on with the same options and bots; the
+ * search bot's seats (a queue's bot=search), which the worker answers itself, in budget,
+ * for bot fill and for players who stayed away.
  */
 #include "rig_worker.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "dh_clock.h"
 
 /* A StartMatch of dominion: rig player 0 against a bot of strategy bot, with the kingdom
  * option (NULL: none), unrated. */
@@ -117,6 +121,101 @@ static void test_start_match_with_an_undeclared_option_or_bot_is_refused(void)
     rig_worker_close_drained(&r);
 }
 
+/* A bot seat of the search bot (a queue's bot=search): the engine cannot play it inline,
+ * so the worker answers it on its ticks, each search within its budget; an adopting worker
+ * plays it on the same way. */
+static void test_search_bot_seat_is_played_by_the_worker_within_its_budget(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "scripts", NULL);
+    char why[256];
+    start_with_bot(&r, "m-search", ENGINE_SEARCH_BOT, NULL);
+    CU_ASSERT_TRUE_FATAL(started(&r, why, sizeof why));
+    host_match *hm = host_find(&r.h, "m-search");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(hm);
+    CU_ASSERT_STRING_EQUAL(hm->seats[1].bot, "search");
+    char *v = rig_worker_hget("match:{m-search}", "bots");
+    CU_ASSERT_STRING_EQUAL(v, ",search");
+    free(v);
+    rig_worker_command(&r, "m-search", rig_worker_players[0], 0, NULL);
+    uint64_t cmd = 1;
+    int bot_turns = 0;
+    for (int i = 0; i < 60 && engine_match_decision(hm->m); i++) {
+        int seat = engine_match_decision(hm->m)->seat;
+        if (seat == 0) {
+            rig_worker_play(&r, hm, 1, &cmd);
+            continue;
+        }
+        uint64_t t0 = dh_now_ms();
+        CU_ASSERT_EQUAL(host_tick(&r.h, r.now), 1);
+        uint64_t took = dh_now_ms() - t0;
+        /* its budget, plus one play-out and the answer's own run (ASan, a loaded machine) */
+        CU_ASSERT(took < ENGINE_SEARCH_BUDGET_MS + 450);
+        host_flush(&r.h, r.now);
+        bot_turns++;
+    }
+    CU_ASSERT(bot_turns >= 3);
+    CU_ASSERT_EQUAL(r.h.stats.search_answers, (uint64_t)bot_turns);
+    CU_ASSERT_EQUAL(r.h.stats.default_answers, (uint64_t)bot_turns);
+
+    /* an adopting worker restores it (the engine is not asked to play "search" inline) */
+    uint64_t hash = engine_match_hash(hm->m);
+    rig_worker_mm_drain(&r);
+    rig_worker_redis_do("HSET match:{m-search} worker %s epoch %s", "wk-u", "2");
+    store st2;
+    CU_ASSERT_EQUAL_FATAL(store_init(&st2, rig_worker_redis_url(), 500), 0);
+    host h2;
+    host_init(&h2, "wk-u", "inproc://worker", r.router, r.dealer, r.bundle, &st2, 10);
+    CU_ASSERT_EQUAL(host_adopt(&h2, "m-search", r.now), 1);
+    host_match *hm2 = host_find(&h2, "m-search");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(hm2);
+    CU_ASSERT_EQUAL(engine_match_hash(hm2->m), hash);
+    CU_ASSERT_STRING_EQUAL(hm2->seats[1].bot, "search");
+    rig_worker_mm_drain(&r);
+    host_free(&h2);
+    store_close(&st2);
+    rig_worker_close(&r);
+}
+
+/* A queue's bot=search plays the seat of a player who stayed away past the grace period,
+ * and is kept in the meta for an adopting worker; a queue bot no worker plays is refused. */
+static void test_away_seat_is_played_by_the_queues_search_bot(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "scripts", NULL);
+    Deckhand__Internal__QueueSettings set = DECKHAND__INTERNAL__QUEUE_SETTINGS__INIT;
+    set.grace_ms = 30;
+    set.abandon = (char *)"bot";
+    set.bot = (char *)"search";
+    host_match *hm = rig_worker_started(&r, "m-away-search", "dominion", &set);
+    CU_ASSERT_STRING_EQUAL(hm->set.bot, "search");
+    char *v = rig_worker_hget("match:{m-away-search}", "queue_bot");
+    CU_ASSERT_STRING_EQUAL(v, "search");
+    free(v);
+    int seat = engine_match_decision(hm->m)->seat;
+    rig_worker_away_via(&r, "gw-t", "m-away-search", rig_worker_players[seat]);
+    rig_worker_advance(&r, 50);
+    for (int i = 0; i < 200 && engine_match_decision(hm->m)->seat == seat; i++) {
+        host_tick(&r.h, r.now);
+        host_flush(&r.h, r.now);
+    }
+    CU_ASSERT_TRUE(hm->seats[seat].robot);
+    CU_ASSERT_NOT_EQUAL(engine_match_decision(hm->m)->seat, seat);
+    CU_ASSERT(r.h.stats.search_answers >= 1);
+    CU_ASSERT_EQUAL(r.h.stats.search_answers, r.h.stats.default_answers);
+    rig_worker_close_drained(&r);
+
+    rig_worker_open(&r, "scripts", NULL);
+    set.bot = (char *)"cheater";
+    rig_worker_start(&r, "m-bad-queue-bot", "dominion", &set);
+    host_flush(&r.h, r.now);
+    char why[256];
+    CU_ASSERT_FALSE(started(&r, why, sizeof why));
+    CU_ASSERT_STRING_EQUAL(why, "unknown queue bot");
+    CU_ASSERT_PTR_NULL(host_find(&r.h, "m-bad-queue-bot"));
+    rig_worker_close_drained(&r);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -124,6 +223,10 @@ int main(void)
          test_bot_seat_is_played_by_the_engine_and_kept_in_the_meta},
         {"start_match_with_an_undeclared_option_or_bot_is_refused",
          test_start_match_with_an_undeclared_option_or_bot_is_refused},
+        {"search_bot_seat_is_played_by_the_worker_within_its_budget",
+         test_search_bot_seat_is_played_by_the_worker_within_its_budget},
+        {"away_seat_is_played_by_the_queues_search_bot",
+         test_away_seat_is_played_by_the_queues_search_bot},
         {NULL, NULL},
     };
     return rig_worker_main("worker_bot_seats", cases);
