@@ -178,6 +178,10 @@ static int replay_parse(replay_match *rm)
     for (int i = 0; i < rm->nseats; i++) { /* "default,," : one entry per seat */
         size_t len = strcspn(b, ",");
         snprintf(rm->botbuf[i], sizeof rm->botbuf[i], "%.*s", (int)len, b);
+        /* the search bot's seat is no inline bot: the worker logged its answers, which
+           the replay applies like a player's */
+        if (!strcmp(rm->botbuf[i], ENGINE_SEARCH_BOT))
+            len = 0;
         rm->botp[i] = len ? rm->botbuf[i] : NULL;
         rm->any_bot |= len > 0;
         b += len + (b[len] == ',');
