@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "dh_clock.h"
+#include "worker_control.h"
 
 /* A StartMatch of dominion: rig player 0 against a bot of strategy bot, with the kingdom
  * option (NULL: none), unrated. */
@@ -216,6 +217,34 @@ static void test_away_seat_is_played_by_the_queues_search_bot(void)
     rig_worker_close_drained(&r);
 }
 
+/* The worker offers the search bot in every game it serves (WorkerHello's GameInfo.bots,
+ * which the matchmaker's game list passes on), after the game's own strategies. */
+static void test_worker_offers_the_search_bot_in_every_game(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "scripts", NULL);
+    rig_worker_mm_drain(&r);
+    worker_control_hello(&r.h);
+    Deckhand__Internal__Internal *m = rig_worker_mm_next(&r);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    CU_ASSERT_EQUAL_FATAL(m->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_HELLO);
+    const Deckhand__Internal__WorkerHello *wh = m->worker_hello;
+    CU_ASSERT(wh->n_games >= 6);
+    for (size_t i = 0; i < wh->n_games; i++) {
+        const Deckhand__Internal__GameInfo *g = wh->games[i];
+        bool search = false, dflt = false;
+        for (size_t j = 0; j < g->n_bots; j++) {
+            search = search || !strcmp(g->bots[j], ENGINE_SEARCH_BOT);
+            dflt = dflt || !strcmp(g->bots[j], "default");
+        }
+        if (!search || !dflt)
+            fprintf(stderr, "%s: search %d, default %d\n", g->name, search, dflt);
+        CU_ASSERT(search && dflt);
+    }
+    deckhand__internal__internal__free_unpacked(m, NULL);
+    rig_worker_close_drained(&r);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -227,6 +256,8 @@ int main(void)
          test_search_bot_seat_is_played_by_the_worker_within_its_budget},
         {"away_seat_is_played_by_the_queues_search_bot",
          test_away_seat_is_played_by_the_queues_search_bot},
+        {"worker_offers_the_search_bot_in_every_game",
+         test_worker_offers_the_search_bot_in_every_game},
         {NULL, NULL},
     };
     return rig_worker_main("worker_bot_seats", cases);
