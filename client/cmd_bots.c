@@ -7,10 +7,10 @@
  * bot sends Choose{decision_id, bot=STRATEGY} and the worker answers for its seat as that
  * strategy of the bundle would (docs/PROTOCOL.md), so every game the cluster serves is
  * played to its end; --bot search asks for the engine's search bot instead, which every
- * game has (tests/e2e/test_search_bot.sh). --bot local answers in the client instead, with the generic bot
- * (dh_client_bot.h), which knows only Dominion's decision conventions: other games played
- * that way may only end at their turn cap. The server bot costs the worker a script call
- * per answer; the local one measures the cluster without it.
+ * game has (tests/e2e/test_search_bot.sh). --bot local answers in the client instead, with the
+ * generic bot (dh_client_bot.h), which knows only Dominion's decision conventions: other games
+ * played that way may only end at their turn cap. The server bot costs the worker a script call per
+ * answer; the local one measures the cluster without it.
  *
  * One poll() over all the bots' sockets drives them; each bot is a small state record
  * updated by whatever message arrives, in any order (a MatchFound may overtake the Reply

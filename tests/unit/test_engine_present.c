@@ -209,18 +209,31 @@ static void check_game(engine_bundle *b, const char *game, int steps, size_t *se
         uint32_t ids[64];
         size_t n = 64;
         engine_error err = {0};
-        CU_ASSERT_EQUAL_FATAL(engine_match_bot_answer(m, NULL, ids, &n, &err), ENGINE_OK);
-        CU_ASSERT_EQUAL_FATAL(engine_match_answer(m, d->seat, d->decision_id, ids, n, &err),
-                              ENGINE_OK);
+        engine_code rc = engine_match_bot_answer(m, NULL, ids, &n, &err);
+        if (rc == ENGINE_OK)
+            rc = engine_match_answer(m, d->seat, d->decision_id, ids, n, &err);
+        if (rc != ENGINE_OK) {
+            fprintf(stderr, "%s: step %d: %s\n", game, step, err.message);
+            CU_FAIL("the default bot's answer was not accepted");
+            break;
+        }
     }
 out:
     engine_catalog_free(c);
     engine_match_free(m);
 }
 
+/* The shipped bundle with a roomy script deadline: a loaded machine must not fail a test
+ * about hints by a bot's call running long. */
+static engine_bundle *load_scripts(void)
+{
+    engine_limits lim = {.budget_ms = 5000};
+    return rig_engine_load("scripts", &lim);
+}
+
 static void test_every_shipped_game_hints_every_zone_its_views_show(void)
 {
-    engine_bundle *b = rig_engine_load("scripts", NULL);
+    engine_bundle *b = load_scripts();
     CU_ASSERT_FATAL(b != NULL);
     static const char *const games[] = {"dominion", "accession", "ascension",
                                         "caveman",  "elemental", "mlw"};
@@ -234,7 +247,7 @@ static void test_every_shipped_game_hints_every_zone_its_views_show(void)
 
 static void test_elemental_board_is_five_columns(void)
 {
-    engine_bundle *b = rig_engine_load("scripts", NULL);
+    engine_bundle *b = load_scripts();
     CU_ASSERT_FATAL(b != NULL);
     static const char *const names[] = {"ann", "bob"};
     engine_match_config cfg = {
