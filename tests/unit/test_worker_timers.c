@@ -86,13 +86,54 @@ static void test_worker_decision_request_tells_the_time_left(void)
        only 4000 more */
     rig_worker_advance(&r, 1800);
     uint64_t cmd = 1;
-    rig_worker_play(&r, hm, 1, &cmd);
-    CU_ASSERT_EQUAL(host_tick(&r.h, r.now), 0);
+    rig_outbox o;
+    rig_worker_gw_drain(&r, &o);
+    rig_outbox_free(&o);
+    CU_ASSERT_FATAL(rig_worker_answer(&r, hm, cmd++));
+    host_flush(&r.h, r.now);
     const engine_decision *d = engine_match_decision(hm->m);
     CU_ASSERT_FATAL(d != NULL);
+    /* as the answer's outputs go: the update's decision and the DecisionRequest */
+    rig_worker_gw_drain(&r, &o);
+    const char *next = rig_worker_players[d->seat];
+    const Deckhand__ServerMessage *dm =
+        rig_outbox_find(&o, next, DECKHAND__SERVER_MESSAGE__BODY_DECISION);
+    /* the seat's update: a delta, or a full View when zones came or went */
+    const Deckhand__ServerMessage *vd =
+        rig_outbox_find(&o, next, DECKHAND__SERVER_MESSAGE__BODY_VIEW_DELTA);
+    const Deckhand__ServerMessage *vf =
+        rig_outbox_find(&o, next, DECKHAND__SERVER_MESSAGE__BODY_VIEW);
+    const Deckhand__DecisionRequest *in_view = vd   ? vd->view_delta->decision
+                                               : vf ? vf->view->decision
+                                                    : NULL;
+    CU_ASSERT_FATAL(dm != NULL && in_view != NULL);
+    CU_ASSERT_EQUAL(dm->decision->time_left_ms, 4000);
+    CU_ASSERT_EQUAL(in_view->time_left_ms, 4000);
+    rig_outbox_free(&o);
+    CU_ASSERT_EQUAL(host_tick(&r.h, r.now), 0);
     CU_ASSERT_EQUAL_FATAL(hm->turn_version, engine_match_snapshot_version(hm->m)); /* same turn */
     CU_ASSERT_EQUAL(told_time_left(&r, "m-left", rig_worker_players[d->seat]), 4000);
+    /* a ViewDelta's decision tells it too (answers until one carries the next decision) */
+    bool in_delta = false;
+    for (int i = 0; i < 20 && !in_delta && engine_match_decision(hm->m); i++) {
+        CU_ASSERT_FATAL(rig_worker_answer(&r, hm, cmd++));
+        host_flush(&r.h, r.now);
+        rig_worker_gw_drain(&r, &o);
+        const engine_decision *nd = engine_match_decision(hm->m);
+        const Deckhand__ServerMessage *m =
+            nd ? rig_outbox_find(&o, rig_worker_players[nd->seat],
+                                 DECKHAND__SERVER_MESSAGE__BODY_VIEW_DELTA)
+               : NULL;
+        if (m && m->view_delta->decision) {
+            in_delta = true;
+            uint32_t left = m->view_delta->decision->time_left_ms;
+            CU_ASSERT(left > 0 && left <= 5000);
+        }
+        rig_outbox_free(&o);
+    }
+    CU_ASSERT(in_delta);
     /* past every limit (the tick has not answered yet): due, never 0 ("no limit") */
+    CU_ASSERT_EQUAL(host_tick(&r.h, r.now), 0); /* the timers start for the new decision */
     rig_worker_advance(&r, 8000);
     CU_ASSERT_EQUAL(host_time_left_ms(&r.h, hm, r.now), 1);
     rig_worker_close_drained(&r);
