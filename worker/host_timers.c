@@ -8,7 +8,9 @@
  * cannot play inline) is answered here as soon as its decision is pending. The search runs
  * at most ENGINE_SEARCH_BUDGET_MS a decision, and one tick starts no more searches once
  * HOST_SEARCH_TICK_MS went on them: the rest wait for the next tick, so a worker with many
- * such matches still reads its sockets and beats on time.
+ * such matches still reads its sockets and beats on time. A tick looks at the matches
+ * from the one after the last it searched for (h->search_next), so searches go round the
+ * table instead of the first matches taking every tick's budget.
  *
  * The idle cap (h->idle_ms, HOST_IDLE_MS): a decision nobody answered for that long, the
  * seat connected or not, forfeits the seat, so a match whose queue has no timers cannot be
@@ -160,7 +162,9 @@ size_t host_tick(host *h, uint64_t now_ms)
     h->now_ms = now_ms;
     size_t made = 0;
     uint64_t search_ns = 0; /* spent on search answers this tick */
-    for (size_t i = 0; i < h->nmatches; i++) {
+    size_t n = h->nmatches, first = n ? h->search_next % n : 0;
+    for (size_t k = 0; k < n; k++) {
+        size_t i = (first + k) % n;
         host_match *hm = h->matches[i];
         if (!hm->started || hm->busy || host_over(hm))
             continue;
@@ -192,6 +196,7 @@ size_t host_tick(host *h, uint64_t now_ms)
             if (host_default_answer(h, hm, "bot seat", s->bot, now_ms))
                 made++;
             search_ns += dh_now_ns() - t0;
+            h->search_next = i + 1;
             continue;
         }
         if (!s->route[0] && !s->away_ms && now_ms - hm->decision_ms >= HOST_ATTACH_MS) {
@@ -224,8 +229,10 @@ size_t host_tick(host *h, uint64_t now_ms)
         uint64_t t0 = strategy ? dh_now_ns() : 0;
         if (why && host_default_answer(h, hm, why, strategy, now_ms))
             made++;
-        if (strategy)
+        if (strategy) {
             search_ns += dh_now_ns() - t0;
+            h->search_next = i + 1;
+        }
     }
     return made;
 }

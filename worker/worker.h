@@ -157,6 +157,7 @@ typedef struct {
     size_t nacts, capacts;
     host_stats stats;
     uint64_t cmd_recv_ns; /* the command being handled: its receipt (worker_control.c) */
+    size_t search_next;   /* host_tick starts at this match: the one after its last search */
     uint64_t now_ms;      /* the clock of the host call being worked (its now_ms): what a
                              decision's time_left_ms counts from (host_time_left_ms) */
     bool drain_asked;     /* the admin API asked this worker to drain: it stops as on SIGTERM */

@@ -19,9 +19,11 @@
 static void start_with_bot(rig_worker *r, const char *id, const char *bot, const char *kingdom)
 {
     Deckhand__Internal__Seat s0 = DECKHAND__INTERNAL__SEAT__INIT, s1 = s0;
+    char bot_id[64];
+    snprintf(bot_id, sizeof bot_id, "%s:bot2", id);
     s0.player_id = (char *)rig_worker_players[0];
     s0.name = (char *)"ann";
-    s1.player_id = (char *)"m-bots:bot2";
+    s1.player_id = bot_id;
     s1.name = (char *)"Bot 1";
     s1.bot = (char *)bot;
     Deckhand__Internal__Seat *seats[] = {&s0, &s1};
@@ -217,6 +219,43 @@ static void test_away_seat_is_played_by_the_queues_search_bot(void)
     rig_worker_close_drained(&r);
 }
 
+/* Searches go round the matches: with the search seats of three matches all pending (a
+ * bot's turn has several decisions in a row), three ticks answer each of them, though one
+ * tick's budget covers about one search. */
+static void test_search_seats_take_turns_across_matches(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "scripts", NULL);
+    char why[256];
+    static const char *const ids[] = {"m-round-0", "m-round-1", "m-round-2"};
+    host_match *hm[3];
+    uint64_t cmd = 1;
+    for (int i = 0; i < 3; i++) {
+        start_with_bot(&r, ids[i], ENGINE_SEARCH_BOT, NULL);
+        CU_ASSERT_TRUE_FATAL(started(&r, why, sizeof why));
+        hm[i] = host_find(&r.h, ids[i]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(hm[i]);
+        rig_worker_command(&r, ids[i], rig_worker_players[0], 0, NULL);
+        /* the player ends its first turn: the search seat's turn begins */
+        for (int k = 0; k < 40 && engine_match_decision(hm[i]->m)->seat == 0; k++)
+            rig_worker_play(&r, hm[i], 1, &cmd);
+        CU_ASSERT_EQUAL_FATAL(engine_match_decision(hm[i]->m)->seat, 1);
+    }
+    uint64_t before[3];
+    for (int i = 0; i < 3; i++)
+        before[i] = hm[i]->answers;
+    for (int t = 0; t < 3; t++) {
+        host_tick(&r.h, r.now);
+        host_flush(&r.h, r.now);
+    }
+    for (int i = 0; i < 3; i++) {
+        if (hm[i]->answers == before[i])
+            fprintf(stderr, "%s: no search answer in three ticks\n", ids[i]);
+        CU_ASSERT(hm[i]->answers > before[i]);
+    }
+    rig_worker_close_drained(&r);
+}
+
 /* The worker offers the search bot in every game it serves (WorkerHello's GameInfo.bots,
  * which the matchmaker's game list passes on), after the game's own strategies. */
 static void test_worker_offers_the_search_bot_in_every_game(void)
@@ -256,6 +295,7 @@ int main(void)
          test_search_bot_seat_is_played_by_the_worker_within_its_budget},
         {"away_seat_is_played_by_the_queues_search_bot",
          test_away_seat_is_played_by_the_queues_search_bot},
+        {"search_seats_take_turns_across_matches", test_search_seats_take_turns_across_matches},
         {"worker_offers_the_search_bot_in_every_game",
          test_worker_offers_the_search_bot_in_every_game},
         {NULL, NULL},
