@@ -5,12 +5,24 @@
 #   its 50 ms budget, and the match plays to its end by the game's rules (unrated, the bot
 #   seat recorded as "search", the worker's search_answers metric counting its answers);
 # - `deckhand bots --bot search`: both players answer every decision with
-#   Choose{bot: "search"} and their match plays to its end.
+#   Choose{bot: "search"} and their match plays to its end;
+# - a queues file naming a bot no worker plays stops the matchmaker at start, naming it.
 # Caveman: the shortest game; one match each, bounded in time.
 # shellcheck source=SCRIPTDIR/e2e_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 
 GAME=caveman
+
+bad=$(mktemp "${TMPDIR:-/tmp}/deckhand-e2e-search-bad.XXXXXX")
+echo "$GAME casual bot=cheater" >"$bad"
+rc=0
+out=$(timeout 10 "$DECKHAND_BIN_DIR/deckhand-matchmaker" --queues "$bad" --insecure-internal \
+    --redis redis://127.0.0.1:1 2>&1) || rc=$?
+rm -f "$bad"
+((rc != 0)) || e2e_fail "the matchmaker started with an unknown queue bot"
+[[ $out == *":1: unknown bot 'cheater'"*"(default|search)"* ]] ||
+    e2e_fail "the matchmaker's refusal does not name the bot and the choices: $out"
+e2e_log "an unknown queue bot stops the matchmaker: $(grep -o "unknown bot.*" <<<"$out" | head -n 1)"
 
 queues=$(mktemp "${TMPDIR:-/tmp}/deckhand-e2e-search.XXXXXX")
 echo "$GAME casual bot_fill_ms=500 bot=search" >"$queues"
