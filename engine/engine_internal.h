@@ -26,8 +26,8 @@
  * Users outside engine/: the unit tests' engine rig (tests/unit/rig_engine.c, to intern
  * names in another order, as another process would), test_engine_determinism.c (the
  * option limit), test_engine_sandbox.c (a full collection in the VM) and
- * test_engine_search.c (a twin match with other hidden cards). Nothing else may
- * include it.
+ * test_engine_search.c (a twin match with other hidden cards) and test_engine_present.c
+ * (each shipped game's zones table against its hints). Nothing else may include it.
  */
 #ifndef DECKHAND_ENGINE_INTERNAL_H
 #define DECKHAND_ENGINE_INTERNAL_H

@@ -2,7 +2,8 @@
  * test_engine_present.c: a game's presentation hints (engine/engine_present.c): read from
  * the fixture game's `presentation` table into the Catalog, in a stable order; a bad
  * table refused at load with an error naming the field; a game without one sends none;
- * and every shipped game hints every zone its views show, all through a match.
+ * and every shipped game hints every zone its views show, all through a match, and every
+ * zone its `zones` table names (it includes engine_internal.h for that table).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 
 #include "dh_test.h"
 #include "engine.h"
+#include "engine_internal.h"
 #include "rig_engine.h"
 
 /* A one-file bundle "p" whose game "p" carries presentation (a Lua expression). */
@@ -245,6 +247,30 @@ static void test_every_shipped_game_hints_every_zone_its_views_show(void)
     engine_bundle_free(b);
 }
 
+/* Zones a match may show only late (Sentry's "look", Elemental's "burned") are hinted too:
+ * every name of each shipped game's `zones` table has a hint of its own. */
+static void test_every_shipped_game_hints_every_zone_it_declares(void)
+{
+    engine_bundle *b = load_scripts();
+    CU_ASSERT_FATAL(b != NULL);
+    static const char *const games[] = {"dominion", "accession", "ascension",
+                                        "caveman",  "elemental", "mlw"};
+    for (size_t i = 0; i < sizeof games / sizeof *games; i++) {
+        const engine_game *g = engine_bundle_game(b, games[i]);
+        CU_ASSERT_FATAL(g != NULL);
+        CU_ASSERT(g->nzones > 0);
+        for (size_t z = 0; z < g->nzones; z++) {
+            bool found = false;
+            for (size_t h = 0; h < g->nhints; h++)
+                found = found || !strcmp(g->hints[h].zone, g->zones[z].name);
+            if (!found)
+                fprintf(stderr, "%s: zone '%s' has no hint\n", games[i], g->zones[z].name);
+            CU_ASSERT(found);
+        }
+    }
+    engine_bundle_free(b);
+}
+
 static void test_elemental_board_is_five_columns(void)
 {
     engine_bundle *b = load_scripts();
@@ -279,6 +305,8 @@ static const dh_test_case cases[] = {
     {"test_bad_hints_are_refused_naming_the_field", test_bad_hints_are_refused_naming_the_field},
     {"test_every_shipped_game_hints_every_zone_its_views_show",
      test_every_shipped_game_hints_every_zone_its_views_show},
+    {"test_every_shipped_game_hints_every_zone_it_declares",
+     test_every_shipped_game_hints_every_zone_it_declares},
     {"test_elemental_board_is_five_columns", test_elemental_board_is_five_columns},
     {NULL, NULL},
 };
