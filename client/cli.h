@@ -25,6 +25,7 @@ int cmd_replay(int argc, char **argv);
 int cmd_keygen(int argc, char **argv);
 int cmd_leaderboard(int argc, char **argv);
 int cmd_admin(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
 
 /* A flag's integer value within [lo, hi], else def when absent; -1 with a message on stderr
  * when present but out of range (the caller exits 2). */

@@ -341,7 +341,7 @@ static bool play_stdin(play_state *ps)
 static bool play_socket(play_state *ps)
 {
     Deckhand__ServerMessage *s;
-    int rc = 0;
+    int rc = 0; /* read below even when a move skips the loop */
     while (!ps->moving && (rc = dh_client_recv(ps->c, 0, &s)) == 1)
         if (!play_handle(ps, s))
             deckhand__server_message__free_unpacked(s, NULL);

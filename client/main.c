@@ -2,7 +2,7 @@
  * main.c: the `deckhand` command, a front door to its subcommands (one cmd_*.c each):
  * play a match in the terminal, run bot players or a load test against a cluster,
  * simulate games in-process on the rules engine, push card scripts, or replay a recorded
- * match, or make a cluster's keys.
+ * match, or make a cluster's keys, or watch a running match.
  */
 
 #include "cli.h"
@@ -25,6 +25,8 @@ static const char usage[] =
     "        write a cluster's CURVE keys and Redis passwords and ACL file into DIR\n"
     "  admin matches | show ID | end ID | remove ID | workers | gateways | drain ID | audit\n"
     "        the admin API of a running cluster (docs/OPERATIONS.md, \"Admin API\")\n"
+    "  watch MATCH_ID | --list [--game G] [--gateway ADDR]\n"
+    "        spectate a running match (public information, delayed), or list them\n"
     "\n"
     "The gateway is --gateway (host:port, or ws://host:port/path), else DECKHAND_GATEWAY_TCP\n"
     "(DECKHAND_GATEWAY_WS with --ws), else .run/cluster.env from ./scripts/run --detach.\n";
@@ -35,6 +37,6 @@ int main(int argc, char **argv)
                                        {"load", cmd_load},       {"sim", cmd_sim},
                                        {"scripts", cmd_scripts}, {"replay", cmd_replay},
                                        {"keygen", cmd_keygen},   {"leaderboard", cmd_leaderboard},
-                                       {"admin", cmd_admin}};
+                                       {"admin", cmd_admin},     {"watch", cmd_watch}};
     return cli_dispatch("deckhand", usage, cmds, sizeof cmds / sizeof *cmds, true, argc, argv);
 }

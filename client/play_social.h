@@ -21,8 +21,6 @@ typedef int (*play_social_send)(void *arg, Deckhand__ClientMessage *m);
 /* Run text when it is a party or lobby command (game: the one `lobby create` uses):
  * true when it was one (sent, or its usage printed). */
 bool play_social_command(const char *text, const char *game, play_social_send send, void *arg);
-/* What a refused command means to the player, in a few words. */
-const char *play_explain(Deckhand__ErrorCode code);
 /* Print s when it is a PartyState, LobbyState or LobbyList: true when it was one. */
 bool play_social_show(const Deckhand__ServerMessage *s);
 

@@ -18,8 +18,11 @@
 
 const dh_acl_role dh_acl_roles[] = {
     /* Accounts (gateway/accounts.c): EVAL of dh_keys.h's account scripts and the commands in
-     * them, on the account keys only; ratings, boards and history read-only. */
-    {"gateway", ACL_BASE "+hget +get %R~match:{*} %R~worker:{*} +eval +exists +incr +pexpire "
+     * them, on the account keys only; ratings, boards and history read-only. Replays
+     * (gateway/replay.c): a match's worker and status, and the newest ids of
+     * matches:finished, read-only, to find a live worker when the match's is gone. */
+    {"gateway", ACL_BASE "+hget +get %R~match:{*} %R~worker:{*} %R~matches:finished +eval "
+                         "+exists +incr +pexpire "
                          "+hmget +hset +del +zrevrange +lrange ~account:{* ~account:fails:{* "
                          "~device:{* ~accounts:names %R~rating:{* %R~leaderboard:{* "
                          "%R~history:{*"},

@@ -13,6 +13,9 @@
 
 #include "engine_internal.h"
 
+/* How many call budgets loading a bundle may take. */
+#define ENGINE_LOAD_BUDGET_FACTOR 40
+
 /* ---- games --------------------------------------------------------------------------- */
 
 /* strdup, raising a Lua error when out of memory (the caller runs protected). */
@@ -270,7 +273,10 @@ static engine_bundle *bundle_open(engine_bundle *b, engine_error *err)
         engine_error_set(err, ENGINE_INTERNAL, "cannot create a Lua state");
         goto err;
     }
-    uint64_t prev = engine_call_begin(b);
+    /* Loading runs every game's files once, many times the work of one move: under one call
+     * budget a six-game bundle failed to load on a loaded machine (a sanitized test build
+     * beside other jobs). A script that loops at load is still stopped, only later. */
+    uint64_t prev = engine_call_begin_for(b, b->budget_ns * ENGINE_LOAD_BUDGET_FACTOR);
     lua_pushcfunction(b->L, engine_vm_init);
     lua_pushlightuserdata(b->L, b);
     int rc = lua_pcall(b->L, 1, 0, 0);

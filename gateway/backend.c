@@ -17,6 +17,7 @@
 #include "mmreq.h"
 #include "route.h"
 #include "session.h"
+#include "watch.h"
 
 static void backend_on_queue_reply(gw *g, const Deckhand__Internal__QueueReply *r)
 {
@@ -97,7 +98,8 @@ static void backend_on_match_moved(gw *g, const Deckhand__Internal__MatchMoved *
         route_attach(g, mv->match_id, mv->player_ids[i]);
         attached++;
     }
-    dh_info("match %s moved to %s (%s): %zu commands refused, %zu players re-attached",
+    attached += watch_moved(g, mv->match_id);
+    dh_info("match %s moved to %s (%s): %zu commands refused, %zu players and watchers re-attached",
             mv->match_id, mv->worker_id ? mv->worker_id : "?",
             mv->worker_endpoint ? mv->worker_endpoint : "", refused, attached);
 }
@@ -137,7 +139,9 @@ static bool backend_on_reply(gw *g, zsock *from, const char *player_id, const De
     if (wanted && !r->ok && r->error && r->error->code == DECKHAND__ERROR_CODE__UNKNOWN_MATCH &&
         p->match_id[0])
         route_forget(g, p->match_id, from);
-    if (wanted && p->match_id[0] && backend_reply_seats(r))
+    if (wanted && p->watch)
+        watch_answered(session_find(g, player_id), p->match_id, r);
+    else if (wanted && p->match_id[0] && backend_reply_seats(r))
         backend_seated(g, player_id, p->match_id);
     free(p);
     if (!wanted)
@@ -182,9 +186,18 @@ static void backend_on_player_output(gw *g, zsock *from, const Deckhand__Interna
                  o->match_id);
         return;
     }
+    gw_conn *c = session_find(g, o->player_id);
+    if (watch_is_frame(&o->message)) {
+        /* a watcher's frame reaches only a connection watching that match */
+        if (watch_frame_wanted(from, c, o->player_id, o->match_id)) {
+            conn_send(c, o->message.data, o->message.len);
+            watch_frame_seen(g, from, c, o->match_id, &o->message);
+        }
+        return;
+    }
     if (!backend_output_wanted(g, from, o->player_id, &o->message))
         return;
-    gw_conn *c = session_find(g, o->player_id);
+    c = session_find(g, o->player_id);
     if (c)
         conn_send(c, o->message.data, o->message.len);
 }

@@ -73,6 +73,10 @@ struct gw_conn {
      * GameOver frees its slot. Where a disconnect is reported (PlayerCommand.away). */
     char matches[GW_CONN_MATCHES][GW_MATCH_ID_MAX];
     unsigned match_next; /* the slot a fifth match takes (the oldest) when all are used */
+    /* the match this connection watches (watch.c), "" for none: set by a Spectate, cleared
+     * by SpectateStop or its refusal; only SpectatorFrames of this match reach it */
+    char watching[GW_MATCH_ID_MAX];
+    uint64_t watch_cmd; /* the cmd_id of its Spectate waiting for a Reply, 0 for none */
 };
 
 /* Set up the once-per-loop-turn flush of connections' output. */

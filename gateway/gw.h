@@ -11,6 +11,8 @@
  *   boards.c   leaderboards and histories, read from Redis
  *   accounts.c Register and AccountLogin (passwords hashed on libuv's thread pool)
  *   mmreq.c    queue requests and player notices to the matchmaker
+ *   replay.c   ReplayRequests sent to a live worker found through Redis
+ *   watch.c    the match a connection watches: Spectate, its frames, stop, moves
  *   route.c    match routes and the player commands sent through them; moves
  *   lookup.c   Redis lookups of the routes this gateway did not learn itself
  *   inflight.c requests in flight and their timeouts

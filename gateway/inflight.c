@@ -32,13 +32,13 @@ static void inflight_key(char *out, size_t n, const char *player_id, uint64_t cm
     snprintf(out, n, "%s/%" PRIu64, player_id, cmd_id);
 }
 
-int inflight_track(gw *g, dh_table *t, const char *player_id, uint64_t cmd_id, const char *match_id,
-                   uint64_t timeout)
+inflight *inflight_track(gw *g, dh_table *t, const char *player_id, uint64_t cmd_id,
+                         const char *match_id, uint64_t timeout)
 {
     char key[DH_TOKEN_ID_MAX + 32];
     inflight *p = malloc(sizeof *p);
     if (!p)
-        return -1;
+        return NULL;
     snprintf(p->player_id, sizeof p->player_id, "%s", player_id);
     if (strlen(match_id) < sizeof p->match_id)
         memcpy(p->match_id, match_id, strlen(match_id) + 1);
@@ -48,15 +48,16 @@ int inflight_track(gw *g, dh_table *t, const char *player_id, uint64_t cmd_id, c
     p->since = uv_now(g->loop);
     p->deadline = p->since + timeout;
     p->expired = false;
+    p->watch = false;
     p->start_ns = dh_now_ns();
     inflight_key(key, sizeof key, player_id, cmd_id);
     inflight *old = dh_table_get(t, key); /* a reused cmd_id replaces its older request */
     if (dh_table_set(t, key, p) < 0) {
         free(p);
-        return -1;
+        return NULL;
     }
     free(old);
-    return 0;
+    return p;
 }
 
 inflight *inflight_take(dh_table *t, const char *player_id, uint64_t cmd_id)

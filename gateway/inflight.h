@@ -28,6 +28,7 @@ typedef struct {
     uint64_t deadline;
     uint64_t start_ns; /* dh_now_ns when forwarded (the command latency histogram) */
     bool expired;      /* answered UNAVAILABLE; kept until deadline to drop a late answer */
+    bool watch;        /* a Spectate (watch.c): its answer seats nobody */
 } inflight;
 
 /* Set up g->pending and g->commands. 0 or -1. */
@@ -36,9 +37,10 @@ int inflight_init(gw *g);
 void inflight_free(gw *g);
 
 /* Start tracking (match_id: the command's match, or "" for a queue request), due within
- * timeout ms; a reused cmd_id replaces its older request. 0, or -1 when memory runs out. */
-int inflight_track(gw *g, dh_table *t, const char *player_id, uint64_t cmd_id, const char *match_id,
-                   uint64_t timeout);
+ * timeout ms; a reused cmd_id replaces its older request. The entry, or NULL when memory
+ * runs out. */
+inflight *inflight_track(gw *g, dh_table *t, const char *player_id, uint64_t cmd_id,
+                         const char *match_id, uint64_t timeout);
 /* Stop tracking and hand the entry over (the caller frees it); NULL when untracked. */
 inflight *inflight_take(dh_table *t, const char *player_id, uint64_t cmd_id);
 /* Stop tracking; true when the request was waiting for this answer. */

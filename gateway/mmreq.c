@@ -14,7 +14,7 @@
 static Deckhand__ErrorCode mmreq_send(gw *g, gw_conn *c, uint64_t cmd_id,
                                       const Deckhand__Internal__Internal *m, const char *mark)
 {
-    if (inflight_track(g, &g->pending, c->player_id, cmd_id, mark, GW_MM_TIMEOUT) < 0)
+    if (!inflight_track(g, &g->pending, c->player_id, cmd_id, mark, GW_MM_TIMEOUT))
         return DECKHAND__ERROR_CODE__INTERNAL;
     if (zsock_mm_send(g, m) < 0) {
         dh_warn_every(DH_LOG_EVERY_MS, "matchmaker unreachable: %s", zmq_strerror(errno));

@@ -94,6 +94,30 @@ zsock *route_owner(gw *g, const char *match_id)
     return rm ? rm->dealer : NULL;
 }
 
+typedef struct {
+    const char **ids;
+    size_t n, max;
+} route_workers_state;
+
+static void route_workers_add(const char *key, void *val, void *arg)
+{
+    route_workers_state *st = arg;
+    const route_match *rm = val;
+    if (st->n == st->max || !rm->worker_id[0])
+        return;
+    for (size_t i = 0; i < st->n; i++)
+        if (!strcmp(st->ids[i], rm->worker_id))
+            return;
+    st->ids[st->n++] = rm->worker_id;
+}
+
+size_t route_workers(gw *g, const char **ids, size_t max)
+{
+    route_workers_state st = {ids, 0, max};
+    dh_table_each(&g->matches, route_workers_add, &st);
+    return st.n;
+}
+
 void route_note_match(gw_conn *c, const char *match_id)
 {
     size_t n = strlen(match_id), free_slot = GW_CONN_MATCHES;
@@ -193,24 +217,32 @@ static Deckhand__ErrorCode route_defer(gw *g, const char *player_id, uint64_t cm
     return DECKHAND__ERROR_CODE__OK;
 }
 
-/* Send one of the gateway's own commands (cmd_id 0: a Resync that attaches the player,
- * or, with resync NULL, an Away) to match_id's worker, through Redis when there is no
- * route. Nothing answers it; a command that cannot be sent is dropped. */
+void route_own_command(gw *g, Deckhand__Internal__PlayerCommand *pc, const char *what)
+{
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND;
+    m.player_command = pc;
+    pc->cmd_id = 0;
+    route_match *rm = dh_table_get(&g->matches, pc->match_id);
+    if (!rm) {
+        if (!g->stopping && lookup_enabled(g))
+            route_defer(g, pc->player_id, 0, &m, pc->match_id);
+        return;
+    }
+    if (dh_zmq_send(rm->dealer->z, NULL, &m) < 0)
+        dh_warn_every(DH_LOG_EVERY_MS, "%s of %s to %s not sent: %s", what, pc->player_id,
+                      pc->match_id, zmq_strerror(errno));
+}
+
+/* Send one of the gateway's own commands (a Resync that attaches the player, or, with
+ * resync NULL, an Away) to match_id's worker. */
 static void route_send_own(gw *g, const char *match_id, const char *player_id,
                            Deckhand__Resync *resync)
 {
     Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
     Deckhand__Internal__PlayerCommand pc = DECKHAND__INTERNAL__PLAYER_COMMAND__INIT;
     route_pack_command(match_id, player_id, 0, NULL, resync, &m, &pc);
-    route_match *rm = dh_table_get(&g->matches, match_id);
-    if (!rm) {
-        if (!g->stopping && lookup_enabled(g))
-            route_defer(g, player_id, 0, &m, match_id);
-        return;
-    }
-    if (dh_zmq_send(rm->dealer->z, NULL, &m) < 0)
-        dh_warn_every(DH_LOG_EVERY_MS, "%s of %s to %s not sent: %s", resync ? "attach" : "away",
-                      player_id, match_id, zmq_strerror(errno));
+    route_own_command(g, &pc, resync ? "attach" : "away");
 }
 
 void route_attach(gw *g, const char *match_id, const char *player_id)
@@ -235,32 +267,44 @@ void route_player_away(gw *g, gw_conn *c)
     }
 }
 
+Deckhand__ErrorCode route_command(gw *g, Deckhand__Internal__PlayerCommand *pc, bool watch)
+{
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND;
+    m.player_command = pc;
+    const char *match_id = pc->match_id, *player_id = pc->player_id;
+    uint64_t cmd_id = pc->cmd_id;
+    route_match *rm = dh_table_get(&g->matches, match_id);
+    if (!rm && (!match_id[0] || !lookup_enabled(g)))
+        return DECKHAND__ERROR_CODE__UNKNOWN_MATCH;
+    /* Not noted as the player's match yet: the worker's answer says whether it seats
+     * the player there (backend.c). */
+    inflight *p = inflight_track(g, &g->commands, player_id, cmd_id, match_id, GW_WORKER_TIMEOUT);
+    if (!p)
+        return DECKHAND__ERROR_CODE__INTERNAL;
+    p->watch = watch;
+    if (!rm) {
+        Deckhand__ErrorCode rc = route_defer(g, player_id, cmd_id, &m, match_id);
+        if (rc != DECKHAND__ERROR_CODE__OK)
+            inflight_untrack(&g->commands, player_id, cmd_id);
+        return rc;
+    }
+    if (dh_zmq_send(rm->dealer->z, NULL, &m) < 0) {
+        int err = errno;
+        inflight_untrack(&g->commands, player_id, cmd_id);
+        return err == EAGAIN ? DECKHAND__ERROR_CODE__OVERLOADED : DECKHAND__ERROR_CODE__UNAVAILABLE;
+    }
+    dh_counter_inc(&g->stats.commands);
+    return DECKHAND__ERROR_CODE__OK;
+}
+
 Deckhand__ErrorCode route_player_command(gw *g, gw_conn *c, uint64_t cmd_id, const char *match_id,
                                          Deckhand__Choose *choose, Deckhand__Resync *resync)
 {
     Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
     Deckhand__Internal__PlayerCommand pc = DECKHAND__INTERNAL__PLAYER_COMMAND__INIT;
     route_pack_command(match_id, c->player_id, cmd_id, choose, resync, &m, &pc);
-    route_match *rm = dh_table_get(&g->matches, match_id);
-    if (!rm && (!match_id[0] || !lookup_enabled(g)))
-        return DECKHAND__ERROR_CODE__UNKNOWN_MATCH;
-    /* Not noted as the player's match yet: the worker's answer says whether it seats
-     * the player there (backend.c). */
-    if (inflight_track(g, &g->commands, c->player_id, cmd_id, match_id, GW_WORKER_TIMEOUT) < 0)
-        return DECKHAND__ERROR_CODE__INTERNAL;
-    if (!rm) {
-        Deckhand__ErrorCode rc = route_defer(g, c->player_id, cmd_id, &m, match_id);
-        if (rc != DECKHAND__ERROR_CODE__OK)
-            inflight_untrack(&g->commands, c->player_id, cmd_id);
-        return rc;
-    }
-    if (dh_zmq_send(rm->dealer->z, NULL, &m) < 0) {
-        int err = errno;
-        inflight_untrack(&g->commands, c->player_id, cmd_id);
-        return err == EAGAIN ? DECKHAND__ERROR_CODE__OVERLOADED : DECKHAND__ERROR_CODE__UNAVAILABLE;
-    }
-    dh_counter_inc(&g->stats.commands);
-    return DECKHAND__ERROR_CODE__OK;
+    return route_command(g, &pc, false);
 }
 
 /* ---- moves ---------------------------------------------------------------------------- */

@@ -27,6 +27,10 @@ void route_forget(gw *g, const char *match_id, const zsock *via);
 /* The dealer match_id is routed through, or NULL when there is no route. */
 zsock *route_owner(gw *g, const char *match_id);
 
+/* The distinct worker ids of the routes known here, at most max (borrowed until routes
+ * change); for a replay that needs a live worker, any (replay.c). */
+size_t route_workers(gw *g, const char **ids, size_t max);
+
 /* Remember that the player of c is seated in match_id (where a disconnect is reported):
  * call it only with what the matchmaker or a worker said, never with a client's word. */
 void route_note_match(gw_conn *c, const char *match_id);
@@ -39,6 +43,15 @@ void route_drop_match(gw_conn *c, const char *match_id);
  * grace period. */
 void route_attach(gw *g, const char *match_id, const char *player_id);
 void route_away(gw *g, const char *match_id, const char *player_id);
+
+/* Send pc (its match_id and player_id set; cmd_id set to 0 here) as one of the gateway's
+ * own commands, through Redis when there is no route; nothing answers it and one that
+ * cannot be sent is dropped (what names it in the log line). */
+void route_own_command(gw *g, Deckhand__Internal__PlayerCommand *pc, const char *what);
+/* Forward pc (match_id, player_id, cmd_id and body set) to its match's worker, tracked
+ * for its Reply as route_player_command does; watch: a Spectate, whose answer seats
+ * nobody. OK when sent, else the error to reply now. */
+Deckhand__ErrorCode route_command(gw *g, Deckhand__Internal__PlayerCommand *pc, bool watch);
 
 /* The player of c disconnected: an away to the worker of every match it is seated in
  * (c->matches), which are then forgotten. */

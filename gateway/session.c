@@ -23,7 +23,9 @@
 #include "dh_log.h"
 #include "flood.h"
 #include "mmreq.h"
+#include "replay.h"
 #include "route.h"
+#include "watch.h"
 
 #define SESSION_NAME_MAX 32
 /* A game or a queue mode: what the matchmaker's fields hold (matchmaker/queue.h). */
@@ -47,6 +49,7 @@ gw_conn *session_find(gw *g, const char *player_id)
 void session_on_close(gw_conn *c)
 {
     accounts_conn_closed(c);
+    watch_stop(c->gw, c);
     /* A connection replaced by a resume is no longer authed: its player lives on. */
     if (!c->authed || dh_table_get(&c->gw->players, c->player_id) != c)
         return;
@@ -91,8 +94,10 @@ void session_answer(gw *g, const char *player_id, uint64_t cmd_id, Deckhand__Err
                     const char *message)
 {
     gw_conn *c = session_find(g, player_id);
-    if (c)
-        session_reply(c, cmd_id, code, message);
+    if (!c)
+        return;
+    watch_refused(c, cmd_id, code);
+    session_reply(c, cmd_id, code, message);
 }
 
 void session_bad_frame(gw_conn *c, const char *why)
@@ -339,6 +344,10 @@ static const char *session_social_invalid(const Deckhand__ClientMessage *m)
         return session_text_valid(m->lobby_list_request->game, SESSION_QUEUE_TEXT_MAX, true)
                    ? NULL
                    : "game must be at most 63 printable ASCII characters";
+    case DECKHAND__CLIENT_MESSAGE__BODY_WATCH_LIST_REQUEST:
+        return session_text_valid(m->watch_list_request->game, SESSION_QUEUE_TEXT_MAX, true)
+                   ? NULL
+                   : "game must be at most 63 printable ASCII characters";
     case DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_CREATE: {
         const Deckhand__LobbyCreate *l = m->lobby_create;
         if (!session_text_valid(l->game, SESSION_QUEUE_TEXT_MAX, false) ||
@@ -431,14 +440,33 @@ static void session_dispatch(gw_conn *c, const Deckhand__ClientMessage *m)
     case DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_START:
     case DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_LIST_REQUEST:
     case DECKHAND__CLIENT_MESSAGE__BODY_GAMES_REQUEST:
+    case DECKHAND__CLIENT_MESSAGE__BODY_WATCH_LIST_REQUEST:
         rc = session_social(c, id, m);
         break;
+    case DECKHAND__CLIENT_MESSAGE__BODY_SPECTATE:
+        if (id == 0) {
+            session_reply(c, id, DECKHAND__ERROR_CODE__BAD_REQUEST, "cmd_id must not be 0");
+            return;
+        }
+        rc = watch_spectate(g, c, id, m->spectate);
+        if (rc == DECKHAND__ERROR_CODE__BAD_REQUEST) {
+            session_reply(c, id, rc, "match_id must be 1-127 printable ASCII characters");
+            return;
+        }
+        break;
+    case DECKHAND__CLIENT_MESSAGE__BODY_SPECTATE_STOP:
+        watch_stop(g, c);
+        session_reply(c, id, DECKHAND__ERROR_CODE__OK, NULL);
+        return;
     case DECKHAND__CLIENT_MESSAGE__BODY_LEADERBOARD_REQUEST:
         boards_leaderboard(c, id, m->leaderboard_request);
         return;
     case DECKHAND__CLIENT_MESSAGE__BODY_HISTORY_REQUEST:
         boards_history(c, id, m->history_request);
         return;
+    case DECKHAND__CLIENT_MESSAGE__BODY_REPLAY_REQUEST:
+        rc = replay_request(c, id, m->replay_request);
+        break;
     case DECKHAND__CLIENT_MESSAGE__BODY_CHOOSE:
     case DECKHAND__CLIENT_MESSAGE__BODY_RESYNC: {
         bool choose = m->body_case == DECKHAND__CLIENT_MESSAGE__BODY_CHOOSE;

@@ -32,8 +32,10 @@ static void control_match_ended(mm_state *mm, const char *identity,
         at += (size_t)n;
     }
     dh_info("match %s ended on %s:%s", me->match_id, identity, line);
-    if (me->match_id)
+    if (me->match_id) {
         seated_end(&mm->seated, me->match_id);
+        watch_end(&mm->watching, me->match_id);
+    }
 }
 
 /* What a standby does with the messages only the acting matchmaker handles. */

@@ -80,6 +80,7 @@ void mm_free(mm_state *mm)
     settings_free(&mm->settings);
     takeover_free(&mm->takeover);
     seated_free(&mm->seated);
+    watch_list_free(&mm->watching);
     free(mm->joins.v);
     mm->joins = (tickets_batch){0};
     free(mm->later.v);
@@ -95,6 +96,7 @@ void mm_reset(mm_state *mm)
     placement_list_free(&mm->placements);
     takeover_free(&mm->takeover);
     takeover_init(&mm->takeover);
+    watch_list_free(&mm->watching); /* the MatchEnded of a lease not held went elsewhere */
     for (size_t i = 0; i < mm->reg.nworkers; i++)
         mm->reg.workers[i].pending = 0;
 }

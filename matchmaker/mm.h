@@ -28,6 +28,7 @@
 #include "registry.h"
 #include "seated.h"
 #include "settings.h"
+#include "watch.h"
 
 /* The data of the modules above (their headers hold their calls). */
 
@@ -160,6 +161,7 @@ typedef struct mm_state {
     lease lease;
     takeover takeover;
     seated_list seated;       /* players in running matches, for a join that lost its MatchFound */
+    watch_list watching;      /* running matches one may watch (watch.h) */
     tickets_batch joins;      /* joins waiting for their batched write (tickets.h) */
     state_deferred later;     /* deletes waiting for the next write (state.h) */
     char id[LEASE_ID_MAX];    /* this matchmaker's name in mm:lease */

@@ -640,6 +640,13 @@ static void placement_done(mm_state *mm, placement *p, const registry_worker *w,
                       "load sends its StartMatch again",
                       p->match_id);
     placement_assign(mm, p, w);
+    const char *names[p->n];
+    for (size_t i = 0; i < p->n; i++)
+        names[i] = p->tickets[i].name;
+    if (watch_add(&mm->watching, p->match_id, p->key.game, p->key.mode, names, p->n,
+                  mm_wall_ms(mm, now_ms)) < 0)
+        dh_warn_every(DH_LOG_EVERY_MS, "match %s: not in the watch list (out of memory)",
+                      p->match_id);
     placement_remove(&mm->placements, p);
 }
 

@@ -11,6 +11,7 @@
 #include "host_output.h"
 #include "host_view.h"
 #include "host_persist.h"
+#include "spectate.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,6 +105,8 @@ void host_drop(host *h, host_match *hm)
         }
     }
     bundles_entry *pin = hm->pin;
+    if (hm->watch)
+        spectate_gone(h, hm);
     host_match_free(hm);
     if (pin && h->bs)
         bundles_unpin(h->bs, pin);
@@ -281,7 +284,7 @@ err:
 }
 
 /* The match is over and Redis has its result: tell the seats and the matchmaker. */
-static void host_finish(host *h, host_match *hm)
+static void host_finish(host *h, host_match *hm, uint64_t now_ms)
 {
     engine_result res[HOST_SEATS_MAX];
     size_t n = host_results(hm, res, HOST_SEATS_MAX);
@@ -309,6 +312,14 @@ static void host_finish(host *h, host_match *hm)
         sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER;
         sm.game_over = &go;
         host_send(h, hm->seats[s].route, hm->seats[s].player_id, &sm);
+    }
+    if (hm->watch) {
+        Deckhand__GameOver go = DECKHAND__GAME_OVER__INIT;
+        go.match_id = hm->id;
+        go.n_results = n;
+        go.results = prp;
+        go.reason = (char *)(reason ? reason : "");
+        spectate_over(h, hm, &go, now_ms);
     }
     Deckhand__Internal__MatchEnded me = DECKHAND__INTERNAL__MATCH_ENDED__INIT;
     me.match_id = hm->id;
@@ -438,6 +449,11 @@ void host_command(host *h, const char *identity, const Deckhand__Internal__Playe
         host_flush(h, now_ms);
         hm = host_find(h, mid);
     }
+    if (pc->body_case == DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_SPECTATE ||
+        pc->body_case == DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_SPECTATE_STOP) {
+        spectate_command(h, hm, identity, pc, now_ms);
+        return;
+    }
     int seat = hm && hm->started ? host_seat_of(hm, pid) : -1;
     if (seat < 0) {
         host_send_reply(h, identity, pid, pc->cmd_id, DECKHAND__ERROR_CODE__UNKNOWN_MATCH,
@@ -548,7 +564,7 @@ long host_check_owned(host *h, uint64_t now_ms)
     return dropped;
 }
 
-static void host_release(host *h, host_action *a)
+static void host_release(host *h, host_action *a, uint64_t now_ms)
 {
     host_match *hm = a->hm;
     bool ok = store_ok(h->st, a->op);
@@ -567,7 +583,7 @@ static void host_release(host *h, host_action *a)
         hm->started = true;
         host_match_started(h, hm->id, true, NULL);
         if (engine_match_finished(hm->m))
-            host_finish(h, hm);
+            host_finish(h, hm, now_ms);
         else
             engine_match_settle(hm->m); /* in Redis: keep only what the next answer needs */
         return;
@@ -576,7 +592,7 @@ static void host_release(host *h, host_action *a)
         if (ok) {
             if (hm->quarantined)
                 dh_counter_inc(&h->stats.quarantined);
-            host_finish(h, hm);
+            host_finish(h, hm, now_ms);
         } else {
             hm->forfeit_seat = -1;
             hm->quarantined = false;
@@ -617,10 +633,13 @@ static void host_release(host *h, host_action *a)
             dh_histogram_since(&h->stats.command_seconds, a->recv_ns);
     }
     host_release_state(h, hm);
-    if (engine_match_finished(hm->m))
-        host_finish(h, hm);
-    else
-        engine_match_settle(hm->m); /* in Redis: keep only what the next answer needs */
+    if (engine_match_finished(hm->m)) {
+        host_finish(h, hm, now_ms);
+        return;
+    }
+    if (hm->watch)
+        spectate_changed(h, hm, now_ms);
+    engine_match_settle(hm->m); /* in Redis: keep only what the next answer needs */
 }
 
 void host_flush(host *h, uint64_t now_ms)
@@ -637,7 +656,7 @@ void host_flush(host *h, uint64_t now_ms)
     }
     /* Releasing may drop matches, but never adds actions, so the array is stable. */
     for (size_t i = 0; i < h->nacts; i++)
-        host_release(h, &h->acts[i]);
+        host_release(h, &h->acts[i], now_ms);
     h->nacts = 0;
     store_next(h->st);
 }

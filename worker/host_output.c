@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "dh_log.h"
+#include "spectate.h"
 
 /* The match a ServerMessage is about, or "" (a Reply, a Pong, a Catalog: card data that
  * is harmless from a worker that lost the match). */
@@ -46,16 +47,17 @@ static const char *host_message_match(const Deckhand__ServerMessage *sm)
 
 /* Send one ServerMessage to a player through the gateway at route. A gateway that went
  * away (EHOSTUNREACH) is not an error: the player resyncs when it comes back. */
-void host_send(host *h, const char *route, const char *player_id, const Deckhand__ServerMessage *sm)
+size_t host_send(host *h, const char *route, const char *player_id,
+                 const Deckhand__ServerMessage *sm)
 {
     if (!route || !*route)
-        return;
+        return 0;
     size_t len = deckhand__server_message__get_packed_size(sm);
     uint8_t stackbuf[2048];
     uint8_t *buf = len <= sizeof stackbuf ? stackbuf : malloc(len);
     if (!buf) {
         dh_error_every(DH_LOG_EVERY_MS, "out of memory sending to %s", player_id);
-        return;
+        return 0;
     }
     deckhand__server_message__pack(sm, buf);
     Deckhand__Internal__PlayerOutput po = DECKHAND__INTERNAL__PLAYER_OUTPUT__INIT;
@@ -75,6 +77,7 @@ void host_send(host *h, const char *route, const char *player_id, const Deckhand
     }
     if (buf != stackbuf)
         free(buf);
+    return len;
 }
 
 void host_send_reply(host *h, const char *route, const char *player_id, uint64_t cmd_id, int code,
@@ -154,6 +157,8 @@ typedef struct {
 static void host_on_event(void *ud, const engine_event *ev)
 {
     host_event_ctx *c = ud;
+    if (c->hm->watch)
+        spectate_event(c->hm, ev);
     if (ev->to_seat < 0 || ev->to_seat >= c->hm->nseats)
         return;
     const host_seat *s = &c->hm->seats[ev->to_seat];

@@ -7,9 +7,10 @@
 
 #include "worker.h"
 
-/* Send one ServerMessage to a player through the gateway at route ("" or NULL: dropped). */
-void host_send(host *h, const char *route, const char *player_id,
-               const Deckhand__ServerMessage *sm);
+/* Send one ServerMessage to a player through the gateway at route ("" or NULL: dropped).
+ * Its packed size (0 when dropped before packing). */
+size_t host_send(host *h, const char *route, const char *player_id,
+                 const Deckhand__ServerMessage *sm);
 /* A Reply to cmd_id: ok when code is 0, else the error code and text. */
 void host_send_reply(host *h, const char *route, const char *player_id, uint64_t cmd_id, int code,
                      const char *text);

@@ -24,6 +24,7 @@
  * beat's timing); the process state, the host (worker.h); worker_control.c, which hands
  * what the matchmaker and gateways send to the host, through inbox.c; the host's modules
  * (host*.c), which do the work on store.c (Redis) and bundles.c (script bundles);
+ * replay.c, the replays served to players beside them (a bounded share of each turn);
  * worker_metrics.c, the operator port (docs/ARCHITECTURE.md, "The
  * worker's files").
  */
@@ -36,6 +37,7 @@
 #include <zmq.h>
 
 #include "bundles.h"
+#include "replay.h"
 #include "dh_clock.h"
 #include "dh_curve.h"
 #include "dh_flags.h"
@@ -45,6 +47,7 @@
 #include "dh_zmq.h"
 #include "engine.h"
 #include "host.h"
+#include "spectate.h"
 #include "store.h"
 #include "worker_control.h"
 #include "worker_loop.h"
@@ -103,6 +106,7 @@ static const char worker_usage[] =
     "usage: deckhand-worker [--bind ENDPOINT] [--endpoint ENDPOINT] [--matchmaker ENDPOINT]\n"
     "                       [--redis URL] [--scripts DIR] [--capacity N] [--id ID]\n"
     "                       [--http HOST:PORT] [--inbox-max N] [--quarantine-after K]\n"
+    "                       [--max-spectators N] [--spectator-delay-ms MS]\n"
     "\n"
     "  --bind        ZeroMQ ROUTER endpoint gateways connect to (DECKHAND_WORKER_BIND,\n"
     "                tcp://127.0.0.1:5570)\n"
@@ -118,6 +122,9 @@ static const char worker_usage[] =
     "                (DECKHAND_WORKER_INBOX_MAX, 1000)\n"
     "  --quarantine-after  a match whose default answers fail in a card script K times\n"
     "                in a row ends as a script error (DECKHAND_WORKER_QUARANTINE_AFTER, 3)\n"
+    "  --max-spectators  watchers per match; more get FULL (DECKHAND_MAX_SPECTATORS, 32)\n"
+    "  --spectator-delay-ms  how far behind its match a spectator's frame is released\n"
+    "                (DECKHAND_SPECTATOR_DELAY_MS, 10000)\n"
     "  --curve-dir   the cluster's CURVE keys (DECKHAND_CURVE_DIR; docs/OPERATIONS.md)\n"
     "  --insecure-internal  no CURVE on the ZeroMQ sockets (never in production)\n"
     "  --log-format  text or json, one object per line (DECKHAND_LOG_FORMAT, text)\n";
@@ -133,6 +140,8 @@ static const dh_flag_spec worker_flags[] = {{"bind", DH_FLAG_VALUE},
                                             {"log-format", DH_FLAG_VALUE},
                                             {"inbox-max", DH_FLAG_INT},
                                             {"quarantine-after", DH_FLAG_INT},
+                                            {"max-spectators", DH_FLAG_INT},
+                                            {"spectator-delay-ms", DH_FLAG_INT},
                                             {"curve-dir", DH_FLAG_VALUE},
                                             {"insecure-internal", DH_FLAG_SWITCH},
                                             {NULL, 0}};
@@ -160,6 +169,10 @@ int main(int argc, char **argv)
     const char *advertise = dh_flags_str(&f, "endpoint", "DECKHAND_WORKER_ENDPOINT", NULL);
     const char *http = dh_flags_str(&f, "http", "DECKHAND_WORKER_HTTP", NULL);
     long inbox_max = dh_flags_int(&f, "inbox-max", "DECKHAND_WORKER_INBOX_MAX", INBOX_MAX);
+    long max_spectators =
+        dh_flags_int(&f, "max-spectators", "DECKHAND_MAX_SPECTATORS", SPECTATE_MAX_DEFAULT);
+    long spectator_delay = dh_flags_int(&f, "spectator-delay-ms", "DECKHAND_SPECTATOR_DELAY_MS",
+                                        SPECTATE_DELAY_DEFAULT);
 
     char component[160];
     snprintf(component, sizeof component, "worker %s", id);
@@ -175,6 +188,7 @@ int main(int argc, char **argv)
     store st;
     host h;
     bundles bs;
+    replays rp;
     char endpoint[256] = "";
     bool store_ready = false, host_ready = false, bundles_ready = false;
     dh_ops ops;
@@ -184,6 +198,14 @@ int main(int argc, char **argv)
     dh_counter no_zap = 0; /* the metric's value when CURVE is off */
     dh_ops_init(&ops);
 
+    if (max_spectators < 0 || max_spectators > SPECTATE_MAX_LIMIT) {
+        dh_error("bad --max-spectators %ld (0..%d)", max_spectators, SPECTATE_MAX_LIMIT);
+        goto err;
+    }
+    if (spectator_delay < 0 || spectator_delay > SPECTATE_DELAY_LIMIT) {
+        dh_error("bad --spectator-delay-ms %ld (0..%d)", spectator_delay, SPECTATE_DELAY_LIMIT);
+        goto err;
+    }
     if (capacity <= 0 || capacity > 1000000) {
         dh_error("bad --capacity %ld", capacity);
         goto err;
@@ -246,8 +268,12 @@ int main(int argc, char **argv)
         dh_warn("advertising %s, which gateways elsewhere cannot reach: set --endpoint", endpoint);
     host_init(&h, id, endpoint, router, dealer, bundle, &st, (uint32_t)capacity);
     host_set_bundles(&h, &bs);
+    replays_init(&rp);
+    h.rp = &rp;
     h.quarantine_after = (uint32_t)quarantine;
     host_ready = true;
+    if (spectate_init(&h, (uint32_t)max_spectators, (uint64_t)spectator_delay) < 0)
+        goto err;
 
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -275,8 +301,10 @@ int main(int argc, char **argv)
 err:
     dh_ops_stop(&ops);
     if (host_ready) {
+        replays_free(&h, &rp);
         host_flush(&h, dh_now_ms());
         host_free(&h);
+        spectate_free(&h);
     }
     if (router)
         zmq_close(router);

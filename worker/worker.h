@@ -103,6 +103,7 @@ typedef struct {
 
     char options[HOST_OPTIONS_MAX]; /* its game options (StartMatch.options), "" = defaults */
     bool unrated;                   /* bot-filled: no rating job at the end */
+    struct spectate_match *watch;   /* its watchers and frames (spectate.h); NULL: none */
 } host_match;
 
 /* HOST_ACT_END: the match ends without an answer (a forfeit, a quarantine). */
@@ -147,6 +148,7 @@ typedef struct {
     void *dealer; /* control path: the matchmaker */
     engine_bundle *bundle;
     struct bundles *bs; /* NULL: every match runs on bundle */
+    struct replays *rp; /* replays served to players (replay.h); NULL: refused UNAVAILABLE */
     store *st;
     uint32_t capacity;
     uint32_t quarantine_after; /* failures in a row that end a match (HOST_QUARANTINE_AFTER) */
@@ -161,6 +163,7 @@ typedef struct {
     uint64_t now_ms;      /* the clock of the host call being worked (its now_ms): what a
                              decision's time_left_ms counts from (host_time_left_ms) */
     bool drain_asked;     /* the admin API asked this worker to drain: it stops as on SIGTERM */
+    struct spectate_set *spect; /* watchers of its matches (spectate.h); NULL: none taken */
 } host;
 
 #endif

@@ -14,6 +14,7 @@
 #include "host_output.h"
 #include "dh_log.h"
 #include "dh_zmq.h"
+#include "replay.h"
 
 #define WORKER_DRAIN_MAX  1000 /* messages per socket per call */
 #define WORKER_CONTROL_MS 50   /* ...and the matchmaker's at most this long per call */
@@ -179,7 +180,11 @@ size_t worker_control_work(host *h, inbox *q, uint64_t until_ms)
     inbox_item *it;
     while ((!done || dh_now_ms() < until_ms) && (it = inbox_pop(q))) {
         h->cmd_recv_ns = it->recv_ns;
-        host_command(h, it->route, it->msg->player_command, dh_now_ms());
+        const Deckhand__Internal__PlayerCommand *pc = it->msg->player_command;
+        if (pc->body_case == DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_REPLAY)
+            replay_request(h, it->route, pc, dh_now_ms()); /* worked by replay_work */
+        else
+            host_command(h, it->route, pc, dh_now_ms());
         h->cmd_recv_ns = 0;
         deckhand__internal__internal__free_unpacked(it->msg, NULL);
         done++;

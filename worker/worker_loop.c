@@ -7,6 +7,8 @@
 #include "dh_clock.h"
 #include "dh_log.h"
 #include "host_admin.h"
+#include "replay.h"
+#include "spectate.h"
 #include "worker_control.h"
 
 #define OWNED_CHECK_MS 5000 /* how often hosted matches are checked against Redis */
@@ -14,6 +16,7 @@
 #define ADOPT_POLL_MS  200  /* worker:{ID}:adopt is read this often (and on AdoptMatch) */
 #define TICK_MS        100  /* timers are checked at least this often */
 #define TICK_BUSY_MS   5    /* ...and this often while bots play seats */
+#define TICK_REPLAY_MS 1    /* ...and this often while replays are sent (replay.h) */
 
 void worker_loop_init(worker_loop *l, uint64_t now_ms, size_t inbox_max)
 {
@@ -35,7 +38,9 @@ long worker_loop_timeout(const worker_loop *l, uint64_t now_ms)
     uint64_t next = l->next_beat < l->next_poll ? l->next_beat : l->next_poll;
     next = next < l->next_adopt ? next : l->next_adopt;
     long timeout = next > now_ms ? (long)(next - now_ms) : 0;
-    if (l->due && timeout > TICK_BUSY_MS)
+    if (l->replaying && timeout > TICK_REPLAY_MS)
+        timeout = TICK_REPLAY_MS;
+    else if (l->due && timeout > TICK_BUSY_MS)
         timeout = TICK_BUSY_MS;
     else if (timeout > TICK_MS)
         timeout = TICK_MS;
@@ -104,7 +109,9 @@ void worker_loop_turn(worker_loop *l, host *h)
         l->next_poll = dh_now_ms() + BUNDLES_POLL_MS;
     }
     host_apply_bundles(h, dh_now_ms());
+    spectate_tick(h, dh_now_ms());
     worker_loop_rate(l, h, dh_now_ms());
+    l->replaying = replay_work(h, dh_now_ms());
 }
 
 void worker_loop_stop(worker_loop *l, host *h)

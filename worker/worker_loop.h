@@ -6,7 +6,8 @@
  * from gateways into the inbox, inbox.h), lets the host work the inbox for at most
  * WORKER_BATCH_MS, flushes (every Redis write of the batch goes out as one pipeline and
  * only then are the outputs released, host.h), and runs what is due: the beat, the hello,
- * adoption, timers, the bundle poll, the rating sweep (rater.h). The beat is checked before and
+ * adoption, timers, the bundle poll, the rating sweep (rater.h), and last the replays sent to
+ * players (replay.h), a bounded share of them per turn. The beat is checked before and
  * after the batch, so under any backlog it leaves at most about one batch late: a busy worker is
  * never silent long enough (REGISTRY_DEAD_MS) to be taken for dead. What stays queued is worked in
  * the next turns, which poll without waiting.
@@ -33,8 +34,9 @@ typedef struct {
     unsigned batch_ms; /* WORKER_BATCH_MS; 0: one command per turn (tests) */
     uint64_t next_beat, next_hello, next_poll, next_adopt, next_owned, next_rate, last_wake;
     rater rater;
-    size_t due;  /* default answers made last turn: more may be due at once */
-    bool beaten; /* a beat went out (readiness) */
+    size_t due;     /* default answers made last turn: more may be due at once */
+    bool beaten;    /* a beat went out (readiness) */
+    bool replaying; /* replays have work left (replay_work): the next turn comes soon */
 } worker_loop;
 
 /* A loop whose inbox refuses commands beyond inbox_max queued (INBOX_MAX when 0). */

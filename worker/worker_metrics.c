@@ -3,6 +3,9 @@
  */
 #include "worker_metrics.h"
 
+#include "replay.h"
+#include "spectate.h"
+
 void worker_metrics_publish(host *h, dh_ops *ops, dh_gauge *active, bool beaten)
 {
     dh_gauge_set(active, (int64_t)host_active(h));
@@ -95,5 +98,41 @@ int worker_metrics_register(host *h, bundles *bs, dh_ops *ops, dh_gauge *active)
     rc |= dh_ops_codes(ops, "deckhand_worker_replies_refused_total",
                        "Replies to player commands with an error, by code.", s->refused);
     rc |= dh_metrics_table(&ops->metrics, storage, sizeof storage / sizeof storage[0]);
+    if (h->rp) {
+        replays *rp = h->rp;
+        const dh_metric replay[] = {
+            {"deckhand_worker_replays_served_total", "",
+             "Replays sent whole to a player (Catalog, every ReplayFrame, Reply ok).",
+             DH_METRIC_COUNTER, &rp->served},
+            {"deckhand_worker_replays_failed_total", "",
+             "Replays answered with an error (unknown or running match, too long, Redis or "
+             "bundle unavailable).",
+             DH_METRIC_COUNTER, &rp->failed},
+            {"deckhand_worker_replays_refused_total", "",
+             "Replays refused OVERLOADED: the worker was serving its most at once.",
+             DH_METRIC_COUNTER, &rp->refused},
+            {"deckhand_worker_replay_frames_total", "", "ReplayFrames sent.", DH_METRIC_COUNTER,
+             &rp->frames},
+            {"deckhand_worker_replay_bytes_total", "",
+             "Bytes of the Catalogs and ReplayFrames of replays sent.", DH_METRIC_COUNTER,
+             &rp->bytes},
+        };
+        rc |= dh_metrics_table(&ops->metrics, replay, sizeof replay / sizeof replay[0]);
+    }
+    if (h->spect) {
+        const dh_metric watching[] = {
+            {"deckhand_worker_spectators", "",
+             "Watchers of the matches hosted here now (at most --max-spectators a match).",
+             DH_METRIC_GAUGE, &h->spect->spectators},
+            {"deckhand_worker_spectator_frames_total", "",
+             "SpectatorFrames sent to watchers (one per watcher per frame).", DH_METRIC_COUNTER,
+             &h->spect->frames},
+            {"deckhand_worker_spectator_frames_dropped_total", "",
+             "Spectator frames dropped unsent because a match's queue of delayed frames passed "
+             "its byte bound (1 MiB).",
+             DH_METRIC_COUNTER, &h->spect->dropped},
+        };
+        rc |= dh_metrics_table(&ops->metrics, watching, sizeof watching / sizeof watching[0]);
+    }
     return rc;
 }

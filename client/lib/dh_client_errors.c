@@ -20,6 +20,10 @@ const char *dh_client_error_text(Deckhand__ErrorCode code)
     case DECKHAND__ERROR_CODE__OVERLOADED:
     case DECKHAND__ERROR_CODE__UNAVAILABLE:
         return "the servers are busy or down; try again shortly";
+    case DECKHAND__ERROR_CODE__NOT_FOUND:
+        return "no party or lobby has that code (or it closed)";
+    case DECKHAND__ERROR_CODE__FULL:
+        return "that party or lobby is full";
     case DECKHAND__ERROR_CODE__RATE_LIMITED:
         return "too fast; slow down";
     default:

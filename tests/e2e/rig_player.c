@@ -19,6 +19,7 @@
 
 pl_watch_counts pl_watch;
 char pl_gateway[128], pl_gateway_ws[160];
+void (*pl_on_message)(pl_player *p, const Deckhand__ServerMessage *m);
 
 long long pl_now_ms(void)
 {
@@ -276,6 +277,8 @@ int pl_step(pl_player *p, int ms)
         p->closed = true;
     if (r != 1)
         return r;
+    if (pl_on_message)
+        pl_on_message(p, m);
     size_t n = frame_size(m); /* before handle: applying a delta empties it */
     Deckhand__ServerMessage__BodyCase body = m->body_case;
     bool kept = handle(p, m);

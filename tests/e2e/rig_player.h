@@ -72,6 +72,10 @@ typedef struct {
 } pl_watch_counts;
 extern pl_watch_counts pl_watch;
 
+/* Called (when set) with every message a player receives, before the rig handles it: a
+ * test that must look at every message (test_spectate.c) records them here. */
+extern void (*pl_on_message)(pl_player *p, const Deckhand__ServerMessage *m);
+
 /* The gateway's TCP and WebSocket addresses; set by the test before connecting. */
 extern char pl_gateway[128], pl_gateway_ws[160];
 

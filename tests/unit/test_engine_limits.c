@@ -95,7 +95,22 @@ static void test_endless_bot_in_an_all_bot_match_is_stopped(void)
     engine_bundle_free(b);
 }
 
+static void test_a_bundle_that_loops_while_loading_is_stopped_by_the_load_budget(void)
+{
+    engine_limits lim = {8u << 20, 25}; /* loading may take 40 call budgets: 1 s */
+    engine_error err = {0};
+    uint64_t t0 = dh_test_now_ms();
+    engine_bundle *b = engine_bundle_load(dh_test_path("tests/fixtures/slowload"), &lim, &err);
+    uint64_t took = dh_test_now_ms() - t0;
+    CU_ASSERT_PTR_NULL(b);
+    CU_ASSERT_EQUAL(err.code, ENGINE_SCRIPT_ERROR);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "time budget"));
+    CU_ASSERT(took >= 900 && took < 5000);
+}
+
 static const dh_test_case cases[] = {
+    {"test_a_bundle_that_loops_while_loading_is_stopped_by_the_load_budget",
+     test_a_bundle_that_loops_while_loading_is_stopped_by_the_load_budget},
     {"test_endless_loop_inside_pcall_is_killed_other_match_unaffected",
      test_endless_loop_inside_pcall_is_killed_other_match_unaffected},
     {"test_memory_bomb_is_refused_and_match_keeps_working",

@@ -92,6 +92,9 @@ static void test_gateway_user_reads_only_routes(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     CU_ASSERT_TRUE(runs(c, "HGET match:{m1} worker"));
     CU_ASSERT_TRUE(runs(c, "GET worker:{wk-1}"));
+    CU_ASSERT_TRUE(runs(c, "HMGET match:{m1} worker status"));     /* a replay's match */
+    CU_ASSERT_TRUE(runs(c, "LRANGE matches:finished 0 15"));       /* ... and other workers */
+    CU_ASSERT_TRUE(refused(c, "LPUSH matches:finished m-forged")); /* read-only */
     CU_ASSERT_TRUE(refused(c, "FLUSHALL"));
     CU_ASSERT_TRUE(refused(c, "SET match:{m1}:snap forged"));
     CU_ASSERT_TRUE(refused(c, "HSET match:{m1} worker wk-rogue"));

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "dh_clock.h"
+#include "dh_keys.h"
 #include "worker_control.h"
 
 /* A StartMatch of dominion: rig player 0 against a bot of strategy bot, with the kingdom
@@ -137,6 +138,7 @@ static void test_search_bot_seat_is_played_by_the_worker_within_its_budget(void)
     host_match *hm = host_find(&r.h, "m-search");
     CU_ASSERT_PTR_NOT_NULL_FATAL(hm);
     CU_ASSERT_STRING_EQUAL(hm->seats[1].bot, "search");
+    CU_ASSERT_STRING_EQUAL(DH_BOT_SEARCH, ENGINE_SEARCH_BOT); /* what replays skip */
     char *v = rig_worker_hget("match:{m-search}", "bots");
     CU_ASSERT_STRING_EQUAL(v, ",search");
     free(v);

@@ -1,0 +1,145 @@
+/*
+ * test_matchmaker_watch.c: the running matches one may watch (matchmaker/watch.c) on a
+ * matchmaker under test (rig_mm.h): a match is listed once its worker started it, with
+ * its game, mode, players' names and start time, newest first, filtered by game, at most
+ * 100; it leaves the list at its MatchEnded.
+ */
+#include <string.h>
+
+#include "rig_mm.h"
+#include "rig_redis.h"
+#include "rig_social.h"
+#include "watch.h"
+
+/* Ask for the watch list of game as pid through gw at now: the WatchList (owned by *sm,
+ * which the caller frees), or NULL when none came before the QueueReply ok. */
+static const Deckhand__WatchList *ask_watch_list(rig_mm *r, const char *pid, const char *game,
+                                                 uint64_t cmd, uint64_t now,
+                                                 Deckhand__ServerMessage **sm)
+{
+    Deckhand__WatchListRequest wr = DECKHAND__WATCH_LIST_REQUEST__INIT;
+    wr.game = (char *)game;
+    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
+    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_WATCH_LIST_REQUEST;
+    m.watch_list_request = &wr;
+    rs_send(r->gw, pid, cmd, &m);
+    rig_mm_pump(r, now);
+    *sm = NULL;
+    Deckhand__Internal__Internal *in = rig_mm_next(r->gw, RIG_MM_WAIT_MS);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    CU_ASSERT_EQUAL_FATAL(in->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_MM_OUTPUT);
+    CU_ASSERT_STRING_EQUAL(in->mm_output->player_id, pid);
+    *sm = deckhand__server_message__unpack(NULL, in->mm_output->message.len,
+                                           in->mm_output->message.data);
+    deckhand__internal__internal__free_unpacked(in, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(*sm);
+    CU_ASSERT_EQUAL_FATAL((*sm)->body_case, DECKHAND__SERVER_MESSAGE__BODY_WATCH_LIST);
+    CU_ASSERT_EQUAL(rig_mm_reply(r->gw, cmd), 0);
+    return (*sm)->watch_list;
+}
+
+/* a and b join a two-player dominion line and their match starts on its worker: its id. */
+static void start_match(rig_mm *r, const char *a, const char *b, uint64_t cmd, uint64_t now,
+                        char *id, size_t cap)
+{
+    rig_mm_join(r->gw, a, cmd, 2);
+    rig_mm_join(r->gw, b, cmd + 1, 2);
+    rig_mm_pump(r, now);
+    CU_ASSERT_EQUAL(rig_mm_reply(r->gw, cmd), 0);
+    CU_ASSERT_EQUAL(rig_mm_reply(r->gw, cmd + 1), 0);
+    int worker = 0;
+    Deckhand__Internal__Internal *sm = rig_mm_expect_start(r, &worker);
+    snprintf(id, cap, "%s", sm->start_match->match_id);
+    deckhand__internal__internal__free_unpacked(sm, NULL);
+    rig_mm_started(r->w[worker], id, true);
+    rig_mm_pump(r, now + 1);
+    for (Deckhand__Internal__Internal *in; (in = rig_mm_next(r->gw, 20));) /* MatchAssigned */
+        deckhand__internal__internal__free_unpacked(in, NULL);
+}
+
+static void end_match(rig_mm *r, const char *id, uint64_t now)
+{
+    Deckhand__Internal__MatchEnded me = DECKHAND__INTERNAL__MATCH_ENDED__INIT;
+    me.match_id = (char *)id;
+    me.worker_id = (char *)rig_mm_worker_ids[0];
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ENDED;
+    m.match_ended = &me;
+    rig_mm_send(r->w[0], &m);
+    rig_mm_pump(r, now);
+}
+
+static void test_watch_list_has_running_matches_newest_first_until_they_end(void)
+{
+    rig_mm r;
+    rig_mm_open_fresh(&r, "mm-a", 1);
+    Deckhand__ServerMessage *sm;
+    const Deckhand__WatchList *wl = ask_watch_list(&r, "p-w", "", 1, 10, &sm);
+    CU_ASSERT_EQUAL(wl->n_matches, 0);
+    deckhand__server_message__free_unpacked(sm, NULL);
+
+    char first[64], second[64];
+    start_match(&r, "p1", "p2", 10, 100, first, sizeof first);
+    start_match(&r, "p3", "p4", 20, 200, second, sizeof second);
+    wl = ask_watch_list(&r, "p-w", "", 2, 300, &sm);
+    CU_ASSERT_EQUAL_FATAL(wl->n_matches, 2);
+    CU_ASSERT_STRING_EQUAL(wl->matches[0]->match_id, second);
+    CU_ASSERT_STRING_EQUAL(wl->matches[1]->match_id, first);
+    const Deckhand__WatchEntry *e = wl->matches[1];
+    CU_ASSERT_STRING_EQUAL(e->game, "dominion");
+    CU_ASSERT_STRING_EQUAL(e->mode, "casual");
+    CU_ASSERT_EQUAL_FATAL(e->n_players, 2);
+    CU_ASSERT_STRING_EQUAL(e->players[0], "p1");
+    CU_ASSERT_STRING_EQUAL(e->players[1], "p2");
+    CU_ASSERT_EQUAL(e->started_ms, RIG_MM_WALL0 + 101);
+    CU_ASSERT_TRUE(wl->matches[0]->started_ms > e->started_ms);
+    deckhand__server_message__free_unpacked(sm, NULL);
+
+    wl = ask_watch_list(&r, "p-w", "accession", 3, 310, &sm); /* another game: none */
+    CU_ASSERT_EQUAL(wl->n_matches, 0);
+    deckhand__server_message__free_unpacked(sm, NULL);
+    wl = ask_watch_list(&r, "p-w", "dominion", 4, 320, &sm);
+    CU_ASSERT_EQUAL(wl->n_matches, 2);
+    deckhand__server_message__free_unpacked(sm, NULL);
+
+    end_match(&r, first, 400);
+    wl = ask_watch_list(&r, "p-w", "", 5, 410, &sm);
+    CU_ASSERT_EQUAL_FATAL(wl->n_matches, 1);
+    CU_ASSERT_STRING_EQUAL(wl->matches[0]->match_id, second);
+    deckhand__server_message__free_unpacked(sm, NULL);
+    rig_mm_close(&r);
+}
+
+static void test_watch_list_answers_at_most_100(void)
+{
+    rig_mm r;
+    rig_mm_open_fresh(&r, "mm-a", 1);
+    const char *names[] = {"ann", "bob"};
+    char id[32];
+    for (int i = 0; i < 150; i++) {
+        snprintf(id, sizeof id, "m-%03d", i);
+        CU_ASSERT_EQUAL(watch_add(&r.mm.watching, id, "dominion", "", names, 2, 1000 + i), 0);
+    }
+    /* the same id again replaces its entry (a placement completed by an adoption) */
+    CU_ASSERT_EQUAL(watch_add(&r.mm.watching, "m-000", "dominion", "", names, 2, 5000), 0);
+    CU_ASSERT_EQUAL(r.mm.watching.n, 150);
+    Deckhand__ServerMessage *sm;
+    const Deckhand__WatchList *wl = ask_watch_list(&r, "p-w", "", 1, 10, &sm);
+    CU_ASSERT_EQUAL_FATAL(wl->n_matches, WATCH_LIST_MAX);
+    CU_ASSERT_STRING_EQUAL(wl->matches[0]->match_id, "m-000");
+    CU_ASSERT_STRING_EQUAL(wl->matches[1]->match_id, "m-149");
+    CU_ASSERT_STRING_EQUAL(wl->matches[99]->match_id, "m-051");
+    deckhand__server_message__free_unpacked(sm, NULL);
+    rig_mm_close(&r);
+}
+
+int main(void)
+{
+    static const dh_test_case cases[] = {
+        {"watch_list_has_running_matches_newest_first_until_they_end",
+         test_watch_list_has_running_matches_newest_first_until_they_end},
+        {"watch_list_answers_at_most_100", test_watch_list_answers_at_most_100},
+        {NULL, NULL},
+    };
+    return rig_redis_main("matchmaker_watch", cases);
+}
