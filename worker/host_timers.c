@@ -27,6 +27,7 @@
  */
 #include <string.h>
 
+#include "host_bot.h"
 #include "host_internal.h"
 #include "host_persist.h"
 
@@ -84,14 +85,14 @@ static void host_script_failed(host *h, host_match *hm, int seat, const char *wh
 }
 
 /* The answer of strategy (NULL: the game's default bot; ENGINE_SEARCH_BOT: the search,
- * bounded) to hm's pending decision. */
+ * bounded, with the default bot when it cannot finish: host_bot_search) to hm's pending
+ * decision; *searched says whether the search gave it. */
 static engine_code host_strategy_answer(host_match *hm, const char *strategy, uint32_t *ids,
-                                        size_t *n, engine_error *ee)
+                                        size_t *n, bool *searched, engine_error *ee)
 {
-    if (strategy && !strcmp(strategy, ENGINE_SEARCH_BOT)) {
-        engine_search_config sc = {ENGINE_SEARCH_ITERATIONS, ENGINE_SEARCH_BUDGET_MS * 1000000ULL};
-        return engine_search_answer(hm->m, &sc, ids, n, NULL, ee);
-    }
+    *searched = false;
+    if (strategy && !strcmp(strategy, ENGINE_SEARCH_BOT))
+        return host_bot_search(hm, ids, n, searched, ee);
     return engine_match_bot_answer(hm->m, strategy, ids, n, ee);
 }
 
@@ -110,7 +111,8 @@ static bool host_default_answer(host *h, host_match *hm, const char *why, const 
         host_quarantine(h, hm, seat, why, "its workers died trying it");
         return false;
     }
-    engine_code code = host_strategy_answer(hm, strategy, ids, &n, &ee);
+    bool searched = false;
+    engine_code code = host_strategy_answer(hm, strategy, ids, &n, &searched, &ee);
     if (code == ENGINE_OK)
         code = host_apply(h, hm, seat, 0, decision_id, ids, n, now_ms, &ee);
     if (code != ENGINE_SCRIPT_ERROR)
@@ -126,7 +128,7 @@ static bool host_default_answer(host *h, host_match *hm, const char *why, const 
         return false;
     }
     dh_counter_inc(&h->stats.default_answers);
-    if (strategy && !strcmp(strategy, ENGINE_SEARCH_BOT))
+    if (searched)
         dh_counter_inc(&h->stats.search_answers);
     dh_debug("match %s: seat %d answered by default (%s)", hm->id, seat, why);
     return true;

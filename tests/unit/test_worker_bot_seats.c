@@ -13,6 +13,8 @@
 
 #include "dh_clock.h"
 #include "dh_keys.h"
+#include "host_bot.h"
+#include "rig_engine.h"
 #include "worker_control.h"
 
 /* A StartMatch of dominion: rig player 0 against a bot of strategy bot, with the kingdom
@@ -258,6 +260,33 @@ static void test_search_seats_take_turns_across_matches(void)
     rig_worker_close_drained(&r);
 }
 
+/* A search that cannot finish (here a copy runs the fixture game's endless "Spin" option
+ * past the call deadline) is the search's failure, not the game's: the default bot answers
+ * instead, and says so (searched false), so a search seat is never quarantined for it. */
+static void test_search_that_cannot_finish_falls_back_to_the_default_bot(void)
+{
+    engine_bundle *b = rig_engine_load_mini();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    engine_match *m = rig_engine_mini_match(b, 4, "traps=1", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    uint32_t ids[64], want[64];
+    size_t n = 64, nwant = 64;
+    engine_error ee = {0};
+    engine_search_config sc = {ENGINE_SEARCH_ITERATIONS, ENGINE_SEARCH_BUDGET_MS * 1000000ULL};
+    CU_ASSERT_EQUAL(engine_search_answer(m, &sc, ids, &n, NULL, &ee), ENGINE_SCRIPT_ERROR);
+    CU_ASSERT_EQUAL_FATAL(engine_match_bot_answer(m, NULL, want, &nwant, &ee), ENGINE_OK);
+    host_match hm = {.m = m};
+    snprintf(hm.id, sizeof hm.id, "m-fallback");
+    bool searched = true;
+    n = 64;
+    CU_ASSERT_EQUAL(host_bot_search(&hm, ids, &n, &searched, &ee), ENGINE_OK);
+    CU_ASSERT_FALSE(searched);
+    CU_ASSERT_EQUAL_FATAL(n, nwant);
+    CU_ASSERT_EQUAL(memcmp(ids, want, n * sizeof *ids), 0);
+    engine_match_free(m);
+    engine_bundle_free(b);
+}
+
 /* The worker offers the search bot in every game it serves (WorkerHello's GameInfo.bots,
  * which the matchmaker's game list passes on), after the game's own strategies. */
 static void test_worker_offers_the_search_bot_in_every_game(void)
@@ -298,6 +327,8 @@ int main(void)
         {"away_seat_is_played_by_the_queues_search_bot",
          test_away_seat_is_played_by_the_queues_search_bot},
         {"search_seats_take_turns_across_matches", test_search_seats_take_turns_across_matches},
+        {"search_that_cannot_finish_falls_back_to_the_default_bot",
+         test_search_that_cannot_finish_falls_back_to_the_default_bot},
         {"worker_offers_the_search_bot_in_every_game",
          test_worker_offers_the_search_bot_in_every_game},
         {NULL, NULL},
