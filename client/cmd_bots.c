@@ -6,10 +6,11 @@
  * A decision is answered by the game's own bot (--bot STRATEGY, default "default"): the
  * bot sends Choose{decision_id, bot=STRATEGY} and the worker answers for its seat as that
  * strategy of the bundle would (docs/PROTOCOL.md), so every game the cluster serves is
- * played to its end. --bot local answers in the client instead, with the generic bot
- * (dh_client_bot.h), which knows only Dominion's decision conventions: other games played
- * that way may only end at their turn cap. The server bot costs the worker a script call
- * per answer; the local one measures the cluster without it.
+ * played to its end; --bot search asks for the engine's search bot instead, which every
+ * game has (tests/e2e/test_search_bot.sh). --bot local answers in the client instead, with the
+ * generic bot (dh_client_bot.h), which knows only Dominion's decision conventions: other games
+ * played that way may only end at their turn cap. The server bot costs the worker a script call per
+ * answer; the local one measures the cluster without it.
  *
  * One poll() over all the bots' sockets drives them; each bot is a small state record
  * updated by whatever message arrives, in any order (a MatchFound may overtake the Reply
@@ -73,7 +74,8 @@ static const char bots_usage[] =
     "  N bot clients queue for matches of S players (default N when 2..4, else 2) and\n"
     "  play until M matches have finished. Last stdout line: matches_completed=M errors=E\n"
     "  --bot STRATEGY: the server answers each decision as the game's bot STRATEGY would\n"
-    "  (default 'default', every game has it); --bot local: the bots answer themselves\n"
+    "  (default 'default', every game has it; 'search': the engine's search bot, in every\n"
+    "  game, at most 50 ms a decision); --bot local: the bots answer themselves\n"
     "  with the generic bot, which knows only Dominion's decision conventions.\n"
     "  Each bot sends at most --rate messages per second (default 40; 0 = unpaced).\n"
     "  Outages are survived, not errors: a command refused with UNAVAILABLE, UNKNOWN_MATCH\n"

@@ -37,6 +37,8 @@ typedef struct {
     Deckhand__ServerMessage *dec_msg;          /* the last DecisionRequest for us (owned) */
     const Deckhand__DecisionRequest *decision; /* pending for us, inside one of the two */
     uint64_t shown_decision;       /* decision id last printed, to avoid printing it twice */
+    uint64_t clock_decision;       /* the decision whose time_left_ms the clock below counts */
+    uint64_t clock_ms;             /* when it was first shown (dh_now_ms): its countdown's start */
     uint64_t last_seq;             /* event_seq seen in this match */
     unsigned long long choose_cmd; /* cmd_id of our last Choose */
     char *log[PLAY_LOG_KEEP];      /* ring of recent log lines */

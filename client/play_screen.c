@@ -1,7 +1,9 @@
 /*
  * play_screen.c: the table `deckhand play` draws (play.h): the supply with costs, your
  * hand and play area, the counters, the other players' zone counts, the recent log, and
- * the decision in front of you with numbered options; card texts on request. It knows no
+ * the decision in front of you with numbered options and the time left to answer it
+ * (DecisionRequest.time_left_ms, counted down from when it was first shown, so a redraw
+ * tells what is left); card texts on request. It knows no
  * game: everything comes from the View and the bundle's Catalog.
  */
 #include <stdio.h>
@@ -10,6 +12,7 @@
 #include <strings.h>
 
 #include "dh_client_view.h"
+#include "dh_clock.h"
 #include "play.h"
 
 void play_log_add(play_state *ps, const char *text)
@@ -154,12 +157,39 @@ static void play_print_players(const play_state *ps, const Deckhand__View *v)
     }
 }
 
+/* The decision's countdown: time_left_ms (0: no limit) less what passed since it was
+ * first shown, as "1 min 05 s" or "9 s"; false when there is no limit. */
+static bool play_time_left(play_state *ps, const Deckhand__DecisionRequest *d, char *out,
+                           size_t cap)
+{
+    if (!d->time_left_ms)
+        return false;
+    uint64_t now = dh_now_ms();
+    if (ps->clock_decision != d->decision_id) {
+        ps->clock_decision = d->decision_id;
+        ps->clock_ms = now;
+    }
+    uint64_t passed = now - ps->clock_ms;
+    uint64_t left = passed < d->time_left_ms ? (d->time_left_ms - passed + 999) / 1000 : 0;
+    if (left >= 60)
+        snprintf(out, cap, "%llu min %02llu s", (unsigned long long)(left / 60),
+                 (unsigned long long)(left % 60));
+    else
+        snprintf(out, cap, "%llu s", (unsigned long long)left);
+    return true;
+}
+
 void play_print_decision(play_state *ps)
 {
     const Deckhand__DecisionRequest *d = ps->decision;
     if (!d)
         return;
-    printf("\n>> %s\n", d->prompt && *d->prompt ? d->prompt : "Your decision");
+    char left[32];
+    if (play_time_left(ps, d, left, sizeof left))
+        printf("\n>> %s   [%s left to answer]\n",
+               d->prompt && *d->prompt ? d->prompt : "Your decision", left);
+    else
+        printf("\n>> %s\n", d->prompt && *d->prompt ? d->prompt : "Your decision");
     for (size_t i = 0; i < d->n_options; i++)
         printf("   %2zu) %s\n", i + 1, d->options[i]->label);
     if (d->min == d->max)

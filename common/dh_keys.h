@@ -125,14 +125,18 @@ char *dh_key_rated(char *buf, const char *game, const char *match_id);
 #define DH_F_GRACE_MS    "grace_ms"
 #define DH_F_DECISION_MS "decision_ms"
 #define DH_F_TURN_MS     "turn_ms"
-#define DH_F_ABANDON     "abandon"    /* ... to here */
-#define DH_F_OPTIONS     "options"    /* game options "name=value;..." ("" = defaults) */
-#define DH_F_BOTS        "bots"       /* per seat, comma-separated: a bot strategy, "" human */
-#define DH_F_UNRATED     "unrated"    /* "1": bot-filled, moves no rating */
-#define DH_F_ENDED_MS    "ended_ms"   /* when finished */
-#define DH_F_RESULT      "result"     /* JSON [{"seat","name","score","rank","turns"}] */
-#define DH_F_FINAL_HASH  "final_hash" /* 16 hex digits: the state hash at the end */
-#define DH_F_END_REASON  "end_reason" /* set when not the rules ended it: DH_END_* */
+#define DH_F_ABANDON     "abandon"   /* ... to here */
+#define DH_F_QUEUE_BOT   "queue_bot" /* the queue's bot: plays away seats ("" = the game's) */
+#define DH_F_OPTIONS     "options"   /* game options "name=value;..." ("" = defaults) */
+#define DH_F_BOTS        "bots"      /* per seat, comma-separated: a bot strategy, "" human */
+/* The bot strategy of DH_F_BOTS whose seat the worker answers and logs (the engine's search
+ * bot, ENGINE_SEARCH_BOT): a replay applies its answers like a player's. */
+#define DH_BOT_SEARCH   "search"
+#define DH_F_UNRATED    "unrated"    /* "1": bot-filled, moves no rating */
+#define DH_F_ENDED_MS   "ended_ms"   /* when finished */
+#define DH_F_RESULT     "result"     /* JSON [{"seat","name","score","rank","turns"}] */
+#define DH_F_FINAL_HASH "final_hash" /* 16 hex digits: the state hash at the end */
+#define DH_F_END_REASON "end_reason" /* set when not the rules ended it: DH_END_* */
 /* Kept across adoptions (the worker writes them as they change, fenced): */
 #define DH_F_AWAY            "away" /* per seat, comma-separated: wall ms it left, 0 present */
 #define DH_F_SCRIPT_FAILURES "script_failures" /* the worker's own answers failed in a row */

@@ -138,6 +138,8 @@ static dh_replay_status dh_replay_parse(dh_replay_record *rec, char *err, size_t
     for (int i = 0; i < rec->nseats; i++) { /* "default,," : one entry per seat */
         size_t len = strcspn(b, ",");
         snprintf(rec->botbuf[i], sizeof rec->botbuf[i], "%.*s", (int)len, b);
+        if (!strcmp(rec->botbuf[i], DH_BOT_SEARCH)) /* logged answers, not an inline bot */
+            len = 0;
         rec->botp[i] = len ? rec->botbuf[i] : NULL;
         rec->any_bot |= len > 0;
         b += len + (b[len] == ',');

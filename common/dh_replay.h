@@ -43,7 +43,8 @@ typedef struct {
     const char *names[DH_REPLAY_SEATS_MAX];
     const char *ids[DH_REPLAY_SEATS_MAX];
     char botbuf[DH_REPLAY_SEATS_MAX][64];
-    const char *botp[DH_REPLAY_SEATS_MAX]; /* per seat: its bot strategy, NULL for a player */
+    const char *botp[DH_REPLAY_SEATS_MAX]; /* per seat: its inline bot, NULL for a player or a
+                                              search seat (DH_BOT_SEARCH: logged answers) */
     bool any_bot;
     int nseats;
 } dh_replay_record;

@@ -174,6 +174,7 @@ static void game_read(lua_State *L, engine_game *g)
     }
     lua_pop(L, 1);
     engine_options_read(L, t, g);
+    engine_present_read(L, t, g);
     lua_pushvalue(L, t);
     g->table_ref = luaL_ref(L, LUA_REGISTRYINDEX);
 }
@@ -348,6 +349,7 @@ void engine_bundle_free(engine_bundle *b)
         }
         free(g->cards);
         engine_options_free(g);
+        engine_present_free(g);
         for (size_t j = 0; j < g->nbots; j++)
             free(g->bots[j].name);
         free(g->bots);

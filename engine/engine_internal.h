@@ -16,6 +16,7 @@
  *   engine_api.c      the Lua `g` handle
  *   engine_vm.c       a bundle's VM: allocator, watchdog, sandbox, registry tables
  *   engine_options.c  the options and bots a game declares; checking a match's options
+ *   engine_present.c  a game's presentation hints (zone layout, type colours)
  *   engine_bundle.c   loading a bundle and its games
  *   engine_turns.c    the protected steps of a match: setup, turns, bots
  *   engine_match.c    a match's life through the public API
@@ -25,8 +26,8 @@
  * Users outside engine/: the unit tests' engine rig (tests/unit/rig_engine.c, to intern
  * names in another order, as another process would), test_engine_determinism.c (the
  * option limit), test_engine_sandbox.c (a full collection in the VM) and
- * test_engine_search.c (a twin match with other hidden cards). Nothing else may
- * include it.
+ * test_engine_search.c (a twin match with other hidden cards) and test_engine_present.c
+ * (each shipped game's zones table against its hints). Nothing else may include it.
  */
 #ifndef DECKHAND_ENGINE_INTERNAL_H
 #define DECKHAND_ENGINE_INTERNAL_H
@@ -116,6 +117,17 @@ typedef struct {
     int ref;
 } engine_bot;
 
+/* A presentation hint for one zone (engine_present.c; wire: ZoneHint). */
+typedef struct {
+    char *zone, *kind, *label, *color; /* label and color "" when not given */
+    int order;
+    unsigned columns;
+} engine_zone_hint;
+
+typedef struct {
+    char *type, *color;
+} engine_type_color;
+
 typedef struct {
     char *name;
     int min_players, max_players;
@@ -129,7 +141,12 @@ typedef struct {
     size_t nbots;
     engine_option_spec *specs; /* the options it declares (engine_options.c) */
     size_t nspecs;
-    const char **bot_names; /* nbots names: "default" first, then by name */
+    const char **bot_names;  /* nbots names: "default" first, then by name */
+    bool has_presentation;   /* the game table has a `presentation` table */
+    engine_zone_hint *hints; /* by order, then zone name */
+    size_t nhints;
+    engine_type_color *type_colors; /* by type */
+    size_t ntype_colors;
 } engine_game;
 
 #define ENGINE_SMALL_GRAIN 16
@@ -190,6 +207,14 @@ void engine_options_read(lua_State *L, int t, engine_game *g);
 void engine_options_free(engine_game *g);
 /* v (len bytes) is a value o accepts. */
 bool engine_option_value_ok(const engine_option_spec *o, const char *v, size_t len);
+
+/* engine_present.c: reads the game table at t's `presentation` (raising on a bad one,
+ * after the zones are read: a hint must name one of them); engine_present_free gives
+ * back what it made; engine_present_catalog puts the hints into c (0, or -1 when out of
+ * memory: c then holds what was made so far, for engine_catalog_free). */
+void engine_present_read(lua_State *L, int t, engine_game *g);
+void engine_present_free(engine_game *g);
+int engine_present_catalog(const engine_game *g, Deckhand__Catalog *c);
 
 /* engine_alloc.c: the lua_Alloc of a bundle's VM (ud is the bundle). */
 void *engine_alloc(void *ud, void *ptr, size_t osize, size_t nsize);

@@ -309,6 +309,8 @@ Deckhand__Catalog *engine_match_catalog(const engine_match *m)
         if (!ci->name || !ci->types || !ci->text)
             goto err;
     }
+    if (engine_present_catalog(g, c) < 0)
+        goto err;
     return c;
 err:
     engine_catalog_free(c);

@@ -14,9 +14,11 @@
 
 #include "dh_log.h"
 #include "dh_zmq.h"
+#include "notify.h"
 #include "registry.h"
 #include "settings.h"
 #include "tickets.h"
+#include "watch.h"
 
 static int games_cmp(const void *a, const void *b)
 {
@@ -62,29 +64,6 @@ static size_t games_modes(const settings_table *t, const char *game, char **mode
     return n;
 }
 
-/* Send sm to the request's player as Internal.mm_output: 0, or -1. */
-static int games_send(mm_state *mm, const char *gw, const char *pid,
-                      const Deckhand__ServerMessage *sm)
-{
-    size_t len = deckhand__server_message__get_packed_size(sm);
-    uint8_t *buf = malloc(len ? len : 1);
-    if (!buf)
-        return -1;
-    deckhand__server_message__pack(sm, buf);
-    Deckhand__Internal__PlayerOutput po = DECKHAND__INTERNAL__PLAYER_OUTPUT__INIT;
-    po.player_id = (char *)pid;
-    po.message.data = buf;
-    po.message.len = len;
-    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
-    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MM_OUTPUT;
-    msg.mm_output = &po;
-    if (dh_zmq_send(mm->router, gw, &msg) < 0)
-        dh_warn_every(DH_LOG_EVERY_MS, "games for %s: cannot reach gateway %s: %s", pid, gw,
-                      strerror(errno));
-    free(buf);
-    return 0;
-}
-
 void games_answer(mm_state *mm, const char *gateway, const Deckhand__Internal__ClientRequest *req)
 {
     const char *gw = gateway;
@@ -121,7 +100,7 @@ void games_answer(mm_state *mm, const char *gateway, const Deckhand__Internal__C
     Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
     sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_GAMES;
     sm.games = &games;
-    rc = games_send(mm, gw, pid, &sm);
+    rc = notify_send(mm, gw, pid, &sm);
 out:
     if (rc < 0)
         dh_error("games for %s: out of memory", pid);
@@ -132,4 +111,42 @@ out:
     free(descs);
     free(descp);
     free(modes);
+}
+
+void games_watch_answer(mm_state *mm, const char *gateway,
+                        const Deckhand__Internal__ClientRequest *req)
+{
+    const char *pid = req->player_id ? req->player_id : "";
+    const Deckhand__WatchListRequest *wr = req->message->watch_list_request;
+    const char *game = wr && wr->game ? wr->game : "";
+    const watch_list *l = &mm->watching;
+    Deckhand__WatchEntry ents[WATCH_LIST_MAX], *entp[WATCH_LIST_MAX];
+    size_t n = 0;
+    for (size_t i = l->n; i-- > 0 && n < WATCH_LIST_MAX;) {
+        const watch_entry *e = &l->v[i];
+        if (*game && strcmp(e->game, game))
+            continue;
+        deckhand__watch_entry__init(&ents[n]);
+        ents[n].match_id = (char *)e->match_id;
+        ents[n].game = (char *)e->game;
+        ents[n].mode = (char *)e->mode;
+        ents[n].n_players = e->nplayers;
+        ents[n].players = e->players;
+        ents[n].started_ms = e->started_ms;
+        entp[n] = &ents[n];
+        n++;
+    }
+    Deckhand__WatchList wl = DECKHAND__WATCH_LIST__INIT;
+    wl.n_matches = n;
+    wl.matches = entp;
+    Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
+    sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_WATCH_LIST;
+    sm.watch_list = &wl;
+    if (notify_send(mm, gateway, pid, &sm) < 0) {
+        dh_error("watch list for %s: out of memory", pid);
+        tickets_reply(mm, gateway, pid, req->cmd_id, DECKHAND__ERROR_CODE__INTERNAL,
+                      "out of memory");
+        return;
+    }
+    tickets_reply(mm, gateway, pid, req->cmd_id, DECKHAND__ERROR_CODE__OK, NULL);
 }

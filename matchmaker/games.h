@@ -1,6 +1,7 @@
 /*
- * games.h: the answer to a client's GamesRequest: which games the cluster serves now,
- * with their player counts, modes, options and bots (deckhand.proto Games).
+ * games.h: what the cluster offers a client: the answer to its GamesRequest (which games
+ * the cluster serves now, with their player counts, modes, options and bots: deckhand.proto
+ * Games) and to its WatchListRequest (the running matches it may watch: WatchList).
  */
 #ifndef DECKHAND_MM_GAMES_H
 #define DECKHAND_MM_GAMES_H
@@ -16,5 +17,10 @@
  * for req->cmd_id. When
  * memory runs out the reply is INTERNAL and no Games goes out. */
 void games_answer(mm_state *mm, const char *gateway, const Deckhand__Internal__ClientRequest *req);
+/* Answer req (a WatchListRequest) with a WatchList (watch.h: the running matches of its
+ * game, or of every game, newest first, at most WATCH_LIST_MAX) as Internal.mm_output
+ * through gateway, then QueueReply ok; INTERNAL (and no WatchList) when memory runs out. */
+void games_watch_answer(mm_state *mm, const char *gateway,
+                        const Deckhand__Internal__ClientRequest *req);
 
 #endif

@@ -12,16 +12,16 @@
 #include "dh_log.h"
 #include "mm.h"
 
-void notify_send(mm_state *mm, const char *gateway, const char *player_id,
-                 const Deckhand__ServerMessage *m)
+int notify_send(mm_state *mm, const char *gateway, const char *player_id,
+                const Deckhand__ServerMessage *m)
 {
     if (!gateway || !*gateway)
-        return;
+        return 0;
     size_t len = deckhand__server_message__get_packed_size(m);
     uint8_t *buf = malloc(len ? len : 1);
     if (!buf) {
         dh_warn_every(DH_LOG_EVERY_MS, "out of memory telling player %s", player_id);
-        return;
+        return -1;
     }
     deckhand__server_message__pack(m, buf);
     Deckhand__Internal__PlayerOutput o = DECKHAND__INTERNAL__PLAYER_OUTPUT__INIT;
@@ -35,4 +35,5 @@ void notify_send(mm_state *mm, const char *gateway, const char *player_id,
         dh_warn_every(DH_LOG_EVERY_MS, "cannot tell player %s via gateway %s: %s", player_id,
                       gateway, strerror(errno));
     free(buf);
+    return 0;
 }

@@ -12,8 +12,9 @@
 struct mm_state;
 
 /* Send m to the player through its gateway (mm_output). Best effort: a lost message is
- * logged, and the next change sends the whole state again. */
-void notify_send(struct mm_state *mm, const char *gateway, const char *player_id,
-                 const Deckhand__ServerMessage *m);
+ * logged, and the next change sends the whole state again. -1 when memory ran out (nothing
+ * was sent), else 0. */
+int notify_send(struct mm_state *mm, const char *gateway, const char *player_id,
+                const Deckhand__ServerMessage *m);
 
 #endif

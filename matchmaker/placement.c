@@ -172,6 +172,7 @@ static uint8_t *placement_pack(const placement *p, size_t *len)
     qs.decision_ms = p->settings.decision_ms;
     qs.turn_ms = p->settings.turn_ms;
     qs.abandon = (char *)p->settings.abandon;
+    qs.bot = (char *)p->settings.bot;
     Deckhand__Internal__PlacementRecord pr = DECKHAND__INTERNAL__PLACEMENT_RECORD__INIT;
     pr.match_id = (char *)p->match_id;
     pr.game = (char *)p->key.game;
@@ -279,6 +280,8 @@ int placement_from_record(const mm_state *mm, const Deckhand__Internal__Placemen
         p->settings.turn_ms = pr->settings->turn_ms;
         if (pr->settings->abandon && *pr->settings->abandon)
             snprintf(p->settings.abandon, sizeof p->settings.abandon, "%s", pr->settings->abandon);
+        if (pr->settings->bot && *pr->settings->bot)
+            snprintf(p->settings.bot, sizeof p->settings.bot, "%s", pr->settings->bot);
     }
     return 0;
 }
@@ -312,6 +315,7 @@ static int placement_send_start(mm_state *mm, const placement *p)
     qs.decision_ms = p->settings.decision_ms;
     qs.turn_ms = p->settings.turn_ms;
     qs.abandon = (char *)p->settings.abandon;
+    qs.bot = (char *)p->settings.bot;
     Deckhand__Internal__Seat seats[p->n];
     Deckhand__Internal__Seat *seatp[p->n];
     for (size_t i = 0; i < p->n; i++) {
@@ -319,7 +323,9 @@ static int placement_send_start(mm_state *mm, const placement *p)
         seats[i].player_id = (char *)p->tickets[i].player_id;
         seats[i].name = (char *)p->tickets[i].name;
         seats[i].gateway_id = (char *)p->tickets[i].gateway;
-        seats[i].bot = p->tickets[i].bot ? (char *)STATE_BOT : (char *)"";
+        seats[i].bot = !p->tickets[i].bot   ? (char *)""
+                       : p->settings.bot[0] ? (char *)p->settings.bot
+                                            : (char *)STATE_BOT;
         seatp[i] = &seats[i];
     }
     options_list ol;

@@ -20,6 +20,7 @@ void settings_init(settings_table *t)
     t->defaults.widen_per_s = SETTINGS_WIDEN_PER_S;
     t->defaults.window_max = SETTINGS_WINDOW_MAX;
     snprintf(t->defaults.abandon, sizeof t->defaults.abandon, "bot");
+    snprintf(t->defaults.bot, sizeof t->defaults.bot, "default");
 }
 
 void settings_free(settings_table *t)
@@ -70,6 +71,10 @@ int settings_set(settings_values *v, const char *key, const char *value)
         return settings_ms(value, &v->decision_ms);
     if (!strcmp(key, "turn_ms"))
         return settings_ms(value, &v->turn_ms);
+    if (!strcmp(key, "bot") && (!strcmp(value, "default") || !strcmp(value, "search"))) {
+        snprintf(v->bot, sizeof v->bot, "%s", value);
+        return 0;
+    }
     if (!strcmp(key, "abandon") && (!strcmp(value, "bot") || !strcmp(value, "forfeit"))) {
         snprintf(v->abandon, sizeof v->abandon, "%s", value);
         return 0;
@@ -135,11 +140,19 @@ int settings_parse_line(settings_table *t, const char *line, char *err, size_t e
         char *eq = strchr(kv, '=');
         if (eq)
             *eq = '\0';
+        if (eq && !strcmp(kv, "bot") && settings_set(&v, kv, eq + 1) < 0) {
+            snprintf(err, errlen,
+                     "unknown bot '%.32s': a queue's bot must be one every worker plays in every "
+                     "game (" SETTINGS_BOTS ")",
+                     eq + 1);
+            return -1;
+        }
         if (!eq || settings_set(&v, kv, eq + 1) < 0) {
             snprintf(err, errlen,
                      "bad setting '%.64s' (grace_ms, decision_ms, turn_ms, full_wait_ms, "
                      "bot_fill_ms: ms; "
-                     "abandon: bot|forfeit; window, widen_per_s, window_max: 0-1000)",
+                     "abandon: bot|forfeit; bot: " SETTINGS_BOTS
+                     "; window, widen_per_s, window_max: 0-1000)",
                      kv);
             return -1;
         }

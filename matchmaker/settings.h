@@ -9,8 +9,11 @@
  *     # GAME MODE key=value ...
  *     dominion ranked grace_ms=30000 decision_ms=20000 abandon=forfeit
  *
- * Keys: grace_ms, decision_ms, turn_ms (milliseconds, 0 = off for the timers) and
- * abandon (bot|forfeit). A key a line does not name keeps the default.
+ * Keys: grace_ms, decision_ms, turn_ms (milliseconds, 0 = off for the timers), abandon
+ * (bot|forfeit) and bot: the strategy that plays bot-filled seats and the seats of
+ * players who stayed away, one every game has on every worker (SETTINGS_BOTS: the game's
+ * "default" bot, or "search", the engine's search bot); another name is refused as the
+ * file loads, since no worker could play it. A key a line does not name keeps the default.
  *
  * Matching (queue.h): window (the rating difference in mu accepted at once, default 2),
  * widen_per_s (added per second waited, default 1), window_max (default 50: after about
@@ -37,12 +40,16 @@
 #define SETTINGS_WIDEN_PER_S 1.0
 #define SETTINGS_WINDOW_MAX  50.0
 #define SETTINGS_ABANDON_MAX 16
+#define SETTINGS_BOT_MAX     16
+/* The bot strategies a queue may name: every worker plays them in every game. */
+#define SETTINGS_BOTS "default|search"
 
 typedef struct {
     uint32_t grace_ms;
     uint32_t decision_ms;
     uint32_t turn_ms;
     char abandon[SETTINGS_ABANDON_MAX]; /* "bot" or "forfeit" */
+    char bot[SETTINGS_BOT_MAX];         /* one of SETTINGS_BOTS: who plays bot seats */
     double window, widen_per_s, window_max;
     uint32_t full_wait_ms;
     uint32_t bot_fill_ms; /* bot fill after this wait (placement.c); 0: off, the default */
@@ -60,12 +67,13 @@ typedef struct {
     size_t n, cap;
 } settings_table;
 
-/* Defaults: grace 60 s, no decision or turn timer, abandoned seats played by a bot. */
+/* Defaults: grace 60 s, no decision or turn timer, abandoned seats played by a bot, the
+ * game's default one. */
 void settings_init(settings_table *t);
 void settings_free(settings_table *t);
 
-/* Set one key (grace_ms, decision_ms, turn_ms, abandon, window, widen_per_s, window_max,
- * full_wait_ms, bot_fill_ms) of v from text. 0, or -1 when the
+/* Set one key (grace_ms, decision_ms, turn_ms, abandon, bot, window, widen_per_s,
+ * window_max, full_wait_ms, bot_fill_ms) of v from text. 0, or -1 when the
  * key is unknown or the value does not parse. */
 int settings_set(settings_values *v, const char *key, const char *value);
 

@@ -10,7 +10,6 @@
 #include "mm.h"
 #include "parties.h"
 #include "tickets.h"
-#include "watch.h"
 
 static void social_dropped(mm_state *mm, const char *player_id, uint64_t now_ms)
 {
@@ -68,7 +67,7 @@ bool social_request(mm_state *mm, const char *gateway, const Deckhand__Internal_
             games_answer(mm, gateway, r); /* Games as mm_output, then the reply */
             return true;
         case DECKHAND__CLIENT_MESSAGE__BODY_WATCH_LIST_REQUEST:
-            watch_answer(mm, gateway, r); /* WatchList as mm_output, then the reply */
+            games_watch_answer(mm, gateway, r); /* WatchList as mm_output, then the reply */
             return true;
         default:
             why = "not a request the matchmaker answers";

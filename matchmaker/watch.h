@@ -34,8 +34,6 @@ typedef struct {
     size_t n, cap;
 } watch_list;
 
-struct mm_state;
-
 void watch_list_free(watch_list *l);
 /* match_id started (or moved in as a placement): remembered, replacing an entry of the same
  * id. 0, or -1 out of memory. */
@@ -43,9 +41,5 @@ int watch_add(watch_list *l, const char *match_id, const char *game, const char 
               const char *const *players, size_t nplayers, uint64_t started_ms);
 /* match_id ended: forgotten. */
 void watch_end(watch_list *l, const char *match_id);
-/* Answer req (a WatchListRequest) with a WatchList as Internal.mm_output through gateway,
- * then QueueReply ok; INTERNAL (and no WatchList) when memory runs out. */
-void watch_answer(struct mm_state *mm, const char *gateway,
-                  const Deckhand__Internal__ClientRequest *req);
 
 #endif

@@ -124,6 +124,7 @@ static int host_seat_of(const host_match *hm, const char *player_id)
 
 void host_start_match(host *h, const Deckhand__Internal__StartMatch *sm, uint64_t now_ms)
 {
+    h->now_ms = now_ms;
     const char *id = sm->match_id ? sm->match_id : "";
     const char *why = NULL;
     host_match *hm = host_find(h, id);
@@ -167,6 +168,11 @@ void host_start_match(host *h, const Deckhand__Internal__StartMatch *sm, uint64_
         hm->set.decision_ms = sm->settings->decision_ms;
         hm->set.turn_ms = sm->settings->turn_ms;
         hm->set.forfeit = sm->settings->abandon && !strcmp(sm->settings->abandon, "forfeit");
+        if (!host_queue_bot_ok(sm->settings->bot)) {
+            why = "unknown queue bot";
+            goto err;
+        }
+        snprintf(hm->set.bot, sizeof hm->set.bot, "%s", sm->settings->bot ? sm->settings->bot : "");
     } else {
         hm->set.grace_ms = HOST_GRACE_MS;
     }
@@ -252,6 +258,7 @@ void host_start_match(host *h, const Deckhand__Internal__StartMatch *sm, uint64_
         .turn_ms = hm->set.turn_ms,
         .options = hm->options,
         .bots = bots_text,
+        .queue_bot = hm->set.bot,
         .unrated = hm->unrated,
     };
     /* The first snapshot is written whatever its version. */
@@ -433,6 +440,7 @@ static void host_connection_changed(host *h, host_match *hm, int seat)
 void host_command(host *h, const char *identity, const Deckhand__Internal__PlayerCommand *pc,
                   uint64_t now_ms)
 {
+    h->now_ms = now_ms;
     const char *pid = pc->player_id ? pc->player_id : "";
     const char *mid = pc->match_id ? pc->match_id : "";
     host_match *hm = host_find(h, mid);
@@ -636,6 +644,7 @@ static void host_release(host *h, host_action *a, uint64_t now_ms)
 
 void host_flush(host *h, uint64_t now_ms)
 {
+    h->now_ms = now_ms;
     store_flush(h->st, now_ms);
     if (h->nacts) {
         bool failed = false;

@@ -74,15 +74,17 @@ static void host_resume_away(host_match *hm, const char *list, uint64_t now_ms)
     }
 }
 
-/* A bot plays hm's pending decision as soon as the timers look: its seat is away past
- * its grace period (and the queue does not forfeit it). */
+/* A bot plays hm's pending decision as soon as the timers look: its seat is the search
+ * bot's, or away past its grace period (and the queue does not forfeit it). */
 static bool host_bot_decides(const host_match *hm, uint64_t now_ms)
 {
     const engine_decision *d = engine_match_decision(hm->m);
-    if (!d || d->seat < 0 || d->seat >= hm->nseats || hm->set.forfeit)
+    if (!d || d->seat < 0 || d->seat >= hm->nseats)
         return false;
     const host_seat *s = &hm->seats[d->seat];
-    return s->away_ms && now_ms - s->away_ms >= hm->set.grace_ms;
+    if (s->bot[0]) /* the search bot's seat: played at once */
+        return true;
+    return !hm->set.forfeit && s->away_ms && now_ms - s->away_ms >= hm->set.grace_ms;
 }
 
 /* A try that never returns (a script call stuck inside C, beyond the watchdog) kills its
@@ -170,6 +172,7 @@ out:
 
 int host_adopt(host *h, const char *match_id, uint64_t now_ms)
 {
+    h->now_ms = now_ms;
     if (host_find(h, match_id)) {
         host_match_adopted(h, match_id, true, NULL, NULL);
         return 1;
@@ -254,6 +257,7 @@ int host_adopt(host *h, const char *match_id, uint64_t now_ms)
                               .decision_ms = meta->decision_ms,
                               .turn_ms = meta->turn_ms,
                               .forfeit = !strcmp(meta->abandon, "forfeit")};
+    snprintf(hm->set.bot, sizeof hm->set.bot, "%s", meta->queue_bot);
     hm->forfeit_seat = -1;
     hm->script_failures = meta->script_failures;
     host_resume_away(hm, meta->away, now_ms);
@@ -293,6 +297,7 @@ refuse:
 
 void host_adopt_pending(host *h, uint64_t now_ms)
 {
+    h->now_ms = now_ms;
     char ids[HOST_ADOPT_BATCH][STORE_ID_MAX];
     long n = store_adopt_pop(h->st, h->worker_id, ids, HOST_ADOPT_BATCH, now_ms);
     for (long i = 0; i < n; i++)

@@ -6,11 +6,20 @@
  * spend the worker's time on decisions that are not theirs to answer. What the bot may
  * read is the whole match (hidden cards too), so the answer it gives can carry what the
  * seat cannot see; docs/SECURITY.md ("Bot answers") says why that is accepted.
+ *
+ * The search bot (host_bot_search, also what host_timers.c plays the search seats with)
+ * is bounded in time, and its copies run the game's scripts under the same call deadline
+ * as the match: on a loaded or sanitized machine one of them may overrun it. That is the
+ * search's failure, not the game's, so the game's default bot answers instead: a player
+ * who asked for the search bot's answer, or a bot-filled seat, still gets one, and a
+ * match is not quarantined for a slow copy.
  */
 #include "host_bot.h"
 
 #include <stdio.h>
 #include <string.h>
+
+#include "dh_log.h"
 
 static engine_code host_bot_refuse(engine_error *ee, engine_code code, const char *why)
 {
@@ -46,9 +55,23 @@ engine_code host_bot_pick(host_match *hm, int seat, const Deckhand__Choose *c, u
         return host_bot_refuse(ee, ENGINE_NOT_YOUR_TURN, "the pending decision is another seat's");
     if (d->decision_id != c->decision_id)
         return host_bot_refuse(ee, ENGINE_ILLEGAL_CHOICE, "that decision is not the pending one");
-    if (!strcmp(c->bot, ENGINE_SEARCH_BOT)) { /* the search bot of every game, bounded */
-        engine_search_config sc = {ENGINE_SEARCH_ITERATIONS, ENGINE_SEARCH_BUDGET_MS * 1000000ULL};
-        return engine_search_answer(hm->m, &sc, ids, n, NULL, ee);
-    }
+    if (!strcmp(c->bot, ENGINE_SEARCH_BOT)) /* the search bot of every game, bounded */
+        return host_bot_search(hm, ids, n, NULL, ee);
     return engine_match_bot_answer(hm->m, c->bot, ids, n, ee);
+}
+
+engine_code host_bot_search(host_match *hm, uint32_t *ids, size_t *n, bool *searched,
+                            engine_error *ee)
+{
+    engine_search_config sc = {ENGINE_SEARCH_ITERATIONS, ENGINE_SEARCH_BUDGET_MS * 1000000ULL};
+    size_t cap = *n;
+    engine_code code = engine_search_answer(hm->m, &sc, ids, n, NULL, ee);
+    if (searched)
+        *searched = code == ENGINE_OK;
+    if (code != ENGINE_SCRIPT_ERROR)
+        return code;
+    dh_info("match %s: the search found no answer (%s); the default bot answers", hm->id,
+            ee->message);
+    *n = cap;
+    return engine_match_bot_answer(hm->m, NULL, ids, n, ee);
 }

@@ -22,4 +22,12 @@
 engine_code host_bot_pick(host_match *hm, int seat, const Deckhand__Choose *c, uint32_t *ids,
                           size_t *n, engine_error *ee);
 
+/* The search bot's answer to hm's pending decision (ENGINE_SEARCH_ITERATIONS play-outs, at
+ * most ENGINE_SEARCH_BUDGET_MS), ids and *n as above. A search that cannot finish (a copy's
+ * script overran its call deadline: a loaded machine, a sanitized build) falls back to the
+ * game's default bot, so the seat still gets an answer; *searched (may be NULL) says which
+ * answered. ENGINE_SCRIPT_ERROR only when the default bot fails too. */
+engine_code host_bot_search(host_match *hm, uint32_t *ids, size_t *n, bool *searched,
+                            engine_error *ee);
+
 #endif

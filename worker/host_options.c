@@ -2,7 +2,7 @@
  * host_options.c: what a StartMatch asks of a match beyond its seats, as the worker keeps
  * it: the game options as the engine's text ("name=value;name=value"), and the bot seats
  * of a bot-filled match (Seat.bot), as the per-seat list match:{ID}.bots holds so that an
- * adopting worker plays them on.
+ * adopting worker plays them on (the engine inline, or the worker for the search bot).
  *
  * The matchmaker has validated the options against what the game declares; the worker
  * checks them again against its own bundle (engine_bundle_check_options), so a StartMatch
@@ -42,6 +42,18 @@ int host_bots_text(const host_match *hm, char *out, size_t cap)
     return 0;
 }
 
+/* The engine plays a bot seat inline, except the search bot's: it copies the match, which
+ * an inline bot is in the middle of (engine.h), so the worker asks it between answers. */
+static const char *host_inline_bot(const char *name)
+{
+    return name[0] && strcmp(name, ENGINE_SEARCH_BOT) ? name : NULL;
+}
+
+bool host_queue_bot_ok(const char *name)
+{
+    return !name || !*name || !strcmp(name, "default") || !strcmp(name, ENGINE_SEARCH_BOT);
+}
+
 void host_bots_split(const char *text, int nseats, char bots[][HOST_BOT_MAX], const char **cfg)
 {
     const char *p = text ? text : "";
@@ -49,7 +61,7 @@ void host_bots_split(const char *text, int nseats, char bots[][HOST_BOT_MAX], co
         size_t n = strcspn(p, ",");
         snprintf(bots[i], HOST_BOT_MAX, "%.*s", (int)n, p);
         p += n + (p[n] == ',');
-        cfg[i] = bots[i][0] ? bots[i] : NULL;
+        cfg[i] = host_inline_bot(bots[i]);
     }
 }
 
@@ -64,5 +76,5 @@ bool host_has_bots(const host_match *hm)
 void host_bots_config(const host_match *hm, const char **bots)
 {
     for (int i = 0; i < hm->nseats; i++)
-        bots[i] = hm->seats[i].bot[0] ? hm->seats[i].bot : NULL;
+        bots[i] = host_inline_bot(hm->seats[i].bot);
 }

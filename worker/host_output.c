@@ -183,6 +183,36 @@ void host_release_events(host *h, host_match *hm)
     engine_match_drain_events(hm->m, host_on_event, &c);
 }
 
+/* The end of a limit of ms counted from start, as time left from now (at least 1); keeps
+ * the smaller of that and *best (0: none yet). A limit of 0 is off. */
+static void host_sooner(uint64_t *best, uint64_t start, uint64_t ms, uint64_t now_ms)
+{
+    if (!ms)
+        return;
+    uint64_t end = start + ms;
+    uint64_t left = end > now_ms ? end - now_ms : 1;
+    if (!*best || left < *best)
+        *best = left;
+}
+
+/* The timers start when host_tick first sees a decision (or a turn): one it has not seen
+ * yet starts now, so the time told is never more than the seat really has, and at most
+ * one loop turn less. */
+uint32_t host_time_left_ms(const host *h, const host_match *hm, uint64_t now_ms)
+{
+    const engine_decision *d = engine_match_decision(hm->m);
+    if (!d || d->seat < 0)
+        return 0;
+    uint64_t decided = d->decision_id == hm->decision_id ? hm->decision_ms : now_ms;
+    uint64_t turned =
+        engine_match_snapshot_version(hm->m) == hm->turn_version ? hm->turn_ms : now_ms;
+    uint64_t best = 0;
+    host_sooner(&best, decided, hm->set.decision_ms, now_ms);
+    host_sooner(&best, turned, hm->set.turn_ms, now_ms);
+    host_sooner(&best, decided, h->idle_ms, now_ms);
+    return best > UINT32_MAX ? UINT32_MAX : (uint32_t)best;
+}
+
 /* Options of a decision built on the stack; a longer list goes on the heap. */
 #define HOST_OPTIONS_STACK 32
 
@@ -220,6 +250,7 @@ void host_send_decision(host *h, host_match *hm, int seat)
     dr.options = optp;
     dr.min = d->min;
     dr.max = d->max;
+    dr.time_left_ms = host_time_left_ms(h, hm, h->now_ms);
     Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
     sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_DECISION;
     sm.decision = &dr;

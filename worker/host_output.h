@@ -21,6 +21,11 @@ const host_reply *host_recall(const host_seat *s, uint64_t cmd_id);
 void host_forget(host_seat *s);
 void host_release_events(host *h, host_match *hm);
 void host_send_decision(host *h, host_match *hm, int seat);
+/* How long, from now_ms, until the worker answers hm's pending decision for its seat or
+ * forfeits it (DecisionRequest.time_left_ms): the decision timer, the rest of the turn
+ * timer or the idle cap, whichever ends first, by the rules host_tick (host_timers.c)
+ * applies; at least 1 once due; 0 when nothing is pending or no limit applies. */
+uint32_t host_time_left_ms(const host *h, const host_match *hm, uint64_t now_ms);
 /* To the matchmaker. */
 void host_send_control(host *h, Deckhand__Internal__Internal *msg);
 void host_match_started(host *h, const char *match_id, bool ok, const char *error);

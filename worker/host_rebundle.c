@@ -68,6 +68,7 @@ static bool host_move(host *h, host_match *hm, bundles_entry *e, uint64_t now_ms
 
 void host_apply_bundles(host *h, uint64_t now_ms)
 {
+    h->now_ms = now_ms;
     if (!h->bs || store_pending(h->st))
         return;
     bool any = false; /* the common case, nothing to apply, costs one pass over the games */

@@ -2,6 +2,16 @@
  * host_timers.c: decision and turn timers, and seats away past their grace period (see
  * host.h): what is due is answered with the game's default bot, or the seat forfeits.
  *
+ * Bot strategies (issue 17): a timer's answer is the game's default bot's; a seat played
+ * for a player who stayed away gets the queue's bot (QueueSettings.bot: the default one, or
+ * the search bot); a bot-filled seat of the search bot (Seat.bot "search", which the engine
+ * cannot play inline) is answered here as soon as its decision is pending. The search runs
+ * at most ENGINE_SEARCH_BUDGET_MS a decision, and one tick starts no more searches once
+ * HOST_SEARCH_TICK_MS went on them: the rest wait for the next tick, so a worker with many
+ * such matches still reads its sockets and beats on time. A tick looks at the matches
+ * from the one after the last it searched for (h->search_next), so searches go round the
+ * table instead of the first matches taking every tick's budget.
+ *
  * The idle cap (h->idle_ms, HOST_IDLE_MS): a decision nobody answered for that long, the
  * seat connected or not, forfeits the seat, so a match whose queue has no timers cannot be
  * held open for good by a client that never answers.
@@ -15,10 +25,18 @@
  * answer that fails is the player's to change (SCRIPT_ERROR, host.c) and does not count:
  * else a losing player could end a match by provoking errors.
  */
+#include <string.h>
+
+#include "host_bot.h"
 #include "host_internal.h"
 #include "host_persist.h"
 
+#include "dh_clock.h"
 #include "dh_log.h"
+
+/* Wall time one host_tick may spend on search answers before it leaves the rest of them
+ * for the next tick (a search started may run its own budget past it). */
+#define HOST_SEARCH_TICK_MS ENGINE_SEARCH_BUDGET_MS
 
 /* hm ends now, once Redis has its result (a forfeit or a quarantine, set by the caller).
  * False when the write could not even be held (out of memory). */
@@ -66,8 +84,21 @@ static void host_script_failed(host *h, host_match *hm, int seat, const char *wh
     host_quarantine(h, hm, seat, why, ee->message);
 }
 
-/* Answer hm's pending decision with the game's default bot, as if its seat had. */
-static bool host_default_answer(host *h, host_match *hm, const char *why, uint64_t now_ms)
+/* The answer of strategy (NULL: the game's default bot; ENGINE_SEARCH_BOT: the search,
+ * bounded, with the default bot when it cannot finish: host_bot_search) to hm's pending
+ * decision; *searched says whether the search gave it. */
+static engine_code host_strategy_answer(host_match *hm, const char *strategy, uint32_t *ids,
+                                        size_t *n, bool *searched, engine_error *ee)
+{
+    *searched = false;
+    if (strategy && !strcmp(strategy, ENGINE_SEARCH_BOT))
+        return host_bot_search(hm, ids, n, searched, ee);
+    return engine_match_bot_answer(hm->m, strategy, ids, n, ee);
+}
+
+/* Answer hm's pending decision with strategy (host_strategy_answer), as if its seat had. */
+static bool host_default_answer(host *h, host_match *hm, const char *why, const char *strategy,
+                                uint64_t now_ms)
 {
     uint32_t ids[HOST_BOT_IDS];
     size_t n = HOST_BOT_IDS;
@@ -80,7 +111,8 @@ static bool host_default_answer(host *h, host_match *hm, const char *why, uint64
         host_quarantine(h, hm, seat, why, "its workers died trying it");
         return false;
     }
-    engine_code code = engine_match_bot_answer(hm->m, NULL, ids, &n, &ee);
+    bool searched = false;
+    engine_code code = host_strategy_answer(hm, strategy, ids, &n, &searched, &ee);
     if (code == ENGINE_OK)
         code = host_apply(h, hm, seat, 0, decision_id, ids, n, now_ms, &ee);
     if (code != ENGINE_SCRIPT_ERROR)
@@ -96,6 +128,8 @@ static bool host_default_answer(host *h, host_match *hm, const char *why, uint64
         return false;
     }
     dh_counter_inc(&h->stats.default_answers);
+    if (searched)
+        dh_counter_inc(&h->stats.search_answers);
     dh_debug("match %s: seat %d answered by default (%s)", hm->id, seat, why);
     return true;
 }
@@ -118,10 +152,21 @@ static void host_forfeit(host *h, host_match *hm, int seat, bool idle, uint64_t 
         dh_info("match %s: seat %d forfeits after %u ms away", hm->id, seat, hm->set.grace_ms);
 }
 
+/* The strategy that plays a seat whose player stayed away: the queue's search bot, or
+ * the game's default bot (NULL). */
+static const char *host_away_strategy(const host_match *hm)
+{
+    return !strcmp(hm->set.bot, ENGINE_SEARCH_BOT) ? ENGINE_SEARCH_BOT : NULL;
+}
+
 size_t host_tick(host *h, uint64_t now_ms)
 {
+    h->now_ms = now_ms;
     size_t made = 0;
-    for (size_t i = 0; i < h->nmatches; i++) {
+    uint64_t search_ns = 0; /* spent on search answers this tick */
+    size_t n = h->nmatches, first = n ? h->search_next % n : 0;
+    for (size_t k = 0; k < n; k++) {
+        size_t i = (first + k) % n;
         host_match *hm = h->matches[i];
         if (!hm->started || hm->busy || host_over(hm))
             continue;
@@ -146,6 +191,16 @@ size_t host_tick(host *h, uint64_t now_ms)
             continue;
         }
         host_seat *s = &hm->seats[d->seat];
+        if (s->bot[0]) { /* a bot seat the engine does not play inline: the search's */
+            if (now_ms < hm->retry_ms || search_ns >= HOST_SEARCH_TICK_MS * 1000000ULL)
+                continue;
+            uint64_t t0 = dh_now_ns();
+            if (host_default_answer(h, hm, "bot seat", s->bot, now_ms))
+                made++;
+            search_ns += dh_now_ns() - t0;
+            h->search_next = i + 1;
+            continue;
+        }
         if (!s->route[0] && !s->away_ms && now_ms - hm->decision_ms >= HOST_ATTACH_MS) {
             s->away_ms = now_ms;
             dh_info("match %s: %s never attached in %d ms: away (grace %u ms)", hm->id,
@@ -170,8 +225,16 @@ size_t host_tick(host *h, uint64_t now_ms)
             why = "turn timer";
         if (why && now_ms < hm->retry_ms)
             continue; /* its last try failed: not again so soon */
-        if (why && host_default_answer(h, hm, why, now_ms))
+        const char *strategy = s->robot ? host_away_strategy(hm) : NULL;
+        if (strategy && search_ns >= HOST_SEARCH_TICK_MS * 1000000ULL)
+            continue; /* enough searching this tick */
+        uint64_t t0 = strategy ? dh_now_ns() : 0;
+        if (why && host_default_answer(h, hm, why, strategy, now_ms))
             made++;
+        if (strategy) {
+            search_ns += dh_now_ns() - t0;
+            h->search_next = i + 1;
+        }
     }
     return made;
 }

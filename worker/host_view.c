@@ -249,6 +249,8 @@ static void host_view_out(host *h, host_match *hm, int seat, bool full)
         return;
     }
     mark_connected(hm, v);
+    if (v->decision)
+        v->decision->time_left_ms = host_time_left_ms(h, hm, h->now_ms);
     if (full || send_delta(h, s, v) < 0)
         send_full(h, hm, s, v);
     engine_view_free(v);

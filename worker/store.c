@@ -136,6 +136,7 @@ int store_put_meta(store *s, const store_meta *m)
                           DH_F_ABANDON,     m->abandon ? m->abandon : "",
                           DH_F_OPTIONS,     m->options ? m->options : "",
                           DH_F_BOTS,        m->bots ? m->bots : "",
+                          DH_F_QUEUE_BOT,   m->queue_bot ? m->queue_bot : "",
                           DH_F_UNRATED,     m->unrated ? "1" : "0"};
     const char *run[] = {"HSET", DH_KEY_MATCHES_RUNNING, m->match_id, m->worker};
     if (store_cmd(s, (int)(sizeof argv / sizeof *argv), argv, NULL, NULL) < 0 ||
@@ -580,7 +581,7 @@ static void store_meta_set(store_match *m, const char *f, const char *v, size_t 
         STORE_FIELD(players, DH_F_PLAYERS), STORE_FIELD(player_ids, DH_F_PLAYER_IDS),
         STORE_FIELD(mode, DH_F_MODE),       STORE_FIELD(abandon, DH_F_ABANDON),
         STORE_FIELD(away, DH_F_AWAY),       STORE_FIELD(options, DH_F_OPTIONS),
-        STORE_FIELD(bots, DH_F_BOTS),
+        STORE_FIELD(bots, DH_F_BOTS),       STORE_FIELD(queue_bot, DH_F_QUEUE_BOT),
 #undef STORE_FIELD
     };
     for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)

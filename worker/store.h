@@ -96,8 +96,9 @@ typedef struct {
     uint64_t created_ms;
     const char *mode, *abandon; /* the queue and its settings, for an adopting worker */
     uint32_t grace_ms, decision_ms, turn_ms;
-    const char *options; /* game options, "" = the defaults */
-    const char *bots;    /* per seat, comma-separated: a bot strategy or "" */
+    const char *options;   /* game options, "" = the defaults */
+    const char *bots;      /* per seat, comma-separated: a bot strategy or "" */
+    const char *queue_bot; /* the queue's bot strategy (QueueSettings.bot), "" = the game's */
     bool unrated;
 } store_meta;
 
@@ -189,6 +190,7 @@ typedef struct {
     char away[STORE_AWAY_MAX]; /* DH_F_AWAY, "" when never written */
     char options[256];         /* DH_F_OPTIONS */
     char bots[16 * 33];        /* DH_F_BOTS */
+    char queue_bot[32];        /* DH_F_QUEUE_BOT, "" when never written */
     bool unrated;              /* DH_F_UNRATED */
     uint32_t script_failures;  /* DH_F_SCRIPT_FAILURES */
 } store_match;

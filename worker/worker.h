@@ -60,7 +60,8 @@ typedef struct {
     bool robot;             /* the grace period ran out: a bot plays the seat until it returns */
     struct host_seen *seen; /* what its connection was last shown (host_view.c); NULL: nothing */
     uint64_t view_seq;      /* the number of the last View or ViewDelta sent to the seat */
-    char bot[HOST_BOT_MAX]; /* a bot seat (bot fill): the engine plays it; "" for a player */
+    char bot[HOST_BOT_MAX]; /* a bot seat (bot fill): the engine plays it inline, or the
+                               worker for "search" (host_timers.c); "" for a player */
     bool removed;           /* an operator took the player out (host_admin.c): no return */
 } host_seat;
 
@@ -68,6 +69,7 @@ typedef struct {
 typedef struct {
     uint32_t grace_ms, decision_ms, turn_ms;
     bool forfeit; /* after the grace period: forfeit the seat instead of a bot playing it */
+    char bot[HOST_BOT_MAX]; /* the queue's bot for away seats: "search", else the game's */
 } host_settings;
 
 typedef struct {
@@ -122,6 +124,7 @@ typedef struct {
 typedef struct {
     dh_counter answers;               /* answers accepted and stored (players and timers) */
     dh_counter default_answers;       /* answered by the default bot: timers, away seats */
+    dh_counter search_answers;        /* ...of which by the search bot (a queue's bot=search) */
     dh_counter refused[DH_OPS_CODES]; /* Replies with an error, by code */
     dh_counter adoptions;             /* matches adopted from a dead worker */
     dh_counter fenced;                /* writes refused by the epoch fence */
@@ -156,6 +159,9 @@ typedef struct {
     size_t nacts, capacts;
     host_stats stats;
     uint64_t cmd_recv_ns; /* the command being handled: its receipt (worker_control.c) */
+    size_t search_next;   /* host_tick starts at this match: the one after its last search */
+    uint64_t now_ms;      /* the clock of the host call being worked (its now_ms): what a
+                             decision's time_left_ms counts from (host_time_left_ms) */
     bool drain_asked;     /* the admin API asked this worker to drain: it stops as on SIGTERM */
     struct spectate_set *spect; /* watchers of its matches (spectate.h); NULL: none taken */
 } host;

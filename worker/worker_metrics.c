@@ -32,6 +32,10 @@ int worker_metrics_register(host *h, bundles *bs, dh_ops *ops, dh_gauge *active)
          "Answers made by the default bot: decision and turn timers, seats "
          "away past their grace period.",
          DH_METRIC_COUNTER, &s->default_answers},
+        {"deckhand_worker_search_answers_total", "",
+         "Of those, made by the search bot: bot-filled seats and away seats of queues "
+         "with bot=search.",
+         DH_METRIC_COUNTER, &s->search_answers},
         {"deckhand_worker_script_failures_total", "",
          "Default answers (timers, absent seats) that failed in a card script; each is "
          "tried again after 1 s, up to --quarantine-after times in a row.",

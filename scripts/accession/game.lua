@@ -17,6 +17,10 @@ local MAX_TURNS = 400
 
 local game = gametable.new(k, { name = "accession", max_players = 4, max_turns = MAX_TURNS,
                                 bots = bots.make(k) })
+game.presentation = gametable.presentation {
+  type_colors = { Action = "#e4e0d6", Attack = "#e4e0d6", Reaction = "#8fb8de",
+                   Treasure = "#f2d675", Victory = "#9fd39a", Curse = "#c39bd3" },
+}
 
 function game.setup(g)
   k:setup_supply(g, data.piles)

@@ -22,6 +22,17 @@ local game = gametable.new(k, { name = "ascension", max_players = 4, max_turns =
   zones = gametable.zones { centre_deck = "hidden", row = "public", void = "public",
                             constructs = "public", temples = "public" },
   bots = bots.make(k) })
+game.presentation = gametable.presentation {
+  zones = {
+    row = { kind = "row", order = -2, label = "Centre row", columns = 6 },
+    centre_deck = { kind = "deck", order = -1, label = "Centre deck" },
+    temples = { kind = "supply", order = 1, label = "Temples" },
+    constructs = { kind = "play", order = 2, label = "Constructs" },
+    void = { kind = "discard", order = 7, label = "Void" },
+  },
+  type_colors = { Hero = "#f0d9a8", Monster = "#e3a39a", Construct = "#a9c7e8",
+                  Temple = "#d8c3e8" },
+}
 
 -- Score: Honour tokens, the Honour printed on every card p owns, and p's Temples.
 local SCORED = { "deck", "hand", "discard", "play", "constructs", "temples" }

@@ -33,6 +33,10 @@ local game = gametable.new(k, { name = "caveman", max_players = 2, max_turns = M
                                 zones = gametable.zones { discard = "hidden", prophecy = "hidden" },
                                 bots = bots.make(k) })
 game.turn_limit = TURN_LIMIT
+game.presentation = gametable.presentation {
+  zones = { prophecy = { kind = "hidden", order = 8, label = "Prophecy" } },
+  type_colors = { Action = "#e4e0d6", Weapon = "#d9a27a", Treasure = "#c9b79c" },
+}
 
 function game.setup(g)
   local piles, mixed, seen = {}, {}, {}

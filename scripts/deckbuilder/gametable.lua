@@ -19,6 +19,28 @@ function gametable.zones(own)
   return zones
 end
 
+-- How a client may draw the kernel's zones (docs/SCRIPTING.md, "Presentation hints"):
+-- the supply first, then what is in play, the hand, and the piles.
+local KERNEL_HINTS = {
+  supply = { kind = "supply", order = 0, label = "Supply" },
+  trash = { kind = "discard", order = 1, label = "Trash" },
+  play = { kind = "play", order = 2, label = "In play" },
+  aside = { kind = "play", order = 3, label = "Set aside" },
+  hand = { kind = "hand", order = 4, label = "Hand" },
+  deck = { kind = "deck", order = 5, label = "Deck" },
+  discard = { kind = "discard", order = 6, label = "Discard" },
+  box = { kind = "hidden", order = 9, label = "Box" },
+}
+
+-- The kernel's zone hints with a game's own added (or overriding them), and the game's
+-- type colours: own = { zones = {...}, type_colors = {...} }.
+function gametable.presentation(own)
+  local zones = {}
+  for name, hint in pairs(KERNEL_HINTS) do zones[name] = hint end
+  for name, hint in pairs(own.zones or {}) do zones[name] = hint end
+  return { zones = zones, type_colors = own.type_colors }
+end
+
 -- spec: name, min_players (default 2), max_players, max_turns (the turn cap, counting
 -- every seat's turns), zones (default the kernel's), bots (name -> bot; "generic" is added).
 function gametable.new(k, spec)

@@ -43,6 +43,11 @@ local game = gametable.new(k, { name = "dominion", max_players = 4, max_turns = 
                                 zones = gametable.zones { look = "owner" },
                                 bots = bots.make(kernel_of) })
 game.kernel_of = kernel_of
+game.presentation = gametable.presentation {
+  zones = { look = { kind = "hand", order = 4, label = "Looking at" } },
+  type_colors = { Action = "#e4e0d6", Attack = "#e4e0d6", Reaction = "#8fb8de",
+                   Treasure = "#f2d675", Victory = "#9fd39a", Curse = "#c39bd3" },
+}
 game.options = { kingdom.option() }
 
 function game.setup(g)

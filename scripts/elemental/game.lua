@@ -82,4 +82,19 @@ end
 
 game.bots = bots.make(k)
 
+-- How a client may draw it: the 5-column board between the heroes, then the hand.
+game.presentation = {
+  zones = {
+    hero = { kind = "play", order = 0, label = "Hero" },
+    board = { kind = "board", order = 1, label = "Board", columns = 5 },
+    casting = { kind = "play", order = 2, label = "Casting" },
+    hand = { kind = "hand", order = 3, label = "Hand" },
+    deck = { kind = "deck", order = 4, label = "Deck" },
+    grave = { kind = "discard", order = 5, label = "Graveyard" },
+    burned = { kind = "discard", order = 6, label = "Burned" },
+    aside = { kind = "hidden", order = 7, label = "Set aside" },
+  },
+  type_colors = { Hero = "#f0d9a8", Minion = "#c8d9b0", Spell = "#a9c7e8" },
+}
+
 return game

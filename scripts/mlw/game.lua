@@ -80,4 +80,20 @@ end
 
 game.bots = bots.make()
 
+-- How a client may draw it: each wizard, its monsters and its face-down trap, the hand.
+game.presentation = {
+  zones = {
+    wizard = { kind = "play", order = 0, label = "Wizard" },
+    monsters = { kind = "board", order = 1, label = "Monsters", columns = 5 },
+    trap = { kind = "play", order = 2, label = "Trap" },
+    casting = { kind = "play", order = 3, label = "Casting" },
+    hand = { kind = "hand", order = 4, label = "Hand" },
+    deck = { kind = "deck", order = 5, label = "Deck" },
+    grave = { kind = "discard", order = 6, label = "Graveyard" },
+    unseen = { kind = "hidden", order = 7, label = "Discarded face down" },
+  },
+  type_colors = { Wizard = "#f0d9a8", Monster = "#e3a39a", Spell = "#a9c7e8",
+                  Trap = "#d8c3e8" },
+}
+
 return game

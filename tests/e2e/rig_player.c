@@ -81,7 +81,10 @@ static uint64_t view_sig(const Deckhand__View *v)
 static void take_decision(pl_player *p, const Deckhand__DecisionRequest *d)
 {
     pl_decision *x = &p->dec;
+    long long got = x->valid && x->id == d->decision_id ? x->got_ms : pl_now_ms();
     memset(x, 0, sizeof *x);
+    x->got_ms = got;
+    x->time_left_ms = d->time_left_ms;
     x->valid = true;
     x->id = d->decision_id;
     x->seat = d->seat;

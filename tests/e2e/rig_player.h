@@ -29,6 +29,8 @@ typedef struct {
     uint32_t opt_id[MAX_OPTS];
     char opt_card[MAX_OPTS][48];
     char opt_label[MAX_OPTS][96];
+    uint32_t time_left_ms; /* as the worker last told it (0: no limit) */
+    long long got_ms;      /* pl_now_ms when this decision first arrived */
 } pl_decision;
 
 typedef struct {

@@ -20,6 +20,51 @@ static void test_settings_defaults_are_a_minute_of_grace_no_timers_and_a_bot(voi
     CU_ASSERT_EQUAL(v->decision_ms, 0);
     CU_ASSERT_EQUAL(v->turn_ms, 0);
     CU_ASSERT_STRING_EQUAL(v->abandon, "bot");
+    CU_ASSERT_STRING_EQUAL(v->bot, "default");
+    settings_free(&t);
+}
+
+static void test_settings_queue_bot_names_the_strategy_of_bot_seats(void)
+{
+    settings_table t;
+    settings_init(&t);
+    char err[256] = "";
+    CU_ASSERT_EQUAL(
+        settings_parse_line(&t, "caveman casual bot=search bot_fill_ms=500", err, sizeof err), 0);
+    CU_ASSERT_EQUAL(settings_parse_line(&t, "dominion casual bot=default", err, sizeof err), 0);
+    CU_ASSERT_STRING_EQUAL(settings_for(&t, "caveman", "casual")->bot, "search");
+    CU_ASSERT_EQUAL(settings_for(&t, "caveman", "casual")->bot_fill_ms, 500);
+    CU_ASSERT_STRING_EQUAL(settings_for(&t, "dominion", "")->bot, "default");
+    CU_ASSERT_STRING_EQUAL(settings_for(&t, "accession", "")->bot, "default"); /* the default */
+    settings_free(&t);
+}
+
+static void test_settings_unknown_queue_bot_is_refused_and_changes_nothing(void)
+{
+    settings_table t;
+    settings_init(&t);
+    char err[256] = "";
+    CU_ASSERT_EQUAL(settings_parse_line(&t, "caveman casual bot=search", err, sizeof err), 0);
+    static const char *const bad[] = {"caveman casual bot=big_money",
+                                      "caveman casual bot=", "caveman casual bot=Search",
+                                      "caveman casual bot=search2"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        err[0] = '\0';
+        CU_ASSERT_EQUAL(settings_parse_line(&t, bad[i], err, sizeof err), -1);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown bot"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(err, "default|search"));
+    }
+    CU_ASSERT_STRING_EQUAL(settings_for(&t, "caveman", "casual")->bot, "search");
+    /* a queues file with one: the load fails, naming the line */
+    char path[] = "/tmp/dh-queues-bot-XXXXXX";
+    int fd = mkstemp(path);
+    CU_ASSERT_FATAL(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("dominion casual bot=search\ndominion ranked bot=cheater\n", f);
+    fclose(f);
+    CU_ASSERT_EQUAL(settings_load(&t, path, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, ":2: unknown bot 'cheater'"));
+    unlink(path);
     settings_free(&t);
 }
 
@@ -101,6 +146,10 @@ static void test_settings_bot_fill_is_off_by_default_and_set_per_queue(void)
 int main(void)
 {
     static const dh_test_case cases[] = {
+        {"test_settings_queue_bot_names_the_strategy_of_bot_seats",
+         test_settings_queue_bot_names_the_strategy_of_bot_seats},
+        {"test_settings_unknown_queue_bot_is_refused_and_changes_nothing",
+         test_settings_unknown_queue_bot_is_refused_and_changes_nothing},
         {"settings_defaults_are_a_minute_of_grace_no_timers_and_a_bot",
          test_settings_defaults_are_a_minute_of_grace_no_timers_and_a_bot},
         {"settings_file_overrides_one_queue_and_keeps_defaults_elsewhere",

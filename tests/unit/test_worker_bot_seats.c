@@ -2,21 +2,31 @@
  * test_worker_bot_seats.c: what a StartMatch asks beyond its players (worker/host.c,
  * host_options.c): game options checked against the bundle and applied, bot seats
  * (Seat.bot) played by the engine at once, unrated; all of it kept in the match's meta so
- * that an adopting worker (host_adopt.c) plays on with the same options and bots.
+ * that an adopting worker (host_adopt.c) plays on with the same options and bots; the
+ * search bot's seats (a queue's bot=search), which the worker answers itself, in budget,
+ * for bot fill and for players who stayed away.
  */
 #include "rig_worker.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_clock.h"
+#include "dh_keys.h"
+#include "host_bot.h"
+#include "rig_engine.h"
+#include "worker_control.h"
+
 /* A StartMatch of dominion: rig player 0 against a bot of strategy bot, with the kingdom
  * option (NULL: none), unrated. */
 static void start_with_bot(rig_worker *r, const char *id, const char *bot, const char *kingdom)
 {
     Deckhand__Internal__Seat s0 = DECKHAND__INTERNAL__SEAT__INIT, s1 = s0;
+    char bot_id[64];
+    snprintf(bot_id, sizeof bot_id, "%s:bot2", id);
     s0.player_id = (char *)rig_worker_players[0];
     s0.name = (char *)"ann";
-    s1.player_id = (char *)"m-bots:bot2";
+    s1.player_id = bot_id;
     s1.name = (char *)"Bot 1";
     s1.bot = (char *)bot;
     Deckhand__Internal__Seat *seats[] = {&s0, &s1};
@@ -117,6 +127,194 @@ static void test_start_match_with_an_undeclared_option_or_bot_is_refused(void)
     rig_worker_close_drained(&r);
 }
 
+/* A bot seat of the search bot (a queue's bot=search): the engine cannot play it inline,
+ * so the worker answers it on its ticks, each search within its budget; an adopting worker
+ * plays it on the same way. */
+static void test_search_bot_seat_is_played_by_the_worker_within_its_budget(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "scripts", NULL);
+    char why[256];
+    start_with_bot(&r, "m-search", ENGINE_SEARCH_BOT, NULL);
+    CU_ASSERT_TRUE_FATAL(started(&r, why, sizeof why));
+    host_match *hm = host_find(&r.h, "m-search");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(hm);
+    CU_ASSERT_STRING_EQUAL(hm->seats[1].bot, "search");
+    CU_ASSERT_STRING_EQUAL(DH_BOT_SEARCH, ENGINE_SEARCH_BOT); /* what replays skip */
+    char *v = rig_worker_hget("match:{m-search}", "bots");
+    CU_ASSERT_STRING_EQUAL(v, ",search");
+    free(v);
+    rig_worker_command(&r, "m-search", rig_worker_players[0], 0, NULL);
+    uint64_t cmd = 1;
+    int bot_turns = 0;
+    for (int i = 0; i < 60 && engine_match_decision(hm->m); i++) {
+        int seat = engine_match_decision(hm->m)->seat;
+        if (seat == 0) {
+            rig_worker_play(&r, hm, 1, &cmd);
+            continue;
+        }
+        uint64_t t0 = dh_now_ms();
+        CU_ASSERT_EQUAL(host_tick(&r.h, r.now), 1);
+        uint64_t took = dh_now_ms() - t0;
+        /* its budget, plus one play-out and the answer's own run (ASan, a loaded machine) */
+        CU_ASSERT(took < ENGINE_SEARCH_BUDGET_MS + 450);
+        host_flush(&r.h, r.now);
+        bot_turns++;
+    }
+    CU_ASSERT(bot_turns >= 3);
+    CU_ASSERT_EQUAL(r.h.stats.search_answers, (uint64_t)bot_turns);
+    CU_ASSERT_EQUAL(r.h.stats.default_answers, (uint64_t)bot_turns);
+
+    /* an adopting worker restores it (the engine is not asked to play "search" inline) */
+    uint64_t hash = engine_match_hash(hm->m);
+    rig_worker_mm_drain(&r);
+    rig_worker_redis_do("HSET match:{m-search} worker %s epoch %s", "wk-u", "2");
+    store st2;
+    CU_ASSERT_EQUAL_FATAL(store_init(&st2, rig_worker_redis_url(), 500), 0);
+    host h2;
+    host_init(&h2, "wk-u", "inproc://worker", r.router, r.dealer, r.bundle, &st2, 10);
+    CU_ASSERT_EQUAL(host_adopt(&h2, "m-search", r.now), 1);
+    host_match *hm2 = host_find(&h2, "m-search");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(hm2);
+    CU_ASSERT_EQUAL(engine_match_hash(hm2->m), hash);
+    CU_ASSERT_STRING_EQUAL(hm2->seats[1].bot, "search");
+    rig_worker_mm_drain(&r);
+    host_free(&h2);
+    store_close(&st2);
+    rig_worker_close(&r);
+}
+
+/* A queue's bot=search plays the seat of a player who stayed away past the grace period,
+ * and is kept in the meta for an adopting worker; a queue bot no worker plays is refused. */
+static void test_away_seat_is_played_by_the_queues_search_bot(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "scripts", NULL);
+    Deckhand__Internal__QueueSettings set = DECKHAND__INTERNAL__QUEUE_SETTINGS__INIT;
+    set.grace_ms = 30;
+    set.abandon = (char *)"bot";
+    set.bot = (char *)"search";
+    host_match *hm = rig_worker_started(&r, "m-away-search", "dominion", &set);
+    CU_ASSERT_STRING_EQUAL(hm->set.bot, "search");
+    char *v = rig_worker_hget("match:{m-away-search}", "queue_bot");
+    CU_ASSERT_STRING_EQUAL(v, "search");
+    free(v);
+    int seat = engine_match_decision(hm->m)->seat;
+    rig_worker_away_via(&r, "gw-t", "m-away-search", rig_worker_players[seat]);
+    rig_worker_advance(&r, 50);
+    for (int i = 0; i < 200 && engine_match_decision(hm->m)->seat == seat; i++) {
+        host_tick(&r.h, r.now);
+        host_flush(&r.h, r.now);
+    }
+    CU_ASSERT_TRUE(hm->seats[seat].robot);
+    CU_ASSERT_NOT_EQUAL(engine_match_decision(hm->m)->seat, seat);
+    CU_ASSERT(r.h.stats.search_answers >= 1);
+    CU_ASSERT_EQUAL(r.h.stats.search_answers, r.h.stats.default_answers);
+    rig_worker_close_drained(&r);
+
+    rig_worker_open(&r, "scripts", NULL);
+    set.bot = (char *)"cheater";
+    rig_worker_start(&r, "m-bad-queue-bot", "dominion", &set);
+    host_flush(&r.h, r.now);
+    char why[256];
+    CU_ASSERT_FALSE(started(&r, why, sizeof why));
+    CU_ASSERT_STRING_EQUAL(why, "unknown queue bot");
+    CU_ASSERT_PTR_NULL(host_find(&r.h, "m-bad-queue-bot"));
+    rig_worker_close_drained(&r);
+}
+
+/* Searches go round the matches: with the search seats of three matches all pending (a
+ * bot's turn has several decisions in a row), three ticks answer each of them, though one
+ * tick's budget covers about one search. */
+static void test_search_seats_take_turns_across_matches(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "scripts", NULL);
+    char why[256];
+    static const char *const ids[] = {"m-round-0", "m-round-1", "m-round-2"};
+    host_match *hm[3];
+    uint64_t cmd = 1;
+    for (int i = 0; i < 3; i++) {
+        start_with_bot(&r, ids[i], ENGINE_SEARCH_BOT, NULL);
+        CU_ASSERT_TRUE_FATAL(started(&r, why, sizeof why));
+        hm[i] = host_find(&r.h, ids[i]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(hm[i]);
+        rig_worker_command(&r, ids[i], rig_worker_players[0], 0, NULL);
+        /* the player ends its first turn: the search seat's turn begins */
+        for (int k = 0; k < 40 && engine_match_decision(hm[i]->m)->seat == 0; k++)
+            rig_worker_play(&r, hm[i], 1, &cmd);
+        CU_ASSERT_EQUAL_FATAL(engine_match_decision(hm[i]->m)->seat, 1);
+    }
+    uint64_t before[3];
+    for (int i = 0; i < 3; i++)
+        before[i] = hm[i]->answers;
+    for (int t = 0; t < 3; t++) {
+        host_tick(&r.h, r.now);
+        host_flush(&r.h, r.now);
+    }
+    for (int i = 0; i < 3; i++) {
+        if (hm[i]->answers == before[i])
+            fprintf(stderr, "%s: no search answer in three ticks\n", ids[i]);
+        CU_ASSERT(hm[i]->answers > before[i]);
+    }
+    rig_worker_close_drained(&r);
+}
+
+/* A search that cannot finish (here a copy runs the fixture game's endless "Spin" option
+ * past the call deadline) is the search's failure, not the game's: the default bot answers
+ * instead, and says so (searched false), so a search seat is never quarantined for it. */
+static void test_search_that_cannot_finish_falls_back_to_the_default_bot(void)
+{
+    engine_bundle *b = rig_engine_load_mini();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    engine_match *m = rig_engine_mini_match(b, 4, "traps=1", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    uint32_t ids[64], want[64];
+    size_t n = 64, nwant = 64;
+    engine_error ee = {0};
+    engine_search_config sc = {ENGINE_SEARCH_ITERATIONS, ENGINE_SEARCH_BUDGET_MS * 1000000ULL};
+    CU_ASSERT_EQUAL(engine_search_answer(m, &sc, ids, &n, NULL, &ee), ENGINE_SCRIPT_ERROR);
+    CU_ASSERT_EQUAL_FATAL(engine_match_bot_answer(m, NULL, want, &nwant, &ee), ENGINE_OK);
+    host_match hm = {.m = m};
+    snprintf(hm.id, sizeof hm.id, "m-fallback");
+    bool searched = true;
+    n = 64;
+    CU_ASSERT_EQUAL(host_bot_search(&hm, ids, &n, &searched, &ee), ENGINE_OK);
+    CU_ASSERT_FALSE(searched);
+    CU_ASSERT_EQUAL_FATAL(n, nwant);
+    CU_ASSERT_EQUAL(memcmp(ids, want, n * sizeof *ids), 0);
+    engine_match_free(m);
+    engine_bundle_free(b);
+}
+
+/* The worker offers the search bot in every game it serves (WorkerHello's GameInfo.bots,
+ * which the matchmaker's game list passes on), after the game's own strategies. */
+static void test_worker_offers_the_search_bot_in_every_game(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "scripts", NULL);
+    rig_worker_mm_drain(&r);
+    worker_control_hello(&r.h);
+    Deckhand__Internal__Internal *m = rig_worker_mm_next(&r);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    CU_ASSERT_EQUAL_FATAL(m->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_HELLO);
+    const Deckhand__Internal__WorkerHello *wh = m->worker_hello;
+    CU_ASSERT(wh->n_games >= 6);
+    for (size_t i = 0; i < wh->n_games; i++) {
+        const Deckhand__Internal__GameInfo *g = wh->games[i];
+        bool search = false, dflt = false;
+        for (size_t j = 0; j < g->n_bots; j++) {
+            search = search || !strcmp(g->bots[j], ENGINE_SEARCH_BOT);
+            dflt = dflt || !strcmp(g->bots[j], "default");
+        }
+        if (!search || !dflt)
+            fprintf(stderr, "%s: search %d, default %d\n", g->name, search, dflt);
+        CU_ASSERT(search && dflt);
+    }
+    deckhand__internal__internal__free_unpacked(m, NULL);
+    rig_worker_close_drained(&r);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -124,6 +322,15 @@ int main(void)
          test_bot_seat_is_played_by_the_engine_and_kept_in_the_meta},
         {"start_match_with_an_undeclared_option_or_bot_is_refused",
          test_start_match_with_an_undeclared_option_or_bot_is_refused},
+        {"search_bot_seat_is_played_by_the_worker_within_its_budget",
+         test_search_bot_seat_is_played_by_the_worker_within_its_budget},
+        {"away_seat_is_played_by_the_queues_search_bot",
+         test_away_seat_is_played_by_the_queues_search_bot},
+        {"search_seats_take_turns_across_matches", test_search_seats_take_turns_across_matches},
+        {"search_that_cannot_finish_falls_back_to_the_default_bot",
+         test_search_that_cannot_finish_falls_back_to_the_default_bot},
+        {"worker_offers_the_search_bot_in_every_game",
+         test_worker_offers_the_search_bot_in_every_game},
         {NULL, NULL},
     };
     return rig_worker_main("worker_bot_seats", cases);

@@ -4,9 +4,12 @@
  * past its grace period is played by a bot until it returns, or forfeits when its queue
  * says so; a seat nobody ever attached counts as away; a grace period runs on across an
  * adoption; a connected seat that never answers, in a queue without timers, forfeits at
- * the idle cap instead of keeping its match running for good.
+ * the idle cap instead of keeping its match running for good; every DecisionRequest tells
+ * its seat the time left before the worker answers.
  */
 #include "rig_worker.h"
+
+#include "host_output.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +42,111 @@ static void test_worker_decision_timer_answers_by_default(void)
         CU_ASSERT_NOT_EQUAL(o.msg[i]->body_case, DECKHAND__SERVER_MESSAGE__BODY_REPLY);
     rig_outbox_free(&o);
     rig_worker_close(&r);
+}
+
+/* What the seat was told in the Resync it asks for now: the full View's decision and the
+ * DecisionRequest after it (both must agree). -1 when either is missing. */
+static long long told_time_left(rig_worker *r, const char *match, const char *player)
+{
+    rig_outbox o;
+    rig_worker_gw_drain(r, &o);
+    rig_outbox_free(&o);
+    rig_worker_command(r, match, player, 0, NULL);
+    rig_worker_gw_drain(r, &o);
+    const Deckhand__ServerMessage *v =
+        rig_outbox_find(&o, player, DECKHAND__SERVER_MESSAGE__BODY_VIEW);
+    const Deckhand__ServerMessage *d =
+        rig_outbox_find(&o, player, DECKHAND__SERVER_MESSAGE__BODY_DECISION);
+    long long left = -1;
+    if (v && v->view->decision && d) {
+        CU_ASSERT_EQUAL(v->view->decision->time_left_ms, d->decision->time_left_ms);
+        left = d->decision->time_left_ms;
+    }
+    rig_outbox_free(&o);
+    return left;
+}
+
+/* DecisionRequest.time_left_ms: the decision timer counted from when the decision was put,
+ * then the rest of the turn timer when that ends first; without timers, the idle cap. */
+static void test_worker_decision_request_tells_the_time_left(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "scripts", NULL);
+    Deckhand__Internal__QueueSettings set = DECKHAND__INTERNAL__QUEUE_SETTINGS__INIT;
+    set.decision_ms = 5000;
+    set.turn_ms = 7000;
+    set.grace_ms = 60000;
+    host_match *hm = rig_worker_started(&r, "m-left", "dominion", &set);
+    const char *p = rig_worker_players[engine_match_decision(hm->m)->seat];
+    CU_ASSERT_EQUAL(told_time_left(&r, "m-left", p), 5000); /* not ticked yet: from now */
+    CU_ASSERT_EQUAL(host_tick(&r.h, r.now), 0);             /* the timers start */
+    rig_worker_advance(&r, 1200);
+    CU_ASSERT_EQUAL(told_time_left(&r, "m-left", p), 3800);
+    /* the decision is answered at 3000 ms into the turn: the next has 5000 ms, but the turn
+       only 4000 more */
+    rig_worker_advance(&r, 1800);
+    uint64_t cmd = 1;
+    rig_outbox o;
+    rig_worker_gw_drain(&r, &o);
+    rig_outbox_free(&o);
+    CU_ASSERT_FATAL(rig_worker_answer(&r, hm, cmd++));
+    host_flush(&r.h, r.now);
+    const engine_decision *d = engine_match_decision(hm->m);
+    CU_ASSERT_FATAL(d != NULL);
+    /* as the answer's outputs go: the update's decision and the DecisionRequest */
+    rig_worker_gw_drain(&r, &o);
+    const char *next = rig_worker_players[d->seat];
+    const Deckhand__ServerMessage *dm =
+        rig_outbox_find(&o, next, DECKHAND__SERVER_MESSAGE__BODY_DECISION);
+    /* the seat's update: a delta, or a full View when zones came or went */
+    const Deckhand__ServerMessage *vd =
+        rig_outbox_find(&o, next, DECKHAND__SERVER_MESSAGE__BODY_VIEW_DELTA);
+    const Deckhand__ServerMessage *vf =
+        rig_outbox_find(&o, next, DECKHAND__SERVER_MESSAGE__BODY_VIEW);
+    const Deckhand__DecisionRequest *in_view = vd   ? vd->view_delta->decision
+                                               : vf ? vf->view->decision
+                                                    : NULL;
+    CU_ASSERT_FATAL(dm != NULL && in_view != NULL);
+    CU_ASSERT_EQUAL(dm->decision->time_left_ms, 4000);
+    CU_ASSERT_EQUAL(in_view->time_left_ms, 4000);
+    rig_outbox_free(&o);
+    CU_ASSERT_EQUAL(host_tick(&r.h, r.now), 0);
+    CU_ASSERT_EQUAL_FATAL(hm->turn_version, engine_match_snapshot_version(hm->m)); /* same turn */
+    CU_ASSERT_EQUAL(told_time_left(&r, "m-left", rig_worker_players[d->seat]), 4000);
+    /* a ViewDelta's decision tells it too (answers until one carries the next decision) */
+    bool in_delta = false;
+    for (int i = 0; i < 20 && !in_delta && engine_match_decision(hm->m); i++) {
+        CU_ASSERT_FATAL(rig_worker_answer(&r, hm, cmd++));
+        host_flush(&r.h, r.now);
+        rig_worker_gw_drain(&r, &o);
+        const engine_decision *nd = engine_match_decision(hm->m);
+        const Deckhand__ServerMessage *m =
+            nd ? rig_outbox_find(&o, rig_worker_players[nd->seat],
+                                 DECKHAND__SERVER_MESSAGE__BODY_VIEW_DELTA)
+               : NULL;
+        if (m && m->view_delta->decision) {
+            in_delta = true;
+            uint32_t left = m->view_delta->decision->time_left_ms;
+            CU_ASSERT(left > 0 && left <= 5000);
+        }
+        rig_outbox_free(&o);
+    }
+    CU_ASSERT(in_delta);
+    /* past every limit (the tick has not answered yet): due, never 0 ("no limit") */
+    CU_ASSERT_EQUAL(host_tick(&r.h, r.now), 0); /* the timers start for the new decision */
+    rig_worker_advance(&r, 8000);
+    CU_ASSERT_EQUAL(host_time_left_ms(&r.h, hm, r.now), 1);
+    rig_worker_close_drained(&r);
+
+    rig_worker_open(&r, "scripts", NULL);
+    Deckhand__Internal__QueueSettings none = DECKHAND__INTERNAL__QUEUE_SETTINGS__INIT;
+    none.grace_ms = 60000;
+    hm = rig_worker_started(&r, "m-idle", "dominion", &none);
+    p = rig_worker_players[engine_match_decision(hm->m)->seat];
+    CU_ASSERT_EQUAL(told_time_left(&r, "m-idle", p), (long long)HOST_IDLE_MS);
+    r.h.idle_ms = 0; /* no idle cap either: no limit */
+    CU_ASSERT_EQUAL(told_time_left(&r, "m-idle", p), 0);
+    rig_worker_close_drained(&r);
 }
 
 static void test_worker_away_seat_is_played_by_a_bot_after_grace_until_it_returns(void)
@@ -191,6 +299,8 @@ int main(void)
 {
     static const dh_test_case cases[] = {
         {"worker_decision_timer_answers_by_default", test_worker_decision_timer_answers_by_default},
+        {"worker_decision_request_tells_the_time_left",
+         test_worker_decision_request_tells_the_time_left},
         {"worker_away_seat_is_played_by_a_bot_after_grace_until_it_returns",
          test_worker_away_seat_is_played_by_a_bot_after_grace_until_it_returns},
         {"worker_never_attached_seat_counts_as_away_then_a_bot_plays",
