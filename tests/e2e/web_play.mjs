@@ -20,12 +20,13 @@
 // test_replay_from_the_history: Bob (Alice and he play as accounts, so the match is rated
 // and in their histories) finds the match in "My matches" and its
 // Replay button opens the same replay.
-// Every screen fits a 390 px phone. A second tab of Alice's logs in with her token and the
+// The bundle's presentation hints are drawn (Copper in Dominion's Treasure colour) on the
+// players' and the spectator's screens. Every screen fits a 390 px phone. A second tab of Alice's logs in with her token and the
 // first tab steps aside.
 // Screenshots in OUT: lobby, watch-list, match, match-phone, spectator, spectator-phone,
 // end, end-phone, spectator-end, replay, replay-end, replay-phone (.png).
 import path from "node:path";
-import { browser, checkNoConsoleErrors, fail, fitsPhone, log, phone, play, player, results } from "./web_rig.mjs";
+import { browser, checkHints, checkNoConsoleErrors, fail, fitsPhone, log, phone, play, player, results } from "./web_rig.mjs";
 
 const [url, out] = process.argv.slice(2);
 const shot = (page, name, full = false) => page.screenshot({ path: path.join(out, `${name}.png`), fullPage: full });
@@ -58,6 +59,7 @@ try {
   if (!matchA || matchA !== matchB) fail(`not the same match: ${matchA} / ${matchB}`);
   log(`match ${matchA}`);
   await a.waitForSelector(".card", { timeout: 10_000 }); // the View and Catalog arrived
+  await checkHints(a, "Alice's match", { card: '.card[data-card="Copper"]', colour: "#f2d675" });
 
   // Carol finds it in the watch list (refreshing until the matchmaker lists it) and watches.
   const listed = `.watch-list li[data-match="${matchA}"] .watch-go`;
@@ -72,6 +74,7 @@ try {
   const watched = await c.$eval(".match", (el) => el.dataset.match);
   if (watched !== matchA) fail(`Carol watches ${watched}, not ${matchA}`);
   if (await c.$(".match.watching .decision .option, #bot-answer")) fail("the spectator screen offers options");
+  await checkHints(c, "the spectator screen", { card: '.card[data-card="Copper"]', colour: "#f2d675" });
   log("Carol spectates the match");
 
   // What Carol's screen draws, sampled while the match runs: the event_seq shown and every

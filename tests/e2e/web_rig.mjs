@@ -60,6 +60,20 @@ export async function fitsPhone(page, what) {
   if (scroll > inner) fail(`${what}: ${scroll} px wide on a ${inner} px screen`);
 }
 
+// test_presentation_hints_are_drawn: the bundle's hints (Catalog.presentation) reach the
+// screen: a card matching `card` is drawn in the type colour `colour`, and (when given) a
+// zone is labelled `label`; without hints the client hashes a hue and labels by zone name.
+export async function checkHints(page, what, { card, colour, label = "" }) {
+  const seen = await page.$$eval(card, (els) =>
+    els.map((el) => getComputedStyle(el).getPropertyValue("--type-colour").trim()));
+  if (!seen.length) fail(`${what}: no card ${card} on screen`);
+  if (!seen.every((c) => c.toLowerCase() === colour)) fail(`${what}: ${card} drawn in ${seen}, not the bundle's ${colour}`);
+  if (label) {
+    const labels = await page.$$eval(".zone-name", (els) => els.map((el) => el.textContent));
+    if (!labels.some((t) => t.startsWith(label))) fail(`${what}: no zone labelled ${label} (${labels})`);
+  }
+}
+
 const selectedOptions = (page) =>
   page.$$eval(".decision .option", (els) => els.map((e) => e.classList.contains("selected")));
 

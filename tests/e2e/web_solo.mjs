@@ -1,11 +1,16 @@
 // web_solo.mjs URL OUT GAME: one headless Chromium player queues alone for GAME, whose
 // queue fills the empty seat with a bot (test_web_solo.sh sets bot_fill_ms), and plays
-// the match to the end screen through the web client, with no console error; its screens
-// fit a phone. Screenshots: OUT/GAME-match.png, OUT/GAME-match-phone.png, OUT/GAME-end.png.
+// the match to the end screen through the web client, with no console error; the game's
+// presentation hints are drawn (a type colour, a zone label); its screens fit a phone. Screenshots: OUT/GAME-match.png, OUT/GAME-match-phone.png, OUT/GAME-end.png.
 import path from "node:path";
-import { browser, checkNoConsoleErrors, fail, fitsPhone, log, phone, play, player, results } from "./web_rig.mjs";
+import { browser, checkHints, checkNoConsoleErrors, fail, fitsPhone, log, phone, play, player, results } from "./web_rig.mjs";
 
 const [url, out, game] = process.argv.slice(2);
+// What each game's presentation hints make visible (scripts/GAME/game.lua, `presentation`).
+const HINTS = {
+  caveman: { card: '.card[data-card="Wood"]', colour: "#c9b79c" },
+  elemental: { card: '.card[data-card$=" Hero"]', colour: "#f0d9a8", label: "Hero" }, // its zone is "hero"
+};
 
 try {
   const p = await player(url, "Solo");
@@ -20,6 +25,8 @@ try {
   const playing = await p.$eval(".match", (el) => el.dataset.game);
   if (playing !== game) fail(`playing ${playing}, not ${game}`);
   log(`${game}: a match against a bot-filled seat`);
+  if (!HINTS[game]) fail(`no presentation check for ${game}`);
+  await checkHints(p, game, HINTS[game]);
   let shot = false;
   const n = await play(p, "Solo", out, {
     reloadAt: 4,
