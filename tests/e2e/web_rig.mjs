@@ -83,6 +83,17 @@ const selectedOptions = (page) =>
 // redraw replaced the button under the pointer and the click was lost).
 async function pressAcrossRedraw(page) {
   const option = await page.$(".decision .option:nth-child(2)");
+  // Where the press and the release land, for the message when the click is missed.
+  await page.evaluate(() => {
+    const where = (e) => {
+      const t = e.target;
+      return `${e.type} on ${t.tagName}.${t.className} "${(t.textContent ?? "").slice(0, 30)}" at ${e.clientX},${e.clientY}`;
+    };
+    window.pressTrace = [];
+    for (const type of ["mousedown", "mouseup", "click"])
+      document.addEventListener(type, (e) => window.pressTrace.push(where(e)), { capture: true });
+  });
+  await option.scrollIntoView();
   const box = await option.boundingBox();
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page.mouse.down();
@@ -93,7 +104,10 @@ async function pressAcrossRedraw(page) {
   const same = await option.evaluate((el) => el.isConnected && el === document.querySelector(".decision .option:nth-child(2)"));
   if (!same) fail("the redraw replaced the pressed option button");
   await page.waitForFunction(() => document.querySelector(".decision .option:nth-child(2)")?.classList.contains("selected"),
-    { timeout: 3000 }).catch(() => fail("a press held across a redraw did not toggle its option"));
+    { timeout: 3000 }).catch(async () => fail(`a press held across a redraw did not toggle its option (aimed at ` +
+      `${JSON.stringify(box)}, now at ${JSON.stringify(await option.boundingBox())}; ` +
+      `${await page.evaluate(() => window.pressTrace.join("; "))}; last messages: ` +
+      `${await page.evaluate(() => window.deckhandTrace.slice(-8).join(" | "))})`));
   log("a press held across a redraw toggled its option (the button was kept)");
 }
 

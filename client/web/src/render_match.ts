@@ -264,7 +264,8 @@ function decisionEl(m: Match, ui: MatchUi): HTMLElement {
     h("div", { class: "actions" },
       many ? h("button", { class: "confirm", "data-key": "confirm", disabled: ui.sending || n < d.min || n > d.max,
         onclick: () => ui.choose([...ui.selected]) }, `Confirm (${n}) `, h("kbd", {}, "Enter")) : null,
-      many && n > 0 ? h("button", { class: "clear", "data-key": "clear", disabled: ui.sending,
+      // always there (disabled when nothing is toggled): the panel keeps its size
+      many ? h("button", { class: "clear", "data-key": "clear", disabled: ui.sending || n === 0,
         onclick: () => clearSelection(ui) }, "Clear ", h("kbd", {}, "Esc")) : null,
       !many && d.min === 0 ? h("button", { class: "none", "data-key": "none", disabled: ui.sending, onclick: () => ui.choose([]) },
         "Choose nothing") : null,
