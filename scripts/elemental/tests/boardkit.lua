@@ -27,6 +27,18 @@ function tests.test_grid_front_is_the_first_piece_of_a_column_from_the_middle(T)
   T.eq(#gr:pieces(m.g, 2), 3)
 end
 
+function tests.test_grid_pieces_and_free_spaces_come_in_reading_order(T)
+  local m = E.match(T, { p2 = { board = { ["back 2"] = "Stone Wall", ["front 3"] = "Zephyr Imp",
+                                          ["back 3"] = "Root Warden" } } })
+  local gr, g = E.kernel().grid, m.g
+  local names = {}
+  for _, id in ipairs(gr:pieces(g, 2)) do names[#names + 1] = g:name(id) end
+  T.eq(names, { "Zephyr Imp", "Stone Wall", "Root Warden" })
+  T.eq(gr:free(g, 2), { { 1, 1 }, { 1, 2 }, { 1, 4 }, { 1, 5 }, { 2, 1 }, { 2, 4 }, { 2, 5 } })
+  T.eq(#gr:pieces(g, 1), 0)
+  T.eq(#gr:free(g, 1), 10)
+end
+
 function tests.test_grid_adjacent_and_beside(T)
   local gr = grid.new { rows = { "front", "back" }, cols = 5 }
   T.eq(gr:adjacent(1, 1), { { 1, 2 }, { 2, 1 } })
