@@ -389,6 +389,28 @@ static int g_get(lua_State *L)
     return 1;
 }
 
+/* g:gets(id, attrs): the values of the attributes named in the array, in its order (0
+ * for one never set): a piece's statuses in one call (boardkit/status.lua). */
+static int g_gets(lua_State *L)
+{
+    engine_match *m = gm(L);
+    uint32_t id = entity_arg(L, m, 2);
+    luaL_checktype(L, 3, LUA_TTABLE);
+    engine_freeze_see(L, 3);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, 3);
+    lua_settop(L, 3);
+    lua_createtable(L, (int)n, 0); /* 4: the answer */
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, 3, i);
+        uint32_t a = engine_intern_lua(m->b, L, -1);
+        lua_pop(L, 1);
+        int64_t *v = engine_map_find(&m->st.attrs, (uint64_t)id << 32 | a);
+        lua_pushinteger(L, v ? *v : 0);
+        lua_rawseti(L, 4, i);
+    }
+    return 1;
+}
+
 static int g_set(lua_State *L)
 {
     engine_match *m = gm_mut(L);
@@ -637,6 +659,7 @@ static const luaL_Reg g_methods[] = {
     {"list", g_list},
     {"shuffle", g_shuffle},
     {"get", g_get},
+    {"gets", g_gets},
     {"set", g_set},
     {"counter", g_counter},
     {"set_counter", g_set_counter},

@@ -15,7 +15,7 @@ local bots = {}
 
 local function value(k, g, id)
   if k:is_hero(g, id) then return 0 end
-  return k:attack_of(g, id) + k:health_of(g, id) + #k.st:held(g, id) - 3
+  return k:attack_of(g, id) + k:health_of(g, id) + k.st:nheld(g, id) - 3
 end
 
 -- ---- resources ------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 -- Tests of the engine's bulk `g` calls the kernel's hot paths use (g:deal, g:move_all,
--- g:list with a filter, names or distinct, g:log with pieces, g:count_empty, g:tops,
+-- g:list with a filter, names or distinct, g:log with pieces, g:count_empty, g:tops, g:gets,
 -- g:new with a count, g:move of an id array): each gives what the one-card-at-a-time calls it
 -- replaces give.
 local kit = require("deckbuilder.testkit")
@@ -142,6 +142,18 @@ function tests.test_tops_gives_what_top_and_count_give_zone_by_zone(T)
   T.eq(#g:tops({}, 1), 0)
   T.eq(pcall(g.tops, g, zones, 1, "full"), false, "the third argument is checked")
   T.eq(pcall(g.tops, g, zones, 9), false, "so is the owner")
+end
+
+function tests.test_gets_gives_what_get_gives_attribute_by_attribute(T)
+  local m = stacked(T)
+  local g = m.g
+  local id = g:top("deck", 1)
+  g:set(id, "a", 3)
+  g:set(id, "b", -2)
+  T.eq(g:gets(id, { "b", "never", "a", "b" }), { -2, 0, 3, -2 })
+  T.eq(g:gets(id, {}), {})
+  T.eq(pcall(g.gets, g, 999999, { "a" }), false, "ids are entities")
+  T.eq(pcall(g.gets, g, id, { 1 }), false, "names are strings")
 end
 
 function tests.test_count_empty_counts_empty_and_unused_zones(T)

@@ -88,6 +88,15 @@ function tests.test_status_held_lists_names_in_declaration_order(T)
        "attack,health,max_health,taunt,reflect")
 end
 
+function tests.test_status_nheld_counts_what_held_lists(T)
+  local m = E.match(T, { p1 = { board = { ["front 1"] = "Living Rampart" } } })
+  local st, id = E.kernel().st, E.at(m, 1, "front 1")
+  T.eq(st:nheld(m.g, id), 5)
+  st:dispel(m.g, id)
+  T.eq(st:nheld(m.g, id), #st:held(m.g, id))
+  T.eq(st:nheld(m.g, id), 3, "a dispel keeps the base stats")
+end
+
 function tests.test_bus_ask_is_vetoed_by_any_one_listener(T)
   local m = E.match(T, { p1 = { board = { ["front 1"] = "Zephyr Imp" } },
                          p2 = { board = { ["back 5"] = "Gravity Well" } } })
