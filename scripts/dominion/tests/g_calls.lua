@@ -153,7 +153,7 @@ function tests.test_gets_gives_what_get_gives_attribute_by_attribute(T)
   T.eq(g:gets(id, { "b", "never", "a", "b" }), { -2, 0, 3, -2 })
   T.eq(g:gets(id, {}), {})
   T.eq(pcall(g.gets, g, 999999, { "a" }), false, "ids are entities")
-  T.eq(pcall(g.gets, g, id, { 1 }), false, "names are strings")
+  T.eq(pcall(g.gets, g, id, { {} }), false, "names are strings")
 end
 
 function tests.test_count_empty_counts_empty_and_unused_zones(T)
