@@ -88,6 +88,16 @@ static int g_player_name(lua_State *L)
     return 1;
 }
 
+/* g:labels(p): false when player p's decisions are answered inline by a bot (deckhand
+ * sim, the search's play-outs, bot seats of a match): no client and no search tree sees
+ * their options then, so a game whose bots read no labels may leave them out. */
+static int g_labels(lua_State *L)
+{
+    engine_match *m = gm(L);
+    lua_pushboolean(L, m->bot_ref[player_arg(L, m, 2) - 1] == LUA_NOREF);
+    return 1;
+}
+
 static int g_option(lua_State *L)
 {
     engine_match *m = gm(L);
@@ -645,6 +655,7 @@ static const luaL_Reg g_methods[] = {
     {"nplayers", g_nplayers},
     {"player_name", g_player_name},
     {"option", g_option},
+    {"labels", g_labels},
     {"new", g_new},
     {"name", g_name},
     {"zone_of", g_zone_of},
