@@ -44,7 +44,9 @@ function events:handlers(g, id, ev)
   local def = self.card(g, id)
   local h = def and def.on and def.on[ev]
   if h then out[1] = h end
-  for _, d in ipairs(self.by_event[ev] or NONE) do
+  local sts = self.by_event[ev] or NONE
+  for i = 1, #sts do
+    local d = sts[i]
     if g:get(id, d.name) ~= 0 then out[#out + 1] = d.on[ev] end
   end
   return out
@@ -66,12 +68,27 @@ local function call(self, h, g, id, ev, ctx)
   return events.blame(self.describe, g, id, ev, h, g, id, ctx)
 end
 
+-- Run the handlers of entity id for ev in order, the list taken before the first runs
+-- (events:handlers); with `ask`, stop at a veto and return false. When no status listens
+-- to ev, the card's own handler is the whole list: no list is built.
+local function run(self, g, id, ev, ctx, ask)
+  if not self.by_event[ev] then
+    local def = self.card(g, id)
+    local h = def and def.on and def.on[ev]
+    return not (h and call(self, h, g, id, ev, ctx) == false and ask)
+  end
+  local hs = self:handlers(g, id, ev)
+  for i = 1, #hs do
+    if call(self, hs[i], g, id, ev, ctx) == false and ask then return false end
+  end
+  return true
+end
+
 -- May the event happen? false and the vetoing entity when a listener says no.
 function events:ask(g, ev, ctx)
-  for _, id in ipairs(self.listeners(g, ev, ctx)) do
-    for _, h in ipairs(self:handlers(g, id, ev)) do
-      if call(self, h, g, id, ev, ctx) == false then return false, id end
-    end
+  local ids = self.listeners(g, ev, ctx)
+  for i = 1, #ids do
+    if not run(self, g, ids[i], ev, ctx, true) then return false, ids[i] end
   end
   return true
 end
@@ -79,9 +96,8 @@ end
 -- Announce the event to every listener in order (listeners are taken once, before the
 -- first handler runs, so one that leaves play meanwhile is still told).
 function events:emit(g, ev, ctx)
-  for _, id in ipairs(self.listeners(g, ev, ctx)) do
-    for _, h in ipairs(self:handlers(g, id, ev)) do call(self, h, g, id, ev, ctx) end
-  end
+  local ids = self.listeners(g, ev, ctx)
+  for i = 1, #ids do run(self, g, ids[i], ev, ctx, false) end
 end
 
 return events
