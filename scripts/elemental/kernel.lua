@@ -103,7 +103,9 @@ function K.health(_, g, p) return g:counter("health", p) end
 
 -- Does p meet the element requirements of the card definition def?
 function K.meets(_, g, p, def)
-  for _, e in ipairs(K.ELEMENTS) do
+  local es = K.ELEMENTS
+  for i = 1, #es do
+    local e = es[i]
     if (def[e] or 0) > g:counter(e, p) then return false end
   end
   return true
@@ -123,7 +125,8 @@ function K:all_minions(g)
   local a = self:active(g)
   if a == 0 then a = 1 end
   local out = self.grid:pieces(g, a)
-  for _, id in ipairs(self.grid:pieces(g, K.other(a))) do out[#out + 1] = id end
+  local ids = self.grid:pieces(g, K.other(a))
+  for i = 1, #ids do out[#out + 1] = ids[i] end
   return out
 end
 

@@ -97,14 +97,16 @@ function K:actions(g, p)
   local function add(o) opts[#opts + 1] = o end
   if g:counter("resource_used", p) == 0 then
     add { label = "Gain 1 mana this turn", act = "resource", res = "mana" }
-    for _, e in ipairs(K.ELEMENTS) do
+    for i = 1, #K.ELEMENTS do
+      local e = K.ELEMENTS[i]
       add { label = lab and "Raise " .. ELEMENT_LABEL[e] .. " to " .. (g:counter(e, p) + 1) or nil,
             act = "resource", res = e }
     end
   end
   local free = self.grid:free(g, p)
   local ids, names = g:list("hand", p, nil, "distinct")
-  for i, id in ipairs(ids) do
+  for i = 1, #ids do
+    local id = ids[i]
     if self:playable(g, p, id, free) then
       add { label = lab and "Play " .. names[i] or nil, card = id, act = "play", id = id }
     end
@@ -114,7 +116,8 @@ function K:actions(g, p)
     add { label = "Hero power", card = self:hero(g, p), act = "power" }
   end
   local mine = self:minions(g, p)
-  for _, a in ipairs(mine) do
+  for i = 1, #mine do
+    local a = mine[i]
     if self:can_attack(g, a) then
       local who = lab and self:describe(g, a) .. " attacks "
       for _, t in ipairs(self:attack_targets(g, a)) do
@@ -123,10 +126,12 @@ function K:actions(g, p)
       end
     end
   end
-  for _, a in ipairs(mine) do
+  for i = 1, #mine do
+    local a = mine[i]
     if #free > 0 and self:can_move(g, a) then
       local who = lab and "Move " .. self:describe(g, a) .. " to "
-      for _, rc in ipairs(free) do
+      for j = 1, #free do
+        local rc = free[j]
         add { label = lab and who .. self.grid:label(rc[1], rc[2]) or nil,
               card = a, act = "move", id = a, r = rc[1], c = rc[2] }
       end
@@ -141,7 +146,8 @@ end
 -- Ask p for one of the spaces (array of {r, c}).
 function K:choose_space(g, p, spaces, kind, prompt, about)
   local opts, lab = {}, g:labels(p)
-  for i, rc in ipairs(spaces) do
+  for i = 1, #spaces do
+    local rc = spaces[i]
     opts[i] = { label = lab and self.grid:label(rc[1], rc[2]) or nil, r = rc[1], c = rc[2],
                 card = about }
   end

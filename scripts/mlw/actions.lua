@@ -113,19 +113,22 @@ function A.actions(g, p)
   local function add(o) opts[#opts + 1] = o end
   local L = K.live_listeners(g) -- the same for every question below
   local ids, names = g:list("hand", p, nil, "distinct")
-  for i, id in ipairs(ids) do
+  for i = 1, #ids do
+    local id = ids[i]
     if A.can_play(g, p, id, L) then
       add { label = lab and "Play " .. names[i] or nil, card = id, act = "play", id = id }
     end
   end
   local mine = K.monsters(g, p)
-  for _, id in ipairs(mine) do
+  for i = 1, #mine do
+    local id = mine[i]
     if A.can_activate(g, p, id, L) then
       add { label = lab and "Activate " .. K.describe(g, id) or nil, card = id, act = "activate",
             id = id }
     end
   end
-  for _, a in ipairs(mine) do
+  for i = 1, #mine do
+    local a = mine[i]
     if A.can_attack(g, a, L) then
       local who = lab and K.describe(g, a) .. " attacks "
       for _, t in ipairs(A.attack_targets(g, a, L)) do
@@ -134,7 +137,8 @@ function A.actions(g, p)
       end
     end
   end
-  for _, id in ipairs(mine) do
+  for i = 1, #mine do
+    local id = mine[i]
     if A.can_drain(g, p, id, L) then
       add { label = lab and "Drain " .. K.describe(g, id) or nil, card = id, act = "drain",
             id = id }
@@ -142,7 +146,8 @@ function A.actions(g, p)
   end
   local in_play = K.monsters(g, p)
   if K.trap(g, p) then in_play[#in_play + 1] = K.trap(g, p) end
-  for _, id in ipairs(in_play) do
+  for i = 1, #in_play do
+    local id = in_play[i]
     if A.can_discard(g, p, id, L) then
       add { label = lab and "Discard " .. K.describe(g, id) or nil, card = id, act = "discard",
             id = id }

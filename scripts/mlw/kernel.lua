@@ -123,9 +123,11 @@ function K.listeners(g)
   if a == 0 then a = 1 end
   local b = K.other(a)
   local out = { K.wizard(g, a) }
-  for _, id in ipairs(K.monsters(g, a)) do out[#out + 1] = id end
+  local ids = K.monsters(g, a)
+  for i = 1, #ids do out[#out + 1] = ids[i] end
   out[#out + 1] = K.wizard(g, b)
-  for _, id in ipairs(K.monsters(g, b)) do out[#out + 1] = id end
+  ids = K.monsters(g, b)
+  for i = 1, #ids do out[#out + 1] = ids[i] end
   local t = K.trap(g, b)
   if t then out[#out + 1] = t end
   return out
@@ -135,11 +137,13 @@ end
 -- listens): the same answers as K.listeners for any event, fewer walks. For questions
 -- asked while nothing changes (the options of one decision).
 function K.live_listeners(g)
-  local out = {}
-  for _, id in ipairs(K.listeners(g)) do
+  local out, ids, listening = {}, K.listeners(g), K.LISTENING
+  for i = 1, #ids do
+    local id = ids[i]
     local keep = K.def(g, id).on ~= nil
-    for _, d in ipairs(K.LISTENING) do
-      keep = keep or g:get(id, d.name) ~= 0
+    for j = 1, #listening do
+      if keep then break end
+      keep = g:get(id, listening[j].name) ~= 0
     end
     if keep then out[#out + 1] = id end
   end
@@ -216,7 +220,8 @@ end
 -- The upkeep of p: the mana costs of p's monsters in play.
 function K.upkeep(g, p)
   local n = 0
-  for _, id in ipairs(K.monsters(g, p)) do n = n + K.def(g, id).cost end
+  local ids = K.monsters(g, p)
+  for i = 1, #ids do n = n + K.def(g, ids[i]).cost end
   return n
 end
 
@@ -258,8 +263,9 @@ function K.resolve_deaths(g)
     local dead
     local a = K.active(g) == 0 and 1 or K.active(g)
     for _, p in ipairs { a, K.other(a) } do
-      for _, id in ipairs(K.monsters(g, p)) do
-        if not dead and st:get(g, id, "health") <= 0 then dead = id end
+      local ids = K.monsters(g, p)
+      for i = 1, #ids do
+        if not dead and st:get(g, ids[i], "health") <= 0 then dead = ids[i] end
       end
     end
     if not dead then return end
