@@ -16,9 +16,10 @@
 local events = {}
 events.__index = events
 
--- spec: listeners = function(g, event, ctx) -> ids; card = function(g, id) -> the card
--- definition (its `on` table is read); status = a boardkit status object (optional);
--- describe = function(g, id) -> a label for errors (optional).
+-- spec: listeners = function(g, event, ctx) -> ids [, defs] (defs: the card definitions
+-- of ids when the caller has them, saving a card lookup per listener per event); card =
+-- function(g, id) -> the card definition (its `on` table is read); status = a boardkit
+-- status object (optional); describe = function(g, id) -> a label for errors (optional).
 -- The statuses that listen to each event are found once here, so asking costs one
 -- attribute read per listening status, not one per declared status.
 function events.new(spec)
@@ -39,9 +40,10 @@ end
 local NONE = {}
 
 -- The handlers of entity id for event ev, card first, then statuses in their order.
-function events:handlers(g, id, ev)
+-- def: the entity's card definition when the caller has it.
+function events:handlers(g, id, ev, def)
   local out = {}
-  local def = self.card(g, id)
+  def = def or self.card(g, id)
   local h = def and def.on and def.on[ev]
   if h then out[1] = h end
   local sts = self.by_event[ev] or NONE
@@ -71,13 +73,13 @@ end
 -- Run the handlers of entity id for ev in order, the list taken before the first runs
 -- (events:handlers); with `ask`, stop at a veto and return false. When no status listens
 -- to ev, the card's own handler is the whole list: no list is built.
-local function run(self, g, id, ev, ctx, ask)
+local function run(self, g, id, ev, ctx, ask, def)
   if not self.by_event[ev] then
-    local def = self.card(g, id)
+    def = def or self.card(g, id)
     local h = def and def.on and def.on[ev]
     return not (h and call(self, h, g, id, ev, ctx) == false and ask)
   end
-  local hs = self:handlers(g, id, ev)
+  local hs = self:handlers(g, id, ev, def)
   for i = 1, #hs do
     if call(self, hs[i], g, id, ev, ctx) == false and ask then return false end
   end
@@ -86,9 +88,9 @@ end
 
 -- May the event happen? false and the vetoing entity when a listener says no.
 function events:ask(g, ev, ctx)
-  local ids = self.listeners(g, ev, ctx)
+  local ids, defs = self.listeners(g, ev, ctx)
   for i = 1, #ids do
-    if not run(self, g, ids[i], ev, ctx, true) then return false, ids[i] end
+    if not run(self, g, ids[i], ev, ctx, true, defs and defs[i]) then return false, ids[i] end
   end
   return true
 end
@@ -96,8 +98,8 @@ end
 -- Announce the event to every listener in order (listeners are taken once, before the
 -- first handler runs, so one that leaves play meanwhile is still told).
 function events:emit(g, ev, ctx)
-  local ids = self.listeners(g, ev, ctx)
-  for i = 1, #ids do run(self, g, ids[i], ev, ctx, false) end
+  local ids, defs = self.listeners(g, ev, ctx)
+  for i = 1, #ids do run(self, g, ids[i], ev, ctx, false, defs and defs[i]) end
 end
 
 return events

@@ -137,16 +137,21 @@ end
 -- listens): the same answers as K.listeners for any event, fewer walks. For questions
 -- asked while nothing changes (the options of one decision).
 function K.live_listeners(g)
-  local out, ids, listening = {}, K.listeners(g), K.LISTENING
+  local out, defs, ids, listening = {}, {}, K.listeners(g), K.LISTENING
   for i = 1, #ids do
     local id = ids[i]
-    local keep = K.def(g, id).on ~= nil
+    local def = K.def(g, id)
+    local keep = def.on ~= nil
     for j = 1, #listening do
       if keep then break end
       keep = g:get(id, listening[j].name) ~= 0
     end
-    if keep then out[#out + 1] = id end
+    if keep then
+      out[#out + 1] = id
+      defs[#out] = def
+    end
   end
+  out.defs = defs -- their card definitions, for the bus (boardkit/events.lua)
   return out
 end
 
@@ -155,7 +160,11 @@ local function describe(g, id) return K.describe(g, id) .. " (entity " .. id .. 
 K.bus = events.new {
   status = st,
   card = function(g, id) return K.cards[g:name(id)] end,
-  listeners = function(g, _, ctx) return ctx.listeners or K.listeners(g) end,
+  listeners = function(g, _, ctx)
+    local L = ctx.listeners
+    if L then return L, L.defs end
+    return K.listeners(g)
+  end,
   describe = describe,
 }
 
