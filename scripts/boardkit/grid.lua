@@ -13,7 +13,7 @@ grid.__index = grid
 -- spec: rows (array of row names, nearest the middle of the table first), cols (count),
 -- prefix (default "board"). The zone names and their parse table are built once here.
 function grid.new(spec)
-  local self = setmetatable({ rows = spec.rows, cols = spec.cols,
+  local self = setmetatable({ rows = spec.rows, cols = spec.cols, nrows = #spec.rows,
                               prefix = spec.prefix or "board" }, grid)
   self.names, self.parse, self.spaces, self.zones = {}, {}, {}, {}
   for r, row in ipairs(spec.rows) do
@@ -84,7 +84,7 @@ end
 -- The first piece in column c of player p, searching from the first row (the one
 -- nearest the middle), or nil: what stands in front in that column.
 function grid:front(g, p, c)
-  for r = 1, #self.rows do
+  for r = 1, self.nrows do -- # of a frozen module table is a C call; nrows is a field
     local id = g:top(self.names[r][c], p)
     if id then return id, r end
   end
