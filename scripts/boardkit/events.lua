@@ -54,15 +54,19 @@ function events:handlers(g, id, ev, def)
   return out
 end
 
+-- What pcall gave, passed on as varargs (no table per call: handlers run per option).
+local function blamed(describe, g, id, what, ok, ...)
+  if ok then return ... end
+  local err = ...
+  if type(err) ~= "string" then error(err, 0) end
+  error(describe(g, id) .. ": " .. what .. ": " .. err, 0)
+end
+
 -- Run fn(...) on behalf of entity id; an error it raises is raised again prefixed with
 -- describe(g, id) and what (an event or an ability's name). Errors that are not strings
 -- (the engine's own) pass unchanged.
 function events.blame(describe, g, id, what, fn, ...)
-  local res = table.pack(pcall(fn, ...))
-  if res[1] then return table.unpack(res, 2, res.n) end
-  local err = res[2]
-  if type(err) ~= "string" then error(err, 0) end
-  error(describe(g, id) .. ": " .. what .. ": " .. err, 0)
+  return blamed(describe, g, id, what, pcall(fn, ...))
 end
 
 local function call(self, h, g, id, ev, ctx)

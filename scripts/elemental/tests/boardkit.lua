@@ -3,6 +3,7 @@
 -- Elemental Command matches (its grid, statuses and bus), but pin boardkit's own rules.
 local E = require("elemental.testkit")
 local grid = require("boardkit.grid")
+local events = require("boardkit.events")
 
 local tests = {}
 
@@ -112,6 +113,19 @@ function tests.test_bus_handlers_come_from_the_card_then_its_statuses(T)
   local k = E.kernel()
   T.eq(#k.bus:handlers(m.g, E.at(m, 1, "front 1"), "can_move"), 2)
   T.eq(#k.bus:handlers(m.g, E.at(m, 1, "front 1"), "can_attack"), 1)
+end
+
+function tests.test_blame_passes_every_result_and_names_the_entity_in_errors(T)
+  local function describe(_, id) return "piece " .. id end
+  local a, b, c = events.blame(describe, nil, 7, "x", function(...) return ... end, 1, nil, 3)
+  T.eq({ a, b, c }, { 1, nil, 3 })
+  T.eq(select("#", events.blame(describe, nil, 7, "x", function() return nil, nil end)), 2)
+  local ok, err = pcall(events.blame, describe, nil, 7, "on_play",
+                        function() error("boom", 0) end)
+  T.eq({ ok, err }, { false, "piece 7: on_play: boom" })
+  local thrown = {}
+  ok, err = pcall(events.blame, describe, nil, 7, "x", function() error(thrown) end)
+  T.ok(not ok and err == thrown, "an error that is not a string passes unchanged")
 end
 
 return tests
