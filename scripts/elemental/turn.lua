@@ -91,16 +91,17 @@ local ELEMENT_LABEL = { earth = "Earth", wind = "Wind", fire = "Fire" }
 -- The options of the `turn` decision, in a fixed order: resource choices, cards to
 -- play, the hero power, attacks, moves, End turn. Without labels when nothing reads them
 -- (g:labels: a bot answers inline; this game's bots read `act` and the ids, never labels).
+-- Options are appended in place (no helper call per option: this runs per decision).
 function K:actions(g, p)
   local opts = {}
   local lab = g:labels(p)
-  local function add(o) opts[#opts + 1] = o end
   if g:counter("resource_used", p) == 0 then
-    add { label = "Gain 1 mana this turn", act = "resource", res = "mana" }
+    opts[#opts + 1] = { label = "Gain 1 mana this turn", act = "resource", res = "mana" }
     for i = 1, #K.ELEMENTS do
       local e = K.ELEMENTS[i]
-      add { label = lab and "Raise " .. ELEMENT_LABEL[e] .. " to " .. (g:counter(e, p) + 1) or nil,
-            act = "resource", res = e }
+      opts[#opts + 1] = {
+        label = lab and "Raise " .. ELEMENT_LABEL[e] .. " to " .. (g:counter(e, p) + 1) or nil,
+        act = "resource", res = e }
     end
   end
   local free = self.grid:free(g, p)
@@ -108,12 +109,13 @@ function K:actions(g, p)
   for i = 1, #ids do
     local id = ids[i]
     if self:playable(g, p, id, free) then
-      add { label = lab and "Play " .. names[i] or nil, card = id, act = "play", id = id }
+      opts[#opts + 1] = {
+        label = lab and "Play " .. names[i] or nil, card = id, act = "play", id = id }
     end
   end
   if g:counter("power_used", p) == 0 and g:counter("mana", p) >= 2
       and #self:power_targets(g, p) > 0 then
-    add { label = "Hero power", card = self:hero(g, p), act = "power" }
+    opts[#opts + 1] = { label = "Hero power", card = self:hero(g, p), act = "power" }
   end
   local mine = self:minions(g, p)
   for i = 1, #mine do
@@ -121,8 +123,9 @@ function K:actions(g, p)
     if self:can_attack(g, a) then
       local who = lab and self:describe(g, a) .. " attacks "
       for _, t in ipairs(self:attack_targets(g, a)) do
-        add { label = lab and who .. self:describe(g, t) or nil, card = a, act = "attack", id = a,
-              target = t }
+        opts[#opts + 1] = {
+          label = lab and who .. self:describe(g, t) or nil, card = a, act = "attack", id = a,
+          target = t }
       end
     end
   end
@@ -132,12 +135,12 @@ function K:actions(g, p)
       local who = lab and "Move " .. self:describe(g, a) .. " to "
       for j = 1, #free do
         local rc = free[j]
-        add { label = lab and who .. self.grid:label(rc[1], rc[2]) or nil,
-              card = a, act = "move", id = a, r = rc[1], c = rc[2] }
+        opts[#opts + 1] = { label = lab and who .. self.grid:label(rc[1], rc[2]) or nil,
+                            card = a, act = "move", id = a, r = rc[1], c = rc[2] }
       end
     end
   end
-  add { label = "End turn", act = "end" }
+  opts[#opts + 1] = { label = "End turn", act = "end" }
   return opts
 end
 

@@ -110,21 +110,22 @@ end
 function A.actions(g, p)
   local opts = {}
   local lab = g:labels(p)
-  local function add(o) opts[#opts + 1] = o end
   local L = K.live_listeners(g) -- the same for every question below
   local ids, names = g:list("hand", p, nil, "distinct")
   for i = 1, #ids do
     local id = ids[i]
     if A.can_play(g, p, id, L) then
-      add { label = lab and "Play " .. names[i] or nil, card = id, act = "play", id = id }
+      opts[#opts + 1] = {
+        label = lab and "Play " .. names[i] or nil, card = id, act = "play", id = id }
     end
   end
   local mine = K.monsters(g, p)
   for i = 1, #mine do
     local id = mine[i]
     if A.can_activate(g, p, id, L) then
-      add { label = lab and "Activate " .. K.describe(g, id) or nil, card = id, act = "activate",
-            id = id }
+      opts[#opts + 1] = {
+        label = lab and "Activate " .. K.describe(g, id) or nil, card = id, act = "activate",
+        id = id }
     end
   end
   for i = 1, #mine do
@@ -132,16 +133,18 @@ function A.actions(g, p)
     if A.can_attack(g, a, L) then
       local who = lab and K.describe(g, a) .. " attacks "
       for _, t in ipairs(A.attack_targets(g, a, L)) do
-        add { label = lab and who .. K.describe(g, t) or nil, card = a, act = "attack", id = a,
-              target = t }
+        opts[#opts + 1] = {
+          label = lab and who .. K.describe(g, t) or nil, card = a, act = "attack", id = a,
+          target = t }
       end
     end
   end
   for i = 1, #mine do
     local id = mine[i]
     if A.can_drain(g, p, id, L) then
-      add { label = lab and "Drain " .. K.describe(g, id) or nil, card = id, act = "drain",
-            id = id }
+      opts[#opts + 1] = {
+        label = lab and "Drain " .. K.describe(g, id) or nil, card = id, act = "drain",
+        id = id }
     end
   end
   local in_play = K.monsters(g, p)
@@ -149,12 +152,13 @@ function A.actions(g, p)
   for i = 1, #in_play do
     local id = in_play[i]
     if A.can_discard(g, p, id, L) then
-      add { label = lab and "Discard " .. K.describe(g, id) or nil, card = id, act = "discard",
-            id = id }
+      opts[#opts + 1] = {
+        label = lab and "Discard " .. K.describe(g, id) or nil, card = id, act = "discard",
+        id = id }
     end
   end
-  add { label = "End turn", act = "end" }
-  add { label = "Surrender", act = "surrender" }
+  opts[#opts + 1] = { label = "End turn", act = "end" }
+  opts[#opts + 1] = { label = "Surrender", act = "surrender" }
   return opts
 end
 
