@@ -88,6 +88,16 @@ static int g_player_name(lua_State *L)
     return 1;
 }
 
+/* g:labels(p): false when player p's decisions are answered inline by a bot (deckhand
+ * sim, the search's play-outs, bot seats of a match): no client and no search tree sees
+ * their options then, so a game whose bots read no labels may leave them out. */
+static int g_labels(lua_State *L)
+{
+    engine_match *m = gm(L);
+    lua_pushboolean(L, m->bot_ref[player_arg(L, m, 2) - 1] == LUA_NOREF);
+    return 1;
+}
+
 static int g_option(lua_State *L)
 {
     engine_match *m = gm(L);
@@ -283,6 +293,38 @@ static int g_top(lua_State *L)
     return 1;
 }
 
+/* g:tops(zones, owner [, "empty"]): over the zones named in the array (all of owner
+ * `owner`), the top ids of those that hold a card, in the array's order; with "empty",
+ * the indices into the array of those that hold none. A board's pieces, or its free
+ * spaces, in one call instead of a g:top or g:count per space (boardkit/grid.lua). */
+static int g_tops(lua_State *L)
+{
+    engine_match *m = gm(L);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    engine_freeze_see(L, 2);
+    int32_t owner = owner_arg(L, m, 3);
+    int empty = 0;
+    if (!lua_isnoneornil(L, 4)) {
+        if (strcmp(luaL_checkstring(L, 4), "empty"))
+            return luaL_error(L, "tops: the third argument must be \"empty\" or nil");
+        empty = 1;
+    }
+    lua_Integer n = (lua_Integer)lua_rawlen(L, 2), k = 0;
+    lua_settop(L, 4);
+    lua_createtable(L, (int)n, 0); /* 5: the answer */
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, 2, i);
+        const engine_zone *z = engine_zone_get(&m->st, engine_intern_lua(m->b, L, -1), owner, 0);
+        lua_pop(L, 1);
+        int held = z && z->n > 0;
+        if (empty == held)
+            continue;
+        lua_pushinteger(L, empty ? i : (lua_Integer)z->ids[z->n - 1]);
+        lua_rawseti(L, 5, ++k);
+    }
+    return 1;
+}
+
 /* g:list(zone, owner [, names [, how]]): with names (a table keyed by card name), only
  * the ids whose card name it maps to a true value: hands filtered by type in one call.
  * how "names" adds the ids' card names as a second array; "distinct" also keeps only
@@ -354,6 +396,28 @@ static int g_get(lua_State *L)
     uint32_t a = engine_intern_lua(m->b, L, 3);
     int64_t *v = engine_map_find(&m->st.attrs, (uint64_t)id << 32 | a);
     lua_pushinteger(L, v ? *v : 0);
+    return 1;
+}
+
+/* g:gets(id, attrs): the values of the attributes named in the array, in its order (0
+ * for one never set): a piece's statuses in one call (boardkit/status.lua). */
+static int g_gets(lua_State *L)
+{
+    engine_match *m = gm(L);
+    uint32_t id = entity_arg(L, m, 2);
+    luaL_checktype(L, 3, LUA_TTABLE);
+    engine_freeze_see(L, 3);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, 3);
+    lua_settop(L, 3);
+    lua_createtable(L, (int)n, 0); /* 4: the answer */
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, 3, i);
+        uint32_t a = engine_intern_lua(m->b, L, -1);
+        lua_pop(L, 1);
+        int64_t *v = engine_map_find(&m->st.attrs, (uint64_t)id << 32 | a);
+        lua_pushinteger(L, v ? *v : 0);
+        lua_rawseti(L, 4, i);
+    }
     return 1;
 }
 
@@ -591,6 +655,7 @@ static const luaL_Reg g_methods[] = {
     {"nplayers", g_nplayers},
     {"player_name", g_player_name},
     {"option", g_option},
+    {"labels", g_labels},
     {"new", g_new},
     {"name", g_name},
     {"zone_of", g_zone_of},
@@ -601,9 +666,11 @@ static const luaL_Reg g_methods[] = {
     {"count_empty", g_count_empty},
     {"at", g_at},
     {"top", g_top},
+    {"tops", g_tops},
     {"list", g_list},
     {"shuffle", g_shuffle},
     {"get", g_get},
+    {"gets", g_gets},
     {"set", g_set},
     {"counter", g_counter},
     {"set_counter", g_set_counter},

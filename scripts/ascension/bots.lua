@@ -27,13 +27,13 @@ local function act_of(label)
   return "other"
 end
 
--- The option of the given act with the highest value(def), or nil.
-local function best(k, g, d, act, value)
+-- The option of the given act (acts: each option's act_of) with the highest value(def),
+-- or nil.
+local function best(k, g, d, acts, act, value)
   local pick, pickv
   for i = 1, #d.options do
-    local o = d.options[i]
-    if act_of(o.label) == act then
-      local v = value(k.cards[g:name(o.card)])
+    if acts[i] == act then
+      local v = value(k.cards[g:name(d.options[i].card)])
       if not pick or v > pickv then pick, pickv = i, v end
     end
   end
@@ -48,8 +48,10 @@ local function hero_value(def) return def.cost * 10 + (def.vp or 0) end
 local function choose_turn(k, g, d)
   local opts = d.options
   if act_of(opts[1].label) == "all" then return { 1 } end
-  local i = best(k, g, d, "free", reward_value) or best(k, g, d, "defeat", reward_value)
-    or best(k, g, d, "buy", hero_value)
+  local acts = {}
+  for i = 1, #opts do acts[i] = act_of(opts[i].label) end
+  local i = best(k, g, d, acts, "free", reward_value) or best(k, g, d, acts, "defeat", reward_value)
+    or best(k, g, d, acts, "buy", hero_value)
   return { i or #opts }
 end
 

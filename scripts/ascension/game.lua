@@ -85,25 +85,32 @@ end
 
 -- What p may do now; each option carries act ("all", "play", "buy", "defeat", "free",
 -- "end"), and name/cost/card for bots.
+local OFFER_PILES = { "Mystic", "Heavy Infantry", "Cultist" }
+
 local function turn_options(g, p)
   local opts = {}
-  local hand = k:distinct(g, g:list("hand", p))
+  local hand, hand_names = g:list("hand", p, nil, "distinct")
   if #hand > 0 then
     opts[1] = { label = "Play all treasures", act = "all" }
-    for _, id in ipairs(hand) do
-      opts[#opts + 1] = { label = "Play " .. g:name(id), card = id, act = "play" }
+    for i = 1, #hand do
+      opts[#opts + 1] = { label = "Play " .. hand_names[i], card = hand[i], act = "play" }
     end
   end
-  local on_offer = {}
-  for _, pile in ipairs({ "Mystic", "Heavy Infantry", "Cultist" }) do
-    local top = g:top(k:pile(pile), 0)
+  local on_offer, names = {}, {}
+  for i = 1, #OFFER_PILES do
+    local top = g:top(k:pile(OFFER_PILES[i]), 0)
     if top then on_offer[#on_offer + 1] = top end
   end
-  for _, id in ipairs(k:distinct(g, R.row(g))) do on_offer[#on_offer + 1] = id end
+  local row, row_names = k:distinct(g, R.row(g))
+  for i = 1, #on_offer do names[i] = g:name(on_offer[i]) end
+  for i = 1, #row do
+    on_offer[#on_offer + 1] = row[i]
+    names[#names + 1] = row_names[i]
+  end
   local runes, power = g:counter("runes"), g:counter("power")
   local free, limit = outpost(g, p)
-  for _, id in ipairs(on_offer) do
-    local name = g:name(id)
+  for i = 1, #on_offer do
+    local id, name = on_offer[i], names[i]
     local c = R.cost(g, k, p, name)
     if k.cards[name].is.Monster then
       if c <= power then

@@ -16,9 +16,10 @@
 local events = {}
 events.__index = events
 
--- spec: listeners = function(g, event, ctx) -> ids; card = function(g, id) -> the card
--- definition (its `on` table is read); status = a boardkit status object (optional);
--- describe = function(g, id) -> a label for errors (optional).
+-- spec: listeners = function(g, event, ctx) -> ids [, defs] (defs: the card definitions
+-- of ids when the caller has them, saving a card lookup per listener per event); card =
+-- function(g, id) -> the card definition (its `on` table is read); status = a boardkit
+-- status object (optional); describe = function(g, id) -> a label for errors (optional).
 -- The statuses that listen to each event are found once here, so asking costs one
 -- attribute read per listening status, not one per declared status.
 function events.new(spec)
@@ -39,26 +40,33 @@ end
 local NONE = {}
 
 -- The handlers of entity id for event ev, card first, then statuses in their order.
-function events:handlers(g, id, ev)
+-- def: the entity's card definition when the caller has it.
+function events:handlers(g, id, ev, def)
   local out = {}
-  local def = self.card(g, id)
+  def = def or self.card(g, id)
   local h = def and def.on and def.on[ev]
   if h then out[1] = h end
-  for _, d in ipairs(self.by_event[ev] or NONE) do
+  local sts = self.by_event[ev] or NONE
+  for i = 1, #sts do
+    local d = sts[i]
     if g:get(id, d.name) ~= 0 then out[#out + 1] = d.on[ev] end
   end
   return out
+end
+
+-- What pcall gave, passed on as varargs (no table per call: handlers run per option).
+local function blamed(describe, g, id, what, ok, ...)
+  if ok then return ... end
+  local err = ...
+  if type(err) ~= "string" then error(err, 0) end
+  error(describe(g, id) .. ": " .. what .. ": " .. err, 0)
 end
 
 -- Run fn(...) on behalf of entity id; an error it raises is raised again prefixed with
 -- describe(g, id) and what (an event or an ability's name). Errors that are not strings
 -- (the engine's own) pass unchanged.
 function events.blame(describe, g, id, what, fn, ...)
-  local res = table.pack(pcall(fn, ...))
-  if res[1] then return table.unpack(res, 2, res.n) end
-  local err = res[2]
-  if type(err) ~= "string" then error(err, 0) end
-  error(describe(g, id) .. ": " .. what .. ": " .. err, 0)
+  return blamed(describe, g, id, what, pcall(fn, ...))
 end
 
 local function call(self, h, g, id, ev, ctx)
@@ -66,12 +74,27 @@ local function call(self, h, g, id, ev, ctx)
   return events.blame(self.describe, g, id, ev, h, g, id, ctx)
 end
 
+-- Run the handlers of entity id for ev in order, the list taken before the first runs
+-- (events:handlers); with `ask`, stop at a veto and return false. When no status listens
+-- to ev, the card's own handler is the whole list: no list is built.
+local function run(self, g, id, ev, ctx, ask, def)
+  if not self.by_event[ev] then
+    def = def or self.card(g, id)
+    local h = def and def.on and def.on[ev]
+    return not (h and call(self, h, g, id, ev, ctx) == false and ask)
+  end
+  local hs = self:handlers(g, id, ev, def)
+  for i = 1, #hs do
+    if call(self, hs[i], g, id, ev, ctx) == false and ask then return false end
+  end
+  return true
+end
+
 -- May the event happen? false and the vetoing entity when a listener says no.
 function events:ask(g, ev, ctx)
-  for _, id in ipairs(self.listeners(g, ev, ctx)) do
-    for _, h in ipairs(self:handlers(g, id, ev)) do
-      if call(self, h, g, id, ev, ctx) == false then return false, id end
-    end
+  local ids, defs = self.listeners(g, ev, ctx)
+  for i = 1, #ids do
+    if not run(self, g, ids[i], ev, ctx, true, defs and defs[i]) then return false, ids[i] end
   end
   return true
 end
@@ -79,9 +102,8 @@ end
 -- Announce the event to every listener in order (listeners are taken once, before the
 -- first handler runs, so one that leaves play meanwhile is still told).
 function events:emit(g, ev, ctx)
-  for _, id in ipairs(self.listeners(g, ev, ctx)) do
-    for _, h in ipairs(self:handlers(g, id, ev)) do call(self, h, g, id, ev, ctx) end
-  end
+  local ids, defs = self.listeners(g, ev, ctx)
+  for i = 1, #ids do run(self, g, ids[i], ev, ctx, false, defs and defs[i]) end
 end
 
 return events

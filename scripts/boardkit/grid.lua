@@ -13,9 +13,9 @@ grid.__index = grid
 -- spec: rows (array of row names, nearest the middle of the table first), cols (count),
 -- prefix (default "board"). The zone names and their parse table are built once here.
 function grid.new(spec)
-  local self = setmetatable({ rows = spec.rows, cols = spec.cols,
+  local self = setmetatable({ rows = spec.rows, cols = spec.cols, nrows = #spec.rows,
                               prefix = spec.prefix or "board" }, grid)
-  self.names, self.parse, self.spaces = {}, {}, {}
+  self.names, self.parse, self.spaces, self.zones = {}, {}, {}, {}
   for r, row in ipairs(spec.rows) do
     self.names[r] = {}
     for c = 1, spec.cols do
@@ -23,6 +23,7 @@ function grid.new(spec)
       self.names[r][c] = zone
       self.parse[zone] = { r, c }
       self.spaces[#self.spaces + 1] = { r, c }
+      self.zones[#self.zones + 1] = zone
     end
   end
   return self
@@ -67,29 +68,23 @@ function grid:all_spaces()
   return self.spaces
 end
 
--- The empty spaces of player p, in reading order.
+-- The empty spaces of player p, in reading order (one g:tops call for the board).
 function grid:free(g, p)
-  local out = {}
-  for _, rc in ipairs(self.spaces) do
-    if g:count(self.names[rc[1]][rc[2]], p) == 0 then out[#out + 1] = rc end
-  end
+  local out = g:tops(self.zones, p, "empty")
+  local spaces = self.spaces
+  for i = 1, #out do out[i] = spaces[out[i]] end
   return out
 end
 
 -- Player p's pieces in reading order (first row left to right, then the next).
 function grid:pieces(g, p)
-  local out = {}
-  for _, rc in ipairs(self.spaces) do
-    local id = g:top(self.names[rc[1]][rc[2]], p)
-    if id then out[#out + 1] = id end
-  end
-  return out
+  return g:tops(self.zones, p)
 end
 
 -- The first piece in column c of player p, searching from the first row (the one
 -- nearest the middle), or nil: what stands in front in that column.
 function grid:front(g, p, c)
-  for r = 1, #self.rows do
+  for r = 1, self.nrows do -- # of a frozen module table is a C call; nrows is a field
     local id = g:top(self.names[r][c], p)
     if id then return id, r end
   end

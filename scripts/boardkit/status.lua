@@ -15,12 +15,15 @@ local status = {}
 status.__index = status
 
 -- defs: array of { name =, public =, keep =, on =, on_end = }.
+-- names and untils: the attribute names in declaration order, read with one g:gets.
 function status.new(defs)
-  local self = setmetatable({ defs = defs, by_name = {}, until_attr = {}, counter = {} },
-                            status)
-  for _, d in ipairs(defs) do
+  local self = setmetatable({ defs = defs, by_name = {}, until_attr = {}, counter = {},
+                              names = {}, untils = {} }, status)
+  for i, d in ipairs(defs) do
     self.by_name[d.name] = d
     self.until_attr[d.name] = d.name .. "~"
+    self.names[i] = d.name
+    self.untils[i] = d.name .. "~"
   end
   return self
 end
@@ -66,42 +69,69 @@ end
 
 -- The names of the statuses the entity holds, in declaration order.
 function status:held(g, id)
-  local out = {}
-  for _, d in ipairs(self.defs) do
-    if g:get(id, d.name) ~= 0 then out[#out + 1] = d.name end
+  local out, v, names = {}, g:gets(id, self.names), self.names
+  for i = 1, #names do
+    if v[i] ~= 0 then out[#out + 1] = names[i] end
   end
   return out
 end
 
+-- How many statuses the entity holds (#held without the list).
+function status:nheld(g, id)
+  local n, v = 0, g:gets(id, self.names)
+  for i = 1, #v do
+    if v[i] ~= 0 then n = n + 1 end
+  end
+  return n
+end
+
 local function remove(self, g, id, d, hook)
   local v = g:get(id, d.name)
-  if v == 0 then return end
+  if v == 0 then return false end
   g:set(id, d.name, 0)
   g:set(id, self.until_attr[d.name], 0)
   publish(self, g, id, d.name, 0)
-  if hook and d.on_end then d.on_end(g, id, v) end
+  if hook and d.on_end then
+    d.on_end(g, id, v)
+    return true
+  end
+  return false
 end
+
+-- The walks below read an entity's values (or ends) with one g:gets and skip the zeros
+-- without a call each; once an on_end hook has run (it may change any status), they read
+-- each remaining one afresh, so they do exactly what a g:get per status would.
 
 -- Statuses of the entities ids that end at or before turn `now` wear off (on_end runs).
 function status:expire(g, ids, now)
-  for _, id in ipairs(ids) do
-    for _, d in ipairs(self.defs) do
-      local u = g:get(id, self.until_attr[d.name])
-      if u ~= 0 and u <= now then remove(self, g, id, d, true) end
+  local defs, untils = self.defs, self.untils
+  for k = 1, #ids do
+    local id = ids[k]
+    local ends, hooked = g:gets(id, untils), false
+    for i = 1, #defs do
+      local u = hooked and g:get(id, untils[i]) or ends[i]
+      if u ~= 0 and u <= now then hooked = remove(self, g, id, defs[i], true) or hooked end
     end
   end
 end
 
 -- A dispel: every status not marked `keep` is removed (on_end runs).
 function status:dispel(g, id)
-  for _, d in ipairs(self.defs) do
-    if not d.keep then remove(self, g, id, d, true) end
+  local defs, v, hooked = self.defs, g:gets(id, self.names), false
+  for i = 1, #defs do
+    local d = defs[i]
+    if not d.keep and (hooked or v[i] ~= 0) then
+      hooked = remove(self, g, id, d, true) or hooked
+    end
   end
 end
 
 -- Every status is removed without hooks (the entity leaves play).
 function status:clear(g, id)
-  for _, d in ipairs(self.defs) do remove(self, g, id, d, false) end
+  local defs, v = self.defs, g:gets(id, self.names)
+  for i = 1, #defs do
+    if v[i] ~= 0 then remove(self, g, id, defs[i], false) end
+  end
 end
 
 return status

@@ -15,7 +15,7 @@ local bots = {}
 
 local function value(k, g, id)
   if k:is_hero(g, id) then return 0 end
-  return k:attack_of(g, id) + k:health_of(g, id) + #k.st:held(g, id) - 3
+  return k:attack_of(g, id) + k:health_of(g, id) + k.st:nheld(g, id) - 3
 end
 
 -- ---- resources ------------------------------------------------------------------------
@@ -133,7 +133,8 @@ end
 
 local function choose_turn(k, g, p, d)
   local best, score = #d.options, 0
-  for i, o in ipairs(d.options) do
+  for i = 1, #d.options do
+    local o = d.options[i]
     local s = 0
     if o.act == "resource" then return { choose_resource(k, g, p, d) } end
     if o.act == "play" then s = play_score(k, g, p, o.id)
@@ -146,7 +147,8 @@ local function choose_turn(k, g, p, d)
   end
   -- Taunts in the way and nothing worth doing: hit the weakest one anyway.
   if score <= 0 then
-    for i, o in ipairs(d.options) do
+    for i = 1, #d.options do
+      local o = d.options[i]
       if o.act == "attack" and not k:is_hero(g, o.target)
         and k:attack_of(g, o.target) < k:health_of(g, o.id) then return { i } end
     end
@@ -164,7 +166,8 @@ local function choose_place(k, g, p, d)
   local def = k:def(g, d.options[1].card)
   local front = def.taunt or def.health >= 4
   local function find(r, c)
-    for i, o in ipairs(d.options) do
+    for i = 1, #d.options do
+      local o = d.options[i]
       if o.r == r and o.c == c then return i end
     end
   end
@@ -188,12 +191,14 @@ local function choose_target(k, g, p, d)
   local def = k.cards[d.source]
   if def.aim == "move" then
     local id = wind_mover(k, g, p)
-    for i, o in ipairs(d.options) do
+    for i = 1, #d.options do
+      local o = d.options[i]
       if o.card == id then return { i } end
     end
   end
   local best, score = 1, -1000
-  for i, o in ipairs(d.options) do
+  for i = 1, #d.options do
+    local o = d.options[i]
     local t = o.card
     local s
     local mine = k:owner(g, t) == p

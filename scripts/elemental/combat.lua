@@ -42,7 +42,9 @@ end
 -- The active Taunt minions of player p, reading order.
 function K:taunts(g, p)
   local out = {}
-  for _, id in ipairs(self:minions(g, p)) do
+  local ids = self:minions(g, p)
+  for i = 1, #ids do
+    local id = ids[i]
     if self:taunting(g, id) then out[#out + 1] = id end
   end
   return out
@@ -186,7 +188,9 @@ end
 function K:resolve_deaths(g)
   for _ = 1, 100 do
     local dead = {}
-    for _, id in ipairs(self:all_minions(g)) do
+    local ids = self:all_minions(g)
+    for i = 1, #ids do
+      local id = ids[i]
       if doomed(self, g, id) then
         local r, c, p = self.grid:pos(g, id)
         dead[#dead + 1] = { id = id, player = p, r = r, c = c }

@@ -27,10 +27,12 @@ function K:targets(g, p, spec)
   local theirs = spec == "any" or spec == "minion" or spec == "enemy_minion"
     or spec == "enemy"
   if mine then
-    for _, id in ipairs(self:minions(g, p)) do out[#out + 1] = id end
+    local ids = self:minions(g, p)
+    for i = 1, #ids do out[#out + 1] = ids[i] end
   end
   if theirs then
-    for _, id in ipairs(self:minions(g, e)) do out[#out + 1] = id end
+    local ids = self:minions(g, e)
+    for i = 1, #ids do out[#out + 1] = ids[i] end
   end
   if spec == "any" or spec == "friendly" then out[#out + 1] = self:hero(g, p) end
   if spec == "any" or spec == "enemy" then out[#out + 1] = self:hero(g, e) end

@@ -103,7 +103,9 @@ function K.health(_, g, p) return g:counter("health", p) end
 
 -- Does p meet the element requirements of the card definition def?
 function K.meets(_, g, p, def)
-  for _, e in ipairs(K.ELEMENTS) do
+  local es = K.ELEMENTS
+  for i = 1, #es do
+    local e = es[i]
     if (def[e] or 0) > g:counter(e, p) then return false end
   end
   return true
@@ -123,7 +125,8 @@ function K:all_minions(g)
   local a = self:active(g)
   if a == 0 then a = 1 end
   local out = self.grid:pieces(g, a)
-  for _, id in ipairs(self.grid:pieces(g, K.other(a))) do out[#out + 1] = id end
+  local ids = self.grid:pieces(g, K.other(a))
+  for i = 1, #ids do out[#out + 1] = ids[i] end
   return out
 end
 
@@ -144,14 +147,17 @@ function K:describe(g, id)
   return g:name(id) .. " (" .. self:where(g, id) .. ")"
 end
 
-function K.attack_of(_, g, id) return st:get(g, id, "attack") end
+-- Stats and keywords are statuses; these read them with g:get (what st:get does) without
+-- its call: the bots and the option checks ask them thousands of times a turn.
+function K.attack_of(_, g, id) return g:get(id, "attack") end
 
-function K:health_of(g, id)
-  if self:is_hero(g, id) then return self:health(g, self:owner(g, id)) end
-  return st:get(g, id, "health")
+function K.health_of(_, g, id)
+  local zone, owner = g:zone_of(id)
+  if zone == "hero" then return g:counter("health", owner) end
+  return g:get(id, "health")
 end
 
-function K.has(_, g, id, kw) return st:get(g, id, kw) ~= 0 end
+function K.has(_, g, id, kw) return g:get(id, kw) ~= 0 end
 
 -- A minion enters player p's space (r, c) with its printed stats and keywords.
 function K:summon(g, id, p, r, c)

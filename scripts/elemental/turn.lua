@@ -16,7 +16,8 @@ function K.mulligan(_, g, p)
   local hand = g:list("hand", p)
   if #hand == 0 then return end
   local opts = {}
-  for i, id in ipairs(hand) do opts[i] = { label = g:name(id), card = id } end
+  local lab = g:labels(p)
+  for i, id in ipairs(hand) do opts[i] = { label = lab and g:name(id) or nil, card = id } end
   local picked = g:choose { player = p, kind = "mulligan", options = opts, min = 0,
     max = #opts, prompt = "Mulligan: choose any cards to shuffle back and redraw" }
   if #picked > 0 then
@@ -88,47 +89,58 @@ end
 local ELEMENT_LABEL = { earth = "Earth", wind = "Wind", fire = "Fire" }
 
 -- The options of the `turn` decision, in a fixed order: resource choices, cards to
--- play, the hero power, attacks, moves, End turn.
+-- play, the hero power, attacks, moves, End turn. Without labels when nothing reads them
+-- (g:labels: a bot answers inline; this game's bots read `act` and the ids, never labels).
+-- Options are appended in place (no helper call per option: this runs per decision).
 function K:actions(g, p)
   local opts = {}
-  local function add(o) opts[#opts + 1] = o end
+  local lab = g:labels(p)
   if g:counter("resource_used", p) == 0 then
-    add { label = "Gain 1 mana this turn", act = "resource", res = "mana" }
-    for _, e in ipairs(K.ELEMENTS) do
-      add { label = "Raise " .. ELEMENT_LABEL[e] .. " to " .. (g:counter(e, p) + 1),
-            act = "resource", res = e }
+    opts[#opts + 1] = { label = "Gain 1 mana this turn", act = "resource", res = "mana" }
+    for i = 1, #K.ELEMENTS do
+      local e = K.ELEMENTS[i]
+      opts[#opts + 1] = {
+        label = lab and "Raise " .. ELEMENT_LABEL[e] .. " to " .. (g:counter(e, p) + 1) or nil,
+        act = "resource", res = e }
     end
   end
   local free = self.grid:free(g, p)
   local ids, names = g:list("hand", p, nil, "distinct")
-  for i, id in ipairs(ids) do
+  for i = 1, #ids do
+    local id = ids[i]
     if self:playable(g, p, id, free) then
-      add { label = "Play " .. names[i], card = id, act = "play", id = id }
+      opts[#opts + 1] = {
+        label = lab and "Play " .. names[i] or nil, card = id, act = "play", id = id }
     end
   end
   if g:counter("power_used", p) == 0 and g:counter("mana", p) >= 2
       and #self:power_targets(g, p) > 0 then
-    add { label = "Hero power", card = self:hero(g, p), act = "power" }
+    opts[#opts + 1] = { label = "Hero power", card = self:hero(g, p), act = "power" }
   end
   local mine = self:minions(g, p)
-  for _, a in ipairs(mine) do
+  for i = 1, #mine do
+    local a = mine[i]
     if self:can_attack(g, a) then
-      local who = self:describe(g, a) .. " attacks "
+      local who = lab and self:describe(g, a) .. " attacks "
       for _, t in ipairs(self:attack_targets(g, a)) do
-        add { label = who .. self:describe(g, t), card = a, act = "attack", id = a, target = t }
+        opts[#opts + 1] = {
+          label = lab and who .. self:describe(g, t) or nil, card = a, act = "attack", id = a,
+          target = t }
       end
     end
   end
-  for _, a in ipairs(mine) do
+  for i = 1, #mine do
+    local a = mine[i]
     if #free > 0 and self:can_move(g, a) then
-      local who = "Move " .. self:describe(g, a) .. " to "
-      for _, rc in ipairs(free) do
-        add { label = who .. self.grid:label(rc[1], rc[2]),
-              card = a, act = "move", id = a, r = rc[1], c = rc[2] }
+      local who = lab and "Move " .. self:describe(g, a) .. " to "
+      for j = 1, #free do
+        local rc = free[j]
+        opts[#opts + 1] = { label = lab and who .. self.grid:label(rc[1], rc[2]) or nil,
+                            card = a, act = "move", id = a, r = rc[1], c = rc[2] }
       end
     end
   end
-  add { label = "End turn", act = "end" }
+  opts[#opts + 1] = { label = "End turn", act = "end" }
   return opts
 end
 
@@ -136,9 +148,11 @@ end
 
 -- Ask p for one of the spaces (array of {r, c}).
 function K:choose_space(g, p, spaces, kind, prompt, about)
-  local opts = {}
-  for i, rc in ipairs(spaces) do
-    opts[i] = { label = self.grid:label(rc[1], rc[2]), r = rc[1], c = rc[2], card = about }
+  local opts, lab = {}, g:labels(p)
+  for i = 1, #spaces do
+    local rc = spaces[i]
+    opts[i] = { label = lab and self.grid:label(rc[1], rc[2]) or nil, r = rc[1], c = rc[2],
+                card = about }
   end
   local pick = g:choose { player = p, kind = kind, prompt = prompt, options = opts }
   return spaces[pick[1]]
@@ -146,8 +160,10 @@ end
 
 -- Ask p for one of the entities ids.
 function K:choose_target(g, p, ids, prompt, source)
-  local opts = {}
-  for i, id in ipairs(ids) do opts[i] = { label = self:describe(g, id), card = id } end
+  local opts, lab = {}, g:labels(p)
+  for i, id in ipairs(ids) do
+    opts[i] = { label = lab and self:describe(g, id) or nil, card = id }
+  end
   local pick = g:choose { player = p, kind = "target", prompt = prompt, options = opts,
                           source = source }
   return ids[pick[1]]

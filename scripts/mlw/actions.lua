@@ -105,45 +105,60 @@ function A.can_discard(g, p, id, L)
 end
 
 -- The options of the `turn` decision, in a fixed order: play, activate, attack, drain,
--- discard, End turn, Surrender.
+-- discard, End turn, Surrender. Without labels when nothing reads them (g:labels: a bot
+-- answers inline; this game's bots read `act` and the ids, never labels).
 function A.actions(g, p)
   local opts = {}
-  local function add(o) opts[#opts + 1] = o end
+  local lab = g:labels(p)
   local L = K.live_listeners(g) -- the same for every question below
   local ids, names = g:list("hand", p, nil, "distinct")
-  for i, id in ipairs(ids) do
+  for i = 1, #ids do
+    local id = ids[i]
     if A.can_play(g, p, id, L) then
-      add { label = "Play " .. names[i], card = id, act = "play", id = id }
+      opts[#opts + 1] = {
+        label = lab and "Play " .. names[i] or nil, card = id, act = "play", id = id }
     end
   end
   local mine = K.monsters(g, p)
-  for _, id in ipairs(mine) do
+  for i = 1, #mine do
+    local id = mine[i]
     if A.can_activate(g, p, id, L) then
-      add { label = "Activate " .. K.describe(g, id), card = id, act = "activate", id = id }
+      opts[#opts + 1] = {
+        label = lab and "Activate " .. K.describe(g, id) or nil, card = id, act = "activate",
+        id = id }
     end
   end
-  for _, a in ipairs(mine) do
+  for i = 1, #mine do
+    local a = mine[i]
     if A.can_attack(g, a, L) then
-      local who = K.describe(g, a) .. " attacks "
+      local who = lab and K.describe(g, a) .. " attacks "
       for _, t in ipairs(A.attack_targets(g, a, L)) do
-        add { label = who .. K.describe(g, t), card = a, act = "attack", id = a, target = t }
+        opts[#opts + 1] = {
+          label = lab and who .. K.describe(g, t) or nil, card = a, act = "attack", id = a,
+          target = t }
       end
     end
   end
-  for _, id in ipairs(mine) do
+  for i = 1, #mine do
+    local id = mine[i]
     if A.can_drain(g, p, id, L) then
-      add { label = "Drain " .. K.describe(g, id), card = id, act = "drain", id = id }
+      opts[#opts + 1] = {
+        label = lab and "Drain " .. K.describe(g, id) or nil, card = id, act = "drain",
+        id = id }
     end
   end
   local in_play = K.monsters(g, p)
   if K.trap(g, p) then in_play[#in_play + 1] = K.trap(g, p) end
-  for _, id in ipairs(in_play) do
+  for i = 1, #in_play do
+    local id = in_play[i]
     if A.can_discard(g, p, id, L) then
-      add { label = "Discard " .. K.describe(g, id), card = id, act = "discard", id = id }
+      opts[#opts + 1] = {
+        label = lab and "Discard " .. K.describe(g, id) or nil, card = id, act = "discard",
+        id = id }
     end
   end
-  add { label = "End turn", act = "end" }
-  add { label = "Surrender", act = "surrender" }
+  opts[#opts + 1] = { label = "End turn", act = "end" }
+  opts[#opts + 1] = { label = "Surrender", act = "surrender" }
   return opts
 end
 
@@ -151,8 +166,8 @@ end
 
 -- Ask p for one of the elements ids.
 function A.choose_target(g, p, ids, prompt, source)
-  local opts = {}
-  for i, id in ipairs(ids) do opts[i] = { label = K.describe(g, id), card = id } end
+  local opts, lab = {}, g:labels(p)
+  for i, id in ipairs(ids) do opts[i] = { label = lab and K.describe(g, id) or nil, card = id } end
   local pick = g:choose { player = p, kind = "target", prompt = prompt, options = opts,
                           source = source }
   return ids[pick[1]]

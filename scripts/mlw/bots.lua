@@ -75,8 +75,9 @@ local function activate_score(g, p, id)
 end
 
 local function choose_turn(g, p, d)
-  local best, score = nil, 0
-  for i, o in ipairs(d.options) do
+  local best, score, opts = nil, 0, d.options
+  for i = 1, #opts do
+    local o = opts[i]
     local s = -1
     if o.act == "play" then s = play_score(g, p, o.id)
     elseif o.act == "attack" then s = attack_score(g, o.id, o.target)

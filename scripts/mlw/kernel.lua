@@ -123,9 +123,11 @@ function K.listeners(g)
   if a == 0 then a = 1 end
   local b = K.other(a)
   local out = { K.wizard(g, a) }
-  for _, id in ipairs(K.monsters(g, a)) do out[#out + 1] = id end
+  local ids = K.monsters(g, a)
+  for i = 1, #ids do out[#out + 1] = ids[i] end
   out[#out + 1] = K.wizard(g, b)
-  for _, id in ipairs(K.monsters(g, b)) do out[#out + 1] = id end
+  ids = K.monsters(g, b)
+  for i = 1, #ids do out[#out + 1] = ids[i] end
   local t = K.trap(g, b)
   if t then out[#out + 1] = t end
   return out
@@ -135,14 +137,21 @@ end
 -- listens): the same answers as K.listeners for any event, fewer walks. For questions
 -- asked while nothing changes (the options of one decision).
 function K.live_listeners(g)
-  local out = {}
-  for _, id in ipairs(K.listeners(g)) do
-    local keep = K.def(g, id).on ~= nil
-    for _, d in ipairs(K.LISTENING) do
-      keep = keep or g:get(id, d.name) ~= 0
+  local out, defs, ids, listening = {}, {}, K.listeners(g), K.LISTENING
+  for i = 1, #ids do
+    local id = ids[i]
+    local def = K.def(g, id)
+    local keep = def.on ~= nil
+    for j = 1, #listening do
+      if keep then break end
+      keep = g:get(id, listening[j].name) ~= 0
     end
-    if keep then out[#out + 1] = id end
+    if keep then
+      out[#out + 1] = id
+      defs[#out] = def
+    end
   end
+  out.defs = defs -- their card definitions, for the bus (boardkit/events.lua)
   return out
 end
 
@@ -151,7 +160,11 @@ local function describe(g, id) return K.describe(g, id) .. " (entity " .. id .. 
 K.bus = events.new {
   status = st,
   card = function(g, id) return K.cards[g:name(id)] end,
-  listeners = function(g, _, ctx) return ctx.listeners or K.listeners(g) end,
+  listeners = function(g, _, ctx)
+    local L = ctx.listeners
+    if L then return L, L.defs end
+    return K.listeners(g)
+  end,
   describe = describe,
 }
 
@@ -216,7 +229,8 @@ end
 -- The upkeep of p: the mana costs of p's monsters in play.
 function K.upkeep(g, p)
   local n = 0
-  for _, id in ipairs(K.monsters(g, p)) do n = n + K.def(g, id).cost end
+  local ids = K.monsters(g, p)
+  for i = 1, #ids do n = n + K.def(g, ids[i]).cost end
   return n
 end
 
@@ -258,8 +272,9 @@ function K.resolve_deaths(g)
     local dead
     local a = K.active(g) == 0 and 1 or K.active(g)
     for _, p in ipairs { a, K.other(a) } do
-      for _, id in ipairs(K.monsters(g, p)) do
-        if not dead and st:get(g, id, "health") <= 0 then dead = id end
+      local ids = K.monsters(g, p)
+      for i = 1, #ids do
+        if not dead and st:get(g, ids[i], "health") <= 0 then dead = ids[i] end
       end
     end
     if not dead then return end

@@ -14,7 +14,8 @@ local types = {}
 function types.targets(g, p, kind)
   local out = {}
   local function add_monsters(q)
-    for _, id in ipairs(K.monsters(g, q)) do out[#out + 1] = id end
+    local ids = K.monsters(g, q)
+    for i = 1, #ids do out[#out + 1] = ids[i] end
   end
   local e = K.other(p)
   if kind == "monster" or kind == "any" then

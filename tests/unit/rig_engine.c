@@ -23,6 +23,12 @@ engine_bundle *rig_engine_load_mini(void)
     return rig_engine_load("tests/fixtures/bundle", &lim);
 }
 
+engine_bundle *rig_engine_load_games(void)
+{
+    engine_limits lim = {0, 2000};
+    return rig_engine_load("scripts", &lim);
+}
+
 engine_bundle *rig_engine_load_hostile(void)
 {
     engine_limits lim = {8u << 20, 500};

@@ -127,7 +127,7 @@ static void shift_names(engine_bundle *b)
 static int replay_main(const char *path)
 {
     FILE *f = fopen(path, "r");
-    engine_bundle *b = rig_engine_load("scripts", NULL);
+    engine_bundle *b = rig_engine_load_games();
     if (!f || !b) {
         printf("replay: cannot open %s or load the bundle\n", path);
         return 2;
@@ -240,7 +240,7 @@ static int run_replay(const char *path, char *out, size_t outlen)
 
 static void test_bot_driven_matches_replay_identically_in_another_process(void)
 {
-    engine_bundle *b = rig_engine_load("scripts", NULL);
+    engine_bundle *b = rig_engine_load_games();
     CU_ASSERT_FATAL(b != NULL);
     char path[] = "/tmp/deckhand-det-XXXXXX";
     int fd = mkstemp(path);
@@ -281,7 +281,7 @@ static void test_bot_driven_matches_replay_identically_in_another_process(void)
 
 static void test_bot_answer_changes_nothing_and_matches_inline_bots(void)
 {
-    engine_bundle *b = rig_engine_load("scripts", NULL);
+    engine_bundle *b = rig_engine_load_games();
     CU_ASSERT_FATAL(b != NULL);
     engine_match *m = new_human_match(b, "dominion", 2, 42);
     CU_ASSERT_FATAL(m != NULL);

@@ -45,7 +45,7 @@ static engine_code search(const engine_match *m, uint32_t *ids, size_t *n, engin
 
 static void test_search_plays_every_game_to_its_end(void)
 {
-    engine_bundle *b = rig_engine_load("scripts", NULL);
+    engine_bundle *b = rig_engine_load_games();
     CU_ASSERT_FATAL(b != NULL);
     static const char *const games[] = {"dominion", "accession", "ascension", "caveman"};
     for (size_t g = 0; g < sizeof games / sizeof *games; g++) {
@@ -99,7 +99,7 @@ static uint8_t *packed_view(const engine_match *m, int seat, size_t *len)
 
 static void test_search_answers_from_what_its_seat_sees_only(void)
 {
-    engine_bundle *b = rig_engine_load("scripts", NULL);
+    engine_bundle *b = rig_engine_load_games();
     CU_ASSERT_FATAL(b != NULL);
     engine_match *a = match_vs(b, "dominion", "big_money", 9);
     CU_ASSERT_FATAL(a != NULL);
@@ -152,7 +152,7 @@ static void test_search_answers_from_what_its_seat_sees_only(void)
 
 static void test_search_is_deterministic_and_only_reads_the_match(void)
 {
-    engine_bundle *b = rig_engine_load("scripts", NULL);
+    engine_bundle *b = rig_engine_load_games();
     CU_ASSERT_FATAL(b != NULL);
     engine_match *m = match_vs(b, "caveman", "default", 3);
     CU_ASSERT_FATAL(m != NULL);
@@ -177,7 +177,7 @@ static void test_search_is_deterministic_and_only_reads_the_match(void)
 
 static void test_search_needs_a_pending_decision(void)
 {
-    engine_bundle *b = rig_engine_load("scripts", NULL);
+    engine_bundle *b = rig_engine_load_games();
     CU_ASSERT_FATAL(b != NULL);
     static const char *const all_bots[] = {"default", "default"};
     engine_match_config cfg = {.match_id = "m-done",

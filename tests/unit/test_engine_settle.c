@@ -47,7 +47,7 @@ static bool play_one(engine_match *m)
 
 static void test_settle_changes_nothing_but_memory(void)
 {
-    engine_bundle *b = rig_engine_load("scripts", NULL);
+    engine_bundle *b = rig_engine_load_games();
     CU_ASSERT_FATAL(b != NULL);
     engine_match *settled = dominion(b), *twin = dominion(b);
     CU_ASSERT_FATAL(settled && twin);
@@ -79,7 +79,7 @@ static void test_settle_changes_nothing_but_memory(void)
 
 static void test_settle_ends_the_undo_of_the_last_answer(void)
 {
-    engine_bundle *b = rig_engine_load("scripts", NULL);
+    engine_bundle *b = rig_engine_load_games();
     CU_ASSERT_FATAL(b != NULL);
     engine_match *m = dominion(b);
     CU_ASSERT_FATAL(m != NULL);

@@ -1,6 +1,6 @@
 -- Tests of the engine's bulk `g` calls the kernel's hot paths use (g:deal, g:move_all,
--- g:list with a filter, names or distinct, g:log with pieces, g:count_empty, g:new with
--- a count, g:move of an id array): each gives what the one-card-at-a-time calls it
+-- g:list with a filter, names or distinct, g:log with pieces, g:count_empty, g:tops, g:gets,
+-- g:new with a count, g:move of an id array): each gives what the one-card-at-a-time calls it
 -- replaces give.
 local kit = require("deckbuilder.testkit")
 local kernel = require("deckbuilder.kernel")
@@ -125,6 +125,35 @@ function tests.test_move_of_ids_moves_them_one_by_one_in_order(T)
   T.eq(g:count_empty({ "nowhere" }, 1), 1, "an empty array moves nothing")
   T.eq(pcall(g.move, g, { hand[1], 999999 }, "hand", 1), false, "ids are entities")
   T.eq(kit.names(g, "hand", 1), "Copper", "the ones before a bad id moved")
+end
+
+function tests.test_tops_gives_what_top_and_count_give_zone_by_zone(T)
+  local m = stacked(T)
+  local g = m.g
+  local zones = { "deck", "nowhere", "hand", "discard", "deck" }
+  local tops, empty = {}, {}
+  for i, z in ipairs(zones) do
+    if g:count(z, 1) == 0 then empty[#empty + 1] = i else tops[#tops + 1] = g:top(z, 1) end
+  end
+  T.eq(g:tops(zones, 1), tops)
+  T.eq(g:tops(zones, 1, "empty"), empty)
+  T.eq(g:tops(zones, 1, "empty"), { 2, 4 }, "an unused zone and an empty one")
+  T.eq(#g:tops(zones, 0), 0, "the same names, shared: none used")
+  T.eq(#g:tops({}, 1), 0)
+  T.eq(pcall(g.tops, g, zones, 1, "full"), false, "the third argument is checked")
+  T.eq(pcall(g.tops, g, zones, 9), false, "so is the owner")
+end
+
+function tests.test_gets_gives_what_get_gives_attribute_by_attribute(T)
+  local m = stacked(T)
+  local g = m.g
+  local id = g:top("deck", 1)
+  g:set(id, "a", 3)
+  g:set(id, "b", -2)
+  T.eq(g:gets(id, { "b", "never", "a", "b" }), { -2, 0, 3, -2 })
+  T.eq(g:gets(id, {}), {})
+  T.eq(pcall(g.gets, g, 999999, { "a" }), false, "ids are entities")
+  T.eq(pcall(g.gets, g, id, { {} }), false, "names are strings")
 end
 
 function tests.test_count_empty_counts_empty_and_unused_zones(T)

@@ -3,6 +3,7 @@
 -- Elemental Command matches (its grid, statuses and bus), but pin boardkit's own rules.
 local E = require("elemental.testkit")
 local grid = require("boardkit.grid")
+local events = require("boardkit.events")
 
 local tests = {}
 
@@ -25,6 +26,18 @@ function tests.test_grid_front_is_the_first_piece_of_a_column_from_the_middle(T)
   T.eq(gr:front(m.g, 2, 1), nil)
   T.eq(#gr:free(m.g, 2), 7)
   T.eq(#gr:pieces(m.g, 2), 3)
+end
+
+function tests.test_grid_pieces_and_free_spaces_come_in_reading_order(T)
+  local m = E.match(T, { p2 = { board = { ["back 2"] = "Stone Wall", ["front 3"] = "Zephyr Imp",
+                                          ["back 3"] = "Root Warden" } } })
+  local gr, g = E.kernel().grid, m.g
+  local names = {}
+  for _, id in ipairs(gr:pieces(g, 2)) do names[#names + 1] = g:name(id) end
+  T.eq(names, { "Zephyr Imp", "Stone Wall", "Root Warden" })
+  T.eq(gr:free(g, 2), { { 1, 1 }, { 1, 2 }, { 1, 4 }, { 1, 5 }, { 2, 1 }, { 2, 4 }, { 2, 5 } })
+  T.eq(#gr:pieces(g, 1), 0)
+  T.eq(#gr:free(g, 1), 10)
 end
 
 function tests.test_grid_adjacent_and_beside(T)
@@ -76,6 +89,15 @@ function tests.test_status_held_lists_names_in_declaration_order(T)
        "attack,health,max_health,taunt,reflect")
 end
 
+function tests.test_status_nheld_counts_what_held_lists(T)
+  local m = E.match(T, { p1 = { board = { ["front 1"] = "Living Rampart" } } })
+  local st, id = E.kernel().st, E.at(m, 1, "front 1")
+  T.eq(st:nheld(m.g, id), 5)
+  st:dispel(m.g, id)
+  T.eq(st:nheld(m.g, id), #st:held(m.g, id))
+  T.eq(st:nheld(m.g, id), 3, "a dispel keeps the base stats")
+end
+
 function tests.test_bus_ask_is_vetoed_by_any_one_listener(T)
   local m = E.match(T, { p1 = { board = { ["front 1"] = "Zephyr Imp" } },
                          p2 = { board = { ["back 5"] = "Gravity Well" } } })
@@ -91,6 +113,19 @@ function tests.test_bus_handlers_come_from_the_card_then_its_statuses(T)
   local k = E.kernel()
   T.eq(#k.bus:handlers(m.g, E.at(m, 1, "front 1"), "can_move"), 2)
   T.eq(#k.bus:handlers(m.g, E.at(m, 1, "front 1"), "can_attack"), 1)
+end
+
+function tests.test_blame_passes_every_result_and_names_the_entity_in_errors(T)
+  local function describe(_, id) return "piece " .. id end
+  local a, b, c = events.blame(describe, nil, 7, "x", function(...) return ... end, 1, nil, 3)
+  T.eq({ a, b, c }, { 1, nil, 3 })
+  T.eq(select("#", events.blame(describe, nil, 7, "x", function() return nil, nil end)), 2)
+  local ok, err = pcall(events.blame, describe, nil, 7, "on_play",
+                        function() error("boom", 0) end)
+  T.eq({ ok, err }, { false, "piece 7: on_play: boom" })
+  local thrown = {}
+  ok, err = pcall(events.blame, describe, nil, 7, "x", function() error(thrown) end)
+  T.ok(not ok and err == thrown, "an error that is not a string passes unchanged")
 end
 
 return tests

@@ -74,6 +74,31 @@ function tests.test_default_bot_trades_a_minion_that_survives_and_kills(T)
   T.eq(E.stat(m, 1, "front 1", "health"), 3)
 end
 
+function tests.test_labels_are_left_out_only_for_a_seat_a_bot_answers_inline(T)
+  local m = E.match(T, { bots = { false, "default" },
+    p1 = { hand = { "Fire Bolt" }, board = { ["front 1"] = "Zephyr Imp" } },
+    p2 = { hand = { "Fire Bolt" }, board = { ["front 1"] = "Zephyr Imp" } } })
+  local g, k = m.g, E.kernel()
+  T.eq(g:labels(1), true, "seat 1 is a player")
+  T.eq(g:labels(2), false, "seat 2 is the inline bot")
+  T.ok(not pcall(g.labels, g, 3), "a player that does not exist")
+  local function built(p) -- the options whose labels name pieces or cards
+    local out = {}
+    for _, o in ipairs(k:actions(g, p)) do
+      if o.act == "play" or o.act == "attack" or o.act == "move" then out[#out + 1] = o end
+    end
+    return out
+  end
+  T.eq(built(1)[1].label, "Play Fire Bolt", "the player's options have labels")
+  g:set_counter("active", 0, 2) -- as if seat 2's turn had come
+  g:set_counter("mana", 2, 10)
+  T.ok(#built(2) > 0)
+  for _, o in ipairs(built(2)) do
+    T.eq(o.label, nil, "none is built for the bot")
+    T.ok(o.id ~= nil, "what the bot reads is there")
+  end
+end
+
 function tests.test_same_seed_same_game(T)
   local a = T.match { players = 2, seed = 9, bots = { "default", "default" } }
   local b = T.match { players = 2, seed = 9, bots = { "default", "default" } }

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# bench/search_speed.sh [ITERATIONS] [GAME...]: the search bot's speed per game, and the
+# Big Money sim rate, on one core (docs/BENCHMARKS.md, "Search speed, board games" and
+# "Big Money sim rate").
+#
+# Per game (default: all six): `deckhand sim --game G --games 2 --seed 5 --bots
+# search,default --search-iterations ITERATIONS` (default 50), each run bounded by a
+# 600 s timeout. Prints what the sim reports (play-outs/s and branches/s, by the wall
+# clock of the searched decisions) and the same branches per second of CPU time (user +
+# system of the whole process, from /usr/bin/time), which a loaded machine moves less.
+# Then the Big Money mirror, 2,000 games (`big_money_plain`, the baseline of the older
+# figures, and `big_money`), as games/s by the wall clock and per CPU second.
+# Binaries from DECKHAND_BIN_DIR (default build-rel/bin: measure a Release or
+# RelWithDebInfo build), scripts from DECKHAND_SCRIPTS (default the tree's scripts/).
+set -uo pipefail
+
+iters=${1:-50}
+shift $(($# > 0 ? 1 : 0))
+games=("$@")
+[ ${#games[@]} -gt 0 ] || games=(dominion accession ascension caveman elemental mlw)
+DH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+bin=${DECKHAND_BIN_DIR:-$DH_ROOT/build-rel/bin}/deckhand
+scripts=${DECKHAND_SCRIPTS:-$DH_ROOT/scripts}
+out=$(mktemp /tmp/deckhand-search-speed.XXXXXX)
+trap 'rm -f "$out" "$out.time"' EXIT
+
+# run CMD...: the command's output in $out, its CPU seconds (user + system) in $cpu.
+run() {
+    timeout 600 /usr/bin/time -f '%U %S' -o "$out.time" "$@" >"$out" 2>&1
+    cpu=$(awk '{ printf "%.3f", $1 + $2 }' "$out.time" 2>/dev/null)
+}
+
+printf '%-10s %10s %12s %16s %10s\n' game play-outs/s branches/s branches/cpu-s ms/decision
+for g in "${games[@]}"; do
+    run "$bin" sim --game "$g" --games 2 --seed 5 --bots search,default \
+        --search-iterations "$iters" --scripts "$scripts"
+    line=$(grep '^search:' "$out")
+    if [ -z "$line" ]; then
+        echo "$g: no search line (timeout or error)"
+        continue
+    fi
+    # search: D decisions, P play-outs and N nodes each, R play-outs/s, B branches/s (...), M ms per decision
+    echo "$line" | awk -v g="$g" -v cpu="$cpu" '{
+        d = $2; r = $10; b = $12; ms = $(NF - 3)
+        branches = b * d * ms / 1000
+        printf "%-10s %10s %12s %16.0f %10s\n", g, r, b, (cpu > 0 ? branches / cpu : 0), ms }'
+done
+
+for bot in big_money_plain big_money; do
+    run "$bin" sim --game dominion --games 2000 --seed 1 --players 2 --bots "$bot,$bot" \
+        --scripts "$scripts"
+    awk -v bot="$bot" -v cpu="$cpu" -F'[ =]' '/^games=/ {
+        printf "Big Money mirror (%s): %s games/s, %.0f games per CPU second\n", bot, $6,
+            (cpu > 0 ? $2 / cpu : 0) }' "$out"
+done
