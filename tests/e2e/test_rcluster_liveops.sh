@@ -57,6 +57,7 @@ bundle_copy "$NEXT" next
 out=$("$DECKHAND" scripts push "$FIRST" --game dominion --label first --by eve --wait 10 2>&1) ||
     e2e_fail "push failed: $out"
 grep -qE '^serving on 2/2 workers' <<<"$out" || e2e_fail "not every worker loaded it: $out"
+e2e_log "push: $(grep '^serving on' <<<"$out")"
 FIRST_SHA=$(current)
 [[ $FIRST_SHA =~ ^[0-9a-f]{64}$ ]] || e2e_fail "bundle:current:{dominion} is '$FIRST_SHA'"
 grep -q "^bundle $FIRST_SHA " <<<"$out" || e2e_fail "the pointer is not the bundle pushed: $out"
