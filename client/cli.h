@@ -52,8 +52,10 @@ const char *cli_required(const dh_flags *f, const char *who, const char *name);
 int cli_gateway(const dh_flags *f, const char *who, char *out, size_t outlen);
 
 /* Connect r to the cluster's Redis: --redis, else DECKHAND_REDIS_URL, else
- * .run/cluster.env, else redis://127.0.0.1:6390 (cli_redis.c). The context, owned by r
- * (the caller closes r either way), or NULL with a message on stderr prefixed by who. */
+ * .run/cluster.env, else redis://127.0.0.1:6390 (cli_redis.c); one Redis or a Redis
+ * Cluster alike (dh_redis.h). A live context, owned by r, that says Redis is up (commands
+ * go through r, routed by key), or NULL with a message on stderr prefixed by who; the
+ * caller closes r either way. */
 redisContext *cli_redis(const dh_flags *f, const char *who, dh_redis *r);
 
 /* Load bundle:{sha} from Redis into a new sandboxed VM, as a worker does; the caller

@@ -34,26 +34,26 @@ static int scripts_list(int argc, char **argv)
     if (done >= 0)
         return done;
     dh_redis rd;
-    redisContext *c = cli_redis(f, scripts_who, &rd);
-    if (!c) {
+    if (!cli_redis(f, scripts_who, &rd)) {
         dh_redis_close(&rd);
         return 1;
     }
     char ids[SCRIPTS_WORKERS][128];
-    size_t nw = scripts_workers(c, ids, SCRIPTS_WORKERS);
+    size_t nw = scripts_workers(&rd, ids, SCRIPTS_WORKERS);
     const char *sm[] = {"SMEMBERS", DH_KEY_BUNDLES};
-    redisReply *all = scripts_cmd(c, 2, sm);
+    redisReply *all = scripts_cmd(&rd, 2, sm);
     for (size_t i = 0; all && all->type == REDIS_REPLY_ARRAY && i < all->elements; i++) {
         const char *sha = all->element[i]->str;
         char key[DH_KEY_MAX];
         dh_key_bundle(key, sha);
-        char *label = scripts_hget(c, key, DH_F_BUNDLE_LABEL),
-             *games = scripts_hget(c, key, DH_F_BUNDLE_GAMES);
+        char *label = scripts_hget(&rd, key, DH_F_BUNDLE_LABEL),
+             *games = scripts_hget(&rd, key, DH_F_BUNDLE_GAMES);
         char current[512] = "", canary[512] = "";
         size_t at = 0, cat = 0;
         for (char *g = games ? strtok(games, ",") : NULL; g; g = strtok(NULL, ",")) {
             dh_liveops_state st;
-            if (dh_liveops_read(c, g, &st) < 0)
+            redisContext *c = scripts_game_node(&rd, g);
+            if (!c || dh_liveops_read(c, g, &st) < 0)
                 continue;
             /* no pointer: the default bundle (labelled so by the workers) is current */
             bool is_cur = st.current[0] ? !strcmp(st.current, sha)
@@ -72,7 +72,7 @@ static int scripts_list(int argc, char **argv)
             char wkey[DH_KEY_MAX], field[96];
             dh_key_worker_bundles(wkey, ids[w]);
             snprintf(field, sizeof field, "%s%s", DH_F_WORKER_STARTED_PREFIX, sha);
-            char *cnt = scripts_hget(c, wkey, sha), *started = scripts_hget(c, wkey, field);
+            char *cnt = scripts_hget(&rd, wkey, sha), *started = scripts_hget(&rd, wkey, field);
             if (cnt)
                 printf("    %s: %s live matches, %s started\n", ids[w], cnt,
                        started ? started : "0");
@@ -103,7 +103,7 @@ static int scripts_show(int argc, char **argv)
     if (!mid)
         return 2;
     dh_redis rd;
-    redisContext *c = cli_redis(f, scripts_who, &rd);
+    bool up = cli_redis(f, scripts_who, &rd) != NULL;
     int rc = 1;
     char *game = NULL, *sha = NULL, *seed = NULL, *players = NULL;
     size_t nlog = 0;
@@ -116,13 +116,13 @@ static int scripts_show(int argc, char **argv)
     size_t raw_len = 0;
     const char *names[SCRIPTS_SEATS_MAX];
     char key[DH_KEY_MAX];
-    if (!c)
+    if (!up)
         goto out;
     dh_key_match(key, mid);
-    game = scripts_hget(c, key, DH_F_GAME);
-    sha = scripts_hget(c, key, DH_F_BUNDLE);
-    seed = scripts_hget(c, key, DH_F_SEED);
-    players = scripts_hget(c, key, DH_F_PLAYERS);
+    game = scripts_hget(&rd, key, DH_F_GAME);
+    sha = scripts_hget(&rd, key, DH_F_BUNDLE);
+    seed = scripts_hget(&rd, key, DH_F_SEED);
+    players = scripts_hget(&rd, key, DH_F_PLAYERS);
     if (!game || !sha || !seed || !players) {
         fprintf(stderr, "deckhand scripts show: no match %s in Redis\n", mid);
         goto out;
@@ -134,11 +134,11 @@ static int scripts_show(int argc, char **argv)
         names[np++] = p;
     dh_key_match_snap(key, mid);
     const char *get[] = {"GET", key};
-    snap = scripts_cmd(c, 2, get);
+    snap = scripts_cmd(&rd, 2, get);
     char lkey[DH_KEY_MAX];
     dh_key_match_log(lkey, mid);
     const char *range[] = {"LRANGE", lkey, "0", "-1"};
-    lr = scripts_cmd(c, 4, range);
+    lr = scripts_cmd(&rd, 4, range);
     if (!snap || snap->type != REDIS_REPLY_STRING || !lr || lr->type != REDIS_REPLY_ARRAY) {
         fprintf(stderr, "deckhand scripts show: match %s has no snapshot\n", mid);
         goto out;

@@ -25,12 +25,20 @@ extern const char scripts_usage[];
 
 /* ---- scripts_store.c ---- */
 
-/* One command; NULL with the Redis error on stderr. */
-redisReply *scripts_cmd(redisContext *c, int argc, const char **argv);
+/* Every command goes through dh_redis (dh_redis.h): on one Redis or a Redis Cluster alike,
+ * to the node serving its key's slot, following MOVED and ASK. */
+
+/* One command, routed by its key (argv[1]); NULL with the reason on stderr. */
+redisReply *scripts_cmd(dh_redis *r, int argc, const char **argv);
 /* HGET as a malloc'd string the caller frees; NULL when absent. */
-char *scripts_hget(redisContext *c, const char *key, const char *field);
-/* Every live worker id (worker:{ID} leases) into ids; the count. */
-size_t scripts_workers(redisContext *c, char ids[][128], size_t max);
+char *scripts_hget(dh_redis *r, const char *key, const char *field);
+/* Every live worker id (worker:{ID} leases, SCAN on every master) into ids; the count. */
+size_t scripts_workers(dh_redis *r, char ids[][128], size_t max);
+/* The connection to the node serving game's live-ops keys, for dh_liveops.h's WATCH and
+ * MULTI/EXEC: those keys share the {GAME} slot, so one node holds them all. A routed
+ * command asks for the slot first, so a slot that moved updates the map before the
+ * transaction starts. NULL with the reason on stderr. */
+redisContext *scripts_game_node(dh_redis *r, const char *game);
 /* The wall clock, in ms since the epoch. */
 uint64_t scripts_wall_ms(void);
 
@@ -42,7 +50,7 @@ typedef struct {
 } scripts_bundle;
 /* bundle:{SHA}'s label and games into b (sha DH_BUNDLE_DEFAULT: the stored default
  * bundle serving game, when a worker stored one). 0, or -1 when nothing is known of it. */
-int scripts_bundle_about(redisContext *c, const char *sha, const char *game, scripts_bundle *b);
+int scripts_bundle_about(dh_redis *r, const char *sha, const char *game, scripts_bundle *b);
 
 /* ---- scripts_audit.c ---- */
 

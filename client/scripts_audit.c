@@ -113,16 +113,16 @@ static int audit_cmp(const void *a, const void *b)
 }
 
 /* Every game a stored bundle names, comma-joined into out. */
-static void audit_games(redisContext *c, char *out, size_t len)
+static void audit_games(dh_redis *rd, char *out, size_t len)
 {
     const char *sm[] = {"SMEMBERS", DH_KEY_BUNDLES};
-    redisReply *all = scripts_cmd(c, 2, sm);
+    redisReply *all = scripts_cmd(rd, 2, sm);
     size_t at = 0;
     out[0] = 0;
     for (size_t i = 0; all && all->type == REDIS_REPLY_ARRAY && i < all->elements; i++) {
         char key[DH_KEY_MAX];
         dh_key_bundle(key, all->element[i]->str);
-        char *games = scripts_hget(c, key, DH_F_BUNDLE_GAMES);
+        char *games = scripts_hget(rd, key, DH_F_BUNDLE_GAMES);
         for (char *g = games ? strtok(games, ",") : NULL; g; g = strtok(NULL, ",")) {
             char probe[80];
             snprintf(probe, sizeof probe, ",%s,", g);
@@ -147,23 +147,23 @@ int scripts_audit(int argc, char **argv)
         return done;
     const char *only = dh_flags_str(f, "game", NULL, NULL);
     dh_redis rd;
-    redisContext *c = cli_redis(f, SCRIPTS_WHO, &rd);
+    bool up = cli_redis(f, SCRIPTS_WHO, &rd) != NULL;
     char games[2048];
     redisReply *rs[SCRIPTS_GAMES_MAX] = {0};
     size_t nr = 0, nrows = 0;
     audit_row *rows = NULL;
     int rc = 1;
-    if (!c)
+    if (!up)
         goto out;
     if (only)
         snprintf(games, sizeof games, "%s", only);
     else
-        audit_games(c, games, sizeof games);
+        audit_games(&rd, games, sizeof games);
     for (char *g = strtok(games, ","); g && nr < SCRIPTS_GAMES_MAX; g = strtok(NULL, ",")) {
         char key[DH_KEY_MAX];
         dh_key_bundle_audit(key, g);
         const char *xr[] = {"XRANGE", key, "-", "+"};
-        redisReply *r = scripts_cmd(c, 4, xr);
+        redisReply *r = scripts_cmd(&rd, 4, xr);
         if (!r || r->type != REDIS_REPLY_ARRAY) {
             if (r)
                 freeReplyObject(r);

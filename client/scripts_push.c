@@ -91,12 +91,12 @@ static int push_bot_games(engine_bundle *b, const engine_game_info *gi, char *wh
 }
 
 /* 1 when worker id serves sha, -1 when it reported an error (printed), 0 not yet. */
-static int push_worker_state(redisContext *c, const char *id, const char *sha)
+static int push_worker_state(dh_redis *rd, const char *id, const char *sha)
 {
     char key[DH_KEY_MAX];
     dh_key_worker_bundles(key, id);
     const char *hex[] = {"HEXISTS", key, sha};
-    redisReply *r = scripts_cmd(c, 3, hex);
+    redisReply *r = scripts_cmd(rd, 3, hex);
     int st = r && r->type == REDIS_REPLY_INTEGER && r->integer == 1;
     if (r)
         freeReplyObject(r);
@@ -104,7 +104,7 @@ static int push_worker_state(redisContext *c, const char *id, const char *sha)
         return 1;
     dh_key_bundle_errors(key, sha);
     const char *hget[] = {"HGET", key, id};
-    r = scripts_cmd(c, 3, hget);
+    r = scripts_cmd(rd, 3, hget);
     if (r && r->type == REDIS_REPLY_STRING) {
         printf("worker %s cannot load it (still serving the previous bundle): %s\n", id, r->str);
         st = -1;
@@ -115,17 +115,17 @@ static int push_worker_state(redisContext *c, const char *id, const char *sha)
 }
 
 /* Waits up to wait_ms for every live worker to serve sha or report why not. */
-static int push_wait(redisContext *c, const char *sha, long wait_ms, long long t0)
+static int push_wait(dh_redis *rd, const char *sha, long wait_ms, long long t0)
 {
     char ids[SCRIPTS_WORKERS][128];
-    size_t n = scripts_workers(c, ids, SCRIPTS_WORKERS);
+    size_t n = scripts_workers(rd, ids, SCRIPTS_WORKERS);
     int state[SCRIPTS_WORKERS] = {0};
     size_t settled = 0;
     while (settled < n && cli_now_ms() - t0 < wait_ms) {
         for (size_t i = 0; i < n; i++) {
             if (state[i])
                 continue;
-            state[i] = push_worker_state(c, ids[i], sha);
+            state[i] = push_worker_state(rd, ids[i], sha);
             settled += state[i] != 0;
         }
         if (settled < n)
@@ -260,7 +260,7 @@ static int push_tests_of(dh_redis *rd, const char *sha, const char *game)
 
 /* Per game moved: no canary runs (it must be promoted or aborted first), and the
  * test-count guard. 0, or 1 (refused, printed). */
-static int push_guard(push_job *p, dh_redis *rd, redisContext *c)
+static int push_guard(push_job *p, dh_redis *rd)
 {
     char why[600];
     for (size_t i = 0; i < p->ng; i++) {
@@ -268,7 +268,8 @@ static int push_guard(push_job *p, dh_redis *rd, redisContext *c)
             continue;
         const char *game = p->gi[i].name;
         dh_liveops_state st;
-        if (dh_liveops_read(c, game, &st) < 0)
+        redisContext *c = scripts_game_node(rd, game);
+        if (!c || dh_liveops_read(c, game, &st) < 0)
             return push_refuse("%s", "cannot read the current bundles from Redis");
         if (st.canary[0]) {
             snprintf(why, sizeof why,
@@ -277,7 +278,7 @@ static int push_guard(push_job *p, dh_redis *rd, redisContext *c)
             return push_refuse("%s", why);
         }
         scripts_bundle cur;
-        scripts_bundle_about(c, st.current[0] ? st.current : DH_BUNDLE_DEFAULT, game, &cur);
+        scripts_bundle_about(rd, st.current[0] ? st.current : DH_BUNDLE_DEFAULT, game, &cur);
         if (!strcmp(cur.sha, DH_BUNDLE_DEFAULT) || !strcmp(cur.sha, p->sha))
             continue; /* no stored bundle to compare with, or the same one */
         int have = push_tests_of(rd, cur.sha, game);
@@ -299,7 +300,7 @@ static int push_guard(push_job *p, dh_redis *rd, redisContext *c)
 }
 
 /* Store bundle:{SHA} (files, meta, tests per game, the apply mark). 0 or -1. */
-static int push_store(push_job *p, dh_redis *rd, redisContext *c)
+static int push_store(push_job *p, dh_redis *rd)
 {
     size_t nf = 0;
     engine_file_in file;
@@ -324,18 +325,18 @@ static int push_store(push_job *p, dh_redis *rd, redisContext *c)
         char key[DH_KEY_MAX];
         dh_key_bundle(key, p->sha);
         const char *hset[] = {"HSET", key, DH_F_BUNDLE_APPLY_TO_RUNNING, "1"};
-        redisReply *r = scripts_cmd(c, 4, hset);
+        redisReply *r = scripts_cmd(rd, 4, hset);
         rc = r && r->type == REDIS_REPLY_INTEGER ? 0 : -1;
         if (r)
             freeReplyObject(r);
     }
     if (rc < 0)
-        fprintf(stderr, "%s: cannot store the bundle: %s\n", SCRIPTS_WHO, c->errstr);
+        fprintf(stderr, "%s: cannot store the bundle %.12s\n", SCRIPTS_WHO, p->sha);
     return rc;
 }
 
 /* Move game i to the bundle (or start its canary), with its audit entry. 0 or -1. */
-static int push_move(push_job *p, redisContext *c, size_t i)
+static int push_move(push_job *p, dh_redis *rd, size_t i)
 {
     const char *game = p->gi[i].name;
     scripts_bundle me = {0};
@@ -345,7 +346,8 @@ static int push_move(push_job *p, redisContext *c, size_t i)
     const char *action = p->canary ? "canary" : p->apply ? "apply" : "push";
     for (int attempt = 0; attempt < 5; attempt++) {
         dh_liveops_state st;
-        if (dh_liveops_watch(c, game, &st) < 0)
+        redisContext *c = scripts_game_node(rd, game);
+        if (!c || dh_liveops_watch(c, game, &st) < 0)
             return -1;
         if (!strcmp(st.current, p->sha) || (st.canary[0] && !strcmp(st.canary, p->sha))) {
             dh_liveops_unwatch(c);
@@ -390,21 +392,20 @@ int scripts_push(int argc, char **argv)
     if (rc >= 0)
         return rc;
     dh_redis rd;
-    redisContext *c = NULL;
     bool opened = false;
     rc = 1;
     if (push_check(p))
         goto out;
     opened = true;
-    if (!(c = cli_redis(f, SCRIPTS_WHO, &rd)))
+    if (!cli_redis(f, SCRIPTS_WHO, &rd))
         goto out;
-    if (push_guard(p, &rd, c) || push_store(p, &rd, c) < 0)
+    if (push_guard(p, &rd) || push_store(p, &rd) < 0)
         goto out;
     long long t0 = cli_now_ms();
     for (size_t i = 0; i < p->ng; i++)
-        if (push_moves(p, i) && push_move(p, c, i) < 0)
+        if (push_moves(p, i) && push_move(p, &rd, i) < 0)
             goto out;
-    rc = p->wait_s ? push_wait(c, p->sha, p->wait_s * 1000, t0) : 0;
+    rc = p->wait_s ? push_wait(&rd, p->sha, p->wait_s * 1000, t0) : 0;
 out:
     if (opened)
         dh_redis_close(&rd);

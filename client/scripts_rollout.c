@@ -10,7 +10,9 @@
  *
  * Each reads what it will change first, then, under a WATCH, checks nobody changed it
  * meanwhile and commits the change with its audit entry in one transaction
- * (dh_liveops.h); a raced attempt is retried.
+ * (dh_liveops.h); a raced attempt is retried. The transaction runs on the connection to
+ * the node of the game's slot (scripts_game_node), asked again before each WATCH: the
+ * routed reads in between may have moved or reconnected it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,8 +33,8 @@ static const dh_flag_spec rollout_spec[] = {{"game", DH_FLAG_VALUE},
 /* Parse flags, the actor and --game, connect. The game, or NULL with *rc the exit status
  * (rd needs closing once *opened). */
 static const char *rollout_open(int argc, char **argv, const char *who, const char *need_reason,
-                                dh_flags *f, scripts_actor *actor, dh_redis *rd, redisContext **c,
-                                bool *opened, int *rc)
+                                dh_flags *f, scripts_actor *actor, dh_redis *rd, bool *opened,
+                                int *rc)
 {
     *opened = false;
     *rc = dh_flags_parse_main(f, rollout_spec, argc, argv, SCRIPTS_WHO, scripts_usage, 0, 0);
@@ -44,17 +46,17 @@ static const char *rollout_open(int argc, char **argv, const char *who, const ch
         return NULL;
     *rc = 1;
     *opened = true;
-    if (!(*c = cli_redis(f, SCRIPTS_WHO, rd)))
+    if (!cli_redis(f, SCRIPTS_WHO, rd))
         return NULL;
     return game;
 }
 
 /* The audit entry's view of bundle sha (DH_BUNDLE_DEFAULT: the embedded default), with
  * the tests it runs for game when recorded. */
-static void rollout_about(dh_redis *rd, redisContext *c, const char *sha, const char *game,
-                          scripts_bundle *b, int *tests)
+static void rollout_about(dh_redis *rd, const char *sha, const char *game, scripts_bundle *b,
+                          int *tests)
 {
-    scripts_bundle_about(c, sha, game, b);
+    scripts_bundle_about(rd, sha, game, b);
     *tests = strcmp(b->sha, DH_BUNDLE_DEFAULT) ? dh_bundle_tests(rd, b->sha, game) : -1;
     if (*tests < -1)
         *tests = -1;
@@ -71,12 +73,14 @@ int scripts_rollback(int argc, char **argv)
     bool opened;
     int rc;
     const char *game = rollout_open(argc, argv, "deckhand scripts rollback", "a rollback", &fl,
-                                    &actor, &rd, &c, &opened, &rc);
+                                    &actor, &rd, &opened, &rc);
     if (!game)
         goto out;
     rc = 1;
     for (int attempt = 0; attempt < ROLLOUT_ATTEMPTS; attempt++) {
         char from[65], to[65], from2[65], to2[65];
+        if (!(c = scripts_game_node(&rd, game)))
+            goto out;
         int st = dh_liveops_rollback_read(c, game, from, to);
         if (st < 0)
             goto out;
@@ -87,9 +91,9 @@ int scripts_rollback(int argc, char **argv)
         }
         scripts_bundle b;
         int tests;
-        rollout_about(&rd, c, to, game, &b, &tests);
+        rollout_about(&rd, to, game, &b, &tests);
         dh_liveops_state ls;
-        if (dh_liveops_watch(c, game, &ls) < 0)
+        if (!(c = scripts_game_node(&rd, game)) || dh_liveops_watch(c, game, &ls) < 0)
             goto out;
         if (ls.canary[0]) {
             dh_liveops_unwatch(c);
@@ -138,13 +142,13 @@ static int rollout_canary(int argc, char **argv, bool promote)
     bool opened;
     int rc;
     const char *who = promote ? "deckhand scripts promote" : "deckhand scripts abort";
-    const char *game = rollout_open(argc, argv, who, NULL, &fl, &actor, &rd, &c, &opened, &rc);
+    const char *game = rollout_open(argc, argv, who, NULL, &fl, &actor, &rd, &opened, &rc);
     if (!game)
         goto out;
     rc = 1;
     for (int attempt = 0; attempt < ROLLOUT_ATTEMPTS; attempt++) {
         dh_liveops_state ls;
-        if (dh_liveops_read(c, game, &ls) < 0)
+        if (!(c = scripts_game_node(&rd, game)) || dh_liveops_read(c, game, &ls) < 0)
             goto out;
         if (!ls.canary[0]) {
             printf("refused: %s has no canary\n", game);
@@ -152,11 +156,11 @@ static int rollout_canary(int argc, char **argv, bool promote)
         }
         scripts_bundle b;
         int tests;
-        rollout_about(&rd, c, ls.canary, game, &b, &tests);
+        rollout_about(&rd, ls.canary, game, &b, &tests);
         char canary[65];
         snprintf(canary, sizeof canary, "%s", ls.canary);
         int pct = ls.canary_pct;
-        if (dh_liveops_watch(c, game, &ls) < 0)
+        if (!(c = scripts_game_node(&rd, game)) || dh_liveops_watch(c, game, &ls) < 0)
             goto out;
         if (strcmp(ls.canary, canary)) {
             dh_liveops_unwatch(c);
