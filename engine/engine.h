@@ -202,6 +202,9 @@ engine_code engine_match_bot_answer(engine_match *m, const char *strategy, uint3
  * play a seat inline (engine_match_config.bots): the search copies the match, which an
  * inline bot is in the middle of; engine_match_bot_answer knows only the Lua bots. */
 #define ENGINE_SEARCH_BOT        "search"
+/* The strategy every game offers besides its own bots (engine_bots.c): a uniformly random
+ * legal answer. A game that defines a bot of that name keeps its own. */
+#define ENGINE_RANDOM_BOT "random"
 #define ENGINE_SEARCH_ITERATIONS 200 /* play-outs per decision by default */
 /* A host's search also stops after this long: a worker answering for a seat holds its
  * loop meanwhile (the answer is logged, so no replay searches again). */

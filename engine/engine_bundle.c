@@ -170,6 +170,7 @@ static void game_read(lua_State *L, engine_game *g)
         }
     }
     lua_pop(L, 1);
+    engine_bots_builtin(L, g);
     engine_options_read(L, t, g);
     lua_pushvalue(L, t);
     g->table_ref = luaL_ref(L, LUA_REGISTRYINDEX);

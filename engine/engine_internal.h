@@ -14,6 +14,7 @@
  *   engine_decision.c the pending decision; validating a player's answer (Choose)
  *   engine_log.c      the answer log and an answer's encoding
  *   engine_api.c      the Lua `g` handle
+ *   engine_bots.c     the strategies the engine offers every game (`random`)
  *   engine_vm.c       a bundle's VM: allocator, watchdog, sandbox, registry tables
  *   engine_options.c  the options and bots a game declares; checking a match's options
  *   engine_bundle.c   loading a bundle and its games
@@ -433,6 +434,10 @@ engine_g *engine_api_new_g(lua_State *L, engine_match *m);
  * m->bot_ids; returns the count. Raises on a malformed or illegal answer. */
 size_t engine_api_bot_ids(lua_State *L, engine_match *m, const char *bot, int res, size_t n,
                           uint32_t min, uint32_t max);
+
+/* engine_bots.c: appends the engine's own strategies (ENGINE_RANDOM_BOT) to g's bots,
+ * unless the game defines one of that name. Raises on out of memory. */
+void engine_bots_builtin(lua_State *L, engine_game *g);
 
 /* engine_events.c: record one event (text copied, cut to ENGINE_MAX_LOG_LINE). */
 int engine_match_event(engine_match *m, int to, int about, const char *kind, const char *text,
