@@ -122,6 +122,7 @@ typedef struct {
     int min_players, max_players;
     int max_turns; /* the turn cap: the match ends after this many turns */
     int table_ref, setup_ref, turn_ref, finished_ref, results_ref;
+    int evaluate_ref; /* the optional evaluation hint (`evaluate`), or LUA_NOREF */
     engine_zone_rule *zones;
     size_t nzones;
     engine_card_info *cards; /* sorted by name */
@@ -421,6 +422,8 @@ struct engine_match {
     int setup_ref;    /* the rules runner's extra setup, LUA_NOREF when none */
     int asking_bot;   /* engine_match_bot_answer runs: g refuses changes */
     uint64_t choices; /* g:choose calls, bots' included (the search bot's statistics) */
+
+    uint32_t stop_turn; /* a search's copy: run no turn after this one (0: no stop) */
 };
 
 /* engine_view.c: how a game shows the zone called name (its `zones` table; a name
@@ -471,6 +474,7 @@ typedef enum {
     ENGINE_OP_RUN,   /* run until a human decision is pending or the match is finished */
     ENGINE_OP_LOAD,  /* load the snapshot p[0..len) into the reset state */
     ENGINE_OP_BOT,   /* ask a bot (p: an engine_bot_ask) for an answer into m->bot_ids */
+    ENGINE_OP_EVAL,  /* the game's evaluate(g) into p: np doubles, each in 0..1 */
 } engine_op;
 
 /* engine_match_bot_answer's question to ENGINE_OP_BOT and its answer's size. */

@@ -98,6 +98,7 @@ typedef struct {
     uint32_t *names; /* scratch: their names */
     size_t names_cap;
     uint32_t path[1024];
+    uint32_t depth; /* turns a play-out runs before the game's hint scores it; 0: to the end */
     engine_search_stats *stats;
 } search;
 
@@ -343,6 +344,8 @@ static int search_new_child(search *s, uint32_t parent, const search_cand *cd, i
 
 static double search_ucb(const search_node *nd)
 {
+    if (!nd->visits) /* tried, but its play-outs failed: not known to be worse */
+        return INFINITY;
     double mean = nd->reward / nd->visits;
     return mean + SEARCH_EXPLORE * sqrt(log((double)nd->avail) / nd->visits);
 }
@@ -388,8 +391,27 @@ static int search_select(search *s, uint32_t node, const engine_decision *d, uin
 
 /* ---- play-outs ------------------------------------------------------------------------- */
 
-/* Every seat without a strategy gets the game's default bot, and the copy runs to its end
- * inline (no coroutine yields any more). 0, or -1 when the copy could not finish. */
+/* The game's evaluation hint on copy c (at a turn boundary): each seat's value, 0..1, into
+ * r. It runs like a bot asked for an answer: g refuses changes, the generator is put back. */
+static int search_evaluate(engine_match *c, double *r)
+{
+    double v[SEARCH_MAX_SEATS];
+    uint64_t rng[4];
+    memcpy(rng, c->st.rng, sizeof rng);
+    c->asking_bot = 1;
+    engine_code code = engine_turns_exec(c, ENGINE_OP_EVAL, v, 0);
+    c->asking_bot = 0;
+    memcpy(c->st.rng, rng, sizeof rng);
+    if (code != ENGINE_OK)
+        return -1;
+    for (int i = 0; i < c->np; i++)
+        r[i] = v[i];
+    return 0;
+}
+
+/* Every seat without a strategy gets the game's default bot, and the copy runs inline (no
+ * coroutine yields any more) to its end, or, when the game has an evaluation hint and
+ * s->depth is set, for s->depth more turns. 0, or -1 when the copy could not finish. */
 static int search_playout(search *s, engine_match *c)
 {
     int ref = LUA_NOREF;
@@ -407,10 +429,12 @@ static int search_playout(search *s, engine_match *c)
             return -1;
     }
     c->all_bots = 1;
+    if (s->depth && c->game->evaluate_ref != LUA_NOREF)
+        c->stop_turn = c->st.turn + s->depth;
     for (int guard = 0; !c->st.finished && guard < 4; guard++) {
         const engine_decision *d = engine_match_decision(c);
         if (!d)
-            return -1;
+            return c->stop_turn ? 0 : -1; /* stopped at s->depth */
         uint32_t ids[ENGINE_MAX_OPTIONS];
         size_t n = ENGINE_MAX_OPTIONS;
         if (engine_match_bot_answer(c, c->bot_name[d->seat], ids, &n, NULL) != ENGINE_OK ||
@@ -544,7 +568,14 @@ static int search_iterate(search *s, engine_error *err)
         goto done;
     }
     double r[SEARCH_MAX_SEATS];
-    search_rewards(c, r);
+    if (c->st.finished) {
+        search_rewards(c, r);
+    } else if (c->stop_turn && !engine_match_decision(c) && search_evaluate(c, r) == 0) {
+        s->stats->evaluated++;
+    } else {
+        s->stats->failed++;
+        goto done;
+    }
     if (world < s->nworlds)
         s->world_r[(size_t)s->nodes[s->path[0]].slot * s->nworlds + world] = r[s->seat];
     s->nodes[0].visits++;
@@ -616,6 +647,7 @@ engine_code engine_search_answer(const engine_match *m, const engine_search_conf
     uint64_t t0 = dh_now_ns();
     uint64_t stop = cfg && cfg->budget_ns ? t0 + cfg->budget_ns : 0;
     s.seat = d->seat;
+    s.depth = !cfg || !cfg->depth ? ENGINE_SEARCH_DEPTH : cfg->depth < 0 ? 0 : (uint32_t)cfg->depth;
     s.prior = iterations / SEARCH_PRIOR_SHARE > 2 ? iterations / SEARCH_PRIOR_SHARE : 2;
     /* Seeded from what names the decision, not from the state: the state's hash would
        carry the hidden cards into the search. */

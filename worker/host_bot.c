@@ -47,7 +47,8 @@ engine_code host_bot_pick(host_match *hm, int seat, const Deckhand__Choose *c, u
     if (d->decision_id != c->decision_id)
         return host_bot_refuse(ee, ENGINE_ILLEGAL_CHOICE, "that decision is not the pending one");
     if (!strcmp(c->bot, ENGINE_SEARCH_BOT)) { /* the search bot of every game, bounded */
-        engine_search_config sc = {ENGINE_SEARCH_ITERATIONS, ENGINE_SEARCH_BUDGET_MS * 1000000ULL};
+        engine_search_config sc = {.iterations = ENGINE_SEARCH_ITERATIONS,
+                                   .budget_ns = ENGINE_SEARCH_BUDGET_MS * 1000000ULL};
         return engine_search_answer(hm->m, &sc, ids, n, NULL, ee);
     }
     return engine_match_bot_answer(hm->m, c->bot, ids, n, ee);

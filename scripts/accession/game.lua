@@ -9,6 +9,7 @@ local kernel = require("deckbuilder.kernel")
 local gametable = require("deckbuilder.gametable")
 local data = require("accession.cards")
 local bots = require("dominion.bots")
+local evaluate = require("deckbuilder.evaluate")
 
 local k = kernel.new { cards = data.cards, order = data.order, hand_size = 5 }
 
@@ -17,6 +18,9 @@ local MAX_TURNS = 400
 
 local game = gametable.new(k, { name = "accession", max_players = 4, max_turns = MAX_TURNS,
                                 bots = bots.make(k) })
+
+-- The search bot's evaluation hint (docs/SCRIPTING.md): points held and to come.
+game.evaluate = evaluate.new(function() return k end, "Province")
 
 function game.setup(g)
   k:setup_supply(g, data.piles)

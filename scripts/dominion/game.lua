@@ -11,6 +11,7 @@ local data = require("dominion.cards")
 local kingdom = require("dominion.kingdom")
 local bots = require("dominion.bots")
 local memo = require("deckbuilder.memo")
+local evaluate = require("deckbuilder.evaluate")
 
 -- The kernel over every card: set-up and tests use it.
 local k = kernel.new { cards = data.cards, order = data.order, hand_size = 5 }
@@ -43,6 +44,8 @@ local game = gametable.new(k, { name = "dominion", max_players = 4, max_turns = 
                                 zones = gametable.zones { look = "owner" },
                                 bots = bots.make(kernel_of) })
 game.kernel_of = kernel_of
+-- The search bot's evaluation hint (docs/SCRIPTING.md): points held and to come.
+game.evaluate = evaluate.new(kernel_of, "Province")
 game.options = { kingdom.option() }
 
 function game.setup(g)
