@@ -25,6 +25,7 @@
 #include "engine.h"
 
 #define SIM_MAX_PLAYERS 8
+#define SIM_BUDGET_MS   10000
 
 typedef struct {
     int nplayers;
@@ -292,7 +293,10 @@ int cmd_sim(int argc, char **argv)
     }
 
     engine_error err = {0};
-    engine_limits lim = {0};
+    /* A script call's deadline: 10 s, not the servers' 250 ms. A sim plays no one live,
+       and on a loaded machine a reniced sim's call (a search's copy replaying a turn)
+       can be descheduled past 250 ms and would end the run; a runaway script still stops. */
+    engine_limits lim = {.budget_ms = SIM_BUDGET_MS};
     engine_bundle *b = engine_bundle_load(dir, &lim, &err);
     if (!b) {
         fprintf(stderr, "deckhand sim: cannot load %s: %s\n", dir, err.message);

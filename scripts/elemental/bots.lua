@@ -244,6 +244,26 @@ local function choose_mulligan(k, g, d)
   return out
 end
 
+-- ---- the search bot's evaluation hint (docs/SCRIPTING.md) --------------------------------
+
+-- Each hero's chance, 0..1, from health and board material: a side's strength is its
+-- hero's health plus the attack and health of its minions plus a little per card in
+-- hand; the values are a logistic of the difference (8 points: about 3 to 1).
+function bots.evaluate(k)
+  return function(g)
+    local s = {}
+    for p = 1, 2 do
+      local v = k:health(g, p) + 0.5 * g:count("hand", p)
+      for _, id in ipairs(k:minions(g, p)) do
+        v = v + k:attack_of(g, id) + k:health_of(g, id)
+      end
+      s[p] = v
+    end
+    local x = 1 / (1 + math.exp((s[2] - s[1]) / 8))
+    return { x, 1 - x }
+  end
+end
+
 function bots.make(k)
   local function default(g, p, d)
     local kind = d.kind

@@ -81,5 +81,7 @@ function game.results(g)
 end
 
 game.bots = bots.make(k)
+-- The search bot's evaluation hint (docs/SCRIPTING.md): health and board material.
+game.evaluate = bots.evaluate(k)
 
 return game

@@ -79,5 +79,7 @@ function game.results(g)
 end
 
 game.bots = bots.make()
+-- The search bot's evaluation hint (docs/SCRIPTING.md): health and board material.
+game.evaluate = bots.evaluate
 
 return game
