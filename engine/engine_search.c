@@ -13,20 +13,29 @@
  *      gets a fresh seed. So the copy agrees with everything the seat sees (its hand, the
  *      piles, counts of every zone, each player's card totals) and with nothing it does
  *      not: no real deck order, no real opponent hand, no real future shuffle;
- *   3. select: down the tree, each decision's candidate answers (below) are the actions;
- *      a node's children are keyed by what the answer says (option labels and card names),
- *      so equal answers in different deals are one action; the next untried candidate is
- *      expanded, else the child with the best UCB1 score over the iterations in which it
- *      was available;
+ *   3. select: the root's answer by UCB1 (the play-out bot's own tried in every world any
+ *      other is); then down the tree, but only below nodes of SEARCH_EXPAND visits or more
+ *      (a tree grown from a few visits chose the seat's later answers almost at random,
+ *      and played worse than the bot: 56% against 69-71% of flat searches against
+ *      big_money, docs/BENCHMARKS.md), each decision's candidate answers (below) being
+ *      the actions; a node's children are keyed by what the answer says (option labels
+ *      and card names), so equal answers in different deals are one action; the bot's
+ *      answer is expanded first, then the other untried ones, then the child with the
+ *      best UCB1 score over the iterations in which it was available;
  *   4. play out: every seat handed to its strategy (the game's "default" bot for searched
- *      or human seats) and the copy run to the end inline, like `deckhand sim`;
+ *      or human seats) and the copy run inline, like `deckhand sim`, to the end, or, when
+ *      the game has an evaluation hint (`evaluate`, docs/SCRIPTING.md), for `depth` more
+ *      turns and scored by the hint;
  *   5. back up: each node on the path gains the result of the seat that chose it (1 for a
- *      win, shared wins split).
- * The answer is the root's most visited child.
+ *      win, shared wins split), or the hint's value for it.
+ * The answer is the play-out bot's own unless another beat it in the same worlds
+ * (search_final).
  *
- * Candidate answers: the play-out bot's own answer (which starts with a few visits'
- * head start, so that few iterations play like the bot and more find better), the empty
- * answer and each single option where allowed, and all options where allowed.
+ * Candidate answers (progressive widening): the play-out bot's own answer, the answers of
+ * the game's other bots (a few plausible answers, whatever the game); once the budget
+ * affords SEARCH_WIDEN play-outs per option, also the empty answer and each single option
+ * where allowed, and all options where allowed. A decision with one candidate is answered
+ * without play-outs.
  *
  * Results: mostly the share of the win, partly the score margin (search_rewards).
  *
@@ -55,6 +64,8 @@
 #define SEARCH_PAIRED_Z      1.5  /* how clearly an answer must beat the bot's to be chosen */
 #define SEARCH_PRIOR_SHARE   8    /* the play-out bot's own answer starts with 1/8 of the */
 #define SEARCH_PRIOR_REWARD  0.6  /* iterations as visits, at this mean result */
+#define SEARCH_WIDEN         8    /* every option is a candidate from this many play-outs each */
+#define SEARCH_EXPAND        40   /* visits a node needs before the tree grows below it */
 
 typedef struct {
     uint64_t key;
@@ -98,7 +109,8 @@ typedef struct {
     uint32_t *names; /* scratch: their names */
     size_t names_cap;
     uint32_t path[1024];
-    uint32_t depth; /* turns a play-out runs before the game's hint scores it; 0: to the end */
+    uint32_t depth;      /* turns a play-out runs before the game's hint scores it; 0: to the end */
+    uint32_t iterations; /* the budget */
     engine_search_stats *stats;
 } search;
 
@@ -287,6 +299,9 @@ static void search_add(search *s, const engine_decision *d, const uint32_t *ids,
     s->ncand_ids += n;
 }
 
+/* The candidates: the play-out bot's answer, then the answers of the game's other bots
+ * (not `random`): a few plausible answers, whatever the game; then, when the budget
+ * affords SEARCH_WIDEN play-outs per option, every single option, none and all too. */
 static void search_candidates(search *s, engine_match *c, const engine_decision *d)
 {
     s->ncand = s->ncand_ids = 0;
@@ -298,6 +313,15 @@ static void search_candidates(search *s, engine_match *c, const engine_decision 
         s->bot_key = search_key(d, ids, n);
         search_add(s, d, ids, n);
     }
+    for (size_t j = 0; j < c->game->nbots; j++) {
+        const char *other = c->game->bots[j].name;
+        n = sizeof ids / sizeof *ids;
+        if (strcmp(other, bot) && strcmp(other, ENGINE_RANDOM_BOT) &&
+            engine_match_bot_answer(c, other, ids, &n, NULL) == ENGINE_OK)
+            search_add(s, d, ids, n);
+    }
+    if (s->iterations < (uint64_t)SEARCH_WIDEN * d->noptions)
+        return;
     if (d->min == 0)
         search_add(s, d, ids, 0);
     for (uint32_t i = 1; d->min <= 1 && i <= d->noptions; i++)
@@ -374,7 +398,9 @@ static int search_select(search *s, uint32_t node, const engine_decision *d, uin
     }
     *expanded = nu > 0;
     if (nu) {
-        best = (int)untried[search_below(s, nu)];
+        /* the play-out bot's answer first (the others are measured against it) */
+        best = s->cand[untried[0]].key == s->bot_key ? (int)untried[0]
+                                                     : (int)untried[search_below(s, nu)];
         int k = search_new_child(s, node, &s->cand[best], d->seat);
         if (k < 0)
             return -1;
@@ -539,7 +565,8 @@ static int search_iterate(search *s, engine_error *err)
     }
     size_t depth = 0;
     s->path[depth++] = node;
-    while (!c->st.finished && depth < sizeof s->path / sizeof *s->path) {
+    while (!c->st.finished && depth < sizeof s->path / sizeof *s->path &&
+           s->nodes[node].visits >= SEARCH_EXPAND) {
         d = engine_match_decision(c);
         if (!d)
             break;
@@ -647,6 +674,7 @@ engine_code engine_search_answer(const engine_match *m, const engine_search_conf
     uint64_t t0 = dh_now_ns();
     uint64_t stop = cfg && cfg->budget_ns ? t0 + cfg->budget_ns : 0;
     s.seat = d->seat;
+    s.iterations = iterations;
     s.depth = !cfg || !cfg->depth ? ENGINE_SEARCH_DEPTH : cfg->depth < 0 ? 0 : (uint32_t)cfg->depth;
     s.prior = iterations / SEARCH_PRIOR_SHARE > 2 ? iterations / SEARCH_PRIOR_SHARE : 2;
     /* Seeded from what names the decision, not from the state: the state's hash would
@@ -675,7 +703,9 @@ engine_code engine_search_answer(const engine_match *m, const engine_search_conf
         code = err && err->code != ENGINE_OK ? err->code : ENGINE_SCRIPT_ERROR;
         goto done;
     }
-    for (uint32_t i = 0; i < iterations; i++) {
+    /* one candidate (every bot agrees, the budget does not widen): nothing to compare */
+    size_t nroot = s.ncand;
+    for (uint32_t i = 0; nroot > 1 && i < iterations; i++) {
         if (search_iterate(&s, err) < 0) {
             code = err && err->code != ENGINE_OK ? err->code : ENGINE_SCRIPT_ERROR;
             goto done;
