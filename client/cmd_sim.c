@@ -54,7 +54,7 @@ static const char sim_usage[] =
     "  Bots are the game's strategies (docs/SCRIPTING.md), one per seat; a shorter list\n"
     "  repeats, and the bots rotate through the seats from game to game. Options are the\n"
     "  game's match options, e.g. --options kingdom=random. --each prints a line per game:\n"
-    "  `game I seed S bots A,B ranks R,R` (seat order). The bot `search` is the search\n"
+    "  `game I seed S bots A,B ranks R,R turns T,T` (seat order). The bot `search` is the search\n"
     "  bot (engine_search.c), --search-iterations play-outs per decision (default 200);\n"
     "  in a game with an evaluation hint its play-outs stop after --search-depth turns\n"
     "  (default 8; 0: play every one to the end) and are scored by the hint.\n"
@@ -209,6 +209,14 @@ static int sim_one(engine_bundle *b, const char *game, uint64_t seed, long index
                 if (res[j].seat == i)
                     rank = (unsigned)res[j].rank;
             printf("%c%u", i ? ',' : ' ', rank);
+        }
+        printf(" turns");
+        for (int i = 0; i < st->nplayers; i++) {
+            int turns = 0;
+            for (size_t j = 0; j < n; j++)
+                if (res[j].seat == i)
+                    turns = res[j].turns;
+            printf("%c%d", i ? ',' : ' ', turns);
         }
         printf("\n");
     }
