@@ -187,6 +187,8 @@ static int search_name_cmp(const void *a, const void *b, void *ud)
 static int search_redeal(search *s, engine_match *c, const uint32_t *ids, size_t n)
 {
     engine_state *st = &c->st;
+    if (n < 2) /* nothing to deal (and no scratch to sort: it may not exist yet) */
+        return 0;
     if (dh_grow(&s->names, &s->names_cap, n, sizeof *s->names, 256) < 0)
         return -1;
     for (size_t i = 0; i < n; i++)
