@@ -7,7 +7,8 @@
  * with different --seed values are independent samples, not shifted copies of each other;
  * and the bots rotate through the seats from one game to the next (game i puts bot
  * (j + i) mod P in seat j), so no strategy keeps the first player's advantage. It prints
- * wins per seat and per bot, average scores and turns, then
+ * wins per seat and per bot (with the average of the winner's own turns in the games each
+ * bot won: how fast it wins), average scores and turns, then
  * `games=N seconds=X games_per_sec=Y`, and as its last line each strategy's win rate,
  * `winrate BOT=F BOT=F` (a shared win is split between its winners; a strategy in several
  * seats counts once per game, as a team). Wall time covers the games only, not loading
@@ -24,6 +25,7 @@
 #include "engine.h"
 
 #define SIM_MAX_PLAYERS 8
+#define SIM_BUDGET_MS   10000
 
 typedef struct {
     int nplayers;
@@ -31,8 +33,10 @@ typedef struct {
     const char *bots[SIM_MAX_PLAYERS]; /* the list, one per seat of game 0 (rotated after) */
     int nstrategies;                   /* distinct names in bots */
     const char *strategy[SIM_MAX_PLAYERS];
-    double share[SIM_MAX_PLAYERS]; /* per strategy: games won, shared wins split */
-    long wins[SIM_MAX_PLAYERS];    /* per seat: rank-1 finishes, shared wins included */
+    double share[SIM_MAX_PLAYERS];   /* per strategy: games won, shared wins split */
+    long won_turns[SIM_MAX_PLAYERS]; /* per strategy: its own turns in the games it won */
+    long won_games[SIM_MAX_PLAYERS]; /* per strategy: games it won (shared wins included) */
+    long wins[SIM_MAX_PLAYERS];      /* per seat: rank-1 finishes, shared wins included */
     long long score[SIM_MAX_PLAYERS];
     long long turns; /* sum over games of the longest seat's turn count */
     long games;
@@ -50,8 +54,10 @@ static const char sim_usage[] =
     "  Bots are the game's strategies (docs/SCRIPTING.md), one per seat; a shorter list\n"
     "  repeats, and the bots rotate through the seats from game to game. Options are the\n"
     "  game's match options, e.g. --options kingdom=random. --each prints a line per game:\n"
-    "  `game I seed S bots A,B ranks R,R` (seat order). The bot `search` is the search\n"
-    "  bot (engine_search.c), --search-iterations play-outs per decision (default 200).\n"
+    "  `game I seed S bots A,B ranks R,R turns T,T` (seat order). The bot `search` is the search\n"
+    "  bot (engine_search.c), --search-iterations play-outs per decision (default 200);\n"
+    "  in a game with an evaluation hint its play-outs stop after --search-depth turns\n"
+    "  (default 8; 0: play every one to the end) and are scored by the hint.\n"
     "  Scripts default to DECKHAND_SCRIPTS, else ./scripts.\n";
 
 /* Game i's seed: splitmix64's finaliser over S and i, so two runs with different S share
@@ -120,6 +126,7 @@ static int sim_drive(engine_match *m, const char *const *seat_bot, sim_stats *st
         st->searched.nodes += ss.nodes;
         st->searched.decisions += ss.decisions;
         st->searched.choices += ss.choices;
+        st->searched.evaluated += ss.evaluated;
         st->searched.ns += ss.ns;
         st->search_decisions++;
     }
@@ -173,8 +180,13 @@ static int sim_one(engine_bundle *b, const char *game, uint64_t seed, long index
     for (size_t i = 0; i < n; i++) {
         int s = res[i].seat >= 0 && res[i].seat < st->nplayers ? res[i].seat : (int)i;
         if (res[i].rank == 1) {
+            int k = sim_strategy(st, seat_bot[s]);
             st->wins[s]++;
-            won[sim_strategy(st, seat_bot[s])] = true;
+            if (!won[k]) {
+                st->won_turns[k] += res[i].turns;
+                st->won_games[k]++;
+            }
+            won[k] = true;
         }
         st->score[s] += res[i].score;
         if (res[i].turns > longest)
@@ -198,6 +210,14 @@ static int sim_one(engine_bundle *b, const char *game, uint64_t seed, long index
                     rank = (unsigned)res[j].rank;
             printf("%c%u", i ? ',' : ' ', rank);
         }
+        printf(" turns");
+        for (int i = 0; i < st->nplayers; i++) {
+            int turns = 0;
+            for (size_t j = 0; j < n; j++)
+                if (res[j].seat == i)
+                    turns = res[j].turns;
+            printf("%c%d", i ? ',' : ' ', turns);
+        }
         printf("\n");
     }
     st->turns += longest;
@@ -215,16 +235,20 @@ static void sim_report(const sim_stats *st, double seconds)
         printf("%-5d %-7ld %5.1f%%  %8.2f\n", i, st->wins[i], 100.0 * (double)st->wins[i] / g,
                (double)st->score[i] / g);
     for (int i = 0; i < st->nstrategies; i++)
-        printf("bot %s: %.1f wins (shared wins split)\n", st->strategy[i], st->share[i]);
+        printf("bot %s: %.1f wins (shared wins split), won in %.2f of its own turns on average\n",
+               st->strategy[i], st->share[i],
+               st->won_games[i] ? (double)st->won_turns[i] / (double)st->won_games[i] : 0.0);
     printf("shared wins: %ld games\n", st->shared);
     printf("average turns per game: %.2f\n", (double)st->turns / g);
     printf("games=%ld seconds=%.3f games_per_sec=%.1f\n", st->games, seconds,
            seconds > 0 ? (double)st->games / seconds : 0.0);
     if (st->search_decisions) {
         double sec = (double)st->searched.ns / 1e9;
-        printf("search: %ld decisions, %.0f play-outs and %.0f nodes each, %.0f play-outs/s, "
+        printf("search: %ld decisions, %.0f play-outs (%.0f cut short by the game's evaluation) "
+               "and %.0f nodes each, %.0f play-outs/s, "
                "%.0f branches/s (g:choose calls in copies), %.1f ms per decision\n",
                st->search_decisions, (double)st->searched.iterations / (double)st->search_decisions,
+               (double)st->searched.evaluated / (double)st->search_decisions,
                (double)st->searched.nodes / (double)st->search_decisions,
                sec > 0 ? (double)st->searched.iterations / sec : 0.0,
                sec > 0 ? (double)st->searched.choices / sec : 0.0,
@@ -247,26 +271,29 @@ int cmd_sim(int argc, char **argv)
                                         {"options", DH_FLAG_VALUE},
                                         {"each", DH_FLAG_SWITCH},
                                         {"search-iterations", DH_FLAG_INT},
+                                        {"search-depth", DH_FLAG_INT},
                                         {NULL, 0}};
     dh_flags fl, *f = &fl;
     int done = dh_flags_parse_main(f, spec, argc, argv, "deckhand sim", sim_usage, 0, 0);
     if (done >= 0)
         return done;
-    long games, seed, players, iterations;
+    long games, seed, players, iterations, depth;
     if (cli_int(f, "deckhand sim", "games", 100, 1, 100000000, &games) < 0 ||
         cli_int(f, "deckhand sim", "seed", 1, 0, 0x7fffffffffffffffL, &seed) < 0 ||
         cli_int(f, "deckhand sim", "players", 2, 1, SIM_MAX_PLAYERS, &players) < 0 ||
         cli_int(f, "deckhand sim", "search-iterations", ENGINE_SEARCH_ITERATIONS, 1, 1000000,
-                &iterations) < 0)
+                &iterations) < 0 ||
+        cli_int(f, "deckhand sim", "search-depth", ENGINE_SEARCH_DEPTH, -1, 100000, &depth) < 0)
         return 2;
     const char *game = dh_flags_str(f, "game", NULL, "dominion");
     const char *dir = dh_flags_str(f, "scripts", "DECKHAND_SCRIPTS", "./scripts");
     char bots[512];
     snprintf(bots, sizeof bots, "%s", dh_flags_str(f, "bots", NULL, "default"));
-    sim_stats st = {.nplayers = (int)players,
-                    .options = dh_flags_str(f, "options", NULL, NULL),
-                    .each = dh_flags_has(f, "each"),
-                    .search = {.iterations = (uint32_t)iterations}};
+    sim_stats st = {
+        .nplayers = (int)players,
+        .options = dh_flags_str(f, "options", NULL, NULL),
+        .each = dh_flags_has(f, "each"),
+        .search = {.iterations = (uint32_t)iterations, .depth = depth ? (int32_t)depth : -1}};
     if (sim_parse_bots(bots, &st) < 0) {
         fprintf(stderr, "deckhand sim: --bots wants 1..%d comma-separated names\n",
                 SIM_MAX_PLAYERS);
@@ -274,7 +301,10 @@ int cmd_sim(int argc, char **argv)
     }
 
     engine_error err = {0};
-    engine_limits lim = {0};
+    /* A script call's deadline: 10 s, not the servers' 250 ms. A sim plays no one live,
+       and on a loaded machine a reniced sim's call (a search's copy replaying a turn)
+       can be descheduled past 250 ms and would end the run; a runaway script still stops. */
+    engine_limits lim = {.budget_ms = SIM_BUDGET_MS};
     engine_bundle *b = engine_bundle_load(dir, &lim, &err);
     if (!b) {
         fprintf(stderr, "deckhand sim: cannot load %s: %s\n", dir, err.message);

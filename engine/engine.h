@@ -194,6 +194,10 @@ engine_code engine_match_answer(engine_match *m, int seat, uint64_t decision_id,
 engine_code engine_match_bot_answer(engine_match *m, const char *strategy, uint32_t *ids, size_t *n,
                                     engine_error *err);
 
+/* The strategy every game offers besides its own bots (engine_bots.c): a uniformly random
+ * legal answer. A game that defines a bot of that name keeps its own. */
+#define ENGINE_RANDOM_BOT "random"
+
 /* ---- the search bot (engine_search.c) --------------------------------------------- */
 
 /* The strategy name hosts answer with the search bot (engine_search_answer) instead of
@@ -203,6 +207,7 @@ engine_code engine_match_bot_answer(engine_match *m, const char *strategy, uint3
  * inline bot is in the middle of; engine_match_bot_answer knows only the Lua bots. */
 #define ENGINE_SEARCH_BOT        "search"
 #define ENGINE_SEARCH_ITERATIONS 200 /* play-outs per decision by default */
+#define ENGINE_SEARCH_DEPTH      8   /* turns a play-out runs before a game's hint scores it */
 /* A host's search also stops after this long: a worker answering for a seat holds its
  * loop meanwhile (the answer is logged, so no replay searches again). */
 #define ENGINE_SEARCH_BUDGET_MS 50
@@ -211,6 +216,9 @@ typedef struct {
     uint32_t iterations; /* play-outs per decision; 0: ENGINE_SEARCH_ITERATIONS */
     uint64_t budget_ns;  /* also stop past this much time; 0: no time limit, and then the
                             answer depends only on the match (what a replay needs) */
+    int32_t depth;       /* in a game with an evaluation hint (`evaluate`, SCRIPTING.md), a
+                            play-out stops after this many more turns and is scored by it;
+                            0: ENGINE_SEARCH_DEPTH, < 0: every play-out to the game's end */
 } engine_search_config;
 
 typedef struct {
@@ -219,6 +227,7 @@ typedef struct {
     uint64_t decisions;  /* decisions answered by the search and its play-outs, from C */
     uint64_t choices;    /* g:choose calls in the copies, Lua bots' inline ones included */
     uint64_t failed;     /* play-outs that failed (a script error, a budget) and count not */
+    uint64_t evaluated;  /* play-outs cut short and scored by the game's evaluation hint */
     uint64_t ns;         /* wall time */
 } engine_search_stats;
 

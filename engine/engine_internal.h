@@ -14,6 +14,7 @@
  *   engine_decision.c the pending decision; validating a player's answer (Choose)
  *   engine_log.c      the answer log and an answer's encoding
  *   engine_api.c      the Lua `g` handle
+ *   engine_bots.c     the strategies the engine offers every game (`random`)
  *   engine_vm.c       a bundle's VM: allocator, watchdog, sandbox, registry tables
  *   engine_options.c  the options and bots a game declares; checking a match's options
  *   engine_present.c  a game's presentation hints (zone layout, type colours)
@@ -133,6 +134,7 @@ typedef struct {
     int min_players, max_players;
     int max_turns; /* the turn cap: the match ends after this many turns */
     int table_ref, setup_ref, turn_ref, finished_ref, results_ref;
+    int evaluate_ref; /* the optional evaluation hint (`evaluate`), or LUA_NOREF */
     engine_zone_rule *zones;
     size_t nzones;
     engine_card_info *cards; /* sorted by name */
@@ -445,6 +447,8 @@ struct engine_match {
     int setup_ref;    /* the rules runner's extra setup, LUA_NOREF when none */
     int asking_bot;   /* engine_match_bot_answer runs: g refuses changes */
     uint64_t choices; /* g:choose calls, bots' included (the search bot's statistics) */
+
+    uint32_t stop_turn; /* a search's copy: run no turn after this one (0: no stop) */
 };
 
 /* engine_view.c: how a game shows the zone called name (its `zones` table; a name
@@ -458,6 +462,10 @@ engine_g *engine_api_new_g(lua_State *L, engine_match *m);
  * m->bot_ids; returns the count. Raises on a malformed or illegal answer. */
 size_t engine_api_bot_ids(lua_State *L, engine_match *m, const char *bot, int res, size_t n,
                           uint32_t min, uint32_t max);
+
+/* engine_bots.c: appends the engine's own strategies (ENGINE_RANDOM_BOT) to g's bots,
+ * unless the game defines one of that name. Raises on out of memory. */
+void engine_bots_builtin(lua_State *L, engine_game *g);
 
 /* engine_events.c: record one event (text copied, cut to ENGINE_MAX_LOG_LINE). */
 int engine_match_event(engine_match *m, int to, int about, const char *kind, const char *text,
@@ -491,6 +499,7 @@ typedef enum {
     ENGINE_OP_RUN,   /* run until a human decision is pending or the match is finished */
     ENGINE_OP_LOAD,  /* load the snapshot p[0..len) into the reset state */
     ENGINE_OP_BOT,   /* ask a bot (p: an engine_bot_ask) for an answer into m->bot_ids */
+    ENGINE_OP_EVAL,  /* the game's evaluate(g) into p: np doubles, each in 0..1 */
 } engine_op;
 
 /* engine_match_bot_answer's question to ENGINE_OP_BOT and its answer's size. */

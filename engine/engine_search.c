@@ -13,20 +13,29 @@
  *      gets a fresh seed. So the copy agrees with everything the seat sees (its hand, the
  *      piles, counts of every zone, each player's card totals) and with nothing it does
  *      not: no real deck order, no real opponent hand, no real future shuffle;
- *   3. select: down the tree, each decision's candidate answers (below) are the actions;
- *      a node's children are keyed by what the answer says (option labels and card names),
- *      so equal answers in different deals are one action; the next untried candidate is
- *      expanded, else the child with the best UCB1 score over the iterations in which it
- *      was available;
+ *   3. select: the root's answer by UCB1 (the play-out bot's own tried in every world any
+ *      other is); then down the tree, but only below nodes of SEARCH_EXPAND visits or more
+ *      (a tree grown from a few visits chose the seat's later answers almost at random,
+ *      and played worse than the bot: 56% against 69-71% of flat searches against
+ *      big_money, docs/BENCHMARKS.md), each decision's candidate answers (below) being
+ *      the actions; a node's children are keyed by what the answer says (option labels
+ *      and card names), so equal answers in different deals are one action; the bot's
+ *      answer is expanded first, then the other untried ones, then the child with the
+ *      best UCB1 score over the iterations in which it was available;
  *   4. play out: every seat handed to its strategy (the game's "default" bot for searched
- *      or human seats) and the copy run to the end inline, like `deckhand sim`;
+ *      or human seats) and the copy run inline, like `deckhand sim`, to the end, or, when
+ *      the game has an evaluation hint (`evaluate`, docs/SCRIPTING.md), for `depth` more
+ *      turns and scored by the hint;
  *   5. back up: each node on the path gains the result of the seat that chose it (1 for a
- *      win, shared wins split).
- * The answer is the root's most visited child.
+ *      win, shared wins split), or the hint's value for it.
+ * The answer is the play-out bot's own unless another beat it in the same worlds
+ * (search_final).
  *
- * Candidate answers: the play-out bot's own answer (which starts with a few visits'
- * head start, so that few iterations play like the bot and more find better), the empty
- * answer and each single option where allowed, and all options where allowed.
+ * Candidate answers (progressive widening): the play-out bot's own answer, the answers of
+ * the game's other bots (a few plausible answers, whatever the game); once the budget
+ * affords SEARCH_WIDEN play-outs per option, also the empty answer and each single option
+ * where allowed, and all options where allowed. A decision with one candidate is answered
+ * without play-outs.
  *
  * Results: mostly the share of the win, partly the score margin (search_rewards).
  *
@@ -49,12 +58,14 @@
 #define SEARCH_EXPLORE       0.7 /* UCB1's exploration constant (rewards are 0..1) */
 #define SEARCH_PLAYOUT       "default"
 #define SEARCH_MAX_SEATS     16
-#define SEARCH_MARGIN_WEIGHT 0.3  /* of a result: the score margin's part (the rest: winning) */
-#define SEARCH_MARGIN_SCALE  20.0 /* a margin this large counts fully */
-#define SEARCH_PAIRED_MIN    6    /* worlds two root answers share before they are compared */
-#define SEARCH_PAIRED_Z      1.5  /* how clearly an answer must beat the bot's to be chosen */
-#define SEARCH_PRIOR_SHARE   8    /* the play-out bot's own answer starts with 1/8 of the */
-#define SEARCH_PRIOR_REWARD  0.6  /* iterations as visits, at this mean result */
+#define SEARCH_MARGIN_WEIGHT 0.3   /* of a result: the score margin's part (the rest: winning) */
+#define SEARCH_MARGIN_SCALE  20.0  /* a margin this large counts fully */
+#define SEARCH_PAIRED_MIN    6     /* worlds two root answers share before they are compared */
+#define SEARCH_PAIRED_P      0.067 /* a no-better answer's chance to be chosen: search_final */
+#define SEARCH_PRIOR_SHARE   8     /* the play-out bot's own answer starts with 1/8 of the */
+#define SEARCH_PRIOR_REWARD  0.6   /* iterations as visits, at this mean result */
+#define SEARCH_WIDEN         8     /* every option is a candidate from this many play-outs each */
+#define SEARCH_EXPAND        40    /* visits a node needs before the tree grows below it */
 
 typedef struct {
     uint64_t key;
@@ -98,6 +109,8 @@ typedef struct {
     uint32_t *names; /* scratch: their names */
     size_t names_cap;
     uint32_t path[1024];
+    uint32_t depth;      /* turns a play-out runs before the game's hint scores it; 0: to the end */
+    uint32_t iterations; /* the budget */
     engine_search_stats *stats;
 } search;
 
@@ -174,6 +187,8 @@ static int search_name_cmp(const void *a, const void *b, void *ud)
 static int search_redeal(search *s, engine_match *c, const uint32_t *ids, size_t n)
 {
     engine_state *st = &c->st;
+    if (n < 2) /* nothing to deal (and no scratch to sort: it may not exist yet) */
+        return 0;
     if (dh_grow(&s->names, &s->names_cap, n, sizeof *s->names, 256) < 0)
         return -1;
     for (size_t i = 0; i < n; i++)
@@ -286,6 +301,9 @@ static void search_add(search *s, const engine_decision *d, const uint32_t *ids,
     s->ncand_ids += n;
 }
 
+/* The candidates: the play-out bot's answer, then the answers of the game's other bots
+ * (not `random`): a few plausible answers, whatever the game; then, when the budget
+ * affords SEARCH_WIDEN play-outs per option, every single option, none and all too. */
 static void search_candidates(search *s, engine_match *c, const engine_decision *d)
 {
     s->ncand = s->ncand_ids = 0;
@@ -297,6 +315,15 @@ static void search_candidates(search *s, engine_match *c, const engine_decision 
         s->bot_key = search_key(d, ids, n);
         search_add(s, d, ids, n);
     }
+    for (size_t j = 0; j < c->game->nbots; j++) {
+        const char *other = c->game->bots[j].name;
+        n = sizeof ids / sizeof *ids;
+        if (strcmp(other, bot) && strcmp(other, ENGINE_RANDOM_BOT) &&
+            engine_match_bot_answer(c, other, ids, &n, NULL) == ENGINE_OK)
+            search_add(s, d, ids, n);
+    }
+    if (s->iterations < (uint64_t)SEARCH_WIDEN * d->noptions)
+        return;
     if (d->min == 0)
         search_add(s, d, ids, 0);
     for (uint32_t i = 1; d->min <= 1 && i <= d->noptions; i++)
@@ -343,6 +370,8 @@ static int search_new_child(search *s, uint32_t parent, const search_cand *cd, i
 
 static double search_ucb(const search_node *nd)
 {
+    if (!nd->visits) /* tried, but its play-outs failed: not known to be worse */
+        return INFINITY;
     double mean = nd->reward / nd->visits;
     return mean + SEARCH_EXPLORE * sqrt(log((double)nd->avail) / nd->visits);
 }
@@ -371,7 +400,9 @@ static int search_select(search *s, uint32_t node, const engine_decision *d, uin
     }
     *expanded = nu > 0;
     if (nu) {
-        best = (int)untried[search_below(s, nu)];
+        /* the play-out bot's answer first (the others are measured against it) */
+        best = s->cand[untried[0]].key == s->bot_key ? (int)untried[0]
+                                                     : (int)untried[search_below(s, nu)];
         int k = search_new_child(s, node, &s->cand[best], d->seat);
         if (k < 0)
             return -1;
@@ -388,8 +419,27 @@ static int search_select(search *s, uint32_t node, const engine_decision *d, uin
 
 /* ---- play-outs ------------------------------------------------------------------------- */
 
-/* Every seat without a strategy gets the game's default bot, and the copy runs to its end
- * inline (no coroutine yields any more). 0, or -1 when the copy could not finish. */
+/* The game's evaluation hint on copy c (at a turn boundary): each seat's value, 0..1, into
+ * r. It runs like a bot asked for an answer: g refuses changes, the generator is put back. */
+static int search_evaluate(engine_match *c, double *r)
+{
+    double v[SEARCH_MAX_SEATS];
+    uint64_t rng[4];
+    memcpy(rng, c->st.rng, sizeof rng);
+    c->asking_bot = 1;
+    engine_code code = engine_turns_exec(c, ENGINE_OP_EVAL, v, 0);
+    c->asking_bot = 0;
+    memcpy(c->st.rng, rng, sizeof rng);
+    if (code != ENGINE_OK)
+        return -1;
+    for (int i = 0; i < c->np; i++)
+        r[i] = v[i];
+    return 0;
+}
+
+/* Every seat without a strategy gets the game's default bot, and the copy runs inline (no
+ * coroutine yields any more) to its end, or, when the game has an evaluation hint and
+ * s->depth is set, for s->depth more turns. 0, or -1 when the copy could not finish. */
 static int search_playout(search *s, engine_match *c)
 {
     int ref = LUA_NOREF;
@@ -407,10 +457,12 @@ static int search_playout(search *s, engine_match *c)
             return -1;
     }
     c->all_bots = 1;
+    if (s->depth && c->game->evaluate_ref != LUA_NOREF)
+        c->stop_turn = c->st.turn + s->depth;
     for (int guard = 0; !c->st.finished && guard < 4; guard++) {
         const engine_decision *d = engine_match_decision(c);
         if (!d)
-            return -1;
+            return c->stop_turn ? 0 : -1; /* stopped at s->depth */
         uint32_t ids[ENGINE_MAX_OPTIONS];
         size_t n = ENGINE_MAX_OPTIONS;
         if (engine_match_bot_answer(c, c->bot_name[d->seat], ids, &n, NULL) != ENGINE_OK ||
@@ -515,7 +567,8 @@ static int search_iterate(search *s, engine_error *err)
     }
     size_t depth = 0;
     s->path[depth++] = node;
-    while (!c->st.finished && depth < sizeof s->path / sizeof *s->path) {
+    while (!c->st.finished && depth < sizeof s->path / sizeof *s->path &&
+           s->nodes[node].visits >= SEARCH_EXPAND) {
         d = engine_match_decision(c);
         if (!d)
             break;
@@ -544,7 +597,14 @@ static int search_iterate(search *s, engine_error *err)
         goto done;
     }
     double r[SEARCH_MAX_SEATS];
-    search_rewards(c, r);
+    if (c->st.finished) {
+        search_rewards(c, r);
+    } else if (c->stop_turn && !engine_match_decision(c) && search_evaluate(c, r) == 0) {
+        s->stats->evaluated++;
+    } else {
+        s->stats->failed++;
+        goto done;
+    }
     if (world < s->nworlds)
         s->world_r[(size_t)s->nodes[s->path[0]].slot * s->nworlds + world] = r[s->seat];
     s->nodes[0].visits++;
@@ -562,9 +622,27 @@ done:
     return rc;
 }
 
+/* The z whose one-sided normal tail is p (bisection: once per decision). */
+static double search_z_for(double p)
+{
+    double lo = 0, hi = 10;
+    for (int i = 0; i < 50; i++) {
+        double mid = (lo + hi) / 2;
+        if (0.5 * erfc(mid / sqrt(2.0)) > p)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (lo + hi) / 2;
+}
+
 /* The answer: the play-out bot's own, unless another beat it in the same worlds by more
- * than SEARCH_PAIRED_Z standard errors of the paired difference (common random numbers
- * make that a fair test with few tries); without the bot's answer, the most visited. */
+ * than z standard errors of the paired difference (common random numbers make that a fair
+ * test with few tries), z such that with m other answers no better than the bot's one is
+ * chosen with chance SEARCH_PAIRED_P at most (1.5 for one other answer, 2.4 for eight,
+ * 2.6 for sixteen: with z = 1.5 for all, a search widened to every Dominion buy lost to
+ * Big Money more often than its own bot, 64.5% against 81.5% on the same seeds);
+ * without the bot's answer, the most visited. */
 static uint32_t search_final(const search *s)
 {
     uint32_t best = s->root_bot;
@@ -574,6 +652,10 @@ static uint32_t search_final(const search *s)
                 best = k;
         return best;
     }
+    uint32_t others = 0;
+    for (uint32_t k = s->nodes[0].child; k; k = s->nodes[k].sibling)
+        others += k != s->root_bot;
+    double z = search_z_for(SEARCH_PAIRED_P / (others ? others : 1));
     double best_gain = 0;
     const double *rb = s->world_r + (size_t)s->nodes[s->root_bot].slot * s->nworlds;
     for (uint32_t k = s->nodes[0].child; k; k = s->nodes[k].sibling) {
@@ -592,7 +674,7 @@ static uint32_t search_final(const search *s)
         if (n < SEARCH_PAIRED_MIN)
             continue;
         double mean = sum / n, var = (sq - sum * mean) / (n - 1);
-        if (mean > best_gain && mean > SEARCH_PAIRED_Z * sqrt(var / n)) {
+        if (mean > best_gain && mean > z * sqrt(var / n)) {
             best_gain = mean;
             best = k;
         }
@@ -616,6 +698,8 @@ engine_code engine_search_answer(const engine_match *m, const engine_search_conf
     uint64_t t0 = dh_now_ns();
     uint64_t stop = cfg && cfg->budget_ns ? t0 + cfg->budget_ns : 0;
     s.seat = d->seat;
+    s.iterations = iterations;
+    s.depth = !cfg || !cfg->depth ? ENGINE_SEARCH_DEPTH : cfg->depth < 0 ? 0 : (uint32_t)cfg->depth;
     s.prior = iterations / SEARCH_PRIOR_SHARE > 2 ? iterations / SEARCH_PRIOR_SHARE : 2;
     /* Seeded from what names the decision, not from the state: the state's hash would
        carry the hidden cards into the search. */
@@ -643,7 +727,9 @@ engine_code engine_search_answer(const engine_match *m, const engine_search_conf
         code = err && err->code != ENGINE_OK ? err->code : ENGINE_SCRIPT_ERROR;
         goto done;
     }
-    for (uint32_t i = 0; i < iterations; i++) {
+    /* one candidate (every bot agrees, the budget does not widen): nothing to compare */
+    size_t nroot = s.ncand;
+    for (uint32_t i = 0; nroot > 1 && i < iterations; i++) {
         if (search_iterate(&s, err) < 0) {
             code = err && err->code != ENGINE_OK ? err->code : ENGINE_SCRIPT_ERROR;
             goto done;

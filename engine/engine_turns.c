@@ -178,6 +178,8 @@ static void run_turns(lua_State *L, engine_match *m)
             end_at_cap(L, m);
             return;
         }
+        if (m->stop_turn && m->st.turn >= m->stop_turn)
+            return; /* a search's copy, cut short here to be evaluated */
         m->st.turn++;
         m->turn_events = 0;
         if (m->all_bots) {
@@ -229,6 +231,24 @@ static int match_cf(lua_State *L)
         size_t len = (size_t)lua_tointeger(L, 4);
         if (engine_state_load(&m->st, m->b, L, p, len, why, sizeof why) < 0)
             return luaL_error(L, "bad snapshot: %s", why);
+        break;
+    }
+    case ENGINE_OP_EVAL: {
+        double *v = lua_touserdata(L, 3);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, m->game->evaluate_ref);
+        push_g(L, m);
+        lua_call(L, 1, 1);
+        if (!lua_istable(L, -1))
+            return luaL_error(L, "evaluate must return an array of numbers by player");
+        for (int i = 0; i < m->np; i++) {
+            lua_rawgeti(L, -1, i + 1);
+            int ok;
+            lua_Number x = lua_tonumberx(L, -1, &ok);
+            lua_pop(L, 1);
+            if (!ok || x != x || x < 0 || x > 1)
+                return luaL_error(L, "evaluate: player %d's value must be a number in 0..1", i + 1);
+            v[i] = (double)x;
+        }
         break;
     }
     case ENGINE_OP_BOT: {

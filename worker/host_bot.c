@@ -63,7 +63,8 @@ engine_code host_bot_pick(host_match *hm, int seat, const Deckhand__Choose *c, u
 engine_code host_bot_search(host_match *hm, uint32_t *ids, size_t *n, bool *searched,
                             engine_error *ee)
 {
-    engine_search_config sc = {ENGINE_SEARCH_ITERATIONS, ENGINE_SEARCH_BUDGET_MS * 1000000ULL};
+    engine_search_config sc = {.iterations = ENGINE_SEARCH_ITERATIONS,
+                               .budget_ns = ENGINE_SEARCH_BUDGET_MS * 1000000ULL};
     size_t cap = *n;
     engine_code code = engine_search_answer(hm->m, &sc, ids, n, NULL, ee);
     if (searched)

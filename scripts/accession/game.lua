@@ -9,6 +9,7 @@ local kernel = require("deckbuilder.kernel")
 local gametable = require("deckbuilder.gametable")
 local data = require("accession.cards")
 local bots = require("dominion.bots")
+local evaluate = require("deckbuilder.evaluate")
 
 local k = kernel.new { cards = data.cards, order = data.order, hand_size = 5 }
 
@@ -21,6 +22,9 @@ game.presentation = gametable.presentation {
   type_colors = { Action = "#e4e0d6", Attack = "#e4e0d6", Reaction = "#8fb8de",
                    Treasure = "#f2d675", Victory = "#9fd39a", Curse = "#c39bd3" },
 }
+
+-- The search bot's evaluation hint (docs/SCRIPTING.md): points held and to come.
+game.evaluate = evaluate.new(function() return k end, "Province")
 
 function game.setup(g)
   k:setup_supply(g, data.piles)

@@ -255,31 +255,70 @@ end
 -- Actions the default player never buys: they need a plan it does not have.
 local SKIP = { Chapel = true, Thief = true, ["Throne Room"] = true, Feast = true }
 
--- A generic money-plus-actions player: Provinces, Gold, one Action per ~6 cards
--- (the dearest on offer), Silver; Duchies and Estates as the Provinces run low.
+-- Terminal actions worth adding to a money deck, by how much they add (the base set's
+-- "Big Money + X" ranking: cursing and drawing first, then attacks and money).
+local TERMINAL = { Witch = 10, ["Council Room"] = 8, Library = 8, Smithy = 8, Militia = 7,
+  Bandit = 5, Moneylender = 4, Bureaucrat = 3, Mine = 2 }
+-- Non-terminal actions that beat a Silver at $5, best first.
+local CANTRIPS = { "Laboratory" }
+
+-- How many terminals a money deck of n cards carries: one, a second from 16 cards on,
+-- a third from 28 (more collide: two in one hand waste one).
+local function terminals_wanted(n)
+  if n >= 28 then return 3 end
+  if n >= 16 then return 2 end
+  return 1
+end
+
+-- The best terminal on offer for coins that p should add now, or nil; unknown actions
+-- (another set's) costing $5 or more rank by cost below the known ones; cheap unknown
+-- ones (Woodcutter, Workshop, Moat) are not worth a terminal slot.
+local function terminal_to_buy(k, g, p, coins)
+  local have, order = 0, k.order
+  for i = 1, #order do
+    local name = order[i]
+    local def = k.cards[name]
+    if def.is.Action and (def.actions or 0) == 0 then have = have + k:owned(g, p, name) end
+  end
+  if have >= terminals_wanted(k:owned_count(g, p)) then return nil end
+  local best, bestv = nil, -1
+  for i = 1, #order do
+    local name = order[i]
+    local def = k.cards[name]
+    if def.is.Action and not SKIP[name] and def.cost <= coins and g:count(k:pile(name), 0) > 0
+       and (def.actions or 0) == 0 then
+      local v = TERMINAL[name] and 100 + TERMINAL[name] or def.cost >= 5 and def.cost or -1
+      if v > bestv then best, bestv = name, v end
+    end
+  end
+  return best
+end
+
+-- A money player with the kingdom's best terminals (the base set's strongest single-card
+-- strategies: Witch, Smithy, Council Room...): Province at $8, Gold at $6-7, a terminal
+-- while it has fewer than terminals_wanted, a Laboratory or Market over Silver at $5;
+-- it greens like `big_money` (Duchy over Gold at 4 or fewer Provinces left, over Silver
+-- at 5 or fewer, Estate at 2 or fewer).
 local function default_buy(k, g, p, coins)
   local left = g:count(k:pile("Province"), 0)
   if coins >= 8 then return { "Province", "Gold" } end
-  if coins >= 6 then return left <= 3 and { "Duchy", "Gold" } or { "Gold" } end
-  if coins == 5 and left <= 4 then return { "Duchy", "Silver" } end
-  if coins == 2 and left <= 2 then return { "Estate" } end
-  if coins < 3 then return NONE end
-  local actions, order = 0, k.order
-  for i = 1, #order do
-    local name = order[i]
-    if k.cards[name].is.Action then actions = actions + k:owned(g, p, name) end
+  if coins >= 6 then
+    if left <= 4 then return { "Duchy", "Gold" } end
+    local t = coins == 6 and terminal_to_buy(k, g, p, coins)
+    if t and TERMINAL[t] and TERMINAL[t] >= 10 then return { t, "Gold" } end
+    return GOLD
   end
-  if actions * 6 < k:owned_count(g, p) then
-    local best, bestc = nil, -1
-    for i = 1, #order do
-      local name = order[i]
-      local def = k.cards[name]
-      if def.is.Action and not SKIP[name] and def.cost <= coins and def.cost > bestc
-         and g:count(k:pile(name), 0) > 0 then
-        best, bestc = name, def.cost
-      end
+  if coins == 5 and left <= 5 then return { "Duchy", "Silver" } end
+  if coins >= 3 and left <= 2 then return { "Estate", "Silver" } end
+  if coins == 2 and left <= 3 then return ESTATE end
+  if coins < 3 then return NONE end
+  local t = terminal_to_buy(k, g, p, coins)
+  if t then return { t, "Silver" } end
+  if coins == 5 then
+    for i = 1, #CANTRIPS do
+      local name = CANTRIPS[i]
+      if k.pile_key[name] and g:count(k:pile(name), 0) > 0 then return { name, "Silver" } end
     end
-    if best then return { best, "Silver" } end
   end
   return SILVER
 end

@@ -11,6 +11,7 @@ local data = require("dominion.cards")
 local kingdom = require("dominion.kingdom")
 local bots = require("dominion.bots")
 local memo = require("deckbuilder.memo")
+local evaluate = require("deckbuilder.evaluate")
 
 -- The kernel over every card: set-up and tests use it.
 local k = kernel.new { cards = data.cards, order = data.order, hand_size = 5 }
@@ -48,6 +49,8 @@ game.presentation = gametable.presentation {
   type_colors = { Action = "#e4e0d6", Attack = "#e4e0d6", Reaction = "#8fb8de",
                    Treasure = "#f2d675", Victory = "#9fd39a", Curse = "#c39bd3" },
 }
+-- The search bot's evaluation hint (docs/SCRIPTING.md): points held and to come.
+game.evaluate = evaluate.new(kernel_of, "Province")
 game.options = { kingdom.option() }
 
 function game.setup(g)

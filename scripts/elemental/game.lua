@@ -81,6 +81,8 @@ function game.results(g)
 end
 
 game.bots = bots.make(k)
+-- The search bot's evaluation hint (docs/SCRIPTING.md): health and board material.
+game.evaluate = bots.evaluate(k)
 
 -- How a client may draw it: the 5-column board between the heroes, then the hand.
 game.presentation = {

@@ -120,6 +120,22 @@ local function choose_target(g, p, d)
   return { best }
 end
 
+-- ---- the search bot's evaluation hint (docs/SCRIPTING.md) --------------------------------
+
+-- Each wizard's chance, 0..1, from health and board material: a side's strength is its
+-- wizard's health plus the attack and health of its monsters plus a little per card in
+-- hand; the values are a logistic of the difference (6 points: about 3 to 1).
+function bots.evaluate(g)
+  local s = {}
+  for p = 1, 2 do
+    local v = g:counter("health", p) + 0.5 * g:count("hand", p)
+    for _, id in ipairs(K.monsters(g, p)) do v = v + value(g, id) end
+    s[p] = v
+  end
+  local x = 1 / (1 + math.exp((s[2] - s[1]) / 6))
+  return { x, 1 - x }
+end
+
 function bots.make()
   local function default(g, p, d)
     if d.kind == "turn" then return choose_turn(g, p, d) end

@@ -79,6 +79,8 @@ function game.results(g)
 end
 
 game.bots = bots.make()
+-- The search bot's evaluation hint (docs/SCRIPTING.md): health and board material.
+game.evaluate = bots.evaluate
 
 -- How a client may draw it: each wizard, its monsters and its face-down trap, the hand.
 game.presentation = {

@@ -3,7 +3,9 @@
 # different --seed values share no game (each game's seed is mixed from the run's seed
 # and the game's number, not S, S+1, ...); the bots rotate through the seats from one game
 # to the next, so each strategy sits in each seat equally often; and the last line is
-# `winrate BOT=F BOT=F`, the shared wins split, summing to 1. No cluster.
+# `winrate BOT=F BOT=F`, the shared wins split, summing to 1. The engine's `random`
+# strategy plays in sim like a game's own, and each bot's "won in N of its own turns"
+# is the average over its wins of the winner's turns the --each lines show. No cluster.
 # shellcheck source=SCRIPTDIR/e2e_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 
@@ -39,4 +41,20 @@ awk -v a="${BASH_REMATCH[1]}" -v b="${BASH_REMATCH[2]}" 'BEGIN { exit !(a + b > 
 sim --games 40 --seed 1 --bots big_money,big_money_plain --each >"$out/again"
 cmp -s <(grep '^game ' "$out/run1") <(grep '^game ' "$out/again") ||
     e2e_fail "the same --seed played different games"
-echo "ok: independent seeds, rotated seats, $last"
+
+# The random bot (every game has it) and how fast the winner won: the report's average
+# is the one the --each lines give (the winner's own turns; a strategy counted once per
+# game it won).
+sim --games 30 --seed 3 --bots big_money,random --each >"$out/random" ||
+    e2e_fail "deckhand sim --bots big_money,random exited $?: $(tail -n 3 "$out/random")"
+want=$(awk '$1 == "game" { split($6, b, ","); split($8, r, ","); split($10, t, ",")
+                           for (i = 1; i <= 2; i++) if (b[i] == "big_money" && r[i] == 1) { n++; s += t[i] } }
+            END { printf "%.2f", n ? s / n : 0 }' "$out/random")
+got=$(sed -n 's/^bot big_money: .* won in \([0-9.]*\) of its own turns.*/\1/p' "$out/random")
+[[ $got == "$want" ]] || e2e_fail "big_money won in $got turns on average, the games say $want"
+awk '$1 == "game" { split($10, t, ","); if (t[1] < 1 || t[2] < 1) bad++ } END { exit bad > 0 }' \
+    "$out/random" || e2e_fail "a game's line has no turns"
+rate=$(tail -n 1 "$out/random")
+[[ $rate =~ ^winrate\ big_money=(1\.0000|0\.9[0-9]*)\ random=0\.[0-9]+$ ]] ||
+    e2e_fail "big_money against the random bot: $rate"
+echo "ok: independent seeds, rotated seats, $last; against random: $rate, won in $got turns"

@@ -3,13 +3,17 @@
  * are legal and finish a whole match of every game; it answers from what its seat can see
  * only (two matches that differ only in the opponent's hidden cards get the same answer,
  * after the same work); it is deterministic without a time budget; it only reads the
- * match. (The worker's route for Choose.bot = "search": test_worker_bot_answer.c.)
+ * match; a game's evaluation hint cuts its play-outs short, scores them, and so steers
+ * the answer, and a hint outside 0..1 scores nothing. (The worker's route for Choose.bot =
+ * "search": test_worker_bot_answer.c.)
  *
  * It includes engine_internal.h to build the twin with other hidden cards: the public API
  * cannot make two matches that look the same to one seat.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "dh_test.h"
 #include "engine.h"
@@ -58,7 +62,8 @@ static void test_search_plays_every_game_to_its_end(void)
             size_t n = 256;
             engine_search_stats st;
             CU_ASSERT_EQUAL_FATAL(search(m, ids, &n, &st), ENGINE_OK);
-            CU_ASSERT_EQUAL(st.iterations, ITERATIONS);
+            /* every candidate searched, or a lone one (all the bots agree) answered as is */
+            CU_ASSERT(st.nodes == 2 ? st.iterations == 0 : st.iterations == ITERATIONS);
             CU_ASSERT(st.nodes > 1);
             engine_error err;
             CU_ASSERT_EQUAL_FATAL(engine_match_answer(m, d->seat, d->decision_id, ids, n, &err),
@@ -196,6 +201,117 @@ static void test_search_needs_a_pending_decision(void)
     engine_bundle_free(b);
 }
 
+/* A two-seat game of 40 turns that always ends in a shared win, whatever is chosen: each
+ * turn its player picks left (1) or right (2); the counter "right" of a player says
+ * whether its first pick was right. Its evaluation hint (the text given) says who is ahead; the
+ * bots answer left. */
+static const char hint_game[] =
+    "return { min_players = 2, max_players = 2,\n"
+    "  turn = function(g)\n"
+    "    local p = g:counter('turns', 0) %% 2 + 1\n"
+    "    g:add_counter('turns', 0, 1)\n"
+    "    local a = g:choose { player = p, options = { { label = 'left' }, { label = 'right' } } }\n"
+    "    if a[1] == 2 and g:counter('turns', 0) <= 2 then g:add_counter('right', p, 1) end\n"
+    "  end,\n"
+    "  finished = function(g) return g:counter('turns', 0) >= 40 end,\n"
+    "  results = function(g) return { { score = 0 }, { score = 0 } } end,\n"
+    "  evaluate = function(g) %s end,\n"
+    "  bots = { default = function() return { 1 } end } }\n";
+
+static engine_bundle *hint_bundle(char *dir, size_t cap, const char *hint)
+{
+    snprintf(dir, cap, "/tmp/dh-hint-XXXXXX");
+    if (!mkdtemp(dir))
+        return NULL;
+    char path[300], text[2048];
+    snprintf(path, sizeof path, "%s/hint", dir);
+    if (mkdir(path, 0700) < 0)
+        return NULL;
+    snprintf(text, sizeof text, hint_game, hint);
+    snprintf(path, sizeof path, "%s/hint/game.lua", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return NULL;
+    int bad = fputs(text, f) < 0;
+    if (fclose(f) || bad)
+        return NULL;
+    engine_error err = {0};
+    engine_bundle *b = engine_bundle_load(dir, NULL, &err);
+    if (!b)
+        fprintf(stderr, "load: %s\n", err.message);
+    return b;
+}
+
+static void hint_bundle_remove(const char *dir)
+{
+    char path[300];
+    snprintf(path, sizeof path, "%s/hint/game.lua", dir);
+    remove(path);
+    snprintf(path, sizeof path, "%s/hint", dir);
+    remove(path);
+    remove(dir);
+}
+
+/* The search's answer (an option id) to the first decision of a hint game, seat 1 the
+ * default bot, with play-outs of depth turns. */
+static uint32_t hint_answer(engine_bundle *b, int32_t depth, engine_search_stats *st)
+{
+    const char *bots[] = {NULL, "default"};
+    engine_match_config mc = {.match_id = "m-hint",
+                              .game = "hint",
+                              .seed = 3,
+                              .nplayers = 2,
+                              .names = names2,
+                              .bots = bots};
+    engine_match *m = rig_engine_match(b, &mc);
+    CU_ASSERT_FATAL(m != NULL && engine_match_decision(m) != NULL);
+    engine_search_config cfg = {.iterations = 40, .depth = depth};
+    uint32_t ids[4];
+    size_t n = 4;
+    engine_error err = {0};
+    CU_ASSERT_EQUAL_FATAL(engine_search_answer(m, &cfg, ids, &n, st, &err), ENGINE_OK);
+    CU_ASSERT_EQUAL_FATAL(n, 1);
+    engine_match_free(m);
+    return ids[0];
+}
+
+static void test_search_cuts_play_outs_short_and_follows_the_evaluation_hint(void)
+{
+    char dir[64];
+    /* the player with more rights is ahead */
+    engine_bundle *b = hint_bundle(dir, sizeof dir,
+                                   "local a, b = g:counter('right', 1), g:counter('right', 2)\n"
+                                   "    if a == b then return { 0.5, 0.5 } end\n"
+                                   "    return a > b and { 0.9, 0.1 } or { 0.1, 0.9 }");
+    CU_ASSERT_FATAL(b != NULL);
+    engine_search_stats st;
+    /* played to the end, every answer ties: the bot's own (left) stays */
+    CU_ASSERT_EQUAL(hint_answer(b, -1, &st), 1);
+    CU_ASSERT_EQUAL(st.evaluated, 0);
+    uint64_t full = st.choices;
+    /* cut after 4 turns and scored by the hint: right is better, and is found */
+    CU_ASSERT_EQUAL(hint_answer(b, 4, &st), 2);
+    CU_ASSERT_EQUAL(st.evaluated, st.iterations);
+    CU_ASSERT_EQUAL(st.failed, 0);
+    /* play-outs of 4 turns after the tree's steps instead of all 40 */
+    CU_ASSERT(st.choices * 2 < full);
+    engine_bundle_free(b);
+    hint_bundle_remove(dir);
+}
+
+static void test_search_scores_nothing_with_a_hint_outside_0_to_1(void)
+{
+    char dir[64];
+    engine_bundle *b = hint_bundle(dir, sizeof dir, "return { 2, 0 }");
+    CU_ASSERT_FATAL(b != NULL);
+    engine_search_stats st;
+    CU_ASSERT_EQUAL(hint_answer(b, 4, &st), 1); /* no evidence: the bot's own answer */
+    CU_ASSERT_EQUAL(st.evaluated, 0);
+    CU_ASSERT_EQUAL(st.failed, st.iterations);
+    engine_bundle_free(b);
+    hint_bundle_remove(dir);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -205,6 +321,10 @@ int main(void)
         {"search_is_deterministic_and_only_reads_the_match",
          test_search_is_deterministic_and_only_reads_the_match},
         {"search_needs_a_pending_decision", test_search_needs_a_pending_decision},
+        {"search_cuts_play_outs_short_and_follows_the_evaluation_hint",
+         test_search_cuts_play_outs_short_and_follows_the_evaluation_hint},
+        {"search_scores_nothing_with_a_hint_outside_0_to_1",
+         test_search_scores_nothing_with_a_hint_outside_0_to_1},
         {NULL, NULL},
     };
     return dh_test_main("engine_search", cases);

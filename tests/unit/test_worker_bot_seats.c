@@ -272,7 +272,8 @@ static void test_search_that_cannot_finish_falls_back_to_the_default_bot(void)
     uint32_t ids[64], want[64];
     size_t n = 64, nwant = 64;
     engine_error ee = {0};
-    engine_search_config sc = {ENGINE_SEARCH_ITERATIONS, ENGINE_SEARCH_BUDGET_MS * 1000000ULL};
+    engine_search_config sc = {.iterations = ENGINE_SEARCH_ITERATIONS,
+                               .budget_ns = ENGINE_SEARCH_BUDGET_MS * 1000000ULL};
     CU_ASSERT_EQUAL(engine_search_answer(m, &sc, ids, &n, NULL, &ee), ENGINE_SCRIPT_ERROR);
     CU_ASSERT_EQUAL_FATAL(engine_match_bot_answer(m, NULL, want, &nwant, &ee), ENGINE_OK);
     host_match hm = {.m = m};
