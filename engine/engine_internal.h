@@ -331,6 +331,7 @@ typedef struct {
     uint32_t turn;
     int np;
     uint64_t *event_seq; /* per seat, produced */
+    uint64_t public_seq; /* events for everyone (g:log), produced: the spectators' count */
     int finished;
     engine_result *results;
 } engine_state;
