@@ -418,7 +418,9 @@ static int cmp_attr_kv(const void *a, const void *b, void *ud)
     return cmp_name(ud, (uint32_t)x->key, (uint32_t)y->key);
 }
 
-int engine_state_save(const engine_state *st, const engine_intern *in, engine_buf *out)
+/* The state in the layout of version (1: without public_seq). */
+static int state_save(const engine_state *st, const engine_intern *in, engine_buf *out,
+                      uint32_t version)
 {
     engine_kv *tmp = NULL;
     uint32_t *used = NULL;
@@ -467,7 +469,7 @@ int engine_state_save(const engine_state *st, const engine_intern *in, engine_bu
     if (buf_need(out, need) < 0)
         goto err;
     put_u32(out, SNAP_MAGIC);
-    put_u32(out, SNAP_VERSION);
+    put_u32(out, version);
     put_u64(out, st->version);
     put_u64(out, st->decision_seq);
     put_u32(out, st->turn);
@@ -477,7 +479,8 @@ int engine_state_save(const engine_state *st, const engine_intern *in, engine_bu
         put_u64(out, st->rng[i]);
     for (int i = 0; i < st->np; i++)
         put_u64(out, st->event_seq[i]);
-    put_u64(out, st->public_seq);
+    if (version >= 2)
+        put_u64(out, st->public_seq);
     for (int i = 0; i < st->np; i++) {
         put_u32(out, (uint32_t)st->results[i].score);
         put_u32(out, (uint32_t)st->results[i].rank);
@@ -535,6 +538,16 @@ err:
     free(tmp);
     free(used);
     return -1;
+}
+
+int engine_state_save(const engine_state *st, const engine_intern *in, engine_buf *out)
+{
+    return state_save(st, in, out, SNAP_VERSION);
+}
+
+int engine_state_save_hashed(const engine_state *st, const engine_intern *in, engine_buf *out)
+{
+    return state_save(st, in, out, 1);
 }
 
 typedef struct {
