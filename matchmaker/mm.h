@@ -163,6 +163,7 @@ typedef struct mm_state {
     takeover takeover;
     seated_list seated;       /* players in running matches, for a join that lost its MatchFound */
     watch_list watching;      /* running matches one may watch (watch.h) */
+    uint32_t watch_budget_us; /* a tick's time for its rebuild (watch_load.h); 0: the default */
     tickets_batch joins;      /* joins waiting for their batched write (tickets.h) */
     state_deferred later;     /* deletes waiting for the next write (state.h) */
     char id[LEASE_ID_MAX];    /* this matchmaker's name in mm:lease */

@@ -1,6 +1,6 @@
 /*
- * watch_load.c: the watch list rebuilt from matches:running and match:{ID}, a step per
- * tick (see watch_load.h).
+ * watch_load.c: the watch list rebuilt from matches:running and match:{ID}, a bounded
+ * number of steps per tick (see watch_load.h).
  */
 #include "watch_load.h"
 
@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_clock.h"
 #include "dh_keys.h"
 #include "dh_log.h"
 #include "rconn.h"
@@ -31,8 +32,8 @@ static const char *watch_load_field(const redisReply *r, int i)
     return r->element[i]->str;
 }
 
-/* Restore match id from its hash r (HMGET of watch_load_fields): 1 restored, 0 skipped
- * (not running, or listed already), -1 out of memory. */
+/* Match id, from its hash r (HMGET of watch_load_fields), handed to the rebuild unless it
+ * is not running (or its hash is gone). 0, or -1 out of memory. */
 static int watch_load_one(mm_state *mm, const char *id, const redisReply *r)
 {
     if (strcmp(watch_load_field(r, WF_STATUS), DH_STATUS_RUNNING) != 0)
@@ -64,7 +65,7 @@ static int watch_load_one(mm_state *mm, const char *id, const redisReply *r)
 
 /* The ids of one HSCAN reply's pairs read in one pipeline and restored. 0, or -1 when
  * Redis did not answer. */
-static int watch_load_pairs(mm_state *mm, const redisReply *kv, uint64_t now_ms, long *added)
+static int watch_load_pairs(mm_state *mm, const redisReply *kv, uint64_t now_ms)
 {
     size_t total = kv->elements / 2, n = 0;
     rconn_cmd *cmds = calloc(total ? total : 1, sizeof *cmds);
@@ -93,11 +94,9 @@ static int watch_load_pairs(mm_state *mm, const redisReply *kv, uint64_t now_ms,
         goto out;
     rc = 0;
     for (size_t i = 0; i < n; i++) {
-        int one = watch_load_one(mm, ids[i], out[i]);
-        if (one < 0)
+        if (watch_load_one(mm, ids[i], out[i]) < 0)
             dh_warn_every(DH_LOG_EVERY_MS, "match %s: not in the watch list (out of memory)",
                           ids[i]);
-        *added += one > 0;
     }
 out:
     for (size_t i = 0; out && i < n; i++)
@@ -111,11 +110,10 @@ out:
     return rc;
 }
 
-void watch_load_step(mm_state *mm, uint64_t now_ms)
+/* One HSCAN step: 0, or -1 when Redis did not answer (the same step is tried again). */
+static int watch_load_one_step(mm_state *mm, uint64_t now_ms)
 {
     watch_list *l = &mm->watching;
-    if (!l->rebuilding || !mm->redis_on)
-        return;
     char count[16];
     snprintf(count, sizeof count, "%d", WATCH_LOAD_STEP);
     const char *argv[] = {"HSCAN", DH_KEY_MATCHES_RUNNING, l->cursor, "COUNT", count};
@@ -127,17 +125,37 @@ void watch_load_step(mm_state *mm, uint64_t now_ms)
                       r && r->type == REDIS_REPLY_ERROR ? r->str : "no answer from redis");
         if (r)
             freeReplyObject(r);
-        return;
+        return -1;
     }
-    long added = 0;
-    if (watch_load_pairs(mm, r->element[1], now_ms, &added) == 0) {
+    int rc = watch_load_pairs(mm, r->element[1], now_ms);
+    if (rc == 0) {
         snprintf(l->cursor, sizeof l->cursor, "%s", r->element[0]->str);
-        if (added)
-            dh_info("watch list rebuild: %ld running matches restored", added);
+        l->steps++;
         if (!strcmp(l->cursor, "0")) {
-            dh_info("watch list rebuilt: %zu running matches listed", l->n);
-            watch_rebuild_end(l);
+            size_t steps = l->steps;
+            long restored = watch_rebuild_end(l);
+            if (restored < 0)
+                dh_error("watch list rebuild: out of memory; the matches placed before are not "
+                         "listed");
+            else
+                dh_info("watch list rebuilt: %ld running matches restored from redis in %zu "
+                        "steps, %zu listed",
+                        restored, steps, l->n);
         }
     }
     freeReplyObject(r);
+    return rc;
+}
+
+void watch_load_step(mm_state *mm, uint64_t now_ms)
+{
+    if (!mm->redis_on)
+        return;
+    uint64_t start_ns = dh_now_ns();
+    uint64_t budget_ns =
+        (uint64_t)(mm->watch_budget_us ? mm->watch_budget_us : WATCH_LOAD_BUDGET_US) * 1000;
+    while (mm->watching.rebuilding) {
+        if (watch_load_one_step(mm, now_ms) < 0 || dh_now_ns() - start_ns >= budget_ns)
+            break;
+    }
 }

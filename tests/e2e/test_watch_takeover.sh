@@ -54,7 +54,7 @@ while :; do
     sleep 0.5
 done
 e2e_log "mm-next lists the running matches mm-1 placed: $(tr '\n' ' ' <<<"$still")"
-grep -qE 'watch list rebuild: [1-9][0-9]* running matches restored' \
+grep -qE 'watch list rebuilt: [1-9][0-9]* running matches restored' \
     "$E2E_RUN/logs/matchmaker.log" || e2e_fail "mm-next did not log its rebuild"
 
 kill "$E2E_BOTS_PID" 2>/dev/null

@@ -164,6 +164,7 @@ static void test_standby_taking_over_lists_the_running_matches_redis_holds(void)
     CU_ASSERT_TRUE_FATAL(mm_acting(&a.mm, 0));
     CU_ASSERT_FALSE_FATAL(mm_acting(&b.mm, 0));
     CU_ASSERT_EQUAL(b.mm.watching.n, 0); /* a standby lists nothing */
+    b.mm.watch_budget_us = 1;            /* a tick takes one step only */
     rig_mm_close(&a);                    /* the acting one dies */
     rig_mm_lease_lapses();
 
@@ -171,13 +172,14 @@ static void test_standby_taking_over_lists_the_running_matches_redis_holds(void)
     CU_ASSERT_TRUE_FATAL(mm_acting(&b.mm, 1000));
     /* a step at a time: the first tick restored some, not all */
     CU_ASSERT_TRUE(b.mm.watching.rebuilding);
-    CU_ASSERT_TRUE(b.mm.watching.n > 0 && b.mm.watching.n < 250);
+    CU_ASSERT_TRUE(b.mm.watching.npend > 0 && b.mm.watching.npend < 250);
     int ticks = 1;
     for (; b.mm.watching.rebuilding && ticks < 50; ticks++)
         rig_mm_pump(&b, 1000 + 10 * (uint64_t)ticks);
     CU_ASSERT_FALSE(b.mm.watching.rebuilding);
     CU_ASSERT_TRUE(ticks >= 3);
     CU_ASSERT_EQUAL(b.mm.watching.n, 250); /* neither the finished one nor the hashless one */
+    CU_ASSERT_EQUAL(b.mm.watching.ngone, 0);
 
     Deckhand__ServerMessage *sm;
     const Deckhand__WatchList *wl = ask_watch_list(&b, "p-w", "", 1, 2000, &sm);
@@ -207,20 +209,29 @@ static void test_rebuild_skips_listed_and_ended_matches_and_keeps_start_order(vo
     const char *names[] = {"ann", "bob"}, *others[] = {"cy"};
     CU_ASSERT_EQUAL(watch_add(&l, "m-new", "dominion", "", names, 2, 300), 0);
     watch_rebuild_begin(&l);
-    watch_end(&l, "m-ended"); /* its MatchEnded came before the rebuild reached it */
+    CU_ASSERT_EQUAL(watch_restore(&l, "m-late", "dominion", "", names, 2, 400), 0);
     CU_ASSERT_EQUAL(watch_restore(&l, "m-ended", "dominion", "", names, 2, 100), 0);
+    watch_end(&l, "m-ended"); /* its MatchEnded came while the rebuild ran */
     /* placed here meanwhile: what this matchmaker knows stands */
     CU_ASSERT_EQUAL(watch_restore(&l, "m-new", "dominion", "", others, 1, 50), 0);
-    CU_ASSERT_EQUAL(watch_restore(&l, "m-old", "dominion", "", names, 2, 100), 1);
-    CU_ASSERT_EQUAL(watch_restore(&l, "m-mid", "dominion", "ranked", names, 2, 200), 1);
-    CU_ASSERT_EQUAL_FATAL(l.n, 3);
+    CU_ASSERT_EQUAL(watch_restore(&l, "m-mid", "dominion", "ranked", names, 2, 200), 0);
+    CU_ASSERT_EQUAL(watch_restore(&l, "m-old", "dominion", "", names, 2, 100), 0);
+    CU_ASSERT_EQUAL(watch_restore(&l, "m-mid", "dominion", "ranked", names, 2, 200), 0);
+    CU_ASSERT_EQUAL(l.n, 1);                   /* what the rebuild found waits for its end */
+    CU_ASSERT_EQUAL(watch_rebuild_end(&l), 3); /* m-old, m-mid (once) and m-late */
+    CU_ASSERT_EQUAL_FATAL(l.n, 4);
     CU_ASSERT_STRING_EQUAL(l.v[0].match_id, "m-old");
     CU_ASSERT_STRING_EQUAL(l.v[1].match_id, "m-mid");
+    CU_ASSERT_STRING_EQUAL(l.v[1].mode, "ranked");
     CU_ASSERT_STRING_EQUAL(l.v[2].match_id, "m-new");
     CU_ASSERT_EQUAL(l.v[2].nplayers, 2);
-    watch_rebuild_end(&l);
+    CU_ASSERT_STRING_EQUAL(l.v[3].match_id, "m-late");
     CU_ASSERT_FALSE(l.rebuilding);
     CU_ASSERT_EQUAL(l.ngone, 0);
+    CU_ASSERT_EQUAL(l.npend, 0);
+    watch_end(&l, "m-late"); /* no rebuild: nothing remembered of it */
+    CU_ASSERT_EQUAL(l.ngone, 0);
+    CU_ASSERT_EQUAL(l.n, 3);
     watch_list_free(&l);
 }
 
