@@ -135,7 +135,8 @@ static int watch_cmp_start(const void *a, const void *b)
 /* Keep the pending entries whose id is not in skip (sorted) nor repeated: their number. */
 static size_t watch_pend_filter(watch_list *l, const char **skip, size_t nskip)
 {
-    qsort(l->pend, l->npend, sizeof *l->pend, watch_cmp_start);
+    if (l->npend > 1)
+        qsort(l->pend, l->npend, sizeof *l->pend, watch_cmp_start);
     size_t keep = 0;
     for (size_t i = 0; i < l->npend; i++) {
         const char *id = l->pend[i].match_id;
@@ -160,7 +161,8 @@ long watch_rebuild_end(watch_list *l)
             skip[nskip++] = l->v[i].match_id;
         for (size_t i = 0; i < l->ngone; i++)
             skip[nskip++] = l->gone[i];
-        qsort(skip, nskip, sizeof *skip, watch_cmp_str);
+        if (nskip > 1)
+            qsort(skip, nskip, sizeof *skip, watch_cmp_str);
         keep = watch_pend_filter(l, skip, nskip);
         merged = malloc((l->n + keep + 1) * sizeof *merged);
     }
