@@ -277,13 +277,18 @@ typedef struct {
     const char *text;
     int about_seat; /* -1 when none */
     bool everyone;  /* a g:log for every seat (public: what a spectator may read), not a g:log_to */
+    uint64_t public_seq; /* an event for everyone: its number in the public count
+                            (engine_match_event_seq of ENGINE_SEAT_PUBLIC), 1, 2, 3...
+                            without gaps; 0 for a g:log_to */
 } engine_event;
 
 typedef void (*engine_event_fn)(void *ud, const engine_event *ev);
 
 /* Hand every event produced since the last drain to fn, in order, then forget them. */
 void engine_match_drain_events(engine_match *m, engine_event_fn fn, void *ud);
-/* The last event_seq delivered (or pending) for a seat. */
+/* The last event_seq delivered (or pending) for a seat; for ENGINE_SEAT_PUBLIC, the
+ * number of public events (g:log to every seat) the match has produced: what numbers a
+ * spectator's or a replay's frames. */
 uint64_t engine_match_event_seq(const engine_match *m, int seat);
 
 /* The seat of engine_match_view that sits nowhere: a spectator's or a replay's view, with
@@ -292,7 +297,7 @@ uint64_t engine_match_event_seq(const engine_match *m, int seat);
 #define ENGINE_SEAT_PUBLIC (-1)
 
 /* The view of one seat as a protobuf message (decision included when it is this seat's),
- * or of ENGINE_SEAT_PUBLIC (View.seat 0, event_seq 0).
+ * or of ENGINE_SEAT_PUBLIC (View.seat 0, event_seq the public count above).
  * The caller frees it with engine_view_free. NULL on allocation failure. */
 Deckhand__View *engine_match_view(const engine_match *m, int seat);
 void engine_view_free(Deckhand__View *v);

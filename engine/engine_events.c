@@ -1,6 +1,7 @@
 /*
  * engine_events.c: the events a match produces for its seats (g:log, g:log_to), held
- * until the host drains them, and each seat's event count (what a View's event_seq says).
+ * until the host drains them, and each seat's event count (what a View's event_seq says),
+ * with the count of the public ones (g:log, to every seat: what a spectator's View says).
  *
  * A script's text is cut to ENGINE_MAX_LOG_LINE bytes (marked ENGINE_CUT_MARK), so one
  * g:log cannot send every seat megabytes (a slow consumer to the gateway); how many events
@@ -24,6 +25,7 @@ int engine_match_event(engine_match *m, int to, int about, const char *kind, con
     if (to < 0) {
         for (int i = 0; i < m->np; i++)
             m->st.event_seq[i]++;
+        m->st.public_seq++;
     } else {
         m->st.event_seq[to]++;
     }
@@ -49,9 +51,16 @@ int engine_match_event(engine_match *m, int to, int about, const char *kind, con
 
 void engine_match_drain_events(engine_match *m, engine_event_fn fn, void *ud)
 {
+    /* the public count includes the public events pending here: the first one's number
+     * is what the count was before them, plus one */
+    uint64_t pending = 0;
+    for (size_t i = 0; i < m->nev; i++)
+        pending += m->ev[i].to < 0;
+    uint64_t public_seq = m->st.public_seq - pending;
     for (size_t i = 0; i < m->nev; i++) {
         const engine_ev *e = &m->ev[i];
-        engine_event ev = {0, 0, e->kind, m->evtext + e->off, e->about, e->to < 0};
+        engine_event ev = {
+            0, 0, e->kind, m->evtext + e->off, e->about, e->to < 0, e->to < 0 ? ++public_seq : 0};
         for (int s = 0; s < m->np; s++) {
             if (e->to >= 0 && e->to != s)
                 continue;
@@ -68,6 +77,8 @@ void engine_match_drain_events(engine_match *m, engine_event_fn fn, void *ud)
 
 uint64_t engine_match_event_seq(const engine_match *m, int seat)
 {
+    if (seat == ENGINE_SEAT_PUBLIC)
+        return m->st.public_seq;
     if (seat < 0 || seat >= m->np)
         return 0;
     return m->st.event_seq[seat];

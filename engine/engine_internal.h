@@ -333,6 +333,7 @@ typedef struct {
     uint32_t turn;
     int np;
     uint64_t *event_seq; /* per seat, produced */
+    uint64_t public_seq; /* events for everyone (g:log), produced: the spectators' count */
     int finished;
     engine_result *results;
 } engine_state;
@@ -366,6 +367,12 @@ typedef struct {
 void engine_buf_free(engine_buf *bf);
 /* Canonical serialization of the state (the snapshot format). 0 on success. */
 int engine_state_save(const engine_state *st, const engine_intern *in, engine_buf *out);
+/* The same in the layout of snapshot version 1 (no public event count): what
+ * engine_match_hash hashes, so that the hashes recorded before version 2 (final_hash) still
+ * match a replay, and a match adopted from a version 1 snapshot, whose public count
+ * restarted, still hashes as a full replay of it does. The public count is output
+ * numbering, not play. */
+int engine_state_save_hashed(const engine_state *st, const engine_intern *in, engine_buf *out);
 /* Loads a snapshot into a reset state (interning through b->L: call protected). */
 int engine_state_load(engine_state *st, engine_bundle *b, lua_State *L, const uint8_t *p,
                       size_t len, char *why, size_t whylen);

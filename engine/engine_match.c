@@ -435,7 +435,7 @@ const uint8_t *engine_match_snapshot(const engine_match *m, size_t *len)
 uint64_t engine_match_hash(const engine_match *m)
 {
     engine_match *mm = (engine_match *)m; /* the scratch buffer is not state */
-    if (engine_state_save(&m->st, &m->b->names, &mm->scratch) < 0)
+    if (engine_state_save_hashed(&m->st, &m->b->names, &mm->scratch) < 0)
         return 0;
     uint64_t h = engine_fnv1a(mm->scratch.p, mm->scratch.len);
     /* The pending decision is part of where the match stands. */

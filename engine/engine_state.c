@@ -163,6 +163,7 @@ void engine_state_reset(engine_state *st)
     st->version = 0;
     st->turn = 0;
     memset(st->event_seq, 0, sizeof(uint64_t) * (size_t)st->np);
+    st->public_seq = 0;
     st->finished = 0;
     memset(st->results, 0, sizeof(engine_result) * (size_t)st->np);
 }
@@ -350,7 +351,7 @@ void engine_zone_shuffle(engine_state *st, engine_zone *z)
 /* ---- serialization ------------------------------------------------------------------- */
 
 #define SNAP_MAGIC   0x4e534844u /* "DHSN" little-endian */
-#define SNAP_VERSION 1u
+#define SNAP_VERSION 2u          /* 2 added public_seq; a version 1 snapshot loads with it at 0 */
 
 void engine_buf_free(engine_buf *bf)
 {
@@ -417,7 +418,9 @@ static int cmp_attr_kv(const void *a, const void *b, void *ud)
     return cmp_name(ud, (uint32_t)x->key, (uint32_t)y->key);
 }
 
-int engine_state_save(const engine_state *st, const engine_intern *in, engine_buf *out)
+/* The state in the layout of version (1: without public_seq). */
+static int state_save(const engine_state *st, const engine_intern *in, engine_buf *out,
+                      uint32_t version)
 {
     engine_kv *tmp = NULL;
     uint32_t *used = NULL;
@@ -460,13 +463,13 @@ int engine_state_save(const engine_state *st, const engine_intern *in, engine_bu
     if (!tmp)
         goto err;
 
-    size_t need = 64 + 8 * 4 + (size_t)st->np * (8 + 12) + strbytes + 4 + (size_t)st->nents * 4 +
+    size_t need = 64 + 8 * 5 + (size_t)st->np * (8 + 12) + strbytes + 4 + (size_t)st->nents * 4 +
                   4 + (size_t)st->nzones * 12 + (size_t)st->nents * 4 + 4 +
                   (size_t)st->attrs.n * 16 + 4 + (size_t)st->counters.n * 16;
     if (buf_need(out, need) < 0)
         goto err;
     put_u32(out, SNAP_MAGIC);
-    put_u32(out, SNAP_VERSION);
+    put_u32(out, version);
     put_u64(out, st->version);
     put_u64(out, st->decision_seq);
     put_u32(out, st->turn);
@@ -476,6 +479,8 @@ int engine_state_save(const engine_state *st, const engine_intern *in, engine_bu
         put_u64(out, st->rng[i]);
     for (int i = 0; i < st->np; i++)
         put_u64(out, st->event_seq[i]);
+    if (version >= 2)
+        put_u64(out, st->public_seq);
     for (int i = 0; i < st->np; i++) {
         put_u32(out, (uint32_t)st->results[i].score);
         put_u32(out, (uint32_t)st->results[i].rank);
@@ -535,6 +540,16 @@ err:
     return -1;
 }
 
+int engine_state_save(const engine_state *st, const engine_intern *in, engine_buf *out)
+{
+    return state_save(st, in, out, SNAP_VERSION);
+}
+
+int engine_state_save_hashed(const engine_state *st, const engine_intern *in, engine_buf *out)
+{
+    return state_save(st, in, out, 1);
+}
+
 typedef struct {
     const uint8_t *p;
     size_t len, pos;
@@ -566,7 +581,8 @@ int engine_state_load(engine_state *st, engine_bundle *b, lua_State *L, const ui
     uint32_t *names = NULL;
     int top = lua_gettop(L);
     const char *msg = "truncated snapshot";
-    if (get_u32(&r) != SNAP_MAGIC || get_u32(&r) != SNAP_VERSION) {
+    uint32_t magic = get_u32(&r), version = get_u32(&r);
+    if (magic != SNAP_MAGIC || version < 1 || version > SNAP_VERSION) {
         msg = "not a snapshot of this engine version";
         goto err;
     }
@@ -582,6 +598,7 @@ int engine_state_load(engine_state *st, engine_bundle *b, lua_State *L, const ui
         st->rng[i] = get_u64(&r);
     for (int i = 0; i < st->np; i++)
         st->event_seq[i] = get_u64(&r);
+    st->public_seq = version >= 2 ? get_u64(&r) : 0; /* before 2 it was not counted */
     for (int i = 0; i < st->np; i++) {
         st->results[i].seat = i;
         st->results[i].score = (int)get_u32(&r);

@@ -17,6 +17,7 @@
 #include "state.h"
 #include "takeover.h"
 #include "tickets.h"
+#include "watch_load.h"
 
 static uint64_t mm_clock_ms(clockid_t id)
 {
@@ -242,8 +243,10 @@ void mm_tick(mm_state *mm, uint64_t now_ms)
     lease_change change = lease_tick(mm, now_ms);
     if (change != LEASE_KEEP)
         mm_reset(mm);
-    if (change == LEASE_MUST_LOAD && mm_load(mm, now_ms) == 0)
+    if (change == LEASE_MUST_LOAD && mm_load(mm, now_ms) == 0) {
         lease_loaded(mm, now_ms);
+        watch_load_begin(mm); /* the matches placed before: listed a step at a time */
+    }
     /* Unread messages may hold the beats of workers that look silent: while the loop is
      * behind (for at most REGISTRY_DEAD_MS more), silence is not taken for death. */
     mm_beat_gateways(mm, now_ms);
@@ -257,4 +260,5 @@ void mm_tick(mm_state *mm, uint64_t now_ms)
     placement_expire(mm, now_ms);
     tickets_expire(mm, now_ms);
     placement_form(mm, now_ms);
+    watch_load_step(mm, now_ms);
 }

@@ -2,9 +2,10 @@
  * mm.h: the matchmaker process state, one struct handed to every module. It holds each
  * module's data; modules reach each other only by calling downwards (main.c, control.c,
  * social.c, parties.c and lobbies.c, tickets.c, matchmaker.c, takeover.c, placement.c,
- * state.c, lease.c, rconn.c, notify.c, then the leaves queue (with queue_form), rating,
- * registry, settings, seated, party_set and lobby_set (over member), codes; admin.c, with
- * admin_matches.c and admin_audit.c, sits beside control.c), never through a call back up.
+ * state.c, lease.c, watch_load.c, rconn.c, notify.c, then the leaves queue (with
+ * queue_form), rating, registry, settings, seated, party_set and lobby_set (over member),
+ * codes; admin.c, with admin_matches.c and admin_audit.c, sits beside control.c), never
+ * through a call back up.
  *
  * Time: every function takes now_ms from the monotonic clock (tests pass their own).
  * What is stored in Redis uses a wall clock derived from it (mm_wall_ms): the real-time
@@ -162,6 +163,7 @@ typedef struct mm_state {
     takeover takeover;
     seated_list seated;       /* players in running matches, for a join that lost its MatchFound */
     watch_list watching;      /* running matches one may watch (watch.h) */
+    uint32_t watch_budget_us; /* a tick's time for its rebuild (watch_load.h); 0: the default */
     tickets_batch joins;      /* joins waiting for their batched write (tickets.h) */
     state_deferred later;     /* deletes waiting for the next write (state.h) */
     char id[LEASE_ID_MAX];    /* this matchmaker's name in mm:lease */

@@ -24,7 +24,11 @@ void watch_list_free(watch_list *l)
 {
     for (size_t i = 0; i < l->n; i++)
         watch_entry_free(&l->v[i]);
+    for (size_t i = 0; i < l->npend; i++)
+        watch_entry_free(&l->pend[i]);
     free(l->v);
+    free(l->pend);
+    free(l->gone);
     *l = (watch_list){0};
 }
 
@@ -36,37 +40,158 @@ static void watch_remove(watch_list *l, size_t i)
     l->n--;
 }
 
-void watch_end(watch_list *l, const char *match_id)
+/* Forget every entry of match_id. */
+static void watch_forget(watch_list *l, const char *match_id)
 {
     for (size_t i = l->n; i-- > 0;)
         if (!strcmp(l->v[i].match_id, match_id))
             watch_remove(l, i);
 }
 
+void watch_end(watch_list *l, const char *match_id)
+{
+    watch_forget(l, match_id);
+    /* past WATCH_RUNNING_MAX ends in one rebuild, a late one may be restored: it then
+     * stays listed until the next rebuild */
+    if (l->rebuilding && l->ngone < WATCH_RUNNING_MAX &&
+        dh_grow(&l->gone, &l->capgone, l->ngone + 1, sizeof *l->gone, 64) == 0)
+        snprintf(l->gone[l->ngone++], WATCH_TEXT_MAX, "%s", match_id);
+}
+
+/* A new entry into e: 0, or -1 out of memory (e then holds nothing). */
+static int watch_entry_make(watch_entry *e, const char *match_id, const char *game,
+                            const char *mode, const char *const *players, size_t nplayers,
+                            uint64_t started_ms)
+{
+    *e = (watch_entry){0};
+    snprintf(e->match_id, sizeof e->match_id, "%s", match_id);
+    snprintf(e->game, sizeof e->game, "%s", game);
+    snprintf(e->mode, sizeof e->mode, "%s", mode && *mode ? mode : "casual");
+    e->started_ms = started_ms;
+    e->players = calloc(nplayers ? nplayers : 1, sizeof *e->players);
+    if (!e->players)
+        return -1;
+    for (size_t i = 0; i < nplayers; i++) {
+        e->players[i] = strdup(players[i] ? players[i] : "");
+        if (!e->players[i]) {
+            watch_entry_free(e);
+            *e = (watch_entry){0};
+            return -1;
+        }
+        e->nplayers++;
+    }
+    return 0;
+}
+
 int watch_add(watch_list *l, const char *match_id, const char *game, const char *mode,
               const char *const *players, size_t nplayers, uint64_t started_ms)
 {
-    watch_end(l, match_id);
+    watch_forget(l, match_id);
     if (l->n >= WATCH_RUNNING_MAX)
         watch_remove(l, 0);
-    if (dh_grow(&l->v, &l->cap, l->n + 1, sizeof *l->v, 64) < 0)
+    if (dh_grow(&l->v, &l->cap, l->n + 1, sizeof *l->v, 64) < 0 ||
+        watch_entry_make(&l->v[l->n], match_id, game, mode, players, nplayers, started_ms) < 0)
         return -1;
-    watch_entry e = {0};
-    snprintf(e.match_id, sizeof e.match_id, "%s", match_id);
-    snprintf(e.game, sizeof e.game, "%s", game);
-    snprintf(e.mode, sizeof e.mode, "%s", mode && *mode ? mode : "casual");
-    e.started_ms = started_ms;
-    e.players = calloc(nplayers ? nplayers : 1, sizeof *e.players);
-    if (!e.players)
-        return -1;
-    for (size_t i = 0; i < nplayers; i++) {
-        e.players[i] = strdup(players[i] ? players[i] : "");
-        if (!e.players[i]) {
-            watch_entry_free(&e);
-            return -1;
-        }
-        e.nplayers++;
-    }
-    l->v[l->n++] = e;
+    l->n++;
     return 0;
+}
+
+void watch_rebuild_begin(watch_list *l)
+{
+    for (size_t i = 0; i < l->npend; i++)
+        watch_entry_free(&l->pend[i]);
+    l->npend = 0;
+    l->rebuilding = true;
+    snprintf(l->cursor, sizeof l->cursor, "0");
+    l->ngone = 0;
+    l->steps = 0;
+}
+
+int watch_restore(watch_list *l, const char *match_id, const char *game, const char *mode,
+                  const char *const *players, size_t nplayers, uint64_t started_ms)
+{
+    if (dh_grow(&l->pend, &l->cappend, l->npend + 1, sizeof *l->pend, 256) < 0 ||
+        watch_entry_make(&l->pend[l->npend], match_id, game, mode, players, nplayers, started_ms) <
+            0)
+        return -1;
+    l->npend++;
+    return 0;
+}
+
+static int watch_cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Start order, then id (so that a match HSCAN returned twice is adjacent to itself). */
+static int watch_cmp_start(const void *a, const void *b)
+{
+    const watch_entry *x = a, *y = b;
+    if (x->started_ms != y->started_ms)
+        return x->started_ms < y->started_ms ? -1 : 1;
+    return strcmp(x->match_id, y->match_id);
+}
+
+/* Keep the pending entries whose id is not in skip (sorted) nor repeated: their number. */
+static size_t watch_pend_filter(watch_list *l, const char **skip, size_t nskip)
+{
+    if (l->npend > 1)
+        qsort(l->pend, l->npend, sizeof *l->pend, watch_cmp_start);
+    size_t keep = 0;
+    for (size_t i = 0; i < l->npend; i++) {
+        const char *id = l->pend[i].match_id;
+        if (bsearch(&id, skip, nskip, sizeof *skip, watch_cmp_str) ||
+            (keep && !strcmp(l->pend[keep - 1].match_id, id)))
+            watch_entry_free(&l->pend[i]);
+        else
+            l->pend[keep++] = l->pend[i];
+    }
+    l->npend = 0;
+    return keep;
+}
+
+long watch_rebuild_end(watch_list *l)
+{
+    long rc = -1;
+    size_t nskip = 0, keep = 0;
+    const char **skip = malloc((l->n + l->ngone + 1) * sizeof *skip);
+    watch_entry *merged = NULL;
+    if (skip) {
+        for (size_t i = 0; i < l->n; i++)
+            skip[nskip++] = l->v[i].match_id;
+        for (size_t i = 0; i < l->ngone; i++)
+            skip[nskip++] = l->gone[i];
+        if (nskip > 1)
+            qsort(skip, nskip, sizeof *skip, watch_cmp_str);
+        keep = watch_pend_filter(l, skip, nskip);
+        merged = malloc((l->n + keep + 1) * sizeof *merged);
+    }
+    if (merged) {
+        /* both in start order: merged, the list's own entries first on a tie */
+        size_t a = 0, b = 0, n = 0;
+        while (a < l->n || b < keep)
+            merged[n++] = b == keep || (a < l->n && l->v[a].started_ms <= l->pend[b].started_ms)
+                              ? l->v[a++]
+                              : l->pend[b++];
+        free(l->v);
+        l->v = merged;
+        l->n = l->cap = n;
+        while (l->n > WATCH_RUNNING_MAX)
+            watch_remove(l, 0);
+        rc = (long)keep;
+    } else {
+        for (size_t i = 0; i < keep; i++)
+            watch_entry_free(&l->pend[i]);
+        for (size_t i = 0; !skip && i < l->npend; i++)
+            watch_entry_free(&l->pend[i]);
+    }
+    free(skip);
+    free(l->pend);
+    l->pend = NULL;
+    l->npend = l->cappend = 0;
+    l->rebuilding = false;
+    free(l->gone);
+    l->gone = NULL;
+    l->ngone = l->capgone = 0;
+    return rc;
 }

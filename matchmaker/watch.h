@@ -4,13 +4,16 @@
  *
  * The list is the matchmaker's own memory of what it placed: a match goes in when its
  * worker started it (placement.c) and out at its MatchEnded (control.c); bot-only and
- * bot-filled matches are listed like any other. It follows nothing else: a move keeps the
- * id, and a restarted or newly acting matchmaker starts with an empty list (the matches
- * it did not place are not listed until they end; watching them by id still works).
+ * bot-filled matches are listed like any other. A move keeps the id. A restarted or newly
+ * acting matchmaker rebuilds the list from Redis (watch_load.h): the running matches it
+ * finds (watch_restore) join the list at its end (watch_rebuild_end), in their start
+ * order, except the ones it already lists or that ended while it ran (watch_end records
+ * those until it is done).
  */
 #ifndef DECKHAND_MM_WATCH_H
 #define DECKHAND_MM_WATCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,6 +35,15 @@ typedef struct {
 typedef struct {
     watch_entry *v; /* oldest first */
     size_t n, cap;
+    /* the rebuild from Redis (watch_load.h): under way, the HSCAN cursor of its next step,
+     * and the matches that ended meanwhile (not restored) */
+    bool rebuilding;
+    char cursor[24];
+    size_t steps;      /* so far, for the log line at its end */
+    watch_entry *pend; /* what it found, listed at its end */
+    size_t npend, cappend;
+    char (*gone)[WATCH_TEXT_MAX];
+    size_t ngone, capgone;
 } watch_list;
 
 void watch_list_free(watch_list *l);
@@ -39,7 +51,19 @@ void watch_list_free(watch_list *l);
  * id. 0, or -1 out of memory. */
 int watch_add(watch_list *l, const char *match_id, const char *game, const char *mode,
               const char *const *players, size_t nplayers, uint64_t started_ms);
-/* match_id ended: forgotten. */
+/* match_id ended: forgotten (and, while a rebuild runs, never restored by it). */
 void watch_end(watch_list *l, const char *match_id);
+
+/* A rebuild starts at HSCAN cursor "0" (a rebuild under way starts over). */
+void watch_rebuild_begin(watch_list *l);
+/* A running match the rebuild found: kept aside until its end. 0, or -1 out of memory. */
+int watch_restore(watch_list *l, const char *match_id, const char *game, const char *mode,
+                  const char *const *players, size_t nplayers, uint64_t started_ms);
+/* The rebuild is complete: what it found joins the list in start order, except the matches
+ * listed already (placed here meanwhile: that entry stands), the ones that ended during
+ * the rebuild and repeats (HSCAN may return a field twice); the ended ids are forgotten.
+ * The number of matches it added, or -1 out of memory (none added). O(n log n): one sort
+ * and one merge, not an insertion per match. */
+long watch_rebuild_end(watch_list *l);
 
 #endif

@@ -35,7 +35,6 @@ struct replay_job {
     dh_replay_record rec; /* the match as Redis recorded it */
     engine_replay er;     /* the rebuild */
     uint32_t total;       /* frames: recorded answers + 1 */
-    uint64_t event_seq;   /* public events sent so far (their numbering) */
     uint64_t sent;        /* bytes sent since the last pause */
     uint64_t resume_ms;   /* paused until then (REPLAY_BURST_MS) */
     replay_events ev;
@@ -137,14 +136,13 @@ static void replay_on_event(void *ud, const engine_event *ev)
     Deckhand__Event *out = &e->v[e->n];
     deckhand__event__init(out);
     out->match_id = j->match_id;
-    out->event_seq = ++j->event_seq;
+    out->event_seq = ev->public_seq; /* the match's public count, as spectators see it */
     out->kind = strdup(ev->kind ? ev->kind : "");
     out->text = strdup(ev->text ? ev->text : "");
     out->seat = ev->about_seat;
     if (!out->kind || !out->text) {
         free(out->kind);
         free(out->text);
-        j->event_seq--;
         return;
     }
     e->n++;

@@ -241,7 +241,7 @@ void spectate_event(host_match *hm, const engine_event *ev)
         return;
     Deckhand__Event pe = DECKHAND__EVENT__INIT;
     pe.match_id = hm->id;
-    pe.event_seq = e->ev_seq + 1;
+    pe.event_seq = ev->public_seq; /* the match's public count: frames line up by it */
     pe.kind = (char *)(ev->kind ? ev->kind : "");
     pe.text = (char *)(ev->text ? ev->text : "");
     pe.seat = ev->about_seat;
@@ -253,7 +253,6 @@ void spectate_event(host_match *hm, const engine_event *ev)
     e->ev[e->evlen++] = SPECTATE_TAG_EVENTS;
     e->evlen += spectate_varint(e->ev + e->evlen, len);
     e->evlen += deckhand__event__pack(&pe, e->ev + e->evlen);
-    e->ev_seq++;
 }
 
 void spectate_changed(host *h, host_match *hm, uint64_t now_ms)
@@ -267,7 +266,7 @@ void spectate_over(host *h, host_match *hm, const Deckhand__GameOver *go, uint64
     if (hm->watch->over)
         return;
     Deckhand__GameOver g = *go;
-    g.event_seq = hm->watch->ev_seq;
+    g.event_seq = engine_match_event_seq(hm->m, ENGINE_SEAT_PUBLIC);
     spectate_frame_make(h, hm, &g, now_ms);
     hm->watch->over = true;
 }

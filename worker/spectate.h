@@ -49,8 +49,7 @@ typedef struct spectate_match {
     size_t qbytes;
     uint8_t *ev; /* the public events since the last frame, packed as SpectatorFrame.events */
     size_t evlen, evcap;
-    uint64_t ev_seq; /* the watchers' own event numbering */
-    bool over;       /* the GameOver frame is queued */
+    bool over; /* the GameOver frame is queued */
 } spectate_match;
 
 struct spectate_set {

@@ -3,7 +3,7 @@
  * (engine/engine.h), on the small fixture game in tests/fixtures/bundle/mini: turn
  * boundaries, restore and replay (also in another VM whose names were interned in another
  * order, as another process would), undo, rollback after a script error, and refused
- * snapshots.
+ * snapshots; the public event count (spectators' event_seq) and version 1 snapshots.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,6 +163,116 @@ static void test_script_error_rolls_back_and_match_keeps_working(void)
     engine_bundle_free(b);
 }
 
+/* Counts the events drained: each public one once (seat 0's copy), and every private one. */
+typedef struct {
+    int public_, private_;
+} event_tally;
+
+static void tally_cb(void *ud, const engine_event *ev)
+{
+    event_tally *t = ud;
+    if (!ev->everyone)
+        t->private_++;
+    else if (ev->to_seat == 0)
+        t->public_++;
+}
+
+static void test_public_event_seq_counts_only_public_events(void)
+{
+    engine_bundle *b = rig_engine_load_mini();
+    engine_match *m = rig_engine_mini_match(b, 21, NULL, NULL);
+    CU_ASSERT_FATAL(m != NULL);
+    event_tally t = {0, 0};
+    engine_match_drain_events(m, tally_cb, &t);
+    uint64_t before = engine_match_event_seq(m, ENGINE_SEAT_PUBLIC);
+    CU_ASSERT_EQUAL(before, (uint64_t)t.public_);
+    rig_engine_mini_pass_turn(m); /* seat 1 draws (private to it) and starts its turn */
+    CU_ASSERT_EQUAL(rig_engine_answer(m, 1, NULL), ENGINE_OK); /* plays a card: public */
+    event_tally u = {0, 0};
+    engine_match_drain_events(m, tally_cb, &u);
+    CU_ASSERT(u.public_ > 0);
+    CU_ASSERT(u.private_ > 0); /* the private draws moved seat counts, not the public one */
+    CU_ASSERT_EQUAL(engine_match_event_seq(m, ENGINE_SEAT_PUBLIC), before + (uint64_t)u.public_);
+    CU_ASSERT(engine_match_event_seq(m, 1) > engine_match_event_seq(m, ENGINE_SEAT_PUBLIC));
+    Deckhand__View *v = engine_match_view(m, ENGINE_SEAT_PUBLIC);
+    CU_ASSERT_FATAL(v != NULL);
+    CU_ASSERT_EQUAL(v->event_seq, engine_match_event_seq(m, ENGINE_SEAT_PUBLIC));
+    engine_view_free(v);
+    engine_match_free(m);
+    engine_bundle_free(b);
+}
+
+static void test_public_event_seq_survives_snapshot_and_restore(void)
+{
+    engine_bundle *b = rig_engine_load_mini(), *b2 = rig_engine_load_mini();
+    engine_match *m = rig_engine_mini_match(b, 22, NULL, NULL);
+    CU_ASSERT_FATAL(m != NULL);
+    rig_engine_mini_pass_turn(m);
+    CU_ASSERT_EQUAL(rig_engine_answer(m, 1, NULL), ENGINE_OK);
+    rig_engine_mini_pass_turn(m); /* a turn boundary: the snapshot holds the count */
+    CU_ASSERT_EQUAL(rig_engine_answer(m, 1, NULL), ENGINE_OK); /* and the log one more */
+    uint64_t pub = engine_match_event_seq(m, ENGINE_SEAT_PUBLIC);
+    CU_ASSERT(pub > 0);
+    engine_match *r = restore_copy(b2, m);
+    CU_ASSERT_FATAL(r != NULL);
+    CU_ASSERT_EQUAL(engine_match_event_seq(r, ENGINE_SEAT_PUBLIC), pub);
+    CU_ASSERT_EQUAL(engine_match_hash(r), engine_match_hash(m));
+    engine_match_free(r);
+    engine_match_free(m);
+    engine_bundle_free(b2);
+    engine_bundle_free(b);
+}
+
+/* The snapshot's layout up to the public count: magic, version, state version,
+ * decision_seq, turn, np, finished, rng[4], then event_seq per seat. */
+#define SNAP_PUBLIC_AT(np) (4 + 4 + 8 + 8 + 4 + 4 + 4 + 32 + 8 * (size_t)(np))
+
+static void test_version_1_snapshot_still_loads_with_public_count_from_zero(void)
+{
+    engine_bundle *b = rig_engine_load_mini();
+    engine_match *m = rig_engine_mini_match(b, 23, NULL, NULL);
+    CU_ASSERT_FATAL(m != NULL);
+    rig_engine_mini_pass_turn(m);
+    CU_ASSERT_EQUAL(engine_match_log_len(m), 0);
+    size_t len, at = SNAP_PUBLIC_AT(engine_match_nplayers(m));
+    const uint8_t *snap = engine_match_snapshot(m, &len);
+    CU_ASSERT_FATAL(len > at + 8);
+    CU_ASSERT_EQUAL(snap[4], 2); /* this engine writes version 2 */
+    uint64_t stored = 0;
+    for (int i = 0; i < 8; i++)
+        stored |= (uint64_t)snap[at + i] << (8 * i);
+    CU_ASSERT(stored > 0);
+    CU_ASSERT(stored <= engine_match_event_seq(m, ENGINE_SEAT_PUBLIC));
+    /* the same snapshot as version 1 wrote it: without the public count */
+    uint8_t *old = malloc(len - 8);
+    CU_ASSERT_FATAL(old != NULL);
+    memcpy(old, snap, at);
+    memcpy(old + at, snap + at + 8, len - at - 8);
+    old[4] = 1;
+    engine_match_config cfg = rig_engine_mini_config(5, NULL, NULL);
+    engine_error err = {0};
+    engine_match *r = engine_match_restore(b, &cfg, old, len - 8, NULL, 0, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    /* what the match logged after the boundary (its turn's start) counts from 0, where the
+     * version 2 snapshot counts on from what it stored */
+    CU_ASSERT_EQUAL(engine_match_event_seq(r, ENGINE_SEAT_PUBLIC),
+                    engine_match_event_seq(m, ENGINE_SEAT_PUBLIC) - stored);
+    CU_ASSERT_EQUAL(engine_match_event_seq(r, 0), engine_match_event_seq(m, 0));
+    CU_ASSERT_EQUAL(engine_match_decision(r)->decision_id, engine_match_decision(m)->decision_id);
+    /* the state hash leaves the count out: the same play hashes the same */
+    CU_ASSERT_EQUAL(engine_match_hash(r), engine_match_hash(m));
+    CU_ASSERT_EQUAL(rig_engine_answer(r, 1, NULL), ENGINE_OK); /* it plays on, counting */
+    CU_ASSERT_EQUAL(rig_engine_answer(m, 1, NULL), ENGINE_OK);
+    CU_ASSERT_EQUAL(engine_match_hash(r), engine_match_hash(m));
+    CU_ASSERT(engine_match_event_seq(r, ENGINE_SEAT_PUBLIC) > 0);
+    old[4] = 3; /* a version from the future is refused */
+    CU_ASSERT_PTR_NULL(engine_match_restore(b, &cfg, old, len - 8, NULL, 0, &err));
+    free(old);
+    engine_match_free(r);
+    engine_match_free(m);
+    engine_bundle_free(b);
+}
+
 static void test_bad_snapshot_is_refused(void)
 {
     engine_bundle *b = rig_engine_load_mini();
@@ -270,6 +380,12 @@ static const dh_test_case cases[] = {
     {"test_script_error_rolls_back_and_match_keeps_working",
      test_script_error_rolls_back_and_match_keeps_working},
     {"test_bad_snapshot_is_refused", test_bad_snapshot_is_refused},
+    {"test_public_event_seq_counts_only_public_events",
+     test_public_event_seq_counts_only_public_events},
+    {"test_public_event_seq_survives_snapshot_and_restore",
+     test_public_event_seq_survives_snapshot_and_restore},
+    {"test_version_1_snapshot_still_loads_with_public_count_from_zero",
+     test_version_1_snapshot_still_loads_with_public_count_from_zero},
     {"test_random_play_restores_identically_at_every_step",
      test_random_play_restores_identically_at_every_step},
     {NULL, NULL},

@@ -2,7 +2,8 @@
  * test_matchmaker_watch.c: the running matches one may watch (matchmaker/watch.c) on a
  * matchmaker under test (rig_mm.h): a match is listed once its worker started it, with
  * its game, mode, players' names and start time, newest first, filtered by game, at most
- * 100; it leaves the list at its MatchEnded.
+ * 100; it leaves the list at its MatchEnded. A matchmaker that takes the lease over lists
+ * the running matches Redis holds (watch_load.h), a step at a time.
  */
 #include <string.h>
 
@@ -133,12 +134,117 @@ static void test_watch_list_answers_at_most_100(void)
     rig_mm_close(&r);
 }
 
+/* Redis as workers leave it: match id running since RIG_MM_WALL0 + created, game dominion,
+ * mode, players names (comma-separated), and its entry in matches:running. */
+static void seed_running(const char *id, const char *mode, const char *players, uint64_t created,
+                         const char *status)
+{
+    rig_redis_ok("HSET match:{%s} game dominion mode %s players %s created_ms %llu status %s "
+                 "worker wk-a epoch 1",
+                 id, mode, players, (unsigned long long)(RIG_MM_WALL0 + created), status);
+    rig_redis_ok("HSET matches:running %s wk-a", id);
+}
+
+static void test_standby_taking_over_lists_the_running_matches_redis_holds(void)
+{
+    rig_redis_flushall();
+    /* as a big matches:running is stored (a hash table, not one listpack that HSCAN returns
+     * whole), so that HSCAN's COUNT makes steps */
+    rig_redis_ok("CONFIG SET hash-max-listpack-entries 16");
+    char id[32];
+    for (int i = 0; i < 250; i++) { /* past one step (WATCH_LOAD_STEP) */
+        snprintf(id, sizeof id, "m-%03d", i);
+        seed_running(id, i % 2 ? "ranked" : "casual", "ann,bob", 1000 + (uint64_t)i, "running");
+    }
+    seed_running("m-done", "casual", "cy,dee", 5000, "finished"); /* its HDEL not landed */
+    rig_redis_ok("HSET matches:running m-nohash wk-a");           /* its hash expired */
+    rig_mm a, b;
+    rig_mm_open(&a, "mm-a", rig_redis_url(), 1, 0);
+    rig_mm_open(&b, "mm-b", rig_redis_url(), 1, 0);
+    CU_ASSERT_TRUE_FATAL(mm_acting(&a.mm, 0));
+    CU_ASSERT_FALSE_FATAL(mm_acting(&b.mm, 0));
+    CU_ASSERT_EQUAL(b.mm.watching.n, 0); /* a standby lists nothing */
+    b.mm.watch_budget_us = 1;            /* a tick takes one step only */
+    rig_mm_close(&a);                    /* the acting one dies */
+    rig_mm_lease_lapses();
+
+    rig_mm_pump(&b, 1000);
+    CU_ASSERT_TRUE_FATAL(mm_acting(&b.mm, 1000));
+    /* a step at a time: the first tick restored some, not all */
+    CU_ASSERT_TRUE(b.mm.watching.rebuilding);
+    CU_ASSERT_TRUE(b.mm.watching.npend > 0 && b.mm.watching.npend < 250);
+    int ticks = 1;
+    for (; b.mm.watching.rebuilding && ticks < 50; ticks++)
+        rig_mm_pump(&b, 1000 + 10 * (uint64_t)ticks);
+    CU_ASSERT_FALSE(b.mm.watching.rebuilding);
+    CU_ASSERT_TRUE(ticks >= 3);
+    CU_ASSERT_EQUAL(b.mm.watching.n, 250); /* neither the finished one nor the hashless one */
+    CU_ASSERT_EQUAL(b.mm.watching.ngone, 0);
+
+    Deckhand__ServerMessage *sm;
+    const Deckhand__WatchList *wl = ask_watch_list(&b, "p-w", "", 1, 2000, &sm);
+    CU_ASSERT_EQUAL_FATAL(wl->n_matches, WATCH_LIST_MAX);
+    CU_ASSERT_STRING_EQUAL(wl->matches[0]->match_id, "m-249"); /* newest first */
+    CU_ASSERT_STRING_EQUAL(wl->matches[99]->match_id, "m-150");
+    const Deckhand__WatchEntry *e = wl->matches[0];
+    CU_ASSERT_STRING_EQUAL(e->game, "dominion");
+    CU_ASSERT_STRING_EQUAL(e->mode, "ranked");
+    CU_ASSERT_EQUAL(e->started_ms, RIG_MM_WALL0 + 1249);
+    CU_ASSERT_EQUAL_FATAL(e->n_players, 2);
+    CU_ASSERT_STRING_EQUAL(e->players[0], "ann");
+    CU_ASSERT_STRING_EQUAL(e->players[1], "bob");
+    deckhand__server_message__free_unpacked(sm, NULL);
+
+    end_match(&b, "m-249", 2100); /* a restored match leaves at its MatchEnded */
+    wl = ask_watch_list(&b, "p-w", "", 2, 2200, &sm);
+    CU_ASSERT_STRING_EQUAL(wl->matches[0]->match_id, "m-248");
+    deckhand__server_message__free_unpacked(sm, NULL);
+    rig_mm_close(&b);
+    rig_redis_ok("CONFIG SET hash-max-listpack-entries 512");
+}
+
+static void test_rebuild_skips_listed_and_ended_matches_and_keeps_start_order(void)
+{
+    watch_list l = {0};
+    const char *names[] = {"ann", "bob"}, *others[] = {"cy"};
+    CU_ASSERT_EQUAL(watch_add(&l, "m-new", "dominion", "", names, 2, 300), 0);
+    watch_rebuild_begin(&l);
+    CU_ASSERT_EQUAL(watch_restore(&l, "m-late", "dominion", "", names, 2, 400), 0);
+    CU_ASSERT_EQUAL(watch_restore(&l, "m-ended", "dominion", "", names, 2, 100), 0);
+    watch_end(&l, "m-ended"); /* its MatchEnded came while the rebuild ran */
+    /* placed here meanwhile: what this matchmaker knows stands */
+    CU_ASSERT_EQUAL(watch_restore(&l, "m-new", "dominion", "", others, 1, 50), 0);
+    CU_ASSERT_EQUAL(watch_restore(&l, "m-mid", "dominion", "ranked", names, 2, 200), 0);
+    CU_ASSERT_EQUAL(watch_restore(&l, "m-old", "dominion", "", names, 2, 100), 0);
+    CU_ASSERT_EQUAL(watch_restore(&l, "m-mid", "dominion", "ranked", names, 2, 200), 0);
+    CU_ASSERT_EQUAL(l.n, 1);                   /* what the rebuild found waits for its end */
+    CU_ASSERT_EQUAL(watch_rebuild_end(&l), 3); /* m-old, m-mid (once) and m-late */
+    CU_ASSERT_EQUAL_FATAL(l.n, 4);
+    CU_ASSERT_STRING_EQUAL(l.v[0].match_id, "m-old");
+    CU_ASSERT_STRING_EQUAL(l.v[1].match_id, "m-mid");
+    CU_ASSERT_STRING_EQUAL(l.v[1].mode, "ranked");
+    CU_ASSERT_STRING_EQUAL(l.v[2].match_id, "m-new");
+    CU_ASSERT_EQUAL(l.v[2].nplayers, 2);
+    CU_ASSERT_STRING_EQUAL(l.v[3].match_id, "m-late");
+    CU_ASSERT_FALSE(l.rebuilding);
+    CU_ASSERT_EQUAL(l.ngone, 0);
+    CU_ASSERT_EQUAL(l.npend, 0);
+    watch_end(&l, "m-late"); /* no rebuild: nothing remembered of it */
+    CU_ASSERT_EQUAL(l.ngone, 0);
+    CU_ASSERT_EQUAL(l.n, 3);
+    watch_list_free(&l);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
         {"watch_list_has_running_matches_newest_first_until_they_end",
          test_watch_list_has_running_matches_newest_first_until_they_end},
         {"watch_list_answers_at_most_100", test_watch_list_answers_at_most_100},
+        {"standby_taking_over_lists_the_running_matches_redis_holds",
+         test_standby_taking_over_lists_the_running_matches_redis_holds},
+        {"rebuild_skips_listed_and_ended_matches_and_keeps_start_order",
+         test_rebuild_skips_listed_and_ended_matches_and_keeps_start_order},
         {NULL, NULL},
     };
     return rig_redis_main("matchmaker_watch", cases);

@@ -89,6 +89,8 @@ static void play_to_end(rig_worker *r, const char *id, const char *game, played 
 /* What a replay sent to its player. */
 typedef struct {
     size_t messages, frames, bad_order, catalogs_first, views_hidden, private_events, events;
+    size_t bad_seq;    /* frames whose events or view.event_seq do not follow the last one */
+    uint64_t last_seq; /* the last frame's view.event_seq */
     uint32_t total;
     int reply; /* -1: none */
     uint8_t over[4096];
@@ -150,6 +152,13 @@ static void replay_run(rig_worker *r, const char *match_id, const played *p, rep
             out->frames++;
             out->total = f->total;
             out->views_hidden += !view_leaks(f->view);
+            /* numbered by the match's public count: each frame's events follow the last
+             * frame's view.event_seq, and its own view says how far they reached */
+            bool seq_ok = f->view->event_seq == out->last_seq + f->n_events;
+            for (size_t e = 0; e < f->n_events; e++)
+                seq_ok = seq_ok && f->events[e]->event_seq == out->last_seq + 1 + e;
+            out->bad_seq += !seq_ok;
+            out->last_seq = f->view->event_seq;
             for (size_t e = 0; e < f->n_events; e++) {
                 out->events++;
                 /* every seat got it; frame 0's events came before the seats attached
@@ -196,6 +205,8 @@ static void replay_a_finished_match(const char *game)
     CU_ASSERT_EQUAL(out.total, (uint32_t)answers + 1);
     CU_ASSERT_EQUAL(out.messages, out.frames + 2); /* the Catalog, the frames, the Reply */
     CU_ASSERT_EQUAL(out.bad_order, 0);
+    CU_ASSERT_EQUAL(out.bad_seq, 0);
+    CU_ASSERT_EQUAL(out.last_seq, (uint64_t)out.events); /* every public event, once */
     CU_ASSERT_EQUAL(out.views_hidden, out.frames);
     CU_ASSERT_TRUE(out.events > 0);
     CU_ASSERT_EQUAL(out.private_events, 0);

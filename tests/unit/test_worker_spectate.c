@@ -4,7 +4,8 @@
  * the delay, one frame per batch with only public zones and public events (what both seats
  * got, never a seat's g:log_to), the cap (FULL), a seated player (BAD_REQUEST), an unknown
  * match, SpectateStop, the last frame's GameOver, a watcher whose gateway is gone, the bound
- * on queued bytes, and no frame work for a match nobody watches.
+ * on queued bytes, no frame work for a match nobody watches, and the frames' numbering by
+ * the match's public event count.
  */
 #include <stdio.h>
 #include <string.h>
@@ -389,6 +390,54 @@ static void test_queued_frames_past_the_bound_drop_the_oldest(void)
     close_watched(&r);
 }
 
+static void test_spectator_frames_are_numbered_by_the_public_event_count(void)
+{
+    rig_worker r;
+    open_watched(&r, 4);
+    host_match *hm = rig_worker_started(&r, "m-w9", "dominion", NULL);
+    uint64_t cmd = 10;
+    for (int i = 0; i < 4; i++) { /* played before anyone watches */
+        CU_ASSERT_TRUE_FATAL(rig_worker_answer(&r, hm, cmd++));
+        host_flush(&r.h, r.now);
+    }
+    uint64_t at_attach = engine_match_event_seq(hm->m, ENGINE_SEAT_PUBLIC);
+    CU_ASSERT_TRUE(at_attach > 0);
+    spectate_via(&r, "gw-t", "m-w9", "p-a", 1, false);
+    rig_outbox o;
+    rig_worker_gw_drain(&r, &o);
+    rig_outbox_free(&o);
+    size_t frames = 0, events = 0, bad = 0;
+    uint64_t last = 0;
+    for (int step = 0; step < 30 && (hm = host_find(&r.h, "m-w9")); step++) {
+        CU_ASSERT_TRUE_FATAL(rig_worker_answer(&r, hm, cmd++));
+        host_flush(&r.h, r.now);
+        r.now += DELAY;
+        spectate_tick(&r.h, r.now);
+        rig_worker_gw_drain(&r, &o);
+        for (size_t i = 0; i < o.n; i++) {
+            if (o.msg[i]->body_case != DECKHAND__SERVER_MESSAGE__BODY_SPECTATOR_FRAME)
+                continue;
+            const Deckhand__SpectatorFrame *f = o.msg[i]->spectator_frame;
+            if (frames++ == 0) { /* the attach's frame: the match's count, not the watcher's */
+                CU_ASSERT_EQUAL(f->view->event_seq, at_attach);
+                CU_ASSERT_EQUAL(f->n_events, 0);
+            } else {
+                bad += f->view->event_seq != last + f->n_events;
+                for (size_t e = 0; e < f->n_events; e++)
+                    bad += f->events[e]->event_seq != last + 1 + e;
+            }
+            events += f->n_events;
+            last = f->view->event_seq;
+        }
+        rig_outbox_free(&o);
+    }
+    CU_ASSERT_TRUE(frames > 20);
+    CU_ASSERT_TRUE(events > 0);
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT_EQUAL(last, at_attach + events); /* no gap, no repeat */
+    close_watched(&r);
+}
+
 static void test_unwatched_match_builds_no_frames(void)
 {
     rig_worker r;
@@ -411,6 +460,8 @@ int main(void)
     static const dh_test_case cases[] = {
         {"spectator_gets_catalog_and_reply_then_a_frame_after_the_delay",
          test_spectator_gets_catalog_and_reply_then_a_frame_after_the_delay},
+        {"spectator_frames_are_numbered_by_the_public_event_count",
+         test_spectator_frames_are_numbered_by_the_public_event_count},
         {"spectator_never_sees_a_hand_or_a_private_event",
          test_spectator_never_sees_a_hand_or_a_private_event},
         {"spectator_cap_seat_and_unknown_match_are_refused",
