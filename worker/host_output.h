@@ -5,15 +5,9 @@
 #ifndef DECKHAND_WORKER_HOST_OUTPUT_H
 #define DECKHAND_WORKER_HOST_OUTPUT_H
 
+#include "host_send.h"
 #include "worker.h"
 
-/* Send one ServerMessage to a player through the gateway at route ("" or NULL: dropped).
- * Its packed size (0 when dropped before packing). */
-size_t host_send(host *h, const char *route, const char *player_id,
-                 const Deckhand__ServerMessage *sm);
-/* A Reply to cmd_id: ok when code is 0, else the error code and text. */
-void host_send_reply(host *h, const char *route, const char *player_id, uint64_t cmd_id, int code,
-                     const char *text);
 /* A seat's memory of its last HOST_REPLIES outcomes, for retried cmd_ids. */
 void host_remember(host_seat *s, uint64_t cmd_id, int code, const char *text);
 const host_reply *host_recall(const host_seat *s, uint64_t cmd_id);

@@ -10,13 +10,13 @@
  */
 #include "spectate.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dh_grow.h"
 #include "dh_log.h"
+#include "host_send.h"
 
 #define SPECTATE_TAG_EVENTS  0x1a /* SpectatorFrame.events: field 3, length-delimited */
 #define SPECTATE_TAG_COUNT   0x30 /* SpectatorFrame.spectators: field 6, varint */
@@ -102,61 +102,15 @@ static void spectate_forget(struct spectate_set *s, size_t i)
     spectate_match_free(e);
 }
 
-/* Send one packed ServerMessage to player_id through route. -1 when that gateway is gone. */
-static int spectate_send_bytes(host *h, const char *route, const char *player_id,
-                               const char *match_id, const uint8_t *msg, size_t len)
-{
-    Deckhand__Internal__PlayerOutput po = DECKHAND__INTERNAL__PLAYER_OUTPUT__INIT;
-    po.player_id = (char *)player_id;
-    po.message.data = (uint8_t *)msg;
-    po.message.len = len;
-    po.match_id = (char *)match_id;
-    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
-    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUT;
-    m.player_output = &po;
-    if (dh_zmq_send(h->router, route, &m) == 0)
-        return 0;
-    if (errno == EHOSTUNREACH)
-        return -1;
-    dh_warn_every(DH_LOG_EVERY_MS, "cannot send to watcher %s via %s: %s", player_id, route,
-                  strerror(errno));
-    return 0;
-}
-
-static void spectate_send(host *h, const char *route, const char *player_id, const char *match_id,
-                          const Deckhand__ServerMessage *sm)
-{
-    size_t len = deckhand__server_message__get_packed_size(sm);
-    uint8_t *buf = malloc(len ? len : 1);
-    if (!buf) {
-        dh_error_every(DH_LOG_EVERY_MS, "out of memory sending to watcher %s", player_id);
-        return;
-    }
-    deckhand__server_message__pack(sm, buf);
-    spectate_send_bytes(h, route, player_id, match_id, buf, len);
-    free(buf);
-}
-
+/* A Reply to a watcher's command; none for the gateway's own re-attach after a move
+ * (cmd_id 0: nobody waits), though a refusal is still counted. */
 static void spectate_reply(host *h, const char *route, const char *player_id, uint64_t cmd_id,
                            Deckhand__ErrorCode code, const char *text)
 {
-    if (code != DECKHAND__ERROR_CODE__OK)
+    if (cmd_id)
+        host_send_reply(h, route, player_id, cmd_id, (int)code, text);
+    else if (code != DECKHAND__ERROR_CODE__OK)
         dh_ops_count_code(h->stats.refused, (int)code);
-    if (!cmd_id)
-        return; /* the gateway's own (a re-attach after a move): nobody waits */
-    Deckhand__Reply r = DECKHAND__REPLY__INIT;
-    Deckhand__Error e = DECKHAND__ERROR__INIT;
-    r.cmd_id = cmd_id;
-    r.ok = code == DECKHAND__ERROR_CODE__OK;
-    if (!r.ok) {
-        e.code = code;
-        e.message = (char *)text;
-        r.error = &e;
-    }
-    Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
-    sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_REPLY;
-    sm.reply = &r;
-    spectate_send(h, route, player_id, "", &sm);
 }
 
 /* The Catalog of hm's bundle, which frames' Views name cards from. */
@@ -171,7 +125,7 @@ static void spectate_send_catalog(host *h, host_match *hm, const spectate_watche
     Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
     sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_CATALOG;
     sm.catalog = c;
-    spectate_send(h, w->route, w->player_id, "", &sm);
+    host_send(h, w->route, w->player_id, &sm);
     engine_catalog_free(c);
 }
 
@@ -398,8 +352,8 @@ static void spectate_release(host *h, spectate_match *e, const spectate_frame *f
     memcpy(msg + nhead, f->body, f->len);
     memcpy(msg + nhead + f->len, count, ncount);
     for (size_t i = e->nw; i-- > 0;) {
-        if (spectate_send_bytes(h, e->w[i].route, e->w[i].player_id, e->id, msg,
-                                nhead + f->len + ncount) < 0) {
+        if (host_send_packed(h, e->w[i].route, e->w[i].player_id, e->id, msg,
+                             nhead + f->len + ncount) < 0) {
             dh_info("match %s: watcher %s's gateway %s is gone: dropped", e->id, e->w[i].player_id,
                     e->w[i].route);
             spectate_drop_watcher(s, e, i);

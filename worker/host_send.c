@@ -1,0 +1,103 @@
+/*
+ * host_send.c: one ServerMessage to one player, as a PlayerOutput through the gateway that
+ * carries the player (see host_send.h). Below both host_output.c (a seat's outputs) and
+ * spectate.c (a watcher's frames), which is why it is a file of its own: spectate.c packs a
+ * frame once and sends the same bytes to every watcher (host_send_packed).
+ */
+#include "host_send.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dh_log.h"
+
+/* The match a ServerMessage is about, or "" (a Reply, a Pong, a Catalog: card data that
+ * is harmless from a worker that lost the match). */
+static const char *host_message_match(const Deckhand__ServerMessage *sm)
+{
+    const char *id = NULL;
+    switch (sm->body_case) {
+    case DECKHAND__SERVER_MESSAGE__BODY_EVENT:
+        id = sm->event->match_id;
+        break;
+    case DECKHAND__SERVER_MESSAGE__BODY_DECISION:
+        id = sm->decision->match_id;
+        break;
+    case DECKHAND__SERVER_MESSAGE__BODY_VIEW:
+        id = sm->view->match_id;
+        break;
+    case DECKHAND__SERVER_MESSAGE__BODY_VIEW_DELTA:
+        id = sm->view_delta->match_id;
+        break;
+    case DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER:
+        id = sm->game_over->match_id;
+        break;
+    case DECKHAND__SERVER_MESSAGE__BODY_MATCH_FOUND:
+        id = sm->match_found->match_id;
+        break;
+    default:
+        break;
+    }
+    return id ? id : "";
+}
+
+int host_send_packed(host *h, const char *route, const char *player_id, const char *match_id,
+                     const uint8_t *msg, size_t len)
+{
+    Deckhand__Internal__PlayerOutput po = DECKHAND__INTERNAL__PLAYER_OUTPUT__INIT;
+    po.player_id = (char *)player_id;
+    po.message.data = (uint8_t *)msg;
+    po.message.len = len;
+    po.match_id = (char *)match_id;
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUT;
+    m.player_output = &po;
+    if (dh_zmq_send(h->router, route, &m) == 0)
+        return 0;
+    if (errno == EHOSTUNREACH) {
+        dh_debug("gateway %s gone; dropped output for %s", route, player_id);
+        return -1;
+    }
+    dh_warn_every(DH_LOG_EVERY_MS, "cannot send to %s via %s: %s", player_id, route,
+                  strerror(errno));
+    return 0;
+}
+
+size_t host_send(host *h, const char *route, const char *player_id,
+                 const Deckhand__ServerMessage *sm)
+{
+    if (!route || !*route)
+        return 0;
+    size_t len = deckhand__server_message__get_packed_size(sm);
+    uint8_t stackbuf[2048];
+    uint8_t *buf = len <= sizeof stackbuf ? stackbuf : malloc(len);
+    if (!buf) {
+        dh_error_every(DH_LOG_EVERY_MS, "out of memory sending to %s", player_id);
+        return 0;
+    }
+    deckhand__server_message__pack(sm, buf);
+    host_send_packed(h, route, player_id, host_message_match(sm), buf, len);
+    if (buf != stackbuf)
+        free(buf);
+    return len;
+}
+
+void host_send_reply(host *h, const char *route, const char *player_id, uint64_t cmd_id, int code,
+                     const char *text)
+{
+    Deckhand__Reply r = DECKHAND__REPLY__INIT;
+    Deckhand__Error e = DECKHAND__ERROR__INIT;
+    r.cmd_id = cmd_id;
+    r.ok = code == 0;
+    if (code) {
+        dh_ops_count_code(h->stats.refused, code);
+        e.code = (Deckhand__ErrorCode)code;
+        e.message = (char *)(text ? text : "");
+        r.error = &e;
+    }
+    Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
+    sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_REPLY;
+    sm.reply = &r;
+    host_send(h, route, player_id, &sm);
+}
