@@ -2,7 +2,9 @@
  * rig_engine.c: the engine rig the unit tests share (rig_engine.h).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "dh_test.h"
 #include "engine_internal.h"
@@ -27,6 +29,39 @@ engine_bundle *rig_engine_load_games(void)
 {
     engine_limits lim = {0, 2000};
     return rig_engine_load("scripts", &lim);
+}
+
+engine_bundle *rig_engine_load_text(char *dir, size_t cap, const char *game, const char *text)
+{
+    snprintf(dir, cap, "/tmp/dh-rig-XXXXXX");
+    if (!mkdtemp(dir))
+        return NULL;
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, game);
+    if (mkdir(path, 0700) < 0)
+        return NULL;
+    snprintf(path, sizeof path, "%s/%s/game.lua", dir, game);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return NULL;
+    int bad = fputs(text, f) < 0;
+    if (fclose(f) || bad)
+        return NULL;
+    engine_error err = {0};
+    engine_bundle *b = engine_bundle_load(dir, NULL, &err);
+    if (!b)
+        fprintf(stderr, "bundle %s: %s\n", dir, err.message);
+    return b;
+}
+
+void rig_engine_remove_text(const char *dir, const char *game)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s/game.lua", dir, game);
+    remove(path);
+    snprintf(path, sizeof path, "%s/%s", dir, game);
+    remove(path);
+    remove(dir);
 }
 
 engine_bundle *rig_engine_load_hostile(void)

@@ -24,6 +24,11 @@ engine_bundle *rig_engine_load_mini(void);
  * play them pin rules and determinism, not time, and a sanitized build on a loaded machine
  * once took an Elemental turn past 250 ms (test_engine_limits pins the budget itself). */
 engine_bundle *rig_engine_load_games(void);
+/* A bundle of one game, GAME/game.lua holding text, written under a fresh temporary folder
+ * (its path into dir, cap bytes) and loaded with the default limits; NULL (reason on stderr)
+ * when it cannot be. rig_engine_remove_text removes the folder again. */
+engine_bundle *rig_engine_load_text(char *dir, size_t cap, const char *game, const char *text);
+void rig_engine_remove_text(const char *dir, const char *game);
 engine_bundle *rig_engine_load_hostile(void);
 
 /* engine_match_new; NULL when it fails. */

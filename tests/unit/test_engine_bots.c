@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "dh_test.h"
 #include "engine.h"
@@ -97,17 +96,6 @@ static void test_random_bot_answers_pass_the_decisions_check(void)
     engine_bundle_free(b);
 }
 
-static int write_file(const char *dir, const char *rel, const char *text)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, rel);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return -1;
-    int rc = fputs(text, f) < 0 ? -1 : 0;
-    return fclose(f) || rc ? -1 : 0;
-}
-
 /* A one-seat game asking ten times to pick 0..5 of 6 options; its score is the number of
  * options picked over the match. Its matches differ only in their seed. */
 static const char pick_game[] =
@@ -126,31 +114,12 @@ static const char pick_game[] =
     "  results = function(g) return { { score = g:counter('picked', 0) } } end,\n"
     "  %s }\n";
 
+/* The pick game with bots (a `bots = {...}` field, or "") in a temporary bundle. */
 static engine_bundle *pick_bundle(char *dir, size_t cap, const char *bots)
 {
-    snprintf(dir, cap, "/tmp/dh-bots-XXXXXX");
-    if (!mkdtemp(dir))
-        return NULL;
-    char sub[300], text[2048];
-    snprintf(sub, sizeof sub, "%s/pick", dir);
+    char text[2048];
     snprintf(text, sizeof text, pick_game, bots);
-    if (mkdir(sub, 0700) < 0 || write_file(sub, "game.lua", text) < 0)
-        return NULL;
-    engine_error err = {0};
-    engine_bundle *b = engine_bundle_load(dir, NULL, &err);
-    if (!b)
-        fprintf(stderr, "load: %s\n", err.message);
-    return b;
-}
-
-static void remove_pick_bundle(const char *dir)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/pick/game.lua", dir);
-    remove(path);
-    snprintf(path, sizeof path, "%s/pick", dir);
-    remove(path);
-    remove(dir);
+    return rig_engine_load_text(dir, cap, "pick", text);
 }
 
 static void test_random_bot_varies_with_the_seed_and_draws_counts_across_min_to_max(void)
@@ -186,7 +155,7 @@ static void test_random_bot_varies_with_the_seed_and_draws_counts_across_min_to_
     CU_ASSERT(distinct >= 8);
     CU_ASSERT_EQUAL(seen[60], 0);
     engine_bundle_free(b);
-    remove_pick_bundle(dir);
+    rig_engine_remove_text(dir, "pick");
 }
 
 static void test_a_games_own_random_bot_is_kept(void)
@@ -209,7 +178,7 @@ static void test_a_games_own_random_bot_is_kept(void)
     CU_ASSERT_EQUAL(r.score, 50); /* the game's own: always five */
     engine_match_free(m);
     engine_bundle_free(b);
-    remove_pick_bundle(dir);
+    rig_engine_remove_text(dir, "pick");
 }
 
 static const dh_test_case cases[] = {

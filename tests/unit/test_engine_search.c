@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "dh_test.h"
 #include "engine.h"
@@ -218,38 +217,12 @@ static const char hint_game[] =
     "  evaluate = function(g) %s end,\n"
     "  bots = { default = function() return { 1 } end } }\n";
 
+/* The hint game with its evaluation hint's body in a temporary bundle. */
 static engine_bundle *hint_bundle(char *dir, size_t cap, const char *hint)
 {
-    snprintf(dir, cap, "/tmp/dh-hint-XXXXXX");
-    if (!mkdtemp(dir))
-        return NULL;
-    char path[300], text[2048];
-    snprintf(path, sizeof path, "%s/hint", dir);
-    if (mkdir(path, 0700) < 0)
-        return NULL;
+    char text[2048];
     snprintf(text, sizeof text, hint_game, hint);
-    snprintf(path, sizeof path, "%s/hint/game.lua", dir);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return NULL;
-    int bad = fputs(text, f) < 0;
-    if (fclose(f) || bad)
-        return NULL;
-    engine_error err = {0};
-    engine_bundle *b = engine_bundle_load(dir, NULL, &err);
-    if (!b)
-        fprintf(stderr, "load: %s\n", err.message);
-    return b;
-}
-
-static void hint_bundle_remove(const char *dir)
-{
-    char path[300];
-    snprintf(path, sizeof path, "%s/hint/game.lua", dir);
-    remove(path);
-    snprintf(path, sizeof path, "%s/hint", dir);
-    remove(path);
-    remove(dir);
+    return rig_engine_load_text(dir, cap, "hint", text);
 }
 
 /* The search's answer (an option id) to the first decision of a hint game, seat 1 the
@@ -296,7 +269,7 @@ static void test_search_cuts_play_outs_short_and_follows_the_evaluation_hint(voi
     /* play-outs of 4 turns after the tree's steps instead of all 40 */
     CU_ASSERT(st.choices * 2 < full);
     engine_bundle_free(b);
-    hint_bundle_remove(dir);
+    rig_engine_remove_text(dir, "hint");
 }
 
 static void test_search_scores_nothing_with_a_hint_outside_0_to_1(void)
@@ -309,7 +282,7 @@ static void test_search_scores_nothing_with_a_hint_outside_0_to_1(void)
     CU_ASSERT_EQUAL(st.evaluated, 0);
     CU_ASSERT_EQUAL(st.failed, st.iterations);
     engine_bundle_free(b);
-    hint_bundle_remove(dir);
+    rig_engine_remove_text(dir, "hint");
 }
 
 int main(void)
