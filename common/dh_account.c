@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "dh_token.h"
+#include "dh_random.h"
 
 int dh_account_init(void)
 {
@@ -84,7 +85,10 @@ static void account_make_dummy(void)
 {
     uint8_t r[16];
     char pw[2 * sizeof r + 1];
-    randombytes_buf(r, sizeof r);
+    if (dh_random_bytes(r, sizeof r) < 0) {
+        dummy_hash[0] = '\0';
+        return;
+    }
     sodium_bin2hex(pw, sizeof pw, r, sizeof r);
     if (dh_account_hash(pw, dummy_hash) < 0)
         dummy_hash[0] = '\0'; /* verify then fails fast: only when memory ran out */
@@ -108,10 +112,12 @@ void dh_account_device_digest(const char *device_id, char *out)
     sodium_bin2hex(out, DH_ACCOUNT_DIGEST_LEN + 1, md, sizeof md);
 }
 
-void dh_account_new_id(char *out)
+int dh_account_new_id(char *out)
 {
     uint8_t r[8];
-    randombytes_buf(r, sizeof r);
+    if (dh_random_bytes(r, sizeof r) < 0)
+        return -1;
     memcpy(out, DH_TOKEN_ACCOUNT_PREFIX, 2);
     sodium_bin2hex(out + 2, DH_ACCOUNT_ID_LEN - 1, r, sizeof r);
+    return 0;
 }

@@ -57,7 +57,7 @@ const char *dh_account_dummy_hash(void);
 void dh_account_device_digest(const char *device_id, char *out);
 
 /* A new account id into out (DH_ACCOUNT_ID_LEN + 1): DH_TOKEN_ACCOUNT_PREFIX and 16
- * random hex digits. */
-void dh_account_new_id(char *out);
+ * random hex digits. 0, or -1 when the kernel gives no random bytes. */
+int dh_account_new_id(char *out);
 
 #endif

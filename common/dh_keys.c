@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static char *dh_key(char *buf, const char *fmt, const char *id)
 {
@@ -123,6 +124,39 @@ char *dh_key_rated(char *buf, const char *game, const char *match_id)
 {
     snprintf(buf, DH_KEY_MAX, "rated:{%s}:%s", game, match_id);
     return buf;
+}
+
+bool dh_list_next(const char **cursor, const char **item, size_t *len)
+{
+    const char *p = *cursor;
+    if (!p || !*p)
+        return false;
+    size_t n = strcspn(p, ",");
+    *item = p;
+    *len = n;
+    *cursor = p + n + (p[n] == ',');
+    return true;
+}
+
+size_t dh_list_count(const char *csv)
+{
+    size_t n = 0;
+    const char *item;
+    size_t len;
+    while (dh_list_next(&csv, &item, &len))
+        n++;
+    return n;
+}
+
+int dh_list_find(const char *csv, const char *name)
+{
+    size_t want = strlen(name);
+    const char *item;
+    size_t len;
+    for (int i = 0; dh_list_next(&csv, &item, &len); i++)
+        if (len == want && memcmp(item, name, len) == 0)
+            return i;
+    return -1;
 }
 
 static long dh_env_long(const char *name, long dflt)

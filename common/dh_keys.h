@@ -65,6 +65,9 @@
 #ifndef DECKHAND_DH_KEYS_H
 #define DECKHAND_DH_KEYS_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 /* Every key fits in a buffer this long (ids are bounded far below it). */
 #define DH_KEY_MAX 320
 
@@ -110,6 +113,16 @@ char *dh_key_rated(char *buf, const char *game, const char *match_id);
 /* How long a rated marker outlives its rating: a job retried later than this (no worker
  * swept for a week) would be applied twice. */
 #define DH_RATED_TTL_S 604800
+
+/* The comma-separated lists the contract keeps (match:{ID}'s DH_F_PLAYERS, DH_F_PLAYER_IDS,
+ * DH_F_BOTS and DH_F_AWAY, a worker's match list), walked in place: nothing is copied.
+ * dh_list_next gives the item at *cursor (its start and length, 0 for an empty item between
+ * two commas) and moves *cursor past it and its comma; false at the end of the list. */
+bool dh_list_next(const char **cursor, const char **item, size_t *len);
+/* How many items csv holds: 0 for NULL or "". */
+size_t dh_list_count(const char *csv);
+/* The index of the item equal to name in csv, or -1. */
+int dh_list_find(const char *csv, const char *name);
 
 /* match:{ID}'s fields. */
 #define DH_F_GAME        "game"

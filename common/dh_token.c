@@ -9,11 +9,11 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
-#include <openssl/rand.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "dh_random.h"
 
 #define TOKEN_MAC_LEN      32
 #define TOKEN_PAYLOAD_MAX  168
@@ -387,5 +387,5 @@ bool dh_token_is_account_id(const char *player_id)
 
 int dh_token_random_key(uint8_t *key, size_t n)
 {
-    return RAND_bytes(key, (int)n) == 1 ? 0 : -1;
+    return dh_random_bytes(key, n);
 }

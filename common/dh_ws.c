@@ -5,12 +5,12 @@
 #include "dh_ws.h"
 
 #include <openssl/evp.h>
-#include <openssl/rand.h>
 #include <openssl/sha.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include "dh_random.h"
 
 static const char ws_guid[] = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
 
@@ -299,7 +299,7 @@ int dh_ws_response(const dh_ws_request *req, char *out, size_t outlen)
 int dh_ws_make_key(char out[DH_WS_KEY_LEN + 1])
 {
     unsigned char raw[16];
-    if (RAND_bytes(raw, sizeof raw) != 1)
+    if (dh_random_bytes(raw, sizeof raw) < 0)
         return -1;
     return EVP_EncodeBlock((unsigned char *)out, raw, sizeof raw) == DH_WS_KEY_LEN ? 0 : -1;
 }

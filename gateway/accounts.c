@@ -173,11 +173,10 @@ static void acct_hash_after(uv_work_t *w, int status)
     acct_op *op = w->data;
     acct_req *r = acct_op_data(op);
     char key[DH_KEY_MAX], created[24];
-    if (status != 0 || !r->ok) {
+    if (status != 0 || !r->ok || dh_account_new_id(r->id) < 0) {
         acct_fail(op, DECKHAND__ERROR_CODE__INTERNAL, "cannot register now");
         return;
     }
-    dh_account_new_id(r->id);
     snprintf(created, sizeof created, "%lld", (long long)time(NULL) * 1000);
     const char *keys[] = {dh_key_account(key, r->lname)};
     const char *args[] = {r->id, r->name, r->hash, created};
@@ -323,7 +322,10 @@ static void accounts_login_device(gw_conn *c, uint64_t cmd_id, const Deckhand__A
     acct_req *r = acct_op_data(op);
     char key[DH_KEY_MAX], digest[DH_ACCOUNT_DIGEST_LEN + 1], created[24];
     r->kind = ACCT_DEVICE;
-    dh_account_new_id(r->id); /* used only when the device is new */
+    if (dh_account_new_id(r->id) < 0) { /* used only when the device is new */
+        acct_fail(op, DECKHAND__ERROR_CODE__INTERNAL, "cannot log in now");
+        return;
+    }
     snprintf(r->name, sizeof r->name, "%s", m->name);
     dh_account_device_digest(m->device_id, digest);
     snprintf(created, sizeof created, "%lld", (long long)time(NULL) * 1000);

@@ -12,7 +12,6 @@
 
 #include <ctype.h>
 #include <inttypes.h>
-#include <openssl/rand.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +19,7 @@
 
 #include "accounts.h"
 #include "boards.h"
+#include "dh_random.h"
 #include "dh_log.h"
 #include "flood.h"
 #include "mmreq.h"
@@ -173,7 +173,7 @@ static bool session_text_valid(const char *s, size_t max, bool may_be_empty)
 static int session_new_player_id(char *out, size_t outlen)
 {
     uint8_t r[8];
-    if (RAND_bytes(r, sizeof r) != 1 || outlen < 19)
+    if (outlen < 19 || dh_random_bytes(r, sizeof r) < 0)
         return -1;
     strcpy(out, "p-");
     for (size_t i = 0; i < sizeof r; i++)

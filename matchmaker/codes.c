@@ -3,26 +3,20 @@
  */
 #include "codes.h"
 
+#include "dh_random.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
-#include <sys/random.h>
 
 static const char codes_alphabet[] = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"; /* 31: no 0 O 1 I L */
 
 int codes_new(char out[CODES_LEN + 1])
 {
     uint8_t b[CODES_LEN];
-    size_t got = 0;
-    while (got < sizeof b) {
-        ssize_t n = getrandom(b + got, sizeof b - got, 0);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        got += (size_t)n;
-    }
+    if (dh_random_bytes(b, sizeof b) < 0)
+        return -1;
     /* 256 % 31 leaves a bias of under 1% between letters: harmless for a join code */
     for (size_t i = 0; i < CODES_LEN; i++)
         out[i] = codes_alphabet[b[i] % (sizeof codes_alphabet - 1)];

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 
+#include "dh_random.h"
 #include "dh_grow.h"
 #include "dh_log.h"
 #include "dh_zmq.h"
@@ -118,15 +118,8 @@ static void placement_remove(placement_list *l, placement *p)
 int placement_random(char id[PLACEMENT_ID_LEN + 1], uint64_t *seed)
 {
     uint8_t b[16];
-    size_t got = 0;
-    while (got < sizeof b) {
-        ssize_t n = getrandom(b + got, sizeof b - got, 0);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        got += (size_t)n;
-    }
+    if (dh_random_bytes(b, sizeof b) < 0)
+        return -1;
     static const char hex[] = "0123456789abcdef";
     id[0] = 'm';
     id[1] = '-';

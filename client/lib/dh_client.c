@@ -18,7 +18,6 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <openssl/rand.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,6 +32,7 @@
 #include "dh_frame.h"
 #include "dh_grow.h"
 #include "dh_ws.h"
+#include "dh_random.h"
 
 #define DH_CLIENT_MAX_MSG      (16u << 20)
 #define DH_CLIENT_CONNECT_MS   5000
@@ -96,7 +96,7 @@ static int send_framed(dh_client *c, uint8_t *buf, size_t len, int opcode)
         dh_frame_header(buf, (uint32_t)len);
     } else {
         uint8_t mask[4];
-        if (RAND_bytes(mask, sizeof mask) != 1)
+        if (dh_random_bytes(mask, sizeof mask) < 0)
             return -1;
         dh_client_ws_header_write(buf, opcode, true, len, mask);
         dh_client_ws_mask(buf + hl, len, mask, 0);

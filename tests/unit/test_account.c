@@ -115,8 +115,8 @@ static void test_account_ids_are_accounts(void)
 {
     char a[DH_ACCOUNT_ID_LEN + 1], b[DH_ACCOUNT_ID_LEN + 1];
     CU_ASSERT_EQUAL_FATAL(dh_account_init(), 0);
-    dh_account_new_id(a);
-    dh_account_new_id(b);
+    CU_ASSERT_EQUAL(dh_account_new_id(a), 0);
+    CU_ASSERT_EQUAL(dh_account_new_id(b), 0);
     CU_ASSERT_EQUAL(strlen(a), DH_ACCOUNT_ID_LEN);
     CU_ASSERT_TRUE(dh_token_is_account_id(a));
     CU_ASSERT_STRING_NOT_EQUAL(a, b);

@@ -345,6 +345,33 @@ static void test_keys_cleanup(void)
     dh_test_redis_stop(&redis_pid);
 }
 
+static void test_keys_list_walks_items_in_place(void)
+{
+    const char *cur = "alice,,bob", *item;
+    size_t len;
+    CU_ASSERT_TRUE(dh_list_next(&cur, &item, &len));
+    CU_ASSERT_EQUAL(len, 5);
+    CU_ASSERT_EQUAL(strncmp(item, "alice", len), 0);
+    CU_ASSERT_TRUE(dh_list_next(&cur, &item, &len));
+    CU_ASSERT_EQUAL(len, 0);
+    CU_ASSERT_TRUE(dh_list_next(&cur, &item, &len));
+    CU_ASSERT_EQUAL(len, 3);
+    CU_ASSERT_EQUAL(strncmp(item, "bob", len), 0);
+    CU_ASSERT_FALSE(dh_list_next(&cur, &item, &len));
+    CU_ASSERT_EQUAL(dh_list_count(NULL), 0);
+    CU_ASSERT_EQUAL(dh_list_count(""), 0);
+    CU_ASSERT_EQUAL(dh_list_count("a"), 1);
+    CU_ASSERT_EQUAL(dh_list_count("a,b,c"), 3);
+}
+
+static void test_keys_list_find_matches_whole_items_only(void)
+{
+    CU_ASSERT_EQUAL(dh_list_find("p-1,p-12,p-2", "p-12"), 1);
+    CU_ASSERT_EQUAL(dh_list_find("p-1,p-12,p-2", "p-2"), 2);
+    CU_ASSERT_EQUAL(dh_list_find("p-12", "p-1"), -1);
+    CU_ASSERT_EQUAL(dh_list_find("", "p-1"), -1);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -364,6 +391,8 @@ int main(void)
         {"keys_takeover_bumps_the_epoch_once_and_says_where_the_match_is",
          test_keys_takeover_bumps_the_epoch_once_and_says_where_the_match_is},
         {"keys_mm_state_writes_only_for_the_leader", test_keys_mm_state_writes_only_for_the_leader},
+        {"keys_list_walks_items_in_place", test_keys_list_walks_items_in_place},
+        {"keys_list_find_matches_whole_items_only", test_keys_list_find_matches_whole_items_only},
         {"keys_cleanup", test_keys_cleanup},
         {NULL, NULL},
     };
