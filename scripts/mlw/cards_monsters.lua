@@ -4,14 +4,7 @@
 -- default script: types.lua).
 local K = require("mlw.kernel")
 
-local list = {}
-local function card(name)
-  return function(def)
-    def.name, def.type = name, "monster"
-    list[#list + 1] = def
-    return def
-  end
-end
+local list, card = require("boardkit.cards").builder("monster")
 
 local function mine(g, id, p) return K.owner(g, id) == p end
 

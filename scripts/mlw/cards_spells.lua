@@ -3,14 +3,7 @@
 -- `damage` tells bots what a damage spell deals (the effect does not read it).
 local K = require("mlw.kernel")
 
-local list = {}
-local function card(name)
-  return function(def)
-    def.name, def.type = name, "spell"
-    list[#list + 1] = def
-    return def
-  end
-end
+local list, card = require("boardkit.cards").builder("spell")
 
 local function enemy(ctx) return K.other(ctx.player) end
 

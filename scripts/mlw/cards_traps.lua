@@ -4,14 +4,7 @@
 local K = require("mlw.kernel")
 local types = require("mlw.types")
 
-local list = {}
-local function card(name)
-  return function(def)
-    def.name, def.type = name, "trap"
-    list[#list + 1] = def
-    return def
-  end
-end
+local list, card = require("boardkit.cards").builder("trap")
 
 local spring = types.trap.spring
 
