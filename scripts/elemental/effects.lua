@@ -191,7 +191,7 @@ function fx.bounce(group)
     for _, t in ipairs(minions_only(k, g, group_of(k, g, ctx, group))) do
       local o = k:owner(g, t)
       g:log(k:describe(g, t), " returns to ", g:player_name(o), "'s hand")
-      k:unsummon(g, t, g:count("hand", o) >= K.HAND_LIMIT and "burned" or "hand")
+      k:unsummon(g, t, k:hand_full(g, o) and "burned" or "hand")
     end
   end }
 end

@@ -8,7 +8,7 @@
 -- the action, then `ON_<ACTION>` is told. Events and their `ctx` fields are listed in
 -- README.md. Decisions (`kind`): `turn` and `target`.
 
-local K = require("mlw.kernel")
+local k = require("mlw.kernel")
 local types = require("mlw.types")
 
 local A = {}
@@ -22,86 +22,86 @@ function A.start_turn(g, p)
   g:set_counter("active", 0, p)
   g:add_counter("turns", p, 1)
   g:log("Turn ", t, ": ", g:player_name(p))
-  if t > 1 then K.draw(g, p, K.DRAW_PER_TURN) end
-  local max = math.min(g:counter("max_mana", p) + 1, K.MANA_CAP)
+  if t > 1 then k:draw(g, p, k.DRAW_PER_TURN) end
+  local max = math.min(g:counter("max_mana", p) + 1, k.MANA_CAP)
   g:set_counter("max_mana", p, max)
-  local upkeep = K.upkeep(g, p)
+  local upkeep = k:upkeep(g, p)
   g:set_counter("upkeep", p, upkeep)
   g:set_counter("mana", p, math.max(0, max - upkeep))
   g:set_counter("drained", p, 0)
-  for _, id in ipairs(K.monsters(g, p)) do
+  for _, id in ipairs(k:monsters(g, p)) do
     g:set(id, "attacks", 0)
     g:set(id, "activated", 0)
   end
-  K.emit(g, "ON_TURN_START", { player = p })
-  K.resolve_deaths(g)
+  k:emit(g, "ON_TURN_START", { player = p })
+  k:resolve_deaths(g)
 end
 
 -- ON_TURN_END, then every status ending with this turn wears off.
 function A.end_turn(g, p)
-  K.emit(g, "ON_TURN_END", { player = p })
-  K.resolve_deaths(g)
-  local all = { K.wizard(g, 1), K.wizard(g, 2) }
+  k:emit(g, "ON_TURN_END", { player = p })
+  k:resolve_deaths(g)
+  local all = { k:wizard(g, 1), k:wizard(g, 2) }
   for q = 1, 2 do
-    for _, id in ipairs(K.monsters(g, q)) do all[#all + 1] = id end
+    for _, id in ipairs(k:monsters(g, q)) do all[#all + 1] = id end
   end
-  K.st:expire(g, all, K.turn_no(g))
-  K.resolve_deaths(g)
+  k.st:expire(g, all, k:turn_no(g))
+  k:resolve_deaths(g)
 end
 
 -- ---- what may be done -----------------------------------------------------------------------
 
 function A.can_play(g, p, id, L)
-  local def = K.def(g, id)
-  if def.cost > g:counter("mana", p) or not K.run(g, id, "playable", def.playable, g, p, def) then
+  local def = k:def(g, id)
+  if def.cost > g:counter("mana", p) or not k:run(g, id, "playable", def.playable, g, p, def) then
     return false
   end
-  return (K.ask(g, "CAN_PLAY", { player = p, card = id, type = def.type, listeners = L }))
+  return (k:ask(g, "CAN_PLAY", { player = p, card = id, type = def.type, listeners = L }))
 end
 
 function A.can_activate(g, p, id, L)
-  local ab = K.def(g, id).activate
+  local ab = k:def(g, id).activate
   if not ab or g:get(id, "activated") ~= 0 or (ab.cost or 0) > g:counter("mana", p) then
     return false
   end
   if ab.target and #types.targets(g, p, ab.target) == 0 then return false end
-  return (K.ask(g, "CAN_ACTIVATE", { player = p, unit = id, listeners = L }))
+  return (k:ask(g, "CAN_ACTIVATE", { player = p, unit = id, listeners = L }))
 end
 
 -- Ready (in play since before this turn), attacks left, attack above 0, CAN_ATTACK.
 function A.can_attack(g, id, L)
-  local p = K.owner(g, id)
-  if p ~= K.active(g) or g:get(id, "summoned") >= K.turn_no(g) then return false end
-  if g:get(id, "attacks") >= K.def(g, id).attacks_per_turn or K.attack(g, id) <= 0 then
+  local p = k:owner(g, id)
+  if p ~= k:active(g) or g:get(id, "summoned") >= k:turn_no(g) then return false end
+  if g:get(id, "attacks") >= k:def(g, id).attacks_per_turn or k:attack(g, id) <= 0 then
     return false
   end
-  return (K.ask(g, "CAN_ATTACK", { player = p, unit = id, listeners = L }))
+  return (k:ask(g, "CAN_ATTACK", { player = p, unit = id, listeners = L }))
 end
 
 -- What monster a may attack: enemy monsters CAN_ATTACK_MONSTER allows, and the enemy
 -- wizard's entity when the card's `can_attack_wizard` and CAN_ATTACK_WIZARD allow it.
 function A.attack_targets(g, a, L)
-  local p = K.owner(g, a)
+  local p = k:owner(g, a)
   local out = {}
-  for _, t in ipairs(K.monsters(g, K.other(p))) do
-    if K.ask(g, "CAN_ATTACK_MONSTER", { player = p, unit = a, target = t, listeners = L }) then
+  for _, t in ipairs(k:monsters(g, k.other(p))) do
+    if k:ask(g, "CAN_ATTACK_MONSTER", { player = p, unit = a, target = t, listeners = L }) then
       out[#out + 1] = t
     end
   end
-  if K.run(g, a, "can_attack_wizard", K.def(g, a).can_attack_wizard, g, a, L)
-      and K.ask(g, "CAN_ATTACK_WIZARD", { player = p, unit = a, listeners = L }) then
-    out[#out + 1] = K.wizard(g, K.other(p))
+  if k:run(g, a, "can_attack_wizard", k:def(g, a).can_attack_wizard, g, a, L)
+      and k:ask(g, "CAN_ATTACK_WIZARD", { player = p, unit = a, listeners = L }) then
+    out[#out + 1] = k:wizard(g, k.other(p))
   end
   return out
 end
 
 function A.can_drain(g, p, id, L)
   if g:counter("drained", p) ~= 0 then return false end
-  return (K.ask(g, "CAN_DRAIN", { player = p, unit = id, listeners = L }))
+  return (k:ask(g, "CAN_DRAIN", { player = p, unit = id, listeners = L }))
 end
 
 function A.can_discard(g, p, id, L)
-  return (K.ask(g, "CAN_DISCARD", { player = p, card = id, listeners = L }))
+  return (k:ask(g, "CAN_DISCARD", { player = p, card = id, listeners = L }))
 end
 
 -- The options of the `turn` decision, in a fixed order: play, activate, attack, drain,
@@ -110,7 +110,7 @@ end
 function A.actions(g, p)
   local opts = {}
   local lab = g:labels(p)
-  local L = K.live_listeners(g) -- the same for every question below
+  local L = k:live_listeners(g) -- the same for every question below
   local ids, names = g:list("hand", p, nil, "distinct")
   for i = 1, #ids do
     local id = ids[i]
@@ -119,22 +119,22 @@ function A.actions(g, p)
         label = lab and "Play " .. names[i] or nil, card = id, act = "play", id = id }
     end
   end
-  local mine = K.monsters(g, p)
+  local mine = k:monsters(g, p)
   for i = 1, #mine do
     local id = mine[i]
     if A.can_activate(g, p, id, L) then
       opts[#opts + 1] = {
-        label = lab and "Activate " .. K.describe(g, id) or nil, card = id, act = "activate",
+        label = lab and "Activate " .. k:describe(g, id) or nil, card = id, act = "activate",
         id = id }
     end
   end
   for i = 1, #mine do
     local a = mine[i]
     if A.can_attack(g, a, L) then
-      local who = lab and K.describe(g, a) .. " attacks "
+      local who = lab and k:describe(g, a) .. " attacks "
       for _, t in ipairs(A.attack_targets(g, a, L)) do
         opts[#opts + 1] = {
-          label = lab and who .. K.describe(g, t) or nil, card = a, act = "attack", id = a,
+          label = lab and who .. k:describe(g, t) or nil, card = a, act = "attack", id = a,
           target = t }
       end
     end
@@ -143,17 +143,17 @@ function A.actions(g, p)
     local id = mine[i]
     if A.can_drain(g, p, id, L) then
       opts[#opts + 1] = {
-        label = lab and "Drain " .. K.describe(g, id) or nil, card = id, act = "drain",
+        label = lab and "Drain " .. k:describe(g, id) or nil, card = id, act = "drain",
         id = id }
     end
   end
-  local in_play = K.monsters(g, p)
-  if K.trap(g, p) then in_play[#in_play + 1] = K.trap(g, p) end
+  local in_play = k:monsters(g, p)
+  if k:trap(g, p) then in_play[#in_play + 1] = k:trap(g, p) end
   for i = 1, #in_play do
     local id = in_play[i]
     if A.can_discard(g, p, id, L) then
       opts[#opts + 1] = {
-        label = lab and "Discard " .. K.describe(g, id) or nil, card = id, act = "discard",
+        label = lab and "Discard " .. k:describe(g, id) or nil, card = id, act = "discard",
         id = id }
     end
   end
@@ -167,21 +167,21 @@ end
 -- Ask p for one of the elements ids.
 function A.choose_target(g, p, ids, prompt, source)
   local opts, lab = {}, g:labels(p)
-  for i, id in ipairs(ids) do opts[i] = { label = lab and K.describe(g, id) or nil, card = id } end
+  for i, id in ipairs(ids) do opts[i] = { label = lab and k:describe(g, id) or nil, card = id } end
   local pick = g:choose { player = p, kind = "target", prompt = prompt, options = opts,
                           source = source }
   return ids[pick[1]]
 end
 
 local function cancelled(g, what, by)
-  g:log(what, " is cancelled by ", K.describe(g, by))
+  g:log(what, " is cancelled by ", k:describe(g, by))
 end
 
 -- Play card id: pay, choose its target, BEFORE_PLAY (a veto spends the card), resolve by
 -- its type's script (a monster enters play and runs `when_played`; a spell runs its
 -- effect; a trap goes face down), ON_PLAY.
 function A.play(g, p, id)
-  local def = K.def(g, id)
+  local def = k:def(g, id)
   g:add_counter("mana", p, -def.cost)
   local ctx = { player = p, card = id, type = def.type }
   if def.type == "trap" then -- face down: it stays hidden in hand until it is set
@@ -195,65 +195,65 @@ function A.play(g, p, id)
     ctx.target = A.choose_target(g, p, types.targets(g, p, def.target),
                                  def.name .. ": choose a target", def.name)
   end
-  local ok, by = K.ask(g, "BEFORE_PLAY", ctx)
+  local ok, by = k:ask(g, "BEFORE_PLAY", ctx)
   if not ok then
     cancelled(g, def.name, by)
     g:move(id, "grave", p)
   else
-    K.run(g, id, "resolve", def.resolve, g, ctx)
-    if def.when_played then K.run(g, id, "when_played", def.when_played, g, ctx) end
-    if K.zone(g, id) == "casting" then g:move(id, "grave", p) end
-    K.emit(g, "ON_PLAY", ctx)
+    k:run(g, id, "resolve", def.resolve, g, ctx)
+    if def.when_played then k:run(g, id, "when_played", def.when_played, g, ctx) end
+    if k:zone(g, id) == "casting" then g:move(id, "grave", p) end
+    k:emit(g, "ON_PLAY", ctx)
   end
-  K.resolve_deaths(g)
+  k:resolve_deaths(g)
 end
 
 -- Activate monster id's ability (once a turn): pay its cost, choose its target,
 -- BEFORE_ACTIVATE, run it, ON_ACTIVATE.
 function A.activate(g, p, id)
-  local ab = K.def(g, id).activate
+  local ab = k:def(g, id).activate
   g:set(id, "activated", 1)
   g:add_counter("mana", p, -(ab.cost or 0))
-  g:log(g:player_name(p), " activates ", K.describe(g, id))
+  g:log(g:player_name(p), " activates ", k:describe(g, id))
   local ctx = { player = p, unit = id }
   if ab.target then
     ctx.target = A.choose_target(g, p, types.targets(g, p, ab.target),
                                  g:name(id) .. ": choose a target", g:name(id))
   end
-  local ok, by = K.ask(g, "BEFORE_ACTIVATE", ctx)
+  local ok, by = k:ask(g, "BEFORE_ACTIVATE", ctx)
   if not ok then
     cancelled(g, "The ability", by)
   else
-    K.run(g, id, "activate", ab.run, g, ctx)
-    K.emit(g, "ON_ACTIVATE", ctx)
+    k:run(g, id, "activate", ab.run, g, ctx)
+    k:emit(g, "ON_ACTIVATE", ctx)
   end
-  K.resolve_deaths(g)
+  k:resolve_deaths(g)
 end
 
 -- Monster a attacks target t (a monster or the enemy wizard). BEFORE_ATTACK may cancel
 -- it. A monster target strikes back at the same time when it can defend (CAN_DEFEND)
 -- and may counter this attacker (CAN_COUNTER). Deaths come after the whole attack.
 function A.attack(g, a, t)
-  local p = K.owner(g, a)
+  local p = k:owner(g, a)
   g:set(a, "attacks", g:get(a, "attacks") + 1)
   local ctx = { player = p, unit = a, target = t }
-  g:log(K.describe(g, a), " attacks ", K.describe(g, t))
-  local ok, by = K.ask(g, "BEFORE_ATTACK", ctx)
+  g:log(k:describe(g, a), " attacks ", k:describe(g, t))
+  local ok, by = k:ask(g, "BEFORE_ATTACK", ctx)
   if not ok then
     cancelled(g, "The attack", by)
   else
     t = ctx.target
     local back = 0
-    if K.in_play(g, t) and K.ask(g, "CAN_DEFEND", { unit = t, attacker = a })
-        and K.ask(g, "CAN_COUNTER", { unit = t, attacker = a }) then
-      back = K.run(g, t, "strike", K.def(g, t).strike, g, t)
+    if k:in_play(g, t) and k:ask(g, "CAN_DEFEND", { unit = t, attacker = a })
+        and k:ask(g, "CAN_COUNTER", { unit = t, attacker = a }) then
+      back = k:run(g, t, "strike", k:def(g, t).strike, g, t)
     end
-    local hit = K.run(g, a, "strike", K.def(g, a).strike, g, a)
-    K.damage(g, t, hit, a)
-    if back > 0 and K.in_play(g, a) then K.damage(g, a, back, t) end
-    K.emit(g, "ON_ATTACK", ctx)
+    local hit = k:run(g, a, "strike", k:def(g, a).strike, g, a)
+    k:damage(g, t, hit, a)
+    if back > 0 and k:in_play(g, a) then k:damage(g, a, back, t) end
+    k:emit(g, "ON_ATTACK", ctx)
   end
-  K.resolve_deaths(g)
+  k:resolve_deaths(g)
 end
 
 -- Drain monster id (once a turn): it leaves play, its cost comes back as mana, and max
@@ -261,37 +261,37 @@ end
 function A.drain(g, p, id)
   g:set_counter("drained", p, 1)
   local ctx = { player = p, unit = id }
-  local ok, by = K.ask(g, "BEFORE_DRAIN", ctx)
+  local ok, by = k:ask(g, "BEFORE_DRAIN", ctx)
   if not ok then
     cancelled(g, "The drain", by)
     return
   end
-  local cost = K.def(g, id).cost
-  g:log(g:player_name(p), " drains ", K.describe(g, id), " for ", cost + 1, " mana")
-  K.remove(g, id)
+  local cost = k:def(g, id).cost
+  g:log(g:player_name(p), " drains ", k:describe(g, id), " for ", cost + 1, " mana")
+  k:remove(g, id)
   g:add_counter("max_mana", p, 1)
   g:add_counter("mana", p, cost + 1)
-  K.emit(g, "ON_DRAIN", ctx)
+  k:emit(g, "ON_DRAIN", ctx)
 end
 
 -- Discard one's own card in play: a monster goes to the graveyard, the trap face down out
 -- of the game (the hidden zone `unseen`).
 function A.discard(g, p, id)
   local ctx = { player = p, card = id }
-  local ok, by = K.ask(g, "BEFORE_DISCARD", ctx)
+  local ok, by = k:ask(g, "BEFORE_DISCARD", ctx)
   if not ok then
     cancelled(g, "The discard", by)
     return
   end
-  if K.zone(g, id) == "trap" then -- face down it goes: named to its owner only
+  if k:zone(g, id) == "trap" then -- face down it goes: named to its owner only
     g:log(g:player_name(p), " discards a trap")
     g:log_to(p, "You discard ", { id })
-    K.remove(g, id, "unseen")
+    k:remove(g, id, "unseen")
   else
-    g:log(g:player_name(p), " discards ", K.describe(g, id))
-    K.remove(g, id)
+    g:log(g:player_name(p), " discards ", k:describe(g, id))
+    k:remove(g, id)
   end
-  K.emit(g, "ON_DISCARD", ctx)
+  k:emit(g, "ON_DISCARD", ctx)
 end
 
 -- Do the chosen `turn` option o; returns false when it ends the turn.
@@ -314,16 +314,16 @@ end
 
 -- One whole turn of the active player.
 function A.turn(g)
-  local p = K.active(g)
+  local p = k:active(g)
   A.start_turn(g, p)
-  while not K.over(g) do
+  while not k:over(g) do
     local opts = A.actions(g, p)
     local pick = g:choose { player = p, kind = "turn", options = opts,
                             prompt = "Your turn: play, activate, attack, drain or end the turn" }
     if not A.perform(g, p, opts[pick[1]]) then break end
   end
-  if not K.over(g) then A.end_turn(g, p) end
-  g:set_counter("active", 0, K.other(p))
+  if not k:over(g) then A.end_turn(g, p) end
+  g:set_counter("active", 0, k.other(p))
 end
 
 return A

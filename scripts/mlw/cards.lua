@@ -5,7 +5,7 @@
 -- what it changes by name. The engine's catalog shows `cost`, `types` and `text`
 -- ("Monster 2/3. Activate: deal 1 damage to a monster.").
 
-local K = require("mlw.kernel")
+local k = require("mlw.kernel")
 local types = require("mlw.types")
 local cardset = require("boardkit.cards")
 
@@ -23,6 +23,6 @@ local cards, order = cardset.set({ "mlw.cards_monsters", "mlw.cards_spells", "ml
 cards.Wizard = { name = "Wizard", type = "wizard", cost = 0, types = { "Wizard" },
                  text = "Loses at 0 health." }
 
-for name, def in pairs(cards) do K.cards[name] = def end
+for name, def in pairs(cards) do k.cards[name] = def end
 
 return { cards = cards, order = order }

@@ -6,7 +6,7 @@
 -- the event model of boardkit/events.lua; the cards are cards*.lua. This file is the
 -- game table: zones, set-up, the end, results and bots. Rule choices: README.md.
 
-local K = require("mlw.kernel")
+local k = require("mlw.kernel")
 local A = require("mlw.actions")
 local data = require("mlw.cards")
 local decks = require("mlw.decks")
@@ -31,7 +31,7 @@ local zones = { deck = "hidden", hand = "owner", wizard = "public", monsters = "
 local game = {
   name = "mlw", min_players = 2, max_players = 2, max_turns = MAX_TURNS,
   zones = zones, cards = data.cards, options = options, decks = decks,
-  kernel = K, actions = A,
+  kernel = k, actions = A,
 }
 
 local function deck_of(g, p)
@@ -44,20 +44,20 @@ end
 function game.setup(g)
   for p = 1, 2 do
     g:new("Wizard", "wizard", p)
-    g:set_counter("health", p, K.START_HEALTH)
-    g:set_counter("max_monsters", p, K.MAX_MONSTERS)
-    g:set_counter("max_traps", p, K.MAX_TRAPS)
-    g:set_counter("hand_limit", p, K.HAND_LIMIT)
+    g:set_counter("health", p, k.START_HEALTH)
+    g:set_counter("max_monsters", p, k.MAX_MONSTERS)
+    g:set_counter("max_traps", p, k.MAX_TRAPS)
+    g:set_counter("hand_limit", p, k.HAND_LIMIT)
     for _, entry in ipairs(decks[deck_of(g, p)]) do g:new(entry[1], "deck", p, entry[2]) end
     g:shuffle("deck", p)
-    g:deal("deck", p, "hand", p, K.OPENING_HAND)
+    g:deal("deck", p, "hand", p, k.OPENING_HAND)
   end
   g:set_counter("active", 0, 1)
 end
 
 function game.turn(g) A.turn(g) end
 
-function game.finished(g) return K.over(g) end
+function game.finished(g) return k:over(g) end
 
 -- A wizard at 0 health or less, or one who surrendered, loses; both down at once is a
 -- draw. At the turn cap the most health wins. Score: health left.
@@ -68,7 +68,7 @@ function game.results(g)
     res[p] = { score = g:counter("health", p), turns = g:counter("turns", p) }
   end
   for p = 1, 2 do
-    local q = K.other(p)
+    local q = k.other(p)
     local rank = 1
     if lost[p] and not lost[q] then rank = 2
     elseif not lost[p] and not lost[q] and res[q].score > res[p].score then rank = 2

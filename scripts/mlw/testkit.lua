@@ -9,12 +9,12 @@
 -- Monsters placed there were summoned before the first turn, so they may attack.
 
 local kit = require("deckbuilder.testkit")
-local K = require("mlw.kernel")
+local k = require("mlw.kernel")
 
 local M = {}
 for name, fn in pairs(kit) do M[name] = fn end
 
-M.K = K
+function M.kernel() return k end
 
 local GOBLINS = {}
 for i = 1, 10 do GOBLINS[i] = "Goblin" end
@@ -33,10 +33,10 @@ local function stack_side(g, p, side)
   for _, spec in ipairs(side.monsters or {}) do
     local name = type(spec) == "table" and spec[1] or spec
     local id = g:new(name, "hand", p)
-    K.summon(g, id, p)
+    k:summon(g, id, p)
     if type(spec) == "table" then
-      for _, d in ipairs(K.st.defs) do
-        if spec[d.name] then K.st:set(g, id, d.name, spec[d.name]) end
+      for _, d in ipairs(k.st.defs) do
+        if spec[d.name] then k.st:set(g, id, d.name, spec[d.name]) end
       end
     end
   end
@@ -60,12 +60,12 @@ function M.monster(m, p, i) return m.g:at("monsters", p, i) end
 -- Names of p's monsters, comma-joined ("-" for none).
 function M.monsters(m, p)
   local out = {}
-  for _, id in ipairs(K.monsters(m.g, p)) do out[#out + 1] = m.g:name(id) end
+  for _, id in ipairs(k:monsters(m.g, p)) do out[#out + 1] = m.g:name(id) end
   return #out == 0 and "-" or table.concat(out, ",")
 end
 
 -- A status of p's i-th monster ("health", "attack", "frozen"...).
-function M.stat(m, p, i, name) return K.st:get(m.g, M.monster(m, p, i), name) end
+function M.stat(m, p, i, name) return k.st:get(m.g, M.monster(m, p, i), name) end
 
 function M.health(m, p) return m.g:counter("health", p) end
 
