@@ -11,12 +11,11 @@
 -- counters and their own hand (never the opponent's hand, trap or deck).
 
 local k = require("mlw.kernel")
-local A = require("mlw.actions")
 
 local bots = {}
 
 local function value(g, id)
-  return k:attack(g, id) + k:health(g, id)
+  return k:attack_of(g, id) + k:health_of(g, id)
 end
 
 local function enemy_monsters(g, p) return k:monsters(g, k.other(p)) end
@@ -24,12 +23,12 @@ local function enemy_monsters(g, p) return k:monsters(g, k.other(p)) end
 -- ---- scores of `turn` options -------------------------------------------------------------
 
 local function attack_score(g, a, t)
-  if k:is_wizard(g, t) then return 300 + k:attack(g, a) end
-  local kill = k:health(g, t) <= k:attack(g, a)
-  local dies = k:health(g, a) <= k:attack(g, t)
+  if k:is_wizard(g, t) then return 300 + k:attack_of(g, a) end
+  local kill = k:health_of(g, t) <= k:attack_of(g, a)
+  local dies = k:health_of(g, a) <= k:attack_of(g, t)
   if kill and not dies then return 400 + value(g, t) end
   if kill and value(g, t) >= value(g, a) then return 200 + value(g, t) end
-  if not dies then return 100 + k:attack(g, a) end -- wear it down: damage stays
+  if not dies then return 100 + k:attack_of(g, a) end -- wear it down: damage stays
   return -1
 end
 
@@ -51,7 +50,7 @@ local function play_score(g, p, id)
   if def.type == "monster" then return 500 + def.cost * 10 end
   if def.target == "friendly_monster" then
     for _, m in ipairs(k:monsters(g, p)) do
-      if A.can_attack(g, m) then return 480 end
+      if k:can_attack(g, m) then return 480 end
     end
     return -1
   end
@@ -59,7 +58,7 @@ local function play_score(g, p, id)
       and #enemy_monsters(g, p) == 0 then return -1 end
   if def.name == "Cull" then
     local ok = false
-    for _, t in ipairs(enemy_monsters(g, p)) do ok = ok or k:attack(g, t) <= 3 end
+    for _, t in ipairs(enemy_monsters(g, p)) do ok = ok or k:attack_of(g, t) <= 3 end
     if not ok then return -1 end
   end
   local why = REASON[def.name]
@@ -107,13 +106,13 @@ local function choose_target(g, p, d)
     local mine = k:owner(g, t) == p
     local s
     if not harmful then
-      s = mine and (k:attack(g, t) + 10) or -100
+      s = mine and (k:attack_of(g, t) + 10) or -100
     elseif mine then
       s = -100
     elseif k:is_wizard(g, t) then
       s = dmg and 50 or -50
     else
-      s = k:attack(g, t) + ((dmg and k:health(g, t) <= dmg) and (60 + value(g, t)) or 0)
+      s = k:attack_of(g, t) + ((dmg and k:health_of(g, t) <= dmg) and (60 + value(g, t)) or 0)
     end
     if s > score then best, score = i, s end
   end

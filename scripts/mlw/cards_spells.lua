@@ -73,7 +73,7 @@ card "Mana Surge" { cost = 0, text = "Gain 2 mana this turn.",
 
 card "Cull" { cost = 3, target = "monster", text = "Destroy a monster with 3 attack or less.",
   effect = function(g, ctx)
-    if k:attack(g, ctx.target) <= 3 then k:destroy(g, ctx.target) end
+    if k:attack_of(g, ctx.target) <= 3 then k:destroy(g, ctx.target) end
   end }
 
 -- ---- statuses -------------------------------------------------------------------------

@@ -7,7 +7,7 @@
 -- game table: zones, set-up, the end, results and bots. Rule choices: README.md.
 
 local k = require("mlw.kernel")
-local A = require("mlw.actions")
+require("mlw.actions") -- the turn's methods of the kernel
 local data = require("mlw.cards")
 local decks = require("mlw.decks")
 local bots = require("mlw.bots")
@@ -31,7 +31,7 @@ local zones = { deck = "hidden", hand = "owner", wizard = "public", monsters = "
 local game = {
   name = "mlw", min_players = 2, max_players = 2, max_turns = MAX_TURNS,
   zones = zones, cards = data.cards, options = options, decks = decks,
-  kernel = k, actions = A,
+  kernel = k,
 }
 
 local function deck_of(g, p)
@@ -55,7 +55,7 @@ function game.setup(g)
   g:set_counter("active", 0, 1)
 end
 
-function game.turn(g) A.turn(g) end
+function game.turn(g) k:turn(g) end
 
 function game.finished(g) return k:over(g) end
 

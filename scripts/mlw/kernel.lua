@@ -3,23 +3,22 @@
 -- destruction and drawing. Actions (what a turn may do) are in actions.lua.
 --
 -- The kernel is an object, as every kernel of the project (Elemental's, the
--- deck-builders'): K.new builds it, its rules are methods (`k:damage(g, target, n)`),
--- and it holds no match state (everything lives in `g`). The module returns the
+-- deck-builders'): its rules are methods (`k:damage(g, target, n)`), actions.lua adds
+-- the turn's, and it holds no match state (everything lives in `g`). The module is the
 -- bundle's one Wizardry kernel, because the card scripts call it from their listeners,
 -- which the bus hands only (g, id, ctx); cards.lua fills its card table at load. Every
--- element in play listens to the event
--- bus (boardkit/events.lua): both wizards, every monster, and the trap of the player
--- whose turn it is NOT (a trap fires only during the opponent's turn). A card listens
--- through its definition's `on` table, which inherits its type's default script
--- (types.lua); a status listens through its own `on` table.
+-- element in play listens to the event bus (boardkit/events.lua): both wizards, every
+-- monster, and the trap of the player whose turn it is NOT (a trap fires only during
+-- the opponent's turn). A card listens through its definition's `on` table, which
+-- inherits its type's default script (types.lua); a status listens through its own
+-- `on` table.
 
 local status = require("boardkit.status")
 local events = require("boardkit.events")
 local hand = require("boardkit.hand")
 local health = require("boardkit.health")
 
-local K = {}
-K.__index = K
+local K = { cards = {} }
 
 K.START_HEALTH = 20
 K.OPENING_HAND = 5
@@ -72,7 +71,6 @@ end
 -- ---- statuses -----------------------------------------------------------------------------
 
 local st -- set below; the hooks need it
-local k -- the kernel (made at the end): the statuses' scripts call it
 
 local function veto_self(_, id, ctx)
   if ctx.unit == id then return false end
@@ -93,15 +91,15 @@ K.STATUSES = {
     on = { BEFORE_DAMAGE = function(g, id, ctx)
       if ctx.target == id and ctx.amount > 0 then
         st:set(g, id, "shield", 0)
-        g:log(k:describe(g, id), "'s shield absorbs the hit")
+        g:log(K:describe(g, id), "'s shield absorbs the hit")
         return false
       end
     end } },
   -- Poison N: N damage at the start of its owner's turns while it lasts.
   { name = "poison", public = true,
     on = { ON_TURN_START = function(g, id, ctx)
-      if k:owner(g, id) == ctx.player and k:in_play(g, id) then
-        k:damage(g, id, st:get(g, id, "poison"), nil)
+      if K:owner(g, id) == ctx.player and K:in_play(g, id) then
+        K:damage(g, id, st:get(g, id, "poison"), nil)
       end
     end } },
   -- Boost N: +N attack until it ends (undone then).
@@ -176,12 +174,12 @@ end
 
 -- ---- health, damage, destruction ----------------------------------------------------------
 
-function K:health(g, id)
+function K:health_of(g, id)
   if self:is_wizard(g, id) then return g:counter("health", self:owner(g, id)) end
   return st:get(g, id, "health")
 end
 
-function K.attack(_, g, id) return st:get(g, id, "attack") end
+function K.attack_of(_, g, id) return st:get(g, id, "attack") end
 
 -- Deal n damage from source (an entity or nil) to target (a wizard or a monster in
 -- play). BEFORE_DAMAGE may lower ctx.amount or veto; ON_DAMAGE follows. Returns the
@@ -280,25 +278,20 @@ function K.over(_, g)
     or g:counter("surrendered", 1) + g:counter("surrendered", 2) > 0
 end
 
--- cards: name -> definition (cards.lua fills the bundle's kernel's at load).
-function K.new(cards)
-  local self = setmetatable({ cards = cards }, K)
-  self.bus = events.new {
-    status = st,
-    card = function(g, id) return self.cards[g:name(id)] end,
-    listeners = function(g, _, ctx)
-      local L = ctx.listeners
-      if L then return L, L.defs end
-      return self:listeners(g)
-    end,
-    describe = function(g, id) return self:describe(g, id) .. " (entity " .. id .. ")" end,
-  }
-  self.hand = { limit = "hand_limit", lost = "grave", empty = function(g, p)
-    g:log(g:player_name(p), " has no card to draw")
-    self:damage(g, self:wizard(g, p), K.EMPTY_DECK_DAMAGE, nil)
-  end }
-  return self
-end
+-- Its event bus and its rules for drawing.
+K.bus = events.new {
+  status = st,
+  card = function(g, id) return K.cards[g:name(id)] end,
+  listeners = function(g, _, ctx)
+    local L = ctx.listeners
+    if L then return L, L.defs end
+    return K:listeners(g)
+  end,
+  describe = function(g, id) return K:describe(g, id) .. " (entity " .. id .. ")" end,
+}
+K.hand = { limit = "hand_limit", lost = "grave", empty = function(g, p)
+  g:log(g:player_name(p), " has no card to draw")
+  K:damage(g, K:wizard(g, p), K.EMPTY_DECK_DAMAGE, nil)
+end }
 
-k = K.new({})
-return k
+return K

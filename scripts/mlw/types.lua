@@ -59,7 +59,7 @@ function monster.can_attack_wizard(g, id, L)
 end
 
 -- The damage it deals when it attacks (before BEFORE_DAMAGE's changes).
-function monster.strike(g, id) return k:attack(g, id) end
+function monster.strike(g, id) return k:attack_of(g, id) end
 
 types.monster = monster
 
