@@ -37,6 +37,13 @@ function B.match(T, spec, stack_side)
   end }
 end
 
+-- A two-player match of bots played to its end (checked finished, results sane).
+function B.finish(T, bots, options, seed)
+  local m = T.match { players = 2, seed = seed, bots = bots, options = options }
+  kit.check_finished(T, m, 2)
+  return m
+end
+
 -- Does the pending decision offer this label?
 function B.offers(m, label)
   local d = m:decision()

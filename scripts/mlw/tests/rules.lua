@@ -3,7 +3,8 @@
 -- out, the hand limit and the end. One behaviour each.
 local M = require("mlw.testkit")
 
-local tests = {}
+-- The preset decks' sizes: boardkit/suites.lua.
+local tests = require("boardkit.suites").decks("mlw.game", { "fire", "frost" })
 
 -- ---- set-up ----------------------------------------------------------------------------
 
@@ -15,19 +16,6 @@ function tests.test_each_wizard_has_20_health_a_40_card_deck_and_draws_5(T)
     T.eq(M.health(m, p), 20)
     T.eq(m.g:counter("max_monsters", p), 5)
     T.eq(m.g:counter("max_traps", p), 1)
-  end
-end
-
-function tests.test_preset_decks_have_40_cards_and_at_most_3_copies(T)
-  local game = require("mlw.game")
-  for _, name in ipairs { "fire", "frost" } do
-    local n = 0
-    for _, entry in ipairs(game.decks[name]) do
-      T.ok(game.cards[entry[1]], entry[1] .. " is a card")
-      T.ok(entry[2] >= 1 and entry[2] <= 3, entry[1] .. ": 1 to 3 copies")
-      n = n + entry[2]
-    end
-    T.eq(n, 40, name)
   end
 end
 
