@@ -8,6 +8,14 @@ local list, card = require("boardkit.cards").builder("monster")
 
 local function mine(g, id, p) return k:owner(g, id) == p end
 
+-- "While this is in play, the opposing wizard cannot ...": a veto of the event for the
+-- opponent (only where `when(ctx)` holds, when given).
+local function opponent_cannot(when)
+  return function(g, id, ctx)
+    if (not when or when(ctx)) and not mine(g, id, ctx.player) then return false end
+  end
+end
+
 -- ---- plain monsters -------------------------------------------------------------------
 
 card "Goblin" { cost = 1, attack = 1, health = 2, text = "" }
@@ -52,23 +60,17 @@ card "Nunu" { cost = 3, attack = 4, health = 4,
 
 card "Drain Warden" { cost = 3, attack = 2, health = 4,
   text = "While this is in play, the opposing wizard cannot drain monsters.",
-  on = { CAN_DRAIN = function(g, id, ctx)
-    if not mine(g, id, ctx.player) then return false end
-  end } }
+  on = { CAN_DRAIN = opponent_cannot() } }
 
 -- ---- listeners ------------------------------------------------------------------------
 
 card "Trap Breaker" { cost = 2, attack = 2, health = 2,
   text = "While this is in play, the opposing wizard cannot set traps.",
-  on = { CAN_PLAY = function(g, id, ctx)
-    if ctx.type == "trap" and not mine(g, id, ctx.player) then return false end
-  end } }
+  on = { CAN_PLAY = opponent_cannot(function(ctx) return ctx.type == "trap" end) } }
 
 card "Guardian" { cost = 4, attack = 2, health = 6,
   text = "While this is in play, enemy monsters cannot attack your wizard.",
-  on = { CAN_ATTACK_WIZARD = function(g, id, ctx)
-    if not mine(g, id, ctx.player) then return false end
-  end } }
+  on = { CAN_ATTACK_WIZARD = opponent_cannot() } }
 
 card "Ghost" { cost = 2, attack = 3, health = 1,
   text = "Cannot defend: it never strikes back nor guards your wizard.",
