@@ -25,6 +25,15 @@ function B.stack_cards(g, p, side, deck)
   kit.set_deck(g, p, side.deck or deck)
 end
 
+-- Give the piece id each status of st (a boardkit status object) that spec names:
+-- { "Ogre", health = 1, frozen = 1 } (a name alone gives none).
+function B.set_statuses(g, st, id, spec)
+  if type(spec) ~= "table" then return end
+  for _, d in ipairs(st.defs) do
+    if spec[d.name] then st:set(g, id, d.name, spec[d.name]) end
+  end
+end
+
 -- B.match(T, spec, stack_side): a two-player match (spec.seed, default 1; spec.options;
 -- spec.bots) whose set-up runs stack_side(g, p, spec.p1 or spec.p2 or {}) for each seat,
 -- then spec.setup(g) when given.

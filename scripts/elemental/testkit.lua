@@ -38,11 +38,7 @@ local function stack_side(g, p, side)
         local name = type(spec) == "table" and spec[1] or spec
         local id = g:new(name, "hand", p)
         k:summon(g, id, p, row == "front" and 1 or 2, c)
-        if type(spec) == "table" then
-          for _, st in ipairs(k.st.defs) do
-            if spec[st.name] then k.st:set(g, id, st.name, spec[st.name]) end
-          end
-        end
+        E.set_statuses(g, k.st, id, spec)
       end
     end
   end

@@ -7,6 +7,7 @@
 -- (a card's or hero power's one target), `destination` (where a moved minion goes).
 
 local K = require("elemental.kernel")
+local choose = require("boardkit.choose")
 
 -- ---- the mulligan ---------------------------------------------------------------------
 
@@ -159,15 +160,7 @@ function K:choose_space(g, p, spaces, kind, prompt, about)
 end
 
 -- Ask p for one of the entities ids.
-function K:choose_target(g, p, ids, prompt, source)
-  local opts, lab = {}, g:labels(p)
-  for i, id in ipairs(ids) do
-    opts[i] = { label = lab and self:describe(g, id) or nil, card = id }
-  end
-  local pick = g:choose { player = p, kind = "target", prompt = prompt, options = opts,
-                          source = source }
-  return ids[pick[1]]
-end
+K.choose_target = choose.target
 
 -- The target (and, for a move, the destination) of a card or hero power def.
 local function aim(self, g, p, def, ctx, ids)

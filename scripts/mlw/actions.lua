@@ -9,6 +9,7 @@
 -- README.md. Decisions (`kind`): `turn` and `target`.
 
 local K = require("mlw.kernel")
+local choose = require("boardkit.choose")
 local types = require("mlw.types")
 
 -- ---- the turn's start and end -------------------------------------------------------------
@@ -157,19 +158,14 @@ end
 
 -- ---- doing it -------------------------------------------------------------------------------
 
--- Ask p for one of the elements ids.
-function K:choose_target(g, p, ids, prompt, source)
-  local opts, lab = {}, g:labels(p)
-  for i, id in ipairs(ids) do
-    opts[i] = { label = lab and self:describe(g, id) or nil, card = id }
-  end
-  local pick = g:choose { player = p, kind = "target", prompt = prompt, options = opts,
-                          source = source }
-  return ids[pick[1]]
-end
+-- Ask p for one of the entities ids.
+K.choose_target = choose.target
 
-local function cancelled(self, g, what, by)
-  g:log(what, " is cancelled by ", self:describe(g, by))
+-- BEFORE_<ACTION>: may `what` happen? A veto is logged with whoever cast it.
+local function allowed(self, g, ev, ctx, what)
+  local ok, by = self:ask(g, ev, ctx)
+  if not ok then g:log(what, " is cancelled by ", self:describe(g, by)) end
+  return ok
 end
 
 -- Play card id: pay, choose its target, BEFORE_PLAY (a veto spends the card), resolve by
@@ -188,11 +184,9 @@ function K:play(g, p, id)
   end
   if def.target then
     ctx.target = self:choose_target(g, p, types.targets(g, p, def.target),
-                                 def.name .. ": choose a target", def.name)
+                                    def.name .. ": choose a target", def.name)
   end
-  local ok, by = self:ask(g, "BEFORE_PLAY", ctx)
-  if not ok then
-    cancelled(self, g, def.name, by)
+  if not allowed(self, g, "BEFORE_PLAY", ctx, def.name) then
     g:move(id, "grave", p)
   else
     self:run(g, id, "resolve", def.resolve, g, ctx)
@@ -213,12 +207,9 @@ function K:activate(g, p, id)
   local ctx = { player = p, unit = id }
   if ab.target then
     ctx.target = self:choose_target(g, p, types.targets(g, p, ab.target),
-                                 g:name(id) .. ": choose a target", g:name(id))
+                                    g:name(id) .. ": choose a target", g:name(id))
   end
-  local ok, by = self:ask(g, "BEFORE_ACTIVATE", ctx)
-  if not ok then
-    cancelled(self, g, "The ability", by)
-  else
+  if allowed(self, g, "BEFORE_ACTIVATE", ctx, "The ability") then
     self:run(g, id, "activate", ab.run, g, ctx)
     self:emit(g, "ON_ACTIVATE", ctx)
   end
@@ -233,10 +224,7 @@ function K:attack(g, a, t)
   g:set(a, "attacks", g:get(a, "attacks") + 1)
   local ctx = { player = p, unit = a, target = t }
   g:log(self:describe(g, a), " attacks ", self:describe(g, t))
-  local ok, by = self:ask(g, "BEFORE_ATTACK", ctx)
-  if not ok then
-    cancelled(self, g, "The attack", by)
-  else
+  if allowed(self, g, "BEFORE_ATTACK", ctx, "The attack") then
     t = ctx.target
     local back = 0
     if self:in_play(g, t) and self:ask(g, "CAN_DEFEND", { unit = t, attacker = a })
@@ -256,11 +244,7 @@ end
 function K:drain(g, p, id)
   g:set_counter("drained", p, 1)
   local ctx = { player = p, unit = id }
-  local ok, by = self:ask(g, "BEFORE_DRAIN", ctx)
-  if not ok then
-    cancelled(self, g, "The drain", by)
-    return
-  end
+  if not allowed(self, g, "BEFORE_DRAIN", ctx, "The drain") then return end
   local cost = self:def(g, id).cost
   g:log(g:player_name(p), " drains ", self:describe(g, id), " for ", cost + 1, " mana")
   self:remove(g, id)
@@ -273,11 +257,7 @@ end
 -- of the game (the hidden zone `unseen`).
 function K:discard(g, p, id)
   local ctx = { player = p, card = id }
-  local ok, by = self:ask(g, "BEFORE_DISCARD", ctx)
-  if not ok then
-    cancelled(self, g, "The discard", by)
-    return
-  end
+  if not allowed(self, g, "BEFORE_DISCARD", ctx, "The discard") then return end
   if self:zone(g, id) == "trap" then -- face down it goes: named to its owner only
     g:log(g:player_name(p), " discards a trap")
     g:log_to(p, "You discard ", { id })

@@ -26,11 +26,7 @@ local function stack_side(g, p, side)
     local name = type(spec) == "table" and spec[1] or spec
     local id = g:new(name, "hand", p)
     k:summon(g, id, p)
-    if type(spec) == "table" then
-      for _, d in ipairs(k.st.defs) do
-        if spec[d.name] then k.st:set(g, id, d.name, spec[d.name]) end
-      end
-    end
+    M.set_statuses(g, k.st, id, spec)
   end
   if side.trap then g:new(side.trap, "trap", p) end
   g:set_counter("max_mana", p, (side.mana or 10) - 1)
