@@ -1,5 +1,7 @@
--- boardkit/choose.lua: decisions every board kernel asks the same way, as methods a
--- kernel adopts (`K.choose_target = choose.target`): they need only its `describe`.
+-- boardkit/choose.lua: decisions every board kernel asks the same way: the target of a
+-- card, as a method a kernel adopts (`K.choose_target = choose.target`, which needs only
+-- its `describe`), and the turn, a loop over one decision whose options are every legal
+-- action (the kernel's `start_turn`, `actions`, `perform`, `end_turn` and `over`).
 --
 -- Labels are built only when someone reads them (g:labels(p) is false when an inline bot
 -- answers p: sims and play-outs); options always carry the entity (`card`) a bot reads.
@@ -15,6 +17,26 @@ function choose.target(self, g, p, ids, prompt, source)
   local pick = g:choose { player = p, kind = "target", prompt = prompt, options = opts,
                           source = source }
   return ids[pick[1]]
+end
+
+-- One whole turn of the active player p: it starts, then p answers the `turn` decision
+-- (k:actions, done by k:perform, false when it ends the turn) until the turn or the game
+-- is over; it ends unless the game is; the other player is next. before(k, g, p), when
+-- given, runs before each decision (what happens on its own: Elemental's Berserk).
+function choose.turn(self, g, prompt, before)
+  local p = self:active(g)
+  self:start_turn(g, p)
+  while not self:over(g) do
+    if before then
+      before(self, g, p)
+      if self:over(g) then break end
+    end
+    local opts = self:actions(g, p)
+    local pick = g:choose { player = p, kind = "turn", options = opts, prompt = prompt }
+    if not self:perform(g, p, opts[pick[1]]) then break end
+  end
+  if not self:over(g) then self:end_turn(g, p) end
+  g:set_counter("active", 0, 3 - p)
 end
 
 return choose

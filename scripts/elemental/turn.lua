@@ -264,18 +264,7 @@ function K:turn(g)
     self:mulligan(g, 2)
     g:set_counter("_mulligan", 0, 1)
   end
-  local p = self:active(g)
-  self:start_turn(g, p)
-  while not self:over(g) do
-    self:berserk(g, p)
-    if self:over(g) then break end
-    local opts = self:actions(g, p)
-    local pick = g:choose { player = p, kind = "turn", options = opts,
-                            prompt = "Your turn: play, attack, move or end the turn" }
-    if not self:perform(g, p, opts[pick[1]]) then break end
-  end
-  if not self:over(g) then self:end_turn(g, p) end
-  g:set_counter("active", 0, K.other(p))
+  choose.turn(self, g, "Your turn: play, attack, move or end the turn", K.berserk)
 end
 
 return K

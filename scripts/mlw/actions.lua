@@ -289,16 +289,7 @@ end
 
 -- One whole turn of the active player.
 function K:turn(g)
-  local p = self:active(g)
-  self:start_turn(g, p)
-  while not self:over(g) do
-    local opts = self:actions(g, p)
-    local pick = g:choose { player = p, kind = "turn", options = opts,
-                            prompt = "Your turn: play, activate, attack, drain or end the turn" }
-    if not self:perform(g, p, opts[pick[1]]) then break end
-  end
-  if not self:over(g) then self:end_turn(g, p) end
-  g:set_counter("active", 0, K.other(p))
+  choose.turn(self, g, "Your turn: play, activate, attack, drain or end the turn")
 end
 
 return K
