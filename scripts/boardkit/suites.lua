@@ -1,6 +1,6 @@
 -- boardkit/suites.lua: the rules tests every board game on the kit owes, written once and
 -- run by each game with its own parameters: what each seat may see (hidden information),
--- its bots finishing games, its evaluation hint, its preset decks.
+-- its bots finishing games, its evaluation hint, its preset decks and full hand.
 --
 -- A game's test file returns a suite, with its own tests added:
 --   local tests = suites.views { kit = E, setup = ..., ... }   -- elemental/tests/views.lua
@@ -165,21 +165,35 @@ function suites.evaluate(spec)
   return tests
 end
 
--- The preset decks (game.decks, names) hold 40 cards each, 1 to 3 copies of a card.
-function suites.decks(game, names)
-  local tests = {}
+-- Rules the kit gives every board game. spec: kit; game (module name); decks (the preset
+-- names: 40 cards each, 1 to 3 copies of a card); a hand of 10 `filler` cards, then
+-- `drawn` drawn into it goes to the zone `lost`.
+function suites.rules(spec)
+  local tests, kit = {}, spec.kit
+
   function tests.test_preset_decks_have_40_cards_and_at_most_3_copies(T)
-    local g = require(game)
-    for _, name in ipairs(names) do
+    local game = require(spec.game)
+    for _, name in ipairs(spec.decks) do
       local n = 0
-      for _, entry in ipairs(g.decks[name]) do
-        T.ok(g.cards[entry[1]], entry[1] .. " is a card")
+      for _, entry in ipairs(game.decks[name]) do
+        T.ok(game.cards[entry[1]], entry[1] .. " is a card")
         T.ok(entry[2] >= 1 and entry[2] <= 3, entry[1] .. ": 1 to 3 copies")
         n = n + entry[2]
       end
       T.eq(n, 40, name)
     end
   end
+
+  function tests.test_a_card_drawn_into_a_full_hand_is_lost_and_shown_to_both(T)
+    local hand = {}
+    for i = 1, 10 do hand[i] = spec.filler end
+    local m = kit.match(T, { p2 = { hand = hand, deck = { spec.drawn } } })
+    kit.end_turn(m)
+    T.eq(m.g:count("hand", 2), 10)
+    T.eq(kit.names(m.g, spec.lost, 2), spec.drawn)
+    for seat = 1, 2 do T.ok(kit.saw(m, seat, "P2's hand is full: " .. spec.drawn .. " is lost")) end
+  end
+
   return tests
 end
 

@@ -2,8 +2,11 @@
 -- attacks, damage and deaths, fatigue and the hand limit, the end. One behaviour each.
 local E = require("elemental.testkit")
 
--- The preset decks' sizes: boardkit/suites.lua.
-local tests = require("boardkit.suites").decks("elemental.game", { "earth", "wind", "fire" })
+-- The preset decks and the full hand: boardkit/suites.lua.
+local tests = require("boardkit.suites").rules {
+  kit = E, game = "elemental.game", decks = { "earth", "wind", "fire" },
+  filler = "Zephyr Imp", drawn = "Fireball", lost = "burned",
+}
 
 local function counter(m, name, p) return m.g:counter(name, p or 0) end
 
@@ -309,17 +312,6 @@ function tests.test_fatigue_deals_1_then_2_then_3(T)
   E.end_turn(m)
   T.eq(counter(m, "health", 2), 24)
   T.eq(counter(m, "fatigue", 2), 3)
-end
-
-function tests.test_a_card_drawn_into_a_full_hand_is_lost_and_shown_to_both(T)
-  local hand = {}
-  for i = 1, 10 do hand[i] = "Zephyr Imp" end
-  local m = E.match(T, { p2 = { hand = hand, deck = { "Fireball" } } })
-  E.end_turn(m)
-  T.eq(m.g:count("hand", 2), 10)
-  T.eq(E.names(m.g, "burned", 2), "Fireball")
-  T.ok(E.saw(m, 1, "P2's hand is full: Fireball is lost"))
-  T.ok(E.saw(m, 2, "P2's hand is full: Fireball is lost"))
 end
 
 -- ---- the end ---------------------------------------------------------------------------------

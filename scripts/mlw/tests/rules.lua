@@ -3,8 +3,11 @@
 -- out, the hand limit and the end. One behaviour each.
 local M = require("mlw.testkit")
 
--- The preset decks' sizes: boardkit/suites.lua.
-local tests = require("boardkit.suites").decks("mlw.game", { "fire", "frost" })
+-- The preset decks and the full hand: boardkit/suites.lua.
+local tests = require("boardkit.suites").rules {
+  kit = M, game = "mlw.game", decks = { "fire", "frost" },
+  filler = "Goblin", drawn = "Dragon", lost = "grave",
+}
 
 -- ---- set-up ----------------------------------------------------------------------------
 
@@ -230,15 +233,6 @@ function tests.test_drawing_from_an_empty_deck_deals_2_damage(T)
   local m = M.match(T, { p2 = { deck = {} } })
   M.end_turn(m)
   T.eq(M.health(m, 2), 18)
-end
-
-function tests.test_a_card_drawn_into_a_full_hand_is_lost(T)
-  local hand = {}
-  for i = 1, 10 do hand[i] = "Goblin" end
-  local m = M.match(T, { p2 = { hand = hand, deck = { "Dragon" } } })
-  M.end_turn(m)
-  T.eq(m.g:count("hand", 2), 10)
-  T.eq(M.names(m.g, "grave", 2), "Dragon")
 end
 
 function tests.test_the_game_declares_a_turn_cap_its_bots_stay_far_from(T)
