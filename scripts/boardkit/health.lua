@@ -1,6 +1,7 @@
 -- boardkit/health.lua: healing, capped, the same for every board game: a player's health
 -- is its counter `health` (a hero, a wizard), a piece's the statuses `health` and
 -- `max_health` (boardkit/status.lua). Each heal is logged and returns what it restored.
+-- A kernel adopts the whole rule as its method `heal` (K.heal = health.heal).
 
 local health = {}
 
@@ -20,6 +21,15 @@ function health.piece(g, st, id, n, name)
   st:set(g, id, "health", h)
   g:log(name, " heals ", d)
   return d
+end
+
+-- The kernel method: restore up to n health to target. A player's body (an entity in the
+-- kernel's zone BODY: "hero", "wizard") heals its player up to START_HEALTH, any other
+-- piece up to its max_health (the kernel's statuses `st`).
+function health.heal(self, g, target, n)
+  local zone, p = g:zone_of(target)
+  if zone == self.BODY then return health.player(g, p, n, self.START_HEALTH, self.BODY) end
+  return health.piece(g, self.st, target, n, self:describe(g, target))
 end
 
 return health

@@ -116,12 +116,7 @@ function K:damage(g, target, n, source)
 end
 
 -- Restore up to n health (never above the maximum); returns the amount healed.
-function K:heal(g, target, n)
-  if self:is_hero(g, target) then
-    return health.player(g, self:owner(g, target), n, K.START_HEALTH, "hero")
-  end
-  return health.piece(g, self.st, target, n, self:describe(g, target))
-end
+K.heal = health.heal
 
 -- Run a minion card's trigger `name` (on_hurt, on_damage, end_of_turn, ...).
 function K:trigger(g, id, name, ctx)

@@ -20,6 +20,7 @@ K.ROWS = { "front", "back" }
 K.COLS = 5
 K.HAND_LIMIT = 10
 K.START_HEALTH = 30 -- a hero's, also its most
+K.BODY = "hero" -- the zone of a player's body (boardkit/health.lua)
 K.MANA_CAP = 10
 K.ELEMENTS = { "earth", "wind", "fire" }
 K.ELEMENT_NAME = { earth = "Earth", wind = "Wind", fire = "Fire" }

@@ -21,6 +21,7 @@ local health = require("boardkit.health")
 local K = { cards = {} }
 
 K.START_HEALTH = 20
+K.BODY = "wizard" -- the zone of a player's body (boardkit/health.lua)
 K.OPENING_HAND = 5
 K.DRAW_PER_TURN = 1
 K.MANA_CAP = 10
@@ -203,12 +204,7 @@ end
 
 -- Restore up to n health (a wizard up to its starting health, a monster up to its
 -- maximum); returns the amount healed.
-function K:heal(g, target, n)
-  if self:is_wizard(g, target) then
-    return health.player(g, self:owner(g, target), n, K.START_HEALTH, "wizard")
-  end
-  return health.piece(g, st, target, n, self:describe(g, target))
-end
+K.heal = health.heal
 
 -- The upkeep of p: the mana costs of p's monsters in play.
 function K:upkeep(g, p)
