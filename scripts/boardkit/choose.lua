@@ -1,7 +1,8 @@
 -- boardkit/choose.lua: decisions every board kernel asks the same way: the target of a
 -- card, as a method a kernel adopts (`K.choose_target = choose.target`, which needs only
--- its `describe`), and the turn, a loop over one decision whose options are every legal
--- action (the kernel's `start_turn`, `actions`, `perform`, `end_turn` and `over`).
+-- its `describe`), the options to play a card and to attack, and the turn, a loop over
+-- one decision whose options are every legal action (the kernel's `start_turn`,
+-- `actions`, `perform`, `end_turn` and `over`).
 --
 -- Labels are built only when someone reads them (g:labels(p) is false when an inline bot
 -- answers p: sims and play-outs); options always carry the entity (`card`) a bot reads.
@@ -17,6 +18,37 @@ function choose.target(self, g, p, ids, prompt, source)
   local pick = g:choose { player = p, kind = "target", prompt = prompt, options = opts,
                           source = source }
   return ids[pick[1]]
+end
+
+-- The `turn` decision's options the board games build alike, appended to opts in the
+-- fixed order the kernel calls them (labels only when lab: g:labels(p)).
+
+-- "Play NAME" for each distinct card in p's hand that can(self, g, p, id, extra) allows.
+function choose.plays(self, g, p, opts, lab, can, extra)
+  local ids, names = g:list("hand", p, nil, "distinct")
+  for i = 1, #ids do
+    local id = ids[i]
+    if can(self, g, p, id, extra) then
+      opts[#opts + 1] = {
+        label = lab and "Play " .. names[i] or nil, card = id, act = "play", id = id }
+    end
+  end
+end
+
+-- "A attacks T" for each piece of `mine` that may attack (self:can_attack), once per
+-- target (self:attack_targets); L is passed on to both (Wizardry's listeners).
+function choose.attacks(self, g, opts, lab, mine, L)
+  for i = 1, #mine do
+    local a = mine[i]
+    if self:can_attack(g, a, L) then
+      local who = lab and self:describe(g, a) .. " attacks "
+      for _, t in ipairs(self:attack_targets(g, a, L)) do
+        opts[#opts + 1] = {
+          label = lab and who .. self:describe(g, t) or nil, card = a, act = "attack", id = a,
+          target = t }
+      end
+    end
+  end
 end
 
 -- One whole turn of the active player p: it starts, then p answers the `turn` decision

@@ -106,30 +106,13 @@ function K:actions(g, p)
     end
   end
   local free = self.grid:free(g, p)
-  local ids, names = g:list("hand", p, nil, "distinct")
-  for i = 1, #ids do
-    local id = ids[i]
-    if self:playable(g, p, id, free) then
-      opts[#opts + 1] = {
-        label = lab and "Play " .. names[i] or nil, card = id, act = "play", id = id }
-    end
-  end
+  choose.plays(self, g, p, opts, lab, K.playable, free)
   if g:counter("power_used", p) == 0 and g:counter("mana", p) >= 2
       and #self:power_targets(g, p) > 0 then
     opts[#opts + 1] = { label = "Hero power", card = self:hero(g, p), act = "power" }
   end
   local mine = self:minions(g, p)
-  for i = 1, #mine do
-    local a = mine[i]
-    if self:can_attack(g, a) then
-      local who = lab and self:describe(g, a) .. " attacks "
-      for _, t in ipairs(self:attack_targets(g, a)) do
-        opts[#opts + 1] = {
-          label = lab and who .. self:describe(g, t) or nil, card = a, act = "attack", id = a,
-          target = t }
-      end
-    end
-  end
+  choose.attacks(self, g, opts, lab, mine)
   for i = 1, #mine do
     local a = mine[i]
     if #free > 0 and self:can_move(g, a) then

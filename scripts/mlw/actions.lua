@@ -126,27 +126,10 @@ function K:actions(g, p)
   local opts = {}
   local lab = g:labels(p)
   local L = self:live_listeners(g) -- the same for every question below
-  local ids, names = g:list("hand", p, nil, "distinct")
-  for i = 1, #ids do
-    local id = ids[i]
-    if self:can_play(g, p, id, L) then
-      opts[#opts + 1] = {
-        label = lab and "Play " .. names[i] or nil, card = id, act = "play", id = id }
-    end
-  end
+  choose.plays(self, g, p, opts, lab, K.can_play, L)
   local mine = self:monsters(g, p)
   offer(self, g, p, opts, "activate", mine, L, lab)
-  for i = 1, #mine do
-    local a = mine[i]
-    if self:can_attack(g, a, L) then
-      local who = lab and self:describe(g, a) .. " attacks "
-      for _, t in ipairs(self:attack_targets(g, a, L)) do
-        opts[#opts + 1] = {
-          label = lab and who .. self:describe(g, t) or nil, card = a, act = "attack", id = a,
-          target = t }
-      end
-    end
-  end
+  choose.attacks(self, g, opts, lab, mine, L)
   offer(self, g, p, opts, "drain", mine, L, lab)
   local in_play = self:monsters(g, p)
   if self:trap(g, p) then in_play[#in_play + 1] = self:trap(g, p) end
