@@ -13,8 +13,7 @@
 
 local K = require("elemental.kernel")
 local fx = require("elemental.effects")
-
-local cards, order = {}, {}
+local cardset = require("boardkit.cards")
 
 local function requirements(def)
   local parts = {}
@@ -24,25 +23,18 @@ local function requirements(def)
   return "Requires " .. table.concat(parts, ", ") .. ". "
 end
 
-local function add(def)
-  def.cost = def.mana
-  if def.attack then
-    def.types = { "Minion" }
-    def.printed = def.text
-    def.text = requirements(def) .. "Minion " .. def.attack .. "/" .. def.health .. ". "
-      .. def.text
-  else
-    def.types = { "Spell" }
-    def.printed = def.text
-    def.text = requirements(def) .. def.text
-  end
-  cards[def.name] = def
-  order[#order + 1] = def.name
-end
-
-for _, file in ipairs { "elemental.cards_earth", "elemental.cards_wind", "elemental.cards_fire" } do
-  for _, def in ipairs(require(file)) do add(def) end
-end
+local cards, order = cardset.set(
+  { "elemental.cards_earth", "elemental.cards_wind", "elemental.cards_fire" },
+  function(def)
+    def.cost = def.mana
+    if def.attack then
+      def.types = { "Minion" }
+      cardset.face(def, requirements(def) .. "Minion " .. def.attack .. "/" .. def.health .. ". ")
+    else
+      def.types = { "Spell" }
+      cardset.face(def, requirements(def))
+    end
+  end)
 
 -- The heroes: 30 health, starting elements (2 in their own, 1 in the others), and a
 -- hero power usable once per turn for 2 mana.

@@ -4,14 +4,7 @@
 -- follows is checked by tests/cards.lua.
 local fx = require("elemental.effects")
 
-local list = {}
-local function card(name)
-  return function(def)
-    def.name = name
-    list[#list + 1] = def
-    return def
-  end
-end
+local list, card = require("boardkit.cards").builder()
 
 card "Pebble Sentry" { mana = 1, earth = 1, attack = 1, health = 1, taunt = true,
   text = "Taunt." }

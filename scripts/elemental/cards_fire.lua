@@ -3,14 +3,7 @@
 -- balance rule.
 local fx = require("elemental.effects")
 
-local list = {}
-local function card(name)
-  return function(def)
-    def.name = name
-    list[#list + 1] = def
-    return def
-  end
-end
+local list, card = require("boardkit.cards").builder()
 
 card "Ember Imp" { mana = 1, fire = 1, attack = 1, health = 1, haste = true,
   text = "Haste." }

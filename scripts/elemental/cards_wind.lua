@@ -3,14 +3,7 @@
 -- card; tests/cards.lua checks the balance rule.
 local fx = require("elemental.effects")
 
-local list = {}
-local function card(name)
-  return function(def)
-    def.name = name
-    list[#list + 1] = def
-    return def
-  end
-end
+local list, card = require("boardkit.cards").builder()
 
 card "Breeze Sprite" { mana = 1, wind = 1, attack = 1, health = 1, swift = true,
   text = "Swift." }

@@ -7,6 +7,7 @@
 -- deaths resolve together (resolve_deaths), in a set order.
 
 local K = require("elemental.kernel")
+local health = require("boardkit.health")
 
 -- ---- acting ---------------------------------------------------------------------------
 
@@ -115,21 +116,7 @@ function K:damage(g, target, n, source)
 end
 
 -- Restore up to n health (never above the maximum); returns the amount healed.
-function K:heal(g, target, n)
-  if self:is_hero(g, target) then
-    local p = self:owner(g, target)
-    local h = math.min(g:counter("health", p) + n, K.START_HEALTH)
-    local d = h - g:counter("health", p)
-    g:set_counter("health", p, h)
-    g:log(g:player_name(p), "'s hero heals ", d, " (", h, " health)")
-    return d
-  end
-  local h = math.min(self.st:get(g, target, "health") + n, self.st:get(g, target, "max_health"))
-  local d = h - self.st:get(g, target, "health")
-  self.st:set(g, target, "health", h)
-  g:log(self:describe(g, target), " heals ", d)
-  return d
-end
+K.heal = health.heal
 
 -- Run a minion card's trigger `name` (on_hurt, on_damage, end_of_turn, ...).
 function K:trigger(g, id, name, ctx)

@@ -88,6 +88,14 @@ local function minions_only(k, g, ids)
   return out
 end
 
+-- An ability of the given cost that does each(g, k, t) to every minion of the group in
+-- turn (heroes left out; the minions taken before the first is touched).
+local function on_minions(cost, group, each)
+  return { cost = cost, run = function(g, k, ctx)
+    for _, t in ipairs(minions_only(k, g, group_of(k, g, ctx, group))) do each(g, k, t) end
+  end }
+end
+
 -- ---- abilities -------------------------------------------------------------------------
 
 -- Deal n damage (`damage`: n when it hits the chosen target, for bots). Deaths wait
@@ -109,27 +117,23 @@ end
 function fx.buff(a, h, group, duration)
   local price = (a + h) * spread(group) // 2
   if duration then price = price // 2 end
-  return { cost = math.max(price, 1), run = function(g, k, ctx)
-    for _, t in ipairs(minions_only(k, g, group_of(k, g, ctx, group))) do
-      if duration then
-        k.st:set(g, t, "boost", k.st:get(g, t, "boost") + a, until_turn(g, duration))
-      end
-      k.st:add(g, t, "attack", a)
-      k.st:add(g, t, "max_health", h)
-      k.st:add(g, t, "health", h)
-      g:log(k:describe(g, t), " gets +", a, "/+", h)
+  return on_minions(math.max(price, 1), group, function(g, k, t)
+    if duration then
+      k.st:set(g, t, "boost", k.st:get(g, t, "boost") + a, until_turn(g, duration))
     end
-  end }
+    k.st:add(g, t, "attack", a)
+    k.st:add(g, t, "max_health", h)
+    k.st:add(g, t, "health", h)
+    g:log(k:describe(g, t), " gets +", a, "/+", h)
+  end)
 end
 
 -- -a attack (never below 0), permanently.
 function fx.weaken(a, group)
-  return { cost = a * spread(group) // 2 + 1, run = function(g, k, ctx)
-    for _, t in ipairs(minions_only(k, g, group_of(k, g, ctx, group))) do
-      k.st:set(g, t, "attack", math.max(0, k:attack_of(g, t) - a))
-      g:log(k:describe(g, t), " gets -", a, " attack")
-    end
-  end }
+  return on_minions(a * spread(group) // 2 + 1, group, function(g, k, t)
+    k.st:set(g, t, "attack", math.max(0, k:attack_of(g, t) - a))
+    g:log(k:describe(g, t), " gets -", a, " attack")
+  end)
 end
 
 -- Give a keyword (value v, 1 for a flag) for a duration.
@@ -138,62 +142,52 @@ function fx.give(kw, v, group, duration)
   for _, d in ipairs(K.KEYWORDS) do
     if d.name == kw then price = math.abs(d.cost) * (v or 1) end
   end
-  return { cost = math.max(1, price * spread(group) // 2), run = function(g, k, ctx)
-    for _, t in ipairs(minions_only(k, g, group_of(k, g, ctx, group))) do
-      k.st:set(g, t, kw, v or 1, until_turn(g, duration))
-      g:log(k:describe(g, t), " gains ", kw)
-    end
-  end }
+  return on_minions(math.max(1, price * spread(group) // 2), group, function(g, k, t)
+    k.st:set(g, t, kw, v or 1, until_turn(g, duration))
+    g:log(k:describe(g, t), " gains ", kw)
+  end)
 end
 
 -- Stun: the minion loses its owner's next turn (it can neither attack nor move until
 -- that turn ends; stunned on its owner's own turn, it also loses the rest of this one).
 function fx.stun(group)
-  return { cost = 2 * spread(group), run = function(g, k, ctx)
-    for _, t in ipairs(minions_only(k, g, group_of(k, g, ctx, group))) do
-      local n = k:owner(g, t) == k:active(g) and 3 or 2
-      k.st:set(g, t, "stun", 1, until_turn(g, n))
-      g:log(k:describe(g, t), " is stunned")
-    end
-  end }
+  return on_minions(2 * spread(group), group, function(g, k, t)
+    local n = k:owner(g, t) == k:active(g) and 3 or 2
+    k.st:set(g, t, "stun", 1, until_turn(g, n))
+    g:log(k:describe(g, t), " is stunned")
+  end)
 end
 
 -- Dispel: the minion loses every keyword and lasting effect, its attack and health go
 -- back to the printed ones, and the damage it had taken stays (so a minion that only
 -- its buffs kept alive dies).
 function fx.dispel(group)
-  return { cost = 2 * spread(group) // 2 + 1, run = function(g, k, ctx)
-    for _, t in ipairs(minions_only(k, g, group_of(k, g, ctx, group))) do
-      local damage = k.st:get(g, t, "max_health") - k.st:get(g, t, "health")
-      k.st:dispel(g, t)
-      local def = k:def(g, t)
-      k.st:set(g, t, "attack", def.attack)
-      k.st:set(g, t, "max_health", def.health)
-      k.st:set(g, t, "health", def.health - damage)
-      g:log(k:describe(g, t), " is dispelled")
-    end
-  end }
+  return on_minions(2 * spread(group) // 2 + 1, group, function(g, k, t)
+    local damage = k.st:get(g, t, "max_health") - k.st:get(g, t, "health")
+    k.st:dispel(g, t)
+    local def = k:def(g, t)
+    k.st:set(g, t, "attack", def.attack)
+    k.st:set(g, t, "max_health", def.health)
+    k.st:set(g, t, "health", def.health - damage)
+    g:log(k:describe(g, t), " is dispelled")
+  end)
 end
 
 -- Destroy: the minion dies (with the action's other deaths).
 function fx.destroy(group)
-  return { cost = 8 * spread(group) // 2, run = function(g, k, ctx)
-    for _, t in ipairs(minions_only(k, g, group_of(k, g, ctx, group))) do
-      g:set(t, "dying", 1)
-      g:log(k:describe(g, t), " is destroyed")
-    end
-  end }
+  return on_minions(8 * spread(group) // 2, group, function(g, k, t)
+    g:set(t, "dying", 1)
+    g:log(k:describe(g, t), " is destroyed")
+  end)
 end
 
 -- Return to its owner's hand (lost when the hand is full).
 function fx.bounce(group)
-  return { cost = 3 * spread(group) // 2, run = function(g, k, ctx)
-    for _, t in ipairs(minions_only(k, g, group_of(k, g, ctx, group))) do
-      local o = k:owner(g, t)
-      g:log(k:describe(g, t), " returns to ", g:player_name(o), "'s hand")
-      k:unsummon(g, t, g:count("hand", o) >= K.HAND_LIMIT and "burned" or "hand")
-    end
-  end }
+  return on_minions(3 * spread(group) // 2, group, function(g, k, t)
+    local o = k:owner(g, t)
+    g:log(k:describe(g, t), " returns to ", g:player_name(o), "'s hand")
+    k:unsummon(g, t, k:hand_full(g, o) and "burned" or "hand")
+  end)
 end
 
 -- Draw n cards (who: "you" or "opponent").

@@ -11,6 +11,7 @@
 local grid = require("boardkit.grid")
 local status = require("boardkit.status")
 local events = require("boardkit.events")
+local hand = require("boardkit.hand")
 
 local K = {}
 K.__index = K
@@ -19,6 +20,7 @@ K.ROWS = { "front", "back" }
 K.COLS = 5
 K.HAND_LIMIT = 10
 K.START_HEALTH = 30 -- a hero's, also its most
+K.BODY = "hero" -- the zone of a player's body (boardkit/health.lua)
 K.MANA_CAP = 10
 K.ELEMENTS = { "earth", "wind", "fire" }
 K.ELEMENT_NAME = { earth = "Earth", wind = "Wind", fire = "Fire" }
@@ -82,6 +84,11 @@ function K.new(cards, heroes)
       return self:all_minions(g)
     end,
   }
+  self.hand = { limit = K.HAND_LIMIT, lost = "burned", empty = function(g, p)
+    local f = g:add_counter("fatigue", p, 1)
+    g:log(g:player_name(p), " has no card to draw: fatigue deals ", f, " damage")
+    self:hurt_hero(g, p, f)
+  end }
   return self
 end
 
@@ -190,22 +197,9 @@ end
 
 -- p draws n cards: an empty deck deals fatigue damage (1, 2, 3...), a full hand loses
 -- the card (shown to both).
-function K:draw(g, p, n)
-  for _ = 1, n do
-    local id = g:top("deck", p)
-    if not id then
-      local f = g:add_counter("fatigue", p, 1)
-      g:log(g:player_name(p), " has no card to draw: fatigue deals ", f, " damage")
-      self:hurt_hero(g, p, f)
-    elseif g:count("hand", p) >= K.HAND_LIMIT then
-      g:move(id, "burned", p)
-      g:log(g:player_name(p), "'s hand is full: ", { id }, " is lost")
-    else
-      g:move(id, "hand", p)
-      g:log_to(p, "You draw ", { id })
-    end
-  end
-end
+function K:draw(g, p, n) hand.draw(g, p, n, self.hand) end
+
+function K:hand_full(g, p) return hand.full(g, p, self.hand) end
 
 -- The hero of p loses n health.
 function K.hurt_hero(_, g, p, n)

@@ -1,5 +1,6 @@
 -- elemental/testkit.lua: set-ups for Elemental Command rules tests, on top of
--- deckbuilder/testkit.lua (answering by label, reading events).
+-- boardkit/testkit.lua (stacked sides, offers, view readers; answering by label and
+-- reading events from deckbuilder/testkit.lua).
 --
 -- E.match{ p1 = SIDE, p2 = SIDE, seed =, options =, bots = } starts a match whose two
 -- mulligans are answered "keep" and stops at player 1's first decision of turn 1.
@@ -9,20 +10,15 @@
 -- keep = true leaves the side as the game dealt it.
 -- Minions placed there were summoned before the match's first turn, so they may act.
 
-local kit = require("deckbuilder.testkit")
+local bk = require("boardkit.testkit")
 
-local E = {}
-for name, fn in pairs(kit) do E[name] = fn end
+local E = bk.copy()
 
 local function game() return require("elemental.game") end
 function E.kernel() return game().kernel end
 
 local ZEPHYRS = { "Zephyr Imp", "Zephyr Imp", "Zephyr Imp", "Zephyr Imp", "Zephyr Imp",
                   "Zephyr Imp", "Zephyr Imp", "Zephyr Imp", "Zephyr Imp", "Zephyr Imp" }
-
-local function box(g, zone, p)
-  for _ = 1, g:count(zone, p) do g:move(g:top(zone, p), "box", 0) end
-end
 
 -- "front 3" -> r, c.
 function E.space(label)
@@ -33,11 +29,7 @@ end
 local function stack_side(g, p, side)
   local k = E.kernel()
   if side.keep then return end
-  box(g, "hand", p)
-  box(g, "deck", p)
-  for _, name in ipairs(side.hand or {}) do g:new(name, "hand", p) end
-  local deck = side.deck or ZEPHYRS
-  for i = #deck, 1, -1 do g:new(deck[i], "deck", p) end
+  E.stack_cards(g, p, side, ZEPHYRS)
   -- columns then rows, so the set-up is the same whatever the table's order
   for _, row in ipairs { "front", "back" } do
     for c = 1, 5 do
@@ -46,11 +38,7 @@ local function stack_side(g, p, side)
         local name = type(spec) == "table" and spec[1] or spec
         local id = g:new(name, "hand", p)
         k:summon(g, id, p, row == "front" and 1 or 2, c)
-        if type(spec) == "table" then
-          for _, st in ipairs(k.st.defs) do
-            if spec[st.name] then k.st:set(g, id, st.name, spec[st.name]) end
-          end
-        end
+        E.set_statuses(g, k.st, id, spec)
       end
     end
   end
@@ -60,12 +48,7 @@ local function stack_side(g, p, side)
 end
 
 function E.match(T, spec)
-  local m = T.match { players = 2, seed = spec.seed or 1, options = spec.options,
-                      bots = spec.bots, setup = function(g)
-    stack_side(g, 1, spec.p1 or {})
-    stack_side(g, 2, spec.p2 or {})
-    if spec.setup then spec.setup(g) end
-  end }
+  local m = bk.match(T, spec, stack_side)
   for _ = 1, 2 do
     local d = m:decision()
     if d and d.kind == "mulligan" then assert(m:answer(d.player, {})) end
@@ -90,26 +73,11 @@ function E.stat(m, p, label, name)
   return E.kernel().st:get(m.g, E.at(m, p, label), name)
 end
 
--- Does the pending decision offer this label?
-function E.offers(m, label)
-  local d = m:decision()
-  if not d then return false end
-  for _, o in ipairs(d.options) do
-    if o.label == label then return true end
-  end
-  return false
-end
-
--- End the current turn (the pending decision must be a `turn` one).
-function E.end_turn(m)
-  kit.pick(m, "End turn")
-end
-
 -- Play a card from hand: "Play NAME", then each further answer in order (a space
 -- "front 3", a target label, a destination).
 function E.play(m, name, ...)
-  kit.pick(m, "Play " .. name)
-  for _, label in ipairs { ... } do kit.pick(m, label) end
+  E.pick(m, "Play " .. name)
+  for _, label in ipairs { ... } do E.pick(m, label) end
 end
 
 return E

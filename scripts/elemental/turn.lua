@@ -7,6 +7,7 @@
 -- (a card's or hero power's one target), `destination` (where a moved minion goes).
 
 local K = require("elemental.kernel")
+local choose = require("boardkit.choose")
 
 -- ---- the mulligan ---------------------------------------------------------------------
 
@@ -105,30 +106,13 @@ function K:actions(g, p)
     end
   end
   local free = self.grid:free(g, p)
-  local ids, names = g:list("hand", p, nil, "distinct")
-  for i = 1, #ids do
-    local id = ids[i]
-    if self:playable(g, p, id, free) then
-      opts[#opts + 1] = {
-        label = lab and "Play " .. names[i] or nil, card = id, act = "play", id = id }
-    end
-  end
+  choose.plays(self, g, p, opts, lab, K.playable, free)
   if g:counter("power_used", p) == 0 and g:counter("mana", p) >= 2
       and #self:power_targets(g, p) > 0 then
     opts[#opts + 1] = { label = "Hero power", card = self:hero(g, p), act = "power" }
   end
   local mine = self:minions(g, p)
-  for i = 1, #mine do
-    local a = mine[i]
-    if self:can_attack(g, a) then
-      local who = lab and self:describe(g, a) .. " attacks "
-      for _, t in ipairs(self:attack_targets(g, a)) do
-        opts[#opts + 1] = {
-          label = lab and who .. self:describe(g, t) or nil, card = a, act = "attack", id = a,
-          target = t }
-      end
-    end
-  end
+  choose.attacks(self, g, opts, lab, mine)
   for i = 1, #mine do
     local a = mine[i]
     if #free > 0 and self:can_move(g, a) then
@@ -159,15 +143,7 @@ function K:choose_space(g, p, spaces, kind, prompt, about)
 end
 
 -- Ask p for one of the entities ids.
-function K:choose_target(g, p, ids, prompt, source)
-  local opts, lab = {}, g:labels(p)
-  for i, id in ipairs(ids) do
-    opts[i] = { label = lab and self:describe(g, id) or nil, card = id }
-  end
-  local pick = g:choose { player = p, kind = "target", prompt = prompt, options = opts,
-                          source = source }
-  return ids[pick[1]]
-end
+K.choose_target = choose.target
 
 -- The target (and, for a move, the destination) of a card or hero power def.
 local function aim(self, g, p, def, ctx, ids)
@@ -271,18 +247,7 @@ function K:turn(g)
     self:mulligan(g, 2)
     g:set_counter("_mulligan", 0, 1)
   end
-  local p = self:active(g)
-  self:start_turn(g, p)
-  while not self:over(g) do
-    self:berserk(g, p)
-    if self:over(g) then break end
-    local opts = self:actions(g, p)
-    local pick = g:choose { player = p, kind = "turn", options = opts,
-                            prompt = "Your turn: play, attack, move or end the turn" }
-    if not self:perform(g, p, opts[pick[1]]) then break end
-  end
-  if not self:over(g) then self:end_turn(g, p) end
-  g:set_counter("active", 0, K.other(p))
+  choose.turn(self, g, "Your turn: play, attack, move or end the turn", K.berserk)
 end
 
 return K

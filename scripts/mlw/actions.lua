@@ -9,154 +9,131 @@
 -- README.md. Decisions (`kind`): `turn` and `target`.
 
 local K = require("mlw.kernel")
+local choose = require("boardkit.choose")
 local types = require("mlw.types")
-
-local A = {}
 
 -- ---- the turn's start and end -------------------------------------------------------------
 
 -- The turn of p begins: draw (not the first player's first turn), max mana +1 (up to the
 -- cap), mana = max mana - upkeep, every monster ready again, ON_TURN_START.
-function A.start_turn(g, p)
+function K:start_turn(g, p)
   local t = g:add_counter("turn", 0, 1)
   g:set_counter("active", 0, p)
   g:add_counter("turns", p, 1)
   g:log("Turn ", t, ": ", g:player_name(p))
-  if t > 1 then K.draw(g, p, K.DRAW_PER_TURN) end
+  if t > 1 then self:draw(g, p, K.DRAW_PER_TURN) end
   local max = math.min(g:counter("max_mana", p) + 1, K.MANA_CAP)
   g:set_counter("max_mana", p, max)
-  local upkeep = K.upkeep(g, p)
+  local upkeep = self:upkeep(g, p)
   g:set_counter("upkeep", p, upkeep)
   g:set_counter("mana", p, math.max(0, max - upkeep))
   g:set_counter("drained", p, 0)
-  for _, id in ipairs(K.monsters(g, p)) do
+  for _, id in ipairs(self:monsters(g, p)) do
     g:set(id, "attacks", 0)
     g:set(id, "activated", 0)
   end
-  K.emit(g, "ON_TURN_START", { player = p })
-  K.resolve_deaths(g)
+  self:emit(g, "ON_TURN_START", { player = p })
+  self:resolve_deaths(g)
 end
 
 -- ON_TURN_END, then every status ending with this turn wears off.
-function A.end_turn(g, p)
-  K.emit(g, "ON_TURN_END", { player = p })
-  K.resolve_deaths(g)
-  local all = { K.wizard(g, 1), K.wizard(g, 2) }
+function K:end_turn(g, p)
+  self:emit(g, "ON_TURN_END", { player = p })
+  self:resolve_deaths(g)
+  local all = { self:wizard(g, 1), self:wizard(g, 2) }
   for q = 1, 2 do
-    for _, id in ipairs(K.monsters(g, q)) do all[#all + 1] = id end
+    for _, id in ipairs(self:monsters(g, q)) do all[#all + 1] = id end
   end
-  K.st:expire(g, all, K.turn_no(g))
-  K.resolve_deaths(g)
+  K.st:expire(g, all, self:turn_no(g))
+  self:resolve_deaths(g)
 end
 
 -- ---- what may be done -----------------------------------------------------------------------
 
-function A.can_play(g, p, id, L)
-  local def = K.def(g, id)
-  if def.cost > g:counter("mana", p) or not K.run(g, id, "playable", def.playable, g, p, def) then
-    return false
-  end
-  return (K.ask(g, "CAN_PLAY", { player = p, card = id, type = def.type, listeners = L }))
+function K:can_play(g, p, id, L)
+  local def = self:def(g, id)
+  if def.cost > g:counter("mana", p) then return false end
+  if not self:run(g, id, "playable", def.playable, g, p, def) then return false end
+  return (self:ask(g, "CAN_PLAY", { player = p, card = id, type = def.type, listeners = L }))
 end
 
-function A.can_activate(g, p, id, L)
-  local ab = K.def(g, id).activate
+function K:can_activate(g, p, id, L)
+  local ab = self:def(g, id).activate
   if not ab or g:get(id, "activated") ~= 0 or (ab.cost or 0) > g:counter("mana", p) then
     return false
   end
   if ab.target and #types.targets(g, p, ab.target) == 0 then return false end
-  return (K.ask(g, "CAN_ACTIVATE", { player = p, unit = id, listeners = L }))
+  return (self:ask(g, "CAN_ACTIVATE", { player = p, unit = id, listeners = L }))
 end
 
 -- Ready (in play since before this turn), attacks left, attack above 0, CAN_ATTACK.
-function A.can_attack(g, id, L)
-  local p = K.owner(g, id)
-  if p ~= K.active(g) or g:get(id, "summoned") >= K.turn_no(g) then return false end
-  if g:get(id, "attacks") >= K.def(g, id).attacks_per_turn or K.attack(g, id) <= 0 then
+function K:can_attack(g, id, L)
+  local p = self:owner(g, id)
+  if p ~= self:active(g) or g:get(id, "summoned") >= self:turn_no(g) then return false end
+  if g:get(id, "attacks") >= self:def(g, id).attacks_per_turn or self:attack_of(g, id) <= 0 then
     return false
   end
-  return (K.ask(g, "CAN_ATTACK", { player = p, unit = id, listeners = L }))
+  return (self:ask(g, "CAN_ATTACK", { player = p, unit = id, listeners = L }))
 end
 
 -- What monster a may attack: enemy monsters CAN_ATTACK_MONSTER allows, and the enemy
 -- wizard's entity when the card's `can_attack_wizard` and CAN_ATTACK_WIZARD allow it.
-function A.attack_targets(g, a, L)
-  local p = K.owner(g, a)
+function K:attack_targets(g, a, L)
+  local p = self:owner(g, a)
   local out = {}
-  for _, t in ipairs(K.monsters(g, K.other(p))) do
-    if K.ask(g, "CAN_ATTACK_MONSTER", { player = p, unit = a, target = t, listeners = L }) then
+  for _, t in ipairs(self:monsters(g, K.other(p))) do
+    if self:ask(g, "CAN_ATTACK_MONSTER", { player = p, unit = a, target = t, listeners = L }) then
       out[#out + 1] = t
     end
   end
-  if K.run(g, a, "can_attack_wizard", K.def(g, a).can_attack_wizard, g, a, L)
-      and K.ask(g, "CAN_ATTACK_WIZARD", { player = p, unit = a, listeners = L }) then
-    out[#out + 1] = K.wizard(g, K.other(p))
+  if self:run(g, a, "can_attack_wizard", self:def(g, a).can_attack_wizard, g, a, L)
+      and self:ask(g, "CAN_ATTACK_WIZARD", { player = p, unit = a, listeners = L }) then
+    out[#out + 1] = self:wizard(g, K.other(p))
   end
   return out
 end
 
-function A.can_drain(g, p, id, L)
+function K:can_drain(g, p, id, L)
   if g:counter("drained", p) ~= 0 then return false end
-  return (K.ask(g, "CAN_DRAIN", { player = p, unit = id, listeners = L }))
+  return (self:ask(g, "CAN_DRAIN", { player = p, unit = id, listeners = L }))
 end
 
-function A.can_discard(g, p, id, L)
-  return (K.ask(g, "CAN_DISCARD", { player = p, card = id, listeners = L }))
+function K:can_discard(g, p, id, L)
+  return (self:ask(g, "CAN_DISCARD", { player = p, card = id, listeners = L }))
+end
+
+-- The actions on one's own card in play: the check that allows each, and its label's verb.
+local ON_MINE = { activate = { K.can_activate, "Activate " }, drain = { K.can_drain, "Drain " },
+                  discard = { K.can_discard, "Discard " } }
+
+-- Adds to opts the action `act` on each of p's cards ids that its check allows ("Drain
+-- Knight (P1 slot 1)"; labels only when lab).
+local function offer(self, g, p, opts, act, ids, L, lab)
+  local can, verb = ON_MINE[act][1], ON_MINE[act][2]
+  for i = 1, #ids do
+    local id = ids[i]
+    if can(self, g, p, id, L) then
+      opts[#opts + 1] = { label = lab and verb .. self:describe(g, id) or nil, card = id,
+                          act = act, id = id }
+    end
+  end
 end
 
 -- The options of the `turn` decision, in a fixed order: play, activate, attack, drain,
 -- discard, End turn, Surrender. Without labels when nothing reads them (g:labels: a bot
 -- answers inline; this game's bots read `act` and the ids, never labels).
-function A.actions(g, p)
+function K:actions(g, p)
   local opts = {}
   local lab = g:labels(p)
-  local L = K.live_listeners(g) -- the same for every question below
-  local ids, names = g:list("hand", p, nil, "distinct")
-  for i = 1, #ids do
-    local id = ids[i]
-    if A.can_play(g, p, id, L) then
-      opts[#opts + 1] = {
-        label = lab and "Play " .. names[i] or nil, card = id, act = "play", id = id }
-    end
-  end
-  local mine = K.monsters(g, p)
-  for i = 1, #mine do
-    local id = mine[i]
-    if A.can_activate(g, p, id, L) then
-      opts[#opts + 1] = {
-        label = lab and "Activate " .. K.describe(g, id) or nil, card = id, act = "activate",
-        id = id }
-    end
-  end
-  for i = 1, #mine do
-    local a = mine[i]
-    if A.can_attack(g, a, L) then
-      local who = lab and K.describe(g, a) .. " attacks "
-      for _, t in ipairs(A.attack_targets(g, a, L)) do
-        opts[#opts + 1] = {
-          label = lab and who .. K.describe(g, t) or nil, card = a, act = "attack", id = a,
-          target = t }
-      end
-    end
-  end
-  for i = 1, #mine do
-    local id = mine[i]
-    if A.can_drain(g, p, id, L) then
-      opts[#opts + 1] = {
-        label = lab and "Drain " .. K.describe(g, id) or nil, card = id, act = "drain",
-        id = id }
-    end
-  end
-  local in_play = K.monsters(g, p)
-  if K.trap(g, p) then in_play[#in_play + 1] = K.trap(g, p) end
-  for i = 1, #in_play do
-    local id = in_play[i]
-    if A.can_discard(g, p, id, L) then
-      opts[#opts + 1] = {
-        label = lab and "Discard " .. K.describe(g, id) or nil, card = id, act = "discard",
-        id = id }
-    end
-  end
+  local L = self:live_listeners(g) -- the same for every question below
+  choose.plays(self, g, p, opts, lab, K.can_play, L)
+  local mine = self:monsters(g, p)
+  offer(self, g, p, opts, "activate", mine, L, lab)
+  choose.attacks(self, g, opts, lab, mine, L)
+  offer(self, g, p, opts, "drain", mine, L, lab)
+  local in_play = self:monsters(g, p)
+  if self:trap(g, p) then in_play[#in_play + 1] = self:trap(g, p) end
+  offer(self, g, p, opts, "discard", in_play, L, lab)
   opts[#opts + 1] = { label = "End turn", act = "end" }
   opts[#opts + 1] = { label = "Surrender", act = "surrender" }
   return opts
@@ -164,24 +141,21 @@ end
 
 -- ---- doing it -------------------------------------------------------------------------------
 
--- Ask p for one of the elements ids.
-function A.choose_target(g, p, ids, prompt, source)
-  local opts, lab = {}, g:labels(p)
-  for i, id in ipairs(ids) do opts[i] = { label = lab and K.describe(g, id) or nil, card = id } end
-  local pick = g:choose { player = p, kind = "target", prompt = prompt, options = opts,
-                          source = source }
-  return ids[pick[1]]
-end
+-- Ask p for one of the entities ids.
+K.choose_target = choose.target
 
-local function cancelled(g, what, by)
-  g:log(what, " is cancelled by ", K.describe(g, by))
+-- BEFORE_<ACTION>: may `what` happen? A veto is logged with whoever cast it.
+local function allowed(self, g, ev, ctx, what)
+  local ok, by = self:ask(g, ev, ctx)
+  if not ok then g:log(what, " is cancelled by ", self:describe(g, by)) end
+  return ok
 end
 
 -- Play card id: pay, choose its target, BEFORE_PLAY (a veto spends the card), resolve by
 -- its type's script (a monster enters play and runs `when_played`; a spell runs its
 -- effect; a trap goes face down), ON_PLAY.
-function A.play(g, p, id)
-  local def = K.def(g, id)
+function K:play(g, p, id)
+  local def = self:def(g, id)
   g:add_counter("mana", p, -def.cost)
   local ctx = { player = p, card = id, type = def.type }
   if def.type == "trap" then -- face down: it stays hidden in hand until it is set
@@ -192,110 +166,94 @@ function A.play(g, p, id)
     g:log(g:player_name(p), " plays ", { id })
   end
   if def.target then
-    ctx.target = A.choose_target(g, p, types.targets(g, p, def.target),
-                                 def.name .. ": choose a target", def.name)
+    ctx.target = self:choose_target(g, p, types.targets(g, p, def.target),
+                                    def.name .. ": choose a target", def.name)
   end
-  local ok, by = K.ask(g, "BEFORE_PLAY", ctx)
-  if not ok then
-    cancelled(g, def.name, by)
+  if not allowed(self, g, "BEFORE_PLAY", ctx, def.name) then
     g:move(id, "grave", p)
   else
-    K.run(g, id, "resolve", def.resolve, g, ctx)
-    if def.when_played then K.run(g, id, "when_played", def.when_played, g, ctx) end
-    if K.zone(g, id) == "casting" then g:move(id, "grave", p) end
-    K.emit(g, "ON_PLAY", ctx)
+    self:run(g, id, "resolve", def.resolve, g, ctx)
+    if def.when_played then self:run(g, id, "when_played", def.when_played, g, ctx) end
+    if self:zone(g, id) == "casting" then g:move(id, "grave", p) end
+    self:emit(g, "ON_PLAY", ctx)
   end
-  K.resolve_deaths(g)
+  self:resolve_deaths(g)
 end
 
 -- Activate monster id's ability (once a turn): pay its cost, choose its target,
 -- BEFORE_ACTIVATE, run it, ON_ACTIVATE.
-function A.activate(g, p, id)
-  local ab = K.def(g, id).activate
+function K:activate(g, p, id)
+  local ab = self:def(g, id).activate
   g:set(id, "activated", 1)
   g:add_counter("mana", p, -(ab.cost or 0))
-  g:log(g:player_name(p), " activates ", K.describe(g, id))
+  g:log(g:player_name(p), " activates ", self:describe(g, id))
   local ctx = { player = p, unit = id }
   if ab.target then
-    ctx.target = A.choose_target(g, p, types.targets(g, p, ab.target),
-                                 g:name(id) .. ": choose a target", g:name(id))
+    ctx.target = self:choose_target(g, p, types.targets(g, p, ab.target),
+                                    g:name(id) .. ": choose a target", g:name(id))
   end
-  local ok, by = K.ask(g, "BEFORE_ACTIVATE", ctx)
-  if not ok then
-    cancelled(g, "The ability", by)
-  else
-    K.run(g, id, "activate", ab.run, g, ctx)
-    K.emit(g, "ON_ACTIVATE", ctx)
+  if allowed(self, g, "BEFORE_ACTIVATE", ctx, "The ability") then
+    self:run(g, id, "activate", ab.run, g, ctx)
+    self:emit(g, "ON_ACTIVATE", ctx)
   end
-  K.resolve_deaths(g)
+  self:resolve_deaths(g)
 end
 
 -- Monster a attacks target t (a monster or the enemy wizard). BEFORE_ATTACK may cancel
 -- it. A monster target strikes back at the same time when it can defend (CAN_DEFEND)
 -- and may counter this attacker (CAN_COUNTER). Deaths come after the whole attack.
-function A.attack(g, a, t)
-  local p = K.owner(g, a)
+function K:attack(g, a, t)
+  local p = self:owner(g, a)
   g:set(a, "attacks", g:get(a, "attacks") + 1)
   local ctx = { player = p, unit = a, target = t }
-  g:log(K.describe(g, a), " attacks ", K.describe(g, t))
-  local ok, by = K.ask(g, "BEFORE_ATTACK", ctx)
-  if not ok then
-    cancelled(g, "The attack", by)
-  else
+  g:log(self:describe(g, a), " attacks ", self:describe(g, t))
+  if allowed(self, g, "BEFORE_ATTACK", ctx, "The attack") then
     t = ctx.target
     local back = 0
-    if K.in_play(g, t) and K.ask(g, "CAN_DEFEND", { unit = t, attacker = a })
-        and K.ask(g, "CAN_COUNTER", { unit = t, attacker = a }) then
-      back = K.run(g, t, "strike", K.def(g, t).strike, g, t)
+    if self:in_play(g, t) and self:ask(g, "CAN_DEFEND", { unit = t, attacker = a })
+        and self:ask(g, "CAN_COUNTER", { unit = t, attacker = a }) then
+      back = self:run(g, t, "strike", self:def(g, t).strike, g, t)
     end
-    local hit = K.run(g, a, "strike", K.def(g, a).strike, g, a)
-    K.damage(g, t, hit, a)
-    if back > 0 and K.in_play(g, a) then K.damage(g, a, back, t) end
-    K.emit(g, "ON_ATTACK", ctx)
+    local hit = self:run(g, a, "strike", self:def(g, a).strike, g, a)
+    self:damage(g, t, hit, a)
+    if back > 0 and self:in_play(g, a) then self:damage(g, a, back, t) end
+    self:emit(g, "ON_ATTACK", ctx)
   end
-  K.resolve_deaths(g)
+  self:resolve_deaths(g)
 end
 
 -- Drain monster id (once a turn): it leaves play, its cost comes back as mana, and max
 -- mana and mana rise by 1.
-function A.drain(g, p, id)
+function K:drain(g, p, id)
   g:set_counter("drained", p, 1)
   local ctx = { player = p, unit = id }
-  local ok, by = K.ask(g, "BEFORE_DRAIN", ctx)
-  if not ok then
-    cancelled(g, "The drain", by)
-    return
-  end
-  local cost = K.def(g, id).cost
-  g:log(g:player_name(p), " drains ", K.describe(g, id), " for ", cost + 1, " mana")
-  K.remove(g, id)
+  if not allowed(self, g, "BEFORE_DRAIN", ctx, "The drain") then return end
+  local cost = self:def(g, id).cost
+  g:log(g:player_name(p), " drains ", self:describe(g, id), " for ", cost + 1, " mana")
+  self:remove(g, id)
   g:add_counter("max_mana", p, 1)
   g:add_counter("mana", p, cost + 1)
-  K.emit(g, "ON_DRAIN", ctx)
+  self:emit(g, "ON_DRAIN", ctx)
 end
 
 -- Discard one's own card in play: a monster goes to the graveyard, the trap face down out
 -- of the game (the hidden zone `unseen`).
-function A.discard(g, p, id)
+function K:discard(g, p, id)
   local ctx = { player = p, card = id }
-  local ok, by = K.ask(g, "BEFORE_DISCARD", ctx)
-  if not ok then
-    cancelled(g, "The discard", by)
-    return
-  end
-  if K.zone(g, id) == "trap" then -- face down it goes: named to its owner only
+  if not allowed(self, g, "BEFORE_DISCARD", ctx, "The discard") then return end
+  if self:zone(g, id) == "trap" then -- face down it goes: named to its owner only
     g:log(g:player_name(p), " discards a trap")
     g:log_to(p, "You discard ", { id })
-    K.remove(g, id, "unseen")
+    self:remove(g, id, "unseen")
   else
-    g:log(g:player_name(p), " discards ", K.describe(g, id))
-    K.remove(g, id)
+    g:log(g:player_name(p), " discards ", self:describe(g, id))
+    self:remove(g, id)
   end
-  K.emit(g, "ON_DISCARD", ctx)
+  self:emit(g, "ON_DISCARD", ctx)
 end
 
 -- Do the chosen `turn` option o; returns false when it ends the turn.
-function A.perform(g, p, o)
+function K:perform(g, p, o)
   local act = o.act
   if act == "end" then return false end
   if act == "surrender" then
@@ -303,27 +261,18 @@ function A.perform(g, p, o)
     g:log(g:player_name(p), " surrenders")
     return false
   end
-  if act == "play" then A.play(g, p, o.id)
-  elseif act == "activate" then A.activate(g, p, o.id)
-  elseif act == "attack" then A.attack(g, o.id, o.target)
-  elseif act == "drain" then A.drain(g, p, o.id)
-  elseif act == "discard" then A.discard(g, p, o.id)
+  if act == "play" then self:play(g, p, o.id)
+  elseif act == "activate" then self:activate(g, p, o.id)
+  elseif act == "attack" then self:attack(g, o.id, o.target)
+  elseif act == "drain" then self:drain(g, p, o.id)
+  elseif act == "discard" then self:discard(g, p, o.id)
   end
   return true
 end
 
 -- One whole turn of the active player.
-function A.turn(g)
-  local p = K.active(g)
-  A.start_turn(g, p)
-  while not K.over(g) do
-    local opts = A.actions(g, p)
-    local pick = g:choose { player = p, kind = "turn", options = opts,
-                            prompt = "Your turn: play, activate, attack, drain or end the turn" }
-    if not A.perform(g, p, opts[pick[1]]) then break end
-  end
-  if not K.over(g) then A.end_turn(g, p) end
-  g:set_counter("active", 0, K.other(p))
+function K:turn(g)
+  choose.turn(self, g, "Your turn: play, activate, attack, drain or end the turn")
 end
 
-return A
+return K

@@ -10,26 +10,25 @@
 -- other than Surrender. Bots read only what their seat sees: both monster zones, the
 -- counters and their own hand (never the opponent's hand, trap or deck).
 
-local K = require("mlw.kernel")
-local A = require("mlw.actions")
+local k = require("mlw.kernel")
 
 local bots = {}
 
 local function value(g, id)
-  return K.attack(g, id) + K.health(g, id)
+  return k:attack_of(g, id) + k:health_of(g, id)
 end
 
-local function enemy_monsters(g, p) return K.monsters(g, K.other(p)) end
+local function enemy_monsters(g, p) return k:monsters(g, k.other(p)) end
 
 -- ---- scores of `turn` options -------------------------------------------------------------
 
 local function attack_score(g, a, t)
-  if K.is_wizard(g, t) then return 300 + K.attack(g, a) end
-  local kill = K.health(g, t) <= K.attack(g, a)
-  local dies = K.health(g, a) <= K.attack(g, t)
+  if k:is_wizard(g, t) then return 300 + k:attack_of(g, a) end
+  local kill = k:health_of(g, t) <= k:attack_of(g, a)
+  local dies = k:health_of(g, a) <= k:attack_of(g, t)
   if kill and not dies then return 400 + value(g, t) end
   if kill and value(g, t) >= value(g, a) then return 200 + value(g, t) end
-  if not dies then return 100 + K.attack(g, a) end -- wear it down: damage stays
+  if not dies then return 100 + k:attack_of(g, a) end -- wear it down: damage stays
   return -1
 end
 
@@ -37,21 +36,21 @@ local HARMFUL = { any = true, monster = true, enemy_monster = true, enemy_wizard
 
 -- Why a spell without a target is worth casting now.
 local REASON = {
-  ["Heal"] = function(g, p) return g:counter("health", p) <= K.START_HEALTH - 4 end,
-  ["Avalanche"] = function(g, p) return #enemy_monsters(g, p) > #K.monsters(g, p) + 1 end,
+  ["Heal"] = function(g, p) return g:counter("health", p) <= k.START_HEALTH - 4 end,
+  ["Avalanche"] = function(g, p) return #enemy_monsters(g, p) > #k:monsters(g, p) + 1 end,
   ["Recruitment"] = function(g, p) return g:count("monsters", p) >= 4 end,
   ["Rally"] = function(g, p) return g:count("monsters", p) >= 2 end,
-  ["Pickpocket"] = function(g, p) return g:count("hand", K.other(p)) > 0 end,
+  ["Pickpocket"] = function(g, p) return g:count("hand", k.other(p)) > 0 end,
   ["Mana Surge"] = function() return false end,
 }
 
 local function play_score(g, p, id)
-  local def = K.def(g, id)
+  local def = k:def(g, id)
   if def.type == "trap" then return 450 end
   if def.type == "monster" then return 500 + def.cost * 10 end
   if def.target == "friendly_monster" then
-    for _, m in ipairs(K.monsters(g, p)) do
-      if A.can_attack(g, m) then return 480 end
+    for _, m in ipairs(k:monsters(g, p)) do
+      if k:can_attack(g, m) then return 480 end
     end
     return -1
   end
@@ -59,7 +58,7 @@ local function play_score(g, p, id)
       and #enemy_monsters(g, p) == 0 then return -1 end
   if def.name == "Cull" then
     local ok = false
-    for _, t in ipairs(enemy_monsters(g, p)) do ok = ok or K.attack(g, t) <= 3 end
+    for _, t in ipairs(enemy_monsters(g, p)) do ok = ok or k:attack_of(g, t) <= 3 end
     if not ok then return -1 end
   end
   local why = REASON[def.name]
@@ -68,9 +67,9 @@ local function play_score(g, p, id)
 end
 
 local function activate_score(g, p, id)
-  local ab = K.def(g, id).activate
+  local ab = k:def(g, id).activate
   if ab.target and #enemy_monsters(g, p) == 0 then return -1 end
-  if g:name(id) == "Healer" and g:counter("health", p) >= K.START_HEALTH then return -1 end
+  if g:name(id) == "Healer" and g:counter("health", p) >= k.START_HEALTH then return -1 end
   return 350
 end
 
@@ -98,22 +97,22 @@ end
 -- (damage spells), else the enemy monster with the most attack. Helpful ones: the
 -- friendly monster with the most attack.
 local function choose_target(g, p, d)
-  local def = K.cards[d.source]
+  local def = k.cards[d.source]
   local harmful = HARMFUL[def.target or (def.activate and def.activate.target)]
   local dmg = def.damage or (def.activate and 1)
   local best, score = 1, -1000
   for i, o in ipairs(d.options) do
     local t = o.card
-    local mine = K.owner(g, t) == p
+    local mine = k:owner(g, t) == p
     local s
     if not harmful then
-      s = mine and (K.attack(g, t) + 10) or -100
+      s = mine and (k:attack_of(g, t) + 10) or -100
     elseif mine then
       s = -100
-    elseif K.is_wizard(g, t) then
+    elseif k:is_wizard(g, t) then
       s = dmg and 50 or -50
     else
-      s = K.attack(g, t) + ((dmg and K.health(g, t) <= dmg) and (60 + value(g, t)) or 0)
+      s = k:attack_of(g, t) + ((dmg and k:health_of(g, t) <= dmg) and (60 + value(g, t)) or 0)
     end
     if s > score then best, score = i, s end
   end
@@ -129,7 +128,7 @@ function bots.evaluate(g)
   local s = {}
   for p = 1, 2 do
     local v = g:counter("health", p) + 0.5 * g:count("hand", p)
-    for _, id in ipairs(K.monsters(g, p)) do v = v + value(g, id) end
+    for _, id in ipairs(k:monsters(g, p)) do v = v + value(g, id) end
     s[p] = v
   end
   local x = 1 / (1 + math.exp((s[2] - s[1]) / 6))

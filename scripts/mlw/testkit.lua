@@ -1,5 +1,6 @@
 -- mlw/testkit.lua: set-ups for Major League Wizardry rules tests, on top of
--- deckbuilder/testkit.lua (answering by label, reading events).
+-- boardkit/testkit.lua (stacked sides, offers, view readers; answering by label and
+-- reading events from deckbuilder/testkit.lua).
 --
 -- M.match(T, { p1 = SIDE, p2 = SIDE, seed =, options =, bots = }) starts a match and
 -- stops at player 1's first decision of turn 1. SIDE: hand (names), deck (names, top
@@ -8,51 +9,31 @@
 -- health (default 20); keep = true leaves the side as the game dealt it.
 -- Monsters placed there were summoned before the first turn, so they may attack.
 
-local kit = require("deckbuilder.testkit")
-local K = require("mlw.kernel")
+local bk = require("boardkit.testkit")
+local k = require("mlw.kernel")
 
-local M = {}
-for name, fn in pairs(kit) do M[name] = fn end
+local M = bk.copy()
 
-M.K = K
+function M.kernel() return k end
 
 local GOBLINS = {}
 for i = 1, 10 do GOBLINS[i] = "Goblin" end
 
-local function box(g, zone, p)
-  for _ = 1, g:count(zone, p) do g:move(g:top(zone, p), "box", 0) end
-end
-
 local function stack_side(g, p, side)
   if side.keep then return end
-  box(g, "hand", p)
-  box(g, "deck", p)
-  for _, name in ipairs(side.hand or {}) do g:new(name, "hand", p) end
-  local deck = side.deck or GOBLINS
-  for i = #deck, 1, -1 do g:new(deck[i], "deck", p) end
+  M.stack_cards(g, p, side, GOBLINS)
   for _, spec in ipairs(side.monsters or {}) do
     local name = type(spec) == "table" and spec[1] or spec
     local id = g:new(name, "hand", p)
-    K.summon(g, id, p)
-    if type(spec) == "table" then
-      for _, d in ipairs(K.st.defs) do
-        if spec[d.name] then K.st:set(g, id, d.name, spec[d.name]) end
-      end
-    end
+    k:summon(g, id, p)
+    M.set_statuses(g, k.st, id, spec)
   end
   if side.trap then g:new(side.trap, "trap", p) end
   g:set_counter("max_mana", p, (side.mana or 10) - 1)
   g:set_counter("health", p, side.health or 20)
 end
 
-function M.match(T, spec)
-  return T.match { players = 2, seed = spec.seed or 1, options = spec.options,
-                   bots = spec.bots, setup = function(g)
-    stack_side(g, 1, spec.p1 or {})
-    stack_side(g, 2, spec.p2 or {})
-    if spec.setup then spec.setup(g) end
-  end }
-end
+function M.match(T, spec) return bk.match(T, spec, stack_side) end
 
 -- The i-th monster (from 1) of player p, or nil.
 function M.monster(m, p, i) return m.g:at("monsters", p, i) end
@@ -60,42 +41,21 @@ function M.monster(m, p, i) return m.g:at("monsters", p, i) end
 -- Names of p's monsters, comma-joined ("-" for none).
 function M.monsters(m, p)
   local out = {}
-  for _, id in ipairs(K.monsters(m.g, p)) do out[#out + 1] = m.g:name(id) end
+  for _, id in ipairs(k:monsters(m.g, p)) do out[#out + 1] = m.g:name(id) end
   return #out == 0 and "-" or table.concat(out, ",")
 end
 
 -- A status of p's i-th monster ("health", "attack", "frozen"...).
-function M.stat(m, p, i, name) return K.st:get(m.g, M.monster(m, p, i), name) end
+function M.stat(m, p, i, name) return k.st:get(m.g, M.monster(m, p, i), name) end
 
 function M.health(m, p) return m.g:counter("health", p) end
 
 function M.mana(m, p) return m.g:counter("mana", p) end
 
--- Does the pending decision offer this label?
-function M.offers(m, label)
-  local d = m:decision()
-  if not d then return false end
-  for _, o in ipairs(d.options) do
-    if o.label == label then return true end
-  end
-  return false
-end
-
--- Does any option label of the pending decision start with prefix?
-function M.offers_any(m, prefix)
-  local d = m:decision()
-  for _, o in ipairs(d and d.options or {}) do
-    if o.label:sub(1, #prefix) == prefix then return true end
-  end
-  return false
-end
-
-function M.end_turn(m) kit.pick(m, "End turn") end
-
 -- Play a card from hand, then answer its target by label.
 function M.play(m, name, target)
-  kit.pick(m, "Play " .. name)
-  if target then kit.pick(m, target) end
+  M.pick(m, "Play " .. name)
+  if target then M.pick(m, target) end
 end
 
 -- "Ogre (P2 slot 1)".
@@ -106,7 +66,7 @@ function M.wiz(p) return "P" .. p .. "'s wizard" end
 -- "Wolf (P1 slot 1) attacks Ogre (P2 slot 1)": a's slot on player p's side.
 function M.attack(m, p, i, target)
   local a = M.monster(m, p, i)
-  kit.pick(m, M.slot(m.g:name(a), p, i) .. " attacks " .. target)
+  M.pick(m, M.slot(m.g:name(a), p, i) .. " attacks " .. target)
 end
 
 return M

@@ -3,7 +3,7 @@
 -- rule by defining a function of the same name: Alex's `can_attack_wizard`, Sparky's
 -- `attacks_per_turn`. Each function takes (g, ...) and reads the kernel.
 
-local K = require("mlw.kernel")
+local k = require("mlw.kernel")
 
 local types = {}
 
@@ -14,10 +14,10 @@ local types = {}
 function types.targets(g, p, kind)
   local out = {}
   local function add_monsters(q)
-    local ids = K.monsters(g, q)
+    local ids = k:monsters(g, q)
     for i = 1, #ids do out[#out + 1] = ids[i] end
   end
-  local e = K.other(p)
+  local e = k.other(p)
   if kind == "monster" or kind == "any" then
     add_monsters(p)
     add_monsters(e)
@@ -27,10 +27,10 @@ function types.targets(g, p, kind)
     add_monsters(p)
   end
   if kind == "any" then
-    out[#out + 1] = K.wizard(g, e)
-    out[#out + 1] = K.wizard(g, p)
+    out[#out + 1] = k:wizard(g, e)
+    out[#out + 1] = k:wizard(g, p)
   elseif kind == "enemy_wizard" then
-    out[#out + 1] = K.wizard(g, e)
+    out[#out + 1] = k:wizard(g, e)
   end
   return out
 end
@@ -45,21 +45,21 @@ function monster.playable(g, p, _)
 end
 
 function monster.resolve(g, ctx)
-  K.summon(g, ctx.card, ctx.player)
+  k:summon(g, ctx.card, ctx.player)
 end
 
 -- May it attack the opposing wizard directly? Only when no opposing monster can defend
--- against it. L: the listeners, when the caller has them (K.live_listeners).
+-- against it. L: the listeners, when the caller has them (k:live_listeners).
 function monster.can_attack_wizard(g, id, L)
-  local e = K.other(K.owner(g, id))
-  for _, d in ipairs(K.monsters(g, e)) do
-    if K.ask(g, "CAN_DEFEND", { unit = d, attacker = id, listeners = L }) then return false end
+  local e = k.other(k:owner(g, id))
+  for _, d in ipairs(k:monsters(g, e)) do
+    if k:ask(g, "CAN_DEFEND", { unit = d, attacker = id, listeners = L }) then return false end
   end
   return true
 end
 
 -- The damage it deals when it attacks (before BEFORE_DAMAGE's changes).
-function monster.strike(g, id) return K.attack(g, id) end
+function monster.strike(g, id) return k:attack_of(g, id) end
 
 types.monster = monster
 
@@ -73,9 +73,9 @@ function spell.playable(g, p, def)
 end
 
 -- Its effect (the card's `effect(g, ctx)`), then it is gone (actions.lua runs `resolve`
--- under K.run, so an error in the effect names the card).
+-- under k:run, so an error in the effect names the card).
 function spell.resolve(g, ctx)
-  local def = K.def(g, ctx.card)
+  local def = k:def(g, ctx.card)
   if def.effect then def.effect(g, ctx) end
 end
 
@@ -97,8 +97,8 @@ end
 
 -- A trap fires: it is removed (to the graveyard, shown to both).
 function trap.spring(g, id)
-  g:log(g:player_name(K.owner(g, id)), "'s trap ", { id }, " fires")
-  K.remove(g, id)
+  g:log(g:player_name(k:owner(g, id)), "'s trap ", { id }, " fires")
+  k:remove(g, id)
 end
 
 types.trap = trap

@@ -1,38 +1,13 @@
 -- Bot tests: every strategy plays whole games to the end on every pair of preset
--- decks; the default bot beats a passive opponent quickly; the turn cap is far above.
+-- decks; the default bot beats a passive opponent quickly; the turn cap is far above
+-- (the tests every board game owes are boardkit/suites.lua's).
 local E = require("elemental.testkit")
 
-local tests = {}
+local tests = require("boardkit.suites").bots {
+  game = "elemental.game", decks = { "earth", "wind", "fire" }, versus = ";deck_2=earth",
+}
 
-local DECKS = { "earth", "wind", "fire" }
-
-local function finish(T, bots, options, seed)
-  local m = T.match { players = 2, seed = seed, bots = bots, options = options }
-  E.check_finished(T, m, 2)
-  return m
-end
-
-function tests.test_default_bots_finish_every_pairing_of_preset_decks(T)
-  for i, a in ipairs(DECKS) do
-    for j, b in ipairs(DECKS) do
-      finish(T, { "default", "default" }, "deck_1=" .. a .. ";deck_2=" .. b, i * 3 + j)
-    end
-  end
-end
-
-function tests.test_default_bot_beats_a_passive_opponent_by_its_turn_8(T)
-  for seed = 1, 6 do
-    local deck = DECKS[(seed - 1) % 3 + 1]
-    local m = finish(T, { "default", "passive" }, "deck_1=" .. deck .. ";deck_2=earth", seed)
-    local r = m:results()
-    T.eq(r[1].rank, 1, "seed " .. seed)
-    T.ok(r[1].turns <= 8, deck .. " won by turn " .. r[1].turns)
-  end
-end
-
-function tests.test_random_bots_finish_their_games(T)
-  for seed = 1, 3 do finish(T, { "random", "random" }, nil, seed) end
-end
+local finish = E.finish
 
 function tests.test_passive_bots_end_by_fatigue_before_the_turn_cap(T)
   local m = finish(T, { "passive", "passive" }, nil, 1)
@@ -44,17 +19,6 @@ end
 function tests.test_passive_bot_never_attacks_or_plays(T)
   local m = finish(T, { "default", "passive" }, nil, 2)
   T.eq(m.g:count("grave", 2) + m.g:count("hero", 2), 1 + 0, "nothing of P2's in the grave")
-end
-
-function tests.test_game_declares_a_turn_cap_its_bot_games_stay_far_below(T)
-  local cap = require("elemental.game").max_turns
-  T.ok(math.type(cap) == "integer" and cap < 2000, "a turn cap of its own")
-  for _, bot in ipairs { "default", "random" } do
-    for seed = 1, 3 do
-      local r = finish(T, { bot, bot }, nil, seed):results()
-      T.ok((r[1].turns + r[2].turns) * 2 <= cap, bot .. ": " .. (r[1].turns + r[2].turns))
-    end
-  end
 end
 
 function tests.test_default_bot_aims_damage_at_a_minion_it_kills(T)
@@ -97,12 +61,6 @@ function tests.test_labels_are_left_out_only_for_a_seat_a_bot_answers_inline(T)
     T.eq(o.label, nil, "none is built for the bot")
     T.ok(o.id ~= nil, "what the bot reads is there")
   end
-end
-
-function tests.test_same_seed_same_game(T)
-  local a = T.match { players = 2, seed = 9, bots = { "default", "default" } }
-  local b = T.match { players = 2, seed = 9, bots = { "default", "default" } }
-  T.eq(a:hash(), b:hash())
 end
 
 return tests

@@ -2,7 +2,11 @@
 -- attacks, damage and deaths, fatigue and the hand limit, the end. One behaviour each.
 local E = require("elemental.testkit")
 
-local tests = {}
+-- The preset decks and the full hand: boardkit/suites.lua.
+local tests = require("boardkit.suites").rules {
+  kit = E, game = "elemental.game", decks = { "earth", "wind", "fire" },
+  filler = "Zephyr Imp", drawn = "Fireball", lost = "burned",
+}
 
 local function counter(m, name, p) return m.g:counter(name, p or 0) end
 
@@ -17,20 +21,6 @@ function tests.test_each_player_has_a_40_card_deck_a_hero_and_30_health(T)
   end
   T.eq(m.g:name(m.g:top("hero", 1)), "Earth Hero", "deck_1 defaults to earth")
   T.eq(m.g:name(m.g:top("hero", 2)), "Fire Hero", "deck_2 defaults to fire")
-end
-
-function tests.test_preset_decks_have_40_cards_and_at_most_3_copies(T)
-  local decks = require("elemental.game").decks
-  local cards = require("elemental.game").cards
-  for _, name in ipairs { "earth", "wind", "fire" } do
-    local n = 0
-    for _, entry in ipairs(decks[name]) do
-      T.ok(cards[entry[1]], entry[1] .. " is a card")
-      T.ok(entry[2] >= 1 and entry[2] <= 3, entry[1] .. ": 1 to 3 copies")
-      n = n + entry[2]
-    end
-    T.eq(n, 40, name)
-  end
 end
 
 function tests.test_deck_options_pick_each_players_hero_and_deck(T)
@@ -322,17 +312,6 @@ function tests.test_fatigue_deals_1_then_2_then_3(T)
   E.end_turn(m)
   T.eq(counter(m, "health", 2), 24)
   T.eq(counter(m, "fatigue", 2), 3)
-end
-
-function tests.test_a_card_drawn_into_a_full_hand_is_lost_and_shown_to_both(T)
-  local hand = {}
-  for i = 1, 10 do hand[i] = "Zephyr Imp" end
-  local m = E.match(T, { p2 = { hand = hand, deck = { "Fireball" } } })
-  E.end_turn(m)
-  T.eq(m.g:count("hand", 2), 10)
-  T.eq(E.names(m.g, "burned", 2), "Fireball")
-  T.ok(E.saw(m, 1, "P2's hand is full: Fireball is lost"))
-  T.ok(E.saw(m, 2, "P2's hand is full: Fireball is lost"))
 end
 
 -- ---- the end ---------------------------------------------------------------------------------

@@ -1,39 +1,14 @@
 -- Bot tests: every strategy plays whole games to the end on every pairing of the preset
 -- decks; the default bot beats a passive opponent quickly; passive games end by the
--- empty deck before the turn cap.
+-- empty deck before the turn cap (the tests every board game owes are
+-- boardkit/suites.lua's).
 local M = require("mlw.testkit")
 
-local tests = {}
+local tests = require("boardkit.suites").bots {
+  game = "mlw.game", decks = { "fire", "frost" }, versus = "",
+}
 
-local DECKS = { "fire", "frost" }
-
-local function finish(T, bots, options, seed)
-  local m = T.match { players = 2, seed = seed, bots = bots, options = options }
-  M.check_finished(T, m, 2)
-  return m
-end
-
-function tests.test_default_bots_finish_every_pairing_of_preset_decks(T)
-  for i, a in ipairs(DECKS) do
-    for j, b in ipairs(DECKS) do
-      finish(T, { "default", "default" }, "deck_1=" .. a .. ";deck_2=" .. b, i * 3 + j)
-    end
-  end
-end
-
-function tests.test_default_bot_beats_a_passive_opponent_by_its_turn_8(T)
-  for seed = 1, 6 do
-    local deck = DECKS[(seed - 1) % 2 + 1]
-    local m = finish(T, { "default", "passive" }, "deck_1=" .. deck, seed)
-    local r = m:results()
-    T.eq(r[1].rank, 1, "seed " .. seed)
-    T.ok(r[1].turns <= 8, deck .. " won by turn " .. r[1].turns)
-  end
-end
-
-function tests.test_random_bots_finish_their_games(T)
-  for seed = 1, 3 do finish(T, { "random", "random" }, nil, seed) end
-end
+local finish = M.finish
 
 function tests.test_passive_bots_end_by_the_empty_deck_before_the_turn_cap(T)
   local m = finish(T, { "passive", "passive" }, nil, 1)

@@ -4,7 +4,7 @@
 -- seeded RNG per match; a script error names its card; a trap listens only during the
 -- opponent's turn.
 local M = require("mlw.testkit")
-local K = M.K
+local k = M.kernel()
 local events = require("boardkit.events")
 
 local tests = {}
@@ -46,10 +46,10 @@ end
 
 function tests.test_a_status_on_a_wizard_carries_its_script_too(T)
   local m = M.match(T, { p1 = { hand = { "Fireball" } },
-    setup = function(g) K.st:set(g, K.wizard(g, 2), "shield", 1) end })
+    setup = function(g) k.st:set(g, k:wizard(g, 2), "shield", 1) end })
   M.play(m, "Fireball", M.wiz(2))
   T.eq(M.health(m, 2), 20, "the shield on the wizard absorbed it")
-  T.eq(K.st:get(m.g, K.wizard(m.g, 2), "shield"), 0, "and is gone")
+  T.eq(k.st:get(m.g, k:wizard(m.g, 2), "shield"), 0, "and is gone")
 end
 
 function tests.test_poison_deals_its_damage_at_its_owners_turn_start(T)
@@ -88,10 +88,10 @@ function tests.test_options_ask_only_listeners_with_a_handler_in_trigger_order(T
                          p2 = { monsters = { { "Knight", frozen = 1 }, "Wolf" },
                                 trap = "Backfire" } })
   local g = m.g
-  local all = K.listeners(g)
+  local all = k:listeners(g)
   T.eq(#all, 7, "2 wizards, 4 monsters, the trap of the player not on turn")
   local names = {}
-  for _, id in ipairs(K.live_listeners(g)) do names[#names + 1] = g:name(id) end
+  for _, id in ipairs(k:live_listeners(g)) do names[#names + 1] = g:name(id) end
   T.eq(table.concat(names, ","), "Sparky,Knight,Backfire")
 end
 
@@ -121,7 +121,7 @@ end
 function tests.test_a_card_script_error_names_the_card(T)
   local m = M.match(T, { p1 = { hand = { "Fireball" } } })
   local id = m.g:top("hand", 1)
-  local ok, err = pcall(K.run, m.g, id, "effect", function() error("boom", 0) end)
+  local ok, err = pcall(k.run, k, m.g, id, "effect", function() error("boom", 0) end)
   T.ok(not ok)
   T.eq(err, "Fireball (entity " .. id .. "): effect: boom")
 end
@@ -130,7 +130,7 @@ function tests.test_an_error_in_a_real_cards_listener_names_the_card_and_the_eve
   -- Viper's ON_DAMAGE handler reads ctx.target: an event without one breaks it.
   local m = M.match(T, { p1 = { monsters = { "Viper" } } })
   local id = M.monster(m, 1, 1)
-  local ok, err = pcall(K.emit, m.g, "ON_DAMAGE", { source = id, amount = 1 })
+  local ok, err = pcall(k.emit, k, m.g, "ON_DAMAGE", { source = id, amount = 1 })
   T.ok(not ok)
   local want = "Viper (P1 slot 1) (entity " .. id .. "): ON_DAMAGE: "
   T.eq(tostring(err):sub(1, #want), want)
@@ -140,8 +140,8 @@ function tests.test_a_listener_error_names_the_element_and_the_event(T)
   local m = M.match(T, {})
   local bus = events.new {
     card = function() return { on = { CAN_X = function() error("boom", 0) end } } end,
-    listeners = function(g) return { K.wizard(g, 2) } end,
-    describe = function(g, id) return K.describe(g, id) end,
+    listeners = function(g) return { k:wizard(g, 2) } end,
+    describe = function(g, id) return k:describe(g, id) end,
   }
   local ok, err = pcall(bus.ask, bus, m.g, "CAN_X", {})
   T.ok(not ok)

@@ -3,7 +3,11 @@
 -- out, the hand limit and the end. One behaviour each.
 local M = require("mlw.testkit")
 
-local tests = {}
+-- The preset decks and the full hand: boardkit/suites.lua.
+local tests = require("boardkit.suites").rules {
+  kit = M, game = "mlw.game", decks = { "fire", "frost" },
+  filler = "Goblin", drawn = "Dragon", lost = "grave",
+}
 
 -- ---- set-up ----------------------------------------------------------------------------
 
@@ -15,19 +19,6 @@ function tests.test_each_wizard_has_20_health_a_40_card_deck_and_draws_5(T)
     T.eq(M.health(m, p), 20)
     T.eq(m.g:counter("max_monsters", p), 5)
     T.eq(m.g:counter("max_traps", p), 1)
-  end
-end
-
-function tests.test_preset_decks_have_40_cards_and_at_most_3_copies(T)
-  local game = require("mlw.game")
-  for _, name in ipairs { "fire", "frost" } do
-    local n = 0
-    for _, entry in ipairs(game.decks[name]) do
-      T.ok(game.cards[entry[1]], entry[1] .. " is a card")
-      T.ok(entry[2] >= 1 and entry[2] <= 3, entry[1] .. ": 1 to 3 copies")
-      n = n + entry[2]
-    end
-    T.eq(n, 40, name)
   end
 end
 
@@ -242,15 +233,6 @@ function tests.test_drawing_from_an_empty_deck_deals_2_damage(T)
   local m = M.match(T, { p2 = { deck = {} } })
   M.end_turn(m)
   T.eq(M.health(m, 2), 18)
-end
-
-function tests.test_a_card_drawn_into_a_full_hand_is_lost(T)
-  local hand = {}
-  for i = 1, 10 do hand[i] = "Goblin" end
-  local m = M.match(T, { p2 = { hand = hand, deck = { "Dragon" } } })
-  M.end_turn(m)
-  T.eq(m.g:count("hand", 2), 10)
-  T.eq(M.names(m.g, "grave", 2), "Dragon")
 end
 
 function tests.test_the_game_declares_a_turn_cap_its_bots_stay_far_from(T)

@@ -1,0 +1,99 @@
+-- boardkit/gametable.lua: the game table (docs/SCRIPTING.md) of a two-player board game
+-- played with preset decks, with what both board games share already in it.
+--
+-- Each seat picks a preset deck by a match option (`deck_1`, `deck_2`); the set-up gives
+-- each seat what the game says (a hero, a wizard, its counters), then its deck, shuffled,
+-- and its opening hand; player 1 starts. A player at 0 health or less, or one who
+-- surrendered (the counter `surrendered`), loses; both at once is a draw; at the turn
+-- cap the most health wins. The score is the health left. The game's game.lua builds
+-- its table here and adds its bots and evaluation.
+
+local gametable = {}
+
+local ORDINAL = { "first", "second" }
+
+-- "earth, wind or fire".
+local function choices(values)
+  if #values == 1 then return values[1] end
+  return table.concat(values, ", ", 1, #values - 1) .. " or " .. values[#values]
+end
+
+-- The options deck_1 and deck_2 (OptionSpec: name, values, default, help): each seat's
+-- preset deck among `values`, by default defaults[seat]; help(ordinal) says what it
+-- picks ("the first player's hero and preset deck").
+function gametable.deck_options(values, defaults, help)
+  local options = {}
+  for p = 1, 2 do
+    options[p] = { name = "deck_" .. p, values = { table.unpack(values) },
+                   default = defaults[p], help = help(ORDINAL[p]) }
+  end
+  return options
+end
+
+-- The deck option of seat p, checked against the presets (the default when absent).
+function gametable.deck_of(g, game, p)
+  local spec = game.options[p]
+  local v = g:option(spec.name) or spec.default
+  if not game.decks[v] then
+    error(game.name .. ": " .. spec.name .. " must be " .. choices(spec.values))
+  end
+  return v
+end
+
+-- Each seat ranked by health: a loser (health at 0 or less, or surrendered) is second
+-- unless both lost; between two standing players the most health wins.
+function gametable.results(g)
+  local res, lost = {}, {}
+  for p = 1, 2 do
+    lost[p] = g:counter("health", p) <= 0 or g:counter("surrendered", p) ~= 0
+    res[p] = { score = g:counter("health", p), turns = g:counter("turns", p) }
+  end
+  for p = 1, 2 do
+    local q = 3 - p
+    local rank = 1
+    if lost[p] and not lost[q] then rank = 2
+    elseif not lost[p] and not lost[q] and res[q].score > res[p].score then rank = 2
+    end
+    res[p].rank = rank
+  end
+  return res
+end
+
+-- Presentation hints (docs/SCRIPTING.md) from zones listed in the order a client draws
+-- them: { { "hero", "play", "Hero" }, { "board", "board", "Board", columns = 5 }, ... }.
+function gametable.presentation(list, type_colors)
+  local zones = {}
+  for i, z in ipairs(list) do
+    zones[z[1]] = { kind = z[2], order = i - 1, label = z[3], columns = z.columns }
+  end
+  return { zones = zones, type_colors = type_colors }
+end
+
+-- spec: name, max_turns, zones, cards, options (gametable.deck_options), decks (name ->
+-- { { card, copies }, ... }), kernel (its `turn` and `over` run the match; tests reach it
+-- as game.kernel), opening_hand, seat = function(g, p, deck) (what seat p gets before its
+-- deck), presentation.
+function gametable.new(spec)
+  local game = {
+    name = spec.name, min_players = 2, max_players = 2, max_turns = spec.max_turns,
+    zones = spec.zones, cards = spec.cards, options = spec.options, decks = spec.decks,
+    kernel = spec.kernel, presentation = spec.presentation,
+  }
+  local k = spec.kernel
+  function game.setup(g)
+    for p = 1, 2 do
+      local deck = gametable.deck_of(g, game, p)
+      spec.seat(g, p, deck)
+      for _, entry in ipairs(spec.decks[deck]) do g:new(entry[1], "deck", p, entry[2]) end
+      g:shuffle("deck", p)
+      g:deal("deck", p, "hand", p, spec.opening_hand)
+    end
+    g:set_counter("active", 0, 1)
+  end
+  function game.turn(g) k:turn(g) end
+  function game.finished(g) return k:over(g) end
+  game.results = gametable.results
+  return game
+end
+
+return gametable
