@@ -72,5 +72,11 @@ long long cli_now_ms(void);
 struct dh_client;
 int cli_login(struct dh_client *c, const char *who, const char *account, bool register_first,
               const char *guest_name, char *token, size_t toklen);
+/* Connect to the gateway at addr and log in there as cli_login does. The connection (the
+ * caller closes it with dh_client_close), or NULL with a message on stderr prefixed by
+ * who. */
+struct dh_client *cli_connect(const char *who, const char *addr, const char *account,
+                              bool register_first, const char *guest_name, char *token,
+                              size_t toklen);
 
 #endif

@@ -71,16 +71,12 @@ int cmd_leaderboard(int argc, char **argv)
             fprintf(stderr, "%s: --history needs --account\n", lb_who);
         return 2;
     }
-    dh_client *c = dh_client_connect(addr, err, sizeof err);
-    if (!c) {
-        fprintf(stderr, "%s: %s\n", lb_who, err);
+    dh_client *c = cli_connect(lb_who, addr, account, dh_flags_has(f, "register"), "leaderboard",
+                               token, sizeof token);
+    if (!c)
         return 1;
-    }
     int rc = 1;
     Deckhand__ServerMessage *m = NULL;
-    if (cli_login(c, lb_who, account, dh_flags_has(f, "register"), "leaderboard", token,
-                  sizeof token) < 0)
-        goto out;
     if (history ? dh_client_history(c, (unsigned)limit, &m, err, sizeof err)
                 : dh_client_leaderboard(c, game, dh_flags_str(f, "mode", NULL, ""), (unsigned)limit,
                                         &m, err, sizeof err)) {

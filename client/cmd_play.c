@@ -463,13 +463,9 @@ int cmd_play(int argc, char **argv)
     const char *name = account ? account : dh_flags_str(f, "name", "USER", "player");
     snprintf(ps.name, sizeof ps.name, "%s", name);
     int rc = 1;
-    ps.c = dh_client_connect(addr, err, sizeof err);
-    if (!ps.c) {
-        fprintf(stderr, "deckhand play: %s\n", err);
-        goto out;
-    }
-    if (cli_login(ps.c, play_who, account, dh_flags_has(f, "register"), ps.name, ps.token,
-                  sizeof ps.token) < 0)
+    ps.c = cli_connect(play_who, addr, account, dh_flags_has(f, "register"), ps.name, ps.token,
+                       sizeof ps.token);
+    if (!ps.c)
         goto out;
     printf("Logged in at %s as %s. Type `help` for commands.\n", addr, ps.name);
     if (!dh_flags_has(f, "no-queue") && play_queue(&ps) < 0)
