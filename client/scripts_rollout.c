@@ -73,6 +73,26 @@ typedef struct {
     int tests;
 } rollout_job;
 
+/* Run job for j's game: flags, actor and connection (rollout_open), then scripts_commit.
+ * The exit status. */
+static int rollout_run(int argc, char **argv, const char *need_reason, rollout_job *j,
+                       scripts_change *job)
+{
+    dh_flags fl;
+    dh_redis rd;
+    bool opened;
+    int rc;
+    j->game = rollout_open(argc, argv, job->who, need_reason, &fl, &j->actor, &rd, &opened, &rc);
+    if (j->game) {
+        job->game = j->game;
+        job->ctx = j;
+        rc = scripts_commit(&rd, job) < 0 ? 1 : 0;
+    }
+    if (opened)
+        dh_redis_close(&rd);
+    return rc;
+}
+
 static scripts_step rollback_prepare(void *ctx, dh_redis *rd)
 {
     rollout_job *j = ctx;
@@ -122,26 +142,13 @@ static void rollback_done(void *ctx, const dh_liveops_state *ls)
 
 int scripts_rollback(int argc, char **argv)
 {
-    dh_flags fl;
     rollout_job j = {.promote = false};
-    dh_redis rd;
-    bool opened;
-    int rc;
-    j.game = rollout_open(argc, argv, "deckhand scripts rollback", "a rollback", &fl, &j.actor, &rd,
-                          &opened, &rc);
-    if (j.game) {
-        scripts_change job = {.game = j.game,
-                              .who = "deckhand scripts rollback",
-                              .what = "the history",
-                              .ctx = &j,
-                              .prepare = rollback_prepare,
-                              .plan = rollback_plan,
-                              .done = rollback_done};
-        rc = scripts_commit(&rd, &job) < 0 ? 1 : 0;
-    }
-    if (opened)
-        dh_redis_close(&rd);
-    return rc;
+    scripts_change job = {.who = "deckhand scripts rollback",
+                          .what = "the history",
+                          .prepare = rollback_prepare,
+                          .plan = rollback_plan,
+                          .done = rollback_done};
+    return rollout_run(argc, argv, "a rollback", &j, &job);
 }
 
 static scripts_step canary_prepare(void *ctx, dh_redis *rd)
@@ -193,26 +200,13 @@ static void canary_done(void *ctx, const dh_liveops_state *ls)
 /* promote (true) or abort (false) game's canary. */
 static int rollout_canary(int argc, char **argv, bool promote)
 {
-    dh_flags fl;
     rollout_job j = {.promote = promote};
-    dh_redis rd;
-    bool opened;
-    int rc;
-    const char *who = promote ? "deckhand scripts promote" : "deckhand scripts abort";
-    j.game = rollout_open(argc, argv, who, NULL, &fl, &j.actor, &rd, &opened, &rc);
-    if (j.game) {
-        scripts_change job = {.game = j.game,
-                              .who = who,
-                              .what = "the canary",
-                              .ctx = &j,
-                              .prepare = canary_prepare,
-                              .plan = canary_plan,
-                              .done = canary_done};
-        rc = scripts_commit(&rd, &job) < 0 ? 1 : 0;
-    }
-    if (opened)
-        dh_redis_close(&rd);
-    return rc;
+    scripts_change job = {.who = promote ? "deckhand scripts promote" : "deckhand scripts abort",
+                          .what = "the canary",
+                          .prepare = canary_prepare,
+                          .plan = canary_plan,
+                          .done = canary_done};
+    return rollout_run(argc, argv, NULL, &j, &job);
 }
 
 int scripts_promote(int argc, char **argv)
