@@ -4,6 +4,7 @@
  * casts.
  */
 #include "dh_client_msg.h"
+#include "scripts.h"
 
 #include <assert.h>
 
