@@ -4,7 +4,6 @@
  * casts.
  */
 #include "dh_client_msg.h"
-#include "scripts.h"
 
 #include <assert.h>
 
