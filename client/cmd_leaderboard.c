@@ -51,10 +51,13 @@ static void lb_print_history(const Deckhand__History *h)
 
 int cmd_leaderboard(int argc, char **argv)
 {
-    static const dh_flag_spec spec[] = {
-        {"game", DH_FLAG_VALUE},     {"mode", DH_FLAG_VALUE},      {"limit", DH_FLAG_INT},
-        {"gateway", DH_FLAG_VALUE},  {"ws", DH_FLAG_SWITCH},       {"account", DH_FLAG_VALUE},
-        {"history", DH_FLAG_SWITCH}, {"register", DH_FLAG_SWITCH}, {NULL, 0}};
+    static const dh_flag_spec spec[] = {{"game", DH_FLAG_VALUE},
+                                        {"mode", DH_FLAG_VALUE},
+                                        {"limit", DH_FLAG_INT},
+                                        {"history", DH_FLAG_SWITCH},
+                                        CLI_FLAGS_GATEWAY,
+                                        CLI_FLAGS_ACCOUNT,
+                                        {NULL, 0}};
     dh_flags fl, *f = &fl;
     int done = dh_flags_parse_main(f, spec, argc, argv, lb_who, lb_usage, 0, 0);
     if (done >= 0)

@@ -417,17 +417,10 @@ static int play_loop(play_state *ps)
 
 int cmd_play(int argc, char **argv)
 {
-    static const dh_flag_spec spec[] = {{"game", DH_FLAG_VALUE},
-                                        {"name", DH_FLAG_VALUE},
-                                        {"size", DH_FLAG_INT},
-                                        {"gateway", DH_FLAG_VALUE},
-                                        {"ws", DH_FLAG_SWITCH},
-                                        {"account", DH_FLAG_VALUE},
-                                        {"register", DH_FLAG_SWITCH},
-                                        {"no-queue", DH_FLAG_SWITCH},
-                                        {"option", DH_FLAG_VALUE},
-                                        {"mode", DH_FLAG_VALUE},
-                                        {NULL, 0}};
+    static const dh_flag_spec spec[] = {{"game", DH_FLAG_VALUE}, {"name", DH_FLAG_VALUE},
+                                        {"size", DH_FLAG_INT},   {"no-queue", DH_FLAG_SWITCH},
+                                        CLI_FLAGS_GATEWAY,       CLI_FLAGS_ACCOUNT,
+                                        CLI_OPTIONS_FLAGS,       {NULL, 0}};
     dh_flags fl, *f = &fl;
     cli_options options;
     if (cli_options_collect(argc, argv, play_who, &options) < 0)

@@ -166,9 +166,11 @@ static int watch_frames(dh_client *c)
 
 int cmd_watch(int argc, char **argv)
 {
-    static const dh_flag_spec spec[] = {{"gateway", DH_FLAG_VALUE}, {"ws", DH_FLAG_SWITCH},
-                                        {"account", DH_FLAG_VALUE}, {"list", DH_FLAG_SWITCH},
-                                        {"game", DH_FLAG_VALUE},    {NULL, 0}};
+    static const dh_flag_spec spec[] = {{"account", DH_FLAG_VALUE},
+                                        {"list", DH_FLAG_SWITCH},
+                                        {"game", DH_FLAG_VALUE},
+                                        CLI_FLAGS_GATEWAY,
+                                        {NULL, 0}};
     dh_flags fl, *f = &fl;
     int done = dh_flags_parse_main(f, spec, argc, argv, watch_who, watch_usage, 0, 1);
     if (done >= 0)
