@@ -108,12 +108,6 @@ bool bots_lobby_reply(bots_run *r, bot *b, const Deckhand__Reply *rep)
     if (slot == BOTS_LOBBY_SLOTS)
         return false;
     b->lobby_cmd[slot] = 0;
-    if (!rep->ok) {
-        r->errors++;
-        fprintf(stderr, "bots: %s: lobby request %llu refused: %s (code %d)\n", b->name,
-                (unsigned long long)rep->cmd_id,
-                rep->error && rep->error->message ? rep->error->message : "",
-                rep->error ? (int)rep->error->code : -1);
-    }
+    bots_request_reply(r, b, "lobby", rep);
     return true;
 }

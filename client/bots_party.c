@@ -92,12 +92,6 @@ bool bots_party_reply(bots_run *r, bot *b, const Deckhand__Reply *rep)
     if (!b->party_cmd || rep->cmd_id != b->party_cmd)
         return false;
     b->party_cmd = 0;
-    if (!rep->ok) {
-        r->errors++;
-        fprintf(stderr, "bots: %s: party request %llu refused: %s (code %d)\n", b->name,
-                (unsigned long long)rep->cmd_id,
-                rep->error && rep->error->message ? rep->error->message : "",
-                rep->error ? (int)rep->error->code : -1);
-    }
+    bots_request_reply(r, b, "party", rep);
     return true;
 }

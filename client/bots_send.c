@@ -1,6 +1,7 @@
 /*
  * bots_send.c: `deckhand bots`' pacing (a token bucket per connection) and sending:
- * QueueJoin, Resync and answers, and the bookkeeping of commands whose fate is unknown.
+ * QueueJoin, Resync and answers, the bookkeeping of commands whose fate is unknown, and
+ * the Reply to a party or lobby request.
  */
 #include <errno.h>
 #include <poll.h>
@@ -172,4 +173,15 @@ void bots_flush(bots_run *r, bot *b, long long now)
                 b->name, (unsigned long long)m->cmd_id);
         bots_lost(r, b, "dropped on purpose", true);
     }
+}
+
+void bots_request_reply(bots_run *r, const bot *b, const char *what, const Deckhand__Reply *rep)
+{
+    if (rep->ok)
+        return;
+    r->errors++;
+    fprintf(stderr, "bots: %s: %s request %llu refused: %s (code %d)\n", b->name, what,
+            (unsigned long long)rep->cmd_id,
+            rep->error && rep->error->message ? rep->error->message : "",
+            rep->error ? (int)rep->error->code : -1);
 }

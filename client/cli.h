@@ -48,6 +48,19 @@ int cli_dispatch(const char *who, const char *usage, const cli_command *cmds, si
  * required" on stderr (the caller exits 2). */
 const char *cli_required(const dh_flags *f, const char *who, const char *name);
 
+/* The flags cli_gateway (and dh_client_gws_parse) read, for a command's flag table. */
+#define CLI_FLAGS_GATEWAY                                                                          \
+    {"gateway", DH_FLAG_VALUE},                                                                    \
+    {                                                                                              \
+        "ws", DH_FLAG_SWITCH                                                                       \
+    }
+/* The flags of an account login (cli_login's account and register_first). */
+#define CLI_FLAGS_ACCOUNT                                                                          \
+    {"account", DH_FLAG_VALUE},                                                                    \
+    {                                                                                              \
+        "register", DH_FLAG_SWITCH                                                                 \
+    }
+
 /* The gateway address for --gateway / --ws (dh_client_gateway_addr), message on stderr. */
 int cli_gateway(const dh_flags *f, const char *who, char *out, size_t outlen);
 
@@ -72,5 +85,11 @@ long long cli_now_ms(void);
 struct dh_client;
 int cli_login(struct dh_client *c, const char *who, const char *account, bool register_first,
               const char *guest_name, char *token, size_t toklen);
+/* Connect to the gateway at addr and log in there as cli_login does. The connection (the
+ * caller closes it with dh_client_close), or NULL with a message on stderr prefixed by
+ * who. */
+struct dh_client *cli_connect(const char *who, const char *addr, const char *account,
+                              bool register_first, const char *guest_name, char *token,
+                              size_t toklen);
 
 #endif

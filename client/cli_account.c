@@ -1,6 +1,7 @@
 /*
- * cli_account.c: how the deckhand subcommands log in (cli.h, cli_login): as a guest, or to
- * an account whose password comes from the environment, never from the command line.
+ * cli_account.c: how the deckhand subcommands log in (cli.h, cli_login, cli_connect): as a
+ * guest, or to an account whose password comes from the environment, never from the
+ * command line.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,4 +30,21 @@ int cli_login(struct dh_client *c, const char *who, const char *account, bool re
         return 0;
     fprintf(stderr, "%s: account %s: %s\n", who, account, err);
     return -1;
+}
+
+struct dh_client *cli_connect(const char *who, const char *addr, const char *account,
+                              bool register_first, const char *guest_name, char *token,
+                              size_t toklen)
+{
+    char err[256];
+    dh_client *c = dh_client_connect(addr, err, sizeof err);
+    if (!c) {
+        fprintf(stderr, "%s: %s\n", who, err);
+        return NULL;
+    }
+    if (cli_login(c, who, account, register_first, guest_name, token, toklen) < 0) {
+        dh_client_close(c);
+        return NULL;
+    }
+    return c;
 }

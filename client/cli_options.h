@@ -14,6 +14,14 @@
 
 #define CLI_OPTIONS_MAX 8
 
+/* The flags a command declares for cli_options_collect (--option) and for the mode it
+ * puts in cli_options.mode (--mode), for its flag table. */
+#define CLI_OPTIONS_FLAGS                                                                          \
+    {"option", DH_FLAG_VALUE},                                                                     \
+    {                                                                                              \
+        "mode", DH_FLAG_VALUE                                                                      \
+    }
+
 typedef struct {
     char text[CLI_OPTIONS_MAX][160];
     Deckhand__GameOption v[CLI_OPTIONS_MAX];

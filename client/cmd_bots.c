@@ -165,19 +165,16 @@ int cmd_bots(int argc, char **argv)
                                         {"matches", DH_FLAG_INT},
                                         {"size", DH_FLAG_INT},
                                         {"timeout", DH_FLAG_INT},
-                                        {"gateway", DH_FLAG_VALUE},
                                         {"rate", DH_FLAG_INT},
                                         {"drop", DH_FLAG_VALUE},
                                         {"seed", DH_FLAG_INT},
-                                        {"ws", DH_FLAG_SWITCH},
                                         {"reroute-log", DH_FLAG_SWITCH},
                                         {"bot", DH_FLAG_VALUE},
-                                        {"account", DH_FLAG_VALUE},
-                                        {"register", DH_FLAG_SWITCH},
-                                        {"option", DH_FLAG_VALUE},
-                                        {"mode", DH_FLAG_VALUE},
                                         {"party", DH_FLAG_INT},
                                         {"lobby", DH_FLAG_SWITCH},
+                                        CLI_FLAGS_GATEWAY,
+                                        CLI_FLAGS_ACCOUNT,
+                                        CLI_OPTIONS_FLAGS,
                                         {NULL, 0}};
     dh_flags fl, *f = &fl;
     cli_options options;

@@ -51,10 +51,13 @@ static void lb_print_history(const Deckhand__History *h)
 
 int cmd_leaderboard(int argc, char **argv)
 {
-    static const dh_flag_spec spec[] = {
-        {"game", DH_FLAG_VALUE},     {"mode", DH_FLAG_VALUE},      {"limit", DH_FLAG_INT},
-        {"gateway", DH_FLAG_VALUE},  {"ws", DH_FLAG_SWITCH},       {"account", DH_FLAG_VALUE},
-        {"history", DH_FLAG_SWITCH}, {"register", DH_FLAG_SWITCH}, {NULL, 0}};
+    static const dh_flag_spec spec[] = {{"game", DH_FLAG_VALUE},
+                                        {"mode", DH_FLAG_VALUE},
+                                        {"limit", DH_FLAG_INT},
+                                        {"history", DH_FLAG_SWITCH},
+                                        CLI_FLAGS_GATEWAY,
+                                        CLI_FLAGS_ACCOUNT,
+                                        {NULL, 0}};
     dh_flags fl, *f = &fl;
     int done = dh_flags_parse_main(f, spec, argc, argv, lb_who, lb_usage, 0, 0);
     if (done >= 0)
@@ -71,16 +74,12 @@ int cmd_leaderboard(int argc, char **argv)
             fprintf(stderr, "%s: --history needs --account\n", lb_who);
         return 2;
     }
-    dh_client *c = dh_client_connect(addr, err, sizeof err);
-    if (!c) {
-        fprintf(stderr, "%s: %s\n", lb_who, err);
+    dh_client *c = cli_connect(lb_who, addr, account, dh_flags_has(f, "register"), "leaderboard",
+                               token, sizeof token);
+    if (!c)
         return 1;
-    }
     int rc = 1;
     Deckhand__ServerMessage *m = NULL;
-    if (cli_login(c, lb_who, account, dh_flags_has(f, "register"), "leaderboard", token,
-                  sizeof token) < 0)
-        goto out;
     if (history ? dh_client_history(c, (unsigned)limit, &m, err, sizeof err)
                 : dh_client_leaderboard(c, game, dh_flags_str(f, "mode", NULL, ""), (unsigned)limit,
                                         &m, err, sizeof err)) {

@@ -279,11 +279,10 @@ static void load_result(const load_merge *m, long players)
 
 int cmd_load(int argc, char **argv)
 {
-    static const dh_flag_spec spec[] = {{"game", DH_FLAG_VALUE},       {"players", DH_FLAG_INT},
-                                        {"seconds", DH_FLAG_INT},      {"rate", DH_FLAG_INT},
-                                        {"size", DH_FLAG_INT},         {"gateway", DH_FLAG_VALUE},
-                                        {"ws", DH_FLAG_SWITCH},        {"bot", DH_FLAG_VALUE},
-                                        {"join-once", DH_FLAG_SWITCH}, {NULL, 0}};
+    static const dh_flag_spec spec[] = {
+        {"game", DH_FLAG_VALUE},       {"players", DH_FLAG_INT}, {"seconds", DH_FLAG_INT},
+        {"rate", DH_FLAG_INT},         {"size", DH_FLAG_INT},    {"bot", DH_FLAG_VALUE},
+        {"join-once", DH_FLAG_SWITCH}, CLI_FLAGS_GATEWAY,        {NULL, 0}};
     dh_flags fl, *f = &fl;
     int done = dh_flags_parse_main(f, spec, argc, argv, load_who, load_usage, 0, 0);
     if (done >= 0)

@@ -417,17 +417,10 @@ static int play_loop(play_state *ps)
 
 int cmd_play(int argc, char **argv)
 {
-    static const dh_flag_spec spec[] = {{"game", DH_FLAG_VALUE},
-                                        {"name", DH_FLAG_VALUE},
-                                        {"size", DH_FLAG_INT},
-                                        {"gateway", DH_FLAG_VALUE},
-                                        {"ws", DH_FLAG_SWITCH},
-                                        {"account", DH_FLAG_VALUE},
-                                        {"register", DH_FLAG_SWITCH},
-                                        {"no-queue", DH_FLAG_SWITCH},
-                                        {"option", DH_FLAG_VALUE},
-                                        {"mode", DH_FLAG_VALUE},
-                                        {NULL, 0}};
+    static const dh_flag_spec spec[] = {{"game", DH_FLAG_VALUE}, {"name", DH_FLAG_VALUE},
+                                        {"size", DH_FLAG_INT},   {"no-queue", DH_FLAG_SWITCH},
+                                        CLI_FLAGS_GATEWAY,       CLI_FLAGS_ACCOUNT,
+                                        CLI_OPTIONS_FLAGS,       {NULL, 0}};
     dh_flags fl, *f = &fl;
     cli_options options;
     if (cli_options_collect(argc, argv, play_who, &options) < 0)
@@ -463,13 +456,9 @@ int cmd_play(int argc, char **argv)
     const char *name = account ? account : dh_flags_str(f, "name", "USER", "player");
     snprintf(ps.name, sizeof ps.name, "%s", name);
     int rc = 1;
-    ps.c = dh_client_connect(addr, err, sizeof err);
-    if (!ps.c) {
-        fprintf(stderr, "deckhand play: %s\n", err);
-        goto out;
-    }
-    if (cli_login(ps.c, play_who, account, dh_flags_has(f, "register"), ps.name, ps.token,
-                  sizeof ps.token) < 0)
+    ps.c = cli_connect(play_who, addr, account, dh_flags_has(f, "register"), ps.name, ps.token,
+                       sizeof ps.token);
+    if (!ps.c)
         goto out;
     printf("Logged in at %s as %s. Type `help` for commands.\n", addr, ps.name);
     if (!dh_flags_has(f, "no-queue") && play_queue(&ps) < 0)

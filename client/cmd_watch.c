@@ -166,31 +166,29 @@ static int watch_frames(dh_client *c)
 
 int cmd_watch(int argc, char **argv)
 {
-    static const dh_flag_spec spec[] = {{"gateway", DH_FLAG_VALUE}, {"ws", DH_FLAG_SWITCH},
-                                        {"account", DH_FLAG_VALUE}, {"list", DH_FLAG_SWITCH},
-                                        {"game", DH_FLAG_VALUE},    {NULL, 0}};
+    static const dh_flag_spec spec[] = {{"account", DH_FLAG_VALUE},
+                                        {"list", DH_FLAG_SWITCH},
+                                        {"game", DH_FLAG_VALUE},
+                                        CLI_FLAGS_GATEWAY,
+                                        {NULL, 0}};
     dh_flags fl, *f = &fl;
     int done = dh_flags_parse_main(f, spec, argc, argv, watch_who, watch_usage, 0, 1);
     if (done >= 0)
         return done;
     bool list = dh_flags_has(f, "list");
     const char *match_id = f->npos ? f->pos[0] : NULL;
-    char addr[512], err[256], token[512];
+    char addr[512], token[512];
     if (list == (match_id != NULL)) {
         fprintf(stderr, "%s: give a match id or --list\n%s", watch_who, watch_usage);
         return 2;
     }
     if (cli_gateway(f, watch_who, addr, sizeof addr) < 0)
         return 2;
-    dh_client *c = dh_client_connect(addr, err, sizeof err);
-    if (!c) {
-        fprintf(stderr, "%s: %s\n", watch_who, err);
+    dh_client *c = cli_connect(watch_who, addr, dh_flags_str(f, "account", NULL, NULL), false,
+                               "watcher", token, sizeof token);
+    if (!c)
         return 1;
-    }
     int rc = 1;
-    if (cli_login(c, watch_who, dh_flags_str(f, "account", NULL, NULL), false, "watcher", token,
-                  sizeof token) < 0)
-        goto out;
     Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
     if (list) {
         Deckhand__WatchListRequest wr = DECKHAND__WATCH_LIST_REQUEST__INIT;

@@ -3,8 +3,9 @@
  * Top down, each calling only the ones below it: cmd_scripts.c (usage, dispatch, list,
  * show), scripts_push.c (push: the checks, the test-count guard, store, move or canary),
  * scripts_rollout.c (rollback, promote, abort), scripts_audit.c (who and why, and the
- * `audit` listing), scripts_store.c (reads from Redis they all need); scripts_usage.c
- * holds the usage they all print.
+ * `audit` listing), scripts_commit.c (the commit-and-retry loop of push and rollout),
+ * scripts_store.c (reads from Redis they all need); scripts_usage.c holds the usage they
+ * all print.
  */
 #ifndef DECKHAND_CLIENT_SCRIPTS_H
 #define DECKHAND_CLIENT_SCRIPTS_H
@@ -69,6 +70,41 @@ dh_audit scripts_audit_entry(const scripts_actor *a, const char *action, const c
                              const scripts_bundle *b);
 /* `deckhand scripts audit [--game G]`. */
 int scripts_audit(int argc, char **argv);
+
+/* ---- scripts_commit.c ---- */
+
+#define SCRIPTS_ATTEMPTS 5
+
+/* What one step of a live-ops change says. */
+typedef enum {
+    SCRIPTS_GO,    /* go on: the reads are done (prepare), commit ch and a (plan) */
+    SCRIPTS_AGAIN, /* what was read moved meanwhile: start the round again */
+    SCRIPTS_DONE,  /* nothing to change (exit status 0), said already */
+    SCRIPTS_FAIL,  /* refused or failed (exit status 1), said already */
+} scripts_step;
+
+/* One change of game's bundle pointers, as callbacks on ctx. */
+typedef struct {
+    const char *game;
+    const char *who;  /* names the command in the give-up line */
+    const char *what; /* what kept changing, in that line: "the history", the game... */
+    void *ctx;
+    /* The routed reads before the WATCH (bundle facts, the target); NULL: none. */
+    scripts_step (*prepare)(void *ctx, dh_redis *r);
+    /* Under the WATCH on c, from the state st: fill ch and a (their strings may point
+     * into ctx or st, which outlive the commit). */
+    scripts_step (*plan)(void *ctx, redisContext *c, const dh_liveops_state *st,
+                         dh_liveops_change *ch, dh_audit *a);
+    /* After the commit, with the state it replaced: say what changed; NULL: nothing. */
+    void (*done)(void *ctx, const dh_liveops_state *st);
+} scripts_change;
+
+/* Run job: up to SCRIPTS_ATTEMPTS rounds of prepare, WATCH, plan, MULTI/EXEC; a round
+ * whose commit raced another writer (nothing written) or whose step said SCRIPTS_AGAIN
+ * starts again from prepare. 0 when committed or SCRIPTS_DONE; -1 when refused, on a
+ * Redis error, or still racing after the last round ("WHO: WHAT kept changing; try
+ * again" on stderr). A plan that stops its round leaves nothing WATCHed. */
+int scripts_commit(dh_redis *r, const scripts_change *job);
 
 /* ---- scripts_push.c, scripts_rollout.c ---- */
 

@@ -335,53 +335,70 @@ static int push_store(push_job *p, dh_redis *rd)
     return rc;
 }
 
+/* Moving one game of a push: the job, the game's index, and what the commit's strings
+ * point into. */
+typedef struct {
+    push_job *p;
+    size_t i;
+    scripts_bundle me;
+    char canary[96];
+} push_target;
+
+static scripts_step push_plan(void *ctx, redisContext *c, const dh_liveops_state *st,
+                              dh_liveops_change *ch, dh_audit *a)
+{
+    (void)c;
+    push_target *t = ctx;
+    push_job *p = t->p;
+    const char *game = p->gi[t->i].name;
+    if (!strcmp(st->current, p->sha) || (st->canary[0] && !strcmp(st->canary, p->sha))) {
+        printf("%s: already %s\n", game, st->canary[0] ? "its canary" : "current");
+        return SCRIPTS_DONE;
+    }
+    if (st->canary[0]) {
+        fprintf(stderr, "%s: %s: a canary started meanwhile\n", SCRIPTS_WHO, game);
+        return SCRIPTS_FAIL;
+    }
+    snprintf(t->canary, sizeof t->canary, "%ld %s", p->canary, p->sha);
+    *ch = (dh_liveops_change){.current = p->canary ? NULL : p->sha,
+                              .canary = p->canary ? t->canary : NULL,
+                              .history = p->canary ? NULL : p->sha};
+    const char *action = p->canary ? "canary" : p->apply ? "apply" : "push";
+    *a = scripts_audit_entry(&p->actor, action, game, &t->me);
+    a->tests = p->tests[t->i];
+    a->from = st->current[0] ? st->current : DH_BUNDLE_DEFAULT;
+    a->pct = (int)p->canary;
+    a->forced = p->forced[t->i];
+    return SCRIPTS_GO;
+}
+
+static void push_moved(void *ctx, const dh_liveops_state *st)
+{
+    (void)st;
+    push_target *t = ctx;
+    push_job *p = t->p;
+    const char *game = p->gi[t->i].name;
+    if (p->canary)
+        printf("%s: canary %.12s takes %ld%% of new matches\n", game, p->sha, p->canary);
+    else
+        printf("%s: current is now %.12s\n", game, p->sha);
+}
+
 /* Move game i to the bundle (or start its canary), with its audit entry. 0 or -1. */
 static int push_move(push_job *p, dh_redis *rd, size_t i)
 {
+    push_target t = {.p = p, .i = i};
+    snprintf(t.me.sha, sizeof t.me.sha, "%s", p->sha);
+    snprintf(t.me.label, sizeof t.me.label, "%s", p->label ? p->label : p->man.label);
+    snprintf(t.me.games, sizeof t.me.games, "%s", p->games);
     const char *game = p->gi[i].name;
-    scripts_bundle me = {0};
-    snprintf(me.sha, sizeof me.sha, "%s", p->sha);
-    snprintf(me.label, sizeof me.label, "%s", p->label ? p->label : p->man.label);
-    snprintf(me.games, sizeof me.games, "%s", p->games);
-    const char *action = p->canary ? "canary" : p->apply ? "apply" : "push";
-    for (int attempt = 0; attempt < 5; attempt++) {
-        dh_liveops_state st;
-        redisContext *c = scripts_game_node(rd, game);
-        if (!c || dh_liveops_watch(c, game, &st) < 0)
-            return -1;
-        if (!strcmp(st.current, p->sha) || (st.canary[0] && !strcmp(st.canary, p->sha))) {
-            dh_liveops_unwatch(c);
-            printf("%s: already %s\n", game, st.canary[0] ? "its canary" : "current");
-            return 0;
-        }
-        if (st.canary[0]) {
-            dh_liveops_unwatch(c);
-            fprintf(stderr, "%s: %s: a canary started meanwhile\n", SCRIPTS_WHO, game);
-            return -1;
-        }
-        char canary[96];
-        snprintf(canary, sizeof canary, "%ld %s", p->canary, p->sha);
-        dh_liveops_change ch = {.current = p->canary ? NULL : p->sha,
-                                .canary = p->canary ? canary : NULL,
-                                .history = p->canary ? NULL : p->sha};
-        dh_audit a = scripts_audit_entry(&p->actor, action, game, &me);
-        a.tests = p->tests[i];
-        a.from = st.current[0] ? st.current : DH_BUNDLE_DEFAULT;
-        a.pct = (int)p->canary;
-        a.forced = p->forced[i];
-        int rc = dh_liveops_commit(c, game, &ch, &a);
-        if (rc < 0)
-            return -1;
-        if (rc == 0)
-            continue; /* raced another change: read again */
-        if (p->canary)
-            printf("%s: canary %.12s takes %ld%% of new matches\n", game, p->sha, p->canary);
-        else
-            printf("%s: current is now %.12s\n", game, p->sha);
-        return 0;
-    }
-    fprintf(stderr, "%s: %s kept changing; try again\n", SCRIPTS_WHO, game);
-    return -1;
+    scripts_change job = {.game = game,
+                          .who = SCRIPTS_WHO,
+                          .what = game,
+                          .ctx = &t,
+                          .plan = push_plan,
+                          .done = push_moved};
+    return scripts_commit(rd, &job);
 }
 
 int scripts_push(int argc, char **argv)

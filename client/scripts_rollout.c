@@ -8,11 +8,9 @@
  *   promote --game G                  G's canary becomes current for every new match
  *   abort --game G                    G's canary is dropped; matches on it finish on it
  *
- * Each reads what it will change first, then, under a WATCH, checks nobody changed it
- * meanwhile and commits the change with its audit entry in one transaction
- * (dh_liveops.h); a raced attempt is retried. The transaction runs on the connection to
- * the node of the game's slot (scripts_game_node), asked again before each WATCH: the
- * routed reads in between may have moved or reconnected it.
+ * Each reads what it will change first (a prepare step), then, under a WATCH, checks
+ * nobody changed it meanwhile and commits the change with its audit entry in one
+ * transaction (a plan step); scripts_commit runs the rounds and retries a raced one.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,8 +19,6 @@
 #include "dh_bundle.h"
 #include "dh_keys.h"
 #include "scripts.h"
-
-#define ROLLOUT_ATTEMPTS 5
 
 static const dh_flag_spec rollout_spec[] = {{"game", DH_FLAG_VALUE},
                                             {"redis", DH_FLAG_VALUE},
@@ -64,135 +60,153 @@ static void rollout_about(dh_redis *rd, const char *sha, const char *game, scrip
         snprintf(b->sha, sizeof b->sha, "%s", DH_BUNDLE_DEFAULT);
 }
 
-int scripts_rollback(int argc, char **argv)
+/* A rollback or a canary's end: the actor, and what the prepare step read for the plan. */
+typedef struct {
+    const char *game;
+    scripts_actor actor;
+    bool promote;     /* the canary's end: promote (true) or abort */
+    char from[65];    /* rollback: the bundle current holds */
+    char to[65];      /* rollback: the one it goes back to; canary: the canary */
+    char entry[96];   /* rollback: its history entry */
+    int pct;          /* canary: its share */
+    scripts_bundle b; /* what the audit entry says of the bundle new matches start on */
+    int tests;
+} rollout_job;
+
+/* Run job for j's game: flags, actor and connection (rollout_open), then scripts_commit.
+ * The exit status. */
+static int rollout_run(int argc, char **argv, const char *need_reason, rollout_job *j,
+                       scripts_change *job)
 {
     dh_flags fl;
-    scripts_actor actor;
     dh_redis rd;
-    redisContext *c = NULL;
     bool opened;
     int rc;
-    const char *game = rollout_open(argc, argv, "deckhand scripts rollback", "a rollback", &fl,
-                                    &actor, &rd, &opened, &rc);
-    if (!game)
-        goto out;
-    rc = 1;
-    for (int attempt = 0; attempt < ROLLOUT_ATTEMPTS; attempt++) {
-        char from[65], to[65], from2[65], to2[65];
-        if (!(c = scripts_game_node(&rd, game)))
-            goto out;
-        int st = dh_liveops_rollback_read(c, game, from, to);
-        if (st < 0)
-            goto out;
-        if (st == 0) {
-            printf("%s: nothing to roll back (it runs on the workers' embedded default)\n", game);
-            rc = 0;
-            goto out;
-        }
-        scripts_bundle b;
-        int tests;
-        rollout_about(&rd, to, game, &b, &tests);
-        dh_liveops_state ls;
-        if (!(c = scripts_game_node(&rd, game)) || dh_liveops_watch(c, game, &ls) < 0)
-            goto out;
-        if (ls.canary[0]) {
-            dh_liveops_unwatch(c);
-            printf("refused: %s has a canary running (%.12s, %d%%): promote or abort it first\n",
-                   game, ls.canary, ls.canary_pct);
-            goto out;
-        }
-        if (dh_liveops_rollback_read(c, game, from2, to2) != 1 || strcmp(from, from2) ||
-            strcmp(to, to2)) {
-            dh_liveops_unwatch(c);
-            continue;
-        }
-        bool to_default = !strcmp(to, DH_BUNDLE_DEFAULT);
-        char entry[96];
-        snprintf(entry, sizeof entry, "%s rollback", to);
-        dh_liveops_change ch = {.current = to_default ? "" : to, .history = entry};
-        dh_audit a = scripts_audit_entry(&actor, "rollback", game, &b);
-        a.tests = tests;
-        a.from = ls.current[0] ? ls.current : DH_BUNDLE_DEFAULT;
-        int done = dh_liveops_commit(c, game, &ch, &a);
-        if (done < 0)
-            goto out;
-        if (done == 0)
-            continue;
-        if (to_default)
-            printf("%s: current is now the workers' embedded default\n", game);
-        else
-            printf("%s: current is now %.12s\n", game, to);
-        rc = 0;
-        goto out;
+    j->game = rollout_open(argc, argv, job->who, need_reason, &fl, &j->actor, &rd, &opened, &rc);
+    if (j->game) {
+        job->game = j->game;
+        job->ctx = j;
+        rc = scripts_commit(&rd, job) < 0 ? 1 : 0;
     }
-    fprintf(stderr, "deckhand scripts rollback: the history kept changing; try again\n");
-out:
     if (opened)
         dh_redis_close(&rd);
     return rc;
 }
 
+static scripts_step rollback_prepare(void *ctx, dh_redis *rd)
+{
+    rollout_job *j = ctx;
+    redisContext *c = scripts_game_node(rd, j->game);
+    int st = c ? dh_liveops_rollback_read(c, j->game, j->from, j->to) : -1;
+    if (st < 0)
+        return SCRIPTS_FAIL;
+    if (st == 0) {
+        printf("%s: nothing to roll back (it runs on the workers' embedded default)\n", j->game);
+        return SCRIPTS_DONE;
+    }
+    rollout_about(rd, j->to, j->game, &j->b, &j->tests);
+    return SCRIPTS_GO;
+}
+
+static scripts_step rollback_plan(void *ctx, redisContext *c, const dh_liveops_state *ls,
+                                  dh_liveops_change *ch, dh_audit *a)
+{
+    rollout_job *j = ctx;
+    char from2[65], to2[65];
+    if (ls->canary[0]) {
+        printf("refused: %s has a canary running (%.12s, %d%%): promote or abort it first\n",
+               j->game, ls->canary, ls->canary_pct);
+        return SCRIPTS_FAIL;
+    }
+    if (dh_liveops_rollback_read(c, j->game, from2, to2) != 1 || strcmp(j->from, from2) ||
+        strcmp(j->to, to2))
+        return SCRIPTS_AGAIN;
+    snprintf(j->entry, sizeof j->entry, "%s rollback", j->to);
+    *ch = (dh_liveops_change){.current = strcmp(j->to, DH_BUNDLE_DEFAULT) ? j->to : "",
+                              .history = j->entry};
+    *a = scripts_audit_entry(&j->actor, "rollback", j->game, &j->b);
+    a->tests = j->tests;
+    a->from = ls->current[0] ? ls->current : DH_BUNDLE_DEFAULT;
+    return SCRIPTS_GO;
+}
+
+static void rollback_done(void *ctx, const dh_liveops_state *ls)
+{
+    (void)ls;
+    rollout_job *j = ctx;
+    if (!strcmp(j->to, DH_BUNDLE_DEFAULT))
+        printf("%s: current is now the workers' embedded default\n", j->game);
+    else
+        printf("%s: current is now %.12s\n", j->game, j->to);
+}
+
+int scripts_rollback(int argc, char **argv)
+{
+    rollout_job j = {.promote = false};
+    scripts_change job = {.who = "deckhand scripts rollback",
+                          .what = "the history",
+                          .prepare = rollback_prepare,
+                          .plan = rollback_plan,
+                          .done = rollback_done};
+    return rollout_run(argc, argv, "a rollback", &j, &job);
+}
+
+static scripts_step canary_prepare(void *ctx, dh_redis *rd)
+{
+    rollout_job *j = ctx;
+    dh_liveops_state ls;
+    redisContext *c = scripts_game_node(rd, j->game);
+    if (!c || dh_liveops_read(c, j->game, &ls) < 0)
+        return SCRIPTS_FAIL;
+    if (!ls.canary[0]) {
+        printf("refused: %s has no canary\n", j->game);
+        return SCRIPTS_FAIL;
+    }
+    rollout_about(rd, ls.canary, j->game, &j->b, &j->tests);
+    snprintf(j->to, sizeof j->to, "%s", ls.canary);
+    j->pct = ls.canary_pct;
+    return SCRIPTS_GO;
+}
+
+static scripts_step canary_plan(void *ctx, redisContext *c, const dh_liveops_state *ls,
+                                dh_liveops_change *ch, dh_audit *a)
+{
+    (void)c;
+    rollout_job *j = ctx;
+    if (strcmp(ls->canary, j->to))
+        return SCRIPTS_AGAIN;
+    *ch = (dh_liveops_change){.canary = ""};
+    if (j->promote) {
+        ch->current = j->to;
+        ch->history = j->to;
+    }
+    *a = scripts_audit_entry(&j->actor, j->promote ? "promote" : "abort", j->game, &j->b);
+    a->tests = j->tests;
+    a->pct = j->pct;
+    a->from = ls->current[0] ? ls->current : DH_BUNDLE_DEFAULT;
+    return SCRIPTS_GO;
+}
+
+static void canary_done(void *ctx, const dh_liveops_state *ls)
+{
+    rollout_job *j = ctx;
+    if (j->promote)
+        printf("%s: current is now %.12s (the canary, promoted)\n", j->game, j->to);
+    else
+        printf("%s: canary %.12s dropped; new matches start on %.12s\n", j->game, j->to,
+               ls->current[0] ? ls->current : DH_BUNDLE_DEFAULT);
+}
+
 /* promote (true) or abort (false) game's canary. */
 static int rollout_canary(int argc, char **argv, bool promote)
 {
-    dh_flags fl;
-    scripts_actor actor;
-    dh_redis rd;
-    redisContext *c = NULL;
-    bool opened;
-    int rc;
-    const char *who = promote ? "deckhand scripts promote" : "deckhand scripts abort";
-    const char *game = rollout_open(argc, argv, who, NULL, &fl, &actor, &rd, &opened, &rc);
-    if (!game)
-        goto out;
-    rc = 1;
-    for (int attempt = 0; attempt < ROLLOUT_ATTEMPTS; attempt++) {
-        dh_liveops_state ls;
-        if (!(c = scripts_game_node(&rd, game)) || dh_liveops_read(c, game, &ls) < 0)
-            goto out;
-        if (!ls.canary[0]) {
-            printf("refused: %s has no canary\n", game);
-            goto out;
-        }
-        scripts_bundle b;
-        int tests;
-        rollout_about(&rd, ls.canary, game, &b, &tests);
-        char canary[65];
-        snprintf(canary, sizeof canary, "%s", ls.canary);
-        int pct = ls.canary_pct;
-        if (!(c = scripts_game_node(&rd, game)) || dh_liveops_watch(c, game, &ls) < 0)
-            goto out;
-        if (strcmp(ls.canary, canary)) {
-            dh_liveops_unwatch(c);
-            continue;
-        }
-        dh_liveops_change ch = {.canary = ""};
-        if (promote) {
-            ch.current = canary;
-            ch.history = canary;
-        }
-        dh_audit a = scripts_audit_entry(&actor, promote ? "promote" : "abort", game, &b);
-        a.tests = tests;
-        a.pct = pct;
-        a.from = ls.current[0] ? ls.current : DH_BUNDLE_DEFAULT;
-        int done = dh_liveops_commit(c, game, &ch, &a);
-        if (done < 0)
-            goto out;
-        if (done == 0)
-            continue;
-        if (promote)
-            printf("%s: current is now %.12s (the canary, promoted)\n", game, canary);
-        else
-            printf("%s: canary %.12s dropped; new matches start on %.12s\n", game, canary,
-                   ls.current[0] ? ls.current : DH_BUNDLE_DEFAULT);
-        rc = 0;
-        goto out;
-    }
-    fprintf(stderr, "%s: the canary kept changing; try again\n", who);
-out:
-    if (opened)
-        dh_redis_close(&rd);
-    return rc;
+    rollout_job j = {.promote = promote};
+    scripts_change job = {.who = promote ? "deckhand scripts promote" : "deckhand scripts abort",
+                          .what = "the canary",
+                          .prepare = canary_prepare,
+                          .plan = canary_plan,
+                          .done = canary_done};
+    return rollout_run(argc, argv, NULL, &j, &job);
 }
 
 int scripts_promote(int argc, char **argv)

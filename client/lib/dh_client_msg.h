@@ -31,6 +31,17 @@ typedef struct {
     } body;
 } dh_client_msg;
 
+/* The one place a ClientMessage is started: m becomes a message whose oneof body is the
+ * message at body, the member numbered body_case (its type must be that member's). The
+ * builders here and in dh_client_social.h end with it. Returns m, borrowing body. */
+Deckhand__ClientMessage *dh_client_msg_wrap(Deckhand__ClientMessage *m,
+                                            Deckhand__ClientMessage__BodyCase body_case,
+                                            void *body);
+/* The same for a body without fields: body is made an empty message of type desc. */
+Deckhand__ClientMessage *dh_client_msg_empty(Deckhand__ClientMessage *m,
+                                             Deckhand__ClientMessage__BodyCase body_case,
+                                             const ProtobufCMessageDescriptor *desc, void *body);
+
 /* Each fills out and returns &out->m. */
 Deckhand__ClientMessage *dh_client_msg_hello(dh_client_msg *out, const char *name,
                                              const char *token);

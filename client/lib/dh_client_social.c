@@ -5,37 +5,24 @@
  */
 #include "dh_client_social.h"
 
-static Deckhand__ClientMessage *social_msg(dh_client_social *out,
-                                           Deckhand__ClientMessage__BodyCase body)
-{
-    out->m = (Deckhand__ClientMessage)DECKHAND__CLIENT_MESSAGE__INIT;
-    out->m.body_case = body;
-    return &out->m;
-}
-
 Deckhand__ClientMessage *dh_client_social_party_create(dh_client_social *out)
 {
-    Deckhand__ClientMessage *m = social_msg(out, DECKHAND__CLIENT_MESSAGE__BODY_PARTY_CREATE);
-    out->body.party_create = (Deckhand__PartyCreate)DECKHAND__PARTY_CREATE__INIT;
-    m->party_create = &out->body.party_create;
-    return m;
+    return dh_client_msg_empty(&out->m, DECKHAND__CLIENT_MESSAGE__BODY_PARTY_CREATE,
+                               &deckhand__party_create__descriptor, &out->body.party_create);
 }
 
 Deckhand__ClientMessage *dh_client_social_party_join(dh_client_social *out, const char *code)
 {
-    Deckhand__ClientMessage *m = social_msg(out, DECKHAND__CLIENT_MESSAGE__BODY_PARTY_JOIN);
-    out->body.party_join = (Deckhand__PartyJoin)DECKHAND__PARTY_JOIN__INIT;
-    out->body.party_join.code = (char *)code;
-    m->party_join = &out->body.party_join;
-    return m;
+    Deckhand__PartyJoin *b = &out->body.party_join;
+    *b = (Deckhand__PartyJoin)DECKHAND__PARTY_JOIN__INIT;
+    b->code = (char *)code;
+    return dh_client_msg_wrap(&out->m, DECKHAND__CLIENT_MESSAGE__BODY_PARTY_JOIN, b);
 }
 
 Deckhand__ClientMessage *dh_client_social_party_leave(dh_client_social *out)
 {
-    Deckhand__ClientMessage *m = social_msg(out, DECKHAND__CLIENT_MESSAGE__BODY_PARTY_LEAVE);
-    out->body.party_leave = (Deckhand__PartyLeave)DECKHAND__PARTY_LEAVE__INIT;
-    m->party_leave = &out->body.party_leave;
-    return m;
+    return dh_client_msg_empty(&out->m, DECKHAND__CLIENT_MESSAGE__BODY_PARTY_LEAVE,
+                               &deckhand__party_leave__descriptor, &out->body.party_leave);
 }
 
 Deckhand__ClientMessage *dh_client_social_lobby_create(dh_client_social *out, const char *game,
@@ -43,57 +30,49 @@ Deckhand__ClientMessage *dh_client_social_lobby_create(dh_client_social *out, co
                                                        bool public_, Deckhand__GameOption **options,
                                                        size_t n_options)
 {
-    Deckhand__ClientMessage *m = social_msg(out, DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_CREATE);
-    out->body.lobby_create = (Deckhand__LobbyCreate)DECKHAND__LOBBY_CREATE__INIT;
-    out->body.lobby_create.game = (char *)game;
-    out->body.lobby_create.mode = (char *)mode;
-    out->body.lobby_create.players = seats;
-    out->body.lobby_create.public_ = public_;
-    out->body.lobby_create.options = options;
-    out->body.lobby_create.n_options = n_options;
-    m->lobby_create = &out->body.lobby_create;
-    return m;
+    Deckhand__LobbyCreate *b = &out->body.lobby_create;
+    *b = (Deckhand__LobbyCreate)DECKHAND__LOBBY_CREATE__INIT;
+    b->game = (char *)game;
+    b->mode = (char *)mode;
+    b->players = seats;
+    b->public_ = public_;
+    b->options = options;
+    b->n_options = n_options;
+    return dh_client_msg_wrap(&out->m, DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_CREATE, b);
 }
 
 Deckhand__ClientMessage *dh_client_social_lobby_join(dh_client_social *out, const char *code)
 {
-    Deckhand__ClientMessage *m = social_msg(out, DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_JOIN);
-    out->body.lobby_join = (Deckhand__LobbyJoin)DECKHAND__LOBBY_JOIN__INIT;
-    out->body.lobby_join.code = (char *)code;
-    m->lobby_join = &out->body.lobby_join;
-    return m;
+    Deckhand__LobbyJoin *b = &out->body.lobby_join;
+    *b = (Deckhand__LobbyJoin)DECKHAND__LOBBY_JOIN__INIT;
+    b->code = (char *)code;
+    return dh_client_msg_wrap(&out->m, DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_JOIN, b);
 }
 
 Deckhand__ClientMessage *dh_client_social_lobby_leave(dh_client_social *out)
 {
-    Deckhand__ClientMessage *m = social_msg(out, DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_LEAVE);
-    out->body.lobby_leave = (Deckhand__LobbyLeave)DECKHAND__LOBBY_LEAVE__INIT;
-    m->lobby_leave = &out->body.lobby_leave;
-    return m;
+    return dh_client_msg_empty(&out->m, DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_LEAVE,
+                               &deckhand__lobby_leave__descriptor, &out->body.lobby_leave);
 }
 
 Deckhand__ClientMessage *dh_client_social_lobby_ready(dh_client_social *out, bool ready)
 {
-    Deckhand__ClientMessage *m = social_msg(out, DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_READY);
-    out->body.lobby_ready = (Deckhand__LobbyReady)DECKHAND__LOBBY_READY__INIT;
-    out->body.lobby_ready.ready = ready;
-    m->lobby_ready = &out->body.lobby_ready;
-    return m;
+    Deckhand__LobbyReady *b = &out->body.lobby_ready;
+    *b = (Deckhand__LobbyReady)DECKHAND__LOBBY_READY__INIT;
+    b->ready = ready;
+    return dh_client_msg_wrap(&out->m, DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_READY, b);
 }
 
 Deckhand__ClientMessage *dh_client_social_lobby_start(dh_client_social *out)
 {
-    Deckhand__ClientMessage *m = social_msg(out, DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_START);
-    out->body.lobby_start = (Deckhand__LobbyStart)DECKHAND__LOBBY_START__INIT;
-    m->lobby_start = &out->body.lobby_start;
-    return m;
+    return dh_client_msg_empty(&out->m, DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_START,
+                               &deckhand__lobby_start__descriptor, &out->body.lobby_start);
 }
 
 Deckhand__ClientMessage *dh_client_social_lobby_list(dh_client_social *out, const char *game)
 {
-    Deckhand__ClientMessage *m = social_msg(out, DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_LIST_REQUEST);
-    out->body.lobby_list = (Deckhand__LobbyListRequest)DECKHAND__LOBBY_LIST_REQUEST__INIT;
-    out->body.lobby_list.game = (char *)game;
-    m->lobby_list_request = &out->body.lobby_list;
-    return m;
+    Deckhand__LobbyListRequest *b = &out->body.lobby_list;
+    *b = (Deckhand__LobbyListRequest)DECKHAND__LOBBY_LIST_REQUEST__INIT;
+    b->game = (char *)game;
+    return dh_client_msg_wrap(&out->m, DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_LIST_REQUEST, b);
 }

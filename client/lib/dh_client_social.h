@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "deckhand.pb-c.h"
+#include "dh_client_msg.h"
 
 typedef struct {
     Deckhand__ClientMessage m;

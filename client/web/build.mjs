@@ -3,18 +3,21 @@
 // functions, no eval, so the page runs under a strict Content-Security-Policy), one
 // bundle of src/ by esbuild (TypeScript stripped, minified, names carrying a hash of their
 // contents so the gateway may let browsers keep them), and index.html naming them.
+// The messages' TypeScript types come from the same .proto first (gen-types.mjs).
 // Nothing is fetched at run time: the page is these files and the gateway's WebSocket.
 import { build } from "esbuild";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeTypes } from "./gen-types.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const out = path.resolve(process.argv[2] || path.join(here, "../../build/web"));
 const gen = path.join(out, ".gen"); // a dot folder: the gateway serves no dot names
 const proto = path.join(here, "../../proto/deckhand.proto");
 
+writeTypes();
 fs.rmSync(path.join(out, "assets"), { recursive: true, force: true });
 fs.mkdirSync(gen, { recursive: true });
 execFileSync(process.execPath, [

@@ -3,7 +3,7 @@
 // to onMessage. A dropped connection rejects what is in flight and tells onClose; the app
 // decides when to connect again.
 import { decodeServer, encodeClient } from "./proto";
-import type { Reply, ServerMsg } from "./types";
+import type { Reply, ServerMessage } from "./gen/deckhand";
 
 export class RequestError extends Error {
   constructor(public code: string, message: string) {
@@ -22,7 +22,7 @@ export class Conn {
   // The last messages in and out, for a test to print when a page gets stuck.
   readonly trace: string[] = [];
   private pending = new Map<number, { resolve: (r: Reply) => void; reject: (e: Error) => void }>();
-  onMessage: (m: ServerMsg) => void = () => {};
+  onMessage: (m: ServerMessage) => void = () => {};
   onClose: () => void = () => {};
 
   get open(): boolean {
@@ -77,7 +77,9 @@ export class Conn {
 
   private receive(bytes: Uint8Array): void {
     const m = decodeServer(bytes);
-    this.note(`${m.body} ${JSON.stringify((m as unknown as Record<string, unknown>)[m.body]).slice(0, 160)}`);
+    // A message of a newer server may carry a body this client does not know: none is set.
+    const body = m.body ? m[m.body] : undefined;
+    this.note(`${m.body ?? "(unknown body)"} ${String(JSON.stringify(body)).slice(0, 160)}`);
     if (m.body === "reply" && m.reply) {
       const p = this.pending.get(m.reply.cmd_id);
       if (p) {

@@ -5,7 +5,7 @@
 // focused option, whose Space toggles it) and Space confirms when no button has the focus;
 // Escape clears what is toggled; B lets the bot answer. On a replay: ← → a step, Home End
 // the first and last frame.
-import type { Decision } from "./types";
+import type { DecisionRequest } from "./gen/deckhand";
 
 // What has the focus when the key comes: an option button, another button (or a card that
 // acts as one), a text field or a select, or nothing in particular.
@@ -17,7 +17,7 @@ export type OptionCommand =
   | { kind: "clear" | "bot" | "next" | "previous" }
   | null;
 
-export function optionKey(key: string, target: Target, d: Decision, selected: Set<number>): OptionCommand {
+export function optionKey(key: string, target: Target, d: DecisionRequest, selected: Set<number>): OptionCommand {
   if (target === "field") return null;
   const many = d.max > 1;
   const inRange = selected.size >= d.min && selected.size <= d.max;

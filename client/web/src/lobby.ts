@@ -5,7 +5,7 @@
 import { h, patch } from "./dom";
 import type {
   GameDesc, History, Leaderboard, LobbyList, LobbyState, PartyState, WatchList, Welcome,
-} from "./types";
+} from "./gen/deckhand";
 
 export interface LobbyModel {
   me: Welcome;

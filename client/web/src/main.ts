@@ -12,7 +12,7 @@ import { Match, addCatalog, NO_SEAT } from "./match";
 import { moveFocus, optionKey, replayKey, type Target } from "./keys";
 import { renderGameOver, renderMatch, tickTimers, zoneKind, type MatchUi } from "./render_match";
 import { Replay, renderReplay } from "./replay";
-import type { GameDesc, ServerMsg, SpectatorFrame, Welcome } from "./types";
+import type { GameDesc, ServerMessage, SpectatorFrame, Welcome } from "./gen/deckhand";
 
 const TOKEN = "deckhand.token";
 const MATCH = "deckhand.match";
@@ -288,7 +288,7 @@ function resync(m: Match): void {
   conn.request("resync", { match_id: m.id }).catch(() => {});
 }
 
-function onMatchMessage(msg: ServerMsg): boolean {
+function onMatchMessage(msg: ServerMessage): boolean {
   const id = msg.view?.match_id ?? msg.view_delta?.match_id ?? msg.decision?.match_id ??
     msg.event?.match_id ?? msg.game_over?.match_id;
   if (id === undefined) return false;

@@ -6,9 +6,9 @@
 // Catalog of the view's bundle, kept by bundle_id for the page's life with the bundle's
 // presentation hints.
 import type {
-  CardInfo, Catalog, Counter, Decision, GameEvent, GameOver, MatchFound, PlayerInfo, Presentation,
+  CardInfo, Catalog, Counter, DecisionRequest, Event as GameEvent, GameOver, MatchFound, PlayerInfo, Presentation,
   ReplayFrame, SpectatorFrame, View, ViewDelta, Zone, ZoneHint,
-} from "./types";
+} from "./gen/deckhand";
 
 interface Bundle { cards: Map<string, CardInfo>; presentation: Presentation | null }
 const catalogs = new Map<string, Bundle>();
@@ -33,7 +33,7 @@ export class Match {
   eventSeq = 0;
   bundle = "";
   waitingFor = -1;
-  decision: Decision | null = null;
+  decision: DecisionRequest | null = null;
   finished = false;
   log: string[] = [];
   over: GameOver | null = null;
@@ -77,7 +77,7 @@ export class Match {
     return this.deadline > 0 ? Math.max(0, Math.ceil((this.deadline - now) / 1000)) : undefined;
   }
 
-  private timeDecision(d: Decision | null, now: number): void {
+  private timeDecision(d: DecisionRequest | null, now: number): void {
     if (!d) this.deadline = 0;
     else if (d.decision_id !== this.decision?.decision_id || this.deadline === 0)
       this.deadline = d.time_left_ms > 0 ? now + d.time_left_ms : 0;
@@ -113,7 +113,7 @@ export class Match {
     return true;
   }
 
-  setDecision(d: Decision, now = Date.now()): void {
+  setDecision(d: DecisionRequest, now = Date.now()): void {
     if (d.seat !== this.seat) return;
     this.timeDecision(d, now);
     this.decision = d;

@@ -11,7 +11,7 @@
 // Every node that may be pressed has a data-key, so a redraw keeps it (dom.ts, patch).
 import { h, hue, patch, type Child } from "./dom";
 import { NO_SEAT, type Match } from "./match";
-import type { Card, Decision, GameOver, Option, Zone } from "./types";
+import type { Card, DecisionRequest, GameOver, Option, Zone } from "./gen/deckhand";
 
 export interface MatchUi {
   selected: Set<number>; // option ids toggled in a multi-select decision
@@ -28,7 +28,7 @@ export interface Watching {
   controls?: Child;
 }
 
-const multi = (d: Decision) => d.max > 1;
+const multi = (d: DecisionRequest) => d.max > 1;
 
 type Kind = "hand" | "pile" | "board" | "row" | "count";
 
@@ -55,7 +55,7 @@ function ordered(m: Match, zones: Zone[]): Zone[] {
 }
 
 // The option a card answers, by entity, else (for piles) by card name.
-function optionFor(d: Decision | null, card: Card, byName: boolean): Option | undefined {
+function optionFor(d: DecisionRequest | null, card: Card, byName: boolean): Option | undefined {
   if (!d) return undefined;
   return d.options.find((o) => o.entity !== 0 && o.entity === card.entity) ??
     (byName ? d.options.find((o) => o.card === card.name && (o.entity === 0 || o.entity === card.entity)) : undefined);

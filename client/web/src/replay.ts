@@ -6,7 +6,7 @@
 import { h, patch } from "./dom";
 import { Match } from "./match";
 import { renderMatch, resultsEl, type MatchUi } from "./render_match";
-import type { ReplayFrame } from "./types";
+import type { ReplayFrame } from "./gen/deckhand";
 
 export class Replay {
   frames: ReplayFrame[] = [];

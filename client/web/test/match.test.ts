@@ -4,9 +4,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Match, addCatalog } from "../src/match";
-import type { Decision, View, ViewDelta } from "../src/types";
+import type { DecisionRequest, View, ViewDelta } from "../src/gen/deckhand";
 
-const decision = (id: number, seat = 0): Decision => ({
+const decision = (id: number, seat = 0): DecisionRequest => ({
   match_id: "m-1", event_seq: 3, decision_id: id, seat, prompt: "Buy", kind: "buy",
   options: [{ id: 1, label: "Buy Copper", card: "Copper", entity: 7 }], min: 1, max: 1,
 });

@@ -7,9 +7,9 @@ import { Match, NO_SEAT, addCatalog } from "../src/match";
 import { Replay } from "../src/replay";
 import { moveFocus, optionKey, replayKey } from "../src/keys";
 import { clock, zoneKind } from "../src/render_match";
-import type { Decision, GameEvent, ReplayFrame, SpectatorFrame, View } from "../src/types";
+import type { DecisionRequest, Event as GameEvent, ReplayFrame, SpectatorFrame, View } from "../src/gen/deckhand";
 
-const decision = (id: number, seat = 0, extra: Partial<Decision> = {}): Decision => ({
+const decision = (id: number, seat = 0, extra: Partial<DecisionRequest> = {}): DecisionRequest => ({
   match_id: "m-1", event_seq: 3, decision_id: id, seat, prompt: "Buy", kind: "buy", min: 1, max: 1, time_left_ms: 0,
   options: [{ id: 1, label: "Buy Copper", card: "Copper", entity: 7 }, { id: 2, label: "Done", card: "", entity: 0 }],
   ...extra,
