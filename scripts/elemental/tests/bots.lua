@@ -38,6 +38,35 @@ function tests.test_default_bot_trades_a_minion_that_survives_and_kills(T)
   T.eq(E.stat(m, 1, "front 1", "health"), 3)
 end
 
+-- The resource the default bot takes for player 1 (the resource choice offered, the
+-- hero Earth's) with this side.
+local function raised(T, side)
+  local m = E.match(T, { p1 = side })
+  local g, k = m.g, E.kernel()
+  g:set_counter("resource_used", 1, 0)
+  local d = { kind = "turn", player = 1, options = k:actions(g, 1) }
+  local pick = require("elemental.game").bots.default(g, 1, d)
+  return d.options[pick[1]].res
+end
+
+-- Seed 001 §6.3.3.7: the lack of each element summed over the cards in hand.
+function tests.test_default_bot_raises_the_element_the_hand_lacks_most_in_total(T)
+  T.eq(raised(T, { hand = { "Fire Bolt", "Granite Guard", "Granite Guard" },
+                   earth = 0, wind = 1, fire = 1 }), "earth",
+       "two cards lack 2 earth each, one lacks 1 fire")
+end
+
+function tests.test_default_bot_raises_what_the_deck_lacks_when_the_hand_lacks_nothing(T)
+  T.eq(raised(T, { hand = { "Pebble Sentry" }, deck = { "Storm Hawk", "Cyclone" },
+                   earth = 2, wind = 1, fire = 1 }), "wind")
+end
+
+function tests.test_default_bot_breaks_a_tie_toward_fire(T)
+  T.eq(raised(T, { hand = { "Root Warden", "Fire Bolt" }, earth = 1, wind = 1, fire = 1 }),
+       "fire", "1 earth and 1 fire lacking")
+  T.eq(raised(T, { hand = {}, deck = { "Pebble Sentry" } }), "fire", "nothing lacking")
+end
+
 function tests.test_labels_are_left_out_only_for_a_seat_a_bot_answers_inline(T)
   local m = E.match(T, { bots = { false, "default" },
     p1 = { hand = { "Fire Bolt" }, board = { ["front 1"] = "Zephyr Imp" } },
