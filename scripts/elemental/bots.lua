@@ -1,13 +1,14 @@
 -- elemental/bots.lua: bot strategies, `function(g, p, d)` returning option indices.
 --
 -- `default` is a greedy player in the spirit of seed 001's AI without its look-ahead:
--- it takes the resource choice first (the element a card in hand lacks, else mana when
--- that makes a card playable, else its hero's element), plays its dearest playable card,
--- then attacks: trades that kill without dying first, then the enemy hero, then even
--- trades; Swift minions (and Wind's hero power) move into a lane open to the hero.
--- `passive` never attacks, plays or moves: it keeps its hand and ends every turn (for
--- tests). `random` picks uniformly among the options.
--- Bots read only what their seat sees: the board, counters and their own hand.
+-- it takes the resource choice first (the increase its dearest play this turn needs,
+-- else the seed's §6.3.3.7: the element its hand lacks most in total), plays its dearest
+-- playable card, then attacks: trades that kill without dying first, then the enemy
+-- hero, then even trades; Swift minions (and Wind's hero power) move into a lane open to
+-- the hero. `passive` never attacks, plays or moves: it keeps its hand and ends every
+-- turn (for tests). `random` picks uniformly among the options.
+-- Bots read only what their seat sees: the board, counters, their own hand and what is
+-- left in their own deck (its cards, never their order).
 
 local K = require("elemental.kernel")
 
@@ -20,34 +21,61 @@ end
 
 -- ---- resources ------------------------------------------------------------------------
 
--- The element a card in p's hand lacks by the fewest points (its mana within reach).
-local function needed_element(k, g, p)
-  local best, gap = nil, 99
-  for _, id in ipairs(g:list("hand", p)) do
+-- Seed 001's resource choice (§6.3.3.7): each element's lack, summed over the cards in
+-- hand, and the element lacking most is raised; when the hand lacks none, the cards left
+-- in the deck decide the same way (a sum that does not depend on their order: what the
+-- seat knows of its own deck). A tie goes to the element card effects lower most: no
+-- card here lowers one, so to the seed's default, fire, then earth, then wind.
+local TIE_ORDER = { "fire", "earth", "wind" }
+
+local function most_lacking(k, g, p, zone)
+  local lack = {}
+  for _, e in ipairs(TIE_ORDER) do lack[e] = 0 end
+  for _, id in ipairs(g:list(zone, p)) do
     local def = k:def(g, id)
-    if def.mana <= g:counter("max_mana", p) + 1 then
-      for _, e in ipairs(K.ELEMENTS) do
-        local d = (def[e] or 0) - g:counter(e, p)
-        if d > 0 and d < gap then best, gap = e, d end
-      end
+    for _, e in ipairs(TIE_ORDER) do
+      lack[e] = lack[e] + math.max(0, (def[e] or 0) - g:counter(e, p))
     end
+  end
+  local best
+  for _, e in ipairs(TIE_ORDER) do
+    if lack[e] > 0 and (not best or lack[e] > lack[best]) then best = e end
   end
   return best
 end
 
-local function mana_helps(k, g, p)
-  local mana = g:counter("mana", p)
-  for _, id in ipairs(g:list("hand", p)) do
-    local def = k:def(g, id)
-    if def.mana == mana + 1 and k:meets(g, p, def) then return true end
+-- What card def lacks to be played now: "" nothing, a resource ("mana", an element) when
+-- it lacks one point of it alone, nil when more.
+local function shortfall(g, p, def)
+  local short, n = "", math.max(0, def.mana - g:counter("mana", p))
+  if n > 0 then short = "mana" end
+  for _, e in ipairs(TIE_ORDER) do
+    local d = (def[e] or 0) - g:counter(e, p)
+    if d > 0 then short, n = e, n + d end
   end
-  return false
+  if n > 1 then return nil end
+  return short
 end
 
+-- The increase a play this turn needs (the seed's CostPrep, §6.3.2): that of the dearest
+-- card in hand one increase makes playable; nil when that card needs none.
+local function play_needs(k, g, p)
+  local best, need = -1, nil
+  for _, id in ipairs(g:list("hand", p)) do
+    local def = k:def(g, id)
+    local short = shortfall(g, p, def)
+    if short and (def.mana > best or (def.mana == best and short == "")) then
+      best, need = def.mana, short
+    end
+  end
+  if need == "" then return nil end
+  return need
+end
+
+-- An increase a play this turn needs first, else the seed's choice of an element.
 local function choose_resource(k, g, p, d)
-  local want = needed_element(k, g, p)
-  if not want and mana_helps(k, g, p) then want = "mana" end
-  want = want or k:hero_def(g, p).element
+  local want = play_needs(k, g, p) or most_lacking(k, g, p, "hand")
+    or most_lacking(k, g, p, "deck") or TIE_ORDER[1]
   for i, o in ipairs(d.options) do
     if o.act == "resource" and o.res == want then return i end
   end

@@ -256,9 +256,10 @@ end
 function K:perform(g, p, o)
   local act = o.act
   if act == "end" then return false end
-  if act == "surrender" then
+  if act == "surrender" then -- seed 003, use case 8: the wizard's health drops to 0
     g:set_counter("surrendered", p, 1)
-    g:log(g:player_name(p), " surrenders")
+    g:set_counter("health", p, 0)
+    g:log(g:player_name(p), " surrenders (0 health)")
     return false
   end
   if act == "play" then self:play(g, p, o.id)

@@ -1,6 +1,7 @@
 -- Bot tests: every strategy plays whole games to the end on every pair of preset
 -- decks; the default bot beats a passive opponent quickly; the turn cap is far above
--- (the tests every board game owes are boardkit/suites.lua's).
+-- (the tests every board game owes are boardkit/suites.lua's); the default bot's
+-- resource choice is the seed's AI's (seed 001 §6.3.2 and §6.3.3.7).
 local E = require("elemental.testkit")
 
 local tests = require("boardkit.suites").bots {
@@ -36,6 +37,44 @@ function tests.test_default_bot_trades_a_minion_that_survives_and_kills(T)
     p2 = { board = { ["front 1"] = "Cinder Hound" } } })
   T.eq(E.name_at(m, 2, "front 1"), "-")
   T.eq(E.stat(m, 1, "front 1", "health"), 3)
+end
+
+-- The resource the default bot takes for player 1 (the resource choice offered, the
+-- hero Earth's) with this side.
+local function raised(T, side)
+  local m = E.match(T, { p1 = side })
+  local g, k = m.g, E.kernel()
+  g:set_counter("resource_used", 1, 0)
+  local d = { kind = "turn", player = 1, options = k:actions(g, 1) }
+  local pick = require("elemental.game").bots.default(g, 1, d)
+  return d.options[pick[1]].res
+end
+
+-- Seed 001 §6.3.3.7, when no play this turn needs an increase: each element's lack,
+-- summed over the cards in hand.
+function tests.test_default_bot_raises_the_element_the_hand_lacks_most_in_total(T)
+  T.eq(raised(T, { hand = { "Fireball", "Granite Guard", "Granite Guard" }, mana = 3,
+                   earth = 0, wind = 1, fire = 2 }), "earth",
+       "two cards lack 2 earth each, one lacks 1 fire")
+end
+
+function tests.test_default_bot_raises_what_the_deck_lacks_when_the_hand_lacks_nothing(T)
+  T.eq(raised(T, { hand = { "Pebble Sentry" }, deck = { "Storm Hawk", "Cyclone" },
+                   earth = 2, wind = 1, fire = 1 }), "wind")
+end
+
+function tests.test_default_bot_breaks_a_tie_toward_fire(T)
+  T.eq(raised(T, { hand = { "Root Warden", "Fire Bolt" }, mana = 1,
+                   earth = 1, wind = 1, fire = 1 }), "fire", "1 earth and 1 fire lacking")
+  T.eq(raised(T, { hand = {}, deck = { "Pebble Sentry" } }), "fire", "nothing lacking")
+end
+
+-- The seed's CostPrep (§6.3.2) comes first: the increase its dearest play this turn needs.
+function tests.test_default_bot_first_raises_what_its_dearest_play_this_turn_needs(T)
+  T.eq(raised(T, { hand = { "Earthshaker Golem", "Cyclone" }, mana = 3,
+                   earth = 3, wind = 1, fire = 1 }), "mana", "the Golem lacks 1 mana")
+  T.eq(raised(T, { hand = { "Fire Bolt", "Granite Guard", "Granite Guard" },
+                   earth = 0, wind = 1, fire = 1 }), "fire", "Fire Bolt lacks 1 fire")
 end
 
 function tests.test_labels_are_left_out_only_for_a_seat_a_bot_answers_inline(T)

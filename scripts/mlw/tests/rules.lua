@@ -229,6 +229,18 @@ function tests.test_surrender_loses_at_once(T)
   T.eq(m:results()[2].rank, 1)
 end
 
+-- Seed 003's use case 8: "The players wizards health is reduced to zero"; the end
+-- screen then shows the surrendering wizard with the lower score.
+function tests.test_surrender_drops_the_wizard_to_zero_health(T)
+  local m = M.match(T, { p1 = { health = 15 } })
+  M.pick(m, "Surrender")
+  T.eq(M.health(m, 1), 0)
+  local r = m:results()
+  T.eq(r[1].score, 0, "the score is the health left")
+  T.eq(r[2].score, 20)
+  T.eq(r[1].rank, 2)
+end
+
 function tests.test_drawing_from_an_empty_deck_deals_2_damage(T)
   local m = M.match(T, { p2 = { deck = {} } })
   M.end_turn(m)
