@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "engine_internal.h"
 
 static int usage(void)
 {
