@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "engine.h"
-#include "engine_internal.h"
 
 static int usage(void)
 {
