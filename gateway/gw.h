@@ -164,8 +164,8 @@ struct gw {
     char redis_url[GW_ADDR_MAX];
     bool redis_enabled;
     dh_redis_addr redis_addr;
-    struct redisAsyncContext *redis; /* NULL while down (one Redis: rlink.c) */
-    struct rlink_nodes *redis_nodes; /* a Redis Cluster's connections, or NULL */
+    struct redisAsyncContext *redis;    /* NULL while down (one Redis: rlink.c) */
+    struct dh_redis_async *redis_nodes; /* a Redis Cluster's connections, or NULL */
     uint64_t redis_retry_at;
     size_t redis_waiting;       /* commands sent and not answered */
     uint64_t redis_progress_at; /* when Redis last connected or answered */
