@@ -15,6 +15,7 @@
  *   watch.c    the match a connection watches: Spectate, its frames, stop, moves
  *   route.c    match routes and the player commands sent through them; moves
  *   lookup.c   Redis lookups of the routes this gateway did not learn itself
+ *   rlink.c    the Redis connections (a cluster routed by common/dh_redis_async.h)
  *   inflight.c requests in flight and their timeouts
  *   zsock.c    the ZeroMQ sockets (matchmaker and worker dealers) in the libuv loop
  *   listen.c   the listening sockets: accept, --max-conns and flood-ban refusals, pausing
