@@ -1,7 +1,7 @@
 /*
  * dh_redis_node.c: one node's connection of a dh_redis (dh_redis.h): opening it (AUTH,
  * SELECT), finding a node by address, dropping one that failed. The lowest floor of the
- * Redis layer (dh_redis_int.h): the slot map (dh_redis_topo.c), the routing (dh_redis.c)
+ * Redis layer (dh_redis_int.h): the slot map (dh_redis_topo.c), the routing (dh_redis_route.c)
  * and the commands share these.
  */
 #include <stdio.h>

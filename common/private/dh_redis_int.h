@@ -1,11 +1,11 @@
 /*
  * dh_redis_int.h: what the files of the Redis layer share and no process may call
- * (private to common/dh_redis*.c). dh_redis.h is the front door; behind it, each file
- * calls only the files listed before it:
+ * (common/private/ is on dh_common's private include path only). dh_redis.h is the front
+ * door; behind it, each file calls only the files listed before it:
  *   dh_redis_node.c   one node's connection: opening it (AUTH, SELECT), finding a node by
  *                     address, dropping one that failed
  *   dh_redis_topo.c   a cluster's slot map (CLUSTER SLOTS)
- *   dh_redis.c        routing a slot to its node, following MOVED and ASK, reconnecting
+ *   dh_redis_route.c  routing a slot to its node, following MOVED and ASK, reconnecting
  *                     with backoff, WAIT, INFO memory
  *   dh_redis_pipe.c   commands and pipelines, synchronous (hiredis' blocking API)
  *   dh_redis_async.c  commands, asynchronous (hiredis' async API, the caller's loop)
@@ -34,7 +34,7 @@ void dh_redis_node_fail(dh_redis *r, size_t i);
  * 0, or -1 when no node answered. */
 int dh_redis_refresh(dh_redis *r);
 
-/* dh_redis.c. The node serving slot (-1: any node), connected; -1 when none can be
+/* dh_redis_route.c. The node serving slot (-1: any node), connected; -1 when none can be
  * reached. */
 int dh_redis_route(dh_redis *r, int slot, uint64_t now_ms);
 /* The MOVED or ASK reply rep followed on r's slot map: *to filled (kind NONE when rep is

@@ -1,5 +1,5 @@
 /*
- * dh_redis.c: see dh_redis.h. The routing floor of the Redis layer (dh_redis_int.h): a
+ * dh_redis_route.c: see dh_redis.h. The routing floor of the Redis layer (dh_redis_int.h): a
  * URL parsed, a slot routed to its node (the slot map read when stale), MOVED and ASK
  * followed on the map for both the synchronous and the asynchronous commands, reconnects
  * backed off; WAIT and INFO memory over every node.
