@@ -16,7 +16,6 @@
 #include "dh_log.h"
 #include "dh_redis.h"
 #include "dh_redis_async.h"
-#include "dh_redis_int.h"
 
 #define RLINK_RETRY_MS 1000
 
