@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <pthread.h>
 #include <sodium.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,39 +20,55 @@ int dh_account_init(void)
     return sodium_init() < 0 ? -1 : 0;
 }
 
+/* What may appear in each text a player sends. */
+static bool account_name_char(unsigned char c)
+{
+    return (isalnum(c) && c < 0x80) || c == '.' || c == '-' || c == '_';
+}
+
+static bool account_password_char(unsigned char c)
+{
+    return c >= 0x20 && c != 0x7f;
+}
+
+static bool account_device_char(unsigned char c)
+{
+    return c >= 0x21 && c <= 0x7e;
+}
+
+/* NULL when s is min..max bytes of allowed characters; else why not (bad_len, bad_char). */
+static const char *account_text_error(const char *s, size_t min, size_t max,
+                                      bool (*allowed)(unsigned char), const char *bad_len,
+                                      const char *bad_char)
+{
+    size_t n = s ? strlen(s) : 0;
+    if (n < min || n > max)
+        return bad_len;
+    for (size_t i = 0; i < n; i++)
+        if (!allowed((unsigned char)s[i]))
+            return bad_char;
+    return NULL;
+}
+
 const char *dh_account_name_error(const char *name)
 {
-    size_t n = name ? strlen(name) : 0;
-    if (n < DH_ACCOUNT_NAME_MIN || n > DH_ACCOUNT_NAME_MAX)
-        return "account name must be 3-24 characters";
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)name[i];
-        if (!(isalnum(c) && c < 0x80) && c != '.' && c != '-' && c != '_')
-            return "account name may hold only letters, digits, '.', '-' and '_'";
-    }
-    return NULL;
+    return account_text_error(name, DH_ACCOUNT_NAME_MIN, DH_ACCOUNT_NAME_MAX, account_name_char,
+                              "account name must be 3-24 characters",
+                              "account name may hold only letters, digits, '.', '-' and '_'");
 }
 
 const char *dh_account_password_error(const char *password)
 {
-    size_t n = password ? strlen(password) : 0;
-    if (n < DH_ACCOUNT_PASSWORD_MIN || n > DH_ACCOUNT_PASSWORD_MAX)
-        return "password must be 8-128 bytes";
-    for (size_t i = 0; i < n; i++)
-        if ((unsigned char)password[i] < 0x20 || password[i] == 0x7f)
-            return "password must not hold control characters";
-    return NULL;
+    return account_text_error(password, DH_ACCOUNT_PASSWORD_MIN, DH_ACCOUNT_PASSWORD_MAX,
+                              account_password_char, "password must be 8-128 bytes",
+                              "password must not hold control characters");
 }
 
 const char *dh_account_device_error(const char *device_id)
 {
-    size_t n = device_id ? strlen(device_id) : 0;
-    if (n < DH_ACCOUNT_DEVICE_MIN || n > DH_ACCOUNT_DEVICE_MAX)
-        return "device id must be 16-128 characters";
-    for (size_t i = 0; i < n; i++)
-        if ((unsigned char)device_id[i] < 0x21 || (unsigned char)device_id[i] > 0x7e)
-            return "device id must be printable ASCII without spaces";
-    return NULL;
+    return account_text_error(device_id, DH_ACCOUNT_DEVICE_MIN, DH_ACCOUNT_DEVICE_MAX,
+                              account_device_char, "device id must be 16-128 characters",
+                              "device id must be printable ASCII without spaces");
 }
 
 void dh_account_name_key(const char *name, char *out)

@@ -1,9 +1,11 @@
 /*
  * dh_acl.h: the Redis user of each process role, with only the commands and keys that
- * role uses (Redis 7 ACLs), derived from the Redis contract in dh_keys.h.
+ * role uses (Redis 7 ACLs), its key patterns the key shapes of dh_keys.h (DH_KEY_*_).
  *
  *   gateway     reads a match's owner and that worker's endpoint (gateway/lookup.c):
- *               HGET match:{ID}, GET worker:{ID}; nothing else, and no write at all
+ *               HGET match:{ID}, GET worker:{ID}, and matches:finished (replays); reads
+ *               ratings, leaderboards and histories; writes only the account keys
+ *               (account:{NAME}, account:fails:{NAME}, device:{DIGEST}, accounts:names)
  *   matchmaker  the queue and the lease (mm:*), a match's meta (match:{ID}),
  *               matches:running, worker:{ID}:adopt (takeover), and matches:finished and
  *               matches:unrated for a match finished by a worker that died; its scripts

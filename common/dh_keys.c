@@ -15,114 +15,114 @@ static char *dh_key(char *buf, const char *fmt, const char *id)
 
 char *dh_key_match(char *buf, const char *match_id)
 {
-    return dh_key(buf, "match:{%s}", match_id);
+    return dh_key(buf, DH_KEY_MATCH_("%s"), match_id);
 }
 
 char *dh_key_match_snap(char *buf, const char *match_id)
 {
-    return dh_key(buf, "match:{%s}:snap", match_id);
+    return dh_key(buf, DH_KEY_MATCH_SNAP_("%s"), match_id);
 }
 
 char *dh_key_match_log(char *buf, const char *match_id)
 {
-    return dh_key(buf, "match:{%s}:log", match_id);
+    return dh_key(buf, DH_KEY_MATCH_LOG_("%s"), match_id);
 }
 
 char *dh_key_match_history(char *buf, const char *match_id)
 {
-    return dh_key(buf, "match:{%s}:history", match_id);
+    return dh_key(buf, DH_KEY_MATCH_HISTORY_("%s"), match_id);
 }
 
 char *dh_key_match_bundles(char *buf, const char *match_id)
 {
-    return dh_key(buf, "match:{%s}:bundles", match_id);
+    return dh_key(buf, DH_KEY_MATCH_BUNDLES_("%s"), match_id);
 }
 
 char *dh_key_match_result(char *buf, const char *match_id)
 {
-    return dh_key(buf, "match:{%s}:result", match_id);
+    return dh_key(buf, DH_KEY_MATCH_RESULT_("%s"), match_id);
 }
 
 char *dh_key_worker(char *buf, const char *worker_id)
 {
-    return dh_key(buf, "worker:{%s}", worker_id);
+    return dh_key(buf, DH_KEY_WORKER_("%s"), worker_id);
 }
 
 char *dh_key_worker_adopt(char *buf, const char *worker_id)
 {
-    return dh_key(buf, "worker:{%s}:adopt", worker_id);
+    return dh_key(buf, DH_KEY_WORKER_ADOPT_("%s"), worker_id);
 }
 
 char *dh_key_worker_bundles(char *buf, const char *worker_id)
 {
-    return dh_key(buf, "worker:{%s}:bundles", worker_id);
+    return dh_key(buf, DH_KEY_WORKER_BUNDLES_("%s"), worker_id);
 }
 
 char *dh_key_bundle(char *buf, const char *sha)
 {
-    return dh_key(buf, "bundle:{%s}", sha);
+    return dh_key(buf, DH_KEY_BUNDLE_("%s"), sha);
 }
 
 char *dh_key_bundle_errors(char *buf, const char *sha)
 {
-    return dh_key(buf, "bundle:{%s}:errors", sha);
+    return dh_key(buf, DH_KEY_BUNDLE_ERRORS_("%s"), sha);
 }
 
 char *dh_key_bundle_current(char *buf, const char *game)
 {
-    return dh_key(buf, "bundle:current:{%s}", game);
+    return dh_key(buf, DH_KEY_BUNDLE_CURRENT_("%s"), game);
 }
 
 char *dh_key_bundle_history(char *buf, const char *game)
 {
-    return dh_key(buf, "bundle:history:{%s}", game);
+    return dh_key(buf, DH_KEY_BUNDLE_HISTORY_("%s"), game);
 }
 
 char *dh_key_bundle_canary(char *buf, const char *game)
 {
-    return dh_key(buf, "bundle:canary:{%s}", game);
+    return dh_key(buf, DH_KEY_BUNDLE_CANARY_("%s"), game);
 }
 
 char *dh_key_bundle_audit(char *buf, const char *game)
 {
-    return dh_key(buf, "bundle:audit:{%s}", game);
+    return dh_key(buf, DH_KEY_BUNDLE_AUDIT_("%s"), game);
 }
 
 char *dh_key_account(char *buf, const char *lowercase_name)
 {
-    return dh_key(buf, "account:{%s}", lowercase_name);
+    return dh_key(buf, DH_KEY_ACCOUNT_("%s"), lowercase_name);
 }
 
 char *dh_key_account_fails(char *buf, const char *lowercase_name)
 {
-    return dh_key(buf, "account:fails:{%s}", lowercase_name);
+    return dh_key(buf, DH_KEY_ACCOUNT_FAILS_("%s"), lowercase_name);
 }
 
 char *dh_key_device(char *buf, const char *digest)
 {
-    return dh_key(buf, "device:{%s}", digest);
+    return dh_key(buf, DH_KEY_DEVICE_("%s"), digest);
 }
 
 char *dh_key_history(char *buf, const char *account_id)
 {
-    return dh_key(buf, "history:{%s}", account_id);
+    return dh_key(buf, DH_KEY_HISTORY_("%s"), account_id);
 }
 
 char *dh_key_rating(char *buf, const char *game, const char *mode)
 {
-    snprintf(buf, DH_KEY_MAX, "rating:{%s}:%s", game, mode);
+    snprintf(buf, DH_KEY_MAX, DH_KEY_RATING_("%s", "%s"), game, mode);
     return buf;
 }
 
 char *dh_key_leaderboard(char *buf, const char *game, const char *mode)
 {
-    snprintf(buf, DH_KEY_MAX, "leaderboard:{%s}:%s", game, mode);
+    snprintf(buf, DH_KEY_MAX, DH_KEY_LEADERBOARD_("%s", "%s"), game, mode);
     return buf;
 }
 
 char *dh_key_rated(char *buf, const char *game, const char *match_id)
 {
-    snprintf(buf, DH_KEY_MAX, "rated:{%s}:%s", game, match_id);
+    snprintf(buf, DH_KEY_MAX, DH_KEY_RATED_("%s", "%s"), game, match_id);
     return buf;
 }
 

@@ -71,16 +71,43 @@
 /* Every key fits in a buffer this long (ids are bounded far below it). */
 #define DH_KEY_MAX 320
 
+/* The shape of every key with an id, spelled once: the key builders below fill them with
+ * "%s" (dh_keys.c), the Redis ACL of each role with "*" (dh_acl.c), so a user's key
+ * patterns cannot drift from the keys the processes write. */
+#define DH_KEY_MATCH_(id)             "match:{" id "}"
+#define DH_KEY_MATCH_SNAP_(id)        DH_KEY_MATCH_(id) ":snap"
+#define DH_KEY_MATCH_LOG_(id)         DH_KEY_MATCH_(id) ":log"
+#define DH_KEY_MATCH_HISTORY_(id)     DH_KEY_MATCH_(id) ":history"
+#define DH_KEY_MATCH_BUNDLES_(id)     DH_KEY_MATCH_(id) ":bundles"
+#define DH_KEY_MATCH_RESULT_(id)      DH_KEY_MATCH_(id) ":result"
+#define DH_KEY_WORKER_(id)            "worker:{" id "}"
+#define DH_KEY_WORKER_ADOPT_(id)      DH_KEY_WORKER_(id) ":adopt"
+#define DH_KEY_WORKER_BUNDLES_(id)    DH_KEY_WORKER_(id) ":bundles"
+#define DH_KEY_BUNDLE_(sha)           "bundle:{" sha "}"
+#define DH_KEY_BUNDLE_ERRORS_(sha)    DH_KEY_BUNDLE_(sha) ":errors"
+#define DH_KEY_BUNDLE_CURRENT_(game)  "bundle:current:{" game "}"
+#define DH_KEY_BUNDLE_HISTORY_(game)  "bundle:history:{" game "}"
+#define DH_KEY_BUNDLE_CANARY_(game)   "bundle:canary:{" game "}"
+#define DH_KEY_BUNDLE_AUDIT_(game)    "bundle:audit:{" game "}"
+#define DH_KEY_ACCOUNT_(name)         "account:{" name "}"
+#define DH_KEY_ACCOUNT_FAILS_(name)   "account:fails:{" name "}"
+#define DH_KEY_DEVICE_(digest)        "device:{" digest "}"
+#define DH_KEY_HISTORY_(account)      "history:{" account "}"
+#define DH_KEY_RATING_(game, mode)    "rating:{" game "}:" mode
+#define DH_KEY_LEADERBOARD_(game, md) "leaderboard:{" game "}:" md
+#define DH_KEY_RATED_(game, match)    "rated:{" game "}:" match
+#define DH_KEY_MM_(what)              "mm:{mm}:" what
+
 /* Keys with no id in them. */
 #define DH_KEY_MATCHES_RUNNING  "matches:running"
 #define DH_KEY_MATCHES_FINISHED "matches:finished"
 #define DH_KEY_BUNDLES          "bundles"
-#define DH_KEY_MM_LEASE         "mm:{mm}:lease"
-#define DH_KEY_MM_TICKETS       "mm:{mm}:tickets"
-#define DH_KEY_MM_PLACEMENTS    "mm:{mm}:placements"
-#define DH_KEY_MM_PARTIES       "mm:{mm}:parties"
-#define DH_KEY_MM_LOBBIES       "mm:{mm}:lobbies"
-#define DH_KEY_WORKER_PATTERN   "worker:{*}" /* SCAN MATCH: every worker:{ID} family key */
+#define DH_KEY_MM_LEASE         DH_KEY_MM_("lease")
+#define DH_KEY_MM_TICKETS       DH_KEY_MM_("tickets")
+#define DH_KEY_MM_PLACEMENTS    DH_KEY_MM_("placements")
+#define DH_KEY_MM_PARTIES       DH_KEY_MM_("parties")
+#define DH_KEY_MM_LOBBIES       DH_KEY_MM_("lobbies")
+#define DH_KEY_WORKER_PATTERN   DH_KEY_WORKER_("*") /* SCAN MATCH: every worker:{ID} family key */
 #define DH_KEY_MATCHES_UNRATED  "matches:unrated"
 #define DH_KEY_ACCOUNT_NAMES    "accounts:names"
 #define DH_KEY_AUDIT_ADMIN      "audit:{admin}"

@@ -150,17 +150,23 @@ static void json_fields(json_out *o, const char *msg)
         json_raw(o, "}", 1);
 }
 
+/* A line's opening: {"ts":...,"level":...,"process":... */
+static void json_head(json_out *o, const char *ts, const char *level, const char *process)
+{
+    json_raw(o, "{\"ts\":", 6);
+    json_string(o, ts, strlen(ts));
+    json_raw(o, ",\"level\":", 9);
+    json_string(o, level, strlen(level));
+    json_raw(o, ",\"process\":", 11);
+    json_string(o, process, strlen(process));
+}
+
 size_t dh_log_json_line(char *out, size_t n, const char *ts, const char *level, const char *process,
                         const char *msg, unsigned long long suppressed)
 {
     json_out o = {.buf = out, .n = n};
     out[0] = '\0';
-    json_raw(&o, "{\"ts\":", 6);
-    json_string(&o, ts, strlen(ts));
-    json_raw(&o, ",\"level\":", 9);
-    json_string(&o, level, strlen(level));
-    json_raw(&o, ",\"process\":", 11);
-    json_string(&o, process, strlen(process));
+    json_head(&o, ts, level, process);
     json_raw(&o, ",\"msg\":", 7);
     json_string(&o, msg, strlen(msg));
     if (suppressed) {
@@ -173,12 +179,7 @@ size_t dh_log_json_line(char *out, size_t n, const char *ts, const char *level, 
     if (o.full) {
         /* Too long even for the generous buffer: the message alone, cut short. */
         o = (json_out){.buf = out, .n = n};
-        json_raw(&o, "{\"ts\":", 6);
-        json_string(&o, ts, strlen(ts));
-        json_raw(&o, ",\"level\":", 9);
-        json_string(&o, level, strlen(level));
-        json_raw(&o, ",\"process\":", 11);
-        json_string(&o, process, strlen(process));
+        json_head(&o, ts, level, process);
         json_raw(&o, ",\"truncated\":true,\"msg\":\"", 25);
         size_t keep = o.len + 16 < n ? n - o.len - 16 : 0;
         json_out cut = {.buf = out, .n = o.len + keep, .len = o.len};

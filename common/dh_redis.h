@@ -171,12 +171,4 @@ bool dh_redis_full(dh_redis *r, uint64_t now_ms);
  * the count is returned (0 while unreachable). */
 size_t dh_redis_masters(dh_redis *r, uint64_t now_ms, redisContext **out, size_t max);
 
-/* Internal to dh_redis*.c: read the slot map (dh_redis_topo.c). 0, or -1. */
-int dh_redis_refresh(dh_redis *r);
-redisContext *dh_redis_node_ctx(dh_redis *r, size_t i);
-int dh_redis_node_index(dh_redis *r, const char *host, int port);
-void dh_redis_node_fail(dh_redis *r, size_t i);
-redisContext *dh_redis_open(dh_redis *r, const dh_redis_hostport *at);
-int dh_redis_route(dh_redis *r, int slot, uint64_t now_ms);
-
 #endif

@@ -1,14 +1,15 @@
 /*
  * dh_redis_node.c: one node's connection of a dh_redis (dh_redis.h): opening it (AUTH,
- * SELECT), finding a node by address, dropping one that failed. Below both the slot map
- * (dh_redis_topo.c) and the routing (dh_redis.c), which share these.
+ * SELECT), finding a node by address, dropping one that failed. The lowest floor of the
+ * Redis layer (dh_redis_int.h): the slot map (dh_redis_topo.c), the routing (dh_redis_route.c)
+ * and the commands share these.
  */
 #include <stdio.h>
 #include <string.h>
 #include <sys/time.h>
 
 #include "dh_log.h"
-#include "dh_redis.h"
+#include "dh_redis_int.h"
 
 int dh_redis_auth_argv(const dh_redis_addr *addr, const char *argv[3])
 {
@@ -36,7 +37,6 @@ static int dh_redis_setup(redisContext *c, int argc, const char **argv)
     return ok ? 0 : -1;
 }
 
-/* A new authenticated connection to at, or NULL (logged once per outage). */
 redisContext *dh_redis_open(dh_redis *r, const dh_redis_hostport *at)
 {
     struct timeval tv = {.tv_sec = r->timeout_ms / 1000, .tv_usec = (r->timeout_ms % 1000) * 1000};
@@ -84,11 +84,31 @@ redisContext *dh_redis_node_ctx(dh_redis *r, size_t i)
     return n->ctx;
 }
 
-int dh_redis_node_index(dh_redis *r, const char *host, int port)
+int dh_redis_node_up(dh_redis *r, size_t i, uint64_t now_ms)
+{
+    if (!r->nodes[i].ctx && now_ms < r->retry_at_ms)
+        return -1;
+    if (!dh_redis_node_ctx(r, i)) {
+        r->stale = r->addr.cluster;
+        r->retry_at_ms = now_ms + r->backoff_ms;
+        return -2;
+    }
+    return 0;
+}
+
+int dh_redis_node_find(const dh_redis *r, const char *host, int port)
 {
     for (size_t i = 0; i < r->nnodes; i++)
         if (r->nodes[i].at.port == port && !strcmp(r->nodes[i].at.host, host))
             return (int)i;
+    return -1;
+}
+
+int dh_redis_node_index(dh_redis *r, const char *host, int port)
+{
+    int found = dh_redis_node_find(r, host, port);
+    if (found >= 0)
+        return found;
     if (r->nnodes == DH_REDIS_NODES)
         return -1;
     dh_redis_node *n = &r->nodes[r->nnodes];
@@ -98,7 +118,6 @@ int dh_redis_node_index(dh_redis *r, const char *host, int port)
     return (int)r->nnodes++;
 }
 
-/* Drop node i's connection (it failed); a cluster reads its slot map again. */
 void dh_redis_node_fail(dh_redis *r, size_t i)
 {
     dh_redis_node *n = &r->nodes[i];

@@ -10,8 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dh_log.h"
-#include "dh_redis.h"
+#include "dh_redis_int.h"
 
 #define PIPE_REDIRECTS_MAX 5 /* redirects followed for one command before giving up */
 
@@ -68,15 +67,10 @@ static int pipe_settle(dh_redis *r, const dh_redis_cmd *cmd, int node, redisRepl
     for (int hops = 0; hops < PIPE_REDIRECTS_MAX && pipe_is_error(*rep); hops++) {
         dh_redirect to;
         bool asking = false;
-        if (dh_slot_redirect((*rep)->str, (*rep)->len, &to) != DH_REDIRECT_NONE) {
-            int i = dh_redis_node_index(r, to.host, to.port);
+        int i = dh_redis_redirect(r, *rep, &to);
+        if (to.kind != DH_REDIRECT_NONE) {
             if (i < 0)
                 return 0;
-            r->redirects++;
-            if (to.kind == DH_REDIRECT_MOVED) {
-                r->slot_node[to.slot] = (int8_t)i;
-                r->stale = true; /* one slot moved: the others may have too */
-            }
             asking = to.kind == DH_REDIRECT_ASK;
             node = i;
         } else if (cmd->script && dh_script_missing(*rep)) {
@@ -129,28 +123,14 @@ static int pipe_node(dh_redis *r, int slot, uint64_t now_ms)
         r->stale = r->addr.cluster;
         return -1;
     }
-    if (!r->nodes[i].ctx && now_ms < r->retry_at_ms)
-        return -1;
-    if (!dh_redis_node_ctx(r, (size_t)i)) {
-        r->stale = r->addr.cluster;
-        r->retry_at_ms = now_ms + r->backoff_ms;
-        return -1;
-    }
-    return i;
+    return dh_redis_node_up(r, (size_t)i, now_ms) < 0 ? -1 : i;
 }
 
 /* Drop node i after a failure mid-pipeline; its commands get no reply. */
 static void pipe_drop(dh_redis *r, int i, bool *broken)
 {
     broken[i] = true;
-    redisContext *c = r->nodes[i].ctx;
-    if (c && c->err)
-        dh_warn("redis %s:%d lost: %s", r->nodes[i].at.host, r->nodes[i].at.port, c->errstr);
-    if (c)
-        redisFree(c);
-    if (r->ctx == c)
-        r->ctx = NULL;
-    r->nodes[i].ctx = NULL;
+    dh_redis_node_fail(r, (size_t)i);
     r->stale = r->addr.cluster;
 }
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "dh_log.h"
-#include "dh_redis.h"
+#include "dh_redis_int.h"
 
 /* CLUSTER SLOTS from the first node or seed that answers it; NULL when none does. */
 static redisReply *topo_ask(dh_redis *r)
@@ -87,11 +87,7 @@ int dh_redis_refresh(dh_redis *r)
             r->slot_node[s] = (int8_t)i;
     }
     for (size_t k = 0; k < nold; k++) { /* keep live connections to nodes still masters */
-        int i = -1;
-        for (size_t j = 0; j < r->nnodes && i < 0; j++)
-            if (old[k].at.port == r->nodes[j].at.port &&
-                !strcmp(old[k].at.host, r->nodes[j].at.host))
-                i = (int)j;
+        int i = dh_redis_node_find(r, old[k].at.host, old[k].at.port);
         if (i >= 0 && !r->nodes[i].ctx)
             r->nodes[i].ctx = old[k].ctx;
         else if (old[k].ctx)

@@ -7,7 +7,7 @@
  * match's node, so the keys agree with each other even while a worker writes.
  *
  * The engine, which rebuilds the match from this record, stays out of common/: the
- * stepping is engine/engine_replay.h.
+ * stepping is engine/include/engine_replay.h.
  */
 #ifndef DECKHAND_DH_REPLAY_H
 #define DECKHAND_DH_REPLAY_H

@@ -24,13 +24,17 @@ static long ws_head_len(const char *buf, size_t len)
     return len >= DH_WS_HEADER_MAX ? -1 : 0;
 }
 
-/* ws_head_len, with *why saying what is wrong when there is no head: too_large, or
- * "incomplete" (more bytes are needed). */
-static long ws_head_or_why(const char *buf, size_t len, const char *too_large, const char **why)
+/* ws_head_len, with **why saying what is wrong when there is no head: too_large, or
+ * "incomplete" (more bytes are needed). A caller's why may be NULL (it does not want to
+ * know): *why is then pointed somewhere harmless, so the caller can always write it. */
+static long ws_head_or_why(const char *buf, size_t len, const char *too_large, const char ***why)
 {
+    static const char *unread; /* where the why of a caller that passed none goes */
+    if (!*why)
+        *why = &unread;
     long head = ws_head_len(buf, len);
     if (head <= 0)
-        *why = head < 0 ? too_large : "incomplete";
+        **why = head < 0 ? too_large : "incomplete";
     return head;
 }
 
@@ -139,11 +143,8 @@ static void ws_req_header(const char *name, size_t nlen, const char *val, size_t
 
 long dh_ws_parse_request(const char *buf, size_t len, dh_ws_request *req, const char **why)
 {
-    static const char *dummy;
     ws_req_seen seen;
-    if (!why)
-        why = &dummy;
-    long head = ws_head_or_why(buf, len, "request head too large", why);
+    long head = ws_head_or_why(buf, len, "request head too large", &why);
     if (head <= 0)
         return head;
     const char *end = buf + head;
@@ -336,12 +337,9 @@ static void ws_resp_header(const char *name, size_t nlen, const char *val, size_
 
 long dh_ws_check_response(const char *buf, size_t len, const char *key, const char **why)
 {
-    static const char *dummy;
     char want[DH_WS_ACCEPT_LEN + 1];
     ws_resp_seen seen;
-    if (!why)
-        why = &dummy;
-    long head = ws_head_or_why(buf, len, "response head too large", why);
+    long head = ws_head_or_why(buf, len, "response head too large", &why);
     if (head <= 0)
         return head;
     if (dh_ws_accept(key, want) < 0) {

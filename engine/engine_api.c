@@ -250,20 +250,35 @@ static int g_count(lua_State *L)
     return 1;
 }
 
+/* The array of zone names at argument 2 (all of the owner at argument 3) that g:count_empty
+ * and g:tops walk: its length, and the owner into *owner. */
+static lua_Integer zone_list_arg(lua_State *L, engine_match *m, int32_t *owner)
+{
+    luaL_checktype(L, 2, LUA_TTABLE);
+    engine_freeze_see(L, 2);
+    *owner = owner_arg(L, m, 3);
+    return (lua_Integer)lua_rawlen(L, 2);
+}
+
+/* The zone named at index i of that array, or NULL when never used. */
+static const engine_zone *zone_list_at(lua_State *L, engine_match *m, lua_Integer i, int32_t owner)
+{
+    lua_rawgeti(L, 2, i);
+    const engine_zone *z = engine_zone_get(&m->st, engine_intern_lua(m->b, L, -1), owner, 0);
+    lua_pop(L, 1);
+    return z;
+}
+
 /* g:count_empty(zones, owner): how many of the zones named in the array hold no card (a
  * zone never used counts as empty). One call instead of a g:count per supply pile in
  * the end-of-game check asked after every turn (docs/BENCHMARKS.md). */
 static int g_count_empty(lua_State *L)
 {
     engine_match *m = gm(L);
-    luaL_checktype(L, 2, LUA_TTABLE);
-    engine_freeze_see(L, 2);
-    int32_t owner = owner_arg(L, m, 3);
-    lua_Integer n = (lua_Integer)lua_rawlen(L, 2), empty = 0;
+    int32_t owner;
+    lua_Integer n = zone_list_arg(L, m, &owner), empty = 0;
     for (lua_Integer i = 1; i <= n; i++) {
-        lua_rawgeti(L, 2, i);
-        const engine_zone *z = engine_zone_get(&m->st, engine_intern_lua(m->b, L, -1), owner, 0);
-        lua_pop(L, 1);
+        const engine_zone *z = zone_list_at(L, m, i, owner);
         empty += !z || z->n == 0;
     }
     lua_pushinteger(L, empty);
@@ -300,22 +315,18 @@ static int g_top(lua_State *L)
 static int g_tops(lua_State *L)
 {
     engine_match *m = gm(L);
-    luaL_checktype(L, 2, LUA_TTABLE);
-    engine_freeze_see(L, 2);
-    int32_t owner = owner_arg(L, m, 3);
+    int32_t owner;
+    lua_Integer n = zone_list_arg(L, m, &owner), k = 0;
     int empty = 0;
     if (!lua_isnoneornil(L, 4)) {
         if (strcmp(luaL_checkstring(L, 4), "empty"))
             return luaL_error(L, "tops: the third argument must be \"empty\" or nil");
         empty = 1;
     }
-    lua_Integer n = (lua_Integer)lua_rawlen(L, 2), k = 0;
     lua_settop(L, 4);
     lua_createtable(L, (int)n, 0); /* 5: the answer */
     for (lua_Integer i = 1; i <= n; i++) {
-        lua_rawgeti(L, 2, i);
-        const engine_zone *z = engine_zone_get(&m->st, engine_intern_lua(m->b, L, -1), owner, 0);
-        lua_pop(L, 1);
+        const engine_zone *z = zone_list_at(L, m, i, owner);
         int held = z && z->n > 0;
         if (empty == held)
             continue;
@@ -552,20 +563,6 @@ static int g_log_to(lua_State *L)
     return log_pieces(L, m, player_arg(L, m, 2) - 1, 3);
 }
 
-static lua_Integer int_field(lua_State *L, int t, const char *k, lua_Integer dflt)
-{
-    lua_getfield(L, t, k);
-    lua_Integer v = dflt;
-    if (!lua_isnil(L, -1)) {
-        int ok;
-        v = lua_tointegerx(L, -1, &ok);
-        if (!ok)
-            luaL_error(L, "choose: %s must be an integer", k);
-    }
-    lua_pop(L, 1);
-    return v;
-}
-
 /* After a human's answer the coroutine resumes here, inside g:choose. */
 static int choose_k(lua_State *L, int status, lua_KContext ctx)
 {
@@ -580,57 +577,17 @@ static int choose_k(lua_State *L, int status, lua_KContext ctx)
     return 1;
 }
 
-size_t engine_api_bot_ids(lua_State *L, engine_match *m, const char *bot, int res, size_t n,
-                          uint32_t min, uint32_t max)
-{
-    if (!lua_istable(L, res))
-        return (size_t)luaL_error(L, "bot '%s' must return an array of option ids", bot);
-    engine_freeze_see(L, res);
-    size_t k = lua_rawlen(L, res);
-    char why[128];
-    if (k > n)
-        return (size_t)luaL_error(L, "bot '%s' chose more options than there are", bot);
-    if (k > m->bot_ids_cap) {
-        uint32_t *p2 = realloc(m->bot_ids, sizeof(uint32_t) * k);
-        if (!p2)
-            return (size_t)luaL_error(L, "out of memory");
-        m->bot_ids = p2;
-        m->bot_ids_cap = k;
-    }
-    uint32_t *ids = m->bot_ids;
-    for (size_t i = 0; i < k; i++) {
-        lua_rawgeti(L, res, (lua_Integer)i + 1);
-        int ok;
-        lua_Integer v = lua_tointegerx(L, -1, &ok);
-        lua_pop(L, 1);
-        ids[i] = ok && v > 0 && v <= (lua_Integer)n ? (uint32_t)v : 0;
-    }
-    if (engine_validate_ids(n, min, max, ids, k, why, sizeof why))
-        return (size_t)luaL_error(L, "bot '%s' answered illegally: %s", bot, why);
-    return k;
-}
-
 static int g_choose(lua_State *L)
 {
     engine_match *m = gm_mut(L);
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_settop(L, 2);
-    int p = (int)int_field(L, 2, "player", 0);
+    int p = (int)engine_decision_int(L, 2, "player", 0, "choose");
     if (p < 1 || p > m->np)
         return luaL_error(L, "choose: bad player %d", p);
-    if (lua_getfield(L, 2, "options") != LUA_TTABLE)
-        return luaL_error(L, "choose: options must be an array");
-    engine_freeze_see(L, 3);
-    size_t n = lua_rawlen(L, 3);
-    lua_pop(L, 1);
-    if (n > ENGINE_MAX_OPTIONS)
-        return luaL_error(L, "choose: too many options");
-    lua_Integer min = int_field(L, 2, "min", 1), max = int_field(L, 2, "max", 1);
-    if (max > (lua_Integer)n)
-        max = (lua_Integer)n;
-    if (min < 0 || min > max)
-        return luaL_error(L, "choose: no answer can satisfy min=%d max=%d with %d options",
-                          (int)min, (int)max, (int)n);
+    size_t n;
+    uint32_t min, max;
+    engine_decision_bounds(L, 2, "choose", &n, &min, &max);
     int seat = p - 1;
     m->choices++;
     if (m->bot_ref[seat] != LUA_NOREF) {
@@ -639,12 +596,12 @@ static int g_choose(lua_State *L)
         lua_pushinteger(L, p);
         lua_pushvalue(L, 2);
         lua_call(L, 3, 1);
-        engine_api_bot_ids(L, m, m->bot_name[seat], 3, n, (uint32_t)min, (uint32_t)max);
+        engine_decision_bot_ids(L, m, m->bot_name[seat], 3, n, min, max);
         return 1;
     }
     if (!lua_isyieldable(L))
         return luaL_error(L, "choose: a human decision outside a turn");
-    if (engine_match_set_decision(m, L, 2, seat, n, (uint32_t)min, (uint32_t)max) < 0)
+    if (engine_match_set_decision(m, L, 2, seat, n, min, max) < 0)
         return luaL_error(L, "out of memory");
     lua_pushvalue(L, 2); /* what a bot asked for this decision gets (engine_match_bot_answer) */
     lua_setiuservalue(L, 1, 2);

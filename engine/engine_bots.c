@@ -13,16 +13,6 @@
 
 #include "engine_internal.h"
 
-/* An integer field of the table at idx, or def when absent. */
-static lua_Integer bots_int_field(lua_State *L, int idx, const char *k, lua_Integer def)
-{
-    lua_getfield(L, idx, k);
-    int ok;
-    lua_Integer v = lua_tointegerx(L, -1, &ok);
-    lua_pop(L, 1);
-    return ok ? v : def;
-}
-
 static int bots_uint_cmp(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -36,17 +26,9 @@ static int bots_random(lua_State *L)
     if (!g || lua_type(L, 1) != LUA_TUSERDATA || g->magic != ENGINE_G_MAGIC || !g->m)
         return luaL_error(L, "bot 'random': g expected");
     luaL_checktype(L, 3, LUA_TTABLE);
-    if (lua_getfield(L, 3, "options") != LUA_TTABLE)
-        return luaL_error(L, "bot 'random': the decision has no options array");
-    size_t n = lua_rawlen(L, -1);
-    lua_pop(L, 1);
-    if (n > ENGINE_MAX_OPTIONS)
-        return luaL_error(L, "bot 'random': too many options");
-    lua_Integer min = bots_int_field(L, 3, "min", 1), max = bots_int_field(L, 3, "max", 1);
-    if (max > (lua_Integer)n)
-        max = (lua_Integer)n;
-    if (min < 0 || min > max)
-        return luaL_error(L, "bot 'random': no legal answer");
+    size_t n;
+    uint32_t min, max;
+    engine_decision_bounds(L, 3, "bot 'random'", &n, &min, &max);
     engine_state *st = &g->m->st;
     size_t k = (size_t)min + (size_t)engine_rng_below(st, (uint64_t)(max - min + 1));
     uint32_t *pick = malloc(sizeof *pick * (n ? n : 1));

@@ -5,7 +5,9 @@
  * labels copied into one buffer, so the engine_decision handed out stays valid until the
  * next one). engine_decision_check is where a player's Choose is validated: right seat,
  * right decision id, option ids within the options and between min and max, none twice.
- * A bot's answer goes through the same engine_validate_ids (engine_api_bot_ids).
+ * A bot's answer goes through the same engine_validate_ids (engine_decision_bot_ids), and
+ * g:choose and the engine's own bots read a decision table's options, min and max the
+ * same way (engine_decision_bounds).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +34,75 @@ int engine_validate_ids(size_t nopt, uint32_t min, uint32_t max, const uint32_t 
             }
     }
     return 0;
+}
+
+/* An integer field of the decision table at t, or dflt when absent; raises "WHO: K must be
+ * an integer" on anything else. */
+lua_Integer engine_decision_int(lua_State *L, int t, const char *k, lua_Integer dflt,
+                                const char *who)
+{
+    lua_getfield(L, t, k);
+    lua_Integer v = dflt;
+    if (!lua_isnil(L, -1)) {
+        int ok;
+        v = lua_tointegerx(L, -1, &ok);
+        if (!ok)
+            luaL_error(L, "%s: %s must be an integer", who, k);
+    }
+    lua_pop(L, 1);
+    return v;
+}
+
+void engine_decision_bounds(lua_State *L, int t, const char *who, size_t *n, uint32_t *min,
+                            uint32_t *max)
+{
+    if (lua_getfield(L, t, "options") != LUA_TTABLE)
+        luaL_error(L, "%s: options must be an array", who);
+    engine_freeze_see(L, -1);
+    size_t k = lua_rawlen(L, -1);
+    lua_pop(L, 1);
+    if (k > ENGINE_MAX_OPTIONS)
+        luaL_error(L, "%s: too many options", who);
+    lua_Integer lo = engine_decision_int(L, t, "min", 1, who);
+    lua_Integer hi = engine_decision_int(L, t, "max", 1, who);
+    if (hi > (lua_Integer)k)
+        hi = (lua_Integer)k;
+    if (lo < 0 || lo > hi)
+        luaL_error(L, "%s: no answer can satisfy min=%d max=%d with %d options", who, (int)lo,
+                   (int)hi, (int)k);
+    *n = k;
+    *min = (uint32_t)lo;
+    *max = (uint32_t)hi;
+}
+
+size_t engine_decision_bot_ids(lua_State *L, engine_match *m, const char *bot, int res, size_t n,
+                               uint32_t min, uint32_t max)
+{
+    if (!lua_istable(L, res))
+        return (size_t)luaL_error(L, "bot '%s' must return an array of option ids", bot);
+    engine_freeze_see(L, res);
+    size_t k = lua_rawlen(L, res);
+    char why[128];
+    if (k > n)
+        return (size_t)luaL_error(L, "bot '%s' chose more options than there are", bot);
+    if (k > m->bot_ids_cap) {
+        uint32_t *p2 = realloc(m->bot_ids, sizeof(uint32_t) * k);
+        if (!p2)
+            return (size_t)luaL_error(L, "out of memory");
+        m->bot_ids = p2;
+        m->bot_ids_cap = k;
+    }
+    uint32_t *ids = m->bot_ids;
+    for (size_t i = 0; i < k; i++) {
+        lua_rawgeti(L, res, (lua_Integer)i + 1);
+        int ok;
+        lua_Integer v = lua_tointegerx(L, -1, &ok);
+        lua_pop(L, 1);
+        ids[i] = ok && v > 0 && v <= (lua_Integer)n ? (uint32_t)v : 0;
+    }
+    if (engine_validate_ids(n, min, max, ids, k, why, sizeof why))
+        return (size_t)luaL_error(L, "bot '%s' answered illegally: %s", bot, why);
+    return k;
 }
 
 static const char *str_field(lua_State *L, int t, const char *k, size_t *len)

@@ -6,6 +6,7 @@
  *   engine_intern.c   interned names
  *   engine_files.c    a bundle's script files in memory
  *   engine_watchdog.c the clock and the deadline of script calls
+ *   engine_map.c      the hash map under zones, attributes and counters
  *   engine_state.c    match state, RNG and the snapshot format
  *   engine_bounded.c  bounds on what a script sizes: C library work, texts it sends
  *   engine_freeze.c   module state read-only after load; emptying caches
@@ -22,13 +23,16 @@
  *   engine_turns.c    the protected steps of a match: setup, turns, bots
  *   engine_match.c    a match's life through the public API
  *   engine_view.c     per-seat views
- *   engine_search.c   the search bot (copies of a match, played out)
+ *   engine_search_world.c the search bot's worlds: copies of a match, dealt again, played out
+ *   engine_search.c   the search bot's tree and its answer (engine_search.h: their state)
  *   engine_rules_t.c  the `T` table of rules tests; engine_rules.c runs them
  * Users outside engine/: the unit tests' engine rig (tests/unit/rig_engine.c, to intern
  * names in another order, as another process would), test_engine_determinism.c (the
  * option limit), test_engine_sandbox.c (a full collection in the VM) and
  * test_engine_search.c (a twin match with other hidden cards) and test_engine_present.c
- * (each shipped game's zones table against its hints). Nothing else may include it.
+ * (each shipped game's zones table against its hints), and the fuzz targets of the manifest
+ * and snapshot parsers. They link dh_engine_internal; nothing else can include it, as only
+ * engine/include/ (engine.h, engine_replay.h) is on dh_engine's public include path.
  */
 #ifndef DECKHAND_ENGINE_INTERNAL_H
 #define DECKHAND_ENGINE_INTERNAL_H
@@ -465,10 +469,6 @@ engine_vis engine_zone_vis(const engine_game *g, const char *name);
 /* engine_api.c */
 int engine_api_open(engine_bundle *b, lua_State *L);
 engine_g *engine_api_new_g(lua_State *L, engine_match *m);
-/* Reads and validates a bot's answer (the array at res) to a decision of n options into
- * m->bot_ids; returns the count. Raises on a malformed or illegal answer. */
-size_t engine_api_bot_ids(lua_State *L, engine_match *m, const char *bot, int res, size_t n,
-                          uint32_t min, uint32_t max);
 
 /* engine_bots.c: appends the engine's own strategies (ENGINE_RANDOM_BOT) to g's bots,
  * unless the game defines one of that name. Raises on out of memory. */
@@ -484,6 +484,16 @@ void engine_events_truncate(engine_match *m, size_t nev, size_t evtext);
  * at idx. */
 int engine_match_set_decision(engine_match *m, lua_State *L, int idx, int seat, size_t nopt,
                               uint32_t min, uint32_t max);
+/* Reads and validates a bot's answer (the array at res) to a decision of n options into
+ * m->bot_ids; returns the count. Raises on a malformed or illegal answer. */
+size_t engine_decision_bot_ids(lua_State *L, engine_match *m, const char *bot, int res, size_t n,
+                               uint32_t min, uint32_t max);
+/* A decision table's (at t) option count and answer bounds, max cut to the options;
+ * raises "WHO: ..." when no answer could satisfy them. */
+void engine_decision_bounds(lua_State *L, int t, const char *who, size_t *n, uint32_t *min,
+                            uint32_t *max);
+lua_Integer engine_decision_int(lua_State *L, int t, const char *k, lua_Integer dflt,
+                                const char *who);
 /* Validates option ids against n options and min..max; 0 when fine. */
 int engine_validate_ids(size_t nopt, uint32_t min, uint32_t max, const uint32_t *ids, size_t n,
                         char *why, size_t whylen);

@@ -260,8 +260,8 @@ static int match_cf(lua_State *L)
         lua_getiuservalue(L, -1, 2); /* the table the turn passed to g:choose */
         lua_remove(L, -2);
         lua_call(L, 3, 1);
-        ask->n = engine_api_bot_ids(L, m, ask->bot->name, lua_gettop(L), m->dec.noptions,
-                                    m->dec.min, m->dec.max);
+        ask->n = engine_decision_bot_ids(L, m, ask->bot->name, lua_gettop(L), m->dec.noptions,
+                                         m->dec.min, m->dec.max);
         break;
     }
     }

@@ -90,6 +90,23 @@ typedef struct {
     bool ok; /* the thread pool's answer */
 } acct_req;
 
+/* A request of kind for c's command cmd_id: its state (in *op), or NULL once the command
+ * is answered: refused with code and why when why is set, or by acct_op_new. */
+static acct_req *acct_start(gw_conn *c, uint64_t cmd_id, Deckhand__ErrorCode code, const char *why,
+                            acct_kind kind, acct_op **op)
+{
+    if (why) {
+        c->gw->account_done(c, cmd_id, code, why, NULL, NULL);
+        return NULL;
+    }
+    *op = acct_op_new(c, cmd_id, sizeof(acct_req));
+    if (!*op)
+        return NULL;
+    acct_req *r = acct_op_data(*op);
+    r->kind = kind;
+    return r;
+}
+
 static void acct_wipe(acct_req *r)
 {
     sodium_memzero(r->password, sizeof r->password);
@@ -188,15 +205,10 @@ void accounts_register(gw_conn *c, uint64_t cmd_id, const Deckhand__Register *m)
     const char *err = dh_account_name_error(m->name);
     if (!err)
         err = dh_account_password_error(m->password);
-    if (err) {
-        c->gw->account_done(c, cmd_id, DECKHAND__ERROR_CODE__BAD_REQUEST, err, NULL, NULL);
+    acct_op *op;
+    acct_req *r = acct_start(c, cmd_id, DECKHAND__ERROR_CODE__BAD_REQUEST, err, ACCT_REGISTER, &op);
+    if (!r)
         return;
-    }
-    acct_op *op = acct_op_new(c, cmd_id, sizeof(acct_req));
-    if (!op)
-        return;
-    acct_req *r = acct_op_data(op);
-    r->kind = ACCT_REGISTER;
     snprintf(r->name, sizeof r->name, "%s", m->name);
     dh_account_name_key(r->name, r->lname);
     snprintf(r->password, sizeof r->password, "%s", m->password);
@@ -267,18 +279,14 @@ static void acct_on_attempt(redisAsyncContext *ac, void *reply, void *priv)
 
 static void accounts_login_password(gw_conn *c, uint64_t cmd_id, const Deckhand__AccountLogin *m)
 {
-    if (dh_account_name_error(m->name) || !m->password ||
-        strlen(m->password) > DH_ACCOUNT_PASSWORD_MAX) {
-        c->gw->account_done(c, cmd_id, DECKHAND__ERROR_CODE__UNAUTHENTICATED,
-                            "wrong name or password", NULL, NULL);
+    bool bad = dh_account_name_error(m->name) || !m->password ||
+               strlen(m->password) > DH_ACCOUNT_PASSWORD_MAX;
+    acct_op *op;
+    acct_req *r = acct_start(c, cmd_id, DECKHAND__ERROR_CODE__UNAUTHENTICATED,
+                             bad ? "wrong name or password" : NULL, ACCT_LOGIN, &op);
+    if (!r)
         return;
-    }
-    acct_op *op = acct_op_new(c, cmd_id, sizeof(acct_req));
-    if (!op)
-        return;
-    acct_req *r = acct_op_data(op);
     char key[DH_KEY_MAX], fails[DH_KEY_MAX], window[24];
-    r->kind = ACCT_LOGIN;
     dh_account_name_key(m->name, r->lname);
     snprintf(r->password, sizeof r->password, "%s", m->password);
     snprintf(window, sizeof window, "%d", ACCOUNTS_WINDOW_MS);
@@ -312,16 +320,11 @@ static void accounts_login_device(gw_conn *c, uint64_t cmd_id, const Deckhand__A
     const char *err = dh_account_device_error(m->device_id);
     if (!err)
         err = dh_account_name_error(m->name);
-    if (err) {
-        c->gw->account_done(c, cmd_id, DECKHAND__ERROR_CODE__BAD_REQUEST, err, NULL, NULL);
+    acct_op *op;
+    acct_req *r = acct_start(c, cmd_id, DECKHAND__ERROR_CODE__BAD_REQUEST, err, ACCT_DEVICE, &op);
+    if (!r)
         return;
-    }
-    acct_op *op = acct_op_new(c, cmd_id, sizeof(acct_req));
-    if (!op)
-        return;
-    acct_req *r = acct_op_data(op);
     char key[DH_KEY_MAX], digest[DH_ACCOUNT_DIGEST_LEN + 1], created[24];
-    r->kind = ACCT_DEVICE;
     if (dh_account_new_id(r->id) < 0) { /* used only when the device is new */
         acct_fail(op, DECKHAND__ERROR_CODE__INTERNAL, "cannot log in now");
         return;

@@ -83,6 +83,21 @@ static void board_hmget(acct_op *op, const char *key,
         board_unavailable(op);
 }
 
+/* hiredis frees a reply after its callback: an array reply's elements moved into a new
+ * reply that the next step keeps (freed with freeReplyObject), or NULL. */
+static redisReply *board_keep(redisReply *rep)
+{
+    redisReply *kept = calloc(1, sizeof *kept);
+    if (!kept)
+        return NULL;
+    kept->type = REDIS_REPLY_ARRAY;
+    kept->elements = rep->elements;
+    kept->element = rep->element;
+    rep->element = NULL;
+    rep->elements = 0;
+    return kept;
+}
+
 static void board_on_names(redisAsyncContext *ac, void *reply, void *priv)
 {
     acct_op *op = priv;
@@ -140,17 +155,11 @@ static void board_on_ratings(redisAsyncContext *ac, void *reply, void *priv)
         board_unavailable(op);
         return;
     }
-    /* hiredis frees a reply after its callback: keep a copy of what the next step needs */
-    b->ratings = calloc(1, sizeof *b->ratings);
+    b->ratings = board_keep(rep);
     if (!b->ratings) {
         board_unavailable(op);
         return;
     }
-    b->ratings->type = REDIS_REPLY_ARRAY;
-    b->ratings->elements = rep->elements;
-    b->ratings->element = rep->element;
-    rep->element = NULL;
-    rep->elements = 0;
     board_hmget(op, DH_KEY_ACCOUNT_NAMES, board_on_names);
 }
 
@@ -175,16 +184,11 @@ static void board_on_slice(redisAsyncContext *ac, void *reply, void *priv)
         boards_ok(op);
         return;
     }
-    b->slice = calloc(1, sizeof *b->slice);
+    b->slice = board_keep(rep);
     if (!b->slice) {
         board_unavailable(op);
         return;
     }
-    b->slice->type = REDIS_REPLY_ARRAY;
-    b->slice->elements = rep->elements;
-    b->slice->element = rep->element;
-    rep->element = NULL;
-    rep->elements = 0;
     char key[DH_KEY_MAX];
     board_hmget(op, dh_key_rating(key, b->game, b->mode), board_on_ratings);
 }

@@ -15,6 +15,7 @@
  *   watch.c    the match a connection watches: Spectate, its frames, stop, moves
  *   route.c    match routes and the player commands sent through them; moves
  *   lookup.c   Redis lookups of the routes this gateway did not learn itself
+ *   rlink.c    the Redis connections (a cluster routed by common/dh_redis_async.h)
  *   inflight.c requests in flight and their timeouts
  *   zsock.c    the ZeroMQ sockets (matchmaker and worker dealers) in the libuv loop
  *   listen.c   the listening sockets: accept, --max-conns and flood-ban refusals, pausing
@@ -164,8 +165,8 @@ struct gw {
     char redis_url[GW_ADDR_MAX];
     bool redis_enabled;
     dh_redis_addr redis_addr;
-    struct redisAsyncContext *redis; /* NULL while down (one Redis: rlink.c) */
-    struct rlink_nodes *redis_nodes; /* a Redis Cluster's connections, or NULL */
+    struct redisAsyncContext *redis;    /* NULL while down (one Redis: rlink.c) */
+    struct dh_redis_async *redis_nodes; /* a Redis Cluster's connections, or NULL */
     uint64_t redis_retry_at;
     size_t redis_waiting;       /* commands sent and not answered */
     uint64_t redis_progress_at; /* when Redis last connected or answered */

@@ -3,12 +3,9 @@
  * Redis, or the masters of a Redis Cluster with each command routed by its key's slot.
  *
  * One Redis: one connection, made on first use and again, at most once a second, after it
- * drops. A cluster (dh_redis.h: redis+cluster:// or DECKHAND_REDIS_CLUSTER=1): the slot
- * map is read with a short synchronous CLUSTER SLOTS (at the first command, and after a
- * MOVED or a lost node: rare, and bounded by the timeout), then one connection per
- * master as commands need them. A MOVED or ASK reply sends the command again to the
- * named node (after ASKING for ASK), at most RLINK_HOPS times; the caller's callback
- * sees only the final reply.
+ * drops. A cluster (dh_redis.h: redis+cluster:// or DECKHAND_REDIS_CLUSTER=1) is routed
+ * by common/dh_redis_async.h: one connection per master, MOVED and ASK followed, the
+ * caller's callback seeing only the final reply.
  */
 #ifndef DECKHAND_GW_RLINK_H
 #define DECKHAND_GW_RLINK_H

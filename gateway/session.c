@@ -327,27 +327,35 @@ static const char *session_error_text(Deckhand__ErrorCode code)
     }
 }
 
+/* A party or lobby code: NULL, or what is wrong with it. */
+static const char *session_code_invalid(const char *code)
+{
+    return session_text_valid(code, SESSION_CODE_MAX, false)
+               ? NULL
+               : "code must be 1-16 printable ASCII characters";
+}
+
+/* A list's game filter (empty: every game): NULL, or what is wrong with it. */
+static const char *session_game_filter_invalid(const char *game)
+{
+    return session_text_valid(game, SESSION_QUEUE_TEXT_MAX, true)
+               ? NULL
+               : "game must be at most 63 printable ASCII characters";
+}
+
 /* The strings of a party, lobby or game-list message, checked as session_text_valid
  * does before they go on: NULL, or what is wrong (for a BAD_REQUEST). */
 static const char *session_social_invalid(const Deckhand__ClientMessage *m)
 {
     switch (m->body_case) {
     case DECKHAND__CLIENT_MESSAGE__BODY_PARTY_JOIN:
-        return session_text_valid(m->party_join->code, SESSION_CODE_MAX, false)
-                   ? NULL
-                   : "code must be 1-16 printable ASCII characters";
+        return session_code_invalid(m->party_join->code);
     case DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_JOIN:
-        return session_text_valid(m->lobby_join->code, SESSION_CODE_MAX, false)
-                   ? NULL
-                   : "code must be 1-16 printable ASCII characters";
+        return session_code_invalid(m->lobby_join->code);
     case DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_LIST_REQUEST:
-        return session_text_valid(m->lobby_list_request->game, SESSION_QUEUE_TEXT_MAX, true)
-                   ? NULL
-                   : "game must be at most 63 printable ASCII characters";
+        return session_game_filter_invalid(m->lobby_list_request->game);
     case DECKHAND__CLIENT_MESSAGE__BODY_WATCH_LIST_REQUEST:
-        return session_text_valid(m->watch_list_request->game, SESSION_QUEUE_TEXT_MAX, true)
-                   ? NULL
-                   : "game must be at most 63 printable ASCII characters";
+        return session_game_filter_invalid(m->watch_list_request->game);
     case DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_CREATE: {
         const Deckhand__LobbyCreate *l = m->lobby_create;
         if (!session_text_valid(l->game, SESSION_QUEUE_TEXT_MAX, false) ||

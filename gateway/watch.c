@@ -31,15 +31,25 @@ static bool watch_id_valid(const char *s)
     return true;
 }
 
-/* PlayerCommand{spectate_stop} for player_id's watching of match_id, the gateway's own. */
+/* *pc becomes PlayerCommand{spectate_stop} (*stop) for player_id's watching of match_id;
+ * it points into the arguments, which must outlive it. */
+static void watch_stop_command(Deckhand__Internal__PlayerCommand *pc, Deckhand__SpectateStop *stop,
+                               const char *match_id, const char *player_id)
+{
+    deckhand__spectate_stop__init(stop);
+    deckhand__internal__player_command__init(pc);
+    pc->match_id = (char *)match_id;
+    pc->player_id = (char *)player_id;
+    pc->body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_SPECTATE_STOP;
+    pc->spectate_stop = stop;
+}
+
+/* The gateway's own stop of player_id's watching of match_id. */
 static void watch_send_stop(gw *g, const char *match_id, const char *player_id)
 {
-    Deckhand__SpectateStop stop = DECKHAND__SPECTATE_STOP__INIT;
-    Deckhand__Internal__PlayerCommand pc = DECKHAND__INTERNAL__PLAYER_COMMAND__INIT;
-    pc.match_id = (char *)match_id;
-    pc.player_id = (char *)player_id;
-    pc.body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_SPECTATE_STOP;
-    pc.spectate_stop = &stop;
+    Deckhand__SpectateStop stop;
+    Deckhand__Internal__PlayerCommand pc;
+    watch_stop_command(&pc, &stop, match_id, player_id);
     route_own_command(g, &pc, "spectate stop");
 }
 
@@ -163,12 +173,9 @@ bool watch_frame_wanted(zsock *from, gw_conn *c, const char *player_id, const ch
     if (c || !match_id || !*match_id)
         return false; /* a connection here that watches something else: its stop went already */
     /* Nobody here: the worker still counts the watcher (its stop was lost). */
-    Deckhand__SpectateStop stop = DECKHAND__SPECTATE_STOP__INIT;
-    Deckhand__Internal__PlayerCommand pc = DECKHAND__INTERNAL__PLAYER_COMMAND__INIT;
-    pc.match_id = (char *)match_id;
-    pc.player_id = (char *)player_id;
-    pc.body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_SPECTATE_STOP;
-    pc.spectate_stop = &stop;
+    Deckhand__SpectateStop stop;
+    Deckhand__Internal__PlayerCommand pc;
+    watch_stop_command(&pc, &stop, match_id, player_id);
     Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
     m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND;
     m.player_command = &pc;

@@ -1,6 +1,6 @@
 /*
  * test_engine_decision.c: decisions and the answers to them through the public API
- * (engine/engine.h), on the small fixture game in tests/fixtures/bundle/mini: the first
+ * (engine/include/engine.h), on the small fixture game in tests/fixtures/bundle/mini: the first
  * decision, answers out of turn or illegal (refused, changing nothing), events per seat,
  * bots (all-bot matches, a cheating bot) and the encoding of an answer.
  */

@@ -1,6 +1,6 @@
 /*
  * test_engine_restore.c: snapshots and rebuilding a match through the public API
- * (engine/engine.h), on the small fixture game in tests/fixtures/bundle/mini: turn
+ * (engine/include/engine.h), on the small fixture game in tests/fixtures/bundle/mini: turn
  * boundaries, restore and replay (also in another VM whose names were interned in another
  * order, as another process would), undo, rollback after a script error, and refused
  * snapshots; the public event count (spectators' event_seq) and version 1 snapshots.

@@ -3,13 +3,15 @@
  * layout docs/ARCHITECTURE.md tables (with hash tags that keep a match's keys in one
  * slot), and every server-side script compiles on a real redis-server and does what its
  * comment says: the fence refuses a stale owner with FENCED, the leader's queue script
- * refuses a matchmaker that does not hold the lease with NOTLEADER.
+ * refuses a matchmaker that does not hold the lease with NOTLEADER. The ACL users'
+ * key patterns (dh_acl.h) are the key builders' shapes.
  */
 #include "dh_keys.h"
 
 #include <hiredis/hiredis.h>
 #include <string.h>
 
+#include "dh_acl.h"
 #include "dh_test.h"
 
 static int port = -1;
@@ -372,6 +374,41 @@ static void test_keys_list_find_matches_whole_items_only(void)
     CU_ASSERT_EQUAL(dh_list_find("", "p-1"), -1);
 }
 
+/* Whether role's rules hold the pattern PREFIX KEY followed by a space or the end. */
+static int acl_has(const char *role, const char *prefix, const char *key)
+{
+    char want[DH_KEY_MAX + 8];
+    snprintf(want, sizeof want, " %s%s", prefix, key);
+    const char *rules = dh_acl_rules(role), *at = rules;
+    size_t n = strlen(want);
+    while ((at = strstr(at, want)) != NULL) {
+        if (at[n] == ' ' || at[n] == '\0')
+            return 1;
+        at += n;
+    }
+    return 0;
+}
+
+static void test_keys_acl_patterns_are_the_builders_keys(void)
+{
+    char k[DH_KEY_MAX];
+    CU_ASSERT_TRUE(acl_has("gateway", "%R~", dh_key_match(k, "*")));
+    CU_ASSERT_TRUE(acl_has("gateway", "%R~", dh_key_worker(k, "*")));
+    CU_ASSERT_TRUE(acl_has("gateway", "~", dh_key_account(k, "*")));
+    CU_ASSERT_TRUE(acl_has("gateway", "~", dh_key_account_fails(k, "*")));
+    CU_ASSERT_TRUE(acl_has("gateway", "~", dh_key_device(k, "*")));
+    CU_ASSERT_TRUE(acl_has("gateway", "%R~", dh_key_rating(k, "*", "*")));
+    CU_ASSERT_TRUE(acl_has("gateway", "%R~", dh_key_leaderboard(k, "*", "*")));
+    CU_ASSERT_TRUE(acl_has("gateway", "%R~", dh_key_history(k, "*")));
+    CU_ASSERT_TRUE(acl_has("matchmaker", "~", DH_KEY_MM_("*")));
+    CU_ASSERT_TRUE(acl_has("matchmaker", "~", dh_key_match(k, "*")));
+    CU_ASSERT_TRUE(acl_has("matchmaker", "~", dh_key_worker_adopt(k, "*")));
+    CU_ASSERT_TRUE(acl_has("matchmaker", "%R~", dh_key_match_history(k, "*")));
+    CU_ASSERT_TRUE(acl_has("worker", "~", dh_key_bundle_current(k, "*")));
+    CU_ASSERT_TRUE(acl_has("worker", "~", dh_key_rated(k, "*", "*")));
+    CU_ASSERT_TRUE(acl_has("worker", "~", DH_KEY_MATCHES_UNRATED));
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -393,6 +430,7 @@ int main(void)
         {"keys_mm_state_writes_only_for_the_leader", test_keys_mm_state_writes_only_for_the_leader},
         {"keys_list_walks_items_in_place", test_keys_list_walks_items_in_place},
         {"keys_list_find_matches_whole_items_only", test_keys_list_find_matches_whole_items_only},
+        {"keys_acl_patterns_are_the_builders_keys", test_keys_acl_patterns_are_the_builders_keys},
         {"keys_cleanup", test_keys_cleanup},
         {NULL, NULL},
     };

@@ -1,5 +1,5 @@
 /*
- * test_redis.c: the shared Redis connection helper (common/dh_redis.c): how --redis
+ * test_redis.c: the shared Redis connection helper (common/dh_redis.h): how --redis
  * URLs are read, and that an unreachable Redis is an error, never a crash or a hang.
  */
 #include "dh_redis.h"

@@ -1,6 +1,6 @@
 /*
  * test_redis_acl.c: each process role logs in to Redis as its own user (common/dh_acl.h,
- * common/dh_redis.c) and can run only what its role needs: the gateway user cannot
+ * common/dh_redis.h) and can run only what its role needs: the gateway user cannot
  * FLUSHALL, write a match snapshot or touch the queue; a worker cannot touch the
  * matchmaker's queue or lease; a wrong password gets no connection at all. The users are
  * the rules `deckhand keygen` writes for the local cluster, set up here on the test's own

@@ -3,11 +3,14 @@
  * redis-server nodes (tests/unit/rig_rcluster.h): commands and pipelines reach the node
  * serving each key's slot; a slot moved under a stale map answers MOVED, which is
  * followed (and the map read again); a slot mid-migration answers ASK for a key already
- * moved, which is followed with ASKING; a script unknown to a node is loaded there.
+ * moved, which is followed with ASKING; a script unknown to a node is loaded there. The
+ * asynchronous routing (dh_redis_async.h, the gateway's) follows MOVED on the same router.
  */
+#include <hiredis/adapters/libuv.h>
 #include <string.h>
 
 #include "dh_redis.h"
+#include "dh_redis_async.h"
 #include "dh_slot.h"
 #include "dh_test.h"
 #include "rig_rcluster.h"
@@ -148,6 +151,67 @@ static void test_redis_cluster_loads_a_script_on_each_node(void)
     dh_redis_close(&rd);
 }
 
+/* dh_redis_async's hooks on a libuv loop of the test's own. */
+static redisAsyncContext *async_open(void *ud, const char *host, int port)
+{
+    redisAsyncContext *ac = redisAsyncConnect(host, port);
+    if (ac && (ac->err || redisLibuvAttach(ac, ud) != REDIS_OK)) {
+        redisAsyncFree(ac);
+        return NULL;
+    }
+    return ac;
+}
+
+static uint64_t async_now(void *ud)
+{
+    return uv_now(ud);
+}
+
+static void async_got(redisAsyncContext *ac, void *reply, void *priv)
+{
+    redisReply *r = reply;
+    snprintf(priv, 32, "%s",
+             r && r->type == REDIS_REPLY_STRING ? r->str
+             : r                                ? "(other)"
+                                                : "(none)");
+}
+
+/* One command through a, its reply's text into got once the loop has run it. */
+static void async_run(dh_redis_async *a, uv_loop_t *loop, const char **argv, int argc, char *got)
+{
+    got[0] = '\0';
+    CU_ASSERT_EQUAL_FATAL(dh_redis_async_send(a, async_got, got, argc, argv, NULL), 0);
+    for (int i = 0; i < 500 && !got[0]; i++)
+        uv_run(loop, UV_RUN_ONCE);
+}
+
+static void test_redis_cluster_async_follows_moved(void)
+{
+    CU_ASSERT_FATAL(cluster_up());
+    char url[128], k[32], got[32];
+    cluster_url(url, sizeof url);
+    uv_loop_t loop;
+    uv_loop_init(&loop);
+    dh_redis_async_hooks hooks = {.open = async_open, .now_ms = async_now, .ud = &loop};
+    dh_redis_async *a = dh_redis_async_new(url, &hooks);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    int slot = -1;
+    for (int t = 0; slot < 0 || slot >= 8192; t++) { /* a key on node 0 no test moved */
+        snprintf(k, sizeof k, "async:%d", t);        /* no tag: not the slot of {0} */
+        slot = dh_slot_of(k, strlen(k));
+    }
+    const char *set[] = {"SET", k, "routed"}, *get[] = {"GET", k};
+    async_run(a, &loop, set, 3, got);
+    CU_ASSERT_STRING_EQUAL(got, "(other)"); /* +OK */
+    CU_ASSERT_EQUAL(rig_rcluster_move_slot(&rc, slot, 0, 2, 1), 0);
+    async_run(a, &loop, get, 2, got); /* node 0 answers MOVED: sent again to node 2 */
+    CU_ASSERT_STRING_EQUAL(got, "routed");
+    CU_ASSERT_TRUE(dh_redis_async_any(a));
+    dh_redis_async_free(a);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    uv_loop_close(&loop);
+}
+
 static void test_redis_cluster_cleanup(void)
 {
     rig_rcluster_stop(&rc);
@@ -161,6 +225,7 @@ int main(void)
         {"redis_cluster_follows_moved_and_ask", test_redis_cluster_follows_moved_and_ask},
         {"redis_cluster_loads_a_script_on_each_node",
          test_redis_cluster_loads_a_script_on_each_node},
+        {"redis_cluster_async_follows_moved", test_redis_cluster_async_follows_moved},
         {"redis_cluster_cleanup", test_redis_cluster_cleanup},
         {NULL, NULL},
     };

@@ -1,5 +1,8 @@
 /*
- * dh_redis.c: see dh_redis.h.
+ * dh_redis_route.c: see dh_redis.h. The routing floor of the Redis layer (dh_redis_int.h): a
+ * URL parsed, a slot routed to its node (the slot map read when stale), MOVED and ASK
+ * followed on the map for both the synchronous and the asynchronous commands, reconnects
+ * backed off; WAIT and INFO memory over every node.
  */
 #include "dh_redis.h"
 
@@ -9,6 +12,7 @@
 #include <sys/time.h>
 
 #include "dh_log.h"
+#include "dh_redis_int.h"
 #include "dh_secret.h"
 
 #define DH_REDIS_BACKOFF_MIN 100
@@ -188,7 +192,6 @@ static int dh_redis_ready(dh_redis *r, uint64_t now_ms)
     return 0;
 }
 
-/* The node serving slot (-1: any node), connected; -1 when none can be reached. */
 int dh_redis_route(dh_redis *r, int slot, uint64_t now_ms)
 {
     if (dh_redis_ready(r, now_ms) < 0)
@@ -204,14 +207,29 @@ int dh_redis_route(dh_redis *r, int slot, uint64_t now_ms)
         r->stale = r->addr.cluster;
         return -1;
     }
-    if (!r->nodes[i].ctx && now_ms < r->retry_at_ms)
-        return -1;
-    if (!dh_redis_node_ctx(r, (size_t)i)) {
-        r->stale = r->addr.cluster;
+    int up = dh_redis_node_up(r, (size_t)i, now_ms);
+    if (up == -2)
         dh_redis_backoff(r, now_ms);
+    if (up < 0)
         return -1;
-    }
     r->backoff_ms = DH_REDIS_BACKOFF_MIN;
+    return i;
+}
+
+int dh_redis_redirect(dh_redis *r, const redisReply *rep, dh_redirect *to)
+{
+    to->kind = DH_REDIRECT_NONE;
+    if (rep->type != REDIS_REPLY_ERROR ||
+        dh_slot_redirect(rep->str, rep->len, to) == DH_REDIRECT_NONE)
+        return -1;
+    int i = dh_redis_node_index(r, to->host, to->port);
+    if (i < 0)
+        return -1;
+    r->redirects++;
+    if (to->kind == DH_REDIRECT_MOVED) {
+        r->slot_node[to->slot] = (int8_t)i;
+        r->stale = true;
+    }
     return i;
 }
 

@@ -1,0 +1,91 @@
+/*
+ * engine_search.h: what the search bot's two files share (private to engine/): the
+ * search's state (the tree, the candidates, the worlds' results) and its generator.
+ * engine_search.c grows the tree and picks the answer; engine_search_world.c makes the
+ * worlds the tree is grown in (a copy of the match with the hidden cards dealt again) and
+ * plays them out to a result. The tree calls the worlds, never the other way.
+ */
+#ifndef DECKHAND_ENGINE_SEARCH_H
+#define DECKHAND_ENGINE_SEARCH_H
+
+#include <stdint.h>
+
+#include "engine_internal.h"
+
+#define SEARCH_CANDIDATES 48 /* answers looked at per decision */
+#define SEARCH_PLAYOUT    "default"
+#define SEARCH_MAX_SEATS  16
+
+typedef struct {
+    uint64_t key;
+    uint32_t child, sibling; /* first child, next sibling: node indices, 0 = none */
+    uint32_t visits, avail;
+    uint32_t tries; /* play-outs through it (visits without the bot's head start) */
+    int mover;      /* the seat whose answer led here */
+    double reward;
+    uint32_t ids_off, nids; /* children of the root: the answer's option ids in s->ids */
+    uint32_t slot;          /* children of the root: their row in s->world_r */
+} search_node;
+
+typedef struct {
+    uint64_t key;
+    uint32_t off, n; /* option ids in cand_ids */
+} search_cand;
+
+typedef struct {
+    const engine_match *m;
+    int seat;
+    uint64_t rng;
+    engine_match_config cfg;
+    const char *bots[SEARCH_MAX_SEATS];
+    char *options; /* "k=v;k=v", or NULL */
+    engine_answer *log;
+    search_node *nodes;
+    size_t nnodes, nodes_cap;
+    uint32_t *ids; /* root answers */
+    size_t nids, ids_cap;
+    search_cand cand[SEARCH_CANDIDATES];
+    uint32_t cand_ids[SEARCH_CANDIDATES * 8];
+    size_t ncand, ncand_ids;
+    uint64_t bot_key;  /* the play-out bot's answer to the decision: its key, or 0 */
+    uint32_t prior;    /* visits the bot's answer starts with */
+    uint64_t worlds;   /* seeds the deals: the n-th try of every root answer gets world n */
+    double *world_r;   /* root answer slot x world: the seat's result there, NaN if none */
+    uint32_t nworlds;  /* columns of world_r (the iterations) */
+    uint32_t root_bot; /* the root child of the play-out bot's own answer, 0 if none */
+    uint32_t *shuffle; /* scratch: entity ids of one hidden group */
+    size_t shuffle_cap;
+    uint32_t *names; /* scratch: their names */
+    size_t names_cap;
+    uint32_t path[1024];
+    uint32_t depth;      /* turns a play-out runs before the game's hint scores it; 0: to the end */
+    uint32_t iterations; /* the budget */
+    engine_search_stats *stats;
+} search;
+
+/* The search's own generator (splitmix64): drawn in a fixed order, so a search without a
+ * time budget is the same every time. */
+static inline uint64_t search_rand(search *s)
+{
+    uint64_t z = (s->rng += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static inline uint64_t search_below(search *s, uint64_t n)
+{
+    return n ? search_rand(s) % n : 0;
+}
+
+/* Worlds (engine_search_world.c). search_config fills s->cfg, s->bots, s->options and
+ * s->log (freed by the caller) from s->m; -1 when out of memory or too many seats. */
+int search_config(search *s);
+/* A copy of s->m in world w (the caller frees it with engine_match_free), or NULL with
+ * err set. */
+engine_match *search_copy(search *s, uint32_t w, engine_error *err);
+int search_playout(search *s, engine_match *c);
+int search_evaluate(engine_match *c, double *r);
+void search_rewards(const engine_match *c, double *r);
+
+#endif

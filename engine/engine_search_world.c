@@ -1,0 +1,250 @@
+/*
+ * engine_search_world.c: the worlds the search bot plays in (engine_search.c grows the
+ * tree over them). A world is a copy of the match that agrees with everything the
+ * searching seat sees and with nothing it does not, played out to a result:
+ *   1. copy: the match rebuilt from its last snapshot and the answers since
+ *      (engine_match_restore: a match lives partly in a suspended Lua coroutine, which
+ *      cannot be copied, so the copy replays the turn so far);
+ *   2. determinize: for each player, the cards of that player's zones the seat cannot see
+ *      (engine_zone_vis, the rule Views follow) swap names at random among themselves,
+ *      and the cards of each hidden shared zone among themselves; the copy's generator
+ *      gets a fresh seed. So the copy agrees with everything the seat sees (its hand, the
+ *      piles, counts of every zone, each player's card totals) and with nothing it does
+ *      not: no real deck order, no real opponent hand, no real future shuffle;
+ *   3. play out: every seat handed to its strategy (the game's "default" bot for searched
+ *      or human seats) and the copy run inline, like `deckhand sim`, to the end, or, when
+ *      the game has an evaluation hint (`evaluate`, docs/SCRIPTING.md), for `depth` more
+ *      turns and scored by the hint;
+ *   4. result: mostly the share of the win, partly the score margin (search_rewards).
+ * A world's number alone decides its deal and its generator (common random numbers), and
+ * each hidden group is sorted by name before it is dealt: the world never depends on where
+ * the real hidden cards are.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dh_grow.h"
+#include "engine_search.h"
+
+#define SEARCH_MARGIN_WEIGHT 0.3  /* of a result: the score margin's part (the rest: winning) */
+#define SEARCH_MARGIN_SCALE  20.0 /* a margin this large counts fully */
+
+/* ---- copies ---------------------------------------------------------------------------- */
+
+/* The config a copy of s->m is restored with: its players, bots and options. */
+int search_config(search *s)
+{
+    const engine_match *m = s->m;
+    if (m->np > SEARCH_MAX_SEATS)
+        return -1;
+    for (int i = 0; i < m->np; i++)
+        s->bots[i] = m->bot_ref[i] != LUA_NOREF ? m->bot_name[i] : NULL;
+    if (m->nopts) {
+        size_t len = 0;
+        const char *p = m->opts;
+        for (size_t i = 0; i < 2 * m->nopts; i++) {
+            len += strlen(p) + 1;
+            p += strlen(p) + 1;
+        }
+        s->options = malloc(len + 1);
+        if (!s->options)
+            return -1;
+        char *o = s->options;
+        p = m->opts;
+        for (size_t i = 0; i < m->nopts; i++) {
+            size_t k = strlen(p), v = strlen(p + k + 1);
+            if (i)
+                *o++ = ';';
+            memcpy(o, p, k);
+            o[k] = '=';
+            memcpy(o + k + 1, p + k + 1, v);
+            o += k + 1 + v;
+            p += k + v + 2;
+        }
+        *o = '\0';
+    }
+    s->log = calloc(m->log.n ? m->log.n : 1, sizeof *s->log);
+    if (!s->log)
+        return -1;
+    for (size_t i = 0; i < m->log.n; i++)
+        s->log[i] = engine_match_log_at(m, i);
+    s->cfg = (engine_match_config){.match_id = m->match_id,
+                                   .game = m->game->name,
+                                   .nplayers = m->np,
+                                   .names = (const char *const *)m->names,
+                                   .bots = s->bots,
+                                   .options = s->options};
+    return 0;
+}
+
+/* Sorts names by their text (not their intern ids, which differ between processes). */
+static int search_name_cmp(const void *a, const void *b, void *ud)
+{
+    const engine_intern *in = ud;
+    return strcmp(in->v[*(const uint32_t *)a].s, in->v[*(const uint32_t *)b].s);
+}
+
+/* Deal the entities of ids[0..n) again: their names sorted, then shuffled among them, so
+ * the deal depends only on which names the group holds, never on where the real ones are. */
+static int search_redeal(search *s, engine_match *c, const uint32_t *ids, size_t n)
+{
+    engine_state *st = &c->st;
+    if (n < 2) /* nothing to deal (and no scratch to sort: it may not exist yet) */
+        return 0;
+    if (dh_grow(&s->names, &s->names_cap, n, sizeof *s->names, 256) < 0)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        s->names[i] = st->ents[ids[i] - 1].name;
+    qsort_r(s->names, n, sizeof *s->names, search_name_cmp, &c->b->names);
+    for (size_t i = n; i > 1; i--) {
+        size_t j = (size_t)search_below(s, i);
+        uint32_t a = s->names[i - 1];
+        s->names[i - 1] = s->names[j];
+        s->names[j] = a;
+    }
+    for (size_t i = 0; i < n; i++)
+        st->ents[ids[i] - 1].name = s->names[i];
+    return 0;
+}
+
+/* Appends the entities of zone z that s->seat cannot see to the shuffle scratch. */
+static int search_hidden(search *s, const engine_match *c, const engine_zone *z, size_t *n)
+{
+    engine_vis vis = engine_zone_vis(c->game, c->b->names.v[z->name].s);
+    if (vis == ENGINE_VIS_PUBLIC || (vis == ENGINE_VIS_OWNER && z->owner == s->seat + 1))
+        return 0;
+    size_t k = vis == ENGINE_VIS_TOP && z->n ? z->n - 1 : z->n; /* the top is last */
+    if (!k)
+        return 0;
+    if (dh_grow(&s->shuffle, &s->shuffle_cap, *n + k, sizeof *s->shuffle, 256) < 0)
+        return -1;
+    memcpy(s->shuffle + *n, z->ids, k * sizeof *z->ids);
+    *n += k;
+    return 0;
+}
+
+/* Everything the seat cannot see dealt again (see the top of the file), and a fresh
+ * generator: what the copy holds from here on is one world the seat cannot tell from the
+ * real one. */
+static int search_determinize(search *s, engine_match *c)
+{
+    engine_state *st = &c->st;
+    for (int p = 1; p <= c->np; p++) {
+        size_t n = 0;
+        for (uint32_t zi = 0; zi < st->nzones; zi++)
+            if (st->zones[zi].owner == p && search_hidden(s, c, &st->zones[zi], &n) < 0)
+                return -1;
+        if (search_redeal(s, c, s->shuffle, n) < 0)
+            return -1;
+    }
+    for (uint32_t zi = 0; zi < st->nzones; zi++) {
+        size_t n = 0;
+        if (st->zones[zi].owner > 0)
+            continue;
+        if (search_hidden(s, c, &st->zones[zi], &n) < 0 || search_redeal(s, c, s->shuffle, n) < 0)
+            return -1;
+    }
+    for (int i = 0; i < 4; i++)
+        st->rng[i] = search_rand(s) | (i == 0);
+    return 0;
+}
+
+/* A copy of the match in world number w: the same w deals the hidden cards the same way
+ * and seeds the copy's generator the same, so the n-th tries of two answers are played in
+ * the same world and their difference is the answers' (common random numbers). */
+engine_match *search_copy(search *s, uint32_t w, engine_error *err)
+{
+    engine_match *c = engine_match_restore(s->m->b, &s->cfg, s->m->snap.p, s->m->snap.len, s->log,
+                                           s->m->log.n, err);
+    if (!c)
+        return NULL;
+    c->replaying = 1; /* a copy's events go nowhere: do not record them */
+    uint64_t own = s->rng;
+    s->rng = s->worlds + (uint64_t)w * 0x2545f4914f6cdd1dULL;
+    int rc = search_determinize(s, c);
+    s->rng = own;
+    if (rc < 0) {
+        engine_error_set(err, ENGINE_INTERNAL, "out of memory");
+        engine_match_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* ---- play-outs ------------------------------------------------------------------------- */
+
+/* The game's evaluation hint on copy c (at a turn boundary): each seat's value, 0..1, into
+ * r. It runs like a bot asked for an answer: g refuses changes, the generator is put back. */
+int search_evaluate(engine_match *c, double *r)
+{
+    double v[SEARCH_MAX_SEATS] = {0}; /* engine_turns_exec fills c->np of them */
+    uint64_t rng[4];
+    memcpy(rng, c->st.rng, sizeof rng);
+    c->asking_bot = 1;
+    engine_code code = engine_turns_exec(c, ENGINE_OP_EVAL, v, 0);
+    c->asking_bot = 0;
+    memcpy(c->st.rng, rng, sizeof rng);
+    if (code != ENGINE_OK)
+        return -1;
+    for (int i = 0; i < c->np; i++)
+        r[i] = v[i];
+    return 0;
+}
+
+/* Every seat without a strategy gets the game's default bot, and the copy runs inline (no
+ * coroutine yields any more) to its end, or, when the game has an evaluation hint and
+ * s->depth is set, for s->depth more turns. 0, or -1 when the copy could not finish. */
+int search_playout(search *s, engine_match *c)
+{
+    int ref = LUA_NOREF;
+    for (size_t j = 0; j < c->game->nbots; j++)
+        if (!strcmp(c->game->bots[j].name, SEARCH_PLAYOUT) || ref == LUA_NOREF)
+            ref = c->game->bots[j].ref;
+    if (ref == LUA_NOREF)
+        return -1;
+    for (int i = 0; i < c->np; i++) {
+        if (c->bot_ref[i] != LUA_NOREF)
+            continue;
+        c->bot_ref[i] = ref;
+        c->bot_name[i] = strdup(SEARCH_PLAYOUT);
+        if (!c->bot_name[i])
+            return -1;
+    }
+    c->all_bots = 1;
+    if (s->depth && c->game->evaluate_ref != LUA_NOREF)
+        c->stop_turn = c->st.turn + s->depth;
+    for (int guard = 0; !c->st.finished && guard < 4; guard++) {
+        const engine_decision *d = engine_match_decision(c);
+        if (!d)
+            return c->stop_turn ? 0 : -1; /* stopped at s->depth */
+        uint32_t ids[ENGINE_MAX_OPTIONS];
+        size_t n = ENGINE_MAX_OPTIONS;
+        if (engine_match_bot_answer(c, c->bot_name[d->seat], ids, &n, NULL) != ENGINE_OK ||
+            engine_match_answer(c, d->seat, d->decision_id, ids, n, NULL) != ENGINE_OK)
+            return -1;
+        s->stats->decisions++;
+    }
+    return c->st.finished ? 0 : -1;
+}
+
+/* Each seat's result, 0..1: mostly its share of the win (1 / number of winners for a
+ * winner, else 0), partly how its score compares with the best other score (a close loss
+ * is better than a rout): the margin makes play-outs that all lose, or all win, still
+ * tell good moves from bad ones. */
+void search_rewards(const engine_match *c, double *r)
+{
+    int winners = 0;
+    for (int i = 0; i < c->np; i++)
+        winners += c->st.results[i].rank == 1;
+    for (int i = 0; i < c->np; i++) {
+        const engine_result *me = &c->st.results[i];
+        int best_other = INT32_MIN;
+        for (int j = 0; j < c->np; j++)
+            if (j != i && c->st.results[j].score > best_other)
+                best_other = c->st.results[j].score;
+        double margin = c->np > 1 ? (double)(me->score - best_other) / SEARCH_MARGIN_SCALE : 0;
+        margin = margin > 1 ? 1 : margin < -1 ? -1 : margin;
+        double win = me->rank == 1 && winners ? 1.0 / winners : 0;
+        r[me->seat] = (1 - SEARCH_MARGIN_WEIGHT) * win + SEARCH_MARGIN_WEIGHT * (margin + 1) / 2;
+    }
+}
