@@ -12,7 +12,7 @@
  * or against the state Redis holds for a running one (snapshot + log, as an adopting
  * worker rebuilds it). Everything is read in one MULTI, so a running match's keys agree
  * with each other even while its worker writes. The reading (common/dh_replay.h) and the
- * stepping (engine/engine_replay.h) are the ones the worker serves replays to players with.
+ * stepping (engine/include/engine_replay.h) are the ones the worker serves replays to players with.
  *
  * Exit status: 0 when every answer was accepted and the hashes agree, 1 when the match is
  * missing, does not decode, refuses an answer or ends on another hash, 2 on bad usage.
