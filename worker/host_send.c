@@ -42,14 +42,25 @@ static const char *host_message_match(const Deckhand__ServerMessage *sm)
     return id ? id : "";
 }
 
+/* What the gateway must know a ServerMessage to be (PlayerOutput.kind). */
+static Deckhand__Internal__PlayerOutput__Kind host_message_kind(const Deckhand__ServerMessage *sm)
+{
+    if (sm->body_case == DECKHAND__SERVER_MESSAGE__BODY_REPLY)
+        return DECKHAND__INTERNAL__PLAYER_OUTPUT__KIND__REPLY;
+    if (sm->body_case == DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER)
+        return DECKHAND__INTERNAL__PLAYER_OUTPUT__KIND__GAME_OVER;
+    return DECKHAND__INTERNAL__PLAYER_OUTPUT__KIND__OTHER;
+}
+
 int host_send_packed(host *h, const char *route, const char *player_id, const char *match_id,
-                     const uint8_t *msg, size_t len)
+                     Deckhand__Internal__PlayerOutput__Kind kind, const uint8_t *msg, size_t len)
 {
     Deckhand__Internal__PlayerOutput po = DECKHAND__INTERNAL__PLAYER_OUTPUT__INIT;
     po.player_id = (char *)player_id;
     po.message.data = (uint8_t *)msg;
     po.message.len = len;
     po.match_id = (char *)match_id;
+    po.kind = kind;
     Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
     m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUT;
     m.player_output = &po;
@@ -77,7 +88,7 @@ size_t host_send(host *h, const char *route, const char *player_id,
         return 0;
     }
     deckhand__server_message__pack(sm, buf);
-    host_send_packed(h, route, player_id, host_message_match(sm), buf, len);
+    host_send_packed(h, route, player_id, host_message_match(sm), host_message_kind(sm), buf, len);
     if (buf != stackbuf)
         free(buf);
     return len;

@@ -11,11 +11,11 @@
 #include "worker.h"
 
 /* Send one packed ServerMessage (len bytes at msg) to player_id through the gateway at
- * route, as a PlayerOutput about match_id ("" for none). -1 when that gateway is gone
- * (EHOSTUNREACH: not an error, the player resyncs when it comes back), else 0 (another
- * failure is logged). */
+ * route, as a PlayerOutput about match_id ("" for none) that says it carries kind. -1 when that
+ * gateway is gone (EHOSTUNREACH: not an error, the player resyncs when it comes back), else 0
+ * (another failure is logged). */
 int host_send_packed(host *h, const char *route, const char *player_id, const char *match_id,
-                     const uint8_t *msg, size_t len);
+                     Deckhand__Internal__PlayerOutput__Kind kind, const uint8_t *msg, size_t len);
 /* Send one ServerMessage to a player through the gateway at route ("" or NULL: dropped).
  * Its packed size (0 when dropped before packing). */
 size_t host_send(host *h, const char *route, const char *player_id,

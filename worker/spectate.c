@@ -352,7 +352,8 @@ static void spectate_release(host *h, spectate_match *e, const spectate_frame *f
     memcpy(msg + nhead, f->body, f->len);
     memcpy(msg + nhead + f->len, count, ncount);
     for (size_t i = e->nw; i-- > 0;) {
-        if (host_send_packed(h, e->w[i].route, e->w[i].player_id, e->id, msg,
+        if (host_send_packed(h, e->w[i].route, e->w[i].player_id, e->id,
+                             DECKHAND__INTERNAL__PLAYER_OUTPUT__KIND__OTHER, msg,
                              nhead + f->len + ncount) < 0) {
             dh_info("match %s: watcher %s's gateway %s is gone: dropped", e->id, e->w[i].player_id,
                     e->w[i].route);

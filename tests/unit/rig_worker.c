@@ -170,6 +170,17 @@ void rig_worker_mm_drain(rig_worker *r)
         deckhand__internal__internal__free_unpacked(m, NULL);
 }
 
+/* The kind a worker's PlayerOutput must say it carries (the gateway reads it, not the
+ * bytes): every output drained is checked against its message. */
+static Deckhand__Internal__PlayerOutput__Kind rig_output_kind(const Deckhand__ServerMessage *sm)
+{
+    if (sm->body_case == DECKHAND__SERVER_MESSAGE__BODY_REPLY)
+        return DECKHAND__INTERNAL__PLAYER_OUTPUT__KIND__REPLY;
+    if (sm->body_case == DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER)
+        return DECKHAND__INTERNAL__PLAYER_OUTPUT__KIND__GAME_OVER;
+    return DECKHAND__INTERNAL__PLAYER_OUTPUT__KIND__OTHER;
+}
+
 void rig_worker_drain(void *gateway, rig_outbox *o)
 {
     o->n = 0;
@@ -183,6 +194,7 @@ void rig_worker_drain(void *gateway, rig_outbox *o)
         o->msg[o->n] = deckhand__server_message__unpack(NULL, m->player_output->message.len,
                                                         m->player_output->message.data);
         CU_ASSERT_PTR_NOT_NULL_FATAL(o->msg[o->n]);
+        CU_ASSERT_EQUAL(m->player_output->kind, rig_output_kind(o->msg[o->n]));
         o->n++;
         deckhand__internal__internal__free_unpacked(m, NULL);
     }
