@@ -8,17 +8,9 @@
  * does the host release what depends on it. While Redis is down store_op returns -1 at
  * once (the host answers UNAVAILABLE) and the connection is retried with backoff.
  *
- * Keys carry hash tags so one match's keys share a Redis Cluster slot:
- *   match:{ID}         hash: game bundle worker epoch status seed players player_ids
- *                            created_ms mode grace_ms decision_ms turn_ms abandon
- *                            ended_ms result final_hash
- *   match:{ID}:snap    the engine snapshot of the last turn boundary
- *   match:{ID}:log     encoded answers accepted since that snapshot
- *   match:{ID}:history every accepted answer since the start (deckhand replay)
- *   matches:running    hash: match id -> owning worker
- *   matches:finished   ids, newest first
- *   worker:{ID}        the worker's data endpoint, with a TTL (its lease)
- *   worker:{ID}:adopt  set: matches the matchmaker moved onto this worker
+ * The keys, their fields and which process writes them are the Redis contract, spelled
+ * once in common/dh_keys.h (DH_K_*, DH_F_*); every key of one match carries its hash tag,
+ * so they share a Redis Cluster slot.
  *
  * Fencing: every write to a running match is one script that first checks that match:{ID}
  * still names this worker at the epoch it holds; otherwise it writes nothing and fails
