@@ -66,10 +66,25 @@ void host_match_free(host_match *hm)
     free(hm);
 }
 
+host_walk host_walk_from(const host *h, size_t first)
+{
+    return (host_walk){.h = h, .first = first, .at = 0, .k = 0};
+}
+
+host_match *host_walk_next(host_walk *w)
+{
+    size_t n = w->h->nmatches;
+    if (w->k >= n)
+        return NULL;
+    w->at = (w->first + w->k++) % n;
+    return w->h->matches[w->at];
+}
+
 void host_free(host *h)
 {
-    for (size_t i = 0; i < h->nmatches; i++)
-        host_match_free(h->matches[i]);
+    host_walk w = host_walk_from(h, 0);
+    for (host_match *hm; (hm = host_walk_next(&w));)
+        host_match_free(hm);
     free(h->matches);
     free(h->acts);
     h->matches = NULL;
@@ -84,9 +99,10 @@ size_t host_active(const host *h)
 
 host_match *host_find(host *h, const char *match_id)
 {
-    for (size_t i = 0; i < h->nmatches; i++)
-        if (!strcmp(h->matches[i]->id, match_id))
-            return h->matches[i];
+    host_walk w = host_walk_from(h, 0);
+    for (host_match *hm; (hm = host_walk_next(&w));)
+        if (!strcmp(hm->id, match_id))
+            return hm;
     return NULL;
 }
 
@@ -98,9 +114,10 @@ bool host_reserve(host *h)
 /* Remove hm from the table and free it; then its bundle may go too. */
 void host_drop(host *h, host_match *hm)
 {
-    for (size_t i = 0; i < h->nmatches; i++) {
-        if (h->matches[i] == hm) {
-            h->matches[i] = h->matches[--h->nmatches];
+    host_walk w = host_walk_from(h, 0);
+    for (host_match *it; (it = host_walk_next(&w));) {
+        if (it == hm) {
+            h->matches[w.at] = h->matches[--h->nmatches];
             break;
         }
     }
@@ -542,10 +559,11 @@ long host_check_owned(host *h, uint64_t now_ms)
     host_match **snapshot = calloc(n, sizeof *snapshot);
     long dropped = -1;
     if (ids && epochs && owned && snapshot) {
-        for (size_t i = 0; i < n; i++) {
-            snapshot[i] = h->matches[i];
-            ids[i] = snapshot[i]->id;
-            epochs[i] = snapshot[i]->epoch;
+        host_walk w = host_walk_from(h, 0);
+        for (host_match *hm; (hm = host_walk_next(&w));) {
+            snapshot[w.at] = hm;
+            ids[w.at] = hm->id;
+            epochs[w.at] = hm->epoch;
         }
         if (store_owned(h->st, h->worker_id, ids, epochs, n, owned, now_ms) == 0) {
             dropped = 0;

@@ -16,6 +16,19 @@
 
 #define HOST_BOT_IDS 64 /* option ids a default answer (or a logged one) may hold */
 
+/* The one walk of the table of hosted matches: every match once, starting at index first
+ * (modulo the table's size, so a walk can go round from where the last one stopped).
+ *   host_walk w = host_walk_from(h, 0);
+ *   for (host_match *hm; (hm = host_walk_next(&w));) ...
+ * w.at is the index of the match last returned. A walk may change the match it is on but
+ * not add or drop matches (host_check_owned walks a copy to drop). */
+typedef struct {
+    const host *h;
+    size_t first, at, k;
+} host_walk;
+host_walk host_walk_from(const host *h, size_t first);
+host_match *host_walk_next(host_walk *w);
+
 /* Room for one more match in h->matches; false: out of memory. */
 bool host_reserve(host *h);
 void host_match_free(host_match *hm);

@@ -234,3 +234,15 @@ host_action *host_hold(host *h, host_act_kind kind, host_match *hm, int op)
     hm->busy = true;
     return a;
 }
+
+bool host_end(host *h, host_match *hm, uint64_t now_ms)
+{
+    int op = store_op(h->st, now_ms);
+    if (op >= 0 && host_persist(h, hm, NULL) < 0)
+        op = -1;
+    if (!host_hold(h, HOST_ACT_END, hm, op)) {
+        hm->busy = false;
+        return false;
+    }
+    return true;
+}

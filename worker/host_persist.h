@@ -23,5 +23,8 @@ int host_persist(host *h, host_match *hm, const engine_answer *accepted);
 void host_persist_notes(host *h, host_match *hm, uint64_t now_ms);
 /* Hold an action on store op op until host_flush; marks hm busy. NULL: out of memory. */
 host_action *host_hold(host *h, host_act_kind kind, host_match *hm, int op);
+/* hm ends now, once Redis has its result (why it ends is set by the caller: a forfeit, a
+ * quarantine, an operator). False when the write could not even be held (out of memory). */
+bool host_end(host *h, host_match *hm, uint64_t now_ms);
 
 #endif

@@ -74,8 +74,8 @@ void host_apply_bundles(host *h, uint64_t now_ms)
     bool any = false; /* the common case, nothing to apply, costs one pass over the games */
     for (size_t i = 0; i < h->bs->ncur; i++)
         any = any || h->bs->cur[i].e->apply_running;
-    for (size_t i = 0; any && i < h->nmatches; i++) {
-        host_match *hm = h->matches[i];
+    host_walk w = host_walk_from(h, 0);
+    for (host_match *hm; any && (hm = host_walk_next(&w));) {
         bundles_entry *cur = bundles_pick(h->bs, hm->game);
         if (!hm->pin || hm->pin == cur || !cur->apply_running || hm->busy || !hm->started ||
             engine_match_finished(hm->m) || engine_match_log_len(hm->m) != 0)
