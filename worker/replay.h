@@ -27,7 +27,7 @@
 #include <stdint.h>
 
 #include "dh_metrics.h"
-#include "worker.h"
+#include "out.h"
 
 #define REPLAY_ACTIVE_MAX  4
 #define REPLAY_FRAMES_MAX  5000 /* a Dominion match has a few hundred answers */

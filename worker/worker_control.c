@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "bundles.h"
-#include "host_admin.h"
+#include "host.h"
 #include "dh_clock.h"
-#include "host_output.h"
+#include "out.h"
 #include "dh_log.h"
 #include "dh_zmq.h"
 #include "replay.h"
@@ -145,8 +145,8 @@ bool worker_control_matchmaker(host *h, uint64_t now_ms)
 static void worker_control_refuse(host *h, const char *route,
                                   const Deckhand__Internal__PlayerCommand *pc)
 {
-    host_send_reply(h, route, pc->player_id ? pc->player_id : "", pc->cmd_id,
-                    DECKHAND__ERROR_CODE__OVERLOADED, "the worker is overloaded; retry");
+    out_reply(h, route, pc->player_id ? pc->player_id : "", pc->cmd_id,
+              DECKHAND__ERROR_CODE__OVERLOADED, "the worker is overloaded; retry");
 }
 
 size_t worker_control_receive(host *h, inbox *q)

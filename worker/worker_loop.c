@@ -6,9 +6,9 @@
 #include "bundles.h"
 #include "dh_clock.h"
 #include "dh_log.h"
-#include "host_admin.h"
+#include "host.h"
 #include "replay.h"
-#include "spectate.h"
+#include "out.h"
 #include "worker_control.h"
 
 #define OWNED_CHECK_MS 5000 /* how often hosted matches are checked against Redis */
@@ -109,7 +109,7 @@ void worker_loop_turn(worker_loop *l, host *h)
         l->next_poll = dh_now_ms() + BUNDLES_POLL_MS;
     }
     host_apply_bundles(h, dh_now_ms());
-    spectate_tick(h, dh_now_ms());
+    out_watch_tick(h, dh_now_ms());
     worker_loop_rate(l, h, dh_now_ms());
     l->replaying = replay_work(h, dh_now_ms());
 }

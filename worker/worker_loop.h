@@ -6,8 +6,8 @@
  * from gateways into the inbox, inbox.h), lets the host work the inbox for at most
  * WORKER_BATCH_MS, flushes (every Redis write of the batch goes out as one pipeline and
  * only then are the outputs released, host.h), and runs what is due: the beat, the hello,
- * adoption, timers, the bundle poll, the rating sweep (rater.h), and last the replays sent to
- * players (replay.h), a bounded share of them per turn. The beat is checked before and
+ * adoption, timers, the bundle poll, the rating sweep (rater_sweep, store.h), and last the replays
+ * sent to players (replay.h), a bounded share of them per turn. The beat is checked before and
  * after the batch, so under any backlog it leaves at most about one batch late: a busy worker is
  * never silent long enough (REGISTRY_DEAD_MS) to be taken for dead. What stays queued is worked in
  * the next turns, which poll without waiting.
@@ -21,7 +21,7 @@
 
 #include "host.h"
 #include "inbox.h"
-#include "rater.h"
+#include "store.h"
 
 #define WORKER_BEAT_MS  500
 #define WORKER_HELLO_MS 500 /* a restarted matchmaker knows us within one beat */

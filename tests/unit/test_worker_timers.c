@@ -9,7 +9,7 @@
  */
 #include "rig_worker.h"
 
-#include "host_output.h"
+#include "out.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -135,7 +135,7 @@ static void test_worker_decision_request_tells_the_time_left(void)
     /* past every limit (the tick has not answered yet): due, never 0 ("no limit") */
     CU_ASSERT_EQUAL(host_tick(&r.h, r.now), 0); /* the timers start for the new decision */
     rig_worker_advance(&r, 8000);
-    CU_ASSERT_EQUAL(host_time_left_ms(&r.h, hm, r.now), 1);
+    CU_ASSERT_EQUAL(out_time_left_ms(&r.h, hm, r.now), 1);
     rig_worker_close_drained(&r);
 
     rig_worker_open(&r, "scripts", NULL);

@@ -1,15 +1,15 @@
 /*
  * host_admin.c: ending a match, removing a player and draining, as an operator asked
- * (host_admin.h).
+ * (host.h).
  */
-#include "host_admin.h"
+#include "host.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "dh_log.h"
 #include "host_internal.h"
-#include "host_output.h"
+#include "out.h"
 #include "host_persist.h"
 
 static const char *admin_str(const char *s)
@@ -83,15 +83,7 @@ void host_admin_tick(host *h, uint64_t now_ms)
 /* Tell the removed player its match is over for it, and detach its connection. */
 static void admin_tell_removed(host *h, host_match *hm, host_seat *s, const char *reason)
 {
-    char text[HOST_ADMIN_REASON_MAX];
-    snprintf(text, sizeof text, "admin: removed: %s", reason);
-    Deckhand__GameOver go = DECKHAND__GAME_OVER__INIT;
-    go.match_id = hm->id;
-    go.reason = text;
-    Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
-    sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER;
-    sm.game_over = &go;
-    host_send(h, s->route, s->player_id, &sm);
+    out_removed(h, hm, s, reason);
     s->route[0] = '\0';
 }
 
@@ -161,5 +153,5 @@ void host_admin_query(host *h, const Deckhand__Internal__AdminQuery *q, uint64_t
     Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
     msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_ADMIN_INFO;
     msg.admin_info = &info;
-    host_send_control(h, &msg);
+    out_control(h, &msg);
 }

@@ -1,7 +1,7 @@
 /*
  * host_persist.c: how a hosted match is written to Redis (store.h): the one fenced write
  * that makes Redis hold the match as the engine has it now, the result table once it is
- * over (with its rating job, rater.h, when every seat is an account), and the held action whose
+ * over (with its rating job, rater_job, when every seat is an account), and the held action whose
  * outputs wait for that write's acknowledgement.
  */
 #include "host_persist.h"
@@ -16,7 +16,7 @@
 #include "dh_keys.h"
 #include "dh_log.h"
 #include "bundles.h"
-#include "rater.h"
+#include "store.h"
 
 #define HOST_RESULT_MAX 4096
 #define HOST_LOG_STACK  16 /* log entries a commit lists on the stack */
@@ -124,7 +124,7 @@ static void host_results_json(host_match *hm, char *json, size_t cap)
     host_text_add(&t, "]");
 }
 
-/* The rating job of a finished match (rater.h) into job: 0, or -1 when it is not rated
+/* The rating job of a finished match (rater_job) into job: 0, or -1 when it is not rated
  * (unrated: bot-filled; quarantined; ended by an operator; or not every seat an account).
  * No job also means no history entry: the rater writes both. */
 static int host_rating_job(host *h, host_match *hm, uint64_t ended_ms, char *job, size_t cap)

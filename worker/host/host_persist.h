@@ -5,7 +5,7 @@
 #ifndef DECKHAND_WORKER_HOST_PERSIST_H
 #define DECKHAND_WORKER_HOST_PERSIST_H
 
-#include "worker.h"
+#include "host_internal.h"
 
 uint64_t host_wall_ms(void);
 /* Over: the rules ended it, a seat forfeited, or the match was quarantined. */

@@ -4,8 +4,7 @@
  * there from its last snapshot, once Redis has recorded the move.
  */
 #include "host_internal.h"
-#include "host_output.h"
-#include "host_view.h"
+#include "out.h"
 
 #include <stdio.h>
 
@@ -62,7 +61,7 @@ static bool host_move(host *h, host_match *hm, bundles_entry *e, uint64_t now_ms
     bundles_pin(e);
     bundles_unpin(h->bs, old);
     for (int i = 0; i < hm->nseats; i++)
-        host_send_view(h, hm, i);
+        out_view(h, hm, i);
     return true;
 }
 

@@ -6,7 +6,7 @@
  */
 #include "host_internal.h"
 #include "host_options.h"
-#include "host_output.h"
+#include "out.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,7 +50,7 @@ static void host_match_adopted(host *h, const char *match_id, bool ok, const cha
     Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
     msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ADOPTED;
     msg.match_adopted = &ma;
-    host_send_control(h, &msg);
+    out_control(h, &msg);
 }
 
 /* Resume the grace periods of the seats that were away on the last owner (DH_F_AWAY: the

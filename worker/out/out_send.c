@@ -1,10 +1,11 @@
 /*
- * host_send.c: one ServerMessage to one player, as a PlayerOutput through the gateway that
- * carries the player (see host_send.h). Below both host_output.c (a seat's outputs) and
- * spectate.c (a watcher's frames), which is why it is a file of its own: spectate.c packs a
- * frame once and sends the same bytes to every watcher (host_send_packed).
+ * out_send.c: one ServerMessage to one player, as a PlayerOutput through the gateway that
+ * carries the player, marked with what it carries (PlayerOutput.kind: a Reply, a GameOver,
+ * or other), and control messages to the matchmaker (see out.h). The rest of the wing sends
+ * through here; out_watch.c packs a frame once and sends the same bytes to every watcher
+ * (out_send_packed).
  */
-#include "host_send.h"
+#include "out.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -52,8 +53,8 @@ static Deckhand__Internal__PlayerOutput__Kind host_message_kind(const Deckhand__
     return DECKHAND__INTERNAL__PLAYER_OUTPUT__KIND__OTHER;
 }
 
-int host_send_packed(host *h, const char *route, const char *player_id, const char *match_id,
-                     Deckhand__Internal__PlayerOutput__Kind kind, const uint8_t *msg, size_t len)
+int out_send_packed(host *h, const char *route, const char *player_id, const char *match_id,
+                    Deckhand__Internal__PlayerOutput__Kind kind, const uint8_t *msg, size_t len)
 {
     Deckhand__Internal__PlayerOutput po = DECKHAND__INTERNAL__PLAYER_OUTPUT__INIT;
     po.player_id = (char *)player_id;
@@ -75,8 +76,8 @@ int host_send_packed(host *h, const char *route, const char *player_id, const ch
     return 0;
 }
 
-size_t host_send(host *h, const char *route, const char *player_id,
-                 const Deckhand__ServerMessage *sm)
+size_t out_send(host *h, const char *route, const char *player_id,
+                const Deckhand__ServerMessage *sm)
 {
     if (!route || !*route)
         return 0;
@@ -88,14 +89,14 @@ size_t host_send(host *h, const char *route, const char *player_id,
         return 0;
     }
     deckhand__server_message__pack(sm, buf);
-    host_send_packed(h, route, player_id, host_message_match(sm), host_message_kind(sm), buf, len);
+    out_send_packed(h, route, player_id, host_message_match(sm), host_message_kind(sm), buf, len);
     if (buf != stackbuf)
         free(buf);
     return len;
 }
 
-void host_send_reply(host *h, const char *route, const char *player_id, uint64_t cmd_id, int code,
-                     const char *text)
+void out_reply(host *h, const char *route, const char *player_id, uint64_t cmd_id, int code,
+               const char *text)
 {
     Deckhand__Reply r = DECKHAND__REPLY__INIT;
     Deckhand__Error e = DECKHAND__ERROR__INIT;
@@ -110,5 +111,24 @@ void host_send_reply(host *h, const char *route, const char *player_id, uint64_t
     Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
     sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_REPLY;
     sm.reply = &r;
-    host_send(h, route, player_id, &sm);
+    out_send(h, route, player_id, &sm);
+}
+
+void out_control(host *h, Deckhand__Internal__Internal *msg)
+{
+    if (dh_zmq_send(h->dealer, NULL, msg) < 0)
+        dh_warn_every(DH_LOG_EVERY_MS, "cannot reach the matchmaker: %s", strerror(errno));
+}
+
+void out_match_started(host *h, const char *match_id, bool ok, const char *error)
+{
+    Deckhand__Internal__MatchStarted ms = DECKHAND__INTERNAL__MATCH_STARTED__INIT;
+    ms.match_id = (char *)match_id;
+    ms.ok = ok;
+    ms.error = (char *)(error ? error : "");
+    ms.worker_id = (char *)h->worker_id;
+    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
+    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_STARTED;
+    msg.match_started = &ms;
+    out_control(h, &msg);
 }
