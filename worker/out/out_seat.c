@@ -5,7 +5,6 @@
  * Nothing here decides when: the host releases outputs only once Redis holds what they show.
  */
 #include "out.h"
-#include "host_internal.h"
 
 #include <errno.h>
 #include <stdio.h>
