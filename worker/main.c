@@ -37,7 +37,7 @@
 #include <zmq.h>
 
 #include "bundles.h"
-#include "replay.h"
+#include "worker.h"
 #include "dh_clock.h"
 #include "dh_curve.h"
 #include "dh_flags.h"
@@ -49,9 +49,6 @@
 #include "host.h"
 #include "out.h"
 #include "store.h"
-#include "worker_control.h"
-#include "worker_loop.h"
-#include "worker_metrics.h"
 
 #define REDIS_TIMEOUT_MS 1000
 #define HWM              10000

@@ -1,9 +1,9 @@
 /*
- * replay.c: replays served to players (see replay.h): a job per ReplayRequest, loaded from
+ * replay.c: replays served to players (see worker.h): a job per ReplayRequest, loaded from
  * Redis on its first turn, then stepped a bounded number of answers per loop turn, each
  * step sent as a ReplayFrame of public information only.
  */
-#include "replay.h"
+#include "worker.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
 /*
  * worker_control.c: the worker's messages with the matchmaker and the gateways (see
- * worker_control.h).
+ * worker.h).
  */
-#include "worker_control.h"
+#include "worker.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -14,7 +14,6 @@
 #include "out.h"
 #include "dh_log.h"
 #include "dh_zmq.h"
-#include "replay.h"
 
 #define WORKER_DRAIN_MAX  1000 /* messages per socket per call */
 #define WORKER_CONTROL_MS 50   /* ...and the matchmaker's at most this long per call */

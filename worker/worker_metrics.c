@@ -1,9 +1,8 @@
 /*
- * worker_metrics.c: the worker's metrics and probes (see worker_metrics.h).
+ * worker_metrics.c: the worker's metrics and probes (see worker.h).
  */
-#include "worker_metrics.h"
+#include "worker.h"
 
-#include "replay.h"
 #include "out.h"
 
 void worker_metrics_publish(host *h, dh_ops *ops, dh_gauge *active, bool beaten)

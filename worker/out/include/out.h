@@ -132,7 +132,7 @@ typedef struct {
     void *dealer; /* control path: the matchmaker */
     engine_bundle *bundle;
     struct bundles *bs; /* NULL: every match runs on bundle */
-    struct replays *rp; /* replays served to players (replay.h); NULL: refused UNAVAILABLE */
+    struct replays *rp; /* replays served to players (worker.h); NULL: refused UNAVAILABLE */
     store *st;
     uint32_t capacity;
     uint32_t quarantine_after; /* failures in a row that end a match (HOST_QUARANTINE_AFTER) */
