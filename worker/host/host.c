@@ -265,7 +265,7 @@ void host_start_match(host *h, const Deckhand__Internal__StartMatch *sm, uint64_
         .seed = sm->seed,
         .players = players,
         .player_ids = player_ids,
-        .created_ms = host_wall_ms(),
+        .created_ms = host_wall_ms(h),
         .mode = hm->mode,
         .abandon = hm->set.forfeit ? "forfeit" : "bot",
         .grace_ms = hm->set.grace_ms,

@@ -58,9 +58,9 @@ static void host_match_adopted(host *h, const char *match_id, bool ok, const cha
  * our clock, instead of starting again (a match moved more often than its grace period
  * would never let the bot play an absent seat). A seat with no entry counts as present
  * until HOST_ATTACH_MS says otherwise. */
-static void host_resume_away(host_match *hm, const char *list, uint64_t now_ms)
+static void host_resume_away(const host *h, host_match *hm, const char *list, uint64_t now_ms)
 {
-    uint64_t wall = host_wall_ms();
+    uint64_t wall = host_wall_ms(h);
     const char *cursor = list, *item;
     size_t len;
     for (int i = 0; i < hm->nseats && dh_list_next(&cursor, &item, &len); i++) {
@@ -261,7 +261,7 @@ int host_adopt(host *h, const char *match_id, uint64_t now_ms)
     snprintf(hm->set.bot, sizeof hm->set.bot, "%s", meta->queue_bot);
     hm->forfeit_seat = -1;
     hm->script_failures = meta->script_failures;
-    host_resume_away(hm, meta->away, now_ms);
+    host_resume_away(h, hm, meta->away, now_ms);
     hm->snap_version = engine_match_snapshot_version(hm->m);
     hm->started = true;
     hm->turn_version = hm->snap_version;

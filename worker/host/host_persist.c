@@ -21,11 +21,11 @@
 #define HOST_RESULT_MAX 4096
 #define HOST_LOG_STACK  16 /* log entries a commit lists on the stack */
 
-uint64_t host_wall_ms(void)
+uint64_t host_wall_ms(const host *h)
 {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
-    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000 + h->wall_ahead_ms;
 }
 
 /* A bounded text buffer: appends past the end are cut, never overflow. */
@@ -186,7 +186,7 @@ int host_persist(host *h, host_match *hm, const engine_answer *accepted)
         host_results_json(hm, json, sizeof json);
         snprintf(hash, sizeof hash, "%016llx", (unsigned long long)engine_match_hash(hm->m));
         c.finish = true;
-        c.ended_ms = host_wall_ms();
+        c.ended_ms = host_wall_ms(h);
         c.result = json;
         c.final_hash = hash;
         c.end_reason = host_end_reason(hm);
@@ -207,7 +207,7 @@ void host_persist_notes(host *h, host_match *hm, uint64_t now_ms)
 {
     char away[STORE_AWAY_MAX];
     size_t at = 0;
-    uint64_t wall = host_wall_ms();
+    uint64_t wall = host_wall_ms(h);
     away[0] = '\0';
     for (int i = 0; i < hm->nseats && at < sizeof away; i++) {
         const host_seat *s = &hm->seats[i];

@@ -7,7 +7,9 @@
 
 #include "host_internal.h"
 
-uint64_t host_wall_ms(void);
+/* Wall-clock ms (which workers share, unlike the monotonic now_ms): when a match was
+ * created or ended, when an away seat left. The machine's, plus h->wall_ahead_ms. */
+uint64_t host_wall_ms(const host *h);
 /* Over: the rules ended it, a seat forfeited, or the match was quarantined. */
 bool host_over(const host_match *hm);
 /* Why a match that is over ended, when not by its rules or a forfeit: DH_END_SCRIPT_ERROR,

@@ -147,6 +147,9 @@ typedef struct {
     uint64_t now_ms;      /* the clock of the host call being worked (its now_ms): what a
                              decision's time_left_ms counts from (out_time_left_ms) */
     bool drain_asked;     /* the admin API asked this worker to drain: it stops as on SIGTERM */
+    /* How far this host's wall clock (host_wall_ms) runs ahead of the machine's: 0, but in a
+     * unit test, which moves it to let wall time pass between workers without sleeping. */
+    uint64_t wall_ahead_ms;
     struct out_watch_set *spect; /* watchers of its matches (out_watch.c); NULL: none */
 } host;
 
