@@ -13,38 +13,36 @@
 
 #include "dh_log.h"
 
-/* The match a ServerMessage is about, or "" (a Reply, a Pong, a Catalog: card data that
- * is harmless from a worker that lost the match). */
-static const char *host_message_match(const Deckhand__ServerMessage *sm)
+/* The bodies whose match_id names the match they are about: the gateway drops them from a
+ * worker that lost that match. Every other body goes out about no match (""): a Reply, a
+ * Catalog (card data, harmless from such a worker), a ReplayFrame or a SpectatorFrame
+ * (about finished or watched matches any worker may serve). */
+static const Deckhand__ServerMessage__BodyCase out_about_match[] = {
+    DECKHAND__SERVER_MESSAGE__BODY_EVENT,     DECKHAND__SERVER_MESSAGE__BODY_DECISION,
+    DECKHAND__SERVER_MESSAGE__BODY_VIEW,      DECKHAND__SERVER_MESSAGE__BODY_VIEW_DELTA,
+    DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER, DECKHAND__SERVER_MESSAGE__BODY_MATCH_FOUND,
+};
+
+/* The match sm is about, or "". The body's match_id is found by its descriptor, as each
+ * of those bodies holds one under that name. */
+static const char *out_message_match(const Deckhand__ServerMessage *sm)
 {
-    const char *id = NULL;
-    switch (sm->body_case) {
-    case DECKHAND__SERVER_MESSAGE__BODY_EVENT:
-        id = sm->event->match_id;
-        break;
-    case DECKHAND__SERVER_MESSAGE__BODY_DECISION:
-        id = sm->decision->match_id;
-        break;
-    case DECKHAND__SERVER_MESSAGE__BODY_VIEW:
-        id = sm->view->match_id;
-        break;
-    case DECKHAND__SERVER_MESSAGE__BODY_VIEW_DELTA:
-        id = sm->view_delta->match_id;
-        break;
-    case DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER:
-        id = sm->game_over->match_id;
-        break;
-    case DECKHAND__SERVER_MESSAGE__BODY_MATCH_FOUND:
-        id = sm->match_found->match_id;
-        break;
-    default:
-        break;
-    }
+    size_t i = 0, n = sizeof out_about_match / sizeof out_about_match[0];
+    while (i < n && out_about_match[i] != sm->body_case)
+        i++;
+    if (i == n)
+        return "";
+    const ProtobufCFieldDescriptor *body = protobuf_c_message_descriptor_get_field(
+        &deckhand__server_message__descriptor, (unsigned)sm->body_case);
+    const ProtobufCMessage *m = *(ProtobufCMessage *const *)((const char *)sm + body->offset);
+    const ProtobufCFieldDescriptor *f =
+        protobuf_c_message_descriptor_get_field_by_name(m->descriptor, "match_id");
+    const char *id = f ? *(char *const *)((const char *)m + f->offset) : NULL;
     return id ? id : "";
 }
 
 /* What the gateway must know a ServerMessage to be (PlayerOutput.kind). */
-static Deckhand__Internal__PlayerOutput__Kind host_message_kind(const Deckhand__ServerMessage *sm)
+static Deckhand__Internal__PlayerOutput__Kind out_message_kind(const Deckhand__ServerMessage *sm)
 {
     if (sm->body_case == DECKHAND__SERVER_MESSAGE__BODY_REPLY)
         return DECKHAND__INTERNAL__PLAYER_OUTPUT__KIND__REPLY;
@@ -89,7 +87,7 @@ size_t out_send(host *h, const char *route, const char *player_id,
         return 0;
     }
     deckhand__server_message__pack(sm, buf);
-    out_send_packed(h, route, player_id, host_message_match(sm), host_message_kind(sm), buf, len);
+    out_send_packed(h, route, player_id, out_message_match(sm), out_message_kind(sm), buf, len);
     if (buf != stackbuf)
         free(buf);
     return len;
