@@ -79,10 +79,7 @@ void worker_control_hello(host *h)
     wh.games = gamep;
     wh.bundle = (char *)engine_bundle_id(h->bundle);
     wh.capacity = h->capacity;
-    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
-    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_HELLO;
-    msg.worker_hello = &wh;
-    if (dh_zmq_send(h->dealer, NULL, &msg) < 0)
+    if (out_control_send(h, DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_HELLO, &wh) < 0)
         dh_debug("hello not sent: %s", strerror(errno));
     free(specs);
 }
@@ -96,10 +93,7 @@ void worker_control_beat(host *h, uint64_t now_ms, bool stopping)
     wb.active_matches = (uint32_t)host_active(h);
     wb.draining = stopping;
     wb.stopping = stopping;
-    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
-    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_BEAT;
-    msg.worker_beat = &wb;
-    if (dh_zmq_send(h->dealer, NULL, &msg) < 0)
+    if (out_control_send(h, DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_BEAT, &wb) < 0)
         dh_debug("beat not sent: %s", strerror(errno));
     /* the lease rides in the iteration's pipeline; a lost lease only delays readiness */
     if (store_op(h->st, now_ms) >= 0)

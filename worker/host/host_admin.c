@@ -150,8 +150,5 @@ void host_admin_query(host *h, const Deckhand__Internal__AdminQuery *q, uint64_t
         }
         info.seats = seatp;
     }
-    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
-    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_ADMIN_INFO;
-    msg.admin_info = &info;
-    out_control(h, &msg);
+    out_control(h, DECKHAND__INTERNAL__INTERNAL__BODY_ADMIN_INFO, &info);
 }

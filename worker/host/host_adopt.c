@@ -47,10 +47,7 @@ static void host_match_adopted(host *h, const char *match_id, bool ok, const cha
     ma.worker_id = (char *)h->worker_id;
     ma.n_player_ids = (size_t)n;
     ma.player_ids = list;
-    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
-    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ADOPTED;
-    msg.match_adopted = &ma;
-    out_control(h, &msg);
+    out_control(h, DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ADOPTED, &ma);
 }
 
 /* Resume the grace periods of the seats that were away on the last owner (DH_F_AWAY: the

@@ -256,10 +256,7 @@ void out_finish(host *h, host_match *hm, const engine_result *res, size_t n, con
     me.worker_id = (char *)h->worker_id;
     me.n_results = n;
     me.results = prp;
-    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
-    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ENDED;
-    msg.match_ended = &me;
-    out_control(h, &msg);
+    out_control(h, DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ENDED, &me);
 }
 
 void out_removed(host *h, host_match *hm, const host_seat *s, const char *reason)

@@ -112,9 +112,19 @@ void out_reply(host *h, const char *route, const char *player_id, uint64_t cmd_i
     out_send(h, route, player_id, &sm);
 }
 
-void out_control(host *h, Deckhand__Internal__Internal *msg)
+int out_control_send(host *h, Deckhand__Internal__Internal__BodyCase body, void *msg)
 {
-    if (dh_zmq_send(h->dealer, NULL, msg) < 0)
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    const ProtobufCFieldDescriptor *f = protobuf_c_message_descriptor_get_field(
+        &deckhand__internal__internal__descriptor, (unsigned)body);
+    m.body_case = body;
+    *(void **)((char *)&m + f->offset) = msg; /* the oneof's member of that case */
+    return dh_zmq_send(h->dealer, NULL, &m);
+}
+
+void out_control(host *h, Deckhand__Internal__Internal__BodyCase body, void *msg)
+{
+    if (out_control_send(h, body, msg) < 0)
         dh_warn_every(DH_LOG_EVERY_MS, "cannot reach the matchmaker: %s", strerror(errno));
 }
 
@@ -125,8 +135,5 @@ void out_match_started(host *h, const char *match_id, bool ok, const char *error
     ms.ok = ok;
     ms.error = (char *)(error ? error : "");
     ms.worker_id = (char *)h->worker_id;
-    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
-    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_STARTED;
-    msg.match_started = &ms;
-    out_control(h, &msg);
+    out_control(h, DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_STARTED, &ms);
 }

@@ -169,6 +169,14 @@ size_t out_send(host *h, const char *route, const char *player_id,
 void out_reply(host *h, const char *route, const char *player_id, uint64_t cmd_id, int code,
                const char *text);
 
+/* One control message to the matchmaker: msg, the message of oneof case body, wrapped as an
+ * Internal. 0, or -1 (errno) when it could not be sent. */
+int out_control_send(host *h, Deckhand__Internal__Internal__BodyCase body, void *msg);
+/* The same, a failure logged (at most once per DH_LOG_EVERY_MS). */
+void out_control(host *h, Deckhand__Internal__Internal__BodyCase body, void *msg);
+/* MatchStarted: the match is set up (ok) or refused (error). */
+void out_match_started(host *h, const char *match_id, bool ok, const char *error);
+
 /* ---- a seat's outputs (out_seat.c) -------------------------------------------------- */
 
 /* A seat's memory of its last HOST_REPLIES outcomes, for retried cmd_ids. An error's text
@@ -202,9 +210,6 @@ void out_removed(host *h, host_match *hm, const host_seat *s, const char *reason
  * timer or the idle cap, whichever ends first, by the rules host_tick (host_timers.c)
  * applies; at least 1 once due; 0 when nothing is pending or no limit applies. */
 uint32_t out_time_left_ms(const host *h, const host_match *hm, uint64_t now_ms);
-/* To the matchmaker. */
-void out_control(host *h, Deckhand__Internal__Internal *msg);
-void out_match_started(host *h, const char *match_id, bool ok, const char *error);
 
 /* ---- views (out_view.c) ------------------------------------------------------------- */
 
