@@ -9,11 +9,11 @@
 #include <string.h>
 
 #include "bundles.h"
-#include "host.h"
 #include "dh_clock.h"
-#include "out.h"
 #include "dh_log.h"
 #include "dh_zmq.h"
+#include "host.h"
+#include "out.h"
 
 #define WORKER_DRAIN_MAX  1000 /* messages per socket per call */
 #define WORKER_CONTROL_MS 50   /* ...and the matchmaker's at most this long per call */

@@ -8,7 +8,6 @@
 #include "host_internal.h"
 #include "host_bot.h"
 #include "host_options.h"
-#include "out.h"
 #include "host_persist.h"
 
 #include <stdio.h>
@@ -20,6 +19,7 @@
 #include "dh_grow.h"
 #include "dh_keys.h"
 #include "dh_log.h"
+#include "out.h"
 
 #define HOST_GRACE_MS 60000 /* a StartMatch without settings (older matchmaker) */
 

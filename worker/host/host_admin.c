@@ -3,14 +3,14 @@
  * (host.h).
  */
 #include "host.h"
+#include "host_internal.h"
+#include "host_persist.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "dh_log.h"
-#include "host_internal.h"
 #include "out.h"
-#include "host_persist.h"
 
 static const char *admin_str(const char *s)
 {

@@ -6,7 +6,7 @@
  */
 #include "host_internal.h"
 #include "host_options.h"
-#include "out.h"
+#include "host_persist.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +15,7 @@
 #include "bundles.h"
 #include "dh_keys.h"
 #include "dh_log.h"
-#include "host_persist.h"
+#include "out.h"
 
 #define HOST_ADOPT_BATCH 64 /* ids taken from worker:{ID}:adopt per round */
 

@@ -12,10 +12,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "bundles.h"
 #include "dh_grow.h"
 #include "dh_keys.h"
 #include "dh_log.h"
-#include "bundles.h"
 #include "store.h"
 
 #define HOST_RESULT_MAX 4096

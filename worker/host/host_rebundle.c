@@ -4,13 +4,13 @@
  * there from its last snapshot, once Redis has recorded the move.
  */
 #include "host_internal.h"
-#include "out.h"
+#include "host_options.h"
 
 #include <stdio.h>
 
 #include "bundles.h"
-#include "host_options.h"
 #include "dh_log.h"
+#include "out.h"
 
 /* Rebuild hm on bundle e from its last snapshot; the Redis write goes first, in a batch of
  * its own. false (nothing changed) when the rebuild or the write fails. */

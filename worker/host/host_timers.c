@@ -25,11 +25,11 @@
  * answer that fails is the player's to change (SCRIPT_ERROR, host.c) and does not count:
  * else a losing player could end a match by provoking errors.
  */
-#include <string.h>
-
 #include "host_bot.h"
 #include "host_internal.h"
 #include "host_persist.h"
+
+#include <string.h>
 
 #include "dh_clock.h"
 #include "dh_log.h"
