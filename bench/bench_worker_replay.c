@@ -19,7 +19,7 @@
 #include <stdlib.h>
 
 #include "dh_clock.h"
-#include "replay.h"
+#include "worker.h"
 #include "rig_worker.h"
 
 static long replays_n = 20, unused;

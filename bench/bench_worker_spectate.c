@@ -3,8 +3,8 @@
  * "Spectators"). On the unit tests' worker rig (tests/unit/rig_worker.h: the real host, a
  * redis-server of its own, inproc sockets) with N two-player Dominion matches:
  *
- *   1. the cost of one frame: spectate_changed on a watched mid-game match (the public
- *      View, its pack, the queue), and of releasing it to 32 watchers (spectate_tick);
+ *   1. the cost of one frame: out_watch_changed on a watched mid-game match (the public
+ *      View, its pack, the queue), and of releasing it to 32 watchers (out_watch_tick);
  *   2. the cost of a match's commands with 32 watchers each against none: the same
  *      commands answered round after round (bench_worker_command's loop, flushed every 16
  *      commands), the frames released at once (delay 0) after every flush; rounds of each
@@ -17,7 +17,7 @@
 #include <time.h>
 
 #include "rig_worker.h"
-#include "spectate.h"
+#include "out_watch.h"
 
 #define WATCHERS 32
 #define ROUNDS   5
@@ -59,9 +59,9 @@ static void watch_all(rig_worker *r)
             pc.spectate = &sp;
             host_command(&r->h, "gw-t", &pc, r->now);
         }
-        CU_ASSERT_EQUAL(spectate_count(r->h.matches[m]), WATCHERS);
+        CU_ASSERT_EQUAL(out_watch_count(r->h.matches[m]), WATCHERS);
     }
-    spectate_tick(&r->h, r->now);
+    out_watch_tick(&r->h, r->now);
     rig_worker_drop_all(r);
 }
 
@@ -75,12 +75,12 @@ static long round_of(rig_worker *r, uint64_t *cmd, long left)
         ++*cmd;
         if (++n % FLUSH_EVERY == 0) {
             host_flush(&r->h, r->now);
-            spectate_tick(&r->h, r->now);
+            out_watch_tick(&r->h, r->now);
             rig_worker_drop_all(r);
         }
     }
     host_flush(&r->h, r->now);
-    spectate_tick(&r->h, r->now);
+    out_watch_tick(&r->h, r->now);
     rig_worker_drop_all(r);
     return n;
 }
@@ -90,7 +90,7 @@ static double commands_us(bool watched)
 {
     rig_worker r;
     rig_worker_open_bench(&r, matches);
-    CU_ASSERT_EQUAL_FATAL(spectate_init(&r.h, WATCHERS, 0), 0);
+    CU_ASSERT_EQUAL_FATAL(out_watch_init(&r.h, WATCHERS, 0), 0);
     if (watched)
         watch_all(&r);
     uint64_t cmd = 1;
@@ -105,7 +105,7 @@ static double commands_us(bool watched)
     double us = (now_us() - t0) / (double)(done ? done : 1);
     CU_ASSERT_EQUAL(done, commands);
     rig_worker_close(&r);
-    spectate_free(&r.h);
+    out_watch_free(&r.h);
     return us;
 }
 
@@ -113,7 +113,7 @@ static void bench_frame(void)
 {
     rig_worker r;
     rig_worker_open_bench(&r, 1);
-    CU_ASSERT_EQUAL_FATAL(spectate_init(&r.h, WATCHERS, 0), 0);
+    CU_ASSERT_EQUAL_FATAL(out_watch_init(&r.h, WATCHERS, 0), 0);
     host_match *hm = r.h.matches[0];
     uint64_t cmd = 1;
     for (int i = 0; i < 40; i++) { /* mid-game: hands, discards and play zones in use */
@@ -125,32 +125,32 @@ static void bench_frame(void)
     enum { N = 2000 };
     double t0 = now_us();
     for (int i = 0; i < N; i++) {
-        spectate_changed(&r.h, hm, r.now);
-        spectate_tick(&r.h, r.now - 1); /* nothing due: the frame stays queued */
+        out_watch_changed(&r.h, hm, r.now);
+        out_watch_tick(&r.h, r.now - 1); /* nothing due: the frame stays queued */
         if (i % 20 == 19) {
-            spectate_tick(&r.h, r.now);
+            out_watch_tick(&r.h, r.now);
             rig_worker_drop_all(&r);
         }
     }
     double build = (now_us() - t0) / N;
-    spectate_tick(&r.h, r.now);
+    out_watch_tick(&r.h, r.now);
     rig_worker_drop_all(&r);
     size_t bytes = 0;
     t0 = now_us();
     for (int i = 0; i < N / 10; i++) {
-        spectate_changed(&r.h, hm, r.now);
+        out_watch_changed(&r.h, hm, r.now);
         bytes = hm->watch->qbytes; /* the one frame queued */
-        spectate_tick(&r.h, r.now);
+        out_watch_tick(&r.h, r.now);
         rig_worker_drop_all(&r);
     }
     double both = (now_us() - t0) / (N / 10);
     printf("one frame (CPU): %.1f us to build and queue; %.1f us built and sent to %d watchers; "
            "%zu bytes\n",
            build, both, WATCHERS, bytes);
-    CU_ASSERT_EQUAL(r.h.spect->spectators, WATCHERS);
-    printf("frames sent: %llu\n", (unsigned long long)r.h.spect->frames);
+    CU_ASSERT_EQUAL(out_watch_stats_of(&r.h)->spectators, WATCHERS);
+    printf("frames sent: %llu\n", (unsigned long long)out_watch_stats_of(&r.h)->frames);
     rig_worker_close(&r);
-    spectate_free(&r.h);
+    out_watch_free(&r.h);
 }
 
 static void bench_spectate(void)

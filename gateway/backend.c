@@ -149,13 +149,15 @@ static bool backend_on_reply(gw *g, zsock *from, const char *player_id, const De
     return wanted;
 }
 
-/* Only outputs that start like a Reply (field 1, length-delimited: 0x0a) or a GameOver
- * (field 7: 0x3a) are unpacked; the rest pass through untouched. */
-static bool backend_output_wanted(gw *g, zsock *from, const char *player_id,
-                                  const ProtobufCBinaryData *msg)
+/* Only outputs the worker marks as a Reply or a GameOver (PlayerOutput.kind) are unpacked;
+ * the rest pass through untouched. */
+static bool backend_output_wanted(gw *g, zsock *from, const Deckhand__Internal__PlayerOutput *o)
 {
-    if (msg->len == 0 || (msg->data[0] != 0x0a && msg->data[0] != 0x3a))
+    if (o->kind != DECKHAND__INTERNAL__PLAYER_OUTPUT__KIND__REPLY &&
+        o->kind != DECKHAND__INTERNAL__PLAYER_OUTPUT__KIND__GAME_OVER)
         return true;
+    const char *player_id = o->player_id;
+    const ProtobufCBinaryData *msg = &o->message;
     Deckhand__ServerMessage *m = deckhand__server_message__unpack(NULL, msg->len, msg->data);
     if (!m)
         return false;
@@ -195,7 +197,7 @@ static void backend_on_player_output(gw *g, zsock *from, const Deckhand__Interna
         }
         return;
     }
-    if (!backend_output_wanted(g, from, o->player_id, &o->message))
+    if (!backend_output_wanted(g, from, o))
         return;
     c = session_find(g, o->player_id);
     if (c)

@@ -1,7 +1,7 @@
 /*
- * inbox.c: see inbox.h.
+ * inbox.c: see worker.h.
  */
-#include "inbox.h"
+#include "worker.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -21,7 +21,7 @@
  * (bundles.h).
  *
  * The layout, top down: main.c (flags, set-up, the poll); worker_loop.c (one turn, the
- * beat's timing); the process state, the host (worker.h); worker_control.c, which hands
+ * beat's timing); the process state, the host (out.h, host.h); worker_control.c, which hands
  * what the matchmaker and gateways send to the host, through inbox.c; the host's modules
  * (host*.c), which do the work on store.c (Redis) and bundles.c (script bundles);
  * replay.c, the replays served to players beside them (a bounded share of each turn);
@@ -37,7 +37,7 @@
 #include <zmq.h>
 
 #include "bundles.h"
-#include "replay.h"
+#include "worker.h"
 #include "dh_clock.h"
 #include "dh_curve.h"
 #include "dh_flags.h"
@@ -47,11 +47,8 @@
 #include "dh_zmq.h"
 #include "engine.h"
 #include "host.h"
-#include "spectate.h"
+#include "out.h"
 #include "store.h"
-#include "worker_control.h"
-#include "worker_loop.h"
-#include "worker_metrics.h"
 
 #define REDIS_TIMEOUT_MS 1000
 #define HWM              10000
@@ -170,9 +167,9 @@ int main(int argc, char **argv)
     const char *http = dh_flags_str(&f, "http", "DECKHAND_WORKER_HTTP", NULL);
     long inbox_max = dh_flags_int(&f, "inbox-max", "DECKHAND_WORKER_INBOX_MAX", INBOX_MAX);
     long max_spectators =
-        dh_flags_int(&f, "max-spectators", "DECKHAND_MAX_SPECTATORS", SPECTATE_MAX_DEFAULT);
+        dh_flags_int(&f, "max-spectators", "DECKHAND_MAX_SPECTATORS", OUT_WATCH_MAX_DEFAULT);
     long spectator_delay = dh_flags_int(&f, "spectator-delay-ms", "DECKHAND_SPECTATOR_DELAY_MS",
-                                        SPECTATE_DELAY_DEFAULT);
+                                        OUT_WATCH_DELAY_DEFAULT);
 
     char component[160];
     snprintf(component, sizeof component, "worker %s", id);
@@ -198,12 +195,12 @@ int main(int argc, char **argv)
     dh_counter no_zap = 0; /* the metric's value when CURVE is off */
     dh_ops_init(&ops);
 
-    if (max_spectators < 0 || max_spectators > SPECTATE_MAX_LIMIT) {
-        dh_error("bad --max-spectators %ld (0..%d)", max_spectators, SPECTATE_MAX_LIMIT);
+    if (max_spectators < 0 || max_spectators > OUT_WATCH_MAX_LIMIT) {
+        dh_error("bad --max-spectators %ld (0..%d)", max_spectators, OUT_WATCH_MAX_LIMIT);
         goto err;
     }
-    if (spectator_delay < 0 || spectator_delay > SPECTATE_DELAY_LIMIT) {
-        dh_error("bad --spectator-delay-ms %ld (0..%d)", spectator_delay, SPECTATE_DELAY_LIMIT);
+    if (spectator_delay < 0 || spectator_delay > OUT_WATCH_DELAY_LIMIT) {
+        dh_error("bad --spectator-delay-ms %ld (0..%d)", spectator_delay, OUT_WATCH_DELAY_LIMIT);
         goto err;
     }
     if (capacity <= 0 || capacity > 1000000) {
@@ -272,7 +269,7 @@ int main(int argc, char **argv)
     h.rp = &rp;
     h.quarantine_after = (uint32_t)quarantine;
     host_ready = true;
-    if (spectate_init(&h, (uint32_t)max_spectators, (uint64_t)spectator_delay) < 0)
+    if (out_watch_init(&h, (uint32_t)max_spectators, (uint64_t)spectator_delay) < 0)
         goto err;
 
     struct sigaction sa;
@@ -304,7 +301,7 @@ err:
         replays_free(&h, &rp);
         host_flush(&h, dh_now_ms());
         host_free(&h);
-        spectate_free(&h);
+        out_watch_free(&h);
     }
     if (router)
         zmq_close(router);

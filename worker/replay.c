@@ -1,9 +1,9 @@
 /*
- * replay.c: replays served to players (see replay.h): a job per ReplayRequest, loaded from
+ * replay.c: replays served to players (see worker.h): a job per ReplayRequest, loaded from
  * Redis on its first turn, then stepped a bounded number of answers per loop turn, each
  * step sent as a ReplayFrame of public information only.
  */
-#include "replay.h"
+#include "worker.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -16,7 +16,7 @@
 #include "dh_log.h"
 #include "dh_replay.h"
 #include "engine_replay.h"
-#include "host_output.h"
+#include "out.h"
 
 /* The public events of one step, copied out of the engine's drain. */
 typedef struct {
@@ -68,8 +68,8 @@ void replays_free(host *h, replays *rp)
 {
     for (size_t i = 0; i < rp->n; i++) {
         replay_job *j = rp->jobs[i];
-        host_send_reply(h, j->route, j->player_id, j->cmd_id, DECKHAND__ERROR_CODE__UNAVAILABLE,
-                        "the worker is stopping; ask again");
+        out_reply(h, j->route, j->player_id, j->cmd_id, DECKHAND__ERROR_CODE__UNAVAILABLE,
+                  "the worker is stopping; ask again");
         replay_job_free(j);
     }
     rp->n = 0;
@@ -112,14 +112,14 @@ static void replay_bundle_put(void *ud, engine_bundle *b)
 
 static void replay_send(host *h, replay_job *j, const Deckhand__ServerMessage *sm)
 {
-    size_t len = host_send(h, j->route, j->player_id, sm);
+    size_t len = out_send(h, j->route, j->player_id, sm);
     j->sent += len;
     dh_counter_add(&h->rp->bytes, len);
 }
 
 static void replay_reply(host *h, replay_job *j, int code, const char *text)
 {
-    host_send_reply(h, j->route, j->player_id, j->cmd_id, code, text);
+    out_reply(h, j->route, j->player_id, j->cmd_id, code, text);
     dh_counter_inc(code ? &h->rp->failed : &h->rp->served);
 }
 
@@ -316,20 +316,20 @@ void replay_request(host *h, const char *route, const Deckhand__Internal__Player
     const char *mid = pc->replay && pc->replay->match_id ? pc->replay->match_id : "";
     replays *rp = h->rp;
     if (!rp) {
-        host_send_reply(h, route, pid, pc->cmd_id, DECKHAND__ERROR_CODE__UNAVAILABLE,
-                        "this worker serves no replays");
+        out_reply(h, route, pid, pc->cmd_id, DECKHAND__ERROR_CODE__UNAVAILABLE,
+                  "this worker serves no replays");
         return;
     }
     if (!*mid || strlen(mid) >= HOST_ID_MAX || strpbrk(mid, "{}") || strlen(pid) >= HOST_ID_MAX) {
-        host_send_reply(h, route, pid, pc->cmd_id, DECKHAND__ERROR_CODE__BAD_REQUEST,
-                        "ReplayRequest needs a match id");
+        out_reply(h, route, pid, pc->cmd_id, DECKHAND__ERROR_CODE__BAD_REQUEST,
+                  "ReplayRequest needs a match id");
         dh_counter_inc(&rp->failed);
         return;
     }
     replay_job *j = rp->n < REPLAY_ACTIVE_MAX ? calloc(1, sizeof *j) : NULL;
     if (!j) {
-        host_send_reply(h, route, pid, pc->cmd_id, DECKHAND__ERROR_CODE__OVERLOADED,
-                        "too many replays on this worker; retry");
+        out_reply(h, route, pid, pc->cmd_id, DECKHAND__ERROR_CODE__OVERLOADED,
+                  "too many replays on this worker; retry");
         dh_counter_inc(&rp->refused);
         return;
     }

@@ -1,169 +1,216 @@
 /*
- * worker.h: the worker's process state, one struct passed down from main.c: the host
- * (its sockets, the Redis store, the bundles, the table of hosted matches, the outputs
- * held on the current batch, the counters /metrics shows) and what a hosted match holds.
- * Only types live here; host.h says what the host does with them, and every module of the
- * worker stands on this file.
+ * worker.h: the front door of the worker's root wing (worker/): what main.c runs and the
+ * tests drive. The inbox of commands read off the sockets, the replays served to players,
+ * the control path to the matchmaker (hello, beats, its messages), the loop that turns
+ * them with the host's batches, timers and sweeps, and the metrics and probes of the
+ * operator port. It stands on the host wing (host.h) and, through it, on out, bundles and
+ * store (docs/worker.md).
  */
-#ifndef DECKHAND_WORKER_WORKER_H
-#define DECKHAND_WORKER_WORKER_H
+#ifndef DECKHAND_WORKER_H
+#define DECKHAND_WORKER_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bundles.h"
+#include "dh_metrics.h"
 #include "dh_ops.h"
 #include "dh_zmq.h"
-#include "engine.h"
+#include "host.h"
 #include "internal.pb-c.h"
+#include "out.h"
 #include "store.h"
 
-#define HOST_ID_MAX        128
-#define HOST_REPLIES       64 /* remembered replies per seat, for retried cmd_ids */
-#define HOST_REPLIES_FIRST 4  /* ...in a ring that starts this small and doubles up to it */
-#define HOST_SEATS_MAX     16
-#define HOST_OPTIONS_MAX   256 /* a match's options as text, "name=value;name=value" */
-#define HOST_BOT_MAX       32  /* a bot strategy's name */
-/* A seat whose decision waits this long without any gateway having attached its player
- * (a MatchAssigned or MatchMoved that reached nobody) counts as away: its grace period
- * starts, so the match cannot wait on it forever. */
-#define HOST_ATTACH_MS 10000
-/* Quarantine (host_timers.c): the worker's own answer (a timer's, or the bot's for an
- * absent seat) that fails in a card script is tried again after HOST_RETRY_MS; after
- * host.quarantine_after failures in a row the match ends with DH_END_SCRIPT_ERROR. */
-#define HOST_RETRY_MS         1000
-#define HOST_QUARANTINE_AFTER 3
-/* The idle cap: a decision nobody answered for this long (30 min) forfeits its seat, whatever
- * the queue's timers and abandon setting, so that no match runs for good (issue 15): a
- * connected client that never answers, in a queue without timers, would hold it open. */
-#define HOST_IDLE_MS (30ULL * 60 * 1000)
-/* "admin: " and an operator's reason (host_admin.c) */
-#define HOST_ADMIN_REASON_MAX 224
+/* ---- the inbox (inbox.c) ----------------------------------------------------------------
+ *
+ * The worker's bounded queue of gateway commands, between the data socket and
+ * the host.
+ *
+ * The loop reads the gateways' PlayerCommands into the inbox as fast as they come and the
+ * host works them off in time-bounded batches, so bulk work never holds up the beat
+ * (docs/ARCHITECTURE.md, "Liveness"). The inbox holds at most max commands (INBOX_MAX
+ * unless --inbox-max says otherwise): one
+ * that finds it full is answered OVERLOADED at once (the client retries later) instead of
+ * waiting behind seconds of work. An Away (a dropped connection, no reply) is never
+ * refused: it is kept whatever the length, so the host always learns of it.
 
-typedef struct host_seen host_seen;
+ */
+
+/* The default bound: about 0.15 s of work at the worker's ~150 us per command: the longest a
+ * command waits here before the host looks at it. */
+#define INBOX_MAX 1000
 
 typedef struct {
-    uint64_t cmd_id; /* 0: empty slot */
-    int code;
-    char *text; /* the error's text (owned), NULL when empty: most replies are ok */
-} host_reply;
+    char route[DH_ZMQ_ID_MAX + 1];     /* the gateway it came through */
+    Deckhand__Internal__Internal *msg; /* owned by the inbox until popped */
+    uint64_t recv_ns;                  /* dh_now_ns when it was queued (command latency) */
+} inbox_item;
 
 typedef struct {
-    char player_id[HOST_ID_MAX];
-    char name[HOST_ID_MAX];
-    char route[DH_ZMQ_ID_MAX + 1]; /* gateway identity; empty until the player attaches */
-    host_reply *replies;           /* the ring (owned), NULL until the first reply */
-    unsigned nreplies;             /* its size: HOST_REPLIES_FIRST .. HOST_REPLIES */
-    unsigned next_reply;
-    uint64_t top_cmd;       /* the highest cmd_id taken from the player, through any gateway */
-    uint64_t away_ms;       /* when its gateway said the connection dropped; 0 while present */
-    bool robot;             /* the grace period ran out: a bot plays the seat until it returns */
-    struct host_seen *seen; /* what its connection was last shown (host_view.c); NULL: nothing */
-    uint64_t view_seq;      /* the number of the last View or ViewDelta sent to the seat */
-    char bot[HOST_BOT_MAX]; /* a bot seat (bot fill): the engine plays it inline, or the
-                               worker for "search" (host_timers.c); "" for a player */
-    bool removed;           /* an operator took the player out (host_admin.c): no return */
-} host_seat;
+    inbox_item *v; /* v[head .. head+n) are queued, oldest first */
+    size_t head, n, cap;
+    size_t max; /* refuse commands beyond this many queued */
+} inbox;
 
-/* A queue's settings (internal.proto QueueSettings); 0 turns a timer off. */
+/* An empty inbox bounded at max commands (INBOX_MAX when 0). */
+void inbox_init(inbox *q, size_t max);
+/* Free every queued message and the array. */
+void inbox_free(inbox *q);
+/* Whether a command must be refused now: the inbox holds max (Aways are always
+ * taken). */
+bool inbox_full(const inbox *q, const Deckhand__Internal__Internal *msg);
+/* Queue msg from route; the inbox owns msg from here. -1 when out of memory (msg is then
+ * still the caller's). */
+int inbox_push(inbox *q, const char *route, Deckhand__Internal__Internal *msg);
+/* The oldest item, or NULL when empty; the caller owns item->msg then. The pointer stays
+ * valid until the next push. */
+inbox_item *inbox_pop(inbox *q);
+size_t inbox_len(const inbox *q);
+
+/* ---- replays (replay.c) -----------------------------------------------------------------
+ *
+ * Replays served to players (deckhand.proto, "Watching": ReplayRequest). Any
+ * worker serves any finished match: it reads the match's record from Redis
+ * (common/dh_replay.h), loads the exact bundles the match ran on (bundles.h: from Redis
+ * when not loaded here), rebuilds it answer by answer (engine/engine_replay.h) and after
+ * each step sends the public view (ENGINE_SEAT_PUBLIC: no hand, no deck order, no
+ * decision) with the public events (g:log, never g:log_to) that step produced: a Catalog,
+ * then ReplayFrames 0..total-1 (the last with the match's GameOver), then the Reply.
+ *
+ * Bounds, so that replays never stall the live matches of the worker:
+ *   - at most REPLAY_ACTIVE_MAX replays at once per worker: more are refused OVERLOADED;
+ *   - a match of more than REPLAY_FRAMES_MAX - 1 answers is refused (BAD_REQUEST);
+ *   - replay_work rebuilds at most REPLAY_STEPS_TURN answers per loop turn over every
+ *     replay, and stops past REPLAY_TURN_MS, between batches (the live matches' commands
+ *     are worked first, each turn);
+ *   - one replay sends at most REPLAY_BURST_BYTES, then waits REPLAY_BURST_MS, so a long
+ *     replay does not fill a gateway's write queue for a slow client (GW_WRITE_CAP).
+ * The record is read on the store's connection between batches (nothing pending), like
+ * the rating sweep. A replay's bundle is pinned while it runs (it counts in
+ * worker:{ID}:bundles as a match on it).
+
+ */
+
+#define REPLAY_ACTIVE_MAX  4
+#define REPLAY_FRAMES_MAX  5000 /* a Dominion match has a few hundred answers */
+#define REPLAY_STEPS_TURN  200
+#define REPLAY_TURN_MS     10
+#define REPLAY_BURST_BYTES (64 * 1024)
+#define REPLAY_BURST_MS    10
+
+typedef struct replay_job replay_job;
+
+typedef struct replays {
+    replay_job *jobs[REPLAY_ACTIVE_MAX];
+    size_t n;
+    size_t next;        /* the job the next turn starts with (round robin) */
+    dh_counter served;  /* replays sent whole (Reply ok) */
+    dh_counter failed;  /* replays answered with an error (not overloaded) */
+    dh_counter refused; /* replays refused OVERLOADED */
+    dh_counter frames;  /* ReplayFrames sent */
+    dh_counter bytes;   /* bytes of Catalogs and ReplayFrames sent */
+} replays;
+
+void replays_init(replays *rp);
+/* Drop every replay in progress, each answered UNAVAILABLE (its player asks again, and
+ * another worker serves it); before the sockets and the bundles go. */
+void replays_free(host *h, replays *rp);
+
+/* A PlayerCommand{replay} from the gateway at route: taken (its outputs follow from
+ * replay_work), or answered now (BAD_REQUEST, OVERLOADED, UNAVAILABLE without h->rp). */
+void replay_request(host *h, const char *route, const Deckhand__Internal__PlayerCommand *pc,
+                    uint64_t now_ms);
+/* Work the replays in progress within the bounds above; call between batches. True while
+ * some replay has work left (the loop should come back soon). */
+bool replay_work(host *h, uint64_t now_ms);
+
+/* ---- the control path (worker_control.c) ------------------------------------------------
+ *
+ * The worker's messages with the rest of the cluster, the module that
+ * main.c's loop hands every socket to. In: what the matchmaker sends on the control path
+ * (StartMatch, AdoptMatch) and what gateways send on the data path (PlayerCommand), each
+ * handed to the host (host.h). Out, unasked: WorkerHello (which games, which bundle, what
+ * capacity) and WorkerBeat (load, draining), with the worker:{ID} lease riding on the beat.
+ *
+ * Named worker_control, not control: every process folder is on the unit tests' include
+ * path, and the matchmaker has a control.h of its own.
+ */
+
+#define WORKER_LEASE_MS 2000 /* worker:{ID}'s TTL, renewed with every beat */
+
+/* Drain the matchmaker's messages (up to a bound per call, in number and in time: a join
+ * storm brings StartMatches by the hundred). true when an AdoptMatch asks
+ * for an adoption round now: the caller runs it between batches (host_adopt_pending). */
+bool worker_control_matchmaker(host *h, uint64_t now_ms);
+/* Move the gateways' PlayerCommands from the data socket into the inbox (up to a bound
+ * per call); a command the full inbox cannot take is answered OVERLOADED now. How many
+ * were refused. */
+size_t worker_control_receive(host *h, inbox *q);
+/* Hand queued commands to the host, oldest first, until the inbox is empty or the clock
+ * passes until_ms (at least one is worked). How many were. */
+size_t worker_control_work(host *h, inbox *q, uint64_t until_ms);
+
+void worker_control_hello(host *h);
+/* A beat to the matchmaker and the lease renewed; stopping: the last one, as the worker
+ * exits, so the matchmaker moves our matches now. */
+void worker_control_beat(host *h, uint64_t now_ms, bool stopping);
+
+/* ---- the loop (worker_loop.c) -----------------------------------------------------------
+ *
+ * One turn of the worker's loop, and when the next one is due; main.c
+ * polls the two sockets and calls worker_loop_turn after every wake-up.
+ *
+ * A turn reads what waits (StartMatch and AdoptMatch from the matchmaker, PlayerCommands
+ * from gateways into the inbox, inbox.c), lets the host work the inbox for at most
+ * WORKER_BATCH_MS, flushes (every Redis write of the batch goes out as one pipeline and
+ * only then are the outputs released, host.h), and runs what is due: the beat, the hello,
+ * adoption, timers, the bundle poll, the rating sweep (rater_sweep, store.h), and last the replays
+ * sent to players (replay.c), a bounded share of them per turn. The beat is checked before and
+ * after the batch, so under any backlog it leaves at most about one batch late: a busy worker is
+ * never silent long enough (REGISTRY_DEAD_MS) to be taken for dead. What stays queued is worked in
+ * the next turns, which poll without waiting.
+
+ */
+
+#define WORKER_BEAT_MS  500
+#define WORKER_HELLO_MS 500 /* a restarted matchmaker knows us within one beat */
+#define WORKER_BATCH_MS 50  /* the host works the inbox this long per turn, at most */
+#define WORKER_RATE_MS  250 /* matches:unrated is swept this often */
+#define WORKER_RATE_MAX 16  /* jobs one sweep takes, at most */
+
 typedef struct {
-    uint32_t grace_ms, decision_ms, turn_ms;
-    bool forfeit; /* after the grace period: forfeit the seat instead of a bot playing it */
-    char bot[HOST_BOT_MAX]; /* the queue's bot for away seats: "search", else the game's */
-} host_settings;
+    inbox in;
+    unsigned batch_ms; /* WORKER_BATCH_MS; 0: one command per turn (tests) */
+    uint64_t next_beat, next_hello, next_poll, next_adopt, next_owned, next_rate, last_wake;
+    rater rater;
+    size_t due;     /* default answers made last turn: more may be due at once */
+    bool beaten;    /* a beat went out (readiness) */
+    bool replaying; /* replays have work left (replay_work): the next turn comes soon */
+} worker_loop;
 
-typedef struct {
-    char id[HOST_ID_MAX];
-    char game[HOST_ID_MAX];
-    engine_match *m;
-    host_seat *seats;
-    int nseats;
-    uint64_t snap_version; /* last snapshot version Redis holds */
-    uint64_t epoch;        /* our ownership epoch (match:{ID}.epoch) for fenced writes */
-    uint64_t answers;      /* accepted answers since the start (the history's length) */
-    host_settings set;
-    char mode[64];
-    uint64_t decision_id;  /* the pending decision the timers below belong to */
-    uint64_t decision_ms;  /* when it was first put to its seat */
-    uint64_t turn_version; /* the snapshot version the turn timer belongs to */
-    uint64_t turn_ms;      /* when that turn started (or we got the match) */
-    int forfeit_seat;      /* -1, or the seat that forfeited (the match is over) */
-    bool quarantined;      /* ended for script failures (the match is over) */
-    bool idle;             /* forfeit_seat forfeited at the idle cap (HOST_IDLE_MS) */
-    char admin_end[HOST_ADMIN_REASON_MAX]; /* set: an operator ended it (the match is over) */
-    char admin_ask[HOST_ADMIN_REASON_MAX]; /* set: an operator asked; done when not busy */
-    uint32_t script_failures;  /* the worker's own answers that failed in a row (in Redis) */
-    uint64_t retry_ms;         /* no answer of the worker's own before this time */
-    bool notes_due;            /* host_persist_notes has news to write (host_tick does) */
-    bool counted_ahead;        /* script_failures counts the next default answer already */
-    bool busy;                 /* a write of the current batch is in flight */
-    bool started;              /* MatchStarted ok was sent */
-    struct bundles_entry *pin; /* the bundle it runs on, when the host follows bundles */
-    uint64_t started_ns;       /* dh_now_ns at its start here; 0 when adopted (untimed) */
+/* A loop whose inbox refuses commands beyond inbox_max queued (INBOX_MAX when 0). */
+void worker_loop_init(worker_loop *l, uint64_t now_ms, size_t inbox_max);
+void worker_loop_free(worker_loop *l);
+/* How long the poll before the next turn may wait, in ms (0: work is queued). */
+long worker_loop_timeout(const worker_loop *l, uint64_t now_ms);
+/* One turn, on the real clock (dh_now_ms). */
+void worker_loop_turn(worker_loop *l, host *h);
+/* The last word as the worker stops: flush, and a stopping beat, so the matchmaker moves
+ * our matches now rather than after REGISTRY_DEAD_MS of silence. */
+void worker_loop_stop(worker_loop *l, host *h);
 
-    char options[HOST_OPTIONS_MAX]; /* its game options (StartMatch.options), "" = defaults */
-    bool unrated;                   /* bot-filled: no rating job at the end */
-    struct spectate_match *watch;   /* its watchers and frames (spectate.h); NULL: none */
-} host_match;
+/* ---- metrics and probes (worker_metrics.c) ----------------------------------------------
+ *
+ * What the worker's operator port shows (dh_ops.h; docs/OPERATIONS.md lists
+ * every metric): the host's and the bundles' counters registered once at start-up, and
+ * once per loop iteration the active-matches gauge, readiness and the heartbeat.
 
-/* HOST_ACT_END: the match ends without an answer (a forfeit, a quarantine). */
-typedef enum { HOST_ACT_START, HOST_ACT_CHOOSE, HOST_ACT_END } host_act_kind;
+ */
 
-/* Outputs held until the batch's writes are acknowledged. */
-typedef struct {
-    host_act_kind kind;
-    host_match *hm;
-    int op; /* store op, -1 when it could not even start */
-    int seat;
-    uint64_t cmd_id;
-    char route[DH_ZMQ_ID_MAX + 1];
-    uint64_t recv_ns; /* a player's command: when the worker received it (0: not timed) */
-} host_action;
-
-/* What /metrics shows (main.c registers them; docs/OPERATIONS.md lists them). */
-typedef struct {
-    dh_counter answers;               /* answers accepted and stored (players and timers) */
-    dh_counter default_answers;       /* answered by the default bot: timers, away seats */
-    dh_counter search_answers;        /* ...of which by the search bot (a queue's bot=search) */
-    dh_counter refused[DH_OPS_CODES]; /* Replies with an error, by code */
-    dh_counter adoptions;             /* matches adopted from a dead worker */
-    dh_counter fenced;                /* writes refused by the epoch fence */
-    dh_counter lost;                  /* matches dropped: another worker owns them now */
-    dh_counter batches;               /* Redis pipelines flushed with held outputs */
-    dh_counter batch_failures;        /* ...of which some write failed (not fenced) */
-    dh_counter script_failures;       /* the worker's own answers that failed in a script */
-    dh_counter quarantined;           /* matches ended for failing again and again */
-    dh_counter rated;                 /* finished matches whose ratings this worker moved */
-    dh_histogram command_seconds;     /* a player's command: receipt to answer persisted */
-    dh_histogram redis_seconds;       /* a pipeline flushed: its Redis round trip */
-    dh_family finished;               /* matches finished here, by game */
-    dh_family duration;               /* their length (start to finish), by game */
-    dh_gauge capacity;                /* --capacity, for utilisation (active / capacity) */
-} host_stats;
-
-typedef struct {
-    const char *worker_id;
-    const char *endpoint;
-    void *router; /* data path: gateways */
-    void *dealer; /* control path: the matchmaker */
-    engine_bundle *bundle;
-    struct bundles *bs; /* NULL: every match runs on bundle */
-    struct replays *rp; /* replays served to players (replay.h); NULL: refused UNAVAILABLE */
-    store *st;
-    uint32_t capacity;
-    uint32_t quarantine_after; /* failures in a row that end a match (HOST_QUARANTINE_AFTER) */
-    uint64_t idle_ms; /* a decision unanswered this long forfeits its seat (HOST_IDLE_MS) */
-    host_match **matches;
-    size_t nmatches, capmatches;
-    host_action *acts;
-    size_t nacts, capacts;
-    host_stats stats;
-    uint64_t cmd_recv_ns; /* the command being handled: its receipt (worker_control.c) */
-    size_t search_next;   /* host_tick starts at this match: the one after its last search */
-    uint64_t now_ms;      /* the clock of the host call being worked (its now_ms): what a
-                             decision's time_left_ms counts from (host_time_left_ms) */
-    bool drain_asked;     /* the admin API asked this worker to drain: it stops as on SIGTERM */
-    struct spectate_set *spect; /* watchers of its matches (spectate.h); NULL: none taken */
-} host;
+/* Register every metric; h, bs and active are borrowed and must outlive ops. <0 on failure. */
+int worker_metrics_register(host *h, bundles *bs, dh_ops *ops, dh_gauge *active);
+/* The gauge and the probes, once per iteration; beaten: the matchmaker has had a beat. */
+void worker_metrics_publish(host *h, dh_ops *ops, dh_gauge *active, bool beaten);
 
 #endif

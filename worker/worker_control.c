@@ -1,20 +1,19 @@
 /*
  * worker_control.c: the worker's messages with the matchmaker and the gateways (see
- * worker_control.h).
+ * worker.h).
  */
-#include "worker_control.h"
+#include "worker.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bundles.h"
-#include "host_admin.h"
 #include "dh_clock.h"
-#include "host_output.h"
 #include "dh_log.h"
 #include "dh_zmq.h"
-#include "replay.h"
+#include "host.h"
+#include "out.h"
 
 #define WORKER_DRAIN_MAX  1000 /* messages per socket per call */
 #define WORKER_CONTROL_MS 50   /* ...and the matchmaker's at most this long per call */
@@ -80,10 +79,7 @@ void worker_control_hello(host *h)
     wh.games = gamep;
     wh.bundle = (char *)engine_bundle_id(h->bundle);
     wh.capacity = h->capacity;
-    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
-    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_HELLO;
-    msg.worker_hello = &wh;
-    if (dh_zmq_send(h->dealer, NULL, &msg) < 0)
+    if (out_control_send(h, DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_HELLO, &wh) < 0)
         dh_debug("hello not sent: %s", strerror(errno));
     free(specs);
 }
@@ -97,10 +93,7 @@ void worker_control_beat(host *h, uint64_t now_ms, bool stopping)
     wb.active_matches = (uint32_t)host_active(h);
     wb.draining = stopping;
     wb.stopping = stopping;
-    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
-    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_BEAT;
-    msg.worker_beat = &wb;
-    if (dh_zmq_send(h->dealer, NULL, &msg) < 0)
+    if (out_control_send(h, DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_BEAT, &wb) < 0)
         dh_debug("beat not sent: %s", strerror(errno));
     /* the lease rides in the iteration's pipeline; a lost lease only delays readiness */
     if (store_op(h->st, now_ms) >= 0)
@@ -145,8 +138,8 @@ bool worker_control_matchmaker(host *h, uint64_t now_ms)
 static void worker_control_refuse(host *h, const char *route,
                                   const Deckhand__Internal__PlayerCommand *pc)
 {
-    host_send_reply(h, route, pc->player_id ? pc->player_id : "", pc->cmd_id,
-                    DECKHAND__ERROR_CODE__OVERLOADED, "the worker is overloaded; retry");
+    out_reply(h, route, pc->player_id ? pc->player_id : "", pc->cmd_id,
+              DECKHAND__ERROR_CODE__OVERLOADED, "the worker is overloaded; retry");
 }
 
 size_t worker_control_receive(host *h, inbox *q)

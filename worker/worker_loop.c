@@ -1,22 +1,20 @@
 /*
- * worker_loop.c: see worker_loop.h.
+ * worker_loop.c: see worker.h.
  */
-#include "worker_loop.h"
+#include "worker.h"
 
 #include "bundles.h"
 #include "dh_clock.h"
 #include "dh_log.h"
-#include "host_admin.h"
-#include "replay.h"
-#include "spectate.h"
-#include "worker_control.h"
+#include "host.h"
+#include "out.h"
 
 #define OWNED_CHECK_MS 5000 /* how often hosted matches are checked against Redis */
 #define FROZEN_MS      1000 /* a turn this late: we were stopped or starved */
 #define ADOPT_POLL_MS  200  /* worker:{ID}:adopt is read this often (and on AdoptMatch) */
 #define TICK_MS        100  /* timers are checked at least this often */
 #define TICK_BUSY_MS   5    /* ...and this often while bots play seats */
-#define TICK_REPLAY_MS 1    /* ...and this often while replays are sent (replay.h) */
+#define TICK_REPLAY_MS 1    /* ...and this often while replays are sent (replay.c) */
 
 void worker_loop_init(worker_loop *l, uint64_t now_ms, size_t inbox_max)
 {
@@ -109,7 +107,7 @@ void worker_loop_turn(worker_loop *l, host *h)
         l->next_poll = dh_now_ms() + BUNDLES_POLL_MS;
     }
     host_apply_bundles(h, dh_now_ms());
-    spectate_tick(h, dh_now_ms());
+    out_watch_tick(h, dh_now_ms());
     worker_loop_rate(l, h, dh_now_ms());
     l->replaying = replay_work(h, dh_now_ms());
 }

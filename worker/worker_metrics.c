@@ -1,10 +1,9 @@
 /*
- * worker_metrics.c: the worker's metrics and probes (see worker_metrics.h).
+ * worker_metrics.c: the worker's metrics and probes (see worker.h).
  */
-#include "worker_metrics.h"
+#include "worker.h"
 
-#include "replay.h"
-#include "spectate.h"
+#include "out.h"
 
 void worker_metrics_publish(host *h, dh_ops *ops, dh_gauge *active, bool beaten)
 {
@@ -119,18 +118,19 @@ int worker_metrics_register(host *h, bundles *bs, dh_ops *ops, dh_gauge *active)
         };
         rc |= dh_metrics_table(&ops->metrics, replay, sizeof replay / sizeof replay[0]);
     }
-    if (h->spect) {
+    out_watch_stats *ws = out_watch_stats_of(h);
+    if (ws) {
         const dh_metric watching[] = {
             {"deckhand_worker_spectators", "",
              "Watchers of the matches hosted here now (at most --max-spectators a match).",
-             DH_METRIC_GAUGE, &h->spect->spectators},
+             DH_METRIC_GAUGE, &ws->spectators},
             {"deckhand_worker_spectator_frames_total", "",
              "SpectatorFrames sent to watchers (one per watcher per frame).", DH_METRIC_COUNTER,
-             &h->spect->frames},
+             &ws->frames},
             {"deckhand_worker_spectator_frames_dropped_total", "",
              "Spectator frames dropped unsent because a match's queue of delayed frames passed "
              "its byte bound (1 MiB).",
-             DH_METRIC_COUNTER, &h->spect->dropped},
+             DH_METRIC_COUNTER, &ws->dropped},
         };
         rc |= dh_metrics_table(&ops->metrics, watching, sizeof watching / sizeof watching[0]);
     }

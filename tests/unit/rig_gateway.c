@@ -205,6 +205,18 @@ rg_client *rg_open_in_match(const char *name, char *pid, const char *match_id)
 void rg_worker_output(void *sock, const char *gw_id, const char *pid, const char *match_id,
                       const Deckhand__ServerMessage *sm)
 {
+    Deckhand__Internal__PlayerOutput__Kind kind = DECKHAND__INTERNAL__PLAYER_OUTPUT__KIND__OTHER;
+    if (sm->body_case == DECKHAND__SERVER_MESSAGE__BODY_REPLY)
+        kind = DECKHAND__INTERNAL__PLAYER_OUTPUT__KIND__REPLY;
+    else if (sm->body_case == DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER)
+        kind = DECKHAND__INTERNAL__PLAYER_OUTPUT__KIND__GAME_OVER;
+    rg_worker_output_kind(sock, gw_id, pid, match_id, sm, kind);
+}
+
+void rg_worker_output_kind(void *sock, const char *gw_id, const char *pid, const char *match_id,
+                           const Deckhand__ServerMessage *sm,
+                           Deckhand__Internal__PlayerOutput__Kind kind)
+{
     uint8_t buf[256];
     CU_ASSERT_FATAL(deckhand__server_message__get_packed_size(sm) <= sizeof buf);
     size_t n = deckhand__server_message__pack(sm, buf);
@@ -214,6 +226,7 @@ void rg_worker_output(void *sock, const char *gw_id, const char *pid, const char
     o.match_id = (char *)match_id;
     o.message.data = buf;
     o.message.len = n;
+    o.kind = kind;
     po.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUT;
     po.player_output = &o;
     CU_ASSERT_EQUAL(dh_zmq_send(sock, gw_id, &po), 0);

@@ -147,9 +147,14 @@ rg_client *rg_open_as(const char *name, char *pid);
 rg_client *rg_open_in_match(const char *name, char *pid, const char *match_id);
 
 /* A worker (sock) sends pid the ServerMessage sm through gateway gw_id, labelled with
- * match_id (NULL: unlabelled). */
+ * match_id (NULL: unlabelled) and, as a worker does, with the kind its body is
+ * (PlayerOutput.kind). */
 void rg_worker_output(void *sock, const char *gw_id, const char *pid, const char *match_id,
                       const Deckhand__ServerMessage *sm);
+/* The same, with the kind the PlayerOutput says it carries, whatever sm is. */
+void rg_worker_output_kind(void *sock, const char *gw_id, const char *pid, const char *match_id,
+                           const Deckhand__ServerMessage *sm,
+                           Deckhand__Internal__PlayerOutput__Kind kind);
 /* A Reply{code} for pid's cmd_id from the worker sock. */
 void rg_worker_answer_via(void *sock, const char *gw_id, const char *pid, uint64_t cmd_id,
                           Deckhand__ErrorCode code);

@@ -170,6 +170,35 @@ void rig_worker_mm_drain(rig_worker *r)
         deckhand__internal__internal__free_unpacked(m, NULL);
 }
 
+/* The kind a worker's PlayerOutput must say it carries (the gateway reads it, not the
+ * bytes): every output drained is checked against its message. */
+static Deckhand__Internal__PlayerOutput__Kind rig_output_kind(const Deckhand__ServerMessage *sm)
+{
+    if (sm->body_case == DECKHAND__SERVER_MESSAGE__BODY_REPLY)
+        return DECKHAND__INTERNAL__PLAYER_OUTPUT__KIND__REPLY;
+    if (sm->body_case == DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER)
+        return DECKHAND__INTERNAL__PLAYER_OUTPUT__KIND__GAME_OVER;
+    return DECKHAND__INTERNAL__PLAYER_OUTPUT__KIND__OTHER;
+}
+
+/* The match a worker's PlayerOutput must say its message is about (the gateway drops it
+ * from a worker that lost that match): the body's match_id for these, "" for the rest. */
+static const char *rig_output_match(const Deckhand__ServerMessage *sm)
+{
+    const char *id = "";
+    if (sm->body_case == DECKHAND__SERVER_MESSAGE__BODY_EVENT)
+        id = sm->event->match_id;
+    else if (sm->body_case == DECKHAND__SERVER_MESSAGE__BODY_DECISION)
+        id = sm->decision->match_id;
+    else if (sm->body_case == DECKHAND__SERVER_MESSAGE__BODY_VIEW)
+        id = sm->view->match_id;
+    else if (sm->body_case == DECKHAND__SERVER_MESSAGE__BODY_VIEW_DELTA)
+        id = sm->view_delta->match_id;
+    else if (sm->body_case == DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER)
+        id = sm->game_over->match_id;
+    return id;
+}
+
 void rig_worker_drain(void *gateway, rig_outbox *o)
 {
     o->n = 0;
@@ -183,6 +212,9 @@ void rig_worker_drain(void *gateway, rig_outbox *o)
         o->msg[o->n] = deckhand__server_message__unpack(NULL, m->player_output->message.len,
                                                         m->player_output->message.data);
         CU_ASSERT_PTR_NOT_NULL_FATAL(o->msg[o->n]);
+        CU_ASSERT_EQUAL(m->player_output->kind, rig_output_kind(o->msg[o->n]));
+        if (o->msg[o->n]->body_case != DECKHAND__SERVER_MESSAGE__BODY_SPECTATOR_FRAME)
+            CU_ASSERT_STRING_EQUAL(m->player_output->match_id, rig_output_match(o->msg[o->n]));
         o->n++;
         deckhand__internal__internal__free_unpacked(m, NULL);
     }

@@ -1,8 +1,8 @@
 /*
- * rig_worker.h: a worker host (worker/host.h) under test, shared by the test_worker_*.c
- * programs. The host runs on the real engine and a real bundle, writes to a redis-server
- * the rig starts on a free port, and talks over ZeroMQ inproc sockets to a fake matchmaker
- * (a ROUTER) and a fake gateway "gw-t" (a DEALER). Time is a fake clock: every host call
+ * rig_worker.h: a worker host (worker/host/include/host.h) under test, shared by the
+ * test_worker_*.c programs. The host runs on the real engine and a real bundle, writes to a
+ * redis-server the rig starts on a free port, and talks over ZeroMQ inproc sockets to a fake
+ * matchmaker (a ROUTER) and a fake gateway "gw-t" (a DEALER). Time is a fake clock: every host call
  * the rig makes is given r->now, which only rig_worker_advance moves, so timers, grace
  * periods and Redis' reconnect backoff run without sleeping.
  */

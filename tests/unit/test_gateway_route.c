@@ -72,6 +72,32 @@ static void test_gateway_silent_worker_gets_one_unavailable_reply(void)
     rg_close(c);
 }
 
+/* The gateway unpacks a worker's output only when PlayerOutput.kind says it is a Reply or
+ * a GameOver: the kind decides, never the first bytes of the message. */
+static void test_gateway_output_kind_decides_what_is_unpacked(void)
+{
+    char pid[64];
+    rg_client *c = rg_open_as("kate", pid);
+    Deckhand__Reply r = DECKHAND__REPLY__INIT;
+    r.ok = true;
+    Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
+    sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_REPLY;
+    sm.reply = &r;
+    /* Marked OTHER, a Reply nobody waits for passes through untouched... */
+    rg_worker_output_kind(rg.worker, RG_GW_ID, pid, NULL, &sm,
+                          DECKHAND__INTERNAL__PLAYER_OUTPUT__KIND__OTHER);
+    Deckhand__ServerMessage *got = NULL;
+    CU_ASSERT_EQUAL_FATAL(rg_recv(c, 3000, &got), 1);
+    CU_ASSERT_EQUAL(got->body_case, DECKHAND__SERVER_MESSAGE__BODY_REPLY);
+    deckhand__server_message__free_unpacked(got, NULL);
+    /* ...marked REPLY, it is read and dropped: the next message is the Pong. */
+    rg_worker_output_kind(rg.worker, RG_GW_ID, pid, NULL, &sm,
+                          DECKHAND__INTERNAL__PLAYER_OUTPUT__KIND__REPLY);
+    rg_send_ping(c, 3, 7);
+    rg_expect_pong(c, 3, 7);
+    rg_close(c);
+}
+
 static void test_gateway_unknown_route_found_in_redis(void)
 {
     char pid[64], from[DH_ZMQ_ID_MAX + 1];
@@ -319,6 +345,8 @@ int main(void)
         {"gateway_match_routing_both_ways", test_gateway_match_routing_both_ways},
         {"gateway_silent_worker_gets_one_unavailable_reply",
          test_gateway_silent_worker_gets_one_unavailable_reply},
+        {"gateway_output_kind_decides_what_is_unpacked",
+         test_gateway_output_kind_decides_what_is_unpacked},
         {"gateway_unknown_route_found_in_redis", test_gateway_unknown_route_found_in_redis},
         {"gateway_match_moved_refuses_in_flight_and_reattaches",
          test_gateway_match_moved_refuses_in_flight_and_reattaches},

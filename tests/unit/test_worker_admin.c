@@ -1,6 +1,6 @@
 /*
  * test_worker_admin.c: what an operator asks of a worker through the admin API
- * (worker/host_admin.h). An ended match tells every seat GameOver with the operator's
+ * (worker/host/host_admin.c). An ended match tells every seat GameOver with the operator's
  * reason and stores a result nobody won, without a rating job; an end asked while a write
  * is in flight waits for it; a removed player is told and refused, and its seat follows
  * the queue's abandon policy: a bot plays it, or it forfeits at once; a drain asks the
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "dh_keys.h"
-#include "host_admin.h"
+#include "host.h"
 #include "host_persist.h"
 
 static void end_match(rig_worker *r, const char *id, const char *reason)

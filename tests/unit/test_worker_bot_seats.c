@@ -15,7 +15,7 @@
 #include "dh_keys.h"
 #include "host_bot.h"
 #include "rig_engine.h"
-#include "worker_control.h"
+#include "worker.h"
 
 /* A StartMatch of dominion: rig player 0 against a bot of strategy bot, with the kingdom
  * option (NULL: none), unrated. */

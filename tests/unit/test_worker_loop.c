@@ -15,8 +15,7 @@
 
 #include "dh_clock.h"
 #include "dh_zmq.h"
-#include "worker_control.h"
-#include "worker_loop.h"
+#include "worker.h"
 
 #define DEAD_MS 1500 /* matchmaker/registry.h: REGISTRY_DEAD_MS */
 

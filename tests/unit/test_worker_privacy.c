@@ -1,5 +1,5 @@
 /*
- * test_worker_privacy.c: what the pattern of a seat's messages tells it (worker/host_view.c).
+ * test_worker_privacy.c: what the pattern of a seat's messages tells it (worker/out/out_view.c).
  * The content of every message is the engine's view of the seat; these cases pin that the
  * sequence (which messages, how many, of which kinds) depends only on what the seat may
  * see too: a Ward declined in the other player's hand (the Militia/Moat pattern of issue

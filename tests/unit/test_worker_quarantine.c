@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "dh_keys.h"
 
@@ -136,8 +135,15 @@ static void test_worker_quarantine_counts_failures_across_adoption(void)
     rig_worker_close_drained(&r);
 }
 
+/* How much later than the first worker's the adopters' wall clock reads: past the grace
+ * period (30 ms) of start_abandoned, which an away seat's moment in Redis (wall-clock
+ * time, which workers share) is counted against. The host is given it instead of the test
+ * sleeping it. */
+#define WALL_LATER_MS 60
+
 /* Another worker, wk-uN, takes the match over (the matchmaker's takeover at epoch N + 1)
- * and adopts it; *st must be closed and *h freed by the caller. */
+ * and adopts it, its wall clock WALL_LATER_MS ahead; *st must be closed and *h freed by the
+ * caller. */
 static void adopt_on(rig_worker *r, host *h, store *st, int n, const char *id)
 {
     char wk[16], epoch[16];
@@ -150,6 +156,7 @@ static void adopt_on(rig_worker *r, host *h, store *st, int n, const char *id)
     rig_worker_redis_do(cmd, wk, epoch);
     CU_ASSERT_EQUAL_FATAL(store_init(st, rig_worker_redis_url(), 500), 0);
     host_init(h, strdup(wk), "inproc://worker", r->router, r->dealer, r->bundle, st, 10);
+    h->wall_ahead_ms = WALL_LATER_MS;
     CU_ASSERT_EQUAL(host_adopt(h, id, r->now), 1);
 }
 
@@ -170,7 +177,6 @@ static void test_worker_quarantine_counts_tries_its_workers_died_in(void)
     rig_worker r;
     rig_worker_open(&r, "tests/fixtures/poison", NULL);
     int seat = start_abandoned(&r, "m-deadly", "poison");
-    usleep(60 * 1000); /* the grace period passes on the wall clock, which workers share */
     for (int n = 1; n <= HOST_QUARANTINE_AFTER; n++) {
         host h;
         store st;
@@ -212,7 +218,6 @@ static void test_worker_adopted_bot_answer_clears_its_count(void)
     int seat = engine_match_decision(hm->m)->seat;
     rig_worker_away_via(&r, "gw-t", "m-fine", rig_worker_players[seat]);
     host_flush(&r.h, r.now);
-    usleep(60 * 1000);
     host h;
     store st;
     adopt_on(&r, &h, &st, 1, "m-fine");

@@ -1,11 +1,11 @@
 /*
  * test_worker_rater.c: ratings move exactly once per finished match between accounts
- * (worker/rater.h), on a real redis-server: the same finished match applied twice moves
+ * (worker/store/rater.c), on a real redis-server: the same finished match applied twice moves
  * them once; a worker that dies between finishing a match and rating it leaves the job to
  * another worker, and its late write changes nothing; a retried finish does not queue
  * the job again; two matches sharing a player both count; guests are not rated.
  */
-#include "rater.h"
+#include "store.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /*
- * test_worker_replay.c: the worker's replays (worker/replay.h) on a real host, engine,
+ * test_worker_replay.c: the worker's replays (worker/replay.c) on a real host, engine,
  * bundle and Redis: a Dominion and a Caveman match played to the end by bot answers, then
  * replayed to a player through the fake gateway: a Catalog first, frames 0..total-1 in
  * order with total = the recorded answers + 1, views that show no hand, deck order or
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "dh_test.h"
-#include "replay.h"
+#include "worker.h"
 #include "rig_worker.h"
 
 #define TEXTS_MAX 8192

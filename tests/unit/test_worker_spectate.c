@@ -1,5 +1,5 @@
 /*
- * test_worker_spectate.c: a worker's watchers (worker/spectate.c) on a real host and the
+ * test_worker_spectate.c: a worker's watchers (worker/out/out_watch.c) on a real host and the
  * Dominion bundle (rig_worker.h, a fake clock): Catalog and Reply at once, frames only after
  * the delay, one frame per batch with only public zones and public events (what both seats
  * got, never a seat's g:log_to), the cap (FULL), a seated player (BAD_REQUEST), an unknown
@@ -13,7 +13,7 @@
 #include "dh_test.h"
 #include "host.h"
 #include "rig_worker.h"
-#include "spectate.h"
+#include "out_watch.h"
 
 #define DELAY 1000
 
@@ -40,13 +40,13 @@ static void spectate_via(rig_worker *r, const char *via, const char *match, cons
 static void open_watched(rig_worker *r, uint32_t max)
 {
     rig_worker_open(r, "scripts", NULL);
-    CU_ASSERT_EQUAL_FATAL(spectate_init(&r->h, max, DELAY), 0);
+    CU_ASSERT_EQUAL_FATAL(out_watch_init(&r->h, max, DELAY), 0);
 }
 
 static void close_watched(rig_worker *r)
 {
     rig_worker_close_drained(r);
-    spectate_free(&r->h);
+    out_watch_free(&r->h);
 }
 
 /* The Reply to cmd_id for player in o: its code (0 ok), or -1 when none came. */
@@ -85,12 +85,12 @@ static void test_spectator_gets_catalog_and_reply_then_a_frame_after_the_delay(v
     CU_ASSERT_EQUAL(count_frames(&o, "p-watch"), 0);
     rig_outbox_free(&o);
 
-    spectate_tick(&r.h, r.now + DELAY - 1);
+    out_watch_tick(&r.h, r.now + DELAY - 1);
     rig_worker_gw_drain(&r, &o);
     CU_ASSERT_EQUAL(o.n, 0); /* not before the delay */
     rig_outbox_free(&o);
 
-    spectate_tick(&r.h, r.now + DELAY);
+    out_watch_tick(&r.h, r.now + DELAY);
     rig_worker_gw_drain(&r, &o);
     CU_ASSERT_EQUAL_FATAL(o.n, 1);
     const Deckhand__ServerMessage *m =
@@ -104,8 +104,8 @@ static void test_spectator_gets_catalog_and_reply_then_a_frame_after_the_delay(v
     CU_ASSERT_PTR_NOT_NULL_FATAL(f->view);
     CU_ASSERT_PTR_NULL(f->view->decision);
     CU_ASSERT_TRUE(f->view->n_zones > 0);
-    CU_ASSERT_EQUAL(r.h.spect->spectators, 1);
-    CU_ASSERT_EQUAL(r.h.spect->frames, 1);
+    CU_ASSERT_EQUAL(r.h.spect->stats.spectators, 1);
+    CU_ASSERT_EQUAL(r.h.spect->stats.frames, 1);
     rig_outbox_free(&o);
     close_watched(&r);
 }
@@ -169,7 +169,7 @@ static void test_spectator_never_sees_a_hand_or_a_private_event(void)
         CU_ASSERT_TRUE_FATAL(rig_worker_answer(&r, hm, cmd++));
         host_flush(&r.h, r.now);
         r.now += DELAY; /* every frame so far is due */
-        spectate_tick(&r.h, r.now);
+        out_watch_tick(&r.h, r.now);
         rig_worker_gw_drain(&r, &o);
         note_events(&seats, &o);
         for (size_t i = 0; i < o.n; i++) {
@@ -225,8 +225,8 @@ static void test_spectator_cap_seat_and_unknown_match_are_refused(void)
     CU_ASSERT_EQUAL(reply_code(&o, "p-d", 4), DECKHAND__ERROR_CODE__UNKNOWN_MATCH);
     CU_ASSERT_PTR_NULL(rig_outbox_find(&o, "p-c", DECKHAND__SERVER_MESSAGE__BODY_CATALOG));
     rig_outbox_free(&o);
-    CU_ASSERT_EQUAL(spectate_count(host_find(&r.h, "m-w3")), 2);
-    CU_ASSERT_EQUAL(r.h.spect->spectators, 2);
+    CU_ASSERT_EQUAL(out_watch_count(host_find(&r.h, "m-w3")), 2);
+    CU_ASSERT_EQUAL(r.h.spect->stats.spectators, 2);
     close_watched(&r);
 }
 
@@ -243,7 +243,7 @@ static void test_repeated_spectate_makes_no_more_frames(void)
     rig_worker_gw_drain(&r, &o);
     CU_ASSERT_EQUAL(reply_code(&o, "p-a", 49), 0);
     rig_outbox_free(&o);
-    spectate_tick(&r.h, r.now + DELAY);
+    out_watch_tick(&r.h, r.now + DELAY);
     rig_worker_gw_drain(&r, &o);
     CU_ASSERT_EQUAL(count_frames(&o, "p-b"), 1);
     CU_ASSERT_EQUAL(count_frames(&o, "p-a"), 1);
@@ -252,7 +252,7 @@ static void test_repeated_spectate_makes_no_more_frames(void)
     spectate_via(&r, "gw-t", "m-w10", "p-c", 1, false);
     rig_worker_gw_drain(&r, &o);
     rig_outbox_free(&o);
-    spectate_tick(&r.h, r.now + DELAY);
+    out_watch_tick(&r.h, r.now + DELAY);
     rig_worker_gw_drain(&r, &o);
     CU_ASSERT_EQUAL(count_frames(&o, "p-c"), 1);
     rig_outbox_free(&o);
@@ -285,7 +285,7 @@ static void test_spectate_stop_stops_frames_and_frees_the_match(void)
     rig_outbox o;
     rig_worker_gw_drain(&r, &o);
     rig_outbox_free(&o);
-    spectate_tick(&r.h, r.now + DELAY);
+    out_watch_tick(&r.h, r.now + DELAY);
     rig_worker_gw_drain(&r, &o);
     CU_ASSERT_EQUAL(count_frames(&o, "p-a"), 1); /* one attach frame for both */
     CU_ASSERT_EQUAL(count_frames(&o, "p-b"), 0);
@@ -297,13 +297,13 @@ static void test_spectate_stop_stops_frames_and_frees_the_match(void)
     rig_outbox_free(&o);
     CU_ASSERT_TRUE(rig_worker_answer(&r, hm, 20));
     host_flush(&r.h, r.now);
-    spectate_tick(&r.h, r.now + DELAY);
+    out_watch_tick(&r.h, r.now + DELAY);
     rig_worker_gw_drain(&r, &o);
     CU_ASSERT_EQUAL(count_frames(&o, "p-a"), 0);
     rig_outbox_free(&o);
     CU_ASSERT_PTR_NULL(hm->watch); /* no watcher: no frame work any more */
     CU_ASSERT_EQUAL(r.h.spect->n, 0);
-    CU_ASSERT_EQUAL(r.h.spect->spectators, 0);
+    CU_ASSERT_EQUAL(r.h.spect->stats.spectators, 0);
     close_watched(&r);
 }
 
@@ -320,7 +320,7 @@ static void test_spectator_sees_the_match_to_its_game_over(void)
         CU_ASSERT_TRUE_FATAL(rig_worker_answer(&r, hm, cmd++));
         host_flush(&r.h, r.now);
         r.now += 10;
-        spectate_tick(&r.h, r.now);
+        out_watch_tick(&r.h, r.now);
         rig_worker_gw_drain(&r, &o);
         rig_outbox_free(&o);
     }
@@ -328,7 +328,7 @@ static void test_spectator_sees_the_match_to_its_game_over(void)
     CU_ASSERT_EQUAL(r.h.spect->n, 1);                  /* its last frames still to go */
     for (int i = 0; i < 3; i++) {
         r.now += DELAY;
-        spectate_tick(&r.h, r.now);
+        out_watch_tick(&r.h, r.now);
         rig_worker_gw_drain(&r, &o);
         for (size_t k = 0; k < o.n; k++) {
             if (o.msg[k]->body_case != DECKHAND__SERVER_MESSAGE__BODY_SPECTATOR_FRAME)
@@ -345,7 +345,7 @@ static void test_spectator_sees_the_match_to_its_game_over(void)
     CU_ASSERT_EQUAL(overs, 1);
     CU_ASSERT_EQUAL(after_over, 0); /* the GameOver frame is the last */
     CU_ASSERT_EQUAL(r.h.spect->n, 0);
-    CU_ASSERT_EQUAL(r.h.spect->spectators, 0);
+    CU_ASSERT_EQUAL(r.h.spect->stats.spectators, 0);
     close_watched(&r);
 }
 
@@ -356,10 +356,10 @@ static void test_watcher_whose_gateway_is_gone_is_dropped(void)
     rig_worker_started(&r, "m-w6", "dominion", NULL);
     spectate_via(&r, "gw-gone", "m-w6", "p-a", 1, false);
     spectate_via(&r, "gw-t", "m-w6", "p-b", 1, false);
-    CU_ASSERT_EQUAL(r.h.spect->spectators, 2);
-    spectate_tick(&r.h, r.now + DELAY);
-    CU_ASSERT_EQUAL(r.h.spect->spectators, 1);
-    CU_ASSERT_EQUAL(spectate_count(host_find(&r.h, "m-w6")), 1);
+    CU_ASSERT_EQUAL(r.h.spect->stats.spectators, 2);
+    out_watch_tick(&r.h, r.now + DELAY);
+    CU_ASSERT_EQUAL(r.h.spect->stats.spectators, 1);
+    CU_ASSERT_EQUAL(out_watch_count(host_find(&r.h, "m-w6")), 1);
     rig_outbox o;
     rig_worker_gw_drain(&r, &o);
     CU_ASSERT_EQUAL(count_frames(&o, "p-b"), 1);
@@ -379,11 +379,11 @@ static void test_queued_frames_past_the_bound_drop_the_oldest(void)
         CU_ASSERT_TRUE_FATAL(rig_worker_answer(&r, hm, cmd++));
         host_flush(&r.h, r.now);
     }
-    CU_ASSERT_EQUAL(r.h.spect->dropped, 3);
+    CU_ASSERT_EQUAL(r.h.spect->stats.dropped, 3);
     rig_outbox o;
     rig_worker_gw_drain(&r, &o);
     rig_outbox_free(&o);
-    spectate_tick(&r.h, r.now + DELAY);
+    out_watch_tick(&r.h, r.now + DELAY);
     rig_worker_gw_drain(&r, &o);
     CU_ASSERT_EQUAL(count_frames(&o, "p-a"), 1); /* the newest only */
     rig_outbox_free(&o);
@@ -412,7 +412,7 @@ static void test_spectator_frames_are_numbered_by_the_public_event_count(void)
         CU_ASSERT_TRUE_FATAL(rig_worker_answer(&r, hm, cmd++));
         host_flush(&r.h, r.now);
         r.now += DELAY;
-        spectate_tick(&r.h, r.now);
+        out_watch_tick(&r.h, r.now);
         rig_worker_gw_drain(&r, &o);
         for (size_t i = 0; i < o.n; i++) {
             if (o.msg[i]->body_case != DECKHAND__SERVER_MESSAGE__BODY_SPECTATOR_FRAME)
@@ -450,8 +450,8 @@ static void test_unwatched_match_builds_no_frames(void)
     }
     CU_ASSERT_PTR_NULL(hm->watch);
     CU_ASSERT_EQUAL(r.h.spect->n, 0);
-    spectate_tick(&r.h, r.now + DELAY);
-    CU_ASSERT_EQUAL(r.h.spect->frames, 0);
+    out_watch_tick(&r.h, r.now + DELAY);
+    CU_ASSERT_EQUAL(r.h.spect->stats.frames, 0);
     close_watched(&r);
 }
 
@@ -468,7 +468,7 @@ int main(void)
          test_spectator_cap_seat_and_unknown_match_are_refused},
         {"max_spectators_zero_takes_none", test_max_spectators_zero_takes_none},
         {"repeated_spectate_makes_no_more_frames", test_repeated_spectate_makes_no_more_frames},
-        {"spectate_stop_stops_frames_and_frees_the_match",
+        {"out_watch_stop_stops_frames_and_frees_the_match",
          test_spectate_stop_stops_frames_and_frees_the_match},
         {"spectator_sees_the_match_to_its_game_over",
          test_spectator_sees_the_match_to_its_game_over},

@@ -9,11 +9,10 @@
  */
 #include "rig_worker.h"
 
-#include "host_output.h"
+#include "out.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static void test_worker_decision_timer_answers_by_default(void)
 {
@@ -135,7 +134,7 @@ static void test_worker_decision_request_tells_the_time_left(void)
     /* past every limit (the tick has not answered yet): due, never 0 ("no limit") */
     CU_ASSERT_EQUAL(host_tick(&r.h, r.now), 0); /* the timers start for the new decision */
     rig_worker_advance(&r, 8000);
-    CU_ASSERT_EQUAL(host_time_left_ms(&r.h, hm, r.now), 1);
+    CU_ASSERT_EQUAL(out_time_left_ms(&r.h, hm, r.now), 1);
     rig_worker_close_drained(&r);
 
     rig_worker_open(&r, "scripts", NULL);
@@ -268,7 +267,8 @@ static void test_worker_connected_seat_that_never_answers_forfeits_at_the_idle_c
 /* A seat's grace period runs from when its player left, whichever worker hosts the match:
  * an adoption does not start it again (issue 12, case 6: a match moved more often than its
  * grace period never let the bot play its absent seats). The moment is kept in Redis as
- * wall-clock time, which workers share; so the grace period here passes in real time. */
+ * wall-clock time, which workers share; so the adopter's wall clock is moved past the grace
+ * period (host.wall_ahead_ms) instead of the test sleeping it. */
 static void test_worker_grace_period_survives_adoption(void)
 {
     rig_worker r;
@@ -277,12 +277,12 @@ static void test_worker_grace_period_survives_adoption(void)
     int seat = engine_match_decision(hm->m)->seat;
     rig_worker_away_via(&r, "gw-t", "m-graced", rig_worker_players[seat]);
     host_flush(&r.h, r.now);
-    usleep(60 * 1000);
     rig_worker_redis_do("HSET match:{m-graced} worker %s epoch %s", "wk-u", "2");
     store st2;
     CU_ASSERT_EQUAL_FATAL(store_init(&st2, rig_worker_redis_url(), 500), 0);
     host h2;
     host_init(&h2, "wk-u", "inproc://worker", r.router, r.dealer, r.bundle, &st2, 10);
+    h2.wall_ahead_ms = 60; /* the grace period (30 ms) has passed on the wall clock */
     CU_ASSERT_EQUAL(host_adopt(&h2, "m-graced", r.now), 1);
     host_match *moved = host_find(&h2, "m-graced");
     CU_ASSERT_PTR_NOT_NULL_FATAL(moved);

@@ -1,5 +1,5 @@
 /*
- * test_worker_view.c: what the worker shows each seat after a change (worker/host_view.c):
+ * test_worker_view.c: what the worker shows each seat after a change (worker/out/out_view.c):
  * a ViewDelta against the View the seat was last sent, numbered so a client can tell it
  * holds that View, carrying only what the seat's own full View shows; the Catalog before
  * the first full View of a connection, and a full View again on a new connection.

@@ -25,11 +25,11 @@
  * answer that fails is the player's to change (SCRIPT_ERROR, host.c) and does not count:
  * else a losing player could end a match by provoking errors.
  */
-#include <string.h>
-
 #include "host_bot.h"
 #include "host_internal.h"
 #include "host_persist.h"
+
+#include <string.h>
 
 #include "dh_clock.h"
 #include "dh_log.h"
@@ -37,20 +37,6 @@
 /* Wall time one host_tick may spend on search answers before it leaves the rest of them
  * for the next tick (a search started may run its own budget past it). */
 #define HOST_SEARCH_TICK_MS ENGINE_SEARCH_BUDGET_MS
-
-/* hm ends now, once Redis has its result (a forfeit or a quarantine, set by the caller).
- * False when the write could not even be held (out of memory). */
-static bool host_end(host *h, host_match *hm, uint64_t now_ms)
-{
-    int op = store_op(h->st, now_ms);
-    if (op >= 0 && host_persist(h, hm, NULL) < 0)
-        op = -1;
-    if (!host_hold(h, HOST_ACT_END, hm, op)) {
-        hm->busy = false;
-        return false;
-    }
-    return true;
-}
 
 /* End hm as a script error (what failed: detail), once Redis has it. */
 static void host_quarantine(host *h, host_match *hm, int seat, const char *why, const char *detail)
@@ -164,10 +150,8 @@ size_t host_tick(host *h, uint64_t now_ms)
     h->now_ms = now_ms;
     size_t made = 0;
     uint64_t search_ns = 0; /* spent on search answers this tick */
-    size_t n = h->nmatches, first = n ? h->search_next % n : 0;
-    for (size_t k = 0; k < n; k++) {
-        size_t i = (first + k) % n;
-        host_match *hm = h->matches[i];
+    host_walk w = host_walk_from(h, h->search_next);
+    for (host_match *hm; (hm = host_walk_next(&w));) {
         if (!hm->started || hm->busy || host_over(hm))
             continue;
         if (hm->notes_due) {
@@ -198,7 +182,7 @@ size_t host_tick(host *h, uint64_t now_ms)
             if (host_default_answer(h, hm, "bot seat", s->bot, now_ms))
                 made++;
             search_ns += dh_now_ns() - t0;
-            h->search_next = i + 1;
+            h->search_next = w.at + 1;
             continue;
         }
         if (!s->route[0] && !s->away_ms && now_ms - hm->decision_ms >= HOST_ATTACH_MS) {
@@ -233,7 +217,7 @@ size_t host_tick(host *h, uint64_t now_ms)
             made++;
         if (strategy) {
             search_ns += dh_now_ns() - t0;
-            h->search_next = i + 1;
+            h->search_next = w.at + 1;
         }
     }
     return made;

@@ -1,8 +1,8 @@
 /*
- * rater.c: see rater.h. A job is text, one field per line: game, mode, bundle, ended_ms,
- * then "ACCOUNT_ID RANK" per seat in seat order.
+ * rater.c: the rater (see store.h). A job is text, one field per line: game, mode, bundle,
+ * ended_ms, then "ACCOUNT_ID RANK" per seat in seat order.
  */
-#include "rater.h"
+#include "store.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,7 +172,7 @@ static int rater_run(dh_redis *rd, int argc, const char **argv)
     return rc;
 }
 
-/* Steps 3 of rater.h: each seat's history entry (once), the match marked rated, the job
+/* Steps 3 of the rater (store.h): each seat's history entry (once), the match marked rated, the job
  * deleted. 0, or -1. */
 static int rater_finish(rater *r, dh_redis *rd, const rater_plan *plan)
 {

@@ -4,14 +4,13 @@
  * there from its last snapshot, once Redis has recorded the move.
  */
 #include "host_internal.h"
-#include "host_output.h"
-#include "host_view.h"
+#include "host_options.h"
 
 #include <stdio.h>
 
 #include "bundles.h"
-#include "host_options.h"
 #include "dh_log.h"
+#include "out.h"
 
 /* Rebuild hm on bundle e from its last snapshot; the Redis write goes first, in a batch of
  * its own. false (nothing changed) when the rebuild or the write fails. */
@@ -62,7 +61,7 @@ static bool host_move(host *h, host_match *hm, bundles_entry *e, uint64_t now_ms
     bundles_pin(e);
     bundles_unpin(h->bs, old);
     for (int i = 0; i < hm->nseats; i++)
-        host_send_view(h, hm, i);
+        out_view(h, hm, i);
     return true;
 }
 
@@ -74,8 +73,8 @@ void host_apply_bundles(host *h, uint64_t now_ms)
     bool any = false; /* the common case, nothing to apply, costs one pass over the games */
     for (size_t i = 0; i < h->bs->ncur; i++)
         any = any || h->bs->cur[i].e->apply_running;
-    for (size_t i = 0; any && i < h->nmatches; i++) {
-        host_match *hm = h->matches[i];
+    host_walk w = host_walk_from(h, 0);
+    for (host_match *hm; any && (hm = host_walk_next(&w));) {
         bundles_entry *cur = bundles_pick(h->bs, hm->game);
         if (!hm->pin || hm->pin == cur || !cur->apply_running || hm->busy || !hm->started ||
             engine_match_finished(hm->m) || engine_match_log_len(hm->m) != 0)

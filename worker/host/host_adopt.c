@@ -6,17 +6,32 @@
  */
 #include "host_internal.h"
 #include "host_options.h"
-#include "host_output.h"
+#include "host_persist.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bundles.h"
+#include "dh_keys.h"
 #include "dh_log.h"
-#include "host_persist.h"
+#include "out.h"
 
 #define HOST_ADOPT_BATCH 64 /* ids taken from worker:{ID}:adopt per round */
+
+/* Split a comma-separated list (dh_list_next) in place into at most max items, each
+ * ended by a NUL where its comma was; their count. */
+static int host_split(char *list, char **out, int max)
+{
+    int n = 0;
+    const char *cursor = list, *item;
+    size_t len;
+    while (n < max && dh_list_next(&cursor, &item, &len)) {
+        out[n] = list + (item - list);
+        out[n++][len] = '\0';
+    }
+    return n;
+}
 
 static void host_match_adopted(host *h, const char *match_id, bool ok, const char *error,
                                const char *player_ids)
@@ -25,31 +40,14 @@ static void host_match_adopted(host *h, const char *match_id, bool ok, const cha
     char ids[HOST_ID_MAX * HOST_SEATS_MAX];
     char *list[HOST_SEATS_MAX];
     snprintf(ids, sizeof ids, "%s", player_ids ? player_ids : "");
-    size_t n = 0;
-    char *save = NULL;
-    for (char *p = strtok_r(ids, ",", &save); p && n < HOST_SEATS_MAX;
-         p = strtok_r(NULL, ",", &save))
-        list[n++] = p;
+    int n = host_split(ids, list, HOST_SEATS_MAX);
     ma.match_id = (char *)match_id;
     ma.ok = ok;
     ma.error = (char *)(error ? error : "");
     ma.worker_id = (char *)h->worker_id;
-    ma.n_player_ids = n;
+    ma.n_player_ids = (size_t)n;
     ma.player_ids = list;
-    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
-    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ADOPTED;
-    msg.match_adopted = &ma;
-    host_send_control(h, &msg);
-}
-
-/* Split a comma-separated list in place into at most max items; their count. */
-static int host_split(char *list, char **out, int max)
-{
-    int n = 0;
-    char *save = NULL;
-    for (char *p = strtok_r(list, ",", &save); p && n < max; p = strtok_r(NULL, ",", &save))
-        out[n++] = p;
-    return n;
+    out_control(h, DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ADOPTED, &ma);
 }
 
 /* Resume the grace periods of the seats that were away on the last owner (DH_F_AWAY: the
@@ -57,20 +55,20 @@ static int host_split(char *list, char **out, int max)
  * our clock, instead of starting again (a match moved more often than its grace period
  * would never let the bot play an absent seat). A seat with no entry counts as present
  * until HOST_ATTACH_MS says otherwise. */
-static void host_resume_away(host_match *hm, const char *list, uint64_t now_ms)
+static void host_resume_away(const host *h, host_match *hm, const char *list, uint64_t now_ms)
 {
-    uint64_t wall = host_wall_ms();
-    const char *p = list;
-    for (int i = 0; i < hm->nseats && *p; i++) {
+    uint64_t wall = host_wall_ms(h);
+    const char *cursor = list, *item;
+    size_t len;
+    for (int i = 0; i < hm->nseats && dh_list_next(&cursor, &item, &len); i++) {
         char *end;
-        uint64_t left = strtoull(p, &end, 10);
-        if (end == p)
+        uint64_t left = strtoull(item, &end, 10);
+        if (end == item)
             break;
         if (left) {
             uint64_t gone = left < wall ? wall - left : 0;
             hm->seats[i].away_ms = gone < now_ms ? now_ms - gone : 1;
         }
-        p = *end == ',' ? end + 1 : end;
     }
 }
 
@@ -260,7 +258,7 @@ int host_adopt(host *h, const char *match_id, uint64_t now_ms)
     snprintf(hm->set.bot, sizeof hm->set.bot, "%s", meta->queue_bot);
     hm->forfeit_seat = -1;
     hm->script_failures = meta->script_failures;
-    host_resume_away(hm, meta->away, now_ms);
+    host_resume_away(h, hm, meta->away, now_ms);
     hm->snap_version = engine_match_snapshot_version(hm->m);
     hm->started = true;
     hm->turn_version = hm->snap_version;

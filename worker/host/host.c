@@ -1,17 +1,14 @@
 /*
  * host.c: hosting matches (see host.h): the table of hosted matches, StartMatch and
  * PlayerCommand, and the batch that releases their outputs once Redis holds their writes
- * (or undoes them). The modules it stands on: host_output.c (sending out),
+ * (or undoes them). What it stands on: the out wing (out.h: everything sent),
  * host_persist.c (writing to Redis) and host_bot.c (a bot's answer a player asks for);
  * adoption, timers and bundle moves stand on it.
  */
 #include "host_internal.h"
 #include "host_bot.h"
 #include "host_options.h"
-#include "host_output.h"
-#include "host_view.h"
 #include "host_persist.h"
-#include "spectate.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +19,7 @@
 #include "dh_grow.h"
 #include "dh_keys.h"
 #include "dh_log.h"
+#include "out.h"
 
 #define HOST_GRACE_MS 60000 /* a StartMatch without settings (older matchmaker) */
 
@@ -59,17 +57,32 @@ void host_match_free(host_match *hm)
     if (hm->m)
         engine_match_free(hm->m);
     for (int i = 0; hm->seats && i < hm->nseats; i++) {
-        host_forget(&hm->seats[i]);
-        host_view_forget(&hm->seats[i]);
+        out_forget(&hm->seats[i]);
+        out_view_forget(&hm->seats[i]);
     }
     free(hm->seats);
     free(hm);
 }
 
+host_walk host_walk_from(const host *h, size_t first)
+{
+    return (host_walk){.h = h, .first = first, .at = 0, .k = 0};
+}
+
+host_match *host_walk_next(host_walk *w)
+{
+    size_t n = w->h->nmatches;
+    if (w->k >= n)
+        return NULL;
+    w->at = (w->first + w->k++) % n;
+    return w->h->matches[w->at];
+}
+
 void host_free(host *h)
 {
-    for (size_t i = 0; i < h->nmatches; i++)
-        host_match_free(h->matches[i]);
+    host_walk w = host_walk_from(h, 0);
+    for (host_match *hm; (hm = host_walk_next(&w));)
+        host_match_free(hm);
     free(h->matches);
     free(h->acts);
     h->matches = NULL;
@@ -84,9 +97,10 @@ size_t host_active(const host *h)
 
 host_match *host_find(host *h, const char *match_id)
 {
-    for (size_t i = 0; i < h->nmatches; i++)
-        if (!strcmp(h->matches[i]->id, match_id))
-            return h->matches[i];
+    host_walk w = host_walk_from(h, 0);
+    for (host_match *hm; (hm = host_walk_next(&w));)
+        if (!strcmp(hm->id, match_id))
+            return hm;
     return NULL;
 }
 
@@ -98,15 +112,16 @@ bool host_reserve(host *h)
 /* Remove hm from the table and free it; then its bundle may go too. */
 void host_drop(host *h, host_match *hm)
 {
-    for (size_t i = 0; i < h->nmatches; i++) {
-        if (h->matches[i] == hm) {
-            h->matches[i] = h->matches[--h->nmatches];
+    host_walk w = host_walk_from(h, 0);
+    for (host_match *it; (it = host_walk_next(&w));) {
+        if (it == hm) {
+            h->matches[w.at] = h->matches[--h->nmatches];
             break;
         }
     }
     bundles_entry *pin = hm->pin;
     if (hm->watch)
-        spectate_gone(h, hm);
+        out_watch_gone(h, hm);
     host_match_free(hm);
     if (pin && h->bs)
         bundles_unpin(h->bs, pin);
@@ -135,7 +150,7 @@ void host_start_match(host *h, const Deckhand__Internal__StartMatch *sm, uint64_
         if (hm->busy)
             host_flush(h, now_ms);
         if (host_find(h, id))
-            host_match_started(h, id, true, NULL);
+            out_match_started(h, id, true, NULL);
         return;
     }
     if (!*id || strlen(id) >= HOST_ID_MAX || !sm->game || strlen(sm->game) >= HOST_ID_MAX ||
@@ -250,7 +265,7 @@ void host_start_match(host *h, const Deckhand__Internal__StartMatch *sm, uint64_
         .seed = sm->seed,
         .players = players,
         .player_ids = player_ids,
-        .created_ms = host_wall_ms(),
+        .created_ms = host_wall_ms(h),
         .mode = hm->mode,
         .abandon = hm->set.forfeit ? "forfeit" : "bot",
         .grace_ms = hm->set.grace_ms,
@@ -278,58 +293,19 @@ err_nomem:
     why = "out of memory";
 err:
     dh_warn_every(DH_LOG_EVERY_MS, "match %s refused: %s", id, why);
-    host_match_started(h, id, false, why);
+    out_match_started(h, id, false, why);
     free(names);
     host_match_free(hm);
 }
 
-/* The match is over and Redis has its result: tell the seats and the matchmaker. */
+/* The match is over and Redis has its result: tell the seats, the watchers and the
+ * matchmaker, then let it go. */
 static void host_finish(host *h, host_match *hm, uint64_t now_ms)
 {
     engine_result res[HOST_SEATS_MAX];
     size_t n = host_results(hm, res, HOST_SEATS_MAX);
-    Deckhand__PlayerResult pr[HOST_SEATS_MAX];
-    Deckhand__PlayerResult *prp[HOST_SEATS_MAX];
-    for (size_t i = 0; i < n; i++) {
-        deckhand__player_result__init(&pr[i]);
-        int seat = res[i].seat;
-        pr[i].seat = (uint32_t)seat;
-        pr[i].name = seat >= 0 && seat < hm->nseats ? hm->seats[seat].name : (char *)"";
-        pr[i].score = res[i].score;
-        pr[i].rank = (uint32_t)res[i].rank;
-        pr[i].turns = (uint32_t)res[i].turns;
-        prp[i] = &pr[i];
-    }
     const char *reason = host_end_reason(hm);
-    for (int s = 0; s < hm->nseats; s++) {
-        Deckhand__GameOver go = DECKHAND__GAME_OVER__INIT;
-        go.match_id = hm->id;
-        go.event_seq = engine_match_event_seq(hm->m, s);
-        go.n_results = n;
-        go.results = prp;
-        go.reason = (char *)(reason ? reason : "");
-        Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
-        sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER;
-        sm.game_over = &go;
-        host_send(h, hm->seats[s].route, hm->seats[s].player_id, &sm);
-    }
-    if (hm->watch) {
-        Deckhand__GameOver go = DECKHAND__GAME_OVER__INIT;
-        go.match_id = hm->id;
-        go.n_results = n;
-        go.results = prp;
-        go.reason = (char *)(reason ? reason : "");
-        spectate_over(h, hm, &go, now_ms);
-    }
-    Deckhand__Internal__MatchEnded me = DECKHAND__INTERNAL__MATCH_ENDED__INIT;
-    me.match_id = hm->id;
-    me.worker_id = (char *)h->worker_id;
-    me.n_results = n;
-    me.results = prp;
-    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
-    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ENDED;
-    msg.match_ended = &me;
-    host_send_control(h, &msg);
+    out_finish(h, hm, res, n, reason ? reason : "", now_ms);
     if (!hm->quarantined)
         dh_info("match %s finished", hm->id);
     dh_counter_inc(dh_family_counter(&h->stats.finished, hm->game));
@@ -339,16 +315,6 @@ static void host_finish(host *h, host_match *hm, uint64_t now_ms)
 }
 
 /* ---- commands ----------------------------------------------------------------------- */
-
-static void host_resync(host *h, host_match *hm, int seat, uint64_t cmd_id)
-{
-    host_seat *s = &hm->seats[seat];
-    if (cmd_id)
-        host_send_reply(h, s->route, s->player_id, cmd_id, 0, NULL);
-    host_release_events(h, hm);
-    host_send_view(h, hm, seat);
-    host_send_decision(h, hm, seat);
-}
 
 /* Apply one answer for seat and hold its outputs until Redis has it (cmd_id 0: a timer or
  * a bot answered for the seat; there is nobody to Reply to). ENGINE_OK when held. */
@@ -381,9 +347,9 @@ static void host_choose(host *h, host_match *hm, int seat, uint64_t cmd_id,
                         const Deckhand__Choose *c, uint64_t now_ms)
 {
     host_seat *s = &hm->seats[seat];
-    const host_reply *old = host_recall(s, cmd_id);
+    const host_reply *old = out_recall(s, cmd_id);
     if (old) {
-        host_send_reply(h, s->route, s->player_id, cmd_id, old->code, old->text);
+        out_reply(h, s->route, s->player_id, cmd_id, old->code, old->text);
         return;
     }
     engine_error ee = {0};
@@ -400,14 +366,13 @@ static void host_choose(host *h, host_match *hm, int seat, uint64_t cmd_id,
     if (code == ENGINE_OK)
         code = host_apply(h, hm, seat, cmd_id, c->decision_id, ids, n, now_ms, &ee);
     if (code == ENGINE_INTERNAL) {
-        host_send_reply(h, s->route, s->player_id, cmd_id, DECKHAND__ERROR_CODE__INTERNAL,
-                        ee.message);
+        out_reply(h, s->route, s->player_id, cmd_id, DECKHAND__ERROR_CODE__INTERNAL, ee.message);
     } else if (code != ENGINE_OK) {
         /* the detail for operators, an error id for players; a player can repeat it at will */
         if (code == ENGINE_SCRIPT_ERROR)
             dh_warn_every(DH_LOG_EVERY_MS, "match %s: seat %d: %s", hm->id, seat, ee.message);
-        host_remember(s, cmd_id, (int)code, ee.public_message);
-        host_send_reply(h, s->route, s->player_id, cmd_id, (int)code, ee.public_message);
+        out_remember(s, cmd_id, (int)code, ee.public_message);
+        out_reply(h, s->route, s->player_id, cmd_id, (int)code, ee.public_message);
     }
 }
 
@@ -434,7 +399,7 @@ static void host_connection_changed(host *h, host_match *hm, int seat)
 {
     for (int i = 0; i < hm->nseats; i++)
         if (i != seat && hm->seats[i].route[0])
-            host_send_update(h, hm, i);
+            out_update(h, hm, i);
 }
 
 void host_command(host *h, const char *identity, const Deckhand__Internal__PlayerCommand *pc,
@@ -451,27 +416,27 @@ void host_command(host *h, const char *identity, const Deckhand__Internal__Playe
     }
     if (pc->body_case == DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_SPECTATE ||
         pc->body_case == DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_SPECTATE_STOP) {
-        spectate_command(h, hm, identity, pc, now_ms);
+        out_watch_command(h, hm, identity, pc, now_ms);
         return;
     }
     int seat = hm && hm->started ? host_seat_of(hm, pid) : -1;
     if (seat < 0) {
-        host_send_reply(h, identity, pid, pc->cmd_id, DECKHAND__ERROR_CODE__UNKNOWN_MATCH,
-                        "no such match here, or you are not seated in it");
+        out_reply(h, identity, pid, pc->cmd_id, DECKHAND__ERROR_CODE__UNKNOWN_MATCH,
+                  "no such match here, or you are not seated in it");
         return;
     }
     host_seat *s = &hm->seats[seat];
     if (s->removed) {
         if (pc->body_case != DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_AWAY)
-            host_send_reply(h, identity, pid, pc->cmd_id, DECKHAND__ERROR_CODE__UNKNOWN_MATCH,
-                            "an operator removed you from this match");
+            out_reply(h, identity, pid, pc->cmd_id, DECKHAND__ERROR_CODE__UNKNOWN_MATCH,
+                      "an operator removed you from this match");
         return;
     }
     if (pc->body_case == DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_AWAY) {
         /* only the gateway that holds the player may say it left */
         if (!strcmp(s->route, identity) && !s->away_ms) {
             s->away_ms = now_ms ? now_ms : 1;
-            host_view_forget(s); /* its next connection starts from a full View */
+            out_view_forget(s); /* its next connection starts from a full View */
             dh_info("match %s: %s is away (grace %u ms)", hm->id, pid, hm->set.grace_ms);
             host_connection_changed(h, hm, seat);
             host_persist_notes(h, hm, now_ms);
@@ -482,8 +447,8 @@ void host_command(host *h, const char *identity, const Deckhand__Internal__Playe
         dh_info("match %s: command %llu of %s via %s overtaken by command %llu via %s; refused",
                 hm->id, (unsigned long long)pc->cmd_id, pid, identity,
                 (unsigned long long)s->top_cmd, s->route);
-        host_send_reply(h, identity, pid, pc->cmd_id, DECKHAND__ERROR_CODE__UNAVAILABLE,
-                        "a newer connection of the player spoke first; resync");
+        out_reply(h, identity, pid, pc->cmd_id, DECKHAND__ERROR_CODE__UNAVAILABLE,
+                  "a newer connection of the player spoke first; resync");
         return;
     }
     if (pc->cmd_id > s->top_cmd)
@@ -493,13 +458,13 @@ void host_command(host *h, const char *identity, const Deckhand__Internal__Playe
     if (s->away_ms || s->robot)
         dh_info("match %s: %s is back", hm->id, pid);
     if (s->away_ms)
-        host_view_forget(s); /* back on a new connection: a full View first */
+        out_view_forget(s); /* back on a new connection: a full View first */
     s->away_ms = 0;
     s->robot = false;
     if (strcmp(s->route, identity)) {
         dh_debug("match %s: %s attached via %s", hm->id, pid, identity);
         snprintf(s->route, sizeof s->route, "%s", identity);
-        host_view_forget(s); /* a new connection: its first View is in full */
+        out_view_forget(s); /* a new connection: its first View is in full */
     }
     if (was_away) {
         host_connection_changed(h, hm, seat);
@@ -507,14 +472,13 @@ void host_command(host *h, const char *identity, const Deckhand__Internal__Playe
     }
     switch (pc->body_case) {
     case DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC:
-        host_resync(h, hm, seat, pc->cmd_id);
+        out_resync(h, hm, seat, pc->cmd_id);
         break;
     case DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHOOSE:
         host_choose(h, hm, seat, pc->cmd_id, pc->choose, now_ms);
         break;
     default:
-        host_send_reply(h, identity, pid, pc->cmd_id, DECKHAND__ERROR_CODE__BAD_REQUEST,
-                        "empty command");
+        out_reply(h, identity, pid, pc->cmd_id, DECKHAND__ERROR_CODE__BAD_REQUEST, "empty command");
         break;
     }
 }
@@ -542,10 +506,11 @@ long host_check_owned(host *h, uint64_t now_ms)
     host_match **snapshot = calloc(n, sizeof *snapshot);
     long dropped = -1;
     if (ids && epochs && owned && snapshot) {
-        for (size_t i = 0; i < n; i++) {
-            snapshot[i] = h->matches[i];
-            ids[i] = snapshot[i]->id;
-            epochs[i] = snapshot[i]->epoch;
+        host_walk w = host_walk_from(h, 0);
+        for (host_match *hm; (hm = host_walk_next(&w));) {
+            snapshot[w.at] = hm;
+            ids[w.at] = hm->id;
+            epochs[w.at] = hm->epoch;
         }
         if (store_owned(h->st, h->worker_id, ids, epochs, n, owned, now_ms) == 0) {
             dropped = 0;
@@ -575,13 +540,13 @@ static void host_release(host *h, host_action *a, uint64_t now_ms)
     if (a->kind == HOST_ACT_START) {
         if (!ok) {
             dh_warn_every(DH_LOG_EVERY_MS, "match %s: store unavailable, not started", hm->id);
-            host_match_started(h, hm->id, false, "store unavailable");
+            out_match_started(h, hm->id, false, "store unavailable");
             host_drop(h, hm);
             return;
         }
         hm->snap_version = engine_match_snapshot_version(hm->m);
         hm->started = true;
-        host_match_started(h, hm->id, true, NULL);
+        out_match_started(h, hm->id, true, NULL);
         if (engine_match_finished(hm->m))
             host_finish(h, hm, now_ms);
         else
@@ -608,15 +573,14 @@ static void host_release(host *h, host_action *a, uint64_t now_ms)
             dh_error("match %s: undo failed after a lost write: %s", hm->id, ee.message);
         if (fenced) {
             if (a->cmd_id)
-                host_send_reply(h, a->route, s->player_id, a->cmd_id,
-                                DECKHAND__ERROR_CODE__UNKNOWN_MATCH,
-                                "the match moved to another worker; resync");
+                out_reply(h, a->route, s->player_id, a->cmd_id, DECKHAND__ERROR_CODE__UNKNOWN_MATCH,
+                          "the match moved to another worker; resync");
             host_lose(h, hm);
             return;
         }
         if (a->cmd_id)
-            host_send_reply(h, a->route, s->player_id, a->cmd_id, DECKHAND__ERROR_CODE__UNAVAILABLE,
-                            "store unavailable, retry");
+            out_reply(h, a->route, s->player_id, a->cmd_id, DECKHAND__ERROR_CODE__UNAVAILABLE,
+                      "store unavailable, retry");
         return;
     }
     hm->snap_version = engine_match_snapshot_version(hm->m);
@@ -626,19 +590,15 @@ static void host_release(host *h, host_action *a, uint64_t now_ms)
         hm->script_failures = 0; /* the match moves again: its failures are no longer in a row */
         hm->notes_due = true;    /* written by host_tick: no new op while a batch is released */
     }
-    if (a->cmd_id) {
-        host_remember(s, a->cmd_id, 0, NULL);
-        host_send_reply(h, a->route, s->player_id, a->cmd_id, 0, NULL);
-        if (a->recv_ns)
-            dh_histogram_since(&h->stats.command_seconds, a->recv_ns);
-    }
-    host_release_state(h, hm);
+    out_answer(h, hm, a->seat, a->cmd_id, a->route);
+    if (a->cmd_id && a->recv_ns)
+        dh_histogram_since(&h->stats.command_seconds, a->recv_ns);
     if (engine_match_finished(hm->m)) {
         host_finish(h, hm, now_ms);
         return;
     }
     if (hm->watch)
-        spectate_changed(h, hm, now_ms);
+        out_watch_changed(h, hm, now_ms);
     engine_match_settle(hm->m); /* in Redis: keep only what the next answer needs */
 }
 

@@ -1,34 +1,20 @@
 /*
  * host_admin.c: ending a match, removing a player and draining, as an operator asked
- * (host_admin.h).
+ * (host.h).
  */
-#include "host_admin.h"
+#include "host.h"
+#include "host_internal.h"
+#include "host_persist.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "dh_log.h"
-#include "host_internal.h"
-#include "host_output.h"
-#include "host_persist.h"
+#include "out.h"
 
 static const char *admin_str(const char *s)
 {
     return s ? s : "";
-}
-
-/* hm ends now, once Redis has its result (the caller set why). False when the write could
- * not even be held (out of memory). */
-static bool admin_finish(host *h, host_match *hm, uint64_t now_ms)
-{
-    int op = store_op(h->st, now_ms);
-    if (op >= 0 && host_persist(h, hm, NULL) < 0)
-        op = -1;
-    if (!host_hold(h, HOST_ACT_END, hm, op)) {
-        hm->busy = false;
-        return false;
-    }
-    return true;
 }
 
 /* Apply hm's pending end: the reason moves to admin_end, which makes it over. */
@@ -36,7 +22,7 @@ static void admin_end_now(host *h, host_match *hm, uint64_t now_ms)
 {
     memcpy(hm->admin_end, hm->admin_ask, sizeof hm->admin_end);
     hm->admin_ask[0] = '\0';
-    if (!admin_finish(h, hm, now_ms)) {
+    if (!host_end(h, hm, now_ms)) {
         memcpy(hm->admin_ask, hm->admin_end, sizeof hm->admin_ask); /* again next turn */
         hm->admin_end[0] = '\0';
         return;
@@ -73,7 +59,7 @@ static void admin_forfeit(host *h, host_match *hm, uint64_t now_ms)
         if (!hm->seats[seat].removed)
             continue;
         hm->forfeit_seat = seat;
-        if (!admin_finish(h, hm, now_ms))
+        if (!host_end(h, hm, now_ms))
             hm->forfeit_seat = -1;
         else
             dh_info("match %s: seat %d forfeits: an operator removed its player", hm->id, seat);
@@ -83,8 +69,8 @@ static void admin_forfeit(host *h, host_match *hm, uint64_t now_ms)
 
 void host_admin_tick(host *h, uint64_t now_ms)
 {
-    for (size_t i = 0; i < h->nmatches; i++) {
-        host_match *hm = h->matches[i];
+    host_walk w = host_walk_from(h, 0);
+    for (host_match *hm; (hm = host_walk_next(&w));) {
         if (hm->busy || host_over(hm))
             continue;
         if (hm->admin_ask[0])
@@ -97,15 +83,7 @@ void host_admin_tick(host *h, uint64_t now_ms)
 /* Tell the removed player its match is over for it, and detach its connection. */
 static void admin_tell_removed(host *h, host_match *hm, host_seat *s, const char *reason)
 {
-    char text[HOST_ADMIN_REASON_MAX];
-    snprintf(text, sizeof text, "admin: removed: %s", reason);
-    Deckhand__GameOver go = DECKHAND__GAME_OVER__INIT;
-    go.match_id = hm->id;
-    go.reason = text;
-    Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
-    sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER;
-    sm.game_over = &go;
-    host_send(h, s->route, s->player_id, &sm);
+    out_removed(h, hm, s, reason);
     s->route[0] = '\0';
 }
 
@@ -172,8 +150,5 @@ void host_admin_query(host *h, const Deckhand__Internal__AdminQuery *q, uint64_t
         }
         info.seats = seatp;
     }
-    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
-    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_ADMIN_INFO;
-    msg.admin_info = &info;
-    host_send_control(h, &msg);
+    out_control(h, DECKHAND__INTERNAL__INTERNAL__BODY_ADMIN_INFO, &info);
 }

@@ -1,5 +1,6 @@
 /*
- * bundles.h: the script bundles a worker serves, for live-ops (docs/OPERATIONS.md).
+ * bundles.h: the front door of the worker's bundles wing (worker/bundles/): the script
+ * bundles a worker serves, for live-ops (docs/OPERATIONS.md).
  *
  * A worker starts on its embedded default bundle (--scripts) and follows Redis: every
  * BUNDLES_POLL_MS it reads bundle:current:{GAME} for the games it serves; a SHA it has

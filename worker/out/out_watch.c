@@ -1,5 +1,5 @@
 /*
- * spectate.c: watchers of hosted matches and their delayed SpectatorFrames (spectate.h).
+ * out_watch.c: watchers of hosted matches and their delayed SpectatorFrames (out.h).
  *
  * A frame is kept packed as a SpectatorFrame without its `spectators` field; at release
  * the ServerMessage around it (field 18) and that field (6, the watchers now) are written
@@ -8,7 +8,7 @@
  * appended to the frame's bytes: protobuf reads fields in any order and concatenates
  * repeated ones.
  */
-#include "spectate.h"
+#include "out_watch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,22 +16,21 @@
 
 #include "dh_grow.h"
 #include "dh_log.h"
-#include "host_send.h"
 
-#define SPECTATE_TAG_EVENTS  0x1a /* SpectatorFrame.events: field 3, length-delimited */
-#define SPECTATE_TAG_COUNT   0x30 /* SpectatorFrame.spectators: field 6, varint */
-#define SPECTATE_TAG_FRAME_1 0x92 /* ServerMessage.spectator_frame: field 18, length-delimited */
-#define SPECTATE_TAG_FRAME_2 0x01
-#define SPECTATE_VARINT_MAX  10
+#define OUT_WATCH_TAG_EVENTS  0x1a /* SpectatorFrame.events: field 3, length-delimited */
+#define OUT_WATCH_TAG_COUNT   0x30 /* SpectatorFrame.spectators: field 6, varint */
+#define OUT_WATCH_TAG_FRAME_1 0x92 /* ServerMessage.spectator_frame: field 18, length-delimited */
+#define OUT_WATCH_TAG_FRAME_2 0x01
+#define OUT_WATCH_VARINT_MAX  10
 
-struct spectate_frame {
-    spectate_frame *next;
+struct out_watch_frame {
+    out_watch_frame *next;
     uint64_t due_ms;
     size_t len;
     uint8_t body[];
 };
 
-static size_t spectate_varint(uint8_t *out, uint64_t v)
+static size_t out_watch_varint(uint8_t *out, uint64_t v)
 {
     size_t n = 0;
     while (v >= 0x80) {
@@ -42,22 +41,22 @@ static size_t spectate_varint(uint8_t *out, uint64_t v)
     return n;
 }
 
-int spectate_init(host *h, uint32_t max, uint64_t delay_ms)
+int out_watch_init(host *h, uint32_t max, uint64_t delay_ms)
 {
-    struct spectate_set *s = calloc(1, sizeof *s);
+    struct out_watch_set *s = calloc(1, sizeof *s);
     if (!s)
         return -1;
     s->max = max;
     s->delay_ms = delay_ms;
-    s->queue_bytes = SPECTATE_QUEUE_BYTES;
+    s->queue_bytes = OUT_WATCH_QUEUE_BYTES;
     h->spect = s;
     return 0;
 }
 
-static void spectate_match_free(spectate_match *e)
+static void out_watch_match_free(out_watch_match *e)
 {
     while (e->head) {
-        spectate_frame *f = e->head;
+        out_watch_frame *f = e->head;
         e->head = f->next;
         free(f);
     }
@@ -66,24 +65,29 @@ static void spectate_match_free(spectate_match *e)
     free(e);
 }
 
-void spectate_free(host *h)
+void out_watch_free(host *h)
 {
-    struct spectate_set *s = h->spect;
+    struct out_watch_set *s = h->spect;
     if (!s)
         return;
     for (size_t i = 0; i < s->n; i++)
-        spectate_match_free(s->v[i]);
+        out_watch_match_free(s->v[i]);
     free(s->v);
     free(s);
     h->spect = NULL;
 }
 
-size_t spectate_count(const host_match *hm)
+out_watch_stats *out_watch_stats_of(host *h)
+{
+    return h->spect ? &h->spect->stats : NULL;
+}
+
+size_t out_watch_count(const host_match *hm)
 {
     return hm->watch ? hm->watch->nw : 0;
 }
 
-static spectate_match *spectate_find(struct spectate_set *s, const char *match_id)
+static out_watch_match *out_watch_find(struct out_watch_set *s, const char *match_id)
 {
     for (size_t i = 0; i < s->n; i++)
         if (!strcmp(s->v[i]->id, match_id))
@@ -92,45 +96,29 @@ static spectate_match *spectate_find(struct spectate_set *s, const char *match_i
 }
 
 /* Forget the i-th watched match: its watchers, its frames, its link from the match. */
-static void spectate_forget(struct spectate_set *s, size_t i)
+static void out_watch_forget(struct out_watch_set *s, size_t i)
 {
-    spectate_match *e = s->v[i];
-    dh_gauge_add(&s->spectators, -(int64_t)e->nw);
+    out_watch_match *e = s->v[i];
+    dh_gauge_add(&s->stats.spectators, -(int64_t)e->nw);
     if (e->hm)
         e->hm->watch = NULL;
     s->v[i] = s->v[--s->n];
-    spectate_match_free(e);
+    out_watch_match_free(e);
 }
 
 /* A Reply to a watcher's command; none for the gateway's own re-attach after a move
  * (cmd_id 0: nobody waits), though a refusal is still counted. */
-static void spectate_reply(host *h, const char *route, const char *player_id, uint64_t cmd_id,
-                           Deckhand__ErrorCode code, const char *text)
+static void out_watch_reply(host *h, const char *route, const char *player_id, uint64_t cmd_id,
+                            Deckhand__ErrorCode code, const char *text)
 {
     if (cmd_id)
-        host_send_reply(h, route, player_id, cmd_id, (int)code, text);
+        out_reply(h, route, player_id, cmd_id, (int)code, text);
     else if (code != DECKHAND__ERROR_CODE__OK)
         dh_ops_count_code(h->stats.refused, (int)code);
 }
 
-/* The Catalog of hm's bundle, which frames' Views name cards from. */
-static void spectate_send_catalog(host *h, host_match *hm, const spectate_watcher *w)
-{
-    Deckhand__Catalog *c = engine_match_catalog(hm->m);
-    if (!c) {
-        dh_error_every(DH_LOG_EVERY_MS, "match %s: no catalog for a watcher (out of memory)",
-                       hm->id);
-        return;
-    }
-    Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
-    sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_CATALOG;
-    sm.catalog = c;
-    host_send(h, w->route, w->player_id, &sm);
-    engine_catalog_free(c);
-}
-
 /* Queue f on e, then drop the oldest frames (never the newest) while e holds too many bytes. */
-static void spectate_queue(struct spectate_set *s, spectate_match *e, spectate_frame *f)
+static void out_watch_queue(struct out_watch_set *s, out_watch_match *e, out_watch_frame *f)
 {
     f->next = NULL;
     if (e->tail)
@@ -140,22 +128,22 @@ static void spectate_queue(struct spectate_set *s, spectate_match *e, spectate_f
     e->tail = f;
     e->qbytes += f->len;
     while (e->qbytes > s->queue_bytes && e->head != e->tail) {
-        spectate_frame *old = e->head;
+        out_watch_frame *old = e->head;
         e->head = old->next;
         e->qbytes -= old->len;
         free(old);
-        dh_counter_inc(&s->dropped);
+        dh_counter_inc(&s->stats.dropped);
         dh_warn_every(DH_LOG_EVERY_MS, "match %s: spectator frames past %zu bytes: oldest dropped",
                       e->id, s->queue_bytes);
     }
 }
 
 /* One frame of hm now (with go: the last), released delay_ms from now. */
-static void spectate_frame_make(host *h, host_match *hm, const Deckhand__GameOver *go,
-                                uint64_t now_ms)
+static void out_watch_frame_make(host *h, host_match *hm, const Deckhand__GameOver *go,
+                                 uint64_t now_ms)
 {
-    struct spectate_set *s = h->spect;
-    spectate_match *e = hm->watch;
+    struct out_watch_set *s = h->spect;
+    out_watch_match *e = hm->watch;
     Deckhand__View *v = engine_match_view(hm->m, ENGINE_SEAT_PUBLIC);
     if (!v) {
         dh_error_every(DH_LOG_EVERY_MS, "match %s: no public view (out of memory)", hm->id);
@@ -171,7 +159,7 @@ static void spectate_frame_make(host *h, host_match *hm, const Deckhand__GameOve
     sf.delay_ms = (uint32_t)s->delay_ms;
     sf.game_over = (Deckhand__GameOver *)go;
     size_t len = deckhand__spectator_frame__get_packed_size(&sf);
-    spectate_frame *f = malloc(sizeof *f + len + e->evlen);
+    out_watch_frame *f = malloc(sizeof *f + len + e->evlen);
     if (!f) {
         dh_error_every(DH_LOG_EVERY_MS, "match %s: out of memory for a spectator frame", hm->id);
         engine_view_free(v);
@@ -184,12 +172,12 @@ static void spectate_frame_make(host *h, host_match *hm, const Deckhand__GameOve
     f->len = len + e->evlen;
     f->due_ms = now_ms + s->delay_ms;
     e->evlen = 0;
-    spectate_queue(s, e, f);
+    out_watch_queue(s, e, f);
 }
 
-void spectate_event(host_match *hm, const engine_event *ev)
+void out_watch_event(host_match *hm, const engine_event *ev)
 {
-    spectate_match *e = hm->watch;
+    out_watch_match *e = hm->watch;
     /* an event for everyone comes once per seat: seat 0's copy stands for all */
     if (!ev->everyone || ev->to_seat != 0 || e->over)
         return;
@@ -200,46 +188,46 @@ void spectate_event(host_match *hm, const engine_event *ev)
     pe.text = (char *)(ev->text ? ev->text : "");
     pe.seat = ev->about_seat;
     size_t len = deckhand__event__get_packed_size(&pe);
-    if (dh_grow(&e->ev, &e->evcap, e->evlen + 1 + SPECTATE_VARINT_MAX + len, 1, 256) < 0) {
+    if (dh_grow(&e->ev, &e->evcap, e->evlen + 1 + OUT_WATCH_VARINT_MAX + len, 1, 256) < 0) {
         dh_error_every(DH_LOG_EVERY_MS, "match %s: out of memory for a spectator event", hm->id);
         return;
     }
-    e->ev[e->evlen++] = SPECTATE_TAG_EVENTS;
-    e->evlen += spectate_varint(e->ev + e->evlen, len);
+    e->ev[e->evlen++] = OUT_WATCH_TAG_EVENTS;
+    e->evlen += out_watch_varint(e->ev + e->evlen, len);
     e->evlen += deckhand__event__pack(&pe, e->ev + e->evlen);
 }
 
-void spectate_changed(host *h, host_match *hm, uint64_t now_ms)
+void out_watch_changed(host *h, host_match *hm, uint64_t now_ms)
 {
     if (!hm->watch->over)
-        spectate_frame_make(h, hm, NULL, now_ms);
+        out_watch_frame_make(h, hm, NULL, now_ms);
 }
 
-void spectate_over(host *h, host_match *hm, const Deckhand__GameOver *go, uint64_t now_ms)
+void out_watch_over(host *h, host_match *hm, const Deckhand__GameOver *go, uint64_t now_ms)
 {
     if (hm->watch->over)
         return;
     Deckhand__GameOver g = *go;
     g.event_seq = engine_match_event_seq(hm->m, ENGINE_SEAT_PUBLIC);
-    spectate_frame_make(h, hm, &g, now_ms);
+    out_watch_frame_make(h, hm, &g, now_ms);
     hm->watch->over = true;
 }
 
-void spectate_gone(host *h, host_match *hm)
+void out_watch_gone(host *h, host_match *hm)
 {
-    struct spectate_set *s = h->spect;
-    spectate_match *e = hm->watch;
+    struct out_watch_set *s = h->spect;
+    out_watch_match *e = hm->watch;
     hm->watch = NULL;
     e->hm = NULL;
     if (e->over)
         return; /* its last frames still go out */
     for (size_t i = 0; i < s->n; i++)
         if (s->v[i] == e)
-            spectate_forget(s, i);
+            out_watch_forget(s, i);
 }
 
 /* The watcher player_id of e, or NULL. */
-static spectate_watcher *spectate_watcher_of(spectate_match *e, const char *player_id)
+static out_watch_watcher *out_watch_watcher_of(out_watch_match *e, const char *player_id)
 {
     for (size_t i = 0; e && i < e->nw; i++)
         if (!strcmp(e->w[i].player_id, player_id))
@@ -247,34 +235,34 @@ static spectate_watcher *spectate_watcher_of(spectate_match *e, const char *play
     return NULL;
 }
 
-static void spectate_drop_watcher(struct spectate_set *s, spectate_match *e, size_t i)
+static void out_watch_drop_watcher(struct out_watch_set *s, out_watch_match *e, size_t i)
 {
     e->w[i] = e->w[--e->nw];
-    dh_gauge_add(&s->spectators, -1);
+    dh_gauge_add(&s->stats.spectators, -1);
 }
 
 /* A Spectate: checks, the watcher added (or moved), Catalog, Reply, a frame of now. */
-static void spectate_add(host *h, host_match *hm, const char *identity, const char *pid,
-                         uint64_t cmd_id, uint64_t now_ms)
+static void out_watch_add(host *h, host_match *hm, const char *identity, const char *pid,
+                          uint64_t cmd_id, uint64_t now_ms)
 {
-    struct spectate_set *s = h->spect;
+    struct out_watch_set *s = h->spect;
     if (!hm || !hm->started || engine_match_finished(hm->m)) {
-        spectate_reply(h, identity, pid, cmd_id, DECKHAND__ERROR_CODE__UNKNOWN_MATCH,
-                       "no such running match here");
+        out_watch_reply(h, identity, pid, cmd_id, DECKHAND__ERROR_CODE__UNKNOWN_MATCH,
+                        "no such running match here");
         return;
     }
     for (int i = 0; i < hm->nseats; i++) {
         if (!strcmp(hm->seats[i].player_id, pid)) {
-            spectate_reply(h, identity, pid, cmd_id, DECKHAND__ERROR_CODE__BAD_REQUEST,
-                           "you are seated in this match: resync to play it");
+            out_watch_reply(h, identity, pid, cmd_id, DECKHAND__ERROR_CODE__BAD_REQUEST,
+                            "you are seated in this match: resync to play it");
             return;
         }
     }
-    spectate_match *e = hm->watch;
-    spectate_watcher *w = spectate_watcher_of(e, pid);
+    out_watch_match *e = hm->watch;
+    out_watch_watcher *w = out_watch_watcher_of(e, pid);
     if (!w && (e ? e->nw : 0) >= s->max) {
-        spectate_reply(h, identity, pid, cmd_id, DECKHAND__ERROR_CODE__FULL,
-                       "this match has its most spectators");
+        out_watch_reply(h, identity, pid, cmd_id, DECKHAND__ERROR_CODE__FULL,
+                        "this match has its most spectators");
         return;
     }
     if (!e) {
@@ -290,59 +278,59 @@ static void spectate_add(host *h, host_match *hm, const char *identity, const ch
             goto nomem;
         w = &e->w[e->nw++];
         snprintf(w->player_id, sizeof w->player_id, "%s", pid);
-        dh_gauge_add(&s->spectators, 1);
+        dh_gauge_add(&s->stats.spectators, 1);
         dh_info("match %s: %s watches (%zu watching)", hm->id, pid, e->nw);
     }
     snprintf(w->route, sizeof w->route, "%s", identity);
-    spectate_send_catalog(h, hm, w);
-    spectate_reply(h, identity, pid, cmd_id, DECKHAND__ERROR_CODE__OK, NULL);
+    out_catalog(h, hm, w->route, w->player_id); /* the cards frames' Views name */
+    out_watch_reply(h, identity, pid, cmd_id, DECKHAND__ERROR_CODE__OK, NULL);
     /* A frame of now, unless frames are queued already: those reach this watcher too (each
      * is a whole View), and a watcher repeating Spectate cannot flood the others. */
     if (!e->tail)
-        spectate_frame_make(h, hm, NULL, now_ms);
+        out_watch_frame_make(h, hm, NULL, now_ms);
     return;
 nomem:
     if (e && !e->nw)
-        spectate_forget(s, s->n - 1);
-    spectate_reply(h, identity, pid, cmd_id, DECKHAND__ERROR_CODE__INTERNAL, "out of memory");
+        out_watch_forget(s, s->n - 1);
+    out_watch_reply(h, identity, pid, cmd_id, DECKHAND__ERROR_CODE__INTERNAL, "out of memory");
 }
 
-void spectate_command(host *h, host_match *hm, const char *identity,
-                      const Deckhand__Internal__PlayerCommand *pc, uint64_t now_ms)
+void out_watch_command(host *h, host_match *hm, const char *identity,
+                       const Deckhand__Internal__PlayerCommand *pc, uint64_t now_ms)
 {
     const char *pid = pc->player_id ? pc->player_id : "";
     const char *mid = pc->match_id ? pc->match_id : "";
-    struct spectate_set *s = h->spect;
+    struct out_watch_set *s = h->spect;
     if (!s || !*pid) {
-        spectate_reply(h, identity, pid, pc->cmd_id, DECKHAND__ERROR_CODE__UNAVAILABLE,
-                       "this worker takes no spectators");
+        out_watch_reply(h, identity, pid, pc->cmd_id, DECKHAND__ERROR_CODE__UNAVAILABLE,
+                        "this worker takes no spectators");
         return;
     }
     if (pc->body_case == DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_SPECTATE) {
-        spectate_add(h, hm, identity, pid, pc->cmd_id, now_ms);
+        out_watch_add(h, hm, identity, pid, pc->cmd_id, now_ms);
         return;
     }
-    spectate_match *e = spectate_find(s, mid);
-    spectate_watcher *w = spectate_watcher_of(e, pid);
+    out_watch_match *e = out_watch_find(s, mid);
+    out_watch_watcher *w = out_watch_watcher_of(e, pid);
     /* only the gateway that holds the watcher may stop it (it may have moved on) */
     if (w && !strcmp(w->route, identity)) {
-        spectate_drop_watcher(s, e, (size_t)(w - e->w));
+        out_watch_drop_watcher(s, e, (size_t)(w - e->w));
         dh_info("match %s: %s stops watching (%zu watching)", mid, pid, e->nw);
     }
-    spectate_reply(h, identity, pid, pc->cmd_id, DECKHAND__ERROR_CODE__OK, NULL);
+    out_watch_reply(h, identity, pid, pc->cmd_id, DECKHAND__ERROR_CODE__OK, NULL);
 }
 
 /* Send f to every watcher of e, who are counted in it; a watcher whose gateway is gone goes. */
-static void spectate_release(host *h, spectate_match *e, const spectate_frame *f)
+static void out_watch_release(host *h, out_watch_match *e, const out_watch_frame *f)
 {
-    struct spectate_set *s = h->spect;
-    uint8_t count[1 + SPECTATE_VARINT_MAX], head[2 + SPECTATE_VARINT_MAX];
+    struct out_watch_set *s = h->spect;
+    uint8_t count[1 + OUT_WATCH_VARINT_MAX], head[2 + OUT_WATCH_VARINT_MAX];
     size_t ncount = 0, nhead = 0;
-    count[ncount++] = SPECTATE_TAG_COUNT;
-    ncount += spectate_varint(count + ncount, e->nw);
-    head[nhead++] = SPECTATE_TAG_FRAME_1;
-    head[nhead++] = SPECTATE_TAG_FRAME_2;
-    nhead += spectate_varint(head + nhead, f->len + ncount);
+    count[ncount++] = OUT_WATCH_TAG_COUNT;
+    ncount += out_watch_varint(count + ncount, e->nw);
+    head[nhead++] = OUT_WATCH_TAG_FRAME_1;
+    head[nhead++] = OUT_WATCH_TAG_FRAME_2;
+    nhead += out_watch_varint(head + nhead, f->len + ncount);
     uint8_t *msg = malloc(nhead + f->len + ncount);
     if (!msg) {
         dh_error_every(DH_LOG_EVERY_MS, "match %s: out of memory releasing a frame", e->id);
@@ -352,28 +340,29 @@ static void spectate_release(host *h, spectate_match *e, const spectate_frame *f
     memcpy(msg + nhead, f->body, f->len);
     memcpy(msg + nhead + f->len, count, ncount);
     for (size_t i = e->nw; i-- > 0;) {
-        if (host_send_packed(h, e->w[i].route, e->w[i].player_id, e->id, msg,
-                             nhead + f->len + ncount) < 0) {
+        if (out_send_packed(h, e->w[i].route, e->w[i].player_id, e->id,
+                            DECKHAND__INTERNAL__PLAYER_OUTPUT__KIND__OTHER, msg,
+                            nhead + f->len + ncount) < 0) {
             dh_info("match %s: watcher %s's gateway %s is gone: dropped", e->id, e->w[i].player_id,
                     e->w[i].route);
-            spectate_drop_watcher(s, e, i);
+            out_watch_drop_watcher(s, e, i);
         } else {
-            dh_counter_inc(&s->frames);
+            dh_counter_inc(&s->stats.frames);
         }
     }
     free(msg);
 }
 
-void spectate_tick(host *h, uint64_t now_ms)
+void out_watch_tick(host *h, uint64_t now_ms)
 {
-    struct spectate_set *s = h->spect;
+    struct out_watch_set *s = h->spect;
     if (!s)
         return;
     for (size_t i = s->n; i-- > 0;) {
-        spectate_match *e = s->v[i];
+        out_watch_match *e = s->v[i];
         while (e->head && e->head->due_ms <= now_ms && e->nw) {
-            spectate_frame *f = e->head;
-            spectate_release(h, e, f);
+            out_watch_frame *f = e->head;
+            out_watch_release(h, e, f);
             e->head = f->next;
             if (!e->head)
                 e->tail = NULL;
@@ -381,6 +370,6 @@ void spectate_tick(host *h, uint64_t now_ms)
             free(f);
         }
         if (!e->nw || (e->over && !e->head))
-            spectate_forget(s, i);
+            out_watch_forget(s, i);
     }
 }

@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "internal.pb-c.h"
-#include "worker.h"
+#include "host_internal.h"
 
 /* StartMatch.options as "name=value;name=value" into out (cap bytes): 0, or -1 when one
  * holds a separator or they do not fit. */

@@ -6,8 +6,8 @@
  *   host_adopt.c, host_timers.c, host_rebundle.c   adoption, timers, bundle moves
  *   host_admin.c                                    what an operator asks (end, remove)
  *   host.c                                          the table, new matches, commands, the batch
- *   host_output.c, host_persist.c, host_bot.c       sending out, writing to Redis, bot answers
- *   worker.h                                        the types they share
+ *   host_persist.c, host_bot.c, host_options.c      writing to Redis, bot answers, options
+ * and below the wing: out.h (what is sent), bundles.h, store.h.
  */
 #ifndef DECKHAND_WORKER_HOST_INTERNAL_H
 #define DECKHAND_WORKER_HOST_INTERNAL_H
@@ -15,6 +15,33 @@
 #include "host.h"
 
 #define HOST_BOT_IDS 64 /* option ids a default answer (or a logged one) may hold */
+
+/* HOST_ACT_END: the match ends without an answer (a forfeit, a quarantine). */
+typedef enum { HOST_ACT_START, HOST_ACT_CHOOSE, HOST_ACT_END } host_act_kind;
+
+/* Outputs held until the batch's writes are acknowledged. */
+typedef struct host_action {
+    host_act_kind kind;
+    host_match *hm;
+    int op; /* store op, -1 when it could not even start */
+    int seat;
+    uint64_t cmd_id;
+    char route[DH_ZMQ_ID_MAX + 1];
+    uint64_t recv_ns; /* a player's command: when the worker received it (0: not timed) */
+} host_action;
+
+/* The one walk of the table of hosted matches: every match once, starting at index first
+ * (modulo the table's size, so a walk can go round from where the last one stopped).
+ *   host_walk w = host_walk_from(h, 0);
+ *   for (host_match *hm; (hm = host_walk_next(&w));) ...
+ * w.at is the index of the match last returned. A walk may change the match it is on but
+ * not add or drop matches (host_check_owned walks a copy to drop). */
+typedef struct {
+    const host *h;
+    size_t first, at, k;
+} host_walk;
+host_walk host_walk_from(const host *h, size_t first);
+host_match *host_walk_next(host_walk *w);
 
 /* Room for one more match in h->matches; false: out of memory. */
 bool host_reserve(host *h);

@@ -5,9 +5,11 @@
 #ifndef DECKHAND_WORKER_HOST_PERSIST_H
 #define DECKHAND_WORKER_HOST_PERSIST_H
 
-#include "worker.h"
+#include "host_internal.h"
 
-uint64_t host_wall_ms(void);
+/* Wall-clock ms (which workers share, unlike the monotonic now_ms): when a match was
+ * created or ended, when an away seat left. The machine's, plus h->wall_ahead_ms. */
+uint64_t host_wall_ms(const host *h);
 /* Over: the rules ended it, a seat forfeited, or the match was quarantined. */
 bool host_over(const host_match *hm);
 /* Why a match that is over ended, when not by its rules or a forfeit: DH_END_SCRIPT_ERROR,
@@ -23,5 +25,8 @@ int host_persist(host *h, host_match *hm, const engine_answer *accepted);
 void host_persist_notes(host *h, host_match *hm, uint64_t now_ms);
 /* Hold an action on store op op until host_flush; marks hm busy. NULL: out of memory. */
 host_action *host_hold(host *h, host_act_kind kind, host_match *hm, int op);
+/* hm ends now, once Redis has its result (why it ends is set by the caller: a forfeit, a
+ * quarantine, an operator). False when the write could not even be held (out of memory). */
+bool host_end(host *h, host_match *hm, uint64_t now_ms);
 
 #endif

@@ -8,7 +8,7 @@
 #ifndef DECKHAND_WORKER_HOST_BOT_H
 #define DECKHAND_WORKER_HOST_BOT_H
 
-#include "worker.h"
+#include "host_internal.h"
 
 #define HOST_BOT_NAME_MAX 63 /* a strategy name: 1..63 printable ASCII characters, no space */
 

@@ -1,11 +1,10 @@
 /*
- * host_output.c: what the host sends out (see host.h). To the players, through the gateway
- * that last carried their command: Replies, events, decision requests (views are
- * host_view.c's). To the
- * matchmaker: MatchStarted and other control messages. Nothing here decides when: the
- * callers release outputs only once Redis holds what they show.
+ * out_seat.c: what a seat is sent (see out.h), through the gateway that last carried its
+ * player's command: Replies (and their memory, for retried cmd_ids), events, decision
+ * requests, a Resync's answer, a released answer and the GameOver; views are out_view.c's.
+ * Nothing here decides when: the host releases outputs only once Redis holds what they show.
  */
-#include "host_output.h"
+#include "out.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -13,7 +12,6 @@
 #include <string.h>
 
 #include "dh_log.h"
-#include "spectate.h"
 
 /* Make room for one more remembered reply: the ring starts at HOST_REPLIES_FIRST and
  * doubles each time it fills, up to HOST_REPLIES, after which it wraps. A seat that
@@ -37,7 +35,7 @@ static int host_replies_room(host_seat *s)
  * HOST_REPLIES of each seat. An error's message is kept to its first 79 bytes (error
  * texts are short); an ok reply keeps none. Out of memory: not remembered (a retry is
  * then worked again, and the engine refuses a stale decision). */
-void host_remember(host_seat *s, uint64_t cmd_id, int code, const char *text)
+void out_remember(host_seat *s, uint64_t cmd_id, int code, const char *text)
 {
     if (!cmd_id || host_replies_room(s) < 0)
         return;
@@ -48,7 +46,7 @@ void host_remember(host_seat *s, uint64_t cmd_id, int code, const char *text)
     r->text = text && *text ? strndup(text, 79) : NULL;
 }
 
-const host_reply *host_recall(const host_seat *s, uint64_t cmd_id)
+const host_reply *out_recall(const host_seat *s, uint64_t cmd_id)
 {
     for (size_t i = 0; cmd_id && i < s->nreplies; i++)
         if (s->replies[i].cmd_id == cmd_id)
@@ -56,7 +54,7 @@ const host_reply *host_recall(const host_seat *s, uint64_t cmd_id)
     return NULL;
 }
 
-void host_forget(host_seat *s)
+void out_forget(host_seat *s)
 {
     for (size_t i = 0; i < s->nreplies; i++)
         free(s->replies[i].text);
@@ -74,7 +72,7 @@ static void host_on_event(void *ud, const engine_event *ev)
 {
     host_event_ctx *c = ud;
     if (c->hm->watch)
-        spectate_event(c->hm, ev);
+        out_watch_event(c->hm, ev);
     if (ev->to_seat < 0 || ev->to_seat >= c->hm->nseats)
         return;
     const host_seat *s = &c->hm->seats[ev->to_seat];
@@ -89,11 +87,11 @@ static void host_on_event(void *ud, const engine_event *ev)
     Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
     sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_EVENT;
     sm.event = &e;
-    host_send(c->h, s->route, s->player_id, &sm);
+    out_send(c->h, s->route, s->player_id, &sm);
 }
 
 /* Every event produced since the last drain, to the seats attached now. */
-void host_release_events(host *h, host_match *hm)
+void out_events(host *h, host_match *hm)
 {
     host_event_ctx c = {h, hm};
     engine_match_drain_events(hm->m, host_on_event, &c);
@@ -114,7 +112,7 @@ static void host_sooner(uint64_t *best, uint64_t start, uint64_t ms, uint64_t no
 /* The timers start when host_tick first sees a decision (or a turn): one it has not seen
  * yet starts now, so the time told is never more than the seat really has, and at most
  * one loop turn less. */
-uint32_t host_time_left_ms(const host *h, const host_match *hm, uint64_t now_ms)
+uint32_t out_time_left_ms(const host *h, const host_match *hm, uint64_t now_ms)
 {
     const engine_decision *d = engine_match_decision(hm->m);
     if (!d || d->seat < 0)
@@ -133,7 +131,7 @@ uint32_t host_time_left_ms(const host *h, const host_match *hm, uint64_t now_ms)
 #define HOST_OPTIONS_STACK 32
 
 /* The pending decision, to its seat only. */
-void host_send_decision(host *h, host_match *hm, int seat)
+void out_decision(host *h, host_match *hm, int seat)
 {
     const engine_decision *d = engine_match_decision(hm->m);
     const host_seat *s = &hm->seats[seat];
@@ -166,11 +164,11 @@ void host_send_decision(host *h, host_match *hm, int seat)
     dr.options = optp;
     dr.min = d->min;
     dr.max = d->max;
-    dr.time_left_ms = host_time_left_ms(h, hm, h->now_ms);
+    dr.time_left_ms = out_time_left_ms(h, hm, h->now_ms);
     Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
     sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_DECISION;
     sm.decision = &dr;
-    host_send(h, s->route, s->player_id, &sm);
+    out_send(h, s->route, s->player_id, &sm);
 out:
     if (!small) {
         free(opts);
@@ -178,21 +176,97 @@ out:
     }
 }
 
-void host_send_control(host *h, Deckhand__Internal__Internal *msg)
+void out_catalog(host *h, host_match *hm, const char *route, const char *player_id)
 {
-    if (dh_zmq_send(h->dealer, NULL, msg) < 0)
-        dh_warn_every(DH_LOG_EVERY_MS, "cannot reach the matchmaker: %s", strerror(errno));
+    Deckhand__Catalog *c = engine_match_catalog(hm->m);
+    if (!c) {
+        dh_error_every(DH_LOG_EVERY_MS, "match %s: no catalog (out of memory)", hm->id);
+        return;
+    }
+    Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
+    sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_CATALOG;
+    sm.catalog = c;
+    out_send(h, route, player_id, &sm);
+    engine_catalog_free(c);
 }
 
-void host_match_started(host *h, const char *match_id, bool ok, const char *error)
+void out_resync(host *h, host_match *hm, int seat, uint64_t cmd_id)
 {
-    Deckhand__Internal__MatchStarted ms = DECKHAND__INTERNAL__MATCH_STARTED__INIT;
-    ms.match_id = (char *)match_id;
-    ms.ok = ok;
-    ms.error = (char *)(error ? error : "");
-    ms.worker_id = (char *)h->worker_id;
-    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
-    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_STARTED;
-    msg.match_started = &ms;
-    host_send_control(h, &msg);
+    host_seat *s = &hm->seats[seat];
+    if (cmd_id)
+        out_reply(h, s->route, s->player_id, cmd_id, 0, NULL);
+    out_events(h, hm);
+    out_view(h, hm, seat);
+    out_decision(h, hm, seat);
+}
+
+void out_answer(host *h, host_match *hm, int seat, uint64_t cmd_id, const char *route)
+{
+    host_seat *s = &hm->seats[seat];
+    if (cmd_id) {
+        out_remember(s, cmd_id, 0, NULL);
+        out_reply(h, route, s->player_id, cmd_id, 0, NULL);
+    }
+    out_state(h, hm);
+}
+
+/* A GameOver of hm with the final table, for seat (-1: the watchers, whose frames count
+ * events their own way). */
+static void out_game_over(Deckhand__GameOver *go, host_match *hm, int seat,
+                          Deckhand__PlayerResult **prp, size_t n, const char *reason)
+{
+    deckhand__game_over__init(go);
+    go->match_id = hm->id;
+    go->event_seq = seat >= 0 ? engine_match_event_seq(hm->m, seat) : 0;
+    go->n_results = n;
+    go->results = prp;
+    go->reason = (char *)reason;
+}
+
+void out_finish(host *h, host_match *hm, const engine_result *res, size_t n, const char *reason,
+                uint64_t now_ms)
+{
+    Deckhand__PlayerResult pr[HOST_SEATS_MAX];
+    Deckhand__PlayerResult *prp[HOST_SEATS_MAX];
+    n = n < HOST_SEATS_MAX ? n : HOST_SEATS_MAX;
+    for (size_t i = 0; i < n; i++) {
+        deckhand__player_result__init(&pr[i]);
+        int seat = res[i].seat;
+        pr[i].seat = (uint32_t)seat;
+        pr[i].name = seat >= 0 && seat < hm->nseats ? hm->seats[seat].name : (char *)"";
+        pr[i].score = res[i].score;
+        pr[i].rank = (uint32_t)res[i].rank;
+        pr[i].turns = (uint32_t)res[i].turns;
+        prp[i] = &pr[i];
+    }
+    Deckhand__GameOver go;
+    Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
+    sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER;
+    sm.game_over = &go;
+    for (int s = 0; s < hm->nseats; s++) {
+        out_game_over(&go, hm, s, prp, n, reason);
+        out_send(h, hm->seats[s].route, hm->seats[s].player_id, &sm);
+    }
+    if (hm->watch) {
+        out_game_over(&go, hm, -1, prp, n, reason);
+        out_watch_over(h, hm, &go, now_ms);
+    }
+    Deckhand__Internal__MatchEnded me = DECKHAND__INTERNAL__MATCH_ENDED__INIT;
+    me.match_id = hm->id;
+    me.worker_id = (char *)h->worker_id;
+    me.n_results = n;
+    me.results = prp;
+    out_control(h, DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ENDED, &me);
+}
+
+void out_removed(host *h, host_match *hm, const host_seat *s, const char *reason)
+{
+    char text[HOST_ADMIN_REASON_MAX];
+    snprintf(text, sizeof text, "admin: removed: %s", reason);
+    Deckhand__GameOver go;
+    out_game_over(&go, hm, -1, NULL, 0, text);
+    Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
+    sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER;
+    sm.game_over = &go;
+    out_send(h, s->route, s->player_id, &sm);
 }

@@ -1,7 +1,7 @@
 /*
  * host_persist.c: how a hosted match is written to Redis (store.h): the one fenced write
  * that makes Redis hold the match as the engine has it now, the result table once it is
- * over (with its rating job, rater.h, when every seat is an account), and the held action whose
+ * over (with its rating job, rater_job, when every seat is an account), and the held action whose
  * outputs wait for that write's acknowledgement.
  */
 #include "host_persist.h"
@@ -12,20 +12,20 @@
 #include <string.h>
 #include <time.h>
 
+#include "bundles.h"
 #include "dh_grow.h"
 #include "dh_keys.h"
 #include "dh_log.h"
-#include "bundles.h"
-#include "rater.h"
+#include "store.h"
 
 #define HOST_RESULT_MAX 4096
 #define HOST_LOG_STACK  16 /* log entries a commit lists on the stack */
 
-uint64_t host_wall_ms(void)
+uint64_t host_wall_ms(const host *h)
 {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
-    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000 + h->wall_ahead_ms;
 }
 
 /* A bounded text buffer: appends past the end are cut, never overflow. */
@@ -124,7 +124,7 @@ static void host_results_json(host_match *hm, char *json, size_t cap)
     host_text_add(&t, "]");
 }
 
-/* The rating job of a finished match (rater.h) into job: 0, or -1 when it is not rated
+/* The rating job of a finished match (rater_job) into job: 0, or -1 when it is not rated
  * (unrated: bot-filled; quarantined; ended by an operator; or not every seat an account).
  * No job also means no history entry: the rater writes both. */
 static int host_rating_job(host *h, host_match *hm, uint64_t ended_ms, char *job, size_t cap)
@@ -186,7 +186,7 @@ int host_persist(host *h, host_match *hm, const engine_answer *accepted)
         host_results_json(hm, json, sizeof json);
         snprintf(hash, sizeof hash, "%016llx", (unsigned long long)engine_match_hash(hm->m));
         c.finish = true;
-        c.ended_ms = host_wall_ms();
+        c.ended_ms = host_wall_ms(h);
         c.result = json;
         c.final_hash = hash;
         c.end_reason = host_end_reason(hm);
@@ -207,7 +207,7 @@ void host_persist_notes(host *h, host_match *hm, uint64_t now_ms)
 {
     char away[STORE_AWAY_MAX];
     size_t at = 0;
-    uint64_t wall = host_wall_ms();
+    uint64_t wall = host_wall_ms(h);
     away[0] = '\0';
     for (int i = 0; i < hm->nseats && at < sizeof away; i++) {
         const host_seat *s = &hm->seats[i];
@@ -233,4 +233,16 @@ host_action *host_hold(host *h, host_act_kind kind, host_match *hm, int op)
     a->op = op;
     hm->busy = true;
     return a;
+}
+
+bool host_end(host *h, host_match *hm, uint64_t now_ms)
+{
+    int op = store_op(h->st, now_ms);
+    if (op >= 0 && host_persist(h, hm, NULL) < 0)
+        op = -1;
+    if (!host_hold(h, HOST_ACT_END, hm, op)) {
+        hm->busy = false;
+        return false;
+    }
+    return true;
 }

@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dh_keys.h"
+
 int host_options_text(const Deckhand__Internal__StartMatch *sm, char *out, size_t cap)
 {
     size_t at = 0;
@@ -56,11 +58,12 @@ bool host_queue_bot_ok(const char *name)
 
 void host_bots_split(const char *text, int nseats, char bots[][HOST_BOT_MAX], const char **cfg)
 {
-    const char *p = text ? text : "";
+    const char *cursor = text, *item = "";
+    size_t len = 0;
     for (int i = 0; i < nseats; i++) {
-        size_t n = strcspn(p, ",");
-        snprintf(bots[i], HOST_BOT_MAX, "%.*s", (int)n, p);
-        p += n + (p[n] == ',');
+        if (!dh_list_next(&cursor, &item, &len))
+            len = 0; /* past the list's end: a player's seat */
+        snprintf(bots[i], HOST_BOT_MAX, "%.*s", (int)len, item);
         cfg[i] = host_inline_bot(bots[i]);
     }
 }

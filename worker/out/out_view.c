@@ -1,5 +1,5 @@
 /*
- * host_view.c: what each seat is shown of its match, as full Views and ViewDeltas.
+ * out_view.c: what each seat is shown of its match, as full Views and ViewDeltas.
  *
  * The engine decides visibility (engine_match_view); this file never looks at the match
  * itself. For every seat it remembers a fingerprint of each zone and the value of each
@@ -10,7 +10,7 @@
  * connection, Resync, another worker) or when the zones or counters themselves came or
  * went; the Catalog of the match's bundle goes before the first one a connection gets.
  */
-#include "host_view.h"
+#include "out.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +18,6 @@
 
 #include "dh_hash.h"
 #include "dh_log.h"
-#include "host_output.h"
 
 struct host_seen {
     char catalog[72]; /* the bundle whose Catalog this connection has, "" for none */
@@ -66,7 +65,7 @@ static uint64_t view_shape(const Deckhand__View *v)
     return dh_fnv1a_str(h, v->bundle_id);
 }
 
-void host_view_forget(host_seat *s)
+void out_view_forget(host_seat *s)
 {
     if (!s->seen)
         return;
@@ -132,17 +131,8 @@ static void send_catalog(host *h, host_match *hm, host_seat *s, const char *bund
 {
     if (!strcmp(s->seen->catalog, bundle_id))
         return;
-    Deckhand__Catalog *c = engine_match_catalog(hm->m);
-    if (!c) {
-        dh_error_every(DH_LOG_EVERY_MS, "match %s: no catalog (out of memory)", hm->id);
-        return;
-    }
-    Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
-    sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_CATALOG;
-    sm.catalog = c;
-    host_send(h, s->route, s->player_id, &sm);
+    out_catalog(h, hm, s->route, s->player_id);
     snprintf(s->seen->catalog, sizeof s->seen->catalog, "%s", bundle_id);
-    engine_catalog_free(c);
 }
 
 /* v in full, after the Catalog when this connection lacks it. */
@@ -153,7 +143,7 @@ static void send_full(host *h, host_match *hm, host_seat *s, Deckhand__View *v)
     Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
     sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_VIEW;
     sm.view = v;
-    host_send(h, s->route, s->player_id, &sm);
+    out_send(h, s->route, s->player_id, &sm);
     seen_keep(s->seen, v);
 }
 
@@ -207,7 +197,7 @@ static int send_delta(host *h, host_seat *s, Deckhand__View *v)
     Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
     sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_VIEW_DELTA;
     sm.view_delta = &d;
-    host_send(h, s->route, s->player_id, &sm);
+    out_send(h, s->route, s->player_id, &sm);
     rc = 0;
 out:
     if (d.zones != zbuf)
@@ -230,11 +220,11 @@ static void mark_connected(const host_match *hm, Deckhand__View *v)
     }
 }
 
-static void host_view_out(host *h, host_match *hm, int seat, bool full)
+static void out_view_seat(host *h, host_match *hm, int seat, bool full)
 {
     host_seat *s = &hm->seats[seat];
     if (!s->route[0]) {
-        host_view_forget(s); /* nobody saw it: the next one is in full */
+        out_view_forget(s); /* nobody saw it: the next one is in full */
         return;
     }
     if (!s->seen && !(s->seen = calloc(1, sizeof *s->seen))) {
@@ -250,28 +240,28 @@ static void host_view_out(host *h, host_match *hm, int seat, bool full)
     }
     mark_connected(hm, v);
     if (v->decision)
-        v->decision->time_left_ms = host_time_left_ms(h, hm, h->now_ms);
+        v->decision->time_left_ms = out_time_left_ms(h, hm, h->now_ms);
     if (full || send_delta(h, s, v) < 0)
         send_full(h, hm, s, v);
     engine_view_free(v);
 }
 
-void host_send_view(host *h, host_match *hm, int seat)
+void out_view(host *h, host_match *hm, int seat)
 {
-    host_view_out(h, hm, seat, true);
+    out_view_seat(h, hm, seat, true);
 }
 
-void host_send_update(host *h, host_match *hm, int seat)
+void out_update(host *h, host_match *hm, int seat)
 {
-    host_view_out(h, hm, seat, false);
+    out_view_seat(h, hm, seat, false);
 }
 
-void host_release_state(host *h, host_match *hm)
+void out_state(host *h, host_match *hm)
 {
-    host_release_events(h, hm);
+    out_events(h, hm);
     for (int i = 0; i < hm->nseats; i++)
-        host_send_update(h, hm, i);
+        out_update(h, hm, i);
     const engine_decision *d = engine_match_decision(hm->m);
     if (d && d->seat >= 0 && d->seat < hm->nseats)
-        host_send_decision(h, hm, d->seat);
+        out_decision(h, hm, d->seat);
 }

@@ -1,6 +1,6 @@
 /*
- * host.h: the matches a worker hosts, the commands that drive them and the outputs they
- * release (docs/ARCHITECTURE.md flows 3-5).
+ * host.h: the front door of the worker's host wing (worker/host/): the matches a worker hosts, the
+ * commands that drive them and the outputs they release (docs/ARCHITECTURE.md flows 3-5).
  *
  * The rule this module exists to keep: nothing a command changed is shown to anyone
  * before Redis holds it. A command is applied to the engine at once (so the next
@@ -27,13 +27,29 @@
  * Limit: matches are found by a linear scan of an array, fine for the default capacity
  * (1000); a hash table is the next step past that.
  *
- * Files: host.c (the table, StartMatch, commands, the batch), host_output.c, host_persist.c,
- * host_adopt.c, host_timers.c, host_rebundle.c; their layers: host_internal.h.
+ * Files: host.c (the table, StartMatch, commands, the batch), host_persist.c (writes to
+ * Redis), host_bot.c, host_options.c, host_admin.c, host_adopt.c, host_timers.c,
+ * host_rebundle.c; their layers: host_internal.h. Everything sent goes out through the out
+ * wing (out.h), every write through the store wing (store.h).
  */
 #ifndef DECKHAND_WORKER_HOST_H
 #define DECKHAND_WORKER_HOST_H
 
-#include "worker.h"
+#include "out.h"
+
+/* A seat whose decision waits this long without any gateway having attached its player
+ * (a MatchAssigned or MatchMoved that reached nobody) counts as away: its grace period
+ * starts, so the match cannot wait on it forever. */
+#define HOST_ATTACH_MS 10000
+/* Quarantine (host_timers.c): the worker's own answer (a timer's, or the bot's for an
+ * absent seat) that fails in a card script is tried again after HOST_RETRY_MS; after
+ * host.quarantine_after failures in a row the match ends with DH_END_SCRIPT_ERROR. */
+#define HOST_RETRY_MS         1000
+#define HOST_QUARANTINE_AFTER 3
+/* The idle cap: a decision nobody answered for this long (30 min) forfeits its seat, whatever
+ * the queue's timers and abandon setting, so that no match runs for good (issue 15): a
+ * connected client that never answers, in a queue without timers, would hold it open. */
+#define HOST_IDLE_MS (30ULL * 60 * 1000)
 
 /* Everything is borrowed; the host owns only its matches and actions. */
 void host_init(host *h, const char *worker_id, const char *endpoint, void *router, void *dealer,
@@ -79,5 +95,36 @@ host_match *host_find(host *h, const char *match_id);
  * learns it (match:{ID}.bundle, match:{ID}:bundles) before the match moves; the seats get
  * fresh views. Call between batches. */
 void host_apply_bundles(host *h, uint64_t now_ms);
+
+/* ---- what an operator asks (host_admin.c) --------------------------------------------
+ *
+ * What an operator asks of the worker through the matchmaker's admin API
+ * (AdminEndMatch, AdminRemovePlayer, AdminDrain in internal.proto; docs/OPERATIONS.md,
+ * "Admin API").
+ *
+ *   end     the match ends with the result every rank 0 (nobody won, nothing is rated),
+ *           end_reason and every seat's GameOver.reason "admin: REASON", once Redis has
+ *           it; a match with a write in flight ends at the next loop turn (host_admin_tick).
+ *   remove  the player's seat is abandoned at once: under the queue's "forfeit" policy it
+ *           forfeits (the match ends, the others share first place; a seat whose write
+ *           is in flight forfeits at the next loop turn); under "bot" a bot
+ *           plays it from now on. The player gets GameOver (no results) with reason
+ *           "admin: removed: REASON", its connection is detached, and its commands are
+ *           refused (UNKNOWN_MATCH) for the rest of the match on this worker.
+ *   drain   the worker stops as on SIGTERM (worker/main.c): its stopping beat moves its
+ *           matches to the other workers now, then it exits.
+ *   query   what the worker knows of a match and Redis does not (for GET
+ *           /admin/matches/ID): its turn, answers, whose decision waits and since when,
+ *           each seat's connection.
+ * An unknown match or player, or a match already over, is logged and ignored: the
+ * matchmaker checked Redis before asking, so that only happens in a race with the end.
+ */
+void host_admin_end(host *h, const Deckhand__Internal__AdminEndMatch *e, uint64_t now_ms);
+void host_admin_remove(host *h, const Deckhand__Internal__AdminRemovePlayer *r, uint64_t now_ms);
+void host_admin_drain(host *h, const Deckhand__Internal__AdminDrain *d);
+/* Answer an AdminQuery with what this worker knows of the match (AdminMatchInfo). */
+void host_admin_query(host *h, const Deckhand__Internal__AdminQuery *q, uint64_t now_ms);
+/* End the matches an operator asked to end while their write was in flight. */
+void host_admin_tick(host *h, uint64_t now_ms);
 
 #endif
