@@ -1,0 +1,161 @@
+/*
+ * watch_load.c: the watch list rebuilt from matches:running and match:{ID}, a bounded
+ * number of steps per tick (see watch_load.h).
+ */
+#include "watch_load.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dh_clock.h"
+#include "dh_keys.h"
+#include "dh_log.h"
+#include "mm_store.h"
+#include "mm_data.h"
+
+static const char *const watch_load_fields[] = {DH_F_GAME, DH_F_MODE, DH_F_PLAYERS, DH_F_CREATED_MS,
+                                                DH_F_STATUS};
+enum { WF_GAME, WF_MODE, WF_PLAYERS, WF_CREATED, WF_STATUS, WF_N };
+
+void watch_load_begin(mm_state *mm)
+{
+    watch_rebuild_begin(&mm->watching);
+}
+
+/* Field i of an HMGET reply, or "" when missing. */
+static const char *watch_load_field(const redisReply *r, int i)
+{
+    if (!r || r->type != REDIS_REPLY_ARRAY || (size_t)i >= r->elements ||
+        r->element[i]->type != REDIS_REPLY_STRING)
+        return "";
+    return r->element[i]->str;
+}
+
+/* Match id, from its hash r (HMGET of watch_load_fields), handed to the rebuild unless it
+ * is not running (or its hash is gone). 0, or -1 out of memory. */
+static int watch_load_one(mm_state *mm, const char *id, const redisReply *r)
+{
+    if (strcmp(watch_load_field(r, WF_STATUS), DH_STATUS_RUNNING) != 0)
+        return 0;
+    const char *csv = watch_load_field(r, WF_PLAYERS);
+    size_t n = 1;
+    for (const char *p = csv; *p; p++)
+        n += *p == ',';
+    char *copy = strdup(csv);
+    const char **names = calloc(n, sizeof *names);
+    int rc = -1;
+    if (copy && names) {
+        size_t k = 0;
+        for (char *p = copy; *p && k < n;) {
+            size_t len = strcspn(p, ",");
+            names[k++] = p;
+            p += len;
+            if (*p)
+                *p++ = '\0';
+        }
+        rc = watch_restore(&mm->watching, id, watch_load_field(r, WF_GAME),
+                           watch_load_field(r, WF_MODE), names, k,
+                           strtoull(watch_load_field(r, WF_CREATED), NULL, 10));
+    }
+    free(copy);
+    free(names);
+    return rc;
+}
+
+/* The ids of one HSCAN reply's pairs read in one pipeline and restored. 0, or -1 when
+ * Redis did not answer. */
+static int watch_load_pairs(mm_state *mm, const redisReply *kv, uint64_t now_ms)
+{
+    size_t total = kv->elements / 2, n = 0;
+    rconn_cmd *cmds = calloc(total ? total : 1, sizeof *cmds);
+    const char **argv = calloc((total ? total : 1) * (2 + WF_N), sizeof *argv);
+    char *keys = malloc((total ? total : 1) * DH_KEY_MAX);
+    const char **ids = calloc(total ? total : 1, sizeof *ids);
+    redisReply **out = calloc(total ? total : 1, sizeof *out);
+    int rc = -1;
+    if (!cmds || !argv || !keys || !ids || !out) {
+        dh_error("watch list rebuild: out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < total; i++) {
+        const redisReply *k = kv->element[2 * i];
+        if (k->type != REDIS_REPLY_STRING || k->len >= WATCH_TEXT_MAX)
+            continue;
+        const char **a = argv + n * (2 + WF_N);
+        a[0] = "HMGET";
+        a[1] = dh_key_match(keys + n * DH_KEY_MAX, k->str);
+        for (int f = 0; f < WF_N; f++)
+            a[2 + f] = watch_load_fields[f];
+        cmds[n] = (rconn_cmd){.argc = 2 + WF_N, .argv = a};
+        ids[n++] = k->str;
+    }
+    if (n && rconn_pipeline(mm, now_ms, cmds, n, out) < 0)
+        goto out;
+    rc = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (watch_load_one(mm, ids[i], out[i]) < 0)
+            dh_warn_every(DH_LOG_EVERY_MS, "match %s: not in the watch list (out of memory)",
+                          ids[i]);
+    }
+out:
+    for (size_t i = 0; out && i < n; i++)
+        if (out[i])
+            freeReplyObject(out[i]);
+    free(cmds);
+    free(argv);
+    free(keys);
+    free(ids);
+    free(out);
+    return rc;
+}
+
+/* One HSCAN step: 0, or -1 when Redis did not answer (the same step is tried again). */
+static int watch_load_one_step(mm_state *mm, uint64_t now_ms)
+{
+    watch_list *l = &mm->watching;
+    char count[16];
+    snprintf(count, sizeof count, "%d", WATCH_LOAD_STEP);
+    const char *argv[] = {"HSCAN", DH_KEY_MATCHES_RUNNING, l->cursor, "COUNT", count};
+    redisReply *r = rconn_command(mm, now_ms, 5, argv);
+    if (!r || r->type != REDIS_REPLY_ARRAY || r->elements != 2 ||
+        r->element[0]->type != REDIS_REPLY_STRING || r->element[1]->type != REDIS_REPLY_ARRAY ||
+        r->element[0]->len >= sizeof l->cursor) {
+        dh_warn_every(DH_LOG_EVERY_MS, "watch list rebuild: %s; trying again",
+                      r && r->type == REDIS_REPLY_ERROR ? r->str : "no answer from redis");
+        if (r)
+            freeReplyObject(r);
+        return -1;
+    }
+    int rc = watch_load_pairs(mm, r->element[1], now_ms);
+    if (rc == 0) {
+        snprintf(l->cursor, sizeof l->cursor, "%s", r->element[0]->str);
+        l->steps++;
+        if (!strcmp(l->cursor, "0")) {
+            size_t steps = l->steps;
+            long restored = watch_rebuild_end(l);
+            if (restored < 0)
+                dh_error("watch list rebuild: out of memory; the matches placed before are not "
+                         "listed");
+            else
+                dh_info("watch list rebuilt: %ld running matches restored from redis in %zu "
+                        "steps, %zu listed",
+                        restored, steps, l->n);
+        }
+    }
+    freeReplyObject(r);
+    return rc;
+}
+
+void watch_load_step(mm_state *mm, uint64_t now_ms)
+{
+    if (!mm->redis_on)
+        return;
+    uint64_t start_ns = dh_now_ns();
+    uint64_t budget_ns =
+        (uint64_t)(mm->watch_budget_us ? mm->watch_budget_us : WATCH_LOAD_BUDGET_US) * 1000;
+    while (mm->watching.rebuilding) {
+        if (watch_load_one_step(mm, now_ms) < 0 || dh_now_ns() - start_ns >= budget_ns)
+            break;
+    }
+}
