@@ -8,7 +8,6 @@
 
 #include "dh_keys.h"
 #include "dh_log.h"
-#include "mm_play.h"
 #include "mm.h"
 #include "rconn.h"
 
