@@ -74,13 +74,10 @@ static uint64_t admin_age_ms(const mm_state *mm, const redisReply *r, uint64_t n
 static void admin_csv(dh_json *j, const char *csv)
 {
     dh_json_array(j);
-    for (const char *p = csv; *p;) {
-        size_t n = strcspn(p, ",");
-        dh_json_strn(j, p, n);
-        p += n;
-        if (*p == ',')
-            p++;
-    }
+    const char *item;
+    size_t n;
+    while (dh_list_next(&csv, &item, &n))
+        dh_json_strn(j, item, n);
     dh_json_end(j);
 }
 
@@ -273,23 +270,22 @@ static void admin_seats(dh_json *j, const redisReply *r, uint64_t wall_ms)
     const char *ids = admin_field(r, F_PLAYER_IDS), *names = admin_field(r, F_PLAYERS);
     const char *away = admin_field(r, F_AWAY);
     dh_json_array(j);
-    for (int seat = 0; *ids; seat++) {
-        size_t ni = strcspn(ids, ","), nn = strcspn(names, ",");
-        uint64_t left = strtoull(away, NULL, 10);
+    const char *id, *name, *gone;
+    size_t ni, nn, ng;
+    for (int seat = 0; dh_list_next(&ids, &id, &ni); seat++) {
+        if (!dh_list_next(&names, &name, &nn))
+            name = "", nn = 0; /* fewer names than ids: the seat shows none */
+        uint64_t left = dh_list_next(&away, &gone, &ng) ? strtoull(gone, NULL, 10) : 0;
         dh_json_object(j);
         dh_json_kint(j, "seat", seat);
         dh_json_key(j, "player_id");
-        dh_json_strn(j, ids, ni);
+        dh_json_strn(j, id, ni);
         dh_json_key(j, "name");
-        dh_json_strn(j, names, nn);
+        dh_json_strn(j, name, nn);
         dh_json_kbool(j, "connected", left == 0);
         if (left)
             dh_json_kuint(j, "away_s", wall_ms > left ? (wall_ms - left) / 1000 : 0);
         dh_json_end(j);
-        ids += ni + (ids[ni] == ',');
-        names += nn + (names[nn] == ',');
-        away += strcspn(away, ",");
-        away += *away == ',';
     }
     dh_json_end(j);
 }
@@ -455,19 +451,6 @@ int admin_matches_end(mm_state *mm, const char *id, const char *reason, const ch
     return status;
 }
 
-/* The seat of player in a comma-separated id list, or -1. */
-static int admin_seat_of(const char *ids, const char *player)
-{
-    size_t pl = strlen(player);
-    for (int seat = 0; *ids; seat++) {
-        size_t n = strcspn(ids, ",");
-        if (n == pl && !strncmp(ids, player, n))
-            return seat;
-        ids += n + (ids[n] == ',');
-    }
-    return -1;
-}
-
 int admin_matches_remove(mm_state *mm, const char *id, const char *player, const char *reason,
                          const char *who, dh_json *j, char *detail, size_t cap, uint64_t now_ms)
 {
@@ -476,7 +459,7 @@ int admin_matches_remove(mm_state *mm, const char *id, const char *player, const
     int status = admin_action_target(mm, id, &r, worker, j, detail, cap, now_ms);
     if (status != 200)
         return status;
-    int seat = admin_seat_of(admin_field(r, F_PLAYER_IDS), player);
+    int seat = dh_list_find(admin_field(r, F_PLAYER_IDS), player);
     snprintf(abandon, sizeof abandon, "%s", admin_field(r, F_ABANDON));
     freeReplyObject(r);
     if (seat < 0) {

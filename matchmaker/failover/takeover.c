@@ -181,16 +181,6 @@ long long takeover_move_script(mm_state *mm, uint64_t now_ms, const char *match_
     return e;
 }
 
-static size_t takeover_count_ids(const char *ids)
-{
-    if (!ids || !*ids)
-        return 0;
-    size_t n = 1;
-    for (; *ids; ids++)
-        n += *ids == ',';
-    return n;
-}
-
 static void takeover_send_adopt(mm_state *mm, const takeover_move *m)
 {
     Deckhand__Internal__AdoptMatch am = DECKHAND__INTERNAL__ADOPT_MATCH__INIT;
@@ -354,7 +344,7 @@ static void takeover_move_all(mm_state *mm, takeover_cand *c, size_t n, uint64_t
     for (size_t i = 0; i < n; i++) {
         if (!c[i].game)
             continue;
-        size_t players = takeover_count_ids(c[i].player_ids);
+        size_t players = dh_list_count(c[i].player_ids);
         const registry_game *g = registry_game_info(&mm->reg, c[i].game);
         if (!players && g)
             players = g->min_players;
@@ -470,13 +460,18 @@ static void takeover_broadcast(mm_state *mm, const char *match_id, const registr
                      mm->reg.gateways[i].id, strerror(errno));
 }
 
-/* Split a comma-separated id list in place into at most max pointers. */
+/* Split a copy of a comma-separated id list (ids, written to) into at most max
+ * NUL-terminated pointers into it. */
 static size_t takeover_split(char *ids, char **out, size_t max)
 {
-    size_t n = 0;
-    for (char *save = NULL, *tok = strtok_r(ids, ",", &save); tok && n < max;
-         tok = strtok_r(NULL, ",", &save))
-        out[n++] = tok;
+    size_t n = 0, len;
+    const char *item;
+    for (const char *cur = ids; n < max && dh_list_next(&cur, &item, &len);) {
+        if (len == 0)
+            continue;                 /* as before: an empty item names nobody */
+        ids[item - ids + len] = '\0'; /* the cursor is past it already */
+        out[n++] = &ids[item - ids];
+    }
     return n;
 }
 

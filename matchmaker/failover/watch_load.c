@@ -39,21 +39,14 @@ static int watch_load_one(mm_state *mm, const char *id, const redisReply *r)
     if (strcmp(watch_load_field(r, WF_STATUS), DH_STATUS_RUNNING) != 0)
         return 0;
     const char *csv = watch_load_field(r, WF_PLAYERS);
-    size_t n = 1;
-    for (const char *p = csv; *p; p++)
-        n += *p == ',';
+    size_t n = dh_list_count(csv);
     char *copy = strdup(csv);
-    const char **names = calloc(n, sizeof *names);
+    const char **names = calloc(n ? n : 1, sizeof *names);
     int rc = -1;
     if (copy && names) {
-        size_t k = 0;
-        for (char *p = copy; *p && k < n;) {
-            size_t len = strcspn(p, ",");
-            names[k++] = p;
-            p += len;
-            if (*p)
-                *p++ = '\0';
-        }
+        size_t k = 0, len;
+        for (const char *cur = copy; k < n && dh_list_next(&cur, &names[k], &len); k++)
+            copy[names[k] - copy + len] = '\0'; /* the cursor is past it already */
         rc = watch_restore(&mm->watching, id, watch_load_field(r, WF_GAME),
                            watch_load_field(r, WF_MODE), names, k,
                            strtoull(watch_load_field(r, WF_CREATED), NULL, 10));
