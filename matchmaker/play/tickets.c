@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dh_clock.h"
 #include "dh_grow.h"
 #include "dh_keys.h"
 #include "dh_log.h"
@@ -63,14 +62,14 @@ static Deckhand__ErrorCode tickets_rejoin(mm_state *mm, queue_ticket *old, const
 #define TICKETS_HELD ((Deckhand__ErrorCode)-1)
 
 static Deckhand__ErrorCode tickets_add(mm_state *mm, const char *gateway, const queue_key *key,
-                                       queue_ticket *t, const char **why)
+                                       queue_ticket *t, uint64_t now_ms, const char **why)
 {
     t->seq = mm->next_seq;
     rating_fill(&mm->ratings, key, t);
     tickets_batch *b = &mm->joins;
     if (mm->redis_on && dh_grow(&b->v, &b->cap, b->n + 1, sizeof *b->v, 64) < 0)
         return DECKHAND__ERROR_CODE__OVERLOADED;
-    if (mm->redis_on && dh_redis_full(&mm->redis, dh_now_ms())) {
+    if (mm->redis_on && dh_redis_full(&mm->redis, now_ms)) {
         *why = "the store is full; try again later"; /* Redis near maxmemory: docs/OPERATIONS.md */
         return DECKHAND__ERROR_CODE__OVERLOADED;
     }
@@ -342,7 +341,7 @@ bool tickets_join(mm_state *mm, const char *gateway, const Deckhand__Internal__Q
             code = tickets_rejoin(mm, old, &key, &t, now_ms);
         }
     } else {
-        code = tickets_add(mm, gateway, &key, &t, &why);
+        code = tickets_add(mm, gateway, &key, &t, now_ms, &why);
     }
     if (code == DECKHAND__ERROR_CODE__UNAVAILABLE && !why)
         why = TICKETS_STORE_DOWN;
