@@ -1,7 +1,7 @@
 /*
  * code_index.h: groups of players found by their code and by a member's player id: what
- * parties (party_set.h) and lobbies (lobby_set.h) are both indexed by. The tables are
- * made at first use, so an empty index costs nothing. A leaf: it knows no group type (the
+ * parties and lobbies (group.h) are indexed by. The tables are made at first use, so an
+ * empty index costs nothing. A leaf: it knows no group type (the
  * values are the caller's pointers).
  */
 #ifndef DECKHAND_MM_CODE_INDEX_H

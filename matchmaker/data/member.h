@@ -2,7 +2,7 @@
  * member.h: a member of a party or a lobby, as the matchmaker holds it: the player id,
  * the name, the gateway that holds its connection (where its messages go: the latest
  * one it was seen on), whether it is connected, and, in a lobby, ready. And the Member
- * message a PartyState or LobbyState lists. A leaf: party_set.h and lobby_set.h hold
+ * message a PartyState or LobbyState lists. A leaf: group.h holds
  * these.
  */
 #ifndef DECKHAND_MM_MEMBER_H

@@ -7,18 +7,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_keys.h"
 #include "dh_log.h"
+#include "groups.h"
 #include "mm_store.h"
 #include "notify.h"
 #include "mm_data.h"
-#include "lobby_store.h"
 #include "mm_play.h"
 
-/* ---- what members are told ---------------------------------------------------------- */
+/* ---- what members are told, and what Redis keeps --------------------------------- */
 
 /* LobbyState for l to one player; closed (with l's code) for one no longer in it, and
  * match_id once it started. */
-static void lobbies_state(mm_state *mm, const lobby *l, const char *gateway, const char *player_id,
+static void lobbies_state(mm_state *mm, const group *l, const char *gateway, const char *player_id,
                           bool closed, const char *match_id)
 {
     Deckhand__Member ms[LOBBY_SEATS_MAX];
@@ -30,16 +31,8 @@ static void lobbies_state(mm_state *mm, const lobby *l, const char *gateway, con
     st.closed = closed;
     st.match_id = (char *)(match_id ? match_id : "");
     if (!closed || match_id) {
-        for (size_t i = 0; i < l->n; i++) {
-            member_msg(&l->members[i], &ms[i]);
-            mp[i] = &ms[i];
-        }
-        for (size_t i = 0; i < l->noptions; i++) {
-            deckhand__game_option__init(&os[i]);
-            os[i].name = (char *)l->options[i].name;
-            os[i].value = (char *)l->options[i].value;
-            op[i] = &os[i];
-        }
+        groups_member_msgs(l, ms, mp);
+        groups_option_msgs(l, os, op);
         st.game = (char *)l->game;
         st.mode = (char *)l->mode;
         st.n_options = l->noptions;
@@ -56,25 +49,99 @@ static void lobbies_state(mm_state *mm, const lobby *l, const char *gateway, con
     notify_send(mm, gateway, player_id, &m);
 }
 
-static void lobbies_tell(mm_state *mm, const lobby *l, const char *match_id)
+/* l's LobbyRecord: what LobbyCreate set, and its members in order with their ready marks. */
+static uint8_t *lobbies_pack(const group *l, size_t *len)
 {
+    Deckhand__Internal__Seat seats[LOBBY_SEATS_MAX];
+    Deckhand__Internal__Seat *sp[LOBBY_SEATS_MAX];
+    protobuf_c_boolean ready[LOBBY_SEATS_MAX];
+    Deckhand__GameOption os[LOBBY_OPTIONS_MAX];
+    Deckhand__GameOption *op[LOBBY_OPTIONS_MAX];
+    groups_seat_msgs(l, seats, sp);
+    groups_option_msgs(l, os, op);
     for (size_t i = 0; i < l->n; i++)
-        lobbies_state(mm, l, l->members[i].gateway, l->members[i].player_id, match_id != NULL,
-                      match_id);
+        ready[i] = l->members[i].ready;
+    Deckhand__Internal__LobbyRecord rec = DECKHAND__INTERNAL__LOBBY_RECORD__INIT;
+    rec.code = (char *)l->code;
+    rec.game = (char *)l->game;
+    rec.mode = (char *)l->mode;
+    rec.seats = l->seats;
+    rec.public_ = l->public;
+    rec.n_options = l->noptions;
+    rec.options = op;
+    rec.n_members = l->n;
+    rec.members = sp;
+    rec.n_ready = l->n;
+    rec.ready = ready;
+    *len = deckhand__internal__lobby_record__get_packed_size(&rec);
+    uint8_t *buf = malloc(*len ? *len : 1);
+    if (buf)
+        deckhand__internal__lobby_record__pack(&rec, buf);
+    return buf;
 }
 
-/* l changed: stored, and every member told. */
-static void lobbies_changed(mm_state *mm, const lobby *l, uint64_t now_ms)
+/* A lobby option from a client or a record into o: false when it does not fit. */
+static bool lobbies_option(const Deckhand__GameOption *from, group_option *o)
 {
-    lobby_store_put(mm, now_ms, l);
-    lobbies_tell(mm, l, NULL);
+    if (!member_text_ok(from->name, LOBBY_TEXT_MAX) || !member_text_ok(from->value, LOBBY_TEXT_MAX))
+        return false;
+    snprintf(o->name, LOBBY_TEXT_MAX, "%s", from->name ? from->name : "");
+    snprintf(o->value, LOBBY_TEXT_MAX, "%s", from->value ? from->value : "");
+    return true;
 }
+
+/* The lobby a record describes, without its members, into spec. False when it does not
+ * fit. */
+static bool lobbies_record_spec(const Deckhand__Internal__LobbyRecord *rec, group *spec)
+{
+    memset(spec, 0, sizeof *spec);
+    if (!codes_read(rec->code, spec->code) || !member_text_ok(rec->game, sizeof spec->game) ||
+        !member_text_ok(rec->mode, sizeof spec->mode) || rec->n_options > LOBBY_OPTIONS_MAX ||
+        rec->n_members == 0 || rec->n_members > LOBBY_SEATS_MAX || rec->seats > LOBBY_SEATS_MAX)
+        return false;
+    snprintf(spec->game, sizeof spec->game, "%s", rec->game);
+    snprintf(spec->mode, sizeof spec->mode, "%s", rec->mode);
+    for (size_t i = 0; i < rec->n_options; i++)
+        if (!lobbies_option(rec->options[i], &spec->options[i]))
+            return false;
+    spec->noptions = rec->n_options;
+    spec->seats = rec->seats;
+    spec->public = rec->public_;
+    return true;
+}
+
+/* A stored LobbyRecord into s, members and their ready marks included. */
+static bool lobbies_unpack(group_set *s, const uint8_t *value, size_t len)
+{
+    Deckhand__Internal__LobbyRecord *rec =
+        deckhand__internal__lobby_record__unpack(NULL, len, value);
+    group spec;
+    bool ok = rec && lobbies_record_spec(rec, &spec) &&
+              groups_add_stored(s, &spec, rec->members, rec->n_members, rec->ready, rec->n_ready);
+    if (rec)
+        deckhand__internal__lobby_record__free_unpacked(rec, NULL);
+    return ok;
+}
+
+static group_set *lobbies_set(mm_state *mm)
+{
+    return &mm->lobbies;
+}
+
+const group_kind lobbies_kind = {
+    .what = "lobby",
+    .key = DH_KEY_MM_LOBBIES,
+    .set = lobbies_set,
+    .pack = lobbies_pack,
+    .unpack = lobbies_unpack,
+    .state = lobbies_state,
+};
 
 /* ---- requests ----------------------------------------------------------------------- */
 
 /* The lobby spec of a LobbyCreate into out: NULL, or why it is refused (*code set; the
  * text may be written into text[0..cap)). */
-static const char *lobbies_spec(mm_state *mm, const Deckhand__LobbyCreate *c, lobby *out,
+static const char *lobbies_spec(mm_state *mm, const Deckhand__LobbyCreate *c, group *out,
                                 Deckhand__ErrorCode *code, char *text, size_t cap)
 {
     memset(out, 0, sizeof *out);
@@ -99,12 +166,9 @@ static const char *lobbies_spec(mm_state *mm, const Deckhand__LobbyCreate *c, lo
         return "too many options";
     for (size_t i = 0; i < c->n_options; i++) {
         const Deckhand__GameOption *o = c->options[i];
-        if (!o->name || !*o->name || !member_text_ok(o->name, LOBBY_TEXT_MAX) ||
-            !member_text_ok(o->value, LOBBY_TEXT_MAX))
+        if (!o->name || !*o->name || !lobbies_option(o, &out->options[i]))
             return "an option's name and value must be at most 63 characters, none of them "
                    "control characters";
-        snprintf(out->options[i].name, LOBBY_TEXT_MAX, "%s", o->name);
-        snprintf(out->options[i].value, LOBBY_TEXT_MAX, "%s", o->value ? o->value : "");
     }
     if (!options_check(&mm->reg, g->name, c->options, c->n_options, text, cap))
         return text; /* the game does not take them: as a QueueJoin's options */
@@ -121,30 +185,25 @@ static Deckhand__ErrorCode lobbies_create_req(mm_state *mm, const member_info *w
                                               char *text, size_t cap, uint64_t now_ms)
 {
     Deckhand__ErrorCode code;
-    lobby spec, *l = NULL;
-    if (lobby_set_of(&mm->lobbies, who->player_id)) {
+    group spec, *l = NULL;
+    if (group_set_of(&mm->lobbies, who->player_id)) {
         *why = "already in a lobby; leave it first";
         return DECKHAND__ERROR_CODE__BAD_REQUEST;
     }
     if ((*why = lobbies_spec(mm, c, &spec, &code, text, cap)))
         return code;
-    lobby_status st = LOBBY_ALREADY;
-    for (int tries = 0; st == LOBBY_ALREADY && tries < 8; tries++) {
-        if (codes_new(spec.code) < 0)
-            break;
-        st = lobby_set_create(&mm->lobbies, &spec, who, &l);
-    }
-    if (st == LOBBY_TOO_MANY) {
+    group_status st = groups_create(mm, &lobbies_kind, &spec, who, &l);
+    if (st == GROUP_TOO_MANY) {
         *why = "too many lobbies; try again later";
         return DECKHAND__ERROR_CODE__OVERLOADED;
     }
-    if (st != LOBBY_OK) {
+    if (st != GROUP_OK) {
         *why = "cannot make a lobby now";
         return DECKHAND__ERROR_CODE__INTERNAL;
     }
     dh_info("lobby %s made by %s: %s/%s, %u seats, %s", l->code, who->player_id, l->game, l->mode,
             l->seats, l->public ? "public" : "private");
-    lobbies_changed(mm, l, now_ms);
+    groups_changed(mm, &lobbies_kind, l, now_ms);
     return DECKHAND__ERROR_CODE__OK;
 }
 
@@ -153,19 +212,19 @@ static Deckhand__ErrorCode lobbies_join_req(mm_state *mm, const member_info *who
                                             uint64_t now_ms)
 {
     char code[CODES_LEN + 1];
-    lobby *l = NULL;
-    lobby_status st =
-        codes_read(wire_code, code) ? lobby_set_join(&mm->lobbies, code, who, &l) : LOBBY_NOT_FOUND;
+    group *l = NULL;
+    group_status st =
+        codes_read(wire_code, code) ? group_set_join(&mm->lobbies, code, who, &l) : GROUP_NOT_FOUND;
     switch (st) {
-    case LOBBY_OK:
+    case GROUP_OK:
         break;
-    case LOBBY_NOT_FOUND:
+    case GROUP_NOT_FOUND:
         *why = "no lobby has that code";
         return DECKHAND__ERROR_CODE__NOT_FOUND;
-    case LOBBY_FULL:
+    case GROUP_FULL:
         *why = "the lobby is full";
         return DECKHAND__ERROR_CODE__FULL;
-    case LOBBY_ALREADY:
+    case GROUP_ALREADY:
         *why = "already in a lobby; leave it first";
         return DECKHAND__ERROR_CODE__BAD_REQUEST;
     default:
@@ -173,53 +232,37 @@ static Deckhand__ErrorCode lobbies_join_req(mm_state *mm, const member_info *who
         return DECKHAND__ERROR_CODE__OVERLOADED;
     }
     dh_info("lobby %s: %s joined (%zu of %u)", l->code, who->player_id, l->n, l->seats);
-    lobbies_changed(mm, l, now_ms);
+    groups_changed(mm, &lobbies_kind, l, now_ms);
     return DECKHAND__ERROR_CODE__OK;
 }
 
 static Deckhand__ErrorCode lobbies_leave_req(mm_state *mm, const member_info *who, const char **why,
                                              uint64_t now_ms)
 {
-    lobby *l = lobby_set_of(&mm->lobbies, who->player_id);
-    if (!l) {
+    if (!groups_leave(mm, &lobbies_kind, who->player_id, "left", true, now_ms)) {
         *why = "not in a lobby";
         return DECKHAND__ERROR_CODE__BAD_REQUEST;
     }
-    member_info gone = *lobby_set_member(l, who->player_id);
-    lobby was = *l; /* its code, for the closed state the player gets */
-    was.n = 0;
-    lobby_set_leave(&mm->lobbies, who->player_id, &l);
-    dh_info("lobby %s: %s left (%zu members)", was.code, who->player_id, l ? l->n : 0);
-    lobbies_state(mm, &was, gone.gateway, gone.player_id, true, NULL);
-    if (l)
-        lobbies_changed(mm, l, now_ms);
-    else
-        lobby_store_del(mm, now_ms, was.code);
     return DECKHAND__ERROR_CODE__OK;
 }
 
 static Deckhand__ErrorCode lobbies_ready_req(mm_state *mm, const member_info *who, bool ready,
                                              const char **why, uint64_t now_ms)
 {
-    if (lobby_set_ready(&mm->lobbies, who->player_id, ready) != LOBBY_OK) {
+    if (group_set_ready(&mm->lobbies, who->player_id, ready) != GROUP_OK) {
         *why = "not in a lobby";
         return DECKHAND__ERROR_CODE__BAD_REQUEST;
     }
-    lobbies_changed(mm, lobby_set_of(&mm->lobbies, who->player_id), now_ms);
+    groups_changed(mm, &lobbies_kind, group_set_of(&mm->lobbies, who->player_id), now_ms);
     return DECKHAND__ERROR_CODE__OK;
 }
 
 /* The lobby's options (checked when it was made) as the key's canonical text, so the
  * placement carries them to StartMatch.options. 0, or -1 when they do not fit. */
-static int lobbies_key_options(const mm_state *mm, const lobby *l, queue_key *key)
+static int lobbies_key_options(const mm_state *mm, const group *l, queue_key *key)
 {
     Deckhand__GameOption v[LOBBY_OPTIONS_MAX], *p[LOBBY_OPTIONS_MAX];
-    for (size_t i = 0; i < l->noptions; i++) {
-        deckhand__game_option__init(&v[i]);
-        v[i].name = (char *)l->options[i].name;
-        v[i].value = (char *)l->options[i].value;
-        p[i] = &v[i];
-    }
+    groups_option_msgs(l, v, p);
     char canon[QUEUE_OPTIONS_MAX];
     if (options_canon_for(&mm->reg, l->game, p, l->noptions, canon, sizeof canon) >= sizeof canon)
         return -1;
@@ -230,7 +273,7 @@ static int lobbies_key_options(const mm_state *mm, const lobby *l, queue_key *ke
 static Deckhand__ErrorCode lobbies_start_req(mm_state *mm, const member_info *who, const char **why,
                                              char *text, size_t cap, uint64_t now_ms)
 {
-    lobby *l = lobby_set_of(&mm->lobbies, who->player_id);
+    group *l = group_set_of(&mm->lobbies, who->player_id);
     if (!l) {
         *why = "not in a lobby";
         return DECKHAND__ERROR_CODE__BAD_REQUEST;
@@ -240,7 +283,7 @@ static Deckhand__ErrorCode lobbies_start_req(mm_state *mm, const member_info *wh
         *why = "no worker serves the lobby's game now";
         return DECKHAND__ERROR_CODE__UNAVAILABLE;
     }
-    if ((*why = lobby_set_start_check(l, who->player_id, g->min_players))) {
+    if ((*why = group_start_check(l, who->player_id, g->min_players))) {
         if (l->n < g->min_players && !strcmp(l->members[0].player_id, who->player_id)) {
             snprintf(text, cap, "%s needs at least %u players; the lobby has %zu", l->game,
                      g->min_players, l->n);
@@ -273,9 +316,9 @@ static Deckhand__ErrorCode lobbies_start_req(mm_state *mm, const member_info *wh
     if (code != DECKHAND__ERROR_CODE__OK)
         return code;
     dh_info("lobby %s started: match %s, %zu players", l->code, match_id, l->n);
-    lobbies_tell(mm, l, match_id);
-    lobby_store_del(mm, now_ms, l->code);
-    lobby_set_close(&mm->lobbies, l);
+    groups_tell(mm, &lobbies_kind, l, match_id);
+    groups_store_del(mm, now_ms, &lobbies_kind, l->code);
+    group_set_close(&mm->lobbies, l);
     return DECKHAND__ERROR_CODE__OK;
 }
 
@@ -286,8 +329,8 @@ static Deckhand__ErrorCode lobbies_list_req(mm_state *mm, const member_info *who
         *why = "game must be at most 63 characters, none of them control characters";
         return DECKHAND__ERROR_CODE__BAD_REQUEST;
     }
-    const lobby *ls[LOBBY_LIST_MAX];
-    size_t n = lobby_set_list(&mm->lobbies, q->game, ls, LOBBY_LIST_MAX), bytes = 0;
+    const group *ls[LOBBY_LIST_MAX];
+    size_t n = group_set_list(&mm->lobbies, q->game, ls, LOBBY_LIST_MAX), bytes = 0;
     Deckhand__LobbySummary sums[LOBBY_LIST_MAX];
     Deckhand__LobbySummary *sp[LOBBY_LIST_MAX];
     Deckhand__GameOption os[LOBBY_LIST_MAX][LOBBY_OPTIONS_MAX];
@@ -300,12 +343,7 @@ static Deckhand__ErrorCode lobbies_list_req(mm_state *mm, const member_info *who
         sums[i].host = (char *)ls[i]->members[0].name;
         sums[i].players = ls[i]->seats;
         sums[i].members = (uint32_t)ls[i]->n;
-        for (size_t j = 0; j < ls[i]->noptions; j++) {
-            deckhand__game_option__init(&os[i][j]);
-            os[i][j].name = (char *)ls[i]->options[j].name;
-            os[i][j].value = (char *)ls[i]->options[j].value;
-            op[i][j] = &os[i][j];
-        }
+        groups_option_msgs(ls[i], os[i], op[i]);
         sums[i].n_options = ls[i]->noptions;
         sums[i].options = op[i];
         sp[i] = &sums[i];
@@ -361,25 +399,4 @@ Deckhand__ErrorCode lobbies_request(mm_state *mm, const char *gateway,
         *why = "not a lobby request";
         return DECKHAND__ERROR_CODE__BAD_REQUEST;
     }
-}
-
-void lobbies_presence(mm_state *mm, const char *player_id, const char *gateway, bool connected,
-                      uint64_t now_ms)
-{
-    lobby *l = lobby_set_of(&mm->lobbies, player_id);
-    member_info *m = lobby_set_member(l, player_id);
-    if (!m || (!connected && strcmp(m->gateway, gateway ? gateway : "")))
-        return; /* an away from a gateway the player left is stale */
-    m->connected = connected;
-    bool moved = connected && gateway && *gateway && strcmp(m->gateway, gateway);
-    if (moved) {
-        snprintf(m->gateway, sizeof m->gateway, "%s", gateway);
-        lobby_store_put(mm, now_ms, l);
-    }
-    lobbies_tell(mm, l, NULL);
-}
-
-void lobbies_load(mm_state *mm, uint64_t now_ms)
-{
-    lobby_store_load(mm, now_ms);
 }

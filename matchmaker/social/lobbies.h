@@ -19,11 +19,12 @@
  *
  * A player is in at most one lobby, and not in a lobby while waiting in a line (both ways
  * refused with BAD_REQUEST). At most LOBBIES_MAX lobbies exist at once (OVERLOADED past
- * it). Kept in memory by the acting matchmaker and in Redis (lobby_store.h), so the one
- * that takes over after a failover has them.
+ * it). Kept in memory by the acting matchmaker and in Redis (groups.h: mm:lobbies), so the
+ * one that takes over after a failover has them.
  *
- * The set itself is pure data (lobby_set.h); this module acts on it through the process
- * state.
+ * A lobby is a group (data/group.h) with seats, ready marks and options; what it shares
+ * with a party (codes, storage, presence, leaving) is groups.h. This module is what only a
+ * lobby does.
  */
 #ifndef DECKHAND_MM_LOBBIES_H
 #define DECKHAND_MM_LOBBIES_H
@@ -33,11 +34,14 @@
 #include <stdint.h>
 
 #include "internal.pb-c.h"
-#include "mm_data.h"
+#include "groups.h"
 
 /* ---- requests and events (through the process state) -------------------------------- */
 
 struct mm_state;
+
+/* How a lobby is told and stored (groups.h). */
+extern const group_kind lobbies_kind;
 
 /* LobbyCreate ... LobbyListRequest from r: the answer's code (why: its text, which may be
  * written into text, cap bytes, the caller's). LobbyState and LobbyList messages go out
@@ -45,10 +49,5 @@ struct mm_state;
 Deckhand__ErrorCode lobbies_request(struct mm_state *mm, const char *gateway,
                                     const Deckhand__Internal__ClientRequest *r, const char **why,
                                     char *text, size_t cap, uint64_t now_ms);
-/* The player's connection dropped or came back on gateway: the lobby hears of it. */
-void lobbies_presence(struct mm_state *mm, const char *player_id, const char *gateway,
-                      bool connected, uint64_t now_ms);
-/* The lease was won: the stored lobbies replace those in memory (lobby_store.h). */
-void lobbies_load(struct mm_state *mm, uint64_t now_ms);
 
 #endif

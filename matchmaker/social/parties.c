@@ -8,15 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_keys.h"
 #include "dh_log.h"
+#include "groups.h"
 #include "mm_store.h"
 #include "notify.h"
-#include "party_store.h"
 #include "mm_play.h"
 
-/* ---- what members are told ---------------------------------------------------------- */
+/* ---- what members are told, and what Redis keeps --------------------------------- */
 
-const char *parties_queued(mm_state *mm, const party_group *p)
+const char *parties_queued(mm_state *mm, const group *p)
 {
     size_t line;
     if (queue_find(mm->queues, p->members[0].player_id, &line))
@@ -24,25 +25,22 @@ const char *parties_queued(mm_state *mm, const party_group *p)
     return "";
 }
 
-/* PartyState for p as it is, or closed (p NULL) for a player no longer in it. */
-static void parties_state(mm_state *mm, const party_group *p, const char *gateway,
-                          const char *player_id, const char *code)
+/* PartyState for p as it is, or closed (p's code only) for a player no longer in it. */
+static void parties_state(mm_state *mm, const group *p, const char *gateway, const char *player_id,
+                          bool closed, const char *match_id)
 {
-    Deckhand__Member ms[QUEUE_PARTY_MAX];
-    Deckhand__Member *mp[QUEUE_PARTY_MAX];
+    (void)match_id; /* a party is not started: its leader queues it */
+    Deckhand__Member ms[GROUP_MEMBERS_MAX];
+    Deckhand__Member *mp[GROUP_MEMBERS_MAX];
     Deckhand__PartyState st = DECKHAND__PARTY_STATE__INIT;
-    st.code = (char *)code;
-    if (p) {
-        for (size_t i = 0; i < p->n; i++) {
-            member_msg(&p->members[i], &ms[i]);
-            mp[i] = &ms[i];
-        }
+    st.code = (char *)p->code;
+    st.closed = closed;
+    if (!closed) {
+        groups_member_msgs(p, ms, mp);
         st.leader_id = (char *)p->members[0].player_id;
         st.n_members = p->n;
         st.members = mp;
         st.queued_game = (char *)parties_queued(mm, p);
-    } else {
-        st.closed = true;
     }
     Deckhand__ServerMessage m = DECKHAND__SERVER_MESSAGE__INIT;
     m.body_case = DECKHAND__SERVER_MESSAGE__BODY_PARTY;
@@ -50,17 +48,57 @@ static void parties_state(mm_state *mm, const party_group *p, const char *gatewa
     notify_send(mm, gateway, player_id, &m);
 }
 
-void parties_tell(mm_state *mm, const party_group *p)
+/* p's PartyRecord: its members in order (the first leads), each with its gateway. */
+static uint8_t *parties_pack(const group *p, size_t *len)
 {
-    for (size_t i = 0; i < p->n; i++)
-        parties_state(mm, p, p->members[i].gateway, p->members[i].player_id, p->code);
+    Deckhand__Internal__Seat seats[GROUP_MEMBERS_MAX];
+    Deckhand__Internal__Seat *sp[GROUP_MEMBERS_MAX];
+    groups_seat_msgs(p, seats, sp);
+    Deckhand__Internal__PartyRecord rec = DECKHAND__INTERNAL__PARTY_RECORD__INIT;
+    rec.code = (char *)p->code;
+    rec.n_members = p->n;
+    rec.members = sp;
+    *len = deckhand__internal__party_record__get_packed_size(&rec);
+    uint8_t *buf = malloc(*len ? *len : 1);
+    if (buf)
+        deckhand__internal__party_record__pack(&rec, buf);
+    return buf;
 }
 
-/* p changed: stored, and every member told. */
-static void parties_changed(mm_state *mm, const party_group *p, uint64_t now_ms)
+/* A stored PartyRecord into s: its first member leads, the others join. */
+static bool parties_unpack(group_set *s, const uint8_t *value, size_t len)
 {
-    party_store_put(mm, now_ms, p);
-    parties_tell(mm, p);
+    Deckhand__Internal__PartyRecord *rec =
+        deckhand__internal__party_record__unpack(NULL, len, value);
+    char code[CODES_LEN + 1];
+    bool ok = rec && codes_read(rec->code, code) && rec->n_members > 0 &&
+              rec->n_members <= GROUP_MEMBERS_MAX;
+    if (ok) {
+        group spec = group_party_spec(code);
+        ok = groups_add_stored(s, &spec, rec->members, rec->n_members, NULL, 0);
+    }
+    if (rec)
+        deckhand__internal__party_record__free_unpacked(rec, NULL);
+    return ok;
+}
+
+static group_set *parties_set(mm_state *mm)
+{
+    return &mm->parties;
+}
+
+const group_kind parties_kind = {
+    .what = "party",
+    .key = DH_KEY_MM_PARTIES,
+    .set = parties_set,
+    .pack = parties_pack,
+    .unpack = parties_unpack,
+    .state = parties_state,
+};
+
+void parties_tell(mm_state *mm, const group *p)
+{
+    groups_tell(mm, &parties_kind, p, NULL);
 }
 
 /* ---- requests ----------------------------------------------------------------------- */
@@ -74,28 +112,22 @@ static bool parties_player_queued(mm_state *mm, const char *player_id)
 static Deckhand__ErrorCode parties_create_req(mm_state *mm, const member_info *who,
                                               const char **why, uint64_t now_ms)
 {
-    char code[CODES_LEN + 1];
-    party_group *p = NULL;
-    party_status st = PARTY_ALREADY;
-    if (party_set_of(&mm->parties, who->player_id)) {
+    group spec = group_party_spec(""), *p = NULL;
+    if (group_set_of(&mm->parties, who->player_id)) {
         *why = "already in a party; leave it first";
         return DECKHAND__ERROR_CODE__BAD_REQUEST;
     }
-    for (int tries = 0; st == PARTY_ALREADY && tries < 8; tries++) {
-        if (codes_new(code) < 0)
-            break;
-        st = party_set_create(&mm->parties, code, who, &p);
-    }
-    if (st == PARTY_TOO_MANY) {
+    group_status st = groups_create(mm, &parties_kind, &spec, who, &p);
+    if (st == GROUP_TOO_MANY) {
         *why = "too many parties; try again later";
         return DECKHAND__ERROR_CODE__OVERLOADED;
     }
-    if (st != PARTY_OK) {
+    if (st != GROUP_OK) {
         *why = "cannot make a party now";
         return DECKHAND__ERROR_CODE__INTERNAL;
     }
     dh_info("party %s made by %s", p->code, who->player_id);
-    parties_changed(mm, p, now_ms);
+    groups_changed(mm, &parties_kind, p, now_ms);
     return DECKHAND__ERROR_CODE__OK;
 }
 
@@ -104,7 +136,7 @@ static Deckhand__ErrorCode parties_join_req(mm_state *mm, const member_info *who
                                             uint64_t now_ms)
 {
     char code[CODES_LEN + 1];
-    party_group *p = codes_read(wire_code, code) ? party_set_find(&mm->parties, code) : NULL;
+    group *p = codes_read(wire_code, code) ? group_set_find(&mm->parties, code) : NULL;
     if (!p) {
         *why = "no party has that code";
         return DECKHAND__ERROR_CODE__NOT_FOUND;
@@ -113,21 +145,21 @@ static Deckhand__ErrorCode parties_join_req(mm_state *mm, const member_info *who
         *why = "the party waits in a line; its leader leaves the line first";
         return DECKHAND__ERROR_CODE__BAD_REQUEST;
     }
-    party_status st = party_set_join(&mm->parties, code, who, &p);
-    if (st == PARTY_ALREADY) {
+    group_status st = group_set_join(&mm->parties, code, who, &p);
+    if (st == GROUP_ALREADY) {
         *why = "already in a party; leave it first";
         return DECKHAND__ERROR_CODE__BAD_REQUEST;
     }
-    if (st == PARTY_FULL) {
+    if (st == GROUP_FULL) {
         *why = "the party is full";
         return DECKHAND__ERROR_CODE__FULL;
     }
-    if (st != PARTY_OK) {
+    if (st != GROUP_OK) {
         *why = "out of memory";
         return DECKHAND__ERROR_CODE__OVERLOADED;
     }
     dh_info("party %s: %s joined (%zu members)", p->code, who->player_id, p->n);
-    parties_changed(mm, p, now_ms);
+    groups_changed(mm, &parties_kind, p, now_ms);
     return DECKHAND__ERROR_CODE__OK;
 }
 
@@ -135,21 +167,12 @@ static Deckhand__ErrorCode parties_join_req(mm_state *mm, const member_info *who
  * waits whole or not at all). The rest hear of it, and so does the player (closed). */
 static Deckhand__ErrorCode parties_remove(mm_state *mm, const char *player_id, uint64_t now_ms)
 {
-    party_group *p = party_set_of(&mm->parties, player_id);
+    group *p = group_set_of(&mm->parties, player_id);
     if (!p)
         return DECKHAND__ERROR_CODE__NOT_FOUND;
     if (*parties_queued(mm, p) && tickets_cancel(mm, p->members[0].player_id, now_ms) < 0)
         return DECKHAND__ERROR_CODE__UNAVAILABLE;
-    char code[CODES_LEN + 1];
-    member_info gone = *party_set_member(p, player_id);
-    memcpy(code, p->code, sizeof code);
-    party_set_leave(&mm->parties, player_id, &p);
-    dh_info("party %s: %s left (%zu members)", code, player_id, p ? p->n : 0);
-    parties_state(mm, NULL, gone.gateway, gone.player_id, code);
-    if (p)
-        parties_changed(mm, p, now_ms);
-    else
-        party_store_del(mm, now_ms, code);
+    groups_leave(mm, &parties_kind, player_id, "left", true, now_ms);
     return DECKHAND__ERROR_CODE__OK;
 }
 
@@ -183,7 +206,7 @@ bool parties_queue_join(mm_state *mm, const char *gateway, const Deckhand__Inter
                         uint64_t now_ms)
 {
     const char *pid = j->player_id ? j->player_id : "";
-    party_group *p = party_set_of(&mm->parties, pid);
+    group *p = group_set_of(&mm->parties, pid);
     /* a queued party's leader joining again (its client reconnected) keeps the ticket's
      * place, as a solo player's repeated join does */
     if (!p || (!strcmp(p->members[0].player_id, pid) && *parties_queued(mm, p)))
@@ -200,7 +223,7 @@ bool parties_queue_join(mm_state *mm, const char *gateway, const Deckhand__Inter
     bool moved = strcmp(p->members[0].gateway, gateway) != 0;
     snprintf(p->members[0].gateway, sizeof p->members[0].gateway, "%s", gateway);
     if (moved)
-        party_store_put(mm, now_ms, p);
+        groups_store_put(mm, now_ms, &parties_kind, p);
     tickets_member others[QUEUE_PARTY_MAX];
     for (size_t i = 1; i < p->n; i++) {
         others[i - 1].player_id = p->members[i].player_id;
@@ -216,44 +239,13 @@ bool parties_queue_join(mm_state *mm, const char *gateway, const Deckhand__Inter
 
 void parties_queue_left(mm_state *mm, const char *player_id)
 {
-    party_group *p = party_set_of(&mm->parties, player_id);
+    group *p = group_set_of(&mm->parties, player_id);
     if (p)
         parties_tell(mm, p);
 }
 
-void parties_presence(mm_state *mm, const char *player_id, const char *gateway, bool connected,
-                      uint64_t now_ms)
-{
-    party_group *p = party_set_of(&mm->parties, player_id);
-    member_info *m = party_set_member(p, player_id);
-    if (!m || (!connected && strcmp(m->gateway, gateway ? gateway : "")))
-        return; /* an away from a gateway the player left is stale */
-    m->connected = connected;
-    bool moved = connected && gateway && *gateway && strcmp(m->gateway, gateway);
-    if (moved) {
-        snprintf(m->gateway, sizeof m->gateway, "%s", gateway);
-        party_store_put(mm, now_ms, p);
-    }
-    parties_tell(mm, p);
-}
-
 void parties_dropped(mm_state *mm, const char *player_id, uint64_t now_ms)
 {
-    party_group *p = party_set_of(&mm->parties, player_id);
-    if (!p)
-        return;
-    char code[CODES_LEN + 1];
-    memcpy(code, p->code, sizeof code);
-    party_set_leave(&mm->parties, player_id, &p);
-    dh_info("party %s: %s away past the grace period: taken out (%zu members wait on)", code,
-            player_id, p ? p->n : 0);
-    if (p)
-        parties_changed(mm, p, now_ms);
-    else
-        party_store_del(mm, now_ms, code);
-}
-
-void parties_load(mm_state *mm, uint64_t now_ms)
-{
-    party_store_load(mm, now_ms);
+    groups_leave(mm, &parties_kind, player_id, "away past the grace period: taken out", false,
+                 now_ms);
 }

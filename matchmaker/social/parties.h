@@ -16,12 +16,12 @@
  * (tickets_expire, then parties_dropped), and the rest wait on as a smaller party.
  *
  * Parties are kept in memory by the acting matchmaker, at most PARTIES_MAX at once
- * (OVERLOADED past it), and in Redis (party_store.h): the matchmaker that wins the lease
+ * (OVERLOADED past it), and in Redis (groups.h: mm:parties): the matchmaker that wins the lease
  * after a failover loads them with the tickets (a party's queued ticket comes back as one
  * ticket: its members share a seq).
  *
- * The set itself is pure data (party_set.h); this module acts on it through the process
- * state.
+ * A party is a group (data/group.h) with no game of its own; what it shares with a lobby
+ * (codes, storage, presence, leaving) is groups.h. This module is what only a party does.
  */
 #ifndef DECKHAND_MM_PARTIES_H
 #define DECKHAND_MM_PARTIES_H
@@ -31,11 +31,14 @@
 #include <stdint.h>
 
 #include "internal.pb-c.h"
-#include "mm_data.h"
+#include "groups.h"
 
 /* ---- requests and events (through the process state) -------------------------------- */
 
 struct mm_state;
+
+/* How a party is told and stored (groups.h). */
+extern const group_kind parties_kind;
 
 /* PartyCreate, PartyJoin or PartyLeave from r: the answer's code (why: its text). The
  * PartyState messages go out before it returns, so before the caller's QueueReply. */
@@ -50,17 +53,10 @@ bool parties_queue_join(struct mm_state *mm, const char *gateway,
 /* The player's ticket left the line (QueueLeave): its party hears of it. */
 void parties_queue_left(struct mm_state *mm, const char *player_id);
 /* Send PartyState to every member of p. */
-void parties_tell(struct mm_state *mm, const party_group *p);
+void parties_tell(struct mm_state *mm, const group *p);
 /* The game p's ticket waits in, or "" when p is not queued. */
-const char *parties_queued(struct mm_state *mm, const party_group *p);
-/* The player's connection dropped (connected false) or came back on gateway: the party
- * hears of it (and stores the member's new gateway). */
-void parties_presence(struct mm_state *mm, const char *player_id, const char *gateway,
-                      bool connected, uint64_t now_ms);
+const char *parties_queued(struct mm_state *mm, const group *p);
 /* The matchmaker took the player off its ticket (away past grace): out of its party too. */
 void parties_dropped(struct mm_state *mm, const char *player_id, uint64_t now_ms);
-/* The lease was won and the queues loaded: the stored parties replace those in memory
- * (party_store.h). */
-void parties_load(struct mm_state *mm, uint64_t now_ms);
 
 #endif

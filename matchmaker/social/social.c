@@ -16,24 +16,26 @@ static void social_dropped(mm_state *mm, const char *player_id, uint64_t now_ms)
     parties_dropped(mm, player_id, now_ms);
 }
 
+/* The lease was won and the queues loaded: the stored parties and lobbies replace those in
+ * memory. */
 static void social_loaded(mm_state *mm, uint64_t now_ms)
 {
-    parties_load(mm, now_ms);
-    lobbies_load(mm, now_ms);
+    groups_store_load(mm, now_ms, &parties_kind);
+    groups_store_load(mm, now_ms, &lobbies_kind);
 }
 
 void social_init(mm_state *mm)
 {
-    party_set_init(&mm->parties);
-    lobby_set_init(&mm->lobbies);
+    group_set_init(&mm->parties, PARTIES_MAX);
+    group_set_init(&mm->lobbies, LOBBIES_MAX);
     mm->on_dropped = social_dropped;
     mm->on_loaded = social_loaded;
 }
 
 void social_free(mm_state *mm)
 {
-    party_set_free(&mm->parties);
-    lobby_set_free(&mm->lobbies);
+    group_set_free(&mm->parties);
+    group_set_free(&mm->lobbies);
     mm->on_dropped = NULL;
     mm->on_loaded = NULL;
 }
@@ -85,10 +87,10 @@ bool social_queue_join(mm_state *mm, const char *gateway, const Deckhand__Intern
                        uint64_t now_ms)
 {
     const char *pid = j->player_id ? j->player_id : "";
-    const party_group *p = party_set_of(&mm->parties, pid);
-    const char *why = lobby_set_of(&mm->lobbies, pid) ? "in a lobby; leave it first" : NULL;
+    const group *p = group_set_of(&mm->parties, pid);
+    const char *why = group_set_of(&mm->lobbies, pid) ? "in a lobby; leave it first" : NULL;
     for (size_t i = 0; p && !why && i < p->n; i++)
-        if (lobby_set_of(&mm->lobbies, p->members[i].player_id))
+        if (group_set_of(&mm->lobbies, p->members[i].player_id))
             why = "a party member is in a lobby";
     if (why) {
         dh_info("queue join %s refused: %s", pid, why);
@@ -106,13 +108,20 @@ bool social_queue_leave(mm_state *mm, const char *gateway, const Deckhand__Inter
     return form;
 }
 
+/* The player's connection dropped (connected false) or came back on gateway: its party and
+ * its lobby hear of it. */
+static void social_presence(mm_state *mm, const char *player_id, const char *gateway,
+                            bool connected, uint64_t now_ms)
+{
+    groups_presence(mm, &parties_kind, player_id, gateway, connected, now_ms);
+    groups_presence(mm, &lobbies_kind, player_id, gateway, connected, now_ms);
+}
+
 bool social_away(mm_state *mm, const char *gateway, const Deckhand__Internal__PlayerAway *a,
                  uint64_t now_ms)
 {
     bool form = tickets_away(mm, gateway, a, now_ms);
-    const char *pid = a->player_id ? a->player_id : "";
-    parties_presence(mm, pid, gateway, false, now_ms);
-    lobbies_presence(mm, pid, gateway, false, now_ms);
+    social_presence(mm, a->player_id ? a->player_id : "", gateway, false, now_ms);
     return form;
 }
 
@@ -120,8 +129,6 @@ bool social_back(mm_state *mm, const char *gateway, const Deckhand__Internal__Pl
                  uint64_t now_ms)
 {
     bool form = tickets_back(mm, gateway, b, now_ms);
-    const char *pid = b->player_id ? b->player_id : "";
-    parties_presence(mm, pid, gateway, true, now_ms);
-    lobbies_presence(mm, pid, gateway, true, now_ms);
+    social_presence(mm, b->player_id ? b->player_id : "", gateway, true, now_ms);
     return form;
 }

@@ -169,8 +169,8 @@ typedef struct mm_state {
     rating_source ratings;         /* players' ratings for matching (rating.h) */
     admin_waits admin;             /* the admin API's requests waiting for a worker (admin.h) */
     mm_stats stats;
-    party_set parties; /* parties.h */
-    lobby_set lobbies; /* lobbies.h */
+    group_set parties; /* social/parties.h */
+    group_set lobbies; /* social/lobbies.h */
     /* Upward calls, set by social_init (NULL: nobody listens): tickets_expire took an away
      * player off its ticket (its party hears of it); mm_load loaded the queues after the
      * lease was won (the stored parties follow). */

@@ -10,7 +10,7 @@
  *   seated.h    the players in running matches
  *   watch.h     the running matches one may watch
  *   options.h   game options checked against the registry, and their canonical text
- *   party_set.h, lobby_set.h  the parties and lobbies (over member.h, codes.h, code_index.h)
+ *   group.h     the parties and lobbies, one structure (over member.h, codes.h, code_index.h)
  *
  * The wing is its own library (dh_mm_data) that links no other wing: the headers above
  * are reachable only through this file, and queue_impl.h (the queue's insides) not at all.
@@ -19,9 +19,8 @@
 #define DECKHAND_MM_DATA_FRONT_H
 
 #include "../codes.h"
-#include "../lobby_set.h"
+#include "../group.h"
 #include "../options.h"
-#include "../party_set.h"
 #include "../queue.h"
 #include "../rating.h"
 #include "../registry.h"
