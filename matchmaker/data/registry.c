@@ -9,6 +9,7 @@
 
 #include "dh_grow.h"
 #include "dh_log.h"
+#include "pb_copy.h"
 
 void registry_init(registry *r)
 {
@@ -22,19 +23,6 @@ static void registry_games_free(registry_worker *w)
         if (w->games[i].info)
             deckhand__internal__game_info__free_unpacked(w->games[i].info, NULL);
     w->ngames = 0;
-}
-
-/* An owned copy of g (packed and unpacked again); NULL when memory ran out. */
-static Deckhand__Internal__GameInfo *registry_info_copy(const Deckhand__Internal__GameInfo *g)
-{
-    size_t len = deckhand__internal__game_info__get_packed_size(g);
-    uint8_t *buf = malloc(len ? len : 1);
-    if (!buf)
-        return NULL;
-    deckhand__internal__game_info__pack(g, buf);
-    Deckhand__Internal__GameInfo *c = deckhand__internal__game_info__unpack(NULL, len, buf);
-    free(buf);
-    return c;
 }
 
 void registry_free(registry *r)
@@ -86,7 +74,7 @@ registry_worker *registry_hello(registry *r, const char *identity,
         registry_copy(rg->name, sizeof rg->name, g->name);
         rg->min_players = g->min_players;
         rg->max_players = g->max_players < g->min_players ? g->min_players : g->max_players;
-        rg->info = registry_info_copy(g);
+        rg->info = (Deckhand__Internal__GameInfo *)pb_copy(&g->base);
         if (!rg->info)
             dh_warn("worker %s: out of memory keeping the options of %s", w->id, rg->name);
     }

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pb_copy.h"
+
 static void seated_free_assigned(void *v)
 {
     deckhand__internal__match_assigned__free_unpacked(v, NULL);
@@ -31,20 +33,6 @@ void seated_free(seated_list *l)
     dh_table_free(&l->players, seated_free_assigned);
     dh_table_free(&l->matches, free);
     memset(l, 0, sizeof *l);
-}
-
-/* A deep copy of ma through its wire form (the simplest exact copy protobuf-c offers). */
-static Deckhand__Internal__MatchAssigned *seated_copy(const Deckhand__Internal__MatchAssigned *ma)
-{
-    size_t len = deckhand__internal__match_assigned__get_packed_size(ma);
-    uint8_t *buf = malloc(len ? len : 1);
-    if (!buf)
-        return NULL;
-    deckhand__internal__match_assigned__pack(ma, buf);
-    Deckhand__Internal__MatchAssigned *copy =
-        deckhand__internal__match_assigned__unpack(NULL, len, buf);
-    free(buf);
-    return copy;
 }
 
 /* Add player_id to match_id's list of ids. 0, or -1 out of memory. */
@@ -77,7 +65,8 @@ int seated_add(seated_list *l, const Deckhand__Internal__MatchAssigned *ma)
 {
     if (!ma->player_id || !ma->match_id || !ma->player_id[0] || !ma->match_id[0])
         return -1;
-    Deckhand__Internal__MatchAssigned *copy = seated_copy(ma);
+    Deckhand__Internal__MatchAssigned *copy =
+        (Deckhand__Internal__MatchAssigned *)pb_copy(&ma->base);
     if (!copy)
         return -1;
     if (seated_list_add(l, ma->match_id, ma->player_id) < 0) {

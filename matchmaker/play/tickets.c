@@ -377,13 +377,20 @@ static int tickets_unstore(mm_state *mm, const char *player_id, uint64_t now_ms)
     return 0;
 }
 
+/* The player's ticket (NULL: none) and its line, once the held joins are written: they go
+ * before any later change. */
+static queue_ticket *tickets_of(mm_state *mm, const char *player_id, size_t *line, uint64_t now_ms)
+{
+    tickets_flush(mm, now_ms);
+    return queue_find(mm->queues, player_id, line);
+}
+
 bool tickets_leave(mm_state *mm, const char *gateway, const Deckhand__Internal__QueueLeave *l,
                    uint64_t now_ms)
 {
-    tickets_flush(mm, now_ms); /* held joins are written before any later change */
     const char *pid = l->player_id ? l->player_id : "";
     size_t line;
-    queue_ticket *t = queue_find(mm->queues, pid, &line);
+    queue_ticket *t = tickets_of(mm, pid, &line, now_ms);
     if (t && l->game && *l->game && strcmp(queue_line_key(mm->queues, line)->game, l->game))
         t = NULL;
     /* cmd_id 0 is the gateway's own leave for a player who disconnected: only the gateway
@@ -409,10 +416,9 @@ bool tickets_leave(mm_state *mm, const char *gateway, const Deckhand__Internal__
 bool tickets_away(mm_state *mm, const char *gateway, const Deckhand__Internal__PlayerAway *a,
                   uint64_t now_ms)
 {
-    tickets_flush(mm, now_ms); /* held joins are written before any later change */
     const char *pid = a->player_id ? a->player_id : "";
     size_t line;
-    queue_ticket *t = queue_find(mm->queues, pid, &line);
+    queue_ticket *t = tickets_of(mm, pid, &line, now_ms);
     if (!t || t->away_since_ms)
         return false;
     if (strcmp(t->gateway, gateway)) {
@@ -437,10 +443,9 @@ bool tickets_away(mm_state *mm, const char *gateway, const Deckhand__Internal__P
 bool tickets_back(mm_state *mm, const char *gateway, const Deckhand__Internal__PlayerBack *b,
                   uint64_t now_ms)
 {
-    tickets_flush(mm, now_ms); /* held joins are written before any later change */
     const char *pid = b->player_id ? b->player_id : "";
     size_t line, seat;
-    queue_ticket *t = queue_find(mm->queues, pid, &line);
+    queue_ticket *t = tickets_of(mm, pid, &line, now_ms);
     if (t) {
         queue_ticket upd = *t;
         snprintf(upd.gateway, sizeof upd.gateway, "%s", gateway);

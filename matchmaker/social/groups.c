@@ -117,7 +117,11 @@ typedef struct {
 static bool groups_store_unpack(void *ctx, const uint8_t *value, size_t len)
 {
     const groups_load_ctx *c = ctx;
-    return c->k->unpack(c->s, value, len);
+    ProtobufCMessage *rec = protobuf_c_message_unpack(c->k->record, NULL, len, value);
+    bool ok = rec && c->k->add(c->s, rec);
+    if (rec)
+        protobuf_c_message_free_unpacked(rec, NULL);
+    return ok;
 }
 
 int groups_store_load(mm_state *mm, uint64_t now_ms, const group_kind *k)
@@ -130,6 +134,15 @@ int groups_store_load(mm_state *mm, uint64_t now_ms, const group_kind *k)
 }
 
 /* ---- messages ---------------------------------------------------------------------- */
+
+uint8_t *groups_pack(const ProtobufCMessage *m, size_t *len)
+{
+    *len = protobuf_c_message_get_packed_size(m);
+    uint8_t *buf = malloc(*len ? *len : 1);
+    if (buf)
+        protobuf_c_message_pack(m, buf);
+    return buf;
+}
 
 void groups_member_msgs(const group *g, Deckhand__Member *ms, Deckhand__Member **mp)
 {

@@ -32,10 +32,12 @@ typedef struct group_kind {
     const char *what; /* "party", "lobby": log lines */
     const char *key;  /* the hash that stores them */
     group_set *(*set)(mm_state *mm);
-    /* g's record packed into a malloc'd buffer (the caller frees); NULL when memory ran out */
+    const ProtobufCMessageDescriptor *record; /* PartyRecord, LobbyRecord */
+    /* g's record packed into a malloc'd buffer (groups_pack; the caller frees); NULL when
+     * memory ran out */
     uint8_t *(*pack)(const group *g, size_t *len);
-    /* One stored record into s; false when it does not make a group. */
-    bool (*unpack)(group_set *s, const uint8_t *value, size_t len);
+    /* One stored record (of k->record) into s; false when it does not make a group. */
+    bool (*add)(group_set *s, const ProtobufCMessage *record);
     /* What one player is told: g as it is, or closed (g's code only) for a player no longer
      * in it, with match_id once a lobby started (NULL otherwise). */
     void (*state)(mm_state *mm, const group *g, const char *gateway, const char *player_id,
@@ -68,6 +70,9 @@ int groups_store_del(mm_state *mm, uint64_t now_ms, const group_kind *k, const c
  * warning). 0, or -1 when Redis could not be read (memory is then left empty). */
 int groups_store_load(mm_state *mm, uint64_t now_ms, const group_kind *k);
 
+/* m packed into a malloc'd buffer of *len bytes (the caller frees); NULL when memory ran
+ * out. */
+uint8_t *groups_pack(const ProtobufCMessage *m, size_t *len);
 /* The messages of a group's parts, pointing into g: its members (g->n) and options. */
 void groups_member_msgs(const group *g, Deckhand__Member *ms, Deckhand__Member **mp);
 void groups_option_msgs(const group *g, Deckhand__GameOption *os, Deckhand__GameOption **op);

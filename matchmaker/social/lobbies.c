@@ -73,11 +73,7 @@ static uint8_t *lobbies_pack(const group *l, size_t *len)
     rec.members = sp;
     rec.n_ready = l->n;
     rec.ready = ready;
-    *len = deckhand__internal__lobby_record__get_packed_size(&rec);
-    uint8_t *buf = malloc(*len ? *len : 1);
-    if (buf)
-        deckhand__internal__lobby_record__pack(&rec, buf);
-    return buf;
+    return groups_pack(&rec.base, len);
 }
 
 /* A lobby option from a client or a record into o: false when it does not fit. */
@@ -111,16 +107,12 @@ static bool lobbies_record_spec(const Deckhand__Internal__LobbyRecord *rec, grou
 }
 
 /* A stored LobbyRecord into s, members and their ready marks included. */
-static bool lobbies_unpack(group_set *s, const uint8_t *value, size_t len)
+static bool lobbies_add(group_set *s, const ProtobufCMessage *m)
 {
-    Deckhand__Internal__LobbyRecord *rec =
-        deckhand__internal__lobby_record__unpack(NULL, len, value);
+    const Deckhand__Internal__LobbyRecord *rec = (const Deckhand__Internal__LobbyRecord *)m;
     group spec;
-    bool ok = rec && lobbies_record_spec(rec, &spec) &&
-              groups_add_stored(s, &spec, rec->members, rec->n_members, rec->ready, rec->n_ready);
-    if (rec)
-        deckhand__internal__lobby_record__free_unpacked(rec, NULL);
-    return ok;
+    return lobbies_record_spec(rec, &spec) &&
+           groups_add_stored(s, &spec, rec->members, rec->n_members, rec->ready, rec->n_ready);
 }
 
 static group_set *lobbies_set(mm_state *mm)
@@ -132,8 +124,9 @@ const group_kind lobbies_kind = {
     .what = "lobby",
     .key = DH_KEY_MM_LOBBIES,
     .set = lobbies_set,
+    .record = &deckhand__internal__lobby_record__descriptor,
     .pack = lobbies_pack,
-    .unpack = lobbies_unpack,
+    .add = lobbies_add,
     .state = lobbies_state,
 };
 

@@ -58,28 +58,18 @@ static uint8_t *parties_pack(const group *p, size_t *len)
     rec.code = (char *)p->code;
     rec.n_members = p->n;
     rec.members = sp;
-    *len = deckhand__internal__party_record__get_packed_size(&rec);
-    uint8_t *buf = malloc(*len ? *len : 1);
-    if (buf)
-        deckhand__internal__party_record__pack(&rec, buf);
-    return buf;
+    return groups_pack(&rec.base, len);
 }
 
 /* A stored PartyRecord into s: its first member leads, the others join. */
-static bool parties_unpack(group_set *s, const uint8_t *value, size_t len)
+static bool parties_add(group_set *s, const ProtobufCMessage *m)
 {
-    Deckhand__Internal__PartyRecord *rec =
-        deckhand__internal__party_record__unpack(NULL, len, value);
+    const Deckhand__Internal__PartyRecord *rec = (const Deckhand__Internal__PartyRecord *)m;
     char code[CODES_LEN + 1];
-    bool ok = rec && codes_read(rec->code, code) && rec->n_members > 0 &&
-              rec->n_members <= GROUP_MEMBERS_MAX;
-    if (ok) {
-        group spec = group_party_spec(code);
-        ok = groups_add_stored(s, &spec, rec->members, rec->n_members, NULL, 0);
-    }
-    if (rec)
-        deckhand__internal__party_record__free_unpacked(rec, NULL);
-    return ok;
+    if (!codes_read(rec->code, code) || rec->n_members == 0 || rec->n_members > GROUP_MEMBERS_MAX)
+        return false;
+    group spec = group_party_spec(code);
+    return groups_add_stored(s, &spec, rec->members, rec->n_members, NULL, 0);
 }
 
 static group_set *parties_set(mm_state *mm)
@@ -91,8 +81,9 @@ const group_kind parties_kind = {
     .what = "party",
     .key = DH_KEY_MM_PARTIES,
     .set = parties_set,
+    .record = &deckhand__internal__party_record__descriptor,
     .pack = parties_pack,
-    .unpack = parties_unpack,
+    .add = parties_add,
     .state = parties_state,
 };
 
