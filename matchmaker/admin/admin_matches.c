@@ -143,39 +143,30 @@ static int admin_list_step(mm_state *mm, const admin_match_filter *f, const redi
             cand[n++] = (admin_cand){k->str, v->str};
     }
     qsort(cand, n, sizeof *cand, admin_cand_cmp);
-    rconn_cmd *cmds = calloc(n ? n : 1, sizeof *cmds);
-    const char **argv = calloc((n ? n : 1) * (2 + F_N), sizeof *argv);
-    char *keys = malloc((n ? n : 1) * DH_KEY_MAX);
-    redisReply **out = calloc(n ? n : 1, sizeof *out);
+    rconn_hmgets h;
     int rc = -1;
-    if (!cmds || !argv || !keys || !out)
+    if (rconn_hmgets_init(&h, n, F_N) < 0)
         goto out;
     for (size_t i = 0; i < n; i++)
-        cmds[i] = admin_hmget(cand[i].id, argv + i * (2 + F_N), keys + i * DH_KEY_MAX);
-    if (n && rconn_pipeline(mm, now_ms, cmds, n, out) < 0)
+        rconn_hmgets_add(&h, dh_key_match(rconn_hmgets_key(&h), cand[i].id), admin_fields);
+    if (rconn_hmgets_run(mm, now_ms, &h) < 0)
         goto out;
     rc = 0;
     for (size_t i = 0; i < n; i++) {
-        uint64_t age = admin_age_ms(mm, out[i], now_ms);
+        uint64_t age = admin_age_ms(mm, h.out[i], now_ms);
         if (pg->rows == f->limit) {
             pg->cut = true; /* more candidates wait: the next page starts after last */
             break;
         }
-        if (out[i]->type == REDIS_REPLY_ARRAY && admin_keep(f, cand[i].worker, out[i], age)) {
-            admin_row(j, cand[i].id, cand[i].worker, out[i], age);
+        if (h.out[i]->type == REDIS_REPLY_ARRAY && admin_keep(f, cand[i].worker, h.out[i], age)) {
+            admin_row(j, cand[i].id, cand[i].worker, h.out[i], age);
             snprintf(pg->last, sizeof pg->last, "%s", cand[i].id);
             pg->rows++;
         }
     }
 out:
-    for (size_t i = 0; out && i < n; i++)
-        if (out[i])
-            freeReplyObject(out[i]);
+    rconn_hmgets_free(&h);
     free(cand);
-    free(cmds);
-    free(argv);
-    free(keys);
-    free(out);
     return rc;
 }
 

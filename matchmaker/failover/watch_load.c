@@ -60,14 +60,11 @@ static int watch_load_one(mm_state *mm, const char *id, const redisReply *r)
  * Redis did not answer. */
 static int watch_load_pairs(mm_state *mm, const redisReply *kv, uint64_t now_ms)
 {
-    size_t total = kv->elements / 2, n = 0;
-    rconn_cmd *cmds = calloc(total ? total : 1, sizeof *cmds);
-    const char **argv = calloc((total ? total : 1) * (2 + WF_N), sizeof *argv);
-    char *keys = malloc((total ? total : 1) * DH_KEY_MAX);
+    size_t total = kv->elements / 2;
+    rconn_hmgets h;
     const char **ids = calloc(total ? total : 1, sizeof *ids);
-    redisReply **out = calloc(total ? total : 1, sizeof *out);
     int rc = -1;
-    if (!cmds || !argv || !keys || !ids || !out) {
+    if (rconn_hmgets_init(&h, total, WF_N) < 0 || !ids) {
         dh_error("watch list rebuild: out of memory");
         goto out;
     }
@@ -75,31 +72,20 @@ static int watch_load_pairs(mm_state *mm, const redisReply *kv, uint64_t now_ms)
         const redisReply *k = kv->element[2 * i];
         if (k->type != REDIS_REPLY_STRING || k->len >= WATCH_TEXT_MAX)
             continue;
-        const char **a = argv + n * (2 + WF_N);
-        a[0] = "HMGET";
-        a[1] = dh_key_match(keys + n * DH_KEY_MAX, k->str);
-        for (int f = 0; f < WF_N; f++)
-            a[2 + f] = watch_load_fields[f];
-        cmds[n] = (rconn_cmd){.argc = 2 + WF_N, .argv = a};
-        ids[n++] = k->str;
+        ids[h.n] = k->str;
+        rconn_hmgets_add(&h, dh_key_match(rconn_hmgets_key(&h), k->str), watch_load_fields);
     }
-    if (n && rconn_pipeline(mm, now_ms, cmds, n, out) < 0)
+    if (rconn_hmgets_run(mm, now_ms, &h) < 0)
         goto out;
     rc = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (watch_load_one(mm, ids[i], out[i]) < 0)
+    for (size_t i = 0; i < h.n; i++) {
+        if (watch_load_one(mm, ids[i], h.out[i]) < 0)
             dh_warn_every(DH_LOG_EVERY_MS, "match %s: not in the watch list (out of memory)",
                           ids[i]);
     }
 out:
-    for (size_t i = 0; out && i < n; i++)
-        if (out[i])
-            freeReplyObject(out[i]);
-    free(cmds);
-    free(argv);
-    free(keys);
+    rconn_hmgets_free(&h);
     free(ids);
-    free(out);
     return rc;
 }
 

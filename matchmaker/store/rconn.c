@@ -4,6 +4,7 @@
 #include "rconn.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "dh_clock.h"
 #include "dh_log.h"
@@ -75,4 +76,49 @@ long rconn_hash_each(mm_state *mm, uint64_t now_ms, const char *key, const char 
     dh_info("%ld %s records loaded", added, what);
     freeReplyObject(r);
     return added;
+}
+
+int rconn_hmgets_init(rconn_hmgets *h, size_t cap, int nfields)
+{
+    size_t room = cap ? cap : 1;
+    memset(h, 0, sizeof *h);
+    h->cap = cap;
+    h->nfields = nfields;
+    h->cmds = calloc(room, sizeof *h->cmds);
+    h->argv = calloc(room * (size_t)(2 + nfields), sizeof *h->argv);
+    h->keys = calloc(room, sizeof *h->keys);
+    h->out = calloc(room, sizeof *h->out);
+    return h->cmds && h->argv && h->keys && h->out ? 0 : -1;
+}
+
+char *rconn_hmgets_key(rconn_hmgets *h)
+{
+    return h->keys[h->n];
+}
+
+void rconn_hmgets_add(rconn_hmgets *h, const char *key, const char *const *fields)
+{
+    const char **a = h->argv + h->n * (size_t)(2 + h->nfields);
+    a[0] = "HMGET";
+    a[1] = key;
+    for (int f = 0; f < h->nfields; f++)
+        a[2 + f] = fields[f];
+    h->cmds[h->n++] = (rconn_cmd){.argc = 2 + h->nfields, .argv = a};
+}
+
+int rconn_hmgets_run(mm_state *mm, uint64_t now_ms, rconn_hmgets *h)
+{
+    return h->n ? rconn_pipeline(mm, now_ms, h->cmds, h->n, h->out) : 0;
+}
+
+void rconn_hmgets_free(rconn_hmgets *h)
+{
+    for (size_t i = 0; h->out && i < h->n; i++)
+        if (h->out[i])
+            freeReplyObject(h->out[i]);
+    free(h->cmds);
+    free(h->argv);
+    free(h->keys);
+    free(h->out);
+    memset(h, 0, sizeof *h);
 }

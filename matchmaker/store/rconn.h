@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dh_keys.h"
 #include "dh_script.h"
 
 struct mm_state;
@@ -46,5 +47,30 @@ long rconn_hash_each(struct mm_state *mm, uint64_t now_ms, const char *key, cons
                      bool (*add)(void *ctx, const uint8_t *value, size_t len), void *ctx);
 int rconn_pipeline(struct mm_state *mm, uint64_t now_ms, const rconn_cmd *cmds, size_t n,
                    redisReply **out);
+
+/* A pipeline of HMGETs of nfields fields each, one per key (what a sweep, a listing or a
+ * batch of ratings reads): the room for cap of them, and their replies once run. */
+typedef struct {
+    rconn_cmd *cmds;
+    const char **argv;
+    char (*keys)[DH_KEY_MAX];
+    redisReply **out; /* the replies after rconn_hmgets_run (NULL: none) */
+    size_t n, cap;
+    int nfields;
+} rconn_hmgets;
+
+/* Room for cap HMGETs. 0, or -1 when memory ran out (rconn_hmgets_free cleans up either
+ * way). */
+int rconn_hmgets_init(rconn_hmgets *h, size_t cap, int nfields);
+/* The key buffer (DH_KEY_MAX bytes) of the next HMGET, for a dh_key_* call. */
+char *rconn_hmgets_key(rconn_hmgets *h);
+/* Add HMGET key fields[0..nfields): key is the buffer rconn_hmgets_key gave, fields live
+ * until the run. At most cap. */
+void rconn_hmgets_add(rconn_hmgets *h, const char *key, const char *const *fields);
+/* Run the HMGETs added in one pipeline: 0 (also when there are none), or -1 as
+ * rconn_pipeline. */
+int rconn_hmgets_run(struct mm_state *mm, uint64_t now_ms, rconn_hmgets *h);
+/* Free the replies and the room. */
+void rconn_hmgets_free(rconn_hmgets *h);
 
 #endif
