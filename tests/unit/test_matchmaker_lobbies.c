@@ -1,5 +1,5 @@
 /*
- * test_matchmaker_lobbies.c: lobbies (matchmaker/lobbies.c). First the set as pure data:
+ * test_matchmaker_lobbies.c: lobbies (matchmaker/social/lobbies.c). First the set as pure data:
  * FULL at the seats, one lobby per player, the host handed on and the last one out
  * closing it, the start check (host only, everyone ready, the game's minimum), the public
  * list newest first and by game, the cap. Then through a real matchmaker (rig_mm, Redis):

@@ -1,5 +1,5 @@
 /*
- * test_matchmaker_options.c: game options in the matchmaker (matchmaker/options.c): what
+ * test_matchmaker_options.c: game options in the matchmaker (matchmaker/data/options.c): what
  * options_check accepts and refuses against the OptionSpecs a worker announced, the
  * canonical text, and a join's options through the real matchmaker (lines keyed by
  * options, StartMatch.options, BAD_REQUEST leaving nothing queued). Bot fill and the

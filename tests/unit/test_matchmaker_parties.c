@@ -1,5 +1,5 @@
 /*
- * test_matchmaker_parties.c: parties (matchmaker/parties.c). First the set as pure data:
+ * test_matchmaker_parties.c: parties (matchmaker/social/parties.c). First the set as pure data:
  * codes, joins, FULL, one party per player, the next member leading when the leader
  * leaves, the cap. Then through a real matchmaker (rig_mm, Redis) with its gateways: every
  * member told of every change, the leader queueing the whole party as one ticket that

@@ -1,6 +1,6 @@
 /*
  * test_matchmaker_seated.c: the matchmaker's record of players seated in running matches
- * (matchmaker/seated.h): an exact copy of each assignment, replaced when the player is
+ * (matchmaker/data/seated.h): an exact copy of each assignment, replaced when the player is
  * seated again, following its match to a new worker, and gone with the match's end.
  */
 #include <string.h>
