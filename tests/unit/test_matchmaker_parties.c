@@ -115,6 +115,26 @@ static void test_party_count_is_capped(void)
     group_set_free(&s);
 }
 
+/* A party is a group without a lobby's parts: never listed as an open lobby, and its seats
+ * are the party's limit; freeing a set keeps its cap. */
+static void test_party_is_a_group_never_listed_as_a_lobby(void)
+{
+    group_set s;
+    group_set_init(&s, 1);
+    group *p;
+    member_info a = member("a"), b = member("b");
+    CU_ASSERT_EQUAL_FATAL(party_create(&s, "AAAAAA", &a, &p), GROUP_OK);
+    CU_ASSERT_EQUAL(p->seats, GROUP_MEMBERS_MAX);
+    CU_ASSERT_FALSE(p->members[0].ready);
+    const group *ls[2];
+    CU_ASSERT_EQUAL(group_set_list(&s, NULL, ls, 2), 0);
+    group_set_free(&s);
+    CU_ASSERT_EQUAL(s.max, 1);
+    CU_ASSERT_EQUAL(party_create(&s, "BBBBBB", &b, &p), GROUP_OK);
+    CU_ASSERT_EQUAL(party_create(&s, "CCCCCC", &a, &p), GROUP_TOO_MANY);
+    group_set_free(&s);
+}
+
 /* ---- through the matchmaker --------------------------------------------------------------- */
 
 /* p1 makes a party at gw-1 and p2 joins it from gw-2; the code. */
@@ -395,6 +415,7 @@ int main(void)
         {"party_leader_leaving_hands_over_and_the_last_closes_it",
          test_party_leader_leaving_hands_over_and_the_last_closes_it},
         {"party_count_is_capped", test_party_count_is_capped},
+        {"party_is_a_group_never_listed_as_a_lobby", test_party_is_a_group_never_listed_as_a_lobby},
         {"party_members_hear_every_change_and_bad_codes_are_refused",
          test_party_members_hear_every_change_and_bad_codes_are_refused},
         {"party_queues_as_one_ticket_and_sits_in_one_match",
