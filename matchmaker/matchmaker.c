@@ -11,9 +11,9 @@
 
 #include "dh_keys.h"
 #include "dh_log.h"
-#include "mm_store.h"
-#include "mm_play.h"
 #include "mm_failover.h"
+#include "mm_play.h"
+#include "mm_store.h"
 
 static uint64_t mm_clock_ms(clockid_t id)
 {

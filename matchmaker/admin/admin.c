@@ -13,8 +13,8 @@
 #include "dh_grow.h"
 #include "dh_log.h"
 #include "dh_zmq.h"
-#include "mm_store.h"
 #include "mm_data.h"
+#include "mm_store.h"
 
 #define ADMIN_ID_MAX     256
 #define ADMIN_DETAIL_MAX 256

@@ -10,8 +10,8 @@
 #include "dh_keys.h"
 #include "dh_log.h"
 #include "dh_zmq.h"
-#include "mm_store.h"
 #include "mm_data.h"
+#include "mm_store.h"
 
 /* The fields list and show read, in this order. */
 static const char *const admin_fields[] = {

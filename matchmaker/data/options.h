@@ -19,8 +19,8 @@
 #include <stddef.h>
 
 #include "deckhand.pb-c.h"
-#include "registry.h"
 #include "queue.h"
+#include "registry.h"
 
 #define OPTIONS_MAX       8
 #define OPTIONS_NAME_MAX  32

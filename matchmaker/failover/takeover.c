@@ -11,8 +11,8 @@
 #include "dh_grow.h"
 #include "dh_keys.h"
 #include "dh_log.h"
-#include "mm_store.h"
 #include "mm_play.h"
+#include "mm_store.h"
 
 #define TAKEOVER_SEATS_MAX 64
 

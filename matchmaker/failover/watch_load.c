@@ -11,8 +11,8 @@
 #include "dh_clock.h"
 #include "dh_keys.h"
 #include "dh_log.h"
-#include "mm_store.h"
 #include "mm_data.h"
+#include "mm_store.h"
 
 static const char *const watch_load_fields[] = {DH_F_GAME, DH_F_MODE, DH_F_PLAYERS, DH_F_CREATED_MS,
                                                 DH_F_STATUS};

@@ -11,12 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dh_random.h"
 #include "dh_grow.h"
 #include "dh_log.h"
+#include "dh_random.h"
 #include "dh_zmq.h"
-#include "mm_store.h"
 #include "mm_data.h"
+#include "mm_store.h"
 
 void placement_list_init(placement_list *l)
 {

@@ -8,8 +8,8 @@
 #include "dh_keys.h"
 #include "dh_rating.h"
 #include "dh_token.h"
-#include "mm_store.h"
 #include "mm_data.h"
+#include "mm_store.h"
 
 void ratings_refresh(mm_state *mm, uint64_t now_ms, const char *const *player_ids, size_t n)
 {

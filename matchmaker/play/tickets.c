@@ -12,8 +12,8 @@
 #include "dh_keys.h"
 #include "dh_log.h"
 #include "dh_zmq.h"
-#include "mm_store.h"
 #include "mm_data.h"
+#include "mm_store.h"
 #include "placement.h"
 #include "ratings.h"
 

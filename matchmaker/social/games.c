@@ -14,9 +14,9 @@
 
 #include "dh_log.h"
 #include "dh_zmq.h"
-#include "notify.h"
 #include "mm_data.h"
 #include "mm_play.h"
+#include "notify.h"
 
 static int games_cmp(const void *a, const void *b)
 {

@@ -10,10 +10,10 @@
 #include "dh_keys.h"
 #include "dh_log.h"
 #include "groups.h"
-#include "mm_store.h"
-#include "notify.h"
 #include "mm_data.h"
 #include "mm_play.h"
+#include "mm_store.h"
+#include "notify.h"
 
 /* ---- what members are told, and what Redis keeps --------------------------------- */
 

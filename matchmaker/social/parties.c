@@ -11,9 +11,9 @@
 #include "dh_keys.h"
 #include "dh_log.h"
 #include "groups.h"
+#include "mm_play.h"
 #include "mm_store.h"
 #include "notify.h"
-#include "mm_play.h"
 
 /* ---- what members are told, and what Redis keeps --------------------------------- */
 

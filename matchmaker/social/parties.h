@@ -30,8 +30,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "internal.pb-c.h"
 #include "groups.h"
+#include "internal.pb-c.h"
 
 /* ---- requests and events (through the process state) -------------------------------- */
 

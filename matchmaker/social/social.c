@@ -7,9 +7,9 @@
 #include "dh_log.h"
 #include "games.h"
 #include "lobbies.h"
+#include "mm_play.h"
 #include "mm_store.h"
 #include "parties.h"
-#include "mm_play.h"
 
 static void social_dropped(mm_state *mm, const char *player_id, uint64_t now_ms)
 {

@@ -17,9 +17,9 @@
 #include <stdint.h>
 
 #include "dh_metrics.h"
-#include "dh_table.h"
 #include "dh_redis.h"
 #include "dh_script.h"
+#include "dh_table.h"
 #include "dh_zmq.h"
 #include "mm_data.h"
 
