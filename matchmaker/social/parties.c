@@ -17,7 +17,8 @@
 
 /* ---- what members are told, and what Redis keeps --------------------------------- */
 
-const char *parties_queued(mm_state *mm, const group *p)
+/* The game p's ticket waits in, or "" when p is not queued. */
+static const char *parties_queued(mm_state *mm, const group *p)
 {
     size_t line;
     if (queue_find(mm->queues, p->members[0].player_id, &line))
@@ -87,7 +88,8 @@ const group_kind parties_kind = {
     .state = parties_state,
 };
 
-void parties_tell(mm_state *mm, const group *p)
+/* PartyState to every member of p. */
+static void parties_tell(mm_state *mm, const group *p)
 {
     groups_tell(mm, &parties_kind, p, NULL);
 }

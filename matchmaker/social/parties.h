@@ -52,10 +52,6 @@ bool parties_queue_join(struct mm_state *mm, const char *gateway,
                         const Deckhand__Internal__QueueJoin *j, uint64_t now_ms);
 /* The player's ticket left the line (QueueLeave): its party hears of it. */
 void parties_queue_left(struct mm_state *mm, const char *player_id);
-/* Send PartyState to every member of p. */
-void parties_tell(struct mm_state *mm, const group *p);
-/* The game p's ticket waits in, or "" when p is not queued. */
-const char *parties_queued(struct mm_state *mm, const group *p);
 /* The matchmaker took the player off its ticket (away past grace): out of its party too. */
 void parties_dropped(struct mm_state *mm, const char *player_id, uint64_t now_ms);
 
