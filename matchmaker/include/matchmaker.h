@@ -3,6 +3,10 @@
  * turn at (mm_tick); what winning or losing the lease does to the rest (mm_reset,
  * mm_load). The process state itself is mm.h.
  *
+ * The root's front door (matchmaker/include/, dh_matchmaker): what a bench or a test
+ * drives the whole matchmaker through; the wings below are reached through theirs
+ * (docs/matchmaker.md).
+ *
  * With Redis (the default), Redis holds the waiting tickets and the unanswered
  * placements (state.c), and only the matchmaker holding the lease mm:lease acts
  * (lease.c): it answers joins, forms matches, expires away tickets and moves the matches
