@@ -31,8 +31,7 @@
 #include <string.h>
 
 #include "dh_clock.h"
-#include "queue.h"
-#include "settings.h"
+#include "mm_data.h"
 
 #define BENCH_T0      1000000000ULL /* the wall clock at the start of arrivals */
 #define BENCH_SPAN_MS 60000ULL

@@ -7,13 +7,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "admin.h"
 #include "dh_log.h"
 #include "dh_zmq.h"
-#include "placement.h"
-#include "social.h"
-#include "takeover.h"
-#include "tickets.h"
+#include "mm_admin.h"
+#include "mm_failover.h"
+#include "mm_play.h"
+#include "mm_social.h"
 
 static void control_match_ended(mm_state *mm, const char *identity,
                                 const Deckhand__Internal__MatchEnded *me)

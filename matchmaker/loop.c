@@ -7,9 +7,9 @@
 #include "control.h"
 #include "dh_clock.h"
 #include "dh_zmq.h"
-#include "registry.h"
-#include "state.h"
-#include "tickets.h"
+#include "mm_data.h"
+#include "mm_play.h"
+#include "mm_store.h"
 
 #define LOOP_CLOCK_EVERY 64 /* messages between two looks at the drain's time budget */
 

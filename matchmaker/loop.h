@@ -24,7 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mm.h"
+#include "mm_store.h"
 
 #define LOOP_DRAIN_MAX 1000 /* messages handled per drain before the tick gets its turn */
 #define LOOP_DRAIN_MS  50   /* ...or this long, whichever comes first */

@@ -35,7 +35,6 @@
 #include <unistd.h>
 #include <zmq.h>
 
-#include "admin.h"
 #include "control.h"
 #include "dh_clock.h"
 #include "dh_curve.h"
@@ -44,10 +43,11 @@
 #include "dh_ops.h"
 #include "dh_zap.h"
 #include "dh_zmq.h"
-#include "lease.h"
 #include "loop.h"
 #include "matchmaker.h"
-#include "social.h"
+#include "mm_admin.h"
+#include "mm_social.h"
+#include "mm_store.h"
 
 #define TICK_MS          50
 #define HWM              10000

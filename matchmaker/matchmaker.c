@@ -11,13 +11,9 @@
 
 #include "dh_keys.h"
 #include "dh_log.h"
-#include "lease.h"
-#include "placement.h"
-#include "ratings.h"
-#include "state.h"
-#include "takeover.h"
-#include "tickets.h"
-#include "watch_load.h"
+#include "mm_failover.h"
+#include "mm_play.h"
+#include "mm_store.h"
 
 static uint64_t mm_clock_ms(clockid_t id)
 {

@@ -4,7 +4,7 @@
 # matchmaker is killed with SIGKILL and another one, under another id, starts on its
 # address: it waits for mm:lease to lapse, takes it over and, having placed none of the
 # running matches itself, rebuilds its watch list from matches:running and match:{ID}
-# (matchmaker/watch_load.h). Its `deckhand watch --list` must name the matches mm-1
+# (matchmaker/failover/watch_load.h). Its `deckhand watch --list` must name the matches mm-1
 # placed that still run (the bots play slowly, so that they do).
 # shellcheck source=SCRIPTDIR/e2e_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"

@@ -1,5 +1,5 @@
 /*
- * test_matchmaker_admin.c: the admin API's work in the matchmaker (matchmaker/admin.h),
+ * test_matchmaker_admin.c: the admin API's work in the matchmaker (matchmaker/admin/admin.h),
  * on the real process state with a real Redis and fake workers: requests are routed and
  * their parameters checked; matches are listed (filtered, paged) and shown from Redis;
  * end, remove and drain reach the right worker as AdminEndMatch, AdminRemovePlayer and

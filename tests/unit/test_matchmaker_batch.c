@@ -1,5 +1,5 @@
 /*
- * test_matchmaker_batch.c: joins are written to Redis in batches (matchmaker/tickets.c):
+ * test_matchmaker_batch.c: joins are written to Redis in batches (matchmaker/play/tickets.c):
  * the joins of one drain of the socket go in one write and are answered only after it,
  * a leave that follows a held join writes after it (nothing stays stored), and when the
  * write fails every held join is refused and taken out of the line. The issue's finding:

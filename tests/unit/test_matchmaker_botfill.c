@@ -1,7 +1,7 @@
 /*
- * test_matchmaker_botfill.c: bot fill (queue_fill in matchmaker/queue_fill.c, the
+ * test_matchmaker_botfill.c: bot fill (queue_fill in matchmaker/data/queue_fill.c, the
  * formation in placement.c, the queue setting bot_fill_ms) and the game list
- * (matchmaker/games.c, games_answer).
+ * (matchmaker/social/games.c, games_answer).
  */
 #include "games.h"
 #include "queue.h"

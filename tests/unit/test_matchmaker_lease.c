@@ -1,5 +1,5 @@
 /*
- * test_matchmaker_lease.c: who acts (matchmaker/lease.c) among matchmakers sharing a real
+ * test_matchmaker_lease.c: who acts (matchmaker/store/lease.c) among matchmakers sharing a real
  * Redis: only the lease holder answers joins, a standby takes over when the lease lapses
  * and the old holder steps down, a deposed holder writes nothing, and a holder that loses
  * Redis changes nothing and stops acting at its lease's end. The leader's scripts go by

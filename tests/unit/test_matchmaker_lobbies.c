@@ -1,5 +1,5 @@
 /*
- * test_matchmaker_lobbies.c: lobbies (matchmaker/lobbies.c). First the set as pure data:
+ * test_matchmaker_lobbies.c: lobbies (matchmaker/social/lobbies.c). First the set as pure data:
  * FULL at the seats, one lobby per player, the host handed on and the last one out
  * closing it, the start check (host only, everyone ready, the game's minimum), the public
  * list newest first and by game, the cap. Then through a real matchmaker (rig_mm, Redis):
@@ -25,9 +25,9 @@ static member_info member(const char *pid)
     return m;
 }
 
-static lobby spec(const char *code, const char *game, uint32_t seats, bool public_)
+static group spec(const char *code, const char *game, uint32_t seats, bool public_)
 {
-    lobby l;
+    group l;
     memset(&l, 0, sizeof l);
     snprintf(l.code, sizeof l.code, "%s", code);
     snprintf(l.game, sizeof l.game, "%s", game);
@@ -41,69 +41,69 @@ static lobby spec(const char *code, const char *game, uint32_t seats, bool publi
 
 static void test_lobby_join_fills_its_seats_and_one_lobby_per_player(void)
 {
-    lobby_set s;
-    lobby_set_init(&s);
-    lobby *l, *x;
+    group_set s;
+    group_set_init(&s, LOBBIES_MAX);
+    group *l, *x;
     member_info a = member("a"), b = member("b"), c = member("c");
-    lobby sp = spec("AAAAAA", "dominion", 2, false);
-    CU_ASSERT_EQUAL_FATAL(lobby_set_create(&s, &sp, &a, &l), LOBBY_OK);
-    lobby sp2 = spec("BBBBBB", "dominion", 2, false);
-    CU_ASSERT_EQUAL(lobby_set_create(&s, &sp2, &a, &x), LOBBY_ALREADY);
-    CU_ASSERT_EQUAL(lobby_set_join(&s, "AAAAAA", &b, &x), LOBBY_OK);
-    CU_ASSERT_EQUAL(lobby_set_join(&s, "AAAAAA", &c, &x), LOBBY_FULL);
-    CU_ASSERT_EQUAL(lobby_set_join(&s, "ZZZZZZ", &c, &x), LOBBY_NOT_FOUND);
-    CU_ASSERT_EQUAL(lobby_set_join(&s, "AAAAAA", &b, &x), LOBBY_ALREADY);
+    group sp = spec("AAAAAA", "dominion", 2, false);
+    CU_ASSERT_EQUAL_FATAL(group_set_create(&s, &sp, &a, &l), GROUP_OK);
+    group sp2 = spec("BBBBBB", "dominion", 2, false);
+    CU_ASSERT_EQUAL(group_set_create(&s, &sp2, &a, &x), GROUP_ALREADY);
+    CU_ASSERT_EQUAL(group_set_join(&s, "AAAAAA", &b, &x), GROUP_OK);
+    CU_ASSERT_EQUAL(group_set_join(&s, "AAAAAA", &c, &x), GROUP_FULL);
+    CU_ASSERT_EQUAL(group_set_join(&s, "ZZZZZZ", &c, &x), GROUP_NOT_FOUND);
+    CU_ASSERT_EQUAL(group_set_join(&s, "AAAAAA", &b, &x), GROUP_ALREADY);
     CU_ASSERT_EQUAL(l->n, 2);
-    lobby_set_free(&s);
+    group_set_free(&s);
 }
 
 static void test_lobby_host_leaving_hands_over_and_the_last_closes_it(void)
 {
-    lobby_set s;
-    lobby_set_init(&s);
-    lobby *l;
+    group_set s;
+    group_set_init(&s, LOBBIES_MAX);
+    group *l;
     member_info a = member("a"), b = member("b");
-    lobby sp = spec("AAAAAA", "dominion", 4, true);
-    CU_ASSERT_EQUAL_FATAL(lobby_set_create(&s, &sp, &a, &l), LOBBY_OK);
-    CU_ASSERT_EQUAL(lobby_set_join(&s, "AAAAAA", &b, &l), LOBBY_OK);
-    CU_ASSERT_EQUAL(lobby_set_leave(&s, "a", &l), LOBBY_OK);
+    group sp = spec("AAAAAA", "dominion", 4, true);
+    CU_ASSERT_EQUAL_FATAL(group_set_create(&s, &sp, &a, &l), GROUP_OK);
+    CU_ASSERT_EQUAL(group_set_join(&s, "AAAAAA", &b, &l), GROUP_OK);
+    CU_ASSERT_EQUAL(group_set_leave(&s, "a", &l), GROUP_OK);
     CU_ASSERT_PTR_NOT_NULL_FATAL(l);
     CU_ASSERT_STRING_EQUAL(l->members[0].player_id, "b");
-    CU_ASSERT_EQUAL(lobby_set_leave(&s, "a", &l), LOBBY_NOT_IN);
-    CU_ASSERT_EQUAL(lobby_set_leave(&s, "b", &l), LOBBY_OK);
+    CU_ASSERT_EQUAL(group_set_leave(&s, "a", &l), GROUP_NOT_IN);
+    CU_ASSERT_EQUAL(group_set_leave(&s, "b", &l), GROUP_OK);
     CU_ASSERT_PTR_NULL(l);
-    CU_ASSERT_EQUAL(lobby_set_count(&s), 0);
-    const lobby *ls[4];
-    CU_ASSERT_EQUAL(lobby_set_list(&s, "", ls, 4), 0);
-    lobby_set_free(&s);
+    CU_ASSERT_EQUAL(group_set_count(&s), 0);
+    const group *ls[4];
+    CU_ASSERT_EQUAL(group_set_list(&s, "", ls, 4), 0);
+    group_set_free(&s);
 }
 
 static void test_lobby_start_needs_the_host_everyone_ready_and_the_minimum(void)
 {
-    lobby_set s;
-    lobby_set_init(&s);
-    lobby *l;
+    group_set s;
+    group_set_init(&s, LOBBIES_MAX);
+    group *l;
     member_info a = member("a"), b = member("b");
-    lobby sp = spec("AAAAAA", "dominion", 4, false);
-    CU_ASSERT_EQUAL_FATAL(lobby_set_create(&s, &sp, &a, &l), LOBBY_OK);
-    CU_ASSERT_EQUAL(lobby_set_ready(&s, "a", true), LOBBY_OK);
-    CU_ASSERT_PTR_NOT_NULL(lobby_set_start_check(l, "a", 2)); /* alone: below the minimum */
-    CU_ASSERT_EQUAL(lobby_set_join(&s, "AAAAAA", &b, &l), LOBBY_OK);
-    CU_ASSERT_STRING_EQUAL(lobby_set_start_check(l, "a", 2), "not every member is ready");
-    CU_ASSERT_EQUAL(lobby_set_ready(&s, "b", true), LOBBY_OK);
-    CU_ASSERT_STRING_EQUAL(lobby_set_start_check(l, "b", 2), "only the host starts the lobby");
-    CU_ASSERT_PTR_NULL(lobby_set_start_check(l, "a", 2));
-    CU_ASSERT_EQUAL(lobby_set_ready(&s, "b", false), LOBBY_OK);
-    CU_ASSERT_PTR_NOT_NULL(lobby_set_start_check(l, "a", 2));
-    CU_ASSERT_EQUAL(lobby_set_ready(&s, "c", true), LOBBY_NOT_IN);
-    lobby_set_free(&s);
+    group sp = spec("AAAAAA", "dominion", 4, false);
+    CU_ASSERT_EQUAL_FATAL(group_set_create(&s, &sp, &a, &l), GROUP_OK);
+    CU_ASSERT_EQUAL(group_set_ready(&s, "a", true), GROUP_OK);
+    CU_ASSERT_PTR_NOT_NULL(group_start_check(l, "a", 2)); /* alone: below the minimum */
+    CU_ASSERT_EQUAL(group_set_join(&s, "AAAAAA", &b, &l), GROUP_OK);
+    CU_ASSERT_STRING_EQUAL(group_start_check(l, "a", 2), "not every member is ready");
+    CU_ASSERT_EQUAL(group_set_ready(&s, "b", true), GROUP_OK);
+    CU_ASSERT_STRING_EQUAL(group_start_check(l, "b", 2), "only the host starts the lobby");
+    CU_ASSERT_PTR_NULL(group_start_check(l, "a", 2));
+    CU_ASSERT_EQUAL(group_set_ready(&s, "b", false), GROUP_OK);
+    CU_ASSERT_PTR_NOT_NULL(group_start_check(l, "a", 2));
+    CU_ASSERT_EQUAL(group_set_ready(&s, "c", true), GROUP_NOT_IN);
+    group_set_free(&s);
 }
 
 static void test_lobby_list_is_public_open_newest_first_and_by_game(void)
 {
-    lobby_set s;
-    lobby_set_init(&s);
-    lobby *l;
+    group_set s;
+    group_set_init(&s, LOBBIES_MAX);
+    group *l;
     const char *codes[] = {"AAAAAA", "BBBBBB", "CCCCCC", "DDDDDD", "EEEEEE"};
     const char *games[] = {"dominion", "caveman", "dominion", "dominion", "dominion"};
     bool pub[] = {true, true, false, true, true};
@@ -111,35 +111,35 @@ static void test_lobby_list_is_public_open_newest_first_and_by_game(void)
     for (int i = 0; i < 5; i++) {
         snprintf(pid, sizeof pid, "h%d", i);
         member_info h = member(pid);
-        lobby sp = spec(codes[i], games[i], 2, pub[i]);
-        CU_ASSERT_EQUAL_FATAL(lobby_set_create(&s, &sp, &h, &l), LOBBY_OK);
+        group sp = spec(codes[i], games[i], 2, pub[i]);
+        CU_ASSERT_EQUAL_FATAL(group_set_create(&s, &sp, &h, &l), GROUP_OK);
     }
     member_info x = member("x");
-    CU_ASSERT_EQUAL(lobby_set_join(&s, "EEEEEE", &x, &l), LOBBY_OK); /* full: not listed */
-    const lobby *ls[8];
-    CU_ASSERT_EQUAL_FATAL(lobby_set_list(&s, "dominion", ls, 8), 2);
+    CU_ASSERT_EQUAL(group_set_join(&s, "EEEEEE", &x, &l), GROUP_OK); /* full: not listed */
+    const group *ls[8];
+    CU_ASSERT_EQUAL_FATAL(group_set_list(&s, "dominion", ls, 8), 2);
     CU_ASSERT_STRING_EQUAL(ls[0]->code, "DDDDDD");
     CU_ASSERT_STRING_EQUAL(ls[1]->code, "AAAAAA");
-    CU_ASSERT_EQUAL(lobby_set_list(&s, NULL, ls, 8), 3);
-    CU_ASSERT_EQUAL(lobby_set_list(&s, "", ls, 1), 1);
+    CU_ASSERT_EQUAL(group_set_list(&s, NULL, ls, 8), 3);
+    CU_ASSERT_EQUAL(group_set_list(&s, "", ls, 1), 1);
     CU_ASSERT_STRING_EQUAL(ls[0]->code, "DDDDDD");
-    lobby_set_close(&s, lobby_set_find(&s, "DDDDDD"));
-    CU_ASSERT_EQUAL(lobby_set_list(&s, "dominion", ls, 8), 1);
-    CU_ASSERT_PTR_NULL(lobby_set_of(&s, "h3"));
-    lobby_set_free(&s);
+    group_set_close(&s, group_set_find(&s, "DDDDDD"));
+    CU_ASSERT_EQUAL(group_set_list(&s, "dominion", ls, 8), 1);
+    CU_ASSERT_PTR_NULL(group_set_of(&s, "h3"));
+    group_set_free(&s);
 }
 
 static void test_lobby_count_is_capped(void)
 {
-    lobby_set s;
-    lobby_set_init(&s);
+    group_set s;
+    group_set_init(&s, LOBBIES_MAX);
     s.max = 1;
-    lobby *l;
+    group *l;
     member_info a = member("a"), b = member("b");
-    lobby sp = spec("AAAAAA", "dominion", 2, true), sp2 = spec("BBBBBB", "dominion", 2, true);
-    CU_ASSERT_EQUAL(lobby_set_create(&s, &sp, &a, &l), LOBBY_OK);
-    CU_ASSERT_EQUAL(lobby_set_create(&s, &sp2, &b, &l), LOBBY_TOO_MANY);
-    lobby_set_free(&s);
+    group sp = spec("AAAAAA", "dominion", 2, true), sp2 = spec("BBBBBB", "dominion", 2, true);
+    CU_ASSERT_EQUAL(group_set_create(&s, &sp, &a, &l), GROUP_OK);
+    CU_ASSERT_EQUAL(group_set_create(&s, &sp2, &b, &l), GROUP_TOO_MANY);
+    group_set_free(&s);
 }
 
 /* ---- through the matchmaker --------------------------------------------------------------- */
@@ -159,7 +159,7 @@ static void test_lobby_options_are_checked_and_reach_the_match(void)
     CU_ASSERT_EQUAL(
         rs_do(&s, &r, r.gw, "h", 2, rs_lobby_create_with("dominion", 2, "kingdom", "chaos"), 10),
         DECKHAND__ERROR_CODE__BAD_REQUEST);
-    CU_ASSERT_EQUAL(lobby_set_count(&r.mm.lobbies), 0);
+    CU_ASSERT_EQUAL(group_set_count(&r.mm.lobbies), 0);
     CU_ASSERT_EQUAL_FATAL(
         rs_do(&s, &r, r.gw, "h", 3, rs_lobby_create_with("dominion", 2, "kingdom", "random"), 10),
         0);
@@ -223,7 +223,7 @@ static void test_lobby_private_joined_by_code_ready_checked_and_started_by_the_h
     rig_mm_check_seats(m->start_match, "h,g");
     CU_ASSERT_STRING_EQUAL(m->start_match->match_id, st->match_id);
     CU_ASSERT_STRING_EQUAL(m->start_match->seats[1]->gateway_id, "gw-2");
-    CU_ASSERT_PTR_NULL(lobby_set_of(&r.mm.lobbies, "g"));
+    CU_ASSERT_PTR_NULL(group_set_of(&r.mm.lobbies, "g"));
     rig_mm_started(r.w[w], m->start_match->match_id, true);
     rig_mm_pump(&r, 60);
     rs_drain(&s, r.gw2, 20);
@@ -302,7 +302,7 @@ static void test_lobby_survives_a_matchmaker_failover(void)
     rig_mm_open(&b, "mm-b", rig_redis_url(), 2, 0);
     rs_announce(&b, 2);
     CU_ASSERT_TRUE_FATAL(mm_acting(&b.mm, 0));
-    lobby *l = lobby_set_find(&b.mm.lobbies, code);
+    group *l = group_set_find(&b.mm.lobbies, code);
     CU_ASSERT_PTR_NOT_NULL_FATAL(l);
     CU_ASSERT_EQUAL(l->n, 2);
     CU_ASSERT_EQUAL(l->seats, 3);
@@ -385,14 +385,14 @@ static void test_lobby_list_stays_within_a_client_frame(void)
     m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_CREATE;
     m.lobby_create = &lc;
     CU_ASSERT_EQUAL(rs_do(&s, &r, r.gw, "big", 1, &m, 10), DECKHAND__ERROR_CODE__BAD_REQUEST);
-    CU_ASSERT_EQUAL(lobby_set_count(&r.mm.lobbies), 0);
+    CU_ASSERT_EQUAL(group_set_count(&r.mm.lobbies), 0);
     for (int i = 0; i < LOBBY_LIST_MAX; i++) {
         snprintf(pid, sizeof pid, "h%d", i);
         rs_send(r.gw, pid, (uint64_t)i + 2, rs_lobby_create("dominion", 0, true));
     }
     rig_mm_pump(&r, 10);
     rs_drain(&s, r.gw, 50);
-    CU_ASSERT_EQUAL(lobby_set_count(&r.mm.lobbies), LOBBY_LIST_MAX);
+    CU_ASSERT_EQUAL(group_set_count(&r.mm.lobbies), LOBBY_LIST_MAX);
     CU_ASSERT_EQUAL(rs_do(&s, &r, r.gw, "x", 100, rs_lobby_list(""), 20), 0);
     const Deckhand__LobbyList *ls = rs_list(&s, "x");
     CU_ASSERT_PTR_NOT_NULL_FATAL(ls);

@@ -1,5 +1,5 @@
 /*
- * test_matchmaker_matching.c: who plays whom (matchmaker/queue_form.c): windows that
+ * test_matchmaker_matching.c: who plays whom (matchmaker/data/queue_form.c): windows that
  * widen with the wait and stop at their maximum, the nearest rating first, fuller
  * matches first on a flexible line, parties kept together, a leave that removes exactly
  * its ticket, and a structure whose invariants hold through churn and that never seats

@@ -1,5 +1,5 @@
 /*
- * test_matchmaker_options.c: game options in the matchmaker (matchmaker/options.c): what
+ * test_matchmaker_options.c: game options in the matchmaker (matchmaker/data/options.c): what
  * options_check accepts and refuses against the OptionSpecs a worker announced, the
  * canonical text, and a join's options through the real matchmaker (lines keyed by
  * options, StartMatch.options, BAD_REQUEST leaving nothing queued). Bot fill and the
@@ -34,7 +34,7 @@ static void opt(opts *o, const char *name, const char *value)
 
 static bool check(rig_mm *r, const opts *o, char *why)
 {
-    return options_check(&r->mm, "dominion", o->p, o->n, why, 160);
+    return options_check(&r->mm.reg, "dominion", o->p, o->n, why, 160);
 }
 
 static void test_options_check_accepts_declared_values(void)
@@ -67,7 +67,7 @@ static void test_options_check_refuses_unknown_options_and_values(void)
     opt(&twice, "kingdom", "big_money");
     CU_ASSERT_FALSE(check(&r, &twice, why));
     CU_ASSERT_STRING_EQUAL(why, "option 'kingdom' given twice");
-    CU_ASSERT_FALSE(options_check(&r.mm, "chess", NULL, 0, why, sizeof why));
+    CU_ASSERT_FALSE(options_check(&r.mm.reg, "chess", NULL, 0, why, sizeof why));
     rig_mm_close(&r);
 }
 
@@ -124,11 +124,11 @@ static void test_options_canon_for_leaves_out_the_default(void)
     opts o = {0};
     opt(&o, "kingdom", "first_game");
     char out[QUEUE_OPTIONS_MAX];
-    options_canon_for(&r.mm, "dominion", o.p, o.n, out, sizeof out);
+    options_canon_for(&r.mm.reg, "dominion", o.p, o.n, out, sizeof out);
     CU_ASSERT_STRING_EQUAL(out, "");
     opts rnd = {0};
     opt(&rnd, "kingdom", "random");
-    options_canon_for(&r.mm, "dominion", rnd.p, rnd.n, out, sizeof out);
+    options_canon_for(&r.mm.reg, "dominion", rnd.p, rnd.n, out, sizeof out);
     CU_ASSERT_STRING_EQUAL(out, "kingdom=random");
     options_list l;
     options_list_of(&l, "a=1;kingdom=random");

@@ -1,5 +1,5 @@
 /*
- * test_matchmaker_parties.c: parties (matchmaker/parties.c). First the set as pure data:
+ * test_matchmaker_parties.c: parties (matchmaker/social/parties.c). First the set as pure data:
  * codes, joins, FULL, one party per player, the next member leading when the leader
  * leaves, the cap. Then through a real matchmaker (rig_mm, Redis) with its gateways: every
  * member told of every change, the leader queueing the whole party as one ticket that
@@ -27,6 +27,14 @@ static member_info member(const char *pid)
 
 /* ---- the set ---------------------------------------------------------------------------- */
 
+/* A party of code led by lead, made as parties.c makes one: a group with a party's spec. */
+static group_status party_create(group_set *s, const char *code, const member_info *lead,
+                                 group **out)
+{
+    group spec = group_party_spec(code);
+    return group_set_create(s, &spec, lead, out);
+}
+
 static void test_party_codes_are_six_unambiguous_characters_read_in_any_case(void)
 {
     char a[CODES_LEN + 1], b[CODES_LEN + 1], in[CODES_LEN + 1];
@@ -47,64 +55,84 @@ static void test_party_codes_are_six_unambiguous_characters_read_in_any_case(voi
 
 static void test_party_join_full_already_and_not_found(void)
 {
-    party_set s;
-    party_set_init(&s);
-    party_group *p, *q;
+    group_set s;
+    group_set_init(&s, PARTIES_MAX);
+    group *p, *q;
     member_info lead = member("p0");
-    CU_ASSERT_EQUAL_FATAL(party_set_create(&s, "AAAAAA", &lead, &p), PARTY_OK);
-    CU_ASSERT_EQUAL(party_set_create(&s, "BBBBBB", &lead, &q), PARTY_ALREADY);
+    CU_ASSERT_EQUAL_FATAL(party_create(&s, "AAAAAA", &lead, &p), GROUP_OK);
+    CU_ASSERT_EQUAL(party_create(&s, "BBBBBB", &lead, &q), GROUP_ALREADY);
     char pid[16];
     for (int i = 1; i < QUEUE_PARTY_MAX; i++) {
         snprintf(pid, sizeof pid, "p%d", i);
         member_info m = member(pid);
-        CU_ASSERT_EQUAL(party_set_join(&s, "AAAAAA", &m, &q), PARTY_OK);
+        CU_ASSERT_EQUAL(group_set_join(&s, "AAAAAA", &m, &q), GROUP_OK);
         CU_ASSERT_PTR_EQUAL(q, p);
     }
     member_info extra = member("extra");
-    CU_ASSERT_EQUAL(party_set_join(&s, "AAAAAA", &extra, &q), PARTY_FULL);
-    CU_ASSERT_EQUAL(party_set_join(&s, "CCCCCC", &extra, &q), PARTY_NOT_FOUND);
+    CU_ASSERT_EQUAL(group_set_join(&s, "AAAAAA", &extra, &q), GROUP_FULL);
+    CU_ASSERT_EQUAL(group_set_join(&s, "CCCCCC", &extra, &q), GROUP_NOT_FOUND);
     member_info again = member("p3");
-    CU_ASSERT_EQUAL(party_set_join(&s, "AAAAAA", &again, &q), PARTY_ALREADY);
+    CU_ASSERT_EQUAL(group_set_join(&s, "AAAAAA", &again, &q), GROUP_ALREADY);
     CU_ASSERT_EQUAL(p->n, QUEUE_PARTY_MAX);
-    CU_ASSERT_PTR_EQUAL(party_set_of(&s, "p5"), p);
-    CU_ASSERT_PTR_NULL(party_set_of(&s, "extra"));
-    party_set_free(&s);
+    CU_ASSERT_PTR_EQUAL(group_set_of(&s, "p5"), p);
+    CU_ASSERT_PTR_NULL(group_set_of(&s, "extra"));
+    group_set_free(&s);
 }
 
 static void test_party_leader_leaving_hands_over_and_the_last_closes_it(void)
 {
-    party_set s;
-    party_set_init(&s);
-    party_group *p;
+    group_set s;
+    group_set_init(&s, PARTIES_MAX);
+    group *p;
     member_info a = member("a"), b = member("b"), c = member("c");
-    CU_ASSERT_EQUAL_FATAL(party_set_create(&s, "AAAAAA", &a, &p), PARTY_OK);
-    CU_ASSERT_EQUAL(party_set_join(&s, "AAAAAA", &b, &p), PARTY_OK);
-    CU_ASSERT_EQUAL(party_set_join(&s, "AAAAAA", &c, &p), PARTY_OK);
-    CU_ASSERT_EQUAL(party_set_leave(&s, "a", &p), PARTY_OK);
+    CU_ASSERT_EQUAL_FATAL(party_create(&s, "AAAAAA", &a, &p), GROUP_OK);
+    CU_ASSERT_EQUAL(group_set_join(&s, "AAAAAA", &b, &p), GROUP_OK);
+    CU_ASSERT_EQUAL(group_set_join(&s, "AAAAAA", &c, &p), GROUP_OK);
+    CU_ASSERT_EQUAL(group_set_leave(&s, "a", &p), GROUP_OK);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     CU_ASSERT_STRING_EQUAL(p->members[0].player_id, "b");
     CU_ASSERT_STRING_EQUAL(p->members[1].player_id, "c");
-    CU_ASSERT_PTR_NULL(party_set_of(&s, "a"));
-    CU_ASSERT_EQUAL(party_set_leave(&s, "a", &p), PARTY_NOT_IN);
-    CU_ASSERT_EQUAL(party_set_leave(&s, "c", &p), PARTY_OK);
-    CU_ASSERT_EQUAL(party_set_leave(&s, "b", &p), PARTY_OK);
+    CU_ASSERT_PTR_NULL(group_set_of(&s, "a"));
+    CU_ASSERT_EQUAL(group_set_leave(&s, "a", &p), GROUP_NOT_IN);
+    CU_ASSERT_EQUAL(group_set_leave(&s, "c", &p), GROUP_OK);
+    CU_ASSERT_EQUAL(group_set_leave(&s, "b", &p), GROUP_OK);
     CU_ASSERT_PTR_NULL(p);
-    CU_ASSERT_PTR_NULL(party_set_find(&s, "AAAAAA"));
-    CU_ASSERT_EQUAL(party_set_count(&s), 0);
-    party_set_free(&s);
+    CU_ASSERT_PTR_NULL(group_set_find(&s, "AAAAAA"));
+    CU_ASSERT_EQUAL(group_set_count(&s), 0);
+    group_set_free(&s);
 }
 
 static void test_party_count_is_capped(void)
 {
-    party_set s;
-    party_set_init(&s);
+    group_set s;
+    group_set_init(&s, PARTIES_MAX);
     s.max = 2;
-    party_group *p;
+    group *p;
     member_info a = member("a"), b = member("b"), c = member("c");
-    CU_ASSERT_EQUAL(party_set_create(&s, "AAAAAA", &a, &p), PARTY_OK);
-    CU_ASSERT_EQUAL(party_set_create(&s, "BBBBBB", &b, &p), PARTY_OK);
-    CU_ASSERT_EQUAL(party_set_create(&s, "CCCCCC", &c, &p), PARTY_TOO_MANY);
-    party_set_free(&s);
+    CU_ASSERT_EQUAL(party_create(&s, "AAAAAA", &a, &p), GROUP_OK);
+    CU_ASSERT_EQUAL(party_create(&s, "BBBBBB", &b, &p), GROUP_OK);
+    CU_ASSERT_EQUAL(party_create(&s, "CCCCCC", &c, &p), GROUP_TOO_MANY);
+    group_set_free(&s);
+}
+
+/* A party is a group without a lobby's parts: never listed as an open lobby, and its seats
+ * are the party's limit; freeing a set keeps its cap. */
+static void test_party_is_a_group_never_listed_as_a_lobby(void)
+{
+    group_set s;
+    group_set_init(&s, 1);
+    group *p;
+    member_info a = member("a"), b = member("b");
+    CU_ASSERT_EQUAL_FATAL(party_create(&s, "AAAAAA", &a, &p), GROUP_OK);
+    CU_ASSERT_EQUAL(p->seats, GROUP_MEMBERS_MAX);
+    CU_ASSERT_FALSE(p->members[0].ready);
+    const group *ls[2];
+    CU_ASSERT_EQUAL(group_set_list(&s, NULL, ls, 2), 0);
+    group_set_free(&s);
+    CU_ASSERT_EQUAL(s.max, 1);
+    CU_ASSERT_EQUAL(party_create(&s, "BBBBBB", &b, &p), GROUP_OK);
+    CU_ASSERT_EQUAL(party_create(&s, "CCCCCC", &a, &p), GROUP_TOO_MANY);
+    group_set_free(&s);
 }
 
 /* ---- through the matchmaker --------------------------------------------------------------- */
@@ -196,7 +224,7 @@ static void test_party_queues_as_one_ticket_and_sits_in_one_match(void)
     CU_ASSERT_STRING_EQUAL(a->match_assigned->match_id, m->start_match->match_id);
     deckhand__internal__internal__free_unpacked(a, NULL);
     deckhand__internal__internal__free_unpacked(m, NULL);
-    CU_ASSERT_PTR_NOT_NULL(party_set_of(&r.mm.parties, "p2")); /* the party outlives its match */
+    CU_ASSERT_PTR_NOT_NULL(group_set_of(&r.mm.parties, "p2")); /* the party outlives its match */
     rs_free(&s);
     rig_mm_close(&r);
 }
@@ -258,7 +286,7 @@ static void test_party_member_away_past_grace_leaves_and_the_rest_wait_on(void)
     const Deckhand__PartyState *st = rs_party(&s, "p1");
     CU_ASSERT_EQUAL(st->n_members, 1);
     CU_ASSERT_STRING_EQUAL(st->queued_game, "dominion");
-    CU_ASSERT_PTR_NULL(party_set_of(&r.mm.parties, "p2"));
+    CU_ASSERT_PTR_NULL(group_set_of(&r.mm.parties, "p2"));
     CU_ASSERT_FALSE(queue_has(r.mm.queues, "p2"));
     CU_ASSERT_TRUE(queue_has(r.mm.queues, "p1"));
     CU_ASSERT_EQUAL(rig_redis_int("HEXISTS " DH_KEY_MM_TICKETS " p2"), 0);
@@ -300,7 +328,7 @@ static void test_party_queued_with_an_away_member_waits_for_it(void)
     rig_mm_check_seats(m->start_match, "p1,p2");
     CU_ASSERT_STRING_EQUAL(m->start_match->seats[1]->gateway_id, "gw-1");
     deckhand__internal__internal__free_unpacked(m, NULL);
-    CU_ASSERT_STRING_EQUAL(party_set_of(&r.mm.parties, "p2")->members[1].gateway, "gw-1");
+    CU_ASSERT_STRING_EQUAL(group_set_of(&r.mm.parties, "p2")->members[1].gateway, "gw-1");
     rs_free(&s);
     rig_mm_close(&r);
 }
@@ -345,19 +373,19 @@ static void test_party_survives_a_matchmaker_failover(void)
 
     rig_mm_open(&b, "mm-b", rig_redis_url(), 2, 0);
     CU_ASSERT_TRUE_FATAL(mm_acting(&b.mm, 0));
-    const party_group *p = party_set_of(&b.mm.parties, "p2");
+    const group *p = group_set_of(&b.mm.parties, "p2");
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     CU_ASSERT_STRING_EQUAL(p->code, code);
     CU_ASSERT_EQUAL(p->n, 2);
     CU_ASSERT_STRING_EQUAL(p->members[0].player_id, "p1");
     CU_ASSERT_STRING_EQUAL(p->members[1].gateway, "gw-2");
-    CU_ASSERT_EQUAL(party_set_count(&b.mm.parties), 1);
+    CU_ASSERT_EQUAL(group_set_count(&b.mm.parties), 1);
     const queue_ticket *members[QUEUE_PARTY_MAX];
     CU_ASSERT_EQUAL(queue_party(b.mm.queues, "p2", members, QUEUE_PARTY_MAX), 2);
     /* it goes on as before: a member's leave takes the party out of the line */
     CU_ASSERT_EQUAL(rs_do(&s, &b, b.gw2, "p2", 6, rs_party_leave(), 10), 0);
     CU_ASSERT_FALSE(queue_has(b.mm.queues, "p1"));
-    CU_ASSERT_EQUAL(party_set_of(&b.mm.parties, "p1")->n, 1);
+    CU_ASSERT_EQUAL(group_set_of(&b.mm.parties, "p1")->n, 1);
     CU_ASSERT_EQUAL(rs_do(&s, &b, b.gw, "p1", 7, rs_party_leave(), 10), 0);
     CU_ASSERT_EQUAL(rig_redis_int("HLEN " DH_KEY_MM_PARTIES), 0);
     rs_free(&s);
@@ -387,6 +415,7 @@ int main(void)
         {"party_leader_leaving_hands_over_and_the_last_closes_it",
          test_party_leader_leaving_hands_over_and_the_last_closes_it},
         {"party_count_is_capped", test_party_count_is_capped},
+        {"party_is_a_group_never_listed_as_a_lobby", test_party_is_a_group_never_listed_as_a_lobby},
         {"party_members_hear_every_change_and_bad_codes_are_refused",
          test_party_members_hear_every_change_and_bad_codes_are_refused},
         {"party_queues_as_one_ticket_and_sits_in_one_match",

@@ -1,5 +1,5 @@
 /*
- * test_matchmaker_registry.c: which worker gets the next match (matchmaker/registry.c)
+ * test_matchmaker_registry.c: which worker gets the next match (matchmaker/data/registry.c)
  * and the ids placements hand out. Compiled in directly: no sockets are involved.
  */
 #include "registry.h"

@@ -1,10 +1,11 @@
 /*
  * test_matchmaker_seated.c: the matchmaker's record of players seated in running matches
- * (matchmaker/seated.h): an exact copy of each assignment, replaced when the player is
+ * (matchmaker/data/seated.h): an exact copy of each assignment, replaced when the player is
  * seated again, following its match to a new worker, and gone with the match's end.
  */
 #include <string.h>
 
+#include "pb_copy.h"
 #include "rig_mm.h"
 #include "seated.h"
 
@@ -69,6 +70,25 @@ static void test_seated_again_replaces_and_an_old_end_keeps_the_new_seat(void)
     seated_free(&l);
 }
 
+/* pb_copy: an owned deep copy, equal field by field, sharing no memory with the original. */
+static void test_pb_copy_is_deep_and_equal(void)
+{
+    char *ids[] = {"p1", "p2"};
+    Deckhand__Internal__MatchAssigned ma = DECKHAND__INTERNAL__MATCH_ASSIGNED__INIT;
+    ma.player_id = "p1";
+    ma.match_id = "m-1";
+    ma.n_players = 2;
+    ma.players = ids;
+    Deckhand__Internal__MatchAssigned *c = (Deckhand__Internal__MatchAssigned *)pb_copy(&ma.base);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_STRING_EQUAL(c->match_id, "m-1");
+    CU_ASSERT_PTR_NOT_EQUAL(c->match_id, ma.match_id);
+    CU_ASSERT_EQUAL_FATAL(c->n_players, 2);
+    CU_ASSERT_STRING_EQUAL(c->players[1], "p2");
+    CU_ASSERT_PTR_NOT_EQUAL(c->players[1], ids[1]);
+    deckhand__internal__match_assigned__free_unpacked(c, NULL);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -77,6 +97,7 @@ int main(void)
         {"seated_follows_a_moved_match", test_seated_follows_a_moved_match},
         {"seated_again_replaces_and_an_old_end_keeps_the_new_seat",
          test_seated_again_replaces_and_an_old_end_keeps_the_new_seat},
+        {"pb_copy_is_deep_and_equal", test_pb_copy_is_deep_and_equal},
         {NULL, NULL},
     };
     return dh_test_main("matchmaker_seated", cases);

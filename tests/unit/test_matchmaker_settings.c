@@ -1,5 +1,5 @@
 /*
- * test_matchmaker_settings.c: per-queue match settings (matchmaker/settings.c): the flag
+ * test_matchmaker_settings.c: per-queue match settings (matchmaker/data/settings.c): the flag
  * defaults, the --queues file that overrides them per (game, mode), and its errors.
  */
 #include "settings.h"

@@ -1,5 +1,5 @@
 /*
- * test_matchmaker_state.c: the matchmaker's state in a real Redis (matchmaker/state.c):
+ * test_matchmaker_state.c: the matchmaker's state in a real Redis (matchmaker/store/state.c):
  * waiting tickets reload into another matchmaker in the same lines and order, and a
  * stored placement is resumed there, its StartMatch sent again, or put back at the front
  * of its line when that worker does not answer either.

@@ -1,5 +1,5 @@
 /*
- * test_matchmaker_takeover.c: moving the matches of dead workers (matchmaker/takeover.c)
+ * test_matchmaker_takeover.c: moving the matches of dead workers (matchmaker/failover/takeover.c)
  * against a real Redis: the move script's compare-and-move, the sweep that finds dead
  * and unknown workers' matches and sends AdoptMatch to a live worker, the MatchMoved
  * broadcast, and a refused or silent adoption moving the match again.

@@ -1,5 +1,5 @@
 /*
- * test_matchmaker_tickets.c: a waiting player's ticket (matchmaker/tickets.c) as stored
+ * test_matchmaker_tickets.c: a waiting player's ticket (matchmaker/play/tickets.c) as stored
  * in a real Redis: a repeated join in the same line keeps its place and moves the ticket
  * to the new gateway, an away ticket is passed over and leaves after its grace, and a
  * player back clears away and gets its match through the new gateway; and a join whose

@@ -1,5 +1,5 @@
 /*
- * test_matchmaker_watch.c: the running matches one may watch (matchmaker/watch.c) on a
+ * test_matchmaker_watch.c: the running matches one may watch (matchmaker/data/watch.c) on a
  * matchmaker under test (rig_mm.h): a match is listed once its worker started it, with
  * its game, mode, players' names and start time, newest first, filtered by game, at most
  * 100; it leaves the list at its MatchEnded. A matchmaker that takes the lease over lists

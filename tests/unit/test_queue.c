@@ -1,5 +1,5 @@
 /*
- * test_queue.c: the matchmaker's waiting lines (matchmaker/queue.c), their storage:
+ * test_queue.c: the matchmaker's waiting lines (matchmaker/data/queue.c), their storage:
  * lines, leaves, away, requeues. With equal ratings a pass takes the oldest tickets
  * first, so these read as the first-come-first-served rules they were; skill windows
  * and parties are test_matchmaker_matching*.c.

@@ -1,0 +1,203 @@
+/*
+ * registry.c: workers and gateways known to the matchmaker (see registry.h).
+ */
+#include "registry.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dh_grow.h"
+#include "dh_log.h"
+#include "pb_copy.h"
+
+void registry_init(registry *r)
+{
+    memset(r, 0, sizeof *r);
+}
+
+/* Forget the worker's games (their GameInfo copies). */
+static void registry_games_free(registry_worker *w)
+{
+    for (size_t i = 0; i < w->ngames; i++)
+        if (w->games[i].info)
+            deckhand__internal__game_info__free_unpacked(w->games[i].info, NULL);
+    w->ngames = 0;
+}
+
+void registry_free(registry *r)
+{
+    for (size_t i = 0; i < r->nworkers; i++)
+        registry_games_free(&r->workers[i]);
+    free(r->workers);
+    free(r->gateways);
+    memset(r, 0, sizeof *r);
+}
+
+/* Copy src into dst, truncating; ids longer than the field cannot reach us anyway
+ * (identities are capped at DH_ZMQ_ID_MAX) and other fields are only informative. */
+static void registry_copy(char *dst, size_t cap, const char *src)
+{
+    snprintf(dst, cap, "%s", src ? src : "");
+}
+
+registry_worker *registry_find(registry *r, const char *identity)
+{
+    for (size_t i = 0; i < r->nworkers; i++)
+        if (!strcmp(r->workers[i].id, identity))
+            return &r->workers[i];
+    return NULL;
+}
+
+registry_worker *registry_hello(registry *r, const char *identity,
+                                const Deckhand__Internal__WorkerHello *h, uint64_t now_ms)
+{
+    registry_worker *w = registry_find(r, identity);
+    if (!w) {
+        if (dh_grow(&r->workers, &r->capworkers, r->nworkers + 1, sizeof *r->workers, 8) < 0)
+            return NULL;
+        w = &r->workers[r->nworkers++];
+        memset(w, 0, sizeof *w);
+        registry_copy(w->id, sizeof w->id, identity);
+    }
+    if (h->worker_id && *h->worker_id && strcmp(h->worker_id, identity))
+        dh_warn("worker identity %s says it is %s; routing by identity", identity, h->worker_id);
+    bool was_alive = w->alive;
+    registry_copy(w->endpoint, sizeof w->endpoint, h->endpoint);
+    registry_copy(w->bundle, sizeof w->bundle, h->bundle);
+    registry_games_free(w);
+    for (size_t i = 0; i < h->n_games && w->ngames < REGISTRY_GAMES_MAX; i++) {
+        const Deckhand__Internal__GameInfo *g = h->games[i];
+        if (!g->name || !*g->name || strlen(g->name) >= QUEUE_NAME_MAX)
+            continue;
+        registry_game *rg = &w->games[w->ngames++];
+        registry_copy(rg->name, sizeof rg->name, g->name);
+        rg->min_players = g->min_players;
+        rg->max_players = g->max_players < g->min_players ? g->min_players : g->max_players;
+        rg->info = (Deckhand__Internal__GameInfo *)pb_copy(&g->base);
+        if (!rg->info)
+            dh_warn("worker %s: out of memory keeping the options of %s", w->id, rg->name);
+    }
+    w->capacity = h->capacity;
+    w->draining = false; /* a hello is a fresh start */
+    w->alive = true;
+    w->last_seen_ms = now_ms;
+    if (!was_alive)
+        dh_info("worker %s up endpoint=%s games=%zu capacity=%u bundle=%.12s", w->id, w->endpoint,
+                w->ngames, w->capacity, w->bundle);
+    return w;
+}
+
+registry_worker *registry_beat(registry *r, const char *identity, uint32_t active, bool draining,
+                               uint64_t now_ms)
+{
+    registry_worker *w = registry_find(r, identity);
+    if (!w)
+        return NULL;
+    if (!w->alive)
+        dh_info("worker %s back", w->id);
+    if (draining && !w->draining)
+        dh_info("worker %s draining: no more placements on it", w->id);
+    w->active = active;
+    w->draining = draining;
+    w->alive = true;
+    w->last_seen_ms = now_ms;
+    return w;
+}
+
+void registry_gone(registry *r, const char *identity)
+{
+    registry_worker *w = registry_find(r, identity);
+    if (!w || !w->alive)
+        return;
+    w->alive = false;
+    r->gone++;
+    dh_info("worker %s stopping: dead now, its matches move", w->id);
+}
+
+size_t registry_take_gone(registry *r)
+{
+    size_t n = r->gone;
+    r->gone = 0;
+    return n;
+}
+
+size_t registry_expire(registry *r, uint64_t now_ms)
+{
+    size_t died = r->gone;
+    r->gone = 0;
+    for (size_t i = 0; i < r->nworkers; i++) {
+        registry_worker *w = &r->workers[i];
+        if (w->alive && now_ms - w->last_seen_ms > REGISTRY_DEAD_MS) {
+            w->alive = false;
+            died++;
+            dh_warn("worker %s silent for %llu ms: dead, no more placements on it", w->id,
+                    (unsigned long long)(now_ms - w->last_seen_ms));
+        }
+    }
+    return died;
+}
+
+static const registry_game *registry_worker_game(const registry_worker *w, const char *game)
+{
+    for (size_t i = 0; i < w->ngames; i++)
+        if (!strcmp(w->games[i].name, game))
+            return &w->games[i];
+    return NULL;
+}
+
+const registry_game *registry_game_info(const registry *r, const char *game)
+{
+    for (size_t i = 0; i < r->nworkers; i++) {
+        const registry_game *g;
+        if (r->workers[i].alive && (g = registry_worker_game(&r->workers[i], game)))
+            return g;
+    }
+    return NULL;
+}
+
+registry_worker *registry_pick(registry *r, const char *game, uint32_t players, uint64_t now_ms)
+{
+    registry_worker *best = NULL;
+    uint64_t best_load = 0;
+    for (size_t i = 0; i < r->nworkers; i++) {
+        registry_worker *w = &r->workers[i];
+        const registry_game *g = registry_worker_game(w, game);
+        if (!w->alive || w->draining || !g || players < g->min_players ||
+            players > g->max_players || now_ms < w->avoid_until_ms)
+            continue;
+        uint64_t load = (uint64_t)w->active + w->pending;
+        if ((w->capacity && load >= w->capacity) || w->pending >= REGISTRY_PENDING_MAX)
+            continue;
+        if (!best || load < best_load) {
+            best = w;
+            best_load = load;
+        }
+    }
+    return best;
+}
+
+registry_gateway *registry_gateway_find(registry *r, const char *identity)
+{
+    for (size_t i = 0; i < r->ngateways; i++)
+        if (!strcmp(r->gateways[i].id, identity))
+            return &r->gateways[i];
+    return NULL;
+}
+
+int registry_gateway_hello(registry *r, const char *identity, uint64_t now_ms)
+{
+    for (size_t i = 0; i < r->ngateways; i++) {
+        if (!strcmp(r->gateways[i].id, identity)) {
+            r->gateways[i].last_seen_ms = now_ms;
+            return 0;
+        }
+    }
+    if (dh_grow(&r->gateways, &r->capgateways, r->ngateways + 1, sizeof *r->gateways, 8) < 0)
+        return -1;
+    registry_gateway *g = &r->gateways[r->ngateways++];
+    registry_copy(g->id, sizeof g->id, identity);
+    g->last_seen_ms = now_ms;
+    dh_info("gateway %s registered", g->id);
+    return 0;
+}

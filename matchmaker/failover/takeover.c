@@ -1,0 +1,520 @@
+/*
+ * takeover.c: moving matches off dead workers (see takeover.h).
+ */
+#include "takeover.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dh_grow.h"
+#include "dh_keys.h"
+#include "dh_log.h"
+#include "mm_play.h"
+#include "mm_store.h"
+
+#define TAKEOVER_SEATS_MAX 64
+
+void takeover_init(takeover *t)
+{
+    memset(t, 0, sizeof *t);
+}
+
+void takeover_free(takeover *t)
+{
+    for (size_t i = 0; i < t->n; i++)
+        free(t->v[i].player_ids);
+    free(t->v);
+    memset(t, 0, sizeof *t);
+}
+
+static takeover_move *takeover_find(takeover *t, const char *match_id)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (!strcmp(t->v[i].match_id, match_id))
+            return &t->v[i];
+    return NULL;
+}
+
+bool takeover_has(const takeover *t, const char *match_id)
+{
+    return takeover_find((takeover *)t, match_id) != NULL;
+}
+
+static void takeover_remove(takeover *t, takeover_move *m)
+{
+    free(m->player_ids);
+    *m = t->v[--t->n];
+}
+
+/* A new zeroed record; NULL on allocation failure. */
+static takeover_move *takeover_add(takeover *t)
+{
+    if (dh_grow(&t->v, &t->cap, t->n + 1, sizeof *t->v, 16) < 0)
+        return NULL;
+    takeover_move *m = &t->v[t->n++];
+    memset(m, 0, sizeof *m);
+    return m;
+}
+
+/* The key and arguments of the move script. */
+typedef struct {
+    char meta[DH_KEY_MAX];
+    const char *argv[6];
+} takeover_args;
+
+static void takeover_args_fill(takeover_args *a, const mm_state *mm, const char *match_id,
+                               const char *from, const char *to)
+{
+    dh_key_match(a->meta, match_id);
+    const char *argv[] = {"EVALSHA", mm->scripts.takeover.sha, "1", a->meta, from, to};
+    memcpy(a->argv, argv, sizeof argv);
+}
+
+/* Run cmds (n of them) and drop their replies; the failures are logged. */
+static void takeover_write(mm_state *mm, uint64_t now_ms, const rconn_cmd *cmds, size_t n,
+                           const char *match_id)
+{
+    redisReply *out[4];
+    if (rconn_pipeline(mm, now_ms, cmds, n, out) < 0)
+        return; /* Redis is down: the next sweep finds the match again */
+    for (size_t i = 0; i < n; i++) {
+        if (out[i]->type == REDIS_REPLY_ERROR)
+            dh_warn_every(DH_LOG_EVERY_MS, "match %s: index write refused: %s", match_id,
+                          out[i]->str);
+        freeReplyObject(out[i]);
+    }
+}
+
+/* The match moved to (or already runs on) worker: matches:running and its adopt set say
+ * so (dh_keys.h: indexes follow the match, idempotent). */
+static void takeover_index_owner(mm_state *mm, uint64_t now_ms, const char *match_id,
+                                 const char *worker)
+{
+    char adopt[DH_KEY_MAX];
+    const char *sadd[] = {"SADD", dh_key_worker_adopt(adopt, worker), match_id};
+    const char *run[] = {"HSET", DH_KEY_MATCHES_RUNNING, match_id, worker};
+    rconn_cmd cmds[] = {{.argc = 3, .argv = sadd}, {.argc = 4, .argv = run}};
+    takeover_write(mm, now_ms, cmds, 2, match_id);
+}
+
+/* The match finished but its worker died before writing the indexes: the rating job
+ * (job, "" for none) and matches:finished first, then out of matches:running. */
+static void takeover_index_finished(mm_state *mm, uint64_t now_ms, const char *match_id,
+                                    const char *job)
+{
+    dh_script push;
+    dh_script_init(&push, dh_script_finished_push);
+    const char *unrated[] = {"HSET", DH_KEY_MATCHES_UNRATED, match_id, job};
+    const char *fin[] = {"EVALSHA", push.sha, "1", DH_KEY_MATCHES_FINISHED, match_id};
+    const char *del[] = {"HDEL", DH_KEY_MATCHES_RUNNING, match_id};
+    rconn_cmd first[] = {{.argc = 5, .argv = fin, .script = &push}, {.argc = 4, .argv = unrated}};
+    redisReply *out[2];
+    size_t n = *job ? 2 : 1;
+    if (rconn_pipeline(mm, now_ms, first, n, out) < 0)
+        return;
+    bool ok = true;
+    for (size_t i = 0; i < n; i++) {
+        ok = ok && out[i]->type != REDIS_REPLY_ERROR;
+        freeReplyObject(out[i]);
+    }
+    rconn_cmd last[] = {{.argc = 3, .argv = del}};
+    if (ok) {
+        dh_info("match %s: finished before its worker died; indexes written", match_id);
+        takeover_write(mm, now_ms, last, 1, match_id);
+    }
+}
+
+/* Whether the lease still names this matchmaker (else lease_lost). Checked before the
+ * move scripts, which cannot read the lease themselves (another slot); a lease lost just
+ * after the check moves nothing twice: the first move bumps the epoch. */
+static bool takeover_lease_ours(mm_state *mm, uint64_t now_ms)
+{
+    const char *argv[] = {"GET", DH_KEY_MM_LEASE};
+    redisReply *r = rconn_command(mm, now_ms, 2, argv);
+    if (!r)
+        return false;
+    bool ours = r->type == REDIS_REPLY_STRING && !strcmp(r->str, mm->id);
+    freeReplyObject(r);
+    if (!ours)
+        lease_lost(mm, DH_KEY_MM_LEASE " names another matchmaker");
+    return ours;
+}
+
+/* The reply of one move script: the epoch, 0 (not moved: the indexes are put right when
+ * the match finished or runs elsewhere), -1 (error). */
+static long long takeover_reply(mm_state *mm, const redisReply *r, const char *match_id,
+                                uint64_t now_ms)
+{
+    if (r->type == REDIS_REPLY_INTEGER)
+        return r->integer;
+    if (r->type == REDIS_REPLY_NIL)
+        return 0;
+    if (r->type == REDIS_REPLY_ARRAY && r->elements == 2 &&
+        r->element[0]->type == REDIS_REPLY_STRING && r->element[1]->type == REDIS_REPLY_STRING) {
+        if (!strcmp(r->element[0]->str, "finished"))
+            takeover_index_finished(mm, now_ms, match_id, r->element[1]->str);
+        else if (r->element[1]->str[0])
+            takeover_index_owner(mm, now_ms, match_id, r->element[1]->str);
+        return 0;
+    }
+    dh_warn_every(DH_LOG_EVERY_MS, "match %s: move script failed: %s", match_id,
+                  r->type == REDIS_REPLY_ERROR ? r->str : "unexpected reply");
+    return -1;
+}
+
+long long takeover_move_script(mm_state *mm, uint64_t now_ms, const char *match_id,
+                               const char *from, const char *to)
+{
+    takeover_args a;
+    if (!takeover_lease_ours(mm, now_ms))
+        return -1;
+    takeover_args_fill(&a, mm, match_id, from, to);
+    redisReply *r = rconn_script(mm, now_ms, &mm->scripts.takeover, 6, a.argv);
+    if (!r)
+        return -1;
+    long long e = takeover_reply(mm, r, match_id, now_ms);
+    freeReplyObject(r);
+    if (e > 0)
+        takeover_index_owner(mm, now_ms, match_id, to);
+    return e;
+}
+
+static void takeover_send_adopt(mm_state *mm, const takeover_move *m)
+{
+    Deckhand__Internal__AdoptMatch am = DECKHAND__INTERNAL__ADOPT_MATCH__INIT;
+    am.match_id = (char *)m->match_id;
+    am.epoch = m->epoch;
+    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
+    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_ADOPT_MATCH;
+    msg.adopt_match = &am;
+    if (dh_zmq_send(mm->router, m->worker, &msg) < 0)
+        dh_warn_every(DH_LOG_EVERY_MS,
+                      "match %s: cannot send AdoptMatch to %s (%s); it will find the match in its "
+                      "adopt set",
+                      m->match_id, m->worker, strerror(errno));
+}
+
+/* The adopter refused or stayed silent: avoid it and move the match again (from it). */
+static void takeover_fail(mm_state *mm, takeover_move *m, const char *why, uint64_t now_ms)
+{
+    registry_worker *w = registry_find(&mm->reg, m->worker);
+    if (w) {
+        if (w->pending)
+            w->pending--;
+        w->avoid_until_ms = now_ms + REGISTRY_AVOID_MS;
+    }
+    dh_warn_every(DH_LOG_EVERY_MS, "match %s: adoption by %s failed (%s); moving it again",
+                  m->match_id, m->worker, why);
+    m->deadline_ms = 0;
+    mm->takeover.next_sweep_ms = now_ms; /* at the next tick */
+}
+
+/* One match the sweep tries to move. */
+typedef struct {
+    const char *match_id, *from, *game, *player_ids;
+    long retry;          /* index of its waiting record, or -1 */
+    registry_worker *to; /* chosen adopter */
+    takeover_args args;
+} takeover_cand;
+
+static bool takeover_worker_dead(const mm_state *mm, const char *worker, uint64_t now_ms)
+{
+    const registry_worker *w = registry_find((registry *)&mm->reg, worker);
+    if (w)
+        return !w->alive;
+    return now_ms - mm->lease.since_ms >= TAKEOVER_UNKNOWN_DEAD_MS;
+}
+
+/* Room for extra records, so that adding them cannot move the ones candidates point
+ * into: called before any candidate points into the records (a sweep's reserve after
+ * collecting them was the issue's SIGSEGV: the move scripts read a retried match's
+ * strings from the freed array). */
+static int takeover_reserve(takeover *t, size_t extra)
+{
+    return dh_grow(&t->v, &t->cap, t->n + extra, sizeof *t->v, 16);
+}
+
+/* Candidates from matches:running whose worker is dead, after the waiting moves. */
+static size_t takeover_collect(mm_state *mm, const redisReply *running, takeover_cand *c,
+                               uint64_t now_ms)
+{
+    takeover *t = &mm->takeover;
+    size_t n = 0;
+    for (size_t i = 0; i < t->n && n < TAKEOVER_MAX_MOVES; i++) {
+        if (t->v[i].deadline_ms)
+            continue;
+        c[n++] = (takeover_cand){.match_id = t->v[i].match_id,
+                                 .from = t->v[i].worker,
+                                 .game = t->v[i].game,
+                                 .player_ids = t->v[i].player_ids,
+                                 .retry = (long)i};
+    }
+    for (size_t i = 0; i + 1 < running->elements && n < TAKEOVER_MAX_MOVES; i += 2) {
+        const char *id = running->element[i]->str, *worker = running->element[i + 1]->str;
+        if (!id || !worker || strlen(id) >= QUEUE_NAME_MAX || takeover_find(t, id) ||
+            !takeover_worker_dead(mm, worker, now_ms))
+            continue;
+        c[n++] = (takeover_cand){.match_id = id, .from = worker, .retry = -1};
+    }
+    return n;
+}
+
+/* Read game and player_ids of the new candidates in one pipeline; those whose meta is
+ * gone lose their game (and are skipped). meta[] holds the replies (the caller frees). */
+static int takeover_read_meta(mm_state *mm, takeover_cand *c, size_t n, redisReply **meta,
+                              uint64_t now_ms)
+{
+    rconn_cmd cmds[TAKEOVER_MAX_MOVES];
+    char keys[TAKEOVER_MAX_MOVES][DH_KEY_MAX];
+    const char *argv[TAKEOVER_MAX_MOVES][4];
+    size_t idx[TAKEOVER_MAX_MOVES], k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (c[i].retry >= 0)
+            continue;
+        dh_key_match(keys[k], c[i].match_id);
+        argv[k][0] = "HMGET";
+        argv[k][1] = keys[k];
+        argv[k][2] = DH_F_GAME;
+        argv[k][3] = DH_F_PLAYER_IDS;
+        cmds[k] = (rconn_cmd){.argc = 4, .argv = argv[k], .lens = NULL};
+        idx[k++] = i;
+    }
+    if (k == 0)
+        return 0;
+    if (rconn_pipeline(mm, now_ms, cmds, k, meta) < 0)
+        return -1;
+    for (size_t j = 0; j < k; j++) {
+        const redisReply *r = meta[j];
+        takeover_cand *ci = &c[idx[j]];
+        if (r->type == REDIS_REPLY_ARRAY && r->elements == 2 &&
+            r->element[0]->type == REDIS_REPLY_STRING) {
+            ci->game = r->element[0]->str;
+            ci->player_ids = r->element[1]->type == REDIS_REPLY_STRING ? r->element[1]->str : "";
+        }
+    }
+    return (int)k;
+}
+
+/* Record a moved match as in flight and tell its adopter (room was reserved). */
+static void takeover_moved(mm_state *mm, takeover_cand *c, long long epoch, uint64_t now_ms)
+{
+    takeover *t = &mm->takeover;
+    takeover_move *m;
+    if (c->retry >= 0) {
+        m = &t->v[c->retry];
+    } else {
+        char *ids = strdup(c->player_ids ? c->player_ids : "");
+        if (!ids) {
+            dh_error("match %s: out of memory tracking its adoption", c->match_id);
+            return;
+        }
+        m = takeover_add(t); /* cannot fail: room was reserved */
+        if (!m) {
+            free(ids);
+            dh_error("match %s: out of memory tracking its adoption", c->match_id);
+            return;
+        }
+        snprintf(m->match_id, sizeof m->match_id, "%s", c->match_id);
+        snprintf(m->game, sizeof m->game, "%s", c->game);
+        m->player_ids = ids;
+    }
+    dh_counter_inc(&mm->stats.matches_moved);
+    dh_info("match %s: moved from %s to %s at epoch %lld", m->match_id, c->from, c->to->id, epoch);
+    snprintf(m->worker, sizeof m->worker, "%s", c->to->id);
+    m->epoch = (uint64_t)epoch;
+    m->deadline_ms = now_ms + TAKEOVER_ADOPT_TIMEOUT_MS;
+    takeover_send_adopt(mm, m);
+}
+
+static int takeover_desc(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x < y) - (x > y);
+}
+
+/* Pick an adopter for every candidate and run their move scripts in one pipeline. */
+static void takeover_move_all(mm_state *mm, takeover_cand *c, size_t n, uint64_t now_ms)
+{
+    rconn_cmd cmds[TAKEOVER_MAX_MOVES];
+    redisReply *moved[TAKEOVER_MAX_MOVES];
+    size_t idx[TAKEOVER_MAX_MOVES], nmove = 0, nowhere = 0, ndrop = 0;
+    long drop[TAKEOVER_MAX_MOVES];
+    for (size_t i = 0; i < n; i++) {
+        if (!c[i].game)
+            continue;
+        size_t players = dh_list_count(c[i].player_ids);
+        const registry_game *g = registry_game_info(&mm->reg, c[i].game);
+        if (!players && g)
+            players = g->min_players;
+        c[i].to = registry_pick(&mm->reg, c[i].game, (uint32_t)players, now_ms);
+        if (!c[i].to) {
+            nowhere++;
+            continue;
+        }
+        c[i].to->pending++;
+        takeover_args_fill(&c[i].args, mm, c[i].match_id, c[i].from, c[i].to->id);
+        cmds[nmove] = (rconn_cmd){
+            .argc = 6, .argv = c[i].args.argv, .lens = NULL, .script = &mm->scripts.takeover};
+        idx[nmove++] = i;
+    }
+    if (nowhere && nowhere != mm->takeover.nowhere_logged)
+        dh_warn("%zu matches of dead workers found no live worker to move to; retrying", nowhere);
+    mm->takeover.nowhere_logged = nowhere;
+    if (nmove == 0)
+        return;
+    if (!takeover_lease_ours(mm, now_ms) || rconn_pipeline(mm, now_ms, cmds, nmove, moved) < 0) {
+        for (size_t j = 0; j < nmove; j++)
+            c[idx[j]].to->pending--;
+        return;
+    }
+    for (size_t j = 0; j < nmove; j++) {
+        takeover_cand *ci = &c[idx[j]];
+        long long epoch = takeover_reply(mm, moved[j], ci->match_id, now_ms);
+        freeReplyObject(moved[j]);
+        if (epoch > 0) {
+            takeover_index_owner(mm, now_ms, ci->match_id, ci->to->id);
+            takeover_moved(mm, ci, epoch, now_ms);
+            continue;
+        }
+        ci->to->pending--;
+        if (epoch == 0 && ci->retry >= 0)
+            drop[ndrop++] = ci->retry; /* it moved on, or finished, without us */
+    }
+    /* highest index first: removing one moves the last record into its slot */
+    qsort(drop, ndrop, sizeof *drop, takeover_desc);
+    for (size_t j = 0; j < ndrop; j++)
+        takeover_remove(&mm->takeover, &mm->takeover.v[drop[j]]);
+}
+
+/* One sweep: how many matches it found to move (or waiting to move), -1 when Redis did
+ * not answer. */
+static long takeover_sweep(mm_state *mm, uint64_t now_ms)
+{
+    redisReply *meta[TAKEOVER_MAX_MOVES];
+    const char *argv[] = {"HGETALL", DH_KEY_MATCHES_RUNNING};
+    takeover_cand *c = calloc(TAKEOVER_MAX_MOVES, sizeof *c);
+    /* room for every move of this sweep first: the candidates point into the records */
+    if (c && takeover_reserve(&mm->takeover, TAKEOVER_MAX_MOVES) < 0) {
+        free(c);
+        c = NULL;
+    }
+    redisReply *running = c ? rconn_command(mm, now_ms, 2, argv) : NULL;
+    int nmeta = 0;
+    size_t n = 0;
+    if (!running)
+        goto out;
+    n = running->type == REDIS_REPLY_ARRAY ? takeover_collect(mm, running, c, now_ms) : 0;
+    if (n && (nmeta = takeover_read_meta(mm, c, n, meta, now_ms)) >= 0)
+        takeover_move_all(mm, c, n, now_ms);
+out:
+    for (int j = 0; j < nmeta; j++)
+        freeReplyObject(meta[j]);
+    long found = running ? (long)n : -1;
+    if (running)
+        freeReplyObject(running);
+    free(c);
+    return found;
+}
+
+void takeover_tick(mm_state *mm, uint64_t now_ms, bool force)
+{
+    takeover *t = &mm->takeover;
+    if (!mm->redis_on)
+        return;
+    for (size_t i = 0; i < t->n; i++)
+        if (t->v[i].deadline_ms && now_ms >= t->v[i].deadline_ms)
+            takeover_fail(mm, &t->v[i], "no MatchAdopted in time", now_ms);
+    if (force || now_ms >= t->next_sweep_ms) {
+        long found = takeover_sweep(mm, now_ms);
+        /* Sweep often while there is something to move or that may soon be (the workers
+         * nobody has heard of yet at the start of acting); otherwise rarely: a death
+         * forces a sweep anyway, and the whole of matches:running is a big read. */
+        bool settling = found != 0 || t->n > 0 ||
+                        now_ms - mm->lease.since_ms < TAKEOVER_UNKNOWN_DEAD_MS + TAKEOVER_SWEEP_MS;
+        t->next_sweep_ms = now_ms + (settling ? TAKEOVER_SWEEP_MS : TAKEOVER_IDLE_SWEEP_MS);
+    }
+    /* A match being moved exists: its placement, if any, waits for the adopter. */
+    for (size_t i = 0; i < t->n; i++)
+        placement_hold(mm, t->v[i].match_id, now_ms);
+}
+
+/* Tell every gateway where the match went. */
+static void takeover_broadcast(mm_state *mm, const char *match_id, const registry_worker *w,
+                               const char *worker_id, char **ids, size_t nids)
+{
+    seated_moved(&mm->seated, match_id, worker_id, w ? w->endpoint : "");
+    Deckhand__Internal__MatchMoved mv = DECKHAND__INTERNAL__MATCH_MOVED__INIT;
+    mv.match_id = (char *)match_id;
+    mv.worker_id = (char *)worker_id;
+    mv.worker_endpoint = (char *)(w ? w->endpoint : "");
+    mv.n_player_ids = nids;
+    mv.player_ids = ids;
+    Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
+    msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_MOVED;
+    msg.match_moved = &mv;
+    for (size_t i = 0; i < mm->reg.ngateways; i++)
+        if (dh_zmq_send(mm->router, mm->reg.gateways[i].id, &msg) < 0)
+            dh_debug("match %s: MatchMoved not sent to gateway %s: %s", match_id,
+                     mm->reg.gateways[i].id, strerror(errno));
+}
+
+/* Split a copy of a comma-separated id list (ids, written to) into at most max
+ * NUL-terminated pointers into it. */
+static size_t takeover_split(char *ids, char **out, size_t max)
+{
+    size_t n = 0, len;
+    const char *item;
+    for (const char *cur = ids; n < max && dh_list_next(&cur, &item, &len);) {
+        if (len == 0)
+            continue;                 /* as before: an empty item names nobody */
+        ids[item - ids + len] = '\0'; /* the cursor is past it already */
+        out[n++] = &ids[item - ids];
+    }
+    return n;
+}
+
+void takeover_adopted(mm_state *mm, const char *identity,
+                      const Deckhand__Internal__MatchAdopted *ma, uint64_t now_ms)
+{
+    const char *id = ma->match_id ? ma->match_id : "";
+    takeover_move *m = takeover_find(&mm->takeover, id);
+    if (m && strcmp(m->worker, identity)) {
+        dh_warn_every(DH_LOG_EVERY_MS, "MatchAdopted for %s from %s, but %s adopts it; ignored", id,
+                      identity, m->worker);
+        return;
+    }
+    registry_worker *w = registry_find(&mm->reg, identity);
+    if (!ma->ok) {
+        const char *why = ma->error && *ma->error ? ma->error : "refused";
+        if (m && m->deadline_ms)
+            takeover_fail(mm, m, why, now_ms);
+        else
+            dh_warn_every(DH_LOG_EVERY_MS, "match %s: %s could not adopt it (%s)", id, identity,
+                          why);
+        return;
+    }
+    if (m && m->deadline_ms && w && w->pending)
+        w->pending--;
+    if (w)
+        w->active++;
+    if (w && placement_adopted(mm, id, w, now_ms)) {
+        if (m)
+            takeover_remove(&mm->takeover, m);
+        return;
+    }
+    dh_info("match %s adopted by %s: telling %zu gateways", id, identity, mm->reg.ngateways);
+    /* the worker names the players; one that had the match already may not */
+    char **ids = ma->player_ids;
+    size_t nids = ma->n_player_ids;
+    char *list = NULL, *split[TAKEOVER_SEATS_MAX];
+    if (!nids && m && m->player_ids && (list = strdup(m->player_ids))) {
+        nids = takeover_split(list, split, TAKEOVER_SEATS_MAX);
+        ids = split;
+    }
+    takeover_broadcast(mm, id, w, identity, ids, nids);
+    free(list);
+    if (m)
+        takeover_remove(&mm->takeover, m);
+}
