@@ -12,13 +12,13 @@
  *     | EVENT TEXT                                            (the public log)
  *   game over: SEAT NAME score S rank R ...
  */
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "cli.h"
 #include "dh_client.h"
+#include "dh_signal.h"
 
 static const char watch_who[] = "deckhand watch";
 
@@ -28,14 +28,6 @@ static const char watch_usage[] =
     "  Watch a running match (only what no player hides, some seconds behind it) until it\n"
     "  ends, or list the running matches (of game G). --account logs in to NAME (password\n"
     "  in DECKHAND_PASSWORD) instead of as a guest.\n";
-
-static volatile sig_atomic_t watch_stop;
-
-static void watch_on_signal(int sig)
-{
-    (void)sig;
-    watch_stop = 1;
-}
 
 /* Send m as the next command and wait for its Reply, printing what comes before it with
  * show (NULL: nothing). 0 ok, else -1 with the error on stderr. */
@@ -143,7 +135,7 @@ static void watch_show_frame(const Deckhand__SpectatorFrame *f, unsigned n)
 static int watch_frames(dh_client *c)
 {
     unsigned n = 0;
-    while (!watch_stop) {
+    while (!dh_signal_stop_asked()) {
         Deckhand__ServerMessage *s = NULL;
         int r = dh_client_recv(c, 500, &s);
         if (r < 0) {
@@ -204,11 +196,7 @@ int cmd_watch(int argc, char **argv)
     m.spectate = &sp;
     if (watch_request(c, &m, NULL) < 0)
         goto out;
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = watch_on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    dh_signal_on_stop(false);
     printf("watching %s\n", match_id);
     fflush(stdout);
     rc = watch_frames(c);

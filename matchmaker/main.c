@@ -28,7 +28,6 @@
  * beside the ROUTER.
  */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +41,7 @@
 #include "dh_log.h"
 #include "dh_ops.h"
 #include "dh_zap.h"
+#include "dh_signal.h"
 #include "dh_zmq.h"
 #include "loop.h"
 #include "matchmaker.h"
@@ -52,14 +52,6 @@
 #define TICK_MS          50
 #define HWM              10000
 #define REDIS_TIMEOUT_MS 1000
-
-static volatile sig_atomic_t mm_stop; /* set by SIGINT/SIGTERM; the only global */
-
-static void mm_on_signal(int sig)
-{
-    (void)sig;
-    mm_stop = 1;
-}
 
 /* The gauges and the probes, once per iteration (cheap: counts the loop keeps). */
 static void mm_publish(mm_state *mm, dh_ops *ops, uint64_t now_ms)
@@ -132,7 +124,7 @@ static int mm_metrics(mm_state *mm, dh_metrics *reg, dh_counter *refused)
 static int mm_run(mm_state *mm, dh_ops *ops)
 {
     uint64_t next_tick = dh_now_ms();
-    while (!mm_stop) {
+    while (!dh_signal_stop_asked()) {
         uint64_t now = dh_now_ms();
         long timeout = next_tick > now ? (long)(next_tick - now) : 0;
         zmq_pollitem_t items[2] = {
@@ -283,11 +275,7 @@ int main(int argc, char **argv)
         dh_error("cannot bind %s: %s", bind, zmq_strerror(errno));
         goto err;
     }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = mm_on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    dh_signal_on_stop(false);
     dh_admin_auth admin_auth;
     if (dh_admin_auth_load(&admin_auth) < 0 || dh_ops_admin_on(&ops, &admin_auth) < 0)
         goto err;

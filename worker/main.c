@@ -29,7 +29,6 @@
  * worker's files").
  */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +42,7 @@
 #include "dh_flags.h"
 #include "dh_log.h"
 #include "dh_ops.h"
+#include "dh_signal.h"
 #include "dh_zap.h"
 #include "dh_zmq.h"
 #include "engine.h"
@@ -54,20 +54,12 @@
 #define HWM              10000
 #define GAMES_MAX        32
 
-static volatile sig_atomic_t worker_stop; /* set by SIGINT/SIGTERM; the only global */
-
-static void worker_on_signal(int sig)
-{
-    (void)sig;
-    worker_stop = 1;
-}
-
 static int worker_run(host *h, dh_ops *ops, dh_gauge *active, size_t inbox_max)
 {
     worker_loop l;
     worker_loop_init(&l, dh_now_ms(), inbox_max);
     int rc = 0;
-    while (!worker_stop && !h->drain_asked) {
+    while (!dh_signal_stop_asked() && !h->drain_asked) {
         zmq_pollitem_t items[] = {
             {.socket = h->dealer, .events = ZMQ_POLLIN},
             {.socket = h->router, .events = ZMQ_POLLIN},
@@ -272,12 +264,7 @@ int main(int argc, char **argv)
     if (out_watch_init(&h, (uint32_t)max_spectators, (uint64_t)spectator_delay) < 0)
         goto err;
 
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = worker_on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
+    dh_signal_on_stop(true);
     const dh_metric auth[] = {
         {"deckhand_internal_auth_refused_total", "",
          "ZeroMQ handshakes refused: a peer without the cluster's CURVE key (dh_zap.h).",
