@@ -1,7 +1,7 @@
 /*
  * dh_keys.h: the Redis contract, in one place. Every key, hash field, status value and
  * server-side script any process or `deckhand` reads or writes is named here; no other
- * file spells a key. docs/ARCHITECTURE.md ("Redis keys") tables the same layout.
+ * file spells a key. docs/redis.md ("Redis keys") tables the same layout.
  *
  *   match:{ID}               hash   the match: DH_F_* fields below (worker + epoch fence it)
  *   match:{ID}:snap          string engine snapshot at the last turn boundary

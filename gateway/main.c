@@ -1,7 +1,7 @@
 /*
  * main.c: deckhand-gateway, the process that holds client connections.
  *
- * Flags (docs/ARCHITECTURE.md): --tcp, --ws, --matchmaker, --redis, --id, --token-key,
+ * Flags (docs/deployment.md): --tcp, --ws, --matchmaker, --redis, --id, --token-key,
  * --max-frame, --max-conns, --flood-ban-ms, --http (the operator port, dh_ops.h: ready
  * while listening with a live link to the matchmaker), --token-key-previous[-until]
  * (rotation), --curve-dir / --insecure-internal (the internal links' CURVE keys,
@@ -250,7 +250,7 @@ static const char gw_usage[] =
     "routes them to the matchmaker and workers. Each flag has an environment equivalent\n"
     "(DECKHAND_GATEWAY_TCP, DECKHAND_GATEWAY_WS, DECKHAND_MATCHMAKER, DECKHAND_REDIS_URL,\n"
     "DECKHAND_GATEWAY_ID, DECKHAND_TOKEN_KEY, DECKHAND_MAX_FRAME, DECKHAND_GATEWAY_MAX_CONNS,\n"
-    "DECKHAND_GATEWAY_HTTP); see docs/ARCHITECTURE.md and docs/PROTOCOL.md. --redis none: no\n"
+    "DECKHAND_GATEWAY_HTTP); see docs/deployment.md and docs/PROTOCOL.md. --redis none: no\n"
     "Redis lookup of unknown matches. --max-conns: connections past it are refused with\n"
     "OVERLOADED (default: the descriptor limit less a reserve). --flood-ban-ms\n"
     "(DECKHAND_GATEWAY_FLOOD_BAN_MS): how long the address and player of a connection dropped\n"

@@ -4,7 +4,7 @@
  * any gateway; changed by the matchmaker's MatchMoved when a match fails over to another
  * worker. Player commands go to a match's worker through its route.
  *
- * Failover (docs/ARCHITECTURE.md, "Durable matches"): MatchMoved re-routes a match and
+ * Failover (docs/redis.md, "Durable matches"): MatchMoved re-routes a match and
  * the commands in flight for its players get UNAVAILABLE at once (route_move); backend.c
  * then re-attaches the players connected here to the new worker.
  */

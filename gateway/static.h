@@ -1,6 +1,6 @@
 /*
- * static.h: the web client's files, served on the WebSocket port (docs/ARCHITECTURE.md,
- * "The web client").
+ * static.h: the web client's files, served on the WebSocket port (docs/client.md,
+ * "The web client in detail").
  *
  * A plain GET or HEAD (one that is not a WebSocket upgrade) on the WebSocket port gets a
  * file of the built client: "/" is index.html, "/assets/..." the bundle. Every file is

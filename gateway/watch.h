@@ -1,5 +1,5 @@
 /*
- * watch.h: a connection watching a match (docs/ARCHITECTURE.md, "Spectators"; the
+ * watch.h: a connection watching a match (docs/worker.md, "Spectators"; the
  * protocol's "Watching"). A logged-in connection watches at most one match
  * (gw_conn.watching): Spectate finds the match's worker as a resume does (the route, or
  * Redis) and sends it PlayerCommand{spectate}; the worker's Catalog, Reply and delayed

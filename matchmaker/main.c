@@ -197,7 +197,7 @@ static const char mm_usage[] =
     "  --id        this matchmaker's id (DECKHAND_MATCHMAKER_ID, mm-HOST-PID)\n"
     "  --http      operator port: /healthz, /readyz, /metrics and the admin API\n"
     "              (DECKHAND_MATCHMAKER_HTTP; its tokens: DECKHAND_ADMIN_TOKEN(_FILE))\n"
-    "  --queues    the queue settings file (DECKHAND_QUEUES; docs/ARCHITECTURE.md)\n"
+    "  --queues    the queue settings file (DECKHAND_QUEUES; docs/deployment.md)\n"
     "  --grace-ms, --decision-ms, --turn-ms, --abandon\n"
     "              defaults for every queue (DECKHAND_GRACE_MS, ...)\n"
     "  --curve-dir the cluster's CURVE keys (DECKHAND_CURVE_DIR; docs/OPERATIONS.md)\n"

@@ -22,7 +22,7 @@ static uint64_t mm_clock_ms(clockid_t id)
     return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-/* The histograms' bucket bounds (docs/ARCHITECTURE.md, "Matchmaking"). */
+/* The histograms' bucket bounds (docs/matchmaker.md, "Matchmaking"). */
 static const double mm_spread_bounds[] = {0.25, 0.5, 1, 2, 3, 5, 8, 12, 20, 35, 50};
 static const double mm_wait_bounds[] = {0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120};
 

@@ -1,7 +1,7 @@
 /*
  * main.c: deckhand-worker, the process that hosts matches.
  *
- * Flags (docs/ARCHITECTURE.md): --bind (ROUTER for gateways' data path), --id,
+ * Flags (docs/deployment.md): --bind (ROUTER for gateways' data path), --id,
  * --matchmaker (DEALER for the control path), --redis, --scripts, --capacity; and
  * --endpoint (DECKHAND_WORKER_ENDPOINT), the address gateways should connect to when it
  * differs from the bound one (a wildcard bind in a container), default: what was bound;
@@ -25,7 +25,7 @@
  * what the matchmaker and gateways send to the host, through inbox.c; the host's modules
  * (host*.c), which do the work on store.c (Redis) and bundles.c (script bundles);
  * replay.c, the replays served to players beside them (a bounded share of each turn);
- * worker_metrics.c, the operator port (docs/ARCHITECTURE.md, "The
+ * worker_metrics.c, the operator port (docs/common.md, "The
  * worker's files").
  */
 #include <errno.h>

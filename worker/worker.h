@@ -29,7 +29,7 @@
  *
  * The loop reads the gateways' PlayerCommands into the inbox as fast as they come and the
  * host works them off in time-bounded batches, so bulk work never holds up the beat
- * (docs/ARCHITECTURE.md, "Liveness"). The inbox holds at most max commands (INBOX_MAX
+ * (docs/worker.md, "Liveness"). The inbox holds at most max commands (INBOX_MAX
  * unless --inbox-max says otherwise): one
  * that finds it full is answered OVERLOADED at once (the client retries later) instead of
  * waiting behind seconds of work. An Away (a dropped connection, no reply) is never

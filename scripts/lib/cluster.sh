@@ -56,7 +56,7 @@ DH_READY_TIMEOUT=${DH_READY_TIMEOUT:-20}
 DH_STOP_TIMEOUT=${DH_STOP_TIMEOUT:-5}
 DH_GATEWAYS_MAX=4
 
-# The ports of docs/ARCHITECTURE.md: redis 6390, matchmaker 5560, workers 5570+,
+# The ports of docs/deployment.md: redis 6390, matchmaker 5560, workers 5570+,
 # gateway tcp 7000 and ws 7001; HTTP: matchmaker 5561, workers 5580+, gateways 7010+.
 dh_cluster_ports_default() {
     DH_PORT_REDIS=6390

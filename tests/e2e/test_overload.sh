@@ -2,7 +2,7 @@
 # test_overload.sh: a cluster driven past saturation stays alive. 400 unpaced bots
 # (--rate 0) play 200 two-player Dominion matches at once on two workers, as fast as the
 # cluster answers (about 1,500 commands/s on this sanitized build). The workers keep beating between their
-# time-bounded batches (docs/ARCHITECTURE.md, "Liveness"), so the matchmaker never takes
+# time-bounded batches (docs/worker.md, "Liveness"), so the matchmaker never takes
 # a live worker for dead and moves nothing; nothing crashes and every match finishes.
 # Each bot has one command in flight, so about 200 can queue at a worker: the workers run
 # with --inbox-max 24 (through its variable) to be driven past their bound, and must answer

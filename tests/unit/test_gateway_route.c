@@ -3,7 +3,7 @@
  * match's commands and whose outputs it passes on: routing both ways after MatchAssigned,
  * one UNAVAILABLE for a silent worker, route misses looked up in Redis (and a Redis outage
  * answered UNAVAILABLE, not a crash), and the gateway's part of failover
- * (docs/ARCHITECTURE.md, "Durable matches"): MatchMoved re-routes and re-attaches,
+ * (docs/redis.md, "Durable matches"): MatchMoved re-routes and re-attaches,
  * UNKNOWN_MATCH and GameOver drop a route, disconnects are reported away to the worker,
  * and a resume on a second gateway routes the match through it.
  */

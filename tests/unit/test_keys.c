@@ -1,6 +1,6 @@
 /*
  * test_keys.c: the Redis contract of common/dh_keys.h. The key builders spell exactly the
- * layout docs/ARCHITECTURE.md tables (with hash tags that keep a match's keys in one
+ * layout docs/redis.md tables (with hash tags that keep a match's keys in one
  * slot), and every server-side script compiles on a real redis-server and does what its
  * comment says: the fence refuses a stale owner with FENCED, the leader's queue script
  * refuses a matchmaker that does not hold the lease with NOTLEADER. The ACL users'

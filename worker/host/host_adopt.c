@@ -1,6 +1,6 @@
 /*
  * host_adopt.c: adopting matches the matchmaker moved onto this worker after their
- * worker died or stopped (docs/ARCHITECTURE.md, "Takeover"): each is restored from its
+ * worker died or stopped (docs/matchmaker.md, "Takeover"): each is restored from its
  * meta, snapshot and log in Redis on the bundle it is pinned to, and answered with
  * MatchAdopted.
  */

@@ -1,6 +1,7 @@
 /*
  * host.h: the front door of the worker's host wing (worker/host/): the matches a worker hosts, the
- * commands that drive them and the outputs they release (docs/ARCHITECTURE.md flows 3-5).
+ * commands that drive them and the outputs they release (docs/ARCHITECTURE.md,
+ * "The three main flows").
  *
  * The rule this module exists to keep: nothing a command changed is shown to anyone
  * before Redis holds it. A command is applied to the engine at once (so the next

@@ -226,7 +226,7 @@ void out_view_forget(host_seat *s);
 
 /* ---- watchers (out_watch.c) ----------------------------------------------------------
  *
- * Watchers of the matches a worker hosts (docs/ARCHITECTURE.md, "Spectators").
+ * Watchers of the matches a worker hosts (docs/worker.md, "Spectators").
  *
  * A watcher is a player who is not seated in a match and asked its gateway to watch it
  * (PlayerCommand.spectate). Per watched match the worker keeps its watchers (player id and

@@ -3,7 +3,7 @@
  * keeps in Redis. Two modules: the store (store.c), the persistence of hosted matches, and
  * the rater (rater.c), which moves ratings once per finished match (below).
  *
- * The store: the worker's Redis persistence (docs/ARCHITECTURE.md, "Redis keys").
+ * The store: the worker's Redis persistence (docs/redis.md, "Redis keys").
  *
  * Writes are batched: the host opens an op per thing it must know the fate of (a new
  * match, one accepted answer, a finished match), appends that op's commands, and at
@@ -205,7 +205,7 @@ int store_adopt_return(store *s, const char *worker_id, const char *match_id, ui
 /* ---- the rater ------------------------------------------------------------------
  *
  * The rater (rater.c): ratings, leaderboards and match history move once per finished
- * match between accounts (docs/ARCHITECTURE.md, "Ratings").
+ * match between accounts (docs/redis.md, "Ratings").
  *
  * Exactly once, across retries, failovers and a Redis Cluster (where a match, a game's
  * ratings and each account's history live in different slots), in steps that are each
