@@ -24,7 +24,7 @@
  *   engine_match.c    a match's life through the public API
  *   engine_view.c     per-seat views
  *   engine_search_world.c the search bot's worlds: copies of a match, dealt again, played out
- *   engine_search.c   the search bot's tree and its answer (engine_search.h: their state)
+ *   engine_search.c   the search bot's tree and its answer (engine_search_impl.h: their state)
  *   engine_rules_t.c  the `T` table of rules tests; engine_rules.c runs them
  * Users outside engine/: the unit tests' engine rig (tests/unit/rig_engine.c, to intern
  * names in another order, as another process would), test_engine_determinism.c (the

@@ -42,7 +42,7 @@
 
 #include "dh_clock.h"
 #include "dh_grow.h"
-#include "engine_search.h"
+#include "engine_search_impl.h"
 
 #define SEARCH_EXPLORE      0.7   /* UCB1's exploration constant (rewards are 0..1) */
 #define SEARCH_PAIRED_MIN   6     /* worlds two root answers share before they are compared */

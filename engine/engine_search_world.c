@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "dh_grow.h"
-#include "engine_search.h"
+#include "engine_search_impl.h"
 
 #define SEARCH_MARGIN_WEIGHT 0.3  /* of a result: the score margin's part (the rest: winning) */
 #define SEARCH_MARGIN_SCALE  20.0 /* a margin this large counts fully */

@@ -1,12 +1,12 @@
 /*
- * engine_search.h: what the search bot's two files share (private to engine/): the
+ * engine_search_impl.h: what the search bot's two files share (private to engine/): the
  * search's state (the tree, the candidates, the worlds' results) and its generator.
  * engine_search.c grows the tree and picks the answer; engine_search_world.c makes the
  * worlds the tree is grown in (a copy of the match with the hidden cards dealt again) and
  * plays them out to a result. The tree calls the worlds, never the other way.
  */
-#ifndef DECKHAND_ENGINE_SEARCH_H
-#define DECKHAND_ENGINE_SEARCH_H
+#ifndef DECKHAND_ENGINE_SEARCH_IMPL_H
+#define DECKHAND_ENGINE_SEARCH_IMPL_H
 
 #include <stdint.h>
 
