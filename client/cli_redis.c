@@ -34,7 +34,6 @@ engine_bundle *cli_redis_bundle(dh_redis *c, const char *sha, const char *who)
 {
     dh_bundle_file *files = NULL;
     size_t nf = 0;
-    engine_file_in *in = NULL;
     engine_bundle *b = NULL;
     int st = dh_bundle_fetch(c, sha, &files, &nf);
     if (st != 1) {
@@ -44,15 +43,8 @@ engine_bundle *cli_redis_bundle(dh_redis *c, const char *sha, const char *who)
             fprintf(stderr, "%s: cannot read bundle %s: redis unreachable\n", who, sha);
         goto out;
     }
-    in = calloc(nf ? nf : 1, sizeof *in);
-    if (!in) {
-        fprintf(stderr, "%s: out of memory\n", who);
-        goto out;
-    }
-    for (size_t i = 0; i < nf; i++)
-        in[i] = (engine_file_in){files[i].path, files[i].data, files[i].len};
     engine_error ee = {0};
-    b = engine_bundle_load_files("bundle", in, nf, NULL, &ee);
+    b = engine_bundle_load_files("bundle", files, nf, NULL, &ee);
     if (!b) {
         fprintf(stderr, "%s: bundle %.12s: %s\n", who, sha, ee.message);
     } else if (strcmp(engine_bundle_id(b), sha)) {
@@ -63,7 +55,6 @@ engine_bundle *cli_redis_bundle(dh_redis *c, const char *sha, const char *who)
         b = NULL;
     }
 out:
-    free(in);
     dh_bundle_files_free(files, nf);
     return b;
 }

@@ -302,17 +302,10 @@ static int push_guard(push_job *p, dh_redis *rd)
 /* Store bundle:{SHA} (files, meta, tests per game, the apply mark). 0 or -1. */
 static int push_store(push_job *p, dh_redis *rd)
 {
-    size_t nf = 0;
-    engine_file_in file;
-    while (engine_bundle_file_at(p->b, nf, &file))
-        nf++;
-    dh_bundle_file *files = calloc(nf ? nf : 1, sizeof *files);
+    size_t nf;
+    engine_file_in *files = engine_bundle_files(p->b, &nf);
     if (!files)
         return -1;
-    for (size_t i = 0; i < nf; i++) {
-        engine_bundle_file_at(p->b, i, &file);
-        files[i] = (dh_bundle_file){(char *)file.path, (char *)file.data, file.len};
-    }
     dh_bundle_meta meta = {p->label ? p->label : p->man.label, p->games, p->man.compatible,
                            scripts_wall_ms()};
     int rc = dh_bundle_store(rd, p->sha, files, nf, &meta);

@@ -17,8 +17,8 @@ static int is_file_field(const char *s, size_t len)
 void dh_bundle_files_free(dh_bundle_file *f, size_t n)
 {
     for (size_t i = 0; f && i < n; i++) {
-        free(f[i].path);
-        free(f[i].data);
+        free((char *)f[i].path); /* owned by the array (dh_bundle.h) */
+        free((char *)f[i].data);
     }
     free(f);
 }
@@ -47,13 +47,14 @@ int dh_bundle_fetch(dh_redis *rd, const char *sha, dh_bundle_file **out, size_t 
         if (name->type != REDIS_REPLY_STRING || val->type != REDIS_REPLY_STRING ||
             !is_file_field(name->str, name->len))
             continue;
+        char *data = malloc(val->len ? val->len : 1);
         f[k].path = strndup(name->str, name->len);
-        f[k].data = malloc(val->len ? val->len : 1);
-        if (!f[k].path || !f[k].data) {
+        f[k].data = data;
+        if (!f[k].path || !data) {
             k++;
             goto err;
         }
-        memcpy(f[k].data, val->str, val->len);
+        memcpy(data, val->str, val->len);
         f[k].len = val->len;
         k++;
     }

@@ -15,14 +15,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dh_file.h"
 #include "dh_keys.h"
 #include "dh_redis.h"
 
-typedef struct {
-    char *path;
-    char *data;
-    size_t len;
-} dh_bundle_file;
+/* A bundle's file (dh_file.h). The arrays dh_bundle_fetch returns own their strings
+ * (dh_bundle_files_free); the ones handed to dh_bundle_store are only read. */
+typedef dh_file dh_bundle_file;
 
 typedef struct {
     const char *label;

@@ -440,6 +440,15 @@ int engine_bundle_file_at(const engine_bundle *b, size_t i, engine_file_in *out)
     return 1;
 }
 
+engine_file_in *engine_bundle_files(const engine_bundle *b, size_t *n)
+{
+    engine_file_in *v = calloc(b->nfiles ? b->nfiles : 1, sizeof *v);
+    *n = v ? b->nfiles : 0;
+    for (size_t i = 0; v && i < b->nfiles; i++)
+        engine_bundle_file_at(b, i, &v[i]);
+    return v;
+}
+
 int engine_bundle_manifest(engine_bundle *b, engine_manifest *out, engine_error *err)
 {
     memset(out, 0, sizeof *out);

@@ -27,6 +27,7 @@
 #include <stdio.h>
 
 #include "deckhand.pb-c.h"
+#include "dh_file.h"
 
 typedef struct engine_bundle engine_bundle;
 typedef struct engine_match engine_match;
@@ -87,12 +88,8 @@ typedef struct {
  * The caller owns the bundle; free it only after every match on it is freed. */
 engine_bundle *engine_bundle_load(const char *dir, const engine_limits *lim, engine_error *err);
 void engine_bundle_free(engine_bundle *b);
-/* One file of a bundle held in memory (path relative, '/'-separated). */
-typedef struct {
-    const char *path;
-    const char *data;
-    size_t len;
-} engine_file_in;
+/* One file of a bundle held in memory: the same type common/dh_bundle.h reads from Redis. */
+typedef dh_file engine_file_in;
 /* Load a bundle from files in memory, as engine_bundle_load would load a folder named
  * name holding them: only *.lua files are kept (others are skipped, as on disk), the id is
  * the same, and a bad path (absolute, "..", a dot file) or a repeated one is refused.
@@ -114,6 +111,9 @@ engine_code engine_bundle_check_options(const engine_bundle *b, const char *game
 /* The bundle's files in path order: fills *out and returns 1, or 0 past the last one.
  * The data belongs to the bundle. */
 int engine_bundle_file_at(const engine_bundle *b, size_t i, engine_file_in *out);
+/* Every file of b in path order, as an array the caller frees (free()); the strings belong
+ * to b. *n is their count. NULL when out of memory. */
+engine_file_in *engine_bundle_files(const engine_bundle *b, size_t *n);
 
 /* The optional manifest.lua at the bundle's root: `return {label = "...", compatible =
  * false}`. Strings are copied into the struct (cut to fit). Returns 1 when the bundle has

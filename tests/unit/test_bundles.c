@@ -11,29 +11,24 @@
 #include "engine.h"
 #include "rig_engine.h"
 
-/* Copies every file of b into an array the caller frees (the data stays b's). */
-static engine_file_in *files_of(engine_bundle *b, size_t *n)
-{
-    engine_file_in f;
-    size_t cnt = 0;
-    while (engine_bundle_file_at(b, cnt, &f))
-        cnt++;
-    engine_file_in *v = calloc(cnt + 1, sizeof *v);
-    for (size_t i = 0; v && i < cnt; i++)
-        engine_bundle_file_at(b, i, &v[i]);
-    *n = cnt;
-    return v;
-}
-
 static void test_files_bundle_has_the_folders_id(void)
 {
     engine_error err = {0};
     engine_bundle *disk = rig_engine_load("scripts", NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(disk);
     size_t n = 0;
-    engine_file_in *files = files_of(disk, &n);
+    engine_file_in *files = engine_bundle_files(disk, &n);
     CU_ASSERT_PTR_NOT_NULL_FATAL(files);
     CU_ASSERT(n > 3);
+    /* every file, in the path order engine_bundle_file_at gives */
+    engine_file_in at;
+    for (size_t i = 0; i < n; i++) {
+        CU_ASSERT_EQUAL_FATAL(engine_bundle_file_at(disk, i, &at), 1);
+        CU_ASSERT_PTR_EQUAL(files[i].data, at.data);
+        if (i > 0)
+            CU_ASSERT(strcmp(files[i - 1].path, files[i].path) < 0);
+    }
+    CU_ASSERT_EQUAL(engine_bundle_file_at(disk, n, &at), 0);
     engine_bundle *mem = engine_bundle_load_files("scripts", files, n, NULL, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
     CU_ASSERT_STRING_EQUAL(engine_bundle_id(mem), engine_bundle_id(disk));

@@ -63,32 +63,25 @@ static void set_current(const char *game, const char *sha)
  * variant's id goes to sha_out. */
 static void store_variant(engine_bundle *def, const char *tag, const char *as_sha, char *sha_out)
 {
-    engine_file_in f;
-    size_t n = 0;
-    while (engine_bundle_file_at(def, n, &f))
-        n++;
-    dh_bundle_file *files = calloc(n, sizeof *files);
-    engine_file_in *in = calloc(n, sizeof *in);
-    CU_ASSERT_FATAL(files && in);
+    size_t n;
+    engine_file_in *files = engine_bundle_files(def, &n);
+    CU_ASSERT_FATAL(files != NULL);
     char *patched = NULL;
     for (size_t i = 0; i < n; i++) {
-        engine_bundle_file_at(def, i, &f);
-        files[i] = (dh_bundle_file){(char *)f.path, (char *)f.data, f.len};
-        if (!strcmp(f.path, "dominion/cards.lua")) {
-            size_t tl = strlen(tag);
-            patched = malloc(f.len + tl + 5);
+        if (!strcmp(files[i].path, "dominion/cards.lua")) {
+            size_t tl = strlen(tag), len = files[i].len;
+            patched = malloc(len + tl + 5);
             CU_ASSERT_FATAL(patched != NULL);
-            memcpy(patched, f.data, f.len);
-            memcpy(patched + f.len, "\n-- ", 4);
-            memcpy(patched + f.len + 4, tag, tl);
+            memcpy(patched, files[i].data, len);
+            memcpy(patched + len, "\n-- ", 4);
+            memcpy(patched + len + 4, tag, tl);
             files[i].data = patched;
-            files[i].len = f.len + 4 + tl;
+            files[i].len = len + 4 + tl;
         }
-        in[i] = (engine_file_in){files[i].path, files[i].data, files[i].len};
     }
     CU_ASSERT_FATAL(patched != NULL);
     engine_error ee = {0};
-    engine_bundle *b = engine_bundle_load_files("v", in, n, NULL, &ee);
+    engine_bundle *b = engine_bundle_load_files("v", files, n, NULL, &ee);
     CU_ASSERT_PTR_NOT_NULL_FATAL(b);
     snprintf(sha_out, 65, "%s", engine_bundle_id(b));
     engine_bundle_free(b);
@@ -99,7 +92,6 @@ static void store_variant(engine_bundle *def, const char *tag, const char *as_sh
     dh_redis_close(&rd);
     free(patched);
     free(files);
-    free(in);
 }
 
 static engine_bundle *load_default(void)

@@ -185,7 +185,6 @@ static bundles_entry *bundles_load(bundles *bs, const char *sha, const char *gam
 {
     dh_bundle_file *files = NULL;
     size_t n = 0;
-    engine_file_in *in = NULL;
     engine_bundle *b = NULL;
     bundles_entry *e = NULL;
     char why[300];
@@ -197,15 +196,8 @@ static bundles_entry *bundles_load(bundles *bs, const char *sha, const char *gam
         return NULL;
     }
     uint64_t t0 = bundles_wall_ms();
-    in = calloc(n ? n : 1, sizeof *in);
-    if (!in) {
-        bundles_refuse(bs, sha, "out of memory");
-        goto out;
-    }
-    for (size_t i = 0; i < n; i++)
-        in[i] = (engine_file_in){files[i].path, files[i].data, files[i].len};
     engine_error ee = {0};
-    b = engine_bundle_load_files("bundle", in, n, NULL, &ee);
+    b = engine_bundle_load_files("bundle", files, n, NULL, &ee);
     if (!b) {
         snprintf(why, sizeof why, "load failed: %s", ee.message);
         bundles_refuse(bs, sha, why);
@@ -247,7 +239,6 @@ static bundles_entry *bundles_load(bundles *bs, const char *sha, const char *gam
             e->apply_running ? " (applies to running matches)" : "");
 out:
     engine_bundle_free(b);
-    free(in);
     dh_bundle_files_free(files, n);
     return e;
 }
@@ -273,17 +264,10 @@ static void bundles_store_default(bundles *bs)
     bool exists = r->type == REDIS_REPLY_INTEGER && r->integer == 1;
     freeReplyObject(r);
     if (!exists) {
-        size_t n = 0;
-        engine_file_in f;
-        while (engine_bundle_file_at(d->b, n, &f))
-            n++;
-        dh_bundle_file *files = calloc(n ? n : 1, sizeof *files);
+        size_t n;
+        engine_file_in *files = engine_bundle_files(d->b, &n);
         if (!files)
             return;
-        for (size_t i = 0; i < n; i++) {
-            engine_bundle_file_at(d->b, i, &f);
-            files[i] = (dh_bundle_file){(char *)f.path, (char *)f.data, f.len};
-        }
         char games[512] = "";
         size_t at = 0;
         for (size_t i = 0; i < bs->ncur && at < sizeof games; i++)
