@@ -61,8 +61,11 @@ smithy_of() { "$DECKHAND" scripts show --match "$1" --card Smithy; }
 
 # ---- load ----------------------------------------------------------------------------
 BOTS_OUT=$E2E_RUN/bots.out
-e2e_log "bot load: 40 bots in 2-player matches, 80 matches"
-timeout 300 "$DECKHAND" bots --game dominion --players 40 --size 2 --matches 80 \
+# paced (10 answers a second a bot, about 14 s in all), so that matches still start after
+# the push, which runs its rules tests and bot games first: unpaced, a fast machine
+# finished all 80 before a slow push was serving
+e2e_log "bot load: 40 bots in 2-player matches, 80 matches, 10 answers/s each"
+timeout 300 "$DECKHAND" bots --game dominion --players 40 --size 2 --matches 80 --rate 10 \
     >"$BOTS_OUT" 2>"$E2E_RUN/bots.err" </dev/null &
 BOTS_PID=$!
 deadline=$((SECONDS + 30))
@@ -188,7 +191,7 @@ out=$("$DECKHAND" scripts push "$COMPAT" --game dominion --apply-to-running 2>&1
 grep -q '^refused: --apply-to-running needs compatible = true' <<<"$out" ||
     e2e_fail "refused without the reason: $out"
 echo 'return { label = "compat", compatible = true }' >"$COMPAT/manifest.lua"
-timeout 300 "$DECKHAND" bots --game dominion --players 20 --size 2 --matches 30 \
+timeout 300 "$DECKHAND" bots --game dominion --players 20 --size 2 --matches 30 --rate 10 \
     >"$BOTS_OUT" 2>"$E2E_RUN/bots.err" </dev/null &
 BOTS_PID=$!
 deadline=$((SECONDS + 30))
