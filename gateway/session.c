@@ -25,6 +25,7 @@
 #include "mmreq.h"
 #include "replay.h"
 #include "route.h"
+#include "textguard.h"
 #include "watch.h"
 
 #define SESSION_NAME_MAX 32
@@ -509,8 +510,11 @@ void session_on_frame(gw_conn *c, const uint8_t *data, size_t len)
         session_bad_frame(c, "undecodable ClientMessage");
         return;
     }
+    char why[128];
     if (!session_rate_ok(c))
         session_rate_limited(c, m->cmd_id);
+    else if (textguard_check(&deckhand__client_message__descriptor, data, len, why, sizeof why))
+        session_reply(c, m->cmd_id, DECKHAND__ERROR_CODE__BAD_REQUEST, why);
     else
         session_dispatch(c, m);
     deckhand__client_message__free_unpacked(m, NULL);
