@@ -161,8 +161,10 @@ static void test_account_wrong_password_and_unknown_name_answer_alike(void)
 static void test_account_bad_strings_refused_clearly(void)
 {
     rg_client *c = rg_open();
-    send_register(c, 1, "Dan\nny", "a fine password");
+    send_register(c, 1, "Dan ny", "a fine password");
     expect_error(c, 1, DECKHAND__ERROR_CODE__BAD_REQUEST, "letters, digits");
+    send_register(c, 1, "Dan\nny", "a fine password"); /* any string: textguard.h */
+    expect_error(c, 1, DECKHAND__ERROR_CODE__BAD_REQUEST, "control characters");
     send_register(c, 2, "Da", "a fine password");
     expect_error(c, 2, DECKHAND__ERROR_CODE__BAD_REQUEST, "3-24");
     send_register(c, 3, "Danny", "short");
