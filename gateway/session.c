@@ -19,6 +19,7 @@
 
 #include "accounts.h"
 #include "boards.h"
+#include "dh_account.h"
 #include "dh_random.h"
 #include "dh_log.h"
 #include "flood.h"
@@ -261,7 +262,7 @@ void session_account_done(gw_conn *c, uint64_t cmd_id, Deckhand__ErrorCode code,
 static void session_hello(gw_conn *c, uint64_t cmd_id, const Deckhand__Hello *h)
 {
     gw *g = c->gw;
-    char player_id[DH_TOKEN_ID_MAX];
+    char player_id[DH_TOKEN_ID_MAX], shown[DH_ACCOUNT_SHOWN_MAX];
     const char *name;
     dh_token_claims claims;
     if (c->authed) {
@@ -297,6 +298,8 @@ static void session_hello(gw_conn *c, uint64_t cmd_id, const Deckhand__Hello *h)
             session_reply(c, cmd_id, DECKHAND__ERROR_CODE__INTERNAL, "cannot log in now");
             return;
         }
+        dh_account_guest_shown(name, shown); /* never an account's name (dh_account.h) */
+        name = shown;
     }
     session_login(c, cmd_id, player_id, name, h->token && h->token[0]);
 }
