@@ -58,7 +58,7 @@ static const char *textguard_field(const ProtobufCMessageDescriptor *d, uint64_t
     if (!f)
         return NULL; /* unknown: protobuf-c dropped it, nothing reads it */
     if (f->type == PROTOBUF_C_TYPE_STRING && !textguard_clean(s, n)) {
-        snprintf(why, cap, "%s.%s must not hold control characters", d->name, f->name);
+        snprintf(why, cap, "%s.%s must not hold control characters", d->short_name, f->name);
         return why;
     }
     if (f->type == PROTOBUF_C_TYPE_MESSAGE)

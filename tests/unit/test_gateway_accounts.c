@@ -198,7 +198,7 @@ static void test_account_bad_strings_refused_clearly(void)
     send_register(c, 1, "Dan ny", "a fine password");
     expect_error(c, 1, DECKHAND__ERROR_CODE__BAD_REQUEST, "letters, digits");
     send_register(c, 1, "Dan\nny", "a fine password"); /* any string: textguard.h */
-    expect_error(c, 1, DECKHAND__ERROR_CODE__BAD_REQUEST, "control characters");
+    expect_error(c, 1, DECKHAND__ERROR_CODE__BAD_REQUEST, "Register.name must not hold control");
     send_register(c, 2, "Da", "a fine password");
     expect_error(c, 2, DECKHAND__ERROR_CODE__BAD_REQUEST, "3-24");
     send_register(c, 3, "Danny", "short");
