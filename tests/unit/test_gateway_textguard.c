@@ -14,13 +14,38 @@
 
 #define MARK "mark@here"
 
-/* m packed into buf (its length into *n), the '@' of MARK replaced by bad when found. */
-static void pack_with(const Deckhand__ClientMessage *m, uint8_t *buf, size_t *n, uint8_t bad)
+/* A QueueJoin with one option, packed: the message and what it points to, and its bytes. */
+typedef struct {
+    Deckhand__ClientMessage m;
+    Deckhand__QueueJoin q;
+    Deckhand__GameOption o, *opts[1];
+    uint8_t buf[512];
+    size_t n;
+    char why[128];
+} packed;
+
+/* x holds a QueueJoin for game with the option value value, packed, the '@' of MARK (when
+ * one of them holds it) replaced by bad. */
+static void pack_join(packed *x, const char *game, const char *value, uint8_t bad)
 {
-    *n = deckhand__client_message__get_packed_size(m);
-    CU_ASSERT_FATAL(*n <= 512);
-    deckhand__client_message__pack(m, buf);
-    uint8_t *at = memmem(buf, *n, MARK, sizeof MARK - 1);
+    *x = (packed){.m = DECKHAND__CLIENT_MESSAGE__INIT,
+                  .q = DECKHAND__QUEUE_JOIN__INIT,
+                  .o = DECKHAND__GAME_OPTION__INIT};
+    x->o.name = (char *)"kingdom";
+    x->o.value = (char *)value;
+    x->opts[0] = &x->o;
+    x->q.game = (char *)game;
+    x->q.mode = (char *)"casual";
+    x->q.players = 2;
+    x->q.n_options = 1;
+    x->q.options = x->opts;
+    x->m.cmd_id = 300; /* a two-byte varint */
+    x->m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_QUEUE_JOIN;
+    x->m.queue_join = &x->q;
+    x->n = deckhand__client_message__get_packed_size(&x->m);
+    CU_ASSERT_FATAL(x->n <= sizeof x->buf);
+    deckhand__client_message__pack(&x->m, x->buf);
+    uint8_t *at = memmem(x->buf, x->n, MARK, sizeof MARK - 1);
     if (at)
         at[4] = bad;
 }
@@ -30,47 +55,24 @@ static const char *check(const uint8_t *buf, size_t n, char *why, size_t cap)
     return textguard_check(&deckhand__client_message__descriptor, buf, n, why, cap);
 }
 
-/* A QueueJoin for game, with one option whose value is value. */
-static void queue_join(Deckhand__ClientMessage *m, Deckhand__QueueJoin *q, Deckhand__GameOption *o,
-                       Deckhand__GameOption **opts, const char *game, const char *value)
+static const char *check_packed(packed *x)
 {
-    o->name = (char *)"kingdom";
-    o->value = (char *)value;
-    opts[0] = o;
-    q->game = (char *)game;
-    q->mode = (char *)"casual";
-    q->players = 2;
-    q->n_options = 1;
-    q->options = opts;
-    m->cmd_id = 300; /* a two-byte varint */
-    m->body_case = DECKHAND__CLIENT_MESSAGE__BODY_QUEUE_JOIN;
-    m->queue_join = q;
+    return check(x->buf, x->n, x->why, sizeof x->why);
 }
 
 static void test_textguard_clean_text_passes_and_control_bytes_are_named(void)
 {
-    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
-    Deckhand__QueueJoin q = DECKHAND__QUEUE_JOIN__INIT;
-    Deckhand__GameOption o = DECKHAND__GAME_OPTION__INIT, *opts[1];
-    uint8_t buf[512];
-    size_t n;
-    char why[128];
-    queue_join(&m, &q, &o, opts, "dominion", "Zo\xc3\xab's first game ~!");
-    pack_with(&m, buf, &n, 0);
-    CU_ASSERT_PTR_NULL(check(buf, n, why, sizeof why));
-
-    queue_join(&m, &q, &o, opts, MARK, "first_game");
-    pack_with(&m, buf, &n, 0x00);
-    CU_ASSERT_STRING_EQUAL(check(buf, n, why, sizeof why),
-                           "QueueJoin.game must not hold control characters");
-    queue_join(&m, &q, &o, opts, "dominion", MARK);
-    pack_with(&m, buf, &n, 0x7f);
-    CU_ASSERT_STRING_EQUAL(check(buf, n, why, sizeof why),
-                           "GameOption.value must not hold control characters");
-    pack_with(&m, buf, &n, 0x1f);
-    CU_ASSERT_PTR_NOT_NULL(check(buf, n, why, sizeof why));
-    pack_with(&m, buf, &n, 0x20);
-    CU_ASSERT_PTR_NULL(check(buf, n, why, sizeof why));
+    packed x;
+    pack_join(&x, "dominion", "Zo\xc3\xab's first game ~!", 0);
+    CU_ASSERT_PTR_NULL(check_packed(&x));
+    pack_join(&x, MARK, "first_game", 0x00);
+    CU_ASSERT_STRING_EQUAL(check_packed(&x), "QueueJoin.game must not hold control characters");
+    pack_join(&x, "dominion", MARK, 0x7f);
+    CU_ASSERT_STRING_EQUAL(check_packed(&x), "GameOption.value must not hold control characters");
+    pack_join(&x, "dominion", MARK, 0x1f);
+    CU_ASSERT_PTR_NOT_NULL(check_packed(&x));
+    pack_join(&x, "dominion", MARK, 0x20);
+    CU_ASSERT_PTR_NULL(check_packed(&x));
 }
 
 static void test_textguard_unknown_fields_are_not_read(void)
@@ -83,14 +85,11 @@ static void test_textguard_unknown_fields_are_not_read(void)
 
 static void test_textguard_truncated_or_runaway_input_is_undecodable(void)
 {
-    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
-    Deckhand__QueueJoin q = DECKHAND__QUEUE_JOIN__INIT;
-    Deckhand__GameOption o = DECKHAND__GAME_OPTION__INIT, *opts[1];
-    uint8_t buf[512];
-    size_t n;
+    packed x;
     char why[128];
-    queue_join(&m, &q, &o, opts, "dominion", "first_game");
-    pack_with(&m, buf, &n, 0);
+    pack_join(&x, "dominion", "first_game", 0);
+    size_t n = x.n;
+    uint8_t *buf = x.buf;
     /* Every prefix: either whole fields (clean) or undecodable; ASan sees no over-read. */
     for (size_t len = 0; len < n; len++) {
         uint8_t *copy = malloc(len ? len : 1);
