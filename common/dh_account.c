@@ -79,6 +79,19 @@ void dh_account_name_key(const char *name, char *out)
     out[i] = '\0';
 }
 
+void dh_account_device_shown(const char *name, const char *id, char *out)
+{
+    size_t n = strlen(id);
+    const char *tag = n > DH_ACCOUNT_DEVICE_TAG ? id + n - DH_ACCOUNT_DEVICE_TAG : id;
+    snprintf(out, DH_ACCOUNT_SHOWN_MAX, "%.*s#%s", DH_ACCOUNT_NAME_MAX, name, tag);
+}
+
+void dh_account_guest_shown(const char *name, char *out)
+{
+    snprintf(out, DH_ACCOUNT_SHOWN_MAX, "%.*s" DH_ACCOUNT_GUEST_MARK,
+             (int)(DH_ACCOUNT_SHOWN_MAX - sizeof DH_ACCOUNT_GUEST_MARK), name);
+}
+
 int dh_account_hash(const char *password, char *out)
 {
     _Static_assert(DH_ACCOUNT_HASH_MAX >= crypto_pwhash_STRBYTES, "hash buffer too small");

@@ -9,6 +9,13 @@
  * id is an opaque secret the client made (16..128 printable ASCII characters); it is
  * stored only as its BLAKE2b digest, enough for a secret that is not a human's password.
  *
+ * Only a password account shows its name bare: names are reserved by registering. A
+ * device account shows the name it asked for with '#' and the last DH_ACCOUNT_DEVICE_TAG
+ * characters of its account id ("Carol#3f9a"), a guest its name with
+ * DH_ACCOUNT_GUEST_MARK ("Carol (guest)"). No account name holds '#', so neither can be
+ * taken for a password account's, whatever was registered before or after; and the
+ * rule needs no lookup, so a device id (free to make) reserves nothing.
+ *
  * Hashing costs DH_ACCOUNT_OPSLIMIT passes over DH_ACCOUNT_MEMLIMIT bytes (14 ms on one
  * core of the 2-core build machine, -O2): the gateway runs it on libuv's thread pool (4
  * threads: at most 4 x 19 MiB at once), never on its loop. An unknown
@@ -33,6 +40,11 @@
 #define DH_ACCOUNT_OPSLIMIT 2ULL
 #define DH_ACCOUNT_MEMLIMIT (19u << 20)
 
+#define DH_ACCOUNT_DEVICE_TAG 4
+#define DH_ACCOUNT_GUEST_MARK " (guest)"
+/* A shown name's buffer, with its NUL: a guest's 32 characters and the mark fit. */
+#define DH_ACCOUNT_SHOWN_MAX 48
+
 /* libsodium's sodium_init; 0, or -1. Safe to call more than once. */
 int dh_account_init(void);
 
@@ -43,6 +55,11 @@ const char *dh_account_device_error(const char *device_id);
 
 /* name lowercased into out (DH_ACCOUNT_NAME_MAX + 1 bytes): the account's key. */
 void dh_account_name_key(const char *name, char *out);
+
+/* What a device account (id) that asked for name shows, into out (DH_ACCOUNT_SHOWN_MAX). */
+void dh_account_device_shown(const char *name, const char *id, char *out);
+/* What a guest who asked for name shows, into out (DH_ACCOUNT_SHOWN_MAX). */
+void dh_account_guest_shown(const char *name, char *out);
 
 /* Hash password into out (DH_ACCOUNT_HASH_MAX bytes, a NUL-terminated string that holds
  * its salt and parameters). 0, or -1 (out of memory). Slow on purpose. */

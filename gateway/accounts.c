@@ -310,9 +310,10 @@ static void acct_on_device(redisAsyncContext *ac, void *reply, void *priv)
     }
     memcpy(r->id, rep->str, (size_t)(nl - rep->str));
     r->id[nl - rep->str] = '\0';
-    snprintf(r->name, sizeof r->name, "%s", nl + 1);
-    acct_record_name(op, r->id, r->name);
-    acct_op_done(op, DECKHAND__ERROR_CODE__OK, NULL, r->id, r->name);
+    char shown[DH_ACCOUNT_SHOWN_MAX]; /* never a password account's name (dh_account.h) */
+    dh_account_device_shown(nl + 1, r->id, shown);
+    acct_record_name(op, r->id, shown);
+    acct_op_done(op, DECKHAND__ERROR_CODE__OK, NULL, r->id, shown);
 }
 
 static void accounts_login_device(gw_conn *c, uint64_t cmd_id, const Deckhand__AccountLogin *m)

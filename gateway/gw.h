@@ -23,6 +23,7 @@
  *   flood.c    connections that flood past their rate limit: dropped, then banned
  *   conn.c     client sockets: TCP framing and WebSocket transport, write queues
  *   static.c   the web client's files, answered to plain GETs on the WebSocket port
+ *   textguard.c no control byte in any string of a client's message (read from its frame)
  * Hash tables are common/dh_table.{c,h}. Where a lower module must tell a higher one,
  * it calls a function pointer of this struct that main.c sets: conn_events (conn.c ->
  * session.c), on_internal (zsock.c -> backend.c), answer (inflight.c, route.c ->

@@ -19,12 +19,14 @@
 
 #include "accounts.h"
 #include "boards.h"
+#include "dh_account.h"
 #include "dh_random.h"
 #include "dh_log.h"
 #include "flood.h"
 #include "mmreq.h"
 #include "replay.h"
 #include "route.h"
+#include "textguard.h"
 #include "watch.h"
 
 #define SESSION_NAME_MAX 32
@@ -260,7 +262,7 @@ void session_account_done(gw_conn *c, uint64_t cmd_id, Deckhand__ErrorCode code,
 static void session_hello(gw_conn *c, uint64_t cmd_id, const Deckhand__Hello *h)
 {
     gw *g = c->gw;
-    char player_id[DH_TOKEN_ID_MAX];
+    char player_id[DH_TOKEN_ID_MAX], shown[DH_ACCOUNT_SHOWN_MAX];
     const char *name;
     dh_token_claims claims;
     if (c->authed) {
@@ -296,6 +298,8 @@ static void session_hello(gw_conn *c, uint64_t cmd_id, const Deckhand__Hello *h)
             session_reply(c, cmd_id, DECKHAND__ERROR_CODE__INTERNAL, "cannot log in now");
             return;
         }
+        dh_account_guest_shown(name, shown); /* never an account's name (dh_account.h) */
+        name = shown;
     }
     session_login(c, cmd_id, player_id, name, h->token && h->token[0]);
 }
@@ -509,8 +513,11 @@ void session_on_frame(gw_conn *c, const uint8_t *data, size_t len)
         session_bad_frame(c, "undecodable ClientMessage");
         return;
     }
+    char why[128];
     if (!session_rate_ok(c))
         session_rate_limited(c, m->cmd_id);
+    else if (textguard_check(&deckhand__client_message__descriptor, data, len, why, sizeof why))
+        session_reply(c, m->cmd_id, DECKHAND__ERROR_CODE__BAD_REQUEST, why);
     else
         session_dispatch(c, m);
     deckhand__client_message__free_unpacked(m, NULL);

@@ -24,11 +24,13 @@
 #include "dh_log.h"
 
 /* Headers every answer carries: the page loads only its own scripts and styles and talks
- * only to its own origin's WebSocket. */
+ * only to its own origin's WebSocket ('self' covers ws: and wss: on the page's own host
+ * and port in CSP level 3, which current browsers implement; a browser older than that
+ * refuses the page's own WebSocket rather than allowing any other). */
 #define STATIC_SECURITY                                                                            \
     "X-Content-Type-Options: nosniff\r\n"                                                          \
     "Referrer-Policy: no-referrer\r\n"                                                             \
-    "Content-Security-Policy: default-src 'self'; connect-src 'self' ws: wss:; "                   \
+    "Content-Security-Policy: default-src 'self'; connect-src 'self'; "                            \
     "img-src 'self' data:; style-src 'self'; frame-ancestors 'none'\r\n"
 
 static const struct {

@@ -5,7 +5,8 @@
 # the default ratings moved mu by the hand-computed 2.635), the leaderboard holds both, and
 # a rating job put back for a match already rated changes nothing (nor the workers' count of
 # rated matches, one per finished match). A wrong password is
-# refused, and so is an unknown name, alike.
+# refused, and so is an unknown name, alike. A device account or a guest asking for a
+# registered name is shown marked (issue 24, item 5), and a NUL in a name is refused.
 # shellcheck source=SCRIPTDIR/e2e_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 # shellcheck source=SCRIPTDIR/e2e_ratings.sh
@@ -91,3 +92,18 @@ for addr in "$DECKHAND_HTTP_WORKER_1" "$DECKHAND_HTTP_WORKER_2"; do
 done
 finished=$(e2e_finished_with "${IDS[0]}") || e2e_fail "a finished match is not rated"
 ((rated == finished)) || e2e_fail "the workers count $rated rated matches, $finished finished"
+
+# ---- no device account or guest shows a registered name --------------------------------
+login_name() { python3 "$E2E_SRC/tests/e2e/login_name.py" "$DECKHAND_GATEWAY_TCP" "$@"; }
+shown=$(login_name device e2e-1 device-secret-e2e-000001) || e2e_fail "device login: $shown"
+[[ $shown =~ ^e2e-1#[0-9a-f]{4}$ ]] || e2e_fail "a device asking for e2e-1 is shown as '$shown'"
+shown=$(login_name device E2E-1 device-secret-e2e-000002) || e2e_fail "device login: $shown"
+[[ $shown =~ ^E2E-1#[0-9a-f]{4}$ ]] || e2e_fail "a device asking for E2E-1 is shown as '$shown'"
+shown=$(login_name hello e2e-1) || e2e_fail "guest login: $shown"
+[[ $shown == "e2e-1 (guest)" ]] || e2e_fail "a guest asking for e2e-1 is shown as '$shown'"
+shown=$(login_name hello 'e2e-1\x00admin') || e2e_fail "guest login: $shown"
+[[ $shown == "error 9 Hello.name must not hold control characters" ]] ||
+    e2e_fail "a guest name with a NUL got '$shown'"
+e2e_redis hvals accounts:names | grep -qx 'e2e-1#[0-9a-f]\{4\}' ||
+    e2e_fail "accounts:names does not show the device account marked"
+e2e_log "a device account and a guest asking for a registered name are shown marked"

@@ -2,7 +2,8 @@
  * test_account.c: what an account is made of (common/dh_account.h): a password hashed
  * with Argon2id verifies only itself, an unknown name costs as long as a wrong password,
  * names, passwords and device ids with control characters or bad lengths are refused with
- * a clear text, device ids are stored by a stable digest, account ids are accounts'.
+ * a clear text, device ids are stored by a stable digest, account ids are accounts', and
+ * no device account or guest shows a name a password account could hold.
  */
 #include "dh_account.h"
 
@@ -111,6 +112,21 @@ static void test_account_names_are_one_account_whatever_the_case(void)
     CU_ASSERT_STRING_EQUAL(k1, k2);
 }
 
+static void test_account_device_and_guest_names_are_marked(void)
+{
+    char out[DH_ACCOUNT_SHOWN_MAX];
+    dh_account_device_shown("Carol", "a-0123456789ab3f9a", out);
+    CU_ASSERT_STRING_EQUAL(out, "Carol#3f9a");
+    CU_ASSERT_PTR_NOT_NULL(dh_account_name_error(out)); /* no password account's name */
+    dh_account_device_shown("abcdefghijklmnopqrstuvwx", "a-0123456789abcdef", out);
+    CU_ASSERT_STRING_EQUAL(out, "abcdefghijklmnopqrstuvwx#cdef");
+    dh_account_guest_shown("Carol", out);
+    CU_ASSERT_STRING_EQUAL(out, "Carol (guest)");
+    CU_ASSERT_PTR_NOT_NULL(dh_account_name_error(out));
+    dh_account_guest_shown("a guest name of 32 characters ok", out);
+    CU_ASSERT_STRING_EQUAL(out, "a guest name of 32 characters ok (guest)");
+}
+
 static void test_account_ids_are_accounts(void)
 {
     char a[DH_ACCOUNT_ID_LEN + 1], b[DH_ACCOUNT_ID_LEN + 1];
@@ -136,6 +152,8 @@ int main(void)
          test_account_device_digest_is_stable_and_hides_the_id},
         {"account_names_are_one_account_whatever_the_case",
          test_account_names_are_one_account_whatever_the_case},
+        {"account_device_and_guest_names_are_marked",
+         test_account_device_and_guest_names_are_marked},
         {"account_ids_are_accounts", test_account_ids_are_accounts},
         {NULL, NULL},
     };

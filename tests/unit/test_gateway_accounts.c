@@ -4,8 +4,9 @@
  * that carries it; a taken name (in any case) is NAME_TAKEN; a wrong password and an
  * unknown name get the same UNAUTHENTICATED; bad strings get a clear BAD_REQUEST; too many
  * attempts on one name get RATE_LIMITED; a device id logs in to the same account each
- * time; a leaderboard and a history are read back as the workers wrote them; a guest has
- * no history.
+ * time; a device account and a guest never show a registered name bare (a device's
+ * name ends in '#' and four characters of its id, a guest's in " (guest)"); a leaderboard and a
+ * history are read back as the workers wrote them; a guest has no history.
  */
 #include <hiredis/hiredis.h>
 #include <string.h>
@@ -60,6 +61,39 @@ static void expect_account(rg_client *c, uint64_t id, const char *name, char *pi
         snprintf(pid, 64, "%s", sm->welcome->player_id);
     deckhand__server_message__free_unpacked(sm, NULL);
     rg_expect_reply(c, id, DECKHAND__ERROR_CODE__OK);
+}
+
+/* The Welcome of a device login that asked for name: shown as name, '#' and the last four
+ * characters of its account id (a device account never shows a bare name), then ok. */
+static void expect_device(rg_client *c, uint64_t id, const char *name, char *pid)
+{
+    Deckhand__ServerMessage *sm = NULL;
+    char want[64];
+    CU_ASSERT_EQUAL_FATAL(rg_recv(c, WAIT_MS, &sm), 1);
+    CU_ASSERT_EQUAL_FATAL(sm->body_case, DECKHAND__SERVER_MESSAGE__BODY_WELCOME);
+    CU_ASSERT_TRUE(sm->welcome->account);
+    const char *p = sm->welcome->player_id;
+    CU_ASSERT_TRUE_FATAL(dh_token_is_account_id(p) && strlen(p) > 4);
+    snprintf(want, sizeof want, "%s#%s", name, p + strlen(p) - 4);
+    CU_ASSERT_STRING_EQUAL(sm->welcome->name, want);
+    snprintf(pid, 64, "%s", p);
+    deckhand__server_message__free_unpacked(sm, NULL);
+    rg_expect_reply(c, id, DECKHAND__ERROR_CODE__OK);
+}
+
+/* A guest's Hello as name: the Welcome shows want. */
+static void expect_guest_shown(const char *name, const char *want)
+{
+    rg_client *c = rg_open();
+    rg_send_hello(c, 1, name, "");
+    Deckhand__ServerMessage *sm = NULL;
+    CU_ASSERT_EQUAL_FATAL(rg_recv(c, WAIT_MS, &sm), 1);
+    CU_ASSERT_EQUAL_FATAL(sm->body_case, DECKHAND__SERVER_MESSAGE__BODY_WELCOME);
+    CU_ASSERT_FALSE(sm->welcome->account);
+    CU_ASSERT_STRING_EQUAL(sm->welcome->name, want);
+    deckhand__server_message__free_unpacked(sm, NULL);
+    rg_expect_reply(c, 1, DECKHAND__ERROR_CODE__OK);
+    rg_close(c);
 }
 
 /* The next Reply must be an error with code and text. */
@@ -161,8 +195,10 @@ static void test_account_wrong_password_and_unknown_name_answer_alike(void)
 static void test_account_bad_strings_refused_clearly(void)
 {
     rg_client *c = rg_open();
-    send_register(c, 1, "Dan\nny", "a fine password");
+    send_register(c, 1, "Dan ny", "a fine password");
     expect_error(c, 1, DECKHAND__ERROR_CODE__BAD_REQUEST, "letters, digits");
+    send_register(c, 1, "Dan\nny", "a fine password"); /* any string: textguard.h */
+    expect_error(c, 1, DECKHAND__ERROR_CODE__BAD_REQUEST, "Register.name must not hold control");
     send_register(c, 2, "Da", "a fine password");
     expect_error(c, 2, DECKHAND__ERROR_CODE__BAD_REQUEST, "3-24");
     send_register(c, 3, "Danny", "short");
@@ -199,17 +235,58 @@ static void test_account_device_id_logs_in_to_the_same_account(void)
     char pid[64], pid2[64];
     rg_client *c = rg_open();
     send_login(c, 1, "Gina", NULL, "device-secret-0123456789");
-    expect_account(c, 1, "Gina", pid);
+    expect_device(c, 1, "Gina", pid);
     rg_close(c);
     c = rg_open();
     send_login(c, 2, "Gina", NULL, "device-secret-0123456789");
-    expect_account(c, 2, "Gina", pid2);
+    expect_device(c, 2, "Gina", pid2);
     CU_ASSERT_STRING_EQUAL(pid, pid2);
     rg_close(c);
     redisReply *r = redis_cmd("KEYS %s", "device:*", NULL);
     CU_ASSERT_TRUE(r && r->type == REDIS_REPLY_ARRAY && r->elements == 1 &&
                    !strstr(r->element[0]->str, "secret"));
     freeReplyObject(r);
+}
+
+/* Issue 24, item 5: a device login asking for a registered account's name, before or after
+ * it was registered, never shows that name; the registered account keeps it. */
+static void test_account_device_login_never_shows_a_registered_name(void)
+{
+    char pid[64], dev[64], dev2[64], names[64];
+    rg_client *c = rg_open();
+    send_register(c, 1, "Judy", "judys password");
+    expect_account(c, 1, "Judy", pid);
+    rg_close(c);
+    c = rg_open();
+    send_login(c, 2, "Judy", NULL, "device-secret-judy-0000001");
+    expect_device(c, 2, "Judy", dev);
+    rg_close(c);
+    CU_ASSERT_STRING_NOT_EQUAL(pid, dev);
+    c = rg_open();
+    send_login(c, 3, "Kate", NULL, "device-secret-kate-0000001");
+    expect_device(c, 3, "Kate", dev2);
+    rg_close(c);
+    c = rg_open(); /* a later registration of the name a device asked for is its own */
+    send_register(c, 4, "Kate", "kates password");
+    expect_account(c, 4, "Kate", NULL);
+    rg_close(c);
+    /* what leaderboards and histories show */
+    redisReply *r = redis_cmd("HGET accounts:names %s", dev, NULL);
+    snprintf(names, sizeof names, "Judy#%s", dev + strlen(dev) - 4);
+    CU_ASSERT_TRUE(r && r->type == REDIS_REPLY_STRING && strcmp(r->str, names) == 0);
+    freeReplyObject(r);
+}
+
+/* Issue 24, item 5: a guest is always shown as one, so no guest shows as an account. */
+static void test_account_guest_name_is_marked(void)
+{
+    rg_client *c = rg_open();
+    send_register(c, 1, "Liam", "liams password");
+    expect_account(c, 1, "Liam", NULL);
+    rg_close(c);
+    expect_guest_shown("Liam", "Liam (guest)");
+    expect_guest_shown("liam", "liam (guest)");
+    expect_guest_shown("Mo Nobody", "Mo Nobody (guest)");
 }
 
 static void test_account_leaderboard_and_history_read_back(void)
@@ -292,6 +369,9 @@ int main(void)
          test_account_password_attempts_rate_limited_per_name},
         {"account_device_id_logs_in_to_the_same_account",
          test_account_device_id_logs_in_to_the_same_account},
+        {"account_device_login_never_shows_a_registered_name",
+         test_account_device_login_never_shows_a_registered_name},
+        {"account_guest_name_is_marked", test_account_guest_name_is_marked},
         {"account_leaderboard_and_history_read_back",
          test_account_leaderboard_and_history_read_back},
         {"account_guest_has_no_history", test_account_guest_has_no_history},

@@ -49,7 +49,7 @@ static void test_gateway_token_resumes_player_replaces_old_connection_and_report
     rg_login(a, "carol", pid, token);
     rg_client *b = rg_open();
     rg_send_hello(b, 9, "ignored", token);
-    rg_expect_welcome(b, pid, "carol");
+    rg_expect_welcome(b, pid, "carol (guest)");
     rg_expect_reply(b, 9, DECKHAND__ERROR_CODE__OK);
     rg_expect_closed(a);
     /* The matchmaker hears that the player is back, here (a waiting ticket follows). */
@@ -112,7 +112,7 @@ static void test_gateway_queue_join_round_trip(void)
     rg_client *c = rg_open_as("erin", pid);
     Deckhand__Internal__Internal *in = queue_join(c, 7, 2);
     CU_ASSERT_STRING_EQUAL(in->queue_join->player_id, pid);
-    CU_ASSERT_STRING_EQUAL(in->queue_join->name, "erin");
+    CU_ASSERT_STRING_EQUAL(in->queue_join->name, "erin (guest)");
     CU_ASSERT_STRING_EQUAL(in->queue_join->gateway_id, RG_GW_ID);
     CU_ASSERT_STRING_EQUAL(in->queue_join->game, "dominion");
     CU_ASSERT_EQUAL(in->queue_join->cmd_id, 7);

@@ -68,7 +68,7 @@ static void test_gateway_party_request_forwarded_whole_and_answered(void)
     Deckhand__Internal__Internal *in = forwarded(c, dh_client_social_party_join(&msg, "k7qx2m"), 9);
     const Deckhand__Internal__ClientRequest *r = in->client_request;
     CU_ASSERT_STRING_EQUAL(r->player_id, pid);
-    CU_ASSERT_STRING_EQUAL(r->name, "pia");
+    CU_ASSERT_STRING_EQUAL(r->name, "pia (guest)");
     CU_ASSERT_STRING_EQUAL(r->gateway_id, RG_GW_ID);
     CU_ASSERT_EQUAL(r->cmd_id, 9);
     CU_ASSERT_PTR_NOT_NULL_FATAL(r->message);

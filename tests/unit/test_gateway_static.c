@@ -1,7 +1,8 @@
 /*
  * test_gateway_static.c: the web client's files on the WebSocket port (gateway/static.h).
  * The module on a folder made here (types, caching headers, ETag revalidation, HEAD, no
- * way out of the folder, bounded sizes, the WebSocket upgrade left alone), then the real
+ * way out of the folder, bounded sizes, the WebSocket upgrade left alone, a CSP that lets
+ * the page connect only to its own origin), then the real
  * gateway (rig_gateway.h) answering a browser's plain GET on its WebSocket port while
  * the upgrade on /ws still works.
  */
@@ -75,6 +76,9 @@ static void test_static_serves_index_and_assets_with_types_and_caching(void)
     CU_ASSERT(has(&a, "Content-Length: 38\r\n"));
     CU_ASSERT(has(&a, "Cache-Control: no-cache\r\n"));
     CU_ASSERT(has(&a, "Content-Security-Policy: default-src 'self'"));
+    /* the page's WebSocket is its own origin's: 'self' covers ws and wss there (CSP 3) */
+    CU_ASSERT(has(&a, "connect-src 'self';"));
+    CU_ASSERT(!has(&a, " ws:") && !has(&a, " wss:"));
     CU_ASSERT(has(&a, "X-Content-Type-Options: nosniff\r\n"));
     CU_ASSERT_EQUAL(a.body_len, 38);
     CU_ASSERT_EQUAL(memcmp(a.body, "<!doctype html>", 15), 0);

@@ -185,7 +185,7 @@ function watchEl(m: LobbyModel, act: LobbyActions): HTMLElement {
 
 export function renderLobby(root: HTMLElement, m: LobbyModel, act: LobbyActions): void {
   patch(root, h("div", { class: "lobby", id: "lobby" },
-    h("header", { class: "bar" }, h("strong", {}, "deckhand"), ` · ${m.me.name}`, m.me.account ? " (account)" : " (guest)",
+    h("header", { class: "bar" }, h("strong", {}, "deckhand"), ` · ${m.me.name}`, m.me.account ? " (account)" : "", // a guest's name says so
       h("button", { id: "logout", class: "link", onclick: act.logout }, "Log out")),
     m.notice ? h("p", { class: "notice", role: "alert" }, m.notice) : null,
     h("section", { class: "panel games", "data-key": "games" }, h("h2", {}, "Games"),

@@ -127,7 +127,6 @@ function loggedIn(w: Welcome): void {
   elsewhere = false;
   localStorage.setItem(TAB_KEY, tab);
   localStorage.setItem(TOKEN, w.token);
-  localStorage.setItem("deckhand.name", w.name);
 }
 
 async function login(body: string, value: object): Promise<void> {
@@ -166,7 +165,8 @@ async function loadGames(): Promise<void> {
 }
 
 const loginActions = {
-  guest: (name: string) => login("hello", { name }),
+  // The name as typed: the Welcome's carries the server's guest mark (" (guest)").
+  guest: (name: string) => { localStorage.setItem("deckhand.name", name); return login("hello", { name }); },
   login: (name: string, password: string) => login("account_login", { name, password }),
   register: (name: string, password: string) => login("register", { name, password }),
 };
