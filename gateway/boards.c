@@ -12,6 +12,7 @@
 
 #include "accounts.h"
 #include "dh_keys.h"
+#include "dh_pb.h"
 #include "dh_token.h"
 #include "lookup.h"
 
@@ -22,11 +23,14 @@ typedef struct {
 
 /* Pack m and send it to the op's connection (when still there). The caller then ends the
  * op (its ok Reply follows the message). */
-static void boards_send(acct_op *op, const Deckhand__ServerMessage *m)
+/* A ServerMessage whose body is body (the oneof member body_case) to op's connection. */
+static void boards_send(acct_op *op, Deckhand__ServerMessage__BodyCase body_case, void *body)
 {
     gw_conn *c = acct_op_conn(op);
     if (!c)
         return;
+    Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
+    const Deckhand__ServerMessage *m = dh_pb_oneof(&sm, (unsigned)body_case, body);
     size_t len = deckhand__server_message__get_packed_size(m);
     uint8_t *buf = malloc(len ? len : 1);
     if (!buf)
@@ -135,10 +139,7 @@ static void board_on_names(redisAsyncContext *ac, void *reply, void *priv)
     lb.mode = b->mode;
     lb.n_entries = n;
     lb.entries = ep;
-    Deckhand__ServerMessage m = DECKHAND__SERVER_MESSAGE__INIT;
-    m.body_case = DECKHAND__SERVER_MESSAGE__BODY_LEADERBOARD;
-    m.leaderboard = &lb;
-    boards_send(op, &m);
+    boards_send(op, DECKHAND__SERVER_MESSAGE__BODY_LEADERBOARD, &lb);
     free(e);
     free(ep);
     board_free(b);
@@ -175,12 +176,9 @@ static void board_on_slice(redisAsyncContext *ac, void *reply, void *priv)
     }
     if (rep->elements == 0) {
         Deckhand__Leaderboard lb = DECKHAND__LEADERBOARD__INIT;
-        Deckhand__ServerMessage m = DECKHAND__SERVER_MESSAGE__INIT;
         lb.game = b->game;
         lb.mode = b->mode;
-        m.body_case = DECKHAND__SERVER_MESSAGE__BODY_LEADERBOARD;
-        m.leaderboard = &lb;
-        boards_send(op, &m);
+        boards_send(op, DECKHAND__SERVER_MESSAGE__BODY_LEADERBOARD, &lb);
         boards_ok(op);
         return;
     }
@@ -301,10 +299,7 @@ static void history_on_list(redisAsyncContext *ac, void *reply, void *priv)
         }
     }
     h.entries = ep;
-    Deckhand__ServerMessage m = DECKHAND__SERVER_MESSAGE__INIT;
-    m.body_case = DECKHAND__SERVER_MESSAGE__BODY_HISTORY;
-    m.history = &h;
-    boards_send(op, &m);
+    boards_send(op, DECKHAND__SERVER_MESSAGE__BODY_HISTORY, &h);
     free(e);
     free(ep);
     free(opp);

@@ -5,19 +5,13 @@
  */
 #include "dh_client_msg.h"
 
-#include <assert.h>
+#include "dh_pb.h"
 
 Deckhand__ClientMessage *dh_client_msg_wrap(Deckhand__ClientMessage *m,
                                             Deckhand__ClientMessage__BodyCase body_case, void *body)
 {
-    /* the oneof member numbered body_case is the pointer at its field's offset */
-    const ProtobufCFieldDescriptor *f = protobuf_c_message_descriptor_get_field(
-        &deckhand__client_message__descriptor, (unsigned)body_case);
-    assert(f && f->descriptor == ((ProtobufCMessage *)body)->descriptor);
     *m = (Deckhand__ClientMessage)DECKHAND__CLIENT_MESSAGE__INIT;
-    m->body_case = body_case;
-    *(void **)((char *)m + f->offset) = body;
-    return m;
+    return dh_pb_oneof(m, (unsigned)body_case, body);
 }
 
 Deckhand__ClientMessage *dh_client_msg_empty(Deckhand__ClientMessage *m,

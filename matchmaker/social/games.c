@@ -95,10 +95,7 @@ void games_answer(mm_state *mm, const char *gateway, const Deckhand__Internal__C
     Deckhand__Games games = DECKHAND__GAMES__INIT;
     games.n_games = n;
     games.games = descp;
-    Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
-    sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_GAMES;
-    sm.games = &games;
-    rc = notify_send(mm, gw, pid, &sm);
+    rc = notify_body(mm, gw, pid, DECKHAND__SERVER_MESSAGE__BODY_GAMES, &games);
 out:
     if (rc < 0)
         dh_error("games for %s: out of memory", pid);
@@ -137,10 +134,7 @@ void games_watch_answer(mm_state *mm, const char *gateway,
     Deckhand__WatchList wl = DECKHAND__WATCH_LIST__INIT;
     wl.n_matches = n;
     wl.matches = entp;
-    Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
-    sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_WATCH_LIST;
-    sm.watch_list = &wl;
-    if (notify_send(mm, gateway, pid, &sm) < 0) {
+    if (notify_body(mm, gateway, pid, DECKHAND__SERVER_MESSAGE__BODY_WATCH_LIST, &wl) < 0) {
         dh_error("watch list for %s: out of memory", pid);
         tickets_reply(mm, gateway, pid, req->cmd_id, DECKHAND__ERROR_CODE__INTERNAL,
                       "out of memory");

@@ -43,10 +43,7 @@ static void lobbies_state(mm_state *mm, const group *l, const char *gateway, con
         st.n_members = l->n;
         st.members = mp;
     }
-    Deckhand__ServerMessage m = DECKHAND__SERVER_MESSAGE__INIT;
-    m.body_case = DECKHAND__SERVER_MESSAGE__BODY_LOBBY;
-    m.lobby = &st;
-    notify_send(mm, gateway, player_id, &m);
+    notify_body(mm, gateway, player_id, DECKHAND__SERVER_MESSAGE__BODY_LOBBY, &st);
 }
 
 /* l's LobbyRecord: what LobbyCreate set, and its members in order with their ready marks. */
@@ -351,10 +348,7 @@ static Deckhand__ErrorCode lobbies_list_req(mm_state *mm, const member_info *who
     Deckhand__LobbyList list = DECKHAND__LOBBY_LIST__INIT;
     list.n_lobbies = n;
     list.lobbies = sp;
-    Deckhand__ServerMessage m = DECKHAND__SERVER_MESSAGE__INIT;
-    m.body_case = DECKHAND__SERVER_MESSAGE__BODY_LOBBY_LIST;
-    m.lobby_list = &list;
-    notify_send(mm, who->gateway, who->player_id, &m);
+    notify_body(mm, who->gateway, who->player_id, DECKHAND__SERVER_MESSAGE__BODY_LOBBY_LIST, &list);
     return DECKHAND__ERROR_CODE__OK;
 }
 

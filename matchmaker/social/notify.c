@@ -10,10 +10,11 @@
 #include <string.h>
 
 #include "dh_log.h"
+#include "dh_pb.h"
 #include "mm_store.h"
 
-int notify_send(mm_state *mm, const char *gateway, const char *player_id,
-                const Deckhand__ServerMessage *m)
+static int notify_send(mm_state *mm, const char *gateway, const char *player_id,
+                       const Deckhand__ServerMessage *m)
 {
     if (!gateway || !*gateway)
         return 0;
@@ -36,4 +37,11 @@ int notify_send(mm_state *mm, const char *gateway, const char *player_id,
                       gateway, strerror(errno));
     free(buf);
     return 0;
+}
+
+int notify_body(mm_state *mm, const char *gateway, const char *player_id,
+                Deckhand__ServerMessage__BodyCase body_case, void *body)
+{
+    Deckhand__ServerMessage m = DECKHAND__SERVER_MESSAGE__INIT;
+    return notify_send(mm, gateway, player_id, dh_pb_oneof(&m, (unsigned)body_case, body));
 }

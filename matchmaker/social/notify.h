@@ -11,10 +11,10 @@
 
 struct mm_state;
 
-/* Send m to the player through its gateway (mm_output). Best effort: a lost message is
- * logged, and the next change sends the whole state again. -1 when memory ran out (nothing
- * was sent), else 0. */
-int notify_send(struct mm_state *mm, const char *gateway, const char *player_id,
-                const Deckhand__ServerMessage *m);
+/* Send the player, through its gateway (mm_output), a ServerMessage whose body is body (the
+ * oneof member body_case). Best effort: a lost message is logged, and the next change sends
+ * the whole state again. -1 when memory ran out (nothing was sent), else 0. */
+int notify_body(struct mm_state *mm, const char *gateway, const char *player_id,
+                Deckhand__ServerMessage__BodyCase body_case, void *body);
 
 #endif

@@ -43,10 +43,7 @@ static void parties_state(mm_state *mm, const group *p, const char *gateway, con
         st.members = mp;
         st.queued_game = (char *)parties_queued(mm, p);
     }
-    Deckhand__ServerMessage m = DECKHAND__SERVER_MESSAGE__INIT;
-    m.body_case = DECKHAND__SERVER_MESSAGE__BODY_PARTY;
-    m.party = &st;
-    notify_send(mm, gateway, player_id, &m);
+    notify_body(mm, gateway, player_id, DECKHAND__SERVER_MESSAGE__BODY_PARTY, &st);
 }
 
 /* p's PartyRecord: its members in order (the first leads), each with its gateway. */
