@@ -180,6 +180,9 @@ int dh_list_find(const char *csv, const char *name);
 /* Kept across adoptions (the worker writes them as they change, fenced): */
 #define DH_F_AWAY            "away" /* per seat, comma-separated: wall ms it left, 0 present */
 #define DH_F_SCRIPT_FAILURES "script_failures" /* the worker's own answers failed in a row */
+/* per seat, comma-separated: "1" an operator removed its player (admin API), "0" or
+ * missing not; the adopter keeps refusing the player and applies the abandon policy */
+#define DH_F_REMOVED "removed"
 /* Set once the match's ratings, leaderboards and histories moved: never twice. */
 #define DH_F_RATED "rated"
 /* The finished match's rating job (rater.h), kept until it is rated. */
