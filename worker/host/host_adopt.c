@@ -276,6 +276,7 @@ int host_adopt(host *h, const char *match_id, uint64_t now_ms)
     snprintf(hm->set.bot, sizeof hm->set.bot, "%s", meta->queue_bot);
     hm->forfeit_seat = -1;
     hm->script_failures = meta->script_failures;
+    hm->stalled = meta->stalled != 0;
     host_resume_away(h, hm, meta->away, now_ms);
     host_resume_removed(hm, meta->removed, now_ms);
     hm->snap_version = engine_match_snapshot_version(hm->m);
@@ -292,7 +293,10 @@ int host_adopt(host *h, const char *match_id, uint64_t now_ms)
             (unsigned long long)hm->epoch, (unsigned long long)hm->answers, meta->bundle);
     host_match_adopted(h, match_id, true, NULL, meta->player_ids);
     free(meta);
-    host_count_ahead(h, hm, now_ms);
+    if (hm->stalled)
+        hm->retry_ms = now_ms + HOST_RETRY_MS; /* ended then, untried (host_timers.c) */
+    else
+        host_count_ahead(h, hm, now_ms);
     return 1;
 refuse:
     if (hm && hm->m)

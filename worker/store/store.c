@@ -238,6 +238,16 @@ int store_put_notes(store *s, const char *worker, const char *match_id, uint64_t
     return store_cmd(s, 12, argv, NULL, &s->fields);
 }
 
+int store_put_field(store *s, const char *worker, const char *match_id, uint64_t epoch,
+                    const char *field, const char *value)
+{
+    char key[DH_KEY_MAX], ep[24];
+    dh_key_match(key, match_id);
+    snprintf(ep, sizeof ep, "%llu", (unsigned long long)epoch);
+    const char *argv[] = {"EVALSHA", s->fields.sha, "1", key, worker, ep, field, value};
+    return store_cmd(s, 8, argv, NULL, &s->fields);
+}
+
 /* True when a reply reports success (an EXEC also needs every queued command to have
  * succeeded). */
 static bool store_reply_ok(const redisReply *r)
@@ -603,6 +613,8 @@ static void store_meta_set(store_match *m, const char *f, const char *v, size_t 
         m->unrated = n == 1 && v[0] == '1';
     else if (!strcmp(f, DH_F_SCRIPT_FAILURES))
         m->script_failures = (uint32_t)strtoul(v, NULL, 10);
+    else if (!strcmp(f, DH_F_STALLED))
+        m->stalled = strtoull(v, NULL, 10);
 }
 
 int store_get_match(store *s, const char *match_id, store_match *out, uint64_t now_ms)

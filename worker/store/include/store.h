@@ -149,6 +149,9 @@ int store_move_bundle(store *s, const char *worker, const char *match_id, uint64
  * and its failures in a row (DH_F_SCRIPT_FAILURES). */
 int store_put_notes(store *s, const char *worker, const char *match_id, uint64_t epoch,
                     const char *away, const char *removed, unsigned script_failures);
+/* Fenced: one field of match:{ID} set to value (the stall mark, DH_F_STALLED). */
+int store_put_field(store *s, const char *worker, const char *match_id, uint64_t epoch,
+                    const char *field, const char *value);
 
 /* Send the batch and read every reply; then store_ok tells each op's fate until the
  * next store_op after the flush starts a new batch. An I/O error fails every op whose
@@ -194,6 +197,7 @@ typedef struct {
     bool unrated;                 /* DH_F_UNRATED */
     uint32_t script_failures;     /* DH_F_SCRIPT_FAILURES */
     char removed[STORE_AWAY_MAX]; /* DH_F_REMOVED, "" when never written */
+    uint64_t stalled;             /* DH_F_STALLED, 0 when none */
 } store_match;
 
 /* 1 found, 0 no such match, -1 Redis down. */
