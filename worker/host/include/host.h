@@ -29,8 +29,9 @@
  *
  * Files: host.c (the table, StartMatch, commands, the batch), host_persist.c (writes to
  * Redis), host_bot.c, host_options.c, host_admin.c, host_adopt.c, host_timers.c,
- * host_rebundle.c, host_stall.c (the stall watcher); their layers: host_internal.h. Everything sent goes out through the out
- * wing (out.h), every write through the store wing (store.h).
+ * host_rebundle.c, host_stall.c (the stall watcher); their layers: host_internal.h.
+ * Everything sent goes out through the out wing (out.h), every write through the store
+ * wing (store.h).
  */
 #ifndef DECKHAND_WORKER_HOST_H
 #define DECKHAND_WORKER_HOST_H
@@ -120,7 +121,8 @@ void host_apply_bundles(host *h, uint64_t now_ms);
  *           is in flight forfeits at the next loop turn); under "bot" a bot
  *           plays it from now on. The player gets GameOver (no results) with reason
  *           "admin: removed: REASON", its connection is detached, and its commands are
- *           refused (UNKNOWN_MATCH) for the rest of the match on this worker.
+ *           refused (UNKNOWN_MATCH) for the rest of the match, here and on any worker
+ *           that adopts it (match:{ID}.removed).
  *   drain   the worker stops as on SIGTERM (worker/main.c): its stopping beat moves its
  *           matches to the other workers now, then it exits.
  *   query   what the worker knows of a match and Redis does not (for GET
