@@ -169,6 +169,18 @@ static long long failures_in_redis(const char *key)
     return n;
 }
 
+/* The gateway re-attaches player to id on h (after a move). */
+static void reattach(host *h, const char *id, const char *player, uint64_t now)
+{
+    Deckhand__Internal__PlayerCommand pc = DECKHAND__INTERNAL__PLAYER_COMMAND__INIT;
+    Deckhand__Resync rs = DECKHAND__RESYNC__INIT;
+    rs.match_id = pc.match_id = (char *)id;
+    pc.player_id = (char *)player;
+    pc.body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC;
+    pc.resync = &rs;
+    host_command(h, "gw-t", &pc, now);
+}
+
 /* A try that never returns (a script call stuck in C) kills its worker before it can
  * fail: each worker that adopts the match with a bot to play counts the try in Redis
  * before it can run, so after quarantine_after such deaths the next worker quarantines
@@ -191,13 +203,7 @@ static void test_worker_quarantine_counts_tries_its_workers_died_in(void)
     store st;
     adopt_on(&r, &h, &st, HOST_QUARANTINE_AFTER + 1, "m-deadly");
     rig_worker_mm_drain(&r);
-    Deckhand__Internal__PlayerCommand pc = DECKHAND__INTERNAL__PLAYER_COMMAND__INIT;
-    Deckhand__Resync rs = DECKHAND__RESYNC__INIT;
-    rs.match_id = pc.match_id = (char *)"m-deadly";
-    pc.player_id = (char *)rig_worker_players[1 - seat];
-    pc.body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC;
-    pc.resync = &rs;
-    host_command(&h, "gw-t", &pc, r.now); /* the gateway re-attaches the player still there */
+    reattach(&h, "m-deadly", rig_worker_players[1 - seat], r.now); /* the player still there */
     CU_ASSERT_EQUAL(run_timers(&r, &h, 2000), 0);
     CU_ASSERT_PTR_NULL(host_find(&h, "m-deadly"));
     CU_ASSERT_EQUAL(h.stats.script_failures, 0); /* not tried again */
@@ -265,18 +271,6 @@ static void choose_poison(rig_worker *r, const char *id, int seat)
     c.option_ids = &poison;
     c.n_option_ids = 1;
     rig_worker_command(r, id, rig_worker_players[seat], 1, &c);
-}
-
-/* The gateway re-attaches player to id on h (after a move). */
-static void reattach(host *h, const char *id, const char *player, uint64_t now)
-{
-    Deckhand__Internal__PlayerCommand pc = DECKHAND__INTERNAL__PLAYER_COMMAND__INIT;
-    Deckhand__Resync rs = DECKHAND__RESYNC__INIT;
-    rs.match_id = pc.match_id = (char *)id;
-    pc.player_id = (char *)player;
-    pc.body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC;
-    pc.resync = &rs;
-    host_command(h, "gw-t", &pc, now);
 }
 
 /* Issue 24, item 1: a player's own answer whose script call never returns in time (stuck
