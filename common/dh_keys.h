@@ -180,6 +180,13 @@ int dh_list_find(const char *csv, const char *name);
 /* Kept across adoptions (the worker writes them as they change, fenced): */
 #define DH_F_AWAY            "away" /* per seat, comma-separated: wall ms it left, 0 present */
 #define DH_F_SCRIPT_FAILURES "script_failures" /* the worker's own answers failed in a row */
+/* per seat, comma-separated: "1" an operator removed its player (admin API), "0" or
+ * missing not; the adopter keeps refusing the player and applies the abandon policy */
+#define DH_F_REMOVED "removed"
+/* the epoch at which the owner's stall watcher saw one of the match's script calls run
+ * past HOST_STALL_MS ("0" or missing: none, or the call returned): the worker that adopts
+ * it ends it as DH_END_SCRIPT_ERROR without running it (worker/host/host_stall.c) */
+#define DH_F_STALLED "stalled"
 /* Set once the match's ratings, leaderboards and histories moved: never twice. */
 #define DH_F_RATED "rated"
 /* The finished match's rating job (rater.h), kept until it is rated. */
@@ -209,7 +216,8 @@ int dh_list_find(const char *csv, const char *name);
 #define DH_STATUS_FINISHED "finished"
 
 /* match:{ID}.end_reason: the worker stopped the match after its own answers failed in a
- * card script DH_F_SCRIPT_FAILURES times in a row (quarantine; every rank is 0). */
+ * card script DH_F_SCRIPT_FAILURES times in a row, or after one of its script calls
+ * stalled its last worker to death (DH_F_STALLED) (quarantine; every rank is 0). */
 #define DH_END_SCRIPT_ERROR "script_error"
 /* ...or the match reached its game's turn cap (engine_match_turn_capped; scored by the
  * game's rules). */

@@ -261,6 +261,8 @@ int main(int argc, char **argv)
     h.rp = &rp;
     h.quarantine_after = (uint32_t)quarantine;
     host_ready = true;
+    if (host_stall_start(&h, redis_url, REDIS_TIMEOUT_MS) < 0)
+        goto err;
     if (out_watch_init(&h, (uint32_t)max_spectators, (uint64_t)spectator_delay) < 0)
         goto err;
 

@@ -134,7 +134,8 @@ static int admin_workers(mm_state *mm, dh_json *j, uint64_t now_ms)
     dh_json_key(j, "workers");
     dh_json_array(j);
     for (size_t i = 0; i < mm->reg.nworkers; i++)
-        admin_worker_json(j, &mm->reg.workers[i], now_ms);
+        if (!mm->reg.workers[i].stopped) /* drained: gone until it says hello again */
+            admin_worker_json(j, &mm->reg.workers[i], now_ms);
     dh_json_end(j);
     dh_json_end(j);
     return 200;

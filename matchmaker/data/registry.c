@@ -80,6 +80,7 @@ registry_worker *registry_hello(registry *r, const char *identity,
     }
     w->capacity = h->capacity;
     w->draining = false; /* a hello is a fresh start */
+    w->stopped = false;
     w->alive = true;
     w->last_seen_ms = now_ms;
     if (!was_alive)
@@ -105,12 +106,22 @@ registry_worker *registry_beat(registry *r, const char *identity, uint32_t activ
     return w;
 }
 
+/* w died: it hosts nothing now, since its matches move to live workers (its pending
+ * placements keep their count: each is answered, or times out, and gives it back). */
+static void registry_dead(registry_worker *w)
+{
+    w->alive = false;
+    w->active = 0;
+}
+
 void registry_gone(registry *r, const char *identity)
 {
     registry_worker *w = registry_find(r, identity);
+    if (w)
+        w->stopped = true;
     if (!w || !w->alive)
         return;
-    w->alive = false;
+    registry_dead(w);
     r->gone++;
     dh_info("worker %s stopping: dead now, its matches move", w->id);
 }
@@ -129,7 +140,7 @@ size_t registry_expire(registry *r, uint64_t now_ms)
     for (size_t i = 0; i < r->nworkers; i++) {
         registry_worker *w = &r->workers[i];
         if (w->alive && now_ms - w->last_seen_ms > REGISTRY_DEAD_MS) {
-            w->alive = false;
+            registry_dead(w);
             died++;
             dh_warn("worker %s silent for %llu ms: dead, no more placements on it", w->id,
                     (unsigned long long)(now_ms - w->last_seen_ms));

@@ -10,7 +10,11 @@
  *
  * Workers and gateways are keyed by their ZeroMQ routing identity, which is how the
  * matchmaker's ROUTER reaches them. Entries are never removed: a restarted worker comes
- * back under the same id, and the table holds at most a few hundred rows.
+ * back under the same id, the takeover asks whether a match's worker is dead by its row,
+ * and the table holds at most a few hundred rows. A worker that said it stops (drained,
+ * or SIGTERM) is marked stopped instead, which the admin listing leaves out, until it
+ * says hello again. A dead worker hosts nothing: its matches move (takeover.c), so its
+ * match count drops to 0 when it dies rather than keep its last beat's.
  */
 #ifndef DECKHAND_MM_REGISTRY_H
 #define DECKHAND_MM_REGISTRY_H
@@ -58,6 +62,7 @@ typedef struct {
     uint32_t pending; /* StartMatch sent, no MatchStarted yet */
     bool draining;
     bool alive;
+    bool stopped; /* it said it stops (registry_gone): out of the admin listing */
     uint64_t last_seen_ms;
     uint64_t avoid_until_ms;
 } registry_worker;
@@ -86,8 +91,8 @@ registry_worker *registry_hello(registry *r, const char *identity,
 registry_worker *registry_beat(registry *r, const char *identity, uint32_t active, bool draining,
                                uint64_t now_ms);
 registry_worker *registry_find(registry *r, const char *identity);
-/* The worker at identity stops (its last beat said so): dead at once, without waiting
- * for REGISTRY_DEAD_MS of silence, so that its matches move now. Unknown: no-op. */
+/* The worker at identity stops (its last beat said so): dead and stopped at once, without
+ * waiting for REGISTRY_DEAD_MS of silence, so that its matches move now. Unknown: no-op. */
 void registry_gone(registry *r, const char *identity);
 /* The workers that said they are stopping since the last call (registry_expire counts
  * them too): what a tick that must not judge silence still takes. */

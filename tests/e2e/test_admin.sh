@@ -133,6 +133,8 @@ for id in $moving; do
         "[[ \$(redis-cli -p $DECKHAND_REDIS_PORT hget matches:running $id) != wk-2 ]]"
 done
 e2e_log "wk-2 drained: $(wc -w <<<"$moving") matches moved"
+out=$(adm workers) || e2e_fail "workers"
+if grep -Eq '^wk-2 ' <<<"$out"; then e2e_fail "wk-2 still listed after its drain: $out"; fi
 
 # ---- the audit trail -------------------------------------------------------------------
 trail=$(adm --json audit) || e2e_fail "audit"

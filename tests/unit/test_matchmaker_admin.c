@@ -189,6 +189,29 @@ static void test_matchmaker_admin_keeps_the_last_worker_unless_forced(void)
     rig_mm_close(&r);
 }
 
+/* A drained worker leaves the workers listing once it says it stops, instead of staying
+ * listed with the matches that moved away from it (issue 24, item 8). */
+static void test_matchmaker_admin_drained_worker_leaves_the_list(void)
+{
+    rig_mm r;
+    char b[4096];
+    open_acting(&r);
+    registry_beat(&r.mm.reg, "wk-b", 7, false, 0);
+    CU_ASSERT_EQUAL(ask(&r, "POST", "/admin/workers/wk-b/drain", "reason=node", b, sizeof b), 202);
+    Deckhand__Internal__Internal *m =
+        expect(r.w[1], DECKHAND__INTERNAL__INTERNAL__BODY_ADMIN_DRAIN);
+    deckhand__internal__internal__free_unpacked(m, NULL);
+    registry_beat(&r.mm.reg, "wk-b", 7, true, 0); /* draining: still listed, still hosting */
+    CU_ASSERT_EQUAL(ask(&r, "GET", "/admin/workers", "", b, sizeof b), 200);
+    CU_ASSERT_PTR_NOT_NULL(strstr(b, "\"worker_id\":\"wk-b\""));
+    registry_gone(&r.mm.reg, "wk-b"); /* its last beat: stopping */
+    CU_ASSERT_EQUAL(ask(&r, "GET", "/admin/workers", "", b, sizeof b), 200);
+    CU_ASSERT_PTR_NULL(strstr(b, "\"worker_id\":\"wk-b\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(b, "\"worker_id\":\"wk-a\""));
+    CU_ASSERT_EQUAL(ask(&r, "POST", "/admin/workers/wk-b/drain", "reason=again", b, sizeof b), 404);
+    rig_mm_close(&r);
+}
+
 static void test_matchmaker_admin_standby_answers_503(void)
 {
     rig_mm acting, standby;
@@ -213,6 +236,8 @@ int main(void)
          test_matchmaker_admin_refuses_and_audits_the_refusal},
         {"matchmaker_admin_keeps_the_last_worker_unless_forced",
          test_matchmaker_admin_keeps_the_last_worker_unless_forced},
+        {"matchmaker_admin_drained_worker_leaves_the_list",
+         test_matchmaker_admin_drained_worker_leaves_the_list},
         {"matchmaker_admin_standby_answers_503", test_matchmaker_admin_standby_answers_503},
         {NULL, NULL},
     };

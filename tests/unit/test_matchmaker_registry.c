@@ -91,6 +91,27 @@ static void test_registry_stopping_worker_is_dead_at_once(void)
     registry_free(&r);
 }
 
+/* A worker that stopped (drained) hosts nothing any more: its matches move, so its count
+ * reads 0 at once instead of its last beat's, and it is marked stopped until it says hello
+ * again (issue 24, item 8). A worker that went silent also hosts nothing: its matches move. */
+static void test_registry_stopped_worker_hosts_nothing(void)
+{
+    registry r;
+    two_workers(&r);
+    registry_beat(&r, "wk-a", 9, true, 10);
+    registry_beat(&r, "wk-b", 7, false, 10);
+    registry_gone(&r, "wk-a");
+    registry_worker *a = registry_find(&r, "wk-a");
+    CU_ASSERT_TRUE(a->stopped);
+    CU_ASSERT_EQUAL(a->active, 0);
+    registry_expire(&r, 5000); /* wk-b silent */
+    CU_ASSERT_EQUAL(registry_find(&r, "wk-b")->active, 0);
+    CU_ASSERT_FALSE(registry_find(&r, "wk-b")->stopped);
+    hello(&r, "wk-a", "dominion", 2, 4, 100, 6000); /* it comes back */
+    CU_ASSERT_FALSE(registry_find(&r, "wk-a")->stopped);
+    registry_free(&r);
+}
+
 static void test_registry_skips_workers_not_serving_the_game_or_size(void)
 {
     registry r;
@@ -171,6 +192,7 @@ static void test_registry_gateways_register_once(void)
 int main(void)
 {
     static const dh_test_case cases[] = {
+        {"registry_stopped_worker_hosts_nothing", test_registry_stopped_worker_hosts_nothing},
         {"registry_picks_least_loaded", test_registry_picks_least_loaded},
         {"registry_counts_pending_placements", test_registry_counts_pending_placements},
         {"registry_skips_dead_workers", test_registry_skips_dead_workers},

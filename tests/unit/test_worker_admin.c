@@ -3,8 +3,8 @@
  * (worker/host/host_admin.c). An ended match tells every seat GameOver with the operator's
  * reason and stores a result nobody won, without a rating job; an end asked while a write
  * is in flight waits for it; a removed player is told and refused, and its seat follows
- * the queue's abandon policy: a bot plays it, or it forfeits at once; a drain asks the
- * worker to stop.
+ * the queue's abandon policy: a bot plays it, or it forfeits at once, on this worker or on
+ * the one the match moves to; a drain asks the worker to stop.
  */
 #include "rig_worker.h"
 
@@ -187,6 +187,96 @@ static void test_worker_admin_remove_forfeits_the_seat_under_forfeit(void)
     rig_worker_close_drained(&r);
 }
 
+/* The match moves to another worker (the matchmaker's takeover at epoch 2), which adopts
+ * it; *st must be closed and *h freed by the caller. */
+static void adopt_elsewhere(rig_worker *r, host *h, store *st, const char *id)
+{
+    char key[DH_KEY_MAX], cmd[DH_KEY_MAX + 32];
+    snprintf(cmd, sizeof cmd, "HSET %s worker %%s epoch %%s", dh_key_match(key, id));
+    rig_worker_redis_do(cmd, "wk-v", "2");
+    CU_ASSERT_EQUAL_FATAL(store_init(st, rig_worker_redis_url(), 500), 0);
+    host_init(h, "wk-v", "inproc://worker", r->router, r->dealer, r->bundle, st, 10);
+    CU_ASSERT_EQUAL_FATAL(host_adopt(h, id, r->now), 1);
+    rig_worker_mm_drain(r);
+}
+
+/* A removal outlives a move: the adopter still refuses the removed player and a bot
+ * plays its seat, however long the grace period (issue 24, item 8). */
+static void test_worker_admin_remove_persists_across_a_move(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "scripts", NULL);
+    host_match *hm = rig_worker_started_away(&r, "m-mv", 600000, "bot");
+    int seat = engine_match_decision(hm->m)->seat;
+    const char *gone = rig_worker_players[seat];
+    remove_player(&r, "m-mv", gone, "abusive");
+    host_flush(&r.h, r.now);
+    rig_outbox o;
+    rig_worker_gw_drain(&r, &o);
+    rig_outbox_free(&o);
+    host h2;
+    store st2;
+    adopt_elsewhere(&r, &h2, &st2, "m-mv");
+    host_match *moved = host_find(&h2, "m-mv");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(moved);
+    CU_ASSERT_TRUE(moved->seats[seat].removed);
+    CU_ASSERT_TRUE(moved->seats[seat].robot);
+    CU_ASSERT_FALSE(moved->seats[1 - seat].removed);
+    Deckhand__Internal__PlayerCommand pc = DECKHAND__INTERNAL__PLAYER_COMMAND__INIT;
+    Deckhand__Resync rs = DECKHAND__RESYNC__INIT;
+    rs.match_id = pc.match_id = (char *)"m-mv";
+    pc.player_id = (char *)gone;
+    pc.cmd_id = 7;
+    pc.body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC;
+    pc.resync = &rs;
+    host_command(&h2, "gw-t", &pc, r.now); /* it comes back through a gateway: refused */
+    rig_worker_gw_drain(&r, &o);
+    const Deckhand__ServerMessage *reply =
+        rig_outbox_find(&o, gone, DECKHAND__SERVER_MESSAGE__BODY_REPLY);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(reply);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(reply->reply->error);
+    CU_ASSERT_EQUAL(reply->reply->error->code, DECKHAND__ERROR_CODE__UNKNOWN_MATCH);
+    CU_ASSERT_PTR_NULL(rig_outbox_find(&o, gone, DECKHAND__SERVER_MESSAGE__BODY_VIEW));
+    rig_outbox_free(&o);
+    uint64_t decision = engine_match_decision(moved->m)->decision_id;
+    CU_ASSERT(host_tick(&h2, r.now) >= 1); /* the bot plays it, not after 10 minutes */
+    host_flush(&h2, r.now);
+    CU_ASSERT_NOT_EQUAL(engine_match_decision(moved->m)->decision_id, decision);
+    host_free(&h2);
+    store_close(&st2);
+    rig_worker_close_drained(&r);
+}
+
+/* Under "forfeit", a removal whose forfeit the first worker never wrote (it died first) is
+ * still applied by the adopter: the seat forfeits there. */
+static void test_worker_admin_remove_forfeits_on_the_adopter(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "scripts", NULL);
+    host_match *hm = rig_worker_started_away(&r, "m-ffmv", 600000, "forfeit");
+    rig_worker_mm_drain(&r);
+    CU_ASSERT_TRUE_FATAL(rig_worker_answer(&r, hm, 1)); /* a write in flight: the end waits */
+    remove_player(&r, "m-ffmv", rig_worker_players[1], "cheating");
+    host_flush(&r.h, r.now); /* the answer and the removal land; the worker dies here */
+    rig_outbox o;
+    rig_worker_gw_drain(&r, &o);
+    rig_outbox_free(&o);
+    host h2;
+    store st2;
+    adopt_elsewhere(&r, &h2, &st2, "m-ffmv");
+    host_admin_tick(&h2, r.now);
+    host_flush(&h2, r.now);
+    CU_ASSERT_PTR_NULL(host_find(&h2, "m-ffmv"));
+    char *status = field("m-ffmv", DH_F_STATUS), *result = field("m-ffmv", DH_F_RESULT);
+    CU_ASSERT_STRING_EQUAL(status, DH_STATUS_FINISHED);
+    CU_ASSERT_PTR_NOT_NULL(strstr(result, "\"rank\":2")); /* a seat lost: it forfeited */
+    free(status);
+    free(result);
+    host_free(&h2);
+    store_close(&st2);
+    rig_worker_close_drained(&r);
+}
+
 static void test_worker_admin_query_tells_what_redis_does_not(void)
 {
     rig_worker r;
@@ -250,6 +340,10 @@ int main(void)
          test_worker_admin_remove_lets_a_bot_play_the_seat},
         {"worker_admin_remove_forfeits_the_seat_under_forfeit",
          test_worker_admin_remove_forfeits_the_seat_under_forfeit},
+        {"worker_admin_remove_persists_across_a_move",
+         test_worker_admin_remove_persists_across_a_move},
+        {"worker_admin_remove_forfeits_on_the_adopter",
+         test_worker_admin_remove_forfeits_on_the_adopter},
         {"worker_admin_query_tells_what_redis_does_not",
          test_worker_admin_query_tells_what_redis_does_not},
         {"worker_admin_drain_asks_the_loop_to_stop", test_worker_admin_drain_asks_the_loop_to_stop},

@@ -5,7 +5,8 @@
  * tries again at most a few times, spaced out, and then quarantines the match: it ends
  * with a recorded "script_error" result, the players get a GameOver saying so, the
  * operators a metric; it is never retried in a loop, not even across an adoption. A
- * player's own failing choice is answered SCRIPT_ERROR and does not count.
+ * player's own failing choice is answered SCRIPT_ERROR and does not count, unless its call
+ * ran so long that its worker was declared dead: that match ends on the next worker.
  */
 #include "rig_worker.h"
 
@@ -168,6 +169,18 @@ static long long failures_in_redis(const char *key)
     return n;
 }
 
+/* The gateway re-attaches player to id on h (after a move). */
+static void reattach(host *h, const char *id, const char *player, uint64_t now)
+{
+    Deckhand__Internal__PlayerCommand pc = DECKHAND__INTERNAL__PLAYER_COMMAND__INIT;
+    Deckhand__Resync rs = DECKHAND__RESYNC__INIT;
+    rs.match_id = pc.match_id = (char *)id;
+    pc.player_id = (char *)player;
+    pc.body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC;
+    pc.resync = &rs;
+    host_command(h, "gw-t", &pc, now);
+}
+
 /* A try that never returns (a script call stuck in C) kills its worker before it can
  * fail: each worker that adopts the match with a bot to play counts the try in Redis
  * before it can run, so after quarantine_after such deaths the next worker quarantines
@@ -190,13 +203,7 @@ static void test_worker_quarantine_counts_tries_its_workers_died_in(void)
     store st;
     adopt_on(&r, &h, &st, HOST_QUARANTINE_AFTER + 1, "m-deadly");
     rig_worker_mm_drain(&r);
-    Deckhand__Internal__PlayerCommand pc = DECKHAND__INTERNAL__PLAYER_COMMAND__INIT;
-    Deckhand__Resync rs = DECKHAND__RESYNC__INIT;
-    rs.match_id = pc.match_id = (char *)"m-deadly";
-    pc.player_id = (char *)rig_worker_players[1 - seat];
-    pc.body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC;
-    pc.resync = &rs;
-    host_command(&h, "gw-t", &pc, r.now); /* the gateway re-attaches the player still there */
+    reattach(&h, "m-deadly", rig_worker_players[1 - seat], r.now); /* the player still there */
     CU_ASSERT_EQUAL(run_timers(&r, &h, 2000), 0);
     CU_ASSERT_PTR_NULL(host_find(&h, "m-deadly"));
     CU_ASSERT_EQUAL(h.stats.script_failures, 0); /* not tried again */
@@ -225,6 +232,103 @@ static void test_worker_adopted_bot_answer_clears_its_count(void)
     CU_ASSERT_TRUE(run_timers(&r, &h, 1500) >= 1);
     CU_ASSERT_EQUAL(failures_in_redis("match:{m-fine}"), 0);
     CU_ASSERT_EQUAL(h.stats.script_failures, 0);
+    free((char *)h.worker_id);
+    host_free(&h);
+    store_close(&st);
+    rig_worker_close_drained(&r);
+}
+
+/* The stall watcher's threshold in the tests below (host.stall_ms): a call of the
+ * poison_slow card, with a time budget of STALL_BUDGET_MS, runs well past it. */
+#define STALL_MS        100
+#define STALL_BUDGET_MS 400
+
+/* A worker on the poison fixture whose card calls run STALL_BUDGET_MS, with its stall
+ * watcher started at STALL_MS; a match of poison_slow (id) started on it, and the seat
+ * that decides. */
+static int open_stalling(rig_worker *r, const char *id)
+{
+    engine_limits lim = {.budget_ms = STALL_BUDGET_MS};
+    rig_worker_open(r, "tests/fixtures/poison", &lim);
+    r->h.stall_ms = STALL_MS;
+    CU_ASSERT_EQUAL_FATAL(host_stall_start(&r->h, rig_worker_redis_url(), 500), 0);
+    host_match *hm = rig_worker_started(r, id, "poison_slow", NULL);
+    rig_worker_mm_drain(r);
+    return engine_match_decision(hm->m)->seat;
+}
+
+/* The player at seat chooses id's card whose script runs until its time budget: one
+ * call of STALL_BUDGET_MS, through the gateway. */
+static void choose_poison(rig_worker *r, const char *id, int seat)
+{
+    host_match *hm = host_find(&r->h, id);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(hm);
+    const engine_decision *d = engine_match_decision(hm->m);
+    uint32_t poison = d->options[1].id;
+    Deckhand__Choose c = DECKHAND__CHOOSE__INIT;
+    c.match_id = (char *)id;
+    c.decision_id = d->decision_id;
+    c.option_ids = &poison;
+    c.n_option_ids = 1;
+    rig_worker_command(r, id, rig_worker_players[seat], 1, &c);
+}
+
+/* Issue 24, item 1: a player's own answer whose script call never returns in time (stuck
+ * inside C, past the worker's lease) gets the worker declared dead, and its matches move.
+ * The first death counts: the watcher marked the match in Redis while the call ran, so
+ * the worker that adopts it ends it as a script error, without trying it again, and the
+ * player still there gets GameOver "script_error". The other match of the dead worker,
+ * which was not in a call, moves and goes on. */
+static void test_worker_match_its_worker_died_in_ends_after_one_death(void)
+{
+    rig_worker r;
+    int seat = open_stalling(&r, "m-stuck");
+    rig_worker_started(&r, "m-calm", "poison", NULL);
+    rig_worker_mm_drain(&r);
+    choose_poison(&r, "m-stuck", seat); /* the worker is stuck in it for 400 ms... */
+    /* ...and declared dead meanwhile: the takeover moves its matches (epoch 2), so its
+     * late writes are refused */
+    rig_worker_redis_do("HSET match:{m-calm} worker %s epoch %s", "wk-u1", "2");
+    host h;
+    store st;
+    adopt_on(&r, &h, &st, 1, "m-stuck");
+    host_flush(&r.h, r.now);
+    CU_ASSERT_EQUAL(host_adopt(&h, "m-calm", r.now), 1);
+    rig_worker_mm_drain(&r);
+    rig_outbox o;
+    rig_worker_gw_drain(&r, &o);
+    rig_outbox_free(&o);
+    reattach(&h, "m-stuck", rig_worker_players[1 - seat], r.now);
+    CU_ASSERT_EQUAL(run_timers(&r, &h, 2000), 0);
+    CU_ASSERT_PTR_NULL(host_find(&h, "m-stuck"));
+    CU_ASSERT_EQUAL(h.stats.script_failures, 0); /* not tried again */
+    CU_ASSERT_EQUAL(h.stats.quarantined, 1);
+    check_quarantined(&r, "m-stuck", 1 - seat);
+    CU_ASSERT_PTR_NOT_NULL(host_find(&h, "m-calm"));
+    free((char *)h.worker_id);
+    host_free(&h);
+    store_close(&st);
+    rig_worker_close_drained(&r);
+}
+
+/* A long call that returns before the worker is declared dead costs no death: the worker
+ * takes its mark back, and a later move of the match (a drain) does not end it. */
+static void test_worker_stall_the_worker_survived_ends_nothing(void)
+{
+    rig_worker r;
+    int seat = open_stalling(&r, "m-slowly");
+    choose_poison(&r, "m-slowly", seat);
+    host_flush(&r.h, r.now);
+    rig_outbox o;
+    rig_worker_gw_drain(&r, &o);
+    rig_outbox_free(&o);
+    host h;
+    store st;
+    adopt_on(&r, &h, &st, 1, "m-slowly");
+    rig_worker_mm_drain(&r);
+    CU_ASSERT_EQUAL(run_timers(&r, &h, 2000), 0);
+    CU_ASSERT_PTR_NOT_NULL(host_find(&h, "m-slowly"));
+    CU_ASSERT_EQUAL(h.stats.quarantined, 0);
     free((char *)h.worker_id);
     host_free(&h);
     store_close(&st);
@@ -279,6 +383,10 @@ int main(void)
          test_worker_quarantine_counts_tries_its_workers_died_in},
         {"worker_adopted_bot_answer_clears_its_count",
          test_worker_adopted_bot_answer_clears_its_count},
+        {"worker_match_its_worker_died_in_ends_after_one_death",
+         test_worker_match_its_worker_died_in_ends_after_one_death},
+        {"worker_stall_the_worker_survived_ends_nothing",
+         test_worker_stall_the_worker_survived_ends_nothing},
         {"worker_players_own_script_errors_do_not_quarantine",
          test_worker_players_own_script_errors_do_not_quarantine},
         {NULL, NULL},

@@ -9,6 +9,7 @@
 #include "host_bot.h"
 #include "host_options.h"
 #include "host_persist.h"
+#include "host_stall.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,7 @@ void host_init(host *h, const char *worker_id, const char *endpoint, void *route
     h->capacity = capacity;
     h->quarantine_after = HOST_QUARANTINE_AFTER;
     h->idle_ms = HOST_IDLE_MS;
+    h->stall_ms = HOST_STALL_MS;
     dh_histogram_init(&h->stats.command_seconds, dh_metrics_latency_bounds, dh_metrics_latency_n);
     dh_histogram_init(&h->stats.redis_seconds, dh_metrics_latency_bounds, dh_metrics_latency_n);
     dh_family_init(&h->stats.finished, "game", DH_METRIC_COUNTER, NULL, 0);
@@ -80,6 +82,7 @@ host_match *host_walk_next(host_walk *w)
 
 void host_free(host *h)
 {
+    host_stall_stop(h);
     host_walk w = host_walk_from(h, 0);
     for (host_match *hm; (hm = host_walk_next(&w));)
         host_match_free(hm);
@@ -352,11 +355,17 @@ static void host_choose(host *h, host_match *hm, int seat, uint64_t cmd_id,
         out_reply(h, s->route, s->player_id, cmd_id, old->code, old->text);
         return;
     }
+    if (hm->stalled) { /* its end is due (host_timers.c): never run its scripts again */
+        out_reply(h, s->route, s->player_id, cmd_id, DECKHAND__ERROR_CODE__UNAVAILABLE,
+                  "this match is ending: a card script stalled its server");
+        return;
+    }
     engine_error ee = {0};
     uint32_t bot_ids[HOST_BOT_IDS];
     size_t n = HOST_BOT_IDS;
     const uint32_t *ids = c->option_ids;
     engine_code code = ENGINE_OK;
+    host_stall_enter(h, hm);
     if (c->bot && *c->bot) { /* the player asks for the game's bot's answer */
         code = host_bot_pick(hm, seat, c, bot_ids, &n, &ee);
         ids = bot_ids;
@@ -365,6 +374,7 @@ static void host_choose(host *h, host_match *hm, int seat, uint64_t cmd_id,
     }
     if (code == ENGINE_OK)
         code = host_apply(h, hm, seat, cmd_id, c->decision_id, ids, n, now_ms, &ee);
+    host_stall_leave(h, hm, now_ms);
     if (code == ENGINE_INTERNAL) {
         out_reply(h, s->route, s->player_id, cmd_id, DECKHAND__ERROR_CODE__INTERNAL, ee.message);
     } else if (code != ENGINE_OK) {

@@ -106,13 +106,11 @@ void host_admin_remove(host *h, const Deckhand__Internal__AdminRemovePlayer *r, 
     admin_tell_removed(h, hm, s, admin_str(r->reason));
     s->removed = true;
     s->away_ms = now_ms ? now_ms : 1;
-    if (hm->set.forfeit) { /* now, or at the next turn while a write is in flight */
-        if (!hm->busy)
-            admin_forfeit(h, hm, now_ms);
-        return;
-    }
-    s->robot = true; /* a bot plays the seat from now on */
+    s->robot = !hm->set.forfeit; /* a bot plays the seat from now on, or it forfeits */
+    /* in Redis before the forfeit: a worker that dies first leaves it to its adopter */
     host_persist_notes(h, hm, now_ms);
+    if (hm->set.forfeit && !hm->busy) /* now, or at the next turn while a write is in flight */
+        admin_forfeit(h, hm, now_ms);
 }
 
 void host_admin_drain(host *h, const Deckhand__Internal__AdminDrain *d)

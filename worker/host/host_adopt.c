@@ -72,6 +72,24 @@ static void host_resume_away(const host *h, host_match *hm, const char *list, ui
     }
 }
 
+/* Take up the seats an operator removed on an earlier owner (DH_F_REMOVED): their
+ * players stay refused, and the abandon policy goes on: a bot plays each such seat at
+ * once, or it forfeits at the next host_admin_tick. */
+static void host_resume_removed(host_match *hm, const char *list, uint64_t now_ms)
+{
+    const char *cursor = list, *item;
+    size_t len;
+    for (int i = 0; i < hm->nseats && dh_list_next(&cursor, &item, &len); i++) {
+        if (len != 1 || item[0] != '1')
+            continue;
+        host_seat *s = &hm->seats[i];
+        s->removed = true;
+        s->robot = !hm->set.forfeit;
+        if (!s->away_ms)
+            s->away_ms = now_ms ? now_ms : 1;
+    }
+}
+
 /* A bot plays hm's pending decision as soon as the timers look: its seat is the search
  * bot's, or away past its grace period (and the queue does not forfeit it). */
 static bool host_bot_decides(const host_match *hm, uint64_t now_ms)
@@ -80,7 +98,7 @@ static bool host_bot_decides(const host_match *hm, uint64_t now_ms)
     if (!d || d->seat < 0 || d->seat >= hm->nseats)
         return false;
     const host_seat *s = &hm->seats[d->seat];
-    if (s->bot[0]) /* the search bot's seat: played at once */
+    if (s->bot[0] || s->robot) /* the search bot's seat, or a removed player's: at once */
         return true;
     return !hm->set.forfeit && s->away_ms && now_ms - s->away_ms >= hm->set.grace_ms;
 }
@@ -258,7 +276,9 @@ int host_adopt(host *h, const char *match_id, uint64_t now_ms)
     snprintf(hm->set.bot, sizeof hm->set.bot, "%s", meta->queue_bot);
     hm->forfeit_seat = -1;
     hm->script_failures = meta->script_failures;
+    hm->stalled = meta->stalled != 0;
     host_resume_away(h, hm, meta->away, now_ms);
+    host_resume_removed(hm, meta->removed, now_ms);
     hm->snap_version = engine_match_snapshot_version(hm->m);
     hm->started = true;
     hm->turn_version = hm->snap_version;
@@ -273,7 +293,10 @@ int host_adopt(host *h, const char *match_id, uint64_t now_ms)
             (unsigned long long)hm->epoch, (unsigned long long)hm->answers, meta->bundle);
     host_match_adopted(h, match_id, true, NULL, meta->player_ids);
     free(meta);
-    host_count_ahead(h, hm, now_ms);
+    if (hm->stalled)
+        hm->retry_ms = now_ms + HOST_RETRY_MS; /* ended then, untried (host_timers.c) */
+    else
+        host_count_ahead(h, hm, now_ms);
     return 1;
 refuse:
     if (hm && hm->m)

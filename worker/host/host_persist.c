@@ -205,20 +205,22 @@ out:
 
 void host_persist_notes(host *h, host_match *hm, uint64_t now_ms)
 {
-    char away[STORE_AWAY_MAX];
-    size_t at = 0;
+    char away[STORE_AWAY_MAX], removed[STORE_AWAY_MAX];
+    size_t at = 0, rat = 0;
     uint64_t wall = host_wall_ms(h);
-    away[0] = '\0';
-    for (int i = 0; i < hm->nseats && at < sizeof away; i++) {
+    away[0] = removed[0] = '\0';
+    for (int i = 0; i < hm->nseats && at < sizeof away && rat < sizeof removed; i++) {
         const host_seat *s = &hm->seats[i];
         uint64_t since = now_ms - s->away_ms; /* how long ago it left, on our clock */
         uint64_t left = !s->away_ms ? 0 : since < wall ? wall - since : 1;
         at += (size_t)snprintf(away + at, sizeof away - at, "%s%llu", i ? "," : "",
                                (unsigned long long)left);
+        rat +=
+            (size_t)snprintf(removed + rat, sizeof removed - rat, "%s%d", i ? "," : "", s->removed);
     }
     int op = store_op(h->st, now_ms);
-    if (op < 0 ||
-        store_put_notes(h->st, h->worker_id, hm->id, hm->epoch, away, hm->script_failures) < 0)
+    if (op < 0 || store_put_notes(h->st, h->worker_id, hm->id, hm->epoch, away, removed,
+                                  hm->script_failures) < 0)
         dh_warn_every(DH_LOG_EVERY_MS, "match %s: cannot note its seats in Redis", hm->id);
 }
 

@@ -23,11 +23,15 @@
  * adoptions) the match ends with the result "script_error" (DH_END_SCRIPT_ERROR): every
  * rank 0, a GameOver saying so, one warning, the quarantined metric. A player's own
  * answer that fails is the player's to change (SCRIPT_ERROR, host.c) and does not count:
- * else a losing player could end a match by provoking errors.
+ * else a losing player could end a match by provoking errors. But any answer, a player's
+ * too, whose script call stalled the last worker until it was declared dead (the stall
+ * watcher's mark, host_stall.c) ends the match on its adopter without another try: one
+ * worker death is the most a poison match costs.
  */
 #include "host_bot.h"
 #include "host_internal.h"
 #include "host_persist.h"
+#include "host_stall.h"
 
 #include <string.h>
 
@@ -38,17 +42,35 @@
  * for the next tick (a search started may run its own budget past it). */
 #define HOST_SEARCH_TICK_MS ENGINE_SEARCH_BUDGET_MS
 
-/* End hm as a script error (what failed: detail), once Redis has it. */
-static void host_quarantine(host *h, host_match *hm, int seat, const char *why, const char *detail)
+/* End hm as a script error, once Redis has it; false when the end could not be held. */
+static bool host_quarantine_end(host *h, host_match *hm)
 {
     hm->quarantined = true;
     if (!host_end(h, hm, 0)) {
         hm->quarantined = false;
-        return;
+        return false;
     }
-    dh_warn("match %s: quarantined: the default answer for seat %d (%s) failed %u times in a "
-            "row: %s",
-            hm->id, seat, why, hm->script_failures, detail);
+    return true;
+}
+
+/* End hm as a script error (what failed: detail). */
+static void host_quarantine(host *h, host_match *hm, int seat, const char *why, const char *detail)
+{
+    if (host_quarantine_end(h, hm))
+        dh_warn("match %s: quarantined: the default answer for seat %d (%s) failed %u times in a "
+                "row: %s",
+                hm->id, seat, why, hm->script_failures, detail);
+}
+
+/* End hm, whose last worker died stuck in one of its script calls, without running it:
+ * HOST_RETRY_MS after its adoption (hm->retry_ms), once the gateways re-attached its
+ * players to tell them. */
+static void host_stalled_end(host *h, host_match *hm, uint64_t now_ms)
+{
+    if (now_ms >= hm->retry_ms && host_quarantine_end(h, hm))
+        dh_warn("match %s: quarantined: a script call of it stalled its last worker until the "
+                "worker was declared dead",
+                hm->id);
 }
 
 /* The worker's own answer for hm failed in a card script (ee): try again later, or
@@ -98,9 +120,11 @@ static bool host_default_answer(host *h, host_match *hm, const char *why, const 
         return false;
     }
     bool searched = false;
+    host_stall_enter(h, hm);
     engine_code code = host_strategy_answer(hm, strategy, ids, &n, &searched, &ee);
     if (code == ENGINE_OK)
         code = host_apply(h, hm, seat, 0, decision_id, ids, n, now_ms, &ee);
+    host_stall_leave(h, hm, now_ms);
     if (code != ENGINE_SCRIPT_ERROR)
         hm->counted_ahead = false; /* it returned, and did not fail in a script */
     if (code == ENGINE_SCRIPT_ERROR) {
@@ -154,6 +178,10 @@ size_t host_tick(host *h, uint64_t now_ms)
     for (host_match *hm; (hm = host_walk_next(&w));) {
         if (!hm->started || hm->busy || host_over(hm))
             continue;
+        if (hm->stalled) {
+            host_stalled_end(h, hm, now_ms);
+            continue;
+        }
         if (hm->notes_due) {
             hm->notes_due = false;
             host_persist_notes(h, hm, now_ms);

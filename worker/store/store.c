@@ -226,15 +226,26 @@ int store_move_bundle(store *s, const char *worker, const char *match_id, uint64
 }
 
 int store_put_notes(store *s, const char *worker, const char *match_id, uint64_t epoch,
-                    const char *away, unsigned script_failures)
+                    const char *away, const char *removed, unsigned script_failures)
 {
     char key[DH_KEY_MAX], ep[24], failures[16];
     dh_key_match(key, match_id);
     snprintf(ep, sizeof ep, "%llu", (unsigned long long)epoch);
     snprintf(failures, sizeof failures, "%u", script_failures);
-    const char *argv[] = {"EVALSHA", s->fields.sha,        "1",     key, worker, ep, DH_F_AWAY,
-                          away,      DH_F_SCRIPT_FAILURES, failures};
-    return store_cmd(s, 10, argv, NULL, &s->fields);
+    const char *argv[] = {
+        "EVALSHA", s->fields.sha,        "1",      key,          worker, ep, DH_F_AWAY,
+        away,      DH_F_SCRIPT_FAILURES, failures, DH_F_REMOVED, removed};
+    return store_cmd(s, 12, argv, NULL, &s->fields);
+}
+
+int store_put_field(store *s, const char *worker, const char *match_id, uint64_t epoch,
+                    const char *field, const char *value)
+{
+    char key[DH_KEY_MAX], ep[24];
+    dh_key_match(key, match_id);
+    snprintf(ep, sizeof ep, "%llu", (unsigned long long)epoch);
+    const char *argv[] = {"EVALSHA", s->fields.sha, "1", key, worker, ep, field, value};
+    return store_cmd(s, 8, argv, NULL, &s->fields);
 }
 
 /* True when a reply reports success (an EXEC also needs every queued command to have
@@ -582,6 +593,7 @@ static void store_meta_set(store_match *m, const char *f, const char *v, size_t 
         STORE_FIELD(mode, DH_F_MODE),       STORE_FIELD(abandon, DH_F_ABANDON),
         STORE_FIELD(away, DH_F_AWAY),       STORE_FIELD(options, DH_F_OPTIONS),
         STORE_FIELD(bots, DH_F_BOTS),       STORE_FIELD(queue_bot, DH_F_QUEUE_BOT),
+        STORE_FIELD(removed, DH_F_REMOVED),
 #undef STORE_FIELD
     };
     for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
@@ -601,6 +613,8 @@ static void store_meta_set(store_match *m, const char *f, const char *v, size_t 
         m->unrated = n == 1 && v[0] == '1';
     else if (!strcmp(f, DH_F_SCRIPT_FAILURES))
         m->script_failures = (uint32_t)strtoul(v, NULL, 10);
+    else if (!strcmp(f, DH_F_STALLED))
+        m->stalled = strtoull(v, NULL, 10);
 }
 
 int store_get_match(store *s, const char *match_id, store_match *out, uint64_t now_ms)

@@ -30,8 +30,9 @@
  *
  * Files: host.c (the table, StartMatch, commands, the batch), host_persist.c (writes to
  * Redis), host_bot.c, host_options.c, host_admin.c, host_adopt.c, host_timers.c,
- * host_rebundle.c; their layers: host_internal.h. Everything sent goes out through the out
- * wing (out.h), every write through the store wing (store.h).
+ * host_rebundle.c, host_stall.c (the stall watcher); their layers: host_internal.h.
+ * Everything sent goes out through the out wing (out.h), every write through the store
+ * wing (store.h).
  */
 #ifndef DECKHAND_WORKER_HOST_H
 #define DECKHAND_WORKER_HOST_H
@@ -51,11 +52,21 @@
  * the queue's timers and abandon setting, so that no match runs for good (issue 15): a
  * connected client that never answers, in a queue without timers, would hold it open. */
 #define HOST_IDLE_MS (30ULL * 60 * 1000)
+/* The stall watcher (host_stall.c): a call into a match's scripts still running after this
+ * long is marked in Redis (match:{ID}.stalled), so that if the worker is declared dead in
+ * it (after 1.5 s without a beat; beats go every 500 ms) the adopter ends the match instead
+ * of running it again. Twice the default script budget (250 ms): no call that returns on
+ * its own comes near it. */
+#define HOST_STALL_MS 500
 
 /* Everything is borrowed; the host owns only its matches and actions. */
 void host_init(host *h, const char *worker_id, const char *endpoint, void *router, void *dealer,
                engine_bundle *bundle, store *st, uint32_t capacity);
 void host_free(host *h);
+/* Start the stall watcher (HOST_STALL_MS above, h->stall_ms), a thread with its own
+ * connection to the Redis at redis_url; host_free stops it. -1 when it cannot start. */
+int host_stall_start(host *h, const char *redis_url, int timeout_ms);
+void host_stall_stop(host *h);
 /* Start new matches on the current bundle of their game (bundles.h) instead of bundle;
  * bs is borrowed and must outlive every match. */
 void host_set_bundles(host *h, struct bundles *bs);
@@ -111,7 +122,8 @@ void host_apply_bundles(host *h, uint64_t now_ms);
  *           is in flight forfeits at the next loop turn); under "bot" a bot
  *           plays it from now on. The player gets GameOver (no results) with reason
  *           "admin: removed: REASON", its connection is detached, and its commands are
- *           refused (UNKNOWN_MATCH) for the rest of the match on this worker.
+ *           refused (UNKNOWN_MATCH) for the rest of the match, here and on any worker
+ *           that adopts it (match:{ID}.removed).
  *   drain   the worker stops as on SIGTERM (worker/main.c): its stopping beat moves its
  *           matches to the other workers now, then it exits.
  *   query   what the worker knows of a match and Redis does not (for GET

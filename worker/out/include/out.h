@@ -94,6 +94,7 @@ typedef struct {
     uint64_t retry_ms;         /* no answer of the worker's own before this time */
     bool notes_due;            /* host_persist_notes has news to write (host_tick does) */
     bool counted_ahead;        /* script_failures counts the next default answer already */
+    bool stalled;              /* its last worker died stuck in its script (DH_F_STALLED) */
     bool busy;                 /* a write of the current batch is in flight */
     bool started;              /* MatchStarted ok was sent */
     struct bundles_entry *pin; /* the bundle it runs on, when the host follows bundles */
@@ -136,7 +137,9 @@ typedef struct {
     store *st;
     uint32_t capacity;
     uint32_t quarantine_after; /* failures in a row that end a match (HOST_QUARANTINE_AFTER) */
-    uint64_t idle_ms; /* a decision unanswered this long forfeits its seat (HOST_IDLE_MS) */
+    uint64_t idle_ms;         /* a decision unanswered this long forfeits its seat (HOST_IDLE_MS) */
+    uint32_t stall_ms;        /* a script call running this long is marked (HOST_STALL_MS) */
+    struct host_stall *stall; /* the stall watcher (host/host_stall.c); NULL: none */
     host_match **matches;
     size_t nmatches, capmatches;
     struct host_action *acts; /* held on the batch (host/host_internal.h) */

@@ -145,9 +145,13 @@ int store_move_bundle(store *s, const char *worker, const char *match_id, uint64
                       const char *bundle, const char *note);
 
 /* Fenced: the worker's notes on a running match that are not its state but must survive
- * an adoption: the away list (DH_F_AWAY) and its failures in a row (DH_F_SCRIPT_FAILURES). */
+ * an adoption: the away list (DH_F_AWAY), the seats an operator removed (DH_F_REMOVED)
+ * and its failures in a row (DH_F_SCRIPT_FAILURES). */
 int store_put_notes(store *s, const char *worker, const char *match_id, uint64_t epoch,
-                    const char *away, unsigned script_failures);
+                    const char *away, const char *removed, unsigned script_failures);
+/* Fenced: one field of match:{ID} set to value (the stall mark, DH_F_STALLED). */
+int store_put_field(store *s, const char *worker, const char *match_id, uint64_t epoch,
+                    const char *field, const char *value);
 
 /* Send the batch and read every reply; then store_ok tells each op's fate until the
  * next store_op after the flush starts a new batch. An I/O error fails every op whose
@@ -186,12 +190,14 @@ typedef struct {
     char players[STORE_ID_MAX * 8], player_ids[STORE_ID_MAX * 8];
     uint64_t epoch, seed, history;
     uint32_t grace_ms, decision_ms, turn_ms;
-    char away[STORE_AWAY_MAX]; /* DH_F_AWAY, "" when never written */
-    char options[256];         /* DH_F_OPTIONS */
-    char bots[16 * 33];        /* DH_F_BOTS */
-    char queue_bot[32];        /* DH_F_QUEUE_BOT, "" when never written */
-    bool unrated;              /* DH_F_UNRATED */
-    uint32_t script_failures;  /* DH_F_SCRIPT_FAILURES */
+    char away[STORE_AWAY_MAX];    /* DH_F_AWAY, "" when never written */
+    char options[256];            /* DH_F_OPTIONS */
+    char bots[16 * 33];           /* DH_F_BOTS */
+    char queue_bot[32];           /* DH_F_QUEUE_BOT, "" when never written */
+    bool unrated;                 /* DH_F_UNRATED */
+    uint32_t script_failures;     /* DH_F_SCRIPT_FAILURES */
+    char removed[STORE_AWAY_MAX]; /* DH_F_REMOVED, "" when never written */
+    uint64_t stalled;             /* DH_F_STALLED, 0 when none */
 } store_match;
 
 /* 1 found, 0 no such match, -1 Redis down. */
