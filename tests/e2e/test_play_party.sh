@@ -32,7 +32,7 @@ await() {
     e2e_fail "$name's screen never showed /$pattern/: $(cat "$E2E_RUN/$name.out")"
 }
 
-code_of() { grep -Eo "$2 [A-Z0-9]{6}" "$E2E_RUN/$1.out" | head -n 1 | cut -d' ' -f2; }
+code_of() { grep -Eo "$2 [A-Z0-9]{10}" "$E2E_RUN/$1.out" | head -n 1 | cut -d' ' -f2; }
 
 play ann
 exec 3>"$E2E_RUN/ann.in"
