@@ -69,8 +69,8 @@ static guess_key *guess_get(guess_table *t, const char *name, bool create)
     guess_key *k = dh_table_get(&t->keys, name);
     if (k || !create)
         return k;
-    if (t->keys.count >= GUESS_KEYS_MAX)
-        return strcmp(name, GUESS_SHARED) ? guess_get(t, GUESS_SHARED, true) : NULL;
+    if (t->keys.count >= GUESS_KEYS_MAX && strcmp(name, GUESS_SHARED))
+        return guess_get(t, GUESS_SHARED, true); /* made past the cap: one key more */
     k = calloc(1, sizeof *k);
     if (k && dh_table_set(&t->keys, name, k) < 0) {
         free(k);

@@ -4,8 +4,9 @@
  * reached (900 a second) are not all let through: past the first few each waits, the
  * wait doubles with every wrong code up to an hour, and the counters say so; another
  * address and another player are not held up, a code that was found is not counted, an
- * IPv6 host counts by its /64, a key is forgotten a day after its last wrong code, and at
- * the allowed rate the codes (matchmaker/data/codes.h) stay out of reach.
+ * IPv6 host counts by its /64, a key is forgotten a day after its last wrong code, new keys
+ * share one count once the table is full, and at the allowed rate the codes
+ * (matchmaker/data/codes.h) stay out of reach.
  */
 #include <math.h>
 #include <stdio.h>
@@ -120,6 +121,28 @@ static void test_gateway_guess_an_ipv6_host_counts_by_its_slash_64(void)
     guess_free(&t);
 }
 
+/* Past GUESS_KEYS_MAX keys the new ones share one count: a full table does not let new
+ * addresses guess unthrottled. */
+static void test_gateway_guess_a_full_table_shares_one_count(void)
+{
+    guess_table t;
+    CU_ASSERT_EQUAL_FATAL(guess_init(&t), 0);
+    char addr[32], player[32];
+    for (int i = 0; t.keys.count < GUESS_KEYS_MAX; i++) {
+        snprintf(addr, sizeof addr, "10.%d.%d.%d", i >> 16 & 255, i >> 8 & 255, i & 255);
+        snprintf(player, sizeof player, "g-%d", i);
+        guess_try(&t, addr, player, 0);
+    }
+    for (int i = 0; i < GUESS_FREE; i++) {
+        snprintf(addr, sizeof addr, "172.16.0.%d", i);
+        snprintf(player, sizeof player, "g-new-%d", i);
+        CU_ASSERT_TRUE(wrong(&t, addr, player, 0));
+    }
+    CU_ASSERT_NOT_EQUAL(guess_try(&t, "172.16.1.1", "g-other", 0), 0);
+    CU_ASSERT_EQUAL(t.keys.count, GUESS_KEYS_MAX + 1);
+    guess_free(&t);
+}
+
 /* The codes outlast guessing at the allowed rate (docs/SECURITY.md): with 10,000 open
  * parties, a botnet of 10,000 addresses behind 4 gateways, each address allowed a wrong
  * code an hour once its first ones are spent, expects to wait more than a century. */
@@ -148,6 +171,8 @@ int main(void)
          test_gateway_guess_joins_in_flight_count_at_once},
         {"gateway_guess_an_ipv6_host_counts_by_its_slash_64",
          test_gateway_guess_an_ipv6_host_counts_by_its_slash_64},
+        {"gateway_guess_a_full_table_shares_one_count",
+         test_gateway_guess_a_full_table_shares_one_count},
         {"gateway_guess_codes_stay_out_of_reach", test_gateway_guess_codes_stay_out_of_reach},
         {NULL, NULL},
     };
