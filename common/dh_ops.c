@@ -26,6 +26,10 @@ int dh_ops_codes(dh_ops *o, const char *name, const char *help, dh_counter *coun
         "code=\"UNAVAILABLE\"",
         "code=\"UNKNOWN_GAME\"",
         "code=\"INTERNAL\"",
+        "code=\"NAME_TAKEN\"",
+        "code=\"NOT_FOUND\"",
+        "code=\"FULL\"",
+        "code=\"ALREADY_PLACED\"",
     };
     for (int i = 1; i < DH_OPS_CODES; i++)
         if (dh_metrics_counter(&o->metrics, name, labels[i], help, &counters[i]) < 0)

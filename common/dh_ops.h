@@ -57,15 +57,18 @@ static inline void dh_ops_ready(dh_ops *o, const char *why_not)
     atomic_store_explicit(&o->not_ready, why_not, memory_order_relaxed);
 }
 
-/* Counters per client-protocol error code (deckhand.proto ErrorCode), indexed by code. */
-#define DH_OPS_CODES 13
+/* Counters per client-protocol error code (deckhand.proto ErrorCode), indexed by code:
+ * every code up to ALREADY_PLACED (16). */
+#define DH_OPS_CODES 17
+/* Where a code this build does not know is counted: INTERNAL. */
+#define DH_OPS_CODE_OTHER 12
 /* Register counters[1..DH_OPS_CODES-1] as name{code="NAME"} (OK, 0, is not an error and
  * is left out). 0, or -1 when the registry is full. */
 int dh_ops_codes(dh_ops *o, const char *name, const char *help, dh_counter *counters);
-/* counters[code], or the last slot for a code out of range: a helper for the loops. */
+/* counters[code], or INTERNAL's for a code out of range: a helper for the loops. */
 static inline void dh_ops_count_code(dh_counter *counters, int code)
 {
-    dh_counter_inc(&counters[code > 0 && code < DH_OPS_CODES ? code : DH_OPS_CODES - 1]);
+    dh_counter_inc(&counters[code > 0 && code < DH_OPS_CODES ? code : DH_OPS_CODE_OTHER]);
 }
 
 /* The probes and /metrics for a GET of path (exposed for the unit tests). */

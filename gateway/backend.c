@@ -22,7 +22,9 @@
 static void backend_on_queue_reply(gw *g, const Deckhand__Internal__QueueReply *r)
 {
     inflight *p = r->player_id ? inflight_take(&g->pending, r->player_id, r->cmd_id) : NULL;
-    bool waiting = p && !p->expired, client = p && !strcmp(p->match_id, MMREQ_CLIENT);
+    bool waiting = p && !p->expired, client = p && mmreq_is_client(p->match_id);
+    if (p)
+        mmreq_answered(g, p->match_id, r); /* late or not: a code join's try is settled */
     free(p);
     if (!waiting) {
         dh_debug("unexpected or late QueueReply dropped");

@@ -21,6 +21,7 @@
  *   listen.c   the listening sockets: accept, --max-conns and flood-ban refusals, pausing
  *              on EMFILE
  *   flood.c    connections that flood past their rate limit: dropped, then banned
+ *   guess.c    wrong party and lobby codes: counted, and made to wait (mmreq.c asks it)
  *   conn.c     client sockets: TCP framing and WebSocket transport, write queues
  *   static.c   the web client's files, answered to plain GETs on the WebSocket port
  *   textguard.c no control byte in any string of a client's message (read from its frame)
@@ -44,6 +45,7 @@
 #include "dh_token.h"
 #include "dh_zmq.h"
 #include "dh_table.h"
+#include "guess.h"
 #include "static.h"
 
 #define GW_ADDR_MAX    256
@@ -128,6 +130,7 @@ struct gw {
     uint64_t flood_ban_ms; /* --flood-ban-ms: how long a flooder is refused (0: not) */
     gw_static web;         /* --web-dir: the web client's files (static.c) */
     dh_table bans;         /* flood.c: "a:ADDRESS" / "p:PLAYER" -> when the ban ends */
+    guess_table guesses;   /* guess.h: wrong party and lobby codes, per address and player */
     uv_signal_t sigint, sigterm;
     uv_timer_t tick; /* hellos, request timeouts, stuck closes */
     bool stopping;

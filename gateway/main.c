@@ -89,6 +89,7 @@ static void gw_on_tick(uv_timer_t *t)
     conn_sweep(g);
     listen_tick(g);
     flood_tick(g);
+    guess_tick(&g->guesses, uv_now(g->loop));
     ops_publish(g);
     if (drain_done(g))
         gw_stop(g);
@@ -319,7 +320,7 @@ int main(int argc, char **argv)
     }
     gw_wire(g);
     if (dh_table_init(&g->players) < 0 || inflight_init(g) < 0 || route_init(g) < 0 ||
-        flood_init(g) < 0 || zsock_init(g) < 0)
+        flood_init(g) < 0 || guess_init(&g->guesses) < 0 || zsock_init(g) < 0)
         goto err;
     conn_init(g);
     if (listen_start(g) < 0)
@@ -354,6 +355,7 @@ done:
     zsock_free(g);
     route_free(g);
     flood_free(g);
+    guess_free(&g->guesses);
     inflight_free(g);
     if (g->players.buckets)
         dh_table_free(&g->players, NULL);

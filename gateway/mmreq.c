@@ -5,6 +5,8 @@
 #include "mmreq.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <string.h>
 #include <zmq.h>
 
 #include "dh_log.h"
@@ -55,9 +57,32 @@ Deckhand__ErrorCode mmreq_leave(gw *g, gw_conn *c, uint64_t cmd_id, const Deckha
     return mmreq_send(g, c, cmd_id, &m, "");
 }
 
+/* A code join from c may go (its mark written into mark); false when it was answered
+ * RATE_LIMITED instead, its address or player waiting after wrong codes. */
+static bool mmreq_code_may_go(gw *g, gw_conn *c, uint64_t cmd_id, char *mark, size_t cap)
+{
+    uint64_t wait = guess_try(&g->guesses, c->addr, c->player_id, uv_now(g->loop));
+    if (!wait) {
+        snprintf(mark, cap, MMREQ_CODE "%s", c->addr);
+        return true;
+    }
+    char text[128];
+    snprintf(text, sizeof text, "too many wrong party or lobby codes; try again in %llu s",
+             (unsigned long long)(wait + 999) / 1000);
+    dh_info_every(DH_LOG_EVERY_MS, "code join of %s from %s refused: %s", c->player_id, c->addr,
+                  text);
+    g->answer(g, c->player_id, cmd_id, DECKHAND__ERROR_CODE__RATE_LIMITED, text);
+    return false;
+}
+
 Deckhand__ErrorCode mmreq_request(gw *g, gw_conn *c, uint64_t cmd_id,
                                   const Deckhand__ClientMessage *cm)
 {
+    char mark[GW_MATCH_ID_MAX] = MMREQ_CLIENT;
+    if ((cm->body_case == DECKHAND__CLIENT_MESSAGE__BODY_PARTY_JOIN ||
+         cm->body_case == DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_JOIN) &&
+        !mmreq_code_may_go(g, c, cmd_id, mark, sizeof mark))
+        return DECKHAND__ERROR_CODE__OK; /* answered */
     Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
     Deckhand__Internal__ClientRequest r = DECKHAND__INTERNAL__CLIENT_REQUEST__INIT;
     r.player_id = c->player_id;
@@ -67,7 +92,23 @@ Deckhand__ErrorCode mmreq_request(gw *g, gw_conn *c, uint64_t cmd_id,
     r.message = (Deckhand__ClientMessage *)cm;
     m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_CLIENT_REQUEST;
     m.client_request = &r;
-    return mmreq_send(g, c, cmd_id, &m, MMREQ_CLIENT);
+    Deckhand__ErrorCode rc = mmreq_send(g, c, cmd_id, &m, mark);
+    if (rc != DECKHAND__ERROR_CODE__OK && strcmp(mark, MMREQ_CLIENT))
+        guess_answered(&g->guesses, c->addr, c->player_id, false); /* never asked */
+    return rc;
+}
+
+bool mmreq_is_client(const char *mark)
+{
+    return !strcmp(mark, MMREQ_CLIENT) || !strncmp(mark, MMREQ_CODE, strlen(MMREQ_CODE));
+}
+
+void mmreq_answered(gw *g, const char *mark, const Deckhand__Internal__QueueReply *r)
+{
+    if (strncmp(mark, MMREQ_CODE, strlen(MMREQ_CODE)) || !r->player_id)
+        return;
+    bool wrong = !r->ok && r->error && r->error->code == DECKHAND__ERROR_CODE__NOT_FOUND;
+    guess_answered(&g->guesses, mark + strlen(MMREQ_CODE), r->player_id, wrong);
 }
 
 /* PlayerAway or PlayerBack, which carry the same two fields: best effort (the matchmaker

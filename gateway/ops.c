@@ -40,6 +40,13 @@ int ops_metrics(gw *g)
          "Connections and resumed logins refused while their address or player is banned for "
          "flooding.",
          DH_METRIC_COUNTER, &s->banned},
+        {"deckhand_gateway_code_join_failures_total", "",
+         "PartyJoin and LobbyJoin the matchmaker answered NOT_FOUND: wrong codes (guess.h).",
+         DH_METRIC_COUNTER, &g->guesses.failed},
+        {"deckhand_gateway_code_joins_throttled_total", "",
+         "PartyJoin and LobbyJoin refused RATE_LIMITED while their address or player waits "
+         "after wrong codes.",
+         DH_METRIC_COUNTER, &g->guesses.refused},
         {"deckhand_gateway_rate_limited_silent_total", "",
          "Messages refused past the rate limit without a Reply (a connection deep in refusals).",
          DH_METRIC_COUNTER, &s->rate_silent},

@@ -24,6 +24,8 @@ const char *dh_client_error_text(Deckhand__ErrorCode code)
         return "no party or lobby has that code (or it closed)";
     case DECKHAND__ERROR_CODE__FULL:
         return "that party or lobby is full";
+    case DECKHAND__ERROR_CODE__ALREADY_PLACED:
+        return "too late to leave: a match was found for you";
     case DECKHAND__ERROR_CODE__RATE_LIMITED:
         return "too fast; slow down";
     default:

@@ -3,7 +3,7 @@
  * 20-28), built on the caller's stack like dh_client_msg.h's:
  *
  *   dh_client_social msg;
- *   Deckhand__ClientMessage *m = dh_client_social_party_join(&msg, "K7QX2M");
+ *   Deckhand__ClientMessage *m = dh_client_social_party_join(&msg, "K7QX2MHP9R");
  *   m->cmd_id = dh_client_next_cmd(c);
  *   dh_client_send(c, m);
  *

@@ -26,14 +26,15 @@ int codes_new(char out[CODES_LEN + 1])
 
 bool codes_read(const char *in, char out[CODES_LEN + 1])
 {
-    if (!in || strlen(in) != CODES_LEN)
+    size_t n = in ? strlen(in) : 0;
+    if (n != CODES_LEN && n != CODES_OLD_LEN)
         return false;
-    for (size_t i = 0; i < CODES_LEN; i++) {
+    for (size_t i = 0; i < n; i++) {
         char c = (char)toupper((unsigned char)in[i]);
         if (!c || !strchr(codes_alphabet, c))
             return false;
         out[i] = c;
     }
-    out[CODES_LEN] = '\0';
+    out[n] = '\0';
     return true;
 }

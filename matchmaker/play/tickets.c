@@ -385,12 +385,30 @@ static queue_ticket *tickets_of(mm_state *mm, const char *player_id, size_t *lin
     return queue_find(mm->queues, player_id, line);
 }
 
+/* Whether the player (with no ticket) is placed already: in a placement waiting for its
+ * worker, or seated in a match Redis says still runs (without Redis, any seat kept). A leave
+ * that comes after the formation lost the race, and says so (ALREADY_PLACED) rather than
+ * ok: the MatchFound follows, or came. */
+static bool tickets_placed(mm_state *mm, const char *player_id, uint64_t now_ms)
+{
+    if (placement_has_player(&mm->placements, player_id))
+        return true;
+    const Deckhand__Internal__MatchAssigned *seat = seated_find(&mm->seated, player_id);
+    return seat && (!mm->redis_on || tickets_match_running(mm, seat->match_id, now_ms));
+}
+
 bool tickets_leave(mm_state *mm, const char *gateway, const Deckhand__Internal__QueueLeave *l,
                    uint64_t now_ms)
 {
     const char *pid = l->player_id ? l->player_id : "";
     size_t line;
     queue_ticket *t = tickets_of(mm, pid, &line, now_ms);
+    if (!t && *pid && l->cmd_id && tickets_placed(mm, pid, now_ms)) {
+        dh_info("queue leave %s refused: already placed in a match", pid);
+        tickets_reply(mm, gateway, pid, l->cmd_id, DECKHAND__ERROR_CODE__ALREADY_PLACED,
+                      "too late: already placed in a match; its MatchFound follows");
+        return false;
+    }
     if (t && l->game && *l->game && strcmp(queue_line_key(mm->queues, line)->game, l->game))
         t = NULL;
     /* cmd_id 0 is the gateway's own leave for a player who disconnected: only the gateway

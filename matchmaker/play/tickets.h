@@ -50,6 +50,9 @@ typedef struct {
  * all; only j's player is answered. */
 bool tickets_join(struct mm_state *mm, const char *gateway, const Deckhand__Internal__QueueJoin *j,
                   const tickets_member *others, size_t n, uint64_t now_ms);
+/* tickets_leave: a leave either wins (the ticket goes, ok) or says it lost: a player
+ * already placed (a placement in flight, or seated in a running match) is answered
+ * ALREADY_PLACED, and the match goes on (its MatchFound follows, or came). */
 bool tickets_leave(struct mm_state *mm, const char *gateway,
                    const Deckhand__Internal__QueueLeave *l, uint64_t now_ms);
 bool tickets_away(struct mm_state *mm, const char *gateway, const Deckhand__Internal__PlayerAway *a,

@@ -39,7 +39,7 @@ static bool make_party(pl_player *a, pl_player *b)
         return false;
     char code[16];
     snprintf(code, sizeof code, "%s", party_of(a)->code);
-    CU_ASSERT_EQUAL(strlen(code), 6);
+    CU_ASSERT_EQUAL(strlen(code), 10);
     if (pl_wait_reply(b, pl_send(b, dh_client_social_party_join(&msg, code))) != 0)
         return false;
     pl_player *ps[2] = {a, b};

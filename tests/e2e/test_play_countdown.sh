@@ -3,7 +3,7 @@
 # (DecisionRequest.time_left_ms). A queue with a decision timer (decision_ms=30000) and
 # bot fill seats a lone player against a bot; the player's screen shows the prompt with
 # "[N s left to answer]", N at most 30; the redraw a moment later (`view`) tells less.
-# Without a decision timer the idle cap (30 minutes) is what is left.
+# Without a decision timer the idle cap (5 minutes) is what is left.
 # shellcheck source=SCRIPTDIR/e2e_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 
@@ -61,9 +61,9 @@ e2e_log "dominion, decision_ms=30000: told ${first} s, then ${again} s on the re
 play bob accession
 exec 4>"$E2E_RUN/bob.in"
 await bob '^>> .*\[[0-9]+ min [0-9]{2} s left to answer\]$'
-grep -Eq '\[(29 min [0-9]{2}|30 min 00) s left to answer\]' "$E2E_RUN/bob.out" ||
+grep -Eq '\[(4 min [0-9]{2}|5 min 00) s left to answer\]' "$E2E_RUN/bob.out" ||
     e2e_fail "without a timer bob was not told the idle cap: $(grep -E 'left to answer' "$E2E_RUN/bob.out")"
-e2e_log "accession, no timers: the idle cap's 30 minutes are what is left"
+e2e_log "accession, no timers: the idle cap's 5 minutes are what is left"
 echo quit >&3
 echo quit >&4
 exec 3>&- 4>&-

@@ -32,7 +32,7 @@ await() {
     e2e_fail "$name's screen never showed /$pattern/: $(cat "$E2E_RUN/$name.out")"
 }
 
-code_of() { grep -Eo "$2 [A-Z0-9]{6}" "$E2E_RUN/$1.out" | head -n 1 | cut -d' ' -f2; }
+code_of() { grep -Eo "$2 [A-Z0-9]{10}" "$E2E_RUN/$1.out" | head -n 1 | cut -d' ' -f2; }
 
 play ann
 exec 3>"$E2E_RUN/ann.in"
@@ -41,7 +41,7 @@ exec 4>"$E2E_RUN/bob.in"
 await ann 'Logged in'
 await bob 'Logged in'
 echo party >&3
-await ann '^Party [A-Z0-9]{6} \(1\)'
+await ann '^Party [A-Z0-9]{10} \(1\)'
 code=$(code_of ann Party)
 echo "party join $code" >&4
 await ann "^Party $code \(2\)"
@@ -66,7 +66,7 @@ exec 6>"$E2E_RUN/dan.in"
 await cat 'Logged in'
 await dan 'Logged in'
 echo 'lobby create 2' >&5
-await cat '^Lobby [A-Z0-9]{6}: dominion/casual, 1 of 2 seats, private'
+await cat '^Lobby [A-Z0-9]{10}: dominion/casual, 1 of 2 seats, private'
 code=$(code_of cat Lobby)
 echo "lobby join $code" >&6
 await cat "^Lobby $code: .*2 of 2 seats"

@@ -189,6 +189,41 @@ static void test_gateway_refused_party_request_keeps_the_queued_player_reported(
     deckhand__internal__internal__free_unpacked(in, NULL);
 }
 
+/* Issue 24, item 4: wrong party and lobby codes are throttled per address and player
+ * (gateway/guess.h). Five wrong codes are free; the next code join from the address (a
+ * fresh guest too) is refused RATE_LIMITED at once and never reaches the matchmaker,
+ * where the rate limit alone used to forward every one. Run last: it leaves the rig's
+ * address throttled. */
+static void test_gateway_wrong_codes_are_throttled(void)
+{
+    char pid[64], pid2[64];
+    rg_client *c = rg_open_as("gil", pid);
+    dh_client_social msg;
+    for (uint64_t i = 0; i < 5; i++) {
+        Deckhand__Internal__Internal *in =
+            forwarded(c, dh_client_social_party_join(&msg, "ZZZZZZZZZZ"), 40 + i);
+        deckhand__internal__internal__free_unpacked(in, NULL);
+        rg_mm_queue_reply(pid, 40 + i, DECKHAND__ERROR_CODE__NOT_FOUND, "no party has that code");
+        rg_expect_reply(c, 40 + i, DECKHAND__ERROR_CODE__NOT_FOUND);
+    }
+    Deckhand__ClientMessage *m = dh_client_social_lobby_join(&msg, "YYYYYYYYYY");
+    m->cmd_id = 50;
+    rg_send(c, m);
+    rg_expect_reply(c, 50, DECKHAND__ERROR_CODE__RATE_LIMITED);
+    rg_client *c2 = rg_open_as("gwen", pid2);
+    m = dh_client_social_party_join(&msg, "XXXXXXXXXX");
+    m->cmd_id = 51;
+    rg_send(c2, m);
+    rg_expect_reply(c2, 51, DECKHAND__ERROR_CODE__RATE_LIMITED);
+    char from[DH_ZMQ_ID_MAX + 1];
+    Deckhand__Internal__Internal *none = rg_router_recv(rg.mm, from, 300);
+    CU_ASSERT_PTR_NULL(none); /* neither reached the matchmaker */
+    if (none)
+        deckhand__internal__internal__free_unpacked(none, NULL);
+    rg_close(c);
+    rg_close(c2);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -200,6 +235,7 @@ int main(void)
          test_gateway_party_member_disconnect_reports_player_away},
         {"gateway_refused_party_request_keeps_the_queued_player_reported",
          test_gateway_refused_party_request_keeps_the_queued_player_reported},
+        {"gateway_wrong_codes_are_throttled", test_gateway_wrong_codes_are_throttled},
         {"gateway_sigterm_exits_zero", rg_test_sigterm_exits_zero},
         {NULL, NULL},
     };

@@ -194,6 +194,39 @@ static void test_mm_leave_takes_the_player_out(void)
     rig_mm_close(&r);
 }
 
+/* Issue 24, item 3: a leave racing a formation. The other player's join formed the match a
+ * moment before the leave arrived: the leave must not be answered ok while the player is
+ * seated anyway. It says it lost (ALREADY_PLACED), while the placement waits for its worker
+ * and once the match runs, and the MatchFound still comes. */
+static void test_mm_leave_after_formation_says_it_lost(void)
+{
+    rig_mm r;
+    int w;
+    Deckhand__Internal__Internal *m = placed(&r, &w);
+    rig_mm_leave(r.gw, "p1", 41);
+    rig_mm_pump(&r, 110);
+    CU_ASSERT_EQUAL(rig_mm_reply_why(r.gw, 41, r.why, sizeof r.why),
+                    DECKHAND__ERROR_CODE__ALREADY_PLACED);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.why, "already placed"));
+    CU_ASSERT_EQUAL(r.mm.placements.n, 1); /* the match goes on */
+    rig_mm_started(r.w[w], m->start_match->match_id, true);
+    rig_mm_pump(&r, 200);
+    for (int seat = 0; seat < 2; seat++) {
+        Deckhand__Internal__Internal *a = rig_mm_next(r.gw, RIG_MM_WAIT_MS);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+        CU_ASSERT_EQUAL(a->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ASSIGNED);
+        deckhand__internal__internal__free_unpacked(a, NULL);
+    }
+    rig_mm_leave(r.gw, "p2", 42); /* seated in the running match */
+    rig_mm_pump(&r, 210);
+    CU_ASSERT_EQUAL(rig_mm_reply(r.gw, 42), DECKHAND__ERROR_CODE__ALREADY_PLACED);
+    rig_mm_leave(r.gw, "p3", 43); /* never queued: nothing to lose, ok as before */
+    rig_mm_pump(&r, 220);
+    CU_ASSERT_EQUAL(rig_mm_reply(r.gw, 43), 0);
+    deckhand__internal__internal__free_unpacked(m, NULL);
+    rig_mm_close(&r);
+}
+
 static void test_mm_start_match_carries_the_queue_settings(void)
 {
     rig_mm r;
@@ -242,6 +275,7 @@ int main(void)
          test_mm_unknown_game_while_starting_is_unavailable},
         {"mm_dead_workers_get_nothing", test_mm_dead_workers_get_nothing},
         {"mm_leave_takes_the_player_out", test_mm_leave_takes_the_player_out},
+        {"mm_leave_after_formation_says_it_lost", test_mm_leave_after_formation_says_it_lost},
         {"mm_start_match_carries_the_queue_settings",
          test_mm_start_match_carries_the_queue_settings},
         {"mm_placement_ids_are_random_hex", test_mm_placement_ids_are_random_hex},

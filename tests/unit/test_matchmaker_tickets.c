@@ -4,7 +4,8 @@
  * to the new gateway, an away ticket is passed over and leaves after its grace, and a
  * player back clears away and gets its match through the new gateway; and a join whose
  * game, mode or name holds a control character is refused (issue 12, case 5: the gateway
- * refuses them first; this is the matchmaker's own guard).
+ * refuses them first; this is the matchmaker's own guard); and a leave that lost the race
+ * to a formation says so.
  */
 #include "dh_keys.h"
 #include "settings.h"
@@ -134,6 +135,43 @@ static void test_mm_player_back_clears_away_and_the_match_goes_to_the_new_gatewa
     rig_mm_close(&a);
 }
 
+/* Issue 24, item 3, as reported: two gateways, the other player's join forms the match a
+ * moment before the leave arrives. The leave says it lost (ALREADY_PLACED) while the
+ * placement waits and while Redis says the match runs; once the match is over, a leave is
+ * plain ok again (nothing left to lose). */
+static void test_mm_leave_that_loses_the_race_to_a_formation_says_so(void)
+{
+    rig_mm a;
+    rig_mm_open_fresh(&a, "mm-a", 2);
+    CU_ASSERT_EQUAL(rig_mm_joined(&a, a.gw, "p1", 1, 2, 10), 0);
+    CU_ASSERT_EQUAL(rig_mm_joined(&a, a.gw2, "p2", 2, 2, 20), 0); /* forms the match */
+    int w;
+    Deckhand__Internal__Internal *m = rig_mm_expect_start(&a, &w);
+    rig_mm_leave(a.gw, "p1", 3);
+    rig_mm_pump(&a, 21);
+    CU_ASSERT_EQUAL(rig_mm_reply(a.gw, 3), DECKHAND__ERROR_CODE__ALREADY_PLACED);
+    char key[DH_KEY_MAX];
+    rig_redis_ok("HSET %s " DH_F_STATUS " " DH_STATUS_RUNNING,
+                 dh_key_match(key, m->start_match->match_id));
+    rig_mm_started(a.w[w], m->start_match->match_id, true);
+    rig_mm_pump(&a, 30);
+    for (int i = 0; i < 2; i++) {
+        Deckhand__Internal__Internal *found = rig_mm_next(i ? a.gw2 : a.gw, RIG_MM_WAIT_MS);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(found);
+        CU_ASSERT_EQUAL(found->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ASSIGNED);
+        deckhand__internal__internal__free_unpacked(found, NULL);
+    }
+    rig_mm_leave(a.gw, "p1", 4);
+    rig_mm_pump(&a, 40);
+    CU_ASSERT_EQUAL(rig_mm_reply(a.gw, 4), DECKHAND__ERROR_CODE__ALREADY_PLACED);
+    rig_redis_ok("HSET %s " DH_F_STATUS " " DH_STATUS_FINISHED, key);
+    rig_mm_leave(a.gw, "p1", 5);
+    rig_mm_pump(&a, 50);
+    CU_ASSERT_EQUAL(rig_mm_reply(a.gw, 5), 0);
+    deckhand__internal__internal__free_unpacked(m, NULL);
+    rig_mm_close(&a);
+}
+
 static int join_with(rig_mm *a, uint64_t cmd, const char *game, const char *mode, const char *name)
 {
     Deckhand__Internal__QueueJoin j = DECKHAND__INTERNAL__QUEUE_JOIN__INIT;
@@ -199,6 +237,8 @@ int main(void)
          test_mm_away_ticket_is_passed_over_then_removed_after_its_grace},
         {"mm_player_back_clears_away_and_the_match_goes_to_the_new_gateway",
          test_mm_player_back_clears_away_and_the_match_goes_to_the_new_gateway},
+        {"mm_leave_that_loses_the_race_to_a_formation_says_so",
+         test_mm_leave_that_loses_the_race_to_a_formation_says_so},
         {"mm_join_with_control_characters_is_refused",
          test_mm_join_with_control_characters_is_refused},
         {"mm_join_with_an_unconfigured_mode_is_refused",

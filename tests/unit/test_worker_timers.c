@@ -264,6 +264,31 @@ static void test_worker_connected_seat_that_never_answers_forfeits_at_the_idle_c
     rig_worker_close(&r);
 }
 
+/* Issue 24, item 3: with every default (the casual queue: no decision or turn timer, its
+ * seats connected), a silent seat holds its match a few minutes at most, not the half hour
+ * the opponent used to wait: at five minutes on one decision the seat forfeits. */
+static void test_worker_silent_seat_forfeits_within_five_minutes_by_default(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "scripts", NULL);
+    Deckhand__Internal__QueueSettings set = DECKHAND__INTERNAL__QUEUE_SETTINGS__INIT;
+    set.grace_ms = 60000; /* the matchmaker's defaults: no decision timer, no turn timer */
+    host_match *hm = rig_worker_started(&r, "m-silent", "dominion", &set);
+    CU_ASSERT_EQUAL(host_tick(&r.h, r.now), 0); /* the clock starts */
+    rig_worker_advance(&r, 5 * 60 * 1000 - 1);
+    host_tick(&r.h, r.now);
+    host_flush(&r.h, r.now);
+    CU_ASSERT_PTR_EQUAL_FATAL(host_find(&r.h, "m-silent"), hm);
+    rig_worker_advance(&r, 1);
+    host_tick(&r.h, r.now);
+    host_flush(&r.h, r.now);
+    CU_ASSERT_PTR_NULL(host_find(&r.h, "m-silent"));
+    char *reason = rig_worker_hget("match:{m-silent}", "end_reason");
+    CU_ASSERT_STRING_EQUAL(reason ? reason : "", "idle");
+    free(reason);
+    rig_worker_close_drained(&r);
+}
+
 /* A seat's grace period runs from when its player left, whichever worker hosts the match:
  * an adoption does not start it again (issue 12, case 6: a match moved more often than its
  * grace period never let the bot play its absent seats). The moment is kept in Redis as
@@ -309,6 +334,8 @@ int main(void)
          test_worker_away_seat_forfeits_when_the_queue_says_so},
         {"worker_connected_seat_that_never_answers_forfeits_at_the_idle_cap",
          test_worker_connected_seat_that_never_answers_forfeits_at_the_idle_cap},
+        {"worker_silent_seat_forfeits_within_five_minutes_by_default",
+         test_worker_silent_seat_forfeits_within_five_minutes_by_default},
         {"worker_grace_period_survives_adoption", test_worker_grace_period_survives_adoption},
         {NULL, NULL},
     };

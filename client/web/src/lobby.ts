@@ -113,7 +113,7 @@ function partyEl(m: LobbyModel, act: LobbyActions): HTMLElement {
     return h("section", { class: "panel party", "data-key": "party" }, h("h2", {}, "Party"),
       h("p", {}, "Queue together with friends."),
       h("div", { class: "row" }, h("button", { id: "party-create", onclick: act.partyCreate }, "Create a party"),
-        h("input", { id: "party-code", placeholder: "code", "aria-label": "party code", size: 8 }),
+        h("input", { id: "party-code", placeholder: "code", "aria-label": "party code", size: 12 }),
         h("button", { id: "party-join", onclick: () =>
           act.partyJoin((document.getElementById("party-code") as HTMLInputElement).value.trim()) }, "Join")));
   return h("section", { class: "panel party", "data-key": "party" }, h("h2", {}, "Party ", h("code", {}, p.code)),
@@ -130,7 +130,7 @@ function lobbyEl(m: LobbyModel, act: LobbyActions): HTMLElement {
       h("div", { class: "row" },
         h("button", { id: "lobby-create", onclick: () => act.lobbyCreate(true) }, "Open a public lobby"),
         h("button", { id: "lobby-create-private", onclick: () => act.lobbyCreate(false) }, "Private")),
-      h("div", { class: "row" }, h("input", { id: "lobby-code", placeholder: "code", "aria-label": "lobby code", size: 8 }),
+      h("div", { class: "row" }, h("input", { id: "lobby-code", placeholder: "code", "aria-label": "lobby code", size: 12 }),
         h("button", { id: "lobby-join", onclick: () =>
           act.lobbyJoin((document.getElementById("lobby-code") as HTMLInputElement).value.trim()) }, "Join"),
         h("button", { id: "lobby-refresh", onclick: act.lobbyList }, "List public lobbies")),

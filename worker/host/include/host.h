@@ -48,10 +48,15 @@
  * host.quarantine_after failures in a row the match ends with DH_END_SCRIPT_ERROR. */
 #define HOST_RETRY_MS         1000
 #define HOST_QUARANTINE_AFTER 3
-/* The idle cap: a decision nobody answered for this long (30 min) forfeits its seat, whatever
+/* The idle cap: a decision nobody answered for this long (5 min) forfeits its seat, whatever
  * the queue's timers and abandon setting, so that no match runs for good (issue 15): a
- * connected client that never answers, in a queue without timers, would hold it open. */
-#define HOST_IDLE_MS (30ULL * 60 * 1000)
+ * connected client that never answers, in a queue without timers (the default, casual
+ * too), would hold it open. Five minutes, not the half hour it was (issue 24): the
+ * opponents of a silent seat wait at most that long, while a human still has far more
+ * time for one decision than any card game asks. A forfeit, not the bot, since a bot
+ * playing every decision of a silent seat five minutes late would keep them waiting for
+ * hours. */
+#define HOST_IDLE_MS (5ULL * 60 * 1000)
 /* The stall watcher (host_stall.c): a call into a match's scripts still running after this
  * long is marked in Redis (match:{ID}.stalled), so that if the worker is declared dead in
  * it (after 1.5 s without a beat; beats go every 500 ms) the adopter ends the match instead
