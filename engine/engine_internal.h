@@ -184,6 +184,7 @@ struct engine_bundle {
     pthread_mutex_t wd_mu;
     pthread_cond_t wd_cv;
     int wd_running, wd_stop;
+    int wd_in_flight; /* a signal sent and not yet handled: the thread sends no other */
     char id[65];
     char *dir;
     engine_file *files;

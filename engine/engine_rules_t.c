@@ -159,6 +159,7 @@ static int t_ok(lua_State *L)
 {
     if (lua_toboolean(L, 1))
         return 0;
+    lua_settop(L, 2); /* so index 2 is the message, not what luaL_where pushes */
     luaL_where(L, 1);
     lua_pushstring(L, lua_isstring(L, 2) ? lua_tostring(L, 2) : "expected a true value");
     lua_concat(L, 2);
@@ -167,6 +168,7 @@ static int t_ok(lua_State *L)
 
 static int t_fail(lua_State *L)
 {
+    lua_settop(L, 1);
     luaL_where(L, 1);
     lua_pushstring(L, lua_isstring(L, 1) ? lua_tostring(L, 1) : "failed");
     lua_concat(L, 2);

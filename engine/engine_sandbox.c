@@ -16,10 +16,17 @@ static int sb_print(lua_State *L)
     luaL_Buffer lb;
     int n = lua_gettop(L);
     luaL_buffinit(L, &lb);
-    for (int i = 1; i <= n; i++) {
+    /* Only the first ENGINE_MAX_LOG_LINE bytes are logged: stop copying past them (200
+       arguments of a MiB each would copy 200 MiB). */
+    for (int i = 1; i <= n && luaL_bufflen(&lb) <= ENGINE_MAX_LOG_LINE; i++) {
         if (i > 1)
             luaL_addchar(&lb, '\t');
-        luaL_tolstring(L, i, NULL);
+        size_t len;
+        const char *s = luaL_tolstring(L, i, &len);
+        if (len > ENGINE_MAX_LOG_LINE + 1) {
+            lua_pushlstring(L, s, ENGINE_MAX_LOG_LINE + 1);
+            lua_remove(L, -2);
+        }
         luaL_addvalue(&lb);
     }
     luaL_pushresult(&lb);

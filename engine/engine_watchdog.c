@@ -12,6 +12,14 @@
  * re-checks the deadline itself, so a signal that lands late (after the call ended) or
  * a hook left on a suspended coroutine costs one check and disarms itself.
  *
+ * Arming walks the thread's whole call stack (lua_sethook marks every Lua frame), which a
+ * script that recursed to Lua's stack limit makes a few hundred thousand frames long:
+ * milliseconds, and more than the watchdog's tick on a slow or crowded machine. Signals
+ * sent every tick then queued up behind a handler that never caught up, and the engine
+ * thread ran nothing but handlers, for ever (a rules check hung that way). So at most one
+ * signal is in flight (the thread sends the next only once the handler ran), and a handler
+ * that finds its thread armed already does not walk the stack again.
+ *
  * Cost: one atomic store per call. Limits: the kill comes within ~10 ms of the
  * deadline rather than exactly at it, and the signal (ENGINE_WATCHDOG_SIGNAL, a
  * real-time signal installed with SA_RESTART) may interrupt a blocking syscall of the
@@ -45,6 +53,16 @@ void engine_deadline_set(engine_bundle *b, uint64_t abs_ns)
     __atomic_store_n(&b->deadline_ns, abs_ns, __ATOMIC_RELEASE);
 }
 
+static void kill_hook(lua_State *L, lua_Debug *ar);
+
+/* Sets the kill latch on L unless it is set already (see the top: the walk is costly). */
+static void arm(lua_State *L)
+{
+    if (lua_gethook(L) != kill_hook || lua_gethookmask(L) != LUA_MASKCOUNT ||
+        lua_gethookcount(L) != 1)
+        lua_sethook(L, kill_hook, LUA_MASKCOUNT, 1);
+}
+
 static void kill_hook(lua_State *L, lua_Debug *ar)
 {
     (void)ar;
@@ -58,7 +76,7 @@ static void kill_hook(lua_State *L, lua_Debug *ar)
         }
         b->killing = 1;
     }
-    lua_sethook(L, kill_hook, LUA_MASKCOUNT, 1);
+    arm(L);
     luaL_error(L, "script exceeded its time budget");
 }
 
@@ -70,11 +88,12 @@ static void wd_on_signal(int sig)
     if (b) {
         uint64_t d = deadline_load(b);
         if (d && dh_now_ns() >= d) {
-            lua_sethook(b->L, kill_hook, LUA_MASKCOUNT, 1);
+            arm(b->L);
             lua_State *co = b->co_running;
             if (co)
-                lua_sethook(co, kill_hook, LUA_MASKCOUNT, 1);
+                arm(co);
         }
+        __atomic_store_n(&b->wd_in_flight, 0, __ATOMIC_RELEASE);
     }
     errno = saved;
 }
@@ -102,7 +121,10 @@ static void *wd_main(void *arg)
     while (!b->wd_stop) {
         uint64_t now = dh_now_ns(), d = deadline_load(b);
         if (d && now >= d) {
-            pthread_kill(__atomic_load_n(&b->wd_owner, __ATOMIC_ACQUIRE), ENGINE_WATCHDOG_SIGNAL);
+            if (!__atomic_exchange_n(&b->wd_in_flight, 1, __ATOMIC_ACQ_REL) &&
+                pthread_kill(__atomic_load_n(&b->wd_owner, __ATOMIC_ACQUIRE),
+                             ENGINE_WATCHDOG_SIGNAL) != 0)
+                __atomic_store_n(&b->wd_in_flight, 0, __ATOMIC_RELEASE);
             d = now + TICK_NS; /* and again, until the call ends */
         } else if (!d || d > now + IDLE_NS) {
             d = now + (d ? TICK_NS : IDLE_NS);
@@ -165,6 +187,8 @@ uint64_t engine_call_begin_for(engine_bundle *b, uint64_t budget_ns)
     if (prev)
         prev = prev > now ? prev - now : 1;
     __atomic_store_n(&b->wd_owner, pthread_self(), __ATOMIC_RELEASE);
+    /* a signal that landed between calls found no bundle to clear its flag on */
+    __atomic_store_n(&b->wd_in_flight, 0, __ATOMIC_RELEASE);
     wd_current = b;
     engine_deadline_set(b, now + budget_ns);
     return prev;

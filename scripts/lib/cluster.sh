@@ -113,14 +113,21 @@ _dh_pid_is() {
     return 1
 }
 
-# Every "NAME PID PROGRAM" of RUNDIR/pids whose process is still alive.
+# Every "NAME PID PROGRAM" of RUNDIR/pids whose process is still alive (with DEAD=1:
+# whose process is gone). Always true, so `x=$(_dh_live ...)` under set -e goes on when
+# the last process listed has died.
 _dh_live() {
-    local run=$1 f pid prog
+    local run=$1 dead=${2:-0} f pid prog alive
     for f in "$run"/pids/*.pid; do
         [[ -e $f ]] || continue
         read -r pid prog <"$f" || continue
-        _dh_pid_is "$pid" "$prog" && printf '%s %s %s\n' "$(basename "$f" .pid)" "$pid" "$prog"
+        alive=0
+        _dh_pid_is "$pid" "$prog" && alive=1
+        if ((alive != dead)); then
+            printf '%s %s %s\n' "$(basename "$f" .pid)" "$pid" "$prog"
+        fi
     done
+    return 0
 }
 
 # True when any process of the cluster in RUNDIR is alive.
@@ -456,10 +463,16 @@ _dh_terminate() {
 }
 
 # Stop the cluster in RUNDIR: gateway, matchmaker and workers first, then Redis, so the
-# workers' last writes land. Safe to call twice or on a half-started cluster.
+# workers' last writes land. Safe to call twice or on a half-started cluster; a process
+# that had died already (a crash) is named, and the others are stopped all the same.
 dh_cluster_stop() {
-    local run=$1 live
+    local run=$1 live name pid prog
     [[ -d $run/pids ]] || return 0
+    while read -r name pid prog; do
+        if [[ -n $name ]]; then
+            _dh_log "$name (pid $pid) had already exited"
+        fi
+    done <<<"$(_dh_live "$run" 1)"
     live=$(_dh_live "$run")
     _dh_terminate "$(grep -vE '^redis(-[0-9]+)? ' <<<"$live" || true)"
     _dh_terminate "$(grep -E '^redis(-[0-9]+)? ' <<<"$live" || true)"

@@ -1,0 +1,86 @@
+/*
+ * test_worker_work_bounds.c: the sort attack of issue 24 on the real worker host
+ * (worker/host.c in the rig of rig_worker.h). A player of one match answers with
+ * tests/fixtures/costly's "sort_long_strings" (table.sort of 20,000 references to a 1 MiB
+ * string: one C call the watchdog cannot stop, which held a worker 6 s and got it declared
+ * dead) four times in a row, between answers of another match on the same VM. Each attack
+ * must be answered SCRIPT_ERROR within the worker's call budget (so the loop misses no
+ * beat: the lease lasts WORKER_LEASE_MS), and the other match must be served, each answer
+ * within the budget too.
+ */
+#include "rig_worker.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define BUDGET_MS 250 /* the worker's call budget */
+
+/* Answers hm's decision with the option labelled label; the Reply's error code (0: ok,
+ * -1: no Reply) and, in *ms, how long the host took to handle and flush it. */
+static int pick(rig_worker *r, host_match *hm, const char *match, uint64_t cmd_id,
+                const char *label, uint64_t *ms)
+{
+    const engine_decision *d = engine_match_decision(hm->m);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    uint32_t id = 0;
+    for (size_t i = 0; i < d->noptions; i++)
+        if (!strcmp(d->options[i].label, label))
+            id = d->options[i].id;
+    CU_ASSERT_FATAL(id != 0);
+    Deckhand__Choose c;
+    deckhand__choose__init(&c);
+    c.decision_id = d->decision_id;
+    c.option_ids = &id;
+    c.n_option_ids = 1;
+    const char *player = rig_worker_players[d->seat];
+    uint64_t t0 = dh_test_now_ms();
+    rig_worker_command(r, match, player, cmd_id, &c);
+    host_flush(&r->h, r->now);
+    *ms = dh_test_now_ms() - t0;
+    rig_outbox o;
+    rig_worker_gw_drain(r, &o);
+    const Deckhand__ServerMessage *rep =
+        rig_outbox_find(&o, player, DECKHAND__SERVER_MESSAGE__BODY_REPLY);
+    int code = !rep                ? -1
+               : rep->reply->ok    ? 0
+               : rep->reply->error ? (int)rep->reply->error->code
+                                   : -2;
+    rig_outbox_free(&o);
+    return code;
+}
+
+static void test_a_sort_of_long_strings_costs_the_worker_nothing(void)
+{
+    rig_worker r;
+    engine_limits lim = {256u << 20, BUDGET_MS};
+    rig_worker_open(&r, "tests/fixtures/costly", &lim);
+    host_match *bad = rig_worker_started(&r, "m-bad", "costly", NULL);
+    host_match *ok = rig_worker_started(&r, "m-ok", "costly", NULL);
+    uint64_t cmd = 1, ms;
+    for (int i = 0; i < 4; i++) {
+        uint64_t h = engine_match_hash(bad->m);
+        int code = pick(&r, bad, "m-bad", cmd++, "sort_long_strings", &ms);
+        printf("\n  attack %d: reply %d after %llu ms", i, code, (unsigned long long)ms);
+        CU_ASSERT_EQUAL(code, DECKHAND__ERROR_CODE__SCRIPT_ERROR);
+        CU_ASSERT(ms < BUDGET_MS);
+        CU_ASSERT_EQUAL(engine_match_hash(bad->m), h);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(host_find(&r.h, "m-ok"));
+        CU_ASSERT_EQUAL(pick(&r, ok, "m-ok", cmd++, "Play", &ms), 0);
+        CU_ASSERT(ms < BUDGET_MS);
+    }
+    /* Both matches are still served. */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(host_find(&r.h, "m-bad"));
+    CU_ASSERT_EQUAL(pick(&r, bad, "m-bad", cmd++, "Play", &ms), 0);
+    CU_ASSERT_EQUAL(pick(&r, ok, "m-ok", cmd++, "Play", &ms), 0);
+    rig_worker_close_drained(&r);
+}
+
+int main(void)
+{
+    static const dh_test_case cases[] = {
+        {"a_sort_of_long_strings_costs_the_worker_nothing",
+         test_a_sort_of_long_strings_costs_the_worker_nothing},
+        {NULL, NULL},
+    };
+    return rig_worker_main("worker_work_bounds", cases);
+}
