@@ -27,7 +27,7 @@ made=$(grep -c 'party .* of 2 complete: queueing it' "$E2E_RUN/bots.err")
 n=0
 while read -r id; do
     players=$(e2e_redis hget "$(_e2e_match_key "$id")" players)
-    nums=$(tr ',' '\n' <<<"$players" | sed -E 's/.*-([0-9]+)$/\1/' | sort -n | tr '\n' ' ')
+    nums=$(tr ',' '\n' <<<"$players" | sed -E 's/.*-([0-9]+)( \(guest\))?$/\1/' | sort -n | tr '\n' ' ')
     [[ $nums == "1 2 " || $nums == "3 4 " ]] || e2e_fail "match $id seats '$players': not one party"
     n=$((n + 1))
 done < <(e2e_redis lrange matches:finished 0 -1)

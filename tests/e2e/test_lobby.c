@@ -85,7 +85,7 @@ static void test_lobby_public_found_in_the_list_and_joined(void)
     const Deckhand__LobbyList *ls = g->lobby_list->lobby_list;
     CU_ASSERT_FATAL(ls->n_lobbies >= 1);
     CU_ASSERT_STRING_EQUAL(ls->lobbies[0]->code, lobby_of(h)->code); /* newest first */
-    CU_ASSERT_STRING_EQUAL(ls->lobbies[0]->host, "lq-h");
+    CU_ASSERT_STRING_EQUAL(ls->lobbies[0]->host, "lq-h (guest)");    /* guests are marked */
     char code[16];
     snprintf(code, sizeof code, "%s", ls->lobbies[0]->code);
     CU_ASSERT_EQUAL(pl_wait_reply(g, pl_send(g, dh_client_social_lobby_join(&msg, code))), 0);

@@ -74,7 +74,7 @@ echo start >&5
 await cat 'not every member is ready'
 echo ready >&5
 echo ready >&6
-await cat '^    dan ready'
+await cat '^    dan \(guest\) ready'
 echo start >&5
 await cat "^Lobby $code started: match "
 await dan '^Match found: '

@@ -389,7 +389,8 @@ static void test_spectator_sees_only_public_dominion_to_its_game_over(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(mine);
     CU_ASSERT_STRING_EQUAL(mine->game, "dominion");
     CU_ASSERT_EQUAL_FATAL(mine->n_players, 2);
-    CU_ASSERT_STRING_EQUAL(mine->players[rec.seat[0] == a ? 0 : 1], "spx-a");
+    CU_ASSERT_STRING_EQUAL(mine->players[rec.seat[0] == a ? 0 : 1],
+                           "spx-a (guest)"); /* guests are marked */
     CU_ASSERT_TRUE(mine->started_ms > 0);
 
     long long asked = pl_now_ms();
