@@ -341,6 +341,8 @@ static int g_tops(lua_State *L)
  * how "names" adds the ids' card names as a second array; "distinct" also keeps only
  * the first id (from the bottom) of each card name: a hand's kinds of treasure for the
  * buy options, or the treasures played with their names, without a g:name per card. */
+#define LIST_SCAN_MAX 32 /* g:list "distinct": zones up to this size are scanned back */
+
 static int g_list(lua_State *L)
 {
     engine_match *m = gm(L);
@@ -364,10 +366,21 @@ static int g_list(lua_State *L)
     lua_createtable(L, (int)n, 0); /* 6: ids */
     if (names)
         lua_createtable(L, (int)n, 0); /* 7: their names */
+    /* "distinct": a hand is scanned back (cheap for a few cards); a long zone is checked
+     * against a set of the names seen, so a call stays linear in the zone. */
+    uint64_t seen[ENGINE_MAX_NAMES / 64 + 1]; /* 8 KiB, cleared only when used */
+    int by_set = distinct && n > LIST_SCAN_MAX;
+    if (by_set)
+        memset(seen, 0, sizeof seen);
     lua_Integer k = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t id = z->ids[i], name = m->st.ents[id - 1].name;
-        if (distinct) { /* an earlier card of this name was kept or dropped already */
+        if (by_set) { /* an earlier card of this name was kept or dropped already */
+            uint64_t bit = 1ULL << (name % 64);
+            if (seen[name / 64] & bit)
+                continue;
+            seen[name / 64] |= bit;
+        } else if (distinct) {
             uint32_t j = 0;
             while (j < i && m->st.ents[z->ids[j] - 1].name != name)
                 j++;

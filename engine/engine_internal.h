@@ -307,6 +307,10 @@ uint64_t engine_call_begin_for(engine_bundle *b, uint64_t budget_ns);
 void engine_call_end(engine_bundle *b, uint64_t prev);
 /* Moves the running call's deadline (absolute, dh_now_ns clock). */
 void engine_deadline_set(engine_bundle *b, uint64_t abs_ns);
+/* Replaces the globals pcall and xpcall (of the base library just opened in L) by ones that
+ * cannot swallow the kill: once the kill latch fired, they raise again what they caught,
+ * and refuse to start. */
+void engine_watchdog_guard_pcall(lua_State *L);
 /* Runs `require(modname)` of the bundle and leaves the module on the stack (protected). */
 int engine_bundle_require(engine_bundle *b, const char *modname, engine_error *err);
 

@@ -220,6 +220,7 @@ void engine_sandbox_open(lua_State *L)
         luaL_requiref(L, l->name, l->func, 1);
         lua_pop(L, 1);
     }
+    engine_watchdog_guard_pcall(L);
     drop(L, NULL, "load");
     drop(L, NULL, "loadfile");
     drop(L, NULL, "dofile");

@@ -35,9 +35,10 @@
 #include "dh_clock.h"
 #include "engine_internal.h"
 
-#define HOOK_COUNT 4096
-#define TICK_NS    10000000ULL /* how often the thread looks when a call runs */
-#define IDLE_NS    50000000ULL /* and when none does */
+#define HOOK_COUNT  4096
+#define GUARD_DEPTH 200         /* calls above which pcall and xpcall refuse to start */
+#define TICK_NS     10000000ULL /* how often the thread looks when a call runs */
+#define IDLE_NS     50000000ULL /* and when none does */
 
 static __thread engine_bundle *wd_current; /* the bundle running a call on this thread */
 static pthread_once_t wd_once = PTHREAD_ONCE_INIT;
@@ -78,6 +79,76 @@ static void kill_hook(lua_State *L, lua_Debug *ar)
     }
     arm(L);
     luaL_error(L, "script exceeded its time budget");
+}
+
+/* ---- pcall and xpcall that cannot swallow the kill --------------------------------------
+ * The kill latch raises on every instruction, but the Lua VM (5.4.4, seen with a plain
+ * debug.sethook too) stops calling a count hook after a while when a script catches those
+ * errors with a pcall at every level of a deep recursion and recurses again after it: the
+ * call then ran for good. So the latch does not rest on the hook alone: once it fired
+ * (b->killing, until engine_call_end), a pcall or xpcall that caught an error raises it
+ * again, and one asked to start raises at once. The only ways a script catches an error
+ * are these two (no coroutine library, no __gc), so the kill reaches the engine's own
+ * lua_pcall whatever the script does. They also read the deadline themselves, so a call
+ * whose hook is no longer called still ends at the next pcall. Cost: a clock read per
+ * pcall, which card scripts hardly use. */
+
+static int guard_refuse(lua_State *L)
+{
+    return luaL_error(L, "script exceeded its time budget");
+}
+
+/* Whether the running call must end: the latch fired, or the deadline passed (read here
+ * too, since the hook that would fire the latch may no longer be called). */
+static bool guard_killed(engine_bundle *b)
+{
+    if (!b->killing) {
+        uint64_t d = deadline_load(b);
+        if (!d || dh_now_ns() < d)
+            return false;
+        b->killing = 1;
+    }
+    return true;
+}
+
+/* After the real pcall/xpcall returned (or resumed after a yield): its results, unless the
+ * kill fired meanwhile. */
+static int guard_after(lua_State *L, int status, lua_KContext ctx)
+{
+    (void)status;
+    (void)ctx;
+    if (guard_killed(*(engine_bundle **)lua_getextraspace(L)))
+        return guard_refuse(L);
+    return lua_gettop(L);
+}
+
+/* pcall or xpcall (upvalue 1) with a continuation, so a g:choose inside still yields.
+ * Refused under more than GUARD_DEPTH calls: an error caught by a pcall costs Lua a walk of
+ * the whole stack (it shrinks it back), so a script that catches at every level of a
+ * recursion hundreds of thousands of calls deep unwinds in quadratic time, tens of seconds
+ * after the kill. No card catches that deep. */
+static int guard_call(lua_State *L)
+{
+    if (guard_killed(*(engine_bundle **)lua_getextraspace(L)))
+        return guard_refuse(L);
+    lua_Debug ar;
+    if (lua_getstack(L, GUARD_DEPTH, &ar))
+        return luaL_error(L, "pcall: too deep (under more than %d calls)", GUARD_DEPTH);
+    int n = lua_gettop(L);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_callk(L, n, LUA_MULTRET, 0, guard_after);
+    return guard_after(L, LUA_OK, 0);
+}
+
+void engine_watchdog_guard_pcall(lua_State *L)
+{
+    static const char *const names[] = {"pcall", "xpcall"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        lua_getglobal(L, names[i]);
+        lua_pushcclosure(L, guard_call, 1);
+        lua_setglobal(L, names[i]);
+    }
 }
 
 static void wd_on_signal(int sig)

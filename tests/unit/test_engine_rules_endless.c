@@ -13,7 +13,7 @@
 
 #include "dh_test.h"
 
-#define RUNS        30
+#define RUNS        20
 #define BUDGET_MS   "100"  /* the call budget the runner gets: a kill every 100 ms */
 #define RUN_CAP_S   "40"   /* `timeout` ends a run that hangs */
 #define TEST_CAP_MS 15000u /* between two lines of output: one test */
@@ -44,13 +44,16 @@ static int run(const char *cmd, char *last, size_t cap, int *lines, uint64_t *wo
     return pclose(p);
 }
 
-static void test_the_rules_runner_ends_every_run_on_an_endless_card(void)
+/* Runs the rules runner on tests/fixtures/FIXTURE runs times; every run must end with its
+ * five tests failed, none of them slower than TEST_CAP_MS. */
+static void rules_end_every_run(const char *fixture, int runs)
 {
-    char cmd[1024], last[1024];
+    char cmd[1024], last[1024], path[256];
+    snprintf(path, sizeof path, "tests/fixtures/%s", fixture);
     snprintf(cmd, sizeof cmd, "%s/deckhand-rules %s --budget-ms " BUDGET_MS, DECKHAND_BIN_DIR,
-             dh_test_path("tests/fixtures/endless"));
+             dh_test_path(path));
     int hung = 0;
-    for (int i = 0; i < RUNS; i++) {
+    for (int i = 0; i < runs; i++) {
         int lines;
         uint64_t worst;
         int st = run(cmd, last, sizeof last, &lines, &worst);
@@ -58,31 +61,77 @@ static void test_the_rules_runner_ends_every_run_on_an_endless_card(void)
                  strstr(last, "0 passed, 5 failed") && worst < TEST_CAP_MS;
         if (!ok) {
             hung++;
-            printf("\n  run %d: status %d, %d lines, a test took %llu ms, last: %s", i, st, lines,
-                   (unsigned long long)worst, last);
+            printf("\n  %s run %d: status %d, %d lines, a test took %llu ms, last: %s", fixture, i,
+                   st, lines, (unsigned long long)worst, last);
         }
     }
     CU_ASSERT_EQUAL(hung, 0);
 }
 
+/* `deckhand scripts push` of tests/fixtures/FIXTURE ends, refused. */
+static void push_ends(const char *fixture)
+{
+    char cmd[1024], last[1024], path[256];
+    int lines;
+    uint64_t worst;
+    snprintf(path, sizeof path, "tests/fixtures/%s", fixture);
+    /* push refuses before it reaches Redis (none listens on port 1) */
+    snprintf(cmd, sizeof cmd, "%s/deckhand scripts push %s --redis redis://127.0.0.1:1",
+             DECKHAND_BIN_DIR, dh_test_path(path));
+    int st = run(cmd, last, sizeof last, &lines, &worst);
+    printf("\n  push %s: status %d, longest wait %llu ms: %s", fixture, st,
+           (unsigned long long)worst, last);
+    CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) != 0 && WEXITSTATUS(st) != 124);
+    CU_ASSERT(worst < TEST_CAP_MS * 5);
+}
+
+static void test_the_rules_runner_ends_every_run_on_an_endless_card(void)
+{
+    rules_end_every_run("endless", RUNS);
+}
+
 static void test_push_ends_on_an_endless_card(void)
+{
+    push_ends("endless");
+}
+
+/* tests/fixtures/endless_pcall catches at every level of its recursion and recurses again:
+ * once the Lua VM stopped calling the kill latch's hook there (answers to a human seat),
+ * and the unwinding through hundreds of thousands of catching frames took tens of seconds;
+ * pcall now re-raises the kill, reads the deadline, and refuses to start too deep. */
+static void test_the_rules_runner_ends_a_card_that_catches_at_every_level(void)
+{
+    rules_end_every_run("endless_pcall", RUNS / 2);
+}
+
+static void test_push_ends_on_a_card_that_catches_at_every_level(void)
+{
+    push_ends("endless_pcall");
+}
+
+/* The guarded pcall keeps what pcall gives a script: a g:choose inside it still yields
+ * (tests/fixtures/pcall_yield: its one test passes). */
+static void test_choose_still_yields_through_pcall(void)
 {
     char cmd[1024], last[1024];
     int lines;
     uint64_t worst;
-    /* push refuses before it reaches Redis (none listens on port 1) */
-    snprintf(cmd, sizeof cmd, "%s/deckhand scripts push %s --redis redis://127.0.0.1:1",
-             DECKHAND_BIN_DIR, dh_test_path("tests/fixtures/endless"));
+    snprintf(cmd, sizeof cmd, "%s/deckhand-rules %s", DECKHAND_BIN_DIR,
+             dh_test_path("tests/fixtures/pcall_yield"));
     int st = run(cmd, last, sizeof last, &lines, &worst);
-    printf("\n  push: status %d, longest wait %llu ms: %s", st, (unsigned long long)worst, last);
-    CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) != 0 && WEXITSTATUS(st) != 124);
-    CU_ASSERT(worst < TEST_CAP_MS * 5);
+    CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(last, "1 passed, 0 failed"));
 }
 
 static const dh_test_case cases[] = {
     {"test_the_rules_runner_ends_every_run_on_an_endless_card",
      test_the_rules_runner_ends_every_run_on_an_endless_card},
     {"test_push_ends_on_an_endless_card", test_push_ends_on_an_endless_card},
+    {"test_the_rules_runner_ends_a_card_that_catches_at_every_level",
+     test_the_rules_runner_ends_a_card_that_catches_at_every_level},
+    {"test_push_ends_on_a_card_that_catches_at_every_level",
+     test_push_ends_on_a_card_that_catches_at_every_level},
+    {"test_choose_still_yields_through_pcall", test_choose_still_yields_through_pcall},
     {NULL, NULL},
 };
 

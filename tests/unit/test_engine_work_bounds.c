@@ -71,6 +71,9 @@ static void test_every_costly_call_ends_at_once(void)
         printf("\n  %-18s %5llu ms  %s", labels[i], (unsigned long long)ms,
                c == ENGINE_OK ? "ok" : err.message);
         CU_ASSERT(ms < CAP_MS);
+        /* linear now: 50,000 cards, each once; the old scan took 1.8 s unsanitized */
+        if (!strcmp(labels[i], "list_distinct"))
+            CU_ASSERT(ms < CAP_MS / 6);
         CU_ASSERT_PTR_NULL(strstr(err.message, "time budget"));
         if (want) {
             nrefused++;
