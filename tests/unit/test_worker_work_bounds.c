@@ -14,6 +14,10 @@
 #include <string.h>
 
 #define BUDGET_MS 250 /* the worker's call budget */
+/* An answer that takes longer than this holds the loop past its beat's slack: a worker
+ * beats every 500 ms and is declared dead after 1,500 ms of silence. The margin over the
+ * budget is for the kill's latency and the sanitizers' slower C calls. */
+#define LOOP_MS 1000
 
 /* Answers hm's decision with the option labelled label; the Reply's error code (0: ok,
  * -1: no Reply) and, in *ms, how long the host took to handle and flush it. */
@@ -75,11 +79,45 @@ static void test_a_sort_of_long_strings_costs_the_worker_nothing(void)
     rig_worker_close_drained(&r);
 }
 
+/* Every attack of tests/fixtures/costly (one per class of C function a script reaches),
+ * each answered by a player of one match while another match of the same VM is served:
+ * every answer comes back (refused or done) before the worker could miss its beats, and
+ * the other match's answers stay within the call budget. */
+static void test_every_costly_call_leaves_the_worker_on_time(void)
+{
+    rig_worker r;
+    engine_limits lim = {256u << 20, BUDGET_MS};
+    rig_worker_open(&r, "tests/fixtures/costly", &lim);
+    host_match *bad = rig_worker_started(&r, "m-bad", "costly", NULL);
+    host_match *ok = rig_worker_started(&r, "m-ok", "costly", NULL);
+    const engine_decision *d = engine_match_decision(bad->m);
+    CU_ASSERT_FATAL(d && d->noptions > 25 && d->noptions <= 64);
+    char labels[64][64];
+    size_t n = d->noptions - 1;
+    for (size_t i = 0; i < n; i++)
+        snprintf(labels[i], sizeof labels[i], "%s", d->options[i + 1].label);
+    uint64_t cmd = 1, ms, worst = 0;
+    for (size_t i = 0; i < n; i++) {
+        int code = pick(&r, bad, "m-bad", cmd++, labels[i], &ms);
+        printf("\n  %-18s reply %d after %llu ms", labels[i], code, (unsigned long long)ms);
+        CU_ASSERT(code == 0 || code == DECKHAND__ERROR_CODE__SCRIPT_ERROR);
+        CU_ASSERT(ms < LOOP_MS);
+        worst = ms > worst ? ms : worst;
+        CU_ASSERT_PTR_NOT_NULL_FATAL(host_find(&r.h, "m-ok"));
+        CU_ASSERT_EQUAL(pick(&r, ok, "m-ok", cmd++, "Play", &ms), 0);
+        CU_ASSERT(ms < BUDGET_MS);
+    }
+    printf("\n  %zu attacks, the longest answered in %llu ms", n, (unsigned long long)worst);
+    rig_worker_close_drained(&r);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
         {"a_sort_of_long_strings_costs_the_worker_nothing",
          test_a_sort_of_long_strings_costs_the_worker_nothing},
+        {"every_costly_call_leaves_the_worker_on_time",
+         test_every_costly_call_leaves_the_worker_on_time},
         {NULL, NULL},
     };
     return rig_worker_main("worker_work_bounds", cases);
