@@ -44,14 +44,13 @@ static int run(const char *cmd, char *last, size_t cap, int *lines, uint64_t *wo
     return pclose(p);
 }
 
-/* Runs the rules runner on tests/fixtures/FIXTURE runs times; every run must end with its
- * five tests failed, none of them slower than TEST_CAP_MS. */
-static void rules_end_every_run(const char *fixture, int runs)
+/* Runs the rules runner on GAME of tests/fixtures/endless runs times; every run must end
+ * with its five tests failed, none of them slower than TEST_CAP_MS. */
+static void rules_end_every_run(const char *game, int runs)
 {
-    char cmd[1024], last[1024], path[256];
-    snprintf(path, sizeof path, "tests/fixtures/%s", fixture);
-    snprintf(cmd, sizeof cmd, "%s/deckhand-rules %s --budget-ms " BUDGET_MS, DECKHAND_BIN_DIR,
-             dh_test_path(path));
+    char cmd[1024], last[1024];
+    snprintf(cmd, sizeof cmd, "%s/deckhand-rules %s --game %s --budget-ms " BUDGET_MS,
+             DECKHAND_BIN_DIR, dh_test_path("tests/fixtures/endless"), game);
     int hung = 0;
     for (int i = 0; i < runs; i++) {
         int lines;
@@ -61,26 +60,24 @@ static void rules_end_every_run(const char *fixture, int runs)
                  strstr(last, "0 passed, 5 failed") && worst < TEST_CAP_MS;
         if (!ok) {
             hung++;
-            printf("\n  %s run %d: status %d, %d lines, a test took %llu ms, last: %s", fixture, i,
-                   st, lines, (unsigned long long)worst, last);
+            printf("\n  %s run %d: status %d, %d lines, a test took %llu ms, last: %s", game, i, st,
+                   lines, (unsigned long long)worst, last);
         }
     }
     CU_ASSERT_EQUAL(hung, 0);
 }
 
-/* `deckhand scripts push` of tests/fixtures/FIXTURE ends, refused. */
-static void push_ends(const char *fixture)
+/* `deckhand scripts push` of tests/fixtures/endless (both its games) ends, refused. */
+static void test_push_ends_on_the_endless_cards(void)
 {
-    char cmd[1024], last[1024], path[256];
+    char cmd[1024], last[1024];
     int lines;
     uint64_t worst;
-    snprintf(path, sizeof path, "tests/fixtures/%s", fixture);
     /* push refuses before it reaches Redis (none listens on port 1) */
     snprintf(cmd, sizeof cmd, "%s/deckhand scripts push %s --redis redis://127.0.0.1:1",
-             DECKHAND_BIN_DIR, dh_test_path(path));
+             DECKHAND_BIN_DIR, dh_test_path("tests/fixtures/endless"));
     int st = run(cmd, last, sizeof last, &lines, &worst);
-    printf("\n  push %s: status %d, longest wait %llu ms: %s", fixture, st,
-           (unsigned long long)worst, last);
+    printf("\n  push: status %d, longest wait %llu ms: %s", st, (unsigned long long)worst, last);
     CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) != 0 && WEXITSTATUS(st) != 124);
     CU_ASSERT(worst < TEST_CAP_MS * 5);
 }
@@ -90,23 +87,13 @@ static void test_the_rules_runner_ends_every_run_on_an_endless_card(void)
     rules_end_every_run("endless", RUNS);
 }
 
-static void test_push_ends_on_an_endless_card(void)
-{
-    push_ends("endless");
-}
-
-/* tests/fixtures/endless_pcall catches at every level of its recursion and recurses again:
- * once the Lua VM stopped calling the kill latch's hook there (answers to a human seat),
- * and the unwinding through hundreds of thousands of catching frames took tens of seconds;
+/* The game endless_pcall of tests/fixtures/endless catches at every level of its recursion and
+ * recurses again: once the Lua VM stopped calling the kill latch's hook there (answers to a human
+ * seat), and the unwinding through hundreds of thousands of catching frames took tens of seconds;
  * pcall now re-raises the kill, reads the deadline, and refuses to start too deep. */
 static void test_the_rules_runner_ends_a_card_that_catches_at_every_level(void)
 {
     rules_end_every_run("endless_pcall", RUNS / 2);
-}
-
-static void test_push_ends_on_a_card_that_catches_at_every_level(void)
-{
-    push_ends("endless_pcall");
 }
 
 /* The guarded pcall keeps what pcall gives a script: a g:choose inside it still yields
@@ -126,11 +113,9 @@ static void test_choose_still_yields_through_pcall(void)
 static const dh_test_case cases[] = {
     {"test_the_rules_runner_ends_every_run_on_an_endless_card",
      test_the_rules_runner_ends_every_run_on_an_endless_card},
-    {"test_push_ends_on_an_endless_card", test_push_ends_on_an_endless_card},
+    {"test_push_ends_on_the_endless_cards", test_push_ends_on_the_endless_cards},
     {"test_the_rules_runner_ends_a_card_that_catches_at_every_level",
      test_the_rules_runner_ends_a_card_that_catches_at_every_level},
-    {"test_push_ends_on_a_card_that_catches_at_every_level",
-     test_push_ends_on_a_card_that_catches_at_every_level},
     {"test_choose_still_yields_through_pcall", test_choose_still_yields_through_pcall},
     {NULL, NULL},
 };
