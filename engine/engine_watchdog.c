@@ -64,18 +64,28 @@ static void arm(lua_State *L)
         lua_sethook(L, kill_hook, LUA_MASKCOUNT, 1);
 }
 
+/* Whether the running call must end: the latch fired, or the deadline passed (which
+ * fires it). The hook asks, and so do pcall and xpcall, since the hook may no longer be
+ * called (below). */
+static bool call_killed(engine_bundle *b)
+{
+    if (!b->killing) {
+        uint64_t d = deadline_load(b);
+        if (!d || dh_now_ns() < d)
+            return false;
+        b->killing = 1;
+    }
+    return true;
+}
+
 static void kill_hook(lua_State *L, lua_Debug *ar)
 {
     (void)ar;
     engine_bundle *b = *(engine_bundle **)lua_getextraspace(L);
-    if (!b->killing) {
-        uint64_t d = deadline_load(b);
-        if (!d || dh_now_ns() < d) {
-            if (b->wd_running)
-                lua_sethook(L, NULL, 0, 0); /* a stale arming: nothing to kill */
-            return;
-        }
-        b->killing = 1;
+    if (!call_killed(b)) {
+        if (b->wd_running)
+            lua_sethook(L, NULL, 0, 0); /* a stale arming: nothing to kill */
+        return;
     }
     arm(L);
     luaL_error(L, "script exceeded its time budget");
@@ -98,26 +108,13 @@ static int guard_refuse(lua_State *L)
     return luaL_error(L, "script exceeded its time budget");
 }
 
-/* Whether the running call must end: the latch fired, or the deadline passed (read here
- * too, since the hook that would fire the latch may no longer be called). */
-static bool guard_killed(engine_bundle *b)
-{
-    if (!b->killing) {
-        uint64_t d = deadline_load(b);
-        if (!d || dh_now_ns() < d)
-            return false;
-        b->killing = 1;
-    }
-    return true;
-}
-
 /* After the real pcall/xpcall returned (or resumed after a yield): its results, unless the
  * kill fired meanwhile. */
 static int guard_after(lua_State *L, int status, lua_KContext ctx)
 {
     (void)status;
     (void)ctx;
-    if (guard_killed(*(engine_bundle **)lua_getextraspace(L)))
+    if (call_killed(*(engine_bundle **)lua_getextraspace(L)))
         return guard_refuse(L);
     return lua_gettop(L);
 }
@@ -129,7 +126,7 @@ static int guard_after(lua_State *L, int status, lua_KContext ctx)
  * after the kill. No card catches that deep. */
 static int guard_call(lua_State *L)
 {
-    if (guard_killed(*(engine_bundle **)lua_getextraspace(L)))
+    if (call_killed(*(engine_bundle **)lua_getextraspace(L)))
         return guard_refuse(L);
     lua_Debug ar;
     if (lua_getstack(L, GUARD_DEPTH, &ar))
