@@ -100,19 +100,6 @@ size_t scripts_workers(dh_redis *rd, char ids[][128], size_t max)
     return n;
 }
 
-/* Whether the comma-separated list holds game. */
-static bool scripts_lists(const char *games, const char *game)
-{
-    size_t gl = strlen(game);
-    for (const char *p = games; p && *p;) {
-        size_t len = strcspn(p, ",");
-        if (len == gl && !strncmp(p, game, gl))
-            return true;
-        p += len + (p[len] == ',');
-    }
-    return false;
-}
-
 /* The newest stored bundle labelled "default" that lists game (workers store their
  * embedded bundle so): its SHA into out. 0, or -1 when there is none. */
 static int scripts_default_sha(dh_redis *rd, const char *game, char *out)
@@ -130,7 +117,8 @@ static int scripts_default_sha(dh_redis *rd, const char *game, char *out)
         if (r && r->type == REDIS_REPLY_ARRAY && r->elements == 3 &&
             r->element[0]->type == REDIS_REPLY_STRING &&
             !strcmp(r->element[0]->str, DH_BUNDLE_DEFAULT) &&
-            r->element[1]->type == REDIS_REPLY_STRING && scripts_lists(r->element[1]->str, game)) {
+            r->element[1]->type == REDIS_REPLY_STRING &&
+            dh_list_find(r->element[1]->str, game) >= 0) {
             unsigned long long at = r->element[2]->type == REDIS_REPLY_STRING
                                         ? strtoull(r->element[2]->str, NULL, 10)
                                         : 0;

@@ -134,15 +134,16 @@ static dh_replay_status dh_replay_parse(dh_replay_record *rec, char *err, size_t
         dh_replay_split(rec->idbuf, rec->ids, DH_REPLAY_SEATS_MAX) != rec->nseats)
         return dh_replay_fail(DH_REPLAY_BAD, err, errlen, "match %s: bad player lists '%s'",
                               rec->id, rec->players);
-    const char *b = rec->bots ? rec->bots : "";
+    const char *cur = rec->bots;
     for (int i = 0; i < rec->nseats; i++) { /* "default,," : one entry per seat */
-        size_t len = strcspn(b, ",");
+        const char *b = "";
+        size_t len = 0;
+        dh_list_next(&cur, &b, &len); /* a short list leaves the last seats human */
         snprintf(rec->botbuf[i], sizeof rec->botbuf[i], "%.*s", (int)len, b);
         if (!strcmp(rec->botbuf[i], DH_BOT_SEARCH)) /* logged answers, not an inline bot */
             len = 0;
         rec->botp[i] = len ? rec->botbuf[i] : NULL;
         rec->any_bot |= len > 0;
-        b += len + (b[len] == ',');
     }
     size_t n = rec->bundles->elements;
     rec->moves = calloc(n ? n : 1, sizeof *rec->moves);
