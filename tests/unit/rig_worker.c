@@ -371,6 +371,30 @@ void rig_worker_play(rig_worker *r, host_match *hm, int n, uint64_t *cmd)
     }
 }
 
+int rig_worker_choose(rig_worker *r, host_match *hm, uint64_t cmd_id, uint32_t option_id)
+{
+    const engine_decision *d = engine_match_decision(hm->m);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    Deckhand__Choose c;
+    deckhand__choose__init(&c);
+    c.decision_id = d->decision_id;
+    c.option_ids = &option_id;
+    c.n_option_ids = 1;
+    const char *player = rig_worker_players[d->seat];
+    rig_worker_command(r, hm->id, player, cmd_id, &c);
+    host_flush(&r->h, r->now);
+    rig_outbox o;
+    rig_worker_gw_drain(r, &o);
+    const Deckhand__ServerMessage *rep =
+        rig_outbox_find(&o, player, DECKHAND__SERVER_MESSAGE__BODY_REPLY);
+    int code = !rep                ? -1
+               : rep->reply->ok    ? 0
+               : rep->reply->error ? (int)rep->reply->error->code
+                                   : -2;
+    rig_outbox_free(&o);
+    return code;
+}
+
 void rig_worker_drop_all(rig_worker *r)
 {
     void *socks[] = {r->gw, r->mm};

@@ -115,5 +115,8 @@ void rig_worker_legal_choice(const engine_decision *d, Deckhand__Choose *c, uint
 bool rig_worker_answer(rig_worker *r, host_match *hm, uint64_t cmd_id);
 /* Answer n decisions of hm legally, each flushed, numbering commands from *cmd on. */
 void rig_worker_play(rig_worker *r, host_match *hm, int n, uint64_t *cmd);
+/* Answer hm's pending decision with the one option option_id (the decider's seat, through
+ * gw-t), flush, and return the Reply's error code: 0 when ok, -1 when no Reply came. */
+int rig_worker_choose(rig_worker *r, host_match *hm, uint64_t cmd_id, uint32_t option_id);
 
 #endif

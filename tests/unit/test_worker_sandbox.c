@@ -11,32 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Sends seat's answer `id` to the match's pending decision; returns the Reply's error
- * code (0 when ok, -1 when no Reply came). */
-static int choose(rig_worker *r, host_match *hm, const char *match, uint64_t cmd_id, uint32_t id)
-{
-    const engine_decision *d = engine_match_decision(hm->m);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
-    Deckhand__Choose c;
-    deckhand__choose__init(&c);
-    c.decision_id = d->decision_id;
-    c.option_ids = &id;
-    c.n_option_ids = 1;
-    const char *player = rig_worker_players[d->seat];
-    rig_worker_command(r, match, player, cmd_id, &c);
-    host_flush(&r->h, r->now);
-    rig_outbox o;
-    rig_worker_gw_drain(r, &o);
-    const Deckhand__ServerMessage *rep =
-        rig_outbox_find(&o, player, DECKHAND__SERVER_MESSAGE__BODY_REPLY);
-    int code = !rep                ? -1
-               : rep->reply->ok    ? 0
-               : rep->reply->error ? (int)rep->reply->error->code
-                                   : -2;
-    rig_outbox_free(&o);
-    return code;
-}
-
 static void test_worker_serves_a_hostile_match_and_a_normal_one_on_one_vm(void)
 {
     rig_worker r;
@@ -54,7 +28,7 @@ static void test_worker_serves_a_hostile_match_and_a_normal_one_on_one_vm(void)
     uint64_t cmd = 1;
     for (size_t i = 0; i < nattacks; i++) {
         uint64_t h = engine_match_hash(bad->m);
-        int code = choose(&r, bad, "m-bad", cmd++, (uint32_t)(i + 2));
+        int code = rig_worker_choose(&r, bad, cmd++, (uint32_t)(i + 2));
         if (!strcmp(labels[i], "gc_late")) {
             CU_ASSERT_EQUAL(code, 0);
         } else {
@@ -64,11 +38,11 @@ static void test_worker_serves_a_hostile_match_and_a_normal_one_on_one_vm(void)
             CU_ASSERT_EQUAL(engine_match_hash(bad->m), h);
         }
         CU_ASSERT_PTR_NOT_NULL_FATAL(host_find(&r.h, "m-ok"));
-        CU_ASSERT_EQUAL(choose(&r, ok, "m-ok", cmd++, 1), 0);
+        CU_ASSERT_EQUAL(rig_worker_choose(&r, ok, cmd++, 1), 0);
     }
     while (host_find(&r.h, "m-ok") && cmd < 1000) {
         CU_ASSERT_PTR_NOT_NULL_FATAL(engine_match_decision(ok->m));
-        CU_ASSERT_EQUAL(choose(&r, ok, "m-ok", cmd++, 1), 0);
+        CU_ASSERT_EQUAL(rig_worker_choose(&r, ok, cmd++, 1), 0);
     }
     CU_ASSERT_PTR_NULL(host_find(&r.h, "m-ok"));
     Deckhand__Internal__Internal *m;
@@ -85,7 +59,7 @@ static void test_worker_serves_a_hostile_match_and_a_normal_one_on_one_vm(void)
     CU_ASSERT_TRUE(ended);
     /* The hostile match is still served. */
     CU_ASSERT_PTR_NOT_NULL_FATAL(host_find(&r.h, "m-bad"));
-    CU_ASSERT_EQUAL(choose(&r, bad, "m-bad", cmd++, 1), 0);
+    CU_ASSERT_EQUAL(rig_worker_choose(&r, bad, cmd++, 1), 0);
     for (size_t i = 0; i < nattacks; i++)
         free(labels[i]);
     free(labels);

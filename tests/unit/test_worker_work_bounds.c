@@ -21,8 +21,7 @@
 
 /* Answers hm's decision with the option labelled label; the Reply's error code (0: ok,
  * -1: no Reply) and, in *ms, how long the host took to handle and flush it. */
-static int pick(rig_worker *r, host_match *hm, const char *match, uint64_t cmd_id,
-                const char *label, uint64_t *ms)
+static int pick(rig_worker *r, host_match *hm, uint64_t cmd_id, const char *label, uint64_t *ms)
 {
     const engine_decision *d = engine_match_decision(hm->m);
     CU_ASSERT_PTR_NOT_NULL_FATAL(d);
@@ -31,25 +30,9 @@ static int pick(rig_worker *r, host_match *hm, const char *match, uint64_t cmd_i
         if (!strcmp(d->options[i].label, label))
             id = d->options[i].id;
     CU_ASSERT_FATAL(id != 0);
-    Deckhand__Choose c;
-    deckhand__choose__init(&c);
-    c.decision_id = d->decision_id;
-    c.option_ids = &id;
-    c.n_option_ids = 1;
-    const char *player = rig_worker_players[d->seat];
     uint64_t t0 = dh_test_now_ms();
-    rig_worker_command(r, match, player, cmd_id, &c);
-    host_flush(&r->h, r->now);
+    int code = rig_worker_choose(r, hm, cmd_id, id);
     *ms = dh_test_now_ms() - t0;
-    rig_outbox o;
-    rig_worker_gw_drain(r, &o);
-    const Deckhand__ServerMessage *rep =
-        rig_outbox_find(&o, player, DECKHAND__SERVER_MESSAGE__BODY_REPLY);
-    int code = !rep                ? -1
-               : rep->reply->ok    ? 0
-               : rep->reply->error ? (int)rep->reply->error->code
-                                   : -2;
-    rig_outbox_free(&o);
     return code;
 }
 
@@ -63,19 +46,19 @@ static void test_a_sort_of_long_strings_costs_the_worker_nothing(void)
     uint64_t cmd = 1, ms;
     for (int i = 0; i < 4; i++) {
         uint64_t h = engine_match_hash(bad->m);
-        int code = pick(&r, bad, "m-bad", cmd++, "sort_long_strings", &ms);
+        int code = pick(&r, bad, cmd++, "sort_long_strings", &ms);
         printf("\n  attack %d: reply %d after %llu ms", i, code, (unsigned long long)ms);
         CU_ASSERT_EQUAL(code, DECKHAND__ERROR_CODE__SCRIPT_ERROR);
         CU_ASSERT(ms < BUDGET_MS);
         CU_ASSERT_EQUAL(engine_match_hash(bad->m), h);
         CU_ASSERT_PTR_NOT_NULL_FATAL(host_find(&r.h, "m-ok"));
-        CU_ASSERT_EQUAL(pick(&r, ok, "m-ok", cmd++, "Play", &ms), 0);
+        CU_ASSERT_EQUAL(pick(&r, ok, cmd++, "Play", &ms), 0);
         CU_ASSERT(ms < BUDGET_MS);
     }
     /* Both matches are still served. */
     CU_ASSERT_PTR_NOT_NULL_FATAL(host_find(&r.h, "m-bad"));
-    CU_ASSERT_EQUAL(pick(&r, bad, "m-bad", cmd++, "Play", &ms), 0);
-    CU_ASSERT_EQUAL(pick(&r, ok, "m-ok", cmd++, "Play", &ms), 0);
+    CU_ASSERT_EQUAL(pick(&r, bad, cmd++, "Play", &ms), 0);
+    CU_ASSERT_EQUAL(pick(&r, ok, cmd++, "Play", &ms), 0);
     rig_worker_close_drained(&r);
 }
 
@@ -98,13 +81,13 @@ static void test_every_costly_call_leaves_the_worker_on_time(void)
         snprintf(labels[i], sizeof labels[i], "%s", d->options[i + 1].label);
     uint64_t cmd = 1, ms, worst = 0;
     for (size_t i = 0; i < n; i++) {
-        int code = pick(&r, bad, "m-bad", cmd++, labels[i], &ms);
+        int code = pick(&r, bad, cmd++, labels[i], &ms);
         printf("\n  %-18s reply %d after %llu ms", labels[i], code, (unsigned long long)ms);
         CU_ASSERT(code == 0 || code == DECKHAND__ERROR_CODE__SCRIPT_ERROR);
         CU_ASSERT(ms < LOOP_MS);
         worst = ms > worst ? ms : worst;
         CU_ASSERT_PTR_NOT_NULL_FATAL(host_find(&r.h, "m-ok"));
-        CU_ASSERT_EQUAL(pick(&r, ok, "m-ok", cmd++, "Play", &ms), 0);
+        CU_ASSERT_EQUAL(pick(&r, ok, cmd++, "Play", &ms), 0);
         CU_ASSERT(ms < BUDGET_MS);
     }
     printf("\n  %zu attacks, the longest answered in %llu ms", n, (unsigned long long)worst);
