@@ -42,6 +42,7 @@ typedef struct {
     long games;
     long shared;                  /* games won by more than one seat (equal score and turns) */
     bool each;                    /* print a line per game */
+    bool hash;                    /* with each: and the final state hash */
     engine_search_config search;  /* seats whose bot is "search" */
     engine_search_stats searched; /* summed over its decisions */
     long search_decisions;
@@ -50,11 +51,14 @@ typedef struct {
 
 static const char sim_usage[] =
     "usage: deckhand sim --game dominion --games N [--seed S] [--players P]\n"
-    "                    [--bots NAME,NAME...] [--options K=V;K=V] [--scripts DIR] [--each]\n"
+    "                    [--bots NAME,NAME...] [--options K=V;K=V] [--scripts DIR] [--each "
+    "[--hash]]\n"
     "  Bots are the game's strategies (docs/SCRIPTING.md), one per seat; a shorter list\n"
     "  repeats, and the bots rotate through the seats from game to game. Options are the\n"
     "  game's match options, e.g. --options kingdom=random. --each prints a line per game:\n"
-    "  `game I seed S bots A,B ranks R,R turns T,T` (seat order). The bot `search` is the search\n"
+    "  `game I seed S bots A,B ranks R,R turns T,T` (seat order), and with --hash a line\n"
+    "  `hash I H`: the final state's hash, the same whenever the same game was played.\n"
+    "  The bot `search` is the search\n"
     "  bot (engine_search.c), --search-iterations play-outs per decision (default 200);\n"
     "  in a game with an evaluation hint its play-outs stop after --search-depth turns\n"
     "  (default 8; 0: play every one to the end) and are scored by the hint.\n"
@@ -155,7 +159,8 @@ static int sim_one(engine_bundle *b, const char *game, uint64_t seed, long index
                                .nplayers = st->nplayers,
                                .names = names,
                                .bots = inline_bot,
-                               .options = st->options};
+                               .options = st->options,
+                               .quiet = true};
     engine_match *m = engine_match_new(b, &cfg, err);
     if (!m)
         return -1;
@@ -219,6 +224,8 @@ static int sim_one(engine_bundle *b, const char *game, uint64_t seed, long index
             printf("%c%d", i ? ',' : ' ', turns);
         }
         printf("\n");
+        if (st->hash)
+            printf("hash %ld %016llx\n", index, (unsigned long long)engine_match_hash(m));
     }
     st->turns += longest;
     st->shared += winners > 1;
@@ -262,17 +269,13 @@ static void sim_report(const sim_stats *st, double seconds)
 
 int cmd_sim(int argc, char **argv)
 {
-    static const dh_flag_spec spec[] = {{"game", DH_FLAG_VALUE},
-                                        {"games", DH_FLAG_INT},
-                                        {"seed", DH_FLAG_INT},
-                                        {"players", DH_FLAG_INT},
-                                        {"bots", DH_FLAG_VALUE},
-                                        {"scripts", DH_FLAG_VALUE},
-                                        {"options", DH_FLAG_VALUE},
-                                        {"each", DH_FLAG_SWITCH},
-                                        {"search-iterations", DH_FLAG_INT},
-                                        {"search-depth", DH_FLAG_INT},
-                                        {NULL, 0}};
+    static const dh_flag_spec spec[] = {
+        {"game", DH_FLAG_VALUE},       {"games", DH_FLAG_INT},
+        {"seed", DH_FLAG_INT},         {"players", DH_FLAG_INT},
+        {"bots", DH_FLAG_VALUE},       {"scripts", DH_FLAG_VALUE},
+        {"options", DH_FLAG_VALUE},    {"each", DH_FLAG_SWITCH},
+        {"hash", DH_FLAG_SWITCH},      {"search-iterations", DH_FLAG_INT},
+        {"search-depth", DH_FLAG_INT}, {NULL, 0}};
     dh_flags fl, *f = &fl;
     int done = dh_flags_parse_main(f, spec, argc, argv, "deckhand sim", sim_usage, 0, 0);
     if (done >= 0)
@@ -293,6 +296,7 @@ int cmd_sim(int argc, char **argv)
         .nplayers = (int)players,
         .options = dh_flags_str(f, "options", NULL, NULL),
         .each = dh_flags_has(f, "each"),
+        .hash = dh_flags_has(f, "hash"),
         .search = {.iterations = (uint32_t)iterations, .depth = depth ? (int32_t)depth : -1}};
     if (sim_parse_bots(bots, &st) < 0) {
         fprintf(stderr, "deckhand sim: --bots wants 1..%d comma-separated names\n",

@@ -98,6 +98,21 @@ static int g_labels(lua_State *L)
     return 1;
 }
 
+/* g:bot(p): the name of the bot that answers player p's decisions inline ("default",
+ * "big_money", ...; a sim's seats, the search's play-outs, bot seats of a match), or nil
+ * when p's decisions are put to a person or a search tree. A game may then ask that bot
+ * for its choice by name instead of building the options (docs/SCRIPTING.md). */
+static int g_bot(lua_State *L)
+{
+    engine_match *m = gm(L);
+    int seat = player_arg(L, m, 2) - 1;
+    if (m->bot_ref[seat] == LUA_NOREF)
+        lua_pushnil(L);
+    else
+        lua_pushstring(L, m->bot_name[seat]);
+    return 1;
+}
+
 static int g_option(lua_State *L)
 {
     engine_match *m = gm(L);
@@ -518,6 +533,9 @@ static int log_pieces(lua_State *L, engine_match *m, int to, int first)
         return luaL_error(L, "log: text expected");
     if (++m->turn_events > ENGINE_MAX_TURN_EVENTS)
         return luaL_error(L, "log: a turn may emit at most %d events", ENGINE_MAX_TURN_EVENTS);
+    if (engine_events_unread(m)) /* counted as the hash needs; no text for nobody */
+        return engine_match_event(m, to, to, "log", "", 0) < 0 ? luaL_error(L, "too many events")
+                                                               : 0;
     luaL_Buffer buf;
     luaL_buffinit(L, &buf); /* pushes a placeholder: the pieces stay at first..top */
     for (int i = first; i <= top; i++) {
@@ -626,6 +644,7 @@ static const luaL_Reg g_methods[] = {
     {"player_name", g_player_name},
     {"option", g_option},
     {"labels", g_labels},
+    {"bot", g_bot},
     {"new", g_new},
     {"name", g_name},
     {"zone_of", g_zone_of},

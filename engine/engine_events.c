@@ -29,7 +29,7 @@ int engine_match_event(engine_match *m, int to, int about, const char *kind, con
     } else {
         m->st.event_seq[to]++;
     }
-    if (m->replaying)
+    if (engine_events_unread(m))
         return 0;
     if (m->evtext_len + len + 1 > ENGINE_MAX_EVBYTES)
         return -1;

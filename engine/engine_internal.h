@@ -451,6 +451,7 @@ struct engine_match {
     size_t evtext_len, evtext_cap;
     uint64_t *drained_seq;
     int replaying;
+    int quiet; /* engine_match_config.quiet: events are counted, their text never built */
     /* persistence */
     engine_buf snap, prev_snap, scratch;
     engine_log log, prev_log;
@@ -482,6 +483,12 @@ void engine_bots_builtin(lua_State *L, engine_game *g);
 /* engine_events.c: record one event (text copied, cut to ENGINE_MAX_LOG_LINE). */
 int engine_match_event(engine_match *m, int to, int about, const char *kind, const char *text,
                        size_t len);
+/* Nobody will read the text of m's events now (a rebuild, a search's copy, a quiet
+ * match): they are only counted, so a caller may skip building their text. */
+static inline int engine_events_unread(const engine_match *m)
+{
+    return m->replaying || m->quiet;
+}
 /* Drops the undrained events from the nev-th on (text from offset evtext). */
 void engine_events_truncate(engine_match *m, size_t nev, size_t evtext);
 

@@ -109,6 +109,7 @@ static engine_match *match_alloc(engine_bundle *b, const engine_match_config *cf
     m->np = cfg->nplayers;
     m->g_ref = LUA_NOREF;
     m->setup_ref = LUA_NOREF;
+    m->quiet = cfg->quiet;
     m->match_id = strdup(cfg->match_id ? cfg->match_id : "");
     m->names = calloc((size_t)m->np, sizeof(char *));
     m->bot_name = calloc((size_t)m->np, sizeof(char *));

@@ -511,7 +511,8 @@ static int t_match(lua_State *L)
                                np,
                                names,
                                anybot ? bots : NULL,
-                               lua_isnil(L, 6) ? NULL : lua_tostring(L, 6)};
+                               lua_isnil(L, 6) ? NULL : lua_tostring(L, 6),
+                               false};
     engine_error err = {0};
     engine_match *m = engine_match_new_ex(r->b, &cfg, setup_ref, &err);
     luaL_unref(L, LUA_REGISTRYINDEX, setup_ref);

@@ -149,6 +149,8 @@ typedef struct {
     const char *const *bots;  /* NULL, or per seat: NULL = human, else a bot strategy
                                  name of the game ("default", "big_money", ...) */
     const char *options;      /* "key=value;key=value" game options, may be NULL */
+    bool quiet; /* nobody reads this match's events (a sim): they are counted, as the state
+                   hash needs, but their text is never built or kept */
 } engine_match_config;
 
 /* Create a match and run it to its first human decision (or to the end, when every

@@ -83,7 +83,7 @@ engine_match_config rig_engine_mini_config(uint64_t seed, const char *options,
                                            const char *const *bots)
 {
     static const char *const names[] = {"Ann", "Bob"};
-    engine_match_config cfg = {"m1", "mini", seed, 2, names, bots, options};
+    engine_match_config cfg = {"m1", "mini", seed, 2, names, bots, options, false};
     return cfg;
 }
 

@@ -17,7 +17,7 @@ engine_bundle *rig_limits_load(void)
 engine_match *rig_limits_match(engine_bundle *b, const char *game, int np)
 {
     static const char *const names[] = {"Ann", "Bob"};
-    engine_match_config cfg = {"lim", game, 7, np, names, NULL, NULL};
+    engine_match_config cfg = {"lim", game, 7, np, names, NULL, NULL, false};
     return rig_engine_match(b, &cfg);
 }
 

@@ -135,7 +135,7 @@ static void test_runaway_game_is_stopped(void)
     engine_bundle *b = engine_bundle_load(dir, NULL, &err);
     CU_ASSERT_FATAL(b != NULL);
     const char *bots[] = {"default"};
-    engine_match_config cfg = {"r", "tiny", 1, 1, NULL, bots, NULL};
+    engine_match_config cfg = {"r", "tiny", 1, 1, NULL, bots, NULL, false};
     /* stopped at the turn cap: ended, not failed (test_engine_turn_cap.c) */
     engine_match *m = engine_match_new(b, &cfg, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);

@@ -33,7 +33,7 @@ static engine_match *new_human_match(engine_bundle *b, const char *game, int np,
 {
     char id[64];
     snprintf(id, sizeof id, "det-%s-%" PRIu64, game, seed);
-    engine_match_config cfg = {id, game, seed, np, NULL, NULL, NULL};
+    engine_match_config cfg = {id, game, seed, np, NULL, NULL, NULL, false};
     return rig_engine_match(b, &cfg);
 }
 
@@ -308,7 +308,7 @@ static void test_bot_answer_changes_nothing_and_matches_inline_bots(void)
     }
     CU_ASSERT_EQUAL(engine_match_bot_answer(m, NULL, a, &na, &err), ENGINE_BAD_REQUEST);
     const char *bots[] = {"default", "default"};
-    engine_match_config cfg = {"inline", "dominion", 42, 2, NULL, bots, NULL};
+    engine_match_config cfg = {"inline", "dominion", 42, 2, NULL, bots, NULL, false};
     engine_match *ib = engine_match_new(b, &cfg, &err);
     CU_ASSERT_FATAL(ib != NULL);
     engine_result r1[2], r2[2];

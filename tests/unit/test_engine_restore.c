@@ -320,7 +320,7 @@ static void test_random_play_restores_identically_at_every_step(void)
     CU_ASSERT_FATAL(b && b2);
     shift_names(b2);
     const char *names3[] = {"A", "B", "C"};
-    engine_match_config cfg = {"r", "mini", 77, 3, names3, NULL, "turns=12"};
+    engine_match_config cfg = {"r", "mini", 77, 3, names3, NULL, "turns=12", false};
     engine_error err;
     engine_match *m = engine_match_new(b, &cfg, &err);
     CU_ASSERT_FATAL(m != NULL);

@@ -18,7 +18,7 @@
 
 static engine_match *new_match(engine_bundle *b, int np, const char *options)
 {
-    engine_match_config cfg = {"h", "hostile", 5, np, NULL, NULL, options};
+    engine_match_config cfg = {"h", "hostile", 5, np, NULL, NULL, options, false};
     return rig_engine_match(b, &cfg);
 }
 

@@ -41,7 +41,7 @@ static void test_a_match_at_its_turn_cap_ends_with_results(void)
     size_t len;
     const uint8_t *snap = engine_match_snapshot(m, &len);
     static const char *const names[] = {"Ann", "Bob"};
-    engine_match_config cfg = {"lim", "capped", 7, 2, names, NULL, NULL};
+    engine_match_config cfg = {"lim", "capped", 7, 2, names, NULL, NULL, false};
     engine_match *back = engine_match_restore(b, &cfg, snap, len, NULL, 0, &err);
     CU_ASSERT_FATAL(back != NULL);
     CU_ASSERT(engine_match_finished(back));
@@ -69,7 +69,7 @@ static void test_the_default_cap_is_2000_turns(void)
     engine_bundle *b = engine_bundle_load_files("b", &f, 1, NULL, &err);
     CU_ASSERT_FATAL(b != NULL);
     static const char *const bots[] = {"default", "default"};
-    engine_match_config cfg = {"e", "endless", 1, 2, NULL, bots, NULL};
+    engine_match_config cfg = {"e", "endless", 1, 2, NULL, bots, NULL, false};
     engine_match *m = engine_match_new(b, &cfg, &err);
     if (!m)
         printf("\n  %s", err.message);

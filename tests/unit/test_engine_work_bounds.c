@@ -53,7 +53,7 @@ static void test_every_costly_call_ends_at_once(void)
     engine_bundle *b = rig_engine_load("tests/fixtures/costly", &lim);
     CU_ASSERT_FATAL(b != NULL);
     static const char *const names[] = {"Ann"};
-    engine_match_config cfg = {"cost", "costly", 7, 1, names, NULL, NULL};
+    engine_match_config cfg = {"cost", "costly", 7, 1, names, NULL, NULL, false};
     engine_match *m = rig_engine_match(b, &cfg);
     CU_ASSERT_FATAL(m != NULL);
     const engine_decision *d = engine_match_decision(m);
