@@ -260,6 +260,8 @@ static void sim_report(const sim_stats *st, double seconds)
                sec > 0 ? (double)st->searched.iterations / sec : 0.0,
                sec > 0 ? (double)st->searched.choices / sec : 0.0,
                1e3 * sec / (double)st->search_decisions);
+        /* The total, for a bench that divides a run's instructions by it (bench/engine_cost.sh). */
+        printf("search branches: %llu\n", (unsigned long long)st->searched.choices);
     }
     printf("winrate");
     for (int i = 0; i < st->nstrategies; i++)

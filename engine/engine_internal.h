@@ -454,6 +454,7 @@ struct engine_match {
     int quiet; /* engine_match_config.quiet: events are counted, their text never built */
     /* persistence */
     engine_buf snap, prev_snap, scratch;
+    int snap_stale; /* the final boundary of an all-bot match: snap is written when read */
     engine_log log, prev_log;
     int in_answer, boundary_in_answer, can_undo;
     size_t undo_nev, undo_evtext;
@@ -520,6 +521,9 @@ void engine_log_free(engine_log *lg);
 /* Exchanges the match's snapshot and answer log with the previous ones: at a turn boundary
  * inside an answer, to keep what undo needs; on the rollback, to put them back. */
 void engine_match_swap_prev(engine_match *m);
+/* Writes the snapshot a finished all-bot match left unwritten (snap_stale); -1 when out of
+ * memory. Whoever reads m->snap calls it first. */
+int engine_match_snap_sync(engine_match *m);
 
 /* engine_turns.c: the protected steps of a match. */
 typedef enum {

@@ -41,6 +41,7 @@ void engine_log_free(engine_log *lg)
 
 void engine_match_swap_prev(engine_match *m)
 {
+    engine_match_snap_sync(m); /* out of memory: the rebuild from it fails, and says so */
     engine_buf snap = m->snap;
     m->snap = m->prev_snap;
     m->prev_snap = snap;

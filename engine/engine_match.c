@@ -201,6 +201,10 @@ static engine_code apply_answer(engine_match *m, int seat, uint64_t did, const u
 static engine_code rebuild(engine_match *m, const engine_log *src)
 {
     lua_State *L = m->b->L;
+    if (engine_match_snap_sync(m) < 0) {
+        snprintf(m->run_msg, sizeof m->run_msg, "out of memory (snapshot)");
+        return ENGINE_INTERNAL;
+    }
     engine_match_push_g(m, L);
     lua_pushnil(L);
     lua_setiuservalue(L, -2, 1);
@@ -427,8 +431,22 @@ uint64_t engine_match_snapshot_version(const engine_match *m)
     return m->st.version;
 }
 
+int engine_match_snap_sync(engine_match *m)
+{
+    if (!m->snap_stale)
+        return 0;
+    if (engine_state_save(&m->st, &m->b->names, &m->snap) < 0)
+        return -1;
+    m->snap_stale = 0;
+    return 0;
+}
+
 const uint8_t *engine_match_snapshot(const engine_match *m, size_t *len)
 {
+    if (engine_match_snap_sync((engine_match *)m) < 0) { /* written when first read */
+        *len = 0;
+        return NULL;
+    }
     *len = m->snap.len;
     return m->snap.p;
 }

@@ -26,7 +26,10 @@ void engine_match_push_g(engine_match *m, lua_State *L)
     push_g(L, m);
 }
 
-/* A turn boundary: a new snapshot, an empty answer log. */
+/* A turn boundary: a new snapshot, an empty answer log. When every seat is a bot nothing
+ * reads the snapshot until the match is over, and then mostly nothing does (a sim, a
+ * search's play-out): the final one is written when read (engine_match_snap_sync), from
+ * the state the finished match keeps unchanged. */
 static void boundary(lua_State *L, engine_match *m)
 {
     m->st.version++;
@@ -38,6 +41,10 @@ static void boundary(lua_State *L, engine_match *m)
         m->boundary_in_answer = 1;
     }
     engine_log_reset(&m->log);
+    if (m->all_bots) {
+        m->snap_stale = 1;
+        return;
+    }
     if (engine_state_save(&m->st, &m->b->names, &m->snap) < 0)
         luaL_error(L, "out of memory (snapshot)");
 }

@@ -313,7 +313,8 @@ void engine_catalog_free(Deckhand__Catalog *c);
 
 /* Increases by one at every turn boundary, when a new snapshot is taken. */
 uint64_t engine_match_snapshot_version(const engine_match *m);
-/* The snapshot of the last turn boundary (a versioned binary blob). */
+/* The snapshot of the last turn boundary (a versioned binary blob). A finished match whose
+ * seats are all bots writes its final one when first asked (NULL, *len 0: out of memory). */
 const uint8_t *engine_match_snapshot(const engine_match *m, size_t *len);
 
 typedef struct {
