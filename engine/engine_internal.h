@@ -455,6 +455,7 @@ struct engine_match {
     /* persistence */
     engine_buf snap, prev_snap, scratch;
     int snap_stale; /* the final boundary of an all-bot match: snap is written when read */
+    int copy;       /* a search's copy: no snapshots, no roll back (a failed copy is dropped) */
     engine_log log, prev_log;
     int in_answer, boundary_in_answer, can_undo;
     size_t undo_nev, undo_evtext;

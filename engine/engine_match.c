@@ -271,10 +271,11 @@ engine_code engine_match_answer(engine_match *m, int seat, uint64_t decision_id,
         engine_error_ok(err);
         return ENGINE_OK;
     }
-    /* Roll back to the state before this answer. */
+    /* Roll back to the state before this answer (a search's copy has no snapshot to roll
+       back to: the search drops it). */
     char msg[256];
     snprintf(msg, sizeof msg, "%s", m->run_msg);
-    if (roll_back(m, nev, evtext) != ENGINE_OK) {
+    if (!m->copy && roll_back(m, nev, evtext) != ENGINE_OK) {
         engine_error_set(err, ENGINE_INTERNAL, "rollback failed");
         return ENGINE_INTERNAL;
     }

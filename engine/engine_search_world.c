@@ -159,6 +159,7 @@ engine_match *search_copy(search *s, uint32_t w, engine_error *err)
     if (!c)
         return NULL;
     c->replaying = 1; /* a copy's events go nowhere: do not record them */
+    c->copy = 1;      /* nor its snapshots: it is dropped when its play-out ends or fails */
     uint64_t own = s->rng;
     s->rng = s->worlds + (uint64_t)w * 0x2545f4914f6cdd1dULL;
     int rc = search_determinize(s, c);

@@ -26,14 +26,14 @@ void engine_match_push_g(engine_match *m, lua_State *L)
     push_g(L, m);
 }
 
-/* A turn boundary: a new snapshot, an empty answer log. When every seat is a bot nothing
- * reads the snapshot until the match is over, and then mostly nothing does (a sim, a
- * search's play-out): the final one is written when read (engine_match_snap_sync), from
- * the state the finished match keeps unchanged. */
+/* A turn boundary: a new snapshot, an empty answer log. When every seat is a bot, or the
+ * match is a search's copy, nothing reads the snapshot until the match is over, and then
+ * mostly nothing does (a sim, a play-out): the final one is written when read
+ * (engine_match_snap_sync), from the state the finished match keeps unchanged. */
 static void boundary(lua_State *L, engine_match *m)
 {
     m->st.version++;
-    if (m->all_bots && !m->st.finished)
+    if ((m->all_bots || m->copy) && !m->st.finished)
         return;
     if (m->in_answer && !m->boundary_in_answer) {
         /* Keep what undo needs: the snapshot and log this answer started from. */
@@ -41,7 +41,7 @@ static void boundary(lua_State *L, engine_match *m)
         m->boundary_in_answer = 1;
     }
     engine_log_reset(&m->log);
-    if (m->all_bots) {
+    if (m->all_bots || m->copy) {
         m->snap_stale = 1;
         return;
     }
