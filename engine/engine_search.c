@@ -460,6 +460,9 @@ done:
     free(s.ids);
     free(s.shuffle);
     free(s.names);
+    free(s.gids);
+    free(s.gnames);
+    free(s.gsize);
     free(s.world_r);
     return code;
 }

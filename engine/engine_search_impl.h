@@ -57,6 +57,11 @@ typedef struct {
     size_t shuffle_cap;
     uint32_t *names; /* scratch: their names */
     size_t names_cap;
+    /* The hidden groups, the same in every copy (each is restored from the same snapshot
+       and answers): found once, each group's entity ids and its names sorted */
+    uint32_t *gids, *gnames, *gsize; /* gsize: each group's length, gids/gnames in order */
+    size_t ngids, gids_cap, gnames_cap, ngroups, gsize_cap;
+    int grouped;
     uint32_t path[1024];
     uint32_t depth;      /* turns a play-out runs before the game's hint scores it; 0: to the end */
     uint32_t iterations; /* the budget */

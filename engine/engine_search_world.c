@@ -84,26 +84,23 @@ static int search_name_cmp(const void *a, const void *b, void *ud)
     return strcmp(in->v[*(const uint32_t *)a].s, in->v[*(const uint32_t *)b].s);
 }
 
-/* Deal the entities of ids[0..n) again: their names sorted, then shuffled among them, so
- * the deal depends only on which names the group holds, never on where the real ones are. */
-static int search_redeal(search *s, engine_match *c, const uint32_t *ids, size_t n)
+/* Notes ids[0..n) as a hidden group: its ids and its names sorted by their text, so a
+ * deal depends only on which names the group holds, never on where the real ones are. */
+static int search_group(search *s, const engine_match *c, const uint32_t *ids, size_t n)
 {
-    engine_state *st = &c->st;
-    if (n < 2) /* nothing to deal (and no scratch to sort: it may not exist yet) */
+    if (n < 2) /* nothing to deal */
         return 0;
-    if (dh_grow(&s->names, &s->names_cap, n, sizeof *s->names, 256) < 0)
+    if (dh_grow(&s->gids, &s->gids_cap, s->ngids + n, sizeof *s->gids, 256) < 0 ||
+        dh_grow(&s->gnames, &s->gnames_cap, s->ngids + n, sizeof *s->gnames, 256) < 0 ||
+        dh_grow(&s->gsize, &s->gsize_cap, s->ngroups + 1, sizeof *s->gsize, 16) < 0)
         return -1;
+    uint32_t *names = s->gnames + s->ngids;
+    memcpy(s->gids + s->ngids, ids, n * sizeof *ids);
     for (size_t i = 0; i < n; i++)
-        s->names[i] = st->ents[ids[i] - 1].name;
-    qsort_r(s->names, n, sizeof *s->names, search_name_cmp, &c->b->names);
-    for (size_t i = n; i > 1; i--) {
-        size_t j = (size_t)search_below(s, i);
-        uint32_t a = s->names[i - 1];
-        s->names[i - 1] = s->names[j];
-        s->names[j] = a;
-    }
-    for (size_t i = 0; i < n; i++)
-        st->ents[ids[i] - 1].name = s->names[i];
+        names[i] = c->st.ents[ids[i] - 1].name;
+    qsort_r(names, n, sizeof *names, search_name_cmp, &c->b->names);
+    s->ngids += n;
+    s->gsize[s->ngroups++] = (uint32_t)n;
     return 0;
 }
 
@@ -123,26 +120,56 @@ static int search_hidden(search *s, const engine_match *c, const engine_zone *z,
     return 0;
 }
 
-/* Everything the seat cannot see dealt again (see the top of the file), and a fresh
- * generator: what the copy holds from here on is one world the seat cannot tell from the
- * real one. */
-static int search_determinize(search *s, engine_match *c)
+/* The hidden groups of copy c: each player's cards the seat cannot see, then each hidden
+ * shared zone's. */
+static int search_groups(search *s, const engine_match *c)
 {
-    engine_state *st = &c->st;
+    const engine_state *st = &c->st;
     for (int p = 1; p <= c->np; p++) {
         size_t n = 0;
         for (uint32_t zi = 0; zi < st->nzones; zi++)
             if (st->zones[zi].owner == p && search_hidden(s, c, &st->zones[zi], &n) < 0)
                 return -1;
-        if (search_redeal(s, c, s->shuffle, n) < 0)
+        if (search_group(s, c, s->shuffle, n) < 0)
             return -1;
     }
     for (uint32_t zi = 0; zi < st->nzones; zi++) {
         size_t n = 0;
         if (st->zones[zi].owner > 0)
             continue;
-        if (search_hidden(s, c, &st->zones[zi], &n) < 0 || search_redeal(s, c, s->shuffle, n) < 0)
+        if (search_hidden(s, c, &st->zones[zi], &n) < 0 || search_group(s, c, s->shuffle, n) < 0)
             return -1;
+    }
+    s->grouped = 1;
+    return 0;
+}
+
+/* Everything the seat cannot see dealt again (see the top of the file): each hidden
+ * group's sorted names shuffled among its entities; and a fresh generator: what the copy
+ * holds from here on is one world the seat cannot tell from the real one. */
+static int search_determinize(search *s, engine_match *c)
+{
+    engine_state *st = &c->st;
+    if (!s->grouped && search_groups(s, c) < 0)
+        return -1;
+    if (s->ngids && dh_grow(&s->names, &s->names_cap, s->ngids, sizeof *s->names, 256) < 0)
+        return -1;
+    const uint32_t *ids = s->gids;
+    if (s->ngids)
+        memcpy(s->names, s->gnames, s->ngids * sizeof *s->names);
+    uint32_t *names = s->names;
+    for (size_t g = 0; g < s->ngroups; g++) {
+        size_t n = s->gsize[g];
+        for (size_t i = n; i > 1; i--) {
+            size_t j = (size_t)search_below(s, i);
+            uint32_t a = names[i - 1];
+            names[i - 1] = names[j];
+            names[j] = a;
+        }
+        for (size_t i = 0; i < n; i++)
+            st->ents[ids[i] - 1].name = names[i];
+        ids += n;
+        names += n;
     }
     for (int i = 0; i < 4; i++)
         st->rng[i] = search_rand(s) | (i == 0);
