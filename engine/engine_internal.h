@@ -385,6 +385,11 @@ int engine_state_save_hashed(const engine_state *st, const engine_intern *in, en
 /* Loads a snapshot into a reset state (interning through b->L: call protected). */
 int engine_state_load(engine_state *st, engine_bundle *b, lua_State *L, const uint8_t *p,
                       size_t len, char *why, size_t whylen);
+/* engine_state_copy.c: dst (initialized, same player count) becomes an exact copy of src;
+ * and a snapshot parsed into st (initialized here; freed again on failure), protected.
+ * 0, or -1 when out of memory or the snapshot is bad. */
+int engine_state_copy(engine_state *dst, const engine_state *src);
+int engine_state_parse(engine_state *st, engine_bundle *b, int np, const uint8_t *p, size_t len);
 /* FNV-1a, 64 bits: the state hash and the interning tables' string hash. */
 static inline uint64_t engine_fnv1a(const uint8_t *p, size_t len)
 {
@@ -456,6 +461,7 @@ struct engine_match {
     engine_buf snap, prev_snap, scratch;
     int snap_stale; /* the final boundary of an all-bot match: snap is written when read */
     int copy;       /* a search's copy: no snapshots, no roll back (a failed copy is dropped) */
+    const engine_state *base; /* a search's copy: its rebuild starts from this state */
     engine_log log, prev_log;
     int in_answer, boundary_in_answer, can_undo;
     size_t undo_nev, undo_evtext;
@@ -522,6 +528,12 @@ void engine_log_free(engine_log *lg);
 /* Exchanges the match's snapshot and answer log with the previous ones: at a turn boundary
  * inside an answer, to keep what undo needs; on the rollback, to put them back. */
 void engine_match_swap_prev(engine_match *m);
+/* engine_match_restore from base, a state parsed from the snapshot (engine_state_parse;
+ * the caller keeps it), instead of the snapshot's bytes: a search's copy (m->copy set),
+ * which has no snapshot of its own and is never rolled back. */
+engine_match *engine_match_restore_copy(engine_bundle *b, const engine_match_config *cfg,
+                                        const engine_state *base, const engine_answer *log,
+                                        size_t nlog, engine_error *err);
 /* Writes the snapshot a finished all-bot match left unwritten (snap_stale); -1 when out of
  * memory. Whoever reads m->snap calls it first. */
 int engine_match_snap_sync(engine_match *m);

@@ -217,7 +217,11 @@ static engine_code rebuild(engine_match *m, const engine_log *src)
     engine_log_reset(&m->log);
     m->turn_events = 0; /* the snapshot is a turn boundary */
     m->replaying = 1;
-    engine_code c = engine_turns_exec(m, ENGINE_OP_LOAD, m->snap.p, m->snap.len);
+    engine_code c = ENGINE_OK;
+    if (!m->base)
+        c = engine_turns_exec(m, ENGINE_OP_LOAD, m->snap.p, m->snap.len);
+    else if (engine_state_copy(&m->st, m->base) < 0)
+        c = ENGINE_INTERNAL;
     if (c == ENGINE_OK)
         c = engine_turns_exec(m, ENGINE_OP_RUN, NULL, 0);
     for (size_t i = 0; c == ENGINE_OK && src && i < src->n; i++) {
@@ -327,19 +331,12 @@ void engine_match_settle(engine_match *m)
     }
 }
 
-engine_match *engine_match_restore(engine_bundle *b, const engine_match_config *cfg,
-                                   const uint8_t *snap, size_t len, const engine_answer *log,
-                                   size_t nlog, engine_error *err)
+/* The history of a fresh match m: its last snapshot (in m->snap, or m->base) and the
+ * answers since; m is freed when it fails. */
+static engine_match *restore_into(engine_match *m, const engine_answer *log, size_t nlog,
+                                  engine_error *err)
 {
     engine_log src = {0};
-    engine_match *m = match_alloc(b, cfg, err);
-    if (!m)
-        return NULL;
-    m->snap.p = malloc(len ? len : 1);
-    if (!m->snap.p)
-        goto oom;
-    memcpy(m->snap.p, snap, len);
-    m->snap.len = m->snap.cap = len;
     for (size_t i = 0; i < nlog; i++)
         if (engine_log_append(&src, log[i].seat, log[i].decision_id, log[i].option_ids, log[i].n) <
             0)
@@ -359,6 +356,36 @@ fail:
     engine_log_free(&src);
     engine_match_free(m);
     return NULL;
+}
+
+engine_match *engine_match_restore(engine_bundle *b, const engine_match_config *cfg,
+                                   const uint8_t *snap, size_t len, const engine_answer *log,
+                                   size_t nlog, engine_error *err)
+{
+    engine_match *m = match_alloc(b, cfg, err);
+    if (!m)
+        return NULL;
+    m->snap.p = malloc(len ? len : 1);
+    if (!m->snap.p) {
+        engine_error_set(err, ENGINE_INTERNAL, "out of memory");
+        engine_match_free(m);
+        return NULL;
+    }
+    memcpy(m->snap.p, snap, len);
+    m->snap.len = m->snap.cap = len;
+    return restore_into(m, log, nlog, err);
+}
+
+engine_match *engine_match_restore_copy(engine_bundle *b, const engine_match_config *cfg,
+                                        const engine_state *base, const engine_answer *log,
+                                        size_t nlog, engine_error *err)
+{
+    engine_match *m = match_alloc(b, cfg, err);
+    if (!m)
+        return NULL;
+    m->copy = 1;
+    m->base = base;
+    return restore_into(m, log, nlog, err);
 }
 
 engine_code engine_match_bot_answer(engine_match *m, const char *strategy, uint32_t *ids, size_t *n,

@@ -463,6 +463,7 @@ done:
     free(s.gids);
     free(s.gnames);
     free(s.gsize);
+    engine_state_free(&s.base);
     free(s.world_r);
     return code;
 }

@@ -40,6 +40,7 @@ typedef struct {
     const char *bots[SEARCH_MAX_SEATS];
     char *options; /* "k=v;k=v", or NULL */
     engine_answer *log;
+    engine_state base; /* s->m's last snapshot, parsed once: every copy starts from it */
     search_node *nodes;
     size_t nnodes, nodes_cap;
     uint32_t *ids; /* root answers */
@@ -83,8 +84,8 @@ static inline uint64_t search_below(search *s, uint64_t n)
     return n ? search_rand(s) % n : 0;
 }
 
-/* Worlds (engine_search_world.c). search_config fills s->cfg, s->bots, s->options and
- * s->log (freed by the caller) from s->m; -1 when out of memory or too many seats. */
+/* Worlds (engine_search_world.c). search_config fills s->cfg, s->bots, s->options, s->log
+ * and s->base (freed by the caller) from s->m; -1 when out of memory or too many seats. */
 int search_config(search *s);
 /* A copy of s->m in world w (the caller frees it with engine_match_free), or NULL with
  * err set. */

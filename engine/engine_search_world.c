@@ -3,8 +3,9 @@
  * tree over them). A world is a copy of the match that agrees with everything the
  * searching seat sees and with nothing it does not, played out to a result:
  *   1. copy: the match rebuilt from its last snapshot and the answers since
- *      (engine_match_restore: a match lives partly in a suspended Lua coroutine, which
- *      cannot be copied, so the copy replays the turn so far);
+ *      (engine_match_restore_copy: a match lives partly in a suspended Lua coroutine,
+ *      which cannot be copied, so the copy replays the turn so far; the snapshot is parsed
+ *      once per search, each copy starts from a copy of the parsed state);
  *   2. determinize: for each player, the cards of that player's zones the seat cannot see
  *      (engine_zone_vis, the rule Views follow) swap names at random among themselves,
  *      and the cards of each hidden shared zone among themselves; the copy's generator
@@ -64,7 +65,9 @@ int search_config(search *s)
         *o = '\0';
     }
     s->log = calloc(m->log.n ? m->log.n : 1, sizeof *s->log);
-    if (!s->log)
+    size_t len;
+    const uint8_t *snap = engine_match_snapshot(m, &len);
+    if (!s->log || !snap || engine_state_parse(&s->base, m->b, m->np, snap, len) < 0)
         return -1;
     for (size_t i = 0; i < m->log.n; i++)
         s->log[i] = engine_match_log_at(m, i);
@@ -181,12 +184,11 @@ static int search_determinize(search *s, engine_match *c)
  * the same world and their difference is the answers' (common random numbers). */
 engine_match *search_copy(search *s, uint32_t w, engine_error *err)
 {
-    engine_match *c = engine_match_restore(s->m->b, &s->cfg, s->m->snap.p, s->m->snap.len, s->log,
-                                           s->m->log.n, err);
+    engine_match *c =
+        engine_match_restore_copy(s->m->b, &s->cfg, &s->base, s->log, s->m->log.n, err);
     if (!c)
         return NULL;
     c->replaying = 1; /* a copy's events go nowhere: do not record them */
-    c->copy = 1;      /* nor its snapshots: it is dropped when its play-out ends or fails */
     uint64_t own = s->rng;
     s->rng = s->worlds + (uint64_t)w * 0x2545f4914f6cdd1dULL;
     int rc = search_determinize(s, c);
