@@ -4,7 +4,8 @@
  * only (two matches that differ only in the opponent's hidden cards get the same answer,
  * after the same work); it is deterministic without a time budget; it only reads the
  * match; a game's evaluation hint cuts its play-outs short, scores them, and so steers
- * the answer, and a hint outside 0..1 scores nothing. (The worker's route for Choose.bot =
+ * the answer, and a hint outside 0..1 scores nothing; a copy started from the snapshot
+ * parsed once plays as one restored from its bytes. (The worker's route for Choose.bot =
  * "search": test_worker_bot_answer.c.)
  *
  * It includes engine_internal.h to build the twin with other hidden cards: the public API
@@ -285,6 +286,57 @@ static void test_search_scores_nothing_with_a_hint_outside_0_to_1(void)
     rig_engine_remove_text(dir, "hint");
 }
 
+/* Plays m to its end, every decision answered by the "default" bot; the final hash. */
+static uint64_t play_out(engine_match *m)
+{
+    const engine_decision *d;
+    for (int guard = 0; (d = engine_match_decision(m)) && guard < 3000; guard++) {
+        uint32_t ids[256];
+        size_t n = 256;
+        engine_error err;
+        CU_ASSERT_EQUAL_FATAL(engine_match_bot_answer(m, "default", ids, &n, &err), ENGINE_OK);
+        CU_ASSERT_EQUAL_FATAL(engine_match_answer(m, d->seat, d->decision_id, ids, n, &err),
+                              ENGINE_OK);
+    }
+    CU_ASSERT(engine_match_finished(m));
+    return engine_match_hash(m);
+}
+
+/* A search's copy starts from the snapshot parsed once (engine_state_parse, then
+ * engine_state_copy for each copy): it must be the match a restore from the bytes is, and
+ * play on exactly as that one does. */
+static void test_a_copy_from_the_parsed_snapshot_plays_as_one_restored_from_its_bytes(void)
+{
+    engine_bundle *b = rig_engine_load_games();
+    CU_ASSERT_FATAL(b != NULL);
+    engine_match *a = match_vs(b, "dominion", "big_money", 9);
+    CU_ASSERT_FATAL(a != NULL);
+    CU_ASSERT_EQUAL_FATAL(rig_engine_answer(a, 1, NULL), ENGINE_OK); /* an answer to replay */
+    size_t len, nlog = engine_match_log_len(a);
+    const uint8_t *snap = engine_match_snapshot(a, &len);
+    engine_answer log[8];
+    CU_ASSERT_FATAL(nlog <= 8);
+    for (size_t i = 0; i < nlog; i++)
+        log[i] = engine_match_log_at(a, i);
+    engine_state base;
+    CU_ASSERT_EQUAL_FATAL(engine_state_parse(&base, b, 2, snap, len), 0);
+    const char *bots[] = {NULL, "big_money"};
+    engine_match_config cfg = {
+        .match_id = "m-search", .game = "dominion", .nplayers = 2, .names = names2, .bots = bots};
+    engine_error err = {0};
+    engine_match *bytes = engine_match_restore(b, &cfg, snap, len, log, nlog, &err);
+    engine_match *copy = engine_match_restore_copy(b, &cfg, &base, log, nlog, &err);
+    CU_ASSERT_FATAL(bytes && copy);
+    CU_ASSERT_EQUAL(engine_match_hash(copy), engine_match_hash(a));
+    CU_ASSERT_EQUAL(engine_match_hash(bytes), engine_match_hash(a));
+    CU_ASSERT_EQUAL(play_out(copy), play_out(bytes));
+    engine_match_free(bytes);
+    engine_match_free(copy);
+    engine_state_free(&base);
+    engine_match_free(a);
+    engine_bundle_free(b);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -298,6 +350,8 @@ int main(void)
          test_search_cuts_play_outs_short_and_follows_the_evaluation_hint},
         {"search_scores_nothing_with_a_hint_outside_0_to_1",
          test_search_scores_nothing_with_a_hint_outside_0_to_1},
+        {"a_copy_from_the_parsed_snapshot_plays_as_one_restored_from_its_bytes",
+         test_a_copy_from_the_parsed_snapshot_plays_as_one_restored_from_its_bytes},
         {NULL, NULL},
     };
     return dh_test_main("engine_search", cases);
