@@ -11,9 +11,12 @@
  * makes each table read-only:
  *
  * - a plain table becomes an empty proxy: its contents move to a new table that its
- *   locked metatable reads through (__index, __len, __pairs), and every write raises. Its
- *   identity is kept, so everything that held it still does. `next` and `rawget` on it see
- *   nothing (the scripts use neither); reads cost one metatable step.
+ *   locked metatable reads through (__index, __len, __pairs), and every write raises
+ *   (`rawset` too: engine_freeze_is_proxy). Its identity is kept, so
+ *   everything that held it still does. `next` and `rawget` on it see nothing (the scripts
+ *   use neither); reads cost one metatable step. The metatable also holds the contents
+ *   under a key no script can name (a light userdata), so C reads them with one probe
+ *   (engine_freeze_contents, on every table a g call is handed).
  * - a table that is some table's metatable (a class: `setmetatable(k, Kernel)`) must keep
  *   its fields raw, since Lua reads metamethods raw: it only gets a metatable refusing new
  *   keys.
@@ -33,19 +36,14 @@
 
 #include "engine_internal.h"
 
+static const char shadow_key; /* its address: a proxy metatable's key of the contents */
+
 static int refuse_write(lua_State *L)
 {
     return luaL_error(L,
                       "module state is read-only after load (writing field '%s'): keep "
                       "match state in g",
                       lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "?");
-}
-
-/* A metatable-table's guard: the same refusal, told apart from a proxy's (which
- * engine_freeze_contents looks through). */
-static int refuse_new_field(lua_State *L)
-{
-    return refuse_write(L);
 }
 
 static int frozen_len(lua_State *L)
@@ -201,6 +199,8 @@ static void make_proxy(lua_State *L, int idx)
     lua_setfield(L, mt, "__newindex");
     lua_pushliteral(L, "frozen");
     lua_setfield(L, mt, "__metatable");
+    lua_pushvalue(L, shadow);
+    lua_rawsetp(L, mt, &shadow_key);
     if (lua_getmetatable(L, idx)) { /* its metamethods stay; its __index works via shadow */
         lua_pushvalue(L, -1);
         lua_setmetatable(L, shadow);
@@ -228,7 +228,7 @@ static void guard(lua_State *L, int idx)
 {
     lua_newtable(L);
     int mt = lua_gettop(L);
-    lua_pushcfunction(L, refuse_new_field);
+    lua_pushcfunction(L, refuse_write);
     lua_setfield(L, mt, "__newindex");
     lua_pushliteral(L, "frozen");
     lua_setfield(L, mt, "__metatable");
@@ -307,25 +307,22 @@ void engine_freeze_contents(lua_State *L, int idx)
 {
     idx = lua_absindex(L, idx);
     if (lua_getmetatable(L, idx)) {
-        lua_pushliteral(L, "__newindex");
-        int ro = lua_rawget(L, -2) == LUA_TFUNCTION && lua_tocfunction(L, -1) == refuse_write;
-        lua_pop(L, 1);
-        if (ro) {
-            lua_pushliteral(L, "__index");
-            lua_rawget(L, -2);
+        if (lua_rawgetp(L, -1, &shadow_key) == LUA_TTABLE) { /* a proxy: its contents */
             lua_remove(L, -2);
-            if (lua_istable(L, -1) && lua_rawlen(L, idx) == 0) {
-                lua_pushnil(L);
-                if (!lua_next(L, idx)) /* empty: a proxy, its contents in __index */
-                    return;
-                lua_pop(L, 2);
-            }
-            lua_pop(L, 1);
-        } else {
-            lua_pop(L, 1);
+            return;
         }
+        lua_pop(L, 2);
     }
     lua_pushvalue(L, idx);
+}
+
+int engine_freeze_is_proxy(lua_State *L, int idx)
+{
+    if (!lua_getmetatable(L, idx))
+        return 0;
+    int proxy = lua_rawgetp(L, -1, &shadow_key) == LUA_TTABLE;
+    lua_pop(L, 2);
+    return proxy;
 }
 
 void engine_freeze_see(lua_State *L, int idx)

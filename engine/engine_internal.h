@@ -274,6 +274,8 @@ void engine_freeze_contents(lua_State *L, int idx);
 /* Replaces the table at idx by the table holding its contents (engine_freeze_contents):
  * for C functions of the g API that read a script's table raw (an id array, a filter). */
 void engine_freeze_see(lua_State *L, int idx);
+/* 1 when the table at idx is a frozen module table's proxy (sandbox's rawset refuses it). */
+int engine_freeze_is_proxy(lua_State *L, int idx);
 /* Between calls: past b->trim_at bytes, a full collection, and when the VM still holds
  * more than half its cap, every cache emptied and every module function's upvalues put
  * back as loaded, then collected again. */
