@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/engine_cost.sh: the rules engine's cost table of issue 25 (docs/BENCHMARKS.md),
+# bench/engine_cost.sh [games|search]: the rules engine's cost table of issue 25 (docs/BENCHMARKS.md),
 # measured with callgrind so that a change can be compared before and after on a busy
 # machine (instructions do not depend on the load; seconds do).
 #
@@ -9,11 +9,12 @@
 # shim built here from bench/timeshim.c (Lua seeds its string hashes from the clock).
 #
 # The search bot: callgrind's instructions of one searched game (`--games 1 --seed 5 --bots
-# search,default --search-iterations SEARCH_CG_ITERS`, default 20) divided by the branches
-# it played (g:choose calls in the search's copies: sim's `search branches:` line, or,
-# for an older binary without it, branches/s x decisions x ms per decision); and branches
-# per CPU second of `--games 2 --seed 5 --search-iterations 50` from /usr/bin/time, as in
-# bench/search_speed.sh.
+# search,default --search-iterations SEARCH_CG_ITERS`, default 10), less those of the same
+# sim with `--bots default,default` (the bundle's load and about the game itself), divided
+# by the branches it played (g:choose calls in the search's copies: sim's `search branches:`
+# line, or, for an older binary without it, branches/s x decisions x ms per decision); and
+# branches per CPU second of `--games 2 --seed 5 --search-iterations 50` from /usr/bin/time,
+# as in bench/search_speed.sh.
 #
 # Binary from DECKHAND_BIN_DIR (default build-rel/bin: a Release build), scripts from
 # DECKHAND_SCRIPTS (default the tree's scripts/). About 10 to 15 minutes on one core.
@@ -22,7 +23,8 @@ set -uo pipefail
 DH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bin=${DECKHAND_BIN_DIR:-$DH_ROOT/build-rel/bin}/deckhand
 scripts=${DECKHAND_SCRIPTS:-$DH_ROOT/scripts}
-cg_iters=${SEARCH_CG_ITERS:-20}
+cg_iters=${SEARCH_CG_ITERS:-10}
+part=${1:-all} # games: only the instructions per game; search: only the search bot's rows
 tmp=$(mktemp -d /tmp/deckhand-engine-cost.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -50,39 +52,46 @@ per_game() {
         'BEGIN { printf "%-34s %9.2f M  (N1=%d, N2=%d)\n", l, (b - a) / (n2 - n1) / 1e6, n1, n2 }'
 }
 
+# The branches of a sim's `search:` line (D decisions, ..., B branches/s (...), M ms per
+# decision): B x D x M / 1000, the fields found by the words after them (awk's $, not the shell's).
+# shellcheck disable=SC2016
+branches_awk='{ d = $2; for (k = 3; k <= NF; k++) { if ($k == "branches/s") b = $(k - 1)
+    if ($k == "ms") ms = $(k - 1) }; printf "%.0f", b * d * ms / 1000 }'
+
 # search GAME: instructions per branch and branches per CPU second of the search bot.
 search() {
-    local g=$1 i branches cpu line
+    local g=$1 i i0 branches cpu line
+    i0=$(instr --game "$g" --games 1 --seed 5 --bots default,default)
     i=$(instr --game "$g" --games 1 --seed 5 --bots search,default \
         --search-iterations "$cg_iters")
+    [ -n "$i" ] && [ -n "$i0" ] && i=$((i - i0))
     branches=$(sed -n 's/^search branches: \([0-9]*\)/\1/p' "$tmp/out")
-    if [ -z "$branches" ]; then
-        # search: D decisions, ... B branches/s (...), M ms per decision
-        branches=$(grep '^search:' "$tmp/out" |
-            awk '{ d = $2; b = $12; ms = $(NF - 3); printf "%.0f", b * d * ms / 1000 }')
-    fi
+    [ -n "$branches" ] || branches=$(grep '^search:' "$tmp/out" | awk "$branches_awk")
     timeout 900 /usr/bin/time -f '%U %S' -o "$tmp/time" "$bin" sim --scripts "$scripts" \
         --game "$g" --games 2 --seed 5 --bots search,default --search-iterations 50 \
         >"$tmp/out2" 2>&1
     cpu=$(awk '{ printf "%.3f", $1 + $2 }' "$tmp/time" 2>/dev/null)
-    line=$(grep '^search:' "$tmp/out2")
-    awk -v g="$g" -v i="${i:-0}" -v br="${branches:-0}" -v cpu="${cpu:-0}" -v line="$line" '
+    line=$(grep '^search:' "$tmp/out2" | awk "$branches_awk")
+    awk -v g="$g" -v i="${i:-0}" -v br="${branches:-0}" -v cpu="${cpu:-0}" -v b2="${line:-0}" '
         BEGIN {
-            split(line, f, " "); n = 0; for (k in f) n++
-            d = f[2]; b = f[12]; ms = f[n - 3]
             printf "search bot, %-22s %9.0f k per branch  %9.0f branches per CPU second\n", g,
-                (br > 0 ? i / br / 1e3 : 0), (cpu > 0 ? b * d * ms / 1000 / cpu : 0) }'
+                (br > 0 ? i / br / 1e3 : 0), (cpu > 0 ? b2 / cpu : 0) }'
 }
 
-echo "instructions per game (callgrind, Release): $bin"
-per_game "Dominion, big_money_plain mirror" 20 220 --game dominion \
-    --bots big_money_plain,big_money_plain
-per_game "Dominion, default, 2 players" 20 120 --game dominion
-per_game "Accession, default" 20 120 --game accession
-per_game "Caveman, default" 10 60 --game caveman
-per_game "Ascension, default" 5 30 --game ascension
-per_game "Elemental Command, default" 5 25 --game elemental
-per_game "Major League Wizardry, default" 3 18 --game mlw
+games_table() {
+    echo "instructions per game (callgrind, Release): $bin"
+    per_game "Dominion, big_money_plain mirror" 20 220 --game dominion \
+        --bots big_money_plain,big_money_plain
+    per_game "Dominion, default, 2 players" 20 120 --game dominion
+    per_game "Accession, default" 20 120 --game accession
+    per_game "Caveman, default" 10 60 --game caveman
+    per_game "Ascension, default" 5 30 --game ascension
+    per_game "Elemental Command, default" 5 25 --game elemental
+    per_game "Major League Wizardry, default" 3 18 --game mlw
+}
+
+[ "$part" = search ] || games_table
+[ "$part" = games ] && exit 0
 for g in dominion accession caveman ascension elemental mlw; do
     search "$g"
 done

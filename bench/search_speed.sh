@@ -39,9 +39,15 @@ for g in "${games[@]}"; do
         echo "$g: no search line (timeout or error)"
         continue
     fi
-    # search: D decisions, P play-outs and N nodes each, R play-outs/s, B branches/s (...), M ms per decision
+    # search: D decisions, P play-outs (...) and N nodes each, R play-outs/s, B branches/s
+    # (...), M ms per decision: each figure found by the word after it
     echo "$line" | awk -v g="$g" -v cpu="$cpu" '{
-        d = $2; r = $10; b = $12; ms = $(NF - 3)
+        d = $2
+        for (k = 3; k <= NF; k++) {
+            if ($k == "play-outs/s,") r = $(k - 1)
+            if ($k == "branches/s") b = $(k - 1)
+            if ($k == "ms") ms = $(k - 1)
+        }
         branches = b * d * ms / 1000
         printf "%-10s %10s %12s %16.0f %10s\n", g, r, b, (cpu > 0 ? branches / cpu : 0), ms }'
 done
