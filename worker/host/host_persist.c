@@ -159,10 +159,13 @@ int host_persist(host *h, host_match *hm, const engine_answer *accepted)
     store_commit c = {.match_id = hm->id, .worker = h->worker_id, .epoch = hm->epoch};
     size_t nlog = engine_match_log_len(hm->m), from = 0;
     uint64_t version = engine_match_snapshot_version(hm->m);
-    if (version != hm->snap_version)
+    if (version != hm->snap_version) {
         c.snap = engine_match_snapshot(hm->m, &c.snap_len);
-    else
+        if (!c.snap) /* an all-bot match writes its last one when read: out of memory */
+            return -1;
+    } else {
         from = nlog ? nlog - 1 : 0; /* only the newest answer is new to the log */
+    }
     /* the new entries: on the stack, unless a snapshot is missing and the log is long */
     store_blob logbuf[HOST_LOG_STACK];
     store_blob *log = nlog - from <= HOST_LOG_STACK ? logbuf : calloc(nlog - from, sizeof *log);
