@@ -71,8 +71,10 @@ void engine_intern_free(engine_intern *in)
     memset(in, 0, sizeof *in);
 }
 
-/* Looks the string at idx up by content, interning it when new. */
-static uint32_t intern_slow(engine_bundle *b, lua_State *L, int idx, const char *s, size_t len)
+/* Looks the string at idx up by content, interning it when new. Kept out of line: the
+ * lookup by address, a g call's hot path, then needs no stack frame of its own. */
+__attribute__((noinline)) static uint32_t intern_slow(engine_bundle *b, lua_State *L, int idx,
+                                                      const char *s, size_t len)
 {
     engine_intern *in = &b->names;
     uint32_t h = str_hash(s, len);
@@ -124,8 +126,8 @@ int engine_intern_init(engine_intern *in)
 uint32_t engine_intern_lua(engine_bundle *b, lua_State *L, int idx)
 {
     size_t len;
-    const char *s = lua_tolstring(L, idx, &len);
-    if (!s || lua_type(L, idx) != LUA_TSTRING)
+    const char *s = lua_tolstring(L, idx, &len); /* a number becomes a string in place */
+    if (!s)
         luaL_error(L, "name expected, got %s", luaL_typename(L, idx));
     engine_intern *in = &b->names;
     for (uint32_t i = ptr_hash(s) & in->mask;; i = (i + 1) & in->mask) {
