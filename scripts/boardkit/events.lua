@@ -76,12 +76,19 @@ end
 
 -- Run the handlers of entity id for ev in order, the list taken before the first runs
 -- (events:handlers); with `ask`, stop at a veto and return false. When no status listens
--- to ev, the card's own handler is the whole list: no list is built.
+-- to ev, the card's own handler is the whole list; when one or two do (every game's
+-- events here), their flags are read first and no list is built either.
 local function run(self, g, id, ev, ctx, ask, def)
-  if not self.by_event[ev] then
+  local sts = self.by_event[ev]
+  if not sts or not sts[3] then
     def = def or self.card(g, id)
     local h = def and def.on and def.on[ev]
-    return not (h and call(self, h, g, id, ev, ctx) == false and ask)
+    local d1, d2 = sts and sts[1], sts and sts[2]
+    local held1 = d1 and g:get(id, d1.name) ~= 0
+    local held2 = d2 and g:get(id, d2.name) ~= 0
+    if h and call(self, h, g, id, ev, ctx) == false and ask then return false end
+    if held1 and call(self, d1.on[ev], g, id, ev, ctx) == false and ask then return false end
+    return not (held2 and call(self, d2.on[ev], g, id, ev, ctx) == false and ask)
   end
   local hs = self:handlers(g, id, ev, def)
   for i = 1, #hs do
