@@ -250,7 +250,9 @@ local function named_turn(k, g, p)
       if k:has(g, a, "swift") and k:can_move(g, a) and lane_for(k, g, p, a) then
         for j = 1, #free do
           local rc = free[j]
-          if open_lane(k, g, p, rc[2]) then return { act = "move", id = a, r = rc[1], c = rc[2] } end
+          if open_lane(k, g, p, rc[2]) then
+            return { act = "move", id = a, r = rc[1], c = rc[2] }
+          end
         end
       end
     end
