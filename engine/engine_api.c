@@ -267,17 +267,27 @@ static int g_count(lua_State *L)
 
 /* The array of zone names at argument 2 (all of the owner at argument 3) that g:count_empty
  * and g:tops walk: its length, and the owner into *owner. */
-static lua_Integer zone_list_arg(lua_State *L, engine_match *m, int32_t *owner)
+/* The array of zone names at 2 and the owner at 3; *ids: their interned ids when the
+ * array is a frozen module list (engine_board.c), else NULL (read name by name). */
+static lua_Integer zone_list_arg(lua_State *L, engine_match *m, int32_t *owner,
+                                 const uint32_t **ids)
 {
     luaL_checktype(L, 2, LUA_TTABLE);
-    engine_freeze_see(L, 2);
     *owner = owner_arg(L, m, 3);
+    lua_Integer n = 0;
+    *ids = engine_board_names(L, m->b, 2, &n);
+    if (*ids)
+        return n;
+    engine_freeze_see(L, 2);
     return (lua_Integer)lua_rawlen(L, 2);
 }
 
 /* The zone named at index i of that array, or NULL when never used. */
-static const engine_zone *zone_list_at(lua_State *L, engine_match *m, lua_Integer i, int32_t owner)
+static const engine_zone *zone_list_at(lua_State *L, engine_match *m, const uint32_t *ids,
+                                       lua_Integer i, int32_t owner)
 {
+    if (ids)
+        return engine_zone_get(&m->st, ids[i - 1], owner, 0);
     lua_rawgeti(L, 2, i);
     const engine_zone *z = engine_zone_get(&m->st, engine_intern_lua(m->b, L, -1), owner, 0);
     lua_pop(L, 1);
@@ -291,9 +301,10 @@ static int g_count_empty(lua_State *L)
 {
     engine_match *m = gm(L);
     int32_t owner;
-    lua_Integer n = zone_list_arg(L, m, &owner), empty = 0;
+    const uint32_t *ids;
+    lua_Integer n = zone_list_arg(L, m, &owner, &ids), empty = 0;
     for (lua_Integer i = 1; i <= n; i++) {
-        const engine_zone *z = zone_list_at(L, m, i, owner);
+        const engine_zone *z = zone_list_at(L, m, ids, i, owner);
         empty += !z || z->n == 0;
     }
     lua_pushinteger(L, empty);
@@ -331,7 +342,8 @@ static int g_tops(lua_State *L)
 {
     engine_match *m = gm(L);
     int32_t owner;
-    lua_Integer n = zone_list_arg(L, m, &owner), k = 0;
+    const uint32_t *ids;
+    lua_Integer n = zone_list_arg(L, m, &owner, &ids), k = 0;
     int empty = 0;
     if (!lua_isnoneornil(L, 4)) {
         if (strcmp(luaL_checkstring(L, 4), "empty"))
@@ -341,7 +353,7 @@ static int g_tops(lua_State *L)
     lua_settop(L, 4);
     lua_createtable(L, (int)n, 0); /* 5: the answer */
     for (lua_Integer i = 1; i <= n; i++) {
-        const engine_zone *z = zone_list_at(L, m, i, owner);
+        const engine_zone *z = zone_list_at(L, m, ids, i, owner);
         int held = z && z->n > 0;
         if (empty == held)
             continue;
@@ -445,14 +457,23 @@ static int g_gets(lua_State *L)
     engine_match *m = gm(L);
     uint32_t id = entity_arg(L, m, 2);
     luaL_checktype(L, 3, LUA_TTABLE);
-    engine_freeze_see(L, 3);
-    lua_Integer n = (lua_Integer)lua_rawlen(L, 3);
+    lua_Integer n = 0;
+    const uint32_t *ids = engine_board_names(L, m->b, 3, &n);
+    if (!ids) {
+        engine_freeze_see(L, 3);
+        n = (lua_Integer)lua_rawlen(L, 3);
+    }
     lua_settop(L, 3);
     lua_createtable(L, (int)n, 0); /* 4: the answer */
     for (lua_Integer i = 1; i <= n; i++) {
-        lua_rawgeti(L, 3, i);
-        uint32_t a = engine_intern_lua(m->b, L, -1);
-        lua_pop(L, 1);
+        uint32_t a;
+        if (ids) {
+            a = ids[i - 1];
+        } else {
+            lua_rawgeti(L, 3, i);
+            a = engine_intern_lua(m->b, L, -1);
+            lua_pop(L, 1);
+        }
         int64_t *v = engine_map_find(&m->st.attrs, (uint64_t)id << 32 | a);
         lua_pushinteger(L, v ? *v : 0);
         lua_rawseti(L, 4, i);

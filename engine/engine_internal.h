@@ -14,6 +14,7 @@
  *   engine_events.c   a match's events for its seats
  *   engine_decision.c the pending decision; validating a player's answer (Choose)
  *   engine_log.c      the answer log and an answer's encoding
+ *   engine_board.c    the board kit's frozen name lists as interned ids, once per list
  *   engine_api.c      the Lua `g` handle
  *   engine_bots.c     the strategies the engine offers every game (`random`)
  *   engine_vm.c       a bundle's VM: allocator, watchdog, sandbox, registry tables
@@ -278,6 +279,10 @@ void engine_freeze_see(lua_State *L, int idx);
  * more than half its cap, every cache emptied and every module function's upvalues put
  * back as loaded, then collected again. */
 void engine_freeze_trim(engine_bundle *b);
+
+/* engine_board.c. The interned ids of the names in the array at idx when it is a frozen
+ * module list (n set), else NULL: the caller then reads the list name by name. */
+const uint32_t *engine_board_names(lua_State *L, engine_bundle *b, int idx, lua_Integer *n);
 
 /* engine_sandbox.c. Opens the safe libraries and locks the globals (protected). */
 void engine_sandbox_open(lua_State *L);

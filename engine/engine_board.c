@@ -1,0 +1,80 @@
+/*
+ * engine_board.c: the name lists a board kit passes on its hottest calls (a grid's zone
+ * names to g:tops, a status set's attribute names to g:gets), turned into interned ids
+ * once per list instead of once per name per call.
+ *
+ * Those lists are module data, and module tables are frozen after load
+ * (engine_freeze.c): what a frozen list holds never changes. So the first call that
+ * passes one interns its names and keeps the ids in a userdata, in a registry table with
+ * weak keys keyed by the list itself: an entry lives as long as its list, and a key
+ * cannot be reused by another table. No script can reach that table or the userdata. A
+ * list that is not frozen (one a script built, which it may change) is never kept: the
+ * caller reads it name by name, as every call did before (engine_board_names gives NULL).
+ * A call then costs a registry read and one table lookup, where interning ten zone names
+ * and looking through the proxy cost about 2,500 instructions (docs/BENCHMARKS.md).
+ */
+#include "engine_internal.h"
+
+static const char board_cache_key = 'b'; /* its address keys the registry */
+
+typedef struct {
+    lua_Integer n;
+    uint32_t ids[];
+} board_names;
+
+/* Pushes the cache table, made on first use. */
+static void push_cache(lua_State *L)
+{
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &board_cache_key) == LUA_TTABLE)
+        return;
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "k");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &board_cache_key);
+}
+
+/* The ids of the frozen list `list` (its contents at `items`), kept in the cache at
+ * `cache`. Raises when an item is not a name. */
+static const board_names *remember(lua_State *L, engine_bundle *b, int list, int items,
+                                   int cache)
+{
+    lua_Integer n = (lua_Integer)lua_rawlen(L, items);
+    board_names *bn = lua_newuserdatauv(L, sizeof *bn + (size_t)n * sizeof bn->ids[0], 0);
+    bn->n = n;
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, items, i);
+        bn->ids[i - 1] = engine_intern_lua(b, L, -1);
+        lua_pop(L, 1);
+    }
+    lua_pushvalue(L, list);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, cache);
+    lua_pop(L, 1);
+    return bn;
+}
+
+const uint32_t *engine_board_names(lua_State *L, engine_bundle *b, int idx, lua_Integer *n)
+{
+    idx = lua_absindex(L, idx);
+    push_cache(L);
+    int cache = lua_gettop(L);
+    lua_pushvalue(L, idx);
+    const board_names *bn = NULL;
+    if (lua_rawget(L, cache) == LUA_TUSERDATA) {
+        bn = lua_touserdata(L, -1); /* kept alive by the cache while the list is */
+    } else {
+        engine_freeze_contents(L, idx);
+        if (!lua_rawequal(L, -1, idx)) /* a frozen proxy: its contents never change */
+            bn = remember(L, b, idx, lua_gettop(L), cache);
+        lua_pop(L, 1);
+    }
+    lua_settop(L, cache - 1);
+    if (!bn)
+        return NULL;
+    *n = bn->n;
+    return bn->ids;
+}
