@@ -431,6 +431,11 @@ static int g_list(lua_State *L)
     return names ? 2 : 1;
 }
 
+static int g_pick(lua_State *L)
+{
+    return engine_board_pick(L, gm(L));
+}
+
 static int g_shuffle(lua_State *L)
 {
     engine_match *m = gm_mut(L);
@@ -678,6 +683,7 @@ static const luaL_Reg g_methods[] = {
     {"top", g_top},
     {"tops", g_tops},
     {"list", g_list},
+    {"pick", g_pick},
     {"shuffle", g_shuffle},
     {"get", g_get},
     {"gets", g_gets},

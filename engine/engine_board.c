@@ -39,8 +39,7 @@ static void push_cache(lua_State *L)
 
 /* The ids of the frozen list `list` (its contents at `items`), kept in the cache at
  * `cache`. Raises when an item is not a name. */
-static const board_names *remember(lua_State *L, engine_bundle *b, int list, int items,
-                                   int cache)
+static const board_names *remember(lua_State *L, engine_bundle *b, int list, int items, int cache)
 {
     lua_Integer n = (lua_Integer)lua_rawlen(L, items);
     board_names *bn = lua_newuserdatauv(L, sizeof *bn + (size_t)n * sizeof bn->ids[0], 0);
@@ -77,4 +76,34 @@ const uint32_t *engine_board_names(lua_State *L, engine_bundle *b, int idx, lua_
         return NULL;
     *n = bn->n;
     return bn->ids;
+}
+
+/* g:pick(ids, names): the ids of the array whose card name `names` (a table keyed by card
+ * name) maps to a true value, in the array's order: an event bus's listeners narrowed to
+ * those whose card handles the event (boardkit/events.lua), one call instead of a
+ * g:name and a table read per listener. */
+int engine_board_pick(lua_State *L, engine_match *m)
+{
+    luaL_checktype(L, 2, LUA_TTABLE);
+    luaL_checktype(L, 3, LUA_TTABLE);
+    engine_freeze_see(L, 2);
+    engine_freeze_see(L, 3);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, 2), k = 0;
+    lua_settop(L, 3);
+    lua_createtable(L, 4, 0); /* 4: the answer */
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, 2, i);
+        lua_Integer id = lua_tointeger(L, -1);
+        lua_pop(L, 1);
+        if (id < 1 || id > m->st.nents)
+            return luaL_error(L, "pick: no entity at %d", (int)i);
+        lua_rawgeti(L, lua_upvalueindex(1), m->st.ents[id - 1].name);
+        int keep = lua_rawget(L, 3) != LUA_TNIL && lua_toboolean(L, -1);
+        lua_pop(L, 1);
+        if (!keep)
+            continue;
+        lua_pushinteger(L, id);
+        lua_rawseti(L, 4, ++k);
+    }
+    return 1;
 }

@@ -283,6 +283,8 @@ void engine_freeze_trim(engine_bundle *b);
 /* engine_board.c. The interned ids of the names in the array at idx when it is a frozen
  * module list (n set), else NULL: the caller then reads the list name by name. */
 const uint32_t *engine_board_names(lua_State *L, engine_bundle *b, int idx, lua_Integer *n);
+/* g:pick(ids, names) for the match m (docs/SCRIPTING.md); upvalue 1: the names table. */
+int engine_board_pick(lua_State *L, engine_match *m);
 
 /* engine_sandbox.c. Opens the safe libraries and locks the globals (protected). */
 void engine_sandbox_open(lua_State *L);

@@ -97,9 +97,34 @@ local function run(self, g, id, ev, ctx, ask, def)
   return true
 end
 
+-- Index the cards (name -> definition) whose handlers the bus runs, at load: for an
+-- event no status listens to, only listeners whose card has a handler for it can answer,
+-- so the bus then walks just those (g:pick, in C) or, when no card has one, nobody.
+function events:index(cards)
+  local index = {}
+  for name, def in pairs(cards) do
+    for ev in pairs(def.on or {}) do
+      index[ev] = index[ev] or {}
+      index[ev][name] = true
+    end
+  end
+  self.by_card = index
+end
+
+-- The listeners of ev: ids [, defs], as the spec's listeners gives them, or only those
+-- whose card handles ev (events:index); nil when nobody can answer.
+local function listening(self, g, ev, ctx)
+  local by_card = self.by_card
+  if not by_card or self.by_event[ev] then return self.listeners(g, ev, ctx) end
+  local names = by_card[ev]
+  if not names then return nil end
+  return g:pick((self.listeners(g, ev, ctx)), names)
+end
+
 -- May the event happen? false and the vetoing entity when a listener says no.
 function events:ask(g, ev, ctx)
-  local ids, defs = self.listeners(g, ev, ctx)
+  local ids, defs = listening(self, g, ev, ctx)
+  if not ids then return true end
   for i = 1, #ids do
     if not run(self, g, ids[i], ev, ctx, true, defs and defs[i]) then return false, ids[i] end
   end
@@ -109,7 +134,8 @@ end
 -- Announce the event to every listener in order (listeners are taken once, before the
 -- first handler runs, so one that leaves play meanwhile is still told).
 function events:emit(g, ev, ctx)
-  local ids, defs = self.listeners(g, ev, ctx)
+  local ids, defs = listening(self, g, ev, ctx)
+  if not ids then return end
   for i = 1, #ids do run(self, g, ids[i], ev, ctx, false, defs and defs[i]) end
 end
 

@@ -24,5 +24,6 @@ cards.Wizard = { name = "Wizard", type = "wizard", cost = 0, types = { "Wizard" 
                  text = "Loses at 0 health." }
 
 for name, def in pairs(cards) do k.cards[name] = def end
+k.bus:index(k.cards) -- which cards listen to which event (boardkit/events.lua)
 
 return { cards = cards, order = order }
