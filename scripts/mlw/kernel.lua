@@ -18,7 +18,7 @@ local events = require("boardkit.events")
 local hand = require("boardkit.hand")
 local health = require("boardkit.health")
 
-local K = { cards = {} }
+local K = { cards = {}, HANDLING = {} } -- HANDLING: the names of cards with an `on` table
 
 K.START_HEALTH = 20
 K.BODY = "wizard" -- the zone of a player's body (boardkit/health.lua)
@@ -111,10 +111,13 @@ K.STATUSES = {
 st = status.new(K.STATUSES)
 K.st = st
 
--- The statuses that carry listeners.
-K.LISTENING = {}
+-- The statuses that carry listeners, and their names.
+K.LISTENING, K.LISTENING_NAMES = {}, {}
 for _, d in ipairs(K.STATUSES) do
-  if d.on then K.LISTENING[#K.LISTENING + 1] = d end
+  if d.on then
+    K.LISTENING[#K.LISTENING + 1] = d
+    K.LISTENING_NAMES[#K.LISTENING_NAMES + 1] = d.name
+  end
 end
 
 function K.stat(_, g, id, name) return st:get(g, id, name) end
@@ -142,22 +145,12 @@ end
 
 -- The listeners that have a handler at all (a card with an `on` table, or a status that
 -- listens): the same answers as k:listeners for any event, fewer walks. For questions
--- asked while nothing changes (the options of one decision).
+-- asked while nothing changes (the options of one decision). One g:pick (in C) finds
+-- them: a card in HANDLING (cards.lua fills it at load) or a listening status held.
 function K:live_listeners(g)
-  local out, defs, ids, listening = {}, {}, self:listeners(g), K.LISTENING
-  for i = 1, #ids do
-    local id = ids[i]
-    local def = self:def(g, id)
-    local keep = def.on ~= nil
-    for j = 1, #listening do
-      if keep then break end
-      keep = g:get(id, listening[j].name) ~= 0
-    end
-    if keep then
-      out[#out + 1] = id
-      defs[#out] = def
-    end
-  end
+  local out, names = g:pick(self:listeners(g), K.HANDLING, K.LISTENING_NAMES, "names")
+  local defs, cards = {}, self.cards
+  for i = 1, #names do defs[i] = cards[names[i]] end
   out.defs = defs -- their card definitions, for the bus (boardkit/events.lua)
   return out
 end
