@@ -267,27 +267,17 @@ static int g_count(lua_State *L)
 
 /* The array of zone names at argument 2 (all of the owner at argument 3) that g:count_empty
  * and g:tops walk: its length, and the owner into *owner. */
-/* The array of zone names at 2 and the owner at 3; *ids: their interned ids when the
- * array is a frozen module list (engine_board.c), else NULL (read name by name). */
-static lua_Integer zone_list_arg(lua_State *L, engine_match *m, int32_t *owner,
-                                 const uint32_t **ids)
+static lua_Integer zone_list_arg(lua_State *L, engine_match *m, int32_t *owner)
 {
     luaL_checktype(L, 2, LUA_TTABLE);
-    *owner = owner_arg(L, m, 3);
-    lua_Integer n = 0;
-    *ids = engine_board_names(L, m->b, 2, &n);
-    if (*ids)
-        return n;
     engine_freeze_see(L, 2);
+    *owner = owner_arg(L, m, 3);
     return (lua_Integer)lua_rawlen(L, 2);
 }
 
 /* The zone named at index i of that array, or NULL when never used. */
-static const engine_zone *zone_list_at(lua_State *L, engine_match *m, const uint32_t *ids,
-                                       lua_Integer i, int32_t owner)
+static const engine_zone *zone_list_at(lua_State *L, engine_match *m, lua_Integer i, int32_t owner)
 {
-    if (ids)
-        return engine_zone_get(&m->st, ids[i - 1], owner, 0);
     lua_rawgeti(L, 2, i);
     const engine_zone *z = engine_zone_get(&m->st, engine_intern_lua(m->b, L, -1), owner, 0);
     lua_pop(L, 1);
@@ -301,10 +291,9 @@ static int g_count_empty(lua_State *L)
 {
     engine_match *m = gm(L);
     int32_t owner;
-    const uint32_t *ids;
-    lua_Integer n = zone_list_arg(L, m, &owner, &ids), empty = 0;
+    lua_Integer n = zone_list_arg(L, m, &owner), empty = 0;
     for (lua_Integer i = 1; i <= n; i++) {
-        const engine_zone *z = zone_list_at(L, m, ids, i, owner);
+        const engine_zone *z = zone_list_at(L, m, i, owner);
         empty += !z || z->n == 0;
     }
     lua_pushinteger(L, empty);
@@ -334,33 +323,17 @@ static int g_top(lua_State *L)
     return 1;
 }
 
-/* g:tops(zones, owner [, "empty"]): over the zones named in the array (all of owner
- * `owner`), the top ids of those that hold a card, in the array's order; with "empty",
- * the indices into the array of those that hold none. A board's pieces, or its free
- * spaces, in one call instead of a g:top or g:count per space (boardkit/grid.lua). */
+/* The board kit's calls (g:tops, g:pick; g:gets, g:count_held below) are
+ * engine_board.c's. */
 static int g_tops(lua_State *L)
 {
     engine_match *m = gm(L);
-    int32_t owner;
-    const uint32_t *ids;
-    lua_Integer n = zone_list_arg(L, m, &owner, &ids), k = 0;
-    int empty = 0;
-    if (!lua_isnoneornil(L, 4)) {
-        if (strcmp(luaL_checkstring(L, 4), "empty"))
-            return luaL_error(L, "tops: the third argument must be \"empty\" or nil");
-        empty = 1;
-    }
-    lua_settop(L, 4);
-    lua_createtable(L, (int)n, 0); /* 5: the answer */
-    for (lua_Integer i = 1; i <= n; i++) {
-        const engine_zone *z = zone_list_at(L, m, ids, i, owner);
-        int held = z && z->n > 0;
-        if (empty == held)
-            continue;
-        lua_pushinteger(L, empty ? i : (lua_Integer)z->ids[z->n - 1]);
-        lua_rawseti(L, 5, ++k);
-    }
-    return 1;
+    return engine_board_tops(L, m, owner_arg(L, m, 3));
+}
+
+static int g_pick(lua_State *L)
+{
+    return engine_board_pick(L, gm(L));
 }
 
 /* g:list(zone, owner [, names [, how]]): with names (a table keyed by card name), only
@@ -431,11 +404,6 @@ static int g_list(lua_State *L)
     return names ? 2 : 1;
 }
 
-static int g_pick(lua_State *L)
-{
-    return engine_board_pick(L, gm(L));
-}
-
 static int g_shuffle(lua_State *L)
 {
     engine_match *m = gm_mut(L);
@@ -455,35 +423,16 @@ static int g_get(lua_State *L)
     return 1;
 }
 
-/* g:gets(id, attrs): the values of the attributes named in the array, in its order (0
- * for one never set): a piece's statuses in one call (boardkit/status.lua). */
 static int g_gets(lua_State *L)
 {
     engine_match *m = gm(L);
-    uint32_t id = entity_arg(L, m, 2);
-    luaL_checktype(L, 3, LUA_TTABLE);
-    lua_Integer n = 0;
-    const uint32_t *ids = engine_board_names(L, m->b, 3, &n);
-    if (!ids) {
-        engine_freeze_see(L, 3);
-        n = (lua_Integer)lua_rawlen(L, 3);
-    }
-    lua_settop(L, 3);
-    lua_createtable(L, (int)n, 0); /* 4: the answer */
-    for (lua_Integer i = 1; i <= n; i++) {
-        uint32_t a;
-        if (ids) {
-            a = ids[i - 1];
-        } else {
-            lua_rawgeti(L, 3, i);
-            a = engine_intern_lua(m->b, L, -1);
-            lua_pop(L, 1);
-        }
-        int64_t *v = engine_map_find(&m->st.attrs, (uint64_t)id << 32 | a);
-        lua_pushinteger(L, v ? *v : 0);
-        lua_rawseti(L, 4, i);
-    }
-    return 1;
+    return engine_board_gets(L, m, entity_arg(L, m, 2));
+}
+
+static int g_count_held(lua_State *L)
+{
+    engine_match *m = gm(L);
+    return engine_board_count_held(L, m, entity_arg(L, m, 2));
 }
 
 static int g_set(lua_State *L)
@@ -687,6 +636,7 @@ static const luaL_Reg g_methods[] = {
     {"shuffle", g_shuffle},
     {"get", g_get},
     {"gets", g_gets},
+    {"count_held", g_count_held},
     {"set", g_set},
     {"counter", g_counter},
     {"set_counter", g_set_counter},

@@ -1,17 +1,18 @@
 /*
- * engine_board.c: the name lists a board kit passes on its hottest calls (a grid's zone
- * names to g:tops, a status set's attribute names to g:gets), turned into interned ids
- * once per list instead of once per name per call.
+ * engine_board.c: the g calls of the board kit (scripts/boardkit/) that every turn of a
+ * board game makes many times: a grid's pieces or free spaces (g:tops), a piece's
+ * statuses (g:gets, g:count_held) and an event's listeners (g:pick), each one C loop
+ * instead of a g call, a table read or a Lua loop step per space, status or listener.
  *
- * Those lists are module data, and module tables are frozen after load
- * (engine_freeze.c): what a frozen list holds never changes. So the first call that
- * passes one interns its names and keeps the ids in a userdata, in a registry table with
- * weak keys keyed by the list itself: an entry lives as long as its list, and a key
- * cannot be reused by another table. No script can reach that table or the userdata. A
- * list that is not frozen (one a script built, which it may change) is never kept: the
- * caller reads it name by name, as every call did before (engine_board_names gives NULL).
- * A call then costs a registry read and one table lookup, where interning ten zone names
- * and looking through the proxy cost about 2,500 instructions (docs/BENCHMARKS.md).
+ * The name lists those calls take (a grid's zone names, a status set's attribute names)
+ * are module data, and module tables are frozen after load (engine_freeze.c): what a
+ * frozen list holds never changes. So the first call that passes one interns its names
+ * and keeps the ids in a userdata, in a registry table with weak keys keyed by the list
+ * itself: an entry lives as long as its list, and a key cannot be reused by another
+ * table. No script can reach that table or the userdata. A list that is not frozen (one
+ * a script built, which it may change) is never kept: it is read name by name on every
+ * call. Interning ten zone names and looking through the proxy cost about 2,500
+ * instructions a call; a kept list costs a registry read and one table lookup.
  */
 #include <string.h>
 
@@ -58,7 +59,8 @@ static const board_names *remember(lua_State *L, engine_bundle *b, int list, int
     return bn;
 }
 
-const uint32_t *engine_board_names(lua_State *L, engine_bundle *b, int idx, lua_Integer *n)
+/* The ids of the frozen list at idx (n set), else NULL. */
+static const uint32_t *frozen_names(lua_State *L, engine_bundle *b, int idx, lua_Integer *n)
 {
     idx = lua_absindex(L, idx);
     push_cache(L);
@@ -80,39 +82,103 @@ const uint32_t *engine_board_names(lua_State *L, engine_bundle *b, int idx, lua_
     return bn->ids;
 }
 
-/* Whether entity id holds any of the n attributes ids (a nonzero value). */
-static int holds_any(engine_match *m, uint32_t id, const uint32_t *attrs, lua_Integer n)
+/* A list-of-names argument: its kept ids when it is frozen, else read name by name. */
+typedef struct {
+    int idx;
+    const uint32_t *ids;
+    lua_Integer n;
+} board_list;
+
+static void list_arg(lua_State *L, engine_bundle *b, int idx, board_list *bl)
 {
-    for (lua_Integer i = 0; i < n; i++) {
-        int64_t *v = engine_map_find(&m->st.attrs, (uint64_t)id << 32 | attrs[i]);
-        if (v && *v)
-            return 1;
+    luaL_checktype(L, idx, LUA_TTABLE);
+    bl->idx = idx;
+    bl->n = 0;
+    bl->ids = frozen_names(L, b, idx, &bl->n);
+    if (!bl->ids) {
+        engine_freeze_see(L, idx);
+        bl->n = (lua_Integer)lua_rawlen(L, idx);
     }
-    return 0;
 }
 
-/* The attribute names of g:pick's optional array at 4, interned (n = 0 when absent). A
- * list that is not frozen is interned into `own` (at most ENGINE_BOARD_ATTRS names). */
-#define ENGINE_BOARD_ATTRS 32
-static const uint32_t *attrs_arg(lua_State *L, engine_match *m, lua_Integer *n, uint32_t *own)
+/* The name at i (from 0) of the list (its slot must stay on the stack). */
+static uint32_t list_at(lua_State *L, engine_bundle *b, const board_list *bl, lua_Integer i)
 {
-    *n = 0;
-    if (lua_isnoneornil(L, 4))
-        return NULL;
-    luaL_checktype(L, 4, LUA_TTABLE);
-    const uint32_t *ids = engine_board_names(L, m->b, 4, n);
-    if (ids)
-        return ids;
-    engine_freeze_see(L, 4);
-    *n = (lua_Integer)lua_rawlen(L, 4);
-    if (*n > ENGINE_BOARD_ATTRS)
-        luaL_error(L, "pick: more than %d attributes", ENGINE_BOARD_ATTRS);
-    for (lua_Integer i = 1; i <= *n; i++) {
-        lua_rawgeti(L, 4, i);
-        own[i - 1] = engine_intern_lua(m->b, L, -1);
-        lua_pop(L, 1);
+    if (bl->ids)
+        return bl->ids[i];
+    lua_rawgeti(L, bl->idx, i + 1);
+    uint32_t id = engine_intern_lua(b, L, -1);
+    lua_pop(L, 1);
+    return id;
+}
+
+static int64_t attr_of(const engine_match *m, uint32_t id, uint32_t attr)
+{
+    int64_t *v = engine_map_find(&m->st.attrs, (uint64_t)id << 32 | attr);
+    return v ? *v : 0;
+}
+
+/* How many attributes of the list entity id holds (nonzero). */
+static lua_Integer count_held(lua_State *L, engine_match *m, uint32_t id, const board_list *bl)
+{
+    lua_Integer held = 0;
+    for (lua_Integer i = 0; i < bl->n; i++)
+        held += attr_of(m, id, list_at(L, m->b, bl, i)) != 0;
+    return held;
+}
+
+/* g:tops(zones, owner [, "empty"]): over the zones named in the array (all of owner
+ * `owner`), the top ids of those that hold a card, in the array's order; with "empty",
+ * the indices into the array of those that hold none. A board's pieces, or its free
+ * spaces, in one call instead of a g:top or g:count per space (boardkit/grid.lua). */
+int engine_board_tops(lua_State *L, engine_match *m, int32_t owner)
+{
+    board_list zones;
+    list_arg(L, m->b, 2, &zones);
+    int empty = 0;
+    if (!lua_isnoneornil(L, 4)) {
+        if (strcmp(luaL_checkstring(L, 4), "empty"))
+            return luaL_error(L, "tops: the third argument must be \"empty\" or nil");
+        empty = 1;
     }
-    return own;
+    lua_settop(L, 4);
+    lua_createtable(L, (int)zones.n, 0); /* 5: the answer */
+    lua_Integer k = 0;
+    for (lua_Integer i = 0; i < zones.n; i++) {
+        const engine_zone *z = engine_zone_get(&m->st, list_at(L, m->b, &zones, i), owner, 0);
+        int held = z && z->n > 0;
+        if (empty == held)
+            continue;
+        lua_pushinteger(L, empty ? i + 1 : (lua_Integer)z->ids[z->n - 1]);
+        lua_rawseti(L, 5, ++k);
+    }
+    return 1;
+}
+
+/* g:gets(id, attrs): the values of the attributes named in the array, in its order (0
+ * for one never set): a piece's statuses in one call (boardkit/status.lua). */
+int engine_board_gets(lua_State *L, engine_match *m, uint32_t id)
+{
+    board_list attrs;
+    list_arg(L, m->b, 3, &attrs);
+    lua_settop(L, 3);
+    lua_createtable(L, (int)attrs.n, 0); /* 4: the answer */
+    for (lua_Integer i = 0; i < attrs.n; i++) {
+        lua_pushinteger(L, attr_of(m, id, list_at(L, m->b, &attrs, i)));
+        lua_rawseti(L, 4, i + 1);
+    }
+    return 1;
+}
+
+/* g:count_held(id, attrs): how many of the attributes named in the array are nonzero on
+ * entity id (boardkit/status.lua's nheld: the statuses a piece holds), without the
+ * array of values g:gets builds. */
+int engine_board_count_held(lua_State *L, engine_match *m, uint32_t id)
+{
+    board_list attrs;
+    list_arg(L, m->b, 3, &attrs);
+    lua_pushinteger(L, count_held(L, m, id, &attrs));
+    return 1;
 }
 
 /* g:pick(ids, names [, attrs [, "names"]]): the ids of the array whose card name `names`
@@ -125,9 +191,9 @@ int engine_board_pick(lua_State *L, engine_match *m)
 {
     luaL_checktype(L, 2, LUA_TTABLE);
     luaL_checktype(L, 3, LUA_TTABLE);
-    uint32_t own[ENGINE_BOARD_ATTRS];
-    lua_Integer na;
-    const uint32_t *attrs = attrs_arg(L, m, &na, own);
+    board_list attrs = {0, NULL, 0};
+    if (!lua_isnoneornil(L, 4))
+        list_arg(L, m->b, 4, &attrs);
     int names = !lua_isnoneornil(L, 5);
     if (names && strcmp(luaL_checkstring(L, 5), "names"))
         return luaL_error(L, "pick: the fourth argument must be \"names\" or nil");
@@ -135,8 +201,9 @@ int engine_board_pick(lua_State *L, engine_match *m)
     engine_freeze_see(L, 3);
     lua_Integer n = (lua_Integer)lua_rawlen(L, 2), k = 0;
     lua_settop(L, 5);
-    lua_createtable(L, 4, 0);             /* 6: the ids */
-    lua_createtable(L, names ? 4 : 0, 0); /* 7: their names */
+    lua_createtable(L, 4, 0); /* 6: the ids */
+    if (names)
+        lua_createtable(L, 4, 0); /* 7: their names */
     for (lua_Integer i = 1; i <= n; i++) {
         lua_rawgeti(L, 2, i);
         lua_Integer id = lua_tointeger(L, -1);
@@ -147,7 +214,7 @@ int engine_board_pick(lua_State *L, engine_match *m)
         lua_rawgeti(L, lua_upvalueindex(1), name);
         int keep = lua_rawget(L, 3) != LUA_TNIL && lua_toboolean(L, -1);
         lua_pop(L, 1);
-        if (!keep && !holds_any(m, (uint32_t)id, attrs, na))
+        if (!keep && (attrs.n == 0 || !count_held(L, m, (uint32_t)id, &attrs)))
             continue;
         lua_pushinteger(L, id);
         lua_rawseti(L, 6, ++k);
@@ -156,6 +223,5 @@ int engine_board_pick(lua_State *L, engine_match *m)
             lua_rawseti(L, 7, k);
         }
     }
-    lua_pop(L, names ? 0 : 1);
     return names ? 2 : 1;
 }

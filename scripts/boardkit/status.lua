@@ -76,13 +76,9 @@ function status:held(g, id)
   return out
 end
 
--- How many statuses the entity holds (#held without the list).
+-- How many statuses the entity holds (#held without the list: one g:count_held).
 function status:nheld(g, id)
-  local n, v = 0, g:gets(id, self.names)
-  for i = 1, #v do
-    if v[i] ~= 0 then n = n + 1 end
-  end
-  return n
+  return g:count_held(id, self.names)
 end
 
 local function remove(self, g, id, d, hook)

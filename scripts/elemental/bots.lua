@@ -29,19 +29,26 @@ end
 local TIE_ORDER = { "fire", "earth", "wind" }
 
 -- (Each element's level is read once: nothing changes while the cards are summed; the
--- card names come with the list, and equal names share one definition lookup.)
+-- card names come with the list, and each name's definition is read once, its lack
+-- counted as many times as the zone holds it.)
 local function most_lacking(k, g, p, zone)
   local have, lack = {}, {}
   for i = 1, 3 do
     have[i], lack[i] = g:counter(TIE_ORDER[i], p), 0
   end
   local _, names = g:list(zone, p, nil, "names")
-  local cards, last, def = k.cards, nil, nil
+  local copies, kinds = {}, {}
   for j = 1, #names do
-    if names[j] ~= last then last, def = names[j], cards[names[j]] end
+    local n = names[j]
+    local c = copies[n]
+    if c then copies[n] = c + 1 else copies[n], kinds[#kinds + 1] = 1, n end
+  end
+  local cards = k.cards
+  for j = 1, #kinds do
+    local def, n = cards[kinds[j]], copies[kinds[j]]
     for i = 1, 3 do
       local d = (def[TIE_ORDER[i]] or 0) - have[i]
-      if d > 0 then lack[i] = lack[i] + d end
+      if d > 0 then lack[i] = lack[i] + d * n end
     end
   end
   local best
@@ -106,8 +113,10 @@ local function attack_score(k, g, a, t)
   local dies = kills(k, g, t, a, k:attack_of(g, t))
     or (k:has(g, t, "reflect") and kills(k, g, a, a, k:attack_of(g, a)))
   local kill = kills(k, g, a, t, k:attack_of(g, a))
-  if kill and not dies then return 400 + value(k, g, t) end
-  if kill and value(k, g, t) >= value(k, g, a) then return 200 + value(k, g, t) end
+  if not kill then return -1 end
+  local vt = value(k, g, t)
+  if not dies then return 400 + vt end
+  if vt >= value(k, g, a) then return 200 + vt end
   return -1
 end
 
@@ -133,19 +142,20 @@ local function play_score(k, g, p, id)
 end
 
 -- Is column c open for an attack on p's enemy hero (no enemy minion in it, no Taunt)?
-local function open_lane(k, g, p, c)
+-- taunts: the enemy's active Taunts when the caller has them.
+local function open_lane(k, g, p, c, taunts)
   local e = K.other(p)
-  return not k.grid:column_taken(g, e, c) and #k:taunts(g, e) == 0
+  return not k.grid:column_taken(g, e, c) and #(taunts or k:taunts(g, e)) == 0
 end
 
 -- A minion of p that can still attack but not the hero from where it stands, with an
 -- empty space (adjacent ones only when `adjacent`) in an open lane: r, c of that space.
-local function lane_for(k, g, p, id, adjacent)
+local function lane_for(k, g, p, id, adjacent, taunts)
   local _, c0 = k.grid:pos(g, id)
-  if open_lane(k, g, p, c0) then return nil end
+  if open_lane(k, g, p, c0, taunts) then return nil end
   local spaces = adjacent and k:free_adjacent(g, id) or k.grid:free(g, p)
   for _, rc in ipairs(spaces) do
-    if open_lane(k, g, p, rc[2]) then return rc[1], rc[2] end
+    if open_lane(k, g, p, rc[2], taunts) then return rc[1], rc[2] end
   end
   return nil
 end
@@ -232,10 +242,11 @@ local function named_turn(k, g, p)
     if s > score then best, score = { act = "power" }, s end
   end
   local mine, tried = k:minions(g, p), {}
+  local taunts = k:taunts(g, K.other(p)) -- the same for every attacker and lane here
   for i = 1, #mine do
     local a = mine[i]
     if k:can_attack(g, a) then
-      local ts = k:attack_targets(g, a)
+      local ts = k:attack_targets(g, a, taunts)
       for j = 1, #ts do
         local t = ts[j]
         tried[#tried + 1], tried[#tried + 2] = a, t
@@ -247,10 +258,10 @@ local function named_turn(k, g, p)
   if score < 250 and #free > 0 then
     for i = 1, #mine do
       local a = mine[i]
-      if k:has(g, a, "swift") and k:can_move(g, a) and lane_for(k, g, p, a) then
+      if k:has(g, a, "swift") and k:can_move(g, a) and lane_for(k, g, p, a, nil, taunts) then
         for j = 1, #free do
           local rc = free[j]
-          if open_lane(k, g, p, rc[2]) then
+          if open_lane(k, g, p, rc[2], taunts) then
             return { act = "move", id = a, r = rc[1], c = rc[2] }
           end
         end

@@ -115,7 +115,7 @@ function tests.test_bus_handlers_come_from_the_card_then_its_statuses(T)
   T.eq(#k.bus:handlers(m.g, E.at(m, 1, "front 1"), "can_attack"), 1)
 end
 
--- g:tops and g:gets read a frozen module list (a grid's zone names, a status set's
+-- g:tops, g:gets and g:count_held read a frozen module list (a grid's zone names, a status set's
 -- names) through ids kept once per list (engine_board.c): the answers are the per-name
 -- rule's (g:top per space, g:get per status), and a plain copy's.
 function tests.test_tops_and_gets_of_frozen_lists_answer_as_one_call_per_name_does(T)
@@ -139,6 +139,10 @@ function tests.test_tops_and_gets_of_frozen_lists_answer_as_one_call_per_name_do
   for i, n in ipairs(names) do values[i] = g:get(id, n) end
   T.eq(g:gets(id, names), values)
   T.eq(g:gets(id, names), values)
+  local held = 0
+  for _, v in ipairs(values) do held = held + (v ~= 0 and 1 or 0) end
+  T.eq(g:count_held(id, names), held, "g:count_held: the nonzero ones")
+  T.eq(g:count_held(id, { "attack", "stun" }), 1, "a list a script built")
 end
 
 -- A list a script built (not frozen) may change between calls: it is read afresh.
