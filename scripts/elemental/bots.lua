@@ -221,6 +221,17 @@ local function last_resort(k, g, pairs)
   return END
 end
 
+-- The most any attack of p can score (attack_score): 300 + its attacker's attack on the
+-- hero, else at most 400 + its target's value. When that cannot beat a play's score, no
+-- attack (nor move, nor the hero power: they score less) needs scoring.
+local function attack_bound(k, g, p, mine)
+  local most = -1
+  for i = 1, #mine do most = math.max(most, 300 + k:attack_of(g, mine[i])) end
+  local theirs = k:minions(g, K.other(p))
+  for i = 1, #theirs do most = math.max(most, 400 + value(k, g, theirs[i])) end
+  return most
+end
+
 -- The action choose_turn picks from k:actions' options, found over the same candidates in
 -- the same order (the first of the best score wins) without building them. Candidates
 -- that cannot beat the best so far are not scored: a move scores 250 or 0, the hero
@@ -242,6 +253,7 @@ local function named_turn(k, g, p)
     if s > score then best, score = { act = "power" }, s end
   end
   local mine, tried = k:minions(g, p), {}
+  if score > 0 and attack_bound(k, g, p, mine) < score then return best end
   local taunts = k:taunts(g, K.other(p)) -- the same for every attacker and lane here
   for i = 1, #mine do
     local a = mine[i]

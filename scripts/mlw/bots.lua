@@ -95,6 +95,17 @@ end
 
 local END = { act = "end" }
 
+-- The most any attack of p can score (attack_score): 300 + its attacker's attack (the
+-- wizard; wearing down scores less), else at most 400 + its target's value. When that
+-- cannot beat a play's score, no attack (nor ability: 350) needs scoring.
+local function attack_bound(g, p, mine)
+  local most = -1
+  for i = 1, #mine do most = math.max(most, 300 + k:attack_of(g, mine[i])) end
+  local theirs = enemy_monsters(g, p)
+  for i = 1, #theirs do most = math.max(most, 400 + value(g, theirs[i])) end
+  return most
+end
+
 -- The action choose_turn picks from k:actions' options, found over the same candidates in
 -- the same order (the first of the best score wins) without building them: drains and
 -- discards never score, and a candidate's check (its CAN_* question) is asked only when
@@ -109,6 +120,7 @@ local function named_turn(_, g, p, L)
     if s > score and k:can_play(g, p, id, L) then best, score = { act = "play", id = id }, s end
   end
   local mine = k:monsters(g, p)
+  if score > 0 and attack_bound(g, p, mine) < score then return best end
   for i = 1, #mine do
     local id = mine[i]
     if score < 350 and k:can_activate(g, p, id, L) then
