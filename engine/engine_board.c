@@ -225,3 +225,30 @@ int engine_board_pick(lua_State *L, engine_match *m)
     }
     return names ? 2 : 1;
 }
+
+/* g:gather(zones, owner1, owner2, ...): the ids of the zones named in the array, the i-th
+ * zone of the i-th owner given, each bottom first, one zone after another: who listens
+ * to an event, in the order triggers resolve (a wizard, its monsters, the other's...),
+ * in one call instead of a g:top or g:list per zone and a Lua loop to join them. */
+int engine_board_gather(lua_State *L, engine_match *m)
+{
+    board_list zones;
+    list_arg(L, m->b, 2, &zones);
+    if (lua_gettop(L) - 2 != zones.n)
+        return luaL_error(L, "gather: %d zones but %d owners", (int)zones.n, lua_gettop(L) - 2);
+    lua_createtable(L, 8, 0); /* the answer, above the owners */
+    int out = lua_gettop(L);
+    lua_Integer k = 0;
+    for (lua_Integer i = 0; i < zones.n; i++) {
+        lua_Integer owner = luaL_checkinteger(L, 3 + (int)i);
+        if (owner < 0 || owner > m->np)
+            return luaL_error(L, "bad owner %d", (int)owner);
+        const engine_zone *z =
+            engine_zone_get(&m->st, list_at(L, m->b, &zones, i), (int32_t)owner, 0);
+        for (uint32_t j = 0; z && j < z->n; j++) {
+            lua_pushinteger(L, z->ids[j]);
+            lua_rawseti(L, out, ++k);
+        }
+    }
+    return 1;
+}

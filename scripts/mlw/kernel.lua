@@ -127,17 +127,14 @@ function K.stat(_, g, id, name) return st:get(g, id, name) end
 -- Listeners in the order triggers resolve: the active player's wizard and monsters, then
 -- the other's wizard, monsters and trap. A question asked while the options are built
 -- carries them in ctx.listeners (nothing changes meanwhile: k:live_listeners once per
--- decision).
+-- decision). One g:gather (in C) reads the four zones in that order.
+local LISTENING_ZONES = { "wizard", "monsters", "wizard", "monsters" }
+
 function K:listeners(g)
   local a = self:active(g)
   if a == 0 then a = 1 end
   local b = K.other(a)
-  local out = { self:wizard(g, a) }
-  local ids = self:monsters(g, a)
-  for i = 1, #ids do out[#out + 1] = ids[i] end
-  out[#out + 1] = self:wizard(g, b)
-  ids = self:monsters(g, b)
-  for i = 1, #ids do out[#out + 1] = ids[i] end
+  local out = g:gather(LISTENING_ZONES, a, a, b, b)
   local t = self:trap(g, b)
   if t then out[#out + 1] = t end
   return out
@@ -239,15 +236,19 @@ function K:destroy(g, id)
   if self:in_play(g, id) then self:remove(g, id) end
 end
 
--- Every monster at 0 health or less is destroyed, the active player's first.
+-- Every monster at 0 health or less is destroyed, the active player's first (one at a
+-- time: the first found, both monster zones read by one g:gather).
+local BOTH_MONSTERS = { "monsters", "monsters" }
+
 function K:resolve_deaths(g)
   for _ = 1, 20 do
     local dead
     local a = self:active(g) == 0 and 1 or self:active(g)
-    for _, p in ipairs { a, K.other(a) } do
-      local ids = self:monsters(g, p)
-      for i = 1, #ids do
-        if not dead and st:get(g, ids[i], "health") <= 0 then dead = ids[i] end
+    local ids = g:gather(BOTH_MONSTERS, a, K.other(a))
+    for i = 1, #ids do
+      if g:get(ids[i], "health") <= 0 then
+        dead = ids[i]
+        break
       end
     end
     if not dead then return end

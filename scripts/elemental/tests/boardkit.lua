@@ -177,6 +177,21 @@ function tests.test_pick_keeps_ids_whose_card_is_named_or_that_hold_an_attribute
   T.ok(not pcall(g.pick, g, { 0 }, names), "an id that is no entity is refused")
 end
 
+-- g:gather(zones, owner...) against the Lua rule it replaces: g:list of each zone of its
+-- owner, joined in order.
+function tests.test_gather_joins_the_zones_of_their_owners_in_order(T)
+  local m = E.match(T, { p1 = { hand = { "Fireball", "Stone Wall" },
+                                board = { ["front 2"] = "Zephyr Imp" } } })
+  local g, want = m.g, {}
+  local zones, owners = { "hero", "hand", "board:front:2", "hero", "grave" }, { 1, 1, 1, 2, 2 }
+  for i, z in ipairs(zones) do
+    for _, id in ipairs(g:list(z, owners[i])) do want[#want + 1] = id end
+  end
+  T.eq(#want, 5)
+  T.eq(g:gather(zones, table.unpack(owners)), want)
+  T.ok(not pcall(g.gather, g, zones, 1, 2), "one owner per zone")
+end
+
 function tests.test_blame_passes_every_result_and_names_the_entity_in_errors(T)
   local function describe(_, id) return "piece " .. id end
   local a, b, c = events.blame(describe, nil, 7, "x", function(...) return ... end, 1, nil, 3)
