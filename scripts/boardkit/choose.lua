@@ -89,12 +89,17 @@ end
 -- checked by k:allows(g, p, o, pre) (k:actions' rules for that one action). pre: what
 -- k:prepare(g, p) gives, when the kernel has it (what every check of one decision
 -- shares: Wizardry's listeners), handed to the bot and to the check alike.
+-- An answer the check cannot even read (an id that is no entity) is refused the same way,
+-- with what the check raised.
 local function named_action(self, g, p, turn)
   local pre
   if self.prepare then pre = self:prepare(g, p) end
   local o = turn(self, g, p, pre)
-  if type(o) ~= "table" or not self:allows(g, p, o, pre) then
-    choose.refuse(g, p, "the action " .. (type(o) == "table" and tostring(o.act) or tostring(o)))
+  if type(o) ~= "table" then choose.refuse(g, p, "the action " .. tostring(o)) end
+  local ok, allowed = pcall(self.allows, self, g, p, o, pre)
+  if not (ok and allowed) then
+    choose.refuse(g, p, "the action " .. tostring(o.act)
+                  .. (ok and "" or " (" .. tostring(allowed) .. ")"))
   end
   return o
 end

@@ -192,6 +192,10 @@ function suites.bots(spec)
     local ok, err = pcall(choose.turn, wrong, g, "turn")
     T.ok(not ok and err:find("boardkit: bot default of player %d named the action attack, "
                              .. "which the rules do not allow"), tostring(err))
+    wrong.named.default.turn = function() return { act = "attack", id = 1000000, target = 1 } end
+    ok, err = pcall(choose.turn, wrong, g, "turn")
+    T.ok(not ok and err:find("named the action attack (", 1, true)
+         and err:find("no entity", 1, true), "an id that is no entity: " .. tostring(err))
     ok, err = pcall(choose.target, wrong, g, 2, { real:top(k.BODY, 1) }, "Target?", "X")
     T.ok(not ok and err:find("named target -1, which the rules do not allow", 1, true),
          tostring(err))
