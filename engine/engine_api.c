@@ -323,7 +323,7 @@ static int g_top(lua_State *L)
     return 1;
 }
 
-/* The board kit's calls (g:tops, g:pick, g:gather; g:gets, g:count_held below) are
+/* The board kit's calls (g:tops, g:pick, g:gather, g:due; g:gets, g:count_held below) are
  * engine_board.c's. */
 static int g_tops(lua_State *L)
 {
@@ -339,6 +339,11 @@ static int g_pick(lua_State *L)
 static int g_gather(lua_State *L)
 {
     return engine_board_gather(L, gm(L));
+}
+
+static int g_due(lua_State *L)
+{
+    return engine_board_due(L, gm(L));
 }
 
 /* g:list(zone, owner [, names [, how]]): with names (a table keyed by card name), only
@@ -639,6 +644,7 @@ static const luaL_Reg g_methods[] = {
     {"list", g_list},
     {"pick", g_pick},
     {"gather", g_gather},
+    {"due", g_due},
     {"shuffle", g_shuffle},
     {"get", g_get},
     {"gets", g_gets},

@@ -252,3 +252,34 @@ int engine_board_gather(lua_State *L, engine_match *m)
     }
     return 1;
 }
+
+/* g:due(ids, attrs, now): the ids of the array holding any of the attributes named in
+ * attrs at a value other than 0 and at most now, in the array's order: the pieces with a
+ * status that ends by turn now (boardkit/status.lua's expire reads only those). */
+int engine_board_due(lua_State *L, engine_match *m)
+{
+    luaL_checktype(L, 2, LUA_TTABLE);
+    board_list attrs;
+    list_arg(L, m->b, 3, &attrs);
+    lua_Integer now = luaL_checkinteger(L, 4);
+    engine_freeze_see(L, 2);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, 2), k = 0;
+    lua_settop(L, 4);
+    lua_createtable(L, 2, 0); /* 5: the answer */
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, 2, i);
+        lua_Integer id = lua_tointeger(L, -1);
+        lua_pop(L, 1);
+        if (id < 1 || id > m->st.nents)
+            return luaL_error(L, "due: no entity at %d", (int)i);
+        for (lua_Integer a = 0; a < attrs.n; a++) {
+            int64_t v = attr_of(m, (uint32_t)id, list_at(L, m->b, &attrs, a));
+            if (v != 0 && v <= now) {
+                lua_pushinteger(L, id);
+                lua_rawseti(L, 5, ++k);
+                break;
+            }
+        }
+    }
+    return 1;
+}

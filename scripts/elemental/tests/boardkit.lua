@@ -192,6 +192,30 @@ function tests.test_gather_joins_the_zones_of_their_owners_in_order(T)
   T.ok(not pcall(g.gather, g, zones, 1, 2), "one owner per zone")
 end
 
+-- g:due(ids, attrs, now) against the Lua rule it replaces: an id is due when any of the
+-- attributes is other than 0 and at most now (a status ending by turn now).
+function tests.test_due_keeps_ids_with_a_status_ending_by_now(T)
+  local m = E.match(T, { p1 = { board = { ["front 1"] = "Stone Wall", ["front 2"] = "Zephyr Imp",
+                                          ["front 3"] = "Zephyr Imp" } } })
+  local st, g = E.kernel().st, m.g
+  local ids = E.kernel():minions(g, 1)
+  st:set(g, ids[1], "stun", 1, 3)
+  st:set(g, ids[3], "root", 1, 5)
+  for _, now in ipairs { 2, 3, 4, 5, 9 } do
+    local want = {}
+    for _, id in ipairs(ids) do
+      local due = false
+      for _, u in ipairs(st.untils) do
+        local v = g:get(id, u)
+        due = due or (v ~= 0 and v <= now)
+      end
+      if due then want[#want + 1] = id end
+    end
+    T.eq(g:due(ids, st.untils, now), want, "turn " .. now)
+  end
+  T.eq(#g:due(ids, st.untils, 5), 2)
+end
+
 function tests.test_blame_passes_every_result_and_names_the_entity_in_errors(T)
   local function describe(_, id) return "piece " .. id end
   local a, b, c = events.blame(describe, nil, 7, "x", function(...) return ... end, 1, nil, 3)
