@@ -69,30 +69,17 @@ function events.blame(describe, g, id, what, fn, ...)
   return blamed(describe, g, id, what, pcall(fn, ...))
 end
 
-local function call(self, h, g, id, ev, ctx)
-  if not self.describe then return h(g, id, ctx) end
-  return events.blame(self.describe, g, id, ev, h, g, id, ctx)
+local function call(describe, h, g, id, ev, ctx)
+  if not describe then return h(g, id, ctx) end
+  return events.blame(describe, g, id, ev, h, g, id, ctx)
 end
 
 -- Run the handlers of entity id for ev in order, the list taken before the first runs
--- (events:handlers); with `ask`, stop at a veto and return false. When no status listens
--- to ev, the card's own handler is the whole list; when one or two do (every game's
--- events here), their flags are read first and no list is built either.
+-- (events:handlers); with `ask`, stop at a veto and return false.
 local function run(self, g, id, ev, ctx, ask, def)
-  local sts = self.by_event[ev]
-  if not sts or not sts[3] then
-    def = def or self.card(g, id)
-    local h = def and def.on and def.on[ev]
-    local d1, d2 = sts and sts[1], sts and sts[2]
-    local held1 = d1 and g:get(id, d1.name) ~= 0
-    local held2 = d2 and g:get(id, d2.name) ~= 0
-    if h and call(self, h, g, id, ev, ctx) == false and ask then return false end
-    if held1 and call(self, d1.on[ev], g, id, ev, ctx) == false and ask then return false end
-    return not (held2 and call(self, d2.on[ev], g, id, ev, ctx) == false and ask)
-  end
   local hs = self:handlers(g, id, ev, def)
   for i = 1, #hs do
-    if call(self, hs[i], g, id, ev, ctx) == false and ask then return false end
+    if call(self.describe, hs[i], g, id, ev, ctx) == false and ask then return false end
   end
   return true
 end
@@ -121,22 +108,48 @@ local function listening(self, g, ev, ctx)
   return g:pick((self.listeners(g, ev, ctx)), names)
 end
 
--- May the event happen? false and the vetoing entity when a listener says no.
-function events:ask(g, ev, ctx)
+-- Put ev to its listeners in order (listeners are taken once, before the first handler
+-- runs, so one that leaves play meanwhile is still told); with `ask`, stop at a veto:
+-- false and the vetoing entity. Each listener's handlers are taken just before they run
+-- (its card's, then its statuses'). When no more than two statuses listen to ev (every
+-- game's events here), what does not change from one listener to the next (the
+-- statuses' names and handlers) is read once, and no list of handlers is built.
+local function dispatch(self, g, ev, ctx, ask)
   local ids, defs = listening(self, g, ev, ctx)
   if not ids then return true end
+  local sts = self.by_event[ev]
+  if sts and sts[3] then
+    for i = 1, #ids do
+      if not run(self, g, ids[i], ev, ctx, ask, defs and defs[i]) then return false, ids[i] end
+    end
+    return true
+  end
+  local d1, d2 = sts and sts[1], sts and sts[2]
+  local n1, n2 = d1 and d1.name, d2 and d2.name
+  local h1, h2 = d1 and d1.on[ev], d2 and d2.on[ev]
+  local describe, card = self.describe, self.card
   for i = 1, #ids do
-    if not run(self, g, ids[i], ev, ctx, true, defs and defs[i]) then return false, ids[i] end
+    local id = ids[i]
+    local def = defs and defs[i] or card(g, id)
+    local on = def and def.on
+    local h = on and on[ev]
+    local held1 = n1 and g:get(id, n1) ~= 0
+    local held2 = n2 and g:get(id, n2) ~= 0
+    if h and call(describe, h, g, id, ev, ctx) == false and ask then return false, id end
+    if held1 and call(describe, h1, g, id, ev, ctx) == false and ask then return false, id end
+    if held2 and call(describe, h2, g, id, ev, ctx) == false and ask then return false, id end
   end
   return true
 end
 
--- Announce the event to every listener in order (listeners are taken once, before the
--- first handler runs, so one that leaves play meanwhile is still told).
+-- May the event happen? false and the vetoing entity when a listener says no.
+function events:ask(g, ev, ctx)
+  return dispatch(self, g, ev, ctx, true)
+end
+
+-- Announce the event to every listener in order.
 function events:emit(g, ev, ctx)
-  local ids, defs = listening(self, g, ev, ctx)
-  if not ids then return end
-  for i = 1, #ids do run(self, g, ids[i], ev, ctx, false, defs and defs[i]) end
+  dispatch(self, g, ev, ctx, false)
 end
 
 return events
