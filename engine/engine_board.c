@@ -1,8 +1,9 @@
 /*
  * engine_board.c: the g calls of the board kit (scripts/boardkit/) that every turn of a
  * board game makes many times: a grid's pieces or free spaces (g:tops), a piece's
- * statuses (g:gets, g:count_held) and an event's listeners (g:pick), each one C loop
- * instead of a g call, a table read or a Lua loop step per space, status or listener.
+ * statuses (g:gets, g:count_held, g:due) and an event's listeners (g:gather, g:pick),
+ * each one C loop instead of a g call, a table read or a Lua loop step per space,
+ * status or listener.
  *
  * The name lists those calls take (a grid's zone names, a status set's attribute names)
  * are module data, and module tables are frozen after load (engine_freeze.c): what a
@@ -12,23 +13,25 @@
  * table. No script can reach that table or the userdata. A list that is not frozen (one
  * a script built, which it may change) is never kept: it is read name by name on every
  * call. Interning ten zone names and looking through the proxy cost about 2,500
- * instructions a call; a kept list costs a registry read and one table lookup.
+ * instructions a call; a kept list costs a registry read and one table lookup. A frozen
+ * table read by key (g:pick's names) keeps its contents table the same way.
  */
 #include <string.h>
 
 #include "engine_internal.h"
 
-static const char board_cache_key = 'b'; /* its address keys the registry */
+/* Their addresses key the registry: the kept name lists, and the frozen sets' contents. */
+static const char board_lists_key = 'l', board_sets_key = 's';
 
 typedef struct {
     lua_Integer n;
     uint32_t ids[];
 } board_names;
 
-/* Pushes the cache table, made on first use. */
-static void push_cache(lua_State *L)
+/* Pushes the cache table at key, made on first use (weak keys). */
+static void push_cache(lua_State *L, const char *key)
 {
-    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &board_cache_key) == LUA_TTABLE)
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, key) == LUA_TTABLE)
         return;
     lua_pop(L, 1);
     lua_newtable(L);
@@ -37,7 +40,29 @@ static void push_cache(lua_State *L)
     lua_setfield(L, -2, "__mode");
     lua_setmetatable(L, -2);
     lua_pushvalue(L, -1);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &board_cache_key);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, key);
+}
+
+/* engine_freeze_see for a table read by key (g:pick's names): a frozen proxy's contents
+ * table is kept (weak keys, keyed by the proxy), so a call does not look through the
+ * proxy's metatable again. */
+static void see_set(lua_State *L, int idx)
+{
+    idx = lua_absindex(L, idx);
+    push_cache(L, &board_sets_key);
+    int cache = lua_gettop(L);
+    lua_pushvalue(L, idx);
+    if (lua_rawget(L, cache) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        engine_freeze_contents(L, idx);
+        if (!lua_rawequal(L, -1, idx)) { /* a frozen proxy: its contents never change */
+            lua_pushvalue(L, idx);
+            lua_pushvalue(L, -2);
+            lua_rawset(L, cache);
+        }
+    }
+    lua_replace(L, idx);
+    lua_pop(L, 1);
 }
 
 /* The ids of the frozen list `list` (its contents at `items`), kept in the cache at
@@ -63,7 +88,7 @@ static const board_names *remember(lua_State *L, engine_bundle *b, int list, int
 static const uint32_t *frozen_names(lua_State *L, engine_bundle *b, int idx, lua_Integer *n)
 {
     idx = lua_absindex(L, idx);
-    push_cache(L);
+    push_cache(L, &board_lists_key);
     int cache = lua_gettop(L);
     lua_pushvalue(L, idx);
     const board_names *bn = NULL;
@@ -198,7 +223,7 @@ int engine_board_pick(lua_State *L, engine_match *m)
     if (names && strcmp(luaL_checkstring(L, 5), "names"))
         return luaL_error(L, "pick: the fourth argument must be \"names\" or nil");
     engine_freeze_see(L, 2);
-    engine_freeze_see(L, 3);
+    see_set(L, 3);
     lua_Integer n = (lua_Integer)lua_rawlen(L, 2), k = 0;
     lua_settop(L, 5);
     lua_createtable(L, 4, 0); /* 6: the ids */
