@@ -323,32 +323,27 @@ static int g_top(lua_State *L)
     return 1;
 }
 
-/* g:tops(zones, owner [, "empty"]): over the zones named in the array (all of owner
- * `owner`), the top ids of those that hold a card, in the array's order; with "empty",
- * the indices into the array of those that hold none. A board's pieces, or its free
- * spaces, in one call instead of a g:top or g:count per space (boardkit/grid.lua). */
+/* The board kit's calls (g:tops, g:pick, g:gather, g:due; g:gets, g:count_held below) are
+ * engine_board.c's. */
 static int g_tops(lua_State *L)
 {
     engine_match *m = gm(L);
-    int32_t owner;
-    lua_Integer n = zone_list_arg(L, m, &owner), k = 0;
-    int empty = 0;
-    if (!lua_isnoneornil(L, 4)) {
-        if (strcmp(luaL_checkstring(L, 4), "empty"))
-            return luaL_error(L, "tops: the third argument must be \"empty\" or nil");
-        empty = 1;
-    }
-    lua_settop(L, 4);
-    lua_createtable(L, (int)n, 0); /* 5: the answer */
-    for (lua_Integer i = 1; i <= n; i++) {
-        const engine_zone *z = zone_list_at(L, m, i, owner);
-        int held = z && z->n > 0;
-        if (empty == held)
-            continue;
-        lua_pushinteger(L, empty ? i : (lua_Integer)z->ids[z->n - 1]);
-        lua_rawseti(L, 5, ++k);
-    }
-    return 1;
+    return engine_board_tops(L, m, owner_arg(L, m, 3));
+}
+
+static int g_pick(lua_State *L)
+{
+    return engine_board_pick(L, gm(L));
+}
+
+static int g_gather(lua_State *L)
+{
+    return engine_board_gather(L, gm(L));
+}
+
+static int g_due(lua_State *L)
+{
+    return engine_board_due(L, gm(L));
 }
 
 /* g:list(zone, owner [, names [, how]]): with names (a table keyed by card name), only
@@ -438,26 +433,16 @@ static int g_get(lua_State *L)
     return 1;
 }
 
-/* g:gets(id, attrs): the values of the attributes named in the array, in its order (0
- * for one never set): a piece's statuses in one call (boardkit/status.lua). */
 static int g_gets(lua_State *L)
 {
     engine_match *m = gm(L);
-    uint32_t id = entity_arg(L, m, 2);
-    luaL_checktype(L, 3, LUA_TTABLE);
-    engine_freeze_see(L, 3);
-    lua_Integer n = (lua_Integer)lua_rawlen(L, 3);
-    lua_settop(L, 3);
-    lua_createtable(L, (int)n, 0); /* 4: the answer */
-    for (lua_Integer i = 1; i <= n; i++) {
-        lua_rawgeti(L, 3, i);
-        uint32_t a = engine_intern_lua(m->b, L, -1);
-        lua_pop(L, 1);
-        int64_t *v = engine_map_find(&m->st.attrs, (uint64_t)id << 32 | a);
-        lua_pushinteger(L, v ? *v : 0);
-        lua_rawseti(L, 4, i);
-    }
-    return 1;
+    return engine_board_gets(L, m, entity_arg(L, m, 2));
+}
+
+static int g_count_held(lua_State *L)
+{
+    engine_match *m = gm(L);
+    return engine_board_count_held(L, m, entity_arg(L, m, 2));
 }
 
 static int g_set(lua_State *L)
@@ -657,9 +642,13 @@ static const luaL_Reg g_methods[] = {
     {"top", g_top},
     {"tops", g_tops},
     {"list", g_list},
+    {"pick", g_pick},
+    {"gather", g_gather},
+    {"due", g_due},
     {"shuffle", g_shuffle},
     {"get", g_get},
     {"gets", g_gets},
+    {"count_held", g_count_held},
     {"set", g_set},
     {"counter", g_counter},
     {"set_counter", g_set_counter},

@@ -14,6 +14,7 @@
  *   engine_events.c   a match's events for its seats
  *   engine_decision.c the pending decision; validating a player's answer (Choose)
  *   engine_log.c      the answer log and an answer's encoding
+ *   engine_board.c    the board kit's g calls: positions, statuses, listeners (C loops)
  *   engine_api.c      the Lua `g` handle
  *   engine_bots.c     the strategies the engine offers every game (`random`)
  *   engine_vm.c       a bundle's VM: allocator, watchdog, sandbox, registry tables
@@ -280,6 +281,16 @@ int engine_freeze_is_proxy(lua_State *L, int idx);
  * more than half its cap, every cache emptied and every module function's upvalues put
  * back as loaded, then collected again. */
 void engine_freeze_trim(engine_bundle *b);
+
+/* engine_board.c. The board kit's g calls for the match m (docs/SCRIPTING.md), the owner
+ * or entity checked: engine_api.c's g_tops, g_pick, g_gets, g_count_held, g_gather, g_due (upvalue
+ * 1: the names table). */
+int engine_board_tops(lua_State *L, engine_match *m, int32_t owner);
+int engine_board_pick(lua_State *L, engine_match *m);
+int engine_board_gets(lua_State *L, engine_match *m, uint32_t id);
+int engine_board_count_held(lua_State *L, engine_match *m, uint32_t id);
+int engine_board_gather(lua_State *L, engine_match *m);
+int engine_board_due(lua_State *L, engine_match *m);
 
 /* engine_sandbox.c. Opens the safe libraries and locks the globals (protected). */
 void engine_sandbox_open(lua_State *L);

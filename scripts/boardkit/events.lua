@@ -69,41 +69,87 @@ function events.blame(describe, g, id, what, fn, ...)
   return blamed(describe, g, id, what, pcall(fn, ...))
 end
 
-local function call(self, h, g, id, ev, ctx)
-  if not self.describe then return h(g, id, ctx) end
-  return events.blame(self.describe, g, id, ev, h, g, id, ctx)
+local function call(describe, h, g, id, ev, ctx)
+  if not describe then return h(g, id, ctx) end
+  return events.blame(describe, g, id, ev, h, g, id, ctx)
 end
 
 -- Run the handlers of entity id for ev in order, the list taken before the first runs
--- (events:handlers); with `ask`, stop at a veto and return false. When no status listens
--- to ev, the card's own handler is the whole list: no list is built.
+-- (events:handlers); with `ask`, stop at a veto and return false.
 local function run(self, g, id, ev, ctx, ask, def)
-  if not self.by_event[ev] then
-    def = def or self.card(g, id)
-    local h = def and def.on and def.on[ev]
-    return not (h and call(self, h, g, id, ev, ctx) == false and ask)
-  end
   local hs = self:handlers(g, id, ev, def)
   for i = 1, #hs do
-    if call(self, hs[i], g, id, ev, ctx) == false and ask then return false end
+    if call(self.describe, hs[i], g, id, ev, ctx) == false and ask then return false end
+  end
+  return true
+end
+
+-- Index the cards (name -> definition) whose handlers the bus runs, at load: for an
+-- event no status listens to, only listeners whose card has a handler for it can answer,
+-- so the bus then walks just those (g:pick, in C) or, when no card has one, nobody.
+function events:index(cards)
+  local index = {}
+  for name, def in pairs(cards) do
+    for ev in pairs(def.on or {}) do
+      index[ev] = index[ev] or {}
+      index[ev][name] = true
+    end
+  end
+  self.by_card = index
+end
+
+-- The listeners of ev: ids [, defs], as the spec's listeners gives them, or only those
+-- whose card handles ev (events:index); nil when nobody can answer.
+local function listening(self, g, ev, ctx)
+  local by_card = self.by_card
+  if not by_card or self.by_event[ev] then return self.listeners(g, ev, ctx) end
+  local names = by_card[ev]
+  if not names then return nil end
+  return g:pick((self.listeners(g, ev, ctx)), names)
+end
+
+-- Put ev to its listeners in order (listeners are taken once, before the first handler
+-- runs, so one that leaves play meanwhile is still told); with `ask`, stop at a veto:
+-- false and the vetoing entity. Each listener's handlers are taken just before they run
+-- (its card's, then its statuses'). When no more than two statuses listen to ev (every
+-- game's events here), what does not change from one listener to the next (the
+-- statuses' names and handlers) is read once, and no list of handlers is built.
+local function dispatch(self, g, ev, ctx, ask)
+  local ids, defs = listening(self, g, ev, ctx)
+  if not ids then return true end
+  local sts = self.by_event[ev]
+  if sts and sts[3] then
+    for i = 1, #ids do
+      if not run(self, g, ids[i], ev, ctx, ask, defs and defs[i]) then return false, ids[i] end
+    end
+    return true
+  end
+  local d1, d2 = sts and sts[1], sts and sts[2]
+  local n1, n2 = d1 and d1.name, d2 and d2.name
+  local h1, h2 = d1 and d1.on[ev], d2 and d2.on[ev]
+  local describe, card = self.describe, self.card
+  for i = 1, #ids do
+    local id = ids[i]
+    local def = defs and defs[i] or card(g, id)
+    local on = def and def.on
+    local h = on and on[ev]
+    local held1 = n1 and g:get(id, n1) ~= 0
+    local held2 = n2 and g:get(id, n2) ~= 0
+    if h and call(describe, h, g, id, ev, ctx) == false and ask then return false, id end
+    if held1 and call(describe, h1, g, id, ev, ctx) == false and ask then return false, id end
+    if held2 and call(describe, h2, g, id, ev, ctx) == false and ask then return false, id end
   end
   return true
 end
 
 -- May the event happen? false and the vetoing entity when a listener says no.
 function events:ask(g, ev, ctx)
-  local ids, defs = self.listeners(g, ev, ctx)
-  for i = 1, #ids do
-    if not run(self, g, ids[i], ev, ctx, true, defs and defs[i]) then return false, ids[i] end
-  end
-  return true
+  return dispatch(self, g, ev, ctx, true)
 end
 
--- Announce the event to every listener in order (listeners are taken once, before the
--- first handler runs, so one that leaves play meanwhile is still told).
+-- Announce the event to every listener in order.
 function events:emit(g, ev, ctx)
-  local ids, defs = self.listeners(g, ev, ctx)
-  for i = 1, #ids do run(self, g, ids[i], ev, ctx, false, defs and defs[i]) end
+  dispatch(self, g, ev, ctx, false)
 end
 
 return events

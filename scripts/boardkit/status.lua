@@ -76,13 +76,9 @@ function status:held(g, id)
   return out
 end
 
--- How many statuses the entity holds (#held without the list).
+-- How many statuses the entity holds (#held without the list: one g:count_held).
 function status:nheld(g, id)
-  local n, v = 0, g:gets(id, self.names)
-  for i = 1, #v do
-    if v[i] ~= 0 then n = n + 1 end
-  end
-  return n
+  return g:count_held(id, self.names)
 end
 
 local function remove(self, g, id, d, hook)
@@ -103,14 +99,21 @@ end
 -- each remaining one afresh, so they do exactly what a g:get per status would.
 
 -- Statuses of the entities ids that end at or before turn `now` wear off (on_end runs).
+-- Only the entities with such a status (g:due, in C) are read, until a hook has run:
+-- from then on every remaining one is, since a hook may give any of them one.
 function status:expire(g, ids, now)
   local defs, untils = self.defs, self.untils
+  local due, j, changed = g:due(ids, untils, now), 1, false
   for k = 1, #ids do
     local id = ids[k]
-    local ends, hooked = g:gets(id, untils), false
-    for i = 1, #defs do
-      local u = hooked and g:get(id, untils[i]) or ends[i]
-      if u ~= 0 and u <= now then hooked = remove(self, g, id, defs[i], true) or hooked end
+    if id == due[j] then j = j + 1 elseif not changed then id = nil end
+    if id then
+      local ends, hooked = g:gets(id, untils), false
+      for i = 1, #defs do
+        local u = hooked and g:get(id, untils[i]) or ends[i]
+        if u ~= 0 and u <= now then hooked = remove(self, g, id, defs[i], true) or hooked end
+      end
+      changed = changed or hooked
     end
   end
 end

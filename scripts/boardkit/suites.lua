@@ -9,6 +9,7 @@
 -- `kit` is the game's test kit (boardkit/testkit.lua and what the game adds: match).
 
 local bk = require("boardkit.testkit")
+local choose = require("boardkit.choose")
 
 local suites = {}
 
@@ -122,6 +123,82 @@ function suites.bots(spec)
         T.ok((r[1].turns + r[2].turns) * 2 <= cap, bot .. ": " .. (r[1].turns + r[2].turns))
       end
     end
+  end
+
+  -- Bots name their choice (boardkit/choose.lua): at every `turn` decision of a game the
+  -- option bot plays for both (person) seats, the named form takes the very action the
+  -- option bot picks from the labelled options, and the kernel's check allows it.
+  function tests.test_named_default_turn_is_the_option_bots_pick_at_every_decision(T)
+    local game = require(spec.game)
+    local k, bot = game.kernel, game.bots.default
+    local m = T.match { players = 2, seed = 4 }
+    local g, compared = m.g, 0
+    for _ = 1, 300 do
+      local d = m:decision()
+      if not d then break end
+      local pick = { 1 }
+      if d.kind == "mulligan" then pick = {} end
+      if d.kind == "turn" then
+        local p = d.player
+        local pre = k.prepare and k:prepare(g, p)
+        local opts = k:actions(g, p)
+        T.eq(#opts, #d.options, "the person's options are the kernel's")
+        pick = bot(g, p, { kind = "turn", player = p, options = opts })
+        local o, want = k.named.default.turn(k, g, p, pre), opts[pick[1]]
+        for _, f in ipairs { "act", "id", "target", "r", "c", "res" } do T.eq(o[f], want[f], f) end
+        T.ok(k:allows(g, p, o, pre), "the kernel's check allows it")
+        compared = compared + 1
+      end
+      local ids = {}
+      for i, j in ipairs(pick) do ids[i] = d.options[j].id end
+      assert(m:answer(d.player, ids))
+    end
+    T.ok(compared >= 20, compared .. " decisions compared")
+  end
+
+  -- A seat of a person next to a bot seat still gets the whole labelled `turn` decision.
+  function tests.test_a_person_next_to_a_named_bot_still_gets_every_labelled_option(T)
+    local k = require(spec.game).kernel
+    local m = T.match { players = 2, seed = 2, bots = { "default" } }
+    local d = assert(m:decision())
+    if d.kind == "mulligan" then -- Elemental's opening hand first
+      assert(m:answer(2, {}))
+      d = assert(m:decision())
+    end
+    T.eq(d.player, 2, "the bot played its turn by name")
+    T.eq(d.kind, "turn")
+    T.eq(#d.options, #k:actions(m.g, 2), "every action is offered")
+    local ends = false
+    for _, o in ipairs(d.options) do
+      T.ok(type(o.label) == "string" and #o.label > 0, "a label")
+      ends = ends or o.label == "End turn"
+    end
+    T.ok(ends, "End turn is offered")
+  end
+
+  -- A named bot's answer the rules do not allow is a script error naming the bot.
+  function tests.test_a_named_bots_wrong_action_or_target_is_refused_with_a_clear_error(T)
+    local k = require(spec.game).kernel
+    local m = T.match { players = 2, seed = 2, bots = { "default" } }
+    local real = m.g
+    -- the same match, but seat 2 answered by a named bot whose answers are wrong
+    local g = setmetatable({ bot = function() return "default" end }, { __index = function(_, f)
+      return function(_, ...) return real[f](real, ...) end
+    end })
+    local wrong = setmetatable({ named = { default = {
+      turn = function() return { act = "attack", id = real:top(k.BODY, 1), target = 1 } end,
+      target = function() return -1 end,
+    } } }, { __index = k })
+    local ok, err = pcall(choose.turn, wrong, g, "turn")
+    T.ok(not ok and err:find("boardkit: bot default of player %d named the action attack, "
+                             .. "which the rules do not allow"), tostring(err))
+    wrong.named.default.turn = function() return { act = "attack", id = 1000000, target = 1 } end
+    ok, err = pcall(choose.turn, wrong, g, "turn")
+    T.ok(not ok and err:find("named the action attack (", 1, true)
+         and err:find("no entity", 1, true), "an id that is no entity: " .. tostring(err))
+    ok, err = pcall(choose.target, wrong, g, 2, { real:top(k.BODY, 1) }, "Target?", "X")
+    T.ok(not ok and err:find("named target -1, which the rules do not allow", 1, true),
+         tostring(err))
   end
 
   function tests.test_same_seed_same_game(T)

@@ -28,20 +28,34 @@ end
 -- card here lowers one, so to the seed's default, fire, then earth, then wind.
 local TIE_ORDER = { "fire", "earth", "wind" }
 
+-- (Each element's level is read once: nothing changes while the cards are summed; the
+-- card names come with the list, and each name's definition is read once, its lack
+-- counted as many times as the zone holds it.)
 local function most_lacking(k, g, p, zone)
-  local lack = {}
-  for _, e in ipairs(TIE_ORDER) do lack[e] = 0 end
-  for _, id in ipairs(g:list(zone, p)) do
-    local def = k:def(g, id)
-    for _, e in ipairs(TIE_ORDER) do
-      lack[e] = lack[e] + math.max(0, (def[e] or 0) - g:counter(e, p))
+  local have, lack = {}, {}
+  for i = 1, 3 do
+    have[i], lack[i] = g:counter(TIE_ORDER[i], p), 0
+  end
+  local _, names = g:list(zone, p, nil, "names")
+  local copies, kinds = {}, {}
+  for j = 1, #names do
+    local n = names[j]
+    local c = copies[n]
+    if c then copies[n] = c + 1 else copies[n], kinds[#kinds + 1] = 1, n end
+  end
+  local cards = k.cards
+  for j = 1, #kinds do
+    local def, n = cards[kinds[j]], copies[kinds[j]]
+    for i = 1, 3 do
+      local d = (def[TIE_ORDER[i]] or 0) - have[i]
+      if d > 0 then lack[i] = lack[i] + d * n end
     end
   end
   local best
-  for _, e in ipairs(TIE_ORDER) do
-    if lack[e] > 0 and (not best or lack[e] > lack[best]) then best = e end
+  for i = 1, 3 do
+    if lack[i] > 0 and (not best or lack[i] > lack[best]) then best = i end
   end
-  return best
+  return best and TIE_ORDER[best]
 end
 
 -- What card def lacks to be played now: "" nothing, a resource ("mana", an element) when
@@ -73,9 +87,13 @@ local function play_needs(k, g, p)
 end
 
 -- An increase a play this turn needs first, else the seed's choice of an element.
-local function choose_resource(k, g, p, d)
-  local want = play_needs(k, g, p) or most_lacking(k, g, p, "hand")
+local function resource_want(k, g, p)
+  return play_needs(k, g, p) or most_lacking(k, g, p, "hand")
     or most_lacking(k, g, p, "deck") or TIE_ORDER[1]
+end
+
+local function choose_resource(k, g, p, d)
+  local want = resource_want(k, g, p)
   for i, o in ipairs(d.options) do
     if o.act == "resource" and o.res == want then return i end
   end
@@ -95,8 +113,10 @@ local function attack_score(k, g, a, t)
   local dies = kills(k, g, t, a, k:attack_of(g, t))
     or (k:has(g, t, "reflect") and kills(k, g, a, a, k:attack_of(g, a)))
   local kill = kills(k, g, a, t, k:attack_of(g, a))
-  if kill and not dies then return 400 + value(k, g, t) end
-  if kill and value(k, g, t) >= value(k, g, a) then return 200 + value(k, g, t) end
+  if not kill then return -1 end
+  local vt = value(k, g, t)
+  if not dies then return 400 + vt end
+  if vt >= value(k, g, a) then return 200 + vt end
   return -1
 end
 
@@ -122,19 +142,20 @@ local function play_score(k, g, p, id)
 end
 
 -- Is column c open for an attack on p's enemy hero (no enemy minion in it, no Taunt)?
-local function open_lane(k, g, p, c)
+-- taunts: the enemy's active Taunts when the caller has them.
+local function open_lane(k, g, p, c, taunts)
   local e = K.other(p)
-  return not k.grid:column_taken(g, e, c) and #k:taunts(g, e) == 0
+  return not k.grid:column_taken(g, e, c) and #(taunts or k:taunts(g, e)) == 0
 end
 
 -- A minion of p that can still attack but not the hero from where it stands, with an
 -- empty space (adjacent ones only when `adjacent`) in an open lane: r, c of that space.
-local function lane_for(k, g, p, id, adjacent)
+local function lane_for(k, g, p, id, adjacent, taunts)
   local _, c0 = k.grid:pos(g, id)
-  if open_lane(k, g, p, c0) then return nil end
+  if open_lane(k, g, p, c0, taunts) then return nil end
   local spaces = adjacent and k:free_adjacent(g, id) or k.grid:free(g, p)
   for _, rc in ipairs(spaces) do
-    if open_lane(k, g, p, rc[2]) then return rc[1], rc[2] end
+    if open_lane(k, g, p, rc[2], taunts) then return rc[1], rc[2] end
   end
   return nil
 end
@@ -184,50 +205,140 @@ local function choose_turn(k, g, p, d)
   return { best }
 end
 
+-- ---- the turn by name (boardkit/choose.lua: bots name their choice) ----------------------
+
+local END = { act = "end" }
+
+-- Attacks a, t (a flat array of pairs, in the options' order): the first on a minion
+-- that will not kill the attacker back, choose_turn's last resort.
+local function last_resort(k, g, pairs)
+  for i = 1, #pairs, 2 do
+    local a, t = pairs[i], pairs[i + 1]
+    if not k:is_hero(g, t) and k:attack_of(g, t) < k:health_of(g, a) then
+      return { act = "attack", id = a, target = t }
+    end
+  end
+  return END
+end
+
+-- The most any attack of p can score (attack_score): 300 + its attacker's attack on the
+-- hero, else at most 400 + its target's value. When that cannot beat a play's score, no
+-- attack (nor move, nor the hero power: they score less) needs scoring.
+local function attack_bound(k, g, p, mine)
+  local most = -1
+  for i = 1, #mine do most = math.max(most, 300 + k:attack_of(g, mine[i])) end
+  local theirs = k:minions(g, K.other(p))
+  for i = 1, #theirs do most = math.max(most, 400 + value(k, g, theirs[i])) end
+  return most
+end
+
+-- The action choose_turn picks from k:actions' options, found over the same candidates in
+-- the same order (the first of the best score wins) without building them. Candidates
+-- that cannot beat the best so far are not scored: a move scores 250 or 0, the hero
+-- power 150 or less, so neither is looked at once something scores that much.
+local function named_turn(k, g, p)
+  if g:counter("resource_used", p) == 0 then
+    return { act = "resource", res = resource_want(k, g, p) }
+  end
+  local best, score = END, 0
+  local free = k.grid:free(g, p)
+  local hand = g:list("hand", p, nil, "distinct")
+  for i = 1, #hand do
+    local id = hand[i]
+    local s = play_score(k, g, p, id)
+    if s > score and k:playable(g, p, id, free) then best, score = { act = "play", id = id }, s end
+  end
+  if score < 150 and k:power_ready(g, p) then
+    local s = power_score(k, g, p)
+    if s > score then best, score = { act = "power" }, s end
+  end
+  local mine, tried = k:minions(g, p), {}
+  if score > 0 and attack_bound(k, g, p, mine) < score then return best end
+  local taunts = k:taunts(g, K.other(p)) -- the same for every attacker and lane here
+  for i = 1, #mine do
+    local a = mine[i]
+    if k:can_attack(g, a) then
+      local ts = k:attack_targets(g, a, taunts)
+      for j = 1, #ts do
+        local t = ts[j]
+        tried[#tried + 1], tried[#tried + 2] = a, t
+        local s = attack_score(k, g, a, t)
+        if s > score then best, score = { act = "attack", id = a, target = t }, s end
+      end
+    end
+  end
+  if score < 250 and #free > 0 then
+    for i = 1, #mine do
+      local a = mine[i]
+      if k:has(g, a, "swift") and k:can_move(g, a) and lane_for(k, g, p, a, nil, taunts) then
+        for j = 1, #free do
+          local rc = free[j]
+          if open_lane(k, g, p, rc[2], taunts) then
+            return { act = "move", id = a, r = rc[1], c = rc[2] }
+          end
+        end
+      end
+    end
+  end
+  if score <= 0 then return last_resort(k, g, tried) end
+  return best
+end
+
 -- ---- sub-decisions ----------------------------------------------------------------------
 
 local MIDDLE_FIRST = { 3, 2, 4, 1, 5 }
 
 -- Taunts and sturdy minions (health 4+) go to the front row, middle columns first;
--- others behind a friendly front-row minion when they can, else to the front.
-local function choose_place(k, g, p, d)
-  local def = k:def(g, d.options[1].card)
+-- others behind a friendly front-row minion when they can, else to the front. spaces:
+-- the free ones as {r, c}; returns the index of the one chosen.
+local function place_index(k, g, p, spaces, card)
+  local def = k:def(g, card)
   local front = def.taunt or def.health >= 4
   local function find(r, c)
-    for i = 1, #d.options do
-      local o = d.options[i]
-      if o.r == r and o.c == c then return i end
+    for i = 1, #spaces do
+      local rc = spaces[i]
+      if rc[1] == r and rc[2] == c then return i end
     end
   end
   if not front then
     for _, c in ipairs(MIDDLE_FIRST) do
       local i = find(2, c)
-      if i and not k.grid:empty(g, p, 1, c) then return { i } end
+      if i and not k.grid:empty(g, p, 1, c) then return i end
     end
   end
   for _, c in ipairs(MIDDLE_FIRST) do
     local i = find(1, c)
-    if i then return { i } end
+    if i then return i end
   end
-  return { 1 }
+  return 1
+end
+
+-- The spaces of a `place` or `destination` decision's options, as {r, c}.
+local function spaces_of(d)
+  local out = {}
+  for i, o in ipairs(d.options) do out[i] = { o.r, o.c } end
+  return out
+end
+
+local function choose_place(k, g, p, d)
+  return { place_index(k, g, p, spaces_of(d), d.options[1].card) }
 end
 
 -- Harmful cards: a minion the card's damage kills (the most valuable), else the enemy
 -- hero, else the most valuable enemy minion. Helpful ones: the strongest friendly minion
 -- (a damaged friend or the hero for healing).
-local function choose_target(k, g, p, d)
-  local def = k.cards[d.source]
+-- ids: the entities allowed; source: the card's name. Returns the index chosen.
+local function target_index(k, g, p, ids, source)
+  local def = k.cards[source]
   if def.aim == "move" then
     local id = wind_mover(k, g, p)
-    for i = 1, #d.options do
-      local o = d.options[i]
-      if o.card == id then return { i } end
+    for i = 1, #ids do
+      if ids[i] == id then return i end
     end
   end
   local best, score = 1, -1000
-  for i = 1, #d.options do
-    local o = d.options[i]
-    local t = o.card
+  for i = 1, #ids do
+    local t = ids[i]
     local s
     local mine = k:owner(g, t) == p
     if harmful(def) then
@@ -251,21 +362,31 @@ local function choose_target(k, g, p, d)
     end
     if s > score then best, score = i, s end
   end
-  return { best }
+  return best
+end
+
+local function choose_target(k, g, p, d)
+  local ids = {}
+  for i, o in ipairs(d.options) do ids[i] = o.card end
+  return { target_index(k, g, p, ids, d.source) }
 end
 
 -- A friendly minion goes to an open lane when there is one; an enemy minion behind one
--- of its friends (where a Taunt does nothing), else to the back row.
+-- of its friends (where a Taunt does nothing), else to the back row. Returns the index.
+local function destination_index(k, g, p, spaces, card)
+  local mine = k:owner(g, card) == p
+  for i, rc in ipairs(spaces) do
+    if mine and open_lane(k, g, p, rc[2]) then return i end
+    if not mine and rc[1] == 2 and not k.grid:empty(g, K.other(p), 1, rc[2]) then return i end
+  end
+  for i, rc in ipairs(spaces) do
+    if not mine and rc[1] == 2 then return i end
+  end
+  return 1
+end
+
 local function choose_destination(k, g, p, d)
-  local mine = k:owner(g, d.options[1].card) == p
-  for i, o in ipairs(d.options) do
-    if mine and open_lane(k, g, p, o.c) then return { i } end
-    if not mine and o.r == 2 and not k.grid:empty(g, K.other(p), 1, o.c) then return { i } end
-  end
-  for i, o in ipairs(d.options) do
-    if not mine and o.r == 2 then return { i } end
-  end
-  return { 1 }
+  return { destination_index(k, g, p, spaces_of(d), d.options[1].card) }
 end
 
 -- Opening hand: shuffle back cards dearer than 4 mana.
@@ -320,6 +441,20 @@ function bots.make(k)
     return { g:random(#d.options) }
   end
   return { default = default, passive = passive, random = random }
+end
+
+-- The bots that name their choice (boardkit/choose.lua), by name: the kernel's `named`.
+function bots.named()
+  return {
+    default = {
+      turn = named_turn,
+      target = function(k, g, p, ids, source) return ids[target_index(k, g, p, ids, source)] end,
+      space = function(k, g, p, spaces, kind, card)
+        if kind == "place" then return place_index(k, g, p, spaces, card) end
+        return destination_index(k, g, p, spaces, card)
+      end,
+    },
+  }
 end
 
 return bots

@@ -54,12 +54,13 @@ end
 -- What the minion may attack: enemy minions (the frontmost in its column or a
 -- neighbouring one; an active Taunt from any column; with Taunts up only those; Free
 -- targeting: any enemy minion) and the enemy hero's entity when its column holds no
--- enemy minion and no Taunt is up.
-function K:attack_targets(g, id)
+-- enemy minion and no Taunt is up. taunts: the enemy's active Taunts (self:taunts) when
+-- the caller has them (a bot asking for every attacker of one decision).
+function K:attack_targets(g, id, taunts)
   local _, c, p = self.grid:pos(g, id)
   local e = K.other(p)
   local out = {}
-  local taunts = self:taunts(g, e)
+  taunts = taunts or self:taunts(g, e)
   if self:has(g, id, "free") then
     for _, t in ipairs(self:minions(g, e)) do out[#out + 1] = t end
   elseif #taunts > 0 then

@@ -47,6 +47,7 @@ local game = gametable.new {
 }
 
 game.bots = bots.make(k)
+k.named = bots.named() -- the bots that name their choice (boardkit/choose.lua)
 -- The search bot's evaluation hint (docs/SCRIPTING.md): health and board material.
 game.evaluate = bots.evaluate(k)
 

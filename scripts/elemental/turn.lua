@@ -89,6 +89,12 @@ end
 
 local ELEMENT_LABEL = { earth = "Earth", wind = "Wind", fire = "Fire" }
 
+-- May p use the hero power now (unused this turn, 2 mana, a target)?
+function K:power_ready(g, p)
+  return g:counter("power_used", p) == 0 and g:counter("mana", p) >= 2
+    and #self:power_targets(g, p) > 0
+end
+
 -- The options of the `turn` decision, in a fixed order: resource choices, cards to
 -- play, the hero power, attacks, moves, End turn. Without labels when nothing reads them
 -- (g:labels: a bot answers inline; this game's bots read `act` and the ids, never labels).
@@ -107,8 +113,7 @@ function K:actions(g, p)
   end
   local free = self.grid:free(g, p)
   choose.plays(self, g, p, opts, lab, K.playable, free)
-  if g:counter("power_used", p) == 0 and g:counter("mana", p) >= 2
-      and #self:power_targets(g, p) > 0 then
+  if self:power_ready(g, p) then
     opts[#opts + 1] = { label = "Hero power", card = self:hero(g, p), act = "power" }
   end
   local mine = self:minions(g, p)
@@ -128,10 +133,53 @@ function K:actions(g, p)
   return opts
 end
 
+-- Is entity id (an integer) in zone of player p?
+local function in_zone(g, id, zone, p)
+  if math.type(id) ~= "integer" or id < 1 then return false end
+  local z, o = g:zone_of(id)
+  return z == zone and o == p
+end
+
+local function has(ids, id)
+  for i = 1, #ids do
+    if ids[i] == id then return true end
+  end
+  return false
+end
+
+-- Would k:actions list the action o (a named bot's answer: boardkit/choose.lua)? The
+-- same rules, asked for that one action.
+function K:allows(g, p, o)
+  local act = o.act
+  if act == "end" then return true end
+  if act == "resource" then
+    return g:counter("resource_used", p) == 0 and (o.res == "mana" or ELEMENT_LABEL[o.res] ~= nil)
+  end
+  if act == "play" then return in_zone(g, o.id, "hand", p) and self:playable(g, p, o.id) end
+  if act == "power" then return self:power_ready(g, p) end
+  if math.type(o.id) ~= "integer" or o.id < 1 or self:owner(g, o.id) ~= p
+      or not self:on_board(g, o.id) then return false end
+  if act == "attack" then
+    return self:can_attack(g, o.id) and has(self:attack_targets(g, o.id), o.target)
+  end
+  if act == "move" then
+    local r, c = o.r, o.c
+    return self:can_move(g, o.id) and math.type(r) == "integer" and math.type(c) == "integer"
+      and r >= 1 and r <= #K.ROWS and c >= 1 and c <= K.COLS and self.grid:empty(g, p, r, c)
+  end
+  return false
+end
+
 -- ---- doing it -------------------------------------------------------------------------------
 
--- Ask p for one of the spaces (array of {r, c}).
+-- Ask p for one of the spaces (array of {r, c}); a named bot names its index.
 function K:choose_space(g, p, spaces, kind, prompt, about)
+  local bot = choose.named(self, g, p)
+  if bot and bot.space then
+    local i = bot.space(self, g, p, spaces, kind, about)
+    if not spaces[i] then choose.refuse(g, p, kind .. " " .. tostring(i)) end
+    return spaces[i]
+  end
   local opts, lab = {}, g:labels(p)
   for i = 1, #spaces do
     local rc = spaces[i]

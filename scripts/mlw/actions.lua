@@ -82,15 +82,21 @@ function K:attack_targets(g, a, L)
   local p = self:owner(g, a)
   local out = {}
   for _, t in ipairs(self:monsters(g, K.other(p))) do
-    if self:ask(g, "CAN_ATTACK_MONSTER", { player = p, unit = a, target = t, listeners = L }) then
-      out[#out + 1] = t
-    end
+    if self:may_attack_monster(g, p, a, t, L) then out[#out + 1] = t end
   end
-  if self:run(g, a, "can_attack_wizard", self:def(g, a).can_attack_wizard, g, a, L)
-      and self:ask(g, "CAN_ATTACK_WIZARD", { player = p, unit = a, listeners = L }) then
-    out[#out + 1] = self:wizard(g, K.other(p))
-  end
+  if self:may_attack_wizard(g, p, a, L) then out[#out + 1] = self:wizard(g, K.other(p)) end
   return out
+end
+
+-- The two rules attack_targets applies, each on its own (a named bot's attack is checked
+-- against the one its target needs).
+function K:may_attack_monster(g, p, a, t, L)
+  return (self:ask(g, "CAN_ATTACK_MONSTER", { player = p, unit = a, target = t, listeners = L }))
+end
+
+function K:may_attack_wizard(g, p, a, L)
+  return self:run(g, a, "can_attack_wizard", self:def(g, a).can_attack_wizard, g, a, L)
+    and self:ask(g, "CAN_ATTACK_WIZARD", { player = p, unit = a, listeners = L })
 end
 
 function K:can_drain(g, p, id, L)
@@ -137,6 +143,43 @@ function K:actions(g, p)
   opts[#opts + 1] = { label = "End turn", act = "end" }
   opts[#opts + 1] = { label = "Surrender", act = "surrender" }
   return opts
+end
+
+-- Is entity id (an integer) in zone of player p?
+local function in_zone(g, id, zone, p)
+  if math.type(id) ~= "integer" or id < 1 then return false end
+  local z, o = g:zone_of(id)
+  return z == zone and o == p
+end
+
+-- Would attack_targets list t for a (owned by p)?
+local function may_attack(self, g, p, a, t, L)
+  local e = K.other(p)
+  if in_zone(g, t, "monsters", e) then return self:may_attack_monster(g, p, a, t, L) end
+  return t == self:wizard(g, e) and self:may_attack_wizard(g, p, a, L)
+end
+
+-- What every check of one `turn` decision shares (boardkit/choose.lua): the listeners.
+function K:prepare(g)
+  return self:live_listeners(g)
+end
+
+-- Would k:actions list the action o (a named bot's answer: boardkit/choose.lua)? The
+-- same checks, asked for that one action; L: k:prepare's listeners.
+function K:allows(g, p, o, L)
+  local act, id = o.act, o.id
+  if act == "end" or act == "surrender" then return true end
+  if act == "play" then return in_zone(g, id, "hand", p) and self:can_play(g, p, id, L) end
+  if act == "discard" and in_zone(g, id, "trap", p) then return self:can_discard(g, p, id, L) end
+  if not in_zone(g, id, "monsters", p) then return false end
+  if act == "activate" then return self:can_activate(g, p, id, L) end
+  if act == "attack" then
+    return self:can_attack(g, id, L) and math.type(o.target) == "integer"
+      and may_attack(self, g, p, id, o.target, L)
+  end
+  if act == "drain" then return self:can_drain(g, p, id, L) end
+  if act == "discard" then return self:can_discard(g, p, id, L) end
+  return false
 end
 
 -- ---- doing it -------------------------------------------------------------------------------

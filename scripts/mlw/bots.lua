@@ -91,18 +91,69 @@ local function choose_turn(g, p, d)
   return { 1 }
 end
 
+-- ---- the turn by name (boardkit/choose.lua: bots name their choice) ----------------------
+
+local END = { act = "end" }
+
+-- The most any attack of p can score (attack_score): 300 + its attacker's attack (the
+-- wizard; wearing down scores less), else at most 400 + its target's value. When that
+-- cannot beat a play's score, no attack (nor ability: 350) needs scoring.
+local function attack_bound(g, p, mine)
+  local most = -1
+  for i = 1, #mine do most = math.max(most, 300 + k:attack_of(g, mine[i])) end
+  local theirs = enemy_monsters(g, p)
+  for i = 1, #theirs do most = math.max(most, 400 + value(g, theirs[i])) end
+  return most
+end
+
+-- The action choose_turn picks from k:actions' options, found over the same candidates in
+-- the same order (the first of the best score wins) without building them: drains and
+-- discards never score, and a candidate's check (its CAN_* question) is asked only when
+-- its score would beat the best so far (scores and checks only read the match). L: the
+-- listeners (k:prepare).
+local function named_turn(_, g, p, L)
+  local best, score = END, 0
+  local hand = g:list("hand", p, nil, "distinct")
+  for i = 1, #hand do
+    local id = hand[i]
+    local s = play_score(g, p, id)
+    if s > score and k:can_play(g, p, id, L) then best, score = { act = "play", id = id }, s end
+  end
+  local mine = k:monsters(g, p)
+  if score > 0 and attack_bound(g, p, mine) < score then return best end
+  for i = 1, #mine do
+    local id = mine[i]
+    if score < 350 and k:can_activate(g, p, id, L) then
+      local s = activate_score(g, p, id)
+      if s > score then best, score = { act = "activate", id = id }, s end
+    end
+  end
+  for i = 1, #mine do
+    local a = mine[i]
+    if k:can_attack(g, a, L) then
+      local ts = k:attack_targets(g, a, L)
+      for j = 1, #ts do
+        local s = attack_score(g, a, ts[j])
+        if s > score then best, score = { act = "attack", id = a, target = ts[j] }, s end
+      end
+    end
+  end
+  return best
+end
+
 -- ---- targets ------------------------------------------------------------------------------
 
 -- Harmful aims: the most valuable enemy monster the damage kills, else the enemy wizard
 -- (damage spells), else the enemy monster with the most attack. Helpful ones: the
 -- friendly monster with the most attack.
-local function choose_target(g, p, d)
-  local def = k.cards[d.source]
+-- ids: the elements allowed; source: the card's name. Returns the index chosen.
+local function target_index(g, p, ids, source)
+  local def = k.cards[source]
   local harmful = HARMFUL[def.target or (def.activate and def.activate.target)]
   local dmg = def.damage or (def.activate and 1)
   local best, score = 1, -1000
-  for i, o in ipairs(d.options) do
-    local t = o.card
+  for i = 1, #ids do
+    local t = ids[i]
     local mine = k:owner(g, t) == p
     local s
     if not harmful then
@@ -116,7 +167,13 @@ local function choose_target(g, p, d)
     end
     if s > score then best, score = i, s end
   end
-  return { best }
+  return best
+end
+
+local function choose_target(g, p, d)
+  local ids = {}
+  for i, o in ipairs(d.options) do ids[i] = o.card end
+  return { target_index(g, p, ids, d.source) }
 end
 
 -- ---- the search bot's evaluation hint (docs/SCRIPTING.md) --------------------------------
@@ -155,6 +212,16 @@ function bots.make()
     return { g:random(n) }
   end
   return { default = default, passive = passive, random = random }
+end
+
+-- The bots that name their choice (boardkit/choose.lua), by name: the kernel's `named`.
+function bots.named()
+  return {
+    default = {
+      turn = named_turn,
+      target = function(_, g, p, ids, source) return ids[target_index(g, p, ids, source)] end,
+    },
+  }
 end
 
 return bots

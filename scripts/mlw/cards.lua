@@ -23,6 +23,10 @@ local cards, order = cardset.set({ "mlw.cards_monsters", "mlw.cards_spells", "ml
 cards.Wizard = { name = "Wizard", type = "wizard", cost = 0, types = { "Wizard" },
                  text = "Loses at 0 health." }
 
-for name, def in pairs(cards) do k.cards[name] = def end
+for name, def in pairs(cards) do
+  k.cards[name] = def
+  if def.on then k.HANDLING[name] = true end
+end
+k.bus:index(k.cards) -- which cards listen to which event (boardkit/events.lua)
 
 return { cards = cards, order = order }

@@ -18,7 +18,7 @@ local events = require("boardkit.events")
 local hand = require("boardkit.hand")
 local health = require("boardkit.health")
 
-local K = { cards = {} }
+local K = { cards = {}, HANDLING = {} } -- HANDLING: the names of cards with an `on` table
 
 K.START_HEALTH = 20
 K.BODY = "wizard" -- the zone of a player's body (boardkit/health.lua)
@@ -111,10 +111,13 @@ K.STATUSES = {
 st = status.new(K.STATUSES)
 K.st = st
 
--- The statuses that carry listeners.
-K.LISTENING = {}
+-- The statuses that carry listeners, and their names.
+K.LISTENING, K.LISTENING_NAMES = {}, {}
 for _, d in ipairs(K.STATUSES) do
-  if d.on then K.LISTENING[#K.LISTENING + 1] = d end
+  if d.on then
+    K.LISTENING[#K.LISTENING + 1] = d
+    K.LISTENING_NAMES[#K.LISTENING_NAMES + 1] = d.name
+  end
 end
 
 function K.stat(_, g, id, name) return st:get(g, id, name) end
@@ -124,17 +127,14 @@ function K.stat(_, g, id, name) return st:get(g, id, name) end
 -- Listeners in the order triggers resolve: the active player's wizard and monsters, then
 -- the other's wizard, monsters and trap. A question asked while the options are built
 -- carries them in ctx.listeners (nothing changes meanwhile: k:live_listeners once per
--- decision).
+-- decision). One g:gather (in C) reads the four zones in that order.
+local LISTENING_ZONES = { "wizard", "monsters", "wizard", "monsters" }
+
 function K:listeners(g)
   local a = self:active(g)
   if a == 0 then a = 1 end
   local b = K.other(a)
-  local out = { self:wizard(g, a) }
-  local ids = self:monsters(g, a)
-  for i = 1, #ids do out[#out + 1] = ids[i] end
-  out[#out + 1] = self:wizard(g, b)
-  ids = self:monsters(g, b)
-  for i = 1, #ids do out[#out + 1] = ids[i] end
+  local out = g:gather(LISTENING_ZONES, a, a, b, b)
   local t = self:trap(g, b)
   if t then out[#out + 1] = t end
   return out
@@ -142,22 +142,12 @@ end
 
 -- The listeners that have a handler at all (a card with an `on` table, or a status that
 -- listens): the same answers as k:listeners for any event, fewer walks. For questions
--- asked while nothing changes (the options of one decision).
+-- asked while nothing changes (the options of one decision). One g:pick (in C) finds
+-- them: a card in HANDLING (cards.lua fills it at load) or a listening status held.
 function K:live_listeners(g)
-  local out, defs, ids, listening = {}, {}, self:listeners(g), K.LISTENING
-  for i = 1, #ids do
-    local id = ids[i]
-    local def = self:def(g, id)
-    local keep = def.on ~= nil
-    for j = 1, #listening do
-      if keep then break end
-      keep = g:get(id, listening[j].name) ~= 0
-    end
-    if keep then
-      out[#out + 1] = id
-      defs[#out] = def
-    end
-  end
+  local out, names = g:pick(self:listeners(g), K.HANDLING, K.LISTENING_NAMES, "names")
+  local defs, cards = {}, self.cards
+  for i = 1, #names do defs[i] = cards[names[i]] end
   out.defs = defs -- their card definitions, for the bus (boardkit/events.lua)
   return out
 end
@@ -246,15 +236,19 @@ function K:destroy(g, id)
   if self:in_play(g, id) then self:remove(g, id) end
 end
 
--- Every monster at 0 health or less is destroyed, the active player's first.
+-- Every monster at 0 health or less is destroyed, the active player's first (one at a
+-- time: the first found, both monster zones read by one g:gather).
+local BOTH_MONSTERS = { "monsters", "monsters" }
+
 function K:resolve_deaths(g)
   for _ = 1, 20 do
     local dead
     local a = self:active(g) == 0 and 1 or self:active(g)
-    for _, p in ipairs { a, K.other(a) } do
-      local ids = self:monsters(g, p)
-      for i = 1, #ids do
-        if not dead and st:get(g, ids[i], "health") <= 0 then dead = ids[i] end
+    local ids = g:gather(BOTH_MONSTERS, a, K.other(a))
+    for i = 1, #ids do
+      if g:get(ids[i], "health") <= 0 then
+        dead = ids[i]
+        break
       end
     end
     if not dead then return end

@@ -115,6 +115,107 @@ function tests.test_bus_handlers_come_from_the_card_then_its_statuses(T)
   T.eq(#k.bus:handlers(m.g, E.at(m, 1, "front 1"), "can_attack"), 1)
 end
 
+-- g:tops, g:gets and g:count_held read a frozen module list (a grid's zone names, a status set's
+-- names) through ids kept once per list (engine_board.c): the answers are the per-name
+-- rule's (g:top per space, g:get per status), and a plain copy's.
+function tests.test_tops_and_gets_of_frozen_lists_answer_as_one_call_per_name_does(T)
+  local m = E.match(T, { p2 = { board = { ["back 2"] = "Stone Wall",
+                                          ["front 3"] = "Zephyr Imp" } } })
+  local k, g = E.kernel(), m.g
+  local zones, copy = k.grid.zones, {}
+  for i, z in ipairs(zones) do copy[i] = z end
+  local tops, empty = {}, {}
+  for i, z in ipairs(zones) do
+    local id = g:top(z, 2)
+    if id then tops[#tops + 1] = id else empty[#empty + 1] = i end
+  end
+  for _ = 1, 2 do -- the second call answers from the kept ids
+    T.eq(g:tops(zones, 2), tops)
+    T.eq(g:tops(zones, 2, "empty"), empty)
+    T.eq(g:tops(copy, 2), tops)
+    T.eq(g:count_empty(zones, 2), #empty)
+  end
+  local id, names, values = E.at(m, 2, "front 3"), k.st.names, {}
+  for i, n in ipairs(names) do values[i] = g:get(id, n) end
+  T.eq(g:gets(id, names), values)
+  T.eq(g:gets(id, names), values)
+  local held = 0
+  for _, v in ipairs(values) do held = held + (v ~= 0 and 1 or 0) end
+  T.eq(g:count_held(id, names), held, "g:count_held: the nonzero ones")
+  T.eq(g:count_held(id, { "attack", "stun" }), 1, "a list a script built")
+end
+
+-- A list a script built (not frozen) may change between calls: it is read afresh.
+function tests.test_tops_reads_a_list_a_script_built_afresh_on_every_call(T)
+  local m = E.match(T, { p1 = { board = { ["front 1"] = "Stone Wall" } } })
+  local g, list = m.g, { "board:front:1" }
+  T.eq(#g:tops(list, 1), 1)
+  list[1] = "board:front:2"
+  T.eq(#g:tops(list, 1), 0)
+  local id = E.at(m, 1, "front 1")
+  T.eq(g:gets(id, { "stun", "health" }), { 0, g:get(id, "health") })
+end
+
+-- g:pick(ids, names [, attrs [, "names"]]) against the Lua rule it replaces: an id is
+-- kept when names maps its card name to true or it holds any of attrs.
+function tests.test_pick_keeps_ids_whose_card_is_named_or_that_hold_an_attribute(T)
+  local m = E.match(T, { p1 = { board = { ["front 1"] = "Stone Wall", ["front 2"] = "Zephyr Imp",
+                                          ["front 3"] = { "Zephyr Imp", stun = 1 } } } })
+  local g, ids = m.g, E.kernel():minions(m.g, 1)
+  local names, attrs = { ["Stone Wall"] = true }, { "root", "stun" }
+  local want, want_names = {}, {}
+  for _, id in ipairs(ids) do
+    if names[g:name(id)] or g:get(id, "root") ~= 0 or g:get(id, "stun") ~= 0 then
+      want[#want + 1], want_names[#want_names + 1] = id, g:name(id)
+    end
+  end
+  T.eq(#want, 2)
+  T.eq(g:pick(ids, names), { ids[1] })
+  local got, got_names = g:pick(ids, names, attrs, "names")
+  T.eq({ got, got_names }, { want, want_names })
+  T.eq(g:pick(ids, {}, E.kernel().st.names), ids, "a frozen list of attributes")
+  T.ok(not pcall(g.pick, g, { 0 }, names), "an id that is no entity is refused")
+end
+
+-- g:gather(zones, owner...) against the Lua rule it replaces: g:list of each zone of its
+-- owner, joined in order.
+function tests.test_gather_joins_the_zones_of_their_owners_in_order(T)
+  local m = E.match(T, { p1 = { hand = { "Fireball", "Stone Wall" },
+                                board = { ["front 2"] = "Zephyr Imp" } } })
+  local g, want = m.g, {}
+  local zones, owners = { "hero", "hand", "board:front:2", "hero", "grave" }, { 1, 1, 1, 2, 2 }
+  for i, z in ipairs(zones) do
+    for _, id in ipairs(g:list(z, owners[i])) do want[#want + 1] = id end
+  end
+  T.eq(#want, 5)
+  T.eq(g:gather(zones, table.unpack(owners)), want)
+  T.ok(not pcall(g.gather, g, zones, 1, 2), "one owner per zone")
+end
+
+-- g:due(ids, attrs, now) against the Lua rule it replaces: an id is due when any of the
+-- attributes is other than 0 and at most now (a status ending by turn now).
+function tests.test_due_keeps_ids_with_a_status_ending_by_now(T)
+  local m = E.match(T, { p1 = { board = { ["front 1"] = "Stone Wall", ["front 2"] = "Zephyr Imp",
+                                          ["front 3"] = "Zephyr Imp" } } })
+  local st, g = E.kernel().st, m.g
+  local ids = E.kernel():minions(g, 1)
+  st:set(g, ids[1], "stun", 1, 3)
+  st:set(g, ids[3], "root", 1, 5)
+  for _, now in ipairs { 2, 3, 4, 5, 9 } do
+    local want = {}
+    for _, id in ipairs(ids) do
+      local due = false
+      for _, u in ipairs(st.untils) do
+        local v = g:get(id, u)
+        due = due or (v ~= 0 and v <= now)
+      end
+      if due then want[#want + 1] = id end
+    end
+    T.eq(g:due(ids, st.untils, now), want, "turn " .. now)
+  end
+  T.eq(#g:due(ids, st.untils, 5), 2)
+end
+
 function tests.test_blame_passes_every_result_and_names_the_entity_in_errors(T)
   local function describe(_, id) return "piece " .. id end
   local a, b, c = events.blame(describe, nil, 7, "x", function(...) return ... end, 1, nil, 3)

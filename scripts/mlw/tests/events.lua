@@ -95,6 +95,52 @@ function tests.test_options_ask_only_listeners_with_a_handler_in_trigger_order(T
   T.eq(table.concat(names, ","), "Sparky,Knight,Backfire")
 end
 
+-- k:live_listeners (one g:pick in C) against the Lua rule it replaces: a listener is kept
+-- when its card has an `on` table or it holds a status that listens; defs are its cards.
+function tests.test_live_listeners_are_the_listeners_with_a_card_or_status_handler(T)
+  local m = M.match(T, { p1 = { monsters = { "Goblin", { "Wolf", shield = 1 }, "Sparky" } },
+                         p2 = { monsters = { { "Knight", poison = 1 }, "Drain Warden" },
+                                trap = "Backfire" } })
+  local g, want, defs = m.g, {}, {}
+  for _, id in ipairs(k:listeners(g)) do
+    local def = k:def(g, id)
+    local keep = def.on ~= nil
+    for _, d in ipairs(k.LISTENING) do keep = keep or g:get(id, d.name) ~= 0 end
+    if keep then want[#want + 1], defs[#defs + 1] = id, def end
+  end
+  local L = k:live_listeners(g)
+  T.eq(#want, 5)
+  T.eq(#L, #want)
+  for i = 1, #want do
+    T.eq(L[i], want[i])
+    T.ok(L.defs[i] == defs[i], "the card of listener " .. i)
+  end
+end
+
+-- The bus indexes which cards handle which event (events:index): asking or telling
+-- through the index answers as walking every listener does.
+function tests.test_the_indexed_bus_answers_as_a_walk_over_every_listener(T)
+  local m = M.match(T, { p1 = { monsters = { "Goblin", "Ghost" } },
+                         p2 = { monsters = { "Drain Warden", "Guardian" }, trap = "Backfire" } })
+  local g, bus = m.g, k.bus
+  local walk = events.new { status = k.st, card = bus.card, describe = bus.describe,
+                            listeners = function(gg) return k:listeners(gg) end }
+  local a, d = M.monster(m, 1, 1), M.monster(m, 2, 1)
+  local asks = {
+    { "CAN_DRAIN", { player = 1, unit = a } }, { "CAN_DRAIN", { player = 2, unit = d } },
+    { "CAN_ATTACK_WIZARD", { player = 1, unit = a } }, { "CAN_DEFEND", { unit = d, attacker = a } },
+    { "CAN_DEFEND", { unit = M.monster(m, 1, 2), attacker = d } },
+    { "CAN_DISCARD", { player = 1, card = a } }, { "CAN_PLAY", { player = 1, card = a } },
+  }
+  for _, q in ipairs(asks) do
+    local ok1, by1 = bus:ask(g, q[1], q[2])
+    local ok2, by2 = walk:ask(g, q[1], q[2])
+    T.eq({ ok1, by1 }, { ok2, by2 }, q[1])
+  end
+  T.eq(bus.by_card.CAN_DRAIN["Drain Warden"], true)
+  T.eq(bus.by_card.NO_SUCH_EVENT, nil, "an event no card handles walks nobody")
+end
+
 -- ---- default scripts per type --------------------------------------------------------
 
 function tests.test_a_card_overrides_its_types_default_script_by_name(T)
