@@ -64,6 +64,44 @@ local function choose_banish(d)
   return {}
 end
 
+-- ---- named forms (docs/SCRIPTING.md, g:bot) -------------------------------------------
+
+local R = require("ascension.rules")
+
+-- default's turn choice named from the cards on offer instead of read off the labelled
+-- options: the same rule as choose_turn (the hand first, then the free defeat, the
+-- defeat and the buy of most value, the first of equals in the options' order), so the
+-- same games are played. Returns the act and its card (game.lua checks both).
+local function default_turn(k, g, p)
+  if g:count("hand", p) > 0 then return "all" end
+  local ids, names = R.offer(g)
+  local runes, power = g:counter("runes"), g:counter("power")
+  local _, limit = R.outpost(g, k, p)
+  local free, freev, defeat, defeatv, buy, buyv
+  for i = 1, #ids do
+    local name = names[i]
+    local def = k.cards[name]
+    local act, free_too = R.acts(k, name, R.cost(g, k, p, name), runes, power, limit)
+    if act == "buy" then
+      local v = hero_value(def)
+      if not buy or v > buyv then buy, buyv = ids[i], v end
+    elseif act or free_too then
+      local v = reward_value(def)
+      if act and (not defeat or v > defeatv) then defeat, defeatv = ids[i], v end
+      if free_too and (not free or v > freev) then free, freev = ids[i], v end
+    end
+  end
+  if free then return "free", free end
+  if defeat then return "defeat", defeat end
+  if buy then return "buy", buy end
+  return "end"
+end
+
+-- The bots of bots.make(k) that can name their turn choice: name -> fn(k, g, p).
+function bots.named(_)
+  return { default = default_turn }
+end
+
 function bots.make(k)
   local function default(g, _, d)
     local kind = d.kind

@@ -63,30 +63,19 @@ end
 -- ---- the turn -------------------------------------------------------------------------
 
 local PER_TURN = { "runes", "power", "_lbhero", "_soulsnare", "_burial" }
+for _, f in ipairs(R.FACTIONS) do PER_TURN[#PER_TURN + 1] = R.PLAYED[f] end
 
 local function start_turn(g, p)
-  g:add_counter("turns", p, 1)
+  local turns = g:add_counter("turns", p, 1)
   g:add_counter("_turnno", 0, 1)
-  for _, c in ipairs(PER_TURN) do g:set_counter(c, 0, 0) end
-  for _, f in ipairs(R.FACTIONS) do g:set_counter("_played:" .. f, 0, 0) end
-  g:log(g:player_name(p) .. "'s turn " .. g:counter("turns", p))
+  for i = 1, #PER_TURN do g:set_counter(PER_TURN[i], 0, 0) end
+  g:log(g:player_name(p), "'s turn ", turns)
   R.construct_stats(g, k, p)
 end
 
--- An unused Templar Outpost of p's, or nil.
-local function outpost(g, p)
-  local now = g:counter("_turnno")
-  for _, id in ipairs(g:list("constructs", p)) do
-    local def = k.cards[g:name(id)]
-    if def.free_defeat and g:get(id, "used") ~= now then return id, def.free_defeat end
-  end
-  return nil
-end
-
 -- What p may do now; each option carries act ("all", "play", "buy", "defeat", "free",
--- "end"), and name/cost/card for bots.
-local OFFER_PILES = { "Mystic", "Heavy Infantry", "Cultist" }
-
+-- "end"), and name/cost/card for bots. The cards on offer are R.offer's, and what may be
+-- done with each is R.acts' (the rule a bot's named choice is checked with).
 local function turn_options(g, p)
   local opts = {}
   local hand, hand_names = g:list("hand", p, nil, "distinct")
@@ -96,67 +85,76 @@ local function turn_options(g, p)
       opts[#opts + 1] = { label = "Play " .. hand_names[i], card = hand[i], act = "play" }
     end
   end
-  local on_offer, names = {}, {}
-  for i = 1, #OFFER_PILES do
-    local top = g:top(k:pile(OFFER_PILES[i]), 0)
-    if top then on_offer[#on_offer + 1] = top end
-  end
-  local row, row_names = k:distinct(g, R.row(g))
-  for i = 1, #on_offer do names[i] = g:name(on_offer[i]) end
-  for i = 1, #row do
-    on_offer[#on_offer + 1] = row[i]
-    names[#names + 1] = row_names[i]
-  end
+  local on_offer, names = R.offer(g, k, true)
   local runes, power = g:counter("runes"), g:counter("power")
-  local free, limit = outpost(g, p)
+  local free, limit = R.outpost(g, k, p)
   for i = 1, #on_offer do
     local id, name = on_offer[i], names[i]
     local c = R.cost(g, k, p, name)
-    if k.cards[name].is.Monster then
-      if c <= power then
-        opts[#opts + 1] = { label = "Defeat " .. name .. " (" .. c .. " power)", act = "defeat",
-                            card = id, name = name, cost = c }
-      end
-      if free and c <= limit then
-        opts[#opts + 1] = { label = "Defeat " .. name .. " (free, Templar Outpost)", act = "free",
-                            card = id, name = name, cost = c, outpost = free }
-      end
-    elseif c <= runes then
+    local act, free_too = R.acts(k, name, c, runes, power, limit)
+    if act == "defeat" then
+      opts[#opts + 1] = { label = "Defeat " .. name .. " (" .. c .. " power)", act = "defeat",
+                          card = id, name = name, cost = c }
+    elseif act == "buy" then
       opts[#opts + 1] = { label = "Buy " .. name .. " (" .. c .. " runes)", act = "buy",
                           card = id, name = name, cost = c }
+    end
+    if free_too then
+      opts[#opts + 1] = { label = "Defeat " .. name .. " (free, Templar Outpost)", act = "free",
+                          card = id, name = name, cost = c, outpost = free }
     end
   end
   opts[#opts + 1] = { label = "End turn", act = "end" }
   return opts
 end
 
+-- The turn decision put to a person or the search tree (or a bot without a named form):
+-- the labelled options. Returns the chosen act and its card.
+local function asked_choice(g, p)
+  local opts = turn_options(g, p)
+  local r = g:choose { player = p, kind = "buy", options = opts,
+                       prompt = "Your turn: " .. g:counter("runes") .. " runes, "
+                         .. g:counter("power") .. " power" }
+  local o = opts[r[1]]
+  return o.act, o.card
+end
+
+-- The turn decision of an inline bot with a named form (bots.named): it names an act and
+-- a card, checked with the rule that would have listed it (R.check: an error otherwise).
+local function named_choice(g, p, bot, named)
+  local act, id = named(k, g, p)
+  R.check(g, k, p, bot, act, id)
+  return act, id
+end
+
 local function play_all(g, p)
   while g:count("hand", p) > 0 do R.play(g, k, p, g:at("hand", p, 1)) end
 end
 
+local named_turns = bots.named(k)
+
 function game.turn(g)
   local p = g:counter("active")
   start_turn(g, p)
+  local bot = g:bot(p)
+  local named = bot and named_turns[bot]
   while true do
     R.settle(g, k, p)
-    local opts = turn_options(g, p)
-    local r = g:choose { player = p, kind = "buy", options = opts,
-                         prompt = "Your turn: " .. g:counter("runes") .. " runes, "
-                           .. g:counter("power") .. " power" }
-    local o = opts[r[1]]
-    if o.act == "end" then break end
-    if o.act == "all" then
+    local act, id
+    if named then act, id = named_choice(g, p, bot, named) else act, id = asked_choice(g, p) end
+    if act == "end" then break end
+    if act == "all" then
       play_all(g, p)
-    elseif o.act == "play" then
-      R.play(g, k, p, o.card)
-    elseif o.act == "buy" then
-      R.buy(g, k, p, o.card)
-    elseif o.act == "defeat" then
-      R.defeat(g, k, p, o.card)
+    elseif act == "play" then
+      R.play(g, k, p, id)
+    elseif act == "buy" then
+      R.buy(g, k, p, id)
+    elseif act == "defeat" then
+      R.defeat(g, k, p, id)
     else
-      g:set(o.outpost, "used", g:counter("_turnno"))
+      g:set(R.outpost(g, k, p), "used", g:counter("_turnno"))
       g:log("Templar Outpost:")
-      R.defeat(g, k, p, o.card, true)
+      R.defeat(g, k, p, id, true)
     end
   end
   -- Unspent Runes and Power are lost; constructs stay in play.

@@ -15,6 +15,7 @@
 -- construct's once-per-turn ability fired.
 
 local kernel = require("deckbuilder.kernel")
+local memo = require("deckbuilder.memo")
 
 local R = {}
 
@@ -22,6 +23,13 @@ R.SLOTS = 6
 R.HONOUR_PER_PLAYER = 30
 R.TEMPLES = { "Temple of Life", "Temple of Death", "Temple of Immortality" }
 R.FACTIONS = { "Void", "Lifebound", "Enlightened", "Mechana" }
+
+-- Counter names built once (they are read on every play): "_played:<Faction>", a
+-- faction's plays this turn, and "_temple:<Temple>", a Temple's entity id.
+local PLAYED, TEMPLE_KEY = {}, {}
+for _, f in ipairs(R.FACTIONS) do PLAYED[f] = "_played:" .. f end
+for _, name in ipairs(R.TEMPLES) do TEMPLE_KEY[name] = "_temple:" .. name end
+R.PLAYED, R.TEMPLE_KEY = PLAYED, TEMPLE_KEY
 
 R.slot = {}
 for i = 1, R.SLOTS do R.slot[i] = "row:" .. i end
@@ -32,14 +40,16 @@ local function turnno(g) return g:counter("_turnno") end
 
 -- ---- currencies and honour ----------------------------------------------------------
 
+-- Log lines are written as g:log's pieces, never joined with `..` here: the engine joins
+-- them only when someone reads the log (not in a sim or a search's play-out).
 function R.add_runes(g, p, n)
   g:add_counter("runes", 0, n)
-  g:log(pname(g, p) .. " gains " .. n .. (n == 1 and " Rune" or " Runes"))
+  g:log(pname(g, p), " gains ", n, n == 1 and " Rune" or " Runes")
 end
 
 function R.add_power(g, p, n)
   g:add_counter("power", 0, n)
-  g:log(pname(g, p) .. " gains " .. n .. " Power")
+  g:log(pname(g, p), " gains ", n, " Power")
 end
 
 -- Honour comes from the pool; once it is empty, honour still counts (the official
@@ -49,7 +59,7 @@ function R.gain_honour(g, p, n, quiet)
   local pool = g:counter("honour_pool")
   g:set_counter("honour_pool", 0, pool > n and pool - n or 0)
   g:add_counter("honour", p, n)
-  if not quiet then g:log(pname(g, p) .. " gains " .. n .. " Honour") end
+  if not quiet then g:log(pname(g, p), " gains ", n, " Honour") end
 end
 
 -- ---- costs ------------------------------------------------------------------------------
@@ -63,7 +73,7 @@ end
 
 -- ---- temples and keystones -------------------------------------------------------------
 
-function R.temple_id(g, name) return g:counter("_temple:" .. name) end
+function R.temple_id(g, name) return g:counter(TEMPLE_KEY[name]) end
 
 function R.holds(g, p, name)
   local _, owner = g:zone_of(R.temple_id(g, name))
@@ -78,9 +88,9 @@ function R.take_temple(g, p, name)
   local _, holder = g:zone_of(id)
   g:move(id, "temples", p)
   if holder ~= 0 then
-    g:log(pname(g, p) .. " takes the " .. name .. " from " .. pname(g, holder))
+    g:log(pname(g, p), " takes the ", name, " from ", pname(g, holder))
   else
-    g:log(pname(g, p) .. " gains control of the " .. name)
+    g:log(pname(g, p), " gains control of the ", name)
   end
 end
 
@@ -90,7 +100,7 @@ function R.lose_temples(g, p)
   for _ = 1, n do
     local id = g:top("temples", p)
     g:move(id, "temples", 0)
-    g:log(pname(g, p) .. " loses control of the " .. g:name(id))
+    g:log(pname(g, p), " loses control of the ", g:name(id))
   end
 end
 
@@ -105,7 +115,7 @@ end
 function R.banish(g, p, id)
   g:add_counter("_own:" .. g:name(id), p, -1)
   g:move(id, "void", 0)
-  g:log(pname(g, p) .. " banishes " .. g:name(id))
+  g:log(pname(g, p), " banishes ", g:name(id))
 end
 
 -- "You may banish a card in your hand or discard pile."
@@ -117,12 +127,14 @@ function R.may_banish(g, p, source)
   if picked[1] then R.banish(g, p, picked[1]) end
 end
 
+local TEMPLE_OF = { Life = "Temple of Life", Death = "Temple of Death" }
+
 -- Keystones are spent as soon as they are gained (README: always spent): the Temple of
 -- its kind if p lacks it, else Immortality if p lacks that too, and then its bonus
 -- (bonus(g, p)) as well.
 local function keystone(g, p, kind, bonus)
-  g:log(pname(g, p) .. " gains a " .. kind .. " Keystone")
-  local temple = "Temple of " .. kind
+  g:log(pname(g, p), " gains a ", kind, " Keystone")
+  local temple = TEMPLE_OF[kind]
   if not R.holds(g, p, temple) then
     R.take_temple(g, p, temple)
     return
@@ -156,7 +168,7 @@ function R.serenity(g, p) return g:count("discard", p) == 0 end
 -- Unite, for a card already in play: another card of its faction was played this turn.
 function R.united(g, k, id)
   local f = k.cards[g:name(id)].faction
-  local n = g:counter("_played:" .. f)
+  local n = g:counter(PLAYED[f])
   if g:get(id, "played") == turnno(g) then n = n - 1 end
   return n > 0
 end
@@ -171,7 +183,7 @@ function R.refill(g)
       local id = g:top("centre_deck", 0)
       if id then
         g:move(id, R.slot[i], 0)
-        g:log(g:name(id) .. " enters the centre row")
+        g:log(g:name(id), " enters the centre row")
       elseif g:counter("_centre_out") == 0 then
         g:set_counter("_centre_out", 0, 1)
         g:log("The centre deck is empty: the game ends after this round")
@@ -195,6 +207,89 @@ local function in_row(g, id)
   return string.sub(zone, 1, 4) == "row:"
 end
 
+-- ---- what is on offer ----------------------------------------------------------------------
+
+-- The piles always on offer (beside the centre row), in the turn decision's order.
+R.OFFER_PILES = { "Mystic", "Heavy Infantry", "Cultist" }
+local PILE_ZONES = {}
+for i, name in ipairs(R.OFFER_PILES) do PILE_ZONES[i] = "supply:" .. name end
+
+-- The cards on offer, in the turn decision's order: the piles' top cards, then the
+-- centre row's (one per name with distinct, as its options list them), and their names.
+function R.offer(g, distinct)
+  local ids, row = g:tops(PILE_ZONES, 0), g:tops(R.slot, 0)
+  local names, n, seen = {}, #ids, distinct and {}
+  for i = 1, n do names[i] = g:name(ids[i]) end
+  for i = 1, #row do
+    local id = row[i]
+    local name = g:name(id)
+    if not seen or not seen[name] then
+      if seen then seen[name] = true end
+      n = n + 1
+      ids[n], names[n] = id, name
+    end
+  end
+  return ids, names
+end
+
+-- An unused Templar Outpost of p's and the most a monster it defeats may cost, or nil.
+function R.outpost(g, k, p)
+  local now = turnno(g)
+  local ids, names = g:list("constructs", p, nil, "names")
+  for i = 1, #ids do
+    local limit = k.cards[names[i]].free_defeat
+    if limit and g:get(ids[i], "used") ~= now then return ids[i], limit end
+  end
+  return nil
+end
+
+-- What p may do with a card on offer costing c: "defeat" (a monster, with the Power),
+-- "buy" (a hero or construct, with the Runes) or nil; and whether an unused Templar
+-- Outpost (limit: the most it may cost, nil without one) may defeat it for free.
+function R.acts(k, name, c, runes, power, limit)
+  if k.cards[name].is.Monster then
+    return c <= power and "defeat" or nil, limit ~= nil and c <= limit
+  end
+  return c <= runes and "buy" or nil, false
+end
+
+-- Whether id is on offer: the top card of a pile beside the row or of a centre slot.
+local OFFER_ZONE = {}
+for _, zone in ipairs(PILE_ZONES) do OFFER_ZONE[zone] = true end
+for _, zone in ipairs(R.slot) do OFFER_ZONE[zone] = true end
+
+local function on_offer(g, id)
+  local zone, owner = g:zone_of(id)
+  return OFFER_ZONE[zone] == true and owner == 0 and g:top(zone, 0) == id
+end
+
+-- The rule a named turn choice of p's inline bot (act: "all", "play", "buy", "defeat",
+-- "free" or "end"; id: the card) is checked with: what the turn decision would have
+-- offered. Raises an error naming the bot and the choice otherwise.
+local function legal(g, k, p, act, id)
+  if act == "end" then return true end
+  if act == "all" then return g:count("hand", p) > 0 end
+  if math.type(id) ~= "integer" or id < 1 then return false end
+  if act == "play" then
+    local zone, owner = g:zone_of(id)
+    return zone == "hand" and owner == p
+  end
+  if not on_offer(g, id) then return false end
+  local name = g:name(id)
+  local c = R.cost(g, k, p, name)
+  local _, limit = R.outpost(g, k, p)
+  local can, free = R.acts(k, name, c, g:counter("runes"), g:counter("power"), limit)
+  if act == "free" then return free end
+  return can == act
+end
+
+function R.check(g, k, p, bot, act, id)
+  if not legal(g, k, p, act, id) then
+    error(string.format("ascension: bot %s may not %s %s now (not among player %d's options)",
+                        tostring(bot), tostring(act), tostring(id), p), 0)
+  end
+end
+
 -- ---- playing ------------------------------------------------------------------------------
 
 -- The +keywords of a card, in the order cards print them ("+1 Card, +2 Runes"), or nil.
@@ -208,6 +303,20 @@ local function stats_text(def)
   return table.concat(t, ", ")
 end
 
+-- A card's stats text and its " (<stats>)" suffix for the play line ("" without
+-- stats), built once per card definition (card data is read-only once loaded) in
+-- caches, which the engine may empty at any time.
+local stats_of, suffix_of = memo.cache(), memo.cache()
+local function stats(def)
+  local st, suffix = stats_of[def], suffix_of[def]
+  if st == nil or suffix == nil then
+    st = stats_text(def) or false
+    suffix = st and " (" .. st .. ")" or ""
+    stats_of[def], suffix_of[def] = st, suffix
+  end
+  return st, suffix
+end
+
 -- Apply them; the caller has logged them with the card.
 local function apply_stats(g, k, p, def)
   if def.cards then k:draw(g, p, def.cards) end
@@ -216,52 +325,57 @@ local function apply_stats(g, k, p, def)
   if def.honour then R.gain_honour(g, p, def.honour, true) end
 end
 
+-- Unites waiting in p's play area for a second card of faction f (id: the card just
+-- played, which never unites with itself). A card's data is read before its attributes:
+-- only a card of that faction with a Unite can be waiting.
+local function fire_waiting_unites(g, k, p, id, f)
+  local ids, names = g:list("play", p, nil, "names")
+  for i = 1, #ids do
+    local other, odef = ids[i], k.cards[names[i]]
+    if other ~= id and odef.faction == f and odef.unite
+       and g:get(other, "unite") == turnno(g) then
+      g:set(other, "unite", 0)
+      g:log(names[i], ": Unite")
+      odef.unite(g, k, p, other)
+    end
+  end
+end
+
 -- Play a card from p's hand: heroes go to play, constructs to p's constructs (they stay).
 function R.play(g, k, p, id)
   local name = g:name(id)
   local def = k.cards[name]
   g:move(id, def.is.Construct and "constructs" or "play", p)
   g:set(id, "played", turnno(g))
-  local st = stats_text(def)
-  g:log(pname(g, p) .. " plays " .. name .. (st and " (" .. st .. ")" or ""))
+  local _, suffix = stats(def)
+  g:log(pname(g, p), " plays ", name, suffix)
   local f = def.faction
   local before = 0
   if f then
-    before = g:counter("_played:" .. f)
-    g:add_counter("_played:" .. f, 0, 1)
+    before = g:add_counter(PLAYED[f], 0, 1) - 1
     if f == "Lifebound" and def.is.Hero then g:add_counter("_lbhero", 0, 1) end
   end
   apply_stats(g, k, p, def)
   if def.on_play then def.on_play(g, k, p, id) end
   if def.unite then
     if before > 0 then
-      g:log(name .. ": Unite")
+      g:log(name, ": Unite")
       def.unite(g, k, p, id)
     else
       g:set(id, "unite", turnno(g))
     end
   end
-  if not f then return end
-  -- Unites waiting in play for a second card of this faction.
-  for _, other in ipairs(g:list("play", p)) do
-    if other ~= id and g:get(other, "unite") == turnno(g) then
-      local odef = k.cards[g:name(other)]
-      if odef.faction == f then
-        g:set(other, "unite", 0)
-        g:log(g:name(other) .. ": Unite")
-        odef.unite(g, k, p, other)
-      end
-    end
-  end
+  if f then fire_waiting_unites(g, k, p, id, f) end
 end
 
 -- Apply constructs' per-turn statistics at the start of p's turn.
 function R.construct_stats(g, k, p)
-  for _, id in ipairs(g:list("constructs", p)) do
-    local def = k.cards[g:name(id)]
-    local st = stats_text(def)
+  local ids, names = g:list("constructs", p, nil, "names")
+  for i = 1, #ids do
+    local def = k.cards[names[i]]
+    local st = stats(def)
     if st then
-      g:log(pname(g, p) .. "'s " .. g:name(id) .. " (in play): " .. st)
+      g:log(pname(g, p), "'s ", names[i], " (in play): ", st)
       apply_stats(g, k, p, def)
     end
   end
@@ -273,11 +387,12 @@ function R.settle(g, k, p)
   local fired = true
   while fired do
     fired = false
-    for _, id in ipairs(g:list("constructs", p)) do
-      local ab = k.cards[g:name(id)].ability
+    local ids, names = g:list("constructs", p, nil, "names")
+    for i = 1, #ids do
+      local id, ab = ids[i], k.cards[names[i]].ability
       if ab and g:get(id, "used") ~= turnno(g) and ab.cond(g, k, p, id) then
         g:set(id, "used", turnno(g))
-        g:log(g:name(id) .. ": " .. ab.text)
+        g:log(names[i], ": ", ab.text)
         ab.effect(g, k, p, id)
         fired = true
       end
@@ -303,7 +418,7 @@ function R.acquire(g, k, p, id, verb)
   local from_row = in_row(g, id)
   local name = g:name(id)
   k:take(g, p, id, "discard")
-  g:log(pname(g, p) .. " " .. (verb or "acquires") .. " " .. name)
+  g:log(pname(g, p), " ", verb or "acquires", " ", name)
   if from_row then R.refill(g) end
   local def = k.cards[name]
   if def.on_acquire then def.on_acquire(g, k, p, id) end
@@ -324,7 +439,7 @@ function R.defeat(g, k, p, id, free)
   local name = g:name(id)
   local def = k.cards[name]
   if not free then g:add_counter("power", 0, -R.cost(g, k, p, name)) end
-  g:log(pname(g, p) .. " defeats " .. name .. (free and " for free" or ""))
+  g:log(pname(g, p), " defeats ", name, free and " for free" or "")
   if not def.permanent then
     local from_row = in_row(g, id)
     g:move(id, "void", 0)
@@ -350,14 +465,14 @@ end
 function R.deck_into_discard(g, p)
   local n = g:count("deck", p)
   for _ = 1, n do g:move(g:top("deck", p), "discard", p) end
-  g:log(pname(g, p) .. " puts their deck into their discard pile")
+  g:log(pname(g, p), " puts their deck into their discard pile")
 end
 
 function R.shuffle_discard_into_deck(g, p)
   local n = g:count("discard", p)
   for _ = 1, n do g:move(g:top("discard", p), "deck", p) end
   g:shuffle("deck", p)
-  g:log(pname(g, p) .. " shuffles their discard pile into their deck")
+  g:log(pname(g, p), " shuffles their discard pile into their deck")
 end
 
 return R
