@@ -118,6 +118,38 @@ local function buy_with(k, strategy)
   end
 end
 
+-- ---- named forms (docs/SCRIPTING.md, g:bot): the same choices made from the cards
+-- themselves instead of the labelled options (game.lua asks them and checks the answer).
+
+-- The Action to play: the first of the best among the hand's kinds of Action (what the
+-- options list), or nil to end the action phase.
+local function named_action(k, g, p)
+  local ids, names = k:hand_kinds(g, p, "Action")
+  local best, bestv = nil, -1
+  for i = 1, #ids do
+    local v = action_value(k.cards[names[i]])
+    if v > bestv then best, bestv = ids[i], v end
+  end
+  return best
+end
+
+-- "all" (play every Treasure while no card was bought), the name of the card to buy (the
+-- first wish the buy options would offer: k.buyable), or nil to end the turn.
+local function named_buy_with(strategy)
+  return function(k, g, p)
+    if g:counter("_bought") == 0 and #g:list("hand", p, k.of_type.Treasure) > 0 then
+      return "all"
+    end
+    local coins = g:counter("coins")
+    if g:counter("buys") <= 0 then return nil end
+    local wants = strategy(k, g, p, coins)
+    for i = 1, #wants do
+      if k:buyable(g, wants[i], coins) then return wants[i] end
+    end
+    return nil
+  end
+end
+
 local function make_bot(k, strategy)
   local buy = buy_with(k, strategy)
   return function(g, p, d)
@@ -134,6 +166,15 @@ function bots.make(k)
   return {
     default = make_bot(k, default_buy),
     aggro = make_bot(k, aggro_buy),
+  }
+end
+
+-- The bots of bots.make that name their choices: name -> { action = fn(k, g, p) -> id or
+-- nil, buy = fn(k, g, p) -> "all", a card name or nil }.
+function bots.named()
+  return {
+    default = { action = named_action, buy = named_buy_with(default_buy) },
+    aggro = { action = named_action, buy = named_buy_with(aggro_buy) },
   }
 end
 
