@@ -77,33 +77,36 @@ local function actions_owned(k, g, p)
   return n
 end
 
--- A mix of money, Actions and Weapons: one Weapon per 3 cards, one Action per 4.
+-- Wish lists are only read, so they are built once (a strategy runs at every buy).
+local SPEAR, ELDER = { "Spear", "Sling", "Stone" }, { "Elder", "Sacrifice", "Sling", "Stone" }
+local STONE, SLING = { "Stone", "Sling" }, { "Sling", "Stone" }
+local WARRIOR, CLUB = { "Warrior", "Prophet", "Club", "Bone" }, { "Club", "Bone" }
+local ARTIST, BONE = { "Artist", "Toolmaker", "Priest", "Bone" }, { "Bone" }
+
+-- A mix of money, Actions and Weapons: one Weapon per 3 cards, one Action per 4. What it
+-- owns is counted only for the coins whose choice depends on it.
 local function default_buy(k, g, p, coins)
+  if coins >= 10 then return SPEAR end
+  if coins >= 7 then return ELDER end
+  if coins < 3 then return NONE end
+  if coins == 3 then return BONE end
   local cards = k:owned_count(g, p)
   local armed = weapons(k, g, p) * 3 >= cards
-  if coins >= 10 then return { "Spear", "Sling", "Stone" } end
-  if coins >= 7 then return { "Elder", "Sacrifice", "Sling", "Stone" } end
-  if coins == 6 then return armed and { "Stone", "Sling" } or { "Sling", "Stone" } end
+  if coins == 6 then return armed and STONE or SLING end
+  if coins == 4 and not armed then return CLUB end
   local busy = actions_owned(k, g, p) * 4 >= cards
-  if coins == 5 then
-    if not busy then return { "Warrior", "Prophet", "Club", "Bone" } end
-    return { "Club", "Bone" }
-  end
-  if coins == 4 then
-    if not armed then return { "Club", "Bone" } end
-    if not busy then return { "Artist", "Toolmaker", "Priest", "Bone" } end
-    return { "Bone" }
-  end
-  if coins == 3 then return { "Bone" } end
-  return NONE
+  if coins == 5 then return busy and CLUB or WARRIOR end
+  return busy and BONE or ARTIST
 end
 
 -- The dearest Weapon it can pay for; Bone when it cannot afford one.
+local AGGRO_10, AGGRO_6 = { "Spear", "Sling", "Club" }, { "Sling", "Club" }
+
 local function aggro_buy(_, _, _, coins)
-  if coins >= 10 then return { "Spear", "Sling", "Club" } end
-  if coins >= 6 then return { "Sling", "Club" } end
-  if coins >= 4 then return { "Club", "Bone" } end
-  if coins == 3 then return { "Bone" } end
+  if coins >= 10 then return AGGRO_10 end
+  if coins >= 6 then return AGGRO_6 end
+  if coins >= 4 then return CLUB end
+  if coins == 3 then return BONE end
   return NONE
 end
 
