@@ -127,8 +127,13 @@ local function named_choice(g, p, bot, named)
   return act, id
 end
 
+-- Plays the bottom card of the hand until none is left (cards drawn meanwhile included).
 local function play_all(g, p)
-  while g:count("hand", p) > 0 do R.play(g, k, p, g:at("hand", p, 1)) end
+  local id = g:at("hand", p, 1)
+  while id do
+    R.play(g, k, p, id)
+    id = g:at("hand", p, 1)
+  end
 end
 
 local named_turns = bots.named(k)

@@ -209,24 +209,28 @@ end
 
 -- ---- what is on offer ----------------------------------------------------------------------
 
--- The piles always on offer (beside the centre row), in the turn decision's order.
+-- The piles always on offer (beside the centre row), in the turn decision's order, and
+-- every zone whose top card is on offer: those piles, then the row's slots.
 R.OFFER_PILES = { "Mystic", "Heavy Infantry", "Cultist" }
-local PILE_ZONES = {}
+local PILE_ZONES, OFFER_ZONES = {}, {}
 for i, name in ipairs(R.OFFER_PILES) do PILE_ZONES[i] = "supply:" .. name end
+for i, zone in ipairs(PILE_ZONES) do OFFER_ZONES[i] = zone end
+for _, zone in ipairs(R.slot) do OFFER_ZONES[#OFFER_ZONES + 1] = zone end
 
--- The cards on offer, in the turn decision's order: the piles' top cards, then the
--- centre row's (one per name with distinct, as its options list them), and their names.
+-- The cards on offer, in the turn decision's order, and their names: the piles' top
+-- cards, then the centre row's; with distinct, one per name in the row (as the options
+-- list them).
 function R.offer(g, distinct)
-  local ids, row = g:tops(PILE_ZONES, 0), g:tops(R.slot, 0)
-  local names, n, seen = {}, #ids, distinct and {}
-  for i = 1, n do names[i] = g:name(ids[i]) end
+  if not distinct then return g:tops(OFFER_ZONES, 0, "names") end
+  local ids, names = g:tops(PILE_ZONES, 0, "names")
+  local row, row_names = g:tops(R.slot, 0, "names")
+  local n, seen = #ids, {}
   for i = 1, #row do
-    local id = row[i]
-    local name = g:name(id)
-    if not seen or not seen[name] then
-      if seen then seen[name] = true end
+    local name = row_names[i]
+    if not seen[name] then
+      seen[name] = true
       n = n + 1
-      ids[n], names[n] = id, name
+      ids[n], names[n] = row[i], name
     end
   end
   return ids, names
@@ -255,8 +259,7 @@ end
 
 -- Whether id is on offer: the top card of a pile beside the row or of a centre slot.
 local OFFER_ZONE = {}
-for _, zone in ipairs(PILE_ZONES) do OFFER_ZONE[zone] = true end
-for _, zone in ipairs(R.slot) do OFFER_ZONE[zone] = true end
+for _, zone in ipairs(OFFER_ZONES) do OFFER_ZONE[zone] = true end
 
 local function on_offer(g, id)
   local zone, owner = g:zone_of(id)
@@ -277,10 +280,12 @@ local function legal(g, k, p, act, id)
   if not on_offer(g, id) then return false end
   local name = g:name(id)
   local c = R.cost(g, k, p, name)
-  local _, limit = R.outpost(g, k, p)
-  local can, free = R.acts(k, name, c, g:counter("runes"), g:counter("power"), limit)
-  if act == "free" then return free end
-  return can == act
+  if act == "free" then
+    local _, limit = R.outpost(g, k, p)
+    local _, free = R.acts(k, name, c, 0, 0, limit)
+    return free
+  end
+  return R.acts(k, name, c, g:counter("runes"), g:counter("power")) == act
 end
 
 function R.check(g, k, p, bot, act, id)
@@ -326,14 +331,13 @@ local function apply_stats(g, k, p, def)
 end
 
 -- Unites waiting in p's play area for a second card of faction f (id: the card just
--- played, which never unites with itself). A card's data is read before its attributes:
--- only a card of that faction with a Unite can be waiting.
-local function fire_waiting_unites(g, k, p, id, f)
+-- played, which never unites with itself; now: this turn's number). A card's data is read
+-- before its attributes: only a card of that faction with a Unite can be waiting.
+local function fire_waiting_unites(g, k, p, id, f, now)
   local ids, names = g:list("play", p, nil, "names")
   for i = 1, #ids do
     local other, odef = ids[i], k.cards[names[i]]
-    if other ~= id and odef.faction == f and odef.unite
-       and g:get(other, "unite") == turnno(g) then
+    if other ~= id and odef.faction == f and odef.unite and g:get(other, "unite") == now then
       g:set(other, "unite", 0)
       g:log(names[i], ": Unite")
       odef.unite(g, k, p, other)
@@ -345,8 +349,9 @@ end
 function R.play(g, k, p, id)
   local name = g:name(id)
   local def = k.cards[name]
+  local now = turnno(g)
   g:move(id, def.is.Construct and "constructs" or "play", p)
-  g:set(id, "played", turnno(g))
+  g:set(id, "played", now)
   local _, suffix = stats(def)
   g:log(pname(g, p), " plays ", name, suffix)
   local f = def.faction
@@ -362,10 +367,10 @@ function R.play(g, k, p, id)
       g:log(name, ": Unite")
       def.unite(g, k, p, id)
     else
-      g:set(id, "unite", turnno(g))
+      g:set(id, "unite", now)
     end
   end
-  if f then fire_waiting_unites(g, k, p, id, f) end
+  if f then fire_waiting_unites(g, k, p, id, f, now) end
 end
 
 -- Apply constructs' per-turn statistics at the start of p's turn.
