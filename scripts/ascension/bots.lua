@@ -66,12 +66,29 @@ end
 
 -- ---- named forms (docs/SCRIPTING.md, g:bot) -------------------------------------------
 
+local memo = require("deckbuilder.memo")
 local R = require("ascension.rules")
+
+-- A card's value to default_turn by name: reward_value for a Monster, hero_value for the
+-- others (a cache: card data is frozen, each read of it a metatable step).
+local value_of = memo.cache()
+
+local function value(k, name, monster)
+  local v = value_of[name]
+  if not v then
+    local def = k.cards[name]
+    v = monster and reward_value(def) or hero_value(def)
+    value_of[name] = v
+  end
+  return v
+end
 
 -- default's turn choice named from the cards on offer instead of read off the labelled
 -- options: the same rule as choose_turn (the hand first, then the free defeat, the
 -- defeat and the buy of most value, the first of equals in the options' order), so the
--- same games are played. Returns the act and its card (game.lua checks both).
+-- same games are played. What it may do with each card is R.acts' rule, written out here
+-- (the loop runs over every card on offer at every decision). Returns the act and its
+-- card (game.lua checks both).
 local function default_turn(k, g, p)
   if g:count("hand", p) > 0 then return "all" end
   local ids, names = R.offer(g)
@@ -80,15 +97,16 @@ local function default_turn(k, g, p)
   local free, freev, defeat, defeatv, buy, buyv
   for i = 1, #ids do
     local name = names[i]
-    local def = k.cards[name]
-    local act, free_too = R.acts(k, name, R.cost(g, k, p, name), runes, power, limit)
-    if act == "buy" then
-      local v = hero_value(def)
+    local facts = R.facts(k, name)
+    local c = facts.cost or R.cost(g, k, p, name)
+    local monster = facts.monster
+    if monster and (c <= power or (limit and c <= limit)) then
+      local v = value(k, name, true)
+      if c <= power and (not defeat or v > defeatv) then defeat, defeatv = ids[i], v end
+      if limit and c <= limit and (not free or v > freev) then free, freev = ids[i], v end
+    elseif not monster and c <= runes then
+      local v = value(k, name, false)
       if not buy or v > buyv then buy, buyv = ids[i], v end
-    elseif act or free_too then
-      local v = reward_value(def)
-      if act and (not defeat or v > defeatv) then defeat, defeatv = ids[i], v end
-      if free_too and (not free or v > freev) then free, freev = ids[i], v end
     end
   end
   if free then return "free", free end

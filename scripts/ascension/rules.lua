@@ -64,11 +64,26 @@ end
 
 -- ---- costs ------------------------------------------------------------------------------
 
+-- What every decision asks of a card on offer, by name: { monster = is it a Monster,
+-- cost = its printed cost, or false when it depends on the game (cost_for) }. Kept in a
+-- cache: card data is frozen once loaded, and each read of it costs a metatable step.
+local offer_facts = memo.cache()
+
+function R.facts(k, name)
+  local f = offer_facts[name]
+  if not f then
+    local def = k.cards[name]
+    f = { monster = def.is.Monster == true, cost = not def.cost_for and def.cost }
+    offer_facts[name] = f
+  end
+  return f
+end
+
 -- The cost of a card for player p (Iku's depends on p's Temples).
 function R.cost(g, k, p, name)
-  local def = k.cards[name]
-  if def.cost_for then return def.cost_for(g, p) end
-  return def.cost
+  local c = R.facts(k, name).cost
+  if c then return c end
+  return k.cards[name].cost_for(g, p)
 end
 
 -- ---- temples and keystones -------------------------------------------------------------
@@ -238,6 +253,7 @@ end
 
 -- An unused Templar Outpost of p's and the most a monster it defeats may cost, or nil.
 function R.outpost(g, k, p)
+  if g:count("constructs", p) == 0 then return nil end -- most turns: no list to build
   local now = turnno(g)
   local ids, names = g:list("constructs", p, nil, "names")
   for i = 1, #ids do
@@ -251,7 +267,7 @@ end
 -- "buy" (a hero or construct, with the Runes) or nil; and whether an unused Templar
 -- Outpost (limit: the most it may cost, nil without one) may defeat it for free.
 function R.acts(k, name, c, runes, power, limit)
-  if k.cards[name].is.Monster then
+  if R.facts(k, name).monster then
     return c <= power and "defeat" or nil, limit ~= nil and c <= limit
   end
   return c <= runes and "buy" or nil, false
@@ -308,26 +324,35 @@ local function stats_text(def)
   return table.concat(t, ", ")
 end
 
--- A card's stats text and its " (<stats>)" suffix for the play line ("" without
--- stats), built once per card definition (card data is read-only once loaded) in
--- caches, which the engine may empty at any time.
-local stats_of, suffix_of = memo.cache(), memo.cache()
-local function stats(def)
-  local st, suffix = stats_of[def], suffix_of[def]
-  if st == nil or suffix == nil then
-    st = stats_text(def) or false
-    suffix = st and " (" .. st .. ")" or ""
-    stats_of[def], suffix_of[def] = st, suffix
-  end
-  return st, suffix
+-- What playing a card does, by name, built once from its data into a cache (card data is
+-- frozen, each read of it a metatable step, and a hand is played card by card): zone
+-- (where it goes), the stats it gives (cards, runes, power, honour: a number or false),
+-- stats (their text, or false) and suffix (" (<stats>)" for the play line, or ""),
+-- faction and played (its "_played:" counter; both false without one), lb_hero (a
+-- Lifebound Hero), on_play and unite (the handlers, or false).
+local play_facts = memo.cache()
+
+local function facts_of(k, name)
+  local f = play_facts[name]
+  if f then return f end
+  local def = k.cards[name]
+  local st = stats_text(def) or false
+  f = { zone = def.is.Construct and "constructs" or "play", stats = st,
+        suffix = st and " (" .. st .. ")" or "", cards = def.cards or false,
+        runes = def.runes or false, power = def.power or false, honour = def.honour or false,
+        faction = def.faction or false, played = def.faction and PLAYED[def.faction] or false,
+        lb_hero = def.faction == "Lifebound" and def.is.Hero == true,
+        on_play = def.on_play or false, unite = def.unite or false }
+  play_facts[name] = f
+  return f
 end
 
--- Apply them; the caller has logged them with the card.
-local function apply_stats(g, k, p, def)
-  if def.cards then k:draw(g, p, def.cards) end
-  if def.runes then g:add_counter("runes", 0, def.runes) end
-  if def.power then g:add_counter("power", 0, def.power) end
-  if def.honour then R.gain_honour(g, p, def.honour, true) end
+-- Apply a card's stats (f: its facts_of); the caller has logged them with the card.
+local function apply_stats(g, k, p, f)
+  if f.cards then k:draw(g, p, f.cards) end
+  if f.runes then g:add_counter("runes", 0, f.runes) end
+  if f.power then g:add_counter("power", 0, f.power) end
+  if f.honour then R.gain_honour(g, p, f.honour, true) end
 end
 
 -- Unites waiting in p's play area for a second card of faction f (id: the card just
@@ -336,11 +361,11 @@ end
 local function fire_waiting_unites(g, k, p, id, f, now)
   local ids, names = g:list("play", p, nil, "names")
   for i = 1, #ids do
-    local other, odef = ids[i], k.cards[names[i]]
-    if other ~= id and odef.faction == f and odef.unite and g:get(other, "unite") == now then
+    local other, of = ids[i], facts_of(k, names[i])
+    if other ~= id and of.faction == f and of.unite and g:get(other, "unite") == now then
       g:set(other, "unite", 0)
       g:log(names[i], ": Unite")
-      odef.unite(g, k, p, other)
+      of.unite(g, k, p, other)
     end
   end
 end
@@ -348,40 +373,40 @@ end
 -- Play a card from p's hand: heroes go to play, constructs to p's constructs (they stay).
 function R.play(g, k, p, id)
   local name = g:name(id)
-  local def = k.cards[name]
+  local f = facts_of(k, name)
   local now = turnno(g)
-  g:move(id, def.is.Construct and "constructs" or "play", p)
+  g:move(id, f.zone, p)
   g:set(id, "played", now)
-  local _, suffix = stats(def)
-  g:log(pname(g, p), " plays ", name, suffix)
-  local f = def.faction
+  g:log(pname(g, p), " plays ", name, f.suffix)
   local before = 0
-  if f then
-    before = g:add_counter(PLAYED[f], 0, 1) - 1
-    if f == "Lifebound" and def.is.Hero then g:add_counter("_lbhero", 0, 1) end
+  if f.faction then
+    before = g:add_counter(f.played, 0, 1) - 1
+    if f.lb_hero then g:add_counter("_lbhero", 0, 1) end
   end
-  apply_stats(g, k, p, def)
-  if def.on_play then def.on_play(g, k, p, id) end
-  if def.unite then
+  apply_stats(g, k, p, f)
+  if f.on_play then f.on_play(g, k, p, id) end
+  if f.unite then
     if before > 0 then
       g:log(name, ": Unite")
-      def.unite(g, k, p, id)
+      f.unite(g, k, p, id)
     else
       g:set(id, "unite", now)
     end
   end
-  if f then fire_waiting_unites(g, k, p, id, f, now) end
+  -- A Unite waits only when its card was the first of its faction this turn, and the
+  -- second one fires it: so only the second card of a faction looks for one.
+  if before == 1 then fire_waiting_unites(g, k, p, id, f.faction, now) end
 end
 
 -- Apply constructs' per-turn statistics at the start of p's turn.
 function R.construct_stats(g, k, p)
+  if g:count("constructs", p) == 0 then return end
   local ids, names = g:list("constructs", p, nil, "names")
   for i = 1, #ids do
-    local def = k.cards[names[i]]
-    local st = stats(def)
-    if st then
-      g:log(pname(g, p), "'s ", names[i], " (in play): ", st)
-      apply_stats(g, k, p, def)
+    local f = facts_of(k, names[i])
+    if f.stats then
+      g:log(pname(g, p), "'s ", names[i], " (in play): ", f.stats)
+      apply_stats(g, k, p, f)
     end
   end
 end
@@ -389,6 +414,7 @@ end
 -- Fire each construct ability whose condition holds and that has not fired this turn;
 -- asked before every decision of the turn, i.e. whenever p's cards may have changed.
 function R.settle(g, k, p)
+  if g:count("constructs", p) == 0 then return end -- asked often: no list to build
   local fired = true
   while fired do
     fired = false
