@@ -127,12 +127,16 @@ local function named_choice(g, p, bot, named)
   return act, id
 end
 
--- Plays the bottom card of the hand until none is left (cards drawn meanwhile included).
+-- Plays the bottom card of the hand until none is left (cards drawn meanwhile included);
+-- a run of plain cards at the bottom is played at once (R.play_plain).
 local function play_all(g, p)
-  local id = g:at("hand", p, 1)
-  while id do
-    R.play(g, k, p, id)
-    id = g:at("hand", p, 1)
+  while true do
+    local ids, names = g:list("hand", p, nil, "names")
+    if #ids == 0 then return end
+    local n = R.plain_run(k, names)
+    local next_id = ids[n + 1] -- the card after the run: playing the run leaves it there
+    if n > 0 then R.play_plain(g, k, p, ids, names, n) end
+    if next_id then R.play(g, k, p, next_id) end
   end
 end
 

@@ -343,6 +343,10 @@ local function facts_of(k, name)
         faction = def.faction or false, played = def.faction and PLAYED[def.faction] or false,
         lb_hero = def.faction == "Lifebound" and def.is.Hero == true,
         on_play = def.on_play or false, unite = def.unite or false }
+  -- plain: a hero whose play only gives Runes or Power (the starting cards, the piles'):
+  -- a run of them is played at once (R.play_plain)
+  f.plain = f.zone == "play" and not (f.faction or f.on_play or f.unite or f.cards
+                                      or f.honour)
   play_facts[name] = f
   return f
 end
@@ -396,6 +400,31 @@ function R.play(g, k, p, id)
   -- A Unite waits only when its card was the first of its faction this turn, and the
   -- second one fires it: so only the second card of a faction looks for one.
   if before == 1 then fire_waiting_unites(g, k, p, id, f.faction, now) end
+end
+
+-- Play the first n cards of ids (p's hand from the bottom; names: their names), all of
+-- them plain (facts_of), as n R.play calls would: each goes to play, is marked played
+-- and logged, in order; their Runes and Power are added up and added once, since no
+-- script runs in between.
+function R.play_plain(g, k, p, ids, names, n)
+  for i = #ids, n + 1, -1 do ids[i] = nil end
+  g:move(ids, "play", p)
+  local now, who, runes, power = turnno(g), pname(g, p), 0, 0
+  for i = 1, n do
+    local f = facts_of(k, names[i])
+    g:set(ids[i], "played", now)
+    g:log(who, " plays ", names[i], f.suffix)
+    runes, power = runes + (f.runes or 0), power + (f.power or 0)
+  end
+  if runes ~= 0 then g:add_counter("runes", 0, runes) end
+  if power ~= 0 then g:add_counter("power", 0, power) end
+end
+
+-- How many cards from the bottom of p's hand (ids with their names) are plain (R.play_plain).
+function R.plain_run(k, names)
+  local n = 0
+  while n < #names and facts_of(k, names[n + 1]).plain do n = n + 1 end
+  return n
 end
 
 -- Apply constructs' per-turn statistics at the start of p's turn.
