@@ -475,6 +475,9 @@ engine_vis engine_zone_vis(const engine_game *g, const char *name);
 /* engine_api.c */
 int engine_api_open(engine_bundle *b, lua_State *L);
 engine_g *engine_api_new_g(lua_State *L, engine_match *m);
+/* The match of the g at argument 1 (raises when it is none); mutating: refused while a bot
+ * is only asked for an answer. For g methods defined outside engine_api.c (engine_deck_*.c). */
+engine_match *engine_api_match(lua_State *L, int mutating);
 
 /* engine_bots.c: appends the engine's own strategies (ENGINE_RANDOM_BOT) to g's bots,
  * unless the game defines one of that name. Raises on out of memory. */

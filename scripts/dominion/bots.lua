@@ -351,6 +351,53 @@ local function make_bot(kernel_of, strategy, wants)
   end
 end
 
+-- ---- named forms (deckbuilder/kernel.lua, cfg.bots) ----------------------------------
+-- The same choices as the option bots above, made from the match's state and the card
+-- data: what the kernel asks a bot seat when it builds no options.
+
+-- choose_action's rule: the Action in hand with the highest cost, +100 when it gives
+-- actions; the first such kind in hand on a tie. nil when there is none.
+local function named_action(k, g, p)
+  local _, names = k:hand_kinds(g, p, "Action")
+  local best, bestv = nil, -1
+  for i = 1, #names do
+    local def = k.cards[names[i]]
+    local v = def.cost + ((def.actions or 0) > 0 and 100 or 0)
+    if v > bestv then best, bestv = names[i], v end
+  end
+  return best
+end
+
+-- dearest's rule over what coins buy: the first dearest card other than Curse, or nil.
+local function named_dearest(k, g, coins)
+  local names, costs = g:deck_supply(k.kit, coins)
+  local best, bestv = nil, -1
+  for i = 1, #names do
+    if names[i] ~= "Curse" and costs[i] > bestv then best, bestv = names[i], costs[i] end
+  end
+  return best
+end
+
+-- buy_with's rule: the first card of the strategy's wish list that coins buy (nil: end
+-- the turn), or past STALL_TURNS the dearest.
+local function named_buy(strategy)
+  return function(k, g, p, coins)
+    if g:counter("turns", p) > STALL_TURNS then return named_dearest(k, g, coins) end
+    return g:deck_pick(k.kit, coins, strategy(k, g, p, coins))
+  end
+end
+
+-- Bot name -> named forms, for the kernels' cfg.bots.
+function bots.named()
+  local t = {}
+  for name, strategy in pairs({ default = default_buy, big_money = big_money,
+                                big_money_plain = big_money_plain,
+                                big_money_smithy = big_money_smithy, witch = witch }) do
+    t[name] = { action = named_action, buy = named_buy(strategy) }
+  end
+  return t
+end
+
 -- source: the game's kernel (Accession), or a function g -> the match's kernel (Dominion).
 function bots.make(source)
   local kernel_of = source

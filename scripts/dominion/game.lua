@@ -13,8 +13,11 @@ local bots = require("dominion.bots")
 local memo = require("deckbuilder.memo")
 local evaluate = require("deckbuilder.evaluate")
 
+-- The bots' named forms: a bot seat's turn asks them instead of building options.
+local named = bots.named()
+
 -- The kernel over every card: set-up and tests use it.
-local k = kernel.new { cards = data.cards, order = data.order, hand_size = 5 }
+local k = kernel.new { cards = data.cards, order = data.order, hand_size = 5, bots = named }
 
 -- Turns use a kernel whose order holds only this match's 17 piles: the kernel walks its
 -- order on every buy decision and after every turn, and 39 names instead of 17 cost a
@@ -30,7 +33,8 @@ local function kernel_of(g)
   local kk = by_mask[mask]
   if kk then return kk end
   if (by_mask.n or 0) >= 64 then memo.empty(by_mask) end
-  kk = kernel.new { cards = data.cards, order = kingdom.order_of(data, mask), hand_size = 5 }
+  kk = kernel.new { cards = data.cards, order = kingdom.order_of(data, mask), hand_size = 5,
+                    bots = named }
   by_mask[mask], by_mask.n = kk, (by_mask.n or 0) + 1
   return kk
 end

@@ -1,0 +1,171 @@
+/*
+ * engine_deck_supply.c: the g methods over a deck kit's supply (engine_deck.h): what can
+ * be gained for how much, buying by name, and the empty piles of the end check.
+ *
+ * One rule says what a player may gain from the supply for $max: a pile of the kernel's
+ * order whose card costs at most max and whose top card is that card (a mixed pile sells
+ * only its top). deck_supply lists by it (the options people get), deck_pick and deck_buy
+ * check a name by it (what bots name), so a bot can never buy what a person could not
+ * have chosen. The costs are the kit's, read from the card data: a kernel whose game
+ * overrides cost does not use these (kernel.lua).
+ */
+#include <string.h>
+
+#include "engine_deck.h"
+
+#define NAMES lua_upvalueindex(1)
+
+/* The top id of pile pl when its card can be taken from it (the pile holds a card and,
+ * for a mixed pile, its top is that card), else 0. */
+static uint32_t pile_top(engine_match *m, const engine_deck_kit *k, const engine_deck_pile *pl)
+{
+    const engine_zone *z = engine_zone_get(&m->st, pl->zone, 0, 0);
+    if (!z || z->n == 0)
+        return 0;
+    uint32_t top = z->ids[z->n - 1];
+    if (pl->mixed && m->st.ents[top - 1].name != k->cards[pl->card].name)
+        return 0;
+    return top;
+}
+
+/* The kernel's pile of the card interned as name, or NULL when its order has none. */
+static const engine_deck_pile *pile_of(const engine_deck_kit *k, uint32_t name)
+{
+    const engine_deck_card *c = engine_deck_card_of(k, name);
+    for (uint32_t i = 0; c && i < k->npiles; i++)
+        if (k->piles[i].card == (uint32_t)(c - k->cards))
+            return &k->piles[i];
+    return NULL;
+}
+
+/* g:deck_supply(kit, max): the piles a card costing at most max can be gained from, in
+ * the kernel's order: their card names, costs and top ids (three arrays). */
+static int g_deck_supply(lua_State *L)
+{
+    engine_match *m = engine_api_match(L, 0);
+    const engine_deck_kit *k = engine_deck_arg(L, 2);
+    lua_Integer max = luaL_checkinteger(L, 3);
+    lua_settop(L, 3);
+    lua_createtable(L, (int)k->npiles, 0); /* 4 */
+    lua_createtable(L, (int)k->npiles, 0); /* 5 */
+    lua_createtable(L, (int)k->npiles, 0); /* 6 */
+    lua_Integer n = 0;
+    for (uint32_t i = 0; i < k->npiles; i++) {
+        const engine_deck_pile *pl = &k->piles[i];
+        const engine_deck_card *c = &k->cards[pl->card];
+        uint32_t top = c->cost <= max ? pile_top(m, k, pl) : 0;
+        if (!top)
+            continue;
+        n++;
+        lua_rawgeti(L, NAMES, c->name);
+        lua_rawseti(L, 4, n);
+        lua_pushinteger(L, c->cost);
+        lua_rawseti(L, 5, n);
+        lua_pushinteger(L, top);
+        lua_rawseti(L, 6, n);
+    }
+    return 3;
+}
+
+/* g:deck_pick(kit, max, names): the first of the names that deck_supply(kit, max) would
+ * list, or nil: a bot's wish list, best first, against what it can afford. */
+static int g_deck_pick(lua_State *L)
+{
+    engine_match *m = engine_api_match(L, 0);
+    const engine_deck_kit *k = engine_deck_arg(L, 2);
+    lua_Integer max = luaL_checkinteger(L, 3);
+    luaL_checktype(L, 4, LUA_TTABLE);
+    engine_freeze_see(L, 4);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, 4);
+    for (lua_Integer i = 1; i <= n; i++) {
+        if (lua_rawgeti(L, 4, i) != LUA_TSTRING)
+            return luaL_error(L, "deck_pick: names[%d] is not a card name", (int)i);
+        const engine_deck_pile *pl = pile_of(k, engine_intern_lua(m->b, L, -1));
+        if (pl && k->cards[pl->card].cost <= max && pile_top(m, k, pl))
+            return 1;
+        lua_pop(L, 1);
+    }
+    lua_pushnil(L);
+    return 1;
+}
+
+/* g:deck_buy(kit, p, name): kernel:buy of a named card, checked first by the rule that
+ * lists the buy options (a buy left, the card's pile in the supply with that card on
+ * top, its cost at most the coins); raises, naming the player (and the bot), when it
+ * fails. Then: coins and a buy spent, _bought set, the top card to p's discard, p's
+ * _own:<Card> counted, "<name> buys <Card>". Returns the card's id and the coins and
+ * buys left. */
+static int g_deck_buy(lua_State *L)
+{
+    engine_match *m = engine_api_match(L, 1);
+    const engine_deck_kit *k = engine_deck_arg(L, 2);
+    int p = engine_deck_player(L, m, 3);
+    const char *name = luaL_checkstring(L, 4);
+    const engine_deck_pile *pl = pile_of(k, engine_intern_lua(m->b, L, 4));
+    if (!pl)
+        return engine_deck_refuse(L, m, p, "buy", name, "it has no pile in this supply");
+    const engine_deck_card *c = &k->cards[pl->card];
+    int64_t coins = engine_deck_counter(m, k->c_coins, 0);
+    uint32_t id = pile_top(m, k, pl);
+    if (engine_deck_counter(m, k->c_buys, 0) <= 0)
+        return engine_deck_refuse(L, m, p, "buy", name, "no buy is left");
+    if (c->cost > coins) {
+        lua_pushfstring(L, "it costs $%d and $%d is left", (int)c->cost, (int)coins);
+        return engine_deck_refuse(L, m, p, "buy", name, lua_tostring(L, -1));
+    }
+    if (!id)
+        return engine_deck_refuse(L, m, p, "buy", name, "its pile is empty");
+    coins = engine_deck_add(L, m, k->c_coins, 0, -c->cost);
+    int64_t buys = engine_deck_add(L, m, k->c_buys, 0, -1);
+    *engine_deck_slot(L, m, k->c_bought, 0) = 1;
+    engine_deck_move(L, m, id, engine_deck_zone(L, m, k->z_discard, p, 1));
+    engine_deck_add(L, m, c->own, p, 1);
+    engine_deck_text t = {.n = 0};
+    if (!engine_events_unread(m)) {
+        engine_deck_text_player(&t, m, p);
+        engine_deck_text_str(&t, " buys ");
+        engine_deck_text_str(&t, name);
+    }
+    engine_deck_event(L, m, -1, &t);
+    lua_pushinteger(L, id);
+    lua_pushinteger(L, coins);
+    lua_pushinteger(L, buys);
+    return 3;
+}
+
+/* g:deck_empty_piles(kit [, name]): kernel:empty_piles, the supply piles of this match
+ * that are empty (each pile once; a pile of the order that the match does not use,
+ * whose _pile:<Card> is 0, is not counted); with name, also the cards left in that
+ * card's pile (Dominion's end: Provinces, or three piles). */
+static int g_deck_empty_piles(lua_State *L)
+{
+    engine_match *m = engine_api_match(L, 0);
+    const engine_deck_kit *k = engine_deck_arg(L, 2);
+    int named = !lua_isnoneornil(L, 3);
+    lua_settop(L, 3);
+    lua_Integer empty = 0;
+    for (uint32_t i = 0; i < k->npiles; i++) {
+        const engine_deck_pile *pl = &k->piles[i];
+        if (!pl->first)
+            continue;
+        const engine_zone *z = engine_zone_get(&m->st, pl->zone, 0, 0);
+        empty += (!z || z->n == 0) && engine_deck_counter(m, pl->key, 0) != 0;
+    }
+    lua_pushinteger(L, empty);
+    if (!named)
+        return 1;
+    const engine_deck_pile *pl = pile_of(k, engine_intern_lua(m->b, L, 3));
+    if (!pl)
+        return luaL_error(L, "deck_empty_piles: %s has no pile", lua_tostring(L, 3));
+    const engine_zone *z = engine_zone_get(&m->st, pl->zone, 0, 0);
+    lua_pushinteger(L, z ? z->n : 0);
+    return 2;
+}
+
+const luaL_Reg engine_deck_supply_methods[] = {
+    {"deck_supply", g_deck_supply},
+    {"deck_pick", g_deck_pick},
+    {"deck_buy", g_deck_buy},
+    {"deck_empty_piles", g_deck_empty_piles},
+    {NULL, NULL},
+};
