@@ -121,35 +121,26 @@ local function buy_with(k, strategy)
   end
 end
 
--- ---- named forms (docs/SCRIPTING.md, g:bot): the same choices made from the cards
--- themselves instead of the labelled options (game.lua asks them and checks the answer).
+-- ---- named forms (deckbuilder/kernel.lua, cfg.bots): the same choices made from the
+-- match's state instead of the labelled options; a bot seat's turn asks these.
 
--- The Action to play: the first of the best among the hand's kinds of Action (what the
--- options list), or nil to end the action phase.
+-- choose_action's rule: the first of the best Action kinds in hand, or nil to end the
+-- action phase.
 local function named_action(k, g, p)
-  local ids, names = k:hand_kinds(g, p, "Action")
+  local _, names = k:hand_kinds(g, p, "Action")
   local best, bestv = nil, -1
-  for i = 1, #ids do
+  for i = 1, #names do
     local v = action_value(k.cards[names[i]])
-    if v > bestv then best, bestv = ids[i], v end
+    if v > bestv then best, bestv = names[i], v end
   end
   return best
 end
 
--- "all" (play every Treasure while no card was bought), the name of the card to buy (the
--- first wish the buy options would offer: k.buyable), or nil to end the turn.
-local function named_buy_with(strategy)
-  return function(k, g, p)
-    if g:counter("_bought") == 0 and #g:list("hand", p, k.of_type.Treasure) > 0 then
-      return "all"
-    end
-    local coins = g:counter("coins")
-    if g:counter("buys") <= 0 then return nil end
-    local wants = strategy(k, g, p, coins)
-    for i = 1, #wants do
-      if k:buyable(g, wants[i], coins) then return wants[i] end
-    end
-    return nil
+-- buy_with's rule (after the kernel played every Treasure): the first wish the buy
+-- options would offer for the coins (g:deck_pick), or nil to end the turn.
+local function named_buy(strategy)
+  return function(k, g, p, coins)
+    return g:deck_pick(k.kit, coins, strategy(k, g, p, coins))
   end
 end
 
@@ -172,12 +163,11 @@ function bots.make(k)
   }
 end
 
--- The bots of bots.make that name their choices: name -> { action = fn(k, g, p) -> id or
--- nil, buy = fn(k, g, p) -> "all", a card name or nil }.
+-- The named forms of bots.make's bots, for the kernel's cfg.bots.
 function bots.named()
   return {
-    default = { action = named_action, buy = named_buy_with(default_buy) },
-    aggro = { action = named_action, buy = named_buy_with(aggro_buy) },
+    default = { action = named_action, buy = named_buy(default_buy) },
+    aggro = { action = named_action, buy = named_buy(aggro_buy) },
   }
 end
 

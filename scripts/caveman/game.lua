@@ -18,79 +18,12 @@ local TURN_LIMIT = 100
 
 local k = kernel.new { cards = data.cards, order = data.order, pile_of = data.pile_of,
                        hand_size = 0, turn_stats = { actions = 2, buys = 1 },
-                       phases = { "draw", "action", "buy", "cleanup" } }
+                       phases = { "draw", "action", "buy", "cleanup" },
+                       bots = bots.named() }
 
 -- The turn opens by drawing the hand (clean-up draws nothing: hand_size = 0).
 function k:draw_phase(g, p)
   self:draw(g, p, DRAW)
-end
-
--- ---- bots that name their choices (bots.named, g:bot) --------------------------------
-
--- Whether the card `name` may be bought or gained for at most max: the rule the
--- kernel's supply options are listed by (k:gain_options): a pile of this game, its
--- cost, and for a shuffled pile only its top card.
-function k:buyable(g, name, max)
-  local zone = self.pile_zone[name]
-  if not zone or self:cost(g, name) > max then return false end
-  local top = g:top(zone, 0)
-  return top ~= nil and (not self.mixed[name] or g:name(top) == name)
-end
-
-local function refuse(bot, what, choice)
-  error(string.format("caveman: bot %s may not %s %s now (not among its options)",
-                      tostring(bot), what, tostring(choice)), 0)
-end
-
--- The action phase of a bot that names the Action to play: a card of p's hand with the
--- Action type, as the options would list it, else an error.
-local function named_actions(self, g, p, bot, named)
-  while g:counter("actions") > 0 do
-    local id = named.action(self, g, p)
-    if id == nil then return end
-    local zone, owner = g:zone_of(id)
-    if zone ~= "hand" or owner ~= p or not self.cards[g:name(id)].is.Action then
-      refuse(bot, "play", id)
-    end
-    g:add_counter("actions", 0, -1)
-    self:play(g, p, id)
-  end
-end
-
--- The buy phase of a bot that names its buy: "all" while nothing was bought and a
--- Treasure is in hand, a card k:buyable with the coins while buys are left, or nil.
-local function named_buys(self, g, p, bot, named)
-  while true do
-    local choice = named.buy(self, g, p)
-    if choice == nil then return end
-    if choice == "all" then
-      if g:counter("_bought") ~= 0 or #g:list("hand", p, self.of_type.Treasure) == 0 then
-        refuse(bot, "play", "all treasures")
-      end
-      self:play_treasures(g, p)
-    else
-      if g:counter("buys") <= 0 or not self:buyable(g, choice, g:counter("coins")) then
-        refuse(bot, "buy", choice)
-      end
-      self:buy(g, p, choice)
-    end
-  end
-end
-
-local named_bots = bots.named()
-
-function k:action_phase(g, p)
-  local bot = g:bot(p)
-  local named = bot and named_bots[bot]
-  if not named then return kernel.action_phase(self, g, p) end
-  named_actions(self, g, p, bot, named)
-end
-
-function k:buy_phase(g, p)
-  local bot = g:bot(p)
-  local named = bot and named_bots[bot]
-  if not named then return kernel.buy_phase(self, g, p) end
-  named_buys(self, g, p, bot, named)
 end
 
 -- The engine's turn cap, every seat's turns together: above the two players' TURN_LIMIT
@@ -101,8 +34,6 @@ local game = gametable.new(k, { name = "caveman", max_players = 2, max_turns = M
                                 zones = gametable.zones { discard = "hidden", prophecy = "hidden" },
                                 bots = bots.make(k) })
 game.turn_limit = TURN_LIMIT
--- The phases of a bot that names its choices, for the rules tests of their checks.
-game.named_phases = { actions = named_actions, buys = named_buys }
 game.presentation = gametable.presentation {
   zones = { prophecy = { kind = "hidden", order = 8, label = "Prophecy" } },
   type_colors = { Action = "#e4e0d6", Weapon = "#d9a27a", Treasure = "#c9b79c" },
