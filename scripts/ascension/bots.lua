@@ -8,6 +8,8 @@
 -- defeats the ever-present Cultist, so the Honour pool runs dry.
 
 local botkit = require("deckbuilder.botkit")
+local memo = require("deckbuilder.memo")
+local R = require("ascension.rules")
 
 local bots = {}
 
@@ -66,9 +68,6 @@ end
 
 -- ---- named forms (docs/SCRIPTING.md, g:bot) -------------------------------------------
 
-local memo = require("deckbuilder.memo")
-local R = require("ascension.rules")
-
 -- A card's value to default_turn by name: reward_value for a Monster, hero_value for the
 -- others (a cache: card data is frozen, each read of it a metatable step).
 local value_of = memo.cache()
@@ -83,6 +82,9 @@ local function value(k, name, monster)
   return v
 end
 
+-- R's functions in locals: reading a frozen module's field costs a metatable step.
+local offer, facts_of, cost_of, outpost = R.offer, R.facts, R.cost, R.outpost
+
 -- default's turn choice named from the cards on offer instead of read off the labelled
 -- options: the same rule as choose_turn (the hand first, then the free defeat, the
 -- defeat and the buy of most value, the first of equals in the options' order), so the
@@ -91,14 +93,14 @@ end
 -- card (game.lua checks both).
 local function default_turn(k, g, p)
   if g:count("hand", p) > 0 then return "all" end
-  local ids, names = R.offer(g)
+  local ids, names = offer(g)
   local runes, power = g:counter("runes"), g:counter("power")
-  local _, limit = R.outpost(g, k, p)
+  local _, limit = outpost(g, k, p)
   local free, freev, defeat, defeatv, buy, buyv
   for i = 1, #ids do
     local name = names[i]
-    local facts = R.facts(k, name)
-    local c = facts.cost or R.cost(g, k, p, name)
+    local facts = facts_of(k, name)
+    local c = facts.cost or cost_of(g, k, p, name)
     local monster = facts.monster
     if monster and (c <= power or (limit and c <= limit)) then
       local v = value(k, name, true)

@@ -40,8 +40,8 @@ local SCORED = { "deck", "hand", "discard", "play", "constructs", "temples" }
 function k.score(self, g, p)
   local total = g:counter("honour", p)
   for _, z in ipairs(SCORED) do
-    local n = g:count(z, p)
-    for i = 1, n do total = total + (self.cards[g:name(g:at(z, p, i))].vp or 0) end
+    local _, names = g:list(z, p, nil, "names")
+    for i = 1, #names do total = total + R.facts(self, names[i]).vp end
   end
   return total
 end

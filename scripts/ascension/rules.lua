@@ -64,24 +64,27 @@ end
 
 -- ---- costs ------------------------------------------------------------------------------
 
--- What every decision asks of a card on offer, by name: { monster = is it a Monster,
--- cost = its printed cost, or false when it depends on the game (cost_for) }. Kept in a
+-- What decisions, conditions and the score ask of a card, by name: { monster = is it a
+-- Monster, cost = its printed cost, or false when it depends on the game (cost_for),
+-- faction = its faction or false, vp = the Honour printed on it (0 without) }. Kept in a
 -- cache: card data is frozen once loaded, and each read of it costs a metatable step.
-local offer_facts = memo.cache()
+local card_facts = memo.cache()
 
-function R.facts(k, name)
-  local f = offer_facts[name]
+local function facts(k, name)
+  local f = card_facts[name]
   if not f then
     local def = k.cards[name]
-    f = { monster = def.is.Monster == true, cost = not def.cost_for and def.cost }
-    offer_facts[name] = f
+    f = { monster = def.is.Monster == true, cost = not def.cost_for and def.cost,
+          faction = def.faction or false, vp = def.vp or 0 }
+    card_facts[name] = f
   end
   return f
 end
+R.facts = facts
 
 -- The cost of a card for player p (Iku's depends on p's Temples).
 function R.cost(g, k, p, name)
-  local c = R.facts(k, name).cost
+  local c = facts(k, name).cost
   if c then return c end
   return k.cards[name].cost_for(g, p)
 end
@@ -170,9 +173,10 @@ function R.death_keystone(g, p) keystone(g, p, "Death", may_banish) end
 
 -- Echo (the source's definition): p's discard pile holds a card of this faction.
 function R.echo(g, k, p, faction)
-  local n = g:count("discard", p)
-  for i = 1, n do
-    if k.cards[g:name(g:at("discard", p, i))].faction == faction then return true end
+  if g:count("discard", p) == 0 then return false end
+  local _, names = g:list("discard", p, nil, "names")
+  for i = 1, #names do
+    if facts(k, names[i]).faction == faction then return true end
   end
   return false
 end
@@ -267,7 +271,7 @@ end
 -- "buy" (a hero or construct, with the Runes) or nil; and whether an unused Templar
 -- Outpost (limit: the most it may cost, nil without one) may defeat it for free.
 function R.acts(k, name, c, runes, power, limit)
-  if R.facts(k, name).monster then
+  if facts(k, name).monster then
     return c <= power and "defeat" or nil, limit ~= nil and c <= limit
   end
   return c <= runes and "buy" or nil, false
