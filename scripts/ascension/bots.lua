@@ -83,19 +83,17 @@ local function value(k, name, monster)
 end
 
 -- R's functions in locals: reading a frozen module's field costs a metatable step.
-local offer, facts_of, cost_of, outpost = R.offer, R.facts, R.cost, R.outpost
+local facts_of, cost_of = R.facts, R.cost
 
--- default's turn choice named from the cards on offer instead of read off the labelled
--- options: the same rule as choose_turn (the hand first, then the free defeat, the
--- defeat and the buy of most value, the first of equals in the options' order), so the
--- same games are played. What it may do with each card is R.acts' rule, written out here
--- (the loop runs over every card on offer at every decision). Returns the act and its
--- card (game.lua checks both).
-local function default_turn(k, g, p)
-  if g:count("hand", p) > 0 then return "all" end
-  local ids, names = offer(g)
-  local runes, power = g:counter("runes"), g:counter("power")
-  local _, limit = outpost(g, k, p)
+-- default's turn choice named from what game.lua says is on offer (hand: the cards in
+-- hand; when none, the offer of R.turn_offer) instead of read off the labelled options:
+-- the same rule as choose_turn (the hand first, then the free defeat, the defeat and the
+-- buy of most value, the first of equals in the options' order), so the same games are
+-- played. What it may do with each card is R.acts' rule, written out here (the loop runs
+-- over every card on offer at every decision). Returns the act and the index of its card
+-- in the offer (game.lua checks both).
+local function default_turn(k, g, p, hand, ids, names, runes, power, limit)
+  if hand > 0 then return "all" end
   local free, freev, defeat, defeatv, buy, buyv
   for i = 1, #ids do
     local name = names[i]
@@ -104,11 +102,11 @@ local function default_turn(k, g, p)
     local monster = facts.monster
     if monster and (c <= power or (limit and c <= limit)) then
       local v = value(k, name, true)
-      if c <= power and (not defeat or v > defeatv) then defeat, defeatv = ids[i], v end
-      if limit and c <= limit and (not free or v > freev) then free, freev = ids[i], v end
+      if c <= power and (not defeat or v > defeatv) then defeat, defeatv = i, v end
+      if limit and c <= limit and (not free or v > freev) then free, freev = i, v end
     elseif not monster and c <= runes then
       local v = value(k, name, false)
-      if not buy or v > buyv then buy, buyv = ids[i], v end
+      if not buy or v > buyv then buy, buyv = i, v end
     end
   end
   if free then return "free", free end
@@ -117,7 +115,8 @@ local function default_turn(k, g, p)
   return "end"
 end
 
--- The bots of bots.make(k) that can name their turn choice: name -> fn(k, g, p).
+-- The bots of bots.make(k) that can name their turn choice: name -> fn(k, g, p, hand,
+-- ids, names, runes, power, limit) (default_turn).
 function bots.named(_)
   return { default = default_turn }
 end

@@ -119,12 +119,20 @@ local function asked_choice(g, p)
   return o.act, o.card
 end
 
--- The turn decision of an inline bot with a named form (bots.named): it names an act and
--- a card, checked with the rule that would have listed it (R.check: an error otherwise).
+-- The turn decision of an inline bot with a named form (bots.named): given the count of
+-- p's hand and, when it is empty, what is on offer (R.turn_offer), it names an act and
+-- a card (an index into the offer, or a card in hand to play), checked with the rule
+-- that would have listed it (R.check: an error otherwise). The offer is read once for
+-- both. Returns the act and the card's id.
+local OFFER_ACT = { buy = true, defeat = true, free = true }
+
 local function named_choice(g, p, bot, named)
-  local act, id = named(k, g, p)
-  R.check(g, k, p, bot, act, id)
-  return act, id
+  local hand = g:count("hand", p)
+  local ids, names, runes, power, limit
+  if hand == 0 then ids, names, runes, power, limit = R.turn_offer(g, k, p) end
+  local act, choice = named(k, g, p, hand, ids, names, runes, power, limit)
+  if not ids and OFFER_ACT[act] then ids, names, runes, power, limit = R.turn_offer(g, k, p) end
+  return act, R.check(g, k, p, bot, act, choice, hand, ids, names, runes, power, limit)
 end
 
 -- Plays the bottom card of the hand until none is left (cards drawn meanwhile included);

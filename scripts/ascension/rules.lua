@@ -277,42 +277,45 @@ function R.acts(k, name, c, runes, power, limit)
   return c <= runes and "buy" or nil, false
 end
 
--- Whether id is on offer: the top card of a pile beside the row or of a centre slot.
-local OFFER_ZONE = {}
-for _, zone in ipairs(OFFER_ZONES) do OFFER_ZONE[zone] = true end
-
-local function on_offer(g, id)
-  local zone, owner = g:zone_of(id)
-  return OFFER_ZONE[zone] == true and owner == 0 and g:top(zone, 0) == id
+-- What p may acquire or defeat now, read once per decision for a bot's named choice and
+-- its check: the cards on offer and their names (R.offer), p's Runes and Power, and the
+-- most an unused Templar Outpost may defeat (nil without one).
+function R.turn_offer(g, k, p)
+  local ids, names = R.offer(g)
+  local _, limit = R.outpost(g, k, p)
+  return ids, names, g:counter("runes"), g:counter("power"), limit
 end
 
--- The rule a named turn choice of p's inline bot (act: "all", "play", "buy", "defeat",
--- "free" or "end"; id: the card) is checked with: what the turn decision would have
--- offered. Raises an error naming the bot and the choice otherwise.
-local function legal(g, k, p, act, id)
+-- Whether the turn decision would have offered act on choice: "end"; "all" with a card in
+-- hand (hand: their count); "play" of the card id choice in p's hand; "buy", "defeat" or
+-- "free" of the card at index choice of the offer (R.turn_offer's names, runes, power,
+-- limit) by R.acts' rule.
+local function legal(g, k, p, act, choice, hand, names, runes, power, limit)
   if act == "end" then return true end
-  if act == "all" then return g:count("hand", p) > 0 end
-  if math.type(id) ~= "integer" or id < 1 then return false end
+  if act == "all" then return hand > 0 end
+  if math.type(choice) ~= "integer" then return false end
   if act == "play" then
-    local zone, owner = g:zone_of(id)
-    return zone == "hand" and owner == p
+    local ok, zone, owner = pcall(g.zone_of, g, choice) -- raises for no such card
+    return ok and zone == "hand" and owner == p
   end
-  if not on_offer(g, id) then return false end
-  local name = g:name(id)
-  local c = R.cost(g, k, p, name)
-  if act == "free" then
-    local _, limit = R.outpost(g, k, p)
-    local _, free = R.acts(k, name, c, 0, 0, limit)
-    return free
-  end
-  return R.acts(k, name, c, g:counter("runes"), g:counter("power")) == act
+  local name = names[choice]
+  if not name then return false end
+  local can, free = R.acts(k, name, R.cost(g, k, p, name), runes, power, limit)
+  if act == "free" then return free end
+  return can == act
 end
 
-function R.check(g, k, p, bot, act, id)
-  if not legal(g, k, p, act, id) then
+-- The check of a named turn choice of p's inline bot `bot` (legal's arguments): returns
+-- the card it names (the id; nil for "all" and "end"), or raises an error naming the bot
+-- and the choice when the turn decision would not have offered it.
+function R.check(g, k, p, bot, act, choice, hand, ids, names, runes, power, limit)
+  if not legal(g, k, p, act, choice, hand, names, runes, power, limit) then
+    local what = names and names[choice] or tostring(choice)
     error(string.format("ascension: bot %s may not %s %s now (not among player %d's options)",
-                        tostring(bot), tostring(act), tostring(id), p), 0)
+                        tostring(bot), tostring(act), what, p), 0)
   end
+  if act == "play" then return choice end
+  return ids and ids[choice]
 end
 
 -- ---- playing ------------------------------------------------------------------------------
