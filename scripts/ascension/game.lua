@@ -68,7 +68,8 @@ for _, f in ipairs(R.FACTIONS) do PER_TURN[#PER_TURN + 1] = R.PLAYED[f] end
 local function start_turn(g, p)
   local turns = g:add_counter("turns", p, 1)
   g:add_counter("_turnno", 0, 1)
-  for i = 1, #PER_TURN do g:set_counter(PER_TURN[i], 0, 0) end
+  local per_turn = R.array("per_turn", PER_TURN)
+  for i = 1, #per_turn do g:set_counter(per_turn[i], 0, 0) end
   g:log(g:player_name(p), "'s turn ", turns)
   R.construct_stats(g, k, p)
 end

@@ -34,6 +34,21 @@ R.PLAYED, R.TEMPLE_KEY = PLAYED, TEMPLE_KEY
 R.slot = {}
 for i = 1, R.SLOTS do R.slot[i] = "row:" .. i end
 
+-- An array read on every turn, as a copy in a cache: a module's own tables are frozen
+-- once loaded (each read a metatable step, and each g call given one looks through it),
+-- a cache's are plain. Copied again whenever the engine empties its caches.
+local arrays = memo.cache()
+
+function R.array(key, src)
+  local t = arrays[key]
+  if not t then
+    t = {}
+    for i = 1, #src do t[i] = src[i] end
+    arrays[key] = t
+  end
+  return t
+end
+
 local function pname(g, p) return g:player_name(p) end
 
 local function turnno(g) return g:counter("_turnno") end
@@ -197,11 +212,12 @@ end
 -- Fill every empty slot from the top of the centre deck. When the deck is out, the slot
 -- stays empty and the game ends at the end of the round (README).
 function R.refill(g)
-  for i = 1, R.SLOTS do
-    if g:count(R.slot[i], 0) == 0 then
+  local slots = R.array("slots", R.slot)
+  for i = 1, #slots do
+    if g:count(slots[i], 0) == 0 then
       local id = g:top("centre_deck", 0)
       if id then
-        g:move(id, R.slot[i], 0)
+        g:move(id, slots[i], 0)
         g:log(g:name(id), " enters the centre row")
       elseif g:counter("_centre_out") == 0 then
         g:set_counter("_centre_out", 0, 1)
@@ -240,7 +256,7 @@ for _, zone in ipairs(R.slot) do OFFER_ZONES[#OFFER_ZONES + 1] = zone end
 -- cards, then the centre row's; with distinct, one per name in the row (as the options
 -- list them).
 function R.offer(g, distinct)
-  if not distinct then return g:tops(OFFER_ZONES, 0, "names") end
+  if not distinct then return g:tops(R.array("offer", OFFER_ZONES), 0, "names") end
   local ids, names = g:tops(PILE_ZONES, 0, "names")
   local row, row_names = g:tops(R.slot, 0, "names")
   local n, seen = #ids, {}
@@ -522,22 +538,31 @@ function R.defeat(g, k, p, id, free)
   if def.on_defeat then def.on_defeat(g, k, p, id) end
 end
 
--- Shuffle p's discard pile into p's deck (the whole deck is shuffled).
 -- "You may ..." about p's own zone: p is asked only when the zone holds a card.
 function R.may(g, k, p, zone, source, question, yes, no)
   if g:count(zone, p) == 0 then return false end
   return k:yesno(g, p, source .. ": " .. question, yes, no, "yesno", source)
 end
 
+-- The ids of p's zone, top card first: one g:move of them moves the cards one at a time
+-- from the top, as the rules below say.
+local function top_first(g, zone, p)
+  local ids = g:list(zone, p)
+  local n = #ids
+  for i = 1, n // 2 do ids[i], ids[n + 1 - i] = ids[n + 1 - i], ids[i] end
+  return ids
+end
+
+-- p's deck, card by card from the top, onto the discard pile.
 function R.deck_into_discard(g, p)
-  local n = g:count("deck", p)
-  for _ = 1, n do g:move(g:top("deck", p), "discard", p) end
+  g:move(top_first(g, "deck", p), "discard", p)
   g:log(pname(g, p), " puts their deck into their discard pile")
 end
 
+-- p's discard pile, card by card from the top, onto the deck; then the whole deck is
+-- shuffled.
 function R.shuffle_discard_into_deck(g, p)
-  local n = g:count("discard", p)
-  for _ = 1, n do g:move(g:top("discard", p), "deck", p) end
+  g:move(top_first(g, "discard", p), "deck", p)
   g:shuffle("deck", p)
   g:log(pname(g, p), " shuffles their discard pile into their deck")
 end
