@@ -484,6 +484,14 @@ require("deckbuilder.turn").add(kernel)
 
 -- Victory points of p: every card p owns, by its vp (number) or score(g, k, p) function.
 function kernel:score(g, p)
+  local kit = self.kit
+  if kit then -- the kit adds the vp up; score functions run here
+    local total, scored = g:deck_score(kit, p)
+    if scored then
+      for i = 1, #scored do total = total + self.cards[scored[i]].score(g, self, p) end
+    end
+    return total
+  end
   local total = 0
   for _, z in ipairs(OWN_ZONES) do
     local ids = g:list(z, p)

@@ -123,6 +123,16 @@ function tests.test_kit_empty_piles_match_the_lua_count(T)
   end)
 end
 
+function tests.test_kit_score_adds_vp_and_leaves_gardens_to_lua_like_the_lua_score(T)
+  local _, scores = same_as_lua(T, function(g)
+    kit.stack(g, 1, { "Estate", "Gardens" }, { "Province", "Curse", "Copper", "Copper" },
+              { "Duchy", "Gardens" })
+    g:new("Gold", "aside", 1)
+    g:new("Estate", "play", 1)
+  end, function(g, k) return { k:score(g, 1), k:score(g, 2) } end)
+  T.eq(scores[1], 1 + 6 - 1 + 3 + 1 + 2, "vp, and 1 per Gardens for its 10 cards")
+end
+
 function tests.test_a_bot_named_buy_of_an_unaffordable_card_is_refused(T)
   local m = T.match { bots = { false, "big_money" }, setup = function(g)
     kit.set_hand(g, 2, { "Copper", "Copper", "Estate" })
