@@ -27,11 +27,11 @@
 -- replaces one of the methods the kit stands in for (kernel.__newindex).
 --
 -- Bots name their choice: cfg.bots maps a bot's name to the named forms of its
--- decisions, { action = fn(k, g, p) -> card name or nil, buy = fn(k, g, p, coins) -> card
--- name or nil }. When g:bot(p) names such a bot, the turn asks it for names instead of
--- building the options (kernel:turn); the kit checks each name by the rule that lists
--- the options and raises on one that is not allowed. People and the search tree get the
--- labelled options as before.
+-- decisions, { action = fn(k, g, p, names) -> one of names (the Action kinds in hand) or
+-- nil, buy = fn(k, g, p, coins) -> card name or nil }. When g:bot(p) names such a bot,
+-- the turn asks it for names instead of building the options (kernel:turn); the kit
+-- checks each name by the rule that lists the options and raises on one that is not
+-- allowed. People and the search tree get the labelled options as before.
 
 local memo = require("deckbuilder.memo")
 local deck = require("deckhand.deck")

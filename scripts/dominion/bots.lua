@@ -355,10 +355,9 @@ end
 -- The same choices as the option bots above, made from the match's state and the card
 -- data: what the kernel asks a bot seat when it builds no options.
 
--- choose_action's rule: the Action in hand with the highest cost, +100 when it gives
--- actions; the first such kind in hand on a tie. nil when there is none.
-local function named_action(k, g, p)
-  local _, names = k:hand_kinds(g, p, "Action")
+-- choose_action's rule over the Action kinds in hand (names, g:deck_actions): the one
+-- with the highest cost, +100 when it gives actions; the first such kind on a tie.
+local function named_action(k, _, _, names)
   local best, bestv = nil, -1
   for i = 1, #names do
     local def = k.cards[names[i]]

@@ -176,6 +176,21 @@ function tests.test_a_bot_named_action_not_in_hand_is_refused(T)
   T.ok(not ok and tostring(err):find("no action is left", 1, true), tostring(err))
 end
 
+function tests.test_kit_actions_offers_each_action_kind_in_hand_once_like_hand_kinds(T)
+  local m = T.match { setup = function(g)
+    kit.set_hand(g, 1, { "Smithy", "Copper", "Village", "Smithy", "Moat" })
+  end }
+  local g, lua_k, k = m.g, kernels()
+  local _, want = lua_k:hand_kinds(g, 1, "Action")
+  T.eq(g:deck_actions(k.kit, 1), want)
+  T.eq(want, { "Smithy", "Village", "Moat" })
+  g:set_counter("actions", 0, 0)
+  T.eq(g:deck_actions(k.kit, 1), nil, "no action left: nothing to offer")
+  g:set_counter("actions", 0, 1)
+  kit.set_hand(g, 1, { "Copper", "Estate" })
+  T.eq(g:deck_actions(k.kit, 1), nil, "no Action in hand: nothing to offer")
+end
+
 function tests.test_a_named_action_plays_the_first_of_its_name_and_resolves_it(T)
   local m = T.match { setup = function(g)
     kit.stack(g, 1, { "Village", "Copper", "Village" }, { "Gold", "Gold" })
