@@ -199,8 +199,43 @@ static int g_deck_score(lua_State *L)
     return 2;
 }
 
+/* g:deck_owned(kit, p, names): the cards of those names p owns (the sum of its
+ * _own:<Card> counters, k:owned), and every card p owns (its deck, hand, discard, play
+ * and aside: k:owned_count). A money bot's "how many terminals do I have, in a deck of
+ * how many cards" in one call. */
+static int g_deck_owned(lua_State *L)
+{
+    engine_match *m = engine_api_match(L, 0);
+    const engine_deck_kit *k = engine_deck_arg(L, 2);
+    int p = engine_deck_player(L, m, 3);
+    luaL_checktype(L, 4, LUA_TTABLE);
+    engine_freeze_see(L, 4);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, 4);
+    int64_t have = 0, cards = 0;
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, 4, i);
+        const engine_deck_card *c = engine_deck_card_of(k, engine_intern_lua(m->b, L, -1));
+        if (!c)
+            return luaL_error(L, "deck_owned: no card data for %s", lua_tostring(L, -1));
+        lua_pop(L, 1);
+        have += engine_deck_counter(m, c->own, p);
+    }
+    const uint32_t zones[] = {k->z_deck, k->z_hand, k->z_discard, k->z_play, k->z_aside};
+    for (size_t zi = 0; zi < sizeof zones / sizeof zones[0]; zi++) {
+        const engine_zone *z = engine_zone_get(&m->st, zones[zi], p, 0);
+        cards += z ? z->n : 0;
+    }
+    lua_pushinteger(L, have);
+    lua_pushinteger(L, cards);
+    return 2;
+}
+
 const luaL_Reg engine_deck_supply_methods[] = {
-    {"deck_supply", g_deck_supply}, {"deck_pick", g_deck_pick},
-    {"deck_buy", g_deck_buy},       {"deck_empty_piles", g_deck_empty_piles},
-    {"deck_score", g_deck_score},   {NULL, NULL},
+    {"deck_supply", g_deck_supply},
+    {"deck_pick", g_deck_pick},
+    {"deck_buy", g_deck_buy},
+    {"deck_empty_piles", g_deck_empty_piles},
+    {"deck_score", g_deck_score},
+    {"deck_owned", g_deck_owned},
+    {NULL, NULL},
 };

@@ -507,7 +507,14 @@ function kernel:score(g, p)
   return total
 end
 
-function kernel.owned_count(_, g, p)
+local NO_NAMES = {}
+
+function kernel:owned_count(g, p)
+  local kit = self.kit
+  if kit then
+    local _, n = g:deck_owned(kit, p, NO_NAMES)
+    return n
+  end
   local n = 0
   for _, z in ipairs(OWN_ZONES) do n = n + g:count(z, p) end
   return n

@@ -133,6 +133,23 @@ function tests.test_kit_score_adds_vp_and_leaves_gardens_to_lua_like_the_lua_sco
   T.eq(scores[1], 1 + 6 - 1 + 3 + 1 + 2, "vp, and 1 per Gardens for its 10 cards")
 end
 
+function tests.test_kit_owned_counts_like_owned_and_owned_count(T)
+  local m = T.match { setup = function(g)
+    kit.stack(g, 1, { "Smithy" }, { "Militia", "Copper" }, { "Smithy" })
+  end }
+  local g, lua_k, k = m.g, kernels()
+  k:gain(g, 1, "Smithy")
+  k:gain(g, 1, "Moat")
+  local names = { "Smithy", "Militia", "Moat" }
+  local have, cards = g:deck_owned(k.kit, 1, names)
+  local want = 0
+  for _, name in ipairs(names) do want = want + lua_k:owned(g, 1, name) end
+  T.eq(have, want, "the _own counters of the names")
+  T.eq(cards, lua_k:owned_count(g, 1))
+  T.eq(cards, k:owned_count(g, 1))
+  T.eq(cards, 6)
+end
+
 function tests.test_a_bot_named_buy_of_an_unaffordable_card_is_refused(T)
   local m = T.match { bots = { false, "big_money" }, setup = function(g)
     kit.set_hand(g, 2, { "Copper", "Copper", "Estate" })
