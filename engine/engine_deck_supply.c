@@ -1,6 +1,7 @@
 /*
- * engine_deck_supply.c: the g methods over a deck kit's supply (engine_deck.h): what can
- * be gained for how much, buying by name, and the empty piles of the end check.
+ * engine_deck_supply.c: the g methods over a deck kit's supply and the game's end
+ * (engine_deck.h): what can be gained for how much, buying by name, the empty piles of
+ * the end check, and the points a player holds.
  *
  * One rule says what a player may gain from the supply for $max: a pile of the kernel's
  * order whose card costs at most max and whose top card is that card (a mixed pile sells
@@ -162,10 +163,79 @@ static int g_deck_empty_piles(lua_State *L)
     return 2;
 }
 
+/* g:deck_score(kit, p): kernel:score's sum over every card p owns (deck, hand, discard,
+ * play, aside) of its vp; the cards with a score function are left to Lua: returns the
+ * sum and, when there are any, the array of their names (one per card, in zone order). */
+static int g_deck_score(lua_State *L)
+{
+    engine_match *m = engine_api_match(L, 0);
+    const engine_deck_kit *k = engine_deck_arg(L, 2);
+    int p = engine_deck_player(L, m, 3);
+    lua_settop(L, 3);
+    const uint32_t zones[] = {k->z_deck, k->z_hand, k->z_discard, k->z_play, k->z_aside};
+    int64_t total = 0;
+    lua_Integer nscored = 0;
+    for (size_t zi = 0; zi < sizeof zones / sizeof zones[0]; zi++) {
+        const engine_zone *z = engine_zone_get(&m->st, zones[zi], p, 0);
+        for (uint32_t i = 0; z && i < z->n; i++) {
+            uint32_t name = m->st.ents[z->ids[i] - 1].name;
+            const engine_deck_card *c = engine_deck_card_of(k, name);
+            if (!c)
+                return luaL_error(L, "deck_score: no card data for %s", m->b->names.v[name].s);
+            if (c->flags & ENGINE_DECK_SCORE) {
+                if (nscored == 0)
+                    lua_newtable(L); /* 4 */
+                lua_rawgeti(L, NAMES, name);
+                lua_rawseti(L, 4, ++nscored);
+            } else if (c->flags & ENGINE_DECK_VP) {
+                total += c->vp;
+            }
+        }
+    }
+    lua_pushinteger(L, total);
+    if (nscored == 0)
+        return 1;
+    lua_insert(L, 4);
+    return 2;
+}
+
+/* g:deck_owned(kit, p, names): the cards of those names p owns (the sum of its
+ * _own:<Card> counters, k:owned), and every card p owns (its deck, hand, discard, play
+ * and aside: k:owned_count). A money bot's "how many terminals do I have, in a deck of
+ * how many cards" in one call. */
+static int g_deck_owned(lua_State *L)
+{
+    engine_match *m = engine_api_match(L, 0);
+    const engine_deck_kit *k = engine_deck_arg(L, 2);
+    int p = engine_deck_player(L, m, 3);
+    luaL_checktype(L, 4, LUA_TTABLE);
+    engine_freeze_see(L, 4);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, 4);
+    int64_t have = 0, cards = 0;
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, 4, i);
+        const engine_deck_card *c = engine_deck_card_of(k, engine_intern_lua(m->b, L, -1));
+        if (!c)
+            return luaL_error(L, "deck_owned: no card data for %s", lua_tostring(L, -1));
+        lua_pop(L, 1);
+        have += engine_deck_counter(m, c->own, p);
+    }
+    const uint32_t zones[] = {k->z_deck, k->z_hand, k->z_discard, k->z_play, k->z_aside};
+    for (size_t zi = 0; zi < sizeof zones / sizeof zones[0]; zi++) {
+        const engine_zone *z = engine_zone_get(&m->st, zones[zi], p, 0);
+        cards += z ? z->n : 0;
+    }
+    lua_pushinteger(L, have);
+    lua_pushinteger(L, cards);
+    return 2;
+}
+
 const luaL_Reg engine_deck_supply_methods[] = {
     {"deck_supply", g_deck_supply},
     {"deck_pick", g_deck_pick},
     {"deck_buy", g_deck_buy},
     {"deck_empty_piles", g_deck_empty_piles},
+    {"deck_score", g_deck_score},
+    {"deck_owned", g_deck_owned},
     {NULL, NULL},
 };

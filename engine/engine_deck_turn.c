@@ -219,6 +219,42 @@ static int g_deck_treasures(lua_State *L)
 
 /* ---- actions ------------------------------------------------------------------------- */
 
+/* g:deck_actions(kit, p): what the action phase may offer now: nil when no action is
+ * left or p's hand holds no Action card, else the names of the Action cards in hand, one
+ * per name, first from the bottom (the phase's options, k:hand_kinds). No table is
+ * made when there is nothing to offer, the common case of a money deck. */
+static int g_deck_actions(lua_State *L)
+{
+    engine_match *m = engine_api_match(L, 0);
+    const engine_deck_kit *k = engine_deck_arg(L, 2);
+    int p = engine_deck_player(L, m, 3);
+    lua_settop(L, 3);
+    int32_t hand = engine_deck_zone(L, m, k->z_hand, p, 0);
+    if (engine_deck_counter(m, k->c_actions, 0) <= 0 || hand < 0)
+        return 0;
+    /* the kinds found so far: at most one per card of the kit */
+    uint32_t small[64], *found = small, n = 0;
+    if (k->ncards > 64)
+        found = lua_newuserdatauv(L, sizeof(uint32_t) * k->ncards, 0); /* 4 */
+    int t = lua_gettop(L) + 1;
+    for (uint32_t i = 0; i < m->st.zones[hand].n; i++) {
+        uint32_t name = m->st.ents[m->st.zones[hand].ids[i] - 1].name, j = 0;
+        const engine_deck_card *c = engine_deck_card_of(k, name);
+        if (!c || !(c->types & k->action))
+            continue;
+        while (j < n && found[j] != name)
+            j++;
+        if (j < n)
+            continue;
+        if (n == 0)
+            lua_createtable(L, 4, 0); /* t */
+        found[n++] = name;
+        lua_rawgeti(L, NAMES, name);
+        lua_rawseti(L, t, n);
+    }
+    return n ? 1 : 0;
+}
+
 /* g:deck_play(kit, p, name): what the kernel's action phase does with a chosen Action:
  * one action spent, the first card of that name in p's hand (from the bottom: the one
  * the phase's option names) put into play, "<name> plays <Card>". Returns its id; the
@@ -285,6 +321,7 @@ const luaL_Reg engine_deck_turn_methods[] = {
     {"deck_cleanup", g_deck_cleanup},
     {"deck_start_turn", g_deck_start_turn},
     {"deck_treasures", g_deck_treasures},
+    {"deck_actions", g_deck_actions},
     {"deck_play", g_deck_play},
     {"deck_resolve", g_deck_resolve},
     {NULL, NULL},

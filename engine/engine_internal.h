@@ -15,6 +15,7 @@
  *   engine_decision.c the pending decision; validating a player's answer (Choose)
  *   engine_log.c      the answer log and an answer's encoding
  *   engine_api.c      the Lua `g` handle
+ *   engine_deck*.c    the deck kit: a deck-builder's turn as g methods (engine_deck.h)
  *   engine_bots.c     the strategies the engine offers every game (`random`)
  *   engine_vm.c       a bundle's VM: allocator, watchdog, sandbox, registry tables
  *   engine_options.c  the options and bots a game declares; checking a match's options

@@ -27,11 +27,11 @@
 -- replaces one of the methods the kit stands in for (kernel.__newindex).
 --
 -- Bots name their choice: cfg.bots maps a bot's name to the named forms of its
--- decisions, { action = fn(k, g, p) -> card name or nil, buy = fn(k, g, p, coins) -> card
--- name or nil }. When g:bot(p) names such a bot, the turn asks it for names instead of
--- building the options (kernel:turn); the kit checks each name by the rule that lists
--- the options and raises on one that is not allowed. People and the search tree get the
--- labelled options as before.
+-- decisions, { action = fn(k, g, p, names) -> one of names (the Action kinds in hand) or
+-- nil, buy = fn(k, g, p, coins) -> card name or nil }. When g:bot(p) names such a bot,
+-- the turn asks it for names instead of building the options (kernel:turn); the kit
+-- checks each name by the rule that lists the options and raises on one that is not
+-- allowed. People and the search tree get the labelled options as before.
 
 local memo = require("deckbuilder.memo")
 local deck = require("deckhand.deck")
@@ -484,6 +484,14 @@ require("deckbuilder.turn").add(kernel)
 
 -- Victory points of p: every card p owns, by its vp (number) or score(g, k, p) function.
 function kernel:score(g, p)
+  local kit = self.kit
+  if kit then -- the kit adds the vp up; score functions run here
+    local total, scored = g:deck_score(kit, p)
+    if scored then
+      for i = 1, #scored do total = total + self.cards[scored[i]].score(g, self, p) end
+    end
+    return total
+  end
   local total = 0
   for _, z in ipairs(OWN_ZONES) do
     local ids = g:list(z, p)
@@ -499,7 +507,14 @@ function kernel:score(g, p)
   return total
 end
 
-function kernel.owned_count(_, g, p)
+local NO_NAMES = {}
+
+function kernel:owned_count(g, p)
+  local kit = self.kit
+  if kit then
+    local _, n = g:deck_owned(kit, p, NO_NAMES)
+    return n
+  end
   local n = 0
   for _, z in ipairs(OWN_ZONES) do n = n + g:count(z, p) end
   return n

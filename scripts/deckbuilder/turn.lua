@@ -63,8 +63,10 @@ function turn.add(kernel)
   -- Action in p's hand, with an action left) until it names none or no action is left.
   local function named_actions(self, g, p, bot)
     local kit = self.kit
-    while g:counter("actions") > 0 do
-      local name = bot.action(self, g, p)
+    while true do
+      local names = g:deck_actions(kit, p) -- nil: no action left, or none in hand
+      if not names then return end
+      local name = bot.action(self, g, p, names)
       if not name then return end
       self:resolve(g, p, g:deck_play(kit, p, name))
     end

@@ -11,6 +11,7 @@
 -- (playing actions, discards, trashing, gains, reactions and every card's questions).
 
 local botkit = require("deckbuilder.botkit")
+local memo = require("deckbuilder.memo")
 
 local bots = {}
 
@@ -270,26 +271,62 @@ local function terminals_wanted(n)
   return 1
 end
 
--- The best terminal on offer for coins that p should add now, or nil; unknown actions
--- (another set's) costing $5 or more rank by cost below the known ones; cheap unknown
--- ones (Woodcutter, Workshop, Moat) are not worth a terminal slot.
-local function terminal_to_buy(k, g, p, coins)
-  local have, order = 0, k.order
-  for i = 1, #order do
-    local name = order[i]
+-- Per kernel (a match's order): its terminal Actions (no +actions), in order, and the
+-- rank of each one the default player would buy: a known terminal by TERMINAL, an
+-- unknown one costing $5 or more by its cost below them, a cheap unknown one (Woodcutter,
+-- Workshop, Moat) -1, not worth a terminal slot. A cache: the same for every match.
+local terminal_memo = memo.cache()
+
+local function terminals_of(k)
+  local t = terminal_memo[k]
+  if t then return t end
+  if (terminal_memo.n or 0) >= 128 then memo.empty(terminal_memo) end
+  t = { names = {}, rank = {} }
+  for i = 1, #k.order do
+    local name = k.order[i]
     local def = k.cards[name]
-    if def.is.Action and (def.actions or 0) == 0 then have = have + k:owned(g, p, name) end
-  end
-  if have >= terminals_wanted(k:owned_count(g, p)) then return nil end
-  local best, bestv = nil, -1
-  for i = 1, #order do
-    local name = order[i]
-    local def = k.cards[name]
-    if def.is.Action and not SKIP[name] and def.cost <= coins and g:count(k:pile(name), 0) > 0
-       and (def.actions or 0) == 0 then
-      local v = TERMINAL[name] and 100 + TERMINAL[name] or def.cost >= 5 and def.cost or -1
-      if v > bestv then best, bestv = name, v end
+    if def.is.Action and (def.actions or 0) == 0 then
+      t.names[#t.names + 1] = name
+      if not SKIP[name] then
+        t.rank[name] = TERMINAL[name] and 100 + TERMINAL[name] or def.cost >= 5 and def.cost or -1
+      end
     end
+  end
+  terminal_memo[k], terminal_memo.n = t, (terminal_memo.n or 0) + 1
+  return t
+end
+
+-- The terminals p owns (of names) and all the cards p owns.
+local function owned_of(k, g, p, names)
+  if k.kit then return g:deck_owned(k.kit, p, names) end
+  local have = 0
+  for i = 1, #names do have = have + k:owned(g, p, names[i]) end
+  return have, k:owned_count(g, p)
+end
+
+-- The names of the piles, in order, that hold a card costing at most coins.
+local function affordable(k, g, coins)
+  if k.kit then return (g:deck_supply(k.kit, coins)) end
+  local t, order = {}, k.order
+  for i = 1, #order do
+    local name = order[i]
+    if k.cards[name].cost <= coins and g:count(k:pile(name), 0) > 0 then t[#t + 1] = name end
+  end
+  return t
+end
+
+-- The best terminal on offer for coins that p should add now, or nil: the first of the
+-- highest rank (terminals_of) among the affordable piles, while p has fewer terminals
+-- than terminals_wanted.
+local function terminal_to_buy(k, g, p, coins)
+  local t = terminals_of(k)
+  local have, cards = owned_of(k, g, p, t.names)
+  if have >= terminals_wanted(cards) then return nil end
+  local names, rank = affordable(k, g, coins), t.rank
+  local best, bestv = nil, -1
+  for i = 1, #names do
+    local v = rank[names[i]]
+    if v and v > bestv then best, bestv = names[i], v end
   end
   return best
 end
@@ -355,10 +392,9 @@ end
 -- The same choices as the option bots above, made from the match's state and the card
 -- data: what the kernel asks a bot seat when it builds no options.
 
--- choose_action's rule: the Action in hand with the highest cost, +100 when it gives
--- actions; the first such kind in hand on a tie. nil when there is none.
-local function named_action(k, g, p)
-  local _, names = k:hand_kinds(g, p, "Action")
+-- choose_action's rule over the Action kinds in hand (names, g:deck_actions): the one
+-- with the highest cost, +100 when it gives actions; the first such kind on a tie.
+local function named_action(k, _, _, names)
   local best, bestv = nil, -1
   for i = 1, #names do
     local def = k.cards[names[i]]

@@ -26,8 +26,9 @@ local k = kernel.new { cards = data.cards, order = data.order, hand_size = 5, bo
 -- saves rebuilding constant data and is emptied when it grows (and by the engine when
 -- memory is tight: it is a memo.cache, the one kind of module table matches may write).
 local by_mask = memo.cache()
-local function kernel_of(g)
-  local mask = g:counter("_kingdom")
+-- mask: the _kingdom counter when the caller read it already.
+local function kernel_of(g, mask)
+  mask = mask or g:counter("_kingdom")
   -- No kingdom recorded (a match set up before _kingdom existed): the full kernel.
   if mask == 0 then return k end
   local kk = by_mask[mask]
@@ -62,9 +63,15 @@ function game.setup(g)
   k:deal_all(g, data.start)
 end
 
+-- A draft is pending only while no kingdom is recorded (kingdom.draft records it and
+-- ends the draft at once), so a match with a kingdom reads one counter here, not two.
 function game.turn(g)
-  if g:counter("_draft") ~= 0 then kingdom.draft(g, k, data) end
-  kernel_of(g):turn(g)
+  local mask = g:counter("_kingdom")
+  if mask == 0 and g:counter("_draft") ~= 0 then
+    kingdom.draft(g, k, data)
+    mask = nil
+  end
+  kernel_of(g, mask):turn(g)
 end
 
 -- Asked after every turn, so the game ends at the end of the turn that emptied the

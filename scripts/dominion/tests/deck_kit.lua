@@ -123,6 +123,33 @@ function tests.test_kit_empty_piles_match_the_lua_count(T)
   end)
 end
 
+function tests.test_kit_score_adds_vp_and_leaves_gardens_to_lua_like_the_lua_score(T)
+  local _, scores = same_as_lua(T, function(g)
+    kit.stack(g, 1, { "Estate", "Gardens" }, { "Province", "Curse", "Copper", "Copper" },
+              { "Duchy", "Gardens" })
+    g:new("Gold", "aside", 1)
+    g:new("Estate", "play", 1)
+  end, function(g, k) return { k:score(g, 1), k:score(g, 2) } end)
+  T.eq(scores[1], 1 + 6 - 1 + 3 + 1 + 2, "vp, and 1 per Gardens for its 10 cards")
+end
+
+function tests.test_kit_owned_counts_like_owned_and_owned_count(T)
+  local m = T.match { setup = function(g)
+    kit.stack(g, 1, { "Smithy" }, { "Militia", "Copper" }, { "Smithy" })
+  end }
+  local g, lua_k, k = m.g, kernels()
+  k:gain(g, 1, "Smithy")
+  k:gain(g, 1, "Moat")
+  local names = { "Smithy", "Militia", "Moat" }
+  local have, cards = g:deck_owned(k.kit, 1, names)
+  local want = 0
+  for _, name in ipairs(names) do want = want + lua_k:owned(g, 1, name) end
+  T.eq(have, want, "the _own counters of the names")
+  T.eq(cards, lua_k:owned_count(g, 1))
+  T.eq(cards, k:owned_count(g, 1))
+  T.eq(cards, 6)
+end
+
 function tests.test_a_bot_named_buy_of_an_unaffordable_card_is_refused(T)
   local m = T.match { bots = { false, "big_money" }, setup = function(g)
     kit.set_hand(g, 2, { "Copper", "Copper", "Estate" })
@@ -164,6 +191,21 @@ function tests.test_a_bot_named_action_not_in_hand_is_refused(T)
   g:set_counter("actions", 0, 0)
   ok, err = pcall(g.deck_play, g, k.kit, 2, "Village")
   T.ok(not ok and tostring(err):find("no action is left", 1, true), tostring(err))
+end
+
+function tests.test_kit_actions_offers_each_action_kind_in_hand_once_like_hand_kinds(T)
+  local m = T.match { setup = function(g)
+    kit.set_hand(g, 1, { "Smithy", "Copper", "Village", "Smithy", "Moat" })
+  end }
+  local g, lua_k, k = m.g, kernels()
+  local _, want = lua_k:hand_kinds(g, 1, "Action")
+  T.eq(g:deck_actions(k.kit, 1), want)
+  T.eq(want, { "Smithy", "Village", "Moat" })
+  g:set_counter("actions", 0, 0)
+  T.eq(g:deck_actions(k.kit, 1), nil, "no action left: nothing to offer")
+  g:set_counter("actions", 0, 1)
+  kit.set_hand(g, 1, { "Copper", "Estate" })
+  T.eq(g:deck_actions(k.kit, 1), nil, "no Action in hand: nothing to offer")
 end
 
 function tests.test_a_named_action_plays_the_first_of_its_name_and_resolves_it(T)
