@@ -11,6 +11,7 @@
 -- trades the best Treasure it can; Priest and Warrior trash Wood; Sacrifice gains a Club.
 
 local botkit = require("deckbuilder.botkit")
+local memo = require("deckbuilder.memo")
 
 local bots = {}
 
@@ -64,17 +65,31 @@ local function choose_gain(_, _, d)
   return { best }
 end
 
-local function weapons(k, g, p)
-  return k:owned(g, p, "Club") + k:owned(g, p, "Sling") + k:owned(g, p, "Spear")
+-- The names default_buy counts p's cards of: the Weapons, and the other Actions (in the
+-- kernel's order). Kept in a cache, filled again when the engine empties it: a module's
+-- own tables are frozen, and a g call given one looks through it.
+local lists = memo.cache()
+
+local function weapon_names()
+  local t = lists.weapons
+  if not t then
+    t = { "Club", "Sling", "Spear" }
+    lists.weapons = t
+  end
+  return t
 end
 
-local function actions_owned(k, g, p)
-  local n = 0
-  for _, name in ipairs(k.order) do
-    local def = k.cards[name]
-    if def.is.Action and not def.is.Weapon then n = n + k:owned(g, p, name) end
+local function action_names(k)
+  local t = lists.actions
+  if not t then
+    t = {}
+    for _, name in ipairs(k.order) do
+      local def = k.cards[name]
+      if def.is.Action and not def.is.Weapon then t[#t + 1] = name end
+    end
+    lists.actions = t
   end
-  return n
+  return t
 end
 
 -- Wish lists are only read, so they are built once (a strategy runs at every buy).
@@ -84,17 +99,18 @@ local WARRIOR, CLUB = { "Warrior", "Prophet", "Club", "Bone" }, { "Club", "Bone"
 local ARTIST, BONE = { "Artist", "Toolmaker", "Priest", "Bone" }, { "Bone" }
 
 -- A mix of money, Actions and Weapons: one Weapon per 3 cards, one Action per 4. What it
--- owns is counted only for the coins whose choice depends on it.
+-- owns is counted (g:deck_owned: the _own:<Card> counters, and all its cards) only for
+-- the coins whose choice depends on it.
 local function default_buy(k, g, p, coins)
   if coins >= 10 then return SPEAR end
   if coins >= 7 then return ELDER end
   if coins < 3 then return NONE end
   if coins == 3 then return BONE end
-  local cards = k:owned_count(g, p)
-  local armed = weapons(k, g, p) * 3 >= cards
+  local weapons, cards = g:deck_owned(k.kit, p, weapon_names())
+  local armed = weapons * 3 >= cards
   if coins == 6 then return armed and STONE or SLING end
   if coins == 4 and not armed then return CLUB end
-  local busy = actions_owned(k, g, p) * 4 >= cards
+  local busy = g:deck_owned(k.kit, p, action_names(k)) * 4 >= cards
   if coins == 5 then return busy and CLUB or WARRIOR end
   return busy and BONE or ARTIST
 end
@@ -124,10 +140,9 @@ end
 -- ---- named forms (deckbuilder/kernel.lua, cfg.bots): the same choices made from the
 -- match's state instead of the labelled options; a bot seat's turn asks these.
 
--- choose_action's rule: the first of the best Action kinds in hand, or nil to end the
--- action phase.
-local function named_action(k, g, p)
-  local _, names = k:hand_kinds(g, p, "Action")
+-- choose_action's rule over the Action kinds in hand (names, g:deck_actions): the first
+-- of the best, or nil to end the action phase.
+local function named_action(k, _, _, names)
   local best, bestv = nil, -1
   for i = 1, #names do
     local v = action_value(k.cards[names[i]])

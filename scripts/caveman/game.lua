@@ -55,13 +55,14 @@ function game.setup(g)
 end
 
 -- Asked after every turn, so the turn that takes a player's last health is played out.
+-- Player 1 plays first, so the last player has had the fewest turns: once it has had
+-- TURN_LIMIT, every player has.
 function game.finished(g)
-  local limit = true
-  for p = 1, g:nplayers() do
+  local n = g:nplayers()
+  for p = 1, n do
     if g:counter("health", p) <= 0 then return true end
-    if g:counter("turns", p) < TURN_LIMIT then limit = false end
   end
-  return limit
+  return g:counter("turns", n) >= TURN_LIMIT
 end
 
 -- Score = health left. Most health wins; equal health shares the rank (1 + the number of

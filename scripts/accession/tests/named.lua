@@ -42,7 +42,8 @@ local function check_named_is_labelled(T, bot_name, seed)
     local pick = bot(m.g, d.player, d)
     local o = m:decision().options[pick[1]]
     if d.kind == "action" then
-      T.eq(named.action(k, m.g, d.player), named_of(o), bot_name .. ": " .. o.label)
+      local names = m.g:deck_actions(k.kit, d.player)
+      T.eq(named.action(k, m.g, d.player, names), named_of(o), bot_name .. ": " .. o.label)
       compared = compared + 1
     elseif d.kind == "buy" and d.options[pick[1]] ~= kernel.PLAY_ALL then
       T.eq(named.buy(k, m.g, d.player, m.g:counter("coins")), named_of(o),

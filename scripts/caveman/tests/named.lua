@@ -37,7 +37,8 @@ local function check_named_is_labelled(T, bot_name, seed)
     local pick = bot(m.g, d.player, d)
     local o = d.options[pick[1]]
     if d.kind == "action" then
-      T.eq(named.action(k, m.g, d.player), named_of(o), bot_name .. ": " .. o.label)
+      local names = m.g:deck_actions(k.kit, d.player)
+      T.eq(named.action(k, m.g, d.player, names), named_of(o), bot_name .. ": " .. o.label)
       compared = compared + 1
     elseif d.kind == "buy" and o.act ~= "all" then
       T.eq(named.buy(k, m.g, d.player, m.g:counter("coins")), named_of(o),
@@ -62,7 +63,8 @@ end
 -- the bot and the card.
 function tests.test_bot_named_choice_outside_the_options_is_refused(T)
   local k = game.kernel
-  local m = T.match(kit.match { bots = { false, "aggro" } })
+  local m = T.match(kit.match { bots = { false, "aggro" },
+                                more = function(g) kit.set_hand(g, 2, { "Club", "Wood" }) end })
   local g = m.g
   local top = g:name(g:top("supply:Actions 5", 0))
   local under = top == "Prophet" and "Warrior" or "Prophet"
