@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "engine_deck.h"
+#include "engine_deck_games.h"
 #include "engine_internal.h"
 
 #define NAMES lua_upvalueindex(1)
@@ -690,6 +691,7 @@ int engine_api_open(engine_bundle *b, lua_State *L)
     lua_rawgeti(L, LUA_REGISTRYINDEX, b->names_ref);
     luaL_setfuncs(L, g_methods, 1);
     engine_deck_open(b, L);
+    engine_deck_games_open(b, L);
     lua_setfield(L, -2, "__index");
     lua_pushliteral(L, "g");
     lua_setfield(L, -2, "__metatable");

@@ -136,16 +136,16 @@ local function named_choice(g, p, bot, named)
   return act, R.check(g, k, p, bot, act, choice, hand, ids, names, runes, power, limit)
 end
 
--- Plays the bottom card of the hand until none is left (cards drawn meanwhile included);
--- a run of plain cards at the bottom is played at once (R.play_plain).
+-- Plays the bottom card of the hand until none is left (cards drawn meanwhile included):
+-- the plain cards at the bottom with one g:deck_run, then the card above them with its
+-- hooks (R.play), and so on.
+local run = R.play_run(k)
+
 local function play_all(g, p)
-  while true do
-    local ids, names = g:list("hand", p, nil, "names")
-    if #ids == 0 then return end
-    local n = R.plain_run(k, names)
-    local next_id = ids[n + 1] -- the card after the run: playing the run leaves it there
-    if n > 0 then R.play_plain(g, k, p, ids, names, n) end
-    if next_id then R.play(g, k, p, next_id) end
+  local _, id = g:deck_run(run, p)
+  while id do
+    R.play(g, k, p, id)
+    _, id = g:deck_run(run, p)
   end
 end
 

@@ -16,6 +16,7 @@
 
 local kernel = require("deckbuilder.kernel")
 local memo = require("deckbuilder.memo")
+local deck_games = require("deckhand.deck_games")
 
 local R = {}
 
@@ -367,7 +368,7 @@ local function facts_of(k, name)
         lb_hero = def.faction == "Lifebound" and def.is.Hero == true,
         on_play = def.on_play or false, unite = def.unite or false }
   -- plain: a hero whose play only gives Runes or Power (the starting cards, the piles'):
-  -- a run of them is played at once (R.play_plain)
+  -- a run of them is played at once (R.play_run)
   f.plain = f.zone == "play" and not (f.faction or f.on_play or f.unite or f.cards
                                       or f.honour)
   play_facts[name] = f
@@ -425,29 +426,19 @@ function R.play(g, k, p, id)
   if before == 1 then fire_waiting_unites(g, k, p, id, f.faction, now) end
 end
 
--- Play the first n cards of ids (p's hand from the bottom; names: their names), all of
--- them plain (facts_of), as n R.play calls would: each goes to play, is marked played
--- and logged, in order; their Runes and Power are added up and added once, since no
--- script runs in between.
-function R.play_plain(g, k, p, ids, names, n)
-  for i = #ids, n + 1, -1 do ids[i] = nil end
-  g:move(ids, "play", p)
-  local now, who, runes, power = turnno(g), pname(g, p), 0, 0
-  for i = 1, n do
-    local f = facts_of(k, names[i])
-    g:set(ids[i], "played", now)
-    g:log(who, " plays ", names[i], f.suffix)
-    runes, power = runes + (f.runes or 0), power + (f.power or 0)
+-- The play run (engine_deck_games.c) of the plain cards: g:deck_run(run, p) plays the
+-- plain cards at the bottom of p's hand as R.play would, card by card (into play, marked
+-- played this turn, "<player> plays <Card> (+1 Rune)", their Runes and Power added up
+-- and added once, since no script runs in between), in one g call. Built when the game
+-- loads, from its own card data.
+function R.play_run(k)
+  local cards = {}
+  for name in pairs(k.cards) do
+    local f = facts_of(k, name)
+    if f.plain then cards[name] = { adds = { f.runes or 0, f.power or 0 }, text = f.suffix } end
   end
-  if runes ~= 0 then g:add_counter("runes", 0, runes) end
-  if power ~= 0 then g:add_counter("power", 0, power) end
-end
-
--- How many cards from the bottom of p's hand (ids with their names) are plain (R.play_plain).
-function R.plain_run(k, names)
-  local n = 0
-  while n < #names and facts_of(k, names[n + 1]).plain do n = n + 1 end
-  return n
+  return deck_games.run { from = "hand", to = "play", mark = "played", mark_by = "_turnno",
+                          verb = " plays ", counters = { "runes", "power" }, cards = cards }
 end
 
 -- Apply constructs' per-turn statistics at the start of p's turn.

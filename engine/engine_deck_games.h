@@ -1,0 +1,17 @@
+/*
+ * engine_deck_games.h: C primitives for the deck-builders whose turn is their own (not
+ * the kernel's action -> buy -> clean-up), built on the deck kit's helpers
+ * (engine_deck.h). Today: the play run, Ascension's "play every card in hand" for the
+ * cards whose play only moves them and adds to counters.
+ */
+#ifndef ENGINE_DECK_GAMES_H
+#define ENGINE_DECK_GAMES_H
+
+#include "engine_internal.h"
+
+/* Registers the g method deck_run into the table on top of the stack (engine_api.c's
+ * method table, the names table as its upvalue) and the module `deckhand.deck_games` (the
+ * run constructor) in the bundle's loaded modules. */
+void engine_deck_games_open(engine_bundle *b, lua_State *L);
+
+#endif
