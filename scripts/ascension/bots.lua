@@ -68,45 +68,43 @@ end
 
 -- ---- named forms (docs/SCRIPTING.md, g:bot) -------------------------------------------
 
--- A card's value to default_turn by name: reward_value for a Monster, hero_value for the
--- others (a cache: card data is frozen, each read of it a metatable step).
-local value_of = memo.cache()
+-- What default_turn asks of a card on offer, by name: { monster = is it a Monster, cost =
+-- its printed cost or false (R.facts), value = reward_value for a Monster, hero_value for
+-- the others }. A cache: card data is frozen, each read of it a metatable step, and the
+-- loop below reads every card on offer at every decision.
+local seen = memo.cache()
 
-local function value(k, name, monster)
-  local v = value_of[name]
-  if not v then
-    local def = k.cards[name]
-    v = monster and reward_value(def) or hero_value(def)
-    value_of[name] = v
+local function card_seen(k, name)
+  local s = seen[name]
+  if not s then
+    local facts, def = R.facts(k, name), k.cards[name]
+    s = { monster = facts.monster, cost = facts.cost,
+          value = facts.monster and reward_value(def) or hero_value(def) }
+    seen[name] = s
   end
-  return v
+  return s
 end
 
--- R's functions in locals: reading a frozen module's field costs a metatable step.
-local facts_of, cost_of = R.facts, R.cost
+local cost_of = R.cost -- in a local: reading a frozen module's field costs a metatable step
 
 -- default's turn choice named from what game.lua says is on offer (hand: the cards in
 -- hand; when none, the offer of R.turn_offer) instead of read off the labelled options:
 -- the same rule as choose_turn (the hand first, then the free defeat, the defeat and the
 -- buy of most value, the first of equals in the options' order), so the same games are
--- played. What it may do with each card is R.acts' rule, written out here (the loop runs
--- over every card on offer at every decision). Returns the act and the index of its card
--- in the offer (game.lua checks both).
+-- played. What it may do with each card is R.acts' rule, written out here. Returns the
+-- act and the index of its card in the offer (game.lua checks both).
 local function default_turn(k, g, p, hand, ids, names, runes, power, limit)
   if hand > 0 then return "all" end
   local free, freev, defeat, defeatv, buy, buyv
   for i = 1, #ids do
     local name = names[i]
-    local facts = facts_of(k, name)
-    local c = facts.cost or cost_of(g, k, p, name)
-    local monster = facts.monster
-    if monster and (c <= power or (limit and c <= limit)) then
-      local v = value(k, name, true)
+    local s = seen[name] or card_seen(k, name)
+    local c, v = s.cost or cost_of(g, k, p, name), s.value
+    if s.monster then
       if c <= power and (not defeat or v > defeatv) then defeat, defeatv = i, v end
       if limit and c <= limit and (not free or v > freev) then free, freev = i, v end
-    elseif not monster and c <= runes then
-      local v = value(k, name, false)
-      if not buy or v > buyv then buy, buyv = i, v end
+    elseif c <= runes and (not buy or v > buyv) then
+      buy, buyv = i, v
     end
   end
   if free then return "free", free end

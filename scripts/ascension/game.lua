@@ -124,15 +124,17 @@ end
 -- p's hand and, when it is empty, what is on offer (R.turn_offer), it names an act and
 -- a card (an index into the offer, or a card in hand to play), checked with the rule
 -- that would have listed it (R.check: an error otherwise). The offer is read once for
--- both. Returns the act and the card's id.
+-- both (built: the count of p's constructs). Returns the act and the card's id.
 local OFFER_ACT = { buy = true, defeat = true, free = true }
 
-local function named_choice(g, p, bot, named)
+local function named_choice(g, p, bot, named, built)
   local hand = g:count("hand", p)
   local ids, names, runes, power, limit
-  if hand == 0 then ids, names, runes, power, limit = R.turn_offer(g, k, p) end
+  if hand == 0 then ids, names, runes, power, limit = R.turn_offer(g, k, p, built) end
   local act, choice = named(k, g, p, hand, ids, names, runes, power, limit)
-  if not ids and OFFER_ACT[act] then ids, names, runes, power, limit = R.turn_offer(g, k, p) end
+  if not ids and OFFER_ACT[act] then
+    ids, names, runes, power, limit = R.turn_offer(g, k, p, built)
+  end
   return act, R.check(g, k, p, bot, act, choice, hand, ids, names, runes, power, limit)
 end
 
@@ -157,9 +159,14 @@ function game.turn(g)
   local bot = g:bot(p)
   local named = bot and named_turns[bot]
   while true do
-    R.settle(g, k, p)
+    local built = g:count("constructs", p) -- settling fires abilities, builds nothing
+    R.settle(g, k, p, built)
     local act, id
-    if named then act, id = named_choice(g, p, bot, named) else act, id = asked_choice(g, p) end
+    if named then
+      act, id = named_choice(g, p, bot, named, built)
+    else
+      act, id = asked_choice(g, p)
+    end
     if act == "end" then break end
     if act == "all" then
       play_all(g, p)

@@ -272,9 +272,10 @@ function R.offer(g, distinct)
   return ids, names
 end
 
--- An unused Templar Outpost of p's and the most a monster it defeats may cost, or nil.
-function R.outpost(g, k, p)
-  if g:count("constructs", p) == 0 then return nil end -- most turns: no list to build
+-- An unused Templar Outpost of p's and the most a monster it defeats may cost, or nil
+-- (built: the count of p's constructs, when the caller has it).
+function R.outpost(g, k, p, built)
+  if (built or g:count("constructs", p)) == 0 then return nil end -- most turns: no list
   local now = turnno(g)
   local ids, names = g:list("constructs", p, nil, "names")
   for i = 1, #ids do
@@ -296,10 +297,11 @@ end
 
 -- What p may acquire or defeat now, read once per decision for a bot's named choice and
 -- its check: the cards on offer and their names (R.offer), p's Runes and Power, and the
--- most an unused Templar Outpost may defeat (nil without one).
-function R.turn_offer(g, k, p)
+-- most an unused Templar Outpost may defeat (nil without one). built: the count of p's
+-- constructs, when the caller has it.
+function R.turn_offer(g, k, p, built)
   local ids, names = R.offer(g)
-  local _, limit = R.outpost(g, k, p)
+  local _, limit = R.outpost(g, k, p, built)
   return ids, names, g:counter("runes"), g:counter("power"), limit
 end
 
@@ -456,8 +458,8 @@ end
 
 -- Fire each construct ability whose condition holds and that has not fired this turn;
 -- asked before every decision of the turn, i.e. whenever p's cards may have changed.
-function R.settle(g, k, p)
-  if g:count("constructs", p) == 0 then return end -- asked often: no list to build
+function R.settle(g, k, p, built)
+  if (built or g:count("constructs", p)) == 0 then return end -- asked often: no list
   local fired = true
   while fired do
     fired = false
