@@ -341,10 +341,13 @@ const engine_deck_kit *engine_deck_arg(lua_State *L, int i)
 
 void engine_deck_open(engine_bundle *b, lua_State *L)
 {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, b->gmeta_ref);
+    lua_getfield(L, -1, "__index"); /* g's method table */
     lua_rawgeti(L, LUA_REGISTRYINDEX, b->names_ref);
     luaL_setfuncs(L, engine_deck_turn_methods, 1);
     lua_rawgeti(L, LUA_REGISTRYINDEX, b->names_ref);
     luaL_setfuncs(L, engine_deck_supply_methods, 1);
+    lua_pop(L, 2);
     lua_rawgeti(L, LUA_REGISTRYINDEX, b->loaded_ref);
     lua_createtable(L, 0, 1);
     lua_pushcfunction(L, deck_kit_new);
