@@ -59,6 +59,9 @@ typedef struct {
     engine_deck_card *cards;
     engine_deck_pile *piles; /* the kernel's order */
     uint32_t *card_of;       /* interned name -> card index + 1, 0 = not a card */
+    uint32_t nzmap;          /* zone_pile's size: the highest pile zone name id + 1 */
+    uint32_t *zone_pile;     /* interned "supply:<pile>" -> the index + 1 in piles of the
+                              * pile's first card (the one the end check counts) */
 } engine_deck_kit;
 
 /* One event's text. Longer than any event may be (engine_match_event cuts at

@@ -137,20 +137,28 @@ static int g_deck_buy(lua_State *L)
 /* g:deck_empty_piles(kit [, name]): kernel:empty_piles, the supply piles of this match
  * that are empty (each pile once; a pile of the order that the match does not use,
  * whose _pile:<Card> is 0, is not counted); with name, also the cards left in that
- * card's pile (Dominion's end: Provinces, or three piles). */
+ * card's pile (Dominion's end: Provinces, or three piles). Asked after every turn, so it
+ * walks the match's few zones once to find the piles holding cards, instead of looking
+ * each pile's zone up. */
 static int g_deck_empty_piles(lua_State *L)
 {
     engine_match *m = engine_api_match(L, 0);
     const engine_deck_kit *k = engine_deck_arg(L, 2);
     int named = !lua_isnoneornil(L, 3);
     lua_settop(L, 3);
+    uint8_t small[256], *held = small;
+    if (k->npiles > sizeof small)
+        held = lua_newuserdatauv(L, k->npiles, 0);
+    memset(held, 0, k->npiles);
+    for (uint32_t i = 0; i < m->st.nzones; i++) {
+        const engine_zone *z = &m->st.zones[i];
+        if (z->owner == 0 && z->n > 0 && z->name < k->nzmap && k->zone_pile[z->name])
+            held[k->zone_pile[z->name] - 1] = 1;
+    }
     lua_Integer empty = 0;
     for (uint32_t i = 0; i < k->npiles; i++) {
         const engine_deck_pile *pl = &k->piles[i];
-        if (!pl->first)
-            continue;
-        const engine_zone *z = engine_zone_get(&m->st, pl->zone, 0, 0);
-        empty += (!z || z->n == 0) && engine_deck_counter(m, pl->key, 0) != 0;
+        empty += pl->first && !held[i] && engine_deck_counter(m, pl->key, 0) != 0;
     }
     lua_pushinteger(L, empty);
     if (!named)
