@@ -12,8 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_deck.h"
-#include "engine_deck_games.h"
 #include "engine_internal.h"
 
 #define NAMES lua_upvalueindex(1)
@@ -690,8 +688,6 @@ int engine_api_open(engine_bundle *b, lua_State *L)
     lua_createtable(L, 0, (int)(sizeof g_methods / sizeof g_methods[0]));
     lua_rawgeti(L, LUA_REGISTRYINDEX, b->names_ref);
     luaL_setfuncs(L, g_methods, 1);
-    engine_deck_open(b, L);
-    engine_deck_games_open(b, L);
     lua_setfield(L, -2, "__index");
     lua_pushliteral(L, "g");
     lua_setfield(L, -2, "__metatable");

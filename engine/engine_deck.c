@@ -134,6 +134,22 @@ static void read_piles(engine_bundle *b, lua_State *L, engine_deck_kit *k, int o
     }
 }
 
+/* k->zone_pile, in a userdata the kit holds as its user value (its size is known only
+ * once the piles' zone names are interned). */
+static void zone_map(lua_State *L, engine_deck_kit *k)
+{
+    uint32_t max = 0;
+    for (uint32_t i = 0; i < k->npiles; i++)
+        max = k->piles[i].zone > max ? k->piles[i].zone : max;
+    k->nzmap = max + 1;
+    k->zone_pile = lua_newuserdatauv(L, sizeof(uint32_t) * k->nzmap, 0);
+    memset(k->zone_pile, 0, sizeof(uint32_t) * k->nzmap);
+    for (uint32_t i = 0; i < k->npiles; i++)
+        if (k->piles[i].first)
+            k->zone_pile[k->piles[i].zone] = i + 1;
+    lua_setiuservalue(L, -2, 1);
+}
+
 static uint32_t intern_lit(engine_bundle *b, lua_State *L, const char *s)
 {
     return engine_intern_c(b, L, s, strlen(s));
@@ -181,7 +197,7 @@ static int deck_kit_new(lua_State *L)
         return luaL_error(L, "deck kit: bad order");
     size_t size = sizeof(engine_deck_kit) + sizeof(engine_deck_card) * ncards +
                   sizeof(engine_deck_pile) * (size_t)npiles + sizeof(uint32_t) * (maxid + 1);
-    engine_deck_kit *k = lua_newuserdatauv(L, size, 0); /* 6 */
+    engine_deck_kit *k = lua_newuserdatauv(L, size, 1); /* 6 */
     memset(k, 0, size);
     k->cards = (engine_deck_card *)(k + 1);
     k->piles = (engine_deck_pile *)(k->cards + ncards);
@@ -196,6 +212,7 @@ static int deck_kit_new(lua_State *L)
         k->card_of[c->name] = ++k->ncards;
     }
     read_piles(b, L, k, 3, po);
+    zone_map(L, k);
     read_turn(L, k, 1);
     for (uint32_t i = 0; i < k->ntypes; i++) {
         const char *t = b->names.v[k->type_name[i]].s;
@@ -341,10 +358,13 @@ const engine_deck_kit *engine_deck_arg(lua_State *L, int i)
 
 void engine_deck_open(engine_bundle *b, lua_State *L)
 {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, b->gmeta_ref);
+    lua_getfield(L, -1, "__index"); /* g's method table */
     lua_rawgeti(L, LUA_REGISTRYINDEX, b->names_ref);
     luaL_setfuncs(L, engine_deck_turn_methods, 1);
     lua_rawgeti(L, LUA_REGISTRYINDEX, b->names_ref);
     luaL_setfuncs(L, engine_deck_supply_methods, 1);
+    lua_pop(L, 2);
     lua_rawgeti(L, LUA_REGISTRYINDEX, b->loaded_ref);
     lua_createtable(L, 0, 1);
     lua_pushcfunction(L, deck_kit_new);

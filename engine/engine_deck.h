@@ -59,6 +59,9 @@ typedef struct {
     engine_deck_card *cards;
     engine_deck_pile *piles; /* the kernel's order */
     uint32_t *card_of;       /* interned name -> card index + 1, 0 = not a card */
+    uint32_t nzmap;          /* zone_pile's size: the highest pile zone name id + 1 */
+    uint32_t *zone_pile;     /* interned "supply:<pile>" -> the index + 1 in piles of the
+                              * pile's first card (the one the end check counts) */
 } engine_deck_kit;
 
 /* One event's text. Longer than any event may be (engine_match_event cuts at
@@ -72,9 +75,9 @@ typedef struct {
 extern const luaL_Reg engine_deck_turn_methods[];
 extern const luaL_Reg engine_deck_supply_methods[];
 
-/* engine_deck.c: registers the g methods into the table on top of the stack (engine_api.c's
- * method table, the names table as their upvalue) and the module `deckhand.deck` (the
- * kit constructor) in the bundle's loaded modules, where require("deckhand.deck") finds it. */
+/* engine_deck.c: adds the g methods to g's method table (engine_api_open made it; the
+ * names table is their upvalue) and the module `deckhand.deck` (the kit constructor) to the
+ * bundle's loaded modules, where require("deckhand.deck") finds it (engine_vm_init). */
 void engine_deck_open(engine_bundle *b, lua_State *L);
 
 /* engine_deck.c: the state and the events as the g calls reach them, for the methods.

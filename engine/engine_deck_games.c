@@ -232,8 +232,11 @@ static const luaL_Reg run_methods[] = {
 
 void engine_deck_games_open(engine_bundle *b, lua_State *L)
 {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, b->gmeta_ref);
+    lua_getfield(L, -1, "__index"); /* g's method table */
     lua_rawgeti(L, LUA_REGISTRYINDEX, b->names_ref);
     luaL_setfuncs(L, run_methods, 1);
+    lua_pop(L, 2);
     lua_rawgeti(L, LUA_REGISTRYINDEX, b->loaded_ref);
     lua_createtable(L, 0, 1);
     lua_pushcfunction(L, deck_run_new);

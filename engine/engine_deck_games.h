@@ -9,9 +9,9 @@
 
 #include "engine_internal.h"
 
-/* Registers the g method deck_run into the table on top of the stack (engine_api.c's
- * method table, the names table as its upvalue) and the module `deckhand.deck_games` (the
- * run constructor) in the bundle's loaded modules. */
+/* Registers the g method deck_run into g's method table (the names table as its upvalue)
+ * and the module `deckhand.deck_games` (the run constructor) in the bundle's loaded
+ * modules; engine_vm_init calls it after engine_api_open, as it does engine_deck_open. */
 void engine_deck_games_open(engine_bundle *b, lua_State *L);
 
 #endif

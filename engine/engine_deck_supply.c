@@ -69,25 +69,28 @@ static int g_deck_supply(lua_State *L)
 }
 
 /* g:deck_pick(kit, max, names): the first of the names that deck_supply(kit, max) would
- * list, or nil: a bot's wish list, best first, against what it can afford. */
+ * list, or nil: a bot's wish list, best first, against what it can afford. The list is
+ * read up to its first nil with lua_geti: wish lists are mostly a module's constants,
+ * whose frozen proxies (engine_freeze.c) this reads through at a metatable step per
+ * name, cheaper for a list of one to three names than looking for the proxy's contents. */
 static int g_deck_pick(lua_State *L)
 {
     engine_match *m = engine_api_match(L, 0);
     const engine_deck_kit *k = engine_deck_arg(L, 2);
     lua_Integer max = luaL_checkinteger(L, 3);
     luaL_checktype(L, 4, LUA_TTABLE);
-    engine_freeze_see(L, 4);
-    lua_Integer n = (lua_Integer)lua_rawlen(L, 4);
-    for (lua_Integer i = 1; i <= n; i++) {
-        if (lua_rawgeti(L, 4, i) != LUA_TSTRING)
+    lua_settop(L, 4);
+    for (lua_Integer i = 1;; i++) {
+        int t = lua_geti(L, 4, i);
+        if (t == LUA_TNIL)
+            return 1;
+        if (t != LUA_TSTRING)
             return luaL_error(L, "deck_pick: names[%d] is not a card name", (int)i);
         const engine_deck_pile *pl = pile_of(k, engine_intern_lua(m->b, L, -1));
         if (pl && k->cards[pl->card].cost <= max && pile_top(m, k, pl))
             return 1;
         lua_pop(L, 1);
     }
-    lua_pushnil(L);
-    return 1;
 }
 
 /* g:deck_buy(kit, p, name): kernel:buy of a named card, checked first by the rule that
@@ -137,20 +140,28 @@ static int g_deck_buy(lua_State *L)
 /* g:deck_empty_piles(kit [, name]): kernel:empty_piles, the supply piles of this match
  * that are empty (each pile once; a pile of the order that the match does not use,
  * whose _pile:<Card> is 0, is not counted); with name, also the cards left in that
- * card's pile (Dominion's end: Provinces, or three piles). */
+ * card's pile (Dominion's end: Provinces, or three piles). Asked after every turn, so it
+ * walks the match's few zones once to find the piles holding cards, instead of looking
+ * each pile's zone up. */
 static int g_deck_empty_piles(lua_State *L)
 {
     engine_match *m = engine_api_match(L, 0);
     const engine_deck_kit *k = engine_deck_arg(L, 2);
     int named = !lua_isnoneornil(L, 3);
     lua_settop(L, 3);
+    uint8_t small[256], *held = small;
+    if (k->npiles > sizeof small)
+        held = lua_newuserdatauv(L, k->npiles, 0);
+    memset(held, 0, k->npiles);
+    for (uint32_t i = 0; i < m->st.nzones; i++) {
+        const engine_zone *z = &m->st.zones[i];
+        if (z->owner == 0 && z->n > 0 && z->name < k->nzmap && k->zone_pile[z->name])
+            held[k->zone_pile[z->name] - 1] = 1;
+    }
     lua_Integer empty = 0;
     for (uint32_t i = 0; i < k->npiles; i++) {
         const engine_deck_pile *pl = &k->piles[i];
-        if (!pl->first)
-            continue;
-        const engine_zone *z = engine_zone_get(&m->st, pl->zone, 0, 0);
-        empty += (!z || z->n == 0) && engine_deck_counter(m, pl->key, 0) != 0;
+        empty += pl->first && !held[i] && engine_deck_counter(m, pl->key, 0) != 0;
     }
     lua_pushinteger(L, empty);
     if (!named)
