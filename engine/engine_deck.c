@@ -222,6 +222,7 @@ static int deck_kit_new(lua_State *L)
     k->z_deck = intern_lit(b, L, "deck"), k->z_hand = intern_lit(b, L, "hand");
     k->z_discard = intern_lit(b, L, "discard"), k->z_play = intern_lit(b, L, "play");
     k->z_aside = intern_lit(b, L, "aside");
+    k->c_active = intern_lit(b, L, "active");
     k->c_actions = intern_lit(b, L, "actions"), k->c_buys = intern_lit(b, L, "buys");
     k->c_coins = intern_lit(b, L, "coins"), k->c_turns = intern_lit(b, L, "turns");
     k->c_bought = intern_lit(b, L, "_bought");

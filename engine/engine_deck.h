@@ -55,7 +55,7 @@ typedef struct {
     uint32_t treasure, action; /* type bits (0 when no card has the type) */
     /* interned zone and counter names */
     uint32_t z_deck, z_hand, z_discard, z_play, z_aside;
-    uint32_t c_actions, c_buys, c_coins, c_turns, c_bought;
+    uint32_t c_active, c_actions, c_buys, c_coins, c_turns, c_bought;
     engine_deck_card *cards;
     engine_deck_pile *piles; /* the kernel's order */
     uint32_t *card_of;       /* interned name -> card index + 1, 0 = not a card */

@@ -182,9 +182,10 @@ static uint32_t treasures_to_play(lua_State *L, engine_match *m, const engine_de
 }
 
 /* g:deck_treasures(kit, p): kernel:play_treasures. Plain treasures' coins are added
- * here, at once, before the first treasure that does more. Returns the coins and buys
- * counters then, and when a treasure did more, the played treasures from that one on
- * (ids, names) for the kernel to resolve in Lua. */
+ * here, at once, before the first treasure that does more. Returns what a buy decision
+ * reads then, the coins and buys counters and p's turns counter, and when a treasure did
+ * more, the played treasures from that one on (ids, names) for the kernel to resolve in
+ * Lua. */
 static int g_deck_treasures(lua_State *L)
 {
     engine_match *m = engine_api_match(L, 1);
@@ -204,8 +205,9 @@ static int g_deck_treasures(lua_State *L)
         engine_deck_add(L, m, k->c_coins, 0, coins);
     lua_pushinteger(L, engine_deck_counter(m, k->c_coins, 0));
     lua_pushinteger(L, engine_deck_counter(m, k->c_buys, 0));
+    lua_pushinteger(L, engine_deck_counter(m, k->c_turns, p));
     if (i == n)
-        return 2;
+        return 3;
     lua_createtable(L, (int)(n - i), 0);
     lua_createtable(L, (int)(n - i), 0);
     for (uint32_t j = i; j < n; j++) {
@@ -214,7 +216,19 @@ static int g_deck_treasures(lua_State *L)
         lua_rawgeti(L, NAMES, m->st.ents[ids[j] - 1].name);
         lua_rawseti(L, -2, (lua_Integer)(j - i + 1));
     }
-    return 4;
+    return 5;
+}
+
+/* g:deck_next(kit, p): the end of p's turn, kernel:turn's last step: the next player
+ * (after p, in seat order) becomes active. Returns that player. */
+static int g_deck_next(lua_State *L)
+{
+    engine_match *m = engine_api_match(L, 1);
+    const engine_deck_kit *k = engine_deck_arg(L, 2);
+    int next = engine_deck_player(L, m, 3) % m->np + 1;
+    *engine_deck_slot(L, m, k->c_active, 0) = next;
+    lua_pushinteger(L, next);
+    return 1;
 }
 
 /* ---- actions ------------------------------------------------------------------------- */
@@ -324,5 +338,6 @@ const luaL_Reg engine_deck_turn_methods[] = {
     {"deck_actions", g_deck_actions},
     {"deck_play", g_deck_play},
     {"deck_resolve", g_deck_resolve},
+    {"deck_next", g_deck_next},
     {NULL, NULL},
 };

@@ -28,10 +28,11 @@
 --
 -- Bots name their choice: cfg.bots maps a bot's name to the named forms of its
 -- decisions, { action = fn(k, g, p, names) -> one of names (the Action kinds in hand) or
--- nil, buy = fn(k, g, p, coins) -> card name or nil }. When g:bot(p) names such a bot,
--- the turn asks it for names instead of building the options (kernel:turn); the kit
--- checks each name by the rule that lists the options and raises on one that is not
--- allowed. People and the search tree get the labelled options as before.
+-- nil, buy = fn(k, g, p, coins, turns) -> card name or nil (coins: what is left; turns:
+-- p's turns counter) }. When g:bot(p) names such a bot, the turn asks it for names
+-- instead of building the options (kernel:turn); the kit checks each name by the rule
+-- that lists the options and raises on one that is not allowed. People and the search
+-- tree get the labelled options as before.
 
 local memo = require("deckbuilder.memo")
 local deck = require("deckhand.deck")

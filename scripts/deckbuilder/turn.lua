@@ -119,7 +119,7 @@ function turn.add(kernel)
   function kernel:play_treasures(g, p)
     local kit = self.kit
     if kit then
-      local _, _, ts, names = g:deck_treasures(kit, p)
+      local _, _, _, ts, names = g:deck_treasures(kit, p)
       if ts then resolve_treasures(self, g, p, ts, names) end
       return
     end
@@ -166,13 +166,13 @@ function turn.add(kernel)
   -- buys what it names (g:deck_buy checks it could have been chosen) while buys last.
   local function named_buys(self, g, p, bot)
     local kit = self.kit
-    local coins, buys, ts, names = g:deck_treasures(kit, p)
+    local coins, buys, turns, ts, names = g:deck_treasures(kit, p)
     if ts then
       resolve_treasures(self, g, p, ts, names)
       coins, buys = g:counter("coins"), g:counter("buys")
     end
     while buys > 0 do
-      local name = bot.buy(self, g, p, coins)
+      local name = bot.buy(self, g, p, coins, turns)
       if not name then return end
       local _
       _, coins, buys = g:deck_buy(kit, p, name)
@@ -240,7 +240,12 @@ function turn.add(kernel)
     self:start_turn(g, p)
     local phase_fn = self.phase_fn
     for i = 1, #phase_fn do self[phase_fn[i]](self, g, p, named) end
-    g:set_counter("active", 0, p % g:nplayers() + 1)
+    local kit = self.kit
+    if kit then
+      g:deck_next(kit, p)
+    else
+      g:set_counter("active", 0, p % g:nplayers() + 1)
+    end
   end
   kernel.cleanup_phase = kernel.cleanup
 end

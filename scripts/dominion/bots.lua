@@ -417,8 +417,8 @@ end
 -- buy_with's rule: the first card of the strategy's wish list that coins buy (nil: end
 -- the turn), or past STALL_TURNS the dearest.
 local function named_buy(strategy)
-  return function(k, g, p, coins)
-    if g:counter("turns", p) > STALL_TURNS then return named_dearest(k, g, coins) end
+  return function(k, g, p, coins, turns)
+    if turns > STALL_TURNS then return named_dearest(k, g, coins) end
     return g:deck_pick(k.kit, coins, strategy(k, g, p, coins))
   end
 end

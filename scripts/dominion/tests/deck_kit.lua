@@ -85,6 +85,15 @@ function tests.test_kit_cleanup_and_turn_start_match_the_lua_ones(T)
   end)
 end
 
+function tests.test_kit_next_makes_the_next_seat_active_and_wraps_around(T)
+  local m = T.match { players = 3 }
+  local g, _, k = m.g, kernels()
+  T.eq(g:deck_next(k.kit, 1), 2)
+  T.eq(g:counter("active"), 2)
+  T.eq(g:deck_next(k.kit, 3), 1, "after the last seat, the first")
+  T.eq(g:counter("active"), 1)
+end
+
 function tests.test_kit_treasures_stop_at_a_treasure_with_a_hook_like_the_lua_ones(T)
   local m = same_as_lua(T, function(g)
     kit.set_hand(g, 1, { "Copper", "Silver", "Estate", "Copper", "Gold" })
@@ -260,8 +269,8 @@ function tests.test_the_kit_reads_the_card_data_it_is_given(T)
                   Silver = { cost = 3, types = { "Treasure" }, coins = 5 } }
   local k = deck.kit { cards = cards, order = { "Copper", "Silver" }, hand_size = 5 }
   local m = T.match { setup = function(g) kit.set_hand(g, 1, { "Silver", "Copper" }) end }
-  local coins = m.g:deck_treasures(k, 1)
-  T.eq(coins, 6)
+  local coins, buys, turns = m.g:deck_treasures(k, 1)
+  T.eq({ coins, buys, turns }, { 6, 1, 1 }, "coins and buys left, player 1's first turn")
 end
 
 function tests.test_a_kit_call_without_a_kit_is_refused(T)
