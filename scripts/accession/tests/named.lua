@@ -46,7 +46,8 @@ local function check_named_is_labelled(T, bot_name, seed)
       T.eq(named.action(k, m.g, d.player, names), named_of(o), bot_name .. ": " .. o.label)
       compared = compared + 1
     elseif d.kind == "buy" and d.options[pick[1]] ~= kernel.PLAY_ALL then
-      T.eq(named.buy(k, m.g, d.player, m.g:counter("coins")), named_of(o),
+      T.eq(named.buy(k, m.g, d.player, m.g:counter("coins"), m.g:counter("turns", d.player)),
+           named_of(o),
            bot_name .. ": " .. o.label)
       compared = compared + 1
     end
