@@ -140,12 +140,24 @@ end
 -- ---- named forms (deckbuilder/kernel.lua, cfg.bots): the same choices made from the
 -- match's state instead of the labelled options; a bot seat's turn asks these.
 
+-- action_value by card name, in a cache (card data is frozen: each read a metatable step).
+local values = memo.cache()
+
+local function value_of(k, name)
+  local v = values[name]
+  if not v then
+    v = action_value(k.cards[name])
+    values[name] = v
+  end
+  return v
+end
+
 -- choose_action's rule over the Action kinds in hand (names, g:deck_actions): the first
 -- of the best, or nil to end the action phase.
 local function named_action(k, _, _, names)
   local best, bestv = nil, -1
   for i = 1, #names do
-    local v = action_value(k.cards[names[i]])
+    local v = value_of(k, names[i])
     if v > bestv then best, bestv = names[i], v end
   end
   return best

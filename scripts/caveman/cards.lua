@@ -16,7 +16,9 @@ local START_HEALTH = 20
 
 -- Every opponent of p loses n health (never below 0).
 local function strike(g, p, n, source)
-  for _, v in ipairs(kernel:others(g, p)) do
+  local np = g:nplayers()
+  for i = 1, np - 1 do -- kernel:others's order (from p's left) without its table
+    local v = (p - 1 + i) % np + 1
     local h = math.max(g:counter("health", v) - n, 0)
     g:set_counter("health", v, h)
     g:log(source, " deals ", n, " damage to ", g:player_name(v), " (", h, " health left)")
