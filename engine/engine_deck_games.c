@@ -12,6 +12,10 @@
  * bottom of p's hand up, every card of the run until one that is not (which Lua plays,
  * with its hooks), doing what the Lua did card by card: the same moves, attributes,
  * counters and events (counted always, their text built only when someone reads it).
+ *
+ * A turn's start is the same idea for Ascension's per-turn counters (a turn number, eight
+ * counters set back to 0, "<player>'s turn N"): twelve g calls a turn, one with
+ * g:deck_start (require("deckhand.deck_games").start{...}, built when the game loads).
  */
 #include <string.h>
 
@@ -225,8 +229,92 @@ static int g_deck_run(lua_State *L)
     return 2;
 }
 
+/* ---- a turn's start ---------------------------------------------------------------------- */
+
+#define START_MAX_COUNTERS 16
+
+typedef struct {
+    uint32_t magic;
+    uint32_t turns;                           /* the player's turn counter, + 1 */
+    uint32_t nstep, step[START_MAX_COUNTERS]; /* owner 0 counters, + 1 each */
+    uint32_t nzero, zero[START_MAX_COUNTERS]; /* owner 0 counters, set to 0 */
+    uint32_t line_len;
+    char line[64]; /* "<player><line><turns>" */
+} engine_deck_start;
+
+#define START_MAGIC 0x53545231u /* "STR1" */
+
+/* The interned names of the array field k of the table at t into ids (at most
+ * START_MAX_COUNTERS); returns their count. */
+static uint32_t names_field(engine_bundle *b, lua_State *L, int t, const char *k, uint32_t *ids)
+{
+    if (lua_getfield(L, t, k) != LUA_TTABLE)
+        luaL_error(L, "deck start: %s must be an array of counter names", k);
+    engine_freeze_see(L, -1);
+    lua_Integer n = luaL_len(L, -1);
+    if (n < 0 || n > START_MAX_COUNTERS)
+        luaL_error(L, "deck start: at most %d counters in %s", START_MAX_COUNTERS, k);
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, -1, i);
+        ids[i - 1] = engine_intern_lua(b, L, -1);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    return (uint32_t)n;
+}
+
+/* start{ turns =, step = {names}, zero = {names}, line = } */
+static int deck_start_new(lua_State *L)
+{
+    engine_bundle *b = *(engine_bundle **)lua_getextraspace(L);
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 1);
+    engine_deck_start *s = lua_newuserdatauv(L, sizeof *s, 0); /* 2 */
+    memset(s, 0, sizeof *s);
+    s->turns = name_field(b, L, 1, "turns");
+    s->nstep = names_field(b, L, 1, "step", s->step);
+    s->nzero = names_field(b, L, 1, "zero", s->zero);
+    size_t len;
+    const char *line = text_field(L, 1, "line", &len);
+    if (len >= sizeof s->line)
+        return luaL_error(L, "deck start: line is too long");
+    memcpy(s->line, line, len);
+    s->line_len = (uint32_t)len;
+    s->magic = START_MAGIC;
+    return 1;
+}
+
+/* g:deck_start(start, p): the start of p's turn as its g calls would do it, in their
+ * order: p's turns + 1, each step counter + 1, each zero counter set to 0, then
+ * "<player><line><turns>" to everyone (text only when read). Returns p's turns. */
+static int g_deck_start(lua_State *L)
+{
+    engine_match *m = engine_api_match(L, 1);
+    const engine_deck_start *s = lua_touserdata(L, 2);
+    if (!s || lua_type(L, 2) != LUA_TUSERDATA || lua_rawlen(L, 2) != sizeof *s ||
+        s->magic != START_MAGIC)
+        return luaL_error(L, "deck start expected (require(\"deckhand.deck_games\").start{...})");
+    int p = engine_deck_player(L, m, 3);
+    int64_t turns = engine_deck_add(L, m, s->turns, p, 1);
+    for (uint32_t i = 0; i < s->nstep; i++)
+        engine_deck_add(L, m, s->step[i], 0, 1);
+    for (uint32_t i = 0; i < s->nzero; i++)
+        *engine_deck_slot(L, m, s->zero[i], 0) = 0;
+    engine_deck_text t;
+    t.n = 0;
+    if (!engine_events_unread(m)) {
+        engine_deck_text_player(&t, m, p);
+        engine_deck_text_add(&t, s->line, s->line_len);
+        engine_deck_text_int(&t, turns);
+    }
+    engine_deck_event(L, m, -1, &t);
+    lua_pushinteger(L, turns);
+    return 1;
+}
+
 static const luaL_Reg run_methods[] = {
     {"deck_run", g_deck_run},
+    {"deck_start", g_deck_start},
     {NULL, NULL},
 };
 
@@ -238,9 +326,11 @@ void engine_deck_games_open(engine_bundle *b, lua_State *L)
     luaL_setfuncs(L, run_methods, 1);
     lua_pop(L, 2);
     lua_rawgeti(L, LUA_REGISTRYINDEX, b->loaded_ref);
-    lua_createtable(L, 0, 1);
+    lua_createtable(L, 0, 2);
     lua_pushcfunction(L, deck_run_new);
     lua_setfield(L, -2, "run");
+    lua_pushcfunction(L, deck_start_new);
+    lua_setfield(L, -2, "start");
     lua_setfield(L, -2, "deckhand.deck_games");
     lua_pop(L, 1);
 }

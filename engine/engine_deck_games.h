@@ -2,16 +2,18 @@
  * engine_deck_games.h: C primitives for the deck-builders whose turn is their own (not
  * the kernel's action -> buy -> clean-up), built on the deck kit's helpers
  * (engine_deck.h). Today: the play run, Ascension's "play every card in hand" for the
- * cards whose play only moves them and adds to counters.
+ * cards whose play only moves them and adds to counters, and a turn's start (its
+ * counters and its line).
  */
 #ifndef ENGINE_DECK_GAMES_H
 #define ENGINE_DECK_GAMES_H
 
 #include "engine_internal.h"
 
-/* Registers the g method deck_run into g's method table (the names table as its upvalue)
- * and the module `deckhand.deck_games` (the run constructor) in the bundle's loaded
- * modules; engine_vm_init calls it after engine_api_open, as it does engine_deck_open. */
+/* Registers the g methods deck_run and deck_start into g's method table (the names
+ * table as their upvalue) and the module `deckhand.deck_games` (their constructors, run
+ * and start) in the bundle's loaded modules; engine_vm_init calls it after
+ * engine_api_open, as it does engine_deck_open. */
 void engine_deck_games_open(engine_bundle *b, lua_State *L);
 
 #endif

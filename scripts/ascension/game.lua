@@ -11,6 +11,7 @@ local gametable = require("deckbuilder.gametable")
 local data = require("ascension.cards")
 local R = require("ascension.rules")
 local bots = require("ascension.bots")
+local deck_games = require("deckhand.deck_games")
 
 local k = kernel.new { cards = data.cards, order = data.order, hand_size = 5 }
 
@@ -62,15 +63,16 @@ end
 
 -- ---- the turn -------------------------------------------------------------------------
 
+-- A turn starts in one g call (engine_deck_games.c): p's turns + 1, the turn number
+-- _turnno + 1, the per-turn counters back to 0, "<player>'s turn N"; then the
+-- constructs' statistics.
 local PER_TURN = { "runes", "power", "_lbhero", "_soulsnare", "_burial" }
 for _, f in ipairs(R.FACTIONS) do PER_TURN[#PER_TURN + 1] = R.PLAYED[f] end
+local turn_start = deck_games.start { turns = "turns", step = { "_turnno" }, zero = PER_TURN,
+                                      line = "'s turn " }
 
 local function start_turn(g, p)
-  local turns = g:add_counter("turns", p, 1)
-  g:add_counter("_turnno", 0, 1)
-  local per_turn = R.array("per_turn", PER_TURN)
-  for i = 1, #per_turn do g:set_counter(per_turn[i], 0, 0) end
-  g:log(g:player_name(p), "'s turn ", turns)
+  g:deck_start(turn_start, p)
   R.construct_stats(g, k, p)
 end
 

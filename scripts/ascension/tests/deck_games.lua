@@ -1,6 +1,7 @@
--- The play run (engine_deck_games.c, R.play_run): g:deck_run plays the plain cards at the
--- bottom of a hand in one call, leaving the match exactly as R.play card by card would,
--- and stops at the first card that is not plain.
+-- engine_deck_games.c's primitives. The play run (R.play_run): g:deck_run plays the plain
+-- cards at the bottom of a hand in one call, leaving the match exactly as R.play card by
+-- card would, and stops at the first card that is not plain. A turn's start
+-- (g:deck_start) does what its g calls did.
 local kit = require("deckbuilder.testkit")
 local A = require("ascension.testkit")
 local R = require("ascension.rules")
@@ -82,6 +83,41 @@ function tests.test_deck_run_refuses_what_is_not_a_run(T)
   ok, err = pcall(deck_games.run, { to = "play", mark = "m", mark_by = "c", counters = {},
     cards = {} })
   T.ok(not ok and tostring(err):find("from must be a string", 1, true), tostring(err))
+end
+
+local START = { turns = "turns", step = { "_turnno", "_steps" }, zero = { "runes", "power" },
+                line = "'s turn " }
+
+function tests.test_deck_start_does_what_the_turns_g_calls_do(T)
+  local start = deck_games.start(START)
+  local a = T.match(A.match { hand = { "Apprentice" } })
+  local b = T.match(A.match { hand = { "Apprentice" } })
+  kit.pick(a, "Play all treasures")
+  kit.pick(b, "Play all treasures")
+  local g = a.g
+  local turns = g:add_counter("turns", 2, 1)
+  g:add_counter("_turnno", 0, 1)
+  g:add_counter("_steps", 0, 1)
+  g:set_counter("runes", 0, 0)
+  g:set_counter("power", 0, 0)
+  g:log(g:player_name(2), "'s turn ", turns)
+  T.eq(b.g:deck_start(start, 2), turns)
+  T.eq(b:hash(), a:hash(), "the same state")
+  for p = 1, 2 do T.eq(texts(b:events(p)), texts(a:events(p)), "player " .. p .. "'s events") end
+  T.eq(b.g:counter("runes"), 0)
+  T.ok(kit.saw(b, 1, b.g:player_name(2) .. "'s turn " .. turns))
+end
+
+function tests.test_deck_start_refuses_what_is_not_a_start(T)
+  local m = T.match(A.match { hand = { "Apprentice" } })
+  local ok, err = pcall(m.g.deck_start, m.g, R.play_run(game.kernel), 1)
+  T.ok(not ok and tostring(err):find("deck start expected", 1, true), tostring(err))
+  local many = {}
+  for i = 1, 17 do many[i] = "c" .. i end
+  ok, err = pcall(deck_games.start, { turns = "turns", step = {}, zero = many, line = "" })
+  T.ok(not ok and tostring(err):find("at most 16 counters in zero", 1, true), tostring(err))
+  ok, err = pcall(deck_games.start, { turns = "turns", step = {}, line = "" })
+  T.ok(not ok and tostring(err):find("zero must be an array", 1, true), tostring(err))
 end
 
 return tests
