@@ -93,6 +93,40 @@ static int g_deck_pick(lua_State *L)
     }
 }
 
+/* g:deck_best(kit, max, rank): of the piles deck_supply(kit, max) would list, in order,
+ * the first whose card ranks highest in the table rank (card name -> integer; a card it
+ * does not rank is skipped): its name and rank, or nil. A bot's "the best card I can get
+ * for max" without the three arrays of deck_supply. */
+static int g_deck_best(lua_State *L)
+{
+    engine_match *m = engine_api_match(L, 0);
+    const engine_deck_kit *k = engine_deck_arg(L, 2);
+    lua_Integer max = luaL_checkinteger(L, 3), bestv = 0;
+    luaL_checktype(L, 4, LUA_TTABLE);
+    lua_settop(L, 4);
+    const engine_deck_card *best = NULL;
+    for (uint32_t i = 0; i < k->npiles; i++) {
+        const engine_deck_pile *pl = &k->piles[i];
+        const engine_deck_card *c = &k->cards[pl->card];
+        if (c->cost > max)
+            continue;
+        lua_rawgeti(L, NAMES, c->name);
+        int ranked = lua_gettable(L, 4) != LUA_TNIL, ok = 1;
+        lua_Integer v = ranked ? lua_tointegerx(L, -1, &ok) : 0;
+        lua_pop(L, 1);
+        if (!ok)
+            return luaL_error(L, "deck_best: the rank of %s is not an integer",
+                              m->b->names.v[c->name].s);
+        if (ranked && (!best || v > bestv) && pile_top(m, k, pl))
+            best = c, bestv = v;
+    }
+    if (!best)
+        return 0;
+    lua_rawgeti(L, NAMES, best->name);
+    lua_pushinteger(L, bestv);
+    return 2;
+}
+
 /* g:deck_buy(kit, p, name): kernel:buy of a named card, checked first by the rule that
  * lists the buy options (a buy left, the card's pile in the supply with that card on
  * top, its cost at most the coins); raises, naming the player (and the bot), when it
@@ -244,6 +278,7 @@ static int g_deck_owned(lua_State *L)
 const luaL_Reg engine_deck_supply_methods[] = {
     {"deck_supply", g_deck_supply},
     {"deck_pick", g_deck_pick},
+    {"deck_best", g_deck_best},
     {"deck_buy", g_deck_buy},
     {"deck_empty_piles", g_deck_empty_piles},
     {"deck_score", g_deck_score},

@@ -273,26 +273,28 @@ end
 
 -- Per kernel (a match's order): its terminal Actions (no +actions), in order, and the
 -- rank of each one the default player would buy: a known terminal by TERMINAL, an
--- unknown one costing $5 or more by its cost below them, a cheap unknown one (Woodcutter,
--- Workshop, Moat) -1, not worth a terminal slot. A cache: the same for every match.
-local terminal_memo = memo.cache()
+-- unknown one costing $5 or more by its cost below them; a cheap unknown one (Woodcutter,
+-- Workshop, Moat) has none, not worth a terminal slot. And the dearest rule's ranks:
+-- every card but Curse by its cost. A cache: the same for every match.
+local rank_memo = memo.cache()
 
-local function terminals_of(k)
-  local t = terminal_memo[k]
+local function ranks_of(k)
+  local t = rank_memo[k]
   if t then return t end
-  if (terminal_memo.n or 0) >= 128 then memo.empty(terminal_memo) end
-  t = { names = {}, rank = {} }
+  if (rank_memo.n or 0) >= 128 then memo.empty(rank_memo) end
+  t = { names = {}, rank = {}, dearest = {} }
   for i = 1, #k.order do
     local name = k.order[i]
     local def = k.cards[name]
     if def.is.Action and (def.actions or 0) == 0 then
       t.names[#t.names + 1] = name
       if not SKIP[name] then
-        t.rank[name] = TERMINAL[name] and 100 + TERMINAL[name] or def.cost >= 5 and def.cost or -1
+        t.rank[name] = TERMINAL[name] and 100 + TERMINAL[name] or def.cost >= 5 and def.cost or nil
       end
     end
+    if name ~= "Curse" then t.dearest[name] = def.cost end
   end
-  terminal_memo[k], terminal_memo.n = t, (terminal_memo.n or 0) + 1
+  rank_memo[k], rank_memo.n = t, (rank_memo.n or 0) + 1
   return t
 end
 
@@ -304,31 +306,30 @@ local function owned_of(k, g, p, names)
   return have, k:owned_count(g, p)
 end
 
--- The names of the piles, in order, that hold a card costing at most coins.
-local function affordable(k, g, coins)
-  if k.kit then return (g:deck_supply(k.kit, coins)) end
-  local t, order = {}, k.order
+-- Of the piles, in order, that hold a card costing at most coins, the first that rank
+-- (name -> value) ranks highest, or nil.
+local function best_of(k, g, coins, rank)
+  if k.kit then return (g:deck_best(k.kit, coins, rank)) end
+  local best, bestv, order = nil, nil, k.order
   for i = 1, #order do
     local name = order[i]
-    if k.cards[name].cost <= coins and g:count(k:pile(name), 0) > 0 then t[#t + 1] = name end
+    local v = rank[name]
+    if v and (not best or v > bestv) and k.cards[name].cost <= coins
+       and g:count(k:pile(name), 0) > 0 then
+      best, bestv = name, v
+    end
   end
-  return t
+  return best
 end
 
 -- The best terminal on offer for coins that p should add now, or nil: the first of the
--- highest rank (terminals_of) among the affordable piles, while p has fewer terminals
+-- highest rank (ranks_of) among the affordable piles, while p has fewer terminals
 -- than terminals_wanted.
 local function terminal_to_buy(k, g, p, coins)
-  local t = terminals_of(k)
+  local t = ranks_of(k)
   local have, cards = owned_of(k, g, p, t.names)
   if have >= terminals_wanted(cards) then return nil end
-  local names, rank = affordable(k, g, coins), t.rank
-  local best, bestv = nil, -1
-  for i = 1, #names do
-    local v = rank[names[i]]
-    if v and v > bestv then best, bestv = names[i], v end
-  end
-  return best
+  return best_of(k, g, coins, t.rank)
 end
 
 -- A money player with the kingdom's best terminals (the base set's strongest single-card
@@ -406,12 +407,7 @@ end
 
 -- dearest's rule over what coins buy: the first dearest card other than Curse, or nil.
 local function named_dearest(k, g, coins)
-  local names, costs = g:deck_supply(k.kit, coins)
-  local best, bestv = nil, -1
-  for i = 1, #names do
-    if names[i] ~= "Curse" and costs[i] > bestv then best, bestv = names[i], costs[i] end
-  end
-  return best
+  return best_of(k, g, coins, ranks_of(k).dearest)
 end
 
 -- buy_with's rule: the first card of the strategy's wish list that coins buy (nil: end
