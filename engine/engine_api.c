@@ -323,43 +323,32 @@ static int g_top(lua_State *L)
     return 1;
 }
 
-/* g:tops(zones, owner [, "empty"|"names"]): over the zones named in the array (all of
- * owner `owner`), the top ids of those that hold a card, in the array's order; with
- * "names" also their card names (a second array); with "empty", the indices into the
- * array of those that hold none. A board's pieces, or its free spaces, or what a centre
- * row offers, in one call instead of a g:top (and g:name) or g:count per space
- * (boardkit/grid.lua, ascension/rules.lua). */
+/* g:tops(zones, owner [, "empty"]): over the zones named in the array (all of owner
+ * `owner`), the top ids of those that hold a card, in the array's order; with "empty",
+ * the indices into the array of those that hold none. A board's pieces, or its free
+ * spaces, in one call instead of a g:top or g:count per space (boardkit/grid.lua). */
 static int g_tops(lua_State *L)
 {
     engine_match *m = gm(L);
     int32_t owner;
     lua_Integer n = zone_list_arg(L, m, &owner), k = 0;
-    int empty = 0, names = 0;
+    int empty = 0;
     if (!lua_isnoneornil(L, 4)) {
-        const char *how = luaL_checkstring(L, 4);
-        empty = !strcmp(how, "empty");
-        names = !strcmp(how, "names");
-        if (!empty && !names)
-            return luaL_error(L, "tops: the third argument must be \"empty\", \"names\" or nil");
+        if (strcmp(luaL_checkstring(L, 4), "empty"))
+            return luaL_error(L, "tops: the third argument must be \"empty\" or nil");
+        empty = 1;
     }
     lua_settop(L, 4);
     lua_createtable(L, (int)n, 0); /* 5: the answer */
-    if (names) /* 6: the top cards' names (a centre row's offer without a g:name each) */
-        lua_createtable(L, (int)n, 0);
     for (lua_Integer i = 1; i <= n; i++) {
         const engine_zone *z = zone_list_at(L, m, i, owner);
         int held = z && z->n > 0;
         if (empty == held)
             continue;
-        uint32_t id = empty ? 0 : z->ids[z->n - 1];
-        lua_pushinteger(L, empty ? i : (lua_Integer)id);
+        lua_pushinteger(L, empty ? i : (lua_Integer)z->ids[z->n - 1]);
         lua_rawseti(L, 5, ++k);
-        if (names) {
-            push_name(L, m->st.ents[id - 1].name);
-            lua_rawseti(L, 6, k);
-        }
     }
-    return names ? 2 : 1;
+    return 1;
 }
 
 /* g:list(zone, owner [, names [, how]]): with names (a table keyed by card name), only

@@ -13,6 +13,9 @@
  * with its hooks), doing what the Lua did card by card: the same moves, attributes,
  * counters and events (counted always, their text built only when someone reads it).
  *
+ * g:deck_tops is g:tops with the cards' names (Ascension's offer: the piles' and the centre
+ * row's top cards, and their names, at every decision of a bot).
+ *
  * A turn's start is the same idea for Ascension's per-turn counters (a turn number, eight
  * counters set back to 0, "<player>'s turn N"): twelve g calls a turn, one with
  * g:deck_start (require("deckhand.deck_games").start{...}, built when the game loads).
@@ -229,6 +232,38 @@ static int g_deck_run(lua_State *L)
     return 2;
 }
 
+/* ---- tops with names ------------------------------------------------------------------- */
+
+/* g:deck_tops(zones, owner): over the zones named in the array (all of owner `owner`),
+ * the top ids of those that hold a card, in the array's order, and their card names (a
+ * second array): g:tops and a g:name per card in one call (what a centre row offers). */
+static int g_deck_tops(lua_State *L)
+{
+    engine_match *m = engine_api_match(L, 0);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    engine_freeze_see(L, 2);
+    lua_Integer owner = luaL_checkinteger(L, 3), n = (lua_Integer)lua_rawlen(L, 2), k = 0;
+    if (owner < 0 || owner > m->np)
+        return luaL_error(L, "bad owner %d", (int)owner);
+    lua_settop(L, 3);
+    lua_createtable(L, (int)n, 0); /* 4: the ids */
+    lua_createtable(L, (int)n, 0); /* 5: their names */
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, 2, i);
+        const engine_zone *z =
+            engine_zone_get(&m->st, engine_intern_lua(m->b, L, -1), (int32_t)owner, 0);
+        lua_pop(L, 1);
+        if (!z || z->n == 0)
+            continue;
+        uint32_t id = z->ids[z->n - 1];
+        lua_pushinteger(L, id);
+        lua_rawseti(L, 4, ++k);
+        lua_rawgeti(L, lua_upvalueindex(1), m->st.ents[id - 1].name);
+        lua_rawseti(L, 5, k);
+    }
+    return 2;
+}
+
 /* ---- a turn's start ---------------------------------------------------------------------- */
 
 #define START_MAX_COUNTERS 16
@@ -315,6 +350,7 @@ static int g_deck_start(lua_State *L)
 static const luaL_Reg run_methods[] = {
     {"deck_run", g_deck_run},
     {"deck_start", g_deck_start},
+    {"deck_tops", g_deck_tops},
     {NULL, NULL},
 };
 

@@ -257,9 +257,9 @@ for _, zone in ipairs(R.slot) do OFFER_ZONES[#OFFER_ZONES + 1] = zone end
 -- cards, then the centre row's; with distinct, one per name in the row (as the options
 -- list them).
 function R.offer(g, distinct)
-  if not distinct then return g:tops(R.array("offer", OFFER_ZONES), 0, "names") end
-  local ids, names = g:tops(PILE_ZONES, 0, "names")
-  local row, row_names = g:tops(R.slot, 0, "names")
+  if not distinct then return g:deck_tops(R.array("offer", OFFER_ZONES), 0) end
+  local ids, names = g:deck_tops(PILE_ZONES, 0)
+  local row, row_names = g:deck_tops(R.slot, 0)
   local n, seen = #ids, {}
   for i = 1, #row do
     local name = row_names[i]

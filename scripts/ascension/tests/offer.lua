@@ -1,22 +1,24 @@
--- What is on offer in a turn (R.offer), read with one g:tops(zones, owner, "names"): the
--- pile tops, then the centre row, with the names a g:name per card would give.
+-- What is on offer in a turn (R.offer), read with one g:deck_tops(zones, owner): the pile
+-- tops, then the centre row, with the names a g:name per card would give.
 local A = require("ascension.testkit")
 local R = require("ascension.rules")
 
 local tests = {}
 
-function tests.test_tops_with_names_gives_each_top_card_and_its_name(T)
+function tests.test_deck_tops_gives_what_tops_gives_and_each_cards_name(T)
   local m = T.match(A.match { row = { "Blind Seer", false, "Cavern Horror" } })
   local g = m.g
   local zones = { "row:1", "row:2", "nowhere", "row:3", "supply:Mystic" }
-  local ids, names = g:tops(zones, 0, "names")
-  T.eq(ids, g:tops(zones, 0), "the same ids as without names")
+  local ids, names = g:deck_tops(zones, 0)
+  T.eq(ids, g:tops(zones, 0), "the same ids as g:tops")
   T.eq(#names, 3)
   for i = 1, #ids do T.eq(names[i], g:name(ids[i])) end
   T.eq(names, { "Blind Seer", "Cavern Horror", "Mystic" })
-  local none, no_names = g:tops({ "row:2" }, 0, "names")
+  local none, no_names = g:deck_tops({ "row:2" }, 0)
   T.eq(#none, 0)
   T.eq(#no_names, 0, "an empty slot has no name either")
+  T.eq(pcall(g.deck_tops, g, zones, 9), false, "the owner is checked")
+  T.eq(pcall(g.deck_tops, g, { true }, 0), false, "so are the zone names")
 end
 
 function tests.test_offer_is_the_piles_then_the_row_one_per_name_when_distinct(T)
