@@ -246,25 +246,28 @@ static int g_deck_actions(lua_State *L)
     int32_t hand = engine_deck_zone(L, m, k->z_hand, p, 0);
     if (engine_deck_counter(m, k->c_actions, 0) <= 0 || hand < 0)
         return 0;
-    /* the kinds found so far: at most one per card of the kit */
-    uint32_t small[64], *found = small, n = 0;
-    if (k->ncards > 64)
-        found = lua_newuserdatauv(L, sizeof(uint32_t) * k->ncards, 0); /* 4 */
+    /* the kinds found so far, a bit per card of the kit (linear in the hand, which a
+     * script sizes) */
+    uint64_t small[64], *seen = small;
+    size_t words = (k->ncards + 63) / 64;
+    if (words > 64)
+        seen = lua_newuserdatauv(L, sizeof(uint64_t) * words, 0); /* 4 */
+    memset(seen, 0, sizeof(uint64_t) * words);
     int t = lua_gettop(L) + 1;
+    lua_Integer n = 0;
     for (uint32_t i = 0; i < m->st.zones[hand].n; i++) {
-        uint32_t name = m->st.ents[m->st.zones[hand].ids[i] - 1].name, j = 0;
+        uint32_t name = m->st.ents[m->st.zones[hand].ids[i] - 1].name;
         const engine_deck_card *c = engine_deck_card_of(k, name);
         if (!c || !(c->types & k->action))
             continue;
-        while (j < n && found[j] != name)
-            j++;
-        if (j < n)
+        size_t ci = (size_t)(c - k->cards);
+        if (seen[ci / 64] & (1ULL << (ci % 64)))
             continue;
+        seen[ci / 64] |= 1ULL << (ci % 64);
         if (n == 0)
             lua_createtable(L, 4, 0); /* t */
-        found[n++] = name;
         lua_rawgeti(L, NAMES, name);
-        lua_rawseti(L, t, n);
+        lua_rawseti(L, t, ++n);
     }
     return n ? 1 : 0;
 }

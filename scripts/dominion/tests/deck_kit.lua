@@ -285,6 +285,16 @@ function tests.test_the_kit_reads_the_card_data_it_is_given(T)
   T.eq({ coins, buys, turns }, { 6, 1, 1 }, "coins and buys left, player 1's first turn")
 end
 
+function tests.test_a_kit_of_bad_card_data_is_refused_when_it_is_built(T)
+  local cards = { Copper = { cost = 0, types = { "Treasure" }, coins = 1 } }
+  local ok, err = pcall(deck.kit, { cards = cards, order = { "Copper", "Silver" } })
+  T.ok(not ok and tostring(err):find("deck kit: no card data for Silver", 1, true), tostring(err))
+  cards.Gold = { cost = 6.5, types = { "Treasure" }, coins = 3 }
+  ok, err = pcall(deck.kit, { cards = cards, order = { "Copper" } })
+  T.ok(not ok and tostring(err):find("deck kit: Gold.cost must be an integer", 1, true),
+       tostring(err))
+end
+
 function tests.test_a_kit_call_without_a_kit_is_refused(T)
   local m = T.match {}
   local ok, err = pcall(m.g.deck_draw, m.g, {}, 1, 1)
