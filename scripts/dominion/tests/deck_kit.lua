@@ -85,6 +85,15 @@ function tests.test_kit_cleanup_and_turn_start_match_the_lua_ones(T)
   end)
 end
 
+function tests.test_kit_active_names_the_active_player_and_its_bot_like_g_bot(T)
+  local m = T.match { bots = { false, "big_money" } }
+  local g, _, k = m.g, kernels()
+  T.eq({ g:deck_active(k.kit) }, { 1 }, "a person: no bot")
+  g:set_counter("active", 0, 2)
+  T.eq({ g:deck_active(k.kit) }, { 2, g:bot(2) })
+  T.eq(g:bot(2), "big_money")
+end
+
 function tests.test_kit_next_makes_the_next_seat_active_and_wraps_around(T)
   local m = T.match { players = 3 }
   local g, _, k = m.g, kernels()
