@@ -227,9 +227,9 @@ function turn.add(kernel)
   -- gets the named forms of p's bot (cfg.bots) when the kit can check what they name:
   -- nil for people and the search tree (g:deck_active names the bot with the player).
   function kernel:turn(g)
-    local kit, p, named = self.kit, nil, nil
+    local kit, named = self.kit, nil
+    local p, bot
     if kit then
-      local bot
       p, bot = g:deck_active(kit)
       local bots = self.bots
       named = bot and bots and bots[bot]
