@@ -127,15 +127,15 @@ static void read_piles(engine_bundle *b, lua_State *L, engine_deck_kit *k, int o
         }
         pl->zone = intern_prefixed(b, L, "supply:", -1);
         lua_pop(L, 1);
-        pl->first = 1;
-        for (uint32_t j = 0; j < i; j++)
-            if (k->piles[j].zone == pl->zone)
-                pl->first = 0;
+        engine_deck_card *card = &k->cards[pl->card];
+        if (!card->pile) /* a card named twice in the order: its first pile */
+            card->pile = i + 1;
     }
 }
 
 /* k->zone_pile, in a userdata the kit holds as its user value (its size is known only
- * once the piles' zone names are interned). */
+ * once the piles' zone names are interned), and each pile's `first`: the first pile of
+ * the order in its zone (linear in the order: a script sizes it). */
 static void zone_map(lua_State *L, engine_deck_kit *k)
 {
     uint32_t max = 0;
@@ -144,9 +144,12 @@ static void zone_map(lua_State *L, engine_deck_kit *k)
     k->nzmap = max + 1;
     k->zone_pile = lua_newuserdatauv(L, sizeof(uint32_t) * k->nzmap, 0);
     memset(k->zone_pile, 0, sizeof(uint32_t) * k->nzmap);
-    for (uint32_t i = 0; i < k->npiles; i++)
-        if (k->piles[i].first)
-            k->zone_pile[k->piles[i].zone] = i + 1;
+    for (uint32_t i = 0; i < k->npiles; i++) {
+        engine_deck_pile *pl = &k->piles[i];
+        pl->first = k->zone_pile[pl->zone] == 0;
+        if (pl->first)
+            k->zone_pile[pl->zone] = i + 1;
+    }
     lua_setiuservalue(L, -2, 1);
 }
 

@@ -35,6 +35,7 @@ typedef struct {
     uint32_t own;                                  /* interned "_own:<Card>" */
     int64_t cost, coins, cards, actions, buys, vp; /* 0 when the data has none */
     uint32_t types;                                /* bit i: the kit's type i */
+    uint32_t pile; /* its first pile in the order, index + 1 (0: none) */
     uint32_t flags;
 } engine_deck_card;
 

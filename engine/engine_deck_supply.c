@@ -29,14 +29,12 @@ static uint32_t pile_top(engine_match *m, const engine_deck_kit *k, const engine
     return top;
 }
 
-/* The kernel's pile of the card interned as name, or NULL when its order has none. */
+/* The kernel's pile of the card interned as name (the first in the order, whose option
+ * a bot's name stands for), or NULL when its order has none. */
 static const engine_deck_pile *pile_of(const engine_deck_kit *k, uint32_t name)
 {
     const engine_deck_card *c = engine_deck_card_of(k, name);
-    for (uint32_t i = 0; c && i < k->npiles; i++)
-        if (k->piles[i].card == (uint32_t)(c - k->cards))
-            return &k->piles[i];
-    return NULL;
+    return c && c->pile ? &k->piles[c->pile - 1] : NULL;
 }
 
 /* g:deck_supply(kit, max): the piles a card costing at most max can be gained from, in

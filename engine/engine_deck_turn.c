@@ -219,6 +219,23 @@ static int g_deck_treasures(lua_State *L)
     return 5;
 }
 
+/* g:deck_active(kit): the active player (the `active` counter, kernel:turn's first read)
+ * and the name of the bot answering that player inline, or nil (g:bot). */
+static int g_deck_active(lua_State *L)
+{
+    engine_match *m = engine_api_match(L, 0);
+    const engine_deck_kit *k = engine_deck_arg(L, 2);
+    int64_t p = engine_deck_counter(m, k->c_active, 0);
+    if (p < 1 || p > m->np)
+        return luaL_error(L, "deck_active: no active player (%d)", (int)p);
+    lua_pushinteger(L, p);
+    if (m->bot_ref[p - 1] == LUA_NOREF)
+        lua_pushnil(L);
+    else
+        lua_pushstring(L, m->bot_name[p - 1]);
+    return 2;
+}
+
 /* g:deck_next(kit, p): the end of p's turn, kernel:turn's last step: the next player
  * (after p, in seat order) becomes active. Returns that player. */
 static int g_deck_next(lua_State *L)
@@ -246,25 +263,28 @@ static int g_deck_actions(lua_State *L)
     int32_t hand = engine_deck_zone(L, m, k->z_hand, p, 0);
     if (engine_deck_counter(m, k->c_actions, 0) <= 0 || hand < 0)
         return 0;
-    /* the kinds found so far: at most one per card of the kit */
-    uint32_t small[64], *found = small, n = 0;
-    if (k->ncards > 64)
-        found = lua_newuserdatauv(L, sizeof(uint32_t) * k->ncards, 0); /* 4 */
+    /* the kinds found so far, a bit per card of the kit (linear in the hand, which a
+     * script sizes) */
+    uint64_t small[64], *seen = small;
+    size_t words = (k->ncards + 63) / 64;
+    if (words > 64)
+        seen = lua_newuserdatauv(L, sizeof(uint64_t) * words, 0); /* 4 */
+    memset(seen, 0, sizeof(uint64_t) * words);
     int t = lua_gettop(L) + 1;
+    lua_Integer n = 0;
     for (uint32_t i = 0; i < m->st.zones[hand].n; i++) {
-        uint32_t name = m->st.ents[m->st.zones[hand].ids[i] - 1].name, j = 0;
+        uint32_t name = m->st.ents[m->st.zones[hand].ids[i] - 1].name;
         const engine_deck_card *c = engine_deck_card_of(k, name);
         if (!c || !(c->types & k->action))
             continue;
-        while (j < n && found[j] != name)
-            j++;
-        if (j < n)
+        size_t ci = (size_t)(c - k->cards);
+        if (seen[ci / 64] & (1ULL << (ci % 64)))
             continue;
+        seen[ci / 64] |= 1ULL << (ci % 64);
         if (n == 0)
             lua_createtable(L, 4, 0); /* t */
-        found[n++] = name;
         lua_rawgeti(L, NAMES, name);
-        lua_rawseti(L, t, n);
+        lua_rawseti(L, t, ++n);
     }
     return n ? 1 : 0;
 }
@@ -338,6 +358,7 @@ const luaL_Reg engine_deck_turn_methods[] = {
     {"deck_actions", g_deck_actions},
     {"deck_play", g_deck_play},
     {"deck_resolve", g_deck_resolve},
+    {"deck_active", g_deck_active},
     {"deck_next", g_deck_next},
     {NULL, NULL},
 };

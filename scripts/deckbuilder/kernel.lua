@@ -145,7 +145,14 @@ function kernel.new(cfg)
   for name, def in pairs(k.cards) do
     k.data_kw[name] = (def.cards or def.actions or def.buys or def.coins) and true or false
   end
-  k.bots = cfg.bots
+  -- bots: cfg.bots copied, entries too: a kernel made at run time (Dominion's, per
+  -- kingdom) then reads them raw, not through the frozen module tables' proxies.
+  if cfg.bots then
+    k.bots = {}
+    for name, forms in pairs(cfg.bots) do
+      k.bots[name] = { action = forms.action, buy = forms.buy }
+    end
+  end
   k.kit = cfg.kit ~= false and deck.kit { cards = k.cards, order = k.order,
     pile_of = cfg.pile_of, after_play = k.after_play, hand_size = k.hand_size,
     turn_stats = k.turn_stats }

@@ -223,24 +223,22 @@ function turn.add(kernel)
     g:log(g:player_name(p), "'s turn ", turns)
   end
 
-  -- The named forms of the bot answering p, when cfg.bots has them and the kit can check
-  -- what they name; nil for people and the search tree.
-  local function named_bot(self, g, p)
-    local bots = self.bots
-    if not bots or not self.kit then return nil end
-    local name = g:bot(p)
-    return name and bots[name]
-  end
-
   -- One whole turn of the active player, then the next player becomes active. Each phase
-  -- gets the named forms of p's bot, if any.
+  -- gets the named forms of p's bot (cfg.bots) when the kit can check what they name:
+  -- nil for people and the search tree (g:deck_active names the bot with the player).
   function kernel:turn(g)
-    local p = g:counter("active")
-    local named = named_bot(self, g, p)
+    local kit, named = self.kit, nil
+    local p, bot
+    if kit then
+      p, bot = g:deck_active(kit)
+      local bots = self.bots
+      named = bot and bots and bots[bot]
+    else
+      p = g:counter("active")
+    end
     self:start_turn(g, p)
     local phase_fn = self.phase_fn
     for i = 1, #phase_fn do self[phase_fn[i]](self, g, p, named) end
-    local kit = self.kit
     if kit then
       g:deck_next(kit, p)
     else

@@ -275,14 +275,18 @@ end
 -- rank of each one the default player would buy: a known terminal by TERMINAL, an
 -- unknown one costing $5 or more by its cost below them; a cheap unknown one (Woodcutter,
 -- Workshop, Moat) has none, not worth a terminal slot. And the dearest rule's ranks:
--- every card but Curse by its cost. A cache: the same for every match.
+-- every card but Curse by its cost; and choose_action's: every Action card by its cost,
+-- +100 when it gives actions. A cache: the same for every match.
 local rank_memo = memo.cache()
 
 local function ranks_of(k)
   local t = rank_memo[k]
   if t then return t end
   if (rank_memo.n or 0) >= 128 then memo.empty(rank_memo) end
-  t = { names = {}, rank = {}, dearest = {} }
+  t = { names = {}, rank = {}, dearest = {}, action = {} }
+  for name, def in pairs(k.cards) do -- a map: the visiting order does not matter
+    if def.is.Action then t.action[name] = def.cost + ((def.actions or 0) > 0 and 100 or 0) end
+  end
   for i = 1, #k.order do
     local name = k.order[i]
     local def = k.cards[name]
@@ -396,10 +400,9 @@ end
 -- choose_action's rule over the Action kinds in hand (names, g:deck_actions): the one
 -- with the highest cost, +100 when it gives actions; the first such kind on a tie.
 local function named_action(k, _, _, names)
-  local best, bestv = nil, -1
+  local best, bestv, value = nil, -1, ranks_of(k).action
   for i = 1, #names do
-    local def = k.cards[names[i]]
-    local v = def.cost + ((def.actions or 0) > 0 and 100 or 0)
+    local v = value[names[i]]
     if v > bestv then best, bestv = names[i], v end
   end
   return best

@@ -85,6 +85,15 @@ function tests.test_kit_cleanup_and_turn_start_match_the_lua_ones(T)
   end)
 end
 
+function tests.test_kit_active_names_the_active_player_and_its_bot_like_g_bot(T)
+  local m = T.match { bots = { false, "big_money" } }
+  local g, _, k = m.g, kernels()
+  T.eq({ g:deck_active(k.kit) }, { 1 }, "a person: no bot")
+  g:set_counter("active", 0, 2)
+  T.eq({ g:deck_active(k.kit) }, { 2, g:bot(2) })
+  T.eq(g:bot(2), "big_money")
+end
+
 function tests.test_kit_next_makes_the_next_seat_active_and_wraps_around(T)
   local m = T.match { players = 3 }
   local g, _, k = m.g, kernels()
@@ -283,6 +292,16 @@ function tests.test_the_kit_reads_the_card_data_it_is_given(T)
   local m = T.match { setup = function(g) kit.set_hand(g, 1, { "Silver", "Copper" }) end }
   local coins, buys, turns = m.g:deck_treasures(k, 1)
   T.eq({ coins, buys, turns }, { 6, 1, 1 }, "coins and buys left, player 1's first turn")
+end
+
+function tests.test_a_kit_of_bad_card_data_is_refused_when_it_is_built(T)
+  local cards = { Copper = { cost = 0, types = { "Treasure" }, coins = 1 } }
+  local ok, err = pcall(deck.kit, { cards = cards, order = { "Copper", "Silver" } })
+  T.ok(not ok and tostring(err):find("deck kit: no card data for Silver", 1, true), tostring(err))
+  cards.Gold = { cost = 6.5, types = { "Treasure" }, coins = 3 }
+  ok, err = pcall(deck.kit, { cards = cards, order = { "Copper" } })
+  T.ok(not ok and tostring(err):find("deck kit: Gold.cost must be an integer", 1, true),
+       tostring(err))
 end
 
 function tests.test_a_kit_call_without_a_kit_is_refused(T)
