@@ -673,6 +673,11 @@ int engine_api_open(engine_bundle *b, lua_State *L)
     return 0;
 }
 
+engine_match *engine_api_match(lua_State *L, int mutating)
+{
+    return mutating ? gm_mut(L) : gm(L);
+}
+
 engine_g *engine_api_new_g(lua_State *L, engine_match *m)
 {
     engine_g *g = lua_newuserdatauv(L, sizeof *g, 2); /* the turn, the decision */

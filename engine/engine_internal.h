@@ -16,6 +16,7 @@
  *   engine_log.c      the answer log and an answer's encoding
  *   engine_board.c    the board kit's g calls: positions, statuses, listeners (C loops)
  *   engine_api.c      the Lua `g` handle
+ *   engine_deck*.c    the deck kit: a deck-builder's turn as g methods (engine_deck.h)
  *   engine_bots.c     the strategies the engine offers every game (`random`)
  *   engine_vm.c       a bundle's VM: allocator, watchdog, sandbox, registry tables
  *   engine_options.c  the options and bots a game declares; checking a match's options
@@ -496,6 +497,9 @@ engine_vis engine_zone_vis(const engine_game *g, const char *name);
 /* engine_api.c */
 int engine_api_open(engine_bundle *b, lua_State *L);
 engine_g *engine_api_new_g(lua_State *L, engine_match *m);
+/* The match of the g at argument 1 (raises when it is none); mutating: refused while a bot
+ * is only asked for an answer. For g methods defined outside engine_api.c (engine_deck_*.c). */
+engine_match *engine_api_match(lua_State *L, int mutating);
 
 /* engine_bots.c: appends the engine's own strategies (ENGINE_RANDOM_BOT) to g's bots,
  * unless the game defines one of that name. Raises on out of memory. */

@@ -11,7 +11,9 @@ local data = require("accession.cards")
 local bots = require("dominion.bots")
 local evaluate = require("deckbuilder.evaluate")
 
-local k = kernel.new { cards = data.cards, order = data.order, hand_size = 5 }
+-- Dominion's bots' named forms too: a bot seat's turn asks them instead of building options.
+local k = kernel.new { cards = data.cards, order = data.order, hand_size = 5,
+                       bots = bots.named() }
 
 -- The turn cap, every seat's turns together: 100 turns each at four players, as Dominion.
 local MAX_TURNS = 400

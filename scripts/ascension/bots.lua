@@ -8,6 +8,8 @@
 -- defeats the ever-present Cultist, so the Honour pool runs dry.
 
 local botkit = require("deckbuilder.botkit")
+local memo = require("deckbuilder.memo")
+local R = require("ascension.rules")
 
 local bots = {}
 
@@ -62,6 +64,59 @@ local function choose_banish(d)
     end
   end
   return {}
+end
+
+-- ---- named forms (docs/SCRIPTING.md, g:bot) -------------------------------------------
+
+-- What default_turn asks of a card on offer, by name: { monster = is it a Monster, cost =
+-- its printed cost or false (R.facts), value = reward_value for a Monster, hero_value for
+-- the others }. A cache: card data is frozen, each read of it a metatable step, and the
+-- loop below reads every card on offer at every decision.
+local seen = memo.cache()
+
+local function card_seen(k, name)
+  local s = seen[name]
+  if not s then
+    local facts, def = R.facts(k, name), k.cards[name]
+    s = { monster = facts.monster, cost = facts.cost,
+          value = facts.monster and reward_value(def) or hero_value(def) }
+    seen[name] = s
+  end
+  return s
+end
+
+local cost_of = R.cost -- in a local: reading a frozen module's field costs a metatable step
+
+-- default's turn choice named from what game.lua says is on offer (hand: the cards in
+-- hand; when none, the offer of R.turn_offer) instead of read off the labelled options:
+-- the same rule as choose_turn (the hand first, then the free defeat, the defeat and the
+-- buy of most value, the first of equals in the options' order), so the same games are
+-- played. What it may do with each card is R.acts' rule, written out here. Returns the
+-- act and the index of its card in the offer (game.lua checks both).
+local function default_turn(k, g, p, hand, ids, names, runes, power, limit)
+  if hand > 0 then return "all" end
+  local free, freev, defeat, defeatv, buy, buyv
+  for i = 1, #ids do
+    local name = names[i]
+    local s = seen[name] or card_seen(k, name)
+    local c, v = s.cost or cost_of(g, k, p, name), s.value
+    if s.monster then
+      if c <= power and (not defeat or v > defeatv) then defeat, defeatv = i, v end
+      if limit and c <= limit and (not free or v > freev) then free, freev = i, v end
+    elseif c <= runes and (not buy or v > buyv) then
+      buy, buyv = i, v
+    end
+  end
+  if free then return "free", free end
+  if defeat then return "defeat", defeat end
+  if buy then return "buy", buy end
+  return "end"
+end
+
+-- The bots of bots.make(k) that can name their turn choice: name -> fn(k, g, p, hand,
+-- ids, names, runes, power, limit) (default_turn).
+function bots.named(_)
+  return { default = default_turn }
 end
 
 function bots.make(k)

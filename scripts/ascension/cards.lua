@@ -73,7 +73,7 @@ cards["Kan'zir, the Ravager"] = {
       for _ = 1, n do
         local id = g:top("constructs", q)
         g:move(id, "discard", q)
-        g:log(g:player_name(q) .. " destroys " .. g:name(id))
+        g:log(g:player_name(q), " destroys ", g:name(id))
       end
     end
   end,
@@ -174,7 +174,7 @@ cards["Alosyan Guide"] = {
   on_acquire = function(g, _, p, id)
     if g:counter("_lbhero") > 0 then
       g:move(id, "hand", p)
-      g:log("Alosyan Guide goes into " .. g:player_name(p) .. "'s hand")
+      g:log("Alosyan Guide goes into ", g:player_name(p), "'s hand")
     end
   end,
 }

@@ -11,6 +11,7 @@ local gametable = require("deckbuilder.gametable")
 local data = require("ascension.cards")
 local R = require("ascension.rules")
 local bots = require("ascension.bots")
+local deck_games = require("deckhand.deck_games")
 
 local k = kernel.new { cards = data.cards, order = data.order, hand_size = 5 }
 
@@ -40,8 +41,8 @@ local SCORED = { "deck", "hand", "discard", "play", "constructs", "temples" }
 function k.score(self, g, p)
   local total = g:counter("honour", p)
   for _, z in ipairs(SCORED) do
-    local n = g:count(z, p)
-    for i = 1, n do total = total + (self.cards[g:name(g:at(z, p, i))].vp or 0) end
+    local _, names = g:list(z, p, nil, "names")
+    for i = 1, #names do total = total + R.facts(self, names[i]).vp end
   end
   return total
 end
@@ -62,31 +63,22 @@ end
 
 -- ---- the turn -------------------------------------------------------------------------
 
+-- A turn starts in one g call (engine_deck_games.c): p's turns + 1, the turn number
+-- _turnno + 1, the per-turn counters back to 0, "<player>'s turn N"; then the
+-- constructs' statistics.
 local PER_TURN = { "runes", "power", "_lbhero", "_soulsnare", "_burial" }
+for _, f in ipairs(R.FACTIONS) do PER_TURN[#PER_TURN + 1] = R.PLAYED[f] end
+local turn_start = deck_games.start { turns = "turns", step = { "_turnno" }, zero = PER_TURN,
+                                      line = "'s turn " }
 
 local function start_turn(g, p)
-  g:add_counter("turns", p, 1)
-  g:add_counter("_turnno", 0, 1)
-  for _, c in ipairs(PER_TURN) do g:set_counter(c, 0, 0) end
-  for _, f in ipairs(R.FACTIONS) do g:set_counter("_played:" .. f, 0, 0) end
-  g:log(g:player_name(p) .. "'s turn " .. g:counter("turns", p))
+  g:deck_start(turn_start, p)
   R.construct_stats(g, k, p)
 end
 
--- An unused Templar Outpost of p's, or nil.
-local function outpost(g, p)
-  local now = g:counter("_turnno")
-  for _, id in ipairs(g:list("constructs", p)) do
-    local def = k.cards[g:name(id)]
-    if def.free_defeat and g:get(id, "used") ~= now then return id, def.free_defeat end
-  end
-  return nil
-end
-
 -- What p may do now; each option carries act ("all", "play", "buy", "defeat", "free",
--- "end"), and name/cost/card for bots.
-local OFFER_PILES = { "Mystic", "Heavy Infantry", "Cultist" }
-
+-- "end"), and name/cost/card for bots. The cards on offer are R.offer's, and what may be
+-- done with each is R.acts' (the rule a bot's named choice is checked with).
 local function turn_options(g, p)
   local opts = {}
   local hand, hand_names = g:list("hand", p, nil, "distinct")
@@ -96,67 +88,100 @@ local function turn_options(g, p)
       opts[#opts + 1] = { label = "Play " .. hand_names[i], card = hand[i], act = "play" }
     end
   end
-  local on_offer, names = {}, {}
-  for i = 1, #OFFER_PILES do
-    local top = g:top(k:pile(OFFER_PILES[i]), 0)
-    if top then on_offer[#on_offer + 1] = top end
-  end
-  local row, row_names = k:distinct(g, R.row(g))
-  for i = 1, #on_offer do names[i] = g:name(on_offer[i]) end
-  for i = 1, #row do
-    on_offer[#on_offer + 1] = row[i]
-    names[#names + 1] = row_names[i]
-  end
+  local on_offer, names = R.offer(g, k, true)
   local runes, power = g:counter("runes"), g:counter("power")
-  local free, limit = outpost(g, p)
+  local free, limit = R.outpost(g, k, p)
   for i = 1, #on_offer do
     local id, name = on_offer[i], names[i]
     local c = R.cost(g, k, p, name)
-    if k.cards[name].is.Monster then
-      if c <= power then
-        opts[#opts + 1] = { label = "Defeat " .. name .. " (" .. c .. " power)", act = "defeat",
-                            card = id, name = name, cost = c }
-      end
-      if free and c <= limit then
-        opts[#opts + 1] = { label = "Defeat " .. name .. " (free, Templar Outpost)", act = "free",
-                            card = id, name = name, cost = c, outpost = free }
-      end
-    elseif c <= runes then
+    local act, free_too = R.acts(k, name, c, runes, power, limit)
+    if act == "defeat" then
+      opts[#opts + 1] = { label = "Defeat " .. name .. " (" .. c .. " power)", act = "defeat",
+                          card = id, name = name, cost = c }
+    elseif act == "buy" then
       opts[#opts + 1] = { label = "Buy " .. name .. " (" .. c .. " runes)", act = "buy",
                           card = id, name = name, cost = c }
+    end
+    if free_too then
+      opts[#opts + 1] = { label = "Defeat " .. name .. " (free, Templar Outpost)", act = "free",
+                          card = id, name = name, cost = c, outpost = free }
     end
   end
   opts[#opts + 1] = { label = "End turn", act = "end" }
   return opts
 end
 
-local function play_all(g, p)
-  while g:count("hand", p) > 0 do R.play(g, k, p, g:at("hand", p, 1)) end
+-- The turn decision put to a person or the search tree (or a bot without a named form):
+-- the labelled options. Returns the chosen act and its card.
+local function asked_choice(g, p)
+  local opts = turn_options(g, p)
+  local r = g:choose { player = p, kind = "buy", options = opts,
+                       prompt = "Your turn: " .. g:counter("runes") .. " runes, "
+                         .. g:counter("power") .. " power" }
+  local o = opts[r[1]]
+  return o.act, o.card
 end
+
+-- The turn decision of an inline bot with a named form (bots.named): given the count of
+-- p's hand and, when it is empty, what is on offer (R.turn_offer), it names an act and
+-- a card (an index into the offer, or a card in hand to play), checked with the rule
+-- that would have listed it (R.check: an error otherwise). The offer is read once for
+-- both (built: the count of p's constructs). Returns the act and the card's id.
+local OFFER_ACT = { buy = true, defeat = true, free = true }
+
+local function named_choice(g, p, bot, named, built)
+  local hand = g:count("hand", p)
+  local ids, names, runes, power, limit
+  if hand == 0 then ids, names, runes, power, limit = R.turn_offer(g, k, p, built) end
+  local act, choice = named(k, g, p, hand, ids, names, runes, power, limit)
+  if not ids and OFFER_ACT[act] then
+    ids, names, runes, power, limit = R.turn_offer(g, k, p, built)
+  end
+  return act, R.check(g, k, p, bot, act, choice, hand, ids, names, runes, power, limit)
+end
+
+-- Plays the bottom card of the hand until none is left (cards drawn meanwhile included):
+-- the plain cards at the bottom with one g:deck_run, then the card above them with its
+-- hooks (R.play), and so on.
+local run = R.play_run(k)
+
+local function play_all(g, p)
+  local _, id = g:deck_run(run, p)
+  while id do
+    R.play(g, k, p, id)
+    _, id = g:deck_run(run, p)
+  end
+end
+
+local named_turns = bots.named(k)
 
 function game.turn(g)
   local p = g:counter("active")
   start_turn(g, p)
+  local bot = g:bot(p)
+  local named = bot and named_turns[bot]
   while true do
-    R.settle(g, k, p)
-    local opts = turn_options(g, p)
-    local r = g:choose { player = p, kind = "buy", options = opts,
-                         prompt = "Your turn: " .. g:counter("runes") .. " runes, "
-                           .. g:counter("power") .. " power" }
-    local o = opts[r[1]]
-    if o.act == "end" then break end
-    if o.act == "all" then
-      play_all(g, p)
-    elseif o.act == "play" then
-      R.play(g, k, p, o.card)
-    elseif o.act == "buy" then
-      R.buy(g, k, p, o.card)
-    elseif o.act == "defeat" then
-      R.defeat(g, k, p, o.card)
+    local built = g:count("constructs", p) -- settling fires abilities, builds nothing
+    R.settle(g, k, p, built)
+    local act, id
+    if named then
+      act, id = named_choice(g, p, bot, named, built)
     else
-      g:set(o.outpost, "used", g:counter("_turnno"))
+      act, id = asked_choice(g, p)
+    end
+    if act == "end" then break end
+    if act == "all" then
+      play_all(g, p)
+    elseif act == "play" then
+      R.play(g, k, p, id)
+    elseif act == "buy" then
+      R.buy(g, k, p, id)
+    elseif act == "defeat" then
+      R.defeat(g, k, p, id)
+    else
+      g:set(R.outpost(g, k, p), "used", g:counter("_turnno"))
       g:log("Templar Outpost:")
-      R.defeat(g, k, p, o.card, true)
+      R.defeat(g, k, p, id, true)
     end
   end
   -- Unspent Runes and Power are lost; constructs stay in play.

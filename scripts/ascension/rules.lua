@@ -15,6 +15,8 @@
 -- construct's once-per-turn ability fired.
 
 local kernel = require("deckbuilder.kernel")
+local memo = require("deckbuilder.memo")
+local deck_games = require("deckhand.deck_games")
 
 local R = {}
 
@@ -23,8 +25,30 @@ R.HONOUR_PER_PLAYER = 30
 R.TEMPLES = { "Temple of Life", "Temple of Death", "Temple of Immortality" }
 R.FACTIONS = { "Void", "Lifebound", "Enlightened", "Mechana" }
 
+-- Counter names built once (they are read on every play): "_played:<Faction>", a
+-- faction's plays this turn, and "_temple:<Temple>", a Temple's entity id.
+local PLAYED, TEMPLE_KEY = {}, {}
+for _, f in ipairs(R.FACTIONS) do PLAYED[f] = "_played:" .. f end
+for _, name in ipairs(R.TEMPLES) do TEMPLE_KEY[name] = "_temple:" .. name end
+R.PLAYED, R.TEMPLE_KEY = PLAYED, TEMPLE_KEY
+
 R.slot = {}
 for i = 1, R.SLOTS do R.slot[i] = "row:" .. i end
+
+-- An array read on every turn, as a copy in a cache: a module's own tables are frozen
+-- once loaded (each read a metatable step, and each g call given one looks through it),
+-- a cache's are plain. Copied again whenever the engine empties its caches.
+local arrays = memo.cache()
+
+function R.array(key, src)
+  local t = arrays[key]
+  if not t then
+    t = {}
+    for i = 1, #src do t[i] = src[i] end
+    arrays[key] = t
+  end
+  return t
+end
 
 local function pname(g, p) return g:player_name(p) end
 
@@ -32,14 +56,16 @@ local function turnno(g) return g:counter("_turnno") end
 
 -- ---- currencies and honour ----------------------------------------------------------
 
+-- Log lines are written as g:log's pieces, never joined with `..` here: the engine joins
+-- them only when someone reads the log (not in a sim or a search's play-out).
 function R.add_runes(g, p, n)
   g:add_counter("runes", 0, n)
-  g:log(pname(g, p) .. " gains " .. n .. (n == 1 and " Rune" or " Runes"))
+  g:log(pname(g, p), " gains ", n, n == 1 and " Rune" or " Runes")
 end
 
 function R.add_power(g, p, n)
   g:add_counter("power", 0, n)
-  g:log(pname(g, p) .. " gains " .. n .. " Power")
+  g:log(pname(g, p), " gains ", n, " Power")
 end
 
 -- Honour comes from the pool; once it is empty, honour still counts (the official
@@ -49,21 +75,39 @@ function R.gain_honour(g, p, n, quiet)
   local pool = g:counter("honour_pool")
   g:set_counter("honour_pool", 0, pool > n and pool - n or 0)
   g:add_counter("honour", p, n)
-  if not quiet then g:log(pname(g, p) .. " gains " .. n .. " Honour") end
+  if not quiet then g:log(pname(g, p), " gains ", n, " Honour") end
 end
 
 -- ---- costs ------------------------------------------------------------------------------
 
+-- What decisions, conditions and the score ask of a card, by name: { monster = is it a
+-- Monster, cost = its printed cost, or false when it depends on the game (cost_for),
+-- faction = its faction or false, vp = the Honour printed on it (0 without) }. Kept in a
+-- cache: card data is frozen once loaded, and each read of it costs a metatable step.
+local card_facts = memo.cache()
+
+local function facts(k, name)
+  local f = card_facts[name]
+  if not f then
+    local def = k.cards[name]
+    f = { monster = def.is.Monster == true, cost = not def.cost_for and def.cost,
+          faction = def.faction or false, vp = def.vp or 0 }
+    card_facts[name] = f
+  end
+  return f
+end
+R.facts = facts
+
 -- The cost of a card for player p (Iku's depends on p's Temples).
 function R.cost(g, k, p, name)
-  local def = k.cards[name]
-  if def.cost_for then return def.cost_for(g, p) end
-  return def.cost
+  local c = facts(k, name).cost
+  if c then return c end
+  return k.cards[name].cost_for(g, p)
 end
 
 -- ---- temples and keystones -------------------------------------------------------------
 
-function R.temple_id(g, name) return g:counter("_temple:" .. name) end
+function R.temple_id(g, name) return g:counter(TEMPLE_KEY[name]) end
 
 function R.holds(g, p, name)
   local _, owner = g:zone_of(R.temple_id(g, name))
@@ -78,9 +122,9 @@ function R.take_temple(g, p, name)
   local _, holder = g:zone_of(id)
   g:move(id, "temples", p)
   if holder ~= 0 then
-    g:log(pname(g, p) .. " takes the " .. name .. " from " .. pname(g, holder))
+    g:log(pname(g, p), " takes the ", name, " from ", pname(g, holder))
   else
-    g:log(pname(g, p) .. " gains control of the " .. name)
+    g:log(pname(g, p), " gains control of the ", name)
   end
 end
 
@@ -90,7 +134,7 @@ function R.lose_temples(g, p)
   for _ = 1, n do
     local id = g:top("temples", p)
     g:move(id, "temples", 0)
-    g:log(pname(g, p) .. " loses control of the " .. g:name(id))
+    g:log(pname(g, p), " loses control of the ", g:name(id))
   end
 end
 
@@ -105,7 +149,7 @@ end
 function R.banish(g, p, id)
   g:add_counter("_own:" .. g:name(id), p, -1)
   g:move(id, "void", 0)
-  g:log(pname(g, p) .. " banishes " .. g:name(id))
+  g:log(pname(g, p), " banishes ", g:name(id))
 end
 
 -- "You may banish a card in your hand or discard pile."
@@ -117,12 +161,14 @@ function R.may_banish(g, p, source)
   if picked[1] then R.banish(g, p, picked[1]) end
 end
 
+local TEMPLE_OF = { Life = "Temple of Life", Death = "Temple of Death" }
+
 -- Keystones are spent as soon as they are gained (README: always spent): the Temple of
 -- its kind if p lacks it, else Immortality if p lacks that too, and then its bonus
 -- (bonus(g, p)) as well.
 local function keystone(g, p, kind, bonus)
-  g:log(pname(g, p) .. " gains a " .. kind .. " Keystone")
-  local temple = "Temple of " .. kind
+  g:log(pname(g, p), " gains a ", kind, " Keystone")
+  local temple = TEMPLE_OF[kind]
   if not R.holds(g, p, temple) then
     R.take_temple(g, p, temple)
     return
@@ -143,9 +189,10 @@ function R.death_keystone(g, p) keystone(g, p, "Death", may_banish) end
 
 -- Echo (the source's definition): p's discard pile holds a card of this faction.
 function R.echo(g, k, p, faction)
-  local n = g:count("discard", p)
-  for i = 1, n do
-    if k.cards[g:name(g:at("discard", p, i))].faction == faction then return true end
+  if g:count("discard", p) == 0 then return false end
+  local _, names = g:list("discard", p, nil, "names")
+  for i = 1, #names do
+    if facts(k, names[i]).faction == faction then return true end
   end
   return false
 end
@@ -156,7 +203,7 @@ function R.serenity(g, p) return g:count("discard", p) == 0 end
 -- Unite, for a card already in play: another card of its faction was played this turn.
 function R.united(g, k, id)
   local f = k.cards[g:name(id)].faction
-  local n = g:counter("_played:" .. f)
+  local n = g:counter(PLAYED[f])
   if g:get(id, "played") == turnno(g) then n = n - 1 end
   return n > 0
 end
@@ -166,12 +213,13 @@ end
 -- Fill every empty slot from the top of the centre deck. When the deck is out, the slot
 -- stays empty and the game ends at the end of the round (README).
 function R.refill(g)
-  for i = 1, R.SLOTS do
-    if g:count(R.slot[i], 0) == 0 then
+  local slots = R.array("slots", R.slot)
+  for i = 1, #slots do
+    if g:count(slots[i], 0) == 0 then
       local id = g:top("centre_deck", 0)
       if id then
-        g:move(id, R.slot[i], 0)
-        g:log(g:name(id) .. " enters the centre row")
+        g:move(id, slots[i], 0)
+        g:log(g:name(id), " enters the centre row")
       elseif g:counter("_centre_out") == 0 then
         g:set_counter("_centre_out", 0, 1)
         g:log("The centre deck is empty: the game ends after this round")
@@ -195,6 +243,100 @@ local function in_row(g, id)
   return string.sub(zone, 1, 4) == "row:"
 end
 
+-- ---- what is on offer ----------------------------------------------------------------------
+
+-- The piles always on offer (beside the centre row), in the turn decision's order, and
+-- every zone whose top card is on offer: those piles, then the row's slots.
+R.OFFER_PILES = { "Mystic", "Heavy Infantry", "Cultist" }
+local PILE_ZONES, OFFER_ZONES = {}, {}
+for i, name in ipairs(R.OFFER_PILES) do PILE_ZONES[i] = "supply:" .. name end
+for i, zone in ipairs(PILE_ZONES) do OFFER_ZONES[i] = zone end
+for _, zone in ipairs(R.slot) do OFFER_ZONES[#OFFER_ZONES + 1] = zone end
+
+-- The cards on offer, in the turn decision's order, and their names: the piles' top
+-- cards, then the centre row's; with distinct, one per name in the row (as the options
+-- list them).
+function R.offer(g, distinct)
+  if not distinct then return g:deck_tops(R.array("offer", OFFER_ZONES), 0) end
+  local ids, names = g:deck_tops(PILE_ZONES, 0)
+  local row, row_names = g:deck_tops(R.slot, 0)
+  local n, seen = #ids, {}
+  for i = 1, #row do
+    local name = row_names[i]
+    if not seen[name] then
+      seen[name] = true
+      n = n + 1
+      ids[n], names[n] = row[i], name
+    end
+  end
+  return ids, names
+end
+
+-- An unused Templar Outpost of p's and the most a monster it defeats may cost, or nil
+-- (built: the count of p's constructs, when the caller has it).
+function R.outpost(g, k, p, built)
+  if (built or g:count("constructs", p)) == 0 then return nil end -- most turns: no list
+  local now = turnno(g)
+  local ids, names = g:list("constructs", p, nil, "names")
+  for i = 1, #ids do
+    local limit = k.cards[names[i]].free_defeat
+    if limit and g:get(ids[i], "used") ~= now then return ids[i], limit end
+  end
+  return nil
+end
+
+-- What p may do with a card on offer costing c: "defeat" (a monster, with the Power),
+-- "buy" (a hero or construct, with the Runes) or nil; and whether an unused Templar
+-- Outpost (limit: the most it may cost, nil without one) may defeat it for free.
+function R.acts(k, name, c, runes, power, limit)
+  if facts(k, name).monster then
+    return c <= power and "defeat" or nil, limit ~= nil and c <= limit
+  end
+  return c <= runes and "buy" or nil, false
+end
+
+-- What p may acquire or defeat now, read once per decision for a bot's named choice and
+-- its check: the cards on offer and their names (R.offer), p's Runes and Power, and the
+-- most an unused Templar Outpost may defeat (nil without one). built: the count of p's
+-- constructs, when the caller has it.
+function R.turn_offer(g, k, p, built)
+  local ids, names = R.offer(g)
+  local _, limit = R.outpost(g, k, p, built)
+  return ids, names, g:counter("runes"), g:counter("power"), limit
+end
+
+-- Whether the turn decision would have offered act on choice: "end"; "all" with a card in
+-- hand (hand: their count); "play" of the card id choice in p's hand; "buy", "defeat" or
+-- "free" of the card at index choice of the offer (R.turn_offer's names, runes, power,
+-- limit) by R.acts' rule.
+local function legal(g, k, p, act, choice, hand, names, runes, power, limit)
+  if act == "end" then return true end
+  if act == "all" then return hand > 0 end
+  if math.type(choice) ~= "integer" then return false end
+  if act == "play" then
+    local ok, zone, owner = pcall(g.zone_of, g, choice) -- raises for no such card
+    return ok and zone == "hand" and owner == p
+  end
+  local name = names[choice]
+  if not name then return false end
+  local can, free = R.acts(k, name, R.cost(g, k, p, name), runes, power, limit)
+  if act == "free" then return free end
+  return can == act
+end
+
+-- The check of a named turn choice of p's inline bot `bot` (legal's arguments): returns
+-- the card it names (the id; nil for "all" and "end"), or raises an error naming the bot
+-- and the choice when the turn decision would not have offered it.
+function R.check(g, k, p, bot, act, choice, hand, ids, names, runes, power, limit)
+  if not legal(g, k, p, act, choice, hand, names, runes, power, limit) then
+    local what = names and names[choice] or tostring(choice)
+    error(string.format("ascension: bot %s may not %s %s now (not among player %d's options)",
+                        tostring(bot), tostring(act), what, p), 0)
+  end
+  if act == "play" then return choice end
+  return ids and ids[choice]
+end
+
 -- ---- playing ------------------------------------------------------------------------------
 
 -- The +keywords of a card, in the order cards print them ("+1 Card, +2 Runes"), or nil.
@@ -208,76 +350,125 @@ local function stats_text(def)
   return table.concat(t, ", ")
 end
 
--- Apply them; the caller has logged them with the card.
-local function apply_stats(g, k, p, def)
-  if def.cards then k:draw(g, p, def.cards) end
-  if def.runes then g:add_counter("runes", 0, def.runes) end
-  if def.power then g:add_counter("power", 0, def.power) end
-  if def.honour then R.gain_honour(g, p, def.honour, true) end
+-- What playing a card does, by name, built once from its data into a cache (card data is
+-- frozen, each read of it a metatable step, and a hand is played card by card): zone
+-- (where it goes), the stats it gives (cards, runes, power, honour: a number or false),
+-- stats (their text, or false) and suffix (" (<stats>)" for the play line, or ""),
+-- faction and played (its "_played:" counter; both false without one), lb_hero (a
+-- Lifebound Hero), on_play and unite (the handlers, or false).
+local play_facts = memo.cache()
+
+local function facts_of(k, name)
+  local f = play_facts[name]
+  if f then return f end
+  local def = k.cards[name]
+  local st = stats_text(def) or false
+  f = { zone = def.is.Construct and "constructs" or "play", stats = st,
+        suffix = st and " (" .. st .. ")" or "", cards = def.cards or false,
+        runes = def.runes or false, power = def.power or false, honour = def.honour or false,
+        faction = def.faction or false, played = def.faction and PLAYED[def.faction] or false,
+        lb_hero = def.faction == "Lifebound" and def.is.Hero == true,
+        on_play = def.on_play or false, unite = def.unite or false }
+  -- plain: a hero whose play only gives Runes or Power (the starting cards, the piles'):
+  -- a run of them is played at once (R.play_run)
+  f.plain = f.zone == "play" and not (f.faction or f.on_play or f.unite or f.cards
+                                      or f.honour)
+  play_facts[name] = f
+  return f
+end
+
+-- Apply a card's stats (f: its facts_of); the caller has logged them with the card.
+local function apply_stats(g, k, p, f)
+  if f.cards then k:draw(g, p, f.cards) end
+  if f.runes then g:add_counter("runes", 0, f.runes) end
+  if f.power then g:add_counter("power", 0, f.power) end
+  if f.honour then R.gain_honour(g, p, f.honour, true) end
+end
+
+-- Unites waiting in p's play area for a second card of faction f (id: the card just
+-- played, which never unites with itself; now: this turn's number). A card's data is read
+-- before its attributes: only a card of that faction with a Unite can be waiting.
+local function fire_waiting_unites(g, k, p, id, f, now)
+  local ids, names = g:list("play", p, nil, "names")
+  for i = 1, #ids do
+    local other, of = ids[i], facts_of(k, names[i])
+    if other ~= id and of.faction == f and of.unite and g:get(other, "unite") == now then
+      g:set(other, "unite", 0)
+      g:log(names[i], ": Unite")
+      of.unite(g, k, p, other)
+    end
+  end
 end
 
 -- Play a card from p's hand: heroes go to play, constructs to p's constructs (they stay).
 function R.play(g, k, p, id)
   local name = g:name(id)
-  local def = k.cards[name]
-  g:move(id, def.is.Construct and "constructs" or "play", p)
-  g:set(id, "played", turnno(g))
-  local st = stats_text(def)
-  g:log(pname(g, p) .. " plays " .. name .. (st and " (" .. st .. ")" or ""))
-  local f = def.faction
+  local f = facts_of(k, name)
+  local now = turnno(g)
+  g:move(id, f.zone, p)
+  g:set(id, "played", now)
+  g:log(pname(g, p), " plays ", name, f.suffix)
   local before = 0
-  if f then
-    before = g:counter("_played:" .. f)
-    g:add_counter("_played:" .. f, 0, 1)
-    if f == "Lifebound" and def.is.Hero then g:add_counter("_lbhero", 0, 1) end
+  if f.faction then
+    before = g:add_counter(f.played, 0, 1) - 1
+    if f.lb_hero then g:add_counter("_lbhero", 0, 1) end
   end
-  apply_stats(g, k, p, def)
-  if def.on_play then def.on_play(g, k, p, id) end
-  if def.unite then
+  apply_stats(g, k, p, f)
+  if f.on_play then f.on_play(g, k, p, id) end
+  if f.unite then
     if before > 0 then
-      g:log(name .. ": Unite")
-      def.unite(g, k, p, id)
+      g:log(name, ": Unite")
+      f.unite(g, k, p, id)
     else
-      g:set(id, "unite", turnno(g))
+      g:set(id, "unite", now)
     end
   end
-  if not f then return end
-  -- Unites waiting in play for a second card of this faction.
-  for _, other in ipairs(g:list("play", p)) do
-    if other ~= id and g:get(other, "unite") == turnno(g) then
-      local odef = k.cards[g:name(other)]
-      if odef.faction == f then
-        g:set(other, "unite", 0)
-        g:log(g:name(other) .. ": Unite")
-        odef.unite(g, k, p, other)
-      end
-    end
+  -- A Unite waits only when its card was the first of its faction this turn, and the
+  -- second one fires it: so only the second card of a faction looks for one.
+  if before == 1 then fire_waiting_unites(g, k, p, id, f.faction, now) end
+end
+
+-- The play run (engine_deck_games.c) of the plain cards: g:deck_run(run, p) plays the
+-- plain cards at the bottom of p's hand as R.play would, card by card (into play, marked
+-- played this turn, "<player> plays <Card> (+1 Rune)", their Runes and Power added up
+-- and added once, since no script runs in between), in one g call. Built when the game
+-- loads, from its own card data.
+function R.play_run(k)
+  local cards = {}
+  for name in pairs(k.cards) do
+    local f = facts_of(k, name)
+    if f.plain then cards[name] = { adds = { f.runes or 0, f.power or 0 }, text = f.suffix } end
   end
+  return deck_games.run { from = "hand", to = "play", mark = "played", mark_by = "_turnno",
+                          verb = " plays ", counters = { "runes", "power" }, cards = cards }
 end
 
 -- Apply constructs' per-turn statistics at the start of p's turn.
 function R.construct_stats(g, k, p)
-  for _, id in ipairs(g:list("constructs", p)) do
-    local def = k.cards[g:name(id)]
-    local st = stats_text(def)
-    if st then
-      g:log(pname(g, p) .. "'s " .. g:name(id) .. " (in play): " .. st)
-      apply_stats(g, k, p, def)
+  if g:count("constructs", p) == 0 then return end
+  local ids, names = g:list("constructs", p, nil, "names")
+  for i = 1, #ids do
+    local f = facts_of(k, names[i])
+    if f.stats then
+      g:log(pname(g, p), "'s ", names[i], " (in play): ", f.stats)
+      apply_stats(g, k, p, f)
     end
   end
 end
 
 -- Fire each construct ability whose condition holds and that has not fired this turn;
 -- asked before every decision of the turn, i.e. whenever p's cards may have changed.
-function R.settle(g, k, p)
+function R.settle(g, k, p, built)
+  if (built or g:count("constructs", p)) == 0 then return end -- asked often: no list
   local fired = true
   while fired do
     fired = false
-    for _, id in ipairs(g:list("constructs", p)) do
-      local ab = k.cards[g:name(id)].ability
+    local ids, names = g:list("constructs", p, nil, "names")
+    for i = 1, #ids do
+      local id, ab = ids[i], k.cards[names[i]].ability
       if ab and g:get(id, "used") ~= turnno(g) and ab.cond(g, k, p, id) then
         g:set(id, "used", turnno(g))
-        g:log(g:name(id) .. ": " .. ab.text)
+        g:log(names[i], ": ", ab.text)
         ab.effect(g, k, p, id)
         fired = true
       end
@@ -303,7 +494,7 @@ function R.acquire(g, k, p, id, verb)
   local from_row = in_row(g, id)
   local name = g:name(id)
   k:take(g, p, id, "discard")
-  g:log(pname(g, p) .. " " .. (verb or "acquires") .. " " .. name)
+  g:log(pname(g, p), " ", verb or "acquires", " ", name)
   if from_row then R.refill(g) end
   local def = k.cards[name]
   if def.on_acquire then def.on_acquire(g, k, p, id) end
@@ -324,7 +515,7 @@ function R.defeat(g, k, p, id, free)
   local name = g:name(id)
   local def = k.cards[name]
   if not free then g:add_counter("power", 0, -R.cost(g, k, p, name)) end
-  g:log(pname(g, p) .. " defeats " .. name .. (free and " for free" or ""))
+  g:log(pname(g, p), " defeats ", name, free and " for free" or "")
   if not def.permanent then
     local from_row = in_row(g, id)
     g:move(id, "void", 0)
@@ -340,24 +531,33 @@ function R.defeat(g, k, p, id, free)
   if def.on_defeat then def.on_defeat(g, k, p, id) end
 end
 
--- Shuffle p's discard pile into p's deck (the whole deck is shuffled).
 -- "You may ..." about p's own zone: p is asked only when the zone holds a card.
 function R.may(g, k, p, zone, source, question, yes, no)
   if g:count(zone, p) == 0 then return false end
   return k:yesno(g, p, source .. ": " .. question, yes, no, "yesno", source)
 end
 
-function R.deck_into_discard(g, p)
-  local n = g:count("deck", p)
-  for _ = 1, n do g:move(g:top("deck", p), "discard", p) end
-  g:log(pname(g, p) .. " puts their deck into their discard pile")
+-- The ids of p's zone, top card first: one g:move of them moves the cards one at a time
+-- from the top, as the rules below say.
+local function top_first(g, zone, p)
+  local ids = g:list(zone, p)
+  local n = #ids
+  for i = 1, n // 2 do ids[i], ids[n + 1 - i] = ids[n + 1 - i], ids[i] end
+  return ids
 end
 
+-- p's deck, card by card from the top, onto the discard pile.
+function R.deck_into_discard(g, p)
+  g:move(top_first(g, "deck", p), "discard", p)
+  g:log(pname(g, p), " puts their deck into their discard pile")
+end
+
+-- p's discard pile, card by card from the top, onto the deck; then the whole deck is
+-- shuffled.
 function R.shuffle_discard_into_deck(g, p)
-  local n = g:count("discard", p)
-  for _ = 1, n do g:move(g:top("discard", p), "deck", p) end
+  g:move(top_first(g, "discard", p), "deck", p)
   g:shuffle("deck", p)
-  g:log(pname(g, p) .. " shuffles their discard pile into their deck")
+  g:log(pname(g, p), " shuffles their discard pile into their deck")
 end
 
 return R

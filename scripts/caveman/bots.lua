@@ -11,6 +11,7 @@
 -- trades the best Treasure it can; Priest and Warrior trash Wood; Sacrifice gains a Club.
 
 local botkit = require("deckbuilder.botkit")
+local memo = require("deckbuilder.memo")
 
 local bots = {}
 
@@ -64,46 +65,64 @@ local function choose_gain(_, _, d)
   return { best }
 end
 
-local function weapons(k, g, p)
-  return k:owned(g, p, "Club") + k:owned(g, p, "Sling") + k:owned(g, p, "Spear")
-end
+-- The names default_buy counts p's cards of: the Weapons, and the other Actions (in the
+-- kernel's order). Kept in a cache, filled again when the engine empties it: a module's
+-- own tables are frozen, and a g call given one looks through it.
+local lists = memo.cache()
 
-local function actions_owned(k, g, p)
-  local n = 0
-  for _, name in ipairs(k.order) do
-    local def = k.cards[name]
-    if def.is.Action and not def.is.Weapon then n = n + k:owned(g, p, name) end
+local function weapon_names()
+  local t = lists.weapons
+  if not t then
+    t = { "Club", "Sling", "Spear" }
+    lists.weapons = t
   end
-  return n
+  return t
 end
 
--- A mix of money, Actions and Weapons: one Weapon per 3 cards, one Action per 4.
+local function action_names(k)
+  local t = lists.actions
+  if not t then
+    t = {}
+    for _, name in ipairs(k.order) do
+      local def = k.cards[name]
+      if def.is.Action and not def.is.Weapon then t[#t + 1] = name end
+    end
+    lists.actions = t
+  end
+  return t
+end
+
+-- Wish lists are only read, so they are built once (a strategy runs at every buy).
+local SPEAR, ELDER = { "Spear", "Sling", "Stone" }, { "Elder", "Sacrifice", "Sling", "Stone" }
+local STONE, SLING = { "Stone", "Sling" }, { "Sling", "Stone" }
+local WARRIOR, CLUB = { "Warrior", "Prophet", "Club", "Bone" }, { "Club", "Bone" }
+local ARTIST, BONE = { "Artist", "Toolmaker", "Priest", "Bone" }, { "Bone" }
+
+-- A mix of money, Actions and Weapons: one Weapon per 3 cards, one Action per 4. What it
+-- owns is counted (g:deck_owned: the _own:<Card> counters, and all its cards) only for
+-- the coins whose choice depends on it.
 local function default_buy(k, g, p, coins)
-  local cards = k:owned_count(g, p)
-  local armed = weapons(k, g, p) * 3 >= cards
-  if coins >= 10 then return { "Spear", "Sling", "Stone" } end
-  if coins >= 7 then return { "Elder", "Sacrifice", "Sling", "Stone" } end
-  if coins == 6 then return armed and { "Stone", "Sling" } or { "Sling", "Stone" } end
-  local busy = actions_owned(k, g, p) * 4 >= cards
-  if coins == 5 then
-    if not busy then return { "Warrior", "Prophet", "Club", "Bone" } end
-    return { "Club", "Bone" }
-  end
-  if coins == 4 then
-    if not armed then return { "Club", "Bone" } end
-    if not busy then return { "Artist", "Toolmaker", "Priest", "Bone" } end
-    return { "Bone" }
-  end
-  if coins == 3 then return { "Bone" } end
-  return NONE
+  if coins >= 10 then return SPEAR end
+  if coins >= 7 then return ELDER end
+  if coins < 3 then return NONE end
+  if coins == 3 then return BONE end
+  local weapons, cards = g:deck_owned(k.kit, p, weapon_names())
+  local armed = weapons * 3 >= cards
+  if coins == 6 then return armed and STONE or SLING end
+  if coins == 4 and not armed then return CLUB end
+  local busy = g:deck_owned(k.kit, p, action_names(k)) * 4 >= cards
+  if coins == 5 then return busy and CLUB or WARRIOR end
+  return busy and BONE or ARTIST
 end
 
 -- The dearest Weapon it can pay for; Bone when it cannot afford one.
+local AGGRO_10, AGGRO_6 = { "Spear", "Sling", "Club" }, { "Sling", "Club" }
+
 local function aggro_buy(_, _, _, coins)
-  if coins >= 10 then return { "Spear", "Sling", "Club" } end
-  if coins >= 6 then return { "Sling", "Club" } end
-  if coins >= 4 then return { "Club", "Bone" } end
-  if coins == 3 then return { "Bone" } end
+  if coins >= 10 then return AGGRO_10 end
+  if coins >= 6 then return AGGRO_6 end
+  if coins >= 4 then return CLUB end
+  if coins == 3 then return BONE end
   return NONE
 end
 
@@ -115,6 +134,40 @@ local function buy_with(k, strategy)
       if i then return { i } end
     end
     return { #d.options }
+  end
+end
+
+-- ---- named forms (deckbuilder/kernel.lua, cfg.bots): the same choices made from the
+-- match's state instead of the labelled options; a bot seat's turn asks these.
+
+-- action_value by card name, in a cache (card data is frozen: each read a metatable step).
+local values = memo.cache()
+
+local function value_of(k, name)
+  local v = values[name]
+  if not v then
+    v = action_value(k.cards[name])
+    values[name] = v
+  end
+  return v
+end
+
+-- choose_action's rule over the Action kinds in hand (names, g:deck_actions): the first
+-- of the best, or nil to end the action phase.
+local function named_action(k, _, _, names)
+  local best, bestv = nil, -1
+  for i = 1, #names do
+    local v = value_of(k, names[i])
+    if v > bestv then best, bestv = names[i], v end
+  end
+  return best
+end
+
+-- buy_with's rule (after the kernel played every Treasure): the first wish the buy
+-- options would offer for the coins (g:deck_pick), or nil to end the turn.
+local function named_buy(strategy)
+  return function(k, g, p, coins)
+    return g:deck_pick(k.kit, coins, strategy(k, g, p, coins))
   end
 end
 
@@ -134,6 +187,14 @@ function bots.make(k)
   return {
     default = make_bot(k, default_buy),
     aggro = make_bot(k, aggro_buy),
+  }
+end
+
+-- The named forms of bots.make's bots, for the kernel's cfg.bots.
+function bots.named()
+  return {
+    default = { action = named_action, buy = named_buy(default_buy) },
+    aggro = { action = named_action, buy = named_buy(aggro_buy) },
   }
 end
 

@@ -16,11 +16,12 @@ local START_HEALTH = 20
 
 -- Every opponent of p loses n health (never below 0).
 local function strike(g, p, n, source)
-  for _, v in ipairs(kernel:others(g, p)) do
+  local np = g:nplayers()
+  for i = 1, np - 1 do -- kernel:others's order (from p's left) without its table
+    local v = (p - 1 + i) % np + 1
     local h = math.max(g:counter("health", v) - n, 0)
     g:set_counter("health", v, h)
-    g:log(source .. " deals " .. n .. " damage to " .. g:player_name(v) .. " (" .. h
-          .. " health left)")
+    g:log(source, " deals ", n, " damage to ", g:player_name(v), " (", h, " health left)")
   end
 end
 
@@ -28,7 +29,7 @@ end
 local function heal(g, p, n)
   local h = math.min(g:counter("health", p) + n, START_HEALTH)
   g:set_counter("health", p, h)
-  g:log(g:player_name(p) .. " heals to " .. h .. " health")
+  g:log(g:player_name(p), " heals to ", h, " health")
 end
 
 -- ---- treasures ------------------------------------------------------------------------
@@ -114,8 +115,8 @@ cards.Prophet = action(5, {
     end
     g:shuffle("prophecy", 0)
     for _, q in ipairs(dealt) do g:move(g:top("prophecy", 0), "discard", q) end
-    g:log("Prophet: " .. #dealt .. (#dealt == 1 and " card is" or " cards are")
-          .. " shuffled and dealt face down into the discard piles")
+    g:log("Prophet: ", #dealt, #dealt == 1 and " card is" or " cards are",
+          " shuffled and dealt face down into the discard piles")
   end,
 })
 

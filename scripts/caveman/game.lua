@@ -18,7 +18,8 @@ local TURN_LIMIT = 100
 
 local k = kernel.new { cards = data.cards, order = data.order, pile_of = data.pile_of,
                        hand_size = 0, turn_stats = { actions = 2, buys = 1 },
-                       phases = { "draw", "action", "buy", "cleanup" } }
+                       phases = { "draw", "action", "buy", "cleanup" },
+                       bots = bots.named() }
 
 -- The turn opens by drawing the hand (clean-up draws nothing: hand_size = 0).
 function k:draw_phase(g, p)
@@ -54,13 +55,14 @@ function game.setup(g)
 end
 
 -- Asked after every turn, so the turn that takes a player's last health is played out.
+-- Player 1 plays first, so the last player has had the fewest turns: once it has had
+-- TURN_LIMIT, every player has.
 function game.finished(g)
-  local limit = true
-  for p = 1, g:nplayers() do
+  local n = g:nplayers()
+  for p = 1, n do
     if g:counter("health", p) <= 0 then return true end
-    if g:counter("turns", p) < TURN_LIMIT then limit = false end
   end
-  return limit
+  return g:counter("turns", n) >= TURN_LIMIT
 end
 
 -- Score = health left. Most health wins; equal health shares the rank (1 + the number of

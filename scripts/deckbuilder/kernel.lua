@@ -19,11 +19,37 @@
 --            _bought (owner 0: a buy happened this turn); _unaffected (per player,
 --            during one attack)
 -- Determinism: arrays only, iterated in order; randomness only from g:shuffle/g:random.
+--
+-- The deck kit: the turn's mechanics (draw, reshuffle, clean-up, treasures, buying, the
+-- end check) run in C over the kernel's own card data (require("deckhand.deck").kit,
+-- docs/SCRIPTING.md), each kit method doing what the Lua below it does, so the Lua stays
+-- the reference: `kernel.new{..., kit = false}` runs it, and so does a kernel whose game
+-- replaces one of the methods the kit stands in for (kernel.__newindex).
+--
+-- Bots name their choice: cfg.bots maps a bot's name to the named forms of its
+-- decisions, { action = fn(k, g, p, names) -> one of names (the Action kinds in hand) or
+-- nil, buy = fn(k, g, p, coins, turns) -> card name or nil (coins: what is left; turns:
+-- p's turns counter) }. When g:bot(p) names such a bot, the turn asks it for names
+-- instead of building the options (kernel:turn); the kit checks each name by the rule
+-- that lists the options and raises on one that is not allowed. People and the search
+-- tree get the labelled options as before.
 
 local memo = require("deckbuilder.memo")
+local deck = require("deckhand.deck")
 
 local kernel = {}
 kernel.__index = kernel
+
+-- What the kit stands in for: a kernel whose game assigns one of these after kernel.new
+-- (a method of its own, other data) keeps the Lua path for everything.
+local KIT_REPLACES = { draw = true, reshuffle = true, cost = true, pile = true, gain = true,
+  take = true, resolve = true, play = true, hand_size = true, turn_stats = true,
+  order = true, cards = true }
+
+function kernel.__newindex(k, key, value)
+  if KIT_REPLACES[key] then rawset(k, "kit", false) end
+  rawset(k, key, value)
+end
 
 -- Zone visibilities for the game table (merged with a game's own zones if any).
 kernel.zones = {
@@ -41,6 +67,8 @@ local OWN_ZONES = { "deck", "hand", "discard", "play", "aside" }
 -- cfg.phases: the turn's phase list (default {"action", "buy", "cleanup"})
 -- cfg.pile_of: optional, card name -> pile name for piles that hold several cards
 --            (shuffled pools: only the top card of such a pile can be bought or gained)
+-- cfg.bots: optional, bot name -> its named forms ({ action =, buy = }, see above)
+-- cfg.kit: false runs the turn in Lua only (the reference the kit is tested against)
 -- Rule hooks: a card of cfg.order may carry on_turn_start(g, k, p) (run at the start of
 -- every turn, before the turn's counters are set) and after_play = { [name] = fn }
 -- (fn(g, k, p, id) runs after a card of that name resolves); a kernel runs the hooks of
@@ -112,6 +140,22 @@ function kernel.new(cfg)
   end
   k.phase_fn = {}
   for i, phase in ipairs(k.phases) do k.phase_fn[i] = phase .. "_phase" end
+  -- data_kw[name]: the card has a data keyword the kit resolves (resolve_def)
+  k.data_kw = {}
+  for name, def in pairs(k.cards) do
+    k.data_kw[name] = (def.cards or def.actions or def.buys or def.coins) and true or false
+  end
+  -- bots: cfg.bots copied, entries too: a kernel made at run time (Dominion's, per
+  -- kingdom) then reads them raw, not through the frozen module tables' proxies.
+  if cfg.bots then
+    k.bots = {}
+    for name, forms in pairs(cfg.bots) do
+      k.bots[name] = { action = forms.action, buy = forms.buy }
+    end
+  end
+  k.kit = cfg.kit ~= false and deck.kit { cards = k.cards, order = k.order,
+    pile_of = cfg.pile_of, after_play = k.after_play, hand_size = k.hand_size,
+    turn_stats = k.turn_stats }
   return k
 end
 
@@ -130,7 +174,7 @@ function kernel:pile(name) return self.pile_zone[name] or ("supply:" .. name) en
 local PLAY_ALL = memo.freeze { label = "Play all treasures", act = "all" }
 local END_TURN = memo.freeze { label = "End turn", act = "end" }
 local END_ACTIONS = memo.freeze { label = "End actions" }
-local card_option, supply_option = memo.card_option, memo.supply_option
+local supply_option = memo.supply_option
 -- Bots may compare a decision's options with these (o == kernel.PLAY_ALL): reading a
 -- frozen option's field costs a metatable step, comparing it costs nothing.
 kernel.PLAY_ALL, kernel.END_TURN, kernel.END_ACTIONS = PLAY_ALL, END_TURN, END_ACTIONS
@@ -216,6 +260,8 @@ end
 -- Draw n cards: the deck first; only when more is needed the discard is shuffled into
 -- a new deck; if still short, draw what exists. Returns the drawn ids.
 function kernel:draw(g, p, n, quiet)
+  local kit = self.kit
+  if kit then return g:deck_draw(kit, p, n, quiet) end
   local drawn = g:deal("deck", p, "hand", p, n)
   if #drawn < n then
     self:reshuffle(g, p)
@@ -274,6 +320,8 @@ end
 -- Empty supply piles of this match. Asked after every turn, so one g:count_empty first:
 -- when none of the kernel's piles is empty (or absent) the answer is 0.
 function kernel:empty_piles(g)
+  local kit = self.kit
+  if kit then return (g:deck_empty_piles(kit)) end
   if g:count_empty(self.first_zones, 0) == 0 then return 0 end
   local n = 0
   for _, pile in ipairs(self.first_piles) do
@@ -284,6 +332,11 @@ end
 
 -- Dominion's end: the pile of card `name` (Province) or three supply piles are empty.
 function kernel:pile_or_three_out(g, name)
+  local kit = self.kit
+  if kit and self.pile_zone[name] then
+    local empty, left = g:deck_empty_piles(kit, name)
+    return left == 0 or empty >= 3
+  end
   return g:count(self:pile(name), 0) == 0 or self:empty_piles(g) >= 3
 end
 
@@ -347,6 +400,21 @@ function kernel:gain_options(g, max, filter, prefix, act, opts)
   local data_cost = self.cost == kernel.cost -- no game override: read the card data
   prefix = prefix or ""
   local by_name, order = memo.supply(self.memo, prefix, act), self.order
+  local kit = self.kit
+  if kit then -- the kit lists the piles by the same rule, in one call
+    local names, costs, tops = g:deck_supply(kit, max)
+    for i = 1, #names do
+      local name, c, top = names[i], costs[i], tops[i]
+      if not filter or filter(name) then
+        local by_cost = by_name[name]
+        local by_top = by_cost and by_cost[c]
+        n = n + 1
+        opts[n] = by_top and by_top[top]
+          or supply_option(self.memo, by_name, prefix, act, name, c, top)
+      end
+    end
+    return opts
+  end
   -- Only this match's piles have cards, so an empty top means "no pile or empty pile".
   -- (Numeric loops here and in the turn's other hot loops: ipairs costs a C call per
   -- step.)
@@ -379,35 +447,6 @@ function kernel:choose_gain(g, p, max, spec)
   local r = g:choose { player = p, prompt = spec.prompt, kind = "gain", options = opts,
                        source = spec.source }
   return self:gain(g, p, opts[r[1]].name, spec.to)
-end
-
--- ---- playing cards ------------------------------------------------------------------
-
--- Apply a card's effects: data keywords, then its handler, then the after_play hooks of
--- other cards for it (kernel.new). Callable more than once for one play (Throne Room),
--- so it never moves the card itself.
-local function resolve_def(self, g, p, id, name)
-  local def = self.cards[name]
-  if def.cards then self:draw(g, p, def.cards) end
-  if def.actions then g:add_counter("actions", 0, def.actions) end
-  if def.buys then g:add_counter("buys", 0, def.buys) end
-  if def.coins then g:add_counter("coins", 0, def.coins) end
-  if def.on_play then def.on_play(g, self, p, id) end
-  local hooks = self.after_play[name]
-  if hooks then
-    for i = 1, #hooks do hooks[i](g, self, p, id) end
-  end
-end
-
-function kernel:resolve(g, p, id)
-  resolve_def(self, g, p, id, g:name(id))
-end
-
--- Put a card from hand into play and resolve it.
-function kernel:play(g, p, id)
-  g:move(id, "play", p)
-  g:log(g:player_name(p), " plays ", g:name(id))
-  self:resolve(g, p, id)
 end
 
 -- ---- attacks and reactions ------------------------------------------------------------
@@ -446,141 +485,21 @@ function kernel:attack(g, p, attack_id, effect)
   end
 end
 
--- ---- the turn ---------------------------------------------------------------------------
 
-local function s(n, one, many) return n .. " " .. (n == 1 and one or many) end
-
--- The phases' prompts (memoized by their numbers: asked at every decision).
-local action_prompt = memo.by1(function(actions)
-  return "Action phase: play an Action (" .. s(actions, "action", "actions") .. " left)"
-end)
-
-local buy_prompt = memo.by2(function(coins, buys)
-  return "Buy phase: $" .. coins .. ", " .. s(buys, "buy", "buys")
-end)
-
-function kernel:action_phase(g, p)
-  while g:counter("actions") > 0 do
-    local acts, names = self:hand_kinds(g, p, "Action")
-    if #acts == 0 then return end
-    local opts = {}
-    for i = 1, #acts do
-      opts[i] = card_option(self.memo, nil, self.play_label[names[i]], acts[i])
-    end
-    opts[#opts + 1] = END_ACTIONS
-    local r = g:choose { player = p, kind = "action", options = opts,
-                         prompt = action_prompt(g:counter("actions")) }
-    local o = opts[r[1]]
-    if o == END_ACTIONS then return end
-    g:add_counter("actions", 0, -1)
-    self:play(g, p, o.card)
-  end
-end
-
-function kernel:play_treasures(g, p)
-  local ts, names = g:list("hand", p, self.of_type.Treasure or {}, "names")
-  if #ts == 0 then return end
-  g:move(ts, "play", p)
-  g:log(g:player_name(p), " plays ", ts)
-  -- Plain treasures' coins are added up and added at once, before the next treasure
-  -- that does more is resolved and at the end: every script that runs meanwhile (an
-  -- on_play) sees the counters that one add per treasure gives.
-  local plain, coins = self.plain_coins, 0
-  local own_resolve = self.resolve == kernel.resolve
-  for i = 1, #ts do
-    local id, name = ts[i], names[i]
-    local c = plain[name]
-    if c and own_resolve then
-      coins = coins + c
-    else
-      if coins ~= 0 then g:add_counter("coins", 0, coins) end
-      coins = 0
-      if own_resolve then resolve_def(self, g, p, id, name) else self:resolve(g, p, id) end
-    end
-  end
-  if coins ~= 0 then g:add_counter("coins", 0, coins) end
-end
-
--- Options of the buy phase; each carries act ("all", "play", "buy", "end") for dispatch.
--- Also returns the buys and coins counters when it read them (the phase's prompt).
-function kernel:buy_options(g, p)
-  local opts = {}
-  if g:counter("_bought") == 0 then
-    local ts, names = self:hand_kinds(g, p, "Treasure")
-    if #ts > 0 then
-      opts[1] = PLAY_ALL
-      for i = 1, #ts do
-        opts[i + 1] = card_option(self.memo, "play", self.play_label[names[i]], ts[i])
-      end
-    end
-  end
-  local buys, coins = g:counter("buys"), nil
-  if buys > 0 then
-    coins = g:counter("coins")
-    self:gain_options(g, coins, nil, "Buy ", "buy", opts)
-  end
-  if #opts == 0 then return opts end
-  opts[#opts + 1] = END_TURN
-  return opts, buys, coins
-end
-
-function kernel:buy(g, p, name)
-  g:add_counter("coins", 0, -self:cost(g, name))
-  g:add_counter("buys", 0, -1)
-  g:set_counter("_bought", 0, 1)
-  return self:gain(g, p, name, "discard", "buys")
-end
-
-function kernel:buy_phase(g, p)
-  while true do
-    local opts, buys, coins = self:buy_options(g, p)
-    if #opts == 0 then return end
-    local prompt = buy_prompt(coins or g:counter("coins"), buys or g:counter("buys"))
-    local r = g:choose { player = p, kind = "buy", options = opts, prompt = prompt }
-    local o = opts[r[1]]
-    if o == END_TURN then return end
-    if o == PLAY_ALL then
-      self:play_treasures(g, p)
-    elseif o.act == "play" then
-      self:play(g, p, o.card)
-    else
-      self:buy(g, p, o.name)
-    end
-  end
-end
-
-function kernel:cleanup(g, p)
-  g:move_all("play", p, "discard", p)
-  g:move_all("hand", p, "discard", p)
-  self:draw(g, p, self.hand_size, true)
-end
-
--- The on_turn_start hooks of this kernel's cards run first (kernel.new).
-function kernel:start_turn(g, p)
-  local hooks = self.turn_start_hooks
-  for i = 1, #hooks do hooks[i](g, self, p) end
-  local turns = g:add_counter("turns", p, 1)
-  g:set_counter("actions", 0, self.turn_stats.actions)
-  g:set_counter("buys", 0, self.turn_stats.buys)
-  g:set_counter("coins", 0, 0)
-  g:set_counter("_bought", 0, 0)
-  g:log(g:player_name(p), "'s turn ", turns)
-end
-
--- One whole turn of the active player, then the next player becomes active.
-function kernel:turn(g)
-  local p = g:counter("active")
-  self:start_turn(g, p)
-  local phase_fn = self.phase_fn
-  for i = 1, #phase_fn do self[phase_fn[i]](self, g, p) end
-  g:set_counter("active", 0, p % g:nplayers() + 1)
-end
-kernel.cleanup_phase = kernel.cleanup
+require("deckbuilder.turn").add(kernel)
 
 -- ---- scoring ----------------------------------------------------------------------------
 
 -- Victory points of p: every card p owns, by its vp (number) or score(g, k, p) function.
 function kernel:score(g, p)
+  local kit = self.kit
+  if kit then -- the kit adds the vp up; score functions run here
+    local total, scored = g:deck_score(kit, p)
+    if scored then
+      for i = 1, #scored do total = total + self.cards[scored[i]].score(g, self, p) end
+    end
+    return total
+  end
   local total = 0
   for _, z in ipairs(OWN_ZONES) do
     local ids = g:list(z, p)
@@ -596,7 +515,14 @@ function kernel:score(g, p)
   return total
 end
 
-function kernel.owned_count(_, g, p)
+local NO_NAMES = {}
+
+function kernel:owned_count(g, p)
+  local kit = self.kit
+  if kit then
+    local _, n = g:deck_owned(kit, p, NO_NAMES)
+    return n
+  end
   local n = 0
   for _, z in ipairs(OWN_ZONES) do n = n + g:count(z, p) end
   return n

@@ -11,6 +11,7 @@
 -- (playing actions, discards, trashing, gains, reactions and every card's questions).
 
 local botkit = require("deckbuilder.botkit")
+local memo = require("deckbuilder.memo")
 
 local bots = {}
 
@@ -270,28 +271,69 @@ local function terminals_wanted(n)
   return 1
 end
 
--- The best terminal on offer for coins that p should add now, or nil; unknown actions
--- (another set's) costing $5 or more rank by cost below the known ones; cheap unknown
--- ones (Woodcutter, Workshop, Moat) are not worth a terminal slot.
-local function terminal_to_buy(k, g, p, coins)
-  local have, order = 0, k.order
-  for i = 1, #order do
-    local name = order[i]
-    local def = k.cards[name]
-    if def.is.Action and (def.actions or 0) == 0 then have = have + k:owned(g, p, name) end
+-- Per kernel (a match's order): its terminal Actions (no +actions), in order, and the
+-- rank of each one the default player would buy: a known terminal by TERMINAL, an
+-- unknown one costing $5 or more by its cost below them; a cheap unknown one (Woodcutter,
+-- Workshop, Moat) has none, not worth a terminal slot. And the dearest rule's ranks:
+-- every card but Curse by its cost; and choose_action's: every Action card by its cost,
+-- +100 when it gives actions. A cache: the same for every match.
+local rank_memo = memo.cache()
+
+local function ranks_of(k)
+  local t = rank_memo[k]
+  if t then return t end
+  if (rank_memo.n or 0) >= 128 then memo.empty(rank_memo) end
+  t = { names = {}, rank = {}, dearest = {}, action = {} }
+  for name, def in pairs(k.cards) do -- a map: the visiting order does not matter
+    if def.is.Action then t.action[name] = def.cost + ((def.actions or 0) > 0 and 100 or 0) end
   end
-  if have >= terminals_wanted(k:owned_count(g, p)) then return nil end
-  local best, bestv = nil, -1
+  for i = 1, #k.order do
+    local name = k.order[i]
+    local def = k.cards[name]
+    if def.is.Action and (def.actions or 0) == 0 then
+      t.names[#t.names + 1] = name
+      if not SKIP[name] then
+        t.rank[name] = TERMINAL[name] and 100 + TERMINAL[name] or def.cost >= 5 and def.cost or nil
+      end
+    end
+    if name ~= "Curse" then t.dearest[name] = def.cost end
+  end
+  rank_memo[k], rank_memo.n = t, (rank_memo.n or 0) + 1
+  return t
+end
+
+-- The terminals p owns (of names) and all the cards p owns.
+local function owned_of(k, g, p, names)
+  if k.kit then return g:deck_owned(k.kit, p, names) end
+  local have = 0
+  for i = 1, #names do have = have + k:owned(g, p, names[i]) end
+  return have, k:owned_count(g, p)
+end
+
+-- Of the piles, in order, that hold a card costing at most coins, the first that rank
+-- (name -> value) ranks highest, or nil.
+local function best_of(k, g, coins, rank)
+  if k.kit then return (g:deck_best(k.kit, coins, rank)) end
+  local best, bestv, order = nil, nil, k.order
   for i = 1, #order do
     local name = order[i]
-    local def = k.cards[name]
-    if def.is.Action and not SKIP[name] and def.cost <= coins and g:count(k:pile(name), 0) > 0
-       and (def.actions or 0) == 0 then
-      local v = TERMINAL[name] and 100 + TERMINAL[name] or def.cost >= 5 and def.cost or -1
-      if v > bestv then best, bestv = name, v end
+    local v = rank[name]
+    if v and (not best or v > bestv) and k.cards[name].cost <= coins
+       and g:count(k:pile(name), 0) > 0 then
+      best, bestv = name, v
     end
   end
   return best
+end
+
+-- The best terminal on offer for coins that p should add now, or nil: the first of the
+-- highest rank (ranks_of) among the affordable piles, while p has fewer terminals
+-- than terminals_wanted.
+local function terminal_to_buy(k, g, p, coins)
+  local t = ranks_of(k)
+  local have, cards = owned_of(k, g, p, t.names)
+  if have >= terminals_wanted(cards) then return nil end
+  return best_of(k, g, coins, t.rank)
 end
 
 -- A money player with the kingdom's best terminals (the base set's strongest single-card
@@ -349,6 +391,46 @@ local function make_bot(kernel_of, strategy, wants)
     if kind == "reveal" or kind == "yesno" then return { 1 } end
     return botkit.least(d)
   end
+end
+
+-- ---- named forms (deckbuilder/kernel.lua, cfg.bots) ----------------------------------
+-- The same choices as the option bots above, made from the match's state and the card
+-- data: what the kernel asks a bot seat when it builds no options.
+
+-- choose_action's rule over the Action kinds in hand (names, g:deck_actions): the one
+-- with the highest cost, +100 when it gives actions; the first such kind on a tie.
+local function named_action(k, _, _, names)
+  local best, bestv, value = nil, -1, ranks_of(k).action
+  for i = 1, #names do
+    local v = value[names[i]]
+    if v > bestv then best, bestv = names[i], v end
+  end
+  return best
+end
+
+-- dearest's rule over what coins buy: the first dearest card other than Curse, or nil.
+local function named_dearest(k, g, coins)
+  return best_of(k, g, coins, ranks_of(k).dearest)
+end
+
+-- buy_with's rule: the first card of the strategy's wish list that coins buy (nil: end
+-- the turn), or past STALL_TURNS the dearest.
+local function named_buy(strategy)
+  return function(k, g, p, coins, turns)
+    if turns > STALL_TURNS then return named_dearest(k, g, coins) end
+    return g:deck_pick(k.kit, coins, strategy(k, g, p, coins))
+  end
+end
+
+-- Bot name -> named forms, for the kernels' cfg.bots.
+function bots.named()
+  local t = {}
+  for name, strategy in pairs({ default = default_buy, big_money = big_money,
+                                big_money_plain = big_money_plain,
+                                big_money_smithy = big_money_smithy, witch = witch }) do
+    t[name] = { action = named_action, buy = named_buy(strategy) }
+  end
+  return t
 end
 
 -- source: the game's kernel (Accession), or a function g -> the match's kernel (Dominion).

@@ -13,8 +13,11 @@ local bots = require("dominion.bots")
 local memo = require("deckbuilder.memo")
 local evaluate = require("deckbuilder.evaluate")
 
+-- The bots' named forms: a bot seat's turn asks them instead of building options.
+local named = bots.named()
+
 -- The kernel over every card: set-up and tests use it.
-local k = kernel.new { cards = data.cards, order = data.order, hand_size = 5 }
+local k = kernel.new { cards = data.cards, order = data.order, hand_size = 5, bots = named }
 
 -- Turns use a kernel whose order holds only this match's 17 piles: the kernel walks its
 -- order on every buy decision and after every turn, and 39 names instead of 17 cost a
@@ -23,14 +26,16 @@ local k = kernel.new { cards = data.cards, order = data.order, hand_size = 5 }
 -- saves rebuilding constant data and is emptied when it grows (and by the engine when
 -- memory is tight: it is a memo.cache, the one kind of module table matches may write).
 local by_mask = memo.cache()
-local function kernel_of(g)
-  local mask = g:counter("_kingdom")
+-- mask: the _kingdom counter when the caller read it already.
+local function kernel_of(g, mask)
+  mask = mask or g:counter("_kingdom")
   -- No kingdom recorded (a match set up before _kingdom existed): the full kernel.
   if mask == 0 then return k end
   local kk = by_mask[mask]
   if kk then return kk end
   if (by_mask.n or 0) >= 64 then memo.empty(by_mask) end
-  kk = kernel.new { cards = data.cards, order = kingdom.order_of(data, mask), hand_size = 5 }
+  kk = kernel.new { cards = data.cards, order = kingdom.order_of(data, mask), hand_size = 5,
+                    bots = named }
   by_mask[mask], by_mask.n = kk, (by_mask.n or 0) + 1
   return kk
 end
@@ -58,9 +63,15 @@ function game.setup(g)
   k:deal_all(g, data.start)
 end
 
+-- A draft is pending only while no kingdom is recorded (kingdom.draft records it and
+-- ends the draft at once), so a match with a kingdom reads one counter here, not two.
 function game.turn(g)
-  if g:counter("_draft") ~= 0 then kingdom.draft(g, k, data) end
-  kernel_of(g):turn(g)
+  local mask = g:counter("_kingdom")
+  if mask == 0 and g:counter("_draft") ~= 0 then
+    kingdom.draft(g, k, data)
+    mask = nil
+  end
+  kernel_of(g, mask):turn(g)
 end
 
 -- Asked after every turn, so the game ends at the end of the turn that emptied the

@@ -1,0 +1,285 @@
+/*
+ * engine_deck_supply.c: the g methods over a deck kit's supply and the game's end
+ * (engine_deck.h): what can be gained for how much, buying by name, the empty piles of
+ * the end check, and the points a player holds.
+ *
+ * One rule says what a player may gain from the supply for $max: a pile of the kernel's
+ * order whose card costs at most max and whose top card is that card (a mixed pile sells
+ * only its top). deck_supply lists by it (the options people get), deck_pick and deck_buy
+ * check a name by it (what bots name), so a bot can never buy what a person could not
+ * have chosen. The costs are the kit's, read from the card data: a kernel whose game
+ * overrides cost does not use these (kernel.lua).
+ */
+#include <string.h>
+
+#include "engine_deck.h"
+
+#define NAMES lua_upvalueindex(1)
+
+/* The top id of pile pl when its card can be taken from it (the pile holds a card and,
+ * for a mixed pile, its top is that card), else 0. */
+static uint32_t pile_top(engine_match *m, const engine_deck_kit *k, const engine_deck_pile *pl)
+{
+    const engine_zone *z = engine_zone_get(&m->st, pl->zone, 0, 0);
+    if (!z || z->n == 0)
+        return 0;
+    uint32_t top = z->ids[z->n - 1];
+    if (pl->mixed && m->st.ents[top - 1].name != k->cards[pl->card].name)
+        return 0;
+    return top;
+}
+
+/* The kernel's pile of the card interned as name (the first in the order, whose option
+ * a bot's name stands for), or NULL when its order has none. */
+static const engine_deck_pile *pile_of(const engine_deck_kit *k, uint32_t name)
+{
+    const engine_deck_card *c = engine_deck_card_of(k, name);
+    return c && c->pile ? &k->piles[c->pile - 1] : NULL;
+}
+
+/* g:deck_supply(kit, max): the piles a card costing at most max can be gained from, in
+ * the kernel's order: their card names, costs and top ids (three arrays). */
+static int g_deck_supply(lua_State *L)
+{
+    engine_match *m = engine_api_match(L, 0);
+    const engine_deck_kit *k = engine_deck_arg(L, 2);
+    lua_Integer max = luaL_checkinteger(L, 3);
+    lua_settop(L, 3);
+    lua_createtable(L, (int)k->npiles, 0); /* 4 */
+    lua_createtable(L, (int)k->npiles, 0); /* 5 */
+    lua_createtable(L, (int)k->npiles, 0); /* 6 */
+    lua_Integer n = 0;
+    for (uint32_t i = 0; i < k->npiles; i++) {
+        const engine_deck_pile *pl = &k->piles[i];
+        const engine_deck_card *c = &k->cards[pl->card];
+        uint32_t top = c->cost <= max ? pile_top(m, k, pl) : 0;
+        if (!top)
+            continue;
+        n++;
+        lua_rawgeti(L, NAMES, c->name);
+        lua_rawseti(L, 4, n);
+        lua_pushinteger(L, c->cost);
+        lua_rawseti(L, 5, n);
+        lua_pushinteger(L, top);
+        lua_rawseti(L, 6, n);
+    }
+    return 3;
+}
+
+/* g:deck_pick(kit, max, names): the first of the names that deck_supply(kit, max) would
+ * list, or nil: a bot's wish list, best first, against what it can afford. The list is
+ * read up to its first nil with lua_geti: wish lists are mostly a module's constants,
+ * whose frozen proxies (engine_freeze.c) this reads through at a metatable step per
+ * name, cheaper for a list of one to three names than looking for the proxy's contents. */
+static int g_deck_pick(lua_State *L)
+{
+    engine_match *m = engine_api_match(L, 0);
+    const engine_deck_kit *k = engine_deck_arg(L, 2);
+    lua_Integer max = luaL_checkinteger(L, 3);
+    luaL_checktype(L, 4, LUA_TTABLE);
+    lua_settop(L, 4);
+    for (lua_Integer i = 1;; i++) {
+        int t = lua_geti(L, 4, i);
+        if (t == LUA_TNIL)
+            return 1;
+        if (t != LUA_TSTRING)
+            return luaL_error(L, "deck_pick: names[%d] is not a card name", (int)i);
+        const engine_deck_pile *pl = pile_of(k, engine_intern_lua(m->b, L, -1));
+        if (pl && k->cards[pl->card].cost <= max && pile_top(m, k, pl))
+            return 1;
+        lua_pop(L, 1);
+    }
+}
+
+/* g:deck_best(kit, max, rank): of the piles deck_supply(kit, max) would list, in order,
+ * the first whose card ranks highest in the table rank (card name -> integer; a card it
+ * does not rank is skipped): its name and rank, or nil. A bot's "the best card I can get
+ * for max" without the three arrays of deck_supply. */
+static int g_deck_best(lua_State *L)
+{
+    engine_match *m = engine_api_match(L, 0);
+    const engine_deck_kit *k = engine_deck_arg(L, 2);
+    lua_Integer max = luaL_checkinteger(L, 3), bestv = 0;
+    luaL_checktype(L, 4, LUA_TTABLE);
+    lua_settop(L, 4);
+    const engine_deck_card *best = NULL;
+    for (uint32_t i = 0; i < k->npiles; i++) {
+        const engine_deck_pile *pl = &k->piles[i];
+        const engine_deck_card *c = &k->cards[pl->card];
+        if (c->cost > max)
+            continue;
+        lua_rawgeti(L, NAMES, c->name);
+        int ranked = lua_gettable(L, 4) != LUA_TNIL, ok = 1;
+        lua_Integer v = ranked ? lua_tointegerx(L, -1, &ok) : 0;
+        lua_pop(L, 1);
+        if (!ok)
+            return luaL_error(L, "deck_best: the rank of %s is not an integer",
+                              m->b->names.v[c->name].s);
+        if (ranked && (!best || v > bestv) && pile_top(m, k, pl))
+            best = c, bestv = v;
+    }
+    if (!best)
+        return 0;
+    lua_rawgeti(L, NAMES, best->name);
+    lua_pushinteger(L, bestv);
+    return 2;
+}
+
+/* g:deck_buy(kit, p, name): kernel:buy of a named card, checked first by the rule that
+ * lists the buy options (a buy left, the card's pile in the supply with that card on
+ * top, its cost at most the coins); raises, naming the player (and the bot), when it
+ * fails. Then: coins and a buy spent, _bought set, the top card to p's discard, p's
+ * _own:<Card> counted, "<name> buys <Card>". Returns the card's id and the coins and
+ * buys left. */
+static int g_deck_buy(lua_State *L)
+{
+    engine_match *m = engine_api_match(L, 1);
+    const engine_deck_kit *k = engine_deck_arg(L, 2);
+    int p = engine_deck_player(L, m, 3);
+    const char *name = luaL_checkstring(L, 4);
+    const engine_deck_pile *pl = pile_of(k, engine_intern_lua(m->b, L, 4));
+    if (!pl)
+        return engine_deck_refuse(L, m, p, "buy", name, "it has no pile in this supply");
+    const engine_deck_card *c = &k->cards[pl->card];
+    int64_t coins = engine_deck_counter(m, k->c_coins, 0);
+    uint32_t id = pile_top(m, k, pl);
+    if (engine_deck_counter(m, k->c_buys, 0) <= 0)
+        return engine_deck_refuse(L, m, p, "buy", name, "no buy is left");
+    if (c->cost > coins) {
+        lua_pushfstring(L, "it costs $%d and $%d is left", (int)c->cost, (int)coins);
+        return engine_deck_refuse(L, m, p, "buy", name, lua_tostring(L, -1));
+    }
+    if (!id)
+        return engine_deck_refuse(L, m, p, "buy", name, "its pile is empty");
+    coins = engine_deck_add(L, m, k->c_coins, 0, -c->cost);
+    int64_t buys = engine_deck_add(L, m, k->c_buys, 0, -1);
+    *engine_deck_slot(L, m, k->c_bought, 0) = 1;
+    engine_deck_move(L, m, id, engine_deck_zone(L, m, k->z_discard, p, 1));
+    engine_deck_add(L, m, c->own, p, 1);
+    engine_deck_text t = {.n = 0};
+    if (!engine_events_unread(m)) {
+        engine_deck_text_player(&t, m, p);
+        engine_deck_text_str(&t, " buys ");
+        engine_deck_text_str(&t, name);
+    }
+    engine_deck_event(L, m, -1, &t);
+    lua_pushinteger(L, id);
+    lua_pushinteger(L, coins);
+    lua_pushinteger(L, buys);
+    return 3;
+}
+
+/* g:deck_empty_piles(kit [, name]): kernel:empty_piles, the supply piles of this match
+ * that are empty (each pile once; a pile of the order that the match does not use,
+ * whose _pile:<Card> is 0, is not counted); with name, also the cards left in that
+ * card's pile (Dominion's end: Provinces, or three piles). Asked after every turn, so it
+ * walks the match's few zones once to find the piles holding cards, instead of looking
+ * each pile's zone up. */
+static int g_deck_empty_piles(lua_State *L)
+{
+    engine_match *m = engine_api_match(L, 0);
+    const engine_deck_kit *k = engine_deck_arg(L, 2);
+    int named = !lua_isnoneornil(L, 3);
+    lua_settop(L, 3);
+    uint8_t small[256], *held = small;
+    if (k->npiles > sizeof small)
+        held = lua_newuserdatauv(L, k->npiles, 0);
+    memset(held, 0, k->npiles);
+    for (uint32_t i = 0; i < m->st.nzones; i++) {
+        const engine_zone *z = &m->st.zones[i];
+        if (z->owner == 0 && z->n > 0 && z->name < k->nzmap && k->zone_pile[z->name])
+            held[k->zone_pile[z->name] - 1] = 1;
+    }
+    lua_Integer empty = 0;
+    for (uint32_t i = 0; i < k->npiles; i++) {
+        const engine_deck_pile *pl = &k->piles[i];
+        empty += pl->first && !held[i] && engine_deck_counter(m, pl->key, 0) != 0;
+    }
+    lua_pushinteger(L, empty);
+    if (!named)
+        return 1;
+    const engine_deck_pile *pl = pile_of(k, engine_intern_lua(m->b, L, 3));
+    if (!pl)
+        return luaL_error(L, "deck_empty_piles: %s has no pile", lua_tostring(L, 3));
+    const engine_zone *z = engine_zone_get(&m->st, pl->zone, 0, 0);
+    lua_pushinteger(L, z ? z->n : 0);
+    return 2;
+}
+
+/* g:deck_score(kit, p): kernel:score's sum over every card p owns (deck, hand, discard,
+ * play, aside) of its vp; the cards with a score function are left to Lua: returns the
+ * sum and, when there are any, the array of their names (one per card, in zone order). */
+static int g_deck_score(lua_State *L)
+{
+    engine_match *m = engine_api_match(L, 0);
+    const engine_deck_kit *k = engine_deck_arg(L, 2);
+    int p = engine_deck_player(L, m, 3);
+    lua_settop(L, 3);
+    const uint32_t zones[] = {k->z_deck, k->z_hand, k->z_discard, k->z_play, k->z_aside};
+    int64_t total = 0;
+    lua_Integer nscored = 0;
+    for (size_t zi = 0; zi < sizeof zones / sizeof zones[0]; zi++) {
+        const engine_zone *z = engine_zone_get(&m->st, zones[zi], p, 0);
+        for (uint32_t i = 0; z && i < z->n; i++) {
+            uint32_t name = m->st.ents[z->ids[i] - 1].name;
+            const engine_deck_card *c = engine_deck_card_of(k, name);
+            if (!c)
+                return luaL_error(L, "deck_score: no card data for %s", m->b->names.v[name].s);
+            if (c->flags & ENGINE_DECK_SCORE) {
+                if (nscored == 0)
+                    lua_newtable(L); /* 4 */
+                lua_rawgeti(L, NAMES, name);
+                lua_rawseti(L, 4, ++nscored);
+            } else if (c->flags & ENGINE_DECK_VP) {
+                total += c->vp;
+            }
+        }
+    }
+    lua_pushinteger(L, total);
+    if (nscored == 0)
+        return 1;
+    lua_insert(L, 4);
+    return 2;
+}
+
+/* g:deck_owned(kit, p, names): the cards of those names p owns (the sum of its
+ * _own:<Card> counters, k:owned), and every card p owns (its deck, hand, discard, play
+ * and aside: k:owned_count). A money bot's "how many terminals do I have, in a deck of
+ * how many cards" in one call. */
+static int g_deck_owned(lua_State *L)
+{
+    engine_match *m = engine_api_match(L, 0);
+    const engine_deck_kit *k = engine_deck_arg(L, 2);
+    int p = engine_deck_player(L, m, 3);
+    luaL_checktype(L, 4, LUA_TTABLE);
+    engine_freeze_see(L, 4);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, 4);
+    int64_t have = 0, cards = 0;
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, 4, i);
+        const engine_deck_card *c = engine_deck_card_of(k, engine_intern_lua(m->b, L, -1));
+        if (!c)
+            return luaL_error(L, "deck_owned: no card data for %s", lua_tostring(L, -1));
+        lua_pop(L, 1);
+        have += engine_deck_counter(m, c->own, p);
+    }
+    const uint32_t zones[] = {k->z_deck, k->z_hand, k->z_discard, k->z_play, k->z_aside};
+    for (size_t zi = 0; zi < sizeof zones / sizeof zones[0]; zi++) {
+        const engine_zone *z = engine_zone_get(&m->st, zones[zi], p, 0);
+        cards += z ? z->n : 0;
+    }
+    lua_pushinteger(L, have);
+    lua_pushinteger(L, cards);
+    return 2;
+}
+
+const luaL_Reg engine_deck_supply_methods[] = {
+    {"deck_supply", g_deck_supply},
+    {"deck_pick", g_deck_pick},
+    {"deck_best", g_deck_best},
+    {"deck_buy", g_deck_buy},
+    {"deck_empty_piles", g_deck_empty_piles},
+    {"deck_score", g_deck_score},
+    {"deck_owned", g_deck_owned},
+    {NULL, NULL},
+};

@@ -1,0 +1,96 @@
+-- Accession's bots are Dominion's, with their named forms (the kernel's cfg.bots): a bot
+-- seat's turn asks those instead of building options, and they choose what the bot
+-- chooses from the labelled options; a wrong named buy is refused with a clear error,
+-- and a person still gets the labelled options.
+local kit = require("deckbuilder.testkit")
+local kernel = require("deckbuilder.kernel")
+local game = require("accession.game")
+local k_named = require("dominion.bots").named
+
+local tests = {}
+
+-- The pending decision as the bot is given it inline: the wire form lacks the kernel's
+-- own option fields, which the Dominion bots read (PLAY_ALL by identity, a buy's act and
+-- cost).
+local function bot_decision(m)
+  local d = m:decision()
+  for i, o in ipairs(d.options) do
+    if o.label == "Play all treasures" then d.options[i] = kernel.PLAY_ALL end
+    local cost = o.label:match("^Buy .* %(%$(%d+)%)$")
+    if cost then o.act, o.cost = "buy", tonumber(cost) end
+  end
+  return d
+end
+
+-- What the named form answers where the bot picked option o: a card name, or nil for
+-- End actions / End turn.
+local function named_of(o)
+  if o.label:sub(1, 4) == "Buy " or o.label:sub(1, 5) == "Play " then return o.name end
+  return nil
+end
+
+-- Plays a match of two people to its end, every answer the bot's from the labelled
+-- options; at every action decision, and every buy decision once the treasures are
+-- played (a named bot's kernel plays them first), the named form must choose the same.
+local function check_named_is_labelled(T, bot_name, seed)
+  local k, bot, named = game.kernel, game.bots[bot_name], k_named()[bot_name]
+  local m = T.match { players = 2, seed = seed }
+  local compared = 0
+  for _ = 1, 5000 do
+    if not m:decision() then break end
+    local d = bot_decision(m)
+    local pick = bot(m.g, d.player, d)
+    local o = m:decision().options[pick[1]]
+    if d.kind == "action" then
+      local names = m.g:deck_actions(k.kit, d.player)
+      T.eq(named.action(k, m.g, d.player, names), named_of(o), bot_name .. ": " .. o.label)
+      compared = compared + 1
+    elseif d.kind == "buy" and d.options[pick[1]] ~= kernel.PLAY_ALL then
+      T.eq(named.buy(k, m.g, d.player, m.g:counter("coins"), m.g:counter("turns", d.player)),
+           named_of(o),
+           bot_name .. ": " .. o.label)
+      compared = compared + 1
+    end
+    local ids = {}
+    for i = 1, #pick do ids[i] = m:decision().options[pick[i]].id end
+    T.ok(m:answer(d.player, ids))
+  end
+  T.ok(m:finished(), "the whole game compared")
+  T.ok(compared > 30, "many decisions compared")
+end
+
+function tests.test_bots_name_the_action_and_buy_they_pick_from_the_options(T)
+  T.ok(game.kernel.bots.default, "the kernel has the bots' named forms")
+  check_named_is_labelled(T, "default", 3)
+  check_named_is_labelled(T, "big_money", 4)
+  check_named_is_labelled(T, "big_money_smithy", 5)
+  check_named_is_labelled(T, "witch", 6)
+end
+
+function tests.test_bot_named_buy_outside_the_options_is_refused(T)
+  local k = game.kernel
+  local m = T.match(kit.match { bots = { false, "default" }, more = function(g)
+    kit.set_hand(g, 2, { "Copper", "Copper", "Estate" })
+  end })
+  local ok, err = pcall(k.buy_phase, k, m.g, 2, { buy = function() return "Gold" end })
+  T.ok(not ok and tostring(err):find("bot 'default' (player 2) named Gold, which it cannot "
+                                     .. "buy", 1, true), tostring(err))
+  ok, err = pcall(k.buy_phase, k, m.g, 2, { buy = function() return "Curse" end })
+  T.ok(not ok and tostring(err):find("named Curse, which it cannot buy", 1, true),
+       "no Curse pile in Accession: " .. tostring(err))
+end
+
+function tests.test_person_still_gets_the_labelled_options(T)
+  local m = T.match(kit.match { hand = { "Copper", "Copper", "Copper", "Village" },
+                                bots = { false, "default" } })
+  T.eq(m.g:bot(1), nil)
+  T.eq(m.g:bot(2), "default")
+  T.eq(kit.labels(m), "Play Village,End actions")
+  kit.pick(m, "End actions")
+  T.eq(kit.labels(m), "Play all treasures,Play Copper,Buy Copper ($0),End turn")
+  kit.pick(m, "Play all treasures")
+  T.eq(kit.labels(m), "Buy Copper ($0),Buy Silver ($3),Buy Estate ($2),Buy Cellar ($2),"
+       .. "Buy Moat ($2),Buy Village ($3),Buy Woodcutter ($3),Buy Workshop ($3),End turn")
+end
+
+return tests
