@@ -171,9 +171,9 @@ end
 function tests.test_kit_best_is_the_first_highest_ranked_pile_that_coins_buy(T)
   local m = T.match { setup = function(g) kit.empty_pile(g, "Gold") end }
   local g, _, k = m.g, kernels()
-  local rank = { Gold = 9, Smithy = 5, Militia = 5, Silver = 1 }
+  local rank = { Gold = 9, Market = 5, Militia = 5, Silver = 1 }
   T.eq({ g:deck_best(k.kit, 6, rank) }, { "Militia", 5 },
-       "Gold's pile is empty; of Militia and Smithy, the first in the order")
+       "Gold's pile is empty; of Militia ($4) and Market ($5), the first in the order")
   T.eq({ g:deck_best(k.kit, 3, rank) }, { "Silver", 1 })
   T.eq(g:deck_best(k.kit, 2, rank), nil, "nothing ranked costs $2 or less")
   local ok, err = pcall(g.deck_best, g, k.kit, 6, { Silver = "x" })
