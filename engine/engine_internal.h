@@ -143,6 +143,8 @@ typedef struct {
     int evaluate_ref; /* the optional evaluation hint (`evaluate`), or LUA_NOREF */
     engine_zone_rule *zones;
     size_t nzones;
+    uint8_t *vis_memo; /* ENGINE_MAX_NAMES entries: a zone name id's visibility + 1, 0 while not
+                          yet asked (engine_zone_vis_id): views ask it for every zone, every time */
     engine_card_info *cards; /* sorted by name */
     size_t ncards;
     engine_bot *bots;
@@ -493,6 +495,8 @@ struct engine_match {
 /* engine_view.c: how a game shows the zone called name (its `zones` table; a name
  * "prefix:rest" falls back to the entry for prefix; unlisted zones are hidden). */
 engine_vis engine_zone_vis(const engine_game *g, const char *name);
+/* The same for the interned zone name id, found once per game and name (g->vis_memo). */
+engine_vis engine_zone_vis_id(const engine_game *g, const engine_intern *in, uint32_t name);
 
 /* engine_api.c */
 int engine_api_open(engine_bundle *b, lua_State *L);

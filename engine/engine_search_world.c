@@ -110,7 +110,7 @@ static int search_group(search *s, const engine_match *c, const uint32_t *ids, s
 /* Appends the entities of zone z that s->seat cannot see to the shuffle scratch. */
 static int search_hidden(search *s, const engine_match *c, const engine_zone *z, size_t *n)
 {
-    engine_vis vis = engine_zone_vis(c->game, c->b->names.v[z->name].s);
+    engine_vis vis = engine_zone_vis_id(c->game, &c->b->names, z->name);
     if (vis == ENGINE_VIS_PUBLIC || (vis == ENGINE_VIS_OWNER && z->owner == s->seat + 1))
         return 0;
     size_t k = vis == ENGINE_VIS_TOP && z->n ? z->n - 1 : z->n; /* the top is last */

@@ -28,6 +28,15 @@ engine_vis engine_zone_vis(const engine_game *g, const char *name)
     return prefix;
 }
 
+engine_vis engine_zone_vis_id(const engine_game *g, const engine_intern *in, uint32_t name)
+{
+    if (!g->vis_memo || name >= ENGINE_MAX_NAMES)
+        return engine_zone_vis(g, in->v[name].s);
+    if (!g->vis_memo[name]) /* the game's zone rules never change: found once is found */
+        g->vis_memo[name] = (uint8_t)(engine_zone_vis(g, in->v[name].s) + 1);
+    return (engine_vis)(g->vis_memo[name] - 1);
+}
+
 static int cmp_zone(const void *a, const void *b, void *ud)
 {
     const engine_match *m = ud;
@@ -170,7 +179,7 @@ static Deckhand__Zone *make_zone(view_arena *a, const engine_match *m, const eng
         return NULL;
     zo->owner = wire_owner(z->owner);
     zo->count = z->n;
-    engine_vis vis = engine_zone_vis(m->game, name);
+    engine_vis vis = engine_zone_vis_id(m->game, &m->b->names, z->name);
     uint32_t from = 0, to = 0;
     if (vis == ENGINE_VIS_PUBLIC || (vis == ENGINE_VIS_OWNER && seat >= 0 && z->owner == seat + 1))
         to = z->n;
