@@ -173,7 +173,8 @@ static void read_turn(lua_State *L, engine_deck_kit *k, int spec)
 }
 
 /* kit{ cards = name -> definition, order = {names}, pile_of = name -> pile (optional),
- * after_play = name -> hooks (optional), hand_size =, turn_stats = {actions=, buys=} }:
+ * after_play = name -> hooks (optional), hand_size =, turn_stats = {actions=, buys=},
+ * plans = bot name -> plan (optional, engine_deck_bot.c) }:
  * a new kit (the kernel's kernel.new passes its own fields). */
 static int deck_kit_new(lua_State *L)
 {
@@ -200,7 +201,7 @@ static int deck_kit_new(lua_State *L)
         return luaL_error(L, "deck kit: bad order");
     size_t size = sizeof(engine_deck_kit) + sizeof(engine_deck_card) * ncards +
                   sizeof(engine_deck_pile) * (size_t)npiles + sizeof(uint32_t) * (maxid + 1);
-    engine_deck_kit *k = lua_newuserdatauv(L, size, 1); /* 6 */
+    engine_deck_kit *k = lua_newuserdatauv(L, size, 2); /* 6 */
     memset(k, 0, size);
     k->cards = (engine_deck_card *)(k + 1);
     k->piles = (engine_deck_pile *)(k->cards + ncards);
@@ -229,6 +230,7 @@ static int deck_kit_new(lua_State *L)
     k->c_actions = intern_lit(b, L, "actions"), k->c_buys = intern_lit(b, L, "buys");
     k->c_coins = intern_lit(b, L, "coins"), k->c_turns = intern_lit(b, L, "turns");
     k->c_bought = intern_lit(b, L, "_bought");
+    engine_deck_plans_read(b, L, k, 1, 6);
     k->magic = ENGINE_DECK_MAGIC;
     return 1;
 }
@@ -368,6 +370,8 @@ void engine_deck_open(engine_bundle *b, lua_State *L)
     luaL_setfuncs(L, engine_deck_turn_methods, 1);
     lua_rawgeti(L, LUA_REGISTRYINDEX, b->names_ref);
     luaL_setfuncs(L, engine_deck_supply_methods, 1);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, b->names_ref);
+    luaL_setfuncs(L, engine_deck_bot_methods, 1);
     lua_pop(L, 2);
     lua_rawgeti(L, LUA_REGISTRYINDEX, b->loaded_ref);
     lua_createtable(L, 0, 1);

@@ -18,7 +18,7 @@
 
 /* The top id of pile pl when its card can be taken from it (the pile holds a card and,
  * for a mixed pile, its top is that card), else 0. */
-static uint32_t pile_top(engine_match *m, const engine_deck_kit *k, const engine_deck_pile *pl)
+uint32_t engine_deck_pile_top(engine_match *m, const engine_deck_kit *k, const engine_deck_pile *pl)
 {
     const engine_zone *z = engine_zone_get(&m->st, pl->zone, 0, 0);
     if (!z || z->n == 0)
@@ -31,7 +31,7 @@ static uint32_t pile_top(engine_match *m, const engine_deck_kit *k, const engine
 
 /* The kernel's pile of the card interned as name (the first in the order, whose option
  * a bot's name stands for), or NULL when its order has none. */
-static const engine_deck_pile *pile_of(const engine_deck_kit *k, uint32_t name)
+const engine_deck_pile *engine_deck_pile_of(const engine_deck_kit *k, uint32_t name)
 {
     const engine_deck_card *c = engine_deck_card_of(k, name);
     return c && c->pile ? &k->piles[c->pile - 1] : NULL;
@@ -52,7 +52,7 @@ static int g_deck_supply(lua_State *L)
     for (uint32_t i = 0; i < k->npiles; i++) {
         const engine_deck_pile *pl = &k->piles[i];
         const engine_deck_card *c = &k->cards[pl->card];
-        uint32_t top = c->cost <= max ? pile_top(m, k, pl) : 0;
+        uint32_t top = c->cost <= max ? engine_deck_pile_top(m, k, pl) : 0;
         if (!top)
             continue;
         n++;
@@ -84,8 +84,8 @@ static int g_deck_pick(lua_State *L)
             return 1;
         if (t != LUA_TSTRING)
             return luaL_error(L, "deck_pick: names[%d] is not a card name", (int)i);
-        const engine_deck_pile *pl = pile_of(k, engine_intern_lua(m->b, L, -1));
-        if (pl && k->cards[pl->card].cost <= max && pile_top(m, k, pl))
+        const engine_deck_pile *pl = engine_deck_pile_of(k, engine_intern_lua(m->b, L, -1));
+        if (pl && k->cards[pl->card].cost <= max && engine_deck_pile_top(m, k, pl))
             return 1;
         lua_pop(L, 1);
     }
@@ -115,7 +115,7 @@ static int g_deck_best(lua_State *L)
         if (!ok)
             return luaL_error(L, "deck_best: the rank of %s is not an integer",
                               m->b->names.v[c->name].s);
-        if (ranked && (!best || v > bestv) && pile_top(m, k, pl))
+        if (ranked && (!best || v > bestv) && engine_deck_pile_top(m, k, pl))
             best = c, bestv = v;
     }
     if (!best)
@@ -123,6 +123,26 @@ static int g_deck_best(lua_State *L)
     lua_rawgeti(L, NAMES, best->name);
     lua_pushinteger(L, bestv);
     return 2;
+}
+
+/* kernel:buy's steps once the card c (top id) may be bought: coins and a buy spent,
+ * _bought set, the card to p's discard, p's _own:<Card> counted, "<name> buys <Card>". */
+void engine_deck_buy(lua_State *L, engine_match *m, const engine_deck_kit *k, int p,
+                     const engine_deck_card *c, uint32_t id)
+{
+    engine_deck_add(L, m, k->c_coins, 0, -c->cost);
+    engine_deck_add(L, m, k->c_buys, 0, -1);
+    *engine_deck_slot(L, m, k->c_bought, 0) = 1;
+    engine_deck_move(L, m, id, engine_deck_zone(L, m, k->z_discard, p, 1));
+    engine_deck_add(L, m, c->own, p, 1);
+    engine_deck_text t = {.n = 0};
+    if (!engine_events_unread(m)) {
+        const engine_name *nm = &m->b->names.v[c->name];
+        engine_deck_text_player(&t, m, p);
+        engine_deck_text_str(&t, " buys ");
+        engine_deck_text_add(&t, nm->s, nm->len);
+    }
+    engine_deck_event(L, m, -1, &t);
 }
 
 /* g:deck_buy(kit, p, name): kernel:buy of a named card, checked first by the rule that
@@ -137,12 +157,12 @@ static int g_deck_buy(lua_State *L)
     const engine_deck_kit *k = engine_deck_arg(L, 2);
     int p = engine_deck_player(L, m, 3);
     const char *name = luaL_checkstring(L, 4);
-    const engine_deck_pile *pl = pile_of(k, engine_intern_lua(m->b, L, 4));
+    const engine_deck_pile *pl = engine_deck_pile_of(k, engine_intern_lua(m->b, L, 4));
     if (!pl)
         return engine_deck_refuse(L, m, p, "buy", name, "it has no pile in this supply");
     const engine_deck_card *c = &k->cards[pl->card];
     int64_t coins = engine_deck_counter(m, k->c_coins, 0);
-    uint32_t id = pile_top(m, k, pl);
+    uint32_t id = engine_deck_pile_top(m, k, pl);
     if (engine_deck_counter(m, k->c_buys, 0) <= 0)
         return engine_deck_refuse(L, m, p, "buy", name, "no buy is left");
     if (c->cost > coins) {
@@ -151,18 +171,9 @@ static int g_deck_buy(lua_State *L)
     }
     if (!id)
         return engine_deck_refuse(L, m, p, "buy", name, "its pile is empty");
-    coins = engine_deck_add(L, m, k->c_coins, 0, -c->cost);
-    int64_t buys = engine_deck_add(L, m, k->c_buys, 0, -1);
-    *engine_deck_slot(L, m, k->c_bought, 0) = 1;
-    engine_deck_move(L, m, id, engine_deck_zone(L, m, k->z_discard, p, 1));
-    engine_deck_add(L, m, c->own, p, 1);
-    engine_deck_text t = {.n = 0};
-    if (!engine_events_unread(m)) {
-        engine_deck_text_player(&t, m, p);
-        engine_deck_text_str(&t, " buys ");
-        engine_deck_text_str(&t, name);
-    }
-    engine_deck_event(L, m, -1, &t);
+    engine_deck_buy(L, m, k, p, c, id);
+    coins = engine_deck_counter(m, k->c_coins, 0);
+    int64_t buys = engine_deck_counter(m, k->c_buys, 0);
     lua_pushinteger(L, id);
     lua_pushinteger(L, coins);
     lua_pushinteger(L, buys);
@@ -198,7 +209,7 @@ static int g_deck_empty_piles(lua_State *L)
     lua_pushinteger(L, empty);
     if (!named)
         return 1;
-    const engine_deck_pile *pl = pile_of(k, engine_intern_lua(m->b, L, 3));
+    const engine_deck_pile *pl = engine_deck_pile_of(k, engine_intern_lua(m->b, L, 3));
     if (!pl)
         return luaL_error(L, "deck_empty_piles: %s has no pile", lua_tostring(L, 3));
     const engine_zone *z = engine_zone_get(&m->st, pl->zone, 0, 0);
