@@ -52,13 +52,13 @@ static void plan_table(lua_State *L, int idx, const char *bot, const char *what)
 static int64_t plan_int(lua_State *L, int t, const char *f, int64_t def, int required,
                         const char *bot, const char *where)
 {
-    int tt = lua_getfield(L, t, f), ok = 1;
+    int tt = lua_getfield(L, t, f);
     if (tt == LUA_TNIL && !required) {
         lua_pop(L, 1);
         return def;
     }
-    int64_t v = (int64_t)lua_tointegerx(L, -1, &ok);
-    if (!ok)
+    int64_t v = (int64_t)lua_tointeger(L, -1);
+    if (!lua_isinteger(L, -1))
         plan_error(L, bot, lua_pushfstring(L, "%s.%s must be an integer", where, f));
     lua_pop(L, 1);
     return v;
@@ -95,9 +95,8 @@ static void plan_cond(engine_bundle *b, lua_State *L, const engine_deck_kit *k, 
     lua_geti(L, c, 1);
     *card = plan_card(b, L, k, 0, bot, at);
     lua_geti(L, c, 2);
-    int ok = 1;
-    *n = (int64_t)lua_tointegerx(L, -1, &ok);
-    if (!ok || lua_rawlen(L, c) != 2)
+    *n = (int64_t)lua_tointeger(L, -1);
+    if (!lua_isinteger(L, -1) || lua_rawlen(L, c) != 2)
         plan_error(L, bot, lua_pushfstring(L, "%s must be { card, integer }", at));
     lua_pop(L, 3);
 }
