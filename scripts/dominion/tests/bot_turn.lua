@@ -137,8 +137,8 @@ function tests.test_a_plan_with_bad_data_is_refused_at_load_with_a_clear_error(T
     T.ok(tostring(err):find("deck plan for bot 'big_money': " .. case[2], 1, true),
          tostring(err))
   end
-  T.ok(kit_with { big_money = { stall = { after = 60, never = { "Curse" } },
-                                buys = { { coins = 8, owns_fewer = { "Silver", 2 }, "Province" } } } },
+  local good = { coins = 8, owns_fewer = { "Silver", 2 }, "Province" }
+  T.ok(kit_with { big_money = { stall = { after = 60, never = { "Curse" } }, buys = { good } } },
        "a good plan (never may name a card the game lacks)")
 end
 
