@@ -374,9 +374,11 @@ void engine_deck_open(engine_bundle *b, lua_State *L)
     luaL_setfuncs(L, engine_deck_bot_methods, 1);
     lua_pop(L, 2);
     lua_rawgeti(L, LUA_REGISTRYINDEX, b->loaded_ref);
-    lua_createtable(L, 0, 1);
+    lua_createtable(L, 0, 2);
     lua_pushcfunction(L, deck_kit_new);
     lua_setfield(L, -2, "kit");
+    lua_pushcfunction(L, engine_deck_ends_new);
+    lua_setfield(L, -2, "ends");
     lua_setfield(L, -2, "deckhand.deck");
     lua_pop(L, 1);
 }

@@ -105,6 +105,10 @@ extern const luaL_Reg engine_deck_turn_methods[];
 extern const luaL_Reg engine_deck_supply_methods[];
 extern const luaL_Reg engine_deck_bot_methods[];
 
+/* engine_deck_supply.c: deck.ends(kit, name, n): a game's finished(g) in C: true when
+ * card name's pile is out or at least n supply piles are (kernel:pile_or_three_out). */
+int engine_deck_ends_new(lua_State *L);
+
 /* engine_deck_bot.c: reads kit{plans = bot name -> plan} (the table at index spec) into
  * the kit k at index kit, refusing bad data with an error naming the bot and field. */
 void engine_deck_plans_read(engine_bundle *b, lua_State *L, engine_deck_kit *k, int spec, int kit);

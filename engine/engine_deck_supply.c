@@ -180,21 +180,15 @@ static int g_deck_buy(lua_State *L)
     return 3;
 }
 
-/* g:deck_empty_piles(kit [, name]): kernel:empty_piles, the supply piles of this match
- * that are empty (each pile once; a pile of the order that the match does not use,
- * whose _pile:<Card> is 0, is not counted); with name, also the cards left in that
- * card's pile (Dominion's end: Provinces, or three piles). Asked after every turn, so it
- * walks the match's few zones once to find the piles holding cards, instead of looking
- * each pile's zone up. */
-static int g_deck_empty_piles(lua_State *L)
+/* kernel:empty_piles, the supply piles of this match that are empty (each pile once; a
+ * pile of the order that the match does not use, whose _pile:<Card> is 0, is not
+ * counted). Asked after every turn, so it walks the match's few zones once to find the
+ * piles holding cards, instead of looking each pile's zone up. */
+static lua_Integer empty_piles(lua_State *L, engine_match *m, const engine_deck_kit *k)
 {
-    engine_match *m = engine_api_match(L, 0);
-    const engine_deck_kit *k = engine_deck_arg(L, 2);
-    int named = !lua_isnoneornil(L, 3);
-    lua_settop(L, 3);
     uint8_t small[256], *held = small;
     if (k->npiles > sizeof small)
-        held = lua_newuserdatauv(L, k->npiles, 0);
+        held = lua_newuserdatauv(L, k->npiles, 0); /* left on the stack: the caller's */
     memset(held, 0, k->npiles);
     for (uint32_t i = 0; i < m->st.nzones; i++) {
         const engine_zone *z = &m->st.zones[i];
@@ -206,15 +200,60 @@ static int g_deck_empty_piles(lua_State *L)
         const engine_deck_pile *pl = &k->piles[i];
         empty += pl->first && !held[i] && engine_deck_counter(m, pl->key, 0) != 0;
     }
-    lua_pushinteger(L, empty);
+    return empty;
+}
+
+/* The cards left in pile pl. */
+static lua_Integer pile_left(engine_match *m, const engine_deck_pile *pl)
+{
+    const engine_zone *z = engine_zone_get(&m->st, pl->zone, 0, 0);
+    return z ? z->n : 0;
+}
+
+/* g:deck_empty_piles(kit [, name]): empty_piles; with name, also the cards left in that
+ * card's pile (Dominion's end: Provinces, or three piles). */
+static int g_deck_empty_piles(lua_State *L)
+{
+    engine_match *m = engine_api_match(L, 0);
+    const engine_deck_kit *k = engine_deck_arg(L, 2);
+    int named = !lua_isnoneornil(L, 3);
+    lua_settop(L, 3);
+    lua_pushinteger(L, empty_piles(L, m, k));
     if (!named)
         return 1;
     const engine_deck_pile *pl = engine_deck_pile_of(k, engine_intern_lua(m->b, L, 3));
     if (!pl)
         return luaL_error(L, "deck_empty_piles: %s has no pile", lua_tostring(L, 3));
-    const engine_zone *z = engine_zone_get(&m->st, pl->zone, 0, 0);
-    lua_pushinteger(L, z ? z->n : 0);
+    lua_pushinteger(L, pile_left(m, pl));
     return 2;
+}
+
+/* The end check deck.ends made: finished(g), true when the pile (upvalue 2: its index
+ * in the kit's piles) is out or at least n (upvalue 3) piles are. */
+static int deck_ends_check(lua_State *L)
+{
+    engine_match *m = engine_api_match(L, 0);
+    const engine_deck_kit *k = lua_touserdata(L, lua_upvalueindex(1));
+    const engine_deck_pile *pl = &k->piles[lua_tointeger(L, lua_upvalueindex(2))];
+    lua_pushboolean(L, pile_left(m, pl) == 0 ||
+                           empty_piles(L, m, k) >= lua_tointeger(L, lua_upvalueindex(3)));
+    return 1;
+}
+
+int engine_deck_ends_new(lua_State *L)
+{
+    engine_bundle *b = *(engine_bundle **)lua_getextraspace(L);
+    const engine_deck_kit *k = engine_deck_arg(L, 1);
+    luaL_checkstring(L, 2);
+    lua_Integer n = luaL_checkinteger(L, 3);
+    const engine_deck_pile *pl = engine_deck_pile_of(k, engine_intern_lua(b, L, 2));
+    if (!pl)
+        return luaL_error(L, "deck.ends: %s has no pile in the kit", lua_tostring(L, 2));
+    lua_settop(L, 1);
+    lua_pushinteger(L, pl - k->piles);
+    lua_pushinteger(L, n);
+    lua_pushcclosure(L, deck_ends_check, 3);
+    return 1;
 }
 
 /* g:deck_score(kit, p): kernel:score's sum over every card p owns (deck, hand, discard,

@@ -357,6 +357,13 @@ function kernel:pile_or_three_out(g, name)
   return g:count(self:pile(name), 0) == 0 or self:empty_piles(g) >= 3
 end
 
+-- pile_or_three_out(g, name) as a game's finished(g): with a kit, its check in C
+-- (deck.ends), which the engine calls after every turn without entering Lua.
+function kernel:pile_or_three_out_check(name)
+  if self.kit and self.pile_zone[name] then return deck.ends(self.kit, name, 3) end
+  return function(g) return self:pile_or_three_out(g, name) end
+end
+
 local GAIN_TO = { discard = "discard", hand = "hand", deck = "deck" }
 
 -- Move an existing card to p (to = "discard" default, "hand", or "deck" = on top).
