@@ -133,22 +133,29 @@ static void read_piles(engine_bundle *b, lua_State *L, engine_deck_kit *k, int o
     }
 }
 
-/* k->zone_pile, in a userdata the kit holds as its user value (its size is known only
- * once the piles' zone names are interned), and each pile's `first`: the first pile of
- * the order in its zone (linear in the order: a script sizes it). */
+/* k->zone_pile and k->key_pile, in a userdata the kit holds as its user value (their
+ * sizes are known only once the piles' names are interned), and each pile's `first`:
+ * the first pile of the order in its zone (linear in the order: a script sizes it). */
 static void zone_map(lua_State *L, engine_deck_kit *k)
 {
-    uint32_t max = 0;
-    for (uint32_t i = 0; i < k->npiles; i++)
+    uint32_t max = 0, kmax = 0;
+    for (uint32_t i = 0; i < k->npiles; i++) {
         max = k->piles[i].zone > max ? k->piles[i].zone : max;
+        kmax = k->piles[i].key > kmax ? k->piles[i].key : kmax;
+    }
     k->nzmap = max + 1;
-    k->zone_pile = lua_newuserdatauv(L, sizeof(uint32_t) * k->nzmap, 0);
-    memset(k->zone_pile, 0, sizeof(uint32_t) * k->nzmap);
+    k->nkmap = kmax + 1;
+    size_t size = sizeof(uint32_t) * ((size_t)k->nzmap + k->nkmap);
+    k->zone_pile = lua_newuserdatauv(L, size, 0);
+    memset(k->zone_pile, 0, size);
+    k->key_pile = k->zone_pile + k->nzmap;
     for (uint32_t i = 0; i < k->npiles; i++) {
         engine_deck_pile *pl = &k->piles[i];
         pl->first = k->zone_pile[pl->zone] == 0;
         if (pl->first)
             k->zone_pile[pl->zone] = i + 1;
+        if (!k->key_pile[pl->key])
+            k->key_pile[pl->key] = i + 1;
     }
     lua_setiuservalue(L, -2, 1);
 }

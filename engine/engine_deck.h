@@ -88,6 +88,9 @@ typedef struct {
     uint32_t nzmap;          /* zone_pile's size: the highest pile zone name id + 1 */
     uint32_t *zone_pile;     /* interned "supply:<pile>" -> the index + 1 in piles of the
                               * pile's first card (the one the end check counts) */
+    uint32_t nkmap;          /* key_pile's size: the highest _pile:<Card> name id + 1 */
+    uint32_t *key_pile;      /* interned "_pile:<Card>" -> the index + 1 in piles of the
+                              * first pile with that key (held with zone_pile) */
     uint32_t nplans;         /* the bots whose turn the kit plays (engine_deck_bot.c) */
     engine_deck_plan *plans; /* held by the kit as its second user value */
 } engine_deck_kit;

@@ -183,22 +183,31 @@ static int g_deck_buy(lua_State *L)
 /* kernel:empty_piles, the supply piles of this match that are empty (each pile once; a
  * pile of the order that the match does not use, whose _pile:<Card> is 0, is not
  * counted). Asked after every turn, so it walks the match's few zones once to find the
- * piles holding cards, instead of looking each pile's zone up. */
+ * piles holding cards and its counters once to find the piles in use, instead of
+ * looking each pile's zone and counter up (a kernel over every card has many piles
+ * that a match does not use). */
 static lua_Integer empty_piles(lua_State *L, engine_match *m, const engine_deck_kit *k)
 {
-    uint8_t small[256], *held = small;
-    if (k->npiles > sizeof small)
-        held = lua_newuserdatauv(L, k->npiles, 0); /* left on the stack: the caller's */
-    memset(held, 0, k->npiles);
+    uint8_t small[512], *held = small;
+    if (2 * (size_t)k->npiles > sizeof small)
+        held = lua_newuserdatauv(L, 2 * (size_t)k->npiles, 0); /* left on the stack */
+    uint8_t *used = held + k->npiles; /* by the first pile of each _pile:<Card> key */
+    memset(held, 0, 2 * (size_t)k->npiles);
     for (uint32_t i = 0; i < m->st.nzones; i++) {
         const engine_zone *z = &m->st.zones[i];
         if (z->owner == 0 && z->n > 0 && z->name < k->nzmap && k->zone_pile[z->name])
             held[k->zone_pile[z->name] - 1] = 1;
     }
+    const engine_map *c = &m->st.counters;
+    for (uint32_t i = 0; i < c->n; i++) {
+        uint32_t name = (uint32_t)(c->kv[i].key >> 32);
+        if ((uint32_t)c->kv[i].key == 0 && name < k->nkmap && k->key_pile[name])
+            used[k->key_pile[name] - 1] = c->kv[i].val != 0;
+    }
     lua_Integer empty = 0;
     for (uint32_t i = 0; i < k->npiles; i++) {
         const engine_deck_pile *pl = &k->piles[i];
-        empty += pl->first && !held[i] && engine_deck_counter(m, pl->key, 0) != 0;
+        empty += pl->first && !held[i] && used[k->key_pile[pl->key] - 1];
     }
     return empty;
 }
