@@ -113,6 +113,27 @@ function tests.test_a_human_seat_never_takes_the_c_bot_turn(T)
   T.eq(m:hash(), before, "nothing changed")
 end
 
+function tests.test_the_end_check_in_c_answers_as_the_kernels_lua_check(T)
+  local cases = {
+    { {}, false },
+    { { "Estate", "Copper" }, false, "two piles out" },
+    { { "Estate", "Copper", "Silver" }, true, "three piles out" },
+    { { "Province" }, true, "the Provinces out" },
+  }
+  for _, case in ipairs(cases) do
+    local m = T.match { setup = function(g)
+      for _, name in ipairs(case[1]) do kit.empty_pile(g, name) end
+    end }
+    local g = m.g
+    local lua_k = kernel.new { cards = data.cards, order = game.kernel_of(g).order, kit = false }
+    T.eq(lua_k:pile_or_three_out(g, "Province"), case[2], case[3])
+    T.eq(game.finished(g), case[2], "the C check, over every card's piles")
+    T.eq(lua_k:pile_or_three_out_check("Province")(g), case[2], "the Lua form")
+  end
+  local ok, err = pcall(deck.ends, game.kernel_of(T.match {}.g).kit, "Dragon", 3)
+  T.ok(not ok and tostring(err):find("Dragon has no pile", 1, true), tostring(err))
+end
+
 local function kit_with(plans)
   return pcall(deck.kit, { cards = data.cards, order = { "Copper", "Silver", "Province" },
                            plans = plans })
