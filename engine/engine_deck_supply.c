@@ -180,34 +180,32 @@ static int g_deck_buy(lua_State *L)
     return 3;
 }
 
-/* kernel:empty_piles, the supply piles of this match that are empty (each pile once; a
- * pile of the order that the match does not use, whose _pile:<Card> is 0, is not
- * counted). Asked after every turn, so it walks the match's few zones once to find the
- * piles holding cards and its counters once to find the piles in use, instead of
- * looking each pile's zone and counter up (a kernel over every card has many piles
- * that a match does not use). */
+/* kernel:empty_piles, the supply piles of this match that are empty (each pile once: the
+ * first pile of the order in its zone; a pile the match does not use, whose
+ * _pile:<Card> is 0, is not counted). Asked after every turn, so it walks the match's
+ * counters once for the piles in use and its zones once for those holding cards:
+ * the empty ones are the difference. A first pile is the first with its key too (an
+ * earlier pile of the same card would share its zone), so key_pile finds it. */
 static lua_Integer empty_piles(lua_State *L, engine_match *m, const engine_deck_kit *k)
 {
-    uint8_t small[512], *held = small;
-    if (2 * (size_t)k->npiles > sizeof small)
-        held = lua_newuserdatauv(L, 2 * (size_t)k->npiles, 0); /* left on the stack */
-    uint8_t *used = held + k->npiles; /* by the first pile of each _pile:<Card> key */
-    memset(held, 0, 2 * (size_t)k->npiles);
+    uint8_t small[256], *used = small;
+    if (k->npiles > sizeof small)
+        used = lua_newuserdatauv(L, k->npiles, 0); /* left on the stack: the caller's */
+    memset(used, 0, k->npiles);
+    lua_Integer empty = 0;
+    const engine_map *c = &m->st.counters;
+    for (uint32_t i = 0; i < c->n; i++) {
+        uint32_t name = (uint32_t)(c->kv[i].key >> 32), pi;
+        if ((uint32_t)c->kv[i].key != 0 || name >= k->nkmap || !(pi = k->key_pile[name]) ||
+            !k->piles[pi - 1].first || c->kv[i].val == 0)
+            continue;
+        used[pi - 1] = 1;
+        empty++;
+    }
     for (uint32_t i = 0; i < m->st.nzones; i++) {
         const engine_zone *z = &m->st.zones[i];
         if (z->owner == 0 && z->n > 0 && z->name < k->nzmap && k->zone_pile[z->name])
-            held[k->zone_pile[z->name] - 1] = 1;
-    }
-    const engine_map *c = &m->st.counters;
-    for (uint32_t i = 0; i < c->n; i++) {
-        uint32_t name = (uint32_t)(c->kv[i].key >> 32);
-        if ((uint32_t)c->kv[i].key == 0 && name < k->nkmap && k->key_pile[name])
-            used[k->key_pile[name] - 1] = c->kv[i].val != 0;
-    }
-    lua_Integer empty = 0;
-    for (uint32_t i = 0; i < k->npiles; i++) {
-        const engine_deck_pile *pl = &k->piles[i];
-        empty += pl->first && !held[i] && used[k->key_pile[pl->key] - 1];
+            empty -= used[k->zone_pile[z->name] - 1];
     }
     return empty;
 }
