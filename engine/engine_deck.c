@@ -133,22 +133,29 @@ static void read_piles(engine_bundle *b, lua_State *L, engine_deck_kit *k, int o
     }
 }
 
-/* k->zone_pile, in a userdata the kit holds as its user value (its size is known only
- * once the piles' zone names are interned), and each pile's `first`: the first pile of
- * the order in its zone (linear in the order: a script sizes it). */
+/* k->zone_pile and k->key_pile, in a userdata the kit holds as its user value (their
+ * sizes are known only once the piles' names are interned), and each pile's `first`:
+ * the first pile of the order in its zone (linear in the order: a script sizes it). */
 static void zone_map(lua_State *L, engine_deck_kit *k)
 {
-    uint32_t max = 0;
-    for (uint32_t i = 0; i < k->npiles; i++)
+    uint32_t max = 0, kmax = 0;
+    for (uint32_t i = 0; i < k->npiles; i++) {
         max = k->piles[i].zone > max ? k->piles[i].zone : max;
+        kmax = k->piles[i].key > kmax ? k->piles[i].key : kmax;
+    }
     k->nzmap = max + 1;
-    k->zone_pile = lua_newuserdatauv(L, sizeof(uint32_t) * k->nzmap, 0);
-    memset(k->zone_pile, 0, sizeof(uint32_t) * k->nzmap);
+    k->nkmap = kmax + 1;
+    size_t size = sizeof(uint32_t) * ((size_t)k->nzmap + k->nkmap);
+    k->zone_pile = lua_newuserdatauv(L, size, 0);
+    memset(k->zone_pile, 0, size);
+    k->key_pile = k->zone_pile + k->nzmap;
     for (uint32_t i = 0; i < k->npiles; i++) {
         engine_deck_pile *pl = &k->piles[i];
         pl->first = k->zone_pile[pl->zone] == 0;
         if (pl->first)
             k->zone_pile[pl->zone] = i + 1;
+        if (!k->key_pile[pl->key])
+            k->key_pile[pl->key] = i + 1;
     }
     lua_setiuservalue(L, -2, 1);
 }
@@ -173,7 +180,8 @@ static void read_turn(lua_State *L, engine_deck_kit *k, int spec)
 }
 
 /* kit{ cards = name -> definition, order = {names}, pile_of = name -> pile (optional),
- * after_play = name -> hooks (optional), hand_size =, turn_stats = {actions=, buys=} }:
+ * after_play = name -> hooks (optional), hand_size =, turn_stats = {actions=, buys=},
+ * plans = bot name -> plan (optional, engine_deck_bot.c) }:
  * a new kit (the kernel's kernel.new passes its own fields). */
 static int deck_kit_new(lua_State *L)
 {
@@ -200,7 +208,7 @@ static int deck_kit_new(lua_State *L)
         return luaL_error(L, "deck kit: bad order");
     size_t size = sizeof(engine_deck_kit) + sizeof(engine_deck_card) * ncards +
                   sizeof(engine_deck_pile) * (size_t)npiles + sizeof(uint32_t) * (maxid + 1);
-    engine_deck_kit *k = lua_newuserdatauv(L, size, 1); /* 6 */
+    engine_deck_kit *k = lua_newuserdatauv(L, size, 2); /* 6 */
     memset(k, 0, size);
     k->cards = (engine_deck_card *)(k + 1);
     k->piles = (engine_deck_pile *)(k->cards + ncards);
@@ -229,6 +237,7 @@ static int deck_kit_new(lua_State *L)
     k->c_actions = intern_lit(b, L, "actions"), k->c_buys = intern_lit(b, L, "buys");
     k->c_coins = intern_lit(b, L, "coins"), k->c_turns = intern_lit(b, L, "turns");
     k->c_bought = intern_lit(b, L, "_bought");
+    engine_deck_plans_read(b, L, k, 1, 6);
     k->magic = ENGINE_DECK_MAGIC;
     return 1;
 }
@@ -368,11 +377,15 @@ void engine_deck_open(engine_bundle *b, lua_State *L)
     luaL_setfuncs(L, engine_deck_turn_methods, 1);
     lua_rawgeti(L, LUA_REGISTRYINDEX, b->names_ref);
     luaL_setfuncs(L, engine_deck_supply_methods, 1);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, b->names_ref);
+    luaL_setfuncs(L, engine_deck_bot_methods, 1);
     lua_pop(L, 2);
     lua_rawgeti(L, LUA_REGISTRYINDEX, b->loaded_ref);
-    lua_createtable(L, 0, 1);
+    lua_createtable(L, 0, 2);
     lua_pushcfunction(L, deck_kit_new);
     lua_setfield(L, -2, "kit");
+    lua_pushcfunction(L, engine_deck_ends_new);
+    lua_setfield(L, -2, "ends");
     lua_setfield(L, -2, "deckhand.deck");
     lua_pop(L, 1);
 }

@@ -47,6 +47,31 @@ typedef struct {
     uint8_t first; /* the first card of the order in its pile (the end check counts it) */
 } engine_deck_pile;
 
+/* A bot's buys as data (engine_deck_bot.c): the first rule that holds names the wish
+ * list, whose first card the coins buy is bought. */
+#define ENGINE_DECK_PLAN_RULES 32
+#define ENGINE_DECK_PLAN_WANTS 4
+#define ENGINE_DECK_PLAN_NEVER 4
+
+typedef struct {
+    int64_t min, max;   /* the coins it holds for */
+    uint32_t left_card; /* pile_at_most: that card's pile holds at most left_max */
+    uint32_t left_zone; /* supply:<left_card>, its zone when the kit has no pile of it */
+    int64_t left_max;   /* (left_card 0: no such condition) */
+    uint32_t owns_card; /* owns_fewer: p owns fewer than owns_below of that card */
+    int64_t owns_below; /* (owns_card 0: none) */
+    uint32_t wants[ENGINE_DECK_PLAN_WANTS]; /* interned card names, best first */
+    uint32_t nwants;
+} engine_deck_rule;
+
+typedef struct {
+    uint32_t bot;                           /* interned bot name */
+    int64_t stall_after;                    /* past this many turns: the dearest card */
+    uint32_t never[ENGINE_DECK_PLAN_NEVER]; /* ... other than these (interned) */
+    uint32_t nnever, nrules;
+    engine_deck_rule rules[ENGINE_DECK_PLAN_RULES];
+} engine_deck_plan;
+
 typedef struct {
     uint32_t magic;
     uint32_t ncards, npiles, ntypes;
@@ -63,6 +88,11 @@ typedef struct {
     uint32_t nzmap;          /* zone_pile's size: the highest pile zone name id + 1 */
     uint32_t *zone_pile;     /* interned "supply:<pile>" -> the index + 1 in piles of the
                               * pile's first card (the one the end check counts) */
+    uint32_t nkmap;          /* key_pile's size: the highest _pile:<Card> name id + 1 */
+    uint32_t *key_pile;      /* interned "_pile:<Card>" -> the index + 1 in piles of the
+                              * first pile with that key (held with zone_pile) */
+    uint32_t nplans;         /* the bots whose turn the kit plays (engine_deck_bot.c) */
+    engine_deck_plan *plans; /* held by the kit as its second user value */
 } engine_deck_kit;
 
 /* One event's text. Longer than any event may be (engine_match_event cuts at
@@ -72,9 +102,35 @@ typedef struct {
     size_t n;
 } engine_deck_text;
 
-/* The g methods ("deck_..."): engine_deck_turn.c's and engine_deck_supply.c's. */
+/* The g methods ("deck_..."): engine_deck_turn.c's, engine_deck_supply.c's and
+ * engine_deck_bot.c's. */
 extern const luaL_Reg engine_deck_turn_methods[];
 extern const luaL_Reg engine_deck_supply_methods[];
+extern const luaL_Reg engine_deck_bot_methods[];
+
+/* engine_deck_supply.c: deck.ends(kit, name, n): a game's finished(g) in C: true when
+ * card name's pile is out or at least n supply piles are (kernel:pile_or_three_out). */
+int engine_deck_ends_new(lua_State *L);
+
+/* engine_deck_bot.c: reads kit{plans = bot name -> plan} (the table at index spec) into
+ * the kit k at index kit, refusing bad data with an error naming the bot and field. */
+void engine_deck_plans_read(engine_bundle *b, lua_State *L, engine_deck_kit *k, int spec, int kit);
+
+/* The turn's steps, shared by the g methods and the bot turn (engine_deck_bot.c):
+ * kernel:start_turn after its hooks (returns p's turns counter), moving p's treasures
+ * into play and telling them (returns how many; *play: p's play zone), kernel:cleanup,
+ * and a buy of card c whose pile's top is id (checked by the caller). */
+int64_t engine_deck_turn_start(lua_State *L, engine_match *m, const engine_deck_kit *k, int p);
+uint32_t engine_deck_to_play(lua_State *L, engine_match *m, const engine_deck_kit *k, int p,
+                             int32_t *play);
+void engine_deck_cleanup(lua_State *L, engine_match *m, const engine_deck_kit *k, int p);
+void engine_deck_buy(lua_State *L, engine_match *m, const engine_deck_kit *k, int p,
+                     const engine_deck_card *c, uint32_t id);
+/* The top id of pile pl when its card can be taken from it, else 0; the kernel's pile of
+ * the card interned as name (its first in the order), or NULL. */
+uint32_t engine_deck_pile_top(engine_match *m, const engine_deck_kit *k,
+                              const engine_deck_pile *pl);
+const engine_deck_pile *engine_deck_pile_of(const engine_deck_kit *k, uint32_t name);
 
 /* engine_deck.c: adds the g methods to g's method table (engine_api_open made it; the
  * names table is their upvalue) and the module `deckhand.deck` (the kit constructor) to the

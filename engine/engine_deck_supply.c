@@ -18,7 +18,7 @@
 
 /* The top id of pile pl when its card can be taken from it (the pile holds a card and,
  * for a mixed pile, its top is that card), else 0. */
-static uint32_t pile_top(engine_match *m, const engine_deck_kit *k, const engine_deck_pile *pl)
+uint32_t engine_deck_pile_top(engine_match *m, const engine_deck_kit *k, const engine_deck_pile *pl)
 {
     const engine_zone *z = engine_zone_get(&m->st, pl->zone, 0, 0);
     if (!z || z->n == 0)
@@ -31,7 +31,7 @@ static uint32_t pile_top(engine_match *m, const engine_deck_kit *k, const engine
 
 /* The kernel's pile of the card interned as name (the first in the order, whose option
  * a bot's name stands for), or NULL when its order has none. */
-static const engine_deck_pile *pile_of(const engine_deck_kit *k, uint32_t name)
+const engine_deck_pile *engine_deck_pile_of(const engine_deck_kit *k, uint32_t name)
 {
     const engine_deck_card *c = engine_deck_card_of(k, name);
     return c && c->pile ? &k->piles[c->pile - 1] : NULL;
@@ -52,7 +52,7 @@ static int g_deck_supply(lua_State *L)
     for (uint32_t i = 0; i < k->npiles; i++) {
         const engine_deck_pile *pl = &k->piles[i];
         const engine_deck_card *c = &k->cards[pl->card];
-        uint32_t top = c->cost <= max ? pile_top(m, k, pl) : 0;
+        uint32_t top = c->cost <= max ? engine_deck_pile_top(m, k, pl) : 0;
         if (!top)
             continue;
         n++;
@@ -84,8 +84,8 @@ static int g_deck_pick(lua_State *L)
             return 1;
         if (t != LUA_TSTRING)
             return luaL_error(L, "deck_pick: names[%d] is not a card name", (int)i);
-        const engine_deck_pile *pl = pile_of(k, engine_intern_lua(m->b, L, -1));
-        if (pl && k->cards[pl->card].cost <= max && pile_top(m, k, pl))
+        const engine_deck_pile *pl = engine_deck_pile_of(k, engine_intern_lua(m->b, L, -1));
+        if (pl && k->cards[pl->card].cost <= max && engine_deck_pile_top(m, k, pl))
             return 1;
         lua_pop(L, 1);
     }
@@ -115,7 +115,7 @@ static int g_deck_best(lua_State *L)
         if (!ok)
             return luaL_error(L, "deck_best: the rank of %s is not an integer",
                               m->b->names.v[c->name].s);
-        if (ranked && (!best || v > bestv) && pile_top(m, k, pl))
+        if (ranked && (!best || v > bestv) && engine_deck_pile_top(m, k, pl))
             best = c, bestv = v;
     }
     if (!best)
@@ -123,6 +123,26 @@ static int g_deck_best(lua_State *L)
     lua_rawgeti(L, NAMES, best->name);
     lua_pushinteger(L, bestv);
     return 2;
+}
+
+/* kernel:buy's steps once the card c (top id) may be bought: coins and a buy spent,
+ * _bought set, the card to p's discard, p's _own:<Card> counted, "<name> buys <Card>". */
+void engine_deck_buy(lua_State *L, engine_match *m, const engine_deck_kit *k, int p,
+                     const engine_deck_card *c, uint32_t id)
+{
+    engine_deck_add(L, m, k->c_coins, 0, -c->cost);
+    engine_deck_add(L, m, k->c_buys, 0, -1);
+    *engine_deck_slot(L, m, k->c_bought, 0) = 1;
+    engine_deck_move(L, m, id, engine_deck_zone(L, m, k->z_discard, p, 1));
+    engine_deck_add(L, m, c->own, p, 1);
+    engine_deck_text t = {.n = 0};
+    if (!engine_events_unread(m)) {
+        const engine_name *nm = &m->b->names.v[c->name];
+        engine_deck_text_player(&t, m, p);
+        engine_deck_text_str(&t, " buys ");
+        engine_deck_text_add(&t, nm->s, nm->len);
+    }
+    engine_deck_event(L, m, -1, &t);
 }
 
 /* g:deck_buy(kit, p, name): kernel:buy of a named card, checked first by the rule that
@@ -137,12 +157,12 @@ static int g_deck_buy(lua_State *L)
     const engine_deck_kit *k = engine_deck_arg(L, 2);
     int p = engine_deck_player(L, m, 3);
     const char *name = luaL_checkstring(L, 4);
-    const engine_deck_pile *pl = pile_of(k, engine_intern_lua(m->b, L, 4));
+    const engine_deck_pile *pl = engine_deck_pile_of(k, engine_intern_lua(m->b, L, 4));
     if (!pl)
         return engine_deck_refuse(L, m, p, "buy", name, "it has no pile in this supply");
     const engine_deck_card *c = &k->cards[pl->card];
     int64_t coins = engine_deck_counter(m, k->c_coins, 0);
-    uint32_t id = pile_top(m, k, pl);
+    uint32_t id = engine_deck_pile_top(m, k, pl);
     if (engine_deck_counter(m, k->c_buys, 0) <= 0)
         return engine_deck_refuse(L, m, p, "buy", name, "no buy is left");
     if (c->cost > coins) {
@@ -151,59 +171,96 @@ static int g_deck_buy(lua_State *L)
     }
     if (!id)
         return engine_deck_refuse(L, m, p, "buy", name, "its pile is empty");
-    coins = engine_deck_add(L, m, k->c_coins, 0, -c->cost);
-    int64_t buys = engine_deck_add(L, m, k->c_buys, 0, -1);
-    *engine_deck_slot(L, m, k->c_bought, 0) = 1;
-    engine_deck_move(L, m, id, engine_deck_zone(L, m, k->z_discard, p, 1));
-    engine_deck_add(L, m, c->own, p, 1);
-    engine_deck_text t = {.n = 0};
-    if (!engine_events_unread(m)) {
-        engine_deck_text_player(&t, m, p);
-        engine_deck_text_str(&t, " buys ");
-        engine_deck_text_str(&t, name);
-    }
-    engine_deck_event(L, m, -1, &t);
+    engine_deck_buy(L, m, k, p, c, id);
+    coins = engine_deck_counter(m, k->c_coins, 0);
+    int64_t buys = engine_deck_counter(m, k->c_buys, 0);
     lua_pushinteger(L, id);
     lua_pushinteger(L, coins);
     lua_pushinteger(L, buys);
     return 3;
 }
 
-/* g:deck_empty_piles(kit [, name]): kernel:empty_piles, the supply piles of this match
- * that are empty (each pile once; a pile of the order that the match does not use,
- * whose _pile:<Card> is 0, is not counted); with name, also the cards left in that
- * card's pile (Dominion's end: Provinces, or three piles). Asked after every turn, so it
- * walks the match's few zones once to find the piles holding cards, instead of looking
- * each pile's zone up. */
+/* kernel:empty_piles, the supply piles of this match that are empty (each pile once: the
+ * first pile of the order in its zone; a pile the match does not use, whose
+ * _pile:<Card> is 0, is not counted). Asked after every turn, so it walks the match's
+ * counters once for the piles in use and its zones once for those holding cards:
+ * the empty ones are the difference. A first pile is the first with its key too (an
+ * earlier pile of the same card would share its zone), so key_pile finds it. */
+static lua_Integer empty_piles(lua_State *L, engine_match *m, const engine_deck_kit *k)
+{
+    uint8_t small[256], *used = small;
+    if (k->npiles > sizeof small)
+        used = lua_newuserdatauv(L, k->npiles, 0); /* left on the stack: the caller's */
+    memset(used, 0, k->npiles);
+    lua_Integer empty = 0;
+    const engine_map *c = &m->st.counters;
+    for (uint32_t i = 0; i < c->n; i++) {
+        uint32_t name = (uint32_t)(c->kv[i].key >> 32), pi;
+        if ((uint32_t)c->kv[i].key != 0 || name >= k->nkmap || !(pi = k->key_pile[name]) ||
+            !k->piles[pi - 1].first || c->kv[i].val == 0)
+            continue;
+        used[pi - 1] = 1;
+        empty++;
+    }
+    for (uint32_t i = 0; i < m->st.nzones; i++) {
+        const engine_zone *z = &m->st.zones[i];
+        if (z->owner == 0 && z->n > 0 && z->name < k->nzmap && k->zone_pile[z->name])
+            empty -= used[k->zone_pile[z->name] - 1];
+    }
+    return empty;
+}
+
+/* The cards left in pile pl. */
+static lua_Integer pile_left(engine_match *m, const engine_deck_pile *pl)
+{
+    const engine_zone *z = engine_zone_get(&m->st, pl->zone, 0, 0);
+    return z ? z->n : 0;
+}
+
+/* g:deck_empty_piles(kit [, name]): empty_piles; with name, also the cards left in that
+ * card's pile (Dominion's end: Provinces, or three piles). */
 static int g_deck_empty_piles(lua_State *L)
 {
     engine_match *m = engine_api_match(L, 0);
     const engine_deck_kit *k = engine_deck_arg(L, 2);
     int named = !lua_isnoneornil(L, 3);
     lua_settop(L, 3);
-    uint8_t small[256], *held = small;
-    if (k->npiles > sizeof small)
-        held = lua_newuserdatauv(L, k->npiles, 0);
-    memset(held, 0, k->npiles);
-    for (uint32_t i = 0; i < m->st.nzones; i++) {
-        const engine_zone *z = &m->st.zones[i];
-        if (z->owner == 0 && z->n > 0 && z->name < k->nzmap && k->zone_pile[z->name])
-            held[k->zone_pile[z->name] - 1] = 1;
-    }
-    lua_Integer empty = 0;
-    for (uint32_t i = 0; i < k->npiles; i++) {
-        const engine_deck_pile *pl = &k->piles[i];
-        empty += pl->first && !held[i] && engine_deck_counter(m, pl->key, 0) != 0;
-    }
-    lua_pushinteger(L, empty);
+    lua_pushinteger(L, empty_piles(L, m, k));
     if (!named)
         return 1;
-    const engine_deck_pile *pl = pile_of(k, engine_intern_lua(m->b, L, 3));
+    const engine_deck_pile *pl = engine_deck_pile_of(k, engine_intern_lua(m->b, L, 3));
     if (!pl)
         return luaL_error(L, "deck_empty_piles: %s has no pile", lua_tostring(L, 3));
-    const engine_zone *z = engine_zone_get(&m->st, pl->zone, 0, 0);
-    lua_pushinteger(L, z ? z->n : 0);
+    lua_pushinteger(L, pile_left(m, pl));
     return 2;
+}
+
+/* The end check deck.ends made: finished(g), true when the pile (upvalue 2: its index
+ * in the kit's piles) is out or at least n (upvalue 3) piles are. */
+static int deck_ends_check(lua_State *L)
+{
+    engine_match *m = engine_api_match(L, 0);
+    const engine_deck_kit *k = lua_touserdata(L, lua_upvalueindex(1));
+    const engine_deck_pile *pl = &k->piles[lua_tointeger(L, lua_upvalueindex(2))];
+    lua_pushboolean(L, pile_left(m, pl) == 0 ||
+                           empty_piles(L, m, k) >= lua_tointeger(L, lua_upvalueindex(3)));
+    return 1;
+}
+
+int engine_deck_ends_new(lua_State *L)
+{
+    engine_bundle *b = *(engine_bundle **)lua_getextraspace(L);
+    const engine_deck_kit *k = engine_deck_arg(L, 1);
+    luaL_checkstring(L, 2);
+    lua_Integer n = luaL_checkinteger(L, 3);
+    const engine_deck_pile *pl = engine_deck_pile_of(k, engine_intern_lua(b, L, 2));
+    if (!pl)
+        return luaL_error(L, "deck.ends: %s has no pile in the kit", lua_tostring(L, 2));
+    lua_settop(L, 1);
+    lua_pushinteger(L, pl - k->piles);
+    lua_pushinteger(L, n);
+    lua_pushcclosure(L, deck_ends_check, 3);
+    return 1;
 }
 
 /* g:deck_score(kit, p): kernel:score's sum over every card p owns (deck, hand, discard,

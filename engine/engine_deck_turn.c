@@ -102,31 +102,33 @@ static int g_deck_draw(lua_State *L)
     return 1;
 }
 
-/* g:deck_cleanup(kit, p): kernel:cleanup: play and hand to the discard, a new hand. */
-static int g_deck_cleanup(lua_State *L)
+/* kernel:cleanup: play and hand to the discard, a new hand. */
+void engine_deck_cleanup(lua_State *L, engine_match *m, const engine_deck_kit *k, int p)
 {
-    engine_match *m = engine_api_match(L, 1);
-    const engine_deck_kit *k = engine_deck_arg(L, 2);
-    int p = engine_deck_player(L, m, 3);
     uint32_t from[2] = {k->z_play, k->z_hand};
     for (int i = 0; i < 2; i++) {
         int32_t f = engine_deck_zone(L, m, from[i], p, 0);
         uint32_t n = engine_deck_zone_n(m, f);
         int32_t to = engine_deck_zone(L, m, k->z_discard, p, 1);
         if (n && engine_zone_move_all(&m->st, (uint32_t)f, (uint32_t)to, 0) < 0)
-            return luaL_error(L, "out of memory");
+            luaL_error(L, "out of memory");
     }
     draw(L, m, k, p, k->hand_size, 1);
-    return 0;
 }
 
-/* g:deck_start_turn(kit, p): kernel:start_turn after its hooks: the turn's counters and
- * "<name>'s turn N". Returns N. */
-static int g_deck_start_turn(lua_State *L)
+/* g:deck_cleanup(kit, p): kernel:cleanup. */
+static int g_deck_cleanup(lua_State *L)
 {
     engine_match *m = engine_api_match(L, 1);
     const engine_deck_kit *k = engine_deck_arg(L, 2);
-    int p = engine_deck_player(L, m, 3);
+    engine_deck_cleanup(L, m, k, engine_deck_player(L, m, 3));
+    return 0;
+}
+
+/* kernel:start_turn after its hooks: the turn's counters and "<name>'s turn N".
+ * Returns N. */
+int64_t engine_deck_turn_start(lua_State *L, engine_match *m, const engine_deck_kit *k, int p)
+{
     int64_t turns = engine_deck_add(L, m, k->c_turns, p, 1);
     *engine_deck_slot(L, m, k->c_actions, 0) = k->turn_actions;
     *engine_deck_slot(L, m, k->c_buys, 0) = k->turn_buys;
@@ -139,7 +141,15 @@ static int g_deck_start_turn(lua_State *L)
         engine_deck_text_int(&t, turns);
     }
     engine_deck_event(L, m, -1, &t);
-    lua_pushinteger(L, turns);
+    return turns;
+}
+
+/* g:deck_start_turn(kit, p): engine_deck_start. Returns N. */
+static int g_deck_start_turn(lua_State *L)
+{
+    engine_match *m = engine_api_match(L, 1);
+    const engine_deck_kit *k = engine_deck_arg(L, 2);
+    lua_pushinteger(L, engine_deck_turn_start(L, m, k, engine_deck_player(L, m, 3)));
     return 1;
 }
 
@@ -153,8 +163,8 @@ static int is_treasure(const engine_match *m, const engine_deck_kit *k, uint32_t
 
 /* Moves p's treasures from hand into play, in hand order (g:move of g:list's ids), and
  * logs them; returns how many (they are then the top of p's play zone). */
-static uint32_t treasures_to_play(lua_State *L, engine_match *m, const engine_deck_kit *k, int p,
-                                  int32_t *play)
+uint32_t engine_deck_to_play(lua_State *L, engine_match *m, const engine_deck_kit *k, int p,
+                             int32_t *play)
 {
     int32_t hand = engine_deck_zone(L, m, k->z_hand, p, 0);
     uint32_t n = 0;
@@ -192,7 +202,7 @@ static int g_deck_treasures(lua_State *L)
     const engine_deck_kit *k = engine_deck_arg(L, 2);
     int p = engine_deck_player(L, m, 3);
     int32_t play = -1;
-    uint32_t n = treasures_to_play(L, m, k, p, &play), i = 0;
+    uint32_t n = engine_deck_to_play(L, m, k, p, &play), i = 0;
     const uint32_t *ids = n ? m->st.zones[play].ids + m->st.zones[play].n - n : NULL;
     int64_t coins = 0;
     for (; i < n; i++) {

@@ -35,8 +35,6 @@ end
 
 -- Asked after every turn: the game ends at the end of the turn that emptied the
 -- Province pile or a third supply pile (any piles, as the rules' "Game End" says).
-function game.finished(g)
-  return k:pile_or_three_out(g, "Province")
-end
+game.finished = k:pile_or_three_out_check("Province")
 
 return game

@@ -29,7 +29,9 @@
 -- Bots name their choice: cfg.bots maps a bot's name to the named forms of its
 -- decisions, { action = fn(k, g, p, names) -> one of names (the Action kinds in hand) or
 -- nil, buy = fn(k, g, p, coins, turns) -> card name or nil (coins: what is left; turns:
--- p's turns counter) }. When g:bot(p) names such a bot, the turn asks it for names
+-- p's turns counter), plan = the same buys as data (optional, docs/SCRIPTING.md) }. A bot
+-- with a plan plays its whole turn in one kit call (g:deck_bot_turn) whenever nothing in
+-- it needs Lua. When g:bot(p) names such a bot, the turn asks it for names
 -- instead of building the options (kernel:turn); the kit checks each name by the rule
 -- that lists the options and raises on one that is not allowed. People and the search
 -- tree get the labelled options as before.
@@ -46,8 +48,14 @@ local KIT_REPLACES = { draw = true, reshuffle = true, cost = true, pile = true, 
   take = true, resolve = true, play = true, hand_size = true, turn_stats = true,
   order = true, cards = true }
 
+-- What a bot's turn in C (g:deck_bot_turn) stands in for: a kernel whose game replaces one
+-- of these plays every turn in Lua.
+local TURN_REPLACES = { start_turn = true, action_phase = true, buy_phase = true,
+  cleanup_phase = true, cleanup = true, play_treasures = true, buy = true }
+
 function kernel.__newindex(k, key, value)
   if KIT_REPLACES[key] then rawset(k, "kit", false) end
+  if TURN_REPLACES[key] then rawset(k, "bot_turn", false) end
   rawset(k, key, value)
 end
 
@@ -147,15 +155,24 @@ function kernel.new(cfg)
   end
   -- bots: cfg.bots copied, entries too: a kernel made at run time (Dominion's, per
   -- kingdom) then reads them raw, not through the frozen module tables' proxies.
+  -- plans: the bots whose whole turn the kit plays, when the turn is the default one
+  local plans
+  local default_turn = #k.turn_start_hooks == 0 and #k.phases == 3 and k.phases[1] == "action"
+    and k.phases[2] == "buy" and k.phases[3] == "cleanup"
   if cfg.bots then
     k.bots = {}
     for name, forms in pairs(cfg.bots) do
       k.bots[name] = { action = forms.action, buy = forms.buy }
+      if forms.plan and default_turn then
+        plans = plans or {}
+        plans[name] = forms.plan
+      end
     end
   end
   k.kit = cfg.kit ~= false and deck.kit { cards = k.cards, order = k.order,
     pile_of = cfg.pile_of, after_play = k.after_play, hand_size = k.hand_size,
-    turn_stats = k.turn_stats }
+    turn_stats = k.turn_stats, plans = plans }
+  k.bot_turn = plans ~= nil
   return k
 end
 
@@ -338,6 +355,13 @@ function kernel:pile_or_three_out(g, name)
     return left == 0 or empty >= 3
   end
   return g:count(self:pile(name), 0) == 0 or self:empty_piles(g) >= 3
+end
+
+-- pile_or_three_out(g, name) as a game's finished(g): with a kit, its check in C
+-- (deck.ends), which the engine calls after every turn without entering Lua.
+function kernel:pile_or_three_out_check(name)
+  if self.kit and self.pile_zone[name] then return deck.ends(self.kit, name, 3) end
+  return function(g) return self:pile_or_three_out(g, name) end
 end
 
 local GAIN_TO = { discard = "discard", hand = "hand", deck = "deck" }

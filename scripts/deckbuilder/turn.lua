@@ -226,11 +226,18 @@ function turn.add(kernel)
   -- One whole turn of the active player, then the next player becomes active. Each phase
   -- gets the named forms of p's bot (cfg.bots) when the kit can check what they name:
   -- nil for people and the search tree (g:deck_active names the bot with the player).
+  -- A bot with a plan (kernel.new) plays the whole turn in g:deck_bot_turn when nothing
+  -- in it needs Lua; otherwise that call changes nothing and names the player and bot.
   function kernel:turn(g)
     local kit, named = self.kit, nil
     local p, bot
     if kit then
-      p, bot = g:deck_active(kit)
+      if self.bot_turn then
+        p, bot = g:deck_bot_turn(kit)
+        if not p then return end
+      else
+        p, bot = g:deck_active(kit)
+      end
       local bots = self.bots
       named = bot and bots and bots[bot]
     else

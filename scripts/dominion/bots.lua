@@ -422,13 +422,35 @@ local function named_buy(strategy)
   end
 end
 
+-- The strategies that are only a wish list per coin amount, as plans (docs/SCRIPTING.md,
+-- "Bots"): the kit plays such a bot's turn in C. Each says what its function above
+-- says, rule for rule, and the anti-stall rule (named_dearest) is the plan's stall.
+local STALL = { after = STALL_TURNS, never = { "Curse" } }
+
+local PLANS = {
+  big_money_plain = { stall = STALL, buys = {
+    { coins = 8, "Province" },
+    { coins = 6, "Gold" },
+    { coins = 3, "Silver" },
+  } },
+  big_money = { stall = STALL, buys = {
+    { coins = 8, "Province" },
+    { coins = 6, pile_at_most = { "Province", 4 }, "Duchy" },
+    { coins = 6, "Gold" },
+    { coins = 5, max = 5, pile_at_most = { "Province", 5 }, "Duchy" },
+    { coins = 3, pile_at_most = { "Province", 2 }, "Estate" },
+    { coins = 3, "Silver" },
+    { coins = 2, max = 2, pile_at_most = { "Province", 3 }, "Estate" },
+  } },
+}
+
 -- Bot name -> named forms, for the kernels' cfg.bots.
 function bots.named()
   local t = {}
   for name, strategy in pairs({ default = default_buy, big_money = big_money,
                                 big_money_plain = big_money_plain,
                                 big_money_smithy = big_money_smithy, witch = witch }) do
-    t[name] = { action = named_action, buy = named_buy(strategy) }
+    t[name] = { action = named_action, buy = named_buy(strategy), plan = PLANS[name] }
   end
   return t
 end
