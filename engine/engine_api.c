@@ -323,8 +323,8 @@ static int g_top(lua_State *L)
     return 1;
 }
 
-/* The board kit's calls (g:tops, g:pick, g:gather, g:due; g:gets, g:count_held below) are
- * engine_board.c's. */
+/* The board kit's calls (g:tops, g:pick, g:gather, g:due, g:fallen; g:gets, g:count_held
+ * below) are engine_board.c's. */
 static int g_tops(lua_State *L)
 {
     engine_match *m = gm(L);
@@ -344,6 +344,11 @@ static int g_gather(lua_State *L)
 static int g_due(lua_State *L)
 {
     return engine_board_due(L, gm(L));
+}
+
+static int g_fallen(lua_State *L)
+{
+    return engine_board_fallen(L, gm(L));
 }
 
 /* g:list(zone, owner [, names [, how]]): with names (a table keyed by card name), only
@@ -645,6 +650,7 @@ static const luaL_Reg g_methods[] = {
     {"pick", g_pick},
     {"gather", g_gather},
     {"due", g_due},
+    {"fallen", g_fallen},
     {"shuffle", g_shuffle},
     {"get", g_get},
     {"gets", g_gets},

@@ -284,14 +284,15 @@ int engine_freeze_is_proxy(lua_State *L, int idx);
 void engine_freeze_trim(engine_bundle *b);
 
 /* engine_board.c. The board kit's g calls for the match m (docs/SCRIPTING.md), the owner
- * or entity checked: engine_api.c's g_tops, g_pick, g_gets, g_count_held, g_gather, g_due (upvalue
- * 1: the names table). */
+ * or entity checked: engine_api.c's g_tops, g_pick, g_gets, g_count_held, g_gather, g_due,
+ * g_fallen (upvalue 1: the names table). */
 int engine_board_tops(lua_State *L, engine_match *m, int32_t owner);
 int engine_board_pick(lua_State *L, engine_match *m);
 int engine_board_gets(lua_State *L, engine_match *m, uint32_t id);
 int engine_board_count_held(lua_State *L, engine_match *m, uint32_t id);
 int engine_board_gather(lua_State *L, engine_match *m);
 int engine_board_due(lua_State *L, engine_match *m);
+int engine_board_fallen(lua_State *L, engine_match *m);
 
 /* engine_sandbox.c. Opens the safe libraries and locks the globals (protected). */
 void engine_sandbox_open(lua_State *L);

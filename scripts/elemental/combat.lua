@@ -165,8 +165,11 @@ end
 
 -- ---- deaths ----------------------------------------------------------------------------
 
-local function doomed(self, g, id)
-  return self.st:get(g, id, "health") <= 0 or g:get(id, "dying") ~= 0
+-- The minions at 0 health or doomed, in all_minions' order (one g:fallen call, in C).
+local function doomed(self, g)
+  local a = self:active(g)
+  if a == 0 then a = 1 end
+  return self.grid:fallen(g, "health", "dying", a, K.other(a))
 end
 
 -- Every minion at 0 health (or doomed) dies: all of them leave the board together,
@@ -175,16 +178,14 @@ end
 -- triggers on the surviving friendly minions. Deaths those cause resolve in turn.
 function K:resolve_deaths(g)
   for _ = 1, 100 do
+    local ids = doomed(self, g)
+    if #ids == 0 then return end
     local dead = {}
-    local ids = self:all_minions(g)
     for i = 1, #ids do
       local id = ids[i]
-      if doomed(self, g, id) then
-        local r, c, p = self.grid:pos(g, id)
-        dead[#dead + 1] = { id = id, player = p, r = r, c = c }
-      end
+      local r, c, p = self.grid:pos(g, id)
+      dead[i] = { id = id, player = p, r = r, c = c }
     end
-    if #dead == 0 then return end
     for _, d in ipairs(dead) do
       g:log(self:describe(g, d.id), " dies")
       self:unsummon(g, d.id, "grave")

@@ -102,4 +102,30 @@ function tests.test_labels_are_left_out_only_for_a_seat_a_bot_answers_inline(T)
   end
 end
 
+-- The named turn scores attacks from a view read once per decision (each minion's
+-- statuses on first use); it picks what scoring every option of k:actions picks, with
+-- Reflect, Invulnerable and Deathtouch in play.
+function tests.test_default_bot_named_attack_is_the_one_its_options_scoring_picks(T)
+  local k, bots = E.kernel(), require("elemental.game").bots
+  local cases = {
+    { p1 = { board = { ["front 1"] = "Cinder Hound", ["front 2"] = "Earthshaker Golem" } },
+      p2 = { board = { ["front 1"] = { "Root Warden", reflect = 1 },
+                       ["front 2"] = { "Ember Imp", invulnerable = 1 } } } },
+    { p1 = { board = { ["front 3"] = { "Ember Imp", deathtouch = 1 } } },
+      p2 = { board = { ["front 3"] = "Earthshaker Golem", ["front 4"] = "Root Warden" } } },
+    { p1 = { board = { ["front 1"] = "Stone Wall", ["front 5"] = "Cinder Hound" } },
+      p2 = { board = { ["front 2"] = "Root Warden" } } },
+  }
+  for i, spec in ipairs(cases) do
+    spec.p1.hand, spec.p2.hand = {}, {}
+    local m = E.match(T, spec)
+    local g = m.g
+    g:set_counter("resource_used", 1, 1)
+    local d = { kind = "turn", player = 1, options = k:actions(g, 1) }
+    local o = d.options[bots.default(g, 1, d)[1]]
+    local named = k.named.default.turn(k, g, 1)
+    T.eq({ named.act, named.id, named.target }, { o.act, o.id, o.target }, "case " .. i)
+  end
+end
+
 return tests

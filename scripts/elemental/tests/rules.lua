@@ -346,4 +346,32 @@ function tests.test_at_the_turn_cap_the_most_health_wins(T)
   T.eq(r[2].rank, 1)
 end
 
+-- The death check's C walk (g:fallen, via grid:fallen) names the minions the Lua rule
+-- does: at 0 health or less or doomed (Deathtouch), the active side first, reading order.
+function tests.test_death_check_in_c_finds_the_minions_the_lua_rule_finds(T)
+  local m = E.match(T, {
+    p1 = { board = { ["front 2"] = "Stone Wall", ["back 4"] = { "Root Warden", health = -1 } } },
+    p2 = { board = { ["front 1"] = { "Cinder Hound", health = 0 }, ["front 3"] = "Ember Imp",
+                     ["back 3"] = "Root Warden" } } })
+  local g, k = m.g, E.kernel()
+  g:set(E.at(m, 2, "back 3"), "dying", 1)
+  local want = {}
+  for _, id in ipairs(k:all_minions(g)) do
+    if k.st:get(g, id, "health") <= 0 or g:get(id, "dying") ~= 0 then want[#want + 1] = id end
+  end
+  T.eq(#want, 3)
+  T.eq(k.grid:fallen(g, "health", "dying", 1, 2), want)
+  T.eq(k.grid:fallen(g, "health", "dying", 2, 1)[1], E.at(m, 2, "front 1"), "owners' order")
+end
+
+-- After an action the doomed minions still leave together, with their death triggers.
+function tests.test_an_attack_kills_both_minions_of_an_even_trade(T)
+  local m = E.match(T, { p1 = { board = { ["front 1"] = "Cinder Hound" } },
+                         p2 = { board = { ["front 1"] = "Ember Imp" } } })
+  E.pick(m, "Cinder Hound (front 1) attacks Ember Imp (front 1)")
+  T.eq(E.name_at(m, 2, "front 1"), "-")
+  T.eq(E.name_at(m, 1, "front 1"), "-", "the Imp strikes back for the Hound's 1 health")
+  T.eq(m.g:count("grave", 1) + m.g:count("grave", 2), 2)
+end
+
 return tests
