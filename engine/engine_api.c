@@ -332,7 +332,7 @@ static int g_top(lua_State *L)
 }
 
 /* The board kit's calls (g:tops, g:pick, g:gather, g:due, g:fallen; g:gets, g:count_held
- * below) are engine_board.c's. */
+ * below) are engine_board.c's; g:clash is engine_board_combat.c's. */
 static int g_tops(lua_State *L)
 {
     engine_match *m = gm(L);
@@ -357,6 +357,11 @@ static int g_due(lua_State *L)
 static int g_fallen(lua_State *L)
 {
     return engine_board_fallen(L, gm(L));
+}
+
+static int g_clash(lua_State *L)
+{
+    return engine_board_clash(L, gm_mut(L));
 }
 
 /* g:list(zone, owner [, names [, how]]): with names (a table keyed by card name), only
@@ -660,6 +665,7 @@ static const luaL_Reg g_methods[] = {
     {"gather", g_gather},
     {"due", g_due},
     {"fallen", g_fallen},
+    {"clash", g_clash},
     {"shuffle", g_shuffle},
     {"get", g_get},
     {"gets", g_gets},

@@ -144,9 +144,17 @@ local function exchange(self, g, a, t, back)
   if taken > 0 then self:damage(g, a, taken, t) end
 end
 
+-- The statuses that change a hit (g:clash leaves attacks where either side holds one
+-- to the Lua rule below).
+local HIT_STATUSES = { "invulnerable", "deathtouch", "sweep", "reflect" }
+
 -- Minion a attacks t (legality checked by the caller). Deaths wait for the whole
--- action.
+-- action. A plain attack (no status of HIT_STATUSES, no card text reacting to a hit, no
+-- one reading the log) is one g:clash, in C, doing what the rule below does for it.
 function K:attack(g, a, t)
+  if g:clash(a, t, "attack", "health", "attacks", K.BODY, HIT_STATUSES, self.hit_text) then
+    return self:resolve_deaths(g)
+  end
   g:log(self:describe(g, a), " attacks ", self:describe(g, t))
   g:set(a, "attacks", g:get(a, "attacks") + 1)
   local hero = self:is_hero(g, t)

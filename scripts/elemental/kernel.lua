@@ -72,6 +72,11 @@ st = status.new(defs)
 -- cards: name -> definition; heroes: hero name -> hero (both from cards.lua).
 function K.new(cards, heroes)
   local self = setmetatable({ cards = cards, heroes = heroes, st = st }, K)
+  -- The cards whose text reacts to a hit (g:clash leaves their attacks to the Lua rule).
+  self.hit_text = {}
+  for name, def in pairs(cards) do
+    if def.on_hurt or def.on_damage then self.hit_text[name] = true end
+  end
   self.grid = grid.new { rows = K.ROWS, cols = K.COLS }
   self.bus = events.new {
     status = st,
