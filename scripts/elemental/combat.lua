@@ -104,7 +104,8 @@ function K:damage(g, target, n, source)
       return 0
     end
     local h = self.st:add(g, target, "health", -n)
-    g:log(self:describe(g, target), " takes ", n, " damage (", h, " health left)")
+    g:log(g:logging() and self:describe(g, target) or "", " takes ", n, " damage (", h,
+          " health left)")
     if source and self:on_board(g, source) and self:has(g, source, "deathtouch") then
       g:set(target, "dying", 1)
     end
@@ -155,7 +156,8 @@ function K:attack(g, a, t)
   if g:clash(a, t, "attack", "health", "attacks", K.BODY, HIT_STATUSES, self.hit_text) then
     return self:resolve_deaths(g)
   end
-  g:log(self:describe(g, a), " attacks ", self:describe(g, t))
+  local on = g:logging() -- describe strings only for someone who reads them
+  g:log(on and self:describe(g, a) or "", " attacks ", on and self:describe(g, t) or "")
   g:set(a, "attacks", g:get(a, "attacks") + 1)
   local hero = self:is_hero(g, t)
   local r, c, e
@@ -195,7 +197,7 @@ function K:resolve_deaths(g)
       dead[i] = { id = id, player = p, r = r, c = c }
     end
     for _, d in ipairs(dead) do
-      g:log(self:describe(g, d.id), " dies")
+      g:log(g:logging() and self:describe(g, d.id) or "", " dies")
       self:unsummon(g, d.id, "grave")
     end
     for _, d in ipairs(dead) do

@@ -222,9 +222,11 @@ end
 -- Move a minion to the empty space (r, c) of its own side.
 function K:move_to(g, id, r, c)
   local p = self:owner(g, id)
-  local from = self:where(g, id)
+  local on = g:logging() -- the text only for someone who reads it
+  local from = on and self:where(g, id)
   self.grid:place(g, id, p, r, c)
-  g:log(g:name(id), " moves from ", from, " to ", self.grid:label(r, c))
+  g:log(on and g:name(id) or "", " moves from ", from or "", " to ",
+        on and self.grid:label(r, c) or "")
 end
 
 -- The empty spaces next to a minion on its side, as {r, c}.
