@@ -331,8 +331,8 @@ static int g_top(lua_State *L)
     return 1;
 }
 
-/* The board kit's calls (g:tops, g:pick, g:gather, g:due, g:fallen; g:gets, g:count_held
- * below) are engine_board.c's; g:clash is engine_board_combat.c's. */
+/* The board kit's calls (g:tops, g:pick, g:gather, g:due, g:fallen, g:shortfalls; g:gets,
+ * g:count_held below) are engine_board.c's; g:clash is engine_board_combat.c's. */
 static int g_tops(lua_State *L)
 {
     engine_match *m = gm(L);
@@ -357,6 +357,13 @@ static int g_due(lua_State *L)
 static int g_fallen(lua_State *L)
 {
     return engine_board_fallen(L, gm(L));
+}
+
+static int g_shortfalls(lua_State *L)
+{
+    engine_match *m = gm(L);
+    owner_arg(L, m, 3);
+    return engine_board_shortfalls(L, m);
 }
 
 static int g_clash(lua_State *L)
@@ -666,6 +673,7 @@ static const luaL_Reg g_methods[] = {
     {"due", g_due},
     {"fallen", g_fallen},
     {"clash", g_clash},
+    {"shortfalls", g_shortfalls},
     {"shuffle", g_shuffle},
     {"get", g_get},
     {"gets", g_gets},

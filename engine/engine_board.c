@@ -343,3 +343,48 @@ int engine_board_fallen(lua_State *L, engine_match *m)
     }
     return 1;
 }
+
+/* g:shortfalls(zone, owner, needs, have): for the cards in the zone, the sums over them of
+ * what each lacks of each resource: entry i of the answer is the sum of max(0, need[i] -
+ * have[i]), need the array `needs` (a table keyed by card name) holds for the card's name
+ * (none: needs nothing). A bot's "which resource does my hand (or deck) lack most" in one
+ * call instead of a g:list and a Lua loop with three table reads per card. */
+int engine_board_shortfalls(lua_State *L, engine_match *m)
+{
+    const engine_zone *z =
+        engine_zone_get(&m->st, engine_intern_lua(m->b, L, 2), (int32_t)luaL_checkinteger(L, 3), 0);
+    luaL_checktype(L, 4, LUA_TTABLE);
+    luaL_checktype(L, 5, LUA_TTABLE);
+    lua_settop(L, 5);
+    see_set(L, 4);
+    engine_freeze_see(L, 5);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, 5);
+    if (n > 16)
+        return luaL_error(L, "shortfalls: at most 16 resources");
+    lua_Integer have[16], sum[16] = {0};
+    for (lua_Integer i = 0; i < n; i++) {
+        lua_rawgeti(L, 5, i + 1);
+        have[i] = lua_tointeger(L, -1);
+        lua_pop(L, 1);
+    }
+    for (uint32_t j = 0; z && j < z->n; j++) {
+        lua_rawgeti(L, lua_upvalueindex(1), m->st.ents[z->ids[j] - 1].name);
+        if (lua_rawget(L, 4) == LUA_TTABLE) {
+            engine_freeze_see(L, -1);
+            for (lua_Integer i = 0; i < n; i++) {
+                lua_rawgeti(L, -1, i + 1);
+                lua_Integer d = lua_tointeger(L, -1) - have[i];
+                lua_pop(L, 1);
+                if (d > 0)
+                    sum[i] += d;
+            }
+        }
+        lua_pop(L, 1);
+    }
+    lua_createtable(L, (int)n, 0);
+    for (lua_Integer i = 0; i < n; i++) {
+        lua_pushinteger(L, sum[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
+}

@@ -286,7 +286,7 @@ void engine_freeze_trim(engine_bundle *b);
 
 /* engine_board.c. The board kit's g calls for the match m (docs/SCRIPTING.md), the owner
  * or entity checked: engine_api.c's g_tops, g_pick, g_gets, g_count_held, g_gather, g_due,
- * g_fallen (upvalue 1: the names table). */
+ * g_fallen, g_shortfalls (upvalue 1: the names table). */
 int engine_board_tops(lua_State *L, engine_match *m, int32_t owner);
 int engine_board_pick(lua_State *L, engine_match *m);
 int engine_board_gets(lua_State *L, engine_match *m, uint32_t id);
@@ -294,6 +294,7 @@ int engine_board_count_held(lua_State *L, engine_match *m, uint32_t id);
 int engine_board_gather(lua_State *L, engine_match *m);
 int engine_board_due(lua_State *L, engine_match *m);
 int engine_board_fallen(lua_State *L, engine_match *m);
+int engine_board_shortfalls(lua_State *L, engine_match *m);
 /* engine_board_combat.c: g:clash (upvalue 1: the names table; m checked mutable). */
 int engine_board_clash(lua_State *L, engine_match *m);
 

@@ -60,32 +60,24 @@ end
 -- card here lowers one, so to the seed's default, fire, then earth, then wind.
 local TIE_ORDER = { "fire", "earth", "wind" }
 
--- (Each element's level is read once: nothing changes while the cards are summed; the
--- card names come with the list, and each name's definition is read once, its lack
--- counted as many times as the zone holds it.)
+-- TIE_ORDER's elements as indices into K.ELEMENTS (the order of k.needs).
+local TIE_INDEX = {}
+for i, e in ipairs(TIE_ORDER) do
+  for j, f in ipairs(K.ELEMENTS) do
+    if e == f then TIE_INDEX[i] = j end
+  end
+end
+
+-- (The lack of each element, summed over the zone's cards, is one g:shortfalls call over
+-- the kernel's table of each card's requirements.)
 local function most_lacking(k, g, p, zone)
-  local have, lack = {}, {}
+  local have = {}
+  for j = 1, #K.ELEMENTS do have[j] = g:counter(K.ELEMENTS[j], p) end
+  local lack = g:shortfalls(zone, p, k.needs, have)
+  local best, most
   for i = 1, 3 do
-    have[i], lack[i] = g:counter(TIE_ORDER[i], p), 0
-  end
-  local _, names = g:list(zone, p, nil, "names")
-  local copies, kinds = {}, {}
-  for j = 1, #names do
-    local n = names[j]
-    local c = copies[n]
-    if c then copies[n] = c + 1 else copies[n], kinds[#kinds + 1] = 1, n end
-  end
-  local cards = k.cards
-  for j = 1, #kinds do
-    local def, n = cards[kinds[j]], copies[kinds[j]]
-    for i = 1, 3 do
-      local d = (def[TIE_ORDER[i]] or 0) - have[i]
-      if d > 0 then lack[i] = lack[i] + d * n end
-    end
-  end
-  local best
-  for i = 1, 3 do
-    if lack[i] > 0 and (not best or lack[i] > lack[best]) then best = i end
+    local l = lack[TIE_INDEX[i]]
+    if l > 0 and (not best or l > most) then best, most = i, l end
   end
   return best and TIE_ORDER[best]
 end

@@ -72,6 +72,13 @@ st = status.new(defs)
 -- cards: name -> definition; heroes: hero name -> hero (both from cards.lua).
 function K.new(cards, heroes)
   local self = setmetatable({ cards = cards, heroes = heroes, st = st }, K)
+  -- Each card's element requirements in K.ELEMENTS order (g:shortfalls reads them).
+  self.needs = {}
+  for name, def in pairs(cards) do
+    local need = {}
+    for i, e in ipairs(K.ELEMENTS) do need[i] = def[e] or 0 end
+    self.needs[name] = need
+  end
   -- The cards whose text reacts to a hit (g:clash leaves their attacks to the Lua rule).
   self.hit_text = {}
   for name, def in pairs(cards) do
