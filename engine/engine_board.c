@@ -309,18 +309,22 @@ int engine_board_due(lua_State *L, engine_match *m)
     return 1;
 }
 
-/* g:fallen(zones, attr, flag, owner1, owner2, ...): over each owner in turn, the top ids of
- * the zones named in the array whose attribute attr is at most 0 or whose flag is not 0:
- * the pieces a board game's death check removes (a minion at 0 health or doomed), in the
- * order their deaths resolve, in one call instead of a board walk and two g:get per piece
- * after every action (elemental/combat.lua's resolve_deaths). */
+/* g:fallen(zones, attr, flag, owner1, owner2, ...): over each owner in turn, the ids in the
+ * zones named in the array (each zone bottom first) whose attribute attr is at most 0 or
+ * whose flag (an attribute name, or false for none) is not 0: the pieces a board game's
+ * death check removes (a minion at 0 health or doomed), in the order their deaths
+ * resolve, in one call instead of a board walk and a g:get or two per piece after every
+ * action (Elemental's and Wizardry's resolve_deaths). */
 int engine_board_fallen(lua_State *L, engine_match *m)
 {
     board_list zones;
     list_arg(L, m->b, 2, &zones);
     luaL_checktype(L, 3, LUA_TSTRING);
-    luaL_checktype(L, 4, LUA_TSTRING);
-    uint32_t attr = engine_intern_lua(m->b, L, 3), flag = engine_intern_lua(m->b, L, 4);
+    uint32_t attr = engine_intern_lua(m->b, L, 3), flag = 0;
+    if (lua_toboolean(L, 4)) {
+        luaL_checktype(L, 4, LUA_TSTRING);
+        flag = engine_intern_lua(m->b, L, 4);
+    }
     int top = lua_gettop(L);
     lua_createtable(L, 2, 0); /* the answer, above the owners */
     int out = top + 1;
@@ -332,13 +336,13 @@ int engine_board_fallen(lua_State *L, engine_match *m)
         for (lua_Integer i = 0; i < zones.n; i++) {
             const engine_zone *z =
                 engine_zone_get(&m->st, list_at(L, m->b, &zones, i), (int32_t)owner, 0);
-            if (!z || z->n == 0)
-                continue;
-            uint32_t id = z->ids[z->n - 1];
-            if (attr_of(m, id, attr) > 0 && attr_of(m, id, flag) == 0)
-                continue;
-            lua_pushinteger(L, id);
-            lua_rawseti(L, out, ++k);
+            for (uint32_t j = 0; z && j < z->n; j++) {
+                uint32_t id = z->ids[j];
+                if (attr_of(m, id, attr) > 0 && (!flag || attr_of(m, id, flag) == 0))
+                    continue;
+                lua_pushinteger(L, id);
+                lua_rawseti(L, out, ++k);
+            }
         }
     }
     return 1;

@@ -82,7 +82,8 @@ function grid:pieces(g, p)
 end
 
 -- The pieces of players p1, p2, ... in turn (reading order each) whose attribute attr
--- is at most 0 or whose flag is not 0: who a death check removes (one g:fallen call).
+-- is at most 0 or whose flag (false: none) is not 0: who a death check removes (one
+-- g:fallen call).
 function grid:fallen(g, attr, flag, ...)
   return g:fallen(self.zones, attr, flag, ...)
 end

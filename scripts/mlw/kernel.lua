@@ -187,7 +187,8 @@ function K:damage(g, target, n, source)
   else
     left = st:add(g, target, "health", -n)
   end
-  g:log(self:describe(g, target), " takes ", n, " damage (", left, " health left)")
+  g:log(g:logging() and self:describe(g, target) or "", " takes ", n, " damage (", left,
+        " health left)")
   self:emit(g, "ON_DAMAGE", ctx)
   return n
 end
@@ -231,26 +232,20 @@ end
 -- A monster is destroyed: ON_DESTROY is told while it is still in play, then it goes.
 function K:destroy(g, id)
   if not self:in_play(g, id) then return end
-  g:log(self:describe(g, id), " is destroyed")
+  g:log(g:logging() and self:describe(g, id) or "", " is destroyed")
   self:emit(g, "ON_DESTROY", { unit = id, player = self:owner(g, id) })
   if self:in_play(g, id) then self:remove(g, id) end
 end
 
 -- Every monster at 0 health or less is destroyed, the active player's first (one at a
--- time: the first found, both monster zones read by one g:gather).
-local BOTH_MONSTERS = { "monsters", "monsters" }
+-- time: the first found; g:fallen, in C, reads both monster zones and their health).
+local MONSTERS = { "monsters" }
 
 function K:resolve_deaths(g)
   for _ = 1, 20 do
-    local dead
-    local a = self:active(g) == 0 and 1 or self:active(g)
-    local ids = g:gather(BOTH_MONSTERS, a, K.other(a))
-    for i = 1, #ids do
-      if g:get(ids[i], "health") <= 0 then
-        dead = ids[i]
-        break
-      end
-    end
+    local a = self:active(g)
+    if a == 0 then a = 1 end
+    local dead = g:fallen(MONSTERS, "health", false, a, K.other(a))[1]
     if not dead then return end
     self:destroy(g, dead)
   end
