@@ -11,6 +11,17 @@ local health = require("boardkit.health")
 
 -- ---- acting ---------------------------------------------------------------------------
 
+-- May the minion do ev ("can_attack", "can_move")? The bus's answer. While no minion on
+-- the board has a card that listens (`_auras`, kernel.lua), only the minion's own statuses
+-- can answer: when it holds none that listens to ev (one g:count_held), nobody could say
+-- no, and the bus is not asked.
+function K:may(g, ev, id)
+  if g:counter("_auras") == 0 and g:count_held(id, self.bus.status_names[ev]) == 0 then
+    return true
+  end
+  return (self.bus:ask(g, ev, { unit = id }))
+end
+
 -- Has the minion been on the board since before this turn (or has Haste)?
 local function ready(self, g, id)
   return g:get(id, "summoned") < self:turn_no(g) or self:has(g, id, "haste")
@@ -21,14 +32,14 @@ function K:can_attack(g, id)
   if not ready(self, g, id) then return false end
   if g:get(id, "attacks") >= (self:has(g, id, "frenzy") and 2 or 1) then return false end
   if g:get(id, "moved") ~= 0 and not self:has(g, id, "swift") then return false end
-  return (self.bus:ask(g, "can_attack", { unit = id }))
+  return self:may(g, "can_attack", id)
 end
 
 function K:can_move(g, id)
   if self:owner(g, id) ~= self:active(g) or not ready(self, g, id) then return false end
   if g:get(id, "moved") ~= 0 then return false end
   if g:get(id, "attacks") ~= 0 and not self:has(g, id, "swift") then return false end
-  return (self.bus:ask(g, "can_move", { unit = id }))
+  return self:may(g, "can_move", id)
 end
 
 -- ---- targets ---------------------------------------------------------------------------
