@@ -274,7 +274,8 @@ function tests.test_may_answers_as_the_bus_with_and_without_listeners(T)
                                           ["front 3"] = { "Zephyr Imp", root = 1 } } },
                          p2 = { board = { ["front 5"] = "Gravity Well" } } })
   local g, k = m.g, E.kernel()
-  local free, stunned, rooted = E.at(m, 1, "front 1"), E.at(m, 1, "front 2"), E.at(m, 1, "front 3")
+  local free, stunned = E.at(m, 1, "front 1"), E.at(m, 1, "front 2")
+  local rooted = E.at(m, 1, "front 3")
   for _, c in ipairs { { free, "can_attack" }, { free, "can_move" }, { stunned, "can_attack" },
                        { stunned, "can_move" }, { rooted, "can_attack" }, { rooted, "can_move" } } do
     T.eq(k:may(g, c[2], c[1]), (k.bus:ask(g, c[2], { unit = c[1] })), c[2])
