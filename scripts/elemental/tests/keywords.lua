@@ -276,8 +276,9 @@ function tests.test_may_answers_as_the_bus_with_and_without_listeners(T)
   local g, k = m.g, E.kernel()
   local free, stunned = E.at(m, 1, "front 1"), E.at(m, 1, "front 2")
   local rooted = E.at(m, 1, "front 3")
-  for _, c in ipairs { { free, "can_attack" }, { free, "can_move" }, { stunned, "can_attack" },
-                       { stunned, "can_move" }, { rooted, "can_attack" }, { rooted, "can_move" } } do
+  local cases = { { free, "can_attack" }, { free, "can_move" }, { stunned, "can_attack" },
+                  { stunned, "can_move" }, { rooted, "can_attack" }, { rooted, "can_move" } }
+  for _, c in ipairs(cases) do
     T.eq(k:may(g, c[2], c[1]), (k.bus:ask(g, c[2], { unit = c[1] })), c[2])
   end
   T.ok(k:may(g, "can_attack", free))
