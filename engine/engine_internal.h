@@ -16,6 +16,7 @@
  *   engine_log.c      the answer log and an answer's encoding
  *   engine_board.c    the board kit's g calls: positions, statuses, listeners (C loops)
  *   engine_board_combat.c  g:clash: a plain attack between two pieces in one call
+ *   engine_board_status.c  g:status_enter: a piece's printed statuses as it enters
  *   engine_api.c      the Lua `g` handle
  *   engine_deck*.c    the deck kit: a deck-builder's turn as g methods (engine_deck.h)
  *   engine_bots.c     the strategies the engine offers every game (`random`)
@@ -297,6 +298,8 @@ int engine_board_fallen(lua_State *L, engine_match *m);
 int engine_board_shortfalls(lua_State *L, engine_match *m);
 /* engine_board_combat.c: g:clash (upvalue 1: the names table; m checked mutable). */
 int engine_board_clash(lua_State *L, engine_match *m);
+/* engine_board_status.c: g:status_enter (entity id checked, m checked mutable). */
+int engine_board_status_enter(lua_State *L, engine_match *m, uint32_t id);
 
 /* engine_sandbox.c. Opens the safe libraries and locks the globals (protected). */
 void engine_sandbox_open(lua_State *L);

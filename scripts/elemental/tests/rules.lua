@@ -374,4 +374,36 @@ function tests.test_an_attack_kills_both_minions_of_an_even_trade(T)
   T.eq(m.g:count("grave", 1) + m.g:count("grave", 2), 2)
 end
 
+-- A minion enters with one g:status_enter (in C), set from its card's data at load: the
+-- same values, durations and published counters a st:set per number and keyword gives.
+function tests.test_a_minion_enters_with_the_statuses_st_set_would_give_it(T)
+  local m = E.match(T, {})
+  local g, k = m.g, E.kernel()
+  for _, name in ipairs { "Earthshaker Golem", "Stone Wall", "Zephyr Imp", "Ember Imp" } do
+    local def = k.cards[name]
+    local fast, slow = g:new(name, "hand", 1), g:new(name, "hand", 2)
+    k:summon(g, fast, 1, 2, 5)
+    k.grid:place(g, slow, 2, 2, 5)
+    k.st:set(g, slow, "attack", def.attack)
+    k.st:set(g, slow, "health", def.health)
+    k.st:set(g, slow, "max_health", def.health)
+    for _, kw in ipairs(k.KEYWORDS) do
+      local v = def[kw.name]
+      if v then k.st:set(g, slow, kw.name, v == true and 1 or v) end
+    end
+    T.eq(g:gets(fast, k.st.names), g:gets(slow, k.st.names), name .. ": values")
+    T.eq(g:gets(fast, k.st.untils), g:gets(slow, k.st.untils), name .. ": durations")
+    for _, s in ipairs(k.st.names) do
+      T.eq(g:counter(s .. ":" .. fast), g:counter(s .. ":" .. slow), name .. ": " .. s)
+    end
+    k:unsummon(g, fast, "grave")
+    k:unsummon(g, slow, "grave")
+  end
+  local id = g:new("Zephyr Imp", "hand", 1)
+  k.st:set(g, id, "health", 1)
+  local e = k.entry["Zephyr Imp"]
+  local ok, err = pcall(g.status_enter, g, id, e.names, e.untils, e.values)
+  T.ok(not ok and tostring(err):find("already holds health", 1, true), tostring(err))
+end
+
 return tests
