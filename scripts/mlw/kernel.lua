@@ -207,13 +207,29 @@ end
 
 local function publish_upkeep(self, g, p) g:set_counter("upkeep", p, self:upkeep(g, p)) end
 
--- A monster enters p's monster zone with its printed stats.
+-- The statuses each monster card enters play with (its printed attack and health), by
+-- card name, for one g:status_enter; cards.lua builds it at load from the card data.
+K.entry = {}
+
+local ENTRY_STATS = { "attack", "health", "max_health" }
+
+function K:index_entries()
+  for name, def in pairs(self.cards) do
+    if def.attack then
+      local e = { names = ENTRY_STATS, untils = {},
+                  values = { def.attack, def.health, def.health } }
+      for i, stat in ipairs(ENTRY_STATS) do e.untils[i] = st.until_attr[stat] end
+      self.entry[name] = e
+    end
+  end
+end
+
+-- A monster enters p's monster zone with its printed stats (one g:status_enter, in C:
+-- what a st:set per stat does on a card that holds none).
 function K:summon(g, id, p)
-  local def = self:def(g, id)
   g:move(id, "monsters", p)
-  st:set(g, id, "attack", def.attack)
-  st:set(g, id, "health", def.health)
-  st:set(g, id, "max_health", def.health)
+  local e = self.entry[g:name(id)]
+  g:status_enter(id, e.names, e.untils, e.values)
   g:set(id, "summoned", self:turn_no(g))
   g:set(id, "attacks", 0)
   g:set(id, "activated", 0)

@@ -259,4 +259,25 @@ function tests.test_death_check_in_c_finds_the_active_players_dead_monster_first
   T.eq(g:fallen({ "monsters" }, "health", false, 2, 1), { dead[2], dead[1] }, "owners' order")
 end
 
+-- A monster enters play with one g:status_enter (in C), from its card's data at load: the
+-- values, durations and published counters a st:set per stat gives.
+function tests.test_a_monster_enters_with_the_stats_st_set_would_give_it(T)
+  local m = M.match(T, {})
+  local g = m.g
+  for _, name in ipairs { "Wolf", "Troll", "Ghost" } do
+    local def = k.cards[name]
+    local fast, slow = g:new(name, "hand", 1), g:new(name, "hand", 2)
+    k:summon(g, fast, 1)
+    g:move(slow, "monsters", 2)
+    k.st:set(g, slow, "attack", def.attack)
+    k.st:set(g, slow, "health", def.health)
+    k.st:set(g, slow, "max_health", def.health)
+    T.eq(g:gets(fast, k.st.names), g:gets(slow, k.st.names), name .. ": values")
+    T.eq(g:gets(fast, k.st.untils), g:gets(slow, k.st.untils), name .. ": durations")
+    for _, s in ipairs(k.st.names) do
+      T.eq(g:counter(s .. ":" .. fast), g:counter(s .. ":" .. slow), name .. ": " .. s)
+    end
+  end
+end
+
 return tests
