@@ -331,9 +331,8 @@ static int g_top(lua_State *L)
     return 1;
 }
 
-/* The board kit's calls (g:tops, g:pick, g:gather, g:due, g:fallen, g:shortfalls; g:gets,
- * g:count_held below) are engine_board.c's; g:clash is engine_board_combat.c's, g:status_enter
- * engine_board_status.c's. */
+/* The board kit's calls (g:tops, g:pick, g:gather, g:due; g:gets, g:count_held below) are
+ * engine_board.c's. */
 static int g_tops(lua_State *L)
 {
     engine_match *m = gm(L);
@@ -353,29 +352,6 @@ static int g_gather(lua_State *L)
 static int g_due(lua_State *L)
 {
     return engine_board_due(L, gm(L));
-}
-
-static int g_fallen(lua_State *L)
-{
-    return engine_board_fallen(L, gm(L));
-}
-
-static int g_shortfalls(lua_State *L)
-{
-    engine_match *m = gm(L);
-    owner_arg(L, m, 3);
-    return engine_board_shortfalls(L, m);
-}
-
-static int g_status_enter(lua_State *L)
-{
-    engine_match *m = gm_mut(L);
-    return engine_board_status_enter(L, m, entity_arg(L, m, 2));
-}
-
-static int g_clash(lua_State *L)
-{
-    return engine_board_clash(L, gm_mut(L));
 }
 
 /* g:list(zone, owner [, names [, how]]): with names (a table keyed by card name), only
@@ -678,10 +654,6 @@ static const luaL_Reg g_methods[] = {
     {"pick", g_pick},
     {"gather", g_gather},
     {"due", g_due},
-    {"fallen", g_fallen},
-    {"clash", g_clash},
-    {"shortfalls", g_shortfalls},
-    {"status_enter", g_status_enter},
     {"shuffle", g_shuffle},
     {"get", g_get},
     {"gets", g_gets},

@@ -15,6 +15,10 @@
  * call. Interning ten zone names and looking through the proxy cost about 2,500
  * instructions a call; a kept list costs a registry read and one table lookup. A frozen
  * table read by key (g:pick's names) keeps its contents table the same way.
+ *
+ * The later calls (g:fallen, g:shortfalls, and g:clash and g:status_enter of
+ * engine_board_combat.c and engine_board_status.c) are added to g's methods here
+ * (engine_board_open), as the deck kit adds its own.
  */
 #include <string.h>
 
@@ -315,8 +319,9 @@ int engine_board_due(lua_State *L, engine_match *m)
  * death check removes (a minion at 0 health or doomed), in the order their deaths
  * resolve, in one call instead of a board walk and a g:get or two per piece after every
  * action (Elemental's and Wizardry's resolve_deaths). */
-int engine_board_fallen(lua_State *L, engine_match *m)
+static int g_fallen(lua_State *L)
 {
+    engine_match *m = engine_api_match(L, 0);
     board_list zones;
     list_arg(L, m->b, 2, &zones);
     luaL_checktype(L, 3, LUA_TSTRING);
@@ -353,10 +358,14 @@ int engine_board_fallen(lua_State *L, engine_match *m)
  * have[i]), need the array `needs` (a table keyed by card name) holds for the card's name
  * (none: needs nothing). A bot's "which resource does my hand (or deck) lack most" in one
  * call instead of a g:list and a Lua loop with three table reads per card. */
-int engine_board_shortfalls(lua_State *L, engine_match *m)
+static int g_shortfalls(lua_State *L)
 {
+    engine_match *m = engine_api_match(L, 0);
+    lua_Integer owner = luaL_checkinteger(L, 3);
+    if (owner < 0 || owner > m->np)
+        return luaL_error(L, "bad owner %d", (int)owner);
     const engine_zone *z =
-        engine_zone_get(&m->st, engine_intern_lua(m->b, L, 2), (int32_t)luaL_checkinteger(L, 3), 0);
+        engine_zone_get(&m->st, engine_intern_lua(m->b, L, 2), (int32_t)owner, 0);
     luaL_checktype(L, 4, LUA_TTABLE);
     luaL_checktype(L, 5, LUA_TTABLE);
     lua_settop(L, 5);
@@ -391,4 +400,29 @@ int engine_board_shortfalls(lua_State *L, engine_match *m)
         lua_rawseti(L, -2, i + 1);
     }
     return 1;
+}
+
+static int g_clash(lua_State *L)
+{
+    return engine_board_clash(L, engine_api_match(L, 1));
+}
+
+static int g_status_enter(lua_State *L)
+{
+    return engine_board_status_enter(L, engine_api_match(L, 1));
+}
+
+static const luaL_Reg board_methods[] = {
+    {"fallen", g_fallen}, {"shortfalls", g_shortfalls},
+    {"clash", g_clash},   {"status_enter", g_status_enter},
+    {NULL, NULL},
+};
+
+void engine_board_open(engine_bundle *b, lua_State *L)
+{
+    lua_rawgeti(L, LUA_REGISTRYINDEX, b->gmeta_ref);
+    lua_getfield(L, -1, "__index"); /* g's method table */
+    lua_rawgeti(L, LUA_REGISTRYINDEX, b->names_ref);
+    luaL_setfuncs(L, board_methods, 1);
+    lua_pop(L, 2);
 }

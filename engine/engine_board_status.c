@@ -38,8 +38,12 @@ static int64_t *put(lua_State *L, engine_map *map, uint64_t key)
  * values[i], permanent (its end attribute untils[i] set to 0), and published as counter
  * `NAMES[i]:ID` of owner 0: what boardkit/status.lua's set does for a public status on a
  * piece that holds none of them (one that does is an error: its duration would count). */
-int engine_board_status_enter(lua_State *L, engine_match *m, uint32_t id)
+int engine_board_status_enter(lua_State *L, engine_match *m)
 {
+    lua_Integer ent = luaL_checkinteger(L, 2);
+    if (ent < 1 || ent > m->st.nents)
+        return luaL_error(L, "no entity %d", (int)ent);
+    uint32_t id = (uint32_t)ent;
     for (int i = 3; i <= 5; i++)
         luaL_checktype(L, i, LUA_TTABLE);
     lua_settop(L, 5);

@@ -286,20 +286,21 @@ int engine_freeze_is_proxy(lua_State *L, int idx);
 void engine_freeze_trim(engine_bundle *b);
 
 /* engine_board.c. The board kit's g calls for the match m (docs/SCRIPTING.md), the owner
- * or entity checked: engine_api.c's g_tops, g_pick, g_gets, g_count_held, g_gather, g_due,
- * g_fallen, g_shortfalls (upvalue 1: the names table). */
+ * or entity checked: engine_api.c's g_tops, g_pick, g_gets, g_count_held, g_gather, g_due (upvalue
+ * 1: the names table). */
 int engine_board_tops(lua_State *L, engine_match *m, int32_t owner);
 int engine_board_pick(lua_State *L, engine_match *m);
 int engine_board_gets(lua_State *L, engine_match *m, uint32_t id);
 int engine_board_count_held(lua_State *L, engine_match *m, uint32_t id);
 int engine_board_gather(lua_State *L, engine_match *m);
 int engine_board_due(lua_State *L, engine_match *m);
-int engine_board_fallen(lua_State *L, engine_match *m);
-int engine_board_shortfalls(lua_State *L, engine_match *m);
-/* engine_board_combat.c: g:clash (upvalue 1: the names table; m checked mutable). */
+/* Adds g:fallen, g:shortfalls (engine_board.c), g:clash (engine_board_combat.c) and
+ * g:status_enter (engine_board_status.c) to g's methods, after engine_api_open. */
+void engine_board_open(engine_bundle *b, lua_State *L);
+/* engine_board_combat.c: g:clash for the match m (checked mutable; upvalue 1: names). */
 int engine_board_clash(lua_State *L, engine_match *m);
-/* engine_board_status.c: g:status_enter (entity id checked, m checked mutable). */
-int engine_board_status_enter(lua_State *L, engine_match *m, uint32_t id);
+/* engine_board_status.c: g:status_enter for the match m (checked mutable). */
+int engine_board_status_enter(lua_State *L, engine_match *m);
 
 /* engine_sandbox.c. Opens the safe libraries and locks the globals (protected). */
 void engine_sandbox_open(lua_State *L);
