@@ -16,8 +16,8 @@
  * instructions a call; a kept list costs a registry read and one table lookup. A frozen
  * table read by key (g:pick's names) keeps its contents table the same way.
  *
- * The later calls (g:fallen, g:shortfalls, and g:clash and g:status_enter of
- * engine_board_combat.c and engine_board_status.c) are added to g's methods here
+ * The later calls (g:fallen, g:shortfalls, and g:clash, g:status_enter and g:status_clear
+ * of engine_board_combat.c and engine_board_status.c) are added to g's methods here
  * (engine_board_open), as the deck kit adds its own.
  */
 #include <string.h>
@@ -412,9 +412,17 @@ static int g_status_enter(lua_State *L)
     return engine_board_status_enter(L, engine_api_match(L, 1));
 }
 
+static int g_status_clear(lua_State *L)
+{
+    return engine_board_status_clear(L, engine_api_match(L, 1));
+}
+
 static const luaL_Reg board_methods[] = {
-    {"fallen", g_fallen}, {"shortfalls", g_shortfalls},
-    {"clash", g_clash},   {"status_enter", g_status_enter},
+    {"fallen", g_fallen},
+    {"shortfalls", g_shortfalls},
+    {"clash", g_clash},
+    {"status_enter", g_status_enter},
+    {"status_clear", g_status_clear},
     {NULL, NULL},
 };
 

@@ -294,13 +294,15 @@ int engine_board_gets(lua_State *L, engine_match *m, uint32_t id);
 int engine_board_count_held(lua_State *L, engine_match *m, uint32_t id);
 int engine_board_gather(lua_State *L, engine_match *m);
 int engine_board_due(lua_State *L, engine_match *m);
-/* Adds g:fallen, g:shortfalls (engine_board.c), g:clash (engine_board_combat.c) and
- * g:status_enter (engine_board_status.c) to g's methods, after engine_api_open. */
+/* Adds g:fallen, g:shortfalls (engine_board.c), g:clash (engine_board_combat.c),
+ * g:status_enter and g:status_clear (engine_board_status.c) to g's methods, after
+ * engine_api_open. */
 void engine_board_open(engine_bundle *b, lua_State *L);
 /* engine_board_combat.c: g:clash for the match m (checked mutable; upvalue 1: names). */
 int engine_board_clash(lua_State *L, engine_match *m);
-/* engine_board_status.c: g:status_enter for the match m (checked mutable). */
+/* engine_board_status.c: g:status_enter, g:status_clear for the match m (checked mutable). */
 int engine_board_status_enter(lua_State *L, engine_match *m);
+int engine_board_status_clear(lua_State *L, engine_match *m);
 
 /* engine_sandbox.c. Opens the safe libraries and locks the globals (protected). */
 void engine_sandbox_open(lua_State *L);

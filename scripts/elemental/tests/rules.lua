@@ -406,4 +406,35 @@ function tests.test_a_minion_enters_with_the_statuses_st_set_would_give_it(T)
   T.ok(not ok and tostring(err):find("already holds health", 1, true), tostring(err))
 end
 
+-- A minion leaving play loses every status with one g:status_clear (in C): the values,
+-- durations and published counters a removal per status held leaves, a status that is
+-- not public (Boost) left unpublished.
+function tests.test_a_leaving_minion_loses_its_statuses_as_a_removal_per_status_would(T)
+  local m = E.match(T, {})
+  local g, k = m.g, E.kernel()
+  local st = k.st
+  local fast, slow = g:new("Earthshaker Golem", "hand", 1), g:new("Earthshaker Golem", "hand", 2)
+  for p, id in ipairs { fast, slow } do
+    k:summon(g, id, p, 1, 1)
+    st:set(g, id, "stun", 1, 9)
+    st:set(g, id, "boost", 2, 9)
+  end
+  g:set_counter("boost:" .. slow, 0, 7) -- not public: no removal touches it
+  g:set_counter("boost:" .. fast, 0, 7)
+  st:clear(g, fast)
+  for i, d in ipairs(st.defs) do
+    if g:get(slow, d.name) ~= 0 then
+      g:set(slow, d.name, 0)
+      g:set(slow, st.untils[i], 0)
+      if d.public then g:set_counter(d.name .. ":" .. slow, 0, 0) end
+    end
+  end
+  T.eq(g:gets(fast, st.names), g:gets(slow, st.names))
+  T.eq(g:gets(fast, st.untils), g:gets(slow, st.untils))
+  for _, name in ipairs(st.names) do
+    T.eq(g:counter(name .. ":" .. fast), g:counter(name .. ":" .. slow), name)
+  end
+  T.eq(g:counter("boost:" .. fast), 7)
+end
+
 return tests
