@@ -113,6 +113,14 @@ static int g_bot(lua_State *L)
     return 1;
 }
 
+/* g:logging(): whether anyone will read the text of this match's events now (false in a
+ * quiet match, a rebuild, a search's copy), so a script may skip building log text. */
+static int g_logging(lua_State *L)
+{
+    lua_pushboolean(L, !engine_events_unread(gm(L)));
+    return 1;
+}
+
 static int g_option(lua_State *L)
 {
     engine_match *m = gm(L);
@@ -630,6 +638,7 @@ static const luaL_Reg g_methods[] = {
     {"option", g_option},
     {"labels", g_labels},
     {"bot", g_bot},
+    {"logging", g_logging},
     {"new", g_new},
     {"name", g_name},
     {"zone_of", g_zone_of},

@@ -15,6 +15,10 @@
  * call. Interning ten zone names and looking through the proxy cost about 2,500
  * instructions a call; a kept list costs a registry read and one table lookup. A frozen
  * table read by key (g:pick's names) keeps its contents table the same way.
+ *
+ * The later calls (g:fallen, g:shortfalls, and g:clash, g:status_enter and g:status_clear
+ * of engine_board_combat.c and engine_board_status.c) are added to g's methods here
+ * (engine_board_open), as the deck kit adds its own.
  */
 #include <string.h>
 
@@ -307,4 +311,126 @@ int engine_board_due(lua_State *L, engine_match *m)
         }
     }
     return 1;
+}
+
+/* g:fallen(zones, attr, flag, owner1, owner2, ...): over each owner in turn, the ids in the
+ * zones named in the array (each zone bottom first) whose attribute attr is at most 0 or
+ * whose flag (an attribute name, or false for none) is not 0: the pieces a board game's
+ * death check removes (a minion at 0 health or doomed), in the order their deaths
+ * resolve, in one call instead of a board walk and a g:get or two per piece after every
+ * action (Elemental's and Wizardry's resolve_deaths). */
+static int g_fallen(lua_State *L)
+{
+    engine_match *m = engine_api_match(L, 0);
+    board_list zones;
+    list_arg(L, m->b, 2, &zones);
+    luaL_checktype(L, 3, LUA_TSTRING);
+    uint32_t attr = engine_intern_lua(m->b, L, 3), flag = 0;
+    if (lua_toboolean(L, 4)) {
+        luaL_checktype(L, 4, LUA_TSTRING);
+        flag = engine_intern_lua(m->b, L, 4);
+    }
+    int top = lua_gettop(L);
+    lua_createtable(L, 2, 0); /* the answer, above the owners */
+    int out = top + 1;
+    lua_Integer k = 0;
+    for (int a = 5; a <= top; a++) {
+        lua_Integer owner = luaL_checkinteger(L, a);
+        if (owner < 0 || owner > m->np)
+            return luaL_error(L, "bad owner %d", (int)owner);
+        for (lua_Integer i = 0; i < zones.n; i++) {
+            const engine_zone *z =
+                engine_zone_get(&m->st, list_at(L, m->b, &zones, i), (int32_t)owner, 0);
+            for (uint32_t j = 0; z && j < z->n; j++) {
+                uint32_t id = z->ids[j];
+                if (attr_of(m, id, attr) > 0 && (!flag || attr_of(m, id, flag) == 0))
+                    continue;
+                lua_pushinteger(L, id);
+                lua_rawseti(L, out, ++k);
+            }
+        }
+    }
+    return 1;
+}
+
+/* g:shortfalls(zone, owner, needs, have): for the cards in the zone, the sums over them of
+ * what each lacks of each resource: entry i of the answer is the sum of max(0, need[i] -
+ * have[i]), need the array `needs` (a table keyed by card name) holds for the card's name
+ * (none: needs nothing). A bot's "which resource does my hand (or deck) lack most" in one
+ * call instead of a g:list and a Lua loop with three table reads per card. */
+static int g_shortfalls(lua_State *L)
+{
+    engine_match *m = engine_api_match(L, 0);
+    lua_Integer owner = luaL_checkinteger(L, 3);
+    if (owner < 0 || owner > m->np)
+        return luaL_error(L, "bad owner %d", (int)owner);
+    const engine_zone *z =
+        engine_zone_get(&m->st, engine_intern_lua(m->b, L, 2), (int32_t)owner, 0);
+    luaL_checktype(L, 4, LUA_TTABLE);
+    luaL_checktype(L, 5, LUA_TTABLE);
+    lua_settop(L, 5);
+    see_set(L, 4);
+    engine_freeze_see(L, 5);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, 5);
+    if (n > 16)
+        return luaL_error(L, "shortfalls: at most 16 resources");
+    lua_Integer have[16], sum[16] = {0};
+    for (lua_Integer i = 0; i < n; i++) {
+        lua_rawgeti(L, 5, i + 1);
+        have[i] = lua_tointeger(L, -1);
+        lua_pop(L, 1);
+    }
+    for (uint32_t j = 0; z && j < z->n; j++) {
+        lua_rawgeti(L, lua_upvalueindex(1), m->st.ents[z->ids[j] - 1].name);
+        if (lua_rawget(L, 4) == LUA_TTABLE) {
+            engine_freeze_see(L, -1);
+            for (lua_Integer i = 0; i < n; i++) {
+                lua_rawgeti(L, -1, i + 1);
+                lua_Integer d = lua_tointeger(L, -1) - have[i];
+                lua_pop(L, 1);
+                if (d > 0)
+                    sum[i] += d;
+            }
+        }
+        lua_pop(L, 1);
+    }
+    lua_createtable(L, (int)n, 0);
+    for (lua_Integer i = 0; i < n; i++) {
+        lua_pushinteger(L, sum[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
+}
+
+static int g_clash(lua_State *L)
+{
+    return engine_board_clash(L, engine_api_match(L, 1));
+}
+
+static int g_status_enter(lua_State *L)
+{
+    return engine_board_status_enter(L, engine_api_match(L, 1));
+}
+
+static int g_status_clear(lua_State *L)
+{
+    return engine_board_status_clear(L, engine_api_match(L, 1));
+}
+
+static const luaL_Reg board_methods[] = {
+    {"fallen", g_fallen},
+    {"shortfalls", g_shortfalls},
+    {"clash", g_clash},
+    {"status_enter", g_status_enter},
+    {"status_clear", g_status_clear},
+    {NULL, NULL},
+};
+
+void engine_board_open(engine_bundle *b, lua_State *L)
+{
+    lua_rawgeti(L, LUA_REGISTRYINDEX, b->gmeta_ref);
+    lua_getfield(L, -1, "__index"); /* g's method table */
+    lua_rawgeti(L, LUA_REGISTRYINDEX, b->names_ref);
+    luaL_setfuncs(L, board_methods, 1);
+    lua_pop(L, 2);
 }

@@ -15,6 +15,8 @@
  *   engine_decision.c the pending decision; validating a player's answer (Choose)
  *   engine_log.c      the answer log and an answer's encoding
  *   engine_board.c    the board kit's g calls: positions, statuses, listeners (C loops)
+ *   engine_board_combat.c  g:clash: a plain attack between two pieces in one call
+ *   engine_board_status.c  g:status_enter: a piece's printed statuses as it enters
  *   engine_api.c      the Lua `g` handle
  *   engine_deck*.c    the deck kit: a deck-builder's turn as g methods (engine_deck.h)
  *   engine_bots.c     the strategies the engine offers every game (`random`)
@@ -294,6 +296,15 @@ int engine_board_gets(lua_State *L, engine_match *m, uint32_t id);
 int engine_board_count_held(lua_State *L, engine_match *m, uint32_t id);
 int engine_board_gather(lua_State *L, engine_match *m);
 int engine_board_due(lua_State *L, engine_match *m);
+/* Adds g:fallen, g:shortfalls (engine_board.c), g:clash (engine_board_combat.c),
+ * g:status_enter and g:status_clear (engine_board_status.c) to g's methods, after
+ * engine_api_open. */
+void engine_board_open(engine_bundle *b, lua_State *L);
+/* engine_board_combat.c: g:clash for the match m (checked mutable; upvalue 1: names). */
+int engine_board_clash(lua_State *L, engine_match *m);
+/* engine_board_status.c: g:status_enter, g:status_clear for the match m (checked mutable). */
+int engine_board_status_enter(lua_State *L, engine_match *m);
+int engine_board_status_clear(lua_State *L, engine_match *m);
 
 /* engine_sandbox.c. Opens the safe libraries and locks the globals (protected). */
 void engine_sandbox_open(lua_State *L);

@@ -40,6 +40,7 @@ int engine_vm_init(lua_State *L)
         return luaL_error(L, "out of memory");
     engine_deck_open(b, L);
     engine_deck_games_open(b, L);
+    engine_board_open(b, L);
     b->id_log = engine_intern_c(b, L, "log", 3);
     b->id_turn_cap = engine_intern_c(b, L, "_turn_cap", 9);
     return 0;

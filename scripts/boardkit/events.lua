@@ -25,13 +25,16 @@ events.__index = events
 function events.new(spec)
   local self = setmetatable({ listeners = spec.listeners, card = spec.card,
                               status = spec.status, describe = spec.describe,
-                              by_event = {} }, events)
+                              by_event = {}, status_names = {} }, events)
   for _, d in ipairs(spec.status and spec.status.defs or {}) do
     -- pairs: each event's list comes out in declaration order whatever order it walks
     for ev in pairs(d.on or {}) do
       local list = self.by_event[ev] or {}
       list[#list + 1] = d
       self.by_event[ev] = list
+      local names = self.status_names[ev] or {}
+      names[#names + 1] = d.name
+      self.status_names[ev] = names
     end
   end
   return self
@@ -108,6 +111,21 @@ local function listening(self, g, ev, ctx)
   return g:pick((self.listeners(g, ev, ctx)), names)
 end
 
+-- Where the walk over the listeners ids of ev (a status listens to it) may start: at the
+-- first one with a handler for ev (its card's, events:index, or a listening status it
+-- holds), found by one g:pick in C; nil when none has one. Exact: the listeners before it
+-- have nothing to run, and nothing changes before a handler runs. From there the walk
+-- takes every listener as before, since a handler may give another a status. Only for
+-- three listeners or more (one or two are cheaper walked).
+local function first_handling(self, g, ev, ids)
+  if not ids[3] then return 1 end
+  local first = g:pick(ids, self.by_card[ev] or NONE, self.status_names[ev])[1]
+  if not first then return nil end
+  for i = 1, #ids do
+    if ids[i] == first then return i end
+  end
+end
+
 -- Put ev to its listeners in order (listeners are taken once, before the first handler
 -- runs, so one that leaves play meanwhile is still told); with `ask`, stop at a veto:
 -- false and the vetoing entity. Each listener's handlers are taken just before they run
@@ -117,9 +135,13 @@ end
 local function dispatch(self, g, ev, ctx, ask)
   local ids, defs = listening(self, g, ev, ctx)
   if not ids then return true end
-  local sts = self.by_event[ev]
+  local sts, from = self.by_event[ev], 1
+  if sts and self.by_card then
+    from = first_handling(self, g, ev, ids)
+    if not from then return true end
+  end
   if sts and sts[3] then
-    for i = 1, #ids do
+    for i = from, #ids do
       if not run(self, g, ids[i], ev, ctx, ask, defs and defs[i]) then return false, ids[i] end
     end
     return true
@@ -128,7 +150,7 @@ local function dispatch(self, g, ev, ctx, ask)
   local n1, n2 = d1 and d1.name, d2 and d2.name
   local h1, h2 = d1 and d1.on[ev], d2 and d2.on[ev]
   local describe, card = self.describe, self.card
-  for i = 1, #ids do
+  for i = from, #ids do
     local id = ids[i]
     local def = defs and defs[i] or card(g, id)
     local on = def and def.on

@@ -81,6 +81,13 @@ function grid:pieces(g, p)
   return g:tops(self.zones, p)
 end
 
+-- The pieces of players p1, p2, ... in turn (reading order each) whose attribute attr
+-- is at most 0 or whose flag (false: none) is not 0: who a death check removes (one
+-- g:fallen call).
+function grid:fallen(g, attr, flag, ...)
+  return g:fallen(self.zones, attr, flag, ...)
+end
+
 -- The first piece in column c of player p, searching from the first row (the one
 -- nearest the middle), or nil: what stands in front in that column.
 function grid:front(g, p, c)

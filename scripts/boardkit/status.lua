@@ -18,12 +18,13 @@ status.__index = status
 -- names and untils: the attribute names in declaration order, read with one g:gets.
 function status.new(defs)
   local self = setmetatable({ defs = defs, by_name = {}, until_attr = {}, counter = {},
-                              names = {}, untils = {} }, status)
+                              names = {}, untils = {}, publics = {} }, status)
   for i, d in ipairs(defs) do
     self.by_name[d.name] = d
     self.until_attr[d.name] = d.name .. "~"
     self.names[i] = d.name
     self.untils[i] = d.name .. "~"
+    self.publics[i] = d.public == true
   end
   return self
 end
@@ -129,12 +130,10 @@ function status:dispel(g, id)
   end
 end
 
--- Every status is removed without hooks (the entity leaves play).
+-- Every status is removed without hooks (the entity leaves play): one g:status_clear, in
+-- C, doing what a remove per status held does.
 function status:clear(g, id)
-  local defs, v = self.defs, g:gets(id, self.names)
-  for i = 1, #defs do
-    if v[i] ~= 0 then remove(self, g, id, defs[i], false) end
-  end
+  g:status_clear(id, self.names, self.untils, self.publics)
 end
 
 return status

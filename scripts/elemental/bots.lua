@@ -19,6 +19,38 @@ local function value(k, g, id)
   return k:attack_of(g, id) + k:health_of(g, id) + k.st:nheld(g, id) - 3
 end
 
+-- One decision's view of the board for scoring attacks: each minion's attack, health,
+-- Invulnerable, Deathtouch and Reflect, read on its first use, and its value on first
+-- need. Nothing changes them while a bot scores its attacks, so a minion met in several
+-- candidates is read once instead of a dozen g calls per candidate. The enemy hero (the
+-- one hero an attack may target) has no entry.
+local ATK, HP, INVULNERABLE, DEATHTOUCH, REFLECT = 1, 2, 3, 4, 5
+
+local function board_view(k, g, p)
+  return { k = k, g = g, hero = k:hero(g, K.other(p)), stats = {}, worth = {} }
+end
+
+-- The statuses of minion id, or nil for the enemy hero.
+local function stats_of(view, id)
+  local v = view.stats[id]
+  if v or id == view.hero then return v end
+  local g = view.g
+  v = { g:get(id, "attack"), g:get(id, "health"), g:get(id, "invulnerable"),
+        g:get(id, "deathtouch"), g:get(id, "reflect") }
+  view.stats[id] = v
+  return v
+end
+
+-- value(k, g, id) of a minion, from the view.
+local function worth_of(view, id)
+  local w = view.worth[id]
+  if w then return w end
+  local v = stats_of(view, id)
+  w = v[ATK] + v[HP] + view.k.st:nheld(view.g, id) - 3
+  view.worth[id] = w
+  return w
+end
+
 -- ---- resources ------------------------------------------------------------------------
 
 -- Seed 001's resource choice (§6.3.3.7): each element's lack, summed over the cards in
@@ -28,43 +60,37 @@ end
 -- card here lowers one, so to the seed's default, fire, then earth, then wind.
 local TIE_ORDER = { "fire", "earth", "wind" }
 
--- (Each element's level is read once: nothing changes while the cards are summed; the
--- card names come with the list, and each name's definition is read once, its lack
--- counted as many times as the zone holds it.)
+-- TIE_ORDER's elements as indices into K.ELEMENTS (the order of k.needs).
+local TIE_INDEX = {}
+for i, e in ipairs(TIE_ORDER) do
+  for j, f in ipairs(K.ELEMENTS) do
+    if e == f then TIE_INDEX[i] = j end
+  end
+end
+
+-- (The lack of each element, summed over the zone's cards, is one g:shortfalls call over
+-- the kernel's table of each card's requirements.)
 local function most_lacking(k, g, p, zone)
-  local have, lack = {}, {}
+  local have = {}
+  for j = 1, #K.ELEMENTS do have[j] = g:counter(K.ELEMENTS[j], p) end
+  local lack = g:shortfalls(zone, p, k.needs, have)
+  local best, most
   for i = 1, 3 do
-    have[i], lack[i] = g:counter(TIE_ORDER[i], p), 0
-  end
-  local _, names = g:list(zone, p, nil, "names")
-  local copies, kinds = {}, {}
-  for j = 1, #names do
-    local n = names[j]
-    local c = copies[n]
-    if c then copies[n] = c + 1 else copies[n], kinds[#kinds + 1] = 1, n end
-  end
-  local cards = k.cards
-  for j = 1, #kinds do
-    local def, n = cards[kinds[j]], copies[kinds[j]]
-    for i = 1, 3 do
-      local d = (def[TIE_ORDER[i]] or 0) - have[i]
-      if d > 0 then lack[i] = lack[i] + d * n end
-    end
-  end
-  local best
-  for i = 1, 3 do
-    if lack[i] > 0 and (not best or lack[i] > lack[best]) then best = i end
+    local l = lack[TIE_INDEX[i]]
+    if l > 0 and (not best or l > most) then best, most = i, l end
   end
   return best and TIE_ORDER[best]
 end
 
--- What card def lacks to be played now: "" nothing, a resource ("mana", an element) when
--- it lacks one point of it alone, nil when more.
-local function shortfall(g, p, def)
-  local short, n = "", math.max(0, def.mana - g:counter("mana", p))
+-- What card def lacks to be played now (p has mana and the element levels have, in
+-- TIE_ORDER): "" nothing, a resource ("mana", an element) when it lacks one point of it
+-- alone, nil when more.
+local function shortfall(mana, have, def)
+  local short, n = "", math.max(0, def.mana - mana)
   if n > 0 then short = "mana" end
-  for _, e in ipairs(TIE_ORDER) do
-    local d = (def[e] or 0) - g:counter(e, p)
+  for i = 1, 3 do
+    local e = TIE_ORDER[i]
+    local d = (def[e] or 0) - have[i]
     if d > 0 then short, n = e, n + d end
   end
   if n > 1 then return nil end
@@ -72,12 +98,17 @@ local function shortfall(g, p, def)
 end
 
 -- The increase a play this turn needs (the seed's CostPrep, §6.3.2): that of the dearest
--- card in hand one increase makes playable; nil when that card needs none.
+-- card in hand one increase makes playable; nil when that card needs none. (Mana and the
+-- levels are read once: nothing changes them while the hand is looked over.)
 local function play_needs(k, g, p)
   local best, need = -1, nil
-  for _, id in ipairs(g:list("hand", p)) do
-    local def = k:def(g, id)
-    local short = shortfall(g, p, def)
+  local mana, have = g:counter("mana", p), {}
+  for i = 1, 3 do have[i] = g:counter(TIE_ORDER[i], p) end
+  local _, names = g:list("hand", p, nil, "names")
+  local cards = k.cards
+  for j = 1, #names do
+    local def = cards[names[j]]
+    local short = shortfall(mana, have, def)
     if short and (def.mana > best or (def.mana == best and short == "")) then
       best, need = def.mana, short
     end
@@ -102,22 +133,30 @@ end
 
 -- ---- attacks ----------------------------------------------------------------------------
 
--- Does a hit of n damage from a kill minion t? (Invulnerable absorbs; Deathtouch kills.)
-local function kills(k, g, a, t, n)
-  if k:has(g, t, "invulnerable") or n <= 0 then return false end
-  return k:has(g, a, "deathtouch") or k:health_of(g, t) <= n
+-- Does a hit of n damage from a minion (statuses va) kill a minion (statuses vt)?
+-- (Invulnerable absorbs; Deathtouch kills.)
+local function kills(va, vt, n)
+  if vt[INVULNERABLE] ~= 0 or n <= 0 then return false end
+  return va[DEATHTOUCH] ~= 0 or vt[HP] <= n
 end
 
-local function attack_score(k, g, a, t)
-  if k:is_hero(g, t) then return 300 + k:attack_of(g, a) end
-  local dies = kills(k, g, t, a, k:attack_of(g, t))
-    or (k:has(g, t, "reflect") and kills(k, g, a, a, k:attack_of(g, a)))
-  local kill = kills(k, g, a, t, k:attack_of(g, a))
+-- Minion a attacking t (a minion or the enemy hero), scored from the decision's view.
+local function attack_score(view, a, t)
+  local va, vt = stats_of(view, a), stats_of(view, t)
+  if not vt then return 300 + va[ATK] end
+  local dies = kills(vt, va, vt[ATK]) or (vt[REFLECT] ~= 0 and kills(va, va, va[ATK]))
+  local kill = kills(va, vt, va[ATK])
   if not kill then return -1 end
-  local vt = value(k, g, t)
-  if not dies then return 400 + vt end
-  if vt >= value(k, g, a) then return 200 + vt end
+  local wt = worth_of(view, t)
+  if not dies then return 400 + wt end
+  if wt >= worth_of(view, a) then return 200 + wt end
   return -1
+end
+
+-- choose_turn's last resort: an attack on a minion that will not kill the attacker back.
+local function harmless(view, a, t)
+  local vt = stats_of(view, t)
+  return vt ~= nil and vt[ATK] < stats_of(view, a)[HP]
 end
 
 -- ---- the turn ---------------------------------------------------------------------------
@@ -182,12 +221,15 @@ end
 
 local function choose_turn(k, g, p, d)
   local best, score = #d.options, 0
+  local view
   for i = 1, #d.options do
     local o = d.options[i]
     local s = 0
     if o.act == "resource" then return { choose_resource(k, g, p, d) } end
     if o.act == "play" then s = play_score(k, g, p, o.id)
-    elseif o.act == "attack" then s = attack_score(k, g, o.id, o.target)
+    elseif o.act == "attack" then
+      view = view or board_view(k, g, p)
+      s = attack_score(view, o.id, o.target)
     elseif o.act == "power" then s = power_score(k, g, p)
     elseif o.act == "move" and k:has(g, o.id, "swift") and lane_for(k, g, p, o.id)
         and open_lane(k, g, p, o.c) then s = 250
@@ -198,8 +240,7 @@ local function choose_turn(k, g, p, d)
   if score <= 0 then
     for i = 1, #d.options do
       local o = d.options[i]
-      if o.act == "attack" and not k:is_hero(g, o.target)
-        and k:attack_of(g, o.target) < k:health_of(g, o.id) then return { i } end
+      if o.act == "attack" and harmless(view, o.id, o.target) then return { i } end
     end
   end
   return { best }
@@ -211,12 +252,10 @@ local END = { act = "end" }
 
 -- Attacks a, t (a flat array of pairs, in the options' order): the first on a minion
 -- that will not kill the attacker back, choose_turn's last resort.
-local function last_resort(k, g, pairs)
+local function last_resort(view, pairs)
   for i = 1, #pairs, 2 do
     local a, t = pairs[i], pairs[i + 1]
-    if not k:is_hero(g, t) and k:attack_of(g, t) < k:health_of(g, a) then
-      return { act = "attack", id = a, target = t }
-    end
+    if harmless(view, a, t) then return { act = "attack", id = a, target = t } end
   end
   return END
 end
@@ -254,6 +293,7 @@ local function named_turn(k, g, p)
   end
   local mine, tried = k:minions(g, p), {}
   if score > 0 and attack_bound(k, g, p, mine) < score then return best end
+  local view = board_view(k, g, p)
   local taunts = k:taunts(g, K.other(p)) -- the same for every attacker and lane here
   for i = 1, #mine do
     local a = mine[i]
@@ -262,7 +302,7 @@ local function named_turn(k, g, p)
       for j = 1, #ts do
         local t = ts[j]
         tried[#tried + 1], tried[#tried + 2] = a, t
-        local s = attack_score(k, g, a, t)
+        local s = attack_score(view, a, t)
         if s > score then best, score = { act = "attack", id = a, target = t }, s end
       end
     end
@@ -280,7 +320,7 @@ local function named_turn(k, g, p)
       end
     end
   end
-  if score <= 0 then return last_resort(k, g, tried) end
+  if score <= 0 then return last_resort(view, tried) end
   return best
 end
 

@@ -11,6 +11,17 @@ local health = require("boardkit.health")
 
 -- ---- acting ---------------------------------------------------------------------------
 
+-- May the minion do ev ("can_attack", "can_move")? The bus's answer. While no minion on
+-- the board has a card that listens (`_auras`, kernel.lua), only the minion's own statuses
+-- can answer: when it holds none that listens to ev (one g:count_held), nobody could say
+-- no, and the bus is not asked.
+function K:may(g, ev, id)
+  if g:counter("_auras") == 0 and g:count_held(id, self.bus.status_names[ev]) == 0 then
+    return true
+  end
+  return (self.bus:ask(g, ev, { unit = id }))
+end
+
 -- Has the minion been on the board since before this turn (or has Haste)?
 local function ready(self, g, id)
   return g:get(id, "summoned") < self:turn_no(g) or self:has(g, id, "haste")
@@ -21,14 +32,14 @@ function K:can_attack(g, id)
   if not ready(self, g, id) then return false end
   if g:get(id, "attacks") >= (self:has(g, id, "frenzy") and 2 or 1) then return false end
   if g:get(id, "moved") ~= 0 and not self:has(g, id, "swift") then return false end
-  return (self.bus:ask(g, "can_attack", { unit = id }))
+  return self:may(g, "can_attack", id)
 end
 
 function K:can_move(g, id)
   if self:owner(g, id) ~= self:active(g) or not ready(self, g, id) then return false end
   if g:get(id, "moved") ~= 0 then return false end
   if g:get(id, "attacks") ~= 0 and not self:has(g, id, "swift") then return false end
-  return (self.bus:ask(g, "can_move", { unit = id }))
+  return self:may(g, "can_move", id)
 end
 
 -- ---- targets ---------------------------------------------------------------------------
@@ -104,7 +115,8 @@ function K:damage(g, target, n, source)
       return 0
     end
     local h = self.st:add(g, target, "health", -n)
-    g:log(self:describe(g, target), " takes ", n, " damage (", h, " health left)")
+    g:log(g:logging() and self:describe(g, target) or "", " takes ", n, " damage (", h,
+          " health left)")
     if source and self:on_board(g, source) and self:has(g, source, "deathtouch") then
       g:set(target, "dying", 1)
     end
@@ -144,10 +156,19 @@ local function exchange(self, g, a, t, back)
   if taken > 0 then self:damage(g, a, taken, t) end
 end
 
+-- The statuses that change a hit (g:clash leaves attacks where either side holds one
+-- to the Lua rule below).
+local HIT_STATUSES = { "invulnerable", "deathtouch", "sweep", "reflect" }
+
 -- Minion a attacks t (legality checked by the caller). Deaths wait for the whole
--- action.
+-- action. A plain attack (no status of HIT_STATUSES, no card text reacting to a hit, no
+-- one reading the log) is one g:clash, in C, doing what the rule below does for it.
 function K:attack(g, a, t)
-  g:log(self:describe(g, a), " attacks ", self:describe(g, t))
+  if g:clash(a, t, "attack", "health", "attacks", K.BODY, HIT_STATUSES, self.hit_text) then
+    return self:resolve_deaths(g)
+  end
+  local on = g:logging() -- describe strings only for someone who reads them
+  g:log(on and self:describe(g, a) or "", " attacks ", on and self:describe(g, t) or "")
   g:set(a, "attacks", g:get(a, "attacks") + 1)
   local hero = self:is_hero(g, t)
   local r, c, e
@@ -165,8 +186,11 @@ end
 
 -- ---- deaths ----------------------------------------------------------------------------
 
-local function doomed(self, g, id)
-  return self.st:get(g, id, "health") <= 0 or g:get(id, "dying") ~= 0
+-- The minions at 0 health or doomed, in all_minions' order (one g:fallen call, in C).
+local function doomed(self, g)
+  local a = self:active(g)
+  if a == 0 then a = 1 end
+  return self.grid:fallen(g, "health", "dying", a, K.other(a))
 end
 
 -- Every minion at 0 health (or doomed) dies: all of them leave the board together,
@@ -175,18 +199,16 @@ end
 -- triggers on the surviving friendly minions. Deaths those cause resolve in turn.
 function K:resolve_deaths(g)
   for _ = 1, 100 do
+    local ids = doomed(self, g)
+    if #ids == 0 then return end
     local dead = {}
-    local ids = self:all_minions(g)
     for i = 1, #ids do
       local id = ids[i]
-      if doomed(self, g, id) then
-        local r, c, p = self.grid:pos(g, id)
-        dead[#dead + 1] = { id = id, player = p, r = r, c = c }
-      end
+      local r, c, p = self.grid:pos(g, id)
+      dead[i] = { id = id, player = p, r = r, c = c }
     end
-    if #dead == 0 then return end
     for _, d in ipairs(dead) do
-      g:log(self:describe(g, d.id), " dies")
+      g:log(g:logging() and self:describe(g, d.id) or "", " dies")
       self:unsummon(g, d.id, "grave")
     end
     for _, d in ipairs(dead) do

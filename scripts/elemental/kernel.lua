@@ -72,6 +72,24 @@ st = status.new(defs)
 -- cards: name -> definition; heroes: hero name -> hero (both from cards.lua).
 function K.new(cards, heroes)
   local self = setmetatable({ cards = cards, heroes = heroes, st = st }, K)
+  -- Each card's element requirements in K.ELEMENTS order (g:shortfalls reads them).
+  self.needs = {}
+  for name, def in pairs(cards) do
+    local need = {}
+    for i, e in ipairs(K.ELEMENTS) do need[i] = def[e] or 0 end
+    self.needs[name] = need
+  end
+  -- The statuses each minion card enters the board with (its numbers and keywords, in
+  -- the order summon set them one by one): one g:status_enter sets them all.
+  self.entry = {}
+  for name, def in pairs(cards) do
+    if def.attack then self.entry[name] = K.entry_of(def) end
+  end
+  -- The cards whose text reacts to a hit (g:clash leaves their attacks to the Lua rule).
+  self.hit_text = {}
+  for name, def in pairs(cards) do
+    if def.on_hurt or def.on_damage then self.hit_text[name] = true end
+  end
   self.grid = grid.new { rows = K.ROWS, cols = K.COLS }
   self.bus = events.new {
     status = st,
@@ -166,17 +184,32 @@ end
 
 function K.has(_, g, id, kw) return g:get(id, kw) ~= 0 end
 
--- A minion enters player p's space (r, c) with its printed stats and keywords.
-function K:summon(g, id, p, r, c)
-  local def = self:def(g, id)
-  self.grid:place(g, id, p, r, c)
-  st:set(g, id, "attack", def.attack)
-  st:set(g, id, "health", def.health)
-  st:set(g, id, "max_health", def.health)
+-- The statuses a minion card def enters with: names, their end attributes and values
+-- (attack, health, max_health, then each keyword it has, as the card says: true is 1).
+function K.entry_of(def)
+  local e = { names = {}, untils = {}, values = {} }
+  local function add(name, v)
+    local i = #e.names + 1
+    e.names[i], e.untils[i], e.values[i] = name, st.until_attr[name], v
+  end
+  add("attack", def.attack)
+  add("health", def.health)
+  add("max_health", def.health)
   for _, kw in ipairs(K.KEYWORDS) do
     local v = def[kw.name]
-    if v then st:set(g, id, kw.name, v == true and 1 or v) end
+    if v then add(kw.name, v == true and 1 or v) end
   end
+  return e
+end
+
+-- A minion enters player p's space (r, c) with its printed stats and keywords (one
+-- g:status_enter, in C: what a st:set per status does on a piece that holds none).
+function K:summon(g, id, p, r, c)
+  local name = g:name(id)
+  local def = self.cards[name]
+  self.grid:place(g, id, p, r, c)
+  local e = self.entry[name]
+  g:status_enter(id, e.names, e.untils, e.values)
   g:set(id, "summoned", self:turn_no(g))
   g:set(id, "attacks", 0)
   g:set(id, "moved", 0)
@@ -217,9 +250,11 @@ end
 -- Move a minion to the empty space (r, c) of its own side.
 function K:move_to(g, id, r, c)
   local p = self:owner(g, id)
-  local from = self:where(g, id)
+  local on = g:logging() -- the text only for someone who reads it
+  local from = on and self:where(g, id)
   self.grid:place(g, id, p, r, c)
-  g:log(g:name(id), " moves from ", from, " to ", self.grid:label(r, c))
+  g:log(on and g:name(id) or "", " moves from ", from or "", " to ",
+        on and self.grid:label(r, c) or "")
 end
 
 -- The empty spaces next to a minion on its side, as {r, c}.

@@ -246,13 +246,16 @@ function K:hero_power(g, p)
   self:resolve_deaths(g)
 end
 
+local BERSERK, NO_CARDS = { "berserk" }, {}
+
 -- Berserk: every minion of p with Berserk that can attack attacks straight ahead, again
--- and again while it can (Frenzy), in reading order.
+-- and again while it can (Frenzy), in reading order. (Asked before every decision: one
+-- g:pick, in C, keeps the minions with Berserk, usually none.)
 function K:berserk(g, p)
   for _ = 1, 2 * K.COLS * #K.ROWS do
     local acted = false
-    for _, id in ipairs(self:minions(g, p)) do
-      if self:has(g, id, "berserk") and self:can_attack(g, id) then
+    for _, id in ipairs(g:pick(self:minions(g, p), NO_CARDS, BERSERK)) do
+      if self:can_attack(g, id) then
         self:attack(g, id, self:straight_ahead(g, id))
         acted = true
         break

@@ -249,7 +249,8 @@ function K:attack(g, a, t)
   local p = self:owner(g, a)
   g:set(a, "attacks", g:get(a, "attacks") + 1)
   local ctx = { player = p, unit = a, target = t }
-  g:log(self:describe(g, a), " attacks ", self:describe(g, t))
+  local on = g:logging() -- describe strings only for someone who reads them
+  g:log(on and self:describe(g, a) or "", " attacks ", on and self:describe(g, t) or "")
   if allowed(self, g, "BEFORE_ATTACK", ctx, "The attack") then
     t = ctx.target
     local back = 0

@@ -22,13 +22,35 @@ local function enemy_monsters(g, p) return k:monsters(g, k.other(p)) end
 
 -- ---- scores of `turn` options -------------------------------------------------------------
 
-local function attack_score(g, a, t)
-  if k:is_wizard(g, t) then return 300 + k:attack_of(g, a) end
-  local kill = k:health_of(g, t) <= k:attack_of(g, a)
-  local dies = k:health_of(g, a) <= k:attack_of(g, t)
-  if kill and not dies then return 400 + value(g, t) end
-  if kill and value(g, t) >= value(g, a) then return 200 + value(g, t) end
-  if not dies then return 100 + k:attack_of(g, a) end -- wear it down: damage stays
+-- One decision's view for scoring attacks: each monster's attack and health, read on
+-- first use (nothing changes them while a bot scores), and the enemy wizard, the one
+-- wizard an attack may target.
+local function board_view(g, p)
+  return { g = g, wizard = k:wizard(g, k.other(p)), atk = {}, hp = {} }
+end
+
+-- Monster id's attack and health, from the view.
+local function stats(view, id)
+  local a = view.atk[id]
+  if a then return a, view.hp[id] end
+  local g = view.g
+  a = k:attack_of(g, id)
+  local h = k:health_of(g, id)
+  view.atk[id], view.hp[id] = a, h
+  return a, h
+end
+
+-- Monster a attacking t (a monster or the enemy wizard), scored from the view.
+local function attack_score(view, a, t)
+  local aa, ha = stats(view, a)
+  if t == view.wizard then return 300 + aa end
+  local at, ht = stats(view, t)
+  local kill = ht <= aa
+  local dies = ha <= at
+  local vt = at + ht -- value(g, t)
+  if kill and not dies then return 400 + vt end
+  if kill and vt >= aa + ha then return 200 + vt end
+  if not dies then return 100 + aa end -- wear it down: damage stays
   return -1
 end
 
@@ -75,11 +97,14 @@ end
 
 local function choose_turn(g, p, d)
   local best, score, opts = nil, 0, d.options
+  local view
   for i = 1, #opts do
     local o = opts[i]
     local s = -1
     if o.act == "play" then s = play_score(g, p, o.id)
-    elseif o.act == "attack" then s = attack_score(g, o.id, o.target)
+    elseif o.act == "attack" then
+      view = view or board_view(g, p)
+      s = attack_score(view, o.id, o.target)
     elseif o.act == "activate" then s = activate_score(g, p, o.id)
     end
     if s > score then best, score = i, s end
@@ -128,12 +153,13 @@ local function named_turn(_, g, p, L)
       if s > score then best, score = { act = "activate", id = id }, s end
     end
   end
+  local view = board_view(g, p)
   for i = 1, #mine do
     local a = mine[i]
     if k:can_attack(g, a, L) then
       local ts = k:attack_targets(g, a, L)
       for j = 1, #ts do
-        local s = attack_score(g, a, ts[j])
+        local s = attack_score(view, a, ts[j])
         if s > score then best, score = { act = "attack", id = a, target = ts[j] }, s end
       end
     end

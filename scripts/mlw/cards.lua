@@ -28,5 +28,6 @@ for name, def in pairs(cards) do
   if def.on then k.HANDLING[name] = true end
 end
 k.bus:index(k.cards) -- which cards listen to which event (boardkit/events.lua)
+k:index_entries() -- what each monster enters play with (k:summon)
 
 return { cards = cards, order = order }

@@ -187,7 +187,8 @@ function K:damage(g, target, n, source)
   else
     left = st:add(g, target, "health", -n)
   end
-  g:log(self:describe(g, target), " takes ", n, " damage (", left, " health left)")
+  g:log(g:logging() and self:describe(g, target) or "", " takes ", n, " damage (", left,
+        " health left)")
   self:emit(g, "ON_DAMAGE", ctx)
   return n
 end
@@ -206,13 +207,29 @@ end
 
 local function publish_upkeep(self, g, p) g:set_counter("upkeep", p, self:upkeep(g, p)) end
 
--- A monster enters p's monster zone with its printed stats.
+-- The statuses each monster card enters play with (its printed attack and health), by
+-- card name, for one g:status_enter; cards.lua builds it at load from the card data.
+K.entry = {}
+
+local ENTRY_STATS = { "attack", "health", "max_health" }
+
+function K:index_entries()
+  for name, def in pairs(self.cards) do
+    if def.attack then
+      local e = { names = ENTRY_STATS, untils = {},
+                  values = { def.attack, def.health, def.health } }
+      for i, stat in ipairs(ENTRY_STATS) do e.untils[i] = st.until_attr[stat] end
+      self.entry[name] = e
+    end
+  end
+end
+
+-- A monster enters p's monster zone with its printed stats (one g:status_enter, in C:
+-- what a st:set per stat does on a card that holds none).
 function K:summon(g, id, p)
-  local def = self:def(g, id)
   g:move(id, "monsters", p)
-  st:set(g, id, "attack", def.attack)
-  st:set(g, id, "health", def.health)
-  st:set(g, id, "max_health", def.health)
+  local e = self.entry[g:name(id)]
+  g:status_enter(id, e.names, e.untils, e.values)
   g:set(id, "summoned", self:turn_no(g))
   g:set(id, "attacks", 0)
   g:set(id, "activated", 0)
@@ -231,26 +248,20 @@ end
 -- A monster is destroyed: ON_DESTROY is told while it is still in play, then it goes.
 function K:destroy(g, id)
   if not self:in_play(g, id) then return end
-  g:log(self:describe(g, id), " is destroyed")
+  g:log(g:logging() and self:describe(g, id) or "", " is destroyed")
   self:emit(g, "ON_DESTROY", { unit = id, player = self:owner(g, id) })
   if self:in_play(g, id) then self:remove(g, id) end
 end
 
 -- Every monster at 0 health or less is destroyed, the active player's first (one at a
--- time: the first found, both monster zones read by one g:gather).
-local BOTH_MONSTERS = { "monsters", "monsters" }
+-- time: the first found; g:fallen, in C, reads both monster zones and their health).
+local MONSTERS = { "monsters" }
 
 function K:resolve_deaths(g)
   for _ = 1, 20 do
-    local dead
-    local a = self:active(g) == 0 and 1 or self:active(g)
-    local ids = g:gather(BOTH_MONSTERS, a, K.other(a))
-    for i = 1, #ids do
-      if g:get(ids[i], "health") <= 0 then
-        dead = ids[i]
-        break
-      end
-    end
+    local a = self:active(g)
+    if a == 0 then a = 1 end
+    local dead = g:fallen(MONSTERS, "health", false, a, K.other(a))[1]
     if not dead then return end
     self:destroy(g, dead)
   end

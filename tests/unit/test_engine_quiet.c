@@ -4,12 +4,14 @@
  * counts its events, so it ends with the same state hash as the same match played loud;
  * g:bot(p) names the bot answering p inline and is nil for a person; a finished all-bot
  * match writes its final snapshot only when asked (nothing reads it in a sim), and it holds
- * the final state.
+ * the final state; g:logging() says whether anyone reads the text, and a game that builds
+ * its log text only then still counts the same events (the hush game).
  *
  * The game: six turns, the seats alternating; each turn logs to everyone and to the
  * player, then asks the player to pick a (1) or b (2) and scores the pick. With the option
  * tell=1 the turn also scores what g:bot(p) says: 100 for "second", 1000 for nil.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +40,24 @@ static const char echo_game[] =
     "  end,\n"
     "  bots = { default = function() return { 1 } end, second = function() return { 2 } end } "
     "}\n";
+
+/* Six turns, each logging to everyone and to its player, the text built only when
+ * g:logging() says someone reads it; with tell=1 a player scores each turn it was true. */
+static const char hush_game[] =
+    "return { min_players = 2, max_players = 2,\n"
+    "  turn = function(g)\n"
+    "    local t = g:add_counter('t', 0, 1)\n"
+    "    local p = (t - 1) % 2 + 1\n"
+    "    local on = g:logging()\n"
+    "    if on and g:option('tell') == '1' then g:add_counter('heard', p, 1) end\n"
+    "    g:log(on and ('turn ' .. t .. ' of ' .. g:player_name(p)) or '')\n"
+    "    g:log_to(p, on and 'yours' or '')\n"
+    "  end,\n"
+    "  finished = function(g) return g:counter('t', 0) >= 6 end,\n"
+    "  results = function(g)\n"
+    "    return { { score = g:counter('heard', 1) }, { score = g:counter('heard', 2) } }\n"
+    "  end,\n"
+    "  bots = { default = function() return { 1 } end } }\n";
 
 static const char *const names2[] = {"Ann", "Bob"};
 
@@ -158,6 +178,74 @@ static void test_a_finished_all_bot_match_writes_its_snapshot_when_read(void)
     rig_engine_remove_text(dir, "echo");
 }
 
+/* A finished hush match (both seats bots), quiet or not, with the options given. */
+static engine_match *hush_match(engine_bundle *b, const char *options, bool quiet)
+{
+    static const char *const bots[] = {"default", "default"};
+    engine_match_config cfg = {.match_id = "m-hush",
+                               .game = "hush",
+                               .seed = 7,
+                               .nplayers = 2,
+                               .names = names2,
+                               .bots = bots,
+                               .options = options,
+                               .quiet = quiet};
+    engine_match *m = rig_engine_match(b, &cfg);
+    CU_ASSERT_FATAL(m != NULL && engine_match_finished(m));
+    return m;
+}
+
+static void test_g_logging_is_true_when_read_and_false_in_a_quiet_match(void)
+{
+    char dir[64];
+    engine_bundle *b = rig_engine_load_text(dir, sizeof dir, "hush", hush_game);
+    CU_ASSERT_FATAL(b != NULL);
+    engine_match *loud = hush_match(b, "tell=1", false);
+    engine_match *quiet = hush_match(b, "tell=1", true);
+    engine_result r[2];
+    CU_ASSERT_EQUAL_FATAL(engine_match_results(loud, r, 2), 2);
+    CU_ASSERT_EQUAL(r[0].score, 3); /* true on each of its three turns */
+    CU_ASSERT_EQUAL(r[1].score, 3);
+    CU_ASSERT_EQUAL_FATAL(engine_match_results(quiet, r, 2), 2);
+    CU_ASSERT_EQUAL(r[0].score, 0); /* never true */
+    CU_ASSERT_EQUAL(r[1].score, 0);
+    engine_match_free(loud);
+    engine_match_free(quiet);
+    engine_bundle_free(b);
+    rig_engine_remove_text(dir, "hush");
+}
+
+/* Collects the text of the first public event drained. */
+static void first_text(void *ud, const engine_event *ev)
+{
+    char *out = ud;
+    if (!out[0] && ev->everyone)
+        snprintf(out, 64, "%s", ev->text);
+}
+
+static void test_log_text_skipped_when_not_logging_keeps_event_counts_and_hash(void)
+{
+    char dir[64];
+    engine_bundle *b = rig_engine_load_text(dir, sizeof dir, "hush", hush_game);
+    CU_ASSERT_FATAL(b != NULL);
+    engine_match *loud = hush_match(b, NULL, false);
+    engine_match *quiet = hush_match(b, NULL, true);
+    CU_ASSERT_EQUAL(engine_match_hash(quiet), engine_match_hash(loud));
+    for (int seat = 0; seat < 2; seat++) { /* 6 logs to everyone, 3 to each player */
+        CU_ASSERT_EQUAL(engine_match_event_seq(quiet, seat), 9);
+        CU_ASSERT_EQUAL(engine_match_event_seq(loud, seat), 9);
+    }
+    CU_ASSERT_EQUAL(engine_match_event_seq(quiet, ENGINE_SEAT_PUBLIC), 6);
+    CU_ASSERT_EQUAL(engine_match_event_seq(loud, ENGINE_SEAT_PUBLIC), 6);
+    char text[64] = "";
+    engine_match_drain_events(loud, first_text, text);
+    CU_ASSERT_STRING_EQUAL(text, "turn 1 of Ann"); /* the loud match built its text */
+    engine_match_free(loud);
+    engine_match_free(quiet);
+    engine_bundle_free(b);
+    rig_engine_remove_text(dir, "hush");
+}
+
 static const dh_test_case cases[] = {
     {"test_a_quiet_match_ends_with_the_hash_of_the_same_match_not_quiet",
      test_a_quiet_match_ends_with_the_hash_of_the_same_match_not_quiet},
@@ -165,6 +253,10 @@ static const dh_test_case cases[] = {
      test_g_bot_names_an_inline_bot_and_is_nil_for_a_human_seat},
     {"test_a_finished_all_bot_match_writes_its_snapshot_when_read",
      test_a_finished_all_bot_match_writes_its_snapshot_when_read},
+    {"test_g_logging_is_true_when_read_and_false_in_a_quiet_match",
+     test_g_logging_is_true_when_read_and_false_in_a_quiet_match},
+    {"test_log_text_skipped_when_not_logging_keeps_event_counts_and_hash",
+     test_log_text_skipped_when_not_logging_keeps_event_counts_and_hash},
     {NULL, NULL},
 };
 

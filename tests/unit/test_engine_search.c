@@ -337,6 +337,24 @@ static void test_a_copy_from_the_parsed_snapshot_plays_as_one_restored_from_its_
     engine_bundle_free(b);
 }
 
+/* g:logging() in the search's copies: the hint below ranks right above left only when
+ * nobody reads the copy's log, and ties otherwise (then the bot's own left would stay). */
+static void test_g_logging_is_false_in_a_search_copy(void)
+{
+    char dir[64];
+    engine_bundle *b = hint_bundle(dir, sizeof dir,
+                                   "if g:logging() then return { 0.5, 0.5 } end\n"
+                                   "    local a, b = g:counter('right', 1), g:counter('right', 2)\n"
+                                   "    if a == b then return { 0.5, 0.5 } end\n"
+                                   "    return a > b and { 0.9, 0.1 } or { 0.1, 0.9 }");
+    CU_ASSERT_FATAL(b != NULL);
+    engine_search_stats st;
+    CU_ASSERT_EQUAL(hint_answer(b, 4, &st), 2);
+    CU_ASSERT_EQUAL(st.evaluated, st.iterations);
+    engine_bundle_free(b);
+    rig_engine_remove_text(dir, "hint");
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -352,6 +370,7 @@ int main(void)
          test_search_scores_nothing_with_a_hint_outside_0_to_1},
         {"a_copy_from_the_parsed_snapshot_plays_as_one_restored_from_its_bytes",
          test_a_copy_from_the_parsed_snapshot_plays_as_one_restored_from_its_bytes},
+        {"test_g_logging_is_false_in_a_search_copy", test_g_logging_is_false_in_a_search_copy},
         {NULL, NULL},
     };
     return dh_test_main("engine_search", cases);

@@ -9,6 +9,7 @@ local tests = require("boardkit.suites").bots {
 }
 
 local finish = E.finish
+local K_ELEMENTS = require("elemental.kernel").ELEMENTS
 
 function tests.test_passive_bots_end_by_fatigue_before_the_turn_cap(T)
   local m = finish(T, { "passive", "passive" }, nil, 1)
@@ -100,6 +101,50 @@ function tests.test_labels_are_left_out_only_for_a_seat_a_bot_answers_inline(T)
     T.eq(o.label, nil, "none is built for the bot")
     T.ok(o.id ~= nil, "what the bot reads is there")
   end
+end
+
+-- The named turn scores attacks from a view read once per decision (each minion's
+-- statuses on first use); it picks what scoring every option of k:actions picks, with
+-- Reflect, Invulnerable and Deathtouch in play.
+function tests.test_default_bot_named_attack_is_the_one_its_options_scoring_picks(T)
+  local k, bots = E.kernel(), require("elemental.game").bots
+  local cases = {
+    { p1 = { board = { ["front 1"] = "Cinder Hound", ["front 2"] = "Earthshaker Golem" } },
+      p2 = { board = { ["front 1"] = { "Root Warden", reflect = 1 },
+                       ["front 2"] = { "Ember Imp", invulnerable = 1 } } } },
+    { p1 = { board = { ["front 3"] = { "Ember Imp", deathtouch = 1 } } },
+      p2 = { board = { ["front 3"] = "Earthshaker Golem", ["front 4"] = "Root Warden" } } },
+    { p1 = { board = { ["front 1"] = "Stone Wall", ["front 5"] = "Cinder Hound" } },
+      p2 = { board = { ["front 2"] = "Root Warden" } } },
+  }
+  for i, spec in ipairs(cases) do
+    spec.p1.hand, spec.p2.hand = {}, {}
+    local m = E.match(T, spec)
+    local g = m.g
+    g:set_counter("resource_used", 1, 1)
+    local d = { kind = "turn", player = 1, options = k:actions(g, 1) }
+    local o = d.options[bots.default(g, 1, d)[1]]
+    local named = k.named.default.turn(k, g, 1)
+    T.eq({ named.act, named.id, named.target }, { o.act, o.id, o.target }, "case " .. i)
+  end
+end
+
+-- g:shortfalls (in C) sums what each card of a zone lacks of each element, as a Lua walk
+-- over the cards' requirements does (the default bot's resource choice reads it).
+function tests.test_shortfalls_in_c_sum_each_elements_lack_like_the_lua_walk(T)
+  local m = E.match(T, { p1 = { hand = { "Fireball", "Granite Guard", "Granite Guard",
+                                         "Zephyr Imp" }, earth = 1, wind = 0, fire = 2 } })
+  local g, k = m.g, E.kernel()
+  local have, want = {}, {}
+  for j, e in ipairs(K_ELEMENTS) do have[j], want[j] = g:counter(e, 1), 0 end
+  for _, name in ipairs(select(2, g:list("hand", 1, nil, "names"))) do
+    for j, e in ipairs(K_ELEMENTS) do
+      want[j] = want[j] + math.max(0, (k.cards[name][e] or 0) - have[j])
+    end
+  end
+  T.eq(g:shortfalls("hand", 1, k.needs, have), want)
+  T.ok(want[1] > 0 and want[2] > 0, "earth and wind lacking")
+  T.eq(g:shortfalls("aside", 1, k.needs, have), { 0, 0, 0 }, "an empty zone lacks nothing")
 end
 
 return tests

@@ -265,4 +265,30 @@ function tests.test_a_minion_played_again_comes_back_with_its_printed_stats(T)
   T.eq(E.stat(m, 1, "front 2", "health"), 2)
 end
 
+-- K:may asks the bus only when someone could answer; its answers are the bus's: a status
+-- that listens (Stun, Root) or an aura on the board (Gravity Well) still says no, and
+-- with neither the minion may act.
+function tests.test_may_answers_as_the_bus_with_and_without_listeners(T)
+  local m = E.match(T, { p1 = { board = { ["front 1"] = "Zephyr Imp",
+                                          ["front 2"] = { "Zephyr Imp", stun = 1 },
+                                          ["front 3"] = { "Zephyr Imp", root = 1 } } },
+                         p2 = { board = { ["front 5"] = "Gravity Well" } } })
+  local g, k = m.g, E.kernel()
+  local free, stunned = E.at(m, 1, "front 1"), E.at(m, 1, "front 2")
+  local rooted = E.at(m, 1, "front 3")
+  local cases = { { free, "can_attack" }, { free, "can_move" }, { stunned, "can_attack" },
+                  { stunned, "can_move" }, { rooted, "can_attack" }, { rooted, "can_move" } }
+  for _, c in ipairs(cases) do
+    T.eq(k:may(g, c[2], c[1]), (k.bus:ask(g, c[2], { unit = c[1] })), c[2])
+  end
+  T.ok(k:may(g, "can_attack", free))
+  T.ok(not k:may(g, "can_move", free), "the enemy's Gravity Well forbids moving")
+  T.ok(not k:may(g, "can_attack", stunned))
+  T.ok(k:may(g, "can_attack", rooted) and not k:may(g, "can_move", rooted))
+  k:unsummon(g, E.at(m, 2, "front 5"), "grave")
+  T.eq(g:counter("_auras"), 0)
+  T.ok(k:may(g, "can_move", free), "no aura, no status: nobody says no")
+  T.ok(not k:may(g, "can_move", rooted), "the Root still does")
+end
+
 return tests

@@ -346,4 +346,95 @@ function tests.test_at_the_turn_cap_the_most_health_wins(T)
   T.eq(r[2].rank, 1)
 end
 
+-- The death check's C walk (g:fallen, via grid:fallen) names the minions the Lua rule
+-- does: at 0 health or less or doomed (Deathtouch), the active side first, reading order.
+function tests.test_death_check_in_c_finds_the_minions_the_lua_rule_finds(T)
+  local m = E.match(T, {
+    p1 = { board = { ["front 2"] = "Stone Wall", ["back 4"] = { "Root Warden", health = -1 } } },
+    p2 = { board = { ["front 1"] = { "Cinder Hound", health = 0 }, ["front 3"] = "Ember Imp",
+                     ["back 3"] = "Root Warden" } } })
+  local g, k = m.g, E.kernel()
+  g:set(E.at(m, 2, "back 3"), "dying", 1)
+  local want = {}
+  for _, id in ipairs(k:all_minions(g)) do
+    if k.st:get(g, id, "health") <= 0 or g:get(id, "dying") ~= 0 then want[#want + 1] = id end
+  end
+  T.eq(#want, 3)
+  T.eq(k.grid:fallen(g, "health", "dying", 1, 2), want)
+  T.eq(k.grid:fallen(g, "health", "dying", 2, 1)[1], E.at(m, 2, "front 1"), "owners' order")
+end
+
+-- After an action the doomed minions still leave together, with their death triggers.
+function tests.test_an_attack_kills_both_minions_of_an_even_trade(T)
+  local m = E.match(T, { p1 = { board = { ["front 1"] = "Cinder Hound" } },
+                         p2 = { board = { ["front 1"] = "Ember Imp" } } })
+  E.pick(m, "Cinder Hound (front 1) attacks Ember Imp (front 1)")
+  T.eq(E.name_at(m, 2, "front 1"), "-")
+  T.eq(E.name_at(m, 1, "front 1"), "-", "the Imp strikes back for the Hound's 1 health")
+  T.eq(m.g:count("grave", 1) + m.g:count("grave", 2), 2)
+end
+
+-- A minion enters with one g:status_enter (in C), set from its card's data at load: the
+-- same values, durations and published counters a st:set per number and keyword gives.
+function tests.test_a_minion_enters_with_the_statuses_st_set_would_give_it(T)
+  local m = E.match(T, {})
+  local g, k = m.g, E.kernel()
+  for _, name in ipairs { "Earthshaker Golem", "Stone Wall", "Zephyr Imp", "Ember Imp" } do
+    local def = k.cards[name]
+    local fast, slow = g:new(name, "hand", 1), g:new(name, "hand", 2)
+    k:summon(g, fast, 1, 2, 5)
+    k.grid:place(g, slow, 2, 2, 5)
+    k.st:set(g, slow, "attack", def.attack)
+    k.st:set(g, slow, "health", def.health)
+    k.st:set(g, slow, "max_health", def.health)
+    for _, kw in ipairs(k.KEYWORDS) do
+      local v = def[kw.name]
+      if v then k.st:set(g, slow, kw.name, v == true and 1 or v) end
+    end
+    T.eq(g:gets(fast, k.st.names), g:gets(slow, k.st.names), name .. ": values")
+    T.eq(g:gets(fast, k.st.untils), g:gets(slow, k.st.untils), name .. ": durations")
+    for _, s in ipairs(k.st.names) do
+      T.eq(g:counter(s .. ":" .. fast), g:counter(s .. ":" .. slow), name .. ": " .. s)
+    end
+    k:unsummon(g, fast, "grave")
+    k:unsummon(g, slow, "grave")
+  end
+  local id = g:new("Zephyr Imp", "hand", 1)
+  k.st:set(g, id, "health", 1)
+  local e = k.entry["Zephyr Imp"]
+  local ok, err = pcall(g.status_enter, g, id, e.names, e.untils, e.values)
+  T.ok(not ok and tostring(err):find("already holds health", 1, true), tostring(err))
+end
+
+-- A minion leaving play loses every status with one g:status_clear (in C): the values,
+-- durations and published counters a removal per status held leaves, a status that is
+-- not public (Boost) left unpublished.
+function tests.test_a_leaving_minion_loses_its_statuses_as_a_removal_per_status_would(T)
+  local m = E.match(T, {})
+  local g, k = m.g, E.kernel()
+  local st = k.st
+  local fast, slow = g:new("Earthshaker Golem", "hand", 1), g:new("Earthshaker Golem", "hand", 2)
+  for p, id in ipairs { fast, slow } do
+    k:summon(g, id, p, 1, 1)
+    st:set(g, id, "stun", 1, 9)
+    st:set(g, id, "boost", 2, 9)
+  end
+  g:set_counter("boost:" .. slow, 0, 7) -- not public: no removal touches it
+  g:set_counter("boost:" .. fast, 0, 7)
+  st:clear(g, fast)
+  for i, d in ipairs(st.defs) do
+    if g:get(slow, d.name) ~= 0 then
+      g:set(slow, d.name, 0)
+      g:set(slow, st.untils[i], 0)
+      if d.public then g:set_counter(d.name .. ":" .. slow, 0, 0) end
+    end
+  end
+  T.eq(g:gets(fast, st.names), g:gets(slow, st.names))
+  T.eq(g:gets(fast, st.untils), g:gets(slow, st.untils))
+  for _, name in ipairs(st.names) do
+    T.eq(g:counter(name .. ":" .. fast), g:counter(name .. ":" .. slow), name)
+  end
+  T.eq(g:counter("boost:" .. fast), 7)
+end
+
 return tests

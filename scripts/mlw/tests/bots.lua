@@ -31,4 +31,25 @@ function tests.test_bots_never_surrender(T)
   end
 end
 
+-- The named turn scores attacks from a view read once per decision (each monster's attack
+-- and health on first use); it picks what scoring every option of k:actions picks.
+function tests.test_default_bot_named_attack_is_the_one_its_options_scoring_picks(T)
+  local k, bots = M.kernel(), require("mlw.game").bots
+  local cases = {
+    { p1 = { monsters = { "Wolf", "Knight" } }, p2 = { monsters = { "Troll", "Wolf" } } },
+    { p1 = { monsters = { "Troll" } }, p2 = { monsters = { "Knight", "Ghost" } } },
+    { p1 = { monsters = { "Knight" } }, p2 = {} },
+  }
+  for i, spec in ipairs(cases) do
+    spec.p1.hand, spec.p2.hand = {}, {}
+    local m = M.match(T, spec)
+    local g = m.g
+    local d = { kind = "turn", player = 1, options = k:actions(g, 1) }
+    local o = d.options[bots.default(g, 1, d)[1]]
+    local named = k.named.default.turn(k, g, 1, k:prepare(g))
+    T.eq({ named.act, named.id, named.target }, { o.act, o.id, o.target }, "case " .. i)
+    T.eq(named.act, "attack", "case " .. i)
+  end
+end
+
 return tests

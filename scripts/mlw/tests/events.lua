@@ -206,4 +206,78 @@ function tests.test_a_trap_listens_only_during_the_opponents_turn(T)
   T.eq(m.g:count("trap", 1), 0, "fired on the opponent's")
 end
 
+-- ---- the bus's walk narrowed in C ---------------------------------------------------------
+
+-- A bus over three listeners whose statuses listen to PING (boardkit/events.lua narrows
+-- its walk with g:pick): the Knight's card gives the Troll a mark, and the mark's handler
+-- notes who ran it.
+local function ping_bus(ids)
+  local status = require("boardkit.status")
+  local st = status.new { { name = "mark", on = { PING = function(_, id, ctx)
+    ctx.seen[#ctx.seen + 1] = id
+  end } } }
+  local cards = { Knight = { on = { PING = function(g, _, _) st:set(g, ids[3], "mark", 1) end } } }
+  local bus = events.new { status = st, card = function(g, id) return cards[g:name(id)] end,
+                           listeners = function() return ids end }
+  bus:index(cards)
+  return bus, st
+end
+
+-- A status an earlier handler gives a later listener runs in the same event, as it did
+-- when every listener was walked; listeners with nothing to run are passed over.
+function tests.test_a_status_given_mid_event_still_runs_its_handler_that_event(T)
+  local m = M.match(T, { p1 = { monsters = { "Wolf", "Knight", "Troll" } } })
+  local g = m.g
+  local ids = { M.monster(m, 1, 1), M.monster(m, 1, 2), M.monster(m, 1, 3) }
+  local bus, st = ping_bus(ids)
+  local ctx = { seen = {} }
+  bus:emit(g, "PING", ctx)
+  T.eq(ctx.seen, { ids[3] }, "the Troll, marked by the Knight, ran its mark")
+  st:set(g, ids[1], "mark", 1)
+  ctx = { seen = {} }
+  T.ok(bus:ask(g, "PING", ctx))
+  T.eq(ctx.seen, { ids[1], ids[3] }, "the Wolf first, in listener order")
+end
+
+-- g:fallen (in C) finds the monsters at 0 health the way a walk over both monster zones
+-- does, the active player's first: the order Wizardry destroys them in.
+function tests.test_death_check_in_c_finds_the_active_players_dead_monster_first(T)
+  local m = M.match(T, { p1 = { monsters = { "Wolf", "Knight" } },
+                         p2 = { monsters = { "Troll", "Wolf" } } })
+  local g = m.g
+  local dead = { M.monster(m, 1, 2), M.monster(m, 2, 1) }
+  g:set(dead[1], "health", 0)
+  g:set(dead[2], "health", -2)
+  local want = {}
+  for p = 1, 2 do
+    for _, id in ipairs(g:list("monsters", p)) do
+      if g:get(id, "health") <= 0 then want[#want + 1] = id end
+    end
+  end
+  T.eq(want, dead)
+  T.eq(g:fallen({ "monsters" }, "health", false, 1, 2), want)
+  T.eq(g:fallen({ "monsters" }, "health", false, 2, 1), { dead[2], dead[1] }, "owners' order")
+end
+
+-- A monster enters play with one g:status_enter (in C), from its card's data at load: the
+-- values, durations and published counters a st:set per stat gives.
+function tests.test_a_monster_enters_with_the_stats_st_set_would_give_it(T)
+  local m = M.match(T, {})
+  local g = m.g
+  for _, name in ipairs { "Wolf", "Troll", "Ghost" } do
+    local def = k.cards[name]
+    local fast, slow = g:new(name, "hand", 1), g:new(name, "hand", 2)
+    k:summon(g, fast, 1)
+    g:move(slow, "monsters", 2)
+    k.st:set(g, slow, "attack", def.attack)
+    k.st:set(g, slow, "health", def.health)
+    k.st:set(g, slow, "max_health", def.health)
+    T.eq(g:gets(fast, k.st.names), g:gets(slow, k.st.names), name .. ": values")
+    T.eq(g:gets(fast, k.st.untils), g:gets(slow, k.st.untils), name .. ": durations")
+    for _, s in ipairs(k.st.names) do
+      T.eq(g:counter(s .. ":" .. fast), g:counter(s .. ":" .. slow), name .. ": " .. s)
+    end
+  end
+end
+
 return tests
