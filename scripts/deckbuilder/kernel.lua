@@ -280,6 +280,8 @@ end
 
 -- piles: array of {name=, count=}; creates them in order.
 function kernel:setup_supply(g, piles)
+  local kit = self.kit
+  if kit then return g:deck_setup_supply(kit, piles) end
   for _, pile in ipairs(piles) do
     assert(self.cards[pile.name], "kernel: unknown supply card " .. pile.name)
     local zone = self:pile(pile.name)
@@ -301,6 +303,8 @@ end
 -- Deal every player their starting cards (then each(g, p), if given, for the game's own
 -- per-player set-up) and give player 1 the first turn.
 function kernel:deal_all(g, cards, each)
+  local kit = self.kit
+  if kit then return g:deck_deal_all(kit, cards, each) end
   for p = 1, g:nplayers() do
     self:deal_start(g, p, cards)
     if each then each(g, p) end
