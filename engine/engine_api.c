@@ -154,14 +154,12 @@ static int g_new(lua_State *L)
         lua_pushnil(L);
         return 1;
     }
-    uint32_t zi = (uint32_t)(z - m->st.zones), first = 0;
-    for (lua_Integer i = 0; i < n; i++) {
-        uint32_t id = engine_entity_new(&m->st, card, zi);
-        if (!id)
-            return luaL_error(L, "too many entities");
-        if (!first)
-            first = id;
-    }
+    uint32_t first =
+        n > ENGINE_MAX_ENTITIES
+            ? 0
+            : engine_entity_new_n(&m->st, card, (uint32_t)(z - m->st.zones), (uint32_t)n);
+    if (!first)
+        return luaL_error(L, "too many entities");
     lua_pushinteger(L, first);
     return 1;
 }

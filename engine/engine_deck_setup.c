@@ -49,9 +49,8 @@ static void new_cards(lua_State *L, engine_match *m, uint32_t card, uint32_t zon
     if (n == 0)
         return;
     uint32_t zi = (uint32_t)engine_deck_zone(L, m, zone, owner, 1);
-    for (int64_t i = 0; i < n; i++)
-        if (!engine_entity_new(&m->st, card, zi))
-            luaL_error(L, "too many entities");
+    if (n > ENGINE_MAX_ENTITIES || !engine_entity_new_n(&m->st, card, zi, (uint32_t)n))
+        luaL_error(L, "too many entities");
 }
 
 /* The array at idx, raw (a module's frozen table is read through its contents). */

@@ -373,6 +373,9 @@ engine_zone *engine_zone_get(engine_state *st, uint32_t name, int32_t owner, int
 void engine_state_trim(engine_state *st);
 /* Creates an entity on top of zone z; returns its id or 0 on failure. */
 uint32_t engine_entity_new(engine_state *st, uint32_t card, uint32_t z);
+/* n entities of card on top of zone z, ids consecutive (what n engine_entity_new calls
+ * make, with one reservation); returns the first id, or 0 on failure or for n = 0. */
+uint32_t engine_entity_new_n(engine_state *st, uint32_t card, uint32_t z, uint32_t n);
 int engine_entity_move(engine_state *st, uint32_t id, uint32_t z, int bottom);
 /* Move every card of zone from_zi, keeping their order, onto the top (or under the bottom)
  * of zone to_zi: what moving them one by one (bottom card first onto the top, or top card
