@@ -46,6 +46,8 @@ function k.score(self, g, p)
   end
   return total
 end
+-- The same score in C, from the kit's card data (the vp printed on each card).
+k.results_spec = { zones = SCORED, counter = "honour" }
 
 function game.setup(g)
   k:setup_supply(g, data.piles)

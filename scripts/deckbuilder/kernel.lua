@@ -48,6 +48,8 @@ local KIT_REPLACES = { draw = true, reshuffle = true, cost = true, pile = true, 
 
 function kernel.__newindex(k, key, value)
   if KIT_REPLACES[key] then rawset(k, "kit", false) end
+  -- a game's own score: the kit's results (results_spec) would not call it
+  if key == "score" then rawset(k, "results_spec", false) end
   rawset(k, key, value)
 end
 
@@ -153,6 +155,9 @@ function kernel.new(cfg)
       k.bots[name] = { action = forms.action, buy = forms.buy }
     end
   end
+  -- how the kit scores (g:deck_results): the kit adds up the vp, a score function
+  -- (Gardens) is the card's own, called from C as it would be from kernel:score
+  k.results_spec = { card_score = function(g, p, name) return k.cards[name].score(g, k, p) end }
   k.kit = cfg.kit ~= false and deck.kit { cards = k.cards, order = k.order,
     pile_of = cfg.pile_of, after_play = k.after_play, hand_size = k.hand_size,
     turn_stats = k.turn_stats }
@@ -533,8 +538,12 @@ function kernel:owned_count(g, p)
 end
 
 -- Results by player: most points first; a tie goes to fewer turns; still tied = shared
--- rank. rank = 1 + the number of players strictly ahead.
+-- rank. rank = 1 + the number of players strictly ahead. With a kit, one g call
+-- (g:deck_results, as self.results_spec says: a game that replaces score sets its own or
+-- none).
 function kernel:results(g)
+  local kit, spec = self.kit, self.results_spec
+  if kit and spec then return g:deck_results(kit, spec) end
   local n, res = g:nplayers(), {}
   for p = 1, n do res[p] = { score = self:score(g, p), turns = g:counter("turns", p) } end
   for p = 1, n do
