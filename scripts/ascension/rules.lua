@@ -219,7 +219,7 @@ function R.refill(g)
       local id = g:top("centre_deck", 0)
       if id then
         g:move(id, slots[i], 0)
-        g:log(g:name(id), " enters the centre row")
+        g:log(g:logging() and g:name(id) .. " enters the centre row" or "")
       elseif g:counter("_centre_out") == 0 then
         g:set_counter("_centre_out", 0, 1)
         g:log("The centre deck is empty: the game ends after this round")
