@@ -579,6 +579,19 @@ static int g_log(lua_State *L)
     return log_pieces(L, gm_mut(L), -1, 2);
 }
 
+/* g:log_player(p, ...): g:log(g:player_name(p), ...) in one call, the name looked up only
+ * when someone reads the text (lines that start with a player's name are most lines). */
+static int g_log_player(lua_State *L)
+{
+    engine_match *m = gm_mut(L);
+    int p = player_arg(L, m, 2);
+    if (!engine_events_unread(m)) {
+        lua_pushstring(L, m->names[p - 1]);
+        lua_replace(L, 2);
+    }
+    return log_pieces(L, m, -1, 2);
+}
+
 static int g_log_to(lua_State *L)
 {
     engine_match *m = gm_mut(L);
@@ -637,6 +650,7 @@ static const luaL_Reg g_methods[] = {
     {"labels", g_labels},
     {"bot", g_bot},
     {"logging", g_logging},
+    {"log_player", g_log_player},
     {"new", g_new},
     {"name", g_name},
     {"zone_of", g_zone_of},

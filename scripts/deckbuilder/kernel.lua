@@ -259,7 +259,7 @@ end
 function kernel.reshuffle(_, g, p)
   if g:move_all("discard", p, "deck", p, "bottom") == 0 then return end
   g:shuffle("deck", p)
-  g:log(g:player_name(p), " shuffles")
+  g:log_player(p, " shuffles")
 end
 
 -- Draw n cards: the deck first; only when more is needed the discard is shuffled into
@@ -275,7 +275,7 @@ function kernel:draw(g, p, n, quiet)
   if #drawn > 0 then
     g:log_to(p, "You draw ", drawn)
     if not quiet then
-      g:log(g:player_name(p), " draws ", #drawn, #drawn == 1 and " card" or " cards")
+      g:log_player(p, " draws ", #drawn, #drawn == 1 and " card" or " cards")
     end
   end
   return drawn
@@ -367,14 +367,14 @@ function kernel:gain(g, p, name, to, verb)
   self:take(g, p, id, to)
   local where = ""
   if to == "hand" then where = " into hand" elseif to == "deck" then where = " onto their deck" end
-  g:log(g:player_name(p), " ", verb or "gains", " ", name, where)
+  g:log_player(p, " ", verb or "gains", " ", name, where)
   return id
 end
 
 function kernel:trash(g, p, id)
   g:add_counter(self.own_key[g:name(id)], p, -1)
   g:move(id, "trash", 0)
-  g:log(g:player_name(p), " trashes ", g:name(id))
+  g:log_player(p, " trashes ", { id })
 end
 
 -- Discard ids. Cards that come from a hidden zone (a hand, cards only p looked at) are
@@ -385,16 +385,16 @@ function kernel.discard(_, g, p, ids, public)
   if #ids == 0 then return end
   for _, id in ipairs(ids) do g:move(id, "discard", p) end
   if public then
-    g:log(g:player_name(p), " discards ", ids)
+    g:log_player(p, " discards ", ids)
     return
   end
   g:log_to(p, "You discard ", ids)
-  g:log(g:player_name(p), " discards ", #ids, #ids == 1 and " card" or " cards")
+  g:log_player(p, " discards ", #ids, #ids == 1 and " card" or " cards")
 end
 
 function kernel.reveal(_, g, p, ids)
   if #ids == 0 then return end
-  g:log(g:player_name(p), " reveals ", ids)
+  g:log_player(p, " reveals ", ids)
 end
 
 function kernel:owned(g, p, name) return g:counter(self.own_key[name] or ("_own:" .. name), p) end
