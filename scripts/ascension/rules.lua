@@ -213,18 +213,19 @@ end
 
 -- Fill every empty slot from the top of the centre deck. When the deck is out, the slot
 -- stays empty and the game ends at the end of the round (README).
+-- The empty slots are found in one g call (filling one leaves the others as they were);
+-- the card's name is an id piece of the line, looked up only when someone reads it.
 function R.refill(g)
   local slots = R.array("slots", R.slot)
-  for i = 1, #slots do
-    if g:count(slots[i], 0) == 0 then
-      local id = g:top("centre_deck", 0)
-      if id then
-        g:move(id, slots[i], 0)
-        g:log(g:logging() and g:name(id) .. " enters the centre row" or "")
-      elseif g:counter("_centre_out") == 0 then
-        g:set_counter("_centre_out", 0, 1)
-        g:log("The centre deck is empty: the game ends after this round")
-      end
+  local empty = g:tops(slots, 0, "empty")
+  for j = 1, #empty do
+    local id = g:top("centre_deck", 0)
+    if id then
+      g:move(id, slots[empty[j]], 0)
+      g:log({ id }, " enters the centre row")
+    elseif g:counter("_centre_out") == 0 then
+      g:set_counter("_centre_out", 0, 1)
+      g:log("The centre deck is empty: the game ends after this round")
     end
   end
 end
