@@ -142,9 +142,51 @@ static int g_option(lua_State *L)
  * the zone, as n calls would make them (a supply pile, a starting deck, in one call);
  * their ids are consecutive. Returns the first id, or nil when n is 0 (and then the
  * zone is not created, as no call would have created it). */
+/* g:new(names, zone, owner, counts): counts[i] entities of names[i] for each i in order,
+ * what as many g:new(names[i], zone, owner, counts[i]) calls make (a game's set-up of a
+ * deck from its data in one call); returns the first id, or nil when none was made. */
+static int g_new_list(lua_State *L, engine_match *m)
+{
+    luaL_checktype(L, 5, LUA_TTABLE);
+    engine_freeze_see(L, 2);
+    engine_freeze_see(L, 5);
+    lua_Integer len = (lua_Integer)lua_rawlen(L, 2);
+    uint32_t first = 0;
+    engine_zone *z = NULL;
+    for (lua_Integer i = 1; i <= len; i++) {
+        lua_rawgeti(L, 5, i);
+        int ok;
+        lua_Integer n = lua_tointegerx(L, -1, &ok);
+        lua_pop(L, 1);
+        if (!ok || n < 0)
+            return luaL_error(L, "new: counts[%d] must be an integer of at least 0", (int)i);
+        if (n == 0)
+            continue;
+        lua_rawgeti(L, 2, i);
+        uint32_t card = engine_intern_lua(m->b, L, -1);
+        lua_pop(L, 1);
+        if (!z)
+            z = zone_arg(L, m, 3, 1);
+        uint32_t id =
+            n > ENGINE_MAX_ENTITIES
+                ? 0
+                : engine_entity_new_n(&m->st, card, (uint32_t)(z - m->st.zones), (uint32_t)n);
+        if (!id)
+            return luaL_error(L, "too many entities");
+        first = first ? first : id;
+    }
+    if (first)
+        lua_pushinteger(L, first);
+    else
+        lua_pushnil(L);
+    return 1;
+}
+
 static int g_new(lua_State *L)
 {
     engine_match *m = gm_mut(L);
+    if (lua_type(L, 2) == LUA_TTABLE)
+        return g_new_list(L, m);
     uint32_t card = engine_intern_lua(m->b, L, 2);
     lua_Integer n = luaL_optinteger(L, 5, 1);
     if (n < 0)

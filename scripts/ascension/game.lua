@@ -64,8 +64,8 @@ function game.setup(g)
     local name = TEMPLES[i]
     g:set_counter(TEMPLE_KEY[name], 0, g:new(name, "temples", 0))
   end
-  -- n cards of a name at once: the ids and order that n g:new calls give
-  for i = 1, #CENTRE do g:new(CENTRE[i], "centre_deck", 0, CENTRE_N[i]) end
+  -- every centre card in one call: the ids and order that one g:new per card gives
+  g:new(CENTRE, "centre_deck", 0, CENTRE_N)
   g:shuffle("centre_deck", 0)
   R.refill(g)
   g:set_counter("honour_pool", 0, R.HONOUR_PER_PLAYER * g:nplayers())

@@ -79,6 +79,29 @@ function tests.test_kit_setup_refuses_a_card_without_a_pile(T)
   end }
 end
 
+function tests.test_g_new_of_a_list_makes_what_one_call_per_name_makes(T)
+  local names, counts = { "Gold", "Curse", "Silver", "Gold" }, { 2, 0, 3, 1 }
+  local firsts = {}
+  local function run(f)
+    return T.match { players = 2, seed = 5, setup = function(g) firsts[#firsts + 1] = f(g) end }
+  end
+  local a = run(function(g)
+    local first
+    for i = 1, #names do
+      local id = g:new(names[i], "pool", 0, counts[i])
+      first = first or id
+    end
+    return first
+  end)
+  local b = run(function(g) return g:new(names, "pool", 0, counts) end)
+  T.eq(b:hash(), a:hash(), "the same state")
+  T.eq(firsts[2], firsts[1], "the first id")
+  T.eq(kit.names(b.g, "pool", 0), "Gold,Gold,Silver,Silver,Silver,Gold")
+  local c = run(function(g) return g:new({ "Gold" }, "none", 0, { 0 }) or "nil" end)
+  T.eq(firsts[3], "nil", "nothing made: nil")
+  T.eq(c.g:count("none", 0), 0)
+end
+
 -- results as one comparable string: score/turns/rank per player.
 local function shown(res)
   local t = {}
