@@ -77,19 +77,10 @@ end
 -- Score = health left. Most health wins; equal health shares the rank (1 + the number of
 -- players strictly ahead). Turns are reported but break no tie: Caveman is won by
 -- surviving, and at the turn limit both players have had the same number of turns.
-function game.results(g)
-  local n, res = g:nplayers(), {}
-  for p = 1, n do
-    res[p] = { score = g:counter("health", p), turns = g:counter("turns", p) }
-  end
-  for p = 1, n do
-    local ahead = 0
-    for q = 1, n do
-      if res[q].score > res[p].score then ahead = ahead + 1 end
-    end
-    res[p].rank = ahead + 1
-  end
-  return res
-end
+-- In one g call: the kit's results with the health counter as the points, no card's
+-- printed points (no zones) and no tiebreak by turns.
+local RESULTS = { zones = {}, counter = "health", tiebreak = false }
+
+function game.results(g) return g:deck_results(k.kit, RESULTS) end
 
 return game

@@ -141,4 +141,15 @@ function tests.test_kit_results_equal_the_lua_results_with_gardens(T)
   T.eq(got, "4/4/2 5/4/1 1/3/3", "two Gardens over 21 cards: 2 points each")
 end
 
+function tests.test_kit_results_by_a_counter_without_tiebreak_share_equal_points(T)
+  local _, kit_k = kernels()
+  local m = T.match { players = 3, setup = function(g)
+    for p = 1, 3 do g:set_counter("marks", p, p == 2 and 9 or 4) end
+    g:set_counter("turns", 3, 7)
+  end }
+  local spec = { zones = {}, counter = "marks", tiebreak = false }
+  T.eq(shown(m.g:deck_results(kit_k.kit, spec)), "4/1/2 9/0/1 4/7/2",
+       "the counter only (no card counts), equal points share a rank whatever the turns")
+end
+
 return tests
