@@ -504,6 +504,14 @@ engine_g *engine_api_new_g(lua_State *L, engine_match *m);
  * is only asked for an answer. For g methods defined outside engine_api.c (engine_deck_*.c). */
 engine_match *engine_api_match(lua_State *L, int mutating);
 
+/* engine_api_log.c: g:log, g:log_to, g:log_player and g:logging (engine_api.c's table). */
+int engine_g_log(lua_State *L);
+int engine_g_log_to(lua_State *L);
+int engine_g_log_player(lua_State *L);
+int engine_g_logging(lua_State *L);
+/* engine_api_new.c: g:new(names, zone, owner, counts) for g:new, the match m's. */
+int engine_api_new_list(lua_State *L, engine_match *m);
+
 /* engine_bots.c: appends the engine's own strategies (ENGINE_RANDOM_BOT) to g's bots,
  * unless the game defines one of that name. Raises on out of memory. */
 void engine_bots_builtin(lua_State *L, engine_game *g);
