@@ -113,14 +113,6 @@ static int g_bot(lua_State *L)
     return 1;
 }
 
-/* g:logging(): whether anyone will read the text of this match's events now (false in a
- * quiet match, a rebuild, a search's copy), so a script may skip building log text. */
-static int g_logging(lua_State *L)
-{
-    lua_pushboolean(L, !engine_events_unread(gm(L)));
-    return 1;
-}
-
 static int g_option(lua_State *L)
 {
     engine_match *m = gm(L);
@@ -145,6 +137,8 @@ static int g_option(lua_State *L)
 static int g_new(lua_State *L)
 {
     engine_match *m = gm_mut(L);
+    if (lua_type(L, 2) == LUA_TTABLE)
+        return engine_api_new_list(L, m);
     uint32_t card = engine_intern_lua(m->b, L, 2);
     lua_Integer n = luaL_optinteger(L, 5, 1);
     if (n < 0)
@@ -154,14 +148,12 @@ static int g_new(lua_State *L)
         lua_pushnil(L);
         return 1;
     }
-    uint32_t zi = (uint32_t)(z - m->st.zones), first = 0;
-    for (lua_Integer i = 0; i < n; i++) {
-        uint32_t id = engine_entity_new(&m->st, card, zi);
-        if (!id)
-            return luaL_error(L, "too many entities");
-        if (!first)
-            first = id;
-    }
+    uint32_t first =
+        n > ENGINE_MAX_ENTITIES
+            ? 0
+            : engine_entity_new_n(&m->st, card, (uint32_t)(z - m->st.zones), (uint32_t)n);
+    if (!first)
+        return luaL_error(L, "too many entities");
     lua_pushinteger(L, first);
     return 1;
 }
@@ -514,79 +506,6 @@ static int g_random(lua_State *L)
     return 1;
 }
 
-/* The text of a log event from the pieces at first..top: strings and integers as
- * written, an array of entity ids as their card names joined by ", ". Joined here rather
- * than with `..` in the script, because every Lua concatenation makes (and hashes) a new
- * string and every integer in one goes through snprintf, and logs are written on every
- * step of every turn. Sent as one event; to < 0 is every seat. */
-static int log_pieces(lua_State *L, engine_match *m, int to, int first)
-{
-    int top = lua_gettop(L);
-    if (top < first)
-        return luaL_error(L, "log: text expected");
-    if (++m->turn_events > ENGINE_MAX_TURN_EVENTS)
-        return luaL_error(L, "log: a turn may emit at most %d events", ENGINE_MAX_TURN_EVENTS);
-    if (engine_events_unread(m)) /* counted as the hash needs; no text for nobody */
-        return engine_match_event(m, to, to, "log", "", 0) < 0 ? luaL_error(L, "too many events")
-                                                               : 0;
-    luaL_Buffer buf;
-    luaL_buffinit(L, &buf); /* pushes a placeholder: the pieces stay at first..top */
-    for (int i = first; i <= top; i++) {
-        switch (lua_type(L, i)) {
-        case LUA_TSTRING: {
-            size_t len;
-            const char *s = lua_tolstring(L, i, &len);
-            luaL_addlstring(&buf, s, len);
-            break;
-        }
-        case LUA_TNUMBER: {
-            char num[24];
-            int ok;
-            lua_Integer v = lua_tointegerx(L, i, &ok);
-            if (!ok)
-                return luaL_error(L, "log: piece %d is not an integer", i - first + 1);
-            luaL_addlstring(&buf, num, (size_t)snprintf(num, sizeof num, LUA_INTEGER_FMT, v));
-            break;
-        }
-        case LUA_TTABLE: {
-            engine_freeze_see(L, i);
-            lua_Integer n = (lua_Integer)lua_rawlen(L, i);
-            for (lua_Integer j = 1; j <= n; j++) {
-                lua_rawgeti(L, i, j);
-                int ok;
-                lua_Integer id = lua_tointegerx(L, -1, &ok);
-                lua_pop(L, 1);
-                if (!ok || id < 1 || id > m->st.nents)
-                    return luaL_error(L, "log: piece %d holds no entity at %d", i - first + 1,
-                                      (int)j);
-                if (j > 1)
-                    luaL_addlstring(&buf, ", ", 2);
-                const engine_name *nm = &m->b->names.v[m->st.ents[id - 1].name];
-                luaL_addlstring(&buf, nm->s, nm->len);
-            }
-            break;
-        }
-        default:
-            return luaL_error(L, "log: piece %d must be a string, integer or id array",
-                              i - first + 1);
-        }
-    }
-    if (engine_match_event(m, to, to, "log", luaL_buffaddr(&buf), luaL_bufflen(&buf)) < 0)
-        return luaL_error(L, "too many events");
-    return 0;
-}
-
-static int g_log(lua_State *L)
-{
-    return log_pieces(L, gm_mut(L), -1, 2);
-}
-
-static int g_log_to(lua_State *L)
-{
-    engine_match *m = gm_mut(L);
-    return log_pieces(L, m, player_arg(L, m, 2) - 1, 3);
-}
-
 /* After a human's answer the coroutine resumes here, inside g:choose. */
 static int choose_k(lua_State *L, int status, lua_KContext ctx)
 {
@@ -638,7 +557,8 @@ static const luaL_Reg g_methods[] = {
     {"option", g_option},
     {"labels", g_labels},
     {"bot", g_bot},
-    {"logging", g_logging},
+    {"logging", engine_g_logging},
+    {"log_player", engine_g_log_player},
     {"new", g_new},
     {"name", g_name},
     {"zone_of", g_zone_of},
@@ -664,8 +584,8 @@ static const luaL_Reg g_methods[] = {
     {"add_counter", g_add_counter},
     {"random", g_random},
     {"choose", g_choose},
-    {"log", g_log},
-    {"log_to", g_log_to},
+    {"log", engine_g_log},
+    {"log_to", engine_g_log_to},
     {NULL, NULL},
 };
 

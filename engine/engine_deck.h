@@ -131,6 +131,7 @@ void engine_deck_buy(lua_State *L, engine_match *m, const engine_deck_kit *k, in
 uint32_t engine_deck_pile_top(engine_match *m, const engine_deck_kit *k,
                               const engine_deck_pile *pl);
 const engine_deck_pile *engine_deck_pile_of(const engine_deck_kit *k, uint32_t name);
+extern const luaL_Reg engine_deck_setup_methods[]; /* engine_deck_setup.c */
 
 /* engine_deck.c: adds the g methods to g's method table (engine_api_open made it; the
  * names table is their upvalue) and the module `deckhand.deck` (the kit constructor) to the
@@ -164,6 +165,10 @@ void engine_deck_event(lua_State *L, engine_match *m, int to, const engine_deck_
  * verb ("buy", "play") the card name, because why. */
 int engine_deck_refuse(lua_State *L, engine_match *m, int p, const char *verb, const char *name,
                        const char *why);
+/* engine_deck_turn.c: kernel:draw (n cards to p's hand, the discard shuffled in only when
+ * the deck runs out; quiet: no public "draws N cards"); returns how many were drawn. */
+uint32_t engine_deck_draw(lua_State *L, engine_match *m, const engine_deck_kit *k, int p, int64_t n,
+                          int quiet);
 /* The kit at argument i (raises when it is none). */
 const engine_deck_kit *engine_deck_arg(lua_State *L, int i);
 /* The card of interned name id in kit k, or NULL. */

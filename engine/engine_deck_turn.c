@@ -84,6 +84,12 @@ static uint32_t draw(lua_State *L, engine_match *m, const engine_deck_kit *k, in
     return drawn;
 }
 
+uint32_t engine_deck_draw(lua_State *L, engine_match *m, const engine_deck_kit *k, int p, int64_t n,
+                          int quiet)
+{
+    return draw(L, m, k, p, n, quiet);
+}
+
 /* g:deck_draw(kit, p, n [, quiet]): kernel:draw; returns the drawn ids. */
 static int g_deck_draw(lua_State *L)
 {

@@ -386,6 +386,9 @@ engine_zone *engine_zone_get(engine_state *st, uint32_t name, int32_t owner, int
 void engine_state_trim(engine_state *st);
 /* Creates an entity on top of zone z; returns its id or 0 on failure. */
 uint32_t engine_entity_new(engine_state *st, uint32_t card, uint32_t z);
+/* n entities of card on top of zone z, ids consecutive (what n engine_entity_new calls
+ * make, with one reservation); returns the first id, or 0 on failure or for n = 0. */
+uint32_t engine_entity_new_n(engine_state *st, uint32_t card, uint32_t z, uint32_t n);
 int engine_entity_move(engine_state *st, uint32_t id, uint32_t z, int bottom);
 /* Move every card of zone from_zi, keeping their order, onto the top (or under the bottom)
  * of zone to_zi: what moving them one by one (bottom card first onto the top, or top card
@@ -515,6 +518,14 @@ engine_g *engine_api_new_g(lua_State *L, engine_match *m);
 /* The match of the g at argument 1 (raises when it is none); mutating: refused while a bot
  * is only asked for an answer. For g methods defined outside engine_api.c (engine_deck_*.c). */
 engine_match *engine_api_match(lua_State *L, int mutating);
+
+/* engine_api_log.c: g:log, g:log_to, g:log_player and g:logging (engine_api.c's table). */
+int engine_g_log(lua_State *L);
+int engine_g_log_to(lua_State *L);
+int engine_g_log_player(lua_State *L);
+int engine_g_logging(lua_State *L);
+/* engine_api_new.c: g:new(names, zone, owner, counts) for g:new, the match m's. */
+int engine_api_new_list(lua_State *L, engine_match *m);
 
 /* engine_bots.c: appends the engine's own strategies (ENGINE_RANDOM_BOT) to g's bots,
  * unless the game defines one of that name. Raises on out of memory. */

@@ -193,6 +193,32 @@ uint32_t engine_entity_new(engine_state *st, uint32_t card, uint32_t zi)
     return id;
 }
 
+uint32_t engine_entity_new_n(engine_state *st, uint32_t card, uint32_t zi, uint32_t n)
+{
+    if (n == 0 || n > ENGINE_MAX_ENTITIES - st->nents)
+        return 0;
+    uint32_t cap = st->cap ? st->cap : 16;
+    while (cap < st->nents + n)
+        cap *= 2;
+    if (cap != st->cap) {
+        engine_entity *e = realloc(st->ents, sizeof(engine_entity) * cap);
+        if (!e)
+            return 0;
+        st->ents = e;
+        st->cap = cap;
+    }
+    engine_zone *z = &st->zones[zi];
+    if (zone_reserve(z, z->n + n) < 0)
+        return 0;
+    uint32_t first = st->nents + 1;
+    for (uint32_t i = 0; i < n; i++) {
+        st->ents[st->nents].name = card;
+        st->ents[st->nents].zone = zi;
+        z->ids[z->n++] = ++st->nents;
+    }
+    return first;
+}
+
 int engine_entity_move(engine_state *st, uint32_t id, uint32_t zi, int bottom)
 {
     engine_entity *e = &st->ents[id - 1];

@@ -46,15 +46,26 @@ function k.score(self, g, p)
   end
   return total
 end
+-- The same score in C, from the kit's card data (the vp printed on each card).
+k.results_spec = { zones = SCORED, counter = "honour" }
+
+-- The centre deck's cards and how many of each, in data.order, and the Temples with
+-- their counters: the same for every match, so read once, when the bundle loads.
+local CENTRE, CENTRE_N = {}, {}
+for _, name in ipairs(data.order) do
+  local n = data.cards[name].centre or 0
+  if n > 0 then CENTRE[#CENTRE + 1], CENTRE_N[#CENTRE_N + 1] = name, n end
+end
+local TEMPLES, TEMPLE_KEY = R.TEMPLES, R.TEMPLE_KEY
 
 function game.setup(g)
   k:setup_supply(g, data.piles)
-  for _, name in ipairs(R.TEMPLES) do
-    g:set_counter("_temple:" .. name, 0, g:new(name, "temples", 0))
+  for i = 1, #TEMPLES do
+    local name = TEMPLES[i]
+    g:set_counter(TEMPLE_KEY[name], 0, g:new(name, "temples", 0))
   end
-  for _, name in ipairs(data.order) do
-    for _ = 1, data.cards[name].centre or 0 do g:new(name, "centre_deck", 0) end
-  end
+  -- every centre card in one call: the ids and order that one g:new per card gives
+  g:new(CENTRE, "centre_deck", 0, CENTRE_N)
   g:shuffle("centre_deck", 0)
   R.refill(g)
   g:set_counter("honour_pool", 0, R.HONOUR_PER_PLAYER * g:nplayers())

@@ -57,15 +57,16 @@ local function turnno(g) return g:counter("_turnno") end
 -- ---- currencies and honour ----------------------------------------------------------
 
 -- Log lines are written as g:log's pieces, never joined with `..` here: the engine joins
--- them only when someone reads the log (not in a sim or a search's play-out).
+-- them only when someone reads the log (not in a sim or a search's play-out); a line that
+-- starts with a player's name is g:log_player's, which looks the name up only then.
 function R.add_runes(g, p, n)
   g:add_counter("runes", 0, n)
-  g:log(pname(g, p), " gains ", n, n == 1 and " Rune" or " Runes")
+  g:log_player(p, " gains ", n, n == 1 and " Rune" or " Runes")
 end
 
 function R.add_power(g, p, n)
   g:add_counter("power", 0, n)
-  g:log(pname(g, p), " gains ", n, " Power")
+  g:log_player(p, " gains ", n, " Power")
 end
 
 -- Honour comes from the pool; once it is empty, honour still counts (the official
@@ -75,7 +76,7 @@ function R.gain_honour(g, p, n, quiet)
   local pool = g:counter("honour_pool")
   g:set_counter("honour_pool", 0, pool > n and pool - n or 0)
   g:add_counter("honour", p, n)
-  if not quiet then g:log(pname(g, p), " gains ", n, " Honour") end
+  if not quiet then g:log_player(p, " gains ", n, " Honour") end
 end
 
 -- ---- costs ------------------------------------------------------------------------------
@@ -122,9 +123,9 @@ function R.take_temple(g, p, name)
   local _, holder = g:zone_of(id)
   g:move(id, "temples", p)
   if holder ~= 0 then
-    g:log(pname(g, p), " takes the ", name, " from ", pname(g, holder))
+    g:log_player(p, " takes the ", name, " from ", pname(g, holder))
   else
-    g:log(pname(g, p), " gains control of the ", name)
+    g:log_player(p, " gains control of the ", name)
   end
 end
 
@@ -134,7 +135,7 @@ function R.lose_temples(g, p)
   for _ = 1, n do
     local id = g:top("temples", p)
     g:move(id, "temples", 0)
-    g:log(pname(g, p), " loses control of the ", g:name(id))
+    g:log_player(p, " loses control of the ", g:name(id))
   end
 end
 
@@ -149,7 +150,7 @@ end
 function R.banish(g, p, id)
   g:add_counter("_own:" .. g:name(id), p, -1)
   g:move(id, "void", 0)
-  g:log(pname(g, p), " banishes ", g:name(id))
+  g:log_player(p, " banishes ", g:name(id))
 end
 
 -- "You may banish a card in your hand or discard pile."
@@ -167,7 +168,7 @@ local TEMPLE_OF = { Life = "Temple of Life", Death = "Temple of Death" }
 -- its kind if p lacks it, else Immortality if p lacks that too, and then its bonus
 -- (bonus(g, p)) as well.
 local function keystone(g, p, kind, bonus)
-  g:log(pname(g, p), " gains a ", kind, " Keystone")
+  g:log_player(p, " gains a ", kind, " Keystone")
   local temple = TEMPLE_OF[kind]
   if not R.holds(g, p, temple) then
     R.take_temple(g, p, temple)
@@ -212,18 +213,19 @@ end
 
 -- Fill every empty slot from the top of the centre deck. When the deck is out, the slot
 -- stays empty and the game ends at the end of the round (README).
+-- The empty slots are found in one g call (filling one leaves the others as they were);
+-- the card's name is an id piece of the line, looked up only when someone reads it.
 function R.refill(g)
   local slots = R.array("slots", R.slot)
-  for i = 1, #slots do
-    if g:count(slots[i], 0) == 0 then
-      local id = g:top("centre_deck", 0)
-      if id then
-        g:move(id, slots[i], 0)
-        g:log(g:name(id), " enters the centre row")
-      elseif g:counter("_centre_out") == 0 then
-        g:set_counter("_centre_out", 0, 1)
-        g:log("The centre deck is empty: the game ends after this round")
-      end
+  local empty = g:tops(slots, 0, "empty")
+  for j = 1, #empty do
+    local id = g:top("centre_deck", 0)
+    if id then
+      g:move(id, slots[empty[j]], 0)
+      g:log({ id }, " enters the centre row")
+    elseif g:counter("_centre_out") == 0 then
+      g:set_counter("_centre_out", 0, 1)
+      g:log("The centre deck is empty: the game ends after this round")
     end
   end
 end
@@ -407,7 +409,7 @@ function R.play(g, k, p, id)
   local now = turnno(g)
   g:move(id, f.zone, p)
   g:set(id, "played", now)
-  g:log(pname(g, p), " plays ", name, f.suffix)
+  g:log_player(p, " plays ", name, f.suffix)
   local before = 0
   if f.faction then
     before = g:add_counter(f.played, 0, 1) - 1
@@ -450,7 +452,7 @@ function R.construct_stats(g, k, p)
   for i = 1, #ids do
     local f = facts_of(k, names[i])
     if f.stats then
-      g:log(pname(g, p), "'s ", names[i], " (in play): ", f.stats)
+      g:log_player(p, "'s ", names[i], " (in play): ", f.stats)
       apply_stats(g, k, p, f)
     end
   end
@@ -494,7 +496,7 @@ function R.acquire(g, k, p, id, verb)
   local from_row = in_row(g, id)
   local name = g:name(id)
   k:take(g, p, id, "discard")
-  g:log(pname(g, p), " ", verb or "acquires", " ", name)
+  g:log_player(p, " ", verb or "acquires", " ", name)
   if from_row then R.refill(g) end
   local def = k.cards[name]
   if def.on_acquire then def.on_acquire(g, k, p, id) end
@@ -515,7 +517,7 @@ function R.defeat(g, k, p, id, free)
   local name = g:name(id)
   local def = k.cards[name]
   if not free then g:add_counter("power", 0, -R.cost(g, k, p, name)) end
-  g:log(pname(g, p), " defeats ", name, free and " for free" or "")
+  g:log_player(p, " defeats ", name, free and " for free" or "")
   if not def.permanent then
     local from_row = in_row(g, id)
     g:move(id, "void", 0)
@@ -549,7 +551,7 @@ end
 -- p's deck, card by card from the top, onto the discard pile.
 function R.deck_into_discard(g, p)
   g:move(top_first(g, "deck", p), "discard", p)
-  g:log(pname(g, p), " puts their deck into their discard pile")
+  g:log_player(p, " puts their deck into their discard pile")
 end
 
 -- p's discard pile, card by card from the top, onto the deck; then the whole deck is
@@ -557,7 +559,7 @@ end
 function R.shuffle_discard_into_deck(g, p)
   g:move(top_first(g, "discard", p), "deck", p)
   g:shuffle("deck", p)
-  g:log(pname(g, p), " shuffles their discard pile into their deck")
+  g:log_player(p, " shuffles their discard pile into their deck")
 end
 
 return R

@@ -29,7 +29,7 @@ end
 local function heal(g, p, n)
   local h = math.min(g:counter("health", p) + n, START_HEALTH)
   g:set_counter("health", p, h)
-  g:log(g:player_name(p), " heals to ", h, " health")
+  g:log_player(p, " heals to ", h, " health")
 end
 
 -- ---- treasures ------------------------------------------------------------------------

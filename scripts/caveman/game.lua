@@ -39,19 +39,28 @@ game.presentation = gametable.presentation {
   type_colors = { Action = "#e4e0d6", Weapon = "#d9a27a", Treasure = "#c9b79c" },
 }
 
-function game.setup(g)
-  local piles, mixed, seen = {}, {}, {}
+-- The supply piles and the mixed piles to shuffle: the same for every match, so made
+-- once, when the bundle loads (a pushed bundle with other cards loads them anew).
+local PILES, MIXED = {}, {}
+do
+  local seen = {}
   for i, name in ipairs(data.order) do
-    piles[i] = { name = name, count = data.cards[name].count }
+    PILES[i] = { name = name, count = data.cards[name].count }
     local zone = k:pile(name)
     if data.pile_of[name] and not seen[zone] then
       seen[zone] = true
-      mixed[#mixed + 1] = zone
+      MIXED[#MIXED + 1] = zone
     end
   end
-  k:setup_supply(g, piles)
-  for _, zone in ipairs(mixed) do g:shuffle(zone, 0) end
-  k:deal_all(g, data.start, function(_, p) g:set_counter("health", p, data.start_health) end)
+end
+local START_HEALTH = data.start_health
+
+local function start_health(g, p) g:set_counter("health", p, START_HEALTH) end
+
+function game.setup(g)
+  k:setup_supply(g, PILES)
+  for i = 1, #MIXED do g:shuffle(MIXED[i], 0) end
+  k:deal_all(g, data.start, start_health)
 end
 
 -- Asked after every turn, so the turn that takes a player's last health is played out.
@@ -68,19 +77,10 @@ end
 -- Score = health left. Most health wins; equal health shares the rank (1 + the number of
 -- players strictly ahead). Turns are reported but break no tie: Caveman is won by
 -- surviving, and at the turn limit both players have had the same number of turns.
-function game.results(g)
-  local n, res = g:nplayers(), {}
-  for p = 1, n do
-    res[p] = { score = g:counter("health", p), turns = g:counter("turns", p) }
-  end
-  for p = 1, n do
-    local ahead = 0
-    for q = 1, n do
-      if res[q].score > res[p].score then ahead = ahead + 1 end
-    end
-    res[p].rank = ahead + 1
-  end
-  return res
-end
+-- In one g call: the kit's results with the health counter as the points, no card's
+-- printed points (no zones) and no tiebreak by turns.
+local RESULTS = { zones = {}, counter = "health", tiebreak = false }
+
+function game.results(g) return g:deck_results(k.kit, RESULTS) end
 
 return game

@@ -56,6 +56,8 @@ local TURN_REPLACES = { start_turn = true, action_phase = true, buy_phase = true
 function kernel.__newindex(k, key, value)
   if KIT_REPLACES[key] then rawset(k, "kit", false) end
   if TURN_REPLACES[key] then rawset(k, "bot_turn", false) end
+  -- a game's own score: the kit's results (results_spec) would not call it
+  if key == "score" then rawset(k, "results_spec", false) end
   rawset(k, key, value)
 end
 
@@ -169,6 +171,9 @@ function kernel.new(cfg)
       end
     end
   end
+  -- how the kit scores (g:deck_results): the kit adds up the vp, a score function
+  -- (Gardens) is the card's own, called from C as it would be from kernel:score
+  k.results_spec = { card_score = function(g, p, name) return k.cards[name].score(g, k, p) end }
   k.kit = cfg.kit ~= false and deck.kit { cards = k.cards, order = k.order,
     pile_of = cfg.pile_of, after_play = k.after_play, hand_size = k.hand_size,
     turn_stats = k.turn_stats, plans = plans }
@@ -271,7 +276,7 @@ end
 function kernel.reshuffle(_, g, p)
   if g:move_all("discard", p, "deck", p, "bottom") == 0 then return end
   g:shuffle("deck", p)
-  g:log(g:player_name(p), " shuffles")
+  g:log_player(p, " shuffles")
 end
 
 -- Draw n cards: the deck first; only when more is needed the discard is shuffled into
@@ -287,7 +292,7 @@ function kernel:draw(g, p, n, quiet)
   if #drawn > 0 then
     g:log_to(p, "You draw ", drawn)
     if not quiet then
-      g:log(g:player_name(p), " draws ", #drawn, #drawn == 1 and " card" or " cards")
+      g:log_player(p, " draws ", #drawn, #drawn == 1 and " card" or " cards")
     end
   end
   return drawn
@@ -297,6 +302,8 @@ end
 
 -- piles: array of {name=, count=}; creates them in order.
 function kernel:setup_supply(g, piles)
+  local kit = self.kit
+  if kit then return g:deck_setup_supply(kit, piles) end
   for _, pile in ipairs(piles) do
     assert(self.cards[pile.name], "kernel: unknown supply card " .. pile.name)
     local zone = self:pile(pile.name)
@@ -318,6 +325,8 @@ end
 -- Deal every player their starting cards (then each(g, p), if given, for the game's own
 -- per-player set-up) and give player 1 the first turn.
 function kernel:deal_all(g, cards, each)
+  local kit = self.kit
+  if kit then return g:deck_deal_all(kit, cards, each) end
   for p = 1, g:nplayers() do
     self:deal_start(g, p, cards)
     if each then each(g, p) end
@@ -382,14 +391,14 @@ function kernel:gain(g, p, name, to, verb)
   self:take(g, p, id, to)
   local where = ""
   if to == "hand" then where = " into hand" elseif to == "deck" then where = " onto their deck" end
-  g:log(g:player_name(p), " ", verb or "gains", " ", name, where)
+  g:log_player(p, " ", verb or "gains", " ", name, where)
   return id
 end
 
 function kernel:trash(g, p, id)
   g:add_counter(self.own_key[g:name(id)], p, -1)
   g:move(id, "trash", 0)
-  g:log(g:player_name(p), " trashes ", g:name(id))
+  g:log_player(p, " trashes ", { id })
 end
 
 -- Discard ids. Cards that come from a hidden zone (a hand, cards only p looked at) are
@@ -400,16 +409,16 @@ function kernel.discard(_, g, p, ids, public)
   if #ids == 0 then return end
   for _, id in ipairs(ids) do g:move(id, "discard", p) end
   if public then
-    g:log(g:player_name(p), " discards ", ids)
+    g:log_player(p, " discards ", ids)
     return
   end
   g:log_to(p, "You discard ", ids)
-  g:log(g:player_name(p), " discards ", #ids, #ids == 1 and " card" or " cards")
+  g:log_player(p, " discards ", #ids, #ids == 1 and " card" or " cards")
 end
 
 function kernel.reveal(_, g, p, ids)
   if #ids == 0 then return end
-  g:log(g:player_name(p), " reveals ", ids)
+  g:log_player(p, " reveals ", ids)
 end
 
 function kernel:owned(g, p, name) return g:counter(self.own_key[name] or ("_own:" .. name), p) end
@@ -553,8 +562,12 @@ function kernel:owned_count(g, p)
 end
 
 -- Results by player: most points first; a tie goes to fewer turns; still tied = shared
--- rank. rank = 1 + the number of players strictly ahead.
+-- rank. rank = 1 + the number of players strictly ahead. With a kit, one g call
+-- (g:deck_results, as self.results_spec says: a game that replaces score sets its own or
+-- none).
 function kernel:results(g)
+  local kit, spec = self.kit, self.results_spec
+  if kit and spec then return g:deck_results(kit, spec) end
   local n, res = g:nplayers(), {}
   for p = 1, n do res[p] = { score = self:score(g, p), turns = g:counter("turns", p) } end
   for p = 1, n do

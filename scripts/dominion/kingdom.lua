@@ -6,6 +6,8 @@
 -- builds only the base piles in setup and marks the match (_draft = 1); game.turn runs
 -- the draft (kingdom.draft) at the start of the first turn, before that turn is played.
 
+local memo = require("deckbuilder.memo")
+
 local kingdom = {}
 
 kingdom.SIZE = 10
@@ -67,10 +69,16 @@ local function listed_names(mode, data)
   return t
 end
 
--- The kingdom names chosen in setup, or nil for a draft.
-function kingdom.names(g, data)
+-- The kingdom option's mode ("first_game" when none).
+local function mode_of(g)
   local mode = g:option("kingdom") or "first_game"
   if mode == "" or mode == "default" then mode = "first_game" end
+  return mode
+end
+
+-- The kingdom names chosen in setup, or nil for a draft.
+function kingdom.names(g, data, mode)
+  mode = mode or mode_of(g)
   if kingdom.presets[mode] then return kingdom.presets[mode] end
   if mode == "random" then return random_names(g, data) end
   if mode == "draft" then return nil end
@@ -151,15 +159,54 @@ function kingdom.order_of(data, mask)
   return t
 end
 
--- The supply piles of this match, in display order: base cards, then the kingdom.
-function kingdom.piles(g, data)
-  local names = kingdom.names(g, data)
-  if names then
-    g:set_counter("_kingdom", 0, kingdom.mask(names))
-  else
-    g:set_counter("_draft", 0, 1)
+-- The supply of a kingdom is a pure function of the bundle's card data, the kingdom and
+-- the player count, the same for every match that has them: built once per VM, kept in
+-- a cache (memo.cache: emptied when it grows, and by the engine when memory is tight).
+-- by_key[key][n] = { mask =, piles = }; key: the mode of a fixed kingdom (a preset, a
+-- list), or the mask of a random one; by_key[COUNT]: how many keys it holds.
+local by_key = memo.cache()
+local BY_KEY_MAX = 64
+local COUNT = {}
+
+-- The cached supply of key for n players, made by make() (-> mask, names) when missing.
+local function supply_of(g, data, key, n, make)
+  local by_n = by_key[key]
+  local s = by_n and by_n[n]
+  if s then return s end
+  local mask, names = make()
+  if not by_n then
+    if (by_key[COUNT] or 0) >= BY_KEY_MAX then memo.empty(by_key) end
+    by_n = {}
+    by_key[key], by_key[COUNT] = by_n, (by_key[COUNT] or 0) + 1
   end
-  return kingdom.piles_of(g, data, names, true)
+  s = { mask = mask, piles = kingdom.piles_of(g, data, names, true) }
+  by_n[n] = s
+  return s
+end
+
+-- The supply piles of this match, in display order: base cards, then the kingdom.
+-- The g calls (the option, a random kingdom's draws, the counter) are made on every
+-- match, cached or not.
+function kingdom.piles(g, data)
+  local mode = mode_of(g)
+  if mode == "draft" then
+    g:set_counter("_draft", 0, 1)
+    return kingdom.piles_of(g, data, nil, true)
+  end
+  local n = g:nplayers()
+  local s
+  if mode == "random" then
+    local names = random_names(g, data)
+    local mask = kingdom.mask(names)
+    s = supply_of(g, data, mask, n, function() return mask, names end)
+  else
+    s = supply_of(g, data, mode, n, function()
+      local names = kingdom.names(g, data, mode)
+      return kingdom.mask(names), names
+    end)
+  end
+  g:set_counter("_kingdom", 0, s.mask)
+  return s.piles
 end
 
 -- The draft: players pick one kingdom card each, in turn order from player 1, until

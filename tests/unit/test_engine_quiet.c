@@ -42,7 +42,8 @@ static const char echo_game[] =
     "}\n";
 
 /* Six turns, each logging to everyone and to its player, the text built only when
- * g:logging() says someone reads it; with tell=1 a player scores each turn it was true. */
+ * g:logging() says someone reads it, then "<player> ends turn N" (g:log_player, which
+ * looks the name up only then); with tell=1 a player scores each turn it was true. */
 static const char hush_game[] =
     "return { min_players = 2, max_players = 2,\n"
     "  turn = function(g)\n"
@@ -52,6 +53,7 @@ static const char hush_game[] =
     "    if on and g:option('tell') == '1' then g:add_counter('heard', p, 1) end\n"
     "    g:log(on and ('turn ' .. t .. ' of ' .. g:player_name(p)) or '')\n"
     "    g:log_to(p, on and 'yours' or '')\n"
+    "    g:log_player(p, ' ends turn ', t)\n"
     "  end,\n"
     "  finished = function(g) return g:counter('t', 0) >= 6 end,\n"
     "  results = function(g)\n"
@@ -215,12 +217,13 @@ static void test_g_logging_is_true_when_read_and_false_in_a_quiet_match(void)
     rig_engine_remove_text(dir, "hush");
 }
 
-/* Collects the text of the first public event drained. */
-static void first_text(void *ud, const engine_event *ev)
+/* Appends the text of each event to seat 0 and a "|", as far as 128 bytes go. */
+static void seat0_texts(void *ud, const engine_event *ev)
 {
     char *out = ud;
-    if (!out[0] && ev->everyone)
-        snprintf(out, 64, "%s", ev->text);
+    size_t n = strlen(out);
+    if (ev->to_seat == 0 && n < 128)
+        snprintf(out + n, 128 - n, "%s|", ev->text);
 }
 
 static void test_log_text_skipped_when_not_logging_keeps_event_counts_and_hash(void)
@@ -231,15 +234,16 @@ static void test_log_text_skipped_when_not_logging_keeps_event_counts_and_hash(v
     engine_match *loud = hush_match(b, NULL, false);
     engine_match *quiet = hush_match(b, NULL, true);
     CU_ASSERT_EQUAL(engine_match_hash(quiet), engine_match_hash(loud));
-    for (int seat = 0; seat < 2; seat++) { /* 6 logs to everyone, 3 to each player */
-        CU_ASSERT_EQUAL(engine_match_event_seq(quiet, seat), 9);
-        CU_ASSERT_EQUAL(engine_match_event_seq(loud, seat), 9);
+    for (int seat = 0; seat < 2; seat++) { /* 12 logs to everyone, 3 to each player */
+        CU_ASSERT_EQUAL(engine_match_event_seq(quiet, seat), 15);
+        CU_ASSERT_EQUAL(engine_match_event_seq(loud, seat), 15);
     }
-    CU_ASSERT_EQUAL(engine_match_event_seq(quiet, ENGINE_SEAT_PUBLIC), 6);
-    CU_ASSERT_EQUAL(engine_match_event_seq(loud, ENGINE_SEAT_PUBLIC), 6);
-    char text[64] = "";
-    engine_match_drain_events(loud, first_text, text);
-    CU_ASSERT_STRING_EQUAL(text, "turn 1 of Ann"); /* the loud match built its text */
+    CU_ASSERT_EQUAL(engine_match_event_seq(quiet, ENGINE_SEAT_PUBLIC), 12);
+    CU_ASSERT_EQUAL(engine_match_event_seq(loud, ENGINE_SEAT_PUBLIC), 12);
+    char text[128] = "";
+    engine_match_drain_events(loud, seat0_texts, text);
+    /* the loud match built its text */
+    CU_ASSERT_EQUAL(strncmp(text, "turn 1 of Ann|yours|Ann ends turn 1|turn 2 of Bob|", 50), 0);
     engine_match_free(loud);
     engine_match_free(quiet);
     engine_bundle_free(b);
