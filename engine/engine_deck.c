@@ -379,6 +379,7 @@ void engine_deck_open(engine_bundle *b, lua_State *L)
     luaL_setfuncs(L, engine_deck_supply_methods, 1);
     lua_rawgeti(L, LUA_REGISTRYINDEX, b->names_ref);
     luaL_setfuncs(L, engine_deck_bot_methods, 1);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, b->names_ref);
     luaL_setfuncs(L, engine_deck_setup_methods, 1);
     lua_pop(L, 2);
     lua_rawgeti(L, LUA_REGISTRYINDEX, b->loaded_ref);
