@@ -16,7 +16,9 @@
 # branches per CPU second of `--games 2 --seed 5 --search-iterations 50` from /usr/bin/time,
 # as in bench/search_speed.sh.
 #
-# Binary from DECKHAND_BIN_DIR (default build-rel/bin: a Release build), scripts from
+# Branches are counted on BRANCH_SCRIPTS when set (see branches() below): to compare with
+# a tree before bots named their choice, give that tree's scripts. Binary from
+# DECKHAND_BIN_DIR (default build-rel/bin: a Release build), scripts from
 # DECKHAND_SCRIPTS (default the tree's scripts/). About 10 to 15 minutes on one core.
 set -uo pipefail
 
@@ -58,24 +60,52 @@ per_game() {
 branches_awk='{ d = $2; for (k = 3; k <= NF; k++) { if ($k == "branches/s") b = $(k - 1)
     if ($k == "ms") ms = $(k - 1) }; printf "%.0f", b * d * ms / 1000 }'
 
-# search GAME: instructions per branch and branches per CPU second of the search bot.
+# A search line's play-outs: D decisions x P play-outs each.
+# shellcheck disable=SC2016
+playouts_awk='{ printf "%.0f", $2 * $4 }'
+
+# branches OUT ARGS...: the branches of the search sim `deckhand sim ARGS` whose output is
+# in OUT. A branch is a decision a bot took in a search's copy; with BRANCH_SCRIPTS set,
+# it is counted by playing the same sim on those scripts instead, whose bots answer every
+# decision through g:choose: a bot that names its choice (docs/SCRIPTING.md) takes no
+# g:choose, so the count of the scripts measured would shrink with the work it saves.
+# The same games are played either way (the same seeds end in the same states).
+branches() {
+    local out=$1
+    shift
+    if [ -n "${BRANCH_SCRIPTS:-}" ]; then
+        "$bin" sim --scripts "$BRANCH_SCRIPTS" "$@" >"$tmp/ref" 2>&1
+        out=$tmp/ref
+    fi
+    local n
+    n=$(sed -n 's/^search branches: \([0-9]*\)/\1/p' "$out")
+    [ -n "$n" ] || n=$(grep '^search:' "$out" | awk "$branches_awk")
+    echo "${n:-0}"
+}
+
+# search GAME: instructions per branch and per play-out, branches and play-outs per CPU
+# second of the search bot.
 search() {
-    local g=$1 i i0 branches cpu line
+    local g=$1 i i0 br po cpu br2 po2
+    local args=(--game "$g" --games 1 --seed 5 --bots "search,default" --search-iterations "$cg_iters")
+    local args2=(--game "$g" --games 2 --seed 5 --bots "search,default" --search-iterations 50)
     i0=$(instr --game "$g" --games 1 --seed 5 --bots default,default)
-    i=$(instr --game "$g" --games 1 --seed 5 --bots search,default \
-        --search-iterations "$cg_iters")
+    i=$(instr "${args[@]}")
     [ -n "$i" ] && [ -n "$i0" ] && i=$((i - i0))
-    branches=$(sed -n 's/^search branches: \([0-9]*\)/\1/p' "$tmp/out")
-    [ -n "$branches" ] || branches=$(grep '^search:' "$tmp/out" | awk "$branches_awk")
+    cp "$tmp/out" "$tmp/cg"
+    po=$(grep '^search:' "$tmp/cg" | awk "$playouts_awk")
+    br=$(branches "$tmp/cg" "${args[@]}")
     timeout 900 /usr/bin/time -f '%U %S' -o "$tmp/time" "$bin" sim --scripts "$scripts" \
-        --game "$g" --games 2 --seed 5 --bots search,default --search-iterations 50 \
-        >"$tmp/out2" 2>&1
+        "${args2[@]}" >"$tmp/out2" 2>&1
     cpu=$(awk '{ printf "%.3f", $1 + $2 }' "$tmp/time" 2>/dev/null)
-    line=$(grep '^search:' "$tmp/out2" | awk "$branches_awk")
-    awk -v g="$g" -v i="${i:-0}" -v br="${branches:-0}" -v cpu="${cpu:-0}" -v b2="${line:-0}" '
+    po2=$(grep '^search:' "$tmp/out2" | awk "$playouts_awk")
+    br2=$(branches "$tmp/out2" "${args2[@]}")
+    awk -v g="$g" -v i="${i:-0}" -v br="${br:-0}" -v po="${po:-0}" -v cpu="${cpu:-0}" \
+        -v b2="${br2:-0}" -v p2="${po2:-0}" '
         BEGIN {
-            printf "search bot, %-22s %9.0f k per branch  %9.0f branches per CPU second\n", g,
-                (br > 0 ? i / br / 1e3 : 0), (cpu > 0 ? b2 / cpu : 0) }'
+            printf "search bot, %-10s %6.0f k per branch %8.0f branches/CPU s %8.0f k per play-out %7.0f play-outs/CPU s\n",
+                g, (br > 0 ? i / br / 1e3 : 0), (cpu > 0 ? b2 / cpu : 0),
+                (po > 0 ? i / po / 1e3 : 0), (cpu > 0 ? p2 / cpu : 0) }'
 }
 
 games_table() {
