@@ -428,9 +428,5 @@ static const luaL_Reg board_methods[] = {
 
 void engine_board_open(engine_bundle *b, lua_State *L)
 {
-    lua_rawgeti(L, LUA_REGISTRYINDEX, b->gmeta_ref);
-    lua_getfield(L, -1, "__index"); /* g's method table */
-    lua_rawgeti(L, LUA_REGISTRYINDEX, b->names_ref);
-    luaL_setfuncs(L, board_methods, 1);
-    lua_pop(L, 2);
+    engine_api_add_methods(b, L, board_methods);
 }

@@ -369,25 +369,17 @@ const engine_deck_kit *engine_deck_arg(lua_State *L, int i)
     return k;
 }
 
+static const luaL_Reg deck_module[] = {
+    {"kit", deck_kit_new},
+    {"ends", engine_deck_ends_new},
+    {NULL, NULL},
+};
+
 void engine_deck_open(engine_bundle *b, lua_State *L)
 {
-    lua_rawgeti(L, LUA_REGISTRYINDEX, b->gmeta_ref);
-    lua_getfield(L, -1, "__index"); /* g's method table */
-    lua_rawgeti(L, LUA_REGISTRYINDEX, b->names_ref);
-    luaL_setfuncs(L, engine_deck_turn_methods, 1);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, b->names_ref);
-    luaL_setfuncs(L, engine_deck_supply_methods, 1);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, b->names_ref);
-    luaL_setfuncs(L, engine_deck_bot_methods, 1);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, b->names_ref);
-    luaL_setfuncs(L, engine_deck_setup_methods, 1);
-    lua_pop(L, 2);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, b->loaded_ref);
-    lua_createtable(L, 0, 2);
-    lua_pushcfunction(L, deck_kit_new);
-    lua_setfield(L, -2, "kit");
-    lua_pushcfunction(L, engine_deck_ends_new);
-    lua_setfield(L, -2, "ends");
-    lua_setfield(L, -2, "deckhand.deck");
-    lua_pop(L, 1);
+    engine_api_add_methods(b, L, engine_deck_turn_methods);
+    engine_api_add_methods(b, L, engine_deck_supply_methods);
+    engine_api_add_methods(b, L, engine_deck_bot_methods);
+    engine_api_add_methods(b, L, engine_deck_setup_methods);
+    engine_api_add_module(b, L, "deckhand.deck", deck_module);
 }

@@ -514,6 +514,10 @@ engine_vis engine_zone_vis_id(const engine_game *g, const engine_intern *in, uin
 
 /* engine_api.c */
 int engine_api_open(engine_bundle *b, lua_State *L);
+/* engine_api_kits.c: a kit's calls added to g's method table (upvalue 1: the names
+ * table), and its constructors registered as the module `name` (package.loaded). */
+void engine_api_add_methods(engine_bundle *b, lua_State *L, const luaL_Reg *methods);
+void engine_api_add_module(engine_bundle *b, lua_State *L, const char *name, const luaL_Reg *fns);
 engine_g *engine_api_new_g(lua_State *L, engine_match *m);
 /* The match of the g at argument 1 (raises when it is none); mutating: refused while a bot
  * is only asked for an answer. For g methods defined outside engine_api.c (engine_deck_*.c). */
