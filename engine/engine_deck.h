@@ -126,6 +126,12 @@ uint32_t engine_deck_to_play(lua_State *L, engine_match *m, const engine_deck_ki
 void engine_deck_cleanup(lua_State *L, engine_match *m, const engine_deck_kit *k, int p);
 void engine_deck_buy(lua_State *L, engine_match *m, const engine_deck_kit *k, int p,
                      const engine_deck_card *c, uint32_t id);
+/* The kit's active player (its `active` counter), checked (op names the call in the
+ * error); pushing it and the name of the bot answering it inline, or nil (g:bot), as
+ * g:deck_active and g:deck_bot_turn answer (returns 2). */
+int engine_deck_active(lua_State *L, const engine_match *m, const engine_deck_kit *k,
+                       const char *op);
+int engine_deck_push_active(lua_State *L, const engine_match *m, int p);
 /* The top id of pile pl when its card can be taken from it, else 0; the kernel's pile of
  * the card interned as name (its first in the order), or NULL. */
 uint32_t engine_deck_pile_top(engine_match *m, const engine_deck_kit *k,
