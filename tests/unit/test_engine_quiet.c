@@ -78,11 +78,13 @@ static void unload_game(engine_bundle *b, const char *dir, const char *game)
 
 static const char *const names2[] = {"Ann", "Bob"};
 
-static engine_match *echo_match(engine_bundle *b, const char *const *bots, const char *options,
-                                bool quiet)
+/* A match of game (loaded as b, match id id), seed 7, two seats: bots[i] names seat i's
+ * bot (NULL for a person), with the options given, quiet or not. */
+static engine_match *text_match(engine_bundle *b, const char *id, const char *game,
+                                const char *const *bots, const char *options, bool quiet)
 {
-    engine_match_config cfg = {.match_id = "m-echo",
-                               .game = "echo",
+    engine_match_config cfg = {.match_id = id,
+                               .game = game,
                                .seed = 7,
                                .nplayers = 2,
                                .names = names2,
@@ -90,6 +92,13 @@ static engine_match *echo_match(engine_bundle *b, const char *const *bots, const
                                .options = options,
                                .quiet = quiet};
     return rig_engine_match(b, &cfg);
+}
+
+/* A match of the echo game (see text_match). */
+static engine_match *echo_match(engine_bundle *b, const char *const *bots, const char *options,
+                                bool quiet)
+{
+    return text_match(b, "m-echo", "echo", bots, options, quiet);
 }
 
 typedef struct {
@@ -193,15 +202,7 @@ static void test_a_finished_all_bot_match_writes_its_snapshot_when_read(void)
 static engine_match *hush_match(engine_bundle *b, const char *options, bool quiet)
 {
     static const char *const bots[] = {"default", "default"};
-    engine_match_config cfg = {.match_id = "m-hush",
-                               .game = "hush",
-                               .seed = 7,
-                               .nplayers = 2,
-                               .names = names2,
-                               .bots = bots,
-                               .options = options,
-                               .quiet = quiet};
-    engine_match *m = rig_engine_match(b, &cfg);
+    engine_match *m = text_match(b, "m-hush", "hush", bots, options, quiet);
     CU_ASSERT_FATAL(m != NULL && engine_match_finished(m));
     return m;
 }
