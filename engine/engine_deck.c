@@ -179,20 +179,25 @@ static void read_turn(lua_State *L, engine_deck_kit *k, int spec)
     lua_pop(L, 1);
 }
 
+engine_bundle *engine_deck_spec(lua_State *L, const char *field)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 1);
+    lua_getfield(L, 1, "cards"); /* 2 */
+    luaL_checktype(L, 2, LUA_TTABLE);
+    engine_freeze_see(L, 2);
+    lua_getfield(L, 1, field); /* 3 */
+    luaL_checktype(L, 3, LUA_TTABLE);
+    return *(engine_bundle **)lua_getextraspace(L);
+}
+
 /* kit{ cards = name -> definition, order = {names}, pile_of = name -> pile (optional),
  * after_play = name -> hooks (optional), hand_size =, turn_stats = {actions=, buys=},
  * plans = bot name -> plan (optional, engine_deck_bot.c) }:
  * a new kit (the kernel's kernel.new passes its own fields). */
 static int deck_kit_new(lua_State *L)
 {
-    engine_bundle *b = *(engine_bundle **)lua_getextraspace(L);
-    luaL_checktype(L, 1, LUA_TTABLE);
-    lua_settop(L, 1);
-    lua_getfield(L, 1, "cards"); /* 2 */
-    luaL_checktype(L, 2, LUA_TTABLE);
-    engine_freeze_see(L, 2);
-    lua_getfield(L, 1, "order"); /* 3 */
-    luaL_checktype(L, 3, LUA_TTABLE);
+    engine_bundle *b = engine_deck_spec(L, "order");
     int po = lua_getfield(L, 1, "pile_of") == LUA_TTABLE ? 4 : 0;
     int ap = lua_getfield(L, 1, "after_play") == LUA_TTABLE ? 5 : 0;
     uint32_t ncards = 0, maxid = 0;

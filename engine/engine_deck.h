@@ -144,6 +144,11 @@ extern const luaL_Reg engine_deck_setup_methods[]; /* engine_deck_setup.c */
  * bundle's loaded modules, where require("deckhand.deck") finds it (engine_vm_init). */
 void engine_deck_open(engine_bundle *b, lua_State *L);
 
+/* engine_deck.c: a constructor's spec (the table at 1) read as the kit's and the play
+ * run's begin: its `cards` table at 2 (seen by the freeze) and its table `field` at 3,
+ * both checked. Returns the bundle. */
+engine_bundle *engine_deck_spec(lua_State *L, const char *field);
+
 /* engine_deck.c: the state and the events as the g calls reach them, for the methods.
  * A zone's index, created when create is set (as a g call that puts a card there does);
  * -1 when absent. */

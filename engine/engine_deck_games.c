@@ -111,14 +111,7 @@ static size_t run_text_size(lua_State *L, int spec, int cards)
  *      cards = name -> { adds = {n per counter}, text = "tail of its log line" } } */
 static int deck_run_new(lua_State *L)
 {
-    engine_bundle *b = *(engine_bundle **)lua_getextraspace(L);
-    luaL_checktype(L, 1, LUA_TTABLE);
-    lua_settop(L, 1);
-    lua_getfield(L, 1, "cards"); /* 2 */
-    luaL_checktype(L, 2, LUA_TTABLE);
-    engine_freeze_see(L, 2);
-    lua_getfield(L, 1, "counters"); /* 3 */
-    luaL_checktype(L, 3, LUA_TTABLE);
+    engine_bundle *b = engine_deck_spec(L, "counters");
     engine_freeze_see(L, 3);
     lua_Integer nc = luaL_len(L, 3);
     if (nc < 0 || nc > RUN_MAX_COUNTERS)
