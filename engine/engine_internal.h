@@ -530,6 +530,10 @@ int engine_g_log_player(lua_State *L);
 int engine_g_logging(lua_State *L);
 /* engine_api_new.c: g:new(names, zone, owner, counts) for g:new, the match m's. */
 int engine_api_new_list(lua_State *L, engine_match *m);
+/* n (1..) entities of card, one after another on top of zone z, as n g:new calls would
+ * make them: returns the first id (consecutive ids), or raises "too many entities". */
+uint32_t engine_api_new_n(lua_State *L, engine_match *m, uint32_t card, const engine_zone *z,
+                          lua_Integer n);
 
 /* engine_bots.c: appends the engine's own strategies (ENGINE_RANDOM_BOT) to g's bots,
  * unless the game defines one of that name. Raises on out of memory. */
