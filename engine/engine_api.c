@@ -148,13 +148,7 @@ static int g_new(lua_State *L)
         lua_pushnil(L);
         return 1;
     }
-    uint32_t first =
-        n > ENGINE_MAX_ENTITIES
-            ? 0
-            : engine_entity_new_n(&m->st, card, (uint32_t)(z - m->st.zones), (uint32_t)n);
-    if (!first)
-        return luaL_error(L, "too many entities");
-    lua_pushinteger(L, first);
+    lua_pushinteger(L, engine_api_new_n(L, m, card, z, n));
     return 1;
 }
 

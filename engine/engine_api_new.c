@@ -3,8 +3,21 @@
  * pool of several cards, set up from its data in one g call instead of one per card name
  * (Ascension's centre deck is some forty). It makes exactly what one g:new(names[i],
  * zone, owner, counts[i]) per i would: the same entities, ids, order and zone.
+ * It also holds the step both forms of g:new share: n entities of one card made at once.
  */
 #include "engine_internal.h"
+
+uint32_t engine_api_new_n(lua_State *L, engine_match *m, uint32_t card, const engine_zone *z,
+                          lua_Integer n)
+{
+    uint32_t first =
+        n > ENGINE_MAX_ENTITIES
+            ? 0
+            : engine_entity_new_n(&m->st, card, (uint32_t)(z - m->st.zones), (uint32_t)n);
+    if (!first)
+        return (uint32_t)luaL_error(L, "too many entities");
+    return first;
+}
 
 /* Returns the first id made, or nil when none was (every count 0: no zone made either). */
 int engine_api_new_list(lua_State *L, engine_match *m)
@@ -32,12 +45,7 @@ int engine_api_new_list(lua_State *L, engine_match *m)
         lua_pop(L, 1);
         if (!z && !(z = engine_zone_get(&m->st, engine_intern_lua(m->b, L, 3), (int32_t)owner, 1)))
             return luaL_error(L, "out of memory");
-        uint32_t id =
-            n > ENGINE_MAX_ENTITIES
-                ? 0
-                : engine_entity_new_n(&m->st, card, (uint32_t)(z - m->st.zones), (uint32_t)n);
-        if (!id)
-            return luaL_error(L, "too many entities");
+        uint32_t id = engine_api_new_n(L, m, card, z, n);
         first = first ? first : id;
     }
     if (first)

@@ -210,6 +210,18 @@ int engine_board_count_held(lua_State *L, engine_match *m, uint32_t id)
     return 1;
 }
 
+/* The i-th id of the array at 2, an entity of the match (else an error naming op and i):
+ * g:pick's and g:due's walk over their ids. */
+static uint32_t id_at(lua_State *L, const engine_match *m, lua_Integer i, const char *op)
+{
+    lua_rawgeti(L, 2, i);
+    lua_Integer id = lua_tointeger(L, -1);
+    lua_pop(L, 1);
+    if (id < 1 || id > m->st.nents)
+        return (uint32_t)luaL_error(L, "%s: no entity at %d", op, (int)i);
+    return (uint32_t)id;
+}
+
 /* g:pick(ids, names [, attrs [, "names"]]): the ids of the array whose card name `names`
  * (a table keyed by card name) maps to a true value, or (with attrs, an array of
  * attribute names) that hold any of those attributes, in the array's order; with
@@ -234,16 +246,12 @@ int engine_board_pick(lua_State *L, engine_match *m)
     if (names)
         lua_createtable(L, 4, 0); /* 7: their names */
     for (lua_Integer i = 1; i <= n; i++) {
-        lua_rawgeti(L, 2, i);
-        lua_Integer id = lua_tointeger(L, -1);
-        lua_pop(L, 1);
-        if (id < 1 || id > m->st.nents)
-            return luaL_error(L, "pick: no entity at %d", (int)i);
+        uint32_t id = id_at(L, m, i, "pick");
         uint32_t name = m->st.ents[id - 1].name;
         lua_rawgeti(L, lua_upvalueindex(1), name);
         int keep = lua_rawget(L, 3) != LUA_TNIL && lua_toboolean(L, -1);
         lua_pop(L, 1);
-        if (!keep && (attrs.n == 0 || !count_held(L, m, (uint32_t)id, &attrs)))
+        if (!keep && (attrs.n == 0 || !count_held(L, m, id, &attrs)))
             continue;
         lua_pushinteger(L, id);
         lua_rawseti(L, 6, ++k);
@@ -296,13 +304,9 @@ int engine_board_due(lua_State *L, engine_match *m)
     lua_settop(L, 4);
     lua_createtable(L, 2, 0); /* 5: the answer */
     for (lua_Integer i = 1; i <= n; i++) {
-        lua_rawgeti(L, 2, i);
-        lua_Integer id = lua_tointeger(L, -1);
-        lua_pop(L, 1);
-        if (id < 1 || id > m->st.nents)
-            return luaL_error(L, "due: no entity at %d", (int)i);
+        uint32_t id = id_at(L, m, i, "due");
         for (lua_Integer a = 0; a < attrs.n; a++) {
-            int64_t v = attr_of(m, (uint32_t)id, list_at(L, m->b, &attrs, a));
+            int64_t v = attr_of(m, id, list_at(L, m->b, &attrs, a));
             if (v != 0 && v <= now) {
                 lua_pushinteger(L, id);
                 lua_rawseti(L, 5, ++k);
@@ -428,9 +432,5 @@ static const luaL_Reg board_methods[] = {
 
 void engine_board_open(engine_bundle *b, lua_State *L)
 {
-    lua_rawgeti(L, LUA_REGISTRYINDEX, b->gmeta_ref);
-    lua_getfield(L, -1, "__index"); /* g's method table */
-    lua_rawgeti(L, LUA_REGISTRYINDEX, b->names_ref);
-    luaL_setfuncs(L, board_methods, 1);
-    lua_pop(L, 2);
+    engine_api_add_methods(b, L, board_methods);
 }

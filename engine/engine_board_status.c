@@ -35,16 +35,16 @@ static int64_t *put(lua_State *L, engine_map *map, uint64_t key)
     return v;
 }
 
-/* g:status_enter(id, names, untils, values): for each i, piece id's status names[i] set to
- * values[i], permanent (its end attribute untils[i] set to 0), and published as counter
- * `NAMES[i]:ID` of owner 0: what boardkit/status.lua's set does for a public status on a
- * piece that holds none of them (one that does is an error: its duration would count). */
-int engine_board_status_enter(lua_State *L, engine_match *m)
+/* The arguments both calls share: the piece (an entity of the match, into *id) and the
+ * three arrays at 3..5, of the same length (returned); op and third name the call and
+ * its third array in the errors. */
+static lua_Integer status_args(lua_State *L, engine_match *m, const char *op, const char *third,
+                               uint32_t *id)
 {
     lua_Integer ent = luaL_checkinteger(L, 2);
     if (ent < 1 || ent > m->st.nents)
         return luaL_error(L, "no entity %d", (int)ent);
-    uint32_t id = (uint32_t)ent;
+    *id = (uint32_t)ent;
     for (int i = 3; i <= 5; i++)
         luaL_checktype(L, i, LUA_TTABLE);
     lua_settop(L, 5);
@@ -52,7 +52,18 @@ int engine_board_status_enter(lua_State *L, engine_match *m)
         engine_freeze_see(L, i);
     lua_Integer n = (lua_Integer)lua_rawlen(L, 3);
     if ((lua_Integer)lua_rawlen(L, 4) != n || (lua_Integer)lua_rawlen(L, 5) != n)
-        return luaL_error(L, "status_enter: names, untils and values differ in length");
+        return luaL_error(L, "%s: names, untils and %s differ in length", op, third);
+    return n;
+}
+
+/* g:status_enter(id, names, untils, values): for each i, piece id's status names[i] set to
+ * values[i], permanent (its end attribute untils[i] set to 0), and published as counter
+ * `NAMES[i]:ID` of owner 0: what boardkit/status.lua's set does for a public status on a
+ * piece that holds none of them (one that does is an error: its duration would count). */
+int engine_board_status_enter(lua_State *L, engine_match *m)
+{
+    uint32_t id;
+    lua_Integer n = status_args(L, m, "status_enter", "values", &id);
     for (lua_Integer i = 1; i <= n; i++) {
         const char *text;
         uint32_t name = name_at(L, m->b, 3, i, &text);
@@ -84,18 +95,8 @@ int engine_board_status_enter(lua_State *L, engine_match *m)
  * no hook: the piece leaves play), in one call instead of five g calls per status held. */
 int engine_board_status_clear(lua_State *L, engine_match *m)
 {
-    lua_Integer ent = luaL_checkinteger(L, 2);
-    if (ent < 1 || ent > m->st.nents)
-        return luaL_error(L, "no entity %d", (int)ent);
-    uint32_t id = (uint32_t)ent;
-    for (int i = 3; i <= 5; i++)
-        luaL_checktype(L, i, LUA_TTABLE);
-    lua_settop(L, 5);
-    for (int i = 3; i <= 5; i++)
-        engine_freeze_see(L, i);
-    lua_Integer n = (lua_Integer)lua_rawlen(L, 3);
-    if ((lua_Integer)lua_rawlen(L, 4) != n || (lua_Integer)lua_rawlen(L, 5) != n)
-        return luaL_error(L, "status_clear: names, untils and publics differ in length");
+    uint32_t id;
+    lua_Integer n = status_args(L, m, "status_clear", "publics", &id);
     for (lua_Integer i = 1; i <= n; i++) {
         const char *text;
         uint32_t name = name_at(L, m->b, 3, i, &text);

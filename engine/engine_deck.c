@@ -179,20 +179,25 @@ static void read_turn(lua_State *L, engine_deck_kit *k, int spec)
     lua_pop(L, 1);
 }
 
+engine_bundle *engine_deck_spec(lua_State *L, const char *field)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 1);
+    lua_getfield(L, 1, "cards"); /* 2 */
+    luaL_checktype(L, 2, LUA_TTABLE);
+    engine_freeze_see(L, 2);
+    lua_getfield(L, 1, field); /* 3 */
+    luaL_checktype(L, 3, LUA_TTABLE);
+    return *(engine_bundle **)lua_getextraspace(L);
+}
+
 /* kit{ cards = name -> definition, order = {names}, pile_of = name -> pile (optional),
  * after_play = name -> hooks (optional), hand_size =, turn_stats = {actions=, buys=},
  * plans = bot name -> plan (optional, engine_deck_bot.c) }:
  * a new kit (the kernel's kernel.new passes its own fields). */
 static int deck_kit_new(lua_State *L)
 {
-    engine_bundle *b = *(engine_bundle **)lua_getextraspace(L);
-    luaL_checktype(L, 1, LUA_TTABLE);
-    lua_settop(L, 1);
-    lua_getfield(L, 1, "cards"); /* 2 */
-    luaL_checktype(L, 2, LUA_TTABLE);
-    engine_freeze_see(L, 2);
-    lua_getfield(L, 1, "order"); /* 3 */
-    luaL_checktype(L, 3, LUA_TTABLE);
+    engine_bundle *b = engine_deck_spec(L, "order");
     int po = lua_getfield(L, 1, "pile_of") == LUA_TTABLE ? 4 : 0;
     int ap = lua_getfield(L, 1, "after_play") == LUA_TTABLE ? 5 : 0;
     uint32_t ncards = 0, maxid = 0;
@@ -369,25 +374,17 @@ const engine_deck_kit *engine_deck_arg(lua_State *L, int i)
     return k;
 }
 
+static const luaL_Reg deck_module[] = {
+    {"kit", deck_kit_new},
+    {"ends", engine_deck_ends_new},
+    {NULL, NULL},
+};
+
 void engine_deck_open(engine_bundle *b, lua_State *L)
 {
-    lua_rawgeti(L, LUA_REGISTRYINDEX, b->gmeta_ref);
-    lua_getfield(L, -1, "__index"); /* g's method table */
-    lua_rawgeti(L, LUA_REGISTRYINDEX, b->names_ref);
-    luaL_setfuncs(L, engine_deck_turn_methods, 1);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, b->names_ref);
-    luaL_setfuncs(L, engine_deck_supply_methods, 1);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, b->names_ref);
-    luaL_setfuncs(L, engine_deck_bot_methods, 1);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, b->names_ref);
-    luaL_setfuncs(L, engine_deck_setup_methods, 1);
-    lua_pop(L, 2);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, b->loaded_ref);
-    lua_createtable(L, 0, 2);
-    lua_pushcfunction(L, deck_kit_new);
-    lua_setfield(L, -2, "kit");
-    lua_pushcfunction(L, engine_deck_ends_new);
-    lua_setfield(L, -2, "ends");
-    lua_setfield(L, -2, "deckhand.deck");
-    lua_pop(L, 1);
+    engine_api_add_methods(b, L, engine_deck_turn_methods);
+    engine_api_add_methods(b, L, engine_deck_supply_methods);
+    engine_api_add_methods(b, L, engine_deck_bot_methods);
+    engine_api_add_methods(b, L, engine_deck_setup_methods);
+    engine_api_add_module(b, L, "deckhand.deck", deck_module);
 }

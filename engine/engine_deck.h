@@ -126,6 +126,12 @@ uint32_t engine_deck_to_play(lua_State *L, engine_match *m, const engine_deck_ki
 void engine_deck_cleanup(lua_State *L, engine_match *m, const engine_deck_kit *k, int p);
 void engine_deck_buy(lua_State *L, engine_match *m, const engine_deck_kit *k, int p,
                      const engine_deck_card *c, uint32_t id);
+/* The kit's active player (its `active` counter), checked (op names the call in the
+ * error); pushing it and the name of the bot answering it inline, or nil (g:bot), as
+ * g:deck_active and g:deck_bot_turn answer (returns 2). */
+int engine_deck_active(lua_State *L, const engine_match *m, const engine_deck_kit *k,
+                       const char *op);
+int engine_deck_push_active(lua_State *L, const engine_match *m, int p);
 /* The top id of pile pl when its card can be taken from it, else 0; the kernel's pile of
  * the card interned as name (its first in the order), or NULL. */
 uint32_t engine_deck_pile_top(engine_match *m, const engine_deck_kit *k,
@@ -137,6 +143,11 @@ extern const luaL_Reg engine_deck_setup_methods[]; /* engine_deck_setup.c */
  * names table is their upvalue) and the module `deckhand.deck` (the kit constructor) to the
  * bundle's loaded modules, where require("deckhand.deck") finds it (engine_vm_init). */
 void engine_deck_open(engine_bundle *b, lua_State *L);
+
+/* engine_deck.c: a constructor's spec (the table at 1) read as the kit's and the play
+ * run's begin: its `cards` table at 2 (seen by the freeze) and its table `field` at 3,
+ * both checked. Returns the bundle. */
+engine_bundle *engine_deck_spec(lua_State *L, const char *field);
 
 /* engine_deck.c: the state and the events as the g calls reach them, for the methods.
  * A zone's index, created when create is set (as a g call that puts a card there does);

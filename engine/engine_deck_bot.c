@@ -359,20 +359,13 @@ static int g_deck_bot_turn(lua_State *L)
 {
     engine_match *m = engine_api_match(L, 0);
     const engine_deck_kit *k = engine_deck_arg(L, 2);
-    int64_t p = engine_deck_counter(m, k->c_active, 0);
-    if (p < 1 || p > m->np)
-        return luaL_error(L, "deck_bot_turn: no active player (%d)", (int)p);
-    const engine_deck_plan *pl = plan_of(m, k, (int)p);
-    if (pl && turn_is_plain(m, k, (int)p)) {
-        bot_turn(L, engine_api_match(L, 1), k, (int)p, pl);
+    int p = engine_deck_active(L, m, k, "deck_bot_turn");
+    const engine_deck_plan *pl = plan_of(m, k, p);
+    if (pl && turn_is_plain(m, k, p)) {
+        bot_turn(L, engine_api_match(L, 1), k, p, pl);
         return 0;
     }
-    lua_pushinteger(L, p);
-    if (m->bot_ref[p - 1] == LUA_NOREF)
-        lua_pushnil(L);
-    else
-        lua_pushstring(L, m->bot_name[p - 1]);
-    return 2;
+    return engine_deck_push_active(L, m, p);
 }
 
 const luaL_Reg engine_deck_bot_methods[] = {

@@ -111,14 +111,7 @@ static size_t run_text_size(lua_State *L, int spec, int cards)
  *      cards = name -> { adds = {n per counter}, text = "tail of its log line" } } */
 static int deck_run_new(lua_State *L)
 {
-    engine_bundle *b = *(engine_bundle **)lua_getextraspace(L);
-    luaL_checktype(L, 1, LUA_TTABLE);
-    lua_settop(L, 1);
-    lua_getfield(L, 1, "cards"); /* 2 */
-    luaL_checktype(L, 2, LUA_TTABLE);
-    engine_freeze_see(L, 2);
-    lua_getfield(L, 1, "counters"); /* 3 */
-    luaL_checktype(L, 3, LUA_TTABLE);
+    engine_bundle *b = engine_deck_spec(L, "counters");
     engine_freeze_see(L, 3);
     lua_Integer nc = luaL_len(L, 3);
     if (nc < 0 || nc > RUN_MAX_COUNTERS)
@@ -354,19 +347,14 @@ static const luaL_Reg run_methods[] = {
     {NULL, NULL},
 };
 
+static const luaL_Reg games_module[] = {
+    {"run", deck_run_new},
+    {"start", deck_start_new},
+    {NULL, NULL},
+};
+
 void engine_deck_games_open(engine_bundle *b, lua_State *L)
 {
-    lua_rawgeti(L, LUA_REGISTRYINDEX, b->gmeta_ref);
-    lua_getfield(L, -1, "__index"); /* g's method table */
-    lua_rawgeti(L, LUA_REGISTRYINDEX, b->names_ref);
-    luaL_setfuncs(L, run_methods, 1);
-    lua_pop(L, 2);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, b->loaded_ref);
-    lua_createtable(L, 0, 2);
-    lua_pushcfunction(L, deck_run_new);
-    lua_setfield(L, -2, "run");
-    lua_pushcfunction(L, deck_start_new);
-    lua_setfield(L, -2, "start");
-    lua_setfield(L, -2, "deckhand.deck_games");
-    lua_pop(L, 1);
+    engine_api_add_methods(b, L, run_methods);
+    engine_api_add_module(b, L, "deckhand.deck_games", games_module);
 }

@@ -235,21 +235,32 @@ static int g_deck_treasures(lua_State *L)
     return 5;
 }
 
-/* g:deck_active(kit): the active player (the `active` counter, kernel:turn's first read)
- * and the name of the bot answering that player inline, or nil (g:bot). */
-static int g_deck_active(lua_State *L)
+int engine_deck_active(lua_State *L, const engine_match *m, const engine_deck_kit *k,
+                       const char *op)
 {
-    engine_match *m = engine_api_match(L, 0);
-    const engine_deck_kit *k = engine_deck_arg(L, 2);
     int64_t p = engine_deck_counter(m, k->c_active, 0);
     if (p < 1 || p > m->np)
-        return luaL_error(L, "deck_active: no active player (%d)", (int)p);
+        return luaL_error(L, "%s: no active player (%d)", op, (int)p);
+    return (int)p;
+}
+
+int engine_deck_push_active(lua_State *L, const engine_match *m, int p)
+{
     lua_pushinteger(L, p);
     if (m->bot_ref[p - 1] == LUA_NOREF)
         lua_pushnil(L);
     else
         lua_pushstring(L, m->bot_name[p - 1]);
     return 2;
+}
+
+/* g:deck_active(kit): the active player (the `active` counter, kernel:turn's first read)
+ * and the name of the bot answering that player inline, or nil (g:bot). */
+static int g_deck_active(lua_State *L)
+{
+    engine_match *m = engine_api_match(L, 0);
+    int p = engine_deck_active(L, m, engine_deck_arg(L, 2), "deck_active");
+    return engine_deck_push_active(L, m, p);
 }
 
 /* g:deck_next(kit, p): the end of p's turn, kernel:turn's last step: the next player

@@ -514,6 +514,10 @@ engine_vis engine_zone_vis_id(const engine_game *g, const engine_intern *in, uin
 
 /* engine_api.c */
 int engine_api_open(engine_bundle *b, lua_State *L);
+/* engine_api_kits.c: a kit's calls added to g's method table (upvalue 1: the names
+ * table), and its constructors registered as the module `name` (package.loaded). */
+void engine_api_add_methods(engine_bundle *b, lua_State *L, const luaL_Reg *methods);
+void engine_api_add_module(engine_bundle *b, lua_State *L, const char *name, const luaL_Reg *fns);
 engine_g *engine_api_new_g(lua_State *L, engine_match *m);
 /* The match of the g at argument 1 (raises when it is none); mutating: refused while a bot
  * is only asked for an answer. For g methods defined outside engine_api.c (engine_deck_*.c). */
@@ -526,6 +530,10 @@ int engine_g_log_player(lua_State *L);
 int engine_g_logging(lua_State *L);
 /* engine_api_new.c: g:new(names, zone, owner, counts) for g:new, the match m's. */
 int engine_api_new_list(lua_State *L, engine_match *m);
+/* n (1..) entities of card, one after another on top of zone z, as n g:new calls would
+ * make them: returns the first id (consecutive ids), or raises "too many entities". */
+uint32_t engine_api_new_n(lua_State *L, engine_match *m, uint32_t card, const engine_zone *z,
+                          lua_Integer n);
 
 /* engine_bots.c: appends the engine's own strategies (ENGINE_RANDOM_BOT) to g's bots,
  * unless the game defines one of that name. Raises on out of memory. */

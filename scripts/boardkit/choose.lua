@@ -30,12 +30,14 @@ function choose.refuse(g, p, what)
         .. ", which the rules do not allow", 0)
 end
 
-local function contains(ids, id)
+-- Whether the array ids holds id (the rules' list a named choice must be in).
+function choose.contains(ids, id)
   for i = 1, #ids do
     if ids[i] == id then return true end
   end
   return false
 end
+local contains = choose.contains
 
 -- Ask p for one of the entities ids (a `target` decision); returns the one chosen.
 function choose.target(self, g, p, ids, prompt, source)

@@ -6,6 +6,8 @@
 -- player, so a test reads like the table talk ("Play Smithy", "Buy Gold ($6)").
 -- Inspecting: zone contents as comma-joined names, easy to compare with T.eq.
 
+local kernel = require("deckbuilder.kernel")
+
 local kit = {}
 
 -- Move a zone's cards (all but `keep` of them) to the box, top first.
@@ -266,6 +268,75 @@ function kit.saw_part(m, p, part)
     if string.find(e.text, part, 1, true) then return true end
   end
   return false
+end
+
+-- The texts of events (m:events(p)), in order.
+function kit.texts(events)
+  local t = {}
+  for i, e in ipairs(events) do t[i] = e.text end
+  return t
+end
+
+-- Checks that players 1..n of matches b and a received the same event texts.
+function kit.check_same_events(T, b, a, n)
+  for p = 1, n do
+    T.eq(kit.texts(b:events(p)), kit.texts(a:events(p)), "player " .. p .. "'s events")
+  end
+end
+
+-- The reference kernel over a game's cards (data: its cards and order) that runs the
+-- turn in Lua only, and the same kernel with its kit, checked to be so.
+function kit.kernels(T, data, hand_size)
+  local lua_k = kernel.new { cards = data.cards, order = data.order, hand_size = hand_size,
+                             kit = false }
+  local kit_k = kernel.new { cards = data.cards, order = data.order, hand_size = hand_size }
+  T.ok(lua_k.kit == false and kit_k.kit, "one kernel without a kit, one with")
+  return lua_k, kit_k
+end
+
+-- Answers the pending decision as its player with the options at the indexes in pick
+-- (a bot's answer) and insists it was accepted.
+function kit.answer_picked(T, m, pick)
+  local d = m:decision()
+  local ids = {}
+  for i = 1, #pick do ids[i] = d.options[pick[i]].id end
+  T.ok(m:answer(d.player, ids))
+end
+
+-- What a bot's named form answers where it picked the labelled option o: a card name,
+-- or nil for End actions / End turn.
+local function named_of(o)
+  if o.label:sub(1, 4) == "Buy " or o.label:sub(1, 5) == "Play " then return o.name end
+  return nil
+end
+
+-- Plays a match of two people to its end, every answer the bot's from the labelled
+-- options; at every action decision, and every buy decision once the treasures are
+-- played (a named bot's kernel plays them first), the named form must choose the same.
+-- spec: kernel, bot (the labelled form), named ({action, buy}), name, seed, max (answers),
+-- min (decisions compared), decision(m) (the pending decision as the bot is given it
+-- inline), buy(named, k, g, p) (the named buy as the kernel asks it).
+function kit.check_named_is_labelled(T, spec)
+  local k, named = spec.kernel, spec.named
+  local m = T.match { players = 2, seed = spec.seed }
+  local compared = 0
+  for _ = 1, spec.max do
+    if not m:decision() then break end
+    local d = spec.decision(m)
+    local pick = spec.bot(m.g, d.player, d)
+    local o = m:decision().options[pick[1]]
+    if d.kind == "action" then
+      local names = m.g:deck_actions(k.kit, d.player)
+      T.eq(named.action(k, m.g, d.player, names), named_of(o), spec.name .. ": " .. o.label)
+      compared = compared + 1
+    elseif d.kind == "buy" and o.label ~= "Play all treasures" then
+      T.eq(spec.buy(named, k, m.g, d.player), named_of(o), spec.name .. ": " .. o.label)
+      compared = compared + 1
+    end
+    kit.answer_picked(T, m, pick)
+  end
+  T.ok(m:finished(), "the whole game compared")
+  T.ok(compared > spec.min, "many decisions compared")
 end
 
 return kit

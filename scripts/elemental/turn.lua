@@ -140,12 +140,7 @@ local function in_zone(g, id, zone, p)
   return z == zone and o == p
 end
 
-local function has(ids, id)
-  for i = 1, #ids do
-    if ids[i] == id then return true end
-  end
-  return false
-end
+local has = choose.contains
 
 -- Would k:actions list the action o (a named bot's answer: boardkit/choose.lua)? The
 -- same rules, asked for that one action.

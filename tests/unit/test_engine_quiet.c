@@ -61,13 +61,30 @@ static const char hush_game[] =
     "  end,\n"
     "  bots = { default = function() return { 1 } end } }\n";
 
+/* The game text loaded as a bundle from a fresh folder (its path into dir), checked. */
+static engine_bundle *load_game(char *dir, size_t cap, const char *game, const char *text)
+{
+    engine_bundle *b = rig_engine_load_text(dir, cap, game, text);
+    CU_ASSERT_FATAL(b != NULL);
+    return b;
+}
+
+/* Frees a bundle of load_game and removes its folder. */
+static void unload_game(engine_bundle *b, const char *dir, const char *game)
+{
+    engine_bundle_free(b);
+    rig_engine_remove_text(dir, game);
+}
+
 static const char *const names2[] = {"Ann", "Bob"};
 
-static engine_match *echo_match(engine_bundle *b, const char *const *bots, const char *options,
-                                bool quiet)
+/* A match of game (loaded as b, match id id), seed 7, two seats: bots[i] names seat i's
+ * bot (NULL for a person), with the options given, quiet or not. */
+static engine_match *text_match(engine_bundle *b, const char *id, const char *game,
+                                const char *const *bots, const char *options, bool quiet)
 {
-    engine_match_config cfg = {.match_id = "m-echo",
-                               .game = "echo",
+    engine_match_config cfg = {.match_id = id,
+                               .game = game,
                                .seed = 7,
                                .nplayers = 2,
                                .names = names2,
@@ -75,6 +92,13 @@ static engine_match *echo_match(engine_bundle *b, const char *const *bots, const
                                .options = options,
                                .quiet = quiet};
     return rig_engine_match(b, &cfg);
+}
+
+/* A match of the echo game (see text_match). */
+static engine_match *echo_match(engine_bundle *b, const char *const *bots, const char *options,
+                                bool quiet)
+{
+    return text_match(b, "m-echo", "echo", bots, options, quiet);
 }
 
 typedef struct {
@@ -91,8 +115,7 @@ static void count_event(void *ud, const engine_event *ev)
 static void test_a_quiet_match_ends_with_the_hash_of_the_same_match_not_quiet(void)
 {
     char dir[64];
-    engine_bundle *b = rig_engine_load_text(dir, sizeof dir, "echo", echo_game);
-    CU_ASSERT_FATAL(b != NULL);
+    engine_bundle *b = load_game(dir, sizeof dir, "echo", echo_game);
     static const char *const bots[] = {"default", "second"};
     engine_match *loud = echo_match(b, bots, NULL, false);
     engine_match *quiet = echo_match(b, bots, NULL, true);
@@ -116,15 +139,13 @@ static void test_a_quiet_match_ends_with_the_hash_of_the_same_match_not_quiet(vo
     CU_ASSERT_EQUAL(q.text, 0);
     engine_match_free(loud);
     engine_match_free(quiet);
-    engine_bundle_free(b);
-    rig_engine_remove_text(dir, "echo");
+    unload_game(b, dir, "echo");
 }
 
 static void test_g_bot_names_an_inline_bot_and_is_nil_for_a_human_seat(void)
 {
     char dir[64];
-    engine_bundle *b = rig_engine_load_text(dir, sizeof dir, "echo", echo_game);
-    CU_ASSERT_FATAL(b != NULL);
+    engine_bundle *b = load_game(dir, sizeof dir, "echo", echo_game);
     static const char *const bots[] = {"second", NULL};
     engine_match *m = echo_match(b, bots, "tell=1", false);
     CU_ASSERT_FATAL(m != NULL);
@@ -143,15 +164,13 @@ static void test_g_bot_names_an_inline_bot_and_is_nil_for_a_human_seat(void)
     CU_ASSERT_EQUAL(r[0].score, 3 * (100 + 2));  /* g:bot(1) == "second", which picks b */
     CU_ASSERT_EQUAL(r[1].score, 3 * (1000 + 1)); /* g:bot(2) == nil, the person picked a */
     engine_match_free(m);
-    engine_bundle_free(b);
-    rig_engine_remove_text(dir, "echo");
+    unload_game(b, dir, "echo");
 }
 
 static void test_a_finished_all_bot_match_writes_its_snapshot_when_read(void)
 {
     char dir[64];
-    engine_bundle *b = rig_engine_load_text(dir, sizeof dir, "echo", echo_game);
-    CU_ASSERT_FATAL(b != NULL);
+    engine_bundle *b = load_game(dir, sizeof dir, "echo", echo_game);
     static const char *const bots[] = {"default", "second"};
     engine_match *m = echo_match(b, bots, NULL, true);
     CU_ASSERT_FATAL(m != NULL && engine_match_finished(m));
@@ -176,23 +195,14 @@ static void test_a_finished_all_bot_match_writes_its_snapshot_when_read(void)
     CU_ASSERT_EQUAL(r[1].score, 6);
     engine_match_free(back);
     engine_match_free(m);
-    engine_bundle_free(b);
-    rig_engine_remove_text(dir, "echo");
+    unload_game(b, dir, "echo");
 }
 
 /* A finished hush match (both seats bots), quiet or not, with the options given. */
 static engine_match *hush_match(engine_bundle *b, const char *options, bool quiet)
 {
     static const char *const bots[] = {"default", "default"};
-    engine_match_config cfg = {.match_id = "m-hush",
-                               .game = "hush",
-                               .seed = 7,
-                               .nplayers = 2,
-                               .names = names2,
-                               .bots = bots,
-                               .options = options,
-                               .quiet = quiet};
-    engine_match *m = rig_engine_match(b, &cfg);
+    engine_match *m = text_match(b, "m-hush", "hush", bots, options, quiet);
     CU_ASSERT_FATAL(m != NULL && engine_match_finished(m));
     return m;
 }
@@ -200,8 +210,7 @@ static engine_match *hush_match(engine_bundle *b, const char *options, bool quie
 static void test_g_logging_is_true_when_read_and_false_in_a_quiet_match(void)
 {
     char dir[64];
-    engine_bundle *b = rig_engine_load_text(dir, sizeof dir, "hush", hush_game);
-    CU_ASSERT_FATAL(b != NULL);
+    engine_bundle *b = load_game(dir, sizeof dir, "hush", hush_game);
     engine_match *loud = hush_match(b, "tell=1", false);
     engine_match *quiet = hush_match(b, "tell=1", true);
     engine_result r[2];
@@ -213,8 +222,7 @@ static void test_g_logging_is_true_when_read_and_false_in_a_quiet_match(void)
     CU_ASSERT_EQUAL(r[1].score, 0);
     engine_match_free(loud);
     engine_match_free(quiet);
-    engine_bundle_free(b);
-    rig_engine_remove_text(dir, "hush");
+    unload_game(b, dir, "hush");
 }
 
 /* Appends the text of each event to seat 0 and a "|", as far as 128 bytes go. */
@@ -229,8 +237,7 @@ static void seat0_texts(void *ud, const engine_event *ev)
 static void test_log_text_skipped_when_not_logging_keeps_event_counts_and_hash(void)
 {
     char dir[64];
-    engine_bundle *b = rig_engine_load_text(dir, sizeof dir, "hush", hush_game);
-    CU_ASSERT_FATAL(b != NULL);
+    engine_bundle *b = load_game(dir, sizeof dir, "hush", hush_game);
     engine_match *loud = hush_match(b, NULL, false);
     engine_match *quiet = hush_match(b, NULL, true);
     CU_ASSERT_EQUAL(engine_match_hash(quiet), engine_match_hash(loud));
@@ -246,8 +253,7 @@ static void test_log_text_skipped_when_not_logging_keeps_event_counts_and_hash(v
     CU_ASSERT_EQUAL(strncmp(text, "turn 1 of Ann|yours|Ann ends turn 1|turn 2 of Bob|", 50), 0);
     engine_match_free(loud);
     engine_match_free(quiet);
-    engine_bundle_free(b);
-    rig_engine_remove_text(dir, "hush");
+    unload_game(b, dir, "hush");
 }
 
 static const dh_test_case cases[] = {

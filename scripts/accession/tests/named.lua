@@ -22,41 +22,15 @@ local function bot_decision(m)
   return d
 end
 
--- What the named form answers where the bot picked option o: a card name, or nil for
--- End actions / End turn.
-local function named_of(o)
-  if o.label:sub(1, 4) == "Buy " or o.label:sub(1, 5) == "Play " then return o.name end
-  return nil
-end
-
--- Plays a match of two people to its end, every answer the bot's from the labelled
--- options; at every action decision, and every buy decision once the treasures are
--- played (a named bot's kernel plays them first), the named form must choose the same.
+-- The bot's labelled and named forms must choose the same at every decision of a match.
 local function check_named_is_labelled(T, bot_name, seed)
-  local k, bot, named = game.kernel, game.bots[bot_name], k_named()[bot_name]
-  local m = T.match { players = 2, seed = seed }
-  local compared = 0
-  for _ = 1, 5000 do
-    if not m:decision() then break end
-    local d = bot_decision(m)
-    local pick = bot(m.g, d.player, d)
-    local o = m:decision().options[pick[1]]
-    if d.kind == "action" then
-      local names = m.g:deck_actions(k.kit, d.player)
-      T.eq(named.action(k, m.g, d.player, names), named_of(o), bot_name .. ": " .. o.label)
-      compared = compared + 1
-    elseif d.kind == "buy" and d.options[pick[1]] ~= kernel.PLAY_ALL then
-      T.eq(named.buy(k, m.g, d.player, m.g:counter("coins"), m.g:counter("turns", d.player)),
-           named_of(o),
-           bot_name .. ": " .. o.label)
-      compared = compared + 1
-    end
-    local ids = {}
-    for i = 1, #pick do ids[i] = m:decision().options[pick[i]].id end
-    T.ok(m:answer(d.player, ids))
-  end
-  T.ok(m:finished(), "the whole game compared")
-  T.ok(compared > 30, "many decisions compared")
+  kit.check_named_is_labelled(T, {
+    kernel = game.kernel, bot = game.bots[bot_name], named = k_named()[bot_name],
+    name = bot_name, seed = seed, max = 5000, min = 30, decision = bot_decision,
+    buy = function(named, k, g, p)
+      return named.buy(k, g, p, g:counter("coins"), g:counter("turns", p))
+    end,
+  })
 end
 
 function tests.test_bots_name_the_action_and_buy_they_pick_from_the_options(T)

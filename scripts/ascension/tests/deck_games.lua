@@ -12,12 +12,6 @@ local HI = "Heavy Infantry"
 
 local tests = {}
 
-local function texts(events)
-  local t = {}
-  for i, e in ipairs(events) do t[i] = e.text end
-  return t
-end
-
 -- Two equal matches: player 1's hand played by R.play card by card from the bottom in one,
 -- by g:deck_run in the other, until n cards are played; both must end alike.
 local function same_as_play(T, hand, n)
@@ -29,7 +23,7 @@ local function same_as_play(T, hand, n)
   T.eq(played, n)
   T.eq(next_id, b.g:at("hand", 1, 1), "the bottom card left, or nil")
   T.eq(b:hash(), a:hash(), "the same state")
-  for p = 1, 2 do T.eq(texts(b:events(p)), texts(a:events(p)), "player " .. p .. "'s events") end
+  kit.check_same_events(T, b, a, 2)
   return b
 end
 
@@ -103,7 +97,7 @@ function tests.test_deck_start_does_what_the_turns_g_calls_do(T)
   g:log(g:player_name(2), "'s turn ", turns)
   T.eq(b.g:deck_start(start, 2), turns)
   T.eq(b:hash(), a:hash(), "the same state")
-  for p = 1, 2 do T.eq(texts(b:events(p)), texts(a:events(p)), "player " .. p .. "'s events") end
+  kit.check_same_events(T, b, a, 2)
   T.eq(b.g:counter("runes"), 0)
   T.ok(kit.saw(b, 1, b.g:player_name(2) .. "'s turn " .. turns))
 end

@@ -51,9 +51,7 @@ local function check_named_is_labelled(T, players, seed, max)
       if want ~= "all" and want ~= "end" then T.eq(id, o.card, o.label) end
       turns = turns + 1
     end
-    local ids = {}
-    for i = 1, #pick do ids[i] = d.options[pick[i]].id end
-    T.ok(m:answer(d.player, ids))
+    kit.answer_picked(T, m, pick)
   end
   T.ok(turns > 50, "many turn decisions compared")
   return m

@@ -22,12 +22,6 @@ local function kernels(g)
   return k, kernel.new { cards = data.cards, order = k.order, hand_size = 5, bots = named }
 end
 
-local function texts(events)
-  local t = {}
-  for i, e in ipairs(events) do t[i] = e.text end
-  return t
-end
-
 -- Plays the same bot game twice, to its end: once with its kernel's turns in Lua (the
 -- bots' named forms) and once with plan bots' turns in C, and checks that both end in
 -- the same state with the same events. (A match of bots only is played out when it is
@@ -44,7 +38,7 @@ local function play_both(T, spec)
   local b = T.match(spec)
   T.ok(a:finished() and b:finished(), "the games end")
   T.eq(b:hash(), a:hash(), "the same final state")
-  for p = 1, 2 do T.eq(texts(b:events(p)), texts(a:events(p)), "the same events") end
+  for p = 1, 2 do T.eq(kit.texts(b:events(p)), kit.texts(a:events(p)), "the same events") end
 end
 
 function tests.test_the_c_bot_turn_leaves_the_same_state_and_events_as_the_lua_turn(T)

@@ -9,31 +9,16 @@ local deck = require("deckhand.deck")
 
 local tests = {}
 
--- The reference: a kernel over every Dominion card that runs the turn in Lua only; and
--- the same kernel with its kit (the order holds every card: Merchant's after_play on
--- Silver is a hook, so Silver is not a plain treasure to either).
-local function kernels()
-  return kernel.new { cards = data.cards, order = data.order, hand_size = 5, kit = false },
-         kernel.new { cards = data.cards, order = data.order, hand_size = 5 }
-end
-
-local function texts(events)
-  local t = {}
-  for i, e in ipairs(events) do t[i] = e.text end
-  return t
-end
-
 -- Runs f(g, k) on two equal matches (setup: their T.match setup), one with the Lua-only
 -- kernel and one with the kit's, and checks that both end in the same state with the
 -- same events and that f returned the same. Returns the kit's match and f's answer.
 local function same_as_lua(T, setup, f)
-  local lua_k, kit_k = kernels()
-  T.ok(lua_k.kit == false and kit_k.kit, "one kernel without a kit, one with")
+  local lua_k, kit_k = kit.kernels(T, data, 5)
   local a = T.match { players = 2, seed = 3, setup = setup }
   local b = T.match { players = 2, seed = 3, setup = setup }
   local want, got = f(a.g, lua_k), f(b.g, kit_k)
   T.eq(b:hash(), a:hash(), "the same state")
-  for p = 1, 2 do T.eq(texts(b:events(p)), texts(a:events(p)), "player " .. p .. "'s events") end
+  kit.check_same_events(T, b, a, 2)
   T.eq(got, want, "the same answer")
   return b, got
 end
@@ -87,7 +72,7 @@ end
 
 function tests.test_kit_active_names_the_active_player_and_its_bot_like_g_bot(T)
   local m = T.match { bots = { false, "big_money" } }
-  local g, _, k = m.g, kernels()
+  local g, _, k = m.g, kit.kernels(T, data, 5)
   T.eq({ g:deck_active(k.kit) }, { 1 }, "a person: no bot")
   g:set_counter("active", 0, 2)
   T.eq({ g:deck_active(k.kit) }, { 2, g:bot(2) })
@@ -96,7 +81,7 @@ end
 
 function tests.test_kit_next_makes_the_next_seat_active_and_wraps_around(T)
   local m = T.match { players = 3 }
-  local g, _, k = m.g, kernels()
+  local g, _, k = m.g, kit.kernels(T, data, 5)
   T.eq(g:deck_next(k.kit, 1), 2)
   T.eq(g:counter("active"), 2)
   T.eq(g:deck_next(k.kit, 3), 1, "after the last seat, the first")
@@ -155,7 +140,7 @@ function tests.test_kit_owned_counts_like_owned_and_owned_count(T)
   local m = T.match { setup = function(g)
     kit.stack(g, 1, { "Smithy" }, { "Militia", "Copper" }, { "Smithy" })
   end }
-  local g, lua_k, k = m.g, kernels()
+  local g, lua_k, k = m.g, kit.kernels(T, data, 5)
   k:gain(g, 1, "Smithy")
   k:gain(g, 1, "Moat")
   local names = { "Smithy", "Militia", "Moat" }
@@ -170,7 +155,7 @@ end
 
 function tests.test_kit_best_is_the_first_highest_ranked_pile_that_coins_buy(T)
   local m = T.match { setup = function(g) kit.empty_pile(g, "Gold") end }
-  local g, _, k = m.g, kernels()
+  local g, _, k = m.g, kit.kernels(T, data, 5)
   local rank = { Gold = 9, Market = 5, Militia = 5, Silver = 1 }
   T.eq({ g:deck_best(k.kit, 6, rank) }, { "Militia", 5 },
        "Gold's pile is empty; of Militia ($4) and Market ($5), the first in the order")
@@ -184,7 +169,7 @@ function tests.test_a_bot_named_buy_of_an_unaffordable_card_is_refused(T)
   local m = T.match { bots = { false, "big_money" }, setup = function(g)
     kit.set_hand(g, 2, { "Copper", "Copper", "Estate" })
   end }
-  local _, k = kernels()
+  local _, k = kit.kernels(T, data, 5)
   local named = { buy = function() return "Province" end }
   local ok, err = pcall(k.buy_phase, k, m.g, 2, named)
   T.ok(not ok, "the buy is refused")
@@ -194,7 +179,7 @@ end
 
 function tests.test_a_named_buy_without_a_pile_or_a_buy_is_refused(T)
   local m = T.match {}
-  local _, k = kernels()
+  local _, k = kit.kernels(T, data, 5)
   local g = m.g
   local ok, err = pcall(g.deck_buy, g, k.kit, 1, "Dragon")
   T.ok(not ok and tostring(err):find("player 1 cannot buy Dragon: it has no pile", 1, true),
@@ -212,7 +197,7 @@ function tests.test_a_bot_named_action_not_in_hand_is_refused(T)
   local m = T.match { bots = { false, "default" }, setup = function(g)
     kit.set_hand(g, 2, { "Village", "Copper" })
   end }
-  local g, _, k = m.g, kernels()
+  local g, _, k = m.g, kit.kernels(T, data, 5)
   local ok, err = pcall(g.deck_play, g, k.kit, 2, "Smithy")
   T.ok(not ok and tostring(err):find("bot 'default' (player 2) named Smithy, which it cannot "
                                      .. "play: there is none in hand", 1, true), tostring(err))
@@ -227,7 +212,7 @@ function tests.test_kit_actions_offers_each_action_kind_in_hand_once_like_hand_k
   local m = T.match { setup = function(g)
     kit.set_hand(g, 1, { "Smithy", "Copper", "Village", "Smithy", "Moat" })
   end }
-  local g, lua_k, k = m.g, kernels()
+  local g, lua_k, k = m.g, kit.kernels(T, data, 5)
   local _, want = lua_k:hand_kinds(g, 1, "Action")
   T.eq(g:deck_actions(k.kit, 1), want)
   T.eq(want, { "Smithy", "Village", "Moat" })
@@ -242,7 +227,7 @@ function tests.test_a_named_action_plays_the_first_of_its_name_and_resolves_it(T
   local m = T.match { setup = function(g)
     kit.stack(g, 1, { "Village", "Copper", "Village" }, { "Gold", "Gold" })
   end }
-  local g, _, k = m.g, kernels()
+  local g, _, k = m.g, kit.kernels(T, data, 5)
   local first = g:list("hand", 1)[1]
   local played = g:deck_play(k.kit, 1, "Village")
   T.eq(played, first, "the first Village from the bottom, the one its option names")

@@ -8,24 +8,11 @@ local data = require("dominion.cards")
 
 local tests = {}
 
--- The reference kernel (Lua only) and the same kernel with its kit.
-local function kernels()
-  return kernel.new { cards = data.cards, order = data.order, hand_size = 5, kit = false },
-         kernel.new { cards = data.cards, order = data.order, hand_size = 5 }
-end
-
-local function texts(events)
-  local t = {}
-  for i, e in ipairs(events) do t[i] = e.text end
-  return t
-end
-
 -- Two matches of n players, each given a second set-up by f(g, k) after the game's own:
 -- one by the Lua kernel, one by the kit's. Both must end in the same state (a draw from
 -- each generator checks they are where they were) with the same events.
 local function same_setup(T, n, f)
-  local lua_k, kit_k = kernels()
-  T.ok(lua_k.kit == false and kit_k.kit, "one kernel without a kit, one with")
+  local lua_k, kit_k = kit.kernels(T, data, 5)
   local draws = {}
   local function run(k)
     return T.match { players = n, seed = 5, setup = function(g)
@@ -36,7 +23,7 @@ local function same_setup(T, n, f)
   local a, b = run(lua_k), run(kit_k)
   T.eq(b:hash(), a:hash(), "the same state")
   T.eq(draws[2], draws[1], "the generator where the Lua left it")
-  for p = 1, n do T.eq(texts(b:events(p)), texts(a:events(p)), "player " .. p .. "'s events") end
+  kit.check_same_events(T, b, a, n)
   return b
 end
 
@@ -66,7 +53,7 @@ function tests.test_kit_setup_deals_a_short_deck_as_the_lua_does(T)
 end
 
 function tests.test_kit_setup_refuses_a_card_without_a_pile(T)
-  local _, kit_k = kernels()
+  local _, kit_k = kit.kernels(T, data, 5)
   local small = kernel.new { cards = data.cards, order = { "Copper", "Estate" }, hand_size = 5 }
   T.ok(kit_k.kit and small.kit)
   T.match { players = 2, setup = function(g)
@@ -113,7 +100,7 @@ end
 -- given turns (player 1's first turn, started, adds one); the kit's results and the
 -- Lua's, as strings.
 local function both_results(T, decks, turns)
-  local lua_k, kit_k = kernels()
+  local lua_k, kit_k = kit.kernels(T, data, 5)
   local m = T.match { players = 3, setup = function(g)
     for p = 1, 3 do
       kit.stack(g, p, {}, decks[p], {})
@@ -142,7 +129,7 @@ function tests.test_kit_results_equal_the_lua_results_with_gardens(T)
 end
 
 function tests.test_kit_results_by_a_counter_without_tiebreak_share_equal_points(T)
-  local _, kit_k = kernels()
+  local _, kit_k = kit.kernels(T, data, 5)
   local m = T.match { players = 3, setup = function(g)
     for p = 1, 3 do g:set_counter("marks", p, p == 2 and 9 or 4) end
     g:set_counter("turns", 3, 7)
