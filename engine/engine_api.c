@@ -60,6 +60,16 @@ static uint32_t entity_arg(lua_State *L, engine_match *m, int i)
     return (uint32_t)id;
 }
 
+int32_t engine_api_owner(lua_State *L, engine_match *m, int i)
+{
+    return owner_arg(L, m, i);
+}
+
+uint32_t engine_api_entity(lua_State *L, engine_match *m, int i)
+{
+    return entity_arg(L, m, i);
+}
+
 static engine_zone *zone_arg(lua_State *L, engine_match *m, int i, int create)
 {
     uint32_t name = engine_intern_lua(m->b, L, i);
@@ -317,29 +327,6 @@ static int g_top(lua_State *L)
     return 1;
 }
 
-/* The board kit's calls (g:tops, g:pick, g:gather, g:due; g:gets, g:count_held below) are
- * engine_board.c's. */
-static int g_tops(lua_State *L)
-{
-    engine_match *m = gm(L);
-    return engine_board_tops(L, m, owner_arg(L, m, 3));
-}
-
-static int g_pick(lua_State *L)
-{
-    return engine_board_pick(L, gm(L));
-}
-
-static int g_gather(lua_State *L)
-{
-    return engine_board_gather(L, gm(L));
-}
-
-static int g_due(lua_State *L)
-{
-    return engine_board_due(L, gm(L));
-}
-
 /* g:list(zone, owner [, names [, how]]): with names (a table keyed by card name), only
  * the ids whose card name it maps to a true value: hands filtered by type in one call.
  * how "names" adds the ids' card names as a second array; "distinct" also keeps only
@@ -425,18 +412,6 @@ static int g_get(lua_State *L)
     int64_t *v = engine_map_find(&m->st.attrs, (uint64_t)id << 32 | a);
     lua_pushinteger(L, v ? *v : 0);
     return 1;
-}
-
-static int g_gets(lua_State *L)
-{
-    engine_match *m = gm(L);
-    return engine_board_gets(L, m, entity_arg(L, m, 2));
-}
-
-static int g_count_held(lua_State *L)
-{
-    engine_match *m = gm(L);
-    return engine_board_count_held(L, m, entity_arg(L, m, 2));
 }
 
 static int g_set(lua_State *L)
@@ -563,15 +538,9 @@ static const luaL_Reg g_methods[] = {
     {"count_empty", g_count_empty},
     {"at", g_at},
     {"top", g_top},
-    {"tops", g_tops},
     {"list", g_list},
-    {"pick", g_pick},
-    {"gather", g_gather},
-    {"due", g_due},
     {"shuffle", g_shuffle},
     {"get", g_get},
-    {"gets", g_gets},
-    {"count_held", g_count_held},
     {"set", g_set},
     {"counter", g_counter},
     {"set_counter", g_set_counter},

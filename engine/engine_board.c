@@ -160,7 +160,7 @@ static lua_Integer count_held(lua_State *L, engine_match *m, uint32_t id, const 
  * `owner`), the top ids of those that hold a card, in the array's order; with "empty",
  * the indices into the array of those that hold none. A board's pieces, or its free
  * spaces, in one call instead of a g:top or g:count per space (boardkit/grid.lua). */
-int engine_board_tops(lua_State *L, engine_match *m, int32_t owner)
+static int board_tops(lua_State *L, engine_match *m, int32_t owner)
 {
     board_list zones;
     list_arg(L, m->b, 2, &zones);
@@ -186,7 +186,7 @@ int engine_board_tops(lua_State *L, engine_match *m, int32_t owner)
 
 /* g:gets(id, attrs): the values of the attributes named in the array, in its order (0
  * for one never set): a piece's statuses in one call (boardkit/status.lua). */
-int engine_board_gets(lua_State *L, engine_match *m, uint32_t id)
+static int board_gets(lua_State *L, engine_match *m, uint32_t id)
 {
     board_list attrs;
     list_arg(L, m->b, 3, &attrs);
@@ -202,7 +202,7 @@ int engine_board_gets(lua_State *L, engine_match *m, uint32_t id)
 /* g:count_held(id, attrs): how many of the attributes named in the array are nonzero on
  * entity id (boardkit/status.lua's nheld: the statuses a piece holds), without the
  * array of values g:gets builds. */
-int engine_board_count_held(lua_State *L, engine_match *m, uint32_t id)
+static int board_count_held(lua_State *L, engine_match *m, uint32_t id)
 {
     board_list attrs;
     list_arg(L, m->b, 3, &attrs);
@@ -228,7 +228,7 @@ static uint32_t id_at(lua_State *L, const engine_match *m, lua_Integer i, const 
  * "names", their card names too, as a second array. An event bus's listeners narrowed
  * to those that can answer (boardkit/events.lua, Wizardry's live listeners): one call
  * instead of a g:name, a table read and a g:get per status per listener. */
-int engine_board_pick(lua_State *L, engine_match *m)
+static int board_pick(lua_State *L, engine_match *m)
 {
     luaL_checktype(L, 2, LUA_TTABLE);
     luaL_checktype(L, 3, LUA_TTABLE);
@@ -267,7 +267,7 @@ int engine_board_pick(lua_State *L, engine_match *m)
  * zone of the i-th owner given, each bottom first, one zone after another: who listens
  * to an event, in the order triggers resolve (a wizard, its monsters, the other's...),
  * in one call instead of a g:top or g:list per zone and a Lua loop to join them. */
-int engine_board_gather(lua_State *L, engine_match *m)
+static int board_gather(lua_State *L, engine_match *m)
 {
     board_list zones;
     list_arg(L, m->b, 2, &zones);
@@ -293,7 +293,7 @@ int engine_board_gather(lua_State *L, engine_match *m)
 /* g:due(ids, attrs, now): the ids of the array holding any of the attributes named in
  * attrs at a value other than 0 and at most now, in the array's order: the pieces with a
  * status that ends by turn now (boardkit/status.lua's expire reads only those). */
-int engine_board_due(lua_State *L, engine_match *m)
+static int board_due(lua_State *L, engine_match *m)
 {
     luaL_checktype(L, 2, LUA_TTABLE);
     board_list attrs;
@@ -421,7 +421,48 @@ static int g_status_clear(lua_State *L)
     return engine_board_status_clear(L, engine_api_match(L, 1));
 }
 
+/* The g methods: the match, and the owner or entity they name, checked as engine_api.c's
+ * own are. */
+static int g_tops(lua_State *L)
+{
+    engine_match *m = engine_api_match(L, 0);
+    return board_tops(L, m, engine_api_owner(L, m, 3));
+}
+
+static int g_pick(lua_State *L)
+{
+    return board_pick(L, engine_api_match(L, 0));
+}
+
+static int g_gather(lua_State *L)
+{
+    return board_gather(L, engine_api_match(L, 0));
+}
+
+static int g_due(lua_State *L)
+{
+    return board_due(L, engine_api_match(L, 0));
+}
+
+static int g_gets(lua_State *L)
+{
+    engine_match *m = engine_api_match(L, 0);
+    return board_gets(L, m, engine_api_entity(L, m, 2));
+}
+
+static int g_count_held(lua_State *L)
+{
+    engine_match *m = engine_api_match(L, 0);
+    return board_count_held(L, m, engine_api_entity(L, m, 2));
+}
+
 static const luaL_Reg board_methods[] = {
+    {"tops", g_tops},
+    {"pick", g_pick},
+    {"gather", g_gather},
+    {"due", g_due},
+    {"gets", g_gets},
+    {"count_held", g_count_held},
     {"fallen", g_fallen},
     {"shortfalls", g_shortfalls},
     {"clash", g_clash},

@@ -14,10 +14,10 @@
  *   engine_events.c   a match's events for its seats
  *   engine_decision.c the pending decision; validating a player's answer (Choose)
  *   engine_log.c      the answer log and an answer's encoding
+ *   engine_api.c      the Lua `g` handle
  *   engine_board.c    the board kit's g calls: positions, statuses, listeners (C loops)
  *   engine_board_combat.c  g:clash: a plain attack between two pieces in one call
  *   engine_board_status.c  g:status_enter: a piece's printed statuses as it enters
- *   engine_api.c      the Lua `g` handle
  *   engine_deck*.c    the deck kit: a deck-builder's turn as g methods (engine_deck.h)
  *   engine_bots.c     the strategies the engine offers every game (`random`)
  *   engine_vm.c       a bundle's VM: allocator, watchdog, sandbox, registry tables
@@ -287,15 +287,6 @@ int engine_freeze_is_proxy(lua_State *L, int idx);
  * back as loaded, then collected again. */
 void engine_freeze_trim(engine_bundle *b);
 
-/* engine_board.c. The board kit's g calls for the match m (docs/SCRIPTING.md), the owner
- * or entity checked: engine_api.c's g_tops, g_pick, g_gets, g_count_held, g_gather, g_due (upvalue
- * 1: the names table). */
-int engine_board_tops(lua_State *L, engine_match *m, int32_t owner);
-int engine_board_pick(lua_State *L, engine_match *m);
-int engine_board_gets(lua_State *L, engine_match *m, uint32_t id);
-int engine_board_count_held(lua_State *L, engine_match *m, uint32_t id);
-int engine_board_gather(lua_State *L, engine_match *m);
-int engine_board_due(lua_State *L, engine_match *m);
 /* Adds g:fallen, g:shortfalls (engine_board.c), g:clash (engine_board_combat.c),
  * g:status_enter and g:status_clear (engine_board_status.c) to g's methods, after
  * engine_api_open. */
@@ -522,6 +513,10 @@ engine_g *engine_api_new_g(lua_State *L, engine_match *m);
 /* The match of the g at argument 1 (raises when it is none); mutating: refused while a bot
  * is only asked for an answer. For g methods defined outside engine_api.c (engine_deck_*.c). */
 engine_match *engine_api_match(lua_State *L, int mutating);
+/* An owner (0..players) and an entity id at argument i, checked as engine_api.c's own g
+ * methods check them (raise when bad): for g methods defined outside it. */
+int32_t engine_api_owner(lua_State *L, engine_match *m, int i);
+uint32_t engine_api_entity(lua_State *L, engine_match *m, int i);
 
 /* engine_api_log.c: g:log, g:log_to, g:log_player and g:logging (engine_api.c's table). */
 int engine_g_log(lua_State *L);
@@ -579,15 +574,15 @@ void engine_log_free(engine_log *lg);
 /* Exchanges the match's snapshot and answer log with the previous ones: at a turn boundary
  * inside an answer, to keep what undo needs; on the rollback, to put them back. */
 void engine_match_swap_prev(engine_match *m);
+/* Writes the snapshot a finished all-bot match left unwritten (snap_stale); -1 when out of
+ * memory. Whoever reads m->snap calls it first. Here, with the snapshot and log it keeps. */
+int engine_match_snap_sync(engine_match *m);
 /* engine_match_restore from base, a state parsed from the snapshot (engine_state_parse;
  * the caller keeps it), instead of the snapshot's bytes: a search's copy (m->copy set),
  * which has no snapshot of its own and is never rolled back. */
 engine_match *engine_match_restore_copy(engine_bundle *b, const engine_match_config *cfg,
                                         const engine_state *base, const engine_answer *log,
                                         size_t nlog, engine_error *err);
-/* Writes the snapshot a finished all-bot match left unwritten (snap_stale); -1 when out of
- * memory. Whoever reads m->snap calls it first. */
-int engine_match_snap_sync(engine_match *m);
 
 /* engine_turns.c: the protected steps of a match. */
 typedef enum {

@@ -2,7 +2,8 @@
  * engine_log.c: the answer log of a match: every answer accepted since the last turn
  * boundary (what a restore replays on top of the snapshot), kept with the snapshot and the
  * previous pair (what undo goes back to), and the byte encoding of one answer that the
- * worker appends to a match's history in Redis.
+ * worker appends to a match's history in Redis; and the snapshot an all-bot match writes
+ * only when it is first read (engine_match_snap_sync).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,16 @@ void engine_log_free(engine_log *lg)
     free(lg->v);
     free(lg->ids);
     memset(lg, 0, sizeof *lg);
+}
+
+int engine_match_snap_sync(engine_match *m)
+{
+    if (!m->snap_stale)
+        return 0;
+    if (engine_state_save(&m->st, &m->b->names, &m->snap) < 0)
+        return -1;
+    m->snap_stale = 0;
+    return 0;
 }
 
 void engine_match_swap_prev(engine_match *m)

@@ -459,16 +459,6 @@ uint64_t engine_match_snapshot_version(const engine_match *m)
     return m->st.version;
 }
 
-int engine_match_snap_sync(engine_match *m)
-{
-    if (!m->snap_stale)
-        return 0;
-    if (engine_state_save(&m->st, &m->b->names, &m->snap) < 0)
-        return -1;
-    m->snap_stale = 0;
-    return 0;
-}
-
 const uint8_t *engine_match_snapshot(const engine_match *m, size_t *len)
 {
     if (engine_match_snap_sync((engine_match *)m) < 0) { /* written when first read */
