@@ -68,7 +68,7 @@ const dh_acl_role dh_acl_roles[] = {
      "+get +mget +set +del +exists +pexpire +hget +hgetall +hmget "
      "+hset +hdel +hincrby +lrange +llen +rpush +lpush +sadd +spop "
      "+multi +exec +discard +hrandfield +zadd +ltrim +lpos +lindex "
-     "+expire "
+     "+expire +subscribe &" DH_CHANNEL_BUNDLES " "
      "~" ACL_MATCH_ANY " ~" DH_KEY_MATCHES_RUNNING " ~" DH_KEY_MATCHES_FINISHED
      " ~" DH_KEY_MATCHES_UNRATED " ~" ACL_WORKER_ANY " ~" ACL_BUNDLE_ANY " ~" ACL_BUNDLE_CURRENT
      " ~" ACL_BUNDLE_HISTORY " ~" ACL_BUNDLE_CANARY " ~" ACL_BUNDLE_AUDIT " ~" DH_KEY_BUNDLES

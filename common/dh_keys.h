@@ -110,7 +110,13 @@
 #define DH_KEY_WORKER_PATTERN   DH_KEY_WORKER_("*") /* SCAN MATCH: every worker:{ID} family key */
 #define DH_KEY_MATCHES_UNRATED  "matches:unrated"
 #define DH_KEY_ACCOUNT_NAMES    "accounts:names"
-#define DH_KEY_AUDIT_ADMIN      "audit:{admin}"
+
+/* The pub/sub channel a change of a game's bundle pointers is announced on (the game's
+ * name as the message), in the same transaction as the change (dh_liveops_commit); the
+ * workers subscribe (worker/bundles: they read the pointers at once instead of at their
+ * next poll). Not a key: no slot, and a Cluster's PUBLISH reaches every node. */
+#define DH_CHANNEL_BUNDLES "bundles:announce"
+#define DH_KEY_AUDIT_ADMIN "audit:{admin}"
 
 /* Keys with an id: each writes the key into buf (DH_KEY_MAX bytes) and returns buf. */
 char *dh_key_match(char *buf, const char *match_id);

@@ -138,6 +138,9 @@ int dh_liveops_commit(redisContext *c, const char *game, const dh_liveops_change
         bad |= lo_run(c, 3, push);
     }
     bad |= lo_audit_append(c, aud, a);
+    /* the workers learn of it now, not at their next poll (dh_keys.h) */
+    const char *publish[] = {"PUBLISH", DH_CHANNEL_BUNDLES, game};
+    bad |= lo_run(c, 3, publish);
     if (bad) {
         lo_run(c, 1, discard);
         goto err;

@@ -16,9 +16,9 @@
  * Redis write of the batch goes out as one pipeline and only then are the outputs
  * released (host.h). Every WORKER_BEAT_MS the worker beats to the matchmaker and renews
  * its worker:{ID} lease, whatever the backlog; every WORKER_HELLO_MS it repeats its
- * WorkerHello, so a restarted matchmaker relearns it without being asked. Every
- * BUNDLES_POLL_MS, between batches, it follows the current script bundles in Redis
- * (bundles.h).
+ * WorkerHello, so a restarted matchmaker relearns it without being asked. It follows the
+ * current script bundles in Redis (bundles.h): the poll also waits on the subscription
+ * that announces a change, which the next turn reads first.
  *
  * The layout, top down: main.c (flags, set-up, the poll); worker_loop.c (one turn, the
  * beat's timing); the process state, the host (out.h, host.h); worker_control.c, which hands
@@ -60,11 +60,13 @@ static int worker_run(host *h, dh_ops *ops, dh_gauge *active, size_t inbox_max)
     worker_loop_init(&l, dh_now_ms(), inbox_max);
     int rc = 0;
     while (!dh_signal_stop_asked() && !h->drain_asked) {
+        /* the third: bundle changes announced (bundles.h), while subscribed */
         zmq_pollitem_t items[] = {
             {.socket = h->dealer, .events = ZMQ_POLLIN},
             {.socket = h->router, .events = ZMQ_POLLIN},
+            {.fd = h->bs ? bundles_announce_fd(h->bs) : -1, .events = ZMQ_POLLIN},
         };
-        if (zmq_poll(items, 2, worker_loop_timeout(&l, dh_now_ms())) < 0) {
+        if (zmq_poll(items, items[2].fd >= 0 ? 3 : 2, worker_loop_timeout(&l, dh_now_ms())) < 0) {
             if (errno == EINTR)
                 continue;
             dh_error("zmq_poll: %s", zmq_strerror(errno));

@@ -90,6 +90,9 @@ void worker_loop_turn(worker_loop *l, host *h)
     }
     l->last_wake = now;
     worker_loop_beat(l, h, now);
+    /* first: a push announced now serves from this turn on, not after the batch */
+    if (h->bs)
+        l->next_poll = bundles_tick(h->bs, now);
     bool adopt = worker_control_matchmaker(h, now);
     worker_control_receive(h, &l->in);
     worker_control_work(h, &l->in, now + l->batch_ms);
@@ -102,10 +105,6 @@ void worker_loop_turn(worker_loop *l, host *h)
     host_admin_tick(h, dh_now_ms());
     l->due = host_tick(h, dh_now_ms());
     host_flush(h, dh_now_ms());
-    if (h->bs && dh_now_ms() >= l->next_poll) {
-        bundles_poll(h->bs, dh_now_ms());
-        l->next_poll = dh_now_ms() + BUNDLES_POLL_MS;
-    }
     host_apply_bundles(h, dh_now_ms());
     out_watch_tick(h, dh_now_ms());
     worker_loop_rate(l, h, dh_now_ms());

@@ -6,13 +6,17 @@
  * current, and a bundle it cannot load (or whose content is not its id) is reported in
  * bundle:{SHA}:errors while new matches keep starting on the previous one. A canary
  * (bundle:canary:{GAME}) takes exactly the new matches dh_bundle_canary_takes gives it,
- * is counted, and once dropped keeps its VM only while a match is pinned to it.
+ * is counted, and once dropped keeps its VM only while a match is pinned to it. A push
+ * committed through dh_liveops_commit is announced, and the worker serves it at its next
+ * turn, long before its safety-net poll is due.
  */
 #include "bundles.h"
 #include "dh_bundle.h"
+#include "dh_liveops.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -286,6 +290,60 @@ static void test_canary_takes_its_share_of_new_matches_until_dropped(void)
     engine_bundle_free(def);
 }
 
+/* Commit sha as game's current bundle the way `deckhand scripts push` does. */
+static void push_current(const char *game, const char *sha)
+{
+    redisContext *c = conn();
+    dh_liveops_state st;
+    CU_ASSERT_EQUAL_FATAL(dh_liveops_watch(c, game, &st), 0);
+    dh_liveops_change ch = {.current = sha, .history = sha};
+    dh_audit a = {.action = "push", .game = game, .bundle = sha, .by = "test", .tests = -1};
+    CU_ASSERT_EQUAL(dh_liveops_commit(c, game, &ch, &a), 1);
+    redisFree(c);
+}
+
+static void test_pushed_bundle_is_announced_and_served_before_the_next_poll(void)
+{
+    flush_redis();
+    engine_bundle *def = load_default();
+    bundles bs;
+    CU_ASSERT_EQUAL_FATAL(bundles_init(&bs, "wk-t", redis_url, 1000, def, 2000), 0);
+    uint64_t next = bundles_tick(&bs, clock_ms); /* subscribes, and catches up once */
+    CU_ASSERT_EQUAL(next, clock_ms + BUNDLES_SAFETY_POLL_MS);
+    CU_ASSERT_TRUE_FATAL(bundles_announce_fd(&bs) >= 0);
+    char v1[65];
+    store_variant(def, "announced", NULL, v1);
+    push_current("dominion", v1);
+    /* the announcement wakes a poll on the descriptor, as it wakes the worker's loop */
+    struct pollfd p = {.fd = bundles_announce_fd(&bs), .events = POLLIN};
+    CU_ASSERT_EQUAL(poll(&p, 1, 2000), 1);
+    /* 1 ms later on the worker's clock: no poll would be due for 2 s */
+    bundles_tick(&bs, clock_ms + 1);
+    CU_ASSERT_STRING_EQUAL(bundles_pick(&bs, "dominion")->id, v1);
+    /* nothing new announced: the next turn reads nothing from Redis */
+    CU_ASSERT_EQUAL(bundles_tick(&bs, clock_ms + 2), clock_ms + 1 + BUNDLES_SAFETY_POLL_MS);
+    bundles_free(&bs);
+    engine_bundle_free(def);
+}
+
+static void test_pointer_written_by_hand_is_found_by_the_safety_poll(void)
+{
+    flush_redis();
+    engine_bundle *def = load_default();
+    bundles bs;
+    CU_ASSERT_EQUAL_FATAL(bundles_init(&bs, "wk-t", redis_url, 1000, def, 2000), 0);
+    bundles_tick(&bs, clock_ms);
+    char v1[65];
+    store_variant(def, "by-hand", NULL, v1);
+    set_current("dominion", v1); /* no announcement */
+    bundles_tick(&bs, clock_ms + 1);
+    CU_ASSERT_PTR_EQUAL(bundles_pick(&bs, "dominion")->b, def);
+    bundles_tick(&bs, clock_ms + BUNDLES_SAFETY_POLL_MS);
+    CU_ASSERT_STRING_EQUAL(bundles_pick(&bs, "dominion")->id, v1);
+    bundles_free(&bs);
+    engine_bundle_free(def);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -297,6 +355,10 @@ int main(void)
          test_bundle_that_fails_to_load_is_reported_and_old_one_kept},
         {"canary_takes_its_share_of_new_matches_until_dropped",
          test_canary_takes_its_share_of_new_matches_until_dropped},
+        {"pushed_bundle_is_announced_and_served_before_the_next_poll",
+         test_pushed_bundle_is_announced_and_served_before_the_next_poll},
+        {"pointer_written_by_hand_is_found_by_the_safety_poll",
+         test_pointer_written_by_hand_is_found_by_the_safety_poll},
         {NULL, NULL},
     };
     redis_port = dh_test_free_port();

@@ -29,9 +29,9 @@ static void acl_users(void)
         snprintf(cmd, sizeof cmd, "ACL SETUSER %s reset on >pw-%s %s", dh_acl_roles[i].user,
                  dh_acl_roles[i].user, dh_acl_roles[i].rules);
         /* the rules are words without spaces inside: split them as the ACL file does */
-        const char *argv[64];
+        const char *argv[128];
         size_t argc = 0;
-        for (char *tok = strtok(cmd, " "); tok && argc < 64; tok = strtok(NULL, " "))
+        for (char *tok = strtok(cmd, " "); tok && argc < 128; tok = strtok(NULL, " "))
             argv[argc++] = tok;
         redisContext *c = redisConnect("127.0.0.1", rig_redis_port());
         CU_ASSERT_FATAL(c && !c->err);

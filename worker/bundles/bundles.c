@@ -40,7 +40,8 @@ int bundles_init(bundles *bs, const char *worker_id, const char *redis_url, int 
     memset(bs, 0, sizeof *bs);
     bs->worker_id = worker_id;
     bs->report_ttl_ms = report_ttl_ms;
-    if (dh_redis_init(&bs->redis, redis_url, timeout_ms) < 0)
+    if (dh_redis_init(&bs->redis, redis_url, timeout_ms) < 0 ||
+        dh_redis_sub_init(&bs->sub, redis_url, timeout_ms, DH_CHANNEL_BUNDLES) < 0)
         return -1;
     bundles_entry *e = bundles_add(bs, def, true);
     if (!e)
@@ -71,6 +72,7 @@ void bundles_free(bundles *bs)
     bs->v = NULL;
     bs->n = bs->cap = 0;
     dh_redis_close(&bs->redis);
+    dh_redis_sub_close(&bs->sub);
 }
 
 static bool bundles_is_canary(const bundles *bs, const bundles_entry *e)

@@ -17,9 +17,15 @@
  * on the current bundle. The report adds "started:SHA", the matches started on each
  * bundle, and /metrics counts new matches on a canary and on a current bundle.
  *
- * Polling instead of an announcement keeps the worker's loop and protocol as they are;
- * it costs one MGET per 200 ms and bounds push-to-serving by the poll interval plus the
- * load time. The Redis connection is the module's own (synchronous), so it never mixes
+ * Announced, with a poll as the safety net: a push, a rollback or a canary change is
+ * published on DH_CHANNEL_BUNDLES in the same transaction that changes the pointers
+ * (dh_liveops_commit), and the worker subscribes on a connection of its own
+ * (dh_redis_sub.h, bundles_announce.c) whose descriptor its loop polls with the sockets:
+ * the message wakes the loop, which reads the pointers at once (bundles_tick). The poll
+ * stays, every BUNDLES_SAFETY_POLL_MS while subscribed (a pointer written by hand, a
+ * message lost), every BUNDLES_POLL_MS while the subscription is down, and once right
+ * after each (re)subscription, since pub/sub keeps nothing for a subscriber that was away.
+ * The Redis connection of the reads is the module's own (synchronous), so it never mixes
  * with the store's pipelined batch.
  */
 #ifndef DECKHAND_WORKER_BUNDLES_H
@@ -31,11 +37,13 @@
 
 #include "dh_metrics.h"
 #include "dh_redis.h"
+#include "dh_redis_sub.h"
 #include "engine.h"
 
-#define BUNDLES_POLL_MS   200
-#define BUNDLES_GAMES_MAX 32
-#define BUNDLES_FAILED    64
+#define BUNDLES_POLL_MS        200  /* while the announcement channel is down */
+#define BUNDLES_SAFETY_POLL_MS 2000 /* while it is up: the safety net only */
+#define BUNDLES_GAMES_MAX      32
+#define BUNDLES_FAILED         64
 
 typedef struct bundles_entry {
     engine_bundle *b;
@@ -64,6 +72,8 @@ typedef struct bundles {
     char failed[BUNDLES_FAILED][65]; /* SHAs that failed here: not retried every poll */
     size_t nfailed;
     bool default_stored; /* the default bundle is in Redis (for replays) */
+    dh_redis_sub sub;    /* DH_CHANNEL_BUNDLES: changes announced (bundles_announce.c) */
+    uint64_t next_poll_ms;
     bool report_due;
     unsigned report_ttl_ms;
     dh_counter loaded; /* bundles fetched from Redis and loaded (/metrics) */
@@ -80,8 +90,18 @@ int bundles_init(bundles *bs, const char *worker_id, const char *redis_url, int 
 void bundles_free(bundles *bs);
 
 /* Follow Redis: load what became current, free what nobody uses; report when something
- * changed. Call between batches, every BUNDLES_POLL_MS. */
+ * changed. bundles_tick calls it when due; tests call it directly. */
 void bundles_poll(bundles *bs, uint64_t now_ms);
+
+/* ---- announcements (bundles_announce.c) ---- */
+
+/* Between batches, every loop turn: keep the subscription up, take what it brought, and
+ * poll when a change was announced, the subscription has just come up, or the safety
+ * interval passed. The clock of the next poll due without an announcement. */
+uint64_t bundles_tick(bundles *bs, uint64_t now_ms);
+/* The subscription's descriptor for the loop's poll (readable: an announcement waits),
+ * -1 while it is down. */
+int bundles_announce_fd(const bundles *bs);
 /* Write worker:{ID}:bundles (every beat; also done by poll after a change). */
 void bundles_report(bundles *bs, uint64_t now_ms);
 
