@@ -32,8 +32,10 @@
  * (docs/worker.md, "Liveness"). The inbox holds at most max commands (INBOX_MAX
  * unless --inbox-max says otherwise): one
  * that finds it full is answered OVERLOADED at once (the client retries later) instead of
- * waiting behind seconds of work. An Away (a dropped connection, no reply) is never
- * refused: it is kept whatever the length, so the host always learns of it.
+ * waiting behind seconds of work. The gateway's own notices about a seat are never
+ * refused, since nobody would retry them: an Away (a dropped connection) and an attach (the
+ * Resync with cmd_id 0 the gateway sends each player of a placed or moved match; refused,
+ * the player never got the match: issue 26). They are kept whatever the length.
 
  */
 
@@ -57,8 +59,8 @@ typedef struct {
 void inbox_init(inbox *q, size_t max);
 /* Free every queued message and the array. */
 void inbox_free(inbox *q);
-/* Whether a command must be refused now: the inbox holds max (Aways are always
- * taken). */
+/* Whether a command must be refused now: the inbox holds max (Aways and attaches are
+ * always taken). */
 bool inbox_full(const inbox *q, const Deckhand__Internal__Internal *msg);
 /* Queue msg from route; the inbox owns msg from here. -1 when out of memory (msg is then
  * still the caller's). */
