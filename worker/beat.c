@@ -96,6 +96,10 @@ static void *beat_socket(void *ctx, const char *worker_id, const char *mm_endpoi
     void *s = dh_zmq_socket(ctx, ZMQ_DEALER, id, BEAT_HWM);
     if (!s)
         return NULL;
+    /* queued only on a live connection: a matchmaker that comes back gets fresh beats,
+     * not the stale ones of its absence */
+    int one = 1;
+    zmq_setsockopt(s, ZMQ_IMMEDIATE, &one, sizeof one);
     if (curve && dh_curve_client(s, curve) < 0) {
         zmq_close(s);
         return NULL;

@@ -9,8 +9,10 @@
  */
 #include "rig_worker.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zmq.h>
 
 #include "dh_clock.h"
@@ -215,6 +217,41 @@ static void test_worker_loop_never_refuses_an_attach(void)
     rig_worker_close_drained(&r);
 }
 
+/* The matchmaker's WorkerProbe (does our control route stand?) asks nothing: no answer,
+ * no adoption round, and no line in the log (it comes on every connection the matchmaker
+ * sees close, to every worker). */
+static void test_worker_control_ignores_a_probe_silently(void)
+{
+    rig_worker r;
+    open_on_real_clock(&r, "m-probe");
+    Deckhand__Internal__WorkerProbe wp = DECKHAND__INTERNAL__WORKER_PROBE__INIT;
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_PROBE;
+    m.worker_probe = &wp;
+    CU_ASSERT_EQUAL_FATAL(dh_zmq_send(r.mm, "wk-t", &m), 0);
+    FILE *log = tmpfile();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(log);
+    fflush(stderr);
+    int saved = dup(2);
+    dup2(fileno(log), 2);
+    bool adopt = worker_control_matchmaker(&r.h, dh_now_ms());
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    char said[256] = "";
+    rewind(log);
+    size_t n = fread(said, 1, sizeof said - 1, log);
+    said[n] = '\0';
+    fclose(log);
+    CU_ASSERT_FALSE(adopt);
+    CU_ASSERT_STRING_EQUAL(said, "");
+    Deckhand__Internal__Internal *got = rig_worker_mm_wait(&r, RIG_WORKER_QUIET_MS);
+    CU_ASSERT_PTR_NULL(got);
+    if (got)
+        deckhand__internal__internal__free_unpacked(got, NULL);
+    rig_worker_close(&r);
+}
+
 /* A join storm's StartMatches (the matchmaker has up to REGISTRY_PENDING_MAX unanswered
  * per worker): one call takes what fits in WORKER_CONTROL_MS, not the whole burst, so the
  * beat that follows it is not held back by seconds of set-ups (a live worker was declared
@@ -270,6 +307,7 @@ int main(void)
         {"worker_loop_refuses_past_a_configured_inbox_bound",
          test_worker_loop_refuses_past_a_configured_inbox_bound},
         {"worker_loop_never_refuses_an_attach", test_worker_loop_never_refuses_an_attach},
+        {"worker_control_ignores_a_probe_silently", test_worker_control_ignores_a_probe_silently},
         {"worker_loop_bounds_a_burst_of_start_matches_in_time",
          test_worker_loop_bounds_a_burst_of_start_matches_in_time},
         {NULL, NULL},
