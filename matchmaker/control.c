@@ -61,6 +61,17 @@ static bool control_standby(mm_state *mm, const char *identity,
     return false;
 }
 
+/* The worker a beat is about: the worker's beat thread sends from "<worker id>/beat"
+ * (worker/beat.c) and names the worker in worker_id; any other routing id speaks for itself. */
+static const char *control_beat_worker(const char *identity,
+                                       const Deckhand__Internal__WorkerBeat *b)
+{
+    size_t n = b->worker_id ? strlen(b->worker_id) : 0;
+    if (n && !strncmp(identity, b->worker_id, n) && !strcmp(identity + n, "/beat"))
+        return b->worker_id;
+    return identity;
+}
+
 bool control_handle(mm_state *mm, const char *identity, const Deckhand__Internal__Internal *msg,
                     uint64_t now_ms)
 {
@@ -70,6 +81,7 @@ bool control_handle(mm_state *mm, const char *identity, const Deckhand__Internal
             dh_error("out of memory registering worker %s", identity);
         return true;
     case DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_BEAT:
+        identity = control_beat_worker(identity, msg->worker_beat);
         if (!registry_beat(&mm->reg, identity, msg->worker_beat->active_matches,
                            msg->worker_beat->draining, now_ms))
             dh_debug("beat from unregistered worker %s; waiting for its hello", identity);

@@ -26,11 +26,21 @@ void inbox_free(inbox *q)
     q->max = max;
 }
 
+/* The gateway's own word about a seat, which nobody retries: an Away, or the attach of a
+ * placed or moved match's player (a Resync with cmd_id 0, which no client may send). One
+ * per player per placement, move or disconnect: not bulk work, however many come at once. */
+static bool inbox_seat_notice(const Deckhand__Internal__Internal *msg)
+{
+    if (msg->body_case != DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND)
+        return false;
+    const Deckhand__Internal__PlayerCommand *pc = msg->player_command;
+    return pc->body_case == DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_AWAY ||
+           (pc->body_case == DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC && pc->cmd_id == 0);
+}
+
 bool inbox_full(const inbox *q, const Deckhand__Internal__Internal *msg)
 {
-    bool away = msg->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND &&
-                msg->player_command->body_case == DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_AWAY;
-    return !away && q->n >= q->max;
+    return !inbox_seat_notice(msg) && q->n >= q->max;
 }
 
 int inbox_push(inbox *q, const char *route, Deckhand__Internal__Internal *msg)

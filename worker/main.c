@@ -14,17 +14,18 @@
  * both sockets (StartMatch from the matchmaker, PlayerCommands from gateways into a
  * bounded inbox), lets the host work them in a time-bounded batch, then flushes: every
  * Redis write of the batch goes out as one pipeline and only then are the outputs
- * released (host.h). Every WORKER_BEAT_MS the worker beats to the matchmaker and renews
- * its worker:{ID} lease, whatever the backlog; every WORKER_HELLO_MS it repeats its
+ * released (host.h). Every WORKER_BEAT_MS its beat thread (beat.c) beats to the matchmaker
+ * on a socket of its own, whatever the loop is doing; the loop renews its worker:{ID}
+ * lease every WORKER_LEASE_RENEW, and every WORKER_HELLO_MS it repeats its
  * WorkerHello, so a restarted matchmaker relearns it without being asked. It follows the
  * current script bundles in Redis (bundles.h): the poll also waits on the subscription
  * that announces a change, which the next turn reads first.
  *
  * The layout, top down: main.c (flags, set-up, the poll); worker_loop.c (one turn, the
- * beat's timing); the process state, the host (out.h, host.h); worker_control.c, which hands
- * what the matchmaker and gateways send to the host, through inbox.c; the host's modules
- * (host*.c), which do the work on store.c (Redis) and bundles.c (script bundles);
- * replay.c, the replays served to players beside them (a bounded share of each turn);
+ * lease's timing); beat.c (the beat thread); the process state, the host (out.h, host.h);
+ * worker_control.c, which hands what the matchmaker and gateways send to the host, through inbox.c;
+ * the host's modules (host*.c), which do the work on store.c (Redis) and bundles.c (script
+ * bundles); replay.c, the replays served to players beside them (a bounded share of each turn);
  * worker_metrics.c, the operator port (docs/common.md, "The
  * worker's files").
  */
@@ -54,10 +55,11 @@
 #define HWM              10000
 #define GAMES_MAX        32
 
-static int worker_run(host *h, dh_ops *ops, dh_gauge *active, size_t inbox_max)
+static int worker_run(host *h, dh_ops *ops, dh_gauge *active, size_t inbox_max, beat *b)
 {
     worker_loop l;
     worker_loop_init(&l, dh_now_ms(), inbox_max);
+    l.beat = b;
     int rc = 0;
     while (!dh_signal_stop_asked() && !h->drain_asked) {
         /* the third: bundle changes announced (bundles.h), while subscribed */
@@ -74,7 +76,7 @@ static int worker_run(host *h, dh_ops *ops, dh_gauge *active, size_t inbox_max)
             break;
         }
         worker_loop_turn(&l, h);
-        worker_metrics_publish(h, ops, active, l.beaten);
+        worker_metrics_publish(h, ops, active, worker_loop_beaten(&l));
     }
     if (rc == 0) {
         dh_ops_ready(ops, "stopping");
@@ -107,10 +109,11 @@ static const char worker_usage[] =
     "  --redis       Redis URL (DECKHAND_REDIS_URL, redis://127.0.0.1:6390)\n"
     "  --scripts     the embedded default bundle's folder (DECKHAND_SCRIPTS, ./scripts)\n"
     "  --capacity    most matches hosted at once (DECKHAND_WORKER_CAPACITY, 1000)\n"
-    "  --id          this worker's id (DECKHAND_WORKER_ID, wk-HOST-PID)\n"
+    "  --id          this worker's id, at most 250 characters (DECKHAND_WORKER_ID,\n"
+    "                wk-HOST-PID)\n"
     "  --http        operator port: /healthz, /readyz, /metrics (DECKHAND_WORKER_HTTP)\n"
-    "  --inbox-max   commands queued before more are refused OVERLOADED\n"
-    "                (DECKHAND_WORKER_INBOX_MAX, 1000)\n"
+    "  --inbox-max   commands queued before more are refused OVERLOADED (never the\n"
+    "                gateway's attaches) (DECKHAND_WORKER_INBOX_MAX, 1000)\n"
     "  --quarantine-after  a match whose default answers fail in a card script K times\n"
     "                in a row ends as a script error (DECKHAND_WORKER_QUARANTINE_AFTER, 3)\n"
     "  --max-spectators  watchers per match; more get FULL (DECKHAND_MAX_SPECTATORS, 32)\n"
@@ -175,6 +178,7 @@ int main(int argc, char **argv)
 
     int rc = 1;
     void *ctx = NULL, *router = NULL, *dealer = NULL;
+    beat *bt = NULL;
     engine_bundle *bundle = NULL;
     store st;
     host h;
@@ -209,7 +213,7 @@ int main(int argc, char **argv)
         dh_error("bad --quarantine-after %ld (1..1000)", quarantine);
         goto err;
     }
-    if (strlen(id) > DH_ZMQ_ID_MAX || !*id) {
+    if (strlen(id) > DH_ZMQ_ID_MAX - strlen(BEAT_ID_SUFFIX) || !*id) {
         dh_error("bad --id");
         goto err;
     }
@@ -282,11 +286,14 @@ int main(int argc, char **argv)
     size_t ngames = engine_bundle_games(bundle, games, GAMES_MAX);
     dh_info("serving %zu games (bundle %.12s) on %s, matchmaker %s, redis %s", ngames,
             engine_bundle_id(bundle), endpoint, mm_addr, redis_url);
-    if (worker_run(&h, &ops, &active, (size_t)inbox_max) == 0) {
+    if (!(bt = beat_start(ctx, id, mm_addr, &curve)))
+        goto err;
+    if (worker_run(&h, &ops, &active, (size_t)inbox_max, bt) == 0) {
         dh_info("stopping with %zu matches", host_active(&h));
         rc = 0;
     }
 err:
+    beat_free(bt);
     dh_ops_stop(&ops);
     if (host_ready) {
         replays_free(&h, &rp);

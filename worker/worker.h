@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "bundles.h"
+#include "dh_curve.h"
 #include "dh_metrics.h"
 #include "dh_ops.h"
 #include "dh_zmq.h"
@@ -32,8 +33,10 @@
  * (docs/worker.md, "Liveness"). The inbox holds at most max commands (INBOX_MAX
  * unless --inbox-max says otherwise): one
  * that finds it full is answered OVERLOADED at once (the client retries later) instead of
- * waiting behind seconds of work. An Away (a dropped connection, no reply) is never
- * refused: it is kept whatever the length, so the host always learns of it.
+ * waiting behind seconds of work. The gateway's own notices about a seat are never
+ * refused, since nobody would retry them: an Away (a dropped connection) and an attach (the
+ * Resync with cmd_id 0 the gateway sends each player of a placed or moved match; refused,
+ * the player never got the match: issue 26). They are kept whatever the length.
 
  */
 
@@ -57,8 +60,8 @@ typedef struct {
 void inbox_init(inbox *q, size_t max);
 /* Free every queued message and the array. */
 void inbox_free(inbox *q);
-/* Whether a command must be refused now: the inbox holds max (Aways are always
- * taken). */
+/* Whether a command must be refused now: the inbox holds max (Aways and attaches are
+ * always taken). */
 bool inbox_full(const inbox *q, const Deckhand__Internal__Internal *msg);
 /* Queue msg from route; the inbox owns msg from here. -1 when out of memory (msg is then
  * still the caller's). */
@@ -131,17 +134,20 @@ bool replay_work(host *h, uint64_t now_ms);
  * main.c's loop hands every socket to. In: what the matchmaker sends on the control path
  * (StartMatch, AdoptMatch) and what gateways send on the data path (PlayerCommand), each
  * handed to the host (host.h). Out, unasked: WorkerHello (which games, which bundle, what
- * capacity) and WorkerBeat (load, draining), with the worker:{ID} lease riding on the beat.
+ * capacity), the worker:{ID} lease, and the last WorkerBeat, "stopping" (the others come
+ * from the beat thread, beat.c).
  *
  * Named worker_control, not control: every process folder is on the unit tests' include
  * path, and the matchmaker has a control.h of its own.
  */
 
-#define WORKER_LEASE_MS 2000 /* worker:{ID}'s TTL, renewed with every beat */
+#define WORKER_LEASE_MS    2000 /* worker:{ID}'s TTL... */
+#define WORKER_LEASE_RENEW 500  /* ...renewed this often, by the loop */
 
 /* Drain the matchmaker's messages (up to a bound per call, in number and in time: a join
  * storm brings StartMatches by the hundred). true when an AdoptMatch asks
- * for an adoption round now: the caller runs it between batches (host_adopt_pending). */
+ * for an adoption round now: the caller runs it between batches (host_adopt_pending).
+ * A WorkerProbe (the matchmaker checking that our route stands) needs no answer. */
 bool worker_control_matchmaker(host *h, uint64_t now_ms);
 /* Move the gateways' PlayerCommands from the data socket into the inbox (up to a bound
  * per call); a command the full inbox cannot take is answered OVERLOADED now. How many
@@ -152,9 +158,40 @@ size_t worker_control_receive(host *h, inbox *q);
 size_t worker_control_work(host *h, inbox *q, uint64_t until_ms);
 
 void worker_control_hello(host *h);
-/* A beat to the matchmaker and the lease renewed; stopping: the last one, as the worker
- * exits, so the matchmaker moves our matches now. */
-void worker_control_beat(host *h, uint64_t now_ms, bool stopping);
+/* The worker:{ID} lease renewed (in the next flush) and the bundles in use reported. */
+void worker_control_lease(host *h, uint64_t now_ms);
+/* The last beat, on the control DEALER after the last outputs, as the worker exits: the
+ * matchmaker moves our matches now rather than when the beats stop. */
+void worker_control_stopping(host *h);
+
+/* ---- the beat (beat.c) ------------------------------------------------------------------
+ *
+ * The beat thread: every WORKER_BEAT_MS a WorkerBeat to the matchmaker, on a DEALER of
+ * its own (routing id "<worker id>/beat", the same CURVE client keys as the control
+ * DEALER), whatever the loop is doing, so a loop waiting on Redis or inside a script call
+ * is not taken for dead. The loop publishes what the beat says through atomics (no lock):
+ * beat_turn as a turn begins (stalled_ms counts from it), beat_idle as it ends (active
+ * matches, draining, redis_ok: the store's last round trip succeeded; stalled_ms 0). The
+ * thread touches nothing else: not Redis, Lua, the host or the loop's sockets.
+ */
+
+#define BEAT_ID_SUFFIX "/beat"
+
+typedef struct beat beat;
+
+/* Connect a beat DEALER on ctx to mm_endpoint as "<worker_id>/beat" (curve NULL or off:
+ * plaintext) and start beating. NULL (logged) on failure. */
+beat *beat_start(void *ctx, const char *worker_id, const char *mm_endpoint, const dh_curve *curve);
+/* A turn of the loop begins at now_ms. b may be NULL (no beats: tests). */
+void beat_turn(beat *b, uint64_t now_ms);
+/* The turn ended; what the next beats say. */
+void beat_idle(beat *b, uint32_t active, bool draining, bool redis_ok);
+/* Beats handed to ZeroMQ so far (readiness). */
+uint64_t beat_sent(const beat *b);
+/* Stop beating and join the thread (again: nothing). Before the last, stopping beat. */
+void beat_stop(beat *b);
+/* Stop, close the socket, free; before the context closes. NULL: nothing. */
+void beat_free(beat *b);
 
 /* ---- the loop (worker_loop.c) -----------------------------------------------------------
  *
@@ -164,13 +201,13 @@ void worker_control_beat(host *h, uint64_t now_ms, bool stopping);
  * A turn reads what waits (StartMatch and AdoptMatch from the matchmaker, PlayerCommands
  * from gateways into the inbox, inbox.c), lets the host work the inbox for at most
  * WORKER_BATCH_MS, flushes (every Redis write of the batch goes out as one pipeline and
- * only then are the outputs released, host.h), and runs what is due: the beat, the hello,
+ * only then are the outputs released, host.h), and runs what is due: the lease, the hello,
  * adoption, timers, the bundle poll, the rating sweep (rater_sweep, store.h), and last the replays
- * sent to players (replay.c), a bounded share of them per turn. The beat is checked before and
- * after the batch, so under any backlog it leaves at most about one batch late: a busy worker is
- * never silent long enough (REGISTRY_DEAD_MS) to be taken for dead. What stays queued is worked in
- * the next turns, which poll without waiting.
-
+ * sent to players (replay.c), a bounded share of them per turn. Adoption rounds are bounded in
+ * time (HOST_ADOPT_TURN_MS) and follow each other turn after turn while the adopt set holds
+ * ids, like the inbox's batches. The beats come from the beat thread (beat.c), which the turn
+ * tells when it begins and ends. What stays queued is worked in the next turns, which poll
+ * without waiting.
  */
 
 #define WORKER_BEAT_MS  500
@@ -182,10 +219,11 @@ void worker_control_beat(host *h, uint64_t now_ms, bool stopping);
 typedef struct {
     inbox in;
     unsigned batch_ms; /* WORKER_BATCH_MS; 0: one command per turn (tests) */
-    uint64_t next_beat, next_hello, next_poll, next_adopt, next_owned, next_rate, last_wake;
+    uint64_t next_lease, next_hello, next_poll, next_adopt, next_owned, next_rate, last_wake;
     rater rater;
+    beat *beat;     /* borrowed (NULL: no beats); worker_loop_stop stops it */
     size_t due;     /* default answers made last turn: more may be due at once */
-    bool beaten;    /* a beat went out (readiness) */
+    bool adopting;  /* the adopt set held more ids: the next turn adopts at once */
     bool replaying; /* replays have work left (replay_work): the next turn comes soon */
 } worker_loop;
 
@@ -196,8 +234,11 @@ void worker_loop_free(worker_loop *l);
 long worker_loop_timeout(const worker_loop *l, uint64_t now_ms);
 /* One turn, on the real clock (dh_now_ms). */
 void worker_loop_turn(worker_loop *l, host *h);
-/* The last word as the worker stops: flush, and a stopping beat, so the matchmaker moves
- * our matches now rather than after REGISTRY_DEAD_MS of silence. */
+/* Whether the matchmaker has had a beat (readiness). */
+bool worker_loop_beaten(const worker_loop *l);
+/* The last word as the worker stops: flush, stop the beat thread, and a stopping beat on
+ * the control DEALER, so the matchmaker moves our matches now rather than when the beats
+ * stop. */
 void worker_loop_stop(worker_loop *l, host *h);
 
 /* ---- metrics and probes (worker_metrics.c) ----------------------------------------------

@@ -84,20 +84,25 @@ void worker_control_hello(host *h)
     free(specs);
 }
 
-void worker_control_beat(host *h, uint64_t now_ms, bool stopping)
+void worker_control_lease(host *h, uint64_t now_ms)
 {
     if (h->bs)
         bundles_report(h->bs, now_ms);
+    /* the lease rides in the turn's pipeline; a lost lease only delays readiness */
+    if (store_op(h->st, now_ms) >= 0)
+        store_lease(h->st, h->worker_id, h->endpoint, WORKER_LEASE_MS);
+}
+
+void worker_control_stopping(host *h)
+{
     Deckhand__Internal__WorkerBeat wb = DECKHAND__INTERNAL__WORKER_BEAT__INIT;
     wb.worker_id = (char *)h->worker_id;
     wb.active_matches = (uint32_t)host_active(h);
-    wb.draining = stopping;
-    wb.stopping = stopping;
+    wb.draining = true;
+    wb.stopping = true;
+    wb.redis_ok = h->st->up;
     if (out_control_send(h, DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_BEAT, &wb) < 0)
-        dh_debug("beat not sent: %s", strerror(errno));
-    /* the lease rides in the iteration's pipeline; a lost lease only delays readiness */
-    if (store_op(h->st, now_ms) >= 0)
-        store_lease(h->st, h->worker_id, h->endpoint, WORKER_LEASE_MS);
+        dh_debug("stopping beat not sent: %s", strerror(errno));
 }
 
 bool worker_control_matchmaker(host *h, uint64_t now_ms)
@@ -125,7 +130,8 @@ bool worker_control_matchmaker(host *h, uint64_t now_ms)
             host_admin_drain(h, msg->admin_drain);
         else if (msg->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_ADMIN_QUERY)
             host_admin_query(h, msg->admin_query, now_ms);
-        else
+        /* a WorkerProbe asks nothing: that it reached our route is its answer */
+        else if (msg->body_case != DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_PROBE)
             dh_warn_every(DH_LOG_EVERY_MS, "unexpected message %d from the matchmaker",
                           (int)msg->body_case);
         deckhand__internal__internal__free_unpacked(msg, NULL);

@@ -29,11 +29,16 @@ void worker_loop_free(worker_loop *l)
     inbox_free(&l->in);
 }
 
+bool worker_loop_beaten(const worker_loop *l)
+{
+    return beat_sent(l->beat) > 0;
+}
+
 long worker_loop_timeout(const worker_loop *l, uint64_t now_ms)
 {
-    if (inbox_len(&l->in))
+    if (inbox_len(&l->in) || l->adopting)
         return 0;
-    uint64_t next = l->next_beat < l->next_poll ? l->next_beat : l->next_poll;
+    uint64_t next = l->next_lease < l->next_poll ? l->next_lease : l->next_poll;
     next = next < l->next_adopt ? next : l->next_adopt;
     long timeout = next > now_ms ? (long)(next - now_ms) : 0;
     if (l->replaying && timeout > TICK_REPLAY_MS)
@@ -45,18 +50,29 @@ long worker_loop_timeout(const worker_loop *l, uint64_t now_ms)
     return timeout;
 }
 
-/* The beat (with the lease) and the hello, when due. */
-static void worker_loop_beat(worker_loop *l, host *h, uint64_t now_ms)
+/* The lease and the hello, when due. */
+static void worker_loop_lease(worker_loop *l, host *h, uint64_t now_ms)
 {
     if (now_ms >= l->next_hello) {
         worker_control_hello(h);
         l->next_hello = now_ms + WORKER_HELLO_MS;
     }
-    if (now_ms >= l->next_beat) {
-        worker_control_beat(h, now_ms, false);
-        l->next_beat = now_ms + WORKER_BEAT_MS;
-        l->beaten = true;
+    if (now_ms >= l->next_lease) {
+        worker_control_lease(h, now_ms);
+        l->next_lease = now_ms + WORKER_LEASE_RENEW;
     }
+}
+
+/* An adoption round when one is asked (AdoptMatch), due (the poll), or the last one left
+ * ids in the set: rounds follow each other turn after turn, each bounded in time, with the
+ * inbox's batch and the timers between them. */
+static void worker_loop_adopt(worker_loop *l, host *h, bool asked)
+{
+    uint64_t now = dh_now_ms();
+    if (!asked && !l->adopting && now < l->next_adopt)
+        return;
+    l->adopting = host_adopt_pending(h, now, now + HOST_ADOPT_TURN_MS);
+    l->next_adopt = dh_now_ms() + ADOPT_POLL_MS;
 }
 
 /* Rate the finished matches waiting in matches:unrated, between batches (the sweep shares
@@ -75,9 +91,9 @@ static void worker_loop_rate(worker_loop *l, host *h, uint64_t now_ms)
     }
 }
 
-void worker_loop_turn(worker_loop *l, host *h)
+/* The turn proper; worker_loop_turn tells the beat thread around it. */
+static void worker_loop_work(worker_loop *l, host *h, uint64_t now)
 {
-    uint64_t now = dh_now_ms();
     /* Frozen (SIGSTOP, a stalled VM) long enough for the matchmaker to move our matches,
      * or simply due: forget the ones that are not ours any more before serving anything
      * from them. */
@@ -89,7 +105,7 @@ void worker_loop_turn(worker_loop *l, host *h)
         l->next_owned = now + OWNED_CHECK_MS;
     }
     l->last_wake = now;
-    worker_loop_beat(l, h, now);
+    worker_loop_lease(l, h, now);
     /* first: a push announced now serves from this turn on, not after the batch */
     if (h->bs)
         l->next_poll = bundles_tick(h->bs, now);
@@ -97,11 +113,8 @@ void worker_loop_turn(worker_loop *l, host *h)
     worker_control_receive(h, &l->in);
     worker_control_work(h, &l->in, now + l->batch_ms);
     host_flush(h, dh_now_ms());
-    worker_loop_beat(l, h, dh_now_ms());
-    if (adopt || dh_now_ms() >= l->next_adopt) {
-        host_adopt_pending(h, dh_now_ms());
-        l->next_adopt = dh_now_ms() + ADOPT_POLL_MS;
-    }
+    worker_loop_lease(l, h, dh_now_ms());
+    worker_loop_adopt(l, h, adopt);
     host_admin_tick(h, dh_now_ms());
     l->due = host_tick(h, dh_now_ms());
     host_flush(h, dh_now_ms());
@@ -111,10 +124,21 @@ void worker_loop_turn(worker_loop *l, host *h)
     l->replaying = replay_work(h, dh_now_ms());
 }
 
+void worker_loop_turn(worker_loop *l, host *h)
+{
+    uint64_t now = dh_now_ms();
+    beat_turn(l->beat, now);
+    worker_loop_work(l, h, now);
+    beat_idle(l->beat, (uint32_t)host_active(h), h->drain_asked, h->st->up);
+}
+
 void worker_loop_stop(worker_loop *l, host *h)
 {
     while (inbox_len(&l->in))
         worker_control_work(h, &l->in, 0);
     host_flush(h, dh_now_ms());
-    worker_control_beat(h, dh_now_ms(), true);
+    /* no beat of the thread's after the stopping one, which would say we are back */
+    beat_idle(l->beat, (uint32_t)host_active(h), true, h->st->up);
+    beat_stop(l->beat);
+    worker_control_stopping(h);
 }

@@ -1,12 +1,16 @@
 /*
  * test_worker_adopt.c: a match moving between workers (worker/host_adopt.c, host.c), in the
  * rig of rig_worker.h: the new owner restores it exactly from Redis and the old one is
- * fenced; a worker that was frozen while its matches moved drops them by itself.
+ * fenced; a worker that was frozen while its matches moved drops them by itself; a big
+ * move is adopted in rounds bounded in time, each match answered as it is adopted.
  */
 #include "rig_worker.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "dh_clock.h"
 
 static void test_worker_adopts_a_moved_match_exactly_and_the_old_owner_is_fenced(void)
 {
@@ -121,11 +125,81 @@ static void test_worker_check_owned_drops_matches_moved_away(void)
     rig_worker_close(&r);
 }
 
+/* 70 matches moved onto wk-u at once (more than two batches): a round given no time adopts
+ * one and says more wait; rounds given HOST_ADOPT_TURN_MS each stop near it, the ids they
+ * had no time for stay in the set, and together they adopt every match exactly, each
+ * answered MatchAdopted with its players. */
+static void test_worker_adopts_a_big_move_in_rounds_bounded_in_time(void)
+{
+    enum { N = 70 };
+    rig_worker r;
+    rig_worker_open(&r, "scripts", NULL);
+    r.h.capacity = N;
+    uint64_t hash[N];
+    for (int i = 0; i < N; i++) {
+        char id[32];
+        snprintf(id, sizeof id, "m-big-%02d", i);
+        host_match *hm = rig_worker_started(&r, id, "dominion", NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(hm);
+        hash[i] = engine_match_hash(hm->m);
+        rig_worker_redis_do("HSET match:{%s} worker wk-u epoch %s", id, "2");
+        rig_worker_redis_do("SADD worker:{wk-u}:adopt %s%s", id, "");
+    }
+    rig_worker_mm_drain(&r);
+    store st2;
+    CU_ASSERT_EQUAL_FATAL(store_init(&st2, rig_worker_redis_url(), 500), 0);
+    host h2;
+    host_init(&h2, "wk-u", "inproc://worker", r.router, r.dealer, r.bundle, &st2, N);
+
+    uint64_t now = dh_now_ms();
+    CU_ASSERT_TRUE(host_adopt_pending(&h2, now, now)); /* no time: one, and more wait */
+    CU_ASSERT_EQUAL(h2.nmatches, 1);
+    CU_ASSERT_EQUAL(rig_worker_redis_int("SCARD", "worker:{wk-u}:adopt"), N - 1);
+    int rounds = 1;
+    uint64_t longest = 0;
+    bool more = true;
+    while (more && rounds < 100) {
+        now = dh_now_ms();
+        more = host_adopt_pending(&h2, now, now + HOST_ADOPT_TURN_MS);
+        if (dh_now_ms() - now > longest)
+            longest = dh_now_ms() - now;
+        rounds++;
+    }
+    fprintf(stderr, "\n  %d matches adopted in %d rounds, the longest %llu ms\n", N, rounds,
+            (unsigned long long)longest);
+    CU_ASSERT_FALSE(more);
+    CU_ASSERT_EQUAL(h2.nmatches, N);
+    CU_ASSERT_EQUAL(rig_worker_redis_int("SCARD", "worker:{wk-u}:adopt"), 0);
+    CU_ASSERT_TRUE(longest < HOST_ADOPT_TURN_MS + 100); /* one adoption past it, sanitized */
+    for (int i = 0; i < N; i++) {
+        char id[32];
+        snprintf(id, sizeof id, "m-big-%02d", i);
+        host_match *hm = host_find(&h2, id);
+        CU_ASSERT_TRUE_FATAL(hm != NULL);
+        CU_ASSERT_EQUAL(engine_match_hash(hm->m), hash[i]);
+        CU_ASSERT_EQUAL(hm->epoch, 2);
+    }
+    int adopted = 0;
+    Deckhand__Internal__Internal *m;
+    while ((m = rig_worker_mm_wait(&r, RIG_WORKER_QUIET_MS))) {
+        if (m->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ADOPTED &&
+            m->match_adopted->ok && m->match_adopted->n_player_ids == 2)
+            adopted++;
+        deckhand__internal__internal__free_unpacked(m, NULL);
+    }
+    CU_ASSERT_EQUAL(adopted, N);
+    host_free(&h2);
+    store_close(&st2);
+    rig_worker_close(&r);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
         {"worker_adopts_a_moved_match_exactly_and_the_old_owner_is_fenced",
          test_worker_adopts_a_moved_match_exactly_and_the_old_owner_is_fenced},
+        {"worker_adopts_a_big_move_in_rounds_bounded_in_time",
+         test_worker_adopts_a_big_move_in_rounds_bounded_in_time},
         {"worker_check_owned_drops_matches_moved_away",
          test_worker_check_owned_drops_matches_moved_away},
         {NULL, NULL},

@@ -2,15 +2,17 @@
  * test_worker_loop.c: the worker's loop (worker/worker_loop.c) under more commands than it
  * can work, in the rig of rig_worker.h but on the real clock (the loop's time budget is
  * real time). A burst of Resyncs (each a full View) keeps the host busy for seconds and
- * the beat still leaves every WORKER_BEAT_MS plus about one batch, far inside the
- * matchmaker's REGISTRY_DEAD_MS; commands beyond the bounded inbox are answered
- * OVERLOADED at once, every command gets exactly one Reply, and a refused command's
- * retry is worked.
+ * the beat (the loop's beat thread, beat.c) still leaves every WORKER_BEAT_MS, far inside
+ * the matchmaker's REGISTRY_DEAD_MS; commands beyond the bounded inbox are answered
+ * OVERLOADED at once, but never the gateway's attaches; every command gets exactly one
+ * Reply, and a refused command's retry is worked.
  */
 #include "rig_worker.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zmq.h>
 
 #include "dh_clock.h"
@@ -105,6 +107,8 @@ static void test_worker_loop_beats_on_time_through_a_long_burst(void)
     size_t beats = 0;
     gw_tally t = {0};
     worker_loop_init(&l, start, 0);
+    l.beat = beat_start(r.ctx, "wk-t", "inproc://mm", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(l.beat);
     /* keep the inbox fuller than the host can work, for 2.5 s: batches of 10 ms cannot
      * work the 1000 commands that come each turn, however fast a Resync is worked */
     l.batch_ms = 10;
@@ -131,6 +135,8 @@ static void test_worker_loop_beats_on_time_through_a_long_burst(void)
     CU_ASSERT_TRUE(beats >= took / WORKER_BEAT_MS - 1);
     CU_ASSERT_TRUE(gap <= WORKER_BEAT_MS + 6 * WORKER_BATCH_MS);
     CU_ASSERT_TRUE(gap < DEAD_MS / 2);
+    CU_ASSERT_TRUE(worker_loop_beaten(&l));
+    beat_free(l.beat);
     worker_loop_free(&l);
     rig_worker_close(&r);
 }
@@ -182,6 +188,68 @@ static void test_worker_loop_refuses_past_the_inbox_and_works_the_retry(void)
 static void test_worker_loop_refuses_past_a_configured_inbox_bound(void)
 {
     refuses_past_the_inbox(40);
+}
+
+/* The gateway's own Resync (cmd_id 0) of a placed or moved match's player, nobody retries:
+ * a full inbox takes it anyway, however many come (a start burst attaches every player of
+ * hundreds of matches at once; refused, the player never got the match), while a player's
+ * own command past the bound is still refused. */
+static void test_worker_loop_never_refuses_an_attach(void)
+{
+    rig_worker r;
+    open_on_real_clock(&r, "m-attach");
+    worker_loop l;
+    gw_tally t = {0};
+    worker_loop_init(&l, dh_now_ms(), 2);
+    l.batch_ms = 0;
+    for (int i = 0; i < 50; i++)
+        resync(&r, "m-attach", rig_worker_players[i % 2], 0);
+    resync(&r, "m-attach", rig_worker_players[0], 77); /* a player's own, past the bound */
+    worker_loop_turn(&l, &r.h);
+    gw_count(&r, &t);
+    CU_ASSERT_EQUAL(t.overloaded, 1);
+    CU_ASSERT_EQUAL(t.first_overloaded, 77);
+    CU_ASSERT_EQUAL(inbox_len(&l.in), 49); /* every attach kept: one worked, 49 queued */
+    for (int i = 0; i < 100 && inbox_len(&l.in); i++)
+        worker_loop_turn(&l, &r.h);
+    CU_ASSERT_EQUAL(inbox_len(&l.in), 0);
+    worker_loop_free(&l);
+    rig_worker_close_drained(&r);
+}
+
+/* The matchmaker's WorkerProbe (does our control route stand?) asks nothing: no answer,
+ * no adoption round, and no line in the log (it comes on every connection the matchmaker
+ * sees close, to every worker). */
+static void test_worker_control_ignores_a_probe_silently(void)
+{
+    rig_worker r;
+    open_on_real_clock(&r, "m-probe");
+    Deckhand__Internal__WorkerProbe wp = DECKHAND__INTERNAL__WORKER_PROBE__INIT;
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_PROBE;
+    m.worker_probe = &wp;
+    CU_ASSERT_EQUAL_FATAL(dh_zmq_send(r.mm, "wk-t", &m), 0);
+    FILE *log = tmpfile();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(log);
+    fflush(stderr);
+    int saved = dup(2);
+    dup2(fileno(log), 2);
+    bool adopt = worker_control_matchmaker(&r.h, dh_now_ms());
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    char said[256] = "";
+    rewind(log);
+    size_t n = fread(said, 1, sizeof said - 1, log);
+    said[n] = '\0';
+    fclose(log);
+    CU_ASSERT_FALSE(adopt);
+    CU_ASSERT_STRING_EQUAL(said, "");
+    Deckhand__Internal__Internal *got = rig_worker_mm_wait(&r, RIG_WORKER_QUIET_MS);
+    CU_ASSERT_PTR_NULL(got);
+    if (got)
+        deckhand__internal__internal__free_unpacked(got, NULL);
+    rig_worker_close(&r);
 }
 
 /* A join storm's StartMatches (the matchmaker has up to REGISTRY_PENDING_MAX unanswered
@@ -238,6 +306,8 @@ int main(void)
          test_worker_loop_refuses_past_the_inbox_and_works_the_retry},
         {"worker_loop_refuses_past_a_configured_inbox_bound",
          test_worker_loop_refuses_past_a_configured_inbox_bound},
+        {"worker_loop_never_refuses_an_attach", test_worker_loop_never_refuses_an_attach},
+        {"worker_control_ignores_a_probe_silently", test_worker_control_ignores_a_probe_silently},
         {"worker_loop_bounds_a_burst_of_start_matches_in_time",
          test_worker_loop_bounds_a_burst_of_start_matches_in_time},
         {NULL, NULL},

@@ -2,7 +2,9 @@
  * host_adopt.c: adopting matches the matchmaker moved onto this worker after their
  * worker died or stopped (docs/matchmaker.md, "Takeover"): each is restored from its
  * meta, snapshot and log in Redis on the bundle it is pinned to, and answered with
- * MatchAdopted.
+ * MatchAdopted. A big move (hundreds of matches of a dead worker) is adopted in rounds
+ * bounded in time, each batch's reads in one pipeline (store_read_matches), so the worker
+ * goes on serving its own matches meanwhile (docs/worker.md, "Adoption").
  */
 #include "host_internal.h"
 #include "host_options.h"
@@ -13,11 +15,10 @@
 #include <string.h>
 
 #include "bundles.h"
+#include "dh_clock.h"
 #include "dh_keys.h"
 #include "dh_log.h"
 #include "out.h"
-
-#define HOST_ADOPT_BATCH 64 /* ids taken from worker:{ID}:adopt per round */
 
 /* Split a comma-separated list (dh_list_next) in place into at most max items, each
  * ended by a NUL where its comma was; their count. */
@@ -124,40 +125,24 @@ static void host_count_ahead(host *h, host_match *hm, uint64_t now_ms)
     host_flush(h, now_ms); /* Redis holds the count before the try can run */
 }
 
-/* Restore meta's match from its snapshot and log on bundle b (NULL with why set on
- * failure, -1 in *down when Redis failed). */
-static engine_match *host_restore(host *h, const char *id, const store_match *meta,
-                                  engine_bundle *b, char **names, int nseats, uint64_t now_ms,
-                                  const char **why, bool *down)
+/* Restore rd's match from its snapshot and log on bundle b (NULL with why set on
+ * failure). */
+static engine_match *host_restore(const char *id, const store_match_read *rd, engine_bundle *b,
+                                  char **names, int nseats, const char **why)
 {
-    uint8_t *snap = NULL;
-    size_t len = 0;
-    store_blob *log = NULL;
-    long nlog = -1;
-    engine_answer *answers = NULL;
-    uint32_t *ids = NULL;
+    const store_match *meta = &rd->meta;
+    long nlog = rd->nlog;
+    engine_answer *answers = calloc((size_t)nlog + 1, sizeof *answers);
+    uint32_t *ids = calloc(((size_t)nlog + 1) * HOST_BOT_IDS, sizeof *ids);
     engine_match *m = NULL;
     static char err[sizeof((engine_error *)0)->message + 32];
-    int rc = store_get_snapshot(h->st, id, &snap, &len, now_ms);
-    if (rc <= 0) {
-        *down = rc < 0;
-        *why = "no snapshot";
-        goto out;
-    }
-    if ((nlog = store_get_log(h->st, id, &log, now_ms)) < 0) {
-        *down = true;
-        *why = "cannot read the log";
-        goto out;
-    }
-    answers = calloc((size_t)nlog + 1, sizeof *answers);
-    ids = calloc(((size_t)nlog + 1) * HOST_BOT_IDS, sizeof *ids);
     if (!answers || !ids) {
         *why = "out of memory";
         goto out;
     }
     for (long i = 0; i < nlog; i++) {
-        if (engine_answer_decode(log[i].data, log[i].len, &answers[i], ids + HOST_BOT_IDS * i,
-                                 HOST_BOT_IDS)) {
+        if (engine_answer_decode(rd->log[i].data, rd->log[i].len, &answers[i],
+                                 ids + HOST_BOT_IDS * i, HOST_BOT_IDS)) {
             *why = "a log entry does not decode";
             goto out;
         }
@@ -173,86 +158,40 @@ static engine_match *host_restore(host *h, const char *id, const store_match *me
                                .bots = meta->bots[0] ? botp : NULL,
                                .options = meta->options};
     engine_error ee = {0};
-    m = engine_match_restore(b, &cfg, snap, len, answers, (size_t)nlog, &ee);
+    m = engine_match_restore(b, &cfg, rd->snap, rd->snap_len, answers, (size_t)nlog, &ee);
     if (!m) {
         snprintf(err, sizeof err, "restore failed: %s", ee.message);
         *why = err;
     }
 out:
-    free(snap);
-    store_blobs_free(log, nlog > 0 ? (size_t)nlog : 0);
     free(answers);
     free(ids);
     return m;
 }
 
-int host_adopt(host *h, const char *match_id, uint64_t now_ms)
+/* Why rd (found) cannot be adopted here, before the restore; NULL when it can. *down: the
+ * reason may pass (a reply was unreadable): the id goes back into the set. */
+static const char *host_adopt_check(const host *h, const store_match_read *rd, bool *down)
 {
-    h->now_ms = now_ms;
-    if (host_find(h, match_id)) {
-        host_match_adopted(h, match_id, true, NULL, NULL);
-        return 1;
+    if (rd->snap_found < 0 || rd->nlog < 0) {
+        *down = true;
+        return rd->snap_found < 0 ? "cannot read the snapshot" : "cannot read the log";
     }
-    if (store_pending(h->st))
-        host_flush(h, now_ms);
-    store_match *meta = calloc(1, sizeof *meta);
-    host_match *hm = calloc(1, sizeof *hm);
-    const char *why = NULL;
-    bool down = false;
-    bundles_entry *pin = NULL;
-    engine_bundle *b = NULL;
-    char *names[HOST_SEATS_MAX], *pids[HOST_SEATS_MAX];
-    char players[sizeof meta->players], player_ids[sizeof meta->player_ids];
-    if (!meta || !hm) {
-        why = "out of memory";
-        goto refuse;
-    }
-    int rc = store_get_match(h->st, match_id, meta, now_ms);
-    if (rc < 0) {
-        free(meta);
-        free(hm);
-        return -1;
-    }
-    if (rc == 0) {
-        why = "no such match in Redis";
-        goto refuse;
-    }
-    if (strcmp(meta->worker, h->worker_id)) {
-        why = "the match belongs to another worker";
-        goto refuse;
-    }
-    if (strcmp(meta->status, "running")) {
-        why = "the match is not running";
-        goto refuse;
-    }
-    if (h->nmatches >= h->capacity) {
-        why = "worker full";
-        goto refuse;
-    }
-    snprintf(players, sizeof players, "%s", meta->players);
-    snprintf(player_ids, sizeof player_ids, "%s", meta->player_ids);
-    int nseats = host_split(players, names, HOST_SEATS_MAX);
-    if (nseats < 1 || host_split(player_ids, pids, HOST_SEATS_MAX) != nseats) {
-        why = "bad player lists";
-        goto refuse;
-    }
-    if (h->bs) {
-        pin = bundles_get(h->bs, meta->bundle, meta->game, now_ms);
-        b = pin ? pin->b : NULL;
-    } else if (!strcmp(engine_bundle_id(h->bundle), meta->bundle)) {
-        b = h->bundle;
-    }
-    if (!b) {
-        why = "its bundle cannot be loaded here";
-        goto refuse;
-    }
-    hm->m = host_restore(h, match_id, meta, b, names, nseats, now_ms, &why, &down);
-    if (!hm->m)
-        goto refuse;
-    if (!host_reserve(h) || !(hm->seats = calloc((size_t)nseats, sizeof *hm->seats))) {
-        why = "out of memory";
-        goto refuse;
-    }
+    if (strcmp(rd->meta.worker, h->worker_id))
+        return "the match belongs to another worker";
+    if (strcmp(rd->meta.status, "running"))
+        return "the match is not running";
+    if (h->nmatches >= h->capacity)
+        return "worker full";
+    if (!rd->snap_found)
+        return "no snapshot";
+    return NULL;
+}
+
+/* hm's fields from rd's meta, for its nseats seats (hm->m restored already). */
+static void host_adopt_fill(host_match *hm, const char *match_id, const store_match *meta,
+                            char **names, char **pids, int nseats, uint64_t now_ms)
+{
     snprintf(hm->id, sizeof hm->id, "%s", match_id);
     snprintf(hm->game, sizeof hm->game, "%s", meta->game);
     snprintf(hm->mode, sizeof hm->mode, "%s", meta->mode);
@@ -277,12 +216,69 @@ int host_adopt(host *h, const char *match_id, uint64_t now_ms)
     hm->forfeit_seat = -1;
     hm->script_failures = meta->script_failures;
     hm->stalled = meta->stalled != 0;
-    host_resume_away(h, hm, meta->away, now_ms);
-    host_resume_removed(hm, meta->removed, now_ms);
     hm->snap_version = engine_match_snapshot_version(hm->m);
     hm->started = true;
     hm->turn_version = hm->snap_version;
     hm->turn_ms = now_ms;
+}
+
+/* The bundle meta's match is pinned to, loaded (NULL: it cannot be here); *pin its entry
+ * when it comes from the bundles (pinned by the caller once the match is kept). */
+static engine_bundle *host_adopt_bundle(host *h, const store_match *meta, bundles_entry **pin,
+                                        uint64_t now_ms)
+{
+    *pin = NULL;
+    if (h->bs) {
+        *pin = bundles_get(h->bs, meta->bundle, meta->game, now_ms);
+        return *pin ? (*pin)->b : NULL;
+    }
+    return strcmp(engine_bundle_id(h->bundle), meta->bundle) ? NULL : h->bundle;
+}
+
+/* Adopt match_id from what was read of it (host_adopt's answers). */
+static int host_adopt_read(host *h, const char *match_id, const store_match_read *rd,
+                           uint64_t now_ms)
+{
+    const store_match *meta = &rd->meta;
+    host_match *hm = calloc(1, sizeof *hm);
+    const char *why = NULL;
+    bool down = rd->found < 0;
+    bundles_entry *pin = NULL;
+    engine_bundle *b = NULL;
+    char *names[HOST_SEATS_MAX], *pids[HOST_SEATS_MAX];
+    char players[sizeof meta->players], player_ids[sizeof meta->player_ids];
+    if (down)
+        goto refuse;
+    if (!hm) {
+        why = "out of memory";
+        goto refuse;
+    }
+    if (!rd->found) {
+        why = "no such match in Redis";
+        goto refuse;
+    }
+    if ((why = host_adopt_check(h, rd, &down)))
+        goto refuse;
+    snprintf(players, sizeof players, "%s", meta->players);
+    snprintf(player_ids, sizeof player_ids, "%s", meta->player_ids);
+    int nseats = host_split(players, names, HOST_SEATS_MAX);
+    if (nseats < 1 || host_split(player_ids, pids, HOST_SEATS_MAX) != nseats) {
+        why = "bad player lists";
+        goto refuse;
+    }
+    if (!(b = host_adopt_bundle(h, meta, &pin, now_ms))) {
+        why = "its bundle cannot be loaded here";
+        goto refuse;
+    }
+    if (!(hm->m = host_restore(match_id, rd, b, names, nseats, &why)))
+        goto refuse;
+    if (!host_reserve(h) || !(hm->seats = calloc((size_t)nseats, sizeof *hm->seats))) {
+        why = "out of memory";
+        goto refuse;
+    }
+    host_adopt_fill(hm, match_id, meta, names, pids, nseats, now_ms);
+    host_resume_away(h, hm, meta->away, now_ms);
+    host_resume_removed(hm, meta->removed, now_ms);
     if (pin) {
         hm->pin = pin;
         bundles_pin(pin);
@@ -292,7 +288,6 @@ int host_adopt(host *h, const char *match_id, uint64_t now_ms)
     dh_info("match %s: adopted at epoch %llu (%llu answers, bundle %.12s)", match_id,
             (unsigned long long)hm->epoch, (unsigned long long)hm->answers, meta->bundle);
     host_match_adopted(h, match_id, true, NULL, meta->player_ids);
-    free(meta);
     if (hm->stalled)
         hm->retry_ms = now_ms + HOST_RETRY_MS; /* ended then, untried (host_timers.c) */
     else
@@ -304,25 +299,83 @@ refuse:
     if (hm)
         free(hm->seats);
     free(hm);
-    if (down) {
-        free(meta);
+    if (down)
         return -1;
-    }
     /* the matchmaker offers a refused match again (elsewhere, or here once this is the
      * only live worker): one line per interval however often */
     dh_warn_every(DH_LOG_EVERY_MS, "match %s: cannot adopt: %s", match_id, why);
-    host_match_adopted(h, match_id, false, why, meta ? meta->player_ids : NULL);
-    free(meta);
+    host_match_adopted(h, match_id, false, why, rd->found > 0 ? meta->player_ids : NULL);
     return 0;
 }
 
-void host_adopt_pending(host *h, uint64_t now_ms)
+/* A match hosted here already (an AdoptMatch repeated): answered again, nothing read. */
+static bool host_adopted_already(host *h, const char *match_id)
+{
+    if (!host_find(h, match_id))
+        return false;
+    host_match_adopted(h, match_id, true, NULL, NULL);
+    return true;
+}
+
+int host_adopt(host *h, const char *match_id, uint64_t now_ms)
+{
+    h->now_ms = now_ms;
+    if (host_adopted_already(h, match_id))
+        return 1;
+    if (store_pending(h->st))
+        host_flush(h, now_ms);
+    store_match_read *rd = calloc(1, sizeof *rd);
+    if (!rd)
+        return -1;
+    store_read_matches(h->st, &match_id, 1, rd, now_ms);
+    int rc = host_adopt_read(h, match_id, rd, now_ms);
+    store_match_read_free(rd);
+    free(rd);
+    return rc;
+}
+
+/* Adopt ids[0..n) from rd, the first whatever the clock and the others until until_ms;
+ * how many were tried (the rest go back into the set). */
+static long host_adopt_batch(host *h, char (*ids)[STORE_ID_MAX], const store_match_read *rd, long n,
+                             uint64_t until_ms)
+{
+    long i = 0;
+    for (; i < n && (!i || dh_now_ms() < until_ms); i++) {
+        h->now_ms = dh_now_ms();
+        int rc =
+            host_adopted_already(h, ids[i]) ? 1 : host_adopt_read(h, ids[i], &rd[i], h->now_ms);
+        if (rc < 0 && store_adopt_return(h->st, h->worker_id, ids[i], h->now_ms) < 0)
+            dh_error("match %s: adoption failed and could not be requeued", ids[i]);
+    }
+    return i;
+}
+
+bool host_adopt_pending(host *h, uint64_t now_ms, uint64_t until_ms)
 {
     h->now_ms = now_ms;
     char ids[HOST_ADOPT_BATCH][STORE_ID_MAX];
-    long n = store_adopt_pop(h->st, h->worker_id, ids, HOST_ADOPT_BATCH, now_ms);
-    for (long i = 0; i < n; i++)
-        if (host_adopt(h, ids[i], now_ms) < 0 &&
-            store_adopt_return(h->st, h->worker_id, ids[i], now_ms) < 0)
-            dh_error("match %s: adoption failed and could not be requeued", ids[i]);
+    const char *idp[HOST_ADOPT_BATCH];
+    store_match_read *rd = calloc(HOST_ADOPT_BATCH, sizeof *rd);
+    bool more = rd != NULL;
+    for (bool first = true; more && (first || dh_now_ms() < until_ms); first = false) {
+        if (store_pending(h->st))
+            host_flush(h, dh_now_ms());
+        long n = store_adopt_pop(h->st, h->worker_id, ids, HOST_ADOPT_BATCH, dh_now_ms());
+        if (n <= 0) { /* empty, or Redis down: the poll tries again */
+            more = false;
+            break;
+        }
+        for (long i = 0; i < n; i++)
+            idp[i] = ids[i];
+        store_read_matches(h->st, idp, (size_t)n, rd, dh_now_ms());
+        long done = host_adopt_batch(h, ids, rd, n, until_ms);
+        if (done < n && store_adopt_return_all(h->st, h->worker_id, ids + done, (size_t)(n - done),
+                                               dh_now_ms()) < 0)
+            dh_error("%ld adoptions could not be requeued", n - done);
+        for (long i = 0; i < n; i++)
+            store_match_read_free(&rd[i]);
+        more = done < n || n == HOST_ADOPT_BATCH;
+    }
+    free(rd);
+    return more;
 }

@@ -1,5 +1,6 @@
 /*
- * store.c: the worker's Redis writes and reads (see store.h).
+ * store.c: the worker's Redis writes, batched and fenced (see store.h); the reads are in
+ * store_read.c.
  */
 #include "store.h"
 
@@ -68,8 +69,10 @@ static void store_load_scripts(store *s, uint64_t now_ms)
 
 int store_op(store *s, uint64_t now_ms)
 {
-    if (!dh_redis_get(&s->redis, now_ms))
+    if (!dh_redis_get(&s->redis, now_ms)) {
+        s->up = false;
         return -1;
+    }
     if (s->scripts_at != s->redis.connects && !s->nops)
         store_load_scripts(s, now_ms);
     if (dh_grow(&s->ops, &s->capops, s->nops + 1, sizeof *s->ops, 64) < 0)
@@ -377,7 +380,7 @@ void store_flush(store *s, uint64_t now_ms)
         goto err;
     /* a node lost mid-batch fails only the ops with a command on it */
     uint64_t start_ns = dh_now_ns();
-    dh_redis_pipeline_partial(&s->redis, now_ms, s->cmds, s->ncmds, out);
+    s->up = dh_redis_pipeline_partial(&s->redis, now_ms, s->cmds, s->ncmds, out) == 0;
     /* On a replica before the host acknowledges anything, so that a failover keeps it. A
      * connection lost during the WAIT leaves the ops as their replies say: a master
      * flushes its replication stream with its replies, so what it answered had left for
@@ -445,235 +448,4 @@ size_t store_pending(const store *s)
 void store_next(store *s)
 {
     s->nops = 0;
-}
-
-/* Run one read command; NULL when Redis is down or the connection broke. */
-static redisReply *store_read(store *s, int argc, const char **argv, uint64_t now_ms)
-{
-    uint64_t start_ns = dh_now_ns();
-    redisReply *r = dh_redis_command(&s->redis, now_ms, argc, argv, NULL);
-    if (r && s->round_trips)
-        dh_histogram_since(s->round_trips, start_ns);
-    return r;
-}
-
-int store_owned(store *s, const char *worker, const char *const *ids, const uint64_t *epochs,
-                size_t n, int *owned, uint64_t now_ms)
-{
-    if (!n)
-        return 0;
-    char(*keys)[DH_KEY_MAX] = calloc(n, sizeof *keys);
-    const char *(*argv)[4] = calloc(n, sizeof *argv);
-    dh_redis_cmd *cmds = calloc(n, sizeof *cmds);
-    redisReply **out = calloc(n, sizeof *out);
-    int rc = -1;
-    if (!keys || !argv || !cmds || !out)
-        goto done;
-    for (size_t i = 0; i < n; i++) {
-        argv[i][0] = "HMGET";
-        argv[i][1] = dh_key_match(keys[i], ids[i]);
-        argv[i][2] = DH_F_WORKER;
-        argv[i][3] = DH_F_EPOCH;
-        cmds[i] = (dh_redis_cmd){.argc = 4, .argv = argv[i]};
-    }
-    uint64_t start_ns = dh_now_ns();
-    if (dh_redis_pipeline(&s->redis, now_ms, cmds, n, out) < 0)
-        goto done;
-    if (s->round_trips)
-        dh_histogram_since(s->round_trips, start_ns);
-    for (size_t i = 0; i < n; i++) {
-        const redisReply *r = out[i];
-        if (r->type == REDIS_REPLY_ARRAY && r->elements == 2) {
-            const redisReply *w = r->element[0], *e = r->element[1];
-            owned[i] = w->type == REDIS_REPLY_STRING && !strcmp(w->str, worker) &&
-                       e->type == REDIS_REPLY_STRING && strtoull(e->str, NULL, 10) == epochs[i];
-        } else {
-            owned[i] = 1; /* an error reply tells nothing: the match stays */
-        }
-        freeReplyObject(out[i]);
-    }
-    rc = 0;
-done:
-    free(keys);
-    free(argv);
-    free(cmds);
-    free(out);
-    return rc;
-}
-
-char *store_get_field(store *s, const char *match_id, const char *field, uint64_t now_ms)
-{
-    char key[DH_KEY_MAX];
-    dh_key_match(key, match_id);
-    const char *argv[] = {"HGET", key, field};
-    redisReply *r = store_read(s, 3, argv, now_ms);
-    char *v = NULL;
-    if (r && r->type == REDIS_REPLY_STRING)
-        v = strndup(r->str, r->len);
-    if (r)
-        freeReplyObject(r);
-    return v;
-}
-
-static uint8_t *store_dup(const char *p, size_t len)
-{
-    uint8_t *d = malloc(len ? len : 1);
-    if (d)
-        memcpy(d, p, len);
-    return d;
-}
-
-int store_get_snapshot(store *s, const char *match_id, uint8_t **out, size_t *len, uint64_t now_ms)
-{
-    char key[DH_KEY_MAX];
-    dh_key_match_snap(key, match_id);
-    const char *argv[] = {"GET", key};
-    redisReply *r = store_read(s, 2, argv, now_ms);
-    int rc = -1;
-    if (!r)
-        return -1;
-    if (r->type == REDIS_REPLY_NIL) {
-        rc = 0;
-    } else if (r->type == REDIS_REPLY_STRING &&
-               dh_snapz_unpack((const uint8_t *)r->str, r->len, out, len) == 0) {
-        rc = 1;
-    }
-    freeReplyObject(r);
-    return rc;
-}
-
-long store_get_log(store *s, const char *match_id, store_blob **out, uint64_t now_ms)
-{
-    char key[DH_KEY_MAX];
-    dh_key_match_log(key, match_id);
-    const char *argv[] = {"LRANGE", key, "0", "-1"};
-    redisReply *r = store_read(s, 4, argv, now_ms);
-    store_blob *b = NULL;
-    size_t i = 0;
-    *out = NULL;
-    if (!r || r->type != REDIS_REPLY_ARRAY)
-        goto err;
-    b = calloc(r->elements ? r->elements : 1, sizeof *b);
-    if (!b)
-        goto err;
-    for (; i < r->elements; i++) {
-        const redisReply *e = r->element[i];
-        if (e->type != REDIS_REPLY_STRING || !(b[i].data = store_dup(e->str, e->len)))
-            goto err;
-        b[i].len = e->len;
-    }
-    long n = (long)r->elements;
-    freeReplyObject(r);
-    *out = b;
-    return n;
-err:
-    store_blobs_free(b, i);
-    if (r)
-        freeReplyObject(r);
-    return -1;
-}
-
-void store_blobs_free(store_blob *b, size_t n)
-{
-    for (size_t i = 0; b && i < n; i++)
-        free(b[i].data);
-    free(b);
-}
-
-static void store_meta_set(store_match *m, const char *f, const char *v, size_t n)
-{
-    static const struct {
-        const char *name;
-        size_t off, cap;
-    } fields[] = {
-#define STORE_FIELD(x, name) {name, offsetof(store_match, x), sizeof(((store_match *)0)->x)}
-        STORE_FIELD(game, DH_F_GAME),       STORE_FIELD(bundle, DH_F_BUNDLE),
-        STORE_FIELD(worker, DH_F_WORKER),   STORE_FIELD(status, DH_F_STATUS),
-        STORE_FIELD(players, DH_F_PLAYERS), STORE_FIELD(player_ids, DH_F_PLAYER_IDS),
-        STORE_FIELD(mode, DH_F_MODE),       STORE_FIELD(abandon, DH_F_ABANDON),
-        STORE_FIELD(away, DH_F_AWAY),       STORE_FIELD(options, DH_F_OPTIONS),
-        STORE_FIELD(bots, DH_F_BOTS),       STORE_FIELD(queue_bot, DH_F_QUEUE_BOT),
-        STORE_FIELD(removed, DH_F_REMOVED),
-#undef STORE_FIELD
-    };
-    for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
-        if (!strcmp(f, fields[i].name))
-            snprintf((char *)m + fields[i].off, fields[i].cap, "%.*s", (int)n, v);
-    if (!strcmp(f, DH_F_EPOCH))
-        m->epoch = strtoull(v, NULL, 10);
-    else if (!strcmp(f, DH_F_SEED))
-        m->seed = strtoull(v, NULL, 10);
-    else if (!strcmp(f, DH_F_GRACE_MS))
-        m->grace_ms = (uint32_t)strtoul(v, NULL, 10);
-    else if (!strcmp(f, DH_F_DECISION_MS))
-        m->decision_ms = (uint32_t)strtoul(v, NULL, 10);
-    else if (!strcmp(f, DH_F_TURN_MS))
-        m->turn_ms = (uint32_t)strtoul(v, NULL, 10);
-    else if (!strcmp(f, DH_F_UNRATED))
-        m->unrated = n == 1 && v[0] == '1';
-    else if (!strcmp(f, DH_F_SCRIPT_FAILURES))
-        m->script_failures = (uint32_t)strtoul(v, NULL, 10);
-    else if (!strcmp(f, DH_F_STALLED))
-        m->stalled = strtoull(v, NULL, 10);
-}
-
-int store_get_match(store *s, const char *match_id, store_match *out, uint64_t now_ms)
-{
-    char key[DH_KEY_MAX], hist[DH_KEY_MAX];
-    dh_key_match(key, match_id);
-    dh_key_match_history(hist, match_id);
-    memset(out, 0, sizeof *out);
-    const char *argv[] = {"HGETALL", key};
-    redisReply *r = store_read(s, 2, argv, now_ms);
-    if (!r)
-        return -1;
-    int rc = r->type == REDIS_REPLY_ARRAY ? (r->elements ? 1 : 0) : -1;
-    for (size_t i = 0; rc == 1 && i + 1 < r->elements; i += 2) {
-        const redisReply *f = r->element[i], *v = r->element[i + 1];
-        if (f->type == REDIS_REPLY_STRING && v->type == REDIS_REPLY_STRING)
-            store_meta_set(out, f->str, v->str, v->len);
-    }
-    freeReplyObject(r);
-    if (rc != 1)
-        return rc;
-    const char *llen[] = {"LLEN", hist};
-    r = store_read(s, 2, llen, now_ms);
-    if (!r || r->type != REDIS_REPLY_INTEGER)
-        rc = -1;
-    else
-        out->history = (uint64_t)r->integer;
-    if (r)
-        freeReplyObject(r);
-    return rc;
-}
-
-long store_adopt_pop(store *s, const char *worker_id, char ids[][STORE_ID_MAX], size_t max,
-                     uint64_t now_ms)
-{
-    char key[DH_KEY_MAX], count[16];
-    dh_key_worker_adopt(key, worker_id);
-    snprintf(count, sizeof count, "%zu", max);
-    const char *argv[] = {"SPOP", key, count};
-    redisReply *r = store_read(s, 3, argv, now_ms);
-    if (!r)
-        return -1;
-    long n = 0;
-    if (r->type == REDIS_REPLY_ARRAY)
-        for (size_t i = 0; i < r->elements && (size_t)n < max; i++)
-            if (r->element[i]->type == REDIS_REPLY_STRING && r->element[i]->len < STORE_ID_MAX)
-                snprintf(ids[n++], STORE_ID_MAX, "%s", r->element[i]->str);
-    freeReplyObject(r);
-    return n;
-}
-
-int store_adopt_return(store *s, const char *worker_id, const char *match_id, uint64_t now_ms)
-{
-    char key[DH_KEY_MAX];
-    dh_key_worker_adopt(key, worker_id);
-    const char *argv[] = {"SADD", key, match_id};
-    redisReply *r = store_read(s, 3, argv, now_ms);
-    int rc = r && r->type == REDIS_REPLY_INTEGER ? 0 : -1;
-    if (r)
-        freeReplyObject(r);
-    return rc;
 }

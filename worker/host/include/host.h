@@ -86,9 +86,15 @@ void host_command(host *h, const char *identity, const Deckhand__Internal__Playe
  * MatchAdopted. Call between batches. 1 adopted (or already here), 0 refused for good
  * (not ours, finished, unrestorable), -1 Redis down (try again later). */
 int host_adopt(host *h, const char *match_id, uint64_t now_ms);
-/* One adoption round: adopt what the matchmaker moved onto us (worker:{ID}:adopt); an id
- * whose adoption hit a Redis failure goes back into the set for the next round. */
-void host_adopt_pending(host *h, uint64_t now_ms);
+/* One adoption round: adopt what the matchmaker moved onto us (worker:{ID}:adopt), in
+ * batches of HOST_ADOPT_BATCH ids whose Redis reads go in one pipeline, each match's
+ * MatchAdopted sent as it is adopted, until the set is empty or the clock passes until_ms
+ * (at least one is adopted): the ids a batch had no time for go back into the set, and
+ * so does an id whose adoption hit a Redis failure. True when the set may hold more (the
+ * caller comes back at once, after its other work). */
+bool host_adopt_pending(host *h, uint64_t now_ms, uint64_t until_ms);
+#define HOST_ADOPT_BATCH   32 /* ids taken from worker:{ID}:adopt and read at once */
+#define HOST_ADOPT_TURN_MS 20 /* an adoption round's time, so commands and timers go on */
 /* Timers: decision and turn deadlines, away seats past their grace period. Answers what
  * is due with the game's default bot (or forfeits the seat). Call between batches. */
 size_t host_tick(host *h, uint64_t now_ms); /* default answers made */

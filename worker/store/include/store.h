@@ -28,8 +28,8 @@
  * script on the match's slot; the indexes in other slots follow once it succeeded
  * (store_finish, dh_keys.h), retried at each flush until they land.
  *
- * The reads are synchronous and unbatched: they serve adoption, tests and tools, not the
- * hot path.
+ * The reads (store_read.c) are synchronous: they serve adoption, tests and tools, not the
+ * hot path; an adoption round reads its whole batch in one pipeline (store_read_matches).
  */
 #ifndef DECKHAND_WORKER_STORE_H
 #define DECKHAND_WORKER_STORE_H
@@ -76,6 +76,7 @@ typedef struct {
     store_finish *fin; /* finishes whose indexes are not all written yet */
     size_t nfin, capfin;
     bool broken; /* a command could not be formatted: the batch fails */
+    bool up;     /* the last round trip succeeded (the beat's redis_ok) */
     dh_script commit, move_bundle, fields, finished_push, retire; /* called by hash */
     dh_retention retention; /* how long a finished match stays (dh_keys.h) */
     unsigned scripts_at;    /* redis.connects when they were last loaded on every master */
@@ -207,6 +208,29 @@ long store_adopt_pop(store *s, const char *worker_id, char ids[][STORE_ID_MAX], 
                      uint64_t now_ms);
 /* Put an id back (its adoption failed for a reason that may pass). */
 int store_adopt_return(store *s, const char *worker_id, const char *match_id, uint64_t now_ms);
+/* Put n ids back in one command (a round that ran out of time). 0, or -1. */
+int store_adopt_return_all(store *s, const char *worker_id, const char (*ids)[STORE_ID_MAX],
+                           size_t n, uint64_t now_ms);
+
+/* All an adopting worker reads of one match (store_read_matches). */
+typedef struct {
+    int found; /* store_get_match's 1 or 0; -1: a reply was unreadable */
+    store_match meta;
+    int snap_found; /* with found: store_get_snapshot's 1, 0 or -1 */
+    uint8_t *snap;
+    size_t snap_len;
+    store_blob *log; /* with found: the log, nlog entries (-1: unreadable) */
+    long nlog;
+} store_match_read;
+
+/* The meta, history length, snapshot and log of n matches in one pipelined round trip
+ * (four commands a match; in a Redis Cluster each match's on its node), where reading
+ * them match by match cost four round trips each. 0, or -1 when Redis is unreachable
+ * (each out found = -1). Free each with store_match_read_free, in both cases. Between
+ * batches only, like every read. */
+int store_read_matches(store *s, const char *const *ids, size_t n, store_match_read *out,
+                       uint64_t now_ms);
+void store_match_read_free(store_match_read *m);
 
 /* ---- the rater ------------------------------------------------------------------
  *
