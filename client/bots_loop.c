@@ -137,6 +137,7 @@ static void bots_timers(bots_run *r, long long now)
         }
         if (b->c)
             bots_flush(r, b, now);
+        bots_check_late(r, b, now);
     }
 }
 
@@ -152,6 +153,13 @@ static long long bots_next_timer(const bots_run *r, const bot *b, long long now,
     return limit;
 }
 
+/* b, just logged in, queues (a lost connection here is the start's failure). */
+static int bots_start_queue(bots_run *r, bot *b)
+{
+    bots_queue(r, b);
+    return b->c ? 0 : -1;
+}
+
 int bots_start(bots_run *r)
 {
     for (int i = 0; i < r->n; i++) {
@@ -163,7 +171,7 @@ int bots_start(bots_run *r)
             snprintf(b->name, sizeof b->name, "%.16s-%d", r->account, i + 1);
         else
             snprintf(b->name, sizeof b->name, "bot-%d-%d", (int)getpid() % 100000, i + 1);
-        b->tokens = r->rate;
+        b->tokens = bots_bucket(r);
         b->tokens_ms = cli_now_ms();
         b->backoff = BOTS_BACKOFF_MIN;
         b->gw = b->lost_gw = i % r->naddrs;
@@ -176,10 +184,12 @@ int bots_start(bots_run *r)
         if (cli_login(b->c, "bots", r->account ? b->name : NULL, r->register_first, b->name,
                       b->token, sizeof b->token) < 0)
             return -1;
-        bots_queue(r, b);
-        if (!b->c)
+        if (!r->burst && bots_start_queue(r, b) < 0)
             return -1;
     }
+    for (int i = 0; r->burst && i < r->n; i++)
+        if (bots_start_queue(r, &r->bots[i]) < 0)
+            return -1;
     fprintf(stderr,
             "bots: %d bots logged in at %s%s, queued for %s (%u players), answering with %s%s\n",
             r->n, r->addrs[0], r->naddrs > 1 ? " and the other gateways" : "", r->game, r->size,

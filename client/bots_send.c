@@ -46,6 +46,11 @@ static double bots_total_burst(const bots_run *r)
     return burst < 1.0 ? 1.0 : burst;
 }
 
+double bots_bucket(const bots_run *r)
+{
+    return r->rate > BOTS_BUCKET_MIN ? r->rate : BOTS_BUCKET_MIN;
+}
+
 /* Refill b's bucket and the run's (total_rate); true when an answer may go now. */
 static bool bots_may_send(bots_run *r, bot *b, long long now)
 {
@@ -56,7 +61,7 @@ static bool bots_may_send(bots_run *r, bot *b, long long now)
     }
     if (r->rate <= 0)
         return true;
-    bots_refill(&b->tokens, &b->tokens_ms, r->rate, r->rate, now); /* one second's burst */
+    bots_refill(&b->tokens, &b->tokens_ms, r->rate, bots_bucket(r), now);
     return b->tokens >= 1.0;
 }
 
@@ -165,6 +170,8 @@ void bots_flush(bots_run *r, bot *b, long long now)
         return;
     b->answer_cmd = m->cmd_id;
     b->answer_ns = dh_now_ns();
+    b->answer_ms = now;
+    b->answer_late = false;
     if (r->total_rate > 0)
         r->total_tokens -= 1.0;
     r->decisions++;
