@@ -116,7 +116,7 @@ static const char bots_usage[] =
     "  told_reconnect=T (Reconnects from draining gateways, each followed to the next one)\n"
     "  answers_ok=A unanswered=U answers_refused=X unfinished=F: answers accepted,\n"
     "  answers with no Reply for 10 s, answers refused for good (neither an outage nor\n"
-    "  the pace), and matches a bot was still in at the end that did not finish.\n";
+    "  the pace), and, when the run stopped short of M, the matches bots were still in.\n";
 
 /* ---- options -------------------------------------------------------------------------- */
 
@@ -299,7 +299,9 @@ int cmd_bots(int argc, char **argv)
     bots_leave(&r);
     fprintf(stderr, "bots: %ld decisions answered\n", r.decisions);
 out:;
-    long unfinished = r.bots ? bots_unfinished(&r) : 0;
+    /* Short of the target, the matches bots are still in are unfinished; at the target,
+     * they are later matches of bots that queued again, cut off by the end of the run. */
+    long unfinished = r.bots && r.ndone < r.target ? bots_unfinished(&r) : 0;
     fprintf(stderr,
             "bots: retried=%ld lost=%ld reconnects=%ld moved_gateway=%ld told_reconnect=%ld "
             "answers_ok=%ld unanswered=%ld answers_refused=%ld unfinished=%ld\n",
