@@ -128,6 +128,7 @@ typedef struct {
     bool game_known;     /* a QueueJoin was accepted: a later UNKNOWN_GAME is an outage */
     bool reroute_log;
     bool burst; /* --burst: every bot logs in first, then all queue at once */
+    bool once;  /* --once: a bot plays one match and does not queue again */
     /* --answer-log FILE: one line per event that a player feels (bots_note), or NULL */
     FILE *answer_log;
     long answers_ok;      /* answers that got Reply{ok} */

@@ -108,7 +108,7 @@ void bots_leave_match(bots_run *r, bot *b)
     b->refused_since = 0;
     b->reroute = false;
     b->backoff = BOTS_BACKOFF_MIN;
-    if (r->ndone < r->target)
+    if (r->ndone < r->target && !r->once)
         bots_queue(r, b);
 }
 

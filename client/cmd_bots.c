@@ -70,7 +70,7 @@ static const char bots_usage[] =
     "                     [--timeout SEC] [--rate MSGS_PER_SEC] [--gateway ADDR[,ADDR...]]\n"
     "                     [--drop FRACTION] [--seed N] [--reroute-log] [--bot STRATEGY|local]\n"
     "                     [--account NAME [--register]] [--mode MODE] [--option NAME=VALUE]...\n"
-    "                     [--party N | --lobby] [--answer-log FILE] [--burst]\n"
+    "                     [--party N | --lobby] [--answer-log FILE] [--burst] [--once]\n"
     "  N bot clients queue for matches of S players (default N when 2..4, else 2) and\n"
     "  play until M matches have finished. Last stdout line: matches_completed=M errors=E\n"
     "  --bot STRATEGY: the server answers each decision as the game's bot STRATEGY would\n"
@@ -82,6 +82,8 @@ static const char bots_usage[] =
     "  --players is bounded only by the descriptor limit (RLIMIT_NOFILE, raised to its\n"
     "  hard limit): one descriptor per player and 16 more.\n"
     "  --burst: every bot logs in first, then all queue at once (a start burst).\n"
+    "  --once: each bot plays one match and does not queue again (with --players N and\n"
+    "  --size S, M = N/S matches, each one played to its end or counted unfinished).\n"
     "  --answer-log FILE: one line per event a player feels, WALL_MS KIND MATCH BOT\n"
     "  (CLOCK_REALTIME ms, bot numbered from 1); KIND: found (MatchFound), attached (the\n"
     "  first View or decision of the match), ok (an answer got Reply{ok}), unanswered\n"
@@ -226,6 +228,7 @@ int cmd_bots(int argc, char **argv)
                                         {"rate", DH_FLAG_VALUE},
                                         {"answer-log", DH_FLAG_VALUE},
                                         {"burst", DH_FLAG_SWITCH},
+                                        {"once", DH_FLAG_SWITCH},
                                         {"drop", DH_FLAG_VALUE},
                                         {"seed", DH_FLAG_INT},
                                         {"reroute-log", DH_FLAG_SWITCH},
@@ -278,6 +281,7 @@ int cmd_bots(int argc, char **argv)
                   .register_first = dh_flags_has(f, "register"),
                   .rate = rate,
                   .burst = dh_flags_has(f, "burst"),
+                  .once = dh_flags_has(f, "once"),
                   .options = options,
                   .party = (int)party,
                   .lobby = lobby};
