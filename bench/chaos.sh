@@ -13,15 +13,17 @@
 # for good, as bench/failover.sh), replays matching, and live workers wrongly declared dead
 # (the matchmaker's verdicts on workers other than wk-2). The last line is the summary:
 #   chaos: finished F/M (P%), lost answers L, replays matching R/F, live workers declared dead D
-# Usage: bench/chaos.sh [MATCHES] (env RATE); binaries from DECKHAND_BIN_DIR (Release).
+# Usage: bench/chaos.sh [MATCHES] (env RATE, RAMP: logins over RAMP s, default 20);
+# binaries from DECKHAND_BIN_DIR (Release).
 # shellcheck source=SCRIPTDIR/bench_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/bench_lib.sh"
 
 MATCHES=${1:-1000}
 RATE=${RATE:-0.5}
+RAMP=${RAMP:-20} # s over which the bots log in: many matches start, but no start burst
 e2e_start 31500 3 2
 export DECKHAND_REDIS_URL
-bench_bots "$MATCHES" "$RATE" 1200 --once --drop 0.33 --seed 7
+bench_bots "$MATCHES" "$RATE" 1200 --once --ramp "$RAMP" --drop 0.33 --seed 7
 bench_wait_running $((MATCHES * 9 / 10)) 300
 sleep 2
 

@@ -15,7 +15,8 @@
 # Bounded in time: the bots run under `timeout`, every wait gives up when they died. Each
 # worker's capacity is raised (DECKHAND_WORKER_CAPACITY, default MATCHES + 500) so that the
 # survivors can take the moved matches.
-# Usage: bench/failover.sh [MATCHES] [ROUNDS] (env WORKERS, RATE); binaries from
+# Usage: bench/failover.sh [MATCHES] [ROUNDS] (env WORKERS, RATE, RAMP: the bots log in
+# over RAMP s, default 20); binaries from
 # DECKHAND_BIN_DIR (a Release build: build-rel/bin). The last line is the summary to quote:
 #   failover: kill -> next accepted answer p50 P ms p99 Q ms max M ms over N moved matches ...
 # shellcheck source=SCRIPTDIR/bench_lib.sh
@@ -25,6 +26,7 @@ MATCHES=${1:-2000}
 ROUNDS=${2:-1}
 WORKERS=${WORKERS:-2}
 RATE=${RATE:-0.5}
+RAMP=${RAMP:-20} # s over which the bots log in: many matches start, but no start burst
 # Every survivor must have room for what it adopts: a worker hosts at most 1,000 matches by
 # default, so with 2 workers at 1,000 each the moved ones would find no worker to go to
 # (and be given up by their players after 30 s); the bench measures the move, not that.
@@ -36,7 +38,7 @@ moved=0 none=0 lost=0 unfinished=0
 failover_round() {
     local round=$1 victims kill_ms dead_ms adopted_ms times n s_lost s_unans s_ref not_over
     e2e_start 30700 "$WORKERS"
-    bench_bots "$MATCHES" "$RATE" 900 --once
+    bench_bots "$MATCHES" "$RATE" 900 --once --ramp "$RAMP"
     bench_wait_running $((MATCHES * 9 / 10)) 300
     sleep 3
     bench_bots_alive

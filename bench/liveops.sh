@@ -13,7 +13,8 @@
 #   worker:{ID}:bundles).
 # The last line is the summary to quote:
 #   push -> serving on every worker: p50 P ms p99 Q ms max M ms over N pushes (...)
-# Usage: bench/liveops.sh [PUSHES] (env MATCHES, RATE); binaries from DECKHAND_BIN_DIR (a
+# Usage: bench/liveops.sh [PUSHES] (env MATCHES, RATE, RAMP: logins over RAMP s, default
+# 20); binaries from DECKHAND_BIN_DIR (a
 # Release build: build-rel/bin).
 # shellcheck source=SCRIPTDIR/bench_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/bench_lib.sh"
@@ -21,6 +22,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/bench_lib.sh"
 PUSHES=${1:-10}
 MATCHES=${MATCHES:-1000}
 RATE=${RATE:-0.5}
+RAMP=${RAMP:-20} # s over which the bots log in: many matches start, but no start burst
 e2e_start 30600
 for ((v = 0; v < PUSHES; v++)); do
     mkdir -p "$E2E_RUN/b$v"
@@ -29,7 +31,7 @@ for ((v = 0; v < PUSHES; v++)); do
         "$E2E_RUN/b$v/dominion/cards.lua"
 done
 # Matches finish and the bots queue again: the run never reaches its target on its own.
-BENCH_TARGET=100000000 bench_bots "$MATCHES" "$RATE" 3600
+BENCH_TARGET=100000000 bench_bots "$MATCHES" "$RATE" 3600 --ramp "$RAMP"
 bench_wait_running $((MATCHES * 9 / 10)) 300
 
 # The slowest worker's ms from the pointer move (ms) to its log line for sha12, reading

@@ -86,6 +86,7 @@ typedef struct {
     int gw;                 /* the gateway (index in bots_run.addrs) it is on, or tries next */
     int lost_gw;            /* the gateway of the connection it lost */
     long long reconnect_at; /* when to try to reconnect, 0: connected */
+    long long start_at;     /* --ramp: when to log in for the first time, 0: done */
     long long down_since;   /* when the connection was lost */
     unsigned long conn_seq; /* bumped at each new connection, so the loop re-registers it */
 
@@ -127,8 +128,9 @@ typedef struct {
     long told_reconnect; /* Reconnects received (a gateway draining) */
     bool game_known;     /* a QueueJoin was accepted: a later UNKNOWN_GAME is an outage */
     bool reroute_log;
-    bool burst; /* --burst: every bot logs in first, then all queue at once */
-    bool once;  /* --once: a bot plays one match and does not queue again */
+    bool burst;        /* --burst: every bot logs in first, then all queue at once */
+    bool once;         /* --once: a bot plays one match and does not queue again */
+    long long ramp_ms; /* --ramp: the logins spread over this long (0: all at the start) */
     /* --answer-log FILE: one line per event that a player feels (bots_note), or NULL */
     FILE *answer_log;
     long answers_ok;      /* answers that got Reply{ok} */

@@ -70,7 +70,8 @@ static const char bots_usage[] =
     "                     [--timeout SEC] [--rate MSGS_PER_SEC] [--gateway ADDR[,ADDR...]]\n"
     "                     [--drop FRACTION] [--seed N] [--reroute-log] [--bot STRATEGY|local]\n"
     "                     [--account NAME [--register]] [--mode MODE] [--option NAME=VALUE]...\n"
-    "                     [--party N | --lobby] [--answer-log FILE] [--burst] [--once]\n"
+    "                     [--party N | --lobby] [--answer-log FILE] [--burst | --ramp SEC] "
+    "[--once]\n"
     "  N bot clients queue for matches of S players (default N when 2..4, else 2) and\n"
     "  play until M matches have finished. Last stdout line: matches_completed=M errors=E\n"
     "  --bot STRATEGY: the server answers each decision as the game's bot STRATEGY would\n"
@@ -82,6 +83,8 @@ static const char bots_usage[] =
     "  --players is bounded only by the descriptor limit (RLIMIT_NOFILE, raised to its\n"
     "  hard limit): one descriptor per player and 16 more.\n"
     "  --burst: every bot logs in first, then all queue at once (a start burst).\n"
+    "  --ramp SEC: the bots log in (and queue) spread evenly over SEC seconds instead of\n"
+    "  as fast as they can, so that many matches start without a start burst.\n"
     "  --once: each bot plays one match and does not queue again (with --players N and\n"
     "  --size S, M = N/S matches, each one played to its end or counted unfinished).\n"
     "  --answer-log FILE: one line per event a player feels, WALL_MS KIND MATCH BOT\n"
@@ -229,6 +232,7 @@ int cmd_bots(int argc, char **argv)
                                         {"answer-log", DH_FLAG_VALUE},
                                         {"burst", DH_FLAG_SWITCH},
                                         {"once", DH_FLAG_SWITCH},
+                                        {"ramp", DH_FLAG_INT},
                                         {"drop", DH_FLAG_VALUE},
                                         {"seed", DH_FLAG_INT},
                                         {"reroute-log", DH_FLAG_SWITCH},
@@ -257,9 +261,14 @@ int cmd_bots(int argc, char **argv)
         return 2;
     if (cli_int(f, bots_who, "size", players >= 2 && players <= 4 ? players : 2, 1, 64, &size) < 0)
         return 2;
-    long party;
-    if (cli_int(f, bots_who, "party", 1, 1, 8, &party) < 0)
+    long party, ramp;
+    if (cli_int(f, bots_who, "party", 1, 1, 8, &party) < 0 ||
+        cli_int(f, bots_who, "ramp", 0, 0, 3600, &ramp) < 0)
         return 2;
+    if (ramp && dh_flags_has(f, "burst")) {
+        fprintf(stderr, "%s: --ramp and --burst exclude each other\n", bots_who);
+        return 2;
+    }
     bool lobby = dh_flags_has(f, "lobby");
     if (lobby && (party > 1 || players % size != 0)) {
         fprintf(stderr, "%s: --lobby wants --players a multiple of --size, and no --party\n",
@@ -282,6 +291,7 @@ int cmd_bots(int argc, char **argv)
                   .rate = rate,
                   .burst = dh_flags_has(f, "burst"),
                   .once = dh_flags_has(f, "once"),
+                  .ramp_ms = ramp * 1000,
                   .options = options,
                   .party = (int)party,
                   .lobby = lobby};
