@@ -73,7 +73,7 @@ failover_round() {
         "declared dead at $((${dead_ms:-$kill_ms} - kill_ms)) ms," \
         "last adopted at $((${adopted_ms:-$kill_ms} - kill_ms)) ms"
     dh_cluster_stop "$E2E_RUN"
-    rm -rf "$E2E_RUN"
+    [[ -n ${E2E_KEEP:-} ]] || rm -rf "$E2E_RUN"
     E2E_RUN=
 }
 

@@ -122,12 +122,13 @@ void bots_lost(bots_run *r, bot *b, const char *why, bool at_once)
     r->last_progress = now;
 }
 
-/* Send m on b's connection (with the next cmd_id), spending a pacing token. */
+/* Send m on b's connection (with the next cmd_id). Only answers spend pacing tokens
+ * (bots_flush): a Resync or a join is rare and paced by its backoff, and one charged to a
+ * slow bot's bucket during an outage would hold back its first answer after it. */
 int bots_send(bots_run *r, bot *b, Deckhand__ClientMessage *m)
 {
     if (!b->c)
         return -1;
-    b->tokens -= 1.0;
     m->cmd_id = dh_client_next_cmd(b->c);
     if (dh_client_send(b->c, m) == 0)
         return 0;
@@ -168,6 +169,7 @@ void bots_flush(bots_run *r, bot *b, long long now)
                                    b->answer_n);
     if (bots_send(r, b, m) < 0)
         return;
+    b->tokens -= 1.0;
     b->answer_cmd = m->cmd_id;
     b->answer_ns = dh_now_ns();
     b->answer_ms = now;

@@ -43,7 +43,8 @@
  * Bots pace themselves with a token bucket per connection (--rate, default 40 messages/s,
  * under the gateway's limit of 50/s sustained), because on loopback a bot answers far
  * faster than any human and would otherwise be RATE_LIMITED. An answer waits in its
- * bot's slot until a token is free; an answer refused with RATE_LIMITED anyway is counted
+ * bot's slot until a token is free (only answers spend tokens: a Resync or a join is paced
+ * by its backoff); an answer refused with RATE_LIMITED anyway is counted
  * as an error and sent again, so the match does not stall.
  * The last stdout line is `matches_completed=M errors=E`; the exit status is 0 only when
  * all M matches finished without an error.
