@@ -161,6 +161,10 @@ typedef struct {
  * least BOTS_BUCKET_MIN, so a slow bot back from an outage sends its Resync and its
  * answer at once, not its answer a whole period later. */
 double bots_bucket(const bots_run *r);
+/* An answer refused by an outage (UNAVAILABLE, UNKNOWN_MATCH, OVERLOADED) gives its token
+ * back: the player answers once at its pace, however many times the cluster makes it send
+ * that answer, so a slow bot's next answer after a move is not held back by its pace. */
+void bots_refund(const bots_run *r, bot *b);
 long long bots_backoff(bot *b);
 void bots_flush(bots_run *r, bot *b, long long now);
 void bots_join(bots_run *r, bot *b);

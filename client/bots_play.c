@@ -278,10 +278,12 @@ static void bots_reply(bots_run *r, bot *b, const Deckhand__Reply *rep)
             b->has_answer = true; /* not processed: send it again a little later */
             b->retry_ms = now + BOTS_RETRY_MS;
         } else {
-            if (bots_transient(code))
+            if (bots_transient(code)) {
                 bots_uncertain(b, rep->cmd_id); /* its fate is unknown */
-            else
+                bots_refund(r, b);
+            } else {
                 r->answers_refused++;
+            }
             bots_refused(r, b, rep, code, now);
         }
         return;

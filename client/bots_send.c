@@ -51,6 +51,12 @@ double bots_bucket(const bots_run *r)
     return r->rate > BOTS_BUCKET_MIN ? r->rate : BOTS_BUCKET_MIN;
 }
 
+void bots_refund(const bots_run *r, bot *b)
+{
+    if (r->rate > 0 && (b->tokens += 1.0) > bots_bucket(r))
+        b->tokens = bots_bucket(r);
+}
+
 /* Refill b's bucket and the run's (total_rate); true when an answer may go now. */
 static bool bots_may_send(bots_run *r, bot *b, long long now)
 {
