@@ -13,14 +13,14 @@ source "$(dirname "${BASH_SOURCE[0]}")/../tests/e2e/e2e_lib.sh"
 # in the background, answering with the local generic bot (no script call in the workers
 # for the answer, so the workers' CPU goes to the matches), paced at RATE messages/s each,
 # over every gateway, bounded by TIMEOUT_S; they stop once BENCH_TARGET (default MATCHES)
-# matches finished. Files: $E2E_RUN/bots.out, bots.err, answers.log; pid in BENCH_BOTS.
+# matches finished, or after BENCH_STALL s without progress (default 120). Files: $E2E_RUN/bots.out, bots.err, answers.log; pid in BENCH_BOTS.
 bench_bots() {
     local matches=$1 rate=$2 limit=$3
     shift 3
     timeout "$limit" "$DECKHAND_BIN_DIR/deckhand" bots --game dominion \
         --players $((matches * 2)) --size 2 --matches "${BENCH_TARGET:-$matches}" \
         --rate "$rate" --bot local \
-        --timeout 120 --answer-log "$E2E_RUN/answers.log" --gateway "$DECKHAND_GATEWAYS_TCP" \
+        --timeout "${BENCH_STALL:-120}" --answer-log "$E2E_RUN/answers.log" --gateway "$DECKHAND_GATEWAYS_TCP" \
         "$@" >"$E2E_RUN/bots.out" 2>"$E2E_RUN/bots.err" </dev/null &
     BENCH_BOTS=$!
 }

@@ -18,9 +18,9 @@ ATTACH_S=${ATTACH_S:-5}
 export DECKHAND_WORKER_CAPACITY=${DECKHAND_WORKER_CAPACITY:-$MATCHES}
 e2e_start 31700 2
 e2e_log "$((MATCHES * 2)) bots log in, then all queue at once"
-# A player never attached makes no progress: its seat is played by the server's bot after
-# 60 s, and the bots stop 120 s after the last progress (bench_bots' --timeout).
-BENCH_TARGET=$MATCHES bench_bots "$MATCHES" "${RATE:-5}" 900 --once --burst
+# A player never attached makes no progress (its seat is played by the server's bot after
+# 60 s): the bots stop 30 s after the last progress.
+BENCH_STALL=30 bench_bots "$MATCHES" "${RATE:-5}" 900 --once --burst
 bench_bots_wait 900
 e2e_log "bots: $BENCH_LAST (exit $BENCH_BOTS_RC); $BENCH_SUMMARY"
 log=$E2E_RUN/answers.log

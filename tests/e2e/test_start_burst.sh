@@ -13,7 +13,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 
 MATCHES=${BURST_MATCHES:-300}
 export DECKHAND_WORKER_INBOX_MAX=${BURST_INBOX:-100}
-ATTACH_S=5
+ATTACH_S=8 # below the 10 s after which the worker marks an unattached player away
 
 e2e_start 27800 2
 log=$E2E_RUN/answers.log
