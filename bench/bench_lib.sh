@@ -73,13 +73,25 @@ bench_pct() {
               print v[k] }'
 }
 
-# bench_next_ok LOG SINCE_MS IDS_FILE: for each match id in IDS_FILE, the ms from SINCE_MS
-# to its first accepted answer ("ok" line) after SINCE_MS in LOG, one per line; a match
-# with none prints "none ID".
+# bench_next_ok LOG SINCE_MS IDS_FILE: for each match id in IDS_FILE, "RAW WAIT": RAW the
+# ms from SINCE_MS to its first accepted answer after it ("ok"), WAIT that less the time
+# the answering bot held the decision unsent by its own pace (from the later of SINCE_MS
+# and the decision's arrival to its first send): the players' wait on the cluster, not on
+# the bots' think time (with --rate 0.25, up to 4 s). A match with no answer accepted after
+# SINCE_MS prints "none ID".
 bench_next_ok() {
     awk -v since="$2" 'FNR == NR { want[$1] = 1; next }
-        $2 == "ok" && $1 >= since && ($3 in want) && !($3 in first) { first[$3] = $1 - since }
-        END { for (id in want) if (id in first) print first[id]; else print "none " id }' \
+        !($3 in want) { next }
+        { k = $3 " " $4 " " $5 }
+        $2 == "decision" && !(k in dec) { dec[k] = $1 }
+        $2 == "sent" && !(k in sent) { sent[k] = $1 }
+        $2 == "ok" && $1 >= since && !($3 in raw) {
+            raw[$3] = $1 - since
+            ready = (k in dec && dec[k] > since) ? dec[k] : since
+            pace = (k in sent && sent[k] > ready) ? sent[k] - ready : 0
+            wait[$3] = raw[$3] - pace
+        }
+        END { for (id in want) if (id in raw) print raw[id], wait[id]; else print "none " id }' \
         "$3" "$1"
 }
 

@@ -197,8 +197,10 @@ void bots_uncertain(bot *b, unsigned long long cmd);
 void bots_resync(bots_run *r, bot *b);
 long long bots_wait_ms(const bots_run *r, const bot *b, long long now);
 
-/* bots_play.c: --answer-log's line "WALL_MS KIND MATCH BOT" for b (nothing without it) */
-void bots_note(bots_run *r, const bot *b, const char *kind, const char *match_id);
+/* bots_play.c: --answer-log's line "WALL_MS KIND MATCH BOT DECISION" for b (nothing
+ * without it); decision 0 for the kinds about no decision. */
+void bots_note(bots_run *r, const bot *b, const char *kind, const char *match_id,
+               uint64_t decision);
 /* bots_play.c: answers waiting longer than BOTS_REPLY_LATE for their Reply are counted */
 void bots_check_late(bots_run *r, bot *b, long long now);
 /* bots_play.c: the distinct matches a bot is still in that did not finish */

@@ -57,11 +57,11 @@ static long long bots_wall_ms(void)
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-void bots_note(bots_run *r, const bot *b, const char *kind, const char *match_id)
+void bots_note(bots_run *r, const bot *b, const char *kind, const char *match_id, uint64_t decision)
 {
     if (r->answer_log)
-        fprintf(r->answer_log, "%lld %s %s %d\n", bots_wall_ms(), kind, match_id,
-                (int)(b - r->bots) + 1);
+        fprintf(r->answer_log, "%lld %s %s %d %llu\n", bots_wall_ms(), kind, match_id,
+                (int)(b - r->bots) + 1, (unsigned long long)decision);
 }
 
 void bots_check_late(bots_run *r, bot *b, long long now)
@@ -72,7 +72,7 @@ void bots_check_late(bots_run *r, bot *b, long long now)
     r->unanswered++;
     fprintf(stderr, "bots: %s: answer %llu in match %s has had no Reply for %d s (unanswered)\n",
             b->name, b->answer_cmd, b->match_id, BOTS_REPLY_LATE / 1000);
-    bots_note(r, b, "unanswered", b->match_id);
+    bots_note(r, b, "unanswered", b->match_id, b->answer_decision);
 }
 
 long bots_unfinished(const bots_run *r)
@@ -116,7 +116,7 @@ static void bots_game_over(bots_run *r, bot *b, const Deckhand__GameOver *g)
 {
     if (strcmp(g->match_id, b->match_id) != 0)
         return;
-    bots_note(r, b, "over", g->match_id);
+    bots_note(r, b, "over", g->match_id, 0);
     if (g->reason && g->reason[0] && !r->quiet) /* not the rules: a turn cap, an operator */
         fprintf(stderr, "bots: match %s over for a bot: %s\n", g->match_id, g->reason);
     if (bots_finished(r, g->match_id) && !r->quiet) {
@@ -139,6 +139,7 @@ static void bots_decide(bots_run *r, bot *b, const Deckhand__DecisionRequest *d)
     /* with a server bot, the answer is the strategy's name (bots_flush), no ids */
     b->answer_n = r->server_bot ? 0 : dh_client_bot_choose(d, b->answer_ids, BOTS_MAX_PICK);
     b->answer_decision = d->decision_id;
+    bots_note(r, b, "decision", b->match_id, d->decision_id);
     dh_track_sent(&b->track, d->decision_id);
     b->has_answer = true;
     b->answer_cmd = 0;
@@ -158,7 +159,7 @@ static void bots_state(bots_run *r, bot *b, bool is_view, const char *match_id, 
     }
     if (!b->attached) {
         b->attached = true;
-        bots_note(r, b, "attached", match_id);
+        bots_note(r, b, "attached", match_id, 0);
     }
     long long now = cli_now_ms();
     if (b->track.uncertain && !b->resync_cmd && b->resync_at > now)
@@ -272,7 +273,7 @@ static void bots_reply(bots_run *r, bot *b, const Deckhand__Reply *rep)
             dh_track_accepted(&b->track, b->answer_decision);
             b->refused_since = 0;
             r->answers_ok++;
-            bots_note(r, b, "ok", b->match_id);
+            bots_note(r, b, "ok", b->match_id, b->answer_decision);
         } else if (code == DECKHAND__ERROR_CODE__RATE_LIMITED) {
             bots_fail(r, b, rep);
             b->has_answer = true; /* not processed: send it again a little later */
@@ -326,7 +327,7 @@ static void bots_reply(bots_run *r, bot *b, const Deckhand__Reply *rep)
         if (rep->ok) {
             dh_track_accepted(&b->track, b->uncertain_decision);
             r->answers_ok++;
-            bots_note(r, b, "ok", b->match_id);
+            bots_note(r, b, "ok", b->match_id, b->uncertain_decision);
         }
         return;
     }
@@ -358,7 +359,7 @@ static void bots_handle(bots_run *r, bot *b, const Deckhand__ServerMessage *s)
         b->refused_since = 0;
         b->reroute = false;
         b->attached = false;
-        bots_note(r, b, "found", b->match_id);
+        bots_note(r, b, "found", b->match_id, 0);
         break;
     case DECKHAND__SERVER_MESSAGE__BODY_EVENT:
         bots_event(r, b, s->event);

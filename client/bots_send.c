@@ -176,6 +176,7 @@ void bots_flush(bots_run *r, bot *b, long long now)
     if (bots_send(r, b, m) < 0)
         return;
     b->tokens -= 1.0;
+    bots_note(r, b, "sent", b->match_id, b->answer_decision);
     b->answer_cmd = m->cmd_id;
     b->answer_ns = dh_now_ns();
     b->answer_ms = now;
