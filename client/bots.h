@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cli_options.h"
 #include "dh_client.h"
@@ -17,9 +18,11 @@
 #include "dh_client_track.h"
 #include "dh_flags.h"
 
-#define BOTS_MAX         1000
+#define BOTS_FD_MARGIN   16 /* descriptors kept for other uses than players (epoll, logs) */
 #define BOTS_MAX_PICK    64
 #define BOTS_RATE        40    /* default messages per second per bot */
+#define BOTS_BUCKET_MIN  2     /* a bucket holds at least this: a Resync and its answer */
+#define BOTS_REPLY_LATE  10000 /* ms without a Reply after which an answer is unanswered */
 #define BOTS_RETRY_MS    100   /* pause before resending a rate-limited answer */
 #define BOTS_BACKOFF_MIN 250   /* first pause before a resync, re-join or reconnect */
 #define BOTS_BACKOFF_MAX 1000  /* the pause doubles up to this */
@@ -83,6 +86,7 @@ typedef struct {
     int gw;                 /* the gateway (index in bots_run.addrs) it is on, or tries next */
     int lost_gw;            /* the gateway of the connection it lost */
     long long reconnect_at; /* when to try to reconnect, 0: connected */
+    long long start_at;     /* --ramp: when to log in for the first time, 0: done */
     long long down_since;   /* when the connection was lost */
     unsigned long conn_seq; /* bumped at each new connection, so the loop re-registers it */
 
@@ -93,7 +97,10 @@ typedef struct {
     double tokens;       /* the pacing bucket */
     long long tokens_ms; /* when it was last refilled */
 
-    uint64_t answer_ns; /* dh_now_ns when the answer in flight was sent */
+    uint64_t answer_ns;  /* dh_now_ns when the answer in flight was sent */
+    long long answer_ms; /* cli_now_ms when it was sent */
+    bool answer_late;    /* counted as unanswered already */
+    bool attached;       /* --answer-log: a View or decision of its match came */
 } bot;
 
 typedef struct {
@@ -121,11 +128,19 @@ typedef struct {
     long told_reconnect; /* Reconnects received (a gateway draining) */
     bool game_known;     /* a QueueJoin was accepted: a later UNKNOWN_GAME is an outage */
     bool reroute_log;
-    const char *account; /* --account: bots log in to accounts named after it */
-    bool register_first; /* --register: creating them first */
-    bool broken;         /* out of memory, or a bot could not reconnect: stop */
+    bool burst;        /* --burst: every bot logs in first, then all queue at once */
+    bool once;         /* --once: a bot plays one match and does not queue again */
+    long long ramp_ms; /* --ramp: the logins spread over this long (0: all at the start) */
+    /* --answer-log FILE: one line per event that a player feels (bots_note), or NULL */
+    FILE *answer_log;
+    long answers_ok;      /* answers that got Reply{ok} */
+    long unanswered;      /* answers with no Reply after BOTS_REPLY_LATE ms */
+    long answers_refused; /* answers refused for good (not an outage, not the pace) */
+    const char *account;  /* --account: bots log in to accounts named after it */
+    bool register_first;  /* --register: creating them first */
+    bool broken;          /* out of memory, or a bot could not reconnect: stop */
     long long last_progress;
-    double rate; /* messages per second per bot; 0 = unpaced */
+    double rate; /* messages per second per bot (may be below 1); 0 = unpaced */
 
     /* What `deckhand load` (load_players.c) adds; all zero for `deckhand bots`. */
     long long stop_at;   /* leave the loop at this cli_now_ms, 0: when target matches finished */
@@ -142,7 +157,14 @@ typedef struct {
     long long tick_at;
 } bots_run;
 
-/* bots_send.c: pacing and sending */
+/* bots_send.c: pacing and sending. A bot's bucket holds one second of --rate, and at
+ * least BOTS_BUCKET_MIN, so a slow bot back from an outage sends its Resync and its
+ * answer at once, not its answer a whole period later. */
+double bots_bucket(const bots_run *r);
+/* An answer refused by an outage (UNAVAILABLE, UNKNOWN_MATCH, OVERLOADED) gives its token
+ * back: the player answers once at its pace, however many times the cluster makes it send
+ * that answer, so a slow bot's next answer after a move is not held back by its pace. */
+void bots_refund(const bots_run *r, bot *b);
 long long bots_backoff(bot *b);
 void bots_flush(bots_run *r, bot *b, long long now);
 void bots_join(bots_run *r, bot *b);
@@ -174,6 +196,15 @@ void bots_lost(bots_run *r, bot *b, const char *why, bool at_once);
 void bots_uncertain(bot *b, unsigned long long cmd);
 void bots_resync(bots_run *r, bot *b);
 long long bots_wait_ms(const bots_run *r, const bot *b, long long now);
+
+/* bots_play.c: --answer-log's line "WALL_MS KIND MATCH BOT DECISION" for b (nothing
+ * without it); decision 0 for the kinds about no decision. */
+void bots_note(bots_run *r, const bot *b, const char *kind, const char *match_id,
+               uint64_t decision);
+/* bots_play.c: answers waiting longer than BOTS_REPLY_LATE for their Reply are counted */
+void bots_check_late(bots_run *r, bot *b, long long now);
+/* bots_play.c: the distinct matches a bot is still in that did not finish */
+long bots_unfinished(const bots_run *r);
 
 /* bots_play.c: matches and replies */
 void bots_drain(bots_run *r, bot *b);

@@ -109,6 +109,34 @@ resumed:
     }
 }
 
+/* b, just logged in, queues (a lost connection here is the start's failure). */
+static int bots_start_queue(bots_run *r, bot *b)
+{
+    bots_queue(r, b);
+    return b->c ? 0 : -1;
+}
+
+/* Log bot i in and (unless --burst, which queues everyone afterwards) queue it; 0 or -1. */
+static int bots_start_one(bots_run *r, int i)
+{
+    bot *b = &r->bots[i];
+    char err[256];
+    b->start_at = 0;
+    b->tokens = bots_bucket(r);
+    b->tokens_ms = cli_now_ms();
+    b->c = dh_client_connect(r->addrs[b->gw], err, sizeof err);
+    b->conn_seq++;
+    if (!b->c) {
+        fprintf(stderr, "bots: %s: %s\n", b->name, err);
+        return -1;
+    }
+    if (cli_login(b->c, "bots", r->account ? b->name : NULL, r->register_first, b->name, b->token,
+                  sizeof b->token) < 0)
+        return -1;
+    r->last_progress = cli_now_ms();
+    return r->burst ? 0 : bots_start_queue(r, b);
+}
+
 /* The timers: reconnects, resyncs, re-joins, paced answers. */
 static void bots_timers(bots_run *r, long long now)
 {
@@ -117,8 +145,12 @@ static void bots_timers(bots_run *r, long long now)
     for (int k = 0; k < r->n && !r->broken; k++) {
         bot *b = &r->bots[(from + k) % r->n];
         if (!b->c) {
-            if (b->reconnect_at && now >= b->reconnect_at)
+            if (b->start_at && now >= b->start_at && bots_start_one(r, (from + k) % r->n) < 0) {
+                r->errors++;
+                r->broken = true;
+            } else if (b->reconnect_at && now >= b->reconnect_at) {
                 bots_reconnect(r, b, now);
+            }
             continue;
         }
         if (b->resync_at && now >= b->resync_at && !b->resync_cmd && b->match_id[0]) {
@@ -137,14 +169,16 @@ static void bots_timers(bots_run *r, long long now)
         }
         if (b->c)
             bots_flush(r, b, now);
+        bots_check_late(r, b, now);
     }
 }
 
 /* Milliseconds until the earliest timer of b (limit when none is sooner). */
 static long long bots_next_timer(const bots_run *r, const bot *b, long long now, long long limit)
 {
-    long long at[3] = {b->c ? 0 : b->reconnect_at, b->c ? b->resync_at : 0, b->c ? b->join_at : 0};
-    for (int i = 0; i < 3; i++)
+    long long at[4] = {b->c ? 0 : b->reconnect_at, b->c ? b->resync_at : 0, b->c ? b->join_at : 0,
+                       b->c ? 0 : b->start_at};
+    for (int i = 0; i < 4; i++)
         if (at[i] && at[i] - now < limit)
             limit = at[i] > now ? at[i] - now : 0;
     if (b->c && b->has_answer && !b->answer_cmd && bots_wait_ms(r, b, now) < limit)
@@ -154,35 +188,28 @@ static long long bots_next_timer(const bots_run *r, const bot *b, long long now,
 
 int bots_start(bots_run *r)
 {
+    long long t0 = cli_now_ms();
     for (int i = 0; i < r->n; i++) {
         bot *b = &r->bots[i];
-        char err[256];
         if (r->account && r->n == 1)
             snprintf(b->name, sizeof b->name, "%s", r->account);
         else if (r->account)
             snprintf(b->name, sizeof b->name, "%.16s-%d", r->account, i + 1);
         else
             snprintf(b->name, sizeof b->name, "bot-%d-%d", (int)getpid() % 100000, i + 1);
-        b->tokens = r->rate;
-        b->tokens_ms = cli_now_ms();
         b->backoff = BOTS_BACKOFF_MIN;
         b->gw = b->lost_gw = i % r->naddrs;
-        b->c = dh_client_connect(r->addrs[b->gw], err, sizeof err);
-        b->conn_seq++;
-        if (!b->c) {
-            fprintf(stderr, "bots: %s: %s\n", b->name, err);
-            return -1;
-        }
-        if (cli_login(b->c, "bots", r->account ? b->name : NULL, r->register_first, b->name,
-                      b->token, sizeof b->token) < 0)
-            return -1;
-        bots_queue(r, b);
-        if (!b->c)
+        /* --ramp: bot i logs in i/n of the way through it, from the loop's timers */
+        b->start_at = r->ramp_ms && i ? t0 + r->ramp_ms * i / r->n : 0;
+        if (!b->start_at && bots_start_one(r, i) < 0)
             return -1;
     }
-    fprintf(stderr,
-            "bots: %d bots logged in at %s%s, queued for %s (%u players), answering with %s%s\n",
-            r->n, r->addrs[0], r->naddrs > 1 ? " and the other gateways" : "", r->game, r->size,
+    for (int i = 0; r->burst && i < r->n; i++)
+        if (bots_start_queue(r, &r->bots[i]) < 0)
+            return -1;
+    fprintf(stderr, "bots: %d bots %s at %s%s, queued for %s (%u players), answering with %s%s\n",
+            r->n, r->ramp_ms ? "logging in over the ramp" : "logged in", r->addrs[0],
+            r->naddrs > 1 ? " and the other gateways" : "", r->game, r->size,
             r->server_bot ? "the server's bot " : "the local generic bot",
             r->server_bot ? r->server_bot : "");
     return 0;

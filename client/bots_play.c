@@ -50,6 +50,47 @@ bool bots_is_done(const bots_run *r, const char *match_id)
     return false;
 }
 
+static long long bots_wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void bots_note(bots_run *r, const bot *b, const char *kind, const char *match_id, uint64_t decision)
+{
+    if (r->answer_log)
+        fprintf(r->answer_log, "%lld %s %s %d %llu\n", bots_wall_ms(), kind, match_id,
+                (int)(b - r->bots) + 1, (unsigned long long)decision);
+}
+
+void bots_check_late(bots_run *r, bot *b, long long now)
+{
+    if (!b->has_answer || !b->answer_cmd || b->answer_late || now - b->answer_ms < BOTS_REPLY_LATE)
+        return;
+    b->answer_late = true;
+    r->unanswered++;
+    fprintf(stderr, "bots: %s: answer %llu in match %s has had no Reply for %d s (unanswered)\n",
+            b->name, b->answer_cmd, b->match_id, BOTS_REPLY_LATE / 1000);
+    bots_note(r, b, "unanswered", b->match_id, b->answer_decision);
+}
+
+long bots_unfinished(const bots_run *r)
+{
+    long n = 0;
+    for (int i = 0; i < r->n; i++) {
+        const char *id = r->bots[i].match_id;
+        bool seen = !id[0] || bots_is_done(r, id);
+        for (int j = 0; j < i && !seen; j++)
+            seen = !strcmp(r->bots[j].match_id, id);
+        if (!seen) {
+            n++;
+            fprintf(stderr, "bots: match %s unfinished\n", id);
+        }
+    }
+    return n;
+}
+
 /* b leaves its match (over, or given up): queue again while matches are missing. */
 void bots_leave_match(bots_run *r, bot *b)
 {
@@ -67,7 +108,7 @@ void bots_leave_match(bots_run *r, bot *b)
     b->refused_since = 0;
     b->reroute = false;
     b->backoff = BOTS_BACKOFF_MIN;
-    if (r->ndone < r->target)
+    if (r->ndone < r->target && !r->once)
         bots_queue(r, b);
 }
 
@@ -75,6 +116,7 @@ static void bots_game_over(bots_run *r, bot *b, const Deckhand__GameOver *g)
 {
     if (strcmp(g->match_id, b->match_id) != 0)
         return;
+    bots_note(r, b, "over", g->match_id, 0);
     if (g->reason && g->reason[0] && !r->quiet) /* not the rules: a turn cap, an operator */
         fprintf(stderr, "bots: match %s over for a bot: %s\n", g->match_id, g->reason);
     if (bots_finished(r, g->match_id) && !r->quiet) {
@@ -97,17 +139,11 @@ static void bots_decide(bots_run *r, bot *b, const Deckhand__DecisionRequest *d)
     /* with a server bot, the answer is the strategy's name (bots_flush), no ids */
     b->answer_n = r->server_bot ? 0 : dh_client_bot_choose(d, b->answer_ids, BOTS_MAX_PICK);
     b->answer_decision = d->decision_id;
+    bots_note(r, b, "decision", b->match_id, d->decision_id);
     dh_track_sent(&b->track, d->decision_id);
     b->has_answer = true;
     b->answer_cmd = 0;
     bots_flush(r, b, cli_now_ms());
-}
-
-static long long bots_wall_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* A View (is_view) or a DecisionRequest of b's match: check it, answer it. */
@@ -121,6 +157,13 @@ static void bots_state(bots_run *r, bot *b, bool is_view, const char *match_id, 
         fprintf(stderr, "bots: first_after_move match=%s at_ms=%lld\n", match_id, bots_wall_ms());
         b->reroute = false;
     }
+    if (!b->attached) {
+        b->attached = true;
+        bots_note(r, b, "attached", match_id, 0);
+    }
+    long long now = cli_now_ms();
+    if (b->track.uncertain && !b->resync_cmd && b->resync_at > now)
+        b->resync_at = now; /* the match speaks again (moved, re-attached): ask it now */
     if (is_view && !b->track.uncertain) {
         /* A full state: what a pending resync would bring. Not while an answer's fate is
          * unknown: a View that came without the resync (the gateway re-attaching the
@@ -229,13 +272,19 @@ static void bots_reply(bots_run *r, bot *b, const Deckhand__Reply *rep)
         if (rep->ok) {
             dh_track_accepted(&b->track, b->answer_decision);
             b->refused_since = 0;
+            r->answers_ok++;
+            bots_note(r, b, "ok", b->match_id, b->answer_decision);
         } else if (code == DECKHAND__ERROR_CODE__RATE_LIMITED) {
             bots_fail(r, b, rep);
             b->has_answer = true; /* not processed: send it again a little later */
             b->retry_ms = now + BOTS_RETRY_MS;
         } else {
-            if (bots_transient(code))
+            if (bots_transient(code)) {
                 bots_uncertain(b, rep->cmd_id); /* its fate is unknown */
+                bots_refund(r, b);
+            } else {
+                r->answers_refused++;
+            }
             bots_refused(r, b, rep, code, now);
         }
         return;
@@ -275,8 +324,11 @@ static void bots_reply(bots_run *r, bot *b, const Deckhand__Reply *rep)
     if (b->track.uncertain && rep->cmd_id == b->uncertain_cmd) {
         /* The Reply of an answer whose connection was lost, reaching the new one. */
         b->track.uncertain = !rep->ok;
-        if (rep->ok)
+        if (rep->ok) {
             dh_track_accepted(&b->track, b->uncertain_decision);
+            r->answers_ok++;
+            bots_note(r, b, "ok", b->match_id, b->uncertain_decision);
+        }
         return;
     }
     /* A Resync or an answer of a match that ended meanwhile (its GameOver came first). */
@@ -306,6 +358,8 @@ static void bots_handle(bots_run *r, bot *b, const Deckhand__ServerMessage *s)
         b->resync_at = 0;
         b->refused_since = 0;
         b->reroute = false;
+        b->attached = false;
+        bots_note(r, b, "found", b->match_id, 0);
         break;
     case DECKHAND__SERVER_MESSAGE__BODY_EVENT:
         bots_event(r, b, s->event);

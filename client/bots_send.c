@@ -46,6 +46,17 @@ static double bots_total_burst(const bots_run *r)
     return burst < 1.0 ? 1.0 : burst;
 }
 
+double bots_bucket(const bots_run *r)
+{
+    return r->rate > BOTS_BUCKET_MIN ? r->rate : BOTS_BUCKET_MIN;
+}
+
+void bots_refund(const bots_run *r, bot *b)
+{
+    if (r->rate > 0 && (b->tokens += 1.0) > bots_bucket(r))
+        b->tokens = bots_bucket(r);
+}
+
 /* Refill b's bucket and the run's (total_rate); true when an answer may go now. */
 static bool bots_may_send(bots_run *r, bot *b, long long now)
 {
@@ -56,7 +67,7 @@ static bool bots_may_send(bots_run *r, bot *b, long long now)
     }
     if (r->rate <= 0)
         return true;
-    bots_refill(&b->tokens, &b->tokens_ms, r->rate, r->rate, now); /* one second's burst */
+    bots_refill(&b->tokens, &b->tokens_ms, r->rate, bots_bucket(r), now);
     return b->tokens >= 1.0;
 }
 
@@ -117,12 +128,13 @@ void bots_lost(bots_run *r, bot *b, const char *why, bool at_once)
     r->last_progress = now;
 }
 
-/* Send m on b's connection (with the next cmd_id), spending a pacing token. */
+/* Send m on b's connection (with the next cmd_id). Only answers spend pacing tokens
+ * (bots_flush): a Resync or a join is rare and paced by its backoff, and one charged to a
+ * slow bot's bucket during an outage would hold back its first answer after it. */
 int bots_send(bots_run *r, bot *b, Deckhand__ClientMessage *m)
 {
     if (!b->c)
         return -1;
-    b->tokens -= 1.0;
     m->cmd_id = dh_client_next_cmd(b->c);
     if (dh_client_send(b->c, m) == 0)
         return 0;
@@ -163,8 +175,12 @@ void bots_flush(bots_run *r, bot *b, long long now)
                                    b->answer_n);
     if (bots_send(r, b, m) < 0)
         return;
+    b->tokens -= 1.0;
+    bots_note(r, b, "sent", b->match_id, b->answer_decision);
     b->answer_cmd = m->cmd_id;
     b->answer_ns = dh_now_ns();
+    b->answer_ms = now;
+    b->answer_late = false;
     if (r->total_rate > 0)
         r->total_tokens -= 1.0;
     r->decisions++;

@@ -32,6 +32,10 @@ int cmd_watch(int argc, char **argv);
 int cli_int(const dh_flags *f, const char *who, const char *name, long def, long lo, long hi,
             long *out);
 
+/* Raise this process's descriptor limit (RLIMIT_NOFILE) to its hard limit (cli_nofile.c)
+ * and return the limit now in force: LONG_MAX when unlimited, -1 when it cannot be read. */
+long cli_nofile_raise(void);
+
 /* A subcommand: its name and what runs it (argv[0] is the name). */
 typedef struct {
     const char *name;

@@ -43,7 +43,8 @@
  * Bots pace themselves with a token bucket per connection (--rate, default 40 messages/s,
  * under the gateway's limit of 50/s sustained), because on loopback a bot answers far
  * faster than any human and would otherwise be RATE_LIMITED. An answer waits in its
- * bot's slot until a token is free; an answer refused with RATE_LIMITED anyway is counted
+ * bot's slot until a token is free (only answers spend tokens: a Resync or a join is paced
+ * by its backoff); an answer refused with RATE_LIMITED anyway is counted
  * as an error and sent again, so the match does not stall.
  * The last stdout line is `matches_completed=M errors=E`; the exit status is 0 only when
  * all M matches finished without an error.
@@ -70,14 +71,28 @@ static const char bots_usage[] =
     "                     [--timeout SEC] [--rate MSGS_PER_SEC] [--gateway ADDR[,ADDR...]]\n"
     "                     [--drop FRACTION] [--seed N] [--reroute-log] [--bot STRATEGY|local]\n"
     "                     [--account NAME [--register]] [--mode MODE] [--option NAME=VALUE]...\n"
-    "                     [--party N | --lobby]\n"
+    "                     [--party N | --lobby] [--answer-log FILE] [--burst | --ramp SEC] "
+    "[--once]\n"
     "  N bot clients queue for matches of S players (default N when 2..4, else 2) and\n"
     "  play until M matches have finished. Last stdout line: matches_completed=M errors=E\n"
     "  --bot STRATEGY: the server answers each decision as the game's bot STRATEGY would\n"
     "  (default 'default', every game has it; 'search': the engine's search bot, in every\n"
     "  game, at most 50 ms a decision); --bot local: the bots answer themselves\n"
     "  with the generic bot, which knows only Dominion's decision conventions.\n"
-    "  Each bot sends at most --rate messages per second (default 40; 0 = unpaced).\n"
+    "  Each bot sends at most --rate messages per second (default 40; 0 = unpaced; a\n"
+    "  decimal below 1 is fine: 0.5 is one every two seconds).\n"
+    "  --players is bounded only by the descriptor limit (RLIMIT_NOFILE, raised to its\n"
+    "  hard limit): one descriptor per player and 16 more.\n"
+    "  --burst: every bot logs in first, then all queue at once (a start burst).\n"
+    "  --ramp SEC: the bots log in (and queue) spread evenly over SEC seconds instead of\n"
+    "  as fast as they can, so that many matches start without a start burst.\n"
+    "  --once: each bot plays one match and does not queue again (with --players N and\n"
+    "  --size S, M = N/S matches, each one played to its end or counted unfinished).\n"
+    "  --answer-log FILE: one line per event a player feels, WALL_MS KIND MATCH BOT\n"
+    "  DECISION (CLOCK_REALTIME ms, bot numbered from 1, decision id or 0); KIND: found\n"
+    "  (MatchFound), attached (the first View or decision of the match), decision (one to\n"
+    "  answer came), sent (its answer went, paced), ok (an answer got Reply{ok}),\n"
+    "  unanswered (an answer without a Reply for 10 s), over (GameOver).\n"
     "  Outages are survived, not errors: a command refused with UNAVAILABLE, UNKNOWN_MATCH\n"
     "  or OVERLOADED is retried (Resync after 250 ms .. 1 s, then the answer again), a\n"
     "  connection the server closes is resumed with the session token for up to 30 s.\n"
@@ -105,7 +120,10 @@ static const char bots_usage[] =
     "  --option NAME=VALUE (repeatable): a game option on every join, e.g. kingdom=random;\n"
     "  the game's bundle declares which it takes (an undeclared one is BAD_REQUEST).\n"
     "  Last stderr summary line: bots: retried=R lost=L reconnects=C moved_gateway=G\n"
-    "  told_reconnect=T (Reconnects from draining gateways, each followed to the next one).\n";
+    "  told_reconnect=T (Reconnects from draining gateways, each followed to the next one)\n"
+    "  answers_ok=A unanswered=U answers_refused=X unfinished=F: answers accepted,\n"
+    "  answers with no Reply for 10 s, answers refused for good (neither an outage nor\n"
+    "  the pace), and, when the run stopped short of M, the matches bots were still in.\n";
 
 /* ---- options -------------------------------------------------------------------------- */
 
@@ -158,6 +176,53 @@ static int bots_fraction(const dh_flags *f, const char *flag, double *out)
     return 0;
 }
 
+/* --players n fits the descriptor limit (one socket a player, raised to the hard limit
+ * first: cli_nofile_raise); else -1 with a message naming the limit. */
+static int bots_players_fit(long n)
+{
+    long limit = cli_nofile_raise();
+    if (limit < 0 || n <= limit - BOTS_FD_MARGIN)
+        return 0;
+    fprintf(stderr,
+            "%s: --players %ld needs %ld descriptors (one per player and %d more), but "
+            "RLIMIT_NOFILE, raised to its hard limit, is %ld: raise it (ulimit -n) or run "
+            "fewer players (deckhand load spreads them over processes)\n",
+            bots_who, n, n + BOTS_FD_MARGIN, BOTS_FD_MARGIN, limit);
+    return -1;
+}
+
+/* --rate: messages per second per bot, a decimal number (0.5: one every two seconds). */
+static int bots_rate(const dh_flags *f, double *out)
+{
+    const char *s = dh_flags_str(f, "rate", NULL, NULL);
+    char *end;
+    *out = BOTS_RATE;
+    if (!s)
+        return 0;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !(v >= 0 && v <= 1000000)) {
+        fprintf(stderr, "%s: --rate wants messages per second in 0..1000000, not '%s'\n", bots_who,
+                s);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* --answer-log FILE, opened for the whole run (fully buffered: one line per event). */
+static int bots_open_log(const dh_flags *f, bots_run *r)
+{
+    const char *path = dh_flags_str(f, "answer-log", NULL, NULL);
+    if (!path)
+        return 0;
+    if (!(r->answer_log = fopen(path, "w"))) {
+        fprintf(stderr, "%s: --answer-log %s: %s\n", bots_who, path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 int cmd_bots(int argc, char **argv)
 {
     static const dh_flag_spec spec[] = {{"game", DH_FLAG_VALUE},
@@ -165,7 +230,11 @@ int cmd_bots(int argc, char **argv)
                                         {"matches", DH_FLAG_INT},
                                         {"size", DH_FLAG_INT},
                                         {"timeout", DH_FLAG_INT},
-                                        {"rate", DH_FLAG_INT},
+                                        {"rate", DH_FLAG_VALUE},
+                                        {"answer-log", DH_FLAG_VALUE},
+                                        {"burst", DH_FLAG_SWITCH},
+                                        {"once", DH_FLAG_SWITCH},
+                                        {"ramp", DH_FLAG_INT},
                                         {"drop", DH_FLAG_VALUE},
                                         {"seed", DH_FLAG_INT},
                                         {"reroute-log", DH_FLAG_SWITCH},
@@ -183,10 +252,10 @@ int cmd_bots(int argc, char **argv)
     int done = dh_flags_parse_main(f, spec, argc, argv, bots_who, bots_usage, 0, 0);
     if (done >= 0)
         return done;
-    long players, matches, size, timeout, rate, seed;
-    double drop;
-    if (cli_int(f, bots_who, "players", 2, 1, BOTS_MAX, &players) < 0 ||
-        cli_int(f, bots_who, "rate", BOTS_RATE, 0, 1000000, &rate) < 0 ||
+    long players, matches, size, timeout, seed;
+    double drop, rate;
+    if (cli_int(f, bots_who, "players", 2, 1, 100000000, &players) < 0 ||
+        bots_players_fit(players) < 0 || bots_rate(f, &rate) < 0 ||
         cli_int(f, bots_who, "matches", 1, 1, 100000000, &matches) < 0 ||
         cli_int(f, bots_who, "timeout", 60, 1, 86400, &timeout) < 0 ||
         cli_int(f, bots_who, "seed", 1, 0, 2147483647, &seed) < 0 ||
@@ -194,9 +263,14 @@ int cmd_bots(int argc, char **argv)
         return 2;
     if (cli_int(f, bots_who, "size", players >= 2 && players <= 4 ? players : 2, 1, 64, &size) < 0)
         return 2;
-    long party;
-    if (cli_int(f, bots_who, "party", 1, 1, 8, &party) < 0)
+    long party, ramp;
+    if (cli_int(f, bots_who, "party", 1, 1, 8, &party) < 0 ||
+        cli_int(f, bots_who, "ramp", 0, 0, 3600, &ramp) < 0)
         return 2;
+    if (ramp && dh_flags_has(f, "burst")) {
+        fprintf(stderr, "%s: --ramp and --burst exclude each other\n", bots_who);
+        return 2;
+    }
     bool lobby = dh_flags_has(f, "lobby");
     if (lobby && (party > 1 || players % size != 0)) {
         fprintf(stderr, "%s: --lobby wants --players a multiple of --size, and no --party\n",
@@ -216,11 +290,15 @@ int cmd_bots(int argc, char **argv)
                   .reroute_log = dh_flags_has(f, "reroute-log"),
                   .account = dh_flags_str(f, "account", NULL, NULL),
                   .register_first = dh_flags_has(f, "register"),
-                  .rate = (double)rate,
+                  .rate = rate,
+                  .burst = dh_flags_has(f, "burst"),
+                  .once = dh_flags_has(f, "once"),
+                  .ramp_ms = ramp * 1000,
                   .options = options,
                   .party = (int)party,
                   .lobby = lobby};
-    if (bots_gateways(f, bots_who, &r) < 0 || bots_bot_flag(f, bots_who, &r) < 0)
+    if (bots_gateways(f, bots_who, &r) < 0 || bots_bot_flag(f, bots_who, &r) < 0 ||
+        bots_open_log(f, &r) < 0)
         return 2;
     r.bots = calloc((size_t)r.n, sizeof *r.bots);
     if (!r.bots) {
@@ -236,12 +314,21 @@ int cmd_bots(int argc, char **argv)
     bots_loop(&r, timeout);
     bots_leave(&r);
     fprintf(stderr, "bots: %ld decisions answered\n", r.decisions);
-out:
+out:;
+    /* Short of the target, the matches bots are still in are unfinished; at the target,
+     * they are later matches of bots that queued again, cut off by the end of the run. */
+    long unfinished = r.bots && r.ndone < r.target ? bots_unfinished(&r) : 0;
     fprintf(stderr,
-            "bots: retried=%ld lost=%ld reconnects=%ld moved_gateway=%ld told_reconnect=%ld\n",
-            r.retried, r.lost, r.reconnects, r.moved, r.told_reconnect);
+            "bots: retried=%ld lost=%ld reconnects=%ld moved_gateway=%ld told_reconnect=%ld "
+            "answers_ok=%ld unanswered=%ld answers_refused=%ld unfinished=%ld\n",
+            r.retried, r.lost, r.reconnects, r.moved, r.told_reconnect, r.answers_ok, r.unanswered,
+            r.answers_refused, unfinished);
     printf("matches_completed=%ld errors=%ld\n", r.ndone, r.errors);
     long completed = r.ndone;
+    if (r.answer_log && fclose(r.answer_log) != 0) {
+        fprintf(stderr, "%s: --answer-log: %s\n", bots_who, strerror(errno));
+        completed = 0;
+    }
     bots_run_free(&r);
     return completed >= r.target && r.errors == 0 ? 0 : 1;
 }

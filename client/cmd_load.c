@@ -27,7 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -88,20 +87,13 @@ typedef struct {
 
 /* ---- the plan: how many worker processes ---------------------------------------------- */
 
-/* Players one process can hold: its descriptor limit, raised to the hard limit, less a
- * margin. */
-static long load_per_proc(void)
+/* Players one process can hold: its descriptor limit, raised to the hard limit
+ * (cli_nofile_raise), less a margin; 0 when even that leaves no room. */
+static long load_per_proc(long limit)
 {
-    struct rlimit rl;
-    if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
-        return 1000;
-    if (rl.rlim_cur < rl.rlim_max) {
-        rl.rlim_cur = rl.rlim_max;
-        if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
-            getrlimit(RLIMIT_NOFILE, &rl);
-    }
-    long cap = rl.rlim_cur == RLIM_INFINITY ? 1000000 : (long)rl.rlim_cur - LOAD_FD_MARGIN;
-    return cap < 1 ? 1 : cap;
+    if (limit < 0)
+        return 1000; /* unreadable: the size one process always managed */
+    return limit > LOAD_FD_MARGIN ? limit - LOAD_FD_MARGIN : 0;
 }
 
 /* Fork worker i of nprocs: it runs its share of the players and exits; the parent keeps
@@ -288,7 +280,7 @@ int cmd_load(int argc, char **argv)
     if (done >= 0)
         return done;
     long players, seconds, rate, size;
-    if (cli_int(f, load_who, "players", 2, 1, 1000000, &players) < 0 ||
+    if (cli_int(f, load_who, "players", 2, 1, 100000000, &players) < 0 ||
         cli_int(f, load_who, "seconds", 10, 1, 86400, &seconds) < 0 ||
         cli_int(f, load_who, "rate", 0, 0, 10000000, &rate) < 0 ||
         cli_int(f, load_who, "size", 2, 1, 64, &size) < 0)
@@ -296,7 +288,15 @@ int cmd_load(int argc, char **argv)
     bots_run check = {0}; /* the gateway flags, checked before any process starts */
     if (bots_gateways(f, load_who, &check) < 0 || bots_bot_flag(f, load_who, &check) < 0)
         return 2;
-    long per = load_per_proc();
+    long limit = cli_nofile_raise(), per = load_per_proc(limit);
+    if (per < 1 || (players + per - 1) / per > LOAD_PROCS_MAX) {
+        fprintf(stderr,
+                "%s: --players %ld is more than %d processes can hold: each holds %ld players "
+                "(RLIMIT_NOFILE %ld, raised to its hard limit, less %d); raise the limit "
+                "(ulimit -n) or ask for fewer\n",
+                load_who, players, LOAD_PROCS_MAX, per, limit, LOAD_FD_MARGIN);
+        return 2;
+    }
     load_merge *m = calloc(1, sizeof *m);
     int status = 1;
     if (!m || !(m->slots = calloc(LOAD_SLOTS, sizeof *m->slots))) {
@@ -305,11 +305,6 @@ int cmd_load(int argc, char **argv)
     }
     m->nprocs = (int)((players + per - 1) / per);
     m->next = 1;
-    if (m->nprocs > LOAD_PROCS_MAX) {
-        fprintf(stderr, "load: %ld players need %d processes of %ld, more than %d\n", players,
-                m->nprocs, per, LOAD_PROCS_MAX);
-        goto out;
-    }
     load_share all = {.flags = f,
                       .players = (int)players,
                       .size = (uint32_t)size,
