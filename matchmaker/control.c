@@ -37,6 +37,24 @@ static void control_match_ended(mm_state *mm, const char *identity,
     }
 }
 
+/* A WorkerBeat, from the worker's beat thread ("<id>/beat") or its main route (the last
+ * "stopping" one, or a worker without a beat thread): keyed by its worker_id. True when
+ * the tick should run now (a worker just died: the sweep moves its matches). */
+static bool control_beat(mm_state *mm, const char *identity,
+                         const Deckhand__Internal__WorkerBeat *b, uint64_t now_ms)
+{
+    registry_worker *w = registry_beat_row(&mm->reg, identity, b);
+    if (!w) {
+        dh_debug("beat from unregistered worker %s; waiting for its hello", identity);
+        return false;
+    }
+    size_t gone = mm->reg.gone;
+    registry_beat_health(&mm->reg, w, identity, b, now_ms);
+    if (b->stopping)
+        registry_gone(&mm->reg, w->id);
+    return mm->reg.gone > gone;
+}
+
 /* What a standby does with the messages only the acting matchmaker handles. */
 static bool control_standby(mm_state *mm, const char *identity,
                             const Deckhand__Internal__Internal *msg)
@@ -61,17 +79,6 @@ static bool control_standby(mm_state *mm, const char *identity,
     return false;
 }
 
-/* The worker a beat is about: the worker's beat thread sends from "<worker id>/beat"
- * (worker/beat.c) and names the worker in worker_id; any other routing id speaks for itself. */
-static const char *control_beat_worker(const char *identity,
-                                       const Deckhand__Internal__WorkerBeat *b)
-{
-    size_t n = b->worker_id ? strlen(b->worker_id) : 0;
-    if (n && !strncmp(identity, b->worker_id, n) && !strcmp(identity + n, "/beat"))
-        return b->worker_id;
-    return identity;
-}
-
 bool control_handle(mm_state *mm, const char *identity, const Deckhand__Internal__Internal *msg,
                     uint64_t now_ms)
 {
@@ -81,15 +88,7 @@ bool control_handle(mm_state *mm, const char *identity, const Deckhand__Internal
             dh_error("out of memory registering worker %s", identity);
         return true;
     case DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_BEAT:
-        identity = control_beat_worker(identity, msg->worker_beat);
-        if (!registry_beat(&mm->reg, identity, msg->worker_beat->active_matches,
-                           msg->worker_beat->draining, now_ms))
-            dh_debug("beat from unregistered worker %s; waiting for its hello", identity);
-        if (msg->worker_beat->stopping) {
-            registry_gone(&mm->reg, identity);
-            return true; /* tick now: the sweep moves its matches */
-        }
-        return false;
+        return control_beat(mm, identity, msg->worker_beat, now_ms);
     case DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ENDED:
         control_match_ended(mm, identity, msg->match_ended);
         return true;

@@ -94,8 +94,10 @@ void mm_reset(mm_state *mm)
     takeover_free(&mm->takeover);
     takeover_init(&mm->takeover);
     watch_list_free(&mm->watching); /* the MatchEnded of a lease not held went elsewhere */
-    for (size_t i = 0; i < mm->reg.nworkers; i++)
+    for (size_t i = 0; i < mm->reg.nworkers; i++) {
         mm->reg.workers[i].pending = 0;
+        mm->reg.workers[i].adopting = 0;
+    }
 }
 
 bool mm_acting(const mm_state *mm, uint64_t now_ms)

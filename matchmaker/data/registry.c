@@ -80,6 +80,8 @@ registry_worker *registry_hello(registry *r, const char *identity,
     }
     w->capacity = h->capacity;
     w->draining = false; /* a hello is a fresh start */
+    w->stalled_ms = 0;
+    w->redis_ok = true;
     w->stopped = false;
     w->alive = true;
     w->last_seen_ms = now_ms;
@@ -87,6 +89,14 @@ registry_worker *registry_hello(registry *r, const char *identity,
         dh_info("worker %s up endpoint=%s games=%zu capacity=%u bundle=%.12s", w->id, w->endpoint,
                 w->ngames, w->capacity, w->bundle);
     return w;
+}
+
+/* w died: it hosts nothing now, since its matches move to live workers (its pending
+ * placements keep their count: each is answered, or times out, and gives it back). */
+static void registry_dead(registry_worker *w)
+{
+    w->alive = false;
+    w->active = 0;
 }
 
 registry_worker *registry_beat(registry *r, const char *identity, uint32_t active, bool draining,
@@ -106,12 +116,64 @@ registry_worker *registry_beat(registry *r, const char *identity, uint32_t activ
     return w;
 }
 
-/* w died: it hosts nothing now, since its matches move to live workers (its pending
- * placements keep their count: each is answered, or times out, and gives it back). */
-static void registry_dead(registry_worker *w)
+/* True when identity is id's own route or its beat thread's ("<id>/beat"). */
+static bool registry_route_of(const char *identity, const char *id)
 {
-    w->alive = false;
-    w->active = 0;
+    size_t n = strlen(id);
+    return !strncmp(identity, id, n) &&
+           (!identity[n] || !strcmp(identity + n, REGISTRY_BEAT_SUFFIX));
+}
+
+registry_worker *registry_beat_row(registry *r, const char *identity,
+                                   const Deckhand__Internal__WorkerBeat *b)
+{
+    const char *id = b->worker_id && *b->worker_id ? b->worker_id : identity;
+    if (!registry_route_of(identity, id)) {
+        dh_warn_every(DH_LOG_EVERY_MS,
+                      "beat for worker %.64s from route %.64s ignored: a worker "
+                      "beats from its own id or \"<id>" REGISTRY_BEAT_SUFFIX "\"",
+                      id, identity);
+        return NULL;
+    }
+    return registry_find(r, id);
+}
+
+bool registry_slow(const registry_worker *w)
+{
+    return w->stalled_ms >= REGISTRY_SLOW_MS || !w->redis_ok;
+}
+
+/* The health part of a beat from the beat thread: slow and back logged on change. */
+static void registry_health(registry_worker *w, uint32_t stalled_ms, bool redis_ok)
+{
+    bool was_slow = registry_slow(w);
+    w->stalled_ms = stalled_ms;
+    w->redis_ok = redis_ok;
+    if (registry_slow(w) != was_slow)
+        dh_info("worker %s %s", w->id,
+                registry_slow(w) ? (redis_ok ? "stalled: no new placements on it"
+                                             : "without Redis: no new placements on it")
+                                 : "healthy again");
+}
+
+void registry_beat_health(registry *r, registry_worker *w, const char *identity,
+                          const Deckhand__Internal__WorkerBeat *b, uint64_t now_ms)
+{
+    bool threaded = strcmp(identity, w->id) != 0; /* "<id>/beat": it says how it does */
+    if (threaded && b->stalled_ms >= REGISTRY_STUCK_MS) {
+        w->stalled_ms = b->stalled_ms;
+        w->last_seen_ms = now_ms; /* not silent: stuck, which is judged here */
+        if (!w->alive)
+            return; /* declared dead already; it comes back once it turns again */
+        registry_dead(w);
+        r->gone++;
+        dh_warn("worker %s stuck in one turn for %u ms: dead, its matches move", w->id,
+                b->stalled_ms);
+        return;
+    }
+    registry_beat(r, w->id, b->active_matches, b->draining, now_ms);
+    if (threaded)
+        registry_health(w, b->stalled_ms, b->redis_ok);
 }
 
 void registry_gone(registry *r, const char *identity)
@@ -124,6 +186,17 @@ void registry_gone(registry *r, const char *identity)
     registry_dead(w);
     r->gone++;
     dh_info("worker %s stopping: dead now, its matches move", w->id);
+}
+
+bool registry_lost(registry *r, const char *identity, const char *why)
+{
+    registry_worker *w = registry_find(r, identity);
+    if (!w || !w->alive)
+        return false;
+    registry_dead(w);
+    r->gone++;
+    dh_warn("worker %s %s: dead now, its matches move", w->id, why);
+    return true;
 }
 
 size_t registry_take_gone(registry *r)
@@ -167,18 +240,21 @@ const registry_game *registry_game_info(const registry *r, const char *game)
     return NULL;
 }
 
-registry_worker *registry_pick(registry *r, const char *game, uint32_t players, uint64_t now_ms)
+/* The least loaded worker that may take a match of game at this size; capped: at most
+ * REGISTRY_PENDING_MAX StartMatches unanswered. */
+static registry_worker *registry_best(registry *r, const char *game, uint32_t players,
+                                      uint64_t now_ms, bool capped)
 {
     registry_worker *best = NULL;
     uint64_t best_load = 0;
     for (size_t i = 0; i < r->nworkers; i++) {
         registry_worker *w = &r->workers[i];
         const registry_game *g = registry_worker_game(w, game);
-        if (!w->alive || w->draining || !g || players < g->min_players ||
+        if (!w->alive || w->draining || registry_slow(w) || !g || players < g->min_players ||
             players > g->max_players || now_ms < w->avoid_until_ms)
             continue;
-        uint64_t load = (uint64_t)w->active + w->pending;
-        if ((w->capacity && load >= w->capacity) || w->pending >= REGISTRY_PENDING_MAX)
+        uint64_t load = (uint64_t)w->active + w->pending + w->adopting;
+        if ((w->capacity && load >= w->capacity) || (capped && w->pending >= REGISTRY_PENDING_MAX))
             continue;
         if (!best || load < best_load) {
             best = w;
@@ -186,6 +262,17 @@ registry_worker *registry_pick(registry *r, const char *game, uint32_t players, 
         }
     }
     return best;
+}
+
+registry_worker *registry_pick(registry *r, const char *game, uint32_t players, uint64_t now_ms)
+{
+    return registry_best(r, game, players, now_ms, true);
+}
+
+registry_worker *registry_pick_adopter(registry *r, const char *game, uint32_t players,
+                                       uint64_t now_ms)
+{
+    return registry_best(r, game, players, now_ms, false);
 }
 
 registry_gateway *registry_gateway_find(registry *r, const char *identity)

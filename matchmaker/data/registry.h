@@ -6,7 +6,20 @@
  * placement until it speaks again. Placement asks registry_pick for the live worker with
  * the fewest matches, counting the placements still waiting for the worker's answer, so
  * a burst of formations in one tick spreads instead of piling on the same worker; a
- * worker with REGISTRY_PENDING_MAX of them unanswered is not picked at all.
+ * worker with REGISTRY_PENDING_MAX of them unanswered is not picked at all. A takeover
+ * asks registry_pick_adopter instead: adoptions count as load but are not capped by
+ * REGISTRY_PENDING_MAX, so that a dead worker's matches all move in one sweep.
+ *
+ * Slow is not dead. A worker's beats come from its own beat thread (routing identity
+ * "<id>/beat", the body's worker_id naming the worker), so they go on while its loop waits
+ * on Redis or inside a script call, and they say so: stalled_ms (how long the loop has been
+ * in its current turn) and redis_ok. A worker stalled for REGISTRY_SLOW_MS or without Redis
+ * gets no new placements or adoptions while so, but keeps its matches; it is declared dead
+ * only when its beats stop (REGISTRY_DEAD_MS of silence) or its loop has been stuck for
+ * REGISTRY_STUCK_MS. Health is read only from the beat thread's beats: a beat on the main
+ * identity (a worker without a beat thread, or the last "stopping" one) cannot tell an
+ * unset redis_ok from false, and keeps the worker healthy as before. A worker whose control
+ * connection closed is declared dead at once by the matchmaker's probe (registry_lost).
  *
  * Workers and gateways are keyed by their ZeroMQ routing identity, which is how the
  * matchmaker's ROUTER reaches them. Entries are never removed: a restarted worker comes
@@ -26,8 +39,11 @@
 #include "internal.pb-c.h"
 #include "queue.h"
 
-#define REGISTRY_DEAD_MS   1500
-#define REGISTRY_GAMES_MAX 32
+#define REGISTRY_DEAD_MS     1500
+#define REGISTRY_SLOW_MS     500     /* stalled this long: no new placements or adoptions */
+#define REGISTRY_STUCK_MS    15000   /* stalled this long: dead ("stuck"), its matches move */
+#define REGISTRY_BEAT_SUFFIX "/beat" /* the beat thread's routing identity: "<id>/beat" */
+#define REGISTRY_GAMES_MAX   32
 /* A worker that refused or ignored a StartMatch is skipped this long, so the retry goes
  * elsewhere, or (with no other worker) comes back once a second instead of every tick. */
 #define REGISTRY_AVOID_MS 1000
@@ -38,8 +54,8 @@
  * (worker_control.c), so its beats go on meanwhile. A join storm used to send one worker
  * 7,000 StartMatches in one pass: those it had not started after 3 s were formed again
  * elsewhere while it still started them (matches nobody attached to), and the pass
- * itself kept the loop from reading beats for seconds. Above TAKEOVER_MAX_MOVES, so a
- * takeover sweep's moves fit on one worker. */
+ * itself kept the loop from reading beats for seconds. Adoptions are counted apart
+ * (registry_worker.adopting) and not capped by it. */
 #define REGISTRY_PENDING_MAX 256
 
 typedef struct {
@@ -58,8 +74,11 @@ typedef struct {
     registry_game games[REGISTRY_GAMES_MAX];
     size_t ngames;
     uint32_t capacity;
-    uint32_t active;  /* matches it hosts: from its last beat, adjusted by our own events */
-    uint32_t pending; /* StartMatch sent, no MatchStarted yet */
+    uint32_t active;     /* matches it hosts: from its last beat, adjusted by our own events */
+    uint32_t pending;    /* StartMatch sent, no MatchStarted yet */
+    uint32_t adopting;   /* AdoptMatch sent, no MatchAdopted yet (takeover.c) */
+    uint32_t stalled_ms; /* its beat thread's last word: its loop's time in its current turn */
+    bool redis_ok;       /* ...and whether its last Redis round trip succeeded */
     bool draining;
     bool alive;
     bool stopped; /* it said it stops (registry_gone): out of the admin listing */
@@ -78,7 +97,8 @@ typedef struct {
     size_t nworkers, capworkers;
     registry_gateway *gateways;
     size_t ngateways, capgateways;
-    size_t gone; /* workers that said they stop, not yet counted by registry_expire */
+    size_t gone; /* workers declared dead without silence (stopping, connection closed,
+                  * stuck), not yet counted by registry_expire or registry_take_gone */
 } registry;
 
 void registry_init(registry *r);
@@ -90,10 +110,27 @@ registry_worker *registry_hello(registry *r, const char *identity,
 /* Record a beat. NULL when the worker never said hello (it will: workers repeat it). */
 registry_worker *registry_beat(registry *r, const char *identity, uint32_t active, bool draining,
                                uint64_t now_ms);
+/* The row a WorkerBeat received from identity speaks for: its worker_id's, when identity is
+ * that id or "<id>/beat" (a beat without worker_id: identity's). NULL, with a warning at
+ * most once a DH_LOG_EVERY_MS, for a beat from any other route; NULL without a word for a
+ * worker that has not said hello yet. */
+registry_worker *registry_beat_row(registry *r, const char *identity,
+                                   const Deckhand__Internal__WorkerBeat *b);
+/* Record the beat b that identity sent for w (registry_beat_row): its load, and its health
+ * when it came from the beat thread. A worker stuck for REGISTRY_STUCK_MS is declared dead
+ * ("stuck", counted as registry_gone does) and stays so while its beats say stuck. */
+void registry_beat_health(registry *r, registry_worker *w, const char *identity,
+                          const Deckhand__Internal__WorkerBeat *b, uint64_t now_ms);
+/* True when w is alive but slow (stalled, or without Redis): nothing new goes to it. */
+bool registry_slow(const registry_worker *w);
 registry_worker *registry_find(registry *r, const char *identity);
 /* The worker at identity stops (its last beat said so): dead and stopped at once, without
  * waiting for REGISTRY_DEAD_MS of silence, so that its matches move now. Unknown: no-op. */
 void registry_gone(registry *r, const char *identity);
+/* The live worker at identity is dead at once, for why ("connection closed"), counted
+ * as registry_gone does, but not stopped: it may come back with a hello or a beat. True
+ * when it was alive. */
+bool registry_lost(registry *r, const char *identity, const char *why);
 /* The workers that said they are stopping since the last call (registry_expire counts
  * them too): what a tick that must not judge silence still takes. */
 size_t registry_take_gone(registry *r);
@@ -103,9 +140,14 @@ size_t registry_expire(registry *r, uint64_t now_ms);
 
 /* The limits of game as served by a live worker; NULL when no live worker serves it. */
 const registry_game *registry_game_info(const registry *r, const char *game);
-/* The live, non-draining worker with room that serves game at this size, not avoided
- * after a failure, with the fewest active + pending matches; NULL when none fits. */
+/* The live, non-draining, not slow worker with room that serves game at this size, not
+ * avoided after a failure, with the fewest active + pending + adopting matches, fewer
+ * than REGISTRY_PENDING_MAX StartMatches unanswered; NULL when none fits. */
 registry_worker *registry_pick(registry *r, const char *game, uint32_t players, uint64_t now_ms);
+/* The same for an adoption: adoptions and placements in flight count as load, but the
+ * REGISTRY_PENDING_MAX cap (meant for StartMatch bursts) does not apply. */
+registry_worker *registry_pick_adopter(registry *r, const char *game, uint32_t players,
+                                       uint64_t now_ms);
 
 /* Register or refresh a gateway; -1 on allocation failure. */
 int registry_gateway_hello(registry *r, const char *identity, uint64_t now_ms);

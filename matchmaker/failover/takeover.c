@@ -201,8 +201,8 @@ static void takeover_fail(mm_state *mm, takeover_move *m, const char *why, uint6
 {
     registry_worker *w = registry_find(&mm->reg, m->worker);
     if (w) {
-        if (w->pending)
-            w->pending--;
+        if (w->adopting)
+            w->adopting--;
         w->avoid_until_ms = now_ms + REGISTRY_AVOID_MS;
     }
     dh_warn_every(DH_LOG_EVERY_MS, "match %s: adoption by %s failed (%s); moving it again",
@@ -217,7 +217,52 @@ typedef struct {
     long retry;          /* index of its waiting record, or -1 */
     registry_worker *to; /* chosen adopter */
     takeover_args args;
+    long long epoch; /* the move script's answer: > 0 moved */
 } takeover_cand;
+
+/* A sweep's working set, sized to what matches:running holds (heap): the candidates and
+ * the room of its pipelines. Owned by takeover_sweep. */
+typedef struct {
+    takeover_cand *c;
+    size_t n, cap;
+    rconn_hmgets meta; /* game and player_ids of the new candidates */
+    rconn_cmd *cmds;   /* the move scripts, then the index writes (2 per moved match) */
+    redisReply **out;
+    size_t *idx;               /* cmds[j] is candidate idx[j]'s */
+    long *drop;                /* waiting records to remove: they moved on without us */
+    char (*adopt)[DH_KEY_MAX]; /* worker:{TO}:adopt of each moved match */
+    const char *(*argv)[4];    /* the index writes' arguments */
+} takeover_batch;
+
+static int takeover_batch_init(takeover_batch *b, size_t cap)
+{
+    memset(b, 0, sizeof *b);
+    size_t room = cap ? cap : 1;
+    b->cap = cap;
+    b->c = calloc(room, sizeof *b->c);
+    b->cmds = calloc(2 * room, sizeof *b->cmds);
+    b->out = calloc(2 * room, sizeof *b->out);
+    b->idx = calloc(room, sizeof *b->idx);
+    b->drop = calloc(room, sizeof *b->drop);
+    b->adopt = calloc(room, sizeof *b->adopt);
+    b->argv = calloc(2 * room, sizeof *b->argv);
+    int rc = rconn_hmgets_init(&b->meta, cap, 2);
+    return rc == 0 && b->c && b->cmds && b->out && b->idx && b->drop && b->adopt && b->argv ? 0
+                                                                                            : -1;
+}
+
+static void takeover_batch_free(takeover_batch *b)
+{
+    rconn_hmgets_free(&b->meta);
+    free(b->c);
+    free(b->cmds);
+    free(b->out);
+    free(b->idx);
+    free(b->drop);
+    free(b->adopt);
+    free(b->argv);
+    memset(b, 0, sizeof *b);
+}
 
 static bool takeover_worker_dead(const mm_state *mm, const char *worker, uint64_t now_ms)
 {
@@ -236,69 +281,58 @@ static int takeover_reserve(takeover *t, size_t extra)
     return dh_grow(&t->v, &t->cap, t->n + extra, sizeof *t->v, 16);
 }
 
-/* Candidates from matches:running whose worker is dead, after the waiting moves. */
-static size_t takeover_collect(mm_state *mm, const redisReply *running, takeover_cand *c,
-                               uint64_t now_ms)
+/* Candidates: the waiting moves, then every match of matches:running whose worker is
+ * dead (all of them: b has room for each). A match already in flight is skipped. */
+static void takeover_collect(mm_state *mm, const redisReply *running, takeover_batch *b,
+                             uint64_t now_ms)
 {
     takeover *t = &mm->takeover;
-    size_t n = 0;
-    for (size_t i = 0; i < t->n && n < TAKEOVER_MAX_MOVES; i++) {
+    for (size_t i = 0; i < t->n && b->n < b->cap; i++) {
         if (t->v[i].deadline_ms)
             continue;
-        c[n++] = (takeover_cand){.match_id = t->v[i].match_id,
-                                 .from = t->v[i].worker,
-                                 .game = t->v[i].game,
-                                 .player_ids = t->v[i].player_ids,
-                                 .retry = (long)i};
+        b->c[b->n++] = (takeover_cand){.match_id = t->v[i].match_id,
+                                       .from = t->v[i].worker,
+                                       .game = t->v[i].game,
+                                       .player_ids = t->v[i].player_ids,
+                                       .retry = (long)i};
     }
-    for (size_t i = 0; i + 1 < running->elements && n < TAKEOVER_MAX_MOVES; i += 2) {
+    for (size_t i = 0; i + 1 < running->elements && b->n < b->cap; i += 2) {
         const char *id = running->element[i]->str, *worker = running->element[i + 1]->str;
-        if (!id || !worker || strlen(id) >= QUEUE_NAME_MAX || takeover_find(t, id) ||
-            !takeover_worker_dead(mm, worker, now_ms))
+        if (!id || !worker || strlen(id) >= QUEUE_NAME_MAX ||
+            !takeover_worker_dead(mm, worker, now_ms) || takeover_find(t, id))
             continue;
-        c[n++] = (takeover_cand){.match_id = id, .from = worker, .retry = -1};
+        b->c[b->n++] = (takeover_cand){.match_id = id, .from = worker, .retry = -1};
     }
-    return n;
 }
 
 /* Read game and player_ids of the new candidates in one pipeline; those whose meta is
- * gone lose their game (and are skipped). meta[] holds the replies (the caller frees). */
-static int takeover_read_meta(mm_state *mm, takeover_cand *c, size_t n, redisReply **meta,
-                              uint64_t now_ms)
+ * gone keep no game (and are skipped). The replies stay in b->meta. */
+static int takeover_read_meta(mm_state *mm, takeover_batch *b, uint64_t now_ms)
 {
-    rconn_cmd cmds[TAKEOVER_MAX_MOVES];
-    char keys[TAKEOVER_MAX_MOVES][DH_KEY_MAX];
-    const char *argv[TAKEOVER_MAX_MOVES][4];
-    size_t idx[TAKEOVER_MAX_MOVES], k = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (c[i].retry >= 0)
-            continue;
-        dh_key_match(keys[k], c[i].match_id);
-        argv[k][0] = "HMGET";
-        argv[k][1] = keys[k];
-        argv[k][2] = DH_F_GAME;
-        argv[k][3] = DH_F_PLAYER_IDS;
-        cmds[k] = (rconn_cmd){.argc = 4, .argv = argv[k], .lens = NULL};
-        idx[k++] = i;
-    }
-    if (k == 0)
-        return 0;
-    if (rconn_pipeline(mm, now_ms, cmds, k, meta) < 0)
+    static const char *const fields[] = {DH_F_GAME, DH_F_PLAYER_IDS};
+    for (size_t i = 0; i < b->n; i++)
+        if (b->c[i].retry < 0)
+            rconn_hmgets_add(&b->meta, dh_key_match(rconn_hmgets_key(&b->meta), b->c[i].match_id),
+                             fields);
+    if (rconn_hmgets_run(mm, now_ms, &b->meta) < 0)
         return -1;
-    for (size_t j = 0; j < k; j++) {
-        const redisReply *r = meta[j];
-        takeover_cand *ci = &c[idx[j]];
+    for (size_t i = 0, k = 0; i < b->n; i++) {
+        if (b->c[i].retry >= 0)
+            continue;
+        const redisReply *r = b->meta.out[k++];
         if (r->type == REDIS_REPLY_ARRAY && r->elements == 2 &&
             r->element[0]->type == REDIS_REPLY_STRING) {
-            ci->game = r->element[0]->str;
-            ci->player_ids = r->element[1]->type == REDIS_REPLY_STRING ? r->element[1]->str : "";
+            b->c[i].game = r->element[0]->str;
+            b->c[i].player_ids =
+                r->element[1]->type == REDIS_REPLY_STRING ? r->element[1]->str : "";
         }
     }
-    return (int)k;
+    return 0;
 }
 
-/* Record a moved match as in flight and tell its adopter (room was reserved). */
-static void takeover_moved(mm_state *mm, takeover_cand *c, long long epoch, uint64_t now_ms)
+/* Record a moved match as in flight (room was reserved); its AdoptMatch goes out after
+ * the index writes (takeover_send_all). */
+static takeover_move *takeover_moved(mm_state *mm, takeover_cand *c, uint64_t now_ms)
 {
     takeover *t = &mm->takeover;
     takeover_move *m;
@@ -306,26 +340,23 @@ static void takeover_moved(mm_state *mm, takeover_cand *c, long long epoch, uint
         m = &t->v[c->retry];
     } else {
         char *ids = strdup(c->player_ids ? c->player_ids : "");
-        if (!ids) {
-            dh_error("match %s: out of memory tracking its adoption", c->match_id);
-            return;
-        }
-        m = takeover_add(t); /* cannot fail: room was reserved */
+        m = ids ? takeover_add(t) : NULL; /* cannot fail: room was reserved */
         if (!m) {
             free(ids);
             dh_error("match %s: out of memory tracking its adoption", c->match_id);
-            return;
+            return NULL;
         }
         snprintf(m->match_id, sizeof m->match_id, "%s", c->match_id);
         snprintf(m->game, sizeof m->game, "%s", c->game);
         m->player_ids = ids;
     }
     dh_counter_inc(&mm->stats.matches_moved);
-    dh_info("match %s: moved from %s to %s at epoch %lld", m->match_id, c->from, c->to->id, epoch);
+    dh_info("match %s: moved from %s to %s at epoch %lld", m->match_id, c->from, c->to->id,
+            c->epoch);
     snprintf(m->worker, sizeof m->worker, "%s", c->to->id);
-    m->epoch = (uint64_t)epoch;
+    m->epoch = (uint64_t)c->epoch;
     m->deadline_ms = now_ms + TAKEOVER_ADOPT_TIMEOUT_MS;
-    takeover_send_adopt(mm, m);
+    return m;
 }
 
 static int takeover_desc(const void *a, const void *b)
@@ -334,87 +365,139 @@ static int takeover_desc(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
-/* Pick an adopter for every candidate and run their move scripts in one pipeline. */
-static void takeover_move_all(mm_state *mm, takeover_cand *c, size_t n, uint64_t now_ms)
+/* Pick an adopter for every candidate, spread by load (an adoption counts on its adopter
+ * at once); the move scripts' commands in b->cmds. How many. */
+static size_t takeover_pick_all(mm_state *mm, takeover_batch *b, uint64_t now_ms)
 {
-    rconn_cmd cmds[TAKEOVER_MAX_MOVES];
-    redisReply *moved[TAKEOVER_MAX_MOVES];
-    size_t idx[TAKEOVER_MAX_MOVES], nmove = 0, nowhere = 0, ndrop = 0;
-    long drop[TAKEOVER_MAX_MOVES];
-    for (size_t i = 0; i < n; i++) {
-        if (!c[i].game)
+    size_t nmove = 0, nowhere = 0;
+    for (size_t i = 0; i < b->n; i++) {
+        takeover_cand *c = &b->c[i];
+        if (!c->game)
             continue;
-        size_t players = dh_list_count(c[i].player_ids);
-        const registry_game *g = registry_game_info(&mm->reg, c[i].game);
+        size_t players = dh_list_count(c->player_ids);
+        const registry_game *g = registry_game_info(&mm->reg, c->game);
         if (!players && g)
             players = g->min_players;
-        c[i].to = registry_pick(&mm->reg, c[i].game, (uint32_t)players, now_ms);
-        if (!c[i].to) {
+        c->to = registry_pick_adopter(&mm->reg, c->game, (uint32_t)players, now_ms);
+        if (!c->to) {
             nowhere++;
             continue;
         }
-        c[i].to->pending++;
-        takeover_args_fill(&c[i].args, mm, c[i].match_id, c[i].from, c[i].to->id);
-        cmds[nmove] = (rconn_cmd){
-            .argc = 6, .argv = c[i].args.argv, .lens = NULL, .script = &mm->scripts.takeover};
-        idx[nmove++] = i;
+        c->to->adopting++;
+        takeover_args_fill(&c->args, mm, c->match_id, c->from, c->to->id);
+        b->cmds[nmove] = (rconn_cmd){
+            .argc = 6, .argv = c->args.argv, .lens = NULL, .script = &mm->scripts.takeover};
+        b->idx[nmove++] = i;
     }
     if (nowhere && nowhere != mm->takeover.nowhere_logged)
         dh_warn("%zu matches of dead workers found no live worker to move to; retrying", nowhere);
     mm->takeover.nowhere_logged = nowhere;
-    if (nmove == 0)
-        return;
-    if (!takeover_lease_ours(mm, now_ms) || rconn_pipeline(mm, now_ms, cmds, nmove, moved) < 0) {
-        for (size_t j = 0; j < nmove; j++)
-            c[idx[j]].to->pending--;
-        return;
+    return nmove;
+}
+
+/* The indexes of the matches moved (b->idx[0..nmoved)): each id into its adopter's
+ * worker:{TO}:adopt and matches:running naming TO, all in one pipeline (Redis Cluster:
+ * rconn routes each command to its slot's node). A failure is logged: the next sweep
+ * puts the indexes right (takeover_reply). */
+static void takeover_index_all(mm_state *mm, takeover_batch *b, size_t nmoved, uint64_t now_ms)
+{
+    for (size_t j = 0; j < nmoved; j++) {
+        const takeover_cand *c = &b->c[b->idx[j]];
+        const char **sadd = b->argv[2 * j], **run = b->argv[2 * j + 1];
+        sadd[0] = "SADD";
+        sadd[1] = dh_key_worker_adopt(b->adopt[j], c->to->id);
+        sadd[2] = c->match_id;
+        run[0] = "HSET";
+        run[1] = DH_KEY_MATCHES_RUNNING;
+        run[2] = c->match_id;
+        run[3] = c->to->id;
+        b->cmds[2 * j] = (rconn_cmd){.argc = 3, .argv = sadd};
+        b->cmds[2 * j + 1] = (rconn_cmd){.argc = 4, .argv = run};
     }
+    if (nmoved == 0 || rconn_pipeline(mm, now_ms, b->cmds, 2 * nmoved, b->out) < 0)
+        return; /* Redis is down: the next sweep finds the matches again */
+    for (size_t j = 0; j < 2 * nmoved; j++) {
+        if (b->out[j]->type == REDIS_REPLY_ERROR)
+            dh_warn_every(DH_LOG_EVERY_MS, "match %s: index write refused: %s",
+                          b->c[b->idx[j / 2]].match_id, b->out[j]->str);
+        freeReplyObject(b->out[j]);
+    }
+}
+
+/* The move scripts' answers: the moved candidates stay in b->idx (how many); the others
+ * give their adopter's count back, and a waiting record that moved on or finished
+ * without us goes to b->drop (*ndrop of them). */
+static size_t takeover_answers(mm_state *mm, takeover_batch *b, size_t nmove, size_t *ndrop,
+                               uint64_t now_ms)
+{
+    size_t moved = 0;
     for (size_t j = 0; j < nmove; j++) {
-        takeover_cand *ci = &c[idx[j]];
-        long long epoch = takeover_reply(mm, moved[j], ci->match_id, now_ms);
-        freeReplyObject(moved[j]);
-        if (epoch > 0) {
-            takeover_index_owner(mm, now_ms, ci->match_id, ci->to->id);
-            takeover_moved(mm, ci, epoch, now_ms);
+        takeover_cand *c = &b->c[b->idx[j]];
+        c->epoch = takeover_reply(mm, b->out[j], c->match_id, now_ms);
+        freeReplyObject(b->out[j]);
+        if (c->epoch > 0) {
+            b->idx[moved++] = b->idx[j];
             continue;
         }
-        ci->to->pending--;
-        if (epoch == 0 && ci->retry >= 0)
-            drop[ndrop++] = ci->retry; /* it moved on, or finished, without us */
+        c->to->adopting--;
+        if (c->epoch == 0 && c->retry >= 0)
+            b->drop[(*ndrop)++] = c->retry;
+    }
+    return moved;
+}
+
+/* Move every candidate: one pipeline of move scripts, one of index writes, then the
+ * AdoptMatch messages, right after. */
+static void takeover_move_all(mm_state *mm, takeover_batch *b, uint64_t now_ms)
+{
+    size_t nmove = takeover_pick_all(mm, b, now_ms), ndrop = 0;
+    if (nmove == 0)
+        return;
+    if (!takeover_lease_ours(mm, now_ms) ||
+        rconn_pipeline(mm, now_ms, b->cmds, nmove, b->out) < 0) {
+        for (size_t j = 0; j < nmove; j++)
+            b->c[b->idx[j]].to->adopting--;
+        return;
+    }
+    size_t moved = takeover_answers(mm, b, nmove, &ndrop, now_ms);
+    takeover_index_all(mm, b, moved, now_ms);
+    for (size_t j = 0; j < moved; j++) {
+        takeover_move *m = takeover_moved(mm, &b->c[b->idx[j]], now_ms);
+        if (m)
+            takeover_send_adopt(mm, m);
     }
     /* highest index first: removing one moves the last record into its slot */
-    qsort(drop, ndrop, sizeof *drop, takeover_desc);
+    qsort(b->drop, ndrop, sizeof *b->drop, takeover_desc);
     for (size_t j = 0; j < ndrop; j++)
-        takeover_remove(&mm->takeover, &mm->takeover.v[drop[j]]);
+        takeover_remove(&mm->takeover, &mm->takeover.v[b->drop[j]]);
+    if (moved > 1)
+        dh_info("takeover: %zu matches moved in one sweep", moved);
 }
 
 /* One sweep: how many matches it found to move (or waiting to move), -1 when Redis did
- * not answer. */
+ * not answer or memory ran out. */
 static long takeover_sweep(mm_state *mm, uint64_t now_ms)
 {
-    redisReply *meta[TAKEOVER_MAX_MOVES];
     const char *argv[] = {"HGETALL", DH_KEY_MATCHES_RUNNING};
-    takeover_cand *c = calloc(TAKEOVER_MAX_MOVES, sizeof *c);
-    /* room for every move of this sweep first: the candidates point into the records */
-    if (c && takeover_reserve(&mm->takeover, TAKEOVER_MAX_MOVES) < 0) {
-        free(c);
-        c = NULL;
-    }
-    redisReply *running = c ? rconn_command(mm, now_ms, 2, argv) : NULL;
-    int nmeta = 0;
-    size_t n = 0;
+    redisReply *running = rconn_command(mm, now_ms, 2, argv);
     if (!running)
-        goto out;
-    n = running->type == REDIS_REPLY_ARRAY ? takeover_collect(mm, running, c, now_ms) : 0;
-    if (n && (nmeta = takeover_read_meta(mm, c, n, meta, now_ms)) >= 0)
-        takeover_move_all(mm, c, n, now_ms);
-out:
-    for (int j = 0; j < nmeta; j++)
-        freeReplyObject(meta[j]);
-    long found = running ? (long)n : -1;
-    if (running)
-        freeReplyObject(running);
-    free(c);
+        return -1;
+    takeover *t = &mm->takeover;
+    size_t cap = t->n + (running->type == REDIS_REPLY_ARRAY ? running->elements / 2 : 0);
+    takeover_batch b;
+    long found = -1;
+    /* room for every move of this sweep first: the candidates point into the records */
+    if (takeover_batch_init(&b, cap) == 0 && takeover_reserve(t, cap) == 0) {
+        if (running->type == REDIS_REPLY_ARRAY)
+            takeover_collect(mm, running, &b, now_ms);
+        if (b.n && takeover_read_meta(mm, &b, now_ms) == 0)
+            takeover_move_all(mm, &b, now_ms);
+        found = (long)b.n;
+    } else {
+        dh_error("out of memory sweeping %zu running matches", cap);
+    }
+    takeover_batch_free(&b);
+    freeReplyObject(running);
     return found;
 }
 
@@ -495,8 +578,8 @@ void takeover_adopted(mm_state *mm, const char *identity,
                           why);
         return;
     }
-    if (m && m->deadline_ms && w && w->pending)
-        w->pending--;
+    if (m && m->deadline_ms && w && w->adopting)
+        w->adopting--;
     if (w)
         w->active++;
     if (w && placement_adopted(mm, id, w, now_ms)) {

@@ -30,11 +30,18 @@
  * answering StartMatch) is completed on the adopter instead (placement_adopted): its
  * players get MatchAssigned, not MatchMoved.
  *
- * At most TAKEOVER_MAX_MOVES matches move per sweep, read and moved in two pipelines,
- * so a dead worker with thousands of matches hands them over in slices and the loop
- * keeps serving in between. Limit: matches:running is read whole at every sweep (rarely
- * when nothing is dead); past some hundred thousand running matches an HSCAN cursor, or
- * a set of matches per worker, should spread that read too.
+ * Every match found to move moves in that one sweep, however many: the candidates are
+ * sized to what matches:running holds (heap), and the sweep costs a handful of round trips
+ * whatever their number: the running list, the metadata of the new candidates (one
+ * pipeline), the lease, the move scripts (one pipeline), the index writes (one pipeline;
+ * Redis Cluster: rconn routes each command to its slot's node, dh_redis_pipeline), then
+ * the AdoptMatch messages, right after. The adopters are picked one match at a time by
+ * load (registry_pick_adopter: an adoption counts on its adopter at once, so 900 matches
+ * spread evenly over the live workers; REGISTRY_PENDING_MAX, meant for StartMatch bursts,
+ * does not cap them); a worker adopts its AdoptMatches in bounded batches (worker side).
+ * Limit: matches:running is read whole at every sweep (rarely when nothing is dead:
+ * TAKEOVER_IDLE_SWEEP_MS); past some hundred thousand running matches an HSCAN cursor, or
+ * a set of matches per worker, should spread that read.
  */
 #ifndef DECKHAND_MM_TAKEOVER_H
 #define DECKHAND_MM_TAKEOVER_H
@@ -52,7 +59,6 @@
 #define TAKEOVER_IDLE_SWEEP_MS    10000
 #define TAKEOVER_UNKNOWN_DEAD_MS  2500
 #define TAKEOVER_ADOPT_TIMEOUT_MS 3000
-#define TAKEOVER_MAX_MOVES        200
 
 struct mm_state;
 

@@ -166,7 +166,7 @@ static void test_takeover_sweep_moves_a_dead_workers_matches_to_live_workers(voi
     char v[64];
     CU_ASSERT_STRING_EQUAL(meta("m1", "worker", v, sizeof v), rig_mm_worker_ids[a1]);
     on_worker("m3", "wk-b", "1");
-    CU_ASSERT_EQUAL(registry_find(&r.mm.reg, rig_mm_worker_ids[a1])->pending, 1);
+    CU_ASSERT_EQUAL(registry_find(&r.mm.reg, rig_mm_worker_ids[a1])->adopting, 1);
 
     /* the adopter answers: every gateway learns where m1 is now */
     send_adopted(r.w[a1], "m1", true, true);
@@ -185,7 +185,7 @@ static void test_takeover_sweep_moves_a_dead_workers_matches_to_live_workers(voi
         CU_ASSERT_STRING_EQUAL(mv->player_ids[1], "p2");
         deckhand__internal__internal__free_unpacked(m, NULL);
     }
-    CU_ASSERT_EQUAL(registry_find(&r.mm.reg, rig_mm_worker_ids[a1])->pending, 0);
+    CU_ASSERT_EQUAL(registry_find(&r.mm.reg, rig_mm_worker_ids[a1])->adopting, 0);
     /* an adopter that does not name the players: the ids come from the match meta */
     send_adopted(r.w[a2], "m2", true, false);
     rig_mm_pump(&r, 2200);
@@ -325,7 +325,7 @@ static void test_takeover_refused_adoption_moves_the_match_again_elsewhere(void)
     CU_ASSERT_EQUAL(epoch, 3);
     char v[64];
     CU_ASSERT_STRING_EQUAL(meta("m1", "worker", v, sizeof v), rig_mm_worker_ids[second]);
-    CU_ASSERT_EQUAL(registry_find(&r.mm.reg, rig_mm_worker_ids[first])->pending, 0);
+    CU_ASSERT_EQUAL(registry_find(&r.mm.reg, rig_mm_worker_ids[first])->adopting, 0);
     rig_mm_close(&r);
 }
 
@@ -409,27 +409,63 @@ static void test_takeover_of_an_unanswered_placement_assigns_its_players_to_the_
     rig_mm_close(&r);
 }
 
-static void test_takeover_moves_at_most_a_slice_per_sweep(void)
+/* The matchmaker's Redis round trips so far (one per command or pipeline: rconn.c). */
+static uint64_t round_trips(const mm_state *mm)
 {
+    uint64_t n = 0;
+    for (size_t i = 0; i <= mm->stats.redis_seconds.n; i++)
+        n += mm->stats.redis_seconds.counts[i];
+    return n;
+}
+
+/* AdoptMatch messages waiting at sock. */
+static size_t adopts_at(void *sock)
+{
+    size_t n = 0;
+    Deckhand__Internal__Internal *m;
+    while ((m = rig_mm_next(sock, 50))) {
+        n += m->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_ADOPT_MATCH;
+        deckhand__internal__internal__free_unpacked(m, NULL);
+    }
+    return n;
+}
+
+/* Every match of a dead worker moves in the sweep that declares it dead: more than
+ * REGISTRY_PENDING_MAX per adopter (that cap is for StartMatch bursts), spread evenly over
+ * the live workers, in a few round trips whatever their number (the running list, the
+ * metadata, the lease, the move scripts, the index writes: one each), and every adopter
+ * hears of each of its matches. The issue's tree moved 200 per sweep, each match's index
+ * writes their own round trip. */
+static void test_takeover_moves_every_match_in_one_sweep(void)
+{
+    enum { TOTAL = 2 * REGISTRY_PENDING_MAX + 100 };
     rig_mm r;
     open_acting(&r);
-    int total = TAKEOVER_MAX_MOVES + 50;
-    for (int i = 0; i < total; i++) {
+    for (int i = 0; i < TOTAL; i++) {
         char id[16];
-        snprintf(id, sizeof id, "m%03d", i);
+        snprintf(id, sizeof id, "m%04d", i);
         put_match(id, "wk-a", "running");
     }
-    wk_a_falls_silent(&r);
+    rig_mm_beats(&r, 6);
+    rig_mm_pump(&r, 1000);
+    rig_mm_beats(&r, 6);
+    uint64_t trips = round_trips(&r.mm);
+    rig_mm_pump(&r, 2000);
+    trips = round_trips(&r.mm) - trips;
+    CU_ASSERT(trips <= 8);
     long long b = rig_redis_int("SCARD worker:{%s}:adopt", "wk-b");
     long long c = rig_redis_int("SCARD worker:{%s}:adopt", "wk-c");
-    CU_ASSERT_EQUAL(b + c, TAKEOVER_MAX_MOVES);
-    CU_ASSERT_EQUAL(b, TAKEOVER_MAX_MOVES / 2);
-    rig_mm_beats(&r, 6);
-    rig_mm_pump(&r, 2000 + TAKEOVER_SWEEP_MS);
-    b = rig_redis_int("SCARD worker:{%s}:adopt", "wk-b");
-    c = rig_redis_int("SCARD worker:{%s}:adopt", "wk-c");
-    CU_ASSERT_EQUAL(b + c, total);
-    CU_ASSERT_EQUAL(r.mm.takeover.n, (size_t)total);
+    CU_ASSERT_EQUAL(b + c, TOTAL);
+    CU_ASSERT(b - c <= 1 && c - b <= 1);
+    CU_ASSERT_EQUAL(rig_redis_int("HLEN matches:running"), TOTAL);
+    CU_ASSERT_EQUAL(r.mm.takeover.n, (size_t)TOTAL);
+    CU_ASSERT_EQUAL(registry_find(&r.mm.reg, "wk-b")->adopting, (uint32_t)b);
+    CU_ASSERT_EQUAL(registry_find(&r.mm.reg, "wk-b")->pending, 0);
+    CU_ASSERT_EQUAL(adopts_at(r.w[1]), (size_t)b);
+    CU_ASSERT_EQUAL(adopts_at(r.w[2]), (size_t)c);
+    char v[64];
+    CU_ASSERT_STRING_EQUAL(meta("m0000", "epoch", v, sizeof v), "2");
+    CU_ASSERT_STRING_NOT_EQUAL(meta("m0000", "worker", v, sizeof v), "wk-a");
     rig_mm_close(&r);
 }
 
@@ -449,7 +485,7 @@ static void test_takeover_retry_survives_the_move_records_growing(void)
     CU_ASSERT_EQUAL(r.mm.takeover.n, 1);
     /* more of the dead worker's matches than the records had room for (16 before the
      * fix), all in the next sweep with the retry */
-    for (size_t i = 0; i + 1 < TAKEOVER_MAX_MOVES; i++) {
+    for (size_t i = 0; i < 300; i++) {
         char id[32];
         snprintf(id, sizeof id, "m%03zu", i);
         put_match(id, "wk-a", "running");
@@ -461,7 +497,7 @@ static void test_takeover_retry_survives_the_move_records_growing(void)
     CU_ASSERT_EQUAL(second, first == 1 ? 2 : 1);
     char v[64];
     CU_ASSERT_STRING_EQUAL(meta("m-retry", "worker", v, sizeof v), rig_mm_worker_ids[second]);
-    CU_ASSERT_EQUAL(r.mm.takeover.n, TAKEOVER_MAX_MOVES);
+    CU_ASSERT_EQUAL(r.mm.takeover.n, 301);
     rig_mm_close(&r);
 }
 
@@ -484,7 +520,7 @@ int main(void)
          test_takeover_silent_adopter_loses_the_match_after_the_timeout},
         {"takeover_of_an_unanswered_placement_assigns_its_players_to_the_adopter",
          test_takeover_of_an_unanswered_placement_assigns_its_players_to_the_adopter},
-        {"takeover_moves_at_most_a_slice_per_sweep", test_takeover_moves_at_most_a_slice_per_sweep},
+        {"takeover_moves_every_match_in_one_sweep", test_takeover_moves_every_match_in_one_sweep},
         {"join_while_seated_in_a_running_match_gets_it_again",
          test_join_while_seated_in_a_running_match_gets_it_again},
         {"takeover_sweeps_rarely_when_nothing_is_dead",
