@@ -38,8 +38,10 @@ loop_turn loop_drain(mm_state *mm, uint64_t now_ms)
         }
         Deckhand__Internal__Internal *msg = NULL;
         int rc = dh_zmq_recv(mm->router, identity, &msg);
-        if (rc == 0)
+        if (rc == 0) {
+            mm->heard_ms = now_ms + (dh_now_ms() - start); /* everything sent so far is read */
             break;
+        }
         t.handled++;
         if (rc < 0)
             continue;

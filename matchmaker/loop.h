@@ -10,7 +10,17 @@
  * next drain comes soon: a beat waits at most about one turn, never behind the backlog.
  * A drain that stops with messages left marks the loop behind (mm.h, behind_since_ms),
  * and while it is behind a silent worker is not declared dead (its beats may be unread),
- * for at most REGISTRY_DEAD_MS more. What the turn's tick then does is bounded too: a
+ * for at most REGISTRY_DEAD_MS more.
+ *
+ * Silence is judged only against time the matchmaker listened. A drain that empties the
+ * socket notes when (mm.heard_ms); the tick declares a worker silent by that time, not by
+ * its own clock. The issue's finding: with Redis stopped for 5 s the drain's writes (held
+ * joins, deferred deletes) each waited out their 1 s timeout, and the tick that followed
+ * judged the workers against a clock 2 s past the drain, while their beats of those 2 s
+ * waited unread in the socket: both live workers were declared dead ("silent for 2137
+ * ms") and their matches moved needlessly. The next drain reads those beats first.
+ *
+ * What the turn's tick then does is bounded too: a
  * pass forms at most REGISTRY_PENDING_MAX matches per worker (registry.h); a drain that
  * brings a MatchStarted from a worker at that bound asks for a full pass at once, so the
  * bound costs a round trip per worker, not a 50 ms wait for the next pass. A second
@@ -38,7 +48,7 @@ typedef struct {
 /* Read and handle what waits at mm->router (at most LOOP_DRAIN_MAX messages or
  * LOOP_DRAIN_MS), each at now_ms; then write the held joins and answer them
  * (tickets_flush) and the deferred deletes (state_flush), and note whether the loop is
- * behind (mm->behind_since_ms). */
+ * behind (mm->behind_since_ms) or when it found the socket empty (mm->heard_ms). */
 loop_turn loop_drain(mm_state *mm, uint64_t now_ms);
 
 #endif

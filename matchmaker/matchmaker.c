@@ -234,6 +234,17 @@ static void mm_beat_gateways(mm_state *mm, uint64_t now_ms)
     }
 }
 
+/* Up to when silence may be judged: when the last drain found the socket empty (a tick
+ * after a drain that blocked on Redis must not count the time its beats waited unread),
+ * or now while the loop has been behind too long to wait (the drains never empty it) or
+ * before any drain. */
+static uint64_t mm_listened_ms(const mm_state *mm, uint64_t now_ms)
+{
+    if (mm->behind_since_ms || !mm->heard_ms || mm->heard_ms > now_ms)
+        return now_ms;
+    return mm->heard_ms;
+}
+
 void mm_tick(mm_state *mm, uint64_t now_ms)
 {
     if (!mm->first_tick_ms)
@@ -246,10 +257,12 @@ void mm_tick(mm_state *mm, uint64_t now_ms)
         watch_load_begin(mm); /* the matches placed before: listed a step at a time */
     }
     /* Unread messages may hold the beats of workers that look silent: while the loop is
-     * behind (for at most REGISTRY_DEAD_MS more), silence is not taken for death. */
+     * behind (for at most REGISTRY_DEAD_MS more), silence is not taken for death; caught
+     * up, it is judged up to the last time the socket was found empty (loop.h). */
     mm_beat_gateways(mm, now_ms);
     bool behind = mm->behind_since_ms && now_ms - mm->behind_since_ms < REGISTRY_DEAD_MS;
-    size_t died = behind ? registry_take_gone(&mm->reg) : registry_expire(&mm->reg, now_ms);
+    size_t died = behind ? registry_take_gone(&mm->reg)
+                         : registry_expire(&mm->reg, mm_listened_ms(mm, now_ms));
     dh_counter_add(&mm->stats.workers_dead, died);
     if (!mm_acting(mm, now_ms))
         return;

@@ -164,6 +164,8 @@ typedef struct mm_state {
     uint64_t first_tick_ms;   /* the first mm_tick: workers report within REGISTRY_DEAD_MS */
     uint64_t next_pass_ms;    /* the next formation pass over every ticket (placement.c) */
     uint64_t behind_since_ms; /* the loop left messages unread since then; 0: caught up */
+    uint64_t heard_ms;        /* the last drain found the socket empty then: silence is judged up to
+                               * here, not up to the tick's clock (loop.h); 0: no drain yet */
     uint64_t next_gateway_beat_ms; /* when the next MatchmakerBeat goes out (matchmaker.c) */
     uint64_t incarnation;          /* random per process, in every MatchmakerBeat */
     rating_source ratings;         /* players' ratings for matching (rating.h) */

@@ -113,6 +113,7 @@ void rig_mm_pump(rig_mm *r, uint64_t now)
         control_handle(&r->mm, id, m, now);
         deckhand__internal__internal__free_unpacked(m, NULL);
     }
+    r->mm.heard_ms = now;       /* the socket is empty: as loop_drain notes it */
     tickets_flush(&r->mm, now); /* as the loop does after each drain */
     state_flush(&r->mm, now);
     mm_tick(&r->mm, now);

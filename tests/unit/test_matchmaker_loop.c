@@ -3,7 +3,8 @@
  * A worker's beat sent after a backlog of joins from two gateways is handled in the
  * first drain, ahead of most of the backlog; a drain is bounded, and one that leaves
  * messages marks the loop behind (so silence is not yet death); a worker freed from its
- * bound of StartMatches in flight gets the next match at once. And the matchmaker beats
+ * bound of StartMatches in flight gets the next match at once; a drain whose writes blocked
+ * on Redis does not make live workers look silent. And the matchmaker beats
  * every gateway every MM_GATEWAY_BEAT_MS, which is how a gateway tells a busy matchmaker
  * from a gone one (test_gateway_mm_busy.c).
  */
@@ -76,6 +77,52 @@ static void test_mm_a_worker_freed_from_its_in_flight_bound_gets_the_next_match_
     rig_mm_close(&a);
 }
 
+/* Wait until something waits at the matchmaker's socket (inproc delivery is quick, not
+ * instant), as the loop's zmq_poll does before its drain. */
+static void readable(rig_mm *a)
+{
+    zmq_pollitem_t it = {.socket = a->mm.router, .events = ZMQ_POLLIN};
+    CU_ASSERT_EQUAL(zmq_poll(&it, 1, RIG_MM_WAIT_MS), 1);
+}
+
+static bool alive(rig_mm *a, const char *id)
+{
+    return registry_find(&a->mm.reg, id)->alive;
+}
+
+/* The issue's false verdict (Redis stopped 5 s under 1,000 matches: both live workers
+ * "silent for 2137 ms", 200 matches moved needlessly). The loop drains, then its writes
+ * (held joins, deferred deletes) each wait out their Redis timeout, and the tick that
+ * follows (mm_run's order: drain at t, tick at the clock after it) judged silence against
+ * that later clock, while the beats sent meanwhile waited unread in the socket. Silence
+ * now counts only up to when the last drain found the socket empty; a worker whose beats
+ * really stop is still declared dead, at the first tick after a drain that proves it. */
+static void test_mm_a_drain_stalled_on_redis_does_not_make_live_workers_silent(void)
+{
+    rig_mm a;
+    rig_mm_open(&a, "mm-stall", NULL, 2, 0);
+    rig_mm_beats(&a, 3);
+    readable(&a);
+    loop_drain(&a.mm, 1000); /* reads both beats; then its writes block on Redis... */
+    rig_mm_beats(&a, 3);     /* ...while the workers beat on, unread */
+    mm_tick(&a.mm, 1000 + 2137);
+    CU_ASSERT_TRUE(alive(&a, "wk-a"));
+    CU_ASSERT_TRUE(alive(&a, "wk-b"));
+    CU_ASSERT_EQUAL(a.mm.stats.workers_dead, 0);
+    readable(&a);
+    loop_drain(&a.mm, 3200); /* the next turn reads them */
+    mm_tick(&a.mm, 3200);
+    CU_ASSERT_TRUE(alive(&a, "wk-b"));
+    rig_mm_beats(&a, 1); /* wk-b stops beating for real */
+    readable(&a);
+    loop_drain(&a.mm, 4800);
+    mm_tick(&a.mm, 4800);
+    CU_ASSERT_TRUE(alive(&a, "wk-a"));
+    CU_ASSERT_FALSE(alive(&a, "wk-b")); /* silent 1,600 ms, all of it listened to */
+    CU_ASSERT_EQUAL(a.mm.stats.workers_dead, 1);
+    rig_mm_close(&a);
+}
+
 /* The beats' incarnation, which a test reads from its matchmaker. */
 static uint64_t incarnation;
 
@@ -129,6 +176,8 @@ int main(void)
          test_mm_worker_beat_behind_a_join_storm_is_handled_in_the_first_drain},
         {"mm_a_worker_freed_from_its_in_flight_bound_gets_the_next_match_at_once",
          test_mm_a_worker_freed_from_its_in_flight_bound_gets_the_next_match_at_once},
+        {"mm_a_drain_stalled_on_redis_does_not_make_live_workers_silent",
+         test_mm_a_drain_stalled_on_redis_does_not_make_live_workers_silent},
         {"mm_gateways_hear_a_beat_every_half_second",
          test_mm_gateways_hear_a_beat_every_half_second},
         {NULL, NULL},
