@@ -166,6 +166,109 @@ static void test_registry_beat_from_unknown_worker_is_ignored(void)
     registry_free(&r);
 }
 
+/* A beat as the worker's beat thread (route "<id>/beat") or main loop (route "<id>")
+ * sends it, through registry_beat_row and registry_beat_health as control.c does; NULL
+ * when it was not taken. */
+static registry_worker *beat(registry *r, const char *route, const char *id, uint32_t stalled,
+                             bool redis_ok, uint64_t now)
+{
+    Deckhand__Internal__WorkerBeat b = DECKHAND__INTERNAL__WORKER_BEAT__INIT;
+    b.worker_id = (char *)id;
+    b.active_matches = 3;
+    b.stalled_ms = stalled;
+    b.redis_ok = redis_ok;
+    registry_worker *w = registry_beat_row(r, route, &b);
+    if (w)
+        registry_beat_health(r, w, route, &b, now);
+    return w;
+}
+
+/* Beats come from "<id>/beat" and are keyed by the body's worker_id; a beat naming a
+ * worker from any other route is ignored (a worker cannot beat for another). */
+static void test_registry_beats_are_keyed_by_worker_id_from_its_own_routes(void)
+{
+    registry r;
+    two_workers(&r);
+    CU_ASSERT_PTR_EQUAL(beat(&r, "wk-a/beat", "wk-a", 0, true, 1000), registry_find(&r, "wk-a"));
+    CU_ASSERT_EQUAL(registry_find(&r, "wk-a")->last_seen_ms, 1000);
+    CU_ASSERT_EQUAL(registry_find(&r, "wk-a")->active, 3);
+    CU_ASSERT_PTR_NOT_NULL(beat(&r, "wk-a", "wk-a", 0, false, 1100)); /* its main route */
+    CU_ASSERT_PTR_NOT_NULL(beat(&r, "wk-b", "", 0, false, 1100));     /* old style: no id */
+    CU_ASSERT_PTR_NULL(beat(&r, "wk-b/beat", "wk-a", 0, true, 1200));
+    CU_ASSERT_PTR_NULL(beat(&r, "wk-b", "wk-a", 0, true, 1200));
+    CU_ASSERT_PTR_NULL(beat(&r, "wk-a/beat/x", "wk-a", 0, true, 1200));
+    CU_ASSERT_PTR_NULL(beat(&r, "wk-ab/beat", "wk-a", 0, true, 1200));
+    CU_ASSERT_EQUAL(registry_find(&r, "wk-a")->last_seen_ms, 1100);
+    /* a main-route beat says nothing of health: redis_ok false there is not taken */
+    CU_ASSERT_FALSE(registry_slow(registry_find(&r, "wk-a")));
+    CU_ASSERT_FALSE(registry_slow(registry_find(&r, "wk-b")));
+    registry_free(&r);
+}
+
+/* A stalled or Redis-less worker keeps its matches and its life, but gets no placement
+ * or adoption; past REGISTRY_STUCK_MS it is dead ("stuck") once, and back when it turns. */
+static void test_registry_slow_is_not_dead_but_stuck_is(void)
+{
+    registry r;
+    two_workers(&r);
+    beat(&r, "wk-a/beat", "wk-a", 0, true, 0);
+    beat(&r, "wk-b/beat", "wk-b", REGISTRY_SLOW_MS, true, 0); /* b is less loaded... */
+    registry_find(&r, "wk-a")->active = 50;
+    CU_ASSERT_STRING_EQUAL(registry_pick(&r, "dominion", 2, 0)->id, "wk-a"); /* ...but slow */
+    CU_ASSERT_STRING_EQUAL(registry_pick_adopter(&r, "dominion", 2, 0)->id, "wk-a");
+    beat(&r, "wk-b/beat", "wk-b", 0, false, 500); /* turning, but without Redis */
+    CU_ASSERT_STRING_EQUAL(registry_pick(&r, "dominion", 2, 500)->id, "wk-a");
+    beat(&r, "wk-b/beat", "wk-b", 0, true, 1000);
+    CU_ASSERT_STRING_EQUAL(registry_pick(&r, "dominion", 2, 1000)->id, "wk-b");
+    CU_ASSERT_EQUAL(registry_expire(&r, 1000), 0);
+    /* stuck: beats go on, yet the worker is dead, counted once */
+    beat(&r, "wk-a/beat", "wk-a", REGISTRY_STUCK_MS - 1, true, 1500);
+    CU_ASSERT_TRUE(registry_find(&r, "wk-a")->alive);
+    beat(&r, "wk-a/beat", "wk-a", REGISTRY_STUCK_MS, true, 2000);
+    beat(&r, "wk-a/beat", "wk-a", REGISTRY_STUCK_MS + 500, true, 2500);
+    CU_ASSERT_FALSE(registry_find(&r, "wk-a")->alive);
+    CU_ASSERT_EQUAL(registry_find(&r, "wk-a")->active, 0);
+    beat(&r, "wk-b/beat", "wk-b", 0, true, 2500);
+    CU_ASSERT_EQUAL(registry_expire(&r, 2500), 1);
+    beat(&r, "wk-a/beat", "wk-a", 0, true, 3000); /* it turns again */
+    CU_ASSERT_TRUE(registry_find(&r, "wk-a")->alive);
+    registry_free(&r);
+}
+
+/* Adoptions count as load but are not capped by REGISTRY_PENDING_MAX; StartMatches are. */
+static void test_registry_adoptions_are_not_capped_like_placements(void)
+{
+    registry r;
+    two_workers(&r);
+    registry_worker *a = registry_find(&r, "wk-a"), *b = registry_find(&r, "wk-b");
+    a->capacity = b->capacity = 0;
+    a->pending = REGISTRY_PENDING_MAX;
+    b->adopting = 2 * REGISTRY_PENDING_MAX;
+    CU_ASSERT_STRING_EQUAL(registry_pick(&r, "dominion", 2, 0)->id, "wk-b");
+    CU_ASSERT_STRING_EQUAL(registry_pick_adopter(&r, "dominion", 2, 0)->id, "wk-a");
+    b->adopting = 0;
+    CU_ASSERT_STRING_EQUAL(registry_pick_adopter(&r, "dominion", 2, 0)->id, "wk-b");
+    registry_free(&r);
+}
+
+/* A worker whose connection closed is dead at once, but not stopped: a beat brings it
+ * back. */
+static void test_registry_lost_worker_is_dead_at_once(void)
+{
+    registry r;
+    two_workers(&r);
+    CU_ASSERT_TRUE(registry_lost(&r, "wk-a", "connection closed"));
+    CU_ASSERT_FALSE(registry_lost(&r, "wk-a", "connection closed"));
+    CU_ASSERT_FALSE(registry_lost(&r, "wk-x", "connection closed"));
+    CU_ASSERT_EQUAL(registry_take_gone(&r), 1);
+    CU_ASSERT_FALSE(registry_find(&r, "wk-a")->alive);
+    CU_ASSERT_FALSE(registry_find(&r, "wk-a")->stopped);
+    CU_ASSERT_STRING_EQUAL(registry_pick(&r, "dominion", 2, 0)->id, "wk-b");
+    beat(&r, "wk-a/beat", "wk-a", 0, true, 100);
+    CU_ASSERT_TRUE(registry_find(&r, "wk-a")->alive);
+    registry_free(&r);
+}
+
 static void test_registry_hello_again_updates_in_place(void)
 {
     registry r;
@@ -205,6 +308,12 @@ int main(void)
         {"registry_beat_from_unknown_worker_is_ignored",
          test_registry_beat_from_unknown_worker_is_ignored},
         {"registry_hello_again_updates_in_place", test_registry_hello_again_updates_in_place},
+        {"registry_beats_are_keyed_by_worker_id_from_its_own_routes",
+         test_registry_beats_are_keyed_by_worker_id_from_its_own_routes},
+        {"registry_slow_is_not_dead_but_stuck_is", test_registry_slow_is_not_dead_but_stuck_is},
+        {"registry_adoptions_are_not_capped_like_placements",
+         test_registry_adoptions_are_not_capped_like_placements},
+        {"registry_lost_worker_is_dead_at_once", test_registry_lost_worker_is_dead_at_once},
         {"registry_gateways_register_once", test_registry_gateways_register_once},
         {NULL, NULL},
     };
