@@ -6,11 +6,13 @@
  * The ROUTER reads its peers fairly (one message from each in turn), so a worker's beat
  * waits behind at most a message per gateway, however many joins those hold. Each drain
  * (loop.c: at most LOOP_DRAIN_MAX messages or LOOP_DRAIN_MS) ends with the held joins'
- * one write and their replies (tickets_flush); while a drain leaves messages unread the loop is
- * "behind", and silent workers are not declared dead for that long (at most REGISTRY_DEAD_MS more):
- * their beats may be among the unread. Every TICK_MS (and right after a join) the loop runs
- * mm_tick: the lease, silent workers and the takeover of their matches, stalled placements, away
- * tickets, formation.
+ * one write and their replies (tickets_flush). A socket monitor on the ROUTER sees a
+ * connection close, and probes find whose (probe.h): a killed worker is dead within
+ * milliseconds, and its matches move in that turn's tick. While a drain leaves messages unread the
+ * loop is "behind", and silent workers are not declared dead for that long (at most
+ * REGISTRY_DEAD_MS more): their beats may be among the unread. Every TICK_MS (and right after a
+ * join) the loop runs mm_tick: the lease, silent workers and the takeover of their matches, stalled
+ * placements, away tickets, formation.
  *
  * Tickets and placements live in Redis (state.c), so a restarted matchmaker, or a standby
  * that wins the lease (lease.c), resumes them; workers and gateways are relearnt from
@@ -46,6 +48,7 @@
 #include "loop.h"
 #include "matchmaker.h"
 #include "mm_admin.h"
+#include "probe.h"
 #include "mm_social.h"
 #include "mm_store.h"
 
@@ -56,14 +59,17 @@
 /* The gauges and the probes, once per iteration (cheap: counts the loop keeps). */
 static void mm_publish(mm_state *mm, dh_ops *ops, uint64_t now_ms)
 {
-    size_t alive = 0;
-    for (size_t i = 0; i < mm->reg.nworkers; i++)
+    size_t alive = 0, slow = 0;
+    for (size_t i = 0; i < mm->reg.nworkers; i++) {
         alive += mm->reg.workers[i].alive;
+        slow += mm->reg.workers[i].alive && registry_slow(&mm->reg.workers[i]);
+    }
     bool acting = mm_acting(mm, now_ms);
     dh_gauge_set(&mm->stats.lease_held, acting);
     dh_gauge_set(&mm->stats.players_waiting, (int64_t)queue_total(mm->queues));
     dh_gauge_set(&mm->stats.placements_pending, (int64_t)mm->placements.n);
     dh_gauge_set(&mm->stats.workers_alive, (int64_t)alive);
+    dh_gauge_set(&mm->stats.workers_slow, (int64_t)slow);
     /* Ready = working: acting, or a standby that reaches Redis and so can take the lease
      * over. Which one leads is deckhand_matchmaker_lease_held (k8s/base/matchmaker.yaml
      * routes the Service by it), so a rollout of two replicas completes. */
@@ -90,13 +96,19 @@ static int mm_metrics(mm_state *mm, dh_metrics *reg, dh_counter *refused)
          DH_METRIC_GAUGE, &s->placements_pending},
         {"deckhand_matchmaker_workers_alive", "", "Workers heard from within the last 1.5 s.",
          DH_METRIC_GAUGE, &s->workers_alive},
+        {"deckhand_matchmaker_workers_slow", "",
+         "Live workers whose beats say stalled (500 ms in one turn) or without Redis: no new "
+         "placements or adoptions on them.",
+         DH_METRIC_GAUGE, &s->workers_slow},
         {"deckhand_matchmaker_matches_formed_total", "",
          "Matches formed (StartMatch sent to a worker).", DH_METRIC_COUNTER, &s->matches_formed},
         {"deckhand_matchmaker_matches_started_total", "",
          "Matches a worker confirmed started (MatchStarted ok).", DH_METRIC_COUNTER,
          &s->matches_started},
         {"deckhand_matchmaker_workers_dead_total", "",
-         "Workers declared dead (silent 1.5 s, or stopping).", DH_METRIC_COUNTER, &s->workers_dead},
+         "Workers declared dead (control connection closed, silent 1.5 s, stuck 15 s in one turn, "
+         "or stopping).",
+         DH_METRIC_COUNTER, &s->workers_dead},
         {"deckhand_matchmaker_matches_moved_total", "",
          "Matches of dead workers moved to another worker (takeovers).", DH_METRIC_COUNTER,
          &s->matches_moved},
@@ -121,29 +133,55 @@ static int mm_metrics(mm_state *mm, dh_metrics *reg, dh_counter *refused)
     return rc;
 }
 
-static int mm_run(mm_state *mm, dh_ops *ops)
+/* A turn's poll: the ROUTER, the monitor's closed connections (when watching) and the
+ * admin queue (when on). Which of them woke it, in *woke (index 1: the monitor, 2: the
+ * admin queue). -1 on a poll error other than EINTR. */
+static int mm_poll(mm_state *mm, dh_ops *ops, const probe *pr, long timeout, bool woke[3])
+{
+    zmq_pollitem_t items[3];
+    int at[3] = {-1, -1, -1}, n = 0;
+    items[n++] = (zmq_pollitem_t){.socket = mm->router, .events = ZMQ_POLLIN};
+    if (pr->mon) {
+        at[1] = n;
+        items[n++] = (zmq_pollitem_t){.socket = pr->mon, .events = ZMQ_POLLIN};
+    }
+    if (ops->admin) {
+        at[2] = n;
+        items[n++] = (zmq_pollitem_t){.fd = dh_ops_admin_fd(ops->admin), .events = ZMQ_POLLIN};
+    }
+    memset(woke, 0, 3 * sizeof *woke);
+    if (zmq_poll(items, n, timeout) < 0) {
+        if (errno == EINTR)
+            return 0;
+        dh_error("zmq_poll: %s", zmq_strerror(errno));
+        return -1;
+    }
+    for (int i = 1; i < 3; i++)
+        woke[i] = at[i] >= 0 && items[at[i]].revents;
+    return 0;
+}
+
+static int mm_run(mm_state *mm, dh_ops *ops, probe *pr)
 {
     uint64_t next_tick = dh_now_ms();
     while (!dh_signal_stop_asked()) {
         uint64_t now = dh_now_ms();
         long timeout = next_tick > now ? (long)(next_tick - now) : 0;
-        zmq_pollitem_t items[2] = {
-            {.socket = mm->router, .events = ZMQ_POLLIN},
-            {.fd = ops->admin ? dh_ops_admin_fd(ops->admin) : -1, .events = ZMQ_POLLIN}};
-        if (zmq_poll(items, ops->admin ? 2 : 1, timeout) < 0) {
-            if (errno == EINTR)
-                continue;
-            dh_error("zmq_poll: %s", zmq_strerror(errno));
+        bool woke[3];
+        if (mm_poll(mm, ops, pr, probe_timeout(pr, now, timeout), woke) < 0)
             return -1;
-        }
         loop_turn turn = loop_drain(mm, dh_now_ms());
-        if (ops->admin && items[1].revents)
+        /* After the drain: whatever a dead worker sent before it died has been read. */
+        if (woke[1])
+            probe_read(pr, dh_now_ms());
+        size_t lost = probe_run(pr, mm, dh_now_ms());
+        if (woke[2])
             admin_serve(mm, ops->admin, dh_now_ms());
         if (mm->admin.n)
             admin_expire(mm, dh_now_ms());
         now = dh_now_ms();
-        if (turn.form || now >= next_tick) {
-            mm_tick(mm, now);
+        if (turn.form || lost || now >= next_tick) {
+            mm_tick(mm, now); /* a worker just lost: its matches move in this tick */
             if (now >= next_tick)
                 next_tick = now + TICK_MS;
         }
@@ -245,6 +283,7 @@ int main(int argc, char **argv)
     dh_curve curve;
     dh_zap *zap = NULL;
     dh_counter no_zap = 0;
+    probe pr = {0};
     dh_ops_init(&ops);
     if (!id[0] || strlen(id) >= LEASE_ID_MAX) {
         dh_error("--id must be 1-%d characters", LEASE_ID_MAX - 1);
@@ -287,7 +326,8 @@ int main(int argc, char **argv)
         goto err;
     dh_info("%s listening %s, redis %s", mm.id, bind,
             mm.redis_on ? redis_url : "none (memory only)");
-    if (mm_run(&mm, &ops) == 0) {
+    probe_open(&pr, ctx, mm.router); /* without it, silence alone tells a death (logged) */
+    if (mm_run(&mm, &ops, &pr) == 0) {
         dh_info("stopping: %zu players waiting, %zu placements pending", queue_total(mm.queues),
                 mm.placements.n);
         lease_release(&mm, dh_now_ms());
@@ -298,6 +338,7 @@ err:
         dh_error("matchmaker failed to start or crashed out of its loop");
     admin_free(&mm); /* shows still waiting for a worker get 503 */
     dh_ops_stop(&ops);
+    probe_close(&pr);
     if (mm.router)
         zmq_close(mm.router);
     dh_zap_stop(zap);

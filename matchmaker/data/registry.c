@@ -83,6 +83,7 @@ registry_worker *registry_hello(registry *r, const char *identity,
     w->stalled_ms = 0;
     w->redis_ok = true;
     w->stopped = false;
+    w->lost = false;
     w->alive = true;
     w->last_seen_ms = now_ms;
     if (!was_alive)
@@ -112,6 +113,7 @@ registry_worker *registry_beat(registry *r, const char *identity, uint32_t activ
     w->active = active;
     w->draining = draining;
     w->alive = true;
+    w->lost = false;
     w->last_seen_ms = now_ms;
     return w;
 }
@@ -160,6 +162,8 @@ void registry_beat_health(registry *r, registry_worker *w, const char *identity,
                           const Deckhand__Internal__WorkerBeat *b, uint64_t now_ms)
 {
     bool threaded = strcmp(identity, w->id) != 0; /* "<id>/beat": it says how it does */
+    if (threaded && w->lost)
+        return; /* its control route is gone: back only through it */
     if (threaded && b->stalled_ms >= REGISTRY_STUCK_MS) {
         w->stalled_ms = b->stalled_ms;
         w->last_seen_ms = now_ms; /* not silent: stuck, which is judged here */
@@ -194,6 +198,7 @@ bool registry_lost(registry *r, const char *identity, const char *why)
     if (!w || !w->alive)
         return false;
     registry_dead(w);
+    w->lost = true;
     r->gone++;
     dh_warn("worker %s %s: dead now, its matches move", w->id, why);
     return true;

@@ -82,6 +82,9 @@ typedef struct {
     bool draining;
     bool alive;
     bool stopped; /* it said it stops (registry_gone): out of the admin listing */
+    bool lost;    /* its control connection closed (registry_lost): only a message on that
+                   * route (its hello, every 500 ms) brings it back, not a beat thread's
+                   * beat, which may have waited unread */
     uint64_t last_seen_ms;
     uint64_t avoid_until_ms;
 } registry_worker;

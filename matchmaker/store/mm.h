@@ -124,11 +124,12 @@ typedef struct {
     dh_counter matches_formed;  /* StartMatch sent for a new match */
     dh_counter matches_started; /* MatchStarted ok from its worker */
     dh_counter matches_moved;   /* takeovers: a dead worker's match moved to another */
-    dh_counter workers_dead;    /* workers declared dead (silent, or stopping) */
+    dh_counter workers_dead;    /* declared dead (connection closed, silent, stuck, stopping) */
     dh_gauge lease_held;        /* 1 while acting */
     dh_gauge players_waiting;
     dh_gauge placements_pending;
     dh_gauge workers_alive;
+    dh_gauge workers_slow;      /* alive, but stalled or without Redis (registry_slow) */
     dh_histogram match_spread;  /* per match formed: highest minus lowest mu */
     dh_histogram match_wait;    /* per player matched: seconds from join to formation */
     dh_family game_formed;      /* matches formed, by game */

@@ -251,8 +251,8 @@ static void test_registry_adoptions_are_not_capped_like_placements(void)
     registry_free(&r);
 }
 
-/* A worker whose connection closed is dead at once, but not stopped: a beat brings it
- * back. */
+/* A worker whose connection closed is dead at once, but not stopped: it comes back by
+ * its control route. */
 static void test_registry_lost_worker_is_dead_at_once(void)
 {
     registry r;
@@ -264,8 +264,14 @@ static void test_registry_lost_worker_is_dead_at_once(void)
     CU_ASSERT_FALSE(registry_find(&r, "wk-a")->alive);
     CU_ASSERT_FALSE(registry_find(&r, "wk-a")->stopped);
     CU_ASSERT_STRING_EQUAL(registry_pick(&r, "dominion", 2, 0)->id, "wk-b");
+    /* a beat thread's beat, perhaps read late, does not bring it back; its control route
+     * does (a hello, or a beat on it) */
     beat(&r, "wk-a/beat", "wk-a", 0, true, 100);
+    CU_ASSERT_FALSE(registry_find(&r, "wk-a")->alive);
+    hello(&r, "wk-a", "dominion", 2, 4, 100, 200);
     CU_ASSERT_TRUE(registry_find(&r, "wk-a")->alive);
+    beat(&r, "wk-a/beat", "wk-a", 0, true, 300);
+    CU_ASSERT_EQUAL(registry_find(&r, "wk-a")->last_seen_ms, 300);
     registry_free(&r);
 }
 
