@@ -281,6 +281,28 @@ static int takeover_reserve(takeover *t, size_t extra)
     return dh_grow(&t->v, &t->cap, t->n + extra, sizeof *t->v, 16);
 }
 
+/* Entry i of matches:running (id, worker) is a match to move: its worker is dead and it
+ * is not being moved already. */
+static bool takeover_wanted(mm_state *mm, const redisReply *running, size_t i, uint64_t now_ms)
+{
+    const char *id = running->element[i]->str, *worker = running->element[i + 1]->str;
+    return id && worker && strlen(id) < QUEUE_NAME_MAX &&
+           takeover_worker_dead(mm, worker, now_ms) && !takeover_find(&mm->takeover, id);
+}
+
+/* How many candidates a sweep has: the waiting moves and the matches to move. Counted
+ * before anything is allocated, so that a sweep that finds nothing dead (the idle one,
+ * every TAKEOVER_IDLE_SWEEP_MS) costs the read and a pass over it, nothing more. */
+static size_t takeover_count(mm_state *mm, const redisReply *running, uint64_t now_ms)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < mm->takeover.n; i++)
+        n += mm->takeover.v[i].deadline_ms == 0;
+    for (size_t i = 0; running->type == REDIS_REPLY_ARRAY && i + 1 < running->elements; i += 2)
+        n += takeover_wanted(mm, running, i, now_ms);
+    return n;
+}
+
 /* Candidates: the waiting moves, then every match of matches:running whose worker is
  * dead (all of them: b has room for each). A match already in flight is skipped. */
 static void takeover_collect(mm_state *mm, const redisReply *running, takeover_batch *b,
@@ -296,13 +318,11 @@ static void takeover_collect(mm_state *mm, const redisReply *running, takeover_b
                                        .player_ids = t->v[i].player_ids,
                                        .retry = (long)i};
     }
-    for (size_t i = 0; i + 1 < running->elements && b->n < b->cap; i += 2) {
-        const char *id = running->element[i]->str, *worker = running->element[i + 1]->str;
-        if (!id || !worker || strlen(id) >= QUEUE_NAME_MAX ||
-            !takeover_worker_dead(mm, worker, now_ms) || takeover_find(t, id))
-            continue;
-        b->c[b->n++] = (takeover_cand){.match_id = id, .from = worker, .retry = -1};
-    }
+    for (size_t i = 0; i + 1 < running->elements && b->n < b->cap; i += 2)
+        if (takeover_wanted(mm, running, i, now_ms))
+            b->c[b->n++] = (takeover_cand){.match_id = running->element[i]->str,
+                                           .from = running->element[i + 1]->str,
+                                           .retry = -1};
 }
 
 /* Read game and player_ids of the new candidates in one pipeline; those whose meta is
@@ -482,19 +502,18 @@ static long takeover_sweep(mm_state *mm, uint64_t now_ms)
     redisReply *running = rconn_command(mm, now_ms, 2, argv);
     if (!running)
         return -1;
-    takeover *t = &mm->takeover;
-    size_t cap = t->n + (running->type == REDIS_REPLY_ARRAY ? running->elements / 2 : 0);
-    takeover_batch b;
-    long found = -1;
+    size_t cap = takeover_count(mm, running, now_ms);
+    takeover_batch b = {0};
+    long found = 0;
     /* room for every move of this sweep first: the candidates point into the records */
-    if (takeover_batch_init(&b, cap) == 0 && takeover_reserve(t, cap) == 0) {
-        if (running->type == REDIS_REPLY_ARRAY)
-            takeover_collect(mm, running, &b, now_ms);
+    if (cap && (takeover_batch_init(&b, cap) < 0 || takeover_reserve(&mm->takeover, cap) < 0)) {
+        dh_error("out of memory moving %zu matches", cap);
+        found = -1;
+    } else if (cap) {
+        takeover_collect(mm, running, &b, now_ms);
         if (b.n && takeover_read_meta(mm, &b, now_ms) == 0)
             takeover_move_all(mm, &b, now_ms);
         found = (long)b.n;
-    } else {
-        dh_error("out of memory sweeping %zu running matches", cap);
     }
     takeover_batch_free(&b);
     freeReplyObject(running);
@@ -506,9 +525,15 @@ void takeover_tick(mm_state *mm, uint64_t now_ms, bool force)
     takeover *t = &mm->takeover;
     if (!mm->redis_on)
         return;
-    for (size_t i = 0; i < t->n; i++)
-        if (t->v[i].deadline_ms && now_ms >= t->v[i].deadline_ms)
-            takeover_fail(mm, &t->v[i], "no MatchAdopted in time", now_ms);
+    /* An adopter that died in turn (its connection closed) fails its adoptions now, not
+     * at their deadline: they move again in this tick's sweep. */
+    for (size_t i = 0; i < t->n; i++) {
+        takeover_move *m = &t->v[i];
+        if (m->deadline_ms && now_ms >= m->deadline_ms)
+            takeover_fail(mm, m, "no MatchAdopted in time", now_ms);
+        else if (m->deadline_ms && takeover_worker_dead(mm, m->worker, now_ms))
+            takeover_fail(mm, m, "its adopter died", now_ms);
+    }
     if (force || now_ms >= t->next_sweep_ms) {
         long found = takeover_sweep(mm, now_ms);
         /* Sweep often while there is something to move or that may soon be (the workers

@@ -352,6 +352,28 @@ static void test_takeover_silent_adopter_loses_the_match_after_the_timeout(void)
     rig_mm_close(&r);
 }
 
+/* An adopter that dies in turn (its connection closed) before answering gives its
+ * adoptions up at once: they move again in the same tick, not after the 3 s timeout. */
+static void test_takeover_adopter_that_dies_gives_the_match_up_at_once(void)
+{
+    rig_mm r;
+    open_acting(&r);
+    put_match("m1", "wk-a", "running");
+    wk_a_falls_silent(&r);
+    int first = adopter(&r, "m1", NULL);
+    CU_ASSERT_FATAL(first == 1 || first == 2);
+    CU_ASSERT_TRUE(registry_lost(&r.mm.reg, rig_mm_worker_ids[first], "connection closed"));
+    int other = first == 1 ? 2 : 1;
+    rig_mm_beats(&r, 1u << other);
+    rig_mm_pump(&r, 2050);
+    uint64_t epoch = 0;
+    CU_ASSERT_EQUAL(adopter(&r, "m1", &epoch), other);
+    CU_ASSERT_EQUAL(epoch, 3);
+    CU_ASSERT_EQUAL(registry_find(&r.mm.reg, rig_mm_worker_ids[first])->adopting, 0);
+    CU_ASSERT_EQUAL(registry_find(&r.mm.reg, rig_mm_worker_ids[other])->adopting, 1);
+    rig_mm_close(&r);
+}
+
 static void test_takeover_of_an_unanswered_placement_assigns_its_players_to_the_adopter(void)
 {
     rig_mm r;
@@ -518,6 +540,8 @@ int main(void)
          test_takeover_refused_adoption_moves_the_match_again_elsewhere},
         {"takeover_silent_adopter_loses_the_match_after_the_timeout",
          test_takeover_silent_adopter_loses_the_match_after_the_timeout},
+        {"takeover_adopter_that_dies_gives_the_match_up_at_once",
+         test_takeover_adopter_that_dies_gives_the_match_up_at_once},
         {"takeover_of_an_unanswered_placement_assigns_its_players_to_the_adopter",
          test_takeover_of_an_unanswered_placement_assigns_its_players_to_the_adopter},
         {"takeover_moves_every_match_in_one_sweep", test_takeover_moves_every_match_in_one_sweep},
