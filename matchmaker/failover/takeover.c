@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_clock.h"
 #include "dh_grow.h"
 #include "dh_keys.h"
 #include "dh_log.h"
@@ -232,6 +233,7 @@ typedef struct {
     long *drop;                /* waiting records to remove: they moved on without us */
     char (*adopt)[DH_KEY_MAX]; /* worker:{TO}:adopt of each moved match */
     const char *(*argv)[4];    /* the index writes' arguments */
+    uint64_t start_ms;         /* the sweep's start (the clock, for its log line) */
 } takeover_batch;
 
 static int takeover_batch_init(takeover_batch *b, size_t cap)
@@ -479,6 +481,7 @@ static void takeover_move_all(mm_state *mm, takeover_batch *b, uint64_t now_ms)
             b->c[b->idx[j]].to->adopting--;
         return;
     }
+    uint64_t scripts_ms = dh_now_ms() - b->start_ms;
     size_t moved = takeover_answers(mm, b, nmove, &ndrop, now_ms);
     takeover_index_all(mm, b, moved, now_ms);
     for (size_t j = 0; j < moved; j++) {
@@ -491,7 +494,10 @@ static void takeover_move_all(mm_state *mm, takeover_batch *b, uint64_t now_ms)
     for (size_t j = 0; j < ndrop; j++)
         takeover_remove(&mm->takeover, &mm->takeover.v[b->drop[j]]);
     if (moved > 1)
-        dh_info("takeover: %zu matches moved in one sweep", moved);
+        dh_info("takeover: %zu matches moved in one sweep, AdoptMatch sent, in %llu ms (the move "
+                "scripts answered at %llu ms)",
+                moved, (unsigned long long)(dh_now_ms() - b->start_ms),
+                (unsigned long long)scripts_ms);
 }
 
 /* One sweep: how many matches it found to move (or waiting to move), -1 when Redis did
@@ -499,6 +505,7 @@ static void takeover_move_all(mm_state *mm, takeover_batch *b, uint64_t now_ms)
 static long takeover_sweep(mm_state *mm, uint64_t now_ms)
 {
     const char *argv[] = {"HGETALL", DH_KEY_MATCHES_RUNNING};
+    uint64_t start_ms = dh_now_ms();
     redisReply *running = rconn_command(mm, now_ms, 2, argv);
     if (!running)
         return -1;
@@ -510,6 +517,7 @@ static long takeover_sweep(mm_state *mm, uint64_t now_ms)
         dh_error("out of memory moving %zu matches", cap);
         found = -1;
     } else if (cap) {
+        b.start_ms = start_ms;
         takeover_collect(mm, running, &b, now_ms);
         if (b.n && takeover_read_meta(mm, &b, now_ms) == 0)
             takeover_move_all(mm, &b, now_ms);
