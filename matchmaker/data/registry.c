@@ -59,6 +59,8 @@ registry_worker *registry_hello(registry *r, const char *identity,
         w = &r->workers[r->nworkers++];
         memset(w, 0, sizeof *w);
         registry_copy(w->id, sizeof w->id, identity);
+        w->redis_ok = true; /* healthy until its beat thread says otherwise; a hello, from
+                             * the worker's loop, says nothing of its health */
     }
     if (h->worker_id && *h->worker_id && strcmp(h->worker_id, identity))
         dh_warn("worker identity %s says it is %s; routing by identity", identity, h->worker_id);
@@ -80,8 +82,6 @@ registry_worker *registry_hello(registry *r, const char *identity,
     }
     w->capacity = h->capacity;
     w->draining = false; /* a hello is a fresh start */
-    w->stalled_ms = 0;
-    w->redis_ok = true;
     w->stopped = false;
     w->lost = false;
     w->alive = true;

@@ -218,6 +218,8 @@ static void test_registry_slow_is_not_dead_but_stuck_is(void)
     CU_ASSERT_STRING_EQUAL(registry_pick_adopter(&r, "dominion", 2, 0)->id, "wk-a");
     beat(&r, "wk-b/beat", "wk-b", 0, false, 500); /* turning, but without Redis */
     CU_ASSERT_STRING_EQUAL(registry_pick(&r, "dominion", 2, 500)->id, "wk-a");
+    hello(&r, "wk-b", "dominion", 2, 4, 100, 600); /* its loop's hello says nothing of that */
+    CU_ASSERT_TRUE(registry_slow(registry_find(&r, "wk-b")));
     beat(&r, "wk-b/beat", "wk-b", 0, true, 1000);
     CU_ASSERT_STRING_EQUAL(registry_pick(&r, "dominion", 2, 1000)->id, "wk-b");
     CU_ASSERT_EQUAL(registry_expire(&r, 1000), 0);
