@@ -46,7 +46,9 @@ loop_turn loop_drain(mm_state *mm, uint64_t now_ms)
         if (rc < 0)
             continue;
         freed |= loop_frees_a_worker(mm, identity, msg);
-        t.form |= control_handle(mm, identity, msg, now_ms);
+        /* at the time it was read: a beat read after a handler waited on Redis is not
+         * stamped with the drain's start, seconds earlier */
+        t.form |= control_handle(mm, identity, msg, now_ms + (dh_now_ms() - start));
         deckhand__internal__internal__free_unpacked(msg, NULL);
     }
     if (freed) {

@@ -14,11 +14,13 @@
  *
  * Silence is judged only against time the matchmaker listened. A drain that empties the
  * socket notes when (mm.heard_ms); the tick declares a worker silent by that time, not by
- * its own clock. The issue's finding: with Redis stopped for 5 s the drain's writes (held
- * joins, deferred deletes) each waited out their 1 s timeout, and the tick that followed
- * judged the workers against a clock 2 s past the drain, while their beats of those 2 s
- * waited unread in the socket: both live workers were declared dead ("silent for 2137
- * ms") and their matches moved needlessly. The next drain reads those beats first.
+ * its own clock; and each message is handled at the time it was read, not at the drain's
+ * start. The issue's finding: with Redis stopped for 5 s, the drain's handlers and writes
+ * (a join's lookups, the held joins, deferred deletes) each waited out their 1 s timeout;
+ * the tick that followed judged the workers against a clock seconds past the drain while
+ * their beats of those seconds waited unread in the socket, and beats read late in a long
+ * drain were stamped with its start: both live workers were declared dead ("silent for
+ * 2137 ms") and their matches moved needlessly (tests/e2e/test_redis_stall.sh).
  *
  * What the turn's tick then does is bounded too: a
  * pass forms at most REGISTRY_PENDING_MAX matches per worker (registry.h); a drain that
@@ -46,9 +48,10 @@ typedef struct {
 } loop_turn;
 
 /* Read and handle what waits at mm->router (at most LOOP_DRAIN_MAX messages or
- * LOOP_DRAIN_MS), each at now_ms; then write the held joins and answer them
- * (tickets_flush) and the deferred deletes (state_flush), and note whether the loop is
- * behind (mm->behind_since_ms) or when it found the socket empty (mm->heard_ms). */
+ * LOOP_DRAIN_MS), each at the time it was read (now_ms plus the drain's time so far); then write
+ * the held joins and answer them (tickets_flush) and the deferred deletes (state_flush), and note
+ * whether the loop is behind (mm->behind_since_ms) or when it found the socket empty
+ * (mm->heard_ms). */
 loop_turn loop_drain(mm_state *mm, uint64_t now_ms);
 
 #endif

@@ -14,18 +14,27 @@ e2e_start_busy "$MATCHES" 28700 2
 read -r redis_pid _ <"$E2E_RUN/pids/redis.pid"
 e2e_log "SIGSTOP to redis for 5 s, $(e2e_redis hlen matches:running) matches running"
 kill -STOP "$redis_pid"
-sleep 5
+# Players joining meanwhile: the matchmaker holds their joins and each of its drains then
+# waits out its write of them, as under the issue's 1,000 matches with players queueing.
+sleep 0.5
+timeout 120 "$DECKHAND_BIN_DIR/deckhand" bots --game dominion --players 8 --size 2 --matches 4 \
+    --rate 5 --timeout 60 --gateway "$DECKHAND_GATEWAYS_TCP" \
+    >"$E2E_RUN/late.out" 2>"$E2E_RUN/late.err" </dev/null &
+late=$!
+sleep 4.5
 kill -CONT "$redis_pid"
 e2e_log "SIGCONT to redis"
 
 e2e_bots_wait "$MATCHES"
+wait "$late" || e2e_fail "the players who joined during the stall did not play: $(tail -n 3 "$E2E_RUN/late.err")"
+e2e_log "the players who joined during the stall: $(tail -n 1 "$E2E_RUN/late.out")"
 mm_log=$E2E_RUN/logs/matchmaker.log
 verdicts=$(grep -E 'worker wk-[0-9]+ (silent|connection closed|stuck)' "$mm_log" || true)
 [[ -z $verdicts ]] || e2e_fail "a live worker was declared dead: $verdicts"
 moved=$(grep -c ' moved from ' "$mm_log" || true)
 ((moved == 0)) || e2e_fail "$moved matches moved although no worker died"
 e2e_log "no worker declared dead, no match moved"
-e2e_check_finished "$MATCHES"
+e2e_check_finished $((MATCHES + 4))
 e2e_check_replays
 dups=$(e2e_redis lrange matches:finished 0 -1 | sort | uniq -d | wc -l)
 ((dups == 0)) || e2e_fail "$dups matches finished twice"
