@@ -39,7 +39,7 @@ static void test_mm_worker_beat_behind_a_join_storm_is_handled_in_the_first_drai
     CU_ASSERT_EQUAL(a.mm.behind_since_ms, 1200); /* silence is not death for a while */
     /* both beats were read in this drain, although most joins were not */
     registry_worker *w = registry_find(&a.mm.reg, "wk-a");
-    CU_ASSERT_EQUAL(w->last_seen_ms, 1200);
+    CU_ASSERT(w->last_seen_ms >= 1200); /* stamped when read: 1200 plus the drain's time */
     CU_ASSERT_TRUE(w->alive);
     CU_ASSERT(queue_total(a.mm.queues) + 2 * a.mm.placements.n < 2 * BACKLOG);
     /* the next drains take the rest, and the loop catches up */
