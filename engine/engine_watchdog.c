@@ -33,6 +33,7 @@
 #include <time.h>
 
 #include "dh_clock.h"
+#include "dh_thread.h"
 #include "engine_internal.h"
 
 #define HOOK_COUNT  4096
@@ -207,23 +208,14 @@ static void *wd_main(void *arg)
 
 int engine_watchdog_start(engine_bundle *b)
 {
-    pthread_condattr_t ca;
     pthread_once(&wd_once, wd_install);
     b->wd_owner = pthread_self();
-    if (wd_signal_ok && pthread_mutex_init(&b->wd_mu, NULL) == 0) {
-        if (pthread_condattr_init(&ca) == 0) {
-            pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-            if (pthread_cond_init(&b->wd_cv, &ca) == 0) {
-                if (pthread_create(&b->wd_thread, NULL, wd_main, b) == 0) {
-                    pthread_condattr_destroy(&ca);
-                    b->wd_running = 1;
-                    return 0;
-                }
-                pthread_cond_destroy(&b->wd_cv);
-            }
-            pthread_condattr_destroy(&ca);
+    if (wd_signal_ok && dh_thread_sync_init(&b->wd_mu, &b->wd_cv) == 0) {
+        if (pthread_create(&b->wd_thread, NULL, wd_main, b) == 0) {
+            b->wd_running = 1;
+            return 0;
         }
-        pthread_mutex_destroy(&b->wd_mu);
+        dh_thread_sync_destroy(&b->wd_mu, &b->wd_cv);
     }
     /* No thread: the self-contained (slower) count hook watches the clock instead. */
     lua_sethook(b->L, kill_hook, LUA_MASKCOUNT, HOOK_COUNT);

@@ -18,7 +18,6 @@
 
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +27,7 @@
 
 #include "dh_clock.h"
 #include "dh_log.h"
+#include "dh_thread.h"
 #include "dh_zmq.h"
 
 #define BEAT_HWM 4 /* a beat not sent soon is stale: few are queued */
@@ -121,30 +121,15 @@ beat *beat_start(void *ctx, const char *worker_id, const char *mm_endpoint, cons
     atomic_init(&b->redis_ok, true); /* nothing failed yet */
     if (!(b->sock = beat_socket(ctx, worker_id, mm_endpoint, curve)))
         goto err_sock;
-    pthread_condattr_t ca;
-    if (pthread_mutex_init(&b->mu, NULL) != 0)
+    if (dh_thread_sync_init(&b->mu, &b->cv) < 0)
         goto err_mu;
-    if (pthread_condattr_init(&ca) != 0)
-        goto err_ca;
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    int rc = pthread_cond_init(&b->cv, &ca);
-    pthread_condattr_destroy(&ca);
-    if (rc != 0)
-        goto err_ca;
     /* the thread takes no signal: SIGTERM and the engine's watchdog are the main thread's */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    rc = pthread_create(&b->thread, NULL, beat_main, b);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (rc != 0)
+    if (dh_thread_start_quiet(&b->thread, beat_main, b) < 0)
         goto err_thread;
     b->running = true;
     return b;
 err_thread:
-    pthread_cond_destroy(&b->cv);
-err_ca:
-    pthread_mutex_destroy(&b->mu);
+    dh_thread_sync_destroy(&b->mu, &b->cv);
 err_mu:
     zmq_close(b->sock);
 err_sock:

@@ -31,7 +31,6 @@
 #include "host_stall.h"
 
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +39,7 @@
 #include "dh_clock.h"
 #include "dh_keys.h"
 #include "dh_log.h"
+#include "dh_thread.h"
 
 #define HOST_STALL_LOOKS 3 /* the watcher's wakes that saw the call before it is marked */
 
@@ -112,30 +112,15 @@ int host_stall_start(host *h, const char *redis_url, int timeout_ms)
     s->stall_ms = h->stall_ms;
     if (store_init(&s->st, redis_url, timeout_ms) < 0)
         goto err_store;
-    pthread_condattr_t ca;
-    if (pthread_mutex_init(&s->mu, NULL) != 0)
+    if (dh_thread_sync_init(&s->mu, &s->cv) < 0)
         goto err_mu;
-    if (pthread_condattr_init(&ca) != 0)
-        goto err_ca;
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    int rc = pthread_cond_init(&s->cv, &ca);
-    pthread_condattr_destroy(&ca);
-    if (rc != 0)
-        goto err_ca;
     /* the thread takes no signal: SIGTERM and the engine's watchdog are the main thread's */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    rc = pthread_create(&s->thread, NULL, host_stall_main, s);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (rc != 0)
+    if (dh_thread_start_quiet(&s->thread, host_stall_main, s) < 0)
         goto err_thread;
     h->stall = s;
     return 0;
 err_thread:
-    pthread_cond_destroy(&s->cv);
-err_ca:
-    pthread_mutex_destroy(&s->mu);
+    dh_thread_sync_destroy(&s->mu, &s->cv);
 err_mu:
     store_close(&s->st);
 err_store:
