@@ -151,6 +151,29 @@ e2e_check_replays() {
     e2e_log "all $n finished matches replay to their recorded final hash"
 }
 
+# At least N matches finished, each exactly once, and every one replays to its recorded
+# hash: what a fault must leave behind.
+e2e_check_finished_once() {
+    local dups
+    e2e_check_finished "$1"
+    e2e_check_replays
+    dups=$(e2e_redis lrange matches:finished 0 -1 | sort | uniq -d | wc -l)
+    ((dups == 0)) || e2e_fail "$dups matches finished twice"
+}
+
+# Every match id after WORKER belongs to another worker at epoch 2 or more: it moved, and
+# the move's fence shut WORKER out of it.
+e2e_check_moved_off() {
+    local worker=$1 id owner epoch
+    shift
+    for id in "$@"; do
+        owner=$(e2e_redis hget "match:{$id}" worker)
+        epoch=$(e2e_redis hget "match:{$id}" epoch)
+        [[ $owner != "$worker" && $epoch -ge 2 ]] ||
+            e2e_fail "$id: owner $owner at epoch $epoch after the move"
+    done
+}
+
 # Start `deckhand bots` in the background: 2 bots per match for MATCHES two-player
 # Dominion matches, paced at 5 messages/s each so that a match lasts several seconds and
 # a fault lands mid-game, spread over every gateway of the cluster (extra arguments go to

@@ -94,17 +94,9 @@ fenced=$(curl -fsS "http://$DECKHAND_HTTP_WORKER_2/metrics" |
     awk '$1 == "deckhand_worker_fenced_writes_total" { print $2 }')
 ((fenced > 0)) || e2e_fail "wk-2 wrote nothing that the fence refused (fenced writes: '$fenced')"
 e2e_log "wk-2 dropped each of its $dropped lost matches; the fence refused $fenced of its writes"
-for id in $victims; do
-    key="match:{$id}"
-    owner=$(e2e_redis hget "$key" worker)
-    epoch=$(e2e_redis hget "$key" epoch)
-    [[ $owner != wk-2 && $epoch -ge 2 ]] ||
-        e2e_fail "$id: owner $owner at epoch $epoch after the move"
-done
+# shellcheck disable=SC2086 # the victims, one word each
+e2e_check_moved_off wk-2 $victims
 e2e_log "all $nvictims moved matches belong to other workers at epoch >= 2"
 
-e2e_check_finished "$MATCHES"
-e2e_check_replays
-dups=$(e2e_redis lrange matches:finished 0 -1 | sort | uniq -d | wc -l)
-((dups == 0)) || e2e_fail "$dups matches finished twice"
+e2e_check_finished_once "$MATCHES"
 e2e_log "every match finished once and replays; wk-2 kept out of the moved matches"
