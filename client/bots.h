@@ -197,7 +197,10 @@ void bots_uncertain(bot *b, unsigned long long cmd);
 void bots_resync(bots_run *r, bot *b);
 long long bots_wait_ms(const bots_run *r, const bot *b, long long now);
 
-/* bots_play.c: --answer-log's line "WALL_MS KIND MATCH BOT DECISION" for b (nothing
+/* bots_send.c: the wall clock (CLOCK_REALTIME) in ms, the clock of the logs the benches
+ * read */
+long long bots_wall_ms(void);
+/* bots_send.c: --answer-log's line "WALL_MS KIND MATCH BOT DECISION" for b (nothing
  * without it); decision 0 for the kinds about no decision. */
 void bots_note(bots_run *r, const bot *b, const char *kind, const char *match_id,
                uint64_t decision);

@@ -50,20 +50,6 @@ bool bots_is_done(const bots_run *r, const char *match_id)
     return false;
 }
 
-static long long bots_wall_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-void bots_note(bots_run *r, const bot *b, const char *kind, const char *match_id, uint64_t decision)
-{
-    if (r->answer_log)
-        fprintf(r->answer_log, "%lld %s %s %d %llu\n", bots_wall_ms(), kind, match_id,
-                (int)(b - r->bots) + 1, (unsigned long long)decision);
-}
-
 void bots_check_late(bots_run *r, bot *b, long long now)
 {
     if (!b->has_answer || !b->answer_cmd || b->answer_late || now - b->answer_ms < BOTS_REPLY_LATE)

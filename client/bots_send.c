@@ -20,6 +20,22 @@
 #include "dh_client_track.h"
 #include "bots.h"
 
+/* ---- what a player feels, logged (--answer-log) ---------------------------------------- */
+
+long long bots_wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void bots_note(bots_run *r, const bot *b, const char *kind, const char *match_id, uint64_t decision)
+{
+    if (r->answer_log)
+        fprintf(r->answer_log, "%lld %s %s %d %llu\n", bots_wall_ms(), kind, match_id,
+                (int)(b - r->bots) + 1, (unsigned long long)decision);
+}
+
 /* ---- pacing and sending --------------------------------------------------------------- */
 
 /* Refill a token bucket of rate tokens per second that holds at most burst. */
