@@ -14,11 +14,14 @@ const HINTS = {
 
 try {
   const p = await player(url, "Solo");
-  // Pick the game (once: a redraw of the lobby, when the server's game list arrives, keeps
-  // the button, so the click is not lost).
+  // Pick the game once the server's game list has arrived (the lobby draws a built-in list
+  // first, whose games declare no options; the server's Dominion declares its kingdom):
+  // one click must do, and a click that lands while that list's redraw replaces the
+  // buttons is a race of the test's making, seen once under a loaded run.
+  await p.waitForSelector(".game.picked [data-option]");
   await p.waitForSelector(`.game[data-game="${game}"] .game-pick`);
   await p.click(`.game[data-game="${game}"] .game-pick`);
-  await p.waitForSelector(`.game.picked[data-game="${game}"] #queue`, { timeout: 3_000 })
+  await p.waitForSelector(`.game.picked[data-game="${game}"] #queue`, { timeout: 5_000 })
     .catch(() => fail(`${game} was not picked by one click in the lobby`));
   await p.click("#queue");
   await p.waitForSelector(".match .card", { timeout: 20_000 });
