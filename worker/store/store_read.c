@@ -26,6 +26,17 @@ static redisReply *store_read(store *s, int argc, const char **argv, uint64_t no
     return r;
 }
 
+/* store_read for n commands in one pipeline: 0, or -1 when Redis is down (out all NULL). */
+static int store_read_pipeline(store *s, const dh_redis_cmd *cmds, size_t n, redisReply **out,
+                               uint64_t now_ms)
+{
+    uint64_t start_ns = dh_now_ns();
+    s->up = dh_redis_pipeline(&s->redis, now_ms, cmds, n, out) == 0;
+    if (s->up && s->round_trips)
+        dh_histogram_since(s->round_trips, start_ns);
+    return s->up ? 0 : -1;
+}
+
 int store_owned(store *s, const char *worker, const char *const *ids, const uint64_t *epochs,
                 size_t n, int *owned, uint64_t now_ms)
 {
@@ -45,12 +56,8 @@ int store_owned(store *s, const char *worker, const char *const *ids, const uint
         argv[i][3] = DH_F_EPOCH;
         cmds[i] = (dh_redis_cmd){.argc = 4, .argv = argv[i]};
     }
-    uint64_t start_ns = dh_now_ns();
-    s->up = dh_redis_pipeline(&s->redis, now_ms, cmds, n, out) == 0;
-    if (!s->up)
+    if (store_read_pipeline(s, cmds, n, out, now_ms) < 0)
         goto done;
-    if (s->round_trips)
-        dh_histogram_since(s->round_trips, start_ns);
     for (size_t i = 0; i < n; i++) {
         const redisReply *r = out[i];
         if (r->type == REDIS_REPLY_ARRAY && r->elements == 2) {
@@ -222,12 +229,8 @@ int store_get_match(store *s, const char *match_id, store_match *out, uint64_t n
     const char *llen[] = {"LLEN", dh_key_match_history(hist, match_id)};
     dh_redis_cmd cmds[] = {{.argc = 2, .argv = argv}, {.argc = 2, .argv = llen}};
     redisReply *r[2] = {NULL, NULL};
-    uint64_t start_ns = dh_now_ns();
-    s->up = dh_redis_pipeline(&s->redis, now_ms, cmds, 2, r) == 0;
-    if (!s->up)
+    if (store_read_pipeline(s, cmds, 2, r, now_ms) < 0)
         return -1;
-    if (s->round_trips)
-        dh_histogram_since(s->round_trips, start_ns);
     int rc = store_parse_match(r[0], r[1], out);
     freeReplyObject(r[0]);
     freeReplyObject(r[1]);
@@ -308,12 +311,8 @@ int store_read_matches(store *s, const char *const *ids, size_t n, store_match_r
         goto done;
     for (size_t i = 0; i < n; i++)
         store_match_cmds(ids[i], keys + 4 * i, argv + 4 * i, cmds + 4 * i);
-    uint64_t start_ns = dh_now_ns();
-    s->up = dh_redis_pipeline(&s->redis, now_ms, cmds, 4 * n, r) == 0;
-    if (!s->up)
+    if (store_read_pipeline(s, cmds, 4 * n, r, now_ms) < 0)
         goto done;
-    if (s->round_trips)
-        dh_histogram_since(s->round_trips, start_ns);
     for (size_t i = 0; i < n; i++) {
         redisReply **m = r + 4 * i;
         store_match_read *o = &out[i];
