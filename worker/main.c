@@ -75,6 +75,7 @@ static int worker_run(host *h, dh_ops *ops, dh_gauge *active, size_t inbox_max, 
             rc = -1;
             break;
         }
+        l.announced = items[2].fd >= 0 && (items[2].revents & ZMQ_POLLIN);
         worker_loop_turn(&l, h);
         worker_metrics_publish(h, ops, active, worker_loop_beaten(&l));
     }

@@ -225,6 +225,7 @@ typedef struct {
     size_t due;     /* default answers made last turn: more may be due at once */
     bool adopting;  /* the adopt set held more ids: the next turn adopts at once */
     bool replaying; /* replays have work left (replay_work): the next turn comes soon */
+    bool announced; /* main.c's poll found a bundle announcement waiting (bundles_tick) */
 } worker_loop;
 
 /* A loop whose inbox refuses commands beyond inbox_max queued (INBOX_MAX when 0). */

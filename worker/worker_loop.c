@@ -108,7 +108,7 @@ static void worker_loop_work(worker_loop *l, host *h, uint64_t now)
     worker_loop_lease(l, h, now);
     /* first: a push announced now serves from this turn on, not after the batch */
     if (h->bs)
-        l->next_poll = bundles_tick(h->bs, now);
+        l->next_poll = bundles_tick(h->bs, now, l->announced);
     bool adopt = worker_control_matchmaker(h, now);
     worker_control_receive(h, &l->in);
     worker_control_work(h, &l->in, now + l->batch_ms);

@@ -308,7 +308,7 @@ static void test_pushed_bundle_is_announced_and_served_before_the_next_poll(void
     engine_bundle *def = load_default();
     bundles bs;
     CU_ASSERT_EQUAL_FATAL(bundles_init(&bs, "wk-t", redis_url, 1000, def, 2000), 0);
-    uint64_t next = bundles_tick(&bs, clock_ms); /* subscribes, and catches up once */
+    uint64_t next = bundles_tick(&bs, clock_ms, false); /* subscribes, and catches up once */
     CU_ASSERT_EQUAL(next, clock_ms + BUNDLES_SAFETY_POLL_MS);
     CU_ASSERT_TRUE_FATAL(bundles_announce_fd(&bs) >= 0);
     char v1[65];
@@ -318,10 +318,10 @@ static void test_pushed_bundle_is_announced_and_served_before_the_next_poll(void
     struct pollfd p = {.fd = bundles_announce_fd(&bs), .events = POLLIN};
     CU_ASSERT_EQUAL(poll(&p, 1, 2000), 1);
     /* 1 ms later on the worker's clock: no poll would be due for 2 s */
-    bundles_tick(&bs, clock_ms + 1);
+    bundles_tick(&bs, clock_ms + 1, p.revents & POLLIN);
     CU_ASSERT_STRING_EQUAL(bundles_pick(&bs, "dominion")->id, v1);
     /* nothing new announced: the next turn reads nothing from Redis */
-    CU_ASSERT_EQUAL(bundles_tick(&bs, clock_ms + 2), clock_ms + 1 + BUNDLES_SAFETY_POLL_MS);
+    CU_ASSERT_EQUAL(bundles_tick(&bs, clock_ms + 2, false), clock_ms + 1 + BUNDLES_SAFETY_POLL_MS);
     bundles_free(&bs);
     engine_bundle_free(def);
 }
@@ -332,13 +332,13 @@ static void test_pointer_written_by_hand_is_found_by_the_safety_poll(void)
     engine_bundle *def = load_default();
     bundles bs;
     CU_ASSERT_EQUAL_FATAL(bundles_init(&bs, "wk-t", redis_url, 1000, def, 2000), 0);
-    bundles_tick(&bs, clock_ms);
+    bundles_tick(&bs, clock_ms, false);
     char v1[65];
     store_variant(def, "by-hand", NULL, v1);
     set_current("dominion", v1); /* no announcement */
-    bundles_tick(&bs, clock_ms + 1);
+    bundles_tick(&bs, clock_ms + 1, false);
     CU_ASSERT_PTR_EQUAL(bundles_pick(&bs, "dominion")->b, def);
-    bundles_tick(&bs, clock_ms + BUNDLES_SAFETY_POLL_MS);
+    bundles_tick(&bs, clock_ms + BUNDLES_SAFETY_POLL_MS, false);
     CU_ASSERT_STRING_EQUAL(bundles_pick(&bs, "dominion")->id, v1);
     bundles_free(&bs);
     engine_bundle_free(def);

@@ -5,22 +5,12 @@
  */
 #include "bundles.h"
 
-#include <poll.h>
-
-/* Whether an announcement waits on the subscription (or it broke): a zero-timeout poll,
- * so the caller needs no word from its own poll about which descriptor woke it. */
-static bool bundles_announce_waiting(const bundles *bs)
-{
-    struct pollfd p = {.fd = dh_redis_sub_fd(&bs->sub), .events = POLLIN};
-    return p.fd >= 0 && poll(&p, 1, 0) > 0;
-}
-
-uint64_t bundles_tick(bundles *bs, uint64_t now_ms)
+uint64_t bundles_tick(bundles *bs, uint64_t now_ms, bool readable)
 {
     bool due = now_ms >= bs->next_poll_ms;
     if (dh_redis_sub_tick(&bs->sub, now_ms) > 0)
         due = true; /* subscribed just now: what was announced before is unknown */
-    if (bundles_announce_waiting(bs) && dh_redis_sub_read(&bs->sub, now_ms) != 0)
+    if (readable && dh_redis_sub_read(&bs->sub, now_ms) != 0)
         due = true; /* an announcement, or the subscription broke: look now either way */
     if (due) {
         bundles_poll(bs, now_ms);

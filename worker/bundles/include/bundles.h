@@ -95,10 +95,11 @@ void bundles_poll(bundles *bs, uint64_t now_ms);
 
 /* ---- announcements (bundles_announce.c) ---- */
 
-/* Between batches, every loop turn: keep the subscription up, take what it brought, and
- * poll when a change was announced, the subscription has just come up, or the safety
- * interval passed. The clock of the next poll due without an announcement. */
-uint64_t bundles_tick(bundles *bs, uint64_t now_ms);
+/* Between batches, every loop turn: keep the subscription up, take what it brought
+ * (readable: the caller's poll found bundles_announce_fd readable, so reading cannot
+ * block), and poll when a change was announced, the subscription has just come up, or the
+ * safety interval passed. The clock of the next poll due without an announcement. */
+uint64_t bundles_tick(bundles *bs, uint64_t now_ms, bool readable);
 /* The subscription's descriptor for the loop's poll (readable: an announcement waits),
  * -1 while it is down. */
 int bundles_announce_fd(const bundles *bs);
