@@ -34,12 +34,14 @@ done
 
 # A slow lone player (10 answers a second) in a bot-filled match; its worker is killed.
 e2e_log "a bot-filled dominion match whose worker is killed mid-game"
+# Paced at 4 answers/s so that the kill lands mid-game: at 10 (and since the bots spend
+# their pace on answers alone) a loaded run once saw the match end before the kill.
 timeout 90 "$DECKHAND_BIN_DIR/deckhand" bots --game dominion --players 1 --size 2 --matches 1 \
-    --rate 10 --timeout 30 --account solo-kill --register >"$E2E_RUN/bots.out" \
+    --rate 4 --timeout 30 --account solo-kill --register >"$E2E_RUN/bots.out" \
     2>"$E2E_RUN/bots.err" </dev/null &
 E2E_BOTS_PID=$!
 e2e_wait_running 1
-sleep 2
+sleep 1
 read -r match worker <<<"$(e2e_redis hgetall matches:running | paste - - | awk 'NR == 1 { print $1, $2 }')"
 [[ $worker == wk-[0-9]* ]] || e2e_fail "match '$match' runs on '$worker', not a wk-N worker"
 e2e_log "kill -9 $worker, which hosts the bot-filled match $match"
