@@ -52,6 +52,11 @@ static const char load_usage[] =
     "  Last stdout line: cmds_per_sec=X p50_ms=Y p99_ms=Z max_ms=W errors=E\n"
     "  Players spread over worker processes when one process's descriptor limit is not\n"
     "  enough for them.\n"
+    "  --cpu NAME=PID|NAME=HOST:PORT[,...], --cpu-pids RUNDIR: also print, before the\n"
+    "  last line, the CPU each of those processes (by pid, or by the process_cpu_seconds_total\n"
+    "  of its operator port's /metrics; RUNDIR/pids/*.pid of a local cluster) and the load\n"
+    "  generator spent per answer accepted after the first second:\n"
+    "    cpu_us_per_cmd answers=N NAME=US... [workers=US] load=US total=US\n"
     "  --join-once: a join storm instead: the N players log in, then all join at once and\n"
     "  wait (at most S seconds) for the Reply and MatchFound, playing nothing. Last line:\n"
     "    joins players=N ok=O refused=R unavailable=U found=F found_after_refusal=X\n"
@@ -83,6 +88,8 @@ typedef struct {
     dh_hist total;
     uint64_t cmds;
     uint64_t lost_procs; /* workers that ended without their last record */
+    uint64_t printed;    /* answers of the seconds printed so far */
+    load_cpu cpu;        /* --cpu / --cpu-pids, marked when second 1 prints */
 } load_merge;
 
 /* ---- the plan: how many worker processes ---------------------------------------------- */
@@ -144,6 +151,15 @@ static uint64_t load_errors(const load_merge *m)
     return e;
 }
 
+/* The CPU window starts: the players' processes and every watched one. */
+static void load_mark(load_merge *m)
+{
+    pid_t kids[LOAD_PROCS_MAX];
+    for (int i = 0; i < m->nprocs; i++)
+        kids[i] = m->procs[i].pid;
+    load_cpu_mark(&m->cpu, kids, m->nprocs, m->printed);
+}
+
 /* Print every second that all workers have reported (or that the slowest holds up for
  * more than LOAD_SLOTS seconds, when force). */
 static void load_progress(load_merge *m, bool force)
@@ -159,6 +175,9 @@ static void load_progress(load_merge *m, bool force)
         fprintf(stderr, "load: %u s: %llu cmds/s p50_ms=%.3f p99_ms=%.3f errors=%llu\n", m->next,
                 (unsigned long long)s->cmds, load_ms(dh_hist_percentile(&s->hist, 50)),
                 load_ms(dh_hist_percentile(&s->hist, 99)), (unsigned long long)load_errors(m));
+        m->printed += s->cmds;
+        if (m->next == 1)
+            load_mark(m);
         s->cmds = 0;
         dh_hist_reset(&s->hist);
         m->next++;
@@ -271,10 +290,17 @@ static void load_result(const load_merge *m, long players)
 
 int cmd_load(int argc, char **argv)
 {
-    static const dh_flag_spec spec[] = {
-        {"game", DH_FLAG_VALUE},       {"players", DH_FLAG_INT}, {"seconds", DH_FLAG_INT},
-        {"rate", DH_FLAG_INT},         {"size", DH_FLAG_INT},    {"bot", DH_FLAG_VALUE},
-        {"join-once", DH_FLAG_SWITCH}, CLI_FLAGS_GATEWAY,        {NULL, 0}};
+    static const dh_flag_spec spec[] = {{"game", DH_FLAG_VALUE},
+                                        {"players", DH_FLAG_INT},
+                                        {"seconds", DH_FLAG_INT},
+                                        {"rate", DH_FLAG_INT},
+                                        {"size", DH_FLAG_INT},
+                                        {"bot", DH_FLAG_VALUE},
+                                        {"join-once", DH_FLAG_SWITCH},
+                                        {"cpu", DH_FLAG_VALUE},
+                                        {"cpu-pids", DH_FLAG_VALUE},
+                                        CLI_FLAGS_GATEWAY,
+                                        {NULL, 0}};
     dh_flags fl, *f = &fl;
     int done = dh_flags_parse_main(f, spec, argc, argv, load_who, load_usage, 0, 0);
     if (done >= 0)
@@ -303,6 +329,10 @@ int cmd_load(int argc, char **argv)
         fprintf(stderr, "load: out of memory\n");
         goto out;
     }
+    if (load_cpu_parse(&m->cpu, f, load_who) < 0) {
+        status = 2;
+        goto out;
+    }
     m->nprocs = (int)((players + per - 1) / per);
     m->next = 1;
     load_share all = {.flags = f,
@@ -321,7 +351,10 @@ int cmd_load(int argc, char **argv)
             break;
     m->lost_procs += (uint64_t)(planned - m->nprocs); /* their players never played */
     load_collect(m);
+    load_cpu_end(&m->cpu);
     load_reap(m);
+    if (m->cpu.n || dh_flags_has(f, "cpu") || dh_flags_has(f, "cpu-pids"))
+        load_cpu_report(&m->cpu, m->cmds);
     load_result(m, players);
     status = load_errors(m) == 0 ? 0 : 1;
 out:

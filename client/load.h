@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "dh_client_hist.h"
 #include "dh_flags.h"
@@ -38,6 +39,38 @@ typedef struct {
     uint64_t elapsed_ms; /* with done: how long its players played */
     dh_hist hist;        /* the latencies of this interval's accepted answers */
 } load_report;
+
+#define LOAD_CPU_MAX 32 /* processes --cpu / --cpu-pids can watch */
+
+/* One watched process of the cluster: by pid (this machine) or by its operator HTTP port
+ * (url "HOST:PORT": process_cpu_seconds_total in its /metrics). CPU in seconds. */
+typedef struct {
+    char name[48];
+    long pid; /* 0: watched by url */
+    char url[128];
+    double mark, end; /* CPU seconds at the window's start and end; -1 when unreadable */
+} load_cpu_proc;
+
+/* load_cpu.c: the CPU per accepted answer of every watched process and of the load
+ * generator itself, over the window from the first progress line to the end. */
+typedef struct {
+    load_cpu_proc p[LOAD_CPU_MAX];
+    int n;
+    bool marked;
+    uint64_t cmds_mark; /* answers accepted before the window */
+    double load_mark;   /* the load generator's own CPU seconds at the mark */
+} load_cpu;
+
+/* --cpu NAME=PID|NAME=HOST:PORT[,...] and --cpu-pids RUNDIR into c (message on stderr,
+ * -1, on a bad value). */
+int load_cpu_parse(load_cpu *c, const dh_flags *f, const char *who);
+/* The window starts: cmds answers so far; children: the player processes. */
+void load_cpu_mark(load_cpu *c, const pid_t *children, int nchildren, uint64_t cmds);
+/* The window ends (the players are done; call before the cluster may stop). */
+void load_cpu_end(load_cpu *c);
+/* After the players were reaped: one stdout line,
+ *   cpu_us_per_cmd answers=N NAME=US... [workers=US] load=US total=US */
+void load_cpu_report(const load_cpu *c, uint64_t cmds_total);
 
 /* load_players.c: log in share->players players, play for share->seconds, writing a
  * load_report to fd every second and at the end. The process's exit status. */

@@ -2,7 +2,9 @@
 # deckhand load, the load generator: 40 players over TCP at 200 answers/s for 5 s, then a
 # short run over WebSocket with its players spread over two worker processes (a low
 # descriptor limit). Each ends with "cmds_per_sec=X p50_ms=Y p99_ms=Z max_ms=W errors=0",
-# X above 0, and printed a progress line per second.
+# X above 0, and printed a progress line per second. The TCP run also reports the CPU per
+# answer of every process of the cluster (--cpu-pids: by pid) and of the gateway once more
+# through its /metrics (--cpu NAME=HOST:PORT), and of the load generator itself.
 # shellcheck source=SCRIPTDIR/e2e_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 
@@ -31,7 +33,15 @@ run_load() {
         e2e_fail "deckhand load ($name) printed no progress line for its second second"
 }
 
-run_load tcp --players 40 --seconds 5 --rate 200
+run_load tcp --players 40 --seconds 5 --rate 200 --cpu-pids "$E2E_RUN" \
+    --cpu "gw-metrics=$DECKHAND_HTTP_GATEWAY"
+cpu=$(grep '^cpu_us_per_cmd ' "$E2E_RUN/tcp.out") || e2e_fail "no cpu_us_per_cmd line: $(cat "$E2E_RUN/tcp.out")"
+e2e_log "tcp: $cpu"
+for k in gateway gw-metrics matchmaker redis worker-1 worker-2 workers load total; do
+    [[ $cpu =~ \ $k=([0-9]+\.[0-9])( |$) ]] || e2e_fail "no CPU per answer for $k in '$cpu'"
+done
+[[ $cpu =~ \ total=([0-9]+) ]] || e2e_fail "no total in '$cpu'"
+((BASH_REMATCH[1] > 0)) || e2e_fail "no CPU counted at all: $cpu"
 # 40 players with 64 + 30 descriptors: two worker processes, their counts merged.
 (
     ulimit -n 94
