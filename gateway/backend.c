@@ -260,6 +260,10 @@ void backend_on_internal(gw *g, zsock *from, Deckhand__Internal__Internal *m)
     case DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUT:
         backend_on_player_output(g, from, m->player_output);
         break;
+    case DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUTS: /* a worker's turn, in order */
+        for (size_t i = 0; i < m->player_outputs->n_outputs; i++)
+            backend_on_player_output(g, from, m->player_outputs->outputs[i]);
+        break;
     case DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_REPLY:
         if (mm)
             backend_on_queue_reply(g, m->queue_reply);

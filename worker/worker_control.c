@@ -159,6 +159,7 @@ size_t worker_control_receive(host *h, inbox *q)
             break;
         if (rc < 0)
             continue;
+        out_batch_heard(h, identity);
         if (msg->body_case != DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND) {
             dh_warn_every(DH_LOG_EVERY_MS, "unexpected message %d from %s", (int)msg->body_case,
                           identity);

@@ -122,6 +122,7 @@ static void worker_loop_work(worker_loop *l, host *h, uint64_t now)
     out_watch_tick(h, dh_now_ms());
     worker_loop_rate(l, h, dh_now_ms());
     l->replaying = replay_work(h, dh_now_ms());
+    out_flush(h); /* whatever else the turn sent (refusals, frames, replays) */
 }
 
 void worker_loop_turn(worker_loop *l, host *h)
@@ -137,6 +138,7 @@ void worker_loop_stop(worker_loop *l, host *h)
     while (inbox_len(&l->in))
         worker_control_work(h, &l->in, 0);
     host_flush(h, dh_now_ms());
+    out_flush(h);
     /* no beat of the thread's after the stopping one, which would say we are back */
     beat_idle(l->beat, (uint32_t)host_active(h), true, h->st->up);
     beat_stop(l->beat);

@@ -199,30 +199,50 @@ static const char *rig_output_match(const Deckhand__ServerMessage *sm)
     return id;
 }
 
-void rig_worker_drain(void *gateway, rig_outbox *o)
+Deckhand__Internal__PlayerOutput **rig_worker_outputs(Deckhand__Internal__Internal *m, size_t *n)
+{
+    if (m->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUTS) {
+        *n = m->player_outputs->n_outputs;
+        return m->player_outputs->outputs;
+    }
+    CU_ASSERT_EQUAL_FATAL(m->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUT);
+    *n = 1;
+    return &m->player_output;
+}
+
+/* One output into o (when there is room). */
+static void rig_outbox_add(rig_outbox *o, const Deckhand__Internal__PlayerOutput *po)
+{
+    CU_ASSERT_FATAL(o->n < 512);
+    snprintf(o->player[o->n], HOST_ID_MAX, "%s", po->player_id);
+    o->msg[o->n] = deckhand__server_message__unpack(NULL, po->message.len, po->message.data);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(o->msg[o->n]);
+    CU_ASSERT_EQUAL(po->kind, rig_output_kind(o->msg[o->n]));
+    if (o->msg[o->n]->body_case != DECKHAND__SERVER_MESSAGE__BODY_SPECTATOR_FRAME)
+        CU_ASSERT_STRING_EQUAL(po->match_id, rig_output_match(o->msg[o->n]));
+    o->n++;
+}
+
+void rig_worker_drain(rig_worker *r, void *gateway, rig_outbox *o)
 {
     o->n = 0;
+    out_flush(&r->h);
     zmq_pollitem_t it = {.socket = gateway, .events = ZMQ_POLLIN};
     while (o->n < 512 && zmq_poll(&it, 1, 5) == 1) {
         Deckhand__Internal__Internal *m = NULL;
         if (dh_zmq_recv(gateway, NULL, &m) != 1)
             continue;
-        CU_ASSERT_EQUAL_FATAL(m->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUT);
-        snprintf(o->player[o->n], HOST_ID_MAX, "%s", m->player_output->player_id);
-        o->msg[o->n] = deckhand__server_message__unpack(NULL, m->player_output->message.len,
-                                                        m->player_output->message.data);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(o->msg[o->n]);
-        CU_ASSERT_EQUAL(m->player_output->kind, rig_output_kind(o->msg[o->n]));
-        if (o->msg[o->n]->body_case != DECKHAND__SERVER_MESSAGE__BODY_SPECTATOR_FRAME)
-            CU_ASSERT_STRING_EQUAL(m->player_output->match_id, rig_output_match(o->msg[o->n]));
-        o->n++;
+        size_t n = 0;
+        Deckhand__Internal__PlayerOutput **po = rig_worker_outputs(m, &n);
+        for (size_t i = 0; i < n; i++)
+            rig_outbox_add(o, po[i]);
         deckhand__internal__internal__free_unpacked(m, NULL);
     }
 }
 
 void rig_worker_gw_drain(rig_worker *r, rig_outbox *o)
 {
-    rig_worker_drain(r->gw, o);
+    rig_worker_drain(r, r->gw, o);
 }
 
 void rig_outbox_free(rig_outbox *o)

@@ -81,7 +81,11 @@ typedef struct {
     size_t n;
 } rig_outbox;
 
-void rig_worker_drain(void *gateway, rig_outbox *o);
+/* What gateway received, up to 512 outputs, each PlayerOutput of a batch (PlayerOutputs)
+ * one entry; the host's batches are flushed first (out_flush), as its loop does. */
+void rig_worker_drain(rig_worker *r, void *gateway, rig_outbox *o);
+/* The PlayerOutputs m carries (one, or a batch's), *n of them. */
+Deckhand__Internal__PlayerOutput **rig_worker_outputs(Deckhand__Internal__Internal *m, size_t *n);
 void rig_worker_gw_drain(rig_worker *r, rig_outbox *o); /* the rig's gateway, gw-t */
 void rig_outbox_free(rig_outbox *o);
 /* The first message of this body case to player, or NULL. */

@@ -98,6 +98,65 @@ static void test_gateway_output_kind_decides_what_is_unpacked(void)
     rg_close(c);
 }
 
+/* One output of a batch: msg packed into buf. */
+static void batch_item(Deckhand__Internal__PlayerOutput *o, const char *pid, uint8_t *buf,
+                       const Deckhand__ServerMessage *sm,
+                       Deckhand__Internal__PlayerOutput__Kind kind)
+{
+    deckhand__internal__player_output__init(o);
+    o->player_id = (char *)pid;
+    o->match_id = (char *)"";
+    o->message.data = buf;
+    o->message.len = deckhand__server_message__pack(sm, buf);
+    o->kind = kind;
+}
+
+/* A worker's outputs of one turn come as one message (PlayerOutputs): each reaches its
+ * player in order, and a Reply in it closes its command like one sent alone. */
+static void test_gateway_batch_of_outputs_reaches_each_player_in_order(void)
+{
+    char pa[64], pb[64], from[DH_ZMQ_ID_MAX + 1];
+    rg_client *a = rg_open_in_match("liz", pa, "m-bt");
+    rg_client *b = rg_open_as("max", pb);
+    rg_send_resync(a, 41, "m-bt");
+    Deckhand__Internal__Internal *in =
+        rg_expect_internal(rg.worker, from, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND);
+    deckhand__internal__internal__free_unpacked(in, NULL);
+    Deckhand__Reply r = DECKHAND__REPLY__INIT;
+    r.cmd_id = 41;
+    r.ok = true;
+    Deckhand__ServerMessage reply = DECKHAND__SERVER_MESSAGE__INIT, pong = reply;
+    reply.body_case = DECKHAND__SERVER_MESSAGE__BODY_REPLY;
+    reply.reply = &r;
+    Deckhand__Pong pg = DECKHAND__PONG__INIT;
+    pong.body_case = DECKHAND__SERVER_MESSAGE__BODY_PONG;
+    pong.pong = &pg;
+    uint8_t bufs[3][64];
+    Deckhand__Internal__PlayerOutput o[3], *op[3] = {&o[0], &o[1], &o[2]};
+    pg.nonce = 1;
+    batch_item(&o[0], pb, bufs[0], &pong, DECKHAND__INTERNAL__PLAYER_OUTPUT__KIND__OTHER);
+    batch_item(&o[1], pa, bufs[1], &reply, DECKHAND__INTERNAL__PLAYER_OUTPUT__KIND__REPLY);
+    pg.nonce = 2;
+    batch_item(&o[2], pb, bufs[2], &pong, DECKHAND__INTERNAL__PLAYER_OUTPUT__KIND__OTHER);
+    Deckhand__Internal__PlayerOutputs batch = DECKHAND__INTERNAL__PLAYER_OUTPUTS__INIT;
+    batch.n_outputs = 3;
+    batch.outputs = op;
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUTS;
+    m.player_outputs = &batch;
+    CU_ASSERT_EQUAL(dh_zmq_send(rg.worker, RG_GW_ID, &m), 0);
+    rg_expect_reply(a, 41, DECKHAND__ERROR_CODE__OK);
+    for (uint64_t want = 1; want <= 2; want++) {
+        Deckhand__ServerMessage *got = NULL;
+        CU_ASSERT_EQUAL_FATAL(rg_recv(b, 3000, &got), 1);
+        CU_ASSERT_EQUAL_FATAL(got->body_case, DECKHAND__SERVER_MESSAGE__BODY_PONG);
+        CU_ASSERT_EQUAL(got->pong->nonce, want);
+        deckhand__server_message__free_unpacked(got, NULL);
+    }
+    rg_close(a);
+    rg_close(b);
+}
+
 static void test_gateway_unknown_route_found_in_redis(void)
 {
     char pid[64], from[DH_ZMQ_ID_MAX + 1];
@@ -347,6 +406,8 @@ int main(void)
          test_gateway_silent_worker_gets_one_unavailable_reply},
         {"gateway_output_kind_decides_what_is_unpacked",
          test_gateway_output_kind_decides_what_is_unpacked},
+        {"gateway_batch_of_outputs_reaches_each_player_in_order",
+         test_gateway_batch_of_outputs_reaches_each_player_in_order},
         {"gateway_unknown_route_found_in_redis", test_gateway_unknown_route_found_in_redis},
         {"gateway_match_moved_refuses_in_flight_and_reattaches",
          test_gateway_match_moved_refuses_in_flight_and_reattaches},

@@ -230,6 +230,7 @@ static void test_worker_admin_remove_persists_across_a_move(void)
     pc.body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC;
     pc.resync = &rs;
     host_command(&h2, "gw-t", &pc, r.now); /* it comes back through a gateway: refused */
+    out_flush(&h2);
     rig_worker_gw_drain(&r, &o);
     const Deckhand__ServerMessage *reply =
         rig_outbox_find(&o, gone, DECKHAND__SERVER_MESSAGE__BODY_REPLY);

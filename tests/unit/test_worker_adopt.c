@@ -70,6 +70,7 @@ static void test_worker_adopts_a_moved_match_exactly_and_the_old_owner_is_fenced
     pc.body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC;
     pc.resync = &rs;
     host_command(&h2, "gw-t", &pc, r.now);
+    out_flush(&h2);
     rig_worker_gw_drain(&r, &o);
     const Deckhand__ServerMessage *dr =
         rig_outbox_find(&o, rig_worker_players[decider], DECKHAND__SERVER_MESSAGE__BODY_DECISION);

@@ -107,6 +107,55 @@ static void test_worker_choose_releases_outputs_after_redis_in_order(void)
     rig_worker_close(&r);
 }
 
+/* Answer the decision pending in the rig match id (cmd_id cmd), not flushed. */
+static void answer_held(rig_worker *r, const char *id, uint64_t cmd)
+{
+    host_match *hm = host_find(&r->h, id);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(hm);
+    const engine_decision *d = engine_match_decision(hm->m);
+    Deckhand__Choose c;
+    uint32_t ids[64];
+    rig_worker_legal_choice(d, &c, ids);
+    rig_worker_command(r, id, rig_worker_players[d->seat], cmd, &c);
+}
+
+/* The outputs a loop turn releases go to a gateway as one message (PlayerOutputs), in the
+ * order they were made, however many matches and players they are for. */
+static void test_worker_outputs_of_a_turn_go_as_one_message_per_gateway(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "scripts", NULL);
+    rig_worker_started(&r, "m-b1", "dominion", NULL);
+    rig_worker_started(&r, "m-b2", "dominion", NULL);
+    rig_outbox o;
+    rig_worker_gw_drain(&r, &o);
+    rig_outbox_free(&o);
+    answer_held(&r, "m-b1", 31);
+    answer_held(&r, "m-b2", 32);
+    host_flush(&r.h, r.now);
+    size_t messages = 0, outputs = 0, replies = 0;
+    zmq_pollitem_t it = {.socket = r.gw, .events = ZMQ_POLLIN};
+    while (zmq_poll(&it, 1, RIG_WORKER_QUIET_MS) == 1) {
+        Deckhand__Internal__Internal *m = NULL;
+        CU_ASSERT_EQUAL_FATAL(dh_zmq_recv(r.gw, NULL, &m), 1);
+        CU_ASSERT_EQUAL(m->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUTS);
+        size_t n = 0;
+        Deckhand__Internal__PlayerOutput **po = rig_worker_outputs(m, &n);
+        for (size_t i = 0; i < n; i++) {
+            /* the first answer's Reply comes first, as it was released first */
+            if (outputs++ == 0)
+                CU_ASSERT_EQUAL(po[i]->kind, DECKHAND__INTERNAL__PLAYER_OUTPUT__KIND__REPLY);
+            replies += po[i]->kind == DECKHAND__INTERNAL__PLAYER_OUTPUT__KIND__REPLY;
+        }
+        messages++;
+        deckhand__internal__internal__free_unpacked(m, NULL);
+    }
+    CU_ASSERT_EQUAL(messages, 1);
+    CU_ASSERT_EQUAL(replies, 2);
+    CU_ASSERT_TRUE(outputs >= 6); /* each: Reply, views of both seats, the next decision */
+    rig_worker_close(&r);
+}
+
 static void test_worker_retried_cmd_id_is_answered_not_applied_again(void)
 {
     rig_worker r;
@@ -290,7 +339,7 @@ static void test_worker_command_overtaken_through_another_gateway_is_refused(voi
     host_flush(&r.h, r.now);
     CU_ASSERT_STRING_EQUAL(hm->seats[seat].route, "gw-u");
     rig_outbox o;
-    rig_worker_drain(gw2, &o);
+    rig_worker_drain(&r, gw2, &o);
     const Deckhand__ServerMessage *rep =
         rig_outbox_find(&o, p, DECKHAND__SERVER_MESSAGE__BODY_REPLY);
     CU_ASSERT_TRUE(rep && rep->reply->cmd_id == 8 && rep->reply->ok);
@@ -314,7 +363,7 @@ static void test_worker_command_overtaken_through_another_gateway_is_refused(voi
     rig_worker_command_via(&r, "gw-u", "m-overtaken", p, 9, &c);
     host_flush(&r.h, r.now);
     CU_ASSERT_NOT_EQUAL(engine_match_decision(hm->m)->decision_id, decision);
-    rig_worker_drain(gw2, &o);
+    rig_worker_drain(&r, gw2, &o);
     rep = rig_outbox_find(&o, p, DECKHAND__SERVER_MESSAGE__BODY_REPLY);
     CU_ASSERT_TRUE(rep && rep->reply->cmd_id == 9 && rep->reply->ok);
     CU_ASSERT_PTR_NOT_NULL(rig_outbox_find(&o, p, DECKHAND__SERVER_MESSAGE__BODY_VIEW));
@@ -350,7 +399,7 @@ static void test_worker_resume_through_another_gateway_after_away_or_with_a_retr
     rig_outbox o;
     rig_worker_gw_drain(&r, &o);
     rig_outbox_free(&o);
-    rig_worker_drain(gw2, &o);
+    rig_worker_drain(&r, gw2, &o);
     rig_outbox_free(&o);
     zmq_close(gw2);
     rig_worker_close(&r);
@@ -408,6 +457,8 @@ int main(void)
          test_worker_resync_sends_reply_view_and_decision_to_the_decider},
         {"worker_choose_releases_outputs_after_redis_in_order",
          test_worker_choose_releases_outputs_after_redis_in_order},
+        {"worker_outputs_of_a_turn_go_as_one_message_per_gateway",
+         test_worker_outputs_of_a_turn_go_as_one_message_per_gateway},
         {"worker_retried_cmd_id_is_answered_not_applied_again",
          test_worker_retried_cmd_id_is_answered_not_applied_again},
         {"worker_errors_change_nothing", test_worker_errors_change_nothing},

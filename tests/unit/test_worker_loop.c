@@ -45,26 +45,34 @@ static void resync(rig_worker *r, const char *match, const char *player, uint64_
     CU_ASSERT_EQUAL_FATAL(dh_zmq_send(r->gw, NULL, &m), 0);
 }
 
+static void gw_count_one(gw_tally *t, const Deckhand__Internal__PlayerOutput *po)
+{
+    Deckhand__ServerMessage *sm =
+        deckhand__server_message__unpack(NULL, po->message.len, po->message.data);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sm);
+    if (sm->body_case == DECKHAND__SERVER_MESSAGE__BODY_REPLY) {
+        t->replies++;
+        if (sm->reply->ok) {
+            t->last_ok = sm->reply->cmd_id;
+        } else {
+            CU_ASSERT_EQUAL(sm->reply->error->code, DECKHAND__ERROR_CODE__OVERLOADED);
+            t->overloaded++;
+            if (!t->first_overloaded)
+                t->first_overloaded = sm->reply->cmd_id;
+        }
+    }
+    deckhand__server_message__free_unpacked(sm, NULL);
+}
+
 /* Count the Replies gw-t has waiting, without blocking. */
 static void gw_count(rig_worker *r, gw_tally *t)
 {
     Deckhand__Internal__Internal *m = NULL;
     while (dh_zmq_readable(r->gw) && dh_zmq_recv(r->gw, NULL, &m) == 1) {
-        Deckhand__ServerMessage *sm = deckhand__server_message__unpack(
-            NULL, m->player_output->message.len, m->player_output->message.data);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(sm);
-        if (sm->body_case == DECKHAND__SERVER_MESSAGE__BODY_REPLY) {
-            t->replies++;
-            if (sm->reply->ok) {
-                t->last_ok = sm->reply->cmd_id;
-            } else {
-                CU_ASSERT_EQUAL(sm->reply->error->code, DECKHAND__ERROR_CODE__OVERLOADED);
-                t->overloaded++;
-                if (!t->first_overloaded)
-                    t->first_overloaded = sm->reply->cmd_id;
-            }
-        }
-        deckhand__server_message__free_unpacked(sm, NULL);
+        size_t n = 0;
+        Deckhand__Internal__PlayerOutput **po = rig_worker_outputs(m, &n);
+        for (size_t i = 0; i < n; i++)
+            gw_count_one(t, po[i]);
         deckhand__internal__internal__free_unpacked(m, NULL);
         m = NULL;
     }

@@ -134,7 +134,7 @@ static void replay_run(rig_worker *r, const char *match_id, const played *p, rep
         replay_work(&r->h, r->now);
         rig_worker_advance(r, REPLAY_BURST_MS);
         rig_outbox o;
-        rig_worker_drain(r->gw, &o);
+        rig_worker_drain(r, r->gw, &o);
         for (size_t i = 0; i < o.n; i++) {
             const Deckhand__ServerMessage *m = o.msg[i];
             CU_ASSERT_STRING_EQUAL(o.player[i], "p-viewer");
@@ -319,7 +319,7 @@ static void test_replay_of_a_match_past_the_frame_cap_is_refused(void)
 static int reply_now(rig_worker *r)
 {
     rig_outbox o;
-    rig_worker_drain(r->gw, &o);
+    rig_worker_drain(r, r->gw, &o);
     int code = -1;
     for (size_t i = 0; i < o.n; i++)
         if (o.msg[i]->body_case == DECKHAND__SERVER_MESSAGE__BODY_REPLY)
@@ -346,7 +346,7 @@ test_replays_past_the_bound_are_overloaded_bad_ones_refused_and_stopping_ones_an
     CU_ASSERT_EQUAL(reply_now(&r), DECKHAND__ERROR_CODE__BAD_REQUEST);
     replays_free(&r.h, &rp); /* a stopping worker: the replays taken are answered */
     rig_outbox o;
-    rig_worker_drain(r.gw, &o);
+    rig_worker_drain(&r, r.gw, &o);
     size_t unavailable = 0;
     for (size_t i = 0; i < o.n; i++)
         unavailable += o.msg[i]->body_case == DECKHAND__SERVER_MESSAGE__BODY_REPLY &&

@@ -357,6 +357,7 @@ static void test_watcher_whose_gateway_is_gone_is_dropped(void)
     spectate_via(&r, "gw-gone", "m-w6", "p-a", 1, false);
     spectate_via(&r, "gw-t", "m-w6", "p-b", 1, false);
     CU_ASSERT_EQUAL(r.h.spect->stats.spectators, 2);
+    out_flush(&r.h); /* the loop turn ends: the Replies go, gw-gone is found gone */
     out_watch_tick(&r.h, r.now + DELAY);
     CU_ASSERT_EQUAL(r.h.spect->stats.spectators, 1);
     CU_ASSERT_EQUAL(out_watch_count(host_find(&r.h, "m-w6")), 1);

@@ -88,6 +88,7 @@ void host_free(host *h)
         host_match_free(hm);
     free(h->matches);
     free(h->acts);
+    out_batch_free(h);
     h->matches = NULL;
     h->acts = NULL;
     h->nmatches = h->nacts = 0;
@@ -629,4 +630,5 @@ void host_flush(host *h, uint64_t now_ms)
         host_release(h, &h->acts[i], now_ms);
     h->nacts = 0;
     store_next(h->st);
+    out_flush(h); /* what the release made, one message per gateway */
 }

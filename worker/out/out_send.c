@@ -1,9 +1,9 @@
 /*
  * out_send.c: one ServerMessage to one player, as a PlayerOutput through the gateway that
  * carries the player, marked with what it carries (PlayerOutput.kind: a Reply, a GameOver,
- * or other), and control messages to the matchmaker (see out.h). The rest of the wing sends
- * through here; out_watch.c packs a frame once and sends the same bytes to every watcher
- * (out_send_packed).
+ * or other), into the loop turn's batch for that gateway (out_batch.c), and control messages
+ * to the matchmaker (see out.h). The rest of the wing sends through here; out_watch.c packs a frame
+ * once and sends the same bytes to every watcher (out_send_packed).
  */
 #include "out.h"
 
@@ -60,18 +60,7 @@ int out_send_packed(host *h, const char *route, const char *player_id, const cha
     po.message.len = len;
     po.match_id = (char *)match_id;
     po.kind = kind;
-    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
-    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUT;
-    m.player_output = &po;
-    if (dh_zmq_send(h->router, route, &m) == 0)
-        return 0;
-    if (errno == EHOSTUNREACH) {
-        dh_debug("gateway %s gone; dropped output for %s", route, player_id);
-        return -1;
-    }
-    dh_warn_every(DH_LOG_EVERY_MS, "cannot send to %s via %s: %s", player_id, route,
-                  strerror(errno));
-    return 0;
+    return out_batch_add(h, route, &po);
 }
 
 size_t out_send(host *h, const char *route, const char *player_id,

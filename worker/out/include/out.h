@@ -154,7 +154,20 @@ typedef struct {
      * unit test, which moves it to let wall time pass between workers without sleeping. */
     uint64_t wall_ahead_ms;
     struct out_watch_set *spect; /* watchers of its matches (out_watch.c); NULL: none */
+    struct out_batch *batch;     /* this turn's outputs by gateway (out_batch.c); NULL: none */
 } host;
+
+/* ---- outputs gathered per gateway (out_batch.c) ------------------------------------- */
+
+/* Append po to the batch of the gateway at route. -1 when that gateway was found gone
+ * (dropped), else 0 (out of memory is logged). */
+int out_batch_add(host *h, const char *route, const Deckhand__Internal__PlayerOutput *po);
+/* Send every gateway's batch, one message each: at the end of every release of outputs
+ * and of every loop turn. */
+void out_flush(host *h);
+/* A message came from route: a gateway found gone is there again. */
+void out_batch_heard(host *h, const char *route);
+void out_batch_free(host *h);
 
 /* ---- to one player, to the matchmaker (out_send.c) --------------------------------- */
 
