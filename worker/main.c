@@ -101,6 +101,7 @@ static const char worker_usage[] =
     "                       [--redis URL] [--scripts DIR] [--capacity N] [--id ID]\n"
     "                       [--http HOST:PORT] [--inbox-max N] [--quarantine-after K]\n"
     "                       [--max-spectators N] [--spectator-delay-ms MS]\n"
+    "                       [--snapshot-every N]\n"
     "\n"
     "  --bind        ZeroMQ ROUTER endpoint gateways connect to (DECKHAND_WORKER_BIND,\n"
     "                tcp://127.0.0.1:5570)\n"
@@ -117,6 +118,8 @@ static const char worker_usage[] =
     "                gateway's attaches) (DECKHAND_WORKER_INBOX_MAX, 1000)\n"
     "  --quarantine-after  a match whose default answers fail in a card script K times\n"
     "                in a row ends as a script error (DECKHAND_WORKER_QUARANTINE_AFTER, 3)\n"
+    "  --snapshot-every  a match's snapshot is written to Redis every N turn boundaries,\n"
+    "                its answers logged between (DECKHAND_WORKER_SNAPSHOT_EVERY, 4)\n"
     "  --max-spectators  watchers per match; more get FULL (DECKHAND_MAX_SPECTATORS, 32)\n"
     "  --spectator-delay-ms  how far behind its match a spectator's frame is released\n"
     "                (DECKHAND_SPECTATOR_DELAY_MS, 10000)\n"
@@ -135,6 +138,7 @@ static const dh_flag_spec worker_flags[] = {{"bind", DH_FLAG_VALUE},
                                             {"log-format", DH_FLAG_VALUE},
                                             {"inbox-max", DH_FLAG_INT},
                                             {"quarantine-after", DH_FLAG_INT},
+                                            {"snapshot-every", DH_FLAG_INT},
                                             {"max-spectators", DH_FLAG_INT},
                                             {"spectator-delay-ms", DH_FLAG_INT},
                                             {"curve-dir", DH_FLAG_VALUE},
@@ -157,6 +161,8 @@ int main(int argc, char **argv)
     long capacity = dh_flags_int(&f, "capacity", "DECKHAND_WORKER_CAPACITY", 1000);
     long quarantine = dh_flags_int(&f, "quarantine-after", "DECKHAND_WORKER_QUARANTINE_AFTER",
                                    HOST_QUARANTINE_AFTER);
+    long snap_every =
+        dh_flags_int(&f, "snapshot-every", "DECKHAND_WORKER_SNAPSHOT_EVERY", HOST_SNAPSHOT_EVERY);
     char default_id[128], hostname[64] = "host";
     gethostname(hostname, sizeof hostname - 1);
     snprintf(default_id, sizeof default_id, "wk-%s-%d", hostname, (int)getpid());
@@ -214,6 +220,10 @@ int main(int argc, char **argv)
         dh_error("bad --quarantine-after %ld (1..1000)", quarantine);
         goto err;
     }
+    if (snap_every < 1 || snap_every > 1000) {
+        dh_error("bad --snapshot-every %ld (1..1000)", snap_every);
+        goto err;
+    }
     if (strlen(id) > DH_ZMQ_ID_MAX - strlen(BEAT_ID_SUFFIX) || !*id) {
         dh_error("bad --id");
         goto err;
@@ -267,6 +277,7 @@ int main(int argc, char **argv)
     replays_init(&rp);
     h.rp = &rp;
     h.quarantine_after = (uint32_t)quarantine;
+    h.snap_every = (uint32_t)snap_every;
     host_ready = true;
     if (host_stall_start(&h, redis_url, REDIS_TIMEOUT_MS) < 0)
         goto err;

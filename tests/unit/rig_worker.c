@@ -66,6 +66,21 @@ char *rig_worker_hget(const char *key, const char *field)
     return v;
 }
 
+char *rig_worker_redis_get(const char *key, size_t *len)
+{
+    redisContext *c = rig_worker_redis_conn();
+    redisReply *rep = redisCommand(c, "GET %s", key);
+    char *v = NULL;
+    if (rep && rep->type == REDIS_REPLY_STRING && (v = malloc(rep->len + 1))) {
+        memcpy(v, rep->str, rep->len + 1);
+        *len = rep->len;
+    }
+    if (rep)
+        freeReplyObject(rep);
+    redisFree(c);
+    return v;
+}
+
 long long rig_worker_redis_int(const char *cmd, const char *key)
 {
     redisContext *c = rig_worker_redis_conn();

@@ -50,6 +50,8 @@ void rig_worker_redis_up(void);
 /* One command on a fresh connection: a string field (malloc'd, or NULL), an integer reply
  * (-1 when not one), or a command that must not fail. */
 char *rig_worker_hget(const char *key, const char *field);
+/* A string key's value, binary (malloc'd, *len its size), or NULL. */
+char *rig_worker_redis_get(const char *key, size_t *len);
 long long rig_worker_redis_int(const char *cmd, const char *key);
 void rig_worker_redis_do(const char *fmt, const char *a, const char *b);
 

@@ -102,6 +102,68 @@ static void test_worker_adopts_a_moved_match_exactly_and_the_old_owner_is_fenced
 /* A worker frozen while its match moved finds out by itself, without a command to fence:
  * host_check_owned drops what Redis says is another worker's (or another epoch's), keeps
  * the rest, and touches nothing in Redis. */
+/* Redis's snapshot of match id, as stored (malloc'd; *len its size). */
+static char *stored_snap(const char *id, size_t *len)
+{
+    char key[96];
+    snprintf(key, sizeof key, "match:{%s}:snap", id);
+    char *v = rig_worker_redis_get(key, len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    return v;
+}
+
+/* A snapshot goes to Redis every snap_every turn boundaries, the answers between on the
+ * log across those boundaries; an adopter replays them onto the older snapshot and reaches
+ * exactly the state the old owner had. */
+static void test_worker_snapshots_every_k_boundaries_and_adopts_across_them(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "scripts", NULL);
+    r.h.snap_every = 3;
+    host_match *hm = rig_worker_started(&r, "m-every", "dominion", NULL);
+    uint64_t cmd = 1, written = engine_match_snapshot_version(hm->m);
+    size_t len = 0, since = 0, writes = 0, spanned = 0;
+    char *snap = stored_snap("m-every", &len);
+    for (int i = 0; i < 60; i++) {
+        uint64_t before = engine_match_snapshot_version(hm->m);
+        rig_worker_play(&r, hm, 1, &cmd);
+        uint64_t now = engine_match_snapshot_version(hm->m);
+        size_t nlen = 0;
+        char *next = stored_snap("m-every", &nlen);
+        bool changed = nlen != len || memcmp(next, snap, len);
+        since++;
+        if (changed) { /* only once three boundaries passed since the last one */
+            CU_ASSERT_TRUE(now - written >= 3);
+            written = now;
+            since = engine_match_log_len(hm->m);
+            writes++;
+        } else {
+            CU_ASSERT_TRUE(now - written < 3);
+            spanned += now != before; /* a boundary passed, no snapshot: logged across it */
+        }
+        CU_ASSERT_EQUAL(rig_worker_redis_int("LLEN", "match:{m-every}:log"), (long long)since);
+        free(snap);
+        snap = next;
+        len = nlen;
+    }
+    free(snap);
+    CU_ASSERT_TRUE(writes >= 2);
+    CU_ASSERT_TRUE(spanned >= 2);
+    uint64_t hash = engine_match_hash(hm->m);
+    rig_worker_redis_do("HSET match:{m-every} worker %s epoch %s", "wk-u", "2");
+    store st2;
+    CU_ASSERT_EQUAL_FATAL(store_init(&st2, rig_worker_redis_url(), 500), 0);
+    host h2;
+    host_init(&h2, "wk-u", "inproc://worker", r.router, r.dealer, r.bundle, &st2, 10);
+    CU_ASSERT_EQUAL(host_adopt(&h2, "m-every", r.now), 1);
+    host_match *hm2 = host_find(&h2, "m-every");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(hm2);
+    CU_ASSERT_EQUAL(engine_match_hash(hm2->m), hash);
+    host_free(&h2);
+    store_close(&st2);
+    rig_worker_close(&r);
+}
+
 static void test_worker_check_owned_drops_matches_moved_away(void)
 {
     rig_worker r;
@@ -201,6 +263,8 @@ int main(void)
          test_worker_adopts_a_moved_match_exactly_and_the_old_owner_is_fenced},
         {"worker_adopts_a_big_move_in_rounds_bounded_in_time",
          test_worker_adopts_a_big_move_in_rounds_bounded_in_time},
+        {"worker_snapshots_every_k_boundaries_and_adopts_across_them",
+         test_worker_snapshots_every_k_boundaries_and_adopts_across_them},
         {"worker_check_owned_drops_matches_moved_away",
          test_worker_check_owned_drops_matches_moved_away},
         {NULL, NULL},

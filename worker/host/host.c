@@ -36,6 +36,7 @@ void host_init(host *h, const char *worker_id, const char *endpoint, void *route
     h->st = st;
     h->capacity = capacity;
     h->quarantine_after = HOST_QUARANTINE_AFTER;
+    h->snap_every = HOST_SNAPSHOT_EVERY;
     h->idle_ms = HOST_IDLE_MS;
     h->stall_ms = HOST_STALL_MS;
     dh_histogram_init(&h->stats.command_seconds, dh_metrics_latency_bounds, dh_metrics_latency_n);
@@ -579,6 +580,7 @@ static void host_release(host *h, host_action *a, uint64_t now_ms)
     }
     host_seat *s = &hm->seats[a->seat];
     if (!ok) {
+        hm->snap_writing = 0;
         engine_error ee = {0};
         if (engine_match_undo(hm->m, &ee) != ENGINE_OK)
             dh_error("match %s: undo failed after a lost write: %s", hm->id, ee.message);
@@ -594,7 +596,9 @@ static void host_release(host *h, host_action *a, uint64_t now_ms)
                       "store unavailable, retry");
         return;
     }
-    hm->snap_version = engine_match_snapshot_version(hm->m);
+    if (hm->snap_writing)
+        hm->snap_version = hm->snap_writing;
+    hm->snap_writing = 0;
     hm->answers++;
     dh_counter_inc(&h->stats.answers);
     if (hm->script_failures) {

@@ -149,41 +149,57 @@ static int host_rating_job(host *h, host_match *hm, uint64_t ended_ms, char *job
                      job, cap);
 }
 
+/* Whether this write carries a new snapshot: at the start (no answer), at the end, at a
+ * bundle move (no answer either), and every h->snap_every turn boundaries; between them the
+ * log carries the answers since the snapshot Redis holds, across boundaries. */
+static bool host_snapshot_due(const host *h, const host_match *hm, uint64_t version,
+                              const engine_answer *accepted)
+{
+    if (version == hm->snap_version)
+        return false;
+    return !accepted || host_over(hm) || version - hm->snap_version >= h->snap_every;
+}
+
 /* Append the one fenced write that makes Redis hold hm as the engine has it now: a new
- * snapshot (which resets the log) when a turn boundary passed, else the answer just
- * accepted on the log; the accepted answer (NULL for a new match) on the history; the
- * result and final hash once finished. -1 when the write could not be queued. */
+ * snapshot when one is due (host_snapshot_due; it resets the log to the engine's answers
+ * since its turn boundary), else the answer just accepted appended to the log; the accepted
+ * answer (NULL for a new match) on the history; the result and final hash once finished.
+ * -1 when the write could not be queued. */
 int host_persist(host *h, host_match *hm, const engine_answer *accepted)
 {
     int rc = -1;
     store_commit c = {.match_id = hm->id, .worker = h->worker_id, .epoch = hm->epoch};
-    size_t nlog = engine_match_log_len(hm->m), from = 0;
     uint64_t version = engine_match_snapshot_version(hm->m);
-    if (version != hm->snap_version) {
+    bool snap = host_snapshot_due(h, hm, version, accepted);
+    size_t nlog = snap ? engine_match_log_len(hm->m) : 0, owned = 0;
+    hm->snap_writing = 0;
+    if (snap) {
         c.snap = engine_match_snapshot(hm->m, &c.snap_len);
         if (!c.snap) /* an all-bot match writes its last one when read: out of memory */
             return -1;
-    } else {
-        from = nlog ? nlog - 1 : 0; /* only the newest answer is new to the log */
+        hm->snap_writing = version;
     }
-    /* the new entries: on the stack, unless a snapshot is missing and the log is long */
+    /* the new entries: on the stack, unless the engine's log since its boundary is long */
     store_blob logbuf[HOST_LOG_STACK];
-    store_blob *log = nlog - from <= HOST_LOG_STACK ? logbuf : calloc(nlog - from, sizeof *log);
+    store_blob *log = nlog < HOST_LOG_STACK ? logbuf : calloc(nlog + 1, sizeof *log);
     uint8_t *hist = NULL;
     char json[HOST_RESULT_MAX], hash[24], job[RATER_JOB_MAX];
     if (!log)
         return -1;
-    for (size_t i = from; i < nlog; i++) {
+    for (size_t i = 0; i < nlog; i++) {
         engine_answer a = engine_match_log_at(hm->m, i);
         if (engine_answer_encode(&a, &log[c.nlog].data, &log[c.nlog].len) != 0)
             goto out;
         c.nlog++;
     }
+    owned = c.nlog;
     c.log = log;
     if (accepted) {
         if (engine_answer_encode(accepted, &hist, &c.hist_len) != 0)
             goto out;
         c.hist = hist;
+        if (!snap) /* the same bytes on the log, not owned twice */
+            log[c.nlog++] = (store_blob){.data = hist, .len = c.hist_len};
     }
     if (host_over(hm)) {
         host_results_json(hm, json, sizeof json);
@@ -198,7 +214,7 @@ int host_persist(host *h, host_match *hm, const engine_answer *accepted)
     }
     rc = store_put_commit(h->st, &c);
 out:
-    for (size_t i = 0; i < c.nlog; i++)
+    for (size_t i = 0; i < owned; i++)
         free(log[i].data);
     if (log != logbuf)
         free(log);

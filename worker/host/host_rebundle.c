@@ -5,6 +5,7 @@
  */
 #include "host_internal.h"
 #include "host_options.h"
+#include "host_persist.h"
 
 #include <stdio.h>
 
@@ -41,17 +42,27 @@ static bool host_move(host *h, host_match *hm, bundles_entry *e, uint64_t now_ms
              (unsigned long long)engine_match_snapshot_version(hm->m),
              (unsigned long long)hm->answers);
     int op = store_op(h->st, now_ms);
+    /* Redis must hold the snapshot the move starts from (snapshots are written every few
+     * turn boundaries, host_persist): an adopter rebuilds the match on the new bundle from
+     * it, with no answer of the old bundle's to replay. */
+    bool stale = engine_match_snapshot_version(hm->m) != hm->snap_version;
+    if (op >= 0 && stale && host_persist(h, hm, NULL) < 0)
+        op = -1;
     if (op >= 0 && store_move_bundle(h->st, h->worker_id, hm->id, hm->epoch, e->id, note) < 0)
         op = -1;
     store_flush(h->st, now_ms);
     bool ok = store_ok(h->st, op), fenced = store_fenced(h->st, op);
     store_next(h->st);
     if (!ok) {
+        hm->snap_writing = 0;
         engine_match_free(m);
         if (fenced)
             host_lose(h, hm);
         return false;
     }
+    if (hm->snap_writing)
+        hm->snap_version = hm->snap_writing;
+    hm->snap_writing = 0;
     dh_info("match %s: moved from bundle %.12s to %.12s at snapshot %llu", hm->id, hm->pin->id,
             e->id, (unsigned long long)engine_match_snapshot_version(hm->m));
     engine_match_free(hm->m);

@@ -48,6 +48,11 @@
  * host.quarantine_after failures in a row the match ends with DH_END_SCRIPT_ERROR. */
 #define HOST_RETRY_MS         1000
 #define HOST_QUARANTINE_AFTER 3
+/* A running match's snapshot goes to Redis every host.snap_every turn boundaries (and at
+ * its start, its end and a bundle move); the answers between are appended to its log, which
+ * an adopter replays on top of it. A snapshot costs a deflate and the largest write of a
+ * commit; replaying a few turns' answers on adoption costs far less (docs/worker.md). */
+#define HOST_SNAPSHOT_EVERY 4
 /* The idle cap: a decision nobody answered for this long (5 min) forfeits its seat, whatever
  * the queue's timers and abandon setting, so that no match runs for good (issue 15): a
  * connected client that never answers, in a queue without timers (the default, casual

@@ -77,6 +77,7 @@ typedef struct {
     host_seat *seats;
     int nseats;
     uint64_t snap_version; /* last snapshot version Redis holds */
+    uint64_t snap_writing; /* the version the write in flight carries a snapshot of; 0: none */
     uint64_t epoch;        /* our ownership epoch (match:{ID}.epoch) for fenced writes */
     uint64_t answers;      /* accepted answers since the start (the history's length) */
     host_settings set;
@@ -137,6 +138,7 @@ typedef struct {
     store *st;
     uint32_t capacity;
     uint32_t quarantine_after; /* failures in a row that end a match (HOST_QUARANTINE_AFTER) */
+    uint32_t snap_every;      /* turn boundaries between snapshots in Redis (HOST_SNAPSHOT_EVERY) */
     uint64_t idle_ms;         /* a decision unanswered this long forfeits its seat (HOST_IDLE_MS) */
     uint32_t stall_ms;        /* a script call running this long is marked (HOST_STALL_MS) */
     struct host_stall *stall; /* the stall watcher (host/host_stall.c); NULL: none */
