@@ -444,6 +444,14 @@ typedef struct engine_g {
     engine_match *m;
 } engine_g;
 
+/* One sorted order a View reuses (engine_view.c): n indices, valid for the keys whose
+ * signature is sig. */
+typedef struct {
+    uint32_t *idx;
+    uint32_t n, cap;
+    uint64_t sig;
+} engine_view_order;
+
 struct engine_match {
     engine_bundle *b;
     const engine_game *game;
@@ -495,6 +503,11 @@ struct engine_match {
     uint64_t choices; /* g:choose calls, bots' included (the search bot's statistics) */
 
     uint32_t stop_turn; /* a search's copy: run no turn after this one (0: no stop) */
+
+    /* engine_view.c: the zones' and counters' name order of the last View, kept while the
+     * same zones and counters exist (their keys' signature), so a View is not sorted anew
+     * with string compares after every answer */
+    engine_view_order vorder[2];
 };
 
 /* engine_view.c: how a game shows the zone called name (its `zones` table; a name

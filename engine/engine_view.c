@@ -203,6 +203,57 @@ static Deckhand__Zone *make_zone(view_arena *a, const engine_match *m, const eng
     return zo;
 }
 
+/* The signature of the zones' (which 0) or counters' (1) keys, in storage order. */
+static uint64_t view_sig(const engine_match *m, int which, uint32_t *n)
+{
+    uint64_t h = 1469598103934665603ULL;
+    if (which == 0) {
+        *n = m->st.nzones;
+        for (uint32_t i = 0; i < *n; i++)
+            h = (h ^ (((uint64_t)m->st.zones[i].name << 32) | (uint32_t)m->st.zones[i].owner)) *
+                1099511628211ULL;
+    } else {
+        *n = m->st.counters.n;
+        for (uint32_t i = 0; i < *n; i++)
+            h = (h ^ m->st.counters.kv[i].key) * 1099511628211ULL;
+    }
+    return h;
+}
+
+/* The zones' (which 0) or counters' (1) indices in name order: the match's memo when the
+ * same keys are stored in the same places, else sorted anew into the memo (into scratch
+ * when the memo cannot grow). The memo is a cache, not state: building a View changes
+ * nothing a snapshot, a hash or a rule sees. */
+static const uint32_t *view_order(const engine_match *cm, int which, uint32_t *scratch)
+{
+    engine_match *m = (engine_match *)cm;
+    engine_view_order *o = &m->vorder[which];
+    uint32_t n;
+    uint64_t sig = view_sig(m, which, &n);
+    if (n == 0)
+        return scratch;
+    if (o->idx && o->n == n && o->sig == sig)
+        return o->idx;
+    uint32_t *idx = scratch;
+    if (n > o->cap) {
+        uint32_t *grown = realloc(o->idx, n * sizeof *grown);
+        if (grown) {
+            o->idx = grown;
+            o->cap = n;
+        }
+    }
+    if (n <= o->cap)
+        idx = o->idx;
+    for (uint32_t i = 0; i < n; i++)
+        idx[i] = i;
+    qsort_r(idx, n, sizeof(uint32_t), which ? cmp_counter : cmp_zone, m);
+    if (idx == o->idx) {
+        o->n = n;
+        o->sig = sig;
+    }
+    return idx;
+}
+
 /* The view's players, zones (in name order) and counters, into the arena's View. */
 static int fill_view(view_arena *a, const engine_match *m, int seat, uint32_t *order)
 {
@@ -221,26 +272,22 @@ static int fill_view(view_arena *a, const engine_match *m, int seat, uint32_t *o
             return -1;
     }
     uint32_t nz = m->st.nzones, nc = m->st.counters.n;
-    for (uint32_t i = 0; i < nz; i++)
-        order[i] = i;
-    qsort_r(order, nz, sizeof(uint32_t), cmp_zone, (void *)m);
+    const uint32_t *zorder = view_order(m, 0, order), *corder;
     if (!(v->zones = view_alloc(a, nz * sizeof(*v->zones))))
         return -1;
     for (uint32_t i = 0; i < nz; i++) {
-        Deckhand__Zone *zo = make_zone(a, m, &m->st.zones[order[i]], seat);
+        Deckhand__Zone *zo = make_zone(a, m, &m->st.zones[zorder[i]], seat);
         if (!zo)
             return -1;
         v->zones[v->n_zones++] = zo;
     }
-    for (uint32_t i = 0; i < nc; i++)
-        order[i] = i;
-    qsort_r(order, nc, sizeof(uint32_t), cmp_counter, (void *)m);
+    corder = view_order(m, 1, order);
     v->counters = view_alloc(a, nc * sizeof(*v->counters));
     Deckhand__Counter *counters = view_alloc(a, nc * sizeof *counters);
     if (!v->counters || !counters)
         return -1;
     for (uint32_t i = 0; i < nc; i++) {
-        const engine_kv *kv = &m->st.counters.kv[order[i]];
+        const engine_kv *kv = &m->st.counters.kv[corder[i]];
         const char *name = m->b->names.v[kv->key >> 32].s;
         if (name[0] == '_')
             continue;

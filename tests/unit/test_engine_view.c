@@ -74,6 +74,59 @@ static void test_view_hides_decks_and_other_hands(void)
     engine_bundle_free(b);
 }
 
+/* The View's zones and counters are in name order (then owner); *nz, *nc their counts. */
+static void check_name_order(const Deckhand__View *v, size_t *nz, size_t *nc)
+{
+    for (size_t i = 1; i < v->n_zones; i++) {
+        int c = strcmp(v->zones[i - 1]->name, v->zones[i]->name);
+        CU_ASSERT_TRUE(c < 0 || (c == 0 && v->zones[i - 1]->owner < v->zones[i]->owner));
+    }
+    for (size_t i = 1; i < v->n_counters; i++) {
+        int c = strcmp(v->counters[i - 1]->name, v->counters[i]->name);
+        CU_ASSERT_TRUE(c < 0 || (c == 0 && v->counters[i - 1]->owner < v->counters[i]->owner));
+    }
+    *nz = v->n_zones;
+    *nc = v->n_counters;
+}
+
+/* The id of the pending decision's first option whose label starts with prefix, or 0. */
+static uint32_t option_starting(const engine_match *m, const char *prefix)
+{
+    const engine_decision *d = engine_match_decision(m);
+    for (size_t i = 0; d && i < d->noptions; i++)
+        if (!strncmp(d->options[i].label, prefix, strlen(prefix)))
+            return d->options[i].id;
+    return 0;
+}
+
+/* Views keep zones and counters in name order when new ones appear mid-match (the order
+ * a View reuses from the one before is dropped when the zones or counters change). */
+static void test_view_keeps_name_order_as_zones_and_counters_appear(void)
+{
+    engine_bundle *b = rig_engine_load_mini();
+    engine_match *m = rig_engine_mini_match(b, 14, "traps=1", NULL);
+    CU_ASSERT_FATAL(m != NULL);
+    int seat = engine_match_decision(m)->seat;
+    size_t nz0, nc0, nz1, nc1, nz2, nc2;
+    Deckhand__View *v = engine_match_view(m, seat);
+    check_name_order(v, &nz0, &nc0);
+    engine_view_free(v);
+    CU_ASSERT_EQUAL_FATAL(rig_engine_answer(m, option_starting(m, "Play "), NULL), ENGINE_OK);
+    v = engine_match_view(m, seat);
+    check_name_order(v, &nz1, &nc1);
+    engine_view_free(v);
+    CU_ASSERT_TRUE(nz1 > nz0); /* the seat's play zone came */
+    while (!option_starting(m, "Probe"))
+        rig_engine_mini_pass_turn(m);
+    CU_ASSERT_EQUAL_FATAL(rig_engine_answer(m, option_starting(m, "Probe"), NULL), ENGINE_OK);
+    v = engine_match_view(m, seat);
+    check_name_order(v, &nz2, &nc2);
+    engine_view_free(v);
+    CU_ASSERT_TRUE(nc2 > nc1); /* the probe counter came */
+    engine_match_free(m);
+    engine_bundle_free(b);
+}
+
 static void test_discard_shows_only_its_top_card(void)
 {
     engine_bundle *b = rig_engine_load_mini();
@@ -143,6 +196,8 @@ static const dh_test_case cases[] = {
      test_public_view_shows_no_hand_and_no_decision},
     {"test_view_hides_decks_and_other_hands", test_view_hides_decks_and_other_hands},
     {"test_discard_shows_only_its_top_card", test_discard_shows_only_its_top_card},
+    {"test_view_keeps_name_order_as_zones_and_counters_appear",
+     test_view_keeps_name_order_as_zones_and_counters_appear},
     {NULL, NULL},
 };
 
