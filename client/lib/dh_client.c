@@ -249,15 +249,18 @@ static int parse_ws(dh_client *c)
     return rc;
 }
 
-/* One read(), then parse. 1 when bytes arrived, -1 when the stream ended or broke. */
-static int fill(dh_client *c)
+/* One read(), then parse. 1 when bytes arrived, 0 when none were there (MSG_DONTWAIT in
+ * flags), -1 when the stream ended or broke. */
+static int fill(dh_client *c, int flags)
 {
     if (reserve(&c->rbuf, &c->rcap, c->rlen + DH_CLIENT_READ_CHUNK) < 0)
         return -1;
     ssize_t n;
     do
-        n = recv(c->fd, c->rbuf + c->rlen, c->rcap - c->rlen, 0);
+        n = recv(c->fd, c->rbuf + c->rlen, c->rcap - c->rlen, flags);
     while (n < 0 && errno == EINTR);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+        return 0;
     if (n <= 0)
         return -1;
     if (c->ws) {
@@ -286,11 +289,19 @@ int dh_client_recv(dh_client *c, int timeout_ms, Deckhand__ServerMessage **out)
             long long left = deadline - (long long)dh_now_ms();
             wait = left > 0 ? (int)left : 0;
         }
+        if (wait == 0) { /* no wait: one read that does not block, not a poll and a read */
+            int fr = fill(c, MSG_DONTWAIT);
+            if (fr < 0)
+                c->closed = true; /* keep what was decoded before the break */
+            else if (fr == 0)
+                return 0;
+            continue;
+        }
         struct pollfd pfd = {.fd = c->fd, .events = POLLIN};
         int pr = poll(&pfd, 1, wait);
         if (pr < 0 && errno != EINTR)
             return -1;
-        if (pr > 0 && fill(c) < 0)
+        if (pr > 0 && fill(c, 0) < 0)
             c->closed = true; /* keep what was decoded before the break */
         else if (pr == 0)
             return 0;
