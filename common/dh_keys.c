@@ -189,24 +189,46 @@ void dh_retention_env(dh_retention *out)
     "local m = redis.call('HMGET', KEYS[1], '" DH_F_RATING_JOB "', '" DH_F_RATED "') "             \
     "if m[1] and m[2] ~= '1' then return 2 end return 1 end "
 
-const char dh_script_commit[] = DH_FENCE DH_COMMIT_DONE
-    "local i = 4 "
-    "if ARGV[i] == '1' then redis.call('SET', KEYS[2], ARGV[i + 1]) redis.call('DEL', KEYS[3]) end "
-    "i = i + 2 "
-    "local n = tonumber(ARGV[i]) i = i + 1 "
-    "for _ = 1, n do redis.call('RPUSH', KEYS[3], ARGV[i]) i = i + 1 end "
-    "if ARGV[i] == '1' then redis.call('RPUSH', KEYS[4], ARGV[i + 1]) end "
-    "i = i + 2 "
-    "if ARGV[i] == '1' then "
-    "redis.call('HSET', KEYS[1], 'status', 'finished', 'ended_ms', ARGV[i + 1], 'result', "
-    "ARGV[i + 2], 'final_hash', ARGV[i + 3]) "
-    "if ARGV[i + 4] and ARGV[i + 4] ~= '' then "
-    "redis.call('HSET', KEYS[1], '" DH_F_END_REASON "', ARGV[i + 4]) end "
-    "if ARGV[i + 5] and ARGV[i + 5] ~= '' and "
-    "redis.call('HGET', KEYS[1], '" DH_F_RATED "') ~= '1' then "
-    "redis.call('HSET', KEYS[1], '" DH_F_RATING_JOB "', ARGV[i + 5]) return 2 end "
-    "end "
-    "return 1";
+/* The commit proper, after the fence and the retry check: a snapshot (which resets the
+ * log), the log entries, the history entry, the finish. */
+#define DH_COMMIT_BODY                                                                             \
+    "local i = 4 "                                                                                 \
+    "if ARGV[i] == '1' then redis.call('SET', KEYS[2], ARGV[i + 1]) redis.call('DEL', KEYS[3]) "   \
+    "end "                                                                                         \
+    "i = i + 2 "                                                                                   \
+    "local n = tonumber(ARGV[i]) i = i + 1 "                                                       \
+    "for _ = 1, n do redis.call('RPUSH', KEYS[3], ARGV[i]) i = i + 1 end "                         \
+    "if ARGV[i] == '1' then redis.call('RPUSH', KEYS[4], ARGV[i + 1]) end "                        \
+    "i = i + 2 "                                                                                   \
+    "if ARGV[i] == '1' then "                                                                      \
+    "redis.call('HSET', KEYS[1], 'status', 'finished', 'ended_ms', ARGV[i + 1], 'result', "        \
+    "ARGV[i + 2], 'final_hash', ARGV[i + 3]) "                                                     \
+    "if ARGV[i + 4] and ARGV[i + 4] ~= '' then "                                                   \
+    "redis.call('HSET', KEYS[1], '" DH_F_END_REASON "', ARGV[i + 4]) end "                         \
+    "if ARGV[i + 5] and ARGV[i + 5] ~= '' and "                                                    \
+    "redis.call('HGET', KEYS[1], '" DH_F_RATED "') ~= '1' then "                                   \
+    "redis.call('HSET', KEYS[1], '" DH_F_RATING_JOB "', ARGV[i + 5]) return 2 end "                \
+    "end "                                                                                         \
+    "return 1"
+
+const char dh_script_commit[] = DH_FENCE DH_COMMIT_DONE DH_COMMIT_BODY;
+
+/* Many matches' commits in one call (a single Redis, where keys of any slot go together):
+ * KEYS are four per commit in order, ARGV for each commit its argument count, then its
+ * arguments as dh_script_commit takes them. Each commit runs as dh_script_commit would, in
+ * a pcall of its own, so a fenced or broken one fails alone; the reply is an array of what
+ * each returned (1, 2, or an error). One script call per loop turn instead of one per
+ * answer: Redis's cost of a call is most of a commit's. */
+const char dh_script_commit_batch[] =
+    "local function commit(KEYS, ARGV) " DH_FENCE DH_COMMIT_DONE DH_COMMIT_BODY " end "
+    "local out, k, a = {}, 1, 1 "
+    "while a <= #ARGV do "
+    "local n = tonumber(ARGV[a]) "
+    "local ok, r = pcall(commit, {KEYS[k], KEYS[k + 1], KEYS[k + 2], KEYS[k + 3]}, "
+    "{unpack(ARGV, a + 1, a + n)}) "
+    "if not ok then r = type(r) == 'table' and r or {err = tostring(r)} end "
+    "out[#out + 1] = r k = k + 4 a = a + n + 1 end "
+    "return out";
 
 const char dh_script_finished_push[] =
     "if redis.call('LPOS', KEYS[1], ARGV[1], 'MAXLEN', " DH_FINISHED_DEDUP ") then return 0 end "

@@ -277,6 +277,7 @@ int dh_list_find(const char *csv, const char *name);
  * ARGV: worker epoch id | snapflag snap | nlog log... | histflag entry |
  *       finishflag ended_ms result final_hash [end_reason [rating_job]] */
 extern const char dh_script_commit[];
+extern const char dh_script_commit_batch[];
 /* LPUSH id onto matches:finished unless it is among the newest DH_FINISHED_DEDUP ids
  * already (a retried finish); the list is trimmed to max ids (0: not trimmed).
  * KEYS: matches:finished; ARGV: id max */

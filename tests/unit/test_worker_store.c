@@ -287,6 +287,62 @@ static void test_store_refused_write_fails_only_its_op(void)
     store_close(&s);
 }
 
+/* Redis's count of EVALSHA calls so far (INFO commandstats). */
+static long long evalsha_calls(void)
+{
+    redisReply *r = raw("INFO %s", "commandstats");
+    long long n = 0;
+    const char *p =
+        r && r->type == REDIS_REPLY_STRING ? strstr(r->str, "cmdstat_evalsha:calls=") : NULL;
+    if (p)
+        n = atoll(p + strlen("cmdstat_evalsha:calls="));
+    freeReplyObject(r);
+    return n;
+}
+
+/* On a single Redis the commits of one flush go as one script call, and each keeps its own
+ * outcome: one fenced, one refused, the others written. */
+static void test_store_commits_of_a_flush_go_as_one_call_each_with_its_outcome(void)
+{
+    store s;
+    open_store(&s);
+    CU_ASSERT_TRUE_FATAL(store_batching(&s));
+    new_match(&s, "m-b-ok");
+    new_match(&s, "m-b-moved");
+    new_match(&s, "m-b-wrong");
+    freeReplyObject(raw("HSET match:{m-b-moved} worker wk-2 epoch %s", "2"));
+    freeReplyObject(raw("SET %s not-a-list", "match:{m-b-wrong}:log"));
+    const uint8_t e[] = {3}, h[] = {4};
+    long long before = evalsha_calls();
+    int ok1 = store_op(&s, dh_test_now_ms());
+    commit(&s, "m-b-ok", 1, NULL, 0, e, 1, h, 1);
+    int moved = store_op(&s, dh_test_now_ms());
+    commit(&s, "m-b-moved", 1, NULL, 0, e, 1, h, 1);
+    int wrong = store_op(&s, dh_test_now_ms());
+    commit(&s, "m-b-wrong", 1, NULL, 0, e, 1, h, 1);
+    int ok2 = store_op(&s, dh_test_now_ms());
+    commit(&s, "m-b-ok", 1, NULL, 0, e, 1, e, 1);
+    /* a match started in the same flush: its meta is written before its first commit runs */
+    int fresh = store_op(&s, dh_test_now_ms());
+    store_meta m = meta;
+    m.match_id = "m-b-new";
+    CU_ASSERT_EQUAL(store_put_meta(&s, &m), 0);
+    commit(&s, "m-b-new", 1, e, 1, NULL, 0, NULL, 0);
+    store_flush(&s, dh_test_now_ms());
+    CU_ASSERT_EQUAL(evalsha_calls() - before, 1);
+    CU_ASSERT_TRUE(store_ok(&s, ok1) && store_ok(&s, ok2) && store_ok(&s, fresh));
+    CU_ASSERT_TRUE(!store_ok(&s, moved) && store_fenced(&s, moved));
+    CU_ASSERT_TRUE(!store_ok(&s, wrong) && !store_fenced(&s, wrong));
+    store_next(&s);
+    redisReply *r = raw("LLEN %s", "match:{m-b-ok}:history");
+    CU_ASSERT_TRUE(r && r->type == REDIS_REPLY_INTEGER && r->integer == 2);
+    freeReplyObject(r);
+    r = raw("EXISTS %s", "match:{m-b-moved}:history");
+    CU_ASSERT_TRUE(r && r->type == REDIS_REPLY_INTEGER && r->integer == 0);
+    freeReplyObject(r);
+    store_close(&s);
+}
+
 static void test_store_survives_redis_going_away_and_coming_back(void)
 {
     static const store_meta down = {.match_id = "m-down",
@@ -345,6 +401,8 @@ int main(void)
         {"store_adopt_set_pops_and_returns_ids", test_store_adopt_set_pops_and_returns_ids},
         {"store_lease_expires", test_store_lease_expires},
         {"store_refused_write_fails_only_its_op", test_store_refused_write_fails_only_its_op},
+        {"store_commits_of_a_flush_go_as_one_call_each_with_its_outcome",
+         test_store_commits_of_a_flush_go_as_one_call_each_with_its_outcome},
         {"store_survives_redis_going_away_and_coming_back",
          test_store_survives_redis_going_away_and_coming_back},
         {NULL, NULL},

@@ -19,6 +19,7 @@ int store_init(store *s, const char *url, int timeout_ms)
 {
     memset(s, 0, sizeof *s);
     dh_script_init(&s->commit, dh_script_commit);
+    dh_script_init(&s->commit_batch, dh_script_commit_batch);
     dh_script_init(&s->move_bundle, dh_script_move_bundle);
     dh_script_init(&s->fields, dh_script_match_fields);
     dh_script_init(&s->finished_push, dh_script_finished_push);
@@ -32,12 +33,14 @@ static void store_cmds_free(store *s)
     for (size_t i = 0; i < s->ncmds; i++)
         dh_redis_format_free(&s->cmds[i]);
     s->ncmds = 0;
+    store_batch_reset(s);
 }
 
 void store_close(store *s)
 {
     dh_redis_close(&s->redis);
     store_cmds_free(s);
+    store_batch_free(s);
     for (size_t i = 0; i < s->nfin; i++)
         free(s->fin[i].job);
     free(s->fin);
@@ -57,12 +60,12 @@ void store_close(store *s)
  * not meet NOSCRIPT first (they would still land: dh_redis loads it and sends again). */
 static void store_load_scripts(store *s, uint64_t now_ms)
 {
-    const dh_script *scripts[] = {&s->commit, &s->move_bundle, &s->fields, &s->finished_push,
-                                  &s->retire};
+    const dh_script *scripts[] = {&s->commit,        &s->move_bundle, &s->fields,
+                                  &s->finished_push, &s->retire,      &s->commit_batch};
     redisContext *nodes[DH_REDIS_NODES];
     size_t n = dh_redis_masters(&s->redis, now_ms, nodes, DH_REDIS_NODES);
     for (size_t i = 0; i < n; i++)
-        if (dh_script_load(nodes[i], scripts, 5) < 0)
+        if (dh_script_load(nodes[i], scripts, sizeof scripts / sizeof *scripts) < 0)
             return;
     s->scripts_at = s->redis.connects;
 }
@@ -81,17 +84,25 @@ int store_op(store *s, uint64_t now_ms)
     return (int)s->nops++;
 }
 
-/* Append one command (EVALSHA of script, or a plain one when NULL) to the newest op. */
+/* Append one command (EVALSHA of script, or a plain one when NULL) to the newest op; a
+ * commit (script s->commit) goes into the batch call when commits are batched. */
 static int store_cmd(store *s, int argc, const char **argv, const size_t *lens,
                      const dh_script *script)
 {
     if (!s->nops)
         return -1;
+    bool batched = script == &s->commit && store_batching(s);
+    long place = -1;
     if (dh_grow(&s->cmds, &s->capcmds, s->ncmds + 1, sizeof *s->cmds, 64) < 0 ||
-        dh_redis_format(&s->cmds[s->ncmds], argc, argv, lens) < 0) {
+        dh_grow(&s->cmd_batch, &s->capcmd_batch, s->ncmds + 1, sizeof *s->cmd_batch, 64) < 0 ||
+        (batched && (place = store_batch_add(s, argc, argv, lens)) < 0) ||
+        (!batched && dh_redis_format(&s->cmds[s->ncmds], argc, argv, lens) < 0)) {
         s->broken = true;
         return -1;
     }
+    if (batched)
+        memset(&s->cmds[s->ncmds], 0, sizeof s->cmds[s->ncmds]);
+    s->cmd_batch[s->ncmds] = place;
     s->cmds[s->ncmds++].script = script;
     s->ops[s->nops - 1].commands++;
     return 0;
@@ -370,28 +381,15 @@ static void store_finish_settle(store *s)
     }
 }
 
-void store_flush(store *s, uint64_t now_ms)
+/* Each op's standing from its commands' replies (out: one per command sent, where[k]: the
+ * one of command k). */
+static void store_settle_ops(store *s, redisReply **out, const size_t *where)
 {
-    redisReply **out = NULL;
     size_t at = 0;
-    if (!s->broken && !s->ncmds)
-        goto done; /* nothing to send: every op (without commands) stands */
-    if (s->broken || !(out = calloc(s->ncmds, sizeof *out)))
-        goto err;
-    /* a node lost mid-batch fails only the ops with a command on it */
-    uint64_t start_ns = dh_now_ns();
-    s->up = dh_redis_pipeline_partial(&s->redis, now_ms, s->cmds, s->ncmds, out) == 0;
-    /* On a replica before the host acknowledges anything, so that a failover keeps it. A
-     * connection lost during the WAIT leaves the ops as their replies say: a master
-     * flushes its replication stream with its replies, so what it answered had left for
-     * the replica (failing them would have the host redo writes that landed). */
-    dh_redis_wait(&s->redis, now_ms);
-    if (s->round_trips) /* the batch's round trip, its WAIT included */
-        dh_histogram_since(s->round_trips, start_ns);
     for (size_t i = 0; i < s->nops; i++) {
         store_op_state *op = &s->ops[i];
         for (unsigned k = 0; k < op->commands; k++) {
-            redisReply *r = out[at];
+            redisReply *r = store_batch_reply(out[where[at]], s->cmd_batch[at]);
             if (op->finish >= 0 && op->commit_at == at && r && r->type == REDIS_REPLY_INTEGER &&
                 r->integer != 2) { /* the commit kept no rating job: none to index */
                 free(s->fin[op->finish].job);
@@ -407,14 +405,44 @@ void store_flush(store *s, uint64_t now_ms)
                                   r && r->type == REDIS_REPLY_ERROR ? r->str : "(nil)");
                 op->ok = false;
             }
-            freeReplyObject(r);
         }
     }
+}
+
+void store_flush(store *s, uint64_t now_ms)
+{
+    redisReply **out = NULL;
+    dh_redis_cmd *sent = NULL;
+    size_t *where = NULL, nsent = 0;
+    if (!s->broken && !s->ncmds)
+        goto done; /* nothing to send: every op (without commands) stands */
+    if (s->broken || !(out = calloc(s->ncmds, sizeof *out)) ||
+        !(sent = calloc(s->ncmds, sizeof *sent)) || !(where = calloc(s->ncmds, sizeof *where)) ||
+        store_batch_plan(s, sent, where, &nsent) < 0)
+        goto err;
+    /* a node lost mid-batch fails only the ops with a command on it */
+    uint64_t start_ns = dh_now_ns();
+    s->up = dh_redis_pipeline_partial(&s->redis, now_ms, sent, nsent, out) == 0;
+    /* On a replica before the host acknowledges anything, so that a failover keeps it. A
+     * connection lost during the WAIT leaves the ops as their replies say: a master
+     * flushes its replication stream with its replies, so what it answered had left for
+     * the replica (failing them would have the host redo writes that landed). */
+    dh_redis_wait(&s->redis, now_ms);
+    if (s->round_trips) /* the batch's round trip, its WAIT included */
+        dh_histogram_since(s->round_trips, start_ns);
+    store_settle_ops(s, out, where);
+    for (size_t k = 0; k < nsent; k++)
+        freeReplyObject(out[k]);
     goto done;
 err:
     for (size_t i = 0; i < s->nops; i++)
         s->ops[i].ok = false;
 done:
+    for (size_t k = 0; sent && k < nsent; k++)
+        if (sent[k].script == &s->commit_batch) /* the batch call, formatted for this flush */
+            dh_redis_format_free(&sent[k]);
+    free(sent);
+    free(where);
     free(out);
     s->broken = false;
     store_cmds_free(s);

@@ -67,17 +67,31 @@ typedef struct {
     int stage;
 } store_finish;
 
+/* RESP bulk strings appended one after another (store_batch.c): count of them, len bytes. */
+typedef struct {
+    char *p;
+    size_t len, cap, count;
+} store_resp;
+
 typedef struct {
     dh_redis redis;
     store_op_state *ops; /* ops of the current batch */
     size_t nops, capops;
     dh_redis_cmd *cmds; /* the batch's commands, formatted (owned), in op order */
     size_t ncmds, capcmds;
-    store_finish *fin; /* finishes whose indexes are not all written yet */
+    /* per command: its commit's place in the batch call (store_batch.c), -1 when it goes
+     * alone; a batched commit's command is an unformatted placeholder */
+    long *cmd_batch;
+    size_t capcmd_batch;
+    store_resp bkeys, bargs; /* the batched commits' keys and arguments */
+    size_t nbatched;         /* commits in the batch call */
+    int batch_slot;          /* its hash slot (its first key's) */
+    store_finish *fin;       /* finishes whose indexes are not all written yet */
     size_t nfin, capfin;
     bool broken; /* a command could not be formatted: the batch fails */
     bool up;     /* the last round trip succeeded (the beat's redis_ok) */
     dh_script commit, move_bundle, fields, finished_push, retire; /* called by hash */
+    dh_script commit_batch; /* dh_script_commit_batch: a loop turn's commits in one call */
     dh_retention retention; /* how long a finished match stays (dh_keys.h) */
     unsigned scripts_at;    /* redis.connects when they were last loaded on every master */
     const char **argv;      /* a commit's arguments, kept from one commit to the next */
@@ -306,5 +320,24 @@ int rater_apply(rater *r, dh_redis *rd, const char *match_id, const char *job);
  * once spread out). The number applied, or -1 when Redis failed (dh_redis retries
  * it); a job Redis refuses otherwise (an error reply) is logged and stays. */
 long rater_sweep(rater *r, dh_redis *rd, size_t max);
+
+/* ---- one call for a loop turn's commits (store_batch.c) --------------------------------- */
+
+/* Whether commits are batched: on a single Redis (a Cluster's keys of one call must share a
+ * slot, so there each commit is its own EVALSHA). */
+bool store_batching(const store *s);
+/* Copy one commit (argv as its EVALSHA of dh_script_commit) into the batch call: its place
+ * in the batch, or -1 when out of memory. */
+int store_batch_add(store *s, int argc, const char **argv, const size_t *lens);
+/* The commands to send (into sent, *nsent of them; s->ncmds room): every command as it is,
+ * and the batch call, formatted (owned by the caller: dh_redis_format_free), where the last
+ * batched commit stood; where[k]: the index in sent of command k's reply. -1 when out of
+ * memory. */
+int store_batch_plan(store *s, dh_redis_cmd *sent, size_t *where, size_t *nsent);
+/* Command k's reply, from r, the reply its sent command got: element batch of it, when k
+ * was batched (batch >= 0), else r itself. Borrowed from r. */
+redisReply *store_batch_reply(redisReply *r, long batch);
+void store_batch_reset(store *s);
+void store_batch_free(store *s);
 
 #endif
