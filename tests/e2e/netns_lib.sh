@@ -200,7 +200,7 @@ netns_rejoin() { ip link set "${NETNS_VETH[$1]}" up; }
 netns_spawn() {
     local host=$1 name=$2 prog=$3 role
     shift 3
-    role=$(_dh_role "$name")
+    role=$(_dh_role "${name%-[0-9]*}")
     local env=()
     if [[ -r $E2E_RUN/keys/redis-$role.password ]]; then
         env=(DECKHAND_REDIS_USER="$role" DECKHAND_REDIS_PASSWORD_FILE="$E2E_RUN/keys/redis-$role.password")
@@ -389,14 +389,14 @@ netns_bots_busy() {
     sleep 1
 }
 
-# What players felt, from the answer log: "WAITED_MAX_MS WAITED_OVER_1S ANSWERS_OK": the
+# What players felt, from the answer logs (RUNDIR/answers*.log: the bots' --answer-log): "WAITED_MAX_MS WAITED_OVER_1S ANSWERS_OK": the
 # longest time from an answer's first sending to its Reply{ok}, how many waited over 1 s,
 # and how many answers got Reply{ok}.
 netns_waits() {
     awk '$2 == "sent" { k = $3 " " $4 " " $5; if (!(k in t)) t[k] = $1 }
         $2 == "ok" { k = $3 " " $4 " " $5; if (k in t) { w = $1 - t[k]; if (w > max) max = w
                      if (w > 1000) over++; delete t[k] } ok++ }
-        END { printf "%d %d %d\n", max, over, ok }' "$E2E_RUN/answers.log"
+        END { printf "%d %d %d\n", max, over, ok }' "$E2E_RUN"/answers*.log
 }
 
 # How many answers of match ID the bots were told were accepted: those with a Reply{ok},
@@ -407,7 +407,7 @@ _netns_accepted() {
         $2 == "ok" { ok[$4 " " $5] = 1 }
         $2 == "over" { over = 1 }
         END { n = 0; for (k in ok) n++; if (over && last != "" && !(last in ok)) n++; print n }' \
-        "$E2E_RUN/answers.log"
+        "$E2E_RUN"/answers*.log
 }
 
 # The checks every partition test ends with: the bots finished MATCHES matches without an
