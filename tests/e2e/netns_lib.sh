@@ -302,9 +302,53 @@ netns_port_open() {
 netns_workers_registered() {
     local n=$1 i c=0
     for ((i = 1; i <= n; i++)); do
-        (($(e2e_redis exists "worker:{wk-$i}" "worker:wk-$i" 2>/dev/null || echo 0) > 0)) && c=$((c + 1))
+        (($(e2e_redis exists "worker:{wk-$i}" 2>/dev/null || echo 0) > 0)) && c=$((c + 1))
     done
     echo "$c"
+}
+
+# A Redis Cluster of six nodes, each on its own host rc-1..rc-6 (port 6379, bus 16379),
+# three masters with a replica each on another host (redis-cli --cluster create), with
+# scripts/lib/rcluster.sh's settings (AOF, node timeout DH_RCLUSTER_TIMEOUT_MS).
+netns_rcluster() {
+    local i ip addrs=() seeds=
+    for ((i = 1; i <= 6; i++)); do
+        netns_host "rc-$i"
+        ip=$(netns_ip "rc-$i")
+        mkdir -p "$E2E_RUN/redis/$i"
+        (umask 077 && printf 'masteruser default\nmasterauth %s\n' "$DH_REDIS_OPS_PASSWORD" \
+            >"$E2E_RUN/redis/$i/node.conf")
+        netns_spawn "rc-$i" "redis-$i" "$(command -v redis-server)" "$E2E_RUN/redis/$i/node.conf" \
+            --port 6379 --bind "$ip" --cluster-enabled yes \
+            --cluster-config-file "$E2E_RUN/redis/$i/nodes.conf" \
+            --cluster-node-timeout "$DH_RCLUSTER_TIMEOUT_MS" --dir "$E2E_RUN/redis/$i" --save "" \
+            --appendonly yes --appendfsync everysec --aclfile "$E2E_RUN/keys/users.acl" --daemonize no
+        addrs+=("$ip:6379")
+        seeds+="${seeds:+,}$ip:6379"
+    done
+    NETNS_REDIS_HOST=$(netns_ip rc-1)
+    DECKHAND_REDIS_CLUSTER=1
+    NETNS_REDIS_URL=redis+cluster://$seeds
+    for ((i = 1; i <= 6; i++)); do
+        netns_wait "redis node $i" "redis-cli -h $(netns_ip "rc-$i") ping >/dev/null 2>&1"
+    done
+    redis-cli --cluster create "${addrs[@]}" --cluster-replicas 1 --cluster-yes \
+        >"$E2E_RUN/logs/redis-create.log" 2>&1 || e2e_fail "redis-cli --cluster create failed"
+    netns_wait "the Redis Cluster" _netns_rcluster_ok
+}
+
+# Every node says cluster_state:ok, three replicas have their master link up, and every
+# node's slot map lists them (the processes read it once: a map without a master's
+# replica would have them skip the WAIT for it), as scripts/lib/rcluster.sh waits.
+_netns_rcluster_ok() {
+    local i replicas=0 info
+    for ((i = 1; i <= 6; i++)); do
+        redis-cli -h "$(netns_ip "rc-$i")" cluster info 2>/dev/null | grep -q '^cluster_state:ok' || return 1
+        info=$(redis-cli -h "$(netns_ip "rc-$i")" info replication 2>/dev/null)
+        grep -q '^master_link_status:up' <<<"$info" && replicas=$((replicas + 1))
+        (($(redis-cli -h "$(netns_ip "rc-$i")" cluster slots | grep -c .) > 3 * 7)) || return 1
+    done
+    ((replicas == 3))
 }
 
 # Write cluster.env for the e2e checks and export it: gateways GW_HOSTS (host names).
@@ -315,7 +359,7 @@ netns_env() {
     cat >"$E2E_RUN/cluster.env" <<ENV
 DECKHAND_GATEWAY_TCP=${gws[0]}
 DECKHAND_GATEWAYS_TCP=${gws[*]}
-DECKHAND_REDIS_URL=redis://:$DH_REDIS_OPS_PASSWORD@$NETNS_REDIS_HOST:6379
+DECKHAND_REDIS_URL=${NETNS_REDIS_URL/:\/\//://:$DH_REDIS_OPS_PASSWORD@}
 DECKHAND_REDIS_PORT=6379
 DECKHAND_REDIS_CLUSTER=${DECKHAND_REDIS_CLUSTER:-0}
 REDISCLI_AUTH=$DH_REDIS_OPS_PASSWORD
@@ -333,8 +377,12 @@ ENV
 netns_cluster() {
     local nworkers=$1 ngateways=$2 standby=${3:-0} i gws=()
     netns_keys
-    netns_host redis
-    netns_redis redis
+    if [[ ${NETNS_RCLUSTER:-0} == 1 ]]; then
+        netns_rcluster
+    else
+        netns_host redis
+        netns_redis redis
+    fi
     netns_host mm-1
     NETNS_MM=tcp://$(netns_ip mm-1):5560
     if ((standby)); then
@@ -358,7 +406,7 @@ netns_cluster() {
     netns_wait "$ngateways gateways and $nworkers workers" \
         "_netns_gateways_open ${gws[*]} && ((\$(netns_workers_registered $nworkers) == $nworkers))"
     netns_env "${gws[@]}"
-    e2e_log "cluster up: redis $(netns_ip redis), matchmaker $NETNS_MM, workers on" \
+    e2e_log "cluster up: redis $NETNS_REDIS_URL, matchmaker $NETNS_MM, workers on" \
         "$(for ((i = 1; i <= nworkers; i++)); do printf '%s ' "$(netns_ip "wk-$i")"; done)gateways $DECKHAND_GATEWAYS_TCP"
 }
 

@@ -381,10 +381,11 @@ void store_flush(store *s, uint64_t now_ms)
     /* a node lost mid-batch fails only the ops with a command on it */
     uint64_t start_ns = dh_now_ns();
     s->up = dh_redis_pipeline_partial(&s->redis, now_ms, s->cmds, s->ncmds, out) == 0;
-    /* On a replica before the host acknowledges anything, so that a failover keeps it. A
-     * connection lost during the WAIT leaves the ops as their replies say: a master
-     * flushes its replication stream with its replies, so what it answered had left for
-     * the replica (failing them would have the host redo writes that landed). */
+    /* On a replica before the host acknowledges anything, so that a failover keeps it: an
+     * op with a write on a node whose WAIT came short fails (below). A connection lost
+     * during the WAIT leaves the ops as their replies say: a master flushes its
+     * replication stream with its replies, so what it answered had left for the replica
+     * (failing them would have the host redo writes that landed). */
     dh_redis_wait(&s->redis, now_ms);
     if (s->round_trips) /* the batch's round trip, its WAIT included */
         dh_histogram_since(s->round_trips, start_ns);
@@ -397,8 +398,13 @@ void store_flush(store *s, uint64_t now_ms)
                 free(s->fin[op->finish].job);
                 s->fin[op->finish].job = NULL;
             }
+            bool kept = store_reply_ok(r) && !dh_redis_unreplicated(&s->redis, s->cmds[at].slot);
             at++;
-            if (!store_reply_ok(r)) {
+            if (!kept && store_reply_ok(r)) {
+                dh_warn_every(DH_LOG_EVERY_MS, "redis: a write reached no replica in time: "
+                                               "not acknowledged (a failover would lose it)");
+                op->ok = false;
+            } else if (!kept) {
                 if (r && r->type == REDIS_REPLY_ERROR &&
                     !strncmp(r->str, DH_REPLY_FENCED, strlen(DH_REPLY_FENCED)))
                     op->fenced = true;
