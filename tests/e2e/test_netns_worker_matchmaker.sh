@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # test_netns_worker_matchmaker.sh: a worker's host cut off from the matchmaker for 4 s
-# while it still reaches Redis and the gateways (tests/e2e/netns_lib.sh), and with it one
-# of the two gateways (a zone that lost the matchmaker's zone). Nothing closes:
-# its beats just stop arriving, so the matchmaker declares it dead by silence (1.5 s) and
-# moves its matches, bumping each one's epoch. The worker runs on meanwhile; the gateway
-# that hears the matchmaker re-routes its players on MatchMoved, but the one cut off with
-# the worker does not, so their answers still reach the old worker: every write it tries
-# to a moved match fails the epoch fence, so it answers UNKNOWN_MATCH and drops the match,
-# and the player's resync finds the new worker through Redis; what it still says about a moved match never reaches a player as
+# while it still reaches Redis and the gateways, and with it both gateways (the
+# matchmaker's zone cut off from the others; tests/e2e/netns_lib.sh). Nothing closes: the
+# worker's beats just stop arriving, so the matchmaker declares it dead by silence (1.5 s
+# after its last beat) and moves its matches, bumping each one's epoch. The worker runs
+# on meanwhile, and the gateways, which do not hear of the moves (MatchMoved), still send
+# it the players' answers: every write it tries to a moved match fails the epoch fence,
+# so it answers UNKNOWN_MATCH and drops the match, and the player's resync finds the new
+# worker through Redis. What it still says about a moved match never reaches a player as
 # news (the bots fail on a decision offered again after its answer was accepted, or on a
 # View older than one seen). Once healed, it is registered again. Every match finishes
-# once and replays, and every accepted answer is in its match's history exactly once.
+# once and replays, and every decision answered is in its match's history exactly once.
 # shellcheck source=SCRIPTDIR/netns_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/netns_lib.sh"
 
@@ -23,14 +23,12 @@ netns_bots_busy "$MATCHES"
 victims=$(e2e_matches_on wk-2)
 nvictims=$(wc -w <<<"$victims")
 ((nvictims > 0)) || e2e_fail "no match runs on wk-2"
-e2e_log "cutting wk-2 ($nvictims matches) and gw-2 off from the matchmaker for $CUT_S s"
-netns_cut wk-2 mm-1
-netns_cut gw-2 mm-1
+e2e_log "cutting wk-2 ($nvictims matches) and the gateways off from the matchmaker for $CUT_S s"
+for h in wk-2 gw-1 gw-2; do netns_cut "$h" mm-1; done
 cut_ms=$(date +%s%3N)
 sleep "$CUT_S"
-netns_heal wk-2 mm-1
-netns_heal gw-2 mm-1
-e2e_log "wk-2 and gw-2 reach the matchmaker again"
+for h in wk-2 gw-1 gw-2; do netns_heal "$h" mm-1; done
+e2e_log "wk-2 and the gateways reach the matchmaker again"
 
 netns_check_all "$MATCHES"
 mm_log=$E2E_RUN/logs/matchmaker.log
