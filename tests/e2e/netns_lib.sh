@@ -90,6 +90,7 @@ _netns_cleanup() {
     local rc=$?
     trap - EXIT
     if [[ -n $E2E_RUN ]]; then
+        [[ -s $E2E_RUN/bots.pid ]] && kill "$(<"$E2E_RUN/bots.pid")" 2>/dev/null
         dh_cluster_alive "$E2E_RUN" || rc=1
         dh_cluster_stop "$E2E_RUN"
         dh_cluster_check_logs "$E2E_RUN" || rc=1
@@ -107,12 +108,14 @@ _netns_cleanup() {
     exit "$rc"
 }
 
-# A watcher that removes everything if the test dies without its trap (SIGKILL).
+# A watcher that removes everything if the test dies without its trap (SIGKILL): the
+# bots (RUNDIR/bots.pid), the cluster, the namespaces and links.
 _netns_watch() {
     local owner=$$ run=$E2E_RUN
     (
         trap '' HUP INT TERM
         while kill -0 "$owner" 2>/dev/null; do sleep 1; done
+        [[ -s $run/bots.pid ]] && kill "$(<"$run/bots.pid")" 2>/dev/null
         [[ -d $run/pids ]] && dh_cluster_stop "$run"
         netns_remove_all "$owner"
     ) </dev/null >/dev/null 2>&1 &
@@ -433,6 +436,7 @@ netns_bots_busy() {
     local matches=$1
     shift
     e2e_bots_start "$matches" --answer-log "$E2E_RUN/answers.log" "$@"
+    echo "$E2E_BOTS_PID" >"$E2E_RUN/bots.pid" # for the watcher, if the test is killed
     e2e_wait_running $((matches * 3 / 4))
     sleep 1
 }
@@ -470,6 +474,7 @@ _netns_answered() {
 netns_check_all() {
     local matches=$1 id n=0 hist=0 told=0 len answered ok max over
     e2e_bots_wait "$matches"
+    rm -f "$E2E_RUN/bots.pid" # reaped: its pid may be anyone's now
     e2e_check_finished_once "$matches"
     while read -r id; do
         [[ -n $id ]] || continue
