@@ -74,6 +74,7 @@ typedef struct {
     dh_redis_hostport at;
     redisContext *ctx; /* NULL until needed or after a failure */
     bool touched;      /* commands sent since the last dh_redis_wait */
+    bool unreplicated; /* the last dh_redis_wait saw its writes reach too few replicas */
     int replicas;      /* its live replicas in the slot map (one Redis: wait_replicas) */
 } dh_redis_node;
 
@@ -156,9 +157,14 @@ void dh_redis_format_free(dh_redis_cmd *cmd);
  * DECKHAND_REDIS_WAIT_MS (default 500). A master the slot map shows without a live
  * replica (its replica took over from a dead master and has none yet) is not waited on:
  * nothing could keep its writes anyway. The fewest replicas any node reached (a
- * shortfall is logged and counted: the writes stand on their master), or -1 when a
- * connection broke (dropped). Nothing to wait for: wait_replicas. */
+ * shortfall is logged and counted, and marks the node: dh_redis_unreplicated), or -1 when
+ * a connection broke (dropped). Nothing to wait for: wait_replicas. */
 int dh_redis_wait(dh_redis *r, uint64_t now_ms);
+/* True when the writes of the last dh_redis_wait to the node serving slot (-1: one Redis)
+ * reached fewer replicas than asked in time: a master cut off from its replica takes
+ * writes until it sees itself in the minority, and its replica, promoted meanwhile, never
+ * had them, so they must not be acknowledged (tests/e2e/test_netns_rcluster_master.sh). */
+bool dh_redis_unreplicated(const dh_redis *r, int slot);
 
 /* Whether any master's used_memory has reached DECKHAND_REDIS_FULL_PCT (default 90) %
  * of its maxmemory (INFO memory, asked at most once a second; no maxmemory: never full).

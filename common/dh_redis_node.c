@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/time.h>
 
 #include "dh_log.h"
@@ -118,6 +119,19 @@ int dh_redis_node_index(dh_redis *r, const char *host, int port)
     return (int)r->nnodes++;
 }
 
+/* Close c's socket abortively (a reset, not a FIN after the data): what the kernel still
+ * holds of the commands written on it is thrown away instead of being delivered to Redis
+ * once the network heals. A command given up as failed (a timeout across a partition)
+ * must not land seconds later, after the caller has undone it and later writes have
+ * followed: a late commit would append a stale answer to a match's history
+ * (tests/e2e/test_netns_worker_redis.sh). */
+static void dh_redis_abort(redisContext *c)
+{
+    struct linger lg = {.l_onoff = 1, .l_linger = 0};
+    if (c->fd >= 0)
+        setsockopt(c->fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+}
+
 void dh_redis_node_fail(dh_redis *r, size_t i)
 {
     dh_redis_node *n = &r->nodes[i];
@@ -127,6 +141,7 @@ void dh_redis_node_fail(dh_redis *r, size_t i)
         dh_warn("redis %s:%d lost: %s", n->at.host, n->at.port, n->ctx->errstr);
     if (r->ctx == n->ctx)
         r->ctx = NULL;
+    dh_redis_abort(n->ctx);
     redisFree(n->ctx);
     n->ctx = NULL;
     r->stale = r->addr.cluster;

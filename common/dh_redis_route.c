@@ -269,6 +269,8 @@ int dh_redis_wait(dh_redis *r, uint64_t now_ms)
     char n[16], ms[16];
     snprintf(n, sizeof n, "%d", r->wait_replicas);
     snprintf(ms, sizeof ms, "%d", r->wait_ms);
+    for (size_t i = 0; i < r->nnodes; i++)
+        r->nodes[i].unreplicated = false;
     for (size_t i = 0; i < r->nnodes; i++) {
         dh_redis_node *node = &r->nodes[i];
         bool touched = node->touched;
@@ -287,6 +289,7 @@ int dh_redis_wait(dh_redis *r, uint64_t now_ms)
         int got = rep->type == REDIS_REPLY_INTEGER ? (int)rep->integer : 0;
         freeReplyObject(rep);
         if (got < want) {
+            node->unreplicated = true;
             r->wait_short++;
             dh_warn_every(DH_LOG_EVERY_MS, "redis %s:%d: writes reached %d of %d replicas in %d ms",
                           node->at.host, node->at.port, got, want, r->wait_ms);
@@ -294,6 +297,12 @@ int dh_redis_wait(dh_redis *r, uint64_t now_ms)
         least = got < least ? got : least;
     }
     return least;
+}
+
+bool dh_redis_unreplicated(const dh_redis *r, int slot)
+{
+    int i = slot >= 0 && slot < DH_SLOTS ? r->slot_node[slot] : (r->nnodes ? 0 : -1);
+    return i >= 0 && (size_t)i < r->nnodes && r->nodes[i].unreplicated;
 }
 
 /* One INFO memory field as a number (0 when missing). */

@@ -49,6 +49,15 @@ static void backend_on_match_assigned(gw *g, const Deckhand__Internal__MatchAssi
         dh_warn_every(DH_LOG_EVERY_MS, "MatchAssigned without match id or worker endpoint dropped");
         return;
     }
+    gw_conn *c = session_find(g, a->player_id);
+    if (c && route_conn_has_match(c, a->match_id)) {
+        /* The assignment again, for a join sent twice (the first answered late: a
+         * partition): this connection was told of the match and attached already, and a
+         * second MatchFound would have the client attach again and re-answer. */
+        dh_info("match %s: player %s knows it on this connection already: repeat dropped",
+                a->match_id, a->player_id);
+        return;
+    }
     zsock *d = route_learn(g, a->match_id, a->worker_id, a->worker_endpoint);
     if (!d)
         return;
@@ -56,7 +65,6 @@ static void backend_on_match_assigned(gw *g, const Deckhand__Internal__MatchAssi
     dh_info("match %s on %s (%s): player %s seat %u", a->match_id, a->worker_id, a->worker_endpoint,
             a->player_id, a->seat);
 
-    gw_conn *c = session_find(g, a->player_id);
     if (c) {
         c->queued[0] = '\0';
         route_note_match(c, a->match_id);

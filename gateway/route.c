@@ -118,6 +118,14 @@ size_t route_workers(gw *g, const char **ids, size_t max)
     return st.n;
 }
 
+bool route_conn_has_match(const gw_conn *c, const char *match_id)
+{
+    for (size_t i = 0; match_id[0] && i < GW_CONN_MATCHES; i++)
+        if (!strcmp(c->matches[i], match_id))
+            return true;
+    return false;
+}
+
 void route_note_match(gw_conn *c, const char *match_id)
 {
     size_t n = strlen(match_id), free_slot = GW_CONN_MATCHES;

@@ -34,6 +34,8 @@ size_t route_workers(gw *g, const char **ids, size_t max);
 /* Remember that the player of c is seated in match_id (where a disconnect is reported):
  * call it only with what the matchmaker or a worker said, never with a client's word. */
 void route_note_match(gw_conn *c, const char *match_id);
+/* True when c noted match_id (route_note_match): its client knows the match already. */
+bool route_conn_has_match(const gw_conn *c, const char *match_id);
 /* The player of c is done with match_id (its GameOver): forget it. */
 void route_drop_match(gw_conn *c, const char *match_id);
 

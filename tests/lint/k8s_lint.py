@@ -20,6 +20,7 @@ is caught, so a check that silently stopped working fails the test too.
 """
 import copy
 import fnmatch
+import json
 import os
 import re
 import shutil
@@ -355,8 +356,11 @@ def kustomize(lint, where, d):
 
 
 def lint_rendered(root):
-    """Each overlay through `kubectl kustomize`, in a copy with the example secrets."""
+    """Each overlay through `kubectl kustomize`, in a copy with the example secrets. With
+    DECKHAND_K8S_RENDERED=FILE, every rendered object also goes to FILE as JSON, a list of
+    [where, object], for the schema check (tests/lint/k8s_schema/validate.mjs)."""
     lint = Lint()
+    out = []
     uid = dockerfile_uid(lint, os.path.join(root, "k8s", "Dockerfile"))
     c_names = c_env_names(root)
     known = c_metric_names(root, C_DIRS)
@@ -385,11 +389,17 @@ def lint_rendered(root):
                 lint.err(f"overlays/{ov} + tls", "no Ingress rendered")
             check_objects_ops(lint, [(f"overlays/{ov} + tls", x) for x in with_tls
                                      if x.get("kind") != "Secret"], known, adapter)
-            for x in docs + with_tls + kustomize(lint, "monitoring", os.path.join(k8s, "monitoring")):
+            mon = kustomize(lint, "monitoring", os.path.join(k8s, "monitoring"))
+            out += [[f"overlays/{ov}", x] for x in docs] + \
+                [[f"overlays/{ov} + tls", x] for x in with_tls] + [["monitoring", x] for x in mon]
+            for x in docs + with_tls + mon:
                 ns = (x.get("metadata") or {}).get("namespace")
                 if x.get("kind") != "Namespace" and ns != "deckhand":
                     lint.err(f"overlays/{ov}", f"{x.get('kind')} {x['metadata'].get('name')} "
                              f"is in namespace {ns!r}, not deckhand")
+    if os.environ.get("DECKHAND_K8S_RENDERED"):
+        with open(os.environ["DECKHAND_K8S_RENDERED"], "w", encoding="utf-8") as f:
+            json.dump(out, f)
     return lint.errors
 
 

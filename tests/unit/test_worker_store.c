@@ -343,6 +343,35 @@ static void test_store_commits_of_a_flush_go_as_one_call_each_with_its_outcome(v
     store_close(&s);
 }
 
+/* A write that reached fewer replicas than DECKHAND_REDIS_WAIT asks within its time (a
+ * master cut off from its replica) is not acknowledged: a failover would lose it. Here one
+ * Redis without replicas, asked for one: WAIT 1 comes back 0. */
+static void test_store_write_on_no_replica_in_time_is_not_acknowledged(void)
+{
+    store s, w;
+    open_with_match(&s, "m-wait");
+    setenv("DECKHAND_REDIS_WAIT", "1", 1);
+    setenv("DECKHAND_REDIS_WAIT_MS", "50", 1);
+    open_store(&w);
+    unsetenv("DECKHAND_REDIS_WAIT");
+    unsetenv("DECKHAND_REDIS_WAIT_MS");
+    const uint8_t e[] = {1};
+    int op = store_op(&w, dh_test_now_ms());
+    commit(&w, "m-wait", 1, NULL, 0, e, 1, e, 1);
+    store_flush(&w, dh_test_now_ms());
+    CU_ASSERT_FALSE(store_ok(&w, op));
+    CU_ASSERT_FALSE(store_fenced(&w, op));
+    store_next(&w);
+    /* the same write where no replica is asked for: acknowledged */
+    op = store_op(&s, dh_test_now_ms());
+    commit(&s, "m-wait", 1, NULL, 0, e, 1, e, 1);
+    store_flush(&s, dh_test_now_ms());
+    CU_ASSERT_TRUE(store_ok(&s, op));
+    store_next(&s);
+    store_close(&w);
+    store_close(&s);
+}
+
 static void test_store_survives_redis_going_away_and_coming_back(void)
 {
     static const store_meta down = {.match_id = "m-down",
@@ -403,6 +432,8 @@ int main(void)
         {"store_refused_write_fails_only_its_op", test_store_refused_write_fails_only_its_op},
         {"store_commits_of_a_flush_go_as_one_call_each_with_its_outcome",
          test_store_commits_of_a_flush_go_as_one_call_each_with_its_outcome},
+        {"store_write_on_no_replica_in_time_is_not_acknowledged",
+         test_store_write_on_no_replica_in_time_is_not_acknowledged},
         {"store_survives_redis_going_away_and_coming_back",
          test_store_survives_redis_going_away_and_coming_back},
         {NULL, NULL},

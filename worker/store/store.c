@@ -395,8 +395,14 @@ static void store_settle_ops(store *s, redisReply **out, const size_t *where)
                 free(s->fin[op->finish].job);
                 s->fin[op->finish].job = NULL;
             }
+            int slot = s->cmd_batch[at] >= 0 ? s->batch_slot : s->cmds[at].slot;
+            bool kept = store_reply_ok(r) && !dh_redis_unreplicated(&s->redis, slot);
             at++;
-            if (!store_reply_ok(r)) {
+            if (!kept && store_reply_ok(r)) {
+                dh_warn_every(DH_LOG_EVERY_MS, "redis: a write reached no replica in time: "
+                                               "not acknowledged (a failover would lose it)");
+                op->ok = false;
+            } else if (!kept) {
                 if (r && r->type == REDIS_REPLY_ERROR &&
                     !strncmp(r->str, DH_REPLY_FENCED, strlen(DH_REPLY_FENCED)))
                     op->fenced = true;
@@ -423,7 +429,8 @@ void store_flush(store *s, uint64_t now_ms)
     /* a node lost mid-batch fails only the ops with a command on it */
     uint64_t start_ns = dh_now_ns();
     s->up = dh_redis_pipeline_partial(&s->redis, now_ms, sent, nsent, out) == 0;
-    /* On a replica before the host acknowledges anything, so that a failover keeps it. A
+    /* On a replica before the host acknowledges anything, so that a failover keeps it: an
+     * op with a write on a node whose WAIT came short fails (store_settle_ops). A
      * connection lost during the WAIT leaves the ops as their replies say: a master
      * flushes its replication stream with its replies, so what it answered had left for
      * the replica (failing them would have the host redo writes that landed). */
