@@ -170,8 +170,10 @@ static int scripts_show(int argc, char **argv)
         printf("match %s: does not replay on bundle %.12s: %s\n", mid, sha, ee.message);
         goto out;
     }
-    printf("match %s game=%s bundle=%s replayed=ok answers=%zu hash=%016llx\n", mid, game, sha,
-           nlog, (unsigned long long)engine_match_hash(m));
+    /* match:{ID}:log holds only the answers since the last snapshot (a finished match's
+       last snapshot is its end: 0), and the label says so */
+    printf("match %s game=%s bundle=%s replayed=ok answers_since_snapshot=%zu hash=%016llx\n", mid,
+           game, sha, nlog, (unsigned long long)engine_match_hash(m));
     engine_result res[SCRIPTS_SEATS_MAX];
     size_t nres = engine_match_results(m, res, SCRIPTS_SEATS_MAX);
     if (nres) { /* finished: the scores by seat, to hold against match:{ID}.result */

@@ -4,8 +4,8 @@
  * show), scripts_push.c (push: the checks, the test-count guard, store, move or canary),
  * scripts_rollout.c (rollback, promote, abort), scripts_audit.c (who and why, and the
  * `audit` listing), scripts_commit.c (the commit-and-retry loop of push and rollout),
- * scripts_store.c (reads from Redis they all need); scripts_usage.c holds the usage they
- * all print.
+ * scripts_store.c (reads from Redis they all need), scripts_served.c (the games the
+ * workers serve); scripts_usage.c holds the usage they all print.
  */
 #ifndef DECKHAND_CLIENT_SCRIPTS_H
 #define DECKHAND_CLIENT_SCRIPTS_H
@@ -52,6 +52,12 @@ typedef struct {
 /* bundle:{SHA}'s label and games into b (sha DH_BUNDLE_DEFAULT: the stored default
  * bundle serving game, when a worker stored one). 0, or -1 when nothing is known of it. */
 int scripts_bundle_about(dh_redis *r, const char *sha, const char *game, scripts_bundle *b);
+
+/* ---- scripts_served.c ---- */
+
+/* The games the live workers serve (those of the embedded default bundles they report),
+ * comma-separated, into out (cap bytes). The number of live workers. */
+size_t scripts_served_games(dh_redis *r, char *out, size_t cap);
 
 /* ---- scripts_audit.c ---- */
 

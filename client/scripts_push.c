@@ -258,11 +258,33 @@ static int push_tests_of(dh_redis *rd, const char *sha, const char *game)
     return n;
 }
 
+/* Every game moved is one the live workers serve: a pointer for any other game would
+ * serve nobody (a push cannot add a game to a running cluster). 0, or 1 (refused). */
+static int push_served(push_job *p, dh_redis *rd)
+{
+    char served[1024], why[1400];
+    size_t nw = scripts_served_games(rd, served, sizeof served);
+    for (size_t i = 0; i < p->ng; i++) {
+        if (!push_moves(p, i) || dh_list_find(served, p->gi[i].name) >= 0)
+            continue;
+        snprintf(why, sizeof why,
+                 "no worker serves %s (%zu live workers, serving %s): a push changes the "
+                 "games the workers serve, it cannot add one; a new game reaches the workers "
+                 "in their embedded bundle (the worker's --scripts folder, or the image), "
+                 "rolled out by restarting them, then push to change it",
+                 p->gi[i].name, nw, *served ? served : "no game");
+        return push_refuse("%s", why);
+    }
+    return 0;
+}
+
 /* Per game moved: no canary runs (it must be promoted or aborted first), and the
  * test-count guard. 0, or 1 (refused, printed). */
 static int push_guard(push_job *p, dh_redis *rd)
 {
     char why[600];
+    if (push_served(p, rd))
+        return 1;
     for (size_t i = 0; i < p->ng; i++) {
         if (!push_moves(p, i))
             continue;
