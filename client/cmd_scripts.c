@@ -18,6 +18,7 @@
 #include "dh_bundle.h"
 #include "dh_keys.h"
 #include "dh_snapz.h"
+#include "dh_trial.h"
 #include "scripts.h"
 
 #define SCRIPTS_SEATS_MAX 16
@@ -25,6 +26,22 @@
 static const char scripts_who[] = SCRIPTS_WHO;
 
 /* ---- list ------------------------------------------------------------------------------- */
+
+/* For each "GAME:PCT%" of canaries (a canary's games), its live trial against the game's
+ * current bundle (dh_trial.h): what its guard judges by. */
+static void scripts_list_trials(dh_redis *rd, const char *sha, const char *canaries)
+{
+    char list[512], line[400];
+    snprintf(list, sizeof list, "%s", canaries ? canaries : "");
+    for (char *save = NULL, *g = strtok_r(list, ",", &save); g; g = strtok_r(NULL, ",", &save)) {
+        g[strcspn(g, ":")] = '\0';
+        dh_trial t;
+        if (dh_trial_read(rd, (uint64_t)cli_now_ms(), sha, g, &t) < 0)
+            continue;
+        dh_trial_line(&t, line, sizeof line);
+        printf("    %s %s\n", g, line);
+    }
+}
 
 static int scripts_list(int argc, char **argv)
 {
@@ -68,6 +85,7 @@ static int scripts_list(int argc, char **argv)
         if (cat)
             printf("  canary=%s", canary);
         printf("\n");
+        scripts_list_trials(&rd, sha, cat ? canary : NULL);
         for (size_t w = 0; w < nw; w++) {
             char wkey[DH_KEY_MAX], field[96];
             dh_key_worker_bundles(wkey, ids[w]);

@@ -12,7 +12,8 @@
  * Then bundle:{SHA} is stored and each game moves in one transaction with its audit
  * entry (dh_liveops.h): to the new bundle (push, apply), or, with --canary PCT, the new
  * bundle becomes the game's canary, which PCT% of new matches start on until `scripts
- * promote` or `scripts abort`.
+ * promote` or `scripts abort`, or until its guard aborts it (--guard-min matches,
+ * --guard-margin points: dh_trial.h, worker/bundles/bundles_guard.c).
  *
  * The guard counts tests per game: a bundle that drops six failing tests has fewer than
  * the bundle it replaces, which is what the checks alone could not see (issue 15). The
@@ -27,6 +28,7 @@
 
 #include "dh_bundle.h"
 #include "dh_keys.h"
+#include "dh_trial.h"
 #include "scripts.h"
 
 #define SCRIPTS_BOT_GAMES 3
@@ -35,6 +37,7 @@
 typedef struct {
     const char *dir, *only, *label;
     long wait_s, canary;
+    long guard_min, guard_margin; /* the canary's guard (dh_trial.h) */
     bool apply, force;
     scripts_actor actor;
     engine_bundle *b;
@@ -161,13 +164,17 @@ static int push_flags(push_job *p, dh_flags *f, int argc, char **argv)
                                         {"force", DH_FLAG_SWITCH},
                                         {"by", DH_FLAG_VALUE},
                                         {"reason", DH_FLAG_VALUE},
+                                        {"guard-min", DH_FLAG_INT},
+                                        {"guard-margin", DH_FLAG_INT},
                                         {NULL, 0}};
     int done = dh_flags_parse_main(f, spec, argc, argv, SCRIPTS_WHO, scripts_usage, 1, 1);
     if (done >= 0)
         return done;
     p->dir = f->pos[0];
     if (cli_int(f, SCRIPTS_WHO, "wait", 10, 0, 600, &p->wait_s) < 0 ||
-        cli_int(f, SCRIPTS_WHO, "canary", 0, 1, 99, &p->canary) < 0)
+        cli_int(f, SCRIPTS_WHO, "canary", 0, 1, 99, &p->canary) < 0 ||
+        cli_int(f, SCRIPTS_WHO, "guard-min", DH_TRIAL_MIN, 1, 1000000, &p->guard_min) < 0 ||
+        cli_int(f, SCRIPTS_WHO, "guard-margin", DH_TRIAL_MARGIN, 0, 100, &p->guard_margin) < 0)
         return 2;
     p->only = dh_flags_str(f, "game", NULL, NULL);
     p->label = dh_flags_str(f, "label", NULL, NULL);
@@ -335,6 +342,11 @@ static int push_store(push_job *p, dh_redis *rd)
     for (size_t i = 0; rc == 0 && i < p->ng; i++)
         if (push_moves(p, i))
             rc = dh_bundle_tests_set(rd, p->sha, p->gi[i].name, p->tests[i]);
+    /* a canary's trial starts from zero, with its guard's settings (dh_trial.h) */
+    for (size_t i = 0; rc == 0 && p->canary && i < p->ng; i++)
+        if (push_moves(p, i))
+            rc = dh_trial_reset(rd, (uint64_t)cli_now_ms(), p->sha, p->gi[i].name,
+                                (int)p->guard_min, (int)p->guard_margin);
     if (rc == 0 && p->apply) {
         /* before the pointer moves: a worker reads it when it loads the bundle */
         char key[DH_KEY_MAX];

@@ -17,6 +17,7 @@
  *   worker:{ID}:bundles      hash   SHA -> live matches, for every bundle it has loaded
  *   bundle:{SHA}             hash   one field per *.lua file, plus DH_F_BUNDLE_* meta
  *   bundle:{SHA}:errors      hash   worker id -> why it could not load the bundle
+ *   bundle:{SHA}:trial       hash   a canary's trial against the current bundle (dh_trial.h)
  *   bundles                  set    every stored SHA
  *   bundle:current:{GAME}    string the SHA new matches of GAME start on
  *   bundle:history:{GAME}    list   the SHAs current has pointed at, newest first: "SHA"
@@ -85,6 +86,7 @@
 #define DH_KEY_WORKER_BUNDLES_(id)    DH_KEY_WORKER_(id) ":bundles"
 #define DH_KEY_BUNDLE_(sha)           "bundle:{" sha "}"
 #define DH_KEY_BUNDLE_ERRORS_(sha)    DH_KEY_BUNDLE_(sha) ":errors"
+#define DH_KEY_BUNDLE_TRIAL_(sha)     DH_KEY_BUNDLE_(sha) ":trial"
 #define DH_KEY_BUNDLE_CURRENT_(game)  "bundle:current:{" game "}"
 #define DH_KEY_BUNDLE_HISTORY_(game)  "bundle:history:{" game "}"
 #define DH_KEY_BUNDLE_CANARY_(game)   "bundle:canary:{" game "}"
@@ -130,6 +132,7 @@ char *dh_key_worker_adopt(char *buf, const char *worker_id);
 char *dh_key_worker_bundles(char *buf, const char *worker_id);
 char *dh_key_bundle(char *buf, const char *sha);
 char *dh_key_bundle_errors(char *buf, const char *sha);
+char *dh_key_bundle_trial(char *buf, const char *sha);
 char *dh_key_bundle_current(char *buf, const char *game);
 char *dh_key_bundle_history(char *buf, const char *game);
 char *dh_key_bundle_canary(char *buf, const char *game);
