@@ -21,10 +21,11 @@ bundle_copy() {
     cp -r "$E2E_SRC/scripts/deckbuilder" "$E2E_SRC/scripts/dominion" "$1/"
     echo "-- $2" >>"$1/dominion/cards.lua"
 }
-# A two-player Dominion match of bots asking for option $1; its output in $2.out/.err.
+# A two-player Dominion match of bots asking for option $1, given $3 seconds (a refused
+# join waits them out); its output in $2.out/.err.
 bots_with() {
-    timeout 90 "$DECKHAND" bots --game dominion --players 2 --size 2 --matches 1 --timeout 80 \
-        --option "$1" >"$2.out" 2>"$2.err" </dev/null
+    timeout $(($3 + 10)) "$DECKHAND" bots --game dominion --players 2 --size 2 --matches 1 \
+        --timeout "$3" --option "$1" >"$2.out" 2>"$2.err" </dev/null
 }
 
 # ---- a rollback during a canary ----------------------------------------------------------
@@ -66,7 +67,7 @@ e2e_log "a push of a game no worker serves: refused (exit $rc), nothing stored"
 
 # ---- a kingdom list asked for by a client ---------------------------------------------------
 TEN="Cellar,Chapel,Moat,Village,Smithy,Market,Militia,Witch,Throne Room,Laboratory"
-bots_with "kingdom=$TEN" "$E2E_RUN/ten" ||
+bots_with "kingdom=$TEN" "$E2E_RUN/ten" 80 ||
     e2e_fail "the kingdom list was not played: $(tail -n 3 "$E2E_RUN/ten.err")"
 grep -q '^matches_completed=1 errors=0' "$E2E_RUN/ten.out" || e2e_fail "$(cat "$E2E_RUN/ten.out")"
 id=$(e2e_redis lindex matches:finished 0)
@@ -74,7 +75,7 @@ key=$(_e2e_match_key "$id")
 [[ $(e2e_redis hget "$key" options) == "kingdom=$TEN" ]] ||
     e2e_fail "$key: options '$(e2e_redis hget "$key" options)', want kingdom=$TEN"
 e2e_check_replays
-bots_with "kingdom=${TEN/Witch/Wizard}" "$E2E_RUN/wizard" || true
+bots_with "kingdom=${TEN/Witch/Wizard}" "$E2E_RUN/wizard" 3 || true
 grep -q "option 'kingdom': 'Wizard' is not one of its items (code 9)" "$E2E_RUN/wizard.err" ||
     e2e_fail "an unknown card was not refused by name: $(tail -n 3 "$E2E_RUN/wizard.err")"
 (($(e2e_redis hlen 'mm:{mm}:tickets') == 0)) || e2e_fail "the refused join left a ticket"
@@ -89,14 +90,14 @@ sed -i 's/^  "Adventurer", "Artisan" }/  "Adventurer", "Artisan", "Hamlet" }/' "
 sed -i 's/^  "Artisan",$/  "Artisan", "Hamlet",/' "$HAMLET/dominion/kingdom.lua"
 sed -i 's/32 - (i - 1)/33 - (i - 1)/' "$HAMLET/dominion/tests/kingdom.lua"
 WITH_HAMLET=${TEN/Chapel/Hamlet}
-bots_with "kingdom=$WITH_HAMLET" "$E2E_RUN/early" || true
+bots_with "kingdom=$WITH_HAMLET" "$E2E_RUN/early" 3 || true
 grep -q "option 'kingdom': 'Hamlet' is not one of its items (code 9)" "$E2E_RUN/early.err" ||
     e2e_fail "Hamlet was taken before its push: $(tail -n 3 "$E2E_RUN/early.err")"
 out=$("$DECKHAND" scripts push "$HAMLET" --game dominion --label hamlet --by eve --wait 10 2>&1) ||
     e2e_fail "the Hamlet push failed: $out"
 sha=$(e2e_redis get 'bundle:current:{dominion}')
 sleep 1 # the workers' hello, every 500 ms, carries the current bundle's options
-bots_with "kingdom=$WITH_HAMLET" "$E2E_RUN/hamlet" ||
+bots_with "kingdom=$WITH_HAMLET" "$E2E_RUN/hamlet" 80 ||
     e2e_fail "Hamlet was not played after its push: $(tail -n 3 "$E2E_RUN/hamlet.err")"
 id=$(e2e_redis lindex matches:finished 0)
 key=$(_e2e_match_key "$id")
