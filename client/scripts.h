@@ -61,8 +61,8 @@ size_t scripts_served_games(dh_redis *r, char *out, size_t cap);
 
 /* ---- scripts_audit.c ---- */
 
-/* Who acts, from where, and why: --by (else $USER, else "unknown"), the host name,
- * --reason. */
+/* Who acts, from where, and why: --by (else $USER, $LOGNAME, the admin token's name, the
+ * account: scripts_audit.c), the host name, --reason. */
 typedef struct {
     char by[128];
     char host[256];

@@ -44,17 +44,18 @@ static int actor_token_name(char *out, size_t cap)
     return *out != '\0';
 }
 
-/* Who acts: --by, else the admin token's name, else $USER or $LOGNAME, else the account
- * the process runs as (a container without $USER), else "uid-N": never "unknown". */
+/* Who acts: --by, else $USER or $LOGNAME, else the admin token's name (where neither is
+ * set, in a container or a job, the name the admin API's trail gives the same operator),
+ * else the account the process runs as, else "uid-N": never "unknown". */
 static void actor_by(scripts_actor *a, const dh_flags *f)
 {
     const char *by = dh_flags_str(f, "by", NULL, NULL);
-    if ((!by || !*by) && actor_token_name(a->by, sizeof a->by))
-        return;
     if (!by || !*by)
         by = getenv("USER");
     if (!by || !*by)
         by = getenv("LOGNAME");
+    if ((!by || !*by) && actor_token_name(a->by, sizeof a->by))
+        return;
     if (!by || !*by) {
         const struct passwd *pw = getpwuid(geteuid());
         by = pw && pw->pw_name && *pw->pw_name ? pw->pw_name : NULL;

@@ -34,7 +34,7 @@ const char scripts_usage[] =
     "  promote   make G's canary current for every new match\n"
     "  abort     drop G's canary (matches already on it finish on it)\n"
     "  audit     every push, apply, canary, promote, abort and rollback: who (--by, else\n"
-    "            the admin token's name, else $USER, and the host), when, why (--reason)\n"
+    "            $USER, else the admin token's name, and the host), when, why (--reason)\n"
     "            and which bundle; --admin merges in the admin API's trail\n"
     "  show      rebuild match ID from Redis on its pinned bundle; print its bundle and\n"
     "            the card NAME as players see it (answers_since_snapshot: the answers\n"

@@ -2,6 +2,8 @@
 # The traps a live-ops engineer met on the way (issue 30), each refused or fixed:
 # - a rollback while a canary runs is refused, non-zero, naming `scripts abort`, and the
 #   canary keeps its share (it printed "nothing to roll back" and exited 0);
+# - without --by or $USER the actor is the admin token's name (it was "unknown"), and
+#   `scripts audit --admin` lists script changes and admin actions together;
 # - a push of a game no worker serves is refused before anything is stored, saying how a
 #   new game reaches the workers (it stored the bundle and a pointer nobody follows);
 # - a kingdom list requested by a client is checked against the bundle's cards and played
@@ -42,9 +44,25 @@ grep -q 'deckhand scripts abort --game dominion' <<<"$out" || e2e_fail "abort is
 [[ $(e2e_redis get 'bundle:canary:{dominion}') == "$canary" ]] || e2e_fail "the canary moved"
 [[ $("$DECKHAND" scripts audit --game dominion | awk '{ print $2 }' | tr '\n' ' ') == "canary " ]] ||
     e2e_fail "the refused rollback reached the audit trail"
-out=$("$DECKHAND" scripts abort --game dominion --by eve --reason "done" 2>&1) ||
-    e2e_fail "abort failed: $out"
 e2e_log "a rollback during a canary: refused (exit $rc), pointing at abort"
+
+# ---- one identity, one command for both trails ---------------------------------------------
+# Without --by, $USER or $LOGNAME (a job, a container), the name is the admin token's (the
+# cluster's token file says "local:..."), as in the admin API's trail; never "unknown".
+out=$(env -u USER -u LOGNAME "$DECKHAND" scripts abort --game dominion --reason "done" 2>&1) ||
+    e2e_fail "abort failed: $out"
+"$DECKHAND" admin --url "$DECKHAND_HTTP_MATCHMAKER" end m-no-such-match --reason "a test" \
+    >"$E2E_RUN/admin.out" 2>&1 && e2e_fail "an end of no match succeeded: $(cat "$E2E_RUN/admin.out")"
+for _ in 1 2 3 4 5 6 7 8 9 10; do # the matchmaker appends its entry after it answers
+    "$DECKHAND" scripts audit --game dominion --admin >"$E2E_RUN/both.out" 2>&1 || e2e_fail "audit --admin"
+    grep -q ' admin:end ' "$E2E_RUN/both.out" && break
+    sleep 0.2
+done
+grep -q ' abort game=dominion .* by=local@' "$E2E_RUN/both.out" ||
+    e2e_fail "the abort's actor is not the token's name: $(cat "$E2E_RUN/both.out")"
+grep -q ' admin:end target=m-no-such-match by=local status=404 reason="a test"' "$E2E_RUN/both.out" ||
+    e2e_fail "audit --admin does not show the admin API's entry: $(cat "$E2E_RUN/both.out")"
+e2e_log "both trails in one listing, under one name: $(grep -c . "$E2E_RUN/both.out") entries"
 
 # ---- a push of a game no worker serves -----------------------------------------------------
 HOARD=$E2E_RUN/bundle-hoard
