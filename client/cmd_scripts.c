@@ -239,10 +239,10 @@ out:
 
 int cmd_scripts(int argc, char **argv)
 {
-    static const cli_command subs[] = {{"push", scripts_push},         {"list", scripts_list},
-                                       {"rollback", scripts_rollback}, {"promote", scripts_promote},
-                                       {"abort", scripts_abort},       {"audit", scripts_audit},
-                                       {"show", scripts_show}};
+    static const cli_command subs[] = {
+        {"push", scripts_push},       {"list", scripts_list},      {"rollback", scripts_rollback},
+        {"promote", scripts_promote}, {"abort", scripts_abort},    {"audit", scripts_audit},
+        {"show", scripts_show},       {"compare", scripts_compare}};
     return cli_dispatch("deckhand scripts", scripts_usage, subs, sizeof subs / sizeof *subs, false,
                         argc, argv);
 }

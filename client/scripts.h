@@ -112,6 +112,26 @@ typedef struct {
  * again" on stderr). A plan that stops its round leaves nothing WATCHed. */
 int scripts_commit(dh_redis *r, const scripts_change *job);
 
+/* ---- scripts_compare.c ---- */
+
+/* A balance check: games of one game on two bundles, on the same seeds and bots. */
+typedef struct {
+    const char *game;
+    long games, seed, players;
+    const char *bots;    /* comma list, one per seat, repeated (rotating from game to game) */
+    const char *options; /* match options, or NULL */
+    const char *cards;   /* cards to report besides the changed ones (comma list), or NULL */
+} scripts_sim;
+/* --game, --seed, --players, --bots, --options, --cards into sim (pointing into f), and
+ * games (else, when 0, --games, default 200). 0, or -1 (usage printed). */
+int scripts_sim_flags(const dh_flags *f, scripts_sim *sim, long games);
+/* Play sim->games games on a (old) and on b (new), print what moved with 95% intervals,
+ * and the moved figures on one line into summary (cap bytes). 0, or -1 (printed). */
+int scripts_compare_run(engine_bundle *a, engine_bundle *b, const scripts_sim *sim, char *summary,
+                        size_t cap);
+/* `deckhand scripts compare OLD_DIR NEW_DIR --game G [...]`. */
+int scripts_compare(int argc, char **argv);
+
 /* ---- scripts_push.c, scripts_rollout.c ---- */
 
 int scripts_push(int argc, char **argv);

@@ -162,6 +162,8 @@ static void audit_print(const audit_row *row)
            by ? by : "?", host ? host : "?");
     if (reason)
         printf(" reason=\"%s\"", reason);
+    if ((v = audit_field(f, DH_AUDIT_SIMULATE)))
+        printf(" simulate=\"%s\"", v);
     printf("\n");
 }
 

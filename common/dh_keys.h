@@ -261,6 +261,7 @@ int dh_list_find(const char *csv, const char *name);
 #define DH_AUDIT_BY     "by"
 #define DH_AUDIT_HOST   "host"
 #define DH_AUDIT_REASON "reason"
+#define DH_AUDIT_SIMULATE "simulate" /* push --simulate N: what moved (scripts_compare.c) */
 /* The bundle-name "default": the workers' embedded bundle (no pointer set). */
 #define DH_BUNDLE_DEFAULT "default"
 

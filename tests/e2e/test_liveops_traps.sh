@@ -10,7 +10,9 @@
 #   (the network took only presets), a list naming an unknown card refused with its name;
 # - a pushed bundle's options reach the matchmaker: a card the push adds can be asked for
 #   by name at once, and the match plays on the pushed bundle (joins were checked against
-#   the embedded default's options).
+#   the embedded default's options);
+# and the balance check before a push: `push --simulate N` reports a card made cheaper
+# bought more, with an interval that excludes 0, and puts it in the audit entry.
 # shellcheck source=SCRIPTDIR/e2e_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 
@@ -124,3 +126,24 @@ key=$(_e2e_match_key "$id")
 out=$("$DECKHAND" scripts show --match "$id" --card Hamlet 2>&1) || e2e_fail "show: $out"
 grep -q '^card Hamlet cost=2 ' <<<"$out" || e2e_fail "Hamlet is not in the match: $out"
 e2e_log "a card added by a push: refused before it, played by name after it (match $id)"
+
+# ---- a balance check before a push -----------------------------------------------------------
+# Council Room from $5 to $3: on the Interaction kingdom the default bots buy it more, and
+# the simulated push says so with an interval that excludes 0, in its output and its audit
+# entry (400 games per bundle: about a second).
+CHEAP=$E2E_RUN/bundle-cheap
+bundle_copy "$CHEAP" cheap
+sed -i '/^cards\["Council Room"\] = {$/{n;s/cost = 5,/cost = 3,/}' "$CHEAP/dominion/cards.lua"
+grep -A1 '^cards\["Council Room"\]' "$CHEAP/dominion/cards.lua" | grep -q 'cost = 3,' ||
+    e2e_fail "Council Room's cost did not change"
+out=$("$DECKHAND" scripts push "$CHEAP" --game dominion --label cheap --by eve --reason "cheaper" \
+    --simulate 400 --options kingdom=interaction --wait 10 2>&1) || e2e_fail "the simulated push: $out"
+echo "$out" >&2
+grep -q '^  card Council Room (cost 5 -> 3)$' <<<"$out" || e2e_fail "the change is not named: $out"
+line=$(grep -A1 '^  card Council Room' <<<"$out" | tail -n 1)
+[[ $line =~ ^\ +bought\ per\ game\ +[0-9.]+\ +[0-9.]+\ +\+[0-9.]+\ +\[\+[0-9.]+,\ \+[0-9.]+\]\ \*$ ]] ||
+    e2e_fail "Council Room is not bought more with an interval above 0: '$line'"
+"$DECKHAND" scripts audit --game dominion | tail -n 1 >"$E2E_RUN/sim.out"
+grep -q '^.* push game=dominion .*label=cheap .*simulate=".*Council Room.bought=+[0-9.]*\[+[0-9.]*,+[0-9.]*\].* games=400 seed=1"$' \
+    "$E2E_RUN/sim.out" || e2e_fail "the push's audit entry lacks the simulation: $(cat "$E2E_RUN/sim.out")"
+e2e_log "simulated push: ${line## }; audited"
