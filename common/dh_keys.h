@@ -249,18 +249,18 @@ int dh_list_find(const char *csv, const char *name);
 #define DH_F_WORKER_STARTED_PREFIX "started:"
 
 /* bundle:audit:{GAME} entries' fields (`deckhand scripts audit`, common/dh_liveops.h). */
-#define DH_AUDIT_ACTION "action" /* push apply canary promote abort rollback */
-#define DH_AUDIT_GAME   "game"
-#define DH_AUDIT_BUNDLE "bundle" /* the SHA the action is about, or "default" */
-#define DH_AUDIT_LABEL  "label"
-#define DH_AUDIT_GAMES  "games"  /* the bundle's games, comma-separated */
-#define DH_AUDIT_TESTS  "tests"  /* rules tests the bundle runs for the game (-1 unknown) */
-#define DH_AUDIT_FROM   "from"   /* the current bundle before the action, or "default" */
-#define DH_AUDIT_PCT    "pct"    /* canary: its share of new matches */
-#define DH_AUDIT_FORCED "forced" /* 1: pushed with --force past the test-count guard */
-#define DH_AUDIT_BY     "by"
-#define DH_AUDIT_HOST   "host"
-#define DH_AUDIT_REASON "reason"
+#define DH_AUDIT_ACTION   "action" /* push apply canary promote abort rollback */
+#define DH_AUDIT_GAME     "game"
+#define DH_AUDIT_BUNDLE   "bundle" /* the SHA the action is about, or "default" */
+#define DH_AUDIT_LABEL    "label"
+#define DH_AUDIT_GAMES    "games"  /* the bundle's games, comma-separated */
+#define DH_AUDIT_TESTS    "tests"  /* rules tests the bundle runs for the game (-1 unknown) */
+#define DH_AUDIT_FROM     "from"   /* the current bundle before the action, or "default" */
+#define DH_AUDIT_PCT      "pct"    /* canary: its share of new matches */
+#define DH_AUDIT_FORCED   "forced" /* 1: pushed with --force past the test-count guard */
+#define DH_AUDIT_BY       "by"
+#define DH_AUDIT_HOST     "host"
+#define DH_AUDIT_REASON   "reason"
 #define DH_AUDIT_SIMULATE "simulate" /* push --simulate N: what moved (scripts_compare.c) */
 /* The bundle-name "default": the workers' embedded bundle (no pointer set). */
 #define DH_BUNDLE_DEFAULT "default"

@@ -36,7 +36,7 @@ typedef struct {
     const char *reason;
     const char *simulate; /* push --simulate: what moved, with 95% intervals */
     int tests;            /* -1: unknown */
-    int pct;   /* 0: not a canary */
+    int pct;              /* 0: not a canary */
     bool forced;
 } dh_audit;
 
