@@ -108,6 +108,19 @@ static int scripts_list(int argc, char **argv)
 
 /* ---- show ------------------------------------------------------------------------------- */
 
+/* The answers match mid has taken: its history's length, -1 when unknown. */
+static long long scripts_answers(dh_redis *rd, const char *mid)
+{
+    char key[DH_KEY_MAX];
+    dh_key_match_history(key, mid);
+    const char *argv[] = {"LLEN", key};
+    redisReply *r = scripts_cmd(rd, 2, argv);
+    long long n = r && r->type == REDIS_REPLY_INTEGER && r->integer > 0 ? r->integer : -1;
+    if (r)
+        freeReplyObject(r);
+    return n;
+}
+
 static int scripts_show(int argc, char **argv)
 {
     static const dh_flag_spec spec[] = {
@@ -189,9 +202,12 @@ static int scripts_show(int argc, char **argv)
         goto out;
     }
     /* match:{ID}:log holds only the answers since the last snapshot (a finished match's
-       last snapshot is its end: 0), and the label says so */
-    printf("match %s game=%s bundle=%s replayed=ok answers_since_snapshot=%zu hash=%016llx\n", mid,
-           game, sha, nlog, (unsigned long long)engine_match_hash(m));
+       last snapshot is its end: 0), and its label says so; answers= is the whole match's,
+       the length of match:{ID}:history (-1 when it is gone) */
+    printf("match %s game=%s bundle=%s replayed=ok answers=%lld answers_since_snapshot=%zu "
+           "hash=%016llx\n",
+           mid, game, sha, scripts_answers(&rd, mid), nlog,
+           (unsigned long long)engine_match_hash(m));
     engine_result res[SCRIPTS_SEATS_MAX];
     size_t nres = engine_match_results(m, res, SCRIPTS_SEATS_MAX);
     if (nres) { /* finished: the scores by seat, to hold against match:{ID}.result */

@@ -95,6 +95,13 @@ key=$(_e2e_match_key "$id")
 [[ $(e2e_redis hget "$key" options) == "kingdom=$TEN" ]] ||
     e2e_fail "$key: options '$(e2e_redis hget "$key" options)', want kingdom=$TEN"
 e2e_check_replays
+# `scripts show` of the finished match: the whole match's answers, and those since its last
+# snapshot (its end: 0), each labelled (it printed answers=0 alone)
+out=$("$DECKHAND" scripts show --match "$id" 2>&1) || e2e_fail "show: $out"
+if ! [[ $out =~ replayed=ok\ answers=([0-9]+)\ answers_since_snapshot=0\  ]] ||
+    ((BASH_REMATCH[1] == 0)); then
+    e2e_fail "show does not label what it counts: $out"
+fi
 bots_with "kingdom=${TEN/Witch/Wizard}" "$E2E_RUN/wizard" 3 || true
 grep -q "option 'kingdom': 'Wizard' is not one of its items (code 9)" "$E2E_RUN/wizard.err" ||
     e2e_fail "an unknown card was not refused by name: $(tail -n 3 "$E2E_RUN/wizard.err")"
