@@ -27,19 +27,25 @@ static const char scripts_who[] = SCRIPTS_WHO;
 
 /* ---- list ------------------------------------------------------------------------------- */
 
-/* For each "GAME:PCT%" of canaries (a canary's games), its live trial against the game's
- * current bundle (dh_trial.h): what its guard judges by. */
-static void scripts_list_trials(dh_redis *rd, const char *sha, const char *canaries)
+/* For each of a bundle's games (comma list) whose trial as a canary has counts (dh_trial.h):
+ * the trial against the game's current bundle, what its guard judges by; "(canary ended)"
+ * once it is no longer the game's canary (promoted, aborted, or by its guard). canaries is
+ * the list's "GAME:PCT%" words for the games it is the canary of now. */
+static void scripts_list_trials(dh_redis *rd, const char *sha, const char *games,
+                                const char *canaries)
 {
-    char list[512], line[400];
-    snprintf(list, sizeof list, "%s", canaries ? canaries : "");
+    char list[512], line[400], now[80];
+    snprintf(list, sizeof list, "%s", games ? games : "");
     for (char *save = NULL, *g = strtok_r(list, ",", &save); g; g = strtok_r(NULL, ",", &save)) {
-        g[strcspn(g, ":")] = '\0';
         dh_trial t;
-        if (dh_trial_read(rd, (uint64_t)cli_now_ms(), sha, g, &t) < 0)
+        snprintf(now, sizeof now, ",%s:", g);
+        bool canary =
+            canaries && (strstr(canaries, now) || !strncmp(canaries, now + 1, strlen(now + 1)));
+        if (dh_trial_read(rd, (uint64_t)cli_now_ms(), sha, g, &t) < 0 ||
+            (!canary && !t.n[DH_TRIAL_CANARY][DH_TRIAL_STARTED]))
             continue;
         dh_trial_line(&t, line, sizeof line);
-        printf("    %s %s\n", g, line);
+        printf("    %s %s%s\n", g, line, canary ? "" : " (canary ended)");
     }
 }
 
@@ -65,8 +71,9 @@ static int scripts_list(int argc, char **argv)
         dh_key_bundle(key, sha);
         char *label = scripts_hget(&rd, key, DH_F_BUNDLE_LABEL),
              *games = scripts_hget(&rd, key, DH_F_BUNDLE_GAMES);
-        char current[512] = "", canary[512] = "";
+        char current[512] = "", canary[512] = "", gamelist[512];
         size_t at = 0, cat = 0;
+        snprintf(gamelist, sizeof gamelist, "%s", games ? games : "");
         for (char *g = games ? strtok(games, ",") : NULL; g; g = strtok(NULL, ",")) {
             dh_liveops_state st;
             redisContext *c = scripts_game_node(&rd, g);
@@ -85,7 +92,7 @@ static int scripts_list(int argc, char **argv)
         if (cat)
             printf("  canary=%s", canary);
         printf("\n");
-        scripts_list_trials(&rd, sha, cat ? canary : NULL);
+        scripts_list_trials(&rd, sha, gamelist, cat ? canary : NULL);
         for (size_t w = 0; w < nw; w++) {
             char wkey[DH_KEY_MAX], field[96];
             dh_key_worker_bundles(wkey, ids[w]);
