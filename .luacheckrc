@@ -1,8 +1,9 @@
--- luacheck settings for the Lua game bundles (scripts/): Lua 5.4, and no globals at
--- all, since the sandbox shares one VM between matches and state must live in `g`.
+-- luacheck settings for the Lua game bundles (scripts/, or a copy of them anywhere: no
+-- include_files, so `luacheck /tmp/hotfix` checks that folder's files, not none): Lua 5.4,
+-- and no globals at all, since the sandbox shares one VM between matches and state must
+-- live in `g`.
 std = "lua54"
 globals = {}
 allow_defined = false
 allow_defined_top = false
-include_files = { "scripts/**/*.lua" }
 max_line_length = 100

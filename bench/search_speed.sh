@@ -9,7 +9,12 @@
 # clock of the searched decisions) and the same branches per second of CPU time (user +
 # system of the whole process, from /usr/bin/time), which a loaded machine moves less.
 # Then the Big Money mirror, 2,000 games (`big_money_plain`, the baseline of the older
-# figures, and `big_money`), as games/s by the wall clock and per CPU second.
+# figures, and `big_money`; BENCH_BIG_MONEY_GAMES sets how many), as games/s by the wall
+# clock and per CPU second. Every figure is found by the words next to it, not by its
+# place in the line (the sim's lines gained words before), and the branches per CPU
+# second divide the sim's own total (`search branches: N`); a figure the sim did not
+# print fails the run (exit 1) instead of printing a wrong number.
+# tests/bench/test_search_speed.sh parses this output.
 # Binaries from DECKHAND_BIN_DIR (default build-rel/bin: measure a Release or
 # RelWithDebInfo build), scripts from DECKHAND_SCRIPTS (default the tree's scripts/).
 set -uo pipefail
@@ -30,6 +35,7 @@ run() {
     cpu=$(awk '{ printf "%.3f", $1 + $2 }' "$out.time" 2>/dev/null)
 }
 
+status=0
 printf '%-10s %10s %12s %16s %10s\n' game play-outs/s branches/s branches/cpu-s ms/decision
 for g in "${games[@]}"; do
     run "$bin" sim --game "$g" --games 2 --seed 5 --bots search,default \
@@ -37,25 +43,38 @@ for g in "${games[@]}"; do
     line=$(grep '^search:' "$out")
     if [ -z "$line" ]; then
         echo "$g: no search line (timeout or error)"
+        status=1
         continue
     fi
     # search: D decisions, P play-outs (...) and N nodes each, R play-outs/s, B branches/s
-    # (...), M ms per decision: each figure found by the word after it
-    echo "$line" | awk -v g="$g" -v cpu="$cpu" '{
-        d = $2
+    # (...), M ms per decision; then search branches: T. Each figure found by the words
+    # after it.
+    total=$(awk '/^search branches: / { print $3 }' "$out")
+    if ! echo "$line" | awk -v g="$g" -v cpu="$cpu" -v total="$total" '{
         for (k = 3; k <= NF; k++) {
             if ($k == "play-outs/s,") r = $(k - 1)
             if ($k == "branches/s") b = $(k - 1)
-            if ($k == "ms") ms = $(k - 1)
+            if ($k == "ms" && $(k + 1) == "per") ms = $(k - 1)
         }
-        branches = b * d * ms / 1000
-        printf "%-10s %10s %12s %16.0f %10s\n", g, r, b, (cpu > 0 ? branches / cpu : 0), ms }'
+        if (r == "" || b == "" || ms == "" || total == "" || cpu <= 0) exit 1
+        printf "%-10s %10s %12s %16.0f %10s\n", g, r, b, total / cpu, ms }'; then
+        echo "$g: the sim's search line lacks a figure: $line (search branches: ${total:-none})"
+        status=1
+    fi
 done
 
 for bot in big_money_plain big_money; do
-    run "$bin" sim --game dominion --games 2000 --seed 1 --players 2 --bots "$bot,$bot" \
-        --scripts "$scripts"
-    awk -v bot="$bot" -v cpu="$cpu" -F'[ =]' '/^games=/ {
-        printf "Big Money mirror (%s): %s games/s, %.0f games per CPU second\n", bot, $6,
-            (cpu > 0 ? $2 / cpu : 0) }' "$out"
+    run "$bin" sim --game dominion --games "${BENCH_BIG_MONEY_GAMES:-2000}" --seed 1 --players 2 \
+        --bots "$bot,$bot" --scripts "$scripts"
+    # games=N seconds=X games_per_sec=Y: each by its key
+    if ! awk -v bot="$bot" -v cpu="$cpu" '/^games=/ {
+        for (k = 1; k <= NF; k++) { split($k, kv, "="); v[kv[1]] = kv[2] }
+        if (v["games"] == "" || v["games_per_sec"] == "" || cpu <= 0) exit 1
+        printf "Big Money mirror (%s): %s games/s, %.0f games per CPU second\n", bot,
+            v["games_per_sec"], v["games"] / cpu; found = 1 }
+        END { exit !found }' "$out"; then
+        echo "Big Money mirror ($bot): no games= line: $(tail -n 1 "$out")"
+        status=1
+    fi
 done
+exit "$status"

@@ -23,7 +23,7 @@
     }
 
 typedef struct {
-    char text[CLI_OPTIONS_MAX][160];
+    char text[CLI_OPTIONS_MAX][256]; /* NAME=VALUE: a kingdom list of 10 cards fits */
     Deckhand__GameOption v[CLI_OPTIONS_MAX];
     Deckhand__GameOption *p[CLI_OPTIONS_MAX];
     size_t n;

@@ -18,6 +18,7 @@
 #include "dh_bundle.h"
 #include "dh_keys.h"
 #include "dh_snapz.h"
+#include "dh_trial.h"
 #include "scripts.h"
 
 #define SCRIPTS_SEATS_MAX 16
@@ -25,6 +26,28 @@
 static const char scripts_who[] = SCRIPTS_WHO;
 
 /* ---- list ------------------------------------------------------------------------------- */
+
+/* For each of a bundle's games (comma list) whose trial as a canary has counts (dh_trial.h):
+ * the trial against the game's current bundle, what its guard judges by; "(canary ended)"
+ * once it is no longer the game's canary (promoted, aborted, or by its guard). canaries is
+ * the list's "GAME:PCT%" words for the games it is the canary of now. */
+static void scripts_list_trials(dh_redis *rd, const char *sha, const char *games,
+                                const char *canaries)
+{
+    char list[512], line[400], now[80];
+    snprintf(list, sizeof list, "%s", games ? games : "");
+    for (char *save = NULL, *g = strtok_r(list, ",", &save); g; g = strtok_r(NULL, ",", &save)) {
+        dh_trial t;
+        snprintf(now, sizeof now, ",%s:", g);
+        bool canary =
+            canaries && (strstr(canaries, now) || !strncmp(canaries, now + 1, strlen(now + 1)));
+        if (dh_trial_read(rd, (uint64_t)cli_now_ms(), sha, g, &t) < 0 ||
+            (!canary && !t.n[DH_TRIAL_CANARY][DH_TRIAL_STARTED]))
+            continue;
+        dh_trial_line(&t, line, sizeof line);
+        printf("    %s %s%s\n", g, line, canary ? "" : " (canary ended)");
+    }
+}
 
 static int scripts_list(int argc, char **argv)
 {
@@ -48,8 +71,9 @@ static int scripts_list(int argc, char **argv)
         dh_key_bundle(key, sha);
         char *label = scripts_hget(&rd, key, DH_F_BUNDLE_LABEL),
              *games = scripts_hget(&rd, key, DH_F_BUNDLE_GAMES);
-        char current[512] = "", canary[512] = "";
+        char current[512] = "", canary[512] = "", gamelist[512];
         size_t at = 0, cat = 0;
+        snprintf(gamelist, sizeof gamelist, "%s", games ? games : "");
         for (char *g = games ? strtok(games, ",") : NULL; g; g = strtok(NULL, ",")) {
             dh_liveops_state st;
             redisContext *c = scripts_game_node(&rd, g);
@@ -68,6 +92,7 @@ static int scripts_list(int argc, char **argv)
         if (cat)
             printf("  canary=%s", canary);
         printf("\n");
+        scripts_list_trials(&rd, sha, gamelist, cat ? canary : NULL);
         for (size_t w = 0; w < nw; w++) {
             char wkey[DH_KEY_MAX], field[96];
             dh_key_worker_bundles(wkey, ids[w]);
@@ -89,6 +114,19 @@ static int scripts_list(int argc, char **argv)
 }
 
 /* ---- show ------------------------------------------------------------------------------- */
+
+/* The answers match mid has taken: its history's length, -1 when unknown. */
+static long long scripts_answers(dh_redis *rd, const char *mid)
+{
+    char key[DH_KEY_MAX];
+    dh_key_match_history(key, mid);
+    const char *argv[] = {"LLEN", key};
+    redisReply *r = scripts_cmd(rd, 2, argv);
+    long long n = r && r->type == REDIS_REPLY_INTEGER && r->integer > 0 ? r->integer : -1;
+    if (r)
+        freeReplyObject(r);
+    return n;
+}
 
 static int scripts_show(int argc, char **argv)
 {
@@ -170,8 +208,13 @@ static int scripts_show(int argc, char **argv)
         printf("match %s: does not replay on bundle %.12s: %s\n", mid, sha, ee.message);
         goto out;
     }
-    printf("match %s game=%s bundle=%s replayed=ok answers=%zu hash=%016llx\n", mid, game, sha,
-           nlog, (unsigned long long)engine_match_hash(m));
+    /* match:{ID}:log holds only the answers since the last snapshot (a finished match's
+       last snapshot is its end: 0), and its label says so; answers= is the whole match's,
+       the length of match:{ID}:history (-1 when it is gone) */
+    printf("match %s game=%s bundle=%s replayed=ok answers=%lld answers_since_snapshot=%zu "
+           "hash=%016llx\n",
+           mid, game, sha, scripts_answers(&rd, mid), nlog,
+           (unsigned long long)engine_match_hash(m));
     engine_result res[SCRIPTS_SEATS_MAX];
     size_t nres = engine_match_results(m, res, SCRIPTS_SEATS_MAX);
     if (nres) { /* finished: the scores by seat, to hold against match:{ID}.result */
@@ -219,10 +262,10 @@ out:
 
 int cmd_scripts(int argc, char **argv)
 {
-    static const cli_command subs[] = {{"push", scripts_push},         {"list", scripts_list},
-                                       {"rollback", scripts_rollback}, {"promote", scripts_promote},
-                                       {"abort", scripts_abort},       {"audit", scripts_audit},
-                                       {"show", scripts_show}};
+    static const cli_command subs[] = {
+        {"push", scripts_push},       {"list", scripts_list},      {"rollback", scripts_rollback},
+        {"promote", scripts_promote}, {"abort", scripts_abort},    {"audit", scripts_audit},
+        {"show", scripts_show},       {"compare", scripts_compare}};
     return cli_dispatch("deckhand scripts", scripts_usage, subs, sizeof subs / sizeof *subs, false,
                         argc, argv);
 }

@@ -4,8 +4,8 @@
  * show), scripts_push.c (push: the checks, the test-count guard, store, move or canary),
  * scripts_rollout.c (rollback, promote, abort), scripts_audit.c (who and why, and the
  * `audit` listing), scripts_commit.c (the commit-and-retry loop of push and rollout),
- * scripts_store.c (reads from Redis they all need); scripts_usage.c holds the usage they
- * all print.
+ * scripts_store.c (reads from Redis they all need), scripts_served.c (the games the
+ * workers serve); scripts_usage.c holds the usage they all print.
  */
 #ifndef DECKHAND_CLIENT_SCRIPTS_H
 #define DECKHAND_CLIENT_SCRIPTS_H
@@ -53,10 +53,16 @@ typedef struct {
  * bundle serving game, when a worker stored one). 0, or -1 when nothing is known of it. */
 int scripts_bundle_about(dh_redis *r, const char *sha, const char *game, scripts_bundle *b);
 
+/* ---- scripts_served.c ---- */
+
+/* The games the live workers serve (those of the embedded default bundles they report),
+ * comma-separated, into out (cap bytes). The number of live workers. */
+size_t scripts_served_games(dh_redis *r, char *out, size_t cap);
+
 /* ---- scripts_audit.c ---- */
 
-/* Who acts, from where, and why: --by (else $USER, else "unknown"), the host name,
- * --reason. */
+/* Who acts, from where, and why: --by (else $USER, $LOGNAME, the admin token's name, the
+ * account: scripts_audit.c), the host name, --reason. */
 typedef struct {
     char by[128];
     char host[256];
@@ -105,6 +111,26 @@ typedef struct {
  * Redis error, or still racing after the last round ("WHO: WHAT kept changing; try
  * again" on stderr). A plan that stops its round leaves nothing WATCHed. */
 int scripts_commit(dh_redis *r, const scripts_change *job);
+
+/* ---- scripts_compare.c ---- */
+
+/* A balance check: games of one game on two bundles, on the same seeds and bots. */
+typedef struct {
+    const char *game;
+    long games, seed, players;
+    const char *bots;    /* comma list, one per seat, repeated (rotating from game to game) */
+    const char *options; /* match options, or NULL */
+    const char *cards;   /* cards to report besides the changed ones (comma list), or NULL */
+} scripts_sim;
+/* --game, --seed, --players, --bots, --options, --cards into sim (pointing into f), and
+ * games (else, when 0, --games, default 200). 0, or -1 (usage printed). */
+int scripts_sim_flags(const dh_flags *f, scripts_sim *sim, long games);
+/* Play sim->games games on a (old) and on b (new), print what moved with 95% intervals,
+ * and the moved figures on one line into summary (cap bytes). 0, or -1 (printed). */
+int scripts_compare_run(engine_bundle *a, engine_bundle *b, const scripts_sim *sim, char *summary,
+                        size_t cap);
+/* `deckhand scripts compare OLD_DIR NEW_DIR --game G [...]`. */
+int scripts_compare(int argc, char **argv);
 
 /* ---- scripts_push.c, scripts_rollout.c ---- */
 

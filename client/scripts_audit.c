@@ -8,26 +8,68 @@
  *   2026-11-25T16:32:05Z push game=dominion bundle=00d26b14d634 label=v1 tests=226
  *       from=default by=alice@host reason="first cut"          (one line per entry)
  *
- * Without --game it merges the trails of every game a stored bundle names, oldest first.
+ * Without --game it merges the trails of every game a stored bundle names, oldest first;
+ * --admin merges in the admin API's trail (audit:{admin}: ends, removes, drains), so one
+ * command reads both kinds of change, each under the same operator name.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <pwd.h>
 #include <unistd.h>
 
 #include "dh_keys.h"
+#include "dh_secret.h"
 #include "scripts.h"
 
-int scripts_actor_init(scripts_actor *a, const dh_flags *f, const char *need_reason)
+/* The name the admin API's audit trail gives this operator: the NAME of the first
+ * "NAME:TOKEN" line of DECKHAND_ADMIN_TOKEN(_FILE) ("admin" for a bare token), so that a
+ * script change and an admin action by the same operator carry the same name. 0 when
+ * there is no such secret. */
+static int actor_token_name(char *out, size_t cap)
 {
-    memset(a, 0, sizeof *a);
+    char secret[4096];
+    if (getenv("DECKHAND_ADMIN_TOKEN") == NULL && getenv("DECKHAND_ADMIN_TOKEN_FILE") == NULL)
+        return 0;
+    if (dh_secret_get("DECKHAND_ADMIN_TOKEN", secret, sizeof secret) <= 0)
+        return 0;
+    char *line = secret;
+    while (*line == '#' || *line == '\n') /* comment lines, as the matchmaker skips them */
+        line += strcspn(line, "\n") + (line[strcspn(line, "\n")] == '\n');
+    line[strcspn(line, "\n")] = '\0';
+    char *colon = strchr(line, ':');
+    snprintf(out, cap, "%.*s", colon ? (int)(colon - line) : 5, colon ? line : "admin");
+    return *out != '\0';
+}
+
+/* Who acts: --by, else $USER or $LOGNAME, else the admin token's name (where neither is
+ * set, in a container or a job, the name the admin API's trail gives the same operator),
+ * else the account the process runs as, else "uid-N": never "unknown". */
+static void actor_by(scripts_actor *a, const dh_flags *f)
+{
     const char *by = dh_flags_str(f, "by", NULL, NULL);
     if (!by || !*by)
         by = getenv("USER");
     if (!by || !*by)
         by = getenv("LOGNAME");
-    snprintf(a->by, sizeof a->by, "%s", by && *by ? by : "unknown");
+    if ((!by || !*by) && actor_token_name(a->by, sizeof a->by))
+        return;
+    if (!by || !*by) {
+        const struct passwd *pw = getpwuid(geteuid());
+        by = pw && pw->pw_name && *pw->pw_name ? pw->pw_name : NULL;
+    }
+    if (by && *by)
+        snprintf(a->by, sizeof a->by, "%s", by);
+    else
+        snprintf(a->by, sizeof a->by, "uid-%u", (unsigned)geteuid());
+}
+
+int scripts_actor_init(scripts_actor *a, const dh_flags *f, const char *need_reason)
+{
+    memset(a, 0, sizeof *a);
+    actor_by(a, f);
     if (gethostname(a->host, sizeof a->host - 1) < 0)
         snprintf(a->host, sizeof a->host, "unknown");
     a->reason = dh_flags_str(f, "reason", NULL, NULL);
@@ -60,6 +102,7 @@ dh_audit scripts_audit_entry(const scripts_actor *a, const char *action, const c
 typedef struct {
     unsigned long long ms, seq;
     const redisReply *fields; /* the entry's field/value array, owned by the XRANGE reply */
+    bool admin;               /* an entry of the admin API's trail, audit:{admin} */
 } audit_row;
 
 static const char *audit_field(const redisReply *fields, const char *name)
@@ -76,6 +119,20 @@ static void audit_sha(char *out, const char *sha)
     snprintf(out, 16, "%.*s", strlen(sha) == 64 ? 12 : 15, sha);
 }
 
+/* An admin API entry: "WHEN admin:ACTION target=T by=WHO status=S reason=... detail=...",
+ * by the same name a script change by the same operator carries (scripts_actor_init). */
+static void audit_print_admin(const char *when, const redisReply *f)
+{
+    const char *action = audit_field(f, DH_F_AUDIT_ACTION),
+               *target = audit_field(f, DH_F_AUDIT_TARGET), *who = audit_field(f, DH_F_AUDIT_WHO),
+               *status = audit_field(f, DH_F_AUDIT_STATUS),
+               *reason = audit_field(f, DH_F_AUDIT_REASON),
+               *detail = audit_field(f, DH_F_AUDIT_DETAIL);
+    printf("%s admin:%s target=%s by=%s status=%s reason=\"%s\" detail=\"%s\"\n", when,
+           action ? action : "?", target ? target : "?", who ? who : "?", status ? status : "?",
+           reason ? reason : "", detail ? detail : "");
+}
+
 static void audit_print(const audit_row *row)
 {
     const redisReply *f = row->fields;
@@ -84,6 +141,10 @@ static void audit_print(const audit_row *row)
     char when[32], bundle[16] = "-", from[16] = "-";
     gmtime_r(&t, &tm);
     strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    if (row->admin) {
+        audit_print_admin(when, f);
+        return;
+    }
     const char *v;
     if ((v = audit_field(f, DH_AUDIT_BUNDLE)))
         audit_sha(bundle, v);
@@ -101,6 +162,8 @@ static void audit_print(const audit_row *row)
            by ? by : "?", host ? host : "?");
     if (reason)
         printf(" reason=\"%s\"", reason);
+    if ((v = audit_field(f, DH_AUDIT_SIMULATE)))
+        printf(" simulate=\"%s\"", v);
     printf("\n");
 }
 
@@ -137,10 +200,25 @@ static void audit_games(dh_redis *rd, char *out, size_t len)
         freeReplyObject(all);
 }
 
+/* XRANGE key - + appended to rs (at most SCRIPTS_GAMES_MAX + 1): 0, or -1 on an error. */
+static int audit_read(dh_redis *rd, const char *key, redisReply **rs, size_t *nr, size_t *nrows)
+{
+    const char *xr[] = {"XRANGE", key, "-", "+"};
+    redisReply *r = scripts_cmd(rd, 4, xr);
+    if (!r || r->type != REDIS_REPLY_ARRAY) {
+        if (r)
+            freeReplyObject(r);
+        return -1;
+    }
+    rs[(*nr)++] = r;
+    *nrows += r->elements;
+    return 0;
+}
+
 int scripts_audit(int argc, char **argv)
 {
     static const dh_flag_spec spec[] = {
-        {"game", DH_FLAG_VALUE}, {"redis", DH_FLAG_VALUE}, {NULL, 0}};
+        {"game", DH_FLAG_VALUE}, {"redis", DH_FLAG_VALUE}, {"admin", DH_FLAG_SWITCH}, {NULL, 0}};
     dh_flags fl, *f = &fl;
     int done = dh_flags_parse_main(f, spec, argc, argv, SCRIPTS_WHO, scripts_usage, 0, 0);
     if (done >= 0)
@@ -149,8 +227,8 @@ int scripts_audit(int argc, char **argv)
     dh_redis rd;
     bool up = cli_redis(f, SCRIPTS_WHO, &rd) != NULL;
     char games[2048];
-    redisReply *rs[SCRIPTS_GAMES_MAX] = {0};
-    size_t nr = 0, nrows = 0;
+    redisReply *rs[SCRIPTS_GAMES_MAX + 1] = {0};
+    size_t nr = 0, nrows = 0, admin_at = SIZE_MAX;
     audit_row *rows = NULL;
     int rc = 1;
     if (!up)
@@ -161,16 +239,14 @@ int scripts_audit(int argc, char **argv)
         audit_games(&rd, games, sizeof games);
     for (char *g = strtok(games, ","); g && nr < SCRIPTS_GAMES_MAX; g = strtok(NULL, ",")) {
         char key[DH_KEY_MAX];
-        dh_key_bundle_audit(key, g);
-        const char *xr[] = {"XRANGE", key, "-", "+"};
-        redisReply *r = scripts_cmd(&rd, 4, xr);
-        if (!r || r->type != REDIS_REPLY_ARRAY) {
-            if (r)
-                freeReplyObject(r);
+        if (audit_read(&rd, dh_key_bundle_audit(key, g), rs, &nr, &nrows) < 0)
             goto out;
-        }
-        rs[nr++] = r;
-        nrows += r->elements;
+    }
+    /* --admin: the admin API's trail too, merged with the games' by time */
+    if (dh_flags_has(f, "admin")) {
+        admin_at = nr;
+        if (audit_read(&rd, DH_KEY_AUDIT_ADMIN, rs, &nr, &nrows) < 0)
+            goto out;
     }
     rows = calloc(nrows ? nrows : 1, sizeof *rows);
     if (!rows)
@@ -182,6 +258,7 @@ int scripts_audit(int argc, char **argv)
             if (e->type != REDIS_REPLY_ARRAY || e->elements != 2)
                 continue;
             sscanf(e->element[0]->str, "%llu-%llu", &rows[k].ms, &rows[k].seq);
+            rows[k].admin = admin_at == i;
             rows[k++].fields = e->element[1];
         }
     }

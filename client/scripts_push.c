@@ -12,7 +12,12 @@
  * Then bundle:{SHA} is stored and each game moves in one transaction with its audit
  * entry (dh_liveops.h): to the new bundle (push, apply), or, with --canary PCT, the new
  * bundle becomes the game's canary, which PCT% of new matches start on until `scripts
- * promote` or `scripts abort`.
+ * promote` or `scripts abort`, or until its guard aborts it (--guard-min matches,
+ * --guard-margin points: dh_trial.h, worker/bundles/bundles_guard.c).
+ *
+ * With --simulate N it first plays N games of the game (--game) on its current bundle and
+ * on this one, on the same seeds and bots, prints what moved with 95% intervals, and
+ * puts the moved figures in the push's audit entry (scripts_compare.c).
  *
  * The guard counts tests per game: a bundle that drops six failing tests has fewer than
  * the bundle it replaces, which is what the checks alone could not see (issue 15). The
@@ -27,6 +32,7 @@
 
 #include "dh_bundle.h"
 #include "dh_keys.h"
+#include "dh_trial.h"
 #include "scripts.h"
 
 #define SCRIPTS_BOT_GAMES 3
@@ -35,6 +41,10 @@
 typedef struct {
     const char *dir, *only, *label;
     long wait_s, canary;
+    long guard_min, guard_margin; /* the canary's guard (dh_trial.h) */
+    long simulate;                /* --simulate N: games per bundle (scripts_compare.c) */
+    scripts_sim sim;
+    char sim_summary[1024]; /* what moved, for the audit entry ("": not simulated) */
     bool apply, force;
     scripts_actor actor;
     engine_bundle *b;
@@ -161,14 +171,27 @@ static int push_flags(push_job *p, dh_flags *f, int argc, char **argv)
                                         {"force", DH_FLAG_SWITCH},
                                         {"by", DH_FLAG_VALUE},
                                         {"reason", DH_FLAG_VALUE},
+                                        {"guard-min", DH_FLAG_INT},
+                                        {"guard-margin", DH_FLAG_INT},
+                                        {"simulate", DH_FLAG_INT},
+                                        {"seed", DH_FLAG_INT},
+                                        {"players", DH_FLAG_INT},
+                                        {"bots", DH_FLAG_VALUE},
+                                        {"options", DH_FLAG_VALUE},
+                                        {"cards", DH_FLAG_VALUE},
                                         {NULL, 0}};
     int done = dh_flags_parse_main(f, spec, argc, argv, SCRIPTS_WHO, scripts_usage, 1, 1);
     if (done >= 0)
         return done;
     p->dir = f->pos[0];
     if (cli_int(f, SCRIPTS_WHO, "wait", 10, 0, 600, &p->wait_s) < 0 ||
-        cli_int(f, SCRIPTS_WHO, "canary", 0, 1, 99, &p->canary) < 0)
+        cli_int(f, SCRIPTS_WHO, "canary", 0, 1, 99, &p->canary) < 0 ||
+        cli_int(f, SCRIPTS_WHO, "guard-min", DH_TRIAL_MIN, 1, 1000000, &p->guard_min) < 0 ||
+        cli_int(f, SCRIPTS_WHO, "guard-margin", DH_TRIAL_MARGIN, 0, 100, &p->guard_margin) < 0 ||
+        cli_int(f, SCRIPTS_WHO, "simulate", 0, 2, 1000000, &p->simulate) < 0)
         return 2;
+    if (p->simulate && scripts_sim_flags(f, &p->sim, p->simulate) < 0)
+        return 2; /* --simulate compares one game: --game is required */
     p->only = dh_flags_str(f, "game", NULL, NULL);
     p->label = dh_flags_str(f, "label", NULL, NULL);
     p->apply = dh_flags_has(f, "apply-to-running");
@@ -258,11 +281,33 @@ static int push_tests_of(dh_redis *rd, const char *sha, const char *game)
     return n;
 }
 
+/* Every game moved is one the live workers serve: a pointer for any other game would
+ * serve nobody (a push cannot add a game to a running cluster). 0, or 1 (refused). */
+static int push_served(push_job *p, dh_redis *rd)
+{
+    char served[1024], why[1400];
+    size_t nw = scripts_served_games(rd, served, sizeof served);
+    for (size_t i = 0; i < p->ng; i++) {
+        if (!push_moves(p, i) || dh_list_find(served, p->gi[i].name) >= 0)
+            continue;
+        snprintf(why, sizeof why,
+                 "no worker serves %s (%zu live workers, serving %s): a push changes the "
+                 "games the workers serve, it cannot add one; a new game reaches the workers "
+                 "in their embedded bundle (the worker's --scripts folder, or the image), "
+                 "rolled out by restarting them, then push to change it",
+                 p->gi[i].name, nw, *served ? served : "no game");
+        return push_refuse("%s", why);
+    }
+    return 0;
+}
+
 /* Per game moved: no canary runs (it must be promoted or aborted first), and the
  * test-count guard. 0, or 1 (refused, printed). */
 static int push_guard(push_job *p, dh_redis *rd)
 {
     char why[600];
+    if (push_served(p, rd))
+        return 1;
     for (size_t i = 0; i < p->ng; i++) {
         if (!push_moves(p, i))
             continue;
@@ -299,6 +344,29 @@ static int push_guard(push_job *p, dh_redis *rd)
     return 0;
 }
 
+/* --simulate N: the game's current bundle (from Redis: the pointer, else the workers'
+ * stored default) against this one, N games each (scripts_compare.c). 0, or 1 (refused,
+ * printed). */
+static int push_simulate(push_job *p, dh_redis *rd)
+{
+    dh_liveops_state st;
+    scripts_bundle cur;
+    redisContext *c = scripts_game_node(rd, p->sim.game);
+    if (!c || dh_liveops_read(c, p->sim.game, &st) < 0)
+        return push_refuse("%s", "cannot read the current bundles from Redis");
+    scripts_bundle_about(rd, st.current[0] ? st.current : DH_BUNDLE_DEFAULT, p->sim.game, &cur);
+    if (!strcmp(cur.sha, DH_BUNDLE_DEFAULT))
+        return push_refuse("%s", "--simulate: the game's current bundle is not in Redis (no "
+                                 "worker stored its default yet)");
+    engine_bundle *old = cli_redis_bundle(rd, cur.sha, SCRIPTS_WHO);
+    if (!old)
+        return push_refuse("%s", "--simulate: the current bundle does not load from Redis");
+    printf("simulate: %.12s (current) against %.12s (this push)\n", cur.sha, p->sha);
+    int rc = scripts_compare_run(old, p->b, &p->sim, p->sim_summary, sizeof p->sim_summary);
+    engine_bundle_free(old);
+    return rc < 0 ? push_refuse("%s", "--simulate: the games did not play to their end") : 0;
+}
+
 /* Store bundle:{SHA} (files, meta, tests per game, the apply mark). 0 or -1. */
 static int push_store(push_job *p, dh_redis *rd)
 {
@@ -313,6 +381,11 @@ static int push_store(push_job *p, dh_redis *rd)
     for (size_t i = 0; rc == 0 && i < p->ng; i++)
         if (push_moves(p, i))
             rc = dh_bundle_tests_set(rd, p->sha, p->gi[i].name, p->tests[i]);
+    /* a canary's trial starts from zero, with its guard's settings (dh_trial.h) */
+    for (size_t i = 0; rc == 0 && p->canary && i < p->ng; i++)
+        if (push_moves(p, i))
+            rc = dh_trial_reset(rd, (uint64_t)cli_now_ms(), p->sha, p->gi[i].name,
+                                (int)p->guard_min, (int)p->guard_margin);
     if (rc == 0 && p->apply) {
         /* before the pointer moves: a worker reads it when it loads the bundle */
         char key[DH_KEY_MAX];
@@ -362,6 +435,7 @@ static scripts_step push_plan(void *ctx, redisContext *c, const dh_liveops_state
     a->from = st->current[0] ? st->current : DH_BUNDLE_DEFAULT;
     a->pct = (int)p->canary;
     a->forced = p->forced[t->i];
+    a->simulate = p->sim_summary[0] ? p->sim_summary : NULL;
     return SCRIPTS_GO;
 }
 
@@ -409,7 +483,7 @@ int scripts_push(int argc, char **argv)
     opened = true;
     if (!cli_redis(f, SCRIPTS_WHO, &rd))
         goto out;
-    if (push_guard(p, &rd) || push_store(p, &rd) < 0)
+    if (push_guard(p, &rd) || (p->simulate && push_simulate(p, &rd)) || push_store(p, &rd) < 0)
         goto out;
     long long t0 = cli_now_ms();
     for (size_t i = 0; i < p->ng; i++)

@@ -93,11 +93,29 @@ static int rollout_run(int argc, char **argv, const char *need_reason, rollout_j
     return rc;
 }
 
+/* A rollback moves the current pointer only: with a canary running it would leave the
+ * canary taking its share, so it is refused, naming the command that drops the canary. */
+static bool rollback_canary_refused(const rollout_job *j, const dh_liveops_state *ls)
+{
+    if (!ls->canary[0])
+        return false;
+    printf("refused: %s has a canary running (%.12s, %d%%); a rollback moves only the current "
+           "bundle: drop the canary with `deckhand scripts abort --game %s --reason TEXT` (or "
+           "promote it), then roll back\nnothing changed\n",
+           j->game, ls->canary, ls->canary_pct, j->game);
+    return true;
+}
+
 static scripts_step rollback_prepare(void *ctx, dh_redis *rd)
 {
     rollout_job *j = ctx;
+    dh_liveops_state ls;
     redisContext *c = scripts_game_node(rd, j->game);
-    int st = c ? dh_liveops_rollback_read(c, j->game, j->from, j->to) : -1;
+    if (!c || dh_liveops_read(c, j->game, &ls) < 0)
+        return SCRIPTS_FAIL;
+    if (rollback_canary_refused(j, &ls))
+        return SCRIPTS_FAIL;
+    int st = dh_liveops_rollback_read(c, j->game, j->from, j->to);
     if (st < 0)
         return SCRIPTS_FAIL;
     if (st == 0) {
@@ -113,11 +131,8 @@ static scripts_step rollback_plan(void *ctx, redisContext *c, const dh_liveops_s
 {
     rollout_job *j = ctx;
     char from2[65], to2[65];
-    if (ls->canary[0]) {
-        printf("refused: %s has a canary running (%.12s, %d%%): promote or abort it first\n",
-               j->game, ls->canary, ls->canary_pct);
+    if (rollback_canary_refused(j, ls))
         return SCRIPTS_FAIL;
-    }
     if (dh_liveops_rollback_read(c, j->game, from2, to2) != 1 || strcmp(j->from, from2) ||
         strcmp(j->to, to2))
         return SCRIPTS_AGAIN;

@@ -62,13 +62,16 @@ const dh_acl_role dh_acl_roles[] = {
      "~" ACL_MM " ~" ACL_MATCH " ~" DH_KEY_MATCHES_RUNNING " ~" DH_KEY_MATCHES_FINISHED
      " ~" DH_KEY_MATCHES_UNRATED " ~" ACL_WORKER_ADOPT " %R~" ACL_RATING " %R~" ACL_MATCH_HISTORY
      " (~" DH_KEY_AUDIT_ADMIN " +xadd +xrevrange)"},
-    /* Everything of its matches, workers and bundles; the ratings, boards and histories it
+    /* Everything of its matches, workers and bundles (a canary's guard drops a failing
+     * canary with its audit entry and announcement); the ratings, boards and histories it
      * writes when a match is rated. */
     {"worker", ACL_BASE ACL_SCRIPTS
      "+get +mget +set +del +exists +pexpire +hget +hgetall +hmget "
      "+hset +hdel +hincrby +lrange +llen +rpush +lpush +sadd +spop "
      "+multi +exec +discard +hrandfield +zadd +ltrim +lpos +lindex "
      "+expire +subscribe &" DH_CHANNEL_BUNDLES " "
+     /* a canary's guard aborts it as `deckhand scripts abort` does (bundles_guard.c) */
+     "+watch +unwatch +xadd +publish "
      "~" ACL_MATCH_ANY " ~" DH_KEY_MATCHES_RUNNING " ~" DH_KEY_MATCHES_FINISHED
      " ~" DH_KEY_MATCHES_UNRATED " ~" ACL_WORKER_ANY " ~" ACL_BUNDLE_ANY " ~" ACL_BUNDLE_CURRENT
      " ~" ACL_BUNDLE_HISTORY " ~" ACL_BUNDLE_CANARY " ~" ACL_BUNDLE_AUDIT " ~" DH_KEY_BUNDLES

@@ -68,6 +68,11 @@ char *dh_key_bundle_errors(char *buf, const char *sha)
     return dh_key(buf, DH_KEY_BUNDLE_ERRORS_("%s"), sha);
 }
 
+char *dh_key_bundle_trial(char *buf, const char *sha)
+{
+    return dh_key(buf, DH_KEY_BUNDLE_TRIAL_("%s"), sha);
+}
+
 char *dh_key_bundle_current(char *buf, const char *game)
 {
     return dh_key(buf, DH_KEY_BUNDLE_CURRENT_("%s"), game);

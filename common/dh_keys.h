@@ -17,6 +17,7 @@
  *   worker:{ID}:bundles      hash   SHA -> live matches, for every bundle it has loaded
  *   bundle:{SHA}             hash   one field per *.lua file, plus DH_F_BUNDLE_* meta
  *   bundle:{SHA}:errors      hash   worker id -> why it could not load the bundle
+ *   bundle:{SHA}:trial       hash   a canary's trial against the current bundle (dh_trial.h)
  *   bundles                  set    every stored SHA
  *   bundle:current:{GAME}    string the SHA new matches of GAME start on
  *   bundle:history:{GAME}    list   the SHAs current has pointed at, newest first: "SHA"
@@ -85,6 +86,7 @@
 #define DH_KEY_WORKER_BUNDLES_(id)    DH_KEY_WORKER_(id) ":bundles"
 #define DH_KEY_BUNDLE_(sha)           "bundle:{" sha "}"
 #define DH_KEY_BUNDLE_ERRORS_(sha)    DH_KEY_BUNDLE_(sha) ":errors"
+#define DH_KEY_BUNDLE_TRIAL_(sha)     DH_KEY_BUNDLE_(sha) ":trial"
 #define DH_KEY_BUNDLE_CURRENT_(game)  "bundle:current:{" game "}"
 #define DH_KEY_BUNDLE_HISTORY_(game)  "bundle:history:{" game "}"
 #define DH_KEY_BUNDLE_CANARY_(game)   "bundle:canary:{" game "}"
@@ -130,6 +132,7 @@ char *dh_key_worker_adopt(char *buf, const char *worker_id);
 char *dh_key_worker_bundles(char *buf, const char *worker_id);
 char *dh_key_bundle(char *buf, const char *sha);
 char *dh_key_bundle_errors(char *buf, const char *sha);
+char *dh_key_bundle_trial(char *buf, const char *sha);
 char *dh_key_bundle_current(char *buf, const char *game);
 char *dh_key_bundle_history(char *buf, const char *game);
 char *dh_key_bundle_canary(char *buf, const char *game);
@@ -246,18 +249,19 @@ int dh_list_find(const char *csv, const char *name);
 #define DH_F_WORKER_STARTED_PREFIX "started:"
 
 /* bundle:audit:{GAME} entries' fields (`deckhand scripts audit`, common/dh_liveops.h). */
-#define DH_AUDIT_ACTION "action" /* push apply canary promote abort rollback */
-#define DH_AUDIT_GAME   "game"
-#define DH_AUDIT_BUNDLE "bundle" /* the SHA the action is about, or "default" */
-#define DH_AUDIT_LABEL  "label"
-#define DH_AUDIT_GAMES  "games"  /* the bundle's games, comma-separated */
-#define DH_AUDIT_TESTS  "tests"  /* rules tests the bundle runs for the game (-1 unknown) */
-#define DH_AUDIT_FROM   "from"   /* the current bundle before the action, or "default" */
-#define DH_AUDIT_PCT    "pct"    /* canary: its share of new matches */
-#define DH_AUDIT_FORCED "forced" /* 1: pushed with --force past the test-count guard */
-#define DH_AUDIT_BY     "by"
-#define DH_AUDIT_HOST   "host"
-#define DH_AUDIT_REASON "reason"
+#define DH_AUDIT_ACTION   "action" /* push apply canary promote abort rollback */
+#define DH_AUDIT_GAME     "game"
+#define DH_AUDIT_BUNDLE   "bundle" /* the SHA the action is about, or "default" */
+#define DH_AUDIT_LABEL    "label"
+#define DH_AUDIT_GAMES    "games"  /* the bundle's games, comma-separated */
+#define DH_AUDIT_TESTS    "tests"  /* rules tests the bundle runs for the game (-1 unknown) */
+#define DH_AUDIT_FROM     "from"   /* the current bundle before the action, or "default" */
+#define DH_AUDIT_PCT      "pct"    /* canary: its share of new matches */
+#define DH_AUDIT_FORCED   "forced" /* 1: pushed with --force past the test-count guard */
+#define DH_AUDIT_BY       "by"
+#define DH_AUDIT_HOST     "host"
+#define DH_AUDIT_REASON   "reason"
+#define DH_AUDIT_SIMULATE "simulate" /* push --simulate N: what moved (scripts_compare.c) */
 /* The bundle-name "default": the workers' embedded bundle (no pointer set). */
 #define DH_BUNDLE_DEFAULT "default"
 

@@ -83,7 +83,7 @@ int dh_liveops_watch(redisContext *c, const char *game, dh_liveops_state *st)
 static int lo_audit_append(redisContext *c, const char *key, const dh_audit *a)
 {
     char tests[16], pct[16];
-    const char *argv[3 + 2 * 12]; /* XADD key *, then up to 12 field/value pairs */
+    const char *argv[3 + 2 * 13]; /* XADD key *, then up to 13 field/value pairs */
     int n = 0;
     argv[n++] = "XADD";
     argv[n++] = key;
@@ -101,6 +101,7 @@ static int lo_audit_append(redisContext *c, const char *key, const dh_audit *a)
         {DH_AUDIT_BY, a->by},
         {DH_AUDIT_HOST, a->host},
         {DH_AUDIT_REASON, a->reason},
+        {DH_AUDIT_SIMULATE, a->simulate},
     };
     snprintf(tests, sizeof tests, "%d", a->tests);
     snprintf(pct, sizeof pct, "%d", a->pct);

@@ -34,8 +34,9 @@ typedef struct {
     const char *by;
     const char *host;
     const char *reason;
-    int tests; /* -1: unknown */
-    int pct;   /* 0: not a canary */
+    const char *simulate; /* push --simulate: what moved, with 95% intervals */
+    int tests;            /* -1: unknown */
+    int pct;              /* 0: not a canary */
     bool forced;
 } dh_audit;
 

@@ -5,8 +5,10 @@
  *  "msg":"listening tcp=127.0.0.1:7000 id=gw-1","fields":{"tcp":"127.0.0.1:7000","id":"gw-1"}}
  *
  * The project's messages already carry their data as key=value words, so those words are
- * also given as "fields" (first occurrence of a key wins; values are strings), which lets
- * Loki or Elasticsearch filter on id or match without a parsing rule per message.
+ * also given as "fields" (first occurrence of a key wins; values are strings), and so are
+ * the ids the line speaks of in words (match, player, bundle, command, and the process's
+ * own worker or gateway id: dh_log_ids.h), which lets Loki or Elasticsearch filter on a
+ * match, a player or a worker without a parsing rule per message.
  * Escaping follows RFC 8259: quote, backslash and every control byte are escaped, and a
  * byte that does not start a valid UTF-8 sequence becomes U+FFFD, so that any argument a
  * client slipped into a message yields one valid object on one line.
@@ -16,6 +18,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "dh_log_ids.h"
 
 #define JSON_FIELDS_MAX 16
 
@@ -123,7 +127,37 @@ static bool json_word_field(const char *w, size_t k, size_t *klen, size_t *vlen)
     return true;
 }
 
-static void json_fields(json_out *o, const char *msg)
+/* Whether key (kl bytes) is among the n keys written. */
+static bool json_seen(const char *const *keys, const size_t *klens, size_t n, const char *key,
+                      size_t kl)
+{
+    for (size_t i = 0; i < n; i++)
+        if (klens[i] == kl && !memcmp(keys[i], key, kl))
+            return true;
+    return false;
+}
+
+/* The ids the line speaks of (dh_log_ids.h) that its own words did not name. */
+static size_t json_ids(json_out *o, const char *process, const char *msg, const char **keys,
+                       size_t *klens, size_t n)
+{
+    dh_log_id ids[DH_LOG_IDS_MAX];
+    size_t k = dh_log_ids(process, msg, ids);
+    for (size_t i = 0; i < k && n < JSON_FIELDS_MAX; i++) {
+        size_t kl = strlen(ids[i].key);
+        if (json_seen(keys, klens, n, ids[i].key, kl))
+            continue;
+        json_raw(o, n ? "," : ",\"fields\":{", n ? 1 : 11);
+        json_string(o, ids[i].key, kl);
+        json_raw(o, ":", 1);
+        json_string(o, ids[i].value, ids[i].len);
+        keys[n] = ids[i].key;
+        klens[n++] = kl;
+    }
+    return n;
+}
+
+static void json_fields(json_out *o, const char *process, const char *msg)
 {
     const char *keys[JSON_FIELDS_MAX];
     size_t klens[JSON_FIELDS_MAX], n = 0;
@@ -132,10 +166,7 @@ static void json_fields(json_out *o, const char *msg)
             p++;
         size_t k = strcspn(p, " "), kl, vl;
         if (json_word_field(p, k, &kl, &vl)) {
-            bool seen = false;
-            for (size_t i = 0; i < n && !seen; i++)
-                seen = klens[i] == kl && !memcmp(keys[i], p, kl);
-            if (!seen) {
+            if (!json_seen(keys, klens, n, p, kl)) {
                 json_raw(o, n ? "," : ",\"fields\":{", n ? 1 : 11);
                 json_string(o, p, kl);
                 json_raw(o, ":", 1);
@@ -146,6 +177,7 @@ static void json_fields(json_out *o, const char *msg)
         }
         p += k;
     }
+    n = json_ids(o, process, msg, keys, klens, n);
     if (n)
         json_raw(o, "}", 1);
 }
@@ -174,7 +206,7 @@ size_t dh_log_json_line(char *out, size_t n, const char *ts, const char *level, 
         int k = snprintf(num, sizeof num, ",\"suppressed\":%llu", suppressed);
         json_raw(&o, num, (size_t)k);
     }
-    json_fields(&o, msg);
+    json_fields(&o, process, msg);
     json_raw(&o, "}\n", 2);
     if (o.full) {
         /* Too long even for the generous buffer: the message alone, cut short. */

@@ -29,7 +29,9 @@ static void error_script(engine_error *err)
     snprintf(err->message, sizeof err->message, "E%08x: %.*s", id, (int)(sizeof err->message - 12),
              detail);
     snprintf(err->public_message, sizeof err->public_message,
-             "the game's rules script failed (error E%08x)", id);
+             "the game's rules script failed on this move (error E%08x): the move was not "
+             "played and nothing changed; try another move, and quote the error to support",
+             id);
 }
 
 void engine_error_set(engine_error *err, engine_code code, const char *fmt, ...)

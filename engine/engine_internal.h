@@ -29,7 +29,8 @@
  *   engine_view.c     per-seat views
  *   engine_search_world.c the search bot's worlds: copies of a match, dealt again, played out
  *   engine_search.c   the search bot's tree and its answer (engine_search_impl.h: their state)
- *   engine_rules_t.c  the `T` table of rules tests; engine_rules.c runs them
+ *   engine_rules_t.c  the `T` table of rules tests; engine_rules.c runs them;
+ *                     engine_rules_diff.c tells where T.eq's values first differ
  * Users outside engine/: the unit tests' engine rig (tests/unit/rig_engine.c, to intern
  * names in another order, as another process would), test_engine_determinism.c (the
  * option limit), test_engine_sandbox.c (a full collection in the VM) and
@@ -650,5 +651,9 @@ typedef struct {
 int engine_rules_open_t(lua_State *L);
 /* Frees the matches the test that just ended started. */
 void engine_rules_free_live(engine_rules *r, lua_State *L);
+/* engine_rules_diff.c: where got (at index got) first differs from exp, in context
+ * ("PATH differs at character N: expected \"...\", got \"...\""), into out. 1 when
+ * they differ, else 0 (out ""). */
+int engine_rules_diff(lua_State *L, int got, int exp, char *out, size_t cap);
 
 #endif

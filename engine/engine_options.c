@@ -7,12 +7,15 @@
  * read once at load into the engine_game, so that a worker can announce them and the
  * matchmaker can refuse a bad option before a match exists. A match still receives its
  * options as text (engine_match_config.options) and its scripts read them with g:option:
- * a bundle may take more than it declares (Dominion's explicit kingdom list, for
- * `deckhand sim`); what the network accepts is only what is declared.
+ * a bundle may take more than it declares; what the network accepts is only what is
+ * declared. An option with `list = {...}` (and `list_size`) also takes a list of its
+ * items (Dominion's kingdom: its cards), checked by the rule the matchmaker applies too
+ * (dh_optlist.h).
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_optlist.h"
 #include "engine_internal.h"
 
 /* A name or a value: 1..max characters of [A-Za-z0-9_-], so that "k=v;k=v" stays
@@ -44,6 +47,44 @@ static char *word_dup(lua_State *L, const engine_game *g, int i, size_t max, con
     return r;
 }
 
+/* The option's `list` and `list_size` (the option's table at t) into o. */
+static void spec_read_list(lua_State *L, engine_game *g, engine_option_spec *o, int t)
+{
+    lua_getfield(L, t, "list");
+    if (lua_istable(L, -1)) {
+        lua_Integer n = luaL_len(L, -1);
+        if (n < 1 || n > DH_OPTLIST_ITEMS_MAX)
+            luaL_error(L, "game '%s': option '%s' lists 1-%d items", g->name, o->name,
+                       DH_OPTLIST_ITEMS_MAX);
+        char **v = calloc((size_t)n, sizeof *v);
+        if (!v)
+            luaL_error(L, "out of memory");
+        o->items = (const char *const *)v;
+        for (lua_Integer i = 1; i <= n; i++) {
+            size_t len = 0;
+            lua_geti(L, -1, i);
+            const char *s = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &len) : NULL;
+            if (!s || !dh_optlist_item_ok(s, len))
+                luaL_error(L,
+                           "game '%s': option '%s': a list item must be 1-%d characters of "
+                           "A-Z a-z 0-9 _ - and space",
+                           g->name, o->name, DH_OPTLIST_ITEM_MAX);
+            if (!(v[i - 1] = strdup(s)))
+                luaL_error(L, "out of memory");
+            o->nitems++;
+            lua_pop(L, 1);
+        }
+    }
+    lua_pop(L, 1);
+    lua_getfield(L, t, "list_size");
+    lua_Integer size = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : 0;
+    if (size < 0 || (size_t)size > o->nitems)
+        luaL_error(L, "game '%s': option '%s': list_size must be 1-%d (its list's items)", g->name,
+                   o->name, (int)o->nitems);
+    o->list_size = (size_t)size;
+    lua_pop(L, 1);
+}
+
 /* One entry of the options array (at the top of the stack) into o. */
 static void spec_read(lua_State *L, engine_game *g, engine_option_spec *o)
 {
@@ -71,6 +112,7 @@ static void spec_read(lua_State *L, engine_game *g, engine_option_spec *o)
         }
     }
     lua_pop(L, 1);
+    spec_read_list(L, g, o, t);
     lua_getfield(L, t, "default");
     o->default_value = word_dup(L, g, -1, ENGINE_OPTION_VALUE_MAX, "defaults");
     lua_pop(L, 1);
@@ -132,6 +174,9 @@ void engine_options_free(engine_game *g)
         for (size_t j = 0; j < o->nvalues; j++)
             free((char *)o->values[j]);
         free((char **)o->values);
+        for (size_t j = 0; j < o->nitems; j++)
+            free((char *)o->items[j]);
+        free((char **)o->items);
         free((char *)o->default_value);
         free((char *)o->help);
     }
@@ -139,7 +184,8 @@ void engine_options_free(engine_game *g)
     free(g->bot_names);
 }
 
-bool engine_option_value_ok(const engine_option_spec *o, const char *v, size_t len)
+/* One of o's words (any word when it declares none). */
+static bool option_word_ok(const engine_option_spec *o, const char *v, size_t len)
 {
     if (!word_ok(v, len, ENGINE_OPTION_VALUE_MAX))
         return false;
@@ -149,6 +195,12 @@ bool engine_option_value_ok(const engine_option_spec *o, const char *v, size_t l
         if (strlen(o->values[i]) == len && !memcmp(o->values[i], v, len))
             return true;
     return false;
+}
+
+bool engine_option_value_ok(const engine_option_spec *o, const char *v, size_t len)
+{
+    return option_word_ok(o, v, len) ||
+           (o->nitems && dh_optlist_check(v, len, o->items, o->nitems, o->list_size, NULL, 0));
 }
 
 static const engine_option_spec *spec_find(const engine_game *g, const char *name, size_t len)
@@ -190,6 +242,12 @@ engine_code engine_bundle_check_options(const engine_bundle *b, const char *game
             }
         seen[nseen++] = o;
         size_t vlen = len - nlen - 1;
+        char why[160];
+        if (o->nitems && memchr(eq + 1, ',', vlen) && !option_word_ok(o, eq + 1, vlen) &&
+            !dh_optlist_check(eq + 1, vlen, o->items, o->nitems, o->list_size, why, sizeof why)) {
+            engine_error_set(err, ENGINE_BAD_REQUEST, "option '%s': %s", o->name, why);
+            return ENGINE_BAD_REQUEST;
+        }
         if (!engine_option_value_ok(o, eq + 1, vlen)) {
             engine_error_set(err, ENGINE_BAD_REQUEST, "option '%s' takes no value '%.*s'", o->name,
                              (int)(vlen > ENGINE_OPTION_VALUE_MAX ? ENGINE_OPTION_VALUE_MAX : vlen),

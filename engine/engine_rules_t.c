@@ -141,17 +141,20 @@ static int t_eq(lua_State *L)
     lua_settop(L, 3);
     if (deep_eq(L, 1, 2, 0))
         return 0;
-    char exp[512], got[512];
+    char exp[512], got[512], diff[300];
     size_t el = 0, gl = 0;
     exp[0] = got[0] = 0;
     show(L, 2, exp, sizeof exp, &el, 0);
     show(L, 1, got, sizeof got, &gl, 0);
     luaL_where(L, 1);
-    if (lua_isstring(L, 3))
-        lua_pushfstring(L, "%s: expected %s, got %s", lua_tostring(L, 3), exp, got);
+    lua_pushstring(L, lua_isstring(L, 3) ? lua_tostring(L, 3) : "");
+    lua_pushstring(L, lua_isstring(L, 3) ? ": " : "");
+    /* the first difference first: a push's report keeps only the start of the line */
+    if (engine_rules_diff(L, 1, 2, diff, sizeof diff))
+        lua_pushfstring(L, "first difference: %s; in full: expected %s, got %s", diff, exp, got);
     else
         lua_pushfstring(L, "expected %s, got %s", exp, got);
-    lua_concat(L, 2);
+    lua_concat(L, 4);
     return lua_error(L);
 }
 

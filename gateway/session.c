@@ -19,6 +19,7 @@
 
 #include "accounts.h"
 #include "boards.h"
+#include "dh_optlist.h"
 #include "dh_account.h"
 #include "dh_random.h"
 #include "dh_log.h"
@@ -369,8 +370,9 @@ static const char *session_social_invalid(const Deckhand__ClientMessage *m)
             return "at most 16 options";
         for (size_t i = 0; i < l->n_options; i++)
             if (!session_text_valid(l->options[i]->name, SESSION_QUEUE_TEXT_MAX, false) ||
-                !session_text_valid(l->options[i]->value, SESSION_QUEUE_TEXT_MAX, true))
-                return "option names and values must be at most 63 printable ASCII characters";
+                !session_text_valid(l->options[i]->value, DH_OPTLIST_VALUE_MAX, true))
+                return "option names must be at most 63 and values at most 200 printable ASCII "
+                       "characters";
         return NULL;
     }
     default:

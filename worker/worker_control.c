@@ -43,6 +43,9 @@ static void worker_game_info(const engine_game_info *in, Deckhand__Internal__Gam
         o->values = (char **)in->options[i].values;
         o->default_value = (char *)in->options[i].default_value;
         o->help = (char *)in->options[i].help;
+        o->n_items = in->options[i].nitems;
+        o->items = (char **)in->options[i].items;
+        o->list_size = (uint32_t)in->options[i].list_size;
         specs->p[i] = o;
     }
     out->n_options = n;
@@ -55,12 +58,30 @@ static void worker_game_info(const engine_game_info *in, Deckhand__Internal__Gam
     out->bots = specs->bots;
 }
 
+/* What the hello says of game info[i] (the default bundle's): what its current bundle
+ * declares, so that the matchmaker checks joins against the options of the bundle new
+ * matches start on (a pushed bundle may add a preset or a card to a list option), not
+ * the embedded default's. The strings stay the bundle's: it outlives the hello. */
+static void worker_game_current(host *h, engine_game_info *info)
+{
+    const bundles_entry *e = h->bs ? bundles_pick(h->bs, info->name) : NULL;
+    if (!e || e->b == h->bundle)
+        return;
+    engine_game_info cur[WORKER_GAMES_MAX];
+    size_t n = engine_bundle_games(e->b, cur, WORKER_GAMES_MAX);
+    for (size_t i = 0; i < n && i < WORKER_GAMES_MAX; i++)
+        if (!strcmp(cur[i].name, info->name))
+            *info = cur[i];
+}
+
 void worker_control_hello(host *h)
 {
     engine_game_info info[WORKER_GAMES_MAX];
     size_t n = engine_bundle_games(h->bundle, info, WORKER_GAMES_MAX);
     if (n > WORKER_GAMES_MAX)
         n = WORKER_GAMES_MAX;
+    for (size_t i = 0; i < n; i++)
+        worker_game_current(h, &info[i]);
     Deckhand__Internal__GameInfo games[WORKER_GAMES_MAX];
     Deckhand__Internal__GameInfo *gamep[WORKER_GAMES_MAX];
     worker_specs *specs = calloc(n ? n : 1, sizeof *specs);

@@ -75,6 +75,18 @@ int worker_metrics_register(host *h, bundles *bs, dh_ops *ops, dh_gauge *active)
          "New matches started here, on their game's current bundle or on its canary "
          "(`deckhand scripts push --canary`).",
          DH_METRIC_COUNTER, &bs->started_canary},
+        {"deckhand_worker_script_errors_total", "bundle=\"current\"",
+         "Answers (players' and the worker's own) that failed in a card script, in matches "
+         "on their game's current bundle or on its canary. Any increase deserves a look.",
+         DH_METRIC_COUNTER, &bs->errors_current},
+        {"deckhand_worker_script_errors_total", "bundle=\"canary\"",
+         "Answers (players' and the worker's own) that failed in a card script, in matches "
+         "on their game's current bundle or on its canary. Any increase deserves a look.",
+         DH_METRIC_COUNTER, &bs->errors_canary},
+        {"deckhand_worker_canaries_aborted_total", "",
+         "Canaries this worker's guard aborted (script errors or quarantines past the "
+         "margin: docs/OPERATIONS.md).",
+         DH_METRIC_COUNTER, &bs->canaries_aborted},
     };
     const dh_metric timing[] = {
         {"deckhand_worker_command_seconds", "",

@@ -58,7 +58,9 @@ typedef struct {
 } engine_limits;
 
 /* One option a game declares (its game table's `options`, docs/SCRIPTING.md): values
- * empty means any word; the default is what a match without the option gets. */
+ * empty means any word; the default is what a match without the option gets. With
+ * `list`, a value may also be a comma-separated list of distinct items of it (list_size
+ * of them when not 0): dh_optlist.h. */
 #define ENGINE_OPTIONS_MAX       16 /* per game */
 #define ENGINE_OPTION_VALUES_MAX 64
 #define ENGINE_OPTION_NAME_MAX   32
@@ -69,6 +71,9 @@ typedef struct {
     size_t nvalues;
     const char *default_value;
     const char *help;
+    const char *const *items; /* nitems: what a list value may name (dh_optlist.h) */
+    size_t nitems;
+    size_t list_size; /* items a list names; 0: 1..nitems */
 } engine_option_spec;
 
 typedef struct {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_optlist.h"
 #include "registry.h"
 
 /* 1..max characters of [A-Za-z0-9_-]. */
@@ -33,13 +34,36 @@ static const Deckhand__OptionSpec *options_spec(const registry_game *g, const ch
     return NULL;
 }
 
+/* One of o's words (any word when it declares none). */
 static bool options_value_ok(const Deckhand__OptionSpec *o, const char *v)
 {
+    if (!options_word(v, OPTIONS_VALUE_MAX))
+        return false;
     if (o->n_values == 0)
         return true;
     for (size_t i = 0; i < o->n_values; i++)
         if (o->values[i] && !strcmp(o->values[i], v))
             return true;
+    return false;
+}
+
+/* A value that is none of o's words: a list of its items (dh_optlist.h) when it declares
+ * them. True when it is; else false with why in err. */
+static bool options_list_ok(const Deckhand__OptionSpec *o, const char *v, char *err, size_t errlen)
+{
+    char why[160];
+    if (!o->n_items || !strchr(v, ',')) { /* a single word: a value, not a list */
+        if (options_word(v, OPTIONS_VALUE_MAX))
+            snprintf(err, errlen, "option '%s' takes no value '%s'", o->name, v);
+        else
+            snprintf(err, errlen, "option '%s': a value must be 1-%d characters of A-Z a-z 0-9 _ -",
+                     o->name, OPTIONS_VALUE_MAX);
+        return false;
+    }
+    if (dh_optlist_check(v, strlen(v), (const char *const *)o->items, o->n_items, o->list_size, why,
+                         sizeof why))
+        return true;
+    snprintf(err, errlen, "option '%s': %s", o->name, why);
     return false;
 }
 
@@ -69,15 +93,9 @@ bool options_check(const registry *reg, const char *game, Deckhand__GameOption *
             snprintf(err, errlen, "%s has no option '%s'", g->name, o->name);
             return false;
         }
-        if (!options_word(o->value, OPTIONS_VALUE_MAX)) {
-            snprintf(err, errlen, "option '%s': a value must be 1-%d characters of A-Z a-z 0-9 _ -",
-                     o->name, OPTIONS_VALUE_MAX);
+        if (!o->value ||
+            (!options_value_ok(spec, o->value) && !options_list_ok(spec, o->value, err, errlen)))
             return false;
-        }
-        if (!options_value_ok(spec, o->value)) {
-            snprintf(err, errlen, "option '%s' takes no value '%s'", o->name, o->value);
-            return false;
-        }
         for (size_t j = 0; j < i; j++)
             if (!strcmp(opts[j]->name, o->name)) {
                 snprintf(err, errlen, "option '%s' given twice", o->name);
@@ -156,13 +174,30 @@ void options_list_of(options_list *l, const char *canon)
     }
 }
 
+/* A value from storage: a word, or a list of items (checked when it was asked for). */
+static bool options_record_value(const char *v)
+{
+    if (options_word(v, OPTIONS_VALUE_MAX))
+        return true;
+    size_t len = v ? strlen(v) : 0;
+    if (len == 0 || len > DH_OPTLIST_VALUE_MAX)
+        return false;
+    for (const char *p = v; *p;) {
+        size_t n = strcspn(p, ",");
+        if (!dh_optlist_item_ok(p, n))
+            return false;
+        p += n + (p[n] == ',');
+    }
+    return v[len - 1] != ',';
+}
+
 int options_from_records(Deckhand__GameOption *const *opts, size_t n, char *out, size_t cap)
 {
     if (n > OPTIONS_MAX)
         return -1;
     for (size_t i = 0; i < n; i++)
         if (!opts[i] || !options_word(opts[i]->name, OPTIONS_NAME_MAX) ||
-            !options_word(opts[i]->value, OPTIONS_VALUE_MAX))
+            !options_record_value(opts[i]->value))
             return -1;
     return options_canon(opts, n, out, cap) < cap ? 0 : -1;
 }

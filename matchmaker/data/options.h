@@ -10,7 +10,9 @@
  *
  * Limits: at most OPTIONS_MAX options, names of 1..OPTIONS_NAME_MAX and values of
  * 1..OPTIONS_VALUE_MAX characters of [A-Za-z0-9_-] (the engine's rule for declared
- * names and values: engine.h), the whole text under QUEUE_OPTIONS_MAX.
+ * names and values: engine.h), or, for an option that declares items (OptionSpec.items),
+ * a list of them (dh_optlist.h: the engine's rule too), the whole text under
+ * QUEUE_OPTIONS_MAX.
  */
 #ifndef DECKHAND_MM_OPTIONS_H
 #define DECKHAND_MM_OPTIONS_H

@@ -37,10 +37,12 @@
 
 #include "dh_zmq.h"
 
-#define QUEUE_NAME_MAX      64
-#define QUEUE_PARTY_MAX     8    /* players on one ticket */
-#define QUEUE_LINES_MAX     4096 /* lines at once; an empty one is reused past that */
-#define QUEUE_OPTIONS_MAX   128  /* a line's game options as canonical text (options.h) */
+#define QUEUE_NAME_MAX  64
+#define QUEUE_PARTY_MAX 8    /* players on one ticket */
+#define QUEUE_LINES_MAX 4096 /* lines at once; an empty one is reused past that */
+#define QUEUE_OPTIONS_MAX                                                                          \
+    256 /* a line's game options as canonical text (options.h): a                                  \
+         * kingdom list fits; at most the worker's HOST_OPTIONS_MAX */
 #define QUEUE_MU_DEFAULT    25.0
 #define QUEUE_SIGMA_DEFAULT (25.0 / 3.0)
 

@@ -56,7 +56,7 @@ game.presentation = gametable.presentation {
 }
 -- The search bot's evaluation hint (docs/SCRIPTING.md): points held and to come.
 game.evaluate = evaluate.new(kernel_of, "Province")
-game.options = { kingdom.option() }
+game.options = { kingdom.option(data) }
 
 function game.setup(g)
   k:setup_supply(g, kingdom.piles(g, data))

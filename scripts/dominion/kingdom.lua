@@ -26,9 +26,11 @@ kingdom.presets = {
 }
 
 -- The option the game declares (docs/SCRIPTING.md, "Options and bots"): what a player
--- may ask for over the network. An explicit card list is not among its values: only
--- `deckhand sim --option` passes one, and kingdom.names checks it when the match is set up.
-function kingdom.option()
+-- may ask for over the network: a preset, "random", "draft", or a list of kingdom.SIZE
+-- of this bundle's kingdom cards (`list`, checked by the engine and the matchmaker, so a
+-- new card can be asked for by name). `deckhand sim --option` may pass a list of any
+-- length: kingdom.names checks it when the match is set up.
+function kingdom.option(data)
   local values = { "first_game", "random", "draft" }
   local names = {}
   for name in pairs(kingdom.presets) do
@@ -37,8 +39,9 @@ function kingdom.option()
   table.sort(names)
   for _, name in ipairs(names) do values[#values + 1] = name end
   return { name = "kingdom", values = values, default = "first_game",
+           list = data.kingdom, list_size = kingdom.SIZE,
            help = "the 10 kingdom piles: the First Game preset, 10 at random, a draft "
-             .. "(each player picks in turn), or a named preset" }
+             .. "(each player picks in turn), a named preset, or 10 kingdom cards by name" }
 end
 
 -- kingdom.SIZE distinct cards of data.kingdom, uniformly, from the match's generator

@@ -95,6 +95,25 @@ PY
 grep -q '"fields":{' "$E2E_RUN"/logs/gateway.log || e2e_fail "no log line has fields"
 e2e_log "every log line is a JSON object with ts, level, process and msg"
 
+# One match's story across the processes (issue 30): the lines that speak of it carry
+# fields.match, and the worker's carry fields.worker too (docs/OPERATIONS.md, "Logs").
+id=$(e2e_redis lindex matches:finished 0)
+python3 - "$id" "$E2E_RUN"/logs/matchmaker.log "$E2E_RUN"/logs/worker-*.log <<'PY' ||
+import json, sys
+mid, seen = sys.argv[1], {}
+for path in sys.argv[2:]:
+    for line in open(path, encoding="utf-8"):
+        f = json.loads(line).get("fields", {})
+        if f.get("match") == mid:
+            role = json.loads(line)["process"].split()[0]
+            seen[role] = seen.get(role, 0) + 1
+            assert role != "worker" or f.get("worker"), line
+assert "matchmaker" in seen and "worker" in seen, seen
+print(f"match {mid}: {seen}", file=sys.stderr)
+PY
+    e2e_fail "match $id's lines do not all carry fields.match (and fields.worker)"
+e2e_log "one match's lines in every process carry fields.match"
+
 # A standby matchmaker: ready, not acting; the first one acts.
 MM_PORT=${DECKHAND_MATCHMAKER##*:}
 STANDBY_HTTP=127.0.0.1:$((MM_PORT + 40))

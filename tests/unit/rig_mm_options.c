@@ -6,7 +6,8 @@
 
 #include <stdio.h>
 
-/* Worker i says hello again, now announcing dominion's kingdom option and two bots. */
+/* Worker i says hello again, now announcing dominion's kingdom option (three values, or
+ * a list of 3 of four cards) and two bots. */
 void rig_mm_hello_options(rig_mm *r, int i)
 {
     char *values[] = {"first_game", "random", "big_money"};
@@ -18,6 +19,10 @@ void rig_mm_hello_options(rig_mm *r, int i)
     os.values = values;
     os.default_value = "first_game";
     os.help = "the kingdom";
+    char *items[] = {"Cellar", "Chapel", "Throne Room", "Witch"};
+    os.n_items = 4;
+    os.items = items;
+    os.list_size = 3;
     Deckhand__Internal__GameInfo gi = DECKHAND__INTERNAL__GAME_INFO__INIT;
     Deckhand__Internal__GameInfo *gis[] = {&gi};
     gi.name = "dominion";

@@ -38,6 +38,9 @@ static void test_script_error_shows_players_an_id_not_the_script(void)
     printf("\n  detail: %s\n  public: %s", err.message, err.public_message);
     CU_ASSERT_PTR_NULL(strstr(err.public_message, ".lua"));
     CU_ASSERT_PTR_NULL(strstr(err.public_message, "boom"));
+    /* ... in words: what happened to the move, and what to do */
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.public_message, "the move was not played and nothing "
+                                                      "changed; try another move"));
     char id[10], id2[10];
     CU_ASSERT_FATAL(error_id(err.public_message, id));
     CU_ASSERT_FATAL(error_id(err.message, id2));

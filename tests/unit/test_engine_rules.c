@@ -57,8 +57,22 @@ static void test_rules_runner_reports_failures_and_exits_nonzero(void)
     const char *out = expect_run("failing", "", 1, "1 passed, 2 failed");
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "PASS tiny/checks: passes"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "FAIL tiny/checks: fails_an_assertion"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "lists differ: expected {1, 3}, got {1, 2}"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(
+        out, "lists differ: first difference: [2]: expected 3, got 2; in full: expected {1, 3}, "
+             "got {1, 2}"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "kaboom"));
+}
+
+/* A difference past the 100th character of a string, or past the dozen entries T.eq
+ * prints of a table, still shows: the path to it and the text around it. */
+static void test_rules_eq_failure_shows_the_first_difference_in_context(void)
+{
+    const char *out = expect_run("difflate", "", 1, "0 passed, 2 failed");
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "card text: first difference: the value differs at "
+                                       "character 175: expected \"...1 Action. Village costs "
+                                       "4.\", got \"...1 Action. Village costs 3.\""));
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(out, "first difference: [21].cost: expected 3, got 2; in full: expected {"));
 }
 
 static void test_rules_runner_filter_selects_tests(void)
@@ -75,6 +89,8 @@ static const dh_test_case cases[] = {
     {"test_rules_runner_passes_the_fixture_bundle", test_rules_runner_passes_the_fixture_bundle},
     {"test_rules_runner_reports_failures_and_exits_nonzero",
      test_rules_runner_reports_failures_and_exits_nonzero},
+    {"test_rules_eq_failure_shows_the_first_difference_in_context",
+     test_rules_eq_failure_shows_the_first_difference_in_context},
     {"test_rules_runner_filter_selects_tests", test_rules_runner_filter_selects_tests},
     {"test_rules_runner_fails_when_nothing_ran", test_rules_runner_fails_when_nothing_ran},
     {NULL, NULL},

@@ -32,7 +32,31 @@ static void test_log_json_says_how_many_were_suppressed(void)
     char out[1024];
     dh_log_json_line(out, sizeof out, "T", "warn", "worker wk-1", "accept failed", 999);
     CU_ASSERT_STRING_EQUAL(out, "{\"ts\":\"T\",\"level\":\"warn\",\"process\":\"worker wk-1\","
-                                "\"msg\":\"accept failed\",\"suppressed\":999}\n");
+                                "\"msg\":\"accept failed\",\"suppressed\":999,"
+                                "\"fields\":{\"worker\":\"wk-1\"}}\n");
+}
+
+/* A worker's lines name the match, the player, the bundle and the command in words; each
+ * becomes a field, with the worker's id from the process name (issue 30: fields were
+ * empty on every worker line, so logs could not be filtered by match). */
+static void test_log_json_fields_name_the_match_player_worker_bundle_and_command(void)
+{
+    char out[1024];
+    dh_log_json_line(out, sizeof out, "T", "warn", "worker wk-2",
+                     "match m-0123456789abcdef: seat 2: command 17 of p-44977efc84a22fc4 on "
+                     "bundle 04e6d9a9107e: E1a2b3c4d: boom",
+                     0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, ",\"fields\":{\"worker\":\"wk-2\",\"match\":"
+                                       "\"m-0123456789abcdef\",\"command\":\"17\",\"player\":"
+                                       "\"p-44977efc84a22fc4\",\"bundle\":\"04e6d9a9107e\"}}\n"));
+    /* a key=value word of the message wins over a word it names */
+    dh_log_json_line(out, sizeof out, "T", "info", "gateway gw-1",
+                     "match=m-1111111111111111 moved from match m-2222222222222222", 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"fields\":{\"match\":\"m-1111111111111111\","
+                                       "\"gateway\":\"gw-1\"}"));
+    /* words that only look like ids are left alone */
+    dh_log_json_line(out, sizeof out, "T", "info", "matchmaker", "m-12 p-zz bundle xyz", 0);
+    CU_ASSERT_PTR_NULL(strstr(out, "\"fields\""));
 }
 
 static void test_log_json_escapes_quotes_controls_and_bad_utf8(void)
@@ -132,6 +156,8 @@ int main(void)
         {"log_json_has_the_standard_keys_and_fields",
          test_log_json_has_the_standard_keys_and_fields},
         {"log_json_says_how_many_were_suppressed", test_log_json_says_how_many_were_suppressed},
+        {"log_json_fields_name_the_match_player_worker_bundle_and_command",
+         test_log_json_fields_name_the_match_player_worker_bundle_and_command},
         {"log_json_escapes_quotes_controls_and_bad_utf8",
          test_log_json_escapes_quotes_controls_and_bad_utf8},
         {"log_json_cuts_a_message_too_long", test_log_json_cuts_a_message_too_long},

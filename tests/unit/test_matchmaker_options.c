@@ -101,6 +101,44 @@ static void test_options_check_refuses_bad_strings_without_echoing_them(void)
     rig_mm_close(&r);
 }
 
+/* A list option (OptionSpec.items): a comma-separated list of distinct items, as many as
+ * list_size, card names with spaces included; what is wrong is named. */
+static void test_options_check_takes_a_list_of_declared_items(void)
+{
+    rig_mm r;
+    open_rig(&r, "mm-opt-5");
+    char why[160];
+    static const struct {
+        const char *value, *why; /* why NULL: accepted */
+    } cases[] = {
+        {"Cellar,Throne Room,Witch", NULL},
+        {"Witch,Chapel,Cellar", NULL},
+        {"Cellar,Wizard,Witch", "option 'kingdom': 'Wizard' is not one of its items"},
+        {"Cellar,Cellar,Witch", "option 'kingdom': 'Cellar' is listed twice"},
+        {"Cellar,Witch", "option 'kingdom': a list of 3 items, not 2"},
+        {"Cellar,Witch,", "option 'kingdom': item 3 of the list must be 1-32 characters of "
+                          "A-Z a-z 0-9 _ - and space"},
+        {"Cellar,Wi\x1b[2Jtch,Chapel", "option 'kingdom': item 2 of the list must be 1-32 "
+                                       "characters of A-Z a-z 0-9 _ - and space"},
+        {"Witch", "option 'kingdom' takes no value 'Witch'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        opts o = {0};
+        opt(&o, "kingdom", cases[i].value);
+        why[0] = '\0';
+        CU_ASSERT_EQUAL(check(&r, &o, why), cases[i].why == NULL);
+        if (cases[i].why)
+            CU_ASSERT_STRING_EQUAL(why, cases[i].why);
+    }
+    opts o = {0};
+    opt(&o, "kingdom", "Cellar,Throne Room,Witch");
+    char out[QUEUE_OPTIONS_MAX];
+    options_canon_for(&r.mm.reg, "dominion", o.p, o.n, out, sizeof out);
+    CU_ASSERT_STRING_EQUAL(out, "kingdom=Cellar,Throne Room,Witch");
+    CU_ASSERT_EQUAL(options_from_records(o.p, o.n, out, sizeof out), 0);
+    rig_mm_close(&r);
+}
+
 static void test_options_canon_sorts_by_name_and_drops_empty_values(void)
 {
     opts o = {0};
@@ -189,6 +227,8 @@ int main(void)
          test_options_check_refuses_unknown_options_and_values},
         {"options_check_refuses_bad_strings_without_echoing_them",
          test_options_check_refuses_bad_strings_without_echoing_them},
+        {"options_check_takes_a_list_of_declared_items",
+         test_options_check_takes_a_list_of_declared_items},
         {"options_canon_sorts_by_name_and_drops_empty_values",
          test_options_canon_sorts_by_name_and_drops_empty_values},
         {"options_canon_for_leaves_out_the_default", test_options_canon_for_leaves_out_the_default},

@@ -259,6 +259,7 @@ void host_start_match(host *h, const Deckhand__Internal__StartMatch *sm, uint64_
     if (pin) {
         hm->pin = pin;
         bundles_started(h->bs, pin);
+        hm->trial = bundles_trial_start(h->bs, hm->game, pin, hm->trial_sha, now_ms);
     }
 
     int op = store_op(h->st, now_ms);
@@ -381,11 +382,30 @@ static void host_choose(host *h, host_match *hm, int seat, uint64_t cmd_id,
         out_reply(h, s->route, s->player_id, cmd_id, DECKHAND__ERROR_CODE__INTERNAL, ee.message);
     } else if (code != ENGINE_OK) {
         /* the detail for operators, an error id for players; a player can repeat it at will */
-        if (code == ENGINE_SCRIPT_ERROR)
+        if (code == ENGINE_SCRIPT_ERROR) {
             dh_warn_every(DH_LOG_EVERY_MS, "match %s: seat %d: %s", hm->id, seat, ee.message);
+            host_script_error(h, hm, now_ms);
+        }
         out_remember(s, cmd_id, (int)code, ee.public_message);
         out_reply(h, s->route, s->player_id, cmd_id, (int)code, ee.public_message);
     }
+}
+
+void host_script_error(host *h, host_match *hm, uint64_t now_ms)
+{
+    if (!h->bs)
+        return;
+    bundles_script_error(h->bs, hm->pin);
+    if (hm->trial && !hm->trial_erred) {
+        hm->trial_erred = true;
+        bundles_trial_note(h->bs, hm->game, hm->trial_sha, hm->trial, DH_TRIAL_ERRORED, now_ms);
+    }
+}
+
+void host_trial_quarantined(host *h, host_match *hm, uint64_t now_ms)
+{
+    if (h->bs && hm->trial)
+        bundles_trial_note(h->bs, hm->game, hm->trial_sha, hm->trial, DH_TRIAL_QUARANTINED, now_ms);
 }
 
 /* A player who reconnects through another gateway goes on with the cmd_id sequence of the

@@ -56,4 +56,10 @@ void host_lose(host *h, host_match *hm);
 engine_code host_apply(host *h, host_match *hm, int seat, uint64_t cmd_id, uint64_t decision_id,
                        const uint32_t *ids, size_t n, uint64_t now_ms, engine_error *ee);
 
+/* A script error in hm (a player's answer or the worker's own): the metric, and once per
+ * match the canary's trial it belongs to (bundles_trial_note, which may abort the canary). */
+void host_script_error(host *h, host_match *hm, uint64_t now_ms);
+/* hm was quarantined: its canary's trial counts it. */
+void host_trial_quarantined(host *h, host_match *hm, uint64_t now_ms);
+
 #endif

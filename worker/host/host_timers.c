@@ -50,6 +50,7 @@ static bool host_quarantine_end(host *h, host_match *hm)
         hm->quarantined = false;
         return false;
     }
+    host_trial_quarantined(h, hm, dh_now_ms());
     return true;
 }
 
@@ -79,6 +80,7 @@ static void host_script_failed(host *h, host_match *hm, int seat, const char *wh
                                const engine_error *ee, uint64_t now_ms)
 {
     dh_counter_inc(&h->stats.script_failures);
+    host_script_error(h, hm, now_ms);
     if (!hm->counted_ahead) /* else its adoption counted this try already */
         hm->script_failures++;
     hm->counted_ahead = false;

@@ -34,8 +34,32 @@ function tests.test_unknown_options_and_values_are_refused(T)
   T.eq(why, "option 'kingdom' given twice")
 end
 
-function tests.test_an_explicit_card_list_is_for_sims_only(T)
-  T.ok(not T.check_options { kingdom = "Witch,Chapel" }, "the network takes declared values")
+local TEN = "Cellar,Chapel,Moat,Village,Smithy,Market,Militia,Witch,Throne Room,Laboratory"
+
+function tests.test_a_list_of_ten_kingdom_cards_is_accepted_and_played(T)
+  T.eq(#game().options[1].list, #require("dominion.cards").kingdom)
+  T.eq(game().options[1].list_size, 10)
+  T.ok(T.check_options { kingdom = TEN }, "ten of the bundle's kingdom cards")
+  local m = T.match { players = 2, options = { kingdom = TEN } }
+  T.eq(m.g:count("supply:Throne Room", 0), 10, "a listed card has its pile")
+  T.eq(m.g:count("supply:Gardens", 0), 0, "an unlisted one has none")
+  T.ok(m:decision() ~= nil, "the match waits for a decision")
+end
+
+function tests.test_a_kingdom_list_is_refused_naming_what_is_wrong(T)
+  local ok, why = T.check_options { kingdom = TEN:gsub("Witch", "Wizard") }
+  T.ok(not ok)
+  T.eq(why, "option 'kingdom': 'Wizard' is not one of its items")
+  why = select(2, T.check_options { kingdom = TEN:gsub("Chapel", "Cellar") })
+  T.eq(why, "option 'kingdom': 'Cellar' is listed twice")
+  why = select(2, T.check_options { kingdom = "Copper,Chapel" })
+  T.eq(why, "option 'kingdom': 'Copper' is not one of its items", "a base card is no kingdom card")
+  why = select(2, T.check_options { kingdom = "Witch,Chapel" })
+  T.eq(why, "option 'kingdom': a list of 10 items, not 2")
+end
+
+function tests.test_a_short_card_list_is_for_sims_only(T)
+  T.ok(not T.check_options { kingdom = "Witch,Chapel" }, "the network takes 10 cards")
   local m = T.match { players = 2, options = { kingdom = "Witch,Chapel" } }
   T.ok(m:decision() ~= nil, "a match (deckhand sim) still takes the list")
 end

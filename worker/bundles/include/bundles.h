@@ -38,6 +38,7 @@
 #include "dh_metrics.h"
 #include "dh_redis.h"
 #include "dh_redis_sub.h"
+#include "dh_trial.h"
 #include "engine.h"
 
 #define BUNDLES_POLL_MS        200  /* while the announcement channel is down */
@@ -78,8 +79,11 @@ typedef struct bundles {
     unsigned report_ttl_ms;
     dh_counter loaded; /* bundles fetched from Redis and loaded (/metrics) */
     dh_counter failed_loads;
-    dh_counter started_current; /* new matches started on a game's current bundle */
-    dh_counter started_canary;  /* ... and on its canary */
+    dh_counter started_current;  /* new matches started on a game's current bundle */
+    dh_counter started_canary;   /* ... and on its canary */
+    dh_counter errors_current;   /* script errors in matches on a game's current bundle */
+    dh_counter errors_canary;    /* ... and on a canary */
+    dh_counter canaries_aborted; /* canaries this worker's guard aborted (bundles_guard.c) */
 } bundles;
 
 /* def (borrowed, outlives bs) is the embedded default; its games are the games served.
@@ -92,6 +96,20 @@ void bundles_free(bundles *bs);
 /* Follow Redis: load what became current, free what nobody uses; report when something
  * changed. bundles_tick calls it when due; tests call it directly. */
 void bundles_poll(bundles *bs, uint64_t now_ms);
+
+/* ---- a canary's trial and its guard (bundles_guard.c, dh_trial.h) ---- */
+
+/* A new match of game started on e: while the game has a canary here, its side in the
+ * canary's trial (1 + dh_trial_side) with the canary's SHA into sha (65 bytes), the
+ * start counted (and judged); else 0. */
+int bundles_trial_start(bundles *bs, const char *game, const bundles_entry *e, char *sha,
+                        uint64_t now_ms);
+/* A match of game on trial side (1 + dh_trial_side) of canary sha met what: counted,
+ * then judged: a guard past its margin aborts the canary, with its audit entry. */
+void bundles_trial_note(bundles *bs, const char *game, const char *sha, int side,
+                        dh_trial_count what, uint64_t now_ms);
+/* A script error in a match on e (NULL: the default bundle): the metric. */
+void bundles_script_error(bundles *bs, const bundles_entry *e);
 
 /* ---- announcements (bundles_announce.c) ---- */
 

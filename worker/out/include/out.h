@@ -99,6 +99,9 @@ typedef struct {
     bool busy;                 /* a write of the current batch is in flight */
     bool started;              /* MatchStarted ok was sent */
     struct bundles_entry *pin; /* the bundle it runs on, when the host follows bundles */
+    int trial;                 /* 0, or 1 + its side (dh_trial.h) in its game's canary trial */
+    bool trial_erred;          /* its script error counts in the trial already */
+    char trial_sha[65];        /* the canary whose trial counts it */
     uint64_t started_ns;       /* dh_now_ns at its start here; 0 when adopted (untimed) */
 
     char options[HOST_OPTIONS_MAX]; /* its game options (StartMatch.options), "" = defaults */
