@@ -299,7 +299,8 @@ done:
 void engine_search_host_config(engine_search_config *cfg)
 {
     *cfg = (engine_search_config){.iterations = ENGINE_SEARCH_HOST_ITERATIONS,
-                                  .budget_ns = ENGINE_SEARCH_BUDGET_MS * 1000000ULL};
+                                  .budget_ns = (ENGINE_SEARCH_BUDGET_MS - ENGINE_SEARCH_APPLY_MS) *
+                                               1000000ULL};
 }
 
 engine_code engine_search_answer(const engine_match *m, const engine_search_config *cfg,

@@ -17,7 +17,8 @@
  *     and every SEARCH_STOP_MIN tries within one), the rest of the budget is not spent (a
  *     near-forced decision costs a few play-outs, not the budget);
  *   - with a time budget, each round is sized from the time the play-outs so far took,
- *     so the last round happens before the time is up.
+ *     so the last round happens before the time is up, and no play-out starts that would
+ *     likely end past it (search_out_of_time).
  * The play-out bot's own answer always survives: it is what the others are measured
  * against, and the answer unless another beat it in the same worlds by enough
  * (search_final).
@@ -34,6 +35,7 @@
 #define SEARCH_STOP_Z     3.0   /* a lead this many standard errors ends the search early */
 #define SEARCH_STOP_MIN   12    /* worlds the stopping rule needs, at least */
 #define SEARCH_ROUND_MIN  2     /* tries a survivor gets in the first round, at least */
+#define SEARCH_LAST_SLACK 2     /* no play-out starts unless twice the mean one still fits */
 
 /* ---- comparisons --------------------------------------------------------------------- */
 
@@ -163,6 +165,18 @@ static uint64_t search_round_tries(const search *s, uint64_t t0, uint64_t stop, 
     return each || round || !afford ? each : 1;
 }
 
+/* 1 when the next play-out would likely end past stop: less time is left than
+ * SEARCH_LAST_SLACK mean play-outs so far (a search ends before its budget, not one
+ * play-out after it: a worker's loop waits for it). */
+static int search_out_of_time(const search *s, uint64_t t0, uint64_t stop)
+{
+    if (!stop)
+        return 0;
+    uint64_t now = dh_now_ns();
+    uint64_t mean = s->stats->iterations ? (now - t0) / s->stats->iterations : 0;
+    return now + SEARCH_LAST_SLACK * mean >= stop;
+}
+
 int search_spend(search *s, uint64_t t0, uint64_t stop, engine_error *err)
 {
     uint32_t alive[SEARCH_CANDIDATES];
@@ -179,7 +193,7 @@ int search_spend(search *s, uint64_t t0, uint64_t stop, engine_error *err)
             break;
         for (uint32_t t = 0; t < each; t++) {
             for (size_t i = 0; i < n; i++) {
-                if (s->stats->iterations >= s->iterations || (stop && dh_now_ns() >= stop))
+                if (s->stats->iterations >= s->iterations || search_out_of_time(s, t0, stop))
                     return 0;
                 if (search_iterate(s, alive[i], err) < 0)
                     return -1;
