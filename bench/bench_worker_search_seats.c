@@ -1,12 +1,14 @@
 /*
  * bench_worker_search_seats.c: what the search bot's seats cost a worker's loop
- * (docs/BENCHMARKS.md, "Worker: the search bot's seats"). MATCHES two-player Caveman
- * matches on the unit tests' worker rig, each with seat 2 a bot-filled seat of the search
- * bot (Seat.bot "search", as a queue with bot=search makes them), so the worker answers
- * those seats itself in host_tick; seat 1's decisions are answered with the game's
- * default bot (Choose.bot), which is cheap. Per tick it measures host_tick's wall time and
- * the search answers it made, so the bound (at most HOST_SEARCH_TICK_MS of searching a
- * tick, each search at most ENGINE_SEARCH_BUDGET_MS) shows as the longest tick.
+ * (docs/BENCHMARKS.md, "Worker: the search bot's seats"). MATCHES two-player matches of
+ * BENCH_GAME (default caveman) on the unit tests' worker rig, each with seat 2 a
+ * bot-filled seat of the `hard` difficulty (the search bot at the worker's budget, as a
+ * queue with bot=hard makes them), so the worker answers those seats itself in host_tick; seat 1's
+ * decisions are answered with the game's default bot (Choose.bot), which is cheap. Per tick it
+ * measures host_tick's wall time and the search answers it made, so the bound (at most
+ * HOST_SEARCH_TICK_MS of searching a tick, each search at most ENGINE_SEARCH_BUDGET_MS) shows as
+ * the longest tick; the ticks that made one search answer give the time per decision as the worker
+ * spends it (search, apply, persist), at p50 and p99.
  *
  *   bench_worker_search_seats [MATCHES [TICKS]]      (default 16 200)
  */
@@ -17,6 +19,7 @@
 #include "rig_worker.h"
 
 static long matches = 16, ticks = 200;
+static const char *game = "caveman";
 
 static void start_search_match(rig_worker *r, long i)
 {
@@ -28,11 +31,11 @@ static void start_search_match(rig_worker *r, long i)
     s0.name = (char *)"ann";
     s1.player_id = bot_id;
     s1.name = (char *)"Bot 1";
-    s1.bot = (char *)ENGINE_SEARCH_BOT;
+    s1.bot = (char *)ENGINE_HARD_BOT;
     Deckhand__Internal__Seat *seats[] = {&s0, &s1};
     Deckhand__Internal__StartMatch sm = DECKHAND__INTERNAL__START_MATCH__INIT;
     sm.match_id = id;
-    sm.game = (char *)"caveman";
+    sm.game = (char *)game;
     sm.seed = (uint64_t)i + 1;
     sm.n_seats = 2;
     sm.seats = seats;
@@ -58,6 +61,23 @@ static void answer_players(rig_worker *r, uint64_t *cmd)
     host_flush(&r->h, r->now);
 }
 
+static int bench_u64_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The ticks that made one search answer, ns[0..n): p50, p99 and the longest. */
+static void bench_one_answer_ticks(uint64_t *ns, size_t n)
+{
+    if (!n)
+        return;
+    qsort(ns, n, sizeof *ns, bench_u64_cmp);
+    printf("%s, ticks with one search answer: %zu, p50 %.1f ms, p99 %.1f ms, longest %.1f ms\n",
+           game, n, (double)ns[n / 2] / 1e6, (double)ns[n - 1 - n / 100] / 1e6,
+           (double)ns[n - 1] / 1e6);
+}
+
 static void bench_search_seats(void)
 {
     rig_worker r;
@@ -68,12 +88,19 @@ static void bench_search_seats(void)
         start_search_match(&r, i);
     rig_worker_drop_all(&r);
     uint64_t cmd = 1, made = 0, total_ns = 0, max_ns = 0;
+    uint64_t *one = calloc((size_t)ticks, sizeof *one);
+    size_t none = 0;
     long run = 0;
-    for (; run < ticks && host_active(&r.h); run++) {
+    for (long next = matches; run < ticks; run++) {
+        if (!host_active(&r.h)) /* the matches ended: a new one, so every tick counts */
+            start_search_match(&r, next++);
         answer_players(&r, &cmd);
         uint64_t t0 = dh_now_ns();
-        made += host_tick(&r.h, r.now);
+        size_t k = host_tick(&r.h, r.now);
         uint64_t dt = dh_now_ns() - t0;
+        made += k;
+        if (k == 1 && one)
+            one[none++] = dt;
         host_flush(&r.h, r.now);
         rig_worker_drop_all(&r);
         total_ns += dt;
@@ -87,11 +114,16 @@ static void bench_search_seats(void)
            matches, run, (unsigned long long)made, (unsigned long long)r.h.stats.search_answers,
            run ? ms / (double)run : 0.0, (double)max_ns / 1e6, made ? ms / (double)made : 0.0,
            ms > 0 ? (double)made * 1000.0 / ms : 0.0);
+    bench_one_answer_ticks(one, none);
+    free(one);
     rig_worker_close(&r);
 }
 
 int main(int argc, char **argv)
 {
+    const char *g = getenv("BENCH_GAME");
+    if (g && *g)
+        game = g;
     return rig_worker_bench(argc, argv, "bench_worker_search_seats",
                             "bench_worker_search_seats [MATCHES [TICKS]]", &matches, &ticks,
                             bench_search_seats);

@@ -22,6 +22,7 @@
 
 #include "cli.h"
 #include "dh_clock.h"
+#include "dh_grow.h"
 #include "engine.h"
 
 #define SIM_MAX_PLAYERS 8
@@ -44,8 +45,11 @@ typedef struct {
     bool each;                    /* print a line per game */
     bool hash;                    /* with each: and the final state hash */
     engine_search_config search;  /* seats whose bot is "search" */
+    engine_search_config hard;    /* seats whose bot is "hard": the worker's search */
     engine_search_stats searched; /* summed over its decisions */
     long search_decisions;
+    uint64_t *decision_ns; /* each search decision's wall time, for its p99 */
+    size_t ndecision_ns, decision_ns_cap;
     uint32_t ids[4096]; /* a search answer */
 } sim_stats;
 
@@ -62,6 +66,9 @@ static const char sim_usage[] =
     "  bot (engine_search.c), --search-iterations play-outs per decision (default 200);\n"
     "  in a game with an evaluation hint its play-outs stop after --search-depth turns\n"
     "  (default 8; 0: play every one to the end) and are scored by the hint.\n"
+    "  The difficulties every game offers: `easy`, `normal` (the game's default bot) and\n"
+    "  `hard`: the search as the worker runs it, bounded by time (50 ms a decision), so\n"
+    "  a run with `hard` depends on the machine's speed and load, unlike one with `search`.\n"
     "  Scripts default to DECKHAND_SCRIPTS, else ./scripts.\n";
 
 /* Game i's seed: splitmix64's finaliser over S and i, so two runs with different S share
@@ -116,14 +123,16 @@ static int sim_drive(engine_match *m, const char *const *seat_bot, sim_stats *st
 {
     const engine_decision *d;
     while ((d = engine_match_decision(m))) {
-        if (strcmp(seat_bot[d->seat], ENGINE_SEARCH_BOT) != 0) {
+        if (!engine_search_strategy(seat_bot[d->seat])) {
             err->code = ENGINE_INTERNAL;
             snprintf(err->message, sizeof err->message, "a decision for a Lua bot's seat");
             return -1;
         }
         size_t n = sizeof st->ids / sizeof *st->ids;
         engine_search_stats ss;
-        if (engine_search_answer(m, &st->search, st->ids, &n, &ss, err) != ENGINE_OK ||
+        const engine_search_config *cfg =
+            strcmp(seat_bot[d->seat], ENGINE_HARD_BOT) ? &st->search : &st->hard;
+        if (engine_search_answer(m, cfg, st->ids, &n, &ss, err) != ENGINE_OK ||
             engine_match_answer(m, d->seat, d->decision_id, st->ids, n, err) != ENGINE_OK)
             return -1;
         st->searched.iterations += ss.iterations;
@@ -131,8 +140,13 @@ static int sim_drive(engine_match *m, const char *const *seat_bot, sim_stats *st
         st->searched.decisions += ss.decisions;
         st->searched.choices += ss.choices;
         st->searched.evaluated += ss.evaluated;
+        st->searched.stopped += ss.stopped;
+        st->searched.changed += ss.changed;
         st->searched.ns += ss.ns;
         st->search_decisions++;
+        if (dh_grow(&st->decision_ns, &st->decision_ns_cap, st->ndecision_ns + 1,
+                    sizeof *st->decision_ns, 1024) == 0)
+            st->decision_ns[st->ndecision_ns++] = ss.ns;
     }
     return 0;
 }
@@ -148,7 +162,7 @@ static int sim_one(engine_bundle *b, const char *game, uint64_t seed, long index
     const char *seat_bot[SIM_MAX_PLAYERS], *inline_bot[SIM_MAX_PLAYERS];
     for (int i = 0; i < st->nplayers; i++) {
         seat_bot[i] = st->bots[(i + index) % st->nplayers];
-        inline_bot[i] = strcmp(seat_bot[i], ENGINE_SEARCH_BOT) ? seat_bot[i] : NULL;
+        inline_bot[i] = engine_search_strategy(seat_bot[i]) ? NULL : seat_bot[i];
         snprintf(namebuf[i], sizeof namebuf[i], "%s-%d", seat_bot[i], i + 1);
         names[i] = namebuf[i];
     }
@@ -234,7 +248,25 @@ static int sim_one(engine_bundle *b, const char *game, uint64_t seed, long index
     return 0;
 }
 
-static void sim_report(const sim_stats *st, double seconds)
+static int sim_u64_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The search decisions' wall time at p50, p99 and the longest, in ms. */
+static void sim_report_times(sim_stats *st)
+{
+    size_t n = st->ndecision_ns;
+    if (!n)
+        return;
+    qsort(st->decision_ns, n, sizeof *st->decision_ns, sim_u64_cmp);
+    printf("search ms per decision: p50 %.1f p99 %.1f max %.1f\n",
+           (double)st->decision_ns[n / 2] / 1e6, (double)st->decision_ns[n - 1 - n / 100] / 1e6,
+           (double)st->decision_ns[n - 1] / 1e6);
+}
+
+static void sim_report(sim_stats *st, double seconds)
 {
     double g = st->games ? (double)st->games : 1.0;
     printf("seat  wins    win%%   avg score   (bots rotate through the seats)\n");
@@ -253,15 +285,20 @@ static void sim_report(const sim_stats *st, double seconds)
         double sec = (double)st->searched.ns / 1e9;
         printf("search: %ld decisions, %.0f play-outs (%.0f cut short by the game's evaluation) "
                "and %.0f nodes each, %.0f play-outs/s, "
-               "%.0f branches/s (g:choose calls in copies), %.1f ms per decision\n",
+               "%.0f branches/s (g:choose calls in copies), %.1f ms per decision, "
+               "%.1f%% stopped early (one answer clearly ahead), %.1f%% not the play-out "
+               "bot's answer\n",
                st->search_decisions, (double)st->searched.iterations / (double)st->search_decisions,
                (double)st->searched.evaluated / (double)st->search_decisions,
                (double)st->searched.nodes / (double)st->search_decisions,
                sec > 0 ? (double)st->searched.iterations / sec : 0.0,
                sec > 0 ? (double)st->searched.choices / sec : 0.0,
-               1e3 * sec / (double)st->search_decisions);
+               1e3 * sec / (double)st->search_decisions,
+               100.0 * (double)st->searched.stopped / (double)st->search_decisions,
+               100.0 * (double)st->searched.changed / (double)st->search_decisions);
         /* The total, for a bench that divides a run's instructions by it (bench/engine_cost.sh). */
         printf("search branches: %llu\n", (unsigned long long)st->searched.choices);
+        sim_report_times(st);
     }
     printf("winrate");
     for (int i = 0; i < st->nstrategies; i++)
@@ -300,6 +337,7 @@ int cmd_sim(int argc, char **argv)
         .each = dh_flags_has(f, "each"),
         .hash = dh_flags_has(f, "hash"),
         .search = {.iterations = (uint32_t)iterations, .depth = depth ? (int32_t)depth : -1}};
+    engine_search_host_config(&st.hard);
     if (sim_parse_bots(bots, &st) < 0) {
         fprintf(stderr, "deckhand sim: --bots wants 1..%d comma-separated names\n",
                 SIM_MAX_PLAYERS);
@@ -328,6 +366,7 @@ int cmd_sim(int argc, char **argv)
         }
     }
     sim_report(&st, (double)dh_now_ns() / 1e9 - t0);
+    free(st.decision_ns);
     engine_bundle_free(b);
     return rc;
 }

@@ -181,6 +181,7 @@ int dh_list_find(const char *csv, const char *name);
 /* The bot strategy of DH_F_BOTS whose seat the worker answers and logs (the engine's search
  * bot, ENGINE_SEARCH_BOT): a replay applies its answers like a player's. */
 #define DH_BOT_SEARCH   "search"
+#define DH_BOT_HARD     "hard"       /* the search bot as a difficulty (ENGINE_HARD_BOT) */
 #define DH_F_UNRATED    "unrated"    /* "1": bot-filled, moves no rating */
 #define DH_F_ENDED_MS   "ended_ms"   /* when finished */
 #define DH_F_RESULT     "result"     /* JSON [{"seat","name","score","rank","turns"}] */

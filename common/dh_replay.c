@@ -140,7 +140,8 @@ static dh_replay_status dh_replay_parse(dh_replay_record *rec, char *err, size_t
         size_t len = 0;
         dh_list_next(&cur, &b, &len); /* a short list leaves the last seats human */
         snprintf(rec->botbuf[i], sizeof rec->botbuf[i], "%.*s", (int)len, b);
-        if (!strcmp(rec->botbuf[i], DH_BOT_SEARCH)) /* logged answers, not an inline bot */
+        if (!strcmp(rec->botbuf[i], DH_BOT_SEARCH) ||
+            !strcmp(rec->botbuf[i], DH_BOT_HARD)) /* logged answers, not an inline bot */
             len = 0;
         rec->botp[i] = len ? rec->botbuf[i] : NULL;
         rec->any_bot |= len > 0;

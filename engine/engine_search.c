@@ -7,9 +7,9 @@
  *
  * An iteration:
  *   1. a world: a copy of the match, its hidden cards dealt again (search_copy);
- *   2. select: the root's answer by UCB1 (the play-out bot's own tried in every world any
- *      other is); then down the tree, but only below nodes of SEARCH_EXPAND visits or more
- *      (a tree grown from a few visits chose the seat's later answers almost at random,
+ *   2. select: the root's answer as engine_search_root.c schedules them (sequential
+ *      halving over the same worlds); then down the tree, but only below nodes of SEARCH_EXPAND
+ * visits or more (a tree grown from a few visits chose the seat's later answers almost at random,
  *      and played worse than the bot: 56% against 69-71% of flat searches against
  *      big_money, docs/BENCHMARKS.md), each decision's candidate answers (below) being
  *      the actions; a node's children are keyed by what the answer says (option labels
@@ -21,7 +21,7 @@
  *      win, shared wins split, partly the score margin: search_rewards), or the hint's
  *      value for it.
  * The answer is the play-out bot's own unless another beat it in the same worlds
- * (search_final).
+ * (search_final, engine_search_root.c).
  *
  * Candidate answers (progressive widening): the play-out bot's own answer, the answers of
  * the game's other bots (a few plausible answers, whatever the game); once the budget
@@ -44,13 +44,11 @@
 #include "dh_grow.h"
 #include "engine_search_impl.h"
 
-#define SEARCH_EXPLORE      0.7   /* UCB1's exploration constant (rewards are 0..1) */
-#define SEARCH_PAIRED_MIN   6     /* worlds two root answers share before they are compared */
-#define SEARCH_PAIRED_P     0.067 /* a no-better answer's chance to be chosen: search_final */
-#define SEARCH_PRIOR_SHARE  8     /* the play-out bot's own answer starts with 1/8 of the */
-#define SEARCH_PRIOR_REWARD 0.6   /* iterations as visits, at this mean result */
-#define SEARCH_WIDEN        8     /* every option is a candidate from this many play-outs each */
-#define SEARCH_EXPAND       40    /* visits a node needs before the tree grows below it */
+#define SEARCH_EXPLORE      0.7 /* UCB1's exploration constant (rewards are 0..1) */
+#define SEARCH_PRIOR_SHARE  8   /* the play-out bot's own answer starts with 1/8 of the */
+#define SEARCH_PRIOR_REWARD 0.6 /* iterations as visits, at this mean result */
+#define SEARCH_WIDEN        8   /* every option is a candidate from this many play-outs each */
+#define SEARCH_EXPAND       40  /* visits a node needs before the tree grows below it */
 
 /* ---- candidates ------------------------------------------------------------------------ */
 
@@ -85,7 +83,8 @@ static void search_add(search *s, const engine_decision *d, const uint32_t *ids,
 }
 
 /* The candidates: the play-out bot's answer, then the answers of the game's other bots
- * (not `random`): a few plausible answers, whatever the game; then, when the budget
+ * (not the engine's own: `random`, and `easy` and `normal`, the default bot again): a few
+ * plausible answers, whatever the game; then, when the budget
  * affords SEARCH_WIDEN play-outs per option, every single option, none and all too. */
 static void search_candidates(search *s, engine_match *c, const engine_decision *d)
 {
@@ -101,7 +100,7 @@ static void search_candidates(search *s, engine_match *c, const engine_decision 
     for (size_t j = 0; j < c->game->nbots; j++) {
         const char *other = c->game->bots[j].name;
         n = sizeof ids / sizeof *ids;
-        if (strcmp(other, bot) && strcmp(other, ENGINE_RANDOM_BOT) &&
+        if (strcmp(other, bot) && !engine_bot_is_builtin(other) &&
             engine_match_bot_answer(c, other, ids, &n, NULL) == ENGINE_OK)
             search_add(s, d, ids, n);
     }
@@ -224,37 +223,8 @@ static int search_root(search *s, engine_error *err)
     return rc;
 }
 
-/* The root answer to try next: each once, then UCB1 (every one is always available). */
-static uint32_t search_root_pick(search *s)
+int search_iterate(search *s, uint32_t node, engine_error *err)
 {
-    uint32_t best = 0, most = 0;
-    double best_score = -1;
-    for (uint32_t k = s->nodes[0].child; k; k = s->nodes[k].sibling)
-        most = s->nodes[k].tries > most ? s->nodes[k].tries : most;
-    /* the bot's own answer is what the others are measured against: it is tried in every
-       world any other answer is */
-    if (s->root_bot && s->nodes[s->root_bot].tries < most)
-        return s->root_bot;
-    for (uint32_t k = s->nodes[0].child; k; k = s->nodes[k].sibling) {
-        search_node *nd = &s->nodes[k];
-        nd->avail = s->nodes[0].visits + 1;
-        if (!nd->tries)
-            return k;
-        double score = search_ucb(nd);
-        if (score > best_score) {
-            best_score = score;
-            best = k;
-        }
-    }
-    return best;
-}
-
-/* One iteration; 0, or -1 with err set. */
-static int search_iterate(search *s, engine_error *err)
-{
-    uint32_t node = search_root_pick(s);
-    if (!node)
-        return 0;
     search_node *root_child = &s->nodes[node];
     uint32_t world = root_child->tries++;
     engine_match *c = search_copy(s, world, err);
@@ -301,8 +271,9 @@ static int search_iterate(search *s, engine_error *err)
     }
     double r[SEARCH_MAX_SEATS];
     if (c->st.finished) {
-        search_rewards(c, r);
-    } else if (c->stop_turn && !engine_match_decision(c) && search_evaluate(c, r) == 0) {
+        search_rewards(c, c->st.turn - s->m->st.turn, r);
+    } else if (c->stop_turn && !engine_match_decision(c) &&
+               search_evaluate(c, c->st.turn - s->m->st.turn, r) == 0) {
         s->stats->evaluated++;
     } else {
         s->stats->failed++;
@@ -325,64 +296,11 @@ done:
     return rc;
 }
 
-/* The z whose one-sided normal tail is p (bisection: once per decision). */
-static double search_z_for(double p)
+void engine_search_host_config(engine_search_config *cfg)
 {
-    double lo = 0, hi = 10;
-    for (int i = 0; i < 50; i++) {
-        double mid = (lo + hi) / 2;
-        if (0.5 * erfc(mid / sqrt(2.0)) > p)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return (lo + hi) / 2;
-}
-
-/* The answer: the play-out bot's own, unless another beat it in the same worlds by more
- * than z standard errors of the paired difference (common random numbers make that a fair
- * test with few tries), z such that with m other answers no better than the bot's one is
- * chosen with chance SEARCH_PAIRED_P at most (1.5 for one other answer, 2.4 for eight,
- * 2.6 for sixteen: with z = 1.5 for all, a search widened to every Dominion buy lost to
- * Big Money more often than its own bot, 64.5% against 81.5% on the same seeds);
- * without the bot's answer, the most visited. */
-static uint32_t search_final(const search *s)
-{
-    uint32_t best = s->root_bot;
-    if (!best) {
-        for (uint32_t k = s->nodes[0].child; k; k = s->nodes[k].sibling)
-            if (!best || s->nodes[k].visits > s->nodes[best].visits)
-                best = k;
-        return best;
-    }
-    uint32_t others = 0;
-    for (uint32_t k = s->nodes[0].child; k; k = s->nodes[k].sibling)
-        others += k != s->root_bot;
-    double z = search_z_for(SEARCH_PAIRED_P / (others ? others : 1));
-    double best_gain = 0;
-    const double *rb = s->world_r + (size_t)s->nodes[s->root_bot].slot * s->nworlds;
-    for (uint32_t k = s->nodes[0].child; k; k = s->nodes[k].sibling) {
-        if (k == s->root_bot)
-            continue;
-        const double *rk = s->world_r + (size_t)s->nodes[k].slot * s->nworlds;
-        double sum = 0, sq = 0;
-        uint32_t n = 0;
-        for (uint32_t w = 0; w < s->nworlds; w++)
-            if (!isnan(rk[w]) && !isnan(rb[w])) {
-                double d = rk[w] - rb[w];
-                sum += d;
-                sq += d * d;
-                n++;
-            }
-        if (n < SEARCH_PAIRED_MIN)
-            continue;
-        double mean = sum / n, var = (sq - sum * mean) / (n - 1);
-        if (mean > best_gain && mean > z * sqrt(var / n)) {
-            best_gain = mean;
-            best = k;
-        }
-    }
-    return best;
+    *cfg = (engine_search_config){.iterations = ENGINE_SEARCH_HOST_ITERATIONS,
+                                  .budget_ns = (ENGINE_SEARCH_BUDGET_MS - ENGINE_SEARCH_APPLY_MS) *
+                                               1000000ULL};
 }
 
 engine_code engine_search_answer(const engine_match *m, const engine_search_config *cfg,
@@ -431,15 +349,9 @@ engine_code engine_search_answer(const engine_match *m, const engine_search_conf
         goto done;
     }
     /* one candidate (every bot agrees, the budget does not widen): nothing to compare */
-    size_t nroot = s.ncand;
-    for (uint32_t i = 0; nroot > 1 && i < iterations; i++) {
-        if (search_iterate(&s, err) < 0) {
-            code = err && err->code != ENGINE_OK ? err->code : ENGINE_SCRIPT_ERROR;
-            goto done;
-        }
-        s.stats->iterations++;
-        if (stop && dh_now_ns() >= stop)
-            break;
+    if (s.ncand > 1 && search_spend(&s, t0, stop, err) < 0) {
+        code = err && err->code != ENGINE_OK ? err->code : ENGINE_SCRIPT_ERROR;
+        goto done;
     }
     uint32_t best = search_final(&s);
     if (!best || s.nodes[best].nids > *n) {
@@ -451,6 +363,7 @@ engine_code engine_search_answer(const engine_match *m, const engine_search_conf
     memcpy(ids, s.ids + s.nodes[best].ids_off, s.nodes[best].nids * sizeof *ids);
     *n = s.nodes[best].nids;
     s.stats->nodes = s.nnodes;
+    s.stats->changed = s.root_bot && best != s.root_bot;
     engine_error_ok(err);
 done:
     s.stats->ns = dh_now_ns() - t0;

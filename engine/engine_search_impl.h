@@ -1,9 +1,10 @@
 /*
  * engine_search_impl.h: what the search bot's two files share (private to engine/): the
  * search's state (the tree, the candidates, the worlds' results) and its generator.
- * engine_search.c grows the tree and picks the answer; engine_search_world.c makes the
- * worlds the tree is grown in (a copy of the match with the hidden cards dealt again) and
- * plays them out to a result. The tree calls the worlds, never the other way.
+ * engine_search_root.c spends the budget on the root's answers and picks the answer;
+ * engine_search.c grows the tree below them; engine_search_world.c makes the worlds the
+ * tree is grown in (a copy of the match with the hidden cards dealt again) and plays them
+ * out to a result. Each calls only the ones after it.
  */
 #ifndef DECKHAND_ENGINE_SEARCH_IMPL_H
 #define DECKHAND_ENGINE_SEARCH_IMPL_H
@@ -91,7 +92,19 @@ int search_config(search *s);
  * err set. */
 engine_match *search_copy(search *s, uint32_t w, engine_error *err);
 int search_playout(search *s, engine_match *c);
-int search_evaluate(engine_match *c, double *r);
-void search_rewards(const engine_match *c, double *r);
+/* The game's hint on c (0..1 a seat, into r), and each seat's result of a finished c
+ * (search_rewards): both with a win worth less the more turns it took after the root. */
+int search_evaluate(engine_match *c, uint32_t turns, double *r);
+void search_rewards(const engine_match *c, uint32_t turns, double *r);
+
+/* The tree (engine_search.c): one iteration below root child node, in the node's next
+ * world; 0, or -1 with err set. */
+int search_iterate(search *s, uint32_t node, engine_error *err);
+
+/* The root (engine_search_root.c): spends the budget on the root's children (t0: when
+ * the search started; stop: the time it must end by, 0 for none); 0, or -1 with err set.
+ * search_final: the child to answer with (0 if none). */
+int search_spend(search *s, uint64_t t0, uint64_t stop, engine_error *err);
+uint32_t search_final(const search *s);
 
 #endif

@@ -21,6 +21,7 @@
  * each hidden group is sorted by name before it is dealt: the world never depends on where
  * the real hidden cards are.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,15 @@
 
 #define SEARCH_MARGIN_WEIGHT 0.3  /* of a result: the score margin's part (the rest: winning) */
 #define SEARCH_MARGIN_SCALE  20.0 /* a margin this large counts fully */
+#define SEARCH_SOONER        0.99 /* a win's worth, each turn (any seat's) after the root */
+
+/* What a win is worth `turns` turns after the root: a sooner win is worth more (without
+ * it a search is as glad to win in ten turns as in five, and played slower wins than its
+ * own policy: docs/BENCHMARKS.md, issue 17). */
+static double search_sooner(uint32_t turns)
+{
+    return pow(SEARCH_SOONER, (double)turns);
+}
 
 /* ---- copies ---------------------------------------------------------------------------- */
 
@@ -203,9 +213,10 @@ engine_match *search_copy(search *s, uint32_t w, engine_error *err)
 
 /* ---- play-outs ------------------------------------------------------------------------- */
 
-/* The game's evaluation hint on copy c (at a turn boundary): each seat's value, 0..1, into
- * r. It runs like a bot asked for an answer: g refuses changes, the generator is put back. */
-int search_evaluate(engine_match *c, double *r)
+/* The game's evaluation hint on copy c (at a turn boundary, turns after the root): each
+ * seat's value, 0..1, into r, a chance of winning, so discounted like a win at this turn.
+ * It runs like a bot asked for an answer: g refuses changes, the generator is put back. */
+int search_evaluate(engine_match *c, uint32_t turns, double *r)
 {
     double v[SEARCH_MAX_SEATS] = {0}; /* engine_turns_exec fills c->np of them */
     uint64_t rng[4];
@@ -217,7 +228,7 @@ int search_evaluate(engine_match *c, double *r)
     if (code != ENGINE_OK)
         return -1;
     for (int i = 0; i < c->np; i++)
-        r[i] = v[i];
+        r[i] = v[i] * search_sooner(turns);
     return 0;
 }
 
@@ -258,10 +269,11 @@ int search_playout(search *s, engine_match *c)
 }
 
 /* Each seat's result, 0..1: mostly its share of the win (1 / number of winners for a
- * winner, else 0), partly how its score compares with the best other score (a close loss
- * is better than a rout): the margin makes play-outs that all lose, or all win, still
- * tell good moves from bad ones. */
-void search_rewards(const engine_match *c, double *r)
+ * winner, else 0), worth less the more turns after the root it took (search_sooner),
+ * partly how its score compares with the best other score (a close loss is better than a
+ * rout): the margin makes play-outs that all lose, or all win, still tell good moves from
+ * bad ones. */
+void search_rewards(const engine_match *c, uint32_t turns, double *r)
 {
     int winners = 0;
     for (int i = 0; i < c->np; i++)
@@ -274,7 +286,7 @@ void search_rewards(const engine_match *c, double *r)
                 best_other = c->st.results[j].score;
         double margin = c->np > 1 ? (double)(me->score - best_other) / SEARCH_MARGIN_SCALE : 0;
         margin = margin > 1 ? 1 : margin < -1 ? -1 : margin;
-        double win = me->rank == 1 && winners ? 1.0 / winners : 0;
+        double win = me->rank == 1 && winners ? search_sooner(turns) / winners : 0;
         r[me->seat] = (1 - SEARCH_MARGIN_WEIGHT) * win + SEARCH_MARGIN_WEIGHT * (margin + 1) / 2;
     }
 }

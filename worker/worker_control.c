@@ -24,7 +24,7 @@
 typedef struct {
     Deckhand__OptionSpec v[ENGINE_OPTIONS_MAX];
     Deckhand__OptionSpec *p[ENGINE_OPTIONS_MAX];
-    char *bots[WORKER_BOTS_MAX + 1]; /* the game's strategies, then the search bot */
+    char *bots[WORKER_BOTS_MAX + 2]; /* the game's strategies, then the search bot's names */
 } worker_specs;
 
 static void worker_game_info(const engine_game_info *in, Deckhand__Internal__GameInfo *out,
@@ -54,6 +54,7 @@ static void worker_game_info(const engine_game_info *in, Deckhand__Internal__Gam
     for (size_t i = 0; i < nb; i++)
         specs->bots[i] = (char *)in->bots[i];
     specs->bots[nb++] = (char *)ENGINE_SEARCH_BOT; /* a Choose.bot may name it in any game */
+    specs->bots[nb++] = (char *)ENGINE_HARD_BOT;   /* the search, as a difficulty */
     out->n_bots = nb;
     out->bots = specs->bots;
 }

@@ -205,11 +205,24 @@ engine_code engine_match_bot_answer(engine_match *m, const char *strategy, uint3
  * legal answer. A game that defines a bot of that name keeps its own. */
 #define ENGINE_RANDOM_BOT "random"
 
+/* The difficulties every game offers by name (engine_bots.c), for a player to pick as an
+ * opponent (a queue's bot, `deckhand bots --bot`, `deckhand sim --bots`): `easy`, the
+ * game's default bot slipping to a random legal answer one decision in ENGINE_EASY_SLIP;
+ * `normal`, the default bot; `hard`, the search bot at the worker's budget (the hosts
+ * answer it as they answer ENGINE_SEARCH_BOT: engine_search_strategy). A game that
+ * defines a bot of one of these names keeps its own. */
+#define ENGINE_EASY_BOT   "easy"
+#define ENGINE_NORMAL_BOT "normal"
+#define ENGINE_HARD_BOT   "hard"
+#define ENGINE_EASY_SLIP  3
+/* 1 for the strategies the engine adds to every game (random, easy, normal), else 0. */
+int engine_bot_is_builtin(const char *name);
+
 /* ---- the search bot (engine_search.c) --------------------------------------------- */
 
 /* The strategy name hosts answer with the search bot (engine_search_answer) instead of
- * one of the game's Lua bots: the worker for a Choose.bot = "search" (ENGINE_SEARCH_ITERATIONS
- * play-outs, at most ENGINE_SEARCH_BUDGET_MS), `deckhand sim` for a seat named so. It cannot
+ * one of the game's Lua bots: the worker for a Choose.bot = "search" or "hard"
+ * (engine_search_host_config), `deckhand sim` for a seat named so. It cannot
  * play a seat inline (engine_match_config.bots): the search copies the match, which an
  * inline bot is in the middle of; engine_match_bot_answer knows only the Lua bots. */
 #define ENGINE_SEARCH_BOT        "search"
@@ -218,6 +231,15 @@ engine_code engine_match_bot_answer(engine_match *m, const char *strategy, uint3
 /* A host's search also stops after this long: a worker answering for a seat holds its
  * loop meanwhile (the answer is logged, so no replay searches again). */
 #define ENGINE_SEARCH_BUDGET_MS 50
+/* The search a host runs for a seat (the worker, `deckhand sim` for `hard`): at most
+ * ENGINE_SEARCH_HOST_ITERATIONS play-outs, ended by time before that on every machine
+ * measured (docs/BENCHMARKS.md): the time is the budget, ENGINE_SEARCH_BUDGET_MS less
+ * ENGINE_SEARCH_APPLY_MS left for the worker to apply and store the answer. */
+#define ENGINE_SEARCH_HOST_ITERATIONS 4000
+#define ENGINE_SEARCH_APPLY_MS        8
+/* 1 when a host answers strategy name with the search bot (ENGINE_SEARCH_BOT and
+ * ENGINE_HARD_BOT, the same search at the same budget), else 0. */
+int engine_search_strategy(const char *name);
 
 typedef struct {
     uint32_t iterations; /* play-outs per decision; 0: ENGINE_SEARCH_ITERATIONS */
@@ -228,6 +250,9 @@ typedef struct {
                             0: ENGINE_SEARCH_DEPTH, < 0: every play-out to the game's end */
 } engine_search_config;
 
+/* Fills cfg with the search a host runs for a seat (above). */
+void engine_search_host_config(engine_search_config *cfg);
+
 typedef struct {
     uint64_t iterations; /* play-outs run */
     uint64_t nodes;      /* tree nodes made */
@@ -235,6 +260,8 @@ typedef struct {
     uint64_t choices;    /* g:choose calls in the copies, Lua bots' inline ones included */
     uint64_t failed;     /* play-outs that failed (a script error, a budget) and count not */
     uint64_t evaluated;  /* play-outs cut short and scored by the game's evaluation hint */
+    uint64_t stopped;    /* 1: one answer led the others clearly and the search ended early */
+    uint64_t changed;    /* 1: the answer is not the play-out bot's own */
     uint64_t ns;         /* wall time */
 } engine_search_stats;
 

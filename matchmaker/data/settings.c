@@ -53,6 +53,16 @@ static int settings_rating(const char *value, double *out)
     return 0;
 }
 
+/* A queue's bot: one of SETTINGS_BOTS. */
+static bool settings_bot_ok(const char *value)
+{
+    static const char *const bots[] = {"default", "search", "easy", "normal", "hard"};
+    for (size_t i = 0; i < sizeof bots / sizeof *bots; i++)
+        if (!strcmp(value, bots[i]))
+            return true;
+    return false;
+}
+
 int settings_set(settings_values *v, const char *key, const char *value)
 {
     if (!strcmp(key, "window"))
@@ -71,7 +81,7 @@ int settings_set(settings_values *v, const char *key, const char *value)
         return settings_ms(value, &v->decision_ms);
     if (!strcmp(key, "turn_ms"))
         return settings_ms(value, &v->turn_ms);
-    if (!strcmp(key, "bot") && (!strcmp(value, "default") || !strcmp(value, "search"))) {
+    if (!strcmp(key, "bot") && settings_bot_ok(value)) {
         snprintf(v->bot, sizeof v->bot, "%s", value);
         return 0;
     }

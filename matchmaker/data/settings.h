@@ -12,7 +12,8 @@
  * Keys: grace_ms, decision_ms, turn_ms (milliseconds, 0 = off for the timers), abandon
  * (bot|forfeit) and bot: the strategy that plays bot-filled seats and the seats of
  * players who stayed away, one every game has on every worker (SETTINGS_BOTS: the game's
- * "default" bot, or "search", the engine's search bot); another name is refused as the
+ * "default" bot, "search", the engine's search bot, or a difficulty every game offers,
+ * "easy", "normal" or "hard": engine.h, ENGINE_EASY_BOT); another name is refused as the
  * file loads, since no worker could play it. A key a line does not name keeps the default.
  *
  * Matching (queue.h): window (the rating difference in mu accepted at once, default 2),
@@ -42,7 +43,7 @@
 #define SETTINGS_ABANDON_MAX 16
 #define SETTINGS_BOT_MAX     16
 /* The bot strategies a queue may name: every worker plays them in every game. */
-#define SETTINGS_BOTS "default|search"
+#define SETTINGS_BOTS "default|search|easy|normal|hard"
 
 typedef struct {
     uint32_t grace_ms;

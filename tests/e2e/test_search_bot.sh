@@ -20,7 +20,7 @@ out=$(timeout 10 "$DECKHAND_BIN_DIR/deckhand-matchmaker" --queues "$bad" --insec
     --redis redis://127.0.0.1:1 2>&1) || rc=$?
 rm -f "$bad"
 ((rc != 0)) || e2e_fail "the matchmaker started with an unknown queue bot"
-[[ $out == *":1: unknown bot 'cheater'"*"(default|search)"* ]] ||
+[[ $out == *":1: unknown bot 'cheater'"*"(default|search|easy|normal|hard)"* ]] ||
     e2e_fail "the matchmaker's refusal does not name the bot and the choices: $out"
 e2e_log "an unknown queue bot stops the matchmaker: $(grep -o "unknown bot.*" <<<"$out" | head -n 1)"
 

@@ -4,7 +4,8 @@
  * only (two matches that differ only in the opponent's hidden cards get the same answer,
  * after the same work); it is deterministic without a time budget; it only reads the
  * match; a game's evaluation hint cuts its play-outs short, scores them, and so steers
- * the answer, and a hint outside 0..1 scores nothing; a copy started from the snapshot
+ * the answer, and a hint outside 0..1 scores nothing; it prefers a sooner win and stops
+ * once one answer is clearly ahead; a copy started from the snapshot
  * parsed once plays as one restored from its bytes. (The worker's route for Choose.bot =
  * "search": test_worker_bot_answer.c.)
  *
@@ -273,6 +274,46 @@ static void test_search_cuts_play_outs_short_and_follows_the_evaluation_hint(voi
     rig_engine_remove_text(dir, "hint");
 }
 
+/* A two-seat game seat 1 wins whatever is chosen, with the same scores: each turn its
+ * player picks slow (1) or fast (2); seat 1's first pick of fast ends the game after the
+ * second turn, else it lasts 40 turns. The bots pick slow. */
+static const char race_game[] =
+    "return { min_players = 2, max_players = 2,\n"
+    "  turn = function(g)\n"
+    "    local p = g:counter('turns', 0) % 2 + 1\n"
+    "    g:add_counter('turns', 0, 1)\n"
+    "    local a = g:choose { player = p, options = { { label = 'slow' }, { label = 'fast' } } }\n"
+    "    if a[1] == 2 and g:counter('turns', 0) == 1 then g:set_counter('fast', 0, 1) end\n"
+    "  end,\n"
+    "  finished = function(g) local t = g:counter('turns', 0)\n"
+    "    return t >= 40 or (t >= 2 and g:counter('fast', 0) == 1) end,\n"
+    "  results = function(g) return { { score = 1 }, { score = 0 } } end,\n"
+    "  bots = { default = function() return { 1 } end } }\n";
+
+/* The search prefers a sooner win (the same win, the same scores, 38 turns earlier), and
+ * an answer this far ahead in every world ends the search early (the stopping rule). */
+static void test_search_prefers_a_sooner_win_and_stops_once_clearly_ahead(void)
+{
+    char dir[64];
+    engine_bundle *b = rig_engine_load_text(dir, sizeof dir, "race", race_game);
+    CU_ASSERT_FATAL(b != NULL);
+    engine_match *m = match_vs(b, "race", "default", 3);
+    CU_ASSERT_FATAL(m != NULL && engine_match_decision(m) != NULL);
+    engine_search_config cfg = {.iterations = 400, .depth = -1};
+    uint32_t ids[4];
+    size_t n = 4;
+    engine_search_stats st;
+    engine_error err = {0};
+    CU_ASSERT_EQUAL_FATAL(engine_search_answer(m, &cfg, ids, &n, &st, &err), ENGINE_OK);
+    CU_ASSERT_EQUAL(n, 1);
+    CU_ASSERT_EQUAL(ids[0], 2); /* fast, though the bot's own answer is slow */
+    CU_ASSERT_EQUAL(st.stopped, 1);
+    CU_ASSERT(st.iterations < cfg.iterations / 4);
+    engine_match_free(m);
+    engine_bundle_free(b);
+    rig_engine_remove_text(dir, "race");
+}
+
 static void test_search_scores_nothing_with_a_hint_outside_0_to_1(void)
 {
     char dir[64];
@@ -366,6 +407,8 @@ int main(void)
         {"search_needs_a_pending_decision", test_search_needs_a_pending_decision},
         {"search_cuts_play_outs_short_and_follows_the_evaluation_hint",
          test_search_cuts_play_outs_short_and_follows_the_evaluation_hint},
+        {"search_prefers_a_sooner_win_and_stops_once_clearly_ahead",
+         test_search_prefers_a_sooner_win_and_stops_once_clearly_ahead},
         {"search_scores_nothing_with_a_hint_outside_0_to_1",
          test_search_scores_nothing_with_a_hint_outside_0_to_1},
         {"a_copy_from_the_parsed_snapshot_plays_as_one_restored_from_its_bytes",

@@ -39,6 +39,25 @@ static void test_settings_queue_bot_names_the_strategy_of_bot_seats(void)
     settings_free(&t);
 }
 
+/* The difficulties every game offers (engine.h, ENGINE_EASY_BOT) are queue bots too. */
+static void test_settings_queue_bot_may_be_a_difficulty(void)
+{
+    settings_table t;
+    settings_init(&t);
+    char err[256] = "";
+    static const char *const modes[] = {"easy", "normal", "hard"};
+    for (size_t i = 0; i < 3; i++) {
+        char line[64];
+        snprintf(line, sizeof line, "mlw %s bot=%s bot_fill_ms=1", modes[i], modes[i]);
+        CU_ASSERT_EQUAL(settings_parse_line(&t, line, err, sizeof err), 0);
+    }
+    for (size_t i = 0; i < 3; i++)
+        CU_ASSERT_STRING_EQUAL(settings_for(&t, "mlw", modes[i])->bot, modes[i]);
+    CU_ASSERT_EQUAL(settings_parse_line(&t, "mlw casual bot=Hard", err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "easy|normal|hard"));
+    settings_free(&t);
+}
+
 static void test_settings_unknown_queue_bot_is_refused_and_changes_nothing(void)
 {
     settings_table t;
@@ -148,6 +167,8 @@ int main(void)
     static const dh_test_case cases[] = {
         {"test_settings_queue_bot_names_the_strategy_of_bot_seats",
          test_settings_queue_bot_names_the_strategy_of_bot_seats},
+        {"test_settings_queue_bot_may_be_a_difficulty",
+         test_settings_queue_bot_may_be_a_difficulty},
         {"test_settings_unknown_queue_bot_is_refused_and_changes_nothing",
          test_settings_unknown_queue_bot_is_refused_and_changes_nothing},
         {"settings_defaults_are_a_minute_of_grace_no_timers_and_a_bot",

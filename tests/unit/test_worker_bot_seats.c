@@ -292,8 +292,50 @@ static void test_search_that_cannot_finish_falls_back_to_the_default_bot(void)
     engine_bundle_free(b);
 }
 
+/* The difficulties as bot seats (a queue's bot=easy, bot=hard): easy is the engine's,
+ * played inline as the player's decisions come; hard is the search bot, which the worker
+ * answers on its ticks (counted as search answers), logged for replays as search's are. */
+static void test_difficulty_bot_seats_easy_by_the_engine_hard_by_the_worker(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "scripts", NULL);
+    char why[256];
+    start_with_bot(&r, "m-easy", ENGINE_EASY_BOT, NULL);
+    CU_ASSERT_TRUE_FATAL(started(&r, why, sizeof why));
+    host_match *hm = host_find(&r.h, "m-easy");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(hm);
+    rig_worker_command(&r, "m-easy", rig_worker_players[0], 0, NULL);
+    uint64_t cmd = 1;
+    for (int i = 0; i < 20 && engine_match_decision(hm->m); i++) {
+        CU_ASSERT_EQUAL_FATAL(engine_match_decision(hm->m)->seat, 0); /* easy's are inline */
+        rig_worker_play(&r, hm, 1, &cmd);
+    }
+    CU_ASSERT_EQUAL(r.h.stats.search_answers, 0);
+
+    start_with_bot(&r, "m-hard", ENGINE_HARD_BOT, NULL);
+    CU_ASSERT_TRUE_FATAL(started(&r, why, sizeof why));
+    hm = host_find(&r.h, "m-hard");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(hm);
+    CU_ASSERT_STRING_EQUAL(DH_BOT_HARD, ENGINE_HARD_BOT); /* what replays skip */
+    rig_worker_command(&r, "m-hard", rig_worker_players[0], 0, NULL);
+    int bot_turns = 0;
+    for (int i = 0; i < 30 && engine_match_decision(hm->m) && bot_turns < 3; i++) {
+        if (engine_match_decision(hm->m)->seat == 0) {
+            rig_worker_play(&r, hm, 1, &cmd);
+            continue;
+        }
+        CU_ASSERT_EQUAL(host_tick(&r.h, r.now), 1);
+        host_flush(&r.h, r.now);
+        bot_turns++;
+    }
+    CU_ASSERT(bot_turns >= 1);
+    CU_ASSERT_EQUAL(r.h.stats.search_answers, (uint64_t)bot_turns);
+    rig_worker_close_drained(&r);
+}
+
 /* The worker offers the search bot in every game it serves (WorkerHello's GameInfo.bots,
- * which the matchmaker's game list passes on), after the game's own strategies. */
+ * which the matchmaker's game list passes on), after the game's own strategies, and the
+ * difficulties: easy and normal (the engine's, listed with the game's) and hard. */
 static void test_worker_offers_the_search_bot_in_every_game(void)
 {
     rig_worker r;
@@ -307,14 +349,18 @@ static void test_worker_offers_the_search_bot_in_every_game(void)
     CU_ASSERT(wh->n_games >= 6);
     for (size_t i = 0; i < wh->n_games; i++) {
         const Deckhand__Internal__GameInfo *g = wh->games[i];
-        bool search = false, dflt = false;
+        bool search = false, dflt = false, hard = false, easy = false, normal = false;
         for (size_t j = 0; j < g->n_bots; j++) {
             search = search || !strcmp(g->bots[j], ENGINE_SEARCH_BOT);
             dflt = dflt || !strcmp(g->bots[j], "default");
+            hard = hard || !strcmp(g->bots[j], ENGINE_HARD_BOT);
+            easy = easy || !strcmp(g->bots[j], ENGINE_EASY_BOT);
+            normal = normal || !strcmp(g->bots[j], ENGINE_NORMAL_BOT);
         }
-        if (!search || !dflt)
-            fprintf(stderr, "%s: search %d, default %d\n", g->name, search, dflt);
-        CU_ASSERT(search && dflt);
+        if (!search || !dflt || !hard || !easy || !normal)
+            fprintf(stderr, "%s: search %d, default %d, hard %d, easy %d, normal %d\n", g->name,
+                    search, dflt, hard, easy, normal);
+        CU_ASSERT(search && dflt && hard && easy && normal);
     }
     deckhand__internal__internal__free_unpacked(m, NULL);
     rig_worker_close_drained(&r);
@@ -327,6 +373,8 @@ int main(void)
          test_bot_seat_is_played_by_the_engine_and_kept_in_the_meta},
         {"start_match_with_an_undeclared_option_or_bot_is_refused",
          test_start_match_with_an_undeclared_option_or_bot_is_refused},
+        {"difficulty_bot_seats_easy_by_the_engine_hard_by_the_worker",
+         test_difficulty_bot_seats_easy_by_the_engine_hard_by_the_worker},
         {"search_bot_seat_is_played_by_the_worker_within_its_budget",
          test_search_bot_seat_is_played_by_the_worker_within_its_budget},
         {"away_seat_is_played_by_the_queues_search_bot",

@@ -55,7 +55,7 @@ engine_code host_bot_pick(host_match *hm, int seat, const Deckhand__Choose *c, u
         return host_bot_refuse(ee, ENGINE_NOT_YOUR_TURN, "the pending decision is another seat's");
     if (d->decision_id != c->decision_id)
         return host_bot_refuse(ee, ENGINE_ILLEGAL_CHOICE, "that decision is not the pending one");
-    if (!strcmp(c->bot, ENGINE_SEARCH_BOT)) /* the search bot of every game, bounded */
+    if (engine_search_strategy(c->bot)) /* the search bot of every game, bounded */
         return host_bot_search(hm, ids, n, NULL, ee);
     return engine_match_bot_answer(hm->m, c->bot, ids, n, ee);
 }
@@ -63,8 +63,8 @@ engine_code host_bot_pick(host_match *hm, int seat, const Deckhand__Choose *c, u
 engine_code host_bot_search(host_match *hm, uint32_t *ids, size_t *n, bool *searched,
                             engine_error *ee)
 {
-    engine_search_config sc = {.iterations = ENGINE_SEARCH_ITERATIONS,
-                               .budget_ns = ENGINE_SEARCH_BUDGET_MS * 1000000ULL};
+    engine_search_config sc;
+    engine_search_host_config(&sc);
     size_t cap = *n;
     engine_code code = engine_search_answer(hm->m, &sc, ids, n, NULL, ee);
     if (searched)

@@ -48,12 +48,17 @@ int host_bots_text(const host_match *hm, char *out, size_t cap)
  * an inline bot is in the middle of (engine.h), so the worker asks it between answers. */
 static const char *host_inline_bot(const char *name)
 {
-    return name[0] && strcmp(name, ENGINE_SEARCH_BOT) ? name : NULL;
+    return name[0] && !engine_search_strategy(name) ? name : NULL;
 }
 
 bool host_queue_bot_ok(const char *name)
 {
-    return !name || !*name || !strcmp(name, "default") || !strcmp(name, ENGINE_SEARCH_BOT);
+    static const char *const ok[] = {"default", ENGINE_SEARCH_BOT, ENGINE_EASY_BOT,
+                                     ENGINE_NORMAL_BOT, ENGINE_HARD_BOT};
+    for (size_t i = 0; name && *name && i < sizeof ok / sizeof *ok; i++)
+        if (!strcmp(name, ok[i]))
+            return true;
+    return !name || !*name;
 }
 
 void host_bots_split(const char *text, int nseats, char bots[][HOST_BOT_MAX], const char **cfg)

@@ -22,7 +22,7 @@ int host_bots_text(const host_match *hm, char *out, size_t cap);
 void host_bots_split(const char *text, int nseats, char bots[][HOST_BOT_MAX], const char **cfg);
 bool host_has_bots(const host_match *hm);
 /* A queue's bot (QueueSettings.bot) this worker plays: "" or "default" (the game's
- * default bot) or ENGINE_SEARCH_BOT. */
+ * default bot), ENGINE_SEARCH_BOT or a difficulty (ENGINE_EASY_BOT, _NORMAL_, _HARD_). */
 bool host_queue_bot_ok(const char *name);
 /* bots[seat]: the engine's per-seat bot (engine_match_config.bots), NULL for a player and
  * for a seat of the search bot, which the worker plays instead (it cannot run inline). */

@@ -101,7 +101,7 @@ static engine_code host_strategy_answer(host_match *hm, const char *strategy, ui
                                         size_t *n, bool *searched, engine_error *ee)
 {
     *searched = false;
-    if (strategy && !strcmp(strategy, ENGINE_SEARCH_BOT))
+    if (engine_search_strategy(strategy))
         return host_bot_search(hm, ids, n, searched, ee);
     return engine_match_bot_answer(hm->m, strategy, ids, n, ee);
 }
@@ -164,11 +164,11 @@ static void host_forfeit(host *h, host_match *hm, int seat, bool idle, uint64_t 
         dh_info("match %s: seat %d forfeits after %u ms away", hm->id, seat, hm->set.grace_ms);
 }
 
-/* The strategy that plays a seat whose player stayed away: the queue's search bot, or
- * the game's default bot (NULL). */
+/* The strategy that plays a seat whose player stayed away: the queue's bot (the search
+ * bot or a difficulty), or the game's default bot (NULL). */
 static const char *host_away_strategy(const host_match *hm)
 {
-    return !strcmp(hm->set.bot, ENGINE_SEARCH_BOT) ? ENGINE_SEARCH_BOT : NULL;
+    return hm->set.bot[0] && strcmp(hm->set.bot, "default") ? hm->set.bot : NULL;
 }
 
 size_t host_tick(host *h, uint64_t now_ms)
