@@ -7,7 +7,8 @@
  * .run/cluster.env (DECKHAND_HTTP_MATCHMAKER). The token is the file --token-file, else
  * DECKHAND_ADMIN_TOKEN, else the file DECKHAND_ADMIN_TOKEN_FILE (from the environment,
  * else from .run/cluster.env: the local cluster's); a file or variable in the server's
- * form ("NAME:TOKEN" lines) gives its first line's token, so one file serves both sides.
+ * form ("NAME:TOKEN" lines) gives its first token line's token, so one file serves both
+ * sides (admin_token.h, which the script commands share to name who made a change).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,9 +17,9 @@
 
 #include "admin_http.h"
 #include "admin_json.h"
+#include "admin_token.h"
 #include "cli.h"
 #include "dh_client_env.h"
-#include "dh_secret.h"
 
 static const char ad_who[] = "deckhand admin";
 
@@ -166,28 +167,18 @@ static void ad_print(const char *cmd, const aj_value *doc)
     }
 }
 
-/* The token: --token-file, DECKHAND_ADMIN_TOKEN(_FILE), else the local cluster's file
- * (DECKHAND_ADMIN_TOKEN_FILE in .run/cluster.env); the first line's token part. */
+/* The token to send: admin_token_find's (--token-file, DECKHAND_ADMIN_TOKEN(_FILE), else
+ * the local cluster's file), its first token line's token part. */
 static int ad_token(const dh_flags *f, char *out, size_t cap)
 {
-    char local[512];
-    const char *file = dh_flags_str(f, "token-file", NULL, NULL);
-    long n = file ? dh_secret_file(file, out, cap, true)
-                  : dh_secret_get("DECKHAND_ADMIN_TOKEN", out, cap);
-    if (n == 0 && dh_client_env_file(DH_CLIENT_ENV_FILE, "DECKHAND_ADMIN_TOKEN_FILE", local,
-                                     sizeof local) == 0)
-        n = dh_secret_file(local, out, cap, true);
-    if (n <= 0) {
-        if (n == 0)
-            fprintf(stderr, "%s: no token: give --token-file or set DECKHAND_ADMIN_TOKEN\n",
-                    ad_who);
-        return -1;
-    }
-    out[strcspn(out, "\r\n")] = '\0';
-    char *colon = strchr(out, ':');
-    if (colon)
-        memmove(out, colon + 1, strlen(colon + 1) + 1);
-    return 0;
+    admin_token t;
+    int rc = admin_token_find(dh_flags_str(f, "token-file", NULL, NULL), &t);
+    if (rc == 0)
+        fprintf(stderr, "%s: no token: give --token-file or set DECKHAND_ADMIN_TOKEN\n", ad_who);
+    if (rc > 0)
+        snprintf(out, cap, "%s", t.token);
+    memset(&t, 0, sizeof t);
+    return rc > 0 ? 0 : -1;
 }
 
 static int ad_url(const dh_flags *f, char *out, size_t cap)

@@ -61,8 +61,9 @@ size_t scripts_served_games(dh_redis *r, char *out, size_t cap);
 
 /* ---- scripts_audit.c ---- */
 
-/* Who acts, from where, and why: --by (else $USER, $LOGNAME, the admin token's name, the
- * account: scripts_audit.c), the host name, --reason. */
+/* Who acts, from where, and why: --by (else the admin token's name, the one the admin
+ * API's trail gives the same operator; else $USER, $LOGNAME, the account:
+ * scripts_audit.c), the host name, --reason. */
 typedef struct {
     char by[128];
     char host[256];

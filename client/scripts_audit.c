@@ -2,7 +2,8 @@
  * scripts_audit.c: who changes the scripts and why (see scripts.h). Every push, apply,
  * canary, promote, abort and rollback is written to its game's audit stream in the same
  * transaction as the change (common/dh_liveops.h); this file builds those entries (the
- * actor: --by, else $USER, and the host; --reason) and prints the trail:
+ * actor: --by, else the admin token's NAME, else $USER; the host; --reason) and prints
+ * the trail:
  *
  *   deckhand scripts audit [--game G]
  *   2026-11-25T16:32:05Z push game=dominion bundle=00d26b14d634 label=v1 tests=226
@@ -20,42 +21,31 @@
 #include <pwd.h>
 #include <unistd.h>
 
+#include "admin_token.h"
 #include "dh_keys.h"
-#include "dh_secret.h"
 #include "scripts.h"
 
-/* The name the admin API's audit trail gives this operator: the NAME of the first
- * "NAME:TOKEN" line of DECKHAND_ADMIN_TOKEN(_FILE) ("admin" for a bare token), so that a
- * script change and an admin action by the same operator carry the same name. 0 when
- * there is no such secret. */
-static int actor_token_name(char *out, size_t cap)
-{
-    char secret[4096];
-    if (getenv("DECKHAND_ADMIN_TOKEN") == NULL && getenv("DECKHAND_ADMIN_TOKEN_FILE") == NULL)
-        return 0;
-    if (dh_secret_get("DECKHAND_ADMIN_TOKEN", secret, sizeof secret) <= 0)
-        return 0;
-    char *line = secret;
-    while (*line == '#' || *line == '\n') /* comment lines, as the matchmaker skips them */
-        line += strcspn(line, "\n") + (line[strcspn(line, "\n")] == '\n');
-    line[strcspn(line, "\n")] = '\0';
-    char *colon = strchr(line, ':');
-    snprintf(out, cap, "%.*s", colon ? (int)(colon - line) : 5, colon ? line : "admin");
-    return *out != '\0';
-}
-
-/* Who acts: --by, else $USER or $LOGNAME, else the admin token's name (where neither is
- * set, in a container or a job, the name the admin API's trail gives the same operator),
- * else the account the process runs as, else "uid-N": never "unknown". */
-static void actor_by(scripts_actor *a, const dh_flags *f)
+/* Who acts: --by, else the NAME of the admin token this operator holds (admin_token.h:
+ * found as `deckhand admin` finds it), the name the admin API's trail gives the same
+ * operator's actions; else $USER or $LOGNAME, else the account the process runs as, else
+ * "uid-N": never "unknown". 0, or -1 when a token secret is named but unreadable. */
+static int actor_by(scripts_actor *a, const dh_flags *f)
 {
     const char *by = dh_flags_str(f, "by", NULL, NULL);
-    if (!by || !*by)
-        by = getenv("USER");
+    if (by && *by) {
+        snprintf(a->by, sizeof a->by, "%s", by);
+        return 0;
+    }
+    admin_token t;
+    int found = admin_token_find(NULL, &t);
+    if (found > 0)
+        snprintf(a->by, sizeof a->by, "%s", t.name);
+    memset(&t, 0, sizeof t);
+    if (found != 0)
+        return found > 0 ? 0 : -1;
+    by = getenv("USER");
     if (!by || !*by)
         by = getenv("LOGNAME");
-    if ((!by || !*by) && actor_token_name(a->by, sizeof a->by))
-        return;
     if (!by || !*by) {
         const struct passwd *pw = getpwuid(geteuid());
         by = pw && pw->pw_name && *pw->pw_name ? pw->pw_name : NULL;
@@ -64,12 +54,17 @@ static void actor_by(scripts_actor *a, const dh_flags *f)
         snprintf(a->by, sizeof a->by, "%s", by);
     else
         snprintf(a->by, sizeof a->by, "uid-%u", (unsigned)geteuid());
+    return 0;
 }
 
 int scripts_actor_init(scripts_actor *a, const dh_flags *f, const char *need_reason)
 {
     memset(a, 0, sizeof *a);
-    actor_by(a, f);
+    if (actor_by(a, f) < 0) {
+        fprintf(stderr, "%s: the admin token names who acts; fix it or give --by NAME\n",
+                SCRIPTS_WHO);
+        return -1;
+    }
     if (gethostname(a->host, sizeof a->host - 1) < 0)
         snprintf(a->host, sizeof a->host, "unknown");
     a->reason = dh_flags_str(f, "reason", NULL, NULL);

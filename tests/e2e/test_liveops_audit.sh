@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Live-ops you can trust (issue 15): every push, rollback and apply-to-running is recorded
 # in the game's audit trail (bundle:audit:{GAME}, a Redis stream never trimmed) with who
-# (--by, else $USER, and the host), why (--reason: required for a rollback and a force),
+# (--by, else the admin token's NAME, else $USER; and the host), why (--reason: required
+# for a rollback and a force),
 # which bundle (id, label, games, rules tests) and what was current before; a rollback no
 # longer erases the history entry but appends the bundle it returns to; `deckhand scripts
 # audit [--game G]` prints the trail. A push whose bundle runs fewer rules tests for a game
 # than the current bundle's is refused unless --force (with --reason), and the force is in
-# the trail.
+# the trail. One operator, one name (issue 30): with an admin token at hand, a script change
+# is recorded under the token's NAME, the name the admin API's trail gives the same
+# operator's actions, and `scripts audit --admin` lists both under it.
 # shellcheck source=SCRIPTDIR/e2e_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 
@@ -35,8 +38,9 @@ rm "$FEWER/dominion/tests/frozen.lua" "$FEWER/dominion/tests/g_calls.lua"
 out=$("$DECKHAND" scripts push "$V1" --game dominion --label v1 --by alice --reason "first cut" \
     --wait 5 2>&1) || e2e_fail "push v1 failed: $out"
 V1_SHA=$(current)
-out=$(USER=bob "$DECKHAND" scripts push "$V2" --game dominion --label v2 --wait 5 2>&1) ||
-    e2e_fail "push v2 failed: $out"
+# no admin token anywhere (none in the environment, no .run/cluster.env here): $USER
+out=$(cd "$E2E_RUN" && env -u DECKHAND_ADMIN_TOKEN_FILE USER=bob "$DECKHAND" scripts push "$V2" \
+    --game dominion --label v2 --wait 5 2>&1) || e2e_fail "push v2 failed: $out"
 V2_SHA=$(current)
 [[ -n $V1_SHA && -n $V2_SHA && $V1_SHA != "$V2_SHA" ]] || e2e_fail "the pointers did not move"
 
@@ -108,3 +112,27 @@ last=$("$DECKHAND" scripts audit 2>/dev/null | tail -n 1)
 [[ $last =~ \ apply\ game=dominion\ bundle=$(current | cut -c1-12)\ label=compat\  ]] ||
     e2e_fail "the apply's entry (trail of every game): $last"
 e2e_log "apply-to-running audited"
+
+# ---- one operator, one name: a script change and an admin action by the same token ---------
+# The cluster's token file says "local:...": the operator holding it is "local" in both
+# trails, whatever $USER says; --by still overrides (alice, carol above, with the token at
+# hand).
+[[ $(head -n 1 "$DECKHAND_ADMIN_TOKEN_FILE") == local:* ]] || e2e_fail "the token is not named local"
+out=$(USER=bob "$DECKHAND" scripts rollback --game dominion --reason "undo compat" 2>&1) ||
+    e2e_fail "rollback by the token's holder failed: $out"
+"$DECKHAND" admin --url "$DECKHAND_HTTP_MATCHMAKER" end m-no-such-match --reason "same hand" \
+    >"$E2E_RUN/admin.out" 2>&1 && e2e_fail "an end of no match succeeded: $(cat "$E2E_RUN/admin.out")"
+for _ in 1 2 3 4 5 6 7 8 9 10; do # the matchmaker appends its entry after it answers
+    "$DECKHAND" scripts audit --game dominion --admin >"$AUDIT" 2>"$AUDIT.err" ||
+        e2e_fail "audit --admin failed: $(cat "$AUDIT.err")"
+    grep -q ' admin:end ' "$AUDIT" && break
+    sleep 0.2
+done
+cat "$AUDIT" >&2
+script_by=$(grep ' rollback game=dominion .*reason="undo compat"' "$AUDIT" | grep -oE ' by=[^@ ]+' | cut -c5-)
+admin_by=$(grep ' admin:end target=m-no-such-match ' "$AUDIT" | grep -oE ' by=[^ ]+' | cut -c5-)
+[[ $script_by == local && $admin_by == local ]] ||
+    e2e_fail "one operator, two names: script change by '$script_by', admin action by '$admin_by'"
+[[ $(tail -n 1 "$AUDIT") == *' admin:end target=m-no-such-match by=local status=404 reason="same hand"'* ]] ||
+    e2e_fail "the admin action is not last in the merged listing: $(tail -n 1 "$AUDIT")"
+e2e_log "the token's holder is 'local' in both trails of the merged listing (not \$USER=bob)"

@@ -49,8 +49,9 @@ grep -q 'deckhand scripts abort --game dominion' <<<"$out" || e2e_fail "abort is
 e2e_log "a rollback during a canary: refused (exit $rc), pointing at abort"
 
 # ---- one identity, one command for both trails ---------------------------------------------
-# Without --by, $USER or $LOGNAME (a job, a container), the name is the admin token's (the
-# cluster's token file says "local:..."), as in the admin API's trail; never "unknown".
+# Without --by, the name is the admin token's (the cluster's token file says "local:..."),
+# as in the admin API's trail, with no $USER or $LOGNAME too (a job, a container): never
+# "unknown" (test_liveops_audit pins that the token's name wins over $USER).
 out=$(env -u USER -u LOGNAME "$DECKHAND" scripts abort --game dominion --reason "done" 2>&1) ||
     e2e_fail "abort failed: $out"
 "$DECKHAND" admin --url "$DECKHAND_HTTP_MATCHMAKER" end m-no-such-match --reason "a test" \
