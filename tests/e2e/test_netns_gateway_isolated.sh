@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_netns_gateway_isolated.sh: one of two gateways' hosts cut off from every worker for
-# 14 s while it still reaches its players, the matchmaker and Redis (tests/e2e/netns_lib.sh).
+# 10 s while it still reaches its players, the matchmaker and Redis (tests/e2e/netns_lib.sh).
 # What it pins: the gateway finds its links to the workers dead (no output, no reply, not
 # even ZeroMQ's heartbeat answered) and tells each player whose match routes there to
 # Reconnect elsewhere (deckhand.proto), then closes those connections; the bots, which know
@@ -14,7 +14,7 @@
 source "$(dirname "${BASH_SOURCE[0]}")/netns_lib.sh"
 
 MATCHES=12
-CUT_S=14
+CUT_S=10
 TOLD='worker link lost'
 
 netns_up 44
