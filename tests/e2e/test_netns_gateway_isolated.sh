@@ -49,3 +49,5 @@ read -r max _ <<<"$(netns_waits)"
 ((max < CUT_S * 1000)) ||
     e2e_fail "a player waited $max ms for an answer's outcome: as long as the $CUT_S s cut (it waited for the heal)"
 e2e_log "players waited at most $max ms (the cut lasted $((CUT_S * 1000)) ms)"
+overtaken=$(cat "$E2E_RUN"/logs/worker-*.log | grep -c ' overtaken by command' || true)
+e2e_log "workers refused $overtaken commands of gw-1's old connections, overtaken by the new ones"
