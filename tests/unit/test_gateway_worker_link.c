@@ -67,20 +67,39 @@ static void rebind_worker2(void)
         usleep(100 * 1000);
 }
 
+/* The Reconnect for a lost worker link, then the close. */
+static void expect_told_to_go(rg_client *c)
+{
+    Deckhand__ServerMessage *sm = NULL;
+    CU_ASSERT_EQUAL_FATAL(rg_recv(c, 5000, &sm), 1);
+    CU_ASSERT_EQUAL_FATAL(sm->body_case, DECKHAND__SERVER_MESSAGE__BODY_RECONNECT);
+    CU_ASSERT_STRING_EQUAL(sm->reconnect->reason, "worker link lost");
+    deckhand__server_message__free_unpacked(sm, NULL);
+    rg_expect_closed(c);
+}
+
 /* worker2's link goes (its ROUTER closes; nothing answers there any more) and the
  * matchmaker says nothing: the player of its match is told to Reconnect elsewhere once the
- * worker has been silent for a command's timeout, and its connection closes; a player of
- * the other worker plays on. */
+ * worker has been silent for a command's timeout, and its connection closes; so is a
+ * player whose only tie to it is a command waiting there (a resume whose Resync was never
+ * answered, routed through Redis); a player of the other worker plays on. */
 static void test_gateway_lost_worker_link_tells_its_players_to_reconnect(void)
 {
-    char pid[64], other[64];
+    char pid[64], other[64], resumed[64];
     rg_client *c = rg_open_in_match("stranded", pid, "m-lost");
     rg_client *d = rg_open_in_match("unharmed", other, "m-kept");
+    rg_client *e = rg_open_as("resuming", resumed);
     char *players[] = {pid};
     rg_mm_match_moved("m-lost", "wk-two", rg.worker2_ep, players, 1);
     uint64_t t0 = dh_test_now_ms();
     rg_expect_command(rg.worker2, "m-lost", pid, 0,
                       DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC);
+    bool redis = rg_redis_route("m-res", "wk-two", rg.worker2_ep);
+    if (redis) {
+        rg_send_resync(e, 81, "m-res");
+        rg_expect_command(rg.worker2, "m-res", resumed, 81,
+                          DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC);
+    }
     zmq_close(rg.worker2);
 
     Deckhand__ServerMessage *sm = NULL;
@@ -92,12 +111,15 @@ static void test_gateway_lost_worker_link_tells_its_players_to_reconnect(void)
     deckhand__server_message__free_unpacked(sm, NULL);
     CU_ASSERT_TRUE(waited >= GW_WORKER_TIMEOUT - 500); /* not before a command's timeout */
     rg_expect_closed(c);
+    if (redis)
+        expect_told_to_go(e);
 
     rg_send_resync(d, 71, "m-kept");
     rg_expect_round_trip(d, rg.worker, "m-kept", other, 71,
                          DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC, DECKHAND__ERROR_CODE__OK);
     rg_close(c);
     rg_close(d);
+    rg_close(e);
     rebind_worker2();
 }
 
