@@ -201,7 +201,9 @@ static bool play_handle(play_state *ps, Deckhand__ServerMessage *s)
         break;
     }
     case DECKHAND__SERVER_MESSAGE__BODY_RECONNECT:
-        printf("The gateway is shutting down: moving to another.\n");
+        printf("The gateway asks us to move (%s): moving to another.\n",
+               s->reconnect->reason && *s->reconnect->reason ? s->reconnect->reason
+                                                             : "no reason given");
         ps->moving = true;
         break;
     default:

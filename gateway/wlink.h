@@ -8,7 +8,7 @@
  * dealer's socket monitor reports here. A worker that is merely slow (a long script call,
  * a Redis wait) keeps its link up; a partition, a dead host or a dead process closes it.
  *
- * route and strand.c read the verdict: a link is lost once ZeroMQ has closed it and it
+ * strand.c reads the verdict: a link is lost once ZeroMQ has closed it and it
  * has stayed closed for GW_WORKER_LINK_GRACE, and nothing has been heard from the worker
  * for GW_WORKER_TIMEOUT (the time a command waits for its answer), so a link that
  * reconnects at once (a restarted worker) is never lost. zsock.c owns the struct (one per
