@@ -1,10 +1,14 @@
 /*
  * strand.c: see strand.h.
  *
- * The scan runs only while some worker link is lost (the dealers are a handful, the
- * connections many). A player is found through its connection's matches and through its
- * commands still waiting for a worker (a player who resumed here during the cut and whose
- * Resync was never answered has no match noted yet). Its connection is closed with a
+ * Nothing is looked for while no worker link is lost (the dealers are a handful, the
+ * connections many). While one is, the commands waiting for a worker (few) are looked at
+ * every tick, and the connections when the link is found lost and every STRAND_RESCAN_MS
+ * after, since a dead worker's dealer stays lost for good once its matches have moved:
+ * the gateway does not walk every connection four times a second for it. A player is
+ * found through its connection's matches and through its commands still waiting for a
+ * worker (a player who resumed here during the cut and whose Resync was never answered
+ * has no match noted yet). Its connection is closed with a
  * flush, so the Reconnect goes out first; the close then reports the player away as any
  * dropped connection does (the away waits in the dead link's queue, and a late away from
  * a gateway the player left changes nothing). A Reply still owed to it is not sent: the
@@ -23,6 +27,7 @@ typedef struct {
     gw *g;
     uint64_t now;
     size_t lost, told;
+    bool scan; /* some lost link's connections are due to be looked for */
 } strand_scan;
 
 static void strand_find_lost(const char *key, void *val, void *arg)
@@ -32,6 +37,10 @@ static void strand_find_lost(const char *key, void *val, void *arg)
     if (!wlink_lost(&s->link, st->now))
         return;
     st->lost++;
+    if (!s->link.reported || st->now - s->link.scanned >= STRAND_RESCAN_MS) {
+        s->link.scanned = st->now;
+        st->scan = true;
+    }
     if (s->link.reported)
         return;
     s->link.reported = true;
@@ -91,11 +100,12 @@ static void strand_conns(strand_scan *st)
 
 size_t strand_tick(gw *g)
 {
-    strand_scan st = {g, uv_now(g->loop), 0, 0};
+    strand_scan st = {g, uv_now(g->loop), 0, 0, false};
     dh_table_each(&g->dealers, strand_find_lost, &st);
     if (!st.lost)
         return 0;
-    strand_conns(&st);
+    if (st.scan)
+        strand_conns(&st);
     dh_table_each(&g->commands, strand_commands, &st);
     if (st.told)
         dh_info("%s: %zu players told to reconnect elsewhere", STRAND_REASON, st.told);

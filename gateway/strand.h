@@ -23,8 +23,9 @@
 
 #include "gw.h"
 
-#define STRAND_AFTER_MS 1000               /* the Reconnect's after_ms: leave within it */
-#define STRAND_REASON   "worker link lost" /* the Reconnect's reason, and the log's words */
+#define STRAND_AFTER_MS  1000               /* the Reconnect's after_ms: leave within it */
+#define STRAND_REASON    "worker link lost" /* the Reconnect's reason, and the log's words */
+#define STRAND_RESCAN_MS 5000 /* how often the connections behind a lost link are looked for */
 
 /* Periodic work from the gateway tick: tell the players behind every lost worker link to
  * reconnect elsewhere and close their connections (counted: ..._worker_links_lost_total

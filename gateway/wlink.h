@@ -31,6 +31,7 @@ typedef struct {
     uint64_t down_since; /* when the link went down (or the dealer opened) */
     uint64_t heard;      /* when the worker last sent a message (or the dealer opened) */
     bool reported;       /* this loss was logged and counted (strand.c); cleared when up */
+    uint64_t scanned;    /* when strand.c last looked for the connections behind it */
 } wlink;
 
 /* Give the worker dealer its heartbeat and connect options and start monitoring it;
