@@ -8,11 +8,11 @@
  * the gateway does not walk every connection four times a second for it. A player is
  * found through its connection's matches and through its commands still waiting for a
  * worker (a player who resumed here during the cut and whose Resync was never answered
- * has no match noted yet). Its connection is closed with a
- * flush, so the Reconnect goes out first; the close then reports the player away as any
- * dropped connection does (the away waits in the dead link's queue, and a late away from
- * a gateway the player left changes nothing). A Reply still owed to it is not sent: the
- * protocol tells the client to resync after a Reconnect, as after a drop.
+ * has no match noted yet). Its connection is closed with a flush, so the Reconnect goes
+ * out first; the close then reports the player away as any dropped connection does (the
+ * away waits in the dead link's queue, and a late away from a gateway the player left
+ * changes nothing). A Reply still owed to it is not sent: the protocol tells the client to
+ * resync after a Reconnect, as after a drop.
  */
 #include "strand.h"
 
