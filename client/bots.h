@@ -125,7 +125,7 @@ typedef struct {
     long lost;           /* accepted commands that disappeared (also errors) */
     long reconnects;     /* connections resumed */
     long moved;          /* of those, resumed on another gateway than the one lost */
-    long told_reconnect; /* Reconnects received (a gateway draining) */
+    long told_reconnect; /* Reconnects received (a gateway draining, or cut off from a worker) */
     bool game_known;     /* a QueueJoin was accepted: a later UNKNOWN_GAME is an outage */
     bool reroute_log;
     bool burst;        /* --burst: every bot logs in first, then all queue at once */

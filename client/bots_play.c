@@ -371,8 +371,9 @@ static void bots_handle(bots_run *r, bot *b, const Deckhand__ServerMessage *s)
         bots_lobby_state(r, b, s->lobby);
         break;
     case DECKHAND__SERVER_MESSAGE__BODY_RECONNECT:
-        /* The gateway drains: leave it now for the next one in --gateway's list (a test
-         * client has no load to spread, so it does not wait within after_ms). */
+        /* The gateway drains, or lost its link to the match's worker: leave it now for the
+         * next one in --gateway's list (a test client has no load to spread, so it does not
+         * wait within after_ms). */
         r->told_reconnect++;
         bots_lost(r, b,
                   s->reconnect->reason && *s->reconnect->reason ? s->reconnect->reason

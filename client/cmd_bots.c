@@ -121,7 +121,8 @@ static const char bots_usage[] =
     "  --option NAME=VALUE (repeatable): a game option on every join, e.g. kingdom=random;\n"
     "  the game's bundle declares which it takes (an undeclared one is BAD_REQUEST).\n"
     "  Last stderr summary line: bots: retried=R lost=L reconnects=C moved_gateway=G\n"
-    "  told_reconnect=T (Reconnects from draining gateways, each followed to the next one)\n"
+    "  told_reconnect=T (Reconnects from gateways draining or cut off from a worker, each\n"
+    "  followed to the next one)\n"
     "  answers_ok=A unanswered=U answers_refused=X unfinished=F: answers accepted,\n"
     "  answers with no Reply for 10 s, answers refused for good (neither an outage nor\n"
     "  the pace), and, when the run stopped short of M, the matches bots were still in.\n";

@@ -201,7 +201,11 @@ static bool play_handle(play_state *ps, Deckhand__ServerMessage *s)
         break;
     }
     case DECKHAND__SERVER_MESSAGE__BODY_RECONNECT:
-        printf("The gateway is shutting down: moving to another.\n");
+        /* "worker link lost": this gateway cannot reach the match; else it drains */
+        printf("The gateway is %s: moving to another.\n",
+               s->reconnect->reason && !strcmp(s->reconnect->reason, "worker link lost")
+                   ? "cut off from the match's server"
+                   : "shutting down");
         ps->moving = true;
         break;
     default:

@@ -5,6 +5,7 @@
  *   main.c     flags, set-up, the loop, shutdown; wires the callbacks below
  *   ops.c      what /metrics counts and what /readyz says
  *   drain.c    SIGTERM: stop accepting, tell every player to Reconnect elsewhere, wait
+ *   strand.c   a worker link lost: its match players told to Reconnect elsewhere
  *   backend.c  messages from the matchmaker and the workers (QueueReply, MatchAssigned,
  *              MatchMoved, PlayerOutput)
  *   session.c  messages from clients: login, rate limits, dispatch, Replies
@@ -18,6 +19,7 @@
  *   rlink.c    the Redis connections (a cluster routed by common/dh_redis_async.h)
  *   inflight.c requests in flight and their timeouts
  *   zsock.c    the ZeroMQ sockets (matchmaker and worker dealers) in the libuv loop
+ *   wlink.c    is a worker dealer's link alive (ZeroMQ heartbeat, socket monitor)
  *   listen.c   the listening sockets: accept, --max-conns and flood-ban refusals, pausing
  *              on EMFILE
  *   flood.c    connections that flood past their rate limit: dropped, then banned
@@ -101,7 +103,8 @@ typedef struct {
     dh_histogram command_seconds;     /* Choose/Resync: forwarded to the worker's Reply relayed */
     dh_histogram redis_seconds;       /* lookup.c: a Redis command's round trip */
     dh_counter drains;                /* SIGTERM drains begun (drain.c) */
-    dh_counter reconnects_sent;       /* players told to Reconnect elsewhere (drain.c) */
+    dh_counter reconnects_sent;       /* players told to Reconnect elsewhere (drain.c, strand.c) */
+    dh_counter worker_links_lost;     /* worker links found lost (strand.c), once per loss */
 } gw_stats;
 
 struct gw {

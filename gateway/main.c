@@ -35,6 +35,7 @@
 #include "route.h"
 #include "session.h"
 #include "static.h"
+#include "strand.h"
 #include "zsock.h"
 
 #define GW_TICK_MS 250
@@ -84,6 +85,7 @@ static void gw_on_tick(uv_timer_t *t)
 {
     gw *g = t->data;
     zsock_tick(g);
+    strand_tick(g);
     inflight_tick(g);
     lookup_tick(g);
     conn_sweep(g);

@@ -73,8 +73,13 @@ int ops_metrics(gw *g)
          "SIGTERM drains begun: accepting stopped, players told to reconnect elsewhere.",
          DH_METRIC_COUNTER, &s->drains},
         {"deckhand_gateway_reconnects_sent_total", "",
-         "Players sent a Reconnect (to resume on another gateway) by a drain.", DH_METRIC_COUNTER,
-         &s->reconnects_sent},
+         "Players sent a Reconnect (to resume on another gateway): by a drain, or for a lost "
+         "worker link.",
+         DH_METRIC_COUNTER, &s->reconnects_sent},
+        {"deckhand_gateway_worker_links_lost_total", "",
+         "Worker links found lost (closed for silence and still closed): their match players "
+         "were told to reconnect elsewhere.",
+         DH_METRIC_COUNTER, &s->worker_links_lost},
     };
     int rc = dh_metrics_table(&g->ops.metrics, traffic, sizeof traffic / sizeof traffic[0]);
     rc |= dh_ops_codes(&g->ops, "deckhand_gateway_replies_error_total",

@@ -32,6 +32,7 @@ static bool zsock_drain(zsock *s)
             return false;
         if (rc < 0)
             continue;
+        wlink_heard(&s->link, uv_now(s->gw->loop));
         s->gw->on_internal(s->gw, s, m);
         deckhand__internal__internal__free_unpacked(m, NULL);
     }
@@ -104,6 +105,9 @@ static zsock *zsock_open(gw *g, const char *endpoint, bool immediate)
      * instead of queueing a request to be delivered, stale, on reconnect. */
     if (immediate && zmq_setsockopt(s->z, ZMQ_IMMEDIATE, &one, sizeof one) < 0)
         goto err;
+    /* A worker dealer is watched for a dead link (wlink.h); without a monitor it works on. */
+    if (!immediate)
+        wlink_open(&s->link, g->zctx, s->z, uv_now(g->loop));
     if (zmq_connect(s->z, endpoint) < 0 || zmq_getsockopt(s->z, ZMQ_FD, &fd, &fdlen) < 0)
         goto err;
     if (uv_poll_init(g->loop, &s->poll, fd) < 0)
@@ -114,6 +118,7 @@ static zsock *zsock_open(gw *g, const char *endpoint, bool immediate)
     return s;
 err:
     dh_error("cannot open a dealer to %s: %s", endpoint, zmq_strerror(errno));
+    wlink_close(&s->link);
     if (s->z)
         zmq_close(s->z);
     free(s);
@@ -155,10 +160,17 @@ err:
     return -1;
 }
 
+static void zsock_read_link(const char *key, void *val, void *arg)
+{
+    zsock *s = val;
+    wlink_read(&s->link, uv_now(s->gw->loop));
+}
+
 void zsock_tick(gw *g)
 {
     if (uv_now(g->loop) - g->last_hello >= GW_HELLO_PERIOD)
         zsock_send_hello(g);
+    dh_table_each(&g->dealers, zsock_read_link, NULL);
 }
 
 static void zsock_stop_one(zsock *s)
@@ -185,6 +197,7 @@ void zsock_stop(gw *g)
 static void zsock_close(void *p)
 {
     zsock *s = p;
+    wlink_close(&s->link);
     zmq_close(s->z);
     free(s);
 }

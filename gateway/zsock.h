@@ -8,6 +8,7 @@
 #define DECKHAND_GW_ZSOCK_H
 
 #include "gw.h"
+#include "wlink.h"
 
 struct zsock {
     uv_poll_t poll;
@@ -15,6 +16,7 @@ struct zsock {
     void *z;
     bool polling;
     char endpoint[GW_ADDR_MAX];
+    wlink link; /* a worker dealer's liveness (wlink.h); the matchmaker's has no monitor */
 };
 
 /* Create the context and the matchmaker dealer, hook them into g->loop, and say
@@ -30,7 +32,8 @@ bool zsock_mm_linked(gw *g);
 /* Send m to the matchmaker. 0, or -1 with errno (EAGAIN: nobody to take it now). */
 int zsock_mm_send(gw *g, const Deckhand__Internal__Internal *m);
 
-/* Periodic work from the gateway tick: a GatewayHello every GW_HELLO_PERIOD. */
+/* Periodic work from the gateway tick: a GatewayHello every GW_HELLO_PERIOD; what the
+ * worker links' monitors say (wlink.h). */
 void zsock_tick(gw *g);
 
 /* The dealer to the worker at endpoint, opened on first use; NULL when it cannot be

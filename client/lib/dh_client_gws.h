@@ -3,8 +3,9 @@
  *
  * A player may resume on any gateway of a cluster (docs/PROTOCOL.md, "Reconnecting,
  * failover and retries"). A client given several (--gateway A,B) moves on to the next
- * when its gateway goes away: the connection drops, or the gateway drains and says
- * Reconnect (deckhand.proto), which names no gateway: the client uses one it knows.
+ * when its gateway goes away: the connection drops, or the gateway (draining, or cut off
+ * from a worker) says Reconnect (deckhand.proto), which names no gateway: the client uses
+ * one it knows.
  */
 #ifndef DECKHAND_DH_CLIENT_GWS_H
 #define DECKHAND_DH_CLIENT_GWS_H

@@ -1,0 +1,105 @@
+/*
+ * wlink.c: worker links, their heartbeat and their monitor (see wlink.h).
+ *
+ * The monitor's events come two frames each (libzmq 4.x): a 6-byte frame holding the event
+ * number (16 bits) and a value (32 bits), then the peer's endpoint, which this dealer
+ * knows already. A monitor that cannot be made leaves the link without a verdict: the
+ * gateway then behaves as before it had one (commands time out, nobody is moved).
+ */
+#include "wlink.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <zmq.h>
+
+#include "dh_log.h"
+#include "gw.h"
+
+#define WLINK_EVENTS (ZMQ_EVENT_HANDSHAKE_SUCCEEDED | ZMQ_EVENT_DISCONNECTED)
+
+static int wlink_options(void *dealer)
+{
+    int ivl = GW_WORKER_PING_MS, timeout = GW_WORKER_PING_TIMEOUT;
+    int connect = GW_WORKER_CONNECT_MS;
+    if (zmq_setsockopt(dealer, ZMQ_HEARTBEAT_IVL, &ivl, sizeof ivl) < 0 ||
+        zmq_setsockopt(dealer, ZMQ_HEARTBEAT_TIMEOUT, &timeout, sizeof timeout) < 0 ||
+        zmq_setsockopt(dealer, ZMQ_CONNECT_TIMEOUT, &connect, sizeof connect) < 0)
+        return -1;
+    return 0;
+}
+
+int wlink_open(wlink *l, void *ctx, void *dealer, uint64_t now)
+{
+    char ep[64];
+    int linger = 0;
+    memset(l, 0, sizeof *l);
+    l->down_since = now;
+    l->heard = now;
+    if (wlink_options(dealer) < 0)
+        goto err;
+    snprintf(ep, sizeof ep, "inproc://gw-wlink-%p", dealer);
+    if (zmq_socket_monitor(dealer, ep, WLINK_EVENTS) < 0)
+        goto err;
+    l->mon = zmq_socket(ctx, ZMQ_PAIR);
+    if (!l->mon || zmq_setsockopt(l->mon, ZMQ_LINGER, &linger, sizeof linger) < 0 ||
+        zmq_connect(l->mon, ep) < 0)
+        goto err;
+    return 0;
+err:
+    dh_warn("worker link without a monitor (%s): its players are never moved for it",
+            zmq_strerror(errno));
+    wlink_close(l);
+    return -1;
+}
+
+void wlink_close(wlink *l)
+{
+    if (l->mon)
+        zmq_close(l->mon);
+    l->mon = NULL;
+}
+
+void wlink_heard(wlink *l, uint64_t now)
+{
+    l->heard = now;
+}
+
+/* One monitor event: its number, 0 when none waits. */
+static unsigned wlink_event(void *mon)
+{
+    zmq_msg_t part;
+    unsigned event = 0;
+    zmq_msg_init(&part);
+    if (zmq_msg_recv(&part, mon, ZMQ_DONTWAIT) >= 0) {
+        if (zmq_msg_size(&part) >= 2) {
+            uint16_t e;
+            memcpy(&e, zmq_msg_data(&part), sizeof e);
+            event = e ? e : ~0u;
+        }
+        while (zmq_msg_more(&part) && zmq_msg_recv(&part, mon, ZMQ_DONTWAIT) >= 0)
+            ; /* the endpoint */
+    }
+    zmq_msg_close(&part);
+    return event;
+}
+
+void wlink_read(wlink *l, uint64_t now)
+{
+    unsigned e;
+    while (l->mon && (e = wlink_event(l->mon)) != 0) {
+        if (e == ZMQ_EVENT_HANDSHAKE_SUCCEEDED) {
+            l->up = true;
+            l->reported = false;
+        } else if (e == ZMQ_EVENT_DISCONNECTED && l->up) {
+            l->up = false;
+            l->down_since = now;
+        }
+    }
+}
+
+bool wlink_lost(const wlink *l, uint64_t now)
+{
+    return l->mon && !l->up && now - l->down_since >= GW_WORKER_LINK_GRACE &&
+           now - l->heard >= GW_WORKER_TIMEOUT;
+}
