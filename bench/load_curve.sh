@@ -15,7 +15,9 @@
 #   rate=R players=P bins=after | cmds_per_sec=... p50_ms=... p99_ms=... max_ms=... errors=E
 #     | cpu_us_per_cmd answers=N gateway=.. matchmaker=.. redis=.. worker-1=.. worker-2=..
 #       workers=.. load=.. total=..
-# Results in docs/BENCHMARKS.md ("Load curve").
+# With DH_CURVE_MARKDOWN=1 each point is a row of docs/BENCHMARKS.md's table instead:
+#   | target | bins | answers/s | p50 | p99 | max | gateway | workers | Redis | matchmaker | load | all |
+# Results in docs/BENCHMARKS.md ("Load curve", "The data path, second step").
 set -uo pipefail
 
 players=${1:?players} secs=${2:?seconds}
@@ -27,6 +29,20 @@ before=${DECKHAND_BIN_DIR_BEFORE:-}
 load_bin=$after/deckhand
 # shellcheck source=SCRIPTDIR/../scripts/lib/cluster.sh
 source "$DH_ROOT/scripts/lib/cluster.sh"
+
+# markdown_row RATE LABEL "RESULT CPU": one table row from the result and cpu lines.
+markdown_row() {
+    local -A v
+    local kv
+    for kv in $3; do
+        [[ $kv == *=* ]] && v[${kv%%=*}]=${kv#*=}
+    done
+    local target="flat out"
+    (($1 > 0)) && target="$1/s"
+    printf '| %s | %s | %.0f | %s ms | %s ms | %s ms | %s | %s | %s | %s | %s | %s |\n' "$target" "$2" \
+        "${v[cmds_per_sec]:-0}" "${v[p50_ms]:-?}" "${v[p99_ms]:-?}" "${v[max_ms]:-?}" "${v[gateway]:-?}" \
+        "${v[workers]:-?}" "${v[redis]:-?}" "${v[matchmaker]:-?}" "${v[load]:-?}" "${v[total]:-?}"
+}
 
 point() {
     local rate=$1 label=$2 run
@@ -42,7 +58,11 @@ point() {
         --bot local --cpu-pids "$run")
     ((rate > 0)) && args+=(--rate "$rate")
     "$load_bin" load "${args[@]}" >"$run/out" 2>"$run/err" </dev/null
-    echo "rate=$rate players=$players bins=$label | $(tail -n 1 "$run/out") | $(grep '^cpu_us_per_cmd' "$run/out")"
+    if [[ ${DH_CURVE_MARKDOWN:-} == 1 ]]; then
+        markdown_row "$rate" "$label" "$(tail -n 1 "$run/out") $(grep '^cpu_us_per_cmd' "$run/out")"
+    else
+        echo "rate=$rate players=$players bins=$label | $(tail -n 1 "$run/out") | $(grep '^cpu_us_per_cmd' "$run/out")"
+    fi
     dh_cluster_stop "$run" >/dev/null 2>&1
     rm -rf "$run"
 }
