@@ -144,3 +144,38 @@ void *dh_zmq_socket(void *ctx, int type, const char *id, int hwm)
         zmq_setsockopt(s, ZMQ_ROUTER_MANDATORY, &one, sizeof one);
     return s;
 }
+
+void *dh_zmq_monitor_open(void *ctx, void *sock, const char *ep, int events)
+{
+    if (zmq_socket_monitor(sock, ep, events) < 0)
+        return NULL;
+    void *mon = zmq_socket(ctx, ZMQ_PAIR);
+    int linger = 0;
+    if (mon && zmq_setsockopt(mon, ZMQ_LINGER, &linger, sizeof linger) == 0 &&
+        zmq_connect(mon, ep) == 0)
+        return mon;
+    if (mon) {
+        int saved = errno;
+        zmq_close(mon);
+        errno = saved;
+    }
+    return NULL;
+}
+
+unsigned dh_zmq_monitor_event(void *mon)
+{
+    zmq_msg_t part;
+    unsigned event = 0;
+    zmq_msg_init(&part);
+    if (zmq_msg_recv(&part, mon, ZMQ_DONTWAIT) >= 0) {
+        if (zmq_msg_size(&part) >= 2) {
+            uint16_t e;
+            memcpy(&e, zmq_msg_data(&part), sizeof e);
+            event = e ? e : ~0u;
+        }
+        while (zmq_msg_more(&part) && zmq_msg_recv(&part, mon, ZMQ_DONTWAIT) >= 0)
+            ; /* the endpoint */
+    }
+    zmq_msg_close(&part);
+    return event;
+}

@@ -38,4 +38,13 @@ bool dh_zmq_readable(void *sock);
  * id when id is not NULL, ROUTER_MANDATORY on ROUTER sockets. NULL on failure. */
 void *dh_zmq_socket(void *ctx, int type, const char *id, int hwm);
 
+/* A socket monitor on sock for events (ZMQ_EVENT_*), read through the PAIR socket returned
+ * (at inproc endpoint ep, unique per sock; the caller closes it); NULL with errno set when
+ * libzmq refuses. */
+void *dh_zmq_monitor_open(void *ctx, void *sock, const char *ep, int events);
+/* The next event on a monitor (two frames each in libzmq 4.x: a 6-byte frame holding the
+ * event number, 16 bits, and a value, 32 bits; then the peer's endpoint, skipped): its
+ * number, 0 when none waits. */
+unsigned dh_zmq_monitor_event(void *mon);
+
 #endif

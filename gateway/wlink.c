@@ -1,9 +1,8 @@
 /*
  * wlink.c: worker links, their heartbeat and their monitor (see wlink.h).
  *
- * The monitor's events come two frames each (libzmq 4.x): a 6-byte frame holding the event
- * number (16 bits) and a value (32 bits), then the peer's endpoint, which this dealer
- * knows already. A monitor that cannot be made leaves the link without a verdict: the
+ * The monitor's events are read with dh_zmq_monitor_event (dh_zmq.h). A monitor that
+ * cannot be made leaves the link without a verdict: the
  * gateway then behaves as before it had one (commands time out, nobody is moved).
  */
 #include "wlink.h"
@@ -14,6 +13,7 @@
 #include <zmq.h>
 
 #include "dh_log.h"
+#include "dh_zmq.h"
 #include "gw.h"
 
 #define WLINK_EVENTS (ZMQ_EVENT_HANDSHAKE_SUCCEEDED | ZMQ_EVENT_DISCONNECTED)
@@ -32,24 +32,14 @@ static int wlink_options(void *dealer)
 int wlink_open(wlink *l, void *ctx, void *dealer, uint64_t now)
 {
     char ep[64];
-    int linger = 0;
     memset(l, 0, sizeof *l);
     l->down_since = now;
     l->heard = now;
-    if (wlink_options(dealer) < 0)
-        goto err;
     snprintf(ep, sizeof ep, "inproc://gw-wlink-%p", dealer);
-    if (zmq_socket_monitor(dealer, ep, WLINK_EVENTS) < 0)
-        goto err;
-    l->mon = zmq_socket(ctx, ZMQ_PAIR);
-    if (!l->mon || zmq_setsockopt(l->mon, ZMQ_LINGER, &linger, sizeof linger) < 0 ||
-        zmq_connect(l->mon, ep) < 0)
-        goto err;
-    return 0;
-err:
+    if (wlink_options(dealer) == 0 && (l->mon = dh_zmq_monitor_open(ctx, dealer, ep, WLINK_EVENTS)))
+        return 0;
     dh_warn("worker link without a monitor (%s): its players are never moved for it",
             zmq_strerror(errno));
-    wlink_close(l);
     return -1;
 }
 
@@ -65,29 +55,10 @@ void wlink_heard(wlink *l, uint64_t now)
     l->heard = now;
 }
 
-/* One monitor event: its number, 0 when none waits. */
-static unsigned wlink_event(void *mon)
-{
-    zmq_msg_t part;
-    unsigned event = 0;
-    zmq_msg_init(&part);
-    if (zmq_msg_recv(&part, mon, ZMQ_DONTWAIT) >= 0) {
-        if (zmq_msg_size(&part) >= 2) {
-            uint16_t e;
-            memcpy(&e, zmq_msg_data(&part), sizeof e);
-            event = e ? e : ~0u;
-        }
-        while (zmq_msg_more(&part) && zmq_msg_recv(&part, mon, ZMQ_DONTWAIT) >= 0)
-            ; /* the endpoint */
-    }
-    zmq_msg_close(&part);
-    return event;
-}
-
 void wlink_read(wlink *l, uint64_t now)
 {
     unsigned e;
-    while (l->mon && (e = wlink_event(l->mon)) != 0) {
+    while (l->mon && (e = dh_zmq_monitor_event(l->mon)) != 0) {
         if (e == ZMQ_EVENT_HANDSHAKE_SUCCEEDED) {
             l->up = true;
             l->reported = false;

@@ -17,18 +17,11 @@ int probe_open(probe *p, void *ctx, void *router)
     char ep[64];
     memset(p, 0, sizeof *p);
     snprintf(ep, sizeof ep, "inproc://mm-probe-%p", router);
-    if (zmq_socket_monitor(router, ep, ZMQ_EVENT_DISCONNECTED) < 0)
-        goto err;
-    p->mon = zmq_socket(ctx, ZMQ_PAIR);
-    int linger = 0;
-    if (!p->mon || zmq_setsockopt(p->mon, ZMQ_LINGER, &linger, sizeof linger) < 0 ||
-        zmq_connect(p->mon, ep) < 0)
-        goto err;
-    return 0;
-err:
+    p->mon = dh_zmq_monitor_open(ctx, router, ep, ZMQ_EVENT_DISCONNECTED);
+    if (p->mon)
+        return 0;
     dh_warn("no socket monitor (%s): a dead worker is seen by its silence alone",
             zmq_strerror(errno));
-    probe_close(p);
     return -1;
 }
 
@@ -39,30 +32,10 @@ void probe_close(probe *p)
     p->mon = NULL;
 }
 
-/* One monitor event (two frames: event number and value, then the endpoint): its event
- * number, 0 when none waits. */
-static unsigned probe_event(void *mon)
-{
-    zmq_msg_t part;
-    unsigned event = 0;
-    zmq_msg_init(&part);
-    if (zmq_msg_recv(&part, mon, ZMQ_DONTWAIT) >= 0) {
-        if (zmq_msg_size(&part) >= 2) {
-            uint16_t e;
-            memcpy(&e, zmq_msg_data(&part), sizeof e);
-            event = e ? e : ~0u;
-        }
-        while (zmq_msg_more(&part) && zmq_msg_recv(&part, mon, ZMQ_DONTWAIT) >= 0)
-            ; /* the endpoint: the peer's address, which does not say which worker */
-    }
-    zmq_msg_close(&part);
-    return event;
-}
-
 void probe_read(probe *p, uint64_t now_ms)
 {
     unsigned e;
-    while (p->mon && (e = probe_event(p->mon)) != 0) {
+    while (p->mon && (e = dh_zmq_monitor_event(p->mon)) != 0) {
         if (e != ZMQ_EVENT_DISCONNECTED)
             continue;
         p->closed_ms = now_ms;
