@@ -50,7 +50,7 @@ struct out_batch {
     bool any_gone;
 };
 
-static size_t out_varint(uint8_t *p, uint64_t v)
+size_t out_varint(uint8_t *p, uint64_t v)
 {
     size_t n = 0;
     while (v >= 0x80) {

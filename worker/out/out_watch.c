@@ -30,17 +30,6 @@ struct out_watch_frame {
     uint8_t body[];
 };
 
-static size_t out_watch_varint(uint8_t *out, uint64_t v)
-{
-    size_t n = 0;
-    while (v >= 0x80) {
-        out[n++] = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    out[n++] = (uint8_t)v;
-    return n;
-}
-
 int out_watch_init(host *h, uint32_t max, uint64_t delay_ms)
 {
     struct out_watch_set *s = calloc(1, sizeof *s);
@@ -193,7 +182,7 @@ void out_watch_event(host_match *hm, const engine_event *ev)
         return;
     }
     e->ev[e->evlen++] = OUT_WATCH_TAG_EVENTS;
-    e->evlen += out_watch_varint(e->ev + e->evlen, len);
+    e->evlen += out_varint(e->ev + e->evlen, len);
     e->evlen += deckhand__event__pack(&pe, e->ev + e->evlen);
 }
 
@@ -327,10 +316,10 @@ static void out_watch_release(host *h, out_watch_match *e, const out_watch_frame
     uint8_t count[1 + OUT_WATCH_VARINT_MAX], head[2 + OUT_WATCH_VARINT_MAX];
     size_t ncount = 0, nhead = 0;
     count[ncount++] = OUT_WATCH_TAG_COUNT;
-    ncount += out_watch_varint(count + ncount, e->nw);
+    ncount += out_varint(count + ncount, e->nw);
     head[nhead++] = OUT_WATCH_TAG_FRAME_1;
     head[nhead++] = OUT_WATCH_TAG_FRAME_2;
-    nhead += out_watch_varint(head + nhead, f->len + ncount);
+    nhead += out_varint(head + nhead, f->len + ncount);
     uint8_t *msg = malloc(nhead + f->len + ncount);
     if (!msg) {
         dh_error_every(DH_LOG_EVERY_MS, "match %s: out of memory releasing a frame", e->id);

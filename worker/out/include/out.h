@@ -164,6 +164,8 @@ typedef struct {
 
 /* ---- outputs gathered per gateway (out_batch.c) ------------------------------------- */
 
+/* v as a protobuf varint at p (at most 10 bytes): its length. */
+size_t out_varint(uint8_t *p, uint64_t v);
 /* Append po to the batch of the gateway at route. -1 when that gateway was found gone
  * (dropped), else 0 (out of memory is logged). */
 int out_batch_add(host *h, const char *route, const Deckhand__Internal__PlayerOutput *po);
