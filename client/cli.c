@@ -66,3 +66,12 @@ long long cli_now_ms(void)
 {
     return (long long)dh_now_ms();
 }
+
+uint64_t cli_game_seed(uint64_t s, uint64_t i)
+{
+    uint64_t z = s * 0x9e3779b97f4a7c15ULL + (i + 1) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return z ? z : 1;
+}

@@ -96,4 +96,9 @@ struct dh_client *cli_connect(const char *who, const char *addr, const char *acc
                               bool register_first, const char *guest_name, char *token,
                               size_t toklen);
 
+/* Game i's seed in a run of seed s, for `deckhand sim` and `scripts compare` (which plays the
+ * same games as sim): splitmix64's finaliser over s and i, so two runs with different s
+ * share no games (s, s+1, ... would share all but one). Never 0. */
+uint64_t cli_game_seed(uint64_t s, uint64_t i);
+
 #endif

@@ -3,7 +3,7 @@
  *
  * It is the engine's throughput benchmark and a quick balance check of a game's bots:
  * it loads the bundle once and plays N games (engine_match_new plays an all-bot match to
- * the end). Game i's seed is derived from (S, i) by a mixing function (sim_seed), so runs
+ * the end). Game i's seed is derived from (S, i) by a mixing function (cli_game_seed), so runs
  * with different --seed values are independent samples, not shifted copies of each other;
  * and the bots rotate through the seats from one game to the next (game i puts bot
  * (j + i) mod P in seat j), so no strategy keeps the first player's advantage. It prints
@@ -70,17 +70,6 @@ static const char sim_usage[] =
     "  `hard`: the search as the worker runs it, bounded by time (50 ms a decision), so\n"
     "  a run with `hard` depends on the machine's speed and load, unlike one with `search`.\n"
     "  Scripts default to DECKHAND_SCRIPTS, else ./scripts.\n";
-
-/* Game i's seed: splitmix64's finaliser over S and i, so two runs with different S share
- * no games (S, S+1, ... would share all but one). Never 0. */
-static uint64_t sim_seed(uint64_t s, uint64_t i)
-{
-    uint64_t z = s * 0x9e3779b97f4a7c15ULL + (i + 1) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    return z ? z : 1;
-}
 
 /* The index in st->strategy of a bot name. */
 static int sim_strategy(const sim_stats *st, const char *name)
@@ -357,7 +346,7 @@ int cmd_sim(int argc, char **argv)
     int rc = 0;
     double t0 = (double)dh_now_ns() / 1e9;
     for (long i = 0; i < games; i++) {
-        uint64_t game_seed = sim_seed((uint64_t)seed, (uint64_t)i);
+        uint64_t game_seed = cli_game_seed((uint64_t)seed, (uint64_t)i);
         if (sim_one(b, game, game_seed, i, &st, &err) < 0) {
             fprintf(stderr, "deckhand sim: game %ld (seed %llu): error %d: %s\n", i + 1,
                     (unsigned long long)game_seed, (int)err.code, err.message);

@@ -81,16 +81,6 @@ typedef struct {
 /* The seats' names: what the log lines of a seat begin with (cmp_on_event). */
 static const char *const cmp_names[CMP_SEATS] = {"p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8"};
 
-/* Game i's seed: deckhand sim's (splitmix64's finaliser over S and i). */
-static uint64_t cmp_seed(uint64_t s, uint64_t i)
-{
-    uint64_t z = s * 0x9e3779b97f4a7c15ULL + (i + 1) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    return z ? z : 1;
-}
-
 /* The card index of the name at the start of s (the longest one that fits), or -1. */
 static int cmp_card_at(const cmp_job *j, const char *s)
 {
@@ -151,7 +141,7 @@ static int cmp_one(const cmp_job *j, engine_bundle *b, long index, cmp_run *r, e
     const char *bots[CMP_SEATS];
     for (int i = 0; i < np; i++)
         bots[i] = j->bots[(i + index) % np];
-    uint64_t seed = cmp_seed((uint64_t)sim->seed, (uint64_t)index);
+    uint64_t seed = cli_game_seed((uint64_t)sim->seed, (uint64_t)index);
     snprintf(id, sizeof id, "compare-%llu", (unsigned long long)seed);
     engine_match_config cfg = {.match_id = id,
                                .game = sim->game,
