@@ -599,8 +599,8 @@ static void host_release(host *h, host_action *a, uint64_t now_ms)
         return;
     }
     host_seat *s = &hm->seats[a->seat];
+    host_persist_landed(hm, ok);
     if (!ok) {
-        hm->snap_writing = 0;
         engine_error ee = {0};
         if (engine_match_undo(hm->m, &ee) != ENGINE_OK)
             dh_error("match %s: undo failed after a lost write: %s", hm->id, ee.message);
@@ -616,9 +616,6 @@ static void host_release(host *h, host_action *a, uint64_t now_ms)
                       "store unavailable, retry");
         return;
     }
-    if (hm->snap_writing)
-        hm->snap_version = hm->snap_writing;
-    hm->snap_writing = 0;
     hm->answers++;
     dh_counter_inc(&h->stats.answers);
     if (hm->script_failures) {

@@ -222,6 +222,13 @@ out:
     return rc;
 }
 
+void host_persist_landed(host_match *hm, bool ok)
+{
+    if (ok && hm->snap_writing)
+        hm->snap_version = hm->snap_writing;
+    hm->snap_writing = 0;
+}
+
 void host_persist_notes(host *h, host_match *hm, uint64_t now_ms)
 {
     char away[STORE_AWAY_MAX], removed[STORE_AWAY_MAX];

@@ -53,16 +53,13 @@ static bool host_move(host *h, host_match *hm, bundles_entry *e, uint64_t now_ms
     store_flush(h->st, now_ms);
     bool ok = store_ok(h->st, op), fenced = store_fenced(h->st, op);
     store_next(h->st);
+    host_persist_landed(hm, ok);
     if (!ok) {
-        hm->snap_writing = 0;
         engine_match_free(m);
         if (fenced)
             host_lose(h, hm);
         return false;
     }
-    if (hm->snap_writing)
-        hm->snap_version = hm->snap_writing;
-    hm->snap_writing = 0;
     dh_info("match %s: moved from bundle %.12s to %.12s at snapshot %llu", hm->id, hm->pin->id,
             e->id, (unsigned long long)engine_match_snapshot_version(hm->m));
     engine_match_free(hm->m);
