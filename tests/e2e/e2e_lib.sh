@@ -30,19 +30,25 @@ e2e_fail() {
     exit 1
 }
 
-_e2e_cleanup() {
-    local rc=$?
-    [[ -n $E2E_RUN ]] || exit "$rc"
-    dh_cluster_alive "$E2E_RUN" || rc=1
-    dh_cluster_stop "$E2E_RUN"
-    dh_cluster_check_logs "$E2E_RUN" || rc=1
-    if ((rc == 0)); then
+# e2e_verdict RC: the run directory removed on a pass (kept with E2E_KEEP), its logs shown
+# on a failure, and PASS or FAILED said; the exit traps end with it.
+e2e_verdict() {
+    if (($1 == 0)); then
         [[ -n ${E2E_KEEP:-} ]] || rm -rf "$E2E_RUN"
         e2e_log "PASS"
     else
         dh_cluster_tail_logs "$E2E_RUN"
         e2e_log "FAILED; logs kept in $E2E_RUN/logs"
     fi
+}
+
+_e2e_cleanup() {
+    local rc=$?
+    [[ -n $E2E_RUN ]] || exit "$rc"
+    dh_cluster_alive "$E2E_RUN" || rc=1
+    dh_cluster_stop "$E2E_RUN"
+    dh_cluster_check_logs "$E2E_RUN" || rc=1
+    e2e_verdict "$rc"
     exit "$rc"
 }
 

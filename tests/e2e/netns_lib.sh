@@ -96,15 +96,7 @@ _netns_cleanup() {
         dh_cluster_check_logs "$E2E_RUN" || rc=1
     fi
     ((NETNS_UP)) && netns_remove_all
-    if [[ -n $E2E_RUN ]]; then
-        if ((rc == 0)); then
-            [[ -n ${E2E_KEEP:-} ]] || rm -rf "$E2E_RUN"
-            e2e_log "PASS"
-        else
-            dh_cluster_tail_logs "$E2E_RUN"
-            e2e_log "FAILED; logs kept in $E2E_RUN/logs"
-        fi
-    fi
+    [[ -n $E2E_RUN ]] && e2e_verdict "$rc"
     exit "$rc"
 }
 
