@@ -21,9 +21,11 @@
 #include <unistd.h>
 
 #include "admin_http.h"
+#include "dh_proc.h"
 #include "load.h"
 
-/* A process's CPU seconds so far, from /proc/PID/stat; -1 when it is gone. */
+/* A process's CPU seconds so far, from /proc/PID/stat (dh_proc_parse_stat); -1 when it is
+ * gone. */
 static double load_cpu_of_pid(long pid)
 {
     char path[64], buf[1024];
@@ -34,11 +36,10 @@ static double load_cpu_of_pid(long pid)
     size_t n = fread(buf, 1, sizeof buf - 1, fp);
     fclose(fp);
     buf[n] = '\0';
-    const char *p = strrchr(buf, ')'); /* the command name may hold spaces */
-    unsigned long long ut = 0, st = 0;
-    if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
+    dh_proc_stat st;
+    if (dh_proc_parse_stat(buf, &st) < 0)
         return -1;
-    return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+    return (double)(st.utime + st.stime) / (double)sysconf(_SC_CLK_TCK);
 }
 
 /* A process's CPU seconds so far, from its /metrics; -1 when unreachable. */
