@@ -75,6 +75,7 @@ typedef struct bundles {
     bool default_stored; /* the default bundle is in Redis (for replays) */
     dh_redis_sub sub;    /* DH_CHANNEL_BUNDLES: changes announced (bundles_announce.c) */
     uint64_t next_poll_ms;
+    uint64_t next_report_ms; /* a due report waits for a poll at most until then */
     bool report_due;
     unsigned report_ttl_ms;
     dh_counter loaded; /* bundles fetched from Redis and loaded (/metrics) */
@@ -116,7 +117,9 @@ void bundles_script_error(bundles *bs, const bundles_entry *e);
 /* Between batches, every loop turn: keep the subscription up, take what it brought
  * (readable: the caller's poll found bundles_announce_fd readable, so reading cannot
  * block), and poll when a change was announced, the subscription has just come up, or the
- * safety interval passed. The clock of the next poll due without an announcement. */
+ * safety interval passed. A due report (matches started or ended on a bundle) is written
+ * within BUNDLES_POLL_MS even between polls, so `scripts list` is as fresh as when every
+ * poll was that often. The clock of the next poll or report due without an announcement. */
 uint64_t bundles_tick(bundles *bs, uint64_t now_ms, bool readable);
 /* The subscription's descriptor for the loop's poll (readable: an announcement waits),
  * -1 while it is down. */
