@@ -70,7 +70,10 @@ const ui: MatchUi = {
 };
 
 function fallbackGame(game: string): GameDesc {
-  return { game, min_players: 2, max_players: 2, modes: ["casual"], options: [], bots: ["default"] };
+  return {
+    game, min_players: 2, max_players: 2, modes: ["casual"], options: [], bots: ["default"],
+    title: "", summary: "", difficulties: [], deck_builder: false,
+  };
 }
 
 // ---- drawing: at most once per turn of the event loop ----------------------------------
