@@ -383,6 +383,9 @@ size_t engine_bundle_games(const engine_bundle *b, engine_game_info *out, size_t
         out[i].noptions = b->games[i].nspecs;
         out[i].bots = b->games[i].bot_names;
         out[i].nbots = b->games[i].nbots;
+        out[i].title = b->games[i].title ? b->games[i].title : "";
+        out[i].summary = b->games[i].summary ? b->games[i].summary : "";
+        out[i].deck_builder = b->games[i].deck_builder;
     }
     return b->ngames;
 }

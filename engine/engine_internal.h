@@ -129,7 +129,7 @@ typedef struct {
 
 /* A presentation hint for one zone (engine_present.c; wire: ZoneHint). */
 typedef struct {
-    char *zone, *kind, *label, *color; /* label and color "" when not given */
+    char *zone, *kind, *label, *color, *description; /* all but zone and kind "" when not given */
     int order;
     unsigned columns;
 } engine_zone_hint;
@@ -137,6 +137,13 @@ typedef struct {
 typedef struct {
     char *type, *color;
 } engine_type_color;
+
+/* How to show a counter (engine_present_words.c; wire: CounterHint). */
+typedef struct {
+    char *counter, *label, *description; /* label and description "" when not given */
+    bool hidden;
+    int order;
+} engine_counter_hint;
 
 typedef struct {
     char *name;
@@ -160,6 +167,10 @@ typedef struct {
     size_t nhints;
     engine_type_color *type_colors; /* by type */
     size_t ntype_colors;
+    char *title, *summary;              /* the presentation's words; NULL without a presentation */
+    bool deck_builder;                  /* presentation.deck_builder: its seats build decks */
+    engine_counter_hint *counter_hints; /* by order, then counter name */
+    size_t ncounter_hints;
 } engine_game;
 
 #define ENGINE_SMALL_GRAIN 16
@@ -229,6 +240,14 @@ bool engine_option_value_ok(const engine_option_spec *o, const char *v, size_t l
 void engine_present_read(lua_State *L, int t, engine_game *g);
 void engine_present_free(engine_game *g);
 int engine_present_catalog(const engine_game *g, Deckhand__Catalog *c);
+/* engine_present_words.c: the presentation's words (title, summary, deck_builder, counter
+ * hints) of the table at p, read by engine_present_read; freed by engine_present_free and
+ * put into p by engine_present_catalog (0, or -1 out of memory). text_ok: s is valid UTF-8
+ * of at most max bytes without control characters ('\n' allowed when lines). */
+void engine_present_words_read(lua_State *L, int p, engine_game *g);
+void engine_present_words_free(engine_game *g);
+int engine_present_words_catalog(const engine_game *g, Deckhand__Presentation *p);
+bool engine_present_text_ok(const char *s, size_t max, bool lines);
 
 /* engine_alloc.c: the lua_Alloc of a bundle's VM (ud is the bundle). */
 void *engine_alloc(void *ud, void *ptr, size_t osize, size_t nsize);

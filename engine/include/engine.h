@@ -84,6 +84,9 @@ typedef struct {
     size_t noptions;
     const char *const *bots; /* nbots strategy names, "default" first, then by name */
     size_t nbots;
+    const char *title; /* its presentation's title and summary ("" when none) */
+    const char *summary;
+    bool deck_builder; /* its presentation says its seats build decks */
 } engine_game_info;
 
 /* ---- bundles -------------------------------------------------------------------- */

@@ -8,6 +8,7 @@
 
 local kernel = require("deckbuilder.kernel")
 local gametable = require("deckbuilder.gametable")
+local words = require("caveman.words")
 local data = require("caveman.cards")
 local bots = require("caveman.bots")
 
@@ -35,7 +36,9 @@ local game = gametable.new(k, { name = "caveman", max_players = 2, max_turns = M
                                 bots = bots.make(k) })
 game.turn_limit = TURN_LIMIT
 game.presentation = gametable.presentation {
-  zones = { prophecy = { kind = "hidden", order = 8, label = "Prophecy" } },
+  title = words.title, summary = words.summary, counters = words.counters,
+  zones = { prophecy = { kind = "hidden", order = 8, label = "Prophecy",
+                         description = "Top cards the Prophet deals face down" } },
   type_colors = { Action = "#e4e0d6", Weapon = "#d9a27a", Treasure = "#c9b79c" },
 }
 
