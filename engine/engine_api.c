@@ -513,6 +513,7 @@ static int g_choose(lua_State *L)
     }
     if (!lua_isyieldable(L))
         return luaL_error(L, "choose: a human decision outside a turn");
+    engine_match_refresh(L, m);
     if (engine_match_set_decision(m, L, 2, seat, n, min, max) < 0)
         return luaL_error(L, "out of memory");
     lua_pushvalue(L, 2); /* what a bot asked for this decision gets (engine_match_bot_answer) */

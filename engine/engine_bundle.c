@@ -107,6 +107,7 @@ static void game_read(lua_State *L, engine_game *g)
     g->finished_ref = func_ref(L, t, "finished", 1);
     g->results_ref = func_ref(L, t, "results", 1);
     g->evaluate_ref = func_ref(L, t, "evaluate", 0);
+    g->refresh_ref = func_ref(L, t, "refresh", 0);
 
     lua_getfield(L, t, "zones");
     if (lua_istable(L, -1)) {
@@ -221,7 +222,7 @@ static int games_load(lua_State *L)
             return luaL_error(L, "out of memory");
         b->ngames++;
         g->table_ref = g->setup_ref = g->turn_ref = g->finished_ref = g->results_ref = LUA_NOREF;
-        g->evaluate_ref = LUA_NOREF;
+        g->evaluate_ref = g->refresh_ref = LUA_NOREF;
         lua_settop(L, 1);
         lua_pushcfunction(L, engine_sandbox_require);
         lua_pushstring(L, mod);

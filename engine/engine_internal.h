@@ -151,6 +151,7 @@ typedef struct {
     int max_turns; /* the turn cap: the match ends after this many turns */
     int table_ref, setup_ref, turn_ref, finished_ref, results_ref;
     int evaluate_ref; /* the optional evaluation hint (`evaluate`), or LUA_NOREF */
+    int refresh_ref;  /* the optional `refresh` (players' counters: the VP total), or LUA_NOREF */
     engine_zone_rule *zones;
     size_t nzones;
     uint8_t *vis_memo; /* ENGINE_MAX_NAMES entries: a zone name id's visibility + 1, 0 while not
@@ -578,6 +579,12 @@ static inline int engine_events_unread(const engine_match *m)
 }
 /* Drops the undrained events from the nev-th on (text from offset evtext). */
 void engine_events_truncate(engine_match *m, size_t nev, size_t evtext);
+
+/* engine_turns.c: runs the game's `refresh(g)` when it has one and a person plays in m
+ * (docs/SCRIPTING.md: counters only players read, such as the deck-builders' VP total,
+ * brought up to date before a person decides and when the match ends; all-bot play, a
+ * sim or a search's copy, never runs it, so their games stay what they were). */
+void engine_match_refresh(lua_State *L, engine_match *m);
 
 /* engine_decision.c. g:choose for a human seat: fill the pending decision from the table
  * at idx. */

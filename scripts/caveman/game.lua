@@ -33,7 +33,7 @@ local MAX_TURNS = 2 * TURN_LIMIT + 40
 
 local game = gametable.new(k, { name = "caveman", max_players = 2, max_turns = MAX_TURNS,
                                 zones = gametable.zones { discard = "hidden", prophecy = "hidden" },
-                                bots = bots.make(k) })
+                                bots = bots.make(k), vp = false }) -- health is the score
 game.turn_limit = TURN_LIMIT
 game.presentation = gametable.presentation {
   title = words.title, summary = words.summary, counters = words.counters,

@@ -67,7 +67,8 @@ function gametable.presentation(own)
 end
 
 -- spec: name, min_players (default 2), max_players, max_turns (the turn cap, counting
--- every seat's turns), zones (default the kernel's), bots (name -> bot; "generic" is added).
+-- every seat's turns), zones (default the kernel's), bots (name -> bot; "generic" is added),
+-- vp (false: no VP total, for a game scored by something else, such as Caveman's health).
 function gametable.new(k, spec)
   local game = {
     name = spec.name, min_players = spec.min_players or 2, max_players = spec.max_players,
@@ -78,6 +79,15 @@ function gametable.new(k, spec)
   }
   function game.turn(g) k:turn(g) end
   function game.results(g) return k:results(g) end
+  -- The VP total every seat reads during the game (the public counter `vp`): the score
+  -- results would give now, counted over the cards each seat owns, which every player
+  -- of a deck-builder may know (every gain is announced). The engine runs refresh
+  -- before a person decides and at the end, never in all-bot play (docs/SCRIPTING.md).
+  if spec.vp ~= false then
+    function game.refresh(g)
+      for p = 1, g:nplayers() do g:set_counter("vp", p, k:score(g, p)) end
+    end
+  end
   game.bots = spec.bots or {}
   game.bots.generic = generic.bot
   return game
