@@ -160,7 +160,10 @@ static Deckhand__DecisionRequest *make_decision(view_arena *a, const engine_matc
         op->entity = o->entity;
         op->label = view_str(a, o->label);
         op->card = view_str(a, o->card ? o->card : "");
-        if (!op->label || !op->card)
+        op->target = o->target;
+        op->verb = view_str(a, o->verb ? o->verb : "");
+        op->space = view_str(a, o->space ? o->space : "");
+        if (!op->label || !op->card || !op->verb || !op->space)
             return NULL;
     }
     return d;

@@ -171,6 +171,12 @@ typedef struct {
     const char *label;
     const char *card; /* card name or NULL */
     uint32_t entity;  /* 0 when none */
+    /* Its structure, for clients that act on a board (wire: Option.verb/target/space):
+     * what it does ("attack", "move", "play", "buy", "end"), the entity it acts on (0:
+     * none) and the board space (a zone name) it leads to; "" when the script gave none. */
+    const char *verb;
+    uint32_t target;
+    const char *space;
 } engine_option;
 
 typedef struct {

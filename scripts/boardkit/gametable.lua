@@ -93,7 +93,7 @@ end
 -- spec: name, max_turns, zones, cards, options (gametable.deck_options), decks (name ->
 -- { { card, copies }, ... }), kernel (its `turn` and `over` run the match; tests reach it
 -- as game.kernel), opening_hand, seat = function(g, p, deck) (what seat p gets before its
--- deck), presentation.
+-- deck), presentation, open_zones (the board's zones: every seat's are opened for views).
 function gametable.new(spec)
   local game = {
     name = spec.name, min_players = 2, max_players = 2, max_turns = spec.max_turns,
@@ -113,6 +113,17 @@ function gametable.new(spec)
   end
   function game.turn(g) k:turn(g) end
   function game.finished(g) return k:over(g) end
+  -- Every seat's board zones (spec.open_zones) exist from the first decision a person
+  -- sees, so a client draws the whole board, its empty spaces too. The engine runs
+  -- refresh only where a person plays: all-bot games stay what they were.
+  local open = spec.open_zones
+  if open then
+    function game.refresh(g)
+      for p = 1, 2 do
+        for i = 1, #open do g:open_zone(open[i], p) end
+      end
+    end
+  end
   game.results = gametable.results
   return game
 end

@@ -31,7 +31,7 @@ local game = gametable.new {
   name = "elemental", max_turns = MAX_TURNS, zones = zones, cards = data.cards,
   options = gametable.deck_options({ "earth", "wind", "fire" }, { "earth", "fire" },
     function(nth) return "the " .. nth .. " player's hero and preset deck" end),
-  decks = decks, kernel = k, opening_hand = OPENING_HAND,
+  decks = decks, kernel = k, opening_hand = OPENING_HAND, open_zones = k.grid.zones,
   -- The hero of the deck's element; 2 in that element, 1 in the others.
   seat = function(g, p, element)
     g:new(data.hero_of[element], "hero", p)

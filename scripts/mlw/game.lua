@@ -29,7 +29,7 @@ local game = gametable.new {
   name = "mlw", max_turns = MAX_TURNS, zones = zones, cards = data.cards,
   options = gametable.deck_options({ "fire", "frost" }, { "fire", "frost" },
     function(nth) return "the " .. nth .. " wizard's preset deck" end),
-  decks = decks, kernel = k, opening_hand = k.OPENING_HAND,
+  decks = decks, kernel = k, opening_hand = k.OPENING_HAND, open_zones = { "monsters", "trap" },
   -- The wizard and its counters (cards may change the limits).
   seat = function(g, p)
     g:new("Wizard", "wizard", p)
