@@ -123,7 +123,8 @@ static void game_read(lua_State *L, engine_game *g)
     }
     lua_pop(L, 1);
     g->vis_memo = calloc(ENGINE_MAX_NAMES, 1);
-    if (!g->vis_memo)
+    g->play_memo = calloc(ENGINE_MAX_NAMES, 1);
+    if (!g->vis_memo || !g->play_memo)
         luaL_error(L, "out of memory");
 
     lua_getfield(L, t, "cards");
@@ -350,6 +351,7 @@ void engine_bundle_free(engine_bundle *b)
             free(g->zones[j].name);
         free(g->zones);
         free(g->vis_memo);
+        free(g->play_memo);
         for (size_t j = 0; j < g->ncards; j++) {
             free(g->cards[j].name);
             free(g->cards[j].types);

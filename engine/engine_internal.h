@@ -154,8 +154,10 @@ typedef struct {
     int refresh_ref;  /* the optional `refresh` (players' counters: the VP total), or LUA_NOREF */
     engine_zone_rule *zones;
     size_t nzones;
-    uint8_t *vis_memo; /* ENGINE_MAX_NAMES entries: a zone name id's visibility + 1, 0 while not
-                          yet asked (engine_zone_vis_id): views ask it for every zone, every time */
+    uint8_t *vis_memo;  /* ENGINE_MAX_NAMES entries: a zone name id's visibility + 1, 0 while not
+                           yet asked (engine_zone_vis_id): views ask it for every zone, every time */
+    uint8_t *play_memo; /* ENGINE_MAX_NAMES entries: 1 a zone name id is in play, 2 out of
+                           play (engine_view_stats.c), 0 while not yet asked */
     engine_card_info *cards; /* sorted by name */
     size_t ncards;
     engine_bot *bots;
@@ -233,6 +235,11 @@ void engine_options_read(lua_State *L, int t, engine_game *g);
 void engine_options_free(engine_game *g);
 /* v (len bytes) is a value o accepts. */
 bool engine_option_value_ok(const engine_option_spec *o, const char *v, size_t len);
+
+/* engine_view_stats.c: whether seat's view shows the counter named name: anything but a
+ * card's counter `NAME:ID` whose card the seat does not see in play (in a zone it sees
+ * the cards of, hinted as neither hand, discard, deck nor hidden). */
+bool engine_view_counter_shown(const engine_match *m, const char *name, int seat);
 
 /* engine_present.c: reads the game table at t's `presentation` (raising on a bad one,
  * after the zones are read: a hint must name one of them); engine_present_free gives
