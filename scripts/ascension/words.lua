@@ -23,6 +23,7 @@ return {
     runes = { label = "Runes", order = 2,
               description = "To acquire Heroes and Constructs this turn" },
     power = { label = "Power", order = 3, description = "To defeat Monsters this turn" },
+    score = { label = "Honour", order = 99, description = "Most Honour wins" },
     honour_pool = { label = "Honour pool", order = 4,
                     description = "Honour left to gain: the game ends when it runs out" },
   },

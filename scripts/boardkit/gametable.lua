@@ -71,6 +71,9 @@ local KIT_COUNTERS = {
   turns = { label = "Turns taken", order = 21, description = "Turns this player has played" },
   active = { hidden = true }, -- whose turn it is: the client knows it from the decision
   surrendered = { hidden = true }, -- shown by the end of the match
+  -- No counter: the words of the end screen's PlayerResult.score (docs/SCRIPTING.md).
+  score = { label = "Health left", order = 99,
+            description = "A player at 0 health has lost; at the turn cap the most health wins" },
 }
 
 -- Presentation hints (docs/SCRIPTING.md) from zones listed in the order a client draws

@@ -16,5 +16,6 @@ return {
   counters = {
     health = { label = "Health", order = 0,
                description = "The score: a player with none left loses" },
+    score = { label = "Health left", order = 99, description = "Most health wins" },
   },
 }

@@ -48,6 +48,8 @@ local KERNEL_COUNTERS = {
   coins = { label = "Coins", order = 3, description = "Money to spend on buys this turn" },
   turns = { label = "Turns taken", order = 9, description = "Turns this player has played" },
   active = { hidden = true }, -- whose turn it is: the client knows it from the decision
+  -- No counter: the words of the end screen's PlayerResult.score (docs/SCRIPTING.md).
+  score = { label = "Victory points", order = 99, description = "Most points wins" },
 }
 
 local function merged(base, own)

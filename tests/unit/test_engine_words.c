@@ -4,7 +4,7 @@
  * Catalog (sorted, whatever Lua's order) and the game list (engine_bundle_games); bad
  * words refused at load naming the field; and every shipped game has a title, a summary,
  * says whether it builds decks, and hints every counter its views show (a player's label,
- * or hidden), all through a match.
+ * or hidden), all through a match, and words its end screen's score (the hint `score`).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,6 +155,8 @@ static void check_counters(engine_bundle *b, const char *game, int steps, size_t
     CU_ASSERT_FATAL(m != NULL);
     Deckhand__Catalog *c = engine_match_catalog(m);
     CU_ASSERT_FATAL(c != NULL && c->presentation != NULL);
+    const Deckhand__CounterHint *score = hint_of(c->presentation, "score");
+    CU_ASSERT(score && !score->hidden && score->label[0]); /* the end screen's score */
     for (int step = 0; step <= steps && engine_match_decision(m); step++) {
         for (int seat = 0; seat < 2; seat++) {
             Deckhand__View *v = engine_match_view(m, seat);
