@@ -40,6 +40,12 @@ static void test_worker_hello_carries_titles_summaries_difficulties_and_deck_bui
     CU_ASSERT_PTR_NOT_NULL(strstr(dom->summary, "Province"));
     CU_ASSERT_FALSE(mlw->deck_builder);
     CU_ASSERT_TRUE(dom->deck_builder);
+    CU_ASSERT_FATAL(dom->n_options == 1 && mlw->n_options == 2);
+    CU_ASSERT_STRING_EQUAL(dom->options[0]->label, "Kingdom");
+    CU_ASSERT_EQUAL_FATAL(dom->options[0]->n_value_labels, dom->options[0]->n_values);
+    CU_ASSERT_STRING_EQUAL(dom->options[0]->values[0], "first_game");
+    CU_ASSERT_STRING_EQUAL(dom->options[0]->value_labels[0], "First game");
+    CU_ASSERT_STRING_EQUAL(mlw->options[1]->label, "Second player's deck");
     for (size_t i = 0; i < m->worker_hello->n_games; i++) {
         const Deckhand__Internal__GameInfo *g = m->worker_hello->games[i];
         CU_ASSERT_EQUAL_FATAL(g->n_difficulties, 3);
