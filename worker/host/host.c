@@ -452,6 +452,11 @@ void host_command(host *h, const char *identity, const Deckhand__Internal__Playe
         return;
     }
     int seat = hm && hm->started ? host_seat_of(hm, pid) : -1;
+    if (seat < 0 && hm && pc->body_case == DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHAT) {
+        out_reply(h, identity, pid, pc->cmd_id, DECKHAND__ERROR_CODE__BAD_REQUEST,
+                  "only the match's players may chat; watchers read it");
+        return;
+    }
     if (seat < 0) {
         out_reply(h, identity, pid, pc->cmd_id, DECKHAND__ERROR_CODE__UNKNOWN_MATCH,
                   "no such match here, or you are not seated in it");
@@ -508,6 +513,9 @@ void host_command(host *h, const char *identity, const Deckhand__Internal__Playe
         break;
     case DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHOOSE:
         host_choose(h, hm, seat, pc->cmd_id, pc->choose, now_ms);
+        break;
+    case DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHAT:
+        host_chat(h, hm, seat, pc->cmd_id, pc->chat);
         break;
     default:
         out_reply(h, identity, pid, pc->cmd_id, DECKHAND__ERROR_CODE__BAD_REQUEST, "empty command");

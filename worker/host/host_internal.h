@@ -6,6 +6,7 @@
  *   host_adopt.c, host_timers.c, host_rebundle.c   adoption, timers, bundle moves
  *   host_admin.c                                    what an operator asks (end, remove)
  *   host.c                                          the table, new matches, commands, the batch
+ *   host_chat.c                                     a seat's chat, relayed (never stored)
  *   host_persist.c, host_bot.c, host_options.c,     writing to Redis, bot answers, options,
  *   host_stall.c                                    the stall watcher
  * and below the wing: out.h (what is sent), bundles.h, store.h.
@@ -55,6 +56,10 @@ void host_lose(host *h, host_match *hm);
  * bot answered for the seat). ENGINE_OK when held. */
 engine_code host_apply(host *h, host_match *hm, int seat, uint64_t cmd_id, uint64_t decision_id,
                        const uint32_t *ids, size_t n, uint64_t now_ms, engine_error *ee);
+
+/* A seat's line of chat, relayed to every connected seat and watcher (host_chat.c), and
+ * the Reply to cmd_id. */
+void host_chat(host *h, host_match *hm, int seat, uint64_t cmd_id, const Deckhand__ChatSend *cs);
 
 /* A script error in hm (a player's answer or the worker's own): the metric, and once per
  * match the canary's trial it belongs to (bundles_trial_note, which may abort the canary). */

@@ -311,6 +311,9 @@ void out_watch_over(host *h, host_match *hm, const Deckhand__GameOver *go, uint6
 void out_watch_gone(host *h, host_match *hm);
 /* Send every frame that is due; forget matches with no watchers left or all sent. */
 void out_watch_tick(host *h, uint64_t now_ms);
+/* One ServerMessage to every watcher of hm now, at once (not a frame: a chat line, which
+ * watchers only read); a watcher whose gateway is gone goes. */
+void out_watch_send(host *h, host_match *hm, const Deckhand__ServerMessage *sm);
 /* Watchers of hm now. */
 size_t out_watch_count(const host_match *hm);
 /* The watchers' counters; NULL without watchers (out_watch_init not called). */
