@@ -331,6 +331,7 @@ engine_code host_apply(host *h, host_match *hm, int seat, uint64_t cmd_id, uint6
     engine_code code = engine_match_answer(hm->m, seat, decision_id, ids, n, ee);
     if (code != ENGINE_OK)
         return code;
+    host_undo_expire(h, hm); /* an answer ends an asked undo */
     engine_answer accepted = {.seat = seat, .decision_id = decision_id, .option_ids = ids, .n = n};
     int op = store_op(h->st, now_ms);
     if (op >= 0 && host_persist(h, hm, &accepted) < 0)
@@ -517,6 +518,12 @@ void host_command(host *h, const char *identity, const Deckhand__Internal__Playe
     case DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHAT:
         host_chat(h, hm, seat, pc->cmd_id, pc->chat);
         break;
+    case DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_UNDO:
+        host_undo_request(h, hm, seat, pc->cmd_id, now_ms);
+        break;
+    case DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_UNDO_ANSWER:
+        host_undo_answer(h, hm, seat, pc->cmd_id, pc->undo_answer->accept, now_ms);
+        break;
     default:
         out_reply(h, identity, pid, pc->cmd_id, DECKHAND__ERROR_CODE__BAD_REQUEST, "empty command");
         break;
@@ -604,6 +611,10 @@ static void host_release(host *h, host_action *a, uint64_t now_ms)
             if (fenced)
                 host_lose(h, hm);
         }
+        return;
+    }
+    if (a->kind == HOST_ACT_UNDO) {
+        host_undo_release(h, a, now_ms);
         return;
     }
     host_seat *s = &hm->seats[a->seat];

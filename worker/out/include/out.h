@@ -107,6 +107,12 @@ typedef struct {
     char options[HOST_OPTIONS_MAX]; /* its game options (StartMatch.options), "" = defaults */
     bool unrated;                   /* bot-filled: no rating job at the end */
     struct out_watch_match *watch;  /* its watchers and frames (out_watch.c); NULL: none */
+    /* an undo asked in rated play (host/host_undo.c): by undo_seat at undo_ms, awaiting
+     * the seats of the undo_waiting bits */
+    bool undo_asked;
+    int undo_seat;
+    uint32_t undo_waiting;
+    uint64_t undo_ms;
 } host_match;
 
 /* What /metrics shows (main.c registers them; docs/OPERATIONS.md lists them). */
