@@ -383,12 +383,15 @@ static void host_choose(host *h, host_match *hm, int seat, uint64_t cmd_id,
         out_reply(h, s->route, s->player_id, cmd_id, DECKHAND__ERROR_CODE__INTERNAL, ee.message);
     } else if (code != ENGINE_OK) {
         /* the detail for operators, an error id for players; a player can repeat it at will */
+        char words[sizeof ee.public_message];
+        snprintf(words, sizeof words, "%s", ee.public_message);
         if (code == ENGINE_SCRIPT_ERROR) {
             dh_warn_every(DH_LOG_EVERY_MS, "match %s: seat %d: %s", hm->id, seat, ee.message);
             host_script_error(h, hm, now_ms);
+            host_script_words(&ee, c->bot && *c->bot, words, sizeof words);
         }
-        out_remember(s, cmd_id, (int)code, ee.public_message);
-        out_reply(h, s->route, s->player_id, cmd_id, (int)code, ee.public_message);
+        out_remember(s, cmd_id, (int)code, words);
+        out_reply(h, s->route, s->player_id, cmd_id, (int)code, words);
     }
 }
 

@@ -7,6 +7,7 @@
  *   host_admin.c                                    what an operator asks (end, remove)
  *   host.c                                          the table, new matches, commands, the batch
  *   host_chat.c, host_undo.c                        a seat's chat (never stored), its undo
+ *   host_words.c                                    a script failure in a player's words
  *   host_persist.c, host_bot.c, host_options.c,     writing to Redis, bot answers, options,
  *   host_stall.c                                    the stall watcher
  * and below the wing: out.h (what is sent), bundles.h, store.h.
@@ -72,6 +73,10 @@ void host_undo_answer(host *h, host_match *hm, int seat, uint64_t cmd_id, bool a
 void host_undo_expire(host *h, host_match *hm);
 void host_undo_tick(host *h, host_match *hm, uint64_t now_ms);
 void host_undo_release(host *h, host_action *a, uint64_t now_ms);
+
+/* The words a player reads when a card script failed on its answer (bot: the bot it asked
+ * for failed), with the error's id (host_words.c), into out (n bytes). */
+void host_script_words(const engine_error *ee, bool bot, char *out, size_t n);
 
 /* A script error in hm (a player's answer or the worker's own): the metric, and once per
  * match the canary's trial it belongs to (bundles_trial_note, which may abort the canary). */
