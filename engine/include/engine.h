@@ -288,6 +288,16 @@ engine_code engine_search_answer(const engine_match *m, const engine_search_conf
  * not yet drained. For the host, when persisting that answer failed. */
 engine_code engine_match_undo(engine_match *m, engine_error *err);
 
+/* A player's take-back of a misclick (docs/engine.md, "Undo"): whether seat may take back
+ * its last answer now: that answer is the match's last, it crossed no turn boundary, drew
+ * no randomness (no shuffle) and moved no card out of a place hidden from seat. Valid
+ * across engine_match_settle; false after a restore (an adopted match) or another answer. */
+bool engine_match_can_take_back(const engine_match *m, int seat);
+/* Take it back: the match rebuilt from its turn's snapshot and the answers before it, as
+ * engine_match_restore would from a log without it (event counts go back too). Errors:
+ * ENGINE_BAD_REQUEST ("nothing to undo"), ENGINE_INTERNAL (the rebuild failed). */
+engine_code engine_match_take_back(engine_match *m, engine_error *err);
+
 /* The last answer stands (the host has it in Redis): forget what engine_match_undo would
  * need and give back the buffers a match waiting for its next answer does not use (the
  * previous snapshot and log, drained events, the snapshot's scratch and slack). About

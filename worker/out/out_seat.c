@@ -168,6 +168,7 @@ void out_decision(host *h, host_match *hm, int seat)
     dr.min = d->min;
     dr.max = d->max;
     dr.time_left_ms = out_time_left_ms(h, hm, h->now_ms);
+    dr.can_undo = engine_match_can_take_back(hm->m, seat);
     Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
     sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_DECISION;
     sm.decision = &dr;
