@@ -135,6 +135,7 @@ static void end_of_turn(lua_State *L, engine_match *m)
         lua_call(L, 1, 1);
         read_results(L, m);
         m->st.finished = 1;
+        engine_end_words(L, m);
     }
     boundary(L, m);
 }
