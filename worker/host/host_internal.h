@@ -7,7 +7,7 @@
  *   host_admin.c                                    what an operator asks (end, remove)
  *   host.c                                          the table, new matches, commands, the batch
  *   host_persist.c, host_bot.c, host_options.c,     writing to Redis, bot answers, options,
- *   host_stall.c                                    the stall watcher
+ *   host_stall.c, host_resign.c                     the stall watcher, a player's Resign
  * and below the wing: out.h (what is sent), bundles.h, store.h.
  */
 #ifndef DECKHAND_WORKER_HOST_INTERNAL_H
