@@ -26,6 +26,7 @@
  *   engine_bundle.c   loading a bundle and its games
  *   engine_turns.c    the protected steps of a match: setup, turns, bots
  *   engine_match.c    a match's life through the public API
+ *   engine_end.c      the end screen's data: the rules' words for the end, each seat's deck
  *   engine_view.c     per-seat views
  *   engine_search_world.c the search bot's worlds: copies of a match, dealt again, played out
  *   engine_search.c   the search bot's tree and its answer (engine_search_impl.h: their state)
@@ -150,8 +151,11 @@ typedef struct {
     int min_players, max_players;
     int max_turns; /* the turn cap: the match ends after this many turns */
     int table_ref, setup_ref, turn_ref, finished_ref, results_ref;
-    int evaluate_ref; /* the optional evaluation hint (`evaluate`), or LUA_NOREF */
-    int refresh_ref;  /* the optional `refresh` (players' counters: the VP total), or LUA_NOREF */
+    int evaluate_ref;  /* the optional evaluation hint (`evaluate`), or LUA_NOREF */
+    int refresh_ref;   /* the optional `refresh` (players' counters: the VP total), or LUA_NOREF */
+    int summary_ref;   /* the optional words for the end (`summary`, engine_end.c), or LUA_NOREF */
+    char **deck_zones; /* `deck_zones`: the zones a seat's deck is counted over (engine_end.c) */
+    size_t ndeck_zones;
     engine_zone_rule *zones;
     size_t nzones;
     uint8_t *vis_memo;  /* ENGINE_MAX_NAMES entries: a zone name id's visibility + 1, 0 while not
@@ -522,6 +526,14 @@ struct engine_match {
     engine_log log, prev_log;
     int in_answer, boundary_in_answer, can_undo;
     size_t undo_nev, undo_evtext;
+    /* engine_undo.c: the seat whose last answer may be taken back (-1: none), and what
+     * was noted before an answer to judge it: the generator, the turn, the hidden cards
+     * (id, zone index pairs) */
+    int takeback_seat;
+    uint64_t undo_rng[4];
+    uint32_t undo_turn;
+    uint32_t *undo_hidden;
+    size_t undo_nhidden, undo_hidden_cap;
     /* the last error of a protected run */
     engine_code run_code;
     char run_msg[256];
@@ -531,6 +543,7 @@ struct engine_match {
     uint64_t choices; /* g:choose calls, bots' included (the search bot's statistics) */
 
     uint32_t stop_turn; /* a search's copy: run no turn after this one (0: no stop) */
+    char end_summary[ENGINE_END_SUMMARY_MAX]; /* the rules' words for the end (engine_end.c) */
 
     /* engine_view.c: the zones' and counters' name order of the last View, kept while the
      * same zones and counters exist (their keys' signature), so a View is not sorted anew
@@ -543,6 +556,12 @@ struct engine_match {
 engine_vis engine_zone_vis(const engine_game *g, const char *name);
 /* The same for the interned zone name id, found once per game and name (g->vis_memo). */
 engine_vis engine_zone_vis_id(const engine_game *g, const engine_intern *in, uint32_t name);
+
+/* engine_undo.c: note, before seat's answer runs, what judges whether it may be taken back
+ * (0, or -1 out of memory: then it may not); after it ran, the judgement
+ * (engine_match_can_take_back). */
+int engine_undo_begin(engine_match *m, int seat);
+void engine_undo_end(engine_match *m, int seat);
 
 /* engine_api.c */
 int engine_api_open(engine_bundle *b, lua_State *L);
@@ -630,6 +649,15 @@ int engine_match_snap_sync(engine_match *m);
 engine_match *engine_match_restore_copy(engine_bundle *b, const engine_match_config *cfg,
                                         const engine_state *base, const engine_answer *log,
                                         size_t nlog, engine_error *err);
+
+/* engine_end.c: once the results are read at the match's end, the game's `summary(g)` (if
+ * any) into m->end_summary; an error in it leaves the words empty. Not for a search's copy
+ * or a quiet match (nobody reads them). */
+void engine_end_words(lua_State *L, engine_match *m);
+/* The game table's `deck_zones` (a list of zone names) into g (raises when out of memory);
+ * engine_end_free gives them back. */
+void engine_end_read(lua_State *L, int t, engine_game *g);
+void engine_end_free(engine_game *g);
 
 /* engine_turns.c: the protected steps of a match. */
 typedef enum {
