@@ -84,6 +84,9 @@ typedef struct {
     size_t noptions;
     const char *const *bots; /* nbots strategy names, "default" first, then by name */
     size_t nbots;
+    const char *title; /* its presentation's title and summary ("" when none) */
+    const char *summary;
+    bool deck_builder; /* its presentation says its seats build decks */
 } engine_game_info;
 
 /* ---- bundles -------------------------------------------------------------------- */
@@ -168,6 +171,12 @@ typedef struct {
     const char *label;
     const char *card; /* card name or NULL */
     uint32_t entity;  /* 0 when none */
+    /* Its structure, for clients that act on a board (wire: Option.verb/target/space):
+     * what it does ("attack", "move", "play", "buy", "end"), the entity it acts on (0:
+     * none) and the board space (a zone name) it leads to; "" when the script gave none. */
+    const char *verb;
+    uint32_t target;
+    const char *space;
 } engine_option;
 
 typedef struct {

@@ -151,6 +151,9 @@ void out_decision(host *h, host_match *hm, int seat)
         opts[i].label = (char *)(d->options[i].label ? d->options[i].label : "");
         opts[i].card = (char *)(d->options[i].card ? d->options[i].card : "");
         opts[i].entity = d->options[i].entity;
+        opts[i].verb = (char *)(d->options[i].verb ? d->options[i].verb : "");
+        opts[i].target = d->options[i].target;
+        opts[i].space = (char *)(d->options[i].space ? d->options[i].space : "");
         optp[i] = &opts[i];
     }
     Deckhand__DecisionRequest dr = DECKHAND__DECISION_REQUEST__INIT;
