@@ -4,7 +4,9 @@
  * p-ann and p-bob in Dominion: unrated, so an undo is at once). An undo whose write fails
  * (Redis down) is UNAVAILABLE and changes nothing, in the engine or in Redis, and may be
  * asked again; once it lands the match, its history and both seats' Views are back where
- * they were before the answer. A chat line reaches both seats and changes nothing stored.
+ * they were before the answer. Rated (accounts), the other seat is asked and the ask expires
+ * after 15 s; an acceptance takes the answer back. A chat line reaches both seats and changes
+ * nothing stored.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,7 +52,29 @@ static bool play_until_undoable(rig_worker *r, host_match *hm, uint64_t *cmd, un
     return false;
 }
 
-/* A PlayerCommand of player through gw-t: an UndoRequest, or a ChatSend of text. */
+static void command(rig_worker *r, const char *player, uint64_t cmd_id, const char *chat);
+
+/* A PlayerCommand of player through gw-t: an UndoRequest, an UndoAnswer (answer "yes" or
+ * "no"), or a ChatSend of text. */
+static void command_as(rig_worker *r, const char *player, uint64_t cmd_id, const char *chat,
+                       const char *answer)
+{
+    Deckhand__Internal__PlayerCommand pc = DECKHAND__INTERNAL__PLAYER_COMMAND__INIT;
+    Deckhand__UndoAnswer ua = DECKHAND__UNDO_ANSWER__INIT;
+    if (!answer) {
+        command(r, player, cmd_id, chat);
+        return;
+    }
+    pc.match_id = ua.match_id = MATCH;
+    pc.player_id = (char *)player;
+    pc.cmd_id = cmd_id;
+    ua.accept = !strcmp(answer, "yes");
+    pc.body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_UNDO_ANSWER;
+    pc.undo_answer = &ua;
+    host_command(&r->h, "gw-t", &pc, r->now);
+    host_flush(&r->h, r->now);
+}
+
 static void command(rig_worker *r, const char *player, uint64_t cmd_id, const char *chat)
 {
     Deckhand__Internal__PlayerCommand pc = DECKHAND__INTERNAL__PLAYER_COMMAND__INIT;
@@ -129,6 +153,65 @@ static void test_worker_undo_failed_write_changes_nothing_then_lands(void)
     rig_worker_close(&r);
 }
 
+/* The UndoState player got in o: its status, or "" when none. */
+static const char *undo_status(const rig_outbox *o, const char *player)
+{
+    const Deckhand__ServerMessage *m =
+        rig_outbox_find(o, player, DECKHAND__SERVER_MESSAGE__BODY_UNDO);
+    return m ? m->undo->status : "";
+}
+
+/* Rated play (every seat an account): the other seat is asked; the ask expires after 15 s
+ * without its answer, and an acceptance takes the answer back. */
+static void test_worker_undo_rated_asks_and_expires(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "scripts", NULL);
+    host_match *hm = rig_worker_started(&r, MATCH, "dominion", NULL);
+    uint64_t cmd = 10;
+    undoable u;
+    CU_ASSERT_FATAL(play_until_undoable(&r, hm, &cmd, &u));
+    /* the seats become accounts, as a rated match's are */
+    static const char *const acct[2] = {"a-ann", "a-bob"};
+    for (int s = 0; s < 2; s++)
+        snprintf(hm->seats[s].player_id, sizeof hm->seats[s].player_id, "%s", acct[s]);
+    const char *who = acct[u.seat], *other = acct[1 - u.seat];
+    rig_outbox o;
+    command(&r, who, 800, NULL);
+    rig_worker_gw_drain(&r, &o);
+    CU_ASSERT_EQUAL(reply_code(&o, 800), 0);
+    CU_ASSERT_STRING_EQUAL(undo_status(&o, other), "asked");
+    CU_ASSERT_STRING_EQUAL(undo_status(&o, who), "asked");
+    rig_outbox_free(&o);
+    CU_ASSERT_EQUAL(engine_match_hash(hm->m), u.hash_after); /* nothing until consent */
+    rig_worker_advance(&r, 14000);
+    host_tick(&r.h, r.now);
+    rig_worker_gw_drain(&r, &o);
+    CU_ASSERT_STRING_EQUAL(undo_status(&o, other), ""); /* still asked at 14 s */
+    rig_outbox_free(&o);
+    rig_worker_advance(&r, 1000);
+    host_tick(&r.h, r.now);
+    rig_worker_gw_drain(&r, &o);
+    CU_ASSERT_STRING_EQUAL(undo_status(&o, other), "expired");
+    CU_ASSERT_STRING_EQUAL(undo_status(&o, who), "expired");
+    rig_outbox_free(&o);
+    command_as(&r, other, 801, NULL, "yes"); /* too late */
+    rig_worker_gw_drain(&r, &o);
+    CU_ASSERT_EQUAL(reply_code(&o, 801), DECKHAND__ERROR_CODE__BAD_REQUEST);
+    rig_outbox_free(&o);
+    CU_ASSERT_EQUAL(engine_match_hash(hm->m), u.hash_after);
+    /* asked again and accepted: taken back */
+    command(&r, who, 802, NULL);
+    command_as(&r, other, 803, NULL, "yes");
+    rig_worker_gw_drain(&r, &o);
+    CU_ASSERT_EQUAL(reply_code(&o, 803), 0);
+    CU_ASSERT_STRING_EQUAL(undo_status(&o, who), "asked"); /* the first UndoState it got */
+    rig_outbox_free(&o);
+    CU_ASSERT_EQUAL(engine_match_hash(hm->m), u.hash_before);
+    CU_ASSERT_EQUAL(history_len(), u.hist_before);
+    rig_worker_close(&r);
+}
+
 static void test_worker_chat_reaches_both_seats_and_changes_nothing(void)
 {
     rig_worker r;
@@ -170,6 +253,7 @@ int main(void)
     static const dh_test_case cases[] = {
         {"worker_undo_failed_write_changes_nothing_then_lands",
          test_worker_undo_failed_write_changes_nothing_then_lands},
+        {"worker_undo_rated_asks_and_expires", test_worker_undo_rated_asks_and_expires},
         {"worker_chat_reaches_both_seats_and_changes_nothing",
          test_worker_chat_reaches_both_seats_and_changes_nothing},
         {NULL, NULL},
