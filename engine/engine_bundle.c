@@ -108,6 +108,8 @@ static void game_read(lua_State *L, engine_game *g)
     g->results_ref = func_ref(L, t, "results", 1);
     g->evaluate_ref = func_ref(L, t, "evaluate", 0);
     g->refresh_ref = func_ref(L, t, "refresh", 0);
+    g->summary_ref = func_ref(L, t, "summary", 0);
+    engine_end_read(L, t, g);
 
     lua_getfield(L, t, "zones");
     if (lua_istable(L, -1)) {
@@ -223,7 +225,7 @@ static int games_load(lua_State *L)
             return luaL_error(L, "out of memory");
         b->ngames++;
         g->table_ref = g->setup_ref = g->turn_ref = g->finished_ref = g->results_ref = LUA_NOREF;
-        g->evaluate_ref = g->refresh_ref = LUA_NOREF;
+        g->evaluate_ref = g->refresh_ref = g->summary_ref = LUA_NOREF;
         lua_settop(L, 1);
         lua_pushcfunction(L, engine_sandbox_require);
         lua_pushstring(L, mod);
@@ -352,6 +354,7 @@ void engine_bundle_free(engine_bundle *b)
         free(g->zones);
         free(g->vis_memo);
         free(g->play_memo);
+        engine_end_free(g);
         for (size_t j = 0; j < g->ncards; j++) {
             free(g->cards[j].name);
             free(g->cards[j].types);

@@ -26,6 +26,7 @@
  *   engine_bundle.c   loading a bundle and its games
  *   engine_turns.c    the protected steps of a match: setup, turns, bots
  *   engine_match.c    a match's life through the public API
+ *   engine_end.c      the end screen's data: the rules' words for the end, each seat's deck
  *   engine_view.c     per-seat views
  *   engine_search_world.c the search bot's worlds: copies of a match, dealt again, played out
  *   engine_search.c   the search bot's tree and its answer (engine_search_impl.h: their state)
@@ -151,8 +152,11 @@ typedef struct {
     int min_players, max_players;
     int max_turns; /* the turn cap: the match ends after this many turns */
     int table_ref, setup_ref, turn_ref, finished_ref, results_ref;
-    int evaluate_ref; /* the optional evaluation hint (`evaluate`), or LUA_NOREF */
-    int refresh_ref;  /* the optional `refresh` (players' counters: the VP total), or LUA_NOREF */
+    int evaluate_ref;  /* the optional evaluation hint (`evaluate`), or LUA_NOREF */
+    int refresh_ref;   /* the optional `refresh` (players' counters: the VP total), or LUA_NOREF */
+    int summary_ref;   /* the optional words for the end (`summary`, engine_end.c), or LUA_NOREF */
+    char **deck_zones; /* `deck_zones`: the zones a seat's deck is counted over (engine_end.c) */
+    size_t ndeck_zones;
     engine_zone_rule *zones;
     size_t nzones;
     uint8_t *vis_memo;  /* ENGINE_MAX_NAMES entries: a zone name id's visibility + 1, 0 while not
@@ -533,6 +537,7 @@ struct engine_match {
     uint64_t choices; /* g:choose calls, bots' included (the search bot's statistics) */
 
     uint32_t stop_turn; /* a search's copy: run no turn after this one (0: no stop) */
+    char end_summary[ENGINE_END_SUMMARY_MAX]; /* the rules' words for the end (engine_end.c) */
 
     /* engine_view.c: the zones' and counters' name order of the last View, kept while the
      * same zones and counters exist (their keys' signature), so a View is not sorted anew
@@ -632,6 +637,15 @@ int engine_match_snap_sync(engine_match *m);
 engine_match *engine_match_restore_copy(engine_bundle *b, const engine_match_config *cfg,
                                         const engine_state *base, const engine_answer *log,
                                         size_t nlog, engine_error *err);
+
+/* engine_end.c: once the results are read at the match's end, the game's `summary(g)` (if
+ * any) into m->end_summary; an error in it leaves the words empty. Not for a search's copy
+ * or a quiet match (nobody reads them). */
+void engine_end_words(lua_State *L, engine_match *m);
+/* The game table's `deck_zones` (a list of zone names) into g (raises when out of memory);
+ * engine_end_free gives them back. */
+void engine_end_read(lua_State *L, int t, engine_game *g);
+void engine_end_free(engine_game *g);
 
 /* engine_turns.c: the protected steps of a match. */
 typedef enum {

@@ -151,6 +151,7 @@ static void end_of_turn(lua_State *L, engine_match *m)
         read_results(L, m);
         engine_match_refresh(L, m);
         m->st.finished = 1;
+        engine_end_words(L, m);
     }
     boundary(L, m);
 }

@@ -319,6 +319,21 @@ typedef struct {
 /* Fills results by seat; returns nplayers, or 0 while the match is not finished. */
 size_t engine_match_results(const engine_match *m, engine_result *out, size_t max);
 
+/* The end screen (engine_end.c). The rules' own words for how a finished match ended, as
+ * its game's `summary(g)` gave them ("The Province pile ran out."), or "" when the game
+ * has none (docs/SCRIPTING.md). */
+#define ENGINE_END_SUMMARY_MAX 160
+const char *engine_match_end_summary(const engine_match *m);
+/* One card name a seat owns and how many (borrowed from the bundle: valid while it is). */
+typedef struct {
+    const char *card;
+    uint32_t count;
+} engine_deck_count;
+/* Every card seat owns over its game's `deck_zones` (a deck-builder's deck, hand, discard,
+ * play...), by name and sorted by name, at most max into out; how many were written. 0 for
+ * a game without deck_zones (the board games). */
+size_t engine_match_deck(const engine_match *m, int seat, engine_deck_count *out, size_t max);
+
 int engine_match_nplayers(const engine_match *m);
 
 /* ---- events and views ------------------------------------------------------------ */

@@ -38,5 +38,7 @@ end
 -- Asked after every turn: the game ends at the end of the turn that emptied the
 -- Province pile or a third supply pile (any piles, as the rules' "Game End" says).
 game.finished = k:pile_or_three_out_check("Province")
+-- How it ended, in words for the end screen.
+game.summary = k:pile_or_three_out_words("Province", "The Provinces ran out.")
 
 return game

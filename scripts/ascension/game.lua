@@ -23,6 +23,7 @@ local MAX_TURNS = 400
 local game = gametable.new(k, { name = "ascension", max_players = 4, max_turns = MAX_TURNS,
   zones = gametable.zones { centre_deck = "hidden", row = "public", void = "public",
                             constructs = "public", temples = "public" },
+  deck_zones = { "deck", "hand", "discard", "play", "constructs", "temples" },
   bots = bots.make(k) })
 game.presentation = gametable.presentation {
   title = words.title, summary = words.summary, counters = words.counters,
@@ -215,6 +216,12 @@ end
 function game.finished(g)
   local over = g:counter("honour_pool") == 0 or g:counter("_centre_out") ~= 0
   return over and g:counter("active") == 1
+end
+
+-- How it ended, in words for the end screen.
+function game.summary(g)
+  if g:counter("honour_pool") == 0 then return "The Honour pool ran out." end
+  return "The centre row could not be refilled."
 end
 
 return game

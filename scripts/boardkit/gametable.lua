@@ -93,10 +93,27 @@ function gametable.presentation(list, type_colors, words)
            summary = words.summary, counters = counters }
 end
 
+-- How the match ended, in words for the end screen (the game's summary(g)): who
+-- surrendered, whose leader (`leader`: "hero", "wizard") fell, or nil (the turn cap, which
+-- the server words itself).
+function gametable.summary(leader)
+  return function(g)
+    local fell = {}
+    for p = 1, 2 do
+      if g:counter("surrendered", p) ~= 0 then return g:player_name(p) .. " surrendered." end
+      if g:counter("health", p) <= 0 then fell[#fell + 1] = g:player_name(p) end
+    end
+    if #fell == 2 then return "Both players fell at once." end
+    if #fell == 1 then return fell[1] .. "'s " .. leader .. " fell." end
+    return nil
+  end
+end
+
 -- spec: name, max_turns, zones, cards, options (gametable.deck_options), decks (name ->
 -- { { card, copies }, ... }), kernel (its `turn` and `over` run the match; tests reach it
 -- as game.kernel), opening_hand, seat = function(g, p, deck) (what seat p gets before its
--- deck), presentation, open_zones (the board's zones: every seat's are opened for views).
+-- deck), presentation, open_zones (the board's zones: every seat's are opened for views),
+-- leader (what falls at 0 health: "hero", the default, or "wizard").
 function gametable.new(spec)
   local game = {
     name = spec.name, min_players = 2, max_players = 2, max_turns = spec.max_turns,
@@ -128,6 +145,7 @@ function gametable.new(spec)
     end
   end
   game.results = gametable.results
+  game.summary = gametable.summary(spec.leader or "hero")
   return game
 end
 

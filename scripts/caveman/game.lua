@@ -77,6 +77,17 @@ function game.finished(g)
   return g:counter("turns", n) >= TURN_LIMIT
 end
 
+-- How it ended, in words for the end screen: who fell, or the turn limit.
+function game.summary(g)
+  local fallen = {}
+  for p = 1, g:nplayers() do
+    if g:counter("health", p) <= 0 then fallen[#fallen + 1] = g:player_name(p) end
+  end
+  if #fallen == 1 then return fallen[1] .. " was knocked out." end
+  if #fallen > 1 then return "Both cavemen were knocked out." end
+  return "The " .. TURN_LIMIT .. " turns were played."
+end
+
 -- Score = health left. Most health wins; equal health shares the rank (1 + the number of
 -- players strictly ahead). Turns are reported but break no tie: Caveman is won by
 -- surviving, and at the turn limit both players have had the same number of turns.

@@ -70,7 +70,9 @@ end
 
 -- spec: name, min_players (default 2), max_players, max_turns (the turn cap, counting
 -- every seat's turns), zones (default the kernel's), bots (name -> bot; "generic" is added),
--- vp (false: no VP total, for a game scored by something else, such as Caveman's health).
+-- vp (false: no VP total, for a game scored by something else, such as Caveman's health),
+-- deck_zones (the zones of a player's own cards, its deck on the end screen; default the
+-- kernel's deck, hand, discard, play and aside).
 function gametable.new(k, spec)
   local game = {
     name = spec.name, min_players = spec.min_players or 2, max_players = spec.max_players,
@@ -78,6 +80,7 @@ function gametable.new(k, spec)
     zones = spec.zones or kernel.zones,
     cards = k.cards,
     kernel = k,
+    deck_zones = spec.deck_zones or kernel.own_zones,
   }
   function game.turn(g) k:turn(g) end
   function game.results(g) return k:results(g) end

@@ -82,5 +82,7 @@ end
 -- match's own would (kernel_of): a pile of its order that the match does not use is
 -- never counted empty (kernel:empty_piles), and it checks in C.
 game.finished = k:pile_or_three_out_check("Province")
+-- How it ended, in words for the end screen.
+game.summary = k:pile_or_three_out_words("Province", "The Provinces ran out.")
 
 return game

@@ -26,7 +26,7 @@ local zones = { deck = "hidden", hand = "owner", wizard = "public", monsters = "
                 trap = "owner", grave = "public", casting = "public", unseen = "hidden" }
 
 local game = gametable.new {
-  name = "mlw", max_turns = MAX_TURNS, zones = zones, cards = data.cards,
+  name = "mlw", max_turns = MAX_TURNS, zones = zones, cards = data.cards, leader = "wizard",
   options = gametable.deck_options({ "fire", "frost" }, { "fire", "frost" },
     function(nth) return "the " .. nth .. " wizard's preset deck" end),
   decks = decks, kernel = k, opening_hand = k.OPENING_HAND, open_zones = { "monsters", "trap" },

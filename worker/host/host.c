@@ -9,6 +9,7 @@
 #include "host_bot.h"
 #include "host_options.h"
 #include "host_persist.h"
+#include "host_resign.h"
 #include "host_stall.h"
 
 #include <stdio.h>
@@ -470,7 +471,8 @@ void host_command(host *h, const char *identity, const Deckhand__Internal__Playe
     if (s->removed) {
         if (pc->body_case != DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_AWAY)
             out_reply(h, identity, pid, pc->cmd_id, DECKHAND__ERROR_CODE__UNKNOWN_MATCH,
-                      "an operator removed you from this match");
+                      s->resigned ? "you resigned from this match"
+                                  : "an operator removed you from this match");
         return;
     }
     if (pc->body_case == DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_AWAY) {
@@ -526,6 +528,9 @@ void host_command(host *h, const char *identity, const Deckhand__Internal__Playe
         break;
     case DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_UNDO_ANSWER:
         host_undo_answer(h, hm, seat, pc->cmd_id, pc->undo_answer->accept, now_ms);
+        break;
+    case DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESIGN:
+        host_resign(h, hm, seat, pc->cmd_id, identity, now_ms);
         break;
     default:
         out_reply(h, identity, pid, pc->cmd_id, DECKHAND__ERROR_CODE__BAD_REQUEST, "empty command");
@@ -604,16 +609,26 @@ static void host_release(host *h, host_action *a, uint64_t now_ms)
         return;
     }
     if (a->kind == HOST_ACT_END) {
+        host_seat *by = a->cmd_id ? &hm->seats[a->seat] : NULL; /* a Resign's end */
         if (ok) {
             if (hm->quarantined)
                 dh_counter_inc(&h->stats.quarantined);
+            if (by)
+                out_reply(h, a->route, by->player_id, a->cmd_id, 0, NULL);
             host_finish(h, hm, now_ms);
-        } else {
-            hm->forfeit_seat = -1;
-            hm->quarantined = false;
-            if (fenced)
-                host_lose(h, hm);
+            return;
         }
+        hm->forfeit_seat = -1;
+        hm->quarantined = hm->resign_end = false;
+        if (by) {
+            by->resigned = false;
+            out_reply(
+                h, a->route, by->player_id, a->cmd_id,
+                fenced ? DECKHAND__ERROR_CODE__UNKNOWN_MATCH : DECKHAND__ERROR_CODE__UNAVAILABLE,
+                fenced ? "the match moved to another worker; resync" : "store unavailable, retry");
+        }
+        if (fenced)
+            host_lose(h, hm);
         return;
     }
     if (a->kind == HOST_ACT_UNDO) {

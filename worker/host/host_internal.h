@@ -9,7 +9,7 @@
  *   host_chat.c, host_undo.c                        a seat's chat (never stored), its undo
  *   host_words.c                                    a script failure in a player's words
  *   host_persist.c, host_bot.c, host_options.c,     writing to Redis, bot answers, options,
- *   host_stall.c                                    the stall watcher
+ *   host_stall.c, host_resign.c                     the stall watcher, a player's Resign
  * and below the wing: out.h (what is sent), bundles.h, store.h.
  */
 #ifndef DECKHAND_WORKER_HOST_INTERNAL_H
