@@ -52,6 +52,7 @@
 
 #include "dh_hash.h"
 #include "engine.h"
+#include "engine_undo.h"
 
 /* Hard limits on C-side state, which the Lua memory cap does not see. */
 #define ENGINE_MAX_NAMES    65536
@@ -526,14 +527,7 @@ struct engine_match {
     engine_log log, prev_log;
     int in_answer, boundary_in_answer, can_undo;
     size_t undo_nev, undo_evtext;
-    /* engine_undo.c: the seat whose last answer may be taken back (-1: none), and what
-     * was noted before an answer to judge it: the generator, the turn, the hidden cards
-     * (id, zone index pairs) */
-    int takeback_seat;
-    uint64_t undo_rng[4];
-    uint32_t undo_turn;
-    uint32_t *undo_hidden;
-    size_t undo_nhidden, undo_hidden_cap;
+    engine_undo_note undo; /* engine_undo.c: may the last answer be taken back */
     /* the last error of a protected run */
     engine_code run_code;
     char run_msg[256];
@@ -556,12 +550,6 @@ struct engine_match {
 engine_vis engine_zone_vis(const engine_game *g, const char *name);
 /* The same for the interned zone name id, found once per game and name (g->vis_memo). */
 engine_vis engine_zone_vis_id(const engine_game *g, const engine_intern *in, uint32_t name);
-
-/* engine_undo.c: note, before seat's answer runs, what judges whether it may be taken back
- * (0, or -1 out of memory: then it may not); after it ran, the judgement
- * (engine_match_can_take_back). */
-int engine_undo_begin(engine_match *m, int seat);
-void engine_undo_end(engine_match *m, int seat);
 
 /* engine_api.c */
 int engine_api_open(engine_bundle *b, lua_State *L);
