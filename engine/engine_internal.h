@@ -234,34 +234,6 @@ void engine_error_set(engine_error *err, engine_code code, const char *fmt, ...)
 /* Sets err (when not NULL) to ENGINE_OK and an empty message. */
 void engine_error_ok(engine_error *err);
 
-/* engine_options.c: reads the game table at t's `options` (raising on a bad one) and
- * orders its bots' names; engine_options_free gives back what it made. */
-void engine_options_read(lua_State *L, int t, engine_game *g);
-void engine_options_free(engine_game *g);
-/* v (len bytes) is a value o accepts. */
-bool engine_option_value_ok(const engine_option_spec *o, const char *v, size_t len);
-
-/* engine_view_stats.c: whether seat's view shows the counter named name: anything but a
- * card's counter `NAME:ID` whose card the seat does not see in play (in a zone it sees
- * the cards of, hinted as neither hand, discard, deck nor hidden). */
-bool engine_view_counter_shown(const engine_match *m, const char *name, int seat);
-
-/* engine_present.c: reads the game table at t's `presentation` (raising on a bad one,
- * after the zones are read: a hint must name one of them); engine_present_free gives
- * back what it made; engine_present_catalog puts the hints into c (0, or -1 when out of
- * memory: c then holds what was made so far, for engine_catalog_free). */
-void engine_present_read(lua_State *L, int t, engine_game *g);
-void engine_present_free(engine_game *g);
-int engine_present_catalog(const engine_game *g, Deckhand__Catalog *c);
-/* engine_present_words.c: the presentation's words (title, summary, deck_builder, counter
- * hints) of the table at p, read by engine_present_read; freed by engine_present_free and
- * put into p by engine_present_catalog (0, or -1 out of memory). text_ok: s is valid UTF-8
- * of at most max bytes without control characters ('\n' allowed when lines). */
-void engine_present_words_read(lua_State *L, int p, engine_game *g);
-void engine_present_words_free(engine_game *g);
-int engine_present_words_catalog(const engine_game *g, Deckhand__Presentation *p);
-bool engine_present_text_ok(const char *s, size_t max, bool lines);
-
 /* engine_alloc.c: the lua_Alloc of a bundle's VM (ud is the bundle). */
 void *engine_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
 /* Frees the slabs of small blocks, once the VM is closed. */
