@@ -19,6 +19,7 @@
 int cmd_bots(int argc, char **argv);
 int cmd_load(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
+int cmd_fit(int argc, char **argv);
 int cmd_play(int argc, char **argv);
 int cmd_scripts(int argc, char **argv);
 int cmd_replay(int argc, char **argv);

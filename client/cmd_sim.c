@@ -24,6 +24,7 @@
 #include "dh_clock.h"
 #include "dh_grow.h"
 #include "engine.h"
+#include "sim_positions.h"
 
 #define SIM_MAX_PLAYERS 8
 #define SIM_BUDGET_MS   10000
@@ -50,7 +51,8 @@ typedef struct {
     long search_decisions;
     uint64_t *decision_ns; /* each search decision's wall time, for its p99 */
     size_t ndecision_ns, decision_ns_cap;
-    uint32_t ids[4096]; /* a search answer */
+    uint32_t ids[4096];      /* a search answer */
+    sim_positions positions; /* --positions: the log, or out = NULL */
 } sim_stats;
 
 static const char sim_usage[] =
@@ -69,6 +71,9 @@ static const char sim_usage[] =
     "  The difficulties every game offers: `easy`, `normal` (the game's default bot) and\n"
     "  `hard`: the search as the worker runs it, bounded by time (50 ms a decision), so\n"
     "  a run with `hard` depends on the machine's speed and load, unlike one with `search`.\n"
+    "  --positions FILE logs every turn boundary's features (the game's features(g)) with\n"
+    "  the game's outcome, one line per player: GAME TURN SEAT OUTCOME F...; `deckhand fit\n"
+    "  FILE` fits an evaluation hint's weights to it.\n"
     "  Scripts default to DECKHAND_SCRIPTS, else ./scripts.\n";
 
 /* The index in st->strategy of a bot name. */
@@ -140,6 +145,24 @@ static int sim_drive(engine_match *m, const char *const *seat_bot, sim_stats *st
     return 0;
 }
 
+/* The game's positions into the log, each player's with its share of the win. */
+static int sim_log_outcome(sim_stats *st, const engine_result *res, size_t n, long index,
+                           engine_error *err)
+{
+    double share[SIM_MAX_PLAYERS] = {0};
+    int winners = 0;
+    for (size_t i = 0; i < n; i++)
+        winners += res[i].rank == 1;
+    for (size_t i = 0; i < n; i++)
+        if (res[i].rank == 1 && res[i].seat >= 0 && res[i].seat < st->nplayers)
+            share[res[i].seat] = 1.0 / winners;
+    if (sim_positions_flush(&st->positions, index, share) == 0)
+        return 0;
+    err->code = ENGINE_INTERNAL;
+    snprintf(err->message, sizeof err->message, "the position log could not be written");
+    return -1;
+}
+
 /* Play game number index (seed seed, bots rotated by index) to the end and add it to the
  * stats. 0, or -1 with err filled. */
 static int sim_one(engine_bundle *b, const char *game, uint64_t seed, long index, sim_stats *st,
@@ -164,7 +187,9 @@ static int sim_one(engine_bundle *b, const char *game, uint64_t seed, long index
                                .bots = inline_bot,
                                .options = st->options,
                                .quiet = true};
-    engine_match *m = engine_match_new(b, &cfg, err);
+    engine_match *m = st->positions.out ? engine_match_new_logged(b, &cfg, sim_positions_note,
+                                                                  &st->positions, err)
+                                        : engine_match_new(b, &cfg, err);
     if (!m)
         return -1;
     if (sim_drive(m, seat_bot, st, err) < 0) {
@@ -229,6 +254,10 @@ static int sim_one(engine_bundle *b, const char *game, uint64_t seed, long index
         printf("\n");
         if (st->hash)
             printf("hash %ld %016llx\n", index, (unsigned long long)engine_match_hash(m));
+    }
+    if (st->positions.out && sim_log_outcome(st, res, n, index, err) < 0) {
+        engine_match_free(m);
+        return -1;
     }
     st->turns += longest;
     st->shared += winners > 1;
@@ -297,13 +326,19 @@ static void sim_report(sim_stats *st, double seconds)
 
 int cmd_sim(int argc, char **argv)
 {
-    static const dh_flag_spec spec[] = {
-        {"game", DH_FLAG_VALUE},       {"games", DH_FLAG_INT},
-        {"seed", DH_FLAG_INT},         {"players", DH_FLAG_INT},
-        {"bots", DH_FLAG_VALUE},       {"scripts", DH_FLAG_VALUE},
-        {"options", DH_FLAG_VALUE},    {"each", DH_FLAG_SWITCH},
-        {"hash", DH_FLAG_SWITCH},      {"search-iterations", DH_FLAG_INT},
-        {"search-depth", DH_FLAG_INT}, {NULL, 0}};
+    static const dh_flag_spec spec[] = {{"game", DH_FLAG_VALUE},
+                                        {"games", DH_FLAG_INT},
+                                        {"seed", DH_FLAG_INT},
+                                        {"players", DH_FLAG_INT},
+                                        {"bots", DH_FLAG_VALUE},
+                                        {"scripts", DH_FLAG_VALUE},
+                                        {"options", DH_FLAG_VALUE},
+                                        {"each", DH_FLAG_SWITCH},
+                                        {"hash", DH_FLAG_SWITCH},
+                                        {"search-iterations", DH_FLAG_INT},
+                                        {"search-depth", DH_FLAG_INT},
+                                        {"positions", DH_FLAG_VALUE},
+                                        {NULL, 0}};
     dh_flags fl, *f = &fl;
     int done = dh_flags_parse_main(f, spec, argc, argv, "deckhand sim", sim_usage, 0, 0);
     if (done >= 0)
@@ -333,6 +368,12 @@ int cmd_sim(int argc, char **argv)
         return 2;
     }
 
+    const char *positions = dh_flags_str(f, "positions", NULL, NULL);
+    st.positions.np = st.nplayers;
+    if (positions && !(st.positions.out = fopen(positions, "w"))) {
+        fprintf(stderr, "deckhand sim: cannot write %s\n", positions);
+        return 1;
+    }
     engine_error err = {0};
     /* A script call's deadline: 10 s, not the servers' 250 ms. A sim plays no one live,
        and on a loaded machine a reniced sim's call (a search's copy replaying a turn)
@@ -355,6 +396,14 @@ int cmd_sim(int argc, char **argv)
         }
     }
     sim_report(&st, (double)dh_now_ns() / 1e9 - t0);
+    if (st.positions.out) {
+        printf("positions logged: %ld\n", st.positions.logged);
+        if (fclose(st.positions.out) != 0 && rc == 0) {
+            fprintf(stderr, "deckhand sim: cannot write %s\n", positions);
+            rc = 1;
+        }
+    }
+    sim_positions_free(&st.positions);
     free(st.decision_ns);
     engine_bundle_free(b);
     return rc;

@@ -19,6 +19,8 @@ static const char usage[] =
     "        N players play for S seconds and report the answers' latency percentiles\n"
     "  sim   --game dominion --games N [--seed S] [--players P] [--bots a,b] [--scripts DIR]\n"
     "        play N all-bot games in-process and report games per second\n"
+    "  fit   FILE\n"
+    "        fit an evaluation hint's weights to a position log of `sim --positions`\n"
     "  scripts push DIR | list | rollback --game G | show --match ID [--card NAME]\n"
     "        live-ops: push card scripts into the running cluster (docs/OPERATIONS.md)\n"
     "  replay MATCH_ID [--redis URL] [--quiet]\n"
@@ -37,10 +39,10 @@ static const char usage[] =
 
 int main(int argc, char **argv)
 {
-    static const cli_command cmds[] = {{"play", cmd_play},       {"bots", cmd_bots},
-                                       {"load", cmd_load},       {"sim", cmd_sim},
-                                       {"scripts", cmd_scripts}, {"replay", cmd_replay},
-                                       {"keygen", cmd_keygen},   {"leaderboard", cmd_leaderboard},
-                                       {"admin", cmd_admin},     {"watch", cmd_watch}};
+    static const cli_command cmds[] = {
+        {"play", cmd_play},     {"bots", cmd_bots},     {"load", cmd_load},
+        {"sim", cmd_sim},       {"fit", cmd_fit},       {"scripts", cmd_scripts},
+        {"replay", cmd_replay}, {"keygen", cmd_keygen}, {"leaderboard", cmd_leaderboard},
+        {"admin", cmd_admin},   {"watch", cmd_watch}};
     return cli_dispatch("deckhand", usage, cmds, sizeof cmds / sizeof *cmds, true, argc, argv);
 }

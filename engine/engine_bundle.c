@@ -108,6 +108,7 @@ static void game_read(lua_State *L, engine_game *g)
     g->finished_ref = func_ref(L, t, "finished", 1);
     g->results_ref = func_ref(L, t, "results", 1);
     g->evaluate_ref = func_ref(L, t, "evaluate", 0);
+    g->features_ref = func_ref(L, t, "features", 0);
     g->refresh_ref = func_ref(L, t, "refresh", 0);
     g->summary_ref = func_ref(L, t, "summary", 0);
     engine_end_read(L, t, g);
@@ -226,7 +227,7 @@ static int games_load(lua_State *L)
             return luaL_error(L, "out of memory");
         b->ngames++;
         g->table_ref = g->setup_ref = g->turn_ref = g->finished_ref = g->results_ref = LUA_NOREF;
-        g->evaluate_ref = g->refresh_ref = g->summary_ref = LUA_NOREF;
+        g->evaluate_ref = g->features_ref = g->refresh_ref = g->summary_ref = LUA_NOREF;
         lua_settop(L, 1);
         lua_pushcfunction(L, engine_sandbox_require);
         lua_pushstring(L, mod);

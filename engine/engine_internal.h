@@ -153,6 +153,7 @@ typedef struct {
     int max_turns; /* the turn cap: the match ends after this many turns */
     int table_ref, setup_ref, turn_ref, finished_ref, results_ref;
     int evaluate_ref;  /* the optional evaluation hint (`evaluate`), or LUA_NOREF */
+    int features_ref;  /* the optional position features (`features`), or LUA_NOREF */
     int refresh_ref;   /* the optional `refresh` (players' counters: the VP total), or LUA_NOREF */
     int summary_ref;   /* the optional words for the end (`summary`, engine_end.c), or LUA_NOREF */
     char **deck_zones; /* `deck_zones`: the zones a seat's deck is counted over (engine_end.c) */
@@ -508,7 +509,9 @@ struct engine_match {
     int asking_bot;   /* engine_match_bot_answer runs: g refuses changes */
     uint64_t choices; /* g:choose calls, bots' included (the search bot's statistics) */
 
-    uint32_t stop_turn; /* a search's copy: run no turn after this one (0: no stop) */
+    uint32_t stop_turn;             /* a search's copy: run no turn after this one (0: no stop) */
+    engine_features_fn on_features; /* a position log (engine_match_new_logged), or NULL */
+    void *features_ud;
     char end_summary[ENGINE_END_SUMMARY_MAX]; /* the rules' words for the end (engine_end.c) */
 
     /* engine_view.c: the zones' and counters' name order of the last View, kept while the
@@ -614,6 +617,10 @@ engine_match *engine_match_restore_copy(engine_bundle *b, const engine_match_con
  * any) into m->end_summary; an error in it leaves the words empty. Not for a search's copy
  * or a quiet match (nobody reads them). */
 void engine_end_words(lua_State *L, engine_match *m);
+/* engine_features.c: at a turn boundary, the game's features(g) handed to m->on_features
+ * (a position log); raises on features that are not an array by player of equal arrays
+ * of numbers. */
+void engine_features_note(lua_State *L, engine_match *m);
 /* The game table's `deck_zones` (a list of zone names) into g (raises when out of memory);
  * engine_end_free gives them back. */
 void engine_end_read(lua_State *L, int t, engine_game *g);

@@ -157,13 +157,17 @@ fail:
     return NULL;
 }
 
-engine_match *engine_match_new_ex(engine_bundle *b, const engine_match_config *cfg, int setup_ref,
-                                  engine_error *err)
+/* A new match run to its first human decision: with the rules runner's extra set-up
+ * (setup_ref) and a position log (on_features) when they are given. */
+static engine_match *match_new(engine_bundle *b, const engine_match_config *cfg, int setup_ref,
+                               engine_features_fn on_features, void *ud, engine_error *err)
 {
     engine_match *m = match_alloc(b, cfg, err);
     if (!m)
         return NULL;
     m->setup_ref = setup_ref;
+    m->on_features = on_features;
+    m->features_ud = ud;
     engine_rng_seed(&m->st, cfg->seed);
     if (engine_turns_exec(m, ENGINE_OP_SETUP, NULL, 0) != ENGINE_OK ||
         engine_turns_exec(m, ENGINE_OP_RUN, NULL, 0) != ENGINE_OK) {
@@ -176,9 +180,21 @@ engine_match *engine_match_new_ex(engine_bundle *b, const engine_match_config *c
     return m;
 }
 
+engine_match *engine_match_new_ex(engine_bundle *b, const engine_match_config *cfg, int setup_ref,
+                                  engine_error *err)
+{
+    return match_new(b, cfg, setup_ref, NULL, NULL, err);
+}
+
 engine_match *engine_match_new(engine_bundle *b, const engine_match_config *cfg, engine_error *err)
 {
-    return engine_match_new_ex(b, cfg, LUA_NOREF, err);
+    return match_new(b, cfg, LUA_NOREF, NULL, NULL, err);
+}
+
+engine_match *engine_match_new_logged(engine_bundle *b, const engine_match_config *cfg,
+                                      engine_features_fn on_features, void *ud, engine_error *err)
+{
+    return match_new(b, cfg, LUA_NOREF, on_features, ud, err);
 }
 
 /* ---- answers, rebuilds --------------------------------------------------------------- */

@@ -202,6 +202,8 @@ static void run_turns(lua_State *L, engine_match *m)
             end_at_cap(L, m);
             return;
         }
+        if (m->on_features)
+            engine_features_note(L, m);
         if (m->stop_turn && m->st.turn >= m->stop_turn)
             return; /* a search's copy, cut short here to be evaluated */
         m->st.turn++;

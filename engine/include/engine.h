@@ -166,6 +166,14 @@ typedef struct {
 /* Create a match and run it to its first human decision (or to the end, when every
  * seat is a bot: that is how `deckhand sim` plays). NULL on failure, with err filled. */
 engine_match *engine_match_new(engine_bundle *b, const engine_match_config *cfg, engine_error *err);
+/* A position log (`deckhand sim --positions`): called at every turn boundary of a match
+ * whose game defines `features(g)` (docs/SCRIPTING.md, "Evaluation hints") with every
+ * player's features, f[p * nf + i] feature i of player p (turn: the turns played so far). */
+typedef void (*engine_features_fn)(void *ud, uint32_t turn, const double *f, size_t nf);
+/* engine_match_new with a position log: on_features(ud, ...) at every turn boundary.
+ * Reading the features changes nothing: the match plays as engine_match_new plays it. */
+engine_match *engine_match_new_logged(engine_bundle *b, const engine_match_config *cfg,
+                                      engine_features_fn on_features, void *ud, engine_error *err);
 void engine_match_free(engine_match *m);
 
 typedef struct {

@@ -28,7 +28,10 @@ game.presentation = gametable.presentation {
 }
 
 -- The search bot's evaluation hint (docs/SCRIPTING.md): points held and to come.
-game.evaluate = evaluate.new(function() return k end, "Province")
+game.features = evaluate.features(function() return k end, "Province")
+-- Fitted by `deckhand fit` to 2,000 self-play games (docs/BENCHMARKS.md, issue 28).
+game.evaluate = evaluate.new(function() return k end, "Province",
+                             { 0.1322, 0.4651, 0.9789, 0.004373, -0.136, -0.182 })
 
 function game.setup(g)
   k:setup_supply(g, data.piles)

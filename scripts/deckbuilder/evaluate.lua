@@ -2,20 +2,19 @@
 -- (Dominion, Accession), for the search bot (docs/SCRIPTING.md, "Evaluation hints").
 --
 -- The search plays a copy of the match a few turns ahead and asks game.evaluate(g) how
--- good the position is for each player: an array of values in 0..1 by player. Here a
--- player's projected points are the points it holds plus its share of the points still in
--- the Province pile, shared by buying power (the money a five-card hand of its deck
--- holds, drawing cards counted at the deck's money density); the values are a softmax
--- of the projections, sharper as the Provinces run out (less can still change).
+-- good the position is for each player: an array of values in 0..1 by player. Here each
+-- player's position is a few features (evaluate.features) and the values are the softmax
+-- of their weighted sums: with two players, the logistic of the weighted differences. The
+-- weights are not guessed but fitted to self-play: `deckhand sim --positions` logs the
+-- features at every turn boundary with the game's outcome and `deckhand fit` fits them
+-- (each game passes its own; the runs that made them are in docs/BENCHMARKS.md).
 
 local evaluate = {}
 
-local POINTS_PER_PROVINCE = 6
-
 -- Money in a five-card hand of p's deck: treasure and +$ per card, cards drawn by
--- actions counted at that density.
-local function hand_money(k, g, p)
-  local coins, draws, n, order = 0, 0, 0, k.order
+-- actions counted at that density; and p's cards, and its Action cards.
+local function deck_stats(k, g, p)
+  local coins, draws, n, actions, order = 0, 0, 0, 0, k.order
   for i = 1, #order do
     local name = order[i]
     local own = k:owned(g, p, name)
@@ -24,11 +23,11 @@ local function hand_money(k, g, p)
       coins = coins + own * (def.coins or 0)
       draws = draws + own * (def.cards or 0)
       n = n + own
+      if def.is.Action then actions = actions + own end
     end
   end
-  if n == 0 then return 0 end
-  local density = coins / n
-  return 5 * (coins + draws * density) / n
+  if n == 0 then return 0, 0, 0 end
+  return 5 * (coins + draws * coins / n) / n, n, actions
 end
 
 -- How often a hand buys a Province: nothing below $5, rising to one at $8.
@@ -39,30 +38,47 @@ local function power(money)
   return x * x
 end
 
+-- The features, in the order of the weights: points; points over (Provinces left + 1)
+-- (a lead counts more as the end nears); a hand's money; the Province points the deck
+-- can still buy (its chance a hand, power, times the points left in the pile); cards
+-- owned; Action cards owned.
+evaluate.NAMES = { "points", "points_late", "money", "province_reach", "cards", "actions" }
+
 -- kernel_of(g) is the match's kernel; ends is the pile whose emptying ends the game.
-function evaluate.new(kernel_of, ends)
+-- features(g): an array by player of its features (evaluate.NAMES).
+function evaluate.features(kernel_of, ends)
   return function(g)
     local k = kernel_of(g)
-    local np = g:nplayers()
     local left = g:count(k:pile(ends), 0)
-    local proj, pw, total = {}, {}, 0
-    for p = 1, np do
-      pw[p] = power(hand_money(k, g, p))
-      total = total + pw[p]
+    local f = {}
+    for p = 1, g:nplayers() do
+      local score = k:score(g, p)
+      local money, n, actions = deck_stats(k, g, p)
+      f[p] = { score, score / (left + 1), money, 6 * left * power(money), n, actions }
     end
-    local best = -math.huge
-    for p = 1, np do
-      proj[p] = k:score(g, p) + left * POINTS_PER_PROVINCE * pw[p] / total
-      if proj[p] > best then best = proj[p] end
+    return f
+  end
+end
+
+-- The hint: the softmax over players of weights . features.
+function evaluate.new(kernel_of, ends, weights)
+  local features = evaluate.features(kernel_of, ends)
+  return function(g)
+    local f = features(g)
+    local z, best = {}, -math.huge
+    for p = 1, #f do
+      local s = 0
+      for i = 1, #weights do s = s + weights[i] * f[p][i] end
+      z[p] = s
+      if s > best then best = s end
     end
-    local scale = 2 + 0.5 * left
-    local v, sum = {}, 0
-    for p = 1, np do
-      v[p] = math.exp((proj[p] - best) / scale)
-      sum = sum + v[p]
+    local sum = 0
+    for p = 1, #z do
+      z[p] = math.exp(z[p] - best)
+      sum = sum + z[p]
     end
-    for p = 1, np do v[p] = v[p] / sum end
-    return v
+    for p = 1, #z do z[p] = z[p] / sum end
+    return z
   end
 end
 

@@ -58,7 +58,10 @@ game.presentation = gametable.presentation {
                    Treasure = "#f2d675", Victory = "#9fd39a", Curse = "#c39bd3" },
 }
 -- The search bot's evaluation hint (docs/SCRIPTING.md): points held and to come.
-game.evaluate = evaluate.new(kernel_of, "Province")
+game.features = evaluate.features(kernel_of, "Province")
+-- Fitted by `deckhand fit` to 4,000 self-play games (docs/BENCHMARKS.md, issue 28).
+game.evaluate = evaluate.new(kernel_of, "Province",
+                             { 0.1642, 0.3211, 0.8118, 0.02729, -0.1458, 0.2207 })
 game.options = { kingdom.option(data) }
 
 function game.setup(g)
