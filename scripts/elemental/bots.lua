@@ -440,23 +440,35 @@ end
 
 -- ---- the search bot's evaluation hint (docs/SCRIPTING.md) --------------------------------
 
--- Each hero's chance, 0..1, from health and board material: a side's strength is twice
--- its hero's health plus half the attack and health of its minions plus a little per
--- card in hand; the values are a logistic of the difference (12 points: about 3 to 1).
--- Health counts most: the game is won on it, and a hint that valued a minion's stats
--- like health had the search build boards instead of hitting a hero that could not
--- strike back (it beat a passive opponent in 6.5 turns, its own bot in 6.0).
-function bots.evaluate(k)
+-- A hero's position (bots.FEATURES, in the order of the weights): its health, its
+-- minions' attack and health summed, its minions and its cards in hand. (Whose move it
+-- is, and so the mana one turn brings, is left out: a search's play-outs all stop the
+-- same number of turns after the root, with the same hero to move.)
+bots.FEATURES = { "health", "attack", "minion_health", "minions", "hand" }
+function bots.features(k)
   return function(g)
-    local s = {}
+    local f = {}
     for p = 1, 2 do
-      local v = 2 * k:health(g, p) + 0.5 * g:count("hand", p)
-      for _, id in ipairs(k:minions(g, p)) do
-        v = v + 0.5 * (k:attack_of(g, id) + k:health_of(g, id))
+      local atk, hp, ids = 0, 0, k:minions(g, p)
+      for _, id in ipairs(ids) do
+        atk = atk + k:attack_of(g, id)
+        hp = hp + k:health_of(g, id)
       end
-      s[p] = v
+      f[p] = { k:health(g, p), atk, hp, #ids, g:count("hand", p) }
     end
-    local x = 1 / (1 + math.exp((s[2] - s[1]) / 12))
+    return f
+  end
+end
+
+-- Each hero's chance, 0..1: the logistic of the weighted difference of the two heroes'
+-- features. The weights are fitted to self-play (`deckhand sim --positions`, `deckhand
+-- fit`; docs/BENCHMARKS.md, issue 28), not guessed.
+function bots.evaluate(k, weights)
+  local features = bots.features(k)
+  return function(g)
+    local f, z = features(g), 0
+    for i = 1, #weights do z = z + weights[i] * (f[1][i] - f[2][i]) end
+    local x = 1 / (1 + math.exp(-z))
     return { x, 1 - x }
   end
 end

@@ -54,7 +54,9 @@ local game = gametable.new {
 
 game.bots = bots.make(k)
 k.named = bots.named() -- the bots that name their choice (boardkit/choose.lua)
--- The search bot's evaluation hint (docs/SCRIPTING.md): health and board material.
-game.evaluate = bots.evaluate(k)
+-- The search bot's evaluation hint (docs/SCRIPTING.md): health, board and cards, weighed
+-- as `deckhand fit` fitted them to self-play (docs/BENCHMARKS.md, issue 28).
+game.features = bots.features(k)
+game.evaluate = bots.evaluate(k, { 0.06535, 0.1567, 0.01512, 0.03492, 0.5286 })
 
 return game

@@ -4,7 +4,7 @@
 return require("boardkit.suites").evaluate {
   kit = require("elemental.testkit"), game = "elemental.game",
   even = { p1 = { hand = { "Fire Bolt" } }, p2 = { hand = { "Fire Bolt" } } },
-  health = { { p1 = { health = 12 }, p2 = { health = 30 } }, 2, "18 health ahead", above = 0.8 },
+  health = { { p1 = { health = 12 }, p2 = { health = 30 } }, 2, "18 health ahead", above = 0.7 },
   board = { { p1 = { board = { ["front 1"] = "Earthshaker Golem", ["front 2"] = "Root Warden" } } },
             1, "two minions to none" },
 }
