@@ -38,10 +38,29 @@ local function power(money)
   return x * x
 end
 
--- The features, in the order of the weights: points; points over (Provinces left + 1)
--- (a lead counts more as the end nears); a hand's money; the Province points the deck
--- can still buy (its chance a hand, power, times the points left in the pile); cards
--- owned; Action cards owned.
+-- The end's distance: the fewest cards whose gaining ends the game, the ending pile's
+-- (Provinces) or those of the smallest other piles that would make three empty.
+local function to_end(k, g, ends)
+  local left = g:count(k:pile(ends), 0)
+  local sizes, empty = {}, 0
+  for _, pile in ipairs(k.first_piles) do
+    if g:counter(pile.key) ~= 0 then
+      local n = g:count(pile.zone, 0)
+      if n == 0 then empty = empty + 1 else sizes[#sizes + 1] = n end
+    end
+  end
+  if empty >= 3 then return 0, left end
+  table.sort(sizes)
+  local three = 0
+  for i = 1, math.min(3 - empty, #sizes) do three = three + sizes[i] end
+  return math.min(left, three), left
+end
+evaluate.to_end = to_end
+
+-- The features, in the order of the weights: points; points over (the end's distance
+-- + 1), a lead counting more as the end nears (by Provinces or by three piles); a hand's
+-- money; the Province points the deck can still buy (its chance a hand, power, times
+-- the points left in the pile); cards owned; Action cards owned.
 evaluate.NAMES = { "points", "points_late", "money", "province_reach", "cards", "actions" }
 
 -- kernel_of(g) is the match's kernel; ends is the pile whose emptying ends the game.
@@ -49,12 +68,12 @@ evaluate.NAMES = { "points", "points_late", "money", "province_reach", "cards", 
 function evaluate.features(kernel_of, ends)
   return function(g)
     local k = kernel_of(g)
-    local left = g:count(k:pile(ends), 0)
+    local near, left = to_end(k, g, ends)
     local f = {}
     for p = 1, g:nplayers() do
       local score = k:score(g, p)
       local money, n, actions = deck_stats(k, g, p)
-      f[p] = { score, score / (left + 1), money, 6 * left * power(money), n, actions }
+      f[p] = { score, score / (near + 1), money, 6 * left * power(money), n, actions }
     end
     return f
   end

@@ -61,7 +61,7 @@ game.presentation = gametable.presentation {
 game.features = evaluate.features(kernel_of, "Province")
 -- Fitted by `deckhand fit` to 4,000 self-play games (docs/BENCHMARKS.md, issue 28).
 game.evaluate = evaluate.new(kernel_of, "Province",
-                             { 0.1642, 0.3211, 0.8118, 0.02729, -0.1458, 0.2207 })
+                             { 0.1643, 0.3204, 0.8117, 0.0273, -0.1458, 0.2209 })
 game.options = { kingdom.option(data) }
 
 function game.setup(g)

@@ -49,4 +49,36 @@ function tests.test_evaluate_is_surer_of_a_lead_when_few_provinces_are_left(T)
   T.ok(late[1] > early[1], "6 points ahead with 3 left: " .. late[1] .. " > " .. early[1])
 end
 
+function tests.test_the_end_is_as_near_as_the_piles_that_can_end_it(T)
+  local evaluate = require("deckbuilder.evaluate")
+  local function to_end(gains)
+    local g = with_gains(T, gains).g
+    return evaluate.to_end(game().kernel_of(g), g, "Province")
+  end
+  local near, left = to_end({})
+  T.eq(left, 8)
+  T.eq(near, 8) -- no three piles hold fewer than the 8 Provinces
+  local curses, estates = {}, {}
+  for i = 1, 10 do curses[i] = "Curse" end
+  for i = 1, 8 do estates[i] = "Estate" end
+  for i = 9, 13 do estates[i] = "Duchy" end
+  near, left = to_end({ [1] = curses, [2] = estates })
+  T.eq(left, 8)
+  T.eq(near, 3) -- two piles empty: the 3 Duchies left end it
+end
+
+function tests.test_evaluate_weighs_a_lead_more_when_three_piles_near_their_end(T)
+  -- the same 3 points ahead, then with Curses and Estates gone and one Duchy left
+  local early = game().evaluate(with_gains(T, { [1] = { "Duchy" } }).g)
+  local both = {}
+  for _ = 1, 5 do both[#both + 1] = "Curse" end
+  for _ = 1, 4 do both[#both + 1] = "Estate" end
+  for _ = 1, 3 do both[#both + 1] = "Duchy" end
+  local ahead = { "Duchy" }
+  for i = 1, #both do ahead[#ahead + 1] = both[i] end
+  local late = game().evaluate(with_gains(T, { [1] = ahead, [2] = both }).g)
+  check_values(T, late)
+  T.ok(late[1] > early[1], "3 points ahead with the end near: " .. late[1] .. " > " .. early[1])
+end
+
 return tests
