@@ -67,7 +67,8 @@ static const char sim_usage[] =
     "  The bot `search` is the search\n"
     "  bot (engine_search.c), --search-iterations play-outs per decision (default 200);\n"
     "  in a game with an evaluation hint its play-outs stop after --search-depth turns\n"
-    "  (default 8; 0: play every one to the end) and are scored by the hint.\n"
+    "  (default: the game's search_depth, else 8; 0: play every one to the end) and are\n"
+    "  scored by the hint.\n"
     "  The difficulties every game offers: `easy`, `normal` (the game's default bot) and\n"
     "  `hard`: the search as the worker runs it, bounded by time (50 ms a decision), so\n"
     "  a run with `hard` depends on the machine's speed and load, unlike one with `search`.\n"
@@ -355,12 +356,14 @@ int cmd_sim(int argc, char **argv)
     const char *dir = dh_flags_str(f, "scripts", "DECKHAND_SCRIPTS", "./scripts");
     char bots[512];
     snprintf(bots, sizeof bots, "%s", dh_flags_str(f, "bots", NULL, "default"));
-    sim_stats st = {
-        .nplayers = (int)players,
-        .options = dh_flags_str(f, "options", NULL, NULL),
-        .each = dh_flags_has(f, "each"),
-        .hash = dh_flags_has(f, "hash"),
-        .search = {.iterations = (uint32_t)iterations, .depth = depth ? (int32_t)depth : -1}};
+    sim_stats st = {.nplayers = (int)players,
+                    .options = dh_flags_str(f, "options", NULL, NULL),
+                    .each = dh_flags_has(f, "each"),
+                    .hash = dh_flags_has(f, "hash"),
+                    .search = {.iterations = (uint32_t)iterations,
+                               .depth = !dh_flags_has(f, "search-depth") ? 0
+                                        : depth                          ? (int32_t)depth
+                                                                         : -1}};
     engine_search_host_config(&st.hard);
     if (sim_parse_bots(bots, &st) < 0) {
         fprintf(stderr, "deckhand sim: --bots wants 1..%d comma-separated names\n",

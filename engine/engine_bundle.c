@@ -108,6 +108,13 @@ static void game_read(lua_State *L, engine_game *g)
     g->finished_ref = func_ref(L, t, "finished", 1);
     g->results_ref = func_ref(L, t, "results", 1);
     g->evaluate_ref = func_ref(L, t, "evaluate", 0);
+    lua_getfield(L, t, "search_depth");
+    lua_Integer sd = luaL_optinteger(L, -1, ENGINE_SEARCH_DEPTH);
+    lua_pop(L, 1);
+    if (sd < 0 || sd > ENGINE_TURNS_LIMIT)
+        luaL_error(L, "game '%s': search_depth must be an integer in 0..%d", g->name,
+                   ENGINE_TURNS_LIMIT);
+    g->search_depth = (int)sd;
     g->features_ref = func_ref(L, t, "features", 0);
     g->refresh_ref = func_ref(L, t, "refresh", 0);
     g->summary_ref = func_ref(L, t, "summary", 0);

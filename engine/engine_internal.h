@@ -154,6 +154,8 @@ typedef struct {
     int table_ref, setup_ref, turn_ref, finished_ref, results_ref;
     int evaluate_ref;  /* the optional evaluation hint (`evaluate`), or LUA_NOREF */
     int features_ref;  /* the optional position features (`features`), or LUA_NOREF */
+    int search_depth;  /* `search_depth`: turns a search's play-out runs before the hint, 0:
+                          to the end (ENGINE_SEARCH_DEPTH when not given) */
     int refresh_ref;   /* the optional `refresh` (players' counters: the VP total), or LUA_NOREF */
     int summary_ref;   /* the optional words for the end (`summary`, engine_end.c), or LUA_NOREF */
     char **deck_zones; /* `deck_zones`: the zones a seat's deck is counted over (engine_end.c) */

@@ -320,7 +320,9 @@ engine_code engine_search_answer(const engine_match *m, const engine_search_conf
     uint64_t stop = cfg && cfg->budget_ns ? t0 + cfg->budget_ns : 0;
     s.seat = d->seat;
     s.iterations = iterations;
-    s.depth = !cfg || !cfg->depth ? ENGINE_SEARCH_DEPTH : cfg->depth < 0 ? 0 : (uint32_t)cfg->depth;
+    s.depth = !cfg || !cfg->depth ? (uint32_t)m->game->search_depth
+              : cfg->depth < 0    ? 0
+                                  : (uint32_t)cfg->depth;
     s.prior = iterations / SEARCH_PRIOR_SHARE > 2 ? iterations / SEARCH_PRIOR_SHARE : 2;
     /* Seeded from what names the decision, not from the state: the state's hash would
        carry the hidden cards into the search. */

@@ -266,7 +266,9 @@ typedef struct {
                             answer depends only on the match (what a replay needs) */
     int32_t depth;       /* in a game with an evaluation hint (`evaluate`, SCRIPTING.md), a
                             play-out stops after this many more turns and is scored by it;
-                            0: ENGINE_SEARCH_DEPTH, < 0: every play-out to the game's end */
+                            0: the game's `search_depth` (ENGINE_SEARCH_DEPTH when it
+                            gives none; 0 there: to the end), < 0: every play-out to the
+                            game's end */
 } engine_search_config;
 
 /* Fills cfg with the search a host runs for a seat (above). */
