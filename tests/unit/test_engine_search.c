@@ -274,6 +274,44 @@ static void test_search_cuts_play_outs_short_and_follows_the_evaluation_hint(voi
     rig_engine_remove_text(dir, "hint");
 }
 
+/* The hint game (its hint: even) with `search_depth = depth` in its table. */
+static engine_bundle *depth_bundle(char *dir, size_t cap, int depth)
+{
+    char hint[2048], text[2100];
+    snprintf(hint, sizeof hint, hint_game, "return { 0.5, 0.5 }");
+    snprintf(text, sizeof text, "return { search_depth = %d, %s", depth,
+             hint + strlen("return { "));
+    return rig_engine_load_text(dir, cap, "hint", text);
+}
+
+static void test_search_plays_out_as_deep_as_the_game_says(void)
+{
+    char dir[64];
+    engine_search_stats st;
+    /* search_depth = 0: to the end, the hint never asked */
+    engine_bundle *b = depth_bundle(dir, sizeof dir, 0);
+    CU_ASSERT_FATAL(b != NULL);
+    hint_answer(b, 0, &st);
+    CU_ASSERT(st.iterations > 0);
+    CU_ASSERT_EQUAL(st.evaluated, 0);
+    engine_bundle_free(b);
+    rig_engine_remove_text(dir, "hint");
+    /* search_depth = 4: every play-out cut short, unless the caller says to the end */
+    b = depth_bundle(dir, sizeof dir, 4);
+    CU_ASSERT_FATAL(b != NULL);
+    hint_answer(b, 0, &st);
+    CU_ASSERT_EQUAL(st.evaluated, st.iterations);
+    hint_answer(b, -1, &st);
+    CU_ASSERT_EQUAL(st.evaluated, 0);
+    engine_bundle_free(b);
+    rig_engine_remove_text(dir, "hint");
+    /* a negative one is refused when the bundle loads */
+    b = depth_bundle(dir, sizeof dir, -1);
+    CU_ASSERT_PTR_NULL(b);
+    engine_bundle_free(b);
+    rig_engine_remove_text(dir, "hint");
+}
+
 /* A two-seat game seat 1 wins whatever is chosen, with the same scores: each turn its
  * player picks slow (1) or fast (2); seat 1's first pick of fast ends the game after the
  * second turn, else it lasts 40 turns. The bots pick slow. */
@@ -405,6 +443,8 @@ int main(void)
         {"search_is_deterministic_and_only_reads_the_match",
          test_search_is_deterministic_and_only_reads_the_match},
         {"search_needs_a_pending_decision", test_search_needs_a_pending_decision},
+        {"search_plays_out_as_deep_as_the_game_says",
+         test_search_plays_out_as_deep_as_the_game_says},
         {"search_cuts_play_outs_short_and_follows_the_evaluation_hint",
          test_search_cuts_play_outs_short_and_follows_the_evaluation_hint},
         {"search_prefers_a_sooner_win_and_stops_once_clearly_ahead",
