@@ -1,8 +1,11 @@
 // lobby.ts: the screens before and between matches: logging in (a guest name, or an
 // account: log in or register), the game list with each game's options, queueing,
 // parties, lobbies, the running matches one may watch, the leaderboard and the player's
-// history (each match with its replay). It draws; main.ts acts.
+// history (each match with its replay). Each game shows its title and rules summary, and
+// offers a match against the AI at the difficulties it has (starting at once, unrated)
+// beside the queue, whose mode (practice or rated) an account picks. It draws; main.ts acts.
 import { h, patch } from "./dom";
+import { paragraphs } from "./side";
 import type {
   GameDesc, History, Leaderboard, LobbyList, LobbyState, PartyState, WatchList, Welcome,
 } from "./gen/deckhand";
@@ -13,6 +16,8 @@ export interface LobbyModel {
   game: string; // the game picked
   players: number;
   options: Record<string, string>;
+  mode: string; // the queue's mode, "" the default (casual)
+  difficulty: string; // the AI's, one of the game's difficulties
   queued: string; // the game queued for, "" when none
   party: PartyState | null;
   lobby: LobbyState | null;
@@ -27,7 +32,10 @@ export interface LobbyActions {
   pickGame(game: string): void;
   setPlayers(n: number): void;
   setOption(name: string, value: string): void;
+  setMode(mode: string): void;
+  setDifficulty(level: string): void;
   queue(): void;
+  playAi(): void;
   leaveQueue(): void;
   partyCreate(): void;
   partyJoin(code: string): void;
@@ -85,12 +93,39 @@ export function renderLogin(root: HTMLElement, act: LoginActions, notice: string
   if (fresh) (root.querySelector("#guest-name") as HTMLInputElement).focus();
 }
 
+// A game's name for players: its title, else its name as a word.
+export const gameTitle = (g: GameDesc): string => g.title || g.game.charAt(0).toUpperCase() + g.game.slice(1);
+
+// How a mode reads: casual is practice (unrated), the others as named.
+const modeLabel = (mode: string) => (mode === "casual" ? "Practice (unrated)" : `${mode.charAt(0).toUpperCase()}${mode.slice(1)} (rated)`);
+
+// Playing the AI: its difficulty, then the button (none when the server offers no AI).
+function aiEl(m: LobbyModel, act: LobbyActions, g: GameDesc): HTMLElement | null {
+  if (g.difficulties.length === 0) return null;
+  return h("div", { class: "ai-setup", "data-key": "ai" },
+    h("label", { for: "ai-level" }, "Difficulty",
+      h("select", { id: "ai-level", onchange: (e: Event) => act.setDifficulty((e.target as HTMLSelectElement).value) },
+        g.difficulties.map((d) => h("option", { value: d, selected: d === m.difficulty }, d)))),
+    h("button", { id: "play-ai", class: "primary", onclick: act.playAi, disabled: !!m.queued }, "Play the AI"));
+}
+
+// The queue's mode, for an account (a guest plays casual only).
+function modeEl(m: LobbyModel, act: LobbyActions, g: GameDesc): HTMLElement | null {
+  if (!m.me.account || g.modes.length < 2) return null;
+  return h("label", { for: "queue-mode" }, "Mode",
+    h("select", { id: "queue-mode", onchange: (e: Event) => act.setMode((e.target as HTMLSelectElement).value) },
+      g.modes.map((x) => h("option", { value: x, selected: x === (m.mode || "casual") }, modeLabel(x)))));
+}
+
 function gameCard(m: LobbyModel, act: LobbyActions, g: GameDesc): HTMLElement {
   const picked = g.game === m.game;
   const sizes: number[] = [];
   for (let n = Math.max(1, g.min_players); n <= Math.max(g.min_players, g.max_players); n++) sizes.push(n);
   return h("li", { class: "game" + (picked ? " picked" : ""), "data-game": g.game, "data-key": g.game },
-    h("button", { class: "game-pick", "aria-pressed": String(picked), onclick: () => act.pickGame(g.game) }, g.game),
+    h("button", { class: "game-pick", "aria-pressed": String(picked), onclick: () => act.pickGame(g.game) }, gameTitle(g)),
+    picked && g.summary ? h("details", { class: "game-summary", "data-key": "summary" },
+      h("summary", {}, "How to play"), paragraphs(g.summary)) : null,
+    picked ? aiEl(m, act, g) : null,
     picked ? h("div", { class: "game-setup" },
       sizes.length > 1 ? h("label", {}, "Players ", h("select", { id: "players", onchange: (e: Event) =>
         act.setPlayers(Number((e.target as HTMLSelectElement).value)) },
@@ -101,6 +136,7 @@ function gameCard(m: LobbyModel, act: LobbyActions, g: GameDesc): HTMLElement {
         o.values.map((v) => h("option", { value: v, selected: (m.options[o.name] ?? o.default_value) === v }, v)))
           : h("input", { "data-option": o.name, value: m.options[o.name] ?? o.default_value, onchange: (e: Event) =>
             act.setOption(o.name, (e.target as HTMLInputElement).value) }))),
+      modeEl(m, act, g),
       m.queued === g.game
         ? h("button", { id: "leave-queue", onclick: act.leaveQueue }, "Leave the queue")
         : h("button", { id: "queue", class: "primary", onclick: act.queue, disabled: !!m.queued }, "Find a match"),
@@ -119,9 +155,14 @@ function partyEl(m: LobbyModel, act: LobbyActions): HTMLElement {
   return h("section", { class: "panel party", "data-key": "party" }, h("h2", {}, "Party ", h("code", {}, p.code)),
     h("ul", {}, p.members.map((x) => h("li", {}, x.name, x.player_id === p.leader_id ? " (leader)" : "",
       x.connected ? "" : " (away)"))),
-    p.queued_game ? h("p", {}, `Queued for ${p.queued_game}`) : null,
+    p.queued_game ? h("p", { class: "party-queued" }, `Queued for ${titleOf(m, p.queued_game)}`) : null,
     h("button", { id: "party-leave", onclick: act.partyLeave }, "Leave the party"));
 }
+
+const titleOf = (m: LobbyModel, game: string) => {
+  const g = m.games.find((x) => x.game === game);
+  return g ? gameTitle(g) : game;
+};
 
 function lobbyEl(m: LobbyModel, act: LobbyActions): HTMLElement {
   const l = m.lobby && !m.lobby.closed ? m.lobby : null;

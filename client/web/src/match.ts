@@ -4,10 +4,11 @@
 // the result. A spectator's match is the same, fed by SpectatorFrames, with no seat of its
 // own (seat -1); a replay builds one per frame (fromFrames). Cards are described by the
 // Catalog of the view's bundle, kept by bundle_id for the page's life with the bundle's
-// presentation hints.
+// presentation hints (zone and counter words, the game's title and rules summary). Beside
+// the game: the match's chat, an undo being asked for and the rematch offers.
 import type {
-  CardInfo, Catalog, Counter, DecisionRequest, Event as GameEvent, GameOver, MatchFound, PlayerInfo, Presentation,
-  ReplayFrame, SpectatorFrame, View, ViewDelta, Zone, ZoneHint,
+  CardInfo, Catalog, ChatMessage, Counter, CounterHint, DecisionRequest, Event as GameEvent, GameOver, MatchFound,
+  PlayerInfo, Presentation, RematchState, ReplayFrame, SpectatorFrame, UndoState, View, ViewDelta, Zone, ZoneHint,
 } from "./gen/deckhand";
 
 interface Bundle { cards: Map<string, CardInfo>; presentation: Presentation | null }
@@ -16,6 +17,10 @@ const catalogs = new Map<string, Bundle>();
 export function addCatalog(c: Catalog): void {
   catalogs.set(c.bundle_id, { cards: new Map(c.cards.map((card) => [card.name, card])), presentation: c.presentation });
 }
+
+// The lobby's words for each game (GameDesc.title and summary), for a match whose bundle
+// gives none.
+export const gameWords = new Map<string, { title: string; summary: string }>();
 
 // The seat a spectator or a replay "is": none.
 export const NO_SEAT = -1;
@@ -43,11 +48,44 @@ export class Match {
   delayMs = 0;
   spectators = 0;
   frames = 0; // SpectatorFrames applied
+  // The rows of the board seen so far (zone names and options' spaces "board:ROW:COL"), kept
+  // for the match: a row stays drawn once known, even when empty.
+  boardRows: string[] = [];
+  chat: ChatMessage[] = [];
+  undo: UndoState | null = null;
+  rematch: RematchState | null = null;
 
   constructor(public id: string, found?: MatchFound) {
     this.seat = found?.seat ?? 0;
     this.game = found?.game ?? "";
     this.names = found?.players ?? [];
+  }
+
+  private get presentation(): Presentation | null {
+    return catalogs.get(this.bundle)?.presentation ?? null;
+  }
+
+  // The game's name for players: the bundle's title, else its name as a word.
+  title(): string {
+    const g = this.game.replace(/_/g, " ");
+    return this.presentation?.title || gameWords.get(this.game)?.title || g.charAt(0).toUpperCase() + g.slice(1);
+  }
+
+  summary(): string {
+    return this.presentation?.summary || gameWords.get(this.game)?.summary || "";
+  }
+
+  zoneHints(): ZoneHint[] {
+    return this.presentation?.zones ?? [];
+  }
+
+  counterHint(name: string): CounterHint | undefined {
+    return this.presentation?.counters.find((c) => c.counter === name);
+  }
+
+  // A counter as a player reads it: its hint's label, else its name in words.
+  counterLabel(name: string): string {
+    return this.counterHint(name)?.label || name.replace(/_/g, " ");
   }
 
   card(name: string): CardInfo | undefined {
@@ -97,6 +135,16 @@ export class Match {
     this.timeDecision(d, now);
     this.decision = d;
     this.finished = v.finished;
+    this.noteRows(v.zones, d);
+  }
+
+  // Board rows named by zones or by the decision's options' spaces, in order of appearance.
+  private noteRows(zones: Zone[], d: DecisionRequest | null): void {
+    const names = [...zones.map((z) => z.name), ...(d?.options ?? []).map((o) => o.space ?? "")];
+    for (const n of names) {
+      const [prefix, row, col] = n.split(":");
+      if (prefix === "board" && row && col !== undefined && !this.boardRows.includes(row)) this.boardRows.push(row);
+    }
   }
 
   // Apply a delta; false when it does not follow the held view (the caller resyncs).
@@ -110,6 +158,7 @@ export class Match {
     this.timeDecision(dec, now);
     this.decision = dec;
     this.finished = d.finished;
+    this.noteRows(d.zones, dec);
     return true;
   }
 
@@ -117,6 +166,13 @@ export class Match {
     if (d.seat !== this.seat) return;
     this.timeDecision(d, now);
     this.decision = d;
+    this.noteRows([], d);
+  }
+
+  // A chat line of this match (the last 100 kept).
+  addChat(c: ChatMessage): void {
+    this.chat.push(c);
+    if (this.chat.length > 100) this.chat.splice(0, this.chat.length - 100);
   }
 
   // One SpectatorFrame: its public events (those not logged yet) then its view. Frames of
@@ -176,17 +232,21 @@ export class Match {
     return [...this.zones.values()].filter((z) => z.owner === owner);
   }
 
-  // Counters shown for an owner: not hidden ("_name"), not a card's ("name:ENTITY").
+  // Counters shown for an owner: not hidden ("_name", or hidden by the bundle's hint), not
+  // a card's ("name:ENTITY"); in the hints' order, then as they came.
   countersOf(owner: number): Counter[] {
+    const order = (c: Counter) => this.counterHint(c.name)?.order ?? Number.MAX_SAFE_INTEGER;
     return [...this.counters.values()].filter((c) => c.owner === owner && !c.name.startsWith("_") &&
-      !/:\d+$/.test(c.name));
+      !/:\d+$/.test(c.name) && !this.counterHint(c.name)?.hidden)
+      .map((c, i) => ({ c, i })).sort((a, b) => order(a.c) - order(b.c) || a.i - b.i).map((x) => x.c);
   }
 
   // A card's own counters ("attack:57" for entity 57), drawn on the card.
   stats(entity: number): [string, number][] {
     if (!entity) return [];
     const tail = `:${entity}`;
-    return [...this.counters.values()].filter((c) => c.name.endsWith(tail) && !c.name.startsWith("_"))
+    return [...this.counters.values()].filter((c) => c.name.endsWith(tail) && !c.name.startsWith("_") &&
+      !this.counterHint(c.name.slice(0, -tail.length))?.hidden)
       .map((c) => [c.name.slice(0, -tail.length), c.value]);
   }
 }

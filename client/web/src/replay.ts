@@ -5,7 +5,8 @@
 // keys ← → Home End do the same, keys.ts); the last frame shows the result.
 import { h, patch } from "./dom";
 import { Match } from "./match";
-import { renderMatch, resultsEl, type MatchUi } from "./render_match";
+import { renderMatch, type MatchUi } from "./render_match";
+import { resultsEl } from "./endscreen";
 import type { ReplayFrame } from "./gen/deckhand";
 
 export class Replay {
@@ -49,8 +50,12 @@ export interface ReplayActions {
   leave(): void;
 }
 
+// A replay's screen answers nothing; only a card's zoom opens (and closes).
 const noPlay: MatchUi = {
-  selected: new Set(), sending: false, choose: () => {}, bot: () => {}, toggle: () => {}, leave: () => {},
+  selected: new Set(), sending: false, actor: 0, narrowed: [], dialog: "", scriptError: "",
+  social: { muted: new Set(), error: "", send: () => {}, mute: () => {}, answerUndo: () => {} },
+  choose: () => {}, bot: () => {}, toggle: () => {}, leave: () => {}, setActor: () => {},
+  open: () => {}, resign: () => {}, undo: () => {},
 };
 
 export function renderReplay(root: HTMLElement, r: Replay, act: ReplayActions, notice: string): void {
