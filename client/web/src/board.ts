@@ -34,6 +34,12 @@ export type BoardClick =
 
 export function clickCard(d: DecisionRequest | null, actor: number, entity: number): BoardClick {
   if (!d || !entity) return null;
+  if (!boardDriven(d)) {
+    // Options without structure: a card that several options name lists them (a click
+    // never takes the first of them, as it once attacked with a minion meant to move).
+    const named = d.options.filter((o) => o.entity === entity);
+    return named.length > 1 ? { kind: "narrow", options: named } : null;
+  }
   if (actor && actor !== entity) {
     const hits = actsOf(d, actor).filter((o) => o.target === entity);
     if (hits.length === 1) return { kind: "choose", option: hits[0] };

@@ -13,7 +13,7 @@ import { moveFocus, optionKey, replayKey, type Target } from "./keys";
 import { renderMatch, shownOptions, tickTimers, zoneKind, type MatchUi } from "./render_match";
 import { renderGameOver } from "./endscreen";
 import { Replay, renderReplay } from "./replay";
-import type { GameDesc, ServerMessage, SpectatorFrame, Welcome } from "./gen/deckhand";
+import type { GameDesc, Option, ServerMessage, SpectatorFrame, Welcome } from "./gen/deckhand";
 
 const TOKEN = "deckhand.token";
 const MATCH = "deckhand.match";
@@ -26,9 +26,12 @@ const conn = new Conn();
 // seat's hand (entities) after each View or ViewDelta; both with the public state they go
 // with (publicState: event_seqs and view_seqs are per seat, so a spectator's frame and a
 // seat's view of one moment meet by what both show).
+// The options of each accepted answer (deckhandChosen), so a test that played on the board
+// knows what its clicks chose.
 const spy = window as unknown as {
   deckhandTrace: string[]; deckhandFrames: { at: number; state: string; frame: SpectatorFrame }[];
   deckhandHands: { seq: number; at: number; state: string; hand: number[] }[];
+  deckhandChosen: Option[][];
 };
 
 // What every seat and a spectator see alike at a moment: each zone's count, the cards of
@@ -43,6 +46,7 @@ function publicState(m: Match): string {
 spy.deckhandTrace = conn.trace;
 spy.deckhandFrames = [];
 spy.deckhandHands = [];
+spy.deckhandChosen = [];
 let me: Welcome | null = null;
 let match: Match | null = null;
 let watching: Match | null = null; // the match being spectated
@@ -372,6 +376,7 @@ async function answer(how: { option_ids?: number[]; bot?: string }): Promise<voi
   try {
     await conn.request("choose", { match_id: m.id, decision_id: d.decision_id, option_ids: how.option_ids ?? [], bot: how.bot ?? "" });
     if (m.decision?.decision_id === d.decision_id) m.decision = null;
+    if (spy.deckhandChosen.length < 1000) spy.deckhandChosen.push(d.options.filter((o) => how.option_ids?.includes(o.id)));
     resetChoice();
   } catch (e) {
     const text = e instanceof Error ? e.message : String(e);

@@ -81,6 +81,10 @@ export function actorOf(d: DecisionRequest | null, ui: MatchUi): number {
   return 0;
 }
 
+// Several options name the card (by entity): a click lists them.
+const manyFor = (d: DecisionRequest | null, entity: number) =>
+  !!d && entity !== 0 && d.options.filter((o) => o.entity === entity).length > 1;
+
 // The option a card answers, by entity, else (for piles) by card name.
 function optionFor(d: DecisionRequest | null, card: Card, byName: boolean): Option | undefined {
   if (!d) return undefined;
@@ -93,9 +97,9 @@ function cardEl(m: Match, ui: MatchUi, card: Card, key: string, count?: number, 
   const d = m.decision;
   const actor = actorOf(d, ui);
   const board = boardDriven(d);
-  const isActor = board && actors(d).has(card.entity);
+  const isActor = (board && actors(d).has(card.entity)) || (!board && manyFor(d, card.entity));
   const isTarget = !!actor && targetsOf(d, actor).has(card.entity);
-  const plain = board && (isActor || isTarget) ? undefined : optionFor(d, card, byName);
+  const plain = isActor || isTarget ? undefined : optionFor(d, card, byName);
   const active = !!plain || isActor || isTarget;
   const types = info?.types ?? "";
   const colour = m.typeColor(types);
@@ -110,7 +114,6 @@ function cardEl(m: Match, ui: MatchUi, card: Card, key: string, count?: number, 
     title: info?.text || card.name,
     role: active ? "button" : undefined,
     tabindex: active ? 0 : undefined,
-    "aria-label": active ? `${isTarget ? "Target " : ""}${card.name}` : undefined,
     "aria-pressed": plain && d && multi(d) ? String(ui.selected.has(plain.id)) : isActor ? String(actor === card.entity) : undefined,
     style: colour ? `--hue: ${hue(types.split(/[\s-]/)[0] || card.name)}; --type-colour: ${colour}`
       : `--hue: ${hue(types.split(/[\s-]/)[0] || card.name)}`,
@@ -129,7 +132,8 @@ function cardEl(m: Match, ui: MatchUi, card: Card, key: string, count?: number, 
   types ? h("div", { class: "card-types" }, types) : null,
   info?.text ? h("div", { class: "card-text" }, info.text) : null,
   stats(m, card.entity),
-  count !== undefined ? h("div", { class: "card-count", title: "left in the pile" }, `×${count}`) : null);
+  count !== undefined ? h("div", { class: "card-count", title: "left in the pile" }, `×${count}`) : null,
+  isTarget ? h("span", { class: "sr-only" }, " (a target)") : null);
   // The zoom is the card's neighbour, not its child: a button inside a button is no button.
   return h("div", { class: "card-wrap", "data-key": `w${key}` }, el,
     info ? h("button", { class: "zoom", "aria-label": `Read ${card.name}`, title: `Read ${card.name}`,
@@ -158,6 +162,7 @@ function clickOnBoard(m: Match, ui: MatchUi, entity: number): void {
   if (ui.sending) return;
   const c = clickCard(m.decision, actorOf(m.decision, ui), entity);
   if (!c) return;
+  if (c.kind === "narrow" && !boardDriven(m.decision)) return ui.setActor(0, c.options.map((o) => o.id));
   if (c.kind === "choose") ui.choose([c.option.id]);
   else if (c.kind === "actor") ui.setActor(c.entity);
   else ui.setActor(actorOf(m.decision, ui), c.options.map((o) => o.id));
