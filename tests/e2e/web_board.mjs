@@ -4,8 +4,8 @@
 // card attacks it, a click on a space moves it there; each answer is checked by the
 // option it sent (the page's deckhandChosen: verb, entity, target, space) and a move by
 // where the minion then stands. Until a minion can act, cards are played from the hand
-// onto the board the same way (the card, then a space) when the options allow, and the
-// turn is ended with the End turn option (or the bot's answer).
+// (the Play option, then a click on a free highlighted space), and the turn is ended with
+// the End turn option (or the bot's answer).
 import { fail, log } from "./web_rig.mjs";
 import { shots } from "./web_checks.mjs";
 
@@ -84,7 +84,7 @@ export async function boardPlay(page, out) {
     last = await nextDecision(page, last);
     if (!last) fail("the match ended before an attack and a move were made on the board");
     let done = "";
-    for (const a of await page.$$(".seat.mine .board .card.choosable")) {
+    for (const a of await page.$$(".seat.mine .board .card[data-acts]")) {
       const entity = await pickActor(page, a);
       done = await act(page, entity, want, shot);
       if (done) break;
@@ -96,20 +96,19 @@ export async function boardPlay(page, out) {
       shot = false;
       continue;
     }
-    // Put a card from the hand on the board: the card, then a free space.
-    const fromHand = await page.$(".hand-dock .card.choosable[aria-pressed]");
-    if (fromHand) {
-      const entity = await pickActor(page, fromHand);
-      const space = await page.$(".seat.mine .space.target:not(:has(.card))");
-      if (space) {
-        const [o] = await answerBy(page, space);
-        if (o?.entity !== entity) fail(`a card put on the board sent ${JSON.stringify(o)}`);
-        continue;
-      }
-      await fromHand.click();
+    // A space to put a card on (the card picked already: a "place" decision): click it.
+    const free = await page.$(".seat.mine .space.target:not(:has(.card))");
+    if (free) {
+      const zone = await free.evaluate((el) => el.dataset.zone);
+      const [o] = await answerBy(page, free);
+      if (o?.space !== zone) fail(`clicking the free space ${zone} sent ${JSON.stringify(o)}`);
+      log(`board: a card put on ${zone} by a click on the space`);
+      continue;
     }
-    const end = (await page.$('.decision .option[data-verb="end"]')) ?? (await page.$("#bot-answer"));
-    await end.click();
+    // Play a card (its placement comes next), else end the turn (or let the bot answer).
+    const next = (await page.$('.decision .option[data-verb="play"]:not([disabled])')) ??
+      (await page.$('.decision .option[data-verb="end"]:not([disabled])')) ?? (await page.$("#bot-answer"));
+    await next.click();
   }
   if (want.attack || want.move) fail(`no ${want.attack ? "attack" : "move"} could be made on the board in 120 decisions`);
 }

@@ -9,10 +9,15 @@
 // the zones and spaces seen in the match and the bundle's hints, and its columns.
 import type { DecisionRequest, Option, ZoneHint } from "./gen/deckhand";
 
-export const directed = (o: Option): boolean => o.entity !== 0 && (o.target !== 0 || (o.space ?? "") !== "");
+// (An option whose target is its own card, "pick this one", is answered by that card alone.)
+export const directed = (o: Option): boolean =>
+  o.entity !== 0 && ((o.target !== 0 && o.target !== o.entity) || (o.space ?? "") !== "");
+
+// An option that is only a space ("where does it go?"), answered by clicking the space.
+const spaceOnly = (o: Option): boolean => o.entity === 0 && (o.space ?? "") !== "";
 
 // The decision has options to be played on the board.
-export const boardDriven = (d: DecisionRequest | null): boolean => !!d && d.options.some(directed);
+export const boardDriven = (d: DecisionRequest | null): boolean => !!d && d.options.some((o) => directed(o) || spaceOnly(o));
 
 // The entities that act in a directed option of d: the cards to pick first.
 export function actors(d: DecisionRequest | null): Set<number> {
@@ -50,9 +55,10 @@ export function clickCard(d: DecisionRequest | null, actor: number, entity: numb
   return null;
 }
 
-// The picked actor's options that lead to the space `zone` ("board:back:3").
+// The options that lead to the space `zone` ("board:back:3"): the picked actor's, or with
+// none picked those that are only a space.
 export const spaceOptions = (d: DecisionRequest | null, actor: number, zone: string): Option[] =>
-  actsOf(d, actor).filter((o) => o.space === zone);
+  (actor ? actsOf(d, actor) : (d?.options ?? []).filter(spaceOnly)).filter((o) => o.space === zone);
 
 // The picked actor's targets: entities its options aim at.
 export const targetsOf = (d: DecisionRequest | null, actor: number): Set<number> =>

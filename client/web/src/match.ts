@@ -48,9 +48,13 @@ export class Match {
   delayMs = 0;
   spectators = 0;
   frames = 0; // SpectatorFrames applied
-  // The rows of the board seen so far (zone names and options' spaces "board:ROW:COL"), kept
-  // for the match: a row stays drawn once known, even when empty.
+  // The rows of the board seen so far, kept for the match (a row stays drawn once known,
+  // even when empty): in the order options name their spaces ("board:ROW:COL"; a game
+  // lists its spaces in its grid's order, the row nearest the middle first), then in the
+  // order zones came.
   boardRows: string[] = [];
+  private rowsByOptions: string[] = [];
+  private rowsByZones: string[] = [];
   chat: ChatMessage[] = [];
   undo: UndoState | null = null;
   rematch: RematchState | null = null;
@@ -138,13 +142,15 @@ export class Match {
     this.noteRows(v.zones, d);
   }
 
-  // Board rows named by zones or by the decision's options' spaces, in order of appearance.
+  // Board rows named by the decision's options' spaces or by zones.
   private noteRows(zones: Zone[], d: DecisionRequest | null): void {
-    const names = [...zones.map((z) => z.name), ...(d?.options ?? []).map((o) => o.space ?? "")];
-    for (const n of names) {
-      const [prefix, row, col] = n.split(":");
-      if (prefix === "board" && row && col !== undefined && !this.boardRows.includes(row)) this.boardRows.push(row);
-    }
+    const add = (list: string[], name: string) => {
+      const [prefix, row, col] = name.split(":");
+      if (prefix === "board" && row && col !== undefined && !list.includes(row)) list.push(row);
+    };
+    for (const o of d?.options ?? []) add(this.rowsByOptions, o.space ?? "");
+    for (const z of zones) add(this.rowsByZones, z.name);
+    this.boardRows = [...new Set([...this.rowsByOptions, ...this.rowsByZones])];
   }
 
   // Apply a delta; false when it does not follow the held view (the caller resyncs).

@@ -111,6 +111,7 @@ function cardEl(m: Match, ui: MatchUi, card: Card, key: string, count?: number, 
     "data-key": key,
     "data-card": card.name,
     "data-entity": card.entity,
+    "data-acts": isActor ? "1" : undefined, // picked first, then its target or space
     title: info?.text || card.name,
     role: active ? "button" : undefined,
     tabindex: active ? 0 : undefined,
@@ -230,13 +231,14 @@ function boardEl(m: Match, ui: MatchUi, owner: number, flip: boolean): HTMLEleme
   if (rowsKnown.length === 0) return null;
   const cols = boardCols(m.hint("board:x:1")?.columns ?? 0, seen.map((p) => p[2]));
   const rows = flip ? [...rowsKnown].reverse() : rowsKnown;
-  const actor = owner === m.seat ? actorOf(m.decision, ui) : 0;
+  const mine = owner === m.seat;
+  const actor = mine ? actorOf(m.decision, ui) : 0;
   const cells: HTMLElement[] = [];
   for (const r of rows)
     for (const c of cols) {
       const name = `board:${r}:${c}`;
       const z = m.zones.get(`${owner}|${name}`);
-      const moves = actor ? spaceOptions(m.decision, actor, name) : [];
+      const moves = mine ? spaceOptions(m.decision, actor, name) : [];
       const go = moves.length > 0 && !ui.sending;
       cells.push(h("div", {
         class: "space" + (go ? " target" : ""), "data-key": name, "data-zone": name, "data-row": r, "data-col": c,

@@ -66,3 +66,16 @@ test("test_the_board_has_every_row_known_and_its_columns", () => {
   assert.deepEqual(boardCols(0, ["2", "7"]), ["1", "2", "3", "4", "5", "6", "7"]);
   assert.deepEqual(boardCols(0, ["b", "a"]), ["a", "b"]);
 });
+
+test("test_a_pick_of_a_card_is_its_own_click", () => {
+  // a target decision: each option's target is its own card ("choose a minion")
+  const pick = decision([opt(1, 20, { target: 20 }), opt(2, 21, { target: 21 })]);
+  assert.equal(clickCard(pick, 0, 20), null, "the card's own option takes it");
+  assert.deepEqual(panelOptions(pick, 0, []).map((o) => o.id), [1, 2]);
+});
+
+test("test_a_space_only_option_is_taken_on_its_space", () => {
+  const place = decision([opt(1, 0, { space: "board:front:1" }), opt(2, 0, { space: "board:back:1" })]);
+  assert.deepEqual(spaceOptions(place, 0, "board:back:1").map((o) => o.id), [2]);
+  assert.deepEqual(spaceOptions(d, 0, "board:back:3"), [], "a minion's move waits for the minion");
+});
