@@ -12,7 +12,7 @@
 // match is played to its end by the rules. Screenshots of every screen at both sizes:
 // OUT/*.png and OUT/*-phone.png. No console error on the page.
 import path from "node:path";
-import { browser, checkNoConsoleErrors, errors, fail, log, play, results } from "./web_rig.mjs";
+import { browser, checkNoConsoleErrors, errors, fail, log, play, resign, results } from "./web_rig.mjs";
 import { audit, desktop, handVisible, onPhone, shots } from "./web_checks.mjs";
 import { boardPlay } from "./web_board.mjs";
 
@@ -176,8 +176,7 @@ async function resignAndRematch(page) {
   await page.click("#resign-cancel");
   await page.waitForSelector("#resign-dialog", { hidden: true });
   if (!(await page.$(".decision[data-decision]"))) fail("cancelling the resign dialog left the match");
-  await page.click("#resign");
-  await page.click("#resign-confirm");
+  await resign(page);
   await page.waitForSelector("#game-over", { timeout: 10_000 }).catch(() => fail("no end screen after resigning"));
   const [head, reason, rows] = await page.$eval("#game-over", (el) => [el.querySelector("h1").textContent,
     el.querySelector("#end-reason")?.textContent ?? "", el.querySelector(".results").textContent]);
@@ -189,8 +188,7 @@ async function resignAndRematch(page) {
     return m && m.dataset.match !== id && document.querySelector(".decision[data-decision]");
   }, { timeout: 15_000 }, first).catch(() => fail("the rematch against the AI did not start"));
   log("a rematch against the AI started at once");
-  await page.click("#resign");
-  await page.click("#resign-confirm");
+  await resign(page);
   await page.waitForSelector("#game-over", { timeout: 10_000 });
 }
 

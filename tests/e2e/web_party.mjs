@@ -13,7 +13,7 @@
 // No console error on any page; the lobby screens fit a phone. Screenshots in OUT: party,
 // lobby-ready, lobby-phone, lobby-match (.png).
 import path from "node:path";
-import { browser, checkNoConsoleErrors, fail, fitsPhone, log, phone, player } from "./web_rig.mjs";
+import { browser, checkNoConsoleErrors, fail, fitsPhone, log, phone, player, resign } from "./web_rig.mjs";
 
 const [url, out] = process.argv.slice(2);
 const shot = (page, name, full = false) => page.screenshot({ path: path.join(out, `${name}.png`), fullPage: full });
@@ -67,8 +67,7 @@ try {
 
   // test_party_queue_clears_after_its_match: Dan resigns the party's match; back in the
   // lobby, the party panel no longer says the party is queued.
-  await dan.click("#resign");
-  await dan.click("#resign-confirm");
+  await resign(dan);
   await dan.waitForSelector("#game-over", { timeout: 15_000 }).catch(() => fail("no end screen after Dan resigned"));
   await dan.click("#back-to-lobby");
   await dan.waitForSelector(".party h2 code", { timeout: 5_000 });

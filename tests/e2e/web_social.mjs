@@ -6,7 +6,7 @@
 // back; then one resigns and both end screens say so. axe-core checks the match with its
 // chat and the consent dialog. Screenshots: OUT/chat*.png, OUT/undo-ask*.png,
 // OUT/resigned*.png. No console error on either page.
-import { browser, checkNoConsoleErrors, fail, log, player } from "./web_rig.mjs";
+import { browser, checkNoConsoleErrors, fail, log, player, resign } from "./web_rig.mjs";
 import { audit, desktop, shots } from "./web_checks.mjs";
 
 const [url, out] = process.argv.slice(2);
@@ -111,10 +111,9 @@ async function undo(a, b) {
 }
 
 // test_a_player_resigns_and_everyone_is_told: A resigns; both end screens say so.
-async function resign(a, b) {
+async function resignOne(a, b) {
   const name = await a.$eval(".seat.mine h2", (el) => el.textContent.replace(/ \(you\).*/, ""));
-  await a.click("#resign");
-  await a.click("#resign-confirm");
+  await resign(a);
   for (const p of [a, b]) await p.waitForSelector("#game-over", { timeout: 15_000 }).catch(() => fail("no end screen after a resign"));
   const reason = await b.$eval("#end-reason", (el) => el.textContent).catch(() => "");
   const head = await b.$eval("#game-over h1", (el) => el.textContent);
@@ -136,7 +135,7 @@ try {
   await mute(a, b);
   await flood(a, b);
   await undo(a, b);
-  await resign(a, b);
+  await resignOne(a, b);
   checkNoConsoleErrors();
 } finally {
   await browser.close();

@@ -9,6 +9,7 @@ import type { GameOver, PlayerResult } from "./gen/deckhand";
 import { focusDialog, logEl } from "./render_match";
 
 export interface EndUi {
+  notice?: string; // a refusal to show (a rematch refused)
   leave(): void;
   rematch?: () => void; // a seated player's screen offers a rematch
 }
@@ -52,6 +53,7 @@ export function renderGameOver(root: HTMLElement, m: Match, over: GameOver, ui: 
     h("h1", {}, headline(m, over)),
     h("p", { class: "game-title" }, m.title(), over.unrated ? h("span", { class: "unrated" }, " · unrated") : null),
     reason ? h("p", { class: "reason", id: "end-reason" }, reason) : null,
+    ui.notice ? h("p", { class: "notice", role: "alert" }, ui.notice) : null,
     resultsEl(m, over),
     decksEl(m, over),
     h("div", { class: "row" }, rematchEl(m, ui),
@@ -70,7 +72,7 @@ export function resultsEl(m: Match, over: GameOver): HTMLElement {
   return h("table", { class: "results", "data-key": "results" },
     h("caption", {}, "Results"),
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Place"), h("th", { scope: "col" }, "Player"),
-      h("th", { scope: "col" }, "Score"), h("th", { scope: "col" }, "Turns"))),
+      h("th", { scope: "col" }, m.counterHint("score")?.label || "Score"), h("th", { scope: "col" }, "Turns"))),
     h("tbody", {}, rows.map((r) => h("tr", { class: r.seat === m.seat ? "me" : "", "data-seat": r.seat },
       h("td", {}, r.rank || "–"), h("td", {}, nameOf(m, r), r.resigned ? h("span", { class: "resigned" }, " (resigned)") : null),
       h("td", {}, r.score), h("td", {}, r.turns)))));

@@ -65,7 +65,7 @@ const lobby: Omit<LobbyModel, "me"> = {
   difficulty: "", queued: "", party: null, lobby: null, lobbies: null, board: null, history: null, watch: null, notice: "",
 };
 const ui: MatchUi = {
-  selected: new Set(), sending: false, actor: 0, narrowed: [], dialog: "", scriptError: "",
+  selected: new Set(), sending: false, actor: 0, narrowed: [], dialog: "", scriptError: "", notice: "",
   social: {
     muted: new Set(), error: "",
     send: (text, emote) => sendChat(text, emote),
@@ -133,11 +133,12 @@ function drawNow(): void {
     ? h("p", { class: "offline", role: "status" }, "You are playing in another tab. ",
       h("button", { id: "play-here", onclick: () => { elsewhere = false; retry = 0; reconnect(); } }, "Play here"))
     : !conn.open && me ? h("p", { class: "offline", role: "status" }, "Connection lost: reconnecting…") : null);
+  ui.notice = notice;
   if (!me) renderLogin(screen, loginActions, notice);
   else if (replay) renderReplay(screen, replay, replayActions, notice);
-  else if (watching?.over) renderGameOver(screen, watching, watching.over, { leave: () => stopWatching() }, replayButton(watching.id));
+  else if (watching?.over) renderGameOver(screen, watching, watching.over, { notice, leave: () => stopWatching() }, replayButton(watching.id));
   else if (watching) renderMatch(screen, watching, ui, { banner: watchBanner(watching) });
-  else if (match?.over) renderGameOver(screen, match, match.over, { leave: () => leaveMatch(), rematch: () => rematch() },
+  else if (match?.over) renderGameOver(screen, match, match.over, { notice, leave: () => leaveMatch(), rematch: () => rematch() },
     replayButton(match.id));
   else if (match) renderMatch(screen, match, ui);
   else renderLobby(screen, { ...lobby, me, notice }, lobbyActions);
@@ -294,15 +295,15 @@ function rematch(): void {
 function sendChat(text: string, emote: string): void {
   const m = match ?? watching;
   if (!m) return;
+  ui.social.error = ""; // a new line: the last refusal is old news (accepted lines answer later than refused ones)
   conn.request("chat_send", { match_id: m.id, text, emote }).then(() => {
-    ui.social.error = "";
     const input = document.getElementById("chat-text") as HTMLInputElement | null;
     if (text && input) input.value = "";
     draw();
   }, (e) => {
-    ui.social.error = e instanceof RequestError && e.code === "RATE_LIMITED"
-      ? `Not sent: too many messages at once, wait a moment (${e.message}).`
-      : `Not sent: ${e instanceof Error ? e.message : String(e)}`;
+    const why = e instanceof Error ? e.message : String(e);
+    ui.social.error = e instanceof RequestError && e.code === "RATE_LIMITED" && !/too many/i.test(why)
+      ? "Not sent: too many messages at once; wait a moment." : `Not sent: ${why}`;
     draw();
   });
 }
@@ -376,6 +377,7 @@ async function answer(how: { option_ids?: number[]; bot?: string }): Promise<voi
   try {
     await conn.request("choose", { match_id: m.id, decision_id: d.decision_id, option_ids: how.option_ids ?? [], bot: how.bot ?? "" });
     if (m.decision?.decision_id === d.decision_id) m.decision = null;
+    notice = "";
     if (spy.deckhandChosen.length < 1000) spy.deckhandChosen.push(d.options.filter((o) => how.option_ids?.includes(o.id)));
     resetChoice();
   } catch (e) {
@@ -446,6 +448,7 @@ conn.onMessage = (msg) => {
     match = new Match(msg.match_found.match_id, msg.match_found);
     store.setItem(MATCH, match.id);
     lobby.queued = "";
+    notice = "";
     if (lobby.party) lobby.party.queued_game = ""; // the party's queue ended in this match
   } else if (msg.games) {
     if (msg.games.games.length) lobby.games = msg.games.games;

@@ -29,6 +29,7 @@ export interface MatchUi {
   narrowed: number[]; // the options a board click left to choose between
   dialog: string; // the open dialog: "resign", "rules", "zoom:CARD", "" none
   scriptError: string; // the last answer failed in a card script: what the server said
+  notice: string; // the last refusal of a request (resign, undo...), in words
   social: SocialUi;
   choose(ids: number[]): void;
   bot(): void;
@@ -416,6 +417,7 @@ export function renderMatch(root: HTMLElement, m: Match, ui: MatchUi, watching?:
     "data-game": m.game, "data-event-seq": m.eventSeq, "data-frames": m.frames || undefined },
   barEl(m, ui, playing),
   watching ? h("div", { class: "banner", "data-key": "banner", role: "status" }, watching.banner) : null,
+  ui.notice ? h("p", { class: "notice match-notice", role: "alert", "data-key": "notice" }, ui.notice) : null,
   h("main", { class: "table", "data-key": "table" },
     others.map((s) => seatEl(m, ui, s)),
     shared.length ? h("section", { class: "shared", "data-key": "shared", "aria-label": "shared cards" }, supplyEl(m, ui, piles),

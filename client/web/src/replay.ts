@@ -52,7 +52,7 @@ export interface ReplayActions {
 
 // A replay's screen answers nothing; only a card's zoom opens (and closes).
 const noPlay: MatchUi = {
-  selected: new Set(), sending: false, actor: 0, narrowed: [], dialog: "", scriptError: "",
+  selected: new Set(), sending: false, actor: 0, narrowed: [], dialog: "", scriptError: "", notice: "",
   social: { muted: new Set(), error: "", send: () => {}, mute: () => {}, answerUndo: () => {} },
   choose: () => {}, bot: () => {}, toggle: () => {}, leave: () => {}, setActor: () => {},
   open: () => {}, resign: () => {}, undo: () => {},
