@@ -190,8 +190,9 @@ int dh_list_find(const char *csv, const char *name);
 /* Kept across adoptions (the worker writes them as they change, fenced): */
 #define DH_F_AWAY            "away" /* per seat, comma-separated: wall ms it left, 0 present */
 #define DH_F_SCRIPT_FAILURES "script_failures" /* the worker's own answers failed in a row */
-/* per seat, comma-separated: "1" an operator removed its player (admin API), "0" or
- * missing not; the adopter keeps refusing the player and applies the abandon policy */
+/* per seat, comma-separated: "1" an operator removed its player (admin API), "2" its
+ * player resigned (a bot plays on, and it ranks last), "0" or missing neither; the
+ * adopter keeps refusing the player and applies the abandon policy (a bot, for "2") */
 #define DH_F_REMOVED "removed"
 /* the epoch at which the owner's stall watcher saw one of the match's script calls run
  * past HOST_STALL_MS ("0" or missing: none, or the call returned): the worker that adopts
@@ -237,6 +238,9 @@ int dh_list_find(const char *csv, const char *name);
 #define DH_END_IDLE "idle"
 /* ...or an operator ended it through the admin API (AdminEndMatch; every rank 0). */
 #define DH_END_ADMIN "admin"
+/* ...or a seat resigned (deckhand.Resign) where too few seats would play on: it ranks
+ * last, the others share first place (worker/host/host_resign.c). */
+#define DH_END_RESIGNED "resigned"
 
 /* bundle:{SHA}'s meta fields (every other field is a *.lua file). */
 #define DH_F_BUNDLE_LABEL            "label"
@@ -283,6 +287,11 @@ int dh_list_find(const char *csv, const char *name);
  *       finishflag ended_ms result final_hash [end_reason [rating_job]] */
 extern const char dh_script_commit[];
 extern const char dh_script_commit_batch[];
+/* A seat's answer taken back (worker/host/host_undo.c): fenced; the history's last entry
+ * popped when it is the answer (a retry finds it gone and pops nothing more), then a new
+ * snapshot (the turn's) and the log replaced by the answers since it, without the answer.
+ * KEYS: match snap log history; ARGV: worker epoch entry snap nlog log... */
+extern const char dh_script_undo[];
 /* LPUSH id onto matches:finished unless it is among the newest DH_FINISHED_DEDUP ids
  * already (a retried finish); the list is trimmed to max ids (0: not trimmed).
  * KEYS: matches:finished; ARGV: id max */

@@ -13,7 +13,7 @@
 #include "dh_keys.h"
 
 #define DH_REPLAY_CMDS 7 /* MULTI, HMGET, LRANGE history, LRANGE bundles, GET, LRANGE, EXEC */
-#define DH_REPLAY_META 11
+#define DH_REPLAY_META 12
 
 static dh_replay_status dh_replay_fail(dh_replay_status st, char *err, size_t errlen,
                                        const char *fmt, ...)
@@ -58,7 +58,7 @@ static dh_replay_status dh_replay_fetch(redisContext *c, dh_replay_record *rec, 
                                              DH_F_BUNDLE,     DH_F_SEED,   DH_F_PLAYERS,
                                              DH_F_PLAYER_IDS, DH_F_STATUS, DH_F_FINAL_HASH,
                                              DH_F_OPTIONS,    DH_F_BOTS,   DH_F_RESULT,
-                                             DH_F_END_REASON},
+                                             DH_F_END_REASON, DH_F_UNRATED},
                *lhist[] = {"LRANGE", hist, "0", "-1"}, *lmoves[] = {"LRANGE", moves, "0", "-1"},
                *get[] = {"GET", snap}, *llog[] = {"LRANGE", log, "0", "-1"}, *exec[] = {"EXEC"};
     const char **cmds[DH_REPLAY_CMDS] = {multi, hmget, lhist, lmoves, get, llog, exec};
@@ -98,9 +98,10 @@ static dh_replay_status dh_replay_fields(dh_replay_record *rec, char *err, size_
     if (m->type != REDIS_REPLY_ARRAY || m->elements != DH_REPLAY_META)
         return dh_replay_fail(DH_REPLAY_BAD, err, errlen,
                               "match %s: redis: unexpected reply to HMGET", rec->id);
-    const char **fields[DH_REPLAY_META] = {
-        &rec->game,       &rec->bundle,  &rec->seed, &rec->players, &rec->player_ids, &rec->status,
-        &rec->final_hash, &rec->options, &rec->bots, &rec->result,  &rec->end_reason};
+    const char **fields[DH_REPLAY_META] = {&rec->game,       &rec->bundle,     &rec->seed,
+                                           &rec->players,    &rec->player_ids, &rec->status,
+                                           &rec->final_hash, &rec->options,    &rec->bots,
+                                           &rec->result,     &rec->end_reason, &rec->unrated};
     for (size_t i = 0; i < DH_REPLAY_META; i++)
         *fields[i] = dh_replay_str(m->element[i]);
     rec->history = tx->element[1];

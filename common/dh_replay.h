@@ -36,6 +36,7 @@ typedef struct {
     const char *game, *bundle, *seed, *players, *player_ids, *status, *final_hash;
     const char *options, *bots;      /* game options; bot seats (bot fill), "" or NULL: none */
     const char *result, *end_reason; /* the stored result (JSON) and why it ended, or NULL */
+    const char *unrated;             /* "1": against bots or bot-filled, else NULL */
     const redisReply *history, *bundles, *snap, *log;
     dh_replay_move *moves; /* nmoves, in order */
     size_t nmoves;

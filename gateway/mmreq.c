@@ -39,6 +39,7 @@ Deckhand__ErrorCode mmreq_join(gw *g, gw_conn *c, uint64_t cmd_id, const Deckhan
     j.players = q->players;
     j.n_options = q->n_options; /* checked by the matchmaker against the game's bundle */
     j.options = q->options;
+    j.vs_ai = q->vs_ai; /* checked by the matchmaker against the game's difficulties */
     m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_JOIN;
     m.queue_join = &j;
     return mmreq_send(g, c, cmd_id, &m, "");

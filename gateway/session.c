@@ -24,6 +24,7 @@
 #include "dh_random.h"
 #include "dh_log.h"
 #include "flood.h"
+#include "inmatch.h"
 #include "mmreq.h"
 #include "replay.h"
 #include "route.h"
@@ -392,6 +393,24 @@ static Deckhand__ErrorCode session_social(gw_conn *c, uint64_t id, const Deckhan
     return mmreq_request(c->gw, c, id, m);
 }
 
+/* Resign: routed like a Choose to the match's worker, which answers it (docs/PROTOCOL.md,
+ * "In a match"). */
+static Deckhand__ErrorCode session_resign(gw_conn *c, uint64_t id, const Deckhand__Resign *r)
+{
+    if (id == 0 || !session_text_valid(r->match_id, GW_MATCH_ID_MAX - 1, false)) {
+        session_reply(c, id, DECKHAND__ERROR_CODE__BAD_REQUEST,
+                      "Resign needs a cmd_id and a match_id of 1-127 printable ASCII characters");
+        return DECKHAND__ERROR_CODE__OK; /* answered */
+    }
+    Deckhand__Internal__PlayerCommand pc = DECKHAND__INTERNAL__PLAYER_COMMAND__INIT;
+    pc.match_id = r->match_id;
+    pc.player_id = c->player_id;
+    pc.cmd_id = id;
+    pc.body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESIGN;
+    pc.resign = (Deckhand__Resign *)r;
+    return route_command(c->gw, &pc, false);
+}
+
 static void session_dispatch(gw_conn *c, const Deckhand__ClientMessage *m)
 {
     gw *g = c->gw;
@@ -425,9 +444,10 @@ static void session_dispatch(gw_conn *c, const Deckhand__ClientMessage *m)
             return;
         }
         if (!session_text_valid(m->queue_join->game, SESSION_QUEUE_TEXT_MAX, false) ||
-            !session_text_valid(m->queue_join->mode, SESSION_QUEUE_TEXT_MAX, true)) {
+            !session_text_valid(m->queue_join->mode, SESSION_QUEUE_TEXT_MAX, true) ||
+            !session_text_valid(m->queue_join->vs_ai, SESSION_QUEUE_TEXT_MAX, true)) {
             session_reply(c, id, DECKHAND__ERROR_CODE__BAD_REQUEST,
-                          "game and mode must be at most 63 printable ASCII characters");
+                          "game, mode and vs_ai must be at most 63 printable ASCII characters");
             return;
         }
         rc = mmreq_join(g, c, id, m->queue_join);
@@ -455,6 +475,7 @@ static void session_dispatch(gw_conn *c, const Deckhand__ClientMessage *m)
     case DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_LIST_REQUEST:
     case DECKHAND__CLIENT_MESSAGE__BODY_GAMES_REQUEST:
     case DECKHAND__CLIENT_MESSAGE__BODY_WATCH_LIST_REQUEST:
+    case DECKHAND__CLIENT_MESSAGE__BODY_REMATCH_OFFER:
         rc = session_social(c, id, m);
         break;
     case DECKHAND__CLIENT_MESSAGE__BODY_SPECTATE:
@@ -499,6 +520,14 @@ static void session_dispatch(gw_conn *c, const Deckhand__ClientMessage *m)
                                   choose ? NULL : m->resync);
         break;
     }
+    case DECKHAND__CLIENT_MESSAGE__BODY_CHAT_SEND:
+    case DECKHAND__CLIENT_MESSAGE__BODY_UNDO_REQUEST:
+    case DECKHAND__CLIENT_MESSAGE__BODY_UNDO_ANSWER:
+        rc = inmatch_command(c, id, m);
+        break;
+    case DECKHAND__CLIENT_MESSAGE__BODY_RESIGN:
+        rc = session_resign(c, id, m->resign);
+        break;
     default:
         session_reply(c, id, DECKHAND__ERROR_CODE__BAD_REQUEST, "unknown or empty message");
         return;

@@ -150,12 +150,15 @@ static void replay_on_event(void *ud, const engine_event *ev)
 
 /* The match's GameOver as its seats got it: the results the worker stored with it
  * (match:{ID}.result, from host_results: a forfeit, an operator's end or a quarantine are
- * not the engine's), each `{"seat":S,"name":...,"score":N,"rank":R,"turns":T}` (a name's
- * quotes are escaped, so no name can forge a key), names from the seats. The number of
- * results in pr. */
-static size_t replay_results(const dh_replay_record *rec, Deckhand__PlayerResult *pr, size_t max)
+ * not the engine's), each `{"seat":S,"name":...,"score":N,"rank":R,"turns":T}` and, for a
+ * seat that forfeited or resigned, `"forfeit":true` or `"resigned":true` after them (a
+ * name's quotes are escaped, so no name can forge a key), names from the seats. The
+ * number of results in pr; *forfeit the seat marked "forfeit", else -1. */
+static size_t replay_results(const dh_replay_record *rec, Deckhand__PlayerResult *pr, size_t max,
+                             int *forfeit)
 {
     size_t n = 0;
+    *forfeit = -1;
     for (const char *p = rec->result; p && n < max && (p = strstr(p, "\"seat\":"));) {
         long seat = strtol(p + 7, NULL, 10);
         const char *sc = strstr(p, "\"score\":"), *rk = strstr(p, "\"rank\":"),
@@ -168,10 +171,38 @@ static size_t replay_results(const dh_replay_record *rec, Deckhand__PlayerResult
         pr[n].score = (int32_t)strtol(sc + 8, NULL, 10);
         pr[n].rank = (uint32_t)strtoul(rk + 7, NULL, 10);
         pr[n].turns = (uint32_t)strtoul(tu + 8, NULL, 10);
+        const char *close = strchr(tu, '}');
+        const char *fo = strstr(tu, "\"forfeit\":true"), *re = strstr(tu, "\"resigned\":true");
+        if (fo && close && fo < close)
+            *forfeit = (int)seat;
+        pr[n].resigned = (fo && close && fo < close) || (re && close && re < close);
         n++;
         p = tu;
     }
     return n;
+}
+
+/* The last frame's GameOver beyond its results, as the seats got it (out_finish): the
+ * words for the end, each seat's deck from the rebuilt match, whether it was rated. */
+static void replay_game_over_end(replay_job *j, Deckhand__GameOver *go, int forfeit, char *summary,
+                                 Deckhand__DeckCount (*dc)[OUT_END_DECK_MAX],
+                                 Deckhand__DeckCount *(*dcp)[OUT_END_DECK_MAX])
+{
+    engine_result res[DH_REPLAY_SEATS_MAX];
+    for (size_t i = 0; i < go->n_results; i++) {
+        Deckhand__PlayerResult *pr = go->results[i];
+        res[i] = (engine_result){.seat = (int)pr->seat, .rank = (int)pr->rank};
+        pr->n_deck = out_end_deck(j->er.m, (int)pr->seat, dc[i], dcp[i]);
+        pr->deck = dcp[i];
+    }
+    out_end_why w = {.names = j->rec.names,
+                     .nseats = j->rec.nseats,
+                     .forfeit_seat = forfeit,
+                     .reason = go->reason,
+                     .rules = engine_match_end_summary(j->er.m)};
+    out_end_summary(&w, res, go->n_results, summary, OUT_END_SUMMARY_MAX);
+    go->summary = summary;
+    go->unrated = out_end_unrated(j->rec.unrated && !strcmp(j->rec.unrated, "1"), go->reason);
 }
 
 /* Frame index: the public view after it, the public events drained since the last one,
@@ -203,13 +234,18 @@ static int replay_frame(host *h, replay_job *j, uint32_t index)
     Deckhand__GameOver go = DECKHAND__GAME_OVER__INIT;
     Deckhand__PlayerResult pr[DH_REPLAY_SEATS_MAX];
     Deckhand__PlayerResult *prp[DH_REPLAY_SEATS_MAX];
+    Deckhand__DeckCount dc[DH_REPLAY_SEATS_MAX][OUT_END_DECK_MAX];
+    Deckhand__DeckCount *dcp[DH_REPLAY_SEATS_MAX][OUT_END_DECK_MAX];
+    char summary[OUT_END_SUMMARY_MAX];
     if (index + 1 == j->total) {
+        int forfeit;
         go.match_id = j->match_id;
-        go.n_results = replay_results(&j->rec, pr, DH_REPLAY_SEATS_MAX);
+        go.n_results = replay_results(&j->rec, pr, DH_REPLAY_SEATS_MAX, &forfeit);
         for (size_t i = 0; i < go.n_results; i++)
             prp[i] = &pr[i];
         go.results = prp;
         go.reason = (char *)(j->rec.end_reason ? j->rec.end_reason : "");
+        replay_game_over_end(j, &go, forfeit, summary, dc, dcp);
         f.game_over = &go;
     }
     Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;

@@ -84,6 +84,9 @@ typedef struct {
     size_t noptions;
     const char *const *bots; /* nbots strategy names, "default" first, then by name */
     size_t nbots;
+    const char *title; /* its presentation's title and summary ("" when none) */
+    const char *summary;
+    bool deck_builder; /* its presentation says its seats build decks */
 } engine_game_info;
 
 /* ---- bundles -------------------------------------------------------------------- */
@@ -168,6 +171,12 @@ typedef struct {
     const char *label;
     const char *card; /* card name or NULL */
     uint32_t entity;  /* 0 when none */
+    /* Its structure, for clients that act on a board (wire: Option.verb/target/space):
+     * what it does ("attack", "move", "play", "buy", "end"), the entity it acts on (0:
+     * none) and the board space (a zone name) it leads to; "" when the script gave none. */
+    const char *verb;
+    uint32_t target;
+    const char *space;
 } engine_option;
 
 typedef struct {
@@ -279,6 +288,16 @@ engine_code engine_search_answer(const engine_match *m, const engine_search_conf
  * not yet drained. For the host, when persisting that answer failed. */
 engine_code engine_match_undo(engine_match *m, engine_error *err);
 
+/* A player's take-back of a misclick (docs/engine.md, "Undo"): whether seat may take back
+ * its last answer now: that answer is the match's last, it crossed no turn boundary, drew
+ * no randomness (no shuffle) and moved no card out of a place hidden from seat. Valid
+ * across engine_match_settle; false after a restore (an adopted match) or another answer. */
+bool engine_match_can_take_back(const engine_match *m, int seat);
+/* Take it back: the match rebuilt from its turn's snapshot and the answers before it, as
+ * engine_match_restore would from a log without it (event counts go back too). Errors:
+ * ENGINE_BAD_REQUEST ("nothing to undo"), ENGINE_INTERNAL (the rebuild failed). */
+engine_code engine_match_take_back(engine_match *m, engine_error *err);
+
 /* The last answer stands (the host has it in Redis): forget what engine_match_undo would
  * need and give back the buffers a match waiting for its next answer does not use (the
  * previous snapshot and log, drained events, the snapshot's scratch and slack). About
@@ -299,6 +318,21 @@ typedef struct {
 
 /* Fills results by seat; returns nplayers, or 0 while the match is not finished. */
 size_t engine_match_results(const engine_match *m, engine_result *out, size_t max);
+
+/* The end screen (engine_end.c). The rules' own words for how a finished match ended, as
+ * its game's `summary(g)` gave them ("The Province pile ran out."), or "" when the game
+ * has none (docs/SCRIPTING.md). */
+#define ENGINE_END_SUMMARY_MAX 160
+const char *engine_match_end_summary(const engine_match *m);
+/* One card name a seat owns and how many (borrowed from the bundle: valid while it is). */
+typedef struct {
+    const char *card;
+    uint32_t count;
+} engine_deck_count;
+/* Every card seat owns over its game's `deck_zones` (a deck-builder's deck, hand, discard,
+ * play...), by name and sorted by name, at most max into out; how many were written. 0 for
+ * a game without deck_zones (the board games). */
+size_t engine_match_deck(const engine_match *m, int seat, engine_deck_count *out, size_t max);
 
 int engine_match_nplayers(const engine_match *m);
 

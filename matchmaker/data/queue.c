@@ -94,6 +94,12 @@ queue_status queue_key_options(queue_key *k, const char *canon)
     return queue_copy(k->options, sizeof k->options, canon) ? QUEUE_OK : QUEUE_TOO_LONG;
 }
 
+queue_status queue_key_vs_ai(queue_key *k, const char *difficulty)
+{
+    return queue_copy(k->vs_ai, sizeof k->vs_ai, difficulty ? difficulty : "") ? QUEUE_OK
+                                                                               : QUEUE_TOO_LONG;
+}
+
 queue_status queue_ticket_init(queue_ticket *t, const char *player_id, const char *name,
                                const char *gateway, uint64_t cmd_id, uint64_t now_ms)
 {
@@ -112,12 +118,12 @@ queue_status queue_ticket_init(queue_ticket *t, const char *player_id, const cha
 /* The hash key of a line: its fields, each name after its length, so that no two keys
  * read alike whatever their names hold (a mode is the client's). Room for three numbers
  * of up to 20 digits and their separators besides the names. */
-#define QUEUE_KEY_TEXT_MAX (2 * QUEUE_NAME_MAX + QUEUE_OPTIONS_MAX + 3 * 24)
+#define QUEUE_KEY_TEXT_MAX (2 * QUEUE_NAME_MAX + QUEUE_OPTIONS_MAX + QUEUE_AI_MAX + 4 * 24)
 
 static void queue_key_text(const queue_key *k, char *out, size_t cap)
 {
-    snprintf(out, cap, "%zu:%s%zu:%s%u:%s", strlen(k->game), k->game, strlen(k->mode), k->mode,
-             (unsigned)k->players, k->options);
+    snprintf(out, cap, "%zu:%s%zu:%s%u:%zu:%s%s", strlen(k->game), k->game, strlen(k->mode),
+             k->mode, (unsigned)k->players, strlen(k->vs_ai), k->vs_ai, k->options);
 }
 
 /* The line for k (its index), made when missing (in an empty line's slot past

@@ -38,6 +38,7 @@
 #include "dh_zmq.h"
 
 #define QUEUE_NAME_MAX  64
+#define QUEUE_AI_MAX    32   /* a difficulty's name (QueueJoin.vs_ai) */
 #define QUEUE_PARTY_MAX 8    /* players on one ticket */
 #define QUEUE_LINES_MAX 4096 /* lines at once; an empty one is reused past that */
 #define QUEUE_OPTIONS_MAX                                                                          \
@@ -54,6 +55,9 @@ typedef struct {
     char mode[QUEUE_NAME_MAX];
     uint32_t players;
     char options[QUEUE_OPTIONS_MAX];
+    /* set: a line against the AI at this difficulty (QueueJoin.vs_ai): each ticket's match
+     * forms at once, alone with bots of that strategy (placement_form.c), unrated */
+    char vs_ai[QUEUE_AI_MAX];
 } queue_key;
 
 /* One player of a ticket, as stored (state.c) and seated (placement.c). */
@@ -110,6 +114,8 @@ void queue_clear(queue_set *s);
  * canonical text only). A ticket starts with the default rating. */
 queue_status queue_key_init(queue_key *k, const char *game, const char *mode, uint32_t players);
 queue_status queue_key_options(queue_key *k, const char *canon);
+/* Make k a line against the AI at difficulty (NULL or "": an ordinary line). */
+queue_status queue_key_vs_ai(queue_key *k, const char *difficulty);
 queue_status queue_ticket_init(queue_ticket *t, const char *player_id, const char *name,
                                const char *gateway, uint64_t cmd_id, uint64_t now_ms);
 
@@ -183,6 +189,10 @@ bool queue_check(const queue_set *s, char *why, size_t cap);
  * a ticket gets when no rated match formed for it in time. */
 size_t queue_fill(queue_set *s, size_t line, uint32_t seats, uint64_t wait_ms, uint64_t now_ms,
                   queue_ticket *out);
+/* A line against the AI (queue_key.vs_ai): its oldest ticket that may be matched now and
+ * fits in seats, alone, into out (room for seats players), leaving the line. Returns the
+ * players taken; 0 when none is ready. */
+size_t queue_fill_alone(queue_set *s, size_t line, uint32_t seats, queue_ticket *out);
 
 /* Put n players (out of queue_form) back at the front of k's line, in their order, so
  * they are the next ones looked at; players sharing a seq become one ticket again.

@@ -7,6 +7,9 @@
  * line's length (away tickets at the head beyond that bound delay the fill to a later
  * pass, when their grace has removed them). Ratings are not looked at: the match is
  * unrated, and its humans have waited past the point where a window would matter.
+ *
+ * A line against the AI (queue_key.vs_ai) takes its tickets one at a time instead
+ * (queue_fill_alone): each plays its own match, with bots in every other seat, at once.
  */
 #include "queue_impl.h"
 
@@ -34,4 +37,18 @@ size_t queue_fill(queue_set *s, size_t line, uint32_t seats, uint64_t wait_ms, u
     for (size_t i = 0; i < nchosen; i++)
         n += queue_entry_take(s, chosen[i], out + n);
     return n;
+}
+
+size_t queue_fill_alone(queue_set *s, size_t line, uint32_t seats, queue_ticket *out)
+{
+    if (line >= s->n || seats == 0)
+        return 0;
+    unsigned visits = 0;
+    for (uint32_t e = s->lines[line].age.head; e != QUEUE_NIL && visits < QUEUE_VISIT_MAX;
+         e = s->nodes[e].younger, visits++) {
+        const queue_node *x = &s->nodes[e];
+        if (x->bucket >= 0 && x->size <= seats)
+            return queue_entry_take(s, e, out);
+    }
+    return 0;
 }

@@ -184,6 +184,7 @@ static uint8_t *placement_pack(const placement *p, size_t *len)
     pr.n_options = ol.n;
     pr.options = ol.p;
     pr.unrated = p->unrated;
+    pr.vs_ai = (char *)p->key.vs_ai;
     *len = deckhand__internal__placement_record__get_packed_size(&pr);
     uint8_t *buf = malloc(*len ? *len : 1);
     if (buf)
@@ -244,7 +245,8 @@ int placement_from_record(const mm_state *mm, const Deckhand__Internal__Placemen
     memset(p, 0, sizeof *p);
     if (!pr->match_id || strlen(pr->match_id) != PLACEMENT_ID_LEN || !pr->worker || !*pr->worker ||
         strlen(pr->worker) >= sizeof p->worker || pr->n_tickets == 0 ||
-        queue_key_init(&p->key, pr->game, pr->mode, pr->players) != QUEUE_OK)
+        queue_key_init(&p->key, pr->game, pr->mode, pr->players) != QUEUE_OK ||
+        queue_key_vs_ai(&p->key, pr->vs_ai) != QUEUE_OK)
         return -1;
     p->tickets = calloc(pr->n_tickets, sizeof *p->tickets);
     if (!p->tickets)
@@ -316,6 +318,7 @@ int placement_send_start(mm_state *mm, const placement *p)
         seats[i].name = (char *)p->tickets[i].name;
         seats[i].gateway_id = (char *)p->tickets[i].gateway;
         seats[i].bot = !p->tickets[i].bot   ? (char *)""
+                       : p->key.vs_ai[0]    ? (char *)p->key.vs_ai
                        : p->settings.bot[0] ? (char *)p->settings.bot
                                             : (char *)STATE_BOT;
         seatp[i] = &seats[i];

@@ -57,7 +57,9 @@ void placement_form(struct mm_state *mm, uint64_t now_ms);
  * that seats n, a stored placement, its StartMatch; MatchAssigned follows the worker's
  * answer. The players need not wait in a line (a lobby's start); should the worker fail
  * them they go to the front of k's line, one ticket when they share a seq, and are
- * matched from there. OK with the match id in match_id, else the code and *why:
+ * matched from there. Tickets marked .bot are bot seats (a rematch's), named after the new
+ * match; with any of them, or k->vs_ai set, the match is unrated. OK with the match id in
+ * match_id, else the code and *why:
  * UNAVAILABLE (no worker has room, or Redis did not take it) or OVERLOADED. */
 Deckhand__ErrorCode placement_place(struct mm_state *mm, const queue_key *k, const queue_ticket *t,
                                     size_t n, uint64_t now_ms, char match_id[PLACEMENT_ID_LEN + 1],

@@ -84,6 +84,7 @@ static bool placement_make(mm_state *mm, const queue_key *key, queue_ticket *tic
     p->n = n;
     bool random_ok = placement_random(p->match_id, &p->seed) == 0;
     placement_name_bots(p);
+    p->unrated = key->vs_ai[0] != '\0';
     for (size_t i = 0; i < n; i++)
         p->unrated |= tickets[i].bot;
     if (!random_ok || placement_index(&mm->placements, p) < 0) {
@@ -124,18 +125,23 @@ static bool placement_form_one(mm_state *mm, size_t line, const queue_rules *r, 
 /* Bot fill: when the line's oldest ready ticket has waited its queue's bot_fill_ms and no
  * match formed for it (the pass before this ran), its match forms now, with server-side
  * bots in the seats it lacks: the line's count, or the game's minimum for a flexible
- * line (queue_fill takes the humans). Such a match is unrated. */
+ * line (queue_fill takes the humans). Such a match is unrated. A line against the AI
+ * (key.vs_ai) does this at once for each of its tickets, alone (queue_fill_alone), with
+ * bots of its difficulty (placement_send_start). */
 static bool placement_fill_one(mm_state *mm, size_t line, const queue_rules *r, uint64_t now_ms)
 {
     queue_key key = *queue_line_key(mm->queues, line);
     uint32_t fill_ms = settings_for(&mm->settings, key.game, key.mode)->bot_fill_ms;
     uint32_t seats = r->min_players;
-    if (!fill_ms || seats == 0 || queue_line_ready(mm->queues, line) == 0)
+    bool ai = key.vs_ai[0] != '\0';
+    if ((!fill_ms && !ai) || seats == 0 || queue_line_ready(mm->queues, line) == 0)
         return false;
     registry_worker *w = registry_pick(&mm->reg, key.game, seats, now_ms);
     queue_ticket *tickets = w ? calloc(seats, sizeof *tickets) : NULL;
     uint64_t wall = mm_wall_ms(mm, now_ms);
-    size_t n = tickets ? queue_fill(mm->queues, line, seats, fill_ms, wall, tickets) : 0;
+    size_t n = !tickets ? 0
+               : ai     ? queue_fill_alone(mm->queues, line, seats, tickets)
+                        : queue_fill(mm->queues, line, seats, fill_ms, wall, tickets);
     if (n == 0) {
         free(tickets);
         return false;
@@ -150,8 +156,9 @@ static bool placement_fill_one(mm_state *mm, size_t line, const queue_rules *r, 
         queue_ticket_init(&tickets[i], "bot", "Bot", "", 0, wall); /* named once placed */
         tickets[i].bot = true;
     }
-    dh_info("bot fill %s/%s/%u: %zu players waited %llu ms; %zu bots take the other seats",
-            key.game, key.mode, key.players, n, (unsigned long long)f.max_wait_ms, seats - n);
+    dh_info("%s %s/%s/%u: %zu players waited %llu ms; %zu bots%s%s take the other seats",
+            ai ? "against the AI" : "bot fill", key.game, key.mode, key.players, n,
+            (unsigned long long)f.max_wait_ms, seats - n, ai ? " at " : "", key.vs_ai);
     return placement_make(mm, &key, tickets, &f, seats, w, now_ms);
 }
 
@@ -213,7 +220,8 @@ void placement_form(mm_state *mm, uint64_t now_ms)
             !placement_rules(mm, queue_line_key(mm->queues, line), &r))
             continue;
         queue_pass_begin(mm->queues, line, all);
-        while (placement_form_one(mm, line, &r, now_ms))
+        bool ai = queue_line_key(mm->queues, line)->vs_ai[0] != '\0'; /* never player v player */
+        while (!ai && placement_form_one(mm, line, &r, now_ms))
             if (mm->placements.n - mm->placements.unsent_from >= PLACEMENT_BATCH_MAX)
                 placement_commit(mm, now_ms);
         while (placement_fill_one(mm, line, &r, now_ms))
@@ -237,8 +245,10 @@ Deckhand__ErrorCode placement_place(mm_state *mm, const queue_key *k, const queu
         memcpy(p->tickets, t, n * sizeof *t);
         p->n = n;
     }
-    if (!p->tickets || placement_random(p->match_id, &p->seed) < 0 ||
-        placement_index(&mm->placements, p) < 0) {
+    bool ok = p->tickets && placement_random(p->match_id, &p->seed) == 0;
+    if (ok)
+        placement_name_bots(p); /* a rematch's bot seats: named after the new match */
+    if (!ok || placement_index(&mm->placements, p) < 0) {
         p->n = 0; /* nothing of it is indexed */
         placement_remove(&mm->placements, p);
         return DECKHAND__ERROR_CODE__OVERLOADED;
@@ -247,6 +257,9 @@ Deckhand__ErrorCode placement_place(mm_state *mm, const queue_key *k, const queu
     p->settings = *settings_for(&mm->settings, k->game, k->mode);
     snprintf(p->worker, sizeof p->worker, "%s", w->id);
     p->deadline_ms = now_ms + PLACEMENT_TIMEOUT_MS;
+    p->unrated = k->vs_ai[0] != '\0';
+    for (size_t i = 0; i < n; i++)
+        p->unrated |= t[i].bot;
     if (placement_store(mm, now_ms, p) < 0) {
         placement_remove(&mm->placements, p);
         *why = "store unavailable";

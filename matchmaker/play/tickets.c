@@ -244,13 +244,41 @@ static bool tickets_text_ok(const char *s)
     return true;
 }
 
+/* Whether difficulty is one the game offers against the AI: its GameInfo.difficulties, or
+ * while its workers do not list them, the engine's three (engine.h ENGINE_EASY_BOT...) that
+ * its bots list names. Writes why not into buf. */
+static bool tickets_vs_ai_ok(const registry_game *g, const char *difficulty, char *buf, size_t cap)
+{
+    static const char *const known[] = {"easy", "normal", "hard"};
+    const Deckhand__Internal__GameInfo *gi = g->info;
+    bool ok = false;
+    for (size_t i = 0; gi && i < gi->n_difficulties && !ok; i++)
+        ok = !strcmp(gi->difficulties[i], difficulty);
+    for (size_t k = 0; gi && !gi->n_difficulties && k < 3 && !ok; k++)
+        for (size_t i = 0; !strcmp(known[k], difficulty) && i < gi->n_bots && !ok; i++)
+            ok = !strcmp(gi->bots[i], difficulty);
+    if (!ok)
+        snprintf(buf, cap, "%s has no difficulty '%.32s' to play against (easy, normal, hard)",
+                 g->name, difficulty);
+    return ok;
+}
+
+/* The seats of a match against the AI: the join's count, else the game's minimum, or the
+ * party's size when it is larger. */
+static uint32_t tickets_vs_ai_seats(const registry_game *g, const Deckhand__Internal__QueueJoin *j,
+                                    size_t nothers)
+{
+    uint32_t seats = j->players ? j->players : g->min_players;
+    return !j->players && 1 + nothers > seats ? (uint32_t)(1 + nothers) : seats;
+}
+
 /* The line a join of players (validated) waits in: the flexible line (players 0) when
  * the join named no count, the queue prefers fuller matches (full_wait_ms) and the game
  * seats a range; else the line of that count. */
 static uint32_t tickets_line_players(const mm_state *mm, const registry_game *g,
                                      const Deckhand__Internal__QueueJoin *j, uint32_t players)
 {
-    if (j->players || g->max_players <= g->min_players)
+    if (j->players || g->max_players <= g->min_players || (j->vs_ai && *j->vs_ai))
         return players;
     return settings_for(&mm->settings, g->name, j->mode)->full_wait_ms ? 0 : players;
 }
@@ -276,7 +304,8 @@ bool tickets_join(mm_state *mm, const char *gateway, const Deckhand__Internal__Q
     queue_key key;
     queue_ticket t;
     const registry_game *g = registry_game_info(&mm->reg, j->game ? j->game : "");
-    uint32_t players = j->players;
+    const char *ai = j->vs_ai ? j->vs_ai : "";
+    uint32_t players = *ai && g ? tickets_vs_ai_seats(g, j, nothers) : j->players;
     size_t line;
     queue_ticket *old;
     bool again = false;
@@ -284,7 +313,7 @@ bool tickets_join(mm_state *mm, const char *gateway, const Deckhand__Internal__Q
         code = DECKHAND__ERROR_CODE__BAD_REQUEST;
         why = "missing player id";
     } else if (!tickets_text_ok(pid) || !tickets_text_ok(j->game) || !tickets_text_ok(j->mode) ||
-               !tickets_text_ok(j->name)) {
+               !tickets_text_ok(j->name) || !tickets_text_ok(ai)) {
         code = DECKHAND__ERROR_CODE__BAD_REQUEST;
         why = "game, mode and name must not hold control characters";
     } else if (!g && mm->first_tick_ms && now_ms - mm->first_tick_ms < REGISTRY_DEAD_MS) {
@@ -307,11 +336,13 @@ bool tickets_join(mm_state *mm, const char *gateway, const Deckhand__Internal__Q
         snprintf(buf, sizeof buf, "%s is for %u to %u players", g->name, g->min_players,
                  g->max_players);
         why = buf;
-    } else if (!options_check(&mm->reg, g->name, j->options, j->n_options, buf, sizeof buf)) {
+    } else if (!options_check(&mm->reg, g->name, j->options, j->n_options, buf, sizeof buf) ||
+               (*ai && !tickets_vs_ai_ok(g, ai, buf, sizeof buf))) {
         code = DECKHAND__ERROR_CODE__BAD_REQUEST;
         why = buf;
     } else if (queue_key_init(&key, j->game, j->mode, tickets_line_players(mm, g, j, players)) !=
                    QUEUE_OK ||
+               queue_key_vs_ai(&key, ai) != QUEUE_OK ||
                options_canon_for(&mm->reg, g->name, j->options, j->n_options, key.options,
                                  sizeof key.options) >= sizeof key.options ||
                queue_ticket_init(&t, pid, j->name, gateway, j->cmd_id, mm_wall_ms(mm, now_ms)) !=
@@ -333,7 +364,7 @@ bool tickets_join(mm_state *mm, const char *gateway, const Deckhand__Internal__Q
     } else if ((old = queue_find(mm->queues, pid, &line))) {
         const queue_key *k = queue_line_key(mm->queues, line);
         if (k->players != key.players || strcmp(k->game, key.game) || strcmp(k->mode, key.mode) ||
-            strcmp(k->options, key.options)) {
+            strcmp(k->options, key.options) || strcmp(k->vs_ai, key.vs_ai)) {
             code = DECKHAND__ERROR_CODE__BAD_REQUEST;
             why = "already queued";
         } else {

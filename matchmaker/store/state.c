@@ -120,6 +120,7 @@ void state_ticket_to_record(const queue_key *k, const queue_ticket *t,
     out->seq = t->seq;
     out->away_since_ms = t->away_since_ms;
     out->bot = t->bot ? (char *)STATE_BOT : (char *)"";
+    out->vs_ai = (char *)k->vs_ai;
 }
 
 void state_record_options(Deckhand__Internal__TicketRecord *rec, options_list *ol,
@@ -134,6 +135,7 @@ int state_ticket_from_record(const Deckhand__Internal__TicketRecord *r, queue_ke
                              queue_ticket *t)
 {
     if (queue_key_init(k, r->game, r->mode, r->players) != QUEUE_OK ||
+        queue_key_vs_ai(k, r->vs_ai) != QUEUE_OK ||
         queue_ticket_init(t, r->player_id, r->name, r->gateway, 0, r->since_ms) != QUEUE_OK ||
         !r->player_id || !*r->player_id)
         return -1;

@@ -8,6 +8,7 @@
 
 local kernel = require("deckbuilder.kernel")
 local gametable = require("deckbuilder.gametable")
+local words = require("ascension.words")
 local data = require("ascension.cards")
 local R = require("ascension.rules")
 local bots = require("ascension.bots")
@@ -22,14 +23,21 @@ local MAX_TURNS = 400
 local game = gametable.new(k, { name = "ascension", max_players = 4, max_turns = MAX_TURNS,
   zones = gametable.zones { centre_deck = "hidden", row = "public", void = "public",
                             constructs = "public", temples = "public" },
+  deck_zones = { "deck", "hand", "discard", "play", "constructs", "temples" },
   bots = bots.make(k) })
 game.presentation = gametable.presentation {
+  title = words.title, summary = words.summary, counters = words.counters,
   zones = {
-    row = { kind = "row", order = -2, label = "Centre row", columns = 6 },
-    centre_deck = { kind = "deck", order = -1, label = "Centre deck" },
-    temples = { kind = "supply", order = 1, label = "Temples" },
-    constructs = { kind = "play", order = 2, label = "Constructs" },
-    void = { kind = "discard", order = 7, label = "Void" },
+    row = { kind = "row", order = -2, label = "Centre row", columns = 6,
+            description = "Heroes and Constructs to acquire, Monsters to defeat" },
+    centre_deck = { kind = "deck", order = -1, label = "Centre deck",
+                    description = "Refills the centre row, face down" },
+    temples = { kind = "supply", order = 1, label = "Temples",
+                description = "Worth Honour to whoever holds them" },
+    constructs = { kind = "play", order = 2, label = "Constructs",
+                   description = "Constructs stay in play and work every turn" },
+    void = { kind = "discard", order = 7, label = "Void",
+             description = "Banished and defeated cards, out of the game" },
   },
   type_colors = { Hero = "#f0d9a8", Monster = "#e3a39a", Construct = "#a9c7e8",
                   Temple = "#d8c3e8" },
@@ -208,6 +216,12 @@ end
 function game.finished(g)
   local over = g:counter("honour_pool") == 0 or g:counter("_centre_out") ~= 0
   return over and g:counter("active") == 1
+end
+
+-- How it ended, in words for the end screen.
+function game.summary(g)
+  if g:counter("honour_pool") == 0 then return "The Honour pool ran out." end
+  return "The centre row could not be refilled."
 end
 
 return game

@@ -8,6 +8,7 @@
 
 local kernel = require("deckbuilder.kernel")
 local gametable = require("deckbuilder.gametable")
+local words = require("caveman.words")
 local data = require("caveman.cards")
 local bots = require("caveman.bots")
 
@@ -32,10 +33,12 @@ local MAX_TURNS = 2 * TURN_LIMIT + 40
 
 local game = gametable.new(k, { name = "caveman", max_players = 2, max_turns = MAX_TURNS,
                                 zones = gametable.zones { discard = "hidden", prophecy = "hidden" },
-                                bots = bots.make(k) })
+                                bots = bots.make(k), vp = false }) -- health is the score
 game.turn_limit = TURN_LIMIT
 game.presentation = gametable.presentation {
-  zones = { prophecy = { kind = "hidden", order = 8, label = "Prophecy" } },
+  title = words.title, summary = words.summary, counters = words.counters,
+  zones = { prophecy = { kind = "hidden", order = 8, label = "Prophecy",
+                         description = "Top cards the Prophet deals face down" } },
   type_colors = { Action = "#e4e0d6", Weapon = "#d9a27a", Treasure = "#c9b79c" },
 }
 
@@ -72,6 +75,17 @@ function game.finished(g)
     if g:counter("health", p) <= 0 then return true end
   end
   return g:counter("turns", n) >= TURN_LIMIT
+end
+
+-- How it ended, in words for the end screen: who fell, or the turn limit.
+function game.summary(g)
+  local fallen = {}
+  for p = 1, g:nplayers() do
+    if g:counter("health", p) <= 0 then fallen[#fallen + 1] = g:player_name(p) end
+  end
+  if #fallen == 1 then return fallen[1] .. " was knocked out." end
+  if #fallen > 1 then return "Both cavemen were knocked out." end
+  return "The " .. TURN_LIMIT .. " turns were played."
 end
 
 -- Score = health left. Most health wins; equal health shares the rank (1 + the number of

@@ -68,6 +68,8 @@ kernel.zones = {
 }
 
 local OWN_ZONES = { "deck", "hand", "discard", "play", "aside" }
+-- The zones whose cards a player owns: its deck on the end screen (game.deck_zones).
+kernel.own_zones = OWN_ZONES
 
 -- cfg.cards: name -> card definition ({cost=, types={...}, text=, coins=, cards=,
 --            actions=, buys=, vp=, score=function, on_play=function, react=function})
@@ -195,7 +197,7 @@ function kernel:pile(name) return self.pile_zone[name] or ("supply:" .. name) en
 -- The options without a card: constant, frozen and shared like memo.card_option's.
 local PLAY_ALL = memo.freeze { label = "Play all treasures", act = "all" }
 local END_TURN = memo.freeze { label = "End turn", act = "end" }
-local END_ACTIONS = memo.freeze { label = "End actions" }
+local END_ACTIONS = memo.freeze { label = "End actions", verb = "end" }
 local supply_option = memo.supply_option
 -- Bots may compare a decision's options with these (o == kernel.PLAY_ALL): reading a
 -- frozen option's field costs a metatable step, comparing it costs nothing.
@@ -371,6 +373,23 @@ end
 function kernel:pile_or_three_out_check(name)
   if self.kit and self.pile_zone[name] then return deck.ends(self.kit, name, 3) end
   return function(g) return self:pile_or_three_out(g, name) end
+end
+
+-- The words for how pile_or_three_out ended a game, as a game's summary(g) (the end
+-- screen's; docs/SCRIPTING.md): `gone` when the pile of name ran out, else three piles.
+function kernel:pile_or_three_out_words(name, gone)
+  return function(g)
+    local kit = self.kit
+    local empty, left
+    if kit and self.pile_zone[name] then
+      empty, left = g:deck_empty_piles(kit, name)
+    else
+      empty, left = self:empty_piles(g), g:count(self:pile(name), 0)
+    end
+    if left == 0 then return gone end
+    if empty >= 3 then return "Three Supply piles ran out." end
+    return nil
+  end
 end
 
 local GAIN_TO = { discard = "discard", hand = "hand", deck = "deck" }

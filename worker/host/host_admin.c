@@ -56,7 +56,7 @@ void host_admin_end(host *h, const Deckhand__Internal__AdminEndMatch *e, uint64_
 static void admin_forfeit(host *h, host_match *hm, uint64_t now_ms)
 {
     for (int seat = 0; seat < hm->nseats; seat++) {
-        if (!hm->seats[seat].removed)
+        if (!hm->seats[seat].removed || hm->seats[seat].resigned) /* a bot plays a resigner's */
             continue;
         hm->forfeit_seat = seat;
         if (!host_end(h, hm, now_ms))

@@ -75,17 +75,19 @@ static void host_resume_away(const host *h, host_match *hm, const char *list, ui
 
 /* Take up the seats an operator removed on an earlier owner (DH_F_REMOVED): their
  * players stay refused, and the abandon policy goes on: a bot plays each such seat at
- * once, or it forfeits at the next host_admin_tick. */
+ * once, or it forfeits at the next host_admin_tick. A seat whose player resigned ("2")
+ * is a bot's whatever the policy, and still ranks last at the end. */
 static void host_resume_removed(host_match *hm, const char *list, uint64_t now_ms)
 {
     const char *cursor = list, *item;
     size_t len;
     for (int i = 0; i < hm->nseats && dh_list_next(&cursor, &item, &len); i++) {
-        if (len != 1 || item[0] != '1')
+        if (len != 1 || (item[0] != '1' && item[0] != '2'))
             continue;
         host_seat *s = &hm->seats[i];
         s->removed = true;
-        s->robot = !hm->set.forfeit;
+        s->resigned = item[0] == '2';
+        s->robot = !hm->set.forfeit || s->resigned;
         if (!s->away_ms)
             s->away_ms = now_ms ? now_ms : 1;
     }

@@ -79,12 +79,38 @@ const char *host_end_reason(const host_match *hm)
         return hm->admin_end; /* "admin: REASON" */
     if (hm->idle)
         return DH_END_IDLE;
+    if (hm->resign_end)
+        return DH_END_RESIGNED;
     return engine_match_turn_capped(hm->m) ? DH_END_TURN_CAP : NULL;
 }
 
-/* The final table by seat: the engine's, or after a forfeit every other seat shares first
- * place and the forfeiting seat is last (scores are the points held when it happened,
- * unknown to the host: 0). */
+/* Seats that resigned (and a bot played on) rank last, behind every seat that played to
+ * the end, whatever the rules said; those keep their order among themselves (a rank is 1
+ * + the seats that played on and ranked strictly ahead). */
+static void host_results_resigned(const host_match *hm, engine_result *res, size_t n)
+{
+    int rank[HOST_SEATS_MAX], on = 0;
+    for (size_t i = 0; i < n && i < HOST_SEATS_MAX; i++) {
+        const host_seat *s =
+            res[i].seat >= 0 && res[i].seat < hm->nseats ? &hm->seats[res[i].seat] : NULL;
+        on += !(s && s->resigned);
+        rank[i] = 1;
+        for (size_t j = 0; j < n; j++) {
+            const host_seat *t =
+                res[j].seat >= 0 && res[j].seat < hm->nseats ? &hm->seats[res[j].seat] : NULL;
+            rank[i] += !(t && t->resigned) && res[j].rank < res[i].rank;
+        }
+    }
+    for (size_t i = 0; i < n && i < HOST_SEATS_MAX; i++) {
+        const host_seat *s =
+            res[i].seat >= 0 && res[i].seat < hm->nseats ? &hm->seats[res[i].seat] : NULL;
+        res[i].rank = s && s->resigned ? on + 1 : rank[i];
+    }
+}
+
+/* The final table by seat: the engine's, or after a forfeit (or the resignation that ends
+ * it) every other seat shares first place and the forfeiting seat is last with any that
+ * resigned before (scores are the points held when it happened, unknown to the host: 0). */
 size_t host_results(const host_match *hm, engine_result *res, size_t max)
 {
     if (hm->quarantined || hm->admin_end[0]) {
@@ -94,14 +120,16 @@ size_t host_results(const host_match *hm, engine_result *res, size_t max)
             res[i] = (engine_result){.seat = (int)i, .score = 0, .rank = 0, .turns = 0};
         return n;
     }
-    if (hm->forfeit_seat < 0)
-        return engine_match_results(hm->m, res, max);
+    if (hm->forfeit_seat < 0) {
+        size_t n = engine_match_results(hm->m, res, max);
+        host_results_resigned(hm, res, n);
+        return n;
+    }
     size_t n = (size_t)hm->nseats < max ? (size_t)hm->nseats : max;
-    for (size_t i = 0; i < n; i++)
-        res[i] = (engine_result){.seat = (int)i,
-                                 .score = 0,
-                                 .rank = (int)i == hm->forfeit_seat ? hm->nseats : 1,
-                                 .turns = 0};
+    for (size_t i = 0; i < n; i++) {
+        bool lost = (int)i == hm->forfeit_seat || hm->seats[i].resigned;
+        res[i] = (engine_result){.seat = (int)i, .score = 0, .rank = lost ? hm->nseats : 1};
+    }
     return n;
 }
 
@@ -118,8 +146,10 @@ static void host_results_json(host_match *hm, char *json, size_t cap)
         int seat = res[i].seat;
         host_text_add(&t, "%s{\"seat\":%d,\"name\":", i ? "," : "", seat);
         host_text_json_str(&t, seat >= 0 && seat < hm->nseats ? hm->seats[seat].name : "");
-        host_text_add(&t, ",\"score\":%d,\"rank\":%d,\"turns\":%d%s}", res[i].score, res[i].rank,
-                      res[i].turns, seat == hm->forfeit_seat ? ",\"forfeit\":true" : "");
+        bool resigned = seat >= 0 && seat < hm->nseats && hm->seats[seat].resigned;
+        host_text_add(&t, ",\"score\":%d,\"rank\":%d,\"turns\":%d%s%s}", res[i].score, res[i].rank,
+                      res[i].turns, seat == hm->forfeit_seat ? ",\"forfeit\":true" : "",
+                      resigned ? ",\"resigned\":true" : "");
     }
     host_text_add(&t, "]");
 }
@@ -241,8 +271,9 @@ void host_persist_notes(host *h, host_match *hm, uint64_t now_ms)
         uint64_t left = !s->away_ms ? 0 : since < wall ? wall - since : 1;
         at += (size_t)snprintf(away + at, sizeof away - at, "%s%llu", i ? "," : "",
                                (unsigned long long)left);
-        rat +=
-            (size_t)snprintf(removed + rat, sizeof removed - rat, "%s%d", i ? "," : "", s->removed);
+        /* 1: an operator removed the player, 2: it resigned (host_adopt.c reads both) */
+        rat += (size_t)snprintf(removed + rat, sizeof removed - rat, "%s%d", i ? "," : "",
+                                s->resigned ? 2 : s->removed);
     }
     int op = store_op(h->st, now_ms);
     if (op < 0 || store_put_notes(h->st, h->worker_id, hm->id, hm->epoch, away, removed,

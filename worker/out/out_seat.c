@@ -151,6 +151,9 @@ void out_decision(host *h, host_match *hm, int seat)
         opts[i].label = (char *)(d->options[i].label ? d->options[i].label : "");
         opts[i].card = (char *)(d->options[i].card ? d->options[i].card : "");
         opts[i].entity = d->options[i].entity;
+        opts[i].verb = (char *)(d->options[i].verb ? d->options[i].verb : "");
+        opts[i].target = d->options[i].target;
+        opts[i].space = (char *)(d->options[i].space ? d->options[i].space : "");
         optp[i] = &opts[i];
     }
     Deckhand__DecisionRequest dr = DECKHAND__DECISION_REQUEST__INIT;
@@ -165,6 +168,7 @@ void out_decision(host *h, host_match *hm, int seat)
     dr.min = d->min;
     dr.max = d->max;
     dr.time_left_ms = out_time_left_ms(h, hm, h->now_ms);
+    dr.can_undo = engine_match_can_take_back(hm->m, seat);
     Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
     sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_DECISION;
     sm.decision = &dr;
@@ -223,11 +227,36 @@ static void out_game_over(Deckhand__GameOver *go, host_match *hm, int seat,
     go->reason = (char *)reason;
 }
 
+/* The end screen's part of the GameOver: why and who won, and whether it was rated. */
+static void out_game_over_end(Deckhand__GameOver *go, const host_match *hm, char *summary)
+{
+    go->summary = summary;
+    go->unrated = out_end_unrated(hm->unrated, go->reason);
+}
+
+/* Why hm ended and who won, into summary (OUT_END_SUMMARY_MAX). */
+static void out_finish_summary(const host_match *hm, const engine_result *res, size_t n,
+                               const char *reason, char *summary)
+{
+    const char *names[HOST_SEATS_MAX];
+    for (int i = 0; i < hm->nseats && i < HOST_SEATS_MAX; i++)
+        names[i] = hm->seats[i].name;
+    out_end_why w = {.names = names,
+                     .nseats = hm->nseats < HOST_SEATS_MAX ? hm->nseats : HOST_SEATS_MAX,
+                     .forfeit_seat = hm->forfeit_seat,
+                     .reason = reason,
+                     .rules = engine_match_end_summary(hm->m)};
+    out_end_summary(&w, res, n, summary, OUT_END_SUMMARY_MAX);
+}
+
 void out_finish(host *h, host_match *hm, const engine_result *res, size_t n, const char *reason,
                 uint64_t now_ms)
 {
     Deckhand__PlayerResult pr[HOST_SEATS_MAX];
     Deckhand__PlayerResult *prp[HOST_SEATS_MAX];
+    Deckhand__DeckCount dc[HOST_SEATS_MAX][OUT_END_DECK_MAX];
+    Deckhand__DeckCount *dcp[HOST_SEATS_MAX][OUT_END_DECK_MAX];
+    char summary[OUT_END_SUMMARY_MAX];
     n = n < HOST_SEATS_MAX ? n : HOST_SEATS_MAX;
     for (size_t i = 0; i < n; i++) {
         deckhand__player_result__init(&pr[i]);
@@ -237,18 +266,25 @@ void out_finish(host *h, host_match *hm, const engine_result *res, size_t n, con
         pr[i].score = res[i].score;
         pr[i].rank = (uint32_t)res[i].rank;
         pr[i].turns = (uint32_t)res[i].turns;
+        pr[i].resigned = seat >= 0 && seat < hm->nseats &&
+                         (hm->seats[seat].resigned || seat == hm->forfeit_seat);
+        pr[i].n_deck = out_end_deck(hm->m, seat, dc[i], dcp[i]);
+        pr[i].deck = dcp[i];
         prp[i] = &pr[i];
     }
+    out_finish_summary(hm, res, n, reason, summary);
     Deckhand__GameOver go;
     Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
     sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER;
     sm.game_over = &go;
     for (int s = 0; s < hm->nseats; s++) {
         out_game_over(&go, hm, s, prp, n, reason);
+        out_game_over_end(&go, hm, summary);
         out_send(h, hm->seats[s].route, hm->seats[s].player_id, &sm);
     }
     if (hm->watch) {
         out_game_over(&go, hm, -1, prp, n, reason);
+        out_game_over_end(&go, hm, summary);
         out_watch_over(h, hm, &go, now_ms);
     }
     Deckhand__Internal__MatchEnded me = DECKHAND__INTERNAL__MATCH_ENDED__INIT;

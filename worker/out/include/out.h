@@ -61,6 +61,7 @@ typedef struct {
     char bot[HOST_BOT_MAX]; /* a bot seat (bot fill): the engine plays it inline, or the
                                worker for "search" (host_timers.c); "" for a player */
     bool removed;           /* an operator took the player out (host_admin.c): no return */
+    bool resigned;          /* the player resigned (host_resign.c): removed too, a bot plays on */
 } host_seat;
 
 /* A queue's settings (internal.proto QueueSettings); 0 turns a timer off. */
@@ -87,6 +88,7 @@ typedef struct {
     uint64_t turn_version; /* the snapshot version the turn timer belongs to */
     uint64_t turn_ms;      /* when that turn started (or we got the match) */
     int forfeit_seat;      /* -1, or the seat that forfeited (the match is over) */
+    bool resign_end;       /* forfeit_seat resigned (Resign), which ended the match */
     bool quarantined;      /* ended for script failures (the match is over) */
     bool idle;             /* forfeit_seat forfeited at the idle cap (HOST_IDLE_MS) */
     char admin_end[HOST_ADMIN_REASON_MAX]; /* set: an operator ended it (the match is over) */
@@ -107,6 +109,12 @@ typedef struct {
     char options[HOST_OPTIONS_MAX]; /* its game options (StartMatch.options), "" = defaults */
     bool unrated;                   /* bot-filled: no rating job at the end */
     struct out_watch_match *watch;  /* its watchers and frames (out_watch.c); NULL: none */
+    /* an undo asked in rated play (host/host_undo.c): by undo_seat at undo_ms, awaiting
+     * the seats of the undo_waiting bits */
+    bool undo_asked;
+    int undo_seat;
+    uint32_t undo_waiting;
+    uint64_t undo_ms;
 } host_match;
 
 /* What /metrics shows (main.c registers them; docs/OPERATIONS.md lists them). */
@@ -226,6 +234,31 @@ void out_answer(host *h, host_match *hm, int seat, uint64_t cmd_id, const char *
  * seat's GameOver, the watchers' last frame, and MatchEnded to the matchmaker. */
 void out_finish(host *h, host_match *hm, const engine_result *res, size_t n, const char *reason,
                 uint64_t now_ms);
+/* ---- the end screen's data in a GameOver (out_end.c) ----------------------------------
+ * Shared by the seats' GameOver (out_finish) and a replay's last frame (worker/replay.c),
+ * so both say the same. */
+#define OUT_END_SUMMARY_MAX 320
+#define OUT_END_DECK_MAX    96 /* distinct cards on one seat's end-screen deck */
+typedef struct {
+    const char *const *names; /* display names by seat */
+    int nseats;
+    int forfeit_seat;   /* the seat whose forfeit or resignation ended it, -1 none */
+    const char *reason; /* GameOver.reason: "" the rules ended it, else a DH_END_* */
+    const char *rules;  /* the rules' words for their end (engine_match_end_summary) */
+} out_end_why;
+/* Why the match ended and who won, in words a player reads, into buf: the reason's words
+ * (a resignation, a forfeit, a quarantine, an operator, the turn cap) or the rules' own,
+ * then the winners ("Ann wins.", "Ann and Bob share the win.", "It's a draw."). */
+void out_end_summary(const out_end_why *w, const engine_result *res, size_t n, char *buf,
+                     size_t cap);
+/* Seat's deck for the end screen (a deck-builder's; none for the board games) into dc and
+ * dcp (room for OUT_END_DECK_MAX): how many. Strings borrowed from m's bundle. */
+size_t out_end_deck(const engine_match *m, int seat, Deckhand__DeckCount *dc,
+                    Deckhand__DeckCount **dcp);
+/* GameOver.unrated: no rating moved (unrated: against bots or bot-filled; or the reason
+ * is a quarantine or an operator's end). */
+bool out_end_unrated(bool unrated, const char *reason);
+
 /* An operator removed the player of s (admin: reason): its GameOver, without results. */
 void out_removed(host *h, host_match *hm, const host_seat *s, const char *reason);
 /* How long, from now_ms, until the worker answers hm's pending decision for its seat or
@@ -311,6 +344,9 @@ void out_watch_over(host *h, host_match *hm, const Deckhand__GameOver *go, uint6
 void out_watch_gone(host *h, host_match *hm);
 /* Send every frame that is due; forget matches with no watchers left or all sent. */
 void out_watch_tick(host *h, uint64_t now_ms);
+/* One ServerMessage to every watcher of hm now, at once (not a frame: a chat line, which
+ * watchers only read); a watcher whose gateway is gone goes. */
+void out_watch_send(host *h, host_match *hm, const Deckhand__ServerMessage *sm);
 /* Watchers of hm now. */
 size_t out_watch_count(const host_match *hm);
 /* The watchers' counters; NULL without watchers (out_watch_init not called). */
