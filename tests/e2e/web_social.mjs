@@ -3,8 +3,9 @@
 // the other; a muted player's line reaches the page but is not shown; a flood of lines is
 // refused by the gateway and the refusal is shown under the chat; an undo asked in rated
 // play waits for the opponent's consent (its dialog), and once allowed the move is taken
-// back; then one resigns and both end screens say so. axe-core checks the match with its
-// chat and the consent dialog. Screenshots: OUT/chat*.png, OUT/undo-ask*.png,
+// back; a move whose card script fails is told in words with the way out (the bot answers);
+// then one resigns and both end screens say so. axe-core checks the match with its
+// chat and the consent dialog. Screenshots: OUT/chat*.png, OUT/script-error*.png, OUT/undo-ask*.png,
 // OUT/resigned*.png. No console error on either page.
 import { browser, checkNoConsoleErrors, fail, log, player, resign } from "./web_rig.mjs";
 import { audit, desktop, shots } from "./web_checks.mjs";
@@ -89,6 +90,40 @@ async function playerToPlay(pages) {
   return fail("no seat could play a card in 60 rounds");
 }
 
+// test_a_script_failure_is_told_in_words: Ada buys a Curse, whose script fails (the
+// pushed rule of test_web_social.sh): the decision says so with the way out, nothing is
+// played, and its "Let the bot answer" answers the decision for her.
+async function scriptFailure(a, b) {
+  for (let i = 0; i < 60 && !(await a.$(".decision .option")); i++) {
+    const bot = await b.$("#bot-answer:not([disabled])");
+    if (bot) await bot.click().catch(() => {});
+    await sleep(150);
+  }
+  for (let i = 0; i < 60; i++) {
+    const at = await a.$$eval(".decision .option:not([disabled])", (els) => els.findIndex((e) => /Buy Curse/.test(e.textContent)));
+    if (at >= 0) {
+      const before = await a.$eval(".decision[data-decision]", (el) => el.dataset.decision);
+      await (await a.$$(".decision .option:not([disabled])"))[at].click();
+      await a.waitForSelector(".script-error", { timeout: 10_000 }).catch(() => fail("no words after a move whose script failed"));
+      const said = await a.$eval(".script-error", (el) => el.textContent);
+      if (!/could not be played/.test(said) || !/error/i.test(said)) fail(`the script failure reads "${said}"`);
+      if ((await a.$eval(".decision[data-decision]", (el) => el.dataset.decision)) !== before) fail("the failed move changed the decision");
+      await shots(a, out, "script-error");
+      await a.click("#script-error-bot");
+      await a.waitForFunction((d) => document.querySelector(".decision[data-decision]")?.dataset.decision !== d, { timeout: 10_000 }, before)
+        .catch(() => fail("the bot did not answer after the script failure"));
+      log(`a failed move is told in words ("${said.slice(0, 80)}…") and the bot answered instead`);
+      return;
+    }
+    for (const p of [a, b]) {
+      const bot = await p.$("#bot-answer:not([disabled])");
+      if (bot) await bot.click().catch(() => {});
+    }
+    await sleep(150);
+  }
+  fail("Ada never had a Curse to buy");
+}
+
 // test_an_undo_in_rated_play_waits_for_consent: the mover asks, the other seat's dialog
 // allows it, the mover's hand has the card again.
 async function undo(a, b) {
@@ -134,6 +169,7 @@ try {
   await chat(a, b);
   await mute(a, b);
   await flood(a, b);
+  await scriptFailure(a, b);
   await undo(a, b);
   await resignOne(a, b);
   checkNoConsoleErrors();

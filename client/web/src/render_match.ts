@@ -332,13 +332,17 @@ function boardHint(m: Match, ui: MatchUi): HTMLElement | null {
     : "Click one of your highlighted cards, then its target or the space it goes to.");
 }
 
+// A move that failed in a card script: the server's words (what happened, an error id, the
+// way out), else ours, and the way out as a button: the bot answers this decision (not
+// offered when it was the bot's answer that failed).
 function scriptErrorEl(ui: MatchUi): HTMLElement | null {
   if (!ui.scriptError) return null;
+  const botFailed = /^the bot/i.test(ui.scriptError);
   return h("div", { class: "script-error", role: "alert", "data-key": "script-error" },
-    h("strong", {}, "That move could not be played. "),
-    "A card's rules failed on the server and the move was taken back",
-    ui.scriptError ? ` (${ui.scriptError})` : "", ". Try another choice, or let the bot answer this one for you. ",
-    h("button", { id: "script-error-bot", class: "primary", onclick: () => ui.bot() }, "Let the bot answer"));
+    h("p", {}, /could not be played|could not answer/i.test(ui.scriptError) ? ui.scriptError
+      : `Your move could not be played: the game's rules failed on it (${ui.scriptError}). Nothing changed. ` +
+        "Choose another move, or let the bot answer for you."),
+    botFailed ? null : h("button", { id: "script-error-bot", class: "primary", onclick: () => ui.bot() }, "Let the bot answer"));
 }
 
 function decisionEl(m: Match, ui: MatchUi): HTMLElement {
