@@ -1,6 +1,6 @@
 // web_social.mjs URL OUT: two account players (rated) meet in a Dominion match in headless
 // Chromium and use what sits beside the table (issue 29): a chat line and an emote reach
-// the other; a muted player's line reaches the page but is not shown; a flood of lines is
+// the other, and a spectator reads the chat without a field to write in; a muted player's line reaches the page but is not shown; a flood of lines is
 // refused by the gateway and the refusal is shown under the chat; an undo asked in rated
 // play waits for the opponent's consent (its dialog), and once allowed the move is taken
 // back; a move whose card script fails is told in words with the way out (the bot answers);
@@ -32,6 +32,27 @@ async function chat(a, b) {
   await b.click('.emote-go[data-emote="gg"]');
   await seen(a, "Good game!");
   log("a chat line and an emote went both ways");
+}
+
+// test_a_spectator_reads_the_chat: Cy watches the match from the watch list; a line sent
+// then reaches his screen, which has no field to write in.
+async function spectator(a) {
+  const c = await player(url, "Cy");
+  const id = await a.$eval(".match", (el) => el.dataset.match);
+  const listed = `.watch-list li[data-match="${id}"] .watch-go`;
+  for (let tries = 0; !(await c.$(listed)); tries++) {
+    if (tries === 20) fail(`match ${id} never appeared in the watch list`);
+    await c.click("#watch-refresh");
+    await c.waitForSelector(listed, { timeout: 1_000 }).catch(() => {});
+  }
+  await c.click(listed);
+  await c.waitForSelector(".match.watching .chat", { timeout: 20_000 }).catch(() => fail("the spectator has no chat panel"));
+  if (await c.$(".match.watching #chat-text")) fail("the spectator may write in the chat");
+  await say(a, "hello watchers");
+  await seen(c, "hello watchers");
+  log("a spectator reads the chat and cannot write in it");
+  await c.keyboard.press("Escape");
+  await c.waitForSelector("#lobby");
 }
 
 // test_a_muted_player_is_not_shown: B mutes A; A's next line reaches B's page (its trace)
@@ -167,6 +188,7 @@ try {
   }
   for (const p of [a, b]) await p.waitForSelector(".decision", { timeout: 20_000 });
   await chat(a, b);
+  await spectator(a);
   await mute(a, b);
   await flood(a, b);
   await scriptFailure(a, b);
