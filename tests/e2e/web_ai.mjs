@@ -63,9 +63,9 @@ async function startAi(page, game) {
   await page.waitForSelector(`.game.picked[data-game="${game}"] #play-ai`, { timeout: 5_000 })
     .catch(() => fail(`${game}: no Play the AI button`));
   const levels = await page.$$eval("#ai-level option", (os) => os.map((o) => o.value));
-  if (!levels.length) fail(`${game}: no difficulty offered`);
-  await page.select("#ai-level", levels[0]); // the easiest plays fastest
-  await page.click("#play-ai");
+  const level = await page.$eval("#ai-level", (el) => el.value);
+  if (!levels.length || !levels.includes(level)) fail(`${game}: difficulties ${levels}, "${level}" picked`);
+  await page.click("#play-ai"); // at the difficulty the lobby picks first (the second easiest)
   await page.waitForSelector(`.match[data-game="${game}"] .decision[data-decision]`, { timeout: 15_000 })
     .catch(() => fail(`${game}: no decision after Play the AI`));
   return title;
