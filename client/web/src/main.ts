@@ -13,7 +13,7 @@ import { moveFocus, optionKey, replayKey, type Target } from "./keys";
 import { renderMatch, shownOptions, tickTimers, zoneKind, type MatchUi } from "./render_match";
 import { renderGameOver } from "./endscreen";
 import { Replay, renderReplay } from "./replay";
-import type { GameDesc, Option, ServerMessage, SpectatorFrame, Welcome } from "./gen/deckhand";
+import type { GameDesc, Option, ServerMessage, SpectatorFrame, UndoState, Welcome } from "./gen/deckhand";
 
 const TOKEN = "deckhand.token";
 const MATCH = "deckhand.match";
@@ -275,10 +275,7 @@ function resign(): void {
 function undo(): void {
   const m = match;
   if (!m || !m.decision?.can_undo || ui.sending) return;
-  conn.request("undo_request", { match_id: m.id }).then(() => {
-    if (m.undo?.status !== "asked") m.log.push("(your last move was taken back)");
-    draw();
-  }, (e) => {
+  conn.request("undo_request", { match_id: m.id }).then(() => draw(), (e) => {
     m.log.push(`(undo: ${e instanceof Error ? e.message : String(e)})`);
     draw();
   });
@@ -425,6 +422,18 @@ function onMatchMessage(msg: ServerMessage): boolean {
   return true;
 }
 
+// An undo's news in the log, in words.
+function undoWords(m: Match, u: UndoState): string {
+  const mine = u.seat === m.seat;
+  switch (u.status) {
+    case "asked": return mine ? "(you asked to take back your last move; waiting for the others to allow it)" : "";
+    case "accepted": return mine ? "(your last move was taken back)" : `(${m.name(u.seat)}'s last move was taken back)`;
+    case "declined": return mine ? "(your undo was refused)" : `(${m.name(u.seat)}'s undo was refused)`;
+    case "expired": return mine ? "(your undo was not answered in time)" : `(${m.name(u.seat)}'s undo was not answered in time)`;
+  }
+  return "";
+}
+
 // Chat, undo and rematch news of the match being played or watched.
 function onSocial(msg: ServerMessage): boolean {
   const id = msg.chat?.match_id ?? msg.undo?.match_id ?? msg.rematch?.match_id;
@@ -434,7 +443,8 @@ function onSocial(msg: ServerMessage): boolean {
   if (msg.chat) m.addChat(msg.chat);
   if (msg.undo) {
     m.undo = msg.undo;
-    if (msg.undo.status !== "asked") m.log.push(`(${m.name(msg.undo.seat)}'s undo: ${msg.undo.status})`);
+    const words = undoWords(m, msg.undo);
+    if (words) m.log.push(words);
   }
   if (msg.rematch) m.rematch = msg.rematch;
   return true;
