@@ -5,8 +5,7 @@
 # and plays each match to its end screen; the time from opening the page to the first
 # decision is printed (first_decision_ms, under 3 s); the phone layout keeps the hand
 # beside an open decision (element geometry), a card reads in full, a move is undone,
-# Elemental is played on its board (an attack and a move by clicks), a player resigns
-# and a rematch starts; axe-core finds no serious or critical issue on the lobby, a
+# Elemental is played on its board (an attack and a move by clicks), a player resigns; axe-core finds no serious or critical issue on the lobby, a
 # match, a dialog and the end screen; no console error (web_ai.mjs says how). Screenshots
 # of every screen at both sizes go to build-test/test-output/web_ai/.
 # shellcheck source=SCRIPTDIR/e2e_lib.sh

@@ -21,7 +21,7 @@ mkdir -p "$out"
 
 # Spectator frames 2 s behind (the worker's default is 10 s): the watcher's screen comes soon.
 export DECKHAND_SPECTATOR_DELAY_MS=2000
-e2e_start 16400
+e2e_start 18400
 # Dominion pushed with a broken rule: buying a Curse fails in its script for a player whose
 # name starts "Ada" (the push's own rules tests and bots never meet it; test_script_words.c
 # does the same for the protocol).
