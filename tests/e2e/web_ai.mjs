@@ -160,7 +160,7 @@ async function wholeGame(page, game, i) {
     await zoom(page);
     await undo(page);
   }
-  if (game === "elemental") await boardPlay(page, out);
+  if (game === "elemental") await boardPlay(page, out, () => startAi(page, game));
   await shots(page, out, `${game}-match`);
   const n = await play(page, game, out, { clicks: 3, multi: 1, arrows: 1, checkPress: false });
   await endScreen(page, game);
@@ -192,6 +192,8 @@ async function resignMatch(page) {
     el.querySelector("#end-reason")?.textContent ?? "", el.querySelector(".results").textContent]);
   if (head !== "You resigned" || !rows.includes("(resigned)") || !reason) fail(`after resigning: "${head}", "${reason}", ${rows}`);
   log(`resigned: "${head}" - "${reason}"`);
+  await page.click("#back-to-lobby");
+  await page.waitForSelector("#lobby");
 }
 
 try {

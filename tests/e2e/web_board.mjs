@@ -71,18 +71,33 @@ async function act(page, entity, want, shot) {
   return "";
 }
 
-export async function boardPlay(page, out) {
+// Until an attack and a move were made by clicks: up to three matches against the AI (one
+// the AI wins before a minion could act ends, and a new one starts from the lobby).
+export async function boardPlay(page, out, again) {
   const want = { attack: true, move: true, out };
+  for (let match = 1; ; match++) {
+    if (await boardMatch(page, want)) return;
+    if (match === 3) fail(`no ${want.attack ? "attack" : "move"} could be made on the board in 3 matches`);
+    log(`board: the match ended before an attack and a move; another one`);
+    await page.click("#back-to-lobby");
+    await page.waitForSelector("#lobby");
+    await again();
+  }
+}
+
+// One match's part of boardPlay: true once both are done (the match goes on), false when
+// it ended first.
+async function boardMatch(page, want) {
+  let shot = want.attack && want.move;
   const rows = await page.$$eval(".seat.mine .board .space", (els) => new Set(els.map((e) => e.dataset.row)).size);
   // test_the_whole_board_is_drawn: both rows of both sides from the first decision on.
   if (rows < 2) fail(`the own board is drawn with ${rows} row(s) at the first decision, not both`);
   const theirs = await page.$$eval(".seat:not(.mine) .board .space", (els) => els.length);
   if (theirs !== (await page.$$eval(".seat.mine .board .space", (els) => els.length))) fail("the boards differ in size");
   let last = "";
-  let shot = true;
   for (let step = 0; step < 120 && (want.attack || want.move); step++) {
     last = await nextDecision(page, last);
-    if (!last) fail("the match ended before an attack and a move were made on the board");
+    if (!last) return false;
     let done = "";
     for (const a of await page.$$(".seat.mine .board .card[data-acts]")) {
       const entity = await pickActor(page, a);
@@ -96,8 +111,10 @@ export async function boardPlay(page, out) {
       shot = false;
       continue;
     }
-    // A space to put a card on (the card picked already: a "place" decision): click it.
-    const free = await page.$(".seat.mine .space.target:not(:has(.card))");
+    // A space to put a card on (the card picked already: a "place" decision): click the
+    // last free one (the back row, out of the enemy's first reach, so it lives to move).
+    const spaces = await page.$$(".seat.mine .space.target:not(:has(.card))");
+    const free = spaces[spaces.length - 1];
     if (free) {
       const zone = await free.evaluate((el) => el.dataset.zone);
       const [o] = await answerBy(page, free);
@@ -111,4 +128,5 @@ export async function boardPlay(page, out) {
     await next.click();
   }
   if (want.attack || want.move) fail(`no ${want.attack ? "attack" : "move"} could be made on the board in 120 decisions`);
+  return true;
 }
