@@ -14,7 +14,7 @@ out=$DECKHAND_BIN_DIR/../test-output/web_rematch
 rm -rf "$out"
 mkdir -p "$out"
 
-e2e_start 18600
+e2e_start 19400
 page=${DECKHAND_GATEWAY_WS/#ws:/http:}
 page=${page%/ws}/
 e2e_log "rematches through $page"
