@@ -66,6 +66,9 @@ static void worker_game_info(const engine_game_info *in, Deckhand__Internal__Gam
         o->n_items = in->options[i].nitems;
         o->items = (char **)in->options[i].items;
         o->list_size = (uint32_t)in->options[i].list_size;
+        o->label = (char *)in->options[i].label;
+        o->n_value_labels = in->options[i].nvalues;
+        o->value_labels = (char **)in->options[i].value_labels;
         specs->p[i] = o;
     }
     out->n_options = n;

@@ -71,7 +71,9 @@ typedef struct {
     size_t nvalues;
     const char *default_value;
     const char *help;
-    const char *const *items; /* nitems: what a list value may name (dh_optlist.h) */
+    const char *label;               /* its words for players, "" when not given */
+    const char *const *value_labels; /* nvalues: each value's words, "" when not given */
+    const char *const *items;        /* nitems: what a list value may name (dh_optlist.h) */
     size_t nitems;
     size_t list_size; /* items a list names; 0: 1..nitems */
 } engine_option_spec;

@@ -18,14 +18,18 @@ local function choices(values)
   return table.concat(values, ", ", 1, #values - 1) .. " or " .. values[#values]
 end
 
--- The options deck_1 and deck_2 (OptionSpec: name, values, default, help): each seat's
--- preset deck among `values`, by default defaults[seat]; help(ordinal) says what it
--- picks ("the first player's hero and preset deck").
+local LABEL = { "First player's deck", "Second player's deck" }
+
+-- The options deck_1 and deck_2 (OptionSpec: name, values, default, help, and the words
+-- players read: label, value_labels): each seat's preset deck among `values`, by default
+-- defaults[seat]; help(ordinal) says what it picks ("the first player's hero and preset
+-- deck"); each value reads capitalized ("Earth").
 function gametable.deck_options(values, defaults, help)
-  local options = {}
+  local options, words = {}, {}
+  for _, v in ipairs(values) do words[v] = v:sub(1, 1):upper() .. v:sub(2) end
   for p = 1, 2 do
-    options[p] = { name = "deck_" .. p, values = { table.unpack(values) },
-                   default = defaults[p], help = help(ORDINAL[p]) }
+    options[p] = { name = "deck_" .. p, label = LABEL[p], values = { table.unpack(values) },
+                   value_labels = words, default = defaults[p], help = help(ORDINAL[p]) }
   end
   return options
 end

@@ -17,18 +17,18 @@ local counters = {
 
 -- The minions' keywords, as cards print them.
 local KEYWORDS = {
-  taunt = { "Taunt", "Must be attacked before the hero and minions without Taunt" },
-  haste = { "Haste", "May attack or move on the turn it is played" },
+  taunt = { "Taunt", "While nothing stands in front of it, its side can only be attacked here" },
+  haste = { "Haste", "May act on the turn it is played" },
   frenzy = { "Frenzy", "Attacks twice a turn" },
   sweep = { "Sweep", "Also hits the target's left and right neighbours" },
   berserk = { "Berserk", "Attacks straight ahead whenever it can" },
   deathtouch = { "Deathtouch", "Destroys any minion it damages" },
-  free = { "Free targeting", "May attack any enemy minion" },
-  reflect = { "Reflect", "Damage dealt to it is also dealt to the attacker" },
-  invulnerable = { "Invulnerable", "The next hits deal it nothing (one per point)" },
+  free = { "Free targeting", "May attack any enemy minion, whatever its position" },
+  reflect = { "Reflect", "A minion attacking it also suffers its own attack" },
+  invulnerable = { "Invulnerable", "Hits left that deal it nothing" },
   swift = { "Swift", "May move and attack in the same turn" },
-  root = { "Rooted", "Cannot move" },
-  stun = { "Stunned", "Cannot attack or move" },
+  root = { "Rooted", "Cannot move on its own" },
+  stun = { "Stunned", "Neither attacks nor moves until the end of its owner's next turn" },
 }
 for name, kw in pairs(KEYWORDS) do
   counters[name] = { label = kw[1], order = 10, description = kw[2] }

@@ -1,10 +1,11 @@
 /*
  * test_engine_words.c: the words a game's presentation gives its players (engine/
  * engine_present_words.c): title, summary, deck_builder and counter hints read into the
- * Catalog (sorted, whatever Lua's order) and the game list (engine_bundle_games); bad
- * words refused at load naming the field; and every shipped game has a title, a summary,
- * says whether it builds decks, and hints every counter its views show (a player's label,
- * or hidden), all through a match, and words its end screen's score (the hint `score`).
+ * Catalog (sorted, whatever Lua's order) and the game list (engine_bundle_games), with
+ * each option's label and its values' words; bad words refused at load naming the field; and every
+ * shipped game has a title, a summary, says whether it builds decks, and hints every counter its
+ * views show (a player's label, or hidden), all through a match, and words its end screen's score
+ * (the hint `score`).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,6 +78,66 @@ static void test_catalog_carries_title_summary_and_counter_hints_in_order(void)
     CU_ASSERT_TRUE(info[0].deck_builder);
     engine_catalog_free(c);
     engine_bundle_free(b);
+}
+
+/* A one-file bundle "w" whose game declares options (a Lua expression). */
+static engine_bundle *load_options(const char *options, engine_error *err)
+{
+    char src[2048];
+    snprintf(src, sizeof src,
+             "return { min_players = 1, max_players = 2, options = %s,\n"
+             "  turn = function(g) end, finished = function(g) return true end,\n"
+             "  results = function(g) return { { score = 0 } } end }\n",
+             options);
+    engine_file_in f[] = {{"w/game.lua", src, strlen(src)}};
+    return engine_bundle_load_files("w", f, 1, NULL, err);
+}
+
+static void test_options_carry_their_label_and_each_values_words(void)
+{
+    engine_error err = {0};
+    engine_bundle *b = load_options("{ { name = 'deck_1', label = 'First player\\'s deck',"
+                                    "    values = { 'earth', 'fire', 'wind' }, default = 'fire',"
+                                    "    value_labels = { earth = 'Earth', fire = 'Fire' } },"
+                                    "  { name = 'speed', default = 'fast' } }",
+                                    &err);
+    CU_ASSERT_FATAL(b != NULL);
+    engine_game_info info[2];
+    CU_ASSERT_EQUAL_FATAL(engine_bundle_games(b, info, 2), 1);
+    CU_ASSERT_EQUAL_FATAL(info[0].noptions, 2);
+    const engine_option_spec *o = &info[0].options[0];
+    CU_ASSERT_STRING_EQUAL(o->label, "First player's deck");
+    CU_ASSERT_STRING_EQUAL(o->value_labels[0], "Earth");
+    CU_ASSERT_STRING_EQUAL(o->value_labels[1], "Fire");
+    CU_ASSERT_STRING_EQUAL(o->value_labels[2], ""); /* not given: the value itself */
+    CU_ASSERT_STRING_EQUAL(info[0].options[1].label, "");
+    engine_bundle_free(b);
+}
+
+static void test_bad_option_words_are_refused_naming_the_option(void)
+{
+    static const struct {
+        const char *lua, *field;
+    } bad[] = {
+        {"{ { name = 'k', default = 'a', values = { 'a' }, label = 'a\\nb' } }",
+         "option 'k'.label"},
+        {"{ { name = 'k', default = 'a', values = { 'a' }, value_labels = { b = 'B' } } }",
+         "option 'k'.value_labels names a value it does not have"},
+        {"{ { name = 'k', default = 'a', values = { 'a' }, value_labels = { a = 7 } } }",
+         "option 'k'.value_labels.a"},
+        {"{ { name = 'k', default = 'a', values = { 'a' }, value_labels = 'A' } }",
+         "option 'k'.value_labels must map"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        engine_error err = {0};
+        engine_bundle *b = load_options(bad[i].lua, &err);
+        CU_ASSERT_PTR_NULL(b);
+        if (!strstr(err.message, bad[i].field)) {
+            fprintf(stderr, "%s: got '%s', wanted '%s'\n", bad[i].lua, err.message, bad[i].field);
+            CU_FAIL("the error does not name the option's field");
+        }
+        engine_bundle_free(b);
+    }
 }
 
 static void test_game_without_words_lists_empty_title_and_no_deck(void)
@@ -213,6 +274,12 @@ static void test_every_shipped_game_has_a_title_a_summary_and_says_if_it_builds_
             CU_ASSERT(strlen(info[i].summary) > 200); /* how a turn goes, how one wins */
             CU_ASSERT_PTR_NOT_NULL(strstr(info[i].summary, "\n\n"));
             CU_ASSERT_EQUAL(info[i].deck_builder, shipped[s].deck_builder);
+            for (size_t o = 0; o < info[i].noptions; o++) { /* no "deck_1", no "first_game" */
+                const engine_option_spec *spec = &info[i].options[o];
+                CU_ASSERT(spec->label[0] != 0);
+                for (size_t v = 0; v < spec->nvalues; v++)
+                    CU_ASSERT(spec->value_labels[v][0] != 0);
+            }
         }
         CU_ASSERT(found);
     }
@@ -235,6 +302,10 @@ static void test_every_shipped_game_hints_every_counter_its_views_show(void)
 static const dh_test_case cases[] = {
     {"test_catalog_carries_title_summary_and_counter_hints_in_order",
      test_catalog_carries_title_summary_and_counter_hints_in_order},
+    {"test_options_carry_their_label_and_each_values_words",
+     test_options_carry_their_label_and_each_values_words},
+    {"test_bad_option_words_are_refused_naming_the_option",
+     test_bad_option_words_are_refused_naming_the_option},
     {"test_game_without_words_lists_empty_title_and_no_deck",
      test_game_without_words_lists_empty_title_and_no_deck},
     {"test_bad_words_are_refused_naming_the_field", test_bad_words_are_refused_naming_the_field},

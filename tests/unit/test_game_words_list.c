@@ -1,8 +1,10 @@
 /*
- * test_game_words_list.c: a game's words on their way to the lobby. The worker's hello
- * carries each game's title, rules summary, difficulties (easiest first) and whether it
- * builds decks (GameInfo, from the bundle's presentation: engine_present_words.c), and
- * the matchmaker's Games reply passes them on in each GameDesc.
+ * test_game_words_list.c: a game's words and structure on their way to players. The
+ * worker's hello carries each game's title, rules summary, difficulties (easiest first)
+ * and whether it builds decks (GameInfo, from the bundle's presentation:
+ * engine_present_words.c), and the matchmaker's Games reply passes them on in each
+ * GameDesc; the worker's DecisionRequest carries each option's verb, and its View the
+ * deck-builders' VP totals.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +40,12 @@ static void test_worker_hello_carries_titles_summaries_difficulties_and_deck_bui
     CU_ASSERT_PTR_NOT_NULL(strstr(dom->summary, "Province"));
     CU_ASSERT_FALSE(mlw->deck_builder);
     CU_ASSERT_TRUE(dom->deck_builder);
+    CU_ASSERT_FATAL(dom->n_options == 1 && mlw->n_options == 2);
+    CU_ASSERT_STRING_EQUAL(dom->options[0]->label, "Kingdom");
+    CU_ASSERT_EQUAL_FATAL(dom->options[0]->n_value_labels, dom->options[0]->n_values);
+    CU_ASSERT_STRING_EQUAL(dom->options[0]->values[0], "first_game");
+    CU_ASSERT_STRING_EQUAL(dom->options[0]->value_labels[0], "First game");
+    CU_ASSERT_STRING_EQUAL(mlw->options[1]->label, "Second player's deck");
     for (size_t i = 0; i < m->worker_hello->n_games; i++) {
         const Deckhand__Internal__GameInfo *g = m->worker_hello->games[i];
         CU_ASSERT_EQUAL_FATAL(g->n_difficulties, 3);
@@ -115,6 +123,41 @@ static void test_games_reply_carries_each_games_title_summary_and_difficulties(v
     rig_mm_close(&r);
 }
 
+static void test_worker_decision_request_carries_verbs_and_view_the_vp_totals(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "scripts", NULL);
+    host_match *hm = rig_worker_started(&r, "m-verbs", "dominion", NULL);
+    const engine_decision *d = engine_match_decision(hm->m);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    const char *decider = rig_worker_players[d->seat];
+    rig_worker_command(&r, "m-verbs", decider, 5, NULL);
+    rig_outbox o;
+    rig_worker_gw_drain(&r, &o);
+    const Deckhand__ServerMessage *dr =
+        rig_outbox_find(&o, decider, DECKHAND__SERVER_MESSAGE__BODY_DECISION);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dr);
+    const Deckhand__DecisionRequest *req = dr->decision;
+    CU_ASSERT_FATAL(req->n_options >= 2);
+    int buys = 0;
+    for (size_t i = 0; i < req->n_options; i++)
+        buys += !strcmp(req->options[i]->verb, "buy");
+    CU_ASSERT(buys > 0);
+    CU_ASSERT_STRING_EQUAL(req->options[req->n_options - 1]->verb, "end");
+    const Deckhand__ServerMessage *v =
+        rig_outbox_find(&o, decider, DECKHAND__SERVER_MESSAGE__BODY_VIEW);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    int vp = 0;
+    for (size_t i = 0; i < v->view->n_counters; i++)
+        if (!strcmp(v->view->counters[i]->name, "vp")) {
+            vp++;
+            CU_ASSERT_EQUAL(v->view->counters[i]->value, 3); /* three Estates each */
+        }
+    CU_ASSERT_EQUAL(vp, 2);
+    rig_outbox_free(&o);
+    rig_worker_close(&r);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -122,6 +165,8 @@ int main(void)
          test_worker_hello_carries_titles_summaries_difficulties_and_deck_builders},
         {"games_reply_carries_each_games_title_summary_and_difficulties",
          test_games_reply_carries_each_games_title_summary_and_difficulties},
+        {"worker_decision_request_carries_verbs_and_view_the_vp_totals",
+         test_worker_decision_request_carries_verbs_and_view_the_vp_totals},
         {NULL, NULL},
     };
     return rig_worker_main("game_words_list", cases);
