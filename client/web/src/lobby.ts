@@ -1,7 +1,8 @@
 // lobby.ts: the screens before and between matches: logging in (a guest name, or an
 // account: log in or register), the game list with each game's options, queueing,
 // parties, lobbies, the running matches one may watch, the leaderboard and the player's
-// history (each match with its replay). Each game shows its title and rules summary, and
+// history (each match with its replay). Each game shows its title and rules summary, its
+// options in the bundle's words (OptionSpec.label, value_labels), and
 // offers a match against the AI at the difficulties it has (starting at once, unrated)
 // beside the queue, whose mode (practice or rated) an account picks. It draws; main.ts acts.
 import { h, patch } from "./dom";
@@ -130,10 +131,11 @@ function gameCard(m: LobbyModel, act: LobbyActions, g: GameDesc): HTMLElement {
       sizes.length > 1 ? h("label", {}, "Players ", h("select", { id: "players", onchange: (e: Event) =>
         act.setPlayers(Number((e.target as HTMLSelectElement).value)) },
       sizes.map((n) => h("option", { value: n, selected: n === m.players }, n)))) : null,
-      g.options.map((o) => h("label", { title: o.help }, `${o.name} `,
+      g.options.map((o) => h("label", { title: o.help }, `${o.label || o.name} `,
         o.values.length ? h("select", { "data-option": o.name, onchange: (e: Event) =>
           act.setOption(o.name, (e.target as HTMLSelectElement).value) },
-        o.values.map((v) => h("option", { value: v, selected: (m.options[o.name] ?? o.default_value) === v }, v)))
+        o.values.map((v, i) => h("option", { value: v, selected: (m.options[o.name] ?? o.default_value) === v },
+          o.value_labels[i] || v)))
           : h("input", { "data-option": o.name, value: m.options[o.name] ?? o.default_value, onchange: (e: Event) =>
             act.setOption(o.name, (e.target as HTMLInputElement).value) }))),
       modeEl(m, act, g),
