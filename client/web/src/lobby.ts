@@ -178,7 +178,7 @@ function lobbyEl(m: LobbyModel, act: LobbyActions): HTMLElement {
           act.lobbyJoin((document.getElementById("lobby-code") as HTMLInputElement).value.trim()) }, "Join"),
         h("button", { id: "lobby-refresh", onclick: act.lobbyList }, "List public lobbies")),
       m.lobbies ? h("ul", { class: "lobby-list" }, m.lobbies.lobbies.length === 0 ? h("li", {}, "No public lobby.") :
-        m.lobbies.lobbies.map((s) => h("li", { "data-key": s.code }, `${s.game} · ${s.host} · ${s.members}/${s.players} `,
+        m.lobbies.lobbies.map((s) => h("li", { "data-key": s.code }, `${titleOf(m, s.game)} · ${s.host} · ${s.members}/${s.players} `,
           h("button", { onclick: () => act.lobbyJoin(s.code) }, "Join")))) : null);
   const mine = l.members.find((x) => x.player_id === m.me.player_id);
   return h("section", { class: "panel lobbies", "data-key": "lobbies" }, h("h2", {}, `Lobby `, h("code", {}, l.code), ` · ${l.game}`),
@@ -222,7 +222,7 @@ function watchEl(m: LobbyModel, act: LobbyActions): HTMLElement {
       m.watch ? "Refresh" : "Show running matches")),
     m.watch ? h("ul", { class: "watch-list" }, m.watch.matches.length === 0 ? h("li", {}, "No match running.") :
       m.watch.matches.map((w) => h("li", { "data-key": w.match_id, "data-match": w.match_id, "data-game": w.game },
-        h("span", {}, `${w.game} · ${w.players.join(" vs ")} · ${since(w.started_ms)} `),
+        h("span", {}, `${titleOf(m, w.game)} · ${w.players.join(" vs ")} · ${since(w.started_ms)} `),
         h("button", { class: "watch-go", onclick: () => act.watch(w.match_id) }, "Watch")))) : null);
 }
 

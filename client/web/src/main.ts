@@ -93,13 +93,19 @@ const ui: MatchUi = {
     ui.narrowed = narrowed;
     draw();
   },
+  // A dialog takes the focus (render_match.ts); closing it gives the focus back to what
+  // had it before.
   open: (dialog) => {
+    if (dialog && !ui.dialog) focusBefore = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     ui.dialog = dialog;
-    draw();
+    drawNow();
+    if (!dialog && focusBefore?.isConnected) focusBefore.focus();
+    if (!dialog) focusBefore = null;
   },
   resign: () => resign(),
   undo: () => undo(),
 };
+let focusBefore: HTMLElement | null = null;
 // Where the tab's player is kept: this tab only.
 const store = sessionStorage;
 
