@@ -18,6 +18,12 @@ export function addCatalog(c: Catalog): void {
   catalogs.set(c.bundle_id, { cards: new Map(c.cards.map((card) => [card.name, card])), presentation: c.presentation });
 }
 
+// A name as words ("max_mana" -> "Max mana"), for what the bundle gives no label.
+export const words = (name: string): string => {
+  const w = name.replace(/_/g, " ");
+  return w.charAt(0).toUpperCase() + w.slice(1);
+};
+
 // The lobby's words for each game (GameDesc.title and summary), for a match whose bundle
 // gives none.
 export const gameWords = new Map<string, { title: string; summary: string }>();
@@ -89,7 +95,7 @@ export class Match {
 
   // A counter as a player reads it: its hint's label, else its name in words.
   counterLabel(name: string): string {
-    return this.counterHint(name)?.label || name.replace(/_/g, " ");
+    return this.counterHint(name)?.label || words(name);
   }
 
   card(name: string): CardInfo | undefined {

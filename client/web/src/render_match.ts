@@ -17,7 +17,7 @@
 // are played on the board (board.ts). Every node that may be pressed has a data-key, so a
 // redraw keeps it (dom.ts, patch).
 import { h, hue, patch, type Child } from "./dom";
-import { NO_SEAT, type Match } from "./match";
+import { NO_SEAT, words, type Match } from "./match";
 import type { Card, DecisionRequest, Option, Zone } from "./gen/deckhand";
 import { actors, boardCols, boardDriven, boardRows, clickCard, panelOptions, spaceOptions, targetsOf } from "./board";
 import { chatEl, dialogsEl, type SocialUi } from "./side";
@@ -177,7 +177,7 @@ function clickSpace(m: Match, ui: MatchUi, zone: string): void {
 }
 
 function label(m: Match, z: Zone): string {
-  return m.hint(z.name)?.label || z.name.replace(/^supply:/, "").replace(/_/g, " ");
+  return m.hint(z.name)?.label || words(z.name.replace(/^supply:/, ""));
 }
 
 function frame(m: Match, z: Zone): string | undefined {
