@@ -16,6 +16,11 @@ static void social_dropped(mm_state *mm, const char *player_id, uint64_t now_ms)
     parties_dropped(mm, player_id, now_ms);
 }
 
+static void social_seated(mm_state *mm, const char *player_id)
+{
+    parties_seated(mm, player_id);
+}
+
 /* The lease was won and the queues loaded: the stored parties and lobbies replace those in
  * memory. */
 static void social_loaded(mm_state *mm, uint64_t now_ms)
@@ -29,6 +34,7 @@ void social_init(mm_state *mm)
     group_set_init(&mm->parties, PARTIES_MAX);
     group_set_init(&mm->lobbies, LOBBIES_MAX);
     mm->on_dropped = social_dropped;
+    mm->on_seated = social_seated;
     mm->on_loaded = social_loaded;
 }
 
@@ -37,6 +43,7 @@ void social_free(mm_state *mm)
     group_set_free(&mm->parties);
     group_set_free(&mm->lobbies);
     mm->on_dropped = NULL;
+    mm->on_seated = NULL;
     mm->on_loaded = NULL;
 }
 
