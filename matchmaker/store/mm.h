@@ -172,8 +172,9 @@ typedef struct mm_state {
     rating_source ratings;         /* players' ratings for matching (rating.h) */
     admin_waits admin;             /* the admin API's requests waiting for a worker (admin.h) */
     mm_stats stats;
-    group_set parties; /* social/parties.h */
-    group_set lobbies; /* social/lobbies.h */
+    group_set parties;            /* social/parties.h */
+    group_set lobbies;            /* social/lobbies.h */
+    struct rematch_list *rematch; /* social/rematch.h: offers to play a match again */
     /* Upward calls, set by social_init (NULL: nobody listens): tickets_expire took an away
      * player off its ticket (its party hears of it); a match started with the player seated
      * (placement.c: its party is no longer queued); mm_load loaded the queues after the
