@@ -68,8 +68,22 @@ static int rematch_seat(const rematch *x, const char *player_id)
     return -1;
 }
 
-/* RematchState of x to every human seat, through every gateway the matchmaker knows (a
- * gateway passes it only to a player connected there). */
+/* Whether gateway id is one of the first n gateways of the registry or of x's seats
+ * before seat k (those had the message already). */
+static bool rematch_told(const mm_state *mm, const rematch *x, size_t k, const char *id)
+{
+    for (size_t g = 0; g < mm->reg.ngateways; g++)
+        if (!strcmp(mm->reg.gateways[g].id, id))
+            return true;
+    for (size_t i = 0; i < k; i++)
+        if (!strcmp(x->seats[i].gateway, id))
+            return true;
+    return false;
+}
+
+/* RematchState of x to every human seat, through every gateway the matchmaker knows: the
+ * registry's (a gateway passes it only to a player connected there) and those the offers
+ * came through (a gateway whose hello is yet to come). */
 static void rematch_tell(mm_state *mm, const rematch *x, bool declined)
 {
     uint32_t offered[REMATCH_SEATS];
@@ -87,6 +101,10 @@ static void rematch_tell(mm_state *mm, const rematch *x, bool declined)
         for (size_t g = 0; g < mm->reg.ngateways; g++)
             notify_body(mm, mm->reg.gateways[g].id, x->seats[i].player_id,
                         DECKHAND__SERVER_MESSAGE__BODY_REMATCH, &st);
+        for (size_t k = 0; k < x->n; k++)
+            if (x->seats[k].gateway[0] && !rematch_told(mm, x, k, x->seats[k].gateway))
+                notify_body(mm, x->seats[k].gateway, x->seats[i].player_id,
+                            DECKHAND__SERVER_MESSAGE__BODY_REMATCH, &st);
     }
 }
 
