@@ -67,7 +67,7 @@ const dh_acl_role dh_acl_roles[] = {
      * writes when a match is rated. */
     {"worker", ACL_BASE ACL_SCRIPTS
      "+get +mget +set +del +exists +pexpire +hget +hgetall +hmget "
-     "+hset +hdel +hincrby +lrange +llen +rpush +lpush +sadd +spop "
+     "+hset +hdel +hincrby +lrange +llen +rpush +rpop +lpush +sadd +spop "
      "+multi +exec +discard +hrandfield +zadd +ltrim +lpos +lindex "
      "+expire +subscribe &" DH_CHANNEL_BUNDLES " "
      /* a canary's guard aborts it as `deckhand scripts abort` does (bundles_guard.c) */

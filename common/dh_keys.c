@@ -235,6 +235,12 @@ const char dh_script_commit_batch[] =
     "out[#out + 1] = r k = k + 4 a = a + n + 1 end "
     "return out";
 
+const char dh_script_undo[] =
+    DH_FENCE "if redis.call('LINDEX', KEYS[4], -1) == ARGV[3] then redis.call('RPOP', KEYS[4]) end "
+             "redis.call('SET', KEYS[2], ARGV[4]) redis.call('DEL', KEYS[3]) "
+             "for i = 1, tonumber(ARGV[5]) do redis.call('RPUSH', KEYS[3], ARGV[5 + i]) end "
+             "return 1";
+
 const char dh_script_finished_push[] =
     "if redis.call('LPOS', KEYS[1], ARGV[1], 'MAXLEN', " DH_FINISHED_DEDUP ") then return 0 end "
     "redis.call('LPUSH', KEYS[1], ARGV[1]) "

@@ -287,6 +287,11 @@ int dh_list_find(const char *csv, const char *name);
  *       finishflag ended_ms result final_hash [end_reason [rating_job]] */
 extern const char dh_script_commit[];
 extern const char dh_script_commit_batch[];
+/* A seat's answer taken back (worker/host/host_undo.c): fenced; the history's last entry
+ * popped when it is the answer (a retry finds it gone and pops nothing more), then a new
+ * snapshot (the turn's) and the log replaced by the answers since it, without the answer.
+ * KEYS: match snap log history; ARGV: worker epoch entry snap nlog log... */
+extern const char dh_script_undo[];
 /* LPUSH id onto matches:finished unless it is among the newest DH_FINISHED_DEDUP ids
  * already (a retried finish); the list is trimmed to max ids (0: not trimmed).
  * KEYS: matches:finished; ARGV: id max */

@@ -269,6 +269,14 @@ static int g_count(lua_State *L)
     return 1;
 }
 
+/* g:open_zone(zone, owner): the zone exists from now on (empty when it was not there), so
+ * every view lists it: a board's empty spaces are drawn before anything stands there. */
+static int g_open_zone(lua_State *L)
+{
+    zone_arg(L, gm_mut(L), 2, 1);
+    return 0;
+}
+
 /* The array of zone names at argument 2 (all of the owner at argument 3) that g:count_empty
  * and g:tops walk: its length, and the owner into *owner. */
 static lua_Integer zone_list_arg(lua_State *L, engine_match *m, int32_t *owner)
@@ -513,6 +521,7 @@ static int g_choose(lua_State *L)
     }
     if (!lua_isyieldable(L))
         return luaL_error(L, "choose: a human decision outside a turn");
+    engine_match_refresh(L, m);
     if (engine_match_set_decision(m, L, 2, seat, n, min, max) < 0)
         return luaL_error(L, "out of memory");
     lua_pushvalue(L, 2); /* what a bot asked for this decision gets (engine_match_bot_answer) */
@@ -533,6 +542,7 @@ static const luaL_Reg g_methods[] = {
     {"zone_of", g_zone_of},
     {"move", g_move},
     {"move_all", g_move_all},
+    {"open_zone", g_open_zone},
     {"deal", g_deal},
     {"count", g_count},
     {"count_empty", g_count_empty},

@@ -107,6 +107,7 @@ static void game_read(lua_State *L, engine_game *g)
     g->finished_ref = func_ref(L, t, "finished", 1);
     g->results_ref = func_ref(L, t, "results", 1);
     g->evaluate_ref = func_ref(L, t, "evaluate", 0);
+    g->refresh_ref = func_ref(L, t, "refresh", 0);
     g->summary_ref = func_ref(L, t, "summary", 0);
     engine_end_read(L, t, g);
 
@@ -124,7 +125,8 @@ static void game_read(lua_State *L, engine_game *g)
     }
     lua_pop(L, 1);
     g->vis_memo = calloc(ENGINE_MAX_NAMES, 1);
-    if (!g->vis_memo)
+    g->play_memo = calloc(ENGINE_MAX_NAMES, 1);
+    if (!g->vis_memo || !g->play_memo)
         luaL_error(L, "out of memory");
 
     lua_getfield(L, t, "cards");
@@ -223,7 +225,7 @@ static int games_load(lua_State *L)
             return luaL_error(L, "out of memory");
         b->ngames++;
         g->table_ref = g->setup_ref = g->turn_ref = g->finished_ref = g->results_ref = LUA_NOREF;
-        g->evaluate_ref = g->summary_ref = LUA_NOREF;
+        g->evaluate_ref = g->refresh_ref = g->summary_ref = LUA_NOREF;
         lua_settop(L, 1);
         lua_pushcfunction(L, engine_sandbox_require);
         lua_pushstring(L, mod);
@@ -351,6 +353,7 @@ void engine_bundle_free(engine_bundle *b)
             free(g->zones[j].name);
         free(g->zones);
         free(g->vis_memo);
+        free(g->play_memo);
         engine_end_free(g);
         for (size_t j = 0; j < g->ncards; j++) {
             free(g->cards[j].name);
@@ -386,6 +389,9 @@ size_t engine_bundle_games(const engine_bundle *b, engine_game_info *out, size_t
         out[i].noptions = b->games[i].nspecs;
         out[i].bots = b->games[i].bot_names;
         out[i].nbots = b->games[i].nbots;
+        out[i].title = b->games[i].title ? b->games[i].title : "";
+        out[i].summary = b->games[i].summary ? b->games[i].summary : "";
+        out[i].deck_builder = b->games[i].deck_builder;
     }
     return b->ngames;
 }

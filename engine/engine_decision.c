@@ -140,6 +140,37 @@ static int dtext_add(engine_match *m, const char *s, size_t len, size_t max, con
     return 0;
 }
 
+/* The texts an option table may carry (label, then its structure: Option.verb, space). */
+static const char *const option_texts[] = {"label", "verb", "space"};
+
+/* Text k of the option table at t; a verb not given is the option's `act` (what the
+ * shipped games' bots read), so their options carry their verb without a field more. The
+ * value stays on the stack until the caller pops it. */
+static const char *option_text(lua_State *L, int t, const char *k, size_t *len)
+{
+    const char *s = str_field(L, t, k, len);
+    if (*len || strcmp(k, "verb"))
+        return s;
+    lua_pop(L, 1);
+    return str_field(L, t, "act", len);
+}
+
+/* The entity field k of option table t (the i-th, from 0): 0 when absent; raises when it
+ * names no entity of the match. */
+static uint32_t option_entity(lua_State *L, const engine_match *m, int t, const char *k, size_t i)
+{
+    lua_getfield(L, t, k);
+    lua_Integer e = 0;
+    if (!lua_isnil(L, -1)) {
+        int ok;
+        e = lua_tointegerx(L, -1, &ok);
+        if (!ok || e < 1 || e > m->st.nents)
+            luaL_error(L, "choose: option %d's %s names no entity", (int)i + 1, k);
+    }
+    lua_pop(L, 1);
+    return (uint32_t)e;
+}
+
 int engine_match_set_decision(engine_match *m, lua_State *L, int idx, int seat, size_t nopt,
                               uint32_t min, uint32_t max)
 {
@@ -158,8 +189,10 @@ int engine_match_set_decision(engine_match *m, lua_State *L, int idx, int seat, 
     for (size_t i = 0; i < nopt; i++) {
         if (lua_rawgeti(L, ot, (lua_Integer)i + 1) != LUA_TTABLE)
             luaL_error(L, "choose: option %d is not a table", (int)i + 1);
-        s = str_field(L, ot + 1, "label", &len);
-        need += dtext_size(s, len, ENGINE_MAX_LABEL) + 1;
+        for (size_t k = 0; k < sizeof option_texts / sizeof *option_texts; k++) {
+            s = option_text(L, ot + 1, option_texts[k], &len);
+            need += dtext_size(s, len, ENGINE_MAX_LABEL) + 1;
+        }
         lua_settop(L, ot);
     }
     if (need > m->dtext_cap) {
@@ -185,20 +218,17 @@ int engine_match_set_decision(engine_match *m, lua_State *L, int idx, int seat, 
     for (size_t i = 0; i < nopt; i++) {
         engine_option *o = &m->opts_v[i];
         lua_rawgeti(L, ot, (lua_Integer)i + 1);
-        s = str_field(L, ot + 1, "label", &len);
-        dtext_add(m, s, len, ENGINE_MAX_LABEL, &o->label);
+        const char **texts[] = {&o->label, &o->verb, &o->space};
+        for (size_t k = 0; k < sizeof option_texts / sizeof *option_texts; k++) {
+            s = option_text(L, ot + 1, option_texts[k], &len);
+            dtext_add(m, s, len, ENGINE_MAX_LABEL, texts[k]);
+        }
         o->id = (uint32_t)i + 1;
         o->card = NULL;
-        o->entity = 0;
-        lua_getfield(L, ot + 1, "card");
-        if (!lua_isnil(L, -1)) {
-            int ok;
-            lua_Integer e = lua_tointegerx(L, -1, &ok);
-            if (!ok || e < 1 || e > m->st.nents)
-                luaL_error(L, "choose: option %d names no entity", (int)i + 1);
-            o->entity = (uint32_t)e;
-            o->card = m->b->names.v[m->st.ents[e - 1].name].s;
-        }
+        o->entity = option_entity(L, m, ot + 1, "card", i);
+        if (o->entity)
+            o->card = m->b->names.v[m->st.ents[o->entity - 1].name].s;
+        o->target = option_entity(L, m, ot + 1, "target", i);
         lua_settop(L, ot);
     }
     m->dec.decision_id = ++m->st.decision_seq;

@@ -130,7 +130,7 @@ typedef struct {
 
 /* A presentation hint for one zone (engine_present.c; wire: ZoneHint). */
 typedef struct {
-    char *zone, *kind, *label, *color; /* label and color "" when not given */
+    char *zone, *kind, *label, *color, *description; /* all but zone and kind "" when not given */
     int order;
     unsigned columns;
 } engine_zone_hint;
@@ -139,19 +139,29 @@ typedef struct {
     char *type, *color;
 } engine_type_color;
 
+/* How to show a counter (engine_present_words.c; wire: CounterHint). */
+typedef struct {
+    char *counter, *label, *description; /* label and description "" when not given */
+    bool hidden;
+    int order;
+} engine_counter_hint;
+
 typedef struct {
     char *name;
     int min_players, max_players;
     int max_turns; /* the turn cap: the match ends after this many turns */
     int table_ref, setup_ref, turn_ref, finished_ref, results_ref;
     int evaluate_ref;  /* the optional evaluation hint (`evaluate`), or LUA_NOREF */
+    int refresh_ref;   /* the optional `refresh` (players' counters: the VP total), or LUA_NOREF */
     int summary_ref;   /* the optional words for the end (`summary`, engine_end.c), or LUA_NOREF */
     char **deck_zones; /* `deck_zones`: the zones a seat's deck is counted over (engine_end.c) */
     size_t ndeck_zones;
     engine_zone_rule *zones;
     size_t nzones;
-    uint8_t *vis_memo; /* ENGINE_MAX_NAMES entries: a zone name id's visibility + 1, 0 while not
-                          yet asked (engine_zone_vis_id): views ask it for every zone, every time */
+    uint8_t *vis_memo;  /* ENGINE_MAX_NAMES entries: a zone name id's visibility + 1, 0 while not
+                           yet asked (engine_zone_vis_id): views ask it for every zone, every time */
+    uint8_t *play_memo; /* ENGINE_MAX_NAMES entries: 1 a zone name id is in play, 2 out of
+                           play (engine_view_stats.c), 0 while not yet asked */
     engine_card_info *cards; /* sorted by name */
     size_t ncards;
     engine_bot *bots;
@@ -164,6 +174,10 @@ typedef struct {
     size_t nhints;
     engine_type_color *type_colors; /* by type */
     size_t ntype_colors;
+    char *title, *summary;              /* the presentation's words; NULL without a presentation */
+    bool deck_builder;                  /* presentation.deck_builder: its seats build decks */
+    engine_counter_hint *counter_hints; /* by order, then counter name */
+    size_t ncounter_hints;
 } engine_game;
 
 #define ENGINE_SMALL_GRAIN 16
@@ -226,6 +240,11 @@ void engine_options_free(engine_game *g);
 /* v (len bytes) is a value o accepts. */
 bool engine_option_value_ok(const engine_option_spec *o, const char *v, size_t len);
 
+/* engine_view_stats.c: whether seat's view shows the counter named name: anything but a
+ * card's counter `NAME:ID` whose card the seat does not see in play (in a zone it sees
+ * the cards of, hinted as neither hand, discard, deck nor hidden). */
+bool engine_view_counter_shown(const engine_match *m, const char *name, int seat);
+
 /* engine_present.c: reads the game table at t's `presentation` (raising on a bad one,
  * after the zones are read: a hint must name one of them); engine_present_free gives
  * back what it made; engine_present_catalog puts the hints into c (0, or -1 when out of
@@ -233,6 +252,14 @@ bool engine_option_value_ok(const engine_option_spec *o, const char *v, size_t l
 void engine_present_read(lua_State *L, int t, engine_game *g);
 void engine_present_free(engine_game *g);
 int engine_present_catalog(const engine_game *g, Deckhand__Catalog *c);
+/* engine_present_words.c: the presentation's words (title, summary, deck_builder, counter
+ * hints) of the table at p, read by engine_present_read; freed by engine_present_free and
+ * put into p by engine_present_catalog (0, or -1 out of memory). text_ok: s is valid UTF-8
+ * of at most max bytes without control characters ('\n' allowed when lines). */
+void engine_present_words_read(lua_State *L, int p, engine_game *g);
+void engine_present_words_free(engine_game *g);
+int engine_present_words_catalog(const engine_game *g, Deckhand__Presentation *p);
+bool engine_present_text_ok(const char *s, size_t max, bool lines);
 
 /* engine_alloc.c: the lua_Alloc of a bundle's VM (ud is the bundle). */
 void *engine_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
@@ -499,6 +526,14 @@ struct engine_match {
     engine_log log, prev_log;
     int in_answer, boundary_in_answer, can_undo;
     size_t undo_nev, undo_evtext;
+    /* engine_undo.c: the seat whose last answer may be taken back (-1: none), and what
+     * was noted before an answer to judge it: the generator, the turn, the hidden cards
+     * (id, zone index pairs) */
+    int takeback_seat;
+    uint64_t undo_rng[4];
+    uint32_t undo_turn;
+    uint32_t *undo_hidden;
+    size_t undo_nhidden, undo_hidden_cap;
     /* the last error of a protected run */
     engine_code run_code;
     char run_msg[256];
@@ -521,6 +556,12 @@ struct engine_match {
 engine_vis engine_zone_vis(const engine_game *g, const char *name);
 /* The same for the interned zone name id, found once per game and name (g->vis_memo). */
 engine_vis engine_zone_vis_id(const engine_game *g, const engine_intern *in, uint32_t name);
+
+/* engine_undo.c: note, before seat's answer runs, what judges whether it may be taken back
+ * (0, or -1 out of memory: then it may not); after it ran, the judgement
+ * (engine_match_can_take_back). */
+int engine_undo_begin(engine_match *m, int seat);
+void engine_undo_end(engine_match *m, int seat);
 
 /* engine_api.c */
 int engine_api_open(engine_bundle *b, lua_State *L);
@@ -564,6 +605,12 @@ static inline int engine_events_unread(const engine_match *m)
 }
 /* Drops the undrained events from the nev-th on (text from offset evtext). */
 void engine_events_truncate(engine_match *m, size_t nev, size_t evtext);
+
+/* engine_turns.c: runs the game's `refresh(g)` when it has one and a person plays in m
+ * (docs/SCRIPTING.md: counters only players read, such as the deck-builders' VP total,
+ * brought up to date before a person decides and when the match ends; all-bot play, a
+ * sim or a search's copy, never runs it, so their games stay what they were). */
+void engine_match_refresh(lua_State *L, engine_match *m);
 
 /* engine_decision.c. g:choose for a human seat: fill the pending decision from the table
  * at idx. */

@@ -71,6 +71,7 @@ void engine_match_free(engine_match *m)
     free(m->opts);
     free(m->opts_v);
     free(m->bot_ids);
+    free(m->undo_hidden);
     free(m->dtext);
     free(m->ev);
     free(m->evtext);
@@ -111,6 +112,7 @@ static engine_match *match_alloc(engine_bundle *b, const engine_match_config *cf
     m->np = cfg->nplayers;
     m->g_ref = LUA_NOREF;
     m->setup_ref = LUA_NOREF;
+    m->takeback_seat = -1;
     m->quiet = cfg->quiet;
     m->match_id = strdup(cfg->match_id ? cfg->match_id : "");
     m->names = calloc((size_t)m->np, sizeof(char *));
@@ -215,6 +217,7 @@ static engine_code rebuild(engine_match *m, const engine_log *src)
     m->pending = 0;
     m->in_answer = 0;
     m->can_undo = 0;
+    m->takeback_seat = -1;
     engine_state_reset(&m->st);
     engine_log_reset(&m->log);
     m->turn_events = 0; /* the snapshot is a turn boundary */
@@ -266,11 +269,14 @@ engine_code engine_match_answer(engine_match *m, int seat, uint64_t decision_id,
     if (c != ENGINE_OK)
         return c;
     size_t nev = m->nev, evtext = m->evtext_len;
+    int noted = engine_undo_begin(m, seat);
     m->in_answer = 1;
     m->boundary_in_answer = 0;
     c = apply_answer(m, seat, decision_id, option_ids, n);
     m->in_answer = 0;
     if (c == ENGINE_OK) {
+        if (noted == 0)
+            engine_undo_end(m, seat);
         m->can_undo = 1;
         m->undo_nev = nev;
         m->undo_evtext = evtext;
@@ -297,6 +303,26 @@ engine_code engine_match_undo(engine_match *m, engine_error *err)
     }
     engine_code rc = roll_back(m, m->undo_nev, m->undo_evtext);
     m->boundary_in_answer = 0;
+    if (rc != ENGINE_OK) {
+        engine_error_set(err, ENGINE_INTERNAL, "%s", m->run_msg);
+        return ENGINE_INTERNAL;
+    }
+    engine_error_ok(err);
+    return ENGINE_OK;
+}
+
+engine_code engine_match_take_back(engine_match *m, engine_error *err)
+{
+    if (!engine_match_can_take_back(m, m->takeback_seat)) {
+        engine_error_set(err, ENGINE_BAD_REQUEST, "nothing to undo");
+        return ENGINE_BAD_REQUEST;
+    }
+    engine_log src = m->log;
+    src.n--; /* the answer taken back */
+    memset(&m->log, 0, sizeof m->log);
+    engine_events_truncate(m, m->undo_nev, m->undo_evtext);
+    engine_code rc = rebuild(m, &src);
+    engine_log_free(&src);
     if (rc != ENGINE_OK) {
         engine_error_set(err, ENGINE_INTERNAL, "%s", m->run_msg);
         return ENGINE_INTERNAL;

@@ -12,6 +12,7 @@
  * items (Dominion's kingdom: its cards), checked by the rule the matchmaker applies too
  * (dh_optlist.h).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,6 +86,56 @@ static void spec_read_list(lua_State *L, engine_game *g, engine_option_spec *o, 
     lua_pop(L, 1);
 }
 
+static bool option_word_ok(const engine_option_spec *o, const char *v, size_t len);
+
+/* A copy of the text field k of the table at t ("" when absent), checked as a label: at
+ * most 64 bytes of UTF-8 on one line; path names it in the error. */
+static char *label_dup(lua_State *L, const engine_game *g, int t, const char *k, const char *path)
+{
+    lua_getfield(L, t, k);
+    const char *s = lua_isnil(L, -1) ? "" : NULL;
+    if (lua_type(L, -1) == LUA_TSTRING && engine_present_text_ok(lua_tostring(L, -1), 64, false))
+        s = lua_tostring(L, -1);
+    if (!s)
+        luaL_error(L, "game '%s': %s must be text of at most 64 bytes on one line", g->name, path);
+    char *r = strdup(s);
+    if (!r)
+        luaL_error(L, "out of memory");
+    lua_pop(L, 1);
+    return r;
+}
+
+/* The option's words for players (the option's table at t) into o: `label`, and
+ * `value_labels`, a map from its values to their words (a key that is no value of it is
+ * an error: a typo the author wants to hear about). */
+static void spec_read_words(lua_State *L, engine_game *g, engine_option_spec *o, int t)
+{
+    char path[96];
+    snprintf(path, sizeof path, "option '%s'.label", o->name);
+    o->label = label_dup(L, g, t, "label", path);
+    char **v = calloc(o->nvalues ? o->nvalues : 1, sizeof *v);
+    if (!v)
+        luaL_error(L, "out of memory");
+    o->value_labels = (const char *const *)v;
+    lua_getfield(L, t, "value_labels");
+    int lt = lua_gettop(L);
+    if (!lua_isnil(L, lt) && !lua_istable(L, lt))
+        luaL_error(L, "game '%s': option '%s'.value_labels must map values to words", g->name,
+                   o->name);
+    for (size_t i = 0; i < o->nvalues; i++) {
+        snprintf(path, sizeof path, "option '%s'.value_labels.%s", o->name, o->values[i]);
+        v[i] = lua_istable(L, lt) ? label_dup(L, g, lt, o->values[i], path) : strdup("");
+        if (!v[i])
+            luaL_error(L, "out of memory");
+    }
+    for (lua_pushnil(L); lua_istable(L, lt) && lua_next(L, lt); lua_pop(L, 1))
+        if (lua_type(L, -2) != LUA_TSTRING ||
+            !option_word_ok(o, lua_tostring(L, -2), strlen(lua_tostring(L, -2))) || !o->nvalues)
+            luaL_error(L, "game '%s': option '%s'.value_labels names a value it does not have",
+                       g->name, o->name);
+    lua_settop(L, lt - 1);
+}
+
 /* One entry of the options array (at the top of the stack) into o. */
 static void spec_read(lua_State *L, engine_game *g, engine_option_spec *o)
 {
@@ -124,6 +175,7 @@ static void spec_read(lua_State *L, engine_game *g, engine_option_spec *o)
         luaL_error(L, "out of memory");
     o->help = help;
     lua_pop(L, 1);
+    spec_read_words(L, g, o, t);
 }
 
 static int bot_cmp(const void *a, const void *b)
@@ -179,6 +231,10 @@ void engine_options_free(engine_game *g)
         free((char **)o->items);
         free((char *)o->default_value);
         free((char *)o->help);
+        free((char *)o->label);
+        for (size_t j = 0; o->value_labels && j < o->nvalues; j++)
+            free((char *)o->value_labels[j]);
+        free((char **)o->value_labels);
     }
     free(g->specs);
     free(g->bot_names);

@@ -25,6 +25,7 @@
 #define PRESENT_COLOR_MAX 32
 #define PRESENT_ORDER_MAX 1000
 #define PRESENT_COLUMNS   64
+#define PRESENT_DESC_MAX  200
 
 static const char *const present_kinds[] = {"hand",  "supply",  "row",  "play",
                                             "board", "discard", "deck", "hidden"};
@@ -58,16 +59,10 @@ static bool present_color_ok(const char *s)
     return true;
 }
 
-/* A label: printable text of at most PRESENT_LABEL_MAX bytes, no control characters. */
+/* A label: UTF-8 text of at most PRESENT_LABEL_MAX bytes, no control characters. */
 static bool present_label_ok(const char *s)
 {
-    size_t n = strlen(s);
-    if (n > PRESENT_LABEL_MAX)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if ((unsigned char)s[i] < ' ' || s[i] == 0x7f)
-            return false;
-    return true;
+    return engine_present_text_ok(s, PRESENT_LABEL_MAX, false);
 }
 
 static bool present_kind_ok(const char *s)
@@ -132,7 +127,8 @@ static void present_keys(lua_State *L, const engine_game *g, int t, const char *
 /* One entry of presentation.zones: name at -2, its table at -1. */
 static void present_zone_read(lua_State *L, engine_game *g, engine_zone_hint *h)
 {
-    static const char *const fields[] = {"kind", "order", "label", "columns", "color", NULL};
+    static const char *const fields[] = {"kind",  "order",       "label", "columns",
+                                         "color", "description", NULL};
     const char *zone = lua_tostring(L, -2);
     int t = lua_gettop(L);
     if (strlen(zone) > PRESENT_LABEL_MAX || !present_zone_known(g, zone))
@@ -163,6 +159,18 @@ static void present_zone_read(lua_State *L, engine_game *g, engine_zone_hint *h)
         luaL_error(L, "game '%s': presentation.zones.%s.label must be text of at most %d bytes",
                    g->name, zone, PRESENT_LABEL_MAX);
     h->label = present_dup(L, label);
+    lua_pop(L, 1);
+    lua_getfield(L, t, "description");
+    const char *desc = lua_isnil(L, -1) ? "" : NULL;
+    if (lua_type(L, -1) == LUA_TSTRING &&
+        engine_present_text_ok(lua_tostring(L, -1), PRESENT_DESC_MAX, false))
+        desc = lua_tostring(L, -1);
+    if (!desc)
+        luaL_error(L,
+                   "game '%s': presentation.zones.%s.description must be text of at most %d "
+                   "bytes on one line",
+                   g->name, zone, PRESENT_DESC_MAX);
+    h->description = present_dup(L, desc);
     lua_pop(L, 1);
     lua_getfield(L, t, "color");
     snprintf(path, sizeof path, "presentation.zones.%s.color", zone);
@@ -236,7 +244,8 @@ static void present_types_read(lua_State *L, engine_game *g)
 
 void engine_present_read(lua_State *L, int t, engine_game *g)
 {
-    static const char *const fields[] = {"zones", "type_colors", NULL};
+    static const char *const fields[] = {"zones",   "type_colors",  "counters", "title",
+                                         "summary", "deck_builder", NULL};
     lua_getfield(L, t, "presentation");
     if (lua_isnil(L, -1)) {
         lua_pop(L, 1);
@@ -252,6 +261,8 @@ void engine_present_read(lua_State *L, int t, engine_game *g)
     lua_settop(L, p);
     lua_getfield(L, p, "type_colors");
     present_types_read(L, g);
+    lua_settop(L, p);
+    engine_present_words_read(L, p, g);
     lua_settop(L, p - 1);
 }
 
@@ -262,6 +273,7 @@ void engine_present_free(engine_game *g)
         free(g->hints[i].kind);
         free(g->hints[i].label);
         free(g->hints[i].color);
+        free(g->hints[i].description);
     }
     free(g->hints);
     for (size_t i = 0; i < g->ntype_colors; i++) {
@@ -269,6 +281,7 @@ void engine_present_free(engine_game *g)
         free(g->type_colors[i].color);
     }
     free(g->type_colors);
+    engine_present_words_free(g);
 }
 
 int engine_present_catalog(const engine_game *g, Deckhand__Catalog *c)
@@ -297,7 +310,8 @@ int engine_present_catalog(const engine_game *g, Deckhand__Catalog *c)
         z->kind = strdup(h->kind);
         z->label = strdup(h->label);
         z->color = strdup(h->color);
-        if (!z->zone || !z->kind || !z->label || !z->color)
+        z->description = strdup(h->description);
+        if (!z->zone || !z->kind || !z->label || !z->color || !z->description)
             return -1;
     }
     for (size_t i = 0; i < g->ntype_colors; i++) {
@@ -311,5 +325,5 @@ int engine_present_catalog(const engine_game *g, Deckhand__Catalog *c)
         if (!tc->type || !tc->color)
             return -1;
     }
-    return 0;
+    return engine_present_words_catalog(g, p);
 }

@@ -223,6 +223,23 @@ static void drain(lua_State *L, int mt, engine_match *m)
     lua_pop(L, 1);
 }
 
+/* An option's structure into the table at the top (verb, target, space; only those set). */
+static void push_structure(lua_State *L, const engine_option *o)
+{
+    if (o->verb && *o->verb) {
+        lua_pushstring(L, o->verb);
+        lua_setfield(L, -2, "verb");
+    }
+    if (o->target) {
+        lua_pushinteger(L, o->target);
+        lua_setfield(L, -2, "target");
+    }
+    if (o->space && *o->space) {
+        lua_pushstring(L, o->space);
+        lua_setfield(L, -2, "space");
+    }
+}
+
 static void push_decision(lua_State *L, const engine_decision *d)
 {
     if (!d) {
@@ -256,6 +273,7 @@ static void push_decision(lua_State *L, const engine_decision *d)
             lua_pushstring(L, o->card);
             lua_setfield(L, -2, "name");
         }
+        push_structure(L, o);
         lua_rawseti(L, -2, (lua_Integer)i + 1);
     }
     lua_setfield(L, -2, "options");

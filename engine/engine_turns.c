@@ -26,6 +26,21 @@ void engine_match_push_g(engine_match *m, lua_State *L)
     push_g(L, m);
 }
 
+void engine_match_refresh(lua_State *L, engine_match *m)
+{
+    int ref = m->game->refresh_ref;
+    if (ref == LUA_NOREF)
+        return;
+    int person = 0;
+    for (int i = 0; i < m->np && !person; i++)
+        person = m->bot_ref[i] == LUA_NOREF;
+    if (!person)
+        return;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+    push_g(L, m);
+    lua_call(L, 1, 0);
+}
+
 /* A turn boundary: a new snapshot, an empty answer log. When every seat is a bot, or the
  * match is a search's copy, nothing reads the snapshot until the match is over, and then
  * mostly nothing does (a sim, a play-out): the final one is written when read
@@ -134,6 +149,7 @@ static void end_of_turn(lua_State *L, engine_match *m)
         push_g(L, m);
         lua_call(L, 1, 1);
         read_results(L, m);
+        engine_match_refresh(L, m);
         m->st.finished = 1;
         engine_end_words(L, m);
     }

@@ -160,7 +160,10 @@ static Deckhand__DecisionRequest *make_decision(view_arena *a, const engine_matc
         op->entity = o->entity;
         op->label = view_str(a, o->label);
         op->card = view_str(a, o->card ? o->card : "");
-        if (!op->label || !op->card)
+        op->target = o->target;
+        op->verb = view_str(a, o->verb ? o->verb : "");
+        op->space = view_str(a, o->space ? o->space : "");
+        if (!op->label || !op->card || !op->verb || !op->space)
             return NULL;
     }
     return d;
@@ -289,7 +292,7 @@ static int fill_view(view_arena *a, const engine_match *m, int seat, uint32_t *o
     for (uint32_t i = 0; i < nc; i++) {
         const engine_kv *kv = &m->st.counters.kv[corder[i]];
         const char *name = m->b->names.v[kv->key >> 32].s;
-        if (name[0] == '_')
+        if (name[0] == '_' || !engine_view_counter_shown(m, name, seat))
             continue;
         Deckhand__Counter *c = &counters[v->n_counters];
         deckhand__counter__init(c);

@@ -57,6 +57,9 @@ struct gw_conn {
     struct acct_op *acct; /* the account or board request in flight (accounts.c), or NULL */
     double rate_tokens;
     uint64_t rate_ms;
+    /* inmatch.c: the chat's own token bucket, tighter than the rate limit above */
+    double chat_tokens;
+    uint64_t chat_ms;
     /* flood.c: the debt of refused messages, draining at the rate limit */
     double flood_debt;
     uint64_t flood_ms;

@@ -9,6 +9,7 @@
  *   backend.c  messages from the matchmaker and the workers (QueueReply, MatchAssigned,
  *              MatchMoved, PlayerOutput)
  *   session.c  messages from clients: login, rate limits, dispatch, Replies
+ *   inmatch.c  chat and undo from a seated player: checked, then to the match's worker
  *   boards.c   leaderboards and histories, read from Redis
  *   accounts.c Register and AccountLogin (passwords hashed on libuv's thread pool)
  *   mmreq.c    queue requests and player notices to the matchmaker
@@ -26,6 +27,7 @@
  *   guess.c    wrong party and lobby codes: counted, and made to wait (mmreq.c asks it)
  *   conn.c     client sockets: TCP framing and WebSocket transport, write queues
  *   static.c   the web client's files, answered to plain GETs on the WebSocket port
+ *   static_gz.c their gzip copies, made at load, and what Accept-Encoding allows
  *   textguard.c no control byte in any string of a client's message (read from its frame)
  * Hash tables are common/dh_table.{c,h}. Where a lower module must tell a higher one,
  * it calls a function pointer of this struct that main.c sets: conn_events (conn.c ->

@@ -24,6 +24,7 @@
 #include "dh_random.h"
 #include "dh_log.h"
 #include "flood.h"
+#include "inmatch.h"
 #include "mmreq.h"
 #include "replay.h"
 #include "route.h"
@@ -519,6 +520,11 @@ static void session_dispatch(gw_conn *c, const Deckhand__ClientMessage *m)
                                   choose ? NULL : m->resync);
         break;
     }
+    case DECKHAND__CLIENT_MESSAGE__BODY_CHAT_SEND:
+    case DECKHAND__CLIENT_MESSAGE__BODY_UNDO_REQUEST:
+    case DECKHAND__CLIENT_MESSAGE__BODY_UNDO_ANSWER:
+        rc = inmatch_command(c, id, m);
+        break;
     case DECKHAND__CLIENT_MESSAGE__BODY_RESIGN:
         rc = session_resign(c, id, m->resign);
         break;

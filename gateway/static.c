@@ -7,6 +7,10 @@
  * with its ETag, a 304 costing no body. Every answer closes its connection: a page load
  * is a handful of requests, and keeping the WebSocket port's connections one-shot keeps
  * conn.c's life cycle as it is.
+ *
+ * Compression: text files are also kept gzip-compressed (static_gz.h) and sent so to a
+ * client that accepts it; the two copies have their own ETags, and a file with a gzip
+ * copy says Vary: Accept-Encoding, so a shared cache keeps them apart.
  */
 #include "static.h"
 
@@ -22,6 +26,7 @@
 
 #include "dh_grow.h"
 #include "dh_log.h"
+#include "static_gz.h"
 
 /* Headers every answer carries: the page loads only its own scripts and styles and talks
  * only to its own origin's WebSocket ('self' covers ws: and wss: on the page's own host
@@ -84,6 +89,21 @@ static bool static_name_ok(const char *part)
     return true;
 }
 
+/* Keep f's gzip copy when it is worth it and smaller; without one (zlib failed) the file
+ * is served plain. */
+static void static_add_gz(static_file *f, uint64_t hash)
+{
+    if (!static_gz_worth(f->type) || static_gz_deflate(f->body, f->len, &f->gz, &f->gz_len) < 0)
+        return;
+    if (f->gz_len >= f->len) {
+        free(f->gz);
+        f->gz = NULL;
+        f->gz_len = 0;
+        return;
+    }
+    snprintf(f->etag_gz, sizeof f->etag_gz, "\"%016llx-gz\"", (unsigned long long)hash);
+}
+
 /* Read the regular file at path (already lstat'ed as st) into a new entry named name. */
 static int static_add(gw_static *s, size_t *cap, const char *path, const char *name,
                       const struct stat *st)
@@ -120,7 +140,9 @@ static int static_add(gw_static *s, size_t *cap, const char *path, const char *n
     memcpy(f->name, name, strlen(name) + 1); /* shorter than STATIC_NAME_MAX: checked above */
     f->type = static_type(name);
     f->len = len;
-    snprintf(f->etag, sizeof f->etag, "\"%016llx\"", (unsigned long long)static_hash(f->body, len));
+    uint64_t hash = static_hash(f->body, len);
+    snprintf(f->etag, sizeof f->etag, "\"%016llx\"", (unsigned long long)hash);
+    static_add_gz(f, hash);
     s->nfiles++;
     s->total += len;
     return 0;
@@ -165,8 +187,10 @@ int static_load(gw_static *s, const char *dir)
 
 void static_free(gw_static *s)
 {
-    for (size_t i = 0; i < s->nfiles; i++)
+    for (size_t i = 0; i < s->nfiles; i++) {
         free(s->files[i].body);
+        free(s->files[i].gz);
+    }
     free(s->files);
     memset(s, 0, sizeof *s);
 }
@@ -269,16 +293,21 @@ void static_answer_request(const gw_static *s, const char *buf, size_t len, stat
         return;
     }
     size_t vlen = 0;
+    const char *ae = static_header(eol + 2, end, "Accept-Encoding", &vlen);
+    bool gz = f->gz && static_gz_accepted(ae, ae ? vlen : 0);
+    const char *etag = gz ? f->etag_gz : f->etag;
+    size_t body_len = gz ? f->gz_len : f->len;
     const char *inm = static_header(eol + 2, end, "If-None-Match", &vlen);
-    bool fresh = inm && vlen == strlen(f->etag) && memcmp(inm, f->etag, vlen) == 0;
+    bool fresh = inm && vlen == strlen(etag) && memcmp(inm, etag, vlen) == 0;
     bool head_only = m == 4 || fresh;
     a->status = fresh ? 304 : 200;
-    a->body = head_only ? NULL : f->body;
-    a->body_len = head_only ? 0 : f->len;
+    a->body = head_only ? NULL : gz ? f->gz : f->body;
+    a->body_len = head_only ? 0 : body_len;
     a->head_len = (size_t)snprintf(
         a->head, sizeof a->head,
-        "HTTP/1.1 %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\nETag: %s\r\n"
+        "HTTP/1.1 %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n%s%sETag: %s\r\n"
         "Cache-Control: %s\r\n" STATIC_SECURITY "Connection: close\r\n\r\n",
-        fresh ? "304 Not Modified" : "200 OK", f->type, f->len, f->etag,
+        fresh ? "304 Not Modified" : "200 OK", f->type, body_len,
+        gz ? "Content-Encoding: gzip\r\n" : "", f->gz ? "Vary: Accept-Encoding\r\n" : "", etag,
         strncmp(f->name, "/assets/", 8) == 0 ? "public, max-age=31536000, immutable" : "no-cache");
 }

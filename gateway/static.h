@@ -32,6 +32,9 @@ typedef struct {
     uint8_t *body;              /* owned */
     size_t len;
     char etag[20]; /* "\"" + 16 hex digits of the contents' hash + "\"" */
+    uint8_t *gz;   /* owned: the gzip copy (static_gz.h), or NULL when not worth it */
+    size_t gz_len;
+    char etag_gz[24]; /* the gzip copy's own ETag: the plain one's with "-gz" */
 } static_file;
 
 typedef struct {
@@ -61,8 +64,10 @@ void static_free(gw_static *s);
  * a page load, not a WebSocket. */
 bool static_is_plain(const char *buf, size_t len);
 
-/* The answer to the plain request head buf[0..len): 200 with the file, 304 when its
- * If-None-Match names the file's ETag, 404 for any other path, 400 for a malformed one. */
+/* The answer to the plain request head buf[0..len): 200 with the file (its gzip copy when
+ * Accept-Encoding allows it, with Content-Encoding: gzip; a file that has one says
+ * Vary: Accept-Encoding either way), 304 when its If-None-Match names the ETag of the
+ * copy it would get, 404 for any other path, 400 for a malformed one. */
 void static_answer_request(const gw_static *s, const char *buf, size_t len, static_answer *a);
 
 /* The Content-Type for a file name, by its extension. */

@@ -25,7 +25,27 @@ typedef struct {
     Deckhand__OptionSpec v[ENGINE_OPTIONS_MAX];
     Deckhand__OptionSpec *p[ENGINE_OPTIONS_MAX];
     char *bots[WORKER_BOTS_MAX + 2]; /* the game's strategies, then the search bot's names */
+    char *difficulties[3];           /* QueueJoin.vs_ai values, easiest first */
 } worker_specs;
+
+/* The difficulties a game offers (GameInfo.difficulties), easiest first: "easy" and
+ * "normal" when its bots list them (engine_bots.c gives both to a game with a default
+ * bot), then "hard", the search, which every game has. */
+static void worker_game_difficulties(const engine_game_info *in, Deckhand__Internal__GameInfo *out,
+                                     worker_specs *specs)
+{
+    static const char *const named[] = {ENGINE_EASY_BOT, ENGINE_NORMAL_BOT};
+    size_t n = 0;
+    for (size_t k = 0; k < 2; k++)
+        for (size_t i = 0; i < in->nbots; i++)
+            if (!strcmp(in->bots[i], named[k])) {
+                specs->difficulties[n++] = (char *)named[k];
+                break;
+            }
+    specs->difficulties[n++] = (char *)ENGINE_HARD_BOT;
+    out->n_difficulties = n;
+    out->difficulties = specs->difficulties;
+}
 
 static void worker_game_info(const engine_game_info *in, Deckhand__Internal__GameInfo *out,
                              worker_specs *specs)
@@ -46,6 +66,9 @@ static void worker_game_info(const engine_game_info *in, Deckhand__Internal__Gam
         o->n_items = in->options[i].nitems;
         o->items = (char **)in->options[i].items;
         o->list_size = (uint32_t)in->options[i].list_size;
+        o->label = (char *)in->options[i].label;
+        o->n_value_labels = in->options[i].nvalues;
+        o->value_labels = (char **)in->options[i].value_labels;
         specs->p[i] = o;
     }
     out->n_options = n;
@@ -57,6 +80,10 @@ static void worker_game_info(const engine_game_info *in, Deckhand__Internal__Gam
     specs->bots[nb++] = (char *)ENGINE_HARD_BOT;   /* the search, as a difficulty */
     out->n_bots = nb;
     out->bots = specs->bots;
+    out->title = (char *)in->title;
+    out->summary = (char *)in->summary;
+    out->deck_builder = in->deck_builder;
+    worker_game_difficulties(in, out, specs);
 }
 
 /* What the hello says of game info[i] (the default bundle's): what its current bundle

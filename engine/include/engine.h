@@ -71,7 +71,9 @@ typedef struct {
     size_t nvalues;
     const char *default_value;
     const char *help;
-    const char *const *items; /* nitems: what a list value may name (dh_optlist.h) */
+    const char *label;               /* its words for players, "" when not given */
+    const char *const *value_labels; /* nvalues: each value's words, "" when not given */
+    const char *const *items;        /* nitems: what a list value may name (dh_optlist.h) */
     size_t nitems;
     size_t list_size; /* items a list names; 0: 1..nitems */
 } engine_option_spec;
@@ -84,6 +86,9 @@ typedef struct {
     size_t noptions;
     const char *const *bots; /* nbots strategy names, "default" first, then by name */
     size_t nbots;
+    const char *title; /* its presentation's title and summary ("" when none) */
+    const char *summary;
+    bool deck_builder; /* its presentation says its seats build decks */
 } engine_game_info;
 
 /* ---- bundles -------------------------------------------------------------------- */
@@ -168,6 +173,12 @@ typedef struct {
     const char *label;
     const char *card; /* card name or NULL */
     uint32_t entity;  /* 0 when none */
+    /* Its structure, for clients that act on a board (wire: Option.verb/target/space):
+     * what it does ("attack", "move", "play", "buy", "end"), the entity it acts on (0:
+     * none) and the board space (a zone name) it leads to; "" when the script gave none. */
+    const char *verb;
+    uint32_t target;
+    const char *space;
 } engine_option;
 
 typedef struct {
@@ -278,6 +289,16 @@ engine_code engine_search_answer(const engine_match *m, const engine_search_conf
 /* Undo the last accepted answer (one level), dropping the events it produced that were
  * not yet drained. For the host, when persisting that answer failed. */
 engine_code engine_match_undo(engine_match *m, engine_error *err);
+
+/* A player's take-back of a misclick (docs/engine.md, "Undo"): whether seat may take back
+ * its last answer now: that answer is the match's last, it crossed no turn boundary, drew
+ * no randomness (no shuffle) and moved no card out of a place hidden from seat. Valid
+ * across engine_match_settle; false after a restore (an adopted match) or another answer. */
+bool engine_match_can_take_back(const engine_match *m, int seat);
+/* Take it back: the match rebuilt from its turn's snapshot and the answers before it, as
+ * engine_match_restore would from a log without it (event counts go back too). Errors:
+ * ENGINE_BAD_REQUEST ("nothing to undo"), ENGINE_INTERNAL (the rebuild failed). */
+engine_code engine_match_take_back(engine_match *m, engine_error *err);
 
 /* The last answer stands (the host has it in Redis): forget what engine_match_undo would
  * need and give back the buffers a match waiting for its next answer does not use (the

@@ -89,6 +89,11 @@ void games_answer(mm_state *mm, const char *gateway, const Deckhand__Internal__C
             d->options = g->info->options;
             d->n_bots = g->info->n_bots;
             d->bots = g->info->bots;
+            d->title = g->info->title;
+            d->summary = g->info->summary;
+            d->n_difficulties = g->info->n_difficulties;
+            d->difficulties = g->info->difficulties;
+            d->deck_builder = g->info->deck_builder;
         }
         descp[i] = d;
     }

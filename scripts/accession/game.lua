@@ -7,6 +7,7 @@
 
 local kernel = require("deckbuilder.kernel")
 local gametable = require("deckbuilder.gametable")
+local words = require("accession.words")
 local data = require("accession.cards")
 local bots = require("dominion.bots")
 local evaluate = require("deckbuilder.evaluate")
@@ -21,6 +22,7 @@ local MAX_TURNS = 400
 local game = gametable.new(k, { name = "accession", max_players = 4, max_turns = MAX_TURNS,
                                 bots = bots.make(k) })
 game.presentation = gametable.presentation {
+  title = words.title, summary = words.summary,
   type_colors = { Action = "#e4e0d6", Attack = "#e4e0d6", Reaction = "#8fb8de",
                    Treasure = "#f2d675", Victory = "#9fd39a", Curse = "#c39bd3" },
 }

@@ -8,6 +8,7 @@
 
 local kernel = require("deckbuilder.kernel")
 local gametable = require("deckbuilder.gametable")
+local words = require("ascension.words")
 local data = require("ascension.cards")
 local R = require("ascension.rules")
 local bots = require("ascension.bots")
@@ -25,12 +26,18 @@ local game = gametable.new(k, { name = "ascension", max_players = 4, max_turns =
   deck_zones = { "deck", "hand", "discard", "play", "constructs", "temples" },
   bots = bots.make(k) })
 game.presentation = gametable.presentation {
+  title = words.title, summary = words.summary, counters = words.counters,
   zones = {
-    row = { kind = "row", order = -2, label = "Centre row", columns = 6 },
-    centre_deck = { kind = "deck", order = -1, label = "Centre deck" },
-    temples = { kind = "supply", order = 1, label = "Temples" },
-    constructs = { kind = "play", order = 2, label = "Constructs" },
-    void = { kind = "discard", order = 7, label = "Void" },
+    row = { kind = "row", order = -2, label = "Centre row", columns = 6,
+            description = "Heroes and Constructs to acquire, Monsters to defeat" },
+    centre_deck = { kind = "deck", order = -1, label = "Centre deck",
+                    description = "Refills the centre row, face down" },
+    temples = { kind = "supply", order = 1, label = "Temples",
+                description = "Worth Honour to whoever holds them" },
+    constructs = { kind = "play", order = 2, label = "Constructs",
+                   description = "Constructs stay in play and work every turn" },
+    void = { kind = "discard", order = 7, label = "Void",
+             description = "Banished and defeated cards, out of the game" },
   },
   type_colors = { Hero = "#f0d9a8", Monster = "#e3a39a", Construct = "#a9c7e8",
                   Temple = "#d8c3e8" },

@@ -49,7 +49,7 @@ function choose.target(self, g, p, ids, prompt, source)
   end
   local opts, lab = {}, g:labels(p)
   for i, id in ipairs(ids) do
-    opts[i] = { label = lab and self:describe(g, id) or nil, card = id }
+    opts[i] = { label = lab and self:describe(g, id) or nil, card = id, target = id }
   end
   local pick = g:choose { player = p, kind = "target", prompt = prompt, options = opts,
                           source = source }

@@ -18,14 +18,18 @@ local function choices(values)
   return table.concat(values, ", ", 1, #values - 1) .. " or " .. values[#values]
 end
 
--- The options deck_1 and deck_2 (OptionSpec: name, values, default, help): each seat's
--- preset deck among `values`, by default defaults[seat]; help(ordinal) says what it
--- picks ("the first player's hero and preset deck").
+local LABEL = { "First player's deck", "Second player's deck" }
+
+-- The options deck_1 and deck_2 (OptionSpec: name, values, default, help, and the words
+-- players read: label, value_labels): each seat's preset deck among `values`, by default
+-- defaults[seat]; help(ordinal) says what it picks ("the first player's hero and preset
+-- deck"); each value reads capitalized ("Earth").
 function gametable.deck_options(values, defaults, help)
-  local options = {}
+  local options, words = {}, {}
+  for _, v in ipairs(values) do words[v] = v:sub(1, 1):upper() .. v:sub(2) end
   for p = 1, 2 do
-    options[p] = { name = "deck_" .. p, values = { table.unpack(values) },
-                   default = defaults[p], help = help(ORDINAL[p]) }
+    options[p] = { name = "deck_" .. p, label = LABEL[p], values = { table.unpack(values) },
+                   value_labels = words, default = defaults[p], help = help(ORDINAL[p]) }
   end
   return options
 end
@@ -59,14 +63,38 @@ function gametable.results(g)
   return res
 end
 
+-- The counters every such game keeps: a player's words, and the internals never shown.
+-- A card's statuses (`attack:ID`) are hinted by their name (`attack`).
+local KIT_COUNTERS = {
+  health = { label = "Health", order = 0,
+             description = "A player at 0 health loses; on a card, the damage it can take" },
+  attack = { label = "Attack", order = 1, description = "The damage this card deals" },
+  max_health = { label = "Full health", order = 2,
+                 description = "The most health this card can heal to" },
+  turn = { label = "Turn", order = 20, description = "Turns played in this match" },
+  turns = { label = "Turns taken", order = 21, description = "Turns this player has played" },
+  active = { hidden = true }, -- whose turn it is: the client knows it from the decision
+  surrendered = { hidden = true }, -- shown by the end of the match
+  -- No counter: the words of the end screen's PlayerResult.score (docs/SCRIPTING.md).
+  score = { label = "Health left", order = 99,
+            description = "A player at 0 health has lost; at the turn cap the most health wins" },
+}
+
 -- Presentation hints (docs/SCRIPTING.md) from zones listed in the order a client draws
--- them: { { "hero", "play", "Hero" }, { "board", "board", "Board", columns = 5 }, ... }.
-function gametable.presentation(list, type_colors)
-  local zones = {}
+-- them: { { "hero", "play", "Hero", description = "..." }, { "board", "board", "Board",
+-- columns = 5 }, ... }; words = { title =, summary =, counters = {...} }: the game's
+-- title, rules summary and own counters (added to the kit's, or overriding them).
+function gametable.presentation(list, type_colors, words)
+  words = words or {}
+  local zones, counters = {}, {}
   for i, z in ipairs(list) do
-    zones[z[1]] = { kind = z[2], order = i - 1, label = z[3], columns = z.columns }
+    zones[z[1]] = { kind = z[2], order = i - 1, label = z[3], columns = z.columns,
+                    description = z.description }
   end
-  return { zones = zones, type_colors = type_colors }
+  for name, hint in pairs(KIT_COUNTERS) do counters[name] = hint end
+  for name, hint in pairs(words.counters or {}) do counters[name] = hint end
+  return { zones = zones, type_colors = type_colors, title = words.title,
+           summary = words.summary, counters = counters }
 end
 
 -- How the match ended, in words for the end screen (the game's summary(g)): who
@@ -88,7 +116,8 @@ end
 -- spec: name, max_turns, zones, cards, options (gametable.deck_options), decks (name ->
 -- { { card, copies }, ... }), kernel (its `turn` and `over` run the match; tests reach it
 -- as game.kernel), opening_hand, seat = function(g, p, deck) (what seat p gets before its
--- deck), presentation, leader (what falls at 0 health: "hero", the default, or "wizard").
+-- deck), presentation, open_zones (the board's zones: every seat's are opened for views),
+-- leader (what falls at 0 health: "hero", the default, or "wizard").
 function gametable.new(spec)
   local game = {
     name = spec.name, min_players = 2, max_players = 2, max_turns = spec.max_turns,
@@ -108,6 +137,17 @@ function gametable.new(spec)
   end
   function game.turn(g) k:turn(g) end
   function game.finished(g) return k:over(g) end
+  -- Every seat's board zones (spec.open_zones) exist from the first decision a person
+  -- sees, so a client draws the whole board, its empty spaces too. The engine runs
+  -- refresh only where a person plays: all-bot games stay what they were.
+  local open = spec.open_zones
+  if open then
+    function game.refresh(g)
+      for p = 1, 2 do
+        for i = 1, #open do g:open_zone(open[i], p) end
+      end
+    end
+  end
   game.results = gametable.results
   game.summary = gametable.summary(spec.leader or "hero")
   return game

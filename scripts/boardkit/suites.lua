@@ -114,6 +114,23 @@ function suites.bots(spec)
     for seed = 1, 3 do finish(T, { "random", "random" }, nil, seed) end
   end
 
+  -- The end screen shows each player's score (the health left): a winner never shows
+  -- less than a loser (issue 29: "the loser with the higher score").
+  function tests.test_a_winner_never_scores_less_than_a_loser(T)
+    for _, bot in ipairs { "default", "random" } do
+      for seed = 1, 8 do
+        local r = finish(T, { bot, bot }, nil, seed):results()
+        for p = 1, 2 do
+          local q = 3 - p
+          if r[p].rank < r[q].rank then
+            T.ok(r[p].score >= r[q].score, bot .. " seed " .. seed .. ": winner "
+              .. r[p].score .. ", loser " .. r[q].score)
+          end
+        end
+      end
+    end
+  end
+
   function tests.test_game_declares_a_turn_cap_its_bot_games_stay_far_below(T)
     local cap = require(spec.game).max_turns
     T.ok(math.type(cap) == "integer" and cap < 2000, "a turn cap of its own")

@@ -8,6 +8,7 @@
 
 local kernel = require("deckbuilder.kernel")
 local gametable = require("deckbuilder.gametable")
+local words = require("caveman.words")
 local data = require("caveman.cards")
 local bots = require("caveman.bots")
 
@@ -32,10 +33,12 @@ local MAX_TURNS = 2 * TURN_LIMIT + 40
 
 local game = gametable.new(k, { name = "caveman", max_players = 2, max_turns = MAX_TURNS,
                                 zones = gametable.zones { discard = "hidden", prophecy = "hidden" },
-                                bots = bots.make(k) })
+                                bots = bots.make(k), vp = false }) -- health is the score
 game.turn_limit = TURN_LIMIT
 game.presentation = gametable.presentation {
-  zones = { prophecy = { kind = "hidden", order = 8, label = "Prophecy" } },
+  title = words.title, summary = words.summary, counters = words.counters,
+  zones = { prophecy = { kind = "hidden", order = 8, label = "Prophecy",
+                         description = "Top cards the Prophet deals face down" } },
   type_colors = { Action = "#e4e0d6", Weapon = "#d9a27a", Treasure = "#c9b79c" },
 }
 

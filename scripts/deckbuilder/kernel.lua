@@ -197,7 +197,7 @@ function kernel:pile(name) return self.pile_zone[name] or ("supply:" .. name) en
 -- The options without a card: constant, frozen and shared like memo.card_option's.
 local PLAY_ALL = memo.freeze { label = "Play all treasures", act = "all" }
 local END_TURN = memo.freeze { label = "End turn", act = "end" }
-local END_ACTIONS = memo.freeze { label = "End actions" }
+local END_ACTIONS = memo.freeze { label = "End actions", verb = "end" }
 local supply_option = memo.supply_option
 -- Bots may compare a decision's options with these (o == kernel.PLAY_ALL): reading a
 -- frozen option's field costs a metatable step, comparing it costs nothing.

@@ -80,7 +80,7 @@ function turn.add(kernel)
       if #acts == 0 then return end
       local opts = {}
       for i = 1, #acts do
-        opts[i] = card_option(self.memo, nil, self.play_label[names[i]], acts[i])
+        opts[i] = card_option(self.memo, "play", self.play_label[names[i]], acts[i])
       end
       opts[#opts + 1] = END_ACTIONS
       local r = g:choose { player = p, kind = "action", options = opts,

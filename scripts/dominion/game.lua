@@ -7,6 +7,7 @@
 
 local kernel = require("deckbuilder.kernel")
 local gametable = require("deckbuilder.gametable")
+local words = require("dominion.words")
 local data = require("dominion.cards")
 local kingdom = require("dominion.kingdom")
 local bots = require("dominion.bots")
@@ -50,7 +51,9 @@ local game = gametable.new(k, { name = "dominion", max_players = 4, max_turns = 
                                 bots = bots.make(kernel_of) })
 game.kernel_of = kernel_of
 game.presentation = gametable.presentation {
-  zones = { look = { kind = "hand", order = 4, label = "Looking at" } },
+  title = words.title, summary = words.summary,
+  zones = { look = { kind = "hand", order = 4, label = "Looking at",
+                     description = "Cards only you look at (Sentry)" } },
   type_colors = { Action = "#e4e0d6", Attack = "#e4e0d6", Reaction = "#8fb8de",
                    Treasure = "#f2d675", Victory = "#9fd39a", Curse = "#c39bd3" },
 }

@@ -30,6 +30,11 @@ kingdom.presets = {
 -- of this bundle's kingdom cards (`list`, checked by the engine and the matchmaker, so a
 -- new card can be asked for by name). `deckhand sim --option` may pass a list of any
 -- length: kingdom.names checks it when the match is set up.
+-- What players read for each kind of kingdom (the option's value_labels).
+kingdom.LABELS = { first_game = "First game", random = "Random", draft = "Draft",
+                   big_money = "Big Money", interaction = "Interaction",
+                   size_distortion = "Size Distortion", village_square = "Village Square" }
+
 function kingdom.option(data)
   local values = { "first_game", "random", "draft" }
   local names = {}
@@ -38,8 +43,8 @@ function kingdom.option(data)
   end
   table.sort(names)
   for _, name in ipairs(names) do values[#values + 1] = name end
-  return { name = "kingdom", values = values, default = "first_game",
-           list = data.kingdom, list_size = kingdom.SIZE,
+  return { name = "kingdom", label = "Kingdom", values = values, default = "first_game",
+           value_labels = kingdom.LABELS, list = data.kingdom, list_size = kingdom.SIZE,
            help = "the 10 kingdom piles: the First Game preset, 10 at random, a draft "
              .. "(each player picks in turn), a named preset, or 10 kingdom cards by name" }
 end

@@ -14,6 +14,7 @@ local data = require("elemental.cards")
 local decks = require("elemental.decks")
 local bots = require("elemental.bots")
 local gametable = require("boardkit.gametable")
+local words = require("elemental.words")
 
 local OPENING_HAND = 6
 -- 100 turns each: a game whose players never attack ends by fatigue after about 42
@@ -30,7 +31,7 @@ local game = gametable.new {
   name = "elemental", max_turns = MAX_TURNS, zones = zones, cards = data.cards,
   options = gametable.deck_options({ "earth", "wind", "fire" }, { "earth", "fire" },
     function(nth) return "the " .. nth .. " player's hero and preset deck" end),
-  decks = decks, kernel = k, opening_hand = OPENING_HAND,
+  decks = decks, kernel = k, opening_hand = OPENING_HAND, open_zones = k.grid.zones,
   -- The hero of the deck's element; 2 in that element, 1 in the others.
   seat = function(g, p, element)
     g:new(data.hero_of[element], "hero", p)
@@ -39,11 +40,16 @@ local game = gametable.new {
   end,
   -- How a client may draw it: the 5-column board between the heroes, then the hand.
   presentation = gametable.presentation({
-    { "hero", "play", "Hero" }, { "board", "board", "Board", columns = 5 },
-    { "casting", "play", "Casting" }, { "hand", "hand", "Hand" }, { "deck", "deck", "Deck" },
-    { "grave", "discard", "Graveyard" }, { "burned", "discard", "Burned" },
-    { "aside", "hidden", "Set aside" },
-  }, { Hero = "#f0d9a8", Minion = "#c8d9b0", Spell = "#a9c7e8" }),
+    { "hero", "play", "Hero", description = "Your hero: at 0 health you lose" },
+    { "board", "board", "Board", columns = 5,
+      description = "Front row (nearest the enemy) and back row, 5 spaces each" },
+    { "casting", "play", "Casting", description = "The spell being cast" },
+    { "hand", "hand", "Hand", description = "Cards only you see" },
+    { "deck", "deck", "Deck", description = "Your draw pile, face down" },
+    { "grave", "discard", "Graveyard", description = "Dead minions and cast spells" },
+    { "burned", "discard", "Burned", description = "Cards drawn into a full hand, lost" },
+    { "aside", "hidden", "Set aside", description = "Cards being redrawn" },
+  }, { Hero = "#f0d9a8", Minion = "#c8d9b0", Spell = "#a9c7e8" }, words),
 }
 
 game.bots = bots.make(k)

@@ -125,7 +125,8 @@ function K:actions(g, p)
       for j = 1, #free do
         local rc = free[j]
         opts[#opts + 1] = { label = lab and who .. self.grid:label(rc[1], rc[2]) or nil,
-                            card = a, act = "move", id = a, r = rc[1], c = rc[2] }
+                            card = a, act = "move", id = a, r = rc[1], c = rc[2],
+                            space = lab and self.grid:zone(rc[1], rc[2]) or nil }
       end
     end
   end
@@ -179,7 +180,7 @@ function K:choose_space(g, p, spaces, kind, prompt, about)
   for i = 1, #spaces do
     local rc = spaces[i]
     opts[i] = { label = lab and self.grid:label(rc[1], rc[2]) or nil, r = rc[1], c = rc[2],
-                card = about }
+                card = about, space = self.grid:zone(rc[1], rc[2]) }
   end
   local pick = g:choose { player = p, kind = kind, prompt = prompt, options = opts }
   return spaces[pick[1]]

@@ -14,6 +14,7 @@ local data = require("mlw.cards")
 local decks = require("mlw.decks")
 local bots = require("mlw.bots")
 local gametable = require("boardkit.gametable")
+local words = require("mlw.words")
 
 -- 100 turns each. Default bots' games take about 25 each (37 at most in 100 seeds);
 -- players who never attack end by the empty deck (2 damage a draw) after about 45 each.
@@ -28,7 +29,7 @@ local game = gametable.new {
   name = "mlw", max_turns = MAX_TURNS, zones = zones, cards = data.cards, leader = "wizard",
   options = gametable.deck_options({ "fire", "frost" }, { "fire", "frost" },
     function(nth) return "the " .. nth .. " wizard's preset deck" end),
-  decks = decks, kernel = k, opening_hand = k.OPENING_HAND,
+  decks = decks, kernel = k, opening_hand = k.OPENING_HAND, open_zones = { "monsters", "trap" },
   -- The wizard and its counters (cards may change the limits).
   seat = function(g, p)
     g:new("Wizard", "wizard", p)
@@ -39,11 +40,16 @@ local game = gametable.new {
   end,
   -- How a client may draw it: each wizard, its monsters and its face-down trap, the hand.
   presentation = gametable.presentation({
-    { "wizard", "play", "Wizard" }, { "monsters", "board", "Monsters", columns = 5 },
-    { "trap", "play", "Trap" }, { "casting", "play", "Casting" }, { "hand", "hand", "Hand" },
-    { "deck", "deck", "Deck" }, { "grave", "discard", "Graveyard" },
-    { "unseen", "hidden", "Discarded face down" },
-  }, { Wizard = "#f0d9a8", Monster = "#e3a39a", Spell = "#a9c7e8", Trap = "#d8c3e8" }),
+    { "wizard", "play", "Wizard", description = "Your wizard: at 0 health you lose" },
+    { "monsters", "board", "Monsters", columns = 5, description = "Monsters in play, at most 5" },
+    { "trap", "play", "Trap", description = "A face-down trap: your opponent sees only that "
+      .. "one is set" },
+    { "casting", "play", "Casting", description = "The spell being cast" },
+    { "hand", "hand", "Hand", description = "Cards only you see" },
+    { "deck", "deck", "Deck", description = "Your draw pile, face down" },
+    { "grave", "discard", "Graveyard", description = "Used spells, fired traps, dead monsters" },
+    { "unseen", "hidden", "Discarded face down", description = "Traps discarded unseen" },
+  }, { Wizard = "#f0d9a8", Monster = "#e3a39a", Spell = "#a9c7e8", Trap = "#d8c3e8" }, words),
 }
 
 game.bots = bots.make()

@@ -77,7 +77,7 @@ for port in "$DECKHAND_HTTP_WORKER_1" "$DECKHAND_HTTP_WORKER_2"; do
     metric=$((metric + ${v:-0}))
 done
 ((metric > 0)) || e2e_fail "no worker counts a script error on the canary"
-grep -q "the game's rules script failed on this move (error E[0-9a-f]\{8\}): the move was not played" \
+grep -qE "(Your move could not be played|The bot could not answer): the game's rules failed( on it)? \(error E[0-9a-f]{8}\)" \
     "$E2E_RUN/bots.err" || e2e_fail "no player was told in words: $(tail -n 3 "$E2E_RUN/bots.err")"
 e2e_log "$metric script errors on the canary in the workers' metrics; the players were told"
 

@@ -332,6 +332,7 @@ engine_code host_apply(host *h, host_match *hm, int seat, uint64_t cmd_id, uint6
     engine_code code = engine_match_answer(hm->m, seat, decision_id, ids, n, ee);
     if (code != ENGINE_OK)
         return code;
+    host_undo_expire(h, hm); /* an answer ends an asked undo */
     engine_answer accepted = {.seat = seat, .decision_id = decision_id, .option_ids = ids, .n = n};
     int op = store_op(h->st, now_ms);
     if (op >= 0 && host_persist(h, hm, &accepted) < 0)
@@ -383,12 +384,15 @@ static void host_choose(host *h, host_match *hm, int seat, uint64_t cmd_id,
         out_reply(h, s->route, s->player_id, cmd_id, DECKHAND__ERROR_CODE__INTERNAL, ee.message);
     } else if (code != ENGINE_OK) {
         /* the detail for operators, an error id for players; a player can repeat it at will */
+        char words[sizeof ee.public_message];
+        snprintf(words, sizeof words, "%s", ee.public_message);
         if (code == ENGINE_SCRIPT_ERROR) {
             dh_warn_every(DH_LOG_EVERY_MS, "match %s: seat %d: %s", hm->id, seat, ee.message);
             host_script_error(h, hm, now_ms);
+            host_script_words(&ee, c->bot && *c->bot, words, sizeof words);
         }
-        out_remember(s, cmd_id, (int)code, ee.public_message);
-        out_reply(h, s->route, s->player_id, cmd_id, (int)code, ee.public_message);
+        out_remember(s, cmd_id, (int)code, words);
+        out_reply(h, s->route, s->player_id, cmd_id, (int)code, words);
     }
 }
 
@@ -453,6 +457,11 @@ void host_command(host *h, const char *identity, const Deckhand__Internal__Playe
         return;
     }
     int seat = hm && hm->started ? host_seat_of(hm, pid) : -1;
+    if (seat < 0 && hm && pc->body_case == DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHAT) {
+        out_reply(h, identity, pid, pc->cmd_id, DECKHAND__ERROR_CODE__BAD_REQUEST,
+                  "only the match's players may chat; watchers read it");
+        return;
+    }
     if (seat < 0) {
         out_reply(h, identity, pid, pc->cmd_id, DECKHAND__ERROR_CODE__UNKNOWN_MATCH,
                   "no such match here, or you are not seated in it");
@@ -510,6 +519,15 @@ void host_command(host *h, const char *identity, const Deckhand__Internal__Playe
         break;
     case DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHOOSE:
         host_choose(h, hm, seat, pc->cmd_id, pc->choose, now_ms);
+        break;
+    case DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHAT:
+        host_chat(h, hm, seat, pc->cmd_id, pc->chat);
+        break;
+    case DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_UNDO:
+        host_undo_request(h, hm, seat, pc->cmd_id, now_ms);
+        break;
+    case DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_UNDO_ANSWER:
+        host_undo_answer(h, hm, seat, pc->cmd_id, pc->undo_answer->accept, now_ms);
         break;
     case DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESIGN:
         host_resign(h, hm, seat, pc->cmd_id, identity, now_ms);
@@ -611,6 +629,10 @@ static void host_release(host *h, host_action *a, uint64_t now_ms)
         }
         if (fenced)
             host_lose(h, hm);
+        return;
+    }
+    if (a->kind == HOST_ACT_UNDO) {
+        host_undo_release(h, a, now_ms);
         return;
     }
     host_seat *s = &hm->seats[a->seat];

@@ -6,6 +6,8 @@
  *   host_adopt.c, host_timers.c, host_rebundle.c   adoption, timers, bundle moves
  *   host_admin.c                                    what an operator asks (end, remove)
  *   host.c                                          the table, new matches, commands, the batch
+ *   host_chat.c, host_undo.c                        a seat's chat (never stored), its undo
+ *   host_words.c                                    a script failure in a player's words
  *   host_persist.c, host_bot.c, host_options.c,     writing to Redis, bot answers, options,
  *   host_stall.c, host_resign.c                     the stall watcher, a player's Resign
  * and below the wing: out.h (what is sent), bundles.h, store.h.
@@ -17,8 +19,9 @@
 
 #define HOST_BOT_IDS 64 /* option ids a default answer (or a logged one) may hold */
 
-/* HOST_ACT_END: the match ends without an answer (a forfeit, a quarantine). */
-typedef enum { HOST_ACT_START, HOST_ACT_CHOOSE, HOST_ACT_END } host_act_kind;
+/* HOST_ACT_END: the match ends without an answer (a forfeit, a quarantine); HOST_ACT_UNDO:
+ * a seat's last answer taken back (host_undo.c). */
+typedef enum { HOST_ACT_START, HOST_ACT_CHOOSE, HOST_ACT_END, HOST_ACT_UNDO } host_act_kind;
 
 /* Outputs held until the batch's writes are acknowledged. */
 typedef struct host_action {
@@ -29,6 +32,7 @@ typedef struct host_action {
     uint64_t cmd_id;
     char route[DH_ZMQ_ID_MAX + 1];
     uint64_t recv_ns; /* a player's command: when the worker received it (0: not timed) */
+    int undo_seat;    /* HOST_ACT_UNDO: the seat whose answer is taken back (seat: replied to) */
 } host_action;
 
 /* The one walk of the table of hosted matches: every match once, starting at index first
@@ -55,6 +59,24 @@ void host_lose(host *h, host_match *hm);
  * bot answered for the seat). ENGINE_OK when held. */
 engine_code host_apply(host *h, host_match *hm, int seat, uint64_t cmd_id, uint64_t decision_id,
                        const uint32_t *ids, size_t n, uint64_t now_ms, engine_error *ee);
+
+/* A seat's line of chat, relayed to every connected seat and watcher (host_chat.c), and
+ * the Reply to cmd_id. */
+void host_chat(host *h, host_match *hm, int seat, uint64_t cmd_id, const Deckhand__ChatSend *cs);
+
+/* Undo (host_undo.c): a seat's UndoRequest and UndoAnswer (each Replied to cmd_id); an
+ * asked undo ends when any answer is applied (host_undo_expire) or HOST_UNDO_MS pass
+ * (host_undo_tick, from the timers); an undo's write landed or failed (from the batch). */
+void host_undo_request(host *h, host_match *hm, int seat, uint64_t cmd_id, uint64_t now_ms);
+void host_undo_answer(host *h, host_match *hm, int seat, uint64_t cmd_id, bool accept,
+                      uint64_t now_ms);
+void host_undo_expire(host *h, host_match *hm);
+void host_undo_tick(host *h, host_match *hm, uint64_t now_ms);
+void host_undo_release(host *h, host_action *a, uint64_t now_ms);
+
+/* The words a player reads when a card script failed on its answer (bot: the bot it asked
+ * for failed), with the error's id (host_words.c), into out (n bytes). */
+void host_script_words(const engine_error *ee, bool bot, char *out, size_t n);
 
 /* A script error in hm (a player's answer or the worker's own): the metric, and once per
  * match the canary's trial it belongs to (bundles_trial_note, which may abort the canary). */

@@ -188,6 +188,7 @@ size_t host_tick(host *h, uint64_t now_ms)
             hm->notes_due = false;
             host_persist_notes(h, hm, now_ms);
         }
+        host_undo_tick(h, hm, now_ms);
         const engine_decision *d = engine_match_decision(hm->m);
         if (!d || d->seat < 0 || d->seat >= hm->nseats)
             continue;

@@ -151,6 +151,9 @@ void out_decision(host *h, host_match *hm, int seat)
         opts[i].label = (char *)(d->options[i].label ? d->options[i].label : "");
         opts[i].card = (char *)(d->options[i].card ? d->options[i].card : "");
         opts[i].entity = d->options[i].entity;
+        opts[i].verb = (char *)(d->options[i].verb ? d->options[i].verb : "");
+        opts[i].target = d->options[i].target;
+        opts[i].space = (char *)(d->options[i].space ? d->options[i].space : "");
         optp[i] = &opts[i];
     }
     Deckhand__DecisionRequest dr = DECKHAND__DECISION_REQUEST__INIT;
@@ -165,6 +168,7 @@ void out_decision(host *h, host_match *hm, int seat)
     dr.min = d->min;
     dr.max = d->max;
     dr.time_left_ms = out_time_left_ms(h, hm, h->now_ms);
+    dr.can_undo = engine_match_can_take_back(hm->m, seat);
     Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
     sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_DECISION;
     sm.decision = &dr;

@@ -21,6 +21,7 @@ static const Deckhand__ServerMessage__BodyCase out_about_match[] = {
     DECKHAND__SERVER_MESSAGE__BODY_EVENT,     DECKHAND__SERVER_MESSAGE__BODY_DECISION,
     DECKHAND__SERVER_MESSAGE__BODY_VIEW,      DECKHAND__SERVER_MESSAGE__BODY_VIEW_DELTA,
     DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER, DECKHAND__SERVER_MESSAGE__BODY_MATCH_FOUND,
+    DECKHAND__SERVER_MESSAGE__BODY_CHAT,      DECKHAND__SERVER_MESSAGE__BODY_UNDO,
 };
 
 /* The match sm is about, or "". The body's match_id is found by its descriptor, as each

@@ -342,6 +342,26 @@ static void out_watch_release(host *h, out_watch_match *e, const out_watch_frame
     free(msg);
 }
 
+void out_watch_send(host *h, host_match *hm, const Deckhand__ServerMessage *sm)
+{
+    struct out_watch_set *s = h->spect;
+    out_watch_match *e = s ? hm->watch : NULL;
+    if (!e || !e->nw)
+        return;
+    size_t len = deckhand__server_message__get_packed_size(sm);
+    uint8_t *msg = malloc(len ? len : 1);
+    if (!msg) {
+        dh_error_every(DH_LOG_EVERY_MS, "match %s: out of memory sending to watchers", e->id);
+        return;
+    }
+    deckhand__server_message__pack(sm, msg);
+    for (size_t i = e->nw; i-- > 0;)
+        if (out_send_packed(h, e->w[i].route, e->w[i].player_id, e->id,
+                            DECKHAND__INTERNAL__PLAYER_OUTPUT__KIND__OTHER, msg, len) < 0)
+            out_watch_drop_watcher(s, e, i);
+    free(msg);
+}
+
 void out_watch_tick(host *h, uint64_t now_ms)
 {
     struct out_watch_set *s = h->spect;

@@ -24,6 +24,7 @@ int store_init(store *s, const char *url, int timeout_ms)
     dh_script_init(&s->fields, dh_script_match_fields);
     dh_script_init(&s->finished_push, dh_script_finished_push);
     dh_script_init(&s->retire, dh_script_retire);
+    dh_script_init(&s->undo, dh_script_undo);
     dh_retention_env(&s->retention);
     return dh_redis_init(&s->redis, url, timeout_ms);
 }
@@ -60,8 +61,8 @@ void store_close(store *s)
  * not meet NOSCRIPT first (they would still land: dh_redis loads it and sends again). */
 static void store_load_scripts(store *s, uint64_t now_ms)
 {
-    const dh_script *scripts[] = {&s->commit,        &s->move_bundle, &s->fields,
-                                  &s->finished_push, &s->retire,      &s->commit_batch};
+    const dh_script *scripts[] = {&s->commit, &s->move_bundle,  &s->fields, &s->finished_push,
+                                  &s->retire, &s->commit_batch, &s->undo};
     redisContext *nodes[DH_REDIS_NODES];
     size_t n = dh_redis_masters(&s->redis, now_ms, nodes, DH_REDIS_NODES);
     for (size_t i = 0; i < n; i++)
@@ -214,6 +215,44 @@ int store_put_commit(store *s, const store_commit *c)
     rc = store_cmd(s, (int)argc, argv, lens, &s->commit);
     if (rc == 0 && c->finish && store_note_finish(s, c->match_id, c->rating_job) < 0)
         rc = -1;
+out:
+    free(z);
+    return rc;
+}
+
+int store_put_undo(store *s, const store_commit *c)
+{
+    char meta[DH_KEY_MAX], snap[DH_KEY_MAX], log[DH_KEY_MAX], hist[DH_KEY_MAX];
+    char epoch[24], nlog[24];
+    dh_key_match(meta, c->match_id);
+    dh_key_match_snap(snap, c->match_id);
+    dh_key_match_log(log, c->match_id);
+    dh_key_match_history(hist, c->match_id);
+    snprintf(epoch, sizeof epoch, "%llu", (unsigned long long)c->epoch);
+    snprintf(nlog, sizeof nlog, "%zu", c->nlog);
+    size_t argc = 0, max = 12 + c->nlog, zlen = 0;
+    uint8_t *z = NULL; /* the snapshot as stored: deflated (dh_snapz.h) */
+    int rc = -1;
+    if (!c->snap || !c->hist || dh_grow(&s->argv, &s->capargv, max, sizeof *s->argv, 32) < 0 ||
+        dh_grow(&s->lens, &s->caplens, max, sizeof *s->lens, 32) < 0 ||
+        dh_snapz_pack(c->snap, c->snap_len, &z, &zlen) < 0)
+        goto out;
+    const char *head[] = {"EVALSHA", s->undo.sha, "4", meta, snap, log, hist, c->worker, epoch};
+    for (; argc < sizeof head / sizeof *head; argc++) {
+        s->argv[argc] = head[argc];
+        s->lens[argc] = strlen(head[argc]);
+    }
+    s->argv[argc] = (const char *)c->hist;
+    s->lens[argc++] = c->hist_len;
+    s->argv[argc] = (const char *)z;
+    s->lens[argc++] = zlen;
+    s->argv[argc] = nlog;
+    s->lens[argc++] = strlen(nlog);
+    for (size_t i = 0; i < c->nlog; i++) {
+        s->argv[argc] = (const char *)c->log[i].data;
+        s->lens[argc++] = c->log[i].len;
+    }
+    rc = store_cmd(s, (int)argc, s->argv, s->lens, &s->undo);
 out:
     free(z);
     return rc;

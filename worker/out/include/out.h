@@ -109,6 +109,12 @@ typedef struct {
     char options[HOST_OPTIONS_MAX]; /* its game options (StartMatch.options), "" = defaults */
     bool unrated;                   /* bot-filled: no rating job at the end */
     struct out_watch_match *watch;  /* its watchers and frames (out_watch.c); NULL: none */
+    /* an undo asked in rated play (host/host_undo.c): by undo_seat at undo_ms, awaiting
+     * the seats of the undo_waiting bits */
+    bool undo_asked;
+    int undo_seat;
+    uint32_t undo_waiting;
+    uint64_t undo_ms;
 } host_match;
 
 /* What /metrics shows (main.c registers them; docs/OPERATIONS.md lists them). */
@@ -338,6 +344,9 @@ void out_watch_over(host *h, host_match *hm, const Deckhand__GameOver *go, uint6
 void out_watch_gone(host *h, host_match *hm);
 /* Send every frame that is due; forget matches with no watchers left or all sent. */
 void out_watch_tick(host *h, uint64_t now_ms);
+/* One ServerMessage to every watcher of hm now, at once (not a frame: a chat line, which
+ * watchers only read); a watcher whose gateway is gone goes. */
+void out_watch_send(host *h, host_match *hm, const Deckhand__ServerMessage *sm);
 /* Watchers of hm now. */
 size_t out_watch_count(const host_match *hm);
 /* The watchers' counters; NULL without watchers (out_watch_init not called). */

@@ -91,6 +91,7 @@ typedef struct {
     bool broken; /* a command could not be formatted: the batch fails */
     bool up;     /* the last round trip succeeded (the beat's redis_ok) */
     dh_script commit, move_bundle, fields, finished_push, retire; /* called by hash */
+    dh_script undo;                                               /* dh_script_undo */
     dh_script commit_batch; /* dh_script_commit_batch: a loop turn's commits in one call */
     dh_retention retention; /* how long a finished match stays (dh_keys.h) */
     unsigned scripts_at;    /* redis.connects when they were last loaded on every master */
@@ -153,6 +154,10 @@ int store_put_meta(store *s, const store_meta *m);
  * the rating job into matches:unrated and the id onto matches:finished, then HDEL
  * matches:running (store_flush). */
 int store_put_commit(store *s, const store_commit *c);
+/* One fenced script (dh_script_undo): a seat's answer taken back. c->hist is the answer
+ * (popped from the history when last), c->snap the turn's snapshot and c->log the answers
+ * since it without the answer (the log is replaced); finish and the rest are unused. */
+int store_put_undo(store *s, const store_commit *c);
 int store_lease(store *s, const char *worker_id, const char *endpoint, unsigned ttl_ms);
 /* Fenced: HSET bundle; RPUSH match:{ID}:bundles note: a running match moved onto another
  * bundle (live-ops --apply-to-running), recorded with the match. */
