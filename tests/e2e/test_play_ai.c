@@ -194,6 +194,37 @@ static void test_vs_ai_bad_difficulty_is_refused(void)
     pl_drop(p);
 }
 
+/* Resign{match_id} with the given id: the Reply's code. */
+static int resign_id(pl_player *p, const char *match_id)
+{
+    Deckhand__Resign r = DECKHAND__RESIGN__INIT;
+    r.match_id = (char *)match_id;
+    Deckhand__ClientMessage cm = DECKHAND__CLIENT_MESSAGE__INIT;
+    cm.body_case = DECKHAND__CLIENT_MESSAGE__BODY_RESIGN;
+    cm.resign = &r;
+    return pl_wait_reply(p, pl_send(p, &cm));
+}
+
+static void test_resign_and_rematch_refuse_what_does_not_fit(void)
+{
+    pl_player *p = pl_login("AiOdd");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_EQUAL(resign_id(p, ""), DECKHAND__ERROR_CODE__BAD_REQUEST);
+    CU_ASSERT_EQUAL(resign_id(p, "m-0000000000000000"), DECKHAND__ERROR_CODE__UNKNOWN_MATCH);
+    CU_ASSERT_EQUAL(offer_rematch(p, "m-0000000000000000"), DECKHAND__ERROR_CODE__UNKNOWN_MATCH);
+    CU_ASSERT_EQUAL_FATAL(join_ai(p, "accession", "normal"), 0);
+    CU_ASSERT_TRUE_FATAL(wait_seated(p));
+    /* a rematch of a match still running */
+    CU_ASSERT_EQUAL(offer_rematch(p, p->match_id), DECKHAND__ERROR_CODE__BAD_REQUEST);
+    CU_ASSERT_EQUAL(resign(p), 0);
+    pl_player *ps[1] = {p};
+    for (int i = 0; i < 10 && !p->game_over; i++)
+        pl_pump(ps, 1, 50);
+    /* the match is over: resigning again finds nothing */
+    CU_ASSERT_EQUAL(resign(p), DECKHAND__ERROR_CODE__UNKNOWN_MATCH);
+    pl_drop(p);
+}
+
 static void test_rematch_against_the_ai_starts_at_once(void)
 {
     pl_player *p = pl_login("AiAgain");
@@ -294,6 +325,8 @@ int main(void)
         {"vs_ai_starts_at_once_in_every_game_and_resign_ends_it",
          test_vs_ai_starts_at_once_in_every_game_and_resign_ends_it},
         {"vs_ai_bad_difficulty_is_refused", test_vs_ai_bad_difficulty_is_refused},
+        {"resign_and_rematch_refuse_what_does_not_fit",
+         test_resign_and_rematch_refuse_what_does_not_fit},
         {"rematch_against_the_ai_starts_at_once", test_rematch_against_the_ai_starts_at_once},
         {"two_players_resign_and_rematch", test_two_players_resign_and_rematch},
         {"whole_game_against_the_ai_ends_with_words_and_decks",
