@@ -13,6 +13,7 @@
 
 #include "engine_end.h"
 #include "engine_internal.h"
+#include "engine_present.h"
 
 /* How many call budgets loading a bundle may take. */
 #define ENGINE_LOAD_BUDGET_FACTOR 40

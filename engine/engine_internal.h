@@ -52,6 +52,7 @@
 
 #include "dh_hash.h"
 #include "engine.h"
+#include "engine_undo.h"
 
 /* Hard limits on C-side state, which the Lua memory cap does not see. */
 #define ENGINE_MAX_NAMES    65536
@@ -232,34 +233,6 @@ void engine_error_set(engine_error *err, engine_code code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Sets err (when not NULL) to ENGINE_OK and an empty message. */
 void engine_error_ok(engine_error *err);
-
-/* engine_options.c: reads the game table at t's `options` (raising on a bad one) and
- * orders its bots' names; engine_options_free gives back what it made. */
-void engine_options_read(lua_State *L, int t, engine_game *g);
-void engine_options_free(engine_game *g);
-/* v (len bytes) is a value o accepts. */
-bool engine_option_value_ok(const engine_option_spec *o, const char *v, size_t len);
-
-/* engine_view_stats.c: whether seat's view shows the counter named name: anything but a
- * card's counter `NAME:ID` whose card the seat does not see in play (in a zone it sees
- * the cards of, hinted as neither hand, discard, deck nor hidden). */
-bool engine_view_counter_shown(const engine_match *m, const char *name, int seat);
-
-/* engine_present.c: reads the game table at t's `presentation` (raising on a bad one,
- * after the zones are read: a hint must name one of them); engine_present_free gives
- * back what it made; engine_present_catalog puts the hints into c (0, or -1 when out of
- * memory: c then holds what was made so far, for engine_catalog_free). */
-void engine_present_read(lua_State *L, int t, engine_game *g);
-void engine_present_free(engine_game *g);
-int engine_present_catalog(const engine_game *g, Deckhand__Catalog *c);
-/* engine_present_words.c: the presentation's words (title, summary, deck_builder, counter
- * hints) of the table at p, read by engine_present_read; freed by engine_present_free and
- * put into p by engine_present_catalog (0, or -1 out of memory). text_ok: s is valid UTF-8
- * of at most max bytes without control characters ('\n' allowed when lines). */
-void engine_present_words_read(lua_State *L, int p, engine_game *g);
-void engine_present_words_free(engine_game *g);
-int engine_present_words_catalog(const engine_game *g, Deckhand__Presentation *p);
-bool engine_present_text_ok(const char *s, size_t max, bool lines);
 
 /* engine_alloc.c: the lua_Alloc of a bundle's VM (ud is the bundle). */
 void *engine_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
@@ -526,14 +499,7 @@ struct engine_match {
     engine_log log, prev_log;
     int in_answer, boundary_in_answer, can_undo;
     size_t undo_nev, undo_evtext;
-    /* engine_undo.c: the seat whose last answer may be taken back (-1: none), and what
-     * was noted before an answer to judge it: the generator, the turn, the hidden cards
-     * (id, zone index pairs) */
-    int takeback_seat;
-    uint64_t undo_rng[4];
-    uint32_t undo_turn;
-    uint32_t *undo_hidden;
-    size_t undo_nhidden, undo_hidden_cap;
+    engine_undo_note undo; /* engine_undo.c: may the last answer be taken back */
     /* the last error of a protected run */
     engine_code run_code;
     char run_msg[256];
@@ -556,12 +522,6 @@ struct engine_match {
 engine_vis engine_zone_vis(const engine_game *g, const char *name);
 /* The same for the interned zone name id, found once per game and name (g->vis_memo). */
 engine_vis engine_zone_vis_id(const engine_game *g, const engine_intern *in, uint32_t name);
-
-/* engine_undo.c: note, before seat's answer runs, what judges whether it may be taken back
- * (0, or -1 out of memory: then it may not); after it ran, the judgement
- * (engine_match_can_take_back). */
-int engine_undo_begin(engine_match *m, int seat);
-void engine_undo_end(engine_match *m, int seat);
 
 /* engine_api.c */
 int engine_api_open(engine_bundle *b, lua_State *L);

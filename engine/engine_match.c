@@ -71,7 +71,7 @@ void engine_match_free(engine_match *m)
     free(m->opts);
     free(m->opts_v);
     free(m->bot_ids);
-    free(m->undo_hidden);
+    free(m->undo.hidden);
     free(m->dtext);
     free(m->ev);
     free(m->evtext);
@@ -112,7 +112,7 @@ static engine_match *match_alloc(engine_bundle *b, const engine_match_config *cf
     m->np = cfg->nplayers;
     m->g_ref = LUA_NOREF;
     m->setup_ref = LUA_NOREF;
-    m->takeback_seat = -1;
+    m->undo.seat = -1;
     m->quiet = cfg->quiet;
     m->match_id = strdup(cfg->match_id ? cfg->match_id : "");
     m->names = calloc((size_t)m->np, sizeof(char *));
@@ -217,7 +217,7 @@ static engine_code rebuild(engine_match *m, const engine_log *src)
     m->pending = 0;
     m->in_answer = 0;
     m->can_undo = 0;
-    m->takeback_seat = -1;
+    m->undo.seat = -1;
     engine_state_reset(&m->st);
     engine_log_reset(&m->log);
     m->turn_events = 0; /* the snapshot is a turn boundary */
@@ -313,7 +313,7 @@ engine_code engine_match_undo(engine_match *m, engine_error *err)
 
 engine_code engine_match_take_back(engine_match *m, engine_error *err)
 {
-    if (!engine_match_can_take_back(m, m->takeback_seat)) {
+    if (!engine_match_can_take_back(m, m->undo.seat)) {
         engine_error_set(err, ENGINE_BAD_REQUEST, "nothing to undo");
         return ENGINE_BAD_REQUEST;
     }

@@ -18,6 +18,7 @@
 
 #include "dh_optlist.h"
 #include "engine_internal.h"
+#include "engine_present.h"
 
 /* A name or a value: 1..max characters of [A-Za-z0-9_-], so that "k=v;k=v" stays
  * unambiguous and nothing strange reaches a log. */

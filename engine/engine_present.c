@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "engine_internal.h"
+#include "engine_present.h"
 
 #define PRESENT_MAX       64 /* zone hints, and type colours, per game */
 #define PRESENT_LABEL_MAX 64

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "engine_internal.h"
+#include "engine_present.h"
 
 #define WORDS_TITLE_MAX    64
 #define WORDS_LABEL_MAX    64

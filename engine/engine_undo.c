@@ -20,58 +20,62 @@
 #include "dh_grow.h"
 #include "engine_internal.h"
 
-/* Whether card index i of zone z (of n, the top last) is hidden from seat (0-based). */
-static bool undo_hidden(const engine_match *m, const engine_zone *z, uint32_t i, int seat)
+/* How many cards of zone z, from the bottom, are hidden from seat (0-based): all of a
+ * hidden zone or of another seat's own, all but the top of a pile showing its top. */
+static uint32_t undo_hidden_count(const engine_match *m, const engine_zone *z, int seat)
 {
     switch (engine_zone_vis_id(m->game, &m->b->names, z->name)) {
     case ENGINE_VIS_PUBLIC:
-        return false;
+        return 0;
     case ENGINE_VIS_OWNER:
-        return z->owner != seat + 1;
+        return z->owner != seat + 1 ? z->n : 0;
     case ENGINE_VIS_TOP:
-        return i + 1 < z->n;
+        return z->n ? z->n - 1 : 0;
     default:
-        return true;
+        return z->n;
     }
 }
 
 int engine_undo_begin(engine_match *m, int seat)
 {
-    m->takeback_seat = -1;
-    m->undo_nhidden = 0;
+    m->undo.seat = -1;
+    m->undo.nhidden = 0;
     if (m->copy || m->all_bots)
         return 0;
-    memcpy(m->undo_rng, m->st.rng, sizeof m->undo_rng);
-    m->undo_turn = m->st.turn;
+    memcpy(m->undo.rng, m->st.rng, sizeof m->undo.rng);
+    m->undo.turn = m->st.turn;
     for (uint32_t zi = 0; zi < m->st.nzones; zi++) {
         const engine_zone *z = &m->st.zones[zi];
-        for (uint32_t i = 0; i < z->n; i++) {
-            if (!undo_hidden(m, z, i, seat))
-                continue;
-            if (dh_grow(&m->undo_hidden, &m->undo_hidden_cap, m->undo_nhidden + 2,
-                        sizeof *m->undo_hidden, 64) < 0)
-                return -1;
-            m->undo_hidden[m->undo_nhidden++] = z->ids[i];
-            m->undo_hidden[m->undo_nhidden++] = zi;
+        uint32_t n = z->n ? undo_hidden_count(m, z, seat) : 0;
+        if (!n)
+            continue;
+        if (dh_grow(&m->undo.hidden, &m->undo.cap, m->undo.nhidden + 2 * (size_t)n,
+                    sizeof *m->undo.hidden, 256) < 0)
+            return -1;
+        uint32_t *out = m->undo.hidden + m->undo.nhidden;
+        for (uint32_t i = 0; i < n; i++) {
+            out[2 * i] = z->ids[i];
+            out[2 * i + 1] = zi;
         }
+        m->undo.nhidden += 2 * (size_t)n;
     }
     return 0;
 }
 
 void engine_undo_end(engine_match *m, int seat)
 {
-    m->takeback_seat = -1;
+    m->undo.seat = -1;
     if (m->copy || m->all_bots || m->boundary_in_answer || m->st.finished ||
-        m->st.turn != m->undo_turn || !m->log.n ||
-        memcmp(m->undo_rng, m->st.rng, sizeof m->undo_rng) != 0)
+        m->st.turn != m->undo.turn || !m->log.n ||
+        memcmp(m->undo.rng, m->st.rng, sizeof m->undo.rng) != 0)
         return;
-    for (size_t i = 0; i < m->undo_nhidden; i += 2)
-        if (m->st.ents[m->undo_hidden[i] - 1].zone != m->undo_hidden[i + 1])
+    for (size_t i = 0; i < m->undo.nhidden; i += 2)
+        if (m->st.ents[m->undo.hidden[i] - 1].zone != m->undo.hidden[i + 1])
             return;
-    m->takeback_seat = seat;
+    m->undo.seat = seat;
 }
 
 bool engine_match_can_take_back(const engine_match *m, int seat)
 {
-    return seat >= 0 && m->takeback_seat == seat && m->log.n && !m->st.finished;
+    return seat >= 0 && m->undo.seat == seat && m->log.n && !m->st.finished;
 }

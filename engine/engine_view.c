@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "engine_internal.h"
+#include "engine_present.h"
 
 engine_vis engine_zone_vis(const engine_game *g, const char *name)
 {

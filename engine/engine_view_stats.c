@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "engine_internal.h"
+#include "engine_present.h"
 
 static const char *const out_kinds[] = {"hand", "discard", "deck", "hidden"};
 

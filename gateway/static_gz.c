@@ -78,19 +78,20 @@ static int static_gz_token(const char *s, const char *e)
 /* gzip named decides ("gzip;q=0, *" refuses it); else "*" does; else no. */
 bool static_gz_accepted(const char *v, size_t n)
 {
-    const char *end = v ? v + n : NULL;
     int named = GZ_OTHER, any = GZ_OTHER;
-    while (v && v < end) {
-        while (v < end && (*v == ' ' || *v == '\t' || *v == ','))
-            v++;
-        const char *comma = memchr(v, ',', (size_t)(end - v));
-        const char *e = comma ? comma : end;
-        int t = e > v ? static_gz_token(v, e) : GZ_OTHER;
+    size_t at = 0;
+    while (v && at < n) {
+        while (at < n && (v[at] == ' ' || v[at] == '\t' || v[at] == ','))
+            at++;
+        size_t e = at;
+        while (e < n && v[e] != ',')
+            e++;
+        int t = e > at ? static_gz_token(v + at, v + e) : GZ_OTHER;
         if (t == GZ_NAMED_OK || t == GZ_NAMED_NO)
             named = t;
         else if (t != GZ_OTHER)
             any = t;
-        v = e;
+        at = e;
     }
     return named != GZ_OTHER ? named == GZ_NAMED_OK : any == GZ_ANY_OK;
 }

@@ -211,6 +211,10 @@ static const char *rig_output_match(const Deckhand__ServerMessage *sm)
         id = sm->view_delta->match_id;
     else if (sm->body_case == DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER)
         id = sm->game_over->match_id;
+    else if (sm->body_case == DECKHAND__SERVER_MESSAGE__BODY_CHAT)
+        id = sm->chat->match_id;
+    else if (sm->body_case == DECKHAND__SERVER_MESSAGE__BODY_UNDO)
+        id = sm->undo->match_id;
     return id;
 }
 
