@@ -286,6 +286,27 @@ static void test_two_players_resign_and_rematch(void)
     pl_end_match(a, b);
 }
 
+static void test_rematch_offer_ends_when_a_player_disconnects(void)
+{
+    pl_player *a = NULL, *b = NULL;
+    CU_ASSERT_FATAL(pl_start_match("gone", &a, &b));
+    watch(a, b);
+    pl_player *ps[2] = {a, b};
+    CU_ASSERT_EQUAL(resign(b), 0);
+    CU_ASSERT_TRUE_FATAL(wait_over(ps, 2));
+    char old[sizeof a->match_id];
+    snprintf(old, sizeof old, "%s", a->match_id);
+    CU_ASSERT_EQUAL(offer_rematch(b, old), 0);
+    pl_drop(b); /* b offered, then closed the tab: its gateway says it went away */
+    seen_p[1] = NULL;
+    for (int i = 0; i < 40 && !(seen_rematch[0] && seen_rematch[0]->rematch->declined); i++)
+        pl_pump(ps, 1, 50);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(seen_rematch[0]);
+    CU_ASSERT_TRUE(seen_rematch[0]->rematch->declined);
+    pl_on_message = NULL;
+    pl_drop(a);
+}
+
 static void test_whole_game_against_the_ai_ends_with_words_and_decks(void)
 {
     pl_player *p = pl_login("AiWhole");
@@ -329,6 +350,8 @@ int main(void)
          test_resign_and_rematch_refuse_what_does_not_fit},
         {"rematch_against_the_ai_starts_at_once", test_rematch_against_the_ai_starts_at_once},
         {"two_players_resign_and_rematch", test_two_players_resign_and_rematch},
+        {"rematch_offer_ends_when_a_player_disconnects",
+         test_rematch_offer_ends_when_a_player_disconnects},
         {"whole_game_against_the_ai_ends_with_words_and_decks",
          test_whole_game_against_the_ai_ends_with_words_and_decks},
         {NULL, NULL},
