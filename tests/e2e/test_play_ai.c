@@ -259,6 +259,7 @@ static void test_two_players_resign_and_rematch(void)
     for (int i = 0; i < 2; i++) {
         const Deckhand__GameOver *go = seen_over[i]->game_over;
         CU_ASSERT_STRING_EQUAL(go->reason, "resigned");
+        CU_ASSERT_TRUE(go->unrated); /* two guests: no rating moves */
         CU_ASSERT_EQUAL_FATAL(go->n_results, 2);
         for (size_t k = 0; k < 2; k++) {
             bool resigner = (int)go->results[k]->seat == a->seat;
