@@ -610,15 +610,6 @@ engine_match *engine_match_restore_copy(engine_bundle *b, const engine_match_con
                                         const engine_state *base, const engine_answer *log,
                                         size_t nlog, engine_error *err);
 
-/* engine_end.c: once the results are read at the match's end, the game's `summary(g)` (if
- * any) into m->end_summary; an error in it leaves the words empty. Not for a search's copy
- * or a quiet match (nobody reads them). */
-void engine_end_words(lua_State *L, engine_match *m);
-/* The game table's `deck_zones` (a list of zone names) into g (raises when out of memory);
- * engine_end_free gives them back. */
-void engine_end_read(lua_State *L, int t, engine_game *g);
-void engine_end_free(engine_game *g);
-
 /* engine_turns.c: the protected steps of a match. */
 typedef enum {
     ENGINE_OP_G,     /* create g */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "dh_clock.h"
+#include "engine_end.h"
 #include "engine_internal.h"
 
 static void push_g(lua_State *L, engine_match *m)

@@ -390,6 +390,8 @@ static Deckhand__ErrorCode session_social(gw_conn *c, uint64_t id, const Deckhan
         session_reply(c, id, DECKHAND__ERROR_CODE__BAD_REQUEST, why);
         return DECKHAND__ERROR_CODE__OK; /* answered */
     }
+    if (m->body_case == DECKHAND__CLIENT_MESSAGE__BODY_REMATCH_OFFER)
+        c->offered_rematch = !m->rematch_offer->decline; /* a disconnect then declines */
     return mmreq_request(c->gw, c, id, m);
 }
 
