@@ -43,11 +43,13 @@ async function pickActor(page, el) {
 
 // With `entity` picked: attack a highlighted enemy card, or move to a highlighted space.
 async function act(page, entity, want, shot) {
+  // The first time a picked minion has something to do: the screen with its highlights.
+  if (shot && (await page.$(".seat:not(.mine) .card.target, .seat.mine .space.target:not(:has(.card))")))
+    await shots(page, want.out, "board-pick");
   if (want.attack) {
     const target = await page.$(".seat:not(.mine) .card.target");
     if (target) {
       const t = await entityOf(target);
-      if (shot) await shots(page, want.out, "board-pick");
       const [o] = await answerBy(page, target);
       if (o?.verb !== "attack" || o.entity !== entity || o.target !== t)
         fail(`clicking enemy ${t} with ${entity} picked sent ${JSON.stringify(o)}, not its attack`);
