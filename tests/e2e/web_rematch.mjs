@@ -64,6 +64,8 @@ try {
   await resign(b);
   for (const p of [a, b]) await p.waitForSelector("#rematch", { timeout: 10_000 });
   await a.click("#rematch");
+  await b.waitForFunction(() => /wants a rematch/.test(document.querySelector(".rematch-state")?.textContent ?? ""), { timeout: 10_000 })
+    .catch(() => fail("the second offer did not reach the other player"));
   await b.click("#back-to-lobby");
   await b.waitForSelector("#lobby");
   await a.waitForFunction(() => /no rematch/i.test(document.querySelector(".rematch-state")?.textContent ?? ""), { timeout: 10_000 })

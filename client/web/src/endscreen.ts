@@ -56,8 +56,10 @@ export function renderGameOver(root: HTMLElement, m: Match, over: GameOver, ui: 
     ui.notice ? h("p", { class: "notice", role: "alert" }, ui.notice) : null,
     resultsEl(m, over),
     decksEl(m, over),
-    h("div", { class: "row" }, rematchEl(m, ui),
-      h("button", { id: "back-to-lobby", onclick: ui.leave }, "Back to the lobby"), extra),
+    // The rematch last: its words come and go with the others' offers, and must not move
+    // the other buttons under a press.
+    h("div", { class: "row" }, h("button", { id: "back-to-lobby", onclick: ui.leave }, "Back to the lobby"), extra,
+      rematchEl(m, ui)),
     logEl(m)));
   const log = root.querySelector(".log");
   if (log) log.scrollTop = log.scrollHeight; // the log's end: how the match ended
