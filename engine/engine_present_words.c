@@ -91,21 +91,6 @@ static bool words_name_ok(const char *s)
     return true;
 }
 
-/* Every key of the table at t is one of names (NULL-ended); raises naming the first that is
- * not, under path. */
-static void words_keys(lua_State *L, const engine_game *g, int t, const char *path,
-                       const char *const *names)
-{
-    for (lua_pushnil(L); lua_next(L, t); lua_pop(L, 1)) {
-        bool ok = false;
-        for (size_t i = 0; lua_type(L, -2) == LUA_TSTRING && names[i]; i++)
-            ok = ok || !strcmp(lua_tostring(L, -2), names[i]);
-        if (!ok)
-            luaL_error(L, "game '%s': %s has an unknown field '%s'", g->name, path,
-                       lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "(not a name)");
-    }
-}
-
 /* One entry of presentation.counters: the name at -2, its table at -1. A shown counter
  * needs a label; a hidden one needs nothing more. */
 static void words_counter_read(lua_State *L, const engine_game *g, engine_counter_hint *h)
@@ -119,7 +104,7 @@ static void words_counter_read(lua_State *L, const engine_game *g, engine_counte
     snprintf(path, sizeof path, "presentation.counters.%s", name);
     if (!lua_istable(L, t))
         luaL_error(L, "game '%s': %s must be a table", g->name, path);
-    words_keys(L, g, t, path, fields);
+    engine_present_keys(L, g, t, path, fields);
     h->counter = words_dup(L, name);
     lua_getfield(L, t, "hidden");
     if (!lua_isnil(L, -1) && !lua_isboolean(L, -1))
