@@ -141,7 +141,7 @@ function drawNow(): void {
     : !conn.open && me ? h("p", { class: "offline", role: "status" }, "Connection lost: reconnecting…") : null);
   ui.notice = notice;
   if (!me) renderLogin(screen, loginActions, notice);
-  else if (replay) renderReplay(screen, replay, replayActions, notice);
+  else if (replay) renderReplay(screen, replay, replayActions, notice, ui);
   else if (watching?.over) renderGameOver(screen, watching, watching.over, { notice, leave: () => stopWatching() }, replayButton(watching.id));
   else if (watching) renderMatch(screen, watching, ui, { banner: watchBanner(watching) });
   else if (match?.over) renderGameOver(screen, match, match.over, { notice, leave: () => leaveMatch(), rematch: () => rematch() },
@@ -327,6 +327,7 @@ function watch(id: string): void {
 function stopWatching(): void {
   const w = watching;
   watching = null;
+  ui.dialog = "";
   if (w && !w.over) conn.request("spectate_stop", {}).catch(say);
   lobbyActions.watchList();
   draw();
@@ -357,6 +358,7 @@ const replayActions = {
   },
   leave: () => { // to the lobby, past the end screen the replay was opened from
     replay = null;
+    ui.dialog = "";
     notice = "";
     if (watching?.over) watching = null;
     if (match?.over) leaveMatch();
@@ -566,16 +568,16 @@ function focusOption(step: 1 | -1): void {
 document.addEventListener("keydown", (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
   const on = target(e.target);
-  if (replay) {
+  if (ui.dialog) {
+    if (e.key !== "Escape") return;
+    ui.open("");
+  } else if (replay) {
     const to = on === "field" ? null : replayKey(e.key, replay.at, replay.total);
     if (to === null) return;
     replayActions.go(to);
   } else if (watching && !watching.over) {
     if (e.key !== "Escape") return;
     stopWatching();
-  } else if (ui.dialog) {
-    if (e.key !== "Escape") return;
-    ui.open("");
   } else {
     const d = match?.decision;
     if (d && (e.key === "u" || e.key === "U") && d.can_undo && on !== "field") return void (undo(), e.preventDefault());

@@ -50,15 +50,8 @@ export interface ReplayActions {
   leave(): void;
 }
 
-// A replay's screen answers nothing; only a card's zoom opens (and closes).
-const noPlay: MatchUi = {
-  selected: new Set(), sending: false, actor: 0, narrowed: [], dialog: "", scriptError: "", notice: "",
-  social: { muted: new Set(), error: "", send: () => {}, mute: () => {}, answerUndo: () => {} },
-  choose: () => {}, bot: () => {}, toggle: () => {}, leave: () => {}, setActor: () => {},
-  open: () => {}, resign: () => {}, undo: () => {},
-};
-
-export function renderReplay(root: HTMLElement, r: Replay, act: ReplayActions, notice: string): void {
+// ui: the page's (a frame has no decision, so it only opens a card's zoom or the rules).
+export function renderReplay(root: HTMLElement, r: Replay, act: ReplayActions, notice: string, ui: MatchUi): void {
   const m = r.match();
   const leave = h("button", { id: "leave-replay", onclick: act.leave }, "Back to the lobby");
   if (!m) {
@@ -83,7 +76,7 @@ export function renderReplay(root: HTMLElement, r: Replay, act: ReplayActions, n
       step("Last", "replay-last", last, "End"),
       leave),
     m.over ? h("div", { class: "replay-result", "data-key": "result" }, h("h2", {}, "Result"), resultsEl(m, m.over)) : null);
-  renderMatch(root, m, noPlay, {
+  renderMatch(root, m, ui, {
     banner: h("span", { class: "banner-line" }, h("strong", {}, "Replay"),
       ` · step ${r.at + 1} of ${r.total}`, r.received < r.total ? ` (${r.received} loaded)` : "",
       m.over ? " · the end" : ""),
