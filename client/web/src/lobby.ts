@@ -194,7 +194,7 @@ function lobbyEl(m: LobbyModel, act: LobbyActions): HTMLElement {
 
 function boardsEl(m: LobbyModel, act: LobbyActions): HTMLElement {
   return h("section", { class: "panel boards", "data-key": "boards" }, h("h2", {}, "Ratings"),
-    h("div", { class: "row" }, h("button", { id: "show-leaderboard", onclick: act.leaderboard }, `Leaderboard: ${m.game}`),
+    h("div", { class: "row" }, h("button", { id: "show-leaderboard", onclick: act.leaderboard }, `Leaderboard: ${titleOf(m, m.game)}`),
       m.me.account ? h("button", { id: "show-history", onclick: act.history }, "My matches") : null),
     m.board ? h("table", { class: "leaderboard" },
       h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Rating"), h("th", {}, "Matches"))),
