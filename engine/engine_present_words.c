@@ -91,6 +91,19 @@ static bool words_name_ok(const char *s)
     return true;
 }
 
+void engine_present_keys(lua_State *L, const engine_game *g, int t, const char *path,
+                         const char *const *names)
+{
+    for (lua_pushnil(L); lua_next(L, t); lua_pop(L, 1)) {
+        bool ok = false;
+        for (size_t i = 0; lua_type(L, -2) == LUA_TSTRING && names[i]; i++)
+            ok = ok || !strcmp(lua_tostring(L, -2), names[i]);
+        if (!ok)
+            luaL_error(L, "game '%s': %s has an unknown field '%s'", g->name, path,
+                       lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "(not a name)");
+    }
+}
+
 /* One entry of presentation.counters: the name at -2, its table at -1. A shown counter
  * needs a label; a hidden one needs nothing more. */
 static void words_counter_read(lua_State *L, const engine_game *g, engine_counter_hint *h)

@@ -20,26 +20,8 @@ import { h, hue, patch, type Child } from "./dom";
 import { NO_SEAT, words, type Match } from "./match";
 import type { Card, DecisionRequest, Option, Zone } from "./gen/deckhand";
 import { actors, boardCols, boardDriven, boardRows, clickCard, panelOptions, spaceOptions, targetsOf } from "./board";
-import { chatEl, dialogsEl, type SocialUi } from "./side";
-
-export interface MatchUi {
-  selected: Set<number>; // option ids toggled in a multi-select decision
-  sending: boolean; // an answer is in flight
-  actor: number; // the card picked on the board (board.ts), 0: none
-  narrowed: number[]; // the options a board click left to choose between
-  dialog: string; // the open dialog: "resign", "rules", "zoom:CARD", "" none
-  scriptError: string; // the last answer failed in a card script: what the server said
-  notice: string; // the last refusal of a request (resign, undo...), in words
-  social: SocialUi;
-  choose(ids: number[]): void;
-  bot(): void;
-  toggle(id: number): void;
-  leave(): void;
-  setActor(entity: number, narrowed?: number[]): void;
-  open(dialog: string): void;
-  resign(): void;
-  undo(): void;
-}
+import { chatEl, dialogsEl } from "./side";
+import type { MatchUi } from "./ui";
 
 // What a spectator's or a replay's screen adds: a banner on top, controls under the table.
 export interface Watching {

@@ -5,7 +5,8 @@
 // keys ← → Home End do the same, keys.ts); the last frame shows the result.
 import { h, patch } from "./dom";
 import { Match } from "./match";
-import { renderMatch, type MatchUi } from "./render_match";
+import { renderMatch } from "./render_match";
+import type { MatchUi } from "./ui";
 import { resultsEl } from "./endscreen";
 import type { ReplayFrame } from "./gen/deckhand";
 

@@ -6,15 +6,7 @@
 // part of the screen (role="dialog", the focus moved into them), so a redraw keeps them.
 import { h, type Child } from "./dom";
 import type { Match } from "./match";
-import type { MatchUi } from "./render_match";
-
-export interface SocialUi {
-  muted: Set<number>; // seats whose lines this page hides
-  error: string; // the last refusal of a line (flood, length)
-  send(text: string, emote: string): void;
-  mute(seat: number): void;
-  answerUndo(accept: boolean): void;
-}
+import type { MatchUi, SocialUi } from "./ui";
 
 // The emotes the gateway takes (ChatSend.emote) and how they read.
 export const EMOTES: Record<string, string> = {
