@@ -56,4 +56,6 @@ void cli_options_apply(cli_options *o, Deckhand__QueueJoin *join)
     join->options = o->n ? o->p : NULL;
     if (o->mode && *o->mode)
         join->mode = (char *)o->mode;
+    if (o->vs_ai && *o->vs_ai)
+        join->vs_ai = (char *)o->vs_ai;
 }

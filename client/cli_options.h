@@ -27,14 +27,15 @@ typedef struct {
     Deckhand__GameOption v[CLI_OPTIONS_MAX];
     Deckhand__GameOption *p[CLI_OPTIONS_MAX];
     size_t n;
-    const char *mode; /* --mode, or NULL: casual */
+    const char *mode;  /* --mode, or NULL: casual */
+    const char *vs_ai; /* `deckhand play --vs-ai DIFFICULTY`: against the AI, or NULL */
 } cli_options;
 
 /* Every `--option NAME=VALUE` and `--option=NAME=VALUE` of argv[1..argc) into out: 0, or
  * -1 after printing what is wrong (no '=', too long, more than CLI_OPTIONS_MAX) to stderr
  * prefixed with who. Which names and values a game takes is the server's to check. */
 int cli_options_collect(int argc, char **argv, const char *who, cli_options *out);
-/* Put the options and the mode on a QueueJoin (they point into o, which must outlive the
+/* Put the options, the mode and vs_ai on a QueueJoin (they point into o, which must outlive the
  * send). */
 void cli_options_apply(cli_options *o, Deckhand__QueueJoin *join);
 

@@ -42,12 +42,13 @@ static const char play_who[] = "deckhand play";
 
 static const char play_usage[] =
     "usage: deckhand play --game dominion [--ws] [--name NAME] [--size N] [--gateway ADDR,...]\n"
-    "                     [--mode MODE] [--option NAME=VALUE]...\n"
+    "                     [--mode MODE] [--option NAME=VALUE]... [--vs-ai DIFFICULTY]\n"
     "                     [--account NAME [--register]] [--no-queue]\n"
     "  --no-queue: wait for commands (a party, a lobby, `queue`) instead of queueing.\n"
     "  --account NAME: play as that account (rated), the password in DECKHAND_PASSWORD;\n"
     "  --register creates it first (or logs in when it exists).\n"
     "  --mode MODE: casual (the default) or a mode the cluster's queues file names.\n"
+    "  --vs-ai DIFFICULTY: play the AI at once (easy, normal, hard), bots in the other seats.\n"
     "  --option NAME=VALUE (repeatable): a game option, e.g. kingdom=random; players who\n"
     "  ask for different options never meet.\n";
 
@@ -197,6 +198,8 @@ static bool play_handle(play_state *ps, Deckhand__ServerMessage *s)
             printf("  #%u %-14s %3d points in %u turns%s\n", p->rank, p->name, p->score, p->turns,
                    p->seat == ps->seat ? "  (you)" : "");
         }
+        if (g->summary && *g->summary)
+            printf("%s\n", g->summary);
         ps->over = true;
         break;
     }
@@ -421,10 +424,15 @@ static int play_loop(play_state *ps)
 
 int cmd_play(int argc, char **argv)
 {
-    static const dh_flag_spec spec[] = {{"game", DH_FLAG_VALUE}, {"name", DH_FLAG_VALUE},
-                                        {"size", DH_FLAG_INT},   {"no-queue", DH_FLAG_SWITCH},
-                                        CLI_FLAGS_GATEWAY,       CLI_FLAGS_ACCOUNT,
-                                        CLI_OPTIONS_FLAGS,       {NULL, 0}};
+    static const dh_flag_spec spec[] = {{"game", DH_FLAG_VALUE},
+                                        {"name", DH_FLAG_VALUE},
+                                        {"size", DH_FLAG_INT},
+                                        {"no-queue", DH_FLAG_SWITCH},
+                                        {"vs-ai", DH_FLAG_VALUE},
+                                        CLI_FLAGS_GATEWAY,
+                                        CLI_FLAGS_ACCOUNT,
+                                        CLI_OPTIONS_FLAGS,
+                                        {NULL, 0}};
     dh_flags fl, *f = &fl;
     cli_options options;
     if (cli_options_collect(argc, argv, play_who, &options) < 0)
@@ -446,6 +454,7 @@ int cmd_play(int argc, char **argv)
         return 2;
     char err[512];
     options.mode = dh_flags_str(f, "mode", NULL, NULL);
+    options.vs_ai = dh_flags_str(f, "vs-ai", NULL, NULL);
     setvbuf(stdout, NULL, _IOLBF, 0); /* a screen piped to a file or `tee` stays current */
     play_state ps = {.game = dh_flags_str(f, "game", NULL, "dominion"),
                      .size = (uint32_t)size,

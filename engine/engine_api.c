@@ -580,6 +580,21 @@ engine_match *engine_api_match(lua_State *L, int mutating)
     return mutating ? gm_mut(L) : gm(L);
 }
 
+void engine_match_refresh(lua_State *L, engine_match *m)
+{
+    int ref = m->game->refresh_ref;
+    if (ref == LUA_NOREF)
+        return;
+    int person = 0;
+    for (int i = 0; i < m->np && !person; i++)
+        person = m->bot_ref[i] == LUA_NOREF;
+    if (!person)
+        return;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+    engine_match_push_g(m, L);
+    lua_call(L, 1, 0);
+}
+
 engine_g *engine_api_new_g(lua_State *L, engine_match *m)
 {
     engine_g *g = lua_newuserdatauv(L, sizeof *g, 2); /* the turn, the decision */

@@ -86,13 +86,41 @@ static int bots_normal(lua_State *L)
     return bots_default(L, bots_g(L, ENGINE_NORMAL_BOT), ENGINE_NORMAL_BOT);
 }
 
+/* Whether the answer at the top of the stack picks an option of d (at 3) whose act or verb
+ * is "surrender": the game conceded, not a move. */
+static bool bots_concedes(lua_State *L)
+{
+    bool concedes = false;
+    lua_getfield(L, 3, "options");
+    for (lua_Integer i = 1, n = (lua_Integer)lua_rawlen(L, -2); i <= n && !concedes; i++) {
+        lua_rawgeti(L, -2, i);
+        lua_gettable(L, -2); /* options[answer[i]] */
+        if (lua_istable(L, -1))
+            for (int f = 0; f < 2 && !concedes; f++) {
+                lua_getfield(L, -1, f ? "verb" : "act");
+                const char *v = lua_tostring(L, -1);
+                concedes = v && !strcmp(v, "surrender");
+                lua_pop(L, 1);
+            }
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    return concedes;
+}
+
 /* easy(g, p, d): the default bot's answer, but a random one every ENGINE_EASY_SLIP-th
- * decision on average (drawn from the match's generator, so it replays). */
+ * decision on average (drawn from the match's generator, so it replays). A slip is a weak
+ * move, never conceding the game: a random answer that surrenders gives way to the default
+ * bot's (a player facing `easy` in MLW saw it surrender on its own). */
 static int bots_easy(lua_State *L)
 {
     engine_g *g = bots_g(L, ENGINE_EASY_BOT);
-    if (engine_rng_below(&g->m->st, ENGINE_EASY_SLIP) == 0)
-        return bots_random(L);
+    if (engine_rng_below(&g->m->st, ENGINE_EASY_SLIP) == 0) {
+        bots_random(L);
+        if (!bots_concedes(L))
+            return 1;
+        lua_pop(L, 1);
+    }
     return bots_default(L, g, ENGINE_EASY_BOT);
 }
 

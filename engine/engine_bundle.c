@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine_end.h"
 #include "engine_internal.h"
 #include "engine_present.h"
 

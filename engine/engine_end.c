@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_internal.h"
+#include "engine_end.h"
 
 void engine_end_read(lua_State *L, int t, engine_game *g)
 {

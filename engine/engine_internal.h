@@ -522,7 +522,7 @@ struct engine_match {
     engine_view_order vorder[2];
 };
 
-/* engine_view.c: how a game shows the zone called name (its `zones` table; a name
+/* engine_zone_vis.c: how a game shows the zone called name (its `zones` table; a name
  * "prefix:rest" falls back to the entry for prefix; unlisted zones are hidden). */
 engine_vis engine_zone_vis(const engine_game *g, const char *name);
 /* The same for the interned zone name id, found once per game and name (g->vis_memo). */
@@ -571,7 +571,7 @@ static inline int engine_events_unread(const engine_match *m)
 /* Drops the undrained events from the nev-th on (text from offset evtext). */
 void engine_events_truncate(engine_match *m, size_t nev, size_t evtext);
 
-/* engine_turns.c: runs the game's `refresh(g)` when it has one and a person plays in m
+/* engine_api.c: runs the game's `refresh(g)` when it has one and a person plays in m
  * (docs/SCRIPTING.md: counters only players read, such as the deck-builders' VP total,
  * brought up to date before a person decides and when the match ends; all-bot play, a
  * sim or a search's copy, never runs it, so their games stay what they were). */
@@ -615,18 +615,10 @@ engine_match *engine_match_restore_copy(engine_bundle *b, const engine_match_con
                                         const engine_state *base, const engine_answer *log,
                                         size_t nlog, engine_error *err);
 
-/* engine_end.c: once the results are read at the match's end, the game's `summary(g)` (if
- * any) into m->end_summary; an error in it leaves the words empty. Not for a search's copy
- * or a quiet match (nobody reads them). */
-void engine_end_words(lua_State *L, engine_match *m);
 /* engine_features.c: at a turn boundary, the game's features(g) handed to m->on_features
  * (a position log); raises on features that are not an array by player of equal arrays
  * of numbers. */
 void engine_features_note(lua_State *L, engine_match *m);
-/* The game table's `deck_zones` (a list of zone names) into g (raises when out of memory);
- * engine_end_free gives them back. */
-void engine_end_read(lua_State *L, int t, engine_game *g);
-void engine_end_free(engine_game *g);
 
 /* engine_turns.c: the protected steps of a match. */
 typedef enum {
@@ -652,7 +644,10 @@ engine_code engine_turns_exec(engine_match *m, engine_op op, const void *p, size
 engine_match *engine_match_new_ex(engine_bundle *b, const engine_match_config *cfg, int setup_ref,
                                   engine_error *err);
 /* Pushes the match's g handle. */
-void engine_match_push_g(engine_match *m, lua_State *L);
+static inline void engine_match_push_g(engine_match *m, lua_State *L)
+{
+    lua_rawgeti(L, LUA_REGISTRYINDEX, m->g_ref);
+}
 lua_State *engine_bundle_lua(engine_bundle *b);
 /* The i-th file of the bundle (sorted by path), or NULL. */
 const char *engine_bundle_file(const engine_bundle *b, size_t i);

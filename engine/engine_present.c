@@ -110,21 +110,6 @@ static lua_Integer present_int(lua_State *L, const engine_game *g, int t, const 
     return v;
 }
 
-/* Every key of the table at t is one of the names (a NULL-ended list); raises naming the
- * first that is not, under path. */
-static void present_keys(lua_State *L, const engine_game *g, int t, const char *path,
-                         const char *const *names)
-{
-    for (lua_pushnil(L); lua_next(L, t); lua_pop(L, 1)) {
-        bool ok = false;
-        for (size_t i = 0; lua_type(L, -2) == LUA_TSTRING && names[i]; i++)
-            ok = ok || !strcmp(lua_tostring(L, -2), names[i]);
-        if (!ok)
-            luaL_error(L, "game '%s': %s has an unknown field '%s'", g->name, path,
-                       lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "(not a name)");
-    }
-}
-
 /* One entry of presentation.zones: name at -2, its table at -1. */
 static void present_zone_read(lua_State *L, engine_game *g, engine_zone_hint *h)
 {
@@ -139,7 +124,7 @@ static void present_zone_read(lua_State *L, engine_game *g, engine_zone_hint *h)
         luaL_error(L, "game '%s': presentation.zones.%s must be a table", g->name, zone);
     char path[128];
     snprintf(path, sizeof path, "presentation.zones.%s", zone);
-    present_keys(L, g, t, path, fields);
+    engine_present_keys(L, g, t, path, fields);
     h->zone = present_dup(L, zone);
     lua_getfield(L, t, "kind");
     const char *kind = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
@@ -255,7 +240,7 @@ void engine_present_read(lua_State *L, int t, engine_game *g)
     if (!lua_istable(L, -1))
         luaL_error(L, "game '%s': presentation must be a table", g->name);
     int p = lua_gettop(L);
-    present_keys(L, g, p, "presentation", fields);
+    engine_present_keys(L, g, p, "presentation", fields);
     g->has_presentation = true;
     lua_getfield(L, p, "zones");
     present_zones_read(L, g);

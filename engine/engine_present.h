@@ -33,5 +33,9 @@ void engine_present_words_read(lua_State *L, int p, engine_game *g);
 void engine_present_words_free(engine_game *g);
 int engine_present_words_catalog(const engine_game *g, Deckhand__Presentation *p);
 bool engine_present_text_ok(const char *s, size_t max, bool lines);
+/* Every key of the table at t is one of names (a NULL-ended list); raises naming the first
+ * that is not, under path ("presentation.zones.hand"). */
+void engine_present_keys(lua_State *L, const engine_game *g, int t, const char *path,
+                         const char *const *names);
 
 #endif

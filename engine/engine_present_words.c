@@ -91,10 +91,8 @@ static bool words_name_ok(const char *s)
     return true;
 }
 
-/* Every key of the table at t is one of names (NULL-ended); raises naming the first that is
- * not, under path. */
-static void words_keys(lua_State *L, const engine_game *g, int t, const char *path,
-                       const char *const *names)
+void engine_present_keys(lua_State *L, const engine_game *g, int t, const char *path,
+                         const char *const *names)
 {
     for (lua_pushnil(L); lua_next(L, t); lua_pop(L, 1)) {
         bool ok = false;
@@ -119,7 +117,7 @@ static void words_counter_read(lua_State *L, const engine_game *g, engine_counte
     snprintf(path, sizeof path, "presentation.counters.%s", name);
     if (!lua_istable(L, t))
         luaL_error(L, "game '%s': %s must be a table", g->name, path);
-    words_keys(L, g, t, path, fields);
+    engine_present_keys(L, g, t, path, fields);
     h->counter = words_dup(L, name);
     lua_getfield(L, t, "hidden");
     if (!lua_isnil(L, -1) && !lua_isboolean(L, -1))

@@ -14,32 +14,8 @@
 #include <string.h>
 
 #include "dh_clock.h"
+#include "engine_end.h"
 #include "engine_internal.h"
-
-static void push_g(lua_State *L, engine_match *m)
-{
-    lua_rawgeti(L, LUA_REGISTRYINDEX, m->g_ref);
-}
-
-void engine_match_push_g(engine_match *m, lua_State *L)
-{
-    push_g(L, m);
-}
-
-void engine_match_refresh(lua_State *L, engine_match *m)
-{
-    int ref = m->game->refresh_ref;
-    if (ref == LUA_NOREF)
-        return;
-    int person = 0;
-    for (int i = 0; i < m->np && !person; i++)
-        person = m->bot_ref[i] == LUA_NOREF;
-    if (!person)
-        return;
-    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
-    push_g(L, m);
-    lua_call(L, 1, 0);
-}
 
 /* A turn boundary: a new snapshot, an empty answer log. When every seat is a bot, or the
  * match is a search's copy, nothing reads the snapshot until the match is over, and then
@@ -101,7 +77,7 @@ static int results_cf(lua_State *L)
 {
     engine_match *m = lua_touserdata(L, 1);
     lua_rawgeti(L, LUA_REGISTRYINDEX, m->game->results_ref);
-    push_g(L, m);
+    engine_match_push_g(m, L);
     lua_call(L, 1, 1);
     read_results(L, m);
     return 0;
@@ -140,13 +116,13 @@ static void end_of_turn(lua_State *L, engine_match *m)
     engine_bundle *b = m->b;
     engine_deadline_set(b, dh_now_ns() + b->budget_ns);
     lua_rawgeti(L, LUA_REGISTRYINDEX, m->game->finished_ref);
-    push_g(L, m);
+    engine_match_push_g(m, L);
     lua_call(L, 1, 1);
     int done = lua_toboolean(L, -1);
     lua_pop(L, 1);
     if (done) {
         lua_rawgeti(L, LUA_REGISTRYINDEX, m->game->results_ref);
-        push_g(L, m);
+        engine_match_push_g(m, L);
         lua_call(L, 1, 1);
         read_results(L, m);
         engine_match_refresh(L, m);
@@ -158,7 +134,7 @@ static void end_of_turn(lua_State *L, engine_match *m)
 
 static lua_State *get_co(lua_State *L, engine_match *m)
 {
-    push_g(L, m);
+    engine_match_push_g(m, L);
     lua_getiuservalue(L, -1, 1);
     lua_State *co = lua_tothread(L, -1);
     lua_pop(L, 2);
@@ -189,7 +165,7 @@ static void run_turns(lua_State *L, engine_match *m)
                 lua_error(L);
             }
             m->in_turn = 0;
-            push_g(L, m);
+            engine_match_push_g(m, L);
             lua_pushnil(L);
             lua_setiuservalue(L, -2, 1);
             lua_pop(L, 1);
@@ -211,12 +187,12 @@ static void run_turns(lua_State *L, engine_match *m)
         if (m->all_bots) {
             engine_deadline_set(b, dh_now_ns() + b->budget_ns);
             lua_rawgeti(L, LUA_REGISTRYINDEX, m->game->turn_ref);
-            push_g(L, m);
+            engine_match_push_g(m, L);
             lua_call(L, 1, 0);
             end_of_turn(L, m);
             continue;
         }
-        push_g(L, m);
+        engine_match_push_g(m, L);
         lua_State *co = lua_newthread(L);
         lua_setiuservalue(L, -2, 1);
         lua_pop(L, 1);
@@ -238,12 +214,12 @@ static int match_cf(lua_State *L)
     case ENGINE_OP_SETUP:
         if (m->game->setup_ref != LUA_NOREF) {
             lua_rawgeti(L, LUA_REGISTRYINDEX, m->game->setup_ref);
-            push_g(L, m);
+            engine_match_push_g(m, L);
             lua_call(L, 1, 0);
         }
         if (m->setup_ref != LUA_NOREF) {
             lua_rawgeti(L, LUA_REGISTRYINDEX, m->setup_ref);
-            push_g(L, m);
+            engine_match_push_g(m, L);
             lua_call(L, 1, 0);
         }
         boundary(L, m);
@@ -262,7 +238,7 @@ static int match_cf(lua_State *L)
     case ENGINE_OP_EVAL: {
         double *v = lua_touserdata(L, 3);
         lua_rawgeti(L, LUA_REGISTRYINDEX, m->game->evaluate_ref);
-        push_g(L, m);
+        engine_match_push_g(m, L);
         lua_call(L, 1, 1);
         if (!lua_istable(L, -1))
             return luaL_error(L, "evaluate must return an array of numbers by player");
@@ -280,9 +256,9 @@ static int match_cf(lua_State *L)
     case ENGINE_OP_BOT: {
         engine_bot_ask *ask = lua_touserdata(L, 3);
         lua_rawgeti(L, LUA_REGISTRYINDEX, ask->bot->ref);
-        push_g(L, m);
+        engine_match_push_g(m, L);
         lua_pushinteger(L, m->dec.seat + 1);
-        push_g(L, m);
+        engine_match_push_g(m, L);
         lua_getiuservalue(L, -1, 2); /* the table the turn passed to g:choose */
         lua_remove(L, -2);
         lua_call(L, 3, 1);

@@ -15,29 +15,6 @@
 #include "engine_internal.h"
 #include "engine_present.h"
 
-engine_vis engine_zone_vis(const engine_game *g, const char *name)
-{
-    const char *colon = strchr(name, ':');
-    size_t plen = colon ? (size_t)(colon - name) : strlen(name);
-    engine_vis prefix = ENGINE_VIS_HIDDEN;
-    for (size_t i = 0; i < g->nzones; i++) {
-        if (!strcmp(g->zones[i].name, name))
-            return g->zones[i].vis;
-        if (colon && strlen(g->zones[i].name) == plen && !strncmp(g->zones[i].name, name, plen))
-            prefix = g->zones[i].vis;
-    }
-    return prefix;
-}
-
-engine_vis engine_zone_vis_id(const engine_game *g, const engine_intern *in, uint32_t name)
-{
-    if (!g->vis_memo || name >= ENGINE_MAX_NAMES)
-        return engine_zone_vis(g, in->v[name].s);
-    if (!g->vis_memo[name]) /* the game's zone rules never change: found once is found */
-        g->vis_memo[name] = (uint8_t)(engine_zone_vis(g, in->v[name].s) + 1);
-    return (engine_vis)(g->vis_memo[name] - 1);
-}
-
 static int cmp_zone(const void *a, const void *b, void *ud)
 {
     const engine_match *m = ud;

@@ -70,6 +70,7 @@ struct gw_conn {
     /* in a party or a lobby, as the matchmaker last told the player (PartyState, LobbyState):
      * its disconnect is reported (PlayerAway), so the others see it gone */
     bool in_party, in_lobby;
+    bool offered_rematch; /* sent a RematchOffer: its disconnect declines it (PlayerAway) */
     /* the matches the player is seated in, as far as this gateway knows: from MatchFound,
      * or a worker's answer to a Choose or Resync that shows the seat (never from what the
      * client names: a refused id must not hide the real match); "" slots are free; a

@@ -8,7 +8,6 @@
 #include <uv.h>
 
 #include "route.h"
-#include "session.h"
 
 static const char *const inmatch_emotes[] = {"gg", "hi", "thanks", "oops", "wow", "think"};
 
@@ -114,33 +113,29 @@ static bool inmatch_match_id_ok(const char *id)
     return true;
 }
 
-Deckhand__ErrorCode inmatch_command(gw_conn *c, uint64_t cmd_id, const Deckhand__ClientMessage *m)
+Deckhand__ErrorCode inmatch_command(gw_conn *c, uint64_t cmd_id, const Deckhand__ClientMessage *m,
+                                    const char **why)
 {
     const char *match_id = inmatch_match_id(m);
     if (cmd_id == 0) { /* cmd_id 0 is the gateway's own: the worker does not answer it */
-        session_reply(c, cmd_id, DECKHAND__ERROR_CODE__BAD_REQUEST, "cmd_id must not be 0");
-        return DECKHAND__ERROR_CODE__OK;
+        *why = "cmd_id must not be 0";
+        return DECKHAND__ERROR_CODE__BAD_REQUEST;
     }
     if (!inmatch_match_id_ok(match_id)) {
-        session_reply(c, cmd_id, DECKHAND__ERROR_CODE__BAD_REQUEST,
-                      "match_id must be 1-127 printable ASCII characters");
-        return DECKHAND__ERROR_CODE__OK;
+        *why = "match_id must be 1-127 printable ASCII characters";
+        return DECKHAND__ERROR_CODE__BAD_REQUEST;
     }
     Deckhand__Internal__PlayerCommand pc = DECKHAND__INTERNAL__PLAYER_COMMAND__INIT;
     pc.match_id = (char *)match_id;
     pc.player_id = c->player_id;
     pc.cmd_id = cmd_id;
     if (m->body_case == DECKHAND__CLIENT_MESSAGE__BODY_CHAT_SEND) {
-        const char *why = inmatch_chat_invalid(m->chat_send);
-        if (why) {
-            session_reply(c, cmd_id, DECKHAND__ERROR_CODE__BAD_REQUEST, why);
-            return DECKHAND__ERROR_CODE__OK;
-        }
+        if ((*why = inmatch_chat_invalid(m->chat_send)) != NULL)
+            return DECKHAND__ERROR_CODE__BAD_REQUEST;
         if (!inmatch_chat_rate_ok(c)) {
-            session_reply(c, cmd_id, DECKHAND__ERROR_CODE__RATE_LIMITED,
-                          "too many chat lines: at most 5 at once and 1 a second after; "
-                          "this one was not sent");
-            return DECKHAND__ERROR_CODE__OK;
+            *why = "too many chat lines: at most 5 at once and 1 a second after; "
+                   "this one was not sent";
+            return DECKHAND__ERROR_CODE__RATE_LIMITED;
         }
         pc.body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHAT;
         pc.chat = m->chat_send;

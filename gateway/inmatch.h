@@ -26,8 +26,9 @@ bool inmatch_emote_known(const char *emote);
 bool inmatch_utf8_valid(const char *s, size_t n);
 
 /* A ChatSend, UndoRequest or UndoAnswer from c's player (m's body is one of them): checked,
- * then sent to the match's worker. OK when sent (the worker replies) or already answered
- * here; another code for session.c to answer with. */
-Deckhand__ErrorCode inmatch_command(gw_conn *c, uint64_t cmd_id, const Deckhand__ClientMessage *m);
+ * then sent to the match's worker. OK when sent (the worker replies); else the code for
+ * session.c to answer with, and *why its words when the check found them (else NULL). */
+Deckhand__ErrorCode inmatch_command(gw_conn *c, uint64_t cmd_id, const Deckhand__ClientMessage *m,
+                                    const char **why);
 
 #endif

@@ -135,7 +135,7 @@ static void mmreq_presence(gw *g, gw_conn *c, bool away)
 
 void mmreq_player_away(gw *g, gw_conn *c)
 {
-    if (!c->queued[0] && !c->in_party && !c->in_lobby)
+    if (!c->queued[0] && !c->in_party && !c->in_lobby && !c->offered_rematch)
         return;
     mmreq_presence(g, c, true);
     c->queued[0] = '\0';

@@ -390,6 +390,8 @@ static Deckhand__ErrorCode session_social(gw_conn *c, uint64_t id, const Deckhan
         session_reply(c, id, DECKHAND__ERROR_CODE__BAD_REQUEST, why);
         return DECKHAND__ERROR_CODE__OK; /* answered */
     }
+    if (m->body_case == DECKHAND__CLIENT_MESSAGE__BODY_REMATCH_OFFER)
+        c->offered_rematch = !m->rematch_offer->decline; /* a disconnect then declines */
     return mmreq_request(c->gw, c, id, m);
 }
 
@@ -416,6 +418,7 @@ static void session_dispatch(gw_conn *c, const Deckhand__ClientMessage *m)
     gw *g = c->gw;
     uint64_t id = m->cmd_id;
     Deckhand__ErrorCode rc = DECKHAND__ERROR_CODE__OK;
+    const char *why = NULL; /* the words of rc, when more than its name */
     if (m->body_case == DECKHAND__CLIENT_MESSAGE__BODY_HELLO) {
         session_hello(c, id, m->hello);
         return;
@@ -523,7 +526,7 @@ static void session_dispatch(gw_conn *c, const Deckhand__ClientMessage *m)
     case DECKHAND__CLIENT_MESSAGE__BODY_CHAT_SEND:
     case DECKHAND__CLIENT_MESSAGE__BODY_UNDO_REQUEST:
     case DECKHAND__CLIENT_MESSAGE__BODY_UNDO_ANSWER:
-        rc = inmatch_command(c, id, m);
+        rc = inmatch_command(c, id, m, &why);
         break;
     case DECKHAND__CLIENT_MESSAGE__BODY_RESIGN:
         rc = session_resign(c, id, m->resign);
@@ -533,7 +536,7 @@ static void session_dispatch(gw_conn *c, const Deckhand__ClientMessage *m)
         return;
     }
     if (rc != DECKHAND__ERROR_CODE__OK)
-        session_reply(c, id, rc, session_error_text(rc));
+        session_reply(c, id, rc, why ? why : session_error_text(rc));
 }
 
 void session_on_frame(gw_conn *c, const uint8_t *data, size_t len)

@@ -13,6 +13,7 @@
 #include "dh_log.h"
 #include "mm_failover.h"
 #include "mm_play.h"
+#include "mm_social.h"
 #include "mm_store.h"
 
 static uint64_t mm_clock_ms(clockid_t id)
@@ -270,6 +271,7 @@ void mm_tick(mm_state *mm, uint64_t now_ms)
     takeover_tick(mm, now_ms, died > 0);
     placement_expire(mm, now_ms);
     tickets_expire(mm, now_ms);
+    social_tick(mm, now_ms);
     placement_form(mm, now_ms);
     watch_load_step(mm, now_ms);
 }

@@ -202,7 +202,8 @@ static void replay_game_over_end(replay_job *j, Deckhand__GameOver *go, int forf
                      .rules = engine_match_end_summary(j->er.m)};
     out_end_summary(&w, res, go->n_results, summary, OUT_END_SUMMARY_MAX);
     go->summary = summary;
-    go->unrated = out_end_unrated(j->rec.unrated && !strcmp(j->rec.unrated, "1"), go->reason);
+    go->unrated = out_end_unrated(j->rec.unrated && !strcmp(j->rec.unrated, "1"), go->reason,
+                                  j->rec.ids, j->rec.nseats);
 }
 
 /* Frame index: the public view after it, the public events drained since the last one,

@@ -371,6 +371,9 @@ static void placement_assign(mm_state *mm, const placement *p, const registry_wo
                           "match %s: player %s not remembered as seated (out of memory)",
                           p->match_id, p->tickets[i].player_id);
     }
+    for (size_t i = 0; i < p->n && mm->on_seated; i++) /* after every MatchAssigned */
+        if (!p->tickets[i].bot)
+            mm->on_seated(mm, p->tickets[i].player_id);
 }
 
 /* The match exists on w: tell the players, forget the placement. */

@@ -234,6 +234,13 @@ void parties_queue_left(mm_state *mm, const char *player_id)
         parties_tell(mm, p);
 }
 
+void parties_seated(mm_state *mm, const char *player_id)
+{
+    group *p = group_set_of(&mm->parties, player_id);
+    if (p && !strcmp(p->members[0].player_id, player_id)) /* once per party: its leader */
+        parties_tell(mm, p);
+}
+
 void parties_dropped(mm_state *mm, const char *player_id, uint64_t now_ms)
 {
     groups_leave(mm, &parties_kind, player_id, "away past the grace period: taken out", false,

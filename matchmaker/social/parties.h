@@ -52,6 +52,9 @@ bool parties_queue_join(struct mm_state *mm, const char *gateway,
                         const Deckhand__Internal__QueueJoin *j, uint64_t now_ms);
 /* The player's ticket left the line (QueueLeave): its party hears of it. */
 void parties_queue_left(struct mm_state *mm, const char *player_id);
+/* A match started with the player seated: when it leads a party, the members hear that
+ * the party is no longer queued (PartyState.queued_game ""). */
+void parties_seated(struct mm_state *mm, const char *player_id);
 /* The matchmaker took the player off its ticket (away past grace): out of its party too. */
 void parties_dropped(struct mm_state *mm, const char *player_id, uint64_t now_ms);
 

@@ -10,10 +10,16 @@
 #include "mm_play.h"
 #include "mm_store.h"
 #include "parties.h"
+#include "rematch.h"
 
 static void social_dropped(mm_state *mm, const char *player_id, uint64_t now_ms)
 {
     parties_dropped(mm, player_id, now_ms);
+}
+
+static void social_seated(mm_state *mm, const char *player_id)
+{
+    parties_seated(mm, player_id);
 }
 
 /* The lease was won and the queues loaded: the stored parties and lobbies replace those in
@@ -29,6 +35,7 @@ void social_init(mm_state *mm)
     group_set_init(&mm->parties, PARTIES_MAX);
     group_set_init(&mm->lobbies, LOBBIES_MAX);
     mm->on_dropped = social_dropped;
+    mm->on_seated = social_seated;
     mm->on_loaded = social_loaded;
 }
 
@@ -36,7 +43,9 @@ void social_free(mm_state *mm)
 {
     group_set_free(&mm->parties);
     group_set_free(&mm->lobbies);
+    rematch_free(mm);
     mm->on_dropped = NULL;
+    mm->on_seated = NULL;
     mm->on_loaded = NULL;
 }
 
@@ -64,6 +73,9 @@ bool social_request(mm_state *mm, const char *gateway, const Deckhand__Internal_
         case DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_START:
         case DECKHAND__CLIENT_MESSAGE__BODY_LOBBY_LIST_REQUEST:
             code = lobbies_request(mm, gateway, r, &why, text, sizeof text, now_ms);
+            break;
+        case DECKHAND__CLIENT_MESSAGE__BODY_REMATCH_OFFER:
+            code = rematch_request(mm, gateway, r, &why, now_ms);
             break;
         case DECKHAND__CLIENT_MESSAGE__BODY_GAMES_REQUEST:
             games_answer(mm, gateway, r); /* Games as mm_output, then the reply */
@@ -97,6 +109,7 @@ bool social_queue_join(mm_state *mm, const char *gateway, const Deckhand__Intern
         tickets_reply(mm, gateway, pid, j->cmd_id, DECKHAND__ERROR_CODE__BAD_REQUEST, why);
         return false;
     }
+    rematch_player_gone(mm, pid); /* it went on to another match */
     return parties_queue_join(mm, gateway, j, now_ms);
 }
 
@@ -122,7 +135,13 @@ bool social_away(mm_state *mm, const char *gateway, const Deckhand__Internal__Pl
 {
     bool form = tickets_away(mm, gateway, a, now_ms);
     social_presence(mm, a->player_id ? a->player_id : "", gateway, false, now_ms);
+    rematch_player_gone(mm, a->player_id ? a->player_id : "");
     return form;
+}
+
+void social_tick(mm_state *mm, uint64_t now_ms)
+{
+    rematch_expire(mm, now_ms);
 }
 
 bool social_back(mm_state *mm, const char *gateway, const Deckhand__Internal__PlayerBack *b,

@@ -9,7 +9,9 @@
  * leader queues the party, one from a member or from a lobby's member is refused; a
  * QueueLeave, PlayerAway or PlayerBack also tells the player's party and lobby.
  *
- * Above parties.c and lobbies.c, which call only downwards (tickets, placement, queue);
+ * A RematchOffer goes to rematch.c (playing a finished match again).
+ *
+ * Above parties.c, lobbies.c and rematch.c, which call only downwards (tickets, placement, queue);
  * control.c calls here.
  */
 #ifndef DECKHAND_MM_SOCIAL_H
@@ -38,5 +40,7 @@ bool social_away(struct mm_state *mm, const char *gateway, const Deckhand__Inter
                  uint64_t now_ms);
 bool social_back(struct mm_state *mm, const char *gateway, const Deckhand__Internal__PlayerBack *b,
                  uint64_t now_ms);
+/* Each tick: the rematch offers past their time end (rematch.h). */
+void social_tick(struct mm_state *mm, uint64_t now_ms);
 
 #endif

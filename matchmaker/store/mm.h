@@ -172,12 +172,15 @@ typedef struct mm_state {
     rating_source ratings;         /* players' ratings for matching (rating.h) */
     admin_waits admin;             /* the admin API's requests waiting for a worker (admin.h) */
     mm_stats stats;
-    group_set parties; /* social/parties.h */
-    group_set lobbies; /* social/lobbies.h */
+    group_set parties;            /* social/parties.h */
+    group_set lobbies;            /* social/lobbies.h */
+    struct rematch_list *rematch; /* social/rematch.h: offers to play a match again */
     /* Upward calls, set by social_init (NULL: nobody listens): tickets_expire took an away
-     * player off its ticket (its party hears of it); mm_load loaded the queues after the
+     * player off its ticket (its party hears of it); a match started with the player seated
+     * (placement.c: its party is no longer queued); mm_load loaded the queues after the
      * lease was won (the stored parties follow). */
     void (*on_dropped)(struct mm_state *mm, const char *player_id, uint64_t now_ms);
+    void (*on_seated)(struct mm_state *mm, const char *player_id);
     void (*on_loaded)(struct mm_state *mm, uint64_t now_ms);
 } mm_state;
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "dh_client_env.h"
+#include "dh_redis.h"
 #include "dh_test.h"
 #include "rig_player.h"
 
@@ -100,4 +101,27 @@ int rc_finish(int rc)
         fprintf(stderr, "logs kept in %s/logs\n", rc_run);
     }
     return rc;
+}
+
+redisReply *rc_redis(int argc, const char **argv)
+{
+    char url[512];
+    dh_redis rd;
+    if (rc_env("DECKHAND_REDIS_URL", url, sizeof url) < 0 || dh_redis_init(&rd, url, 2000) < 0)
+        return NULL;
+    redisReply *r = dh_redis_command(&rd, 0, argc, argv, NULL);
+    dh_redis_close(&rd);
+    return r;
+}
+
+long long rc_history_len(const char *id)
+{
+    char key[160];
+    snprintf(key, sizeof key, "match:{%s}:history", id);
+    const char *argv[] = {"LLEN", key};
+    redisReply *r = rc_redis(2, argv);
+    long long n = r && r->type == REDIS_REPLY_INTEGER ? r->integer : -1;
+    if (r)
+        freeReplyObject(r);
+    return n;
 }

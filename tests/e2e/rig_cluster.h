@@ -2,7 +2,7 @@
  * rig_cluster.h: the real cluster around an e2e C test (redis-server, matchmaker, two
  * workers, one gateway) started by scripts/lib/cluster.sh in a fresh run directory, with
  * the gateway's addresses set for the player rig (pl_gateway, pl_gateway_ws), and what a
- * test reads from it afterwards: cluster.env values and the processes' log lines.
+ * test reads from it afterwards: cluster.env values, the processes' log lines and Redis.
  */
 #ifndef DECKHAND_RIG_CLUSTER_H
 #define DECKHAND_RIG_CLUSTER_H
@@ -22,5 +22,10 @@ int rc_log_count(const char *glob, const char *a, const char *b);
 /* Stop the cluster: the test's exit code rc, made 1 when a process died or left a
  * sanitizer report; the run directory is removed on success and kept otherwise. */
 int rc_finish(int rc);
+/* One command to the cluster's Redis (its URL in cluster.env, with the operators'
+ * password): the reply, for freeReplyObject, or NULL when Redis cannot be reached. */
+struct redisReply *rc_redis(int argc, const char **argv);
+/* How many answers match id's history holds in Redis (match:{ID}:history), or -1. */
+long long rc_history_len(const char *id);
 
 #endif

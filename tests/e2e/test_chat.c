@@ -199,23 +199,11 @@ static void test_chat_watcher_reads_but_cannot_send(void)
     CU_ASSERT_EQUAL(got(0, "let me in") + got(1, "let me in") + got(2, "let me in"), 0);
 }
 
-/* One Redis command (the cluster's URL, with the operators' password). */
-static redisReply *redis_cmd(int argc, const char **argv)
-{
-    char url[512];
-    dh_redis rd;
-    if (rc_env("DECKHAND_REDIS_URL", url, sizeof url) < 0 || dh_redis_init(&rd, url, 2000) < 0)
-        return NULL;
-    redisReply *r = dh_redis_command(&rd, 0, argc, argv, NULL);
-    dh_redis_close(&rd);
-    return r;
-}
-
 /* Entries of list key holding MARK; -1 when the list cannot be read or is empty. */
 static long marked_entries(const char *key)
 {
     const char *argv[] = {"LRANGE", key, "0", "-1"};
-    redisReply *r = redis_cmd(4, argv);
+    redisReply *r = rc_redis(4, argv);
     long n = r && r->type == REDIS_REPLY_ARRAY && r->elements ? 0 : -1;
     for (size_t i = 0; n >= 0 && i < r->elements; i++)
         n += r->element[i]->len >= strlen(MARK) &&

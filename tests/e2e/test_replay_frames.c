@@ -27,37 +27,13 @@
 static char dominion_id[96], caveman_id[96];
 static pl_player *viewer;
 
-/* One Redis command of the test (the cluster's URL, with the operators' password). */
-static redisReply *redis_cmd(int argc, const char **argv)
-{
-    char url[512];
-    dh_redis rd;
-    if (rc_env("DECKHAND_REDIS_URL", url, sizeof url) < 0 || dh_redis_init(&rd, url, 2000) < 0)
-        return NULL;
-    redisReply *r = dh_redis_command(&rd, 0, argc, argv, NULL);
-    dh_redis_close(&rd);
-    return r;
-}
-
-static long long history_len(const char *id)
-{
-    char key[160];
-    snprintf(key, sizeof key, "match:{%s}:history", id);
-    const char *argv[] = {"LLEN", key};
-    redisReply *r = redis_cmd(2, argv);
-    long long n = r && r->type == REDIS_REPLY_INTEGER ? r->integer : -1;
-    if (r)
-        freeReplyObject(r);
-    return n;
-}
-
 /* A field of match:{id} into out ("" when none). */
 static void match_field(const char *id, const char *field, char *out, size_t n)
 {
     char key[160];
     snprintf(key, sizeof key, "match:{%s}", id);
     const char *argv[] = {"HGET", key, field};
-    redisReply *r = redis_cmd(3, argv);
+    redisReply *r = rc_redis(3, argv);
     snprintf(out, n, "%s", r && r->type == REDIS_REPLY_STRING ? r->str : "");
     if (r)
         freeReplyObject(r);
@@ -201,7 +177,7 @@ static void check_game_over(const char *id, const Deckhand__ServerMessage *last)
 
 static void check_replay(const char *id)
 {
-    long long answers = history_len(id);
+    long long answers = rc_history_len(id);
     CU_ASSERT_TRUE_FATAL(answers > 10);
     replay_seen s;
     replay(id, &s);
@@ -248,7 +224,7 @@ static void test_the_cli_prints_every_frame(void)
     }
     CU_ASSERT_EQUAL(pclose(f), 0);
     CU_ASSERT_TRUE(ok);
-    CU_ASSERT_EQUAL(frames, history_len(dominion_id) + 1);
+    CU_ASSERT_EQUAL(frames, rc_history_len(dominion_id) + 1);
     CU_ASSERT_TRUE(logs > 0 && zones > frames);
     CU_ASSERT_EQUAL(private, 0);
 }
@@ -305,7 +281,7 @@ static void test_a_replay_outlives_its_matchs_worker(void)
     const char *argv[] = {"EXISTS", key};
     long long until = pl_now_ms() + 5000;
     for (;;) {
-        redisReply *r = redis_cmd(2, argv);
+        redisReply *r = rc_redis(2, argv);
         bool gone = r && r->type == REDIS_REPLY_INTEGER && r->integer == 0;
         if (r)
             freeReplyObject(r);

@@ -145,29 +145,6 @@ static void check_back(const before_answer *b)
     CU_ASSERT_TRUE(b->p->dec.valid);
 }
 
-static redisReply *redis_cmd(int argc, const char **argv)
-{
-    char url[512];
-    dh_redis rd;
-    if (rc_env("DECKHAND_REDIS_URL", url, sizeof url) < 0 || dh_redis_init(&rd, url, 2000) < 0)
-        return NULL;
-    redisReply *r = dh_redis_command(&rd, 0, argc, argv, NULL);
-    dh_redis_close(&rd);
-    return r;
-}
-
-static long long history_len(const char *id)
-{
-    char key[160];
-    snprintf(key, sizeof key, "match:{%s}:history", id);
-    const char *argv[] = {"LLEN", key};
-    redisReply *r = redis_cmd(2, argv);
-    long long n = r && r->type == REDIS_REPLY_INTEGER ? r->integer : -1;
-    if (r)
-        freeReplyObject(r);
-    return n;
-}
-
 static bool seat_pair(pl_player *a, pl_player *b)
 {
     rec.who[0] = a;
@@ -191,7 +168,7 @@ static void test_undo_unrated_at_once_for_every_seat(void)
     before_answer ba;
     CU_ASSERT_FATAL(play_until_undoable(&ba));
     pl_player *other = rec.who[1 - ba.slot];
-    long long hist = history_len(a->match_id);
+    long long hist = rc_history_len(a->match_id);
     CU_ASSERT_EQUAL(send_undo(other), DECKHAND__ERROR_CODE__BAD_REQUEST); /* not its answer */
     CU_ASSERT_EQUAL(send_undo(ba.p), 0);
     check_back(&ba);
@@ -200,7 +177,7 @@ static void test_undo_unrated_at_once_for_every_seat(void)
         CU_ASSERT_STRING_EQUAL(rec.status[i], "accepted");
         CU_ASSERT_EQUAL(rec.status_seat[i], ba.p->seat);
     }
-    CU_ASSERT_EQUAL(history_len(a->match_id), hist - 1);
+    CU_ASSERT_EQUAL(rc_history_len(a->match_id), hist - 1);
     CU_ASSERT_FALSE(rec.can_undo[ba.slot]); /* one step back only */
     CU_ASSERT_EQUAL(send_undo(ba.p), DECKHAND__ERROR_CODE__BAD_REQUEST);
     /* the match goes on from there */
@@ -244,7 +221,7 @@ static void test_undo_survives_the_worker_dying(void)
     CU_ASSERT_FATAL(seat_pair(a, b));
     before_answer ba;
     CU_ASSERT_FATAL(play_until_undoable(&ba));
-    long long hist = history_len(a->match_id);
+    long long hist = rc_history_len(a->match_id);
     CU_ASSERT_EQUAL_FATAL(send_undo(ba.p), 0);
     check_back(&ba);
     int victim = worker_of(a->match_id);
@@ -262,7 +239,7 @@ static void test_undo_survives_the_worker_dying(void)
         pl_resync(ba.p);
         pump(200);
     }
-    CU_ASSERT_EQUAL(history_len(a->match_id), hist - 1);
+    CU_ASSERT_EQUAL(rc_history_len(a->match_id), hist - 1);
     CU_ASSERT_EQUAL(board_sig(ba.p), ba.board);
     CU_ASSERT_EQUAL(ba.p->dec.id, ba.decision);
     CU_ASSERT_EQUAL(pl_bot_answer(ba.p), 0); /* and it plays on from there */

@@ -5,13 +5,15 @@
 // test_private_lobby_applies_its_option: Fay picks Dominion's kingdom "size_distortion",
 // opens a private lobby, Gus joins by its code, both mark ready, Fay starts, and both land
 // in the same match whose supply is that preset's (Witch and Gardens piles, no Militia).
+// test_party_queue_clears_after_its_match: Dan resigns it; his lobby's party panel no
+// longer says "Queued for ...".
 // test_spectator_leaves_with_escape: Hal finds the party's match in the watch list,
 // watches it (a read-only screen: no options), and Escape (SpectateStop) takes him back
 // to the lobby with no error.
 // No console error on any page; the lobby screens fit a phone. Screenshots in OUT: party,
 // lobby-ready, lobby-phone, lobby-match (.png).
 import path from "node:path";
-import { browser, checkNoConsoleErrors, fail, fitsPhone, log, phone, player } from "./web_rig.mjs";
+import { browser, checkNoConsoleErrors, fail, fitsPhone, log, phone, player, resign } from "./web_rig.mjs";
 
 const [url, out] = process.argv.slice(2);
 const shot = (page, name, full = false) => page.screenshot({ path: path.join(out, `${name}.png`), fullPage: full });
@@ -62,6 +64,16 @@ try {
   const notice = await hal.$eval(".notice", (el) => el.textContent).catch(() => "");
   if (notice) fail(`leaving the spectator screen: ${notice}`);
   log("Hal watched the party's match and left it with Escape");
+
+  // test_party_queue_clears_after_its_match: Dan resigns the party's match; back in the
+  // lobby, the party panel no longer says the party is queued.
+  await resign(dan);
+  await dan.waitForSelector("#game-over", { timeout: 15_000 }).catch(() => fail("no end screen after Dan resigned"));
+  await dan.click("#back-to-lobby");
+  await dan.waitForSelector(".party h2 code", { timeout: 5_000 });
+  const queued = await dan.$eval(".party-queued", (el) => el.textContent).catch(() => "");
+  if (queued) fail(`after the party's match the party panel still says "${queued}"`);
+  log("after the party's match the party panel no longer says it is queued");
 
   // test_private_lobby_applies_its_option
   const fay = await player(url, "Fay");

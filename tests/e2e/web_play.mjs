@@ -21,8 +21,10 @@
 // and in their histories) finds the match in "My matches" and its
 // Replay button opens the same replay.
 // The bundle's presentation hints are drawn (Copper in Dominion's Treasure colour) on the
-// players' and the spectator's screens. Every screen fits a 390 px phone. A second tab of Alice's logs in with her token and the
-// first tab steps aside.
+// players' and the spectator's screens. Every screen fits a 390 px phone.
+// test_one_player_per_tab: a second tab of Carol's browser (a guest) is not Carol: it asks
+// who is playing, and Carol's tab plays on; a second tab where Alice logs in to her account
+// again is Alice, and her first tab steps aside.
 // Screenshots in OUT: lobby, watch-list, match, match-phone, spectator, spectator-phone,
 // end, end-phone, spectator-end, replay, replay-end, replay-phone (.png).
 import path from "node:path";
@@ -239,13 +241,22 @@ try {
   await b.waitForSelector("#lobby", { timeout: 5_000 });
   log("Bob opened the same replay from his match history");
 
-  // A second tab of Alice's browser is the same player: it logs in with the kept token,
-  // and the first tab steps aside (no reconnect tug of war) until asked to play there.
+  // test_one_player_per_tab: a guest's token is the tab's own; an account is one player
+  // wherever it logs in, and its older tab steps aside (no reconnect tug of war).
+  const c2 = await c.browserContext().newPage();
+  await c2.goto(url, { waitUntil: "load" });
+  await c2.waitForSelector("#guest-name", { timeout: 10_000 }).catch(() => fail("a second tab of a guest's browser did not ask who plays"));
+  await new Promise((r) => setTimeout(r, 500));
+  if (await c.$("#play-here")) fail("a second tab's login screen took the guest's first tab away");
   const a2 = await a.browserContext().newPage();
   await a2.goto(url, { waitUntil: "load" });
+  await a2.waitForSelector("#acct-name", { timeout: 10_000 });
+  await a2.type("#acct-name", "Alice");
+  await a2.type("#acct-pass", "alice-password-1");
+  await a2.click("#acct-login");
   await a2.waitForSelector("#lobby", { timeout: 10_000 });
   await a.waitForSelector("#play-here", { timeout: 10_000 });
-  log("a second tab took Alice over; the first offers to play there");
+  log("a second tab is a new guest; Alice logged in again in one, and her first tab offers to play there");
   checkNoConsoleErrors();
   log(`results: ${ra.join(" | ")}`);
 } finally {

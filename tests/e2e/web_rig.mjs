@@ -199,3 +199,10 @@ export const results = (page) => page.$$eval("#game-over .results tbody tr", (tr
 export function checkNoConsoleErrors() {
   if (errors.length) fail(`console errors:\n${errors.join("\n")}`);
 }
+
+// Resign the match shown on page: "Resign and leave", then the dialog's Resign.
+export async function resign(page) {
+  await page.click("#resign");
+  await page.waitForSelector("#resign-confirm", { timeout: 5_000 }).catch(() => fail("no resign dialog"));
+  await page.click("#resign-confirm");
+}

@@ -5,7 +5,7 @@
  * mostly as the default bot and sometimes not, and plays whole matches of every game to
  * their end; `hard` and `search` are the names a host answers with the search bot, and no
  * other; a game without a default bot gets neither `easy` nor `normal` (they would have
- * nothing to play).
+ * nothing to play); `easy`'s slips never concede the game (MLW's Surrender).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,6 +133,33 @@ static void test_easy_plays_every_game_to_its_end(void)
     engine_bundle_free(b);
 }
 
+/* A slip of `easy` is a weak move, never the game conceded: over many MLW matches against
+ * its default bot, easy's wizard never surrenders (before, its random slip picked MLW's
+ * Surrender and ended a player's match against the AI on its own). */
+static void test_easy_never_surrenders(void)
+{
+    engine_bundle *b = rig_engine_load("scripts", NULL);
+    CU_ASSERT_FATAL(b != NULL);
+    static const char *const bots[] = {ENGINE_EASY_BOT, "default"};
+    int surrendered = 0;
+    for (uint64_t seed = 1; seed <= 60; seed++) {
+        engine_match_config cfg = {.match_id = "m-easy-mlw",
+                                   .game = "mlw",
+                                   .seed = seed,
+                                   .nplayers = 2,
+                                   .names = names2,
+                                   .bots = bots};
+        engine_match *m = rig_engine_match(b, &cfg);
+        CU_ASSERT_FATAL(m != NULL);
+        CU_ASSERT(engine_match_finished(m));
+        const char *why = engine_match_end_summary(m);
+        surrendered += why && strstr(why, "ann surrendered") != NULL;
+        engine_match_free(m);
+    }
+    CU_ASSERT_EQUAL(surrendered, 0);
+    engine_bundle_free(b);
+}
+
 static void test_a_game_without_a_default_bot_gets_no_easy_or_normal(void)
 {
     char dir[64];
@@ -161,6 +188,7 @@ static const dh_test_case cases[] = {
     {"normal_is_the_default_bot_and_easy_slips_sometimes",
      test_normal_is_the_default_bot_and_easy_slips_sometimes},
     {"easy_plays_every_game_to_its_end", test_easy_plays_every_game_to_its_end},
+    {"easy_never_surrenders", test_easy_never_surrenders},
     {"a_game_without_a_default_bot_gets_no_easy_or_normal",
      test_a_game_without_a_default_bot_gets_no_easy_or_normal},
     {NULL, NULL},

@@ -235,6 +235,38 @@ static void test_party_queues_as_one_ticket_and_sits_in_one_match(void)
     rig_mm_close(&r);
 }
 
+/* Issue 29: the party panel still said "Queued for dominion" after the party's match
+ * started (and ended): once its match starts, every member hears the party is no longer
+ * queued. */
+static void test_party_is_no_longer_queued_once_its_match_starts(void)
+{
+    rig_mm r;
+    rig_social s;
+    rig_mm_open_fresh(&r, "mm-a", 1);
+    rs_init(&s);
+    char code[CODES_LEN + 1];
+    make_party(&s, &r, code);
+    rig_mm_join(r.gw, "p1", 11, 2); /* two seats: the party fills its match */
+    rig_mm_pump(&r, 40);
+    CU_ASSERT_EQUAL(rs_answer(&s, r.gw, 11), 0);
+    rs_drain(&s, r.gw2, 20);
+    CU_ASSERT_STRING_EQUAL(rs_party(&s, "p2")->queued_game, "dominion");
+    Deckhand__Internal__Internal *m = rig_mm_expect_start(&r, NULL);
+    rig_mm_started(r.w[0], m->start_match->match_id, true);
+    deckhand__internal__internal__free_unpacked(m, NULL);
+    rig_mm_pump(&r, 60);
+    rs_drain(&s, r.gw, 20);
+    rs_drain(&s, r.gw2, 20);
+    for (int i = 0; i < 2; i++) {
+        const Deckhand__PartyState *ps = rs_party(&s, i ? "p2" : "p1");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(ps);
+        CU_ASSERT_STRING_EQUAL(ps->queued_game, "");
+        CU_ASSERT_FALSE(ps->closed);
+    }
+    rs_free(&s);
+    rig_mm_close(&r);
+}
+
 static void test_party_member_leave_takes_the_party_out_of_the_line(void)
 {
     rig_mm r;
@@ -426,6 +458,8 @@ int main(void)
          test_party_members_hear_every_change_and_bad_codes_are_refused},
         {"party_queues_as_one_ticket_and_sits_in_one_match",
          test_party_queues_as_one_ticket_and_sits_in_one_match},
+        {"party_is_no_longer_queued_once_its_match_starts",
+         test_party_is_no_longer_queued_once_its_match_starts},
         {"party_member_leave_takes_the_party_out_of_the_line",
          test_party_member_leave_takes_the_party_out_of_the_line},
         {"party_member_away_past_grace_leaves_and_the_rest_wait_on",

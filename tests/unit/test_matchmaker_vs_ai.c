@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "queue.h"
+#include "tickets.h"
 #include "rig_mm.h"
 
 /* Worker i says hello again with dominion's bots as a worker lists them (issue 28). */
@@ -162,6 +163,33 @@ static void test_vs_ai_failed_placement_tries_again_against_the_ai(void)
     rig_mm_close(&r);
 }
 
+static void test_vs_ai_seats_a_party_together_with_bots(void)
+{
+    rig_mm r;
+    open_rig(&r, "mm-ai-6");
+    Deckhand__Internal__QueueJoin j = DECKHAND__INTERNAL__QUEUE_JOIN__INIT;
+    j.player_id = "p1";
+    j.name = "p1";
+    j.cmd_id = 1;
+    j.game = "dominion";
+    j.players = 3;
+    j.vs_ai = "normal";
+    tickets_member others[] = {{.player_id = "p2", .name = "p2", .gateway = "gw-2"}};
+    tickets_join(&r.mm, "gw-1", &j, others, 1, 10);
+    rig_mm_pump(&r, 20);
+    CU_ASSERT_EQUAL(rig_mm_reply(r.gw, 1), 0);
+    Deckhand__Internal__Internal *m = rig_mm_expect_start(&r, NULL);
+    const Deckhand__Internal__StartMatch *sm = m->start_match;
+    CU_ASSERT_EQUAL_FATAL(sm->n_seats, 3);
+    CU_ASSERT_STRING_EQUAL(sm->seats[0]->player_id, "p1");
+    CU_ASSERT_STRING_EQUAL(sm->seats[1]->player_id, "p2");
+    CU_ASSERT_STRING_EQUAL(sm->seats[1]->gateway_id, "gw-2");
+    CU_ASSERT_STRING_EQUAL(sm->seats[2]->bot, "normal");
+    CU_ASSERT_TRUE(sm->unrated);
+    deckhand__internal__internal__free_unpacked(m, NULL);
+    rig_mm_close(&r);
+}
+
 static void test_queue_fill_alone_takes_one_ticket(void)
 {
     queue_set *s = queue_set_new();
@@ -200,6 +228,7 @@ int main(void)
         {"two_vs_ai_players_never_share_a_match", test_two_vs_ai_players_never_share_a_match},
         {"vs_ai_failed_placement_tries_again_against_the_ai",
          test_vs_ai_failed_placement_tries_again_against_the_ai},
+        {"vs_ai_seats_a_party_together_with_bots", test_vs_ai_seats_a_party_together_with_bots},
         {"queue_fill_alone_takes_one_ticket", test_queue_fill_alone_takes_one_ticket},
         {NULL, NULL},
     };

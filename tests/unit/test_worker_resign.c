@@ -47,8 +47,9 @@ static char *field(const char *id, const char *f)
     return v ? v : strdup("");
 }
 
-/* A StartMatch of dominion for the players ids (names their own), seed 42. */
-static void start_seats(rig_worker *r, const char *id, const char *const *ids, size_t n)
+/* A StartMatch of game for the players ids (names their own), seed 42. */
+static void start_game(rig_worker *r, const char *id, const char *game, const char *const *ids,
+                       size_t n)
 {
     Deckhand__Internal__Seat seat[4], *seatp[4];
     for (size_t i = 0; i < n; i++) {
@@ -59,7 +60,7 @@ static void start_seats(rig_worker *r, const char *id, const char *const *ids, s
     }
     Deckhand__Internal__StartMatch sm = DECKHAND__INTERNAL__START_MATCH__INIT;
     sm.match_id = (char *)id;
-    sm.game = "dominion";
+    sm.game = (char *)game;
     sm.seed = 42;
     sm.n_seats = n;
     sm.seats = seatp;
@@ -71,6 +72,11 @@ static void start_seats(rig_worker *r, const char *id, const char *const *ids, s
     rig_worker_gw_drain(r, &o);
     rig_outbox_free(&o);
     rig_worker_mm_drain(r);
+}
+
+static void start_seats(rig_worker *r, const char *id, const char *const *ids, size_t n)
+{
+    start_game(r, id, "dominion", ids, n);
 }
 
 static void test_two_seat_resign_ends_the_match_and_the_resigner_loses(void)
@@ -212,6 +218,66 @@ static void test_resign_with_more_seats_lets_a_bot_play_on_and_ranks_last(void)
     rig_worker_close_drained(&r);
 }
 
+/* Bob resigns a three-seat match of the fixture game "mini" (six turns, scored by the cards
+ * played), which the others play to its rules' end while a bot plays Bob's seat: Bob ranks
+ * last whatever his score, the others by theirs. */
+static void test_resign_then_the_rules_end_ranks_the_resigner_last(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "tests/fixtures/bundle", NULL);
+    static const char *const ids[] = {"a-ann", "a-bob", "a-cat"};
+    start_game(&r, "m-mini", "mini", ids, 3);
+    host_match *hm = host_find(&r.h, "m-mini");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(hm);
+    resign(&r, "m-mini", "a-bob", 2);
+    rig_outbox o;
+    rig_worker_gw_drain(&r, &o);
+    rig_outbox_free(&o);
+    const Deckhand__GameOver *go = NULL;
+    Deckhand__ServerMessage *end = NULL;
+    for (uint64_t cmd = 10; cmd < 200 && !end; cmd++) {
+        hm = host_find(&r.h, "m-mini");
+        const engine_decision *d = hm ? engine_match_decision(hm->m) : NULL;
+        if (d && d->seat != 1) {
+            Deckhand__Choose c;
+            uint32_t opt[64];
+            rig_worker_legal_choice(d, &c, opt);
+            rig_worker_command(&r, "m-mini", ids[d->seat], cmd, &c);
+        }
+        host_tick(&r.h, r.now); /* the bot's answer for Bob's seat */
+        host_flush(&r.h, r.now);
+        rig_worker_gw_drain(&r, &o);
+        const Deckhand__ServerMessage *m =
+            rig_outbox_find(&o, "a-cat", DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER);
+        if (m) {
+            size_t len = deckhand__server_message__get_packed_size(m);
+            uint8_t buf[len + 1];
+            deckhand__server_message__pack(m, buf);
+            end = deckhand__server_message__unpack(NULL, len, buf);
+        }
+        rig_outbox_free(&o);
+    }
+    CU_ASSERT_PTR_NOT_NULL_FATAL(end);
+    go = end->game_over;
+    CU_ASSERT_STRING_EQUAL(go->reason, "");
+    CU_ASSERT_EQUAL_FATAL(go->n_results, 3);
+    const Deckhand__PlayerResult *ann = NULL, *cat = NULL;
+    for (size_t i = 0; i < 3; i++) {
+        const Deckhand__PlayerResult *pr = go->results[i];
+        CU_ASSERT_EQUAL(pr->resigned, pr->seat == 1);
+        if (pr->seat == 1)
+            CU_ASSERT_EQUAL(pr->rank, 3u);
+        ann = pr->seat == 0 ? pr : ann;
+        cat = pr->seat == 2 ? pr : cat;
+    }
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ann);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cat);
+    CU_ASSERT_EQUAL(ann->rank, ann->score >= cat->score ? 1u : 2u);
+    CU_ASSERT_EQUAL(cat->rank, cat->score >= ann->score ? 1u : 2u);
+    deckhand__server_message__free_unpacked(end, NULL);
+    rig_worker_close_drained(&r);
+}
+
 static void test_resign_of_an_unknown_match_or_player_is_refused(void)
 {
     rig_worker r;
@@ -237,6 +303,8 @@ int main(void)
         {"resign_against_bots_ends_at_once_unrated", test_resign_against_bots_ends_at_once_unrated},
         {"resign_with_more_seats_lets_a_bot_play_on_and_ranks_last",
          test_resign_with_more_seats_lets_a_bot_play_on_and_ranks_last},
+        {"resign_then_the_rules_end_ranks_the_resigner_last",
+         test_resign_then_the_rules_end_ranks_the_resigner_last},
         {"resign_of_an_unknown_match_or_player_is_refused",
          test_resign_of_an_unknown_match_or_player_is_refused},
         {NULL, NULL},

@@ -632,7 +632,8 @@ static void host_release(host *h, host_action *a, uint64_t now_ms)
         return;
     }
     if (a->kind == HOST_ACT_UNDO) {
-        host_undo_release(h, a, now_ms);
+        if (!host_undo_release(h, a, now_ms))
+            host_lose(h, hm);
         return;
     }
     host_seat *s = &hm->seats[a->seat];

@@ -66,13 +66,14 @@ void host_chat(host *h, host_match *hm, int seat, uint64_t cmd_id, const Deckhan
 
 /* Undo (host_undo.c): a seat's UndoRequest and UndoAnswer (each Replied to cmd_id); an
  * asked undo ends when any answer is applied (host_undo_expire) or HOST_UNDO_MS pass
- * (host_undo_tick, from the timers); an undo's write landed or failed (from the batch). */
+ * (host_undo_tick, from the timers); an undo's write landed or failed (from the batch:
+ * false when the match turned out to be another worker's, for the caller to host_lose). */
 void host_undo_request(host *h, host_match *hm, int seat, uint64_t cmd_id, uint64_t now_ms);
 void host_undo_answer(host *h, host_match *hm, int seat, uint64_t cmd_id, bool accept,
                       uint64_t now_ms);
 void host_undo_expire(host *h, host_match *hm);
 void host_undo_tick(host *h, host_match *hm, uint64_t now_ms);
-void host_undo_release(host *h, host_action *a, uint64_t now_ms);
+bool host_undo_release(host *h, host_action *a, uint64_t now_ms);
 
 /* The words a player reads when a card script failed on its answer (bot: the bot it asked
  * for failed), with the error's id (host_words.c), into out (n bytes). */

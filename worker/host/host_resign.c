@@ -76,7 +76,11 @@ static void host_resign_leave(host *h, host_match *hm, int seat, uint64_t cmd_id
     go.event_seq = engine_match_event_seq(hm->m, seat);
     go.reason = DH_END_RESIGNED;
     go.summary = "You resigned; a bot plays your seat and the others play on.";
-    go.unrated = hm->unrated;
+    const char *ids[HOST_SEATS_MAX];
+    for (int i = 0; i < hm->nseats && i < HOST_SEATS_MAX; i++)
+        ids[i] = hm->seats[i].player_id;
+    go.unrated = out_end_unrated(hm->unrated, "", ids,
+                                 hm->nseats < HOST_SEATS_MAX ? hm->nseats : HOST_SEATS_MAX);
     Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
     sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER;
     sm.game_over = &go;

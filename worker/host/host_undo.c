@@ -188,7 +188,7 @@ void host_undo_answer(host *h, host_match *hm, int seat, uint64_t cmd_id, bool a
     host_undo_start(h, hm, hm->undo_seat, seat, cmd_id, now_ms);
 }
 
-void host_undo_release(host *h, host_action *a, uint64_t now_ms)
+bool host_undo_release(host *h, host_action *a, uint64_t now_ms)
 {
     host_match *hm = a->hm;
     host_seat *s = &hm->seats[a->seat];
@@ -200,9 +200,7 @@ void host_undo_release(host *h, host_action *a, uint64_t now_ms)
                   fenced ? DECKHAND__ERROR_CODE__UNKNOWN_MATCH : DECKHAND__ERROR_CODE__UNAVAILABLE,
                   fenced ? "the match moved to another worker; resync"
                          : "store unavailable, retry");
-        if (fenced)
-            host_lose(h, hm);
-        return;
+        return !fenced;
     }
     engine_error ee = {0};
     if (engine_match_take_back(hm->m, &ee) != ENGINE_OK)
@@ -219,4 +217,5 @@ void host_undo_release(host *h, host_action *a, uint64_t now_ms)
     if (hm->watch)
         out_watch_changed(h, hm, now_ms);
     engine_match_settle(hm->m);
+    return true;
 }

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "dh_keys.h"
+#include "dh_rating.h"
+#include "dh_token.h"
 #include "out.h"
 
 static const char *out_end_name(const out_end_why *w, int seat)
@@ -88,9 +90,18 @@ size_t out_end_deck(const engine_match *m, int seat, Deckhand__DeckCount *dc,
     return n;
 }
 
-bool out_end_unrated(bool unrated, const char *reason)
+bool out_end_unrated(bool unrated, const char *reason, const char *const *ids, int n)
 {
     reason = reason ? reason : "";
-    return unrated || !strcmp(reason, DH_END_SCRIPT_ERROR) ||
-           !strncmp(reason, DH_END_ADMIN, strlen(DH_END_ADMIN));
+    if (unrated || !strcmp(reason, DH_END_SCRIPT_ERROR) ||
+        !strncmp(reason, DH_END_ADMIN, strlen(DH_END_ADMIN)) || n < 2 || n > DH_RATING_SEATS)
+        return true;
+    for (int i = 0; i < n; i++) {
+        if (!ids[i] || !dh_token_is_account_id(ids[i]))
+            return true; /* a guest: nothing is rated */
+        for (int j = 0; j < i; j++)
+            if (!strcmp(ids[i], ids[j]))
+                return true;
+    }
+    return false;
 }

@@ -230,8 +230,12 @@ static void out_game_over(Deckhand__GameOver *go, host_match *hm, int seat,
 /* The end screen's part of the GameOver: why and who won, and whether it was rated. */
 static void out_game_over_end(Deckhand__GameOver *go, const host_match *hm, char *summary)
 {
+    const char *ids[HOST_SEATS_MAX];
+    int n = hm->nseats < HOST_SEATS_MAX ? hm->nseats : HOST_SEATS_MAX;
+    for (int i = 0; i < n; i++)
+        ids[i] = hm->seats[i].player_id;
     go->summary = summary;
-    go->unrated = out_end_unrated(hm->unrated, go->reason);
+    go->unrated = out_end_unrated(hm->unrated, go->reason, ids, n);
 }
 
 /* Why hm ended and who won, into summary (OUT_END_SUMMARY_MAX). */

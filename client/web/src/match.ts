@@ -4,10 +4,11 @@
 // the result. A spectator's match is the same, fed by SpectatorFrames, with no seat of its
 // own (seat -1); a replay builds one per frame (fromFrames). Cards are described by the
 // Catalog of the view's bundle, kept by bundle_id for the page's life with the bundle's
-// presentation hints.
+// presentation hints (zone and counter words, the game's title and rules summary). Beside
+// the game: the match's chat, an undo being asked for and the rematch offers.
 import type {
-  CardInfo, Catalog, Counter, DecisionRequest, Event as GameEvent, GameOver, MatchFound, PlayerInfo, Presentation,
-  ReplayFrame, SpectatorFrame, View, ViewDelta, Zone, ZoneHint,
+  CardInfo, Catalog, ChatMessage, Counter, CounterHint, DecisionRequest, Event as GameEvent, GameOver, MatchFound,
+  PlayerInfo, Presentation, RematchState, ReplayFrame, SpectatorFrame, UndoState, View, ViewDelta, Zone, ZoneHint,
 } from "./gen/deckhand";
 
 interface Bundle { cards: Map<string, CardInfo>; presentation: Presentation | null }
@@ -16,6 +17,16 @@ const catalogs = new Map<string, Bundle>();
 export function addCatalog(c: Catalog): void {
   catalogs.set(c.bundle_id, { cards: new Map(c.cards.map((card) => [card.name, card])), presentation: c.presentation });
 }
+
+// A name as words ("max_mana" -> "Max mana"), for what the bundle gives no label.
+export const words = (name: string): string => {
+  const w = name.replace(/_/g, " ");
+  return w.charAt(0).toUpperCase() + w.slice(1);
+};
+
+// The lobby's words for each game (GameDesc.title and summary), for a match whose bundle
+// gives none.
+export const gameWords = new Map<string, { title: string; summary: string }>();
 
 // The seat a spectator or a replay "is": none.
 export const NO_SEAT = -1;
@@ -43,11 +54,48 @@ export class Match {
   delayMs = 0;
   spectators = 0;
   frames = 0; // SpectatorFrames applied
+  // The rows of the board seen so far, kept for the match (a row stays drawn once known,
+  // even when empty): in the order options name their spaces ("board:ROW:COL"; a game
+  // lists its spaces in its grid's order, the row nearest the middle first), then in the
+  // order zones came.
+  boardRows: string[] = [];
+  private rowsByOptions: string[] = [];
+  private rowsByZones: string[] = [];
+  chat: ChatMessage[] = [];
+  undo: UndoState | null = null;
+  rematch: RematchState | null = null;
 
   constructor(public id: string, found?: MatchFound) {
     this.seat = found?.seat ?? 0;
     this.game = found?.game ?? "";
     this.names = found?.players ?? [];
+  }
+
+  private get presentation(): Presentation | null {
+    return catalogs.get(this.bundle)?.presentation ?? null;
+  }
+
+  // The game's name for players: the bundle's title, else its name as a word.
+  title(): string {
+    const g = this.game.replace(/_/g, " ");
+    return this.presentation?.title || gameWords.get(this.game)?.title || g.charAt(0).toUpperCase() + g.slice(1);
+  }
+
+  summary(): string {
+    return this.presentation?.summary || gameWords.get(this.game)?.summary || "";
+  }
+
+  zoneHints(): ZoneHint[] {
+    return this.presentation?.zones ?? [];
+  }
+
+  counterHint(name: string): CounterHint | undefined {
+    return this.presentation?.counters.find((c) => c.counter === name);
+  }
+
+  // A counter as a player reads it: its hint's label, else its name in words.
+  counterLabel(name: string): string {
+    return this.counterHint(name)?.label || words(name);
   }
 
   card(name: string): CardInfo | undefined {
@@ -97,6 +145,18 @@ export class Match {
     this.timeDecision(d, now);
     this.decision = d;
     this.finished = v.finished;
+    this.noteRows(v.zones, d);
+  }
+
+  // Board rows named by the decision's options' spaces or by zones.
+  private noteRows(zones: Zone[], d: DecisionRequest | null): void {
+    const add = (list: string[], name: string) => {
+      const [prefix, row, col] = name.split(":");
+      if (prefix === "board" && row && col !== undefined && !list.includes(row)) list.push(row);
+    };
+    for (const o of d?.options ?? []) add(this.rowsByOptions, o.space ?? "");
+    for (const z of zones) add(this.rowsByZones, z.name);
+    this.boardRows = [...new Set([...this.rowsByOptions, ...this.rowsByZones])];
   }
 
   // Apply a delta; false when it does not follow the held view (the caller resyncs).
@@ -110,6 +170,7 @@ export class Match {
     this.timeDecision(dec, now);
     this.decision = dec;
     this.finished = d.finished;
+    this.noteRows(d.zones, dec);
     return true;
   }
 
@@ -117,6 +178,13 @@ export class Match {
     if (d.seat !== this.seat) return;
     this.timeDecision(d, now);
     this.decision = d;
+    this.noteRows([], d);
+  }
+
+  // A chat line of this match (the last 100 kept).
+  addChat(c: ChatMessage): void {
+    this.chat.push(c);
+    if (this.chat.length > 100) this.chat.splice(0, this.chat.length - 100);
   }
 
   // One SpectatorFrame: its public events (those not logged yet) then its view. Frames of
@@ -176,17 +244,21 @@ export class Match {
     return [...this.zones.values()].filter((z) => z.owner === owner);
   }
 
-  // Counters shown for an owner: not hidden ("_name"), not a card's ("name:ENTITY").
+  // Counters shown for an owner: not hidden ("_name", or hidden by the bundle's hint), not
+  // a card's ("name:ENTITY"); in the hints' order, then as they came.
   countersOf(owner: number): Counter[] {
+    const order = (c: Counter) => this.counterHint(c.name)?.order ?? Number.MAX_SAFE_INTEGER;
     return [...this.counters.values()].filter((c) => c.owner === owner && !c.name.startsWith("_") &&
-      !/:\d+$/.test(c.name));
+      !/:\d+$/.test(c.name) && !this.counterHint(c.name)?.hidden)
+      .map((c, i) => ({ c, i })).sort((a, b) => order(a.c) - order(b.c) || a.i - b.i).map((x) => x.c);
   }
 
   // A card's own counters ("attack:57" for entity 57), drawn on the card.
   stats(entity: number): [string, number][] {
     if (!entity) return [];
     const tail = `:${entity}`;
-    return [...this.counters.values()].filter((c) => c.name.endsWith(tail) && !c.name.startsWith("_"))
+    return [...this.counters.values()].filter((c) => c.name.endsWith(tail) && !c.name.startsWith("_") &&
+      !this.counterHint(c.name.slice(0, -tail.length))?.hidden)
       .map((c) => [c.name.slice(0, -tail.length), c.value]);
   }
 }

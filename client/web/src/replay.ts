@@ -5,7 +5,9 @@
 // keys ← → Home End do the same, keys.ts); the last frame shows the result.
 import { h, patch } from "./dom";
 import { Match } from "./match";
-import { renderMatch, resultsEl, type MatchUi } from "./render_match";
+import { renderMatch } from "./render_match";
+import type { MatchUi } from "./ui";
+import { resultsEl } from "./endscreen";
 import type { ReplayFrame } from "./gen/deckhand";
 
 export class Replay {
@@ -49,11 +51,8 @@ export interface ReplayActions {
   leave(): void;
 }
 
-const noPlay: MatchUi = {
-  selected: new Set(), sending: false, choose: () => {}, bot: () => {}, toggle: () => {}, leave: () => {},
-};
-
-export function renderReplay(root: HTMLElement, r: Replay, act: ReplayActions, notice: string): void {
+// ui: the page's (a frame has no decision, so it only opens a card's zoom or the rules).
+export function renderReplay(root: HTMLElement, r: Replay, act: ReplayActions, notice: string, ui: MatchUi): void {
   const m = r.match();
   const leave = h("button", { id: "leave-replay", onclick: act.leave }, "Back to the lobby");
   if (!m) {
@@ -78,7 +77,7 @@ export function renderReplay(root: HTMLElement, r: Replay, act: ReplayActions, n
       step("Last", "replay-last", last, "End"),
       leave),
     m.over ? h("div", { class: "replay-result", "data-key": "result" }, h("h2", {}, "Result"), resultsEl(m, m.over)) : null);
-  renderMatch(root, m, noPlay, {
+  renderMatch(root, m, ui, {
     banner: h("span", { class: "banner-line" }, h("strong", {}, "Replay"),
       ` · step ${r.at + 1} of ${r.total}`, r.received < r.total ? ` (${r.received} loaded)` : "",
       m.over ? " · the end" : ""),

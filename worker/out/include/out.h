@@ -255,9 +255,10 @@ void out_end_summary(const out_end_why *w, const engine_result *res, size_t n, c
  * dcp (room for OUT_END_DECK_MAX): how many. Strings borrowed from m's bundle. */
 size_t out_end_deck(const engine_match *m, int seat, Deckhand__DeckCount *dc,
                     Deckhand__DeckCount **dcp);
-/* GameOver.unrated: no rating moved (unrated: against bots or bot-filled; or the reason
- * is a quarantine or an operator's end). */
-bool out_end_unrated(bool unrated, const char *reason);
+/* GameOver.unrated: no rating moves (unrated: against bots or bot-filled; the reason a
+ * quarantine or an operator's end; or not every seat of ids[0..n) a distinct account, as
+ * the rater's rule, rater_job, has it). */
+bool out_end_unrated(bool unrated, const char *reason, const char *const *ids, int n);
 
 /* An operator removed the player of s (admin: reason): its GameOver, without results. */
 void out_removed(host *h, host_match *hm, const host_seat *s, const char *reason);
