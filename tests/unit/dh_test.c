@@ -121,3 +121,14 @@ void dh_test_redis_stop(pid_t *pid)
     }
     *pid = -1;
 }
+
+int dh_test_run(const char *cmd, char *out, size_t cap)
+{
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    size_t n = fread(out, 1, cap - 1, p);
+    out[n] = 0;
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}

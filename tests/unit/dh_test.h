@@ -6,6 +6,7 @@
 #define DECKHAND_DH_TEST_H
 
 #include <CUnit/CUnit.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -23,6 +24,10 @@ const char *dh_test_path(const char *rel);
 
 /* Milliseconds on the monotonic clock. */
 uint64_t dh_test_now_ms(void);
+
+/* Runs the shell command cmd; its standard output (up to cap-1 bytes) into out, and its
+ * exit status, or -1 when it could not run or did not exit. */
+int dh_test_run(const char *cmd, char *out, size_t cap);
 
 /* A TCP port on 127.0.0.1 that was free a moment ago, or -1. */
 int dh_test_free_port(void);

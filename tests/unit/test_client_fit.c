@@ -21,13 +21,7 @@ static int run(const char *args, char *out, size_t cap)
     char cmd[2048];
     snprintf(cmd, sizeof cmd, "cd %s && %s/deckhand %s 2>&1", dh_test_path("."), DECKHAND_BIN_DIR,
              args);
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        return -1;
-    size_t n = fread(out, 1, cap - 1, p);
-    out[n] = 0;
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return dh_test_run(cmd, out, cap);
 }
 
 static uint64_t rng = 88172645463325252ULL;

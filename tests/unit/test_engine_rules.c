@@ -15,13 +15,7 @@ static int run_rules(const char *args, char *out, size_t cap)
 {
     char cmd[2048];
     snprintf(cmd, sizeof cmd, "%s/deckhand-rules %s 2>/dev/null", DECKHAND_BIN_DIR, args);
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        return -1;
-    size_t n = fread(out, 1, cap - 1, p);
-    out[n] = 0;
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return dh_test_run(cmd, out, cap);
 }
 
 static const char *last_line(char *out)
