@@ -50,6 +50,19 @@ static void *table_slots(lua_State *L, size_t size)
     return v;
 }
 
+/* The game table's optional integer field k (dflt when absent), which must lie in
+ * lo..ENGINE_TURNS_LIMIT: the turn cap and the search's depth are both counted in turns. */
+static int int_field(lua_State *L, int t, const engine_game *g, const char *k, int dflt, int lo)
+{
+    lua_getfield(L, t, k);
+    lua_Integer v = luaL_optinteger(L, -1, dflt);
+    lua_pop(L, 1);
+    if (v < lo || v > ENGINE_TURNS_LIMIT)
+        luaL_error(L, "game '%s': %s must be an integer in %d..%d", g->name, k, lo,
+                   ENGINE_TURNS_LIMIT);
+    return (int)v;
+}
+
 static int func_ref(lua_State *L, int t, const char *k, int required)
 {
     lua_getfield(L, t, k);
@@ -97,25 +110,13 @@ static void game_read(lua_State *L, engine_game *g)
     lua_pop(L, 2);
     if (g->min_players < 1 || g->max_players < g->min_players || g->max_players > 64)
         luaL_error(L, "game '%s': bad player counts", g->name);
-    lua_getfield(L, t, "max_turns");
-    lua_Integer cap = luaL_optinteger(L, -1, ENGINE_MAX_TURNS);
-    lua_pop(L, 1);
-    if (cap < 1 || cap > ENGINE_TURNS_LIMIT)
-        luaL_error(L, "game '%s': max_turns must be an integer in 1..%d", g->name,
-                   ENGINE_TURNS_LIMIT);
-    g->max_turns = (int)cap;
+    g->max_turns = int_field(L, t, g, "max_turns", ENGINE_MAX_TURNS, 1);
     g->setup_ref = func_ref(L, t, "setup", 0);
     g->turn_ref = func_ref(L, t, "turn", 1);
     g->finished_ref = func_ref(L, t, "finished", 1);
     g->results_ref = func_ref(L, t, "results", 1);
     g->evaluate_ref = func_ref(L, t, "evaluate", 0);
-    lua_getfield(L, t, "search_depth");
-    lua_Integer sd = luaL_optinteger(L, -1, ENGINE_SEARCH_DEPTH);
-    lua_pop(L, 1);
-    if (sd < 0 || sd > ENGINE_TURNS_LIMIT)
-        luaL_error(L, "game '%s': search_depth must be an integer in 0..%d", g->name,
-                   ENGINE_TURNS_LIMIT);
-    g->search_depth = (int)sd;
+    g->search_depth = int_field(L, t, g, "search_depth", ENGINE_SEARCH_DEPTH, 0);
     g->features_ref = func_ref(L, t, "features", 0);
     g->refresh_ref = func_ref(L, t, "refresh", 0);
     g->summary_ref = func_ref(L, t, "summary", 0);
