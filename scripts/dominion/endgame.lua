@@ -10,8 +10,8 @@
 --   - a buy that ends the game and loses it is not made (the next greener card instead:
 --     a Duchy for the last Province).
 -- Not the "penultimate Province rule" (no penultimate Province while behind): against
--- Big Money it lost 2.5-3.6 points of the default bot's wins in 20,000 games whether
--- "behind" meant by 1, 4 or 7 points (docs/BENCHMARKS.md, issue 28).
+-- Big Money it lost 0.9-3.7 points of the default bot's wins (40,000 games each) whether
+-- "behind" meant by 1, 4 or 7 points or more (docs/BENCHMARKS.md, issue 28).
 
 local endgame = {}
 
