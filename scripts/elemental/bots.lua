@@ -2,12 +2,13 @@
 --
 -- `default` is a greedy player in the spirit of seed 001's AI without its look-ahead:
 -- when the attacks that may hit the enemy hero now cover its health, it attacks the hero
--- (lethal on board); otherwise it takes the resource choice first (the increase its dearest play this turn needs,
--- else the seed's §6.3.3.7: the element its hand lacks most in total), plays its dearest
--- playable card, then attacks: trades that kill without dying first, then the enemy
--- hero, then even trades; Swift minions (and Wind's hero power) move into a lane open to
--- the hero. `passive` never attacks, plays or moves: it keeps its hand and ends every
--- turn (for tests). `random` picks uniformly among the options.
+-- (lethal on board); otherwise it takes the resource choice first (the increase its
+-- dearest play this turn needs, else the seed's §6.3.3.7: the element its hand lacks
+-- most in total), plays its dearest playable card, then attacks: trades that kill
+-- without dying first, then the enemy hero, then even trades; Swift minions (and Wind's
+-- hero power) move into a lane open to the hero. `passive` never attacks, plays or
+-- moves: it keeps its hand and ends every turn (for tests). `random` picks uniformly
+-- among the options.
 -- Bots read only what their seat sees: the board, counters, their own hand and what is
 -- left in their own deck (its cards, never their order).
 

@@ -150,7 +150,8 @@ end
 -- Lethal on board: two Pyromancers in lanes open to the hero, 6 health left on it, and a
 -- Cinder Hound next to them that either would kill without dying (the usual first pick,
 -- a trade, would leave the hero at 3): the bot goes face with both and wins this turn.
-local LETHAL = { p1 = { hand = {}, board = { ["front 1"] = "Pyromancer", ["front 3"] = "Pyromancer" } },
+local LETHAL = { p1 = { hand = {},
+                        board = { ["front 1"] = "Pyromancer", ["front 3"] = "Pyromancer" } },
                  p2 = { hand = {}, health = 6, board = { ["front 2"] = "Cinder Hound" } } }
 
 function tests.test_default_bot_takes_lethal_on_board_before_a_trade(T)
