@@ -44,7 +44,8 @@ static void rg_split_batch(void *sock, const char *from,
                            const Deckhand__Internal__PlayerCommands *b)
 {
     rg_batches_seen++;
-    for (size_t i = 0; i < b->n_commands && rg_split_n < RG_SPLIT_MAX; i++) {
+    CU_ASSERT_FATAL(rg_split_n + b->n_commands <= RG_SPLIT_MAX);
+    for (size_t i = 0; i < b->n_commands; i++) {
         Deckhand__Internal__Internal *m =
             deckhand__internal__internal__unpack(NULL, b->commands[i].len, b->commands[i].data);
         CU_ASSERT_PTR_NOT_NULL_FATAL(m);
