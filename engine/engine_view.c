@@ -68,8 +68,9 @@ static view_chunk *view_chunk_new(size_t need, size_t last)
     return c;
 }
 
-/* n zeroed bytes from the arena, or NULL when out of memory. */
-static void *view_alloc(view_arena *a, size_t n)
+/* n bytes from the arena, not cleared (for what is written whole right after: strings,
+ * arrays of pointers, messages their _init fills), or NULL when out of memory. */
+static void *view_take(view_arena *a, size_t n)
 {
     n = view_align(n ? n : 1);
     view_chunk *c = a->head;
@@ -82,14 +83,35 @@ static void *view_alloc(view_arena *a, size_t n)
     }
     void *p = (char *)c + view_align(sizeof *c) + c->at;
     c->at += n;
-    return memset(p, 0, n);
+    return p;
+}
+
+/* n zeroed bytes from the arena, or NULL when out of memory. */
+static void *view_alloc(view_arena *a, size_t n)
+{
+    void *p = view_take(a, n);
+    return p ? memset(p, 0, n ? n : 1) : NULL;
+}
+
+static char *view_strn(view_arena *a, const char *s, size_t n)
+{
+    char *d = view_take(a, n + 1);
+    if (!d)
+        return NULL;
+    memcpy(d, s, n);
+    d[n] = '\0';
+    return d;
 }
 
 static char *view_str(view_arena *a, const char *s)
 {
-    size_t n = strlen(s) + 1;
-    char *d = view_alloc(a, n);
-    return d ? memcpy(d, s, n) : NULL;
+    return view_strn(a, s, strlen(s));
+}
+
+/* The interned name id, its length known. */
+static char *view_name(view_arena *a, const engine_match *m, uint32_t id)
+{
+    return view_strn(a, m->b->names.v[id].s, m->b->names.v[id].len);
 }
 
 void engine_view_free(Deckhand__View *v)
@@ -150,12 +172,11 @@ static Deckhand__DecisionRequest *make_decision(view_arena *a, const engine_matc
 static Deckhand__Zone *make_zone(view_arena *a, const engine_match *m, const engine_zone *z,
                                  int seat)
 {
-    const char *name = m->b->names.v[z->name].s;
-    Deckhand__Zone *zo = view_alloc(a, sizeof *zo);
+    Deckhand__Zone *zo = view_take(a, sizeof *zo);
     if (!zo)
         return NULL;
     deckhand__zone__init(zo);
-    zo->name = view_str(a, name);
+    zo->name = view_name(a, m, z->name);
     if (!zo->name)
         return NULL;
     zo->owner = wire_owner(z->owner);
@@ -167,8 +188,8 @@ static Deckhand__Zone *make_zone(view_arena *a, const engine_match *m, const eng
     else if (vis == ENGINE_VIS_TOP && z->n)
         from = z->n - 1, to = z->n;
     if (to > from) {
-        zo->cards = view_alloc(a, (to - from) * sizeof(*zo->cards));
-        Deckhand__Card *cards = view_alloc(a, (to - from) * sizeof *cards);
+        zo->cards = view_take(a, (to - from) * sizeof(*zo->cards));
+        Deckhand__Card *cards = view_take(a, (to - from) * sizeof *cards);
         if (!zo->cards || !cards)
             return NULL;
         for (uint32_t i = from; i < to; i++) {
@@ -176,7 +197,7 @@ static Deckhand__Zone *make_zone(view_arena *a, const engine_match *m, const eng
             deckhand__card__init(c);
             zo->cards[zo->n_cards++] = c;
             c->entity = z->ids[i];
-            c->name = view_str(a, m->b->names.v[m->st.ents[z->ids[i] - 1].name].s);
+            c->name = view_name(a, m, m->st.ents[z->ids[i] - 1].name);
             if (!c->name)
                 return NULL;
         }
@@ -254,7 +275,7 @@ static int fill_view(view_arena *a, const engine_match *m, int seat, uint32_t *o
     }
     uint32_t nz = m->st.nzones, nc = m->st.counters.n;
     const uint32_t *zorder = view_order(m, 0, order), *corder;
-    if (!(v->zones = view_alloc(a, nz * sizeof(*v->zones))))
+    if (!(v->zones = view_take(a, nz * sizeof(*v->zones))))
         return -1;
     for (uint32_t i = 0; i < nz; i++) {
         Deckhand__Zone *zo = make_zone(a, m, &m->st.zones[zorder[i]], seat);
@@ -263,8 +284,8 @@ static int fill_view(view_arena *a, const engine_match *m, int seat, uint32_t *o
         v->zones[v->n_zones++] = zo;
     }
     corder = view_order(m, 1, order);
-    v->counters = view_alloc(a, nc * sizeof(*v->counters));
-    Deckhand__Counter *counters = view_alloc(a, nc * sizeof *counters);
+    v->counters = view_take(a, nc * sizeof(*v->counters));
+    Deckhand__Counter *counters = view_take(a, nc * sizeof *counters);
     if (!v->counters || !counters)
         return -1;
     for (uint32_t i = 0; i < nc; i++) {
@@ -275,7 +296,7 @@ static int fill_view(view_arena *a, const engine_match *m, int seat, uint32_t *o
         Deckhand__Counter *c = &counters[v->n_counters];
         deckhand__counter__init(c);
         v->counters[v->n_counters++] = c;
-        if (!(c->name = view_str(a, name)))
+        if (!(c->name = view_name(a, m, (uint32_t)(kv->key >> 32))))
             return -1;
         c->owner = wire_owner((int32_t)(uint32_t)kv->key);
         c->value = kv->val;
