@@ -12,6 +12,7 @@
 
 local botkit = require("deckbuilder.botkit")
 local memo = require("deckbuilder.memo")
+local endgame = require("dominion.endgame")
 
 local bots = {}
 
@@ -340,8 +341,9 @@ end
 -- strategies: Witch, Smithy, Council Room...): Province at $8, Gold at $6-7, a terminal
 -- while it has fewer than terminals_wanted, a Laboratory or Market over Silver at $5;
 -- it greens like `big_money` (Duchy over Gold at 4 or fewer Provinces left, over Silver
--- at 5 or fewer, Estate at 2 or fewer).
-local function default_buy(k, g, p, coins)
+-- at 5 or fewer, Estate at 2 or fewer); and near the end it counts the score
+-- (endgame.check: the last Province only when it wins, not the penultimate one behind).
+local function default_wants(k, g, p, coins)
   local left = g:count(k:pile("Province"), 0)
   if coins >= 8 then return { "Province", "Gold" } end
   if coins >= 6 then
@@ -363,6 +365,10 @@ local function default_buy(k, g, p, coins)
     end
   end
   return SILVER
+end
+
+local function default_buy(k, g, p, coins)
+  return endgame.check(k, g, p, coins, default_wants(k, g, p, coins))
 end
 
 -- Witch: Big Money, plus a Witch at $5-$7 while it owns fewer than two (k's order holds
