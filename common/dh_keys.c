@@ -187,10 +187,13 @@ void dh_retention_env(dh_retention *out)
 
 /* A commit retried after its reply was lost (a master killed after running it; its
  * replica took over with it) finds its answer already last in the history: it writes
- * nothing again. Two answers in a row are never equal (each names its decision). */
+ * nothing again. Two answers in a row are never equal (each names its decision). Only a
+ * commit the worker flags as one that may repeat (histflag 2: an earlier commit of the
+ * match failed without a known outcome) reads the history for it; a first try (1) cannot
+ * have run before, and skips that call. */
 #define DH_COMMIT_DONE                                                                             \
     "local e = 6 + tonumber(ARGV[6]) + 1 "                                                         \
-    "if ARGV[e] == '1' and redis.call('LINDEX', KEYS[4], -1) == ARGV[e + 1] then "                 \
+    "if ARGV[e] == '2' and redis.call('LINDEX', KEYS[4], -1) == ARGV[e + 1] then "                 \
     "local m = redis.call('HMGET', KEYS[1], '" DH_F_RATING_JOB "', '" DH_F_RATED "') "             \
     "if m[1] and m[2] ~= '1' then return 2 end return 1 end "
 
@@ -203,7 +206,7 @@ void dh_retention_env(dh_retention *out)
     "i = i + 2 "                                                                                   \
     "local n = tonumber(ARGV[i]) i = i + 1 "                                                       \
     "for _ = 1, n do redis.call('RPUSH', KEYS[3], ARGV[i]) i = i + 1 end "                         \
-    "if ARGV[i] == '1' then redis.call('RPUSH', KEYS[4], ARGV[i + 1]) end "                        \
+    "if ARGV[i] ~= '0' then redis.call('RPUSH', KEYS[4], ARGV[i + 1]) end "                        \
     "i = i + 2 "                                                                                   \
     "if ARGV[i] == '1' then "                                                                      \
     "redis.call('HSET', KEYS[1], 'status', 'finished', 'ended_ms', ARGV[i + 1], 'result', "        \
