@@ -36,6 +36,7 @@
 #define BOTS_LOBBY_START   2
 #define BOTS_LOBBY_SLOTS   3
 #define BOTS_TOTAL_BURST_S 0.02    /* the run's bucket (total_rate) holds 20 ms of answers */
+#define BOTS_FULL_MS       100     /* the loop looks at every bot at least this often */
 #define BOTS_BOT_LOCAL     "local" /* --bot local: the generic bot, answering in the client */
 #define BOTS_BOT_NAME_MAX  63      /* a strategy name, as the worker takes it (host_bot.h) */
 
