@@ -183,7 +183,7 @@ static long long bots_next_timer(const bots_run *r, const bot *b, long long now,
     for (int i = 0; i < 4; i++)
         if (at[i] && at[i] - now < limit)
             limit = at[i] > now ? at[i] - now : 0;
-    if (b->c && b->has_answer && !b->answer_cmd && bots_wait_ms(r, b, now) < limit)
+    if (b->c && b->has_answer && !b->answer_cmd && !b->paced && bots_wait_ms(r, b, now) < limit)
         limit = bots_wait_ms(r, b, now);
     return limit;
 }
@@ -344,9 +344,12 @@ void bots_loop(bots_run *r, long timeout_s)
     r->tick_at = r->last_progress + 1000;
     /* A turn looks at every bot (timers, new connections, buffered messages) only when
      * full: when the earliest timer a full turn found is due, and at least every
-     * BOTS_FULL_MS; the turns between serve only the bots whose socket is readable, so
-     * a turn costs what the ready bots cost, not what all of them do. */
+     * BOTS_FULL_MS; the turns between serve only the bots whose socket is readable and
+     * the answers waiting in the run's line (--rate) as its bucket refills, so a turn
+     * costs what the ready bots cost, not what all of them do. */
     long long full_at = 0;
+    r->line = calloc((size_t)(r->n > 0 ? r->n : 1), sizeof *r->line);
+    r->line_head = r->line_len = 0;
     while (!r->broken && r->ndone < r->target) {
         long long now = cli_now_ms();
         long long idle = now - r->last_progress;
@@ -370,12 +373,13 @@ void bots_loop(bots_run *r, long timeout_s)
         if (r->stop_at && wait > r->stop_at - now)
             wait = r->stop_at > now ? r->stop_at - now : 0;
         bool full = now >= full_at;
-        if (full)
+        if (full) {
             wait = bots_scan(r, &e, now, wait < BOTS_FULL_MS ? wait : BOTS_FULL_MS);
-        else if (wait > full_at - now)
-            wait = full_at - now;
-        if (full)
             full_at = now + wait;
+        } else if (wait > full_at - now) {
+            wait = full_at - now;
+        }
+        wait = bots_line_wait_ms(r, now, wait); /* the line is served at every turn */
         int got = epoll_wait(e.ep, e.ev, r->n, (int)wait);
         if (got < 0 && errno != EINTR)
             break;
@@ -384,6 +388,7 @@ void bots_loop(bots_run *r, long timeout_s)
             if (i < (uint32_t)r->n && r->bots[i].c)
                 bots_serve(r, &r->bots[i], true, &full_at);
         }
+        bots_line_serve(r, cli_now_ms());
         if (!full)
             continue;
         for (int i = 0; i < r->n && !r->broken; i++) /* what a login or resume buffered */
@@ -393,5 +398,9 @@ void bots_loop(bots_run *r, long timeout_s)
         for (int i = 0; i < r->n; i++) /* connections the timers made or remade */
             bots_epoll_watch(&e, &r->bots[i], i);
     }
+    free(r->line);
+    r->line = NULL;
+    for (int i = 0; i < r->n; i++)
+        r->bots[i].paced = false;
     bots_epoll_close(&e);
 }
