@@ -158,15 +158,20 @@ static bool seat_pair(pl_player *a, pl_player *b)
     return a->seat >= 0 && b->seat >= 0 && !strcmp(a->match_id, b->match_id);
 }
 
+/* A fresh record, a and b seated together, and play until an answer can be undone. */
+static bool start_undoable(pl_player *a, pl_player *b, before_answer *ba)
+{
+    memset(&rec, 0, sizeof rec);
+    pl_on_message = on_message;
+    return seat_pair(a, b) && play_until_undoable(ba);
+}
+
 static void test_undo_unrated_at_once_for_every_seat(void)
 {
     pl_player *a = pl_login("und-a"), *b = pl_login("und-b");
     CU_ASSERT_FATAL(a && b);
-    memset(&rec, 0, sizeof rec);
-    pl_on_message = on_message;
-    CU_ASSERT_FATAL(seat_pair(a, b));
     before_answer ba;
-    CU_ASSERT_FATAL(play_until_undoable(&ba));
+    CU_ASSERT_FATAL(start_undoable(a, b, &ba));
     pl_player *other = rec.who[1 - ba.slot];
     long long hist = rc_history_len(a->match_id);
     CU_ASSERT_EQUAL(send_undo(other), DECKHAND__ERROR_CODE__BAD_REQUEST); /* not its answer */
@@ -216,11 +221,8 @@ static void test_undo_survives_the_worker_dying(void)
 {
     pl_player *a = pl_login("udk-a"), *b = pl_login("udk-b");
     CU_ASSERT_FATAL(a && b);
-    memset(&rec, 0, sizeof rec);
-    pl_on_message = on_message;
-    CU_ASSERT_FATAL(seat_pair(a, b));
     before_answer ba;
-    CU_ASSERT_FATAL(play_until_undoable(&ba));
+    CU_ASSERT_FATAL(start_undoable(a, b, &ba));
     long long hist = rc_history_len(a->match_id);
     CU_ASSERT_EQUAL_FATAL(send_undo(ba.p), 0);
     check_back(&ba);
@@ -264,11 +266,8 @@ static void test_undo_rated_asks_the_opponent(void)
 {
     pl_player *a = account("undo_rated_a"), *b = account("undo_rated_b");
     CU_ASSERT_FATAL(a && b);
-    memset(&rec, 0, sizeof rec);
-    pl_on_message = on_message;
-    CU_ASSERT_FATAL(seat_pair(a, b));
     before_answer ba;
-    CU_ASSERT_FATAL(play_until_undoable(&ba));
+    CU_ASSERT_FATAL(start_undoable(a, b, &ba));
     pl_player *other = rec.who[1 - ba.slot];
     int o = 1 - ba.slot;
     uint64_t board_after = board_sig(ba.p);

@@ -1,6 +1,7 @@
 /*
  * rig_engine.c: the engine rig the unit tests share (rig_engine.h).
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +65,20 @@ void rig_engine_remove_text(const char *dir, const char *game)
     remove(dir);
 }
 
+engine_bundle *rig_engine_load_lua(const char *game, engine_error *err, const char *fmt, ...)
+{
+    char src[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    int len = vsnprintf(src, sizeof src, fmt, ap);
+    va_end(ap);
+    CU_ASSERT_FATAL(len > 0 && (size_t)len < sizeof src);
+    char path[128];
+    snprintf(path, sizeof path, "%s/game.lua", game);
+    engine_file_in f[] = {{path, src, (size_t)len}};
+    return engine_bundle_load_files(game, f, 1, NULL, err);
+}
+
 engine_bundle *rig_engine_load_hostile(void)
 {
     engine_limits lim = {8u << 20, 500};
@@ -100,6 +115,19 @@ engine_code rig_engine_answer(engine_match *m, uint32_t id, engine_error *err)
     if (!d)
         return ENGINE_BAD_REQUEST;
     return engine_match_answer(m, d->seat, d->decision_id, &id, id ? 1 : 0, err);
+}
+
+engine_code rig_engine_bot_step(engine_match *m, engine_error *err)
+{
+    const engine_decision *d = engine_match_decision(m);
+    if (!d)
+        return ENGINE_BAD_REQUEST;
+    uint32_t ids[64];
+    size_t n = 64;
+    engine_code rc = engine_match_bot_answer(m, NULL, ids, &n, err);
+    if (rc == ENGINE_OK)
+        rc = engine_match_answer(m, d->seat, d->decision_id, ids, n, err);
+    return rc;
 }
 
 uint32_t rig_engine_option(const engine_match *m, const char *label)

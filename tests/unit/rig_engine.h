@@ -19,7 +19,6 @@ engine_bundle *rig_engine_load(const char *rel, const engine_limits *lim);
 /* tests/fixtures/bundle (the game "mini") with a 32 MiB cap and a 100 ms budget. */
 engine_bundle *rig_engine_load_mini(void);
 
-/* tests/fixtures/hostile with a small cap (8 MiB) and a roomy budget (500 ms: ASan is slow). */
 /* The shipped games (scripts/) with a 2 s call budget instead of 250 ms: the tests that
  * play them pin rules and determinism, not time, and a sanitized build on a loaded machine
  * once took an Elemental turn past 250 ms (test_engine_limits pins the budget itself). */
@@ -29,6 +28,12 @@ engine_bundle *rig_engine_load_games(void);
  * when it cannot be. rig_engine_remove_text removes the folder again. */
 engine_bundle *rig_engine_load_text(char *dir, size_t cap, const char *game, const char *text);
 void rig_engine_remove_text(const char *dir, const char *game);
+/* A bundle named game of one file, GAME/game.lua, whose text is fmt formatted with the
+ * arguments (a test's inline game with one Lua expression filled in), loaded from memory
+ * with the default limits; NULL with the reason in *err when the engine refuses it. */
+engine_bundle *rig_engine_load_lua(const char *game, engine_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* tests/fixtures/hostile with a small cap (8 MiB) and a roomy budget (500 ms: ASan is slow). */
 engine_bundle *rig_engine_load_hostile(void);
 
 /* engine_match_new; NULL when it fails. */
@@ -45,6 +50,10 @@ engine_match *rig_engine_mini_match(engine_bundle *b, uint64_t seed, const char 
 /* Answers the pending decision with option id (with no option when id is 0); err may be
  * NULL. ENGINE_BAD_REQUEST when no decision is pending. */
 engine_code rig_engine_answer(engine_match *m, uint32_t id, engine_error *err);
+
+/* Answers the pending decision as the game's default bot would, for whichever seat is
+ * asked; ENGINE_BAD_REQUEST when none is pending, else the bot's or the answer's code. */
+engine_code rig_engine_bot_step(engine_match *m, engine_error *err);
 
 /* The id of the pending decision's option labelled label, or 0. */
 uint32_t rig_engine_option(const engine_match *m, const char *label);

@@ -30,19 +30,17 @@ static engine_bundle *load_scripts(void)
  * entity on the board of player 2). */
 static engine_bundle *load_options(const char *options, engine_error *err)
 {
-    char src[2048];
-    snprintf(src, sizeof src,
-             "return { min_players = 2, max_players = 2,\n"
-             "  zones = { board = 'public' },\n"
-             "  turn = function(g)\n"
-             "    local a = g:new('Imp', 'board:front:1', 2)\n"
-             "    g:choose { player = 1, options = %s }\n"
-             "    g:set_counter('done', 0, 1) end,\n"
-             "  finished = function(g) return g:counter('done') == 1 end,\n"
-             "  results = function(g) return { { score = 0 }, { score = 0 } } end }\n",
-             options);
-    engine_file_in f[] = {{"o/game.lua", src, strlen(src)}};
-    return engine_bundle_load_files("o", f, 1, NULL, err);
+    return rig_engine_load_lua(
+        "o", err,
+        "return { min_players = 2, max_players = 2,\n"
+        "  zones = { board = 'public' },\n"
+        "  turn = function(g)\n"
+        "    local a = g:new('Imp', 'board:front:1', 2)\n"
+        "    g:choose { player = 1, options = %s }\n"
+        "    g:set_counter('done', 0, 1) end,\n"
+        "  finished = function(g) return g:counter('done') == 1 end,\n"
+        "  results = function(g) return { { score = 0 }, { score = 0 } } end }\n",
+        options);
 }
 
 static void test_option_structure_goes_from_the_script_into_the_decision_request(void)
@@ -156,12 +154,8 @@ static void play_board(const char *game, const char *board, const char *body, bo
         CU_ASSERT_FATAL(v != NULL && v->decision != NULL);
         check_turn(v, board, body, seen);
         engine_view_free(v);
-        uint32_t ids[64];
-        size_t n = 64;
         engine_error err = {0};
-        engine_code rc = engine_match_bot_answer(m, NULL, ids, &n, &err);
-        if (rc == ENGINE_OK)
-            rc = engine_match_answer(m, d->seat, d->decision_id, ids, n, &err);
+        engine_code rc = rig_engine_bot_step(m, &err);
         CU_ASSERT_EQUAL_FATAL(rc, ENGINE_OK);
     }
     engine_match_free(m);
@@ -207,12 +201,8 @@ static void test_deck_builders_options_say_play_buy_or_end(void)
                         CU_FAIL("a deck-builder's turn option without a known verb");
                     }
                 }
-            uint32_t ids[64];
-            size_t n = 64;
             engine_error err = {0};
-            engine_code rc = engine_match_bot_answer(m, NULL, ids, &n, &err);
-            if (rc == ENGINE_OK)
-                rc = engine_match_answer(m, d->seat, d->decision_id, ids, n, &err);
+            engine_code rc = rig_engine_bot_step(m, &err);
             CU_ASSERT_EQUAL_FATAL(rc, ENGINE_OK);
         }
         CU_ASSERT(buys > 0);

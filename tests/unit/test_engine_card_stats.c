@@ -43,9 +43,8 @@ static void test_card_counters_show_only_for_cards_a_seat_sees_in_play(void)
         "  turn = function(g) g:choose { player = 1, options = { { label = 'ok' } } } end,\n"
         "  finished = function(g) return false end,\n"
         "  results = function(g) return { { score = 0 }, { score = 0 } } end }\n";
-    engine_file_in f[] = {{"s/game.lua", src, strlen(src)}};
     engine_error err = {0};
-    engine_bundle *b = engine_bundle_load_files("s", f, 1, NULL, &err);
+    engine_bundle *b = rig_engine_load_lua("s", &err, "%s", src);
     CU_ASSERT_FATAL(b != NULL);
     engine_match_config cfg = {
         .match_id = "m-s", .game = "s", .seed = 1, .nplayers = 2, .names = names};
@@ -91,7 +90,6 @@ static void play_and_check(const char *game, int *dead, int *alive)
     CU_ASSERT_FATAL(m != NULL);
     bool had[4096] = {false};
     for (int step = 0; step < 3000 && engine_match_decision(m); step++) {
-        const engine_decision *d = engine_match_decision(m);
         Deckhand__View *v = engine_match_view(m, 0);
         CU_ASSERT_FATAL(v != NULL);
         for (size_t i = 0; i < v->n_counters; i++) {
@@ -106,12 +104,8 @@ static void play_and_check(const char *game, int *dead, int *alive)
         for (uint32_t id = 1; id < 4096; id++)
             *dead += had[id] && in_grave(v, id);
         engine_view_free(v);
-        uint32_t ids[64];
-        size_t n = 64;
         engine_error err = {0};
-        engine_code rc = engine_match_bot_answer(m, NULL, ids, &n, &err);
-        if (rc == ENGINE_OK)
-            rc = engine_match_answer(m, d->seat, d->decision_id, ids, n, &err);
+        engine_code rc = rig_engine_bot_step(m, &err);
         CU_ASSERT_EQUAL_FATAL(rc, ENGINE_OK);
     }
     engine_match_free(m);

@@ -17,17 +17,15 @@
 /* A one-file bundle "p" whose game "p" carries presentation (a Lua expression). */
 static engine_bundle *load_with(const char *presentation, engine_error *err)
 {
-    char src[2048];
-    snprintf(src, sizeof src,
-             "return { min_players = 1, max_players = 2,\n"
-             "  zones = { hand = 'owner', board = 'public', deck = 'hidden' },\n"
-             "  cards = { Coin = { cost = 1, types = { 'Treasure' }, text = '+1' } },\n"
-             "  presentation = %s,\n"
-             "  turn = function(g) end, finished = function(g) return true end,\n"
-             "  results = function(g) return { { score = 0 } } end }\n",
-             presentation);
-    engine_file_in f[] = {{"p/game.lua", src, strlen(src)}};
-    return engine_bundle_load_files("p", f, 1, NULL, err);
+    return rig_engine_load_lua(
+        "p", err,
+        "return { min_players = 1, max_players = 2,\n"
+        "  zones = { hand = 'owner', board = 'public', deck = 'hidden' },\n"
+        "  cards = { Coin = { cost = 1, types = { 'Treasure' }, text = '+1' } },\n"
+        "  presentation = %s,\n"
+        "  turn = function(g) end, finished = function(g) return true end,\n"
+        "  results = function(g) return { { score = 0 } } end }\n",
+        presentation);
 }
 
 static Deckhand__Catalog *catalog_of(engine_bundle *b, const char *game)
@@ -205,15 +203,10 @@ static void check_game(engine_bundle *b, const char *game, int steps, size_t *se
             }
             engine_view_free(v);
         }
-        const engine_decision *d = engine_match_decision(m);
-        if (!d)
+        if (!engine_match_decision(m))
             break;
-        uint32_t ids[64];
-        size_t n = 64;
         engine_error err = {0};
-        engine_code rc = engine_match_bot_answer(m, NULL, ids, &n, &err);
-        if (rc == ENGINE_OK)
-            rc = engine_match_answer(m, d->seat, d->decision_id, ids, n, &err);
+        engine_code rc = rig_engine_bot_step(m, &err);
         if (rc != ENGINE_OK) {
             fprintf(stderr, "%s: step %d: %s\n", game, step, err.message);
             CU_FAIL("the default bot's answer was not accepted");

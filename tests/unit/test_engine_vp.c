@@ -54,14 +54,10 @@ static void play_out(engine_match *m, const char *game)
 {
     int64_t vp[2];
     int steps = 0;
-    for (const engine_decision *d; (d = engine_match_decision(m)) && steps < 5000; steps++) {
+    for (; engine_match_decision(m) && steps < 5000; steps++) {
         both_views_agree(m, vp);
-        uint32_t ids[64];
-        size_t n = 64;
         engine_error err = {0};
-        engine_code rc = engine_match_bot_answer(m, NULL, ids, &n, &err);
-        if (rc == ENGINE_OK)
-            rc = engine_match_answer(m, d->seat, d->decision_id, ids, n, &err);
+        engine_code rc = rig_engine_bot_step(m, &err);
         CU_ASSERT_EQUAL_FATAL(rc, ENGINE_OK);
     }
     CU_ASSERT_TRUE_FATAL(engine_match_finished(m));
@@ -156,9 +152,8 @@ static void test_refresh_runs_before_each_decision_a_person_is_asked(void)
         "  finished = function(g) return g:counter('turn') >= 2 end,\n"
         "  bots = { default = function() return { 1 } end },\n"
         "  results = function(g) return { { score = 0 }, { score = 0 } } end }\n";
-    engine_file_in f[] = {{"r/game.lua", src, strlen(src)}};
     engine_error err = {0};
-    engine_bundle *b = engine_bundle_load_files("r", f, 1, NULL, &err);
+    engine_bundle *b = rig_engine_load_lua("r", &err, "%s", src);
     CU_ASSERT_FATAL(b != NULL);
     static const char *const bots[] = {NULL, "default"};
     engine_match_config cfg = {

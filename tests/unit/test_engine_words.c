@@ -18,16 +18,13 @@
 /* A one-file bundle "w" whose game "w" carries presentation (a Lua expression). */
 static engine_bundle *load_with(const char *presentation, engine_error *err)
 {
-    char src[4096];
-    snprintf(src, sizeof src,
-             "return { min_players = 1, max_players = 2,\n"
-             "  zones = { hand = 'owner', board = 'public' },\n"
-             "  presentation = %s,\n"
-             "  turn = function(g) end, finished = function(g) return true end,\n"
-             "  results = function(g) return { { score = 0 } } end }\n",
-             presentation);
-    engine_file_in f[] = {{"w/game.lua", src, strlen(src)}};
-    return engine_bundle_load_files("w", f, 1, NULL, err);
+    return rig_engine_load_lua("w", err,
+                               "return { min_players = 1, max_players = 2,\n"
+                               "  zones = { hand = 'owner', board = 'public' },\n"
+                               "  presentation = %s,\n"
+                               "  turn = function(g) end, finished = function(g) return true end,\n"
+                               "  results = function(g) return { { score = 0 } } end }\n",
+                               presentation);
 }
 
 static Deckhand__Catalog *catalog_of(engine_bundle *b, const char *game, int np)
@@ -83,14 +80,11 @@ static void test_catalog_carries_title_summary_and_counter_hints_in_order(void)
 /* A one-file bundle "w" whose game declares options (a Lua expression). */
 static engine_bundle *load_options(const char *options, engine_error *err)
 {
-    char src[2048];
-    snprintf(src, sizeof src,
-             "return { min_players = 1, max_players = 2, options = %s,\n"
-             "  turn = function(g) end, finished = function(g) return true end,\n"
-             "  results = function(g) return { { score = 0 } } end }\n",
-             options);
-    engine_file_in f[] = {{"w/game.lua", src, strlen(src)}};
-    return engine_bundle_load_files("w", f, 1, NULL, err);
+    return rig_engine_load_lua("w", err,
+                               "return { min_players = 1, max_players = 2, options = %s,\n"
+                               "  turn = function(g) end, finished = function(g) return true end,\n"
+                               "  results = function(g) return { { score = 0 } } end }\n",
+                               options);
 }
 
 static void test_options_carry_their_label_and_each_values_words(void)
@@ -232,14 +226,8 @@ static void check_counters(engine_bundle *b, const char *game, int steps, size_t
             }
             engine_view_free(v);
         }
-        const engine_decision *d = engine_match_decision(m);
-        uint32_t ids[64];
-        size_t n = 64;
         engine_error err = {0};
-        engine_code rc = engine_match_bot_answer(m, NULL, ids, &n, &err);
-        if (rc == ENGINE_OK)
-            rc = engine_match_answer(m, d->seat, d->decision_id, ids, n, &err);
-        CU_ASSERT_EQUAL_FATAL(rc, ENGINE_OK);
+        CU_ASSERT_EQUAL_FATAL(rig_engine_bot_step(m, &err), ENGINE_OK);
     }
     engine_catalog_free(c);
     engine_match_free(m);
