@@ -149,6 +149,7 @@ typedef struct {
     long long total_ms;
     int flush_from; /* the bot the timers look at first, rotating so none starves */
     bool quiet;     /* no stderr line per finished match */
+    bool lean;      /* decode only what a bot reads of each message (dh_client_lean.h) */
     void *ctx;      /* for the callbacks */
     /* An answer got its Reply (ok or not), latency_us after it was sent. */
     void (*answered)(void *ctx, uint64_t latency_us, bool ok);
@@ -210,7 +211,8 @@ void bots_check_late(bots_run *r, bot *b, long long now);
 long bots_unfinished(const bots_run *r);
 
 /* bots_play.c: matches and replies */
-void bots_drain(bots_run *r, bot *b);
+/* readable: the loop saw b's socket readable (one read first), else only what is buffered */
+void bots_drain(bots_run *r, bot *b, bool readable);
 bool bots_is_done(const bots_run *r, const char *match_id);
 void bots_leave_match(bots_run *r, bot *b);
 

@@ -67,6 +67,7 @@ static void bots_reconnect(bots_run *r, bot *b, long long now)
     char err[256], token[sizeof b->token];
     dh_client *c = dh_client_connect(r->addrs[b->gw], err, sizeof err);
     if (c) {
+        dh_client_set_lean(c, r->lean);
         dh_client_set_next_cmd(c, b->next_cmd);
         if (dh_client_resume(c, b->token, NULL, 0, token, sizeof token) == 0)
             goto resumed;
@@ -130,6 +131,7 @@ static int bots_start_one(bots_run *r, int i)
         fprintf(stderr, "bots: %s: %s\n", b->name, err);
         return -1;
     }
+    dh_client_set_lean(b->c, r->lean);
     if (cli_login(b->c, "bots", r->account ? b->name : NULL, r->register_first, b->name, b->token,
                   sizeof b->token) < 0)
         return -1;
@@ -363,7 +365,7 @@ void bots_loop(bots_run *r, long timeout_s)
         for (int i = 0; i < r->n && !r->broken; i++) {
             bot *b = &r->bots[i];
             if (b->c && (e.ready[i] || dh_client_pending(b->c)))
-                bots_drain(r, b);
+                bots_drain(r, b, e.ready[i]);
         }
         bots_timers(r, cli_now_ms());
     }

@@ -113,6 +113,10 @@ static void worker_loop_work(worker_loop *l, host *h, uint64_t now)
     worker_control_receive(h, &l->in);
     worker_control_work(h, &l->in, now + l->batch_ms);
     host_flush(h, dh_now_ms());
+    /* The answers Redis has just acknowledged go now, not after the turn's chores: the
+     * lease, the adoption poll and the rating sweep each wait on Redis every few hundred
+     * milliseconds, and an answer released behind them waited with them. */
+    out_flush(h);
     worker_loop_lease(l, h, dh_now_ms());
     worker_loop_adopt(l, h, adopt);
     host_admin_tick(h, dh_now_ms());

@@ -218,7 +218,7 @@ int store_put_commit(store *s, const store_commit *c)
     STORE_STR(nlog);
     for (size_t i = 0; i < c->nlog; i++)
         STORE_ARG(c->log[i].data, c->log[i].len);
-    STORE_STR(c->hist ? "1" : "0");
+    STORE_STR(!c->hist ? "0" : c->recheck ? "2" : "1");
     STORE_ARG(c->hist ? (const char *)c->hist : "", c->hist ? c->hist_len : 0);
     STORE_STR(c->finish ? "1" : "0");
     STORE_STR(ended);

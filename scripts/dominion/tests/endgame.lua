@@ -1,6 +1,7 @@
 -- dominion/tests/endgame.lua: the default bot's look at the end (dominion/endgame.lua): it
 -- takes a buy that ends the game ahead, refuses one that ends it behind (the next greener
--- card instead), counts who a tie goes to, and leaves its wish list alone far from the end.
+-- card instead), counts who a tie goes to, and leaves its wish list alone far from the end;
+-- and early on it buys Gold, not a Province, while its deck is thin.
 local kit = require("deckbuilder.testkit")
 local endgame = require("dominion.endgame")
 local bots = require("dominion.bots")
@@ -66,6 +67,15 @@ function tests.test_default_named_buy_refuses_the_losing_last_province(T)
   local buy = bots.named().default.buy
   T.eq(buy(k, g, 2, 8, 10), "Duchy", "the form the sims and play-outs ask")
   T.eq(buy(k, g, 1, 8, 10), "Province")
+end
+
+function tests.test_default_buys_gold_not_an_early_province_with_a_thin_deck(T)
+  local g, k = near_the_end(T, 8, { [1] = { "Gold", "Gold", "Gold" } })
+  local buy = bots.named().default.buy
+  T.eq(buy(k, g, 2, 8, 3), "Gold", "the starting deck: $7 of money")
+  T.eq(buy(k, g, 1, 8, 3), "Province", "$7 + 3 Golds: $16 of money")
+  kit.empty_pile(g, "Province", 6)
+  T.eq(buy(k, g, 2, 8, 3), "Province", "6 Provinces left: the race is on")
 end
 
 return tests

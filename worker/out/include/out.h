@@ -80,8 +80,11 @@ typedef struct {
     int nseats;
     uint64_t snap_version; /* last snapshot version Redis holds */
     uint64_t snap_writing; /* the version the write in flight carries a snapshot of; 0: none */
-    uint64_t epoch;        /* our ownership epoch (match:{ID}.epoch) for fenced writes */
-    uint64_t answers;      /* accepted answers since the start (the history's length) */
+    /* a write of it failed without a known outcome (it may have run): its next commit asks
+     * Redis to check its answer is not in already (store_commit.recheck) */
+    bool commit_unsure;
+    uint64_t epoch;   /* our ownership epoch (match:{ID}.epoch) for fenced writes */
+    uint64_t answers; /* accepted answers since the start (the history's length) */
     host_settings set;
     char mode[64];
     uint64_t decision_id;  /* the pending decision the timers below belong to */
