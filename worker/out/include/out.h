@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "dh_ops.h"
+#include "dh_table.h"
 #include "dh_zmq.h"
 #include "engine.h"
 #include "internal.pb-c.h"
@@ -158,6 +159,8 @@ typedef struct {
     struct host_stall *stall; /* the stall watcher (host/host_stall.c); NULL: none */
     host_match **matches;
     size_t nmatches, capmatches;
+    dh_table by_id;           /* match id -> one of matches (host/host_index.c) */
+    bool by_id_partial;       /* an insert failed (out of memory): matches is searched instead */
     struct host_action *acts; /* held on the batch (host/host_internal.h) */
     size_t nacts, capacts;
     host_stats stats;
