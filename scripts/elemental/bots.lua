@@ -1,12 +1,14 @@
 -- elemental/bots.lua: bot strategies, `function(g, p, d)` returning option indices.
 --
 -- `default` is a greedy player in the spirit of seed 001's AI without its look-ahead:
--- it takes the resource choice first (the increase its dearest play this turn needs,
--- else the seed's §6.3.3.7: the element its hand lacks most in total), plays its dearest
--- playable card, then attacks: trades that kill without dying first, then the enemy
--- hero, then even trades; Swift minions (and Wind's hero power) move into a lane open to
--- the hero. `passive` never attacks, plays or moves: it keeps its hand and ends every
--- turn (for tests). `random` picks uniformly among the options.
+-- when the attacks that may hit the enemy hero now cover its health, it attacks the hero
+-- (lethal on board); otherwise it takes the resource choice first (the increase its
+-- dearest play this turn needs, else the seed's §6.3.3.7: the element its hand lacks
+-- most in total), plays its dearest playable card, then attacks: trades that kill
+-- without dying first, then the enemy hero, then even trades; Swift minions (and Wind's
+-- hero power) move into a lane open to the hero. `passive` never attacks, plays or
+-- moves: it keeps its hand and ends every turn (for tests). `random` picks uniformly
+-- among the options.
 -- Bots read only what their seat sees: the board, counters, their own hand and what is
 -- left in their own deck (its cards, never their order).
 
@@ -159,6 +161,55 @@ local function harmless(view, a, t)
   return vt ~= nil and vt[ATK] < stats_of(view, a)[HP]
 end
 
+-- ---- lethal ----------------------------------------------------------------------------
+
+-- Lethal on board: when the attacks that may hit the enemy hero now (attackers, each
+-- counted once, whose attack lists the hero) add up to its health or more, the one of
+-- them with the most attack (the first on ties), else nil. attackers: the (attacker,
+-- attack) pairs in the options' order. Going face then wins this turn, where the usual
+-- order (plays, then trades, then the hero) may spend the attackers on minions first.
+local function lethal_pick(need, attackers)
+  local sum, best, most = 0, nil, 0
+  for i = 1, #attackers, 2 do
+    local a, atk = attackers[i], attackers[i + 1]
+    sum = sum + atk
+    if atk > most then best, most = a, atk end
+  end
+  if best and sum >= need then return best end
+  return nil
+end
+
+-- lethal_pick over a turn decision's options: the index of the attack on the hero to make.
+local function lethal_option(k, g, p, d)
+  local hero, seen, pairs = k:hero(g, K.other(p)), {}, {}
+  for _, o in ipairs(d.options) do
+    if o.act == "attack" and o.target == hero and not seen[o.id] then
+      seen[o.id] = true
+      pairs[#pairs + 1], pairs[#pairs + 2] = o.id, k:attack_of(g, o.id)
+    end
+  end
+  local a = lethal_pick(k:health(g, K.other(p)), pairs)
+  for i, o in ipairs(d.options) do
+    if a and o.act == "attack" and o.id == a and o.target == hero then return i end
+  end
+  return nil
+end
+
+-- lethal_pick over p's minions (named_turn): the attack on the hero to make, or nil.
+local function lethal_action(k, g, p)
+  local e = K.other(p)
+  if #k:taunts(g, e) > 0 then return nil end
+  local hero, pairs = k:hero(g, e), {}
+  for _, a in ipairs(k:minions(g, p)) do
+    local _, c = k.grid:pos(g, a)
+    if k:can_attack(g, a) and not k.grid:column_taken(g, e, c) then
+      pairs[#pairs + 1], pairs[#pairs + 2] = a, k:attack_of(g, a)
+    end
+  end
+  local a = lethal_pick(k:health(g, e), pairs)
+  return a and { act = "attack", id = a, target = hero }
+end
+
 -- ---- the turn ---------------------------------------------------------------------------
 
 local function harmful(def)
@@ -220,6 +271,8 @@ local function power_score(k, g, p)
 end
 
 local function choose_turn(k, g, p, d)
+  local face = lethal_option(k, g, p, d)
+  if face then return { face } end
   local best, score = #d.options, 0
   local view
   for i = 1, #d.options do
@@ -276,6 +329,8 @@ end
 -- that cannot beat the best so far are not scored: a move scores 250 or 0, the hero
 -- power 150 or less, so neither is looked at once something scores that much.
 local function named_turn(k, g, p)
+  local face = lethal_action(k, g, p)
+  if face then return face end
   if g:counter("resource_used", p) == 0 then
     return { act = "resource", res = resource_want(k, g, p) }
   end

@@ -1,9 +1,10 @@
 -- mlw/bots.lua: bot strategies, `function(g, p, d)` returning option indices.
 --
--- `default` is greedy: it attacks the opposing wizard whenever it may, trades when its
--- monster kills without dying (or kills something worth as much), wears a monster down
--- when the strike back does not kill, uses abilities aimed
--- at the enemy, then plays its dearest useful card (a spell only when it has a fitting
+-- `default` is greedy: when the attacks that may hit the opposing wizard now cover its
+-- health it makes them first (lethal on board); else it attacks the wizard whenever it
+-- may, trades when its monster kills without dying (or kills something worth as much),
+-- wears a monster down when the strike back does not kill, uses abilities aimed at the
+-- enemy, then plays its dearest useful card (a spell only when it has a fitting
 -- target or a reason: Heal when hurt, Avalanche when behind on the board), and never
 -- drains, discards or surrenders. `passive` ends every turn without acting (for tests:
 -- the seed measured its AI against one). `random` picks uniformly among the options
@@ -95,7 +96,55 @@ local function activate_score(g, p, id)
   return 350
 end
 
+-- ---- lethal --------------------------------------------------------------------------------
+
+-- Lethal on board: when the attacks that may hit the enemy wizard now (attackers, each
+-- counted once, whose attack lists the wizard) add up to its health or more, the one of
+-- them with the most attack (the first on ties), else nil. attackers: (attacker, attack)
+-- pairs in the options' order. Going face then wins this turn (unless a trap cancels an
+-- attack), where the usual order (plays, trades, then the wizard) may spend them first.
+local function lethal_pick(need, attackers)
+  local sum, best, most = 0, nil, 0
+  for i = 1, #attackers, 2 do
+    local a, atk = attackers[i], attackers[i + 1]
+    sum = sum + atk
+    if atk > most then best, most = a, atk end
+  end
+  if best and sum >= need then return best end
+  return nil
+end
+
+-- lethal_pick over a turn decision's options: the index of the attack on the wizard.
+local function lethal_option(g, p, d)
+  local wizard, seen, pairs = k:wizard(g, k.other(p)), {}, {}
+  for _, o in ipairs(d.options) do
+    if o.act == "attack" and o.target == wizard and not seen[o.id] then
+      seen[o.id] = true
+      pairs[#pairs + 1], pairs[#pairs + 2] = o.id, k:attack_of(g, o.id)
+    end
+  end
+  local a = lethal_pick(g:counter("health", k.other(p)), pairs)
+  for i, o in ipairs(d.options) do
+    if a and o.act == "attack" and o.id == a and o.target == wizard then return i end
+  end
+  return nil
+end
+
+-- lethal_pick over p's monsters (named_turn): the attack on the wizard to make, or nil.
+local function lethal_action(g, p, L)
+  local e, pairs = k.other(p), {}
+  for _, a in ipairs(k:monsters(g, p)) do
+    if k:can_attack(g, a, L) and k:may_attack_wizard(g, p, a, L) then
+      pairs[#pairs + 1], pairs[#pairs + 2] = a, k:attack_of(g, a)
+    end
+  end
+  local a = lethal_pick(g:counter("health", e), pairs)
+  return a and { act = "attack", id = a, target = k:wizard(g, e) }
+end
+
 local function choose_turn(g, p, d)
+  local face = lethal_option(g, p, d)
+  if face then return { face } end
   local best, score, opts = nil, 0, d.options
   local view
   for i = 1, #opts do
@@ -137,6 +186,8 @@ end
 -- its score would beat the best so far (scores and checks only read the match). L: the
 -- listeners (k:prepare).
 local function named_turn(_, g, p, L)
+  local face = lethal_action(g, p, L)
+  if face then return face end
   local best, score = END, 0
   local hand = g:list("hand", p, nil, "distinct")
   for i = 1, #hand do
@@ -204,18 +255,34 @@ end
 
 -- ---- the search bot's evaluation hint (docs/SCRIPTING.md) --------------------------------
 
--- Each wizard's chance, 0..1, from health and board material: a side's strength is its
--- wizard's health plus the attack and health of its monsters plus a little per card in
--- hand; the values are a logistic of the difference (6 points: about 3 to 1).
-function bots.evaluate(g)
-  local s = {}
+-- A wizard's position (bots.FEATURES, in the order of the weights): its health, its
+-- monsters' attack and health summed, its monsters, its cards in hand and whether a trap
+-- is set. (Whose move it is is left out, as in Elemental: a search's play-outs all stop
+-- the same number of turns after its root, with the same wizard to move.)
+bots.FEATURES = { "health", "attack", "monster_health", "monsters", "hand", "trap" }
+function bots.features(g)
+  local f = {}
   for p = 1, 2 do
-    local v = g:counter("health", p) + 0.5 * g:count("hand", p)
-    for _, id in ipairs(k:monsters(g, p)) do v = v + value(g, id) end
-    s[p] = v
+    local atk, hp, ids = 0, 0, k:monsters(g, p)
+    for _, id in ipairs(ids) do
+      atk = atk + k:attack_of(g, id)
+      hp = hp + k:health_of(g, id)
+    end
+    f[p] = { g:counter("health", p), atk, hp, #ids, g:count("hand", p), g:count("trap", p) }
   end
-  local x = 1 / (1 + math.exp((s[2] - s[1]) / 6))
-  return { x, 1 - x }
+  return f
+end
+
+-- Each wizard's chance, 0..1: the logistic of the weighted difference of the two
+-- wizards' features, the weights fitted to self-play (`deckhand sim --positions`,
+-- `deckhand fit`; docs/BENCHMARKS.md, issue 28), not guessed.
+function bots.evaluate(weights)
+  return function(g)
+    local f, z = bots.features(g), 0
+    for i = 1, #weights do z = z + weights[i] * (f[1][i] - f[2][i]) end
+    local x = 1 / (1 + math.exp(-z))
+    return { x, 1 - x }
+  end
 end
 
 function bots.make()

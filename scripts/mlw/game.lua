@@ -54,7 +54,9 @@ local game = gametable.new {
 
 game.bots = bots.make()
 k.named = bots.named() -- the bots that name their choice (boardkit/choose.lua)
--- The search bot's evaluation hint (docs/SCRIPTING.md): health and board material.
-game.evaluate = bots.evaluate
+-- The search bot's evaluation hint (docs/SCRIPTING.md): health, board, cards and the trap,
+-- weighed as `deckhand fit` fitted them to self-play (docs/BENCHMARKS.md, issue 28).
+game.features = bots.features
+game.evaluate = bots.evaluate({ 0.1173, 0.06199, 0.04424, 0.06245, 0.3506, 0.3522 })
 
 return game

@@ -147,4 +147,38 @@ function tests.test_shortfalls_in_c_sum_each_elements_lack_like_the_lua_walk(T)
   T.eq(g:shortfalls("aside", 1, k.needs, have), { 0, 0, 0 }, "an empty zone lacks nothing")
 end
 
+-- Lethal on board: two Pyromancers in lanes open to the hero, 6 health left on it, and a
+-- Cinder Hound next to them that either would kill without dying (the usual first pick,
+-- a trade, would leave the hero at 3): the bot goes face with both and wins this turn.
+local LETHAL = { p1 = { hand = {},
+                        board = { ["front 1"] = "Pyromancer", ["front 3"] = "Pyromancer" } },
+                 p2 = { hand = {}, health = 6, board = { ["front 2"] = "Cinder Hound" } } }
+
+function tests.test_default_bot_takes_lethal_on_board_before_a_trade(T)
+  local m = E.match(T, { bots = { "default" }, p1 = LETHAL.p1, p2 = LETHAL.p2 })
+  local r = m:results()
+  T.ok(r ~= nil, "the match is over")
+  T.eq(r[1].rank, 1, "P1 won")
+  T.eq(E.name_at(m, 2, "front 2"), "Cinder Hound", "no attack went to the Hound")
+end
+
+function tests.test_default_bot_trades_when_the_board_falls_short_of_lethal(T)
+  local p2 = { hand = {}, health = 7, board = { ["front 2"] = "Cinder Hound" } }
+  local m = E.match(T, { bots = { "default" }, p1 = LETHAL.p1, p2 = p2 })
+  T.eq(E.name_at(m, 2, "front 2"), "-", "the Hound was traded off")
+  T.eq(m:results(), nil, "the game goes on")
+end
+
+function tests.test_default_bot_named_lethal_is_the_one_its_options_pick(T)
+  local k, bots = E.kernel(), require("elemental.game").bots
+  local m = E.match(T, LETHAL)
+  local g = m.g
+  g:set_counter("resource_used", 1, 0)
+  local d = { kind = "turn", player = 1, options = k:actions(g, 1) }
+  local o = d.options[bots.default(g, 1, d)[1]]
+  local named = k.named.default.turn(k, g, 1)
+  T.eq({ named.act, named.id, named.target }, { o.act, o.id, o.target })
+  T.eq({ o.act, o.target }, { "attack", k:hero(g, 2) }, "before the resource choice")
+end
+
 return tests

@@ -52,4 +52,29 @@ function tests.test_default_bot_named_attack_is_the_one_its_options_scoring_pick
   end
 end
 
+-- Lethal on board: Alex (3 attack, may attack the wizard past defenders) and a Wolf
+-- against a Goblin it would kill without dying (the usual first pick) and 3 health left
+-- on the wizard: the bot goes face and wins this turn.
+local LETHAL = { p1 = { hand = {}, monsters = { "Wolf", "Alex" } },
+                 p2 = { hand = {}, health = 3, monsters = { "Goblin" } } }
+
+function tests.test_default_bot_takes_lethal_on_board_before_a_trade(T)
+  local m = M.match(T, { bots = { "default" }, p1 = LETHAL.p1, p2 = LETHAL.p2 })
+  local r = m:results()
+  T.ok(r ~= nil, "the match is over")
+  T.eq(r[1].rank, 1, "P1 won")
+  T.ok(M.monster(m, 2, 1) ~= nil, "the Goblin was not attacked")
+end
+
+function tests.test_default_bot_named_lethal_is_the_one_its_options_pick(T)
+  local k, bots = M.kernel(), require("mlw.game").bots
+  local m = M.match(T, LETHAL)
+  local g = m.g
+  local d = { kind = "turn", player = 1, options = k:actions(g, 1) }
+  local o = d.options[bots.default(g, 1, d)[1]]
+  local named = k.named.default.turn(k, g, 1, k:prepare(g))
+  T.eq({ named.act, named.id, named.target }, { o.act, o.id, o.target })
+  T.eq({ o.act, o.target }, { "attack", k:wizard(g, 2) })
+end
+
 return tests
