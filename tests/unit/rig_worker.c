@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <zmq.h>
 
+#include "dh_clock.h"
 #include "rig_redis.h"
 
 #define RIG_WORKER_CLOCK0 1000000 /* the fake clock's start: any time but 0 */
@@ -307,6 +308,16 @@ host_match *rig_worker_started_away(rig_worker *r, const char *id, uint32_t grac
     set.grace_ms = grace_ms;
     set.abandon = (char *)abandon;
     return rig_worker_started(r, id, "dominion", &set);
+}
+
+void rig_worker_open_real_clock(rig_worker *r, const char *match)
+{
+    rig_worker_open(r, "scripts", NULL);
+    uint64_t now = dh_now_ms();
+    if (now > r->now)
+        rig_worker_advance(r, now - r->now);
+    rig_worker_started(r, match, "dominion", NULL);
+    rig_worker_mm_drain(r);
 }
 
 void rig_worker_close_drained(rig_worker *r)

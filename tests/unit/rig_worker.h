@@ -106,6 +106,10 @@ host_match *rig_worker_started(rig_worker *r, const char *id, const char *game,
  * abandon ("bot" or "forfeit"). */
 host_match *rig_worker_started_away(rig_worker *r, const char *id, uint32_t grace_ms,
                                     const char *abandon);
+/* The rig opened on scripts/ with its fake clock set to the real one (for tests of the
+ * worker loop, which reads the real clock), then a started dominion match, the
+ * matchmaker's messages drained. */
+void rig_worker_open_real_clock(rig_worker *r, const char *match);
 /* A Choose (or, with choose NULL, a Resync) through the gateway whose identity is via. */
 void rig_worker_command_via(rig_worker *r, const char *via, const char *match, const char *player,
                             uint64_t cmd_id, const Deckhand__Choose *choose);

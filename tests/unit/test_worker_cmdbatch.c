@@ -66,20 +66,10 @@ static void replies(rig_worker *r, uint64_t *ids, int *codes, size_t *n)
     rig_outbox_free(&o);
 }
 
-static void open_on_real_clock(rig_worker *r, const char *match)
-{
-    rig_worker_open(r, "scripts", NULL);
-    uint64_t now = dh_now_ms();
-    if (now > r->now)
-        rig_worker_advance(r, now - r->now);
-    rig_worker_started(r, match, "dominion", NULL);
-    rig_worker_mm_drain(r);
-}
-
 static void test_worker_batch_each_command_answered_and_a_bad_entry_dropped_alone(void)
 {
     rig_worker r;
-    open_on_real_clock(&r, "m-cb");
+    rig_worker_open_real_clock(&r, "m-cb");
     inbox q;
     inbox_init(&q, 0);
     uint8_t a[256], b[256], other[64], garbage[] = {0xff, 0xff, 0xff};
@@ -123,7 +113,7 @@ static void test_worker_batch_each_command_answered_and_a_bad_entry_dropped_alon
 static void test_worker_batch_past_the_inbox_is_refused_command_by_command(void)
 {
     rig_worker r;
-    open_on_real_clock(&r, "m-cb2");
+    rig_worker_open_real_clock(&r, "m-cb2");
     inbox q;
     inbox_init(&q, 2); /* room for two */
     uint8_t buf[3][256];

@@ -95,21 +95,10 @@ static void mm_beats(rig_worker *r, uint64_t *last, uint64_t *gap, size_t *beats
     }
 }
 
-/* A started dominion match on a host whose fake clock is set to the real one. */
-static void open_on_real_clock(rig_worker *r, const char *match)
-{
-    rig_worker_open(r, "scripts", NULL);
-    uint64_t now = dh_now_ms();
-    if (now > r->now)
-        rig_worker_advance(r, now - r->now);
-    rig_worker_started(r, match, "dominion", NULL);
-    rig_worker_mm_drain(r);
-}
-
 static void test_worker_loop_beats_on_time_through_a_long_burst(void)
 {
     rig_worker r;
-    open_on_real_clock(&r, "m-burst");
+    rig_worker_open_real_clock(&r, "m-burst");
     worker_loop l;
     uint64_t start = dh_now_ms(), last = start, gap = 0, cmd = 1;
     size_t beats = 0;
@@ -154,7 +143,7 @@ static void test_worker_loop_beats_on_time_through_a_long_burst(void)
 static void refuses_past_the_inbox(size_t max)
 {
     rig_worker r;
-    open_on_real_clock(&r, "m-over");
+    rig_worker_open_real_clock(&r, "m-over");
     worker_loop l;
     gw_tally t = {0};
     worker_loop_init(&l, dh_now_ms(), max);
@@ -205,7 +194,7 @@ static void test_worker_loop_refuses_past_a_configured_inbox_bound(void)
 static void test_worker_loop_never_refuses_an_attach(void)
 {
     rig_worker r;
-    open_on_real_clock(&r, "m-attach");
+    rig_worker_open_real_clock(&r, "m-attach");
     worker_loop l;
     gw_tally t = {0};
     worker_loop_init(&l, dh_now_ms(), 2);
@@ -231,7 +220,7 @@ static void test_worker_loop_never_refuses_an_attach(void)
 static void test_worker_control_ignores_a_probe_silently(void)
 {
     rig_worker r;
-    open_on_real_clock(&r, "m-probe");
+    rig_worker_open_real_clock(&r, "m-probe");
     Deckhand__Internal__WorkerProbe wp = DECKHAND__INTERNAL__WORKER_PROBE__INIT;
     Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
     m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_PROBE;
@@ -270,7 +259,7 @@ static void test_worker_loop_bounds_a_burst_of_start_matches_in_time(void)
      * either (300 did, in an -O1 build), and below ZeroMQ's 1,000-message send bound. */
     enum { N = 900 };
     rig_worker r;
-    open_on_real_clock(&r, "m-first");
+    rig_worker_open_real_clock(&r, "m-first");
     r.h.capacity = 2 * N;
     Deckhand__Internal__Seat s0 = DECKHAND__INTERNAL__SEAT__INIT, s1 = s0;
     s0.player_id = (char *)rig_worker_players[0];
