@@ -68,20 +68,6 @@ void host_match_free(host_match *hm)
     free(hm);
 }
 
-host_walk host_walk_from(const host *h, size_t first)
-{
-    return (host_walk){.h = h, .first = first, .at = 0, .k = 0};
-}
-
-host_match *host_walk_next(host_walk *w)
-{
-    size_t n = w->h->nmatches;
-    if (w->k >= n)
-        return NULL;
-    w->at = (w->first + w->k++) % n;
-    return w->h->matches[w->at];
-}
-
 void host_free(host *h)
 {
     host_stall_stop(h);

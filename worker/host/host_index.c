@@ -4,11 +4,26 @@
  * command, growing with the matches a worker holds); a table keyed by id finds it in one
  * probe. h->matches stays the list every walk goes through; the table only points into it.
  * When an insert runs out of memory the table is no longer complete, and host_find walks
- * h->matches as before until the host is freed.
+ * h->matches as before until the host is freed. The walk over h->matches lives here too,
+ * beside the table that points into the same list.
  */
 #include <string.h>
 
 #include "host_internal.h"
+
+host_walk host_walk_from(const host *h, size_t first)
+{
+    return (host_walk){.h = h, .first = first, .at = 0, .k = 0};
+}
+
+host_match *host_walk_next(host_walk *w)
+{
+    size_t n = w->h->nmatches;
+    if (w->k >= n)
+        return NULL;
+    w->at = (w->first + w->k++) % n;
+    return w->h->matches[w->at];
+}
 
 void host_index_add(host *h, host_match *hm)
 {
