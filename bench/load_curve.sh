@@ -9,7 +9,8 @@
 #
 # With DECKHAND_BIN_DIR_BEFORE set (the previous release's binaries), every point runs
 # twice in one sequence, before then after, so the two are compared on the same machine
-# minutes apart; the load generator is always this tree's `deckhand`.
+# minutes apart; the load generator is this tree's `deckhand`, or with DH_CURVE_OWN_LOAD=1
+# each point's own (BINS/deckhand), so that the load generator's own cost is compared too.
 #
 # One line per point on stdout:
 #   rate=R players=P bins=after | cmds_per_sec=... p50_ms=... p99_ms=... max_ms=... errors=E
@@ -47,6 +48,8 @@ markdown_row() {
 point() {
     local rate=$1 label=$2 run
     export DECKHAND_BIN_DIR=$3
+    local gen=$load_bin
+    [[ ${DH_CURVE_OWN_LOAD:-} == 1 ]] && gen=$3/deckhand
     run=$(mktemp -d /tmp/deckhand-load-curve.XXXXXX)
     dh_cluster_start_near "$run" 23700 2 >/dev/null 2>&1 || { echo "the cluster did not start"; return 1; }
     # shellcheck source=/dev/null
@@ -57,7 +60,7 @@ point() {
     local args=(--game dominion --players "$players" --seconds "$secs" --gateway "$DECKHAND_GATEWAY_TCP"
         --bot local --cpu-pids "$run")
     ((rate > 0)) && args+=(--rate "$rate")
-    "$load_bin" load "${args[@]}" >"$run/out" 2>"$run/err" </dev/null
+    "$gen" load "${args[@]}" >"$run/out" 2>"$run/err" </dev/null
     if [[ ${DH_CURVE_MARKDOWN:-} == 1 ]]; then
         markdown_row "$rate" "$label" "$(tail -n 1 "$run/out") $(grep '^cpu_us_per_cmd' "$run/out")"
     else

@@ -36,6 +36,7 @@
 #define BOTS_LOBBY_START   2
 #define BOTS_LOBBY_SLOTS   3
 #define BOTS_TOTAL_BURST_S 0.02    /* the run's bucket (total_rate) holds 20 ms of answers */
+#define BOTS_FULL_MS       100     /* the loop looks at every bot at least this often */
 #define BOTS_BOT_LOCAL     "local" /* --bot local: the generic bot, answering in the client */
 #define BOTS_BOT_NAME_MAX  63      /* a strategy name, as the worker takes it (host_bot.h) */
 
@@ -101,6 +102,7 @@ typedef struct {
     long long answer_ms; /* cli_now_ms when it was sent */
     bool answer_late;    /* counted as unanswered already */
     bool attached;       /* --answer-log: a View or decision of its match came */
+    bool paced;          /* in the run's line, waiting for the run's bucket (total_rate) */
 } bot;
 
 typedef struct {
@@ -147,8 +149,13 @@ typedef struct {
     double total_rate;   /* answers per second over all the bots, 0: no limit */
     double total_tokens; /* its bucket, holding at most BOTS_TOTAL_BURST_S of it */
     long long total_ms;
+    /* the bots whose answer waits for that bucket, first come first served: a ring of
+     * bot indexes (n long, each bot at most once: bot.paced), or NULL outside the loop */
+    int *line;
+    int line_head, line_len;
     int flush_from; /* the bot the timers look at first, rotating so none starves */
     bool quiet;     /* no stderr line per finished match */
+    bool lean;      /* decode only what a bot reads of each message (dh_client_lean.h) */
     void *ctx;      /* for the callbacks */
     /* An answer got its Reply (ok or not), latency_us after it was sent. */
     void (*answered)(void *ctx, uint64_t latency_us, bool ok);
@@ -167,6 +174,10 @@ double bots_bucket(const bots_run *r);
 void bots_refund(const bots_run *r, bot *b);
 long long bots_backoff(bot *b);
 void bots_flush(bots_run *r, bot *b, long long now);
+/* Send the answers waiting in the run's line while its bucket holds tokens. */
+void bots_line_serve(bots_run *r, long long now);
+/* Milliseconds until the line's first answer may go (limit when the line is empty). */
+long long bots_line_wait_ms(const bots_run *r, long long now, long long limit);
 void bots_join(bots_run *r, bot *b);
 /* bots_queue.c: b wants a match: through its party (--party) or lobby (--lobby), else a
  * QueueJoin of its own (bots_join). What the loop and the message handlers call. */
@@ -210,7 +221,8 @@ void bots_check_late(bots_run *r, bot *b, long long now);
 long bots_unfinished(const bots_run *r);
 
 /* bots_play.c: matches and replies */
-void bots_drain(bots_run *r, bot *b);
+/* readable: the loop saw b's socket readable (one read first), else only what is buffered */
+void bots_drain(bots_run *r, bot *b, bool readable);
 bool bots_is_done(const bots_run *r, const char *match_id);
 void bots_leave_match(bots_run *r, bot *b);
 

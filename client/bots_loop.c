@@ -67,6 +67,7 @@ static void bots_reconnect(bots_run *r, bot *b, long long now)
     char err[256], token[sizeof b->token];
     dh_client *c = dh_client_connect(r->addrs[b->gw], err, sizeof err);
     if (c) {
+        dh_client_set_lean(c, r->lean);
         dh_client_set_next_cmd(c, b->next_cmd);
         if (dh_client_resume(c, b->token, NULL, 0, token, sizeof token) == 0)
             goto resumed;
@@ -130,6 +131,7 @@ static int bots_start_one(bots_run *r, int i)
         fprintf(stderr, "bots: %s: %s\n", b->name, err);
         return -1;
     }
+    dh_client_set_lean(b->c, r->lean);
     if (cli_login(b->c, "bots", r->account ? b->name : NULL, r->register_first, b->name, b->token,
                   sizeof b->token) < 0)
         return -1;
@@ -181,7 +183,7 @@ static long long bots_next_timer(const bots_run *r, const bot *b, long long now,
     for (int i = 0; i < 4; i++)
         if (at[i] && at[i] - now < limit)
             limit = at[i] > now ? at[i] - now : 0;
-    if (b->c && b->has_answer && !b->answer_cmd && bots_wait_ms(r, b, now) < limit)
+    if (b->c && b->has_answer && !b->answer_cmd && !b->paced && bots_wait_ms(r, b, now) < limit)
         limit = bots_wait_ms(r, b, now);
     return limit;
 }
@@ -268,7 +270,6 @@ void bots_leave(bots_run *r)
 typedef struct {
     int ep;
     unsigned long *seq; /* per bot: the conn_seq registered, 0: none */
-    bool *ready;        /* per bot: its socket is readable (this turn) */
     struct epoll_event *ev;
 } bots_epoll;
 
@@ -277,9 +278,8 @@ static int bots_epoll_open(bots_epoll *e, int n)
     *e = (bots_epoll){.ep = epoll_create1(EPOLL_CLOEXEC)};
     n = n > 0 ? n : 1;
     e->seq = calloc((size_t)n, sizeof *e->seq);
-    e->ready = calloc((size_t)n, sizeof *e->ready);
     e->ev = calloc((size_t)n, sizeof *e->ev);
-    return e->ep >= 0 && e->seq && e->ready && e->ev ? 0 : -1;
+    return e->ep >= 0 && e->seq && e->ev ? 0 : -1;
 }
 
 static void bots_epoll_close(bots_epoll *e)
@@ -287,7 +287,6 @@ static void bots_epoll_close(bots_epoll *e)
     if (e->ep >= 0)
         close(e->ep);
     free(e->seq);
-    free(e->ready);
     free(e->ev);
 }
 
@@ -303,17 +302,33 @@ static void bots_epoll_watch(bots_epoll *e, const bot *b, int i)
     e->seq[i] = b->conn_seq;
 }
 
-/* Wait up to wait_ms and mark the bots whose socket is readable; -1 on failure. */
-static int bots_epoll_wait(bots_epoll *e, int n, long long wait_ms)
+/* A full turn's scan before the wait: register new connections, and from every bot's
+ * timers (and buffered messages: wait 0) the wait and when the next full turn is due. */
+static long long bots_scan(bots_run *r, bots_epoll *e, long long now, long long wait)
 {
-    memset(e->ready, 0, (size_t)n * sizeof *e->ready);
-    int got = epoll_wait(e->ep, e->ev, n, (int)wait_ms);
-    if (got < 0)
-        return errno == EINTR ? 0 : -1;
-    for (int k = 0; k < got; k++)
-        if (e->ev[k].data.u32 < (uint32_t)n)
-            e->ready[e->ev[k].data.u32] = true;
-    return 0;
+    for (int i = 0; i < r->n; i++) {
+        bot *b = &r->bots[i];
+        bots_epoll_watch(e, b, i);
+        if (b->c && dh_client_pending(b->c))
+            wait = 0;
+        if (b->c && b->has_answer && !b->answer_cmd)
+            r->last_progress = now; /* waiting on our own pacing is not a stall */
+        wait = bots_next_timer(r, b, now, wait);
+    }
+    return wait;
+}
+
+/* Drain b (read first when its socket is readable) and bring the next full turn forward
+ * to b's earliest timer, which what it read may have set (a resync, a paced answer). */
+static void bots_serve(bots_run *r, bot *b, bool readable, long long *full_at)
+{
+    bots_drain(r, b, readable);
+    long long now = cli_now_ms();
+    long long next = now + bots_next_timer(r, b, now, *full_at > now ? *full_at - now : 0);
+    if (next < *full_at)
+        *full_at = next;
+    if (!b->c)
+        *full_at = now; /* lost: its reconnect is the timers' */
 }
 
 void bots_loop(bots_run *r, long timeout_s)
@@ -327,6 +342,14 @@ void bots_loop(bots_run *r, long timeout_s)
     }
     r->last_progress = cli_now_ms();
     r->tick_at = r->last_progress + 1000;
+    /* A turn looks at every bot (timers, new connections, buffered messages) only when
+     * full: when the earliest timer a full turn found is due, and at least every
+     * BOTS_FULL_MS; the turns between serve only the bots whose socket is readable and
+     * the answers waiting in the run's line (--rate) as its bucket refills, so a turn
+     * costs what the ready bots cost, not what all of them do. */
+    long long full_at = 0;
+    r->line = calloc((size_t)(r->n > 0 ? r->n : 1), sizeof *r->line);
+    r->line_head = r->line_len = 0;
     while (!r->broken && r->ndone < r->target) {
         long long now = cli_now_ms();
         long long idle = now - r->last_progress;
@@ -349,23 +372,35 @@ void bots_loop(bots_run *r, long timeout_s)
             wait = r->tick_at > now ? r->tick_at - now : 0;
         if (r->stop_at && wait > r->stop_at - now)
             wait = r->stop_at > now ? r->stop_at - now : 0;
-        for (int i = 0; i < r->n; i++) {
-            bot *b = &r->bots[i];
-            bots_epoll_watch(&e, b, i);
-            if (b->c && dh_client_pending(b->c))
-                wait = 0;
-            if (b->c && b->has_answer && !b->answer_cmd)
-                r->last_progress = now; /* waiting on our own pacing is not a stall */
-            wait = bots_next_timer(r, b, now, wait);
+        bool full = now >= full_at;
+        if (full) {
+            wait = bots_scan(r, &e, now, wait < BOTS_FULL_MS ? wait : BOTS_FULL_MS);
+            full_at = now + wait;
+        } else if (wait > full_at - now) {
+            wait = full_at - now;
         }
-        if (bots_epoll_wait(&e, r->n, wait) < 0)
+        wait = bots_line_wait_ms(r, now, wait); /* the line is served at every turn */
+        int got = epoll_wait(e.ep, e.ev, r->n, (int)wait);
+        if (got < 0 && errno != EINTR)
             break;
-        for (int i = 0; i < r->n && !r->broken; i++) {
-            bot *b = &r->bots[i];
-            if (b->c && (e.ready[i] || dh_client_pending(b->c)))
-                bots_drain(r, b);
+        for (int k = 0; k < got && !r->broken; k++) {
+            uint32_t i = e.ev[k].data.u32;
+            if (i < (uint32_t)r->n && r->bots[i].c)
+                bots_serve(r, &r->bots[i], true, &full_at);
         }
+        bots_line_serve(r, cli_now_ms());
+        if (!full)
+            continue;
+        for (int i = 0; i < r->n && !r->broken; i++) /* what a login or resume buffered */
+            if (r->bots[i].c && dh_client_pending(r->bots[i].c))
+                bots_serve(r, &r->bots[i], false, &full_at);
         bots_timers(r, cli_now_ms());
+        for (int i = 0; i < r->n; i++) /* connections the timers made or remade */
+            bots_epoll_watch(&e, &r->bots[i], i);
     }
+    free(r->line);
+    r->line = NULL;
+    for (int i = 0; i < r->n; i++)
+        r->bots[i].paced = false;
     bots_epoll_close(&e);
 }

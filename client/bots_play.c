@@ -385,12 +385,16 @@ static void bots_handle(bots_run *r, bot *b, const Deckhand__ServerMessage *s)
     }
 }
 
-/* Handle every message this bot has, reading what the socket holds without waiting. */
-void bots_drain(bots_run *r, bot *b)
+/* Handle every message this bot has, after one read of its socket when the loop saw it
+ * readable (a second read to find it empty would cost a syscall per wake-up: what it left
+ * unread, the loop's level-triggered epoll reports again). */
+void bots_drain(bots_run *r, bot *b, bool readable)
 {
     Deckhand__ServerMessage *s;
     int rc;
-    while (b->c && !r->broken && r->ndone < r->target && (rc = dh_client_recv(b->c, 0, &s)) != 0) {
+    if (readable)
+        dh_client_read(b->c);
+    while (b->c && !r->broken && r->ndone < r->target && (rc = dh_client_next(b->c, &s)) != 0) {
         if (rc < 0) {
             bots_lost(r, b, "closed by the server", false);
             return;

@@ -178,11 +178,48 @@ void bots_resync(bots_run *r, bot *b)
         b->resync_cmd = m->cmd_id;
 }
 
+/* b's answer waits for the run's bucket: into the line (once), which the loop serves as
+ * the bucket refills, so the loop need not look at every waiting bot at each refill. */
+static void bots_line_push(bots_run *r, bot *b)
+{
+    if (b->paced || !r->line || r->line_len >= r->n)
+        return;
+    r->line[(r->line_head + r->line_len++) % r->n] = (int)(b - r->bots);
+    b->paced = true;
+}
+
+void bots_line_serve(bots_run *r, long long now)
+{
+    while (r->line_len > 0) {
+        bots_refill(&r->total_tokens, &r->total_ms, r->total_rate, bots_total_burst(r), now);
+        if (r->total_tokens < 1.0)
+            return;
+        bot *b = &r->bots[r->line[r->line_head]];
+        r->line_head = (r->line_head + 1) % r->n;
+        r->line_len--;
+        b->paced = false;
+        bots_flush(r, b, now); /* gone, answered or resent meanwhile: nothing to send */
+    }
+}
+
+long long bots_line_wait_ms(const bots_run *r, long long now, long long limit)
+{
+    if (r->line_len == 0)
+        return limit;
+    long long w = bots_refill_ms(r->total_tokens, r->total_ms, r->total_rate, now);
+    return w < limit ? w : limit;
+}
+
 /* Send b's waiting answer if its bucket allows; a --drop bot may drop right after. */
 void bots_flush(bots_run *r, bot *b, long long now)
 {
-    if (!b->c || !b->has_answer || b->answer_cmd || now < b->retry_ms || !bots_may_send(r, b, now))
+    if (!b->c || !b->has_answer || b->answer_cmd || now < b->retry_ms)
         return;
+    if (!bots_may_send(r, b, now)) {
+        if (r->total_rate > 0 && r->total_tokens < 1.0)
+            bots_line_push(r, b);
+        return;
+    }
     dh_client_msg msg;
     Deckhand__ClientMessage *m =
         r->server_bot

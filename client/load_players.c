@@ -5,7 +5,8 @@
  * three additions hooked into it: a stop time, one bucket for the share's --rate over all
  * its players, and the latency of every accepted answer counted in a histogram. Once a
  * second, and at the end, what it counted goes down the pipe to cmd_load.c as a
- * load_report.
+ * load_report. Its connections decode only what a bot reads (dh_client_lean.h): the
+ * generator's own CPU is part of what a load test measures.
  */
 #include <errno.h>
 #include <limits.h>
@@ -78,7 +79,8 @@ int load_players(const load_share *share, int fd)
                   .target = LONG_MAX,
                   .rate = BOTS_RATE,
                   .total_rate = share->rate,
-                  .quiet = true};
+                  .quiet = true,
+                  .lean = true};
     load_players_state *s = calloc(1, sizeof *s);
     long long start = 0, end = 0;
     if (!s)

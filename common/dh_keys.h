@@ -280,11 +280,13 @@ int dh_list_find(const char *csv, const char *name);
 /* A worker's write to a running match: fenced on (worker, epoch), then snapshot, log,
  * history and finish in one step. A finish with a rating job (worker/rater.h) keeps it in
  * the match (DH_F_RATING_JOB) unless the match was rated already (a retried finish) and
- * answers 2 (else 1); the indexes follow (see the top of this file). A commit whose
- * history entry is already the last one (a retry of one that ran) writes nothing again.
+ * answers 2 (else 1); the indexes follow (see the top of this file). A commit flagged as
+ * one that may repeat (histflag 2) whose history entry is already the last one (a retry of
+ * one that ran) writes nothing again; a first try (histflag 1) is not checked.
  * KEYS: match snap log history
  * ARGV: worker epoch id | snapflag snap | nlog log... | histflag entry |
- *       finishflag ended_ms result final_hash [end_reason [rating_job]] */
+ *       finishflag ended_ms result final_hash [end_reason [rating_job]]
+ * histflag: 0 no entry, 1 an entry, 2 an entry that may have landed already */
 extern const char dh_script_commit[];
 extern const char dh_script_commit_batch[];
 /* A seat's answer taken back (worker/host/host_undo.c): fenced; the history's last entry

@@ -67,6 +67,7 @@ bool dh_zmq_role_may_send(const char *role, int body_case)
     case DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_BACK:
     case DECKHAND__INTERNAL__INTERNAL__BODY_CLIENT_REQUEST:
     case DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND:
+    case DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMANDS:
         return strcmp(role, "gateway") == 0;
     default: /* what only servers send (MatchAssigned, StartMatch...) never reaches a ROUTER */
         return false;

@@ -171,29 +171,46 @@ static uint32_t option_entity(lua_State *L, const engine_match *m, int t, const 
     return (uint32_t)e;
 }
 
+/* The text at stack index i as str_field left it (a string, or a number made one in
+ * place), "" for anything else. */
+static const char *stack_text(lua_State *L, int i, size_t *len)
+{
+    const char *s = lua_type(L, i) == LUA_TSTRING ? lua_tolstring(L, i, len) : NULL;
+    if (!s) {
+        *len = 0;
+        s = "";
+    }
+    return s;
+}
+
+/* Each option's table and texts, read from Lua once: a pass sizes the texts and leaves
+ * them on the stack above base (table, label, verb, space per option, so their bytes stay
+ * alive), the next copies them, so pointers into dtext never move afterwards. */
+#define OPTION_SLOTS 4
+
 int engine_match_set_decision(engine_match *m, lua_State *L, int idx, int seat, size_t nopt,
                               uint32_t min, uint32_t max)
 {
     int top = lua_gettop(L);
     idx = lua_absindex(L, idx);
+    luaL_checkstack(L, OPTION_SLOTS * (int)nopt + 8, "choose: too many options");
     lua_getfield(L, idx, "options");
     int ot = lua_gettop(L);
     engine_freeze_see(L, ot);
-    /* First pass: the text size, so pointers into dtext never move afterwards. */
-    size_t need = 0, len;
-    const char *s = str_field(L, idx, "prompt", &len);
-    need += dtext_size(s, len, ENGINE_MAX_PROMPT) + 1;
-    s = str_field(L, idx, "kind", &len);
-    need += dtext_size(s, len, ENGINE_MAX_LABEL) + 1;
-    lua_settop(L, ot);
+    size_t need = 0, len, plen, klen;
+    const char *prompt = str_field(L, idx, "prompt", &plen); /* at ot + 1 */
+    need += dtext_size(prompt, plen, ENGINE_MAX_PROMPT) + 1;
+    const char *kind = str_field(L, idx, "kind", &klen); /* at ot + 2 */
+    need += dtext_size(kind, klen, ENGINE_MAX_LABEL) + 1;
+    int base = ot + 3;
     for (size_t i = 0; i < nopt; i++) {
         if (lua_rawgeti(L, ot, (lua_Integer)i + 1) != LUA_TTABLE)
             luaL_error(L, "choose: option %d is not a table", (int)i + 1);
+        int t = lua_gettop(L);
         for (size_t k = 0; k < sizeof option_texts / sizeof *option_texts; k++) {
-            s = option_text(L, ot + 1, option_texts[k], &len);
+            const char *s = option_text(L, t, option_texts[k], &len);
             need += dtext_size(s, len, ENGINE_MAX_LABEL) + 1;
         }
-        lua_settop(L, ot);
     }
     if (need > m->dtext_cap) {
         char *t = realloc(m->dtext, need);
@@ -210,26 +227,22 @@ int engine_match_set_decision(engine_match *m, lua_State *L, int idx, int seat, 
         m->opts_cap = nopt;
     }
     m->dtext_len = 0;
-    s = str_field(L, idx, "prompt", &len);
-    dtext_add(m, s, len, ENGINE_MAX_PROMPT, &m->dec.prompt);
-    s = str_field(L, idx, "kind", &len);
-    dtext_add(m, s, len, ENGINE_MAX_LABEL, &m->dec.kind);
-    lua_settop(L, ot);
+    dtext_add(m, prompt, plen, ENGINE_MAX_PROMPT, &m->dec.prompt);
+    dtext_add(m, kind, klen, ENGINE_MAX_LABEL, &m->dec.kind);
     for (size_t i = 0; i < nopt; i++) {
         engine_option *o = &m->opts_v[i];
-        lua_rawgeti(L, ot, (lua_Integer)i + 1);
+        int t = base + OPTION_SLOTS * (int)i;
         const char **texts[] = {&o->label, &o->verb, &o->space};
-        for (size_t k = 0; k < sizeof option_texts / sizeof *option_texts; k++) {
-            s = option_text(L, ot + 1, option_texts[k], &len);
+        for (int k = 0; k < OPTION_SLOTS - 1; k++) {
+            const char *s = stack_text(L, t + 1 + k, &len);
             dtext_add(m, s, len, ENGINE_MAX_LABEL, texts[k]);
         }
         o->id = (uint32_t)i + 1;
         o->card = NULL;
-        o->entity = option_entity(L, m, ot + 1, "card", i);
+        o->entity = option_entity(L, m, t, "card", i);
         if (o->entity)
             o->card = m->b->names.v[m->st.ents[o->entity - 1].name].s;
-        o->target = option_entity(L, m, ot + 1, "target", i);
-        lua_settop(L, ot);
+        o->target = option_entity(L, m, t, "target", i);
     }
     m->dec.decision_id = ++m->st.decision_seq;
     m->dec.seat = seat;

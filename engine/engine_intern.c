@@ -68,6 +68,8 @@ void engine_intern_free(engine_intern *in)
     free(in->v);
     free(in->by_ptr);
     free(in->by_str);
+    free(in->order);
+    free(in->rank);
     memset(in, 0, sizeof *in);
 }
 
@@ -146,4 +148,41 @@ uint32_t engine_intern_c(engine_bundle *b, lua_State *L, const char *s, size_t l
     uint32_t id = engine_intern_lua(b, L, -1);
     lua_pop(L, 1);
     return id;
+}
+
+static int cmp_name_ids(const void *a, const void *b, void *ud)
+{
+    const engine_intern *in = ud;
+    const engine_name *x = &in->v[*(const uint32_t *)a], *y = &in->v[*(const uint32_t *)b];
+    uint32_t n = x->len < y->len ? x->len : y->len;
+    int c = memcmp(x->s, y->s, n);
+    return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
+/* Names are only ever added, so the order is sorted anew only when the count grew: after
+ * a match's first turns, never. */
+int engine_intern_sorted(const engine_intern *cin)
+{
+    engine_intern *in = (engine_intern *)cin;
+    if (in->order && in->nsorted == in->n)
+        return 0;
+    uint32_t *order = realloc(in->order, sizeof(uint32_t) * (in->n ? in->n : 1));
+    if (order)
+        in->order = order;
+    uint32_t *rank = realloc(in->rank, sizeof(uint32_t) * (in->n ? in->n : 1));
+    if (rank)
+        in->rank = rank;
+    if (!order || !rank) {
+        in->nsorted = 0;
+        return -1;
+    }
+    uint32_t k = 0;
+    for (uint32_t id = 1; id < in->n; id++)
+        order[k++] = id;
+    qsort_r(order, k, sizeof(uint32_t), cmp_name_ids, in);
+    rank[0] = 0;
+    for (uint32_t i = 0; i < k; i++)
+        rank[order[i]] = i;
+    in->nsorted = in->n;
+    return 0;
 }

@@ -84,6 +84,9 @@ typedef struct {
     uint32_t n, cap;
     uint32_t *by_ptr, *by_str; /* open addressing tables of ids */
     uint32_t mask;
+    /* a cache of the ids in string order (order) and each id's place in it (rank), for
+     * ids below nsorted; rebuilt by engine_intern_sorted when names were added */
+    uint32_t *order, *rank, nsorted;
 } engine_intern;
 
 /* ---- a u64 -> i64 map keeping insertion order ---------------------------------------- */
@@ -249,6 +252,9 @@ void engine_intern_free(engine_intern *in);
 uint32_t engine_intern_lua(engine_bundle *b, lua_State *L, int idx);
 /* Interns a C string (pushes it through Lua: call in protected mode). */
 uint32_t engine_intern_c(engine_bundle *b, lua_State *L, const char *s, size_t len);
+/* The cache of in's ids in string order (in->order, in->rank) made current; -1 out of
+ * memory. A cache only: it changes nothing a name's id or bytes say. */
+int engine_intern_sorted(const engine_intern *in);
 
 /* engine_files.c. Reads every .lua file under b->dir into b->files; -1 on failure. */
 int engine_files_read(engine_bundle *b);

@@ -295,43 +295,36 @@ static int buf_need(engine_buf *bf, size_t n)
     return dh_grow(&bf->p, &bf->cap, bf->len + n, 1, 4096);
 }
 
+/* Little-endian, through a local pointer: a store through bf->p may alias bf itself, so a
+ * byte loop on bf->p[bf->len++] reloads both after every byte. */
 static void put_u32(engine_buf *bf, uint32_t v)
 {
+    uint8_t *p = bf->p + bf->len;
     for (int i = 0; i < 4; i++)
-        bf->p[bf->len++] = (uint8_t)(v >> (8 * i));
+        p[i] = (uint8_t)(v >> (8 * i));
+    bf->len += 4;
 }
 
 static void put_u64(engine_buf *bf, uint64_t v)
 {
+    uint8_t *p = bf->p + bf->len;
     for (int i = 0; i < 8; i++)
-        bf->p[bf->len++] = (uint8_t)(v >> (8 * i));
+        p[i] = (uint8_t)(v >> (8 * i));
+    bf->len += 8;
 }
 
-typedef struct {
-    const engine_intern *in;
-    const engine_state *st;
-} sort_ctx;
-
-static int cmp_name(const engine_intern *in, uint32_t a, uint32_t b)
+/* Names compare by their place in string order (engine_intern_sorted): the bytes' order,
+ * without reading the bytes. */
+static int cmp_rank(const engine_intern *in, uint32_t a, uint32_t b)
 {
-    const engine_name *x = &in->v[a], *y = &in->v[b];
-    uint32_t n = x->len < y->len ? x->len : y->len;
-    int c = memcmp(x->s, y->s, n);
-    if (c)
-        return c;
-    return (x->len > y->len) - (x->len < y->len);
-}
-
-static int cmp_ids(const void *a, const void *b, void *ud)
-{
-    return cmp_name(ud, *(const uint32_t *)a, *(const uint32_t *)b);
+    return (in->rank[a] > in->rank[b]) - (in->rank[a] < in->rank[b]);
 }
 
 /* Keys "name << 32 | owner" sorted by name string then owner. */
 static int cmp_named_kv(const void *a, const void *b, void *ud)
 {
     const engine_kv *x = a, *y = b;
-    int c = cmp_name(ud, (uint32_t)(x->key >> 32), (uint32_t)(y->key >> 32));
+    int c = cmp_rank(ud, (uint32_t)(x->key >> 32), (uint32_t)(y->key >> 32));
     if (c)
         return c;
     int32_t ox = (int32_t)(uint32_t)x->key, oy = (int32_t)(uint32_t)y->key;
@@ -345,7 +338,7 @@ static int cmp_attr_kv(const void *a, const void *b, void *ud)
     uint32_t ex = (uint32_t)(x->key >> 32), ey = (uint32_t)(y->key >> 32);
     if (ex != ey)
         return (ex > ey) - (ex < ey);
-    return cmp_name(ud, (uint32_t)x->key, (uint32_t)y->key);
+    return cmp_rank(ud, (uint32_t)x->key, (uint32_t)y->key);
 }
 
 /* The state in the layout of version (1: without public_seq). */
@@ -375,12 +368,11 @@ static int state_save(const engine_state *st, const engine_intern *in, engine_bu
         out->sidx[(uint32_t)(st->counters.kv[i].key >> 32)] = 1;
     uint32_t nused = 0;
     used = malloc(sizeof(uint32_t) * (in->n ? in->n : 1));
-    if (!used)
+    if (!used || engine_intern_sorted(in) < 0)
         goto err;
-    for (uint32_t i = 1; i < in->n; i++)
-        if (out->sidx[i])
-            used[nused++] = i;
-    qsort_r(used, nused, sizeof(uint32_t), cmp_ids, (void *)in);
+    for (uint32_t i = 0; i + 1 < in->n; i++) /* the marked ones, in string order */
+        if (out->sidx[in->order[i]])
+            used[nused++] = in->order[i];
     size_t strbytes = 0;
     for (uint32_t i = 0; i < nused; i++) {
         out->sidx[used[i]] = i;

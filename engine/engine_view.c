@@ -48,7 +48,24 @@ typedef struct view_chunk {
 typedef struct {
     Deckhand__View v; /* first: engine_view_free gets back here from it */
     view_chunk *head; /* the chunk carved from now; older ones follow */
+    uint64_t shape;   /* engine_view_shape */
+    uint64_t *prints; /* engine_view_zone_print, one per zone of v */
 } view_arena;
+
+/* One step of the fingerprints below: FNV-1a's, on a whole 64-bit word. */
+static uint64_t view_mix(uint64_t h, uint64_t x)
+{
+    return (h ^ x) * 1099511628211ULL;
+}
+
+/* s's bytes and its NUL, one step each. */
+static uint64_t view_mix_str(uint64_t h, const char *s)
+{
+    do
+        h = view_mix(h, (unsigned char)*s);
+    while (*s++);
+    return h;
+}
 
 static size_t view_align(size_t n)
 {
@@ -68,8 +85,9 @@ static view_chunk *view_chunk_new(size_t need, size_t last)
     return c;
 }
 
-/* n zeroed bytes from the arena, or NULL when out of memory. */
-static void *view_alloc(view_arena *a, size_t n)
+/* n bytes from the arena, not cleared (for what is written whole right after: strings,
+ * arrays of pointers, messages their _init fills), or NULL when out of memory. */
+static void *view_take(view_arena *a, size_t n)
 {
     n = view_align(n ? n : 1);
     view_chunk *c = a->head;
@@ -82,14 +100,35 @@ static void *view_alloc(view_arena *a, size_t n)
     }
     void *p = (char *)c + view_align(sizeof *c) + c->at;
     c->at += n;
-    return memset(p, 0, n);
+    return p;
+}
+
+/* n zeroed bytes from the arena, or NULL when out of memory. */
+static void *view_alloc(view_arena *a, size_t n)
+{
+    void *p = view_take(a, n);
+    return p ? memset(p, 0, n ? n : 1) : NULL;
+}
+
+static char *view_strn(view_arena *a, const char *s, size_t n)
+{
+    char *d = view_take(a, n + 1);
+    if (!d)
+        return NULL;
+    memcpy(d, s, n);
+    d[n] = '\0';
+    return d;
 }
 
 static char *view_str(view_arena *a, const char *s)
 {
-    size_t n = strlen(s) + 1;
-    char *d = view_alloc(a, n);
-    return d ? memcpy(d, s, n) : NULL;
+    return view_strn(a, s, strlen(s));
+}
+
+/* The interned name id, its length known. */
+static char *view_name(view_arena *a, const engine_match *m, uint32_t id)
+{
+    return view_strn(a, m->b->names.v[id].s, m->b->names.v[id].len);
 }
 
 void engine_view_free(Deckhand__View *v)
@@ -148,14 +187,13 @@ static Deckhand__DecisionRequest *make_decision(view_arena *a, const engine_matc
 }
 
 static Deckhand__Zone *make_zone(view_arena *a, const engine_match *m, const engine_zone *z,
-                                 int seat)
+                                 int seat, uint64_t *print)
 {
-    const char *name = m->b->names.v[z->name].s;
-    Deckhand__Zone *zo = view_alloc(a, sizeof *zo);
+    Deckhand__Zone *zo = view_take(a, sizeof *zo);
     if (!zo)
         return NULL;
     deckhand__zone__init(zo);
-    zo->name = view_str(a, name);
+    zo->name = view_name(a, m, z->name);
     if (!zo->name)
         return NULL;
     zo->owner = wire_owner(z->owner);
@@ -166,9 +204,10 @@ static Deckhand__Zone *make_zone(view_arena *a, const engine_match *m, const eng
         to = z->n;
     else if (vis == ENGINE_VIS_TOP && z->n)
         from = z->n - 1, to = z->n;
+    *print = view_mix(view_mix(1469598103934665603ULL, z->n), to - from);
     if (to > from) {
-        zo->cards = view_alloc(a, (to - from) * sizeof(*zo->cards));
-        Deckhand__Card *cards = view_alloc(a, (to - from) * sizeof *cards);
+        zo->cards = view_take(a, (to - from) * sizeof(*zo->cards));
+        Deckhand__Card *cards = view_take(a, (to - from) * sizeof *cards);
         if (!zo->cards || !cards)
             return NULL;
         for (uint32_t i = from; i < to; i++) {
@@ -176,7 +215,9 @@ static Deckhand__Zone *make_zone(view_arena *a, const engine_match *m, const eng
             deckhand__card__init(c);
             zo->cards[zo->n_cards++] = c;
             c->entity = z->ids[i];
-            c->name = view_str(a, m->b->names.v[m->st.ents[z->ids[i] - 1].name].s);
+            uint32_t name = m->st.ents[z->ids[i] - 1].name;
+            *print = view_mix(*print, ((uint64_t)name << 32) | z->ids[i]);
+            c->name = view_name(a, m, name);
             if (!c->name)
                 return NULL;
         }
@@ -239,6 +280,7 @@ static const uint32_t *view_order(const engine_match *cm, int which, uint32_t *s
 static int fill_view(view_arena *a, const engine_match *m, int seat, uint32_t *order)
 {
     Deckhand__View *v = &a->v;
+    uint64_t shape = view_mix(1469598103934665603ULL, (uint64_t)m->np);
     v->players = view_alloc(a, (size_t)m->np * sizeof(*v->players));
     Deckhand__PlayerInfo *players = view_alloc(a, (size_t)m->np * sizeof *players);
     if (!v->players || !players)
@@ -251,20 +293,25 @@ static int fill_view(view_arena *a, const engine_match *m, int seat, uint32_t *o
         p->connected = true;
         if (!(p->name = view_str(a, m->names[i])))
             return -1;
+        shape = view_mix_str(shape, p->name);
     }
     uint32_t nz = m->st.nzones, nc = m->st.counters.n;
     const uint32_t *zorder = view_order(m, 0, order), *corder;
-    if (!(v->zones = view_alloc(a, nz * sizeof(*v->zones))))
+    if (!(v->zones = view_take(a, nz * sizeof(*v->zones))) ||
+        !(a->prints = view_take(a, nz * sizeof(*a->prints))))
         return -1;
+    shape = view_mix(shape, nz);
     for (uint32_t i = 0; i < nz; i++) {
-        Deckhand__Zone *zo = make_zone(a, m, &m->st.zones[zorder[i]], seat);
+        const engine_zone *z = &m->st.zones[zorder[i]];
+        Deckhand__Zone *zo = make_zone(a, m, z, seat, &a->prints[i]);
         if (!zo)
             return -1;
         v->zones[v->n_zones++] = zo;
+        shape = view_mix(shape, ((uint64_t)z->name << 32) | (uint32_t)z->owner);
     }
     corder = view_order(m, 1, order);
-    v->counters = view_alloc(a, nc * sizeof(*v->counters));
-    Deckhand__Counter *counters = view_alloc(a, nc * sizeof *counters);
+    v->counters = view_take(a, nc * sizeof(*v->counters));
+    Deckhand__Counter *counters = view_take(a, nc * sizeof *counters);
     if (!v->counters || !counters)
         return -1;
     for (uint32_t i = 0; i < nc; i++) {
@@ -275,11 +322,13 @@ static int fill_view(view_arena *a, const engine_match *m, int seat, uint32_t *o
         Deckhand__Counter *c = &counters[v->n_counters];
         deckhand__counter__init(c);
         v->counters[v->n_counters++] = c;
-        if (!(c->name = view_str(a, name)))
+        if (!(c->name = view_name(a, m, (uint32_t)(kv->key >> 32))))
             return -1;
         c->owner = wire_owner((int32_t)(uint32_t)kv->key);
         c->value = kv->val;
+        shape = view_mix(shape, kv->key);
     }
+    a->shape = view_mix_str(view_mix(shape, v->n_counters), v->bundle_id);
     return 0;
 }
 
@@ -314,6 +363,16 @@ Deckhand__View *engine_match_view(const engine_match *m, int seat)
 err:
     engine_view_free(v);
     return NULL;
+}
+
+uint64_t engine_view_shape(const Deckhand__View *v)
+{
+    return ((const view_arena *)v)->shape;
+}
+
+uint64_t engine_view_zone_print(const Deckhand__View *v, size_t i)
+{
+    return i < v->n_zones ? ((const view_arena *)v)->prints[i] : 0;
 }
 
 void engine_catalog_free(Deckhand__Catalog *c)

@@ -209,7 +209,8 @@ static void backend_on_player_output(gw *g, zsock *from, const Deckhand__Interna
     }
     if (!backend_output_wanted(g, from, o))
         return;
-    c = session_find(g, o->player_id);
+    if (o->kind != DECKHAND__INTERNAL__PLAYER_OUTPUT__KIND__OTHER)
+        c = session_find(g, o->player_id); /* a Reply's bookkeeping may have moved it */
     if (c)
         conn_send(c, o->message.data, o->message.len);
 }

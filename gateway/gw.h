@@ -20,6 +20,8 @@
  *   rlink.c    the Redis connections (a cluster routed by common/dh_redis_async.h)
  *   inflight.c requests in flight and their timeouts
  *   zsock.c    the ZeroMQ sockets (matchmaker and worker dealers) in the libuv loop
+ *   cmdbatch.c a loop turn's commands for one worker, gathered into one message
+ *   outwire.c  a worker's PlayerOutputs read in place, without copying the outputs
  *   wlink.c    is a worker dealer's link alive (ZeroMQ heartbeat, socket monitor)
  *   listen.c   the listening sockets: accept, --max-conns and flood-ban refusals, pausing
  *              on EMFILE
@@ -31,8 +33,8 @@
  *   textguard.c no control byte in any string of a client's message (read from its frame)
  * Hash tables are common/dh_table.{c,h}. Where a lower module must tell a higher one,
  * it calls a function pointer of this struct that main.c sets: conn_events (conn.c ->
- * session.c), on_internal (zsock.c -> backend.c), answer (inflight.c, route.c ->
- * session.c), account_done (accounts.c, boards.c -> session.c).
+ * session.c), on_internal (zsock.c -> backend.c), command_unsent (zsock.c -> route.c), answer
+ * (inflight.c, route.c -> session.c), account_done (accounts.c, boards.c -> session.c).
  */
 #ifndef DECKHAND_GW_H
 #define DECKHAND_GW_H
@@ -166,6 +168,8 @@ struct gw {
     dh_table commands; /* "player_id/cmd_id" -> inflight*, worker commands in flight */
     uv_prepare_t drain_prepare;
     uv_idle_t drain_idle;
+    uv_check_t cmd_check; /* zsock.c: the turn's command batches sent (cmdbatch.h) */
+    zsock *cmd_list;      /* dealers with commands waiting for the end of the turn */
     uint64_t last_hello;
     uint64_t mm_heard;       /* uv_now when the matchmaker last sent anything (backend.c) */
     uint64_t mm_incarnation; /* of the matchmaker's last beat; 0: none yet */
@@ -186,6 +190,8 @@ struct gw {
     /* Upward calls, set by main.c (see the top of this file). */
     gw_conn_events conn_events;
     void (*on_internal)(gw *g, zsock *from, Deckhand__Internal__Internal *m);
+    /* A command queued for a worker could not be sent (err: errno of the send). */
+    void (*command_unsent)(gw *g, const char *player_id, uint64_t cmd_id, int err);
     /* Reply{cmd_id, code + message} to player_id, when connected here. */
     void (*answer)(gw *g, const char *player_id, uint64_t cmd_id, Deckhand__ErrorCode code,
                    const char *message);

@@ -77,6 +77,7 @@ static void gw_wire(gw *g)
     g->conn_events.bad_frame = session_bad_frame;
     g->conn_events.close = session_on_close;
     g->on_internal = backend_on_internal;
+    g->command_unsent = route_unsent;
     g->answer = session_answer;
     g->account_done = session_account_done;
 }

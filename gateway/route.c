@@ -182,7 +182,7 @@ static void route_on_lookup(gw *g, void *arg, lookup_result res, const char *wor
             dh_info("match %s found in redis on %s (%s)", match_id, worker_id, endpoint);
     }
     if (d->cmd_id == 0) {
-        if (!dealer || zmq_send(dealer->z, d->msg, d->len, ZMQ_DONTWAIT) < 0)
+        if (!dealer || zsock_command_packed(dealer, d->msg, d->len, d->player_id, 0) < 0)
             dh_debug("match %s: command for %s dropped (no route)", match_id, d->player_id);
         goto out;
     }
@@ -192,9 +192,8 @@ static void route_on_lookup(gw *g, void *arg, lookup_result res, const char *wor
         code = DECKHAND__ERROR_CODE__UNKNOWN_MATCH;
     else if (res == LOOKUP_FAILED || !dealer)
         code = DECKHAND__ERROR_CODE__UNAVAILABLE;
-    else if (zmq_send(dealer->z, d->msg, d->len, ZMQ_DONTWAIT) < 0)
-        code =
-            errno == EAGAIN ? DECKHAND__ERROR_CODE__OVERLOADED : DECKHAND__ERROR_CODE__UNAVAILABLE;
+    else if (zsock_command_packed(dealer, d->msg, d->len, d->player_id, d->cmd_id) < 0)
+        code = DECKHAND__ERROR_CODE__INTERNAL;
     else
         dh_counter_inc(&g->stats.commands);
     if (code != DECKHAND__ERROR_CODE__OK) {
@@ -237,9 +236,9 @@ void route_own_command(gw *g, Deckhand__Internal__PlayerCommand *pc, const char 
             route_defer(g, pc->player_id, 0, &m, pc->match_id);
         return;
     }
-    if (dh_zmq_send(rm->dealer->z, NULL, &m) < 0)
-        dh_warn_every(DH_LOG_EVERY_MS, "%s of %s to %s not sent: %s", what, pc->player_id,
-                      pc->match_id, zmq_strerror(errno));
+    if (zsock_command(rm->dealer, &m, pc->player_id, 0) < 0)
+        dh_warn_every(DH_LOG_EVERY_MS, "%s of %s to %s not sent: out of memory", what,
+                      pc->player_id, pc->match_id);
 }
 
 /* Send one of the gateway's own commands (a Resync that attaches the player, or, with
@@ -297,13 +296,29 @@ Deckhand__ErrorCode route_command(gw *g, Deckhand__Internal__PlayerCommand *pc, 
             inflight_untrack(&g->commands, player_id, cmd_id);
         return rc;
     }
-    if (dh_zmq_send(rm->dealer->z, NULL, &m) < 0) {
-        int err = errno;
+    if (zsock_command(rm->dealer, &m, player_id, cmd_id) < 0) {
         inflight_untrack(&g->commands, player_id, cmd_id);
-        return err == EAGAIN ? DECKHAND__ERROR_CODE__OVERLOADED : DECKHAND__ERROR_CODE__UNAVAILABLE;
+        return DECKHAND__ERROR_CODE__INTERNAL;
     }
     dh_counter_inc(&g->stats.commands);
     return DECKHAND__ERROR_CODE__OK;
+}
+
+void route_unsent(gw *g, const char *player_id, uint64_t cmd_id, int err)
+{
+    if (cmd_id == 0) {
+        dh_warn_every(DH_LOG_EVERY_MS, "a command of the gateway's own for %s not sent: %s",
+                      player_id, zmq_strerror(err));
+        return;
+    }
+    if (!inflight_waiting(&g->commands, player_id, cmd_id))
+        return; /* refused meanwhile, or shutting down */
+    inflight_untrack(&g->commands, player_id, cmd_id);
+    bool full = err == EAGAIN;
+    g->answer(g, player_id, cmd_id,
+              full ? DECKHAND__ERROR_CODE__OVERLOADED : DECKHAND__ERROR_CODE__UNAVAILABLE,
+              full ? "backend overloaded, retry later"
+                   : "cannot reach the match's worker, retry later");
 }
 
 Deckhand__ErrorCode route_player_command(gw *g, gw_conn *c, uint64_t cmd_id, const char *match_id,

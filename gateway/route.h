@@ -52,8 +52,14 @@ void route_away(gw *g, const char *match_id, const char *player_id);
 void route_own_command(gw *g, Deckhand__Internal__PlayerCommand *pc, const char *what);
 /* Forward pc (match_id, player_id, cmd_id and body set) to its match's worker, tracked
  * for its Reply as route_player_command does; watch: a Spectate, whose answer seats
- * nobody. OK when sent, else the error to reply now. */
+ * nobody. OK when queued to be sent at the end of the loop turn (zsock_command; a failed
+ * send is answered then, route_unsent), else the error to reply now. */
 Deckhand__ErrorCode route_command(gw *g, Deckhand__Internal__PlayerCommand *pc, bool watch);
+
+/* A command queued for a worker was not sent (g->command_unsent, from zsock.c; err the
+ * send's errno): its player, when still waiting, is answered OVERLOADED (the worker's
+ * queue is full) or UNAVAILABLE now; the gateway's own commands are only logged. */
+void route_unsent(gw *g, const char *player_id, uint64_t cmd_id, int err);
 
 /* The player of c disconnected: an away to the worker of every match it is seated in
  * (c->matches), which are then forgotten. */

@@ -7,6 +7,11 @@
  * the loop blocks, after every batch of callbacks, hence after every send. A drain reads
  * at most ZSOCK_BUDGET messages per socket so that clients are not starved; when more
  * remain, an idle handle keeps the next poll non-blocking.
+ *
+ * Commands for workers wait in their dealer's batch (cmdbatch.h) until the loop turn's
+ * I/O is done: a check handle sends them after the callbacks that queued them, and the
+ * prepare handle sends what later callbacks queued before it drains, so a command never
+ * waits past the turn that queued it.
  */
 #include "zsock.h"
 
@@ -20,21 +25,57 @@
 #define ZSOCK_BUDGET 256
 #define ZSOCK_HWM    10000
 
-/* Read up to ZSOCK_BUDGET messages; true when more are waiting. */
+static void zsock_skip_rest(void *z)
+{
+    int more = 1;
+    size_t sz = sizeof more;
+    while (zmq_getsockopt(z, ZMQ_RCVMORE, &more, &sz) == 0 && more) {
+        zmq_msg_t part;
+        zmq_msg_init(&part);
+        zmq_msg_recv(&part, z, ZMQ_DONTWAIT);
+        zmq_msg_close(&part);
+    }
+}
+
+/* Hand one received message to g->on_internal: a PlayerOutputs read in place, anything
+ * else unpacked (and freed after). */
+static void zsock_dispatch(zsock *s, const uint8_t *data, size_t len)
+{
+    gw *g = s->gw;
+    Deckhand__Internal__Internal *m = outwire_read(&s->outputs, data, len);
+    if (m) {
+        wlink_heard(&s->link, uv_now(g->loop));
+        g->on_internal(g, s, m);
+        return;
+    }
+    m = deckhand__internal__internal__unpack(NULL, len, data);
+    if (!m) {
+        dh_warn("dropped an undecodable internal message");
+        return;
+    }
+    wlink_heard(&s->link, uv_now(g->loop));
+    g->on_internal(g, s, m);
+    deckhand__internal__internal__free_unpacked(m, NULL);
+}
+
+/* Read up to ZSOCK_BUDGET messages; true when more are waiting. A message of several
+ * parts (never sent to a DEALER by our peers) is read by its first. */
 static bool zsock_drain(zsock *s)
 {
     for (int i = 0; i < ZSOCK_BUDGET; i++) {
         if (!dh_zmq_readable(s->z))
             return false;
-        Deckhand__Internal__Internal *m = NULL;
-        int rc = dh_zmq_recv(s->z, NULL, &m);
-        if (rc == 0)
+        zmq_msg_t part;
+        zmq_msg_init(&part);
+        if (zmq_msg_recv(&part, s->z, ZMQ_DONTWAIT) < 0) {
+            zmq_msg_close(&part);
             return false;
-        if (rc < 0)
-            continue;
-        wlink_heard(&s->link, uv_now(s->gw->loop));
-        s->gw->on_internal(s->gw, s, m);
-        deckhand__internal__internal__free_unpacked(m, NULL);
+        }
+        bool more = zmq_msg_more(&part);
+        zsock_dispatch(s, zmq_msg_data(&part), zmq_msg_size(&part));
+        zmq_msg_close(&part);
+        if (more)
+            zsock_skip_rest(s->z);
     }
     return dh_zmq_readable(s->z);
 }
@@ -57,13 +98,88 @@ static void zsock_drain_dealer(const char *key, void *val, void *arg)
 
 static void zsock_idle_noop(uv_idle_t *h) {}
 
+/* Send d's queued commands as one message; on failure tell each sender. */
+static void zsock_send_commands(zsock *d)
+{
+    gw *g = d->gw;
+    const uint8_t *data;
+    size_t len;
+    cmdbatch_message(&d->cmds, &data, &len);
+    if (zmq_send(d->z, data, len, ZMQ_DONTWAIT) < 0) {
+        int err = errno;
+        for (size_t i = 0; i < d->cmds.n; i++)
+            g->command_unsent(g, d->cmds.owners[i].player_id, d->cmds.owners[i].cmd_id, err);
+    }
+    cmdbatch_clear(&d->cmds);
+}
+
+static void zsock_flush_commands(gw *g)
+{
+    while (g->cmd_list) {
+        zsock *d = g->cmd_list;
+        g->cmd_list = d->cmd_next;
+        d->cmd_next = NULL;
+        zsock_send_commands(d);
+    }
+}
+
+static void zsock_on_check(uv_check_t *h)
+{
+    zsock_flush_commands(h->data);
+}
+
+/* Note d as holding commands; a full batch goes at once. */
+static void zsock_commands_added(zsock *d)
+{
+    gw *g = d->gw;
+    if (d->cmds.n == 1) {
+        d->cmd_next = g->cmd_list;
+        g->cmd_list = d;
+    }
+    if (d->cmds.n < CMDBATCH_MAX)
+        return;
+    for (zsock **p = &g->cmd_list; *p; p = &(*p)->cmd_next) {
+        if (*p == d) {
+            *p = d->cmd_next;
+            break;
+        }
+    }
+    d->cmd_next = NULL;
+    zsock_send_commands(d);
+}
+
+int zsock_command(zsock *d, const Deckhand__Internal__Internal *m, const char *player_id,
+                  uint64_t cmd_id)
+{
+    if (cmdbatch_add(&d->cmds, m, player_id, cmd_id) < 0)
+        return -1;
+    zsock_commands_added(d);
+    return 0;
+}
+
+int zsock_command_packed(zsock *d, const uint8_t *msg, size_t len, const char *player_id,
+                         uint64_t cmd_id)
+{
+    if (cmdbatch_add_packed(&d->cmds, msg, len, player_id, cmd_id) < 0)
+        return -1;
+    zsock_commands_added(d);
+    return 0;
+}
+
 static void zsock_on_prepare(uv_prepare_t *h)
 {
     gw *g = h->data;
+    zsock_flush_commands(g);
     zsock_drain_state st = {false};
     if (g->mm && zsock_drain(g->mm))
         st.more = true;
     dh_table_each(&g->dealers, zsock_drain_dealer, &st);
+    /* What the drain queued (an attach for a MatchAssigned) goes now; the loop then looks
+     * again before it waits, as the send may have taken a pending receive's edge. */
+    if (g->cmd_list) {
+        zsock_flush_commands(g);
+        st.more = true;
+    }
     if (st.more)
         uv_idle_start(&g->drain_idle, zsock_idle_noop);
     else
@@ -97,6 +213,8 @@ static zsock *zsock_open(gw *g, const char *endpoint, bool immediate)
     if (!s)
         return NULL;
     s->gw = g;
+    outwire_init(&s->outputs);
+    cmdbatch_init(&s->cmds);
     snprintf(s->endpoint, sizeof s->endpoint, "%s", endpoint);
     s->z = dh_zmq_socket(g->zctx, ZMQ_DEALER, g->id, ZSOCK_HWM);
     if (!s->z || dh_curve_client(s->z, &g->curve) < 0)
@@ -121,6 +239,8 @@ err:
     wlink_close(&s->link);
     if (s->z)
         zmq_close(s->z);
+    outwire_free(&s->outputs);
+    cmdbatch_free(&s->cmds);
     free(s);
     return NULL;
 }
@@ -152,6 +272,9 @@ int zsock_init(gw *g)
     uv_prepare_init(g->loop, &g->drain_prepare);
     g->drain_prepare.data = g;
     uv_prepare_start(&g->drain_prepare, zsock_on_prepare);
+    uv_check_init(g->loop, &g->cmd_check);
+    g->cmd_check.data = g;
+    uv_check_start(&g->cmd_check, zsock_on_check);
     uv_idle_init(g->loop, &g->drain_idle);
     zsock_send_hello(g);
     return 0;
@@ -187,11 +310,13 @@ static void zsock_stop_dealer(const char *key, void *val, void *arg)
 
 void zsock_stop(gw *g)
 {
+    zsock_flush_commands(g); /* what the last turn queued (an away) still goes */
     if (g->mm)
         zsock_stop_one(g->mm);
     dh_table_each(&g->dealers, zsock_stop_dealer, NULL);
     uv_close((uv_handle_t *)&g->drain_prepare, NULL);
     uv_close((uv_handle_t *)&g->drain_idle, NULL);
+    uv_close((uv_handle_t *)&g->cmd_check, NULL);
 }
 
 static void zsock_close(void *p)
@@ -199,6 +324,8 @@ static void zsock_close(void *p)
     zsock *s = p;
     wlink_close(&s->link);
     zmq_close(s->z);
+    outwire_free(&s->outputs);
+    cmdbatch_free(&s->cmds);
     free(s);
 }
 

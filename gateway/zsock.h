@@ -2,12 +2,15 @@
  * zsock.h: the gateway's ZeroMQ sockets inside the libuv loop. One DEALER to the
  * matchmaker and one DEALER per worker endpoint, all with ZMQ_ROUTING_ID = the gateway
  * id. Every message received is handed to g->on_internal (backend.c, set by main.c): this
- * module only moves messages and does not read them.
+ * module only moves messages and does not read them (a PlayerOutputs is read in place,
+ * outwire.h, anything else unpacked).
  */
 #ifndef DECKHAND_GW_ZSOCK_H
 #define DECKHAND_GW_ZSOCK_H
 
+#include "cmdbatch.h"
 #include "gw.h"
+#include "outwire.h"
 #include "wlink.h"
 
 struct zsock {
@@ -16,7 +19,10 @@ struct zsock {
     void *z;
     bool polling;
     char endpoint[GW_ADDR_MAX];
-    wlink link; /* a worker dealer's liveness (wlink.h); the matchmaker's has no monitor */
+    wlink link;      /* a worker dealer's liveness (wlink.h); the matchmaker's has no monitor */
+    outwire outputs; /* PlayerOutputs read in place (outwire.h) */
+    cmdbatch cmds;   /* commands for this worker, sent at the end of the loop turn */
+    zsock *cmd_next; /* on g->cmd_list while cmds holds any */
 };
 
 /* Create the context and the matchmaker dealer, hook them into g->loop, and say
@@ -35,6 +41,15 @@ int zsock_mm_send(gw *g, const Deckhand__Internal__Internal *m);
 /* Periodic work from the gateway tick: a GatewayHello every GW_HELLO_PERIOD; what the
  * worker links' monitors say (wlink.h). */
 void zsock_tick(gw *g);
+
+/* Queue m (a PlayerCommand) from player_id (cmd_id 0: the gateway's own) for d's worker:
+ * sent with the loop turn's other commands for it, before the loop next waits; a failed
+ * send is told to g->command_unsent, for each command. 0, or -1 when out of memory. */
+int zsock_command(zsock *d, const Deckhand__Internal__Internal *m, const char *player_id,
+                  uint64_t cmd_id);
+/* The same for an Internal packed already. */
+int zsock_command_packed(zsock *d, const uint8_t *msg, size_t len, const char *player_id,
+                         uint64_t cmd_id);
 
 /* The dealer to the worker at endpoint, opened on first use; NULL when it cannot be
  * opened or the gateway is stopping. The dealer lives until zsock_free. */

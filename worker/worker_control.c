@@ -197,6 +197,40 @@ static void worker_control_refuse(host *h, const char *route,
               DECKHAND__ERROR_CODE__OVERLOADED, "the worker is overloaded; retry");
 }
 
+/* Queue one PlayerCommand msg from the gateway at route: the inbox owns it, or it is
+ * answered OVERLOADED and freed. True when refused. */
+static bool worker_control_queue(host *h, inbox *q, const char *route,
+                                 Deckhand__Internal__Internal *msg)
+{
+    if (!inbox_full(q, msg) && inbox_push(q, route, msg) == 0)
+        return false;
+    worker_control_refuse(h, route, msg->player_command);
+    deckhand__internal__internal__free_unpacked(msg, NULL);
+    return true;
+}
+
+/* A gateway's commands of one loop turn (Internal.player_commands), queued in order as if
+ * each had come alone. An entry that is not a packed PlayerCommand is dropped alone: its
+ * player and cmd_id cannot be read, so there is nobody to answer. Returns those refused. */
+static size_t worker_control_batch(host *h, inbox *q, const char *route,
+                                   const Deckhand__Internal__PlayerCommands *b)
+{
+    size_t refused = 0;
+    for (size_t i = 0; i < b->n_commands; i++) {
+        Deckhand__Internal__Internal *msg =
+            deckhand__internal__internal__unpack(NULL, b->commands[i].len, b->commands[i].data);
+        if (msg && msg->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND) {
+            refused += worker_control_queue(h, q, route, msg);
+            continue;
+        }
+        dh_warn_every(DH_LOG_EVERY_MS,
+                      "entry %zu of a command batch from %s is no command: dropped", i, route);
+        if (msg)
+            deckhand__internal__internal__free_unpacked(msg, NULL);
+    }
+    return refused;
+}
+
 size_t worker_control_receive(host *h, inbox *q)
 {
     char identity[DH_ZMQ_ID_MAX + 1];
@@ -209,15 +243,15 @@ size_t worker_control_receive(host *h, inbox *q)
         if (rc < 0)
             continue;
         out_batch_heard(h, identity);
-        if (msg->body_case != DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND) {
+        if (msg->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND) {
+            refused += worker_control_queue(h, q, identity, msg);
+            continue; /* the inbox owns msg now, or it is freed */
+        }
+        if (msg->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMANDS)
+            refused += worker_control_batch(h, q, identity, msg->player_commands);
+        else
             dh_warn_every(DH_LOG_EVERY_MS, "unexpected message %d from %s", (int)msg->body_case,
                           identity);
-        } else if (inbox_full(q, msg) || inbox_push(q, identity, msg) < 0) {
-            worker_control_refuse(h, identity, msg->player_command);
-            refused++;
-        } else {
-            continue; /* the inbox owns msg now */
-        }
         deckhand__internal__internal__free_unpacked(msg, NULL);
     }
     return refused;

@@ -26,6 +26,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "dh_client_lean.h"
 #include "dh_client_msg.h"
 #include "dh_client_ws.h"
 #include "dh_clock.h"
@@ -53,6 +54,7 @@ struct dh_client {
     Deckhand__ServerMessage **q; /* decoded messages not yet handed out, q[qhead..qlen) */
     size_t qhead, qlen, qcap;
     unsigned long long next_cmd;
+    bool lean; /* decode only what a bot reads (dh_client_lean.h) */
 };
 
 static int reserve(uint8_t **buf, size_t *cap, size_t need)
@@ -160,7 +162,18 @@ static int queue_push(dh_client *c, Deckhand__ServerMessage *m)
 /* Decode one complete message and queue it; an undecodable one ends the connection. */
 static int deliver(dh_client *c, const uint8_t *buf, size_t len)
 {
-    Deckhand__ServerMessage *m = deckhand__server_message__unpack(NULL, len, buf);
+    Deckhand__ServerMessage *m = NULL;
+    switch (c->lean ? dh_client_lean_decode(buf, len, &m) : DH_LEAN_WHOLE) {
+    case DH_LEAN_DROPPED:
+        return 0;
+    case DH_LEAN_FAILED:
+        return -1;
+    case DH_LEAN_WHOLE:
+        m = deckhand__server_message__unpack(NULL, len, buf);
+        break;
+    case DH_LEAN_DECODED:
+        break;
+    }
     if (!m)
         return -1;
     if (queue_push(c, m) < 0) {
@@ -276,6 +289,31 @@ static int fill(dh_client *c, int flags)
 bool dh_client_pending(const dh_client *c)
 {
     return c->qhead < c->qlen;
+}
+
+void dh_client_set_lean(dh_client *c, bool lean)
+{
+    c->lean = lean;
+}
+
+int dh_client_read(dh_client *c)
+{
+    if (c->closed)
+        return -1;
+    int fr = fill(c, MSG_DONTWAIT);
+    if (fr < 0)
+        c->closed = true; /* keep what was decoded before the break */
+    return fr;
+}
+
+int dh_client_next(dh_client *c, Deckhand__ServerMessage **out)
+{
+    if (!dh_client_pending(c))
+        return c->closed ? -1 : 0;
+    *out = c->q[c->qhead++];
+    if (c->qhead == c->qlen)
+        c->qhead = c->qlen = 0;
+    return 1;
 }
 
 int dh_client_recv(dh_client *c, int timeout_ms, Deckhand__ServerMessage **out)

@@ -35,6 +35,16 @@ int dh_client_send_bytes(dh_client *c, const void *buf, size_t len);
 int dh_client_recv(dh_client *c, int timeout_ms, Deckhand__ServerMessage **out);
 /* True when a whole message is already buffered (recv will not block). */
 bool dh_client_pending(const dh_client *c);
+/* For a loop woken by its poller: one read that does not wait, then hand out what it
+ * decoded with dh_client_next, without the second read dh_client_recv(c, 0) makes to
+ * find the socket empty. read: 1 bytes came, 0 none, -1 the connection ended (what was
+ * decoded before still comes out of next). next: 1 with *out (as recv's), 0 nothing
+ * buffered, -1 nothing buffered and the connection ended. */
+int dh_client_read(dh_client *c);
+int dh_client_next(dh_client *c, Deckhand__ServerMessage **out);
+/* Lean decoding (dh_client_lean.h): Events, Views and ViewDeltas come with only their
+ * match_id, event_seq and decision; Catalogs are dropped. For bots, after the login. */
+void dh_client_set_lean(dh_client *c, bool lean);
 
 /* Guest login: sends Hello{name} with a fresh cmd_id and waits for Welcome and Reply.
  * Copies the player id and token when the buffers are not NULL. 0 on success. */

@@ -381,6 +381,13 @@ uint64_t engine_match_event_seq(const engine_match *m, int seat);
  * The caller frees it with engine_view_free. NULL on allocation failure. */
 Deckhand__View *engine_match_view(const engine_match *m, int seat);
 void engine_view_free(Deckhand__View *v);
+/* Fingerprints of what a View of engine_match_view shows, made from the engine's ids as it
+ * was built (no string is read again): its shape (the players' names, its zones' and
+ * counters' names and owners in order, its bundle) and zone i's content (its count and the
+ * cards shown). Two Views of one match with the same fingerprint show the same (up to a
+ * 64-bit collision); a zone index past the end gives 0. */
+uint64_t engine_view_shape(const Deckhand__View *v);
+uint64_t engine_view_zone_print(const Deckhand__View *v, size_t i);
 /* The static data of every card of the match's game (the same for every match of one
  * bundle and game): what Views leave out. Freed with engine_catalog_free; NULL when out
  * of memory. */

@@ -195,6 +195,38 @@ static void seed_messages(Deckhand__View *view)
         free(msgs[i].p);
 }
 
+/* ---- outwire: a worker's PlayerOutputs, as the gateway receives it -------------------- */
+
+static void seed_outputs(void)
+{
+    static const char *players[3] = {"p-0123456789abcdef", "p-fedcba9876543210",
+                                     "p-0123456789abcdef"};
+    static const char *bodies[3] = {"\x0a\x02\x08\x01", "a delta", "game over"};
+    Deckhand__Internal__PlayerOutput po[3], *ptrs[3];
+    for (int i = 0; i < 3; i++) {
+        po[i] = (Deckhand__Internal__PlayerOutput)DECKHAND__INTERNAL__PLAYER_OUTPUT__INIT;
+        po[i].player_id = (char *)players[i];
+        po[i].match_id = (char *)(i ? "m-42" : "");
+        po[i].message.data = (uint8_t *)bodies[i];
+        po[i].message.len = strlen(bodies[i]);
+        po[i].kind = (Deckhand__Internal__PlayerOutput__Kind)i;
+        ptrs[i] = &po[i];
+    }
+    Deckhand__Internal__PlayerOutputs outs = DECKHAND__INTERNAL__PLAYER_OUTPUTS__INIT;
+    outs.n_outputs = 3;
+    outs.outputs = ptrs;
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUTS;
+    m.player_outputs = &outs;
+    seed_msg s = seed_pack("turn", &m.base);
+    seed_write("outwire", s.name, (const uint8_t[]){0}, 0, s.p, s.n);
+    free(s.p);
+    outs.n_outputs = 0;
+    s = seed_pack("empty_turn", &m.base);
+    seed_write("outwire", s.name, (const uint8_t[]){0}, 0, s.p, s.n);
+    free(s.p);
+}
+
 /* ---- heads: ws_upgrade, http ----------------------------------------------------------- */
 
 static void seed_heads(void)
@@ -307,5 +339,6 @@ int main(int argc, char **argv)
     snprintf(dir, sizeof dir, "%s/scripts", seed_root);
     seed_match(dir);
     seed_heads();
+    seed_outputs();
     return 0;
 }

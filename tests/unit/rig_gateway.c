@@ -28,6 +28,65 @@ bool rg_is_away(const Deckhand__Internal__Internal *m)
            m->player_command->body_case == DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_AWAY;
 }
 
+/* The commands of a gateway's batch (Internal.player_commands) not handed out yet, each
+ * as if it had come alone, in order; and how many batches the fake workers got. */
+#define RG_SPLIT_MAX 256
+static struct {
+    void *sock;
+    char from[DH_ZMQ_ID_MAX + 1];
+    Deckhand__Internal__Internal *m;
+} rg_split[RG_SPLIT_MAX];
+static size_t rg_split_n;
+size_t rg_batches_seen;
+
+/* Queue every entry of the batch b from from on sock; one that does not unpack fails. */
+static void rg_split_batch(void *sock, const char *from,
+                           const Deckhand__Internal__PlayerCommands *b)
+{
+    rg_batches_seen++;
+    CU_ASSERT_FATAL(rg_split_n + b->n_commands <= RG_SPLIT_MAX);
+    for (size_t i = 0; i < b->n_commands; i++) {
+        Deckhand__Internal__Internal *m =
+            deckhand__internal__internal__unpack(NULL, b->commands[i].len, b->commands[i].data);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+        rg_split[rg_split_n].sock = sock;
+        snprintf(rg_split[rg_split_n].from, sizeof rg_split[rg_split_n].from, "%s", from);
+        rg_split[rg_split_n++].m = m;
+    }
+}
+
+/* The oldest split command for sock, taken off the queue; NULL when none. */
+static Deckhand__Internal__Internal *rg_split_take(void *sock, char *from)
+{
+    for (size_t i = 0; i < rg_split_n; i++) {
+        if (rg_split[i].sock != sock)
+            continue;
+        Deckhand__Internal__Internal *m = rg_split[i].m;
+        if (from)
+            memcpy(from, rg_split[i].from, sizeof rg_split[i].from);
+        memmove(&rg_split[i], &rg_split[i + 1], (rg_split_n - i - 1) * sizeof rg_split[0]);
+        rg_split_n--;
+        return m;
+    }
+    return NULL;
+}
+
+/* One message from sock, a batch's commands one by one; NULL when none waits. */
+static Deckhand__Internal__Internal *rg_router_take(void *sock, char *from, int timeout_ms)
+{
+    Deckhand__Internal__Internal *m = rg_split_take(sock, from);
+    if (m)
+        return m;
+    zmq_pollitem_t it = {sock, 0, ZMQ_POLLIN, 0};
+    if (zmq_poll(&it, 1, timeout_ms) <= 0 || dh_zmq_recv(sock, from, &m) != 1)
+        return NULL;
+    if (m->body_case != DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMANDS)
+        return m;
+    rg_split_batch(sock, from, m->player_commands);
+    deckhand__internal__internal__free_unpacked(m, NULL);
+    return rg_split_take(sock, from);
+}
+
 Deckhand__Internal__Internal *rg_router_recv(void *sock, char *from, int timeout_ms)
 {
     return rg_router_recv_filtered(sock, from, timeout_ms, true);
@@ -38,11 +97,8 @@ Deckhand__Internal__Internal *rg_router_recv_filtered(void *sock, char *from, in
 {
     uint64_t end = dh_test_now_ms() + (uint64_t)timeout_ms;
     while (dh_test_now_ms() < end) {
-        zmq_pollitem_t it = {sock, 0, ZMQ_POLLIN, 0};
-        if (zmq_poll(&it, 1, 50) <= 0)
-            continue;
-        Deckhand__Internal__Internal *m = NULL;
-        if (dh_zmq_recv(sock, from, &m) != 1)
+        Deckhand__Internal__Internal *m = rg_router_take(sock, from, 50);
+        if (!m)
             continue;
         if (m->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_GATEWAY_HELLO ||
             (skip_away && rg_is_away(m))) {

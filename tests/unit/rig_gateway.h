@@ -109,6 +109,9 @@ bool rg_is_away(const Deckhand__Internal__Internal *m);
 /* The next message on a fake ROUTER that is not a GatewayHello, nor an away (a test that
  * closes a client in a match leaves one behind for the fake worker); NULL on timeout. */
 Deckhand__Internal__Internal *rg_router_recv(void *sock, char *from, int timeout_ms);
+/* The batches of commands (Internal.player_commands) the fake workers received so far;
+ * rg_router_recv hands out their commands one by one, as if each had come alone. */
+extern size_t rg_batches_seen;
 /* The same, keeping aways unless skip_away. */
 Deckhand__Internal__Internal *rg_router_recv_filtered(void *sock, char *from, int timeout_ms,
                                                       bool skip_away);

@@ -71,7 +71,7 @@ static void test_keys_builders_truncate_instead_of_overflowing(void)
 static redisReply *eval(const char *script, int nkeys, const char **keys, int nargs,
                         const char **args)
 {
-    const char *argv[32];
+    const char *argv[64];
     char n[8];
     snprintf(n, sizeof n, "%d", nkeys);
     int argc = 0;
@@ -219,8 +219,9 @@ static void test_keys_commit_keeps_a_rating_job_once(void)
     freeReplyObject(r);
 }
 
-/* A commit retried after its reply was lost (it ran: a failover's new master has it)
- * writes nothing again; the next answer lands. */
+/* A commit retried after its reply was lost (it ran: a failover's new master has it),
+ * flagged by the worker as one that may repeat (histflag 2), writes nothing again; the
+ * next answer lands. */
 static void test_keys_commit_retried_after_a_lost_reply_lands_once(void)
 {
     CU_ASSERT_FATAL(redis_up());
@@ -228,9 +229,10 @@ static void test_keys_commit_retried_after_a_lost_reply_lands_once(void)
     run("HSET match:{d1} worker wk-1 epoch 1 status running");
     const char *keys[] = {"match:{d1}", "match:{d1}:snap", "match:{d1}:log", "match:{d1}:history"};
     const char *a1[] = {"wk-1", "1", "d1", "0", "", "1", "log-a1", "1", "a1", "0"};
-    const char *a2[] = {"wk-1", "1", "d1", "0", "", "1", "log-a2", "1", "a2", "0"};
+    const char *a1_again[] = {"wk-1", "1", "d1", "0", "", "1", "log-a1", "2", "a1", "0"};
+    const char *a2[] = {"wk-1", "1", "d1", "0", "", "1", "log-a2", "2", "a2", "0"};
     for (int i = 0; i < 2; i++) {
-        redisReply *r = eval(dh_script_commit, 4, keys, 10, a1);
+        redisReply *r = eval(dh_script_commit, 4, keys, 10, i ? a1_again : a1);
         CU_ASSERT_TRUE(r && r->type == REDIS_REPLY_INTEGER && r->integer == 1);
         freeReplyObject(r);
     }
@@ -244,6 +246,73 @@ static void test_keys_commit_retried_after_a_lost_reply_lands_once(void)
     freeReplyObject(r);
     r = redisCommand(rc, "LLEN match:{d1}:log");
     CU_ASSERT_EQUAL(r->integer, 2);
+    freeReplyObject(r);
+}
+
+/* A first try (histflag 1) cannot have run before: the commit does not read the history
+ * for a repeat (one redis.call fewer per answer), so even an equal entry is written. */
+static void test_keys_commit_first_try_does_not_read_the_history(void)
+{
+    CU_ASSERT_FATAL(redis_up());
+    run("FLUSHALL");
+    run("HSET match:{f1} worker wk-1 epoch 1 status running");
+    run("CONFIG RESETSTAT");
+    const char *keys[] = {"match:{f1}", "match:{f1}:snap", "match:{f1}:log", "match:{f1}:history"};
+    const char *a1[] = {"wk-1", "1", "f1", "0", "", "1", "a1", "1", "a1", "0"};
+    for (int i = 0; i < 2; i++) {
+        redisReply *r = eval(dh_script_commit, 4, keys, 10, a1);
+        CU_ASSERT_TRUE(r && r->type == REDIS_REPLY_INTEGER && r->integer == 1);
+        freeReplyObject(r);
+    }
+    redisReply *r = redisCommand(rc, "LLEN match:{f1}:history");
+    CU_ASSERT_EQUAL(r->integer, 2);
+    freeReplyObject(r);
+    r = redisCommand(rc, "INFO commandstats");
+    CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_STRING);
+    CU_ASSERT_PTR_NULL(strstr(r->str, "cmdstat_lindex"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->str, "cmdstat_rpush"));
+    freeReplyObject(r);
+}
+
+/* In one batch call each commit reads its own keys and arguments only: a finish without
+ * the optional end reason and rating job, followed by another match's commit, does not
+ * take the next commit's arguments for them; a fenced commit fails alone. */
+static void test_keys_commit_batch_commits_read_only_their_own_arguments(void)
+{
+    CU_ASSERT_FATAL(redis_up());
+    run("FLUSHALL");
+    run("HSET match:{b1} worker wk-1 epoch 1 status running");
+    run("HSET match:{b2} worker wk-1 epoch 1 status running");
+    run("HSET match:{b3} worker wk-2 epoch 1 status running");
+    const char *keys[] = {"match:{b1}", "match:{b1}:snap", "match:{b1}:log", "match:{b1}:history",
+                          "match:{b2}", "match:{b2}:snap", "match:{b2}:log", "match:{b2}:history",
+                          "match:{b3}", "match:{b3}:snap", "match:{b3}:log", "match:{b3}:history"};
+    const char *args[] = {/* b1 finishes: 13 arguments, no end reason nor rating job */
+                          "13", "wk-1", "1", "b1", "0", "", "1", "x1", "1", "x1", "1", "99", "[]",
+                          "00",
+                          /* b2: a first answer, then a finish with both optional ones */
+                          "15", "wk-1", "1", "b2", "0", "", "1", "y1", "1", "y1", "1", "98", "[]",
+                          "01", "resigned", "job-b2",
+                          /* b3 is owned by another worker: fenced */
+                          "10", "wk-1", "1", "b3", "0", "", "1", "z1", "1", "z1", "0"};
+    redisReply *r = eval(dh_script_commit_batch, 12, keys, (int)(sizeof args / sizeof *args), args);
+    CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_ARRAY && r->elements == 3);
+    CU_ASSERT_TRUE(r->element[0]->type == REDIS_REPLY_INTEGER && r->element[0]->integer == 1);
+    CU_ASSERT_TRUE(r->element[1]->type == REDIS_REPLY_INTEGER && r->element[1]->integer == 2);
+    CU_ASSERT_TRUE(r->element[2]->type == REDIS_REPLY_ERROR &&
+                   strstr(r->element[2]->str, DH_REPLY_FENCED));
+    freeReplyObject(r);
+    r = redisCommand(rc, "HMGET match:{b1} status " DH_F_END_REASON " " DH_F_RATING_JOB);
+    CU_ASSERT_STRING_EQUAL(r->element[0]->str, "finished");
+    CU_ASSERT_EQUAL(r->element[1]->type, REDIS_REPLY_NIL);
+    CU_ASSERT_EQUAL(r->element[2]->type, REDIS_REPLY_NIL);
+    freeReplyObject(r);
+    r = redisCommand(rc, "HMGET match:{b2} " DH_F_END_REASON " " DH_F_RATING_JOB);
+    CU_ASSERT_STRING_EQUAL(r->element[0]->str, "resigned");
+    CU_ASSERT_STRING_EQUAL(r->element[1]->str, "job-b2");
+    freeReplyObject(r);
+    r = redisCommand(rc, "EXISTS match:{b3}:history");
+    CU_ASSERT_EQUAL(r->integer, 0);
     freeReplyObject(r);
 }
 
@@ -423,6 +492,10 @@ int main(void)
         {"keys_commit_keeps_a_rating_job_once", test_keys_commit_keeps_a_rating_job_once},
         {"keys_commit_retried_after_a_lost_reply_lands_once",
          test_keys_commit_retried_after_a_lost_reply_lands_once},
+        {"keys_commit_first_try_does_not_read_the_history",
+         test_keys_commit_first_try_does_not_read_the_history},
+        {"keys_commit_batch_commits_read_only_their_own_arguments",
+         test_keys_commit_batch_commits_read_only_their_own_arguments},
         {"keys_account_name_taken_once", test_keys_account_name_taken_once},
         {"keys_login_attempts_are_counted_per_name", test_keys_login_attempts_are_counted_per_name},
         {"keys_takeover_bumps_the_epoch_once_and_says_where_the_match_is",

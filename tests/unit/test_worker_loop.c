@@ -305,6 +305,71 @@ static void test_worker_loop_bounds_a_burst_of_start_matches_in_time(void)
     rig_worker_close(&r);
 }
 
+/* The messages gw-t got within RIG_WORKER_QUIET_MS, in order: for each, whether it held a
+ * Reply to cmd_id and whether it held anything else; their number. */
+static size_t gw_messages(rig_worker *r, uint64_t cmd_id, bool *reply, bool *other, size_t max)
+{
+    size_t n = 0;
+    zmq_pollitem_t it = {r->gw, 0, ZMQ_POLLIN, 0};
+    Deckhand__Internal__Internal *m = NULL;
+    while (n < max && zmq_poll(&it, 1, RIG_WORKER_QUIET_MS) == 1 &&
+           dh_zmq_recv(r->gw, NULL, &m) == 1) {
+        size_t k = 0;
+        Deckhand__Internal__PlayerOutput **po = rig_worker_outputs(m, &k);
+        reply[n] = other[n] = false;
+        for (size_t i = 0; i < k; i++) {
+            Deckhand__ServerMessage *sm =
+                deckhand__server_message__unpack(NULL, po[i]->message.len, po[i]->message.data);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(sm);
+            bool is_reply = sm->body_case == DECKHAND__SERVER_MESSAGE__BODY_REPLY &&
+                            sm->reply->cmd_id == cmd_id;
+            reply[n] |= is_reply;
+            other[n] |= !is_reply && sm->body_case != DECKHAND__SERVER_MESSAGE__BODY_VIEW;
+            deckhand__server_message__free_unpacked(sm, NULL);
+        }
+        deckhand__internal__internal__free_unpacked(m, NULL);
+        m = NULL;
+        n++;
+    }
+    return n;
+}
+
+/* A turn's answers go to the gateway as soon as Redis has them (host_flush sends the
+ * batch), before the turn's chores (the lease, the adoption poll, the rating sweep, the
+ * timers): here a seat's bot, played by the turn's timers after a Resync was answered,
+ * comes in a later message. */
+static void test_worker_loop_sends_answers_before_the_turns_chores(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "scripts", NULL);
+    uint64_t now = dh_now_ms();
+    if (now > r.now)
+        rig_worker_advance(&r, now - r.now);
+    host_match *hm = rig_worker_started_away(&r, "m-early", 1, "bot");
+    rig_worker_mm_drain(&r);
+    int seat = engine_match_decision(hm->m)->seat;
+    rig_worker_away_via(&r, "gw-t", "m-early", rig_worker_players[seat]);
+    rig_outbox o;
+    rig_worker_gw_drain(&r, &o);
+    rig_outbox_free(&o);
+    usleep(5000); /* the away seat's 1 ms of grace is over: the turn's timers play it */
+    worker_loop l;
+    worker_loop_init(&l, dh_now_ms(), 0);
+    resync(&r, "m-early", rig_worker_players[1 - seat], 7);
+    zmq_pollitem_t it = {r.router, 0, ZMQ_POLLIN, 0};
+    CU_ASSERT_EQUAL_FATAL(zmq_poll(&it, 1, 2000), 1);
+    worker_loop_turn(&l, &r.h);
+    bool reply[8], other[8];
+    size_t n = gw_messages(&r, 7, reply, other, 8);
+    CU_ASSERT_FATAL(n >= 2);
+    CU_ASSERT_TRUE(reply[0]);  /* the Resync's Reply first, in a message of its own */
+    CU_ASSERT_FALSE(other[0]); /* (its full View with it) */
+    CU_ASSERT_FALSE(reply[n - 1]);
+    CU_ASSERT_TRUE(other[n - 1]); /* the bot's move, after the chores */
+    worker_loop_free(&l);
+    rig_worker_close(&r);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -316,6 +381,8 @@ int main(void)
          test_worker_loop_refuses_past_a_configured_inbox_bound},
         {"worker_loop_never_refuses_an_attach", test_worker_loop_never_refuses_an_attach},
         {"worker_control_ignores_a_probe_silently", test_worker_control_ignores_a_probe_silently},
+        {"worker_loop_sends_answers_before_the_turns_chores",
+         test_worker_loop_sends_answers_before_the_turns_chores},
         {"worker_loop_bounds_a_burst_of_start_matches_in_time",
          test_worker_loop_bounds_a_burst_of_start_matches_in_time},
         {NULL, NULL},

@@ -180,6 +180,10 @@ static void test_role_may_send_only_its_messages(void)
     CU_ASSERT_TRUE(dh_zmq_role_may_send("worker", DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_HELLO));
     CU_ASSERT_TRUE(
         dh_zmq_role_may_send("gateway", DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND));
+    CU_ASSERT_TRUE(
+        dh_zmq_role_may_send("gateway", DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMANDS));
+    CU_ASSERT_FALSE(
+        dh_zmq_role_may_send("worker", DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMANDS));
     CU_ASSERT_FALSE(
         dh_zmq_role_may_send("gateway", DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_STARTED));
     CU_ASSERT_FALSE(dh_zmq_role_may_send("worker", DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_JOIN));

@@ -89,6 +89,7 @@ void host_free(host *h)
     for (host_match *hm; (hm = host_walk_next(&w));)
         host_match_free(hm);
     free(h->matches);
+    host_index_free(h);
     free(h->acts);
     out_batch_free(h);
     h->matches = NULL;
@@ -101,15 +102,6 @@ size_t host_active(const host *h)
     return h->nmatches;
 }
 
-host_match *host_find(host *h, const char *match_id)
-{
-    host_walk w = host_walk_from(h, 0);
-    for (host_match *hm; (hm = host_walk_next(&w));)
-        if (!strcmp(hm->id, match_id))
-            return hm;
-    return NULL;
-}
-
 bool host_reserve(host *h)
 {
     return dh_grow(&h->matches, &h->capmatches, h->nmatches + 1, sizeof *h->matches, 64) == 0;
@@ -118,13 +110,7 @@ bool host_reserve(host *h)
 /* Remove hm from the table and free it; then its bundle may go too. */
 void host_drop(host *h, host_match *hm)
 {
-    host_walk w = host_walk_from(h, 0);
-    for (host_match *it; (it = host_walk_next(&w));) {
-        if (it == hm) {
-            h->matches[w.at] = h->matches[--h->nmatches];
-            break;
-        }
-    }
+    host_index_del(h, hm);
     bundles_entry *pin = hm->pin;
     if (hm->watch)
         out_watch_gone(h, hm);
@@ -256,7 +242,7 @@ void host_start_match(host *h, const Deckhand__Internal__StartMatch *sm, uint64_
     }
     free(names);
     names = NULL;
-    h->matches[h->nmatches++] = hm;
+    host_index_add(h, hm);
     if (pin) {
         hm->pin = pin;
         bundles_started(h->bs, pin);

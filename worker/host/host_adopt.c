@@ -288,7 +288,7 @@ static int host_adopt_read(host *h, const char *match_id, const store_match_read
         hm->pin = pin;
         bundles_pin(pin);
     }
-    h->matches[h->nmatches++] = hm;
+    host_index_add(h, hm);
     dh_counter_inc(&h->stats.adoptions);
     dh_info("match %s: adopted at epoch %llu (%llu answers, bundle %.12s)", match_id,
             (unsigned long long)hm->epoch, (unsigned long long)hm->answers, meta->bundle);

@@ -198,7 +198,10 @@ static bool host_snapshot_due(const host *h, const host_match *hm, uint64_t vers
 int host_persist(host *h, host_match *hm, const engine_answer *accepted)
 {
     int rc = -1;
-    store_commit c = {.match_id = hm->id, .worker = h->worker_id, .epoch = hm->epoch};
+    store_commit c = {.match_id = hm->id,
+                      .worker = h->worker_id,
+                      .epoch = hm->epoch,
+                      .recheck = hm->commit_unsure};
     uint64_t version = engine_match_snapshot_version(hm->m);
     bool snap = host_snapshot_due(h, hm, version, accepted);
     size_t nlog = snap ? engine_match_log_len(hm->m) : 0, owned = 0;
@@ -254,6 +257,7 @@ out:
 
 void host_persist_landed(host_match *hm, bool ok)
 {
+    hm->commit_unsure = !ok;
     if (ok && hm->snap_writing)
         hm->snap_version = hm->snap_writing;
     hm->snap_writing = 0;

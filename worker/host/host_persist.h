@@ -20,7 +20,8 @@ size_t host_results(const host_match *hm, engine_result *res, size_t max);
 /* Queue the fenced write that makes Redis hold hm as the engine has it now. -1: not queued. */
 int host_persist(host *h, host_match *hm, const engine_answer *accepted);
 /* host_persist's write landed (ok) or failed: Redis now holds the snapshot it carried, if
- * any, or still the one before. */
+ * any, or still the one before. A failed one may still have run (its reply lost): until a
+ * write of hm lands, its commits ask Redis to check their answer is not in already. */
 void host_persist_landed(host_match *hm, bool ok);
 /* Queue the fenced write of what must survive an adoption besides the match: when each
  * away seat left (as wall-clock ms, which workers share) and the failures in a row. The

@@ -2,11 +2,11 @@
  * out_view.c: what each seat is shown of its match, as full Views and ViewDeltas.
  *
  * The engine decides visibility (engine_match_view); this file never looks at the match
- * itself. For every seat it remembers a fingerprint of each zone and the value of each
- * counter of the View it last sent, and after a change it compares the seat's new View
- * with that memory and sends only the zones and counters that differ, copied from the new
- * View. A delta therefore carries nothing the seat's own full View would not show it.
- * A full View goes when the seat has nothing to build on (just attached, a new
+ * itself. For every seat it remembers a fingerprint of each zone (the engine's, made from
+ * its ids as it built the View) and the value of each counter of the View it last sent, and after a
+ * change it compares the seat's new View with that memory and sends only the zones and counters
+ * that differ, copied from the new View. A delta therefore carries nothing the seat's own full View
+ * would not show it. A full View goes when the seat has nothing to build on (just attached, a new
  * connection, Resync, another worker) or when the zones or counters themselves came or
  * went; the Catalog of the match's bundle goes before the first one a connection gets.
  */
@@ -34,35 +34,14 @@ struct host_seen {
     bool finished;
 };
 
-static uint64_t zone_print(const Deckhand__Zone *z)
-{
-    uint64_t h = dh_fnv1a(DH_FNV_START, &z->count, sizeof z->count);
-    h = dh_fnv1a(h, &z->n_cards, sizeof z->n_cards);
-    for (size_t i = 0; i < z->n_cards; i++) {
-        h = dh_fnv1a(h, &z->cards[i]->entity, sizeof z->cards[i]->entity);
-        h = dh_fnv1a_str(h, z->cards[i]->name);
-    }
-    return h;
-}
-
+/* The View's shape (engine_view_shape) with the players' connected flags, which the worker
+ * sets on it (mark_connected). */
 static uint64_t view_shape(const Deckhand__View *v)
 {
-    uint64_t h = dh_fnv1a(DH_FNV_START, &v->n_zones, sizeof v->n_zones);
-    for (size_t i = 0; i < v->n_zones; i++) {
-        h = dh_fnv1a_str(h, v->zones[i]->name);
-        h = dh_fnv1a(h, &v->zones[i]->owner, sizeof v->zones[i]->owner);
-    }
-    h = dh_fnv1a(h, &v->n_counters, sizeof v->n_counters);
-    for (size_t i = 0; i < v->n_counters; i++) {
-        h = dh_fnv1a_str(h, v->counters[i]->name);
-        h = dh_fnv1a(h, &v->counters[i]->owner, sizeof v->counters[i]->owner);
-    }
-    h = dh_fnv1a(h, &v->n_players, sizeof v->n_players);
-    for (size_t i = 0; i < v->n_players; i++) {
-        h = dh_fnv1a_str(h, v->players[i]->name);
+    uint64_t h = engine_view_shape(v);
+    for (size_t i = 0; i < v->n_players; i++)
         h = dh_fnv1a(h, &v->players[i]->connected, sizeof v->players[i]->connected);
-    }
-    return dh_fnv1a_str(h, v->bundle_id);
+    return h;
 }
 
 void out_view_forget(host_seat *s)
@@ -92,7 +71,7 @@ static bool seen_keep(host_seen *sn, const Deckhand__View *v)
         return false;
     sn->shape = view_shape(v);
     for (size_t i = 0; i < v->n_zones; i++)
-        sn->zone[i] = zone_print(v->zones[i]);
+        sn->zone[i] = engine_view_zone_print(v, i);
     for (size_t i = 0; i < v->n_counters; i++)
         sn->counter[i] = v->counters[i]->value;
     sn->waiting_for = v->waiting_for;
@@ -172,7 +151,7 @@ static int send_delta(host *h, host_seat *s, Deckhand__View *v)
         goto out;
     /* The same shape: remembering v is updating what changed, while listing it. */
     for (size_t i = 0; i < v->n_zones; i++) {
-        uint64_t print = zone_print(v->zones[i]);
+        uint64_t print = engine_view_zone_print(v, i);
         if (print != sn->zone[i])
             d.zones[d.n_zones++] = v->zones[i];
         sn->zone[i] = print;

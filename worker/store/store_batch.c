@@ -31,17 +31,36 @@ bool store_batching(const store *s)
     return !s->redis.addr.cluster;
 }
 
+/* "$N\r\n", the head of a bulk string of n bytes, into head (at least 24 bytes); its
+ * length. Written by hand: snprintf was most of a commit's formatting. */
+static size_t store_bulk_head(char *head, size_t n)
+{
+    char digits[20];
+    size_t nd = 0;
+    do {
+        digits[nd++] = (char)('0' + n % 10);
+        n /= 10;
+    } while (n);
+    size_t h = 0;
+    head[h++] = '$';
+    while (nd)
+        head[h++] = digits[--nd];
+    head[h++] = '\r';
+    head[h++] = '\n';
+    return h;
+}
+
 /* Append one RESP bulk string to b. */
 static int store_bulk(store_resp *b, const char *p, size_t n)
 {
-    char head[32];
-    int h = snprintf(head, sizeof head, "$%zu\r\n", n);
-    if (dh_grow(&b->p, &b->cap, b->len + (size_t)h + n + 2, 1, 4096) < 0)
+    char head[24];
+    size_t h = store_bulk_head(head, n);
+    if (dh_grow(&b->p, &b->cap, b->len + h + n + 2, 1, 4096) < 0)
         return -1;
-    memcpy(b->p + b->len, head, (size_t)h);
-    memcpy(b->p + b->len + (size_t)h, p, n);
-    memcpy(b->p + b->len + (size_t)h + n, "\r\n", 2);
-    b->len += (size_t)h + n + 2;
+    memcpy(b->p + b->len, head, h);
+    memcpy(b->p + b->len + h, p, n);
+    memcpy(b->p + b->len + h + n, "\r\n", 2);
+    b->len += h + n + 2;
     b->count++;
     return 0;
 }

@@ -114,8 +114,14 @@ long host_check_owned(host *h, uint64_t now_ms);
 void host_flush(host *h, uint64_t now_ms);
 
 size_t host_active(const host *h);
-/* The hosted match with this id, or NULL. */
+/* The hosted match with this id, or NULL (host_index.c: through the index by id). */
 host_match *host_find(host *h, const char *match_id);
+/* Put hm in h->matches and the index by id (room made by host_reserve beforehand). */
+void host_index_add(host *h, host_match *hm);
+/* Take hm out of h->matches and the index by id. */
+void host_index_del(host *h, host_match *hm);
+/* Free the index by id. */
+void host_index_free(host *h);
 
 /* Live-ops --apply-to-running: every match whose game's current bundle applies to running
  * matches moves onto it at its next quiescent point (a turn boundary with no answer since:

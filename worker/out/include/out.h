@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "dh_ops.h"
+#include "dh_table.h"
 #include "dh_zmq.h"
 #include "engine.h"
 #include "internal.pb-c.h"
@@ -79,8 +80,11 @@ typedef struct {
     int nseats;
     uint64_t snap_version; /* last snapshot version Redis holds */
     uint64_t snap_writing; /* the version the write in flight carries a snapshot of; 0: none */
-    uint64_t epoch;        /* our ownership epoch (match:{ID}.epoch) for fenced writes */
-    uint64_t answers;      /* accepted answers since the start (the history's length) */
+    /* a write of it failed without a known outcome (it may have run): its next commit asks
+     * Redis to check its answer is not in already (store_commit.recheck) */
+    bool commit_unsure;
+    uint64_t epoch;   /* our ownership epoch (match:{ID}.epoch) for fenced writes */
+    uint64_t answers; /* accepted answers since the start (the history's length) */
     host_settings set;
     char mode[64];
     uint64_t decision_id;  /* the pending decision the timers below belong to */
@@ -155,6 +159,8 @@ typedef struct {
     struct host_stall *stall; /* the stall watcher (host/host_stall.c); NULL: none */
     host_match **matches;
     size_t nmatches, capmatches;
+    dh_table by_id;           /* match id -> one of matches (host/host_index.c) */
+    bool by_id_partial;       /* an insert failed (out of memory): matches is searched instead */
     struct host_action *acts; /* held on the batch (host/host_internal.h) */
     size_t nacts, capacts;
     host_stats stats;

@@ -131,6 +131,9 @@ typedef struct {
     size_t nlog;
     const uint8_t *hist; /* the accepted answer, appended to the history, or NULL */
     size_t hist_len;
+    /* an earlier commit of the match failed without a known outcome (it may have run):
+     * Redis checks that hist is not already the history's last entry before writing */
+    bool recheck;
     bool finish; /* the match ended: status, ended_ms, result, final_hash */
     uint64_t ended_ms;
     const char *result, *final_hash;

@@ -1,0 +1,33 @@
+/*
+ * dh_client_lean.h: decoding only what a bot reads of a ServerMessage.
+ *
+ * A load generator gets, per answer it sends, its Reply, the match's Events and a
+ * ViewDelta (or a View) with the next DecisionRequest, and it reads of those only the
+ * match id, the event sequence and the decision. Unpacking the rest (every zone of a
+ * delta, every player and counter of a View, an Event's text) was the largest part of
+ * `deckhand load`'s CPU per answer (docs/BENCHMARKS.md, issue 27). A connection in lean
+ * mode (dh_client_set_lean) peeks at each message's kind on the wire and, for an Event, a
+ * View or a ViewDelta, unpacks only those fields; a Catalog (card texts) is dropped
+ * unread; every other kind is unpacked whole.
+ */
+#ifndef DECKHAND_DH_CLIENT_LEAN_H
+#define DECKHAND_DH_CLIENT_LEAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "deckhand.pb-c.h"
+
+/* What dh_client_lean_decode did with a message. */
+typedef enum {
+    DH_LEAN_WHOLE,   /* not a kind it thins (or not well formed): unpack it whole */
+    DH_LEAN_DROPPED, /* a kind a bot never reads: nothing to hand out */
+    DH_LEAN_DECODED, /* *out holds the thinned message (free it as any unpacked one) */
+    DH_LEAN_FAILED,  /* out of memory, or the thinned fields did not unpack */
+} dh_lean_result;
+
+/* Decode buf[0..len) keeping, of an Event, its match_id and event_seq; of a View or a
+ * ViewDelta, its match_id, event_seq and decision. */
+dh_lean_result dh_client_lean_decode(const uint8_t *buf, size_t len, Deckhand__ServerMessage **out);
+
+#endif

@@ -1,0 +1,183 @@
+/*
+ * test_client_lean.c: the lean decoding of `deckhand load`'s connections
+ * (client/lib/dh_client_lean.h): an Event, a View and a ViewDelta keep their match id,
+ * event sequence and decision (every option a bot reads) and lose the rest; a Catalog is
+ * dropped; other kinds, and bytes that are not a message, are left to the whole unpack.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dh_client_lean.h"
+#include "dh_test.h"
+
+static uint8_t *pack(const Deckhand__ServerMessage *m, size_t *len)
+{
+    *len = deckhand__server_message__get_packed_size(m);
+    uint8_t *buf = malloc(*len ? *len : 1);
+    deckhand__server_message__pack(m, buf);
+    return buf;
+}
+
+/* A DecisionRequest with two options, as the generic bot reads them. */
+static void decision(Deckhand__DecisionRequest *d, Deckhand__Option *o, Deckhand__Option **opts)
+{
+    deckhand__decision_request__init(d);
+    d->match_id = "m-1";
+    d->decision_id = 42;
+    d->kind = "buy";
+    d->min = 1;
+    d->max = 1;
+    for (int i = 0; i < 2; i++) {
+        deckhand__option__init(&o[i]);
+        o[i].id = (uint32_t)i + 1;
+        opts[i] = &o[i];
+    }
+    o[0].label = "Buy Silver ($3)";
+    o[0].card = "Silver";
+    o[1].label = "Done";
+    d->n_options = 2;
+    d->options = opts;
+}
+
+static void check_decision(const Deckhand__DecisionRequest *d)
+{
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    CU_ASSERT_EQUAL(d->decision_id, 42);
+    CU_ASSERT_STRING_EQUAL(d->kind, "buy");
+    CU_ASSERT_EQUAL(d->max, 1);
+    CU_ASSERT_EQUAL_FATAL(d->n_options, 2);
+    CU_ASSERT_STRING_EQUAL(d->options[0]->label, "Buy Silver ($3)");
+    CU_ASSERT_STRING_EQUAL(d->options[0]->card, "Silver");
+    CU_ASSERT_EQUAL(d->options[1]->id, 2);
+}
+
+static void test_lean_view_delta_keeps_id_seq_and_decision_without_zones(void)
+{
+    Deckhand__Zone z = DECKHAND__ZONE__INIT, *zones[] = {&z};
+    Deckhand__DecisionRequest d;
+    Deckhand__Option o[2], *opts[2];
+    Deckhand__ViewDelta v = DECKHAND__VIEW_DELTA__INIT;
+    Deckhand__ServerMessage m = DECKHAND__SERVER_MESSAGE__INIT, *out = NULL;
+    decision(&d, o, opts);
+    z.name = "hand";
+    z.count = 5;
+    v.match_id = "m-1";
+    v.event_seq = 300; /* two bytes of varint */
+    v.view_seq = 9;
+    v.n_zones = 1;
+    v.zones = zones;
+    v.decision = &d;
+    m.body_case = DECKHAND__SERVER_MESSAGE__BODY_VIEW_DELTA;
+    m.view_delta = &v;
+    size_t len;
+    uint8_t *buf = pack(&m, &len);
+    CU_ASSERT_EQUAL_FATAL(dh_client_lean_decode(buf, len, &out), DH_LEAN_DECODED);
+    CU_ASSERT_EQUAL_FATAL(out->body_case, DECKHAND__SERVER_MESSAGE__BODY_VIEW_DELTA);
+    CU_ASSERT_STRING_EQUAL(out->view_delta->match_id, "m-1");
+    CU_ASSERT_EQUAL(out->view_delta->event_seq, 300);
+    CU_ASSERT_EQUAL(out->view_delta->n_zones, 0);
+    CU_ASSERT_EQUAL(out->view_delta->view_seq, 0);
+    check_decision(out->view_delta->decision);
+    deckhand__server_message__free_unpacked(out, NULL);
+    free(buf);
+}
+
+static void test_lean_view_keeps_id_seq_and_decision_without_players(void)
+{
+    Deckhand__PlayerInfo p = DECKHAND__PLAYER_INFO__INIT, *players[] = {&p};
+    Deckhand__DecisionRequest d;
+    Deckhand__Option o[2], *opts[2];
+    Deckhand__View v = DECKHAND__VIEW__INIT;
+    Deckhand__ServerMessage m = DECKHAND__SERVER_MESSAGE__INIT, *out = NULL;
+    decision(&d, o, opts);
+    p.name = "alice";
+    v.match_id = "m-1";
+    v.event_seq = 7;
+    v.game = "dominion";
+    v.n_players = 1;
+    v.players = players;
+    v.decision = &d;
+    m.body_case = DECKHAND__SERVER_MESSAGE__BODY_VIEW;
+    m.view = &v;
+    size_t len;
+    uint8_t *buf = pack(&m, &len);
+    CU_ASSERT_EQUAL_FATAL(dh_client_lean_decode(buf, len, &out), DH_LEAN_DECODED);
+    CU_ASSERT_EQUAL_FATAL(out->body_case, DECKHAND__SERVER_MESSAGE__BODY_VIEW);
+    CU_ASSERT_STRING_EQUAL(out->view->match_id, "m-1");
+    CU_ASSERT_EQUAL(out->view->event_seq, 7);
+    CU_ASSERT_EQUAL(out->view->n_players, 0);
+    CU_ASSERT_STRING_EQUAL(out->view->game, "");
+    check_decision(out->view->decision);
+    deckhand__server_message__free_unpacked(out, NULL);
+    free(buf);
+}
+
+static void test_lean_event_keeps_id_and_seq_without_text(void)
+{
+    Deckhand__Event e = DECKHAND__EVENT__INIT;
+    Deckhand__ServerMessage m = DECKHAND__SERVER_MESSAGE__INIT, *out = NULL;
+    e.match_id = "m-2";
+    e.event_seq = 12;
+    e.kind = "log";
+    e.text = "alice buys a Silver";
+    m.body_case = DECKHAND__SERVER_MESSAGE__BODY_EVENT;
+    m.event = &e;
+    size_t len;
+    uint8_t *buf = pack(&m, &len);
+    CU_ASSERT_EQUAL_FATAL(dh_client_lean_decode(buf, len, &out), DH_LEAN_DECODED);
+    CU_ASSERT_EQUAL_FATAL(out->body_case, DECKHAND__SERVER_MESSAGE__BODY_EVENT);
+    CU_ASSERT_STRING_EQUAL(out->event->match_id, "m-2");
+    CU_ASSERT_EQUAL(out->event->event_seq, 12);
+    CU_ASSERT_STRING_EQUAL(out->event->text, "");
+    deckhand__server_message__free_unpacked(out, NULL);
+    free(buf);
+}
+
+static void test_lean_catalog_is_dropped_and_a_reply_left_whole(void)
+{
+    Deckhand__Catalog cat = DECKHAND__CATALOG__INIT;
+    Deckhand__Reply rep = DECKHAND__REPLY__INIT;
+    Deckhand__ServerMessage m = DECKHAND__SERVER_MESSAGE__INIT, *out = NULL;
+    cat.bundle_id = "abc";
+    m.body_case = DECKHAND__SERVER_MESSAGE__BODY_CATALOG;
+    m.catalog = &cat;
+    size_t len;
+    uint8_t *buf = pack(&m, &len);
+    CU_ASSERT_EQUAL(dh_client_lean_decode(buf, len, &out), DH_LEAN_DROPPED);
+    free(buf);
+    rep.cmd_id = 5;
+    rep.ok = 1;
+    m.body_case = DECKHAND__SERVER_MESSAGE__BODY_REPLY;
+    m.reply = &rep;
+    buf = pack(&m, &len);
+    CU_ASSERT_EQUAL(dh_client_lean_decode(buf, len, &out), DH_LEAN_WHOLE);
+    free(buf);
+}
+
+static void test_lean_leaves_broken_bytes_to_the_whole_unpack(void)
+{
+    /* a View (field 6) whose length runs past the end, then a truncated varint inside */
+    const uint8_t past[] = {6 << 3 | 2, 10, 1 << 3 | 2, 1, 'x'};
+    const uint8_t inside[] = {6 << 3 | 2, 2, 2 << 3 | 0, 0x80};
+    Deckhand__ServerMessage *out = NULL;
+    CU_ASSERT_EQUAL(dh_client_lean_decode(past, sizeof past, &out), DH_LEAN_WHOLE);
+    CU_ASSERT_EQUAL(dh_client_lean_decode(inside, sizeof inside, &out), DH_LEAN_WHOLE);
+    CU_ASSERT_PTR_NULL(out);
+}
+
+int main(void)
+{
+    static const dh_test_case cases[] = {
+        {"lean_view_delta_keeps_id_seq_and_decision_without_zones",
+         test_lean_view_delta_keeps_id_seq_and_decision_without_zones},
+        {"lean_view_keeps_id_seq_and_decision_without_players",
+         test_lean_view_keeps_id_seq_and_decision_without_players},
+        {"lean_event_keeps_id_and_seq_without_text", test_lean_event_keeps_id_and_seq_without_text},
+        {"lean_catalog_is_dropped_and_a_reply_left_whole",
+         test_lean_catalog_is_dropped_and_a_reply_left_whole},
+        {"lean_leaves_broken_bytes_to_the_whole_unpack",
+         test_lean_leaves_broken_bytes_to_the_whole_unpack},
+        {NULL, NULL},
+    };
+    return dh_test_main("client_lean", cases);
+}

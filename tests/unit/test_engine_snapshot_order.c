@@ -1,0 +1,160 @@
+/*
+ * test_engine_snapshot_order.c: a snapshot lists its names, zones, attributes and counters
+ * in string order (engine/engine_state.c), also after names were interned since the last
+ * snapshot. The order comes from a cache of the bundle's names sorted once
+ * (engine_intern_sorted) rather than from sorting the strings at every turn boundary, so
+ * this reads the snapshot's bytes back and checks the order against the strings
+ * themselves, on the mini fixture game whose traps option brings new zones and counters
+ * mid-match.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dh_test.h"
+#include "engine.h"
+#include "rig_engine.h"
+
+#define MAX_NAMES 512
+
+typedef struct {
+    const uint8_t *p;
+    size_t len, at;
+    bool bad;
+} rd;
+
+static uint32_t u32(rd *r)
+{
+    if (r->at + 4 > r->len) {
+        r->bad = true;
+        return 0;
+    }
+    const uint8_t *p = r->p + r->at;
+    r->at += 4;
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void skip(rd *r, size_t n)
+{
+    r->bad |= r->at + n > r->len;
+    r->at += n;
+}
+
+/* name a against name b, by their bytes (memcmp, then length) */
+static int cmp_str(const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b), n = na < nb ? na : nb;
+    int c = memcmp(a, b, n);
+    return c ? c : (na > nb) - (na < nb);
+}
+
+/* (string, number) keys in order: -1, 0 or 1 for a before, equal to or after b */
+static int cmp_key(const char *sa, int64_t na, const char *sb, int64_t nb)
+{
+    int c = cmp_str(sa, sb);
+    return c ? c : (na > nb) - (na < nb);
+}
+
+/* Checks a snapshot's order; the number of names it lists. */
+static uint32_t check_snapshot_order(const uint8_t *p, size_t len)
+{
+    static char names[MAX_NAMES][128];
+    rd r = {p, len, 0, false};
+    CU_ASSERT_EQUAL(u32(&r), 0x4e534844u); /* DHSN */
+    uint32_t version = u32(&r);
+    skip(&r, 8 + 8 + 4);
+    uint32_t np = u32(&r);
+    skip(&r, 4 + 4 * 8 + np * 8 + (version >= 2 ? 8 : 0) + np * 12);
+    uint32_t nnames = u32(&r);
+    CU_ASSERT_FATAL(!r.bad && nnames < MAX_NAMES);
+    for (uint32_t i = 0; i < nnames; i++) {
+        uint32_t n = u32(&r);
+        CU_ASSERT_FATAL(!r.bad && n < sizeof names[i] && r.at + n <= len);
+        memcpy(names[i], p + r.at, n);
+        names[i][n] = '\0';
+        skip(&r, n);
+        if (i)
+            CU_ASSERT(cmp_str(names[i - 1], names[i]) < 0);
+    }
+    uint32_t nents = u32(&r);
+    skip(&r, (size_t)nents * 4);
+    uint32_t nzones = u32(&r), prev_name = 0;
+    int64_t prev_owner = 0;
+    for (uint32_t i = 0; i < nzones && !r.bad; i++) {
+        uint32_t name = u32(&r), owner = u32(&r), n = u32(&r);
+        skip(&r, (size_t)n * 4);
+        CU_ASSERT_FATAL(name < nnames);
+        if (i)
+            CU_ASSERT(cmp_key(names[prev_name], prev_owner, names[name], (int32_t)owner) < 0);
+        prev_name = name, prev_owner = (int32_t)owner;
+    }
+    uint32_t nattrs = u32(&r), prev_ent = 0;
+    for (uint32_t i = 0; i < nattrs && !r.bad; i++) {
+        uint32_t ent = u32(&r), name = u32(&r);
+        skip(&r, 8);
+        CU_ASSERT_FATAL(name < nnames);
+        if (i)
+            CU_ASSERT(prev_ent < ent ||
+                      (prev_ent == ent && cmp_str(names[prev_name], names[name]) < 0));
+        prev_ent = ent, prev_name = name;
+    }
+    uint32_t ncounters = u32(&r);
+    for (uint32_t i = 0; i < ncounters && !r.bad; i++) {
+        uint32_t name = u32(&r), owner = u32(&r);
+        skip(&r, 8);
+        CU_ASSERT_FATAL(name < nnames);
+        if (i)
+            CU_ASSERT(cmp_key(names[prev_name], prev_owner, names[name], (int32_t)owner) < 0);
+        prev_name = name, prev_owner = (int32_t)owner;
+    }
+    CU_ASSERT(!r.bad);
+    CU_ASSERT_EQUAL(r.at, len);
+    return nnames;
+}
+
+static uint32_t option_starting(engine_match *m, const char *prefix)
+{
+    const engine_decision *d = engine_match_decision(m);
+    for (size_t i = 0; d && i < d->noptions; i++)
+        if (!strncmp(d->options[i].label, prefix, strlen(prefix)))
+            return d->options[i].id;
+    return 0;
+}
+
+static uint32_t snapshot_names(engine_match *m)
+{
+    size_t len = 0;
+    const uint8_t *p = engine_match_snapshot(m, &len);
+    CU_ASSERT_FATAL(p != NULL);
+    return check_snapshot_order(p, len);
+}
+
+static void test_snapshot_keeps_string_order_as_names_appear(void)
+{
+    engine_bundle *b = rig_engine_load_mini();
+    engine_match *m = rig_engine_mini_match(b, 14, "traps=1", NULL);
+    CU_ASSERT_FATAL(m != NULL);
+    uint32_t first = snapshot_names(m);
+    uint32_t most = first;
+    for (int turn = 0; turn < 40 && !engine_match_finished(m); turn++) {
+        uint32_t probe = option_starting(m, "Probe"), play = option_starting(m, "Play ");
+        if (probe || play)
+            CU_ASSERT_EQUAL_FATAL(rig_engine_answer(m, probe ? probe : play, NULL), ENGINE_OK);
+        rig_engine_mini_pass_turn(m);
+        uint32_t n = snapshot_names(m);
+        most = n > most ? n : most;
+    }
+    CU_ASSERT_TRUE(most > first); /* names came after the first snapshot */
+    engine_match_free(m);
+    engine_bundle_free(b);
+}
+
+static const dh_test_case cases[] = {
+    {"test_snapshot_keeps_string_order_as_names_appear",
+     test_snapshot_keeps_string_order_as_names_appear},
+    {NULL, NULL},
+};
+
+int main(void)
+{
+    return dh_test_main("engine_snapshot_order", cases);
+}

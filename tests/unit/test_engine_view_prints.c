@@ -1,0 +1,141 @@
+/*
+ * test_engine_view_prints.c: the fingerprints a View carries (engine_view_shape,
+ * engine_view_zone_print) tell exactly when what it shows changed. The worker sends a
+ * seat only the zones whose fingerprint moved since its last View, and a full View when
+ * the shape moved (worker/out/out_view.c); the fingerprints are made from the engine's
+ * ids as the View is built, not from its strings, so this compares them with the strings
+ * themselves: over whole matches of every game of the bundle in scripts/, after every
+ * answer, each seat's View and the public one against the View before it.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dh_test.h"
+#include "engine.h"
+#include "rig_engine.h"
+
+#define MAX_GAMES 32
+#define MAX_STEPS                                                                                  \
+    400 /* answers per match: whole games of the faster ones, long stretches of the rest */
+#define SEATS 2
+
+static bool same_shape(const Deckhand__View *a, const Deckhand__View *b)
+{
+    if (a->n_players != b->n_players || a->n_zones != b->n_zones ||
+        a->n_counters != b->n_counters || strcmp(a->bundle_id, b->bundle_id))
+        return false;
+    for (size_t i = 0; i < a->n_players; i++)
+        if (strcmp(a->players[i]->name, b->players[i]->name))
+            return false;
+    for (size_t i = 0; i < a->n_zones; i++)
+        if (strcmp(a->zones[i]->name, b->zones[i]->name) ||
+            a->zones[i]->owner != b->zones[i]->owner)
+            return false;
+    for (size_t i = 0; i < a->n_counters; i++)
+        if (strcmp(a->counters[i]->name, b->counters[i]->name) ||
+            a->counters[i]->owner != b->counters[i]->owner)
+            return false;
+    return true;
+}
+
+static bool same_zone(const Deckhand__Zone *a, const Deckhand__Zone *b)
+{
+    if (a->count != b->count || a->n_cards != b->n_cards)
+        return false;
+    for (size_t i = 0; i < a->n_cards; i++)
+        if (a->cards[i]->entity != b->cards[i]->entity ||
+            strcmp(a->cards[i]->name, b->cards[i]->name))
+            return false;
+    return true;
+}
+
+typedef struct {
+    long views, shape_moves, zone_moves, wrong;
+} tally;
+
+/* Compares v with the View before it (NULL: none yet). */
+static void compare(const Deckhand__View *before, const Deckhand__View *v, tally *t)
+{
+    t->views++;
+    if (!before)
+        return;
+    bool shape = same_shape(before, v);
+    if (shape != (engine_view_shape(before) == engine_view_shape(v)))
+        t->wrong++;
+    t->shape_moves += !shape;
+    for (size_t i = 0; shape && i < v->n_zones; i++) {
+        bool same = same_zone(before->zones[i], v->zones[i]);
+        if (same != (engine_view_zone_print(before, i) == engine_view_zone_print(v, i)))
+            t->wrong++;
+        t->zone_moves += !same;
+    }
+}
+
+/* One match of game played by its bots (or the first options it allows), every View
+ * compared after every answer. */
+static void play(engine_bundle *b, const engine_game_info *g, uint64_t seed, tally *t)
+{
+    char id[64];
+    snprintf(id, sizeof id, "prints-%s-%" PRIu64, g->name, seed);
+    engine_match_config cfg = {id, g->name, seed, SEATS, NULL, NULL, NULL, false};
+    engine_match *m = rig_engine_match(b, &cfg);
+    CU_ASSERT_FATAL(m != NULL);
+    Deckhand__View *last[SEATS + 1] = {0};
+    static uint32_t ids[4096];
+    const engine_decision *d;
+    for (int step = 0; step <= MAX_STEPS; step++) {
+        for (int s = 0; s <= SEATS; s++) {
+            Deckhand__View *v = engine_match_view(m, s < SEATS ? s : ENGINE_SEAT_PUBLIC);
+            CU_ASSERT_FATAL(v != NULL);
+            compare(last[s], v, t);
+            engine_view_free(last[s]);
+            last[s] = v;
+        }
+        if (!(d = engine_match_decision(m)) || step == MAX_STEPS)
+            break;
+        size_t n = sizeof ids / sizeof *ids;
+        engine_error err;
+        if (engine_match_bot_answer(m, NULL, ids, &n, &err) != ENGINE_OK) {
+            n = d->min ? d->min : 1;
+            for (size_t i = 0; i < n; i++)
+                ids[i] = (uint32_t)i + 1;
+        }
+        CU_ASSERT_EQUAL_FATAL(engine_match_answer(m, d->seat, d->decision_id, ids, n, &err),
+                              ENGINE_OK);
+    }
+    for (int s = 0; s <= SEATS; s++)
+        engine_view_free(last[s]);
+    engine_match_free(m);
+}
+
+static void test_view_fingerprints_move_exactly_when_the_view_does(void)
+{
+    engine_bundle *b = rig_engine_load_games();
+    CU_ASSERT_FATAL(b != NULL);
+    engine_game_info games[MAX_GAMES];
+    size_t ng = engine_bundle_games(b, games, MAX_GAMES);
+    CU_ASSERT_TRUE_FATAL(ng > 1);
+    tally t = {0};
+    for (size_t i = 0; i < ng; i++)
+        for (uint64_t seed = 1; seed <= 3; seed++)
+            if (games[i].min_players <= SEATS && games[i].max_players >= SEATS)
+                play(b, &games[i], seed * 100 + i, &t);
+    printf("\n  %ld views, %ld shape moves, %ld zone moves, %ld wrong", t.views, t.shape_moves,
+           t.zone_moves, t.wrong);
+    CU_ASSERT_EQUAL(t.wrong, 0);
+    CU_ASSERT_TRUE(t.zone_moves > 100); /* the comparison saw changes, not only sameness */
+    CU_ASSERT_TRUE(t.shape_moves > 0);
+    engine_bundle_free(b);
+}
+
+static const dh_test_case cases[] = {
+    {"test_view_fingerprints_move_exactly_when_the_view_does",
+     test_view_fingerprints_move_exactly_when_the_view_does},
+    {NULL, NULL},
+};
+
+int main(void)
+{
+    return dh_test_main("engine_view_prints", cases);
+}

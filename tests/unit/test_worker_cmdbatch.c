@@ -1,0 +1,164 @@
+/*
+ * test_worker_cmdbatch.c: a gateway's commands of one loop turn in one message
+ * (Internal.player_commands, gateway/cmdbatch.h) at the worker's inbox
+ * (worker/worker_control.c), in the rig of rig_worker.h: each command is queued as if it
+ * had come alone and gets its own Reply, in order; an entry that is not a packed
+ * PlayerCommand (garbage, another message) is dropped alone and changes nothing, and a
+ * batch past the bounded inbox is answered OVERLOADED command by command.
+ */
+#include "rig_worker.h"
+
+#include <string.h>
+#include <zmq.h>
+
+#include "dh_clock.h"
+#include "worker.h"
+
+#define ENTRIES_MAX 8
+
+/* A Resync of player in match as a packed Internal, into buf; its length. */
+static size_t packed_resync(uint8_t *buf, const char *match, const char *player, uint64_t cmd_id)
+{
+    Deckhand__Resync rs = DECKHAND__RESYNC__INIT;
+    rs.match_id = (char *)match;
+    Deckhand__Internal__PlayerCommand pc = DECKHAND__INTERNAL__PLAYER_COMMAND__INIT;
+    pc.match_id = (char *)match;
+    pc.player_id = (char *)player;
+    pc.cmd_id = cmd_id;
+    pc.body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC;
+    pc.resync = &rs;
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND;
+    m.player_command = &pc;
+    return deckhand__internal__internal__pack(&m, buf);
+}
+
+/* Send the n entries as one PlayerCommands from gw-t, and let the worker's inbox take it:
+ * the commands it refused at once. */
+static size_t send_batch(rig_worker *r, inbox *q, ProtobufCBinaryData *entries, size_t n)
+{
+    Deckhand__Internal__PlayerCommands b = DECKHAND__INTERNAL__PLAYER_COMMANDS__INIT;
+    b.n_commands = n;
+    b.commands = entries;
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMANDS;
+    m.player_commands = &b;
+    CU_ASSERT_EQUAL_FATAL(dh_zmq_send(r->gw, NULL, &m), 0);
+    zmq_pollitem_t it = {r->router, 0, ZMQ_POLLIN, 0};
+    CU_ASSERT_EQUAL_FATAL(zmq_poll(&it, 1, 2000), 1);
+    return worker_control_receive(&r->h, q);
+}
+
+/* The Replies gw-t got, in order: their cmd_ids and codes (0 when ok), *n of them. */
+static void replies(rig_worker *r, uint64_t *ids, int *codes, size_t *n)
+{
+    rig_outbox o = {0};
+    rig_worker_gw_drain(r, &o);
+    *n = 0;
+    for (size_t i = 0; i < o.n; i++) {
+        const Deckhand__ServerMessage *sm = o.msg[i];
+        if (sm->body_case != DECKHAND__SERVER_MESSAGE__BODY_REPLY || *n == ENTRIES_MAX)
+            continue;
+        ids[*n] = sm->reply->cmd_id;
+        codes[*n] = sm->reply->ok ? 0 : (int)sm->reply->error->code;
+        (*n)++;
+    }
+    rig_outbox_free(&o);
+}
+
+static void open_on_real_clock(rig_worker *r, const char *match)
+{
+    rig_worker_open(r, "scripts", NULL);
+    uint64_t now = dh_now_ms();
+    if (now > r->now)
+        rig_worker_advance(r, now - r->now);
+    rig_worker_started(r, match, "dominion", NULL);
+    rig_worker_mm_drain(r);
+}
+
+static void test_worker_batch_each_command_answered_and_a_bad_entry_dropped_alone(void)
+{
+    rig_worker r;
+    open_on_real_clock(&r, "m-cb");
+    inbox q;
+    inbox_init(&q, 0);
+    uint8_t a[256], b[256], other[64], garbage[] = {0xff, 0xff, 0xff};
+    Deckhand__Internal__Internal notice = DECKHAND__INTERNAL__INTERNAL__INIT;
+    Deckhand__Internal__WorkerBeat wb = DECKHAND__INTERNAL__WORKER_BEAT__INIT;
+    notice.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_BEAT;
+    notice.worker_beat = &wb;
+    ProtobufCBinaryData e[4] = {
+        {packed_resync(a, "m-cb", rig_worker_players[0], 101), a},
+        {sizeof garbage, garbage},
+        {deckhand__internal__internal__pack(&notice, other), other},
+        {packed_resync(b, "m-cb", rig_worker_players[1], 102), b},
+    };
+    CU_ASSERT_EQUAL(send_batch(&r, &q, e, 4), 0);
+    CU_ASSERT_EQUAL_FATAL(inbox_len(&q), 2); /* the two commands; the rest dropped */
+    worker_control_work(&r.h, &q, dh_now_ms() + 5000);
+    host_flush(&r.h, dh_now_ms());
+    uint64_t ids[ENTRIES_MAX];
+    int codes[ENTRIES_MAX];
+    size_t n;
+    replies(&r, ids, codes, &n);
+    CU_ASSERT_EQUAL_FATAL(n, 2);
+    CU_ASSERT_EQUAL(ids[0], 101);
+    CU_ASSERT_EQUAL(ids[1], 102);
+    CU_ASSERT_EQUAL(codes[0], 0);
+    CU_ASSERT_EQUAL(codes[1], 0);
+
+    /* nothing changed: the same commands alone are answered as before */
+    ProtobufCBinaryData again[1] = {{packed_resync(a, "m-cb", rig_worker_players[0], 103), a}};
+    CU_ASSERT_EQUAL(send_batch(&r, &q, again, 1), 0);
+    worker_control_work(&r.h, &q, dh_now_ms() + 5000);
+    host_flush(&r.h, dh_now_ms());
+    replies(&r, ids, codes, &n);
+    CU_ASSERT_EQUAL_FATAL(n, 1);
+    CU_ASSERT_EQUAL(ids[0], 103);
+    CU_ASSERT_EQUAL(codes[0], 0);
+    inbox_free(&q);
+    rig_worker_close(&r);
+}
+
+static void test_worker_batch_past_the_inbox_is_refused_command_by_command(void)
+{
+    rig_worker r;
+    open_on_real_clock(&r, "m-cb2");
+    inbox q;
+    inbox_init(&q, 2); /* room for two */
+    uint8_t buf[3][256];
+    ProtobufCBinaryData e[3];
+    for (size_t i = 0; i < 3; i++)
+        e[i] = (ProtobufCBinaryData){
+            packed_resync(buf[i], "m-cb2", rig_worker_players[i % 2], 201 + i), buf[i]};
+    CU_ASSERT_EQUAL(send_batch(&r, &q, e, 3), 1);
+    CU_ASSERT_EQUAL_FATAL(inbox_len(&q), 2);
+    worker_control_work(&r.h, &q, dh_now_ms() + 5000);
+    host_flush(&r.h, dh_now_ms());
+    uint64_t ids[ENTRIES_MAX];
+    int codes[ENTRIES_MAX];
+    size_t n;
+    replies(&r, ids, codes, &n);
+    CU_ASSERT_EQUAL_FATAL(n, 3);
+    /* the refusal goes at once; the two queued are answered when worked */
+    CU_ASSERT_EQUAL(ids[0], 203);
+    CU_ASSERT_EQUAL(codes[0], DECKHAND__ERROR_CODE__OVERLOADED);
+    CU_ASSERT_EQUAL(ids[1], 201);
+    CU_ASSERT_EQUAL(codes[1], 0);
+    CU_ASSERT_EQUAL(ids[2], 202);
+    CU_ASSERT_EQUAL(codes[2], 0);
+    inbox_free(&q);
+    rig_worker_close(&r);
+}
+
+int main(void)
+{
+    static const dh_test_case cases[] = {
+        {"worker_batch_each_command_answered_and_a_bad_entry_dropped_alone",
+         test_worker_batch_each_command_answered_and_a_bad_entry_dropped_alone},
+        {"worker_batch_past_the_inbox_is_refused_command_by_command",
+         test_worker_batch_past_the_inbox_is_refused_command_by_command},
+        {NULL, NULL},
+    };
+    return rig_worker_main("worker_cmdbatch", cases);
+}
