@@ -13,6 +13,7 @@
 -- left in their own deck (its cards, never their order).
 
 local K = require("elemental.kernel")
+local lethal = require("boardkit.lethal")
 
 local bots = {}
 
@@ -163,39 +164,14 @@ end
 
 -- ---- lethal ----------------------------------------------------------------------------
 
--- Lethal on board: when the attacks that may hit the enemy hero now (attackers, each
--- counted once, whose attack lists the hero) add up to its health or more, the one of
--- them with the most attack (the first on ties), else nil. attackers: the (attacker,
--- attack) pairs in the options' order. Going face then wins this turn, where the usual
--- order (plays, then trades, then the hero) may spend the attackers on minions first.
-local function lethal_pick(need, attackers)
-  local sum, best, most = 0, nil, 0
-  for i = 1, #attackers, 2 do
-    local a, atk = attackers[i], attackers[i + 1]
-    sum = sum + atk
-    if atk > most then best, most = a, atk end
-  end
-  if best and sum >= need then return best end
-  return nil
-end
-
--- lethal_pick over a turn decision's options: the index of the attack on the hero to make.
+-- Lethal on board (boardkit/lethal.lua): the index of the attack on the hero to make when
+-- the attacks that may hit it now cover its health, else nil.
 local function lethal_option(k, g, p, d)
-  local hero, seen, pairs = k:hero(g, K.other(p)), {}, {}
-  for _, o in ipairs(d.options) do
-    if o.act == "attack" and o.target == hero and not seen[o.id] then
-      seen[o.id] = true
-      pairs[#pairs + 1], pairs[#pairs + 2] = o.id, k:attack_of(g, o.id)
-    end
-  end
-  local a = lethal_pick(k:health(g, K.other(p)), pairs)
-  for i, o in ipairs(d.options) do
-    if a and o.act == "attack" and o.id == a and o.target == hero then return i end
-  end
-  return nil
+  local e = K.other(p)
+  return lethal.option(d, k:hero(g, e), k:health(g, e), function(id) return k:attack_of(g, id) end)
 end
 
--- lethal_pick over p's minions (named_turn): the attack on the hero to make, or nil.
+-- lethal.pick over p's minions (named_turn): the attack on the hero to make, or nil.
 local function lethal_action(k, g, p)
   local e = K.other(p)
   if #k:taunts(g, e) > 0 then return nil end
@@ -206,7 +182,7 @@ local function lethal_action(k, g, p)
       pairs[#pairs + 1], pairs[#pairs + 2] = a, k:attack_of(g, a)
     end
   end
-  local a = lethal_pick(k:health(g, e), pairs)
+  local a = lethal.pick(k:health(g, e), pairs)
   return a and { act = "attack", id = a, target = hero }
 end
 

@@ -12,6 +12,7 @@
 -- counters and their own hand (never the opponent's hand, trap or deck).
 
 local k = require("mlw.kernel")
+local lethal = require("boardkit.lethal")
 
 local bots = {}
 
@@ -98,39 +99,15 @@ end
 
 -- ---- lethal --------------------------------------------------------------------------------
 
--- Lethal on board: when the attacks that may hit the enemy wizard now (attackers, each
--- counted once, whose attack lists the wizard) add up to its health or more, the one of
--- them with the most attack (the first on ties), else nil. attackers: (attacker, attack)
--- pairs in the options' order. Going face then wins this turn (unless a trap cancels an
--- attack), where the usual order (plays, trades, then the wizard) may spend them first.
-local function lethal_pick(need, attackers)
-  local sum, best, most = 0, nil, 0
-  for i = 1, #attackers, 2 do
-    local a, atk = attackers[i], attackers[i + 1]
-    sum = sum + atk
-    if atk > most then best, most = a, atk end
-  end
-  if best and sum >= need then return best end
-  return nil
-end
-
--- lethal_pick over a turn decision's options: the index of the attack on the wizard.
+-- Lethal on board (boardkit/lethal.lua): the index of the attack on the wizard to make
+-- when the attacks that may hit it now cover its health (unless a trap cancels one), else nil.
 local function lethal_option(g, p, d)
-  local wizard, seen, pairs = k:wizard(g, k.other(p)), {}, {}
-  for _, o in ipairs(d.options) do
-    if o.act == "attack" and o.target == wizard and not seen[o.id] then
-      seen[o.id] = true
-      pairs[#pairs + 1], pairs[#pairs + 2] = o.id, k:attack_of(g, o.id)
-    end
-  end
-  local a = lethal_pick(g:counter("health", k.other(p)), pairs)
-  for i, o in ipairs(d.options) do
-    if a and o.act == "attack" and o.id == a and o.target == wizard then return i end
-  end
-  return nil
+  local e = k.other(p)
+  return lethal.option(d, k:wizard(g, e), g:counter("health", e),
+    function(id) return k:attack_of(g, id) end)
 end
 
--- lethal_pick over p's monsters (named_turn): the attack on the wizard to make, or nil.
+-- lethal.pick over p's monsters (named_turn): the attack on the wizard to make, or nil.
 local function lethal_action(g, p, L)
   local e, pairs = k.other(p), {}
   for _, a in ipairs(k:monsters(g, p)) do
@@ -138,7 +115,7 @@ local function lethal_action(g, p, L)
       pairs[#pairs + 1], pairs[#pairs + 2] = a, k:attack_of(g, a)
     end
   end
-  local a = lethal_pick(g:counter("health", e), pairs)
+  local a = lethal.pick(g:counter("health", e), pairs)
   return a and { act = "attack", id = a, target = k:wizard(g, e) }
 end
 
