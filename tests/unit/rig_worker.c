@@ -310,6 +310,23 @@ host_match *rig_worker_started_away(rig_worker *r, const char *id, uint32_t grac
     return rig_worker_started(r, id, "dominion", &set);
 }
 
+size_t rig_worker_pack_resync(uint8_t *buf, const char *match, const char *player, uint64_t cmd_id)
+{
+    Deckhand__Resync rs = DECKHAND__RESYNC__INIT;
+    rs.match_id = (char *)match;
+    Deckhand__Internal__PlayerCommand pc = DECKHAND__INTERNAL__PLAYER_COMMAND__INIT;
+    pc.match_id = (char *)match;
+    pc.player_id = (char *)player;
+    pc.cmd_id = cmd_id;
+    pc.body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC;
+    pc.resync = &rs;
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND;
+    m.player_command = &pc;
+    CU_ASSERT_FATAL(deckhand__internal__internal__get_packed_size(&m) <= RIG_WORKER_RESYNC_MAX);
+    return deckhand__internal__internal__pack(&m, buf);
+}
+
 void rig_worker_open_real_clock(rig_worker *r, const char *match)
 {
     rig_worker_open(r, "scripts", NULL);

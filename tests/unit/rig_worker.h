@@ -110,6 +110,10 @@ host_match *rig_worker_started_away(rig_worker *r, const char *id, uint32_t grac
  * worker loop, which reads the real clock), then a started dominion match, the
  * matchmaker's messages drained. */
 void rig_worker_open_real_clock(rig_worker *r, const char *match);
+/* A Resync of player in match as the packed Internal a gateway sends, into buf (at least
+ * RIG_WORKER_RESYNC_MAX bytes); its length. */
+#define RIG_WORKER_RESYNC_MAX 256
+size_t rig_worker_pack_resync(uint8_t *buf, const char *match, const char *player, uint64_t cmd_id);
 /* A Choose (or, with choose NULL, a Resync) through the gateway whose identity is via. */
 void rig_worker_command_via(rig_worker *r, const char *via, const char *match, const char *player,
                             uint64_t cmd_id, const Deckhand__Choose *choose);

@@ -16,23 +16,6 @@
 
 #define ENTRIES_MAX 8
 
-/* A Resync of player in match as a packed Internal, into buf; its length. */
-static size_t packed_resync(uint8_t *buf, const char *match, const char *player, uint64_t cmd_id)
-{
-    Deckhand__Resync rs = DECKHAND__RESYNC__INIT;
-    rs.match_id = (char *)match;
-    Deckhand__Internal__PlayerCommand pc = DECKHAND__INTERNAL__PLAYER_COMMAND__INIT;
-    pc.match_id = (char *)match;
-    pc.player_id = (char *)player;
-    pc.cmd_id = cmd_id;
-    pc.body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC;
-    pc.resync = &rs;
-    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
-    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND;
-    m.player_command = &pc;
-    return deckhand__internal__internal__pack(&m, buf);
-}
-
 /* Send the n entries as one PlayerCommands from gw-t, and let the worker's inbox take it:
  * the commands it refused at once. */
 static size_t send_batch(rig_worker *r, inbox *q, ProtobufCBinaryData *entries, size_t n)
@@ -72,16 +55,17 @@ static void test_worker_batch_each_command_answered_and_a_bad_entry_dropped_alon
     rig_worker_open_real_clock(&r, "m-cb");
     inbox q;
     inbox_init(&q, 0);
-    uint8_t a[256], b[256], other[64], garbage[] = {0xff, 0xff, 0xff};
+    uint8_t a[RIG_WORKER_RESYNC_MAX], b[RIG_WORKER_RESYNC_MAX], other[64],
+        garbage[] = {0xff, 0xff, 0xff};
     Deckhand__Internal__Internal notice = DECKHAND__INTERNAL__INTERNAL__INIT;
     Deckhand__Internal__WorkerBeat wb = DECKHAND__INTERNAL__WORKER_BEAT__INIT;
     notice.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_BEAT;
     notice.worker_beat = &wb;
     ProtobufCBinaryData e[4] = {
-        {packed_resync(a, "m-cb", rig_worker_players[0], 101), a},
+        {rig_worker_pack_resync(a, "m-cb", rig_worker_players[0], 101), a},
         {sizeof garbage, garbage},
         {deckhand__internal__internal__pack(&notice, other), other},
-        {packed_resync(b, "m-cb", rig_worker_players[1], 102), b},
+        {rig_worker_pack_resync(b, "m-cb", rig_worker_players[1], 102), b},
     };
     CU_ASSERT_EQUAL(send_batch(&r, &q, e, 4), 0);
     CU_ASSERT_EQUAL_FATAL(inbox_len(&q), 2); /* the two commands; the rest dropped */
@@ -98,7 +82,8 @@ static void test_worker_batch_each_command_answered_and_a_bad_entry_dropped_alon
     CU_ASSERT_EQUAL(codes[1], 0);
 
     /* nothing changed: the same commands alone are answered as before */
-    ProtobufCBinaryData again[1] = {{packed_resync(a, "m-cb", rig_worker_players[0], 103), a}};
+    ProtobufCBinaryData again[1] = {
+        {rig_worker_pack_resync(a, "m-cb", rig_worker_players[0], 103), a}};
     CU_ASSERT_EQUAL(send_batch(&r, &q, again, 1), 0);
     worker_control_work(&r.h, &q, dh_now_ms() + 5000);
     host_flush(&r.h, dh_now_ms());
@@ -116,11 +101,11 @@ static void test_worker_batch_past_the_inbox_is_refused_command_by_command(void)
     rig_worker_open_real_clock(&r, "m-cb2");
     inbox q;
     inbox_init(&q, 2); /* room for two */
-    uint8_t buf[3][256];
+    uint8_t buf[3][RIG_WORKER_RESYNC_MAX];
     ProtobufCBinaryData e[3];
     for (size_t i = 0; i < 3; i++)
         e[i] = (ProtobufCBinaryData){
-            packed_resync(buf[i], "m-cb2", rig_worker_players[i % 2], 201 + i), buf[i]};
+            rig_worker_pack_resync(buf[i], "m-cb2", rig_worker_players[i % 2], 201 + i), buf[i]};
     CU_ASSERT_EQUAL(send_batch(&r, &q, e, 3), 1);
     CU_ASSERT_EQUAL_FATAL(inbox_len(&q), 2);
     worker_control_work(&r.h, &q, dh_now_ms() + 5000);

@@ -31,18 +31,9 @@ typedef struct {
 /* Send a Resync of player in match through gw-t. */
 static void resync(rig_worker *r, const char *match, const char *player, uint64_t cmd_id)
 {
-    Deckhand__Resync rs = DECKHAND__RESYNC__INIT;
-    rs.match_id = (char *)match;
-    Deckhand__Internal__PlayerCommand pc = DECKHAND__INTERNAL__PLAYER_COMMAND__INIT;
-    pc.match_id = (char *)match;
-    pc.player_id = (char *)player;
-    pc.cmd_id = cmd_id;
-    pc.body_case = DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_RESYNC;
-    pc.resync = &rs;
-    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
-    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND;
-    m.player_command = &pc;
-    CU_ASSERT_EQUAL_FATAL(dh_zmq_send(r->gw, NULL, &m), 0);
+    uint8_t buf[RIG_WORKER_RESYNC_MAX];
+    size_t len = rig_worker_pack_resync(buf, match, player, cmd_id);
+    CU_ASSERT_EQUAL_FATAL(zmq_send(r->gw, buf, len, ZMQ_DONTWAIT), (int)len);
 }
 
 static void gw_count_one(gw_tally *t, const Deckhand__Internal__PlayerOutput *po)
