@@ -14,8 +14,8 @@
  *      not: no real deck order, no real opponent hand, no real future shuffle;
  *   3. play out: every seat handed to its strategy (the game's "default" bot for searched
  *      or human seats) and the copy run inline, like `deckhand sim`, to the end, or, when
- *      the game has an evaluation hint (`evaluate`, docs/SCRIPTING.md), for `depth` more
- *      turns and scored by the hint;
+ *      the game has an evaluation hint (`evaluate`, docs/SCRIPTING.md), to `depth` turns
+ *      after the searched decision's and scored by the hint;
  *   4. result: mostly the share of the win, partly the score margin (search_rewards).
  * A world's number alone decides its deal and its generator (common random numbers), and
  * each hidden group is sorted by name before it is dealt: the world never depends on where
@@ -234,7 +234,11 @@ int search_evaluate(engine_match *c, uint32_t turns, double *r)
 
 /* Every seat without a strategy gets the game's default bot, and the copy runs inline (no
  * coroutine yields any more) to its end, or, when the game has an evaluation hint and
- * s->depth is set, for s->depth more turns. 0, or -1 when the copy could not finish. */
+ * s->depth is set, to the end of the s->depth-th turn after the searched decision's. That
+ * turn is counted from the searched match, not from the copy, so every answer is scored
+ * at the same turn: counted from the copy, an answer that ends the turn got a turn more
+ * of play before the hint (docs/BENCHMARKS.md, issue 28). 0, or -1 when the copy could
+ * not finish. */
 int search_playout(search *s, engine_match *c)
 {
     int ref = LUA_NOREF;
@@ -253,7 +257,7 @@ int search_playout(search *s, engine_match *c)
     }
     c->all_bots = 1;
     if (s->depth && c->game->evaluate_ref != LUA_NOREF)
-        c->stop_turn = c->st.turn + s->depth;
+        c->stop_turn = s->m->st.turn + s->depth;
     for (int guard = 0; !c->st.finished && guard < 4; guard++) {
         const engine_decision *d = engine_match_decision(c);
         if (!d)

@@ -4,7 +4,8 @@
  * only (two matches that differ only in the opponent's hidden cards get the same answer,
  * after the same work); it is deterministic without a time budget; it only reads the
  * match; a game's evaluation hint cuts its play-outs short, scores them, and so steers
- * the answer, and a hint outside 0..1 scores nothing; it prefers a sooner win and stops
+ * the answer, and a hint outside 0..1 scores nothing; every answer's play-outs are cut
+ * at the same turn; it prefers a sooner win and stops
  * once one answer is clearly ahead; a copy started from the snapshot
  * parsed once plays as one restored from its bytes. (The worker's route for Choose.bot =
  * "search": test_worker_bot_answer.c.)
@@ -312,6 +313,55 @@ static void test_search_plays_out_as_deep_as_the_game_says(void)
     rig_engine_remove_text(dir, "hint");
 }
 
+/* A two-seat game of 40 turns that always ends in a shared win: in each of its turns a
+ * player may build up to twice (option 2), or end the turn (option 1); the hint counts
+ * builds. The default bot ends its first turn at once and builds in every later one;
+ * `idle` never builds. */
+static const char tempo_game[] =
+    "return { min_players = 2, max_players = 2,\n"
+    "  turn = function(g)\n"
+    "    local p = g:counter('turns', 0) % 2 + 1\n"
+    "    g:add_counter('turns', 0, 1)\n"
+    "    for _ = 1, 2 do\n"
+    "      local a = g:choose { player = p, options = { { label = 'end' }, { label = 'build' } } "
+    "}\n"
+    "      if a[1] == 1 then return end\n"
+    "      g:add_counter('built', p, 1)\n"
+    "    end\n"
+    "  end,\n"
+    "  finished = function(g) return g:counter('turns', 0) >= 40 end,\n"
+    "  results = function(g) return { { score = 0 }, { score = 0 } } end,\n"
+    "  evaluate = function(g) local d = g:counter('built', 1) - g:counter('built', 2)\n"
+    "    return { 0.5 + d / 20, 0.5 - d / 20 } end,\n"
+    "  bots = { default = function(g) return { g:counter('turns', 0) <= 1 and 1 or 2 } end,\n"
+    "           idle = function() return { 1 } end } }\n";
+
+/* Every answer's play-outs stop at the same turn, counted from the searched decision's:
+ * ending the turn does not buy its play-outs more turns of the seat's own before the hint
+ * scores them. Here building now is worth one build more than ending the turn; with the
+ * cut counted from where each play-out starts, ending the turn (the bot's own answer)
+ * would have scored a whole turn of builds more, against an opponent who never builds. */
+static void test_search_cuts_every_answer_s_play_outs_at_the_same_turn(void)
+{
+    char dir[64];
+    engine_bundle *b = rig_engine_load_text(dir, sizeof dir, "tempo", tempo_game);
+    CU_ASSERT_FATAL(b != NULL);
+    engine_match *m = match_vs(b, "tempo", "idle", 3);
+    CU_ASSERT_FATAL(m != NULL && engine_match_decision(m) != NULL);
+    engine_search_config cfg = {.iterations = 40, .depth = 2};
+    uint32_t ids[4];
+    size_t n = 4;
+    engine_search_stats st;
+    engine_error err = {0};
+    CU_ASSERT_EQUAL_FATAL(engine_search_answer(m, &cfg, ids, &n, &st, &err), ENGINE_OK);
+    CU_ASSERT_EQUAL(n, 1);
+    CU_ASSERT_EQUAL(ids[0], 2); /* build, though the bot's own answer ends the turn */
+    CU_ASSERT_EQUAL(st.evaluated, st.iterations);
+    engine_match_free(m);
+    engine_bundle_free(b);
+    rig_engine_remove_text(dir, "tempo");
+}
+
 /* A two-seat game seat 1 wins whatever is chosen, with the same scores: each turn its
  * player picks slow (1) or fast (2); seat 1's first pick of fast ends the game after the
  * second turn, else it lasts 40 turns. The bots pick slow. */
@@ -447,6 +497,8 @@ int main(void)
          test_search_plays_out_as_deep_as_the_game_says},
         {"search_cuts_play_outs_short_and_follows_the_evaluation_hint",
          test_search_cuts_play_outs_short_and_follows_the_evaluation_hint},
+        {"search_cuts_every_answer_s_play_outs_at_the_same_turn",
+         test_search_cuts_every_answer_s_play_outs_at_the_same_turn},
         {"search_prefers_a_sooner_win_and_stops_once_clearly_ahead",
          test_search_prefers_a_sooner_win_and_stops_once_clearly_ahead},
         {"search_scores_nothing_with_a_hint_outside_0_to_1",
