@@ -55,9 +55,11 @@ local game = gametable.new {
 game.bots = bots.make(k)
 k.named = bots.named() -- the bots that name their choice (boardkit/choose.lua)
 -- The search bot's evaluation hint (docs/SCRIPTING.md): health, board and cards, weighed
--- as `deckhand fit` fitted them to self-play (docs/BENCHMARKS.md, issue 28).
+-- as `deckhand fit` fitted them to the default bot's games against `default`, `passive`
+-- and `random` (docs/BENCHMARKS.md, issue 28: fitted on its mirror alone, a card in hand
+-- weighed 8 points of health, and the search held its cards against a passive opponent).
 game.features = bots.features(k)
-game.evaluate = bots.evaluate(k, { 0.06535, 0.1567, 0.01512, 0.03492, 0.5286 })
+game.evaluate = bots.evaluate(k, { 0.08387, 0.1843, 0.01927, 0.0248, 0.1937 })
 -- Play-outs run the rest of the searched turn and 3 more (the opponent's, the seat's, the
 -- opponent's), not the default 8, then the hint scores them: at the worker's budget they
 -- measured stronger against `default` (65.0% over 400 games against 54.8% with 8 turns;
