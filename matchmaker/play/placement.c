@@ -429,7 +429,7 @@ void placement_started(mm_state *mm, const char *identity,
         w->pending--;
     w->active++;
     dh_counter_inc(&mm->stats.matches_started);
-    dh_info("match %s started on %s", p->match_id, w->id);
+    dh_debug("match %s started on %s", p->match_id, w->id); /* formed: logged at info */
     placement_done(mm, p, w, now_ms);
 }
 
