@@ -56,7 +56,7 @@ loop_turn loop_drain(mm_state *mm, uint64_t now_ms)
         t.form = true;
     }
     t.form |= tickets_flush(mm, now_ms);
-    state_flush(mm, now_ms);
+    state_flush_due(mm, now_ms);
     if (!t.full)
         mm->behind_since_ms = 0;
     else if (!mm->behind_since_ms)

@@ -383,7 +383,7 @@ static void placement_done(mm_state *mm, placement *p, const registry_worker *w,
     for (size_t i = 0; i < p->n; i++)
         ids[i] = p->tickets[i].player_id;
     /* the deletes ride with the next write (state.h); at once only when that fails */
-    if (state_placement_del_later(mm, p->match_id, ids, p->n) < 0 &&
+    if (state_placement_del_later(mm, now_ms, p->match_id, ids, p->n) < 0 &&
         placement_unstore(mm, now_ms, p, true) < 0)
         dh_warn_every(DH_LOG_EVERY_MS,
                       "match %s: placement and tickets not deleted (redis unavailable); a later "

@@ -88,6 +88,7 @@ typedef struct {
 typedef struct {
     state_later *v;
     size_t n, cap;
+    uint64_t since_ms; /* when the oldest of them was deferred (state_flush_due) */
 } state_deferred;
 
 /* tickets.h: joins queued in memory whose records go to Redis in one write (the batch);

@@ -78,14 +78,16 @@ out:
     return rc;
 }
 
-int state_placement_del_later(mm_state *mm, const char *match_id, const char *const *player_ids,
-                              size_t n)
+int state_placement_del_later(mm_state *mm, uint64_t now_ms, const char *match_id,
+                              const char *const *player_ids, size_t n)
 {
     state_deferred *d = &mm->later;
     if (!mm->redis_on)
         return 0;
     if (dh_grow(&d->v, &d->cap, d->n + 1 + n, sizeof *d->v, 256) < 0)
         return -1;
+    if (d->n == 0)
+        d->since_ms = now_ms;
     for (size_t i = 0; i <= n; i++) {
         const char *field = i ? player_ids[i - 1] : match_id;
         state_later *x = &d->v[d->n++];
@@ -98,6 +100,12 @@ int state_placement_del_later(mm_state *mm, const char *match_id, const char *co
 void state_flush(mm_state *mm, uint64_t now_ms)
 {
     if (mm->later.n)
+        state_write(mm, now_ms, NULL, 0);
+}
+
+void state_flush_due(mm_state *mm, uint64_t now_ms)
+{
+    if (mm->later.n && now_ms - mm->later.since_ms >= STATE_LATER_MS)
         state_write(mm, now_ms, NULL, 0);
 }
 

@@ -4,15 +4,20 @@
  * stored placement is resumed there, its StartMatch sent again, or put back at the front
  * of its line when that worker does not answer either.
  *
+ * A started match's deletes (its placement, its players' tickets) cost no write of their
+ * own: they ride the next join's write, or go alone once they waited STATE_LATER_MS.
+ *
  * Each rig (tests/unit/rig_mm.h) is one matchmaker with two fake workers and two fake
  * gateways; a matchmaker "dies" by closing its rig without a word.
  */
 #include "dh_keys.h"
+#include "loop.h"
 #include "rig_mm.h"
 #include "rig_redis.h"
 
 #include <stdio.h>
 #include <string.h>
+#include <zmq.h>
 
 static size_t line_with(const queue_set *s, const queue_key *k)
 {
@@ -174,6 +179,68 @@ static void test_mm_resumed_placement_without_answer_goes_back_to_the_front(void
     rig_mm_close(&b);
 }
 
+/* Wait until a message waits at the matchmaker (inproc delivery is quick, not instant). */
+static void readable(rig_mm *a)
+{
+    zmq_pollitem_t it = {.socket = a->mm.router, .events = ZMQ_POLLIN};
+    CU_ASSERT_EQUAL(zmq_poll(&it, 1, RIG_MM_WAIT_MS), 1);
+}
+
+/* The worker w answers the StartMatch m, and the loop's drain at now reads it. */
+static void started_in_a_drain(rig_mm *a, int w, const Deckhand__Internal__Internal *m,
+                               uint64_t now)
+{
+    rig_mm_started(a->w[w], m->start_match->match_id, true);
+    readable(a);
+    loop_drain(&a->mm, now);
+}
+
+static long long stored(const char *key, const char *field)
+{
+    return rig_redis_int("HEXISTS %s %s", key, field);
+}
+
+static void test_mm_a_started_match_deletes_ride_the_next_join_write(void)
+{
+    rig_mm a;
+    int w;
+    Deckhand__Internal__Internal *m = placed_at_a(&a, &w);
+    const char *id = m->start_match->match_id;
+    long long writes = rig_redis_calls("evalsha");
+    started_in_a_drain(&a, w, m, 20);
+    CU_ASSERT_EQUAL(a.mm.later.n, 3); /* the placement and both tickets, deferred */
+    CU_ASSERT_EQUAL(rig_redis_calls("evalsha"), writes);
+    CU_ASSERT_EQUAL(stored(DH_KEY_MM_PLACEMENTS, id), 1);
+    rig_mm_join(a.gw, "p3", 3, 2); /* a join: its write carries them, first */
+    readable(&a);
+    loop_drain(&a.mm, 30);
+    CU_ASSERT_EQUAL(rig_redis_calls("evalsha"), writes + 1);
+    CU_ASSERT_EQUAL(a.mm.later.n, 0);
+    CU_ASSERT_EQUAL(stored(DH_KEY_MM_PLACEMENTS, id), 0);
+    CU_ASSERT_EQUAL(stored(DH_KEY_MM_TICKETS, "p1"), 0);
+    CU_ASSERT_EQUAL(stored(DH_KEY_MM_TICKETS, "p2"), 0);
+    CU_ASSERT_EQUAL(stored(DH_KEY_MM_TICKETS, "p3"), 1);
+    deckhand__internal__internal__free_unpacked(m, NULL);
+    rig_mm_close(&a);
+}
+
+static void test_mm_a_started_match_deletes_go_alone_after_a_while(void)
+{
+    rig_mm a;
+    int w;
+    Deckhand__Internal__Internal *m = placed_at_a(&a, &w);
+    const char *id = m->start_match->match_id;
+    started_in_a_drain(&a, w, m, 20);
+    loop_drain(&a.mm, 20 + STATE_LATER_MS - 1); /* an empty turn: still waiting */
+    CU_ASSERT_EQUAL(stored(DH_KEY_MM_PLACEMENTS, id), 1);
+    loop_drain(&a.mm, 20 + STATE_LATER_MS);
+    CU_ASSERT_EQUAL(a.mm.later.n, 0);
+    CU_ASSERT_EQUAL(stored(DH_KEY_MM_PLACEMENTS, id), 0);
+    CU_ASSERT_EQUAL(stored(DH_KEY_MM_TICKETS, "p1"), 0);
+    deckhand__internal__internal__free_unpacked(m, NULL);
+    rig_mm_close(&a);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -183,6 +250,10 @@ int main(void)
          test_mm_stored_placement_is_resumed_with_its_start_match_sent_again},
         {"mm_resumed_placement_without_answer_goes_back_to_the_front",
          test_mm_resumed_placement_without_answer_goes_back_to_the_front},
+        {"mm_a_started_match_deletes_ride_the_next_join_write",
+         test_mm_a_started_match_deletes_ride_the_next_join_write},
+        {"mm_a_started_match_deletes_go_alone_after_a_while",
+         test_mm_a_started_match_deletes_go_alone_after_a_while},
         {NULL, NULL},
     };
     return rig_redis_main("matchmaker_state", cases);
