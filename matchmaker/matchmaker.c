@@ -82,6 +82,7 @@ void mm_free(mm_state *mm)
     free(mm->joins.v);
     mm->joins = (tickets_batch){0};
     free(mm->later.v);
+    state_staged_free(mm);
     mm->later = (state_deferred){0};
     if (mm->redis_on)
         dh_redis_close(&mm->redis);

@@ -102,7 +102,16 @@ typedef struct {
 typedef struct {
     tickets_held *v;
     size_t n, cap;
+    bool rated; /* their stored ratings were read (tickets_rate_held) */
 } tickets_batch;
+
+/* state.h: ticket records packed for the next write (state_stage_tickets). */
+typedef struct {
+    char **fields;    /* player ids (owned) */
+    uint8_t **values; /* packed TicketRecords (owned) */
+    size_t *lens;
+    size_t n, cap;
+} state_staged;
 
 /* admin.h: GET /admin/matches/ID requests waiting for their worker's AdminMatchInfo. */
 struct dh_ops_admin;
@@ -160,6 +169,7 @@ typedef struct mm_state {
     uint32_t watch_budget_us; /* a tick's time for its rebuild (watch_load.h); 0: the default */
     tickets_batch joins;      /* joins waiting for their batched write (tickets.h) */
     state_deferred later;     /* deletes waiting for the next write (state.h) */
+    state_staged staged;      /* tickets packed to ride the next write (state.h) */
     char id[LEASE_ID_MAX];    /* this matchmaker's name in mm:lease */
     uint64_t wall_base_ms;    /* wall clock = wall_base_ms + now_ms */
     uint64_t next_seq;        /* the next ticket's seq */

@@ -43,6 +43,18 @@ int state_ticket_del(struct mm_state *mm, uint64_t now_ms, const char *player_id
 /* Write n tickets in one fenced script (one round trip): the joins of a batch. */
 int state_tickets_put(struct mm_state *mm, uint64_t now_ms, const queue_key *const *k,
                       const queue_ticket *const *t, size_t n);
+/* Pack n tickets' records to ride the next write, after the deferred deletes and before
+ * that write's own records (a pass's placements: the joins of a loop turn and the matches
+ * formed from them in one round trip, issue 27). The next write's result is theirs; they
+ * are gone after it either way. 0, or -1 when memory ran out (nothing is staged then). */
+int state_stage_tickets(struct mm_state *mm, const queue_key *const *k,
+                        const queue_ticket *const *t, size_t n);
+/* Write what is staged (and the deferred deletes) now. */
+int state_write_staged(struct mm_state *mm, uint64_t now_ms);
+/* Drop what is staged (unwritten). */
+void state_unstage(struct mm_state *mm);
+/* Free the staging area (mm_free). */
+void state_staged_free(struct mm_state *mm);
 /* Store a placement: its PlacementRecord, packed (placement.c encodes it). */
 int state_placement_put(struct mm_state *mm, uint64_t now_ms, const char *match_id,
                         const uint8_t *rec, size_t len);
