@@ -104,6 +104,7 @@ bool control_handle(mm_state *mm, const char *identity, const Deckhand__Internal
         else if ((g = registry_gateway_find(&mm->reg, identity))) {
             g->connections = msg->gateway_hello->connections;
             g->players = msg->gateway_hello->players;
+            g->batches = msg->gateway_hello->batches;
         }
         return false;
     }

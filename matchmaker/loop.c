@@ -28,6 +28,7 @@ void loop_finish(mm_state *mm, uint64_t now_ms)
 {
     tickets_flush(mm, now_ms); /* the held joins no formation pass wrote */
     state_flush_due(mm, now_ms);
+    gwout_flush(mm); /* the turn's messages to each gateway, one send each */
 }
 
 loop_turn loop_drain(mm_state *mm, uint64_t now_ms)

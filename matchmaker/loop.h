@@ -55,8 +55,9 @@ typedef struct {
  * t.form is set: the turn's tick must run, then loop_finish. */
 loop_turn loop_drain(mm_state *mm, uint64_t now_ms);
 /* The end of a turn, after its tick: the held joins no pass wrote are written and answered
- * (tickets_flush), and the deferred deletes go alone once due (state_flush_due). So a turn
- * that takes joins and forms matches from them costs one Redis write (issue 27). */
+ * (tickets_flush), the deferred deletes go alone once due (state_flush_due), and each
+ * gateway that takes batches gets the turn's messages to it in one send (gwout_flush). So
+ * a turn that takes joins and forms matches from them costs one Redis write (issue 27). */
 void loop_finish(mm_state *mm, uint64_t now_ms);
 
 #endif

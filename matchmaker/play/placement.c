@@ -362,7 +362,7 @@ static void placement_assign(mm_state *mm, const placement *p, const registry_wo
         Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
         msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ASSIGNED;
         msg.match_assigned = &ma;
-        if (dh_zmq_send(mm->router, p->tickets[i].gateway, &msg) < 0)
+        if (gwout_send(mm, p->tickets[i].gateway, &msg) < 0)
             dh_warn_every(DH_LOG_EVERY_MS, "match %s: cannot tell gateway %s about player %s: %s",
                           p->match_id, p->tickets[i].gateway, p->tickets[i].player_id,
                           strerror(errno));

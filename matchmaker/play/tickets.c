@@ -35,7 +35,7 @@ void tickets_reply(mm_state *mm, const char *gateway, const char *player_id, uin
     Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
     msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_REPLY;
     msg.queue_reply = &qr;
-    if (dh_zmq_send(mm->router, gateway, &msg) < 0)
+    if (gwout_send(mm, gateway, &msg) < 0)
         dh_warn_every(DH_LOG_EVERY_MS, "cannot reply to gateway %s: %s", gateway, strerror(errno));
 }
 
@@ -242,7 +242,7 @@ static void tickets_reseat(mm_state *mm, const char *gateway,
     Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
     msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ASSIGNED;
     msg.match_assigned = (Deckhand__Internal__MatchAssigned *)seat;
-    if (dh_zmq_send(mm->router, gateway, &msg) < 0)
+    if (gwout_send(mm, gateway, &msg) < 0)
         dh_warn_every(DH_LOG_EVERY_MS, "match %s: cannot tell gateway %s about player %s: %s",
                       seat->match_id, gateway, j->player_id, strerror(errno));
 }

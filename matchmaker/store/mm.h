@@ -105,6 +105,18 @@ typedef struct {
     bool rated; /* their stored ratings were read (tickets_rate_held) */
 } tickets_batch;
 
+/* gwout.h: one gateway's messages of the loop turn, packed, in order. */
+typedef struct {
+    char gateway[DH_ZMQ_ID_MAX + 1];
+    ProtobufCBinaryData *v;
+    size_t n, cap;
+} gwout_batch;
+
+typedef struct {
+    gwout_batch *v; /* one per gateway that takes batches and was sent something */
+    size_t n, cap;
+} gwout;
+
 /* state.h: ticket records packed for the next write (state_stage_tickets). */
 typedef struct {
     char **fields;    /* player ids (owned) */
@@ -170,6 +182,7 @@ typedef struct mm_state {
     tickets_batch joins;      /* joins waiting for their batched write (tickets.h) */
     state_deferred later;     /* deletes waiting for the next write (state.h) */
     state_staged staged;      /* tickets packed to ride the next write (state.h) */
+    gwout gwout;              /* this turn's messages to gateways that take batches */
     char id[LEASE_ID_MAX];    /* this matchmaker's name in mm:lease */
     uint64_t wall_base_ms;    /* wall clock = wall_base_ms + now_ms */
     uint64_t next_seq;        /* the next ticket's seq */
