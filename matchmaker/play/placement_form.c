@@ -178,8 +178,7 @@ static void placement_commit(mm_state *mm, uint64_t now_ms)
     int rc = joins ? tickets_stage(mm, now_ms) : 0;
     if (rc == 0)
         rc = placement_store_many(mm, now_ms, &l->items[from], n);
-    else
-        state_unstage(mm);
+    state_unstage(mm); /* the write took them; left only when it never went out */
     if (rc < 0)
         dh_warn_every(DH_LOG_EVERY_MS,
                       "%zu matches not formed: redis unavailable; their players wait on", n);

@@ -223,8 +223,7 @@ bool tickets_flush(mm_state *mm, uint64_t now_ms)
     int rc = tickets_stage(mm, now_ms);
     if (rc == 0)
         rc = state_write_staged(mm, now_ms);
-    else
-        state_unstage(mm);
+    state_unstage(mm); /* the write took them; left only when it never went out */
     tickets_answer(mm, rc);
     return rc == 0;
 }
