@@ -163,6 +163,8 @@ typedef struct {
                           below the root's answers (its play-outs are the policy's alone) */
     int search_widen;  /* `search_widen`: 0 when the game says false, a decision's candidates
                           are its bots' answers only, never widened to every option */
+    int search_sorts;  /* `search_sorted_shuffle`: 1 when the game says true, a search's
+                          world sorts cards by name before a shuffle */
     int refresh_ref;   /* the optional `refresh` (players' counters: the VP total), or LUA_NOREF */
     int summary_ref;   /* the optional words for the end (`summary`, engine_end.c), or LUA_NOREF */
     char **deck_zones; /* `deck_zones`: the zones a seat's deck is counted over (engine_end.c) */

@@ -11,9 +11,10 @@
  *      and the cards of each hidden shared zone among themselves; the copy's generator
  *      gets a fresh seed. So the copy agrees with everything the seat sees (its hand, the
  *      piles, counts of every zone, each player's card totals) and with nothing it does
- *      not: no real deck order, no real opponent hand, no real future shuffle; and the
- *      copy's later shuffles sort their cards by name first (engine_match_shuffle), so
- *      the order cards were discarded in does not part two answers' worlds;
+ *      not: no real deck order, no real opponent hand, no real future shuffle; and, where
+ *      the game says so, the copy's later shuffles sort their cards by name first
+ *      (engine_match_shuffle), so the order cards were discarded in does not part two
+ *      answers' worlds;
  *   3. play out: every seat handed to its strategy (the game's "default" bot for searched
  *      or human seats) and the copy run inline, like `deckhand sim`, to the end, or, when
  *      the game has an evaluation hint (`evaluate`, docs/SCRIPTING.md), for `depth` more
@@ -208,7 +209,8 @@ static int search_card_cmp(const void *a, const void *b, void *ud)
     return x < y ? -1 : x > y;
 }
 
-/* In a world the cards are sorted by name before they are shuffled, so the order they
+/* In a world of a game whose table says `search_sorted_shuffle = true` (Accession) the
+ * cards are sorted by name before they are shuffled, so the order they
  * were discarded in does not decide the deck: two answers that leave the same cards
  * (Copper played alone or with the other treasures) get the same deck in the same world,
  * and two that differ by one card (a Gold for a Silver) get the same deck but for that
@@ -238,7 +240,7 @@ engine_match *search_copy(search *s, uint32_t w, engine_error *err)
     s->rng = s->worlds + (uint64_t)w * 0x2545f4914f6cdd1dULL;
     int rc = search_determinize(s, c);
     s->rng = own;
-    c->canonical_shuffle = 1;
+    c->canonical_shuffle = c->game->search_sorts;
     if (rc < 0) {
         engine_error_set(err, ENGINE_INTERNAL, "out of memory");
         engine_match_free(c);

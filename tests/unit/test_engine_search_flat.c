@@ -1,12 +1,13 @@
 /*
- * test_engine_search_flat.c: two things that make the search bot's comparison of a
+ * test_engine_search_flat.c: three things that make the search bot's comparison of a
  * deck-builder's answers fair (issue 28, Accession): a game may say `search_tree = false`
  * (the search grows no tree below the root's answers: every play-out after an answer is
  * the play-out policy's, so no exploring of the seat's own later answers blurs the
- * comparison), and a search's world shuffles its cards sorted by name (so the order they
- * were discarded in does not decide the deck, and two answers that leave the same cards
- * share the deck in the same world). engine_internal.h: the shuffle is the engine's own
- * (engine_match_shuffle), reached on a real match's zones.
+ * comparison), `search_widen = false` (only the bots' answers are compared) and
+ * `search_sorted_shuffle = true` (a search's world shuffles its cards sorted by name, so
+ * the order they were discarded in does not decide the deck, and two answers that leave
+ * the same cards share the deck in the same world). engine_internal.h: the shuffle is the
+ * engine's own (engine_match_shuffle), reached on a real match's zones.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,6 +97,7 @@ static void test_search_compares_only_its_bots_answers_when_the_game_says_so(voi
     engine_search_stats st = even_search("search_widen = false,");
     CU_ASSERT_EQUAL(st.iterations, 0);
     refused("search_widen = 1,");
+    refused("search_sorted_shuffle = 1,");
 }
 
 /* Accession's search (game.lua: search_tree = false, search_widen = false) compares only
