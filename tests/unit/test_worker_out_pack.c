@@ -33,7 +33,7 @@ static void check(const Deckhand__ServerMessage *sm, tally *t)
     size_t n = deckhand__server_message__get_packed_size(sm);
     CU_ASSERT_FATAL(n <= BUF_MAX);
     deckhand__server_message__pack(sm, want);
-    out_writer w = {got, got + BUF_MAX, false, 0};
+    out_writer w = {got, got + BUF_MAX, false, 0, NULL};
     out_pack_server(&w, sm);
     t->compared++;
     if (w.full || (size_t)(w.p - got) != n || memcmp(want, got, n)) {
@@ -50,7 +50,7 @@ static void check(const Deckhand__ServerMessage *sm, tally *t)
     static uint8_t pwant[BUF_MAX], pgot[BUF_MAX];
     CU_ASSERT_FATAL(pn <= BUF_MAX);
     deckhand__internal__player_output__pack(&po, pwant);
-    out_writer pw = {pgot, pgot + BUF_MAX, false, 0};
+    out_writer pw = {pgot, pgot + BUF_MAX, false, 0, NULL};
     out_pack_output(&pw, po.player_id, po.match_id, po.kind, sm, NULL, 0);
     t->differ +=
         pw.full || (size_t)(pw.p - pgot) != pn || memcmp(pwant, pgot, pn) || pw.msg_len != n;
@@ -245,13 +245,13 @@ static void test_out_pack_stops_at_the_end_of_a_small_writer(void)
     for (size_t cap = 0; cap < n; cap++) {
         uint8_t *buf = malloc(cap ? cap : 1); /* ASan sees any byte written past cap */
         CU_ASSERT_FATAL(buf != NULL);
-        out_writer w = {buf, buf + cap, false, 0};
+        out_writer w = {buf, buf + cap, false, 0, NULL};
         out_pack_server(&w, &sm);
         CU_ASSERT_TRUE(w.full);
         CU_ASSERT_TRUE(w.p <= buf + cap);
         free(buf);
     }
-    out_writer w = {got, got + n, false, 0};
+    out_writer w = {got, got + n, false, 0, NULL};
     out_pack_server(&w, &sm);
     CU_ASSERT_FALSE(w.full);
     CU_ASSERT_EQUAL((size_t)(w.p - got), n);

@@ -140,7 +140,8 @@ ptrdiff_t out_batch_put(host *h, const char *route, const char *player_id, const
             return 0;
         }
         uint8_t *at = r->buf + OUT_BATCH_HEAD + r->len;
-        out_writer w = {at, r->buf + OUT_BATCH_HEAD + r->cap, false, 0};
+        out_writer w = {at, r->buf + OUT_BATCH_HEAD + r->cap, false, 0,
+                        h->keep_decision ? &h->kept_decision : NULL};
         out_pack_item(&w, OUT_ITEM_FIELD, player_id, match_id, kind, sm, msg, len);
         if (!w.full) {
             r->len += (size_t)(w.p - at);
@@ -185,4 +186,6 @@ void out_batch_free(host *h)
         free(b->r);
     free(b);
     h->batch = NULL;
+    free(h->kept_decision.p);
+    memset(&h->kept_decision, 0, sizeof h->kept_decision);
 }

@@ -169,13 +169,31 @@ static void w_zones_counters(out_writer *w, unsigned field, Deckhand__Zone *cons
     }
 }
 
+/* A copy of the n bytes before w->p into k (k->len 0 when out of memory). */
+static void w_keep(out_writer *w, out_bytes *k, size_t n)
+{
+    k->len = 0;
+    if (n > k->cap) {
+        uint8_t *p = realloc(k->p, n);
+        if (!p)
+            return;
+        k->p = p;
+        k->cap = n;
+    }
+    memcpy(k->p, w->p - n, n);
+    k->len = n;
+}
+
 static void w_decision_field(out_writer *w, unsigned field, const Deckhand__DecisionRequest *d)
 {
     if (!d)
         return;
     uint8_t *b = w_open(w, field);
     w_decision(w, d);
+    size_t n = b ? (size_t)(w->p - b) : 0;
     w_close(w, b);
+    if (w->keep && b && !w->full)
+        w_keep(w, w->keep, n); /* the body: the n bytes its length now precedes */
 }
 
 static void w_view_delta(out_writer *w, const Deckhand__ViewDelta *d)

@@ -31,6 +31,12 @@
 #include "internal.pb-c.h"
 #include "store.h"
 
+/* Bytes kept from one packing for a later message (out_pack.c, out_state). */
+typedef struct {
+    uint8_t *p;
+    size_t len, cap;
+} out_bytes;
+
 #define HOST_ID_MAX        128
 #define HOST_REPLIES       64 /* remembered replies per seat, for retried cmd_ids */
 #define HOST_REPLIES_FIRST 4  /* ...in a ring that starts this small and doubles up to it */
@@ -175,6 +181,11 @@ typedef struct {
     uint64_t wall_ahead_ms;
     struct out_watch_set *spect; /* watchers of its matches (out_watch.c); NULL: none */
     struct out_batch *batch;     /* this turn's outputs by gateway (out_batch.c); NULL: none */
+    /* out_state: the decider's DecisionRequest as its View or ViewDelta carried it, kept
+     * while keep_decision is set (out_pack.c) so the DecisionRequest sent on its own is
+     * not packed again */
+    out_bytes kept_decision;
+    bool keep_decision;
 } host;
 
 /* ---- outputs gathered per gateway (out_batch.c) ------------------------------------- */
@@ -202,7 +213,8 @@ void out_batch_free(host *h);
 typedef struct {
     uint8_t *p, *end;
     bool full;
-    size_t msg_len; /* the packed ServerMessage's size, set by out_pack_output */
+    size_t msg_len;  /* the packed ServerMessage's size, set by out_pack_output */
+    out_bytes *keep; /* when set: a View's or ViewDelta's DecisionRequest is copied there */
 } out_writer;
 
 /* sm's bytes, the same as deckhand__server_message__pack's: a Reply, Event,
@@ -254,6 +266,9 @@ void out_forget(host_seat *s);
 void out_events(host *h, host_match *hm);
 /* The pending decision, to its seat only (nothing when another seat decides). */
 void out_decision(host *h, host_match *hm, int seat);
+/* The same from h->kept_decision when the seat's View or ViewDelta just carried it
+ * (out_state), else built as out_decision does. */
+void out_decision_kept(host *h, host_match *hm, int seat);
 /* The Catalog of hm's bundle to a player (before its first View, or a watcher's frames). */
 void out_catalog(host *h, host_match *hm, const char *route, const char *player_id);
 /* A Resync of seat: its Reply (cmd_id 0: none), then events, a full View and the
