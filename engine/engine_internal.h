@@ -514,8 +514,7 @@ struct engine_match {
     int snap_stale; /* the final boundary of an all-bot match: snap is written when read */
     int copy;       /* a search's copy: no snapshots, no roll back (a failed copy is dropped) */
     const engine_state *base; /* a search's copy: its rebuild starts from this state */
-    int canonical_shuffle; /* a search's world: a shuffle sorts by name first (engine_match_shuffle)
-                            */
+    int canonical_shuffle;    /* a search's world: shuffles sort by name first */
     engine_log log, prev_log;
     int in_answer, boundary_in_answer, can_undo;
     size_t undo_nev, undo_evtext;

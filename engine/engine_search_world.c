@@ -210,13 +210,13 @@ static int search_card_cmp(const void *a, const void *b, void *ud)
 }
 
 /* In a world of a game whose table says `search_sorted_shuffle = true` (Accession) the
- * cards are sorted by name before they are shuffled, so the order they
- * were discarded in does not decide the deck: two answers that leave the same cards
- * (Copper played alone or with the other treasures) get the same deck in the same world,
- * and two that differ by one card (a Gold for a Silver) get the same deck but for that
- * card. Without it a deck-builder's worlds parted at the first reshuffle after the
- * answer, and the answers' paired differences were as noisy as unpaired ones (common
- * random numbers lost; docs/BENCHMARKS.md, issue 28). Still a uniform shuffle. */
+ * cards are sorted by name before they are shuffled, so the order they were discarded in
+ * does not decide the deck: two answers that leave the same cards (Copper played alone
+ * or with the other treasures) get the same deck in the same world, and two that differ
+ * by one card (a Gold for a Silver) get the same deck but for that card. Without it a
+ * deck-builder's worlds parted at the first reshuffle after the answer, and the answers' paired
+ * differences were as noisy as unpaired ones (common random numbers lost; docs/BENCHMARKS.md, issue
+ * 28). Still a uniform shuffle. */
 void engine_match_shuffle(engine_match *m, engine_zone *z)
 {
     if (m->canonical_shuffle && z->n > 1 && engine_intern_sorted(&m->b->names) == 0) {
