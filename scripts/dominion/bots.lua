@@ -361,8 +361,8 @@ end
 -- in a thin deck chokes it); and near the end it counts the score
 -- (endgame.check: a buy that ends the game only when it wins). With PROVINCE_MONEY and
 -- EARLY_PROVINCES as here it won 77.2% against Big Money in each of two 40,000-game runs
--- (two seeds each), without that rule 75.8% and 76.1%; 16 beat 15, 17, 18 and 20
--- (docs/BENCHMARKS.md, issue 28).
+-- (two seeds each; Accession's style), without that rule 75.8% and 76.1%; 16 beat 15, 17,
+-- 18 and 20 (docs/BENCHMARKS.md, issue 28); in Dominion's style 14-18 were level.
 local PROVINCE_MONEY, EARLY_PROVINCES = 16, 6
 
 local function default_wants(style, k, g, p, coins)
