@@ -111,6 +111,11 @@ static void log_line(dh_log_level level, const char *fmt, va_list ap, unsigned l
                 log_component, line);
 }
 
+bool dh_log_enabled(dh_log_level level)
+{
+    return level >= log_threshold;
+}
+
 void dh_log(dh_log_level level, const char *fmt, ...)
 {
     if (level < log_threshold)

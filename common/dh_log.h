@@ -16,6 +16,8 @@
 #ifndef DECKHAND_DH_LOG_H
 #define DECKHAND_DH_LOG_H
 
+#include <stdbool.h>
+
 typedef enum { DH_LOG_DEBUG, DH_LOG_INFO, DH_LOG_WARN, DH_LOG_ERROR } dh_log_level;
 
 /* The component name printed on every line ("gateway", "worker wk-1"...). Copied. Reads
@@ -25,6 +27,9 @@ void dh_log_init(const char *component);
  * another name (the format is left as it was). */
 int dh_log_set_format(const char *name);
 void dh_log(dh_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Whether a line of this level is printed (DECKHAND_LOG_LEVEL): to skip building the
+ * arguments of a line nobody reads. */
+bool dh_log_enabled(dh_log_level level);
 
 /* The state of one rate-limited call site (the _every macros keep one per site). */
 typedef struct {

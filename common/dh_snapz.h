@@ -4,11 +4,13 @@
  * zone names and is about 4 KB for a two-player Dominion match; stored deflated it is a
  * fraction of that, which keeps Redis under its per-match budget (docs/BENCHMARKS.md).
  *
- * Stored form: "DHSZ", the raw length (4 bytes, little-endian), then the raw snapshot
- * deflated with zlib. A stored value that does not start with "DHSZ" is a raw snapshot
- * (written before this format) and is read as it is, so old matches still adopt and
- * replay. The state hash is always of the raw snapshot: compression changes nothing the
- * engine sees.
+ * Stored form: "DHZS" (zstd) or "DHSZ" (deflate), the raw length (4 bytes,
+ * little-endian), then the raw snapshot compressed: one zstd frame at level 1, or zlib's
+ * deflate at level 1. Both are read whichever a worker writes (its --snapshot-codec), so
+ * matches written by workers of either setting, or by a release before zstd (which
+ * wrote "DHSZ" only), adopt and replay. A stored value that starts with neither is a raw
+ * snapshot (written before either format) and is read as it is. The state hash is
+ * always of the raw snapshot: compression changes nothing the engine sees.
  */
 #ifndef DECKHAND_DH_SNAPZ_H
 #define DECKHAND_DH_SNAPZ_H
@@ -20,13 +22,17 @@
  * gigabytes). */
 #define DH_SNAPZ_MAX (16u << 20)
 
-/* The stored form of raw[0..n) in a new buffer (*out, *outn; the caller frees it). 0, or
- * -1 when memory runs out or n exceeds DH_SNAPZ_MAX. */
-int dh_snapz_pack(const uint8_t *raw, size_t n, uint8_t **out, size_t *outn);
+/* How a snapshot is stored: zstd (the default), or deflate, which a release before zstd
+ * can read (a rolling upgrade: docs/OPERATIONS.md). */
+typedef enum { DH_SNAPZ_ZSTD = 0, DH_SNAPZ_ZLIB = 1 } dh_snapz_codec;
+
+/* The stored form of raw[0..n) by codec, in a new buffer (*out, *outn; the caller frees
+ * it). 0, or -1 when memory runs out or n exceeds DH_SNAPZ_MAX. */
+int dh_snapz_pack(dh_snapz_codec codec, const uint8_t *raw, size_t n, uint8_t **out, size_t *outn);
 
 /* The raw snapshot of a stored value, in a new buffer (*out, *outn; the caller frees it):
- * inflated when it is "DHSZ", copied when it is not. 0, or -1 (nothing allocated) when a
- * "DHSZ" value is corrupt or memory runs out. */
+ * decompressed when it is "DHZS" or "DHSZ", copied when it is neither. 0, or -1 (nothing
+ * allocated) when such a value is corrupt or memory runs out. */
 int dh_snapz_unpack(const uint8_t *stored, size_t n, uint8_t **out, size_t *outn);
 
 #endif

@@ -408,7 +408,7 @@ static int g_shuffle(lua_State *L)
     engine_match *m = gm_mut(L);
     engine_zone *z = zone_arg(L, m, 2, 0);
     if (z)
-        engine_zone_shuffle(&m->st, z);
+        engine_match_shuffle(m, z);
     return 0;
 }
 

@@ -63,6 +63,17 @@ static int int_field(lua_State *L, int t, const engine_game *g, const char *k, i
     return (int)v;
 }
 
+/* The game table's optional boolean field k (dflt when absent). */
+static int bool_field(lua_State *L, int t, const engine_game *g, const char *k, int dflt)
+{
+    lua_getfield(L, t, k);
+    if (!lua_isnil(L, -1) && !lua_isboolean(L, -1))
+        luaL_error(L, "game '%s': %s must be a boolean", g->name, k);
+    int v = lua_isnil(L, -1) ? dflt : lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return v;
+}
+
 static int func_ref(lua_State *L, int t, const char *k, int required)
 {
     lua_getfield(L, t, k);
@@ -117,6 +128,9 @@ static void game_read(lua_State *L, engine_game *g)
     g->results_ref = func_ref(L, t, "results", 1);
     g->evaluate_ref = func_ref(L, t, "evaluate", 0);
     g->search_depth = int_field(L, t, g, "search_depth", ENGINE_SEARCH_DEPTH, 0);
+    g->search_tree = bool_field(L, t, g, "search_tree", 1);
+    g->search_widen = bool_field(L, t, g, "search_widen", 1);
+    g->search_sorts = bool_field(L, t, g, "search_sorted_shuffle", 0);
     g->features_ref = func_ref(L, t, "features", 0);
     g->refresh_ref = func_ref(L, t, "refresh", 0);
     g->summary_ref = func_ref(L, t, "summary", 0);

@@ -41,7 +41,7 @@ static void reshuffle(lua_State *L, engine_match *m, const engine_deck_kit *k, i
         return;
     if (engine_zone_move_all(&m->st, (uint32_t)from, (uint32_t)to, 1) < 0)
         luaL_error(L, "out of memory");
-    engine_zone_shuffle(&m->st, &m->st.zones[to]);
+    engine_match_shuffle(m, &m->st.zones[to]);
     engine_deck_text t = {.n = 0};
     if (!engine_events_unread(m)) {
         engine_deck_text_player(&t, m, p);

@@ -159,6 +159,12 @@ typedef struct {
     int features_ref;  /* the optional position features (`features`), or LUA_NOREF */
     int search_depth;  /* `search_depth`: turns a search's play-out runs before the hint, 0:
                           to the end (ENGINE_SEARCH_DEPTH when not given) */
+    int search_tree;   /* `search_tree`: 0 when the game says false, the search grows no tree
+                          below the root's answers (its play-outs are the policy's alone) */
+    int search_widen;  /* `search_widen`: 0 when the game says false, a decision's candidates
+                          are its bots' answers only, never widened to every option */
+    int search_sorts;  /* `search_sorted_shuffle`: 1 when the game says true, a search's
+                          world sorts cards by name before a shuffle */
     int refresh_ref;   /* the optional `refresh` (players' counters: the VP total), or LUA_NOREF */
     int summary_ref;   /* the optional words for the end (`summary`, engine_end.c), or LUA_NOREF */
     char **deck_zones; /* `deck_zones`: the zones a seat's deck is counted over (engine_end.c) */
@@ -400,6 +406,9 @@ int engine_entity_move(engine_state *st, uint32_t id, uint32_t z, int bottom);
  * first under the bottom) gives, without the quadratic shifting. 0, or -1 out of memory. */
 int engine_zone_move_all(engine_state *st, uint32_t from_zi, uint32_t to_zi, int bottom);
 void engine_zone_shuffle(engine_state *st, engine_zone *z);
+/* A shuffle of m's zone z by the rules (g:shuffle, the deck kit's reshuffle): in a search's
+ * world (m->canonical_shuffle) the cards are sorted by name first (engine_search_world.c). */
+void engine_match_shuffle(engine_match *m, engine_zone *z);
 
 typedef struct {
     uint8_t *p;
@@ -505,6 +514,7 @@ struct engine_match {
     int snap_stale; /* the final boundary of an all-bot match: snap is written when read */
     int copy;       /* a search's copy: no snapshots, no roll back (a failed copy is dropped) */
     const engine_state *base; /* a search's copy: its rebuild starts from this state */
+    int canonical_shuffle;    /* a search's world: shuffles sort by name first */
     engine_log log, prev_log;
     int in_answer, boundary_in_answer, can_undo;
     size_t undo_nev, undo_evtext;

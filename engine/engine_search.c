@@ -11,7 +11,8 @@
  *      halving over the same worlds); then down the tree, but only below nodes of SEARCH_EXPAND
  * visits or more (a tree grown from a few visits chose the seat's later answers almost at random,
  *      and played worse than the bot: 56% against 69-71% of flat searches against
- *      big_money, docs/BENCHMARKS.md), each decision's candidate answers (below) being
+ *      big_money, docs/BENCHMARKS.md; none at all in a game whose table says
+ *      `search_tree = false`), each decision's candidate answers (below) being
  *      the actions; a node's children are keyed by what the answer says (option labels
  *      and card names), so equal answers in different deals are one action; the bot's
  *      answer is expanded first, then the other untried ones, then the child with the
@@ -85,7 +86,8 @@ static void search_add(search *s, const engine_decision *d, const uint32_t *ids,
 /* The candidates: the play-out bot's answer, then the answers of the game's other bots
  * (not the engine's own: `random`, and `easy` and `normal`, the default bot again): a few
  * plausible answers, whatever the game; then, when the budget
- * affords SEARCH_WIDEN play-outs per option, every single option, none and all too. */
+ * affords SEARCH_WIDEN play-outs per option, every single option, none and all too,
+ * unless the game's table says `search_widen = false`. */
 static void search_candidates(search *s, engine_match *c, const engine_decision *d)
 {
     s->ncand = s->ncand_ids = 0;
@@ -104,7 +106,7 @@ static void search_candidates(search *s, engine_match *c, const engine_decision 
             engine_match_bot_answer(c, other, ids, &n, NULL) == ENGINE_OK)
             search_add(s, d, ids, n);
     }
-    if (s->iterations < (uint64_t)SEARCH_WIDEN * d->noptions)
+    if (!c->game->search_widen || s->iterations < (uint64_t)SEARCH_WIDEN * d->noptions)
         return;
     if (d->min == 0)
         search_add(s, d, ids, 0);
@@ -240,7 +242,7 @@ int search_iterate(search *s, uint32_t node, engine_error *err)
     }
     size_t depth = 0;
     s->path[depth++] = node;
-    while (!c->st.finished && depth < sizeof s->path / sizeof *s->path &&
+    while (!c->st.finished && depth < sizeof s->path / sizeof *s->path && s->m->game->search_tree &&
            s->nodes[node].visits >= SEARCH_EXPAND) {
         d = engine_match_decision(c);
         if (!d)

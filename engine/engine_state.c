@@ -313,39 +313,61 @@ static void put_u64(engine_buf *bf, uint64_t v)
     bf->len += 8;
 }
 
-/* Names compare by their place in string order (engine_intern_sorted): the bytes' order,
- * without reading the bytes. */
-static int cmp_rank(const engine_intern *in, uint32_t a, uint32_t b)
+/* An entry with the key it is written in order of: a name's place in string order
+ * (engine_intern_sorted) instead of its bytes, so sorting reads no strings and calls no
+ * comparator. */
+typedef struct {
+    uint64_t sk;
+    engine_kv kv;
+} save_kv;
+
+/* "name << 32 | owner" keys: by name string, then owner (signed). */
+static uint64_t sk_named(const engine_intern *in, uint64_t key)
 {
-    return (in->rank[a] > in->rank[b]) - (in->rank[a] < in->rank[b]);
+    return (uint64_t)in->rank[(uint32_t)(key >> 32)] << 32 | ((uint32_t)key ^ 0x80000000u);
 }
 
-/* Keys "name << 32 | owner" sorted by name string then owner. */
-static int cmp_named_kv(const void *a, const void *b, void *ud)
+/* "entity << 32 | attr" keys: by entity, then attr string. */
+static uint64_t sk_attr(const engine_intern *in, uint64_t key)
 {
-    const engine_kv *x = a, *y = b;
-    int c = cmp_rank(ud, (uint32_t)(x->key >> 32), (uint32_t)(y->key >> 32));
-    if (c)
-        return c;
-    int32_t ox = (int32_t)(uint32_t)x->key, oy = (int32_t)(uint32_t)y->key;
-    return (ox > oy) - (ox < oy);
+    return (key >> 32) << 32 | in->rank[(uint32_t)key];
 }
 
-/* Keys "entity << 32 | attr" sorted by entity then attr string. */
-static int cmp_attr_kv(const void *a, const void *b, void *ud)
+/* a[0..n) by sk, which is unique: a shell sort (Ciura's gaps), in place. */
+static void save_sort(save_kv *a, uint32_t n)
 {
-    const engine_kv *x = a, *y = b;
-    uint32_t ex = (uint32_t)(x->key >> 32), ey = (uint32_t)(y->key >> 32);
-    if (ex != ey)
-        return (ex > ey) - (ex < ey);
-    return cmp_rank(ud, (uint32_t)x->key, (uint32_t)y->key);
+    static const uint32_t gaps[] = {701, 301, 132, 57, 23, 10, 4, 1};
+    for (size_t g = 0; g < sizeof gaps / sizeof *gaps; g++) {
+        uint32_t gap = gaps[g];
+        for (uint32_t i = gap; i < n; i++) {
+            save_kv t = a[i];
+            uint32_t j = i;
+            for (; j >= gap && a[j - gap].sk > t.sk; j -= gap)
+                a[j] = a[j - gap];
+            a[j] = t;
+        }
+    }
+}
+
+/* The entries of mp (attrs: only the nonzero ones) into tmp in written order; their count. */
+static uint32_t save_sorted(save_kv *tmp, const engine_map *mp, const engine_intern *in, int attrs)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < mp->n; i++) {
+        if (attrs && !mp->kv[i].val)
+            continue; /* zero is the default, so it is not written */
+        tmp[n].kv = mp->kv[i];
+        tmp[n++].sk = attrs ? sk_attr(in, mp->kv[i].key) : sk_named(in, mp->kv[i].key);
+    }
+    save_sort(tmp, n);
+    return n;
 }
 
 /* The state in the layout of version (1: without public_seq). */
 static int state_save(const engine_state *st, const engine_intern *in, engine_buf *out,
                       uint32_t version)
 {
-    engine_kv *tmp = NULL;
+    save_kv *tmp = NULL;
     uint32_t *used = NULL;
     out->len = 0;
     /* Mark every name the state uses, then number them in string order. */
@@ -381,7 +403,7 @@ static int state_save(const engine_state *st, const engine_intern *in, engine_bu
     size_t nkv = st->attrs.n > st->counters.n ? st->attrs.n : st->counters.n;
     if (st->zone_map.n > nkv)
         nkv = st->zone_map.n;
-    tmp = malloc(sizeof(engine_kv) * (nkv ? nkv : 1));
+    tmp = malloc(sizeof *tmp * (nkv ? nkv : 1));
     if (!tmp)
         goto err;
 
@@ -419,12 +441,10 @@ static int state_save(const engine_state *st, const engine_intern *in, engine_bu
     for (uint32_t i = 0; i < st->nents; i++)
         put_u32(out, out->sidx[st->ents[i].name]);
     /* zones */
-    uint32_t n = st->zone_map.n;
-    memcpy(tmp, st->zone_map.kv, sizeof(engine_kv) * n);
-    qsort_r(tmp, n, sizeof(engine_kv), cmp_named_kv, (void *)in);
+    uint32_t n = save_sorted(tmp, &st->zone_map, in, 0);
     put_u32(out, n);
     for (uint32_t i = 0; i < n; i++) {
-        const engine_zone *z = &st->zones[tmp[i].val];
+        const engine_zone *z = &st->zones[tmp[i].kv.val];
         put_u32(out, out->sidx[z->name]);
         put_u32(out, (uint32_t)z->owner);
         put_u32(out, z->n);
@@ -432,26 +452,20 @@ static int state_save(const engine_state *st, const engine_intern *in, engine_bu
             put_u32(out, z->ids[j]);
     }
     /* attributes: zero is the default, so it is not written */
-    n = 0;
-    for (uint32_t i = 0; i < st->attrs.n; i++)
-        if (st->attrs.kv[i].val)
-            tmp[n++] = st->attrs.kv[i];
-    qsort_r(tmp, n, sizeof(engine_kv), cmp_attr_kv, (void *)in);
+    n = save_sorted(tmp, &st->attrs, in, 1);
     put_u32(out, n);
     for (uint32_t i = 0; i < n; i++) {
-        put_u32(out, (uint32_t)(tmp[i].key >> 32));
-        put_u32(out, out->sidx[(uint32_t)tmp[i].key]);
-        put_u64(out, (uint64_t)tmp[i].val);
+        put_u32(out, (uint32_t)(tmp[i].kv.key >> 32));
+        put_u32(out, out->sidx[(uint32_t)tmp[i].kv.key]);
+        put_u64(out, (uint64_t)tmp[i].kv.val);
     }
     /* counters: kept even at zero, since views list every counter ever set */
-    n = st->counters.n;
-    memcpy(tmp, st->counters.kv, sizeof(engine_kv) * n);
-    qsort_r(tmp, n, sizeof(engine_kv), cmp_named_kv, (void *)in);
+    n = save_sorted(tmp, &st->counters, in, 0);
     put_u32(out, n);
     for (uint32_t i = 0; i < n; i++) {
-        put_u32(out, out->sidx[(uint32_t)(tmp[i].key >> 32)]);
-        put_u32(out, (uint32_t)tmp[i].key);
-        put_u64(out, (uint64_t)tmp[i].val);
+        put_u32(out, out->sidx[(uint32_t)(tmp[i].kv.key >> 32)]);
+        put_u32(out, (uint32_t)tmp[i].kv.key);
+        put_u64(out, (uint64_t)tmp[i].kv.val);
     }
     free(tmp);
     free(used);

@@ -125,10 +125,11 @@ static char *view_str(view_arena *a, const char *s)
     return view_strn(a, s, strlen(s));
 }
 
-/* The interned name id, its length known. */
-static char *view_name(view_arena *a, const engine_match *m, uint32_t id)
+/* The interned name id: the bundle's own string, not a copy (a View holds a name per
+ * card it shows, and is freed before its match and so its bundle: engine.h). */
+static char *view_name(const engine_match *m, uint32_t id)
 {
-    return view_strn(a, m->b->names.v[id].s, m->b->names.v[id].len);
+    return m->b->names.v[id].s;
 }
 
 void engine_view_free(Deckhand__View *v)
@@ -193,9 +194,7 @@ static Deckhand__Zone *make_zone(view_arena *a, const engine_match *m, const eng
     if (!zo)
         return NULL;
     deckhand__zone__init(zo);
-    zo->name = view_name(a, m, z->name);
-    if (!zo->name)
-        return NULL;
+    zo->name = view_name(m, z->name);
     zo->owner = wire_owner(z->owner);
     zo->count = z->n;
     engine_vis vis = engine_zone_vis_id(m->game, &m->b->names, z->name);
@@ -212,14 +211,12 @@ static Deckhand__Zone *make_zone(view_arena *a, const engine_match *m, const eng
             return NULL;
         for (uint32_t i = from; i < to; i++) {
             Deckhand__Card *c = &cards[i - from];
-            deckhand__card__init(c);
+            *c = (Deckhand__Card)DECKHAND__CARD__INIT;
             zo->cards[zo->n_cards++] = c;
             c->entity = z->ids[i];
             uint32_t name = m->st.ents[z->ids[i] - 1].name;
             *print = view_mix(*print, ((uint64_t)name << 32) | z->ids[i]);
-            c->name = view_name(a, m, name);
-            if (!c->name)
-                return NULL;
+            c->name = view_name(m, name);
         }
     }
     return zo;
@@ -322,8 +319,7 @@ static int fill_view(view_arena *a, const engine_match *m, int seat, uint32_t *o
         Deckhand__Counter *c = &counters[v->n_counters];
         deckhand__counter__init(c);
         v->counters[v->n_counters++] = c;
-        if (!(c->name = view_name(a, m, (uint32_t)(kv->key >> 32))))
-            return -1;
+        c->name = view_name(m, (uint32_t)(kv->key >> 32));
         c->owner = wire_owner((int32_t)(uint32_t)kv->key);
         c->value = kv->val;
         shape = view_mix(shape, kv->key);

@@ -256,6 +256,23 @@ static void backend_on_matchmaker_beat(gw *g, const Deckhand__Internal__Matchmak
         g->mm_incarnation = b->incarnation;
 }
 
+/* The matchmaker's messages of one loop turn (MatchmakerOutputs), each handled in order as
+ * if it had come alone; a malformed entry, or one that is itself a batch, is dropped alone. */
+static void backend_on_mm_outputs(gw *g, zsock *from,
+                                  const Deckhand__Internal__MatchmakerOutputs *o)
+{
+    for (size_t i = 0; i < o->n_messages; i++) {
+        Deckhand__Internal__Internal *m =
+            deckhand__internal__internal__unpack(NULL, o->messages[i].len, o->messages[i].data);
+        if (!m || m->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_MM_OUTPUTS)
+            dh_warn_every(DH_LOG_EVERY_MS, "a malformed entry of the matchmaker's batch dropped");
+        else
+            backend_on_internal(g, from, m);
+        if (m)
+            deckhand__internal__internal__free_unpacked(m, NULL);
+    }
+}
+
 void backend_on_internal(gw *g, zsock *from, Deckhand__Internal__Internal *m)
 {
     bool mm = from == g->mm;
@@ -288,6 +305,10 @@ void backend_on_internal(gw *g, zsock *from, Deckhand__Internal__Internal *m)
     case DECKHAND__INTERNAL__INTERNAL__BODY_MM_OUTPUT:
         if (mm)
             backend_on_mm_output(g, m->mm_output);
+        break;
+    case DECKHAND__INTERNAL__INTERNAL__BODY_MM_OUTPUTS:
+        if (mm)
+            backend_on_mm_outputs(g, from, m->mm_outputs);
         break;
     default:
         dh_debug("unexpected internal message %d from %s dropped", (int)m->body_case,

@@ -252,6 +252,7 @@ static void zsock_send_hello(gw *g)
     h.gateway_id = g->id;
     h.connections = (uint32_t)g->nconns; /* its load, for the admin API */
     h.players = (uint32_t)g->players.count;
+    h.batches = true; /* it takes MatchmakerOutputs (backend.c) */
     m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_GATEWAY_HELLO;
     m.gateway_hello = &h;
     if (dh_zmq_send(g->mm->z, NULL, &m) < 0 && errno != EAGAIN)

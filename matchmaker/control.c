@@ -20,17 +20,19 @@ static void control_match_ended(mm_state *mm, const char *identity,
     registry_worker *w = registry_find(&mm->reg, identity);
     if (w && w->active)
         w->active--;
+    /* one line per match at debug level: the worker logs the end, and a line per match
+     * here cost the matchmaker CPU on every match (docs/BENCHMARKS.md, issue 27) */
     char line[512];
     size_t at = 0;
     line[0] = '\0';
-    for (size_t i = 0; i < me->n_results && at < sizeof line; i++) {
+    for (size_t i = 0; dh_log_enabled(DH_LOG_DEBUG) && i < me->n_results && at < sizeof line; i++) {
         const Deckhand__PlayerResult *r = me->results[i];
         int n = snprintf(line + at, sizeof line - at, " %s=%d(#%u)", r->name, r->score, r->rank);
         if (n < 0)
             break;
         at += (size_t)n;
     }
-    dh_info("match %s ended on %s:%s", me->match_id, identity, line);
+    dh_debug("match %s ended on %s:%s", me->match_id, identity, line);
     if (me->match_id) {
         seated_end(&mm->seated, me->match_id);
         watch_end(&mm->watching, me->match_id);
@@ -102,6 +104,7 @@ bool control_handle(mm_state *mm, const char *identity, const Deckhand__Internal
         else if ((g = registry_gateway_find(&mm->reg, identity))) {
             g->connections = msg->gateway_hello->connections;
             g->players = msg->gateway_hello->players;
+            g->batches = msg->gateway_hello->batches;
         }
         return false;
     }

@@ -24,6 +24,13 @@ static bool loop_frees_a_worker(mm_state *mm, const char *identity,
     return w && w->pending >= REGISTRY_PENDING_MAX;
 }
 
+void loop_finish(mm_state *mm, uint64_t now_ms)
+{
+    tickets_flush(mm, now_ms); /* the held joins no formation pass wrote */
+    state_flush_due(mm, now_ms);
+    gwout_flush(mm); /* the turn's messages to each gateway, one send each */
+}
+
 loop_turn loop_drain(mm_state *mm, uint64_t now_ms)
 {
     bool freed = false;
@@ -55,8 +62,10 @@ loop_turn loop_drain(mm_state *mm, uint64_t now_ms)
         mm->next_pass_ms = 0; /* a pass over every ticket, now */
         t.form = true;
     }
-    t.form |= tickets_flush(mm, now_ms);
-    state_flush(mm, now_ms);
+    if (mm->joins.n) {
+        tickets_rate_held(mm, now_ms); /* before the tick's pass sees them */
+        t.form = true;
+    }
     if (!t.full)
         mm->behind_since_ms = 0;
     else if (!mm->behind_since_ms)

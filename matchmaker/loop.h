@@ -48,10 +48,16 @@ typedef struct {
 } loop_turn;
 
 /* Read and handle what waits at mm->router (at most LOOP_DRAIN_MAX messages or
- * LOOP_DRAIN_MS), each at the time it was read (now_ms plus the drain's time so far); then write
- * the held joins and answer them (tickets_flush) and the deferred deletes (state_flush), and note
- * whether the loop is behind (mm->behind_since_ms) or when it found the socket empty
- * (mm->heard_ms). */
+ * LOOP_DRAIN_MS), each at the time it was read (now_ms plus the drain's time so far); read
+ * the held joins' stored ratings (they stay held: the tick's formation pass may place them,
+ * and its write carries them with their matches), and note whether the loop is behind
+ * (mm->behind_since_ms) or when it found the socket empty (mm->heard_ms). With joins held,
+ * t.form is set: the turn's tick must run, then loop_finish. */
 loop_turn loop_drain(mm_state *mm, uint64_t now_ms);
+/* The end of a turn, after its tick: the held joins no pass wrote are written and answered
+ * (tickets_flush), the deferred deletes go alone once due (state_flush_due), and each
+ * gateway that takes batches gets the turn's messages to it in one send (gwout_flush). So
+ * a turn that takes joins and forms matches from them costs one Redis write (issue 27). */
+void loop_finish(mm_state *mm, uint64_t now_ms);
 
 #endif

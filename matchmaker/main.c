@@ -5,9 +5,10 @@
  * workers bring hellos, beats, match starts/ends and adoptions (control.c handles each).
  * The ROUTER reads its peers fairly (one message from each in turn), so a worker's beat
  * waits behind at most a message per gateway, however many joins those hold. Each drain
- * (loop.c: at most LOOP_DRAIN_MAX messages or LOOP_DRAIN_MS) ends with the held joins'
- * one write and their replies (tickets_flush). A socket monitor on the ROUTER sees a
- * connection close, and probes find whose (probe.h): a killed worker is dead within
+ * (loop.c: at most LOOP_DRAIN_MAX messages or LOOP_DRAIN_MS) holds its joins; the turn's
+ * tick forms matches from them and writes joins and matches in one script, or the turn's
+ * end writes the joins alone (loop_finish); only then are they answered. A socket monitor on the
+ * ROUTER sees a connection close, and probes find whose (probe.h): a killed worker is dead within
  * milliseconds, and its matches move in that turn's tick. While a drain leaves messages unread the
  * loop is "behind", and silent workers are not declared dead for that long (at most
  * REGISTRY_DEAD_MS more): their beats may be among the unread. Every TICK_MS (and right after a
@@ -185,6 +186,7 @@ static int mm_run(mm_state *mm, dh_ops *ops, probe *pr)
             if (now >= next_tick)
                 next_tick = now + TICK_MS;
         }
+        loop_finish(mm, now); /* the joins the tick's pass did not write with its matches */
         mm_publish(mm, ops, now);
     }
     dh_ops_ready(ops, "stopping");

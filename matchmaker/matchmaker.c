@@ -82,6 +82,8 @@ void mm_free(mm_state *mm)
     free(mm->joins.v);
     mm->joins = (tickets_batch){0};
     free(mm->later.v);
+    state_staged_free(mm);
+    gwout_free(mm);
     mm->later = (state_deferred){0};
     if (mm->redis_on)
         dh_redis_close(&mm->redis);
@@ -230,7 +232,7 @@ static void mm_beat_gateways(mm_state *mm, uint64_t now_ms)
     for (size_t i = 0; i < mm->reg.ngateways; i++) {
         const registry_gateway *g = &mm->reg.gateways[i];
         if (now_ms - g->last_seen_ms < MM_GATEWAY_SEEN_MS && mm->router &&
-            dh_zmq_send(mm->router, g->id, &msg) < 0)
+            gwout_send(mm, g->id, &msg) < 0)
             dh_debug("MatchmakerBeat not sent to gateway %s: %s", g->id, strerror(errno));
     }
 }

@@ -101,7 +101,7 @@ static const char worker_usage[] =
     "                       [--redis URL] [--scripts DIR] [--capacity N] [--id ID]\n"
     "                       [--http HOST:PORT] [--inbox-max N] [--quarantine-after K]\n"
     "                       [--max-spectators N] [--spectator-delay-ms MS]\n"
-    "                       [--snapshot-every N]\n"
+    "                       [--snapshot-every N] [--snapshot-codec zstd|zlib]\n"
     "\n"
     "  --bind        ZeroMQ ROUTER endpoint gateways connect to (DECKHAND_WORKER_BIND,\n"
     "                tcp://127.0.0.1:5570)\n"
@@ -120,6 +120,8 @@ static const char worker_usage[] =
     "                in a row ends as a script error (DECKHAND_WORKER_QUARANTINE_AFTER, 3)\n"
     "  --snapshot-every  a match's snapshot is written to Redis every N turn boundaries,\n"
     "                its answers logged between (DECKHAND_WORKER_SNAPSHOT_EVERY, 4)\n"
+    "  --snapshot-codec  how snapshots are compressed: zstd, or zlib, which workers of a\n"
+    "                release before zstd can read (DECKHAND_WORKER_SNAPSHOT_CODEC, zstd)\n"
     "  --max-spectators  watchers per match; more get FULL (DECKHAND_MAX_SPECTATORS, 32)\n"
     "  --spectator-delay-ms  how far behind its match a spectator's frame is released\n"
     "                (DECKHAND_SPECTATOR_DELAY_MS, 10000)\n"
@@ -139,6 +141,7 @@ static const dh_flag_spec worker_flags[] = {{"bind", DH_FLAG_VALUE},
                                             {"inbox-max", DH_FLAG_INT},
                                             {"quarantine-after", DH_FLAG_INT},
                                             {"snapshot-every", DH_FLAG_INT},
+                                            {"snapshot-codec", DH_FLAG_VALUE},
                                             {"max-spectators", DH_FLAG_INT},
                                             {"spectator-delay-ms", DH_FLAG_INT},
                                             {"curve-dir", DH_FLAG_VALUE},
@@ -163,6 +166,8 @@ int main(int argc, char **argv)
                                    HOST_QUARANTINE_AFTER);
     long snap_every =
         dh_flags_int(&f, "snapshot-every", "DECKHAND_WORKER_SNAPSHOT_EVERY", HOST_SNAPSHOT_EVERY);
+    const char *snap_codec =
+        dh_flags_str(&f, "snapshot-codec", "DECKHAND_WORKER_SNAPSHOT_CODEC", "zstd");
     char default_id[128], hostname[64] = "host";
     gethostname(hostname, sizeof hostname - 1);
     snprintf(default_id, sizeof default_id, "wk-%s-%d", hostname, (int)getpid());
@@ -224,6 +229,10 @@ int main(int argc, char **argv)
         dh_error("bad --snapshot-every %ld (1..1000)", snap_every);
         goto err;
     }
+    if (strcmp(snap_codec, "zstd") && strcmp(snap_codec, "zlib")) {
+        dh_error("bad --snapshot-codec %s (zstd or zlib)", snap_codec);
+        goto err;
+    }
     if (strlen(id) > DH_ZMQ_ID_MAX - strlen(BEAT_ID_SUFFIX) || !*id) {
         dh_error("bad --id");
         goto err;
@@ -233,6 +242,7 @@ int main(int argc, char **argv)
         goto err;
     }
     store_ready = true;
+    st.snap_codec = strcmp(snap_codec, "zlib") ? DH_SNAPZ_ZSTD : DH_SNAPZ_ZLIB;
     engine_error ee = {0};
     bundle = engine_bundle_load(scripts, NULL, &ee);
     if (!bundle) {

@@ -93,6 +93,7 @@ typedef struct {
     char id[DH_ZMQ_ID_MAX + 1];
     uint64_t last_seen_ms;
     uint32_t connections, players; /* its load, from its last hello (the admin API) */
+    bool batches;                  /* its last hello: it takes MatchmakerOutputs (gwout.h) */
 } registry_gateway;
 
 typedef struct {

@@ -1,7 +1,8 @@
 /*
  * watch.c: the running matches one may watch (see watch.h). The list is kept in start
  * order, so that an answer walks it from the end (newest first) without sorting; a match
- * ending is found by a linear scan, fine for the thousands of matches one cluster runs.
+ * ending is found by a scan from the oldest (where ends mostly are), and an id is listed
+ * at most once (watch_add replaces, a rebuild skips what is listed).
  */
 #include "watch.h"
 
@@ -26,26 +27,53 @@ void watch_list_free(watch_list *l)
         watch_entry_free(&l->v[i]);
     for (size_t i = 0; i < l->npend; i++)
         watch_entry_free(&l->pend[i]);
-    free(l->v);
+    free(l->base);
     free(l->pend);
     free(l->gone);
     *l = (watch_list){0};
 }
 
-/* Forget the i-th entry, keeping the order of the others. */
+/* Forget the i-th entry, keeping the order of the others: the entries before it move
+ * up one (the front slot is freed) when they are fewer than those after it. */
 static void watch_remove(watch_list *l, size_t i)
 {
     watch_entry_free(&l->v[i]);
-    memmove(&l->v[i], &l->v[i + 1], (l->n - i - 1) * sizeof *l->v);
+    if (i < l->n / 2) {
+        memmove(&l->v[1], &l->v[0], i * sizeof *l->v);
+        l->v++;
+    } else {
+        memmove(&l->v[i], &l->v[i + 1], (l->n - i - 1) * sizeof *l->v);
+    }
     l->n--;
 }
 
-/* Forget every entry of match_id. */
+/* Forget match_id's entry (at most one). */
 static void watch_forget(watch_list *l, const char *match_id)
 {
-    for (size_t i = l->n; i-- > 0;)
-        if (!strcmp(l->v[i].match_id, match_id))
+    for (size_t i = 0; i < l->n; i++) {
+        if (!strcmp(l->v[i].match_id, match_id)) {
             watch_remove(l, i);
+            return;
+        }
+    }
+}
+
+/* Room for one more entry at the end: the free front slots are reclaimed before the
+ * allocation grows. 0, or -1 out of memory. */
+static int watch_room(watch_list *l)
+{
+    size_t front = (size_t)(l->v - l->base);
+    if (l->base && front + l->n < l->cap)
+        return 0;
+    if (front) {
+        memmove(l->base, l->v, l->n * sizeof *l->v);
+        l->v = l->base;
+        return 0;
+    }
+    if (dh_grow(&l->base, &l->cap, l->n + 1, sizeof *l->base, 64) < 0)
+        return -1;
+    l->v = l->base;
+    return 0;
 }
 
 void watch_end(watch_list *l, const char *match_id)
@@ -89,7 +117,7 @@ int watch_add(watch_list *l, const char *match_id, const char *game, const char 
     watch_forget(l, match_id);
     if (l->n >= WATCH_RUNNING_MAX)
         watch_remove(l, 0);
-    if (dh_grow(&l->v, &l->cap, l->n + 1, sizeof *l->v, 64) < 0 ||
+    if (watch_room(l) < 0 ||
         watch_entry_make(&l->v[l->n], match_id, game, mode, players, nplayers, started_ms) < 0)
         return -1;
     l->n++;
@@ -173,8 +201,8 @@ long watch_rebuild_end(watch_list *l)
             merged[n++] = b == keep || (a < l->n && l->v[a].started_ms <= l->pend[b].started_ms)
                               ? l->v[a++]
                               : l->pend[b++];
-        free(l->v);
-        l->v = merged;
+        free(l->base);
+        l->base = l->v = merged;
         l->n = l->cap = n;
         while (l->n > WATCH_RUNNING_MAX)
             watch_remove(l, 0);

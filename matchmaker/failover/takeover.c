@@ -593,7 +593,7 @@ static void takeover_broadcast(mm_state *mm, const char *match_id, const registr
     msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_MOVED;
     msg.match_moved = &mv;
     for (size_t i = 0; i < mm->reg.ngateways; i++)
-        if (dh_zmq_send(mm->router, mm->reg.gateways[i].id, &msg) < 0)
+        if (gwout_send(mm, mm->reg.gateways[i].id, &msg) < 0)
             dh_debug("match %s: MatchMoved not sent to gateway %s: %s", match_id,
                      mm->reg.gateways[i].id, strerror(errno));
 }

@@ -362,7 +362,7 @@ static void placement_assign(mm_state *mm, const placement *p, const registry_wo
         Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
         msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ASSIGNED;
         msg.match_assigned = &ma;
-        if (dh_zmq_send(mm->router, p->tickets[i].gateway, &msg) < 0)
+        if (gwout_send(mm, p->tickets[i].gateway, &msg) < 0)
             dh_warn_every(DH_LOG_EVERY_MS, "match %s: cannot tell gateway %s about player %s: %s",
                           p->match_id, p->tickets[i].gateway, p->tickets[i].player_id,
                           strerror(errno));
@@ -383,7 +383,7 @@ static void placement_done(mm_state *mm, placement *p, const registry_worker *w,
     for (size_t i = 0; i < p->n; i++)
         ids[i] = p->tickets[i].player_id;
     /* the deletes ride with the next write (state.h); at once only when that fails */
-    if (state_placement_del_later(mm, p->match_id, ids, p->n) < 0 &&
+    if (state_placement_del_later(mm, now_ms, p->match_id, ids, p->n) < 0 &&
         placement_unstore(mm, now_ms, p, true) < 0)
         dh_warn_every(DH_LOG_EVERY_MS,
                       "match %s: placement and tickets not deleted (redis unavailable); a later "
@@ -429,7 +429,7 @@ void placement_started(mm_state *mm, const char *identity,
         w->pending--;
     w->active++;
     dh_counter_inc(&mm->stats.matches_started);
-    dh_info("match %s started on %s", p->match_id, w->id);
+    dh_debug("match %s started on %s", p->match_id, w->id); /* formed: logged at info */
     placement_done(mm, p, w, now_ms);
 }
 

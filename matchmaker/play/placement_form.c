@@ -14,6 +14,7 @@
 #include "mm_data.h"
 #include "mm_store.h"
 #include "placement_impl.h"
+#include "tickets.h"
 
 /* The rules of a line: its seats (the key's count, or the game's range for a flexible
  * line) and its windows (the queue's settings). False when no worker serves the game. */
@@ -172,7 +173,12 @@ static void placement_commit(mm_state *mm, uint64_t now_ms)
     l->unsent_from = l->n;
     if (n == 0)
         return;
-    int rc = placement_store_many(mm, now_ms, &l->items[from], n);
+    /* the turn's held joins ride the same write (some may be in these matches) */
+    bool joins = mm->joins.n > 0;
+    int rc = joins ? tickets_stage(mm, now_ms) : 0;
+    if (rc == 0)
+        rc = placement_store_many(mm, now_ms, &l->items[from], n);
+    state_unstage(mm); /* the write took them; left only when it never went out */
     if (rc < 0)
         dh_warn_every(DH_LOG_EVERY_MS,
                       "%zu matches not formed: redis unavailable; their players wait on", n);
@@ -185,8 +191,11 @@ static void placement_commit(mm_state *mm, uint64_t now_ms)
             placement_requeue(mm, &l->items[i]);
             placement_remove(l, &l->items[i]);
         }
-        return;
     }
+    if (joins)
+        tickets_answer(mm, rc); /* refused: out of their lines again, after the requeue */
+    if (rc < 0)
+        return;
     /* in the order formed; a send that fails removes its placement, and the list's last
      * moves into its slot, to be sent next */
     for (size_t i = from; i < l->n;) {

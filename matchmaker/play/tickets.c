@@ -35,7 +35,7 @@ void tickets_reply(mm_state *mm, const char *gateway, const char *player_id, uin
     Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
     msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_REPLY;
     msg.queue_reply = &qr;
-    if (dh_zmq_send(mm->router, gateway, &msg) < 0)
+    if (gwout_send(mm, gateway, &msg) < 0)
         dh_warn_every(DH_LOG_EVERY_MS, "cannot reply to gateway %s: %s", gateway, strerror(errno));
 }
 
@@ -147,41 +147,59 @@ static bool tickets_others_queued(mm_state *mm, const tickets_member *others, si
     return false;
 }
 
-/* The batch's players' stored ratings onto their tickets, before any pass sees them. */
-static void tickets_rate(mm_state *mm, uint64_t now_ms)
+void tickets_rate_held(mm_state *mm, uint64_t now_ms)
 {
     tickets_batch *b = &mm->joins;
-    const char **ids = calloc(b->n ? b->n : 1, sizeof *ids);
+    if (b->n == 0 || b->rated)
+        return;
+    const char **ids = calloc(b->n, sizeof *ids);
     if (!ids)
         return;
     for (size_t i = 0; i < b->n; i++)
         ids[i] = b->v[i].player_id;
     ratings_refresh(mm, now_ms, ids, b->n);
     free(ids);
+    b->rated = true;
 }
 
-bool tickets_flush(mm_state *mm, uint64_t now_ms)
+int tickets_stage(mm_state *mm, uint64_t now_ms)
 {
     tickets_batch *b = &mm->joins;
     size_t n = b->n;
     if (n == 0)
-        return false;
-    tickets_rate(mm, now_ms);
+        return 0;
+    tickets_rate_held(mm, now_ms);
     const queue_key **keys = calloc(n, sizeof *keys);
     const queue_ticket **ts = calloc(n, sizeof *ts);
     size_t m = 0;
     for (size_t i = 0; keys && ts && i < n; i++) {
         size_t line;
         const queue_ticket *t = queue_find(mm->queues, b->v[i].player_id, &line);
-        if (!t)
-            continue; /* cannot happen: every other ticket change flushes first */
+        if (!t) {
+            /* a held ticket formed into a placement this turn: its record as placed */
+            size_t seat;
+            const placement *p = placement_of_player(&mm->placements, b->v[i].player_id, &seat);
+            if (!p)
+                continue; /* cannot happen: every other ticket change flushes first */
+            keys[m] = &p->key;
+            ts[m++] = &p->tickets[seat];
+            continue;
+        }
         keys[m] = queue_line_key(mm->queues, line);
         ts[m++] = t;
     }
-    int rc = keys && ts && m == n ? state_tickets_put(mm, now_ms, keys, ts, m) : -1;
+    int rc = keys && ts && m == n ? state_stage_tickets(mm, keys, ts, m) : -1;
     free(keys);
     free(ts);
+    return rc;
+}
+
+void tickets_answer(mm_state *mm, int rc)
+{
+    tickets_batch *b = &mm->joins;
+    size_t n = b->n;
     b->n = 0;
+    b->rated = false;
     for (size_t i = 0; i < n; i++) {
         const tickets_held *h = &b->v[i];
         if (rc < 0)
@@ -194,8 +212,19 @@ bool tickets_flush(mm_state *mm, uint64_t now_ms)
     }
     if (rc < 0)
         dh_warn_every(DH_LOG_EVERY_MS, "%zu joins refused: " TICKETS_STORE_DOWN, n);
-    else
+    else if (n)
         dh_debug("%zu joins stored in one write", n);
+}
+
+bool tickets_flush(mm_state *mm, uint64_t now_ms)
+{
+    if (mm->joins.n == 0)
+        return false;
+    int rc = tickets_stage(mm, now_ms);
+    if (rc == 0)
+        rc = state_write_staged(mm, now_ms);
+    state_unstage(mm); /* the write took them; left only when it never went out */
+    tickets_answer(mm, rc);
     return rc == 0;
 }
 
@@ -212,7 +241,7 @@ static void tickets_reseat(mm_state *mm, const char *gateway,
     Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
     msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ASSIGNED;
     msg.match_assigned = (Deckhand__Internal__MatchAssigned *)seat;
-    if (dh_zmq_send(mm->router, gateway, &msg) < 0)
+    if (gwout_send(mm, gateway, &msg) < 0)
         dh_warn_every(DH_LOG_EVERY_MS, "match %s: cannot tell gateway %s about player %s: %s",
                       seat->match_id, gateway, j->player_id, strerror(errno));
 }
@@ -561,7 +590,6 @@ static int tickets_drop(mm_state *mm, const char *player_id, uint64_t now_ms)
 
 void tickets_expire(mm_state *mm, uint64_t now_ms)
 {
-    tickets_flush(mm, now_ms); /* held joins are written before any later change */
     uint64_t wall = mm_wall_ms(mm, now_ms);
     for (size_t line = 0; line < queue_lines(mm->queues); line++) {
         const queue_key *k = queue_line_key(mm->queues, line);
@@ -571,6 +599,9 @@ void tickets_expire(mm_state *mm, uint64_t now_ms)
              (t = queue_line_away_first(mm->queues, line)) && wall >= t->away_since_ms + grace;) {
             char pid[sizeof t->player_id];
             memcpy(pid, t->player_id, sizeof pid);
+            /* held joins are written before any later change (only then: a turn's joins
+             * wait for its formation pass, to be written with their matches) */
+            tickets_flush(mm, now_ms);
             if (tickets_drop(mm, pid, now_ms) < 0)
                 return; /* Redis is down: try again next tick */
             dh_info("player %s away past the %llu ms grace: left %s/%s/%u", pid,

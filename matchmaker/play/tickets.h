@@ -16,8 +16,11 @@
  * up to TICKETS_BATCH_MAX joins, instead of one each) and only then answers them: ok,
  * or UNAVAILABLE with the ticket taken out again when Redis did not take the write. So
  * "written before it is made" still holds for what anyone can see: no reply and no
- * formation happens between the join and its write (the loop flushes after each drain
- * of the socket, before it forms matches, and every other ticket change flushes first).
+ * StartMatch goes out before the join's write. The loop's tick may form matches from a
+ * drain's held joins: the pass's write then carries them with those placements
+ * (tickets_stage, tickets_answer: one round trip for a turn's joins and matches), and a
+ * write Redis refuses undoes the matches before the joins are refused; what no pass wrote
+ * is written at the turn's end (loop_finish), and every other ticket change flushes first.
  *
  * PlayerAway (the player's connection dropped) marks the ticket away: it keeps its place
  * but is passed over by formation, and after the queue's grace_ms it is removed.
@@ -63,6 +66,17 @@ bool tickets_back(struct mm_state *mm, const char *gateway, const Deckhand__Inte
 
 /* Write the held joins and answer them. True when they were queued (a match may form). */
 bool tickets_flush(struct mm_state *mm, uint64_t now_ms);
+/* The held joins' stored ratings onto their tickets (one pipeline, account players only),
+ * once per batch: the loop asks right after its drain, so that the turn's formation pass
+ * sees them rated. */
+void tickets_rate_held(struct mm_state *mm, uint64_t now_ms);
+/* The held joins' records staged to ride the next write (state_stage_tickets), rated
+ * first; a held ticket the turn's pass formed into a placement is staged as placed. 0, or
+ * -1 (nothing staged: answer them refused). The caller writes, then tickets_answer. */
+int tickets_stage(struct mm_state *mm, uint64_t now_ms);
+/* After the write that carried them (rc its result): the held joins answered ok, or taken
+ * out of their lines and answered UNAVAILABLE; the batch is empty afterwards. */
+void tickets_answer(struct mm_state *mm, int rc);
 /* Remove the away players past their queue's grace period: a solo ticket leaves the line;
  * from a party's ticket only that member goes (mm->on_dropped tells its party) and the
  * rest wait on as one smaller ticket, keeping their join time (so their window stays as

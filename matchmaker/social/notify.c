@@ -32,7 +32,7 @@ static int notify_send(mm_state *mm, const char *gateway, const char *player_id,
     Deckhand__Internal__Internal msg = DECKHAND__INTERNAL__INTERNAL__INIT;
     msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MM_OUTPUT;
     msg.mm_output = &o;
-    if (dh_zmq_send(mm->router, gateway, &msg) < 0)
+    if (gwout_send(mm, gateway, &msg) < 0)
         dh_warn_every(DH_LOG_EVERY_MS, "cannot tell player %s via gateway %s: %s", player_id,
                       gateway, strerror(errno));
     free(buf);

@@ -88,6 +88,7 @@ typedef struct {
 typedef struct {
     state_later *v;
     size_t n, cap;
+    uint64_t since_ms; /* when the oldest of them was deferred (state_flush_due) */
 } state_deferred;
 
 /* tickets.h: joins queued in memory whose records go to Redis in one write (the batch);
@@ -101,7 +102,28 @@ typedef struct {
 typedef struct {
     tickets_held *v;
     size_t n, cap;
+    bool rated; /* their stored ratings were read (tickets_rate_held) */
 } tickets_batch;
+
+/* gwout.h: one gateway's messages of the loop turn, packed, in order. */
+typedef struct {
+    char gateway[DH_ZMQ_ID_MAX + 1];
+    ProtobufCBinaryData *v;
+    size_t n, cap;
+} gwout_batch;
+
+typedef struct {
+    gwout_batch *v; /* one per gateway that takes batches and was sent something */
+    size_t n, cap;
+} gwout;
+
+/* state.h: ticket records packed for the next write (state_stage_tickets). */
+typedef struct {
+    char **fields;    /* player ids (owned) */
+    uint8_t **values; /* packed TicketRecords (owned) */
+    size_t *lens;
+    size_t n, cap;
+} state_staged;
 
 /* admin.h: GET /admin/matches/ID requests waiting for their worker's AdminMatchInfo. */
 struct dh_ops_admin;
@@ -159,6 +181,8 @@ typedef struct mm_state {
     uint32_t watch_budget_us; /* a tick's time for its rebuild (watch_load.h); 0: the default */
     tickets_batch joins;      /* joins waiting for their batched write (tickets.h) */
     state_deferred later;     /* deletes waiting for the next write (state.h) */
+    state_staged staged;      /* tickets packed to ride the next write (state.h) */
+    gwout gwout;              /* this turn's messages to gateways that take batches */
     char id[LEASE_ID_MAX];    /* this matchmaker's name in mm:lease */
     uint64_t wall_base_ms;    /* wall clock = wall_base_ms + now_ms */
     uint64_t next_seq;        /* the next ticket's seq */

@@ -21,17 +21,47 @@ typedef struct {
     size_t len;
 } state_op;
 
-/* Apply the deferred deletes, then ops, in one fenced script. The deferred ones are
- * gone afterwards either way (see state.h). */
+static void state_staged_clear(state_staged *st)
+{
+    for (size_t i = 0; i < st->n; i++) {
+        free(st->fields[i]);
+        free(st->values[i]);
+    }
+    st->n = 0;
+}
+
+/* The i-th op of a write: the deferred deletes, then the staged tickets, then ops. */
+static state_op state_op_at(const mm_state *mm, const state_op *ops, size_t i)
+{
+    size_t nl = mm->later.n, ns = mm->staged.n;
+    if (i < nl)
+        return (state_op){mm->later.v[i].op, mm->later.v[i].field, NULL, 0};
+    if (i < nl + ns)
+        return (state_op){"t+", mm->staged.fields[i - nl], mm->staged.values[i - nl],
+                          mm->staged.lens[i - nl]};
+    return ops[i - nl - ns];
+}
+
+static int state_write_all(mm_state *mm, uint64_t now_ms, const state_op *ops, size_t n);
+
+/* Apply the deferred deletes, then the staged tickets, then ops, in one fenced script.
+ * The deferred and staged ones are gone afterwards either way (see state.h). */
 static int state_write(mm_state *mm, uint64_t now_ms, const state_op *ops, size_t n)
 {
-    size_t nl = mm->later.n;
+    int rc = state_write_all(mm, now_ms, ops, n);
     mm->later.n = 0;
-    if (!mm->redis_on || n + nl == 0)
+    state_staged_clear(&mm->staged);
+    return rc;
+}
+
+static int state_write_all(mm_state *mm, uint64_t now_ms, const state_op *ops, size_t n)
+{
+    size_t nl = mm->later.n, all = nl + mm->staged.n + n;
+    if (!mm->redis_on || all == 0)
         return 0;
     const char *head[] = {"EVALSHA",         mm->scripts.state.sha, "3",   DH_KEY_MM_LEASE,
                           DH_KEY_MM_TICKETS, DH_KEY_MM_PLACEMENTS,  mm->id};
-    size_t nhead = sizeof head / sizeof *head, argc = nhead + 3 * (nl + n);
+    size_t nhead = sizeof head / sizeof *head, argc = nhead + 3 * all;
     const char **argv = calloc(argc, sizeof *argv);
     size_t *lens = calloc(argc, sizeof *lens);
     int rc = -1;
@@ -44,9 +74,8 @@ static int state_write(mm_state *mm, uint64_t now_ms, const state_op *ops, size_
         argv[k] = head[k];
         lens[k] = strlen(head[k]);
     }
-    for (size_t i = 0; i < nl + n; i++, k += 3) {
-        state_op o =
-            i < nl ? (state_op){mm->later.v[i].op, mm->later.v[i].field, NULL, 0} : ops[i - nl];
+    for (size_t i = 0; i < all; i++, k += 3) {
+        state_op o = state_op_at(mm, ops, i);
         argv[k] = o.op;
         lens[k] = strlen(o.op);
         argv[k + 1] = o.field;
@@ -78,14 +107,16 @@ out:
     return rc;
 }
 
-int state_placement_del_later(mm_state *mm, const char *match_id, const char *const *player_ids,
-                              size_t n)
+int state_placement_del_later(mm_state *mm, uint64_t now_ms, const char *match_id,
+                              const char *const *player_ids, size_t n)
 {
     state_deferred *d = &mm->later;
     if (!mm->redis_on)
         return 0;
     if (dh_grow(&d->v, &d->cap, d->n + 1 + n, sizeof *d->v, 256) < 0)
         return -1;
+    if (d->n == 0)
+        d->since_ms = now_ms;
     for (size_t i = 0; i <= n; i++) {
         const char *field = i ? player_ids[i - 1] : match_id;
         state_later *x = &d->v[d->n++];
@@ -101,9 +132,26 @@ void state_flush(mm_state *mm, uint64_t now_ms)
         state_write(mm, now_ms, NULL, 0);
 }
 
+void state_flush_due(mm_state *mm, uint64_t now_ms)
+{
+    if (mm->later.n && now_ms - mm->later.since_ms >= STATE_LATER_MS)
+        state_write(mm, now_ms, NULL, 0);
+}
+
 void state_forget(mm_state *mm)
 {
     mm->later.n = 0;
+    state_staged_clear(&mm->staged);
+}
+
+void state_staged_free(mm_state *mm)
+{
+    state_staged *st = &mm->staged;
+    state_staged_clear(st);
+    free(st->fields);
+    free(st->values);
+    free(st->lens);
+    memset(st, 0, sizeof *st);
 }
 
 void state_ticket_to_record(const queue_key *k, const queue_ticket *t,
@@ -168,36 +216,71 @@ int state_ticket_put(mm_state *mm, uint64_t now_ms, const queue_key *k, const qu
     return rc;
 }
 
-int state_tickets_put(mm_state *mm, uint64_t now_ms, const queue_key *const *k,
-                      const queue_ticket *const *t, size_t n)
+int state_stage_tickets(mm_state *mm, const queue_key *const *k, const queue_ticket *const *t,
+                        size_t n)
 {
+    state_staged *st = &mm->staged;
     if (!mm->redis_on || n == 0)
         return 0;
-    state_op *ops = calloc(n, sizeof *ops);
-    uint8_t **bufs = calloc(n, sizeof *bufs);
-    int rc = -1;
-    if (!ops || !bufs)
-        goto out;
+    size_t need = st->n + n, cap = st->cap;
+    if (need > cap) {
+        cap = need < 2 * cap ? 2 * cap : need;
+        char **f = realloc(st->fields, cap * sizeof *f);
+        if (f)
+            st->fields = f;
+        uint8_t **v = f ? realloc(st->values, cap * sizeof *v) : NULL;
+        if (v)
+            st->values = v;
+        size_t *l = v ? realloc(st->lens, cap * sizeof *l) : NULL;
+        if (!l) {
+            state_staged_clear(st);
+            return -1;
+        }
+        st->lens = l;
+        st->cap = cap;
+    }
     for (size_t i = 0; i < n; i++) {
         Deckhand__Internal__TicketRecord rec;
         options_list ol;
         state_ticket_to_record(k[i], t[i], &rec);
         state_record_options(&rec, &ol, k[i]);
         size_t len = deckhand__internal__ticket_record__get_packed_size(&rec);
-        if (!(bufs[i] = malloc(len ? len : 1)))
-            goto out;
-        deckhand__internal__ticket_record__pack(&rec, bufs[i]);
-        ops[i] = (state_op){"t+", t[i]->player_id, bufs[i], len};
+        uint8_t *buf = malloc(len ? len : 1);
+        char *field = strdup(t[i]->player_id);
+        if (!buf || !field) {
+            free(buf);
+            free(field);
+            state_staged_clear(st);
+            return -1;
+        }
+        deckhand__internal__ticket_record__pack(&rec, buf);
+        st->fields[st->n] = field;
+        st->values[st->n] = buf;
+        st->lens[st->n++] = len;
     }
-    rc = state_write(mm, now_ms, ops, n);
-out:
-    if (rc < 0 && (!ops || !bufs))
+    return 0;
+}
+
+int state_write_staged(mm_state *mm, uint64_t now_ms)
+{
+    return state_write(mm, now_ms, NULL, 0);
+}
+
+void state_unstage(mm_state *mm)
+{
+    state_staged_clear(&mm->staged);
+}
+
+int state_tickets_put(mm_state *mm, uint64_t now_ms, const queue_key *const *k,
+                      const queue_ticket *const *t, size_t n)
+{
+    if (!mm->redis_on || n == 0)
+        return 0;
+    if (state_stage_tickets(mm, k, t, n) < 0) {
         dh_error("out of memory writing %zu tickets", n);
-    for (size_t i = 0; bufs && i < n; i++)
-        free(bufs[i]);
-    free(bufs);
-    free(ops);
-    return rc;
+        return -1;
+    }
+    return state_write(mm, now_ms, NULL, 0);
 }
 
 int state_ticket_del(mm_state *mm, uint64_t now_ms, const char *player_id)

@@ -32,6 +32,8 @@
 #include "internal.pb-c.h"
 #include "mm_data.h"
 
+#define STATE_LATER_MS 50 /* how long deferred deletes wait for a write to ride along */
+
 struct mm_state;
 
 /* The writes below return 0 when Redis took them (or there is no Redis), -1 when not. */
@@ -41,6 +43,18 @@ int state_ticket_del(struct mm_state *mm, uint64_t now_ms, const char *player_id
 /* Write n tickets in one fenced script (one round trip): the joins of a batch. */
 int state_tickets_put(struct mm_state *mm, uint64_t now_ms, const queue_key *const *k,
                       const queue_ticket *const *t, size_t n);
+/* Pack n tickets' records to ride the next write, after the deferred deletes and before
+ * that write's own records (a pass's placements: the joins of a loop turn and the matches
+ * formed from them in one round trip, issue 27). The next write's result is theirs; they
+ * are gone after it either way. 0, or -1 when memory ran out (nothing is staged then). */
+int state_stage_tickets(struct mm_state *mm, const queue_key *const *k,
+                        const queue_ticket *const *t, size_t n);
+/* Write what is staged (and the deferred deletes) now. */
+int state_write_staged(struct mm_state *mm, uint64_t now_ms);
+/* Drop what is staged (unwritten). */
+void state_unstage(struct mm_state *mm);
+/* Free the staging area (mm_free). */
+void state_staged_free(struct mm_state *mm);
 /* Store a placement: its PlacementRecord, packed (placement.c encodes it). */
 int state_placement_put(struct mm_state *mm, uint64_t now_ms, const char *match_id,
                         const uint8_t *rec, size_t len);
@@ -52,14 +66,21 @@ int state_placements_put(struct mm_state *mm, uint64_t now_ms, const char *const
 int state_placement_del(struct mm_state *mm, uint64_t now_ms, const char *match_id,
                         const char *const *player_ids, size_t n);
 /* The same, later: the deletes ride first in the next write (whatever it is, so no later
- * write of those players can be overtaken), or go with state_flush at the end of the
- * loop's drain. Best effort, as a delete that Redis does not take was already: a write
- * that fails drops them with a warning (a later load then sends that StartMatch again,
- * which its worker answers again). -1 when memory ran out (nothing deferred). */
-int state_placement_del_later(struct mm_state *mm, const char *match_id,
+ * write of those players can be overtaken), or go alone once the oldest has waited
+ * STATE_LATER_MS (state_flush_due, at the end of each loop turn). Best effort, as a delete that
+ * Redis does not take was already: a write that fails drops them with a warning (a later load then
+ * sends that StartMatch again, which its worker answers again). -1 when memory ran out (nothing
+ * deferred). */
+int state_placement_del_later(struct mm_state *mm, uint64_t now_ms, const char *match_id,
                               const char *const *player_ids, size_t n);
 /* Write the deferred deletes now. */
 void state_flush(struct mm_state *mm, uint64_t now_ms);
+/* Write them alone only once the oldest has waited STATE_LATER_MS: under load the next
+ * join or placement write carries them, and a match's start costs no round trip of its
+ * own (issue 27). The delay only widens the window in which a failover finds a started
+ * match's placement still stored, which was always possible (a failed delete): the new
+ * matchmaker sends its StartMatch again and the worker answers it again. */
+void state_flush_due(struct mm_state *mm, uint64_t now_ms);
 /* Drop the deferred deletes (the lease was lost: they belong to the old term). */
 void state_forget(struct mm_state *mm);
 

@@ -10,7 +10,7 @@
 DH_PACKAGES=(build-essential cmake pkg-config libzmq3-dev libprotobuf-c-dev
              protobuf-c-compiler libhiredis-dev liblua5.4-dev lua5.4 libcunit1-dev
              redis-server libuv1-dev libwslay-dev libssl-dev lua-check python3-yaml
-             shellcheck clang-format zlib1g-dev libsodium-dev clang libclang-rt-14-dev)
+             shellcheck clang-format zlib1g-dev libzstd-dev libsodium-dev clang libclang-rt-14-dev)
 
 # The web client's tools, by command rather than by package: Node.js and npm build it
 # (client/web), and with DH_BROWSER=1 (./scripts/test) Chromium drives it. A node whose

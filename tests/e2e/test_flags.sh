@@ -49,6 +49,16 @@ refused "unknown flag '--capcity'" "$bin/deckhand-worker" --capcity 10
 refused "needs an integer" "$bin/deckhand-worker" --capacity ten
 refused "needs an integer" "$bin/deckhand-gateway" --max-frame 1k
 
+# A worker value outside its own set (the snapshot codec): named, exit 1, before the
+# worker reaches for Redis (port 1: nothing listens) or binds.
+rc=0
+timeout 10 "$bin/deckhand-worker" --snapshot-codec lz4 --redis redis://127.0.0.1:1 \
+    >"$out/stdout" 2>"$out/stderr" </dev/null || rc=$?
+((rc == 1)) || e2e_fail "deckhand-worker --snapshot-codec lz4 exited $rc, want 1"
+grep -qF -- "bad --snapshot-codec lz4 (zstd or zlib)" "$out/stderr" ||
+    e2e_fail "deckhand-worker --snapshot-codec lz4 said: $(head -n 1 "$out/stderr")"
+e2e_log "refused (1): deckhand-worker --snapshot-codec lz4"
+
 refused "flag '--name' needs a value" "$bin/deckhand" play --name --ws
 refused "unknown flag '--nmae'" "$bin/deckhand" play --nmae ann
 refused "switch given a value" "$bin/deckhand" bots --ws=1

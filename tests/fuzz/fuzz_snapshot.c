@@ -1,15 +1,15 @@
 /*
  * fuzz_snapshot.c: fuzz target `snapshot`, a match snapshot as a worker reads it back from
- * Redis (match:{ID}:snap) when it adopts or replays a match: dh_snapz_unpack (inflate, or a
- * raw snapshot as it is), then engine_state_load, the decoder engine_match_restore runs
- * first (engine/engine_state.c).
+ * Redis (match:{ID}:snap) when it adopts or replays a match: dh_snapz_unpack (zstd or
+ * inflate, or a raw snapshot as it is), then engine_state_load, the decoder engine_match_restore
+ * runs first (engine/engine_state.c).
  *
  * Input: byte 0 picks the player count (1..8; the seeds, from two-player matches, hold 1);
- * the rest is the stored value. Properties: a "DHSZ" value that inflates packs and unpacks
- * back to the same bytes; a snapshot that loads saves (engine_state_save) to a canonical
- * form that loads again and saves to the same bytes. Names are interned into one empty
- * bundle's VM, made again once it holds many (interning is per bundle and never shrinks),
- * so that an input costs no VM of its own.
+ * the rest is the stored value. Properties: a "DHZS" or "DHSZ" value that decompresses
+ * packs by either codec and unpacks back to the same bytes; a snapshot that loads saves
+ * (engine_state_save) to a canonical form that loads again and saves to the same bytes. Names are
+ * interned into one empty bundle's VM, made again once it holds many (interning is per bundle and
+ * never shrinks), so that an input costs no VM of its own.
  */
 #include <string.h>
 
@@ -62,12 +62,12 @@ static void snap_renew(void)
     FUZZ_CHECK(snap_bundle);
 }
 
-/* A stored value that inflated packs and inflates back to the same raw bytes. */
-static void snap_repack(const uint8_t *raw, size_t n)
+/* A stored value that decompressed packs by codec and unpacks back to the same raw bytes. */
+static void snap_repack(const uint8_t *raw, size_t n, dh_snapz_codec codec)
 {
     uint8_t *z, *back;
     size_t zn, bn;
-    FUZZ_CHECK(dh_snapz_pack(raw, n, &z, &zn) == 0);
+    FUZZ_CHECK(dh_snapz_pack(codec, raw, n, &z, &zn) == 0);
     FUZZ_CHECK(dh_snapz_unpack(z, zn, &back, &bn) == 0);
     FUZZ_CHECK(bn == n && memcmp(back, raw, n) == 0);
     free(z);
@@ -98,8 +98,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t n;
     if (dh_snapz_unpack(data + 1, size - 1, &raw, &n) < 0)
         return 0;
-    if (size - 1 >= 4 && memcmp(data + 1, "DHSZ", 4) == 0)
-        snap_repack(raw, n);
+    if (size - 1 >= 4 && (!memcmp(data + 1, "DHSZ", 4) || !memcmp(data + 1, "DHZS", 4))) {
+        snap_repack(raw, n, DH_SNAPZ_ZSTD);
+        snap_repack(raw, n, DH_SNAPZ_ZLIB);
+    }
     snap_renew();
     engine_state st;
     FUZZ_CHECK(engine_state_init(&st, np) == 0);

@@ -272,12 +272,14 @@ static void seed_heads(void)
 
 /* ---- a real match: snapshot, log, and a View for proto ------------------------------- */
 
-static void seed_snapshot(engine_match *m, const char *name)
+/* A snapshot stored by codec (the first seeds were written by a release that had only
+ * deflate: they stay deflate). */
+static void seed_snapshot(engine_match *m, const char *name, dh_snapz_codec codec)
 {
     size_t n, zn;
     const uint8_t *raw = engine_match_snapshot(m, &n);
     uint8_t *z;
-    FUZZ_CHECK(raw && dh_snapz_pack(raw, n, &z, &zn) == 0);
+    FUZZ_CHECK(raw && dh_snapz_pack(codec, raw, n, &z, &zn) == 0);
     seed_write("snapshot", name, (const uint8_t[]){1}, 1, z, zn); /* byte 0: 2 players */
     free(z);
 }
@@ -292,7 +294,7 @@ static void seed_match(const char *dir)
         .match_id = "m-5f2a9c", .game = "dominion", .seed = 7, .nplayers = 2, .names = names};
     engine_match *m = engine_match_new(b, &cfg, &err);
     FUZZ_CHECK(m);
-    seed_snapshot(m, "dominion_start");
+    seed_snapshot(m, "dominion_start", DH_SNAPZ_ZLIB);
     uint8_t log[4096];
     size_t ln = 0;
     for (int i = 0; i < 200 && !engine_match_finished(m); i++) {
@@ -313,10 +315,11 @@ static void seed_match(const char *dir)
         }
         free(enc);
         if (i == 60)
-            seed_snapshot(m, "dominion_turn_mid");
+            seed_snapshot(m, "dominion_turn_mid", DH_SNAPZ_ZLIB);
     }
     seed_write("log", "dominion_answers", NULL, 0, log, ln);
-    seed_snapshot(m, "dominion_late");
+    seed_snapshot(m, "dominion_late", DH_SNAPZ_ZLIB);
+    seed_snapshot(m, "dominion_late_zstd", DH_SNAPZ_ZSTD);
     size_t rn;
     const uint8_t *raw = engine_match_snapshot(m, &rn);
     seed_write("snapshot", "dominion_late_raw", (const uint8_t[]){1}, 1, raw, rn);

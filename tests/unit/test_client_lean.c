@@ -39,6 +39,19 @@ static void decision(Deckhand__DecisionRequest *d, Deckhand__Option *o, Deckhand
     d->options = opts;
 }
 
+/* m packed and decoded leanly: decoded, of m's kind (the caller frees the result). */
+static Deckhand__ServerMessage *lean_round_trip(const Deckhand__ServerMessage *m)
+{
+    Deckhand__ServerMessage *out = NULL;
+    size_t len;
+    uint8_t *buf = pack(m, &len);
+    dh_lean_result got = dh_client_lean_decode(buf, len, &out);
+    free(buf);
+    CU_ASSERT_EQUAL_FATAL(got, DH_LEAN_DECODED);
+    CU_ASSERT_EQUAL_FATAL(out->body_case, m->body_case);
+    return out;
+}
+
 static void check_decision(const Deckhand__DecisionRequest *d)
 {
     CU_ASSERT_PTR_NOT_NULL_FATAL(d);
@@ -57,7 +70,7 @@ static void test_lean_view_delta_keeps_id_seq_and_decision_without_zones(void)
     Deckhand__DecisionRequest d;
     Deckhand__Option o[2], *opts[2];
     Deckhand__ViewDelta v = DECKHAND__VIEW_DELTA__INIT;
-    Deckhand__ServerMessage m = DECKHAND__SERVER_MESSAGE__INIT, *out = NULL;
+    Deckhand__ServerMessage m = DECKHAND__SERVER_MESSAGE__INIT;
     decision(&d, o, opts);
     z.name = "hand";
     z.count = 5;
@@ -69,17 +82,13 @@ static void test_lean_view_delta_keeps_id_seq_and_decision_without_zones(void)
     v.decision = &d;
     m.body_case = DECKHAND__SERVER_MESSAGE__BODY_VIEW_DELTA;
     m.view_delta = &v;
-    size_t len;
-    uint8_t *buf = pack(&m, &len);
-    CU_ASSERT_EQUAL_FATAL(dh_client_lean_decode(buf, len, &out), DH_LEAN_DECODED);
-    CU_ASSERT_EQUAL_FATAL(out->body_case, DECKHAND__SERVER_MESSAGE__BODY_VIEW_DELTA);
+    Deckhand__ServerMessage *out = lean_round_trip(&m);
     CU_ASSERT_STRING_EQUAL(out->view_delta->match_id, "m-1");
     CU_ASSERT_EQUAL(out->view_delta->event_seq, 300);
     CU_ASSERT_EQUAL(out->view_delta->n_zones, 0);
     CU_ASSERT_EQUAL(out->view_delta->view_seq, 0);
     check_decision(out->view_delta->decision);
     deckhand__server_message__free_unpacked(out, NULL);
-    free(buf);
 }
 
 static void test_lean_view_keeps_id_seq_and_decision_without_players(void)
@@ -88,7 +97,7 @@ static void test_lean_view_keeps_id_seq_and_decision_without_players(void)
     Deckhand__DecisionRequest d;
     Deckhand__Option o[2], *opts[2];
     Deckhand__View v = DECKHAND__VIEW__INIT;
-    Deckhand__ServerMessage m = DECKHAND__SERVER_MESSAGE__INIT, *out = NULL;
+    Deckhand__ServerMessage m = DECKHAND__SERVER_MESSAGE__INIT;
     decision(&d, o, opts);
     p.name = "alice";
     v.match_id = "m-1";
@@ -99,38 +108,30 @@ static void test_lean_view_keeps_id_seq_and_decision_without_players(void)
     v.decision = &d;
     m.body_case = DECKHAND__SERVER_MESSAGE__BODY_VIEW;
     m.view = &v;
-    size_t len;
-    uint8_t *buf = pack(&m, &len);
-    CU_ASSERT_EQUAL_FATAL(dh_client_lean_decode(buf, len, &out), DH_LEAN_DECODED);
-    CU_ASSERT_EQUAL_FATAL(out->body_case, DECKHAND__SERVER_MESSAGE__BODY_VIEW);
+    Deckhand__ServerMessage *out = lean_round_trip(&m);
     CU_ASSERT_STRING_EQUAL(out->view->match_id, "m-1");
     CU_ASSERT_EQUAL(out->view->event_seq, 7);
     CU_ASSERT_EQUAL(out->view->n_players, 0);
     CU_ASSERT_STRING_EQUAL(out->view->game, "");
     check_decision(out->view->decision);
     deckhand__server_message__free_unpacked(out, NULL);
-    free(buf);
 }
 
 static void test_lean_event_keeps_id_and_seq_without_text(void)
 {
     Deckhand__Event e = DECKHAND__EVENT__INIT;
-    Deckhand__ServerMessage m = DECKHAND__SERVER_MESSAGE__INIT, *out = NULL;
+    Deckhand__ServerMessage m = DECKHAND__SERVER_MESSAGE__INIT;
     e.match_id = "m-2";
     e.event_seq = 12;
     e.kind = "log";
     e.text = "alice buys a Silver";
     m.body_case = DECKHAND__SERVER_MESSAGE__BODY_EVENT;
     m.event = &e;
-    size_t len;
-    uint8_t *buf = pack(&m, &len);
-    CU_ASSERT_EQUAL_FATAL(dh_client_lean_decode(buf, len, &out), DH_LEAN_DECODED);
-    CU_ASSERT_EQUAL_FATAL(out->body_case, DECKHAND__SERVER_MESSAGE__BODY_EVENT);
+    Deckhand__ServerMessage *out = lean_round_trip(&m);
     CU_ASSERT_STRING_EQUAL(out->event->match_id, "m-2");
     CU_ASSERT_EQUAL(out->event->event_seq, 12);
     CU_ASSERT_STRING_EQUAL(out->event->text, "");
     deckhand__server_message__free_unpacked(out, NULL);
-    free(buf);
 }
 
 static void test_lean_catalog_is_dropped_and_a_reply_left_whole(void)

@@ -4,7 +4,8 @@
  * gateway's 3 s timeout although the matchmaker had queued them). The gateway tells a
  * busy matchmaker (it beats: MatchmakerBeat) from a gone one (silent for GW_MM_TIMEOUT):
  * it waits for the busy one's answer, answers UNAVAILABLE for the gone one, and a match
- * that a matchmaker forms after all still reaches the player.
+ * that a matchmaker forms after all still reaches the player. The matchmaker's batch of a
+ * loop turn (MatchmakerOutputs) is handled as its messages one by one.
  */
 #include "rig_gateway.h"
 
@@ -132,6 +133,47 @@ static void test_gateway_join_unavailable_at_once_when_the_matchmaker_restarts(v
     rg_close(c);
 }
 
+/* The matchmaker's messages of one loop turn in one MatchmakerOutputs (the gateway says in
+ * its hello that it takes them): handled in order, as if each had come alone, and a
+ * malformed entry is dropped alone. */
+static void test_gateway_handles_the_matchmaker_batch_in_order(void)
+{
+    char pid[64];
+    rg_client *c = rg_open_as("quin", pid);
+    join(c, 6);
+    Deckhand__Internal__QueueReply r = DECKHAND__INTERNAL__QUEUE_REPLY__INIT;
+    r.player_id = pid;
+    r.cmd_id = 6;
+    r.ok = true;
+    Deckhand__Internal__MatchAssigned a = DECKHAND__INTERNAL__MATCH_ASSIGNED__INIT;
+    a.player_id = pid;
+    a.match_id = "m-batch";
+    a.game = "dominion";
+    a.worker_id = RG_WORKER_ID;
+    a.worker_endpoint = rg.worker_ep;
+    Deckhand__Internal__Internal one = DECKHAND__INTERNAL__INTERNAL__INIT, two = one;
+    one.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_REPLY;
+    one.queue_reply = &r;
+    two.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ASSIGNED;
+    two.match_assigned = &a;
+    uint8_t b1[256], b2[256], junk[] = {0xff, 0xff, 0xff};
+    ProtobufCBinaryData msgs[] = {
+        {deckhand__internal__internal__pack(&one, b1), b1},
+        {sizeof junk, junk},
+        {deckhand__internal__internal__pack(&two, b2), b2},
+    };
+    Deckhand__Internal__MatchmakerOutputs o = DECKHAND__INTERNAL__MATCHMAKER_OUTPUTS__INIT;
+    o.n_messages = 3;
+    o.messages = msgs;
+    Deckhand__Internal__Internal out = DECKHAND__INTERNAL__INTERNAL__INIT;
+    out.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_MM_OUTPUTS;
+    out.mm_outputs = &o;
+    CU_ASSERT_EQUAL(dh_zmq_send(rg.mm, RG_GW_ID, &out), 0);
+    rg_expect_reply(c, 6, DECKHAND__ERROR_CODE__OK);
+    rg_expect_match_found(c, "m-batch");
+    rg_close(c);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -143,6 +185,8 @@ int main(void)
          test_gateway_match_formed_after_an_unavailable_join_still_reaches_the_player},
         {"gateway_join_unavailable_at_once_when_the_matchmaker_restarts",
          test_gateway_join_unavailable_at_once_when_the_matchmaker_restarts},
+        {"gateway_handles_the_matchmaker_batch_in_order",
+         test_gateway_handles_the_matchmaker_batch_in_order},
         {"gateway_sigterm_exits_zero", rg_test_sigterm_exits_zero},
         {NULL, NULL},
     };

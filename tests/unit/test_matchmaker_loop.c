@@ -6,7 +6,8 @@
  * bound of StartMatches in flight gets the next match at once; a drain whose writes blocked
  * on Redis does not make live workers look silent. And the matchmaker beats
  * every gateway every MM_GATEWAY_BEAT_MS, which is how a gateway tells a busy matchmaker
- * from a gone one (test_gateway_mm_busy.c).
+ * from a gone one (test_gateway_mm_busy.c); a gateway that takes batches gets a turn's
+ * messages to it in one.
  */
 #include "loop.h"
 #include "rig_mm.h"
@@ -169,6 +170,82 @@ static void test_mm_gateways_hear_a_beat_every_half_second(void)
     rig_mm_close(&a);
 }
 
+/* gw-1 says in its hello that it takes the matchmaker's batches. */
+static void hello_with_batches(rig_mm *a, uint64_t now)
+{
+    Deckhand__Internal__GatewayHello h = DECKHAND__INTERNAL__GATEWAY_HELLO__INIT;
+    h.gateway_id = "gw-1";
+    h.batches = true;
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_GATEWAY_HELLO;
+    m.gateway_hello = &h;
+    rig_mm_send(a->gw, &m);
+    readable(a);
+    loop_drain(&a->mm, now);
+    loop_finish(&a->mm, now);
+}
+
+/* The next message at gw: a MatchmakerOutputs of n entries, each unpacked into out (the
+ * caller frees them). */
+static void batch_of(void *gw, size_t n, Deckhand__Internal__Internal **out)
+{
+    Deckhand__Internal__Internal *m = rig_mm_next(gw, RIG_MM_WAIT_MS);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    CU_ASSERT_EQUAL_FATAL(m->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_MM_OUTPUTS);
+    CU_ASSERT_EQUAL_FATAL(m->mm_outputs->n_messages, n);
+    for (size_t i = 0; i < n; i++) {
+        const ProtobufCBinaryData *b = &m->mm_outputs->messages[i];
+        out[i] = deckhand__internal__internal__unpack(NULL, b->len, b->data);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(out[i]);
+    }
+    deckhand__internal__internal__free_unpacked(m, NULL);
+}
+
+/* A gateway whose hello says it takes batches gets a loop turn's messages to it as one
+ * MatchmakerOutputs, in order: both QueueReplies of a turn, then both MatchAssigned of the
+ * match; a gateway that did not say so (an older one) gets each message alone. */
+static void test_mm_a_gateway_that_takes_batches_gets_a_turn_in_one_message(void)
+{
+    rig_mm a;
+    rig_mm_open(&a, "mm-batch", NULL, 1, 0);
+    hello_with_batches(&a, 10);
+    rig_mm_join(a.gw, "p1", 1, 2);
+    rig_mm_join(a.gw, "p2", 2, 2);
+    for (size_t got = 0; got < 2;) {
+        readable(&a);
+        got += loop_drain(&a.mm, 20).handled;
+    }
+    mm_tick(&a.mm, 20);
+    loop_finish(&a.mm, 20);
+    Deckhand__Internal__Internal *m[2];
+    batch_of(a.gw, 2, m);
+    CU_ASSERT_EQUAL(m[0]->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_REPLY);
+    CU_ASSERT_EQUAL(m[0]->queue_reply->cmd_id, 1);
+    CU_ASSERT_EQUAL(m[1]->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_REPLY);
+    CU_ASSERT_EQUAL(m[1]->queue_reply->cmd_id, 2);
+    for (int i = 0; i < 2; i++)
+        deckhand__internal__internal__free_unpacked(m[i], NULL);
+    Deckhand__Internal__Internal *st = rig_mm_expect_start(&a, NULL);
+    rig_mm_join(a.gw2, "p3", 3, 2);
+    readable(&a);
+    loop_drain(&a.mm, 25);
+    loop_finish(&a.mm, 25);
+    CU_ASSERT_EQUAL(rig_mm_reply(a.gw2, 3), 0); /* alone, as before */
+    rig_mm_started(a.w[0], st->start_match->match_id, true);
+    readable(&a);
+    loop_drain(&a.mm, 30);
+    loop_finish(&a.mm, 30);
+    batch_of(a.gw, 2, m);
+    for (int i = 0; i < 2; i++) {
+        CU_ASSERT_EQUAL(m[i]->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ASSIGNED);
+        CU_ASSERT_STRING_EQUAL(m[i]->match_assigned->match_id, st->start_match->match_id);
+        CU_ASSERT_EQUAL(m[i]->match_assigned->seat, (uint32_t)i);
+        deckhand__internal__internal__free_unpacked(m[i], NULL);
+    }
+    deckhand__internal__internal__free_unpacked(st, NULL);
+    rig_mm_close(&a);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -180,6 +257,8 @@ int main(void)
          test_mm_a_drain_stalled_on_redis_does_not_make_live_workers_silent},
         {"mm_gateways_hear_a_beat_every_half_second",
          test_mm_gateways_hear_a_beat_every_half_second},
+        {"mm_a_gateway_that_takes_batches_gets_a_turn_in_one_message",
+         test_mm_a_gateway_that_takes_batches_gets_a_turn_in_one_message},
         {NULL, NULL},
     };
     return dh_test_main("matchmaker loop", cases);

@@ -162,14 +162,35 @@ static void make_party(rig_social *s, rig_mm *r, char code[CODES_LEN + 1])
     }
 }
 
+/* A fresh matchmaker with workers workers, and p1's party that p2 joined; its code. */
+static void open_with_party(rig_mm *r, rig_social *s, int workers, char code[CODES_LEN + 1])
+{
+    rig_mm_open_fresh(r, "mm-a", workers);
+    rs_init(s);
+    make_party(s, r, code);
+}
+
+static void close_rigs(rig_mm *r, rig_social *s)
+{
+    rs_free(s);
+    rig_mm_close(r);
+}
+
+/* pid at gw queues for a match of seats seats as cmd, pumped at now: the reply's code. */
+static int queue_answer(rig_social *s, rig_mm *r, void *gw, const char *pid, uint64_t cmd,
+                        uint32_t seats, uint64_t now)
+{
+    rig_mm_join(gw, pid, cmd, seats);
+    rig_mm_pump(r, now);
+    return rs_answer(s, gw, cmd);
+}
+
 static void test_party_members_hear_every_change_and_bad_codes_are_refused(void)
 {
     rig_mm r;
     rig_social s;
-    rig_mm_open_fresh(&r, "mm-a", 2);
-    rs_init(&s);
     char code[CODES_LEN + 1];
-    make_party(&s, &r, code);
+    open_with_party(&r, &s, 2, code);
     CU_ASSERT_EQUAL(rs_do(&s, &r, r.gw, "p3", 3, rs_party_join("ZZZZZZ"), 30),
                     DECKHAND__ERROR_CODE__NOT_FOUND);
     CU_ASSERT_EQUAL(rs_do(&s, &r, r.gw, "p3", 4, rs_party_join("bad\ncode"), 30),
@@ -189,32 +210,26 @@ static void test_party_members_hear_every_change_and_bad_codes_are_refused(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(games);
     CU_ASSERT_EQUAL(games->n_games, 1);
     CU_ASSERT_STRING_EQUAL(games->games[0]->game, "dominion");
-    rs_free(&s);
-    rig_mm_close(&r);
+    close_rigs(&r, &s);
 }
 
 static void test_party_queues_as_one_ticket_and_sits_in_one_match(void)
 {
     rig_mm r;
     rig_social s;
-    rig_mm_open_fresh(&r, "mm-a", 2);
-    rs_init(&s);
     char code[CODES_LEN + 1];
-    make_party(&s, &r, code);
-    rig_mm_join(r.gw2, "p2", 10, 3); /* a member may not queue the party */
-    rig_mm_pump(&r, 30);
-    CU_ASSERT_EQUAL(rs_answer(&s, r.gw2, 10), DECKHAND__ERROR_CODE__BAD_REQUEST);
-    rig_mm_join(r.gw, "p1", 11, 3);
-    rig_mm_pump(&r, 40);
-    CU_ASSERT_EQUAL(rs_answer(&s, r.gw, 11), 0);
+    open_with_party(&r, &s, 2, code);
+    /* a member may not queue the party */
+    CU_ASSERT_EQUAL(queue_answer(&s, &r, r.gw2, "p2", 10, 3, 30),
+                    DECKHAND__ERROR_CODE__BAD_REQUEST);
+    CU_ASSERT_EQUAL(queue_answer(&s, &r, r.gw, "p1", 11, 3, 40), 0);
     rs_drain(&s, r.gw2, 20);
     CU_ASSERT_STRING_EQUAL(rs_party(&s, "p2")->queued_game, "dominion");
     const queue_ticket *members[QUEUE_PARTY_MAX];
     CU_ASSERT_EQUAL(queue_party(r.mm.queues, "p2", members, QUEUE_PARTY_MAX), 2);
     CU_ASSERT_STRING_EQUAL(queue_find(r.mm.queues, "p2", NULL)->gateway, "gw-2");
-    rig_mm_join(r.gw, "p1", 15, 3); /* the leader's client joins again after a reconnect */
-    rig_mm_pump(&r, 45);
-    CU_ASSERT_EQUAL(rs_answer(&s, r.gw, 15), 0);
+    /* the leader's client joins again after a reconnect */
+    CU_ASSERT_EQUAL(queue_answer(&s, &r, r.gw, "p1", 15, 3, 45), 0);
     CU_ASSERT_EQUAL(queue_party(r.mm.queues, "p1", members, QUEUE_PARTY_MAX), 2);
     CU_ASSERT_PTR_NULL(rig_mm_next_start(&r, NULL)); /* three seats: waits for a third */
     CU_ASSERT_EQUAL(rig_mm_joined(&r, r.gw, "p3", 12, 3, 50), 0);
@@ -231,8 +246,7 @@ static void test_party_queues_as_one_ticket_and_sits_in_one_match(void)
     deckhand__internal__internal__free_unpacked(a, NULL);
     deckhand__internal__internal__free_unpacked(m, NULL);
     CU_ASSERT_PTR_NOT_NULL(group_set_of(&r.mm.parties, "p2")); /* the party outlives its match */
-    rs_free(&s);
-    rig_mm_close(&r);
+    close_rigs(&r, &s);
 }
 
 /* Issue 29: the party panel still said "Queued for dominion" after the party's match
@@ -242,13 +256,10 @@ static void test_party_is_no_longer_queued_once_its_match_starts(void)
 {
     rig_mm r;
     rig_social s;
-    rig_mm_open_fresh(&r, "mm-a", 1);
-    rs_init(&s);
     char code[CODES_LEN + 1];
-    make_party(&s, &r, code);
-    rig_mm_join(r.gw, "p1", 11, 2); /* two seats: the party fills its match */
-    rig_mm_pump(&r, 40);
-    CU_ASSERT_EQUAL(rs_answer(&s, r.gw, 11), 0);
+    open_with_party(&r, &s, 1, code);
+    /* two seats: the party fills its match */
+    CU_ASSERT_EQUAL(queue_answer(&s, &r, r.gw, "p1", 11, 2, 40), 0);
     rs_drain(&s, r.gw2, 20);
     CU_ASSERT_STRING_EQUAL(rs_party(&s, "p2")->queued_game, "dominion");
     Deckhand__Internal__Internal *m = rig_mm_expect_start(&r, NULL);
@@ -263,21 +274,16 @@ static void test_party_is_no_longer_queued_once_its_match_starts(void)
         CU_ASSERT_STRING_EQUAL(ps->queued_game, "");
         CU_ASSERT_FALSE(ps->closed);
     }
-    rs_free(&s);
-    rig_mm_close(&r);
+    close_rigs(&r, &s);
 }
 
 static void test_party_member_leave_takes_the_party_out_of_the_line(void)
 {
     rig_mm r;
     rig_social s;
-    rig_mm_open_fresh(&r, "mm-a", 2);
-    rs_init(&s);
     char code[CODES_LEN + 1];
-    make_party(&s, &r, code);
-    rig_mm_join(r.gw, "p1", 11, 3);
-    rig_mm_pump(&r, 30);
-    CU_ASSERT_EQUAL(rs_answer(&s, r.gw, 11), 0);
+    open_with_party(&r, &s, 2, code);
+    CU_ASSERT_EQUAL(queue_answer(&s, &r, r.gw, "p1", 11, 3, 30), 0);
     CU_ASSERT_EQUAL(rs_do(&s, &r, r.gw2, "p3", 12, rs_party_join(code), 35),
                     DECKHAND__ERROR_CODE__BAD_REQUEST); /* queued: no one joins */
     rig_mm_leave(r.gw2, "p2", 13);
@@ -289,29 +295,22 @@ static void test_party_member_leave_takes_the_party_out_of_the_line(void)
     rs_drain(&s, r.gw2, 20); /* the party's state follows the leave's answer */
     CU_ASSERT_STRING_EQUAL(rs_party(&s, "p2")->queued_game, "");
     /* queued again, then a member leaves the party: the rest leave the line too */
-    rig_mm_join(r.gw, "p1", 14, 3);
-    rig_mm_pump(&r, 50);
-    CU_ASSERT_EQUAL(rs_answer(&s, r.gw, 14), 0);
+    CU_ASSERT_EQUAL(queue_answer(&s, &r, r.gw, "p1", 14, 3, 50), 0);
     CU_ASSERT_EQUAL(rs_do(&s, &r, r.gw2, "p2", 15, rs_party_leave(), 60), 0);
     CU_ASSERT_FALSE(queue_has(r.mm.queues, "p1"));
-    rs_free(&s);
-    rig_mm_close(&r);
+    close_rigs(&r, &s);
 }
 
 static void test_party_member_away_past_grace_leaves_and_the_rest_wait_on(void)
 {
     rig_mm r;
     rig_social s;
-    rig_mm_open_fresh(&r, "mm-a", 2);
-    rs_init(&s);
+    char code[CODES_LEN + 1];
+    open_with_party(&r, &s, 2, code);
     char err[64];
     CU_ASSERT_EQUAL_FATAL(
         settings_parse_line(&r.mm.settings, "dominion casual grace_ms=500", err, sizeof err), 0);
-    char code[CODES_LEN + 1];
-    make_party(&s, &r, code);
-    rig_mm_join(r.gw, "p1", 11, 3);
-    rig_mm_pump(&r, 30);
-    CU_ASSERT_EQUAL(rs_answer(&s, r.gw, 11), 0);
+    CU_ASSERT_EQUAL(queue_answer(&s, &r, r.gw, "p1", 11, 3, 30), 0);
     rig_mm_away(r.gw2, "p2");
     rig_mm_pump(&r, 40);
     rs_drain(&s, r.gw, 20);
@@ -338,8 +337,7 @@ static void test_party_member_away_past_grace_leaves_and_the_rest_wait_on(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(seats, "p3"));
     CU_ASSERT_PTR_NOT_NULL(strstr(seats, "p4"));
     deckhand__internal__internal__free_unpacked(m, NULL);
-    rs_free(&s);
-    rig_mm_close(&r);
+    close_rigs(&r, &s);
 }
 
 /* A member whose connection is down when the leader queues: the ticket waits passed over
@@ -348,15 +346,11 @@ static void test_party_queued_with_an_away_member_waits_for_it(void)
 {
     rig_mm r;
     rig_social s;
-    rig_mm_open_fresh(&r, "mm-a", 2);
-    rs_init(&s);
     char code[CODES_LEN + 1];
-    make_party(&s, &r, code);
+    open_with_party(&r, &s, 2, code);
     rig_mm_away(r.gw2, "p2");
     rig_mm_pump(&r, 25);
-    rig_mm_join(r.gw, "p1", 11, 2);
-    rig_mm_pump(&r, 30);
-    CU_ASSERT_EQUAL(rs_answer(&s, r.gw, 11), 0);
+    CU_ASSERT_EQUAL(queue_answer(&s, &r, r.gw, "p1", 11, 2, 30), 0);
     CU_ASSERT_NOT_EQUAL(queue_find(r.mm.queues, "p2", NULL)->away_since_ms, 0);
     rig_mm_pump(&r, 100);
     CU_ASSERT_PTR_NULL(rig_mm_next_start(&r, NULL));
@@ -367,27 +361,21 @@ static void test_party_queued_with_an_away_member_waits_for_it(void)
     CU_ASSERT_STRING_EQUAL(m->start_match->seats[1]->gateway_id, "gw-1");
     deckhand__internal__internal__free_unpacked(m, NULL);
     CU_ASSERT_STRING_EQUAL(group_set_of(&r.mm.parties, "p2")->members[1].gateway, "gw-1");
-    rs_free(&s);
-    rig_mm_close(&r);
+    close_rigs(&r, &s);
 }
 
 static void test_party_larger_than_the_match_is_refused(void)
 {
     rig_mm r;
     rig_social s;
-    rig_mm_open_fresh(&r, "mm-a", 1);
-    rs_init(&s);
     char code[CODES_LEN + 1];
-    make_party(&s, &r, code);
+    open_with_party(&r, &s, 1, code);
     CU_ASSERT_EQUAL(rs_do(&s, &r, r.gw, "p3", 3, rs_party_join(code), 25), 0);
-    rig_mm_join(r.gw, "p1", 4, 2);
-    rig_mm_pump(&r, 30);
-    CU_ASSERT_EQUAL(rs_answer(&s, r.gw, 4), DECKHAND__ERROR_CODE__BAD_REQUEST);
+    CU_ASSERT_EQUAL(queue_answer(&s, &r, r.gw, "p1", 4, 2, 30), DECKHAND__ERROR_CODE__BAD_REQUEST);
     CU_ASSERT_STRING_EQUAL(s.why, "the party has more players than the match seats");
     CU_ASSERT_FALSE(queue_has(r.mm.queues, "p1"));
     CU_ASSERT_FALSE(queue_has(r.mm.queues, "p3"));
-    rs_free(&s);
-    rig_mm_close(&r);
+    close_rigs(&r, &s);
 }
 
 /* Parties are stored: the matchmaker that wins the lease after a failover has the party,
@@ -402,9 +390,7 @@ static void test_party_survives_a_matchmaker_failover(void)
     make_party(&s, &a, code);
     CU_ASSERT_EQUAL(rs_do(&s, &a, a.gw, "p9", 3, rs_party_create(), 25), 0);
     CU_ASSERT_EQUAL(rs_do(&s, &a, a.gw, "p9", 4, rs_party_leave(), 25), 0); /* closed */
-    rig_mm_join(a.gw, "p1", 5, 3);
-    rig_mm_pump(&a, 30);
-    CU_ASSERT_EQUAL(rs_answer(&s, a.gw, 5), 0);
+    CU_ASSERT_EQUAL(queue_answer(&s, &a, a.gw, "p1", 5, 3, 30), 0);
     CU_ASSERT_EQUAL(rig_redis_int("HLEN " DH_KEY_MM_PARTIES), 1);
     rig_mm_close(&a); /* dies */
     rig_mm_lease_lapses();
@@ -440,8 +426,7 @@ static void test_party_count_past_the_cap_is_overloaded(void)
     CU_ASSERT_EQUAL(rs_do(&s, &r, r.gw, "p1", 1, rs_party_create(), 10), 0);
     CU_ASSERT_EQUAL(rs_do(&s, &r, r.gw, "p2", 2, rs_party_create(), 10),
                     DECKHAND__ERROR_CODE__OVERLOADED);
-    rs_free(&s);
-    rig_mm_close(&r);
+    close_rigs(&r, &s);
 }
 
 int main(void)

@@ -4,15 +4,22 @@
  * stored placement is resumed there, its StartMatch sent again, or put back at the front
  * of its line when that worker does not answer either.
  *
+ * The joins of a loop turn and the match formed from them are one write, and a refused
+ * write leaves them in no line and no match. A started match's deletes (its placement, its players'
+ * tickets) cost no write of their own: they ride the next join's write, or go alone once they
+ * waited STATE_LATER_MS.
+ *
  * Each rig (tests/unit/rig_mm.h) is one matchmaker with two fake workers and two fake
  * gateways; a matchmaker "dies" by closing its rig without a word.
  */
 #include "dh_keys.h"
+#include "loop.h"
 #include "rig_mm.h"
 #include "rig_redis.h"
 
 #include <stdio.h>
 #include <string.h>
+#include <zmq.h>
 
 static size_t line_with(const queue_set *s, const queue_key *k)
 {
@@ -174,6 +181,122 @@ static void test_mm_resumed_placement_without_answer_goes_back_to_the_front(void
     rig_mm_close(&b);
 }
 
+/* Wait until a message waits at the matchmaker (inproc delivery is quick, not instant). */
+static void readable(rig_mm *a)
+{
+    zmq_pollitem_t it = {.socket = a->mm.router, .events = ZMQ_POLLIN};
+    CU_ASSERT_EQUAL(zmq_poll(&it, 1, RIG_MM_WAIT_MS), 1);
+}
+
+/* The worker w answers the StartMatch m, and the loop's drain at now reads it. */
+static void started_in_a_drain(rig_mm *a, int w, const Deckhand__Internal__Internal *m,
+                               uint64_t now)
+{
+    rig_mm_started(a->w[w], m->start_match->match_id, true);
+    readable(a);
+    loop_drain(&a->mm, now);
+}
+
+static long long stored(const char *key, const char *field)
+{
+    return rig_redis_int("HEXISTS %s %s", key, field);
+}
+
+static void test_mm_a_started_match_deletes_ride_the_next_join_write(void)
+{
+    rig_mm a;
+    int w;
+    Deckhand__Internal__Internal *m = placed_at_a(&a, &w);
+    const char *id = m->start_match->match_id;
+    long long writes = rig_redis_calls("evalsha");
+    started_in_a_drain(&a, w, m, 20);
+    CU_ASSERT_EQUAL(a.mm.later.n, 3); /* the placement and both tickets, deferred */
+    CU_ASSERT_EQUAL(rig_redis_calls("evalsha"), writes);
+    CU_ASSERT_EQUAL(stored(DH_KEY_MM_PLACEMENTS, id), 1);
+    rig_mm_join(a.gw, "p3", 3, 2); /* a join: its write carries them, first */
+    readable(&a);
+    loop_drain(&a.mm, 30);
+    loop_finish(&a.mm, 30);
+    CU_ASSERT_EQUAL(rig_redis_calls("evalsha"), writes + 1);
+    CU_ASSERT_EQUAL(a.mm.later.n, 0);
+    CU_ASSERT_EQUAL(stored(DH_KEY_MM_PLACEMENTS, id), 0);
+    CU_ASSERT_EQUAL(stored(DH_KEY_MM_TICKETS, "p1"), 0);
+    CU_ASSERT_EQUAL(stored(DH_KEY_MM_TICKETS, "p2"), 0);
+    CU_ASSERT_EQUAL(stored(DH_KEY_MM_TICKETS, "p3"), 1);
+    deckhand__internal__internal__free_unpacked(m, NULL);
+    rig_mm_close(&a);
+}
+
+static void test_mm_a_started_match_deletes_go_alone_after_a_while(void)
+{
+    rig_mm a;
+    int w;
+    Deckhand__Internal__Internal *m = placed_at_a(&a, &w);
+    const char *id = m->start_match->match_id;
+    started_in_a_drain(&a, w, m, 20);
+    loop_finish(&a.mm, 20);
+    loop_finish(&a.mm, 20 + STATE_LATER_MS - 1); /* an empty turn: still waiting */
+    CU_ASSERT_EQUAL(stored(DH_KEY_MM_PLACEMENTS, id), 1);
+    loop_finish(&a.mm, 20 + STATE_LATER_MS);
+    CU_ASSERT_EQUAL(a.mm.later.n, 0);
+    CU_ASSERT_EQUAL(stored(DH_KEY_MM_PLACEMENTS, id), 0);
+    CU_ASSERT_EQUAL(stored(DH_KEY_MM_TICKETS, "p1"), 0);
+    deckhand__internal__internal__free_unpacked(m, NULL);
+    rig_mm_close(&a);
+}
+
+/* p1 and p2 join at gw-1 and one loop turn (drain, tick, finish, as main.c runs it) at
+ * now takes both. */
+static void two_joins_one_turn(rig_mm *a, uint64_t now)
+{
+    rig_mm_join(a->gw, "p1", 1, 2);
+    rig_mm_join(a->gw, "p2", 2, 2);
+    for (size_t got = 0; got < 2;) {
+        readable(a);
+        got += loop_drain(&a->mm, now).handled;
+    }
+    mm_tick(&a->mm, now);
+    loop_finish(&a->mm, now);
+}
+
+static void test_mm_joins_and_the_match_formed_from_them_take_one_write(void)
+{
+    rig_mm a;
+    rig_mm_open_fresh(&a, "mm-a", 2);
+    mm_tick(&a.mm, 10); /* an idle turn first: the periodic reads due then */
+    loop_finish(&a.mm, 10);
+    uint64_t trips = dh_histogram_count(&a.mm.stats.redis_seconds);
+    two_joins_one_turn(&a, 10);
+    CU_ASSERT_EQUAL(dh_histogram_count(&a.mm.stats.redis_seconds), trips + 1);
+    CU_ASSERT_EQUAL(stored(DH_KEY_MM_TICKETS, "p1"), 1); /* the tickets, as placed */
+    CU_ASSERT_EQUAL(stored(DH_KEY_MM_TICKETS, "p2"), 1);
+    CU_ASSERT_EQUAL(rig_redis_int("HLEN %s", DH_KEY_MM_PLACEMENTS), 1);
+    CU_ASSERT_EQUAL(rig_mm_reply(a.gw, 1), 0); /* answered once written */
+    CU_ASSERT_EQUAL(rig_mm_reply(a.gw, 2), 0);
+    Deckhand__Internal__Internal *m = rig_mm_expect_start(&a, NULL);
+    rig_mm_check_seats(m->start_match, "p1,p2");
+    CU_ASSERT_EQUAL(stored(DH_KEY_MM_PLACEMENTS, m->start_match->match_id), 1);
+    deckhand__internal__internal__free_unpacked(m, NULL);
+    rig_mm_close(&a);
+}
+
+static void test_mm_joins_refused_with_their_match_are_in_no_line_and_no_match(void)
+{
+    rig_mm a;
+    rig_mm_open_fresh(&a, "mm-a", 2);
+    rig_redis_ok("SET %s mm-other", DH_KEY_MM_LEASE); /* the write is refused: NOTLEADER */
+    two_joins_one_turn(&a, 10);
+    CU_ASSERT_EQUAL(rig_mm_reply(a.gw, 1), DECKHAND__ERROR_CODE__UNAVAILABLE);
+    CU_ASSERT_EQUAL(rig_mm_reply(a.gw, 2), DECKHAND__ERROR_CODE__UNAVAILABLE);
+    CU_ASSERT_FALSE(queue_has(a.mm.queues, "p1"));
+    CU_ASSERT_FALSE(queue_has(a.mm.queues, "p2"));
+    CU_ASSERT_EQUAL(a.mm.placements.n, 0);
+    CU_ASSERT_PTR_NULL(rig_mm_next_start(&a, NULL)); /* no StartMatch went out */
+    CU_ASSERT_EQUAL(rig_redis_int("HLEN %s", DH_KEY_MM_TICKETS), 0);
+    CU_ASSERT_EQUAL(rig_redis_int("HLEN %s", DH_KEY_MM_PLACEMENTS), 0);
+    rig_mm_close(&a);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -183,6 +306,14 @@ int main(void)
          test_mm_stored_placement_is_resumed_with_its_start_match_sent_again},
         {"mm_resumed_placement_without_answer_goes_back_to_the_front",
          test_mm_resumed_placement_without_answer_goes_back_to_the_front},
+        {"mm_a_started_match_deletes_ride_the_next_join_write",
+         test_mm_a_started_match_deletes_ride_the_next_join_write},
+        {"mm_a_started_match_deletes_go_alone_after_a_while",
+         test_mm_a_started_match_deletes_go_alone_after_a_while},
+        {"mm_joins_and_the_match_formed_from_them_take_one_write",
+         test_mm_joins_and_the_match_formed_from_them_take_one_write},
+        {"mm_joins_refused_with_their_match_are_in_no_line_and_no_match",
+         test_mm_joins_refused_with_their_match_are_in_no_line_and_no_match},
         {NULL, NULL},
     };
     return rig_redis_main("matchmaker_state", cases);

@@ -5,6 +5,7 @@
  * 100; it leaves the list at its MatchEnded. A matchmaker that takes the lease over lists
  * the running matches Redis holds (watch_load.h), a step at a time.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "rig_mm.h"
@@ -235,6 +236,44 @@ static void test_rebuild_skips_listed_and_ended_matches_and_keeps_start_order(vo
     watch_list_free(&l);
 }
 
+/* l's ids in order, comma-separated, into buf. */
+static const char *watch_ids(const watch_list *l, char *buf, size_t cap)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < l->n && at < cap; i++)
+        at += (size_t)snprintf(buf + at, cap - at, "%s%s", i ? "," : "", l->v[i].match_id);
+    return buf;
+}
+
+/* Ends close the gap from the shorter side (the front slots freed by ends near the oldest
+ * are taken again by later adds): whichever side moves, the others keep start order. */
+static void test_watch_end_keeps_start_order_whichever_side_moves(void)
+{
+    watch_list l = {0};
+    const char *names[] = {"ann"};
+    char id[16], buf[256];
+    for (int i = 0; i < 8; i++) {
+        snprintf(id, sizeof id, "m%d", i);
+        CU_ASSERT_EQUAL(watch_add(&l, id, "dominion", "", names, 1, (uint64_t)i), 0);
+    }
+    watch_end(&l, "m1"); /* near the oldest: the front moves */
+    watch_end(&l, "m0");
+    watch_end(&l, "m6"); /* near the newest: the back moves */
+    watch_end(&l, "m9"); /* not listed: nothing changes */
+    CU_ASSERT_STRING_EQUAL(watch_ids(&l, buf, sizeof buf), "m2,m3,m4,m5,m7");
+    for (int i = 8; i < 80; i++) { /* past the allocation: the freed front is reused */
+        snprintf(id, sizeof id, "m%d", i);
+        CU_ASSERT_EQUAL(watch_add(&l, id, "dominion", "", names, 1, (uint64_t)i), 0);
+        snprintf(id, sizeof id, "m%d", i - 6);
+        watch_end(&l, id);
+    }
+    CU_ASSERT_STRING_EQUAL(watch_ids(&l, buf, sizeof buf), "m74,m75,m76,m77,m78,m79");
+    CU_ASSERT_EQUAL(watch_add(&l, "m77", "dominion", "", names, 1, 99), 0); /* replaced */
+    CU_ASSERT_STRING_EQUAL(watch_ids(&l, buf, sizeof buf), "m74,m75,m76,m78,m79,m77");
+    watch_list_free(&l);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -245,6 +284,8 @@ int main(void)
          test_standby_taking_over_lists_the_running_matches_redis_holds},
         {"rebuild_skips_listed_and_ended_matches_and_keeps_start_order",
          test_rebuild_skips_listed_and_ended_matches_and_keeps_start_order},
+        {"watch_end_keeps_start_order_whichever_side_moves",
+         test_watch_end_keeps_start_order_whichever_side_moves},
         {NULL, NULL},
     };
     return rig_redis_main("matchmaker_watch", cases);

@@ -1,6 +1,7 @@
 /*
- * test_snapz.c: snapshots as Redis stores them (common/dh_snapz.c): the stored form is
- * deflated and much smaller than a real engine snapshot, unpacks to the same bytes, a
+ * test_snapz.c: snapshots as Redis stores them (common/dh_snapz.c): the stored form, by
+ * zstd or deflate, is much smaller than a real engine snapshot, either is read whichever
+ * a worker writes, unpacks to the same bytes, a
  * raw snapshot written before the format is read as it is, and a corrupt stored value
  * is refused instead of being handed to the engine.
  */
@@ -34,22 +35,52 @@ static uint8_t *dominion_snapshot(size_t *n)
     return copy;
 }
 
+/* raw by codec: marked with magic, at least halved, read back exactly. */
+static void round_trip(dh_snapz_codec codec, const char *magic, const uint8_t *raw, size_t n)
+{
+    uint8_t *z = NULL, *back = NULL;
+    size_t zn = 0, bn = 0;
+    CU_ASSERT_EQUAL_FATAL(dh_snapz_pack(codec, raw, n, &z, &zn), 0);
+    CU_ASSERT_TRUE(memcmp(z, magic, 4) == 0);
+    CU_ASSERT_TRUE(zn * 2 < n); /* card and zone names repeat: at least halved */
+    CU_ASSERT_EQUAL_FATAL(dh_snapz_unpack(z, zn, &back, &bn), 0);
+    CU_ASSERT_EQUAL(bn, n);
+    CU_ASSERT_TRUE(memcmp(back, raw, n) == 0);
+    free(z);
+    free(back);
+}
+
 static void test_snapz_round_trip_is_exact_and_much_smaller(void)
 {
     size_t n = 0;
     uint8_t *raw = dominion_snapshot(&n);
     CU_ASSERT_TRUE_FATAL(n > 1000);
-    uint8_t *z = NULL, *back = NULL;
-    size_t zn = 0, bn = 0;
-    CU_ASSERT_EQUAL_FATAL(dh_snapz_pack(raw, n, &z, &zn), 0);
-    CU_ASSERT_TRUE(memcmp(z, "DHSZ", 4) == 0);
-    CU_ASSERT_TRUE(zn * 2 < n); /* card and zone names repeat: at least halved */
-    CU_ASSERT_EQUAL_FATAL(dh_snapz_unpack(z, zn, &back, &bn), 0);
-    CU_ASSERT_EQUAL(bn, n);
-    CU_ASSERT_TRUE(memcmp(back, raw, n) == 0);
+    round_trip(DH_SNAPZ_ZSTD, "DHZS", raw, n);
+    round_trip(DH_SNAPZ_ZLIB, "DHSZ", raw, n);
     free(raw);
-    free(z);
-    free(back);
+}
+
+/* A worker reads what a worker of the other setting wrote, and what a release before
+ * zstd wrote (deflate: the bytes are the same as this release's zlib setting writes),
+ * so a match adopts whichever wrote its snapshot. */
+static void test_snapz_reads_either_codec_whichever_writes(void)
+{
+    size_t n = 0;
+    uint8_t *raw = dominion_snapshot(&n);
+    CU_ASSERT_TRUE_FATAL(n > 1000);
+    uint8_t *zs = NULL, *zl = NULL, *a = NULL, *b = NULL;
+    size_t zsn = 0, zln = 0, an = 0, bn = 0;
+    CU_ASSERT_EQUAL_FATAL(dh_snapz_pack(DH_SNAPZ_ZSTD, raw, n, &zs, &zsn), 0);
+    CU_ASSERT_EQUAL_FATAL(dh_snapz_pack(DH_SNAPZ_ZLIB, raw, n, &zl, &zln), 0);
+    CU_ASSERT_TRUE(zsn != zln || memcmp(zs, zl, zsn)); /* two different stored forms */
+    CU_ASSERT_EQUAL_FATAL(dh_snapz_unpack(zs, zsn, &a, &an), 0);
+    CU_ASSERT_EQUAL_FATAL(dh_snapz_unpack(zl, zln, &b, &bn), 0);
+    CU_ASSERT_TRUE(an == n && bn == n && !memcmp(a, raw, n) && !memcmp(b, raw, n));
+    free(raw);
+    free(zs);
+    free(zl);
+    free(a);
+    free(b);
 }
 
 static void test_snapz_reads_a_raw_snapshot_as_it_is(void)
@@ -63,24 +94,35 @@ static void test_snapz_reads_a_raw_snapshot_as_it_is(void)
     free(out);
 }
 
-static void test_snapz_refuses_corrupt_stored_values(void)
+/* Corrupt values of codec are refused, and nothing is allocated for them. */
+static void refuses_corrupt(dh_snapz_codec codec)
 {
     const uint8_t raw[] = "a snapshot a snapshot a snapshot a snapshot";
     uint8_t *z = NULL, *out = NULL;
     size_t zn = 0, n = 0;
-    CU_ASSERT_EQUAL_FATAL(dh_snapz_pack(raw, sizeof raw, &z, &zn), 0);
-    z[zn - 1] ^= 0x55; /* the deflate stream's checksum no longer matches */
+    CU_ASSERT_EQUAL_FATAL(dh_snapz_pack(codec, raw, sizeof raw, &z, &zn), 0);
+    z[zn - 1] ^= 0x55; /* the checksum (deflate's adler32, zstd's frame checksum) fails */
     CU_ASSERT_EQUAL(dh_snapz_unpack(z, zn, &out, &n), -1);
     CU_ASSERT_PTR_NULL(out);
     z[zn - 1] ^= 0x55;
-    z[4] = 0xff, z[5] = 0xff, z[6] = 0xff, z[7] = 0x7f; /* a length past DH_SNAPZ_MAX */
+    CU_ASSERT_EQUAL(dh_snapz_unpack(z, zn - 1, &out, &n), -1); /* cut short */
+    z[4] = 0xff, z[5] = 0xff, z[6] = 0xff, z[7] = 0x7f;        /* a length past DH_SNAPZ_MAX */
     CU_ASSERT_EQUAL(dh_snapz_unpack(z, zn, &out, &n), -1);
     z[4] = (uint8_t)(sizeof raw + 1), z[5] = z[6] = z[7] = 0; /* the wrong length */
     CU_ASSERT_EQUAL(dh_snapz_unpack(z, zn, &out, &n), -1);
-    CU_ASSERT_EQUAL(dh_snapz_unpack(z, 6, &out, &n), 0); /* too short for DHSZ: raw */
+    z[4] = (uint8_t)(sizeof raw - 1); /* too short a length */
+    CU_ASSERT_EQUAL(dh_snapz_unpack(z, zn, &out, &n), -1);
+    CU_ASSERT_PTR_NULL(out);
+    CU_ASSERT_EQUAL(dh_snapz_unpack(z, 6, &out, &n), 0); /* too short for a head: raw */
     CU_ASSERT_EQUAL(n, 6);
     free(out);
     free(z);
+}
+
+static void test_snapz_refuses_corrupt_stored_values(void)
+{
+    refuses_corrupt(DH_SNAPZ_ZSTD);
+    refuses_corrupt(DH_SNAPZ_ZLIB);
 }
 
 int main(void)
@@ -88,6 +130,8 @@ int main(void)
     static const dh_test_case cases[] = {
         {"snapz_round_trip_is_exact_and_much_smaller",
          test_snapz_round_trip_is_exact_and_much_smaller},
+        {"snapz_reads_either_codec_whichever_writes",
+         test_snapz_reads_either_codec_whichever_writes},
         {"snapz_reads_a_raw_snapshot_as_it_is", test_snapz_reads_a_raw_snapshot_as_it_is},
         {"snapz_refuses_corrupt_stored_values", test_snapz_refuses_corrupt_stored_values},
         {NULL, NULL},

@@ -32,21 +32,37 @@ static size_t send_batch(rig_worker *r, inbox *q, ProtobufCBinaryData *entries, 
     return worker_control_receive(&r->h, q);
 }
 
-/* The Replies gw-t got, in order: their cmd_ids and codes (0 when ok), *n of them. */
-static void replies(rig_worker *r, uint64_t *ids, int *codes, size_t *n)
+/* The Replies gw-t got, in order: their cmd_ids and codes (0 when ok). */
+typedef struct {
+    uint64_t ids[ENTRIES_MAX];
+    int codes[ENTRIES_MAX];
+    size_t n;
+} replies;
+
+/* Works the inbox, flushes the outputs and reads the Replies gw-t got into *out. */
+static void work_and_read_replies(rig_worker *r, inbox *q, replies *out)
 {
+    worker_control_work(&r->h, q, dh_now_ms() + 5000);
+    host_flush(&r->h, dh_now_ms());
     rig_outbox o = {0};
     rig_worker_gw_drain(r, &o);
-    *n = 0;
+    out->n = 0;
     for (size_t i = 0; i < o.n; i++) {
         const Deckhand__ServerMessage *sm = o.msg[i];
-        if (sm->body_case != DECKHAND__SERVER_MESSAGE__BODY_REPLY || *n == ENTRIES_MAX)
+        if (sm->body_case != DECKHAND__SERVER_MESSAGE__BODY_REPLY || out->n == ENTRIES_MAX)
             continue;
-        ids[*n] = sm->reply->cmd_id;
-        codes[*n] = sm->reply->ok ? 0 : (int)sm->reply->error->code;
-        (*n)++;
+        out->ids[out->n] = sm->reply->cmd_id;
+        out->codes[out->n] = sm->reply->ok ? 0 : (int)sm->reply->error->code;
+        out->n++;
     }
     rig_outbox_free(&o);
+}
+
+/* The i-th Reply answered cmd_id id with code (0 when ok). */
+static void check_reply(const replies *got, size_t i, uint64_t id, int code)
+{
+    CU_ASSERT_EQUAL(got->ids[i], id);
+    CU_ASSERT_EQUAL(got->codes[i], code);
 }
 
 static void test_worker_batch_each_command_answered_and_a_bad_entry_dropped_alone(void)
@@ -69,28 +85,19 @@ static void test_worker_batch_each_command_answered_and_a_bad_entry_dropped_alon
     };
     CU_ASSERT_EQUAL(send_batch(&r, &q, e, 4), 0);
     CU_ASSERT_EQUAL_FATAL(inbox_len(&q), 2); /* the two commands; the rest dropped */
-    worker_control_work(&r.h, &q, dh_now_ms() + 5000);
-    host_flush(&r.h, dh_now_ms());
-    uint64_t ids[ENTRIES_MAX];
-    int codes[ENTRIES_MAX];
-    size_t n;
-    replies(&r, ids, codes, &n);
-    CU_ASSERT_EQUAL_FATAL(n, 2);
-    CU_ASSERT_EQUAL(ids[0], 101);
-    CU_ASSERT_EQUAL(ids[1], 102);
-    CU_ASSERT_EQUAL(codes[0], 0);
-    CU_ASSERT_EQUAL(codes[1], 0);
+    replies got;
+    work_and_read_replies(&r, &q, &got);
+    CU_ASSERT_EQUAL_FATAL(got.n, 2);
+    check_reply(&got, 0, 101, 0);
+    check_reply(&got, 1, 102, 0);
 
     /* nothing changed: the same commands alone are answered as before */
     ProtobufCBinaryData again[1] = {
         {rig_worker_pack_resync(a, "m-cb", rig_worker_players[0], 103), a}};
     CU_ASSERT_EQUAL(send_batch(&r, &q, again, 1), 0);
-    worker_control_work(&r.h, &q, dh_now_ms() + 5000);
-    host_flush(&r.h, dh_now_ms());
-    replies(&r, ids, codes, &n);
-    CU_ASSERT_EQUAL_FATAL(n, 1);
-    CU_ASSERT_EQUAL(ids[0], 103);
-    CU_ASSERT_EQUAL(codes[0], 0);
+    work_and_read_replies(&r, &q, &got);
+    CU_ASSERT_EQUAL_FATAL(got.n, 1);
+    check_reply(&got, 0, 103, 0);
     inbox_free(&q);
     rig_worker_close(&r);
 }
@@ -108,20 +115,13 @@ static void test_worker_batch_past_the_inbox_is_refused_command_by_command(void)
             rig_worker_pack_resync(buf[i], "m-cb2", rig_worker_players[i % 2], 201 + i), buf[i]};
     CU_ASSERT_EQUAL(send_batch(&r, &q, e, 3), 1);
     CU_ASSERT_EQUAL_FATAL(inbox_len(&q), 2);
-    worker_control_work(&r.h, &q, dh_now_ms() + 5000);
-    host_flush(&r.h, dh_now_ms());
-    uint64_t ids[ENTRIES_MAX];
-    int codes[ENTRIES_MAX];
-    size_t n;
-    replies(&r, ids, codes, &n);
-    CU_ASSERT_EQUAL_FATAL(n, 3);
+    replies got;
+    work_and_read_replies(&r, &q, &got);
+    CU_ASSERT_EQUAL_FATAL(got.n, 3);
     /* the refusal goes at once; the two queued are answered when worked */
-    CU_ASSERT_EQUAL(ids[0], 203);
-    CU_ASSERT_EQUAL(codes[0], DECKHAND__ERROR_CODE__OVERLOADED);
-    CU_ASSERT_EQUAL(ids[1], 201);
-    CU_ASSERT_EQUAL(codes[1], 0);
-    CU_ASSERT_EQUAL(ids[2], 202);
-    CU_ASSERT_EQUAL(codes[2], 0);
+    check_reply(&got, 0, 203, DECKHAND__ERROR_CODE__OVERLOADED);
+    check_reply(&got, 1, 201, 0);
+    check_reply(&got, 2, 202, 0);
     inbox_free(&q);
     rig_worker_close(&r);
 }

@@ -119,9 +119,21 @@ static void test_store_writes_meta_and_first_snapshot(void)
     CU_ASSERT_EQUAL(len, sizeof snap);
     CU_ASSERT_TRUE(got && !memcmp(got, snap, sizeof snap));
     free(got);
-    r = raw("GETRANGE match:{%s}:snap 0 3", meta.match_id); /* stored deflated */
+    r = raw("GETRANGE match:{%s}:snap 0 3", meta.match_id); /* stored by zstd, the default */
+    CU_ASSERT_TRUE(r && r->type == REDIS_REPLY_STRING && !strcmp(r->str, "DHZS"));
+    freeReplyObject(r);
+    s.snap_codec = DH_SNAPZ_ZLIB; /* --snapshot-codec zlib: what a release before zstd reads */
+    op = store_op(&s, dh_test_now_ms());
+    commit(&s, meta.match_id, 1, snap, sizeof snap, NULL, 0, NULL, 0);
+    store_flush(&s, dh_test_now_ms());
+    CU_ASSERT_TRUE(store_ok(&s, op));
+    store_next(&s);
+    r = raw("GETRANGE match:{%s}:snap 0 3", meta.match_id);
     CU_ASSERT_TRUE(r && r->type == REDIS_REPLY_STRING && !strcmp(r->str, "DHSZ"));
     freeReplyObject(r);
+    CU_ASSERT_EQUAL(store_get_snapshot(&s, meta.match_id, &got, &len, dh_test_now_ms()), 1);
+    CU_ASSERT_TRUE(len == sizeof snap && got && !memcmp(got, snap, sizeof snap));
+    free(got);
     CU_ASSERT_EQUAL(store_get_snapshot(&s, "m-missing", &got, &len, dh_test_now_ms()), 0);
     CU_ASSERT_PTR_NULL(store_get_field(&s, "m-missing", "game", dh_test_now_ms()));
     store_close(&s);

@@ -31,10 +31,10 @@
 #define OUT_BATCH_HEAD 16           /* room for the Internal's tag and length */
 #define OUT_BATCH_MAX  (256u << 10) /* a batch this large goes out at once */
 
-/* Internal.player_outputs is field 42, wire type 2; PlayerOutputs.outputs field 1. */
+/* Internal.player_outputs is field 42, wire type 2; PlayerOutputs.outputs is field 1. */
 #define OUT_BATCH_TAG_1 0xd2
 #define OUT_BATCH_TAG_2 0x02
-#define OUT_ITEM_TAG    0x0a
+#define OUT_ITEM_FIELD  1
 
 typedef struct {
     char route[DH_ZMQ_ID_MAX + 1];
@@ -121,7 +121,9 @@ static bool out_batch_send(host *h, out_batch_route *r)
     return true;
 }
 
-int out_batch_add(host *h, const char *route, const Deckhand__Internal__PlayerOutput *po)
+ptrdiff_t out_batch_put(host *h, const char *route, const char *player_id, const char *match_id,
+                        Deckhand__Internal__PlayerOutput__Kind kind,
+                        const Deckhand__ServerMessage *sm, const uint8_t *msg, size_t len)
 {
     out_batch_route *r = out_batch_find(h, route);
     if (!r) {
@@ -130,22 +132,28 @@ int out_batch_add(host *h, const char *route, const Deckhand__Internal__PlayerOu
     }
     if (r->gone)
         return -1;
-    size_t n = deckhand__internal__player_output__get_packed_size(po);
-    if (out_batch_room(r, n + 11) < 0) {
-        dh_error_every(DH_LOG_EVERY_MS, "out of memory batching outputs for %s", route);
-        return 0;
+    /* Packed in place; a batch too small for the output grows and it is packed again. */
+    size_t w_msg = 0;
+    for (size_t more = len + 512;; more *= 2) {
+        if (out_batch_room(r, more) < 0) {
+            dh_error_every(DH_LOG_EVERY_MS, "out of memory batching outputs for %s", route);
+            return 0;
+        }
+        uint8_t *at = r->buf + OUT_BATCH_HEAD + r->len;
+        out_writer w = {at, r->buf + OUT_BATCH_HEAD + r->cap, false, 0,
+                        h->keep_decision ? &h->kept_decision : NULL};
+        out_pack_item(&w, OUT_ITEM_FIELD, player_id, match_id, kind, sm, msg, len);
+        if (!w.full) {
+            r->len += (size_t)(w.p - at);
+            w_msg = w.msg_len;
+            break;
+        }
     }
-    uint8_t *p = r->buf + OUT_BATCH_HEAD + r->len;
-    size_t at = 0;
-    p[at++] = OUT_ITEM_TAG;
-    at += out_varint(p + at, n);
-    deckhand__internal__player_output__pack(po, p + at);
-    r->len += at + n;
     if (r->len >= OUT_BATCH_MAX && !out_batch_send(h, r)) {
         r->gone = h->batch->any_gone = true;
         return -1;
     }
-    return 0;
+    return (ptrdiff_t)w_msg;
 }
 
 void out_flush(host *h)
@@ -178,4 +186,6 @@ void out_batch_free(host *h)
         free(b->r);
     free(b);
     h->batch = NULL;
+    free(h->kept_decision.p);
+    memset(&h->kept_decision, 0, sizeof h->kept_decision);
 }

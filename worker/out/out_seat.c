@@ -180,6 +180,43 @@ out:
     }
 }
 
+/* DecisionRequest is ServerMessage field 5; can_undo its field 11, the last. */
+#define OUT_DECISION_KEY 0x2a
+#define OUT_CAN_UNDO_KEY 0x58
+
+void out_decision_kept(host *h, host_match *hm, int seat)
+{
+    const out_bytes *k = &h->kept_decision;
+    const host_seat *s = &hm->seats[seat];
+    if (!k->len || !s->route[0]) {
+        out_decision(h, hm, seat);
+        return;
+    }
+    /* The View's DecisionRequest leaves can_undo out (false); it is the last field, so
+     * adding it is appending it. Everything else is the same: out_decision and the
+     * engine's View build it from the same pending decision, the same clock. */
+    bool undo = engine_match_can_take_back(hm->m, seat);
+    size_t body = k->len + (undo ? 2 : 0), cap = 16 + body, n = 0;
+    uint8_t stackbuf[2048];
+    uint8_t *msg = cap <= sizeof stackbuf ? stackbuf : malloc(cap);
+    if (!msg) {
+        out_decision(h, hm, seat);
+        return;
+    }
+    msg[n++] = OUT_DECISION_KEY;
+    n += out_varint(msg + n, body);
+    memcpy(msg + n, k->p, k->len);
+    n += k->len;
+    if (undo) {
+        msg[n++] = OUT_CAN_UNDO_KEY;
+        msg[n++] = 1;
+    }
+    out_send_packed(h, s->route, s->player_id, hm->id,
+                    DECKHAND__INTERNAL__PLAYER_OUTPUT__KIND__OTHER, msg, n);
+    if (msg != stackbuf)
+        free(msg);
+}
+
 void out_catalog(host *h, host_match *hm, const char *route, const char *player_id)
 {
     Deckhand__Catalog *c = engine_match_catalog(hm->m);

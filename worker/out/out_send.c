@@ -13,32 +13,42 @@
 
 #include "dh_log.h"
 
-/* The bodies whose match_id names the match they are about: the gateway drops them from a
- * worker that lost that match. Every other body goes out about no match (""): a Reply, a
- * Catalog (card data, harmless from such a worker), a ReplayFrame or a SpectatorFrame
- * (about finished or watched matches any worker may serve). */
-static const Deckhand__ServerMessage__BodyCase out_about_match[] = {
-    DECKHAND__SERVER_MESSAGE__BODY_EVENT,     DECKHAND__SERVER_MESSAGE__BODY_DECISION,
-    DECKHAND__SERVER_MESSAGE__BODY_VIEW,      DECKHAND__SERVER_MESSAGE__BODY_VIEW_DELTA,
-    DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER, DECKHAND__SERVER_MESSAGE__BODY_MATCH_FOUND,
-    DECKHAND__SERVER_MESSAGE__BODY_CHAT,      DECKHAND__SERVER_MESSAGE__BODY_UNDO,
-};
-
-/* The match sm is about, or "". The body's match_id is found by its descriptor, as each
- * of those bodies holds one under that name. */
+/* The match sm is about, or "": the bodies whose match_id names the match they are
+ * about, which the gateway drops from a worker that lost that match. Every other body
+ * goes out about no match: a Reply, a Catalog (card data, harmless from such a worker),
+ * a ReplayFrame or a SpectatorFrame (about finished or watched matches any worker may
+ * serve). */
 static const char *out_message_match(const Deckhand__ServerMessage *sm)
 {
-    size_t i = 0, n = sizeof out_about_match / sizeof out_about_match[0];
-    while (i < n && out_about_match[i] != sm->body_case)
-        i++;
-    if (i == n)
-        return "";
-    const ProtobufCFieldDescriptor *body = protobuf_c_message_descriptor_get_field(
-        &deckhand__server_message__descriptor, (unsigned)sm->body_case);
-    const ProtobufCMessage *m = *(ProtobufCMessage *const *)((const char *)sm + body->offset);
-    const ProtobufCFieldDescriptor *f =
-        protobuf_c_message_descriptor_get_field_by_name(m->descriptor, "match_id");
-    const char *id = f ? *(char *const *)((const char *)m + f->offset) : NULL;
+    const char *id = NULL;
+    switch (sm->body_case) {
+    case DECKHAND__SERVER_MESSAGE__BODY_EVENT:
+        id = sm->event->match_id;
+        break;
+    case DECKHAND__SERVER_MESSAGE__BODY_DECISION:
+        id = sm->decision->match_id;
+        break;
+    case DECKHAND__SERVER_MESSAGE__BODY_VIEW:
+        id = sm->view->match_id;
+        break;
+    case DECKHAND__SERVER_MESSAGE__BODY_VIEW_DELTA:
+        id = sm->view_delta->match_id;
+        break;
+    case DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER:
+        id = sm->game_over->match_id;
+        break;
+    case DECKHAND__SERVER_MESSAGE__BODY_MATCH_FOUND:
+        id = sm->match_found->match_id;
+        break;
+    case DECKHAND__SERVER_MESSAGE__BODY_CHAT:
+        id = sm->chat->match_id;
+        break;
+    case DECKHAND__SERVER_MESSAGE__BODY_UNDO:
+        id = sm->undo->match_id;
+        break;
+    default:
+        break;
+    }
     return id ? id : "";
 }
 
@@ -55,13 +65,7 @@ static Deckhand__Internal__PlayerOutput__Kind out_message_kind(const Deckhand__S
 int out_send_packed(host *h, const char *route, const char *player_id, const char *match_id,
                     Deckhand__Internal__PlayerOutput__Kind kind, const uint8_t *msg, size_t len)
 {
-    Deckhand__Internal__PlayerOutput po = DECKHAND__INTERNAL__PLAYER_OUTPUT__INIT;
-    po.player_id = (char *)player_id;
-    po.message.data = (uint8_t *)msg;
-    po.message.len = len;
-    po.match_id = (char *)match_id;
-    po.kind = kind;
-    return out_batch_add(h, route, &po);
+    return out_batch_put(h, route, player_id, match_id, kind, NULL, msg, len) < 0 ? -1 : 0;
 }
 
 size_t out_send(host *h, const char *route, const char *player_id,
@@ -69,18 +73,9 @@ size_t out_send(host *h, const char *route, const char *player_id,
 {
     if (!route || !*route)
         return 0;
-    size_t len = deckhand__server_message__get_packed_size(sm);
-    uint8_t stackbuf[2048];
-    uint8_t *buf = len <= sizeof stackbuf ? stackbuf : malloc(len);
-    if (!buf) {
-        dh_error_every(DH_LOG_EVERY_MS, "out of memory sending to %s", player_id);
-        return 0;
-    }
-    deckhand__server_message__pack(sm, buf);
-    out_send_packed(h, route, player_id, out_message_match(sm), out_message_kind(sm), buf, len);
-    if (buf != stackbuf)
-        free(buf);
-    return len;
+    ptrdiff_t len = out_batch_put(h, route, player_id, out_message_match(sm), out_message_kind(sm),
+                                  sm, NULL, 0);
+    return len > 0 ? (size_t)len : 0;
 }
 
 void out_reply(host *h, const char *route, const char *player_id, uint64_t cmd_id, int code,

@@ -235,12 +235,20 @@ void out_update(host *h, host_match *hm, int seat)
     out_view_seat(h, hm, seat, false);
 }
 
+/* The decider's View or ViewDelta carries its DecisionRequest (without can_undo), which
+ * it is also sent on its own: those bytes are kept as they are packed and sent again
+ * (out_decision_kept), not built and packed a second time. */
 void out_state(host *h, host_match *hm)
 {
     out_events(h, hm);
-    for (int i = 0; i < hm->nseats; i++)
-        out_update(h, hm, i);
     const engine_decision *d = engine_match_decision(hm->m);
-    if (d && d->seat >= 0 && d->seat < hm->nseats)
-        out_decision(h, hm, d->seat);
+    int decider = d && d->seat >= 0 && d->seat < hm->nseats ? d->seat : -1;
+    h->kept_decision.len = 0;
+    for (int i = 0; i < hm->nseats; i++) {
+        h->keep_decision = i == decider;
+        out_update(h, hm, i);
+        h->keep_decision = false;
+    }
+    if (decider >= 0)
+        out_decision_kept(h, hm, decider);
 }

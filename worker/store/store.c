@@ -189,11 +189,11 @@ int store_put_commit(store *s, const store_commit *c)
     char nlog[24];
     store_decimal(nlog, c->nlog);
     size_t argc = 0, max = 24 + c->nlog, zlen = 0;
-    uint8_t *z = NULL; /* the snapshot as stored: deflated (dh_snapz.h) */
+    uint8_t *z = NULL; /* the snapshot as stored: compressed (dh_snapz.h) */
     int rc = -1;
     if (dh_grow(&s->argv, &s->capargv, max, sizeof *s->argv, 32) < 0 ||
         dh_grow(&s->lens, &s->caplens, max, sizeof *s->lens, 32) < 0 ||
-        (c->snap && dh_snapz_pack(c->snap, c->snap_len, &z, &zlen) < 0))
+        (c->snap && dh_snapz_pack(s->snap_codec, c->snap, c->snap_len, &z, &zlen) < 0))
         goto out;
     const char **argv = s->argv;
     size_t *lens = s->lens;
@@ -247,11 +247,11 @@ int store_put_undo(store *s, const store_commit *c)
     snprintf(epoch, sizeof epoch, "%llu", (unsigned long long)c->epoch);
     snprintf(nlog, sizeof nlog, "%zu", c->nlog);
     size_t argc = 0, max = 12 + c->nlog, zlen = 0;
-    uint8_t *z = NULL; /* the snapshot as stored: deflated (dh_snapz.h) */
+    uint8_t *z = NULL; /* the snapshot as stored: compressed (dh_snapz.h) */
     int rc = -1;
     if (!c->snap || !c->hist || dh_grow(&s->argv, &s->capargv, max, sizeof *s->argv, 32) < 0 ||
         dh_grow(&s->lens, &s->caplens, max, sizeof *s->lens, 32) < 0 ||
-        dh_snapz_pack(c->snap, c->snap_len, &z, &zlen) < 0)
+        dh_snapz_pack(s->snap_codec, c->snap, c->snap_len, &z, &zlen) < 0)
         goto out;
     const char *head[] = {"EVALSHA", s->undo.sha, "4", meta, snap, log, hist, c->worker, epoch};
     for (; argc < sizeof head / sizeof *head; argc++) {

@@ -19,6 +19,7 @@
 #ifndef DECKHAND_MM_STORE_FRONT_H
 #define DECKHAND_MM_STORE_FRONT_H
 
+#include "../gwout.h"
 #include "../lease.h"
 #include "../mm.h"
 #include "../rconn.h"

@@ -10,9 +10,10 @@
  * state.
  *
  * Files: out_send.c (one ServerMessage to one player, as a PlayerOutput that says whether
- * it carries a Reply or a GameOver; control messages to the matchmaker), out_seat.c (a
- * seat's Replies, events, decisions, resync, released answers and GameOvers), out_view.c
- * (full Views and ViewDeltas), out_watch.c (watchers and their delayed frames). Nothing
+ * it carries a Reply or a GameOver; control messages to the matchmaker), out_batch.c (the
+ * turn's outputs per gateway), out_pack.c (the answer's messages packed by hand into it),
+ * out_seat.c (a seat's Replies, events, decisions, resync, released answers and GameOvers),
+ * out_view.c (full Views and ViewDeltas), out_watch.c (watchers and their delayed frames). Nothing
  * here decides when: the host releases outputs only once Redis holds what they show
  * (host.h).
  */
@@ -29,6 +30,12 @@
 #include "engine.h"
 #include "internal.pb-c.h"
 #include "store.h"
+
+/* Bytes kept from one packing for a later message (out_pack.c, out_state). */
+typedef struct {
+    uint8_t *p;
+    size_t len, cap;
+} out_bytes;
 
 #define HOST_ID_MAX        128
 #define HOST_REPLIES       64 /* remembered replies per seat, for retried cmd_ids */
@@ -174,21 +181,53 @@ typedef struct {
     uint64_t wall_ahead_ms;
     struct out_watch_set *spect; /* watchers of its matches (out_watch.c); NULL: none */
     struct out_batch *batch;     /* this turn's outputs by gateway (out_batch.c); NULL: none */
+    /* out_state: the decider's DecisionRequest as its View or ViewDelta carried it, kept
+     * while keep_decision is set (out_pack.c) so the DecisionRequest sent on its own is
+     * not packed again */
+    out_bytes kept_decision;
+    bool keep_decision;
 } host;
 
 /* ---- outputs gathered per gateway (out_batch.c) ------------------------------------- */
 
 /* v as a protobuf varint at p (at most 10 bytes): its length. */
 size_t out_varint(uint8_t *p, uint64_t v);
-/* Append po to the batch of the gateway at route. -1 when that gateway was found gone
- * (dropped), else 0 (out of memory is logged). */
-int out_batch_add(host *h, const char *route, const Deckhand__Internal__PlayerOutput *po);
+/* Append to the batch of the gateway at route a PlayerOutput to player_id about
+ * match_id ("" for none) carrying kind: sm packed there (out_pack.c), or when sm is NULL
+ * the len bytes of an already packed ServerMessage at msg. -1 when that gateway was found
+ * gone (dropped), else the ServerMessage's packed size (0 when out of memory, logged). */
+ptrdiff_t out_batch_put(host *h, const char *route, const char *player_id, const char *match_id,
+                        Deckhand__Internal__PlayerOutput__Kind kind,
+                        const Deckhand__ServerMessage *sm, const uint8_t *msg, size_t len);
 /* Send every gateway's batch, one message each: at the end of every release of outputs
  * and of every loop turn. */
 void out_flush(host *h);
 /* A message came from route: a gateway found gone is there again. */
 void out_batch_heard(host *h, const char *route);
 void out_batch_free(host *h);
+
+/* ---- the answer's messages packed by hand (out_pack.c) ----------------------------- */
+
+/* Where out_pack_* write: from p up to end. A write that does not fit sets full and
+ * stops; the caller then makes room and packs again. */
+typedef struct {
+    uint8_t *p, *end;
+    bool full;
+    size_t msg_len;  /* the packed ServerMessage's size, set by out_pack_output */
+    out_bytes *keep; /* when set: a View's or ViewDelta's DecisionRequest is copied there */
+} out_writer;
+
+/* sm's bytes, the same as deckhand__server_message__pack's: a Reply, Event,
+ * DecisionRequest, View or ViewDelta written by hand, any other body by protobuf-c. */
+void out_pack_server(out_writer *w, const Deckhand__ServerMessage *sm);
+/* A PlayerOutput's fields carrying sm packed (or, sm NULL, the len bytes at msg). */
+void out_pack_output(out_writer *w, const char *player_id, const char *match_id,
+                     Deckhand__Internal__PlayerOutput__Kind kind, const Deckhand__ServerMessage *sm,
+                     const uint8_t *msg, size_t len);
+/* The same as a length-delimited field of the message around it (PlayerOutputs.outputs). */
+void out_pack_item(out_writer *w, unsigned field, const char *player_id, const char *match_id,
+                   Deckhand__Internal__PlayerOutput__Kind kind, const Deckhand__ServerMessage *sm,
+                   const uint8_t *msg, size_t len);
 
 /* ---- to one player, to the matchmaker (out_send.c) --------------------------------- */
 
@@ -227,6 +266,9 @@ void out_forget(host_seat *s);
 void out_events(host *h, host_match *hm);
 /* The pending decision, to its seat only (nothing when another seat decides). */
 void out_decision(host *h, host_match *hm, int seat);
+/* The same from h->kept_decision when the seat's View or ViewDelta just carried it
+ * (out_state), else built as out_decision does. */
+void out_decision_kept(host *h, host_match *hm, int seat);
 /* The Catalog of hm's bundle to a player (before its first View, or a watcher's frames). */
 void out_catalog(host *h, host_match *hm, const char *route, const char *player_id);
 /* A Resync of seat: its Reply (cmd_id 0: none), then events, a full View and the

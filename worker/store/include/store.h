@@ -44,6 +44,7 @@
 #include "dh_metrics.h"
 #include "dh_redis.h"
 #include "dh_script.h"
+#include "dh_snapz.h"
 
 #define STORE_ID_MAX 128
 /* DH_F_AWAY: up to 16 seats of 20 digits and a comma */
@@ -100,6 +101,7 @@ typedef struct {
     size_t capargv, caplens;
     /* each flushed batch and each read: its wait for Redis (NULL: not timed) */
     dh_histogram *round_trips;
+    dh_snapz_codec snap_codec; /* how snapshots are written (zstd unless set) */
 } store;
 
 typedef struct {

@@ -1,0 +1,221 @@
+/*
+ * test_engine_search_flat.c: three things that make the search bot's comparison of a
+ * deck-builder's answers fair (issue 28, Accession): a game may say `search_tree = false`
+ * (the search grows no tree below the root's answers: every play-out after an answer is
+ * the play-out policy's, so no exploring of the seat's own later answers blurs the
+ * comparison), `search_widen = false` (only the bots' answers are compared) and
+ * `search_sorted_shuffle = true` (a search's world shuffles its cards sorted by name, so
+ * the order they were discarded in does not decide the deck, and two answers that leave
+ * the same cards share the deck in the same world). engine_internal.h: the shuffle is the
+ * engine's own (engine_match_shuffle), reached on a real match's zones.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dh_test.h"
+#include "engine.h"
+#include "engine_internal.h"
+#include "rig_engine.h"
+
+static const char *const names2[] = {"ann", "bob"};
+
+/* A two-seat game of 40 turns, a shared win whatever is picked (left or right); the bots
+ * pick left; %s: the table's extra fields. */
+static const char even_game[] =
+    "return { min_players = 2, max_players = 2, %s\n"
+    "  turn = function(g)\n"
+    "    local p = g:counter('turns', 0) %% 2 + 1\n"
+    "    g:add_counter('turns', 0, 1)\n"
+    "    g:choose { player = p, options = { { label = 'left' }, { label = 'right' } } }\n"
+    "  end,\n"
+    "  finished = function(g) return g:counter('turns', 0) >= 40 end,\n"
+    "  results = function(g) return { { score = 0 }, { score = 0 } } end,\n"
+    "  bots = { default = function() return { 1 } end } }\n";
+
+/* What a search of 400 play-outs of the even game's first decision did, the table's
+ * extra fields given: its answer is the bot's (no answer beats it). */
+static engine_search_stats even_search(const char *fields)
+{
+    char dir[64], text[2048];
+    snprintf(text, sizeof text, even_game, fields);
+    engine_bundle *b = rig_engine_load_text(dir, sizeof dir, "even", text);
+    CU_ASSERT_FATAL(b != NULL);
+    const char *bots[] = {NULL, "default"};
+    engine_match_config mc = {.match_id = "m-even",
+                              .game = "even",
+                              .seed = 5,
+                              .nplayers = 2,
+                              .names = names2,
+                              .bots = bots};
+    engine_match *m = rig_engine_match(b, &mc);
+    CU_ASSERT_FATAL(m != NULL && engine_match_decision(m) != NULL);
+    engine_search_config cfg = {.iterations = 400};
+    engine_search_stats st;
+    uint32_t ids[4];
+    size_t n = 4;
+    engine_error err = {0};
+    CU_ASSERT_EQUAL_FATAL(engine_search_answer(m, &cfg, ids, &n, &st, &err), ENGINE_OK);
+    CU_ASSERT_EQUAL(n, 1);
+    CU_ASSERT_EQUAL(ids[0], 1);
+    engine_match_free(m);
+    engine_bundle_free(b);
+    rig_engine_remove_text(dir, "even");
+    return st;
+}
+
+/* A table with the boolean field named by fields set to 1: refused when the bundle loads. */
+static void refused(const char *fields)
+{
+    char dir[64], text[2048];
+    snprintf(text, sizeof text, even_game, fields);
+    engine_bundle *b = rig_engine_load_text(dir, sizeof dir, "even", text);
+    CU_ASSERT_PTR_NULL(b);
+    engine_bundle_free(b);
+    rig_engine_remove_text(dir, "even");
+}
+
+static void test_search_grows_no_tree_below_the_root_when_the_game_says_so(void)
+{
+    /* by default the tree grows below an answer tried often enough (200 tries each) */
+    engine_search_stats st = even_search("");
+    CU_ASSERT_EQUAL(st.iterations, 400);
+    CU_ASSERT(st.nodes > 3);
+    CU_ASSERT(even_search("search_tree = true,").nodes > 3);
+    /* search_tree = false: the root and its two answers, nothing below */
+    st = even_search("search_tree = false,");
+    CU_ASSERT_EQUAL(st.iterations, 400);
+    CU_ASSERT_EQUAL(st.nodes, 3);
+    refused("search_tree = 1,");
+}
+
+static void test_search_compares_only_its_bots_answers_when_the_game_says_so(void)
+{
+    /* widened: left (the bot's) and right, 400 play-outs between them */
+    CU_ASSERT_EQUAL(even_search("").iterations, 400);
+    /* search_widen = false: the bots' answers only, all left: one candidate, no play-out */
+    engine_search_stats st = even_search("search_widen = false,");
+    CU_ASSERT_EQUAL(st.iterations, 0);
+    refused("search_widen = 1,");
+    refused("search_sorted_shuffle = 1,");
+}
+
+/* Accession's search (game.lua: search_tree = false, search_widen = false) compares only
+ * its bots' answers: its first decision, the treasures (every bot plays them all), is
+ * answered with no play-out at all, however large the budget; and a search of any
+ * decision of its game makes no node below the root's answers. */
+static void test_accession_search_compares_only_its_bots_answers_without_a_tree(void)
+{
+    engine_bundle *b = rig_engine_load_games();
+    CU_ASSERT_FATAL(b != NULL);
+    const char *bots[] = {NULL, "default"};
+    engine_match_config mc = {.match_id = "m-flat",
+                              .game = "accession",
+                              .seed = 4,
+                              .nplayers = 2,
+                              .names = names2,
+                              .bots = bots};
+    engine_match *m = rig_engine_match(b, &mc);
+    CU_ASSERT_FATAL(m != NULL);
+    int searched = 0;
+    for (int k = 0; k < 30 && engine_match_decision(m); k++) {
+        const engine_decision *d = engine_match_decision(m);
+        engine_search_config cfg = {.iterations = 100};
+        engine_search_stats st;
+        uint32_t ids[64];
+        size_t n = 64;
+        engine_error err = {0};
+        int treasures = k == 0 && d->noptions > 1;
+        CU_ASSERT_EQUAL_FATAL(engine_search_answer(m, &cfg, ids, &n, &st, &err), ENGINE_OK);
+        if (treasures)
+            CU_ASSERT_EQUAL(st.iterations, 0);
+        /* the root and its answers, the bots' own (default, big_money, big_money_plain,
+           big_money_smithy, witch, generic: at most six), nothing below */
+        CU_ASSERT(st.nodes <= 1 + 6);
+        searched += st.iterations > 0;
+        CU_ASSERT_EQUAL_FATAL(engine_match_answer(m, d->seat, d->decision_id, ids, n, &err),
+                              ENGINE_OK);
+    }
+    CU_ASSERT(searched > 0); /* some decision had bots that disagree, and was searched */
+    engine_match_free(m);
+    engine_bundle_free(b);
+}
+
+/* An Accession match's first player's deck zone with at least n cards, or NULL. */
+static engine_zone *a_deck(engine_match *m, uint32_t n)
+{
+    for (uint32_t zi = 0; zi < m->st.nzones; zi++) {
+        engine_zone *z = &m->st.zones[zi];
+        if (z->owner == 1 && z->n >= n)
+            return z;
+    }
+    return NULL;
+}
+
+/* z's card names after one shuffle with the generator at rng, its cards first laid out as
+ * ids (n of them); names[] receives the names' ids. */
+static void shuffled_names(engine_match *m, engine_zone *z, const uint32_t *ids, uint32_t n,
+                           const uint64_t *rng, uint32_t *names)
+{
+    memcpy(z->ids, ids, n * sizeof *ids);
+    memcpy(m->st.rng, rng, sizeof m->st.rng);
+    engine_match_shuffle(m, z);
+    for (uint32_t i = 0; i < n; i++)
+        names[i] = m->st.ents[z->ids[i] - 1].name;
+}
+
+static void test_a_search_world_shuffles_the_same_cards_to_the_same_deck_in_any_order(void)
+{
+    engine_bundle *b = rig_engine_load_games();
+    CU_ASSERT_FATAL(b != NULL);
+    const char *bots[] = {NULL, "default"};
+    engine_match_config mc = {.match_id = "m-shuffle",
+                              .game = "accession",
+                              .seed = 9,
+                              .nplayers = 2,
+                              .names = names2,
+                              .bots = bots};
+    engine_match *m = rig_engine_match(b, &mc);
+    CU_ASSERT_FATAL(m != NULL);
+    engine_zone *z = a_deck(m, 5); /* the deck: 7 Copper and 3 Estate less the hand */
+    CU_ASSERT_FATAL(z != NULL);
+    uint32_t n = z->n, ids[64], rev[64], a[64], r[64];
+    CU_ASSERT_FATAL(n <= 64);
+    memcpy(ids, z->ids, n * sizeof *ids);
+    for (uint32_t i = 0; i < n; i++)
+        rev[i] = ids[n - 1 - i];
+    uint64_t rng[4];
+    memcpy(rng, m->st.rng, sizeof rng);
+    int differs = 0;
+    for (uint32_t i = 0; i < n; i++)
+        differs |= m->st.ents[ids[i] - 1].name != m->st.ents[rev[i] - 1].name;
+    CU_ASSERT_FATAL(differs); /* the two layouts hold the same cards in other orders */
+    /* the rules' shuffle: the layout decides the deck (same generator, other names) */
+    m->canonical_shuffle = 0;
+    shuffled_names(m, z, ids, n, rng, a);
+    shuffled_names(m, z, rev, n, rng, r);
+    CU_ASSERT(memcmp(a, r, n * sizeof *a) != 0);
+    /* a search world's: the same cards give the same deck, however they lay */
+    m->canonical_shuffle = 1;
+    shuffled_names(m, z, ids, n, rng, a);
+    shuffled_names(m, z, rev, n, rng, r);
+    CU_ASSERT_EQUAL(memcmp(a, r, n * sizeof *a), 0);
+    engine_match_free(m);
+    engine_bundle_free(b);
+}
+
+int main(void)
+{
+    static const dh_test_case cases[] = {
+        {"search_grows_no_tree_below_the_root_when_the_game_says_so",
+         test_search_grows_no_tree_below_the_root_when_the_game_says_so},
+        {"search_compares_only_its_bots_answers_when_the_game_says_so",
+         test_search_compares_only_its_bots_answers_when_the_game_says_so},
+        {"accession_search_compares_only_its_bots_answers_without_a_tree",
+         test_accession_search_compares_only_its_bots_answers_without_a_tree},
+        {"a_search_world_shuffles_the_same_cards_to_the_same_deck_in_any_order",
+         test_a_search_world_shuffles_the_same_cards_to_the_same_deck_in_any_order},
+        {NULL, NULL},
+    };
+    return dh_test_main("engine_search_flat", cases);
+}
