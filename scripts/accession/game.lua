@@ -14,13 +14,13 @@ local evaluate = require("deckbuilder.evaluate")
 
 -- Dominion's bots' named forms too: a bot seat's turn asks them instead of building options.
 local k = kernel.new { cards = data.cards, order = data.order, hand_size = 5,
-                       bots = bots.named() }
+                       bots = bots.named("accession") }
 
 -- The turn cap, every seat's turns together: 100 turns each at four players, as Dominion.
 local MAX_TURNS = 400
 
 local game = gametable.new(k, { name = "accession", max_players = 4, max_turns = MAX_TURNS,
-                                bots = bots.make(k) })
+                                bots = bots.make(k, "accession") })
 game.presentation = gametable.presentation {
   title = words.title, summary = words.summary,
   type_colors = { Action = "#e4e0d6", Attack = "#e4e0d6", Reaction = "#8fb8de",

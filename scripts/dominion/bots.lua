@@ -261,8 +261,20 @@ local SKIP = { Chapel = true, Thief = true, ["Throne Room"] = true, Feast = true
 -- "Big Money + X" ranking: cursing and drawing first, then attacks and money).
 local TERMINAL = { Witch = 10, ["Council Room"] = 8, Library = 8, Smithy = 8, Militia = 7,
   Bandit = 5, Moneylender = 4, Bureaucrat = 3, Mine = 2 }
--- Non-terminal actions that beat a Silver at $5, best first.
-local CANTRIPS = { "Laboratory" }
+
+-- The default bot's style, per game (bots.make, bots.named): the terminals' ranks and
+-- the non-terminal Actions it buys over a Silver at $5, best first. Dominion's: Militia
+-- ranked over the drawing terminals (but Witch), and a Market at $5. Against Big Money on
+-- the First Game kingdom (default,big_money, 20,000 games on each of two seeds) it won
+-- 77.0% with Accession's style, 84.1% with Dominion's; against Big Money with Smithy
+-- 57.3% and 56.7%; on random kingdoms against Big Money 76.9% and 77.9%
+-- (docs/BENCHMARKS.md, issue 28, third round). Accession's: the second round's, until
+-- measured in Accession's own games (its mirror against `default`).
+local STYLES = {
+  dominion = { terminal = setmetatable({ Militia = 9 }, { __index = TERMINAL }),
+               cantrips = { "Laboratory", "Market" } },
+  accession = { terminal = TERMINAL, cantrips = { "Laboratory" } },
+}
 
 -- How many terminals a money deck of n cards carries: one, a second from 16 cards on,
 -- a third from 28 (more collide: two in one hand waste one).
@@ -277,14 +289,17 @@ end
 -- unknown one costing $5 or more by its cost below them; a cheap unknown one (Woodcutter,
 -- Workshop, Moat) has none, not worth a terminal slot. And the dearest rule's ranks:
 -- every card but Curse by its cost; and choose_action's: every Action card by its cost,
--- +100 when it gives actions. A cache: the same for every match.
+-- +100 when it gives actions. A cache: the same for every match. The terminals' ranks
+-- follow the style (STYLES); a kernel is one game's, so it meets one style, and the
+-- callers without one (the action and dearest ranks) take the cached ranks as they are.
 local rank_memo = memo.cache()
 
-local function ranks_of(k)
+local function ranks_of(k, style)
   local t = rank_memo[k]
-  if t then return t end
+  if t and (not style or t.style == style) then return t end
   if (rank_memo.n or 0) >= 128 then memo.empty(rank_memo) end
-  t = { names = {}, rank = {}, dearest = {}, action = {} }
+  local terminal = style and style.terminal or TERMINAL
+  t = { names = {}, rank = {}, dearest = {}, action = {}, style = style }
   for name, def in pairs(k.cards) do -- a map: the visiting order does not matter
     if def.is.Action then t.action[name] = def.cost + ((def.actions or 0) > 0 and 100 or 0) end
   end
@@ -294,7 +309,7 @@ local function ranks_of(k)
     if def.is.Action and (def.actions or 0) == 0 then
       t.names[#t.names + 1] = name
       if not SKIP[name] then
-        t.rank[name] = TERMINAL[name] and 100 + TERMINAL[name] or def.cost >= 5 and def.cost or nil
+        t.rank[name] = terminal[name] and 100 + terminal[name] or def.cost >= 5 and def.cost or nil
       end
     end
     if name ~= "Curse" then t.dearest[name] = def.cost end
@@ -330,8 +345,8 @@ end
 -- The best terminal on offer for coins that p should add now, or nil: the first of the
 -- highest rank (ranks_of) among the affordable piles, while p has fewer terminals
 -- than terminals_wanted.
-local function terminal_to_buy(k, g, p, coins)
-  local t = ranks_of(k)
+local function terminal_to_buy(style, k, g, p, coins)
+  local t = ranks_of(k, style)
   local have, cards = owned_of(k, g, p, t.names)
   if have >= terminals_wanted(cards) then return nil end
   return best_of(k, g, coins, t.rank)
@@ -339,18 +354,18 @@ end
 
 -- A money player with the kingdom's best terminals (the base set's strongest single-card
 -- strategies: Witch, Smithy, Council Room...): Province at $8, Gold at $6-7, a terminal
--- while it has fewer than terminals_wanted, a Laboratory or Market over Silver at $5;
+-- while it has fewer than terminals_wanted, its style's cantrips over Silver at $5;
 -- it greens like `big_money` (Duchy over Gold at 4 or fewer Provinces left, over Silver
 -- at 5 or fewer, Estate at 2 or fewer); Gold, not a Province, while its deck holds less
 -- than PROVINCE_MONEY of money and more than EARLY_PROVINCES are left (an early Province
 -- in a thin deck chokes it); and near the end it counts the score
 -- (endgame.check: a buy that ends the game only when it wins). With PROVINCE_MONEY and
 -- EARLY_PROVINCES as here it won 77.2% against Big Money in each of two 40,000-game runs
--- (two seeds each), without that rule 75.8% and 76.1%; 16 beat 15, 17, 18 and 20
--- (docs/BENCHMARKS.md, issue 28).
+-- (two seeds each; Accession's style), without that rule 75.8% and 76.1%; 16 beat 15, 17,
+-- 18 and 20 (docs/BENCHMARKS.md, issue 28); in Dominion's style 14-18 were level.
 local PROVINCE_MONEY, EARLY_PROVINCES = 16, 6
 
-local function default_wants(k, g, p, coins)
+local function default_wants(style, k, g, p, coins)
   local left = g:count(k:pile("Province"), 0)
   if coins >= 8 then
     if left > EARLY_PROVINCES and money(k, g, p) < PROVINCE_MONEY then return GOLD end
@@ -358,7 +373,7 @@ local function default_wants(k, g, p, coins)
   end
   if coins >= 6 then
     if left <= 4 then return { "Duchy", "Gold" } end
-    local t = coins == 6 and terminal_to_buy(k, g, p, coins)
+    local t = coins == 6 and terminal_to_buy(style, k, g, p, coins)
     if t and TERMINAL[t] and TERMINAL[t] >= 10 then return { t, "Gold" } end
     return GOLD
   end
@@ -366,19 +381,25 @@ local function default_wants(k, g, p, coins)
   if coins >= 3 and left <= 2 then return { "Estate", "Silver" } end
   if coins == 2 and left <= 3 then return ESTATE end
   if coins < 3 then return NONE end
-  local t = terminal_to_buy(k, g, p, coins)
+  local t = terminal_to_buy(style, k, g, p, coins)
   if t then return { t, "Silver" } end
   if coins == 5 then
-    for i = 1, #CANTRIPS do
-      local name = CANTRIPS[i]
+    local cantrips = style.cantrips
+    for i = 1, #cantrips do
+      local name = cantrips[i]
       if k.pile_key[name] and g:count(k:pile(name), 0) > 0 then return { name, "Silver" } end
     end
   end
   return SILVER
 end
 
-local function default_buy(k, g, p, coins)
-  return endgame.check(k, g, p, coins, default_wants(k, g, p, coins))
+-- The default bot's buy in the style of game (STYLES).
+local function default_buy(game)
+  local style = STYLES[game]
+  if not style then error("dominion/bots: no default bot style for '" .. tostring(game) .. "'") end
+  return function(k, g, p, coins)
+    return endgame.check(k, g, p, coins, default_wants(style, k, g, p, coins))
+  end
 end
 
 -- Witch: Big Money, plus a Witch at $5-$7 while it owns fewer than two (k's order holds
@@ -460,10 +481,11 @@ local PLANS = {
   } },
 }
 
--- Bot name -> named forms, for the kernels' cfg.bots.
-function bots.named()
+-- Bot name -> named forms, for the kernels' cfg.bots; game: "dominion" or "accession"
+-- (the default bot's style, STYLES).
+function bots.named(game)
   local t = {}
-  for name, strategy in pairs({ default = default_buy, big_money = big_money,
+  for name, strategy in pairs({ default = default_buy(game), big_money = big_money,
                                 big_money_plain = big_money_plain,
                                 big_money_smithy = big_money_smithy, witch = witch }) do
     t[name] = { action = named_action, buy = named_buy(strategy), plan = PLANS[name] }
@@ -471,12 +493,13 @@ function bots.named()
   return t
 end
 
--- source: the game's kernel (Accession), or a function g -> the match's kernel (Dominion).
-function bots.make(source)
+-- source: the game's kernel (Accession), or a function g -> the match's kernel (Dominion);
+-- game: "dominion" or "accession" (the default bot's style, STYLES).
+function bots.make(source, game)
   local kernel_of = source
   if type(source) ~= "function" then kernel_of = function() return source end end
   return {
-    default = make_bot(kernel_of, default_buy, NONE),
+    default = make_bot(kernel_of, default_buy(game), NONE),
     big_money = make_bot(kernel_of, big_money, NONE),
     big_money_plain = make_bot(kernel_of, big_money_plain, NONE),
     big_money_smithy = make_bot(kernel_of, big_money_smithy, { "Smithy" }),

@@ -15,7 +15,7 @@ local memo = require("deckbuilder.memo")
 local evaluate = require("deckbuilder.evaluate")
 
 -- The bots' named forms: a bot seat's turn asks them instead of building options.
-local named = bots.named()
+local named = bots.named("dominion")
 
 -- The kernel over every card: set-up and tests use it.
 local k = kernel.new { cards = data.cards, order = data.order, hand_size = 5, bots = named }
@@ -48,7 +48,7 @@ local MAX_TURNS = 400
 -- The kernel's zones plus "look": cards only their owner looks at (Sentry).
 local game = gametable.new(k, { name = "dominion", max_players = 4, max_turns = MAX_TURNS,
                                 zones = gametable.zones { look = "owner" },
-                                bots = bots.make(kernel_of) })
+                                bots = bots.make(kernel_of, "dominion") })
 game.kernel_of = kernel_of
 game.presentation = gametable.presentation {
   title = words.title, summary = words.summary,

@@ -25,7 +25,7 @@ end
 -- The bot's labelled and named forms must choose the same at every decision of a match.
 local function check_named_is_labelled(T, bot_name, seed)
   kit.check_named_is_labelled(T, {
-    kernel = game.kernel, bot = game.bots[bot_name], named = k_named()[bot_name],
+    kernel = game.kernel, bot = game.bots[bot_name], named = k_named("accession")[bot_name],
     name = bot_name, seed = seed, max = 5000, min = 30, decision = bot_decision,
     buy = function(named, k, g, p)
       return named.buy(k, g, p, g:counter("coins"), g:counter("turns", p))

@@ -16,7 +16,7 @@ local tests = {}
 local function kernels(g)
   local k = game.kernel_of(g)
   local named = {}
-  for name, forms in pairs(bots.named()) do
+  for name, forms in pairs(bots.named("dominion")) do
     named[name] = { action = forms.action, buy = forms.buy }
   end
   return k, kernel.new { cards = data.cards, order = k.order, hand_size = 5, bots = named }
@@ -90,9 +90,10 @@ function tests.test_a_kernel_with_an_on_turn_start_hook_plays_every_turn_in_lua(
   for name, def in pairs(data.cards) do cards[name] = def end
   cards.Hook = { cost = 2, types = { "Action" }, on_turn_start = function() end }
   order[#order + 1] = "Hook"
-  local k = kernel.new { cards = cards, order = order, bots = bots.named() }
+  local k = kernel.new { cards = cards, order = order, bots = bots.named("dominion") }
   T.eq(k.bot_turn, false, "no plans for its kit")
-  local plain = kernel.new { cards = cards, order = { "Copper", "Silver" }, bots = bots.named() }
+  local plain = kernel.new { cards = cards, order = { "Copper", "Silver" },
+                             bots = bots.named("dominion") }
   T.eq(plain.bot_turn, true)
   plain.buy_phase = function() end
   T.eq(plain.bot_turn, false, "a game that replaces a phase plays it in Lua")

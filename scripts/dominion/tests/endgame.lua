@@ -64,14 +64,14 @@ end
 function tests.test_default_named_buy_refuses_the_losing_last_province(T)
   local g, k = near_the_end(T, 1, { [1] = { "Duchy", "Duchy", "Duchy" } })
   T.ok(k.kit, "the match's kernel has a kit: the named form asks it")
-  local buy = bots.named().default.buy
+  local buy = bots.named("dominion").default.buy
   T.eq(buy(k, g, 2, 8, 10), "Duchy", "the form the sims and play-outs ask")
   T.eq(buy(k, g, 1, 8, 10), "Province")
 end
 
 function tests.test_default_buys_gold_not_an_early_province_with_a_thin_deck(T)
   local g, k = near_the_end(T, 8, { [1] = { "Gold", "Gold", "Gold" } })
-  local buy = bots.named().default.buy
+  local buy = bots.named("dominion").default.buy
   T.eq(buy(k, g, 2, 8, 3), "Gold", "the starting deck: $7 of money")
   T.eq(buy(k, g, 1, 8, 3), "Province", "$7 + 3 Golds: $16 of money")
   kit.empty_pile(g, "Province", 6)
