@@ -179,7 +179,7 @@ static void test_a_search_world_shuffles_the_same_cards_to_the_same_deck_in_any_
     CU_ASSERT_FATAL(m != NULL);
     engine_zone *z = a_deck(m, 5); /* the deck: 7 Copper and 3 Estate less the hand */
     CU_ASSERT_FATAL(z != NULL);
-    uint32_t n = z->n, ids[64], rev[64], a[64], r[64];
+    uint32_t n = z->n, ids[64], rev[64], a[64] = {0}, r[64] = {0};
     CU_ASSERT_FATAL(n <= 64);
     memcpy(ids, z->ids, n * sizeof *ids);
     for (uint32_t i = 0; i < n; i++)
