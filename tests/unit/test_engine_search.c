@@ -313,6 +313,27 @@ static void test_search_plays_out_as_deep_as_the_game_says(void)
     rig_engine_remove_text(dir, "hint");
 }
 
+/* The one answer the search gives, with cfg, to seat 0's first decision in the text game
+ * name against bot (seed 3); the search's statistics into *st. */
+static uint32_t search_text_game(const char *name, const char *text, const char *bot,
+                                 const engine_search_config *cfg, engine_search_stats *st)
+{
+    char dir[64];
+    engine_bundle *b = rig_engine_load_text(dir, sizeof dir, name, text);
+    CU_ASSERT_FATAL(b != NULL);
+    engine_match *m = match_vs(b, name, bot, 3);
+    CU_ASSERT_FATAL(m != NULL && engine_match_decision(m) != NULL);
+    uint32_t ids[4];
+    size_t n = 4;
+    engine_error err = {0};
+    CU_ASSERT_EQUAL_FATAL(engine_search_answer(m, cfg, ids, &n, st, &err), ENGINE_OK);
+    CU_ASSERT_EQUAL(n, 1);
+    engine_match_free(m);
+    engine_bundle_free(b);
+    rig_engine_remove_text(dir, name);
+    return ids[0];
+}
+
 /* A two-seat game of 40 turns that always ends in a shared win: in each of its turns a
  * player may build up to twice (option 2), or end the turn (option 1); the hint counts
  * builds. The default bot ends its first turn at once and builds in every later one;
@@ -343,23 +364,11 @@ static const char tempo_game[] =
  * would have scored a whole turn of builds more, against an opponent who never builds. */
 static void test_search_cuts_every_answer_s_play_outs_at_the_same_turn(void)
 {
-    char dir[64];
-    engine_bundle *b = rig_engine_load_text(dir, sizeof dir, "tempo", tempo_game);
-    CU_ASSERT_FATAL(b != NULL);
-    engine_match *m = match_vs(b, "tempo", "idle", 3);
-    CU_ASSERT_FATAL(m != NULL && engine_match_decision(m) != NULL);
     engine_search_config cfg = {.iterations = 40, .depth = 2};
-    uint32_t ids[4];
-    size_t n = 4;
     engine_search_stats st;
-    engine_error err = {0};
-    CU_ASSERT_EQUAL_FATAL(engine_search_answer(m, &cfg, ids, &n, &st, &err), ENGINE_OK);
-    CU_ASSERT_EQUAL(n, 1);
-    CU_ASSERT_EQUAL(ids[0], 2); /* build, though the bot's own answer ends the turn */
+    /* build, though the bot's own answer ends the turn */
+    CU_ASSERT_EQUAL(search_text_game("tempo", tempo_game, "idle", &cfg, &st), 2);
     CU_ASSERT_EQUAL(st.evaluated, st.iterations);
-    engine_match_free(m);
-    engine_bundle_free(b);
-    rig_engine_remove_text(dir, "tempo");
 }
 
 /* A two-seat game seat 1 wins whatever is chosen, with the same scores: each turn its
@@ -382,24 +391,12 @@ static const char race_game[] =
  * an answer this far ahead in every world ends the search early (the stopping rule). */
 static void test_search_prefers_a_sooner_win_and_stops_once_clearly_ahead(void)
 {
-    char dir[64];
-    engine_bundle *b = rig_engine_load_text(dir, sizeof dir, "race", race_game);
-    CU_ASSERT_FATAL(b != NULL);
-    engine_match *m = match_vs(b, "race", "default", 3);
-    CU_ASSERT_FATAL(m != NULL && engine_match_decision(m) != NULL);
     engine_search_config cfg = {.iterations = 400, .depth = -1};
-    uint32_t ids[4];
-    size_t n = 4;
     engine_search_stats st;
-    engine_error err = {0};
-    CU_ASSERT_EQUAL_FATAL(engine_search_answer(m, &cfg, ids, &n, &st, &err), ENGINE_OK);
-    CU_ASSERT_EQUAL(n, 1);
-    CU_ASSERT_EQUAL(ids[0], 2); /* fast, though the bot's own answer is slow */
+    /* fast, though the bot's own answer is slow */
+    CU_ASSERT_EQUAL(search_text_game("race", race_game, "default", &cfg, &st), 2);
     CU_ASSERT_EQUAL(st.stopped, 1);
     CU_ASSERT(st.iterations < cfg.iterations / 4);
-    engine_match_free(m);
-    engine_bundle_free(b);
-    rig_engine_remove_text(dir, "race");
 }
 
 static void test_search_scores_nothing_with_a_hint_outside_0_to_1(void)
