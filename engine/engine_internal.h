@@ -7,7 +7,7 @@
  *   engine_files.c    a bundle's script files in memory
  *   engine_watchdog.c the clock and the deadline of script calls
  *   engine_map.c      the hash map under zones, attributes and counters
- *   engine_state.c    match state, RNG and the snapshot format
+ *   engine_state.c    match state, RNG, the snapshot format; engine_shuffle.c: the rules' shuffle
  *   engine_bounded.c  bounds on what a script sizes: C library work, texts it sends
  *   engine_freeze.c   module state read-only after load; emptying caches
  *   engine_sandbox.c  what scripts may reach; `require`
@@ -407,7 +407,7 @@ int engine_entity_move(engine_state *st, uint32_t id, uint32_t z, int bottom);
 int engine_zone_move_all(engine_state *st, uint32_t from_zi, uint32_t to_zi, int bottom);
 void engine_zone_shuffle(engine_state *st, engine_zone *z);
 /* A shuffle of m's zone z by the rules (g:shuffle, the deck kit's reshuffle): in a search's
- * world (m->canonical_shuffle) the cards are sorted by name first (engine_search_world.c). */
+ * world (m->canonical_shuffle) the cards are sorted by name first (engine_shuffle.c). */
 void engine_match_shuffle(engine_match *m, engine_zone *z);
 
 typedef struct {

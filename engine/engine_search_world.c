@@ -13,8 +13,8 @@
  *      piles, counts of every zone, each player's card totals) and with nothing it does
  *      not: no real deck order, no real opponent hand, no real future shuffle; and, where
  *      the game says so, the copy's later shuffles sort their cards by name first
- *      (engine_match_shuffle), so the order cards were discarded in does not part two
- *      answers' worlds;
+ *      (engine_match_shuffle, engine_shuffle.c), so the order cards were discarded in does not part
+ * two answers' worlds;
  *   3. play out: every seat handed to its strategy (the game's "default" bot for searched
  *      or human seats) and the copy run inline, like `deckhand sim`, to the end, or, when
  *      the game has an evaluation hint (`evaluate`, docs/SCRIPTING.md), to `depth` turns
@@ -190,40 +190,6 @@ static int search_determinize(search *s, engine_match *c)
     for (int i = 0; i < 4; i++)
         st->rng[i] = search_rand(s) | (i == 0);
     return 0;
-}
-
-/* ---- shuffles in a world ------------------------------------------------------------ */
-
-typedef struct {
-    const engine_state *st;
-    const uint32_t *rank; /* a name id's place in string order */
-} search_shuffle_order;
-
-static int search_card_cmp(const void *a, const void *b, void *ud)
-{
-    const search_shuffle_order *o = ud;
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    uint32_t rx = o->rank[o->st->ents[x - 1].name], ry = o->rank[o->st->ents[y - 1].name];
-    if (rx != ry)
-        return rx < ry ? -1 : 1;
-    return x < y ? -1 : x > y;
-}
-
-/* In a world of a game whose table says `search_sorted_shuffle = true` (Accession) the
- * cards are sorted by name before they are shuffled, so the order they were discarded in
- * does not decide the deck: two answers that leave the same cards (Copper played alone
- * or with the other treasures) get the same deck in the same world, and two that differ
- * by one card (a Gold for a Silver) get the same deck but for that card. Without it a
- * deck-builder's worlds parted at the first reshuffle after the answer, and the answers' paired
- * differences were as noisy as unpaired ones (common random numbers lost; docs/BENCHMARKS.md, issue
- * 28). Still a uniform shuffle. */
-void engine_match_shuffle(engine_match *m, engine_zone *z)
-{
-    if (m->canonical_shuffle && z->n > 1 && engine_intern_sorted(&m->b->names) == 0) {
-        search_shuffle_order o = {.st = &m->st, .rank = m->b->names.rank};
-        qsort_r(z->ids, z->n, sizeof *z->ids, search_card_cmp, &o);
-    }
-    engine_zone_shuffle(&m->st, z);
 }
 
 /* A copy of the match in world number w: the same w deals the hidden cards the same way
