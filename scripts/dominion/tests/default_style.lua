@@ -1,7 +1,8 @@
 -- dominion/tests/default_style.lua: the default bot's style in Dominion (dominion/bots.lua,
 -- STYLES): Militia is its first terminal where Smithy is on offer too, it buys a Market,
--- not a Silver, at $5 once it has its terminal, and Accession's default keeps its own
--- style (Smithy first, Silver at $5); a game with no style is refused clearly.
+-- not a Silver, at $5 once it has its terminal; a game with no style is refused clearly.
+-- Accession's own style is pinned in accession/tests/default_style.lua (a bundle may
+-- carry Dominion without Accession).
 local bots = require("dominion.bots")
 
 local tests = {}
@@ -30,14 +31,6 @@ function tests.test_default_buys_a_market_not_a_silver_at_5_once_it_has_its_term
   T.eq(buy(k, g, 1, 5, 3), "Market", "$5 with its one terminal")
   T.eq(buy(k, g, 1, 4, 3), "Silver", "$4: no Market")
   T.eq(buy(k, g, 2, 5, 3), "Militia", "the other player has no terminal yet")
-end
-
-function tests.test_accession_default_keeps_smithy_first_and_silver_at_5(T)
-  local acc = require("accession.game")
-  local m = T.match { players = 2, setup = function(g) acc.kernel:gain(g, 1, "Smithy") end }
-  local k, buy = acc.kernel, bots.named("accession").default.buy
-  T.eq(buy(k, m.g, 2, 4, 1), "Smithy", "Accession's style: Smithy ranks over Militia")
-  T.eq(buy(k, m.g, 1, 5, 3), "Silver", "Accession's style: no Market at $5")
 end
 
 function tests.test_default_bot_without_a_style_is_refused_clearly(T)
