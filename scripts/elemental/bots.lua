@@ -2,18 +2,23 @@
 --
 -- `default` is a greedy player in the spirit of seed 001's AI without its look-ahead:
 -- when the attacks that may hit the enemy hero now cover its health, it attacks the hero
--- (lethal on board); otherwise it takes the resource choice first (the increase its
--- dearest play this turn needs, else the seed's §6.3.3.7: the element its hand lacks
--- most in total), plays its dearest playable card, then attacks: trades that kill
--- without dying first, then the enemy hero, then even trades; Swift minions (and Wind's
--- hero power) move into a lane open to the hero. `passive` never attacks, plays or
--- moves: it keeps its hand and ends every turn (for tests). `random` picks uniformly
--- among the options.
+-- (lethal on board); when the enemy has no minion and its hand's damage (spells, Haste,
+-- the hero power) makes up what the board lacks, it plays that damage and nothing else
+-- (lethal with the hand, spend.lua); otherwise it takes the resource choice first (the
+-- increase its dearest play this turn needs, else the seed's §6.3.3.7: the element its
+-- hand lacks most in total; another when that spends more of the turn's mana), plays the
+-- dearest card of a plan that spends the most mana (of one cost, the harder hitter when
+-- no enemy minion blocks; no heal at full health, no buff of an empty board), then
+-- attacks: trades that kill without dying first, then the enemy hero, then even trades;
+-- Swift minions (and Wind's hero power) move into a lane open to the hero. `passive`
+-- never attacks, plays or moves: it keeps its hand and ends every turn (for tests).
+-- `random` picks uniformly among the options.
 -- Bots read only what their seat sees: the board, counters, their own hand and what is
 -- left in their own deck (its cards, never their order).
 
 local K = require("elemental.kernel")
 local lethal = require("boardkit.lethal")
+local spend = require("elemental.spend")
 
 local bots = {}
 
@@ -121,9 +126,52 @@ local function play_needs(k, g, p)
 end
 
 -- An increase a play this turn needs first, else the seed's choice of an element.
-local function resource_want(k, g, p)
+local function seed_want(k, g, p)
   return play_needs(k, g, p) or most_lacking(k, g, p, "hand")
     or most_lacking(k, g, p, "deck") or TIE_ORDER[1]
+end
+
+local play_score -- (the turn's, below)
+
+-- The cards in p's hand worth playing (play_score), as defs.
+local function wanted(k, g, p)
+  local ids, defs = g:list("hand", p), {}
+  for i = 1, #ids do
+    if play_score(k, g, p, ids[i]) > 0 then defs[#defs + 1] = k:def(g, ids[i]) end
+  end
+  return defs
+end
+
+-- The resource that lets the hand spend the most mana this turn (spend.lua): the seed's
+-- choice unless another spends more; then an element before one mana this turn.
+local function resource_want(k, g, p)
+  local want = seed_want(k, g, p)
+  local defs, mana, have = wanted(k, g, p), g:counter("mana", p), {}
+  for _, e in ipairs(K.ELEMENTS) do have[e] = g:counter(e, p) end
+  local function spent(res)
+    if res == "mana" then return spend.most(spend.meeting(defs, K.ELEMENTS, have), mana + 1) end
+    have[res] = have[res] + 1
+    local n = spend.most(spend.meeting(defs, K.ELEMENTS, have), mana)
+    have[res] = have[res] - 1
+    return n
+  end
+  local need = spend.race_need(k, g, p)
+  if need and need > 0 then
+    local items = spend.race_items(k, g, p, g:list("hand", p))
+    for _, res in ipairs { want, "earth", "wind", "fire", "mana" } do
+      local m = mana + (res == "mana" and 1 or 0)
+      if res ~= "mana" then have[res] = have[res] + 1 end
+      local n = spend.reach(items, m, have)
+      if res ~= "mana" then have[res] = have[res] - 1 end
+      if n >= need then return res end
+    end
+  end
+  local best = spent(want)
+  for _, res in ipairs { "earth", "wind", "fire", "mana" } do
+    local n = spent(res)
+    if n > best then want, best = res, n end
+  end
+  return want
 end
 
 local function choose_resource(k, g, p, d)
@@ -189,13 +237,17 @@ end
 -- ---- the turn ---------------------------------------------------------------------------
 
 local function harmful(def)
-  if def.aim then return def.aim ~= "help" and def.aim ~= "boost" end
+  local aim = def.aim
+  if aim then return aim ~= "help" and aim ~= "boost" and aim ~= "friendly_minions" end
   return not (def.target or ""):find("friendly", 1, true)
 end
 
-local function play_score(k, g, p, id)
+function play_score(k, g, p, id)
   local def = k:def(g, id)
   if def.aim == "enemy_minions" and #k:minions(g, K.other(p)) < 2 then return -1 end
+  local missing = K.START_HEALTH - k:health(g, p)
+  if def.aim == "friendly_minions" and #k:minions(g, p) == 0 and missing < 5 then return -1 end
+  if def.target == "friendly" and not def.attack and missing < 3 then return -1 end
   if def.target and not def.attack then
     local enemy, friend = false, false
     for _, t in ipairs(k:targets(g, p, def.target)) do
@@ -246,20 +298,65 @@ local function power_score(k, g, p)
   return 150
 end
 
+-- The names of the cards in p's hand that start a plan spending the most mana this turn
+-- (spend.lua), each with what its play scores over play_score: 100, and when the enemy
+-- has no minion to block, its attack (a race: of two cards of one cost, the one that hits).
+local function plan_bonus(k, g, p)
+  local ids, defs, names = g:list("hand", p), {}, {}
+  local have = {}
+  for _, e in ipairs(K.ELEMENTS) do have[e] = g:counter(e, p) end
+  local need = spend.race_need(k, g, p)
+  if need and need > 0 then
+    local mana = g:counter("mana", p)
+    local n, items, worth = spend.reach(spend.race_items(k, g, p, ids), mana, have)
+    if n >= need then
+      local first, out = spend.first_plays(items, mana, worth), { finish = true }
+      for j = 1, #items do
+        if first[j] and items[j].id then out[g:name(items[j].id)] = 100 end
+        if first[j] and not items[j].id then out.power = true end
+      end
+      return out
+    end
+  end
+  for i = 1, #ids do
+    local def = k:def(g, ids[i])
+    if play_score(k, g, p, ids[i]) > 0 and #spend.meeting({ def }, K.ELEMENTS, have) == 1 then
+      defs[#defs + 1], names[#names + 1] = def, g:name(ids[i])
+    end
+  end
+  local race = need ~= nil
+  local first, out = spend.first_plays(defs, g:counter("mana", p)), {}
+  for j = 1, #defs do
+    if first[j] then out[names[j]] = 100 + (race and defs[j].attack or 0) end
+  end
+  return out
+end
+
+-- A play's score s with the plan's bonus (plan_bonus): a play outside a lethal plan waits.
+local function bonus_score(bonus, s, name)
+  if bonus.finish and not bonus[name] then return -1 end
+  if s > 0 then return s + (bonus[name] or 0) end
+  return s
+end
+
 local function choose_turn(k, g, p, d)
   local face = lethal_option(k, g, p, d)
   if face then return { face } end
   local best, score = #d.options, 0
-  local view
+  local view, bonus
   for i = 1, #d.options do
     local o = d.options[i]
     local s = 0
     if o.act == "resource" then return { choose_resource(k, g, p, d) } end
-    if o.act == "play" then s = play_score(k, g, p, o.id)
+    if o.act == "play" then
+      bonus = bonus or plan_bonus(k, g, p)
+      s = bonus_score(bonus, play_score(k, g, p, o.id), g:name(o.id))
     elseif o.act == "attack" then
       view = view or board_view(k, g, p)
       s = attack_score(view, o.id, o.target)
-    elseif o.act == "power" then s = power_score(k, g, p)
+    elseif o.act == "power" then
+      bonus = bonus or plan_bonus(k, g, p)
+      s = bonus.finish and (bonus.power and 700 or -1) or power_score(k, g, p)
     elseif o.act == "move" and k:has(g, o.id, "swift") and lane_for(k, g, p, o.id)
         and open_lane(k, g, p, o.c) then s = 250
     end
@@ -313,13 +410,14 @@ local function named_turn(k, g, p)
   local best, score = END, 0
   local free = k.grid:free(g, p)
   local hand = g:list("hand", p, nil, "distinct")
+  local bonus = plan_bonus(k, g, p)
   for i = 1, #hand do
     local id = hand[i]
-    local s = play_score(k, g, p, id)
+    local s = bonus_score(bonus, play_score(k, g, p, id), g:name(id))
     if s > score and k:playable(g, p, id, free) then best, score = { act = "play", id = id }, s end
   end
-  if score < 150 and k:power_ready(g, p) then
-    local s = power_score(k, g, p)
+  if (score < 150 or bonus.power) and k:power_ready(g, p) then
+    local s = bonus.finish and (bonus.power and 700 or -1) or power_score(k, g, p)
     if s > score then best, score = { act = "power" }, s end
   end
   local mine, tried = k:minions(g, p), {}

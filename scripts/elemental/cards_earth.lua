@@ -56,7 +56,7 @@ card "Grove Keeper" { mana = 3, earth = 2, attack = 2, health = 3,
 card "Mole Digger" { mana = 3, earth = 2, wind = 1, attack = 2, health = 2,
   text = "When it dies: draw a card.", on_death = fx.draw(1) }
 
-card "Stone Blessing" { mana = 3, earth = 2,
+card "Stone Blessing" { mana = 3, earth = 2, aim = "friendly_minions",
   text = "Give your minions +2/+2. Restore 5 health to your hero.",
   play = fx.all(fx.buff(2, 2, "friendly_minions"), fx.heal(5, "your_hero")) }
 

@@ -1,0 +1,116 @@
+-- elemental/spend.lua: how the default bot (bots.lua) spends a turn's mana. The most mana
+-- a hand can spend (a 0/1 knapsack over the cards' costs), for its resource choice and
+-- its order of plays: a bot that plays its dearest card first, and raises an element when
+-- one more mana would let it play a second card, leaves mana unspent. And the race: when
+-- no enemy minion blocks, the most damage the hand and the hero power deal the enemy hero
+-- this turn (the same knapsack, worth the damage), so that the bot finishes a game its
+-- board alone cannot. Both made the bot win sooner against an opponent who never blocks
+-- (docs/BENCHMARKS.md, issue 28).
+
+local K = require("elemental.kernel")
+
+local S = {}
+
+-- The most the cards defs (each with its `mana` cost) are worth together out of `mana`:
+-- each its cost, plus worth[j] when given; leaving out the skip-th of them (nil: none).
+function S.most(defs, mana, skip, worth)
+  local best = {}
+  for m = 0, mana do best[m] = 0 end
+  for j = 1, #defs do
+    local c = defs[j].mana
+    if j ~= skip and c <= mana then
+      for m = mana, c, -1 do
+        local v = best[m - c] + c + (worth and worth[j] or 0)
+        if v > best[m] then best[m] = v end
+      end
+    end
+  end
+  return best[mana]
+end
+
+-- The cards of defs whose element requirements the levels have (by element name) meet.
+function S.meeting(defs, elements, have)
+  local out = {}
+  for j = 1, #defs do
+    local def, ok = defs[j], true
+    for i = 1, #elements do
+      if (def[elements[i]] or 0) > have[elements[i]] then ok = false end
+    end
+    if ok then out[#out + 1] = def end
+  end
+  return out
+end
+
+-- For each of defs: is it the first play of a plan worth the most out of `mana`?
+function S.first_plays(defs, mana, worth)
+  local all, out = S.most(defs, mana, nil, worth), {}
+  for j = 1, #defs do
+    local c = defs[j].mana
+    out[j] = c <= mana and c + (worth and worth[j] or 0) + S.most(defs, mana - c, j, worth) == all
+  end
+  return out
+end
+
+-- ---- the race: lethal with the hand --------------------------------------------------------
+
+-- What a card deals the enemy hero this turn when no enemy minion stands in the way: a
+-- damage spell's (or a minion's when-played) damage at it, a Haste minion's attack (twice
+-- with Frenzy).
+local function face_damage(def)
+  local d = 0
+  if def.play and def.play.damage and (def.target == "any" or def.target == "enemy") then
+    d = def.play.damage
+  end
+  if def.attack and def.haste then d = d + def.attack * (def.frenzy and 2 or 1) end
+  return d
+end
+
+-- The attack p's minions that can still attack bring to the enemy hero this turn.
+function S.board_damage(k, g, p)
+  local n = 0
+  for _, id in ipairs(k:minions(g, p)) do
+    if k:can_attack(g, id) then n = n + k:attack_of(g, id) end
+  end
+  return n
+end
+
+-- The plays of the race (the enemy has no minion): the cards in hand (ids) that deal the
+-- enemy hero damage this turn, and the hero power when it does (Fire's 1, Earth's +1 on
+-- a minion that attacks), as items { mana, damage, id } (id nil: the power).
+function S.race_items(k, g, p, ids)
+  local items = {}
+  for i = 1, #ids do
+    local def = k:def(g, ids[i])
+    local d = face_damage(def)
+    if d > 0 then items[#items + 1] = { mana = def.mana, damage = d, id = ids[i], def = def } end
+  end
+  local h = k:hero_def(g, p)
+  if g:counter("power_used", p) == 0 and (h.element == "fire"
+      or (h.element == "earth" and S.board_damage(k, g, p) > 0)) then
+    items[#items + 1] = { mana = h.power_cost, damage = 1 }
+  end
+  return items
+end
+
+-- The most damage items bring out of mana with the element levels have: a knapsack
+-- (spend.lua) whose worth is the damage.
+function S.reach(items, mana, have)
+  local ok, worth = {}, {}
+  for j = 1, #items do
+    local def = items[j].def
+    if not def or #S.meeting({ def }, K.ELEMENTS, have) == 1 then
+      ok[#ok + 1], worth[#ok + 1] = items[j], items[j].damage - items[j].mana
+    end
+  end
+  return S.most(ok, mana, nil, worth), ok, worth
+end
+
+-- The damage the enemy hero still needs after p's board has hit it, when the enemy has no
+-- minion (else nil).
+function S.race_need(k, g, p)
+  local e = K.other(p)
+  if #k:minions(g, e) > 0 then return nil end
+  return k:health(g, e) - S.board_damage(k, g, p)
+end
+
+return S
