@@ -1,0 +1,113 @@
+-- Tests of how the default bot spends a turn (spend.lua): the knapsack itself, the
+-- resource choice and the order of plays that spend the most mana, no wasted heal or
+-- buff, and lethal with the hand's damage when no enemy minion blocks (docs/BENCHMARKS.md,
+-- issue 28: these made the bot win sooner against an opponent who never blocks).
+local E = require("elemental.testkit")
+local spend = require("elemental.spend")
+
+local tests = {}
+
+local function costs(...)
+  local out = {}
+  for i, c in ipairs { ... } do out[i] = { mana = c } end
+  return out
+end
+
+function tests.test_spend_most_is_the_most_mana_a_set_of_costs_fills(T)
+  T.eq(spend.most(costs(3, 2, 2), 4), 4, "2 + 2, not 3")
+  T.eq(spend.most(costs(3, 2, 2), 4, 2), 3, "one 2 left out: 3")
+  T.eq(spend.most(costs(5), 4), 0)
+  T.eq(spend.most(costs(1, 1), 4, nil, { 2, 0 }), 4, "worth added to a cost")
+end
+
+function tests.test_spend_first_plays_are_the_cards_that_start_a_fullest_plan(T)
+  T.eq(spend.first_plays(costs(3, 2, 2), 4), { false, true, true })
+  T.eq(spend.first_plays(costs(3, 1, 2), 4), { true, true, false })
+end
+
+-- The resource the default bot takes for player 1 with this side (and P2's).
+local function raised(T, side, p2, options)
+  local m = E.match(T, { p1 = side, p2 = p2, options = options })
+  local g, k = m.g, E.kernel()
+  g:set_counter("resource_used", 1, 0)
+  local d = { kind = "turn", player = 1, options = k:actions(g, 1) }
+  local pick = require("elemental.game").bots.default(g, 1, d)
+  return d.options[pick[1]].res
+end
+
+-- P2 keeps a minion on the board: no race, the spending rules alone.
+local BLOCKER = { board = { ["front 3"] = "Stone Wall" } }
+
+function tests.test_default_bot_takes_one_mana_when_it_lets_a_second_card_be_played(T)
+  T.eq(raised(T, { hand = { "Granite Guard", "Pebble Sentry" }, mana = 3 }, BLOCKER), "mana",
+       "3 + 1 mana plays both cards; an element plays one")
+end
+
+function tests.test_default_bot_raises_an_element_when_one_mana_spends_no_more(T)
+  T.ok(raised(T, { hand = { "Granite Guard", "Pebble Sentry" }, mana = 4 }, BLOCKER) ~= "mana",
+       "4 mana plays both already")
+end
+
+-- The names on player 1's board after the bot's turn (P2 keeps BLOCKER).
+local function played(T, side, options)
+  local m = E.match(T, { bots = { "default" }, p1 = side, p2 = BLOCKER, options = options })
+  T.eq(m:decision().player, 2, "the bot's turn is over")
+  local names = {}
+  for _, id in ipairs(E.kernel():minions(m.g, 1)) do names[#names + 1] = m.g:name(id) end
+  table.sort(names)
+  return names, m
+end
+
+function tests.test_default_bot_plays_the_cards_that_spend_its_mana_not_its_dearest_first(T)
+  T.eq(played(T, { hand = { "Granite Guard", "Root Warden", "Thornback Boar" }, mana = 4 }),
+       { "Root Warden", "Thornback Boar" })
+end
+
+function tests.test_default_bot_plays_the_harder_hitter_of_one_cost_when_nothing_blocks(T)
+  local m = E.match(T, { bots = { "default" }, p1 = { hand = { "Stone Wall", "Root Warden" },
+    mana = 2 }, p2 = { hand = {} } })
+  T.eq(m:decision().player, 2)
+  local names = {}
+  for _, id in ipairs(E.kernel():minions(m.g, 1)) do names[#names + 1] = m.g:name(id) end
+  T.eq(names, { "Root Warden" })
+end
+
+function tests.test_default_bot_keeps_a_heal_at_full_health(T)
+  local _, m = played(T, { hand = { "Healing Spring" }, mana = 2 })
+  T.eq(m.g:count("hand", 1), 1, "Healing Spring kept")
+  _, m = played(T, { hand = { "Healing Spring" }, mana = 2, health = 20 })
+  T.eq(m.g:count("hand", 1), 0, "hurt, it heals")
+end
+
+function tests.test_default_bot_keeps_a_buff_of_all_its_minions_with_none(T)
+  local _, m = played(T, { hand = { "Stone Blessing" }, mana = 3 })
+  T.eq(m.g:count("hand", 1), 1, "no minion to buff, nothing to heal")
+end
+
+-- P1 (Fire) has a 3-attack minion ready; P2 has no minion and `health`.
+local function race(T, hand, health, mana)
+  return E.match(T, { bots = { "default" }, options = "deck_1=fire",
+    p1 = { hand = hand, mana = mana, board = { ["front 3"] = "Root Warden" } },
+    p2 = { hand = {}, health = health } })
+end
+
+function tests.test_default_bot_finishes_with_its_hand_when_its_board_falls_short(T)
+  local m = race(T, { "Flame Berserker", "Fire Bolt" }, 5, 2)
+  local r = m:results()
+  T.ok(r ~= nil and r[1].rank == 1, "Fire Bolt at the hero and the Warden's 3: P1 won")
+end
+
+function tests.test_default_bot_finishes_with_its_hero_power_before_a_play(T)
+  local m = race(T, { "Flame Berserker" }, 4, 2)
+  local r = m:results()
+  T.ok(r ~= nil and r[1].rank == 1, "the hero power's 1 and the Warden's 3: P1 won")
+  T.eq(m.g:count("hand", 1), 1, "the Berserker kept")
+end
+
+function tests.test_default_bot_takes_the_resource_that_makes_lethal_with_its_hand(T)
+  local side = { hand = { "Fire Bolt" }, mana = 3, board = { ["front 3"] = "Root Warden" } }
+  T.eq(raised(T, side, { hand = {}, health = 6 }, "deck_1=fire"), "mana",
+       "4 mana: Fire Bolt, the hero power and the Warden make 6")
+end
+
+return tests
