@@ -149,9 +149,9 @@ local function resource_want(k, g, p)
   local defs, mana, have = wanted(k, g, p), g:counter("mana", p), {}
   for _, e in ipairs(K.ELEMENTS) do have[e] = g:counter(e, p) end
   local function spent(res)
-    if res == "mana" then return spend.most(spend.meeting(defs, K.ELEMENTS, have), mana + 1) end
+    if res == "mana" then return spend.most(spend.meeting(defs, have), mana + 1) end
     have[res] = have[res] + 1
-    local n = spend.most(spend.meeting(defs, K.ELEMENTS, have), mana)
+    local n = spend.most(spend.meeting(defs, have), mana)
     have[res] = have[res] - 1
     return n
   end
@@ -166,6 +166,7 @@ local function resource_want(k, g, p)
       if n >= need then return res end
     end
   end
+  if #defs < 2 then return want end -- one card: the seed's choice is the one it needs
   local best = spent(want)
   for _, res in ipairs { "earth", "wind", "fire", "mana" } do
     local n = spent(res)
@@ -245,9 +246,11 @@ end
 function play_score(k, g, p, id)
   local def = k:def(g, id)
   if def.aim == "enemy_minions" and #k:minions(g, K.other(p)) < 2 then return -1 end
-  local missing = K.START_HEALTH - k:health(g, p)
-  if def.aim == "friendly_minions" and #k:minions(g, p) == 0 and missing < 5 then return -1 end
-  if def.target == "friendly" and not def.attack and missing < 3 then return -1 end
+  if def.aim == "friendly_minions" and #k:minions(g, p) == 0
+      and k:health(g, p) > K.START_HEALTH - 5 then return -1 end
+  if def.target == "friendly" and not def.attack and k:health(g, p) > K.START_HEALTH - 3 then
+    return -1
+  end
   if def.target and not def.attack then
     local enemy, friend = false, false
     for _, t in ipairs(k:targets(g, p, def.target)) do
@@ -301,13 +304,15 @@ end
 -- The names of the cards in p's hand that start a plan spending the most mana this turn
 -- (spend.lua), each with what its play scores over play_score: 100, and when the enemy
 -- has no minion to block, its attack (a race: of two cards of one cost, the one that hits).
+local NO_BONUS = {}
+
 local function plan_bonus(k, g, p)
-  local ids, defs, names = g:list("hand", p), {}, {}
-  local have = {}
+  local mana, ids = g:counter("mana", p), g:list("hand", p)
+  if mana < 1 or (#ids == 0 and mana < 2) then return NO_BONUS end
+  local defs, names, have = {}, {}, {}
   for _, e in ipairs(K.ELEMENTS) do have[e] = g:counter(e, p) end
   local need = spend.race_need(k, g, p)
   if need and need > 0 then
-    local mana = g:counter("mana", p)
     local n, items, worth = spend.reach(spend.race_items(k, g, p, ids), mana, have)
     if n >= need then
       local first, out = spend.first_plays(items, mana, worth), { finish = true }
@@ -318,14 +323,19 @@ local function plan_bonus(k, g, p)
       return out
     end
   end
+  local fit = {}
   for i = 1, #ids do
     local def = k:def(g, ids[i])
-    if play_score(k, g, p, ids[i]) > 0 and #spend.meeting({ def }, K.ELEMENTS, have) == 1 then
-      defs[#defs + 1], names[#names + 1] = def, g:name(ids[i])
+    if def.mana <= mana and spend.meets(def, have) then fit[#fit + 1] = ids[i] end
+  end
+  if #fit < 2 then return NO_BONUS end -- one play or none: no order to choose
+  for i = 1, #fit do
+    if play_score(k, g, p, fit[i]) > 0 then
+      defs[#defs + 1], names[#names + 1] = k:def(g, fit[i]), g:name(fit[i])
     end
   end
   local race = need ~= nil
-  local first, out = spend.first_plays(defs, g:counter("mana", p)), {}
+  local first, out = spend.first_plays(defs, mana), {}
   for j = 1, #defs do
     if first[j] then out[names[j]] = 100 + (race and defs[j].attack or 0) end
   end

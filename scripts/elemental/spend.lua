@@ -28,15 +28,17 @@ function S.most(defs, mana, skip, worth)
   return best[mana]
 end
 
--- The cards of defs whose element requirements the levels have (by element name) meet.
-function S.meeting(defs, elements, have)
+-- Do the element levels have (by element name) meet card def's requirements?
+function S.meets(def, have)
+  return (def.earth or 0) <= have.earth and (def.wind or 0) <= have.wind
+    and (def.fire or 0) <= have.fire
+end
+
+-- The cards of defs whose element requirements the levels have meet.
+function S.meeting(defs, have)
   local out = {}
   for j = 1, #defs do
-    local def, ok = defs[j], true
-    for i = 1, #elements do
-      if (def[elements[i]] or 0) > have[elements[i]] then ok = false end
-    end
-    if ok then out[#out + 1] = def end
+    if S.meets(defs[j], have) then out[#out + 1] = defs[j] end
   end
   return out
 end
@@ -98,7 +100,7 @@ function S.reach(items, mana, have)
   local ok, worth = {}, {}
   for j = 1, #items do
     local def = items[j].def
-    if not def or #S.meeting({ def }, K.ELEMENTS, have) == 1 then
+    if not def or S.meets(def, have) then
       ok[#ok + 1], worth[#ok + 1] = items[j], items[j].damage - items[j].mana
     end
   end
