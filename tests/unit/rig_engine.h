@@ -55,6 +55,11 @@ engine_code rig_engine_answer(engine_match *m, uint32_t id, engine_error *err);
  * asked; ENGINE_BAD_REQUEST when none is pending, else the bot's or the answer's code. */
 engine_code rig_engine_bot_step(engine_match *m, engine_error *err);
 
+/* Answers the pending decision as the game's default bot would or, where the bot gives no
+ * answer, with the first options it allows (its minimum, at least one): a step of a test
+ * that plays every game through. ENGINE_BAD_REQUEST when none is pending. */
+engine_code rig_engine_any_step(engine_match *m, engine_error *err);
+
 /* The id of the pending decision's option labelled label, or 0. */
 uint32_t rig_engine_option(const engine_match *m, const char *label);
 
