@@ -6,10 +6,11 @@
 -- the hero power) makes up what the board lacks, it plays that damage and nothing else
 -- (lethal with the hand, spend.lua); otherwise it takes the resource choice first (the
 -- increase its dearest play this turn needs, else the seed's §6.3.3.7: the element its
--- hand lacks most in total; another when that spends more of the turn's mana), plays the
--- dearest card of a plan that spends the most mana (of one cost, the harder hitter when
--- no enemy minion blocks; no heal at full health, no buff of an empty board), then
--- attacks: trades that kill without dying first, then the enemy hero, then even trades;
+-- hand lacks most in total), plays its dearest playable card, then attacks. When no
+-- enemy minion blocks (a race) it spends by plan instead: another resource when that
+-- spends more of the turn's mana, the dearest card of a plan that spends the most (of one
+-- cost, the harder hitter), no heal at full health, no buff of an empty board. Attacks:
+-- trades that kill without dying first, then the enemy hero, then even trades;
 -- Swift minions (and Wind's hero power) move into a lane open to the hero. `passive`
 -- never attacks, plays or moves: it keeps its hand and ends every turn (for tests).
 -- `random` picks uniformly among the options.
@@ -146,6 +147,7 @@ end
 -- choice unless another spends more; then an element before one mana this turn.
 local function resource_want(k, g, p)
   local want = seed_want(k, g, p)
+  if #k:minions(g, K.other(p)) > 0 then return want end
   local defs, mana, have = wanted(k, g, p), g:counter("mana", p), {}
   for _, e in ipairs(K.ELEMENTS) do have[e] = g:counter(e, p) end
   local function spent(res)
@@ -243,12 +245,16 @@ local function harmful(def)
   return not (def.target or ""):find("friendly", 1, true)
 end
 
+-- Does p race (the enemy has no minion to block)? Only then does the bot spend by plan.
+local function racing(k, g, p) return #k:minions(g, K.other(p)) == 0 end
+
 function play_score(k, g, p, id)
   local def = k:def(g, id)
   if def.aim == "enemy_minions" and #k:minions(g, K.other(p)) < 2 then return -1 end
   if def.aim == "friendly_minions" and #k:minions(g, p) == 0
-      and k:health(g, p) > K.START_HEALTH - 5 then return -1 end
-  if def.target == "friendly" and not def.attack and k:health(g, p) > K.START_HEALTH - 3 then
+      and k:health(g, p) > K.START_HEALTH - 5 and racing(k, g, p) then return -1 end
+  if def.target == "friendly" and not def.attack and k:health(g, p) > K.START_HEALTH - 3
+      and racing(k, g, p) then
     return -1
   end
   if def.target and not def.attack then
@@ -312,7 +318,8 @@ local function plan_bonus(k, g, p)
   local defs, names, have = {}, {}, {}
   for _, e in ipairs(K.ELEMENTS) do have[e] = g:counter(e, p) end
   local need = spend.race_need(k, g, p)
-  if need and need > 0 then
+  if not need then return NO_BONUS end
+  if need > 0 then
     local n, items, worth = spend.reach(spend.race_items(k, g, p, ids), mana, have)
     if n >= need then
       local first, out = spend.first_plays(items, mana, worth), { finish = true }

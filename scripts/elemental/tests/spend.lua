@@ -1,7 +1,8 @@
--- Tests of how the default bot spends a turn (spend.lua): the knapsack itself, the
--- resource choice and the order of plays that spend the most mana, no wasted heal or
--- buff, and lethal with the hand's damage when no enemy minion blocks (docs/BENCHMARKS.md,
--- issue 28: these made the bot win sooner against an opponent who never blocks).
+-- Tests of how the default bot spends a turn when no enemy minion blocks (spend.lua): the
+-- knapsack itself, the resource choice and the order of plays that spend the most mana,
+-- no wasted heal or buff, lethal with the hand's damage; with a minion in the way, the
+-- seed's AI's choices (docs/BENCHMARKS.md, issue 28: these made the bot win sooner
+-- against an opponent who never blocks, and kept its play against one who does).
 local E = require("elemental.testkit")
 local spend = require("elemental.spend")
 
@@ -35,22 +36,24 @@ local function raised(T, side, p2, options)
   return d.options[pick[1]].res
 end
 
--- P2 keeps a minion on the board: no race, the spending rules alone.
-local BLOCKER = { board = { ["front 3"] = "Stone Wall" } }
+-- P2 has no minion (the bot races: it spends by plan) and an empty hand.
+local OPEN = { hand = {} }
+-- P2 keeps a minion on the board: the bot plays as the seed's AI (dearest card first).
+local BLOCKER = { hand = {}, board = { ["front 3"] = "Stone Wall" } }
 
 function tests.test_default_bot_takes_one_mana_when_it_lets_a_second_card_be_played(T)
-  T.eq(raised(T, { hand = { "Granite Guard", "Pebble Sentry" }, mana = 3 }, BLOCKER), "mana",
+  T.eq(raised(T, { hand = { "Granite Guard", "Pebble Sentry" }, mana = 3 }, OPEN), "mana",
        "3 + 1 mana plays both cards; an element plays one")
 end
 
 function tests.test_default_bot_raises_an_element_when_one_mana_spends_no_more(T)
-  T.ok(raised(T, { hand = { "Granite Guard", "Pebble Sentry" }, mana = 4 }, BLOCKER) ~= "mana",
+  T.ok(raised(T, { hand = { "Granite Guard", "Pebble Sentry" }, mana = 4 }, OPEN) ~= "mana",
        "4 mana plays both already")
 end
 
--- The names on player 1's board after the bot's turn (P2 keeps BLOCKER).
-local function played(T, side, options)
-  local m = E.match(T, { bots = { "default" }, p1 = side, p2 = BLOCKER, options = options })
+-- The names on player 1's board after the bot's turn (P2's side: OPEN unless given).
+local function played(T, side, p2)
+  local m = E.match(T, { bots = { "default" }, p1 = side, p2 = p2 or OPEN })
   T.eq(m:decision().player, 2, "the bot's turn is over")
   local names = {}
   for _, id in ipairs(E.kernel():minions(m.g, 1)) do names[#names + 1] = m.g:name(id) end
@@ -63,6 +66,13 @@ function tests.test_default_bot_plays_the_cards_that_spend_its_mana_not_its_dear
        { "Root Warden", "Thornback Boar" })
 end
 
+function tests.test_default_bot_spends_by_plan_only_when_no_enemy_minion_blocks(T)
+  local side = { hand = { "Granite Guard", "Root Warden", "Thornback Boar" }, mana = 4 }
+  T.eq(played(T, side, BLOCKER), { "Granite Guard" }, "a minion blocks: the dearest first")
+  T.ok(raised(T, { hand = { "Granite Guard", "Pebble Sentry" }, mana = 3 }, BLOCKER) ~= "mana",
+       "a minion blocks: the seed's resource choice (an element: no card lacks one mana)")
+end
+
 function tests.test_default_bot_plays_the_harder_hitter_of_one_cost_when_nothing_blocks(T)
   local m = E.match(T, { bots = { "default" }, p1 = { hand = { "Stone Wall", "Root Warden" },
     mana = 2 }, p2 = { hand = {} } })
@@ -72,14 +82,14 @@ function tests.test_default_bot_plays_the_harder_hitter_of_one_cost_when_nothing
   T.eq(names, { "Root Warden" })
 end
 
-function tests.test_default_bot_keeps_a_heal_at_full_health(T)
+function tests.test_default_bot_keeps_a_heal_at_full_health_when_nothing_blocks(T)
   local _, m = played(T, { hand = { "Healing Spring" }, mana = 2 })
   T.eq(m.g:count("hand", 1), 1, "Healing Spring kept")
   _, m = played(T, { hand = { "Healing Spring" }, mana = 2, health = 20 })
   T.eq(m.g:count("hand", 1), 0, "hurt, it heals")
 end
 
-function tests.test_default_bot_keeps_a_buff_of_all_its_minions_with_none(T)
+function tests.test_default_bot_keeps_a_buff_of_all_its_minions_with_none_when_nothing_blocks(T)
   local _, m = played(T, { hand = { "Stone Blessing" }, mana = 3 })
   T.eq(m.g:count("hand", 1), 1, "no minion to buff, nothing to heal")
 end
