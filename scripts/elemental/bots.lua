@@ -307,11 +307,13 @@ local function power_score(k, g, p)
   return 150
 end
 
--- The names of the cards in p's hand that start a plan spending the most mana this turn
--- (spend.lua), each with what its play scores over play_score: 100, and when the enemy
--- has no minion to block, its attack (a race: of two cards of one cost, the one that hits).
 local NO_BONUS = {}
 
+-- In a race (no enemy minion on the board; else NO_BONUS), what each card's play scores
+-- over play_score, by name. When the hand's damage makes up what the board lacks of
+-- lethal (spend.lua), `finish`: 100 for the cards of that damage, `power` when the hero
+-- power is part of it, and every other play waits. Else 100 plus its attack for each card
+-- that starts a plan spending the most mana this turn (of one cost, the one that hits).
 local function plan_bonus(k, g, p)
   local mana, ids = g:counter("mana", p), g:list("hand", p)
   if mana < 1 or (#ids == 0 and mana < 2) then return NO_BONUS end
@@ -341,10 +343,9 @@ local function plan_bonus(k, g, p)
       defs[#defs + 1], names[#names + 1] = k:def(g, fit[i]), g:name(fit[i])
     end
   end
-  local race = need ~= nil
   local first, out = spend.first_plays(defs, mana), {}
   for j = 1, #defs do
-    if first[j] then out[names[j]] = 100 + (race and defs[j].attack or 0) end
+    if first[j] then out[names[j]] = 100 + (defs[j].attack or 0) end
   end
   return out
 end
