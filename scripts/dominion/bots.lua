@@ -493,6 +493,15 @@ function bots.named(game)
   return t
 end
 
+-- A game's own bot on these bots' shared answers, from a buy strategy
+-- (k, g, p, coins) -> card names best first (Accession's, accession/bots.lua): its option
+-- form, for a kernel source as bots.make takes, and its named form (bots.named).
+function bots.custom(source, strategy)
+  local kernel_of = source
+  if type(source) ~= "function" then kernel_of = function() return source end end
+  return make_bot(kernel_of, strategy, NONE), { action = named_action, buy = named_buy(strategy) }
+end
+
 -- source: the game's kernel (Accession), or a function g -> the match's kernel (Dominion);
 -- game: "dominion" or "accession" (the default bot's style, STYLES).
 function bots.make(source, game)
