@@ -1,4 +1,5 @@
--- accession/bots.lua: Accession's own bot `strong`, the search bot's play-out policy.
+-- accession/bots.lua: Accession's own bot `strong`, the search bot's play-out policy, and
+-- two endgame variants of it the search compares with it (`greener`, `browner`).
 --
 -- Accession's `default` bot (Dominion's, dominion/bots.lua, Accession's style) is a money
 -- deck with up to three Smithies. In a mirror the search's play-outs model the opponent
@@ -65,6 +66,40 @@ end
 
 -- The buy strategy (dominion/bots.lua, bots.custom): the wish list checked against the
 -- score near the end (endgame.check: a buy that ends the game only when it wins).
-return function(k, g, p, coins)
+local function strong(k, g, p, coins)
   return endgame.check(k, g, p, coins, wants(k, g, p, coins))
 end
+
+-- The search's endgame candidates (game.lua: bots `greener` and `browner`): near the end
+-- (4 Provinces or fewer left, or a pile empty) `strong`'s first wish one step greener
+-- (a Duchy for a Province or Gold, an Estate for a Duchy or Silver) or one step browner
+-- (Gold for a Province or Duchy, Silver for an Estate); before that `strong`'s own, so
+-- they cost the search nothing there. As players they lose almost every game (one
+-- greens at every buy near the end, the other never does); as candidates they give the
+-- search the answers that decide the end, which `strong`'s rules (and the scripted
+-- bots') choose among by thresholds: with them `hard` turned 75 games for and 48 against
+-- `strong` on the same 800 seeds (docs/BENCHMARKS.md, issue 28).
+local GREENER = { Province = "Duchy", Gold = "Duchy", Duchy = "Estate", Silver = "Estate",
+  Market = "Duchy", Smithy = "Estate", Militia = "Estate" }
+local BROWNER = { Duchy = "Gold", Estate = "Silver", Province = "Gold" }
+
+local function near_end(k, g)
+  return g:count(k:pile("Province"), 0) <= 4 or k:empty_piles(g) >= 1
+end
+
+-- strong, its first wish replaced by map's card near the end (a Gold it cannot afford
+-- by a Silver; nothing when the coins buy neither), then the same end check.
+local function shifted(map)
+  return function(k, g, p, coins)
+    local w = wants(k, g, p, coins)
+    if near_end(k, g) and w[1] and map[w[1]] then
+      local alt = map[w[1]]
+      if k.cards[alt].cost > coins then alt = alt == "Gold" and "Silver" or nil end
+      if alt == "Silver" and coins < 3 then alt = nil end
+      w = alt and { alt } or NONE
+    end
+    return endgame.check(k, g, p, coins, w)
+  end
+end
+
+return { strong = strong, greener = shifted(GREENER), browner = shifted(BROWNER) }

@@ -15,7 +15,11 @@ local evaluate = require("deckbuilder.evaluate")
 -- The bots' named forms (Dominion's, and Accession's own `strong`, accession/bots.lua): a
 -- bot seat's turn asks them instead of building options.
 local k
-local strong, strong_named = bots.custom(function() return k end, require("accession.bots"))
+local own = require("accession.bots")
+local strong, strong_named = bots.custom(function() return k end, own.strong)
+-- The search's endgame candidates: they answer as `strong` until the end nears.
+local greener = bots.custom(function() return k end, own.greener)
+local browner = bots.custom(function() return k end, own.browner)
 local named = bots.named("accession")
 named.strong = strong_named
 k = kernel.new { cards = data.cards, order = data.order, hand_size = 5, bots = named }
@@ -26,6 +30,8 @@ local MAX_TURNS = 400
 local game = gametable.new(k, { name = "accession", max_players = 4, max_turns = MAX_TURNS,
                                 bots = bots.make(k, "accession") })
 game.bots.strong = strong
+game.bots.greener = greener
+game.bots.browner = browner
 game.presentation = gametable.presentation {
   title = words.title, summary = words.summary,
   type_colors = { Action = "#e4e0d6", Attack = "#e4e0d6", Reaction = "#8fb8de",

@@ -1,7 +1,7 @@
 -- accession/tests/strong.lua: Accession's own bot `strong` (accession/bots.lua), the
 -- search's play-out policy (game.lua: search_playout): what it buys where it differs
 -- from `default`, that it ends games, and that its named form picks what its labelled
--- form picks.
+-- form picks; and the search's endgame candidates `greener` and `browner`.
 local kit = require("deckbuilder.testkit")
 local kernel = require("deckbuilder.kernel")
 local game = require("accession.game")
@@ -69,6 +69,32 @@ function tests.test_strong_names_the_action_and_buy_it_picks_from_the_options(T)
       return named.buy(k, g, p, g:counter("coins"), g:counter("turns", p))
     end,
   })
+end
+
+local function buy_of(bot, m, p, coins)
+  local b = require("accession.bots")[bot]
+  local w = b(game.kernel, m.g, p, coins)
+  return w[1]
+end
+
+function tests.test_endgame_candidates_buy_as_strong_until_the_end_nears(T)
+  local m = T.match(owning { "Militia", "Silver", "Silver", "Silver", "Silver", "Silver" })
+  for _, coins in ipairs({ 3, 4, 5, 6, 8 }) do
+    local want = buy_of("strong", m, 1, coins)
+    T.eq(buy_of("greener", m, 1, coins), want, "greener, $" .. coins)
+    T.eq(buy_of("browner", m, 1, coins), want, "browner, $" .. coins)
+  end
+end
+
+function tests.test_endgame_candidates_go_one_step_greener_and_browner_near_the_end(T)
+  local m = T.match(kit.match { more = function(g) kit.empty_pile(g, "Province", 4) end })
+  T.eq(buy_of("strong", m, 1, 8), "Province")
+  T.eq(buy_of("greener", m, 1, 8), "Duchy")
+  T.eq(buy_of("browner", m, 1, 8), "Gold")
+  T.eq(buy_of("strong", m, 1, 6), "Duchy")
+  T.eq(buy_of("greener", m, 1, 6), "Estate")
+  T.eq(buy_of("browner", m, 1, 6), "Gold")
+  T.eq(buy_of("greener", m, 1, 3), "Estate", "Silver, one step greener")
 end
 
 return tests
