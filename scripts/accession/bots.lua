@@ -71,20 +71,21 @@ local function strong(k, g, p, coins)
 end
 
 -- The search's endgame candidates (game.lua: bots `greener` and `browner`): near the end
--- (4 Provinces or fewer left, or a pile empty) `strong`'s first wish one step greener
+-- (5 Provinces or fewer left, or a pile empty) `strong`'s first wish one step greener
 -- (a Duchy for a Province or Gold, an Estate for a Duchy or Silver) or one step browner
 -- (Gold for a Province or Duchy, Silver for an Estate); before that `strong`'s own, so
 -- they cost the search nothing there. As players they lose almost every game (one
 -- greens at every buy near the end, the other never does); as candidates they give the
 -- search the answers that decide the end, which `strong`'s rules (and the scripted
--- bots') choose among by thresholds: with them `hard` turned 75 games for and 48 against
--- `strong` on the same 800 seeds (docs/BENCHMARKS.md, issue 28).
+-- bots') choose among by thresholds: with them from 4 Provinces `hard` turned 75 games
+-- for and 48 against `strong` on the same 800 seeds, from 5 Provinces 91 for and 46
+-- against (docs/BENCHMARKS.md, issue 28).
 local GREENER = { Province = "Duchy", Gold = "Duchy", Duchy = "Estate", Silver = "Estate",
   Market = "Duchy", Smithy = "Estate", Militia = "Estate" }
 local BROWNER = { Duchy = "Gold", Estate = "Silver", Province = "Gold" }
 
 local function near_end(k, g)
-  return g:count(k:pile("Province"), 0) <= 4 or k:empty_piles(g) >= 1
+  return g:count(k:pile("Province"), 0) <= 5 or k:empty_piles(g) >= 1
 end
 
 -- strong, its first wish replaced by map's card near the end (a Gold it cannot afford

@@ -87,7 +87,11 @@ function tests.test_endgame_candidates_buy_as_strong_until_the_end_nears(T)
 end
 
 function tests.test_endgame_candidates_go_one_step_greener_and_browner_near_the_end(T)
-  local m = T.match(kit.match { more = function(g) kit.empty_pile(g, "Province", 4) end })
+  local m = T.match(kit.match { more = function(g) kit.empty_pile(g, "Province", 6) end })
+  T.eq(buy_of("greener", m, 1, 8), buy_of("strong", m, 1, 8), "6 Provinces left: not yet")
+  m = T.match(kit.match { more = function(g) kit.empty_pile(g, "Province", 5) end })
+  T.eq(buy_of("greener", m, 1, 8), "Duchy", "5 Provinces left: the end nears")
+  m = T.match(kit.match { more = function(g) kit.empty_pile(g, "Province", 4) end })
   T.eq(buy_of("strong", m, 1, 8), "Province")
   T.eq(buy_of("greener", m, 1, 8), "Duchy")
   T.eq(buy_of("browner", m, 1, 8), "Gold")
