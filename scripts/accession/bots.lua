@@ -77,9 +77,9 @@ end
 -- they cost the search nothing there. As players they lose almost every game (one
 -- greens at every buy near the end, the other never does); as candidates they give the
 -- search the answers that decide the end, which `strong`'s rules (and the scripted
--- bots') choose among by thresholds: with them from 4 Provinces `hard` turned 75 games
--- for and 48 against `strong` on the same 800 seeds, from 5 Provinces 91 for and 46
--- against (docs/BENCHMARKS.md, issue 28).
+-- bots') choose among by thresholds: with them (from 5 Provinces) `hard` turned 161
+-- games for and 105 against `strong` on the same 1,600 seeds (docs/BENCHMARKS.md,
+-- issue 28; from 4 Provinces, 114 for and 70 against on 1,200).
 local GREENER = { Province = "Duchy", Gold = "Duchy", Duchy = "Estate", Silver = "Estate",
   Market = "Duchy", Smithy = "Estate", Militia = "Estate" }
 local BROWNER = { Duchy = "Gold", Estate = "Silver", Province = "Gold" }
