@@ -130,6 +130,15 @@ engine_code rig_engine_bot_step(engine_match *m, engine_error *err)
     return rc;
 }
 
+size_t rig_engine_games_seating(engine_bundle *b, int seats, engine_game_info *out, size_t cap)
+{
+    size_t n = engine_bundle_games(b, out, cap), kept = 0;
+    for (size_t i = 0; i < n && i < cap; i++)
+        if (out[i].min_players <= seats && out[i].max_players >= seats)
+            out[kept++] = out[i];
+    return kept;
+}
+
 engine_code rig_engine_any_step(engine_match *m, engine_error *err)
 {
     const engine_decision *d = engine_match_decision(m);

@@ -36,6 +36,9 @@ engine_bundle *rig_engine_load_lua(const char *game, engine_error *err, const ch
 /* tests/fixtures/hostile with a small cap (8 MiB) and a roomy budget (500 ms: ASan is slow). */
 engine_bundle *rig_engine_load_hostile(void);
 
+/* The games of b that seat seats players, at most cap of them into out; their count. */
+size_t rig_engine_games_seating(engine_bundle *b, int seats, engine_game_info *out, size_t cap);
+
 /* engine_match_new; NULL when it fails. */
 engine_match *rig_engine_match(engine_bundle *b, const engine_match_config *cfg);
 
