@@ -37,11 +37,17 @@ const engine_deck_pile *engine_deck_pile_of(const engine_deck_kit *k, uint32_t n
     return c && c->pile ? &k->piles[c->pile - 1] : NULL;
 }
 
-/* Pushes, for each pile a card costing at most max can be gained from (in the kernel's
- * order), its card's name, cost and top id: three values per pile. The number of piles. */
-static lua_Integer push_supply(lua_State *L, engine_match *m, const engine_deck_kit *k,
-                               lua_Integer max)
+/* g:deck_supply(kit, max): the piles a card costing at most max can be gained from, in
+ * the kernel's order: their card names, costs and top ids (three arrays). */
+static int g_deck_supply(lua_State *L)
 {
+    engine_match *m = engine_api_match(L, 0);
+    const engine_deck_kit *k = engine_deck_arg(L, 2);
+    lua_Integer max = luaL_checkinteger(L, 3);
+    lua_settop(L, 3);
+    lua_createtable(L, (int)k->npiles, 0); /* 4 */
+    lua_createtable(L, (int)k->npiles, 0); /* 5 */
+    lua_createtable(L, (int)k->npiles, 0); /* 6 */
     lua_Integer n = 0;
     for (uint32_t i = 0; i < k->npiles; i++) {
         const engine_deck_pile *pl = &k->piles[i];
@@ -49,49 +55,14 @@ static lua_Integer push_supply(lua_State *L, engine_match *m, const engine_deck_
         uint32_t top = c->cost <= max ? engine_deck_pile_top(m, k, pl) : 0;
         if (!top)
             continue;
-        luaL_checkstack(L, 3, "deck_supply");
-        lua_rawgeti(L, NAMES, c->name);
-        lua_pushinteger(L, c->cost);
-        lua_pushinteger(L, top);
         n++;
+        lua_rawgeti(L, NAMES, c->name);
+        lua_rawseti(L, 4, n);
+        lua_pushinteger(L, c->cost);
+        lua_rawseti(L, 5, n);
+        lua_pushinteger(L, top);
+        lua_rawseti(L, 6, n);
     }
-    return n;
-}
-
-/* g:deck_piles(kit, max): the piles a card costing at most max can be gained from, in
- * the kernel's order, as one array of three entries per pile: its card's name, cost and
- * top id. What the kernel's gain_options reads: one table per call, not deck_supply's
- * three (every table a call makes is work for Lua's collector later). */
-static int g_deck_piles(lua_State *L)
-{
-    engine_match *m = engine_api_match(L, 0);
-    const engine_deck_kit *k = engine_deck_arg(L, 2);
-    lua_Integer max = luaL_checkinteger(L, 3);
-    lua_settop(L, 3);
-    lua_Integer n = push_supply(L, m, k, max);
-    lua_createtable(L, 3 * (int)n, 0);
-    lua_insert(L, 4);
-    for (lua_Integer i = 3 * n; i >= 1; i--)
-        lua_rawseti(L, 4, i);
-    return 1;
-}
-
-/* g:deck_supply(kit, max): the same piles as three arrays, their card names, costs and
- * top ids: what kernels before deck_piles call, so bundles pushed with one keep working. */
-static int g_deck_supply(lua_State *L)
-{
-    engine_match *m = engine_api_match(L, 0);
-    const engine_deck_kit *k = engine_deck_arg(L, 2);
-    lua_Integer max = luaL_checkinteger(L, 3);
-    lua_settop(L, 3);
-    lua_Integer n = push_supply(L, m, k, max);
-    for (int a = 0; a < 3; a++) {
-        lua_createtable(L, (int)n, 0);
-        lua_insert(L, 4 + a);
-    }
-    for (lua_Integer i = n; i >= 1; i--)
-        for (int a = 2; a >= 0; a--)
-            lua_rawseti(L, 4 + a, i);
     return 3;
 }
 
@@ -360,7 +331,6 @@ static int g_deck_owned(lua_State *L)
 }
 
 const luaL_Reg engine_deck_supply_methods[] = {
-    {"deck_piles", g_deck_piles},
     {"deck_supply", g_deck_supply},
     {"deck_pick", g_deck_pick},
     {"deck_best", g_deck_best},

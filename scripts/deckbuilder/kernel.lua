@@ -454,9 +454,9 @@ function kernel:gain_options(g, max, filter, prefix, act, opts)
   local by_name, order = memo.supply(self.memo, prefix, act), self.order
   local kit = self.kit
   if kit then -- the kit lists the piles by the same rule, in one call
-    local piles = g:deck_piles(kit, max) -- name, cost, top id per pile
-    for i = 1, #piles, 3 do
-      local name, c, top = piles[i], piles[i + 1], piles[i + 2]
+    local names, costs, tops = g:deck_supply(kit, max)
+    for i = 1, #names do
+      local name, c, top = names[i], costs[i], tops[i]
       if not filter or filter(name) then
         local by_cost = by_name[name]
         local by_top = by_cost and by_cost[c]

@@ -165,36 +165,6 @@ function tests.test_kit_best_is_the_first_highest_ranked_pile_that_coins_buy(T)
   T.ok(not ok and tostring(err):find("rank of Silver is not an integer", 1, true), tostring(err))
 end
 
-function tests.test_kit_piles_list_name_cost_and_top_per_pile_in_one_array(T)
-  local m = T.match { setup = function(g) kit.empty_pile(g, "Gold") end }
-  local g, _, k = m.g, kit.kernels(T, data, 5)
-  local piles = g:deck_piles(k.kit, 6)
-  T.eq(#piles % 3, 0, "three entries per pile")
-  local seen = {}
-  for i = 1, #piles, 3 do
-    local name, cost, top = piles[i], piles[i + 1], piles[i + 2]
-    T.eq(cost, k.cards[name].cost, name .. "'s cost")
-    T.ok(cost <= 6, name .. " costs at most $6")
-    T.eq(top, g:top(k:pile(name), 0), name .. "'s top id")
-    seen[name] = true
-  end
-  T.ok(seen.Silver and seen.Duchy and not seen.Gold and not seen.Province,
-       "Silver and Duchy listed; Gold's pile empty; Province costs $8")
-end
-
-function tests.test_kit_supply_still_lists_the_same_piles_as_three_arrays(T)
-  local m = T.match { setup = function(g) kit.empty_pile(g, "Gold") end }
-  local g, _, k = m.g, kit.kernels(T, data, 5)
-  for _, max in ipairs { 0, 3, 6, 11 } do
-    local piles = g:deck_piles(k.kit, max)
-    local names, costs, tops = g:deck_supply(k.kit, max)
-    T.eq(#names * 3, #piles, "as many piles at $" .. max)
-    for i = 1, #names do
-      T.eq({ names[i], costs[i], tops[i] }, { piles[3 * i - 2], piles[3 * i - 1], piles[3 * i] })
-    end
-  end
-end
-
 function tests.test_a_bot_named_buy_of_an_unaffordable_card_is_refused(T)
   local m = T.match { bots = { false, "big_money" }, setup = function(g)
     kit.set_hand(g, 2, { "Copper", "Copper", "Estate" })
