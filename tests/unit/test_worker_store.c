@@ -395,6 +395,28 @@ static void test_store_commit_of_another_worker_goes_alone(void)
     store_close(&s);
 }
 
+/* A batched answer put without a log entry goes on the history only, as the single
+ * commit writes it: the batch sends the answer once only when it is the log. */
+static void test_store_batched_answer_without_a_log_entry_stays_off_the_log(void)
+{
+    store s;
+    open_store(&s);
+    new_match(&s, "m-nolog");
+    const uint8_t h[] = {9};
+    int op = store_op(&s, dh_test_now_ms());
+    commit(&s, "m-nolog", 1, NULL, 0, NULL, 0, h, 1);
+    store_flush(&s, dh_test_now_ms());
+    CU_ASSERT_TRUE(store_ok(&s, op));
+    store_next(&s);
+    redisReply *r = raw("EXISTS %s", "match:{m-nolog}:log");
+    CU_ASSERT_TRUE(r && r->integer == 0);
+    freeReplyObject(r);
+    r = raw("LLEN %s", "match:{m-nolog}:history");
+    CU_ASSERT_TRUE(r && r->integer == 1);
+    freeReplyObject(r);
+    store_close(&s);
+}
+
 /* A write that reached fewer replicas than DECKHAND_REDIS_WAIT asks within its time (a
  * master cut off from its replica) is not acknowledged: a failover would lose it. Here one
  * Redis without replicas, asked for one: WAIT 1 comes back 0. */
@@ -484,6 +506,8 @@ int main(void)
         {"store_refused_write_fails_only_its_op", test_store_refused_write_fails_only_its_op},
         {"store_commit_of_another_worker_goes_alone",
          test_store_commit_of_another_worker_goes_alone},
+        {"store_batched_answer_without_a_log_entry_stays_off_the_log",
+         test_store_batched_answer_without_a_log_entry_stays_off_the_log},
         {"store_commits_of_a_flush_go_as_one_call_each_with_its_outcome",
          test_store_commits_of_a_flush_go_as_one_call_each_with_its_outcome},
         {"store_write_on_no_replica_in_time_is_not_acknowledged",

@@ -78,14 +78,16 @@ static bool store_batch_answer_is_log(const store_commit *c)
            memcmp(c->log[0].data, c->hist, c->hist_len) == 0;
 }
 
-/* The bits of c's kind in dh_script_commit_batch's format (sent as '0' plus them). */
+/* The bits of c's kind in dh_script_commit_batch's format (sent as '0' plus them). An
+ * answer goes on the log by itself only when it is the log (KIND_LOG unset): an answer
+ * with other entries, or none, has them sent (KIND_LOG, nlog 0 when none). */
 enum { KIND_SNAP = 1, KIND_ANSWER = 2, KIND_RECHECK = 4, KIND_FINISH = 8, KIND_LOG = 16 };
 
 static int store_batch_kind(const store_commit *c)
 {
     return (c->snap ? KIND_SNAP : 0) | (c->hist ? KIND_ANSWER : 0) |
            (c->hist && c->recheck ? KIND_RECHECK : 0) | (c->finish ? KIND_FINISH : 0) |
-           (!c->snap && c->nlog && !store_batch_answer_is_log(c) ? KIND_LOG : 0);
+           (!c->snap && (c->nlog || c->hist) && !store_batch_answer_is_log(c) ? KIND_LOG : 0);
 }
 
 /* Append c's count and arguments to the batch: N epoch kind [snap] [nlog log...] [entry]
