@@ -40,6 +40,7 @@
 #define DH_CLIENT_HANDSHAKE_MS 5000
 #define DH_CLIENT_LOGIN_MS     10000
 #define DH_CLIENT_READ_CHUNK   16384
+#define DH_CLIENT_SEND_STACK   1024
 
 struct dh_client {
     int fd;
@@ -54,7 +55,8 @@ struct dh_client {
     Deckhand__ServerMessage **q; /* decoded messages not yet handed out, q[qhead..qlen) */
     size_t qhead, qlen, qcap;
     unsigned long long next_cmd;
-    bool lean; /* decode only what a bot reads (dh_client_lean.h) */
+    bool lean;              /* decode only what a bot reads (dh_client_lean.h) */
+    dh_lean_last lean_last; /* the decision of the View or ViewDelta decoded last */
 };
 
 static int reserve(uint8_t **buf, size_t *cap, size_t need)
@@ -123,12 +125,14 @@ int dh_client_send(dh_client *c, const Deckhand__ClientMessage *m)
 {
     size_t len = deckhand__client_message__get_packed_size(m);
     size_t hl = frame_header_len(c, len);
-    uint8_t *buf = malloc(hl + len + 1);
+    uint8_t stack[DH_CLIENT_SEND_STACK]; /* an answer fits: no allocation per answer */
+    uint8_t *buf = hl + len <= sizeof stack ? stack : malloc(hl + len);
     if (!buf)
         return -1;
     deckhand__client_message__pack(m, buf + hl);
     int rc = send_framed(c, buf, len, DH_CLIENT_WS_BINARY);
-    free(buf);
+    if (buf != stack)
+        free(buf);
     return rc;
 }
 
@@ -163,7 +167,7 @@ static int queue_push(dh_client *c, Deckhand__ServerMessage *m)
 static int deliver(dh_client *c, const uint8_t *buf, size_t len)
 {
     Deckhand__ServerMessage *m = NULL;
-    switch (c->lean ? dh_client_lean_decode(buf, len, &m) : DH_LEAN_WHOLE) {
+    switch (c->lean ? dh_client_lean_decode(buf, len, &c->lean_last, &m) : DH_LEAN_WHOLE) {
     case DH_LEAN_DROPPED:
         return 0;
     case DH_LEAN_FAILED:
@@ -262,16 +266,27 @@ static int parse_ws(dh_client *c)
     return rc;
 }
 
-/* One read(), then parse. 1 when bytes arrived, 0 when none were there (MSG_DONTWAIT in
- * flags), -1 when the stream ended or broke. */
-static int fill(dh_client *c, int flags)
+/* recv() into buf[0..cap), retried on EINTR. */
+static ssize_t recv_some(const dh_client *c, uint8_t *buf, size_t cap, int flags)
 {
-    if (reserve(&c->rbuf, &c->rcap, c->rlen + DH_CLIENT_READ_CHUNK) < 0)
-        return -1;
     ssize_t n;
     do
-        n = recv(c->fd, c->rbuf + c->rlen, c->rcap - c->rlen, flags);
+        n = recv(c->fd, buf, cap, flags);
     while (n < 0 && errno == EINTR);
+    return n;
+}
+
+/* One read(), then parse. 1 when bytes arrived, 0 when none were there (MSG_DONTWAIT in
+ * flags), -1 when the stream ended or broke. TCP reads straight into the frame decoder
+ * (no copy through a buffer of its own); WebSocket into rbuf, which it unmasks in place. */
+static int fill(dh_client *c, int flags)
+{
+    uint8_t *room = c->ws ? NULL : dh_frame_room(&c->tcp, DH_CLIENT_READ_CHUNK);
+    if (c->ws && reserve(&c->rbuf, &c->rcap, c->rlen + DH_CLIENT_READ_CHUNK) == 0)
+        room = c->rbuf + c->rlen;
+    if (!room)
+        return -1;
+    ssize_t n = recv_some(c, room, DH_CLIENT_READ_CHUNK, flags);
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
         return 0;
     if (n <= 0)
@@ -280,9 +295,7 @@ static int fill(dh_client *c, int flags)
         c->rlen += (size_t)n;
         return parse_ws(c) < 0 ? -1 : 1;
     }
-    /* TCP reads through rbuf's spare room into the shared decoder. */
-    if (dh_frame_feed(&c->tcp, c->rbuf, (size_t)n) < 0)
-        return -1;
+    dh_frame_wrote(&c->tcp, (size_t)n);
     return parse_tcp(c) < 0 ? -1 : 1;
 }
 
