@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dh_client_lean.h"
@@ -57,6 +58,8 @@ struct dh_client {
     unsigned long long next_cmd;
     bool lean;              /* decode only what a bot reads (dh_client_lean.h) */
     dh_lean_last lean_last; /* the decision of the View or ViewDelta decoded last */
+    bool rx_stamps;         /* SO_TIMESTAMPNS on: reads take the kernel's receive time */
+    uint64_t rx_ns;         /* when the bytes of the last read arrived (dh_now_ns's clock) */
 };
 
 static int reserve(uint8_t **buf, size_t *cap, size_t need)
@@ -266,13 +269,47 @@ static int parse_ws(dh_client *c)
     return rc;
 }
 
-/* recv() into buf[0..cap), retried on EINTR. */
-static ssize_t recv_some(const dh_client *c, uint8_t *buf, size_t cap, int flags)
+/* The kernel's receive time in mh's control data (CLOCK_REALTIME), on dh_now_ns's
+ * clock; now when there is none. */
+static uint64_t rx_time(struct msghdr *mh)
+{
+    uint64_t now = dh_now_ns();
+    for (struct cmsghdr *cm = CMSG_FIRSTHDR(mh); cm; cm = CMSG_NXTHDR(mh, cm)) {
+        if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_TIMESTAMPNS)
+            continue;
+        struct timespec at, real;
+        memcpy(&at, CMSG_DATA(cm), sizeof at);
+        clock_gettime(CLOCK_REALTIME, &real);
+        int64_t ago = ((int64_t)real.tv_sec - at.tv_sec) * 1000000000 + (real.tv_nsec - at.tv_nsec);
+        return ago > 0 && (uint64_t)ago < now ? now - (uint64_t)ago : now;
+    }
+    return now;
+}
+
+/* recv() into buf[0..cap), retried on EINTR; with rx_stamps, as recvmsg with the
+ * kernel's receive time of the bytes into rx_ns. */
+static ssize_t recv_some(dh_client *c, uint8_t *buf, size_t cap, int flags)
 {
     ssize_t n;
-    do
-        n = recv(c->fd, buf, cap, flags);
-    while (n < 0 && errno == EINTR);
+    if (!c->rx_stamps) {
+        do
+            n = recv(c->fd, buf, cap, flags);
+        while (n < 0 && errno == EINTR);
+        return n;
+    }
+    union {
+        char b[CMSG_SPACE(sizeof(struct timespec))];
+        struct cmsghdr align;
+    } ctl;
+    struct iovec iov = {.iov_base = buf, .iov_len = cap};
+    struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1};
+    do {
+        mh.msg_control = ctl.b;
+        mh.msg_controllen = sizeof ctl.b;
+        n = recvmsg(c->fd, &mh, flags);
+    } while (n < 0 && errno == EINTR);
+    if (n > 0)
+        c->rx_ns = rx_time(&mh);
     return n;
 }
 
@@ -307,6 +344,20 @@ bool dh_client_pending(const dh_client *c)
 void dh_client_set_lean(dh_client *c, bool lean)
 {
     c->lean = lean;
+}
+
+int dh_client_set_rx_stamps(dh_client *c, bool on)
+{
+    int v = on;
+    if (c->ws || setsockopt(c->fd, SOL_SOCKET, SO_TIMESTAMPNS, &v, sizeof v) < 0)
+        return -1;
+    c->rx_stamps = on;
+    return 0;
+}
+
+uint64_t dh_client_rx_ns(const dh_client *c)
+{
+    return c->rx_ns;
 }
 
 int dh_client_read(dh_client *c)
