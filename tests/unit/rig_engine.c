@@ -130,6 +130,30 @@ engine_code rig_engine_bot_step(engine_match *m, engine_error *err)
     return rc;
 }
 
+size_t rig_engine_games_seating(engine_bundle *b, int seats, engine_game_info *out, size_t cap)
+{
+    size_t n = engine_bundle_games(b, out, cap), kept = 0;
+    for (size_t i = 0; i < n && i < cap; i++)
+        if (out[i].min_players <= seats && out[i].max_players >= seats)
+            out[kept++] = out[i];
+    return kept;
+}
+
+engine_code rig_engine_any_step(engine_match *m, engine_error *err)
+{
+    const engine_decision *d = engine_match_decision(m);
+    if (!d)
+        return ENGINE_BAD_REQUEST;
+    static uint32_t ids[4096];
+    size_t n = sizeof ids / sizeof *ids;
+    if (engine_match_bot_answer(m, NULL, ids, &n, err) != ENGINE_OK) {
+        n = d->min ? d->min : 1;
+        for (size_t i = 0; i < n; i++)
+            ids[i] = (uint32_t)i + 1;
+    }
+    return engine_match_answer(m, d->seat, d->decision_id, ids, n, err);
+}
+
 uint32_t rig_engine_option(const engine_match *m, const char *label)
 {
     const engine_decision *d = engine_match_decision(m);

@@ -36,6 +36,9 @@ engine_bundle *rig_engine_load_lua(const char *game, engine_error *err, const ch
 /* tests/fixtures/hostile with a small cap (8 MiB) and a roomy budget (500 ms: ASan is slow). */
 engine_bundle *rig_engine_load_hostile(void);
 
+/* The games of b that seat seats players, at most cap of them into out; their count. */
+size_t rig_engine_games_seating(engine_bundle *b, int seats, engine_game_info *out, size_t cap);
+
 /* engine_match_new; NULL when it fails. */
 engine_match *rig_engine_match(engine_bundle *b, const engine_match_config *cfg);
 
@@ -54,6 +57,11 @@ engine_code rig_engine_answer(engine_match *m, uint32_t id, engine_error *err);
 /* Answers the pending decision as the game's default bot would, for whichever seat is
  * asked; ENGINE_BAD_REQUEST when none is pending, else the bot's or the answer's code. */
 engine_code rig_engine_bot_step(engine_match *m, engine_error *err);
+
+/* Answers the pending decision as the game's default bot would or, where the bot gives no
+ * answer, with the first options it allows (its minimum, at least one): a step of a test
+ * that plays every game through. ENGINE_BAD_REQUEST when none is pending. */
+engine_code rig_engine_any_step(engine_match *m, engine_error *err);
 
 /* The id of the pending decision's option labelled label, or 0. */
 uint32_t rig_engine_option(const engine_match *m, const char *label);
