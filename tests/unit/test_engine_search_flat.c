@@ -143,21 +143,23 @@ static void test_search_plays_out_with_the_bot_the_game_names(void)
     refused("search_playout = true,");
 }
 
-/* Accession's search (game.lua: search_tree = false, search_widen = false) compares only
- * its bots' answers: its first decision, the treasures (every bot plays them all), is
- * answered with no play-out at all, however large the budget; and a search of any
- * decision of its game makes no node below the root's answers. */
-static void test_accession_search_compares_only_its_bots_answers_without_a_tree(void)
+/* A search of each of the first 30 decisions of a two-seat match of game (options: its
+ * match options, or NULL) against `default`: its first decision, the treasures (every bot
+ * plays them all), is answered with no play-out at all, however large the budget; no
+ * search makes a node below the root's answers (at most nbots of them, the bots' own);
+ * and some decision, where the bots disagree, is searched. */
+static void flat_search_check(const char *game, const char *options, size_t nbots)
 {
     engine_bundle *b = rig_engine_load_games();
     CU_ASSERT_FATAL(b != NULL);
     const char *bots[] = {NULL, "default"};
     engine_match_config mc = {.match_id = "m-flat",
-                              .game = "accession",
+                              .game = game,
                               .seed = 4,
                               .nplayers = 2,
                               .names = names2,
-                              .bots = bots};
+                              .bots = bots,
+                              .options = options};
     engine_match *m = rig_engine_match(b, &mc);
     CU_ASSERT_FATAL(m != NULL);
     int searched = 0;
@@ -172,17 +174,30 @@ static void test_accession_search_compares_only_its_bots_answers_without_a_tree(
         CU_ASSERT_EQUAL_FATAL(engine_search_answer(m, &cfg, ids, &n, &st, &err), ENGINE_OK);
         if (treasures)
             CU_ASSERT_EQUAL(st.iterations, 0);
-        /* the root and its answers, the bots' own (strong, default, big_money,
-           big_money_plain, big_money_smithy, witch, greener, browner, generic: at most nine),
-           nothing below */
-        CU_ASSERT(st.nodes <= 1 + 9);
+        CU_ASSERT(st.nodes <= 1 + nbots);
         searched += st.iterations > 0;
         CU_ASSERT_EQUAL_FATAL(engine_match_answer(m, d->seat, d->decision_id, ids, n, &err),
                               ENGINE_OK);
     }
-    CU_ASSERT(searched > 0); /* some decision had bots that disagree, and was searched */
+    CU_ASSERT(searched > 0);
     engine_match_free(m);
     engine_bundle_free(b);
+}
+
+/* Accession's search (game.lua: search_tree = false, search_widen = false) compares only
+ * its bots' answers (strong, default, big_money, big_money_plain, big_money_smithy, witch,
+ * its own greener and browner, generic: at most nine) without a tree. */
+static void test_accession_search_compares_only_its_bots_answers_without_a_tree(void)
+{
+    flat_search_check("accession", NULL, 9);
+}
+
+/* Dominion's search does the same (game.lua), on a random kingdom too: its bots are the
+ * six Accession shares with it and `greener` and `browner` (dominion/bots.lua). */
+static void test_dominion_search_compares_only_its_bots_answers_without_a_tree(void)
+{
+    flat_search_check("dominion", NULL, 8);
+    flat_search_check("dominion", "kingdom=random", 8);
 }
 
 /* Accession's search plays its worlds out with its own `strong` bot (game.lua,
@@ -280,6 +295,8 @@ int main(void)
          test_search_plays_out_with_the_bot_the_game_names},
         {"accession_search_compares_only_its_bots_answers_without_a_tree",
          test_accession_search_compares_only_its_bots_answers_without_a_tree},
+        {"dominion_search_compares_only_its_bots_answers_without_a_tree",
+         test_dominion_search_compares_only_its_bots_answers_without_a_tree},
         {"accession_search_plays_out_with_its_strong_bot",
          test_accession_search_plays_out_with_its_strong_bot},
         {"a_search_world_shuffles_the_same_cards_to_the_same_deck_in_any_order",
