@@ -156,9 +156,11 @@ typedef struct {
     int flush_from; /* the bot the timers look at first, rotating so none starves */
     bool quiet;     /* no stderr line per finished match */
     bool lean;      /* decode only what a bot reads of each message (dh_client_lean.h) */
+    bool rx_stamps; /* time Replies from their arrival at the socket too (dh_client.h) */
     void *ctx;      /* for the callbacks */
-    /* An answer got its Reply (ok or not), latency_us after it was sent. */
-    void (*answered)(void *ctx, uint64_t latency_us, bool ok);
+    /* An answer got its Reply (ok or not), latency_us after it was sent (when it was
+     * handled); rx_us: when it reached the socket (latency_us without rx_stamps). */
+    void (*answered)(void *ctx, uint64_t latency_us, uint64_t rx_us, bool ok);
     /* Called once a second from the loop. */
     void (*tick)(void *ctx);
     long long tick_at;

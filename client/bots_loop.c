@@ -68,6 +68,8 @@ static void bots_reconnect(bots_run *r, bot *b, long long now)
     dh_client *c = dh_client_connect(r->addrs[b->gw], err, sizeof err);
     if (c) {
         dh_client_set_lean(c, r->lean);
+        if (r->rx_stamps)
+            dh_client_set_rx_stamps(c, true);
         dh_client_set_next_cmd(c, b->next_cmd);
         if (dh_client_resume(c, b->token, NULL, 0, token, sizeof token) == 0)
             goto resumed;
@@ -132,6 +134,8 @@ static int bots_start_one(bots_run *r, int i)
         return -1;
     }
     dh_client_set_lean(b->c, r->lean);
+    if (r->rx_stamps)
+        dh_client_set_rx_stamps(b->c, true);
     if (cli_login(b->c, "bots", r->account ? b->name : NULL, r->register_first, b->name, b->token,
                   sizeof b->token) < 0)
         return -1;

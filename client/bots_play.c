@@ -251,8 +251,12 @@ static void bots_reply(bots_run *r, bot *b, const Deckhand__Reply *rep)
                                : rep->error ? rep->error->code
                                             : DECKHAND__ERROR_CODE__INTERNAL;
     if (b->has_answer && b->answer_cmd && rep->cmd_id == b->answer_cmd) {
-        if (r->answered)
-            r->answered(r->ctx, (dh_now_ns() - b->answer_ns) / 1000, rep->ok);
+        if (r->answered) {
+            uint64_t at = dh_now_ns(), rx = b->c ? dh_client_rx_ns(b->c) : 0;
+            if (!r->rx_stamps || rx < b->answer_ns || rx > at)
+                rx = at; /* not stamped, or a read from before the answer went */
+            r->answered(r->ctx, (at - b->answer_ns) / 1000, (rx - b->answer_ns) / 1000, rep->ok);
+        }
         b->has_answer = false;
         b->answer_cmd = 0;
         if (rep->ok) {

@@ -8,13 +8,17 @@
  * errors (unsurvivable refusals and LOST commands, see cmd_bots.c).
  *
  * Latency runs from sending a Choose to receiving its Reply{ok}, and every one is counted
- * in a log-linear histogram (dh_client_hist.h), never a sample. The players run in
+ * in a log-linear histogram (dh_client_hist.h), never a sample. Over TCP it is counted
+ * twice: to when the generator handled the Reply, and (rx_) to when the Reply's bytes
+ * reached its socket (the kernel's receive time, SO_TIMESTAMPNS), so what the generator's
+ * own loop adds (its wake-up waiting for a core, the other connections it serves first)
+ * can be told from the cluster's part. The players run in
  * worker processes, as many as one process's descriptor limit (RLIMIT_NOFILE, raised to
  * its hard limit, less LOAD_FD_MARGIN) requires, each with its share of the players and
  * of --rate (load_players.c); they send their counts and histograms down a pipe once a
  * second, and this process merges them: one progress line per second on stderr, when
  * every worker has reported that second, and the result on stdout:
- *   cmds_per_sec=X p50_ms=Y p99_ms=Z max_ms=W errors=E
+ *   cmds_per_sec=X p50_ms=Y p99_ms=Z max_ms=W rx_p50_ms=A rx_p99_ms=B errors=E
  * The exit status is 0 only when E is 0.
  *
  * The pacing of each player stays at `deckhand bots`' 40 messages a second (under the
@@ -45,11 +49,13 @@ static const char load_usage[] =
     "  N players queue for matches of P players (default 2), play them and queue again,\n"
     "  for S seconds, sending R answers per second over all of them (default: flat out;\n"
     "  each player sends at most 40 messages per second). Latency runs from a Choose to\n"
-    "  its Reply. --bot as for deckhand bots: the server answers as the game's bot\n"
+    "  its Reply (rx_: to the Reply's arrival at the socket, TCP). --bot as for deckhand bots: the "
+    "server answers as the game's bot\n"
     "  STRATEGY would (default 'default'), or 'local': the generic bot in the client.\n"
     "  A progress line per second on stderr:\n"
-    "    load: T s: C cmds/s p50_ms=P p99_ms=Q errors=E\n"
-    "  Last stdout line: cmds_per_sec=X p50_ms=Y p99_ms=Z max_ms=W errors=E\n"
+    "    load: T s: C cmds/s p50_ms=P p99_ms=Q rx_p99_ms=R errors=E\n"
+    "  Last stdout line:\n"
+    "    cmds_per_sec=X p50_ms=Y p99_ms=Z max_ms=W rx_p50_ms=A rx_p99_ms=B errors=E\n"
     "  Players spread over worker processes when one process's descriptor limit is not\n"
     "  enough for them.\n"
     "  --cpu NAME=PID|NAME=HOST:PORT[,...], --cpu-pids RUNDIR: also print, before the\n"
@@ -76,7 +82,7 @@ typedef struct {
 /* One second of the progress lines, filled until every worker reported it. */
 typedef struct {
     uint64_t cmds;
-    dh_hist hist;
+    dh_hist hist, rx_hist;
 } load_slot;
 
 typedef struct {
@@ -85,7 +91,7 @@ typedef struct {
     load_slot *slots; /* LOAD_SLOTS of them, slot k % LOAD_SLOTS for second k */
     uint32_t next;    /* the next second to print */
     uint32_t top;     /* the last second any worker reported */
-    dh_hist total;
+    dh_hist total, rx_total;
     uint64_t cmds;
     uint64_t lost_procs; /* workers that ended without their last record */
     uint64_t printed;    /* answers of the seconds printed so far */
@@ -172,14 +178,17 @@ static void load_progress(load_merge *m, bool force)
         if (!ready && !force)
             return;
         load_slot *s = &m->slots[m->next % LOAD_SLOTS];
-        fprintf(stderr, "load: %u s: %llu cmds/s p50_ms=%.3f p99_ms=%.3f errors=%llu\n", m->next,
-                (unsigned long long)s->cmds, load_ms(dh_hist_percentile(&s->hist, 50)),
-                load_ms(dh_hist_percentile(&s->hist, 99)), (unsigned long long)load_errors(m));
+        fprintf(stderr,
+                "load: %u s: %llu cmds/s p50_ms=%.3f p99_ms=%.3f rx_p99_ms=%.3f errors=%llu\n",
+                m->next, (unsigned long long)s->cmds, load_ms(dh_hist_percentile(&s->hist, 50)),
+                load_ms(dh_hist_percentile(&s->hist, 99)),
+                load_ms(dh_hist_percentile(&s->rx_hist, 99)), (unsigned long long)load_errors(m));
         m->printed += s->cmds;
         if (m->next == 1)
             load_mark(m);
         s->cmds = 0;
         dh_hist_reset(&s->hist);
+        dh_hist_reset(&s->rx_hist);
         m->next++;
         force = false;
     }
@@ -189,6 +198,7 @@ static void load_progress(load_merge *m, bool force)
 static void load_take(load_merge *m, load_proc *p, const load_report *r)
 {
     dh_hist_merge(&m->total, &r->hist);
+    dh_hist_merge(&m->rx_total, &r->rx_hist);
     m->cmds += r->cmds;
     p->errors = r->errors;
     p->retried = r->retried;
@@ -204,6 +214,7 @@ static void load_take(load_merge *m, load_proc *p, const load_report *r)
             load_slot *s = &m->slots[r->seq % LOAD_SLOTS];
             s->cmds += r->cmds;
             dh_hist_merge(&s->hist, &r->hist);
+            dh_hist_merge(&s->rx_hist, &r->rx_hist);
         }
         p->seq = r->seq;
     }
@@ -281,9 +292,12 @@ static void load_result(const load_merge *m, long players)
     fprintf(stderr, "load: %ld players in %d processes, %llu answers in %.3f s, retried=%llu\n",
             players, m->nprocs, (unsigned long long)m->cmds, (double)elapsed / 1000.0,
             (unsigned long long)retried);
-    printf("cmds_per_sec=%.1f p50_ms=%.3f p99_ms=%.3f max_ms=%.3f errors=%llu\n", rate,
-           load_ms(dh_hist_percentile(&m->total, 50)), load_ms(dh_hist_percentile(&m->total, 99)),
-           load_ms(m->total.max_us), (unsigned long long)load_errors(m));
+    printf("cmds_per_sec=%.1f p50_ms=%.3f p99_ms=%.3f max_ms=%.3f rx_p50_ms=%.3f rx_p99_ms=%.3f "
+           "errors=%llu\n",
+           rate, load_ms(dh_hist_percentile(&m->total, 50)),
+           load_ms(dh_hist_percentile(&m->total, 99)), load_ms(m->total.max_us),
+           load_ms(dh_hist_percentile(&m->rx_total, 50)),
+           load_ms(dh_hist_percentile(&m->rx_total, 99)), (unsigned long long)load_errors(m));
 }
 
 /* ---- the command ------------------------------------------------------------------------ */

@@ -38,6 +38,7 @@ typedef struct {
     uint64_t retried;    /* refusals survived so far */
     uint64_t elapsed_ms; /* with done: how long its players played */
     dh_hist hist;        /* the latencies of this interval's accepted answers */
+    dh_hist rx_hist;     /* the same, to the Reply's arrival at the socket (rx_stamps) */
 } load_report;
 
 #define LOAD_CPU_MAX 32 /* processes --cpu / --cpu-pids can watch */

@@ -55,6 +55,7 @@ static void load_players_report(load_players_state *s, bool done, long long elap
     load_players_write(s);
     s->rep.cmds = 0;
     dh_hist_reset(&s->rep.hist);
+    dh_hist_reset(&s->rep.rx_hist);
 }
 
 static void load_players_tick(void *ctx)
@@ -62,13 +63,14 @@ static void load_players_tick(void *ctx)
     load_players_report(ctx, false, 0);
 }
 
-static void load_players_answered(void *ctx, uint64_t latency_us, bool ok)
+static void load_players_answered(void *ctx, uint64_t latency_us, uint64_t rx_us, bool ok)
 {
     load_players_state *s = ctx;
     if (!ok)
         return; /* refused: counted by the bots as retried or as an error */
     s->rep.cmds++;
     dh_hist_record(&s->rep.hist, latency_us);
+    dh_hist_record(&s->rep.rx_hist, rx_us);
 }
 
 int load_players(const load_share *share, int fd)
@@ -80,7 +82,8 @@ int load_players(const load_share *share, int fd)
                   .rate = BOTS_RATE,
                   .total_rate = share->rate,
                   .quiet = true,
-                  .lean = true};
+                  .lean = true,
+                  .rx_stamps = true};
     load_players_state *s = calloc(1, sizeof *s);
     long long start = 0, end = 0;
     if (!s)

@@ -21,20 +21,33 @@ void dh_frame_decoder_free(dh_frame_decoder *d)
     memset(d, 0, sizeof *d);
 }
 
-int dh_frame_feed(dh_frame_decoder *d, const void *data, size_t len)
+uint8_t *dh_frame_room(dh_frame_decoder *d, size_t want)
 {
     if (d->off > 0) {
         memmove(d->buf, d->buf + d->off, d->len - d->off);
         d->len -= d->off;
         d->off = 0;
     }
-    if (len > SIZE_MAX - d->len)
+    if (want == 0 || want > SIZE_MAX - d->len ||
+        dh_grow(&d->buf, &d->cap, d->len + want, 1, 4096) < 0)
+        return NULL;
+    return d->buf + d->len;
+}
+
+void dh_frame_wrote(dh_frame_decoder *d, size_t n)
+{
+    d->len += n;
+}
+
+int dh_frame_feed(dh_frame_decoder *d, const void *data, size_t len)
+{
+    if (len == 0)
+        return 0;
+    uint8_t *room = dh_frame_room(d, len);
+    if (!room)
         return -1;
-    if (dh_grow(&d->buf, &d->cap, d->len + len, 1, 4096) < 0)
-        return -1;
-    if (len > 0)
-        memcpy(d->buf + d->len, data, len);
-    d->len += len;
+    memcpy(room, data, len);
+    dh_frame_wrote(d, len);
     return 0;
 }
 

@@ -31,6 +31,13 @@ void dh_frame_decoder_free(dh_frame_decoder *d);
  * Invalidates payload pointers returned by earlier dh_frame_next calls. */
 int dh_frame_feed(dh_frame_decoder *d, const void *data, size_t len);
 
+/* Room for want (> 0) more bytes after the buffered ones, for a caller that reads into
+ * the decoder directly instead of into a buffer of its own and feeding a copy: NULL when
+ * memory runs out. dh_frame_wrote then adds the n <= want bytes written there. Invalidates
+ * payload pointers as dh_frame_feed does. */
+uint8_t *dh_frame_room(dh_frame_decoder *d, size_t want);
+void dh_frame_wrote(dh_frame_decoder *d, size_t n);
+
 /* Take the next whole frame: 1 with *payload and *len set (pointing into the decoder, valid
  * until the next feed), 0 when more bytes are needed, -1 when the next frame announces a
  * payload larger than the maximum (the stream cannot be resynchronised: close it). A

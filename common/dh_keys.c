@@ -200,10 +200,9 @@ void dh_retention_env(dh_retention *out)
     "return redis.error_reply('" DH_REPLY_FENCED " match owned by ' .. tostring(o[1]) .. "         \
     "' at epoch ' .. tostring(o[2])) end "
 
-/* A commit's script body, written against offsets so that the single call and the batch
- * share it: its keys are KEYS[K + 1..4] and its arguments ARGV[A + 1..Z] (alone K = A = 0
- * and Z = #ARGV; in a batch, each commit's place, with no copy of its keys and arguments
- * per commit).
+/* A commit's script body, written against offsets: its keys are KEYS[K + 1..4] and its
+ * arguments ARGV[A + 1..Z] (dh_script_commit runs it at K = A = 0 and Z = #ARGV; the batch
+ * of dh_script_commit_batch has a slimmer format of its own).
  * First the fence (as DH_FENCE), on ARGV[A + 1], ARGV[A + 2]. */
 #define DH_COMMIT_FENCE                                                                            \
     "local o = redis.call('HMGET', KEYS[K + 1], 'worker', 'epoch') "                               \
@@ -249,21 +248,59 @@ void dh_retention_env(dh_retention *out)
 
 const char dh_script_commit[] = "local K, A, Z = 0, 0, #ARGV " DH_COMMIT;
 
-/* Many matches' commits in one call (a single Redis, where keys of any slot go together):
- * KEYS are four per commit in order, ARGV for each commit its argument count, then its
- * arguments as dh_script_commit takes them. Each commit runs as dh_script_commit would, in
- * a pcall of its own, so a fenced or broken one fails alone; the reply is an array of what
- * each returned (1, 2, or an error). One script call per loop turn instead of one per
- * answer: Redis's cost of a call is most of a commit's. A commit reads its keys and
- * arguments in place (K, A, Z): copying them into tables of its own cost a sixth of it. */
+/* Many matches' commits of one worker in one call (a single Redis, where keys of any slot
+ * go together), in a format of its own, slimmer than dh_script_commit's: what the call
+ * costs Redis is per argument and per redis.call, not per byte (docs/BENCHMARKS.md, "Redis
+ * per answer, fifth step").
+ * KEYS: four per commit in order (match snap log history);
+ * ARGV: the worker once, then per commit its argument count N and N arguments:
+ *   epoch kind | snap (kind 1) | nlog log... (kind 1 or 16) | entry (kind 2) |
+ *   ended_ms result final_hash end_reason rating_job (kind 8)
+ * kind: one character, '0' plus the sum of 1 a snapshot (SET snap, DEL log), 2 an answer
+ * (RPUSH on the history; and, with neither 1 nor 16, on the log too: the bytes sent once),
+ * 4 the answer may have landed already (dh_script_commit's histflag 2), 8 the finish, 16
+ * log entries without a snapshot. A snapshot's log goes in one RPUSH per 64 entries.
+ * Each commit runs fenced, in a pcall of its own, so a fenced or broken one fails alone;
+ * the reply is an array of what each returned (1, 2, or an error), as dh_script_commit's.
+ * One script call per loop turn instead of one per answer: Redis's cost of a call is most
+ * of a commit's. */
 const char dh_script_commit_batch[] =
-    "local function commit(K, A, Z) " DH_COMMIT " end "
-    "local out, k, a = {}, 0, 1 "
+    "local W = ARGV[1] "
+    "local function commit(K, A) "
+    "local o = redis.call('HMGET', KEYS[K + 1], 'worker', 'epoch') "
+    "if o[1] ~= W or o[2] ~= ARGV[A + 1] then "
+    "return redis.error_reply('" DH_REPLY_FENCED " match owned by ' .. tostring(o[1]) .. "
+    "' at epoch ' .. tostring(o[2])) end "
+    "local f = string.byte(ARGV[A + 2]) - 48 "
+    "local snap, ans, xlog = f % 2 == 1, f % 4 >= 2, f >= 16 "
+    "local i = A + 3 "
+    "local s if snap then s = ARGV[i] i = i + 1 end "
+    "local n = 0 if snap or xlog then n = tonumber(ARGV[i]) i = i + 1 end "
+    "local l = i i = i + n "
+    "local a if ans then a = ARGV[i] i = i + 1 end "
+    "if ans and f % 8 >= 4 and redis.call('LINDEX', KEYS[K + 4], -1) == a then "
+    "local m = redis.call('HMGET', KEYS[K + 1], '" DH_F_RATING_JOB "', '" DH_F_RATED "') "
+    "if m[1] and m[2] ~= '1' then return 2 end return 1 end "
+    "if snap then redis.call('SET', KEYS[K + 2], s) redis.call('DEL', KEYS[K + 3]) end "
+    "for j = l, l + n - 1, 64 do "
+    "redis.call('RPUSH', KEYS[K + 3], unpack(ARGV, j, math.min(j + 63, l + n - 1))) end "
+    "if ans then "
+    "if not (snap or xlog) then redis.call('RPUSH', KEYS[K + 3], a) end "
+    "redis.call('RPUSH', KEYS[K + 4], a) end "
+    "if f % 16 >= 8 then "
+    "redis.call('HSET', KEYS[K + 1], 'status', 'finished', 'ended_ms', ARGV[i], 'result', "
+    "ARGV[i + 1], 'final_hash', ARGV[i + 2]) "
+    "if ARGV[i + 3] ~= '' then redis.call('HSET', KEYS[K + 1], '" DH_F_END_REASON
+    "', ARGV[i + 3]) end "
+    "if ARGV[i + 4] ~= '' and redis.call('HGET', KEYS[K + 1], '" DH_F_RATED "') ~= '1' then "
+    "redis.call('HSET', KEYS[K + 1], '" DH_F_RATING_JOB "', ARGV[i + 4]) return 2 end "
+    "end "
+    "return 1 end "
+    "local out, k, a = {}, 0, 2 "
     "while a <= #ARGV do "
-    "local n = tonumber(ARGV[a]) "
-    "local ok, r = pcall(commit, k, a, a + n) "
+    "local ok, r = pcall(commit, k, a) "
     "if not ok then r = type(r) == 'table' and r or {err = tostring(r)} end "
-    "out[#out + 1] = r k = k + 4 a = a + n + 1 end "
+    "out[#out + 1] = r k = k + 4 a = a + tonumber(ARGV[a]) + 1 end "
     "return out";
 
 const char dh_script_undo[] =

@@ -288,6 +288,9 @@ int dh_list_find(const char *csv, const char *name);
  *       finishflag ended_ms result final_hash [end_reason [rating_job]]
  * histflag: 0 no entry, 1 an entry, 2 an entry that may have landed already */
 extern const char dh_script_commit[];
+/* One worker's commits of a loop turn in one call, on a single Redis: each as
+ * dh_script_commit, in a slimmer format (its comment in dh_keys.c; store_batch.c writes it).
+ * KEYS: match snap log history per commit; ARGV: worker, then per commit N and N arguments. */
 extern const char dh_script_commit_batch[];
 /* A seat's answer taken back (worker/host/host_undo.c): fenced; the history's last entry
  * popped when it is the answer (a retry finds it gone and pops nothing more), then a new

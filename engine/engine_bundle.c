@@ -74,6 +74,24 @@ static int bool_field(lua_State *L, int t, const engine_game *g, const char *k, 
     return v;
 }
 
+/* The game table's optional field k naming one of g's own bots (read after them): that
+ * bot's name as g holds it, NULL when absent; raises on anything else. */
+static const char *bot_field(lua_State *L, int t, const engine_game *g, const char *k)
+{
+    lua_getfield(L, t, k);
+    const char *name = lua_tostring(L, -1);
+    int absent = lua_isnil(L, -1), str = lua_type(L, -1) == LUA_TSTRING;
+    for (size_t i = 0; str && i < g->nbots; i++)
+        if (!strcmp(g->bots[i].name, name)) {
+            lua_pop(L, 1);
+            return g->bots[i].name;
+        }
+    if (!absent)
+        luaL_error(L, "game '%s': %s must name one of the game's bots", g->name, k);
+    lua_pop(L, 1);
+    return NULL;
+}
+
 static int func_ref(lua_State *L, int t, const char *k, int required)
 {
     lua_getfield(L, t, k);
@@ -206,6 +224,7 @@ static void game_read(lua_State *L, engine_game *g)
         }
     }
     lua_pop(L, 1);
+    g->search_playout = bot_field(L, t, g, "search_playout");
     engine_bots_builtin(L, g);
     engine_options_read(L, t, g);
     engine_present_read(L, t, g);

@@ -140,32 +140,56 @@ static int dtext_add(engine_match *m, const char *s, size_t len, size_t max, con
     return 0;
 }
 
+/* The keys an option's fields are read by: pushed once per decision and read with
+ * lua_gettable, which gives what lua_getfield gives (metamethods included) without
+ * interning the key's C string again for every field of every option. */
+enum { K_LABEL, K_VERB, K_SPACE, K_ACT, K_CARD, K_TARGET, K_INDEX, K_N };
+static const char *const option_keys[K_N] = {"label", "verb",   "space",  "act",
+                                             "card",  "target", "__index"};
+
 /* The texts an option table may carry (label, then its structure: Option.verb, space). */
-static const char *const option_texts[] = {"label", "verb", "space"};
+static const int option_texts[] = {K_LABEL, K_VERB, K_SPACE};
+
+/* How many empty read-through tables option_source follows (memo.freeze's records: one). */
+#define OPTION_MAX_HOPS 4
+
+/* Field k (a K_ index; the keys at stack index keys on) of the table at t as str_field
+ * reads it; the value stays on the stack until the caller pops it. */
+static const char *key_field(lua_State *L, int t, int keys, int k, size_t *len)
+{
+    lua_pushvalue(L, keys + k);
+    int ty = lua_gettable(L, t);
+    const char *s = ty == LUA_TSTRING || ty == LUA_TNUMBER ? lua_tolstring(L, -1, len) : NULL;
+    if (!s) {
+        *len = 0;
+        s = "";
+    }
+    return s;
+}
 
 /* Text k of the option table at t; a verb not given is the option's `act` (what the
  * shipped games' bots read), so their options carry their verb without a field more. The
  * value stays on the stack until the caller pops it. */
-static const char *option_text(lua_State *L, int t, const char *k, size_t *len)
+static const char *option_text(lua_State *L, int t, int keys, int k, size_t *len)
 {
-    const char *s = str_field(L, t, k, len);
-    if (*len || strcmp(k, "verb"))
+    const char *s = key_field(L, t, keys, k, len);
+    if (*len || k != K_VERB)
         return s;
     lua_pop(L, 1);
-    return str_field(L, t, "act", len);
+    return key_field(L, t, keys, K_ACT, len);
 }
 
 /* The entity field k of option table t (the i-th, from 0): 0 when absent; raises when it
  * names no entity of the match. */
-static uint32_t option_entity(lua_State *L, const engine_match *m, int t, const char *k, size_t i)
+static uint32_t option_entity(lua_State *L, const engine_match *m, int t, int keys, int k, size_t i)
 {
-    lua_getfield(L, t, k);
+    lua_pushvalue(L, keys + k);
     lua_Integer e = 0;
-    if (!lua_isnil(L, -1)) {
+    if (lua_gettable(L, t) != LUA_TNIL) {
         int ok;
         e = lua_tointegerx(L, -1, &ok);
         if (!ok || e < 1 || e > m->st.nents)
-            luaL_error(L, "choose: option %d's %s names no entity", (int)i + 1, k);
+            luaL_error(L, "choose: option %d's %s names no entity", (int)i + 1, option_keys[k]);
     }
     lua_pop(L, 1);
     return (uint32_t)e;
@@ -183,6 +207,32 @@ static const char *stack_text(lua_State *L, int i, size_t *len)
     return s;
 }
 
+/* Replaces the option table at t by the table its fields are read from: while the table
+ * has a metatable whose __index (read raw, as Lua reads metamethods) is a table and holds
+ * no key of its own, that table. A read of any key gives the same value from either, so
+ * the texts and entities read below are the same; a read-only record (deckbuilder's
+ * memo.freeze: an empty table reading through to its record, how the deck kit's options
+ * come) then costs one table probe per field instead of a probe, a metatable lookup and a
+ * second probe. Anything else (no metatable, an __index function, a table with keys) is
+ * read as it is. */
+static void option_source(lua_State *L, int t, int keys)
+{
+    for (int hops = 0; hops < OPTION_MAX_HOPS && lua_getmetatable(L, t); hops++) {
+        lua_pushvalue(L, keys + K_INDEX);
+        if (lua_rawget(L, -2) != LUA_TTABLE) {
+            lua_pop(L, 2);
+            return;
+        }
+        lua_pushnil(L);
+        if (lua_next(L, t)) {
+            lua_pop(L, 4);
+            return;
+        }
+        lua_replace(L, t);
+        lua_pop(L, 1);
+    }
+}
+
 /* Each option's table and texts, read from Lua once: a pass sizes the texts and leaves
  * them on the stack above base (table, label, verb, space per option, so their bytes stay
  * alive), the next copies them, so pointers into dtext never move afterwards. */
@@ -193,7 +243,7 @@ int engine_match_set_decision(engine_match *m, lua_State *L, int idx, int seat, 
 {
     int top = lua_gettop(L);
     idx = lua_absindex(L, idx);
-    luaL_checkstack(L, OPTION_SLOTS * (int)nopt + 8, "choose: too many options");
+    luaL_checkstack(L, OPTION_SLOTS * (int)nopt + K_N + 8, "choose: too many options");
     lua_getfield(L, idx, "options");
     int ot = lua_gettop(L);
     engine_freeze_see(L, ot);
@@ -202,13 +252,17 @@ int engine_match_set_decision(engine_match *m, lua_State *L, int idx, int seat, 
     need += dtext_size(prompt, plen, ENGINE_MAX_PROMPT) + 1;
     const char *kind = str_field(L, idx, "kind", &klen); /* at ot + 2 */
     need += dtext_size(kind, klen, ENGINE_MAX_LABEL) + 1;
-    int base = ot + 3;
+    int keys = ot + 3;
+    for (int k = 0; k < K_N; k++)
+        lua_pushstring(L, option_keys[k]);
+    int base = keys + K_N;
     for (size_t i = 0; i < nopt; i++) {
         if (lua_rawgeti(L, ot, (lua_Integer)i + 1) != LUA_TTABLE)
             luaL_error(L, "choose: option %d is not a table", (int)i + 1);
         int t = lua_gettop(L);
+        option_source(L, t, keys);
         for (size_t k = 0; k < sizeof option_texts / sizeof *option_texts; k++) {
-            const char *s = option_text(L, t, option_texts[k], &len);
+            const char *s = option_text(L, t, keys, option_texts[k], &len);
             need += dtext_size(s, len, ENGINE_MAX_LABEL) + 1;
         }
     }
@@ -239,10 +293,10 @@ int engine_match_set_decision(engine_match *m, lua_State *L, int idx, int seat, 
         }
         o->id = (uint32_t)i + 1;
         o->card = NULL;
-        o->entity = option_entity(L, m, t, "card", i);
+        o->entity = option_entity(L, m, t, keys, K_CARD, i);
         if (o->entity)
             o->card = m->b->names.v[m->st.ents[o->entity - 1].name].s;
-        o->target = option_entity(L, m, t, "target", i);
+        o->target = option_entity(L, m, t, keys, K_TARGET, i);
     }
     m->dec.decision_id = ++m->st.decision_seq;
     m->dec.seat = seat;

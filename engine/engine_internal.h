@@ -179,6 +179,9 @@ typedef struct {
     size_t ncards;
     engine_bot *bots;
     size_t nbots;
+    /* `search_playout`: the bot a search plays its worlds out with and measures the other
+       answers against (one of bots' names), NULL: `default` */
+    const char *search_playout;
     engine_option_spec *specs; /* the options it declares (engine_options.c) */
     size_t nspecs;
     const char **bot_names;  /* nbots names: "default" first, then by name */

@@ -94,7 +94,7 @@ static void search_candidates(search *s, engine_match *c, const engine_decision 
     s->bot_key = 0;
     uint32_t ids[SEARCH_CANDIDATES * 8];
     size_t n = sizeof ids / sizeof *ids;
-    const char *bot = c->bot_name[d->seat] ? c->bot_name[d->seat] : SEARCH_PLAYOUT;
+    const char *bot = c->bot_name[d->seat] ? c->bot_name[d->seat] : search_policy(c->game);
     if (engine_match_bot_answer(c, bot, ids, &n, NULL) == ENGINE_OK) {
         s->bot_key = search_key(d, ids, n);
         search_add(s, d, ids, n);

@@ -70,6 +70,13 @@ typedef struct {
     engine_search_stats *stats;
 } search;
 
+/* The bot a search of game g plays its worlds out with and measures the other answers
+ * against: the game's `search_playout`, else its `default`. */
+static inline const char *search_policy(const engine_game *g)
+{
+    return g->search_playout ? g->search_playout : SEARCH_PLAYOUT;
+}
+
 /* The search's own generator (splitmix64): drawn in a fixed order, so a search without a
  * time budget is the same every time. */
 static inline uint64_t search_rand(search *s)

@@ -15,10 +15,10 @@
  *      the game says so, the copy's later shuffles sort their cards by name first
  *      (engine_match_shuffle, engine_shuffle.c), so the order cards were discarded in does not part
  * two answers' worlds;
- *   3. play out: every seat handed to its strategy (the game's "default" bot for searched
- *      or human seats) and the copy run inline, like `deckhand sim`, to the end, or, when
- *      the game has an evaluation hint (`evaluate`, docs/SCRIPTING.md), to `depth` turns
- *      after the searched decision's and scored by the hint;
+ *   3. play out: every seat handed to its strategy (the game's play-out bot for searched
+ *      or human seats: `search_playout`, else "default") and the copy run inline, like `deckhand
+ * sim`, to the end, or, when the game has an evaluation hint (`evaluate`, docs/SCRIPTING.md), to
+ * `depth` turns after the searched decision's and scored by the hint;
  *   4. result: mostly the share of the win, partly the score margin (search_rewards).
  * A world's number alone decides its deal and its generator (common random numbers), and
  * each hidden group is sorted by name before it is dealt: the world never depends on where
@@ -236,9 +236,9 @@ int search_evaluate(engine_match *c, uint32_t turns, double *r)
     return 0;
 }
 
-/* Every seat without a strategy gets the game's default bot, and the copy runs inline (no
- * coroutine yields any more) to its end, or, when the game has an evaluation hint and
- * s->depth is set, to the end of the s->depth-th turn after the searched decision's. That
+/* Every seat without a strategy gets the game's play-out bot (search_policy), and the
+ * copy runs inline (no coroutine yields any more) to its end, or, when the game has an evaluation
+ * hint and s->depth is set, to the end of the s->depth-th turn after the searched decision's. That
  * turn is counted from the searched match, not from the copy, so every answer is scored
  * at the same turn: counted from the copy, an answer that ends the turn got a turn more
  * of play before the hint (docs/BENCHMARKS.md, issue 28). 0, or -1 when the copy could
@@ -246,8 +246,9 @@ int search_evaluate(engine_match *c, uint32_t turns, double *r)
 int search_playout(search *s, engine_match *c)
 {
     int ref = LUA_NOREF;
+    const char *policy = search_policy(c->game);
     for (size_t j = 0; j < c->game->nbots; j++)
-        if (!strcmp(c->game->bots[j].name, SEARCH_PLAYOUT) || ref == LUA_NOREF)
+        if (!strcmp(c->game->bots[j].name, policy) || ref == LUA_NOREF)
             ref = c->game->bots[j].ref;
     if (ref == LUA_NOREF)
         return -1;
@@ -255,7 +256,7 @@ int search_playout(search *s, engine_match *c)
         if (c->bot_ref[i] != LUA_NOREF)
             continue;
         c->bot_ref[i] = ref;
-        c->bot_name[i] = strdup(SEARCH_PLAYOUT);
+        c->bot_name[i] = strdup(policy);
         if (!c->bot_name[i])
             return -1;
     }

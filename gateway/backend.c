@@ -15,6 +15,7 @@
 #include "dh_log.h"
 #include "inflight.h"
 #include "mmreq.h"
+#include "outwire.h"
 #include "route.h"
 #include "session.h"
 #include "watch.h"
@@ -159,8 +160,8 @@ static bool backend_on_reply(gw *g, zsock *from, const char *player_id, const De
     return wanted;
 }
 
-/* Only outputs the worker marks as a Reply or a GameOver (PlayerOutput.kind) are unpacked;
- * the rest pass through untouched. */
+/* Only outputs the worker marks as a Reply or a GameOver (PlayerOutput.kind) are read; an
+ * ok Reply in place (outwire.h), the others unpacked; the rest pass through untouched. */
 static bool backend_output_wanted(gw *g, zsock *from, const Deckhand__Internal__PlayerOutput *o)
 {
     if (o->kind != DECKHAND__INTERNAL__PLAYER_OUTPUT__KIND__REPLY &&
@@ -168,6 +169,12 @@ static bool backend_output_wanted(gw *g, zsock *from, const Deckhand__Internal__
         return true;
     const char *player_id = o->player_id;
     const ProtobufCBinaryData *msg = &o->message;
+    Deckhand__Reply ok = DECKHAND__REPLY__INIT;
+    if (o->kind == DECKHAND__INTERNAL__PLAYER_OUTPUT__KIND__REPLY &&
+        outwire_reply_ok(msg->data, msg->len, &ok.cmd_id)) {
+        ok.ok = true; /* the usual answer, read in place: no unpack, no allocation */
+        return backend_on_reply(g, from, player_id, &ok);
+    }
     Deckhand__ServerMessage *m = deckhand__server_message__unpack(NULL, msg->len, msg->data);
     if (!m)
         return false;

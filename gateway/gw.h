@@ -109,6 +109,7 @@ typedef struct {
     dh_counter drains;                /* SIGTERM drains begun (drain.c) */
     dh_counter reconnects_sent;       /* players told to Reconnect elsewhere (drain.c, strand.c) */
     dh_counter worker_links_lost;     /* worker links found lost (strand.c), once per loss */
+    dh_counter zmq_drains;            /* ZeroMQ sockets read until empty (zsock.c) */
 } gw_stats;
 
 struct gw {

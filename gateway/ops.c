@@ -80,6 +80,10 @@ int ops_metrics(gw *g)
          "Worker links found lost (closed for silence and still closed): their match players "
          "were told to reconnect elsewhere.",
          DH_METRIC_COUNTER, &s->worker_links_lost},
+        {"deckhand_gateway_zmq_drains_total", "",
+         "ZeroMQ sockets read until empty: one per poll wake-up or send that touched a socket "
+         "(each costs ZeroMQ system calls; an idle loop turn reads none).",
+         DH_METRIC_COUNTER, &s->zmq_drains},
     };
     int rc = dh_metrics_table(&g->ops.metrics, traffic, sizeof traffic / sizeof traffic[0]);
     rc |= dh_ops_codes(&g->ops, "deckhand_gateway_replies_error_total",

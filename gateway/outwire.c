@@ -7,7 +7,6 @@
  */
 #include "outwire.h"
 
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +15,7 @@
 #define OUTWIRE_LEN(field)    ((uint64_t)(field) << 3 | 2)
 #define OUTWIRE_VARINT(field) ((uint64_t)(field) << 3)
 #define OUTWIRE_BODY          42 /* Internal.player_outputs */
+#define OUTWIRE_REPLY         1  /* ServerMessage.reply */
 
 typedef struct {
     const uint8_t *data;
@@ -147,4 +147,29 @@ Deckhand__Internal__Internal *outwire_read(outwire *w, const uint8_t *buf, size_
     w->msg.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUTS;
     w->msg.player_outputs = &w->outs;
     return &w->msg;
+}
+
+bool outwire_reply_ok(const uint8_t *msg, size_t len, uint64_t *cmd_id)
+{
+    const uint8_t *p = msg, *end = msg + len;
+    uint64_t key, id = 0, ok = 0;
+    outwire_span reply;
+    if (!outwire_varint(&p, end, &key) || key != OUTWIRE_LEN(OUTWIRE_REPLY) ||
+        !outwire_bytes(&p, end, &reply) || p != end)
+        return false;
+    p = reply.data;
+    end = reply.data + reply.len;
+    while (p < end) {
+        if (!outwire_varint(&p, end, &key))
+            return false;
+        bool known = key == OUTWIRE_VARINT(1)   ? outwire_varint(&p, end, &id)
+                     : key == OUTWIRE_VARINT(2) ? outwire_varint(&p, end, &ok)
+                                                : false;
+        if (!known)
+            return false;
+    }
+    if (ok != 1)
+        return false;
+    *cmd_id = id;
+    return true;
 }

@@ -13,6 +13,7 @@
 #ifndef DECKHAND_GW_OUTWIRE_H
 #define DECKHAND_GW_OUTWIRE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,5 +42,11 @@ void outwire_free(outwire *w);
  * until the next call and while buf lives (each output's message bytes point into buf).
  * NULL when buf is anything else, is malformed, or w cannot grow: unpack it instead. */
 Deckhand__Internal__Internal *outwire_read(outwire *w, const uint8_t *buf, size_t len);
+
+/* True when msg is a ServerMessage holding only a Reply{cmd_id, ok = true} (no error, no
+ * other field): *cmd_id set. Every answered command brings one, and the gateway needs only
+ * its cmd_id; anything else (an error Reply, another body, an unknown field, a malformed
+ * length) is false: unpack it instead. */
+bool outwire_reply_ok(const uint8_t *msg, size_t len, uint64_t *cmd_id);
 
 #endif

@@ -15,7 +15,6 @@
 
 #include "dh_keys.h"
 #include "dh_log.h"
-#include "dh_zmq.h"
 #include "inflight.h"
 #include "lookup.h"
 #include "route.h"
@@ -82,7 +81,7 @@ static void replay_send(replay_req *q, size_t cand, const char *endpoint)
     Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
     m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND;
     m.player_command = &pc;
-    if (!d || dh_zmq_send(d->z, NULL, &m) < 0) {
+    if (!d || zsock_send(d, &m) < 0) {
         replay_unavailable(q);
         return;
     }

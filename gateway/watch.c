@@ -9,7 +9,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <zmq.h>
 
 #include "dh_log.h"
 #include "route.h"
@@ -179,7 +178,7 @@ bool watch_frame_wanted(zsock *from, gw_conn *c, const char *player_id, const ch
     Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
     m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND;
     m.player_command = &pc;
-    if (dh_zmq_send(from->z, NULL, &m) < 0)
+    if (zsock_send(from, &m) < 0)
         dh_debug("spectate stop of %s to %s not sent", player_id, from->endpoint);
     return false;
 }

@@ -1,12 +1,18 @@
 /*
  * zsock.c: ZeroMQ inside the libuv loop.
  *
- * Each socket's ZMQ_FD sits in a uv_poll. That fd is edge-triggered: it only says "look
- * at ZMQ_EVENTS", and a send can consume the edge of a pending receive. So the sockets
- * are drained (1) from their poll callback and (2) from a prepare handle that runs before
- * the loop blocks, after every batch of callbacks, hence after every send. A drain reads
- * at most ZSOCK_BUDGET messages per socket so that clients are not starved; when more
- * remain, an idle handle keeps the next poll non-blocking.
+ * Each socket's ZMQ_FD sits in a uv_poll. That fd only says "look at the socket": any call
+ * that lets ZeroMQ process the socket's commands (a send, ZMQ_EVENTS, a receive) may take
+ * the signal of a message that arrived, after which the fd stays quiet while the message
+ * waits. So a socket is drained (1) from its poll callback and (2) from a prepare handle
+ * that runs before the loop blocks, but there only when something touched it since its
+ * last drain (zsock.dirty: a send, or a drain that stopped at its budget). A drain reads
+ * until ZeroMQ says EAGAIN, which processes the socket's commands once; it never asks
+ * ZMQ_EVENTS per message. Every look at a socket whose command queue is empty costs
+ * ZeroMQ a poll() and a getpid() system call, so draining every socket every loop turn,
+ * one look per message, was most of the loop's system calls at low load. A drain reads
+ * at most ZSOCK_BUDGET messages so that clients are not starved; when more may remain,
+ * an idle handle keeps the next poll non-blocking.
  *
  * Commands for workers wait in their dealer's batch (cmdbatch.h) until the loop turn's
  * I/O is done: a check handle sends them after the callbacks that queued them, and the
@@ -58,13 +64,14 @@ static void zsock_dispatch(zsock *s, const uint8_t *data, size_t len)
     deckhand__internal__internal__free_unpacked(m, NULL);
 }
 
-/* Read up to ZSOCK_BUDGET messages; true when more are waiting. A message of several
- * parts (never sent to a DEALER by our peers) is read by its first. */
+/* Read until ZeroMQ has nothing more, at most ZSOCK_BUDGET messages; true (and the socket
+ * left dirty) when the budget ran out first. A message of several parts (never sent to a
+ * DEALER by our peers) is read by its first. */
 static bool zsock_drain(zsock *s)
 {
+    s->dirty = false;
+    dh_counter_inc(&s->gw->stats.zmq_drains);
     for (int i = 0; i < ZSOCK_BUDGET; i++) {
-        if (!dh_zmq_readable(s->z))
-            return false;
         zmq_msg_t part;
         zmq_msg_init(&part);
         if (zmq_msg_recv(&part, s->z, ZMQ_DONTWAIT) < 0) {
@@ -77,7 +84,8 @@ static bool zsock_drain(zsock *s)
         if (more)
             zsock_skip_rest(s->z);
     }
-    return dh_zmq_readable(s->z);
+    s->dirty = true;
+    return true;
 }
 
 static void zsock_on_poll(uv_poll_t *h, int status, int events)
@@ -89,10 +97,12 @@ typedef struct {
     bool more;
 } zsock_drain_state;
 
-static void zsock_drain_dealer(const char *key, void *val, void *arg)
+/* A socket touched since its last drain is drained; the others are not looked at. */
+static void zsock_drain_dirty(const char *key, void *val, void *arg)
 {
+    zsock *s = val;
     zsock_drain_state *st = arg;
-    if (zsock_drain(val))
+    if (s->dirty && zsock_drain(s))
         st->more = true;
 }
 
@@ -105,6 +115,7 @@ static void zsock_send_commands(zsock *d)
     const uint8_t *data;
     size_t len;
     cmdbatch_message(&d->cmds, &data, &len);
+    d->dirty = true;
     if (zmq_send(d->z, data, len, ZMQ_DONTWAIT) < 0) {
         int err = errno;
         for (size_t i = 0; i < d->cmds.n; i++)
@@ -171,11 +182,11 @@ static void zsock_on_prepare(uv_prepare_t *h)
     gw *g = h->data;
     zsock_flush_commands(g);
     zsock_drain_state st = {false};
-    if (g->mm && zsock_drain(g->mm))
-        st.more = true;
-    dh_table_each(&g->dealers, zsock_drain_dealer, &st);
+    if (g->mm)
+        zsock_drain_dirty(NULL, g->mm, &st);
+    dh_table_each(&g->dealers, zsock_drain_dirty, &st);
     /* What the drain queued (an attach for a MatchAssigned) goes now; the loop then looks
-     * again before it waits, as the send may have taken a pending receive's edge. */
+     * again before it waits, as the send may have taken a pending receive's signal. */
     if (g->cmd_list) {
         zsock_flush_commands(g);
         st.more = true;
@@ -191,6 +202,8 @@ bool zsock_mm_linked(gw *g)
     /* ZMQ_EVENTS may take the edge off ZMQ_FD; zsock_on_prepare drains every turn anyway */
     int ev = 0;
     size_t len = sizeof ev;
+    if (g->mm)
+        g->mm->dirty = true;
     return g->mm && zmq_getsockopt(g->mm->z, ZMQ_EVENTS, &ev, &len) == 0 && (ev & ZMQ_POLLOUT);
 }
 
@@ -200,7 +213,13 @@ int zsock_mm_send(gw *g, const Deckhand__Internal__Internal *m)
         errno = ENOTCONN;
         return -1;
     }
-    return dh_zmq_send(g->mm->z, NULL, m);
+    return zsock_send(g->mm, m);
+}
+
+int zsock_send(zsock *s, const Deckhand__Internal__Internal *m)
+{
+    s->dirty = true;
+    return dh_zmq_send(s->z, NULL, m);
 }
 
 /* A DEALER with the gateway id, connected to endpoint and watched by the loop. */
@@ -232,6 +251,7 @@ static zsock *zsock_open(gw *g, const char *endpoint, bool immediate)
         goto err;
     s->poll.data = s;
     s->polling = true;
+    s->dirty = true; /* looked at before the loop first waits */
     uv_poll_start(&s->poll, UV_READABLE, zsock_on_poll);
     return s;
 err:
@@ -255,7 +275,7 @@ static void zsock_send_hello(gw *g)
     h.batches = true; /* it takes MatchmakerOutputs (backend.c) */
     m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_GATEWAY_HELLO;
     m.gateway_hello = &h;
-    if (dh_zmq_send(g->mm->z, NULL, &m) < 0 && errno != EAGAIN)
+    if (zsock_send(g->mm, &m) < 0 && errno != EAGAIN)
         dh_warn("GatewayHello not sent: %s", zmq_strerror(errno));
     g->last_hello = uv_now(g->loop);
 }

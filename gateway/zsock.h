@@ -23,6 +23,7 @@ struct zsock {
     outwire outputs; /* PlayerOutputs read in place (outwire.h) */
     cmdbatch cmds;   /* commands for this worker, sent at the end of the loop turn */
     zsock *cmd_next; /* on g->cmd_list while cmds holds any */
+    bool dirty;      /* touched since its last drain: drained before the loop waits */
 };
 
 /* Create the context and the matchmaker dealer, hook them into g->loop, and say
@@ -37,6 +38,11 @@ void zsock_free(gw *g);
 bool zsock_mm_linked(gw *g);
 /* Send m to the matchmaker. 0, or -1 with errno (EAGAIN: nobody to take it now). */
 int zsock_mm_send(gw *g, const Deckhand__Internal__Internal *m);
+
+/* Send m on s now (not batched). 0, or -1 with errno. Every send on a gateway socket goes
+ * through here or zsock_command: a send may take the signal of a message that arrived,
+ * so the socket is marked to be drained before the loop waits. */
+int zsock_send(zsock *s, const Deckhand__Internal__Internal *m);
 
 /* Periodic work from the gateway tick: a GatewayHello every GW_HELLO_PERIOD; what the
  * worker links' monitors say (wlink.h). */

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dh_client_lean.h"
@@ -40,6 +41,7 @@
 #define DH_CLIENT_HANDSHAKE_MS 5000
 #define DH_CLIENT_LOGIN_MS     10000
 #define DH_CLIENT_READ_CHUNK   16384
+#define DH_CLIENT_SEND_STACK   1024
 
 struct dh_client {
     int fd;
@@ -54,7 +56,10 @@ struct dh_client {
     Deckhand__ServerMessage **q; /* decoded messages not yet handed out, q[qhead..qlen) */
     size_t qhead, qlen, qcap;
     unsigned long long next_cmd;
-    bool lean; /* decode only what a bot reads (dh_client_lean.h) */
+    bool lean;              /* decode only what a bot reads (dh_client_lean.h) */
+    dh_lean_last lean_last; /* the decision of the View or ViewDelta decoded last */
+    bool rx_stamps;         /* SO_TIMESTAMPNS on: reads take the kernel's receive time */
+    uint64_t rx_ns;         /* when the bytes of the last read arrived (dh_now_ns's clock) */
 };
 
 static int reserve(uint8_t **buf, size_t *cap, size_t need)
@@ -123,12 +128,14 @@ int dh_client_send(dh_client *c, const Deckhand__ClientMessage *m)
 {
     size_t len = deckhand__client_message__get_packed_size(m);
     size_t hl = frame_header_len(c, len);
-    uint8_t *buf = malloc(hl + len + 1);
+    uint8_t stack[DH_CLIENT_SEND_STACK]; /* an answer fits: no allocation per answer */
+    uint8_t *buf = hl + len <= sizeof stack ? stack : malloc(hl + len);
     if (!buf)
         return -1;
     deckhand__client_message__pack(m, buf + hl);
     int rc = send_framed(c, buf, len, DH_CLIENT_WS_BINARY);
-    free(buf);
+    if (buf != stack)
+        free(buf);
     return rc;
 }
 
@@ -163,7 +170,7 @@ static int queue_push(dh_client *c, Deckhand__ServerMessage *m)
 static int deliver(dh_client *c, const uint8_t *buf, size_t len)
 {
     Deckhand__ServerMessage *m = NULL;
-    switch (c->lean ? dh_client_lean_decode(buf, len, &m) : DH_LEAN_WHOLE) {
+    switch (c->lean ? dh_client_lean_decode(buf, len, &c->lean_last, &m) : DH_LEAN_WHOLE) {
     case DH_LEAN_DROPPED:
         return 0;
     case DH_LEAN_FAILED:
@@ -262,16 +269,61 @@ static int parse_ws(dh_client *c)
     return rc;
 }
 
+/* The kernel's receive time in mh's control data (CLOCK_REALTIME), on dh_now_ns's
+ * clock; now when there is none. */
+static uint64_t rx_time(struct msghdr *mh)
+{
+    uint64_t now = dh_now_ns();
+    for (struct cmsghdr *cm = CMSG_FIRSTHDR(mh); cm; cm = CMSG_NXTHDR(mh, cm)) {
+        if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_TIMESTAMPNS)
+            continue;
+        struct timespec at, real;
+        memcpy(&at, CMSG_DATA(cm), sizeof at);
+        clock_gettime(CLOCK_REALTIME, &real);
+        int64_t ago = ((int64_t)real.tv_sec - at.tv_sec) * 1000000000 + (real.tv_nsec - at.tv_nsec);
+        return ago > 0 && (uint64_t)ago < now ? now - (uint64_t)ago : now;
+    }
+    return now;
+}
+
+/* recv() into buf[0..cap), retried on EINTR; with rx_stamps, as recvmsg with the
+ * kernel's receive time of the bytes into rx_ns. */
+static ssize_t recv_some(dh_client *c, uint8_t *buf, size_t cap, int flags)
+{
+    ssize_t n;
+    if (!c->rx_stamps) {
+        do
+            n = recv(c->fd, buf, cap, flags);
+        while (n < 0 && errno == EINTR);
+        return n;
+    }
+    union {
+        char b[CMSG_SPACE(sizeof(struct timespec))];
+        struct cmsghdr align;
+    } ctl;
+    struct iovec iov = {.iov_base = buf, .iov_len = cap};
+    struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1};
+    do {
+        mh.msg_control = ctl.b;
+        mh.msg_controllen = sizeof ctl.b;
+        n = recvmsg(c->fd, &mh, flags);
+    } while (n < 0 && errno == EINTR);
+    if (n > 0)
+        c->rx_ns = rx_time(&mh);
+    return n;
+}
+
 /* One read(), then parse. 1 when bytes arrived, 0 when none were there (MSG_DONTWAIT in
- * flags), -1 when the stream ended or broke. */
+ * flags), -1 when the stream ended or broke. TCP reads straight into the frame decoder
+ * (no copy through a buffer of its own); WebSocket into rbuf, which it unmasks in place. */
 static int fill(dh_client *c, int flags)
 {
-    if (reserve(&c->rbuf, &c->rcap, c->rlen + DH_CLIENT_READ_CHUNK) < 0)
+    uint8_t *room = c->ws ? NULL : dh_frame_room(&c->tcp, DH_CLIENT_READ_CHUNK);
+    if (c->ws && reserve(&c->rbuf, &c->rcap, c->rlen + DH_CLIENT_READ_CHUNK) == 0)
+        room = c->rbuf + c->rlen;
+    if (!room)
         return -1;
-    ssize_t n;
-    do
-        n = recv(c->fd, c->rbuf + c->rlen, c->rcap - c->rlen, flags);
-    while (n < 0 && errno == EINTR);
+    ssize_t n = recv_some(c, room, DH_CLIENT_READ_CHUNK, flags);
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
         return 0;
     if (n <= 0)
@@ -280,9 +332,7 @@ static int fill(dh_client *c, int flags)
         c->rlen += (size_t)n;
         return parse_ws(c) < 0 ? -1 : 1;
     }
-    /* TCP reads through rbuf's spare room into the shared decoder. */
-    if (dh_frame_feed(&c->tcp, c->rbuf, (size_t)n) < 0)
-        return -1;
+    dh_frame_wrote(&c->tcp, (size_t)n);
     return parse_tcp(c) < 0 ? -1 : 1;
 }
 
@@ -294,6 +344,20 @@ bool dh_client_pending(const dh_client *c)
 void dh_client_set_lean(dh_client *c, bool lean)
 {
     c->lean = lean;
+}
+
+int dh_client_set_rx_stamps(dh_client *c, bool on)
+{
+    int v = on;
+    if (c->ws || setsockopt(c->fd, SOL_SOCKET, SO_TIMESTAMPNS, &v, sizeof v) < 0)
+        return -1;
+    c->rx_stamps = on;
+    return 0;
+}
+
+uint64_t dh_client_rx_ns(const dh_client *c)
+{
+    return c->rx_ns;
 }
 
 int dh_client_read(dh_client *c)

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "deckhand.pb-c.h"
 
@@ -45,6 +46,12 @@ int dh_client_next(dh_client *c, Deckhand__ServerMessage **out);
 /* Lean decoding (dh_client_lean.h): Events, Views and ViewDeltas come with only their
  * match_id, event_seq and decision; Catalogs are dropped. For bots, after the login. */
 void dh_client_set_lean(dh_client *c, bool lean);
+/* Receive stamps (TCP only): every read also takes the kernel's time of arrival of its
+ * bytes (SO_TIMESTAMPNS), which dh_client_rx_ns gives on dh_now_ns's clock (0 before the
+ * first read), so a load generator can time a Reply from when it reached the socket, not
+ * from when its own loop got round to it. 0, or -1 (WebSocket, or refused). */
+int dh_client_set_rx_stamps(dh_client *c, bool on);
+uint64_t dh_client_rx_ns(const dh_client *c);
 
 /* Guest login: sends Hello{name} with a fresh cmd_id and waits for Welcome and Reply.
  * Copies the player id and token when the buffers are not NULL. 0 on success. */

@@ -14,6 +14,7 @@
 
 /* ServerMessage's body fields (deckhand.proto) this file thins or drops. */
 #define LEAN_EVENT      4
+#define LEAN_DECISION   5
 #define LEAN_VIEW       6
 #define LEAN_CATALOG    9
 #define LEAN_VIEW_DELTA 10
@@ -103,13 +104,66 @@ static size_t lean_put_varint(uint8_t *out, uint64_t v)
     return n;
 }
 
-dh_lean_result dh_client_lean_decode(const uint8_t *buf, size_t len, Deckhand__ServerMessage **out)
+/* A length-delimited field's bytes, from its body as lean_field gives it. */
+static bool lean_len_body(const uint8_t *body, const uint8_t *end, const uint8_t **in, size_t *n)
+{
+    uint64_t v;
+    if (!lean_varint(&body, end, &v) || (size_t)(end - body) != v)
+        return false;
+    *in = body;
+    *n = (size_t)v;
+    return true;
+}
+
+/* What identifies a DecisionRequest (its bytes p[0..n)): match_id, event_seq and
+ * decision_id, into k (valid when they were read). */
+static void lean_decision_key(const uint8_t *p, size_t n, dh_lean_last *k)
+{
+    const uint8_t *end = p + n, *body, *in;
+    size_t blen, inlen;
+    uint32_t num;
+    *k = (dh_lean_last){0};
+    while (p < end) {
+        if (!lean_field(&p, end, &num, &body, &blen))
+            return;
+        if (num == 1 && (!lean_len_body(body, p, &in, &inlen) || inlen >= sizeof k->match_id))
+            return;
+        if (num == 1) {
+            memcpy(k->match_id, in, inlen);
+            k->id_len = inlen;
+        } else if ((num == 2 || num == 3) &&
+                   !lean_varint(&body, p, num == 2 ? &k->event_seq : &k->decision_id)) {
+            return;
+        }
+    }
+    k->valid = true;
+}
+
+/* A DecisionRequest (sub[0..n)) that repeats the decision prev remembers. */
+static bool lean_repeats(const dh_lean_last *prev, const uint8_t *sub, size_t n)
+{
+    dh_lean_last k;
+    if (!prev->valid)
+        return false;
+    lean_decision_key(sub, n, &k);
+    return k.valid && k.event_seq == prev->event_seq && k.decision_id == prev->decision_id &&
+           k.id_len == prev->id_len && !memcmp(k.match_id, prev->match_id, k.id_len);
+}
+
+dh_lean_result dh_client_lean_decode(const uint8_t *buf, size_t len, dh_lean_last *last,
+                                     Deckhand__ServerMessage **out)
 {
     uint32_t kind, decision;
     const uint8_t *sub;
     size_t sublen;
+    dh_lean_last none = {0}, prev = last ? *last : none;
+    if (!last)
+        last = &none;
+    last->valid = false; /* whatever comes now is between that decision and a repeat */
     if (!lean_body(buf, len, &kind, &sub, &sublen))
         return DH_LEAN_WHOLE;
+    if (kind == LEAN_DECISION)
+        return lean_repeats(&prev, sub, sublen) ? DH_LEAN_DROPPED : DH_LEAN_WHOLE;
     if (kind == LEAN_CATALOG)
         return DH_LEAN_DROPPED;
     if (kind == LEAN_VIEW)
@@ -140,6 +194,10 @@ dh_lean_result dh_client_lean_decode(const uint8_t *buf, size_t len, Deckhand__S
             memcpy(thin + at + kept, start, (size_t)(p - start));
             kept += (size_t)(p - start);
         }
+        const uint8_t *in;
+        size_t inlen;
+        if (decision && num == decision && lean_len_body(body, p, &in, &inlen))
+            lean_decision_key(in, inlen, last);
     }
     uint8_t head[16];
     size_t h = lean_put_varint(head, (uint64_t)kind << 3 | WIRE_LEN);

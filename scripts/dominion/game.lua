@@ -63,6 +63,18 @@ game.features = evaluate.features(kernel_of, "Province")
 -- Big Money they won 78.9% of 400 games, stopped after 8 turns and scored by the fitted
 -- hint 76.6% (docs/BENCHMARKS.md, issue 28), for about a fifth more time a play-out.
 game.search_depth = 0
+-- As in Accession (accession/game.lua): the root's answers are compared by the default
+-- bot's play-outs alone, no tree below them; only the bots' answers are compared (a
+-- decision where they all agree costs no play-out, so the ones where they differ get
+-- the budget), in worlds whose shuffles sort the cards by name first. The bots include
+-- `greener` and `browner` (bots.lua), so the buys near the end are compared with the
+-- greener and the browner one. On random kingdoms against `default` with the tree and
+-- every option the search won 48.8-52.5% (at the worker's budget); with these switches,
+-- at a fixed 200 play-outs a decision, 61.5% of 100 games, 64.0% with `greener` and
+-- `browner` (docs/BENCHMARKS.md, issue 28, Dominion on random kingdoms).
+game.search_tree = false
+game.search_widen = false
+game.search_sorted_shuffle = true
 -- Fitted by `deckhand fit` to 4,000 self-play games (docs/BENCHMARKS.md, issue 28).
 game.evaluate = evaluate.new(kernel_of, "Province",
                              { 0.1643, 0.3204, 0.8117, 0.0273, -0.1458, 0.2209 })

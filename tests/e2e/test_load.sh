@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # deckhand load, the load generator: 40 players over TCP at 200 answers/s for 5 s, then a
 # short run over WebSocket with its players spread over two worker processes (a low
-# descriptor limit). Each ends with "cmds_per_sec=X p50_ms=Y p99_ms=Z max_ms=W errors=0",
-# X above 0, and printed a progress line per second. The TCP run also reports the CPU per
+# descriptor limit). Each ends with "cmds_per_sec=X p50_ms=Y p99_ms=Z max_ms=W rx_p50_ms=A
+# rx_p99_ms=B errors=0", X above 0, B at most Z (a Reply reaches the socket before it is
+# handled), and printed a progress line per second. The TCP run also reports the CPU per
 # answer of every process of the cluster (--cpu-pids: by pid) and of the gateway once more
 # through its /metrics (--cpu NAME=HOST:PORT), and of the load generator itself.
 # shellcheck source=SCRIPTDIR/e2e_lib.sh
@@ -26,10 +27,12 @@ run_load() {
         tail -n 30 "$err" >&2
         e2e_fail "deckhand load ($name) exited with $rc"
     fi
-    local re='^cmds_per_sec=([0-9]+)\.[0-9] p50_ms=[0-9]+\.[0-9]{3} p99_ms=[0-9]+\.[0-9]{3} max_ms=[0-9]+\.[0-9]{3} errors=0$'
+    local re='^cmds_per_sec=([0-9]+)\.[0-9] p50_ms=[0-9]+\.[0-9]{3} p99_ms=([0-9]+\.[0-9]{3}) max_ms=[0-9]+\.[0-9]{3} rx_p50_ms=[0-9]+\.[0-9]{3} rx_p99_ms=([0-9]+\.[0-9]{3}) errors=0$'
     [[ $last =~ $re ]] || e2e_fail "deckhand load ($name) ended with '$last'"
     ((BASH_REMATCH[1] > 0)) || e2e_fail "deckhand load ($name) answered nothing: $last"
-    grep -Eq '^load: 2 s: [0-9]+ cmds/s p50_ms=[0-9.]+ p99_ms=[0-9.]+ errors=0$' "$err" ||
+    awk -v rx="${BASH_REMATCH[3]}" -v p="${BASH_REMATCH[2]}" 'BEGIN { exit !(rx <= p) }' ||
+        e2e_fail "deckhand load ($name): the Replies' arrival p99 above their handling's: $last"
+    grep -Eq '^load: 2 s: [0-9]+ cmds/s p50_ms=[0-9.]+ p99_ms=[0-9.]+ rx_p99_ms=[0-9.]+ errors=0$' "$err" ||
         e2e_fail "deckhand load ($name) printed no progress line for its second second"
 }
 

@@ -19,6 +19,7 @@
 
 #include "dh_client.h"
 #include "dh_client_msg.h"
+#include "dh_clock.h"
 #include "dh_client_ws.h"
 #include "dh_frame.h"
 #include "dh_test.h"
@@ -352,6 +353,48 @@ static void test_tcp_undecodable_message_ends_connection(void)
     expect_closed_and_done(c, pid);
 }
 
+/* Waits for one framed message from the client, then sends Pong{5} and waits for the
+ * client to hang up. */
+static int stamp_server(int lfd, const void *arg)
+{
+    (void)arg;
+    int fd = accept(lfd, NULL, NULL);
+    uint8_t hdr[4], body[64], out[64];
+    size_t len;
+    if (fd < 0 || get(fd, hdr, 4) < 0)
+        return 1;
+    len = ((size_t)hdr[0] << 24) | ((size_t)hdr[1] << 16) | ((size_t)hdr[2] << 8) | hdr[3];
+    uint8_t *m = len <= sizeof body && get(fd, body, len) == 0 ? server_msg(5, 0, &len) : NULL;
+    if (!m)
+        return 2;
+    dh_frame_header(out, (uint32_t)len);
+    memcpy(out + 4, m, len);
+    free(m);
+    return put(fd, out, len + 4) < 0 || get(fd, body, 1) == 0 ? 3 : 0;
+}
+
+/* With receive stamps, a message read 150 ms after it arrived carries its arrival time,
+ * not the time of the read. */
+static void test_tcp_rx_stamp_is_the_arrival_not_the_read(void)
+{
+    char addr[64], err[256];
+    pid_t pid = fake_server(stamp_server, NULL, false, addr, sizeof addr);
+    dh_client *c = dh_client_connect(addr, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_EQUAL(dh_client_rx_ns(c), 0);
+    CU_ASSERT_EQUAL_FATAL(dh_client_set_rx_stamps(c, true), 0);
+    uint64_t sent = dh_now_ns();
+    client_ping(c, 5); /* the server answers it at once */
+    usleep(150000);
+    uint64_t read_at = dh_now_ns();
+    expect(c, 5, 0);
+    uint64_t rx = dh_client_rx_ns(c);
+    CU_ASSERT_TRUE(rx >= sent);
+    CU_ASSERT_TRUE(rx + 100000000u <= read_at);
+    dh_client_close(c);
+    wait_child_ok(pid);
+}
+
 static void test_connect_rejects_bad_addresses(void)
 {
     char err[256];
@@ -631,6 +674,7 @@ int main(void)
         {"ws_mask_is_its_own_inverse_at_any_offset", test_ws_mask_is_its_own_inverse_at_any_offset},
         {"tcp_splits_and_joins_frames_across_reads", test_tcp_splits_and_joins_frames_across_reads},
         {"tcp_recv_times_out_without_data", test_tcp_recv_times_out_without_data},
+        {"tcp_rx_stamp_is_the_arrival_not_the_read", test_tcp_rx_stamp_is_the_arrival_not_the_read},
         {"tcp_undecodable_message_ends_connection", test_tcp_undecodable_message_ends_connection},
         {"connect_rejects_bad_addresses", test_connect_rejects_bad_addresses},
         {"ws_reassembles_fragments_answers_ping_and_echoes_close",

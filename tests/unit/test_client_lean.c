@@ -2,7 +2,9 @@
  * test_client_lean.c: the lean decoding of `deckhand load`'s connections
  * (client/lib/dh_client_lean.h): an Event, a View and a ViewDelta keep their match id,
  * event sequence and decision (every option a bot reads) and lose the rest; a Catalog is
- * dropped; other kinds, and bytes that are not a message, are left to the whole unpack.
+ * dropped, and so is a DecisionRequest repeating the decision of the View or ViewDelta
+ * right before it; other kinds, and bytes that are not a message, are left to the whole
+ * unpack.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +47,7 @@ static Deckhand__ServerMessage *lean_round_trip(const Deckhand__ServerMessage *m
     Deckhand__ServerMessage *out = NULL;
     size_t len;
     uint8_t *buf = pack(m, &len);
-    dh_lean_result got = dh_client_lean_decode(buf, len, &out);
+    dh_lean_result got = dh_client_lean_decode(buf, len, NULL, &out);
     free(buf);
     CU_ASSERT_EQUAL_FATAL(got, DH_LEAN_DECODED);
     CU_ASSERT_EQUAL_FATAL(out->body_case, m->body_case);
@@ -144,15 +146,108 @@ static void test_lean_catalog_is_dropped_and_a_reply_left_whole(void)
     m.catalog = &cat;
     size_t len;
     uint8_t *buf = pack(&m, &len);
-    CU_ASSERT_EQUAL(dh_client_lean_decode(buf, len, &out), DH_LEAN_DROPPED);
+    CU_ASSERT_EQUAL(dh_client_lean_decode(buf, len, NULL, &out), DH_LEAN_DROPPED);
     free(buf);
     rep.cmd_id = 5;
     rep.ok = 1;
     m.body_case = DECKHAND__SERVER_MESSAGE__BODY_REPLY;
     m.reply = &rep;
     buf = pack(&m, &len);
-    CU_ASSERT_EQUAL(dh_client_lean_decode(buf, len, &out), DH_LEAN_WHOLE);
+    CU_ASSERT_EQUAL(dh_client_lean_decode(buf, len, NULL, &out), DH_LEAN_WHOLE);
     free(buf);
+}
+
+/* m packed and decoded with the connection's memory last: what the decoder did (a decoded
+ * result is freed here). */
+static dh_lean_result lean_next(dh_lean_last *last, const Deckhand__ServerMessage *m)
+{
+    Deckhand__ServerMessage *out = NULL;
+    size_t len;
+    uint8_t *buf = pack(m, &len);
+    dh_lean_result got = dh_client_lean_decode(buf, len, last, &out);
+    free(buf);
+    if (got == DH_LEAN_DECODED)
+        deckhand__server_message__free_unpacked(out, NULL);
+    return got;
+}
+
+/* A ViewDelta carrying d, and d on its own, as the worker sends them to the decider. */
+static void delta_and_request(Deckhand__ViewDelta *v, Deckhand__DecisionRequest *d,
+                              Deckhand__ServerMessage *dm, Deckhand__ServerMessage *rm)
+{
+    deckhand__view_delta__init(v);
+    v->match_id = "m-1";
+    v->event_seq = 300;
+    v->decision = d;
+    d->event_seq = 300;
+    deckhand__server_message__init(dm);
+    dm->body_case = DECKHAND__SERVER_MESSAGE__BODY_VIEW_DELTA;
+    dm->view_delta = v;
+    deckhand__server_message__init(rm);
+    rm->body_case = DECKHAND__SERVER_MESSAGE__BODY_DECISION;
+    rm->decision = d;
+}
+
+static void test_lean_drops_the_decision_request_repeating_the_delta_before_it(void)
+{
+    Deckhand__DecisionRequest d;
+    Deckhand__Option o[2], *opts[2];
+    Deckhand__ViewDelta v;
+    Deckhand__ServerMessage dm, rm;
+    dh_lean_last last = {0};
+    decision(&d, o, opts);
+    delta_and_request(&v, &d, &dm, &rm);
+    CU_ASSERT_EQUAL(lean_next(&last, &dm), DH_LEAN_DECODED);
+    CU_ASSERT_EQUAL(lean_next(&last, &rm), DH_LEAN_DROPPED);
+    /* once: a second copy is no longer right after the delta */
+    CU_ASSERT_EQUAL(lean_next(&last, &rm), DH_LEAN_WHOLE);
+    /* a View's decision is remembered the same way */
+    Deckhand__View view = DECKHAND__VIEW__INIT;
+    Deckhand__ServerMessage vm = DECKHAND__SERVER_MESSAGE__INIT;
+    view.match_id = "m-1";
+    view.event_seq = 300;
+    view.decision = &d;
+    vm.body_case = DECKHAND__SERVER_MESSAGE__BODY_VIEW;
+    vm.view = &view;
+    CU_ASSERT_EQUAL(lean_next(&last, &vm), DH_LEAN_DECODED);
+    CU_ASSERT_EQUAL(lean_next(&last, &rm), DH_LEAN_DROPPED);
+}
+
+static void test_lean_keeps_a_decision_request_unlike_the_delta_just_before_it(void)
+{
+    Deckhand__DecisionRequest d;
+    Deckhand__Option o[2], *opts[2];
+    Deckhand__ViewDelta v;
+    Deckhand__ServerMessage dm, rm;
+    Deckhand__Event e = DECKHAND__EVENT__INIT;
+    Deckhand__ServerMessage em = DECKHAND__SERVER_MESSAGE__INIT;
+    dh_lean_last last = {0};
+    decision(&d, o, opts);
+    delta_and_request(&v, &d, &dm, &rm);
+    e.match_id = "m-1";
+    e.event_seq = 301;
+    em.body_case = DECKHAND__SERVER_MESSAGE__BODY_EVENT;
+    em.event = &e;
+    /* something else between them */
+    lean_next(&last, &dm);
+    CU_ASSERT_EQUAL(lean_next(&last, &em), DH_LEAN_DECODED);
+    CU_ASSERT_EQUAL(lean_next(&last, &rm), DH_LEAN_WHOLE);
+    /* another decision, sequence or match */
+    lean_next(&last, &dm);
+    d.decision_id = 43;
+    CU_ASSERT_EQUAL(lean_next(&last, &rm), DH_LEAN_WHOLE);
+    d.decision_id = 42;
+    lean_next(&last, &dm);
+    d.event_seq = 301;
+    CU_ASSERT_EQUAL(lean_next(&last, &rm), DH_LEAN_WHOLE);
+    d.event_seq = 300;
+    lean_next(&last, &dm);
+    d.match_id = "m-2";
+    CU_ASSERT_EQUAL(lean_next(&last, &rm), DH_LEAN_WHOLE);
+    /* without a connection's memory nothing is dropped */
+    d.match_id = "m-1";
+    CU_ASSERT_EQUAL(lean_next(NULL, &dm), DH_LEAN_DECODED);
+    CU_ASSERT_EQUAL(lean_next(NULL, &rm), DH_LEAN_WHOLE);
 }
 
 static void test_lean_leaves_broken_bytes_to_the_whole_unpack(void)
@@ -161,8 +256,8 @@ static void test_lean_leaves_broken_bytes_to_the_whole_unpack(void)
     const uint8_t past[] = {6 << 3 | 2, 10, 1 << 3 | 2, 1, 'x'};
     const uint8_t inside[] = {6 << 3 | 2, 2, 2 << 3 | 0, 0x80};
     Deckhand__ServerMessage *out = NULL;
-    CU_ASSERT_EQUAL(dh_client_lean_decode(past, sizeof past, &out), DH_LEAN_WHOLE);
-    CU_ASSERT_EQUAL(dh_client_lean_decode(inside, sizeof inside, &out), DH_LEAN_WHOLE);
+    CU_ASSERT_EQUAL(dh_client_lean_decode(past, sizeof past, NULL, &out), DH_LEAN_WHOLE);
+    CU_ASSERT_EQUAL(dh_client_lean_decode(inside, sizeof inside, NULL, &out), DH_LEAN_WHOLE);
     CU_ASSERT_PTR_NULL(out);
 }
 
@@ -176,6 +271,10 @@ int main(void)
         {"lean_event_keeps_id_and_seq_without_text", test_lean_event_keeps_id_and_seq_without_text},
         {"lean_catalog_is_dropped_and_a_reply_left_whole",
          test_lean_catalog_is_dropped_and_a_reply_left_whole},
+        {"lean_drops_the_decision_request_repeating_the_delta_before_it",
+         test_lean_drops_the_decision_request_repeating_the_delta_before_it},
+        {"lean_keeps_a_decision_request_unlike_the_delta_just_before_it",
+         test_lean_keeps_a_decision_request_unlike_the_delta_just_before_it},
         {"lean_leaves_broken_bytes_to_the_whole_unpack",
          test_lean_leaves_broken_bytes_to_the_whole_unpack},
         {NULL, NULL},

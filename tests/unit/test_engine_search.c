@@ -64,8 +64,16 @@ static void test_search_plays_every_game_to_its_end(void)
             size_t n = 256;
             engine_search_stats st;
             CU_ASSERT_EQUAL_FATAL(search(m, ids, &n, &st), ENGINE_OK);
-            /* every candidate searched, or a lone one (all the bots agree) answered as is */
-            CU_ASSERT(st.nodes == 2 ? st.iterations == 0 : st.iterations == ITERATIONS);
+            /* every candidate searched, or a lone one (all the bots agree) answered as is;
+               with five candidates or more (Accession's endgame ones) sequential halving's
+               second round of a budget of ITERATIONS may be too small to share, and the
+               search then ends with a play-out or two unspent */
+            if (st.nodes == 2)
+                CU_ASSERT_EQUAL(st.iterations, 0);
+            if (st.nodes > 2)
+                CU_ASSERT(st.iterations >= st.nodes - 1 && st.iterations <= ITERATIONS);
+            if (st.nodes > 2 && st.nodes <= 5)
+                CU_ASSERT_EQUAL(st.iterations, ITERATIONS);
             CU_ASSERT(st.nodes > 1);
             engine_error err;
             CU_ASSERT_EQUAL_FATAL(engine_match_answer(m, d->seat, d->decision_id, ids, n, &err),

@@ -1,13 +1,15 @@
 /*
- * test_engine_search_flat.c: three things that make the search bot's comparison of a
- * deck-builder's answers fair (issue 28, Accession): a game may say `search_tree = false`
+ * test_engine_search_flat.c: what makes the search bot's comparison of a deck-builder's
+ * answers fair (issue 28, Accession): a game may say `search_tree = false`
  * (the search grows no tree below the root's answers: every play-out after an answer is
  * the play-out policy's, so no exploring of the seat's own later answers blurs the
  * comparison), `search_widen = false` (only the bots' answers are compared) and
  * `search_sorted_shuffle = true` (a search's world shuffles its cards sorted by name, so
  * the order they were discarded in does not decide the deck, and two answers that leave
- * the same cards share the deck in the same world). engine_internal.h: the shuffle is the
- * engine's own (engine_match_shuffle), reached on a real match's zones.
+ * the same cards share the deck in the same world); and what it plays its worlds out with:
+ * a game may name that bot (`search_playout`, Accession's `strong`), else `default`.
+ * engine_internal.h: the shuffle is the engine's own (engine_match_shuffle), reached on a
+ * real match's zones, and the game's play-out bot is read from its engine_game.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,12 +35,25 @@ static const char even_game[] =
     "  results = function(g) return { { score = 0 }, { score = 0 } } end,\n"
     "  bots = { default = function() return { 1 } end } }\n";
 
-/* What a search of 400 play-outs of the even game's first decision did, the table's
- * extra fields given: its answer is the bot's (no answer beats it). */
-static engine_search_stats even_search(const char *fields)
+/* The even game with two bots that disagree: `default` picks left, `other` right. */
+static const char split_game[] =
+    "return { min_players = 2, max_players = 2, %s\n"
+    "  turn = function(g)\n"
+    "    local p = g:counter('turns', 0) %% 2 + 1\n"
+    "    g:add_counter('turns', 0, 1)\n"
+    "    g:choose { player = p, options = { { label = 'left' }, { label = 'right' } } }\n"
+    "  end,\n"
+    "  finished = function(g) return g:counter('turns', 0) >= 40 end,\n"
+    "  results = function(g) return { { score = 0 }, { score = 0 } } end,\n"
+    "  bots = { default = function() return { 1 } end,\n"
+    "           other = function() return { 2 } end } }\n";
+
+/* What a search of 400 play-outs of game's first decision did, the table's extra fields
+ * given; its answer (one option) into *answer. */
+static engine_search_stats first_search(const char *game, const char *fields, uint32_t *answer)
 {
     char dir[64], text[2048];
-    snprintf(text, sizeof text, even_game, fields);
+    snprintf(text, sizeof text, game, fields);
     engine_bundle *b = rig_engine_load_text(dir, sizeof dir, "even", text);
     CU_ASSERT_FATAL(b != NULL);
     const char *bots[] = {NULL, "default"};
@@ -57,14 +72,23 @@ static engine_search_stats even_search(const char *fields)
     engine_error err = {0};
     CU_ASSERT_EQUAL_FATAL(engine_search_answer(m, &cfg, ids, &n, &st, &err), ENGINE_OK);
     CU_ASSERT_EQUAL(n, 1);
-    CU_ASSERT_EQUAL(ids[0], 1);
+    *answer = ids[0];
     engine_match_free(m);
     engine_bundle_free(b);
     rig_engine_remove_text(dir, "even");
     return st;
 }
 
-/* A table with the boolean field named by fields set to 1: refused when the bundle loads. */
+/* The even game's first search: its answer is the bot's (no answer beats it). */
+static engine_search_stats even_search(const char *fields)
+{
+    uint32_t answer = 0;
+    engine_search_stats st = first_search(even_game, fields, &answer);
+    CU_ASSERT_EQUAL(answer, 1);
+    return st;
+}
+
+/* A table with a bad field (fields): refused when the bundle loads. */
 static void refused(const char *fields)
 {
     char dir[64], text[2048];
@@ -100,21 +124,42 @@ static void test_search_compares_only_its_bots_answers_when_the_game_says_so(voi
     refused("search_sorted_shuffle = 1,");
 }
 
-/* Accession's search (game.lua: search_tree = false, search_widen = false) compares only
- * its bots' answers: its first decision, the treasures (every bot plays them all), is
- * answered with no play-out at all, however large the budget; and a search of any
- * decision of its game makes no node below the root's answers. */
-static void test_accession_search_compares_only_its_bots_answers_without_a_tree(void)
+/* A game may name the bot its search plays out with and measures the other answers
+ * against (`search_playout`): that bot's answer is the search's unless another beats it,
+ * and in the split game, where every result is a shared win, none does. */
+static void test_search_plays_out_with_the_bot_the_game_names(void)
+{
+    uint32_t answer = 0;
+    engine_search_stats st = first_search(split_game, "search_widen = false,", &answer);
+    CU_ASSERT_EQUAL(answer, 1);          /* `default`'s left */
+    CU_ASSERT_EQUAL(st.iterations, 400); /* the two bots disagree: both tried */
+    st = first_search(split_game, "search_widen = false, search_playout = 'other',", &answer);
+    CU_ASSERT_EQUAL(answer, 2); /* `other`'s right */
+    CU_ASSERT_EQUAL(st.iterations, 400);
+    first_search(split_game, "search_widen = false, search_playout = 'default',", &answer);
+    CU_ASSERT_EQUAL(answer, 1);
+    refused("search_playout = 'nobody',");
+    refused("search_playout = 1,");
+    refused("search_playout = true,");
+}
+
+/* A search of each of the first 30 decisions of a two-seat match of game (options: its
+ * match options, or NULL) against `default`: its first decision, the treasures (every bot
+ * plays them all), is answered with no play-out at all, however large the budget; no
+ * search makes a node below the root's answers (at most nbots of them, the bots' own);
+ * and some decision, where the bots disagree, is searched. */
+static void flat_search_check(const char *game, const char *options, size_t nbots)
 {
     engine_bundle *b = rig_engine_load_games();
     CU_ASSERT_FATAL(b != NULL);
     const char *bots[] = {NULL, "default"};
     engine_match_config mc = {.match_id = "m-flat",
-                              .game = "accession",
+                              .game = game,
                               .seed = 4,
                               .nplayers = 2,
                               .names = names2,
-                              .bots = bots};
+                              .bots = bots,
+                              .options = options};
     engine_match *m = rig_engine_match(b, &mc);
     CU_ASSERT_FATAL(m != NULL);
     int searched = 0;
@@ -129,14 +174,49 @@ static void test_accession_search_compares_only_its_bots_answers_without_a_tree(
         CU_ASSERT_EQUAL_FATAL(engine_search_answer(m, &cfg, ids, &n, &st, &err), ENGINE_OK);
         if (treasures)
             CU_ASSERT_EQUAL(st.iterations, 0);
-        /* the root and its answers, the bots' own (default, big_money, big_money_plain,
-           big_money_smithy, witch, generic: at most six), nothing below */
-        CU_ASSERT(st.nodes <= 1 + 6);
+        CU_ASSERT(st.nodes <= 1 + nbots);
         searched += st.iterations > 0;
         CU_ASSERT_EQUAL_FATAL(engine_match_answer(m, d->seat, d->decision_id, ids, n, &err),
                               ENGINE_OK);
     }
-    CU_ASSERT(searched > 0); /* some decision had bots that disagree, and was searched */
+    CU_ASSERT(searched > 0);
+    engine_match_free(m);
+    engine_bundle_free(b);
+}
+
+/* Accession's search (game.lua: search_tree = false, search_widen = false) compares only
+ * its bots' answers (strong, default, big_money, big_money_plain, big_money_smithy, witch,
+ * its own greener and browner, generic: at most nine) without a tree. */
+static void test_accession_search_compares_only_its_bots_answers_without_a_tree(void)
+{
+    flat_search_check("accession", NULL, 9);
+}
+
+/* Dominion's search does the same (game.lua), on a random kingdom too: its bots are the
+ * six Accession shares with it and `greener` and `browner` (dominion/bots.lua). */
+static void test_dominion_search_compares_only_its_bots_answers_without_a_tree(void)
+{
+    flat_search_check("dominion", NULL, 8);
+    flat_search_check("dominion", "kingdom=random", 8);
+}
+
+/* Accession's search plays its worlds out with its own `strong` bot (game.lua,
+ * accession/bots.lua), which beats `default`, not with `default`, its mirror. */
+static void test_accession_search_plays_out_with_its_strong_bot(void)
+{
+    engine_bundle *b = rig_engine_load_games();
+    CU_ASSERT_FATAL(b != NULL);
+    const char *bots[] = {NULL, "default"};
+    engine_match_config mc = {.match_id = "m-strong",
+                              .game = "accession",
+                              .seed = 4,
+                              .nplayers = 2,
+                              .names = names2,
+                              .bots = bots};
+    engine_match *m = rig_engine_match(b, &mc);
+    CU_ASSERT_FATAL(m != NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m->game->search_playout);
+    CU_ASSERT_STRING_EQUAL(m->game->search_playout, "strong");
     engine_match_free(m);
     engine_bundle_free(b);
 }
@@ -211,8 +291,14 @@ int main(void)
          test_search_grows_no_tree_below_the_root_when_the_game_says_so},
         {"search_compares_only_its_bots_answers_when_the_game_says_so",
          test_search_compares_only_its_bots_answers_when_the_game_says_so},
+        {"search_plays_out_with_the_bot_the_game_names",
+         test_search_plays_out_with_the_bot_the_game_names},
         {"accession_search_compares_only_its_bots_answers_without_a_tree",
          test_accession_search_compares_only_its_bots_answers_without_a_tree},
+        {"dominion_search_compares_only_its_bots_answers_without_a_tree",
+         test_dominion_search_compares_only_its_bots_answers_without_a_tree},
+        {"accession_search_plays_out_with_its_strong_bot",
+         test_accession_search_plays_out_with_its_strong_bot},
         {"a_search_world_shuffles_the_same_cards_to_the_same_deck_in_any_order",
          test_a_search_world_shuffles_the_same_cards_to_the_same_deck_in_any_order},
         {NULL, NULL},

@@ -3,11 +3,14 @@
  * against what protobuf-c's unpack makes of the same bytes: the same outputs in order,
  * their message bytes left in the buffer; every other body, an unknown field, an id too
  * long for its slot and every truncation are left to the unpack (NULL), so the reader
- * never accepts what the unpack would refuse nor reads past the end.
+ * never accepts what the unpack would refuse nor reads past the end. And an ok Reply read
+ * in place (outwire_reply_ok): its cmd_id as the unpack reads it; an error Reply, another
+ * body, an unknown field and every truncation left to the unpack.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "deckhand.pb-c.h"
 #include "dh_test.h"
 #include "internal.pb-c.h"
 #include "outwire.h"
@@ -143,6 +146,82 @@ static void test_outwire_every_truncation_is_refused_whole(void)
     free(buf);
 }
 
+/* A ServerMessage, packed into a heap buffer of exactly its size (*len bytes). */
+static uint8_t *pack_server(const Deckhand__ServerMessage *m, size_t *len)
+{
+    *len = deckhand__server_message__get_packed_size(m);
+    uint8_t *buf = malloc(*len ? *len : 1);
+    deckhand__server_message__pack(m, buf);
+    return buf;
+}
+
+static uint8_t *pack_reply(uint64_t cmd_id, bool ok, Deckhand__Error *err, size_t *len)
+{
+    Deckhand__Reply r = DECKHAND__REPLY__INIT;
+    r.cmd_id = cmd_id;
+    r.ok = ok;
+    r.error = err;
+    Deckhand__ServerMessage m = DECKHAND__SERVER_MESSAGE__INIT;
+    m.body_case = DECKHAND__SERVER_MESSAGE__BODY_REPLY;
+    m.reply = &r;
+    return pack_server(&m, len);
+}
+
+static void test_outwire_an_ok_reply_is_read_in_place_as_the_unpack_reads_it(void)
+{
+    static const uint64_t ids[] = {1, 127, 128, 300, 1ull << 40, UINT64_MAX};
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+        size_t len;
+        uint64_t got = 0;
+        uint8_t *buf = pack_reply(ids[i], true, NULL, &len);
+        Deckhand__ServerMessage *m = deckhand__server_message__unpack(NULL, len, buf);
+        CU_ASSERT_FATAL(m && m->body_case == DECKHAND__SERVER_MESSAGE__BODY_REPLY);
+        CU_ASSERT_TRUE(outwire_reply_ok(buf, len, &got));
+        CU_ASSERT_EQUAL(got, m->reply->cmd_id);
+        CU_ASSERT_EQUAL(got, ids[i]);
+        deckhand__server_message__free_unpacked(m, NULL);
+        free(buf);
+    }
+}
+
+static void test_outwire_error_replies_other_bodies_and_truncations_go_to_the_unpack(void)
+{
+    size_t len;
+    uint64_t got = 99;
+    Deckhand__Error err = DECKHAND__ERROR__INIT;
+    err.code = DECKHAND__ERROR_CODE__BAD_REQUEST;
+    err.message = "no";
+    uint8_t *buf = pack_reply(7, false, &err, &len); /* an error Reply */
+    CU_ASSERT_FALSE(outwire_reply_ok(buf, len, &got));
+    free(buf);
+    buf = pack_reply(7, false, NULL, &len); /* not ok, no error */
+    CU_ASSERT_FALSE(outwire_reply_ok(buf, len, &got));
+    free(buf);
+    buf = pack_reply(7, true, &err, &len); /* ok with an error: let the unpack decide */
+    CU_ASSERT_FALSE(outwire_reply_ok(buf, len, &got));
+    free(buf);
+    Deckhand__Pong pong = DECKHAND__PONG__INIT;
+    Deckhand__ServerMessage m = DECKHAND__SERVER_MESSAGE__INIT;
+    m.body_case = DECKHAND__SERVER_MESSAGE__BODY_PONG;
+    m.pong = &pong;
+    buf = pack_server(&m, &len); /* another body */
+    CU_ASSERT_FALSE(outwire_reply_ok(buf, len, &got));
+    free(buf);
+    const uint8_t unknown[] = {0x0a, 0x06, 0x08, 0x05, 0x10, 0x01, 0x20, 0x01}; /* field 4 */
+    CU_ASSERT_FALSE(outwire_reply_ok(unknown, sizeof unknown, &got));
+    const uint8_t trailing[] = {0x0a, 0x04, 0x08, 0x05, 0x10, 0x01, 0x40, 0x01};
+    CU_ASSERT_FALSE(outwire_reply_ok(trailing, sizeof trailing, &got));
+    buf = pack_reply(300, true, NULL, &len);
+    for (size_t cut = 0; cut < len; cut++) {
+        uint8_t *copy = malloc(cut ? cut : 1); /* exactly cut bytes: ASan sees any overread */
+        memcpy(copy, buf, cut);
+        CU_ASSERT_FALSE(outwire_reply_ok(copy, cut, &got));
+        free(copy);
+    }
+    free(buf);
+    CU_ASSERT_EQUAL(got, 99); /* never set by a refusal */
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -154,6 +233,10 @@ int main(void)
          test_outwire_an_id_longer_than_its_slot_goes_to_the_unpack},
         {"outwire_every_truncation_is_refused_whole",
          test_outwire_every_truncation_is_refused_whole},
+        {"outwire_an_ok_reply_is_read_in_place_as_the_unpack_reads_it",
+         test_outwire_an_ok_reply_is_read_in_place_as_the_unpack_reads_it},
+        {"outwire_error_replies_other_bodies_and_truncations_go_to_the_unpack",
+         test_outwire_error_replies_other_bodies_and_truncations_go_to_the_unpack},
         {NULL, NULL},
     };
     return dh_test_main("gateway_outwire", cases);

@@ -9,6 +9,8 @@
 #include "dh_keys.h"
 
 #include <hiredis/hiredis.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dh_acl.h"
@@ -112,7 +114,7 @@ static void test_keys_every_script_compiles_on_redis(void)
         dh_script_lease_renew,   dh_script_lease_release,  dh_script_mm_state,
         dh_script_match_fields,  dh_script_rate,           dh_script_history_push,
         dh_script_finished_push, dh_script_account_create, dh_script_device_login,
-        dh_script_login_attempt, dh_script_retire};
+        dh_script_login_attempt, dh_script_retire,         dh_script_commit_batch};
     for (size_t i = 0; i < sizeof scripts / sizeof *scripts; i++) {
         const char *argv[] = {"SCRIPT", "LOAD", scripts[i]};
         redisReply *r = redisCommandArgv(rc, 3, argv, NULL);
@@ -275,8 +277,9 @@ static void test_keys_commit_first_try_does_not_read_the_history(void)
 }
 
 /* In one batch call each commit reads its own keys and arguments only: a finish without
- * the optional end reason and rating job, followed by another match's commit, does not
- * take the next commit's arguments for them; a fenced commit fails alone. */
+ * an end reason nor a rating job, followed by another match's commit, does not take the
+ * next commit's arguments for them; a commit of a match another worker owns is fenced
+ * alone. */
 static void test_keys_commit_batch_commits_read_only_their_own_arguments(void)
 {
     CU_ASSERT_FATAL(redis_up());
@@ -287,14 +290,13 @@ static void test_keys_commit_batch_commits_read_only_their_own_arguments(void)
     const char *keys[] = {"match:{b1}", "match:{b1}:snap", "match:{b1}:log", "match:{b1}:history",
                           "match:{b2}", "match:{b2}:snap", "match:{b2}:log", "match:{b2}:history",
                           "match:{b3}", "match:{b3}:snap", "match:{b3}:log", "match:{b3}:history"};
-    const char *args[] = {/* b1 finishes: 13 arguments, no end reason nor rating job */
-                          "13", "wk-1", "1", "b1", "0", "", "1", "x1", "1", "x1", "1", "99", "[]",
-                          "00",
-                          /* b2: a first answer, then a finish with both optional ones */
-                          "15", "wk-1", "1", "b2", "0", "", "1", "y1", "1", "y1", "1", "98", "[]",
-                          "01", "resigned", "job-b2",
+    const char *args[] = {"wk-1",
+                          /* b1: an answer and the finish (kind 2 + 8), no reason nor job */
+                          "8", "1", ":", "x1", "99", "[]", "00", "", "",
+                          /* b2: an answer and the finish with both */
+                          "8", "1", ":", "y1", "98", "[]", "01", "resigned", "job-b2",
                           /* b3 is owned by another worker: fenced */
-                          "10", "wk-1", "1", "b3", "0", "", "1", "z1", "1", "z1", "0"};
+                          "3", "1", "2", "z1"};
     redisReply *r = eval(dh_script_commit_batch, 12, keys, (int)(sizeof args / sizeof *args), args);
     CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_ARRAY && r->elements == 3);
     CU_ASSERT_TRUE(r->element[0]->type == REDIS_REPLY_INTEGER && r->element[0]->integer == 1);
@@ -311,7 +313,119 @@ static void test_keys_commit_batch_commits_read_only_their_own_arguments(void)
     CU_ASSERT_STRING_EQUAL(r->element[0]->str, "resigned");
     CU_ASSERT_STRING_EQUAL(r->element[1]->str, "job-b2");
     freeReplyObject(r);
-    r = redisCommand(rc, "EXISTS match:{b3}:history");
+    r = redisCommand(rc, "EXISTS match:{b3}:history match:{b3}:log");
+    CU_ASSERT_EQUAL(r->integer, 0);
+    freeReplyObject(r);
+}
+
+/* Redis's count of calls of one command so far (INFO commandstats), e.g. "rpush". */
+static long long command_calls(const char *name)
+{
+    char field[64];
+    snprintf(field, sizeof field, "cmdstat_%s:calls=", name);
+    redisReply *r = redisCommand(rc, "INFO commandstats");
+    const char *p = r && r->type == REDIS_REPLY_STRING ? strstr(r->str, field) : NULL;
+    long long n = p ? atoll(p + strlen(field)) : 0;
+    freeReplyObject(r);
+    return n;
+}
+
+/* An answer without a snapshot is sent once (kind 2) and lands on both the log and the
+ * history; one with explicit log entries (kind 2 + 16) logs those instead. */
+static void test_keys_commit_batch_writes_an_answer_sent_once_to_the_log_and_the_history(void)
+{
+    CU_ASSERT_FATAL(redis_up());
+    run("FLUSHALL");
+    run("HSET match:{o1} worker wk-1 epoch 3 status running");
+    const char *keys[] = {"match:{o1}", "match:{o1}:snap", "match:{o1}:log", "match:{o1}:history",
+                          "match:{o1}", "match:{o1}:snap", "match:{o1}:log", "match:{o1}:history"};
+    const char *args[] = {"wk-1", "3", "3", "2", "a1", "6", "3", "B", "2", "l1", "l2", "a2"};
+    redisReply *r = eval(dh_script_commit_batch, 8, keys, (int)(sizeof args / sizeof *args), args);
+    CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_ARRAY && r->elements == 2);
+    CU_ASSERT_TRUE(r->element[0]->type == REDIS_REPLY_INTEGER && r->element[0]->integer == 1);
+    CU_ASSERT_TRUE(r->element[1]->type == REDIS_REPLY_INTEGER && r->element[1]->integer == 1);
+    freeReplyObject(r);
+    r = redisCommand(rc, "LRANGE match:{o1}:log 0 -1");
+    CU_ASSERT_TRUE_FATAL(r->type == REDIS_REPLY_ARRAY && r->elements == 3);
+    CU_ASSERT_STRING_EQUAL(r->element[0]->str, "a1");
+    CU_ASSERT_STRING_EQUAL(r->element[1]->str, "l1");
+    CU_ASSERT_STRING_EQUAL(r->element[2]->str, "l2");
+    freeReplyObject(r);
+    r = redisCommand(rc, "LRANGE match:{o1}:history 0 -1");
+    CU_ASSERT_TRUE_FATAL(r->type == REDIS_REPLY_ARRAY && r->elements == 2);
+    CU_ASSERT_STRING_EQUAL(r->element[0]->str, "a1");
+    CU_ASSERT_STRING_EQUAL(r->element[1]->str, "a2");
+    freeReplyObject(r);
+}
+
+/* A snapshot (kind 1) replaces the log with its entries in one RPUSH, not one per entry;
+ * its answer goes on the history only (the snapshot's log holds it already). */
+static void test_keys_commit_batch_pushes_a_snapshots_log_in_one_call(void)
+{
+    CU_ASSERT_FATAL(redis_up());
+    run("FLUSHALL");
+    run("HSET match:{s1} worker wk-1 epoch 1 status running");
+    run("RPUSH match:{s1}:log old1 old2");
+    const char *keys[] = {"match:{s1}", "match:{s1}:snap", "match:{s1}:log", "match:{s1}:history"};
+    const char *args[] = {"wk-1", "8", "1", "3", "SNAP", "3", "e1", "e2", "e3", "e3"};
+    long long before = command_calls("rpush");
+    redisReply *r = eval(dh_script_commit_batch, 4, keys, (int)(sizeof args / sizeof *args), args);
+    CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_ARRAY && r->elements == 1);
+    freeReplyObject(r);
+    CU_ASSERT_EQUAL(command_calls("rpush") - before, 2); /* the log's, the history's */
+    r = redisCommand(rc, "LRANGE match:{s1}:log 0 -1");
+    CU_ASSERT_TRUE_FATAL(r->type == REDIS_REPLY_ARRAY && r->elements == 3);
+    CU_ASSERT_STRING_EQUAL(r->element[0]->str, "e1");
+    CU_ASSERT_STRING_EQUAL(r->element[2]->str, "e3");
+    freeReplyObject(r);
+    r = redisCommand(rc, "GET match:{s1}:snap");
+    CU_ASSERT_STRING_EQUAL(r->str, "SNAP");
+    freeReplyObject(r);
+    r = redisCommand(rc, "LLEN match:{s1}:history");
+    CU_ASSERT_EQUAL(r->integer, 1);
+    freeReplyObject(r);
+}
+
+/* A batched commit flagged as one that may repeat (kind 2 + 4) whose answer is the
+ * history's last entry already writes nothing again; unflagged, it is not checked. */
+static void test_keys_commit_batch_retried_answer_lands_once(void)
+{
+    CU_ASSERT_FATAL(redis_up());
+    run("FLUSHALL");
+    run("HSET match:{r2} worker wk-1 epoch 1 status running");
+    const char *keys[] = {"match:{r2}", "match:{r2}:snap", "match:{r2}:log", "match:{r2}:history",
+                          "match:{r2}", "match:{r2}:snap", "match:{r2}:log", "match:{r2}:history"};
+    const char *args[] = {"wk-1", "3", "1", "2", "a1", "3", "1", "6", "a1"};
+    redisReply *r = eval(dh_script_commit_batch, 8, keys, (int)(sizeof args / sizeof *args), args);
+    CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_ARRAY && r->elements == 2);
+    CU_ASSERT_TRUE(r->element[1]->type == REDIS_REPLY_INTEGER && r->element[1]->integer == 1);
+    freeReplyObject(r);
+    r = redisCommand(rc, "LLEN match:{r2}:history");
+    CU_ASSERT_EQUAL(r->integer, 1);
+    freeReplyObject(r);
+    r = redisCommand(rc, "LLEN match:{r2}:log");
+    CU_ASSERT_EQUAL(r->integer, 1);
+    freeReplyObject(r);
+}
+
+/* The batch is fenced on its worker and each commit's epoch: a commit at an old epoch
+ * fails alone and writes nothing. */
+static void test_keys_commit_batch_fences_each_commit_on_its_epoch(void)
+{
+    CU_ASSERT_FATAL(redis_up());
+    run("FLUSHALL");
+    run("HSET match:{e1} worker wk-1 epoch 2 status running");
+    run("HSET match:{e2} worker wk-1 epoch 1 status running");
+    const char *keys[] = {"match:{e1}", "match:{e1}:snap", "match:{e1}:log", "match:{e1}:history",
+                          "match:{e2}", "match:{e2}:snap", "match:{e2}:log", "match:{e2}:history"};
+    const char *args[] = {"wk-1", "3", "1", "2", "a1", "3", "1", "2", "b1"};
+    redisReply *r = eval(dh_script_commit_batch, 8, keys, (int)(sizeof args / sizeof *args), args);
+    CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_ARRAY && r->elements == 2);
+    CU_ASSERT_TRUE(r->element[0]->type == REDIS_REPLY_ERROR &&
+                   strstr(r->element[0]->str, DH_REPLY_FENCED));
+    CU_ASSERT_TRUE(r->element[1]->type == REDIS_REPLY_INTEGER && r->element[1]->integer == 1);
+    freeReplyObject(r);
+    r = redisCommand(rc, "EXISTS match:{e1}:history match:{e1}:log");
     CU_ASSERT_EQUAL(r->integer, 0);
     freeReplyObject(r);
 }
@@ -496,6 +610,14 @@ int main(void)
          test_keys_commit_first_try_does_not_read_the_history},
         {"keys_commit_batch_commits_read_only_their_own_arguments",
          test_keys_commit_batch_commits_read_only_their_own_arguments},
+        {"keys_commit_batch_writes_an_answer_sent_once_to_the_log_and_the_history",
+         test_keys_commit_batch_writes_an_answer_sent_once_to_the_log_and_the_history},
+        {"keys_commit_batch_pushes_a_snapshots_log_in_one_call",
+         test_keys_commit_batch_pushes_a_snapshots_log_in_one_call},
+        {"keys_commit_batch_retried_answer_lands_once",
+         test_keys_commit_batch_retried_answer_lands_once},
+        {"keys_commit_batch_fences_each_commit_on_its_epoch",
+         test_keys_commit_batch_fences_each_commit_on_its_epoch},
         {"keys_account_name_taken_once", test_keys_account_name_taken_once},
         {"keys_login_attempts_are_counted_per_name", test_keys_login_attempts_are_counted_per_name},
         {"keys_takeover_bumps_the_epoch_once_and_says_where_the_match_is",

@@ -355,6 +355,68 @@ static void test_store_commits_of_a_flush_go_as_one_call_each_with_its_outcome(v
     store_close(&s);
 }
 
+/* The batch call is fenced on one worker: a commit of another worker's match in the same
+ * flush goes as a call of its own, and both land; an answer that is its own log entry and
+ * one with a log entry of its own land as they were put. */
+static void test_store_commit_of_another_worker_goes_alone(void)
+{
+    store s;
+    open_store(&s);
+    new_match(&s, "m-w1");
+    new_match(&s, "m-w2");
+    freeReplyObject(raw("HSET match:{m-w2} worker %s", "wk-2"));
+    const uint8_t e[] = {7}, h[] = {8};
+    long long before = evalsha_calls();
+    int mine = store_op(&s, dh_test_now_ms());
+    commit(&s, "m-w1", 1, NULL, 0, h, 1, h, 1);
+    int theirs = store_op(&s, dh_test_now_ms());
+    store_blob b = {(uint8_t *)e, 1};
+    store_commit c = {.match_id = "m-w2",
+                      .worker = "wk-2",
+                      .epoch = 1,
+                      .log = &b,
+                      .nlog = 1,
+                      .hist = h,
+                      .hist_len = 1};
+    CU_ASSERT_EQUAL(store_put_commit(&s, &c), 0);
+    store_flush(&s, dh_test_now_ms());
+    CU_ASSERT_EQUAL(evalsha_calls() - before, 2);
+    CU_ASSERT_TRUE(store_ok(&s, mine) && store_ok(&s, theirs));
+    store_next(&s);
+    redisReply *r = raw("LRANGE %s 0 -1", "match:{m-w1}:log");
+    CU_ASSERT_TRUE(r && r->elements == 1 && r->element[0]->str[0] == 8);
+    freeReplyObject(r);
+    r = raw("LRANGE %s 0 -1", "match:{m-w2}:log");
+    CU_ASSERT_TRUE(r && r->elements == 1 && r->element[0]->str[0] == 7);
+    freeReplyObject(r);
+    r = raw("LRANGE %s 0 -1", "match:{m-w2}:history");
+    CU_ASSERT_TRUE(r && r->elements == 1 && r->element[0]->str[0] == 8);
+    freeReplyObject(r);
+    store_close(&s);
+}
+
+/* A batched answer put without a log entry goes on the history only, as the single
+ * commit writes it: the batch sends the answer once only when it is the log. */
+static void test_store_batched_answer_without_a_log_entry_stays_off_the_log(void)
+{
+    store s;
+    open_store(&s);
+    new_match(&s, "m-nolog");
+    const uint8_t h[] = {9};
+    int op = store_op(&s, dh_test_now_ms());
+    commit(&s, "m-nolog", 1, NULL, 0, NULL, 0, h, 1);
+    store_flush(&s, dh_test_now_ms());
+    CU_ASSERT_TRUE(store_ok(&s, op));
+    store_next(&s);
+    redisReply *r = raw("EXISTS %s", "match:{m-nolog}:log");
+    CU_ASSERT_TRUE(r && r->integer == 0);
+    freeReplyObject(r);
+    r = raw("LLEN %s", "match:{m-nolog}:history");
+    CU_ASSERT_TRUE(r && r->integer == 1);
+    freeReplyObject(r);
+    store_close(&s);
+}
+
 /* A write that reached fewer replicas than DECKHAND_REDIS_WAIT asks within its time (a
  * master cut off from its replica) is not acknowledged: a failover would lose it. Here one
  * Redis without replicas, asked for one: WAIT 1 comes back 0. */
@@ -442,6 +504,10 @@ int main(void)
         {"store_adopt_set_pops_and_returns_ids", test_store_adopt_set_pops_and_returns_ids},
         {"store_lease_expires", test_store_lease_expires},
         {"store_refused_write_fails_only_its_op", test_store_refused_write_fails_only_its_op},
+        {"store_commit_of_another_worker_goes_alone",
+         test_store_commit_of_another_worker_goes_alone},
+        {"store_batched_answer_without_a_log_entry_stays_off_the_log",
+         test_store_batched_answer_without_a_log_entry_stays_off_the_log},
         {"store_commits_of_a_flush_go_as_one_call_each_with_its_outcome",
          test_store_commits_of_a_flush_go_as_one_call_each_with_its_outcome},
         {"store_write_on_no_replica_in_time_is_not_acknowledged",

@@ -85,28 +85,32 @@ int store_op(store *s, uint64_t now_ms)
     return (int)s->nops++;
 }
 
-/* Append one command (EVALSHA of script, or a plain one when NULL) to the newest op; a
- * commit (script s->commit) goes into the batch call when commits are batched. */
-static int store_cmd(store *s, int argc, const char **argv, const size_t *lens,
-                     const dh_script *script)
+/* Append one command (EVALSHA of script, or a plain one when NULL) to the newest op; with
+ * place >= 0, a commit the batch call carries there (store_batch.c): an unformatted
+ * placeholder. */
+static int store_cmd_at(store *s, int argc, const char **argv, const size_t *lens,
+                        const dh_script *script, long place)
 {
     if (!s->nops)
         return -1;
-    bool batched = script == &s->commit && store_batching(s);
-    long place = -1;
     if (dh_grow(&s->cmds, &s->capcmds, s->ncmds + 1, sizeof *s->cmds, 64) < 0 ||
         dh_grow(&s->cmd_batch, &s->capcmd_batch, s->ncmds + 1, sizeof *s->cmd_batch, 64) < 0 ||
-        (batched && (place = store_batch_add(s, argc, argv, lens)) < 0) ||
-        (!batched && dh_redis_format(&s->cmds[s->ncmds], argc, argv, lens) < 0)) {
+        (place < 0 && dh_redis_format(&s->cmds[s->ncmds], argc, argv, lens) < 0)) {
         s->broken = true;
         return -1;
     }
-    if (batched)
+    if (place >= 0)
         memset(&s->cmds[s->ncmds], 0, sizeof s->cmds[s->ncmds]);
     s->cmd_batch[s->ncmds] = place;
     s->cmds[s->ncmds++].script = script;
     s->ops[s->nops - 1].commands++;
     return 0;
+}
+
+static int store_cmd(store *s, int argc, const char **argv, const size_t *lens,
+                     const dh_script *script)
+{
+    return store_cmd_at(s, argc, argv, lens, script, -1);
 }
 
 /* Remember the newest op's finish of match_id, to write its indexes once it landed. */
@@ -195,6 +199,16 @@ int store_put_commit(store *s, const store_commit *c)
         dh_grow(&s->lens, &s->caplens, max, sizeof *s->lens, 32) < 0 ||
         (c->snap && dh_snapz_pack(s->snap_codec, c->snap, c->snap_len, &z, &zlen) < 0))
         goto out;
+    if (s->nops && store_batching(s)) {
+        const char *keys[] = {meta, snap, log, hist};
+        long place = store_batch_commit(s, c, keys, epoch, z, zlen);
+        if (place == -1)
+            s->broken = true;
+        if (place != -2) {
+            rc = place < 0 ? -1 : store_cmd_at(s, 0, NULL, NULL, &s->commit, place);
+            goto done;
+        }
+    }
     const char **argv = s->argv;
     size_t *lens = s->lens;
 #define STORE_ARG(p, n)                                                                            \
@@ -229,6 +243,7 @@ int store_put_commit(store *s, const store_commit *c)
 #undef STORE_STR
 #undef STORE_ARG
     rc = store_cmd(s, (int)argc, argv, lens, &s->commit);
+done:
     if (rc == 0 && c->finish && store_note_finish(s, c->match_id, c->rating_job) < 0)
         rc = -1;
 out:

@@ -9,6 +9,12 @@
  * element of the batch's array, so a fenced or failed commit fails only its own op. A Redis
  * Cluster keeps one EVALSHA per commit: a script's keys must share one hash slot there.
  *
+ * The call has a format of its own (dh_keys.c), slimmer than a single commit's, as Redis's
+ * cost of a call is per argument and per redis.call: the worker once per call, then per
+ * commit only the parts it has (an answer without a snapshot sent once, for the log and the
+ * history; a finish's fields only with a finish), and a snapshot's log in one RPUSH. A
+ * commit of another worker than the call's goes alone, as on a Cluster.
+ *
  * A commit's keys and arguments are copied into two buffers as RESP bulk strings when it
  * is put (the caller's memory does not outlive the call); its place in s->cmds is held by
  * an unformatted placeholder, and store_batch_plan turns the placeholders into the one
@@ -65,43 +71,103 @@ static int store_bulk(store_resp *b, const char *p, size_t n)
     return 0;
 }
 
-int store_batch_add(store *s, int argc, const char **argv, const size_t *lens)
+/* Whether c's log is its answer alone (no snapshot): the batch sends those bytes once. */
+static bool store_batch_answer_is_log(const store_commit *c)
 {
-    /* argv: EVALSHA sha 4 | the four keys | the commit's arguments */
-    int first = 3 + STORE_COMMIT_KEYS, nargs = argc - first;
-    char count[16];
-    int n = snprintf(count, sizeof count, "%d", nargs);
-    if (nargs < 0 || store_bulk(&s->bargs, count, (size_t)n) < 0)
+    return !c->snap && c->hist && c->nlog == 1 && c->log[0].len == c->hist_len &&
+           memcmp(c->log[0].data, c->hist, c->hist_len) == 0;
+}
+
+/* The bits of c's kind in dh_script_commit_batch's format (sent as '0' plus them). An
+ * answer goes on the log by itself only when it is the log (KIND_LOG unset): an answer
+ * with other entries, or none, has them sent (KIND_LOG, nlog 0 when none). */
+enum { KIND_SNAP = 1, KIND_ANSWER = 2, KIND_RECHECK = 4, KIND_FINISH = 8, KIND_LOG = 16 };
+
+static int store_batch_kind(const store_commit *c)
+{
+    return (c->snap ? KIND_SNAP : 0) | (c->hist ? KIND_ANSWER : 0) |
+           (c->hist && c->recheck ? KIND_RECHECK : 0) | (c->finish ? KIND_FINISH : 0) |
+           (!c->snap && (c->nlog || c->hist) && !store_batch_answer_is_log(c) ? KIND_LOG : 0);
+}
+
+/* Append c's count and arguments to the batch: N epoch kind [snap] [nlog log...] [entry]
+ * [ended_ms result final_hash end_reason rating_job]. */
+static int store_batch_args(store_resp *b, const store_commit *c, const char *epoch,
+                            const uint8_t *z, size_t zlen)
+{
+    int f = store_batch_kind(c);
+    bool logged = f & (KIND_SNAP | KIND_LOG);
+    size_t count = 2 + (f & KIND_SNAP ? 1 : 0) + (logged ? 1 + c->nlog : 0) +
+                   (f & KIND_ANSWER ? 1 : 0) + (f & KIND_FINISH ? 5 : 0);
+    char kind = (char)('0' + f), num[24];
+    int n = snprintf(num, sizeof num, "%zu", count);
+    int rc = store_bulk(b, num, (size_t)n) | store_bulk(b, epoch, strlen(epoch)) |
+             store_bulk(b, &kind, 1);
+    if (f & KIND_SNAP)
+        rc |= store_bulk(b, z ? (const char *)z : "", zlen);
+    if (logged) {
+        n = snprintf(num, sizeof num, "%zu", c->nlog);
+        rc |= store_bulk(b, num, (size_t)n);
+        for (size_t i = 0; i < c->nlog; i++)
+            rc |= store_bulk(b, (const char *)c->log[i].data, c->log[i].len);
+    }
+    if (f & KIND_ANSWER)
+        rc |= store_bulk(b, (const char *)c->hist, c->hist_len);
+    if (f & KIND_FINISH) {
+        n = snprintf(num, sizeof num, "%llu", (unsigned long long)c->ended_ms);
+        const char *fin[] = {c->result ? c->result : "", c->final_hash ? c->final_hash : "",
+                             c->end_reason ? c->end_reason : "",
+                             c->rating_job ? c->rating_job : ""};
+        rc |= store_bulk(b, num, (size_t)n);
+        for (size_t i = 0; i < sizeof fin / sizeof *fin; i++)
+            rc |= store_bulk(b, fin[i], strlen(fin[i]));
+    }
+    return rc;
+}
+
+int store_batch_commit(store *s, const store_commit *c, const char *const keys[4],
+                       const char *epoch, const uint8_t *z, size_t zlen)
+{
+    size_t wlen = strlen(c->worker);
+    if (wlen >= sizeof s->bworker || (s->nbatched && strcmp(s->bworker, c->worker) != 0))
+        return -2; /* the call is fenced on one worker: another's commit goes alone */
+    if (store_batch_args(&s->bargs, c, epoch, z, zlen) < 0)
         return -1;
-    for (int i = 3; i < first; i++)
-        if (store_bulk(&s->bkeys, argv[i], lens[i]) < 0)
-            return -1;
-    for (int i = first; i < argc; i++)
-        if (store_bulk(&s->bargs, argv[i], lens[i]) < 0)
+    for (int i = 0; i < STORE_COMMIT_KEYS; i++)
+        if (store_bulk(&s->bkeys, keys[i], strlen(keys[i])) < 0)
             return -1;
     if (s->nbatched == 0) { /* the batch is routed by its first key, like any EVALSHA */
-        const char *probe[] = {"EVALSHA", s->commit_batch.sha, "1", argv[3]};
-        size_t plens[] = {7, DH_SCRIPT_SHA_LEN, 1, lens[3]};
+        memcpy(s->bworker, c->worker, wlen + 1);
+        const char *probe[] = {"EVALSHA", s->commit_batch.sha, "1", keys[0]};
+        size_t plens[] = {7, DH_SCRIPT_SHA_LEN, 1, strlen(keys[0])};
         s->batch_slot = dh_slot_of_command(4, probe, plens);
     }
     return (int)s->nbatched++;
 }
 
-/* The batch command: EVALSHA sha NKEYS keys... args..., formatted into cmd (owned). */
+/* The batch command: EVALSHA sha NKEYS keys... worker args..., formatted into cmd (owned). */
 static int store_batch_format(store *s, dh_redis_cmd *cmd)
 {
-    char nkeys[16], head[96];
+    char nkeys[16], head[160];
     int nk = snprintf(nkeys, sizeof nkeys, "%zu", s->bkeys.count);
+    size_t wlen = strlen(s->bworker);
     int h = snprintf(head, sizeof head, "*%zu\r\n$7\r\nEVALSHA\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n",
-                     3 + s->bkeys.count + s->bargs.count, DH_SCRIPT_SHA_LEN, s->commit_batch.sha,
+                     4 + s->bkeys.count + s->bargs.count, DH_SCRIPT_SHA_LEN, s->commit_batch.sha,
                      nk, nkeys);
-    size_t len = (size_t)h + s->bkeys.len + s->bargs.len;
-    char *raw = malloc(len + 1);
+    size_t wh = store_bulk_head(head + h, wlen);
+    size_t len = (size_t)h + wh + wlen + 2 + s->bkeys.len + s->bargs.len;
+    char *raw = malloc(len + 1), *p = raw;
     if (!raw)
         return -1;
-    memcpy(raw, head, (size_t)h);
-    memcpy(raw + h, s->bkeys.p, s->bkeys.len);
-    memcpy(raw + h + s->bkeys.len, s->bargs.p, s->bargs.len);
+    memcpy(p, head, (size_t)h);
+    p += h;
+    memcpy(p, s->bkeys.p, s->bkeys.len);
+    p += s->bkeys.len;
+    memcpy(p, head + h, wh); /* the worker, first of ARGV */
+    memcpy(p + wh, s->bworker, wlen);
+    memcpy(p + wh + wlen, "\r\n", 2);
+    p += wh + wlen + 2;
+    memcpy(p, s->bargs.p, s->bargs.len);
     raw[len] = '\0';
     memset(cmd, 0, sizeof *cmd);
     cmd->raw = raw;

@@ -87,6 +87,7 @@ typedef struct {
     store_resp bkeys, bargs; /* the batched commits' keys and arguments */
     size_t nbatched;         /* commits in the batch call */
     int batch_slot;          /* its hash slot (its first key's) */
+    char bworker[64];        /* the worker its commits are fenced on (the first's) */
     store_finish *fin;       /* finishes whose indexes are not all written yet */
     size_t nfin, capfin;
     bool broken; /* a command could not be formatted: the batch fails */
@@ -336,9 +337,11 @@ long rater_sweep(rater *r, dh_redis *rd, size_t max);
 /* Whether commits are batched: on a single Redis (a Cluster's keys of one call must share a
  * slot, so there each commit is its own EVALSHA). */
 bool store_batching(const store *s);
-/* Copy one commit (argv as its EVALSHA of dh_script_commit) into the batch call: its place
- * in the batch, or -1 when out of memory. */
-int store_batch_add(store *s, int argc, const char **argv, const size_t *lens);
+/* Copy commit c (its four keys, its epoch in decimal, its snapshot as stored z, zlen) into
+ * the batch call in dh_script_commit_batch's format: its place in the batch; -2 when the
+ * call cannot take it (another worker's: it goes alone), -1 when out of memory. */
+int store_batch_commit(store *s, const store_commit *c, const char *const keys[4],
+                       const char *epoch, const uint8_t *z, size_t zlen);
 /* The commands to send (into sent, *nsent of them; s->ncmds room): every command as it is,
  * and the batch call, formatted (owned by the caller: dh_redis_format_free), where the last
  * batched commit stood; where[k]: the index in sent of command k's reply. -1 when out of

@@ -1,0 +1,106 @@
+-- accession/bots.lua: Accession's own bot `strong`, the search bot's play-out policy, and
+-- two endgame variants of it the search compares with it (`greener`, `browner`).
+--
+-- Accession's `default` bot (Dominion's, dominion/bots.lua, Accession's style) is a money
+-- deck with up to three Smithies. In a mirror the search's play-outs model the opponent
+-- exactly and every answer it compares is a bot's, so it can only beat `default` by the
+-- margin its own policy has (docs/BENCHMARKS.md, issue 28, Accession). This bot was found
+-- with `deckhand sim` self-play against `default` (8,000 games a variant): the same
+-- money and greening rules, but its first terminal is a Militia (an attack the Smithy
+-- decks answer with three-card hands), then two Smithies, and a Market rather than a
+-- Silver at $5 once its terminals are enough. Alone, the Militia first lost (45% of
+-- 8,000 games) and the Market won 51%; both together win 52% of 20,000 games against
+-- `default`. Tried and not kept (each within a point of 51%, or below): other thresholds
+-- for the Provinces, the Duchies and Estates, the Gold-first rule and the terminals'
+-- deck sizes; two or three Militias; villages.
+
+local endgame = require("dominion.endgame")
+
+local NONE, GOLD, SILVER = {}, { "Gold" }, { "Silver" }
+local PROVINCE, DUCHY, ESTATE, MARKET = { "Province", "Gold" }, { "Duchy", "Gold" },
+  { "Estate", "Silver" }, { "Market", "Silver" }
+
+-- The terminals it adds, in order, and the deck size (cards owned) from which each one
+-- is wanted: a second from 16 cards, a third from 28, as `default` (two in one hand
+-- waste one).
+local TERMINALS = { "Militia", "Smithy", "Smithy" }
+local DECK_SIZE = { 0, 16, 28 }
+
+-- Gold, not a Province, while its money is below PROVINCE_MONEY and more than
+-- EARLY_PROVINCES are left (`default`'s rule: an early Province chokes a thin deck).
+local PROVINCE_MONEY, EARLY_PROVINCES = 16, 6
+
+local function money(k, g, p)
+  return k:owned(g, p, "Copper") + 2 * k:owned(g, p, "Silver") + 3 * k:owned(g, p, "Gold")
+end
+
+-- The next terminal p should add now, or nil.
+local function terminal_to_buy(k, g, p)
+  local have = k:owned(g, p, "Militia") + k:owned(g, p, "Smithy")
+  local name = TERMINALS[have + 1]
+  if name and k:owned_count(g, p) >= DECK_SIZE[have + 1] and g:count(k:pile(name), 0) > 0 then
+    return name
+  end
+  return nil
+end
+
+-- The wish list for coins, before the end check: `default`'s greening (Duchy over Gold
+-- at 4 Provinces or fewer, over Silver at 5 or fewer, Estate at 2 or fewer, an Estate
+-- with $2 at 3 or fewer), its own terminals and Market.
+local function wants(k, g, p, coins)
+  local left = g:count(k:pile("Province"), 0)
+  if coins >= 8 then
+    if left > EARLY_PROVINCES and money(k, g, p) < PROVINCE_MONEY then return GOLD end
+    return PROVINCE
+  end
+  if coins >= 6 then return left <= 4 and DUCHY or GOLD end
+  if coins == 5 and left <= 5 then return { "Duchy", "Silver" } end
+  if coins >= 3 and left <= 2 then return ESTATE end
+  if coins == 2 and left <= 3 then return { "Estate" } end
+  if coins < 3 then return NONE end
+  local t = terminal_to_buy(k, g, p)
+  if t then return { t, "Silver" } end
+  if coins == 5 then return MARKET end
+  return SILVER
+end
+
+-- The buy strategy (dominion/bots.lua, bots.custom): the wish list checked against the
+-- score near the end (endgame.check: a buy that ends the game only when it wins).
+local function strong(k, g, p, coins)
+  return endgame.check(k, g, p, coins, wants(k, g, p, coins))
+end
+
+-- The search's endgame candidates (game.lua: bots `greener` and `browner`): near the end
+-- (5 Provinces or fewer left, or a pile empty) `strong`'s first wish one step greener
+-- (a Duchy for a Province or Gold, an Estate for a Duchy or Silver) or one step browner
+-- (Gold for a Province or Duchy, Silver for an Estate); before that `strong`'s own, so
+-- they cost the search nothing there. As players they lose almost every game (one
+-- greens at every buy near the end, the other never does); as candidates they give the
+-- search the answers that decide the end, which `strong`'s rules (and the scripted
+-- bots') choose among by thresholds: with them (from 5 Provinces) `hard` turned 161
+-- games for and 105 against `strong` on the same 1,600 seeds (docs/BENCHMARKS.md,
+-- issue 28; from 4 Provinces, 114 for and 70 against on 1,200).
+local GREENER = { Province = "Duchy", Gold = "Duchy", Duchy = "Estate", Silver = "Estate",
+  Market = "Duchy", Smithy = "Estate", Militia = "Estate" }
+local BROWNER = { Duchy = "Gold", Estate = "Silver", Province = "Gold" }
+
+local function near_end(k, g)
+  return g:count(k:pile("Province"), 0) <= 5 or k:empty_piles(g) >= 1
+end
+
+-- strong, its first wish replaced by map's card near the end (a Gold it cannot afford
+-- by a Silver; nothing when the coins buy neither), then the same end check.
+local function shifted(map)
+  return function(k, g, p, coins)
+    local w = wants(k, g, p, coins)
+    if near_end(k, g) and w[1] and map[w[1]] then
+      local alt = map[w[1]]
+      if k.cards[alt].cost > coins then alt = alt == "Gold" and "Silver" or nil end
+      if alt == "Silver" and coins < 3 then alt = nil end
+      w = alt and { alt } or NONE
+    end
+    return endgame.check(k, g, p, coins, w)
+  end
+end
+
+return { strong = strong, greener = shifted(GREENER), browner = shifted(BROWNER) }

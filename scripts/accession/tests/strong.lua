@@ -1,0 +1,104 @@
+-- accession/tests/strong.lua: Accession's own bot `strong` (accession/bots.lua), the
+-- search's play-out policy (game.lua: search_playout): what it buys where it differs
+-- from `default`, that it ends games, and that its named form picks what its labelled
+-- form picks; and the search's endgame candidates `greener` and `browner`.
+local kit = require("deckbuilder.testkit")
+local kernel = require("deckbuilder.kernel")
+local game = require("accession.game")
+
+local tests = {}
+
+local function buy(m, p, coins)
+  return game.kernel.bots.strong.buy(game.kernel, m.g, p, coins, 1)
+end
+
+-- A match in which player 1 owns the given cards too (gained before the first turn).
+local function owning(names)
+  return { players = 2, setup = function(g)
+    for _, name in ipairs(names) do game.kernel:gain(g, 1, name) end
+  end }
+end
+
+function tests.test_strong_buys_a_militia_first_then_smithies(T)
+  local m = T.match(owning {})
+  T.eq(buy(m, 1, 4), "Militia", "the first terminal is a Militia")
+  T.eq(game.kernel.bots.default.buy(game.kernel, m.g, 1, 4, 1), "Smithy",
+       "where `default` takes a Smithy")
+  m = T.match(owning { "Militia" })
+  T.eq(buy(m, 1, 4), "Silver", "11 cards: one terminal is enough")
+  m = T.match(owning { "Militia", "Silver", "Silver", "Silver", "Silver", "Silver" })
+  T.eq(buy(m, 1, 4), "Smithy", "16 cards: a second terminal, a Smithy")
+end
+
+function tests.test_strong_buys_a_market_at_5_once_its_terminals_are_enough(T)
+  local m = T.match(owning { "Militia" })
+  T.eq(buy(m, 1, 5), "Market")
+  T.eq(game.kernel.bots.default.buy(game.kernel, m.g, 1, 5, 1), "Silver",
+       "where `default` takes a Silver")
+  T.eq(buy(T.match(owning {}), 1, 5), "Militia", "a terminal wanted comes first")
+end
+
+function tests.test_strong_greens_and_checks_the_end_as_default(T)
+  local m = T.match(kit.match { more = function(g) kit.empty_pile(g, "Province", 1) end })
+  -- one Province left, both at 3 points: the last Province wins the game
+  T.eq(buy(m, 1, 8), "Province")
+  T.eq(buy(m, 1, 6), "Duchy", "Duchy over Gold at 4 Provinces or fewer")
+  T.eq(buy(m, 1, 3), "Estate", "Estate over Silver at 2 or fewer")
+end
+
+function tests.test_strong_finishes_games_with_2_to_4_players(T)
+  for n = 2, 4 do
+    kit.bot_games(T, { players = { n }, seeds = { 10 + n }, bots = { "strong", "default" } })
+  end
+end
+
+function tests.test_strong_names_the_action_and_buy_it_picks_from_the_options(T)
+  kit.check_named_is_labelled(T, {
+    kernel = game.kernel, bot = game.bots.strong, named = game.kernel.bots.strong,
+    name = "strong", seed = 8, max = 5000, min = 30,
+    decision = function(m)
+      local d = m:decision()
+      for i, o in ipairs(d.options) do
+        if o.label == "Play all treasures" then d.options[i] = kernel.PLAY_ALL end
+        local cost = o.label:match("^Buy .* %(%$(%d+)%)$")
+        if cost then o.act, o.cost = "buy", tonumber(cost) end
+      end
+      return d
+    end,
+    buy = function(named, k, g, p)
+      return named.buy(k, g, p, g:counter("coins"), g:counter("turns", p))
+    end,
+  })
+end
+
+local function buy_of(bot, m, p, coins)
+  local b = require("accession.bots")[bot]
+  local w = b(game.kernel, m.g, p, coins)
+  return w[1]
+end
+
+function tests.test_endgame_candidates_buy_as_strong_until_the_end_nears(T)
+  local m = T.match(owning { "Militia", "Silver", "Silver", "Silver", "Silver", "Silver" })
+  for _, coins in ipairs({ 3, 4, 5, 6, 8 }) do
+    local want = buy_of("strong", m, 1, coins)
+    T.eq(buy_of("greener", m, 1, coins), want, "greener, $" .. coins)
+    T.eq(buy_of("browner", m, 1, coins), want, "browner, $" .. coins)
+  end
+end
+
+function tests.test_endgame_candidates_go_one_step_greener_and_browner_near_the_end(T)
+  local m = T.match(kit.match { more = function(g) kit.empty_pile(g, "Province", 6) end })
+  T.eq(buy_of("greener", m, 1, 8), buy_of("strong", m, 1, 8), "6 Provinces left: not yet")
+  m = T.match(kit.match { more = function(g) kit.empty_pile(g, "Province", 5) end })
+  T.eq(buy_of("greener", m, 1, 8), "Duchy", "5 Provinces left: the end nears")
+  m = T.match(kit.match { more = function(g) kit.empty_pile(g, "Province", 4) end })
+  T.eq(buy_of("strong", m, 1, 8), "Province")
+  T.eq(buy_of("greener", m, 1, 8), "Duchy")
+  T.eq(buy_of("browner", m, 1, 8), "Gold")
+  T.eq(buy_of("strong", m, 1, 6), "Duchy")
+  T.eq(buy_of("greener", m, 1, 6), "Estate")
+  T.eq(buy_of("browner", m, 1, 6), "Gold")
+  T.eq(buy_of("greener", m, 1, 3), "Estate", "Silver, one step greener")
+end
+
+return tests

@@ -1,0 +1,137 @@
+/*
+ * test_engine_option_tables.c: a decision's options are read from their Lua tables as Lua
+ * reads them, whatever shape the tables have. g:choose reads each option's label, verb (or
+ * act), space, card and target once; an option that is an empty table reading through its
+ * metatable's __index table (deckbuilder's memo.freeze records, how the deck kit's options
+ * come) is read from that table directly, which must give exactly what a field read gives:
+ * for records frozen at load and at run time, chains of them, tables with keys of their
+ * own and inherited ones, __index functions, and a wrong entity raised as before.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dh_test.h"
+#include "engine.h"
+#include "rig_engine.h"
+
+static const char *const names[] = {"ann", "bob"};
+
+/* A one-file bundle "t" whose turn asks player 1 the options (a Lua expression; `a` is an
+ * entity on player 2's board, `ro(t)` a read-only record of t as memo.freeze makes one,
+ * FROZEN such a record made at load). */
+static engine_bundle *load_options(const char *options, engine_error *err)
+{
+    return rig_engine_load_lua(
+        "t", err,
+        "local function refuse() error('read-only') end\n"
+        "local function ro(t)\n"
+        "  return setmetatable({}, { __index = t, __newindex = refuse, __metatable = 'frozen' })\n"
+        "end\n"
+        "local FROZEN = ro { label = 'End turn', act = 'end' }\n"
+        "return { min_players = 2, max_players = 2,\n"
+        "  zones = { board = 'public' },\n"
+        "  turn = function(g)\n"
+        "    local a = g:new('Imp', 'board', 2)\n"
+        "    g:choose { player = 1, options = %s }\n"
+        "    g:set_counter('done', 0, 1) end,\n"
+        "  finished = function(g) return g:counter('done') == 1 end,\n"
+        "  results = function(g) return { { score = 0 }, { score = 0 } } end }\n",
+        options);
+}
+
+/* The first decision of a match of b (NULL when the match could not start). */
+static engine_match *start(engine_bundle *b, engine_error *err)
+{
+    engine_match_config cfg = {
+        .match_id = "m-t", .game = "t", .seed = 1, .nplayers = 2, .names = names};
+    return engine_match_new(b, &cfg, err);
+}
+
+/* Checks option i's label, verb, space and whether it names the board's entity as card and
+ * as target. */
+static void expect_option(const engine_decision *d, size_t i, const char *label, const char *verb,
+                          const char *space, int card, int target)
+{
+    CU_ASSERT_FATAL(i < d->noptions);
+    const engine_option *o = &d->options[i];
+    CU_ASSERT_STRING_EQUAL(o->label, label);
+    CU_ASSERT_STRING_EQUAL(o->verb, verb);
+    CU_ASSERT_STRING_EQUAL(o->space, space);
+    CU_ASSERT_EQUAL(o->entity != 0, card);
+    CU_ASSERT_EQUAL(o->target != 0, target);
+    if (card)
+        CU_ASSERT_STRING_EQUAL(o->card, "Imp");
+}
+
+static void test_read_only_records_read_as_their_fields(void)
+{
+    engine_error err = {0};
+    engine_bundle *b =
+        load_options("{ FROZEN,"
+                     "  ro { label = 'Imp', card = a, target = a, act = 'play', space = 'board' },"
+                     "  ro(ro { label = 'Twice', verb = 'cast' }),"
+                     "  { label = 'Plain', act = 'buy' } }",
+                     &err);
+    CU_ASSERT_FATAL(b != NULL);
+    engine_match *m = start(b, &err);
+    CU_ASSERT_FATAL(m != NULL);
+    const engine_decision *d = engine_match_decision(m);
+    CU_ASSERT_FATAL(d != NULL && d->noptions == 4);
+    expect_option(d, 0, "End turn", "end", "", 0, 0);
+    expect_option(d, 1, "Imp", "play", "board", 1, 1);
+    expect_option(d, 2, "Twice", "cast", "", 0, 0);
+    expect_option(d, 3, "Plain", "buy", "", 0, 0);
+    engine_match_free(m);
+    engine_bundle_free(b);
+}
+
+static void test_tables_with_own_keys_keep_their_inherited_fields(void)
+{
+    engine_error err = {0};
+    engine_bundle *b = load_options(
+        "{ setmetatable({ label = 'Own' }, { __index = { label = 'Inherited', verb = 'cast',"
+        "                                                card = a } }),"
+        "  setmetatable({}, { __index = function(_, k)"
+        "    if k == 'label' then return 'By function' elseif k == 'act' then return 'fn' end"
+        "  end }),"
+        "  setmetatable({}, { __index = setmetatable({}, { __index = function(_, k)"
+        "    if k == 'label' then return 'Deep' end end }) }) }",
+        &err);
+    CU_ASSERT_FATAL(b != NULL);
+    engine_match *m = start(b, &err);
+    CU_ASSERT_FATAL(m != NULL);
+    const engine_decision *d = engine_match_decision(m);
+    CU_ASSERT_FATAL(d != NULL && d->noptions == 3);
+    expect_option(d, 0, "Own", "cast", "", 1, 0);
+    expect_option(d, 1, "By function", "fn", "", 0, 0);
+    expect_option(d, 2, "Deep", "", "", 0, 0);
+    engine_match_free(m);
+    engine_bundle_free(b);
+}
+
+static void test_read_only_record_naming_no_entity_is_refused(void)
+{
+    engine_error err = {0};
+    engine_bundle *b = load_options("{ ro { label = 'Hit', target = 999 } }", &err);
+    CU_ASSERT_FATAL(b != NULL);
+    engine_match *m = start(b, &err);
+    CU_ASSERT_PTR_NULL(m);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "option 1's target names no entity"));
+    engine_match_free(m);
+    engine_bundle_free(b);
+}
+
+static const dh_test_case cases[] = {
+    {"test_read_only_records_read_as_their_fields", test_read_only_records_read_as_their_fields},
+    {"test_tables_with_own_keys_keep_their_inherited_fields",
+     test_tables_with_own_keys_keep_their_inherited_fields},
+    {"test_read_only_record_naming_no_entity_is_refused",
+     test_read_only_record_naming_no_entity_is_refused},
+    {NULL, NULL},
+};
+
+int main(void)
+{
+    return dh_test_main("engine_option_tables", cases);
+}
