@@ -30,7 +30,6 @@ function tests.test_browner_buys_gold_where_default_buys_a_duchy(T)
   local g, k, default, _, browner = with_provinces(T, 4)
   T.eq(default(k, g, 1, 6, 10), "Duchy", "4 Provinces left, $6")
   T.eq(browner(k, g, 1, 6, 10), "Gold")
-  T.eq(default(k, g, 1, 3, 10), "Silver", "4 Provinces left, $3")
   T.eq(browner(k, g, 1, 2, 10), nil, "4 Provinces left, $2: nothing")
   T.eq(default(k, g, 1, 2, 10), nil)
 end
