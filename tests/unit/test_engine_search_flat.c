@@ -22,6 +22,24 @@
 
 static const char *const names2[] = {"ann", "bob"};
 
+/* A two-player match of game on b, seat 1 the default bot, seat 0 the searcher; options may
+ * be NULL. Fails the test when the engine refuses it. */
+static engine_match *two_seats(engine_bundle *b, const char *id, const char *game, uint64_t seed,
+                               const char *options)
+{
+    static const char *bots[] = {NULL, "default"};
+    engine_match_config mc = {.match_id = id,
+                              .game = game,
+                              .seed = seed,
+                              .nplayers = 2,
+                              .names = names2,
+                              .bots = bots,
+                              .options = options};
+    engine_match *m = rig_engine_match(b, &mc);
+    CU_ASSERT_FATAL(m != NULL);
+    return m;
+}
+
 /* A two-seat game of 40 turns, a shared win whatever is picked (left or right); the bots
  * pick left; %s: the table's extra fields. */
 static const char even_game[] =
@@ -56,15 +74,8 @@ static engine_search_stats first_search(const char *game, const char *fields, ui
     snprintf(text, sizeof text, game, fields);
     engine_bundle *b = rig_engine_load_text(dir, sizeof dir, "even", text);
     CU_ASSERT_FATAL(b != NULL);
-    const char *bots[] = {NULL, "default"};
-    engine_match_config mc = {.match_id = "m-even",
-                              .game = "even",
-                              .seed = 5,
-                              .nplayers = 2,
-                              .names = names2,
-                              .bots = bots};
-    engine_match *m = rig_engine_match(b, &mc);
-    CU_ASSERT_FATAL(m != NULL && engine_match_decision(m) != NULL);
+    engine_match *m = two_seats(b, "m-even", "even", 5, NULL);
+    CU_ASSERT_FATAL(engine_match_decision(m) != NULL);
     engine_search_config cfg = {.iterations = 400};
     engine_search_stats st;
     uint32_t ids[4];
@@ -152,16 +163,7 @@ static void flat_search_check(const char *game, const char *options, size_t nbot
 {
     engine_bundle *b = rig_engine_load_games();
     CU_ASSERT_FATAL(b != NULL);
-    const char *bots[] = {NULL, "default"};
-    engine_match_config mc = {.match_id = "m-flat",
-                              .game = game,
-                              .seed = 4,
-                              .nplayers = 2,
-                              .names = names2,
-                              .bots = bots,
-                              .options = options};
-    engine_match *m = rig_engine_match(b, &mc);
-    CU_ASSERT_FATAL(m != NULL);
+    engine_match *m = two_seats(b, "m-flat", game, 4, options);
     int searched = 0;
     for (int k = 0; k < 30 && engine_match_decision(m); k++) {
         const engine_decision *d = engine_match_decision(m);
@@ -206,15 +208,7 @@ static void test_accession_search_plays_out_with_its_strong_bot(void)
 {
     engine_bundle *b = rig_engine_load_games();
     CU_ASSERT_FATAL(b != NULL);
-    const char *bots[] = {NULL, "default"};
-    engine_match_config mc = {.match_id = "m-strong",
-                              .game = "accession",
-                              .seed = 4,
-                              .nplayers = 2,
-                              .names = names2,
-                              .bots = bots};
-    engine_match *m = rig_engine_match(b, &mc);
-    CU_ASSERT_FATAL(m != NULL);
+    engine_match *m = two_seats(b, "m-strong", "accession", 4, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m->game->search_playout);
     CU_ASSERT_STRING_EQUAL(m->game->search_playout, "strong");
     engine_match_free(m);
@@ -248,15 +242,7 @@ static void test_a_search_world_shuffles_the_same_cards_to_the_same_deck_in_any_
 {
     engine_bundle *b = rig_engine_load_games();
     CU_ASSERT_FATAL(b != NULL);
-    const char *bots[] = {NULL, "default"};
-    engine_match_config mc = {.match_id = "m-shuffle",
-                              .game = "accession",
-                              .seed = 9,
-                              .nplayers = 2,
-                              .names = names2,
-                              .bots = bots};
-    engine_match *m = rig_engine_match(b, &mc);
-    CU_ASSERT_FATAL(m != NULL);
+    engine_match *m = two_seats(b, "m-shuffle", "accession", 9, NULL);
     engine_zone *z = a_deck(m, 5); /* the deck: 7 Copper and 3 Estate less the hand */
     CU_ASSERT_FATAL(z != NULL);
     uint32_t n = z->n, ids[64], rev[64], a[64] = {0}, r[64] = {0};
