@@ -310,6 +310,19 @@ local function named_of(o)
   return nil
 end
 
+-- The pending decision of m as a bot is given it inline: the wire form lacks the kernel's
+-- own option fields, which the Dominion bots read (PLAY_ALL by identity, a buy's act and
+-- cost).
+function kit.inline_decision(m)
+  local d = m:decision()
+  for i, o in ipairs(d.options) do
+    if o.label == "Play all treasures" then d.options[i] = kernel.PLAY_ALL end
+    local cost = o.label:match("^Buy .* %(%$(%d+)%)$")
+    if cost then o.act, o.cost = "buy", tonumber(cost) end
+  end
+  return d
+end
+
 -- Plays a match of two people to its end, every answer the bot's from the labelled
 -- options; at every action decision, and every buy decision once the treasures are
 -- played (a named bot's kernel plays them first), the named form must choose the same.

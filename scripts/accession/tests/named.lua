@@ -3,30 +3,16 @@
 -- chooses from the labelled options; a wrong named buy is refused with a clear error,
 -- and a person still gets the labelled options.
 local kit = require("deckbuilder.testkit")
-local kernel = require("deckbuilder.kernel")
 local game = require("accession.game")
 local k_named = require("dominion.bots").named
 
 local tests = {}
 
--- The pending decision as the bot is given it inline: the wire form lacks the kernel's
--- own option fields, which the Dominion bots read (PLAY_ALL by identity, a buy's act and
--- cost).
-local function bot_decision(m)
-  local d = m:decision()
-  for i, o in ipairs(d.options) do
-    if o.label == "Play all treasures" then d.options[i] = kernel.PLAY_ALL end
-    local cost = o.label:match("^Buy .* %(%$(%d+)%)$")
-    if cost then o.act, o.cost = "buy", tonumber(cost) end
-  end
-  return d
-end
-
 -- The bot's labelled and named forms must choose the same at every decision of a match.
 local function check_named_is_labelled(T, bot_name, seed)
   kit.check_named_is_labelled(T, {
     kernel = game.kernel, bot = game.bots[bot_name], named = k_named("accession")[bot_name],
-    name = bot_name, seed = seed, max = 5000, min = 30, decision = bot_decision,
+    name = bot_name, seed = seed, max = 5000, min = 30, decision = kit.inline_decision,
     buy = function(named, k, g, p)
       return named.buy(k, g, p, g:counter("coins"), g:counter("turns", p))
     end,

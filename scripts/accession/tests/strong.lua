@@ -3,7 +3,6 @@
 -- from `default`, that it ends games, and that its named form picks what its labelled
 -- form picks; and the search's endgame candidates `greener` and `browner`.
 local kit = require("deckbuilder.testkit")
-local kernel = require("deckbuilder.kernel")
 local game = require("accession.game")
 
 local tests = {}
@@ -56,15 +55,7 @@ function tests.test_strong_names_the_action_and_buy_it_picks_from_the_options(T)
   kit.check_named_is_labelled(T, {
     kernel = game.kernel, bot = game.bots.strong, named = game.kernel.bots.strong,
     name = "strong", seed = 8, max = 5000, min = 30,
-    decision = function(m)
-      local d = m:decision()
-      for i, o in ipairs(d.options) do
-        if o.label == "Play all treasures" then d.options[i] = kernel.PLAY_ALL end
-        local cost = o.label:match("^Buy .* %(%$(%d+)%)$")
-        if cost then o.act, o.cost = "buy", tonumber(cost) end
-      end
-      return d
-    end,
+    decision = kit.inline_decision,
     buy = function(named, k, g, p)
       return named.buy(k, g, p, g:counter("coins"), g:counter("turns", p))
     end,
