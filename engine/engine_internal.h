@@ -7,7 +7,8 @@
  *   engine_files.c    a bundle's script files in memory
  *   engine_watchdog.c the clock and the deadline of script calls
  *   engine_map.c      the hash map under zones, attributes and counters
- *   engine_state.c    match state, RNG, the snapshot format; engine_shuffle.c: the rules' shuffle
+ *   engine_state.c    match state, RNG and the snapshot format
+ *   engine_shuffle.c  the rules' shuffle (sorted first in a search's world)
  *   engine_bounded.c  bounds on what a script sizes: C library work, texts it sends
  *   engine_freeze.c   module state read-only after load; emptying caches
  *   engine_sandbox.c  what scripts may reach; `require`
@@ -32,13 +33,10 @@
  *   engine_search.c   the search bot's tree and its answer (engine_search_impl.h: their state)
  *   engine_rules_t.c  the `T` table of rules tests; engine_rules.c runs them;
  *                     engine_rules_diff.c tells where T.eq's values first differ
- * Users outside engine/: the unit tests' engine rig (tests/unit/rig_engine.c, to intern
- * names in another order, as another process would), test_engine_determinism.c (the
- * option limit), test_engine_sandbox.c (a full collection in the VM) and
- * test_engine_search.c (a twin match with other hidden cards) and test_engine_present.c
- * (each shipped game's zones table against its hints), and the fuzz targets of the manifest
- * and snapshot parsers. They link dh_engine_internal; nothing else can include it, as only
- * engine/include/ (engine.h, engine_replay.h) is on dh_engine's public include path.
+ * Users outside engine/: the unit tests' rig (tests/unit/rig_engine.c), the unit tests that
+ * look inside a match or a game (test_engine_determinism, _present, _sandbox, _search,
+ * _search_flat) and the fuzz targets of the manifest and snapshot parsers. They link
+ * dh_engine_internal; nothing else can, as only engine/include/ is public.
  */
 #ifndef DECKHAND_ENGINE_INTERNAL_H
 #define DECKHAND_ENGINE_INTERNAL_H
@@ -179,10 +177,8 @@ typedef struct {
     size_t ncards;
     engine_bot *bots;
     size_t nbots;
-    /* `search_playout`: the bot a search plays its worlds out with and measures the other
-       answers against (one of bots' names), NULL: `default` */
-    const char *search_playout;
-    engine_option_spec *specs; /* the options it declares (engine_options.c) */
+    const char *search_playout; /* the bot a search plays out with (of bots), NULL: default */
+    engine_option_spec *specs;  /* the options it declares (engine_options.c) */
     size_t nspecs;
     const char **bot_names;  /* nbots names: "default" first, then by name */
     bool has_presentation;   /* the game table has a `presentation` table */

@@ -13,12 +13,13 @@
  *      piles, counts of every zone, each player's card totals) and with nothing it does
  *      not: no real deck order, no real opponent hand, no real future shuffle; and, where
  *      the game says so, the copy's later shuffles sort their cards by name first
- *      (engine_match_shuffle, engine_shuffle.c), so the order cards were discarded in does not part
- * two answers' worlds;
+ *      (engine_match_shuffle, engine_shuffle.c), so the order cards were discarded in
+ *      does not part two answers' worlds;
  *   3. play out: every seat handed to its strategy (the game's play-out bot for searched
- *      or human seats: `search_playout`, else "default") and the copy run inline, like `deckhand
- * sim`, to the end, or, when the game has an evaluation hint (`evaluate`, docs/SCRIPTING.md), to
- * `depth` turns after the searched decision's and scored by the hint;
+ *      or human seats: `search_playout`, else "default") and the copy run inline, like
+ *      `deckhand sim`, to the end, or, when the game has an evaluation hint (`evaluate`,
+ *      docs/SCRIPTING.md), to `depth` turns after the searched decision's and scored by
+ *      the hint;
  *   4. result: mostly the share of the win, partly the score margin (search_rewards).
  * A world's number alone decides its deal and its generator (common random numbers), and
  * each hidden group is sorted by name before it is dealt: the world never depends on where
@@ -237,12 +238,12 @@ int search_evaluate(engine_match *c, uint32_t turns, double *r)
 }
 
 /* Every seat without a strategy gets the game's play-out bot (search_policy), and the
- * copy runs inline (no coroutine yields any more) to its end, or, when the game has an evaluation
- * hint and s->depth is set, to the end of the s->depth-th turn after the searched decision's. That
- * turn is counted from the searched match, not from the copy, so every answer is scored
- * at the same turn: counted from the copy, an answer that ends the turn got a turn more
- * of play before the hint (docs/BENCHMARKS.md, issue 28). 0, or -1 when the copy could
- * not finish. */
+ * copy runs inline (no coroutine yields any more) to its end, or, when the game has an
+ * evaluation hint and s->depth is set, to the end of the s->depth-th turn after the
+ * searched decision's. That turn is counted from the searched match, not from the copy,
+ * so every answer is scored at the same turn: counted from the copy, an answer that ends
+ * the turn got a turn more of play before the hint (docs/BENCHMARKS.md, issue 28). 0, or
+ * -1 when the copy could not finish. */
 int search_playout(search *s, engine_match *c)
 {
     int ref = LUA_NOREF;
