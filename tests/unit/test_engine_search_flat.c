@@ -40,31 +40,26 @@ static engine_match *two_seats(engine_bundle *b, const char *id, const char *gam
     return m;
 }
 
-/* A two-seat game of 40 turns, a shared win whatever is picked (left or right); the bots
- * pick left; %s: the table's extra fields. */
-static const char even_game[] =
-    "return { min_players = 2, max_players = 2, %s\n"
-    "  turn = function(g)\n"
-    "    local p = g:counter('turns', 0) %% 2 + 1\n"
-    "    g:add_counter('turns', 0, 1)\n"
-    "    g:choose { player = p, options = { { label = 'left' }, { label = 'right' } } }\n"
-    "  end,\n"
-    "  finished = function(g) return g:counter('turns', 0) >= 40 end,\n"
+/* A two-seat game of 40 turns, a shared win whatever is picked (left or right), up to its
+ * bots; %s: the table's extra fields. */
+#define EVEN_GAME_BUT_BOTS                                                                         \
+    "return { min_players = 2, max_players = 2, %s\n"                                              \
+    "  turn = function(g)\n"                                                                       \
+    "    local p = g:counter('turns', 0) %% 2 + 1\n"                                               \
+    "    g:add_counter('turns', 0, 1)\n"                                                           \
+    "    g:choose { player = p, options = { { label = 'left' }, { label = 'right' } } }\n"         \
+    "  end,\n"                                                                                     \
+    "  finished = function(g) return g:counter('turns', 0) >= 40 end,\n"                           \
     "  results = function(g) return { { score = 0 }, { score = 0 } } end,\n"
-    "  bots = { default = function() return { 1 } end } }\n";
+
+/* The even game whose bots pick left. */
+static const char even_game[] =
+    EVEN_GAME_BUT_BOTS "  bots = { default = function() return { 1 } end } }\n";
 
 /* The even game with two bots that disagree: `default` picks left, `other` right. */
 static const char split_game[] =
-    "return { min_players = 2, max_players = 2, %s\n"
-    "  turn = function(g)\n"
-    "    local p = g:counter('turns', 0) %% 2 + 1\n"
-    "    g:add_counter('turns', 0, 1)\n"
-    "    g:choose { player = p, options = { { label = 'left' }, { label = 'right' } } }\n"
-    "  end,\n"
-    "  finished = function(g) return g:counter('turns', 0) >= 40 end,\n"
-    "  results = function(g) return { { score = 0 }, { score = 0 } } end,\n"
-    "  bots = { default = function() return { 1 } end,\n"
-    "           other = function() return { 2 } end } }\n";
+    EVEN_GAME_BUT_BOTS "  bots = { default = function() return { 1 } end,\n"
+                       "           other = function() return { 2 } end } }\n";
 
 /* What a search of 400 play-outs of game's first decision did, the table's extra fields
  * given; its answer (one option) into *answer. */
