@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_store.h"
 #include "dh_clock.h"
-#include "store.h"
 
 #define MATCHES   200
 #define SNAP_LEN  1320
@@ -51,24 +51,6 @@ static void bench_print_calls(redisContext *c, double commits)
             printf(" %s=%.3f", name, (double)calls / commits);
     }
     freeReplyObject(r);
-}
-
-static int bench_start_matches(store *s, char ids[][32])
-{
-    for (int m = 0; m < MATCHES; m++) {
-        snprintf(ids[m], sizeof ids[m], "m-bench-%d", m);
-        store_meta meta = {.match_id = ids[m],
-                           .game = "dominion",
-                           .bundle = "b",
-                           .worker = "wk-bench",
-                           .players = "a,b",
-                           .player_ids = "p1,p2"};
-        if (store_op(s, dh_now_ms()) < 0 || store_put_meta(s, &meta) < 0)
-            return -1;
-    }
-    store_flush(s, dh_now_ms());
-    store_next(s);
-    return 0;
 }
 
 /* One flush of per commits, the k-th commit of the run first; -1 when one failed. */
@@ -116,7 +98,7 @@ int main(int argc, char **argv)
         snap[i] = (uint8_t)rand();
     store s;
     if (batches < 1 || per < 1 || store_init(&s, argv[1], 2000) < 0 ||
-        bench_start_matches(&s, ids) < 0) {
+        bench_store_start(&s, ids, MATCHES, "m-bench") < 0) {
         fprintf(stderr, "bench_redis_commit: cannot start the matches on %s\n", argv[1]);
         return 1;
     }

@@ -10,17 +10,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "store.h"
+#include "bench_store.h"
+#include "dh_clock.h"
 
 #define MATCHES 50
 
 static uint64_t bench_us(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+    return dh_now_ns() / 1000;
 }
 
 static int bench_cmp(const void *a, const void *b)
@@ -32,20 +30,10 @@ static int bench_cmp(const void *a, const void *b)
 /* BATCHES flushes of one commit each on store s; their durations into us. 0, or -1. */
 static int bench_run(store *s, const char *tag, int batches, uint64_t *us)
 {
-    char ids[MATCHES][32], entry[64];
-    for (int m = 0; m < MATCHES; m++) {
-        snprintf(ids[m], sizeof ids[m], "bench-%s-%d", tag, m);
-        store_meta meta = {.match_id = ids[m],
-                           .game = "dominion",
-                           .bundle = "b",
-                           .worker = "wk-bench",
-                           .players = "a,b",
-                           .player_ids = "p1,p2"};
-        if (store_op(s, bench_us() / 1000) < 0 || store_put_meta(s, &meta) < 0)
-            return -1;
-    }
-    store_flush(s, bench_us() / 1000);
-    store_next(s);
+    char ids[MATCHES][32], entry[64], prefix[32];
+    snprintf(prefix, sizeof prefix, "bench-%s", tag);
+    if (bench_store_start(s, ids, MATCHES, prefix) < 0)
+        return -1;
     for (int i = 0; i < batches; i++) {
         snprintf(entry, sizeof entry, "answer-%d", i);
         store_commit c = {.match_id = ids[i % MATCHES],
