@@ -77,8 +77,15 @@ int main(int argc, char **argv)
     for (int k = 0; k < 2 && us; k++) {
         store s;
         setenv("DECKHAND_REDIS_WAIT", modes[k], 1);
-        if (store_init(&s, argv[1], 1000) < 0 || bench_run(&s, names[k], batches, us) < 0) {
+        if (store_init(&s, argv[1], 1000) < 0) {
             fprintf(stderr, "bench_redis_wait: the store failed (%s)\n", names[k]);
+            free(us);
+            return 1;
+        }
+        if (bench_run(&s, names[k], batches, us) < 0) {
+            fprintf(stderr, "bench_redis_wait: the store failed (%s)\n", names[k]);
+            store_close(&s);
+            free(us);
             return 1;
         }
         bench_report(names[k], us, batches);
