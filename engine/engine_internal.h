@@ -412,8 +412,6 @@ void engine_match_shuffle(engine_match *m, engine_zone *z);
 typedef struct {
     uint8_t *p;
     size_t len, cap;
-    uint32_t *sidx; /* scratch: intern id -> snapshot string index */
-    size_t sidx_cap;
 } engine_buf;
 
 void engine_buf_free(engine_buf *bf);

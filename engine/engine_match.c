@@ -355,9 +355,6 @@ void engine_match_settle(engine_match *m)
     engine_buf_free(&m->prev_snap);
     engine_log_free(&m->prev_log);
     engine_buf_free(&m->scratch);
-    free(m->snap.sidx);
-    m->snap.sidx = NULL;
-    m->snap.sidx_cap = 0;
     if (m->snap.p && m->snap.cap > m->snap.len) {
         uint8_t *p = realloc(m->snap.p, m->snap.len ? m->snap.len : 1);
         if (p) {

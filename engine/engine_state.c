@@ -286,7 +286,6 @@ void engine_zone_shuffle(engine_state *st, engine_zone *z)
 void engine_buf_free(engine_buf *bf)
 {
     free(bf->p);
-    free(bf->sidx);
     memset(bf, 0, sizeof *bf);
 }
 
@@ -363,49 +362,52 @@ static uint32_t save_sorted(save_kv *tmp, const engine_map *mp, const engine_int
     return n;
 }
 
+/* A save's scratch on the stack when the bundle's names and the state's entries fit (a
+ * snapshot is saved at every turn boundary: no malloc and free for it then), else on the
+ * heap. */
+#define SAVE_STACK_NAMES 1024
+#define SAVE_STACK_KV    128
+
 /* The state in the layout of version (1: without public_seq). */
 static int state_save(const engine_state *st, const engine_intern *in, engine_buf *out,
                       uint32_t version)
 {
-    save_kv *tmp = NULL;
-    uint32_t *used = NULL;
-    out->len = 0;
-    /* Mark every name the state uses, then number them in string order. */
-    if (out->sidx_cap < in->n) {
-        uint32_t *s = realloc(out->sidx, sizeof(uint32_t) * in->n);
-        if (!s)
-            goto err;
-        out->sidx = s;
-        out->sidx_cap = in->n;
-    }
-    memset(out->sidx, 0, sizeof(uint32_t) * in->n);
-    for (uint32_t i = 0; i < st->nents; i++)
-        out->sidx[st->ents[i].name] = 1;
-    for (uint32_t i = 0; i < st->nzones; i++)
-        out->sidx[st->zones[i].name] = 1;
-    for (uint32_t i = 0; i < st->attrs.n; i++)
-        if (st->attrs.kv[i].val)
-            out->sidx[(uint32_t)st->attrs.kv[i].key] = 1;
-    for (uint32_t i = 0; i < st->counters.n; i++)
-        out->sidx[(uint32_t)(st->counters.kv[i].key >> 32)] = 1;
-    uint32_t nused = 0;
-    used = malloc(sizeof(uint32_t) * (in->n ? in->n : 1));
-    if (!used || engine_intern_sorted(in) < 0)
-        goto err;
-    for (uint32_t i = 0; i + 1 < in->n; i++) /* the marked ones, in string order */
-        if (out->sidx[in->order[i]])
-            used[nused++] = in->order[i];
-    size_t strbytes = 0;
-    for (uint32_t i = 0; i < nused; i++) {
-        out->sidx[used[i]] = i;
-        strbytes += 4 + in->v[used[i]].len;
-    }
+    uint32_t sidx_stack[SAVE_STACK_NAMES], used_stack[SAVE_STACK_NAMES];
+    save_kv tmp_stack[SAVE_STACK_KV];
+    bool small = in->n <= SAVE_STACK_NAMES;
     size_t nkv = st->attrs.n > st->counters.n ? st->attrs.n : st->counters.n;
     if (st->zone_map.n > nkv)
         nkv = st->zone_map.n;
-    tmp = malloc(sizeof *tmp * (nkv ? nkv : 1));
-    if (!tmp)
+    /* sidx: intern id -> the name's index in the snapshot's strings */
+    uint32_t *sidx = small ? sidx_stack : malloc(sizeof(uint32_t) * in->n);
+    uint32_t *used = small ? used_stack : malloc(sizeof(uint32_t) * in->n);
+    save_kv *tmp = nkv <= SAVE_STACK_KV ? tmp_stack : malloc(sizeof *tmp * nkv);
+    int rc = -1;
+    out->len = 0;
+    if (!sidx || !used || !tmp)
         goto err;
+    /* Mark every name the state uses, then number them in string order. */
+    memset(sidx, 0, sizeof(uint32_t) * in->n);
+    for (uint32_t i = 0; i < st->nents; i++)
+        sidx[st->ents[i].name] = 1;
+    for (uint32_t i = 0; i < st->nzones; i++)
+        sidx[st->zones[i].name] = 1;
+    for (uint32_t i = 0; i < st->attrs.n; i++)
+        if (st->attrs.kv[i].val)
+            sidx[(uint32_t)st->attrs.kv[i].key] = 1;
+    for (uint32_t i = 0; i < st->counters.n; i++)
+        sidx[(uint32_t)(st->counters.kv[i].key >> 32)] = 1;
+    uint32_t nused = 0;
+    if (engine_intern_sorted(in) < 0)
+        goto err;
+    for (uint32_t i = 0; i + 1 < in->n; i++) /* the marked ones, in string order */
+        if (sidx[in->order[i]])
+            used[nused++] = in->order[i];
+    size_t strbytes = 0;
+    for (uint32_t i = 0; i < nused; i++) {
+        sidx[used[i]] = i;
+        strbytes += 4 + in->v[used[i]].len;
+    }
 
     size_t need = 64 + 8 * 5 + (size_t)st->np * (8 + 12) + strbytes + 4 + (size_t)st->nents * 4 +
                   4 + (size_t)st->nzones * 12 + (size_t)st->nents * 4 + 4 +
@@ -439,13 +441,13 @@ static int state_save(const engine_state *st, const engine_intern *in, engine_bu
     }
     put_u32(out, st->nents);
     for (uint32_t i = 0; i < st->nents; i++)
-        put_u32(out, out->sidx[st->ents[i].name]);
+        put_u32(out, sidx[st->ents[i].name]);
     /* zones */
     uint32_t n = save_sorted(tmp, &st->zone_map, in, 0);
     put_u32(out, n);
     for (uint32_t i = 0; i < n; i++) {
         const engine_zone *z = &st->zones[tmp[i].kv.val];
-        put_u32(out, out->sidx[z->name]);
+        put_u32(out, sidx[z->name]);
         put_u32(out, (uint32_t)z->owner);
         put_u32(out, z->n);
         for (uint32_t j = 0; j < z->n; j++)
@@ -456,24 +458,26 @@ static int state_save(const engine_state *st, const engine_intern *in, engine_bu
     put_u32(out, n);
     for (uint32_t i = 0; i < n; i++) {
         put_u32(out, (uint32_t)(tmp[i].kv.key >> 32));
-        put_u32(out, out->sidx[(uint32_t)tmp[i].kv.key]);
+        put_u32(out, sidx[(uint32_t)tmp[i].kv.key]);
         put_u64(out, (uint64_t)tmp[i].kv.val);
     }
     /* counters: kept even at zero, since views list every counter ever set */
     n = save_sorted(tmp, &st->counters, in, 0);
     put_u32(out, n);
     for (uint32_t i = 0; i < n; i++) {
-        put_u32(out, out->sidx[(uint32_t)(tmp[i].kv.key >> 32)]);
+        put_u32(out, sidx[(uint32_t)(tmp[i].kv.key >> 32)]);
         put_u32(out, (uint32_t)tmp[i].kv.key);
         put_u64(out, (uint64_t)tmp[i].kv.val);
     }
-    free(tmp);
-    free(used);
-    return 0;
+    rc = 0;
 err:
-    free(tmp);
-    free(used);
-    return -1;
+    if (tmp != tmp_stack)
+        free(tmp);
+    if (used != used_stack)
+        free(used);
+    if (sidx != sidx_stack)
+        free(sidx);
+    return rc;
 }
 
 int engine_state_save(const engine_state *st, const engine_intern *in, engine_buf *out)

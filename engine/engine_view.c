@@ -9,6 +9,7 @@
  * and its restored copy produce the same view. Cards are named only: their static data
  * (cost, types, text) is the game's Catalog, built here too and sent once per bundle.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,6 +71,46 @@ static uint64_t view_mix_str(uint64_t h, const char *s)
 static size_t view_align(size_t n)
 {
     return (n + 15) & ~(size_t)15;
+}
+
+/* Each thread keeps the largest chunk (up to VIEW_SPARE_MAX) of the last View it freed
+ * and starts its next View in it, so a seat's View after every answer costs no malloc and
+ * free in the steady state (issue 27): a View needs the same room as the one before. The
+ * spare is a thread's, behind a key whose destructor frees it when the thread ends. */
+#define VIEW_SPARE_MAX 65536
+
+static pthread_key_t view_spare_key;
+static pthread_once_t view_spare_once = PTHREAD_ONCE_INIT;
+static int view_spare_ok;
+
+static void view_spare_init(void)
+{
+    view_spare_ok = pthread_key_create(&view_spare_key, free) == 0;
+}
+
+/* This thread's spare chunk, taken (NULL when it has none). */
+static view_chunk *view_spare_take(void)
+{
+    pthread_once(&view_spare_once, view_spare_init);
+    if (!view_spare_ok)
+        return NULL;
+    view_chunk *c = pthread_getspecific(view_spare_key);
+    if (c)
+        pthread_setspecific(view_spare_key, NULL);
+    return c;
+}
+
+/* c kept as this thread's spare when it is larger than the one kept (which is freed), else
+ * freed. */
+static void view_spare_keep(view_chunk *c)
+{
+    view_chunk *old = view_spare_ok ? pthread_getspecific(view_spare_key) : NULL;
+    if (!view_spare_ok || c->cap > VIEW_SPARE_MAX || (old && old->cap >= c->cap) ||
+        pthread_setspecific(view_spare_key, c) != 0) {
+        free(c);
+        return;
+    }
+    free(old);
 }
 
 /* A new chunk of at least need bytes, twice the last one's size or more. */
@@ -140,7 +181,7 @@ void engine_view_free(Deckhand__View *v)
     view_chunk *c = a->head;
     while (c) { /* the last one holds the arena itself: nothing is read after it */
         view_chunk *next = c->next;
-        free(c);
+        view_spare_keep(c);
         c = next;
     }
 }
@@ -331,9 +372,13 @@ static int fill_view(view_arena *a, const engine_match *m, int seat, uint32_t *o
 Deckhand__View *engine_match_view(const engine_match *m, int seat)
 {
     /* The first chunk holds the arena (and so the View) at its start. */
-    view_chunk *first = view_chunk_new(VIEW_CHUNK, 0);
-    if (!first)
+    view_chunk *first = view_spare_take();
+    if (first) {
+        first->next = NULL;
+        first->at = 0;
+    } else if (!(first = view_chunk_new(VIEW_CHUNK, 0))) {
         return NULL;
+    }
     view_arena *a = (view_arena *)((char *)first + view_align(sizeof *first));
     first->at = view_align(sizeof *a);
     memset(a, 0, sizeof *a);

@@ -119,7 +119,7 @@ static const char worker_usage[] =
     "  --quarantine-after  a match whose default answers fail in a card script K times\n"
     "                in a row ends as a script error (DECKHAND_WORKER_QUARANTINE_AFTER, 3)\n"
     "  --snapshot-every  a match's snapshot is written to Redis every N turn boundaries,\n"
-    "                its answers logged between (DECKHAND_WORKER_SNAPSHOT_EVERY, 4)\n"
+    "                its answers logged between (DECKHAND_WORKER_SNAPSHOT_EVERY, 8)\n"
     "  --snapshot-codec  how snapshots are compressed: zstd, or zlib, which workers of a\n"
     "                release before zstd can read (DECKHAND_WORKER_SNAPSHOT_CODEC, zstd)\n"
     "  --max-spectators  watchers per match; more get FULL (DECKHAND_MAX_SPECTATORS, 32)\n"

@@ -5,13 +5,16 @@
  * (engine_intern_sorted) rather than from sorting the strings at every turn boundary, so
  * this reads the snapshot's bytes back and checks the order against the strings
  * themselves, on the mini fixture game whose traps option brings new zones and counters
- * mid-match.
+ * mid-match. It reaches inside the engine (engine_internal.h) to intern names no state
+ * uses, past the count a snapshot's scratch holds on the stack: the bytes stay the same.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dh_test.h"
 #include "engine.h"
+#include "engine_internal.h"
 #include "rig_engine.h"
 
 #define MAX_NAMES 512
@@ -148,7 +151,55 @@ static void test_snapshot_keeps_string_order_as_names_appear(void)
     engine_bundle_free(b);
 }
 
+#define UNUSED_NAMES 1100 /* more than engine_state.c's SAVE_STACK_NAMES, 1,024 */
+
+static int intern_unused(lua_State *L)
+{
+    engine_bundle *b = lua_touserdata(L, 1);
+    for (int i = 0; i < UNUSED_NAMES; i++) {
+        char s[32];
+        int n = snprintf(s, sizeof s, "unused-%04d", i);
+        engine_intern_c(b, L, s, (size_t)n);
+    }
+    return 0;
+}
+
+/* The state's snapshot, saved now, into a malloc'd copy of *len bytes. */
+static uint8_t *saved(engine_match *m, size_t *len)
+{
+    engine_buf buf = {0};
+    CU_ASSERT_EQUAL_FATAL(engine_state_save(&m->st, &m->b->names, &buf), 0);
+    *len = buf.len;
+    return buf.p;
+}
+
+static void test_snapshot_is_the_same_when_the_bundle_has_more_names_than_the_stack_holds(void)
+{
+    engine_bundle *b = rig_engine_load_mini();
+    engine_match *m = rig_engine_mini_match(b, 14, "traps=1", NULL);
+    CU_ASSERT_FATAL(m != NULL);
+    for (int turn = 0; turn < 6 && !engine_match_finished(m); turn++)
+        rig_engine_mini_pass_turn(m);
+    CU_ASSERT_FATAL(b->names.n < 1024); /* the first save's scratch is on the stack */
+    size_t n_small = 0, n_big = 0;
+    uint8_t *small = saved(m, &n_small);
+    lua_pushcfunction(b->L, intern_unused);
+    lua_pushlightuserdata(b->L, b);
+    CU_ASSERT_EQUAL_FATAL(lua_pcall(b->L, 1, 0, 0), LUA_OK);
+    CU_ASSERT_FATAL(b->names.n > 1024); /* the second's on the heap */
+    uint8_t *big = saved(m, &n_big);
+    CU_ASSERT_EQUAL(n_big, n_small);
+    CU_ASSERT(n_big == n_small && !memcmp(big, small, n_small));
+    check_snapshot_order(big, n_big);
+    free(small);
+    free(big);
+    engine_match_free(m);
+    engine_bundle_free(b);
+}
+
 static const dh_test_case cases[] = {
+    {"test_snapshot_is_the_same_when_the_bundle_has_more_names_than_the_stack_holds",
+     test_snapshot_is_the_same_when_the_bundle_has_more_names_than_the_stack_holds},
     {"test_snapshot_keeps_string_order_as_names_appear",
      test_snapshot_keeps_string_order_as_names_appear},
     {NULL, NULL},

@@ -1,8 +1,10 @@
 /*
  * test_engine_view.c: what a seat's View may show (engine/engine_view.c), on the small
  * fixture game in tests/fixtures/bundle/mini: no deck order, no other player's hand, only
- * the top card of a discard pile, nothing of a zone hidden through its prefix.
+ * the top card of a discard pile, nothing of a zone hidden through its prefix; a View
+ * built in the arena a freed one leaves to its thread packs to the same bytes.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,7 +193,69 @@ static void test_public_view_shows_no_hand_and_no_decision(void)
     engine_bundle_free(b);
 }
 
+/* v packed, into a malloc'd buffer of *n bytes; v freed. */
+static uint8_t *view_bytes(Deckhand__View *v, size_t *n)
+{
+    CU_ASSERT_FATAL(v != NULL);
+    *n = deckhand__view__get_packed_size(v);
+    uint8_t *p = malloc(*n ? *n : 1);
+    CU_ASSERT_FATAL(p != NULL);
+    CU_ASSERT_EQUAL(deckhand__view__pack(v, p), *n);
+    engine_view_free(v);
+    return p;
+}
+
+typedef struct {
+    const engine_match *m;
+    uint8_t *bytes;
+    size_t n;
+} view_job;
+
+/* A thread of its own has no arena kept from an earlier View: its first one is fresh. Its
+ * kept arena is freed as it ends (LeakSanitizer checks that under ASan). */
+static void *fresh_view(void *arg)
+{
+    view_job *j = arg;
+    j->bytes = view_bytes(engine_match_view(j->m, 0), &j->n);
+    return NULL;
+}
+
+static void test_view_in_a_reused_arena_packs_the_same_bytes(void)
+{
+    engine_bundle *b = rig_engine_load_mini();
+    engine_match *m = rig_engine_mini_match(b, 12, NULL, NULL);
+    CU_ASSERT_FATAL(m != NULL);
+    rig_engine_mini_pass_turn(m);
+    view_job fresh = {.m = m};
+    pthread_t t;
+    CU_ASSERT_FATAL(pthread_create(&t, NULL, fresh_view, &fresh) == 0);
+    pthread_join(t, NULL);
+    /* this thread's arena last held other Views: seat 1's (another hand, no decision) and
+     * the public one, each freed before the next is built */
+    size_t n;
+    free(view_bytes(engine_match_view(m, 1), &n));
+    free(view_bytes(engine_match_view(m, ENGINE_SEAT_PUBLIC), &n));
+    uint8_t *again = view_bytes(engine_match_view(m, 0), &n);
+    CU_ASSERT_EQUAL(n, fresh.n);
+    CU_ASSERT(n == fresh.n && !memcmp(again, fresh.bytes, n));
+    /* two Views held at once: the second does not share the first's arena */
+    Deckhand__View *v0 = engine_match_view(m, 0), *v1 = engine_match_view(m, 1);
+    CU_ASSERT_FATAL(v0 != NULL && v1 != NULL);
+    uint8_t *b1 = view_bytes(v1, &n), *b0;
+    size_t n0;
+    b0 = view_bytes(v0, &n0);
+    CU_ASSERT(n0 == fresh.n && !memcmp(b0, fresh.bytes, n0));
+    free(b0);
+    free(b1);
+    free(again);
+    free(fresh.bytes);
+    engine_match_free(m);
+    engine_bundle_free(b);
+}
+
 static const dh_test_case cases[] = {
+    {"test_view_in_a_reused_arena_packs_the_same_bytes",
+     test_view_in_a_reused_arena_packs_the_same_bytes},
     {"test_public_view_shows_no_hand_and_no_decision",
      test_public_view_shows_no_hand_and_no_decision},
     {"test_view_hides_decks_and_other_hands", test_view_hides_decks_and_other_hands},

@@ -112,19 +112,20 @@ static char *stored_snap(const char *id, size_t *len)
     return v;
 }
 
-/* A snapshot goes to Redis every snap_every turn boundaries, the answers between on the
- * log across those boundaries; an adopter replays them onto the older snapshot and reaches
- * exactly the state the old owner had. */
-static void test_worker_snapshots_every_k_boundaries_and_adopts_across_them(void)
+/* A snapshot goes to Redis every k turn boundaries (set = 0: the host's default, k), the
+ * answers between on the log across those boundaries, over plays answers; an adopter
+ * replays them onto the older snapshot and reaches exactly the state the old owner had. */
+static void check_snapshots_every(uint32_t set, uint64_t k, int plays)
 {
     rig_worker r;
     rig_worker_open(&r, "scripts", NULL);
-    r.h.snap_every = 3;
+    if (set)
+        r.h.snap_every = set;
     host_match *hm = rig_worker_started(&r, "m-every", "dominion", NULL);
     uint64_t cmd = 1, written = engine_match_snapshot_version(hm->m);
     size_t len = 0, since = 0, writes = 0, spanned = 0;
     char *snap = stored_snap("m-every", &len);
-    for (int i = 0; i < 60; i++) {
+    for (int i = 0; i < plays; i++) {
         uint64_t before = engine_match_snapshot_version(hm->m);
         rig_worker_play(&r, hm, 1, &cmd);
         uint64_t now = engine_match_snapshot_version(hm->m);
@@ -132,13 +133,13 @@ static void test_worker_snapshots_every_k_boundaries_and_adopts_across_them(void
         char *next = stored_snap("m-every", &nlen);
         bool changed = nlen != len || memcmp(next, snap, len);
         since++;
-        if (changed) { /* only once three boundaries passed since the last one */
-            CU_ASSERT_TRUE(now - written >= 3);
+        if (changed) { /* only once k boundaries passed since the last one */
+            CU_ASSERT_TRUE(now - written >= k);
             written = now;
             since = engine_match_log_len(hm->m);
             writes++;
         } else {
-            CU_ASSERT_TRUE(now - written < 3);
+            CU_ASSERT_TRUE(now - written < k);
             spanned += now != before; /* a boundary passed, no snapshot: logged across it */
         }
         CU_ASSERT_EQUAL(rig_worker_redis_int("LLEN", "match:{m-every}:log"), (long long)since);
@@ -162,6 +163,18 @@ static void test_worker_snapshots_every_k_boundaries_and_adopts_across_them(void
     host_free(&h2);
     store_close(&st2);
     rig_worker_close(&r);
+}
+
+static void test_worker_snapshots_every_k_boundaries_and_adopts_across_them(void)
+{
+    check_snapshots_every(3, 3, 60);
+}
+
+/* The default: every 8 boundaries (a snapshot's zstd was an eighth of the worker's
+ * instructions per answer at every 4th; docs/BENCHMARKS.md, issue 27). */
+static void test_worker_snapshots_every_8_boundaries_by_default(void)
+{
+    check_snapshots_every(0, 8, 100);
 }
 
 static void test_worker_check_owned_drops_matches_moved_away(void)
@@ -265,6 +278,8 @@ int main(void)
          test_worker_adopts_a_big_move_in_rounds_bounded_in_time},
         {"worker_snapshots_every_k_boundaries_and_adopts_across_them",
          test_worker_snapshots_every_k_boundaries_and_adopts_across_them},
+        {"worker_snapshots_every_8_boundaries_by_default",
+         test_worker_snapshots_every_8_boundaries_by_default},
         {"worker_check_owned_drops_matches_moved_away",
          test_worker_check_owned_drops_matches_moved_away},
         {NULL, NULL},

@@ -50,9 +50,11 @@
 #define HOST_QUARANTINE_AFTER 3
 /* A running match's snapshot goes to Redis every host.snap_every turn boundaries (and at
  * its start, its end and a bundle move); the answers between are appended to its log, which
- * an adopter replays on top of it. A snapshot costs a deflate and the largest write of a
- * commit; replaying a few turns' answers on adoption costs far less (docs/worker.md). */
-#define HOST_SNAPSHOT_EVERY 4
+ * an adopter replays on top of it. A snapshot costs its compression and the largest write
+ * of a commit; replaying a few turns' answers on adoption costs far less (docs/worker.md).
+ * 8, not 4: a twelfth of the worker's instructions per answer for about 300 bytes more per
+ * running match in Redis (docs/BENCHMARKS.md, issue 27, the worker's sixth step). */
+#define HOST_SNAPSHOT_EVERY 8
 /* The idle cap: a decision nobody answered for this long (5 min) forfeits its seat, whatever
  * the queue's timers and abandon setting, so that no match runs for good (issue 15): a
  * connected client that never answers, in a queue without timers (the default, casual
