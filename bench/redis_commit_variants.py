@@ -115,7 +115,8 @@ def instructions(variant, calls):
         proc = subprocess.Popen(
             ['valgrind', '--tool=callgrind', '--callgrind-out-file=%s/cg.out' % d,
              'redis-server', '--port', str(PORT), '--bind', '127.0.0.1', '--dir', d, '--save', '',
-             '--appendonly', 'yes', '--appendfsync', 'everysec'],
+             '--appendonly', 'yes', '--appendfsync', 'everysec',
+             '--hz', os.environ.get('DH_BENCH_HZ', '10')],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         for _ in range(150):
             try:
