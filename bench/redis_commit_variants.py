@@ -17,6 +17,7 @@ before and after that step, tests/unit/test_keys.c pins the real one):
 """
 import os
 import random
+import shutil
 import socket
 import struct
 import subprocess
@@ -135,6 +136,9 @@ def instructions(variant, calls):
         except (OSError, RuntimeError):
             pass
         proc.wait()
+        if os.environ.get('DH_BENCH_CG_DIR'):
+            shutil.copy('%s/cg.out' % d,
+                        '%s/cg.%s.%d' % (os.environ['DH_BENCH_CG_DIR'], variant, calls))
         with open('%s/cg.out' % d) as f:
             for line in f:
                 if line.startswith(('summary:', 'totals:')):
