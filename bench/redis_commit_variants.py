@@ -17,6 +17,7 @@ before and after that step, tests/unit/test_keys.c pins the real one):
 """
 import os
 import random
+import shutil
 import socket
 import struct
 import subprocess
@@ -32,6 +33,7 @@ SCRIPTS = {
     'after': "local W = ARGV[1] local function commit(K, A) local o = redis.call('HMGET', KEYS[K + 1], 'worker', 'epoch') if o[1] ~= W or o[2] ~= ARGV[A + 1] then return redis.error_reply('FENCED match owned by ' .. tostring(o[1]) .. ' at epoch ' .. tostring(o[2])) end local f = string.byte(ARGV[A + 2]) - 48 local snap, ans, xlog = f % 2 == 1, f % 4 >= 2, f >= 16 local i = A + 3 local s if snap then s = ARGV[i] i = i + 1 end local n = 0 if snap or xlog then n = tonumber(ARGV[i]) i = i + 1 end local l = i i = i + n local a if ans then a = ARGV[i] i = i + 1 end if ans and f % 8 >= 4 and redis.call('LINDEX', KEYS[K + 4], -1) == a then local m = redis.call('HMGET', KEYS[K + 1], 'rating_job', 'rated') if m[1] and m[2] ~= '1' then return 2 end return 1 end if snap then redis.call('SET', KEYS[K + 2], s) redis.call('DEL', KEYS[K + 3]) end for j = l, l + n - 1, 64 do redis.call('RPUSH', KEYS[K + 3], unpack(ARGV, j, math.min(j + 63, l + n - 1))) end if ans then if not (snap or xlog) then redis.call('RPUSH', KEYS[K + 3], a) end redis.call('RPUSH', KEYS[K + 4], a) end if f % 16 >= 8 then redis.call('HSET', KEYS[K + 1], 'status', 'finished', 'ended_ms', ARGV[i], 'result', ARGV[i + 1], 'final_hash', ARGV[i + 2]) if ARGV[i + 3] ~= '' then redis.call('HSET', KEYS[K + 1], 'end_reason', ARGV[i + 3]) end if ARGV[i + 4] ~= '' and redis.call('HGET', KEYS[K + 1], 'rated') ~= '1' then redis.call('HSET', KEYS[K + 1], 'rating_job', ARGV[i + 4]) return 2 end end return 1 end local out, k, a = {}, 0, 2 while a <= #ARGV do local ok, r = pcall(commit, k, a) if not ok then r = type(r) == 'table' and r or {err = tostring(r)} end out[#out + 1] = r k = k + 4 a = a + tonumber(ARGV[a]) + 1 end return out",
     'empty': "local W = ARGV[1] local function commit(K, A) do return 1 end local o = redis.call('HMGET', KEYS[K + 1], 'worker', 'epoch') if o[1] ~= W or o[2] ~= ARGV[A + 1] then return redis.error_reply('FENCED match owned by ' .. tostring(o[1]) .. ' at epoch ' .. tostring(o[2])) end local f = string.byte(ARGV[A + 2]) - 48 local snap, ans, xlog = f % 2 == 1, f % 4 >= 2, f >= 16 local i = A + 3 local s if snap then s = ARGV[i] i = i + 1 end local n = 0 if snap or xlog then n = tonumber(ARGV[i]) i = i + 1 end local l = i i = i + n local a if ans then a = ARGV[i] i = i + 1 end if ans and f % 8 >= 4 and redis.call('LINDEX', KEYS[K + 4], -1) == a then local m = redis.call('HMGET', KEYS[K + 1], 'rating_job', 'rated') if m[1] and m[2] ~= '1' then return 2 end return 1 end if snap then redis.call('SET', KEYS[K + 2], s) redis.call('DEL', KEYS[K + 3]) end for j = l, l + n - 1, 64 do redis.call('RPUSH', KEYS[K + 3], unpack(ARGV, j, math.min(j + 63, l + n - 1))) end if ans then if not (snap or xlog) then redis.call('RPUSH', KEYS[K + 3], a) end redis.call('RPUSH', KEYS[K + 4], a) end if f % 16 >= 8 then redis.call('HSET', KEYS[K + 1], 'status', 'finished', 'ended_ms', ARGV[i], 'result', ARGV[i + 1], 'final_hash', ARGV[i + 2]) if ARGV[i + 3] ~= '' then redis.call('HSET', KEYS[K + 1], 'end_reason', ARGV[i + 3]) end if ARGV[i + 4] ~= '' and redis.call('HGET', KEYS[K + 1], 'rated') ~= '1' then redis.call('HSET', KEYS[K + 1], 'rating_job', ARGV[i + 4]) return 2 end end return 1 end local out, k, a = {}, 0, 2 while a <= #ARGV do local ok, r = pcall(commit, k, a) if not ok then r = type(r) == 'table' and r or {err = tostring(r)} end out[#out + 1] = r k = k + 4 a = a + tonumber(ARGV[a]) + 1 end return out",
     'nolog': "local W = ARGV[1]\nlocal function commit(K, A, Z)\nlocal o = redis.call('HMGET', KEYS[K + 1], 'worker', 'epoch')\nif o[1] ~= W or o[2] ~= ARGV[A + 1] then return redis.error_reply('FENCED match owned by ' .. tostring(o[1]) .. ' at epoch ' .. tostring(o[2])) end\nlocal kind = tonumber(ARGV[A + 2])\nlocal i = A + 3\nif kind % 2 == 1 then redis.call('SET', KEYS[K + 2], ARGV[i]) redis.call('DEL', KEYS[K + 3]) i = i + 1 end\nlocal n = tonumber(ARGV[i]) i = i + 1\nfor _ = 1, n do redis.call('RPUSH', KEYS[K + 3], ARGV[i]) i = i + 1 end\nif kind % 4 >= 2 then redis.call('RPUSH', KEYS[K + 4], ARGV[i]) i = i + 1 end\nreturn 1\nend\nlocal out, k, a = {}, 0, 2\nwhile a <= #ARGV do\nlocal n = tonumber(ARGV[a])\nlocal ok, r = pcall(commit, k, a, a + n)\nif not ok then r = type(r) == 'table' and r or {err = tostring(r)} end\nout[#out + 1] = r k = k + 4 a = a + n + 1 end\nreturn out",
+    'single': "local K, A, Z = 0, 0, #ARGV local o = redis.call('HMGET', KEYS[K + 1], 'worker', 'epoch') if o[1] ~= ARGV[A + 1] or o[2] ~= ARGV[A + 2] then return redis.error_reply('FENCED match owned by ' .. tostring(o[1]) .. ' at epoch ' .. tostring(o[2])) end local e = A + 6 + tonumber(ARGV[A + 6]) + 1 if ARGV[e] == '2' and redis.call('LINDEX', KEYS[K + 4], -1) == ARGV[e + 1] then local m = redis.call('HMGET', KEYS[K + 1], 'rating_job', 'rated') if m[1] and m[2] ~= '1' then return 2 end return 1 end local i = A + 4 if ARGV[i] == '1' then redis.call('SET', KEYS[K + 2], ARGV[i + 1]) redis.call('DEL', KEYS[K + 3]) end i = i + 2 local n = tonumber(ARGV[i]) i = i + 1 for _ = 1, n do redis.call('RPUSH', KEYS[K + 3], ARGV[i]) i = i + 1 end if ARGV[i] ~= '0' then redis.call('RPUSH', KEYS[K + 4], ARGV[i + 1]) end i = i + 2 if ARGV[i] == '1' then redis.call('HSET', KEYS[K + 1], 'status', 'finished', 'ended_ms', ARGV[i + 1], 'result', ARGV[i + 2], 'final_hash', ARGV[i + 3]) if i + 4 <= Z and ARGV[i + 4] ~= '' then redis.call('HSET', KEYS[K + 1], 'end_reason', ARGV[i + 4]) end if i + 5 <= Z and ARGV[i + 5] ~= '' and redis.call('HGET', KEYS[K + 1], 'rated') ~= '1' then redis.call('HSET', KEYS[K + 1], 'rating_job', ARGV[i + 5]) return 2 end end return 1",
 }
 
 PORT = int(os.environ.get('DH_BENCH_REDIS_PORT', '17412'))
@@ -74,10 +76,10 @@ def commit_args(variant, mid, snap):
     keys = ['match:{%s}' % mid, 'match:{%s}:snap' % mid, 'match:{%s}:log' % mid,
             'match:{%s}:history' % mid]
     logs = [ANSWER] * (3 if snap else 1)
-    if variant == 'before':
+    if variant in ('before', 'single'):
         a = ['wk-1', '1', mid, '1' if snap else '0', SNAP if snap else b'', str(len(logs))]
         a += logs + ['1', ANSWER, '0', '0', '', '', '', '']
-        return keys, [str(len(a))] + a
+        return keys, a if variant == 'single' else [str(len(a))] + a
     if variant in ('after', 'empty'):
         a = ['1', '3', SNAP, '3'] + logs + [ANSWER] if snap else ['1', '2', ANSWER]
         return keys, [str(len(a))] + a
@@ -95,13 +97,15 @@ def commit_args(variant, mid, snap):
 
 def run(variant, calls, ids, conn, sha, k):
     for _ in range(calls):
-        keys, args = [], [] if variant == 'before' else ['wk-1']
-        for _ in range(PER):
+        keys, args = [], [] if variant in ('before', 'single') else ['wk-1']
+        for _ in range(1 if variant == 'single' else PER):
             kk, aa = commit_args(variant, ids[k % len(ids)], k % 7 == 6)
             keys += kk
             args += aa
             k += 1
         out = conn.cmd('EVALSHA', sha, str(len(keys)), *keys, *args)
+        if not isinstance(out, list):
+            out = [out]
         if any(x != b'1' for x in out):
             raise RuntimeError('a commit failed: %r' % out[:3])
     return k
@@ -112,7 +116,8 @@ def instructions(variant, calls):
         proc = subprocess.Popen(
             ['valgrind', '--tool=callgrind', '--callgrind-out-file=%s/cg.out' % d,
              'redis-server', '--port', str(PORT), '--bind', '127.0.0.1', '--dir', d, '--save', '',
-             '--appendonly', 'yes', '--appendfsync', 'everysec'],
+             '--appendonly', 'yes', '--appendfsync', 'everysec',
+             '--hz', os.environ.get('DH_BENCH_HZ', '10')],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         for _ in range(150):
             try:
@@ -131,6 +136,9 @@ def instructions(variant, calls):
         except (OSError, RuntimeError):
             pass
         proc.wait()
+        if os.environ.get('DH_BENCH_CG_DIR'):
+            shutil.copy('%s/cg.out' % d,
+                        '%s/cg.%s.%d' % (os.environ['DH_BENCH_CG_DIR'], variant, calls))
         with open('%s/cg.out' % d) as f:
             for line in f:
                 if line.startswith(('summary:', 'totals:')):
@@ -140,8 +148,10 @@ def instructions(variant, calls):
 
 def main():
     for variant in sys.argv[1:]:
-        a, b = instructions(variant, 200), instructions(variant, 1200)
-        print('%s instructions_per_commit=%d' % (variant, (b - a) // (1000 * PER)))
+        lo, hi = (int(x) for x in os.environ.get('DH_BENCH_CALLS', '200,1200').split(','))
+        a, b = instructions(variant, lo), instructions(variant, hi)
+        per = 1 if variant == 'single' else PER
+        print('%s instructions_per_commit=%d' % (variant, (b - a) // ((hi - lo) * per)))
 
 
 if __name__ == '__main__':

@@ -200,56 +200,8 @@ void dh_retention_env(dh_retention *out)
     "return redis.error_reply('" DH_REPLY_FENCED " match owned by ' .. tostring(o[1]) .. "         \
     "' at epoch ' .. tostring(o[2])) end "
 
-/* A commit's script body, written against offsets: its keys are KEYS[K + 1..4] and its
- * arguments ARGV[A + 1..Z] (dh_script_commit runs it at K = A = 0 and Z = #ARGV; the batch
- * of dh_script_commit_batch has a slimmer format of its own).
- * First the fence (as DH_FENCE), on ARGV[A + 1], ARGV[A + 2]. */
-#define DH_COMMIT_FENCE                                                                            \
-    "local o = redis.call('HMGET', KEYS[K + 1], 'worker', 'epoch') "                               \
-    "if o[1] ~= ARGV[A + 1] or o[2] ~= ARGV[A + 2] then "                                          \
-    "return redis.error_reply('" DH_REPLY_FENCED " match owned by ' .. tostring(o[1]) .. "         \
-    "' at epoch ' .. tostring(o[2])) end "
-
-/* A commit retried after its reply was lost (a master killed after running it; its
- * replica took over with it) finds its answer already last in the history: it writes
- * nothing again. Two answers in a row are never equal (each names its decision). Only a
- * commit the worker flags as one that may repeat (histflag 2: an earlier commit of the
- * match failed without a known outcome) reads the history for it; a first try (1) cannot
- * have run before, and skips that call. */
-#define DH_COMMIT_DONE                                                                             \
-    "local e = A + 6 + tonumber(ARGV[A + 6]) + 1 "                                                 \
-    "if ARGV[e] == '2' and redis.call('LINDEX', KEYS[K + 4], -1) == ARGV[e + 1] then "             \
-    "local m = redis.call('HMGET', KEYS[K + 1], '" DH_F_RATING_JOB "', '" DH_F_RATED "') "         \
-    "if m[1] and m[2] ~= '1' then return 2 end return 1 end "
-
-/* The commit proper, after the fence and the retry check: a snapshot (which resets the
- * log), the log entries, the history entry, the finish. */
-#define DH_COMMIT_BODY                                                                             \
-    "local i = A + 4 "                                                                             \
-    "if ARGV[i] == '1' then redis.call('SET', KEYS[K + 2], ARGV[i + 1]) "                          \
-    "redis.call('DEL', KEYS[K + 3]) end "                                                          \
-    "i = i + 2 "                                                                                   \
-    "local n = tonumber(ARGV[i]) i = i + 1 "                                                       \
-    "for _ = 1, n do redis.call('RPUSH', KEYS[K + 3], ARGV[i]) i = i + 1 end "                     \
-    "if ARGV[i] ~= '0' then redis.call('RPUSH', KEYS[K + 4], ARGV[i + 1]) end "                    \
-    "i = i + 2 "                                                                                   \
-    "if ARGV[i] == '1' then "                                                                      \
-    "redis.call('HSET', KEYS[K + 1], 'status', 'finished', 'ended_ms', ARGV[i + 1], 'result', "    \
-    "ARGV[i + 2], 'final_hash', ARGV[i + 3]) "                                                     \
-    "if i + 4 <= Z and ARGV[i + 4] ~= '' then "                                                    \
-    "redis.call('HSET', KEYS[K + 1], '" DH_F_END_REASON "', ARGV[i + 4]) end "                     \
-    "if i + 5 <= Z and ARGV[i + 5] ~= '' and "                                                     \
-    "redis.call('HGET', KEYS[K + 1], '" DH_F_RATED "') ~= '1' then "                               \
-    "redis.call('HSET', KEYS[K + 1], '" DH_F_RATING_JOB "', ARGV[i + 5]) return 2 end "            \
-    "end "                                                                                         \
-    "return 1"
-
-#define DH_COMMIT DH_COMMIT_FENCE DH_COMMIT_DONE DH_COMMIT_BODY
-
-const char dh_script_commit[] = "local K, A, Z = 0, 0, #ARGV " DH_COMMIT;
-
 /* Many matches' commits of one worker in one call (a single Redis, where keys of any slot
- * go together), in a format of its own, slimmer than dh_script_commit's: what the call
+ * go together; on a Redis Cluster a batch of one), in a format of its own: what the call
  * costs Redis is per argument and per redis.call, not per byte (docs/BENCHMARKS.md, "Redis
  * per answer, fifth step").
  * KEYS: four per commit in order (match snap log history);
@@ -258,10 +210,11 @@ const char dh_script_commit[] = "local K, A, Z = 0, 0, #ARGV " DH_COMMIT;
  *   ended_ms result final_hash end_reason rating_job (kind 8)
  * kind: one character, '0' plus the sum of 1 a snapshot (SET snap, DEL log), 2 an answer
  * (RPUSH on the history; and, with neither 1 nor 16, on the log too: the bytes sent once),
- * 4 the answer may have landed already (dh_script_commit's histflag 2), 8 the finish, 16
+ * 4 the answer may have landed already (an earlier commit of the match failed without a
+ * known outcome: a retry of one that ran finds its answer last in the history), 8 the finish, 16
  * log entries without a snapshot. A snapshot's log goes in one RPUSH per 64 entries.
  * Each commit runs fenced, in a pcall of its own, so a fenced or broken one fails alone;
- * the reply is an array of what each returned (1, 2, or an error), as dh_script_commit's.
+ * the reply is an array of what each returned (1, 2 a rating job kept, or an error).
  * One script call per loop turn instead of one per answer: Redis's cost of a call is most
  * of a commit's. */
 const char dh_script_commit_batch[] =

@@ -53,7 +53,7 @@
  * (matches:running, matches:finished, matches:unrated, accounts:names, bundles) are
  * indexes, each in its own slot, written by single-key commands after the script that
  * made their truth, and idempotent so that a step retried after a crash is harmless:
- *   a finish: dh_script_commit marks match:{ID} finished (and keeps its rating job in it);
+ *   a finish: dh_script_commit_batch marks match:{ID} finished (and keeps its rating job in it);
  *     then HSET matches:unrated, dh_script_finished_push, HDEL matches:running (the
  *     worker retries them until they land; a worker that died first leaves its matches in
  *     matches:running, where the matchmaker's takeover finds them finished and does the
@@ -277,20 +277,17 @@ int dh_list_find(const char *csv, const char *name);
 #define DH_REPLY_STALE     "STALE"     /* a rating changed since it was read: read again */
 #define DH_REPLY_TAKEN     "TAKEN"     /* the account name or device is registered already */
 
-/* A worker's write to a running match: fenced on (worker, epoch), then snapshot, log,
- * history and finish in one step. A finish with a rating job (worker/rater.h) keeps it in
- * the match (DH_F_RATING_JOB) unless the match was rated already (a retried finish) and
+/* A worker's writes to running matches, one or many matches' commits of one worker in one
+ * call (a single commit, on a Redis Cluster or of another worker than a loop turn's batch,
+ * goes as a batch of one). Each commit is fenced on (worker, its epoch), then snapshot,
+ * log, history and finish in one step. A finish with a rating job (worker/rater.h) keeps it
+ * in the match (DH_F_RATING_JOB) unless the match was rated already (a retried finish) and
  * answers 2 (else 1); the indexes follow (see the top of this file). A commit flagged as
- * one that may repeat (histflag 2) whose history entry is already the last one (a retry of
- * one that ran) writes nothing again; a first try (histflag 1) is not checked.
- * KEYS: match snap log history
- * ARGV: worker epoch id | snapflag snap | nlog log... | histflag entry |
- *       finishflag ended_ms result final_hash [end_reason [rating_job]]
- * histflag: 0 no entry, 1 an entry, 2 an entry that may have landed already */
-extern const char dh_script_commit[];
-/* One worker's commits of a loop turn in one call, on a single Redis: each as
- * dh_script_commit, in a slimmer format (its comment in dh_keys.c; store_batch.c writes it).
- * KEYS: match snap log history per commit; ARGV: worker, then per commit N and N arguments. */
+ * one that may repeat (kind 4) whose history entry is already the last one (a retry of one
+ * that ran) writes nothing again; a first try is not checked. The format: its comment in
+ * dh_keys.c (store_batch.c writes it).
+ * KEYS: match snap log history per commit; ARGV: worker, then per commit N and N arguments.
+ * The reply: an array, per commit 1, 2 or its error. */
 extern const char dh_script_commit_batch[];
 /* A seat's answer taken back (worker/host/host_undo.c): fenced; the history's last entry
  * popped when it is the answer (a retry finds it gone and pops nothing more), then a new

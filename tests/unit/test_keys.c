@@ -110,11 +110,11 @@ static void test_keys_every_script_compiles_on_redis(void)
 {
     CU_ASSERT_FATAL(redis_up());
     const char *scripts[] = {
-        dh_script_commit,        dh_script_move_bundle,    dh_script_takeover,
+        dh_script_commit_batch,  dh_script_move_bundle,    dh_script_takeover,
         dh_script_lease_renew,   dh_script_lease_release,  dh_script_mm_state,
         dh_script_match_fields,  dh_script_rate,           dh_script_history_push,
         dh_script_finished_push, dh_script_account_create, dh_script_device_login,
-        dh_script_login_attempt, dh_script_retire,         dh_script_commit_batch};
+        dh_script_login_attempt, dh_script_retire,         dh_script_undo};
     for (size_t i = 0; i < sizeof scripts / sizeof *scripts; i++) {
         const char *argv[] = {"SCRIPT", "LOAD", scripts[i]};
         redisReply *r = redisCommandArgv(rc, 3, argv, NULL);
@@ -176,19 +176,37 @@ static void test_keys_match_fields_are_fenced(void)
     freeReplyObject(r);
 }
 
+/* One commit of wk-1 to match:{id} as a batch of one (as the worker sends a commit alone):
+ * args are its N and N arguments (dh_script_commit_batch's format). Its reply's integer,
+ * -1 when it failed. */
+static long long commit_one(const char *id, int nargs, const char **args)
+{
+    char k[4][64];
+    snprintf(k[0], sizeof k[0], "match:{%s}", id);
+    snprintf(k[1], sizeof k[1], "match:{%s}:snap", id);
+    snprintf(k[2], sizeof k[2], "match:{%s}:log", id);
+    snprintf(k[3], sizeof k[3], "match:{%s}:history", id);
+    const char *keys[] = {k[0], k[1], k[2], k[3]}, *argv[16] = {"wk-1"};
+    for (int i = 0; i < nargs && i < 15; i++)
+        argv[i + 1] = args[i];
+    redisReply *r = eval(dh_script_commit_batch, 4, keys, nargs + 1, argv);
+    long long out = r && r->type == REDIS_REPLY_ARRAY && r->elements == 1 &&
+                            r->element[0]->type == REDIS_REPLY_INTEGER
+                        ? r->element[0]->integer
+                        : -1;
+    freeReplyObject(r);
+    return out;
+}
+
 /* A commit that finishes a match records why when it is not the rules' end. */
 static void test_keys_commit_records_an_end_reason(void)
 {
     CU_ASSERT_FATAL(redis_up());
     run("FLUSHALL");
     run("HSET match:{q1} worker wk-1 epoch 1 status running");
-    const char *keys[] = {"match:{q1}", "match:{q1}:snap", "match:{q1}:log", "match:{q1}:history"};
-    const char *args[] = {
-        "wk-1", "1", "q1", "0", "", "0", "0", "", "1", "7", "[]", "00", DH_END_SCRIPT_ERROR};
-    redisReply *r = eval(dh_script_commit, 4, keys, 13, args);
-    CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_INTEGER);
-    freeReplyObject(r);
-    r = redisCommand(rc, "HMGET match:{q1} " DH_F_STATUS " " DH_F_END_REASON);
+    const char *args[] = {"7", "1", "8", "7", "[]", "00", DH_END_SCRIPT_ERROR, ""};
+    CU_ASSERT_EQUAL(commit_one("q1", 8, args), 1);
+    redisReply *r = redisCommand(rc, "HMGET match:{q1} " DH_F_STATUS " " DH_F_END_REASON);
     CU_ASSERT_TRUE_FATAL(r->type == REDIS_REPLY_ARRAY && r->elements == 2);
     CU_ASSERT_STRING_EQUAL(r->element[0]->str, DH_STATUS_FINISHED);
     CU_ASSERT_STRING_EQUAL(r->element[1]->str, DH_END_SCRIPT_ERROR);
@@ -196,76 +214,64 @@ static void test_keys_commit_records_an_end_reason(void)
 }
 
 /* A finish that carries a rating job keeps it in the match (for the indexes that follow
- * it), unless the match was rated already. */
+ * it) and answers 2, unless the match was rated already. */
 static void test_keys_commit_keeps_a_rating_job_once(void)
 {
     CU_ASSERT_FATAL(redis_up());
     run("FLUSHALL");
     run("HSET match:{r1} worker wk-1 epoch 1 status running");
-    const char *keys[] = {"match:{r1}", "match:{r1}:snap", "match:{r1}:log", "match:{r1}:history"};
-    const char *args[] = {"wk-1", "1", "r1", "0",  "",   "0", "0",
-                          "",     "1", "7",  "[]", "00", "",  "job"};
-    redisReply *r = eval(dh_script_commit, 4, keys, 14, args);
-    CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_INTEGER);
-    freeReplyObject(r);
-    r = redisCommand(rc, "HGET match:{r1} " DH_F_RATING_JOB);
+    const char *args[] = {"7", "1", "8", "7", "[]", "00", "", "job"};
+    CU_ASSERT_EQUAL(commit_one("r1", 8, args), 2);
+    redisReply *r = redisCommand(rc, "HGET match:{r1} " DH_F_RATING_JOB);
     CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_STRING);
     CU_ASSERT_STRING_EQUAL(r->str, "job");
     freeReplyObject(r);
     run("HDEL match:{r1} " DH_F_RATING_JOB);
     run("HSET match:{r1} " DH_F_RATED " 1");
-    r = eval(dh_script_commit, 4, keys, 14, args); /* a retried finish after the rating */
-    freeReplyObject(r);
+    CU_ASSERT_EQUAL(commit_one("r1", 8, args), 1); /* a retried finish after the rating */
     r = redisCommand(rc, "HEXISTS match:{r1} " DH_F_RATING_JOB);
     CU_ASSERT_EQUAL(r->integer, 0);
     freeReplyObject(r);
 }
 
 /* A commit retried after its reply was lost (it ran: a failover's new master has it),
- * flagged by the worker as one that may repeat (histflag 2), writes nothing again; the
- * next answer lands. */
+ * flagged by the worker as one that may repeat (kind 4), writes nothing again; the next
+ * answer lands. (Kind 'B': an answer with its log entries, 2 + 16; 'F': and 4.) */
 static void test_keys_commit_retried_after_a_lost_reply_lands_once(void)
 {
     CU_ASSERT_FATAL(redis_up());
     run("FLUSHALL");
     run("HSET match:{d1} worker wk-1 epoch 1 status running");
-    const char *keys[] = {"match:{d1}", "match:{d1}:snap", "match:{d1}:log", "match:{d1}:history"};
-    const char *a1[] = {"wk-1", "1", "d1", "0", "", "1", "log-a1", "1", "a1", "0"};
-    const char *a1_again[] = {"wk-1", "1", "d1", "0", "", "1", "log-a1", "2", "a1", "0"};
-    const char *a2[] = {"wk-1", "1", "d1", "0", "", "1", "log-a2", "2", "a2", "0"};
-    for (int i = 0; i < 2; i++) {
-        redisReply *r = eval(dh_script_commit, 4, keys, 10, i ? a1_again : a1);
-        CU_ASSERT_TRUE(r && r->type == REDIS_REPLY_INTEGER && r->integer == 1);
-        freeReplyObject(r);
-    }
-    redisReply *r = eval(dh_script_commit, 4, keys, 10, a2);
-    CU_ASSERT_TRUE(r && r->type == REDIS_REPLY_INTEGER);
-    freeReplyObject(r);
-    r = redisCommand(rc, "LRANGE match:{d1}:history 0 -1");
+    const char *a1[] = {"5", "1", "B", "1", "log-a1", "a1"};
+    const char *a1_again[] = {"5", "1", "F", "1", "log-a1", "a1"};
+    const char *a2[] = {"5", "1", "F", "1", "log-a2", "a2"};
+    CU_ASSERT_EQUAL(commit_one("d1", 6, a1), 1);
+    CU_ASSERT_EQUAL(commit_one("d1", 6, a1_again), 1);
+    CU_ASSERT_EQUAL(commit_one("d1", 6, a2), 1);
+    redisReply *r = redisCommand(rc, "LRANGE match:{d1}:history 0 -1");
     CU_ASSERT_TRUE_FATAL(r->type == REDIS_REPLY_ARRAY && r->elements == 2);
     CU_ASSERT_STRING_EQUAL(r->element[0]->str, "a1");
     CU_ASSERT_STRING_EQUAL(r->element[1]->str, "a2");
     freeReplyObject(r);
-    r = redisCommand(rc, "LLEN match:{d1}:log");
-    CU_ASSERT_EQUAL(r->integer, 2);
+    r = redisCommand(rc, "LRANGE match:{d1}:log 0 -1");
+    CU_ASSERT_TRUE_FATAL(r->type == REDIS_REPLY_ARRAY && r->elements == 2);
+    CU_ASSERT_STRING_EQUAL(r->element[0]->str, "log-a1");
+    CU_ASSERT_STRING_EQUAL(r->element[1]->str, "log-a2");
     freeReplyObject(r);
 }
 
-/* A first try (histflag 1) cannot have run before: the commit does not read the history
- * for a repeat (one redis.call fewer per answer), so even an equal entry is written. */
+/* A first try (kind without 4) cannot have run before: the commit does not read the
+ * history for a repeat (one redis.call fewer per answer), so even an equal entry is
+ * written. */
 static void test_keys_commit_first_try_does_not_read_the_history(void)
 {
     CU_ASSERT_FATAL(redis_up());
     run("FLUSHALL");
     run("HSET match:{f1} worker wk-1 epoch 1 status running");
     run("CONFIG RESETSTAT");
-    const char *keys[] = {"match:{f1}", "match:{f1}:snap", "match:{f1}:log", "match:{f1}:history"};
-    const char *a1[] = {"wk-1", "1", "f1", "0", "", "1", "a1", "1", "a1", "0"};
-    for (int i = 0; i < 2; i++) {
-        redisReply *r = eval(dh_script_commit, 4, keys, 10, a1);
-        CU_ASSERT_TRUE(r && r->type == REDIS_REPLY_INTEGER && r->integer == 1);
-        freeReplyObject(r);
-    }
+    const char *a1[] = {"5", "1", "B", "1", "a1", "a1"};
+    for (int i = 0; i < 2; i++)
+        CU_ASSERT_EQUAL(commit_one("f1", 6, a1), 1);
     redisReply *r = redisCommand(rc, "LLEN match:{f1}:history");
     CU_ASSERT_EQUAL(r->integer, 2);
     freeReplyObject(r);
@@ -274,6 +280,27 @@ static void test_keys_commit_first_try_does_not_read_the_history(void)
     CU_ASSERT_PTR_NULL(strstr(r->str, "cmdstat_lindex"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r->str, "cmdstat_rpush"));
     freeReplyObject(r);
+}
+
+/* A commit alone (a batch of one) of a worker that lost its match is refused with the
+ * fence's error and writes nothing. */
+static void test_keys_commit_alone_of_a_stale_owner_is_fenced(void)
+{
+    CU_ASSERT_FATAL(redis_up());
+    run("FLUSHALL");
+    run("HSET match:{g1} worker wk-1 epoch 2 status running");
+    const char *keys[] = {"match:{g1}", "match:{g1}:snap", "match:{g1}:log", "match:{g1}:history"};
+    const char *stale[] = {"wk-1", "3", "1", "2", "a1"};
+    redisReply *r = eval(dh_script_commit_batch, 4, keys, 5, stale);
+    CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_ARRAY && r->elements == 1);
+    CU_ASSERT_TRUE(r->element[0]->type == REDIS_REPLY_ERROR &&
+                   strstr(r->element[0]->str, DH_REPLY_FENCED));
+    freeReplyObject(r);
+    r = redisCommand(rc, "EXISTS match:{g1}:history match:{g1}:log");
+    CU_ASSERT_EQUAL(r->integer, 0);
+    freeReplyObject(r);
+    const char *owner[] = {"3", "2", "2", "a1"};
+    CU_ASSERT_EQUAL(commit_one("g1", 4, owner), 1);
 }
 
 /* In one batch call each commit reads its own keys and arguments only: a finish without
@@ -608,6 +635,8 @@ int main(void)
          test_keys_commit_retried_after_a_lost_reply_lands_once},
         {"keys_commit_first_try_does_not_read_the_history",
          test_keys_commit_first_try_does_not_read_the_history},
+        {"keys_commit_alone_of_a_stale_owner_is_fenced",
+         test_keys_commit_alone_of_a_stale_owner_is_fenced},
         {"keys_commit_batch_commits_read_only_their_own_arguments",
          test_keys_commit_batch_commits_read_only_their_own_arguments},
         {"keys_commit_batch_writes_an_answer_sent_once_to_the_log_and_the_history",

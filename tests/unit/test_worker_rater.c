@@ -42,14 +42,15 @@ static void rig_free(dh_redis *rd)
     dh_redis_close(rd);
 }
 
-/* A finish as the worker writes it (worker/store.c): the fenced commit, then, when it kept
- * the rating job (it answers 2), the job into matches:unrated. */
+/* A finish as the worker writes it (worker/store.c): the fenced commit (a batch of one),
+ * then, when it kept the rating job (it answers 2), the job into matches:unrated. */
 static void finish_as_worker(dh_redis *rd, const char **commit, int argc, const char *job)
 {
     redisReply *rep = dh_redis_command(rd, 0, argc, commit, NULL);
-    CU_ASSERT_TRUE_FATAL(rep && rep->type == REDIS_REPLY_INTEGER);
-    if (rep->integer == 2)
-        rig_redis_ok("HSET %s %s %s", DH_KEY_MATCHES_UNRATED, commit[9], job);
+    CU_ASSERT_TRUE_FATAL(rep && rep->type == REDIS_REPLY_ARRAY && rep->elements == 1 &&
+                         rep->element[0]->type == REDIS_REPLY_INTEGER);
+    if (rep->element[0]->integer == 2)
+        rig_redis_ok("HSET %s %s %s", DH_KEY_MATCHES_UNRATED, "m2", job);
     freeReplyObject(rep);
 }
 
@@ -113,27 +114,22 @@ static void test_rating_worker_failover_mid_finish_moves_once(void)
     rig_redis_ok("HSET %s a-alice Alice a-bob Bob", DH_KEY_ACCOUNT_NAMES);
     dh_redis *c = connect_redis();
     const char *commit[] = {"EVAL",
-                            dh_script_commit,
+                            dh_script_commit_batch,
                             "4",
                             "match:{m2}",
                             "match:{m2}:snap",
                             "match:{m2}:log",
                             "match:{m2}:history",
                             "wk-a",
+                            "7", /* the finish: epoch, kind 8, its five fields */
                             "1",
-                            "m2",
-                            "0",
-                            "",
-                            "0",
-                            "0",
-                            "",
-                            "1",
+                            "8",
                             "1000",
                             "[]",
                             "00",
                             "",
                             job};
-    finish_as_worker(c, commit, 21, job);
+    finish_as_worker(c, commit, 16, job);
     /* A reads the ratings and computes, then stalls (dies, or is cut off) before writing. */
     rater_plan *late = malloc(sizeof *late);
     CU_ASSERT_EQUAL_FATAL(rater_prepare(&r, c, "m2", job, late), 0);
@@ -141,7 +137,7 @@ static void test_rating_worker_failover_mid_finish_moves_once(void)
     CU_ASSERT_EQUAL(rater_sweep(&r, c, 8), 1);
     /* A's late write and A's retried finish change nothing. */
     CU_ASSERT_EQUAL(rater_commit(&r, c, late), 0);
-    finish_as_worker(c, commit, 21, job);
+    finish_as_worker(c, commit, 16, job);
     CU_ASSERT_EQUAL(rig_redis_int("HLEN %s", DH_KEY_MATCHES_UNRATED), 0);
     CU_ASSERT_EQUAL(rater_sweep(&r, c, 8), 0);
     assert_rated_once();

@@ -395,6 +395,52 @@ static void test_store_commit_of_another_worker_goes_alone(void)
     store_close(&s);
 }
 
+/* A commit that goes alone (another worker's than the loop turn's batch: a batch of one,
+ * as every commit on a Redis Cluster) keeps a single commit's outcomes: refused by the
+ * fence without touching the batch's commit when its worker lost the match, and, as a
+ * finish with a rating job, keeping the job (it answers 2) so the job is indexed. */
+static void test_store_commit_alone_is_fenced_and_keeps_its_rating_job(void)
+{
+    store s;
+    open_store(&s);
+    new_match(&s, "m-a1");
+    new_match(&s, "m-a2");
+    new_match(&s, "m-a3");
+    freeReplyObject(raw("HSET match:{m-a2} worker %s", "wk-2"));
+    freeReplyObject(raw("HSET match:{m-a3} worker wk-3 epoch %s", "2")); /* moved from wk-2 */
+    const uint8_t h[] = {8};
+    int mine = store_op(&s, dh_test_now_ms());
+    commit(&s, "m-a1", 1, NULL, 0, h, 1, h, 1);
+    int stale = store_op(&s, dh_test_now_ms());
+    store_commit c = {.match_id = "m-a3", .worker = "wk-2", .epoch = 1, .hist = h, .hist_len = 1};
+    CU_ASSERT_EQUAL(store_put_commit(&s, &c), 0);
+    int fin = store_op(&s, dh_test_now_ms());
+    store_commit f = {.match_id = "m-a2",
+                      .worker = "wk-2",
+                      .epoch = 1,
+                      .finish = true,
+                      .ended_ms = 99,
+                      .result = "[]",
+                      .final_hash = "00",
+                      .rating_job = "job-a2"};
+    CU_ASSERT_EQUAL(store_put_commit(&s, &f), 0);
+    store_flush(&s, dh_test_now_ms());
+    CU_ASSERT_TRUE(store_ok(&s, mine) && !store_fenced(&s, mine));
+    CU_ASSERT_TRUE(!store_ok(&s, stale) && store_fenced(&s, stale));
+    CU_ASSERT_TRUE(store_ok(&s, fin));
+    store_next(&s);
+    redisReply *r = raw("EXISTS %s", "match:{m-a3}:history");
+    CU_ASSERT_TRUE(r && r->integer == 0);
+    freeReplyObject(r);
+    r = raw("HGET matches:unrated %s", "m-a2");
+    CU_ASSERT_TRUE(r && r->type == REDIS_REPLY_STRING && !strcmp(r->str, "job-a2"));
+    freeReplyObject(r);
+    r = raw("LLEN %s", "match:{m-a1}:history");
+    CU_ASSERT_TRUE(r && r->integer == 1);
+    freeReplyObject(r);
+    store_close(&s);
+}
+
 /* A batched answer put without a log entry goes on the history only, as the single
  * commit writes it: the batch sends the answer once only when it is the log. */
 static void test_store_batched_answer_without_a_log_entry_stays_off_the_log(void)
@@ -506,6 +552,8 @@ int main(void)
         {"store_refused_write_fails_only_its_op", test_store_refused_write_fails_only_its_op},
         {"store_commit_of_another_worker_goes_alone",
          test_store_commit_of_another_worker_goes_alone},
+        {"store_commit_alone_is_fenced_and_keeps_its_rating_job",
+         test_store_commit_alone_is_fenced_and_keeps_its_rating_job},
         {"store_batched_answer_without_a_log_entry_stays_off_the_log",
          test_store_batched_answer_without_a_log_entry_stays_off_the_log},
         {"store_commits_of_a_flush_go_as_one_call_each_with_its_outcome",

@@ -5,6 +5,7 @@
 #include "store.h"
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,6 @@
 int store_init(store *s, const char *url, int timeout_ms)
 {
     memset(s, 0, sizeof *s);
-    dh_script_init(&s->commit, dh_script_commit);
     dh_script_init(&s->commit_batch, dh_script_commit_batch);
     dh_script_init(&s->move_bundle, dh_script_move_bundle);
     dh_script_init(&s->fields, dh_script_match_fields);
@@ -61,8 +61,8 @@ void store_close(store *s)
  * not meet NOSCRIPT first (they would still land: dh_redis loads it and sends again). */
 static void store_load_scripts(store *s, uint64_t now_ms)
 {
-    const dh_script *scripts[] = {&s->commit, &s->move_bundle,  &s->fields, &s->finished_push,
-                                  &s->retire, &s->commit_batch, &s->undo};
+    const dh_script *scripts[] = {&s->move_bundle, &s->fields,       &s->finished_push,
+                                  &s->retire,      &s->commit_batch, &s->undo};
     redisContext *nodes[DH_REDIS_NODES];
     size_t n = dh_redis_masters(&s->redis, now_ms, nodes, DH_REDIS_NODES);
     for (size_t i = 0; i < n; i++)
@@ -85,21 +85,20 @@ int store_op(store *s, uint64_t now_ms)
     return (int)s->nops++;
 }
 
-/* Append one command (EVALSHA of script, or a plain one when NULL) to the newest op; with
- * place >= 0, a commit the batch call carries there (store_batch.c): an unformatted
- * placeholder. */
-static int store_cmd_at(store *s, int argc, const char **argv, const size_t *lens,
-                        const dh_script *script, long place)
+/* Append cmd (formatted, owned from here on; NULL: an unformatted placeholder of a commit
+ * the batch call carries at place, store_batch.c) to the newest op; place: cmd_batch's. */
+static int store_cmd_put(store *s, dh_redis_cmd *cmd, const dh_script *script, long place)
 {
-    if (!s->nops)
-        return -1;
-    if (dh_grow(&s->cmds, &s->capcmds, s->ncmds + 1, sizeof *s->cmds, 64) < 0 ||
-        dh_grow(&s->cmd_batch, &s->capcmd_batch, s->ncmds + 1, sizeof *s->cmd_batch, 64) < 0 ||
-        (place < 0 && dh_redis_format(&s->cmds[s->ncmds], argc, argv, lens) < 0)) {
+    if (!s->nops || dh_grow(&s->cmds, &s->capcmds, s->ncmds + 1, sizeof *s->cmds, 64) < 0 ||
+        dh_grow(&s->cmd_batch, &s->capcmd_batch, s->ncmds + 1, sizeof *s->cmd_batch, 64) < 0) {
+        if (cmd)
+            dh_redis_format_free(cmd);
         s->broken = true;
         return -1;
     }
-    if (place >= 0)
+    if (cmd)
+        s->cmds[s->ncmds] = *cmd;
+    else
         memset(&s->cmds[s->ncmds], 0, sizeof s->cmds[s->ncmds]);
     s->cmd_batch[s->ncmds] = place;
     s->cmds[s->ncmds++].script = script;
@@ -107,10 +106,18 @@ static int store_cmd_at(store *s, int argc, const char **argv, const size_t *len
     return 0;
 }
 
+/* Append one command (EVALSHA of script, or a plain one when NULL) to the newest op. */
 static int store_cmd(store *s, int argc, const char **argv, const size_t *lens,
                      const dh_script *script)
 {
-    return store_cmd_at(s, argc, argv, lens, script, -1);
+    dh_redis_cmd cmd;
+    if (!s->nops)
+        return -1;
+    if (dh_redis_format(&cmd, argc, argv, lens) < 0) {
+        s->broken = true;
+        return -1;
+    }
+    return store_cmd_put(s, &cmd, script, -1);
 }
 
 /* Remember the newest op's finish of match_id, to write its indexes once it landed. */
@@ -182,68 +189,27 @@ static char *store_decimal(char *buf, uint64_t v)
 
 int store_put_commit(store *s, const store_commit *c)
 {
-    char meta[DH_KEY_MAX], snap[DH_KEY_MAX], log[DH_KEY_MAX], hist[DH_KEY_MAX];
-    char epoch[24], ended[24];
-    dh_key_match(meta, c->match_id);
-    dh_key_match_snap(snap, c->match_id);
-    dh_key_match_log(log, c->match_id);
-    dh_key_match_history(hist, c->match_id);
+    char meta[DH_KEY_MAX], snap[DH_KEY_MAX], log[DH_KEY_MAX], hist[DH_KEY_MAX], epoch[24];
+    const char *keys[] = {dh_key_match(meta, c->match_id), dh_key_match_snap(snap, c->match_id),
+                          dh_key_match_log(log, c->match_id),
+                          dh_key_match_history(hist, c->match_id)};
     store_decimal(epoch, c->epoch);
-    store_decimal(ended, c->ended_ms);
-    char nlog[24];
-    store_decimal(nlog, c->nlog);
-    size_t argc = 0, max = 24 + c->nlog, zlen = 0;
+    size_t zlen = 0;
     uint8_t *z = NULL; /* the snapshot as stored: compressed (dh_snapz.h) */
     int rc = -1;
-    if (dh_grow(&s->argv, &s->capargv, max, sizeof *s->argv, 32) < 0 ||
-        dh_grow(&s->lens, &s->caplens, max, sizeof *s->lens, 32) < 0 ||
-        (c->snap && dh_snapz_pack(s->snap_codec, c->snap, c->snap_len, &z, &zlen) < 0))
+    if (!s->nops || (c->snap && dh_snapz_pack(s->snap_codec, c->snap, c->snap_len, &z, &zlen) < 0))
         goto out;
-    if (s->nops && store_batching(s)) {
-        const char *keys[] = {meta, snap, log, hist};
-        long place = store_batch_commit(s, c, keys, epoch, z, zlen);
-        if (place == -1)
-            s->broken = true;
-        if (place != -2) {
-            rc = place < 0 ? -1 : store_cmd_at(s, 0, NULL, NULL, &s->commit, place);
-            goto done;
-        }
+    long place = store_batching(s) ? store_batch_commit(s, c, keys, epoch, z, zlen) : -2;
+    if (place >= 0) {
+        rc = store_cmd_put(s, NULL, &s->commit_batch, place);
+    } else if (place == -2) { /* alone: a batch of one */
+        dh_redis_cmd cmd;
+        rc = store_batch_alone(s, c, keys, epoch, z, zlen, &cmd) < 0
+                 ? -1
+                 : store_cmd_put(s, &cmd, &s->commit_batch, STORE_BATCH_ALONE);
     }
-    const char **argv = s->argv;
-    size_t *lens = s->lens;
-#define STORE_ARG(p, n)                                                                            \
-    do {                                                                                           \
-        argv[argc] = (const char *)(p);                                                            \
-        lens[argc++] = (n);                                                                        \
-    } while (0)
-#define STORE_STR(p) STORE_ARG((p), strlen(p))
-    STORE_STR("EVALSHA");
-    STORE_STR(s->commit.sha);
-    STORE_STR("4");
-    STORE_STR(meta);
-    STORE_STR(snap);
-    STORE_STR(log);
-    STORE_STR(hist);
-    STORE_STR(c->worker);
-    STORE_STR(epoch);
-    STORE_STR(c->match_id);
-    STORE_STR(c->snap ? "1" : "0");
-    STORE_ARG(z ? (const char *)z : "", zlen);
-    STORE_STR(nlog);
-    for (size_t i = 0; i < c->nlog; i++)
-        STORE_ARG(c->log[i].data, c->log[i].len);
-    STORE_STR(!c->hist ? "0" : c->recheck ? "2" : "1");
-    STORE_ARG(c->hist ? (const char *)c->hist : "", c->hist ? c->hist_len : 0);
-    STORE_STR(c->finish ? "1" : "0");
-    STORE_STR(ended);
-    STORE_STR(c->result ? c->result : "");
-    STORE_STR(c->final_hash ? c->final_hash : "");
-    STORE_STR(c->end_reason ? c->end_reason : "");
-    STORE_STR(c->rating_job ? c->rating_job : "");
-#undef STORE_STR
-#undef STORE_ARG
-    rc = store_cmd(s, (int)argc, argv, lens, &s->commit);
-done:
+    if (rc < 0)
+        s->broken = true;
     if (rc == 0 && c->finish && store_note_finish(s, c->match_id, c->rating_job) < 0)
         rc = -1;
 out:
@@ -489,12 +455,12 @@ void store_flush(store *s, uint64_t now_ms)
 {
     redisReply **out = NULL;
     dh_redis_cmd *sent = NULL;
-    size_t *where = NULL, nsent = 0;
+    size_t *where = NULL, nsent = 0, batch_at = SIZE_MAX;
     if (!s->broken && !s->ncmds)
         goto done; /* nothing to send: every op (without commands) stands */
     if (s->broken || !(out = calloc(s->ncmds, sizeof *out)) ||
         !(sent = calloc(s->ncmds, sizeof *sent)) || !(where = calloc(s->ncmds, sizeof *where)) ||
-        store_batch_plan(s, sent, where, &nsent) < 0)
+        store_batch_plan(s, sent, where, &nsent, &batch_at) < 0)
         goto err;
     /* a node lost mid-batch fails only the ops with a command on it */
     uint64_t start_ns = dh_now_ns();
@@ -515,9 +481,8 @@ err:
     for (size_t i = 0; i < s->nops; i++)
         s->ops[i].ok = false;
 done:
-    for (size_t k = 0; sent && k < nsent; k++)
-        if (sent[k].script == &s->commit_batch) /* the batch call, formatted for this flush */
-            dh_redis_format_free(&sent[k]);
+    if (sent && batch_at < nsent) /* the batch call, formatted for this flush */
+        dh_redis_format_free(&sent[batch_at]);
     free(sent);
     free(where);
     free(out);

@@ -4,16 +4,17 @@
  *
  * Redis spends most of a commit's time on the script call itself (setting up the call,
  * its KEYS and ARGV tables, the reply), not on the few writes inside; at load a loop turn
- * commits tens of matches, and batching them pays that cost once. Each commit still runs as
- * dh_script_commit would, fenced on its own and in a pcall of its own, and its reply is its
- * element of the batch's array, so a fenced or failed commit fails only its own op. A Redis
- * Cluster keeps one EVALSHA per commit: a script's keys must share one hash slot there.
+ * commits tens of matches, and batching them pays that cost once. Each commit still runs
+ * fenced on its own and in a pcall of its own, and its reply is its element of the batch's
+ * array, so a fenced or failed commit fails only its own op. A Redis Cluster keeps one
+ * EVALSHA per commit, a batch of one: a script's keys must share one hash slot there
+ * (store_batch_alone). There is no other commit script: a commit alone is a batch of one.
  *
- * The call has a format of its own (dh_keys.c), slimmer than a single commit's, as Redis's
- * cost of a call is per argument and per redis.call: the worker once per call, then per
- * commit only the parts it has (an answer without a snapshot sent once, for the log and the
- * history; a finish's fields only with a finish), and a snapshot's log in one RPUSH. A
- * commit of another worker than the call's goes alone, as on a Cluster.
+ * The call has a format of its own (dh_keys.c), as Redis's cost of a call is per argument
+ * and per redis.call: the worker once per call, then per commit only the parts it has (an
+ * answer without a snapshot sent once, for the log and the history; a finish's fields only
+ * with a finish), and a snapshot's log in one RPUSH. A commit of another worker than the
+ * call's goes alone, as on a Cluster.
  *
  * A commit's keys and arguments are copied into two buffers as RESP bulk strings when it
  * is put (the caller's memory does not outlive the call); its place in s->cmds is held by
@@ -22,6 +23,7 @@
  */
 #include "store.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,64 +127,93 @@ static int store_batch_args(store_resp *b, const store_commit *c, const char *ep
     return rc;
 }
 
+/* A batch command: EVALSHA sha NKEYS keys... worker args..., formatted into cmd (owned). */
+static int store_batch_format(const store *s, const char *worker, const store_resp *keys,
+                              const store_resp *args, int slot, dh_redis_cmd *cmd)
+{
+    char nkeys[16], head[160];
+    int nk = snprintf(nkeys, sizeof nkeys, "%zu", keys->count);
+    size_t wlen = strlen(worker);
+    int h =
+        snprintf(head, sizeof head, "*%zu\r\n$7\r\nEVALSHA\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n",
+                 4 + keys->count + args->count, DH_SCRIPT_SHA_LEN, s->commit_batch.sha, nk, nkeys);
+    size_t wh = store_bulk_head(head + h, wlen);
+    size_t len = (size_t)h + wh + wlen + 2 + keys->len + args->len;
+    char *raw = malloc(len + 1), *p = raw;
+    if (!raw)
+        return -1;
+    memcpy(p, head, (size_t)h);
+    p += h;
+    memcpy(p, keys->p, keys->len);
+    p += keys->len;
+    memcpy(p, head + h, wh); /* the worker, first of ARGV */
+    memcpy(p + wh, worker, wlen);
+    memcpy(p + wh + wlen, "\r\n", 2);
+    p += wh + wlen + 2;
+    memcpy(p, args->p, args->len);
+    raw[len] = '\0';
+    memset(cmd, 0, sizeof *cmd);
+    cmd->raw = raw;
+    cmd->rawlen = len;
+    cmd->slot = slot;
+    cmd->script = &s->commit_batch;
+    return 0;
+}
+
+/* The hash slot a batch whose first key is key goes to (routed like any EVALSHA). */
+static int store_batch_slot(const store *s, const char *key)
+{
+    const char *probe[] = {"EVALSHA", s->commit_batch.sha, "1", key};
+    size_t plens[] = {7, DH_SCRIPT_SHA_LEN, 1, strlen(key)};
+    return dh_slot_of_command(4, probe, plens);
+}
+
+/* Keys and arguments of one commit appended to keys and args. */
+static int store_batch_put(store_resp *keys, store_resp *args, const store_commit *c,
+                           const char *const k[4], const char *epoch, const uint8_t *z, size_t zlen)
+{
+    if (store_batch_args(args, c, epoch, z, zlen) < 0)
+        return -1;
+    for (int i = 0; i < STORE_COMMIT_KEYS; i++)
+        if (store_bulk(keys, k[i], strlen(k[i])) < 0)
+            return -1;
+    return 0;
+}
+
+int store_batch_alone(const store *s, const store_commit *c, const char *const keys[4],
+                      const char *epoch, const uint8_t *z, size_t zlen, dh_redis_cmd *cmd)
+{
+    store_resp k = {0}, a = {0};
+    int rc = store_batch_put(&k, &a, c, keys, epoch, z, zlen) < 0
+                 ? -1
+                 : store_batch_format(s, c->worker, &k, &a, store_batch_slot(s, keys[0]), cmd);
+    free(k.p);
+    free(a.p);
+    return rc;
+}
+
 int store_batch_commit(store *s, const store_commit *c, const char *const keys[4],
                        const char *epoch, const uint8_t *z, size_t zlen)
 {
     size_t wlen = strlen(c->worker);
     if (wlen >= sizeof s->bworker || (s->nbatched && strcmp(s->bworker, c->worker) != 0))
         return -2; /* the call is fenced on one worker: another's commit goes alone */
-    if (store_batch_args(&s->bargs, c, epoch, z, zlen) < 0)
+    if (store_batch_put(&s->bkeys, &s->bargs, c, keys, epoch, z, zlen) < 0)
         return -1;
-    for (int i = 0; i < STORE_COMMIT_KEYS; i++)
-        if (store_bulk(&s->bkeys, keys[i], strlen(keys[i])) < 0)
-            return -1;
     if (s->nbatched == 0) { /* the batch is routed by its first key, like any EVALSHA */
         memcpy(s->bworker, c->worker, wlen + 1);
-        const char *probe[] = {"EVALSHA", s->commit_batch.sha, "1", keys[0]};
-        size_t plens[] = {7, DH_SCRIPT_SHA_LEN, 1, strlen(keys[0])};
-        s->batch_slot = dh_slot_of_command(4, probe, plens);
+        s->batch_slot = store_batch_slot(s, keys[0]);
     }
     return (int)s->nbatched++;
 }
 
-/* The batch command: EVALSHA sha NKEYS keys... worker args..., formatted into cmd (owned). */
-static int store_batch_format(store *s, dh_redis_cmd *cmd)
-{
-    char nkeys[16], head[160];
-    int nk = snprintf(nkeys, sizeof nkeys, "%zu", s->bkeys.count);
-    size_t wlen = strlen(s->bworker);
-    int h = snprintf(head, sizeof head, "*%zu\r\n$7\r\nEVALSHA\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n",
-                     4 + s->bkeys.count + s->bargs.count, DH_SCRIPT_SHA_LEN, s->commit_batch.sha,
-                     nk, nkeys);
-    size_t wh = store_bulk_head(head + h, wlen);
-    size_t len = (size_t)h + wh + wlen + 2 + s->bkeys.len + s->bargs.len;
-    char *raw = malloc(len + 1), *p = raw;
-    if (!raw)
-        return -1;
-    memcpy(p, head, (size_t)h);
-    p += h;
-    memcpy(p, s->bkeys.p, s->bkeys.len);
-    p += s->bkeys.len;
-    memcpy(p, head + h, wh); /* the worker, first of ARGV */
-    memcpy(p + wh, s->bworker, wlen);
-    memcpy(p + wh + wlen, "\r\n", 2);
-    p += wh + wlen + 2;
-    memcpy(p, s->bargs.p, s->bargs.len);
-    raw[len] = '\0';
-    memset(cmd, 0, sizeof *cmd);
-    cmd->raw = raw;
-    cmd->rawlen = len;
-    cmd->slot = s->batch_slot;
-    cmd->script = &s->commit_batch;
-    return 0;
-}
-
-int store_batch_plan(store *s, dh_redis_cmd *sent, size_t *where, size_t *nsent)
+int store_batch_plan(store *s, dh_redis_cmd *sent, size_t *where, size_t *nsent, size_t *batch_at)
 {
     /* The call goes where the last batched commit stood: every commit in it then runs after
      * whatever came before it in the pipeline (a new match's meta before its first commit),
      * and nothing of a match is ever written after a commit it preceded. */
     size_t last = 0, at = 0, n = 0;
+    *batch_at = SIZE_MAX;
     for (size_t k = 0; k < s->ncmds; k++)
         if (s->cmd_batch[k] >= 0)
             last = k;
@@ -196,9 +227,10 @@ int store_batch_plan(store *s, dh_redis_cmd *sent, size_t *where, size_t *nsent)
         }
         where[k] = at;
         if (k == last) {
-            if (store_batch_format(s, &sent[n]) < 0)
+            if (store_batch_format(s, s->bworker, &s->bkeys, &s->bargs, s->batch_slot, &sent[n]) <
+                0)
                 return -1;
-            n++;
+            *batch_at = n++;
         }
     }
     *nsent = n;
@@ -226,6 +258,8 @@ void store_batch_free(store *s)
 
 redisReply *store_batch_reply(redisReply *r, long k)
 {
+    if (k == STORE_BATCH_ALONE)
+        k = 0; /* a batch of one */
     if (k < 0 || !r || r->type != REDIS_REPLY_ARRAY)
         return r; /* not batched, or the whole call failed: every commit in it did */
     return (size_t)k < r->elements ? r->element[k] : NULL;

@@ -80,8 +80,9 @@ typedef struct {
     size_t nops, capops;
     dh_redis_cmd *cmds; /* the batch's commands, formatted (owned), in op order */
     size_t ncmds, capcmds;
-    /* per command: its commit's place in the batch call (store_batch.c), -1 when it goes
-     * alone; a batched commit's command is an unformatted placeholder */
+    /* per command: its commit's place in the batch call (store_batch.c), -1 a command that
+     * is not a commit, STORE_BATCH_ALONE a commit that goes alone as a batch of one; a
+     * batched commit's command is an unformatted placeholder */
     long *cmd_batch;
     size_t capcmd_batch;
     store_resp bkeys, bargs; /* the batched commits' keys and arguments */
@@ -92,9 +93,9 @@ typedef struct {
     size_t nfin, capfin;
     bool broken; /* a command could not be formatted: the batch fails */
     bool up;     /* the last round trip succeeded (the beat's redis_ok) */
-    dh_script commit, move_bundle, fields, finished_push, retire; /* called by hash */
-    dh_script undo;                                               /* dh_script_undo */
-    dh_script commit_batch; /* dh_script_commit_batch: a loop turn's commits in one call */
+    dh_script move_bundle, fields, finished_push, retire; /* called by hash */
+    dh_script undo;                                       /* dh_script_undo */
+    dh_script commit_batch; /* dh_script_commit_batch: every commit (a batch of one alone) */
     dh_retention retention; /* how long a finished match stays (dh_keys.h) */
     unsigned scripts_at;    /* redis.connects when they were last loaded on every master */
     const char **argv;      /* a commit's arguments, kept from one commit to the next */
@@ -265,7 +266,7 @@ void store_match_read_free(store_match_read *m);
  * Exactly once, across retries, failovers and a Redis Cluster (where a match, a game's
  * ratings and each account's history live in different slots), in steps that are each
  * atomic in Redis and idempotent:
- * 1. The finishing commit (dh_script_commit, host_persist.c) keeps the match's rating job
+ * 1. The finishing commit (dh_script_commit_batch, host_persist.c) keeps the match's rating job
  *    (rater_job: game, mode, bundle, each seat's account and place) in match:{ID}; once it
  *    landed the worker copies it into matches:unrated (or, when the worker died first, the
  *    matchmaker's takeover does: dh_keys.h).
@@ -335,8 +336,15 @@ long rater_sweep(rater *r, dh_redis *rd, size_t max);
 /* ---- one call for a loop turn's commits (store_batch.c) --------------------------------- */
 
 /* Whether commits are batched: on a single Redis (a Cluster's keys of one call must share a
- * slot, so there each commit is its own EVALSHA). */
+ * slot, so there each commit is its own EVALSHA, a batch of one). */
 bool store_batching(const store *s);
+/* cmd_batch's mark of a commit that goes alone: a call of dh_script_commit_batch with that
+ * commit only, whose reply is an array of one. */
+#define STORE_BATCH_ALONE (-2)
+/* Commit c alone (on a Cluster, or another worker's than the batch's), as a batch of one
+ * formatted into cmd (owned by the caller: dh_redis_format_free). -1 when out of memory. */
+int store_batch_alone(const store *s, const store_commit *c, const char *const keys[4],
+                      const char *epoch, const uint8_t *z, size_t zlen, dh_redis_cmd *cmd);
 /* Copy commit c (its four keys, its epoch in decimal, its snapshot as stored z, zlen) into
  * the batch call in dh_script_commit_batch's format: its place in the batch; -2 when the
  * call cannot take it (another worker's: it goes alone), -1 when out of memory. */
@@ -344,11 +352,12 @@ int store_batch_commit(store *s, const store_commit *c, const char *const keys[4
                        const char *epoch, const uint8_t *z, size_t zlen);
 /* The commands to send (into sent, *nsent of them; s->ncmds room): every command as it is,
  * and the batch call, formatted (owned by the caller: dh_redis_format_free), where the last
- * batched commit stood; where[k]: the index in sent of command k's reply. -1 when out of
- * memory. */
-int store_batch_plan(store *s, dh_redis_cmd *sent, size_t *where, size_t *nsent);
+ * batched commit stood (sent[*batch_at]; SIZE_MAX when none); where[k]: the index in sent
+ * of command k's reply. -1 when out of memory. */
+int store_batch_plan(store *s, dh_redis_cmd *sent, size_t *where, size_t *nsent, size_t *batch_at);
 /* Command k's reply, from r, the reply its sent command got: element batch of it, when k
- * was batched (batch >= 0), else r itself. Borrowed from r. */
+ * was batched (batch >= 0), the first when it went alone (STORE_BATCH_ALONE), else r
+ * itself. Borrowed from r. */
 redisReply *store_batch_reply(redisReply *r, long batch);
 void store_batch_reset(store *s);
 void store_batch_free(store *s);
