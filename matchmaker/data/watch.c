@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_str.h"
 #include "dh_grow.h"
 #include "dh_log.h"
 
@@ -111,9 +112,9 @@ static int watch_entry_make(watch_entry *e, const char *match_id, const char *ga
                             uint64_t started_ms)
 {
     *e = (watch_entry){0};
-    snprintf(e->match_id, sizeof e->match_id, "%s", match_id);
-    snprintf(e->game, sizeof e->game, "%s", game);
-    snprintf(e->mode, sizeof e->mode, "%s", mode && *mode ? mode : "casual");
+    dh_str_copy(e->match_id, sizeof e->match_id, match_id);
+    dh_str_copy(e->game, sizeof e->game, game);
+    dh_str_copy(e->mode, sizeof e->mode, mode && *mode ? mode : "casual");
     e->started_ms = started_ms;
     e->players = calloc(nplayers ? nplayers : 1, sizeof *e->players);
     if (!e->players)
