@@ -14,15 +14,48 @@
 
 #define PIPE_REDIRECTS_MAX 5 /* redirects followed for one command before giving up */
 
+/* Write "<c><n>\r\n" at p: its length. */
+static size_t pipe_head(char *p, char c, size_t n)
+{
+    char digits[24];
+    size_t k = 0, at = 0;
+    do
+        digits[k++] = (char)('0' + n % 10);
+    while ((n /= 10));
+    p[at++] = c;
+    while (k)
+        p[at++] = digits[--k];
+    p[at++] = '\r';
+    p[at++] = '\n';
+    return at;
+}
+
+/* The RESP form of a command, as hiredis's redisFormatCommandArgv writes it, without its
+ * sprintf per argument (issue 27: a matchmaker write of 150 arguments spent 15,000
+ * instructions of its 30,000 in them). malloc'd: redisFreeCommand frees it. */
 int dh_redis_format(dh_redis_cmd *cmd, int argc, const char **argv, const size_t *lens)
 {
-    char *raw = NULL;
     memset(cmd, 0, sizeof *cmd);
-    int n = redisFormatCommandArgv(&raw, argc, argv, lens);
-    if (n < 0 || !raw)
+    if (argc < 0)
         return -1;
+    size_t total = 24 + 2;
+    for (int i = 0; i < argc; i++)
+        total += 24 + 2 + (lens ? lens[i] : strlen(argv[i])) + 2;
+    char *raw = malloc(total + 1);
+    if (!raw)
+        return -1;
+    size_t at = pipe_head(raw, '*', (size_t)argc);
+    for (int i = 0; i < argc; i++) {
+        size_t len = lens ? lens[i] : strlen(argv[i]);
+        at += pipe_head(raw + at, '$', len);
+        memcpy(raw + at, argv[i], len);
+        at += len;
+        raw[at++] = '\r';
+        raw[at++] = '\n';
+    }
+    raw[at] = '\0';
     cmd->raw = raw;
-    cmd->rawlen = (size_t)n;
+    cmd->rawlen = at;
     cmd->slot = dh_slot_of_command(argc, argv, lens);
     return 0;
 }

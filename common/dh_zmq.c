@@ -74,39 +74,47 @@ bool dh_zmq_role_may_send(const char *role, int body_case)
     }
 }
 
-int dh_zmq_recv(void *sock, char *identity, Deckhand__Internal__Internal **out)
+int dh_zmq_recv_frame(void *sock, char *identity, zmq_msg_t *body)
 {
-    zmq_msg_t part;
-    zmq_msg_init(&part);
-    if (zmq_msg_recv(&part, sock, ZMQ_DONTWAIT) < 0) {
-        zmq_msg_close(&part);
+    zmq_msg_init(body);
+    if (zmq_msg_recv(body, sock, ZMQ_DONTWAIT) < 0) {
+        zmq_msg_close(body);
         return 0;
     }
     if (identity) {
-        size_t n = zmq_msg_size(&part);
-        if (n > DH_ZMQ_ID_MAX || !zmq_msg_more(&part)) {
-            zmq_msg_close(&part);
+        size_t n = zmq_msg_size(body);
+        if (n > DH_ZMQ_ID_MAX || !zmq_msg_more(body)) {
+            zmq_msg_close(body);
             zmq_skip_rest(sock);
             dh_warn("dropped a message with a bad identity frame");
             return -1;
         }
-        memcpy(identity, zmq_msg_data(&part), n);
+        memcpy(identity, zmq_msg_data(body), n);
         identity[n] = '\0';
-        zmq_msg_close(&part);
-        zmq_msg_init(&part);
-        if (zmq_msg_recv(&part, sock, ZMQ_DONTWAIT) < 0) {
-            zmq_msg_close(&part);
+        zmq_msg_close(body);
+        zmq_msg_init(body);
+        if (zmq_msg_recv(body, sock, ZMQ_DONTWAIT) < 0) {
+            zmq_msg_close(body);
             return -1;
         }
     }
-    bool more = zmq_msg_more(&part);
-    *out = deckhand__internal__internal__unpack(NULL, zmq_msg_size(&part), zmq_msg_data(&part));
-    /* The sender's role, from the ZAP handler (dh_zap.h), when the link is CURVE. */
-    const char *role = identity ? zmq_msg_gets(&part, "User-Id") : NULL;
-    bool allowed = !*out || dh_zmq_role_may_send(role, (int)(*out)->body_case);
-    zmq_msg_close(&part);
-    if (more)
+    if (zmq_msg_more(body))
         zmq_skip_rest(sock);
+    return 1;
+}
+
+bool dh_zmq_frame_may_send(zmq_msg_t *body, const char *identity, int body_case)
+{
+    /* The sender's role, from the ZAP handler (dh_zap.h), when the link is CURVE. */
+    const char *role = identity ? zmq_msg_gets(body, "User-Id") : NULL;
+    return dh_zmq_role_may_send(role, body_case);
+}
+
+int dh_zmq_unpack_frame(zmq_msg_t *body, const char *identity, Deckhand__Internal__Internal **out)
+{
+    *out = deckhand__internal__internal__unpack(NULL, zmq_msg_size(body), zmq_msg_data(body));
+    bool allowed = !*out || dh_zmq_frame_may_send(body, identity, (int)(*out)->body_case);
+    zmq_msg_close(body);
     if (!*out) {
         dh_warn("dropped an undecodable internal message");
         return -1;
@@ -119,6 +127,13 @@ int dh_zmq_recv(void *sock, char *identity, Deckhand__Internal__Internal **out)
         return -1;
     }
     return 1;
+}
+
+int dh_zmq_recv(void *sock, char *identity, Deckhand__Internal__Internal **out)
+{
+    zmq_msg_t body;
+    int rc = dh_zmq_recv_frame(sock, identity, &body);
+    return rc == 1 ? dh_zmq_unpack_frame(&body, identity, out) : rc;
 }
 
 bool dh_zmq_readable(void *sock)

@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <zmq.h>
+
 #include "internal.pb-c.h"
 
 #define DH_ZMQ_ID_MAX 255
@@ -24,6 +26,16 @@ int dh_zmq_send(void *sock, const char *identity, const Deckhand__Internal__Inte
  * (logged). On a ROUTER socket, identity (at
  * least DH_ZMQ_ID_MAX+1 bytes) receives the sender's identity as a C string. */
 int dh_zmq_recv(void *sock, char *identity, Deckhand__Internal__Internal **out);
+
+/* dh_zmq_recv in two steps, for a reader that looks at the packed bytes first (the
+ * matchmaker skips a worker's hello that repeats its last one): dh_zmq_recv_frame receives
+ * the body frame into *body (1; 0 nothing waits; -1 dropped, as dh_zmq_recv: *body is then
+ * closed), dh_zmq_unpack_frame unpacks it as dh_zmq_recv does and closes it. A reader that
+ * keeps the frame closes it itself (zmq_msg_close); dh_zmq_frame_may_send is the role check
+ * for a body it does not unpack. */
+int dh_zmq_recv_frame(void *sock, char *identity, zmq_msg_t *body);
+int dh_zmq_unpack_frame(zmq_msg_t *body, const char *identity, Deckhand__Internal__Internal **out);
+bool dh_zmq_frame_may_send(zmq_msg_t *body, const char *identity, int body_case);
 
 /* True when a peer whose CURVE key has role ("gateway", "worker": the ZAP handler's
  * User-Id, dh_zap.h) may send a message of body_case to a ROUTER. NULL or "" (a link

@@ -24,6 +24,53 @@ static bool loop_frees_a_worker(mm_state *mm, const char *identity,
     return w && w->pending >= REGISTRY_PENDING_MAX;
 }
 
+/* Whether body may be a WorkerHello: field 1 of Internal, length-delimited, comes first. */
+static bool loop_maybe_hello(zmq_msg_t *body)
+{
+    return zmq_msg_size(body) && *(const uint8_t *)zmq_msg_data(body) == 0x0a;
+}
+
+/* A worker's hello that repeats its last one byte for byte (one every 500 ms from each
+ * worker, 6 KB with every game's options): its worker refreshed without unpacking it, as
+ * control_handle would (true, as a hello asks for a tick). False when it is no such repeat:
+ * the caller unpacks it. */
+static bool loop_hello_again(mm_state *mm, const char *identity, zmq_msg_t *body, uint64_t now_ms)
+{
+    const uint8_t *b = zmq_msg_data(body);
+    size_t len = zmq_msg_size(body);
+    return loop_maybe_hello(body) &&
+           dh_zmq_frame_may_send(body, identity, DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_HELLO) &&
+           registry_hello_again(&mm->reg, identity, b, len, now_ms);
+}
+
+/* Hand one received frame to control_handle: true when the tick should run now. A hello
+ * handled is kept packed for loop_hello_again. Closes body. */
+static bool loop_handle(mm_state *mm, const char *identity, zmq_msg_t *body, uint64_t now_ms,
+                        bool *freed)
+{
+    if (loop_hello_again(mm, identity, body, now_ms)) {
+        zmq_msg_close(body);
+        return true;
+    }
+    Deckhand__Internal__Internal *msg = NULL;
+    /* a hello's packed bytes outlive the unpack, which closes body */
+    zmq_msg_t keep;
+    zmq_msg_init(&keep);
+    if (loop_maybe_hello(body))
+        zmq_msg_copy(&keep, body);
+    bool form = false;
+    if (dh_zmq_unpack_frame(body, identity, &msg) == 1) {
+        *freed |= loop_frees_a_worker(mm, identity, msg);
+        form = control_handle(mm, identity, msg, now_ms);
+        if (msg->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_HELLO &&
+            zmq_msg_size(&keep))
+            registry_hello_keep(&mm->reg, identity, zmq_msg_data(&keep), zmq_msg_size(&keep));
+        deckhand__internal__internal__free_unpacked(msg, NULL);
+    }
+    zmq_msg_close(&keep);
+    return form;
+}
+
 void loop_finish(mm_state *mm, uint64_t now_ms)
 {
     tickets_flush(mm, now_ms); /* the held joins no formation pass wrote */
@@ -43,8 +90,8 @@ loop_turn loop_drain(mm_state *mm, uint64_t now_ms)
             t.full = true;
             break;
         }
-        Deckhand__Internal__Internal *msg = NULL;
-        int rc = dh_zmq_recv(mm->router, identity, &msg);
+        zmq_msg_t body;
+        int rc = dh_zmq_recv_frame(mm->router, identity, &body);
         if (rc == 0) {
             mm->heard_ms = now_ms + (dh_now_ms() - start); /* everything sent so far is read */
             break;
@@ -52,11 +99,9 @@ loop_turn loop_drain(mm_state *mm, uint64_t now_ms)
         t.handled++;
         if (rc < 0)
             continue;
-        freed |= loop_frees_a_worker(mm, identity, msg);
         /* at the time it was read: a beat read after a handler waited on Redis is not
          * stamped with the drain's start, seconds earlier */
-        t.form |= control_handle(mm, identity, msg, now_ms + (dh_now_ms() - start));
-        deckhand__internal__internal__free_unpacked(msg, NULL);
+        t.form |= loop_handle(mm, identity, &body, now_ms + (dh_now_ms() - start), &freed);
     }
     if (freed) {
         mm->next_pass_ms = 0; /* a pass over every ticket, now */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_str.h"
 #include "dh_optlist.h"
 #include "registry.h"
 
@@ -155,7 +156,7 @@ size_t options_canon_for(const registry *reg, const char *game, Deckhand__GameOp
 
 void options_list_of(options_list *l, const char *canon)
 {
-    snprintf(l->text, sizeof l->text, "%s", canon ? canon : "");
+    dh_str_copy(l->text, sizeof l->text, canon);
     l->n = 0;
     for (char *p = l->text; *p && l->n < OPTIONS_MAX;) {
         char *end = p + strcspn(p, ";");

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_str.h"
 #include "dh_grow.h"
 #include "queue_impl.h"
 
@@ -122,8 +123,21 @@ queue_status queue_ticket_init(queue_ticket *t, const char *player_id, const cha
 
 static void queue_key_text(const queue_key *k, char *out, size_t cap)
 {
-    snprintf(out, cap, "%zu:%s%zu:%s%u:%zu:%s%s", strlen(k->game), k->game, strlen(k->mode),
-             k->mode, (unsigned)k->players, strlen(k->vs_ai), k->vs_ai, k->options);
+    /* "%zu:%s%zu:%s%u:%zu:%s%s" of the game's length, the game, the mode's, the mode, the
+     * players, vs_ai's length, vs_ai and the options, without snprintf (once a join) */
+    size_t at = 0;
+    dh_str_add_uint(out, cap, &at, strlen(k->game));
+    dh_str_add(out, cap, &at, ":");
+    dh_str_add(out, cap, &at, k->game);
+    dh_str_add_uint(out, cap, &at, strlen(k->mode));
+    dh_str_add(out, cap, &at, ":");
+    dh_str_add(out, cap, &at, k->mode);
+    dh_str_add_uint(out, cap, &at, k->players);
+    dh_str_add(out, cap, &at, ":");
+    dh_str_add_uint(out, cap, &at, strlen(k->vs_ai));
+    dh_str_add(out, cap, &at, ":");
+    dh_str_add(out, cap, &at, k->vs_ai);
+    dh_str_add(out, cap, &at, k->options);
 }
 
 /* The line for k (its index), made when missing (in an empty line's slot past

@@ -27,8 +27,10 @@ static void registry_games_free(registry_worker *w)
 
 void registry_free(registry *r)
 {
-    for (size_t i = 0; i < r->nworkers; i++)
+    for (size_t i = 0; i < r->nworkers; i++) {
         registry_games_free(&r->workers[i]);
+        free(r->workers[i].hello);
+    }
     free(r->workers);
     free(r->gateways);
     memset(r, 0, sizeof *r);
@@ -47,6 +49,16 @@ registry_worker *registry_find(registry *r, const char *identity)
         if (!strcmp(r->workers[i].id, identity))
             return &r->workers[i];
     return NULL;
+}
+
+/* What any hello says of its worker's state: a fresh start, alive. */
+static void registry_hello_fresh(registry_worker *w, uint64_t now_ms)
+{
+    w->draining = false;
+    w->stopped = false;
+    w->lost = false;
+    w->alive = true;
+    w->last_seen_ms = now_ms;
 }
 
 registry_worker *registry_hello(registry *r, const char *identity,
@@ -81,14 +93,35 @@ registry_worker *registry_hello(registry *r, const char *identity,
             dh_warn("worker %s: out of memory keeping the options of %s", w->id, rg->name);
     }
     w->capacity = h->capacity;
-    w->draining = false; /* a hello is a fresh start */
-    w->stopped = false;
-    w->lost = false;
-    w->alive = true;
-    w->last_seen_ms = now_ms;
+    free(w->hello); /* registry_hello_keep keeps this one's bytes */
+    w->hello = NULL;
+    w->hello_len = 0;
+    registry_hello_fresh(w, now_ms);
     if (!was_alive)
         dh_info("worker %s up endpoint=%s games=%zu capacity=%u bundle=%.12s", w->id, w->endpoint,
                 w->ngames, w->capacity, w->bundle);
+    return w;
+}
+
+void registry_hello_keep(registry *r, const char *identity, const void *packed, size_t len)
+{
+    registry_worker *w = registry_find(r, identity);
+    if (!w)
+        return;
+    free(w->hello);
+    w->hello = malloc(len ? len : 1);
+    w->hello_len = w->hello ? len : 0;
+    if (w->hello)
+        memcpy(w->hello, packed, len);
+}
+
+registry_worker *registry_hello_again(registry *r, const char *identity, const void *packed,
+                                      size_t len, uint64_t now_ms)
+{
+    registry_worker *w = registry_find(r, identity);
+    if (!w || !w->alive || !w->hello || w->hello_len != len || memcmp(w->hello, packed, len))
+        return NULL;
+    registry_hello_fresh(w, now_ms);
     return w;
 }
 

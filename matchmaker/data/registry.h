@@ -87,6 +87,10 @@ typedef struct {
                    * beat, which may have waited unread */
     uint64_t last_seen_ms;
     uint64_t avoid_until_ms;
+    /* its last hello as packed (owned; NULL before one, or when memory ran out): a hello
+     * that repeats it byte for byte (every 500 ms) is not unpacked again (registry_hello_again) */
+    uint8_t *hello;
+    size_t hello_len;
 } registry_worker;
 
 typedef struct {
@@ -111,6 +115,16 @@ void registry_free(registry *r);
 /* Register or refresh the worker reachable at identity. NULL on allocation failure. */
 registry_worker *registry_hello(registry *r, const char *identity,
                                 const Deckhand__Internal__WorkerHello *h, uint64_t now_ms);
+/* Keep the packed bytes of the hello identity just sent (registry_hello took it), so that
+ * registry_hello_again knows a repeat. Best effort: out of memory, the next hello is
+ * unpacked again. */
+void registry_hello_keep(registry *r, const char *identity, const void *packed, size_t len);
+/* A hello from identity whose packed bytes are its last hello's (registry_hello_keep) and
+ * whose worker is alive: refreshed as registry_hello would (same endpoint, games, bundle and
+ * capacity), without unpacking it. NULL, changing nothing, for any other: the caller
+ * unpacks it and calls registry_hello. */
+registry_worker *registry_hello_again(registry *r, const char *identity, const void *packed,
+                                      size_t len, uint64_t now_ms);
 /* Record a beat. NULL when the worker never said hello (it will: workers repeat it). */
 registry_worker *registry_beat(registry *r, const char *identity, uint32_t active, bool draining,
                                uint64_t now_ms);

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pb_copy.h"
+#include "internal.pb-c.h"
 
 static void seated_free_assigned(void *v)
 {
@@ -61,12 +61,55 @@ static int seated_list_add(seated_list *l, const char *match_id, const char *pla
     return 0;
 }
 
+/* A string field of a copy: a heap copy (free_unpacked frees it), or the empty default. */
+static bool seated_copy_str(char **field, const char *value)
+{
+    if (!value || !*value)
+        return true; /* left at protobuf_c_empty_string, which free_unpacked skips */
+    *field = strdup(value);
+    if (!*field) {
+        *field = (char *)protobuf_c_empty_string;
+        return false;
+    }
+    return true;
+}
+
+/* A deep copy of ma, field by field (issue 27: pb_copy's pack and unpack cost 5,000
+ * instructions a player), freed by deckhand__internal__match_assigned__free_unpacked as
+ * an unpacked one; NULL when memory ran out. ma comes from placement.c, without unknown
+ * fields. */
+static Deckhand__Internal__MatchAssigned *seated_copy(const Deckhand__Internal__MatchAssigned *ma)
+{
+    Deckhand__Internal__MatchAssigned *c = malloc(sizeof *c);
+    if (!c)
+        return NULL;
+    deckhand__internal__match_assigned__init(c);
+    c->seat = ma->seat;
+    bool ok = seated_copy_str(&c->player_id, ma->player_id) &&
+              seated_copy_str(&c->match_id, ma->match_id) && seated_copy_str(&c->game, ma->game) &&
+              seated_copy_str(&c->worker_id, ma->worker_id) &&
+              seated_copy_str(&c->worker_endpoint, ma->worker_endpoint);
+    if (ok && ma->n_players) {
+        c->players = calloc(ma->n_players, sizeof *c->players);
+        ok = c->players != NULL;
+        for (size_t i = 0; ok && i < ma->n_players; i++) {
+            c->players[i] = strdup(ma->players[i] ? ma->players[i] : "");
+            ok = c->players[i] != NULL;
+            c->n_players += ok;
+        }
+    }
+    if (!ok) {
+        seated_free_assigned(c);
+        return NULL;
+    }
+    return c;
+}
+
 int seated_add(seated_list *l, const Deckhand__Internal__MatchAssigned *ma)
 {
     if (!ma->player_id || !ma->match_id || !ma->player_id[0] || !ma->match_id[0])
         return -1;
-    Deckhand__Internal__MatchAssigned *copy =
-        (Deckhand__Internal__MatchAssigned *)pb_copy(&ma->base);
+    Deckhand__Internal__MatchAssigned *copy = seated_copy(ma);
     if (!copy)
         return -1;
     if (seated_list_add(l, ma->match_id, ma->player_id) < 0) {

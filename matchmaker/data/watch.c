@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_str.h"
 #include "dh_grow.h"
 #include "dh_log.h"
 
@@ -30,13 +31,30 @@ void watch_list_free(watch_list *l)
     free(l->base);
     free(l->pend);
     free(l->gone);
+    dh_table_free(&l->ids, NULL);
     *l = (watch_list){0};
+}
+
+/* match_id is listed now: into the index (made on first use). */
+static void watch_index(watch_list *l, const char *match_id)
+{
+    if ((!l->ids.buckets && dh_table_init(&l->ids) < 0) ||
+        dh_table_set(&l->ids, match_id, (void *)l) < 0)
+        l->ids_unsure = true;
+}
+
+/* Whether match_id may be listed (always, once the index is unsure). */
+static bool watch_listed(const watch_list *l, const char *match_id)
+{
+    return l->ids_unsure || (l->ids.buckets && dh_table_get(&l->ids, match_id));
 }
 
 /* Forget the i-th entry, keeping the order of the others: the entries before it move
  * up one (the front slot is freed) when they are fewer than those after it. */
 static void watch_remove(watch_list *l, size_t i)
 {
+    if (l->ids.buckets)
+        dh_table_del(&l->ids, l->v[i].match_id);
     watch_entry_free(&l->v[i]);
     if (i < l->n / 2) {
         memmove(&l->v[1], &l->v[0], i * sizeof *l->v);
@@ -50,6 +68,8 @@ static void watch_remove(watch_list *l, size_t i)
 /* Forget match_id's entry (at most one). */
 static void watch_forget(watch_list *l, const char *match_id)
 {
+    if (!watch_listed(l, match_id))
+        return;
     for (size_t i = 0; i < l->n; i++) {
         if (!strcmp(l->v[i].match_id, match_id)) {
             watch_remove(l, i);
@@ -92,9 +112,9 @@ static int watch_entry_make(watch_entry *e, const char *match_id, const char *ga
                             uint64_t started_ms)
 {
     *e = (watch_entry){0};
-    snprintf(e->match_id, sizeof e->match_id, "%s", match_id);
-    snprintf(e->game, sizeof e->game, "%s", game);
-    snprintf(e->mode, sizeof e->mode, "%s", mode && *mode ? mode : "casual");
+    dh_str_copy(e->match_id, sizeof e->match_id, match_id);
+    dh_str_copy(e->game, sizeof e->game, game);
+    dh_str_copy(e->mode, sizeof e->mode, mode && *mode ? mode : "casual");
     e->started_ms = started_ms;
     e->players = calloc(nplayers ? nplayers : 1, sizeof *e->players);
     if (!e->players)
@@ -120,6 +140,7 @@ int watch_add(watch_list *l, const char *match_id, const char *game, const char 
     if (watch_room(l) < 0 ||
         watch_entry_make(&l->v[l->n], match_id, game, mode, players, nplayers, started_ms) < 0)
         return -1;
+    watch_index(l, l->v[l->n].match_id);
     l->n++;
     return 0;
 }
@@ -197,10 +218,14 @@ long watch_rebuild_end(watch_list *l)
     if (merged) {
         /* both in start order: merged, the list's own entries first on a tie */
         size_t a = 0, b = 0, n = 0;
-        while (a < l->n || b < keep)
-            merged[n++] = b == keep || (a < l->n && l->v[a].started_ms <= l->pend[b].started_ms)
-                              ? l->v[a++]
-                              : l->pend[b++];
+        while (a < l->n || b < keep) {
+            if (b == keep || (a < l->n && l->v[a].started_ms <= l->pend[b].started_ms)) {
+                merged[n++] = l->v[a++];
+            } else {
+                watch_index(l, l->pend[b].match_id);
+                merged[n++] = l->pend[b++];
+            }
+        }
         free(l->base);
         l->base = l->v = merged;
         l->n = l->cap = n;

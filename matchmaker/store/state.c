@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_str.h"
 #include "dh_grow.h"
 #include "dh_keys.h"
 #include "dh_log.h"
@@ -120,8 +121,8 @@ int state_placement_del_later(mm_state *mm, uint64_t now_ms, const char *match_i
     for (size_t i = 0; i <= n; i++) {
         const char *field = i ? player_ids[i - 1] : match_id;
         state_later *x = &d->v[d->n++];
-        snprintf(x->op, sizeof x->op, "%s", i ? "t-" : "p-");
-        snprintf(x->field, sizeof x->field, "%s", field);
+        dh_str_copy(x->op, sizeof x->op, i ? "t-" : "p-");
+        dh_str_copy(x->field, sizeof x->field, field);
     }
     return 0;
 }

@@ -124,6 +124,64 @@ static void test_mm_a_drain_stalled_on_redis_does_not_make_live_workers_silent(v
     rig_mm_close(&a);
 }
 
+/* wk-a's hello as the rig sends it, but with capacity cap and game. */
+static void hello_of(rig_mm *a, uint32_t cap, const char *game)
+{
+    Deckhand__Internal__GameInfo gi = DECKHAND__INTERNAL__GAME_INFO__INIT;
+    Deckhand__Internal__GameInfo *gis[] = {&gi};
+    gi.name = (char *)game;
+    gi.min_players = 2;
+    gi.max_players = 4;
+    Deckhand__Internal__WorkerHello h = DECKHAND__INTERNAL__WORKER_HELLO__INIT;
+    h.worker_id = (char *)"wk-a";
+    h.endpoint = (char *)"tcp://a:1";
+    h.n_games = 1;
+    h.games = gis;
+    h.capacity = cap;
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_HELLO;
+    m.worker_hello = &h;
+    rig_mm_send(a->w[0], &m);
+    readable(a);
+}
+
+/* A worker repeats its hello every 500 ms, the same bytes each time; the loop refreshes
+ * the worker from a repeat without unpacking it (issue 27), with what a hello does: alive,
+ * seen now, not draining. A hello that differs in anything is read whole, and a dead
+ * worker's repeat revives it as any hello does. */
+static void test_mm_a_repeated_hello_refreshes_its_worker_and_a_changed_one_is_read(void)
+{
+    rig_mm a;
+    rig_mm_open(&a, "mm-hello", NULL, 1, 0);
+    registry_worker *w = registry_find(&a.mm.reg, "wk-a");
+    hello_of(&a, 1000, "dominion");
+    loop_drain(&a.mm, 100);
+    CU_ASSERT_PTR_NOT_NULL(w->hello); /* kept for the repeats */
+    w->draining = true;
+    hello_of(&a, 1000, "dominion"); /* a repeat */
+    loop_drain(&a.mm, 600);
+    CU_ASSERT_EQUAL(w->last_seen_ms, 600);
+    CU_ASSERT_FALSE(w->draining);
+    CU_ASSERT_TRUE(w->alive);
+    hello_of(&a, 7, "dominion"); /* its capacity changed */
+    loop_drain(&a.mm, 1100);
+    CU_ASSERT_EQUAL(w->capacity, 7);
+    CU_ASSERT_EQUAL(w->last_seen_ms, 1100);
+    hello_of(&a, 7, "elemental"); /* its games changed */
+    loop_drain(&a.mm, 1600);
+    CU_ASSERT_EQUAL_FATAL(w->ngames, 1);
+    CU_ASSERT_STRING_EQUAL(w->games[0].name, "elemental");
+    loop_drain(&a.mm, 3200); /* nothing more from it... */
+    mm_tick(&a.mm, 3200);    /* ...for 1,600 ms: dead */
+    CU_ASSERT_FALSE(w->alive);
+    hello_of(&a, 7, "elemental"); /* the same bytes again: it is back */
+    loop_drain(&a.mm, 3500);
+    CU_ASSERT_TRUE(w->alive);
+    CU_ASSERT_EQUAL(w->last_seen_ms, 3500);
+    CU_ASSERT_STRING_EQUAL(w->games[0].name, "elemental");
+    rig_mm_close(&a);
+}
+
 /* The beats' incarnation, which a test reads from its matchmaker. */
 static uint64_t incarnation;
 
@@ -255,6 +313,8 @@ int main(void)
          test_mm_a_worker_freed_from_its_in_flight_bound_gets_the_next_match_at_once},
         {"mm_a_drain_stalled_on_redis_does_not_make_live_workers_silent",
          test_mm_a_drain_stalled_on_redis_does_not_make_live_workers_silent},
+        {"mm_a_repeated_hello_refreshes_its_worker_and_a_changed_one_is_read",
+         test_mm_a_repeated_hello_refreshes_its_worker_and_a_changed_one_is_read},
         {"mm_gateways_hear_a_beat_every_half_second",
          test_mm_gateways_hear_a_beat_every_half_second},
         {"mm_a_gateway_that_takes_batches_gets_a_turn_in_one_message",

@@ -89,6 +89,41 @@ static void test_pb_copy_is_deep_and_equal(void)
     deckhand__internal__match_assigned__free_unpacked(c, NULL);
 }
 
+/* seated_add copies an assignment field by field (not through pb_copy's pack and unpack):
+ * the copy packs to the same bytes as what it copied, with empty fields and no players, and
+ * owns its strings. */
+static void test_seated_copy_packs_as_the_assignment_it_copies(void)
+{
+    seated_list l;
+    CU_ASSERT_EQUAL_FATAL(seated_init(&l), 0);
+    char *names[] = {(char *)"ann", (char *)"", (char *)"cy"};
+    Deckhand__Internal__MatchAssigned full = DECKHAND__INTERNAL__MATCH_ASSIGNED__INIT, bare = full;
+    full.player_id = (char *)"p1";
+    full.match_id = (char *)"m-1";
+    full.seat = 2;
+    full.game = (char *)"dominion";
+    full.n_players = 3;
+    full.players = names;
+    full.worker_id = (char *)"wk-1";
+    full.worker_endpoint = (char *)"tcp://a:1";
+    bare.player_id = (char *)"p2";
+    bare.match_id = (char *)"m-2";
+    const Deckhand__Internal__MatchAssigned *in[] = {&full, &bare};
+    for (size_t i = 0; i < 2; i++) {
+        CU_ASSERT_EQUAL_FATAL(seated_add(&l, in[i]), 0);
+        const Deckhand__Internal__MatchAssigned *c = seated_find(&l, in[i]->player_id);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+        uint8_t want[256], got[256];
+        size_t nw = deckhand__internal__match_assigned__pack(in[i], want);
+        size_t ng = deckhand__internal__match_assigned__pack(c, got);
+        CU_ASSERT_EQUAL(ng, nw);
+        CU_ASSERT_TRUE(ng == nw && !memcmp(got, want, nw));
+        CU_ASSERT_PTR_NOT_EQUAL(c->match_id, in[i]->match_id);
+    }
+    CU_ASSERT_PTR_NOT_EQUAL(seated_find(&l, "p1")->players[0], names[0]);
+    seated_free(&l);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -98,6 +133,8 @@ int main(void)
         {"seated_again_replaces_and_an_old_end_keeps_the_new_seat",
          test_seated_again_replaces_and_an_old_end_keeps_the_new_seat},
         {"pb_copy_is_deep_and_equal", test_pb_copy_is_deep_and_equal},
+        {"seated_copy_packs_as_the_assignment_it_copies",
+         test_seated_copy_packs_as_the_assignment_it_copies},
         {NULL, NULL},
     };
     return dh_test_main("matchmaker_seated", cases);

@@ -274,6 +274,32 @@ static void test_watch_end_keeps_start_order_whichever_side_moves(void)
     watch_list_free(&l);
 }
 
+/* The ids a rebuild restored are looked up like the ones placed here (the list keeps an
+ * index of its ids so that a new match is not looked for among all): one restored is
+ * replaced by a later add of its id, not listed twice, and its end forgets it. */
+static void test_a_restored_match_is_replaced_and_ended_like_one_placed_here(void)
+{
+    watch_list l = {0};
+    const char *names[] = {"ann"};
+    char buf[256];
+    CU_ASSERT_EQUAL(watch_add(&l, "m-here", "dominion", "", names, 1, 300), 0);
+    watch_rebuild_begin(&l);
+    CU_ASSERT_EQUAL(watch_restore(&l, "m-a", "dominion", "", names, 1, 100), 0);
+    CU_ASSERT_EQUAL(watch_restore(&l, "m-b", "dominion", "", names, 1, 200), 0);
+    CU_ASSERT_EQUAL(watch_rebuild_end(&l), 2);
+    CU_ASSERT_STRING_EQUAL(watch_ids(&l, buf, sizeof buf), "m-a,m-b,m-here");
+    CU_ASSERT_EQUAL(watch_add(&l, "m-a", "dominion", "", names, 1, 400), 0); /* moved in */
+    CU_ASSERT_STRING_EQUAL(watch_ids(&l, buf, sizeof buf), "m-b,m-here,m-a");
+    watch_end(&l, "m-b");
+    watch_end(&l, "m-here");
+    CU_ASSERT_STRING_EQUAL(watch_ids(&l, buf, sizeof buf), "m-a");
+    watch_end(&l, "m-a");
+    CU_ASSERT_EQUAL(l.n, 0);
+    CU_ASSERT_EQUAL(watch_add(&l, "m-a", "dominion", "", names, 1, 500), 0); /* anew */
+    CU_ASSERT_STRING_EQUAL(watch_ids(&l, buf, sizeof buf), "m-a");
+    watch_list_free(&l);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -286,6 +312,8 @@ int main(void)
          test_rebuild_skips_listed_and_ended_matches_and_keeps_start_order},
         {"watch_end_keeps_start_order_whichever_side_moves",
          test_watch_end_keeps_start_order_whichever_side_moves},
+        {"a_restored_match_is_replaced_and_ended_like_one_placed_here",
+         test_a_restored_match_is_replaced_and_ended_like_one_placed_here},
         {NULL, NULL},
     };
     return rig_redis_main("matchmaker_watch", cases);

@@ -144,6 +144,36 @@ static void test_keys_every_script_touches_one_slot(void)
     CU_ASSERT_TRUE(seen > 60);
 }
 
+/* dh_redis_format writes a command's RESP form itself (not through hiredis's sprintf per
+ * argument): the same bytes as redisFormatCommandArgv, with lengths given or not, for
+ * empty, binary and long arguments, and the same slot. */
+static void test_redis_format_writes_what_hiredis_writes(void)
+{
+    char big[12345];
+    memset(big, 'x', sizeof big);
+    big[100] = '\0'; /* binary: a NUL inside, read by length */
+    const char *argv[] = {"EVALSHA", "0123456789abcdef", "2", "mm:{mm}:lease", "", big, "t+"};
+    size_t lens[] = {7, 16, 1, 13, 0, sizeof big, 2};
+    for (int withlens = 0; withlens < 2; withlens++) {
+        int argc = withlens ? 7 : 5; /* without lengths: C strings only */
+        const size_t *l = withlens ? lens : NULL;
+        char *want = NULL;
+        int n = redisFormatCommandArgv(&want, argc, argv, l);
+        dh_redis_cmd got;
+        CU_ASSERT_EQUAL_FATAL(dh_redis_format(&got, argc, argv, l), 0);
+        CU_ASSERT_EQUAL(got.rawlen, (size_t)n);
+        CU_ASSERT_TRUE(got.rawlen == (size_t)n && !memcmp(got.raw, want, (size_t)n));
+        CU_ASSERT_EQUAL(got.slot, dh_slot_of_command(argc, argv, l));
+        dh_redis_format_free(&got);
+        redisFreeCommand(want);
+    }
+    dh_redis_cmd none;
+    CU_ASSERT_EQUAL_FATAL(dh_redis_format(&none, 0, argv, NULL), 0);
+    CU_ASSERT_EQUAL(none.rawlen, 4);
+    CU_ASSERT_TRUE(!memcmp(none.raw, "*0\r\n", 4));
+    dh_redis_format_free(&none);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -153,6 +183,7 @@ int main(void)
         {"slot_moved_and_ask_replies_parse", test_slot_moved_and_ask_replies_parse},
         {"redis_cluster_url_lists_seeds", test_redis_cluster_url_lists_seeds},
         {"keys_every_script_touches_one_slot", test_keys_every_script_touches_one_slot},
+        {"redis_format_writes_what_hiredis_writes", test_redis_format_writes_what_hiredis_writes},
         {NULL, NULL},
     };
     return dh_test_main("redis_slots", cases);
