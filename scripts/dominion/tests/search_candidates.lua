@@ -56,17 +56,10 @@ function tests.test_the_search_s_bots_are_dominion_s_only(T)
   end
 end
 
--- A two-player First Game match with `provinces` Provinces left, in which player p gains
--- the cards gains[p] names at set-up; its kernel.
+-- A two-player match with `provinces` Provinces left, in which player p gains the cards
+-- gains[p] names at set-up (both start with 3 Estates).
 local function near_the_end(T, provinces, gains)
-  local m = T.match { players = 2, setup = function(g)
-    local k = game().kernel_of(g)
-    for p = 1, 2 do
-      for _, name in ipairs(gains[p] or {}) do k:gain(g, p, name) end
-    end
-    kit.empty_pile(g, "Province", provinces)
-  end }
-  return m.g, game().kernel_of(m.g)
+  return kit.near_the_end(T, game().kernel_of, provinces, gains)
 end
 
 local CHECKED = { checked_big_money = "big_money", checked_big_money_plain = "big_money_plain",
