@@ -136,6 +136,7 @@ static void bots_add(lua_State *L, engine_game *g, const char *name, lua_CFuncti
     g->bots = nb;
     engine_bot *bt = &g->bots[g->nbots];
     bt->name = strdup(name);
+    bt->unsearched = 0;
     if (!bt->name)
         luaL_error(L, "out of memory");
     lua_pushcfunction(L, fn);

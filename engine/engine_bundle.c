@@ -92,6 +92,36 @@ static const char *bot_field(lua_State *L, int t, const engine_game *g, const ch
     return NULL;
 }
 
+/* The game table's optional `search_bots`: a list naming some of g's own bots (read
+ * after them), the only ones whose answers a search compares with its play-out bot's;
+ * every other bot is marked unsearched. Absent: every bot's answers. Raises on anything
+ * but a list of the game's bot names. */
+static void search_bots_read(lua_State *L, int t, engine_game *g)
+{
+    lua_getfield(L, t, "search_bots");
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        return;
+    }
+    if (!lua_istable(L, -1))
+        luaL_error(L, "game '%s': search_bots must be a list of the game's bots", g->name);
+    for (size_t i = 0; i < g->nbots; i++)
+        g->bots[i].unsearched = 1;
+    lua_Integer n = luaL_len(L, -1);
+    for (lua_Integer j = 1; j <= n; j++) {
+        lua_geti(L, -1, j);
+        const char *name = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+        size_t i = 0;
+        while (name && i < g->nbots && strcmp(g->bots[i].name, name))
+            i++;
+        if (!name || i == g->nbots)
+            luaL_error(L, "game '%s': search_bots must name the game's bots", g->name);
+        g->bots[i].unsearched = 0;
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+}
+
 static int func_ref(lua_State *L, int t, const char *k, int required)
 {
     lua_getfield(L, t, k);
@@ -225,6 +255,7 @@ static void game_read(lua_State *L, engine_game *g)
     }
     lua_pop(L, 1);
     g->search_playout = bot_field(L, t, g, "search_playout");
+    search_bots_read(L, t, g);
     engine_bots_builtin(L, g);
     engine_options_read(L, t, g);
     engine_present_read(L, t, g);

@@ -128,6 +128,7 @@ typedef struct {
 typedef struct {
     char *name;
     int ref;
+    int unsearched; /* 1: not in the game's `search_bots` (no search compares its answers) */
 } engine_bot;
 
 /* A presentation hint for one zone (engine_present.c; wire: ZoneHint). */

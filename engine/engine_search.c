@@ -84,8 +84,9 @@ static void search_add(search *s, const engine_decision *d, const uint32_t *ids,
 }
 
 /* The candidates: the play-out bot's answer, then the answers of the game's other bots
- * (not the engine's own: `random`, and `easy` and `normal`, the default bot again): a few
- * plausible answers, whatever the game; then, when the budget
+ * (not the engine's own: `random`, and `easy` and `normal`, the default bot again; only
+ * those its `search_bots` names, when it has that list): a few plausible answers,
+ * whatever the game; then, when the budget
  * affords SEARCH_WIDEN play-outs per option, every single option, none and all too,
  * unless the game's table says `search_widen = false`. */
 static void search_candidates(search *s, engine_match *c, const engine_decision *d)
@@ -102,7 +103,7 @@ static void search_candidates(search *s, engine_match *c, const engine_decision 
     for (size_t j = 0; j < c->game->nbots; j++) {
         const char *other = c->game->bots[j].name;
         n = sizeof ids / sizeof *ids;
-        if (strcmp(other, bot) && !engine_bot_is_builtin(other) &&
+        if (strcmp(other, bot) && !engine_bot_is_builtin(other) && !c->game->bots[j].unsearched &&
             engine_match_bot_answer(c, other, ids, &n, NULL) == ENGINE_OK)
             search_add(s, d, ids, n);
     }

@@ -157,6 +157,20 @@ end
 -- Remove every card of a supply pile (to the box), or leave only `keep` of them.
 function kit.empty_pile(g, name, keep) box_zone(g, "supply:" .. name, 0, keep) end
 
+-- A two-player match with `provinces` Provinces left, in which player p gained the cards
+-- gains[p] names at set-up (a score to count near the end); kernel_of(g): the match's
+-- kernel (a game's game.kernel_of). Returns the match's g and its kernel.
+function kit.near_the_end(T, kernel_of, provinces, gains)
+  local m = T.match { players = 2, setup = function(g)
+    local k = kernel_of(g)
+    for p = 1, 2 do
+      for _, name in ipairs(gains[p] or {}) do k:gain(g, p, name) end
+    end
+    kit.empty_pile(g, "Province", provinces)
+  end }
+  return m.g, kernel_of(m.g)
+end
+
 -- A zone's card names, bottom first, comma-joined ("" when empty).
 function kit.names(g, zone, p) return table.concat(zone_names(g, zone, p), ",") end
 

@@ -420,6 +420,31 @@ local function default_buy(game, green)
   end
 end
 
+-- A strategy's wants checked as `default` checks its own: Gold, not a Province, in a thin
+-- deck early (fewer than PROVINCE_MONEY of money, more than EARLY_PROVINCES left), and no
+-- buy that ends the game behind (endgame.check). For the search's candidates: unchecked,
+-- the other bots offered Provinces that choke a thin deck or end the game lost, and the
+-- search took some (docs/BENCHMARKS.md, issue 28, Dominion, fifth round).
+local function checked(strategy)
+  return function(k, g, p, coins)
+    local wants = strategy(k, g, p, coins)
+    if wants[1] == "Province" and g:count(k:pile("Province"), 0) > EARLY_PROVINCES
+       and money(k, g, p) < PROVINCE_MONEY then
+      return GOLD
+    end
+    return endgame.check(k, g, p, coins, wants)
+  end
+end
+
+-- The dearest card coins buy (not Curse, not a card that costs nothing), as the generic
+-- bot buys (deckbuilder/generic_bot.lua): the search's candidate for the kingdom cards
+-- `default` ignores (a Gardens where it buys an Estate...), checked (above).
+local function dearest_wants(k, g, _, coins)
+  local name = best_of(k, g, coins, ranks_of(k).dearest)
+  if not name or k.cards[name].cost == 0 then return NONE end
+  return { name }
+end
+
 -- Witch: Big Money, plus a Witch at $5-$7 while it owns fewer than two (k's order holds
 -- only this match's piles, so pile_key says whether Witch is in the kingdom).
 local function witch(k, g, p, coins)
@@ -499,6 +524,21 @@ local PLANS = {
   } },
 }
 
+-- Dominion's bots for its search alone (game.lua, search_bots): the answers a search
+-- compares with `default`'s. `greener` and `browner` (GREENER above), the dearest card
+-- (dearest_wants) and the four Big Money bots, each checked as `default` checks its own
+-- buys (checked): `generic` and the Big Money bots unchecked offered Provinces that lost
+-- (docs/BENCHMARKS.md, issue 28, Dominion on random kingdoms, fifth round).
+bots.SEARCH = { "greener", "browner", "dearest", "checked_big_money", "checked_big_money_plain",
+                "checked_big_money_smithy", "checked_witch" }
+
+local function search_strategies(game)
+  return { greener = default_buy(game, GREENER), browner = default_buy(game, BROWNER),
+           dearest = checked(dearest_wants), checked_big_money = checked(big_money),
+           checked_big_money_plain = checked(big_money_plain),
+           checked_big_money_smithy = checked(big_money_smithy), checked_witch = checked(witch) }
+end
+
 -- Bot name -> named forms, for the kernels' cfg.bots; game: "dominion" or "accession"
 -- (the default bot's style, STYLES).
 function bots.named(game)
@@ -507,7 +547,7 @@ function bots.named(game)
                        big_money_plain = big_money_plain,
                        big_money_smithy = big_money_smithy, witch = witch }
   if game == "dominion" then
-    strategies.greener, strategies.browner = default_buy(game, GREENER), default_buy(game, BROWNER)
+    for name, strategy in pairs(search_strategies(game)) do strategies[name] = strategy end
   end
   for name, strategy in pairs(strategies) do
     t[name] = { action = named_action, buy = named_buy(strategy), plan = PLANS[name] }
@@ -536,9 +576,10 @@ function bots.make(source, game)
     big_money_smithy = make_bot(kernel_of, big_money_smithy, { "Smithy" }),
     witch = make_bot(kernel_of, witch, { "Witch" }),
   }
-  if game == "dominion" then -- the search's other answers near the end (GREENER)
-    t.greener = make_bot(kernel_of, default_buy(game, GREENER), NONE)
-    t.browner = make_bot(kernel_of, default_buy(game, BROWNER), NONE)
+  if game == "dominion" then -- the search's other answers (bots.SEARCH)
+    for name, strategy in pairs(search_strategies(game)) do
+      t[name] = make_bot(kernel_of, strategy, NONE)
+    end
   end
   return t
 end

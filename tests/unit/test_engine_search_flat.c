@@ -149,6 +149,27 @@ static void test_search_plays_out_with_the_bot_the_game_names(void)
     refused("search_playout = true,");
 }
 
+/* A game may name the bots whose answers its search compares (`search_bots`): in the split
+ * game, `other`'s right is a candidate only while the list names it (the play-out bot's
+ * answer is always one); a name that is not one of its bots, or no list, is refused. */
+static void test_search_compares_only_the_bots_the_game_names(void)
+{
+    uint32_t answer = 0;
+    engine_search_stats st =
+        first_search(split_game, "search_widen = false, search_bots = { 'other' },", &answer);
+    CU_ASSERT_EQUAL(st.iterations, 400); /* left and right */
+    st = first_search(split_game, "search_widen = false, search_bots = {},", &answer);
+    CU_ASSERT_EQUAL(st.iterations, 0); /* `default`'s left alone */
+    CU_ASSERT_EQUAL(answer, 1);
+    st = first_search(split_game,
+                      "search_widen = false, search_playout = 'other', search_bots = {},", &answer);
+    CU_ASSERT_EQUAL(st.iterations, 0); /* the play-out bot's right alone */
+    CU_ASSERT_EQUAL(answer, 2);
+    refused("search_bots = { 'nobody' },");
+    refused("search_bots = { 1 },");
+    refused("search_bots = 'default',");
+}
+
 /* A search of each of the first 30 decisions of a two-seat match of game (options: its
  * match options, or NULL) against `default`: its first decision, the treasures (every bot
  * plays them all), is answered with no play-out at all, however large the budget; no
@@ -189,8 +210,8 @@ static void test_accession_search_compares_only_its_bots_answers_without_a_tree(
     flat_search_check("accession", NULL, 9);
 }
 
-/* Dominion's search does the same (game.lua), on a random kingdom too: its bots are the
- * six Accession shares with it and `greener` and `browner` (dominion/bots.lua). */
+/* Dominion's search does the same (game.lua), on a random kingdom too: the bots it compares
+ * are `default` and the seven its `search_bots` names (dominion/bots.lua, bots.SEARCH). */
 static void test_dominion_search_compares_only_its_bots_answers_without_a_tree(void)
 {
     flat_search_check("dominion", NULL, 8);
@@ -274,6 +295,8 @@ int main(void)
          test_search_compares_only_its_bots_answers_when_the_game_says_so},
         {"search_plays_out_with_the_bot_the_game_names",
          test_search_plays_out_with_the_bot_the_game_names},
+        {"search_compares_only_the_bots_the_game_names",
+         test_search_compares_only_the_bots_the_game_names},
         {"accession_search_compares_only_its_bots_answers_without_a_tree",
          test_accession_search_compares_only_its_bots_answers_without_a_tree},
         {"dominion_search_compares_only_its_bots_answers_without_a_tree",

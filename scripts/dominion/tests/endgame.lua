@@ -13,14 +13,7 @@ local function game() return require("dominion.game") end
 -- A two-player match with `provinces` Provinces left, in which player p gains the cards
 -- gains[p] names at set-up (both start with 3 Estates).
 local function near_the_end(T, provinces, gains)
-  local m = T.match { players = 2, setup = function(g)
-    local k = game().kernel_of(g)
-    for p = 1, 2 do
-      for _, name in ipairs(gains[p] or {}) do k:gain(g, p, name) end
-    end
-    kit.empty_pile(g, "Province", provinces)
-  end }
-  return m.g, game().kernel_of(m.g)
+  return kit.near_the_end(T, game().kernel_of, provinces, gains)
 end
 
 local WANTS = { "Province", "Gold" }
