@@ -143,12 +143,28 @@ local function wanted(k, g, p)
   return defs
 end
 
--- The resource that lets the hand spend the most mana this turn (spend.lua): the seed's
--- choice unless another spends more; then an element before one mana this turn.
+-- Cards defs as the race's knapsack items (spend.lua): each its cost and requirements,
+-- worth ten times the damage it brings the enemy hero by the kill (so that damage comes
+-- first and mana spent breaks ties).
+local function race_items(k, g, p, defs)
+  local b = spend.race_board(k, g, p)
+  local turns, out = spend.race_turns(k, g, p, b), {}
+  for j = 1, #defs do
+    local def = defs[j]
+    out[j] = { mana = def.mana, earth = def.earth, wind = def.wind, fire = def.fire,
+               worth = 10 * spend.race_value(def, turns, b) }
+  end
+  return out
+end
+
+-- The resource that lets the hand deal the most damage by the kill, then spend the most
+-- mana, this turn (spend.lua): the seed's choice unless another does more; then an
+-- element before one mana this turn.
 local function resource_want(k, g, p)
   local want = seed_want(k, g, p)
   if #k:minions(g, K.other(p)) > 0 then return want end
   local defs, mana, have = wanted(k, g, p), g:counter("mana", p), {}
+  defs = race_items(k, g, p, defs)
   for _, e in ipairs(K.ELEMENTS) do have[e] = g:counter(e, p) end
   local function spent(res)
     if res == "mana" then return spend.most(spend.meeting(defs, have), mana + 1) end
@@ -343,9 +359,12 @@ local function plan_bonus(k, g, p)
       defs[#defs + 1], names[#names + 1] = k:def(g, fit[i]), g:name(fit[i])
     end
   end
-  local first, out = spend.first_plays(defs, mana), {}
+  local first, out = spend.first_plays(race_items(k, g, p, defs), mana), {}
   for j = 1, #defs do
-    if first[j] then out[names[j]] = 100 + (defs[j].attack or 0) end
+    local def = defs[j]
+    if first[j] then
+      out[names[j]] = (def.aim == "friendly_minions" and 100 or 150) + (def.attack or 0)
+    end
   end
   return out
 end

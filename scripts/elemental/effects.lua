@@ -113,11 +113,12 @@ function fx.heal(n, group)
   end }
 end
 
--- +a/+h, permanently, or for a duration when a == h (a boost).
+-- +a/+h, permanently, or for a duration when a == h (a boost). (`gain`: a when it lasts,
+-- and `group` its minions (nil: the chosen target), for bots.)
 function fx.buff(a, h, group, duration)
   local price = (a + h) * spread(group) // 2
   if duration then price = price // 2 end
-  return on_minions(math.max(price, 1), group, function(g, k, t)
+  local ability = on_minions(math.max(price, 1), group, function(g, k, t)
     if duration then
       k.st:set(g, t, "boost", k.st:get(g, t, "boost") + a, until_turn(g, duration))
     end
@@ -126,6 +127,8 @@ function fx.buff(a, h, group, duration)
     k.st:add(g, t, "health", h)
     g:log(k:describe(g, t), " gets +", a, "/+", h)
   end)
+  if not duration and a > 0 then ability.gain, ability.group = a, group end
+  return ability
 end
 
 -- -a attack (never below 0), permanently.
@@ -227,9 +230,10 @@ function fx.all(...)
   local list = { ... }
   local cost = 0
   for _, a in ipairs(list) do cost = cost + a.cost end
-  local damage
-  for _, a in ipairs(list) do damage = damage or a.damage end
-  return { cost = cost, list = list, damage = damage, run = function(g, k, ctx)
+  local damage, buff
+  for _, a in ipairs(list) do damage, buff = damage or a.damage, buff or (a.gain and a) end
+  return { cost = cost, list = list, damage = damage, gain = buff and buff.gain,
+           group = buff and buff.group, run = function(g, k, ctx)
     for _, a in ipairs(list) do a.run(g, k, ctx) end
   end }
 end
