@@ -98,10 +98,12 @@ end
 
 -- ---- abilities -------------------------------------------------------------------------
 
--- Deal n damage (`damage`: n when it hits the chosen target, for bots). Deaths wait
+-- Deal n damage (`damage`: n when it hits the chosen target, `face`: n when it hits the
+-- enemy hero whatever the target, for bots). Deaths wait
 -- until the whole card has resolved.
 function fx.deal(n, group)
-  return { cost = n * spread(group), damage = not group and n or nil, run = function(g, k, ctx)
+  return { cost = n * spread(group), damage = not group and n or nil,
+           face = group == "enemy_hero" and n or nil, run = function(g, k, ctx)
     for _, t in ipairs(group_of(k, g, ctx, group)) do k:damage(g, t, n, ctx.source) end
   end }
 end
@@ -230,10 +232,13 @@ function fx.all(...)
   local list = { ... }
   local cost = 0
   for _, a in ipairs(list) do cost = cost + a.cost end
-  local damage, buff
-  for _, a in ipairs(list) do damage, buff = damage or a.damage, buff or (a.gain and a) end
+  local damage, buff, face
+  for _, a in ipairs(list) do
+    damage, buff = damage or a.damage, buff or (a.gain and a)
+    if a.face then face = (face or 0) + a.face end
+  end
   return { cost = cost, list = list, damage = damage, gain = buff and buff.gain,
-           group = buff and buff.group, run = function(g, k, ctx)
+           group = buff and buff.group, face = face, run = function(g, k, ctx)
     for _, a in ipairs(list) do a.run(g, k, ctx) end
   end }
 end

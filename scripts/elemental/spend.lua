@@ -86,13 +86,20 @@ end
 
 -- The damage card def brings the enemy hero by the kill, `turns` turns after this one,
 -- on p's race board b (race_board): a minion's attack on each turn it can attack (twice
--- with Frenzy; this one too with Haste), a when-played hit at it, a lasting buff's attack
+-- with Frenzy; this one too with Haste), a when-played hit at it (and its hits at the
+-- enemy hero whatever the target, at the end of each turn, or on each of its own hits),
+-- a lasting buff's attack
 -- on the minions it reaches (all of them, or the one it is given to), for each turn they
 -- can attack.
 function S.race_value(def, turns, b)
   local v, play = 0, def.play
   if play and play.damage and (def.target == "any" or def.target == "enemy") then
     v = play.damage
+  end
+  v = v + (play and play.face or 0)
+  if def.end_of_turn and def.end_of_turn.face then v = v + def.end_of_turn.face * (turns + 1) end
+  if def.on_damage and def.on_damage.face then
+    v = v + def.on_damage.face * (turns + (def.haste and 1 or 0))
   end
   if def.attack then
     v = v + def.attack * (def.frenzy and 2 or 1) * (turns + (def.haste and 1 or 0))
