@@ -1,10 +1,11 @@
 -- elemental/spend.lua: how the default bot (bots.lua) spends a turn's mana when no enemy
--- minion blocks (a race). The most mana a hand can spend (a 0/1 knapsack over the cards'
--- costs), for its resource choice and its order of plays: a bot that plays its dearest
+-- minion blocks (a race). The most a hand's plays are worth (a 0/1 knapsack over the
+-- cards' costs, each worth the damage it brings the enemy hero by the kill, then its
+-- cost), for its resource choice and its order of plays: a bot that plays its dearest
 -- card first, and raises an element when one more mana would let it play a second card,
--- leaves mana unspent. And the most damage the hand and the hero power deal the enemy
--- hero this turn (the same knapsack, worth the damage), so that the bot finishes a game
--- its board alone cannot. Both made the bot win sooner against an opponent who never
+-- leaves mana unspent, and a wall spends mana as well as a minion that hits. And the most
+-- damage the hand and the hero power deal the enemy hero this turn (the same knapsack,
+-- worth the damage), so that the bot finishes a game its board alone cannot. Both made the bot win sooner against an opponent who never
 -- blocks; against one who does, the seed's order measured better for the search that
 -- plays out with it (docs/BENCHMARKS.md, issue 28).
 
