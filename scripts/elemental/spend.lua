@@ -5,9 +5,10 @@
 -- card first, and raises an element when one more mana would let it play a second card,
 -- leaves mana unspent, and a wall spends mana as well as a minion that hits. And the most
 -- damage the hand and the hero power deal the enemy hero this turn (the same knapsack,
--- worth the damage), so that the bot finishes a game its board alone cannot. Both made the bot win sooner against an opponent who never
--- blocks; against one who does, the seed's order measured better for the search that
--- plays out with it (docs/BENCHMARKS.md, issue 28).
+-- worth the damage), so that the bot finishes a game its board alone cannot. Both made
+-- the bot win sooner against an opponent who never blocks; against one who does, the
+-- seed's order measured better for the search that plays out with it (docs/BENCHMARKS.md,
+-- issue 28).
 
 local K = require("elemental.kernel")
 
