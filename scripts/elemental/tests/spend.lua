@@ -51,8 +51,23 @@ function tests.test_default_bot_raises_an_element_when_one_mana_spends_no_more(T
        "4 mana plays both already")
 end
 
--- The names on player 1's board after the bot's turn (P2's side: OPEN unless given).
+-- The cards (names) the default bot shuffles back from an opening hand.
+local function mulligan(T, hand)
+  local m = E.match(T, {})
+  local d = { kind = "mulligan", player = 1, options = {} }
+  for i, name in ipairs(hand) do d.options[i] = { card = m.g:new(name, "hand", 1) } end
+  local out = {}
+  for _, i in ipairs(require("elemental.game").bots.default(m.g, 1, d)) do
+    out[#out + 1] = hand[i]
+  end
+  return out
+end
+
+-- The names on player 1's board after the bot's turn (P2's side: OPEN unless given). The
+-- deck's top is the cards the bot's mulligan shuffles back, so that it draws them again
+-- and starts its turn with the hand given.
 local function played(T, side, p2)
+  if not side.deck and #mulligan(T, side.hand) > 0 then side.deck = mulligan(T, side.hand) end
   local m = E.match(T, { bots = { "default" }, p1 = side, p2 = p2 or OPEN })
   T.eq(m:decision().player, 2, "the bot's turn is over")
   local names = {}
@@ -74,20 +89,15 @@ function tests.test_default_bot_spends_by_plan_only_when_no_enemy_minion_blocks(
 end
 
 function tests.test_default_bot_plays_the_harder_hitter_of_one_cost_when_nothing_blocks(T)
-  local m = E.match(T, { bots = { "default" }, p1 = { hand = { "Stone Wall", "Root Warden" },
-    mana = 2 }, p2 = { hand = {} } })
-  T.eq(m:decision().player, 2)
-  local names = {}
-  for _, id in ipairs(E.kernel():minions(m.g, 1)) do names[#names + 1] = m.g:name(id) end
+  local names, m = played(T, { hand = { "Stone Wall", "Root Warden" }, mana = 2 })
   T.eq(names, { "Root Warden" })
+  T.eq(m.g:count("hand", 1), 1, "the Wall kept")
 end
 
 function tests.test_default_bot_keeps_a_heal_at_full_health_when_nothing_blocks(T)
-  -- (its deck all Healing Springs: the bot's mulligan shuffles one back for another)
-  local deck = { "Healing Spring", "Healing Spring" }
-  local _, m = played(T, { hand = { "Healing Spring" }, deck = deck, mana = 2 })
+  local _, m = played(T, { hand = { "Healing Spring" }, mana = 2 })
   T.eq(m.g:count("hand", 1), 1, "Healing Spring kept")
-  _, m = played(T, { hand = { "Healing Spring" }, deck = deck, mana = 2, health = 20 })
+  _, m = played(T, { hand = { "Healing Spring" }, mana = 2, health = 20 })
   T.eq(m.g:count("hand", 1), 0, "hurt, it heals")
 end
 
@@ -145,21 +155,11 @@ function tests.test_race_value_counts_a_cards_hits_at_the_enemy_hero_whatever_it
        "+2 on a minion that attacks this turn and on two that attack from the next")
 end
 
--- The cards (names) the default bot shuffles back from an opening hand.
-local function mulligan(T, hand)
-  local m = E.match(T, {})
-  local d = { kind = "mulligan", player = 1, options = {} }
-  for i, name in ipairs(hand) do d.options[i] = { card = m.g:new(name, "hand", 1) } end
-  local out = {}
-  for _, i in ipairs(require("elemental.game").bots.default(m.g, 1, d)) do
-    out[#out + 1] = hand[i]
-  end
-  return out
-end
-
-function tests.test_default_bot_shuffles_back_cards_dearer_than_3_and_cards_that_deal_no_damage(T)
+function tests.test_default_bot_mulligans_dear_cards_weak_hitters_and_spells_that_deal_no_damage(T)
   T.eq(mulligan(T, { "Pebble Sentry", "Stone Wall", "Root Warden", "Healing Spring", "Entangle",
     "Crystal Turtle" }), { "Stone Wall", "Healing Spring", "Entangle", "Crystal Turtle" })
+  T.eq(mulligan(T, { "Granite Guard", "Thornback Boar", "Venom Salamander", "Flame Berserker" }),
+       { "Granite Guard", "Venom Salamander" }, "2 and 1 attack for 3 mana")
   T.eq(mulligan(T, { "Bark Skin", "Stone Blessing", "Spark", "Fire Bolt", "Pyromancer",
     "Fireball" }), { "Fireball" }, "buffs and damage spells up to 3 mana kept")
 end
