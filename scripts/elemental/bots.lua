@@ -7,9 +7,10 @@
 -- (lethal with the hand, spend.lua); otherwise it takes the resource choice first (the
 -- increase its dearest play this turn needs, else the seed's §6.3.3.7: the element its
 -- hand lacks most in total), plays its dearest playable card, then attacks. When no
--- enemy minion blocks (a race) it spends by plan instead: another resource when that
--- spends more of the turn's mana, the dearest card of a plan that spends the most (of one
--- cost, the harder hitter), no heal at full health, no buff of an empty board. Attacks:
+-- enemy minion blocks (a race) it plays by plan instead: another resource when that lets
+-- the hand deal more damage by the kill (then spend more mana) this turn, the dearest card
+-- of a plan that deals the most (its minions before a buff of all of them), no heal at
+-- full health, no buff of an empty board. Attacks:
 -- trades that kill without dying first, then the enemy hero, then even trades;
 -- Swift minions (and Wind's hero power) move into a lane open to the hero. `passive`
 -- never attacks, plays or moves: it keeps its hand and ends every turn (for tests).
@@ -143,12 +144,28 @@ local function wanted(k, g, p)
   return defs
 end
 
--- The resource that lets the hand spend the most mana this turn (spend.lua): the seed's
--- choice unless another spends more; then an element before one mana this turn.
+-- Cards defs as the race's knapsack items (spend.lua): each its cost and requirements,
+-- worth ten times the damage it brings the enemy hero by the kill (so that damage comes
+-- first and mana spent breaks ties).
+local function race_items(k, g, p, defs)
+  local b = spend.race_board(k, g, p)
+  local turns, out = spend.race_turns(k, g, p, b), {}
+  for j = 1, #defs do
+    local def = defs[j]
+    out[j] = { mana = def.mana, earth = def.earth, wind = def.wind, fire = def.fire,
+               worth = 10 * spend.race_value(def, turns, b) }
+  end
+  return out
+end
+
+-- The resource that lets the hand deal the most damage by the kill, then spend the most
+-- mana, this turn (spend.lua): the seed's choice unless another does more; then an
+-- element before one mana this turn.
 local function resource_want(k, g, p)
   local want = seed_want(k, g, p)
   if #k:minions(g, K.other(p)) > 0 then return want end
   local defs, mana, have = wanted(k, g, p), g:counter("mana", p), {}
+  defs = race_items(k, g, p, defs)
   for _, e in ipairs(K.ELEMENTS) do have[e] = g:counter(e, p) end
   local function spent(res)
     if res == "mana" then return spend.most(spend.meeting(defs, have), mana + 1) end
@@ -312,8 +329,9 @@ local NO_BONUS = {}
 -- In a race (no enemy minion on the board; else NO_BONUS), what each card's play scores
 -- over play_score, by name. When the hand's damage makes up what the board lacks of
 -- lethal (spend.lua), `finish`: 100 for the cards of that damage, `power` when the hero
--- power is part of it, and every other play waits. Else 100 plus its attack for each card
--- that starts a plan spending the most mana this turn (of one cost, the one that hits).
+-- power is part of it, and every other play waits. Else 150 plus its attack (100 for a
+-- buff of all its minions, so that it comes after them) for each card that starts a plan
+-- dealing the most damage by the kill, then spending the most mana, this turn.
 local function plan_bonus(k, g, p)
   local mana, ids = g:counter("mana", p), g:list("hand", p)
   if mana < 1 or (#ids == 0 and mana < 2) then return NO_BONUS end
@@ -343,9 +361,12 @@ local function plan_bonus(k, g, p)
       defs[#defs + 1], names[#names + 1] = k:def(g, fit[i]), g:name(fit[i])
     end
   end
-  local first, out = spend.first_plays(defs, mana), {}
+  local first, out = spend.first_plays(race_items(k, g, p, defs), mana), {}
   for j = 1, #defs do
-    if first[j] then out[names[j]] = 100 + (defs[j].attack or 0) end
+    local def = defs[j]
+    if first[j] then
+      out[names[j]] = (def.aim == "friendly_minions" and 100 or 150) + (def.attack or 0)
+    end
   end
   return out
 end
@@ -576,11 +597,23 @@ local function choose_destination(k, g, p, d)
   return { destination_index(k, g, p, spaces_of(d), d.options[1].card) }
 end
 
--- Opening hand: shuffle back cards dearer than 4 mana.
+-- Does card def hit hard enough for an opening hand: a minion with at least as much
+-- attack as it costs, a spell that hits or lends attack?
+local function hits(def)
+  if def.attack then return def.attack >= def.mana end
+  local play = def.play
+  return play ~= nil and (play.damage or play.face or play.gain) ~= nil
+end
+
+-- Opening hand: shuffle back cards dearer than 3 mana, minions of less attack than their
+-- cost and spells that deal no damage (a wall, a heal, a stun): a fast start, against a
+-- player who blocks or not (it won 52.8% of 2,000 games against the bot that shuffled
+-- back only cards dearer than 4; docs/BENCHMARKS.md, issue 28).
 local function choose_mulligan(k, g, d)
   local out = {}
   for i, o in ipairs(d.options) do
-    if k:def(g, o.card).mana > 4 then out[#out + 1] = i end
+    local def = k:def(g, o.card)
+    if def.mana > 3 or not hits(def) then out[#out + 1] = i end
   end
   return out
 end

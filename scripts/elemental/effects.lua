@@ -98,10 +98,12 @@ end
 
 -- ---- abilities -------------------------------------------------------------------------
 
--- Deal n damage (`damage`: n when it hits the chosen target, for bots). Deaths wait
+-- Deal n damage (`damage`: n when it hits the chosen target, `face`: n when it hits the
+-- enemy hero whatever the target, for bots). Deaths wait
 -- until the whole card has resolved.
 function fx.deal(n, group)
-  return { cost = n * spread(group), damage = not group and n or nil, run = function(g, k, ctx)
+  return { cost = n * spread(group), damage = not group and n or nil,
+           face = group == "enemy_hero" and n or nil, run = function(g, k, ctx)
     for _, t in ipairs(group_of(k, g, ctx, group)) do k:damage(g, t, n, ctx.source) end
   end }
 end
@@ -113,11 +115,12 @@ function fx.heal(n, group)
   end }
 end
 
--- +a/+h, permanently, or for a duration when a == h (a boost).
+-- +a/+h, permanently, or for a duration when a == h (a boost). (`gain`: a when it lasts,
+-- and `group` its minions (nil: the chosen target), for bots.)
 function fx.buff(a, h, group, duration)
   local price = (a + h) * spread(group) // 2
   if duration then price = price // 2 end
-  return on_minions(math.max(price, 1), group, function(g, k, t)
+  local ability = on_minions(math.max(price, 1), group, function(g, k, t)
     if duration then
       k.st:set(g, t, "boost", k.st:get(g, t, "boost") + a, until_turn(g, duration))
     end
@@ -126,6 +129,8 @@ function fx.buff(a, h, group, duration)
     k.st:add(g, t, "health", h)
     g:log(k:describe(g, t), " gets +", a, "/+", h)
   end)
+  if not duration and a > 0 then ability.gain, ability.group = a, group end
+  return ability
 end
 
 -- -a attack (never below 0), permanently.
@@ -227,9 +232,13 @@ function fx.all(...)
   local list = { ... }
   local cost = 0
   for _, a in ipairs(list) do cost = cost + a.cost end
-  local damage
-  for _, a in ipairs(list) do damage = damage or a.damage end
-  return { cost = cost, list = list, damage = damage, run = function(g, k, ctx)
+  local damage, buff, face
+  for _, a in ipairs(list) do
+    damage, buff = damage or a.damage, buff or (a.gain and a)
+    if a.face then face = (face or 0) + a.face end
+  end
+  return { cost = cost, list = list, damage = damage, gain = buff and buff.gain,
+           group = buff and buff.group, face = face, run = function(g, k, ctx)
     for _, a in ipairs(list) do a.run(g, k, ctx) end
   end }
 end

@@ -1,27 +1,31 @@
 -- elemental/spend.lua: how the default bot (bots.lua) spends a turn's mana when no enemy
--- minion blocks (a race). The most mana a hand can spend (a 0/1 knapsack over the cards'
--- costs), for its resource choice and its order of plays: a bot that plays its dearest
+-- minion blocks (a race). The most a hand's plays are worth (a 0/1 knapsack over the
+-- cards' costs, each worth the damage it brings the enemy hero by the kill, then its
+-- cost), for its resource choice and its order of plays: a bot that plays its dearest
 -- card first, and raises an element when one more mana would let it play a second card,
--- leaves mana unspent. And the most damage the hand and the hero power deal the enemy
--- hero this turn (the same knapsack, worth the damage), so that the bot finishes a game
--- its board alone cannot. Both made the bot win sooner against an opponent who never
--- blocks; against one who does, the seed's order measured better for the search that
--- plays out with it (docs/BENCHMARKS.md, issue 28).
+-- leaves mana unspent, and a wall spends mana as well as a minion that hits. And the most
+-- damage the hand and the hero power deal the enemy hero this turn (the same knapsack,
+-- worth the damage), so that the bot finishes a game its board alone cannot. Both made
+-- the bot win sooner against an opponent who never blocks; against one who does, the
+-- seed's order measured better for the search that plays out with it (docs/BENCHMARKS.md,
+-- issue 28).
 
 local K = require("elemental.kernel")
 
 local S = {}
 
 -- The most the cards defs (each with its `mana` cost) are worth together out of `mana`:
--- each its cost, plus worth[j] when given; leaving out the skip-th of them (nil: none).
+-- each its cost, plus worth[j] when given (else its own `worth` field, if any); leaving
+-- out the skip-th of them (nil: none).
 function S.most(defs, mana, skip, worth)
   local best = {}
   for m = 0, mana do best[m] = 0 end
   for j = 1, #defs do
     local c = defs[j].mana
     if j ~= skip and c <= mana then
+      local w = c + (worth and worth[j] or defs[j].worth or 0)
       for m = mana, c, -1 do
-        local v = best[m - c] + c + (worth and worth[j] or 0)
+        local v = best[m - c] + w
         if v > best[m] then best[m] = v end
       end
     end
@@ -49,9 +53,68 @@ function S.first_plays(defs, mana, worth)
   local all, out = S.most(defs, mana, nil, worth), {}
   for j = 1, #defs do
     local c = defs[j].mana
-    out[j] = c <= mana and c + (worth and worth[j] or 0) + S.most(defs, mana - c, j, worth) == all
+    out[j] = c <= mana
+      and c + (worth and worth[j] or defs[j].worth or 0) + S.most(defs, mana - c, j, worth) == all
   end
   return out
+end
+
+-- ---- the race: the damage a play brings by the kill ------------------------------------
+
+-- p's board in a race: how many of its minions can still attack this turn and how many
+-- cannot, and their attack.
+function S.race_board(k, g, p)
+  local b = { ready = 0, idle = 0, ready_attack = 0, attack = 0 }
+  for _, id in ipairs(k:minions(g, p)) do
+    local a = k:attack_of(g, id)
+    b.attack = b.attack + a
+    if k:can_attack(g, id) then
+      b.ready, b.ready_attack = b.ready + 1, b.ready_attack + a
+    else
+      b.idle = b.idle + 1
+    end
+  end
+  return b
+end
+
+-- How many of p's turns after this one the race should still last (1 to 4): what the
+-- enemy hero has left after this turn's attacks, over what p's board hits a turn plus
+-- the next turn's mana (about an attack a mana, what the decks' minions bring).
+function S.race_turns(k, g, p, b)
+  local left = k:health(g, K.other(p)) - b.ready_attack
+  local rate = b.attack + g:counter("max_mana", p) + 1
+  return math.max(1, math.min(4, -(-left // math.max(rate, 1))))
+end
+
+-- The damage card def brings the enemy hero by the kill, `turns` turns after this one,
+-- on p's race board b (race_board): a minion's attack on each turn it can attack (twice
+-- with Frenzy; this one too with Haste), a when-played hit at it (and its hits at the
+-- enemy hero whatever the target, at the end of each turn, or on each of its own hits),
+-- a lasting buff's attack
+-- on the minions it reaches (all of them, or the one it is given to), for each turn they
+-- can attack.
+function S.race_value(def, turns, b)
+  local v, play = 0, def.play
+  if play and play.damage and (def.target == "any" or def.target == "enemy") then
+    v = play.damage
+  end
+  v = v + (play and play.face or 0)
+  if def.end_of_turn and def.end_of_turn.face then v = v + def.end_of_turn.face * (turns + 1) end
+  if def.on_damage and def.on_damage.face then
+    v = v + def.on_damage.face * (turns + (def.haste and 1 or 0))
+  end
+  if def.attack then
+    v = v + def.attack * (def.frenzy and 2 or 1) * (turns + (def.haste and 1 or 0))
+  elseif play and play.gain then
+    if play.group == "friendly_minions" then
+      v = v + play.gain * (b.ready * (turns + 1) + b.idle * turns)
+    elseif b.ready > 0 then
+      v = v + play.gain * (turns + 1)
+    elseif b.idle > 0 then
+      v = v + play.gain * turns
+    end
+  end
+  return v
 end
 
 -- ---- the race: lethal with the hand --------------------------------------------------------

@@ -51,8 +51,23 @@ function tests.test_default_bot_raises_an_element_when_one_mana_spends_no_more(T
        "4 mana plays both already")
 end
 
--- The names on player 1's board after the bot's turn (P2's side: OPEN unless given).
+-- The cards (names) the default bot shuffles back from an opening hand.
+local function mulligan(T, hand)
+  local m = E.match(T, {})
+  local d = { kind = "mulligan", player = 1, options = {} }
+  for i, name in ipairs(hand) do d.options[i] = { card = m.g:new(name, "hand", 1) } end
+  local out = {}
+  for _, i in ipairs(require("elemental.game").bots.default(m.g, 1, d)) do
+    out[#out + 1] = hand[i]
+  end
+  return out
+end
+
+-- The names on player 1's board after the bot's turn (P2's side: OPEN unless given). The
+-- deck's top is the cards the bot's mulligan shuffles back, so that it draws them again
+-- and starts its turn with the hand given.
 local function played(T, side, p2)
+  if not side.deck and #mulligan(T, side.hand) > 0 then side.deck = mulligan(T, side.hand) end
   local m = E.match(T, { bots = { "default" }, p1 = side, p2 = p2 or OPEN })
   T.eq(m:decision().player, 2, "the bot's turn is over")
   local names = {}
@@ -74,12 +89,9 @@ function tests.test_default_bot_spends_by_plan_only_when_no_enemy_minion_blocks(
 end
 
 function tests.test_default_bot_plays_the_harder_hitter_of_one_cost_when_nothing_blocks(T)
-  local m = E.match(T, { bots = { "default" }, p1 = { hand = { "Stone Wall", "Root Warden" },
-    mana = 2 }, p2 = { hand = {} } })
-  T.eq(m:decision().player, 2)
-  local names = {}
-  for _, id in ipairs(E.kernel():minions(m.g, 1)) do names[#names + 1] = m.g:name(id) end
+  local names, m = played(T, { hand = { "Stone Wall", "Root Warden" }, mana = 2 })
   T.eq(names, { "Root Warden" })
+  T.eq(m.g:count("hand", 1), 1, "the Wall kept")
 end
 
 function tests.test_default_bot_keeps_a_heal_at_full_health_when_nothing_blocks(T)
@@ -118,6 +130,38 @@ function tests.test_default_bot_takes_the_resource_that_makes_lethal_with_its_ha
   local side = { hand = { "Fire Bolt" }, mana = 3, board = { ["front 3"] = "Root Warden" } }
   T.eq(raised(T, side, { hand = {}, health = 6 }, "deck_1=fire"), "mana",
        "4 mana: Fire Bolt, the hero power and the Warden make 6")
+end
+
+function tests.test_default_bot_plays_the_cards_that_hit_hardest_by_the_kill_when_nothing_blocks(T)
+  T.eq(played(T, { hand = { "Granite Guard", "Root Warden", "Pebble Sentry" }, mana = 3 }),
+       { "Pebble Sentry", "Root Warden" }, "3 + 1 attack a turn, not Granite Guard's 2")
+end
+
+function tests.test_default_bot_plays_its_minions_before_a_buff_of_all_of_them(T)
+  local _, m = played(T, { hand = { "Stone Blessing", "Root Warden" }, mana = 5,
+    board = { ["front 3"] = "Pebble Sentry" } })
+  T.eq(m.g:count("hand", 1), 0, "both played")
+  local k, attack = E.kernel(), 0
+  for _, id in ipairs(k:minions(m.g, 1)) do attack = attack + k:attack_of(m.g, id) end
+  T.eq(attack, 3 + 2 + 1 + 2, "the Warden played first got the Blessing's +2 too")
+end
+
+function tests.test_race_value_counts_a_cards_hits_at_the_enemy_hero_whatever_its_target(T)
+  local cards, b = E.kernel().cards, { ready = 0, idle = 0 }
+  T.eq(spend.race_value(cards["Spark"], 2, b), 2, "1 at the target, 1 at the hero")
+  T.eq(spend.race_value(cards["Pyromancer"], 2, b), 3 * 2 + 3,
+       "its attack on 2 turns, 1 at the end of this turn and of both")
+  T.eq(spend.race_value(cards["Stone Blessing"], 2, { ready = 1, idle = 2 }), 2 * (3 + 2 + 2),
+       "+2 on a minion that attacks this turn and on two that attack from the next")
+end
+
+function tests.test_default_bot_mulligans_dear_cards_weak_hitters_and_spells_that_deal_no_damage(T)
+  T.eq(mulligan(T, { "Pebble Sentry", "Stone Wall", "Root Warden", "Healing Spring", "Entangle",
+    "Crystal Turtle" }), { "Stone Wall", "Healing Spring", "Entangle", "Crystal Turtle" })
+  T.eq(mulligan(T, { "Granite Guard", "Thornback Boar", "Venom Salamander", "Flame Berserker" }),
+       { "Granite Guard", "Venom Salamander" }, "2 and 1 attack for 3 mana")
+  T.eq(mulligan(T, { "Bark Skin", "Stone Blessing", "Spark", "Fire Bolt", "Pyromancer",
+    "Fireball" }), { "Fireball" }, "buffs and damage spells up to 3 mana kept")
 end
 
 return tests
