@@ -208,13 +208,14 @@ static void placement_commit(mm_state *mm, uint64_t now_ms)
         const registry_worker *w = registry_find(&mm->reg, p->worker);
         dh_counter_inc(&mm->stats.matches_formed);
         const queue_formed *f = &p->formed;
-        /* at debug: the histograms count every match's spread and waits, and a line per
-         * match cost 14,000 instructions and a write (docs/BENCHMARKS.md, issue 27) */
-        dh_debug("match %s: %s/%s %zu players -> %s (load %u+%u); spread %.2f, waited up to %llu "
-                 "ms (mean %llu), window %.2f",
-                 p->match_id, p->key.game, p->key.mode, p->n, p->worker, w ? w->active : 0,
-                 w ? w->pending : 0, f->spread, (unsigned long long)f->max_wait_ms,
-                 (unsigned long long)(f->wait_sum_ms / (f->n ? f->n : 1)), f->window);
+        /* at info, though it costs about 14,000 instructions and a write a match (issue 27):
+         * it is the matchmaker's line of a match's story across the processes, which
+         * operators follow by fields.match (docs/OPERATIONS.md, "Logs"; test_observability) */
+        dh_info("match %s: %s/%s %zu players -> %s (load %u+%u); spread %.2f, waited up to %llu "
+                "ms (mean %llu), window %.2f",
+                p->match_id, p->key.game, p->key.mode, p->n, p->worker, w ? w->active : 0,
+                w ? w->pending : 0, f->spread, (unsigned long long)f->max_wait_ms,
+                (unsigned long long)(f->wait_sum_ms / (f->n ? f->n : 1)), f->window);
     }
     l->unsent_from = l->n;
 }
