@@ -11,23 +11,17 @@
 #include <string.h>
 
 #include "dh_redis_int.h"
+#include "dh_str.h"
 
 #define PIPE_REDIRECTS_MAX 5 /* redirects followed for one command before giving up */
 
-/* Write "<c><n>\r\n" at p: its length. */
-static size_t pipe_head(char *p, char c, size_t n)
+/* Append "<c><n>\r\n" to raw at *at (cap bytes in all; the caller sized it). */
+static void pipe_head(char *raw, size_t cap, size_t *at, char c, size_t n)
 {
-    char digits[24];
-    size_t k = 0, at = 0;
-    do
-        digits[k++] = (char)('0' + n % 10);
-    while ((n /= 10));
-    p[at++] = c;
-    while (k)
-        p[at++] = digits[--k];
-    p[at++] = '\r';
-    p[at++] = '\n';
-    return at;
+    raw[(*at)++] = c;
+    dh_str_add_uint(raw, cap, at, n);
+    raw[(*at)++] = '\r';
+    raw[(*at)++] = '\n';
 }
 
 /* The RESP form of a command, as hiredis's redisFormatCommandArgv writes it, without its
@@ -44,10 +38,11 @@ int dh_redis_format(dh_redis_cmd *cmd, int argc, const char **argv, const size_t
     char *raw = malloc(total + 1);
     if (!raw)
         return -1;
-    size_t at = pipe_head(raw, '*', (size_t)argc);
+    size_t at = 0;
+    pipe_head(raw, total + 1, &at, '*', (size_t)argc);
     for (int i = 0; i < argc; i++) {
         size_t len = lens ? lens[i] : strlen(argv[i]);
-        at += pipe_head(raw + at, '$', len);
+        pipe_head(raw, total + 1, &at, '$', len);
         memcpy(raw + at, argv[i], len);
         at += len;
         raw[at++] = '\r';
