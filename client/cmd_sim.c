@@ -72,6 +72,9 @@ static const char sim_usage[] =
     "  The difficulties every game offers: `easy`, `normal` (the game's default bot) and\n"
     "  `hard`: the search as the worker runs it, bounded by time (50 ms a decision), so\n"
     "  a run with `hard` depends on the machine's speed and load, unlike one with `search`.\n"
+    "  --search-clock cpu: `hard` counts its 50 ms in the sim thread's CPU time, not wall\n"
+    "  time: what a worker with a core of its own gives, on a machine busy with other work\n"
+    "  (the default, wall, is what the worker counts).\n"
     "  --positions FILE logs every turn boundary's features (the game's features(g)) with\n"
     "  the game's outcome, one line per player: GAME TURN SEAT OUTCOME F...; `deckhand fit\n"
     "  FILE` fits an evaluation hint's weights to it.\n"
@@ -327,19 +330,14 @@ static void sim_report(sim_stats *st, double seconds)
 
 int cmd_sim(int argc, char **argv)
 {
-    static const dh_flag_spec spec[] = {{"game", DH_FLAG_VALUE},
-                                        {"games", DH_FLAG_INT},
-                                        {"seed", DH_FLAG_INT},
-                                        {"players", DH_FLAG_INT},
-                                        {"bots", DH_FLAG_VALUE},
-                                        {"scripts", DH_FLAG_VALUE},
-                                        {"options", DH_FLAG_VALUE},
-                                        {"each", DH_FLAG_SWITCH},
-                                        {"hash", DH_FLAG_SWITCH},
-                                        {"search-iterations", DH_FLAG_INT},
-                                        {"search-depth", DH_FLAG_INT},
-                                        {"positions", DH_FLAG_VALUE},
-                                        {NULL, 0}};
+    static const dh_flag_spec spec[] = {
+        {"game", DH_FLAG_VALUE},         {"games", DH_FLAG_INT},
+        {"seed", DH_FLAG_INT},           {"players", DH_FLAG_INT},
+        {"bots", DH_FLAG_VALUE},         {"scripts", DH_FLAG_VALUE},
+        {"options", DH_FLAG_VALUE},      {"each", DH_FLAG_SWITCH},
+        {"hash", DH_FLAG_SWITCH},        {"search-iterations", DH_FLAG_INT},
+        {"search-depth", DH_FLAG_INT},   {"positions", DH_FLAG_VALUE},
+        {"search-clock", DH_FLAG_VALUE}, {NULL, 0}};
     dh_flags fl, *f = &fl;
     int done = dh_flags_parse_main(f, spec, argc, argv, "deckhand sim", sim_usage, 0, 0);
     if (done >= 0)
@@ -365,6 +363,12 @@ int cmd_sim(int argc, char **argv)
                                         : depth                          ? (int32_t)depth
                                                                          : -1}};
     engine_search_host_config(&st.hard);
+    const char *clock = dh_flags_str(f, "search-clock", NULL, "wall");
+    if (strcmp(clock, "wall") && strcmp(clock, "cpu")) {
+        fprintf(stderr, "deckhand sim: --search-clock wants wall or cpu, not %s\n", clock);
+        return 2;
+    }
+    st.hard.cpu_clock = !strcmp(clock, "cpu");
     if (sim_parse_bots(bots, &st) < 0) {
         fprintf(stderr, "deckhand sim: --bots wants 1..%d comma-separated names\n",
                 SIM_MAX_PLAYERS);

@@ -40,6 +40,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "dh_clock.h"
 #include "dh_grow.h"
@@ -299,6 +300,15 @@ done:
     return rc;
 }
 
+uint64_t search_now(const search *s)
+{
+    if (!s->cpu_clock)
+        return dh_now_ns();
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 void engine_search_host_config(engine_search_config *cfg)
 {
     *cfg = (engine_search_config){.iterations = ENGINE_SEARCH_HOST_ITERATIONS,
@@ -319,7 +329,9 @@ engine_code engine_search_answer(const engine_match *m, const engine_search_conf
         return ENGINE_BAD_REQUEST;
     }
     uint32_t iterations = cfg && cfg->iterations ? cfg->iterations : ENGINE_SEARCH_ITERATIONS;
-    uint64_t t0 = dh_now_ns();
+    s.cpu_clock = cfg && cfg->cpu_clock;
+    uint64_t wall0 = dh_now_ns();
+    uint64_t t0 = search_now(&s);
     uint64_t stop = cfg && cfg->budget_ns ? t0 + cfg->budget_ns : 0;
     s.seat = d->seat;
     s.iterations = iterations;
@@ -371,7 +383,7 @@ engine_code engine_search_answer(const engine_match *m, const engine_search_conf
     s.stats->changed = s.root_bot && best != s.root_bot;
     engine_error_ok(err);
 done:
-    s.stats->ns = dh_now_ns() - t0;
+    s.stats->ns = dh_now_ns() - wall0;
     free(s.options);
     free(s.log);
     free(s.nodes);

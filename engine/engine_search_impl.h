@@ -67,8 +67,13 @@ typedef struct {
     uint32_t path[1024];
     uint32_t depth;      /* turns a play-out runs before the game's hint scores it; 0: to the end */
     uint32_t iterations; /* the budget */
+    int cpu_clock;       /* the time budget counts this thread's CPU time (engine_search_config) */
     engine_search_stats *stats;
 } search;
+
+/* Now on the clock the search's time budget counts: monotonic wall time, or with cpu_clock
+ * the calling thread's CPU time. */
+uint64_t search_now(const search *s);
 
 /* The bot a search of game g plays its worlds out with and measures the other answers
  * against: the game's `search_playout`, else its `default`. */

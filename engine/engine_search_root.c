@@ -139,7 +139,7 @@ static int search_decided(const search *s, const uint32_t *alive, size_t n)
 static uint64_t search_affordable(const search *s, uint64_t t0, uint64_t stop)
 {
     uint64_t left = s->iterations > s->stats->iterations ? s->iterations - s->stats->iterations : 0;
-    uint64_t now = dh_now_ns();
+    uint64_t now = search_now(s);
     if (!stop || !s->stats->iterations)
         return left;
     if (now >= stop)
@@ -172,7 +172,7 @@ static int search_out_of_time(const search *s, uint64_t t0, uint64_t stop)
 {
     if (!stop)
         return 0;
-    uint64_t now = dh_now_ns();
+    uint64_t now = search_now(s);
     uint64_t mean = s->stats->iterations ? (now - t0) / s->stats->iterations : 0;
     return now + SEARCH_LAST_SLACK * mean >= stop;
 }

@@ -269,6 +269,9 @@ typedef struct {
                             0: the game's `search_depth` (ENGINE_SEARCH_DEPTH when it
                             gives none; 0 there: to the end), < 0: every play-out to the
                             game's end */
+    int cpu_clock;       /* 1: budget_ns counts the calling thread's CPU time, not wall time:
+                            the budget a worker with a core of its own gives, whatever else
+                            the machine runs (`deckhand sim --search-clock cpu`) */
 } engine_search_config;
 
 /* Fills cfg with the search a host runs for a seat (above). */

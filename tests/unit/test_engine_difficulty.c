@@ -7,9 +7,13 @@
  * other; a game without a default bot gets neither `easy` nor `normal` (they would have
  * nothing to play); `easy`'s slips never concede the game (MLW's Surrender).
  */
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "dh_test.h"
 #include "engine.h"
@@ -181,6 +185,76 @@ static void test_a_game_without_a_default_bot_gets_no_easy_or_normal(void)
     rig_engine_remove_text(dir, "nodefault");
 }
 
+static atomic_int spinning;
+
+static void *spin(void *arg)
+{
+    (void)arg;
+    while (atomic_load(&spinning))
+        ;
+    return NULL;
+}
+
+static uint64_t thread_cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* `deckhand sim --search-clock cpu`: the budget counts the searching thread's CPU time,
+ * so a search sharing its core with a busy thread runs past its budget in wall time and
+ * not in CPU time. Both threads are pinned to one core; a decision the search ends by
+ * time (not by its stopping rule, not by the play-out count) is the one measured. */
+static void test_hard_on_the_cpu_clock_does_not_count_time_spent_waiting_for_a_core(void)
+{
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(0, &one);
+    CU_ASSERT_FATAL(sched_setaffinity(0, sizeof one, &one) == 0);
+    atomic_store(&spinning, 1);
+    pthread_t spinner;
+    CU_ASSERT_FATAL(pthread_create(&spinner, NULL, spin, NULL) == 0);
+
+    engine_bundle *b = rig_engine_load("scripts", NULL);
+    CU_ASSERT_FATAL(b != NULL);
+    engine_match *m = asked_match(b, "dominion", 11);
+    CU_ASSERT_FATAL(m != NULL);
+    const uint64_t budget = 30 * 1000000ULL;
+    engine_search_config cfg = {.iterations = 100000, .budget_ns = budget, .cpu_clock = 1};
+    int measured = 0;
+    const engine_decision *d;
+    for (int k = 0; k < 60 && !measured && (d = engine_match_decision(m)); k++) {
+        uint32_t ids[4096];
+        size_t n = 4096;
+        engine_search_stats st;
+        engine_error err;
+        uint64_t cpu0 = thread_cpu_ns();
+        CU_ASSERT_EQUAL_FATAL(engine_search_answer(m, &cfg, ids, &n, &st, &err), ENGINE_OK);
+        uint64_t cpu = thread_cpu_ns() - cpu0;
+        if (st.iterations > 0 && !st.stopped && st.iterations < cfg.iterations &&
+            cpu > budget / 2) {
+            measured = 1;
+            fprintf(stderr, "cpu %.1f ms, wall %.1f ms, budget %.1f ms\n", (double)cpu / 1e6,
+                    (double)st.ns / 1e6, (double)budget / 1e6);
+            CU_ASSERT(cpu < budget + budget / 2);   /* within its budget of CPU time */
+            CU_ASSERT(st.ns > budget + budget / 4); /* past it in wall time: the core was shared */
+        }
+        CU_ASSERT_EQUAL_FATAL(engine_match_answer(m, d->seat, d->decision_id, ids, n, &err),
+                              ENGINE_OK);
+    }
+    CU_ASSERT(measured);
+    engine_match_free(m);
+    engine_bundle_free(b);
+    atomic_store(&spinning, 0);
+    pthread_join(spinner, NULL);
+    cpu_set_t all;
+    CPU_ZERO(&all);
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        CPU_SET(c, &all);
+    sched_setaffinity(0, sizeof all, &all);
+}
+
 static const dh_test_case cases[] = {
     {"every_game_lists_easy_and_normal", test_every_game_lists_easy_and_normal},
     {"hard_and_search_are_the_search_bot_and_nothing_else_is",
@@ -191,6 +265,8 @@ static const dh_test_case cases[] = {
     {"easy_never_surrenders", test_easy_never_surrenders},
     {"a_game_without_a_default_bot_gets_no_easy_or_normal",
      test_a_game_without_a_default_bot_gets_no_easy_or_normal},
+    {"hard_on_the_cpu_clock_does_not_count_time_spent_waiting_for_a_core",
+     test_hard_on_the_cpu_clock_does_not_count_time_spent_waiting_for_a_core},
     {NULL, NULL},
 };
 
