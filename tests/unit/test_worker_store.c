@@ -9,6 +9,7 @@
 #include "store.h"
 
 #include <arpa/inet.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -26,6 +27,24 @@ static redisReply *raw(const char *fmt, const char *arg)
     redisReply *r = redisCommand(c, fmt, arg);
     redisFree(c);
     return r;
+}
+
+/* The integer a raw command answers, or LLONG_MIN when it answers anything else. */
+static long long raw_int(const char *fmt, const char *arg)
+{
+    redisReply *r = raw(fmt, arg);
+    long long v = r && r->type == REDIS_REPLY_INTEGER ? r->integer : LLONG_MIN;
+    freeReplyObject(r);
+    return v;
+}
+
+/* Whether a raw command answers the string want. */
+static int raw_str_is(const char *fmt, const char *arg, const char *want)
+{
+    redisReply *r = raw(fmt, arg);
+    int same = r && r->type == REDIS_REPLY_STRING && !strcmp(r->str, want);
+    freeReplyObject(r);
+    return same;
 }
 
 static void open_store(store *s)
@@ -110,27 +129,22 @@ static void test_store_writes_meta_and_first_snapshot(void)
         CU_ASSERT_STRING_EQUAL(v, fields[i][1]);
         free(v);
     }
-    redisReply *r = raw("HGET matches:running %s", meta.match_id);
-    CU_ASSERT_TRUE(r && r->type == REDIS_REPLY_STRING && !strcmp(r->str, "wk-1"));
-    freeReplyObject(r);
+    CU_ASSERT_TRUE(raw_str_is("HGET matches:running %s", meta.match_id, "wk-1"));
     uint8_t *got = NULL;
     size_t len = 0;
     CU_ASSERT_EQUAL(store_get_snapshot(&s, meta.match_id, &got, &len, dh_test_now_ms()), 1);
     CU_ASSERT_EQUAL(len, sizeof snap);
     CU_ASSERT_TRUE(got && !memcmp(got, snap, sizeof snap));
     free(got);
-    r = raw("GETRANGE match:{%s}:snap 0 3", meta.match_id); /* stored by zstd, the default */
-    CU_ASSERT_TRUE(r && r->type == REDIS_REPLY_STRING && !strcmp(r->str, "DHZS"));
-    freeReplyObject(r);
+    /* stored by zstd, the default */
+    CU_ASSERT_TRUE(raw_str_is("GETRANGE match:{%s}:snap 0 3", meta.match_id, "DHZS"));
     s.snap_codec = DH_SNAPZ_ZLIB; /* --snapshot-codec zlib: what a release before zstd reads */
     op = store_op(&s, dh_test_now_ms());
     commit(&s, meta.match_id, 1, snap, sizeof snap, NULL, 0, NULL, 0);
     store_flush(&s, dh_test_now_ms());
     CU_ASSERT_TRUE(store_ok(&s, op));
     store_next(&s);
-    r = raw("GETRANGE match:{%s}:snap 0 3", meta.match_id);
-    CU_ASSERT_TRUE(r && r->type == REDIS_REPLY_STRING && !strcmp(r->str, "DHSZ"));
-    freeReplyObject(r);
+    CU_ASSERT_TRUE(raw_str_is("GETRANGE match:{%s}:snap 0 3", meta.match_id, "DHSZ"));
     CU_ASSERT_EQUAL(store_get_snapshot(&s, meta.match_id, &got, &len, dh_test_now_ms()), 1);
     CU_ASSERT_TRUE(len == sizeof snap && got && !memcmp(got, snap, sizeof snap));
     free(got);
@@ -169,9 +183,7 @@ static void test_store_log_appends_and_snapshot_clears_it_while_history_keeps_al
     store_next(&s);
     CU_ASSERT_EQUAL(store_get_log(&s, id, &log, dh_test_now_ms()), 0);
     store_blobs_free(log, 0);
-    redisReply *r = raw("LLEN %s", "match:{m-log}:history");
-    CU_ASSERT_TRUE(r && r->type == REDIS_REPLY_INTEGER && r->integer == 3);
-    freeReplyObject(r);
+    CU_ASSERT_EQUAL(raw_int("LLEN %s", "match:{m-log}:history"), 3);
     store_match got;
     CU_ASSERT_EQUAL(store_get_match(&s, id, &got, dh_test_now_ms()), 1);
     CU_ASSERT_EQUAL(got.history, 3);
@@ -198,9 +210,7 @@ static void test_store_fence_refuses_a_worker_that_lost_the_match(void)
     uint8_t *got = NULL;
     size_t len = 0;
     CU_ASSERT_EQUAL(store_get_snapshot(&s, id, &got, &len, dh_test_now_ms()), 0);
-    redisReply *r = raw("EXISTS %s", "match:{m-fenced}:history");
-    CU_ASSERT_TRUE(r && r->type == REDIS_REPLY_INTEGER && r->integer == 0);
-    freeReplyObject(r);
+    CU_ASSERT_EQUAL(raw_int("EXISTS %s", "match:{m-fenced}:history"), 0);
     store_close(&s);
 }
 
@@ -230,12 +240,8 @@ static void test_store_finish_records_result_and_hash_and_leaves_running(void)
         CU_ASSERT_STRING_EQUAL(v ? v : "", want[i][1]);
         free(v);
     }
-    redisReply *r = raw("LINDEX matches:finished %s", "0");
-    CU_ASSERT_TRUE(r && r->type == REDIS_REPLY_STRING && !strcmp(r->str, id));
-    freeReplyObject(r);
-    r = raw("HEXISTS matches:running %s", id);
-    CU_ASSERT_TRUE(r && r->type == REDIS_REPLY_INTEGER && r->integer == 0);
-    freeReplyObject(r);
+    CU_ASSERT_TRUE(raw_str_is("LINDEX matches:finished %s", "0", id));
+    CU_ASSERT_EQUAL(raw_int("HEXISTS matches:running %s", id), 0);
     store_close(&s);
 }
 
@@ -268,9 +274,7 @@ static void test_store_lease_expires(void)
     redisReply *r = raw("PTTL %s", "worker:{wk-7}");
     CU_ASSERT_TRUE(r && r->type == REDIS_REPLY_INTEGER && r->integer > 0 && r->integer <= 2000);
     freeReplyObject(r);
-    r = raw("GET %s", "worker:{wk-7}");
-    CU_ASSERT_TRUE(r && r->type == REDIS_REPLY_STRING && !strcmp(r->str, "tcp://127.0.0.1:5570"));
-    freeReplyObject(r);
+    CU_ASSERT_TRUE(raw_str_is("GET %s", "worker:{wk-7}", "tcp://127.0.0.1:5570"));
     store_close(&s);
 }
 
@@ -346,12 +350,8 @@ static void test_store_commits_of_a_flush_go_as_one_call_each_with_its_outcome(v
     CU_ASSERT_TRUE(!store_ok(&s, moved) && store_fenced(&s, moved));
     CU_ASSERT_TRUE(!store_ok(&s, wrong) && !store_fenced(&s, wrong));
     store_next(&s);
-    redisReply *r = raw("LLEN %s", "match:{m-b-ok}:history");
-    CU_ASSERT_TRUE(r && r->type == REDIS_REPLY_INTEGER && r->integer == 2);
-    freeReplyObject(r);
-    r = raw("EXISTS %s", "match:{m-b-moved}:history");
-    CU_ASSERT_TRUE(r && r->type == REDIS_REPLY_INTEGER && r->integer == 0);
-    freeReplyObject(r);
+    CU_ASSERT_EQUAL(raw_int("LLEN %s", "match:{m-b-ok}:history"), 2);
+    CU_ASSERT_EQUAL(raw_int("EXISTS %s", "match:{m-b-moved}:history"), 0);
     store_close(&s);
 }
 
@@ -429,15 +429,9 @@ static void test_store_commit_alone_is_fenced_and_keeps_its_rating_job(void)
     CU_ASSERT_TRUE(!store_ok(&s, stale) && store_fenced(&s, stale));
     CU_ASSERT_TRUE(store_ok(&s, fin));
     store_next(&s);
-    redisReply *r = raw("EXISTS %s", "match:{m-a3}:history");
-    CU_ASSERT_TRUE(r && r->integer == 0);
-    freeReplyObject(r);
-    r = raw("HGET matches:unrated %s", "m-a2");
-    CU_ASSERT_TRUE(r && r->type == REDIS_REPLY_STRING && !strcmp(r->str, "job-a2"));
-    freeReplyObject(r);
-    r = raw("LLEN %s", "match:{m-a1}:history");
-    CU_ASSERT_TRUE(r && r->integer == 1);
-    freeReplyObject(r);
+    CU_ASSERT_EQUAL(raw_int("EXISTS %s", "match:{m-a3}:history"), 0);
+    CU_ASSERT_TRUE(raw_str_is("HGET matches:unrated %s", "m-a2", "job-a2"));
+    CU_ASSERT_EQUAL(raw_int("LLEN %s", "match:{m-a1}:history"), 1);
     store_close(&s);
 }
 
@@ -454,12 +448,8 @@ static void test_store_batched_answer_without_a_log_entry_stays_off_the_log(void
     store_flush(&s, dh_test_now_ms());
     CU_ASSERT_TRUE(store_ok(&s, op));
     store_next(&s);
-    redisReply *r = raw("EXISTS %s", "match:{m-nolog}:log");
-    CU_ASSERT_TRUE(r && r->integer == 0);
-    freeReplyObject(r);
-    r = raw("LLEN %s", "match:{m-nolog}:history");
-    CU_ASSERT_TRUE(r && r->integer == 1);
-    freeReplyObject(r);
+    CU_ASSERT_EQUAL(raw_int("EXISTS %s", "match:{m-nolog}:log"), 0);
+    CU_ASSERT_EQUAL(raw_int("LLEN %s", "match:{m-nolog}:history"), 1);
     store_close(&s);
 }
 
