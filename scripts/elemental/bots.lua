@@ -312,12 +312,17 @@ local function wind_mover(k, g, p)
   return nil
 end
 
+-- Earth's power (+1/+1 until the end of the turn) in a race: before the attacks (a hit
+-- at the hero scores 300 plus the attacker's attack), so that a minion that attacks
+-- this turn hits 1 harder; after the plays (500 and more), which may spend the mana.
+local EARTH_RACE_POWER = 450
+
 local function power_score(k, g, p)
   local h = k:hero_def(g, p)
   if h.element == "wind" then return wind_mover(k, g, p) and 150 or -1 end
   if h.element == "earth" then
     for _, id in ipairs(k:minions(g, p)) do
-      if k:can_attack(g, id) then return 150 end
+      if k:can_attack(g, id) then return racing(k, g, p) and EARTH_RACE_POWER or 150 end
     end
     return -1
   end
