@@ -166,6 +166,8 @@ local function resource_want(k, g, p)
   if #k:minions(g, K.other(p)) > 0 then return want end
   local defs, mana, have = wanted(k, g, p), g:counter("mana", p), {}
   defs = race_items(k, g, p, defs)
+  local power = spend.power_item(k, g, p) -- mana left for the power: its hit this turn
+  if power then defs[#defs + 1] = { mana = power.mana, worth = 10 * power.damage } end
   for _, e in ipairs(K.ELEMENTS) do have[e] = g:counter(e, p) end
   local function spent(res)
     if res == "mana" then return spend.most(spend.meeting(defs, have), mana + 1) end

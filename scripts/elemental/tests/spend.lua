@@ -148,12 +148,19 @@ end
 
 function tests.test_default_bot_uses_earths_hero_power_before_its_attacks_when_nothing_blocks(T)
   local k = E.kernel()
-  local m = E.match(T, { bots = { "default" }, p1 = { hand = {}, mana = 2,
-    board = { ["front 3"] = "Root Warden" } }, p2 = OPEN })
+  local m = E.match(T, { bots = { "default" }, p1 = { hand = {},
+    mana = k.heroes["Earth Hero"].power_cost, board = { ["front 3"] = "Root Warden" } }, p2 = OPEN })
   T.eq(m:decision().player, 2, "the bot's turn is over")
   local attack = k.cards["Root Warden"].attack
   T.eq(m.g:counter("power_used", 1), 1, "the power used")
   T.eq(k:health(m.g, 2), 30 - attack - 1, "the Warden hit with the power's +1")
+end
+
+function tests.test_default_bot_takes_one_mana_for_its_hero_power_when_nothing_blocks(T)
+  local k = E.kernel()
+  local short = k.cards["Root Warden"].mana + k.heroes["Earth Hero"].power_cost - 1
+  local side = { hand = { "Root Warden" }, mana = short, board = { ["front 3"] = "Root Warden" } }
+  T.eq(raised(T, side, OPEN), "mana", "one mana more: the Warden and the power's +1 on a hit")
 end
 
 function tests.test_race_value_counts_a_cards_hits_at_the_enemy_hero_whatever_its_target(T)
