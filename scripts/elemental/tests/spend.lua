@@ -148,8 +148,9 @@ end
 
 function tests.test_default_bot_uses_earths_hero_power_before_its_attacks_when_nothing_blocks(T)
   local k = E.kernel()
-  local m = E.match(T, { bots = { "default" }, p1 = { hand = {},
-    mana = k.heroes["Earth Hero"].power_cost, board = { ["front 3"] = "Root Warden" } }, p2 = OPEN })
+  local side = { hand = {}, mana = k.heroes["Earth Hero"].power_cost,
+    board = { ["front 3"] = "Root Warden" } }
+  local m = E.match(T, { bots = { "default" }, p1 = side, p2 = OPEN })
   T.eq(m:decision().player, 2, "the bot's turn is over")
   local attack = k.cards["Root Warden"].attack
   T.eq(m.g:counter("power_used", 1), 1, "the power used")
