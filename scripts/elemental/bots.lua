@@ -10,7 +10,9 @@
 -- enemy minion blocks (a race) it plays by plan instead: another resource when that lets
 -- the hand deal more damage by the kill (then spend more mana) this turn, the dearest card
 -- of a plan that deals the most (its minions before a buff of all of them), no heal at
--- full health, no buff of an empty board. Attacks:
+-- full health, no buff of an empty board; the resource choice counts the hero power's
+-- hit with the mana the cards leave, and Earth's power (+1/+1) comes before the attacks,
+-- on a minion that can still attack. Attacks:
 -- trades that kill without dying first, then the enemy hero, then even trades;
 -- Swift minions (and Wind's hero power) move into a lane open to the hero. `passive`
 -- never attacks, plays or moves: it keeps its hand and ends every turn (for tests).
