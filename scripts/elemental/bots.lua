@@ -10,7 +10,9 @@
 -- enemy minion blocks (a race) it plays by plan instead: another resource when that lets
 -- the hand deal more damage by the kill (then spend more mana) this turn, the dearest card
 -- of a plan that deals the most (its minions before a buff of all of them), no heal at
--- full health, no buff of an empty board. Attacks:
+-- full health, no buff of an empty board; the resource choice counts the hero power's
+-- hit with the mana the cards leave, and Earth's power (+1/+1) comes before the attacks,
+-- on a minion that can still attack. Attacks:
 -- trades that kill without dying first, then the enemy hero, then even trades;
 -- Swift minions (and Wind's hero power) move into a lane open to the hero. `passive`
 -- never attacks, plays or moves: it keeps its hand and ends every turn (for tests).
@@ -166,6 +168,8 @@ local function resource_want(k, g, p)
   if #k:minions(g, K.other(p)) > 0 then return want end
   local defs, mana, have = wanted(k, g, p), g:counter("mana", p), {}
   defs = race_items(k, g, p, defs)
+  local power = spend.power_item(k, g, p) -- mana left for the power: its hit this turn
+  if power then defs[#defs + 1] = { mana = power.mana, worth = 10 * power.damage } end
   for _, e in ipairs(K.ELEMENTS) do have[e] = g:counter(e, p) end
   local function spent(res)
     if res == "mana" then return spend.most(spend.meeting(defs, have), mana + 1) end
@@ -312,12 +316,17 @@ local function wind_mover(k, g, p)
   return nil
 end
 
+-- Earth's power (+1/+1 until the end of the turn) in a race: before the attacks (a hit
+-- at the hero scores 300 plus the attacker's attack), so that a minion that attacks
+-- this turn hits 1 harder; after the plays (500 and more), which may spend the mana.
+local EARTH_RACE_POWER = 450
+
 local function power_score(k, g, p)
   local h = k:hero_def(g, p)
   if h.element == "wind" then return wind_mover(k, g, p) and 150 or -1 end
   if h.element == "earth" then
     for _, id in ipairs(k:minions(g, p)) do
-      if k:can_attack(g, id) then return 150 end
+      if k:can_attack(g, id) then return racing(k, g, p) and EARTH_RACE_POWER or 150 end
     end
     return -1
   end

@@ -140,6 +140,18 @@ function S.board_damage(k, g, p)
   return n
 end
 
+-- The hero power as a race item { mana, damage } when it deals the enemy hero damage
+-- this turn (Fire's 1, Earth's +1 on a minion that can still attack) and is unused, else
+-- nil.
+function S.power_item(k, g, p)
+  local h = k:hero_def(g, p)
+  if g:counter("power_used", p) == 0 and (h.element == "fire"
+      or (h.element == "earth" and S.board_damage(k, g, p) > 0)) then
+    return { mana = h.power_cost, damage = 1 }
+  end
+  return nil
+end
+
 -- The plays of the race (the enemy has no minion): the cards in hand (ids) that deal the
 -- enemy hero damage this turn, and the hero power when it does (Fire's 1, Earth's +1 on
 -- a minion that attacks), as items { mana, damage, id } (id nil: the power).
@@ -150,11 +162,7 @@ function S.race_items(k, g, p, ids)
     local d = face_damage(def)
     if d > 0 then items[#items + 1] = { mana = def.mana, damage = d, id = ids[i], def = def } end
   end
-  local h = k:hero_def(g, p)
-  if g:counter("power_used", p) == 0 and (h.element == "fire"
-      or (h.element == "earth" and S.board_damage(k, g, p) > 0)) then
-    items[#items + 1] = { mana = h.power_cost, damage = 1 }
-  end
+  items[#items + 1] = S.power_item(k, g, p)
   return items
 end
 

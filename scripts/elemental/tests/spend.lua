@@ -146,6 +146,24 @@ function tests.test_default_bot_plays_its_minions_before_a_buff_of_all_of_them(T
   T.eq(attack, 3 + 2 + 1 + 2, "the Warden played first got the Blessing's +2 too")
 end
 
+function tests.test_default_bot_uses_earths_hero_power_before_its_attacks_when_nothing_blocks(T)
+  local k = E.kernel()
+  local side = { hand = {}, mana = k.heroes["Earth Hero"].power_cost,
+    board = { ["front 3"] = "Root Warden" } }
+  local m = E.match(T, { bots = { "default" }, p1 = side, p2 = OPEN })
+  T.eq(m:decision().player, 2, "the bot's turn is over")
+  local attack = k.cards["Root Warden"].attack
+  T.eq(m.g:counter("power_used", 1), 1, "the power used")
+  T.eq(k:health(m.g, 2), 30 - attack - 1, "the Warden hit with the power's +1")
+end
+
+function tests.test_default_bot_takes_one_mana_for_its_hero_power_when_nothing_blocks(T)
+  local k = E.kernel()
+  local short = k.cards["Root Warden"].mana + k.heroes["Earth Hero"].power_cost - 1
+  local side = { hand = { "Root Warden" }, mana = short, board = { ["front 3"] = "Root Warden" } }
+  T.eq(raised(T, side, OPEN), "mana", "one mana more: the Warden and the power's +1 on a hit")
+end
+
 function tests.test_race_value_counts_a_cards_hits_at_the_enemy_hero_whatever_its_target(T)
   local cards, b = E.kernel().cards, { ready = 0, idle = 0 }
   T.eq(spend.race_value(cards["Spark"], 2, b), 2, "1 at the target, 1 at the hero")
