@@ -193,20 +193,62 @@ static bool backend_output_wanted(gw *g, zsock *from, const Deckhand__Internal__
     return wanted;
 }
 
-static void backend_on_player_output(gw *g, zsock *from, const Deckhand__Internal__PlayerOutput *o)
+/* The lookups of one message's outputs, reused while they name the same players and match
+ * (a worker's turn sends each seat several outputs, the seats in turn: about 8 outputs and
+ * 15 hash lookups an answer before). Only an output that is passed on untouched may reuse
+ * them: a Reply's or GameOver's bookkeeping and a watcher's frame may move a route or a
+ * player, so those forget what was seen. The strings live as long as the message. */
+#define BACKEND_SEEN_PLAYERS 4
+
+typedef struct {
+    const char *player_id[BACKEND_SEEN_PLAYERS];
+    gw_conn *conn[BACKEND_SEEN_PLAYERS];
+    unsigned next; /* the slot the next new player takes */
+    const char *match_id;
+    zsock *owner;
+} backend_seen;
+
+static gw_conn *backend_seen_conn(gw *g, backend_seen *s, const char *player_id)
+{
+    for (unsigned i = 0; i < BACKEND_SEEN_PLAYERS; i++)
+        if (s->player_id[i] && strcmp(s->player_id[i], player_id) == 0)
+            return s->conn[i];
+    unsigned i = s->next++ % BACKEND_SEEN_PLAYERS;
+    s->player_id[i] = player_id;
+    s->conn[i] = session_find(g, player_id);
+    return s->conn[i];
+}
+
+static zsock *backend_seen_owner(gw *g, backend_seen *s, const char *match_id)
+{
+    if (!s->match_id || strcmp(s->match_id, match_id) != 0) {
+        s->owner = route_owner(g, match_id);
+        s->match_id = match_id;
+    }
+    return s->owner;
+}
+
+static void backend_seen_forget(backend_seen *s)
+{
+    *s = (backend_seen){0};
+}
+
+static void backend_on_player_output(gw *g, zsock *from, const Deckhand__Internal__PlayerOutput *o,
+                                     backend_seen *seen)
 {
     if (!o->player_id)
         return;
     /* A worker that lost the match (it was frozen or cut off while the match moved) may
      * still speak of it: only the worker the match is routed to is heard. */
-    zsock *owner = o->match_id && *o->match_id ? route_owner(g, o->match_id) : NULL;
+    zsock *owner = o->match_id && *o->match_id ? backend_seen_owner(g, seen, o->match_id) : NULL;
     if (owner && owner != from) {
         dh_debug("output for %s about match %s from a worker that lost it: dropped", o->player_id,
                  o->match_id);
         return;
     }
-    gw_conn *c = session_find(g, o->player_id);
+    gw_conn *c = backend_seen_conn(g, seen, o->player_id);
     if (watch_is_frame(&o->message)) {
+        backend_seen_forget(seen);
         /* a watcher's frame reaches only a connection watching that match */
         if (watch_frame_wanted(from, c, o->player_id, o->match_id)) {
             conn_send(c, o->message.data, o->message.len);
@@ -214,10 +256,14 @@ static void backend_on_player_output(gw *g, zsock *from, const Deckhand__Interna
         }
         return;
     }
-    if (!backend_output_wanted(g, from, o))
-        return;
-    if (o->kind != DECKHAND__INTERNAL__PLAYER_OUTPUT__KIND__OTHER)
-        c = session_find(g, o->player_id); /* a Reply's bookkeeping may have moved it */
+    if (o->kind != DECKHAND__INTERNAL__PLAYER_OUTPUT__KIND__OTHER) {
+        backend_seen_forget(seen);
+        bool wanted = backend_output_wanted(g, from, o);
+        backend_seen_forget(seen);
+        if (!wanted)
+            return;
+        c = backend_seen_conn(g, seen, o->player_id); /* a Reply's bookkeeping may have moved it */
+    }
     if (c)
         conn_send(c, o->message.data, o->message.len);
 }
@@ -283,6 +329,7 @@ static void backend_on_mm_outputs(gw *g, zsock *from,
 void backend_on_internal(gw *g, zsock *from, Deckhand__Internal__Internal *m)
 {
     bool mm = from == g->mm;
+    backend_seen seen = {0};
     if (mm)
         g->mm_heard = uv_now(g->loop); /* alive: its queue requests are waited for */
     switch (m->body_case) {
@@ -291,11 +338,11 @@ void backend_on_internal(gw *g, zsock *from, Deckhand__Internal__Internal *m)
             backend_on_matchmaker_beat(g, m->matchmaker_beat);
         break;
     case DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUT:
-        backend_on_player_output(g, from, m->player_output);
+        backend_on_player_output(g, from, m->player_output, &seen);
         break;
     case DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUTS: /* a worker's turn, in order */
         for (size_t i = 0; i < m->player_outputs->n_outputs; i++)
-            backend_on_player_output(g, from, m->player_outputs->outputs[i]);
+            backend_on_player_output(g, from, m->player_outputs->outputs[i], &seen);
         break;
     case DECKHAND__INTERNAL__INTERNAL__BODY_QUEUE_REPLY:
         if (mm)

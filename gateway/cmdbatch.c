@@ -5,26 +5,16 @@
  */
 #include "cmdbatch.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dh_grow.h"
+#include "dh_str.h"
+#include "wire.h"
 
 #define CMDBATCH_HEAD  16   /* the message key (2 bytes) and a length varint (at most 10) */
 #define CMDBATCH_ENTRY 0x0a /* PlayerCommands.commands: field 1, length-delimited */
 #define CMDBATCH_KEY   (43u << 3 | 2) /* Internal.player_commands */
-
-static size_t cmdbatch_varint(uint8_t *p, uint64_t v)
-{
-    size_t n = 0;
-    do {
-        uint8_t b = v & 0x7f;
-        v >>= 7;
-        p[n++] = b | (v ? 0x80 : 0);
-    } while (v);
-    return n;
-}
 
 void cmdbatch_init(cmdbatch *b)
 {
@@ -53,11 +43,11 @@ static uint8_t *cmdbatch_entry(cmdbatch *b, size_t len, const char *player_id, u
         dh_grow(&b->owners, &b->owners_cap, b->n + 1, sizeof *b->owners, 16) < 0)
         return NULL;
     cmdbatch_owner *o = &b->owners[b->n++];
-    snprintf(o->player_id, sizeof o->player_id, "%s", player_id ? player_id : "");
+    dh_str_copy(o->player_id, sizeof o->player_id, player_id);
     o->cmd_id = cmd_id;
     uint8_t *p = b->buf + b->len;
     p[0] = CMDBATCH_ENTRY;
-    size_t head = 1 + cmdbatch_varint(p + 1, len);
+    size_t head = 1 + wire_put_varint(p + 1, len);
     if (b->n == 1) {
         b->first_off = b->len + head;
         b->first_len = len;
@@ -96,8 +86,8 @@ void cmdbatch_message(cmdbatch *b, const uint8_t **data, size_t *len)
     }
     uint8_t head[CMDBATCH_HEAD];
     size_t body = b->len - CMDBATCH_HEAD;
-    size_t n = cmdbatch_varint(head, CMDBATCH_KEY);
-    n += cmdbatch_varint(head + n, body);
+    size_t n = wire_put_varint(head, CMDBATCH_KEY);
+    n += wire_put_varint(head + n, body);
     memcpy(b->buf + CMDBATCH_HEAD - n, head, n);
     *data = b->buf + CMDBATCH_HEAD - n;
     *len = n + body;

@@ -37,12 +37,34 @@ typedef struct {
     size_t off;
 } conn_write_req;
 
-/* Forget the connection's pending output (closed without a flush). */
+/* Forget the connection's output (written, or closed without a flush): a buffer of the
+ * pooled size goes back to the loop's pool while it has room. */
 static void conn_out_drop(gw_conn *c)
 {
-    free(c->out);
+    gw *g = c->gw;
+    if (c->out && c->out_cap == GW_OUT_POOLED && g->out_pool_n < GW_OUT_POOL)
+        g->out_pool[g->out_pool_n++] = c->out;
+    else
+        free(c->out);
     c->out = NULL;
     c->out_len = c->out_cap = 0;
+}
+
+/* Room for need bytes of output: a pooled buffer first (no malloc), grown as needed. */
+static int conn_out_room(gw_conn *c, size_t need)
+{
+    gw *g = c->gw;
+    if (!c->out && need <= GW_OUT_POOLED && g->out_pool_n > 0) {
+        c->out = g->out_pool[--g->out_pool_n];
+        c->out_cap = GW_OUT_POOLED;
+    }
+    return dh_grow(&c->out, &c->out_cap, need, 1, GW_OUT_POOLED);
+}
+
+void conn_free(gw *g)
+{
+    while (g->out_pool_n > 0)
+        free(g->out_pool[--g->out_pool_n]);
 }
 
 static void conn_flush_unlink(gw_conn *c)
@@ -214,7 +236,7 @@ static int conn_write(gw_conn *c, const uv_buf_t *bufs, unsigned n)
         conn_close(c, false);
         return -1;
     }
-    if (dh_grow(&c->out, &c->out_cap, c->out_len + total, 1, 1024) < 0) {
+    if (conn_out_room(c, c->out_len + total) < 0) {
         dh_warn_every(DH_LOG_EVERY_MS, "conn %llu write failed, closing",
                       (unsigned long long)c->serial);
         conn_close(c, false);
@@ -445,26 +467,45 @@ static void conn_alloc(uv_handle_t *h, size_t hint, uv_buf_t *buf)
     *buf = uv_buf_init(c->gw->readbuf, sizeof c->gw->readbuf);
 }
 
-static void conn_tcp_feed(gw_conn *c, const uint8_t *data, size_t len)
+/* Hand every whole frame of d up; false when the connection stopped taking them (closed,
+ * or a frame over the limit), true when d waits for more bytes. */
+static bool conn_tcp_take(gw_conn *c, dh_frame_decoder *d)
 {
     const uint8_t *p;
     size_t n;
+    while (c->state == CONN_OPEN) {
+        int rc = dh_frame_next(d, &p, &n);
+        if (rc == 0)
+            return true;
+        if (rc < 0) {
+            c->gw->conn_events.bad_frame(c, "frame larger than the frame limit");
+            return false;
+        }
+        c->gw->conn_events.frame(c, p, n);
+    }
+    return false;
+}
+
+static void conn_tcp_feed(gw_conn *c, const uint8_t *data, size_t len)
+{
+    if (dh_frame_buffered(&c->frames) == 0) {
+        /* The usual case: whole frames, read from the loop's read buffer where they are (a
+         * decoder that only looks at it) instead of copied into the connection's decoder
+         * (a malloc, a copy and a free per read); only a partial frame left over is kept. */
+        dh_frame_decoder view = {
+            .buf = (uint8_t *)data, .len = len, .cap = len, .max = c->gw->max_frame};
+        if (!conn_tcp_take(c, &view) || view.off == len)
+            return;
+        data += view.off;
+        len -= view.off;
+    }
     if (dh_frame_feed(&c->frames, data, len) < 0) {
         dh_error_every(DH_LOG_EVERY_MS, "conn %llu out of memory", (unsigned long long)c->serial);
         conn_close(c, false);
         return;
     }
-    while (c->state == CONN_OPEN) {
-        int rc = dh_frame_next(&c->frames, &p, &n);
-        if (rc == 0)
-            break;
-        if (rc < 0) {
-            c->gw->conn_events.bad_frame(c, "frame larger than the frame limit");
-            break;
-        }
-        c->gw->conn_events.frame(c, p, n);
-    }
-    /* Nothing left over (the usual case): an idle connection keeps no read buffer. */
+    conn_tcp_take(c, &c->frames);
+    /* Nothing left over: an idle connection keeps no read buffer. */
     if (dh_frame_buffered(&c->frames) == 0) {
         dh_frame_decoder_free(&c->frames);
         dh_frame_decoder_init(&c->frames, c->gw->max_frame);

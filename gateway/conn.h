@@ -104,5 +104,7 @@ void conn_close(gw_conn *c, bool flush);
 void conn_sweep(gw *g);
 /* Close every connection and the flush handles (shutdown). */
 void conn_stop(gw *g);
+/* Free the pooled output buffers (after the loop has ended). */
+void conn_free(gw *g);
 
 #endif

@@ -22,6 +22,8 @@
  *   zsock.c    the ZeroMQ sockets (matchmaker and worker dealers) in the libuv loop
  *   cmdbatch.c a loop turn's commands for one worker, gathered into one message
  *   outwire.c  a worker's PlayerOutputs read in place, without copying the outputs
+ *   inwire.c   a client's Choose read in place, passed on as its own bytes (wire.h: the
+ *              wire format both read)
  *   wlink.c    is a worker dealer's link alive (ZeroMQ heartbeat, socket monitor)
  *   listen.c   the listening sockets: accept, --max-conns and flood-ban refusals, pausing
  *              on EMFILE
@@ -57,6 +59,8 @@
 #define GW_ADDR_MAX    256
 #define GW_READ_BUF    65536
 #define GW_WRITE_CAP   (1u << 20) /* queued bytes past which a slow client is dropped */
+#define GW_OUT_POOLED  4096       /* the size of a pooled output buffer (conn.c) */
+#define GW_OUT_POOL    256        /* pooled output buffers kept at most: 1 MiB */
 #define GW_CLOSE_GRACE 5000       /* ms a closing connection may take to flush */
 #define GW_LOGIN_GRACE 30000      /* ms a connection may stay open without logging in */
 #define GW_TOKEN_TTL   (24 * 3600)
@@ -155,6 +159,10 @@ struct gw {
     /* conn.c: connections with output appended this loop turn, written out once per turn
      * by flush_check; flush_idle keeps the poll from blocking while the list is not empty */
     gw_conn *flush_list;
+    /* conn.c: output buffers of GW_OUT_POOLED bytes whose output was written, kept for the
+     * next connection's output instead of a malloc and a free per connection per turn */
+    uint8_t *out_pool[GW_OUT_POOL];
+    size_t out_pool_n;
     uv_check_t flush_check;
     uv_idle_t flush_idle;
     bool flush_ready;

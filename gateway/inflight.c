@@ -4,13 +4,13 @@
  */
 #include "inflight.h"
 
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dh_clock.h"
 #include "dh_log.h"
+#include "dh_str.h"
 
 int inflight_init(gw *g)
 {
@@ -27,9 +27,14 @@ void inflight_free(gw *g)
         dh_table_free(&g->commands, free);
 }
 
+/* "player_id/cmd_id", written without printf (about 800 instructions a call, twice per
+ * answered command: docs/BENCHMARKS.md, issue 27's gateway sections). */
 static void inflight_key(char *out, size_t n, const char *player_id, uint64_t cmd_id)
 {
-    snprintf(out, n, "%s/%" PRIu64, player_id, cmd_id);
+    size_t at = 0;
+    dh_str_add(out, n, &at, player_id);
+    dh_str_add(out, n, &at, "/");
+    dh_str_add_uint(out, n, &at, cmd_id);
 }
 
 inflight *inflight_track(gw *g, dh_table *t, const char *player_id, uint64_t cmd_id,
@@ -39,7 +44,7 @@ inflight *inflight_track(gw *g, dh_table *t, const char *player_id, uint64_t cmd
     inflight *p = malloc(sizeof *p);
     if (!p)
         return NULL;
-    snprintf(p->player_id, sizeof p->player_id, "%s", player_id);
+    dh_str_copy(p->player_id, sizeof p->player_id, player_id);
     if (strlen(match_id) < sizeof p->match_id)
         memcpy(p->match_id, match_id, strlen(match_id) + 1);
     else

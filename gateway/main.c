@@ -355,6 +355,7 @@ err:
         zsock_stop(g);
     uv_run(g->loop, UV_RUN_DEFAULT);
 done:
+    conn_free(g);
     zsock_free(g);
     route_free(g);
     flood_free(g);

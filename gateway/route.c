@@ -16,8 +16,12 @@
 #include <zmq.h>
 
 #include "dh_log.h"
+#include "dh_str.h"
 #include "inflight.h"
 #include "lookup.h"
+
+/* A command packed on the stack when it fits (a Choose is about 60-100 bytes). */
+#define ROUTE_STACK_BYTES 512
 
 typedef struct {
     char worker_id[DH_ZMQ_ID_MAX + 1];
@@ -209,19 +213,37 @@ out:
     free(d);
 }
 
-/* No route: ask Redis, holding the packed command until it answers. */
+/* No route: ask Redis, holding the packed command msg[0..len) until it answers. */
 static Deckhand__ErrorCode route_defer(gw *g, const char *player_id, uint64_t cmd_id,
-                                       const Deckhand__Internal__Internal *m, const char *match_id)
+                                       const uint8_t *msg, size_t len, const char *match_id)
 {
-    size_t len = deckhand__internal__internal__get_packed_size(m);
     route_deferred *d = malloc(sizeof *d + len);
     if (!d)
         return DECKHAND__ERROR_CODE__INTERNAL;
-    snprintf(d->player_id, sizeof d->player_id, "%s", player_id);
+    dh_str_copy(d->player_id, sizeof d->player_id, player_id);
     d->cmd_id = cmd_id;
-    d->len = deckhand__internal__internal__pack(m, d->msg);
+    d->len = len;
+    memcpy(d->msg, msg, len);
     lookup_match(g, match_id, route_on_lookup, d);
     return DECKHAND__ERROR_CODE__OK;
+}
+
+/* m packed: into stack (cap bytes) when it fits, else into memory of its own, which
+ * route_packed_free frees; NULL when out of memory. */
+static uint8_t *route_pack(const Deckhand__Internal__Internal *m, uint8_t *stack, size_t cap,
+                           size_t *len)
+{
+    *len = deckhand__internal__internal__get_packed_size(m);
+    uint8_t *buf = *len <= cap ? stack : malloc(*len);
+    if (buf)
+        deckhand__internal__internal__pack(m, buf);
+    return buf;
+}
+
+static void route_packed_free(uint8_t *buf, const uint8_t *stack)
+{
+    if (buf != stack)
+        free(buf);
 }
 
 void route_own_command(gw *g, Deckhand__Internal__PlayerCommand *pc, const char *what)
@@ -232,8 +254,12 @@ void route_own_command(gw *g, Deckhand__Internal__PlayerCommand *pc, const char 
     pc->cmd_id = 0;
     route_match *rm = dh_table_get(&g->matches, pc->match_id);
     if (!rm) {
-        if (!g->stopping && lookup_enabled(g))
-            route_defer(g, pc->player_id, 0, &m, pc->match_id);
+        uint8_t stack[ROUTE_STACK_BYTES], *buf;
+        size_t len;
+        if (g->stopping || !lookup_enabled(g) || !(buf = route_pack(&m, stack, sizeof stack, &len)))
+            return;
+        route_defer(g, pc->player_id, 0, buf, len, pc->match_id);
+        route_packed_free(buf, stack);
         return;
     }
     if (zsock_command(rm->dealer, &m, pc->player_id, 0) < 0)
@@ -274,13 +300,12 @@ void route_player_away(gw *g, gw_conn *c)
     }
 }
 
-Deckhand__ErrorCode route_command(gw *g, Deckhand__Internal__PlayerCommand *pc, bool watch)
+/* Forward a packed PlayerCommand msg[0..len) to match_id's worker, tracked for its Reply
+ * (route_command says how). */
+static Deckhand__ErrorCode route_command_packed(gw *g, const char *player_id, uint64_t cmd_id,
+                                                const char *match_id, const uint8_t *msg,
+                                                size_t len, bool watch)
 {
-    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
-    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND;
-    m.player_command = pc;
-    const char *match_id = pc->match_id, *player_id = pc->player_id;
-    uint64_t cmd_id = pc->cmd_id;
     route_match *rm = dh_table_get(&g->matches, match_id);
     if (!rm && (!match_id[0] || !lookup_enabled(g)))
         return DECKHAND__ERROR_CODE__UNKNOWN_MATCH;
@@ -291,17 +316,47 @@ Deckhand__ErrorCode route_command(gw *g, Deckhand__Internal__PlayerCommand *pc, 
         return DECKHAND__ERROR_CODE__INTERNAL;
     p->watch = watch;
     if (!rm) {
-        Deckhand__ErrorCode rc = route_defer(g, player_id, cmd_id, &m, match_id);
+        Deckhand__ErrorCode rc = route_defer(g, player_id, cmd_id, msg, len, match_id);
         if (rc != DECKHAND__ERROR_CODE__OK)
             inflight_untrack(&g->commands, player_id, cmd_id);
         return rc;
     }
-    if (zsock_command(rm->dealer, &m, player_id, cmd_id) < 0) {
+    if (zsock_command_packed(rm->dealer, msg, len, player_id, cmd_id) < 0) {
         inflight_untrack(&g->commands, player_id, cmd_id);
         return DECKHAND__ERROR_CODE__INTERNAL;
     }
     dh_counter_inc(&g->stats.commands);
     return DECKHAND__ERROR_CODE__OK;
+}
+
+Deckhand__ErrorCode route_command(gw *g, Deckhand__Internal__PlayerCommand *pc, bool watch)
+{
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND;
+    m.player_command = pc;
+    uint8_t stack[ROUTE_STACK_BYTES];
+    size_t len;
+    uint8_t *buf = route_pack(&m, stack, sizeof stack, &len);
+    if (!buf)
+        return DECKHAND__ERROR_CODE__INTERNAL;
+    Deckhand__ErrorCode rc =
+        route_command_packed(g, pc->player_id, pc->cmd_id, pc->match_id, buf, len, watch);
+    route_packed_free(buf, stack);
+    return rc;
+}
+
+Deckhand__ErrorCode route_choose(gw *g, gw_conn *c, const inwire_choose *ch)
+{
+    uint8_t stack[ROUTE_STACK_BYTES];
+    size_t len = inwire_command_size(ch, c->player_id);
+    uint8_t *buf = len <= sizeof stack ? stack : malloc(len);
+    if (!buf)
+        return DECKHAND__ERROR_CODE__INTERNAL;
+    len = inwire_command_pack(ch, c->player_id, buf);
+    Deckhand__ErrorCode rc =
+        route_command_packed(g, c->player_id, ch->cmd_id, ch->match_id, buf, len, false);
+    route_packed_free(buf, stack);
+    return rc;
 }
 
 void route_unsent(gw *g, const char *player_id, uint64_t cmd_id, int err)

@@ -13,6 +13,7 @@
 
 #include "conn.h"
 #include "deckhand.pb-c.h"
+#include "inwire.h"
 #include "zsock.h"
 
 /* Set up g->matches. 0 or -1. */
@@ -55,6 +56,9 @@ void route_own_command(gw *g, Deckhand__Internal__PlayerCommand *pc, const char 
  * nobody. OK when queued to be sent at the end of the loop turn (zsock_command; a failed
  * send is answered then, route_unsent), else the error to reply now. */
 Deckhand__ErrorCode route_command(gw *g, Deckhand__Internal__PlayerCommand *pc, bool watch);
+/* Forward a client's Choose read in place (inwire.h) from c's player, as route_command
+ * does, the PlayerCommand written around the Choose's own bytes. */
+Deckhand__ErrorCode route_choose(gw *g, gw_conn *c, const inwire_choose *ch);
 
 /* A command queued for a worker was not sent (g->command_unsent, from zsock.c; err the
  * send's errno): its player, when still waiting, is answered OVERLOADED (the worker's

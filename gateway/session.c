@@ -25,6 +25,7 @@
 #include "dh_log.h"
 #include "flood.h"
 #include "inmatch.h"
+#include "inwire.h"
 #include "mmreq.h"
 #include "replay.h"
 #include "route.h"
@@ -539,9 +540,27 @@ static void session_dispatch(gw_conn *c, const Deckhand__ClientMessage *m)
         session_reply(c, id, rc, why ? why : session_error_text(rc));
 }
 
+/* A logged-in player's Choose, read in place (inwire.h): the same checks and answers as
+ * session_dispatch's, without unpacking it. */
+static void session_choose(gw_conn *c, const inwire_choose *ch)
+{
+    if (!session_rate_ok(c)) {
+        session_rate_limited(c, ch->cmd_id);
+        return;
+    }
+    Deckhand__ErrorCode rc = route_choose(c->gw, c, ch);
+    if (rc != DECKHAND__ERROR_CODE__OK)
+        session_reply(c, ch->cmd_id, rc, session_error_text(rc));
+}
+
 void session_on_frame(gw_conn *c, const uint8_t *data, size_t len)
 {
     dh_counter_inc(&c->gw->stats.frames_in);
+    inwire_choose ch;
+    if (c->authed && inwire_read_choose(data, len, &ch)) {
+        session_choose(c, &ch);
+        return;
+    }
     Deckhand__ClientMessage *m = deckhand__client_message__unpack(NULL, len, data);
     if (!m) {
         session_bad_frame(c, "undecodable ClientMessage");

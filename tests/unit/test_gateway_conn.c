@@ -154,12 +154,63 @@ static void test_gateway_websocket_upgrade_refuses_control_characters(void)
     }
 }
 
+/* A Ping's frame (header and payload) in a new buffer of *len bytes. */
+static uint8_t *ping_frame(uint64_t cmd_id, size_t *len)
+{
+    Deckhand__Ping ping = DECKHAND__PING__INIT;
+    ping.nonce = cmd_id * 10;
+    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
+    m.cmd_id = cmd_id;
+    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_PING;
+    m.ping = &ping;
+    uint8_t payload[64];
+    size_t n = deckhand__client_message__pack(&m, payload);
+    return dh_frame_encode(payload, n, len);
+}
+
+static void append(uint8_t *dst, size_t *at, const uint8_t *src, size_t n)
+{
+    memcpy(dst + *at, src, n);
+    *at += n;
+}
+
+/* Frames joined in one read and split across reads (in the header, in the payload) all
+ * arrive, in order: whole frames are taken from the read buffer itself, a partial one is
+ * kept until the rest comes. */
+static void test_gateway_tcp_frames_split_and_joined_across_reads_all_arrive(void)
+{
+    rg_client *c = rg_open_as("erin", NULL);
+    size_t len[4];
+    uint8_t *f[4];
+    for (int i = 0; i < 4; i++)
+        f[i] = ping_frame(31 + (uint64_t)i, &len[i]);
+    uint8_t a[256], b[256];
+    size_t na = 0, nb = 0;
+    append(a, &na, f[0], len[0]);
+    append(a, &na, f[1], len[1]);
+    append(a, &na, f[2], 3); /* inside the third frame's header */
+    append(b, &nb, f[2] + 3, len[2] - 3);
+    append(b, &nb, f[3], len[3] - 2); /* inside the fourth's payload */
+    rg_send_all(c->fd, a, na);
+    usleep(50 * 1000); /* separate reads */
+    rg_send_all(c->fd, b, nb);
+    usleep(50 * 1000);
+    rg_send_all(c->fd, f[3] + len[3] - 2, 2);
+    for (int i = 0; i < 4; i++) {
+        rg_expect_pong(c, 31 + (uint64_t)i, (31 + (uint64_t)i) * 10);
+        free(f[i]);
+    }
+    rg_close(c);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
         {"gateway_bad_frame_closes_only_that_connection",
          test_gateway_bad_frame_closes_only_that_connection},
         {"gateway_oversized_frame_closes", test_gateway_oversized_frame_closes},
+        {"gateway_tcp_frames_split_and_joined_across_reads_all_arrive",
+         test_gateway_tcp_frames_split_and_joined_across_reads_all_arrive},
         {"gateway_websocket_login_and_ping", test_gateway_websocket_login_and_ping},
         {"gateway_websocket_bad_path_and_oversized", test_gateway_websocket_bad_path_and_oversized},
         {"gateway_websocket_oversized_header_refused_at_the_header",

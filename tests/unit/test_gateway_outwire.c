@@ -7,6 +7,7 @@
  * in place (outwire_reply_ok): its cmd_id as the unpack reads it; an error Reply, another
  * body, an unknown field and every truncation left to the unpack.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -222,6 +223,48 @@ static void test_outwire_error_replies_other_bodies_and_truncations_go_to_the_un
     CU_ASSERT_EQUAL(got, 99); /* never set by a refusal */
 }
 
+/* A message of more outputs than the slots first hold: read in one walk, the slots grown
+ * (and moved) under it, every output's ids still its own. */
+static void test_outwire_a_message_past_the_first_slots_keeps_every_id(void)
+{
+    enum { MANY = 200 };
+    static Deckhand__Internal__PlayerOutput po[MANY], *ptrs[MANY];
+    static char pids[MANY][16], mids[MANY][16];
+    for (int i = 0; i < MANY; i++) {
+        snprintf(pids[i], sizeof pids[i], "p-%d", i);
+        snprintf(mids[i], sizeof mids[i], "m-%d", i);
+        po[i] = (Deckhand__Internal__PlayerOutput)DECKHAND__INTERNAL__PLAYER_OUTPUT__INIT;
+        po[i].player_id = pids[i];
+        po[i].match_id = mids[i];
+        po[i].message.data = (uint8_t *)pids[i];
+        po[i].message.len = strlen(pids[i]);
+        ptrs[i] = &po[i];
+    }
+    Deckhand__Internal__PlayerOutputs outs = DECKHAND__INTERNAL__PLAYER_OUTPUTS__INIT;
+    outs.n_outputs = MANY;
+    outs.outputs = ptrs;
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_OUTPUTS;
+    m.player_outputs = &outs;
+    size_t len = deckhand__internal__internal__get_packed_size(&m);
+    uint8_t *buf = malloc(len);
+    deckhand__internal__internal__pack(&m, buf);
+    outwire w;
+    outwire_init(&w);
+    Deckhand__Internal__Internal *r = outwire_read(&w, buf, len);
+    CU_ASSERT_FATAL(r != NULL);
+    CU_ASSERT_EQUAL_FATAL(r->player_outputs->n_outputs, MANY);
+    for (int i = 0; i < MANY; i++) {
+        const Deckhand__Internal__PlayerOutput *o = r->player_outputs->outputs[i];
+        CU_ASSERT_STRING_EQUAL(o->player_id, pids[i]);
+        CU_ASSERT_STRING_EQUAL(o->match_id, mids[i]);
+        CU_ASSERT_EQUAL(o->message.len, strlen(pids[i]));
+        CU_ASSERT(o->message.data > buf && o->message.data < buf + len);
+    }
+    outwire_free(&w);
+    free(buf);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -237,6 +280,8 @@ int main(void)
          test_outwire_an_ok_reply_is_read_in_place_as_the_unpack_reads_it},
         {"outwire_error_replies_other_bodies_and_truncations_go_to_the_unpack",
          test_outwire_error_replies_other_bodies_and_truncations_go_to_the_unpack},
+        {"outwire_a_message_past_the_first_slots_keeps_every_id",
+         test_outwire_a_message_past_the_first_slots_keeps_every_id},
         {NULL, NULL},
     };
     return dh_test_main("gateway_outwire", cases);

@@ -53,6 +53,46 @@ static void test_gateway_match_routing_both_ways(void)
     rg_close(c);
 }
 
+/* A Choose reaches the worker whole, every field as the client sent it, whether the
+ * gateway passes it on in place (printable ASCII) or unpacks it first (a bot name with a
+ * byte past ASCII, which inwire.c leaves to the unpack). */
+static void test_gateway_choose_reaches_the_worker_whole_in_place_or_unpacked(void)
+{
+    char pid[64], from[DH_ZMQ_ID_MAX + 1];
+    rg_client *c = rg_open_in_match("kate", pid, "m-9");
+    static const char *bots[] = {"default", "d\xc3\xa9"
+                                            "faut"};
+    static uint32_t opts[] = {3, 1, 70000};
+    for (int i = 0; i < 2; i++) {
+        Deckhand__Choose ch = DECKHAND__CHOOSE__INIT;
+        ch.match_id = (char *)"m-9";
+        ch.decision_id = 5 + (uint64_t)i;
+        ch.n_option_ids = 3;
+        ch.option_ids = opts;
+        ch.bot = (char *)bots[i];
+        Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
+        m.cmd_id = 90 + (uint64_t)i;
+        m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_CHOOSE;
+        m.choose = &ch;
+        rg_send(c, &m);
+        Deckhand__Internal__Internal *in =
+            rg_expect_internal(rg.worker, from, DECKHAND__INTERNAL__INTERNAL__BODY_PLAYER_COMMAND);
+        const Deckhand__Internal__PlayerCommand *pc = in->player_command;
+        CU_ASSERT_STRING_EQUAL(pc->player_id, pid);
+        CU_ASSERT_STRING_EQUAL(pc->match_id, "m-9");
+        CU_ASSERT_EQUAL(pc->cmd_id, 90 + (uint64_t)i);
+        CU_ASSERT_EQUAL_FATAL(pc->body_case, DECKHAND__INTERNAL__PLAYER_COMMAND__BODY_CHOOSE);
+        CU_ASSERT_EQUAL(pc->choose->decision_id, 5 + (uint64_t)i);
+        CU_ASSERT_EQUAL_FATAL(pc->choose->n_option_ids, 3);
+        CU_ASSERT_EQUAL(pc->choose->option_ids[2], 70000);
+        CU_ASSERT_STRING_EQUAL(pc->choose->bot, bots[i]);
+        deckhand__internal__internal__free_unpacked(in, NULL);
+        rg_worker_answer(rg.worker, pid, 90 + (uint64_t)i, DECKHAND__ERROR_CODE__OK);
+        rg_expect_reply(c, 90 + (uint64_t)i, DECKHAND__ERROR_CODE__OK);
+    }
+    rg_close(c);
+}
+
 static void test_gateway_silent_worker_gets_one_unavailable_reply(void)
 {
     char pid[64], from[DH_ZMQ_ID_MAX + 1];
@@ -401,6 +441,8 @@ static void test_gateway_redis_down_unavailable_then_recovers(void)
 int main(void)
 {
     static const dh_test_case cases[] = {
+        {"gateway_choose_reaches_the_worker_whole_in_place_or_unpacked",
+         test_gateway_choose_reaches_the_worker_whole_in_place_or_unpacked},
         {"gateway_match_routing_both_ways", test_gateway_match_routing_both_ways},
         {"gateway_silent_worker_gets_one_unavailable_reply",
          test_gateway_silent_worker_gets_one_unavailable_reply},
