@@ -546,8 +546,17 @@ struct engine_match {
 /* engine_zone_vis.c: how a game shows the zone called name (its `zones` table; a name
  * "prefix:rest" falls back to the entry for prefix; unlisted zones are hidden). */
 engine_vis engine_zone_vis(const engine_game *g, const char *name);
-/* The same for the interned zone name id, found once per game and name (g->vis_memo). */
-engine_vis engine_zone_vis_id(const engine_game *g, const engine_intern *in, uint32_t name);
+/* The same for the interned zone name id, found once per game and name (g->vis_memo):
+ * the memo read here, inline (Views and undo's note ask it for every zone after every
+ * answer), engine_zone_vis_find on a miss. */
+engine_vis engine_zone_vis_find(const engine_game *g, const engine_intern *in, uint32_t name);
+static inline engine_vis engine_zone_vis_id(const engine_game *g, const engine_intern *in,
+                                            uint32_t name)
+{
+    if (g->vis_memo && name < ENGINE_MAX_NAMES && g->vis_memo[name])
+        return (engine_vis)(g->vis_memo[name] - 1);
+    return engine_zone_vis_find(g, in, name);
+}
 
 /* engine_api.c */
 int engine_api_open(engine_bundle *b, lua_State *L);
