@@ -304,6 +304,14 @@ static void put_u32(engine_buf *bf, uint32_t v)
     bf->len += 4;
 }
 
+/* The same at p, for a whole array written through one local pointer: the next byte. */
+static uint8_t *put_u32_at(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+    return p + 4;
+}
+
 static void put_u64(engine_buf *bf, uint64_t v)
 {
     uint8_t *p = bf->p + bf->len;
@@ -487,8 +495,10 @@ static int state_save(const engine_state *st, const engine_intern *in, engine_bu
         out->len += nm->len;
     }
     put_u32(out, st->nents);
+    uint8_t *at = out->p + out->len; /* the arrays through a local pointer (put_u32) */
     for (uint32_t i = 0; i < st->nents; i++)
-        put_u32(out, sidx[st->ents[i].name]);
+        at = put_u32_at(at, sidx[st->ents[i].name]);
+    out->len = (size_t)(at - out->p);
     /* zones */
     uint32_t n = save_sorted(tmp, &st->zone_map, in, 0, memo ? &memo[0] : NULL);
     put_u32(out, n);
@@ -497,8 +507,10 @@ static int state_save(const engine_state *st, const engine_intern *in, engine_bu
         put_u32(out, sidx[z->name]);
         put_u32(out, (uint32_t)z->owner);
         put_u32(out, z->n);
+        at = out->p + out->len;
         for (uint32_t j = 0; j < z->n; j++)
-            put_u32(out, z->ids[j]);
+            at = put_u32_at(at, z->ids[j]);
+        out->len = (size_t)(at - out->p);
     }
     /* attributes: zero is the default, so it is not written */
     n = save_sorted(tmp, &st->attrs, in, 1, NULL);
