@@ -415,9 +415,21 @@ typedef struct {
     size_t len, cap;
 } engine_buf;
 
+/* One sorted order a View or a snapshot reuses (engine_view.c, engine_state.c): n
+ * indices, valid for the keys whose signature is sig. */
+typedef struct {
+    uint32_t *idx;
+    uint32_t n, cap;
+    uint64_t sig;
+} engine_view_order;
+
 void engine_buf_free(engine_buf *bf);
 /* Canonical serialization of the state (the snapshot format). 0 on success. */
 int engine_state_save(const engine_state *st, const engine_intern *in, engine_buf *out);
+/* The same bytes, the zones' and counters' order taken from memo (two orders, the match's
+ * own: a cache kept while the same keys exist) instead of sorted at every save. */
+int engine_state_save_memo(const engine_state *st, const engine_intern *in, engine_buf *out,
+                           engine_view_order memo[2]);
 /* The same in the layout of snapshot version 1 (no public event count): what
  * engine_match_hash hashes, so that the hashes recorded before version 2 (final_hash) still
  * match a replay, and a match adopted from a version 1 snapshot, whose public count
@@ -464,14 +476,6 @@ typedef struct engine_g {
     uint32_t magic;
     engine_match *m;
 } engine_g;
-
-/* One sorted order a View reuses (engine_view.c): n indices, valid for the keys whose
- * signature is sig. */
-typedef struct {
-    uint32_t *idx;
-    uint32_t n, cap;
-    uint64_t sig;
-} engine_view_order;
 
 struct engine_match {
     engine_bundle *b;
@@ -534,13 +538,25 @@ struct engine_match {
      * same zones and counters exist (their keys' signature), so a View is not sorted anew
      * with string compares after every answer */
     engine_view_order vorder[2];
+    /* engine_state.c: the same for the snapshot saved at every turn boundary (its own
+     * order: by the names' string order, engine_intern_sorted) */
+    engine_view_order sorder[2];
 };
 
 /* engine_zone_vis.c: how a game shows the zone called name (its `zones` table; a name
  * "prefix:rest" falls back to the entry for prefix; unlisted zones are hidden). */
 engine_vis engine_zone_vis(const engine_game *g, const char *name);
-/* The same for the interned zone name id, found once per game and name (g->vis_memo). */
-engine_vis engine_zone_vis_id(const engine_game *g, const engine_intern *in, uint32_t name);
+/* The same for the interned zone name id, found once per game and name (g->vis_memo):
+ * the memo read here, inline (Views and undo's note ask it for every zone after every
+ * answer), engine_zone_vis_find on a miss. */
+engine_vis engine_zone_vis_find(const engine_game *g, const engine_intern *in, uint32_t name);
+static inline engine_vis engine_zone_vis_id(const engine_game *g, const engine_intern *in,
+                                            uint32_t name)
+{
+    if (g->vis_memo && name < ENGINE_MAX_NAMES && g->vis_memo[name])
+        return (engine_vis)(g->vis_memo[name] - 1);
+    return engine_zone_vis_find(g, in, name);
+}
 
 /* engine_api.c */
 int engine_api_open(engine_bundle *b, lua_State *L);

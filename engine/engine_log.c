@@ -44,7 +44,7 @@ int engine_match_snap_sync(engine_match *m)
 {
     if (!m->snap_stale)
         return 0;
-    if (engine_state_save(&m->st, &m->b->names, &m->snap) < 0)
+    if (engine_state_save_memo(&m->st, &m->b->names, &m->snap, m->sorder) < 0)
         return -1;
     m->snap_stale = 0;
     return 0;

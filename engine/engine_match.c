@@ -77,6 +77,8 @@ void engine_match_free(engine_match *m)
     free(m->evtext);
     free(m->vorder[0].idx);
     free(m->vorder[1].idx);
+    free(m->sorder[0].idx);
+    free(m->sorder[1].idx);
     engine_buf_free(&m->snap);
     engine_buf_free(&m->prev_snap);
     engine_buf_free(&m->scratch);

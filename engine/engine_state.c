@@ -304,6 +304,14 @@ static void put_u32(engine_buf *bf, uint32_t v)
     bf->len += 4;
 }
 
+/* The same at p, for a whole array written through one local pointer: the next byte. */
+static uint8_t *put_u32_at(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+    return p + 4;
+}
+
 static void put_u64(engine_buf *bf, uint64_t v)
 {
     uint8_t *p = bf->p + bf->len;
@@ -348,9 +356,56 @@ static void save_sort(save_kv *a, uint32_t n)
     }
 }
 
-/* The entries of mp (attrs: only the nonzero ones) into tmp in written order; their count. */
-static uint32_t save_sorted(save_kv *tmp, const engine_map *mp, const engine_intern *in, int attrs)
+/* The signature of mp's keys in storage order and of the names' count (their string
+ * order, in->rank, changes only when names are added). */
+static uint64_t save_sig(const engine_map *mp, const engine_intern *in)
 {
+    uint64_t h = (1469598103934665603ULL ^ in->n) * 1099511628211ULL;
+    for (uint32_t i = 0; i < mp->n; i++)
+        h = (h ^ mp->kv[i].key) * 1099511628211ULL;
+    return h;
+}
+
+/* The entries of mp (named keys, all of them) into tmp in written order through the
+ * memo o: its order when it was made for the same keys in the same places (and the same
+ * names), else sorted anew into it. Their count; -1 when the memo cannot grow (the caller
+ * then sorts). The order is a cache, not state: the bytes are those of a sort. */
+static int64_t save_memo_sorted(save_kv *tmp, const engine_map *mp, const engine_intern *in,
+                                engine_view_order *o)
+{
+    uint32_t n = mp->n;
+    uint64_t sig = save_sig(mp, in);
+    if (!o->idx || o->n != n || o->sig != sig) {
+        size_t cap = o->cap;
+        if (dh_grow(&o->idx, &cap, n, sizeof *o->idx, 32) < 0)
+            return -1;
+        o->cap = (uint32_t)cap;
+        for (uint32_t i = 0; i < n; i++) {
+            tmp[i].kv.key = mp->kv[i].key;
+            tmp[i].kv.val = i;
+            tmp[i].sk = sk_named(in, mp->kv[i].key);
+        }
+        save_sort(tmp, n);
+        for (uint32_t i = 0; i < n; i++)
+            o->idx[i] = (uint32_t)tmp[i].kv.val;
+        o->n = n;
+        o->sig = sig;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        tmp[i].kv = mp->kv[o->idx[i]];
+    return n;
+}
+
+/* The entries of mp (attrs: only the nonzero ones) into tmp in written order; their count.
+ * o, when not NULL, is the memo of mp's order (named keys only). */
+static uint32_t save_sorted(save_kv *tmp, const engine_map *mp, const engine_intern *in, int attrs,
+                            engine_view_order *o)
+{
+    if (o && !attrs) {
+        int64_t got = save_memo_sorted(tmp, mp, in, o);
+        if (got >= 0)
+            return (uint32_t)got;
+    }
     uint32_t n = 0;
     for (uint32_t i = 0; i < mp->n; i++) {
         if (attrs && !mp->kv[i].val)
@@ -370,7 +425,7 @@ static uint32_t save_sorted(save_kv *tmp, const engine_map *mp, const engine_int
 
 /* The state in the layout of version (1: without public_seq). */
 static int state_save(const engine_state *st, const engine_intern *in, engine_buf *out,
-                      uint32_t version)
+                      uint32_t version, engine_view_order *memo)
 {
     uint32_t sidx_stack[SAVE_STACK_NAMES], used_stack[SAVE_STACK_NAMES];
     save_kv tmp_stack[SAVE_STACK_KV];
@@ -440,21 +495,25 @@ static int state_save(const engine_state *st, const engine_intern *in, engine_bu
         out->len += nm->len;
     }
     put_u32(out, st->nents);
+    uint8_t *at = out->p + out->len; /* the arrays through a local pointer (put_u32) */
     for (uint32_t i = 0; i < st->nents; i++)
-        put_u32(out, sidx[st->ents[i].name]);
+        at = put_u32_at(at, sidx[st->ents[i].name]);
+    out->len = (size_t)(at - out->p);
     /* zones */
-    uint32_t n = save_sorted(tmp, &st->zone_map, in, 0);
+    uint32_t n = save_sorted(tmp, &st->zone_map, in, 0, memo ? &memo[0] : NULL);
     put_u32(out, n);
     for (uint32_t i = 0; i < n; i++) {
         const engine_zone *z = &st->zones[tmp[i].kv.val];
         put_u32(out, sidx[z->name]);
         put_u32(out, (uint32_t)z->owner);
         put_u32(out, z->n);
+        at = out->p + out->len;
         for (uint32_t j = 0; j < z->n; j++)
-            put_u32(out, z->ids[j]);
+            at = put_u32_at(at, z->ids[j]);
+        out->len = (size_t)(at - out->p);
     }
     /* attributes: zero is the default, so it is not written */
-    n = save_sorted(tmp, &st->attrs, in, 1);
+    n = save_sorted(tmp, &st->attrs, in, 1, NULL);
     put_u32(out, n);
     for (uint32_t i = 0; i < n; i++) {
         put_u32(out, (uint32_t)(tmp[i].kv.key >> 32));
@@ -462,7 +521,7 @@ static int state_save(const engine_state *st, const engine_intern *in, engine_bu
         put_u64(out, (uint64_t)tmp[i].kv.val);
     }
     /* counters: kept even at zero, since views list every counter ever set */
-    n = save_sorted(tmp, &st->counters, in, 0);
+    n = save_sorted(tmp, &st->counters, in, 0, memo ? &memo[1] : NULL);
     put_u32(out, n);
     for (uint32_t i = 0; i < n; i++) {
         put_u32(out, sidx[(uint32_t)(tmp[i].kv.key >> 32)]);
@@ -482,12 +541,18 @@ err:
 
 int engine_state_save(const engine_state *st, const engine_intern *in, engine_buf *out)
 {
-    return state_save(st, in, out, SNAP_VERSION);
+    return state_save(st, in, out, SNAP_VERSION, NULL);
+}
+
+int engine_state_save_memo(const engine_state *st, const engine_intern *in, engine_buf *out,
+                           engine_view_order memo[2])
+{
+    return state_save(st, in, out, SNAP_VERSION, memo);
 }
 
 int engine_state_save_hashed(const engine_state *st, const engine_intern *in, engine_buf *out)
 {
-    return state_save(st, in, out, 1);
+    return state_save(st, in, out, 1, NULL);
 }
 
 typedef struct {

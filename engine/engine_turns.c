@@ -36,7 +36,7 @@ static void boundary(lua_State *L, engine_match *m)
         m->snap_stale = 1;
         return;
     }
-    if (engine_state_save(&m->st, &m->b->names, &m->snap) < 0)
+    if (engine_state_save_memo(&m->st, &m->b->names, &m->snap, m->sorder) < 0)
         luaL_error(L, "out of memory (snapshot)");
 }
 

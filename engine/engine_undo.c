@@ -36,6 +36,15 @@ static uint32_t undo_hidden_count(const engine_match *m, const engine_zone *z, i
     }
 }
 
+/* Notes the n ids at ids as hidden in zone zi, one word each: the zone in the high half,
+ * the id in the low one (one store per card instead of two). */
+static void note_hidden(uint64_t *out, const uint32_t *ids, uint32_t n, uint32_t zi)
+{
+    uint64_t zone = (uint64_t)zi << 32;
+    for (uint32_t i = 0; i < n; i++)
+        out[i] = zone | ids[i];
+}
+
 int engine_undo_begin(engine_match *m, int seat)
 {
     m->undo.seat = -1;
@@ -49,15 +58,11 @@ int engine_undo_begin(engine_match *m, int seat)
         uint32_t n = z->n ? undo_hidden_count(m, z, seat) : 0;
         if (!n)
             continue;
-        if (dh_grow(&m->undo.hidden, &m->undo.cap, m->undo.nhidden + 2 * (size_t)n,
-                    sizeof *m->undo.hidden, 256) < 0)
+        if (dh_grow(&m->undo.hidden, &m->undo.cap, m->undo.nhidden + n, sizeof *m->undo.hidden,
+                    128) < 0)
             return -1;
-        uint32_t *out = m->undo.hidden + m->undo.nhidden;
-        for (uint32_t i = 0; i < n; i++) {
-            out[2 * i] = z->ids[i];
-            out[2 * i + 1] = zi;
-        }
-        m->undo.nhidden += 2 * (size_t)n;
+        note_hidden(m->undo.hidden + m->undo.nhidden, z->ids, n, zi);
+        m->undo.nhidden += n;
     }
     return 0;
 }
@@ -69,9 +74,11 @@ void engine_undo_end(engine_match *m, int seat)
         m->st.turn != m->undo.turn || !m->log.n ||
         memcmp(m->undo.rng, m->st.rng, sizeof m->undo.rng) != 0)
         return;
-    for (size_t i = 0; i < m->undo.nhidden; i += 2)
-        if (m->st.ents[m->undo.hidden[i] - 1].zone != m->undo.hidden[i + 1])
+    for (size_t i = 0; i < m->undo.nhidden; i++) {
+        uint64_t note = m->undo.hidden[i];
+        if (m->st.ents[(uint32_t)note - 1].zone != (uint32_t)(note >> 32))
             return;
+    }
     m->undo.seat = seat;
 }
 

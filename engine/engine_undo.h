@@ -15,8 +15,8 @@ typedef struct {
     int seat;            /* whose last answer may be taken back; -1: nobody's */
     uint64_t rng[4];     /* the generator before the answer */
     uint32_t turn;       /* the turn before it */
-    uint32_t *hidden;    /* (id, zone index) of every card hidden from its seat (owned) */
-    size_t nhidden, cap; /* entries of hidden (two per card), its capacity */
+    uint64_t *hidden;    /* zone index << 32 | id of every card hidden from its seat (owned) */
+    size_t nhidden, cap; /* entries of hidden (one per card), its capacity */
 } engine_undo_note;
 
 /* Before seat's answer runs: note what judges it (0, or -1 out of memory: then it may not

@@ -23,7 +23,7 @@ engine_vis engine_zone_vis(const engine_game *g, const char *name)
     return prefix;
 }
 
-engine_vis engine_zone_vis_id(const engine_game *g, const engine_intern *in, uint32_t name)
+engine_vis engine_zone_vis_find(const engine_game *g, const engine_intern *in, uint32_t name)
 {
     if (!g->vis_memo || name >= ENGINE_MAX_NAMES)
         return engine_zone_vis(g, in->v[name].s);

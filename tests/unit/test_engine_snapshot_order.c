@@ -197,7 +197,52 @@ static void test_snapshot_is_the_same_when_the_bundle_has_more_names_than_the_st
     engine_bundle_free(b);
 }
 
+/* The state saved through a memo of the zones' and counters' order (as the boundary
+ * snapshot is, engine_state_save_memo) is the same bytes as the state sorted anew, turn
+ * after turn as zones and counters come (the memo made again), and after the bundle
+ * gains names. */
+static void test_snapshot_through_the_order_memo_is_the_same_as_sorted_anew(void)
+{
+    engine_bundle *b = rig_engine_load_mini();
+    engine_match *m = rig_engine_mini_match(b, 14, "traps=1", NULL);
+    CU_ASSERT_FATAL(m != NULL);
+    engine_view_order memo[2] = {{0}};
+    uint64_t first_sig = 0;
+    int remade = 0;
+    for (int turn = 0; turn < 40 && !engine_match_finished(m); turn++) {
+        if (turn == 20) {
+            lua_pushcfunction(b->L, intern_unused);
+            lua_pushlightuserdata(b->L, b);
+            CU_ASSERT_EQUAL_FATAL(lua_pcall(b->L, 1, 0, 0), LUA_OK);
+        }
+        for (int again = 0; again < 2; again++) { /* made, then reused */
+            engine_buf buf = {0};
+            CU_ASSERT_EQUAL_FATAL(engine_state_save_memo(&m->st, &m->b->names, &buf, memo), 0);
+            size_t n = 0;
+            uint8_t *fresh = saved(m, &n);
+            CU_ASSERT_EQUAL(buf.len, n);
+            CU_ASSERT(buf.len == n && !memcmp(buf.p, fresh, n));
+            free(fresh);
+            engine_buf_free(&buf);
+        }
+        if (!turn)
+            first_sig = memo[0].sig ^ memo[1].sig;
+        remade |= (memo[0].sig ^ memo[1].sig) != first_sig;
+        uint32_t probe = option_starting(m, "Probe"), play = option_starting(m, "Play ");
+        if (probe || play)
+            CU_ASSERT_EQUAL_FATAL(rig_engine_answer(m, probe ? probe : play, NULL), ENGINE_OK);
+        rig_engine_mini_pass_turn(m);
+    }
+    CU_ASSERT_TRUE(remade); /* the keys changed along the way: the memo was made again */
+    free(memo[0].idx);
+    free(memo[1].idx);
+    engine_match_free(m);
+    engine_bundle_free(b);
+}
+
 static const dh_test_case cases[] = {
+    {"test_snapshot_through_the_order_memo_is_the_same_as_sorted_anew",
+     test_snapshot_through_the_order_memo_is_the_same_as_sorted_anew},
     {"test_snapshot_is_the_same_when_the_bundle_has_more_names_than_the_stack_holds",
      test_snapshot_is_the_same_when_the_bundle_has_more_names_than_the_stack_holds},
     {"test_snapshot_keeps_string_order_as_names_appear",

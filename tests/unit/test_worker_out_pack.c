@@ -247,6 +247,42 @@ static void test_out_pack_stops_at_the_end_of_a_small_writer(void)
     CU_ASSERT_EQUAL((size_t)(w.p - got), n);
 }
 
+/* The writers' one-step path (a key and a length or value under 128, room to spare) at
+ * its edge: strings of 126 to 129 bytes, values 126 to 129, each packed into a writer
+ * ending exactly where the message does and one byte before it. */
+static void test_out_pack_one_byte_lengths_end_at_127(void)
+{
+    static char text[130];
+    tally t = {0};
+    for (size_t len = 126; len <= 129; len++) {
+        memset(text, 'y', len);
+        text[len] = '\0';
+        Deckhand__Event e = DECKHAND__EVENT__INIT;
+        e.match_id = "m-7";
+        e.event_seq = len;
+        e.kind = "log";
+        e.text = text;
+        e.seat = (int32_t)len;
+        Deckhand__ServerMessage sm = DECKHAND__SERVER_MESSAGE__INIT;
+        sm.body_case = DECKHAND__SERVER_MESSAGE__BODY_EVENT;
+        sm.event = &e;
+        check(&sm, &t);
+        size_t n = deckhand__server_message__get_packed_size(&sm);
+        for (size_t cap = n - 1; cap <= n; cap++) {
+            uint8_t *buf = malloc(cap); /* ASan sees any byte written past cap */
+            CU_ASSERT_FATAL(buf != NULL);
+            out_writer w = {buf, buf + cap, false, 0, NULL};
+            out_pack_server(&w, &sm);
+            CU_ASSERT_EQUAL(w.full, cap < n);
+            if (!w.full)
+                CU_ASSERT_EQUAL(memcmp(buf, want, n), 0); /* check left its bytes in want */
+            free(buf);
+        }
+    }
+    CU_ASSERT_EQUAL(t.compared, 4);
+    CU_ASSERT_EQUAL(t.differ, 0);
+}
+
 static const dh_test_case cases[] = {
     {"test_out_pack_writes_protobuf_c_bytes_over_every_game",
      test_out_pack_writes_protobuf_c_bytes_over_every_game},
@@ -256,6 +292,7 @@ static const dh_test_case cases[] = {
      test_out_pack_writes_protobuf_c_bytes_at_the_edges},
     {"test_out_pack_stops_at_the_end_of_a_small_writer",
      test_out_pack_stops_at_the_end_of_a_small_writer},
+    {"test_out_pack_one_byte_lengths_end_at_127", test_out_pack_one_byte_lengths_end_at_127},
     {NULL, NULL},
 };
 

@@ -47,10 +47,23 @@ static void w_key(out_writer *w, unsigned field, unsigned wire)
         *w->p++ = (uint8_t)(field << 3 | wire);
 }
 
+/* The common case of the writers below, a key and a value or length under 128 with room
+ * to spare, is written in one step; the rest goes the general way (w_key, w_varint). */
+static bool w_fast(const out_writer *w, size_t n)
+{
+    return !w->full && (size_t)(w->end - w->p) >= n;
+}
+
 static void w_u64(out_writer *w, unsigned field, uint64_t v)
 {
     if (!v)
         return;
+    if (v < 0x80 && w_fast(w, 2)) {
+        w->p[0] = (uint8_t)(field << 3);
+        w->p[1] = (uint8_t)v;
+        w->p += 2;
+        return;
+    }
     w_key(w, field, 0);
     w_varint(w, v);
 }
@@ -78,14 +91,28 @@ static void w_bytes(out_writer *w, unsigned field, const void *s, size_t n)
 
 static void w_str(out_writer *w, unsigned field, const char *s)
 {
-    if (s && *s)
-        w_bytes(w, field, s, strlen(s));
+    if (!s || !*s)
+        return;
+    size_t n = strlen(s);
+    if (n < 0x80 && w_fast(w, n + 2)) {
+        w->p[0] = (uint8_t)(field << 3 | 2);
+        w->p[1] = (uint8_t)n;
+        memcpy(w->p + 2, s, n);
+        w->p += n + 2;
+        return;
+    }
+    w_bytes(w, field, s, n);
 }
 
 /* A length-delimited field whose body follows: its key and one byte kept for the length.
  * Where the body starts (NULL when full); w_close writes the length. */
 static uint8_t *w_open(out_writer *w, unsigned field)
 {
+    if (w_fast(w, 2)) {
+        w->p[0] = (uint8_t)(field << 3 | 2);
+        w->p += 2;
+        return w->p;
+    }
     w_key(w, field, 2);
     if (!w_room(w, 1))
         return NULL;
@@ -97,6 +124,10 @@ static void w_close(out_writer *w, uint8_t *body)
     if (!body || w->full)
         return;
     size_t n = (size_t)(w->p - body);
+    if (n < 0x80) {
+        body[-1] = (uint8_t)n;
+        return;
+    }
     uint8_t head[10];
     size_t nh = out_varint(head, n);
     if (nh > 1) {
