@@ -533,6 +533,7 @@ local PLANS = {
 bots.SEARCH = { "greener", "browner", "dearest", "checked_big_money", "checked_big_money_plain",
                 "checked_big_money_smithy", "checked_witch" }
 
+-- With them `plan` (plan.lua), the search's play-out bot (game.lua, search_playout).
 local function search_strategies(game)
   return { plan = plan.strategy(),
            greener = default_buy(game, GREENER), browner = default_buy(game, BROWNER),
