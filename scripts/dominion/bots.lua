@@ -13,6 +13,7 @@
 local botkit = require("deckbuilder.botkit")
 local memo = require("deckbuilder.memo")
 local endgame = require("dominion.endgame")
+local plan = require("dominion.plan")
 
 local bots = {}
 
@@ -532,8 +533,10 @@ local PLANS = {
 bots.SEARCH = { "greener", "browner", "dearest", "checked_big_money", "checked_big_money_plain",
                 "checked_big_money_smithy", "checked_witch" }
 
+-- With them `plan` (plan.lua), the search's play-out bot (game.lua, search_playout).
 local function search_strategies(game)
-  return { greener = default_buy(game, GREENER), browner = default_buy(game, BROWNER),
+  return { plan = plan.strategy(),
+           greener = default_buy(game, GREENER), browner = default_buy(game, BROWNER),
            dearest = checked(dearest_wants), checked_big_money = checked(big_money),
            checked_big_money_plain = checked(big_money_plain),
            checked_big_money_smithy = checked(big_money_smithy), checked_witch = checked(witch) }

@@ -80,6 +80,11 @@ game.search_depth = 0
 -- other bots' discards and plays, where `generic` alone differed, are no longer searched
 -- (docs/BENCHMARKS.md, issue 28, Dominion on random kingdoms, fifth round).
 game.search_bots = bots.SEARCH
+-- Its worlds are played out, and the other answers measured against, by `plan` (Big Money
+-- with the kingdom's best-rated card, dominion/plan.lua), which beats `default` on random
+-- kingdoms (docs/BENCHMARKS.md, issue 28, Dominion, sixth round); in the mirror with
+-- `default` as its policy the search could gain only its candidates' few points.
+game.search_playout = "plan"
 game.search_tree = false
 game.search_widen = false
 game.search_sorted_shuffle = true

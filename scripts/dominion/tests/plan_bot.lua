@@ -1,0 +1,83 @@
+-- dominion/tests/plan_bot.lua: the `plan` bot (dominion/plan.lua): Big Money with the one
+-- kingdom card a money deck gains most from. It picks that card once per kingdom by its
+-- rating, waits for it rather than buy a lesser terminal, buys its own number of copies
+-- (two Witches from the start), and keeps `default`'s money and end rules. No test pins a
+-- buy by a card's cost: the coins are read from the card data (live-ops may change it).
+local plan = require("dominion.plan")
+local bots = require("dominion.bots")
+
+local tests = {}
+
+local function game() return require("dominion.game") end
+
+-- A two-player match on kingdom (a list of names) in which player 1 gains the cards
+-- gains names at set-up; its g, kernel, and the named buys of `plan` and `default`.
+local function match(T, kingdom, gains)
+  local m = T.match { players = 2, options = { kingdom = kingdom }, setup = function(g)
+    local k = game().kernel_of(g)
+    for _, name in ipairs(gains or {}) do k:gain(g, 1, name) end
+  end }
+  local named = bots.named("dominion")
+  return m.g, game().kernel_of(m.g), named.plan.buy, named.default.buy
+end
+
+local function cost(k, name) return k.cards[name].cost end
+
+function tests.test_plan_picks_the_kingdom_s_best_rated_card(T)
+  local _, k = match(T, "Village,Smithy,Witch,Moneylender,Cellar")
+  T.eq(plan.card(k), "Witch", "Witch over Smithy")
+  _, k = match(T, "Village,Smithy,Moneylender,Cellar,Mine")
+  T.eq(plan.card(k), "Smithy", "Smithy over Mine; Moneylender and Village are not rated")
+  _, k = match(T, "Village,Moneylender,Cellar,Chapel")
+  T.eq(plan.card(k), false, "nothing rated: plain money")
+  local g, _, plan_buy = match(T, "Village,Moneylender,Cellar,Chapel")
+  k = game().kernel_of(g)
+  for coins = 0, 7 do
+    local name = plan_buy(k, g, 1, coins, 1)
+    T.ok(name ~= "Moneylender" and name ~= "Village" and name ~= "Chapel" and name ~= "Cellar",
+         "$" .. coins .. ": " .. tostring(name))
+  end
+end
+
+function tests.test_plan_waits_for_its_card_rather_than_a_lesser_terminal(T)
+  local g, k, plan_buy, default_buy = match(T, "Witch,Smithy,Village,Cellar,Moat")
+  local coins = cost(k, "Witch") - 1
+  T.ok(coins >= 3, "a Silver's coins below a Witch")
+  T.ok(plan_buy(k, g, 1, coins, 1) ~= "Smithy", "the plan waits for its Witch")
+  if cost(k, "Smithy") <= coins then
+    T.eq(default_buy(k, g, 1, coins, 1), "Smithy", "default takes the Smithy it can buy")
+  end
+  T.eq(plan_buy(k, g, 1, cost(k, "Witch"), 1), "Witch", "then buys the Witch")
+end
+
+function tests.test_plan_buys_two_witches_from_the_start(T)
+  local g, k, plan_buy, default_buy = match(T, "Witch,Smithy,Village,Cellar,Moat", { "Witch" })
+  T.ok(k:owned_count(g, 1) < 16, "a deck of fewer than 16 cards")
+  T.eq(plan_buy(k, g, 1, cost(k, "Witch"), 1), "Witch", "a second Witch")
+  T.ok(default_buy(k, g, 1, cost(k, "Witch"), 1) ~= "Witch", "default waits for 16 cards")
+  g, k, plan_buy = match(T, "Witch,Smithy,Village,Cellar,Moat", { "Witch", "Witch" })
+  T.ok(plan_buy(k, g, 1, cost(k, "Witch"), 1) ~= "Witch", "no third")
+end
+
+function tests.test_plan_buys_a_cantrip_at_5_once_its_card_is_enough(T)
+  local g, k, plan_buy = match(T, "Militia,Laboratory,Village,Cellar,Moat", { "Militia" })
+  local coins = cost(k, "Laboratory")
+  if cost(k, "Militia") ~= coins then
+    T.eq(plan_buy(k, g, 1, coins, 1), "Laboratory", "one Militia is enough at 11 cards")
+  end
+  T.eq(plan_buy(k, g, 2, cost(k, "Militia"), 1), "Militia", "the other player has none")
+end
+
+-- Its money and end rules are `default`'s: Gold, not a Province, in a thin deck early;
+-- no last Province that ends the game behind.
+function tests.test_plan_keeps_default_s_money_and_end_rules(T)
+  local kit = require("deckbuilder.testkit")
+  local g, k = kit.near_the_end(T, game().kernel_of, 8, {})
+  local named = bots.named("dominion")
+  T.eq(named.plan.buy(k, g, 1, 8, 3), "Gold", "the starting deck, $8, 8 Provinces left")
+  g, k = kit.near_the_end(T, game().kernel_of, 1, { [1] = { "Duchy", "Duchy", "Duchy" } })
+  T.eq(named.default.buy(k, g, 2, 8, 20), "Duchy", "default: the last Province would lose")
+  T.eq(named.plan.buy(k, g, 2, 8, 20), "Duchy", "plan: the same")
+end
+
+return tests
