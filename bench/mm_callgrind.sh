@@ -22,10 +22,10 @@ secs=${1:?seconds} rate=${2:-0} players=${3:-1000}
 DH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export DH_ROOT
 src=${DECKHAND_BIN_DIR:-$DH_ROOT/build-rel/bin}
-command -v valgrind >/dev/null && command -v callgrind_control >/dev/null || {
+if ! command -v valgrind >/dev/null || ! command -v callgrind_control >/dev/null; then
     echo "valgrind (callgrind) is not installed" >&2
     exit 1
-}
+fi
 run=$(mktemp -d /tmp/deckhand-mm-callgrind.XXXXXX)
 bin=$run/bin
 mkdir -p "$bin" "$run/cg"
@@ -70,7 +70,10 @@ callgrind_control -d "$mmpid" >/dev/null 2>&1
 t1=$(date +%s.%N)
 n1=$(metric deckhand_matchmaker_matches_started_total)
 wait "$load"
-dump=$(ls -t "$run"/cg/mm.*.* 2>/dev/null | head -n 1)
+dump=
+for f in "$run"/cg/mm.*.*; do # the one dump (-d); the last one, were there more
+    [[ -f $f ]] && dump=$f
+done
 [[ -n $dump ]] || {
     echo "no callgrind dump" >&2
     exit 1
