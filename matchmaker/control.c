@@ -39,6 +39,29 @@ static void control_match_ended(mm_state *mm, const char *identity,
     }
 }
 
+/* A beat that names its worker's hello version (a worker of this release) is answered on
+ * the worker's control route: we hold that hello (it need not repeat it), or we want it
+ * (docs/matchmaker.md, "Worker hellos"). A worker of an earlier release is told nothing. */
+static void control_hello_answer(mm_state *mm, const char *identity,
+                                 const Deckhand__Internal__WorkerBeat *b, const registry_worker *w)
+{
+    const char *id = registry_beat_id(identity, b);
+    registry_hello_answer a = registry_hello_check(w, b->hello_version);
+    if (!id || a == REGISTRY_HELLO_SILENT)
+        return;
+    Deckhand__Internal__WorkerProbe wp = DECKHAND__INTERNAL__WORKER_PROBE__INIT;
+    if (a == REGISTRY_HELLO_HELD)
+        wp.hello_version = b->hello_version;
+    else
+        wp.hello_wanted = true;
+    Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
+    m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_PROBE;
+    m.worker_probe = &wp;
+    /* not sent (its route is gone, say): the worker repeats its hello unasked */
+    if (dh_zmq_send(mm->router, id, &m) < 0)
+        dh_debug("hello answer to %s not sent: %s", id, strerror(errno));
+}
+
 /* A WorkerBeat, from the worker's beat thread ("<id>/beat") or its main route (the last
  * "stopping" one, or a worker without a beat thread): keyed by its worker_id. True when
  * the tick should run now (a worker just died: the sweep moves its matches). */
@@ -48,12 +71,14 @@ static bool control_beat(mm_state *mm, const char *identity,
     registry_worker *w = registry_beat_row(&mm->reg, identity, b);
     if (!w) {
         dh_debug("beat from unregistered worker %s; waiting for its hello", identity);
+        control_hello_answer(mm, identity, b, NULL);
         return false;
     }
     size_t gone = mm->reg.gone;
     registry_beat_health(&mm->reg, w, identity, b, now_ms);
     if (b->stopping)
         registry_gone(&mm->reg, w->id);
+    control_hello_answer(mm, identity, b, w);
     return mm->reg.gone > gone;
 }
 

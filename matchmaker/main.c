@@ -11,8 +11,9 @@
  * ROUTER sees a connection close, and probes find whose (probe.h): a killed worker is dead within
  * milliseconds, and its matches move in that turn's tick. While a drain leaves messages unread the
  * loop is "behind", and silent workers are not declared dead for that long (at most
- * REGISTRY_DEAD_MS more): their beats may be among the unread. Every TICK_MS (and right after a
- * join) the loop runs mm_tick: the lease, silent workers and the takeover of their matches, stalled
+ * REGISTRY_DEAD_MS more): their beats may be among the unread. Every MM_TICK_MS while work waits,
+ * else at the nearest deadline it keeps (mm_next_tick, matchmaker.h), and right after a join, the
+ * loop runs mm_tick: the lease, silent workers and the takeover of their matches, stalled
  * placements, away tickets, formation.
  *
  * Tickets and placements live in Redis (state.c), so a restarted matchmaker, or a standby
@@ -53,7 +54,6 @@
 #include "mm_social.h"
 #include "mm_store.h"
 
-#define TICK_MS          50
 #define HWM              10000
 #define REDIS_TIMEOUT_MS 1000
 
@@ -181,13 +181,16 @@ static int mm_run(mm_state *mm, dh_ops *ops, probe *pr)
         if (mm->admin.n)
             admin_expire(mm, dh_now_ms());
         now = dh_now_ms();
-        if (turn.form || lost || now >= next_tick) {
+        bool due = now >= next_tick;
+        if (turn.form || lost || due)
             mm_tick(mm, now); /* a worker just lost: its matches move in this tick */
-            if (now >= next_tick)
-                next_tick = now + TICK_MS;
-        }
         loop_finish(mm, now); /* the joins the tick's pass did not write with its matches */
         mm_publish(mm, ops, now);
+        /* the next periodic tick: MM_TICK_MS after this one while work waits (a tick a
+         * message brought does not move it), else at the nearest deadline (matchmaker.h) */
+        uint64_t next = mm_next_tick(mm, now);
+        if (due || next < next_tick)
+            next_tick = next;
     }
     dh_ops_ready(ops, "stopping");
     return 0;

@@ -277,3 +277,35 @@ void mm_tick(mm_state *mm, uint64_t now_ms)
     placement_form(mm, now_ms);
     watch_load_step(mm, now_ms);
 }
+
+/* Whether the tick has work in hand that it does at a fine grain (see mm_next_tick). */
+static bool mm_busy(const mm_state *mm)
+{
+    return !mm->first_tick_ms || queue_total(mm->queues) || mm->placements.n || mm->takeover.n ||
+           mm->joins.n || mm->later.n || mm->staged.n || mm->admin.n || mm->watching.rebuilding ||
+           mm->behind_since_ms || (mm->lease.held && !mm->lease.loaded);
+}
+
+static uint64_t mm_sooner(uint64_t a, uint64_t b)
+{
+    return b && b < a ? b : a;
+}
+
+uint64_t mm_next_tick(const mm_state *mm, uint64_t now_ms)
+{
+    uint64_t soonest = now_ms + MM_TICK_MS;
+    if (mm_busy(mm))
+        return soonest;
+    uint64_t at = mm_sooner(now_ms + MM_TICK_IDLE_MS, mm->next_gateway_beat_ms);
+    if (mm->redis_on) {
+        at = mm_sooner(at, mm->lease.next_ms);
+        if (mm->lease.held)
+            at = mm_sooner(at, mm->lease.until_ms);
+    }
+    if (mm_acting(mm, now_ms))
+        at = mm_sooner(at, mm->takeover.next_sweep_ms);
+    for (size_t i = 0; i < mm->reg.nworkers; i++)
+        if (mm->reg.workers[i].alive)
+            at = mm_sooner(at, mm->reg.workers[i].last_seen_ms + REGISTRY_DEAD_MS + 1);
+    return at < soonest ? soonest : at;
+}

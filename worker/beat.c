@@ -13,6 +13,15 @@
  * client keys), the atomics the loop publishes, and its own lock and condition, which
  * only the stop uses. Never Redis, Lua, the host or the loop's sockets. The loop's side
  * costs two relaxed stores per turn and no lock.
+ *
+ * The hello (docs/matchmaker.md, "Worker hellos"): the loop sends its WorkerHello, 6 KB
+ * with every game's options, and publishes its version here (beat_hello_sent), which every
+ * beat names. A matchmaker that holds that hello answers the beat on the control route with
+ * a WorkerProbe naming the version (beat_probe, on the loop's side); while those answers
+ * keep coming (BEAT_HELLO_HELD_MS) the loop does not repeat its hello (beat_hello_due). A
+ * matchmaker that lacks it asks for it (hello_wanted), and one of an earlier release never
+ * answers, so it gets the hello every WORKER_HELLO_MS as before. Those fields are the
+ * loop's alone; the thread reads only the published version.
  */
 #include "worker.h"
 
@@ -31,6 +40,11 @@
 #include "dh_zmq.h"
 
 #define BEAT_HWM 4 /* a beat not sent soon is stale: few are queued */
+/* The matchmaker's last word that it holds our hello is this old at most, or the hello
+ * goes again: two beats' answers and a little, so one lost answer costs nothing, and a
+ * matchmaker of an earlier release that replaces this one (which never answers) gets the
+ * hello within 1.7 s of its start, before it takes unknown workers for dead (2.5 s). */
+#define BEAT_HELLO_HELD_MS 1200
 
 struct beat {
     char worker_id[DH_ZMQ_ID_MAX + 1];
@@ -38,6 +52,11 @@ struct beat {
     _Atomic uint64_t turn_ms; /* dh_now_ms when the loop's current turn began; 0 between */
     _Atomic uint32_t active;
     _Atomic bool draining, redis_ok;
+    _Atomic uint64_t hello_version; /* of the loop's last hello sent: the beats name it */
+    /* the loop's alone: the version the matchmaker last said it holds, when, and whether
+     * it asked for the hello */
+    uint64_t held_version, held_ms;
+    bool hello_wanted;
     dh_counter sent;
     pthread_t thread;
     pthread_mutex_t mu; /* guards stop, for the wait only */
@@ -55,6 +74,7 @@ static void beat_send(beat *b)
     wb.draining = atomic_load_explicit(&b->draining, memory_order_relaxed);
     wb.redis_ok = atomic_load_explicit(&b->redis_ok, memory_order_relaxed);
     wb.stalled_ms = start && now > start ? (uint32_t)(now - start) : 0;
+    wb.hello_version = atomic_load_explicit(&b->hello_version, memory_order_relaxed);
     Deckhand__Internal__Internal m = DECKHAND__INTERNAL__INTERNAL__INIT;
     m.body_case = DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_BEAT;
     m.worker_beat = &wb;
@@ -152,6 +172,59 @@ void beat_idle(beat *b, uint32_t active, bool draining, bool redis_ok)
     atomic_store_explicit(&b->draining, draining, memory_order_relaxed);
     atomic_store_explicit(&b->redis_ok, redis_ok, memory_order_relaxed);
     atomic_store_explicit(&b->turn_ms, 0, memory_order_relaxed);
+}
+
+/* FNV-1a over the bytes a hello packs into, without a buffer of its own. */
+typedef struct {
+    ProtobufCBuffer base;
+    uint64_t h;
+} beat_digest;
+
+static void beat_digest_append(ProtobufCBuffer *buf, size_t len, const uint8_t *data)
+{
+    beat_digest *d = (beat_digest *)buf;
+    for (size_t i = 0; i < len; i++)
+        d->h = (d->h ^ data[i]) * 0x100000001b3ULL;
+}
+
+uint64_t beat_hello_digest(const Deckhand__Internal__WorkerHello *wh)
+{
+    Deckhand__Internal__WorkerHello copy = *wh;
+    copy.version = 0;
+    beat_digest d = {{beat_digest_append}, 0xcbf29ce484222325ULL};
+    protobuf_c_message_pack_to_buffer(&copy.base, &d.base);
+    return d.h ? d.h : 1;
+}
+
+bool beat_hello_due(const beat *b, uint64_t version, uint64_t now_ms)
+{
+    return !b || b->hello_wanted || version != b->held_version ||
+           now_ms - b->held_ms > BEAT_HELLO_HELD_MS;
+}
+
+bool beat_hello_wanted(const beat *b)
+{
+    return b && b->hello_wanted;
+}
+
+void beat_hello_sent(beat *b, uint64_t version)
+{
+    if (!b)
+        return;
+    b->hello_wanted = false;
+    atomic_store_explicit(&b->hello_version, version, memory_order_relaxed);
+}
+
+void beat_probe(beat *b, const Deckhand__Internal__WorkerProbe *p, uint64_t now_ms)
+{
+    if (!b)
+        return;
+    if (p->hello_wanted)
+        b->hello_wanted = true;
+    else if (p->hello_version) {
+        b->held_version = p->hello_version;
+        b->held_ms = now_ms;
+    }
 }
 
 uint64_t beat_sent(const beat *b)

@@ -17,7 +17,7 @@
  * released (host.h). Every WORKER_BEAT_MS its beat thread (beat.c) beats to the matchmaker
  * on a socket of its own, whatever the loop is doing; the loop renews its worker:{ID}
  * lease every WORKER_LEASE_RENEW, and every WORKER_HELLO_MS it repeats its
- * WorkerHello, so a restarted matchmaker relearns it without being asked. It follows the
+ * WorkerHello unless the matchmaker says it holds it (beat.c: a restarted one asks). It follows the
  * current script bundles in Redis (bundles.h): the poll also waits on the subscription
  * that announces a change, which the next turn reads first.
  *

@@ -141,14 +141,17 @@ bool replay_work(host *h, uint64_t now_ms);
  * path, and the matchmaker has a control.h of its own.
  */
 
+struct beat; /* the beat thread (below), which also keeps what the matchmaker said of our hello */
+
 #define WORKER_LEASE_MS    2000 /* worker:{ID}'s TTL... */
 #define WORKER_LEASE_RENEW 500  /* ...renewed this often, by the loop */
 
 /* Drain the matchmaker's messages (up to a bound per call, in number and in time: a join
  * storm brings StartMatches by the hundred). true when an AdoptMatch asks
  * for an adoption round now: the caller runs it between batches (host_adopt_pending).
- * A WorkerProbe (the matchmaker checking that our route stands) needs no answer. */
-bool worker_control_matchmaker(host *h, uint64_t now_ms);
+ * A WorkerProbe (the matchmaker checking that our route stands) needs no answer; one
+ * that answers a beat about our hello goes to b (beat_probe). */
+bool worker_control_matchmaker(host *h, struct beat *b, uint64_t now_ms);
 /* Move the gateways' PlayerCommands from the data socket into the inbox (up to a bound
  * per call); a command the full inbox cannot take is answered OVERLOADED now. How many
  * were refused. */
@@ -157,7 +160,9 @@ size_t worker_control_receive(host *h, inbox *q);
  * passes until_ms (at least one is worked). How many were. */
 size_t worker_control_work(host *h, inbox *q, uint64_t until_ms);
 
-void worker_control_hello(host *h);
+/* The WorkerHello, when due (beat_hello_due: the matchmaker has not said it holds this
+ * one; b NULL: always). */
+void worker_control_hello(host *h, struct beat *b, uint64_t now_ms);
 /* The worker:{ID} lease renewed (in the next flush) and the bundles in use reported. */
 void worker_control_lease(host *h, uint64_t now_ms);
 /* The last beat, on the control DEALER after the last outputs, as the worker exits: the
@@ -186,6 +191,19 @@ beat *beat_start(void *ctx, const char *worker_id, const char *mm_endpoint, cons
 void beat_turn(beat *b, uint64_t now_ms);
 /* The turn ended; what the next beats say. */
 void beat_idle(beat *b, uint32_t active, bool draining, bool redis_ok);
+/* The version WorkerHello.version carries: a digest of wh packed without it (never 0). */
+uint64_t beat_hello_digest(const Deckhand__Internal__WorkerHello *wh);
+/* Whether the loop's hello of this version goes out now: the matchmaker asked for it, or
+ * has not said within BEAT_HELLO_HELD_MS that it holds this version (a new version, a
+ * matchmaker of an earlier release, a restarted one). b NULL (tests): always. */
+bool beat_hello_due(const beat *b, uint64_t version, uint64_t now_ms);
+/* The matchmaker asked for the hello: the loop sends it now, not when it is next due. */
+bool beat_hello_wanted(const beat *b);
+/* The loop sent its hello of this version: the beats name it from now on. */
+void beat_hello_sent(beat *b, uint64_t version);
+/* The matchmaker's WorkerProbe, read by the loop: an answer to a beat (it holds our hello
+ * of hello_version, or wants it), or an empty probe of our route (nothing). */
+void beat_probe(beat *b, const Deckhand__Internal__WorkerProbe *p, uint64_t now_ms);
 /* Beats handed to ZeroMQ so far (readiness). */
 uint64_t beat_sent(const beat *b);
 /* Stop beating and join the thread (again: nothing). Before the last, stopping beat. */

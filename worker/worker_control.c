@@ -102,7 +102,7 @@ static void worker_game_current(host *h, engine_game_info *info)
             *info = cur[i];
 }
 
-void worker_control_hello(host *h)
+void worker_control_hello(host *h, struct beat *b, uint64_t now_ms)
 {
     engine_game_info info[WORKER_GAMES_MAX];
     size_t n = engine_bundle_games(h->bundle, info, WORKER_GAMES_MAX);
@@ -128,8 +128,13 @@ void worker_control_hello(host *h)
     wh.games = gamep;
     wh.bundle = (char *)engine_bundle_id(h->bundle);
     wh.capacity = h->capacity;
-    if (out_control_send(h, DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_HELLO, &wh) < 0)
-        dh_debug("hello not sent: %s", strerror(errno));
+    wh.version = beat_hello_digest(&wh);
+    /* not repeated while the matchmaker says it holds this one (beat.c) */
+    if (beat_hello_due(b, wh.version, now_ms)) {
+        if (out_control_send(h, DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_HELLO, &wh) < 0)
+            dh_debug("hello not sent: %s", strerror(errno));
+        beat_hello_sent(b, wh.version);
+    }
     free(specs);
 }
 
@@ -154,7 +159,7 @@ void worker_control_stopping(host *h)
         dh_debug("stopping beat not sent: %s", strerror(errno));
 }
 
-bool worker_control_matchmaker(host *h, uint64_t now_ms)
+bool worker_control_matchmaker(host *h, struct beat *b, uint64_t now_ms)
 {
     bool adopt = false;
     uint64_t start = dh_now_ms();
@@ -179,8 +184,11 @@ bool worker_control_matchmaker(host *h, uint64_t now_ms)
             host_admin_drain(h, msg->admin_drain);
         else if (msg->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_ADMIN_QUERY)
             host_admin_query(h, msg->admin_query, now_ms);
-        /* a WorkerProbe asks nothing: that it reached our route is its answer */
-        else if (msg->body_case != DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_PROBE)
+        /* a WorkerProbe answers a beat about our hello, or asks nothing (that it reached
+         * our route is its answer) */
+        else if (msg->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_PROBE)
+            beat_probe(b, msg->worker_probe, now_ms);
+        else
             dh_warn_every(DH_LOG_EVERY_MS, "unexpected message %d from the matchmaker",
                           (int)msg->body_case);
         deckhand__internal__internal__free_unpacked(msg, NULL);

@@ -53,8 +53,8 @@ long worker_loop_timeout(const worker_loop *l, uint64_t now_ms)
 /* The lease and the hello, when due. */
 static void worker_loop_lease(worker_loop *l, host *h, uint64_t now_ms)
 {
-    if (now_ms >= l->next_hello) {
-        worker_control_hello(h);
+    if (now_ms >= l->next_hello || beat_hello_wanted(l->beat)) {
+        worker_control_hello(h, l->beat, now_ms);
         l->next_hello = now_ms + WORKER_HELLO_MS;
     }
     if (now_ms >= l->next_lease) {
@@ -109,7 +109,7 @@ static void worker_loop_work(worker_loop *l, host *h, uint64_t now)
     /* first: a push announced now serves from this turn on, not after the batch */
     if (h->bs)
         l->next_poll = bundles_tick(h->bs, now, l->announced);
-    bool adopt = worker_control_matchmaker(h, now);
+    bool adopt = worker_control_matchmaker(h, l->beat, now);
     worker_control_receive(h, &l->in);
     worker_control_work(h, &l->in, now + l->batch_ms);
     host_flush(h, dh_now_ms());

@@ -93,6 +93,7 @@ registry_worker *registry_hello(registry *r, const char *identity,
             dh_warn("worker %s: out of memory keeping the options of %s", w->id, rg->name);
     }
     w->capacity = h->capacity;
+    w->hello_version = h->version;
     free(w->hello); /* registry_hello_keep keeps this one's bytes */
     w->hello = NULL;
     w->hello_len = 0;
@@ -159,18 +160,33 @@ static bool registry_route_of(const char *identity, const char *id)
            (!identity[n] || !strcmp(identity + n, REGISTRY_BEAT_SUFFIX));
 }
 
+const char *registry_beat_id(const char *identity, const Deckhand__Internal__WorkerBeat *b)
+{
+    const char *id = b->worker_id && *b->worker_id ? b->worker_id : identity;
+    return registry_route_of(identity, id) ? id : NULL;
+}
+
 registry_worker *registry_beat_row(registry *r, const char *identity,
                                    const Deckhand__Internal__WorkerBeat *b)
 {
-    const char *id = b->worker_id && *b->worker_id ? b->worker_id : identity;
-    if (!registry_route_of(identity, id)) {
+    const char *id = registry_beat_id(identity, b);
+    if (!id) {
         dh_warn_every(DH_LOG_EVERY_MS,
                       "beat for worker %.64s from route %.64s ignored: a worker "
                       "beats from its own id or \"<id>" REGISTRY_BEAT_SUFFIX "\"",
-                      id, identity);
+                      b->worker_id, identity);
         return NULL;
     }
     return registry_find(r, id);
+}
+
+registry_hello_answer registry_hello_check(const registry_worker *w, uint64_t version)
+{
+    if (!version)
+        return REGISTRY_HELLO_SILENT;
+    if (w && w->alive && !w->lost && w->hello_version == version)
+        return REGISTRY_HELLO_HELD;
+    return REGISTRY_HELLO_WANTED;
 }
 
 bool registry_slow(const registry_worker *w)

@@ -91,6 +91,7 @@ typedef struct {
      * that repeats it byte for byte (every 500 ms) is not unpacked again (registry_hello_again) */
     uint8_t *hello;
     size_t hello_len;
+    uint64_t hello_version; /* its last hello's WorkerHello.version (0: an earlier release) */
 } registry_worker;
 
 typedef struct {
@@ -125,6 +126,17 @@ void registry_hello_keep(registry *r, const char *identity, const void *packed, 
  * unpacks it and calls registry_hello. */
 registry_worker *registry_hello_again(registry *r, const char *identity, const void *packed,
                                       size_t len, uint64_t now_ms);
+/* What a beat naming the hello version `version` is answered (WorkerProbe), w being the
+ * row it speaks for (NULL: a worker not known yet). */
+typedef enum {
+    REGISTRY_HELLO_SILENT, /* version 0: a worker of an earlier release, which repeats its
+                            * hello every 500 ms unasked */
+    REGISTRY_HELLO_HELD,   /* w is alive on its control route and its hello is that version:
+                            * the worker need not repeat it */
+    REGISTRY_HELLO_WANTED, /* anything else (unknown, another version, dead, its control
+                            * route lost): send it now */
+} registry_hello_answer;
+registry_hello_answer registry_hello_check(const registry_worker *w, uint64_t version);
 /* Record a beat. NULL when the worker never said hello (it will: workers repeat it). */
 registry_worker *registry_beat(registry *r, const char *identity, uint32_t active, bool draining,
                                uint64_t now_ms);
@@ -134,6 +146,9 @@ registry_worker *registry_beat(registry *r, const char *identity, uint32_t activ
  * worker that has not said hello yet. */
 registry_worker *registry_beat_row(registry *r, const char *identity,
                                    const Deckhand__Internal__WorkerBeat *b);
+/* The worker id a WorkerBeat from identity speaks for (see registry_beat_row), known or
+ * not; NULL when identity is not one of its routes. */
+const char *registry_beat_id(const char *identity, const Deckhand__Internal__WorkerBeat *b);
 /* Record the beat b that identity sent for w (registry_beat_row): its load, and its health
  * when it came from the beat thread. A worker stuck for REGISTRY_STUCK_MS is declared dead
  * ("stuck", counted as registry_gone does) and stays so while its beats say stuck. */

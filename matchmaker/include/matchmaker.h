@@ -49,4 +49,17 @@ bool mm_acting(const mm_state *mm, uint64_t now_ms);
  * and their matches, stalled placements, away tickets past their grace, and formation. */
 void mm_tick(mm_state *mm, uint64_t now_ms);
 
+/* When the loop's next periodic tick is due (main.c polls until then, or until a message).
+ * While anything waits that the tick works at a fine grain (tickets in the lines, placements
+ * and adoptions in flight, held joins or deletes, admin requests, the watch list's rebuild, a
+ * drain behind, the lease won but not loaded, the first tick): every MM_TICK_MS, as always.
+ * Otherwise at the nearest deadline the tick keeps (the gateways' beat, the lease's renewal
+ * or lapse, the next takeover sweep, a live worker's REGISTRY_DEAD_MS of silence), at most
+ * MM_TICK_IDLE_MS away (rematch offers' expiry) and at least MM_TICK_MS, so no deadline is
+ * kept more coarsely than before: an idle matchmaker wakes about 3 times a second, not 20
+ * (issue 27). */
+#define MM_TICK_MS      50
+#define MM_TICK_IDLE_MS 500
+uint64_t mm_next_tick(const mm_state *mm, uint64_t now_ms);
+
 #endif

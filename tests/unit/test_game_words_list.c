@@ -28,7 +28,7 @@ static void test_worker_hello_carries_titles_summaries_difficulties_and_deck_bui
     rig_worker r;
     rig_worker_open(&r, "scripts", NULL);
     rig_worker_mm_drain(&r);
-    worker_control_hello(&r.h);
+    worker_control_hello(&r.h, NULL, 0);
     Deckhand__Internal__Internal *m = rig_worker_mm_next(&r);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
     CU_ASSERT_EQUAL_FATAL(m->body_case, DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_HELLO);

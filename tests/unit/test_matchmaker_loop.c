@@ -182,6 +182,30 @@ static void test_mm_a_repeated_hello_refreshes_its_worker_and_a_changed_one_is_r
     rig_mm_close(&a);
 }
 
+/* An idle matchmaker's loop sleeps until the nearest deadline its tick keeps, not 50 ms
+ * (issue 27: 20 wake-ups a second at any load); work in hand brings back a tick every
+ * MM_TICK_MS, and no deadline is kept more coarsely than that. */
+static void test_mm_an_idle_matchmaker_ticks_at_its_next_deadline(void)
+{
+    rig_mm a;
+    rig_mm_open(&a, "mm-idle", NULL, 1, 0); /* memory only: acting, no lease */
+    registry_worker *w = registry_find(&a.mm.reg, "wk-a");
+    CU_ASSERT_EQUAL(a.mm.next_gateway_beat_ms, MM_GATEWAY_BEAT_MS); /* beaten at 0 */
+    CU_ASSERT_EQUAL(mm_next_tick(&a.mm, 100), MM_GATEWAY_BEAT_MS);  /* not 150 */
+    a.mm.next_gateway_beat_ms = 5000;
+    w->last_seen_ms = 200; /* silent past 1700: dead then, and the tick is there */
+    CU_ASSERT_EQUAL(mm_next_tick(&a.mm, 1500), 200 + REGISTRY_DEAD_MS + 1);
+    w->last_seen_ms = 1400;
+    CU_ASSERT_EQUAL(mm_next_tick(&a.mm, 1500), 1500 + MM_TICK_IDLE_MS); /* at most this far */
+    w->last_seen_ms = 4900;
+    CU_ASSERT_EQUAL(mm_next_tick(&a.mm, 4980), 4980 + MM_TICK_MS); /* at least this near */
+    rig_mm_join(a.gw, "p1", 1, 2); /* a ticket waits for its match: every MM_TICK_MS */
+    rig_mm_pump(&a, 5000);
+    CU_ASSERT_EQUAL(queue_total(a.mm.queues), 1);
+    CU_ASSERT_EQUAL(mm_next_tick(&a.mm, 5000), 5000 + MM_TICK_MS);
+    rig_mm_close(&a);
+}
+
 /* The beats' incarnation, which a test reads from its matchmaker. */
 static uint64_t incarnation;
 
@@ -313,6 +337,8 @@ int main(void)
          test_mm_a_worker_freed_from_its_in_flight_bound_gets_the_next_match_at_once},
         {"mm_a_drain_stalled_on_redis_does_not_make_live_workers_silent",
          test_mm_a_drain_stalled_on_redis_does_not_make_live_workers_silent},
+        {"mm_an_idle_matchmaker_ticks_at_its_next_deadline",
+         test_mm_an_idle_matchmaker_ticks_at_its_next_deadline},
         {"mm_a_repeated_hello_refreshes_its_worker_and_a_changed_one_is_read",
          test_mm_a_repeated_hello_refreshes_its_worker_and_a_changed_one_is_read},
         {"mm_gateways_hear_a_beat_every_half_second",

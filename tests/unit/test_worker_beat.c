@@ -144,9 +144,76 @@ static void test_beats_stop_at_once_when_told(void)
     rig_close(&r);
 }
 
+/* A hello's version is a digest of what it says, not of the version field itself: the same
+ * hello gets the same version whatever it carries, a changed one (games, capacity) another. */
+static void test_a_hellos_version_follows_what_it_says(void)
+{
+    Deckhand__Internal__GameInfo gi = DECKHAND__INTERNAL__GAME_INFO__INIT;
+    Deckhand__Internal__GameInfo *gis[] = {&gi};
+    gi.name = (char *)"dominion";
+    Deckhand__Internal__WorkerHello h = DECKHAND__INTERNAL__WORKER_HELLO__INIT;
+    h.worker_id = (char *)"wk-b";
+    h.n_games = 1;
+    h.games = gis;
+    h.capacity = 100;
+    uint64_t v = beat_hello_digest(&h);
+    CU_ASSERT_NOT_EQUAL(v, 0);
+    h.version = v;
+    CU_ASSERT_EQUAL(beat_hello_digest(&h), v);
+    h.capacity = 99;
+    CU_ASSERT_NOT_EQUAL(beat_hello_digest(&h), v);
+    h.capacity = 100;
+    gi.name = (char *)"elemental";
+    CU_ASSERT_NOT_EQUAL(beat_hello_digest(&h), v);
+    /* without a beat (tests of the loop without one), the hello always goes */
+    CU_ASSERT_TRUE(beat_hello_due(NULL, v, 0));
+    CU_ASSERT_FALSE(beat_hello_wanted(NULL));
+}
+
+/* The beats name the version of the loop's last hello sent (0 before any), and what the
+ * matchmaker answers decides whether the next one is due. */
+static void test_beats_name_the_last_hello_and_its_answers_say_when_it_is_due(void)
+{
+    beat_rig r;
+    rig_open(&r, "inproc://mm-beat-4");
+    char from[DH_ZMQ_ID_MAX + 1];
+    Deckhand__Internal__Internal *m = next_beat(&r, 2 * WORKER_BEAT_MS, from);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    CU_ASSERT_EQUAL(m->worker_beat->hello_version, 0);
+    deckhand__internal__internal__free_unpacked(m, NULL);
+    CU_ASSERT_TRUE(beat_hello_due(r.b, 77, 1000)); /* never answered */
+    beat_hello_sent(r.b, 77);
+    m = next_beat(&r, 2 * WORKER_BEAT_MS, from);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    CU_ASSERT_EQUAL(m->worker_beat->hello_version, 77);
+    deckhand__internal__internal__free_unpacked(m, NULL);
+
+    Deckhand__Internal__WorkerProbe p = DECKHAND__INTERNAL__WORKER_PROBE__INIT;
+    beat_probe(r.b, &p, 1000); /* an empty probe of the route says nothing */
+    CU_ASSERT_TRUE(beat_hello_due(r.b, 77, 1000));
+    p.hello_version = 77;
+    beat_probe(r.b, &p, 1000);
+    CU_ASSERT_FALSE(beat_hello_due(r.b, 77, 1000));
+    CU_ASSERT_FALSE(beat_hello_due(r.b, 77, 2000));
+    CU_ASSERT_TRUE(beat_hello_due(r.b, 78, 1000)); /* a changed hello goes at once */
+    CU_ASSERT_TRUE(beat_hello_due(r.b, 77, 3000)); /* the answers stopped */
+    p.hello_version = 0;
+    p.hello_wanted = true;
+    beat_probe(r.b, &p, 1000);
+    CU_ASSERT_TRUE(beat_hello_wanted(r.b));
+    CU_ASSERT_TRUE(beat_hello_due(r.b, 77, 1000));
+    beat_hello_sent(r.b, 77);
+    CU_ASSERT_FALSE(beat_hello_wanted(r.b));
+    CU_ASSERT_FALSE(beat_hello_due(r.b, 77, 1000));
+    rig_close(&r);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
+        {"a_hellos_version_follows_what_it_says", test_a_hellos_version_follows_what_it_says},
+        {"beats_name_the_last_hello_and_its_answers_say_when_it_is_due",
+         test_beats_name_the_last_hello_and_its_answers_say_when_it_is_due},
         {"beats_come_from_their_own_route_and_say_what_the_loop_published",
          test_beats_come_from_their_own_route_and_say_what_the_loop_published},
         {"beats_go_on_through_a_stalled_turn_and_say_how_long",

@@ -222,7 +222,7 @@ static void test_worker_control_ignores_a_probe_silently(void)
     fflush(stderr);
     int saved = dup(2);
     dup2(fileno(log), 2);
-    bool adopt = worker_control_matchmaker(&r.h, dh_now_ms());
+    bool adopt = worker_control_matchmaker(&r.h, NULL, dh_now_ms());
     fflush(stderr);
     dup2(saved, 2);
     close(saved);
@@ -274,13 +274,13 @@ static void test_worker_loop_bounds_a_burst_of_start_matches_in_time(void)
     }
     size_t before = r.h.nmatches;
     uint64_t t0 = dh_now_ms();
-    worker_control_matchmaker(&r.h, dh_now_ms());
+    worker_control_matchmaker(&r.h, NULL, dh_now_ms());
     uint64_t took = dh_now_ms() - t0;
     size_t first = r.h.nmatches - before;
     CU_ASSERT(first > 0 && first < N);
     CU_ASSERT(took < 250); /* the budget, plus the one set-up that crossed it */
     for (int calls = 0; calls < 200 && r.h.nmatches - before < N; calls++)
-        worker_control_matchmaker(&r.h, dh_now_ms());
+        worker_control_matchmaker(&r.h, NULL, dh_now_ms());
     CU_ASSERT_EQUAL(r.h.nmatches - before, N); /* the rest, over the following turns */
     rig_worker_close(&r);
 }
