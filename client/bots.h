@@ -14,6 +14,7 @@
 
 #include "cli_options.h"
 #include "dh_client.h"
+#include "dh_client_arena.h"
 #include "dh_client_gws.h"
 #include "dh_client_track.h"
 #include "dh_flags.h"
@@ -103,6 +104,8 @@ typedef struct {
     bool answer_late;    /* counted as unanswered already */
     bool attached;       /* --answer-log: a View or decision of its match came */
     bool paced;          /* in the run's line, waiting for the run's bucket (total_rate) */
+    /* with bots_run.lean: what its connection decodes into, reset when drained */
+    dh_arena arena;
 } bot;
 
 typedef struct {

@@ -59,6 +59,14 @@ int bots_bot_flag(const dh_flags *f, const char *who, bots_run *r)
     return 0;
 }
 
+/* A lean run's connections decode into their bot's arena (dh_client_arena.h), from after
+ * the login on: no malloc and no free per field of every message. */
+static void bots_use_arena(const bots_run *r, bot *b)
+{
+    if (r->lean)
+        dh_client_set_arena(b->c, &b->arena);
+}
+
 /* One reconnect attempt: connect, resume the session with the saved token, then resync
  * the match or queue again. On failure the next attempt waits a backoff; after
  * BOTS_DOWN_MAX the run is broken. */
@@ -89,6 +97,7 @@ static void bots_reconnect(bots_run *r, bot *b, long long now)
     return;
 resumed:
     b->c = c;
+    bots_use_arena(r, b);
     b->conn_seq++;
     memcpy(b->token, token, sizeof token);
     b->reconnect_at = 0;
@@ -139,6 +148,7 @@ static int bots_start_one(bots_run *r, int i)
     if (cli_login(b->c, "bots", r->account ? b->name : NULL, r->register_first, b->name, b->token,
                   sizeof b->token) < 0)
         return -1;
+    bots_use_arena(r, b);
     r->last_progress = cli_now_ms();
     return r->burst ? 0 : bots_start_queue(r, b);
 }
@@ -204,6 +214,7 @@ int bots_start(bots_run *r)
         else
             snprintf(b->name, sizeof b->name, "bot-%d-%d", (int)getpid() % 100000, i + 1);
         b->backoff = BOTS_BACKOFF_MIN;
+        dh_arena_init(&b->arena);
         b->gw = b->lost_gw = i % r->naddrs;
         /* --ramp: bot i logs in i/n of the way through it, from the loop's timers */
         b->start_at = r->ramp_ms && i ? t0 + r->ramp_ms * i / r->n : 0;
@@ -226,8 +237,10 @@ int bots_start(bots_run *r)
  * here are not the run's errors. */
 void bots_run_free(bots_run *r)
 {
-    for (int i = 0; r->bots && i < r->n; i++)
+    for (int i = 0; r->bots && i < r->n; i++) {
         dh_client_close(r->bots[i].c);
+        dh_arena_free(&r->bots[i].arena);
+    }
     free(r->bots);
     r->bots = NULL;
     for (long i = 0; i < r->ndone; i++)
@@ -260,7 +273,7 @@ void bots_leave(bots_run *r)
                dh_client_recv(r->bots[i].c, (int)left, &s) == 1) {
             if (s->body_case == DECKHAND__SERVER_MESSAGE__BODY_REPLY && s->reply->cmd_id == cmd[i])
                 cmd[i] = 0;
-            deckhand__server_message__free_unpacked(s, NULL);
+            dh_arena_release(&r->bots[i].arena, s);
         }
     }
     free(cmd);

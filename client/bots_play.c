@@ -405,6 +405,8 @@ void bots_drain(bots_run *r, bot *b, bool readable)
         }
         r->last_progress = cli_now_ms();
         bots_handle(r, b, s);
-        deckhand__server_message__free_unpacked(s, NULL);
+        dh_arena_release(&b->arena, s);
     }
+    if (!b->c || !dh_client_pending(b->c))
+        dh_arena_reset(&b->arena); /* none of its messages is left: all its memory again */
 }

@@ -151,7 +151,7 @@ static bool lean_repeats(const dh_lean_last *prev, const uint8_t *sub, size_t n)
 }
 
 dh_lean_result dh_client_lean_decode(const uint8_t *buf, size_t len, dh_lean_last *last,
-                                     Deckhand__ServerMessage **out)
+                                     ProtobufCAllocator *pa, Deckhand__ServerMessage **out)
 {
     uint32_t kind, decision;
     const uint8_t *sub;
@@ -203,7 +203,7 @@ dh_lean_result dh_client_lean_decode(const uint8_t *buf, size_t len, dh_lean_las
     size_t h = lean_put_varint(head, (uint64_t)kind << 3 | WIRE_LEN);
     h += lean_put_varint(head + h, kept);
     memcpy(thin + at - h, head, h);
-    *out = deckhand__server_message__unpack(NULL, h + kept, thin + at - h);
+    *out = deckhand__server_message__unpack(pa, h + kept, thin + at - h);
     if (thin != stack)
         free(thin);
     return *out ? DH_LEAN_DECODED : DH_LEAN_FAILED;

@@ -47,8 +47,9 @@ typedef struct {
 /* Decode buf[0..len) keeping, of an Event, its match_id and event_seq; of a View or a
  * ViewDelta, its match_id, event_seq and decision. With last (the connection's, or NULL):
  * a DecisionRequest repeating the decision of the View or ViewDelta decoded just before
- * it is DH_LEAN_DROPPED, and last is updated for the next message. */
+ * it is DH_LEAN_DROPPED, and last is updated for the next message. *out is unpacked with
+ * pa (NULL: protobuf-c's default, malloc). */
 dh_lean_result dh_client_lean_decode(const uint8_t *buf, size_t len, dh_lean_last *last,
-                                     Deckhand__ServerMessage **out);
+                                     ProtobufCAllocator *pa, Deckhand__ServerMessage **out);
 
 #endif

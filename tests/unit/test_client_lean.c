@@ -47,7 +47,7 @@ static Deckhand__ServerMessage *lean_round_trip(const Deckhand__ServerMessage *m
     Deckhand__ServerMessage *out = NULL;
     size_t len;
     uint8_t *buf = pack(m, &len);
-    dh_lean_result got = dh_client_lean_decode(buf, len, NULL, &out);
+    dh_lean_result got = dh_client_lean_decode(buf, len, NULL, NULL, &out);
     free(buf);
     CU_ASSERT_EQUAL_FATAL(got, DH_LEAN_DECODED);
     CU_ASSERT_EQUAL_FATAL(out->body_case, m->body_case);
@@ -146,14 +146,14 @@ static void test_lean_catalog_is_dropped_and_a_reply_left_whole(void)
     m.catalog = &cat;
     size_t len;
     uint8_t *buf = pack(&m, &len);
-    CU_ASSERT_EQUAL(dh_client_lean_decode(buf, len, NULL, &out), DH_LEAN_DROPPED);
+    CU_ASSERT_EQUAL(dh_client_lean_decode(buf, len, NULL, NULL, &out), DH_LEAN_DROPPED);
     free(buf);
     rep.cmd_id = 5;
     rep.ok = 1;
     m.body_case = DECKHAND__SERVER_MESSAGE__BODY_REPLY;
     m.reply = &rep;
     buf = pack(&m, &len);
-    CU_ASSERT_EQUAL(dh_client_lean_decode(buf, len, NULL, &out), DH_LEAN_WHOLE);
+    CU_ASSERT_EQUAL(dh_client_lean_decode(buf, len, NULL, NULL, &out), DH_LEAN_WHOLE);
     free(buf);
 }
 
@@ -164,7 +164,7 @@ static dh_lean_result lean_next(dh_lean_last *last, const Deckhand__ServerMessag
     Deckhand__ServerMessage *out = NULL;
     size_t len;
     uint8_t *buf = pack(m, &len);
-    dh_lean_result got = dh_client_lean_decode(buf, len, last, &out);
+    dh_lean_result got = dh_client_lean_decode(buf, len, last, NULL, &out);
     free(buf);
     if (got == DH_LEAN_DECODED)
         deckhand__server_message__free_unpacked(out, NULL);
@@ -256,8 +256,8 @@ static void test_lean_leaves_broken_bytes_to_the_whole_unpack(void)
     const uint8_t past[] = {6 << 3 | 2, 10, 1 << 3 | 2, 1, 'x'};
     const uint8_t inside[] = {6 << 3 | 2, 2, 2 << 3 | 0, 0x80};
     Deckhand__ServerMessage *out = NULL;
-    CU_ASSERT_EQUAL(dh_client_lean_decode(past, sizeof past, NULL, &out), DH_LEAN_WHOLE);
-    CU_ASSERT_EQUAL(dh_client_lean_decode(inside, sizeof inside, NULL, &out), DH_LEAN_WHOLE);
+    CU_ASSERT_EQUAL(dh_client_lean_decode(past, sizeof past, NULL, NULL, &out), DH_LEAN_WHOLE);
+    CU_ASSERT_EQUAL(dh_client_lean_decode(inside, sizeof inside, NULL, NULL, &out), DH_LEAN_WHOLE);
     CU_ASSERT_PTR_NULL(out);
 }
 
