@@ -173,7 +173,8 @@ static int deliver(dh_client *c, const uint8_t *buf, size_t len)
 {
     Deckhand__ServerMessage *m = NULL;
     ProtobufCAllocator *pa = c->arena ? &c->arena->pa : NULL;
-    switch (c->lean ? dh_client_lean_decode(buf, len, &c->lean_last, pa, &m) : DH_LEAN_WHOLE) {
+    switch (c->lean ? dh_client_lean_decode(buf, len, &c->lean_last, c->arena, &m)
+                    : DH_LEAN_WHOLE) {
     case DH_LEAN_DROPPED:
         return 0;
     case DH_LEAN_FAILED:
