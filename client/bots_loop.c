@@ -59,12 +59,12 @@ int bots_bot_flag(const dh_flags *f, const char *who, bots_run *r)
     return 0;
 }
 
-/* A lean run's connections decode into their bot's arena (dh_client_arena.h), from after
+/* A lean run's connections decode into the run's arena (dh_client_arena.h), from after
  * the login on: no malloc and no free per field of every message. */
-static void bots_use_arena(const bots_run *r, bot *b)
+static void bots_use_arena(bots_run *r, bot *b)
 {
     if (r->lean)
-        dh_client_set_arena(b->c, &b->arena);
+        dh_client_set_arena(b->c, &r->arena);
 }
 
 /* One reconnect attempt: connect, resume the session with the saved token, then resync
@@ -205,6 +205,7 @@ static long long bots_next_timer(const bots_run *r, const bot *b, long long now,
 int bots_start(bots_run *r)
 {
     long long t0 = cli_now_ms();
+    dh_arena_init(&r->arena);
     for (int i = 0; i < r->n; i++) {
         bot *b = &r->bots[i];
         if (r->account && r->n == 1)
@@ -214,7 +215,6 @@ int bots_start(bots_run *r)
         else
             snprintf(b->name, sizeof b->name, "bot-%d-%d", (int)getpid() % 100000, i + 1);
         b->backoff = BOTS_BACKOFF_MIN;
-        dh_arena_init(&b->arena);
         b->gw = b->lost_gw = i % r->naddrs;
         /* --ramp: bot i logs in i/n of the way through it, from the loop's timers */
         b->start_at = r->ramp_ms && i ? t0 + r->ramp_ms * i / r->n : 0;
@@ -237,10 +237,9 @@ int bots_start(bots_run *r)
  * here are not the run's errors. */
 void bots_run_free(bots_run *r)
 {
-    for (int i = 0; r->bots && i < r->n; i++) {
+    for (int i = 0; r->bots && i < r->n; i++)
         dh_client_close(r->bots[i].c);
-        dh_arena_free(&r->bots[i].arena);
-    }
+    dh_arena_free(&r->arena);
     free(r->bots);
     r->bots = NULL;
     for (long i = 0; i < r->ndone; i++)
@@ -273,7 +272,7 @@ void bots_leave(bots_run *r)
                dh_client_recv(r->bots[i].c, (int)left, &s) == 1) {
             if (s->body_case == DECKHAND__SERVER_MESSAGE__BODY_REPLY && s->reply->cmd_id == cmd[i])
                 cmd[i] = 0;
-            dh_arena_release(&r->bots[i].arena, s);
+            dh_arena_release(&r->arena, s);
         }
     }
     free(cmd);

@@ -3,15 +3,8 @@
  */
 #include "dh_client_arena.h"
 
-#include <stdalign.h>
 #include <stdint.h>
 #include <stdlib.h>
-
-struct dh_arena_chunk {
-    dh_arena_chunk *next;
-    size_t cap, used;
-    alignas(max_align_t) unsigned char data[];
-};
 
 static void *arena_pa_alloc(void *data, size_t n)
 {
@@ -31,23 +24,17 @@ void dh_arena_init(dh_arena *a)
         (ProtobufCAllocator){.alloc = arena_pa_alloc, .free = arena_pa_free, .allocator_data = a};
 }
 
-void *dh_arena_alloc(dh_arena *a, size_t n)
+void *dh_arena_alloc_chunk(dh_arena *a, size_t n)
 {
-    const size_t align = alignof(max_align_t);
-    n = n ? (n + align - 1) & ~(align - 1) : align;
-    dh_arena_chunk *c = a->head;
-    if (!c || c->cap - c->used < n) {
-        size_t cap = n > DH_ARENA_CHUNK ? n : DH_ARENA_CHUNK;
-        if (cap > SIZE_MAX - sizeof *c || !(c = malloc(sizeof *c + cap)))
-            return NULL;
-        c->cap = cap;
-        c->used = 0;
-        c->next = a->head;
-        a->head = c;
-    }
-    void *p = c->data + c->used;
-    c->used += n;
-    return p;
+    size_t cap = n > DH_ARENA_CHUNK ? n : DH_ARENA_CHUNK;
+    dh_arena_chunk *c;
+    if (cap > SIZE_MAX - sizeof *c || !(c = malloc(sizeof *c + cap)))
+        return NULL;
+    c->cap = cap;
+    c->used = n;
+    c->next = a->head;
+    a->head = c;
+    return c->data;
 }
 
 bool dh_arena_owns(const dh_arena *a, const void *p)

@@ -11,14 +11,19 @@
 #ifndef DECKHAND_DH_CLIENT_ARENA_H
 #define DECKHAND_DH_CLIENT_ARENA_H
 
+#include <stdalign.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "deckhand.pb-c.h"
 
-#define DH_ARENA_CHUNK 8192 /* bytes of a chunk, unless one allocation needs more */
+#define DH_ARENA_CHUNK 65536 /* bytes of a chunk, unless one allocation needs more */
 
-typedef struct dh_arena_chunk dh_arena_chunk;
+typedef struct dh_arena_chunk {
+    struct dh_arena_chunk *next;
+    size_t cap, used;
+    alignas(max_align_t) unsigned char data[];
+} dh_arena_chunk;
 
 typedef struct dh_arena {
     dh_arena_chunk *head;  /* the chunk allocated from, then the older ones */
@@ -26,8 +31,21 @@ typedef struct dh_arena {
 } dh_arena;
 
 void dh_arena_init(dh_arena *a);
+/* dh_arena_alloc when the newest chunk has no room: a new chunk. */
+void *dh_arena_alloc_chunk(dh_arena *a, size_t n);
+
 /* n bytes aligned for any type, or NULL when out of memory. */
-void *dh_arena_alloc(dh_arena *a, size_t n);
+static inline void *dh_arena_alloc(dh_arena *a, size_t n)
+{
+    const size_t align = alignof(max_align_t);
+    n = n ? (n + align - 1) & ~(align - 1) : align;
+    dh_arena_chunk *c = a->head;
+    if (!c || c->cap - c->used < n)
+        return dh_arena_alloc_chunk(a, n);
+    void *p = c->data + c->used;
+    c->used += n;
+    return p;
+}
 /* True when p lies in one of a's chunks. */
 bool dh_arena_owns(const dh_arena *a, const void *p);
 /* Everything allocated is given back; the newest chunk stays for reuse. */

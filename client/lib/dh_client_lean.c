@@ -195,15 +195,10 @@ static inline int lean_next(const uint8_t **p, const uint8_t *end, uint32_t *num
     }
 }
 
-static void *lean_alloc(ProtobufCAllocator *pa, size_t n)
+/* A string field's bytes as a C string in a's memory into *s; false when out of memory. */
+static bool lean_str(dh_arena *a, const uint8_t *in, size_t n, char **s)
 {
-    return pa->alloc(pa->allocator_data, n);
-}
-
-/* A string field's bytes as a C string in pa's memory into *s; false when out of memory. */
-static bool lean_str(ProtobufCAllocator *pa, const uint8_t *in, size_t n, char **s)
-{
-    char *c = lean_alloc(pa, n + 1);
+    char *c = dh_arena_alloc(a, n + 1);
     if (!c)
         return false;
     memcpy(c, in, n);
@@ -215,10 +210,10 @@ static bool lean_str(ProtobufCAllocator *pa, const uint8_t *in, size_t n, char *
 /* An Option from p[0..n): what a bot reads of it, its id, label and card (NULL when not
  * well formed, or one of those of another wire type: the whole unpack says what is
  * wrong). */
-static Deckhand__Option *lean_option(ProtobufCAllocator *pa, const uint8_t *p, size_t n)
+static Deckhand__Option *lean_option(dh_arena *a, const uint8_t *p, size_t n)
 {
     const uint8_t *end = p + n, *in = NULL;
-    Deckhand__Option *o = lean_alloc(pa, sizeof *o);
+    Deckhand__Option *o = dh_arena_alloc(a, sizeof *o);
     uint32_t num;
     uint64_t v = 0;
     size_t len = 0;
@@ -230,7 +225,7 @@ static Deckhand__Option *lean_option(ProtobufCAllocator *pa, const uint8_t *p, s
         if (num == 1 && k != LEAN_V)
             return NULL;
         if ((num == 2 || num == 3) &&
-            (k != LEAN_L || !lean_str(pa, in, len, num == 2 ? &o->label : &o->card)))
+            (k != LEAN_L || !lean_str(a, in, len, num == 2 ? &o->label : &o->card)))
             return NULL;
         if (num == 1)
             o->id = (uint32_t)v;
@@ -264,7 +259,7 @@ static void lean_decision_scalar(Deckhand__DecisionRequest *d, uint32_t num, uin
 
 /* A DecisionRequest from p[0..n): what a bot reads of it (match_id, event_seq,
  * decision_id, seat, kind, options, min, max), as lean_option. */
-static Deckhand__DecisionRequest *lean_decision(ProtobufCAllocator *pa, const uint8_t *p, size_t n)
+static Deckhand__DecisionRequest *lean_decision(dh_arena *a, const uint8_t *p, size_t n)
 {
     const uint8_t *end = p + n, *in = NULL, *q = p;
     uint32_t num;
@@ -273,20 +268,20 @@ static Deckhand__DecisionRequest *lean_decision(ProtobufCAllocator *pa, const ui
     int k;
     while ((k = lean_next(&q, end, &num, &v, &in, &len)) > LEAN_END)
         nopt += num == 7;
-    Deckhand__DecisionRequest *d = lean_alloc(pa, sizeof *d);
+    Deckhand__DecisionRequest *d = dh_arena_alloc(a, sizeof *d);
     if (k != LEAN_END || !d)
         return NULL;
     deckhand__decision_request__init(d);
-    if (nopt && !(d->options = lean_alloc(pa, nopt * sizeof *d->options)))
+    if (nopt && !(d->options = dh_arena_alloc(a, nopt * sizeof *d->options)))
         return NULL;
     while ((k = lean_next(&p, end, &num, &v, &in, &len)) > LEAN_END) {
         bool str = num == 1 || num == 6;
         bool scalar = num == 2 || num == 3 || num == 4 || num == 8 || num == 9;
         if (((str || num == 7) && k != LEAN_L) || (scalar && k != LEAN_V))
             return NULL; /* one it reads, of another wire type */
-        if (str && !lean_str(pa, in, len, num == 1 ? &d->match_id : &d->kind))
+        if (str && !lean_str(a, in, len, num == 1 ? &d->match_id : &d->kind))
             return NULL;
-        if (num == 7 && !(d->options[d->n_options++] = lean_option(pa, in, len)))
+        if (num == 7 && !(d->options[d->n_options++] = lean_option(a, in, len)))
             return NULL;
         if (k == LEAN_V)
             lean_decision_scalar(d, num, v);
@@ -310,8 +305,8 @@ static void lean_remember(const Deckhand__DecisionRequest *d, dh_lean_last *last
 
 /* The match_id (1), event_seq (2) and decision (field dnum, 0: none) of an Event, a View
  * or a ViewDelta from p[0..n), into the fields given; false when not well formed. */
-static bool lean_state(ProtobufCAllocator *pa, const uint8_t *p, size_t n, uint32_t dnum,
-                       char **match_id, uint64_t *seq, Deckhand__DecisionRequest **d)
+static bool lean_state(dh_arena *a, const uint8_t *p, size_t n, uint32_t dnum, char **match_id,
+                       uint64_t *seq, Deckhand__DecisionRequest **d)
 {
     const uint8_t *end = p + n, *in = NULL;
     uint32_t num;
@@ -323,43 +318,44 @@ static bool lean_state(ProtobufCAllocator *pa, const uint8_t *p, size_t n, uint3
             return false;
         if (num == 2 && k != LEAN_V)
             return false;
-        if (num == 1 && !lean_str(pa, in, len, match_id))
+        if (num == 1 && !lean_str(a, in, len, match_id))
             return false;
         if (num == 2)
             *seq = v;
-        if (dnum && num == dnum && !(*d = lean_decision(pa, in, len)))
+        if (dnum && num == dnum && !(*d = lean_decision(a, in, len)))
             return false;
     }
     return k == LEAN_END;
 }
 
-/* kind's body sub[0..n) straight into pa's memory (an arena's: nothing is freed one by
+/* kind's body sub[0..n) straight into a (nothing in an arena is freed one by
  * one, so a failure half way leaves nothing to undo); NULL when not well formed. */
-static Deckhand__ServerMessage *lean_direct(ProtobufCAllocator *pa, uint32_t kind,
-                                            const uint8_t *sub, size_t n, dh_lean_last *last)
+static Deckhand__ServerMessage *lean_direct(dh_arena *a, uint32_t kind, const uint8_t *sub,
+                                            size_t n, dh_lean_last *last)
 {
-    Deckhand__ServerMessage *m = lean_alloc(pa, sizeof *m);
+    Deckhand__ServerMessage *m = dh_arena_alloc(a, sizeof *m);
     Deckhand__DecisionRequest *d = NULL;
     bool ok = false;
     if (!m)
         return NULL;
     deckhand__server_message__init(m);
     m->body_case = (Deckhand__ServerMessage__BodyCase)kind;
-    if (kind == LEAN_EVENT && (m->event = lean_alloc(pa, sizeof *m->event))) {
+    if (kind == LEAN_EVENT && (m->event = dh_arena_alloc(a, sizeof *m->event))) {
         deckhand__event__init(m->event);
-        ok = lean_state(pa, sub, n, 0, &m->event->match_id, &m->event->event_seq, &d);
-    } else if (kind == LEAN_VIEW && (m->view = lean_alloc(pa, sizeof *m->view))) {
+        ok = lean_state(a, sub, n, 0, &m->event->match_id, &m->event->event_seq, &d);
+    } else if (kind == LEAN_VIEW && (m->view = dh_arena_alloc(a, sizeof *m->view))) {
         deckhand__view__init(m->view);
-        ok = lean_state(pa, sub, n, LEAN_VIEW_DECISION, &m->view->match_id, &m->view->event_seq,
+        ok = lean_state(a, sub, n, LEAN_VIEW_DECISION, &m->view->match_id, &m->view->event_seq,
                         &m->view->decision);
         d = m->view->decision;
-    } else if (kind == LEAN_VIEW_DELTA && (m->view_delta = lean_alloc(pa, sizeof *m->view_delta))) {
+    } else if (kind == LEAN_VIEW_DELTA &&
+               (m->view_delta = dh_arena_alloc(a, sizeof *m->view_delta))) {
         deckhand__view_delta__init(m->view_delta);
-        ok = lean_state(pa, sub, n, LEAN_VIEW_DELTA_DECISION, &m->view_delta->match_id,
+        ok = lean_state(a, sub, n, LEAN_VIEW_DELTA_DECISION, &m->view_delta->match_id,
                         &m->view_delta->event_seq, &m->view_delta->decision);
         d = m->view_delta->decision;
     } else if (kind == LEAN_DECISION) {
-        ok = (m->decision = lean_decision(pa, sub, n)) != NULL;
+        ok = (m->decision = lean_decision(a, sub, n)) != NULL;
     }
     if (ok && d && last)
         lean_remember(d, last);
@@ -385,7 +381,7 @@ dh_lean_result dh_client_lean_decode(const uint8_t *buf, size_t len, dh_lean_las
         return DH_LEAN_DROPPED;
     bool direct =
         kind == LEAN_EVENT || kind == LEAN_VIEW || kind == LEAN_VIEW_DELTA || kind == LEAN_DECISION;
-    if (arena && direct && (*out = lean_direct(pa, kind, sub, sublen, last)))
+    if (arena && direct && (*out = lean_direct(arena, kind, sub, sublen, last)))
         return DH_LEAN_DECODED;
     if (kind == LEAN_DECISION)
         return DH_LEAN_WHOLE;
