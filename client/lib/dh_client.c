@@ -128,8 +128,12 @@ static int send_payload(dh_client *c, const void *payload, size_t len, int opcod
 
 int dh_client_send(dh_client *c, const Deckhand__ClientMessage *m)
 {
-    size_t len = deckhand__client_message__get_packed_size(m);
-    size_t hl = frame_header_len(c, len);
+    uint8_t choose[DH_CLIENT_SEND_STACK]; /* an answer, packed by hand */
+    size_t hl = frame_header_len(c, sizeof choose), len;
+    if (!c->ws && (len = dh_client_msg_pack_choose(m, choose + hl, sizeof choose - hl)) > 0)
+        return send_framed(c, choose, len, DH_CLIENT_WS_BINARY);
+    len = deckhand__client_message__get_packed_size(m);
+    hl = frame_header_len(c, len);
     uint8_t stack[DH_CLIENT_SEND_STACK]; /* an answer fits: no allocation per answer */
     uint8_t *buf = hl + len <= sizeof stack ? stack : malloc(hl + len);
     if (!buf)
