@@ -4,7 +4,10 @@
  * The message is walked on the wire (protobuf's tag, varint and length-delimited
  * encoding); the fields kept are copied byte for byte into a small buffer shaped as the
  * same ServerMessage with only them, which protobuf-c unpacks as usual, so the result is
- * an ordinary unpacked message, freed the ordinary way.
+ * an ordinary unpacked message, freed the ordinary way. With an arena (dh_client_arena.h)
+ * those kinds are instead read field by field straight into it (lean_direct: the
+ * structures protobuf-c would make, with only what a bot reads), and only what that
+ * reader refuses goes the first way.
  */
 #include "dh_client_lean.h"
 
