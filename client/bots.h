@@ -14,6 +14,7 @@
 
 #include "cli_options.h"
 #include "dh_client.h"
+#include "dh_client_arena.h"
 #include "dh_client_gws.h"
 #include "dh_client_track.h"
 #include "dh_flags.h"
@@ -157,7 +158,12 @@ typedef struct {
     bool quiet;     /* no stderr line per finished match */
     bool lean;      /* decode only what a bot reads of each message (dh_client_lean.h) */
     bool rx_stamps; /* time Replies from their arrival at the socket too (dh_client.h) */
-    void *ctx;      /* for the callbacks */
+    /* With lean: what every connection decodes into from its login on (dh_client_arena.h),
+     * one for the run so that the memory reused is the same few hot kilobytes; reset after
+     * each bot's drain, when no message is left in it (arena_kept: one was, for good). */
+    dh_arena arena;
+    bool arena_kept;
+    void *ctx; /* for the callbacks */
     /* An answer got its Reply (ok or not), latency_us after it was sent (when it was
      * handled); rx_us: when it reached the socket (latency_us without rx_stamps). */
     void (*answered)(void *ctx, uint64_t latency_us, uint64_t rx_us, bool ok);

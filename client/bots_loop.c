@@ -59,6 +59,14 @@ int bots_bot_flag(const dh_flags *f, const char *who, bots_run *r)
     return 0;
 }
 
+/* A lean run's connections decode into the run's arena (dh_client_arena.h), from after
+ * the login on: no malloc and no free per field of every message. */
+static void bots_use_arena(bots_run *r, bot *b)
+{
+    if (r->lean)
+        dh_client_set_arena(b->c, &r->arena);
+}
+
 /* One reconnect attempt: connect, resume the session with the saved token, then resync
  * the match or queue again. On failure the next attempt waits a backoff; after
  * BOTS_DOWN_MAX the run is broken. */
@@ -89,6 +97,7 @@ static void bots_reconnect(bots_run *r, bot *b, long long now)
     return;
 resumed:
     b->c = c;
+    bots_use_arena(r, b);
     b->conn_seq++;
     memcpy(b->token, token, sizeof token);
     b->reconnect_at = 0;
@@ -139,6 +148,7 @@ static int bots_start_one(bots_run *r, int i)
     if (cli_login(b->c, "bots", r->account ? b->name : NULL, r->register_first, b->name, b->token,
                   sizeof b->token) < 0)
         return -1;
+    bots_use_arena(r, b);
     r->last_progress = cli_now_ms();
     return r->burst ? 0 : bots_start_queue(r, b);
 }
@@ -195,6 +205,7 @@ static long long bots_next_timer(const bots_run *r, const bot *b, long long now,
 int bots_start(bots_run *r)
 {
     long long t0 = cli_now_ms();
+    dh_arena_init(&r->arena);
     for (int i = 0; i < r->n; i++) {
         bot *b = &r->bots[i];
         if (r->account && r->n == 1)
@@ -228,6 +239,7 @@ void bots_run_free(bots_run *r)
 {
     for (int i = 0; r->bots && i < r->n; i++)
         dh_client_close(r->bots[i].c);
+    dh_arena_free(&r->arena);
     free(r->bots);
     r->bots = NULL;
     for (long i = 0; i < r->ndone; i++)
@@ -260,7 +272,7 @@ void bots_leave(bots_run *r)
                dh_client_recv(r->bots[i].c, (int)left, &s) == 1) {
             if (s->body_case == DECKHAND__SERVER_MESSAGE__BODY_REPLY && s->reply->cmd_id == cmd[i])
                 cmd[i] = 0;
-            deckhand__server_message__free_unpacked(s, NULL);
+            dh_arena_release(&r->arena, s);
         }
     }
     free(cmd);

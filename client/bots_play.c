@@ -405,6 +405,12 @@ void bots_drain(bots_run *r, bot *b, bool readable)
         }
         r->last_progress = cli_now_ms();
         bots_handle(r, b, s);
-        deckhand__server_message__free_unpacked(s, NULL);
+        dh_arena_release(&r->arena, s);
     }
+    /* Only this connection reads into the arena now, and it handed out all it read (but
+     * when the loop is ending: those are kept) */
+    if (b->c && dh_client_pending(b->c))
+        r->arena_kept = true;
+    else if (!r->arena_kept)
+        dh_arena_reset(&r->arena);
 }

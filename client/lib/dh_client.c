@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dh_client_arena.h"
 #include "dh_client_lean.h"
 #include "dh_client_msg.h"
 #include "dh_client_ws.h"
@@ -60,6 +61,7 @@ struct dh_client {
     dh_lean_last lean_last; /* the decision of the View or ViewDelta decoded last */
     bool rx_stamps;         /* SO_TIMESTAMPNS on: reads take the kernel's receive time */
     uint64_t rx_ns;         /* when the bytes of the last read arrived (dh_now_ns's clock) */
+    dh_arena *arena;        /* the caller's, to decode into (dh_client_set_arena), or NULL */
 };
 
 static int reserve(uint8_t **buf, size_t *cap, size_t need)
@@ -126,8 +128,12 @@ static int send_payload(dh_client *c, const void *payload, size_t len, int opcod
 
 int dh_client_send(dh_client *c, const Deckhand__ClientMessage *m)
 {
-    size_t len = deckhand__client_message__get_packed_size(m);
-    size_t hl = frame_header_len(c, len);
+    uint8_t choose[DH_CLIENT_SEND_STACK]; /* an answer, packed by hand */
+    size_t hl = frame_header_len(c, sizeof choose), len;
+    if (!c->ws && (len = dh_client_msg_pack_choose(m, choose + hl, sizeof choose - hl)) > 0)
+        return send_framed(c, choose, len, DH_CLIENT_WS_BINARY);
+    len = deckhand__client_message__get_packed_size(m);
+    hl = frame_header_len(c, len);
     uint8_t stack[DH_CLIENT_SEND_STACK]; /* an answer fits: no allocation per answer */
     uint8_t *buf = hl + len <= sizeof stack ? stack : malloc(hl + len);
     if (!buf)
@@ -170,13 +176,15 @@ static int queue_push(dh_client *c, Deckhand__ServerMessage *m)
 static int deliver(dh_client *c, const uint8_t *buf, size_t len)
 {
     Deckhand__ServerMessage *m = NULL;
-    switch (c->lean ? dh_client_lean_decode(buf, len, &c->lean_last, &m) : DH_LEAN_WHOLE) {
+    ProtobufCAllocator *pa = c->arena ? &c->arena->pa : NULL;
+    switch (c->lean ? dh_client_lean_decode(buf, len, &c->lean_last, c->arena, &m)
+                    : DH_LEAN_WHOLE) {
     case DH_LEAN_DROPPED:
         return 0;
     case DH_LEAN_FAILED:
         return -1;
     case DH_LEAN_WHOLE:
-        m = deckhand__server_message__unpack(NULL, len, buf);
+        m = deckhand__server_message__unpack(pa, len, buf);
         break;
     case DH_LEAN_DECODED:
         break;
@@ -184,7 +192,7 @@ static int deliver(dh_client *c, const uint8_t *buf, size_t len)
     if (!m)
         return -1;
     if (queue_push(c, m) < 0) {
-        deckhand__server_message__free_unpacked(m, NULL);
+        dh_arena_release(c->arena, m);
         return -1;
     }
     return 0;
@@ -344,6 +352,11 @@ bool dh_client_pending(const dh_client *c)
 void dh_client_set_lean(dh_client *c, bool lean)
 {
     c->lean = lean;
+}
+
+void dh_client_set_arena(dh_client *c, dh_arena *a)
+{
+    c->arena = a;
 }
 
 int dh_client_set_rx_stamps(dh_client *c, bool on)
@@ -588,7 +601,7 @@ void dh_client_close(dh_client *c)
     if (c->fd >= 0)
         close(c->fd);
     for (size_t i = c->qhead; i < c->qlen; i++)
-        deckhand__server_message__free_unpacked(c->q[i], NULL);
+        dh_arena_release(c->arena, c->q[i]);
     free(c->q);
     dh_frame_decoder_free(&c->tcp);
     free(c->rbuf);
@@ -645,7 +658,7 @@ static int hello(dh_client *c, const char *name, const char *token, char *player
                    s->reply->cmd_id == m->cmd_id) {
             done = (s->reply->ok && welcomed) ? 1 : -1;
         }
-        deckhand__server_message__free_unpacked(s, NULL);
+        dh_arena_release(c->arena, s);
         if (done)
             return done > 0 ? 0 : -1;
     }

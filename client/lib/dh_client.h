@@ -16,6 +16,7 @@
 #include "deckhand.pb-c.h"
 
 typedef struct dh_client dh_client;
+struct dh_arena;
 
 /* Connect to "host:port" (TCP) or "ws://host:port/path" (WebSocket, handshake included).
  * NULL on failure with err filled. The caller owns the client; dh_client_close frees it. */
@@ -46,6 +47,11 @@ int dh_client_next(dh_client *c, Deckhand__ServerMessage **out);
 /* Lean decoding (dh_client_lean.h): Events, Views and ViewDeltas come with only their
  * match_id, event_seq and decision; Catalogs are dropped. For bots, after the login. */
 void dh_client_set_lean(dh_client *c, bool lean);
+/* Decode every message from now on into a (dh_client_arena.h; NULL: malloc, the
+ * default), without a malloc per field. The caller owns a: it gives the messages back with
+ * dh_arena_release (not deckhand__server_message__free_unpacked), keeps a alive while any
+ * is in use, queued ones included, and resets it when none is (dh_client_pending false). */
+void dh_client_set_arena(dh_client *c, struct dh_arena *a);
 /* Receive stamps (TCP only): every read also takes the kernel's time of arrival of its
  * bytes (SO_TIMESTAMPNS), which dh_client_rx_ns gives on dh_now_ns's clock (0 before the
  * first read), so a load generator can time a Reply from when it reached the socket, not

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "deckhand.pb-c.h"
+#include "dh_client_arena.h"
 
 /* What dh_client_lean_decode did with a message. */
 typedef enum {
@@ -47,8 +48,13 @@ typedef struct {
 /* Decode buf[0..len) keeping, of an Event, its match_id and event_seq; of a View or a
  * ViewDelta, its match_id, event_seq and decision. With last (the connection's, or NULL):
  * a DecisionRequest repeating the decision of the View or ViewDelta decoded just before
- * it is DH_LEAN_DROPPED, and last is updated for the next message. */
+ * it is DH_LEAN_DROPPED, and last is updated for the next message. With arena (NULL:
+ * malloc), *out lives in it (dh_arena_release), and an Event, a View, a ViewDelta or a
+ * DecisionRequest is decoded straight from the wire into it, without protobuf-c's
+ * table-driven unpack, and of the decision only what a bot reads: match_id, event_seq,
+ * decision_id, seat, kind, min, max and each option's id, label and card (the rest stays
+ * at its default); what that decoder cannot read is left to protobuf-c. */
 dh_lean_result dh_client_lean_decode(const uint8_t *buf, size_t len, dh_lean_last *last,
-                                     Deckhand__ServerMessage **out);
+                                     dh_arena *arena, Deckhand__ServerMessage **out);
 
 #endif

@@ -7,6 +7,8 @@
 
 #include "dh_pb.h"
 
+#include <string.h>
+
 Deckhand__ClientMessage *dh_client_msg_wrap(Deckhand__ClientMessage *m,
                                             Deckhand__ClientMessage__BodyCase body_case, void *body)
 {
@@ -84,4 +86,85 @@ Deckhand__ClientMessage *dh_client_msg_choose_bot(dh_client_msg *out, const char
     Deckhand__ClientMessage *m = dh_client_msg_choose(out, match_id, decision_id, NULL, 0);
     out->body.choose.bot = (char *)bot;
     return m;
+}
+
+/* ---- a Choose packed by hand ------------------------------------------------------------ */
+
+#define CHOOSE_FIELD 13 /* ClientMessage.choose */
+
+static size_t choose_varint_len(uint64_t v)
+{
+    size_t n = 1;
+    while (v > 0x7f) {
+        v >>= 7;
+        n++;
+    }
+    return n;
+}
+
+static uint8_t *choose_varint(uint8_t *p, uint64_t v)
+{
+    while (v > 0x7f) {
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (uint8_t)v;
+    return p;
+}
+
+/* A length-delimited field (number num, n bytes of body) of a single-byte tag. */
+static uint8_t *choose_len_head(uint8_t *p, uint32_t num, size_t n)
+{
+    *p++ = (uint8_t)(num << 3 | 2);
+    return choose_varint(p, n);
+}
+
+static size_t choose_str_len(const char *s)
+{
+    return s ? strlen(s) : 0;
+}
+
+size_t dh_client_msg_pack_choose(const Deckhand__ClientMessage *m, uint8_t *buf, size_t cap)
+{
+    const Deckhand__Choose *c =
+        m->body_case == DECKHAND__CLIENT_MESSAGE__BODY_CHOOSE ? m->choose : NULL;
+    if (!c || m->base.n_unknown_fields || c->base.n_unknown_fields)
+        return 0;
+    size_t idlen = choose_str_len(c->match_id), botlen = choose_str_len(c->bot), ids = 0;
+    for (size_t i = 0; i < c->n_option_ids; i++)
+        ids += choose_varint_len(c->option_ids[i]);
+    size_t body = (idlen ? 1 + choose_varint_len(idlen) + idlen : 0) +
+                  (c->decision_id ? 1 + choose_varint_len(c->decision_id) : 0) +
+                  (ids ? 1 + choose_varint_len(ids) + ids : 0) +
+                  (botlen ? 1 + choose_varint_len(botlen) + botlen : 0);
+    size_t total =
+        (m->cmd_id ? 1 + choose_varint_len(m->cmd_id) : 0) + 1 + choose_varint_len(body) + body;
+    if (total > cap)
+        return 0;
+    uint8_t *p = buf;
+    if (m->cmd_id) {
+        *p++ = 1 << 3 | 0;
+        p = choose_varint(p, m->cmd_id);
+    }
+    p = choose_len_head(p, CHOOSE_FIELD, body);
+    if (idlen) {
+        p = choose_len_head(p, 1, idlen);
+        memcpy(p, c->match_id, idlen);
+        p += idlen;
+    }
+    if (c->decision_id) {
+        *p++ = 2 << 3 | 0;
+        p = choose_varint(p, c->decision_id);
+    }
+    if (ids) {
+        p = choose_len_head(p, 3, ids);
+        for (size_t i = 0; i < c->n_option_ids; i++)
+            p = choose_varint(p, c->option_ids[i]);
+    }
+    if (botlen) {
+        p = choose_len_head(p, 4, botlen);
+        memcpy(p, c->bot, botlen);
+        p += botlen;
+    }
+    return (size_t)(p - buf);
 }

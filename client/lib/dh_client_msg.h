@@ -57,4 +57,11 @@ Deckhand__ClientMessage *dh_client_msg_choose(dh_client_msg *out, const char *ma
 Deckhand__ClientMessage *dh_client_msg_choose_bot(dh_client_msg *out, const char *match_id,
                                                   uint64_t decision_id, const char *bot);
 
+/* m's protobuf bytes into buf (cap bytes) when m is a Choose, written here as protobuf-c
+ * writes them (the same bytes: proto3, fields in order, defaults left out, option_ids
+ * packed) without its descriptor-driven get_packed_size and pack: an answer, sent once
+ * per decision by a load generator. The length, or 0 when m is not a Choose without
+ * unknown fields, or does not fit: the caller packs it the usual way. */
+size_t dh_client_msg_pack_choose(const Deckhand__ClientMessage *m, uint8_t *buf, size_t cap);
+
 #endif

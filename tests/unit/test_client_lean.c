@@ -4,13 +4,29 @@
  * event sequence and decision (every option a bot reads) and lose the rest; a Catalog is
  * dropped, and so is a DecisionRequest repeating the decision of the View or ViewDelta
  * right before it; other kinds, and bytes that are not a message, are left to the whole
- * unpack.
+ * unpack. Every case runs twice: with malloc, and decoding into an arena
+ * (dh_client_arena.h), where those kinds are read straight from the wire, a lone
+ * DecisionRequest too.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "dh_client_lean.h"
 #include "dh_test.h"
+
+/* The arena the cases decode into (the _in_an_arena runs), or NULL: malloc. */
+static dh_arena *arena;
+
+static void lean_free(Deckhand__ServerMessage *m)
+{
+    dh_arena_release(arena, m);
+}
+
+/* What a DecisionRequest that is not dropped comes out as: whole, or read into the arena. */
+static dh_lean_result lean_kept(void)
+{
+    return arena ? DH_LEAN_DECODED : DH_LEAN_WHOLE;
+}
 
 static uint8_t *pack(const Deckhand__ServerMessage *m, size_t *len)
 {
@@ -47,7 +63,7 @@ static Deckhand__ServerMessage *lean_round_trip(const Deckhand__ServerMessage *m
     Deckhand__ServerMessage *out = NULL;
     size_t len;
     uint8_t *buf = pack(m, &len);
-    dh_lean_result got = dh_client_lean_decode(buf, len, NULL, &out);
+    dh_lean_result got = dh_client_lean_decode(buf, len, NULL, arena, &out);
     free(buf);
     CU_ASSERT_EQUAL_FATAL(got, DH_LEAN_DECODED);
     CU_ASSERT_EQUAL_FATAL(out->body_case, m->body_case);
@@ -90,7 +106,7 @@ static void test_lean_view_delta_keeps_id_seq_and_decision_without_zones(void)
     CU_ASSERT_EQUAL(out->view_delta->n_zones, 0);
     CU_ASSERT_EQUAL(out->view_delta->view_seq, 0);
     check_decision(out->view_delta->decision);
-    deckhand__server_message__free_unpacked(out, NULL);
+    lean_free(out);
 }
 
 static void test_lean_view_keeps_id_seq_and_decision_without_players(void)
@@ -116,7 +132,7 @@ static void test_lean_view_keeps_id_seq_and_decision_without_players(void)
     CU_ASSERT_EQUAL(out->view->n_players, 0);
     CU_ASSERT_STRING_EQUAL(out->view->game, "");
     check_decision(out->view->decision);
-    deckhand__server_message__free_unpacked(out, NULL);
+    lean_free(out);
 }
 
 static void test_lean_event_keeps_id_and_seq_without_text(void)
@@ -133,7 +149,7 @@ static void test_lean_event_keeps_id_and_seq_without_text(void)
     CU_ASSERT_STRING_EQUAL(out->event->match_id, "m-2");
     CU_ASSERT_EQUAL(out->event->event_seq, 12);
     CU_ASSERT_STRING_EQUAL(out->event->text, "");
-    deckhand__server_message__free_unpacked(out, NULL);
+    lean_free(out);
 }
 
 static void test_lean_catalog_is_dropped_and_a_reply_left_whole(void)
@@ -146,14 +162,14 @@ static void test_lean_catalog_is_dropped_and_a_reply_left_whole(void)
     m.catalog = &cat;
     size_t len;
     uint8_t *buf = pack(&m, &len);
-    CU_ASSERT_EQUAL(dh_client_lean_decode(buf, len, NULL, &out), DH_LEAN_DROPPED);
+    CU_ASSERT_EQUAL(dh_client_lean_decode(buf, len, NULL, arena, &out), DH_LEAN_DROPPED);
     free(buf);
     rep.cmd_id = 5;
     rep.ok = 1;
     m.body_case = DECKHAND__SERVER_MESSAGE__BODY_REPLY;
     m.reply = &rep;
     buf = pack(&m, &len);
-    CU_ASSERT_EQUAL(dh_client_lean_decode(buf, len, NULL, &out), DH_LEAN_WHOLE);
+    CU_ASSERT_EQUAL(dh_client_lean_decode(buf, len, NULL, arena, &out), DH_LEAN_WHOLE);
     free(buf);
 }
 
@@ -164,10 +180,10 @@ static dh_lean_result lean_next(dh_lean_last *last, const Deckhand__ServerMessag
     Deckhand__ServerMessage *out = NULL;
     size_t len;
     uint8_t *buf = pack(m, &len);
-    dh_lean_result got = dh_client_lean_decode(buf, len, last, &out);
+    dh_lean_result got = dh_client_lean_decode(buf, len, last, arena, &out);
     free(buf);
     if (got == DH_LEAN_DECODED)
-        deckhand__server_message__free_unpacked(out, NULL);
+        lean_free(out);
     return got;
 }
 
@@ -200,7 +216,7 @@ static void test_lean_drops_the_decision_request_repeating_the_delta_before_it(v
     CU_ASSERT_EQUAL(lean_next(&last, &dm), DH_LEAN_DECODED);
     CU_ASSERT_EQUAL(lean_next(&last, &rm), DH_LEAN_DROPPED);
     /* once: a second copy is no longer right after the delta */
-    CU_ASSERT_EQUAL(lean_next(&last, &rm), DH_LEAN_WHOLE);
+    CU_ASSERT_EQUAL(lean_next(&last, &rm), lean_kept());
     /* a View's decision is remembered the same way */
     Deckhand__View view = DECKHAND__VIEW__INIT;
     Deckhand__ServerMessage vm = DECKHAND__SERVER_MESSAGE__INIT;
@@ -231,23 +247,23 @@ static void test_lean_keeps_a_decision_request_unlike_the_delta_just_before_it(v
     /* something else between them */
     lean_next(&last, &dm);
     CU_ASSERT_EQUAL(lean_next(&last, &em), DH_LEAN_DECODED);
-    CU_ASSERT_EQUAL(lean_next(&last, &rm), DH_LEAN_WHOLE);
+    CU_ASSERT_EQUAL(lean_next(&last, &rm), lean_kept());
     /* another decision, sequence or match */
     lean_next(&last, &dm);
     d.decision_id = 43;
-    CU_ASSERT_EQUAL(lean_next(&last, &rm), DH_LEAN_WHOLE);
+    CU_ASSERT_EQUAL(lean_next(&last, &rm), lean_kept());
     d.decision_id = 42;
     lean_next(&last, &dm);
     d.event_seq = 301;
-    CU_ASSERT_EQUAL(lean_next(&last, &rm), DH_LEAN_WHOLE);
+    CU_ASSERT_EQUAL(lean_next(&last, &rm), lean_kept());
     d.event_seq = 300;
     lean_next(&last, &dm);
     d.match_id = "m-2";
-    CU_ASSERT_EQUAL(lean_next(&last, &rm), DH_LEAN_WHOLE);
+    CU_ASSERT_EQUAL(lean_next(&last, &rm), lean_kept());
     /* without a connection's memory nothing is dropped */
     d.match_id = "m-1";
     CU_ASSERT_EQUAL(lean_next(NULL, &dm), DH_LEAN_DECODED);
-    CU_ASSERT_EQUAL(lean_next(NULL, &rm), DH_LEAN_WHOLE);
+    CU_ASSERT_EQUAL(lean_next(NULL, &rm), lean_kept());
 }
 
 static void test_lean_leaves_broken_bytes_to_the_whole_unpack(void)
@@ -256,9 +272,116 @@ static void test_lean_leaves_broken_bytes_to_the_whole_unpack(void)
     const uint8_t past[] = {6 << 3 | 2, 10, 1 << 3 | 2, 1, 'x'};
     const uint8_t inside[] = {6 << 3 | 2, 2, 2 << 3 | 0, 0x80};
     Deckhand__ServerMessage *out = NULL;
-    CU_ASSERT_EQUAL(dh_client_lean_decode(past, sizeof past, NULL, &out), DH_LEAN_WHOLE);
-    CU_ASSERT_EQUAL(dh_client_lean_decode(inside, sizeof inside, NULL, &out), DH_LEAN_WHOLE);
+    CU_ASSERT_EQUAL(dh_client_lean_decode(past, sizeof past, NULL, arena, &out), DH_LEAN_WHOLE);
+    CU_ASSERT_EQUAL(dh_client_lean_decode(inside, sizeof inside, NULL, arena, &out), DH_LEAN_WHOLE);
     CU_ASSERT_PTR_NULL(out);
+}
+
+/* A DecisionRequest read into an arena holds what a bot reads (its ids, seat, kind, bounds,
+ * each option's id, label and card) and leaves the rest at its default. */
+static void test_lean_in_an_arena_reads_what_a_bot_reads_of_a_decision(void)
+{
+    Deckhand__DecisionRequest d;
+    Deckhand__Option o[2], *opts[2];
+    Deckhand__ServerMessage m = DECKHAND__SERVER_MESSAGE__INIT, *out = NULL;
+    dh_arena a;
+    dh_arena_init(&a);
+    decision(&d, o, opts);
+    d.event_seq = 1u << 20; /* a varint of three bytes */
+    d.seat = 1;
+    d.min = 0;
+    d.prompt = "Buy a card";
+    d.time_left_ms = 5000;
+    d.can_undo = 1;
+    o[0].entity = 77;
+    o[0].verb = "buy";
+    o[0].space = "board:1:3";
+    m.body_case = DECKHAND__SERVER_MESSAGE__BODY_DECISION;
+    m.decision = &d;
+    size_t len;
+    uint8_t *buf = pack(&m, &len);
+    CU_ASSERT_EQUAL_FATAL(dh_client_lean_decode(buf, len, NULL, &a, &out), DH_LEAN_DECODED);
+    CU_ASSERT_TRUE(dh_arena_owns(&a, out));
+    CU_ASSERT_TRUE(dh_arena_owns(&a, out->decision->options[1]));
+    CU_ASSERT_EQUAL(out->body_case, DECKHAND__SERVER_MESSAGE__BODY_DECISION);
+    check_decision(out->decision);
+    CU_ASSERT_STRING_EQUAL(out->decision->match_id, "m-1");
+    CU_ASSERT_EQUAL(out->decision->event_seq, 1u << 20);
+    CU_ASSERT_EQUAL(out->decision->seat, 1);
+    CU_ASSERT_EQUAL(out->decision->min, 0);
+    CU_ASSERT_EQUAL(out->decision->options[0]->id, 1);
+    CU_ASSERT_STRING_EQUAL(out->decision->options[1]->label, "Done");
+    CU_ASSERT_STRING_EQUAL(out->decision->options[1]->card, "");
+    /* not read by a bot: the defaults */
+    CU_ASSERT_STRING_EQUAL(out->decision->prompt, "");
+    CU_ASSERT_EQUAL(out->decision->time_left_ms, 0);
+    CU_ASSERT_EQUAL(out->decision->can_undo, 0);
+    CU_ASSERT_EQUAL(out->decision->options[0]->entity, 0);
+    CU_ASSERT_STRING_EQUAL(out->decision->options[0]->verb, "");
+    CU_ASSERT_STRING_EQUAL(out->decision->options[0]->space, "");
+    dh_arena_release(&a, out); /* nothing to free: the arena gives it all back */
+    free(buf);
+    dh_arena_free(&a);
+}
+
+/* A field the direct reading knows, of another wire type (an Event's match_id as a
+ * varint): left to protobuf-c, which refuses it as it did without an arena. */
+static void test_lean_in_an_arena_leaves_a_wrong_wire_type_to_protobuf(void)
+{
+    const uint8_t ev[] = {4 << 3 | 2, 4, 1 << 3 | 0, 5, 2 << 3 | 0, 7};
+    Deckhand__ServerMessage *out = NULL;
+    dh_arena a;
+    dh_arena_init(&a);
+    dh_lean_result plain = dh_client_lean_decode(ev, sizeof ev, NULL, NULL, &out);
+    CU_ASSERT_NOT_EQUAL(plain, DH_LEAN_DECODED);
+    CU_ASSERT_EQUAL(dh_client_lean_decode(ev, sizeof ev, NULL, &a, &out), plain);
+    dh_arena_free(&a);
+}
+
+/* Each case again, decoding into an arena. */
+static void in_an_arena(void (*test)(void))
+{
+    dh_arena a;
+    dh_arena_init(&a);
+    arena = &a;
+    test();
+    arena = NULL;
+    dh_arena_free(&a);
+}
+
+static void test_lean_in_an_arena_view_delta(void)
+{
+    in_an_arena(test_lean_view_delta_keeps_id_seq_and_decision_without_zones);
+}
+
+static void test_lean_in_an_arena_view(void)
+{
+    in_an_arena(test_lean_view_keeps_id_seq_and_decision_without_players);
+}
+
+static void test_lean_in_an_arena_event(void)
+{
+    in_an_arena(test_lean_event_keeps_id_and_seq_without_text);
+}
+
+static void test_lean_in_an_arena_catalog_and_reply(void)
+{
+    in_an_arena(test_lean_catalog_is_dropped_and_a_reply_left_whole);
+}
+
+static void test_lean_in_an_arena_drops_the_repeated_decision(void)
+{
+    in_an_arena(test_lean_drops_the_decision_request_repeating_the_delta_before_it);
+}
+
+static void test_lean_in_an_arena_keeps_an_unlike_decision(void)
+{
+    in_an_arena(test_lean_keeps_a_decision_request_unlike_the_delta_just_before_it);
+}
+
+static void test_lean_in_an_arena_broken_bytes(void)
+{
+    in_an_arena(test_lean_leaves_broken_bytes_to_the_whole_unpack);
 }
 
 int main(void)
@@ -277,6 +400,19 @@ int main(void)
          test_lean_keeps_a_decision_request_unlike_the_delta_just_before_it},
         {"lean_leaves_broken_bytes_to_the_whole_unpack",
          test_lean_leaves_broken_bytes_to_the_whole_unpack},
+        {"lean_in_an_arena_reads_what_a_bot_reads_of_a_decision",
+         test_lean_in_an_arena_reads_what_a_bot_reads_of_a_decision},
+        {"lean_in_an_arena_leaves_a_wrong_wire_type_to_protobuf",
+         test_lean_in_an_arena_leaves_a_wrong_wire_type_to_protobuf},
+        {"lean_in_an_arena_view_delta", test_lean_in_an_arena_view_delta},
+        {"lean_in_an_arena_view", test_lean_in_an_arena_view},
+        {"lean_in_an_arena_event", test_lean_in_an_arena_event},
+        {"lean_in_an_arena_catalog_and_reply", test_lean_in_an_arena_catalog_and_reply},
+        {"lean_in_an_arena_drops_the_repeated_decision",
+         test_lean_in_an_arena_drops_the_repeated_decision},
+        {"lean_in_an_arena_keeps_an_unlike_decision",
+         test_lean_in_an_arena_keeps_an_unlike_decision},
+        {"lean_in_an_arena_broken_bytes", test_lean_in_an_arena_broken_bytes},
         {NULL, NULL},
     };
     return dh_test_main("client_lean", cases);
