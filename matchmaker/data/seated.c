@@ -77,7 +77,8 @@ static bool seated_copy_str(char **field, const char *value)
 /* A deep copy of ma, field by field (issue 27: pb_copy's pack and unpack cost 5,000
  * instructions a player), freed by deckhand__internal__match_assigned__free_unpacked as
  * an unpacked one; NULL when memory ran out. ma comes from placement.c, without unknown
- * fields. */
+ * fields. A field added to MatchAssigned must be copied here too: the unit test
+ * seated_copy_keeps_every_field_the_message_has fills every field the descriptor has. */
 static Deckhand__Internal__MatchAssigned *seated_copy(const Deckhand__Internal__MatchAssigned *ma)
 {
     Deckhand__Internal__MatchAssigned *c = malloc(sizeof *c);
