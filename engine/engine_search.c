@@ -353,18 +353,22 @@ engine_code engine_search_answer(const engine_match *m, const engine_search_conf
     s.nnodes = 1;
     s.worlds = search_rand(&s);
     s.nworlds = iterations;
-    s.world_r = malloc(sizeof *s.world_r * SEARCH_CANDIDATES * iterations);
+    if (search_root(&s, err) < 0) {
+        code = err && err->code != ENGINE_OK ? err->code : ENGINE_SCRIPT_ERROR;
+        goto done;
+    }
+    /* a row of results per root candidate (their slots), made once they are known: a
+       decision every bot agrees on (most of them) costs its bots' answers, not a table
+       for SEARCH_CANDIDATES rows of the whole play-out count (1.5 MB at a host's 4,000) */
+    size_t cells = (s.ncand ? s.ncand : 1) * (size_t)iterations;
+    s.world_r = malloc(sizeof *s.world_r * cells);
     if (!s.world_r) {
         engine_error_set(err, ENGINE_INTERNAL, "out of memory");
         code = ENGINE_INTERNAL;
         goto done;
     }
-    for (size_t i = 0; i < (size_t)SEARCH_CANDIDATES * iterations; i++)
+    for (size_t i = 0; i < cells; i++)
         s.world_r[i] = NAN;
-    if (search_root(&s, err) < 0) {
-        code = err && err->code != ENGINE_OK ? err->code : ENGINE_SCRIPT_ERROR;
-        goto done;
-    }
     /* one candidate (every bot agrees, the budget does not widen): nothing to compare */
     if (s.ncand > 1 && search_spend(&s, t0, stop, err) < 0) {
         code = err && err->code != ENGINE_OK ? err->code : ENGINE_SCRIPT_ERROR;
