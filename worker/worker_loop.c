@@ -142,5 +142,9 @@ void worker_loop_stop(worker_loop *l, host *h)
     /* no beat of the thread's after the stopping one, which would say we are back */
     beat_idle(l->beat, (uint32_t)host_active(h), true, h->st->up);
     beat_stop(l->beat);
+    /* the hello first, even while the matchmaker holds it: one restarted since our last
+       hello does not know us and would ignore a stopping beat from an unknown worker;
+       with the hello it counts us dead at once and moves our matches */
+    worker_control_hello(h, NULL, dh_now_ms());
     worker_control_stopping(h);
 }

@@ -150,6 +150,46 @@ static void test_worker_sends_its_hello_at_once_when_the_matchmaker_wants_it(voi
     loop_close(&r, &l);
 }
 
+/* A stopping worker says its hello before its stopping beat, on the control route, even
+ * while the matchmaker holds it: a matchmaker restarted since the last hello (which does
+ * not know the worker yet) then counts it dead at once and moves its matches, instead of
+ * ignoring the stopping beat of a worker it never heard of (e2e test_http). */
+static void test_worker_says_its_hello_before_its_stopping_beat(void)
+{
+    rig_worker r;
+    worker_loop l;
+    loop_open(&r, &l, "m-hello-stop");
+    seen s = {0};
+    run(&r, &l, 3 * WORKER_BEAT_MS, true, &s, 0);
+    size_t before = s.hellos;
+    run(&r, &l, WORKER_HELLO_MS, true, &s, 0);
+    CU_ASSERT_EQUAL(s.hellos, before); /* held: quiet */
+    worker_loop_stop(&l, &r.h);
+    char from[DH_ZMQ_ID_MAX + 1];
+    int hello_at = -1, stopping_at = -1, k = 0;
+    uint64_t until = dh_now_ms() + 1000;
+    while (stopping_at < 0 && dh_now_ms() < until) {
+        zmq_pollitem_t it = {.socket = r.mm, .events = ZMQ_POLLIN};
+        zmq_poll(&it, 1, 10);
+        Deckhand__Internal__Internal *m = NULL;
+        while (dh_zmq_readable(r.mm) && dh_zmq_recv(r.mm, from, &m) == 1) {
+            if (!strcmp(from, "wk-t") &&
+                m->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_HELLO && hello_at < 0)
+                hello_at = k;
+            if (!strcmp(from, "wk-t") &&
+                m->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_WORKER_BEAT &&
+                m->worker_beat->stopping)
+                stopping_at = k;
+            k++;
+            deckhand__internal__internal__free_unpacked(m, NULL);
+            m = NULL;
+        }
+    }
+    CU_ASSERT_TRUE(hello_at >= 0);
+    CU_ASSERT_TRUE(stopping_at > hello_at);
+    loop_close(&r, &l);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -159,6 +199,8 @@ int main(void)
          test_worker_stops_repeating_its_hello_while_the_matchmaker_holds_it},
         {"worker_sends_its_hello_at_once_when_the_matchmaker_wants_it",
          test_worker_sends_its_hello_at_once_when_the_matchmaker_wants_it},
+        {"worker_says_its_hello_before_its_stopping_beat",
+         test_worker_says_its_hello_before_its_stopping_beat},
         {NULL, NULL},
     };
     return rig_worker_main("worker_hello", cases);
