@@ -10,7 +10,7 @@
 
 #include "dh_grow.h"
 #include "dh_str.h"
-#include "wire.h"
+#include "dh_wire.h"
 
 #define CMDBATCH_HEAD  16   /* the message key (2 bytes) and a length varint (at most 10) */
 #define CMDBATCH_ENTRY 0x0a /* PlayerCommands.commands: field 1, length-delimited */
@@ -47,7 +47,7 @@ static uint8_t *cmdbatch_entry(cmdbatch *b, size_t len, const char *player_id, u
     o->cmd_id = cmd_id;
     uint8_t *p = b->buf + b->len;
     p[0] = CMDBATCH_ENTRY;
-    size_t head = 1 + wire_put_varint(p + 1, len);
+    size_t head = 1 + dh_wire_put_varint(p + 1, len);
     if (b->n == 1) {
         b->first_off = b->len + head;
         b->first_len = len;
@@ -86,8 +86,8 @@ void cmdbatch_message(cmdbatch *b, const uint8_t **data, size_t *len)
     }
     uint8_t head[CMDBATCH_HEAD];
     size_t body = b->len - CMDBATCH_HEAD;
-    size_t n = wire_put_varint(head, CMDBATCH_KEY);
-    n += wire_put_varint(head + n, body);
+    size_t n = dh_wire_put_varint(head, CMDBATCH_KEY);
+    n += dh_wire_put_varint(head + n, body);
     memcpy(b->buf + CMDBATCH_HEAD - n, head, n);
     *data = b->buf + CMDBATCH_HEAD - n;
     *len = n + body;

@@ -22,8 +22,8 @@
  *   zsock.c    the ZeroMQ sockets (matchmaker and worker dealers) in the libuv loop
  *   cmdbatch.c a loop turn's commands for one worker, gathered into one message
  *   outwire.c  a worker's PlayerOutputs read in place, without copying the outputs
- *   inwire.c   a client's Choose read in place, passed on as its own bytes (wire.h: the
- *              wire format both read)
+ *   inwire.c   a client's Choose read in place, passed on as its own bytes (common/dh_wire.h:
+ *              the wire format both read)
  *   wlink.c    is a worker dealer's link alive (ZeroMQ heartbeat, socket monitor)
  *   listen.c   the listening sockets: accept, --max-conns and flood-ban refusals, pausing
  *              on EMFILE

@@ -24,11 +24,11 @@
 #include <stdint.h>
 
 #include "gw.h"
-#include "wire.h"
+#include "dh_wire.h"
 
 typedef struct {
     uint64_t cmd_id;
-    wire_span choose; /* the Choose's bytes, inside the frame */
+    dh_wire_span choose; /* the Choose's bytes, inside the frame */
     char match_id[GW_MATCH_ID_MAX];
 } inwire_choose;
 

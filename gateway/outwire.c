@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "dh_grow.h"
-#include "wire.h"
+#include "dh_wire.h"
 
 #define OUTWIRE_BODY  42 /* Internal.player_outputs */
 #define OUTWIRE_REPLY 1  /* ServerMessage.reply */
@@ -21,16 +21,16 @@
  * longer than its slot, sends the message to the unpack. */
 static bool outwire_output(const uint8_t *p, const uint8_t *end, outwire_slot *slot)
 {
-    wire_span pid = {NULL, 0}, mid = {NULL, 0}, msg = {NULL, 0};
+    dh_wire_span pid = {NULL, 0}, mid = {NULL, 0}, msg = {NULL, 0};
     uint64_t key, kind = 0;
     while (p < end) {
-        if (!wire_varint(&p, end, &key))
+        if (!dh_wire_varint(&p, end, &key))
             return false;
-        bool ok = key == WIRE_LEN(1)      ? wire_bytes(&p, end, &pid)
-                  : key == WIRE_LEN(2)    ? wire_bytes(&p, end, &msg)
-                  : key == WIRE_LEN(3)    ? wire_bytes(&p, end, &mid)
-                  : key == WIRE_VARINT(4) ? wire_varint(&p, end, &kind)
-                                          : false;
+        bool ok = key == DH_WIRE_LEN(1)      ? dh_wire_bytes(&p, end, &pid)
+                  : key == DH_WIRE_LEN(2)    ? dh_wire_bytes(&p, end, &msg)
+                  : key == DH_WIRE_LEN(3)    ? dh_wire_bytes(&p, end, &mid)
+                  : key == DH_WIRE_VARINT(4) ? dh_wire_varint(&p, end, &kind)
+                                             : false;
         if (!ok)
             return false;
     }
@@ -80,11 +80,12 @@ static bool outwire_grow(outwire *w, size_t n)
 static long outwire_outputs(outwire *w, const uint8_t *p, const uint8_t *end)
 {
     uint64_t key;
-    wire_span o;
+    dh_wire_span o;
     size_t n = 0;
     while (p < end) {
-        if (!wire_varint(&p, end, &key) || key != WIRE_LEN(1) || !wire_bytes(&p, end, &o) ||
-            !outwire_grow(w, n + 1) || !outwire_output(o.data, o.data + o.len, &w->slots[n]))
+        if (!dh_wire_varint(&p, end, &key) || key != DH_WIRE_LEN(1) ||
+            !dh_wire_bytes(&p, end, &o) || !outwire_grow(w, n + 1) ||
+            !outwire_output(o.data, o.data + o.len, &w->slots[n]))
             return -1;
         n++;
     }
@@ -95,9 +96,9 @@ Deckhand__Internal__Internal *outwire_read(outwire *w, const uint8_t *buf, size_
 {
     const uint8_t *p = buf, *end = buf + len;
     uint64_t key;
-    wire_span body;
-    if (!wire_varint(&p, end, &key) || key != WIRE_LEN(OUTWIRE_BODY) ||
-        !wire_bytes(&p, end, &body) || p != end)
+    dh_wire_span body;
+    if (!dh_wire_varint(&p, end, &key) || key != DH_WIRE_LEN(OUTWIRE_BODY) ||
+        !dh_wire_bytes(&p, end, &body) || p != end)
         return NULL;
     long got = outwire_outputs(w, body.data, body.data + body.len);
     if (got < 0)
@@ -122,18 +123,18 @@ bool outwire_reply_ok(const uint8_t *msg, size_t len, uint64_t *cmd_id)
 {
     const uint8_t *p = msg, *end = msg + len;
     uint64_t key, id = 0, ok = 0;
-    wire_span reply;
-    if (!wire_varint(&p, end, &key) || key != WIRE_LEN(OUTWIRE_REPLY) ||
-        !wire_bytes(&p, end, &reply) || p != end)
+    dh_wire_span reply;
+    if (!dh_wire_varint(&p, end, &key) || key != DH_WIRE_LEN(OUTWIRE_REPLY) ||
+        !dh_wire_bytes(&p, end, &reply) || p != end)
         return false;
     p = reply.data;
     end = reply.data + reply.len;
     while (p < end) {
-        if (!wire_varint(&p, end, &key))
+        if (!dh_wire_varint(&p, end, &key))
             return false;
-        bool known = key == WIRE_VARINT(1)   ? wire_varint(&p, end, &id)
-                     : key == WIRE_VARINT(2) ? wire_varint(&p, end, &ok)
-                                             : false;
+        bool known = key == DH_WIRE_VARINT(1)   ? dh_wire_varint(&p, end, &id)
+                     : key == DH_WIRE_VARINT(2) ? dh_wire_varint(&p, end, &ok)
+                                                : false;
         if (!known)
             return false;
     }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "dh_log.h"
+#include "dh_wire.h"
 #include "route.h"
 
 /* ServerMessage.spectator_frame: field 18, length-delimited (the message's only field). */
@@ -106,37 +107,24 @@ void watch_answered(gw_conn *c, const char *match_id, const Deckhand__Reply *r)
     c->watching[0] = '\0';
 }
 
-/* Read a varint at *at (below end); false when it runs past end or is too long. */
-static bool watch_varint(const uint8_t **at, const uint8_t *end, uint64_t *v)
-{
-    *v = 0;
-    for (int shift = 0; shift < 64 && *at < end; shift += 7) {
-        uint8_t b = *(*at)++;
-        *v |= (uint64_t)(b & 0x7f) << shift;
-        if (!(b & 0x80))
-            return true;
-    }
-    return false;
-}
-
 bool watch_frame_is_last(const ProtobufCBinaryData *msg)
 {
     const uint8_t *at = msg->data + 2, *end = msg->data + msg->len;
     uint64_t len, tag, v;
-    if (!watch_is_frame(msg) || !watch_varint(&at, end, &len) || len > (uint64_t)(end - at))
+    if (!watch_is_frame(msg) || !dh_wire_varint(&at, end, &len) || len > (uint64_t)(end - at))
         return false;
     end = at + len;
     /* the frame's own fields: the View and the events are skipped by their length */
-    while (at < end && watch_varint(&at, end, &tag)) {
+    while (at < end && dh_wire_varint(&at, end, &tag)) {
         if (tag >> 3 == WATCH_FIELD_GAME_OVER)
             return true;
         switch (tag & 7) {
         case 0:
-            if (!watch_varint(&at, end, &v))
+            if (!dh_wire_varint(&at, end, &v))
                 return false;
             break;
         case 2:
-            if (!watch_varint(&at, end, &v) || v > (uint64_t)(end - at))
+            if (!dh_wire_varint(&at, end, &v) || v > (uint64_t)(end - at))
                 return false;
             at += v;
             break;

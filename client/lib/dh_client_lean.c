@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_wire.h"
+
 /* ServerMessage's body fields (deckhand.proto) this file thins or drops. */
 #define LEAN_EVENT      4
 #define LEAN_DECISION   5
@@ -33,35 +35,19 @@
 #define WIRE_LEN    2
 #define WIRE_I32    5
 
-static inline bool lean_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
-{
-    if (*p < end && !(**p & 0x80)) { /* one byte: most tags, lengths and ids */
-        *v = *(*p)++;
-        return true;
-    }
-    *v = 0;
-    for (int shift = 0; shift < 64 && *p < end; shift += 7) {
-        uint8_t b = *(*p)++;
-        *v |= (uint64_t)(b & 0x7f) << shift;
-        if (!(b & 0x80))
-            return true;
-    }
-    return false;
-}
-
 /* Step over one field at *p: its number, and where its bytes start and end (tag
  * included). false when it is not well formed. */
 static bool lean_field(const uint8_t **p, const uint8_t *end, uint32_t *num, const uint8_t **body,
                        size_t *blen)
 {
     uint64_t tag, n;
-    if (!lean_varint(p, end, &tag) || (tag >> 3) == 0 || (tag >> 3) > UINT32_MAX)
+    if (!dh_wire_varint(p, end, &tag) || (tag >> 3) == 0 || (tag >> 3) > UINT32_MAX)
         return false;
     *num = (uint32_t)(tag >> 3);
     *body = *p;
     switch (tag & 7) {
     case WIRE_VARINT:
-        if (!lean_varint(p, end, &n))
+        if (!dh_wire_varint(p, end, &n))
             return false;
         break;
     case WIRE_I64:
@@ -72,7 +58,7 @@ static bool lean_field(const uint8_t **p, const uint8_t *end, uint32_t *num, con
         *p += n;
         break;
     case WIRE_LEN:
-        if (!lean_varint(p, end, &n) || (size_t)(end - *p) < n)
+        if (!dh_wire_varint(p, end, &n) || (size_t)(end - *p) < n)
             return false;
         *p += n;
         break;
@@ -94,28 +80,18 @@ static bool lean_body(const uint8_t *buf, size_t len, uint32_t *num, const uint8
     if (!lean_field(&p, end, num, &field, &flen) || p != end)
         return false;
     const uint8_t *q = field;
-    if (!lean_varint(&q, end, &n) || (size_t)(end - q) != n)
+    if (!dh_wire_varint(&q, end, &n) || (size_t)(end - q) != n)
         return false;
     *sub = q;
     *sublen = (size_t)n;
     return true;
 }
 
-static size_t lean_put_varint(uint8_t *out, uint64_t v)
-{
-    size_t n = 0;
-    do {
-        out[n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
-        v >>= 7;
-    } while (v);
-    return n;
-}
-
 /* A length-delimited field's bytes, from its body as lean_field gives it. */
 static bool lean_len_body(const uint8_t *body, const uint8_t *end, const uint8_t **in, size_t *n)
 {
     uint64_t v;
-    if (!lean_varint(&body, end, &v) || (size_t)(end - body) != v)
+    if (!dh_wire_varint(&body, end, &v) || (size_t)(end - body) != v)
         return false;
     *in = body;
     *n = (size_t)v;
@@ -139,7 +115,7 @@ static void lean_decision_key(const uint8_t *p, size_t n, dh_lean_last *k)
             memcpy(k->match_id, in, inlen);
             k->id_len = inlen;
         } else if ((num == 2 || num == 3) &&
-                   !lean_varint(&body, p, num == 2 ? &k->event_seq : &k->decision_id)) {
+                   !dh_wire_varint(&body, p, num == 2 ? &k->event_seq : &k->decision_id)) {
             return;
         }
     }
@@ -173,14 +149,14 @@ static inline int lean_next(const uint8_t **p, const uint8_t *end, uint32_t *num
     uint64_t tag, len;
     if (*p == end)
         return LEAN_END;
-    if (!lean_varint(p, end, &tag) || (tag >> 3) == 0 || (tag >> 3) > UINT32_MAX)
+    if (!dh_wire_varint(p, end, &tag) || (tag >> 3) == 0 || (tag >> 3) > UINT32_MAX)
         return LEAN_BAD;
     *num = (uint32_t)(tag >> 3);
     switch (tag & 7) {
     case WIRE_VARINT:
-        return lean_varint(p, end, v) ? LEAN_V : LEAN_BAD;
+        return dh_wire_varint(p, end, v) ? LEAN_V : LEAN_BAD;
     case WIRE_LEN:
-        if (!lean_varint(p, end, &len) || (size_t)(end - *p) < len)
+        if (!dh_wire_varint(p, end, &len) || (size_t)(end - *p) < len)
             return LEAN_BAD;
         *in = *p;
         *n = (size_t)len;
@@ -422,8 +398,8 @@ dh_lean_result dh_client_lean_decode(const uint8_t *buf, size_t len, dh_lean_las
             lean_decision_key(in, inlen, last);
     }
     uint8_t head[16];
-    size_t h = lean_put_varint(head, (uint64_t)kind << 3 | WIRE_LEN);
-    h += lean_put_varint(head + h, kept);
+    size_t h = dh_wire_put_varint(head, (uint64_t)kind << 3 | WIRE_LEN);
+    h += dh_wire_put_varint(head + h, kept);
     memcpy(thin + at - h, head, h);
     *out = deckhand__server_message__unpack(pa, h + kept, thin + at - h);
     if (thin != stack)

@@ -6,6 +6,7 @@
 #include "dh_client_msg.h"
 
 #include "dh_pb.h"
+#include "dh_wire.h"
 
 #include <string.h>
 
@@ -92,31 +93,11 @@ Deckhand__ClientMessage *dh_client_msg_choose_bot(dh_client_msg *out, const char
 
 #define CHOOSE_FIELD 13 /* ClientMessage.choose */
 
-static size_t choose_varint_len(uint64_t v)
-{
-    size_t n = 1;
-    while (v > 0x7f) {
-        v >>= 7;
-        n++;
-    }
-    return n;
-}
-
-static uint8_t *choose_varint(uint8_t *p, uint64_t v)
-{
-    while (v > 0x7f) {
-        *p++ = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    *p++ = (uint8_t)v;
-    return p;
-}
-
 /* A length-delimited field (number num, n bytes of body) of a single-byte tag. */
 static uint8_t *choose_len_head(uint8_t *p, uint32_t num, size_t n)
 {
     *p++ = (uint8_t)(num << 3 | 2);
-    return choose_varint(p, n);
+    return p + dh_wire_put_varint(p, n);
 }
 
 static size_t choose_str_len(const char *s)
@@ -132,19 +113,19 @@ size_t dh_client_msg_pack_choose(const Deckhand__ClientMessage *m, uint8_t *buf,
         return 0;
     size_t idlen = choose_str_len(c->match_id), botlen = choose_str_len(c->bot), ids = 0;
     for (size_t i = 0; i < c->n_option_ids; i++)
-        ids += choose_varint_len(c->option_ids[i]);
-    size_t body = (idlen ? 1 + choose_varint_len(idlen) + idlen : 0) +
-                  (c->decision_id ? 1 + choose_varint_len(c->decision_id) : 0) +
-                  (ids ? 1 + choose_varint_len(ids) + ids : 0) +
-                  (botlen ? 1 + choose_varint_len(botlen) + botlen : 0);
+        ids += dh_wire_varint_size(c->option_ids[i]);
+    size_t body = (idlen ? 1 + dh_wire_varint_size(idlen) + idlen : 0) +
+                  (c->decision_id ? 1 + dh_wire_varint_size(c->decision_id) : 0) +
+                  (ids ? 1 + dh_wire_varint_size(ids) + ids : 0) +
+                  (botlen ? 1 + dh_wire_varint_size(botlen) + botlen : 0);
     size_t total =
-        (m->cmd_id ? 1 + choose_varint_len(m->cmd_id) : 0) + 1 + choose_varint_len(body) + body;
+        (m->cmd_id ? 1 + dh_wire_varint_size(m->cmd_id) : 0) + 1 + dh_wire_varint_size(body) + body;
     if (total > cap)
         return 0;
     uint8_t *p = buf;
     if (m->cmd_id) {
         *p++ = 1 << 3 | 0;
-        p = choose_varint(p, m->cmd_id);
+        p += dh_wire_put_varint(p, m->cmd_id);
     }
     p = choose_len_head(p, CHOOSE_FIELD, body);
     if (idlen) {
@@ -154,12 +135,12 @@ size_t dh_client_msg_pack_choose(const Deckhand__ClientMessage *m, uint8_t *buf,
     }
     if (c->decision_id) {
         *p++ = 2 << 3 | 0;
-        p = choose_varint(p, c->decision_id);
+        p += dh_wire_put_varint(p, c->decision_id);
     }
     if (ids) {
         p = choose_len_head(p, 3, ids);
         for (size_t i = 0; i < c->n_option_ids; i++)
-            p = choose_varint(p, c->option_ids[i]);
+            p += dh_wire_put_varint(p, c->option_ids[i]);
     }
     if (botlen) {
         p = choose_len_head(p, 4, botlen);
