@@ -7,7 +7,7 @@
  *   engine_files.c    a bundle's script files in memory
  *   engine_watchdog.c the clock and the deadline of script calls
  *   engine_map.c      the hash map under zones, attributes and counters
- *   engine_state.c    match state, RNG and the snapshot format
+ *   engine_state.c    match state and RNG (engine_state_save.c: the snapshot format)
  *   engine_shuffle.c  the rules' shuffle (sorted first in a search's world)
  *   engine_bounded.c  bounds on what a script sizes: C library work, texts it sends
  *   engine_freeze.c   module state read-only after load; emptying caches
@@ -393,6 +393,8 @@ uint64_t engine_rng_next(engine_state *st);
 /* Uniform in 0..n-1 (n >= 1). */
 uint64_t engine_rng_below(engine_state *st, uint64_t n);
 engine_zone *engine_zone_get(engine_state *st, uint32_t name, int32_t owner, int create);
+/* Room for n ids in z (doubling). 0, or -1 out of memory. */
+int engine_zone_reserve(engine_zone *z, uint32_t n);
 /* Give back the entity array's slack (it grows by doubling): for a match at rest. */
 void engine_state_trim(engine_state *st);
 /* Creates an entity on top of zone z; returns its id or 0 on failure. */
@@ -415,7 +417,7 @@ typedef struct {
     size_t len, cap;
 } engine_buf;
 
-/* One sorted order a View or a snapshot reuses (engine_view.c, engine_state.c): n
+/* One sorted order a View or a snapshot reuses (engine_view.c, engine_state_save.c): n
  * indices, valid for the keys whose signature is sig. */
 typedef struct {
     uint32_t *idx;
@@ -538,7 +540,7 @@ struct engine_match {
      * same zones and counters exist (their keys' signature), so a View is not sorted anew
      * with string compares after every answer */
     engine_view_order vorder[2];
-    /* engine_state.c: the same for the snapshot saved at every turn boundary (its own
+    /* engine_state_save.c: the same for the snapshot saved at every turn boundary (its own
      * order: by the names' string order, engine_intern_sorted) */
     engine_view_order sorder[2];
 };
