@@ -627,41 +627,6 @@ local function choose_mulligan(k, g, d)
   return out
 end
 
--- ---- the search bot's evaluation hint (docs/SCRIPTING.md) --------------------------------
-
--- A hero's position (bots.FEATURES, in the order of the weights): its health, its
--- minions' attack and health summed, its minions and its cards in hand. (Whose move it
--- is, and so the mana one turn brings, is left out: a search's play-outs all stop the
--- same number of turns after the root, with the same hero to move.)
-bots.FEATURES = { "health", "attack", "minion_health", "minions", "hand" }
-function bots.features(k)
-  return function(g)
-    local f = {}
-    for p = 1, 2 do
-      local atk, hp, ids = 0, 0, k:minions(g, p)
-      for _, id in ipairs(ids) do
-        atk = atk + k:attack_of(g, id)
-        hp = hp + k:health_of(g, id)
-      end
-      f[p] = { k:health(g, p), atk, hp, #ids, g:count("hand", p) }
-    end
-    return f
-  end
-end
-
--- Each hero's chance, 0..1: the logistic of the weighted difference of the two heroes'
--- features. The weights are fitted to self-play (`deckhand sim --positions`, `deckhand
--- fit`; docs/BENCHMARKS.md, issue 28), not guessed.
-function bots.evaluate(k, weights)
-  local features = bots.features(k)
-  return function(g)
-    local f, z = features(g), 0
-    for i = 1, #weights do z = z + weights[i] * (f[1][i] - f[2][i]) end
-    local x = 1 / (1 + math.exp(-z))
-    return { x, 1 - x }
-  end
-end
-
 function bots.make(k)
   local function default(g, p, d)
     local kind = d.kind

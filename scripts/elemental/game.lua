@@ -13,6 +13,7 @@ require("elemental.turn")
 local data = require("elemental.cards")
 local decks = require("elemental.decks")
 local bots = require("elemental.bots")
+local hint = require("elemental.evaluate")
 local gametable = require("boardkit.gametable")
 local words = require("elemental.words")
 
@@ -58,8 +59,8 @@ k.named = bots.named() -- the bots that name their choice (boardkit/choose.lua)
 -- as `deckhand fit` fitted them to the default bot's games against `default`, `passive`
 -- and `random` (docs/BENCHMARKS.md, issue 28: fitted on its mirror alone, a card in hand
 -- weighed 8 points of health, and the search held its cards against a passive opponent).
-game.features = bots.features(k)
-game.evaluate = bots.evaluate(k, { 0.08387, 0.1843, 0.01927, 0.0248, 0.1937 })
+game.features = hint.features(k)
+game.evaluate = hint.new(k, { 0.08387, 0.1843, 0.01927, 0.0248, 0.1937 })
 -- Play-outs run the rest of the searched turn and 3 more (the opponent's, the seat's, the
 -- opponent's), not the default 8, then the hint scores them: at the worker's budget they
 -- measured stronger against `default` (65.0% over 400 games against 54.8% with 8 turns;

@@ -13,6 +13,7 @@
 
 local k = require("mlw.kernel")
 local lethal = require("boardkit.lethal")
+local logistic = require("boardkit.evaluate").logistic
 
 local bots = {}
 
@@ -251,16 +252,8 @@ function bots.features(g)
 end
 
 -- Each wizard's chance, 0..1: the logistic of the weighted difference of the two
--- wizards' features, the weights fitted to self-play (`deckhand sim --positions`,
--- `deckhand fit`; docs/BENCHMARKS.md, issue 28), not guessed.
-function bots.evaluate(weights)
-  return function(g)
-    local f, z = bots.features(g), 0
-    for i = 1, #weights do z = z + weights[i] * (f[1][i] - f[2][i]) end
-    local x = 1 / (1 + math.exp(-z))
-    return { x, 1 - x }
-  end
-end
+-- wizards' features (boardkit/evaluate.lua), the weights fitted to self-play (game.lua).
+function bots.evaluate(weights) return logistic(bots.features, weights) end
 
 function bots.make()
   local function default(g, p, d)

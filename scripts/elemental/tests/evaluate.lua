@@ -1,4 +1,4 @@
--- Evaluation hint tests (bots.evaluate, the search bot's game.evaluate): each hero gets a
+-- Evaluation hint tests (elemental/evaluate.lua, the search bot's game.evaluate): each hero gets a
 -- value in 0..1, the two sum to 1, even sides get even values, and the side ahead on
 -- health or on board material is favoured (boardkit/suites.lua's tests); a minion played
 -- is worth more than the same card kept in hand.
