@@ -14,10 +14,11 @@
 #
 # One line per point on stdout:
 #   rate=R players=P bins=after | cmds_per_sec=... p50_ms=... p99_ms=... max_ms=... errors=E
-#     | cpu_us_per_cmd answers=N gateway=.. matchmaker=.. redis=.. worker-1=.. worker-2=..
+#     | steady answers=N p50_ms=.. p99_ms=.. max_ms=.. (the same after the first second, when
+#       every match starts at once) | cpu_us_per_cmd answers=N gateway=.. matchmaker=.. redis=.. worker-1=.. worker-2=..
 #       workers=.. load=.. total=..
 # With DH_CURVE_MARKDOWN=1 each point is a row of docs/BENCHMARKS.md's table instead:
-#   | target | bins | answers/s | p50 | p99 | max | gateway | workers | Redis | matchmaker | load | all |
+#   | target | bins | answers/s | p50 | p99 | max | p99 after 1 s | gateway | workers | Redis | matchmaker | load | all |
 # Results in docs/BENCHMARKS.md ("Load curve", "The data path, second step").
 set -uo pipefail
 
@@ -31,17 +32,21 @@ load_bin=$after/deckhand
 # shellcheck source=SCRIPTDIR/../scripts/lib/cluster.sh
 source "$DH_ROOT/scripts/lib/cluster.sh"
 
-# markdown_row RATE LABEL "RESULT CPU": one table row from the result and cpu lines.
+# markdown_row RATE LABEL "RESULT CPU" "STEADY": one table row from the result, cpu and
+# steady lines.
 markdown_row() {
-    local -A v
+    local -A v s
     local kv
     for kv in $3; do
         [[ $kv == *=* ]] && v[${kv%%=*}]=${kv#*=}
     done
+    for kv in $4; do
+        [[ $kv == *=* ]] && s[${kv%%=*}]=${kv#*=}
+    done
     local target="flat out"
     (($1 > 0)) && target="$1/s"
-    printf '| %s | %s | %.0f | %s ms | %s ms | %s ms | %s | %s | %s | %s | %s | %s |\n' "$target" "$2" \
-        "${v[cmds_per_sec]:-0}" "${v[p50_ms]:-?}" "${v[p99_ms]:-?}" "${v[max_ms]:-?}" "${v[gateway]:-?}" \
+    printf '| %s | %s | %.0f | %s ms | %s ms | %s ms | %s ms | %s | %s | %s | %s | %s | %s |\n' "$target" "$2" \
+        "${v[cmds_per_sec]:-0}" "${v[p50_ms]:-?}" "${v[p99_ms]:-?}" "${v[max_ms]:-?}" "${s[p99_ms]:-?}" "${v[gateway]:-?}" \
         "${v[workers]:-?}" "${v[redis]:-?}" "${v[matchmaker]:-?}" "${v[load]:-?}" "${v[total]:-?}"
 }
 
@@ -62,9 +67,11 @@ point() {
     ((rate > 0)) && args+=(--rate "$rate")
     "$gen" load "${args[@]}" >"$run/out" 2>"$run/err" </dev/null
     if [[ ${DH_CURVE_MARKDOWN:-} == 1 ]]; then
-        markdown_row "$rate" "$label" "$(tail -n 1 "$run/out") $(grep '^cpu_us_per_cmd' "$run/out")"
+        markdown_row "$rate" "$label" "$(tail -n 1 "$run/out") $(grep '^cpu_us_per_cmd' "$run/out")" \
+            "$(grep '^steady ' "$run/out")"
     else
-        echo "rate=$rate players=$players bins=$label | $(tail -n 1 "$run/out") | $(grep '^cpu_us_per_cmd' "$run/out")"
+        echo "rate=$rate players=$players bins=$label | $(tail -n 1 "$run/out") | $(grep '^steady ' "$run/out")" \
+            "| $(grep '^cpu_us_per_cmd' "$run/out")"
     fi
     dh_cluster_stop "$run" >/dev/null 2>&1
     rm -rf "$run"

@@ -19,7 +19,11 @@
  * second, and this process merges them: one progress line per second on stderr, when
  * every worker has reported that second, and the result on stdout:
  *   cmds_per_sec=X p50_ms=Y p99_ms=Z max_ms=W rx_p50_ms=A rx_p99_ms=B errors=E
- * The exit status is 0 only when E is 0.
+ * The exit status is 0 only when E is 0. Before it, the same latency without the first
+ * second, whose answers meet every match's start at once (all N players queue together,
+ * so N/P matches start, each with a snapshot, a catalog and full views, within it; no
+ * later second repeats that burst): the steady state, the window the CPU lines count too:
+ *   steady answers=N p50_ms=Y p99_ms=Z max_ms=W
  *
  * The pacing of each player stays at `deckhand bots`' 40 messages a second (under the
  * gateway's per-connection limit), so a rate above about 20 answers/s per player needs
@@ -56,6 +60,8 @@ static const char load_usage[] =
     "    load: T s: C cmds/s p50_ms=P p99_ms=Q rx_p99_ms=R errors=E\n"
     "  Last stdout line:\n"
     "    cmds_per_sec=X p50_ms=Y p99_ms=Z max_ms=W rx_p50_ms=A rx_p99_ms=B errors=E\n"
+    "  and the line before it, the same without the first second (when every match\n"
+    "  starts at once): steady answers=N p50_ms=Y p99_ms=Z max_ms=W\n"
     "  Players spread over worker processes when one process's descriptor limit is not\n"
     "  enough for them.\n"
     "  --cpu NAME=PID|NAME=HOST:PORT[,...], --cpu-pids RUNDIR: also print, before the\n"
@@ -93,6 +99,8 @@ typedef struct {
     uint32_t top;     /* the last second any worker reported */
     dh_hist total, rx_total;
     uint64_t cmds;
+    dh_hist steady; /* the answers of every second after the first (and of the end's part) */
+    uint64_t steady_cmds;
     uint64_t lost_procs; /* workers that ended without their last record */
     uint64_t printed;    /* answers of the seconds printed so far */
     load_cpu cpu;        /* --cpu / --cpu-pids, marked when second 1 prints */
@@ -200,6 +208,11 @@ static void load_take(load_merge *m, load_proc *p, const load_report *r)
     dh_hist_merge(&m->total, &r->hist);
     dh_hist_merge(&m->rx_total, &r->rx_hist);
     m->cmds += r->cmds;
+    /* a second's record past the first, or the end's part of a worker that got past it */
+    if (r->done ? p->seq >= 1 : r->seq >= 2) {
+        dh_hist_merge(&m->steady, &r->hist);
+        m->steady_cmds += r->cmds;
+    }
     p->errors = r->errors;
     p->retried = r->retried;
     if (r->done) {
@@ -292,6 +305,9 @@ static void load_result(const load_merge *m, long players)
     fprintf(stderr, "load: %ld players in %d processes, %llu answers in %.3f s, retried=%llu\n",
             players, m->nprocs, (unsigned long long)m->cmds, (double)elapsed / 1000.0,
             (unsigned long long)retried);
+    printf("steady answers=%llu p50_ms=%.3f p99_ms=%.3f max_ms=%.3f\n",
+           (unsigned long long)m->steady_cmds, load_ms(dh_hist_percentile(&m->steady, 50)),
+           load_ms(dh_hist_percentile(&m->steady, 99)), load_ms(m->steady.max_us));
     printf("cmds_per_sec=%.1f p50_ms=%.3f p99_ms=%.3f max_ms=%.3f rx_p50_ms=%.3f rx_p99_ms=%.3f "
            "errors=%llu\n",
            rate, load_ms(dh_hist_percentile(&m->total, 50)),

@@ -3,7 +3,9 @@
 # short run over WebSocket with its players spread over two worker processes (a low
 # descriptor limit). Each ends with "cmds_per_sec=X p50_ms=Y p99_ms=Z max_ms=W rx_p50_ms=A
 # rx_p99_ms=B errors=0", X above 0, B at most Z (a Reply reaches the socket before it is
-# handled), and printed a progress line per second. The TCP run also reports the CPU per
+# handled), and printed a progress line per second; the line before it, "steady answers=N
+# p50_ms=.. p99_ms=.. max_ms=..", counts the answers after the first second (when every
+# match starts at once), some of them and no more than all. The TCP run also reports the CPU per
 # answer of every process of the cluster (--cpu-pids: by pid) and of the gateway once more
 # through its /metrics (--cpu NAME=HOST:PORT), and of the load generator itself.
 # shellcheck source=SCRIPTDIR/e2e_lib.sh
@@ -32,6 +34,19 @@ run_load() {
     ((BASH_REMATCH[1] > 0)) || e2e_fail "deckhand load ($name) answered nothing: $last"
     awk -v rx="${BASH_REMATCH[3]}" -v p="${BASH_REMATCH[2]}" 'BEGIN { exit !(rx <= p) }' ||
         e2e_fail "deckhand load ($name): the Replies' arrival p99 above their handling's: $last"
+    # the steady state: the answers after the first second, within all of them
+    local steady
+    steady=$(grep '^steady ' "$out") || e2e_fail "deckhand load ($name) printed no steady line"
+    [[ $steady =~ ^steady\ answers=([0-9]+)\ p50_ms=[0-9]+\.[0-9]{3}\ p99_ms=([0-9]+\.[0-9]{3})\ max_ms=([0-9]+\.[0-9]{3})$ ]] ||
+        e2e_fail "deckhand load ($name): a malformed steady line '$steady'"
+    ((BASH_REMATCH[1] > 0)) || e2e_fail "deckhand load ($name): no answer after the first second: $steady"
+    local n=${BASH_REMATCH[1]} smax=${BASH_REMATCH[3]} all
+    all=$(sed -nE 's/^load: [0-9]+ players in [0-9]+ processes, ([0-9]+) answers in .*/\1/p' "$err")
+    [[ -n $all ]] || e2e_fail "deckhand load ($name) printed no answer count"
+    ((n <= all)) || e2e_fail "deckhand load ($name): $n steady answers of $all in all"
+    [[ $last =~ \ max_ms=([0-9.]+) ]] || e2e_fail "deckhand load ($name): no max in '$last'"
+    awk -v s="$smax" -v m="${BASH_REMATCH[1]}" 'BEGIN { exit !(s <= m) }' ||
+        e2e_fail "deckhand load ($name): the steady max above the run's: $steady / $last"
     grep -Eq '^load: 2 s: [0-9]+ cmds/s p50_ms=[0-9.]+ p99_ms=[0-9.]+ rx_p99_ms=[0-9.]+ errors=0$' "$err" ||
         e2e_fail "deckhand load ($name) printed no progress line for its second second"
 }
