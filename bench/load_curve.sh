@@ -14,11 +14,11 @@
 #
 # One line per point on stdout:
 #   rate=R players=P bins=after | cmds_per_sec=... p50_ms=... p99_ms=... max_ms=... errors=E
-#     | steady answers=N p50_ms=.. p99_ms=.. max_ms=.. (the same after the first second, when
-#       every match starts at once) | cpu_us_per_cmd answers=N gateway=.. matchmaker=.. redis=.. worker-1=.. worker-2=..
+#     | steady answers=N p50_ms=.. p99_ms=.. max_ms=.. (the same over the whole seconds after
+#       the first with answers, when every match starts at once) | cpu_us_per_cmd answers=N gateway=.. matchmaker=.. redis=.. worker-1=.. worker-2=..
 #       workers=.. load=.. total=..
 # With DH_CURVE_MARKDOWN=1 each point is a row of docs/BENCHMARKS.md's table instead:
-#   | target | bins | answers/s | p50 | p99 | max | p99 after 1 s | gateway | workers | Redis | matchmaker | load | all |
+#   | target | bins | answers/s | p50 | p99 | max | steady p99 | gateway | workers | Redis | matchmaker | load | all |
 # Results in docs/BENCHMARKS.md ("Load curve", "The data path, second step").
 set -uo pipefail
 

@@ -19,10 +19,10 @@
  * second, and this process merges them: one progress line per second on stderr, when
  * every worker has reported that second, and the result on stdout:
  *   cmds_per_sec=X p50_ms=Y p99_ms=Z max_ms=W rx_p50_ms=A rx_p99_ms=B errors=E
- * The exit status is 0 only when E is 0. Before it, the same latency without the first
- * second, whose answers meet every match's start at once (all N players queue together,
- * so N/P matches start, each with a snapshot, a catalog and full views, within it; no
- * later second repeats that burst): the steady state, the window the CPU lines count too:
+ * The exit status is 0 only when E is 0. Before it, the same latency over the whole
+ * seconds after the first one with answers, which meet every match's start at once (all N
+ * players queue together, so N/P matches start, each with a snapshot, a catalog and full
+ * views, within it; no later second repeats that burst): the steady state.
  *   steady answers=N p50_ms=Y p99_ms=Z max_ms=W
  *
  * The pacing of each player stays at `deckhand bots`' 40 messages a second (under the
@@ -60,8 +60,8 @@ static const char load_usage[] =
     "    load: T s: C cmds/s p50_ms=P p99_ms=Q rx_p99_ms=R errors=E\n"
     "  Last stdout line:\n"
     "    cmds_per_sec=X p50_ms=Y p99_ms=Z max_ms=W rx_p50_ms=A rx_p99_ms=B errors=E\n"
-    "  and the line before it, the same without the first second (when every match\n"
-    "  starts at once): steady answers=N p50_ms=Y p99_ms=Z max_ms=W\n"
+    "  and before it the same over the whole seconds after the first with answers (when\n"
+    "  every match starts at once): steady answers=N p50_ms=Y p99_ms=Z max_ms=W\n"
     "  Players spread over worker processes when one process's descriptor limit is not\n"
     "  enough for them.\n"
     "  --cpu NAME=PID|NAME=HOST:PORT[,...], --cpu-pids RUNDIR: also print, before the\n"
@@ -99,8 +99,9 @@ typedef struct {
     uint32_t top;     /* the last second any worker reported */
     dh_hist total, rx_total;
     uint64_t cmds;
-    dh_hist steady; /* the answers of every second after the first (and of the end's part) */
+    dh_hist steady; /* the answers of every whole second after the start's */
     uint64_t steady_cmds;
+    bool started;        /* a second with answers printed: every match's start */
     uint64_t lost_procs; /* workers that ended without their last record */
     uint64_t printed;    /* answers of the seconds printed so far */
     load_cpu cpu;        /* --cpu / --cpu-pids, marked when second 1 prints */
@@ -194,6 +195,11 @@ static void load_progress(load_merge *m, bool force)
         m->printed += s->cmds;
         if (m->next == 1)
             load_mark(m);
+        if (m->started) {
+            dh_hist_merge(&m->steady, &s->hist);
+            m->steady_cmds += s->cmds;
+        } else if (s->cmds)
+            m->started = true;
         s->cmds = 0;
         dh_hist_reset(&s->hist);
         dh_hist_reset(&s->rx_hist);
@@ -208,11 +214,6 @@ static void load_take(load_merge *m, load_proc *p, const load_report *r)
     dh_hist_merge(&m->total, &r->hist);
     dh_hist_merge(&m->rx_total, &r->rx_hist);
     m->cmds += r->cmds;
-    /* a second's record past the first, or the end's part of a worker that got past it */
-    if (r->done ? p->seq >= 1 : r->seq >= 2) {
-        dh_hist_merge(&m->steady, &r->hist);
-        m->steady_cmds += r->cmds;
-    }
     p->errors = r->errors;
     p->retried = r->retried;
     if (r->done) {
