@@ -542,14 +542,19 @@ require("deckbuilder.turn").add(kernel)
 
 -- ---- scoring ----------------------------------------------------------------------------
 
+-- total plus the points of the cards named in scored, by their score functions: what the
+-- kit's g:deck_score leaves to Lua (Gardens).
+local function plus_scored(self, g, p, total, scored)
+  for i = 1, #scored do total = total + self.cards[scored[i]].score(g, self, p) end
+  return total
+end
+
 -- Victory points of p: every card p owns, by its vp (number) or score(g, k, p) function.
 function kernel:score(g, p)
   local kit = self.kit
   if kit then -- the kit adds the vp up; score functions run here
     local total, scored = g:deck_score(kit, p)
-    if scored then
-      for i = 1, #scored do total = total + self.cards[scored[i]].score(g, self, p) end
-    end
+    if scored then total = plus_scored(self, g, p, total, scored) end
     return total
   end
   local total = 0
@@ -565,6 +570,25 @@ function kernel:score(g, p)
     end
   end
   return total
+end
+
+-- A game's refresh(g) that sets every seat's counter `name` to its score (kernel:score):
+-- the VP total, set before every decision put to a person (gametable.lua). The kit's path
+-- of kernel:score is written out in it, without a call per seat, unless the game scores
+-- its own way (Ascension's k.score).
+function kernel:score_refresh(name)
+  return function(g)
+    local kit, n = self.kit, g:nplayers()
+    if kit and self.score == kernel.score then
+      for p = 1, n do
+        local total, scored = g:deck_score(kit, p)
+        if scored then total = plus_scored(self, g, p, total, scored) end
+        g:set_counter(name, p, total)
+      end
+      return
+    end
+    for p = 1, n do g:set_counter(name, p, self:score(g, p)) end
+  end
 end
 
 local NO_NAMES = {}
