@@ -146,7 +146,9 @@ function turn.add(kernel)
   -- coins, buys: given only when nothing was bought this turn and p's hand holds no
   -- treasure (what play_treasures returned), so there is nothing to read.
   function kernel:buy_options(g, p, coins, buys)
-    local opts = {}
+    -- Sized for 16 options at once (the nils only size it): appended one by one, a
+    -- decision's nine or so options grew the table five times.
+    local opts = { nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil }
     if not buys then
       if g:counter("_bought") == 0 then
         local ts, names = self:hand_kinds(g, p, "Treasure")
