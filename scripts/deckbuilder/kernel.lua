@@ -68,6 +68,9 @@ kernel.zones = {
 }
 
 local OWN_ZONES = { "deck", "hand", "discard", "play", "aside" }
+
+-- kernel.new's few_piles: at most this many piles, for costs up to FEW_COST_MAX.
+local FEW_PILES, FEW_COST_MAX = 5, 20
 -- The zones whose cards a player owns: its deck on the end screen (game.deck_zones).
 kernel.own_zones = OWN_ZONES
 
@@ -116,6 +119,23 @@ function kernel.new(cfg)
       k.first_zones[#k.first_zones + 1] = k.pile_zone[name]
     end
     seen[k.pile_zone[name]] = true
+  end
+  -- few_piles[c]: the names of order costing c or less, while they are FEW_PILES or fewer
+  -- and no pile is shared (pile_of): gain_options asks for their tops one at a time rather
+  -- than for g:deck_supply's three arrays (a turn's first buy decision, at $0: Copper and
+  -- Curse).
+  k.few_piles = {}
+  if not cfg.pile_of then
+    for c = 0, FEW_COST_MAX do
+      local names = {}
+      for _, name in ipairs(k.order) do
+        local cost = k.cards[name].cost
+        if type(cost) ~= "number" then names = nil break end
+        if cost <= c then names[#names + 1] = name end
+      end
+      if not names or #names > FEW_PILES then break end
+      k.few_piles[c] = names
+    end
   end
   -- of_type[ty]: the set of card names of type ty (g:list's filter), over every card so
   -- that a card outside this kernel's order still counts; play_label[name]: "Play <Card>";
@@ -453,6 +473,22 @@ function kernel:gain_options(g, max, filter, prefix, act, opts)
   prefix = prefix or ""
   local by_name, order = memo.supply(self.memo, prefix, act), self.order
   local kit = self.kit
+  local few = kit and data_cost and self.few_piles[max]
+  if few then -- the kit's rule, pile by pile: a top, then the filter
+    for i = 1, #few do
+      local name = few[i]
+      local top = g:top(zones[name], 0)
+      if top and (not filter or filter(name)) then
+        local c = cards[name].cost
+        local by_cost = by_name[name]
+        local by_top = by_cost and by_cost[c]
+        n = n + 1
+        opts[n] = by_top and by_top[top]
+          or supply_option(self.memo, by_name, prefix, act, name, c, top)
+      end
+    end
+    return opts
+  end
   if kit then -- the kit lists the piles by the same rule, in one call
     local names, costs, tops = g:deck_supply(kit, max)
     for i = 1, #names do
