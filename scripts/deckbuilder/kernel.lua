@@ -462,6 +462,14 @@ end
 
 function kernel:owned(g, p, name) return g:counter(self.own_key[name] or ("_own:" .. name), p) end
 
+-- The supply's option for the pile of name at cost c with top card top (gain_options):
+-- the memo's, or made there.
+local function pile_option(self, by_name, prefix, act, name, c, top)
+  local by_cost = by_name[name]
+  local by_top = by_cost and by_cost[c]
+  return by_top and by_top[top] or supply_option(self.memo, by_name, prefix, act, name, c, top)
+end
+
 -- Supply options for a gain of a card costing at most max (filter(name) optional):
 -- labels "<Card> ($<cost>)" (after prefix, if any), card = the pile's top entity.
 -- act: optional, set on every option (the buy phase's dispatch). opts: optional, an
@@ -479,12 +487,8 @@ function kernel:gain_options(g, max, filter, prefix, act, opts)
       local name = few[i]
       local top = g:top(zones[name], 0)
       if top and (not filter or filter(name)) then
-        local c = cards[name].cost
-        local by_cost = by_name[name]
-        local by_top = by_cost and by_cost[c]
         n = n + 1
-        opts[n] = by_top and by_top[top]
-          or supply_option(self.memo, by_name, prefix, act, name, c, top)
+        opts[n] = pile_option(self, by_name, prefix, act, name, cards[name].cost, top)
       end
     end
     return opts
