@@ -68,11 +68,11 @@ kernel.zones = {
 }
 
 local OWN_ZONES = { "deck", "hand", "discard", "play", "aside" }
+-- The zones whose cards a player owns: its deck on the end screen (game.deck_zones).
+kernel.own_zones = OWN_ZONES
 
 -- kernel.new's few_piles: at most this many piles, for costs up to FEW_COST_MAX.
 local FEW_PILES, FEW_COST_MAX = 5, 20
--- The zones whose cards a player owns: its deck on the end screen (game.deck_zones).
-kernel.own_zones = OWN_ZONES
 
 -- cfg.cards: name -> card definition ({cost=, types={...}, text=, coins=, cards=,
 --            actions=, buys=, vp=, score=function, on_play=function, react=function})
