@@ -89,9 +89,7 @@ function gametable.new(k, spec)
   -- of a deck-builder may know (every gain is announced). The engine runs refresh
   -- before a person decides and at the end, never in all-bot play (docs/SCRIPTING.md).
   if spec.vp ~= false then
-    function game.refresh(g)
-      for p = 1, g:nplayers() do g:set_counter("vp", p, k:score(g, p)) end
-    end
+    game.refresh = k:score_refresh("vp")
   end
   game.bots = spec.bots or {}
   game.bots.generic = generic.bot

@@ -71,6 +71,9 @@ local OWN_ZONES = { "deck", "hand", "discard", "play", "aside" }
 -- The zones whose cards a player owns: its deck on the end screen (game.deck_zones).
 kernel.own_zones = OWN_ZONES
 
+-- kernel.new's few_piles: at most this many piles, for costs up to FEW_COST_MAX.
+local FEW_PILES, FEW_COST_MAX = 5, 20
+
 -- cfg.cards: name -> card definition ({cost=, types={...}, text=, coins=, cards=,
 --            actions=, buys=, vp=, score=function, on_play=function, react=function})
 -- cfg.order: every card name, in supply display order (base cards first)
@@ -116,6 +119,23 @@ function kernel.new(cfg)
       k.first_zones[#k.first_zones + 1] = k.pile_zone[name]
     end
     seen[k.pile_zone[name]] = true
+  end
+  -- few_piles[c]: the names of order costing c or less, while they are FEW_PILES or fewer
+  -- and no pile is shared (pile_of): gain_options asks for their tops one at a time rather
+  -- than for g:deck_supply's three arrays (a turn's first buy decision, at $0: Copper and
+  -- Curse).
+  k.few_piles = {}
+  if not cfg.pile_of then
+    for c = 0, FEW_COST_MAX do
+      local names = {}
+      for _, name in ipairs(k.order) do
+        local cost = k.cards[name].cost
+        if type(cost) ~= "number" then names = nil break end
+        if cost <= c then names[#names + 1] = name end
+      end
+      if not names or #names > FEW_PILES then break end
+      k.few_piles[c] = names
+    end
   end
   -- of_type[ty]: the set of card names of type ty (g:list's filter), over every card so
   -- that a card outside this kernel's order still counts; play_label[name]: "Play <Card>";
@@ -442,6 +462,14 @@ end
 
 function kernel:owned(g, p, name) return g:counter(self.own_key[name] or ("_own:" .. name), p) end
 
+-- The supply's option for the pile of name at cost c with top card top (gain_options):
+-- the memo's, or made there.
+local function pile_option(self, by_name, prefix, act, name, c, top)
+  local by_cost = by_name[name]
+  local by_top = by_cost and by_cost[c]
+  return by_top and by_top[top] or supply_option(self.memo, by_name, prefix, act, name, c, top)
+end
+
 -- Supply options for a gain of a card costing at most max (filter(name) optional):
 -- labels "<Card> ($<cost>)" (after prefix, if any), card = the pile's top entity.
 -- act: optional, set on every option (the buy phase's dispatch). opts: optional, an
@@ -453,6 +481,18 @@ function kernel:gain_options(g, max, filter, prefix, act, opts)
   prefix = prefix or ""
   local by_name, order = memo.supply(self.memo, prefix, act), self.order
   local kit = self.kit
+  local few = kit and data_cost and self.few_piles[max]
+  if few then -- the kit's rule, pile by pile: a top, then the filter
+    for i = 1, #few do
+      local name = few[i]
+      local top = g:top(zones[name], 0)
+      if top and (not filter or filter(name)) then
+        n = n + 1
+        opts[n] = pile_option(self, by_name, prefix, act, name, cards[name].cost, top)
+      end
+    end
+    return opts
+  end
   if kit then -- the kit lists the piles by the same rule, in one call
     local names, costs, tops = g:deck_supply(kit, max)
     for i = 1, #names do
@@ -542,14 +582,19 @@ require("deckbuilder.turn").add(kernel)
 
 -- ---- scoring ----------------------------------------------------------------------------
 
+-- total plus the points of the cards named in scored, by their score functions: what the
+-- kit's g:deck_score leaves to Lua (Gardens).
+local function plus_scored(self, g, p, total, scored)
+  for i = 1, #scored do total = total + self.cards[scored[i]].score(g, self, p) end
+  return total
+end
+
 -- Victory points of p: every card p owns, by its vp (number) or score(g, k, p) function.
 function kernel:score(g, p)
   local kit = self.kit
   if kit then -- the kit adds the vp up; score functions run here
     local total, scored = g:deck_score(kit, p)
-    if scored then
-      for i = 1, #scored do total = total + self.cards[scored[i]].score(g, self, p) end
-    end
+    if scored then total = plus_scored(self, g, p, total, scored) end
     return total
   end
   local total = 0
@@ -565,6 +610,25 @@ function kernel:score(g, p)
     end
   end
   return total
+end
+
+-- A game's refresh(g) that sets every seat's counter `name` to its score (kernel:score):
+-- the VP total, set before every decision put to a person (gametable.lua). The kit's path
+-- of kernel:score is written out in it, without a call per seat, unless the game scores
+-- its own way (Ascension's k.score).
+function kernel:score_refresh(name)
+  return function(g)
+    local kit, n = self.kit, g:nplayers()
+    if kit and self.score == kernel.score then
+      for p = 1, n do
+        local total, scored = g:deck_score(kit, p)
+        if scored then total = plus_scored(self, g, p, total, scored) end
+        g:set_counter(name, p, total)
+      end
+      return
+    end
+    for p = 1, n do g:set_counter(name, p, self:score(g, p)) end
+  end
 end
 
 local NO_NAMES = {}

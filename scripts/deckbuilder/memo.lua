@@ -71,9 +71,10 @@ end
 function memo.by2(fn)
   local cache = memo.cache()
   return function(a, b)
-    local by_a = sub_table(cache, a)
-    local v = by_a[b]
+    local by_a = cache[a]
+    local v = by_a and by_a[b]
     if not v then
+      by_a = sub_table(cache, a)
       v = fn(a, b)
       by_a[b] = v
     end
@@ -112,9 +113,15 @@ end
 -- The frozen option { label =, card =, name =, cost =, act = } naming a card (the
 -- supply's, the hand's). name and cost are set for the supply's options only.
 function memo.card_option(m, act, label, card, name, cost)
-  if not m.opts then restart(m) end
-  local by_card = sub_table(sub_table(m.opts, act or ""), label)
-  local o = by_card[card]
+  -- the hit without a call: every decision asks again for the options it asked before
+  local opts = m.opts
+  local by_label = opts and opts[act or ""]
+  local by_card = by_label and by_label[label]
+  local o = by_card and by_card[card]
+  if o then return o end
+  if not opts then restart(m) end
+  by_card = sub_table(sub_table(m.opts, act or ""), label)
+  o = by_card[card]
   if not o then
     o = memo.freeze { label = label, card = card, name = name, cost = cost, act = act }
     if m.n >= OPTS_MAX then
@@ -131,7 +138,11 @@ end
 -- kernel's gain_options finds an option with three lookups and no call; on a miss it
 -- calls memo.supply_option, which fills it.
 function memo.supply(m, prefix, act)
-  if not m.supply then restart(m) end
+  local supply = m.supply
+  local by_prefix = supply and supply[prefix]
+  local by_name = by_prefix and by_prefix[act or ""]
+  if by_name then return by_name end
+  if not supply then restart(m) end
   return sub_table(sub_table(m.supply, prefix), act or "")
 end
 

@@ -75,7 +75,15 @@ function turn.add(kernel)
   -- named: the named forms of the bot answering p (kernel:turn), or nil.
   function kernel:action_phase(g, p, named)
     if named and named.action then return named_actions(self, g, p, named) end
-    while g:counter("actions") > 0 do
+    local kit = self.kit
+    while true do
+      -- With a kit, one call answers the common case (no action left, or no Action in
+      -- hand: a money deck) without the two tables of hand_kinds.
+      if kit then
+        if not g:deck_actions(kit, p) then return end
+      elseif g:counter("actions") <= 0 then
+        return
+      end
       local acts, names = self:hand_kinds(g, p, "Action")
       if #acts == 0 then return end
       local opts = {}
@@ -115,12 +123,15 @@ function turn.add(kernel)
   end
 
   -- The kit moves and tells the treasures and adds the plain ones' coins up to the first
-  -- that does more; it returns the rest, if any, for Lua.
+  -- that does more; it returns the rest, if any, for Lua. When the kit played them all
+  -- (every one plain: no script ran), returns the coins and buys counters: the hand then
+  -- holds no treasure, and the buy phase's next decision reads nothing again.
   function kernel:play_treasures(g, p)
     local kit = self.kit
     if kit then
-      local _, _, _, ts, names = g:deck_treasures(kit, p)
-      if ts then resolve_treasures(self, g, p, ts, names) end
+      local coins, buys, _, ts, names = g:deck_treasures(kit, p)
+      if not ts then return coins, buys end
+      resolve_treasures(self, g, p, ts, names)
       return
     end
     local ts, names = g:list("hand", p, self.of_type.Treasure or {}, "names")
@@ -132,20 +143,26 @@ function turn.add(kernel)
 
   -- Options of the buy phase; each carries act ("all", "play", "buy", "end") for dispatch.
   -- Also returns the buys and coins counters when it read them (the phase's prompt).
-  function kernel:buy_options(g, p)
-    local opts = {}
-    if g:counter("_bought") == 0 then
-      local ts, names = self:hand_kinds(g, p, "Treasure")
-      if #ts > 0 then
-        opts[1] = PLAY_ALL
-        for i = 1, #ts do
-          opts[i + 1] = card_option(self.memo, "play", self.play_label[names[i]], ts[i])
+  -- coins, buys: given only when nothing was bought this turn and p's hand holds no
+  -- treasure (what play_treasures returned), so there is nothing to read.
+  function kernel:buy_options(g, p, coins, buys)
+    -- Sized for 16 options at once (the nils only size it): appended one by one, a
+    -- decision's nine or so options grew the table five times.
+    local opts = { nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil }
+    if not buys then
+      if g:counter("_bought") == 0 then
+        local ts, names = self:hand_kinds(g, p, "Treasure")
+        if #ts > 0 then
+          opts[1] = PLAY_ALL
+          for i = 1, #ts do
+            opts[i + 1] = card_option(self.memo, "play", self.play_label[names[i]], ts[i])
+          end
         end
       end
+      buys, coins = g:counter("buys"), nil
     end
-    local buys, coins = g:counter("buys"), nil
     if buys > 0 then
-      coins = g:counter("coins")
+      coins = coins or g:counter("coins")
       self:gain_options(g, coins, nil, "Buy ", "buy", opts)
     end
     if #opts == 0 then return opts end
@@ -181,15 +198,17 @@ function turn.add(kernel)
 
   function kernel:buy_phase(g, p, named)
     if named and named.buy then return named_buys(self, g, p, named) end
+    local coins_now, buys_now -- what play_treasures returned, if it did
     while true do
-      local opts, buys, coins = self:buy_options(g, p)
+      local opts, buys, coins = self:buy_options(g, p, coins_now, buys_now)
+      coins_now, buys_now = nil, nil
       if #opts == 0 then return end
       local prompt = buy_prompt(coins or g:counter("coins"), buys or g:counter("buys"))
       local r = g:choose { player = p, kind = "buy", options = opts, prompt = prompt }
       local o = opts[r[1]]
       if o == END_TURN then return end
       if o == PLAY_ALL then
-        self:play_treasures(g, p)
+        coins_now, buys_now = self:play_treasures(g, p)
       elseif o.act == "play" then
         self:play(g, p, o.card)
       else

@@ -116,6 +116,50 @@ function tests.test_kit_buy_and_supply_match_the_lua_ones(T)
        "$5 buys up to a Duchy")
 end
 
+-- The options as text: each one's label, card, name and cost.
+local function options_text(opts)
+  local t = {}
+  for i, o in ipairs(opts) do
+    t[i] = table.concat({ o.label, tostring(o.card), tostring(o.name), tostring(o.cost) }, "|")
+  end
+  return table.concat(t, ";")
+end
+
+function tests.test_kit_gain_options_of_a_few_piles_and_of_many_match_the_lua_ones(T)
+  local not_copper = function(name) return name ~= "Copper" end
+  local _, got = same_as_lua(T, function(g)
+    kit.empty_pile(g, "Curse")
+    kit.empty_pile(g, "Estate", 1)
+  end, function(g, k)
+    local t = {}
+    for max = 0, 8 do
+      t[#t + 1] = options_text(k:gain_options(g, max))
+      t[#t + 1] = options_text(k:gain_options(g, max, not_copper, "Buy ", "buy"))
+    end
+    if k.kit then
+      T.ok(k.few_piles[0] and not k.few_piles[8], "a few piles at $0, many at $8")
+    end
+    return table.concat(t, "\n")
+  end)
+  T.ok(got:find("Copper ($0)|", 1, true) and not got:find("Curse", 1, true),
+       "an empty pile is not offered")
+  T.ok(got:find("Buy Estate ($2)|", 1, true), "nor a pile's empty top: the last Estate is")
+end
+
+function tests.test_the_buy_decision_after_play_all_offers_what_a_fresh_read_offers(T)
+  for _, hand in ipairs({ { "Silver", "Copper", "Estate" }, { "Estate", "Estate" },
+                          { "Gold", "Silver", "Silver", "Copper" } }) do
+    local m = T.match { players = 2, seed = 5, setup = function(g) kit.set_hand(g, 1, hand) end }
+    local k = require("dominion.game").kernel_of(m.g)
+    if hand[1] ~= "Estate" then kit.pick(m, "Play all treasures") end
+    local opts, buys, coins = k:buy_options(m.g, 1)
+    local want = {}
+    for i, o in ipairs(opts) do want[i] = o.label end
+    T.eq(kit.labels(m), table.concat(want, ","), table.concat(hand, ","))
+    T.eq(m:decision().prompt, "Buy phase: $" .. coins .. ", " .. buys .. " buy")
+  end
+end
+
 function tests.test_kit_empty_piles_match_the_lua_count(T)
   same_as_lua(T, function(g)
     kit.empty_pile(g, "Estate")
@@ -134,6 +178,21 @@ function tests.test_kit_score_adds_vp_and_leaves_gardens_to_lua_like_the_lua_sco
     g:new("Estate", "play", 1)
   end, function(g, k) return { k:score(g, 1), k:score(g, 2) } end)
   T.eq(scores[1], 1 + 6 - 1 + 3 + 1 + 2, "vp, and 1 per Gardens for its 10 cards")
+end
+
+function tests.test_the_vp_refresh_sets_each_seat_its_score_gardens_too(T)
+  local game = require("dominion.game")
+  local m = T.match { players = 3, seed = 4, setup = function(g)
+    kit.stack(g, 1, { "Estate", "Gardens" }, { "Province", "Curse", "Copper", "Copper",
+              "Copper", "Copper", "Copper", "Copper", "Copper" }, { "Gardens" })
+    kit.stack(g, 3, { "Duchy" }, { "Copper" }, {})
+  end }
+  local k = game.kernel
+  game.refresh(m.g)
+  for p = 1, 3 do T.eq(m.g:counter("vp", p), k:score(m.g, p), "seat " .. p) end
+  T.eq(m.g:counter("vp", 1), 1 + 6 - 1 + 2, "two Gardens of 13 cards count 1 each")
+  T.eq(m.g:counter("vp", 3), 3, "a Duchy")
+  T.ok(k.kit and not rawget(k, "score"), "the kit's path, written out in the refresh")
 end
 
 function tests.test_kit_owned_counts_like_owned_and_owned_count(T)
