@@ -12,7 +12,9 @@
 -- 8,000 games) and the Market won 51%; both together win 52% of 20,000 games against
 -- `default`. Tried and not kept (each within a point of 51%, or below): other thresholds
 -- for the Provinces, the Duchies and Estates, the Gold-first rule and the terminals'
--- deck sizes; two or three Militias; villages.
+-- deck sizes; two or three Militias; villages. Nor an engine (Villages, Smithies, Markets,
+-- a Militia, played Villages first): 33-50% against `default`, the fewer Villages the
+-- better, since nothing but Remodel thins the deck (docs/BENCHMARKS.md, seventh round).
 
 local endgame = require("dominion.endgame")
 
