@@ -51,6 +51,9 @@ typedef struct {
     view_chunk *head; /* the chunk carved from now; older ones follow */
     uint64_t shape;   /* engine_view_shape */
     uint64_t *prints; /* engine_view_zone_print, one per zone of v */
+    uint64_t *stamps; /* engine_view_zone_stamp, one per zone of v */
+    uint64_t epoch;   /* the match state's epoch as it was built */
+    size_t nkept;     /* zones left without their cards (engine_match_view_since) */
 } view_arena;
 
 /* One step of the fingerprints below: FNV-1a's, on a whole 64-bit word. */
@@ -228,8 +231,11 @@ static Deckhand__DecisionRequest *make_decision(view_arena *a, const engine_matc
     return d;
 }
 
+/* Zone z as seat sees it, its fingerprint into *print; with kept (the fingerprint of the
+ * zone as the seat saw it, unchanged since: engine_match_view_since), without its cards
+ * and with that fingerprint. */
 static Deckhand__Zone *make_zone(view_arena *a, const engine_match *m, const engine_zone *z,
-                                 int seat, uint64_t *print)
+                                 int seat, uint64_t *print, const uint64_t *kept)
 {
     Deckhand__Zone *zo = view_take(a, sizeof *zo);
     if (!zo)
@@ -238,6 +244,11 @@ static Deckhand__Zone *make_zone(view_arena *a, const engine_match *m, const eng
     zo->name = view_name(m, z->name);
     zo->owner = wire_owner(z->owner);
     zo->count = z->n;
+    if (kept) {
+        *print = *kept;
+        a->nkept++;
+        return zo;
+    }
     engine_vis vis = engine_zone_vis_id(m->game, &m->b->names, z->name);
     uint32_t from = 0, to = 0;
     if (vis == ENGINE_VIS_PUBLIC || (vis == ENGINE_VIS_OWNER && seat >= 0 && z->owner == seat + 1))
@@ -314,8 +325,21 @@ static const uint32_t *view_order(const engine_match *cm, int which, uint32_t *s
     return idx;
 }
 
+/* The fingerprint since holds for the zone at position i of a View, when the zone z there
+ * is unchanged since the View since describes (the same epoch, the same stamp: the same
+ * zone, its ids and their names as they were), else NULL. */
+static const uint64_t *view_kept(const engine_match *m, const engine_view_since *since, uint32_t i,
+                                 const engine_zone *z)
+{
+    if (!since || i >= since->n || since->epoch != m->st.epoch || !z->stamp ||
+        since->stamps[i] != z->stamp)
+        return NULL;
+    return &since->prints[i];
+}
+
 /* The view's players, zones (in name order) and counters, into the arena's View. */
-static int fill_view(view_arena *a, const engine_match *m, int seat, uint32_t *order)
+static int fill_view(view_arena *a, const engine_match *m, int seat, uint32_t *order,
+                     const engine_view_since *since)
 {
     Deckhand__View *v = &a->v;
     uint64_t shape = view_mix(1469598103934665603ULL, (uint64_t)m->np);
@@ -336,12 +360,15 @@ static int fill_view(view_arena *a, const engine_match *m, int seat, uint32_t *o
     uint32_t nz = m->st.nzones, nc = m->st.counters.n;
     const uint32_t *zorder = view_order(m, 0, order), *corder;
     if (!(v->zones = view_take(a, nz * sizeof(*v->zones))) ||
-        !(a->prints = view_take(a, nz * sizeof(*a->prints))))
+        !(a->prints = view_take(a, nz * sizeof(*a->prints))) ||
+        !(a->stamps = view_take(a, nz * sizeof(*a->stamps))))
         return -1;
+    a->epoch = m->st.epoch;
     shape = view_mix(shape, nz);
     for (uint32_t i = 0; i < nz; i++) {
         const engine_zone *z = &m->st.zones[zorder[i]];
-        Deckhand__Zone *zo = make_zone(a, m, z, seat, &a->prints[i]);
+        a->stamps[i] = z->stamp;
+        Deckhand__Zone *zo = make_zone(a, m, z, seat, &a->prints[i], view_kept(m, since, i, z));
         if (!zo)
             return -1;
         v->zones[v->n_zones++] = zo;
@@ -369,7 +396,8 @@ static int fill_view(view_arena *a, const engine_match *m, int seat, uint32_t *o
     return 0;
 }
 
-Deckhand__View *engine_match_view(const engine_match *m, int seat)
+Deckhand__View *engine_match_view_since(const engine_match *m, int seat,
+                                        const engine_view_since *since)
 {
     /* The first chunk holds the arena (and so the View) at its start. */
     view_chunk *first = view_spare_take();
@@ -396,7 +424,7 @@ Deckhand__View *engine_match_view(const engine_match *m, int seat)
     v->event_seq = engine_match_event_seq(m, seat);
     v->finished = m->st.finished != 0;
     v->waiting_for = m->pending ? m->dec.seat : -1;
-    if (fill_view(a, m, seat, order) < 0)
+    if (fill_view(a, m, seat, order, since) < 0)
         goto err;
     if (seat >= 0 && m->pending && m->dec.seat == seat && !(v->decision = make_decision(a, m)))
         goto err;
@@ -404,6 +432,26 @@ Deckhand__View *engine_match_view(const engine_match *m, int seat)
 err:
     engine_view_free(v);
     return NULL;
+}
+
+Deckhand__View *engine_match_view(const engine_match *m, int seat)
+{
+    return engine_match_view_since(m, seat, NULL);
+}
+
+uint64_t engine_view_zone_stamp(const Deckhand__View *v, size_t i)
+{
+    return i < v->n_zones ? ((const view_arena *)v)->stamps[i] : 0;
+}
+
+uint64_t engine_view_epoch(const Deckhand__View *v)
+{
+    return ((const view_arena *)v)->epoch;
+}
+
+size_t engine_view_kept(const Deckhand__View *v)
+{
+    return ((const view_arena *)v)->nkept;
 }
 
 uint64_t engine_view_shape(const Deckhand__View *v)

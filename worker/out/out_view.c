@@ -25,6 +25,8 @@ struct host_seen {
     uint64_t shape;   /* the zones' and counters' names and owners, and the players */
     size_t nzones, ncounters;
     uint64_t *zone;   /* a fingerprint of each zone as the seat saw it */
+    uint64_t *stamp;  /* each zone's stamp (engine_view_zone_stamp) when it was seen */
+    uint64_t epoch;   /* the stamps' (engine_view_epoch) */
     int64_t *counter; /* each counter's value */
     /* the pending state it was last sent: a delta that would change none of it, nor a
      * zone or counter, is not sent (see send_delta) */
@@ -49,6 +51,7 @@ void out_view_forget(host_seat *s)
     if (!s->seen)
         return;
     free(s->seen->zone);
+    free(s->seen->stamp);
     free(s->seen->counter);
     free(s->seen);
     s->seen = NULL;
@@ -60,18 +63,23 @@ static bool seen_keep(host_seen *sn, const Deckhand__View *v)
 {
     if (sn->nzones != v->n_zones || sn->ncounters != v->n_counters || !sn->have) {
         free(sn->zone);
+        free(sn->stamp);
         free(sn->counter);
         sn->zone = malloc((v->n_zones + 1) * sizeof *sn->zone);
+        sn->stamp = malloc((v->n_zones + 1) * sizeof *sn->stamp);
         sn->counter = malloc((v->n_counters + 1) * sizeof *sn->counter);
         sn->nzones = v->n_zones;
         sn->ncounters = v->n_counters;
     }
-    sn->have = sn->zone && sn->counter;
+    sn->have = sn->zone && sn->stamp && sn->counter;
     if (!sn->have)
         return false;
     sn->shape = view_shape(v);
-    for (size_t i = 0; i < v->n_zones; i++)
+    sn->epoch = engine_view_epoch(v);
+    for (size_t i = 0; i < v->n_zones; i++) {
         sn->zone[i] = engine_view_zone_print(v, i);
+        sn->stamp[i] = engine_view_zone_stamp(v, i);
+    }
     for (size_t i = 0; i < v->n_counters; i++)
         sn->counter[i] = v->counters[i]->value;
     sn->waiting_for = v->waiting_for;
@@ -149,12 +157,15 @@ static int send_delta(host *h, host_seat *s, Deckhand__View *v)
         v->n_counters <= HOST_DELTA_STACK ? cbuf : malloc(v->n_counters * sizeof *d.counters);
     if (!d.zones || !d.counters)
         goto out;
-    /* The same shape: remembering v is updating what changed, while listing it. */
+    /* The same shape: remembering v is updating what changed, while listing it. A zone
+     * engine_match_view_since kept has the fingerprint it had: it is never listed. */
+    sn->epoch = engine_view_epoch(v);
     for (size_t i = 0; i < v->n_zones; i++) {
         uint64_t print = engine_view_zone_print(v, i);
         if (print != sn->zone[i])
             d.zones[d.n_zones++] = v->zones[i];
         sn->zone[i] = print;
+        sn->stamp[i] = engine_view_zone_stamp(v, i);
     }
     for (size_t i = 0; i < v->n_counters; i++) {
         if (v->counters[i]->value != sn->counter[i])
@@ -199,6 +210,22 @@ static void mark_connected(const host_match *hm, Deckhand__View *v)
     }
 }
 
+/* The seat's View as the worker sends it; with sn (what the seat was last shown), the
+ * zones unchanged since left without their cards (engine_match_view_since), for a delta. */
+static Deckhand__View *view_build(host *h, host_match *hm, int seat, const host_seen *sn)
+{
+    engine_view_since since = {0};
+    if (sn && sn->have)
+        since = (engine_view_since){sn->epoch, sn->nzones, sn->stamp, sn->zone};
+    Deckhand__View *v = engine_match_view_since(hm->m, seat, since.n ? &since : NULL);
+    if (!v)
+        return NULL;
+    mark_connected(hm, v);
+    if (v->decision)
+        v->decision->time_left_ms = out_time_left_ms(h, hm, h->now_ms);
+    return v;
+}
+
 static void out_view_seat(host *h, host_match *hm, int seat, bool full)
 {
     host_seat *s = &hm->seats[seat];
@@ -210,18 +237,22 @@ static void out_view_seat(host *h, host_match *hm, int seat, bool full)
         dh_error_every(DH_LOG_EVERY_MS, "match %s: out of memory for seat %d", hm->id, seat);
         return;
     }
-    Deckhand__View *v = engine_match_view(hm->m, seat);
+    Deckhand__View *v = view_build(h, hm, seat, full ? NULL : s->seen);
+    if (v && !full && send_delta(h, s, v) == 0) {
+        engine_view_free(v);
+        return;
+    }
+    if (v && engine_view_kept(v)) { /* zones without their cards: never sent in full */
+        engine_view_free(v);
+        v = view_build(h, hm, seat, NULL);
+    }
     if (!v) {
         dh_error_every(DH_LOG_EVERY_MS, "match %s: no view for seat %d (out of memory)", hm->id,
                        seat);
         s->seen->have = false;
         return;
     }
-    mark_connected(hm, v);
-    if (v->decision)
-        v->decision->time_left_ms = out_time_left_ms(h, hm, h->now_ms);
-    if (full || send_delta(h, s, v) < 0)
-        send_full(h, hm, s, v);
+    send_full(h, hm, s, v);
     engine_view_free(v);
 }
 
