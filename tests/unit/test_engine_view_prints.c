@@ -5,7 +5,10 @@
  * the shape moved (worker/out/out_view.c); the fingerprints are made from the engine's
  * ids as the View is built, not from its strings, so this compares them with the strings
  * themselves: over whole matches of every game of the bundle in scripts/, after every
- * answer, each seat's View and the public one against the View before it.
+ * answer, each seat's View and the public one against the View before it. The zones'
+ * stamps too (engine_match_view_since builds a zone unchanged since the seat's last View
+ * without its cards): a zone kept must be unchanged, and every change of a zone's ids
+ * must move its stamp (engine_internal.h, for the state's own functions).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -13,6 +16,7 @@
 
 #include "dh_test.h"
 #include "engine.h"
+#include "engine_internal.h"
 #include "rig_engine.h"
 
 #define MAX_GAMES 32
@@ -213,7 +217,60 @@ static void test_view_since_keeps_nothing_of_another_match(void)
     engine_bundle_free(b);
 }
 
+/* Every change of a zone's ids moves its stamp (engine_zone_touch), and only its own:
+ * engine_match_view_since keeps a zone whose stamp did not move, so a change that forgot
+ * to mark would show a seat the zone as it was. Also the shuffle of a zone, which in the
+ * shipped games only hidden decks get (where the test above cannot see it). */
+static void test_every_zone_change_moves_its_stamp(void)
+{
+    engine_state st;
+    CU_ASSERT_EQUAL_FATAL(engine_state_init(&st, 2), 0);
+    engine_zone *a = engine_zone_get(&st, 1, 1, 1);
+    CU_ASSERT_FATAL(a != NULL && a->stamp != 0);
+    uint64_t sa = a->stamp;
+    engine_zone *b = engine_zone_get(&st, 2, 0, 1);
+    a = engine_zone_get(&st, 1, 1, 0);
+    CU_ASSERT_FATAL(b != NULL && a != NULL);
+    CU_ASSERT_EQUAL(a->stamp, sa); /* making b changes nothing of a */
+    uint32_t ai = (uint32_t)(a - st.zones), bi = (uint32_t)(b - st.zones);
+    uint64_t sb = b->stamp;
+#define MOVED(z, was) ((z)->stamp != (was) ? ((was) = (z)->stamp, true) : false)
+    CU_ASSERT_NOT_EQUAL(engine_entity_new(&st, 7, ai), 0);
+    CU_ASSERT_TRUE(MOVED(a, sa));
+    CU_ASSERT_FALSE(MOVED(b, sb));
+    CU_ASSERT_NOT_EQUAL(engine_entity_new_n(&st, 8, ai, 5), 0);
+    CU_ASSERT_TRUE(MOVED(a, sa));
+    CU_ASSERT_EQUAL(engine_entity_move(&st, 2, bi, 0), 0);
+    CU_ASSERT_TRUE(MOVED(a, sa));
+    CU_ASSERT_TRUE(MOVED(b, sb));
+    CU_ASSERT_EQUAL(engine_entity_move(&st, 3, bi, 1), 0);
+    CU_ASSERT_TRUE(MOVED(a, sa));
+    CU_ASSERT_TRUE(MOVED(b, sb));
+    engine_rng_seed(&st, 1);
+    engine_zone_shuffle(&st, a);
+    CU_ASSERT_TRUE(MOVED(a, sa));
+    CU_ASSERT_FALSE(MOVED(b, sb));
+    CU_ASSERT_EQUAL(engine_zone_move_all(&st, ai, bi, 0), 0);
+    CU_ASSERT_TRUE(MOVED(a, sa));
+    CU_ASSERT_TRUE(MOVED(b, sb));
+    /* a rewrite of the whole state renews the epoch: every stamp before it is void */
+    engine_state copy;
+    CU_ASSERT_EQUAL_FATAL(engine_state_init(&copy, 2), 0);
+    uint64_t epoch = copy.epoch;
+    CU_ASSERT_NOT_EQUAL(epoch, st.epoch);
+    CU_ASSERT_EQUAL(engine_state_copy(&copy, &st), 0);
+    CU_ASSERT_NOT_EQUAL(copy.epoch, epoch);
+    CU_ASSERT_NOT_EQUAL(copy.epoch, st.epoch);
+    epoch = st.epoch;
+    engine_state_reset(&st);
+    CU_ASSERT_NOT_EQUAL(st.epoch, epoch);
+#undef MOVED
+    engine_state_free(&copy);
+    engine_state_free(&st);
+}
+
 static const dh_test_case cases[] = {
+    {"test_every_zone_change_moves_its_stamp", test_every_zone_change_moves_its_stamp},
     {"test_view_since_keeps_nothing_of_another_match",
      test_view_since_keeps_nothing_of_another_match},
     {"test_view_fingerprints_move_exactly_when_the_view_does",
