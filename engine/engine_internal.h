@@ -559,6 +559,9 @@ struct engine_match {
      * same zones and counters exist (their keys' signature), so a View is not sorted anew
      * with string compares after every answer */
     engine_view_order vorder[2];
+    /* engine_view.c: the start of every View's shape (its players and bundle), 0 until the
+     * first View */
+    uint64_t vshape;
     /* engine_state_save.c: the same for the snapshot saved at every turn boundary (its own
      * order: by the names' string order, engine_intern_sorted) */
     engine_view_order sorder[2];

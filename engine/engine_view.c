@@ -194,17 +194,46 @@ static int32_t wire_owner(int32_t owner)
     return owner == 0 ? -1 : owner - 1;
 }
 
+/* A string the View points at rather than copies (every View is freed before its match:
+ * engine.h), "" for NULL. */
+static char *view_keep(const char *s)
+{
+    static char empty[1];
+    return s ? (char *)s : empty;
+}
+
+/* The decision's texts (prompt, kind, each option's label, verb and space) all live in
+ * the match's dtext (engine_decision.c), which the next decision rewrites: the View takes
+ * one copy of it, and text p is then at the same offset in the copy. */
+typedef struct {
+    const char *from; /* m->dtext */
+    size_t len;
+    char *copy;
+} view_texts;
+
+static char *view_text(view_arena *a, const view_texts *t, const char *p)
+{
+    uintptr_t at = (uintptr_t)p, from = (uintptr_t)t->from;
+    if (p && t->copy && at >= from && at < from + t->len)
+        return t->copy + (at - from);
+    return view_str(a, p ? p : ""); /* not from dtext: copied on its own */
+}
+
 static Deckhand__DecisionRequest *make_decision(view_arena *a, const engine_match *m)
 {
-    Deckhand__DecisionRequest *d = view_alloc(a, sizeof *d);
+    Deckhand__DecisionRequest *d = view_take(a, sizeof *d);
     if (!d)
         return NULL;
-    deckhand__decision_request__init(d);
-    d->match_id = view_str(a, m->match_id);
-    d->prompt = view_str(a, m->dec.prompt);
-    d->kind = view_str(a, m->dec.kind);
-    d->options = view_alloc(a, m->dec.noptions * sizeof(*d->options));
-    if (!d->match_id || !d->prompt || !d->kind || !d->options)
+    *d = (Deckhand__DecisionRequest)DECKHAND__DECISION_REQUEST__INIT;
+    view_texts t = {m->dtext, m->dtext_len, NULL};
+    if (t.len && (t.copy = view_take(a, t.len)))
+        memcpy(t.copy, t.from, t.len);
+    d->match_id = view_keep(m->match_id);
+    d->prompt = view_text(a, &t, m->dec.prompt);
+    d->kind = view_text(a, &t, m->dec.kind);
+    d->options = view_take(a, m->dec.noptions * sizeof(*d->options));
+    Deckhand__Option *ops = view_take(a, m->dec.noptions * sizeof *ops);
+    if ((t.len && !t.copy) || !d->prompt || !d->kind || !d->options || !ops)
         return NULL;
     d->event_seq = m->st.event_seq[m->dec.seat];
     d->decision_id = m->dec.decision_id;
@@ -213,19 +242,17 @@ static Deckhand__DecisionRequest *make_decision(view_arena *a, const engine_matc
     d->max = m->dec.max;
     for (size_t i = 0; i < m->dec.noptions; i++) {
         const engine_option *o = &m->dec.options[i];
-        Deckhand__Option *op = view_alloc(a, sizeof *op);
-        if (!op)
-            return NULL;
-        deckhand__option__init(op);
+        Deckhand__Option *op = &ops[i];
+        *op = (Deckhand__Option)DECKHAND__OPTION__INIT;
         d->options[d->n_options++] = op;
         op->id = o->id;
         op->entity = o->entity;
-        op->label = view_str(a, o->label);
-        op->card = view_str(a, o->card ? o->card : "");
+        op->label = view_text(a, &t, o->label);
+        op->card = view_keep(o->card); /* the bundle's name */
         op->target = o->target;
-        op->verb = view_str(a, o->verb ? o->verb : "");
-        op->space = view_str(a, o->space ? o->space : "");
-        if (!op->label || !op->card || !op->verb || !op->space)
+        op->verb = view_text(a, &t, o->verb);
+        op->space = view_text(a, &t, o->space);
+        if (!op->label || !op->verb || !op->space)
             return NULL;
     }
     return d;
@@ -240,7 +267,7 @@ static Deckhand__Zone *make_zone(view_arena *a, const engine_match *m, const eng
     Deckhand__Zone *zo = view_take(a, sizeof *zo);
     if (!zo)
         return NULL;
-    deckhand__zone__init(zo);
+    *zo = (Deckhand__Zone)DECKHAND__ZONE__INIT;
     zo->name = view_name(m, z->name);
     zo->owner = wire_owner(z->owner);
     zo->count = z->n;
@@ -337,12 +364,27 @@ static const uint64_t *view_kept(const engine_match *m, const engine_view_since 
     return &since->prints[i];
 }
 
+/* The start of every View's shape: the players' count and names and the bundle, which a
+ * match never changes, mixed once per match (a cache like vorder: not state). */
+static uint64_t view_shape_base(const engine_match *cm)
+{
+    engine_match *m = (engine_match *)cm;
+    if (!m->vshape) {
+        uint64_t h = view_mix(1469598103934665603ULL, (uint64_t)m->np);
+        for (int i = 0; i < m->np; i++)
+            h = view_mix_str(h, m->names[i]);
+        h = view_mix_str(h, engine_bundle_id(m->b));
+        m->vshape = h | 1; /* never 0, the mark of none yet */
+    }
+    return m->vshape;
+}
+
 /* The view's players, zones (in name order) and counters, into the arena's View. */
 static int fill_view(view_arena *a, const engine_match *m, int seat, uint32_t *order,
                      const engine_view_since *since)
 {
     Deckhand__View *v = &a->v;
-    uint64_t shape = view_mix(1469598103934665603ULL, (uint64_t)m->np);
+    uint64_t shape = view_shape_base(m);
     v->players = view_alloc(a, (size_t)m->np * sizeof(*v->players));
     Deckhand__PlayerInfo *players = view_alloc(a, (size_t)m->np * sizeof *players);
     if (!v->players || !players)
@@ -353,9 +395,7 @@ static int fill_view(view_arena *a, const engine_match *m, int seat, uint32_t *o
         v->players[v->n_players++] = p;
         p->seat = (uint32_t)i;
         p->connected = true;
-        if (!(p->name = view_str(a, m->names[i])))
-            return -1;
-        shape = view_mix_str(shape, p->name);
+        p->name = view_keep(m->names[i]);
     }
     uint32_t nz = m->st.nzones, nc = m->st.counters.n;
     const uint32_t *zorder = view_order(m, 0, order), *corder;
@@ -385,14 +425,14 @@ static int fill_view(view_arena *a, const engine_match *m, int seat, uint32_t *o
         if (name[0] == '_' || !engine_view_counter_shown(m, name, seat))
             continue;
         Deckhand__Counter *c = &counters[v->n_counters];
-        deckhand__counter__init(c);
+        *c = (Deckhand__Counter)DECKHAND__COUNTER__INIT;
         v->counters[v->n_counters++] = c;
         c->name = view_name(m, (uint32_t)(kv->key >> 32));
         c->owner = wire_owner((int32_t)(uint32_t)kv->key);
         c->value = kv->val;
         shape = view_mix(shape, kv->key);
     }
-    a->shape = view_mix_str(view_mix(shape, v->n_counters), v->bundle_id);
+    a->shape = view_mix(shape, v->n_counters);
     return 0;
 }
 
@@ -415,10 +455,10 @@ Deckhand__View *engine_match_view_since(const engine_match *m, int seat,
     deckhand__view__init(v);
     uint32_t nz = m->st.nzones, nc = m->st.counters.n;
     uint32_t *order = view_alloc(a, sizeof(uint32_t) * (nz > nc ? nz : nc)); /* scratch */
-    v->match_id = view_str(a, m->match_id);
-    v->game = view_str(a, m->game->name);
-    v->bundle_id = view_str(a, engine_bundle_id(m->b));
-    if (!order || !v->match_id || !v->game || !v->bundle_id)
+    v->match_id = view_keep(m->match_id);
+    v->game = view_keep(m->game->name);
+    v->bundle_id = view_keep(engine_bundle_id(m->b));
+    if (!order)
         goto err;
     v->seat = seat >= 0 ? (uint32_t)seat : 0;
     v->event_seq = engine_match_event_seq(m, seat);

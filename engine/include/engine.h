@@ -382,7 +382,9 @@ uint64_t engine_match_event_seq(const engine_match *m, int seat);
 /* The view of one seat as a protobuf message (decision included when it is this seat's),
  * or of ENGINE_SEAT_PUBLIC (View.seat 0, event_seq the public count above).
  * The caller frees it with engine_view_free, before it frees the match: its zones',
- * cards' and counters' names are the match's bundle's own strings. NULL on allocation
+ * cards', options' cards' and counters' names, its game and bundle id are the match's
+ * bundle's own strings, its match id and players' names the match's (a View copies only
+ * the pending decision's texts, which the next decision rewrites). NULL on allocation
  * failure. */
 Deckhand__View *engine_match_view(const engine_match *m, int seat);
 void engine_view_free(Deckhand__View *v);
