@@ -153,12 +153,28 @@ static const int option_texts[] = {K_LABEL, K_VERB, K_SPACE};
 /* How many empty read-through tables option_source follows (memo.freeze's records: one). */
 #define OPTION_MAX_HOPS 4
 
-/* Field k (a K_ index; the keys at stack index keys on) of the table at t as str_field
- * reads it; the value stays on the stack until the caller pops it. */
-static const char *key_field(lua_State *L, int t, int keys, int k, size_t *len)
+/* How an option's fields are read: through lua_gettable (metamethods included), or raw
+ * when the table has no metatable (option_source found none), where the two give the same
+ * and the raw read skips the look for an __index after every absent field. */
+typedef struct {
+    lua_State *L;
+    int keys; /* the stack index of option_keys[0] */
+    int raw;
+} option_reader;
+
+/* Field k of the table at t, read as r reads; pushed. */
+static int option_get(const option_reader *r, int t, int k)
 {
-    lua_pushvalue(L, keys + k);
-    int ty = lua_gettable(L, t);
+    lua_pushvalue(r->L, r->keys + k);
+    return r->raw ? lua_rawget(r->L, t) : lua_gettable(r->L, t);
+}
+
+/* Field k (a K_ index) of the table at t as str_field reads it; the value stays on the
+ * stack until the caller pops it. */
+static const char *key_field(const option_reader *r, int t, int k, size_t *len)
+{
+    lua_State *L = r->L;
+    int ty = option_get(r, t, k);
     const char *s = ty == LUA_TSTRING || ty == LUA_TNUMBER ? lua_tolstring(L, -1, len) : NULL;
     if (!s) {
         *len = 0;
@@ -170,22 +186,22 @@ static const char *key_field(lua_State *L, int t, int keys, int k, size_t *len)
 /* Text k of the option table at t; a verb not given is the option's `act` (what the
  * shipped games' bots read), so their options carry their verb without a field more. The
  * value stays on the stack until the caller pops it. */
-static const char *option_text(lua_State *L, int t, int keys, int k, size_t *len)
+static const char *option_text(const option_reader *r, int t, int k, size_t *len)
 {
-    const char *s = key_field(L, t, keys, k, len);
+    const char *s = key_field(r, t, k, len);
     if (*len || k != K_VERB)
         return s;
-    lua_pop(L, 1);
-    return key_field(L, t, keys, K_ACT, len);
+    lua_pop(r->L, 1);
+    return key_field(r, t, K_ACT, len);
 }
 
 /* The entity field k of option table t (the i-th, from 0): 0 when absent; raises when it
  * names no entity of the match. */
-static uint32_t option_entity(lua_State *L, const engine_match *m, int t, int keys, int k, size_t i)
+static uint32_t option_entity(const option_reader *r, const engine_match *m, int t, int k, size_t i)
 {
-    lua_pushvalue(L, keys + k);
+    lua_State *L = r->L;
     lua_Integer e = 0;
-    if (lua_gettable(L, t) != LUA_TNIL) {
+    if (option_get(r, t, k) != LUA_TNIL) {
         int ok;
         e = lua_tointegerx(L, -1, &ok);
         if (!ok || e < 1 || e > m->st.nents)
@@ -214,28 +230,32 @@ static const char *stack_text(lua_State *L, int i, size_t *len)
  * memo.freeze: an empty table reading through to its record, how the deck kit's options
  * come) then costs one table probe per field instead of a probe, a metatable lookup and a
  * second probe. Anything else (no metatable, an __index function, a table with keys) is
- * read as it is. */
-static void option_source(lua_State *L, int t, int keys)
+ * read as it is. Returns whether the table left at t has no metatable (then its fields
+ * may be read raw: option_reader). */
+static int option_source(lua_State *L, int t, int keys)
 {
-    for (int hops = 0; hops < OPTION_MAX_HOPS && lua_getmetatable(L, t); hops++) {
+    int hops = 0;
+    for (; hops < OPTION_MAX_HOPS && lua_getmetatable(L, t); hops++) {
         lua_pushvalue(L, keys + K_INDEX);
         if (lua_rawget(L, -2) != LUA_TTABLE) {
             lua_pop(L, 2);
-            return;
+            return 0;
         }
         lua_pushnil(L);
         if (lua_next(L, t)) {
             lua_pop(L, 4);
-            return;
+            return 0;
         }
         lua_replace(L, t);
         lua_pop(L, 1);
     }
+    return hops < OPTION_MAX_HOPS; /* the loop ended at a table without a metatable */
 }
 
-/* Each option's table and texts, read from Lua once: a pass sizes the texts and leaves
- * them on the stack above base (table, label, verb, space per option, so their bytes stay
- * alive), the next copies them, so pointers into dtext never move afterwards. */
+/* Each option's table and texts, read from Lua once: a pass reads its entities and sizes
+ * the texts, leaving them on the stack above base (table, label, verb, space per option,
+ * so their bytes stay alive), the next copies them, so pointers into dtext never move
+ * afterwards. */
 #define OPTION_SLOTS 4
 
 int engine_match_set_decision(engine_match *m, lua_State *L, int idx, int seat, size_t nopt,
@@ -256,13 +276,27 @@ int engine_match_set_decision(engine_match *m, lua_State *L, int idx, int seat, 
     for (int k = 0; k < K_N; k++)
         lua_pushstring(L, option_keys[k]);
     int base = keys + K_N;
+    if (nopt > m->opts_cap) {
+        engine_option *o = realloc(m->opts_v, sizeof(engine_option) * nopt);
+        if (!o)
+            goto err;
+        m->opts_v = o;
+        m->opts_cap = nopt;
+    }
     for (size_t i = 0; i < nopt; i++) {
         if (lua_rawgeti(L, ot, (lua_Integer)i + 1) != LUA_TTABLE)
             luaL_error(L, "choose: option %d is not a table", (int)i + 1);
         int t = lua_gettop(L);
-        option_source(L, t, keys);
+        option_reader r = {L, keys, option_source(L, t, keys)};
+        engine_option *o = &m->opts_v[i];
+        o->id = (uint32_t)i + 1;
+        o->card = NULL;
+        o->entity = option_entity(&r, m, t, K_CARD, i);
+        if (o->entity)
+            o->card = m->b->names.v[m->st.ents[o->entity - 1].name].s;
+        o->target = option_entity(&r, m, t, K_TARGET, i);
         for (size_t k = 0; k < sizeof option_texts / sizeof *option_texts; k++) {
-            const char *s = option_text(L, t, keys, option_texts[k], &len);
+            const char *s = option_text(&r, t, option_texts[k], &len);
             need += dtext_size(s, len, ENGINE_MAX_LABEL) + 1;
         }
     }
@@ -272,13 +306,6 @@ int engine_match_set_decision(engine_match *m, lua_State *L, int idx, int seat, 
             goto err;
         m->dtext = t;
         m->dtext_cap = need;
-    }
-    if (nopt > m->opts_cap) {
-        engine_option *o = realloc(m->opts_v, sizeof(engine_option) * nopt);
-        if (!o)
-            goto err;
-        m->opts_v = o;
-        m->opts_cap = nopt;
     }
     m->dtext_len = 0;
     dtext_add(m, prompt, plen, ENGINE_MAX_PROMPT, &m->dec.prompt);
@@ -291,12 +318,6 @@ int engine_match_set_decision(engine_match *m, lua_State *L, int idx, int seat, 
             const char *s = stack_text(L, t + 1 + k, &len);
             dtext_add(m, s, len, ENGINE_MAX_LABEL, texts[k]);
         }
-        o->id = (uint32_t)i + 1;
-        o->card = NULL;
-        o->entity = option_entity(L, m, t, keys, K_CARD, i);
-        if (o->entity)
-            o->card = m->b->names.v[m->st.ents[o->entity - 1].name].s;
-        o->target = option_entity(L, m, t, keys, K_TARGET, i);
     }
     m->dec.decision_id = ++m->st.decision_seq;
     m->dec.seat = seat;
