@@ -484,6 +484,16 @@ uint64_t engine_view_zone_stamp(const Deckhand__View *v, size_t i)
     return i < v->n_zones ? ((const view_arena *)v)->stamps[i] : 0;
 }
 
+const uint64_t *engine_view_zone_prints(const Deckhand__View *v)
+{
+    return ((const view_arena *)v)->prints;
+}
+
+const uint64_t *engine_view_zone_stamps(const Deckhand__View *v)
+{
+    return ((const view_arena *)v)->stamps;
+}
+
 uint64_t engine_view_epoch(const Deckhand__View *v)
 {
     return ((const view_arena *)v)->epoch;

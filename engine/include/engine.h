@@ -401,6 +401,10 @@ uint64_t engine_view_zone_print(const Deckhand__View *v, size_t i);
  * the same position: the same zone, unchanged. */
 uint64_t engine_view_zone_stamp(const Deckhand__View *v, size_t i);
 uint64_t engine_view_epoch(const Deckhand__View *v);
+/* Every zone's fingerprint (engine_view_zone_print) and stamp, as arrays of v->n_zones, held
+ * by v: for a walk over all of them without a call per zone. */
+const uint64_t *engine_view_zone_prints(const Deckhand__View *v);
+const uint64_t *engine_view_zone_stamps(const Deckhand__View *v);
 
 /* What a seat was last shown, for engine_match_view_since: the epoch of that View and, per
  * zone position, its stamp and fingerprint. */

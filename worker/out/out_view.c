@@ -76,9 +76,9 @@ static bool seen_keep(host_seen *sn, const Deckhand__View *v)
         return false;
     sn->shape = view_shape(v);
     sn->epoch = engine_view_epoch(v);
-    for (size_t i = 0; i < v->n_zones; i++) {
-        sn->zone[i] = engine_view_zone_print(v, i);
-        sn->stamp[i] = engine_view_zone_stamp(v, i);
+    if (v->n_zones) {
+        memcpy(sn->zone, engine_view_zone_prints(v), v->n_zones * sizeof *sn->zone);
+        memcpy(sn->stamp, engine_view_zone_stamps(v), v->n_zones * sizeof *sn->stamp);
     }
     for (size_t i = 0; i < v->n_counters; i++)
         sn->counter[i] = v->counters[i]->value;
@@ -160,12 +160,12 @@ static int send_delta(host *h, host_seat *s, Deckhand__View *v)
     /* The same shape: remembering v is updating what changed, while listing it. A zone
      * engine_match_view_since kept has the fingerprint it had: it is never listed. */
     sn->epoch = engine_view_epoch(v);
+    const uint64_t *prints = engine_view_zone_prints(v), *stamps = engine_view_zone_stamps(v);
     for (size_t i = 0; i < v->n_zones; i++) {
-        uint64_t print = engine_view_zone_print(v, i);
-        if (print != sn->zone[i])
+        if (prints[i] != sn->zone[i])
             d.zones[d.n_zones++] = v->zones[i];
-        sn->zone[i] = print;
-        sn->stamp[i] = engine_view_zone_stamp(v, i);
+        sn->zone[i] = prints[i];
+        sn->stamp[i] = stamps[i];
     }
     for (size_t i = 0; i < v->n_counters; i++) {
         if (v->counters[i]->value != sn->counter[i])
