@@ -398,23 +398,13 @@ static int fill_view(view_arena *a, const engine_match *m, int seat, uint32_t *o
         p->name = view_keep(m->names[i]);
     }
     uint32_t nz = m->st.nzones, nc = m->st.counters.n;
-    const uint32_t *zorder = view_order(m, 0, order), *corder;
-    if (!(v->zones = view_take(a, nz * sizeof(*v->zones))) ||
-        !(a->prints = view_take(a, nz * sizeof(*a->prints))) ||
-        !(a->stamps = view_take(a, nz * sizeof(*a->stamps))))
-        return -1;
-    a->epoch = m->st.epoch;
+    /* order holds nz + nc: the zones' order stays while the counters' is made */
+    const uint32_t *zorder = view_order(m, 0, order), *corder = view_order(m, 1, order + nz);
     shape = view_mix(shape, nz);
     for (uint32_t i = 0; i < nz; i++) {
         const engine_zone *z = &m->st.zones[zorder[i]];
-        a->stamps[i] = z->stamp;
-        Deckhand__Zone *zo = make_zone(a, m, z, seat, &a->prints[i], view_kept(m, since, i, z));
-        if (!zo)
-            return -1;
-        v->zones[v->n_zones++] = zo;
         shape = view_mix(shape, ((uint64_t)z->name << 32) | (uint32_t)z->owner);
     }
-    corder = view_order(m, 1, order);
     v->counters = view_take(a, nc * sizeof(*v->counters));
     Deckhand__Counter *counters = view_take(a, nc * sizeof *counters);
     if (!v->counters || !counters)
@@ -433,6 +423,21 @@ static int fill_view(view_arena *a, const engine_match *m, int seat, uint32_t *o
         shape = view_mix(shape, kv->key);
     }
     a->shape = view_mix(shape, v->n_counters);
+    if (since && since->shape != a->shape) /* zones or counters came or went: all in full */
+        since = NULL;
+    if (!(v->zones = view_take(a, nz * sizeof(*v->zones))) ||
+        !(a->prints = view_take(a, nz * sizeof(*a->prints))) ||
+        !(a->stamps = view_take(a, nz * sizeof(*a->stamps))))
+        return -1;
+    a->epoch = m->st.epoch;
+    for (uint32_t i = 0; i < nz; i++) {
+        const engine_zone *z = &m->st.zones[zorder[i]];
+        a->stamps[i] = z->stamp;
+        Deckhand__Zone *zo = make_zone(a, m, z, seat, &a->prints[i], view_kept(m, since, i, z));
+        if (!zo)
+            return -1;
+        v->zones[v->n_zones++] = zo;
+    }
     return 0;
 }
 
@@ -454,7 +459,7 @@ Deckhand__View *engine_match_view_since(const engine_match *m, int seat,
     Deckhand__View *v = &a->v;
     deckhand__view__init(v);
     uint32_t nz = m->st.nzones, nc = m->st.counters.n;
-    uint32_t *order = view_alloc(a, sizeof(uint32_t) * (nz > nc ? nz : nc)); /* scratch */
+    uint32_t *order = view_take(a, sizeof(uint32_t) * (nz + nc)); /* scratch */
     v->match_id = view_keep(m->match_id);
     v->game = view_keep(m->game->name);
     v->bundle_id = view_keep(engine_bundle_id(m->b));

@@ -406,22 +406,22 @@ uint64_t engine_view_epoch(const Deckhand__View *v);
 const uint64_t *engine_view_zone_prints(const Deckhand__View *v);
 const uint64_t *engine_view_zone_stamps(const Deckhand__View *v);
 
-/* What a seat was last shown, for engine_match_view_since: the epoch of that View and, per
- * zone position, its stamp and fingerprint. */
+/* What a seat was last shown, for engine_match_view_since: that View's shape
+ * (engine_view_shape) and epoch and, per zone position, its stamp and fingerprint. */
 typedef struct {
-    uint64_t epoch;
+    uint64_t shape, epoch;
     size_t n;
     const uint64_t *stamps, *prints;
 } engine_view_since;
 
-/* The View of engine_match_view for a ViewDelta (issue 27): a zone whose epoch and stamp
- * at its position are those in since (unchanged since the View they come from) is built
- * without its cards (count, name and owner only) and given since's fingerprint, so the
- * fingerprints compare as they would on a full View and building costs nothing per card
- * of an unchanged zone. Only the zones whose fingerprint differs may be sent from it;
- * when any was kept (engine_view_kept) and its shape differs from the View since came
- * from, or a full View is to be sent, build it with engine_match_view. since NULL: the
- * same as engine_match_view. */
+/* The View of engine_match_view for a ViewDelta (issue 27): when its shape is since's, a
+ * zone whose epoch and stamp at its position are those in since (unchanged since the View
+ * they come from) is built without its cards (count, name and owner only) and given
+ * since's fingerprint, so the fingerprints compare as they would on a full View and
+ * building costs nothing per card of an unchanged zone. Only the zones whose fingerprint
+ * differs may be sent from it; when any was kept (engine_view_kept) and a full View is to
+ * be sent, build it with engine_match_view. since NULL, or another shape: the same as
+ * engine_match_view. */
 Deckhand__View *engine_match_view_since(const engine_match *m, int seat,
                                         const engine_view_since *since);
 /* How many zones of v engine_match_view_since left without their cards. */

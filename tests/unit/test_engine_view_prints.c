@@ -87,7 +87,8 @@ static engine_view_since since_of(const Deckhand__View *before, uint64_t *stamps
         stamps[i] = engine_view_zone_stamp(before, i);
         prints[i] = engine_view_zone_print(before, i);
     }
-    return (engine_view_since){engine_view_epoch(before), n, stamps, prints};
+    return (engine_view_since){engine_view_shape(before), engine_view_epoch(before), n, stamps,
+                               prints};
 }
 
 /* The View since before (engine_match_view_since) against v, the full View of the same
@@ -108,7 +109,7 @@ static void compare_since(const engine_match *m, int seat, const Deckhand__View 
     size_t kept = 0;
     for (size_t i = 0; i < v->n_zones && i < d->n_zones; i++) {
         bool was_kept = i < since.n && engine_view_zone_stamp(d, i) == stamps[i] &&
-                        engine_view_epoch(d) == since.epoch;
+                        engine_view_epoch(d) == since.epoch && engine_view_shape(d) == since.shape;
         kept += was_kept;
         if (engine_view_zone_print(d, i) != engine_view_zone_print(v, i))
             t->wrong++;

@@ -23,11 +23,13 @@ struct host_seen {
     char catalog[72]; /* the bundle whose Catalog this connection has, "" for none */
     bool have;        /* the fields below describe a View the seat was sent */
     uint64_t shape;   /* the zones' and counters' names and owners, and the players */
+    uint64_t eshape;  /* the engine's part of it (engine_view_shape) */
     size_t nzones, ncounters;
-    uint64_t *zone;   /* a fingerprint of each zone as the seat saw it */
-    uint64_t *stamp;  /* each zone's stamp (engine_view_zone_stamp) when it was seen */
-    uint64_t epoch;   /* the stamps' (engine_view_epoch) */
-    int64_t *counter; /* each counter's value */
+    size_t zcap, ccap; /* the arrays below hold that many; they only grow */
+    uint64_t *zone;    /* a fingerprint of each zone as the seat saw it */
+    uint64_t *stamp;   /* each zone's stamp (engine_view_zone_stamp) when it was seen */
+    uint64_t epoch;    /* the stamps' (engine_view_epoch) */
+    int64_t *counter;  /* each counter's value */
     /* the pending state it was last sent: a delta that would change none of it, nor a
      * zone or counter, is not sent (see send_delta) */
     int32_t waiting_for;
@@ -61,20 +63,29 @@ void out_view_forget(host_seat *s)
  * remembered, and the next update is a full View). */
 static bool seen_keep(host_seen *sn, const Deckhand__View *v)
 {
-    if (sn->nzones != v->n_zones || sn->ncounters != v->n_counters || !sn->have) {
+    /* a full View whose zones or counters came or went reuses the arrays while they fit
+     * (they grow with room to spare: counters come one at a time) */
+    if (v->n_zones >= sn->zcap || !sn->zone || !sn->stamp) {
         free(sn->zone);
         free(sn->stamp);
+        sn->zcap = v->n_zones + v->n_zones / 2 + 8;
+        sn->zone = malloc(sn->zcap * sizeof *sn->zone);
+        sn->stamp = malloc(sn->zcap * sizeof *sn->stamp);
+    }
+    if (v->n_counters >= sn->ccap || !sn->counter) {
         free(sn->counter);
-        sn->zone = malloc((v->n_zones + 1) * sizeof *sn->zone);
-        sn->stamp = malloc((v->n_zones + 1) * sizeof *sn->stamp);
-        sn->counter = malloc((v->n_counters + 1) * sizeof *sn->counter);
-        sn->nzones = v->n_zones;
-        sn->ncounters = v->n_counters;
+        sn->ccap = v->n_counters + v->n_counters / 2 + 8;
+        sn->counter = malloc(sn->ccap * sizeof *sn->counter);
     }
     sn->have = sn->zone && sn->stamp && sn->counter;
-    if (!sn->have)
+    if (!sn->have) {
+        sn->zcap = sn->ccap = 0; /* whatever was allocated is freed and made again */
         return false;
+    }
+    sn->nzones = v->n_zones;
+    sn->ncounters = v->n_counters;
     sn->shape = view_shape(v);
+    sn->eshape = engine_view_shape(v);
     sn->epoch = engine_view_epoch(v);
     if (v->n_zones) {
         memcpy(sn->zone, engine_view_zone_prints(v), v->n_zones * sizeof *sn->zone);
@@ -159,6 +170,7 @@ static int send_delta(host *h, host_seat *s, Deckhand__View *v)
         goto out;
     /* The same shape: remembering v is updating what changed, while listing it. A zone
      * engine_match_view_since kept has the fingerprint it had: it is never listed. */
+    sn->eshape = engine_view_shape(v);
     sn->epoch = engine_view_epoch(v);
     const uint64_t *prints = engine_view_zone_prints(v), *stamps = engine_view_zone_stamps(v);
     for (size_t i = 0; i < v->n_zones; i++) {
@@ -216,7 +228,7 @@ static Deckhand__View *view_build(host *h, host_match *hm, int seat, const host_
 {
     engine_view_since since = {0};
     if (sn && sn->have)
-        since = (engine_view_since){sn->epoch, sn->nzones, sn->stamp, sn->zone};
+        since = (engine_view_since){sn->eshape, sn->epoch, sn->nzones, sn->stamp, sn->zone};
     Deckhand__View *v = engine_match_view_since(hm->m, seat, since.n ? &since : NULL);
     if (!v)
         return NULL;
