@@ -117,26 +117,28 @@ static const char *str_field(lua_State *L, int t, const char *k, size_t *len)
     return s; /* the value stays on the stack until the caller pops it */
 }
 
-/* The bytes s[0..len) take once cut to max (engine_text_fit), with the mark. */
-static size_t dtext_size(const char *s, size_t len, size_t max)
-{
-    size_t keep = engine_text_fit(s, len, max);
-    return keep < len ? keep + sizeof ENGINE_CUT_MARK - 1 : len;
-}
-
-/* Copies s[0..len), cut to max bytes, into dtext (sized by dtext_size beforehand). */
-static int dtext_add(engine_match *m, const char *s, size_t len, size_t max, const char **out)
+/* Appends s[0..len), cut to max bytes (engine_text_fit) with the mark, and a NUL to dtext,
+ * which grows as needed: the text is at offset *at (dtext may move until the decision is
+ * read whole). -1 when out of memory. */
+static int dtext_put(engine_match *m, const char *s, size_t len, size_t max, size_t *at)
 {
     size_t keep = engine_text_fit(s, len, max);
     size_t mark = keep < len ? sizeof ENGINE_CUT_MARK - 1 : 0;
-    if (m->dtext_len + keep + mark + 1 > m->dtext_cap)
-        return -1;
+    size_t need = m->dtext_len + keep + mark + 1;
+    if (need > m->dtext_cap) {
+        size_t cap = m->dtext_cap * 2 > need ? m->dtext_cap * 2 : need < 256 ? 256 : need;
+        char *t = realloc(m->dtext, cap);
+        if (!t)
+            return -1;
+        m->dtext = t;
+        m->dtext_cap = cap;
+    }
     char *d = m->dtext + m->dtext_len;
     memcpy(d, s, keep);
     memcpy(d + keep, ENGINE_CUT_MARK, mark);
     d[keep + mark] = 0;
-    *out = d;
-    m->dtext_len += keep + mark + 1;
+    *at = m->dtext_len;
+    m->dtext_len = need;
     return 0;
 }
 
@@ -153,12 +155,28 @@ static const int option_texts[] = {K_LABEL, K_VERB, K_SPACE};
 /* How many empty read-through tables option_source follows (memo.freeze's records: one). */
 #define OPTION_MAX_HOPS 4
 
-/* Field k (a K_ index; the keys at stack index keys on) of the table at t as str_field
- * reads it; the value stays on the stack until the caller pops it. */
-static const char *key_field(lua_State *L, int t, int keys, int k, size_t *len)
+/* How an option's fields are read: through lua_gettable (metamethods included), or raw
+ * when the table has no metatable (option_source found none), where the two give the same
+ * and the raw read skips the look for an __index after every absent field. */
+typedef struct {
+    lua_State *L;
+    int keys; /* the stack index of option_keys[0] */
+    int raw;
+} option_reader;
+
+/* Field k of the table at t, read as r reads; pushed. */
+static int option_get(const option_reader *r, int t, int k)
 {
-    lua_pushvalue(L, keys + k);
-    int ty = lua_gettable(L, t);
+    lua_pushvalue(r->L, r->keys + k);
+    return r->raw ? lua_rawget(r->L, t) : lua_gettable(r->L, t);
+}
+
+/* Field k (a K_ index) of the table at t as str_field reads it; the value stays on the
+ * stack until the caller pops it. */
+static const char *key_field(const option_reader *r, int t, int k, size_t *len)
+{
+    lua_State *L = r->L;
+    int ty = option_get(r, t, k);
     const char *s = ty == LUA_TSTRING || ty == LUA_TNUMBER ? lua_tolstring(L, -1, len) : NULL;
     if (!s) {
         *len = 0;
@@ -170,22 +188,22 @@ static const char *key_field(lua_State *L, int t, int keys, int k, size_t *len)
 /* Text k of the option table at t; a verb not given is the option's `act` (what the
  * shipped games' bots read), so their options carry their verb without a field more. The
  * value stays on the stack until the caller pops it. */
-static const char *option_text(lua_State *L, int t, int keys, int k, size_t *len)
+static const char *option_text(const option_reader *r, int t, int k, size_t *len)
 {
-    const char *s = key_field(L, t, keys, k, len);
+    const char *s = key_field(r, t, k, len);
     if (*len || k != K_VERB)
         return s;
-    lua_pop(L, 1);
-    return key_field(L, t, keys, K_ACT, len);
+    lua_pop(r->L, 1);
+    return key_field(r, t, K_ACT, len);
 }
 
 /* The entity field k of option table t (the i-th, from 0): 0 when absent; raises when it
  * names no entity of the match. */
-static uint32_t option_entity(lua_State *L, const engine_match *m, int t, int keys, int k, size_t i)
+static uint32_t option_entity(const option_reader *r, const engine_match *m, int t, int k, size_t i)
 {
-    lua_pushvalue(L, keys + k);
+    lua_State *L = r->L;
     lua_Integer e = 0;
-    if (lua_gettable(L, t) != LUA_TNIL) {
+    if (option_get(r, t, k) != LUA_TNIL) {
         int ok;
         e = lua_tointegerx(L, -1, &ok);
         if (!ok || e < 1 || e > m->st.nents)
@@ -195,18 +213,6 @@ static uint32_t option_entity(lua_State *L, const engine_match *m, int t, int ke
     return (uint32_t)e;
 }
 
-/* The text at stack index i as str_field left it (a string, or a number made one in
- * place), "" for anything else. */
-static const char *stack_text(lua_State *L, int i, size_t *len)
-{
-    const char *s = lua_type(L, i) == LUA_TSTRING ? lua_tolstring(L, i, len) : NULL;
-    if (!s) {
-        *len = 0;
-        s = "";
-    }
-    return s;
-}
-
 /* Replaces the option table at t by the table its fields are read from: while the table
  * has a metatable whose __index (read raw, as Lua reads metamethods) is a table and holds
  * no key of its own, that table. A read of any key gives the same value from either, so
@@ -214,65 +220,38 @@ static const char *stack_text(lua_State *L, int i, size_t *len)
  * memo.freeze: an empty table reading through to its record, how the deck kit's options
  * come) then costs one table probe per field instead of a probe, a metatable lookup and a
  * second probe. Anything else (no metatable, an __index function, a table with keys) is
- * read as it is. */
-static void option_source(lua_State *L, int t, int keys)
+ * read as it is. Returns whether the table left at t has no metatable (then its fields
+ * may be read raw: option_reader). */
+static int option_source(lua_State *L, int t, int keys)
 {
-    for (int hops = 0; hops < OPTION_MAX_HOPS && lua_getmetatable(L, t); hops++) {
+    int hops = 0;
+    for (; hops < OPTION_MAX_HOPS && lua_getmetatable(L, t); hops++) {
         lua_pushvalue(L, keys + K_INDEX);
         if (lua_rawget(L, -2) != LUA_TTABLE) {
             lua_pop(L, 2);
-            return;
+            return 0;
         }
         lua_pushnil(L);
         if (lua_next(L, t)) {
             lua_pop(L, 4);
-            return;
+            return 0;
         }
         lua_replace(L, t);
         lua_pop(L, 1);
     }
+    return hops < OPTION_MAX_HOPS; /* the loop ended at a table without a metatable */
 }
 
-/* Each option's table and texts, read from Lua once: a pass sizes the texts and leaves
- * them on the stack above base (table, label, verb, space per option, so their bytes stay
- * alive), the next copies them, so pointers into dtext never move afterwards. */
-#define OPTION_SLOTS 4
-
+/* Each option's table, entities and texts, read from Lua once and the texts copied into
+ * dtext as they are read (each value popped once copied, so the stack needs no room per
+ * option); dtext may move while it grows, so the texts are noted as offsets and made
+ * pointers once all are in. */
 int engine_match_set_decision(engine_match *m, lua_State *L, int idx, int seat, size_t nopt,
                               uint32_t min, uint32_t max)
 {
     int top = lua_gettop(L);
     idx = lua_absindex(L, idx);
-    luaL_checkstack(L, OPTION_SLOTS * (int)nopt + K_N + 8, "choose: too many options");
-    lua_getfield(L, idx, "options");
-    int ot = lua_gettop(L);
-    engine_freeze_see(L, ot);
-    size_t need = 0, len, plen, klen;
-    const char *prompt = str_field(L, idx, "prompt", &plen); /* at ot + 1 */
-    need += dtext_size(prompt, plen, ENGINE_MAX_PROMPT) + 1;
-    const char *kind = str_field(L, idx, "kind", &klen); /* at ot + 2 */
-    need += dtext_size(kind, klen, ENGINE_MAX_LABEL) + 1;
-    int keys = ot + 3;
-    for (int k = 0; k < K_N; k++)
-        lua_pushstring(L, option_keys[k]);
-    int base = keys + K_N;
-    for (size_t i = 0; i < nopt; i++) {
-        if (lua_rawgeti(L, ot, (lua_Integer)i + 1) != LUA_TTABLE)
-            luaL_error(L, "choose: option %d is not a table", (int)i + 1);
-        int t = lua_gettop(L);
-        option_source(L, t, keys);
-        for (size_t k = 0; k < sizeof option_texts / sizeof *option_texts; k++) {
-            const char *s = option_text(L, t, keys, option_texts[k], &len);
-            need += dtext_size(s, len, ENGINE_MAX_LABEL) + 1;
-        }
-    }
-    if (need > m->dtext_cap) {
-        char *t = realloc(m->dtext, need);
-        if (!t)
-            goto err;
-        m->dtext = t;
-        m->dtext_cap = need;
-    }
+    luaL_checkstack(L, K_N + 8, "choose: too many options");
     if (nopt > m->opts_cap) {
         engine_option *o = realloc(m->opts_v, sizeof(engine_option) * nopt);
         if (!o)
@@ -280,24 +259,55 @@ int engine_match_set_decision(engine_match *m, lua_State *L, int idx, int seat, 
         m->opts_v = o;
         m->opts_cap = nopt;
     }
+    lua_getfield(L, idx, "options");
+    int ot = lua_gettop(L);
+    engine_freeze_see(L, ot);
+    size_t len, at_prompt, at_kind;
     m->dtext_len = 0;
-    dtext_add(m, prompt, plen, ENGINE_MAX_PROMPT, &m->dec.prompt);
-    dtext_add(m, kind, klen, ENGINE_MAX_LABEL, &m->dec.kind);
+    const char *s = str_field(L, idx, "prompt", &len);
+    if (dtext_put(m, s, len, ENGINE_MAX_PROMPT, &at_prompt) < 0)
+        goto err;
+    lua_pop(L, 1);
+    s = str_field(L, idx, "kind", &len);
+    if (dtext_put(m, s, len, ENGINE_MAX_LABEL, &at_kind) < 0)
+        goto err;
+    lua_pop(L, 1);
+    int keys = ot + 1;
+    for (int k = 0; k < K_N; k++)
+        lua_pushstring(L, option_keys[k]);
     for (size_t i = 0; i < nopt; i++) {
+        if (lua_rawgeti(L, ot, (lua_Integer)i + 1) != LUA_TTABLE)
+            luaL_error(L, "choose: option %d is not a table", (int)i + 1);
+        int t = lua_gettop(L);
+        option_reader r = {L, keys, option_source(L, t, keys)};
         engine_option *o = &m->opts_v[i];
-        int t = base + OPTION_SLOTS * (int)i;
-        const char **texts[] = {&o->label, &o->verb, &o->space};
-        for (int k = 0; k < OPTION_SLOTS - 1; k++) {
-            const char *s = stack_text(L, t + 1 + k, &len);
-            dtext_add(m, s, len, ENGINE_MAX_LABEL, texts[k]);
-        }
         o->id = (uint32_t)i + 1;
         o->card = NULL;
-        o->entity = option_entity(L, m, t, keys, K_CARD, i);
+        o->entity = option_entity(&r, m, t, K_CARD, i);
         if (o->entity)
             o->card = m->b->names.v[m->st.ents[o->entity - 1].name].s;
-        o->target = option_entity(L, m, t, keys, K_TARGET, i);
+        o->target = option_entity(&r, m, t, K_TARGET, i);
+        size_t at[sizeof option_texts / sizeof *option_texts];
+        for (size_t k = 0; k < sizeof option_texts / sizeof *option_texts; k++) {
+            s = option_text(&r, t, option_texts[k], &len);
+            if (dtext_put(m, s, len, ENGINE_MAX_LABEL, &at[k]) < 0)
+                goto err;
+            lua_pop(L, 1);
+        }
+        /* offsets until dtext stops moving, below */
+        o->label = (const char *)(uintptr_t)at[0];
+        o->verb = (const char *)(uintptr_t)at[1];
+        o->space = (const char *)(uintptr_t)at[2];
+        lua_settop(L, t - 1);
     }
+    for (size_t i = 0; i < nopt; i++) {
+        engine_option *o = &m->opts_v[i];
+        o->label = m->dtext + (uintptr_t)o->label;
+        o->verb = m->dtext + (uintptr_t)o->verb;
+        o->space = m->dtext + (uintptr_t)o->space;
+    }
+    m->dec.prompt = m->dtext + at_prompt;
+    m->dec.kind = m->dtext + at_kind;
     m->dec.decision_id = ++m->st.decision_seq;
     m->dec.seat = seat;
     m->dec.options = m->opts_v;

@@ -364,6 +364,11 @@ typedef struct {
     int32_t owner; /* Lua numbering: 0 shared, 1..n players */
     uint32_t *ids;
     uint32_t n, cap;
+    /* The state's clock when this zone was made or its ids last changed
+     * (engine_zone_touch): with the state's epoch, what tells a View that a zone it
+     * showed before is unchanged (engine_match_view_since). Not state: no snapshot,
+     * hash or copy carries it. */
+    uint64_t stamp;
 } engine_zone;
 
 typedef struct {
@@ -383,6 +388,11 @@ typedef struct {
     uint64_t public_seq; /* events for everyone (g:log), produced: the spectators' count */
     int finished;
     engine_result *results;
+    /* The zones' stamps (engine_zone, above): clock counts every change of a zone's ids
+     * in this state, epoch is unique in the process and renewed whenever the zones may
+     * change wholesale (init, reset, copy, load). Neither is state (no snapshot, hash or
+     * copy carries them): they only let a View skip zones that did not change. */
+    uint64_t clock, epoch;
 } engine_state;
 
 int engine_state_init(engine_state *st, int np);
@@ -393,6 +403,15 @@ uint64_t engine_rng_next(engine_state *st);
 /* Uniform in 0..n-1 (n >= 1). */
 uint64_t engine_rng_below(engine_state *st, uint64_t n);
 engine_zone *engine_zone_get(engine_state *st, uint32_t name, int32_t owner, int create);
+/* Marks z as changed: every change of a zone's ids or of the names of the entities in it
+ * goes through here (engine_state.c) or renews the state's epoch (engine_state_epoch), or
+ * a View may show a seat a zone as it was (test_engine_view_prints checks every game). */
+static inline void engine_zone_touch(engine_state *st, engine_zone *z)
+{
+    z->stamp = ++st->clock;
+}
+/* A new epoch for st, unique in the process: every stamp before it is void. */
+void engine_state_epoch(engine_state *st);
 /* Room for n ids in z (doubling). 0, or -1 out of memory. */
 int engine_zone_reserve(engine_zone *z, uint32_t n);
 /* Give back the entity array's slack (it grows by doubling): for a match at rest. */
@@ -540,6 +559,9 @@ struct engine_match {
      * same zones and counters exist (their keys' signature), so a View is not sorted anew
      * with string compares after every answer */
     engine_view_order vorder[2];
+    /* engine_view.c: the start of every View's shape (its players and bundle), 0 until the
+     * first View */
+    uint64_t vshape;
     /* engine_state_save.c: the same for the snapshot saved at every turn boundary (its own
      * order: by the names' string order, engine_intern_sorted) */
     engine_view_order sorder[2];

@@ -8,6 +8,7 @@
  * every collection is sorted by name, so equal states give equal bytes, which is what
  * snapshots, restores and engine_match_hash rely on.
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,15 @@
 #include "engine_internal.h"
 
 /* ---- state -------------------------------------------------------------------------- */
+
+/* The last epoch handed out (engine_state_epoch): one counter for the process, so two
+ * states (a match and its rebuild, two matches) never share one. */
+static atomic_uint_fast64_t state_epochs;
+
+void engine_state_epoch(engine_state *st)
+{
+    st->epoch = atomic_fetch_add_explicit(&state_epochs, 1, memory_order_relaxed) + 1;
+}
 
 int engine_state_init(engine_state *st, int np)
 {
@@ -32,6 +42,7 @@ int engine_state_init(engine_state *st, int np)
     if (engine_map_init(&st->zone_map, 32) < 0 || engine_map_init(&st->attrs, 64) < 0 ||
         engine_map_init(&st->counters, 32) < 0)
         goto err;
+    engine_state_epoch(st);
     return 0;
 err:
     engine_state_free(st);
@@ -70,6 +81,7 @@ void engine_state_reset(engine_state *st)
     st->public_seq = 0;
     st->finished = 0;
     memset(st->results, 0, sizeof(engine_result) * (size_t)st->np);
+    engine_state_epoch(st);
 }
 
 static uint64_t splitmix64(uint64_t *x)
@@ -141,6 +153,7 @@ engine_zone *engine_zone_get(engine_state *st, uint32_t name, int32_t owner, int
     z->name = name;
     z->owner = owner;
     z->n = 0;
+    engine_zone_touch(st, z);
     return z;
 }
 
@@ -190,6 +203,7 @@ uint32_t engine_entity_new(engine_state *st, uint32_t card, uint32_t zi)
     st->ents[st->nents].zone = zi;
     st->nents++;
     z->ids[z->n++] = id;
+    engine_zone_touch(st, z);
     return id;
 }
 
@@ -216,6 +230,7 @@ uint32_t engine_entity_new_n(engine_state *st, uint32_t card, uint32_t zi, uint3
         st->ents[st->nents].zone = zi;
         z->ids[z->n++] = ++st->nents;
     }
+    engine_zone_touch(st, z);
     return first;
 }
 
@@ -242,6 +257,8 @@ int engine_entity_move(engine_state *st, uint32_t id, uint32_t zi, int bottom)
         to->ids[to->n++] = id;
     }
     e->zone = zi;
+    engine_zone_touch(st, from);
+    engine_zone_touch(st, to);
     return 0;
 }
 
@@ -265,6 +282,8 @@ int engine_zone_move_all(engine_state *st, uint32_t from_zi, uint32_t to_zi, int
     for (uint32_t i = 0; i < n; i++)
         st->ents[from->ids[i] - 1].zone = to_zi;
     from->n = 0;
+    engine_zone_touch(st, from);
+    engine_zone_touch(st, to);
     return 0;
 }
 
@@ -276,4 +295,5 @@ void engine_zone_shuffle(engine_state *st, engine_zone *z)
         z->ids[i - 1] = z->ids[j];
         z->ids[j] = t;
     }
+    engine_zone_touch(st, z);
 }

@@ -74,6 +74,7 @@ int engine_state_copy(engine_state *dst, const engine_state *src)
 {
     if (dst->np != src->np)
         return -1;
+    engine_state_epoch(dst); /* dst's zones are rewritten below without a stamp */
     if (dst->cap < src->nents) {
         engine_entity *e = realloc(dst->ents, sizeof(engine_entity) * src->cap);
         if (!e)

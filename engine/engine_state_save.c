@@ -323,6 +323,7 @@ int engine_state_load(engine_state *st, engine_bundle *b, lua_State *L, const ui
         msg = "not a snapshot of this engine version";
         goto err;
     }
+    engine_state_epoch(st); /* the zones are rewritten below without a stamp */
     st->version = get_u64(&r);
     st->decision_seq = get_u64(&r);
     st->turn = get_u32(&r);

@@ -51,6 +51,9 @@ typedef struct {
     view_chunk *head; /* the chunk carved from now; older ones follow */
     uint64_t shape;   /* engine_view_shape */
     uint64_t *prints; /* engine_view_zone_print, one per zone of v */
+    uint64_t *stamps; /* engine_view_zone_stamp, one per zone of v */
+    uint64_t epoch;   /* the match state's epoch as it was built */
+    size_t nkept;     /* zones left without their cards (engine_match_view_since) */
 } view_arena;
 
 /* One step of the fingerprints below: FNV-1a's, on a whole 64-bit word. */
@@ -191,17 +194,46 @@ static int32_t wire_owner(int32_t owner)
     return owner == 0 ? -1 : owner - 1;
 }
 
+/* A string the View points at rather than copies (every View is freed before its match:
+ * engine.h), "" for NULL. */
+static char *view_keep(const char *s)
+{
+    static char empty[1];
+    return s ? (char *)s : empty;
+}
+
+/* The decision's texts (prompt, kind, each option's label, verb and space) all live in
+ * the match's dtext (engine_decision.c), which the next decision rewrites: the View takes
+ * one copy of it, and text p is then at the same offset in the copy. */
+typedef struct {
+    const char *from; /* m->dtext */
+    size_t len;
+    char *copy;
+} view_texts;
+
+static char *view_text(view_arena *a, const view_texts *t, const char *p)
+{
+    uintptr_t at = (uintptr_t)p, from = (uintptr_t)t->from;
+    if (p && t->copy && at >= from && at < from + t->len)
+        return t->copy + (at - from);
+    return view_str(a, p ? p : ""); /* not from dtext: copied on its own */
+}
+
 static Deckhand__DecisionRequest *make_decision(view_arena *a, const engine_match *m)
 {
-    Deckhand__DecisionRequest *d = view_alloc(a, sizeof *d);
+    Deckhand__DecisionRequest *d = view_take(a, sizeof *d);
     if (!d)
         return NULL;
-    deckhand__decision_request__init(d);
-    d->match_id = view_str(a, m->match_id);
-    d->prompt = view_str(a, m->dec.prompt);
-    d->kind = view_str(a, m->dec.kind);
-    d->options = view_alloc(a, m->dec.noptions * sizeof(*d->options));
-    if (!d->match_id || !d->prompt || !d->kind || !d->options)
+    *d = (Deckhand__DecisionRequest)DECKHAND__DECISION_REQUEST__INIT;
+    view_texts t = {m->dtext, m->dtext_len, NULL};
+    if (t.len && (t.copy = view_take(a, t.len)))
+        memcpy(t.copy, t.from, t.len);
+    d->match_id = view_keep(m->match_id);
+    d->prompt = view_text(a, &t, m->dec.prompt);
+    d->kind = view_text(a, &t, m->dec.kind);
+    d->options = view_take(a, m->dec.noptions * sizeof(*d->options));
+    Deckhand__Option *ops = view_take(a, m->dec.noptions * sizeof *ops);
+    if ((t.len && !t.copy) || !d->prompt || !d->kind || !d->options || !ops)
         return NULL;
     d->event_seq = m->st.event_seq[m->dec.seat];
     d->decision_id = m->dec.decision_id;
@@ -210,34 +242,40 @@ static Deckhand__DecisionRequest *make_decision(view_arena *a, const engine_matc
     d->max = m->dec.max;
     for (size_t i = 0; i < m->dec.noptions; i++) {
         const engine_option *o = &m->dec.options[i];
-        Deckhand__Option *op = view_alloc(a, sizeof *op);
-        if (!op)
-            return NULL;
-        deckhand__option__init(op);
+        Deckhand__Option *op = &ops[i];
+        *op = (Deckhand__Option)DECKHAND__OPTION__INIT;
         d->options[d->n_options++] = op;
         op->id = o->id;
         op->entity = o->entity;
-        op->label = view_str(a, o->label);
-        op->card = view_str(a, o->card ? o->card : "");
+        op->label = view_text(a, &t, o->label);
+        op->card = view_keep(o->card); /* the bundle's name */
         op->target = o->target;
-        op->verb = view_str(a, o->verb ? o->verb : "");
-        op->space = view_str(a, o->space ? o->space : "");
-        if (!op->label || !op->card || !op->verb || !op->space)
+        op->verb = view_text(a, &t, o->verb);
+        op->space = view_text(a, &t, o->space);
+        if (!op->label || !op->verb || !op->space)
             return NULL;
     }
     return d;
 }
 
+/* Zone z as seat sees it, its fingerprint into *print; with kept (the fingerprint of the
+ * zone as the seat saw it, unchanged since: engine_match_view_since), without its cards
+ * and with that fingerprint. */
 static Deckhand__Zone *make_zone(view_arena *a, const engine_match *m, const engine_zone *z,
-                                 int seat, uint64_t *print)
+                                 int seat, uint64_t *print, const uint64_t *kept)
 {
     Deckhand__Zone *zo = view_take(a, sizeof *zo);
     if (!zo)
         return NULL;
-    deckhand__zone__init(zo);
+    *zo = (Deckhand__Zone)DECKHAND__ZONE__INIT;
     zo->name = view_name(m, z->name);
     zo->owner = wire_owner(z->owner);
     zo->count = z->n;
+    if (kept) {
+        *print = *kept;
+        a->nkept++;
+        return zo;
+    }
     engine_vis vis = engine_zone_vis_id(m->game, &m->b->names, z->name);
     uint32_t from = 0, to = 0;
     if (vis == ENGINE_VIS_PUBLIC || (vis == ENGINE_VIS_OWNER && seat >= 0 && z->owner == seat + 1))
@@ -314,11 +352,39 @@ static const uint32_t *view_order(const engine_match *cm, int which, uint32_t *s
     return idx;
 }
 
+/* The fingerprint since holds for the zone at position i of a View, when the zone z there
+ * is unchanged since the View since describes (the same epoch, the same stamp: the same
+ * zone, its ids and their names as they were), else NULL. */
+static const uint64_t *view_kept(const engine_match *m, const engine_view_since *since, uint32_t i,
+                                 const engine_zone *z)
+{
+    if (!since || i >= since->n || since->epoch != m->st.epoch || !z->stamp ||
+        since->stamps[i] != z->stamp)
+        return NULL;
+    return &since->prints[i];
+}
+
+/* The start of every View's shape: the players' count and names and the bundle, which a
+ * match never changes, mixed once per match (a cache like vorder: not state). */
+static uint64_t view_shape_base(const engine_match *cm)
+{
+    engine_match *m = (engine_match *)cm;
+    if (!m->vshape) {
+        uint64_t h = view_mix(1469598103934665603ULL, (uint64_t)m->np);
+        for (int i = 0; i < m->np; i++)
+            h = view_mix_str(h, m->names[i]);
+        h = view_mix_str(h, engine_bundle_id(m->b));
+        m->vshape = h | 1; /* never 0, the mark of none yet */
+    }
+    return m->vshape;
+}
+
 /* The view's players, zones (in name order) and counters, into the arena's View. */
-static int fill_view(view_arena *a, const engine_match *m, int seat, uint32_t *order)
+static int fill_view(view_arena *a, const engine_match *m, int seat, uint32_t *order,
+                     const engine_view_since *since)
 {
     Deckhand__View *v = &a->v;
-    uint64_t shape = view_mix(1469598103934665603ULL, (uint64_t)m->np);
+    uint64_t shape = view_shape_base(m);
     v->players = view_alloc(a, (size_t)m->np * sizeof(*v->players));
     Deckhand__PlayerInfo *players = view_alloc(a, (size_t)m->np * sizeof *players);
     if (!v->players || !players)
@@ -329,25 +395,16 @@ static int fill_view(view_arena *a, const engine_match *m, int seat, uint32_t *o
         v->players[v->n_players++] = p;
         p->seat = (uint32_t)i;
         p->connected = true;
-        if (!(p->name = view_str(a, m->names[i])))
-            return -1;
-        shape = view_mix_str(shape, p->name);
+        p->name = view_keep(m->names[i]);
     }
     uint32_t nz = m->st.nzones, nc = m->st.counters.n;
-    const uint32_t *zorder = view_order(m, 0, order), *corder;
-    if (!(v->zones = view_take(a, nz * sizeof(*v->zones))) ||
-        !(a->prints = view_take(a, nz * sizeof(*a->prints))))
-        return -1;
+    /* order holds nz + nc: the zones' order stays while the counters' is made */
+    const uint32_t *zorder = view_order(m, 0, order), *corder = view_order(m, 1, order + nz);
     shape = view_mix(shape, nz);
     for (uint32_t i = 0; i < nz; i++) {
         const engine_zone *z = &m->st.zones[zorder[i]];
-        Deckhand__Zone *zo = make_zone(a, m, z, seat, &a->prints[i]);
-        if (!zo)
-            return -1;
-        v->zones[v->n_zones++] = zo;
         shape = view_mix(shape, ((uint64_t)z->name << 32) | (uint32_t)z->owner);
     }
-    corder = view_order(m, 1, order);
     v->counters = view_take(a, nc * sizeof(*v->counters));
     Deckhand__Counter *counters = view_take(a, nc * sizeof *counters);
     if (!v->counters || !counters)
@@ -358,18 +415,34 @@ static int fill_view(view_arena *a, const engine_match *m, int seat, uint32_t *o
         if (name[0] == '_' || !engine_view_counter_shown(m, name, seat))
             continue;
         Deckhand__Counter *c = &counters[v->n_counters];
-        deckhand__counter__init(c);
+        *c = (Deckhand__Counter)DECKHAND__COUNTER__INIT;
         v->counters[v->n_counters++] = c;
         c->name = view_name(m, (uint32_t)(kv->key >> 32));
         c->owner = wire_owner((int32_t)(uint32_t)kv->key);
         c->value = kv->val;
         shape = view_mix(shape, kv->key);
     }
-    a->shape = view_mix_str(view_mix(shape, v->n_counters), v->bundle_id);
+    a->shape = view_mix(shape, v->n_counters);
+    if (since && since->shape != a->shape) /* zones or counters came or went: all in full */
+        since = NULL;
+    if (!(v->zones = view_take(a, nz * sizeof(*v->zones))) ||
+        !(a->prints = view_take(a, nz * sizeof(*a->prints))) ||
+        !(a->stamps = view_take(a, nz * sizeof(*a->stamps))))
+        return -1;
+    a->epoch = m->st.epoch;
+    for (uint32_t i = 0; i < nz; i++) {
+        const engine_zone *z = &m->st.zones[zorder[i]];
+        a->stamps[i] = z->stamp;
+        Deckhand__Zone *zo = make_zone(a, m, z, seat, &a->prints[i], view_kept(m, since, i, z));
+        if (!zo)
+            return -1;
+        v->zones[v->n_zones++] = zo;
+    }
     return 0;
 }
 
-Deckhand__View *engine_match_view(const engine_match *m, int seat)
+Deckhand__View *engine_match_view_since(const engine_match *m, int seat,
+                                        const engine_view_since *since)
 {
     /* The first chunk holds the arena (and so the View) at its start. */
     view_chunk *first = view_spare_take();
@@ -386,17 +459,17 @@ Deckhand__View *engine_match_view(const engine_match *m, int seat)
     Deckhand__View *v = &a->v;
     deckhand__view__init(v);
     uint32_t nz = m->st.nzones, nc = m->st.counters.n;
-    uint32_t *order = view_alloc(a, sizeof(uint32_t) * (nz > nc ? nz : nc)); /* scratch */
-    v->match_id = view_str(a, m->match_id);
-    v->game = view_str(a, m->game->name);
-    v->bundle_id = view_str(a, engine_bundle_id(m->b));
-    if (!order || !v->match_id || !v->game || !v->bundle_id)
+    uint32_t *order = view_take(a, sizeof(uint32_t) * (nz + nc)); /* scratch */
+    v->match_id = view_keep(m->match_id);
+    v->game = view_keep(m->game->name);
+    v->bundle_id = view_keep(engine_bundle_id(m->b));
+    if (!order)
         goto err;
     v->seat = seat >= 0 ? (uint32_t)seat : 0;
     v->event_seq = engine_match_event_seq(m, seat);
     v->finished = m->st.finished != 0;
     v->waiting_for = m->pending ? m->dec.seat : -1;
-    if (fill_view(a, m, seat, order) < 0)
+    if (fill_view(a, m, seat, order, since) < 0)
         goto err;
     if (seat >= 0 && m->pending && m->dec.seat == seat && !(v->decision = make_decision(a, m)))
         goto err;
@@ -404,6 +477,36 @@ Deckhand__View *engine_match_view(const engine_match *m, int seat)
 err:
     engine_view_free(v);
     return NULL;
+}
+
+Deckhand__View *engine_match_view(const engine_match *m, int seat)
+{
+    return engine_match_view_since(m, seat, NULL);
+}
+
+uint64_t engine_view_zone_stamp(const Deckhand__View *v, size_t i)
+{
+    return i < v->n_zones ? ((const view_arena *)v)->stamps[i] : 0;
+}
+
+const uint64_t *engine_view_zone_prints(const Deckhand__View *v)
+{
+    return ((const view_arena *)v)->prints;
+}
+
+const uint64_t *engine_view_zone_stamps(const Deckhand__View *v)
+{
+    return ((const view_arena *)v)->stamps;
+}
+
+uint64_t engine_view_epoch(const Deckhand__View *v)
+{
+    return ((const view_arena *)v)->epoch;
+}
+
+size_t engine_view_kept(const Deckhand__View *v)
+{
+    return ((const view_arena *)v)->nkept;
 }
 
 uint64_t engine_view_shape(const Deckhand__View *v)

@@ -382,7 +382,9 @@ uint64_t engine_match_event_seq(const engine_match *m, int seat);
 /* The view of one seat as a protobuf message (decision included when it is this seat's),
  * or of ENGINE_SEAT_PUBLIC (View.seat 0, event_seq the public count above).
  * The caller frees it with engine_view_free, before it frees the match: its zones',
- * cards' and counters' names are the match's bundle's own strings. NULL on allocation
+ * cards', options' cards' and counters' names, its game and bundle id are the match's
+ * bundle's own strings, its match id and players' names the match's (a View copies only
+ * the pending decision's texts, which the next decision rewrites). NULL on allocation
  * failure. */
 Deckhand__View *engine_match_view(const engine_match *m, int seat);
 void engine_view_free(Deckhand__View *v);
@@ -393,6 +395,37 @@ void engine_view_free(Deckhand__View *v);
  * 64-bit collision); a zone index past the end gives 0. */
 uint64_t engine_view_shape(const Deckhand__View *v);
 uint64_t engine_view_zone_print(const Deckhand__View *v, size_t i);
+/* Which change of the match's zones a View's zone i shows (0 past the end), and the epoch
+ * those stamps belong to: unique in the process, renewed whenever the match's zones are
+ * rewritten wholesale (a rebuild, a restore, a new match). The same epoch and stamp at
+ * the same position: the same zone, unchanged. */
+uint64_t engine_view_zone_stamp(const Deckhand__View *v, size_t i);
+uint64_t engine_view_epoch(const Deckhand__View *v);
+/* Every zone's fingerprint (engine_view_zone_print) and stamp, as arrays of v->n_zones, held
+ * by v: for a walk over all of them without a call per zone. */
+const uint64_t *engine_view_zone_prints(const Deckhand__View *v);
+const uint64_t *engine_view_zone_stamps(const Deckhand__View *v);
+
+/* What a seat was last shown, for engine_match_view_since: that View's shape
+ * (engine_view_shape) and epoch and, per zone position, its stamp and fingerprint. */
+typedef struct {
+    uint64_t shape, epoch;
+    size_t n;
+    const uint64_t *stamps, *prints;
+} engine_view_since;
+
+/* The View of engine_match_view for a ViewDelta (issue 27): when its shape is since's, a
+ * zone whose epoch and stamp at its position are those in since (unchanged since the View
+ * they come from) is built without its cards (count, name and owner only) and given
+ * since's fingerprint, so the fingerprints compare as they would on a full View and
+ * building costs nothing per card of an unchanged zone. Only the zones whose fingerprint
+ * differs may be sent from it; when any was kept (engine_view_kept) and a full View is to
+ * be sent, build it with engine_match_view. since NULL, or another shape: the same as
+ * engine_match_view. */
+Deckhand__View *engine_match_view_since(const engine_match *m, int seat,
+                                        const engine_view_since *since);
+/* How many zones of v engine_match_view_since left without their cards. */
+size_t engine_view_kept(const Deckhand__View *v);
 /* The static data of every card of the match's game (the same for every match of one
  * bundle and game): what Views leave out. Freed with engine_catalog_free; NULL when out
  * of memory. */

@@ -110,6 +110,32 @@ static void test_tables_with_own_keys_keep_their_inherited_fields(void)
     engine_bundle_free(b);
 }
 
+/* The engine reads an option's fields raw only from a table without a metatable (where a
+ * raw read gives what an indexed one does): a record reached through an empty proxy that
+ * has a metatable of its own still reads its inherited fields, and so does a record behind
+ * more proxies than the engine follows. */
+static void test_records_with_a_metatable_of_their_own_read_through_it(void)
+{
+    engine_error err = {0};
+    engine_bundle *b = load_options(
+        "{ setmetatable({}, { __index = setmetatable({ label = 'Rec' }, { __index ="
+        "    function(_, k) if k == 'act' then return 'late' elseif k == 'card' then"
+        "    return a end end }) }),"
+        "  setmetatable({}, { __index = setmetatable({}, { __index = setmetatable({}, {"
+        "    __index = setmetatable({}, { __index = setmetatable({}, { __index ="
+        "    { label = 'Far', verb = 'go' } }) }) }) }) }) }",
+        &err);
+    CU_ASSERT_FATAL(b != NULL);
+    engine_match *m = start(b, &err);
+    CU_ASSERT_FATAL(m != NULL);
+    const engine_decision *d = engine_match_decision(m);
+    CU_ASSERT_FATAL(d != NULL && d->noptions == 2);
+    expect_option(d, 0, "Rec", "late", "", 1, 0);
+    expect_option(d, 1, "Far", "go", "", 0, 0);
+    engine_match_free(m);
+    engine_bundle_free(b);
+}
+
 static void test_read_only_record_naming_no_entity_is_refused(void)
 {
     engine_error err = {0};
@@ -126,6 +152,8 @@ static const dh_test_case cases[] = {
     {"test_read_only_records_read_as_their_fields", test_read_only_records_read_as_their_fields},
     {"test_tables_with_own_keys_keep_their_inherited_fields",
      test_tables_with_own_keys_keep_their_inherited_fields},
+    {"test_records_with_a_metatable_of_their_own_read_through_it",
+     test_records_with_a_metatable_of_their_own_read_through_it},
     {"test_read_only_record_naming_no_entity_is_refused",
      test_read_only_record_naming_no_entity_is_refused},
     {NULL, NULL},

@@ -23,9 +23,13 @@ struct host_seen {
     char catalog[72]; /* the bundle whose Catalog this connection has, "" for none */
     bool have;        /* the fields below describe a View the seat was sent */
     uint64_t shape;   /* the zones' and counters' names and owners, and the players */
+    uint64_t eshape;  /* the engine's part of it (engine_view_shape) */
     size_t nzones, ncounters;
-    uint64_t *zone;   /* a fingerprint of each zone as the seat saw it */
-    int64_t *counter; /* each counter's value */
+    size_t zcap, ccap; /* the arrays below hold that many; they only grow */
+    uint64_t *zone;    /* a fingerprint of each zone as the seat saw it */
+    uint64_t *stamp;   /* each zone's stamp (engine_view_zone_stamp) when it was seen */
+    uint64_t epoch;    /* the stamps' (engine_view_epoch) */
+    int64_t *counter;  /* each counter's value */
     /* the pending state it was last sent: a delta that would change none of it, nor a
      * zone or counter, is not sent (see send_delta) */
     int32_t waiting_for;
@@ -49,6 +53,7 @@ void out_view_forget(host_seat *s)
     if (!s->seen)
         return;
     free(s->seen->zone);
+    free(s->seen->stamp);
     free(s->seen->counter);
     free(s->seen);
     s->seen = NULL;
@@ -58,20 +63,34 @@ void out_view_forget(host_seat *s)
  * remembered, and the next update is a full View). */
 static bool seen_keep(host_seen *sn, const Deckhand__View *v)
 {
-    if (sn->nzones != v->n_zones || sn->ncounters != v->n_counters || !sn->have) {
+    /* a full View whose zones or counters came or went reuses the arrays while they fit
+     * (they grow with room to spare: counters come one at a time) */
+    if (v->n_zones >= sn->zcap || !sn->zone || !sn->stamp) {
         free(sn->zone);
-        free(sn->counter);
-        sn->zone = malloc((v->n_zones + 1) * sizeof *sn->zone);
-        sn->counter = malloc((v->n_counters + 1) * sizeof *sn->counter);
-        sn->nzones = v->n_zones;
-        sn->ncounters = v->n_counters;
+        free(sn->stamp);
+        sn->zcap = v->n_zones + v->n_zones / 2 + 8;
+        sn->zone = malloc(sn->zcap * sizeof *sn->zone);
+        sn->stamp = malloc(sn->zcap * sizeof *sn->stamp);
     }
-    sn->have = sn->zone && sn->counter;
-    if (!sn->have)
+    if (v->n_counters >= sn->ccap || !sn->counter) {
+        free(sn->counter);
+        sn->ccap = v->n_counters + v->n_counters / 2 + 8;
+        sn->counter = malloc(sn->ccap * sizeof *sn->counter);
+    }
+    sn->have = sn->zone && sn->stamp && sn->counter;
+    if (!sn->have) {
+        sn->zcap = sn->ccap = 0; /* whatever was allocated is freed and made again */
         return false;
+    }
+    sn->nzones = v->n_zones;
+    sn->ncounters = v->n_counters;
     sn->shape = view_shape(v);
-    for (size_t i = 0; i < v->n_zones; i++)
-        sn->zone[i] = engine_view_zone_print(v, i);
+    sn->eshape = engine_view_shape(v);
+    sn->epoch = engine_view_epoch(v);
+    if (v->n_zones) {
+        memcpy(sn->zone, engine_view_zone_prints(v), v->n_zones * sizeof *sn->zone);
+        memcpy(sn->stamp, engine_view_zone_stamps(v), v->n_zones * sizeof *sn->stamp);
+    }
     for (size_t i = 0; i < v->n_counters; i++)
         sn->counter[i] = v->counters[i]->value;
     sn->waiting_for = v->waiting_for;
@@ -149,12 +168,16 @@ static int send_delta(host *h, host_seat *s, Deckhand__View *v)
         v->n_counters <= HOST_DELTA_STACK ? cbuf : malloc(v->n_counters * sizeof *d.counters);
     if (!d.zones || !d.counters)
         goto out;
-    /* The same shape: remembering v is updating what changed, while listing it. */
+    /* The same shape: remembering v is updating what changed, while listing it. A zone
+     * engine_match_view_since kept has the fingerprint it had: it is never listed. */
+    sn->eshape = engine_view_shape(v);
+    sn->epoch = engine_view_epoch(v);
+    const uint64_t *prints = engine_view_zone_prints(v), *stamps = engine_view_zone_stamps(v);
     for (size_t i = 0; i < v->n_zones; i++) {
-        uint64_t print = engine_view_zone_print(v, i);
-        if (print != sn->zone[i])
+        if (prints[i] != sn->zone[i])
             d.zones[d.n_zones++] = v->zones[i];
-        sn->zone[i] = print;
+        sn->zone[i] = prints[i];
+        sn->stamp[i] = stamps[i];
     }
     for (size_t i = 0; i < v->n_counters; i++) {
         if (v->counters[i]->value != sn->counter[i])
@@ -199,6 +222,22 @@ static void mark_connected(const host_match *hm, Deckhand__View *v)
     }
 }
 
+/* The seat's View as the worker sends it; with sn (what the seat was last shown), the
+ * zones unchanged since left without their cards (engine_match_view_since), for a delta. */
+static Deckhand__View *view_build(host *h, host_match *hm, int seat, const host_seen *sn)
+{
+    engine_view_since since = {0};
+    if (sn && sn->have)
+        since = (engine_view_since){sn->eshape, sn->epoch, sn->nzones, sn->stamp, sn->zone};
+    Deckhand__View *v = engine_match_view_since(hm->m, seat, since.n ? &since : NULL);
+    if (!v)
+        return NULL;
+    mark_connected(hm, v);
+    if (v->decision)
+        v->decision->time_left_ms = out_time_left_ms(h, hm, h->now_ms);
+    return v;
+}
+
 static void out_view_seat(host *h, host_match *hm, int seat, bool full)
 {
     host_seat *s = &hm->seats[seat];
@@ -210,18 +249,22 @@ static void out_view_seat(host *h, host_match *hm, int seat, bool full)
         dh_error_every(DH_LOG_EVERY_MS, "match %s: out of memory for seat %d", hm->id, seat);
         return;
     }
-    Deckhand__View *v = engine_match_view(hm->m, seat);
+    Deckhand__View *v = view_build(h, hm, seat, full ? NULL : s->seen);
+    if (v && !full && send_delta(h, s, v) == 0) {
+        engine_view_free(v);
+        return;
+    }
+    if (v && engine_view_kept(v)) { /* zones without their cards: never sent in full */
+        engine_view_free(v);
+        v = view_build(h, hm, seat, NULL);
+    }
     if (!v) {
         dh_error_every(DH_LOG_EVERY_MS, "match %s: no view for seat %d (out of memory)", hm->id,
                        seat);
         s->seen->have = false;
         return;
     }
-    mark_connected(hm, v);
-    if (v->decision)
-        v->decision->time_left_ms = out_time_left_ms(h, hm, h->now_ms);
-    if (full || send_delta(h, s, v) < 0)
-        send_full(h, hm, s, v);
+    send_full(h, hm, s, v);
     engine_view_free(v);
 }
 
