@@ -7,6 +7,17 @@
 
 local evaluate = {}
 
+-- The attack and the health of the creatures ids on the board, each summed: the
+-- material both games' features count.
+function evaluate.material(k, g, ids)
+  local atk, hp = 0, 0
+  for _, id in ipairs(ids) do
+    atk = atk + k:attack_of(g, id)
+    hp = hp + k:health_of(g, id)
+  end
+  return atk, hp
+end
+
 function evaluate.logistic(features, weights)
   return function(g)
     local f, z = features(g), 0

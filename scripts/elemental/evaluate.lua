@@ -6,7 +6,7 @@
 -- turns after the root, with the same hero to move.) The hint is the logistic of the
 -- weighted difference of the two heroes' features (boardkit/evaluate.lua).
 
-local logistic = require("boardkit.evaluate").logistic
+local kit = require("boardkit.evaluate")
 
 local evaluate = {}
 
@@ -16,11 +16,8 @@ function evaluate.features(k)
   return function(g)
     local f = {}
     for p = 1, 2 do
-      local atk, hp, ids = 0, 0, k:minions(g, p)
-      for _, id in ipairs(ids) do
-        atk = atk + k:attack_of(g, id)
-        hp = hp + k:health_of(g, id)
-      end
+      local ids = k:minions(g, p)
+      local atk, hp = kit.material(k, g, ids)
       f[p] = { k:health(g, p), atk, hp, #ids, g:count("hand", p) }
     end
     return f
@@ -28,6 +25,6 @@ function evaluate.features(k)
 end
 
 -- Each hero's chance, 0..1, with the weights fitted to self-play (game.lua).
-function evaluate.new(k, weights) return logistic(evaluate.features(k), weights) end
+function evaluate.new(k, weights) return kit.logistic(evaluate.features(k), weights) end
 
 return evaluate

@@ -13,7 +13,7 @@
 
 local k = require("mlw.kernel")
 local lethal = require("boardkit.lethal")
-local logistic = require("boardkit.evaluate").logistic
+local hint = require("boardkit.evaluate")
 
 local bots = {}
 
@@ -241,11 +241,8 @@ bots.FEATURES = { "health", "attack", "monster_health", "monsters", "hand", "tra
 function bots.features(g)
   local f = {}
   for p = 1, 2 do
-    local atk, hp, ids = 0, 0, k:monsters(g, p)
-    for _, id in ipairs(ids) do
-      atk = atk + k:attack_of(g, id)
-      hp = hp + k:health_of(g, id)
-    end
+    local ids = k:monsters(g, p)
+    local atk, hp = hint.material(k, g, ids)
     f[p] = { g:counter("health", p), atk, hp, #ids, g:count("hand", p), g:count("trap", p) }
   end
   return f
@@ -253,7 +250,7 @@ end
 
 -- Each wizard's chance, 0..1: the logistic of the weighted difference of the two
 -- wizards' features (boardkit/evaluate.lua), the weights fitted to self-play (game.lua).
-function bots.evaluate(weights) return logistic(bots.features, weights) end
+function bots.evaluate(weights) return hint.logistic(bots.features, weights) end
 
 function bots.make()
   local function default(g, p, d)
