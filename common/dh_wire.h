@@ -2,8 +2,10 @@
  * dh_wire.h: the few pieces of the protobuf wire format read and written by hand on the
  * data paths: the gateway's (outwire.c: a worker's PlayerOutputs read in place; inwire.c: a
  * client's Choose forwarded as its own bytes; cmdbatch.c: the batch's head; watch.c: a
- * watch frame's last flag) and the clients' (dh_client_lean.c: what a bot reads of a
- * message; dh_client_msg.c: a Choose packed by hand). A key is a
+ * watch frame's last flag), the clients' (dh_client_lean.c: what a bot reads of a
+ * message; dh_client_msg.c: a Choose packed by hand), the worker's (worker/out/: every
+ * output packed by hand) and the engine's answer log (engine_log.c, the same varints in a
+ * format of its own). A key is a
  * varint (field << 3 | wire type); a varint field's value follows it, a length-delimited
  * field's length and bytes do.
  */
@@ -58,11 +60,11 @@ static inline bool dh_wire_bytes(const uint8_t **p, const uint8_t *end, dh_wire_
 static inline size_t dh_wire_put_varint(uint8_t *p, uint64_t v)
 {
     size_t n = 0;
-    do {
-        uint8_t b = v & 0x7f;
+    while (v >= 0x80) {
+        p[n++] = (uint8_t)(v | 0x80);
         v >>= 7;
-        p[n++] = b | (v ? 0x80 : 0);
-    } while (v);
+    }
+    p[n++] = (uint8_t)v;
     return n;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dh_grow.h"
+#include "dh_wire.h"
 #include "engine_internal.h"
 
 void engine_log_reset(engine_log *lg)
@@ -79,32 +80,7 @@ engine_answer engine_match_log_at(const engine_match *m, size_t i)
     return a;
 }
 
-/* ---- the log encoding: varints ------------------------------------------------------- */
-
-static size_t put_varint(uint8_t *p, uint64_t v)
-{
-    size_t n = 0;
-    do {
-        uint8_t c = v & 0x7f;
-        v >>= 7;
-        p[n++] = c | (v ? 0x80 : 0);
-    } while (v);
-    return n;
-}
-
-static int get_varint(const uint8_t *p, size_t len, size_t *pos, uint64_t *v)
-{
-    *v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-        if (*pos >= len)
-            return -1;
-        uint8_t c = p[(*pos)++];
-        *v |= (uint64_t)(c & 0x7f) << shift;
-        if (!(c & 0x80))
-            return 0;
-    }
-    return -1;
-}
+/* ---- the log encoding: varints (dh_wire.h) -------------------------------------------- */
 
 int engine_answer_encode(const engine_answer *a, uint8_t **out, size_t *len)
 {
@@ -113,11 +89,11 @@ int engine_answer_encode(const engine_answer *a, uint8_t **out, size_t *len)
         return -1;
     size_t n = 0;
     p[n++] = 1; /* format */
-    n += put_varint(p + n, (uint64_t)a->seat);
-    n += put_varint(p + n, a->decision_id);
-    n += put_varint(p + n, a->n);
+    n += dh_wire_put_varint(p + n, (uint64_t)a->seat);
+    n += dh_wire_put_varint(p + n, a->decision_id);
+    n += dh_wire_put_varint(p + n, a->n);
     for (size_t i = 0; i < a->n; i++)
-        n += put_varint(p + n, a->option_ids[i]);
+        n += dh_wire_put_varint(p + n, a->option_ids[i]);
     *out = p;
     *len = n;
     return 0;
@@ -126,19 +102,19 @@ int engine_answer_encode(const engine_answer *a, uint8_t **out, size_t *len)
 int engine_answer_decode(const uint8_t *buf, size_t len, engine_answer *a, uint32_t *ids,
                          size_t max)
 {
-    size_t pos = 0;
+    const uint8_t *p = buf, *end = buf + len;
     uint64_t seat, did, n, v;
-    if (len < 1 || buf[pos++] != 1)
+    if (len < 1 || *p++ != 1)
         return -1;
-    if (get_varint(buf, len, &pos, &seat) || get_varint(buf, len, &pos, &did) ||
-        get_varint(buf, len, &pos, &n) || seat > 64 || n > max)
+    if (!dh_wire_varint(&p, end, &seat) || !dh_wire_varint(&p, end, &did) ||
+        !dh_wire_varint(&p, end, &n) || seat > 64 || n > max)
         return -1;
     for (uint64_t i = 0; i < n; i++) {
-        if (get_varint(buf, len, &pos, &v) || v > UINT32_MAX)
+        if (!dh_wire_varint(&p, end, &v) || v > UINT32_MAX)
             return -1;
         ids[i] = (uint32_t)v;
     }
-    if (pos != len)
+    if (p != end)
         return -1;
     a->seat = (int)seat;
     a->decision_id = did;

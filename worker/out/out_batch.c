@@ -26,6 +26,7 @@
 #include <zmq.h>
 
 #include "dh_log.h"
+#include "dh_wire.h"
 #include "dh_zmq.h"
 
 #define OUT_BATCH_HEAD 16           /* room for the Internal's tag and length */
@@ -49,17 +50,6 @@ struct out_batch {
     size_t n, cap;
     bool any_gone;
 };
-
-size_t out_varint(uint8_t *p, uint64_t v)
-{
-    size_t n = 0;
-    while (v >= 0x80) {
-        p[n++] = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    p[n++] = (uint8_t)v;
-    return n;
-}
 
 static out_batch_route *out_batch_find(host *h, const char *route)
 {
@@ -105,7 +95,7 @@ static bool out_batch_send(host *h, out_batch_route *r)
     size_t nh = 0;
     head[nh++] = OUT_BATCH_TAG_1;
     head[nh++] = OUT_BATCH_TAG_2;
-    nh += out_varint(head + nh, r->len);
+    nh += dh_wire_put_varint(head + nh, r->len);
     uint8_t *msg = r->buf + OUT_BATCH_HEAD - nh;
     memcpy(msg, head, nh);
     size_t len = nh + r->len;

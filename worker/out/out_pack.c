@@ -19,6 +19,8 @@
 
 #include <string.h>
 
+#include "dh_wire.h"
+
 /* Room left at w; false (and w marked full) when fewer than n bytes. */
 static bool w_room(out_writer *w, size_t n)
 {
@@ -30,11 +32,11 @@ static bool w_room(out_writer *w, size_t n)
 static void w_varint(out_writer *w, uint64_t v)
 {
     if (!w->full && w->end - w->p >= 10) {
-        w->p += out_varint(w->p, v);
+        w->p += dh_wire_put_varint(w->p, v);
         return;
     }
     uint8_t tmp[10]; /* near the end: written only if it fits */
-    size_t n = out_varint(tmp, v);
+    size_t n = dh_wire_put_varint(tmp, v);
     if (w_room(w, n)) {
         memcpy(w->p, tmp, n);
         w->p += n;
@@ -129,7 +131,7 @@ static void w_close(out_writer *w, uint8_t *body)
         return;
     }
     uint8_t head[10];
-    size_t nh = out_varint(head, n);
+    size_t nh = dh_wire_put_varint(head, n);
     if (nh > 1) {
         if (!w_room(w, nh - 1))
             return;

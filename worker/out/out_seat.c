@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "dh_log.h"
+#include "dh_wire.h"
 
 /* Make room for one more remembered reply: the ring starts at HOST_REPLIES_FIRST and
  * doubles each time it fills, up to HOST_REPLIES, after which it wraps. A seat that
@@ -204,7 +205,7 @@ void out_decision_kept(host *h, host_match *hm, int seat)
         return;
     }
     msg[n++] = OUT_DECISION_KEY;
-    n += out_varint(msg + n, body);
+    n += dh_wire_put_varint(msg + n, body);
     memcpy(msg + n, k->p, k->len);
     n += k->len;
     if (undo) {

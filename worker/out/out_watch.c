@@ -16,6 +16,7 @@
 
 #include "dh_grow.h"
 #include "dh_log.h"
+#include "dh_wire.h"
 
 #define OUT_WATCH_TAG_EVENTS  0x1a /* SpectatorFrame.events: field 3, length-delimited */
 #define OUT_WATCH_TAG_COUNT   0x30 /* SpectatorFrame.spectators: field 6, varint */
@@ -182,7 +183,7 @@ void out_watch_event(host_match *hm, const engine_event *ev)
         return;
     }
     e->ev[e->evlen++] = OUT_WATCH_TAG_EVENTS;
-    e->evlen += out_varint(e->ev + e->evlen, len);
+    e->evlen += dh_wire_put_varint(e->ev + e->evlen, len);
     e->evlen += deckhand__event__pack(&pe, e->ev + e->evlen);
 }
 
@@ -316,10 +317,10 @@ static void out_watch_release(host *h, out_watch_match *e, const out_watch_frame
     uint8_t count[1 + OUT_WATCH_VARINT_MAX], head[2 + OUT_WATCH_VARINT_MAX];
     size_t ncount = 0, nhead = 0;
     count[ncount++] = OUT_WATCH_TAG_COUNT;
-    ncount += out_varint(count + ncount, e->nw);
+    ncount += dh_wire_put_varint(count + ncount, e->nw);
     head[nhead++] = OUT_WATCH_TAG_FRAME_1;
     head[nhead++] = OUT_WATCH_TAG_FRAME_2;
-    nhead += out_varint(head + nhead, f->len + ncount);
+    nhead += dh_wire_put_varint(head + nhead, f->len + ncount);
     uint8_t *msg = malloc(nhead + f->len + ncount);
     if (!msg) {
         dh_error_every(DH_LOG_EVERY_MS, "match %s: out of memory releasing a frame", e->id);

@@ -190,8 +190,6 @@ typedef struct {
 
 /* ---- outputs gathered per gateway (out_batch.c) ------------------------------------- */
 
-/* v as a protobuf varint at p (at most 10 bytes): its length. */
-size_t out_varint(uint8_t *p, uint64_t v);
 /* Append to the batch of the gateway at route a PlayerOutput to player_id about
  * match_id ("" for none) carrying kind: sm packed there (out_pack.c), or when sm is NULL
  * the len bytes of an already packed ServerMessage at msg. -1 when that gateway was found
