@@ -44,6 +44,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <time.h>
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -223,6 +224,11 @@ struct engine_bundle {
     pthread_cond_t wd_cv;
     int wd_running, wd_stop;
     int wd_in_flight; /* a signal sent and not yet handled: the thread sends no other */
+    /* The owner's CPU clock (pthread_getcpuclockid), set when the owner changes; the
+     * watchdog reads it to tell a call's work from time it spent not running. */
+    clockid_t wd_clock;
+    int wd_clock_ok;
+    uint64_t wd_fired; /* the deadline the watchdog judged spent (its thread's verdict) */
     char id[65];
     char *dir;
     engine_file *files;

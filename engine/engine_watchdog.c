@@ -20,11 +20,23 @@
  * signal is in flight (the thread sends the next only once the handler ran), and a handler
  * that finds its thread armed already does not walk the stack again.
  *
- * Cost: one atomic store per call. Limits: the kill comes within ~10 ms of the
- * deadline rather than exactly at it, and the signal (ENGINE_WATCHDOG_SIGNAL, a
- * real-time signal installed with SA_RESTART) may interrupt a blocking syscall of the
- * host if it lands just after an overrun call ended. When the thread cannot be started
- * the engine falls back to the plain count hook, which is slow but self-contained.
+ * A deadline bounds the call's own work, not the wall clock: time the engine thread spent
+ * not running (its process stopped with SIGSTOP, a frozen VM, a crowded machine where it
+ * waited for a core) is not held against the call. A sim stopped for half an hour lost a
+ * call that way, and a worker failed a player's command. Deadlines stay on the wall clock
+ * (dh_now_ns: setting one costs no system call), and only the watchdog thread, once a
+ * deadline has passed, asks the engine thread's CPU clock how much the thread worked since
+ * its last look before the deadline was set; it judges the deadline spent only when that
+ * work reaches it, and it alone decides (b->wd_fired): the hook, the pcall guards and the
+ * signal handler on the engine thread only read its verdict.
+ *
+ * Cost: an atomic store per call, a pthread_self() compared. Limits: the kill comes
+ * within ~10 ms of the deadline rather than exactly at it, and up to IDLE_NS later when
+ * the thread was idle just before the call (the watchdog's last look, from which the work
+ * is counted, is then that much older: the idle time counts as work); the signal
+ * (ENGINE_WATCHDOG_SIGNAL, a real-time signal installed with SA_RESTART) may interrupt a blocking
+ * syscall of the host if it lands just after an overrun call ended. When the thread cannot be
+ * started the engine falls back to the plain count hook, which is slow but self-contained.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -57,6 +69,15 @@ void engine_deadline_set(engine_bundle *b, uint64_t abs_ns)
 
 static void kill_hook(lua_State *L, lua_Debug *ar);
 
+/* Whether the running call's deadline d is spent: the watchdog thread's verdict when it
+ * runs (it tells work from waits), else the wall clock (the count hook alone). */
+static bool deadline_spent(const engine_bundle *b, uint64_t d)
+{
+    if (b->wd_running)
+        return __atomic_load_n(&b->wd_fired, __ATOMIC_ACQUIRE) == d;
+    return dh_now_ns() >= d;
+}
+
 /* Sets the kill latch on L unless it is set already (see the top: the walk is costly). */
 static void arm(lua_State *L)
 {
@@ -72,7 +93,7 @@ static bool call_killed(engine_bundle *b)
 {
     if (!b->killing) {
         uint64_t d = deadline_load(b);
-        if (!d || dh_now_ns() < d)
+        if (!d || !deadline_spent(b, d))
             return false;
         b->killing = 1;
     }
@@ -101,8 +122,8 @@ static void kill_hook(lua_State *L, lua_Debug *ar)
  * again, and one asked to start raises at once. The only ways a script catches an error
  * are these two (no coroutine library, no __gc), so the kill reaches the engine's own
  * lua_pcall whatever the script does. They also read the deadline themselves, so a call
- * whose hook is no longer called still ends at the next pcall. Cost: a clock read per
- * pcall, which card scripts hardly use. */
+ * whose hook is no longer called still ends at the next pcall. Cost: a load per pcall (a
+ * clock read without the thread), which card scripts hardly use. */
 
 static int guard_refuse(lua_State *L)
 {
@@ -156,7 +177,7 @@ static void wd_on_signal(int sig)
     engine_bundle *b = wd_current;
     if (b) {
         uint64_t d = deadline_load(b);
-        if (d && dh_now_ns() >= d) {
+        if (d && deadline_spent(b, d)) {
             arm(b->L);
             lua_State *co = b->co_running;
             if (co)
@@ -183,33 +204,116 @@ static void abs_time(struct timespec *ts, uint64_t ns)
     ts->tv_nsec = (long)(ns % 1000000000ULL);
 }
 
+/* What the watchdog sees at one look: the time, and the engine thread's CPU time on its
+ * clock (UINT64_MAX when it cannot be read). */
+typedef struct {
+    uint64_t wall, cpu;
+    clockid_t clock;
+} wd_look;
+
+static wd_look look(const engine_bundle *b)
+{
+    wd_look l = {dh_now_ns(), UINT64_MAX, 0};
+    if (__atomic_load_n(&b->wd_clock_ok, __ATOMIC_ACQUIRE)) {
+        l.clock = __atomic_load_n(&b->wd_clock, __ATOMIC_ACQUIRE);
+        struct timespec ts;
+        if (clock_gettime(l.clock, &ts) == 0)
+            l.cpu = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+    }
+    return l;
+}
+
+/* A look before the deadline was set whose CPU time cannot be compared with now's (none
+ * yet, or on the clock of the thread that ran the calls before): rebased on now's clock as
+ * if the engine thread had run all the time between them. */
+static void rebase(wd_look *before, const wd_look *now)
+{
+    if (now->cpu == UINT64_MAX || (before->cpu != UINT64_MAX && before->clock == now->clock))
+        return;
+    uint64_t ran = now->wall > before->wall ? now->wall - before->wall : 0;
+    if (ran > now->cpu)
+        ran = now->cpu; /* no look yet (wall 0): the thread's whole life */
+    before->wall = now->wall - ran;
+    before->cpu = now->cpu - ran;
+    before->clock = now->clock;
+}
+
+/* The time the call's work has reached: the look before its deadline was set, plus the
+ * engine thread's CPU time since (never past now). Where the CPU time is not known, the
+ * wall clock: as if the thread ran all the time. */
+static uint64_t worked_until(const wd_look *before, const wd_look *now)
+{
+    if (before->cpu == UINT64_MAX || now->cpu == UINT64_MAX || before->clock != now->clock ||
+        now->cpu < before->cpu)
+        return now->wall;
+    uint64_t w = before->wall + (now->cpu - before->cpu);
+    return w < now->wall ? w : now->wall;
+}
+
 static void *wd_main(void *arg)
 {
     engine_bundle *b = arg;
+    wd_look last = {0, UINT64_MAX, 0}, before = last;
+    uint64_t seen = 0; /* the deadline `before` is for */
     pthread_mutex_lock(&b->wd_mu);
     while (!b->wd_stop) {
-        uint64_t now = dh_now_ns(), d = deadline_load(b);
-        if (d && now >= d) {
-            if (!__atomic_exchange_n(&b->wd_in_flight, 1, __ATOMIC_ACQ_REL) &&
-                pthread_kill(__atomic_load_n(&b->wd_owner, __ATOMIC_ACQUIRE),
-                             ENGINE_WATCHDOG_SIGNAL) != 0)
-                __atomic_store_n(&b->wd_in_flight, 0, __ATOMIC_RELEASE);
-            d = now + TICK_NS; /* and again, until the call ends */
-        } else if (!d || d > now + IDLE_NS) {
-            d = now + (d ? TICK_NS : IDLE_NS);
+        wd_look now = look(b);
+        uint64_t d = deadline_load(b), wake;
+        if (d != seen) {
+            /* set after the last look's load of the deadline, so after that look */
+            seen = d;
+            before = last;
+        }
+        if (d)
+            rebase(&before, &now);
+        last = now;
+        if (!d) {
+            wake = now.wall + IDLE_NS;
+        } else if (now.wall < d) {
+            wake = d < now.wall + TICK_NS ? d : now.wall + TICK_NS;
+        } else {
+            uint64_t worked = worked_until(&before, &now);
+            if (worked >= d) {
+                __atomic_store_n(&b->wd_fired, d, __ATOMIC_RELEASE);
+                if (!__atomic_exchange_n(&b->wd_in_flight, 1, __ATOMIC_ACQ_REL) &&
+                    pthread_kill(__atomic_load_n(&b->wd_owner, __ATOMIC_ACQUIRE),
+                                 ENGINE_WATCHDOG_SIGNAL) != 0)
+                    __atomic_store_n(&b->wd_in_flight, 0, __ATOMIC_RELEASE);
+                wake = now.wall + TICK_NS; /* and again, until the call ends */
+            } else {
+                /* the thread did not run all that time: look again when it could have */
+                uint64_t left = d - worked;
+                wake = now.wall + (left < TICK_NS ? left : TICK_NS);
+            }
         }
         struct timespec ts;
-        abs_time(&ts, d);
+        abs_time(&ts, wake);
         pthread_cond_timedwait(&b->wd_cv, &b->wd_mu, &ts);
     }
     pthread_mutex_unlock(&b->wd_mu);
     return NULL;
 }
 
+/* The thread that runs the calls (signalled, and whose CPU clock the watchdog reads).
+ * Compared by its clock too: a thread that ended may leave its pthread_t to a new one
+ * (glibc reuses them), not its kernel id, which the clock names. Costs no system call. */
+static void set_owner(engine_bundle *b, pthread_t self)
+{
+    clockid_t c;
+    int ok = pthread_getcpuclockid(self, &c) == 0;
+    if (pthread_equal(self, b->wd_owner) && ok == b->wd_clock_ok && (!ok || c == b->wd_clock))
+        return;
+    __atomic_store_n(&b->wd_clock_ok, 0, __ATOMIC_RELEASE);
+    if (ok)
+        __atomic_store_n(&b->wd_clock, c, __ATOMIC_RELEASE);
+    __atomic_store_n(&b->wd_owner, self, __ATOMIC_RELEASE);
+    __atomic_store_n(&b->wd_clock_ok, ok, __ATOMIC_RELEASE);
+}
+
 int engine_watchdog_start(engine_bundle *b)
 {
     pthread_once(&wd_once, wd_install);
-    b->wd_owner = pthread_self();
+    set_owner(b, pthread_self());
     if (wd_signal_ok && dh_thread_sync_init(&b->wd_mu, &b->wd_cv) == 0) {
         if (pthread_create(&b->wd_thread, NULL, wd_main, b) == 0) {
             b->wd_running = 1;
@@ -246,7 +350,7 @@ uint64_t engine_call_begin_for(engine_bundle *b, uint64_t budget_ns)
     uint64_t prev = b->deadline_ns, now = dh_now_ns();
     if (prev)
         prev = prev > now ? prev - now : 1;
-    __atomic_store_n(&b->wd_owner, pthread_self(), __ATOMIC_RELEASE);
+    set_owner(b, pthread_self());
     /* a signal that landed between calls found no bundle to clear its flag on */
     __atomic_store_n(&b->wd_in_flight, 0, __ATOMIC_RELEASE);
     wd_current = b;
