@@ -111,6 +111,10 @@ extern const luaL_Reg engine_deck_bot_methods[];
 /* engine_deck_supply.c: deck.ends(kit, name, n): a game's finished(g) in C: true when
  * card name's pile is out or at least n supply piles are (kernel:pile_or_three_out). */
 int engine_deck_ends_new(lua_State *L);
+/* deck.score_refresh(kit, name, plus): kernel:score_refresh's refresh(g) in C, the kit's
+ * g:deck_score for every seat and its counter name set to the sum; a seat holding cards
+ * with a score function is left to plus(g, p, total, names), which sets it. */
+int engine_deck_score_refresh_new(lua_State *L);
 
 /* engine_deck_bot.c: reads kit{plans = bot name -> plan} (the table at index spec) into
  * the kit k at index kit, refusing bad data with an error naming the bot and field. */

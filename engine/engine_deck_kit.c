@@ -240,6 +240,7 @@ static int deck_kit_new(lua_State *L)
 static const luaL_Reg deck_module[] = {
     {"kit", deck_kit_new},
     {"ends", engine_deck_ends_new},
+    {"score_refresh", engine_deck_score_refresh_new},
     {NULL, NULL},
 };
 

@@ -263,18 +263,16 @@ int engine_deck_ends_new(lua_State *L)
     return 1;
 }
 
-/* g:deck_score(kit, p): kernel:score's sum over every card p owns (deck, hand, discard,
- * play, aside) of its vp; the cards with a score function are left to Lua: returns the
- * sum and, when there are any, the array of their names (one per card, in zone order). */
-static int g_deck_score(lua_State *L)
+/* kernel:score's sum over every card p owns (deck, hand, discard, play, aside) of its vp;
+ * the cards with a score function are left to Lua: their names (one per card, in zone
+ * order) go into an array pushed on the stack at the first of them, *nscored how many. */
+static int64_t score_walk(lua_State *L, engine_match *m, const engine_deck_kit *k, int p,
+                          lua_Integer *nscored)
 {
-    engine_match *m = engine_api_match(L, 0);
-    const engine_deck_kit *k = engine_deck_arg(L, 2);
-    int p = engine_deck_player(L, m, 3);
-    lua_settop(L, 3);
     const uint32_t zones[] = {k->z_deck, k->z_hand, k->z_discard, k->z_play, k->z_aside};
     int64_t total = 0;
-    lua_Integer nscored = 0;
+    int at = 0;
+    *nscored = 0;
     for (size_t zi = 0; zi < sizeof zones / sizeof zones[0]; zi++) {
         const engine_zone *z = engine_zone_get(&m->st, zones[zi], p, 0);
         for (uint32_t i = 0; z && i < z->n; i++) {
@@ -283,20 +281,80 @@ static int g_deck_score(lua_State *L)
             if (!c)
                 return luaL_error(L, "deck_score: no card data for %s", m->b->names.v[name].s);
             if (c->flags & ENGINE_DECK_SCORE) {
-                if (nscored == 0)
-                    lua_newtable(L); /* 4 */
+                if (*nscored == 0) {
+                    lua_newtable(L);
+                    at = lua_gettop(L);
+                }
                 lua_rawgeti(L, NAMES, name);
-                lua_rawseti(L, 4, ++nscored);
+                lua_rawseti(L, at, ++*nscored);
             } else if (c->flags & ENGINE_DECK_VP) {
                 total += c->vp;
             }
         }
     }
+    return total;
+}
+
+/* g:deck_score(kit, p): score_walk's sum and, when there are any, the array of the names
+ * of p's cards with a score function. */
+static int g_deck_score(lua_State *L)
+{
+    engine_match *m = engine_api_match(L, 0);
+    const engine_deck_kit *k = engine_deck_arg(L, 2);
+    int p = engine_deck_player(L, m, 3);
+    lua_settop(L, 3);
+    lua_Integer nscored;
+    int64_t total = score_walk(L, m, k, p, &nscored); /* the names at 4, if any */
     lua_pushinteger(L, total);
     if (nscored == 0)
         return 1;
     lua_insert(L, 4);
     return 2;
+}
+
+/* The refresh deck.score_refresh made: refresh(g) sets every seat's counter (upvalue 3: its
+ * interned name) to score_walk's sum over the kit at upvalue 2 (upvalue 1 is the names
+ * table, as for the g methods), seat by seat; a seat holding cards with a score function
+ * is handed to the Lua function at upvalue 4, plus(g, p, total, names), which sets it.
+ * What kernel:score_refresh's kit path does with g:deck_score per seat. */
+static int deck_score_refresh_run(lua_State *L)
+{
+    engine_match *m = engine_api_match(L, 1);
+    const engine_deck_kit *k = lua_touserdata(L, lua_upvalueindex(2));
+    uint32_t name = (uint32_t)lua_tointeger(L, lua_upvalueindex(3));
+    lua_settop(L, 1);
+    for (int p = 1; p <= m->np; p++) {
+        lua_Integer nscored;
+        int64_t total = score_walk(L, m, k, p, &nscored); /* the names at 2, if any */
+        if (nscored == 0) {
+            *engine_deck_slot(L, m, name, p) = total;
+            continue;
+        }
+        lua_pushvalue(L, lua_upvalueindex(4));
+        lua_pushvalue(L, 1);
+        lua_pushinteger(L, p);
+        lua_pushinteger(L, total);
+        lua_pushvalue(L, 2);
+        lua_call(L, 4, 0);
+        lua_settop(L, 1);
+    }
+    return 0;
+}
+
+int engine_deck_score_refresh_new(lua_State *L)
+{
+    engine_bundle *b = *(engine_bundle **)lua_getextraspace(L);
+    engine_deck_arg(L, 1);
+    luaL_checkstring(L, 2);
+    luaL_checktype(L, 3, LUA_TFUNCTION);
+    lua_Integer name = engine_intern_lua(b, L, 2);
+    lua_settop(L, 3);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, b->names_ref);
+    lua_pushvalue(L, 1);
+    lua_pushinteger(L, name);
+    lua_pushvalue(L, 3);
+    lua_pushcclosure(L, deck_score_refresh_run, 4);
+    return 1;
 }
 
 /* g:deck_owned(kit, p, names): the cards of those names p owns (the sum of its

@@ -614,20 +614,29 @@ end
 
 -- A game's refresh(g) that sets every seat's counter `name` to its score (kernel:score):
 -- the VP total, set before every decision put to a person (gametable.lua). The kit's path
--- of kernel:score is written out in it, without a call per seat, unless the game scores
--- its own way (Ascension's k.score).
-function kernel:score_refresh(name)
+-- of kernel:score runs in C (deck.score_refresh: every seat's g:deck_score and counter in
+-- one call, Gardens' score functions handed back to Lua) unless the game scores its own
+-- way (Ascension's k.score). An engine before 2026-11-30 has no deck.score_refresh (a
+-- bundle pushed live to a worker of the previous release): there, and with api = {} (the
+-- rules tests), the same path runs in Lua, g:deck_score per seat.
+function kernel:score_refresh(name, api)
+  local kit = self.kit
+  local make = kit and (api or deck).score_refresh
+  local fast = make and make(kit, name, function(g, p, total, scored)
+    g:set_counter(name, p, plus_scored(self, g, p, total, scored))
+  end)
   return function(g)
-    local kit, n = self.kit, g:nplayers()
-    if kit and self.score == kernel.score then
-      for p = 1, n do
-        local total, scored = g:deck_score(kit, p)
+    local now = self.kit
+    if now and self.score == kernel.score then
+      if fast and now == kit then return fast(g) end
+      for p = 1, g:nplayers() do
+        local total, scored = g:deck_score(now, p)
         if scored then total = plus_scored(self, g, p, total, scored) end
         g:set_counter(name, p, total)
       end
       return
     end
-    for p = 1, n do g:set_counter(name, p, self:score(g, p)) end
+    for p = 1, g:nplayers() do g:set_counter(name, p, self:score(g, p)) end
   end
 end
 

@@ -21,6 +21,7 @@
 #include "dh_grow.h"
 #include "dh_keys.h"
 #include "dh_log.h"
+#include "dh_str.h"
 #include "out.h"
 
 #define HOST_GRACE_MS 60000 /* a StartMatch without settings (older matchmaker) */
@@ -319,7 +320,7 @@ engine_code host_apply(host *h, host_match *hm, int seat, uint64_t cmd_id, uint6
     a->seat = seat;
     a->cmd_id = cmd_id;
     a->recv_ns = cmd_id ? h->cmd_recv_ns : 0;
-    snprintf(a->route, sizeof a->route, "%s", s->route);
+    dh_str_copy(a->route, sizeof a->route, s->route);
     return ENGINE_OK;
 }
 

@@ -31,6 +31,7 @@
 #include "dh_grow.h"
 #include "dh_keys.h"
 #include "dh_slot.h"
+#include "dh_str.h"
 
 #define STORE_COMMIT_KEYS 4
 
@@ -102,25 +103,27 @@ static int store_batch_args(store_resp *b, const store_commit *c, const char *ep
     size_t count = 2 + (f & KIND_SNAP ? 1 : 0) + (logged ? 1 + c->nlog : 0) +
                    (f & KIND_ANSWER ? 1 : 0) + (f & KIND_FINISH ? 5 : 0);
     char kind = (char)('0' + f), num[24];
-    int n = snprintf(num, sizeof num, "%zu", count);
-    int rc = store_bulk(b, num, (size_t)n) | store_bulk(b, epoch, strlen(epoch)) |
-             store_bulk(b, &kind, 1);
+    size_t n = 0;
+    dh_str_add_uint(num, sizeof num, &n, count); /* not snprintf: its cost (issue 27) */
+    int rc = store_bulk(b, num, n) | store_bulk(b, epoch, strlen(epoch)) | store_bulk(b, &kind, 1);
     if (f & KIND_SNAP)
         rc |= store_bulk(b, z ? (const char *)z : "", zlen);
     if (logged) {
-        n = snprintf(num, sizeof num, "%zu", c->nlog);
-        rc |= store_bulk(b, num, (size_t)n);
+        n = 0;
+        dh_str_add_uint(num, sizeof num, &n, c->nlog);
+        rc |= store_bulk(b, num, n);
         for (size_t i = 0; i < c->nlog; i++)
             rc |= store_bulk(b, (const char *)c->log[i].data, c->log[i].len);
     }
     if (f & KIND_ANSWER)
         rc |= store_bulk(b, (const char *)c->hist, c->hist_len);
     if (f & KIND_FINISH) {
-        n = snprintf(num, sizeof num, "%llu", (unsigned long long)c->ended_ms);
+        n = 0;
+        dh_str_add_uint(num, sizeof num, &n, c->ended_ms);
         const char *fin[] = {c->result ? c->result : "", c->final_hash ? c->final_hash : "",
                              c->end_reason ? c->end_reason : "",
                              c->rating_job ? c->rating_job : ""};
-        rc |= store_bulk(b, num, (size_t)n);
+        rc |= store_bulk(b, num, n);
         for (size_t i = 0; i < sizeof fin / sizeof *fin; i++)
             rc |= store_bulk(b, fin[i], strlen(fin[i]));
     }
