@@ -627,40 +627,6 @@ local function choose_mulligan(k, g, d)
   return out
 end
 
--- ---- the race's alternatives, for the search ---------------------------------------------
-
--- The bots whose answers the search weighs against `default`'s (game.lua, search_bots):
--- each answers as `default` but for one choice of the race (no enemy minion, no lethal on
--- board), where the one-turn plan may be wrong: one mana more, the seed's element, the
--- hero power first. Where they agree with `default` they cost the search no play-out;
--- `passive` and `random` are left out (their answers never race).
-bots.SEARCH = { "mana", "element", "power" }
-
--- The index of the first option of d for which pick(o) holds, else nil.
-local function option_where(d, pick)
-  for i, o in ipairs(d.options) do
-    if pick(o) then return i end
-  end
-  return nil
-end
-
--- The race's alternative choices: for a turn decision of a race, the option index or nil
--- (then `default` answers).
-local RACE = {
-  mana = function(_, _, _, d)
-    return option_where(d, function(o) return o.act == "resource" and o.res == "mana" end)
-  end,
-  element = function(k, g, p, d)
-    if not option_where(d, function(o) return o.act == "resource" end) then return nil end
-    local want = most_lacking(k, g, p, "hand") or most_lacking(k, g, p, "deck") or TIE_ORDER[1]
-    return option_where(d, function(o) return o.act == "resource" and o.res == want end)
-  end,
-  power = function(k, g, p, d)
-    if power_score(k, g, p) <= 0 or k:hero_def(g, p).element == "wind" then return nil end
-    return option_where(d, function(o) return o.act == "power" end)
-  end,
-}
-
 function bots.make(k)
   local function default(g, p, d)
     local kind = d.kind
@@ -671,15 +637,6 @@ function bots.make(k)
     if kind == "destination" then return choose_destination(k, g, p, d) end
     return { 1 }
   end
-  local function racer(alt)
-    return function(g, p, d)
-      if d.kind == "turn" and racing(k, g, p) and not lethal_option(k, g, p, d) then
-        local i = alt(k, g, p, d)
-        if i then return { i } end
-      end
-      return default(g, p, d)
-    end
-  end
   local function passive(_, _, d)
     if d.kind == "mulligan" then return {} end
     if d.kind == "turn" then return { #d.options } end
@@ -689,9 +646,7 @@ function bots.make(k)
     if d.kind == "mulligan" then return {} end
     return { g:random(#d.options) }
   end
-  local out = { default = default, passive = passive, random = random }
-  for name, alt in pairs(RACE) do out[name] = racer(alt) end
-  return out
+  return { default = default, passive = passive, random = random }
 end
 
 -- The bots that name their choice (boardkit/choose.lua), by name: the kernel's `named`.

@@ -66,6 +66,5 @@ game.evaluate = hint.new(k, { 0.08387, 0.1843, 0.01927, 0.0248, 0.1937 })
 -- measured stronger against `default` (65.0% over 400 games against 54.8% with 8 turns;
 -- docs/BENCHMARKS.md, issue 28).
 game.search_depth = 3
-game.search_bots = bots.SEARCH
 
 return game
