@@ -80,4 +80,40 @@ function tests.test_plan_keeps_default_s_money_and_end_rules(T)
   T.eq(named.plan.buy(k, g, 2, 8, 20), "Duchy", "plan: the same")
 end
 
+-- A two-player match on kingdom with `left` Provinces left in which player 1 gains
+-- `coppers` Coppers (a deck of 10 + coppers cards) and player 2 nothing (10 cards).
+local function late_match(T, kingdom, left, coppers)
+  local kit = require("deckbuilder.testkit")
+  local m = T.match { players = 2, options = { kingdom = kingdom }, setup = function(g)
+    local k = game().kernel_of(g)
+    for _ = 1, coppers do k:gain(g, 1, "Copper") end
+    kit.empty_pile(g, "Province", left)
+  end }
+  return m.g, game().kernel_of(m.g), bots.named("dominion").plan.buy
+end
+
+local GARDENS_KINGDOM = "Gardens,Smithy,Village,Cellar,Moat"
+
+-- Gardens (a point a 10 cards) takes a Duchy's place once it is worth as much.
+function tests.test_plan_takes_a_gardens_for_a_duchy_once_it_is_worth_as_much(T)
+  local g, k, plan_buy = late_match(T, GARDENS_KINGDOM, 4, 20)
+  local coins = math.max(cost(k, "Duchy"), cost(k, "Gardens"))
+  T.eq(k:owned_count(g, 1), 30, "a deck of 30 cards: a Gardens is worth 3")
+  T.eq(plan_buy(k, g, 1, coins, 20), "Gardens", "30 cards, 4 Provinces left")
+  T.eq(plan_buy(k, g, 2, coins, 20), "Duchy", "10 cards: a Gardens is worth 1, a Duchy 3")
+  g, k, plan_buy = late_match(T, "Smithy,Village,Cellar,Moat", 4, 20)
+  T.eq(plan_buy(k, g, 1, coins, 20), "Duchy", "no Gardens in the kingdom")
+end
+
+-- Late in the game, a Gardens worth 2 or more takes the place of a Silver (or X) at $4-5.
+function tests.test_plan_takes_a_gardens_for_a_silver_late_in_a_big_deck(T)
+  local g, k, plan_buy = late_match(T, GARDENS_KINGDOM, 6, 10)
+  local coins = cost(k, "Gardens")
+  T.eq(plan_buy(k, g, 1, coins, 15), "Gardens", "20 cards, 6 Provinces left")
+  T.ok(plan_buy(k, g, 2, coins, 15) ~= "Gardens", "10 cards: worth 1")
+  g, k, plan_buy = late_match(T, GARDENS_KINGDOM, 7, 10)
+  T.ok(plan_buy(k, g, 1, coins, 15) ~= "Gardens", "7 Provinces left: not yet")
+  T.ok(plan_buy(k, g, 1, coins - 1, 15) ~= "Gardens", "coins below a Gardens")
+end
+
 return tests
