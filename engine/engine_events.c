@@ -33,6 +33,8 @@ int engine_match_event(engine_match *m, int to, int about, const char *kind, con
         return 0;
     if (m->evtext_len + len + 1 > ENGINE_MAX_EVBYTES)
         return -1;
+    if (!m->ev || !m->evtext)
+        engine_spare_take_events(m);
     if (dh_grow(&m->ev, &m->evcap, m->nev + 1, sizeof *m->ev, 64) < 0 ||
         dh_grow(&m->evtext, &m->evtext_cap, m->evtext_len + len + 1, 1, 4096) < 0)
         return -1;

@@ -662,6 +662,14 @@ engine_code engine_decision_check(const engine_match *m, int seat, uint64_t did,
 void engine_log_reset(engine_log *lg);
 int engine_log_append(engine_log *lg, int seat, uint64_t did, const uint32_t *ids, size_t n);
 void engine_log_free(engine_log *lg);
+/* engine_spare.c: the arrays a settled match gives back (its previous answer log, its drained
+ * events), kept per thread (bounded) for the next match's use. put: the arrays are the spare
+ * set's (or freed), *lg / the match's event arrays are left empty. take: an empty array
+ * (NULL) gets a kept one when there is one. */
+void engine_spare_put_log(engine_log *lg);
+void engine_spare_take_log(engine_log *lg);
+void engine_spare_put_events(engine_match *m);
+void engine_spare_take_events(engine_match *m);
 /* Exchanges the match's snapshot and answer log with the previous ones: at a turn boundary
  * inside an answer, to keep what undo needs; on the rollback, to put them back. */
 void engine_match_swap_prev(engine_match *m);

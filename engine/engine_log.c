@@ -20,6 +20,8 @@ void engine_log_reset(engine_log *lg)
 
 int engine_log_append(engine_log *lg, int seat, uint64_t did, const uint32_t *ids, size_t n)
 {
+    if (!lg->v || !lg->ids)
+        engine_spare_take_log(lg);
     if (dh_grow(&lg->v, &lg->cap, lg->n + 1, sizeof *lg->v, 16) < 0 ||
         dh_grow(&lg->ids, &lg->idcap, lg->nids + n, sizeof *lg->ids, 64) < 0)
         return -1;

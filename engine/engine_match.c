@@ -349,29 +349,44 @@ engine_code engine_match_take_back(engine_match *m, engine_error *err)
     return ENGINE_OK;
 }
 
+/* The snapshot a match keeps at rest holds at most this many bytes more than it needs. */
+#define SETTLED_SNAP_SLACK 256
+
+/* The snapshot's room beyond its bytes given back: copied into the previous snapshot's
+ * buffer when that fits them closely (no realloc, which leaves the freed tail between live
+ * blocks), else shrunk. The buffer it was written in is freed (prev_snap, below). */
+static void settle_snap(engine_match *m)
+{
+    engine_buf *s = &m->snap, *prev = &m->prev_snap;
+    if (!s->p || s->cap == s->len)
+        return;
+    if (prev->p && prev->cap >= s->len && prev->cap - s->len <= SETTLED_SNAP_SLACK) {
+        memcpy(prev->p, s->p, s->len);
+        prev->len = s->len;
+        engine_buf roomy = *s;
+        *s = *prev;
+        *prev = roomy;
+        return;
+    }
+    uint8_t *p = realloc(s->p, s->len ? s->len : 1);
+    if (p) {
+        s->p = p;
+        s->cap = s->len ? s->len : 1;
+    }
+}
+
 void engine_match_settle(engine_match *m)
 {
     if (m->in_answer)
         return;
     m->can_undo = 0;
+    settle_snap(m);
     engine_buf_free(&m->prev_snap);
-    engine_log_free(&m->prev_log);
+    engine_spare_put_log(&m->prev_log); /* kept by the thread for the next match: engine_spare.c */
     engine_buf_free(&m->scratch);
-    if (m->snap.p && m->snap.cap > m->snap.len) {
-        uint8_t *p = realloc(m->snap.p, m->snap.len ? m->snap.len : 1);
-        if (p) {
-            m->snap.p = p;
-            m->snap.cap = m->snap.len ? m->snap.len : 1;
-        }
-    }
     engine_state_trim(&m->st);
-    if (m->nev == 0) {
-        free(m->ev);
-        free(m->evtext);
-        m->ev = NULL;
-        m->evtext = NULL;
-        m->evcap = m->evtext_cap = m->evtext_len = 0;
-    }
+    if (m->nev == 0)
+        engine_spare_put_events(m);
 }
 
 /* The history of a fresh match m: its last snapshot (in m->snap, or m->base) and the
