@@ -2,8 +2,8 @@
  * test_engine_watchdog_stall.c: a script call's budget bounds the script's own work, not
  * the wall clock. A call that was not running for a while (its process stopped with
  * SIGSTOP, a frozen VM, or its thread waiting for a core on a crowded machine) is not
- * killed for the time it spent not running: a Caveman sim stopped for 36 minutes lost a
- * call that way ("script exceeded its time budget" on resume), and in a worker the same
+ * killed for the time it spent not running: an Ascension sim stopped for 36 minutes lost
+ * a call that way ("script exceeded its time budget" on resume), and in a worker the same
  * stall failed a player's command. A call that really spins past its budget is still
  * killed, stall or not (engine_watchdog.c).
  *
