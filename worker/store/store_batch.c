@@ -44,16 +44,9 @@ bool store_batching(const store *s)
  * length. Written by hand: snprintf was most of a commit's formatting. */
 static size_t store_bulk_head(char *head, size_t n)
 {
-    char digits[20];
-    size_t nd = 0;
-    do {
-        digits[nd++] = (char)('0' + n % 10);
-        n /= 10;
-    } while (n);
     size_t h = 0;
     head[h++] = '$';
-    while (nd)
-        head[h++] = digits[--nd];
+    dh_str_add_uint(head, 24, &h, n);
     head[h++] = '\r';
     head[h++] = '\n';
     return h;
@@ -72,6 +65,15 @@ static int store_bulk(store_resp *b, const char *p, size_t n)
     b->len += h + n + 2;
     b->count++;
     return 0;
+}
+
+/* Append v's decimal form as one bulk string (not snprintf: its cost, issue 27). */
+static int store_bulk_uint(store_resp *b, unsigned long long v)
+{
+    char num[24];
+    size_t n = 0;
+    dh_str_add_uint(num, sizeof num, &n, v);
+    return store_bulk(b, num, n);
 }
 
 /* Whether c's log is its answer alone (no snapshot): the batch sends those bytes once. */
@@ -102,28 +104,23 @@ static int store_batch_args(store_resp *b, const store_commit *c, const char *ep
     bool logged = f & (KIND_SNAP | KIND_LOG);
     size_t count = 2 + (f & KIND_SNAP ? 1 : 0) + (logged ? 1 + c->nlog : 0) +
                    (f & KIND_ANSWER ? 1 : 0) + (f & KIND_FINISH ? 5 : 0);
-    char kind = (char)('0' + f), num[24];
-    size_t n = 0;
-    dh_str_add_uint(num, sizeof num, &n, count); /* not snprintf: its cost (issue 27) */
-    int rc = store_bulk(b, num, n) | store_bulk(b, epoch, strlen(epoch)) | store_bulk(b, &kind, 1);
+    char kind = (char)('0' + f);
+    int rc =
+        store_bulk_uint(b, count) | store_bulk(b, epoch, strlen(epoch)) | store_bulk(b, &kind, 1);
     if (f & KIND_SNAP)
         rc |= store_bulk(b, z ? (const char *)z : "", zlen);
     if (logged) {
-        n = 0;
-        dh_str_add_uint(num, sizeof num, &n, c->nlog);
-        rc |= store_bulk(b, num, n);
+        rc |= store_bulk_uint(b, c->nlog);
         for (size_t i = 0; i < c->nlog; i++)
             rc |= store_bulk(b, (const char *)c->log[i].data, c->log[i].len);
     }
     if (f & KIND_ANSWER)
         rc |= store_bulk(b, (const char *)c->hist, c->hist_len);
     if (f & KIND_FINISH) {
-        n = 0;
-        dh_str_add_uint(num, sizeof num, &n, c->ended_ms);
         const char *fin[] = {c->result ? c->result : "", c->final_hash ? c->final_hash : "",
                              c->end_reason ? c->end_reason : "",
                              c->rating_job ? c->rating_job : ""};
-        rc |= store_bulk(b, num, n);
+        rc |= store_bulk_uint(b, c->ended_ms);
         for (size_t i = 0; i < sizeof fin / sizeof *fin; i++)
             rc |= store_bulk(b, fin[i], strlen(fin[i]));
     }
