@@ -626,16 +626,7 @@ function kernel:score_refresh(name, api)
     g:set_counter(name, p, plus_scored(self, g, p, total, scored))
   end)
   return function(g)
-    local now = self.kit
-    if now and self.score == kernel.score then
-      if fast and now == kit then return fast(g) end
-      for p = 1, g:nplayers() do
-        local total, scored = g:deck_score(now, p)
-        if scored then total = plus_scored(self, g, p, total, scored) end
-        g:set_counter(name, p, total)
-      end
-      return
-    end
+    if fast and self.kit == kit and self.score == kernel.score then return fast(g) end
     for p = 1, g:nplayers() do g:set_counter(name, p, self:score(g, p)) end
   end
 end
