@@ -179,6 +179,7 @@ struct gw {
     uv_idle_t drain_idle;
     uv_check_t cmd_check; /* zsock.c: the turn's command batches sent (cmdbatch.h) */
     zsock *cmd_list;      /* dealers with commands waiting for the end of the turn */
+    zsock *drain_list;    /* sockets touched since their last drain (zsock.dirty) */
     uint64_t last_hello;
     uint64_t mm_heard;       /* uv_now when the matchmaker last sent anything (backend.c) */
     uint64_t mm_incarnation; /* of the matchmaker's last beat; 0: none yet */

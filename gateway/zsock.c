@@ -6,7 +6,10 @@
  * the signal of a message that arrived, after which the fd stays quiet while the message
  * waits. So a socket is drained (1) from its poll callback and (2) from a prepare handle
  * that runs before the loop blocks, but there only when something touched it since its
- * last drain (zsock.dirty: a send, or a drain that stopped at its budget). A drain reads
+ * last drain (zsock.dirty: a send, or a drain that stopped at its budget). The touched
+ * sockets are kept on a list (g->drain_list), so that a loop turn that touched none costs
+ * nothing here, however many worker dealers there are (a walk of g->dealers every turn
+ * was most of a quiet turn's own instructions). A drain reads
  * until ZeroMQ says EAGAIN, which processes the socket's commands once; it never asks
  * ZMQ_EVENTS per message. Every look at a socket whose command queue is empty costs
  * ZeroMQ a poll() and a getpid() system call, so draining every socket every loop turn,
@@ -30,6 +33,33 @@
 
 #define ZSOCK_BUDGET 256
 #define ZSOCK_HWM    10000
+
+/* Put s on g->drain_list (dirty), once. */
+static void zsock_mark(zsock *s)
+{
+    gw *g = s->gw;
+    if (s->dirty)
+        return;
+    s->dirty = true;
+    s->drain_next = g->drain_list;
+    if (g->drain_list)
+        g->drain_list->drain_pprev = &s->drain_next;
+    s->drain_pprev = &g->drain_list;
+    g->drain_list = s;
+}
+
+/* Take s off the list it is on (clean). */
+static void zsock_unmark(zsock *s)
+{
+    if (!s->dirty)
+        return;
+    *s->drain_pprev = s->drain_next;
+    if (s->drain_next)
+        s->drain_next->drain_pprev = s->drain_pprev;
+    s->dirty = false;
+    s->drain_next = NULL;
+    s->drain_pprev = NULL;
+}
 
 static void zsock_skip_rest(void *z)
 {
@@ -64,19 +94,19 @@ static void zsock_dispatch(zsock *s, const uint8_t *data, size_t len)
     deckhand__internal__internal__free_unpacked(m, NULL);
 }
 
-/* Read until ZeroMQ has nothing more, at most ZSOCK_BUDGET messages; true (and the socket
- * left dirty) when the budget ran out first. A message of several parts (never sent to a
- * DEALER by our peers) is read by its first. */
-static bool zsock_drain(zsock *s)
+/* Read until ZeroMQ has nothing more, at most ZSOCK_BUDGET messages; when the budget ran
+ * out first, the socket is left on g->drain_list. A message of several parts (never sent
+ * to a DEALER by our peers) is read by its first. */
+static void zsock_drain(zsock *s)
 {
-    s->dirty = false;
+    zsock_unmark(s);
     dh_counter_inc(&s->gw->stats.zmq_drains);
     for (int i = 0; i < ZSOCK_BUDGET; i++) {
         zmq_msg_t part;
         zmq_msg_init(&part);
         if (zmq_msg_recv(&part, s->z, ZMQ_DONTWAIT) < 0) {
             zmq_msg_close(&part);
-            return false;
+            return;
         }
         bool more = zmq_msg_more(&part);
         zsock_dispatch(s, zmq_msg_data(&part), zmq_msg_size(&part));
@@ -84,26 +114,12 @@ static bool zsock_drain(zsock *s)
         if (more)
             zsock_skip_rest(s->z);
     }
-    s->dirty = true;
-    return true;
+    zsock_mark(s);
 }
 
 static void zsock_on_poll(uv_poll_t *h, int status, int events)
 {
     zsock_drain(h->data);
-}
-
-typedef struct {
-    bool more;
-} zsock_drain_state;
-
-/* A socket touched since its last drain is drained; the others are not looked at. */
-static void zsock_drain_dirty(const char *key, void *val, void *arg)
-{
-    zsock *s = val;
-    zsock_drain_state *st = arg;
-    if (s->dirty && zsock_drain(s))
-        st->more = true;
 }
 
 static void zsock_idle_noop(uv_idle_t *h) {}
@@ -115,7 +131,7 @@ static void zsock_send_commands(zsock *d)
     const uint8_t *data;
     size_t len;
     cmdbatch_message(&d->cmds, &data, &len);
-    d->dirty = true;
+    zsock_mark(d);
     if (zmq_send(d->z, data, len, ZMQ_DONTWAIT) < 0) {
         int err = errno;
         for (size_t i = 0; i < d->cmds.n; i++)
@@ -181,17 +197,20 @@ static void zsock_on_prepare(uv_prepare_t *h)
 {
     gw *g = h->data;
     zsock_flush_commands(g);
-    zsock_drain_state st = {false};
-    if (g->mm)
-        zsock_drain_dirty(NULL, g->mm, &st);
-    dh_table_each(&g->dealers, zsock_drain_dirty, &st);
+    /* One pass over the sockets touched so far, taken off g->drain_list first: each drain
+     * takes its socket off this pass's list; what the pass touches again (a send from a
+     * drain's handler, a drain that spent its budget) goes on g->drain_list afresh, for
+     * the next turn. */
+    zsock *pass = g->drain_list;
+    g->drain_list = NULL;
+    if (pass)
+        pass->drain_pprev = &pass;
+    while (pass)
+        zsock_drain(pass);
     /* What the drain queued (an attach for a MatchAssigned) goes now; the loop then looks
      * again before it waits, as the send may have taken a pending receive's signal. */
-    if (g->cmd_list) {
-        zsock_flush_commands(g);
-        st.more = true;
-    }
-    if (st.more)
+    zsock_flush_commands(g);
+    if (g->drain_list)
         uv_idle_start(&g->drain_idle, zsock_idle_noop);
     else
         uv_idle_stop(&g->drain_idle);
@@ -203,7 +222,7 @@ bool zsock_mm_linked(gw *g)
     int ev = 0;
     size_t len = sizeof ev;
     if (g->mm)
-        g->mm->dirty = true;
+        zsock_mark(g->mm);
     return g->mm && zmq_getsockopt(g->mm->z, ZMQ_EVENTS, &ev, &len) == 0 && (ev & ZMQ_POLLOUT);
 }
 
@@ -218,7 +237,7 @@ int zsock_mm_send(gw *g, const Deckhand__Internal__Internal *m)
 
 int zsock_send(zsock *s, const Deckhand__Internal__Internal *m)
 {
-    s->dirty = true;
+    zsock_mark(s);
     return dh_zmq_send(s->z, NULL, m);
 }
 
@@ -251,7 +270,7 @@ static zsock *zsock_open(gw *g, const char *endpoint, bool immediate)
         goto err;
     s->poll.data = s;
     s->polling = true;
-    s->dirty = true; /* looked at before the loop first waits */
+    zsock_mark(s); /* looked at before the loop first waits */
     uv_poll_start(&s->poll, UV_READABLE, zsock_on_poll);
     return s;
 err:
@@ -343,6 +362,7 @@ void zsock_stop(gw *g)
 static void zsock_close(void *p)
 {
     zsock *s = p;
+    zsock_unmark(s);
     wlink_close(&s->link);
     zmq_close(s->z);
     outwire_free(&s->outputs);
@@ -372,6 +392,7 @@ zsock *zsock_dealer(gw *g, const char *endpoint)
     if (!s)
         return NULL;
     if (dh_table_set(&g->dealers, endpoint, s) < 0) {
+        zsock_unmark(s);
         uv_close((uv_handle_t *)&s->poll, (uv_close_cb)zsock_close);
         return NULL;
     }

@@ -23,7 +23,9 @@ struct zsock {
     outwire outputs; /* PlayerOutputs read in place (outwire.h) */
     cmdbatch cmds;   /* commands for this worker, sent at the end of the loop turn */
     zsock *cmd_next; /* on g->cmd_list while cmds holds any */
-    bool dirty;      /* touched since its last drain: drained before the loop waits */
+    bool dirty;      /* touched since its last drain: on g->drain_list, drained before
+                        the loop waits */
+    zsock *drain_next, **drain_pprev; /* on g->drain_list while dirty */
 };
 
 /* Create the context and the matchmaker dealer, hook them into g->loop, and say
