@@ -110,9 +110,10 @@ bool dh_zmq_frame_may_send(zmq_msg_t *body, const char *identity, int body_case)
     return dh_zmq_role_may_send(role, body_case);
 }
 
-int dh_zmq_unpack_frame(zmq_msg_t *body, const char *identity, Deckhand__Internal__Internal **out)
+int dh_zmq_unpack_frame(zmq_msg_t *body, const char *identity, ProtobufCAllocator *pa,
+                        Deckhand__Internal__Internal **out)
 {
-    *out = deckhand__internal__internal__unpack(NULL, zmq_msg_size(body), zmq_msg_data(body));
+    *out = deckhand__internal__internal__unpack(pa, zmq_msg_size(body), zmq_msg_data(body));
     bool allowed = !*out || dh_zmq_frame_may_send(body, identity, (int)(*out)->body_case);
     zmq_msg_close(body);
     if (!*out) {
@@ -122,7 +123,7 @@ int dh_zmq_unpack_frame(zmq_msg_t *body, const char *identity, Deckhand__Interna
     if (!allowed) {
         dh_warn("dropped internal message %d from %s: its key's role may not send it",
                 (int)(*out)->body_case, identity);
-        deckhand__internal__internal__free_unpacked(*out, NULL);
+        deckhand__internal__internal__free_unpacked(*out, pa);
         *out = NULL;
         return -1;
     }
@@ -133,7 +134,7 @@ int dh_zmq_recv(void *sock, char *identity, Deckhand__Internal__Internal **out)
 {
     zmq_msg_t body;
     int rc = dh_zmq_recv_frame(sock, identity, &body);
-    return rc == 1 ? dh_zmq_unpack_frame(&body, identity, out) : rc;
+    return rc == 1 ? dh_zmq_unpack_frame(&body, identity, NULL, out) : rc;
 }
 
 bool dh_zmq_readable(void *sock)

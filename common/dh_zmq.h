@@ -30,11 +30,13 @@ int dh_zmq_recv(void *sock, char *identity, Deckhand__Internal__Internal **out);
 /* dh_zmq_recv in two steps, for a reader that looks at the packed bytes first (the
  * matchmaker skips a worker's hello that repeats its last one): dh_zmq_recv_frame receives
  * the body frame into *body (1; 0 nothing waits; -1 dropped, as dh_zmq_recv: *body is then
- * closed), dh_zmq_unpack_frame unpacks it as dh_zmq_recv does and closes it. A reader that
+ * closed), dh_zmq_unpack_frame unpacks it as dh_zmq_recv does and closes it (with pa's
+ * allocator: free the message with the same, or NULL for malloc). A reader that
  * keeps the frame closes it itself (zmq_msg_close); dh_zmq_frame_may_send is the role check
  * for a body it does not unpack. */
 int dh_zmq_recv_frame(void *sock, char *identity, zmq_msg_t *body);
-int dh_zmq_unpack_frame(zmq_msg_t *body, const char *identity, Deckhand__Internal__Internal **out);
+int dh_zmq_unpack_frame(zmq_msg_t *body, const char *identity, ProtobufCAllocator *pa,
+                        Deckhand__Internal__Internal **out);
 bool dh_zmq_frame_may_send(zmq_msg_t *body, const char *identity, int body_case);
 
 /* True when a peer whose CURVE key has role ("gateway", "worker": the ZAP handler's

@@ -30,6 +30,7 @@ static const double mm_wait_bounds[] = {0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 3
 int mm_init(mm_state *mm, const char *id, const char *redis_url, int redis_timeout_ms)
 {
     memset(mm, 0, sizeof *mm);
+    dh_arena_init(&mm->arena);
     /* not secret, only distinct per process start: the wall clock in ns and the pid */
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
@@ -84,6 +85,7 @@ void mm_free(mm_state *mm)
     free(mm->later.v);
     state_staged_free(mm);
     gwout_free(mm);
+    dh_arena_free(&mm->arena);
     mm->later = (state_deferred){0};
     if (mm->redis_on)
         dh_redis_close(&mm->redis);

@@ -10,6 +10,7 @@
 #include "dh_grow.h"
 #include "dh_log.h"
 #include "dh_zmq.h"
+#include "gwout_pack.h"
 #include "mm.h"
 
 /* The batch kept for gateway (made on first use). NULL when memory ran out. */
@@ -33,14 +34,22 @@ int gwout_send(mm_state *mm, const char *gateway, const Deckhand__Internal__Inte
     if (!g || !g->batches)
         return dh_zmq_send(mm->router, gateway, msg);
     gwout_batch *b = gwout_batch_of(&mm->gwout, gateway);
-    size_t len = deckhand__internal__internal__get_packed_size(msg);
-    uint8_t *buf =
-        b && dh_grow(&b->v, &b->cap, b->n + 1, sizeof *b->v, 8) == 0 ? malloc(len ? len : 1) : NULL;
+    if (!b || dh_grow(&b->v, &b->cap, b->n + 1, sizeof *b->v, 8) < 0) {
+        errno = ENOMEM;
+        return -1;
+    }
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    int hand = gwout_pack(msg, &buf, &len); /* a QueueReply or MatchAssigned */
+    if (hand == 0) {
+        len = deckhand__internal__internal__get_packed_size(msg);
+        if ((buf = malloc(len ? len : 1)))
+            deckhand__internal__internal__pack(msg, buf);
+    }
     if (!buf) {
         errno = ENOMEM;
         return -1;
     }
-    deckhand__internal__internal__pack(msg, buf);
     b->v[b->n++] = (ProtobufCBinaryData){.len = len, .data = buf};
     return 0;
 }

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "dh_arena.h"
 #include "dh_metrics.h"
 #include "dh_redis.h"
 #include "dh_script.h"
@@ -183,6 +184,7 @@ typedef struct mm_state {
     state_deferred later;     /* deletes waiting for the next write (state.h) */
     state_staged staged;      /* tickets packed to ride the next write (state.h) */
     gwout gwout;              /* this turn's messages to gateways that take batches */
+    dh_arena arena;           /* the message loop.c is handling, unpacked (dh_arena.h) */
     char id[LEASE_ID_MAX];    /* this matchmaker's name in mm:lease */
     uint64_t wall_base_ms;    /* wall clock = wall_base_ms + now_ms */
     uint64_t next_seq;        /* the next ticket's seq */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dh_test.h"
@@ -149,6 +150,37 @@ static void test_log_escaped_line_is_bounded(void)
     CU_ASSERT(strlen(out) < 2048 + 128);
 }
 
+static void log_one_line(void)
+{
+    dh_info("stamped %d", 1);
+}
+
+/* "2026-11-22T10:00:00.123Z INFO test: stamped 1": the date and time of day are formatted
+ * once a second (dh_log.c's log_stamp), and each line's must still be the time it went out,
+ * UTC, read before and after the line. */
+static void test_log_line_starts_with_the_utc_time_to_the_millisecond(void)
+{
+    static char out[4096];
+    for (int i = 0; i < 3; i++) {
+        time_t before = time(NULL);
+        log_capture(log_one_line, out, sizeof out);
+        time_t after = time(NULL);
+        CU_ASSERT_EQUAL_FATAL(strlen(out), 24 + strlen(" INFO test: stamped 1\n"));
+        CU_ASSERT_STRING_EQUAL(out + 24, " INFO test: stamped 1\n");
+        CU_ASSERT_EQUAL(out[19], '.');
+        CU_ASSERT_EQUAL(out[23], 'Z');
+        for (int k = 20; k < 23; k++)
+            CU_ASSERT(out[k] >= '0' && out[k] <= '9');
+        char want[2][32];
+        struct tm tm;
+        strftime(want[0], sizeof want[0], "%Y-%m-%dT%H:%M:%S", gmtime_r(&before, &tm));
+        strftime(want[1], sizeof want[1], "%Y-%m-%dT%H:%M:%S", gmtime_r(&after, &tm));
+        CU_ASSERT(!strncmp(out, want[0], 19) || !strncmp(out, want[1], 19));
+        if (i < 2)
+            usleep(600 * 1000); /* the next second's line, from the stamp formatted again */
+    }
+}
+
 int main(void)
 {
     dh_log_init("test");
@@ -160,6 +192,8 @@ int main(void)
          test_log_warn_every_keeps_a_state_per_call_site},
         {"log_escapes_control_characters", test_log_escapes_control_characters},
         {"log_escaped_line_is_bounded", test_log_escaped_line_is_bounded},
+        {"log_line_starts_with_the_utc_time_to_the_millisecond",
+         test_log_line_starts_with_the_utc_time_to_the_millisecond},
         {NULL, NULL},
     };
     return dh_test_main("log", cases);

@@ -53,6 +53,26 @@ static void test_mm_worker_beat_behind_a_join_storm_is_handled_in_the_first_drai
     rig_mm_close(&a);
 }
 
+/* Every message a drain reads is unpacked into the loop's arena (no malloc per field) and
+ * given back whole once handled: after a drain of many joins the arena holds one chunk with
+ * nothing in it, and what the handlers kept of the joins (the tickets, their players'
+ * names) lives on in their own memory (ASan would see a read of the arena's). */
+static void test_mm_a_drain_gives_back_every_message_it_unpacks(void)
+{
+    rig_mm a;
+    rig_mm_open(&a, "mm-arena", NULL, 1, 0);
+    joins(a.gw, "q", 300);
+    loop_turn t = loop_drain(&a.mm, 10);
+    CU_ASSERT_EQUAL(t.handled, 300);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a.mm.arena.head); /* the joins went through it */
+    CU_ASSERT_EQUAL(a.mm.arena.head->used, 0);
+    CU_ASSERT_PTR_NULL(a.mm.arena.head->next);
+    CU_ASSERT_EQUAL(queue_total(a.mm.queues) + 2 * a.mm.placements.n, 300);
+    mm_tick(&a.mm, 10); /* forms from the tickets, reading what the joins left */
+    CU_ASSERT(a.mm.placements.n > 0);
+    rig_mm_close(&a);
+}
+
 /* A worker at REGISTRY_PENDING_MAX that answers one StartMatch gets the next match at
  * once: the drain asks for a full pass, instead of the tickets waiting for the next one. */
 static void test_mm_a_worker_freed_from_its_in_flight_bound_gets_the_next_match_at_once(void)
@@ -331,6 +351,8 @@ static void test_mm_a_gateway_that_takes_batches_gets_a_turn_in_one_message(void
 int main(void)
 {
     static const dh_test_case cases[] = {
+        {"mm_a_drain_gives_back_every_message_it_unpacks",
+         test_mm_a_drain_gives_back_every_message_it_unpacks},
         {"mm_worker_beat_behind_a_join_storm_is_handled_in_the_first_drain",
          test_mm_worker_beat_behind_a_join_storm_is_handled_in_the_first_drain},
         {"mm_a_worker_freed_from_its_in_flight_bound_gets_the_next_match_at_once",

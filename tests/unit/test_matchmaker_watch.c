@@ -274,6 +274,44 @@ static void test_watch_end_keeps_start_order_whichever_side_moves(void)
     watch_list_free(&l);
 }
 
+/* The entries move down to the allocation's start only once the free slots at its front
+ * are at least half as many as they are (each move then follows many ends); with fewer
+ * the allocation grows and the entries stay where they are, in their order. */
+static void test_watch_list_moves_its_entries_only_when_half_of_them_are_free_at_the_front(void)
+{
+    watch_list l = {0};
+    const char *names[] = {"ann"};
+    char id[16], buf[1024];
+    for (int i = 0; i < 64; i++) {
+        snprintf(id, sizeof id, "m%d", i);
+        CU_ASSERT_EQUAL(watch_add(&l, id, "dominion", "", names, 1, (uint64_t)i), 0);
+    }
+    CU_ASSERT_EQUAL_FATAL(l.cap, 64);
+    watch_end(&l, "m0"); /* two free slots at the front, 62 entries */
+    watch_end(&l, "m1");
+    CU_ASSERT_EQUAL(watch_add(&l, "m64", "dominion", "", names, 1, 64), 0);
+    CU_ASSERT_EQUAL(l.cap, 128); /* grown, not moved */
+    CU_ASSERT_EQUAL(l.v - l.base, 2);
+    CU_ASSERT_EQUAL(l.n, 63);
+    for (int i = 2; i < 50; i++) { /* 50 free slots at the front, 15 entries */
+        snprintf(id, sizeof id, "m%d", i);
+        watch_end(&l, id);
+    }
+    for (int i = 65; i < 65 + 128 - 65; i++) { /* up to the allocation's end */
+        snprintf(id, sizeof id, "m%d", i);
+        CU_ASSERT_EQUAL(watch_add(&l, id, "dominion", "", names, 1, (uint64_t)i), 0);
+    }
+    CU_ASSERT_EQUAL(l.v - l.base + (ptrdiff_t)l.n, 128);
+    CU_ASSERT_EQUAL(watch_add(&l, "m999", "dominion", "", names, 1, 999), 0);
+    CU_ASSERT_EQUAL(l.cap, 128); /* moved down, not grown */
+    CU_ASSERT_PTR_EQUAL(l.v, l.base);
+    CU_ASSERT_EQUAL(l.n, 79);
+    watch_ids(&l, buf, sizeof buf);
+    CU_ASSERT_EQUAL(strncmp(buf, "m50,m51,", 8), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, ",m127,m999"));
+    watch_list_free(&l);
+}
+
 /* The ids a rebuild restored are looked up like the ones placed here (the list keeps an
  * index of its ids so that a new match is not looked for among all): one restored is
  * replaced by a later add of its id, not listed twice, and its end forgets it. */
@@ -312,6 +350,8 @@ int main(void)
          test_rebuild_skips_listed_and_ended_matches_and_keeps_start_order},
         {"watch_end_keeps_start_order_whichever_side_moves",
          test_watch_end_keeps_start_order_whichever_side_moves},
+        {"watch_list_moves_its_entries_only_when_half_of_them_are_free_at_the_front",
+         test_watch_list_moves_its_entries_only_when_half_of_them_are_free_at_the_front},
         {"a_restored_match_is_replaced_and_ended_like_one_placed_here",
          test_a_restored_match_is_replaced_and_ended_like_one_placed_here},
         {NULL, NULL},
