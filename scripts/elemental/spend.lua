@@ -68,15 +68,18 @@ function S.two_turns(items, m1, m2)
   for i = 0, (m1 + 1) * w - 1 do cur[i] = 0 end
   local tabs = { [0] = cur }
   for j = 1, #items do
-    local it, nxt = items[j], {}
+    local it, nxt = items[j], cur -- an item that fits neither turn: the same table
     local c = it.mana
-    for a = 0, m1 do
-      for b = 0, m2 do
-        local i = a * w + b
-        local v = cur[i]
-        if it.now and c <= a and cur[i - c * w] + it.w1 > v then v = cur[i - c * w] + it.w1 end
-        if it.next and c <= b and cur[i - c] + it.w2 > v then v = cur[i - c] + it.w2 end
-        nxt[i] = v
+    if (it.now and c <= m1) or (it.next and c <= m2) then
+      nxt = {}
+      for a = 0, m1 do
+        for b = 0, m2 do
+          local i = a * w + b
+          local v = cur[i]
+          if it.now and c <= a and cur[i - c * w] + it.w1 > v then v = cur[i - c * w] + it.w1 end
+          if it.next and c <= b and cur[i - c] + it.w2 > v then v = cur[i - c] + it.w2 end
+          nxt[i] = v
+        end
       end
     end
     tabs[j], cur = nxt, nxt
@@ -179,11 +182,19 @@ function S.boost_now(def, b)
   return play.gain
 end
 
--- The attack p's minions that can still attack bring to the enemy hero this turn.
-function S.board_damage(k, g, p)
+-- The attack p's minions that can still attack bring to the enemy hero this turn; with
+-- `extra`, also their hits' own hits at it (Ash Wraith's) and the end of the turn's
+-- (Pyromancer's).
+function S.board_damage(k, g, p, extra)
   local n = 0
   for _, id in ipairs(k:minions(g, p)) do
-    if k:can_attack(g, id) then n = n + k:attack_of(g, id) end
+    local def = extra and k:def(g, id)
+    if k:can_attack(g, id) then
+      local a = k:attack_of(g, id)
+      n = n + a
+      if def and def.on_damage and def.on_damage.face and a > 0 then n = n + def.on_damage.face end
+    end
+    if def and def.end_of_turn and def.end_of_turn.face then n = n + def.end_of_turn.face end
   end
   return n
 end
@@ -205,10 +216,14 @@ end
 -- the hero power when it does (Fire's 1, Earth's +1 on a minion that attacks), as items
 -- { mana, damage, id } (id nil: the power).
 function S.race_items(k, g, p, ids)
-  local items, b = {}, S.race_board(k, g, p)
+  local items, b = {}, nil
   for i = 1, #ids do
     local def = k:def(g, ids[i])
-    local d = face_damage(def) + S.boost_now(def, b)
+    local d = face_damage(def)
+    if def.play and def.play.gain then
+      b = b or S.race_board(k, g, p)
+      d = d + S.boost_now(def, b)
+    end
     if d > 0 then items[#items + 1] = { mana = def.mana, damage = d, id = ids[i], def = def } end
   end
   items[#items + 1] = S.power_item(k, g, p)
@@ -228,27 +243,12 @@ function S.reach(items, mana, have)
   return S.most(ok, mana, nil, worth), ok, worth
 end
 
--- What p's board deals the enemy hero this turn beyond its minions' attacks: each hit's
--- own hit at it (Ash Wraith's, for a minion that can still attack), the end of the
--- turn's (Pyromancer's).
-function S.board_extra(k, g, p)
-  local n = 0
-  for _, id in ipairs(k:minions(g, p)) do
-    local def = k:def(g, id)
-    if def.on_damage and def.on_damage.face and k:can_attack(g, id) and k:attack_of(g, id) > 0 then
-      n = n + def.on_damage.face
-    end
-    if def.end_of_turn and def.end_of_turn.face then n = n + def.end_of_turn.face end
-  end
-  return n
-end
-
 -- The damage the enemy hero still needs after p's board has hit it, when the enemy has no
 -- minion (else nil).
 function S.race_need(k, g, p)
   local e = K.other(p)
   if #k:minions(g, e) > 0 then return nil end
-  return k:health(g, e) - S.board_damage(k, g, p) - S.board_extra(k, g, p)
+  return k:health(g, e) - S.board_damage(k, g, p, true)
 end
 
 return S
