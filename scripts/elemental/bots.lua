@@ -335,12 +335,39 @@ end
 
 local NO_BONUS = {}
 
+-- For each card of defs (the hand's cards worth playing), is it a play of this turn's
+-- plan in a race (plan_bonus)? The plan that deals the most damage by the kill, then
+-- spends the most mana, this turn (spend.lua); when the race should last beyond the next
+-- turn and no card would hit as hard next turn as now (a damage spell), the best plan
+-- over this turn and the next (spend.two_turns: what loses most by waiting is played
+-- now, what fits next turn's mana as well may wait for it). With a damage spell in hand,
+-- or the race's end in sight, the two-turn plan held back damage that would have won
+-- sooner, and was slower (docs/BENCHMARKS.md, issue 28).
+local function race_plan(k, g, p, defs, mana, have)
+  local b = spend.race_board(k, g, p)
+  local turns = spend.race_turns(k, g, p, b)
+  local nxt = math.min(g:counter("max_mana", p) + 1, K.MANA_CAP)
+  local items, one, steady = {}, {}, false
+  for j = 1, #defs do
+    local def = defs[j]
+    local ok = spend.meets(def, have)
+    local it = { mana = def.mana, now = ok and def.mana <= mana, next = ok and def.mana <= nxt,
+                 w1 = 10 * spend.race_value(def, turns, b) + def.mana,
+                 w2 = 10 * spend.race_value(def, turns - 1, b) }
+    items[j] = it
+    one[j] = { mana = it.now and def.mana or math.huge, worth = it.w1 - def.mana }
+    steady = steady or (it.w2 > 0 and it.w2 + def.mana >= it.w1)
+  end
+  if turns > 1 and not steady then return spend.two_turns(items, mana, nxt) end
+  return spend.first_plays(one, mana)
+end
+
 -- In a race (no enemy minion on the board; else NO_BONUS), what each card's play scores
 -- over play_score, by name. When the hand's damage makes up what the board lacks of
 -- lethal (spend.lua), `finish`: 100 for the cards of that damage, `power` when the hero
 -- power is part of it, and every other play waits. Else 150 plus its attack (100 for a
--- buff of all its minions, so that it comes after them) for each card that starts a plan
--- dealing the most damage by the kill, then spending the most mana, this turn.
+-- buff of all its minions, so that it comes after them) for each card of this turn's
+-- plan (race_plan).
 local function plan_bonus(k, g, p)
   local mana, ids = g:counter("mana", p), g:list("hand", p)
   if mana < 1 or (#ids == 0 and mana < 2) then return NO_BONUS end
@@ -359,18 +386,18 @@ local function plan_bonus(k, g, p)
       return out
     end
   end
-  local fit = {}
+  local fit = 0
   for i = 1, #ids do
     local def = k:def(g, ids[i])
-    if def.mana <= mana and spend.meets(def, have) then fit[#fit + 1] = ids[i] end
+    if def.mana <= mana and spend.meets(def, have) then fit = fit + 1 end
   end
-  if #fit < 2 then return NO_BONUS end -- one play or none: no order to choose
-  for i = 1, #fit do
-    if play_score(k, g, p, fit[i]) > 0 then
-      defs[#defs + 1], names[#names + 1] = k:def(g, fit[i]), g:name(fit[i])
+  if fit < 2 then return NO_BONUS end -- one play or none: no order to choose
+  for i = 1, #ids do
+    if play_score(k, g, p, ids[i]) > 0 then
+      defs[#defs + 1], names[#names + 1] = k:def(g, ids[i]), g:name(ids[i])
     end
   end
-  local first, out = spend.first_plays(race_items(k, g, p, defs), mana), {}
+  local first, out = race_plan(k, g, p, defs, mana, have), {}
   for j = 1, #defs do
     local def = defs[j]
     if first[j] then

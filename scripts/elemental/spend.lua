@@ -59,6 +59,47 @@ function S.first_plays(defs, mana, worth)
   return out
 end
 
+-- The best plan over this turn and the next: items (each { mana, now, next, w1, w2 }:
+-- playable this turn, playable next turn, worth played this turn, worth played next turn)
+-- out of m1 mana this turn and m2 next (a 0/1 knapsack with two capacities, each card in
+-- at most one turn). For each item: is it played this turn in a best plan?
+function S.two_turns(items, m1, m2)
+  local w, cur = m2 + 1, {}
+  for i = 0, (m1 + 1) * w - 1 do cur[i] = 0 end
+  local tabs = { [0] = cur }
+  for j = 1, #items do
+    local it, nxt = items[j], cur -- an item that fits neither turn: the same table
+    local c = it.mana
+    if (it.now and c <= m1) or (it.next and c <= m2) then
+      nxt = {}
+      for a = 0, m1 do
+        for b = 0, m2 do
+          local i = a * w + b
+          local v = cur[i]
+          if it.now and c <= a and cur[i - c * w] + it.w1 > v then v = cur[i - c * w] + it.w1 end
+          if it.next and c <= b and cur[i - c] + it.w2 > v then v = cur[i - c] + it.w2 end
+          nxt[i] = v
+        end
+      end
+    end
+    tabs[j], cur = nxt, nxt
+  end
+  local out, a, b = {}, m1, m2
+  for j = #items, 1, -1 do
+    local it, prev, i = items[j], tabs[j - 1], a * w + b
+    out[j] = false
+    if tabs[j][i] ~= prev[i] then
+      local c = it.mana
+      if it.now and c <= a and prev[i - c * w] + it.w1 == tabs[j][i] then
+        out[j], a = true, a - c
+      else
+        b = b - c
+      end
+    end
+  end
+  return out
+end
+
 -- ---- the race: the damage a play brings by the kill ------------------------------------
 
 -- p's board in a race: how many of its minions can still attack this turn and how many
@@ -120,22 +161,40 @@ end
 -- ---- the race: lethal with the hand --------------------------------------------------------
 
 -- What a card deals the enemy hero this turn when no enemy minion stands in the way: a
--- damage spell's (or a minion's when-played) damage at it, a Haste minion's attack (twice
--- with Frenzy).
+-- damage spell's (or a minion's when-played) damage at it and its hit at the enemy hero
+-- whatever the target (Spark's second point), a Haste minion's attack (twice with
+-- Frenzy).
 local function face_damage(def)
-  local d = 0
-  if def.play and def.play.damage and (def.target == "any" or def.target == "enemy") then
-    d = def.play.damage
+  local d, play = 0, def.play
+  if play and (def.target == "any" or def.target == "enemy") then
+    d = (play.damage or 0) + (play.face or 0)
   end
   if def.attack and def.haste then d = d + def.attack * (def.frenzy and 2 or 1) end
   return d
 end
 
--- The attack p's minions that can still attack bring to the enemy hero this turn.
-function S.board_damage(k, g, p)
+-- What a lasting buff adds to the attacks p's race board b (race_board) makes this turn:
+-- its gain on every minion that can still attack (a buff of all of them), or on one.
+function S.boost_now(def, b)
+  local play = def.play
+  if not (play and play.gain) or b.ready == 0 then return 0 end
+  if play.group == "friendly_minions" then return play.gain * b.ready end
+  return play.gain
+end
+
+-- The attack p's minions that can still attack bring to the enemy hero this turn; with
+-- `extra`, also their hits' own hits at it (Ash Wraith's) and the end of the turn's
+-- (Pyromancer's).
+function S.board_damage(k, g, p, extra)
   local n = 0
   for _, id in ipairs(k:minions(g, p)) do
-    if k:can_attack(g, id) then n = n + k:attack_of(g, id) end
+    local def = extra and k:def(g, id)
+    if k:can_attack(g, id) then
+      local a = k:attack_of(g, id)
+      n = n + a
+      if def and def.on_damage and def.on_damage.face and a > 0 then n = n + def.on_damage.face end
+    end
+    if def and def.end_of_turn and def.end_of_turn.face then n = n + def.end_of_turn.face end
   end
   return n
 end
@@ -153,13 +212,18 @@ function S.power_item(k, g, p)
 end
 
 -- The plays of the race (the enemy has no minion): the cards in hand (ids) that deal the
--- enemy hero damage this turn, and the hero power when it does (Fire's 1, Earth's +1 on
--- a minion that attacks), as items { mana, damage, id } (id nil: the power).
+-- enemy hero damage this turn (a buff, through the minions that can still attack), and
+-- the hero power when it does (Fire's 1, Earth's +1 on a minion that attacks), as items
+-- { mana, damage, id } (id nil: the power).
 function S.race_items(k, g, p, ids)
-  local items = {}
+  local items, b = {}, nil
   for i = 1, #ids do
     local def = k:def(g, ids[i])
     local d = face_damage(def)
+    if def.play and def.play.gain then
+      b = b or S.race_board(k, g, p)
+      d = d + S.boost_now(def, b)
+    end
     if d > 0 then items[#items + 1] = { mana = def.mana, damage = d, id = ids[i], def = def } end
   end
   items[#items + 1] = S.power_item(k, g, p)
@@ -184,7 +248,7 @@ end
 function S.race_need(k, g, p)
   local e = K.other(p)
   if #k:minions(g, e) > 0 then return nil end
-  return k:health(g, e) - S.board_damage(k, g, p)
+  return k:health(g, e) - S.board_damage(k, g, p, true)
 end
 
 return S

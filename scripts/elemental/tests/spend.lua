@@ -26,6 +26,15 @@ function tests.test_spend_first_plays_are_the_cards_that_start_a_fullest_plan(T)
   T.eq(spend.first_plays(costs(3, 1, 2), 4), { true, true, false })
 end
 
+function tests.test_spend_two_turns_plays_now_what_loses_most_by_waiting(T)
+  local a = { mana = 3, now = true, next = true, w1 = 10, w2 = 9 }
+  local b = { mana = 3, now = true, next = true, w1 = 8, w2 = 2 }
+  T.eq(spend.two_turns({ a, b }, 3, 3), { false, true }, "b now and a next: 17, not 10 + 2")
+  T.eq(spend.two_turns({ a, b }, 6, 0), { true, true }, "both now when next turn affords none")
+  b.next = false
+  T.eq(spend.two_turns({ a, b }, 3, 3), { false, true }, "b now or never")
+end
+
 -- The resource the default bot takes for player 1 with this side (and P2's).
 local function raised(T, side, p2, options)
   local m = E.match(T, { p1 = side, p2 = p2, options = options })
@@ -130,6 +139,42 @@ function tests.test_default_bot_takes_the_resource_that_makes_lethal_with_its_ha
   local side = { hand = { "Fire Bolt" }, mana = 3, board = { ["front 3"] = "Root Warden" } }
   T.eq(raised(T, side, { hand = {}, health = 6 }, "deck_1=fire"), "mana",
        "4 mana: Fire Bolt, the hero power and the Warden make 6")
+end
+
+function tests.test_default_bot_finishes_with_sparks_hit_at_the_enemy_hero_whatever_its_target(T)
+  local cards = E.kernel().cards
+  local m = race(T, { "Flame Berserker", "Spark" }, cards["Root Warden"].attack + 2,
+                 cards["Flame Berserker"].mana)
+  local r = m:results()
+  T.ok(r ~= nil and r[1].rank == 1, "Spark's 1 and 1 more at the hero, and the Warden: P1 won")
+end
+
+function tests.test_default_bot_counts_its_boards_hits_at_the_enemy_hero_beyond_its_attacks(T)
+  local cards = E.kernel().cards
+  local wraith = cards["Ash Wraith"]
+  local m = E.match(T, { bots = { "default" }, options = "deck_1=fire",
+    p1 = { hand = { "Flame Berserker", "Fire Bolt" }, mana = cards["Flame Berserker"].mana,
+           board = { ["front 3"] = "Ash Wraith" } },
+    p2 = { hand = {}, health = wraith.attack + wraith.on_damage.face + 2 } })
+  local r = m:results()
+  T.ok(r ~= nil and r[1].rank == 1, "Fire Bolt, the Wraith's hit and its own 1: P1 won")
+end
+
+function tests.test_default_bot_finishes_with_a_buff_of_the_minions_that_can_still_attack(T)
+  local cards = E.kernel().cards
+  local m = E.match(T, { bots = { "default" },
+    p1 = { hand = { "Root Warden", "Pebble Sentry", "Stone Blessing" },
+           mana = cards["Stone Blessing"].mana, board = { ["front 3"] = "Root Warden" } },
+    p2 = { hand = {}, health = cards["Root Warden"].attack + 2 } })
+  local r = m:results()
+  T.ok(r ~= nil and r[1].rank == 1, "Stone Blessing's +2 on the Warden that attacks: P1 won")
+end
+
+function tests.test_default_bot_plans_two_turns_when_no_card_hits_as_hard_later(T)
+  local wardens = { ["front 2"] = "Root Warden", ["front 4"] = "Root Warden" }
+  T.eq(played(T, { hand = { "Stone Blessing", "Boulder Hurler" }, mana = 5, board = wardens }),
+       { "Boulder Hurler", "Root Warden", "Root Warden" },
+       "the Hurler, which only this turn's 5 mana lets attack on 3 turns; the Blessing next turn")
 end
 
 function tests.test_default_bot_plays_the_cards_that_hit_hardest_by_the_kill_when_nothing_blocks(T)
