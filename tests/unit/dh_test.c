@@ -10,6 +10,8 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -51,36 +53,58 @@ uint64_t dh_test_now_ms(void)
     return dh_now_ms();
 }
 
+/* The block dh_test_free_port hands out: below 32768, where the kernel never picks a
+ * client connection's port (ip_local_port_range starts at 32768), so a port it returns
+ * cannot be taken by some test's outgoing connection before the server binds it; and
+ * clear of the other blocks the tests use (the gateway rig's 17000-18999, the e2e tests'
+ * 19000 and up). */
+#define FREE_PORT_FIRST 15000
+#define FREE_PORT_COUNT 2000
+
 int dh_test_free_port(void)
 {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    socklen_t len = sizeof a;
-    if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) < 0 ||
-        getsockname(fd, (struct sockaddr *)&a, &len) < 0) {
-        if (fd >= 0)
-            close(fd);
-        return -1;
+    /* Each call starts past the last port it gave, from a place that depends on the pid,
+     * so that the test programs ctest runs side by side rarely try the same ports. */
+    static unsigned next;
+    static bool seeded;
+    if (!seeded) {
+        next = (unsigned)getpid() * 53u % FREE_PORT_COUNT;
+        seeded = true;
     }
-    close(fd);
-    return ntohs(a.sin_port);
+    for (unsigned k = 0; k < FREE_PORT_COUNT; k++) {
+        int port = FREE_PORT_FIRST + (int)(next++ % FREE_PORT_COUNT);
+        int fd = socket(AF_INET, SOCK_STREAM, 0);
+        if (fd < 0)
+            return -1;
+        struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        bool ok = bind(fd, (struct sockaddr *)&a, sizeof a) == 0;
+        close(fd);
+        if (ok)
+            return port;
+    }
+    return -1;
 }
 
-/* True when a Redis on 127.0.0.1:port answers PING. */
-static bool redis_answers(int port)
+/* True when the Redis on 127.0.0.1:port answers and is the process pid (INFO's
+ * process_id): a server of another test on that port is not ours. */
+static bool redis_answers(int port, pid_t pid)
 {
     struct timeval tv = {.tv_sec = 0, .tv_usec = 200000};
     redisContext *c = redisConnectWithTimeout("127.0.0.1", port, tv);
-    bool up = false;
+    bool ours = false;
     if (c && !c->err) {
-        redisReply *r = redisCommand(c, "PING");
-        up = r && r->type == REDIS_REPLY_STATUS;
+        redisReply *r = redisCommand(c, "INFO server");
+        if (r && r->type == REDIS_REPLY_STRING) {
+            const char *at = strstr(r->str, "process_id:");
+            ours = at && atol(at + strlen("process_id:")) == (long)pid;
+        }
         if (r)
             freeReplyObject(r);
     }
     if (c)
         redisFree(c);
-    return up;
+    return ours;
 }
 
 void dh_test_redis_dir(int port, char *out, size_t cap)
@@ -104,12 +128,28 @@ int dh_test_redis_start(int port, pid_t *pid)
                "", "--appendonly", "no", "--daemonize", "no", "--dir", dir, (char *)NULL);
         _exit(127);
     }
+    /* Up when the server on the port is our child; a child that exited could not bind the
+     * port (another test's server holds it), and waiting on is pointless. */
     for (int i = 0; i < 200; i++) {
-        if (redis_answers(port))
+        if (waitpid(*pid, NULL, WNOHANG) == *pid) {
+            *pid = -1;
+            return -1;
+        }
+        if (redis_answers(port, *pid))
             return 0;
         usleep(50000);
     }
     dh_test_redis_stop(pid);
+    return -1;
+}
+
+int dh_test_redis_start_free(int *port, pid_t *pid)
+{
+    for (int tries = 0; tries < 5; tries++) {
+        *port = dh_test_free_port();
+        if (*port > 0 && dh_test_redis_start(*port, pid) == 0)
+            return 0;
+    }
     return -1;
 }
 

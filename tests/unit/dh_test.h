@@ -29,7 +29,8 @@ uint64_t dh_test_now_ms(void);
  * exit status, or -1 when it could not run or did not exit. */
 int dh_test_run(const char *cmd, char *out, size_t cap);
 
-/* A TCP port on 127.0.0.1 that was free a moment ago, or -1. */
+/* A TCP port on 127.0.0.1 that was free a moment ago, or -1: one of 15000-16999, below the
+ * kernel's range for client ports (32768 and up), a different one each call. */
 int dh_test_free_port(void);
 
 /* Tests that need Redis use a real redis-server, started here on 127.0.0.1:port with no
@@ -37,6 +38,9 @@ int dh_test_free_port(void);
  * *pid; 0 on success, -1 on failure. dh_test_redis_stop kills and reaps it, sets *pid to
  * -1, and may be called again (tests stop and restart Redis to simulate an outage). */
 int dh_test_redis_start(int port, pid_t *pid);
+/* dh_test_redis_start on a port of dh_test_free_port's, another one when that one was
+ * taken before the server bound it (five tries); sets *port. */
+int dh_test_redis_start_free(int *port, pid_t *pid);
 /* The server's --dir (/tmp/dh-test-redis-PORT): a SAVE there survives a restart, as a
  * durable Redis would. Only a test that SAVEs needs to clean it. */
 void dh_test_redis_dir(int port, char *out, size_t cap);

@@ -19,9 +19,9 @@ static struct {
 int rig_redis_main(const char *suite, const dh_test_case *cases)
 {
     signal(SIGPIPE, SIG_IGN);
-    rig_redis.port = dh_test_free_port();
+    int started = dh_test_redis_start_free(&rig_redis.port, &rig_redis.pid);
     snprintf(rig_redis.url, sizeof rig_redis.url, "redis://127.0.0.1:%d", rig_redis.port);
-    if (rig_redis.port <= 0 || dh_test_redis_start(rig_redis.port, &rig_redis.pid) < 0) {
+    if (started < 0) {
         fprintf(stderr, "test_%s: cannot start redis-server on port %d\n", suite, rig_redis.port);
         dh_test_redis_stop(&rig_redis.pid);
         return 1;

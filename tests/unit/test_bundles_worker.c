@@ -361,9 +361,9 @@ int main(void)
          test_pointer_written_by_hand_is_found_by_the_safety_poll},
         {NULL, NULL},
     };
-    redis_port = dh_test_free_port();
+    int started = dh_test_redis_start_free(&redis_port, &redis_pid);
     snprintf(redis_url, sizeof redis_url, "redis://127.0.0.1:%d", redis_port);
-    if (redis_port < 0 || dh_test_redis_start(redis_port, &redis_pid) < 0) {
+    if (started < 0) {
         fprintf(stderr, "test_bundles_worker: cannot start redis-server on port %d\n", redis_port);
         dh_test_redis_stop(&redis_pid);
         return 1;

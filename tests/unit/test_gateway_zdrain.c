@@ -21,18 +21,6 @@
 
 #define ZD_DEAD_EP "tcp://127.0.0.1:1" /* a worker endpoint nothing listens on */
 
-/* A loopback port free now (the kernel's pick), for the second gateway's --http. */
-static int zd_free_port(void)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    socklen_t len = sizeof a;
-    CU_ASSERT_FATAL(fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof a) == 0 &&
-                    getsockname(fd, (struct sockaddr *)&a, &len) == 0);
-    close(fd);
-    return ntohs(a.sin_port);
-}
-
 /* The value of counter name on the operator port, or -1. */
 static long long zd_metric(int port, const char *name)
 {
@@ -90,7 +78,8 @@ static void test_gateway_idle_loop_turns_look_at_no_worker_socket(void)
     char pid[64], url[64], http[32];
     if (rg.redis_pid <= 0)
         return; /* the routes come from Redis */
-    int port = zd_free_port();
+    int port = dh_test_free_port();
+    CU_ASSERT_FATAL(port > 0);
     snprintf(url, sizeof url, "redis://127.0.0.1:%d", rg.redis_port);
     snprintf(http, sizeof http, "127.0.0.1:%d", port);
     const char *extra[] = {"--http", http, NULL};

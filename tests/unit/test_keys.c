@@ -91,8 +91,7 @@ static int redis_up(void)
 {
     if (rc)
         return 1;
-    port = dh_test_free_port();
-    if (port < 0 || dh_test_redis_start(port, &redis_pid) < 0)
+    if (dh_test_redis_start_free(&port, &redis_pid) < 0)
         return 0;
     rc = redisConnect("127.0.0.1", port);
     return rc && !rc->err;
