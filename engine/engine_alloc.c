@@ -2,10 +2,10 @@
  * engine_alloc.c: the allocator of a bundle's Lua VM: counts what the scripts hold and
  * refuses past the bundle's memory cap (engine_limits.mem_limit).
  *
- * Small blocks (most Lua objects: strings, tables, closures, and the arrays of the tables
- * a turn makes, up to ENGINE_SMALL_MAX) come from per-size free lists carved out of 64 KiB
- * slabs: cheaper than malloc for the churn of short-lived tables a turn creates. The cap counts
- * requested bytes, so it means the same whatever the allocator keeps in its lists.
+ * Small blocks (most Lua objects: strings, tables, closures) come from per-size free
+ * lists carved out of 64 KiB slabs: cheaper than malloc for the churn of short-lived
+ * tables a turn creates. The cap counts requested bytes, so it means the same whatever
+ * the allocator keeps in its lists.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -197,12 +197,8 @@ typedef struct {
     size_t ncounter_hints;
 } engine_game;
 
-/* Blocks up to ENGINE_SMALL_MAX come from the slabs' free lists (engine_alloc.c): 2 KiB
- * takes in the arrays and hash parts of the tables a turn's scripts make and drop (Lua
- * grows them by doubling: 272-1,408 bytes for a kingdom's piles), which went to malloc and
- * free about three times an answer at 256 (issue 27). */
 #define ENGINE_SMALL_GRAIN 16
-#define ENGINE_SMALL_MAX   2048
+#define ENGINE_SMALL_MAX   256
 #define ENGINE_SLAB_SIZE   (64 * 1024)
 
 typedef struct engine_small {
