@@ -178,15 +178,19 @@ static const uint32_t *save_names_kept(const uint32_t *sidx, uint32_t n, const e
 }
 
 /* The n names used, in string order, kept in o for the next save (not kept when o cannot
- * grow: the next save walks the names again). */
+ * grow: the next save walks the names again). Sized to them, not doubled: it is held by
+ * every match (memory per match, issue 11), and the names a state uses rarely grow. */
 static void save_names_keep(const uint32_t *used, uint32_t n, engine_view_order *o)
 {
-    size_t cap = o->cap;
-    if (dh_grow(&o->idx, &cap, n, sizeof *o->idx, 64) < 0) {
-        o->n = 0;
-        return;
+    if (n > o->cap) {
+        uint32_t *idx = realloc(o->idx, sizeof *idx * n);
+        if (!idx) {
+            o->n = 0;
+            return;
+        }
+        o->idx = idx;
+        o->cap = n;
     }
-    o->cap = (uint32_t)cap;
     if (n)
         memcpy(o->idx, used, sizeof *o->idx * n);
     o->n = n;
