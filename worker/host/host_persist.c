@@ -18,10 +18,10 @@
 #include "dh_log.h"
 #include "store.h"
 
-#define HOST_RESULT_MAX  4096
-#define HOST_LOG_STACK   16   /* log entries a commit lists on the stack */
-#define HOST_BYTES_STACK 1024 /* their bytes and the history's entry, on the stack when they fit   \
-                               */
+#define HOST_RESULT_MAX 4096
+#define HOST_LOG_STACK  16 /* log entries a commit lists on the stack */
+/* their bytes and the history's entry, on the stack when they fit */
+#define HOST_BYTES_STACK 1024
 
 uint64_t host_wall_ms(const host *h)
 {
