@@ -217,8 +217,9 @@ static int state_save(const engine_state *st, const engine_intern *in, engine_bu
     /* Mark every name the state uses, then number them in string order. */
     memset(sidx, 0, sizeof(uint32_t) * in->n);
     uint32_t nmarked = 0; /* the distinct names marked */
-    for (uint32_t i = 0; i < st->nents; i++)
-        save_mark(sidx, st->ents[i].name, &nmarked);
+    for (uint32_t i = 0, last = 0; i < st->nents; i++)
+        if (st->ents[i].name != last) /* a pile's cards were made one after another */
+            save_mark(sidx, last = st->ents[i].name, &nmarked);
     for (uint32_t i = 0; i < st->nzones; i++)
         save_mark(sidx, st->zones[i].name, &nmarked);
     for (uint32_t i = 0; i < st->attrs.n; i++)
