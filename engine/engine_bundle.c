@@ -199,7 +199,8 @@ static void game_read(lua_State *L, engine_game *g)
     lua_pop(L, 1);
     g->vis_memo = calloc(ENGINE_MAX_NAMES, 1);
     g->play_memo = calloc(ENGINE_MAX_NAMES, 1);
-    if (!g->vis_memo || !g->play_memo)
+    g->card_memo = calloc(ENGINE_MAX_NAMES, 1);
+    if (!g->vis_memo || !g->play_memo || !g->card_memo)
         luaL_error(L, "out of memory");
 
     lua_getfield(L, t, "cards");
@@ -429,6 +430,7 @@ void engine_bundle_free(engine_bundle *b)
         free(g->zones);
         free(g->vis_memo);
         free(g->play_memo);
+        free(g->card_memo);
         engine_end_free(g);
         for (size_t j = 0; j < g->ncards; j++) {
             free(g->cards[j].name);

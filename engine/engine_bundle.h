@@ -141,6 +141,9 @@ typedef struct {
                            yet asked (engine_zone_vis_id): views ask it for every zone, every time */
     uint8_t *play_memo; /* ENGINE_MAX_NAMES entries: 1 a zone name id is in play, 2 out of
                            play (engine_view_stats.c), 0 while not yet asked */
+    uint8_t *card_memo; /* ENGINE_MAX_NAMES entries: 1 a counter name id is no card's (no
+                           `:N` ending), 2 it may be, 0 while not yet asked
+                           (engine_view_stats.c): views ask it for every counter */
     engine_card_info *cards; /* sorted by name */
     size_t ncards;
     engine_bot *bots;

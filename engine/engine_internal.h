@@ -160,10 +160,12 @@ typedef struct {
 void engine_buf_free(engine_buf *bf);
 /* Canonical serialization of the state (the snapshot format). 0 on success. */
 int engine_state_save(const engine_state *st, const engine_intern *in, engine_buf *out);
-/* The same bytes, the zones' and counters' order taken from memo (two orders, the match's
- * own: a cache kept while the same keys exist) instead of sorted at every save. */
+/* The same bytes, the zones' and counters' order taken from memo (the match's own: a cache
+ * kept while the same keys exist) instead of sorted at every save, and the names the state
+ * uses (memo[2]: their ids in string order, kept while the state uses the same names)
+ * instead of found by a walk of every name of the bundle. */
 int engine_state_save_memo(const engine_state *st, const engine_intern *in, engine_buf *out,
-                           engine_view_order memo[2]);
+                           engine_view_order memo[3]);
 /* The same in the layout of snapshot version 1 (no public event count): what
  * engine_match_hash hashes, so that the hashes recorded before version 2 (final_hash) still
  * match a replay, and a match adopted from a version 1 snapshot, whose public count
@@ -276,8 +278,8 @@ struct engine_match {
      * first View */
     uint64_t vshape;
     /* engine_state_save.c: the same for the snapshot saved at every turn boundary (its own
-     * order: by the names' string order, engine_intern_sorted) */
-    engine_view_order sorder[2];
+     * order: by the names' string order, engine_intern_sorted), and the names it wrote */
+    engine_view_order sorder[3];
 };
 
 /* engine_zone_vis.c: how a game shows the zone called name (its `zones` table; a name

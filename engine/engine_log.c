@@ -84,11 +84,8 @@ engine_answer engine_match_log_at(const engine_match *m, size_t i)
 
 /* ---- the log encoding: varints (dh_wire.h) -------------------------------------------- */
 
-int engine_answer_encode(const engine_answer *a, uint8_t **out, size_t *len)
+size_t engine_answer_encode_to(const engine_answer *a, uint8_t *p)
 {
-    uint8_t *p = malloc(1 + 10 * 3 + 5 * a->n);
-    if (!p)
-        return -1;
     size_t n = 0;
     p[n++] = 1; /* format */
     n += dh_wire_put_varint(p + n, (uint64_t)a->seat);
@@ -96,8 +93,16 @@ int engine_answer_encode(const engine_answer *a, uint8_t **out, size_t *len)
     n += dh_wire_put_varint(p + n, a->n);
     for (size_t i = 0; i < a->n; i++)
         n += dh_wire_put_varint(p + n, a->option_ids[i]);
+    return n;
+}
+
+int engine_answer_encode(const engine_answer *a, uint8_t **out, size_t *len)
+{
+    uint8_t *p = malloc(ENGINE_ANSWER_BYTES(a->n));
+    if (!p)
+        return -1;
+    *len = engine_answer_encode_to(a, p);
     *out = p;
-    *len = n;
     return 0;
 }
 

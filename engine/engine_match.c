@@ -79,6 +79,7 @@ void engine_match_free(engine_match *m)
     free(m->vorder[1].idx);
     free(m->sorder[0].idx);
     free(m->sorder[1].idx);
+    free(m->sorder[2].idx);
     engine_buf_free(&m->snap);
     engine_buf_free(&m->prev_snap);
     engine_buf_free(&m->scratch);

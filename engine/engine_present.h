@@ -13,10 +13,10 @@ void engine_options_free(engine_game *g);
 /* v (len bytes) is a value o accepts. */
 bool engine_option_value_ok(const engine_option_spec *o, const char *v, size_t len);
 
-/* engine_view_stats.c: whether seat's view shows the counter named name: anything but a
- * card's counter `NAME:ID` whose card the seat does not see in play (in a zone it sees
- * the cards of, hinted as neither hand, discard, deck nor hidden). */
-bool engine_view_counter_shown(const engine_match *m, const char *name, int seat);
+/* engine_view_stats.c: whether seat's view shows the counter named by the interned name
+ * id: anything but a card's counter `NAME:ID` whose card the seat does not see in play (in
+ * a zone it sees the cards of, hinted as neither hand, discard, deck nor hidden). */
+bool engine_view_counter_shown(const engine_match *m, uint32_t name, int seat);
 
 /* engine_present.c: reads the game table at t's `presentation` (raising on a bad one,
  * after the zones are read: a hint must name one of them); engine_present_free gives

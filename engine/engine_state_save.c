@@ -155,6 +155,47 @@ static uint32_t save_sorted(save_kv *tmp, const engine_map *mp, const engine_int
 #define SAVE_STACK_NAMES 1024
 #define SAVE_STACK_KV    128
 
+/* Name id marked in sidx as used by the state, counted in *n the first time. */
+static inline void save_mark(uint32_t *sidx, uint32_t id, uint32_t *n)
+{
+    *n += sidx[id] == 0;
+    sidx[id] = 1;
+}
+
+/* The names memo o holds (their ids in string order) when they are exactly the n names
+ * marked in sidx: as many, and every one marked. Else NULL: a walk of every name of the
+ * bundle in string order finds them (about 3 k instructions at a Dominion boundary, where
+ * the names rarely change from one boundary to the next). A cache, not state: the names
+ * of one bundle keep their string order, and the match keeps its bundle. */
+static const uint32_t *save_names_kept(const uint32_t *sidx, uint32_t n, const engine_view_order *o)
+{
+    if (!o->idx || o->n != n)
+        return NULL;
+    for (uint32_t i = 0; i < n; i++)
+        if (!sidx[o->idx[i]])
+            return NULL;
+    return o->idx;
+}
+
+/* The n names used, in string order, kept in o for the next save (not kept when o cannot
+ * grow: the next save walks the names again). Sized to them, not doubled: it is held by
+ * every match (memory per match, issue 11), and the names a state uses rarely grow. */
+static void save_names_keep(const uint32_t *used, uint32_t n, engine_view_order *o)
+{
+    if (n > o->cap) {
+        uint32_t *idx = realloc(o->idx, sizeof *idx * n);
+        if (!idx) {
+            o->n = 0;
+            return;
+        }
+        o->idx = idx;
+        o->cap = n;
+    }
+    if (n)
+        memcpy(o->idx, used, sizeof *o->idx * n);
+    o->n = n;
+}
+
 /* The state in the layout of version (1: without public_seq). */
 static int state_save(const engine_state *st, const engine_intern *in, engine_buf *out,
                       uint32_t version, engine_view_order *memo)
@@ -175,25 +216,35 @@ static int state_save(const engine_state *st, const engine_intern *in, engine_bu
         goto err;
     /* Mark every name the state uses, then number them in string order. */
     memset(sidx, 0, sizeof(uint32_t) * in->n);
-    for (uint32_t i = 0; i < st->nents; i++)
-        sidx[st->ents[i].name] = 1;
+    uint32_t nmarked = 0; /* the distinct names marked */
+    for (uint32_t i = 0, last = 0; i < st->nents; i++)
+        if (st->ents[i].name != last) /* a pile's cards were made one after another */
+            save_mark(sidx, last = st->ents[i].name, &nmarked);
     for (uint32_t i = 0; i < st->nzones; i++)
-        sidx[st->zones[i].name] = 1;
+        save_mark(sidx, st->zones[i].name, &nmarked);
     for (uint32_t i = 0; i < st->attrs.n; i++)
         if (st->attrs.kv[i].val)
-            sidx[(uint32_t)st->attrs.kv[i].key] = 1;
+            save_mark(sidx, (uint32_t)st->attrs.kv[i].key, &nmarked);
     for (uint32_t i = 0; i < st->counters.n; i++)
-        sidx[(uint32_t)(st->counters.kv[i].key >> 32)] = 1;
+        save_mark(sidx, (uint32_t)(st->counters.kv[i].key >> 32), &nmarked);
     uint32_t nused = 0;
-    if (engine_intern_sorted(in) < 0)
-        goto err;
-    for (uint32_t i = 0; i + 1 < in->n; i++) /* the marked ones, in string order */
-        if (sidx[in->order[i]])
-            used[nused++] = in->order[i];
+    const uint32_t *names = memo ? save_names_kept(sidx, nmarked, &memo[2]) : NULL;
+    if (names) {
+        nused = nmarked;
+    } else {
+        names = used;
+        if (engine_intern_sorted(in) < 0)
+            goto err;
+        for (uint32_t i = 0; i + 1 < in->n; i++) /* the marked ones, in string order */
+            if (sidx[in->order[i]])
+                used[nused++] = in->order[i];
+        if (memo)
+            save_names_keep(used, nused, &memo[2]);
+    }
     size_t strbytes = 0;
     for (uint32_t i = 0; i < nused; i++) {
-        sidx[used[i]] = i;
-        strbytes += 4 + in->v[used[i]].len;
+        sidx[names[i]] = i;
+        strbytes += 4 + in->v[names[i]].len;
     }
 
     size_t need = 64 + 8 * 5 + (size_t)st->np * (8 + 12) + strbytes + 4 + (size_t)st->nents * 4 +
@@ -221,7 +272,7 @@ static int state_save(const engine_state *st, const engine_intern *in, engine_bu
     }
     put_u32(out, nused);
     for (uint32_t i = 0; i < nused; i++) {
-        const engine_name *nm = &in->v[used[i]];
+        const engine_name *nm = &in->v[names[i]];
         put_u32(out, nm->len);
         memcpy(out->p + out->len, nm->s, nm->len);
         out->len += nm->len;
@@ -277,7 +328,7 @@ int engine_state_save(const engine_state *st, const engine_intern *in, engine_bu
 }
 
 int engine_state_save_memo(const engine_state *st, const engine_intern *in, engine_buf *out,
-                           engine_view_order memo[2])
+                           engine_view_order memo[3])
 {
     return state_save(st, in, out, SNAP_VERSION, memo);
 }

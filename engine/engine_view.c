@@ -412,7 +412,7 @@ static int fill_view(view_arena *a, const engine_match *m, int seat, uint32_t *o
     for (uint32_t i = 0; i < nc; i++) {
         const engine_kv *kv = &m->st.counters.kv[corder[i]];
         const char *name = m->b->names.v[kv->key >> 32].s;
-        if (name[0] == '_' || !engine_view_counter_shown(m, name, seat))
+        if (name[0] == '_' || !engine_view_counter_shown(m, (uint32_t)(kv->key >> 32), seat))
             continue;
         Deckhand__Counter *c = &counters[v->n_counters];
         *c = (Deckhand__Counter)DECKHAND__COUNTER__INIT;

@@ -50,8 +50,8 @@ static bool in_play(const engine_game *g, const engine_intern *in, uint32_t name
     return play;
 }
 
-/* The entity a card's counter name ends with (`attack:57`: 57), or 0. */
-static uint32_t counter_entity(const engine_match *m, const char *name)
+/* The number a card's counter name ends with (`attack:57`: 57), or 0. */
+static uint32_t counter_suffix(const char *name)
 {
     const char *colon = strrchr(name, ':');
     if (!colon || !colon[1] || strlen(colon + 1) > 9)
@@ -62,10 +62,24 @@ static uint32_t counter_entity(const engine_match *m, const char *name)
             return 0;
         id = id * 10 + (uint32_t)(*p - '0');
     }
+    return id;
+}
+
+/* The entity of m the counter name id is a card's counter of, or 0. Whether a name ends in
+ * a number is the name's alone: found once per game and name (g->card_memo), so the
+ * counters that are no card's (all of a deck builder's) cost no string walk per View. */
+static uint32_t counter_entity(const engine_match *m, uint32_t name)
+{
+    uint8_t *memo = name < ENGINE_MAX_NAMES ? m->game->card_memo : NULL;
+    if (memo && memo[name] == 1)
+        return 0;
+    uint32_t id = counter_suffix(m->b->names.v[name].s);
+    if (memo)
+        memo[name] = id ? 2 : 1;
     return id >= 1 && id <= m->st.nents ? id : 0;
 }
 
-bool engine_view_counter_shown(const engine_match *m, const char *name, int seat)
+bool engine_view_counter_shown(const engine_match *m, uint32_t name, int seat)
 {
     uint32_t id = counter_entity(m, name);
     if (!id)

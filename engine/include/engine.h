@@ -453,6 +453,11 @@ engine_answer engine_match_log_at(const engine_match *m, size_t i);
 
 /* Encode / decode one answer as a log entry (compact binary). Caller frees *out. */
 int engine_answer_encode(const engine_answer *a, uint8_t **out, size_t *len);
+/* The most bytes an answer of n option ids encodes to. */
+#define ENGINE_ANSWER_BYTES(n) (1 + 10 * 3 + 5 * (size_t)(n))
+/* The same bytes into p, which has room for ENGINE_ANSWER_BYTES(a->n): their count (no
+ * malloc, for the worker's commit after every answer). */
+size_t engine_answer_encode_to(const engine_answer *a, uint8_t *p);
 /* Decoded option ids are written to ids (capacity max); returns 0 on success. */
 int engine_answer_decode(const uint8_t *buf, size_t len, engine_answer *a, uint32_t *ids,
                          size_t max);

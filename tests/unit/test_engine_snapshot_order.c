@@ -197,18 +197,19 @@ static void test_snapshot_is_the_same_when_the_bundle_has_more_names_than_the_st
     engine_bundle_free(b);
 }
 
-/* The state saved through a memo of the zones' and counters' order (as the boundary
- * snapshot is, engine_state_save_memo) is the same bytes as the state sorted anew, turn
- * after turn as zones and counters come (the memo made again), and after the bundle
- * gains names. */
+/* The state saved through a memo of the zones' and counters' order and of the names the
+ * state uses (as the boundary snapshot is, engine_state_save_memo) is the same bytes as the
+ * state sorted anew, turn after turn as zones, counters and names come (the memos made
+ * again), and after the bundle gains names. */
 static void test_snapshot_through_the_order_memo_is_the_same_as_sorted_anew(void)
 {
     engine_bundle *b = rig_engine_load_mini();
     engine_match *m = rig_engine_mini_match(b, 14, "traps=1", NULL);
     CU_ASSERT_FATAL(m != NULL);
-    engine_view_order memo[2] = {{0}};
+    engine_view_order memo[3] = {{0}};
     uint64_t first_sig = 0;
-    int remade = 0;
+    uint32_t first_names = 0;
+    int remade = 0, names_remade = 0;
     for (int turn = 0; turn < 40 && !engine_match_finished(m); turn++) {
         if (turn == 20) {
             lua_pushcfunction(b->L, intern_unused);
@@ -225,17 +226,82 @@ static void test_snapshot_through_the_order_memo_is_the_same_as_sorted_anew(void
             free(fresh);
             engine_buf_free(&buf);
         }
-        if (!turn)
+        if (!turn) {
             first_sig = memo[0].sig ^ memo[1].sig;
+            first_names = memo[2].n;
+        }
         remade |= (memo[0].sig ^ memo[1].sig) != first_sig;
+        names_remade |= memo[2].n != first_names;
         uint32_t probe = option_starting(m, "Probe"), play = option_starting(m, "Play ");
         if (probe || play)
             CU_ASSERT_EQUAL_FATAL(rig_engine_answer(m, probe ? probe : play, NULL), ENGINE_OK);
         rig_engine_mini_pass_turn(m);
     }
-    CU_ASSERT_TRUE(remade); /* the keys changed along the way: the memo was made again */
-    free(memo[0].idx);
-    free(memo[1].idx);
+    CU_ASSERT_TRUE(remade);       /* the keys changed along the way: the memo was made again */
+    CU_ASSERT_TRUE(names_remade); /* and the names the state uses */
+    for (int i = 0; i < 3; i++)
+        free(memo[i].idx);
+    engine_match_free(m);
+    engine_bundle_free(b);
+}
+
+static int intern_never_used(lua_State *L)
+{
+    engine_bundle *b = lua_touserdata(L, 1);
+    lua_pushinteger(L, engine_intern_c(b, L, "zz-never-used", strlen("zz-never-used")));
+    return 1;
+}
+
+/* The names memo is checked name by name, not only by count: a state where one name
+ * left and another came in its place (as many names as the memo holds) saves the new
+ * name, the same bytes as sorted anew. */
+static void test_snapshot_names_memo_sees_a_name_swapped_for_another(void)
+{
+    engine_bundle *b = rig_engine_load_mini();
+    engine_match *m = rig_engine_mini_match(b, 14, "traps=1", NULL);
+    CU_ASSERT_FATAL(m != NULL);
+    for (int turn = 0; turn < 4 && !engine_match_finished(m); turn++)
+        rig_engine_mini_pass_turn(m);
+    engine_view_order memo[3] = {{0}};
+    engine_buf buf = {0};
+    CU_ASSERT_EQUAL_FATAL(engine_state_save_memo(&m->st, &m->b->names, &buf, memo), 0);
+    uint32_t nnames = memo[2].n;
+    CU_ASSERT_FATAL(nnames > 0);
+    /* a name only entities use, then every entity of it renamed to a name no state uses */
+    bool *other = calloc(b->names.n, sizeof *other);
+    CU_ASSERT_FATAL(other != NULL);
+    for (uint32_t i = 0; i < m->st.nzones; i++)
+        other[m->st.zones[i].name] = true;
+    for (uint32_t i = 0; i < m->st.attrs.n; i++)
+        other[(uint32_t)m->st.attrs.kv[i].key] = true;
+    for (uint32_t i = 0; i < m->st.counters.n; i++)
+        other[(uint32_t)(m->st.counters.kv[i].key >> 32)] = true;
+    uint32_t gone = 0;
+    for (uint32_t i = 0; i < m->st.nents && !gone; i++)
+        if (!other[m->st.ents[i].name])
+            gone = m->st.ents[i].name;
+    free(other);
+    CU_ASSERT_FATAL(gone != 0);
+    lua_pushcfunction(b->L, intern_never_used);
+    lua_pushlightuserdata(b->L, b);
+    CU_ASSERT_EQUAL_FATAL(lua_pcall(b->L, 1, 1, 0), LUA_OK);
+    uint32_t fresh_name = (uint32_t)lua_tointeger(b->L, -1);
+    lua_pop(b->L, 1);
+    CU_ASSERT_FATAL(fresh_name != 0);
+    for (uint32_t i = 0; i < m->st.nents; i++)
+        if (m->st.ents[i].name == gone)
+            m->st.ents[i].name = fresh_name;
+    CU_ASSERT_EQUAL_FATAL(engine_state_save_memo(&m->st, &m->b->names, &buf, memo), 0);
+    CU_ASSERT_EQUAL(memo[2].n, nnames); /* as many names as before */
+    size_t n = 0;
+    uint8_t *fresh = saved(m, &n);
+    CU_ASSERT_EQUAL(buf.len, n);
+    CU_ASSERT(buf.len == n && !memcmp(buf.p, fresh, n));
+    CU_ASSERT(memmem(buf.p, buf.len, "zz-never-used", strlen("zz-never-used")) != NULL);
+    free(fresh);
+    engine_buf_free(&buf);
+    for (int i = 0; i < 3; i++)
+        free(memo[i].idx);
     engine_match_free(m);
     engine_bundle_free(b);
 }
@@ -243,6 +309,8 @@ static void test_snapshot_through_the_order_memo_is_the_same_as_sorted_anew(void
 static const dh_test_case cases[] = {
     {"test_snapshot_through_the_order_memo_is_the_same_as_sorted_anew",
      test_snapshot_through_the_order_memo_is_the_same_as_sorted_anew},
+    {"test_snapshot_names_memo_sees_a_name_swapped_for_another",
+     test_snapshot_names_memo_sees_a_name_swapped_for_another},
     {"test_snapshot_is_the_same_when_the_bundle_has_more_names_than_the_stack_holds",
      test_snapshot_is_the_same_when_the_bundle_has_more_names_than_the_stack_holds},
     {"test_snapshot_keeps_string_order_as_names_appear",

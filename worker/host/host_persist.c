@@ -20,6 +20,8 @@
 
 #define HOST_RESULT_MAX 4096
 #define HOST_LOG_STACK  16 /* log entries a commit lists on the stack */
+/* their bytes and the history's entry, on the stack when they fit */
+#define HOST_BYTES_STACK 1024
 
 uint64_t host_wall_ms(const host *h)
 {
@@ -204,7 +206,7 @@ int host_persist(host *h, host_match *hm, const engine_answer *accepted)
                       .recheck = hm->commit_unsure};
     uint64_t version = engine_match_snapshot_version(hm->m);
     bool snap = host_snapshot_due(h, hm, version, accepted);
-    size_t nlog = snap ? engine_match_log_len(hm->m) : 0, owned = 0;
+    size_t nlog = snap ? engine_match_log_len(hm->m) : 0;
     hm->snap_writing = 0;
     if (snap) {
         c.snap = engine_match_snapshot(hm->m, &c.snap_len);
@@ -212,27 +214,29 @@ int host_persist(host *h, host_match *hm, const engine_answer *accepted)
             return -1;
         hm->snap_writing = version;
     }
-    /* the new entries: on the stack, unless the engine's log since its boundary is long */
+    /* the new entries and the history's: on the stack, unless the engine's log since its
+     * boundary is long (no malloc per answer: issue 27) */
+    size_t need = accepted ? ENGINE_ANSWER_BYTES(accepted->n) : 0;
+    for (size_t i = 0; i < nlog; i++)
+        need += ENGINE_ANSWER_BYTES(engine_match_log_at(hm->m, i).n);
     store_blob logbuf[HOST_LOG_STACK];
+    uint8_t bytebuf[HOST_BYTES_STACK];
     store_blob *log = nlog < HOST_LOG_STACK ? logbuf : calloc(nlog + 1, sizeof *log);
-    uint8_t *hist = NULL;
+    uint8_t *bytes = need <= sizeof bytebuf ? bytebuf : malloc(need), *at = bytes;
     char json[HOST_RESULT_MAX], hash[24], job[RATER_JOB_MAX];
-    if (!log)
-        return -1;
+    if (!log || !bytes)
+        goto out;
     for (size_t i = 0; i < nlog; i++) {
         engine_answer a = engine_match_log_at(hm->m, i);
-        if (engine_answer_encode(&a, &log[c.nlog].data, &log[c.nlog].len) != 0)
-            goto out;
-        c.nlog++;
+        log[c.nlog] = (store_blob){.data = at, .len = engine_answer_encode_to(&a, at)};
+        at += log[c.nlog++].len;
     }
-    owned = c.nlog;
     c.log = log;
     if (accepted) {
-        if (engine_answer_encode(accepted, &hist, &c.hist_len) != 0)
-            goto out;
-        c.hist = hist;
-        if (!snap) /* the same bytes on the log, not owned twice */
-            log[c.nlog++] = (store_blob){.data = hist, .len = c.hist_len};
+        c.hist = at;
+        c.hist_len = engine_answer_encode_to(accepted, at);
+        if (!snap) /* the same bytes on the log */
+            log[c.nlog++] = (store_blob){.data = at, .len = c.hist_len};
     }
     if (host_over(hm)) {
         host_results_json(hm, json, sizeof json);
@@ -247,11 +251,10 @@ int host_persist(host *h, host_match *hm, const engine_answer *accepted)
     }
     rc = store_put_commit(h->st, &c);
 out:
-    for (size_t i = 0; i < owned; i++)
-        free(log[i].data);
     if (log != logbuf)
         free(log);
-    free(hist);
+    if (bytes != bytebuf)
+        free(bytes);
     return rc;
 }
 
