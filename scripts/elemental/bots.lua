@@ -9,10 +9,11 @@
 -- hand lacks most in total), plays its dearest playable card, then attacks. When no
 -- enemy minion blocks (a race) it plays by plan instead: another resource when that lets
 -- the hand deal more damage by the kill (then spend more mana) this turn, the dearest card
--- of a plan that deals the most (its minions before a buff of all of them), no heal at
--- full health, no buff of an empty board; the resource choice counts the hero power's
--- hit with the mana the cards leave, and Earth's power (+1/+1) comes before the attacks,
--- on a minion that can still attack. Attacks:
+-- of a plan that deals the most (its minions before a buff of all of them; a minion's
+-- body worth the gain of a buff of all the minions in hand; the hero power's hit in the
+-- plan too), no heal at full health, no buff of an empty board; the resource choice
+-- counts the hero power's hit with the mana the cards leave, and Earth's power (+1/+1)
+-- comes before the attacks, on a minion that can still attack. Attacks:
 -- trades that kill without dying first, then the enemy hero, then even trades;
 -- Swift minions (and Wind's hero power) move into a lane open to the hero. `passive`
 -- never attacks, plays or moves: it keeps its hand and ends every turn (for tests).
@@ -342,7 +343,10 @@ local NO_BONUS = {}
 -- over this turn and the next (spend.two_turns: what loses most by waiting is played
 -- now, what fits next turn's mana as well may wait for it). With a damage spell in hand,
 -- or the race's end in sight, the two-turn plan held back damage that would have won
--- sooner, and was slower (docs/BENCHMARKS.md, issue 28).
+-- sooner, and was slower (docs/BENCHMARKS.md, issue 28). A minion counts the gain of a
+-- buff of all the minions in hand on each of its attacks (spend.mass_gain). power (the
+-- hero power as spend.power_item, or nil): the last item, its hit this turn only (next
+-- turn has a power of its own); the result's entry after defs' says whether it is in.
 local function race_plan(k, g, p, defs, mana, have, power)
   local b = spend.race_board(k, g, p)
   local turns = spend.race_turns(k, g, p, b)
@@ -358,9 +362,10 @@ local function race_plan(k, g, p, defs, mana, have, power)
     one[j] = { mana = it.now and def.mana or math.huge, worth = it.w1 - def.mana }
     steady = steady or (it.w2 > 0 and it.w2 + def.mana >= it.w1)
   end
-  if power then -- this turn's hit only: next turn has a power of its own
+  if power then
     local c = power.mana
-    items[#items + 1] = { mana = c, now = c <= mana, next = false, w1 = 10 * power.damage + c, w2 = 0 }
+    items[#items + 1] = { mana = c, now = c <= mana, next = false, w1 = 10 * power.damage + c,
+                          w2 = 0 }
     one[#one + 1] = { mana = c <= mana and c or math.huge, worth = 10 * power.damage }
   end
   if turns > 1 and not steady then return spend.two_turns(items, mana, nxt) end
@@ -372,7 +377,7 @@ end
 -- lethal (spend.lua), `finish`: 100 for the cards of that damage, `power` when the hero
 -- power is part of it, and every other play waits. Else 150 plus its attack (100 for a
 -- buff of all its minions, so that it comes after them) for each card of this turn's
--- plan (race_plan).
+-- plan (race_plan), and `plan_power` when the hero power is in that plan.
 local function plan_bonus(k, g, p)
   local mana, ids = g:counter("mana", p), g:list("hand", p)
   if mana < 1 or (#ids == 0 and mana < 2) then return NO_BONUS end

@@ -209,7 +209,7 @@ function tests.test_default_bot_takes_one_mana_for_its_hero_power_when_nothing_b
   T.eq(raised(T, side, OPEN), "mana", "one mana more: the Warden and the power's +1 on a hit")
 end
 
-function tests.test_default_bot_uses_its_hero_power_before_a_card_that_hits_less_when_nothing_blocks(T)
+function tests.test_default_bot_uses_its_hero_power_before_a_card_that_hits_less_in_a_race(T)
   local k = E.kernel()
   local names, m = played(T, { hand = { "Stone Wall" }, mana = k.heroes["Earth Hero"].power_cost,
     board = { ["front 3"] = "Root Warden" } })
