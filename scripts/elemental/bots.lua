@@ -9,10 +9,11 @@
 -- hand lacks most in total), plays its dearest playable card, then attacks. When no
 -- enemy minion blocks (a race) it plays by plan instead: another resource when that lets
 -- the hand deal more damage by the kill (then spend more mana) this turn, the dearest card
--- of a plan that deals the most (its minions before a buff of all of them), no heal at
--- full health, no buff of an empty board; the resource choice counts the hero power's
--- hit with the mana the cards leave, and Earth's power (+1/+1) comes before the attacks,
--- on a minion that can still attack. Attacks:
+-- of a plan that deals the most (its minions before a buff of all of them; a minion's
+-- body worth the gain of a buff of all the minions in hand; the hero power's hit in the
+-- plan too), no heal at full health, no buff of an empty board; the resource choice
+-- counts the hero power's hit with the mana the cards leave, and Earth's power (+1/+1)
+-- comes before the attacks, on a minion that can still attack. Attacks:
 -- trades that kill without dying first, then the enemy hero, then even trades;
 -- Swift minions (and Wind's hero power) move into a lane open to the hero. `passive`
 -- never attacks, plays or moves: it keeps its hand and ends every turn (for tests).
@@ -151,11 +152,11 @@ end
 -- first and mana spent breaks ties).
 local function race_items(k, g, p, defs)
   local b = spend.race_board(k, g, p)
-  local turns, out = spend.race_turns(k, g, p, b), {}
+  local turns, out, mass = spend.race_turns(k, g, p, b), {}, spend.mass_gain(defs)
   for j = 1, #defs do
     local def = defs[j]
     out[j] = { mana = def.mana, earth = def.earth, wind = def.wind, fire = def.fire,
-               worth = 10 * spend.race_value(def, turns, b) }
+               worth = 10 * spend.race_value(def, turns, b, mass) }
   end
   return out
 end
@@ -342,21 +343,30 @@ local NO_BONUS = {}
 -- over this turn and the next (spend.two_turns: what loses most by waiting is played
 -- now, what fits next turn's mana as well may wait for it). With a damage spell in hand,
 -- or the race's end in sight, the two-turn plan held back damage that would have won
--- sooner, and was slower (docs/BENCHMARKS.md, issue 28).
-local function race_plan(k, g, p, defs, mana, have)
+-- sooner, and was slower (docs/BENCHMARKS.md, issue 28). A minion counts the gain of a
+-- buff of all the minions in hand on each of its attacks (spend.mass_gain). power (the
+-- hero power as spend.power_item, or nil): the last item, its hit this turn only (next
+-- turn has a power of its own); the result's entry after defs' says whether it is in.
+local function race_plan(k, g, p, defs, mana, have, power)
   local b = spend.race_board(k, g, p)
   local turns = spend.race_turns(k, g, p, b)
   local nxt = math.min(g:counter("max_mana", p) + 1, K.MANA_CAP)
-  local items, one, steady = {}, {}, false
+  local items, one, steady, mass = {}, {}, false, spend.mass_gain(defs)
   for j = 1, #defs do
     local def = defs[j]
     local ok = spend.meets(def, have)
     local it = { mana = def.mana, now = ok and def.mana <= mana, next = ok and def.mana <= nxt,
-                 w1 = 10 * spend.race_value(def, turns, b) + def.mana,
-                 w2 = 10 * spend.race_value(def, turns - 1, b) }
+                 w1 = 10 * spend.race_value(def, turns, b, mass) + def.mana,
+                 w2 = 10 * spend.race_value(def, turns - 1, b, mass) }
     items[j] = it
     one[j] = { mana = it.now and def.mana or math.huge, worth = it.w1 - def.mana }
     steady = steady or (it.w2 > 0 and it.w2 + def.mana >= it.w1)
+  end
+  if power then
+    local c = power.mana
+    items[#items + 1] = { mana = c, now = c <= mana, next = false, w1 = 10 * power.damage + c,
+                          w2 = 0 }
+    one[#one + 1] = { mana = c <= mana and c or math.huge, worth = 10 * power.damage }
   end
   if turns > 1 and not steady then return spend.two_turns(items, mana, nxt) end
   return spend.first_plays(one, mana)
@@ -367,7 +377,7 @@ end
 -- lethal (spend.lua), `finish`: 100 for the cards of that damage, `power` when the hero
 -- power is part of it, and every other play waits. Else 150 plus its attack (100 for a
 -- buff of all its minions, so that it comes after them) for each card of this turn's
--- plan (race_plan).
+-- plan (race_plan), and `plan_power` when the hero power is in that plan.
 local function plan_bonus(k, g, p)
   local mana, ids = g:counter("mana", p), g:list("hand", p)
   if mana < 1 or (#ids == 0 and mana < 2) then return NO_BONUS end
@@ -386,7 +396,8 @@ local function plan_bonus(k, g, p)
       return out
     end
   end
-  local fit = 0
+  local power = k:power_ready(g, p) and spend.power_item(k, g, p) or nil
+  local fit = power and power.mana <= mana and 1 or 0
   for i = 1, #ids do
     local def = k:def(g, ids[i])
     if def.mana <= mana and spend.meets(def, have) then fit = fit + 1 end
@@ -397,13 +408,14 @@ local function plan_bonus(k, g, p)
       defs[#defs + 1], names[#names + 1] = k:def(g, ids[i]), g:name(ids[i])
     end
   end
-  local first, out = race_plan(k, g, p, defs, mana, have), {}
+  local first, out = race_plan(k, g, p, defs, mana, have, power), {}
   for j = 1, #defs do
     local def = defs[j]
     if first[j] then
       out[names[j]] = (def.aim == "friendly_minions" and 100 or 150) + (def.attack or 0)
     end
   end
+  out.plan_power = power and first[#defs + 1] or nil
   return out
 end
 
@@ -412,6 +424,18 @@ local function bonus_score(bonus, s, name)
   if bonus.finish and not bonus[name] then return -1 end
   if s > 0 then return s + (bonus[name] or 0) end
   return s
+end
+
+-- The hero power in a race plan: after the plan's cards (650 and more, a buff of all the
+-- minions 630 and more), before any card outside it (600 at most).
+local PLAN_POWER = 605
+
+-- The hero power's score with the plan's bonus: 700 in a lethal plan, -1 outside one;
+-- PLAN_POWER in this turn's race plan; else power_score.
+local function power_bonus_score(k, g, p, bonus)
+  if bonus.finish then return bonus.power and 700 or -1 end
+  if bonus.plan_power then return PLAN_POWER end
+  return power_score(k, g, p)
 end
 
 local function choose_turn(k, g, p, d)
@@ -431,7 +455,7 @@ local function choose_turn(k, g, p, d)
       s = attack_score(view, o.id, o.target)
     elseif o.act == "power" then
       bonus = bonus or plan_bonus(k, g, p)
-      s = bonus.finish and (bonus.power and 700 or -1) or power_score(k, g, p)
+      s = power_bonus_score(k, g, p, bonus)
     elseif o.act == "move" and k:has(g, o.id, "swift") and lane_for(k, g, p, o.id)
         and open_lane(k, g, p, o.c) then s = 250
     end
@@ -491,8 +515,8 @@ local function named_turn(k, g, p)
     local s = bonus_score(bonus, play_score(k, g, p, id), g:name(id))
     if s > score and k:playable(g, p, id, free) then best, score = { act = "play", id = id }, s end
   end
-  if (score < 150 or bonus.power) and k:power_ready(g, p) then
-    local s = bonus.finish and (bonus.power and 700 or -1) or power_score(k, g, p)
+  if (score < 150 or bonus.power or bonus.plan_power) and k:power_ready(g, p) then
+    local s = power_bonus_score(k, g, p, bonus)
     if s > score then best, score = { act = "power" }, s end
   end
   local mine, tried = k:minions(g, p), {}

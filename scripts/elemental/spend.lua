@@ -127,14 +127,29 @@ function S.race_turns(k, g, p, b)
   return math.max(1, math.min(4, -(-left // math.max(rate, 1))))
 end
 
+-- The attack a buff of all p's minions in defs (the hand's cards) gives each of them:
+-- the most such a card gives, 0 without one.
+function S.mass_gain(defs)
+  local n = 0
+  for j = 1, #defs do
+    local play = defs[j].play
+    if play and play.gain and play.group == "friendly_minions" and play.gain > n then
+      n = play.gain
+    end
+  end
+  return n
+end
+
 -- The damage card def brings the enemy hero by the kill, `turns` turns after this one,
 -- on p's race board b (race_board): a minion's attack on each turn it can attack (twice
 -- with Frenzy; this one too with Haste), a when-played hit at it (and its hits at the
 -- enemy hero whatever the target, at the end of each turn, or on each of its own hits),
 -- a lasting buff's attack
 -- on the minions it reaches (all of them, or the one it is given to), for each turn they
--- can attack.
-function S.race_value(def, turns, b)
+-- can attack. mass (default 0): the attack a buff of all the minions in hand
+-- (mass_gain) adds to a minion's, so that a body, even a wall's, is worth that buff's
+-- gain on each of its attacks.
+function S.race_value(def, turns, b, mass)
   local v, play = 0, def.play
   if play and play.damage and (def.target == "any" or def.target == "enemy") then
     v = play.damage
@@ -145,7 +160,8 @@ function S.race_value(def, turns, b)
     v = v + def.on_damage.face * (turns + (def.haste and 1 or 0))
   end
   if def.attack then
-    v = v + def.attack * (def.frenzy and 2 or 1) * (turns + (def.haste and 1 or 0))
+    local a = def.attack + (mass or 0)
+    v = v + a * (def.frenzy and 2 or 1) * (turns + (def.haste and 1 or 0))
   elseif play and play.gain then
     if play.group == "friendly_minions" then
       v = v + play.gain * (b.ready * (turns + 1) + b.idle * turns)

@@ -209,6 +209,32 @@ function tests.test_default_bot_takes_one_mana_for_its_hero_power_when_nothing_b
   T.eq(raised(T, side, OPEN), "mana", "one mana more: the Warden and the power's +1 on a hit")
 end
 
+function tests.test_default_bot_uses_its_hero_power_before_a_card_that_hits_less_in_a_race(T)
+  local k = E.kernel()
+  local names, m = played(T, { hand = { "Stone Wall" }, mana = k.heroes["Earth Hero"].power_cost,
+    board = { ["front 3"] = "Root Warden" } })
+  T.eq(names, { "Root Warden" }, "the Wall kept")
+  T.eq(m.g:counter("power_used", 1), 1, "the power's +1 on the Warden's hit")
+  T.eq(k:health(m.g, 2), 30 - k.cards["Root Warden"].attack - 1)
+end
+
+function tests.test_default_bot_counts_a_minions_body_for_the_buff_of_all_its_minions_in_hand(T)
+  local names, m = played(T, { hand = { "Stone Blessing", "Stone Wall", "Bark Skin" }, mana = 3,
+    board = { ["front 3"] = "Root Warden" } })
+  T.eq(names, { "Root Warden", "Stone Wall" }, "the Wall's body for the Blessing's +2 later")
+  local _, hand = m.g:list("hand", 1, nil, "names")
+  T.eq(hand, { "Stone Blessing" }, "Bark Skin on the Warden now, the Blessing on both later")
+end
+
+function tests.test_race_value_counts_a_minions_body_for_a_buff_of_all_the_minions(T)
+  local cards, b = E.kernel().cards, { ready = 0, idle = 0 }
+  local mass = spend.mass_gain { cards["Stone Wall"], cards["Stone Blessing"], cards["Bark Skin"] }
+  T.eq(mass, 2, "Stone Blessing's +2; Bark Skin's +1 is on one minion")
+  T.eq(spend.mass_gain { cards["Bark Skin"], cards["Root Warden"] }, 0)
+  T.eq(spend.race_value(cards["Stone Wall"], 2, b, mass), 2 * 2, "+2 on each of its 2 attacks")
+  T.eq(spend.race_value(cards["Stone Wall"], 2, b), 0, "no buff: a wall hits nothing")
+end
+
 function tests.test_race_value_counts_a_cards_hits_at_the_enemy_hero_whatever_its_target(T)
   local cards, b = E.kernel().cards, { ready = 0, idle = 0 }
   T.eq(spend.race_value(cards["Spark"], 2, b), 2, "1 at the target, 1 at the hero")
