@@ -4,7 +4,8 @@
  * client's Choose forwarded as its own bytes; cmdbatch.c: the batch's head; watch.c: a
  * watch frame's last flag), the clients' (dh_client_lean.c: what a bot reads of a
  * message; dh_client_msg.c: a Choose packed by hand), the worker's (worker/out/: every
- * output packed by hand) and the engine's answer log (engine_log.c, the same varints in a
+ * output packed by hand), the matchmaker's (store/gwout_pack.c: a gateway's QueueReply and
+ * MatchAssigned packed by hand) and the engine's answer log (engine_log.c, the same varints in a
  * format of its own). A key is a
  * varint (field << 3 | wire type); a varint field's value follows it, a length-delimited
  * field's length and bytes do.

@@ -8,29 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { WIRE_VARINT = 0, WIRE_LEN = 2 };
-
-static size_t pk_varint_len(uint64_t v)
-{
-    size_t n = 1;
-    for (; v >= 0x80; v >>= 7)
-        n++;
-    return n;
-}
-
-static uint8_t *pk_varint(uint8_t *p, uint64_t v)
-{
-    for (; v >= 0x80; v >>= 7)
-        *p++ = (uint8_t)(v | 0x80);
-    *p++ = (uint8_t)v;
-    return p;
-}
+#include "dh_wire.h"
 
 /* A string field's bytes: none when it is empty and left out (proto3), unless always. */
 static size_t pk_str_len(const char *s, bool always)
 {
     size_t n = s ? strlen(s) : 0;
-    return n || always ? 1 + pk_varint_len(n) + n : 0;
+    return n || always ? 1 + dh_wire_varint_size(n) + n : 0;
 }
 
 static uint8_t *pk_str(uint8_t *p, unsigned field, const char *s, bool always)
@@ -38,23 +22,23 @@ static uint8_t *pk_str(uint8_t *p, unsigned field, const char *s, bool always)
     size_t n = s ? strlen(s) : 0;
     if (!n && !always)
         return p;
-    *p++ = (uint8_t)(field << 3 | WIRE_LEN);
-    p = pk_varint(p, n);
+    *p++ = (uint8_t)DH_WIRE_LEN(field);
+    p += dh_wire_put_varint(p, n);
     memcpy(p, s, n);
     return p + n;
 }
 
 static size_t pk_uint_len(uint64_t v)
 {
-    return v ? 1 + pk_varint_len(v) : 0;
+    return v ? 1 + dh_wire_varint_size(v) : 0;
 }
 
 static uint8_t *pk_uint(uint8_t *p, unsigned field, uint64_t v)
 {
     if (!v)
         return p;
-    *p++ = (uint8_t)(field << 3 | WIRE_VARINT);
-    return pk_varint(p, v);
+    *p++ = (uint8_t)DH_WIRE_VARINT(field);
+    return p + dh_wire_put_varint(p, v);
 }
 
 static size_t assigned_len(const Deckhand__Internal__MatchAssigned *a)
@@ -110,12 +94,12 @@ int gwout_pack(const Deckhand__Internal__Internal *msg, uint8_t **out, size_t *l
     } else {
         return 0;
     }
-    size_t n = 2 + pk_varint_len(body) + body;
+    size_t n = 2 + dh_wire_varint_size(body) + body;
     uint8_t *buf = malloc(n), *p = buf;
     if (!buf)
         return -1;
-    p = pk_varint(p, field << 3 | WIRE_LEN);
-    p = pk_varint(p, body);
+    p += dh_wire_put_varint(p, DH_WIRE_LEN(field));
+    p += dh_wire_put_varint(p, body);
     p = field == 20 ? reply_pack(p, r) : assigned_pack(p, a);
     *out = buf;
     *len = (size_t)(p - buf);
