@@ -336,48 +336,12 @@ end
 
 local NO_BONUS = {}
 
--- For each card of defs (the hand's cards worth playing), is it a play of this turn's
--- plan in a race (plan_bonus)? The plan that deals the most damage by the kill, then
--- spends the most mana, this turn (spend.lua); when the race should last beyond the next
--- turn and no card would hit as hard next turn as now (a damage spell), the best plan
--- over this turn and the next (spend.two_turns: what loses most by waiting is played
--- now, what fits next turn's mana as well may wait for it). With a damage spell in hand,
--- or the race's end in sight, the two-turn plan held back damage that would have won
--- sooner, and was slower (docs/BENCHMARKS.md, issue 28). A minion counts the gain of a
--- buff of all the minions in hand on each of its attacks (spend.mass_gain). power (the
--- hero power as spend.power_item, or nil): the last item, its hit this turn only (next
--- turn has a power of its own); the result's entry after defs' says whether it is in.
-local function race_plan(k, g, p, defs, mana, have, power)
-  local b = spend.race_board(k, g, p)
-  local turns = spend.race_turns(k, g, p, b)
-  local nxt = math.min(g:counter("max_mana", p) + 1, K.MANA_CAP)
-  local items, one, steady, mass = {}, {}, false, spend.mass_gain(defs)
-  for j = 1, #defs do
-    local def = defs[j]
-    local ok = spend.meets(def, have)
-    local it = { mana = def.mana, now = ok and def.mana <= mana, next = ok and def.mana <= nxt,
-                 w1 = 10 * spend.race_value(def, turns, b, mass) + def.mana,
-                 w2 = 10 * spend.race_value(def, turns - 1, b, mass) }
-    items[j] = it
-    one[j] = { mana = it.now and def.mana or math.huge, worth = it.w1 - def.mana }
-    steady = steady or (it.w2 > 0 and it.w2 + def.mana >= it.w1)
-  end
-  if power then
-    local c = power.mana
-    items[#items + 1] = { mana = c, now = c <= mana, next = false, w1 = 10 * power.damage + c,
-                          w2 = 0 }
-    one[#one + 1] = { mana = c <= mana and c or math.huge, worth = 10 * power.damage }
-  end
-  if turns > 1 and not steady then return spend.two_turns(items, mana, nxt) end
-  return spend.first_plays(one, mana)
-end
-
 -- In a race (no enemy minion on the board; else NO_BONUS), what each card's play scores
 -- over play_score, by name. When the hand's damage makes up what the board lacks of
 -- lethal (spend.lua), `finish`: 100 for the cards of that damage, `power` when the hero
 -- power is part of it, and every other play waits. Else 150 plus its attack (100 for a
 -- buff of all its minions, so that it comes after them) for each card of this turn's
--- plan (race_plan), and `plan_power` when the hero power is in that plan.
+-- plan (spend.race_plan), and `plan_power` when the hero power is in that plan.
 local function plan_bonus(k, g, p)
   local mana, ids = g:counter("mana", p), g:list("hand", p)
   if mana < 1 or (#ids == 0 and mana < 2) then return NO_BONUS end
@@ -408,7 +372,7 @@ local function plan_bonus(k, g, p)
       defs[#defs + 1], names[#names + 1] = k:def(g, ids[i]), g:name(ids[i])
     end
   end
-  local first, out = race_plan(k, g, p, defs, mana, have, power), {}
+  local first, out = spend.race_plan(k, g, p, defs, mana, have, power), {}
   for j = 1, #defs do
     local def = defs[j]
     if first[j] then

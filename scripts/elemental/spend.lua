@@ -267,4 +267,43 @@ function S.race_need(k, g, p)
   return k:health(g, e) - S.board_damage(k, g, p, true)
 end
 
+-- ---- the race: this turn's plan --------------------------------------------------------
+
+-- For each card of defs (the hand's cards worth playing), is it a play of this turn's
+-- plan in a race (bots.lua's plan_bonus)? The plan that deals the most damage by the
+-- kill, then spends the most mana, this turn (S.first_plays); when the race should last
+-- beyond the next turn and no card would hit as hard next turn as now (a damage spell),
+-- the best plan over this turn and the next (S.two_turns: what loses most by waiting is
+-- played now, what fits next turn's mana as well may wait for it). With a damage spell in
+-- hand, or the race's end in sight, the two-turn plan held back damage that would have
+-- won sooner, and was slower (docs/BENCHMARKS.md, issue 28). A minion counts the gain of
+-- a buff of all the minions in hand on each of its attacks (S.mass_gain). power (the hero
+-- power as S.power_item, or nil): the last item, its hit this turn only (next turn has a
+-- power of its own); the result's entry after defs' says whether it is in. have: p's
+-- element levels.
+function S.race_plan(k, g, p, defs, mana, have, power)
+  local b = S.race_board(k, g, p)
+  local turns = S.race_turns(k, g, p, b)
+  local nxt = math.min(g:counter("max_mana", p) + 1, K.MANA_CAP)
+  local items, one, steady, mass = {}, {}, false, S.mass_gain(defs)
+  for j = 1, #defs do
+    local def = defs[j]
+    local ok = S.meets(def, have)
+    local it = { mana = def.mana, now = ok and def.mana <= mana, next = ok and def.mana <= nxt,
+                 w1 = 10 * S.race_value(def, turns, b, mass) + def.mana,
+                 w2 = 10 * S.race_value(def, turns - 1, b, mass) }
+    items[j] = it
+    one[j] = { mana = it.now and def.mana or math.huge, worth = it.w1 - def.mana }
+    steady = steady or (it.w2 > 0 and it.w2 + def.mana >= it.w1)
+  end
+  if power then
+    local c = power.mana
+    items[#items + 1] = { mana = c, now = c <= mana, next = false, w1 = 10 * power.damage + c,
+                          w2 = 0 }
+    one[#one + 1] = { mana = c <= mana and c or math.huge, worth = 10 * power.damage }
+  end
+  if turns > 1 and not steady then return S.two_turns(items, mana, nxt) end
+  return S.first_plays(one, mana)
+end
+
 return S
