@@ -273,42 +273,63 @@ static void test_worker_redis_outage_is_unavailable_and_rolled_back(void)
     rig_worker_close(&r);
 }
 
-static void test_worker_plays_a_match_to_the_end(void)
+/* The match m-end of Dominion played to its end by legal answers: over[s] when seat s's
+ * GameOver came, decks[s] when it listed the cards each seat ended with. */
+static void play_to_the_end(rig_worker *r, bool over[2], bool decks[2])
 {
-    rig_worker r;
-    rig_worker_open(&r, "scripts", NULL);
-    host_match *hm = rig_worker_started(&r, "m-end", "dominion", NULL);
+    host_match *hm = rig_worker_started(r, "m-end", "dominion", NULL);
     uint64_t cmd = 100;
     int answered = 0;
     rig_outbox o;
-    bool over[2] = {false, false};
-    while (host_find(&r.h, "m-end") && answered < 5000) {
+    while (host_find(&r->h, "m-end") && answered < 5000) {
         const engine_decision *d = engine_match_decision(hm->m);
         CU_ASSERT_PTR_NOT_NULL_FATAL(d);
         Deckhand__Choose c;
         uint32_t ids[64];
         rig_worker_legal_choice(d, &c, ids);
-        rig_worker_command(&r, "m-end", rig_worker_players[d->seat], cmd++, &c);
-        host_flush(&r.h, r.now);
+        rig_worker_command(r, "m-end", rig_worker_players[d->seat], cmd++, &c);
+        host_flush(&r->h, r->now);
         answered++;
-        rig_worker_gw_drain(&r, &o);
-        for (int s = 0; s < 2; s++)
-            if (rig_outbox_find(&o, rig_worker_players[s],
-                                DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER))
-                over[s] = true;
+        rig_worker_gw_drain(r, &o);
+        for (int s = 0; s < 2; s++) {
+            const Deckhand__ServerMessage *go = rig_outbox_find(
+                &o, rig_worker_players[s], DECKHAND__SERVER_MESSAGE__BODY_GAME_OVER);
+            if (!go)
+                continue;
+            over[s] = true;
+            decks[s] = go->game_over->n_results == 2 && go->game_over->results[0]->n_deck > 0 &&
+                       go->game_over->results[1]->n_deck > 0;
+        }
         rig_outbox_free(&o);
     }
+}
+
+/* The matchmaker's MatchEnded for m-end, unpacked (NULL when none came). */
+static Deckhand__Internal__Internal *match_ended(rig_worker *r)
+{
+    Deckhand__Internal__Internal *m, *ended = NULL;
+    while ((m = rig_worker_mm_wait(r, RIG_WORKER_QUIET_MS))) {
+        if (!ended && m->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ENDED &&
+            !strcmp(m->match_ended->match_id, "m-end"))
+            ended = m;
+        else
+            deckhand__internal__internal__free_unpacked(m, NULL);
+    }
+    return ended;
+}
+
+static void test_worker_plays_a_match_to_the_end(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "scripts", NULL);
+    bool over[2] = {false, false}, decks[2] = {false, false};
+    play_to_the_end(&r, over, decks);
     CU_ASSERT_PTR_NULL_FATAL(host_find(&r.h, "m-end"));
     CU_ASSERT_TRUE(over[0] && over[1]);
-    Deckhand__Internal__Internal *m;
-    bool ended = false;
-    while ((m = rig_worker_mm_wait(&r, RIG_WORKER_QUIET_MS))) {
-        if (m->body_case == DECKHAND__INTERNAL__INTERNAL__BODY_MATCH_ENDED) {
-            ended = !strcmp(m->match_ended->match_id, "m-end") && m->match_ended->n_results == 2;
-        }
+    Deckhand__Internal__Internal *m = match_ended(&r);
+    CU_ASSERT_TRUE(m && m->match_ended->n_results == 2);
+    if (m)
         deckhand__internal__internal__free_unpacked(m, NULL);
-    }
-    CU_ASSERT_TRUE(ended);
     char *status = rig_worker_hget("match:{m-end}", "status");
     char *result = rig_worker_hget("match:{m-end}", "result");
     CU_ASSERT_STRING_EQUAL(status ? status : "", "finished");
@@ -317,6 +338,29 @@ static void test_worker_plays_a_match_to_the_end(void)
     free(status);
     free(result);
     CU_ASSERT_TRUE(rig_worker_redis_int("LLEN", "matches:finished") >= 1);
+    rig_worker_close(&r);
+}
+
+/* The players' GameOver lists every card each seat ended with, for the end screen; the
+ * matchmaker's MatchEnded carries the results without them: it reads no deck, and the
+ * lists were most of the message's bytes (its CURVE and its unpack, docs/BENCHMARKS.md,
+ * issue 27). */
+static void test_worker_match_ended_leaves_the_decks_to_the_players(void)
+{
+    rig_worker r;
+    rig_worker_open(&r, "scripts", NULL);
+    bool over[2] = {false, false}, decks[2] = {false, false};
+    play_to_the_end(&r, over, decks);
+    CU_ASSERT_TRUE(decks[0] && decks[1]);
+    Deckhand__Internal__Internal *m = match_ended(&r);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    CU_ASSERT_EQUAL_FATAL(m->match_ended->n_results, 2);
+    for (size_t i = 0; i < 2; i++) {
+        const Deckhand__PlayerResult *pr = m->match_ended->results[i];
+        CU_ASSERT_EQUAL(pr->n_deck, 0);
+        CU_ASSERT_TRUE(pr->name && pr->name[0] && pr->turns > 0 && pr->rank > 0);
+    }
+    deckhand__internal__internal__free_unpacked(m, NULL);
     rig_worker_close(&r);
 }
 
@@ -469,6 +513,8 @@ int main(void)
         {"worker_redis_outage_is_unavailable_and_rolled_back",
          test_worker_redis_outage_is_unavailable_and_rolled_back},
         {"worker_plays_a_match_to_the_end", test_worker_plays_a_match_to_the_end},
+        {"worker_match_ended_leaves_the_decks_to_the_players",
+         test_worker_match_ended_leaves_the_decks_to_the_players},
         {"worker_command_overtaken_through_another_gateway_is_refused",
          test_worker_command_overtaken_through_another_gateway_is_refused},
         {"worker_resume_through_another_gateway_after_away_or_with_a_retry",

@@ -329,6 +329,12 @@ void out_finish(host *h, host_match *hm, const engine_result *res, size_t n, con
         out_game_over_end(&go, hm, summary);
         out_watch_over(h, hm, &go, now_ms);
     }
+    /* The matchmaker reads no deck: the lists were most of MatchEnded's bytes, which it
+     * decrypts and unpacks (docs/BENCHMARKS.md, issue 27). */
+    for (size_t i = 0; i < n; i++) {
+        pr[i].n_deck = 0;
+        pr[i].deck = NULL;
+    }
     Deckhand__Internal__MatchEnded me = DECKHAND__INTERNAL__MATCH_ENDED__INIT;
     me.match_id = hm->id;
     me.worker_id = (char *)h->worker_id;
