@@ -507,10 +507,11 @@ static int g_choose(lua_State *L)
         return luaL_error(L, "choose: bad player %d", p);
     size_t n;
     uint32_t min, max;
-    engine_decision_bounds(L, 2, "choose", &n, &min, &max);
+    engine_decision_bounds(L, 2, "choose", &n, &min, &max); /* the options at 3 */
     int seat = p - 1;
     m->choices++;
     if (m->bot_ref[seat] != LUA_NOREF) {
+        lua_settop(L, 2);
         lua_rawgeti(L, LUA_REGISTRYINDEX, m->bot_ref[seat]);
         lua_pushvalue(L, 1);
         lua_pushinteger(L, p);
@@ -522,7 +523,7 @@ static int g_choose(lua_State *L)
     if (!lua_isyieldable(L))
         return luaL_error(L, "choose: a human decision outside a turn");
     engine_match_refresh(L, m);
-    if (engine_match_set_decision(m, L, 2, seat, n, min, max) < 0)
+    if (engine_match_set_decision(m, L, 2, 3, seat, n, min, max) < 0)
         return luaL_error(L, "out of memory");
     lua_pushvalue(L, 2); /* what a bot asked for this decision gets (engine_match_bot_answer) */
     lua_setiuservalue(L, 1, 2);

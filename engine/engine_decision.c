@@ -59,8 +59,7 @@ void engine_decision_bounds(lua_State *L, int t, const char *who, size_t *n, uin
     if (lua_getfield(L, t, "options") != LUA_TTABLE)
         luaL_error(L, "%s: options must be an array", who);
     engine_freeze_see(L, -1);
-    size_t k = lua_rawlen(L, -1);
-    lua_pop(L, 1);
+    size_t k = lua_rawlen(L, -1); /* the array stays on the stack */
     if (k > ENGINE_MAX_OPTIONS)
         luaL_error(L, "%s: too many options", who);
     lua_Integer lo = engine_decision_int(L, t, "min", 1, who);
@@ -117,14 +116,9 @@ static const char *str_field(lua_State *L, int t, const char *k, size_t *len)
     return s; /* the value stays on the stack until the caller pops it */
 }
 
-/* Appends s[0..len), cut to max bytes (engine_text_fit) with the mark, and a NUL to dtext,
- * which grows as needed: the text is at offset *at (dtext may move until the decision is
- * read whole). -1 when out of memory. */
-static int dtext_put(engine_match *m, const char *s, size_t len, size_t max, size_t *at)
+/* Grows dtext to hold need bytes; -1 when out of memory. */
+static int dtext_room(engine_match *m, size_t need)
 {
-    size_t keep = engine_text_fit(s, len, max);
-    size_t mark = keep < len ? sizeof ENGINE_CUT_MARK - 1 : 0;
-    size_t need = m->dtext_len + keep + mark + 1;
     if (need > m->dtext_cap) {
         size_t cap = m->dtext_cap * 2 > need ? m->dtext_cap * 2 : need < 256 ? 256 : need;
         char *t = realloc(m->dtext, cap);
@@ -133,6 +127,19 @@ static int dtext_put(engine_match *m, const char *s, size_t len, size_t max, siz
         m->dtext = t;
         m->dtext_cap = cap;
     }
+    return 0;
+}
+
+/* Appends s[0..len), cut to max bytes (engine_text_fit) with the mark, and a NUL to dtext,
+ * which grows as needed: the text is at offset *at (dtext may move until the decision is
+ * read whole). -1 when out of memory. */
+static int dtext_put(engine_match *m, const char *s, size_t len, size_t max, size_t *at)
+{
+    size_t keep = engine_text_fit(s, len, max);
+    size_t mark = keep < len ? sizeof ENGINE_CUT_MARK - 1 : 0;
+    size_t need = m->dtext_len + keep + mark + 1;
+    if (dtext_room(m, need) < 0)
+        return -1;
     char *d = m->dtext + m->dtext_len;
     memcpy(d, s, keep);
     memcpy(d + keep, ENGINE_CUT_MARK, mark);
@@ -142,7 +149,8 @@ static int dtext_put(engine_match *m, const char *s, size_t len, size_t max, siz
     return 0;
 }
 
-/* The keys an option's fields are read by: pushed once per decision and read with
+/* The keys an option's fields are read by: pushed once per decision (when an option is
+ * read from its table: engine_record_of found no record) and read with
  * lua_gettable, which gives what lua_getfield gives (metamethods included) without
  * interning the key's C string again for every field of every option. */
 enum { K_LABEL, K_VERB, K_SPACE, K_ACT, K_CARD, K_TARGET, K_INDEX, K_N };
@@ -150,7 +158,7 @@ static const char *const option_keys[K_N] = {"label", "verb",   "space",  "act",
                                              "card",  "target", "__index"};
 
 /* The texts an option table may carry (label, then its structure: Option.verb, space). */
-static const int option_texts[] = {K_LABEL, K_VERB, K_SPACE};
+static const int option_texts[ENGINE_RECORD_TEXTS] = {K_LABEL, K_VERB, K_SPACE};
 
 /* How many empty read-through tables option_source follows (memo.freeze's records: one). */
 #define OPTION_MAX_HOPS 4
@@ -242,15 +250,68 @@ static int option_source(lua_State *L, int t, int keys)
     return hops < OPTION_MAX_HOPS; /* the loop ended at a table without a metatable */
 }
 
+/* An entity of a record deck.freeze made, checked as option_entity checks it. */
+static uint32_t record_entity_id(lua_State *L, const engine_match *m, const engine_record_entity *e,
+                                 int k, size_t i)
+{
+    if (!e->present)
+        return 0;
+    if (e->bad || e->e < 1 || e->e > m->st.nents)
+        luaL_error(L, "choose: option %d's %s names no entity", (int)i + 1, option_keys[k]);
+    return (uint32_t)e->e;
+}
+
+/* Option i from the record deck.freeze made (engine_record.c): what reading its table
+ * gives, without reading it. The texts' offsets in dtext go into at. */
+static int option_from_record(engine_match *m, lua_State *L, const engine_record *r, size_t i,
+                              size_t *at)
+{
+    engine_option *o = &m->opts_v[i];
+    o->card = NULL;
+    o->entity = record_entity_id(L, m, &r->card, K_CARD, i);
+    if (o->entity)
+        o->card = m->b->names.v[m->st.ents[o->entity - 1].name].s;
+    o->target = record_entity_id(L, m, &r->target, K_TARGET, i);
+    if (dtext_room(m, m->dtext_len + r->len) < 0)
+        return -1;
+    memcpy(m->dtext + m->dtext_len, r->text, r->len);
+    for (int k = 0; k < ENGINE_RECORD_TEXTS; k++)
+        at[k] = m->dtext_len + r->at[k];
+    m->dtext_len += r->len;
+    return 0;
+}
+
+/* Option i from its table at t, the option keys at keys (the texts popped once copied);
+ * the texts' offsets in dtext go into at. */
+static int option_from_table(engine_match *m, lua_State *L, int t, int keys, size_t i, size_t *at)
+{
+    option_reader r = {L, keys, option_source(L, t, keys)};
+    engine_option *o = &m->opts_v[i];
+    o->card = NULL;
+    o->entity = option_entity(&r, m, t, K_CARD, i);
+    if (o->entity)
+        o->card = m->b->names.v[m->st.ents[o->entity - 1].name].s;
+    o->target = option_entity(&r, m, t, K_TARGET, i);
+    for (size_t k = 0; k < ENGINE_RECORD_TEXTS; k++) {
+        size_t len;
+        const char *s = option_text(&r, t, option_texts[k], &len);
+        if (dtext_put(m, s, len, ENGINE_MAX_LABEL, &at[k]) < 0)
+            return -1;
+        lua_pop(L, 1);
+    }
+    return 0;
+}
+
 /* Each option's table, entities and texts, read from Lua once and the texts copied into
  * dtext as they are read (each value popped once copied, so the stack needs no room per
  * option); dtext may move while it grows, so the texts are noted as offsets and made
  * pointers once all are in. */
-int engine_match_set_decision(engine_match *m, lua_State *L, int idx, int seat, size_t nopt,
+int engine_match_set_decision(engine_match *m, lua_State *L, int idx, int ot, int seat, size_t nopt,
                               uint32_t min, uint32_t max)
 {
     int top = lua_gettop(L);
     idx = lua_absindex(L, idx);
+    ot = lua_absindex(L, ot);
     luaL_checkstack(L, K_N + 8, "choose: too many options");
     if (nopt > m->opts_cap) {
         engine_option *o = realloc(m->opts_v, sizeof(engine_option) * nopt);
@@ -259,9 +320,6 @@ int engine_match_set_decision(engine_match *m, lua_State *L, int idx, int seat, 
         m->opts_v = o;
         m->opts_cap = nopt;
     }
-    lua_getfield(L, idx, "options");
-    int ot = lua_gettop(L);
-    engine_freeze_see(L, ot);
     size_t len, at_prompt, at_kind;
     m->dtext_len = 0;
     const char *s = str_field(L, idx, "prompt", &len);
@@ -272,28 +330,25 @@ int engine_match_set_decision(engine_match *m, lua_State *L, int idx, int seat, 
     if (dtext_put(m, s, len, ENGINE_MAX_LABEL, &at_kind) < 0)
         goto err;
     lua_pop(L, 1);
-    int keys = ot + 1;
-    for (int k = 0; k < K_N; k++)
-        lua_pushstring(L, option_keys[k]);
+    int keys = top + 1, have_keys = 0, t = top + K_N + 1; /* t: each option's table */
+    lua_settop(L, top + K_N); /* the keys' slots, filled when an option is read from Lua */
     for (size_t i = 0; i < nopt; i++) {
         if (lua_rawgeti(L, ot, (lua_Integer)i + 1) != LUA_TTABLE)
             luaL_error(L, "choose: option %d is not a table", (int)i + 1);
-        int t = lua_gettop(L);
-        option_reader r = {L, keys, option_source(L, t, keys)};
         engine_option *o = &m->opts_v[i];
         o->id = (uint32_t)i + 1;
-        o->card = NULL;
-        o->entity = option_entity(&r, m, t, K_CARD, i);
-        if (o->entity)
-            o->card = m->b->names.v[m->st.ents[o->entity - 1].name].s;
-        o->target = option_entity(&r, m, t, K_TARGET, i);
-        size_t at[sizeof option_texts / sizeof *option_texts];
-        for (size_t k = 0; k < sizeof option_texts / sizeof *option_texts; k++) {
-            s = option_text(&r, t, option_texts[k], &len);
-            if (dtext_put(m, s, len, ENGINE_MAX_LABEL, &at[k]) < 0)
-                goto err;
-            lua_pop(L, 1);
+        size_t at[ENGINE_RECORD_TEXTS];
+        const engine_record *rec = engine_record_of(L, t);
+        if (!rec) {
+            lua_settop(L, t); /* what engine_record_of left */
+            for (int k = 0; k < K_N && !have_keys; k++) {
+                lua_pushstring(L, option_keys[k]);
+                lua_replace(L, keys + k);
+            }
+            have_keys = 1;
         }
+        if (rec ? option_from_record(m, L, rec, i, at) : option_from_table(m, L, t, keys, i, at))
+            goto err;
         /* offsets until dtext stops moving, below */
         o->label = (const char *)(uintptr_t)at[0];
         o->verb = (const char *)(uintptr_t)at[1];

@@ -241,6 +241,7 @@ static const luaL_Reg deck_module[] = {
     {"kit", deck_kit_new},
     {"ends", engine_deck_ends_new},
     {"score_refresh", engine_deck_score_refresh_new},
+    {"freeze", engine_record_freeze},
     {NULL, NULL},
 };
 

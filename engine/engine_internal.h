@@ -12,6 +12,7 @@
  *   engine_shuffle.c  the rules' shuffle (sorted first in a search's world)
  *   engine_bounded.c  bounds on what a script sizes: C library work, texts it sends
  *   engine_freeze.c   module state read-only after load; emptying caches
+ *   engine_record.c   option records made read-only by the engine (deck.freeze)
  *   engine_sandbox.c  what scripts may reach; `require`
  *   engine_events.c   a match's events for its seats
  *   engine_decision.c the pending decision; validating a player's answer (Choose)
@@ -347,15 +348,16 @@ void engine_events_truncate(engine_match *m, size_t nev, size_t evtext);
 void engine_match_refresh(lua_State *L, engine_match *m);
 
 /* engine_decision.c. g:choose for a human seat: fill the pending decision from the table
- * at idx. */
-int engine_match_set_decision(engine_match *m, lua_State *L, int idx, int seat, size_t nopt,
+ * at idx, whose options array (as engine_decision_bounds left it) is at ot. */
+int engine_match_set_decision(engine_match *m, lua_State *L, int idx, int ot, int seat, size_t nopt,
                               uint32_t min, uint32_t max);
 /* Reads and validates a bot's answer (the array at res) to a decision of n options into
  * m->bot_ids; returns the count. Raises on a malformed or illegal answer. */
 size_t engine_decision_bot_ids(lua_State *L, engine_match *m, const char *bot, int res, size_t n,
                                uint32_t min, uint32_t max);
 /* A decision table's (at t) option count and answer bounds, max cut to the options;
- * raises "WHO: ..." when no answer could satisfy them. */
+ * raises "WHO: ..." when no answer could satisfy them. Leaves the options array pushed
+ * (the table holding its contents: engine_freeze_see). */
 void engine_decision_bounds(lua_State *L, int t, const char *who, size_t *n, uint32_t *min,
                             uint32_t *max);
 lua_Integer engine_decision_int(lua_State *L, int t, const char *k, lua_Integer dflt,
@@ -366,6 +368,35 @@ int engine_validate_ids(size_t nopt, uint32_t min, uint32_t max, const uint32_t 
 /* Validates seat's answer to the pending decision; ENGINE_OK, or the code with err set. */
 engine_code engine_decision_check(const engine_match *m, int seat, uint64_t did,
                                   const uint32_t *ids, size_t n, engine_error *err);
+
+/* engine_record.c. deck.freeze(t, newindex): memo.freeze's read-only record over a copy
+ * of t's fields that nothing else holds, with what a decision reads from it kept beside it
+ * (engine_record_of). */
+int engine_record_freeze(lua_State *L);
+/* An option field naming an entity, as a decision reads it: absent (present 0), an
+ * integer e, or a value no entity can be (bad). */
+typedef struct {
+    lua_Integer e;
+    unsigned char present, bad;
+} engine_record_entity;
+#define ENGINE_RECORD_TEXTS 3 /* label, verb (or act), space */
+/* What a decision reads from a record deck.freeze made: its entities, and its texts as the
+ * decision's text buffer holds them (cut to ENGINE_MAX_LABEL with the mark, NUL-ended),
+ * text[at[k]...], len bytes in all. */
+#define ENGINE_RECORD_MAGIC 0x6465636b7265636fULL
+typedef struct {
+    const void *self; /* the record's own address, and the magic: it is one */
+    uint64_t magic;
+    engine_record_entity card, target;
+    uint32_t at[ENGINE_RECORD_TEXTS];
+    uint32_t len;
+    char text[];
+} engine_record;
+/* The record kept for the option table at t, or NULL when t is not a record deck.freeze
+ * made (then its fields are read from Lua); the record lives while t does. Leaves up to
+ * two values pushed (t's metatable and what it holds at 1): the caller sets its top back
+ * (one lua_settop for all of an option's reads, in g:choose). */
+const engine_record *engine_record_of(lua_State *L, int t);
 
 /* engine_log.c */
 void engine_log_reset(engine_log *lg);

@@ -104,7 +104,8 @@ static void drop(lua_State *L, const char *lib, const char *name)
  * any match sees: a replaced `ipairs`, a patched `string.format`, a new global. The
  * globals and the libraries are therefore read-only to scripts: each is replaced by an
  * empty proxy whose locked metatable reads through to the real table (which no script can
- * reach) and refuses writes; `rawset` refuses the proxies (and frozen module tables'). A
+ * reach) and refuses writes; `rawset` refuses the proxies (and frozen module tables', and
+ * the option records deck.freeze makes: engine_record.c). A
  * global read costs one more
  * table probe; string methods (`s:sub()`) still go straight to the real library. */
 static int ro_newindex(lua_State *L)
@@ -145,9 +146,10 @@ static int sb_rawset(lua_State *L)
     luaL_checkany(L, 3);
     lua_settop(L, 3);
     lua_pushvalue(L, 1);
-    if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL || engine_freeze_is_proxy(L, 1))
+    if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL || engine_freeze_is_proxy(L, 1) ||
+        engine_record_of(L, 1))
         return luaL_error(L, "rawset: this table is read-only");
-    lua_pop(L, 1);
+    lua_settop(L, 3);
     lua_rawset(L, 1);
     return 1;
 }

@@ -58,7 +58,8 @@ int engine_undo_begin(engine_match *m, int seat)
         uint32_t n = z->n ? undo_hidden_count(m, z, seat) : 0;
         if (!n)
             continue;
-        if (dh_grow(&m->undo.hidden, &m->undo.cap, m->undo.nhidden + n, sizeof *m->undo.hidden,
+        if (m->undo.nhidden + n > m->undo.cap && /* the call only to grow (21 zones a time) */
+            dh_grow(&m->undo.hidden, &m->undo.cap, m->undo.nhidden + n, sizeof *m->undo.hidden,
                     128) < 0)
             return -1;
         note_hidden(m->undo.hidden + m->undo.nhidden, z->ids, n, zi);

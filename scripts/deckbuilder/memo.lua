@@ -15,6 +15,8 @@
 -- VM's memory is tight). A memo therefore finds what it needs again when its cache is
 -- empty.
 
+local deck = require("deckhand.deck")
+
 local memo = {}
 
 local CACHE = { __cache = true }
@@ -50,7 +52,13 @@ end
 -- no one else may keep a reference to. Meant for records (options), so # and pairs do
 -- not see through it: two closures more per frozen table cost a sim 0.3%. A read costs
 -- one metatable step more than on t itself.
-function memo.freeze(t)
+-- The engine's deck.freeze makes the same view over a copy of t that only the view holds,
+-- and keeps what g:choose reads of an option beside it, so a decision offering the record
+-- reads nothing from Lua. An engine before 2026-11-30 has no deck.freeze: api = {} (the
+-- tests) stands for it.
+function memo.freeze(t, api)
+  local c_freeze = (api or deck).freeze
+  if c_freeze then return c_freeze(t, refuse_write) end
   return setmetatable({}, { __index = t, __newindex = refuse_write, __metatable = "frozen" })
 end
 
