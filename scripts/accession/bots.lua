@@ -14,9 +14,10 @@
 -- one terminal, it buys a Market (53.0% of 80,000 games against `default`, the Smithy at
 -- $5 52.0%; session 38). Tried and not kept (each within a point of 51%, or below):
 -- other thresholds for the Provinces, the Duchies and Estates, the Gold-first rule and
--- the terminals' deck sizes; two or three Militias; villages. Nor an engine (Villages, Smithies, Markets,
--- a Militia, played Villages first): 33-50% against `default`, the fewer Villages the
--- better, since nothing but Remodel thins the deck (docs/BENCHMARKS.md, seventh round).
+-- the terminals' deck sizes; two or three Militias; villages. Nor an engine (Villages,
+-- Smithies, Markets, a Militia, played Villages first): 33-50% against `default`, the
+-- fewer Villages the better, since nothing but Remodel thins the deck
+-- (docs/BENCHMARKS.md, seventh round).
 -- Session 38 (40,000 games a variant, within a point of the kept bot or below): a Cellar
 -- late (at $2-3 from 4-5 Provinces left: 50-51%), a Moat or a Mine as a later terminal,
 -- openings by the 5/2 hand (a Mine, a Market, a Smithy or a Cellar), Silver-Silver on
