@@ -37,6 +37,14 @@ function tests.test_strong_buys_a_market_at_5_once_its_terminals_are_enough(T)
   T.eq(buy(T.match(owning {}), 1, 5), "Militia", "a terminal wanted comes first")
 end
 
+function tests.test_strong_buys_a_market_not_a_second_terminal_at_5(T)
+  local m = T.match(owning { "Militia", "Silver", "Silver", "Silver", "Silver", "Silver" })
+  T.eq(buy(m, 1, 5), "Market", "16 cards, one terminal: $5 buys a Market")
+  T.eq(buy(m, 1, 4), "Smithy", "the second terminal comes from a $4 hand")
+  T.eq(game.kernel.bots.default.buy(game.kernel, m.g, 1, 5, 1), "Smithy",
+       "where `default` takes its second Smithy at $5")
+end
+
 function tests.test_strong_greens_and_checks_the_end_as_default(T)
   local m = T.match(kit.match { more = function(g) kit.empty_pile(g, "Province", 1) end })
   -- one Province left, both at 3 points: the last Province wins the game
