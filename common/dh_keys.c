@@ -68,6 +68,11 @@ char *dh_key_worker_adopt(char *buf, const char *worker_id)
     return dh_key(buf, DH_KEY_WORKER_ADOPT_("%s"), worker_id);
 }
 
+char *dh_key_worker_moves(char *buf, const char *worker_id)
+{
+    return dh_key(buf, DH_KEY_WORKER_MOVES_("%s"), worker_id);
+}
+
 char *dh_key_worker_bundles(char *buf, const char *worker_id)
 {
     return dh_key(buf, DH_KEY_WORKER_BUNDLES_("%s"), worker_id);
@@ -204,27 +209,42 @@ void dh_retention_env(dh_retention *out)
  * go together; on a Redis Cluster a batch of one), in a format of its own: what the call
  * costs Redis is per argument and per redis.call, not per byte (docs/BENCHMARKS.md, "Redis
  * per answer, fifth step").
- * KEYS: four per commit in order (match snap log history);
- * ARGV: the worker once, then per commit its argument count N and N arguments:
+ * KEYS: four per commit in order (match snap log history), then, with --fence-per-turn
+ * only, worker:{W}:moves;
+ * ARGV: the worker once, with the moves key the token the worker trusts ("" none) and a
+ * fresh token (written when the key is missing), then per commit its argument count N and
+ * N arguments:
  *   epoch kind | snap (kind 1) | nlog log... (kind 1 or 16) | entry (kind 2) |
  *   ended_ms result final_hash end_reason rating_job (kind 8)
  * kind: one character, '0' plus the sum of 1 a snapshot (SET snap, DEL log), 2 an answer
  * (RPUSH on the history; and, with neither 1 nor 16, on the log too: the bytes sent once),
  * 4 the answer may have landed already (an earlier commit of the match failed without a
  * known outcome: a retry of one that ran finds its answer last in the history), 8 the finish, 16
- * log entries without a snapshot. A snapshot's log goes in one RPUSH per 64 entries.
+ * log entries without a snapshot, 32 the worker saw the match owned at this epoch while
+ * worker:{W}:moves held the token it trusts: when the key holds it still, no move of any
+ * of the worker's matches happened since (the takeover deletes it), and the fence is
+ * skipped. A snapshot's log goes in one RPUSH per 64 entries.
  * Each commit runs fenced, in a pcall of its own, so a fenced or broken one fails alone;
- * the reply is an array of what each returned (1, 2 a rating job kept, or an error).
+ * the reply is an array of what each returned (1, 2 a rating job kept, or an error), then,
+ * with the moves key, the token it holds (every commit that succeeded was the worker's
+ * under it).
  * One script call per loop turn instead of one per answer: Redis's cost of a call is most
  * of a commit's. */
 const char dh_script_commit_batch[] =
-    "local W = ARGV[1] "
+    "local W, a, tok, trust = ARGV[1], 2, false, false "
+    "if #KEYS % 4 == 1 then "
+    "tok = redis.call('GET', KEYS[#KEYS]) "
+    "if not tok then tok = ARGV[3] "
+    "redis.call('SET', KEYS[#KEYS], tok, 'EX', " DH_MOVES_TTL_S ") end "
+    "trust = ARGV[2] ~= '' and tok == ARGV[2] a = 4 end "
     "local function commit(K, A) "
+    "local f = string.byte(ARGV[A + 2]) - 48 "
+    "if f < 32 or not trust then "
     "local o = redis.call('HMGET', KEYS[K + 1], 'worker', 'epoch') "
     "if o[1] ~= W or o[2] ~= ARGV[A + 1] then "
     "return redis.error_reply('" DH_REPLY_FENCED " match owned by ' .. tostring(o[1]) .. "
-    "' at epoch ' .. tostring(o[2])) end "
-    "local f = string.byte(ARGV[A + 2]) - 48 "
+    "' at epoch ' .. tostring(o[2])) end end "
+    "f = f % 32 "
     "local snap, ans, xlog = f % 2 == 1, f % 4 >= 2, f >= 16 "
     "local i = A + 3 "
     "local s if snap then s = ARGV[i] i = i + 1 end "
@@ -249,11 +269,12 @@ const char dh_script_commit_batch[] =
     "redis.call('HSET', KEYS[K + 1], '" DH_F_RATING_JOB "', ARGV[i + 4]) return 2 end "
     "end "
     "return 1 end "
-    "local out, k, a = {}, 0, 2 "
+    "local out, k = {}, 0 "
     "while a <= #ARGV do "
     "local ok, r = pcall(commit, k, a) "
     "if not ok then r = type(r) == 'table' and r or {err = tostring(r)} end "
     "out[#out + 1] = r k = k + 4 a = a + tonumber(ARGV[a]) + 1 end "
+    "if tok then out[#out + 1] = tok end "
     "return out";
 
 const char dh_script_undo[] =
@@ -293,6 +314,7 @@ const char dh_script_takeover[] =
     "if m[2] ~= 'running' then "
     "local job = m[3] or '' if m[4] == '1' then job = '' end return {'finished', job} end "
     "if m[1] ~= ARGV[1] then return {'owner', m[1] or ''} end "
+    "if KEYS[2] then redis.call('DEL', KEYS[2]) end "
     "local e = redis.call('HINCRBY', KEYS[1], 'epoch', 1) "
     "redis.call('HSET', KEYS[1], 'worker', ARGV[2]) "
     "return e";
