@@ -293,11 +293,12 @@ int dh_list_find(const char *csv, const char *name);
  * one that may repeat (kind 4) whose history entry is already the last one (a retry of one
  * that ran) writes nothing again; a first try is not checked. The format: its comment in
  * dh_keys.c (store_batch.c writes it).
- * KEYS: match snap log history per commit, then (--fence-per-turn) worker:{W}:moves;
- * ARGV: worker, (with the moves key) the trusted token and a fresh one, then per commit N
- * and N arguments. The reply: an array, per commit 1, 2 or its error, then (with the moves
- * key) the token it holds. A commit flagged as seen owned under the trusted token skips
- * its fence while the key still holds that token (the takeover deletes it). */
+ * KEYS: (--fence-per-turn) worker:{W}:moves, then match snap log history per commit (a
+ * commit flagged as seen owned: [snap] log history); ARGV: worker, (with the moves key) the
+ * trusted token and a fresh one, then per commit N and N arguments. The reply: an array,
+ * per commit 1, 2 or its error, then (with the moves key) the token it holds. A commit
+ * flagged as seen owned under the trusted token skips its fence while the key still holds
+ * that token (the takeover deletes it). */
 extern const char dh_script_commit_batch[];
 /* How long worker:{ID}:moves lives once written (seconds): a worker's next batch after it
  * expired writes a fresh token and fences each match once again, so a worker gone leaves

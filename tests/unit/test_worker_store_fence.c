@@ -72,9 +72,9 @@ static void test_fence_per_turn_batch_skips_the_fence_only_under_the_token_it_tr
     rig_redis_flushall();
     rig_redis_ok("HSET match:{p1} worker wk-1 epoch 1 status running");
     rig_redis_ok("SET worker:{wk-1}:moves tok-a");
-    const char *keys[] = {"match:{p1}",         "match:{p1}:snap",     "match:{p1}:log",
-                          "match:{p1}:history", "worker:{wk-1}:moves", NULL};
-    /* kind 'R': an answer (2) seen owned (32) */
+    const char *keys[] = {"worker:{wk-1}:moves", "match:{p1}:log", "match:{p1}:history", NULL};
+    /* kind 'R': an answer (2) seen owned (32), with only the keys it writes: under another
+     * token it is fenced on the match key made from its log key */
     const char *trusted[] = {"wk-1", "tok-a", "fresh-1", "3", "1", "R", "a1", NULL};
     long long hmget = rig_redis_calls("hmget");
     redisReply *r = batch(keys, trusted);
@@ -94,14 +94,59 @@ static void test_fence_per_turn_batch_skips_the_fence_only_under_the_token_it_tr
     CU_ASSERT_EQUAL(rig_redis_int("LLEN match:{p1}:history"), 2);
 }
 
+/* In one batch a commit seen owned sends only the keys it writes ([snap] log history) and
+ * one not seen owned its four: each writes its own match's keys. */
+static void test_fence_per_turn_batch_reads_each_commits_own_keys(void)
+{
+    rig_redis_flushall();
+    rig_redis_ok("HSET match:{q1} worker wk-1 epoch 1 status running");
+    rig_redis_ok("HSET match:{q2} worker wk-1 epoch 1 status running");
+    rig_redis_ok("HSET match:{q3} worker wk-1 epoch 1 status running");
+    rig_redis_ok("SET worker:{wk-1}:moves tok-a");
+    const char *keys[] = {"worker:{wk-1}:moves",
+                          "match:{q1}:snap",
+                          "match:{q1}:log",
+                          "match:{q1}:history",
+                          "match:{q2}",
+                          "match:{q2}:snap",
+                          "match:{q2}:log",
+                          "match:{q2}:history",
+                          "match:{q3}:log",
+                          "match:{q3}:history",
+                          NULL};
+    /* q1: 'S' a snapshot (1) and an answer (2) seen owned (32), its log "l1"; q2: '2' an
+     * answer, fenced; q3: 'R' an answer seen owned */
+    const char *args[] = {"wk-1", "tok-a", "fresh", "6",  "1", "S", "SNAP", "1",  "l1", "a1",
+                          "3",    "1",     "2",     "b1", "3", "1", "R",    "c1", NULL};
+    long long hmget = rig_redis_calls("hmget");
+    redisReply *r = batch(keys, args);
+    CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_ARRAY && r->elements == 4);
+    for (size_t i = 0; i < 3; i++)
+        CU_ASSERT_TRUE(r->element[i]->type == REDIS_REPLY_INTEGER && r->element[i]->integer == 1);
+    freeReplyObject(r);
+    CU_ASSERT_EQUAL(rig_redis_calls("hmget"), hmget + 1);
+    redisReply *v = rig_redis_cmd("GET match:{q1}:snap");
+    CU_ASSERT_TRUE(is_string(v, "SNAP"));
+    freeReplyObject(v);
+    v = rig_redis_cmd("LRANGE match:{q1}:log 0 -1");
+    CU_ASSERT_TRUE(v && v->type == REDIS_REPLY_ARRAY && v->elements == 1 &&
+                   is_string(v->element[0], "l1"));
+    freeReplyObject(v);
+    CU_ASSERT_EQUAL(rig_redis_int("LLEN match:{q1}:history"), 1);
+    CU_ASSERT_EQUAL(rig_redis_int("LLEN match:{q2}:log"), 1);
+    CU_ASSERT_EQUAL(rig_redis_int("LLEN match:{q2}:history"), 1);
+    CU_ASSERT_EQUAL(rig_redis_int("LLEN match:{q3}:log"), 1);
+    CU_ASSERT_EQUAL(rig_redis_int("LLEN match:{q3}:history"), 1);
+    CU_ASSERT_EQUAL(rig_redis_int("EXISTS match:{q2}:snap match:{q3}:snap"), 0);
+}
+
 /* Where the key is missing (never written, expired, or deleted by a move) the batch
  * writes the worker's fresh token, with a TTL, trusts nothing and fences every commit. */
 static void test_fence_per_turn_batch_writes_a_fresh_token_where_none_is(void)
 {
     rig_redis_flushall();
     rig_redis_ok("HSET match:{p2} worker wk-2 epoch 2 status running");
-    const char *keys[] = {"match:{p2}",         "match:{p2}:snap",     "match:{p2}:log",
-                          "match:{p2}:history", "worker:{wk-1}:moves", NULL};
+    const char *keys[] = {"worker:{wk-1}:moves", "match:{p2}:log", "match:{p2}:history", NULL};
     const char *args[] = {"wk-1", "tok-old", "tok-new", "3", "1", "R", "a1", NULL};
     redisReply *r = batch(keys, args);
     CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_ARRAY && r->elements == 2);
@@ -125,8 +170,7 @@ static void test_fence_per_turn_takeover_fences_a_frozen_workers_trusted_commit(
     rig_redis_ok("SET worker:{wk-1}:moves tok-a");
     CU_ASSERT_EQUAL(takeover("p3", "wk-1", "wk-2", true), 2);
     CU_ASSERT_EQUAL(rig_redis_int("EXISTS worker:{wk-1}:moves"), 0);
-    const char *keys[] = {"match:{p3}",         "match:{p3}:snap",     "match:{p3}:log",
-                          "match:{p3}:history", "worker:{wk-1}:moves", NULL};
+    const char *keys[] = {"worker:{wk-1}:moves", "match:{p3}:log", "match:{p3}:history", NULL};
     const char *args[] = {"wk-1", "tok-a", "tok-b", "3", "1", "R", "a1", NULL};
     redisReply *r = batch(keys, args);
     CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_ARRAY && r->elements == 2);
@@ -149,8 +193,7 @@ static void test_fence_per_turn_is_off_by_default_as_an_old_takeover_keeps_the_t
     rig_redis_ok("SET worker:{wk-1}:moves tok-a");
     CU_ASSERT_EQUAL(takeover("p4", "wk-1", "wk-2", false), 2);
     CU_ASSERT_EQUAL(rig_redis_int("EXISTS worker:{wk-1}:moves"), 1);
-    const char *keys[] = {"match:{p4}",         "match:{p4}:snap",     "match:{p4}:log",
-                          "match:{p4}:history", "worker:{wk-1}:moves", NULL};
+    const char *keys[] = {"worker:{wk-1}:moves", "match:{p4}:log", "match:{p4}:history", NULL};
     const char *args[] = {"wk-1", "tok-a", "tok-b", "3", "1", "R", "a1", NULL};
     redisReply *r = batch(keys, args);
     CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_ARRAY && r->elements == 2);
@@ -315,6 +358,8 @@ int main(void)
     static const dh_test_case cases[] = {
         {"fence_per_turn_batch_skips_the_fence_only_under_the_token_it_trusts",
          test_fence_per_turn_batch_skips_the_fence_only_under_the_token_it_trusts},
+        {"fence_per_turn_batch_reads_each_commits_own_keys",
+         test_fence_per_turn_batch_reads_each_commits_own_keys},
         {"fence_per_turn_batch_writes_a_fresh_token_where_none_is",
          test_fence_per_turn_batch_writes_a_fresh_token_where_none_is},
         {"fence_per_turn_takeover_fences_a_frozen_workers_trusted_commit",

@@ -94,7 +94,8 @@ enum {
     KIND_RECHECK = 4,
     KIND_FINISH = 8,
     KIND_LOG = 16,
-    KIND_OWNED = 32 /* seen owned at this epoch under the trusted token: no fence needed */
+    KIND_OWNED = 32 /* seen owned at this epoch under the trusted token: no fence needed, and
+                       only the keys it writes sent */
 };
 
 static int store_batch_kind(const store_commit *c)
@@ -136,10 +137,10 @@ static int store_batch_args(store_resp *b, const store_commit *c, const char *ep
     return rc;
 }
 
-/* The batch's own arguments before the commits' (pre: the worker; with moves, the token
- * trusted and a fresh one) and its keys after theirs (post: with moves, worker:{W}:moves). */
+/* The batch's own keys and arguments before the commits' (lead: with moves,
+ * worker:{W}:moves; pre: the worker, and with moves the token trusted and a fresh one). */
 static int store_batch_frame(store *s, const char *worker, bool moves, store_resp *pre,
-                             store_resp *post)
+                             store_resp *lead)
 {
     int rc = store_bulk(pre, worker, strlen(worker));
     if (!moves)
@@ -151,34 +152,34 @@ static int store_batch_frame(store *s, const char *worker, bool moves, store_res
              (unsigned long long)++s->token_seq);
     dh_key_worker_moves(key, worker);
     return rc | store_bulk(pre, s->trust, strlen(s->trust)) |
-           store_bulk(pre, fresh, strlen(fresh)) | store_bulk(post, key, strlen(key));
+           store_bulk(pre, fresh, strlen(fresh)) | store_bulk(lead, key, strlen(key));
 }
 
-/* A batch command: EVALSHA sha NKEYS keys... [moves] worker [trust fresh] args...,
+/* A batch command: EVALSHA sha NKEYS [moves] keys... worker [trust fresh] args...,
  * formatted into cmd (owned); moves: with worker:{W}:moves (--fence-per-turn). */
 static int store_batch_format(store *s, const char *worker, const store_resp *keys,
                               const store_resp *args, int slot, bool moves, dh_redis_cmd *cmd)
 {
-    store_resp pre = {0}, post = {0};
+    store_resp pre = {0}, lead = {0};
     char nkeys[16], head[160];
     char *raw = NULL;
-    if (store_batch_frame(s, worker, moves, &pre, &post) < 0)
+    if (store_batch_frame(s, worker, moves, &pre, &lead) < 0)
         goto out;
-    int nk = snprintf(nkeys, sizeof nkeys, "%zu", keys->count + post.count);
+    int nk = snprintf(nkeys, sizeof nkeys, "%zu", keys->count + lead.count);
     int h = snprintf(head, sizeof head, "*%zu\r\n$7\r\nEVALSHA\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n",
-                     3 + keys->count + post.count + pre.count + args->count, DH_SCRIPT_SHA_LEN,
+                     3 + keys->count + lead.count + pre.count + args->count, DH_SCRIPT_SHA_LEN,
                      s->commit_batch.sha, nk, nkeys);
-    size_t len = (size_t)h + keys->len + post.len + pre.len + args->len;
+    size_t len = (size_t)h + lead.len + keys->len + pre.len + args->len;
     char *p = raw = malloc(len + 1);
     if (!raw)
         goto out;
     memcpy(p, head, (size_t)h);
     p += h;
+    if (lead.len) /* the moves key first: the script knows it by its name */
+        memcpy(p, lead.p, lead.len);
+    p += lead.len;
     memcpy(p, keys->p, keys->len);
     p += keys->len;
-    if (post.len)
-        memcpy(p, post.p, post.len);
-    p += post.len;
     memcpy(p, pre.p, pre.len); /* the worker, first of ARGV */
     p += pre.len;
     memcpy(p, args->p, args->len);
@@ -190,7 +191,7 @@ static int store_batch_format(store *s, const char *worker, const store_resp *ke
     cmd->script = &s->commit_batch;
 out:
     free(pre.p);
-    free(post.p);
+    free(lead.p);
     return raw ? 0 : -1;
 }
 
@@ -203,23 +204,26 @@ static int store_batch_slot(const store *s, const char *key)
 }
 
 /* --fence-per-turn: whether the worker saw c's match owned at c's epoch under the token it
- * trusts (then the batch skips its fence while worker:{W}:moves holds that token). */
+ * trusts (then the batch skips its fence while worker:{W}:moves holds that token, and c
+ * sends only the keys it writes). Never a finish or a retried answer: they read the match. */
 static bool store_batch_owned(store *s, const store_commit *c)
 {
-    if (!s->fence_per_turn || !s->trust[0] || !s->owned.buckets)
+    if (!s->fence_per_turn || !s->trust[0] || !s->owned.buckets || c->finish ||
+        (c->hist && c->recheck))
         return false;
     uintptr_t e = (uintptr_t)dh_table_get(&s->owned, c->match_id);
     return e && e == c->epoch;
 }
 
-/* Keys and arguments of one commit appended to keys and args. */
+/* Keys and arguments of one commit appended to keys and args: its four keys (match snap
+ * log history), or when owned only those it writes ([snap] log history). */
 static int store_batch_put(store_resp *keys, store_resp *args, const store_commit *c,
                            const char *const k[4], const char *epoch, const uint8_t *z, size_t zlen,
                            bool owned)
 {
     if (store_batch_args(args, c, epoch, z, zlen, owned) < 0)
         return -1;
-    for (int i = 0; i < STORE_COMMIT_KEYS; i++)
+    for (int i = owned ? (c->snap ? 1 : 2) : 0; i < STORE_COMMIT_KEYS; i++)
         if (store_bulk(keys, k[i], strlen(k[i])) < 0)
             return -1;
     return 0;
