@@ -227,19 +227,22 @@ void dh_retention_env(dh_retention *out)
  * costs Redis about 1.4 k instructions), and when the token changed it is fenced on its
  * match key made from its log key (a single Redis: keys of any slot). A snapshot's log goes
  * in one RPUSH per 64 entries.
+ * A batch that found a match the worker's by its fence (or no token) writes the fresh
+ * token: a state of Redis holding it (after a failover to a replica, say) is one where that
+ * match was the worker's, at its epoch; so a token is never trusted for a match from
+ * before the match was seen owned (its adoption, its start).
  * Each commit runs fenced, in a pcall of its own, so a fenced or broken one fails alone;
  * the reply is an array of what each returned (1, 2 a rating job kept, or an error), then,
  * with the moves key, the token it holds (every commit that succeeded was the worker's
- * under it).
+ * under it) and 1 when it held the trusted one at the start (the worker's matches trusted
+ * before are still the worker's under the new one), else 0.
  * One script call per loop turn instead of one per answer: Redis's cost of a call is most
  * of a commit's. */
 const char dh_script_commit_batch[] =
-    "local W, a, k, tok, trust = ARGV[1], 2, 0, false, false "
+    "local W, a, k, mk, tok, trust, seen = ARGV[1], 2, 0, false, false, false, false "
     "if string.sub(KEYS[1], 1, 7) == 'worker:' then "
-    "tok = redis.call('GET', KEYS[1]) "
-    "if not tok then tok = ARGV[3] "
-    "redis.call('SET', KEYS[1], tok, 'EX', " DH_MOVES_TTL_S ") end "
-    "trust = ARGV[2] ~= '' and tok == ARGV[2] a = 4 k = 1 end "
+    "mk = KEYS[1] tok = redis.call('GET', mk) "
+    "trust = tok ~= false and ARGV[2] ~= '' and tok == ARGV[2] a = 4 k = 1 end "
     "local function commit(K, A, f) "
     "local km, ks, kl, kh "
     "if f >= 32 then "
@@ -252,7 +255,7 @@ const char dh_script_commit_batch[] =
     "local o = redis.call('HMGET', km, 'worker', 'epoch') "
     "if o[1] ~= W or o[2] ~= ARGV[A + 1] then "
     "return redis.error_reply('" DH_REPLY_FENCED " match owned by ' .. tostring(o[1]) .. "
-    "' at epoch ' .. tostring(o[2])) end end "
+    "' at epoch ' .. tostring(o[2])) end seen = true end "
     "f = f % 32 "
     "local snap, ans, xlog = f % 2 == 1, f % 4 >= 2, f >= 16 "
     "local i = A + 3 "
@@ -284,7 +287,10 @@ const char dh_script_commit_batch[] =
     "if not ok then r = type(r) == 'table' and r or {err = tostring(r)} end "
     "if f >= 32 then k = k + 2 + f % 2 else k = k + 4 end "
     "out[#out + 1] = r a = a + tonumber(ARGV[a]) + 1 end "
-    "if tok then out[#out + 1] = tok end "
+    "if mk then "
+    "if seen or not tok then tok = ARGV[3] "
+    "redis.call('SET', mk, tok, 'EX', " DH_MOVES_TTL_S ") end "
+    "out[#out + 1] = tok out[#out + 1] = trust and 1 or 0 end "
     "return out";
 
 const char dh_script_undo[] =

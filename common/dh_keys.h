@@ -296,7 +296,8 @@ int dh_list_find(const char *csv, const char *name);
  * KEYS: (--fence-per-turn) worker:{W}:moves, then match snap log history per commit (a
  * commit flagged as seen owned: [snap] log history); ARGV: worker, (with the moves key) the
  * trusted token and a fresh one, then per commit N and N arguments. The reply: an array,
- * per commit 1, 2 or its error, then (with the moves key) the token it holds. A commit
+ * per commit 1, 2 or its error, then (with the moves key) the token it holds and whether
+ * it held the trusted one (1/0); a batch that fenced a match writes a fresh token. A commit
  * flagged as seen owned under the trusted token skips its fence while the key still holds
  * that token (the takeover deletes it). */
 extern const char dh_script_commit_batch[];

@@ -78,17 +78,20 @@ static void test_fence_per_turn_batch_skips_the_fence_only_under_the_token_it_tr
     const char *trusted[] = {"wk-1", "tok-a", "fresh-1", "3", "1", "R", "a1", NULL};
     long long hmget = rig_redis_calls("hmget");
     redisReply *r = batch(keys, trusted);
-    CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_ARRAY && r->elements == 2);
+    CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_ARRAY && r->elements == 3);
     CU_ASSERT_TRUE(r->element[0]->type == REDIS_REPLY_INTEGER && r->element[0]->integer == 1);
     CU_ASSERT_TRUE(is_string(r->element[1], "tok-a"));
+    CU_ASSERT_EQUAL(r->element[2]->integer, 1);
     freeReplyObject(r);
     CU_ASSERT_EQUAL(rig_redis_calls("hmget"), hmget);
 
     const char *stale[] = {"wk-1", "tok-b", "fresh-2", "3", "1", "R", "a2", NULL};
     r = batch(keys, stale);
-    CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_ARRAY && r->elements == 2);
+    CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_ARRAY && r->elements == 3);
     CU_ASSERT_TRUE(r->element[0]->type == REDIS_REPLY_INTEGER);
-    CU_ASSERT_TRUE(is_string(r->element[1], "tok-a"));
+    /* it fenced a match: a fresh token, and not the one the worker trusted */
+    CU_ASSERT_TRUE(is_string(r->element[1], "fresh-2"));
+    CU_ASSERT_EQUAL(r->element[2]->integer, 0);
     freeReplyObject(r);
     CU_ASSERT_EQUAL(rig_redis_calls("hmget"), hmget + 1);
     CU_ASSERT_EQUAL(rig_redis_int("LLEN match:{p1}:history"), 2);
@@ -120,7 +123,7 @@ static void test_fence_per_turn_batch_reads_each_commits_own_keys(void)
                           "3",    "1",     "2",     "b1", "3", "1", "R",    "c1", NULL};
     long long hmget = rig_redis_calls("hmget");
     redisReply *r = batch(keys, args);
-    CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_ARRAY && r->elements == 4);
+    CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_ARRAY && r->elements == 5);
     for (size_t i = 0; i < 3; i++)
         CU_ASSERT_TRUE(r->element[i]->type == REDIS_REPLY_INTEGER && r->element[i]->integer == 1);
     freeReplyObject(r);
@@ -149,15 +152,46 @@ static void test_fence_per_turn_batch_writes_a_fresh_token_where_none_is(void)
     const char *keys[] = {"worker:{wk-1}:moves", "match:{p2}:log", "match:{p2}:history", NULL};
     const char *args[] = {"wk-1", "tok-old", "tok-new", "3", "1", "R", "a1", NULL};
     redisReply *r = batch(keys, args);
-    CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_ARRAY && r->elements == 2);
+    CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_ARRAY && r->elements == 3);
     CU_ASSERT_TRUE(is_fenced(r->element[0]));
     CU_ASSERT_TRUE(is_string(r->element[1], "tok-new"));
+    CU_ASSERT_EQUAL(r->element[2]->integer, 0);
     freeReplyObject(r);
     redisReply *v = rig_redis_cmd("GET worker:{wk-1}:moves");
     CU_ASSERT_TRUE(is_string(v, "tok-new"));
     freeReplyObject(v);
     CU_ASSERT_TRUE(rig_redis_int("TTL worker:{wk-1}:moves") > 0);
     CU_ASSERT_EQUAL(rig_redis_int("EXISTS match:{p2}:history"), 0);
+}
+
+/* A batch that found a match the worker's by its fence writes a fresh token, so that a
+ * Redis holding the token is one where the match was the worker's: after a failover to a
+ * replica from before (the older token, the match another worker's), the worker's commit
+ * flagged as seen owned under the fresh token is fenced. */
+static void test_fence_per_turn_batch_writes_a_fresh_token_when_it_fences_a_match(void)
+{
+    rig_redis_flushall();
+    rig_redis_ok("HSET match:{p5} worker wk-1 epoch 2 status running");
+    rig_redis_ok("SET worker:{wk-1}:moves tok-a");
+    const char *first[] = {"worker:{wk-1}:moves", "match:{p5}",         "match:{p5}:snap",
+                           "match:{p5}:log",      "match:{p5}:history", NULL};
+    const char *adopted[] = {"wk-1", "tok-a", "tok-b", "3", "2", "2", "a1", NULL};
+    redisReply *r = batch(first, adopted);
+    CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_ARRAY && r->elements == 3);
+    CU_ASSERT_TRUE(r->element[0]->type == REDIS_REPLY_INTEGER && r->element[0]->integer == 1);
+    CU_ASSERT_TRUE(is_string(r->element[1], "tok-b"));
+    CU_ASSERT_EQUAL(r->element[2]->integer, 1);
+    freeReplyObject(r);
+    /* the replica from before the adoption: wk-2 owned it at epoch 1, the token was tok-a */
+    rig_redis_ok("HSET match:{p5} worker wk-2 epoch 1");
+    rig_redis_ok("SET worker:{wk-1}:moves tok-a");
+    const char *keys[] = {"worker:{wk-1}:moves", "match:{p5}:log", "match:{p5}:history", NULL};
+    const char *owned[] = {"wk-1", "tok-b", "tok-c", "3", "2", "R", "a2", NULL};
+    r = batch(keys, owned);
+    CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_ARRAY && r->elements == 3);
+    CU_ASSERT_TRUE(is_fenced(r->element[0]));
+    freeReplyObject(r);
+    CU_ASSERT_EQUAL(rig_redis_int("LLEN match:{p5}:history"), 1);
 }
 
 /* The matchmaker moves a match from a worker frozen while holding it trusted: the
@@ -173,9 +207,10 @@ static void test_fence_per_turn_takeover_fences_a_frozen_workers_trusted_commit(
     const char *keys[] = {"worker:{wk-1}:moves", "match:{p3}:log", "match:{p3}:history", NULL};
     const char *args[] = {"wk-1", "tok-a", "tok-b", "3", "1", "R", "a1", NULL};
     redisReply *r = batch(keys, args);
-    CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_ARRAY && r->elements == 2);
+    CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_ARRAY && r->elements == 3);
     CU_ASSERT_TRUE(is_fenced(r->element[0]));
     CU_ASSERT_TRUE(is_string(r->element[1], "tok-b"));
+    CU_ASSERT_EQUAL(r->element[2]->integer, 0);
     freeReplyObject(r);
     CU_ASSERT_EQUAL(rig_redis_int("EXISTS match:{p3}:history match:{p3}:log"), 0);
 }
@@ -196,7 +231,7 @@ static void test_fence_per_turn_is_off_by_default_as_an_old_takeover_keeps_the_t
     const char *keys[] = {"worker:{wk-1}:moves", "match:{p4}:log", "match:{p4}:history", NULL};
     const char *args[] = {"wk-1", "tok-a", "tok-b", "3", "1", "R", "a1", NULL};
     redisReply *r = batch(keys, args);
-    CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_ARRAY && r->elements == 2);
+    CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_ARRAY && r->elements == 3);
     CU_ASSERT_FALSE(is_fenced(r->element[0]));
     freeReplyObject(r);
 }
@@ -303,6 +338,34 @@ static void test_fence_per_turn_store_fences_every_match_again_when_the_token_is
     store_close(&s);
 }
 
+/* A new match fenced in a batch writes a fresh token, and the matches the worker trusted
+ * under the one before stay trusted under it (no move happened: the key held it). */
+static void test_fence_per_turn_store_keeps_its_trust_when_a_new_match_is_fenced(void)
+{
+    rig_redis_flushall();
+    store s;
+    CU_ASSERT_EQUAL_FATAL(store_init(&s, rig_redis_url(), 500), 0);
+    s.fence_per_turn = true;
+    new_match(&s, "m-h");
+    const char *one[] = {"m-h"};
+    int ok[2];
+    CU_ASSERT_EQUAL(flush_answers(&s, one, 1, ok), 1);
+    CU_ASSERT_EQUAL(flush_answers(&s, one, 1, ok), 0);
+    redisReply *before = rig_redis_cmd("GET worker:{wk-1}:moves");
+    new_match(&s, "m-i");
+    const char *both[] = {"m-h", "m-i"};
+    CU_ASSERT_EQUAL(flush_answers(&s, both, 2, ok), 1);
+    CU_ASSERT_TRUE(ok[0] == 1 && ok[1] == 1);
+    redisReply *after = rig_redis_cmd("GET worker:{wk-1}:moves");
+    CU_ASSERT_TRUE(before && after && before->type == REDIS_REPLY_STRING &&
+                   after->type == REDIS_REPLY_STRING && strcmp(before->str, after->str) != 0);
+    freeReplyObject(before);
+    freeReplyObject(after);
+    CU_ASSERT_EQUAL(flush_answers(&s, both, 2, ok), 0);
+    CU_ASSERT_TRUE(ok[0] == 1 && ok[1] == 1);
+    store_close(&s);
+}
+
 /* A worker without the flag (this release's default, or the release before) sends the
  * format of before: no token key, a fence per commit; a takeover of either release
  * fences it. */
@@ -362,6 +425,8 @@ int main(void)
          test_fence_per_turn_batch_reads_each_commits_own_keys},
         {"fence_per_turn_batch_writes_a_fresh_token_where_none_is",
          test_fence_per_turn_batch_writes_a_fresh_token_where_none_is},
+        {"fence_per_turn_batch_writes_a_fresh_token_when_it_fences_a_match",
+         test_fence_per_turn_batch_writes_a_fresh_token_when_it_fences_a_match},
         {"fence_per_turn_takeover_fences_a_frozen_workers_trusted_commit",
          test_fence_per_turn_takeover_fences_a_frozen_workers_trusted_commit},
         {"fence_per_turn_is_off_by_default_as_an_old_takeover_keeps_the_token",
@@ -370,6 +435,8 @@ int main(void)
          test_fence_per_turn_store_fences_a_lost_match_and_trusts_the_rest_again},
         {"fence_per_turn_store_fences_every_match_again_when_the_token_is_gone",
          test_fence_per_turn_store_fences_every_match_again_when_the_token_is_gone},
+        {"fence_per_turn_store_keeps_its_trust_when_a_new_match_is_fenced",
+         test_fence_per_turn_store_keeps_its_trust_when_a_new_match_is_fenced},
         {"fence_per_turn_off_fences_each_commit_under_either_takeover",
          test_fence_per_turn_off_fences_each_commit_under_either_takeover},
         {"fence_per_turn_store_forgets_a_finished_match",

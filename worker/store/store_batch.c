@@ -327,21 +327,22 @@ redisReply *store_batch_reply(redisReply *r, long k)
 
 void store_batch_learn(store *s, const redisReply *r)
 {
-    if (!s->fence_per_turn || !r || r->type != REDIS_REPLY_ARRAY || r->elements != s->nbatched + 1)
+    if (!s->fence_per_turn || !r || r->type != REDIS_REPLY_ARRAY || r->elements != s->nbatched + 2)
         return;
-    const redisReply *t = r->element[s->nbatched];
-    if (t->type != REDIS_REPLY_STRING || t->len >= sizeof s->trust)
+    const redisReply *t = r->element[s->nbatched], *held = r->element[s->nbatched + 1];
+    if (t->type != REDIS_REPLY_STRING || t->len >= sizeof s->trust ||
+        held->type != REDIS_REPLY_INTEGER)
         return;
-    if (strcmp(t->str, s->trust) != 0 || !s->owned.buckets) {
-        /* a new token: a match of the worker moved (or the key expired), so every match is
-         * fenced again once before its commits are trusted */
+    if (!held->integer || !s->owned.buckets) {
+        /* the trusted token was gone: a match of the worker moved (or the key expired), so
+         * every match is fenced again once before its commits are trusted */
         dh_table_free(&s->owned, NULL);
         if (dh_table_init(&s->owned) < 0) {
             s->trust[0] = '\0';
             return;
         }
-        memcpy(s->trust, t->str, t->len + 1);
-    }
+    } /* else a new token for the same trust (the batch fenced a match): the table holds */
+    memcpy(s->trust, t->str, t->len + 1);
     for (size_t k = 0; k < s->nbatched; k++) {
         const store_batched *m = &s->bmeta[k];
         const redisReply *e = r->element[k];
