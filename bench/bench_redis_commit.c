@@ -8,6 +8,7 @@
  * boundary. Prints Redis's own CPU (INFO cpu) and its command calls (INFO commandstats)
  * per commit over the flushes. bench/redis_commit_cost.sh runs it against a redis-server
  * under callgrind for a count of instructions, which the machine's load does not move.
+ * DECKHAND_WORKER_FENCE_PER_TURN=1: the store fences once per flush (--fence-per-turn).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,6 +103,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_redis_commit: cannot start the matches on %s\n", argv[1]);
         return 1;
     }
+    /* the worker's --fence-per-turn, as its environment variable sets it */
+    const char *fence = getenv("DECKHAND_WORKER_FENCE_PER_TURN");
+    s.fence_per_turn = fence && !strcmp(fence, "1");
     redisContext *c = dh_redis_get(&s.redis, dh_now_ms());
     long k = 0;
     redisReply *r = redisCommand(c, "CONFIG RESETSTAT");

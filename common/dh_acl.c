@@ -14,6 +14,7 @@
 #define ACL_MATCH_HISTORY  DH_KEY_MATCH_HISTORY_("*")
 #define ACL_WORKER         DH_KEY_WORKER_("*")
 #define ACL_WORKER_ADOPT   DH_KEY_WORKER_ADOPT_("*")
+#define ACL_WORKER_MOVES   DH_KEY_WORKER_MOVES_("*")
 #define ACL_BUNDLE_CURRENT DH_KEY_BUNDLE_CURRENT_("*")
 #define ACL_BUNDLE_HISTORY DH_KEY_BUNDLE_HISTORY_("*")
 #define ACL_BUNDLE_CANARY  DH_KEY_BUNDLE_CANARY_("*")
@@ -55,13 +56,14 @@ const dh_acl_role dh_acl_roles[] = {
     /* The admin API (matchmaker/admin*.c): HSCAN of matches:running, a match's history
      * length, and the audit stream, which a selector (Redis 7) lets it only append to and
      * read: no DEL, XDEL or XTRIM reaches it. matches:finished and matches:unrated: the
-     * indexes of a match whose worker died after finishing it (takeover.h). */
+     * indexes of a match whose worker died after finishing it (takeover.h). A move deletes
+     * the old owner's worker:{ID}:moves (dh_script_takeover). */
     {"matchmaker", ACL_BASE ACL_SCRIPTS
      "+get +set +del +pexpire +hget +hgetall +hmget +hset "
      "+hdel +hincrby +sadd +hscan +llen +lpush +lpos "
      "~" ACL_MM " ~" ACL_MATCH " ~" DH_KEY_MATCHES_RUNNING " ~" DH_KEY_MATCHES_FINISHED
-     " ~" DH_KEY_MATCHES_UNRATED " ~" ACL_WORKER_ADOPT " %R~" ACL_RATING " %R~" ACL_MATCH_HISTORY
-     " (~" DH_KEY_AUDIT_ADMIN " +xadd +xrevrange)"},
+     " ~" DH_KEY_MATCHES_UNRATED " ~" ACL_WORKER_ADOPT " ~" ACL_WORKER_MOVES " %R~" ACL_RATING
+     " %R~" ACL_MATCH_HISTORY " (~" DH_KEY_AUDIT_ADMIN " +xadd +xrevrange)"},
     /* Everything of its matches, workers and bundles (a canary's guard drops a failing
      * canary with its audit entry and announcement); the ratings, boards and histories it
      * writes when a match is rated. */

@@ -68,6 +68,11 @@ char *dh_key_worker_adopt(char *buf, const char *worker_id)
     return dh_key(buf, DH_KEY_WORKER_ADOPT_("%s"), worker_id);
 }
 
+char *dh_key_worker_moves(char *buf, const char *worker_id)
+{
+    return dh_key(buf, DH_KEY_WORKER_MOVES_("%s"), worker_id);
+}
+
 char *dh_key_worker_bundles(char *buf, const char *worker_id)
 {
     return dh_key(buf, DH_KEY_WORKER_BUNDLES_("%s"), worker_id);
@@ -204,56 +209,88 @@ void dh_retention_env(dh_retention *out)
  * go together; on a Redis Cluster a batch of one), in a format of its own: what the call
  * costs Redis is per argument and per redis.call, not per byte (docs/BENCHMARKS.md, "Redis
  * per answer, fifth step").
- * KEYS: four per commit in order (match snap log history);
- * ARGV: the worker once, then per commit its argument count N and N arguments:
+ * KEYS: with --fence-per-turn only, worker:{W}:moves first; then per commit in order
+ * match snap log history, or (kind 32) only [snap] log history;
+ * ARGV: the worker once, with the moves key the token the worker trusts ("" none) and a
+ * fresh token (written when the key is missing), then per commit its argument count N and
+ * N arguments:
  *   epoch kind | snap (kind 1) | nlog log... (kind 1 or 16) | entry (kind 2) |
  *   ended_ms result final_hash end_reason rating_job (kind 8)
  * kind: one character, '0' plus the sum of 1 a snapshot (SET snap, DEL log), 2 an answer
  * (RPUSH on the history; and, with neither 1 nor 16, on the log too: the bytes sent once),
  * 4 the answer may have landed already (an earlier commit of the match failed without a
  * known outcome: a retry of one that ran finds its answer last in the history), 8 the finish, 16
- * log entries without a snapshot. A snapshot's log goes in one RPUSH per 64 entries.
+ * log entries without a snapshot, 32 the worker saw the match owned at this epoch while
+ * worker:{W}:moves held the token it trusts (never with 4 or 8): when the key holds it
+ * still, no move of any of the worker's matches happened since (the takeover deletes it),
+ * and the fence is skipped; such a commit sends only the keys it writes (each argument
+ * costs Redis about 1.4 k instructions), and when the token changed it is fenced on its
+ * match key made from its log key (a single Redis: keys of any slot). A snapshot's log goes
+ * in one RPUSH per 64 entries.
+ * A batch that found a match the worker's by its fence (or no token) writes the fresh
+ * token: a state of Redis holding it (after a failover to a replica, say) is one where that
+ * match was the worker's, at its epoch; so a token is never trusted for a match from
+ * before the match was seen owned (its adoption, its start).
  * Each commit runs fenced, in a pcall of its own, so a fenced or broken one fails alone;
- * the reply is an array of what each returned (1, 2 a rating job kept, or an error).
+ * the reply is an array of what each returned (1, 2 a rating job kept, or an error), then,
+ * with the moves key, the token it holds (every commit that succeeded was the worker's
+ * under it) and 1 when it held the trusted one at the start (the worker's matches trusted
+ * before are still the worker's under the new one), else 0.
  * One script call per loop turn instead of one per answer: Redis's cost of a call is most
  * of a commit's. */
 const char dh_script_commit_batch[] =
-    "local W = ARGV[1] "
-    "local function commit(K, A) "
-    "local o = redis.call('HMGET', KEYS[K + 1], 'worker', 'epoch') "
+    "local W, a, k, mk, tok, trust, seen = ARGV[1], 2, 0, false, false, false, false "
+    "if string.sub(KEYS[1], 1, 7) == 'worker:' then "
+    "mk = KEYS[1] tok = redis.call('GET', mk) "
+    "trust = tok ~= false and ARGV[2] ~= '' and tok == ARGV[2] a = 4 k = 1 end "
+    "local function commit(K, A, f) "
+    "local km, ks, kl, kh "
+    "if f >= 32 then "
+    "local j = K + 1 "
+    "if f % 2 == 1 then ks = KEYS[j] j = j + 1 end "
+    "kl = KEYS[j] kh = KEYS[j + 1] "
+    "else km, ks, kl, kh = KEYS[K + 1], KEYS[K + 2], KEYS[K + 3], KEYS[K + 4] end "
+    "if f < 32 or not trust then "
+    "km = km or string.sub(kl, 1, -5) "
+    "local o = redis.call('HMGET', km, 'worker', 'epoch') "
     "if o[1] ~= W or o[2] ~= ARGV[A + 1] then "
     "return redis.error_reply('" DH_REPLY_FENCED " match owned by ' .. tostring(o[1]) .. "
-    "' at epoch ' .. tostring(o[2])) end "
-    "local f = string.byte(ARGV[A + 2]) - 48 "
+    "' at epoch ' .. tostring(o[2])) end seen = true end "
+    "f = f % 32 "
     "local snap, ans, xlog = f % 2 == 1, f % 4 >= 2, f >= 16 "
     "local i = A + 3 "
     "local s if snap then s = ARGV[i] i = i + 1 end "
     "local n = 0 if snap or xlog then n = tonumber(ARGV[i]) i = i + 1 end "
     "local l = i i = i + n "
     "local a if ans then a = ARGV[i] i = i + 1 end "
-    "if ans and f % 8 >= 4 and redis.call('LINDEX', KEYS[K + 4], -1) == a then "
-    "local m = redis.call('HMGET', KEYS[K + 1], '" DH_F_RATING_JOB "', '" DH_F_RATED "') "
+    "if ans and f % 8 >= 4 and redis.call('LINDEX', kh, -1) == a then "
+    "local m = redis.call('HMGET', km, '" DH_F_RATING_JOB "', '" DH_F_RATED "') "
     "if m[1] and m[2] ~= '1' then return 2 end return 1 end "
-    "if snap then redis.call('SET', KEYS[K + 2], s) redis.call('DEL', KEYS[K + 3]) end "
+    "if snap then redis.call('SET', ks, s) redis.call('DEL', kl) end "
     "for j = l, l + n - 1, 64 do "
-    "redis.call('RPUSH', KEYS[K + 3], unpack(ARGV, j, math.min(j + 63, l + n - 1))) end "
+    "redis.call('RPUSH', kl, unpack(ARGV, j, math.min(j + 63, l + n - 1))) end "
     "if ans then "
-    "if not (snap or xlog) then redis.call('RPUSH', KEYS[K + 3], a) end "
-    "redis.call('RPUSH', KEYS[K + 4], a) end "
+    "if not (snap or xlog) then redis.call('RPUSH', kl, a) end "
+    "redis.call('RPUSH', kh, a) end "
     "if f % 16 >= 8 then "
-    "redis.call('HSET', KEYS[K + 1], 'status', 'finished', 'ended_ms', ARGV[i], 'result', "
+    "redis.call('HSET', km, 'status', 'finished', 'ended_ms', ARGV[i], 'result', "
     "ARGV[i + 1], 'final_hash', ARGV[i + 2]) "
-    "if ARGV[i + 3] ~= '' then redis.call('HSET', KEYS[K + 1], '" DH_F_END_REASON
-    "', ARGV[i + 3]) end "
-    "if ARGV[i + 4] ~= '' and redis.call('HGET', KEYS[K + 1], '" DH_F_RATED "') ~= '1' then "
-    "redis.call('HSET', KEYS[K + 1], '" DH_F_RATING_JOB "', ARGV[i + 4]) return 2 end "
+    "if ARGV[i + 3] ~= '' then redis.call('HSET', km, '" DH_F_END_REASON "', ARGV[i + 3]) end "
+    "if ARGV[i + 4] ~= '' and redis.call('HGET', km, '" DH_F_RATED "') ~= '1' then "
+    "redis.call('HSET', km, '" DH_F_RATING_JOB "', ARGV[i + 4]) return 2 end "
     "end "
     "return 1 end "
-    "local out, k, a = {}, 0, 2 "
+    "local out = {} "
     "while a <= #ARGV do "
-    "local ok, r = pcall(commit, k, a) "
+    "local f = string.byte(ARGV[a + 2]) - 48 "
+    "local ok, r = pcall(commit, k, a, f) "
     "if not ok then r = type(r) == 'table' and r or {err = tostring(r)} end "
-    "out[#out + 1] = r k = k + 4 a = a + tonumber(ARGV[a]) + 1 end "
+    "if f >= 32 then k = k + 2 + f % 2 else k = k + 4 end "
+    "out[#out + 1] = r a = a + tonumber(ARGV[a]) + 1 end "
+    "if mk then "
+    "if seen or not tok then tok = ARGV[3] "
+    "redis.call('SET', mk, tok, 'EX', " DH_MOVES_TTL_S ") end "
+    "out[#out + 1] = tok out[#out + 1] = trust and 1 or 0 end "
     "return out";
 
 const char dh_script_undo[] =
@@ -293,6 +330,7 @@ const char dh_script_takeover[] =
     "if m[2] ~= 'running' then "
     "local job = m[3] or '' if m[4] == '1' then job = '' end return {'finished', job} end "
     "if m[1] ~= ARGV[1] then return {'owner', m[1] or ''} end "
+    "if KEYS[2] then redis.call('DEL', KEYS[2]) end "
     "local e = redis.call('HINCRBY', KEYS[1], 'epoch', 1) "
     "redis.call('HSET', KEYS[1], 'worker', ARGV[2]) "
     "return e";

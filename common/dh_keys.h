@@ -14,6 +14,11 @@
  *   matches:finished         list   ids of finished matches, newest first (an index)
  *   worker:{ID}              string the worker's data endpoint, with a TTL (its liveness)
  *   worker:{ID}:adopt        set    match ids the worker must adopt (takeover)
+ *   worker:{ID}:moves        string a token the worker's commit batch writes when it is
+ *                                   missing (fresh each time, TTL DH_MOVES_TTL_S) and the
+ *                                   takeover deletes with each move of one of its matches: a
+ *                                   worker with --fence-per-turn skips a match's fence while
+ *                                   the token it last saw the match owned under is there
  *   worker:{ID}:bundles      hash   SHA -> live matches, for every bundle it has loaded
  *   bundle:{SHA}             hash   one field per *.lua file, plus DH_F_BUNDLE_* meta
  *   bundle:{SHA}:errors      hash   worker id -> why it could not load the bundle
@@ -83,6 +88,7 @@
 #define DH_KEY_MATCH_RESULT_(id)      DH_KEY_MATCH_(id) ":result"
 #define DH_KEY_WORKER_(id)            "worker:{" id "}"
 #define DH_KEY_WORKER_ADOPT_(id)      DH_KEY_WORKER_(id) ":adopt"
+#define DH_KEY_WORKER_MOVES_(id)      DH_KEY_WORKER_(id) ":moves"
 #define DH_KEY_WORKER_BUNDLES_(id)    DH_KEY_WORKER_(id) ":bundles"
 #define DH_KEY_BUNDLE_(sha)           "bundle:{" sha "}"
 #define DH_KEY_BUNDLE_ERRORS_(sha)    DH_KEY_BUNDLE_(sha) ":errors"
@@ -129,6 +135,7 @@ char *dh_key_match_bundles(char *buf, const char *match_id);
 char *dh_key_match_result(char *buf, const char *match_id);
 char *dh_key_worker(char *buf, const char *worker_id);
 char *dh_key_worker_adopt(char *buf, const char *worker_id);
+char *dh_key_worker_moves(char *buf, const char *worker_id);
 char *dh_key_worker_bundles(char *buf, const char *worker_id);
 char *dh_key_bundle(char *buf, const char *sha);
 char *dh_key_bundle_errors(char *buf, const char *sha);
@@ -286,9 +293,18 @@ int dh_list_find(const char *csv, const char *name);
  * one that may repeat (kind 4) whose history entry is already the last one (a retry of one
  * that ran) writes nothing again; a first try is not checked. The format: its comment in
  * dh_keys.c (store_batch.c writes it).
- * KEYS: match snap log history per commit; ARGV: worker, then per commit N and N arguments.
- * The reply: an array, per commit 1, 2 or its error. */
+ * KEYS: (--fence-per-turn) worker:{W}:moves, then match snap log history per commit (a
+ * commit flagged as seen owned: [snap] log history); ARGV: worker, (with the moves key) the
+ * trusted token and a fresh one, then per commit N and N arguments. The reply: an array,
+ * per commit 1, 2 or its error, then (with the moves key) the token it holds and whether
+ * it held the trusted one (1/0); a batch that fenced a match writes a fresh token. A commit
+ * flagged as seen owned under the trusted token skips its fence while the key still holds
+ * that token (the takeover deletes it). */
 extern const char dh_script_commit_batch[];
+/* How long worker:{ID}:moves lives once written (seconds): a worker's next batch after it
+ * expired writes a fresh token and fences each match once again, so a worker gone leaves
+ * nothing behind for long. */
+#define DH_MOVES_TTL_S "86400"
 /* A seat's answer taken back (worker/host/host_undo.c): fenced; the history's last entry
  * popped when it is the answer (a retry finds it gone and pops nothing more), then a new
  * snapshot (the turn's) and the log replaced by the answers since it, without the answer.
@@ -325,8 +341,10 @@ extern const char dh_script_move_bundle[];
  * {"finished", rating_job or ""} when the match has finished, {"owner", worker} when it
  * runs on another worker than FROM, nil when it is gone. The caller then updates
  * matches:running and worker:{TO}:adopt (one slot per script: no lease check here; two
- * matchmakers racing cannot both move a match, the first bumps the epoch).
- * KEYS: match; ARGV: from to */
+ * matchmakers racing cannot both move a match, the first bumps the epoch). With a second
+ * key, worker:{FROM}:moves (a single Redis: another slot), it deletes that too, in the
+ * same step, so that a worker fencing once per loop turn (--fence-per-turn) sees the move.
+ * KEYS: match [worker:{FROM}:moves]; ARGV: from to */
 extern const char dh_script_takeover[];
 /* Renew mm:lease when it is ours; else return who holds it ("" when nobody).
  * KEYS: mm:lease; ARGV: id ttl_ms */

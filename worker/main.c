@@ -102,6 +102,7 @@ static const char worker_usage[] =
     "                       [--http HOST:PORT] [--inbox-max N] [--quarantine-after K]\n"
     "                       [--max-spectators N] [--spectator-delay-ms MS]\n"
     "                       [--snapshot-every N] [--snapshot-codec zstd|zlib]\n"
+    "                       [--fence-per-turn]\n"
     "\n"
     "  --bind        ZeroMQ ROUTER endpoint gateways connect to (DECKHAND_WORKER_BIND,\n"
     "                tcp://127.0.0.1:5570)\n"
@@ -122,6 +123,9 @@ static const char worker_usage[] =
     "                its answers logged between (DECKHAND_WORKER_SNAPSHOT_EVERY, 8)\n"
     "  --snapshot-codec  how snapshots are compressed: zstd, or zlib, which workers of a\n"
     "                release before zstd can read (DECKHAND_WORKER_SNAPSHOT_CODEC, zstd)\n"
+    "  --fence-per-turn  a loop turn's commits check the worker's move token once instead of\n"
+    "                each match's owner; only once every matchmaker deletes it on a move\n"
+    "                (DECKHAND_WORKER_FENCE_PER_TURN=1; docs/OPERATIONS.md)\n"
     "  --max-spectators  watchers per match; more get FULL (DECKHAND_MAX_SPECTATORS, 32)\n"
     "  --spectator-delay-ms  how far behind its match a spectator's frame is released\n"
     "                (DECKHAND_SPECTATOR_DELAY_MS, 10000)\n"
@@ -142,6 +146,7 @@ static const dh_flag_spec worker_flags[] = {{"bind", DH_FLAG_VALUE},
                                             {"quarantine-after", DH_FLAG_INT},
                                             {"snapshot-every", DH_FLAG_INT},
                                             {"snapshot-codec", DH_FLAG_VALUE},
+                                            {"fence-per-turn", DH_FLAG_SWITCH},
                                             {"max-spectators", DH_FLAG_INT},
                                             {"spectator-delay-ms", DH_FLAG_INT},
                                             {"curve-dir", DH_FLAG_VALUE},
@@ -168,6 +173,9 @@ int main(int argc, char **argv)
         dh_flags_int(&f, "snapshot-every", "DECKHAND_WORKER_SNAPSHOT_EVERY", HOST_SNAPSHOT_EVERY);
     const char *snap_codec =
         dh_flags_str(&f, "snapshot-codec", "DECKHAND_WORKER_SNAPSHOT_CODEC", "zstd");
+    const char *fence_env = getenv("DECKHAND_WORKER_FENCE_PER_TURN");
+    bool fence_per_turn =
+        dh_flags_has(&f, "fence-per-turn") || (fence_env && !strcmp(fence_env, "1"));
     char default_id[128], hostname[64] = "host";
     gethostname(hostname, sizeof hostname - 1);
     snprintf(default_id, sizeof default_id, "wk-%s-%d", hostname, (int)getpid());
@@ -243,6 +251,7 @@ int main(int argc, char **argv)
     }
     store_ready = true;
     st.snap_codec = strcmp(snap_codec, "zlib") ? DH_SNAPZ_ZSTD : DH_SNAPZ_ZLIB;
+    st.fence_per_turn = fence_per_turn;
     engine_error ee = {0};
     bundle = engine_bundle_load(scripts, NULL, &ee);
     if (!bundle) {

@@ -59,18 +59,28 @@ static takeover_move *takeover_add(takeover *t)
     return m;
 }
 
-/* The key and arguments of the move script. */
+/* The keys and arguments of the move script (argc of them). On a single Redis the move
+ * also deletes the old owner's worker:{FROM}:moves in the same step, so that a worker
+ * fencing once per loop turn sees it (dh_keys.h); on a Redis Cluster that key is in
+ * another slot, and the workers there fence every commit (they send no batch). */
 typedef struct {
-    char meta[DH_KEY_MAX];
-    const char *argv[6];
+    char meta[DH_KEY_MAX], moves[DH_KEY_MAX];
+    const char *argv[7];
+    int argc;
 } takeover_args;
 
 static void takeover_args_fill(takeover_args *a, const mm_state *mm, const char *match_id,
                                const char *from, const char *to)
 {
     dh_key_match(a->meta, match_id);
-    const char *argv[] = {"EVALSHA", mm->scripts.takeover.sha, "1", a->meta, from, to};
+    bool cluster = mm->redis.addr.cluster;
+    const char *argv[] = {"EVALSHA", mm->scripts.takeover.sha, cluster ? "1" : "2", a->meta};
     memcpy(a->argv, argv, sizeof argv);
+    a->argc = 4;
+    if (!cluster)
+        a->argv[a->argc++] = dh_key_worker_moves(a->moves, from);
+    a->argv[a->argc++] = from;
+    a->argv[a->argc++] = to;
 }
 
 /* Run cmds (n of them) and drop their replies; the failures are logged. */
@@ -172,7 +182,7 @@ long long takeover_move_script(mm_state *mm, uint64_t now_ms, const char *match_
     if (!takeover_lease_ours(mm, now_ms))
         return -1;
     takeover_args_fill(&a, mm, match_id, from, to);
-    redisReply *r = rconn_script(mm, now_ms, &mm->scripts.takeover, 6, a.argv);
+    redisReply *r = rconn_script(mm, now_ms, &mm->scripts.takeover, a.argc, a.argv);
     if (!r)
         return -1;
     long long e = takeover_reply(mm, r, match_id, now_ms);
@@ -409,8 +419,10 @@ static size_t takeover_pick_all(mm_state *mm, takeover_batch *b, size_t from, si
         }
         c->to->adopting++;
         takeover_args_fill(&c->args, mm, c->match_id, c->from, c->to->id);
-        b->cmds[nmove] = (rconn_cmd){
-            .argc = 6, .argv = c->args.argv, .lens = NULL, .script = &mm->scripts.takeover};
+        b->cmds[nmove] = (rconn_cmd){.argc = c->args.argc,
+                                     .argv = c->args.argv,
+                                     .lens = NULL,
+                                     .script = &mm->scripts.takeover};
         b->idx[nmove++] = i;
     }
     return nmove;

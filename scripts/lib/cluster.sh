@@ -198,7 +198,8 @@ dh_cluster_kill() {
 }
 
 # Start NAME again with the arguments it was first started with (after dh_cluster_kill);
-# a gateway gets the cluster's token key again, so its sessions stay valid.
+# a gateway gets the cluster's token key again, so its sessions stay valid, and a worker
+# its fence per loop turn.
 dh_cluster_restart() {
     local run=$1 name=$2 cmd
     cmd=$(<"$run/cmds/$name") || return 1
@@ -206,6 +207,9 @@ dh_cluster_restart() {
         DECKHAND_TOKEN_KEY=$(<"$run/token.key") eval "_dh_spawn_as \"\$run\" \"\$name\" $cmd"
     elif [[ $name == matchmaker* && -r $run/keys/admin.token ]]; then
         DECKHAND_ADMIN_TOKEN_FILE=$run/keys/admin.token \
+            eval "_dh_spawn_as \"\$run\" \"\$name\" $cmd"
+    elif [[ $name == worker* ]]; then
+        DECKHAND_WORKER_FENCE_PER_TURN=${DECKHAND_WORKER_FENCE_PER_TURN:-1} \
             eval "_dh_spawn_as \"\$run\" \"\$name\" $cmd"
     else
         eval "_dh_spawn_as \"\$run\" \"\$name\" $cmd"
@@ -365,7 +369,11 @@ dh_cluster_start() {
     for ((i = 1; i <= nworkers; i++)); do
         p=$((DH_PORT_WORKER + i - 1))
         workers+=("tcp://127.0.0.1:$p")
-        _dh_spawn_as "$run" "worker-$i" "$bin/deckhand-worker" --redis "$redis_url" \
+        # A fence per loop turn (--fence-per-turn): every matchmaker here is of the same
+        # build, so each move deletes the worker's token; DECKHAND_WORKER_FENCE_PER_TURN=0
+        # turns it off. By the environment: a worker of a release before ignores it.
+        DECKHAND_WORKER_FENCE_PER_TURN=${DECKHAND_WORKER_FENCE_PER_TURN:-1} \
+            _dh_spawn_as "$run" "worker-$i" "$bin/deckhand-worker" --redis "$redis_url" \
             --matchmaker "$mm" --bind "tcp://127.0.0.1:$p" --id "wk-$i" \
             --scripts "$DH_ROOT/scripts" --http "127.0.0.1:$((DH_PORT_HTTP_WORKER + i - 1))" \
             --spectator-delay-ms "${DECKHAND_SPECTATOR_DELAY_MS:-3000}" "${curve[@]}"

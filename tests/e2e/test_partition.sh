@@ -4,7 +4,8 @@
 # up it still holds them in memory, and whatever it tries to write to them fails the
 # epoch fence, so it can never change a match it lost. Every match finishes once, with a
 # result that replays to the recorded hash, and the frozen worker survives and is used
-# again.
+# again. The workers fence once per loop turn (--fence-per-turn): the takeover deletes
+# wk-2's move token, so its trusted matches are fenced all the same.
 # shellcheck source=SCRIPTDIR/e2e_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 
@@ -25,6 +26,10 @@ kill -CONT "$pid"
 e2e_log "SIGCONT to worker wk-2"
 
 e2e_bots_wait "$MATCHES"
+# The local cluster's workers fence once per loop turn (--fence-per-turn, cluster.sh): the
+# move deleted wk-2's token, and what wk-2 wrote after waking up was fenced all the same.
+[[ $(e2e_redis exists 'worker:{wk-1}:moves') == 1 ]] ||
+    e2e_fail "the workers do not fence per loop turn (worker:{wk-1}:moves missing)"
 
 mm_log=$E2E_RUN/logs/matchmaker.log
 grep -q 'worker wk-2 silent' "$mm_log" || e2e_fail "the matchmaker never declared wk-2 dead"

@@ -32,6 +32,7 @@ static const struct {
     {dh_key_match_bundles, "m-1", "match:{m-1}:bundles"},
     {dh_key_worker, "wk-1", "worker:{wk-1}"},
     {dh_key_worker_adopt, "wk-1", "worker:{wk-1}:adopt"},
+    {dh_key_worker_moves, "wk-1", "worker:{wk-1}:moves"},
     {dh_key_worker_bundles, "wk-1", "worker:{wk-1}:bundles"},
     {dh_key_bundle, "abc", "bundle:{abc}"},
     {dh_key_bundle_errors, "abc", "bundle:{abc}:errors"},
@@ -612,6 +613,7 @@ static void test_keys_acl_patterns_are_the_builders_keys(void)
     CU_ASSERT_TRUE(acl_has("matchmaker", "~", DH_KEY_MM_("*")));
     CU_ASSERT_TRUE(acl_has("matchmaker", "~", dh_key_match(k, "*")));
     CU_ASSERT_TRUE(acl_has("matchmaker", "~", dh_key_worker_adopt(k, "*")));
+    CU_ASSERT_TRUE(acl_has("matchmaker", "~", dh_key_worker_moves(k, "*")));
     CU_ASSERT_TRUE(acl_has("matchmaker", "%R~", dh_key_match_history(k, "*")));
     CU_ASSERT_TRUE(acl_has("worker", "~", dh_key_bundle_current(k, "*")));
     CU_ASSERT_TRUE(acl_has("worker", "~", dh_key_rated(k, "*", "*")));

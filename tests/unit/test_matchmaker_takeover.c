@@ -307,6 +307,33 @@ static void test_takeover_sweeps_rarely_when_nothing_is_dead(void)
     rig_mm_close(&r);
 }
 
+/* A move deletes the old owner's worker:{ID}:moves in the same script (a worker fencing
+ * once per loop turn sees it: dh_keys.h); a move that does not happen deletes nothing, and
+ * the sweep's moves do the same as the single one. */
+static void test_takeover_move_deletes_the_old_owners_move_token(void)
+{
+    rig_mm r;
+    open_acting(&r);
+    put_match("m1", "wk-a", "running");
+    rig_redis_ok("SET worker:{wk-a}:moves tok-a");
+    rig_redis_ok("SET worker:{wk-b}:moves tok-b");
+    CU_ASSERT_EQUAL(takeover_move_script(&r.mm, 10, "m1", "wk-b", "wk-c"), 0);
+    CU_ASSERT_EQUAL(rig_redis_int("EXISTS worker:{%s}:moves", "wk-a"), 1);
+    CU_ASSERT_EQUAL(rig_redis_int("EXISTS worker:{%s}:moves", "wk-b"), 1);
+    CU_ASSERT_EQUAL(takeover_move_script(&r.mm, 10, "m1", "wk-a", "wk-c"), 2);
+    CU_ASSERT_EQUAL(rig_redis_int("EXISTS worker:{%s}:moves", "wk-a"), 0);
+    CU_ASSERT_EQUAL(rig_redis_int("EXISTS worker:{%s}:moves", "wk-b"), 1);
+    rig_mm_close(&r);
+
+    open_acting(&r);
+    put_match("m2", "wk-a", "running");
+    rig_redis_ok("SET worker:{wk-a}:moves tok-a2");
+    wk_a_falls_silent(&r);
+    CU_ASSERT_NOT_EQUAL(adopter(&r, "m2", NULL), -1);
+    CU_ASSERT_EQUAL(rig_redis_int("EXISTS worker:{%s}:moves", "wk-a"), 0);
+    rig_mm_close(&r);
+}
+
 static void test_takeover_refused_adoption_moves_the_match_again_elsewhere(void)
 {
     rig_mm r;
@@ -536,6 +563,8 @@ int main(void)
          test_takeover_runs_in_the_tick_that_declares_the_worker_dead},
         {"takeover_unknown_worker_counts_as_dead_only_after_the_startup_grace",
          test_takeover_unknown_worker_counts_as_dead_only_after_the_startup_grace},
+        {"takeover_move_deletes_the_old_owners_move_token",
+         test_takeover_move_deletes_the_old_owners_move_token},
         {"takeover_refused_adoption_moves_the_match_again_elsewhere",
          test_takeover_refused_adoption_moves_the_match_again_elsewhere},
         {"takeover_silent_adopter_loses_the_match_after_the_timeout",

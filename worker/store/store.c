@@ -474,6 +474,8 @@ void store_flush(store *s, uint64_t now_ms)
     if (s->round_trips) /* the batch's round trip, its WAIT included */
         dh_histogram_since(s->round_trips, start_ns);
     store_settle_ops(s, out, where);
+    if (batch_at < nsent)
+        store_batch_learn(s, out[batch_at]);
     for (size_t k = 0; k < nsent; k++)
         freeReplyObject(out[k]);
     goto done;

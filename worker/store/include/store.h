@@ -45,6 +45,7 @@
 #include "dh_redis.h"
 #include "dh_script.h"
 #include "dh_snapz.h"
+#include "dh_table.h"
 
 #define STORE_ID_MAX 128
 /* DH_F_AWAY: up to 16 seats of 20 digits and a comma */
@@ -74,6 +75,17 @@ typedef struct {
     size_t len, cap, count;
 } store_resp;
 
+/* A batched commit's match and epoch, to learn from its reply whether it was the
+ * worker's (--fence-per-turn, store_batch.c). */
+typedef struct {
+    char match_id[STORE_ID_MAX];
+    uint64_t epoch;
+    bool finish;
+} store_batched;
+
+/* A token of worker:{W}:moves (dh_keys.h): 16 hex digits and a count. */
+#define STORE_TOKEN_MAX 48
+
 typedef struct {
     dh_redis redis;
     store_op_state *ops; /* ops of the current batch */
@@ -89,7 +101,17 @@ typedef struct {
     size_t nbatched;         /* commits in the batch call */
     int batch_slot;          /* its hash slot (its first key's) */
     char bworker[64];        /* the worker its commits are fenced on (the first's) */
-    store_finish *fin;       /* finishes whose indexes are not all written yet */
+    /* --fence-per-turn (store_batch.c): the batch call reads worker:{W}:moves, which the
+     * matchmaker's takeover deletes with each move of one of W's matches, and skips the
+     * fence of each match the worker saw owned at its epoch under the token it holds. Off
+     * unless set (every matchmaker must delete the key when it moves a match). */
+    bool fence_per_turn;
+    char trust[STORE_TOKEN_MAX];    /* the token the key held at the last batch ("" none) */
+    dh_table owned;                 /* match id -> epoch (as a pointer) seen owned under it */
+    uint64_t token_base, token_seq; /* a fresh token each batch: base-seq */
+    store_batched *bmeta;           /* per batched commit (nbatched of them) */
+    size_t capbmeta;
+    store_finish *fin; /* finishes whose indexes are not all written yet */
     size_t nfin, capfin;
     bool broken; /* a command could not be formatted: the batch fails */
     bool up;     /* the last round trip succeeded (the beat's redis_ok) */
@@ -343,8 +365,8 @@ bool store_batching(const store *s);
 #define STORE_BATCH_ALONE (-2)
 /* Commit c alone (on a Cluster, or another worker's than the batch's), as a batch of one
  * formatted into cmd (owned by the caller: dh_redis_format_free). -1 when out of memory. */
-int store_batch_alone(const store *s, const store_commit *c, const char *const keys[4],
-                      const char *epoch, const uint8_t *z, size_t zlen, dh_redis_cmd *cmd);
+int store_batch_alone(store *s, const store_commit *c, const char *const keys[4], const char *epoch,
+                      const uint8_t *z, size_t zlen, dh_redis_cmd *cmd);
 /* Copy commit c (its four keys, its epoch in decimal, its snapshot as stored z, zlen) into
  * the batch call in dh_script_commit_batch's format: its place in the batch; -2 when the
  * call cannot take it (another worker's: it goes alone), -1 when out of memory. */
@@ -359,6 +381,9 @@ int store_batch_plan(store *s, dh_redis_cmd *sent, size_t *where, size_t *nsent,
  * was batched (batch >= 0), the first when it went alone (STORE_BATCH_ALONE), else r
  * itself. Borrowed from r. */
 redisReply *store_batch_reply(redisReply *r, long batch);
+/* --fence-per-turn: learn from the batch call's reply r (NULL: none) the token
+ * worker:{W}:moves holds and which matches were the worker's under it. */
+void store_batch_learn(store *s, const redisReply *r);
 void store_batch_reset(store *s);
 void store_batch_free(store *s);
 
