@@ -275,6 +275,21 @@ static void test_accession_search_plays_out_with_its_strong_bot(void)
     engine_bundle_free(b);
 }
 
+/* Elemental's search departs from its policy (`default`) on a stricter bar than the
+ * engine's (game.lua: search_bar), MLW's on the engine's own. */
+static void test_elemental_search_departs_from_its_policy_only_on_a_clear_margin(void)
+{
+    engine_bundle *b = rig_engine_load_games();
+    CU_ASSERT_FATAL(b != NULL);
+    engine_match *m = two_seats(b, "m-bar", "elemental", 4, NULL);
+    CU_ASSERT(m->game->search_bar > 0 && m->game->search_bar < 0.01);
+    engine_match_free(m);
+    m = two_seats(b, "m-bar-mlw", "mlw", 4, NULL);
+    CU_ASSERT_EQUAL(m->game->search_bar, 0);
+    engine_match_free(m);
+    engine_bundle_free(b);
+}
+
 /* An Accession match's first player's deck zone with at least n cards, or NULL. */
 static engine_zone *a_deck(engine_match *m, uint32_t n)
 {
@@ -343,6 +358,8 @@ int main(void)
          test_search_compares_only_the_bots_the_game_names},
         {"search_departs_from_its_policy_only_past_the_bar_the_game_sets",
          test_search_departs_from_its_policy_only_past_the_bar_the_game_sets},
+        {"elemental_search_departs_from_its_policy_only_on_a_clear_margin",
+         test_elemental_search_departs_from_its_policy_only_on_a_clear_margin},
         {"accession_search_compares_only_its_bots_answers_without_a_tree",
          test_accession_search_compares_only_its_bots_answers_without_a_tree},
         {"dominion_search_compares_only_its_bots_answers_without_a_tree",
