@@ -74,6 +74,21 @@ static int bool_field(lua_State *L, int t, const engine_game *g, const char *k, 
     return v;
 }
 
+/* The game table's optional number field k, 0 when absent, else in (0, 1]: a chance. */
+static double chance_field(lua_State *L, int t, const engine_game *g, const char *k)
+{
+    lua_getfield(L, t, k);
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    double v = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : 0;
+    lua_pop(L, 1);
+    if (!(v > 0 && v <= 1)) /* not a number, or NaN, or outside (0, 1] */
+        luaL_error(L, "game '%s': %s must be a number in (0, 1]", g->name, k);
+    return v;
+}
+
 /* The game table's optional field k naming one of g's own bots (read after them): that
  * bot's name as g holds it, NULL when absent; raises on anything else. */
 static const char *bot_field(lua_State *L, int t, const engine_game *g, const char *k)
@@ -179,6 +194,7 @@ static void game_read(lua_State *L, engine_game *g)
     g->search_tree = bool_field(L, t, g, "search_tree", 1);
     g->search_widen = bool_field(L, t, g, "search_widen", 1);
     g->search_sorts = bool_field(L, t, g, "search_sorted_shuffle", 0);
+    g->search_bar = chance_field(L, t, g, "search_bar");
     g->features_ref = func_ref(L, t, "features", 0);
     g->refresh_ref = func_ref(L, t, "refresh", 0);
     g->summary_ref = func_ref(L, t, "summary", 0);

@@ -30,12 +30,14 @@
 #include "dh_clock.h"
 #include "engine_search_impl.h"
 
-#define SEARCH_PAIRED_MIN 6     /* worlds two root answers share before they are compared */
-#define SEARCH_PAIRED_P   0.067 /* a no-better answer's chance to be chosen: search_final */
-#define SEARCH_STOP_Z     3.0   /* a lead this many standard errors ends the search early */
-#define SEARCH_STOP_MIN   12    /* worlds the stopping rule needs, at least */
-#define SEARCH_ROUND_MIN  2     /* tries a survivor gets in the first round, at least */
-#define SEARCH_LAST_SLACK 2     /* no play-out starts unless twice the mean one still fits */
+#define SEARCH_PAIRED_MIN 6 /* worlds two root answers share before they are compared */
+#define SEARCH_PAIRED_P                                                                            \
+    0.067                     /* a no-better answer's chance to be chosen, unless the game         \
+                                 says (`search_bar`): search_final */
+#define SEARCH_STOP_Z     3.0 /* a lead this many standard errors ends the search early */
+#define SEARCH_STOP_MIN   12  /* worlds the stopping rule needs, at least */
+#define SEARCH_ROUND_MIN  2   /* tries a survivor gets in the first round, at least */
+#define SEARCH_LAST_SLACK 2   /* no play-out starts unless twice the mean one still fits */
 
 /* ---- comparisons --------------------------------------------------------------------- */
 
@@ -218,7 +220,10 @@ int search_spend(search *s, uint64_t t0, uint64_t stop, engine_error *err)
  * than the bot's one is chosen with chance SEARCH_PAIRED_P at most (1.5 for one other
  * answer, 2.4 for eight, 2.6 for sixteen: with z = 1.5 for all, a search widened to every
  * Dominion buy lost to Big Money more often than its own bot, 64.5% against 81.5% on the
- * same seeds). Without the bot's answer, the best mean. */
+ * same seeds). A game may ask for a stricter bar (`search_bar`, a smaller chance): one
+ * whose policy is close to the best play, where the search's departures cost more games
+ * than they win (Elemental against a passive opponent, docs/BENCHMARKS.md, issue 28).
+ * Without the bot's answer, the best mean. */
 uint32_t search_final(const search *s)
 {
     uint32_t best = s->root_bot;
@@ -231,7 +236,8 @@ uint32_t search_final(const search *s)
     uint32_t others = 0;
     for (uint32_t k = s->nodes[0].child; k; k = s->nodes[k].sibling)
         others += k != s->root_bot;
-    double z = search_z_for(SEARCH_PAIRED_P / (others ? others : 1));
+    double p = s->m->game->search_bar > 0 ? s->m->game->search_bar : SEARCH_PAIRED_P;
+    double z = search_z_for(p / (others ? others : 1));
     double best_gain = 0;
     for (uint32_t k = s->nodes[0].child; k; k = s->nodes[k].sibling) {
         double mean, se;

@@ -61,6 +61,26 @@ static const char split_game[] =
     EVEN_GAME_BUT_BOTS "  bots = { default = function() return { 1 } end,\n"
                        "           other = function() return { 2 } end } }\n";
 
+/* A two-seat game of one decision, a coin's toss after it: seat 1 wins with left on a
+ * draw of 1..50, with right on 21..80; %s: the table's extra fields. In the same world
+ * (the same draw) right is one win better on 51..80 and one worse on 1..20: a tenth of a
+ * win better on average, with a spread that needs about 600 worlds to tell it at 5 standard
+ * errors. `default` picks left, `other` right. */
+static const char coin_game[] =
+    "return { min_players = 2, max_players = 2, %s\n"
+    "  turn = function(g)\n"
+    "    g:add_counter('turns', 0, 1)\n"
+    "    local a = g:choose { player = 1, options = { { label = 'left' }, { label = 'right' } } }\n"
+    "    local r, lo, n = g:random(100), 1, 50\n"
+    "    if a[1] == 2 then lo, n = 21, 60 end\n"
+    "    g:set_counter('won', 0, (r >= lo and r < lo + n) and 1 or 2)\n"
+    "  end,\n"
+    "  finished = function(g) return g:counter('turns', 0) >= 1 end,\n"
+    "  results = function(g) local w = g:counter('won', 0)\n"
+    "    return { { score = w == 1 and 1 or 0 }, { score = w == 2 and 1 or 0 } } end,\n"
+    "  bots = { default = function() return { 1 } end,\n"
+    "           other = function() return { 2 } end } }\n";
+
 /* What a search of 400 play-outs of game's first decision did, the table's extra fields
  * given; its answer (one option) into *answer. */
 static engine_search_stats first_search(const char *game, const char *fields, uint32_t *answer)
@@ -202,6 +222,30 @@ static void flat_search_check(const char *game, const char *options, size_t nbot
     engine_bundle_free(b);
 }
 
+/* A game may set the bar another answer must clear to be the search's (`search_bar`: the
+ * chance, at most, that one no better than the play-out bot's is chosen): in the coin
+ * game right is a little better than `default`'s left, clear at the engine's bar over 400
+ * play-outs, not at a bar of one in a million; anything but a number in (0, 1] is
+ * refused. */
+static void test_search_departs_from_its_policy_only_past_the_bar_the_game_sets(void)
+{
+    uint32_t answer = 0;
+    engine_search_stats st = first_search(coin_game, "search_widen = false,", &answer);
+    CU_ASSERT_EQUAL(answer, 2);
+    CU_ASSERT_EQUAL(st.changed, 1);
+    first_search(coin_game, "search_widen = false, search_bar = 0.5,", &answer);
+    CU_ASSERT_EQUAL(answer, 2);
+    st = first_search(coin_game, "search_widen = false, search_bar = 1e-6,", &answer);
+    CU_ASSERT_EQUAL(answer, 1);
+    CU_ASSERT_EQUAL(st.changed, 0);
+    CU_ASSERT(st.iterations > 0); /* both tried: the bar decides, not the candidates */
+    refused("search_bar = 0,");
+    refused("search_bar = 1.5,");
+    refused("search_bar = -0.1,");
+    refused("search_bar = '0.01',");
+    refused("search_bar = true,");
+}
+
 /* Accession's search (game.lua: search_tree = false, search_widen = false) compares only
  * its bots' answers (strong, default, big_money, big_money_plain, big_money_smithy, witch,
  * its own greener and browner, generic: at most nine) without a tree. */
@@ -227,6 +271,21 @@ static void test_accession_search_plays_out_with_its_strong_bot(void)
     engine_match *m = two_seats(b, "m-strong", "accession", 4, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m->game->search_playout);
     CU_ASSERT_STRING_EQUAL(m->game->search_playout, "strong");
+    engine_match_free(m);
+    engine_bundle_free(b);
+}
+
+/* Elemental's search departs from its policy (`default`) on a stricter bar than the
+ * engine's (game.lua: search_bar), MLW's on the engine's own. */
+static void test_elemental_search_departs_from_its_policy_only_on_a_clear_margin(void)
+{
+    engine_bundle *b = rig_engine_load_games();
+    CU_ASSERT_FATAL(b != NULL);
+    engine_match *m = two_seats(b, "m-bar", "elemental", 4, NULL);
+    CU_ASSERT(m->game->search_bar > 0 && m->game->search_bar < 0.01);
+    engine_match_free(m);
+    m = two_seats(b, "m-bar-mlw", "mlw", 4, NULL);
+    CU_ASSERT_EQUAL(m->game->search_bar, 0);
     engine_match_free(m);
     engine_bundle_free(b);
 }
@@ -297,6 +356,10 @@ int main(void)
          test_search_plays_out_with_the_bot_the_game_names},
         {"search_compares_only_the_bots_the_game_names",
          test_search_compares_only_the_bots_the_game_names},
+        {"search_departs_from_its_policy_only_past_the_bar_the_game_sets",
+         test_search_departs_from_its_policy_only_past_the_bar_the_game_sets},
+        {"elemental_search_departs_from_its_policy_only_on_a_clear_margin",
+         test_elemental_search_departs_from_its_policy_only_on_a_clear_margin},
         {"accession_search_compares_only_its_bots_answers_without_a_tree",
          test_accession_search_compares_only_its_bots_answers_without_a_tree},
         {"dominion_search_compares_only_its_bots_answers_without_a_tree",
