@@ -205,20 +205,33 @@ static const char *option_text(const option_reader *r, int t, int k, size_t *len
     return key_field(r, t, K_ACT, len);
 }
 
+/* An option's field k naming an entity, as read from its table (option_entity) or kept in
+ * its record (engine_record.c): the entity's id, 0 when absent; raises when it names no
+ * entity of the match. */
+static uint32_t entity_id(lua_State *L, const engine_match *m, const engine_record_entity *e, int k,
+                          size_t i)
+{
+    if (!e->present)
+        return 0;
+    if (e->bad || e->e < 1 || e->e > m->st.nents)
+        luaL_error(L, "choose: option %d's %s names no entity", (int)i + 1, option_keys[k]);
+    return (uint32_t)e->e;
+}
+
 /* The entity field k of option table t (the i-th, from 0): 0 when absent; raises when it
  * names no entity of the match. */
 static uint32_t option_entity(const option_reader *r, const engine_match *m, int t, int k, size_t i)
 {
     lua_State *L = r->L;
-    lua_Integer e = 0;
+    engine_record_entity e = {0};
     if (option_get(r, t, k) != LUA_TNIL) {
         int ok;
-        e = lua_tointegerx(L, -1, &ok);
-        if (!ok || e < 1 || e > m->st.nents)
-            luaL_error(L, "choose: option %d's %s names no entity", (int)i + 1, option_keys[k]);
+        e.present = 1;
+        e.e = lua_tointegerx(L, -1, &ok);
+        e.bad = !ok;
     }
     lua_pop(L, 1);
-    return (uint32_t)e;
+    return entity_id(L, m, &e, k, i);
 }
 
 /* Replaces the option table at t by the table its fields are read from: while the table
@@ -250,15 +263,11 @@ static int option_source(lua_State *L, int t, int keys)
     return hops < OPTION_MAX_HOPS; /* the loop ended at a table without a metatable */
 }
 
-/* An entity of a record deck.freeze made, checked as option_entity checks it. */
-static uint32_t record_entity_id(lua_State *L, const engine_match *m, const engine_record_entity *e,
-                                 int k, size_t i)
+/* Option o's card: the entity e (0: none) and its name. */
+static void option_card(const engine_match *m, engine_option *o, uint32_t e)
 {
-    if (!e->present)
-        return 0;
-    if (e->bad || e->e < 1 || e->e > m->st.nents)
-        luaL_error(L, "choose: option %d's %s names no entity", (int)i + 1, option_keys[k]);
-    return (uint32_t)e->e;
+    o->entity = e;
+    o->card = e ? m->b->names.v[m->st.ents[e - 1].name].s : NULL;
 }
 
 /* Option i from the record deck.freeze made (engine_record.c): what reading its table
@@ -267,11 +276,8 @@ static int option_from_record(engine_match *m, lua_State *L, const engine_record
                               size_t *at)
 {
     engine_option *o = &m->opts_v[i];
-    o->card = NULL;
-    o->entity = record_entity_id(L, m, &r->card, K_CARD, i);
-    if (o->entity)
-        o->card = m->b->names.v[m->st.ents[o->entity - 1].name].s;
-    o->target = record_entity_id(L, m, &r->target, K_TARGET, i);
+    option_card(m, o, entity_id(L, m, &r->card, K_CARD, i));
+    o->target = entity_id(L, m, &r->target, K_TARGET, i);
     if (dtext_room(m, m->dtext_len + r->len) < 0)
         return -1;
     memcpy(m->dtext + m->dtext_len, r->text, r->len);
@@ -287,10 +293,7 @@ static int option_from_table(engine_match *m, lua_State *L, int t, int keys, siz
 {
     option_reader r = {L, keys, option_source(L, t, keys)};
     engine_option *o = &m->opts_v[i];
-    o->card = NULL;
-    o->entity = option_entity(&r, m, t, K_CARD, i);
-    if (o->entity)
-        o->card = m->b->names.v[m->st.ents[o->entity - 1].name].s;
+    option_card(m, o, option_entity(&r, m, t, K_CARD, i));
     o->target = option_entity(&r, m, t, K_TARGET, i);
     for (size_t k = 0; k < ENGINE_RECORD_TEXTS; k++) {
         size_t len;
