@@ -238,6 +238,14 @@ static void test_fence_per_turn_is_off_by_default_as_an_old_takeover_keeps_the_t
 
 /* ---- through the worker's store ----------------------------------------------------- */
 
+/* A store on the rig's emptied Redis, fencing once per loop turn when per_turn. */
+static void store_open(store *s, bool per_turn)
+{
+    rig_redis_flushall();
+    CU_ASSERT_EQUAL_FATAL(store_init(s, rig_redis_url(), 500), 0);
+    s->fence_per_turn = per_turn;
+}
+
 static void new_match(store *s, const char *id)
 {
     int op = store_op(s, dh_test_now_ms());
@@ -279,10 +287,8 @@ static long long flush_answers(store *s, const char *const *ids, size_t n, int *
  * fenced once again and trusted after. */
 static void test_fence_per_turn_store_fences_a_lost_match_and_trusts_the_rest_again(void)
 {
-    rig_redis_flushall();
     store s;
-    CU_ASSERT_EQUAL_FATAL(store_init(&s, rig_redis_url(), 500), 0);
-    s.fence_per_turn = true;
+    store_open(&s, true);
     new_match(&s, "m-a");
     new_match(&s, "m-b");
     const char *both[] = {"m-a", "m-b"};
@@ -314,10 +320,8 @@ static void test_fence_per_turn_store_fences_a_lost_match_and_trusts_the_rest_ag
  * fences every match once again before trusting it. */
 static void test_fence_per_turn_store_fences_every_match_again_when_the_token_is_gone(void)
 {
-    rig_redis_flushall();
     store s;
-    CU_ASSERT_EQUAL_FATAL(store_init(&s, rig_redis_url(), 500), 0);
-    s.fence_per_turn = true;
+    store_open(&s, true);
     new_match(&s, "m-c");
     new_match(&s, "m-d");
     const char *both[] = {"m-c", "m-d"};
@@ -342,10 +346,8 @@ static void test_fence_per_turn_store_fences_every_match_again_when_the_token_is
  * under the one before stay trusted under it (no move happened: the key held it). */
 static void test_fence_per_turn_store_keeps_its_trust_when_a_new_match_is_fenced(void)
 {
-    rig_redis_flushall();
     store s;
-    CU_ASSERT_EQUAL_FATAL(store_init(&s, rig_redis_url(), 500), 0);
-    s.fence_per_turn = true;
+    store_open(&s, true);
     new_match(&s, "m-h");
     const char *one[] = {"m-h"};
     int ok[2];
@@ -371,9 +373,8 @@ static void test_fence_per_turn_store_keeps_its_trust_when_a_new_match_is_fenced
  * fences it. */
 static void test_fence_per_turn_off_fences_each_commit_under_either_takeover(void)
 {
-    rig_redis_flushall();
     store s;
-    CU_ASSERT_EQUAL_FATAL(store_init(&s, rig_redis_url(), 500), 0);
+    store_open(&s, false);
     new_match(&s, "m-e");
     new_match(&s, "m-f");
     const char *both[] = {"m-e", "m-f"};
@@ -391,10 +392,8 @@ static void test_fence_per_turn_off_fences_each_commit_under_either_takeover(voi
 /* A finished match is trusted no more (its keys are retired; nothing commits to it). */
 static void test_fence_per_turn_store_forgets_a_finished_match(void)
 {
-    rig_redis_flushall();
     store s;
-    CU_ASSERT_EQUAL_FATAL(store_init(&s, rig_redis_url(), 500), 0);
-    s.fence_per_turn = true;
+    store_open(&s, true);
     new_match(&s, "m-g");
     const char *one[] = {"m-g"};
     int ok[1];
