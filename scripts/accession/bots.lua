@@ -12,20 +12,20 @@
 -- 8,000 games) and the Market won 51%; both together win 52% of 20,000 games against
 -- `default`. Its second and third terminals come only from $4 hands: at $5, once it owns
 -- one terminal, it buys a Market (53.0% of 80,000 games against `default`, the Smithy at
--- $5 52.0%; session 38). Tried and not kept (each within a point of 51%, or below):
--- other thresholds for the Provinces, the Duchies and Estates, the Gold-first rule and
--- the terminals' deck sizes; two or three Militias; villages. Nor an engine (Villages,
--- Smithies, Markets, a Militia, played Villages first): 33-50% against `default`, the
--- fewer Villages the better, since nothing but Remodel thins the deck
+-- $5 52.0%; docs/BENCHMARKS.md, eleventh round). Tried and not kept (each within a point
+-- of 51%, or below): other thresholds for the Provinces, the Duchies and Estates, the
+-- Gold-first rule and the terminals' deck sizes; two or three Militias; villages. Nor an
+-- engine (Villages, Smithies, Markets, a Militia, played Villages first): 33-50% against
+-- `default`, the fewer Villages the better, since nothing but Remodel thins the deck
 -- (docs/BENCHMARKS.md, seventh round).
--- Session 38 (40,000 games a variant, within a point of the kept bot or below): a Cellar
--- late (at $2-3 from 4-5 Provinces left: 50-51%), a Moat or a Mine as a later terminal,
--- openings by the 5/2 hand (a Mine, a Market, a Smithy or a Cellar), Silver-Silver on
--- 4/3 (46%), greening shifted by the score difference (50-52%), the penultimate-Province
--- rule only when behind by 4 or 7 (48%, 50%), fewer Markets (1: 49%, 2: 51.5%), a Market
--- over Gold at $6 (37%, or while fewer than its Golds: 49%), two Silvers with $6 and two
--- buys (50.5%), a Market at $5 over the third terminal only (level: the gain is the
--- second).
+-- The eleventh round (40,000 games a variant, within a point of the kept bot or below): a
+-- Cellar late (at $2-3 from 4-5 Provinces left: 50-51%), a Moat or a Mine as a later
+-- terminal, openings by the 5/2 hand (a Mine, a Market, a Smithy or a Cellar),
+-- Silver-Silver on 4/3 (46%), greening shifted by the score difference (50-52%), the
+-- penultimate-Province rule only when behind by 4 or 7 (48%, 50%), fewer Markets (1: 49%,
+-- 2: 51.5%), a Market over Gold at $6 (37%, or while fewer than its Golds: 49%), two
+-- Silvers with $6 and two buys (50.5%), a Market at $5 over the third terminal only
+-- (level: the gain is the second).
 
 local endgame = require("dominion.endgame")
 
