@@ -82,12 +82,18 @@ done < <(all_matches)
 ((on_canary > 0 && on_default > 0)) || e2e_fail "$on_canary on the canary, $on_default not"
 e2e_log "$((on_canary + on_default)) matches: $on_canary on the canary, $on_default on the current bundle, each as its id says"
 
-"$DECKHAND" scripts list >"$E2E_RUN/list.out" 2>/dev/null || e2e_fail "scripts list failed"
+# A worker reports its bundles' counts up to BUNDLES_POLL_MS (200 ms) after a match starts
+# (worker/bundles): the list is read again for up to 3 s until the last start shows.
+for ((try = 0; try < 30; try++)); do
+    "$DECKHAND" scripts list >"$E2E_RUN/list.out" 2>/dev/null || e2e_fail "scripts list failed"
+    started=$(awk -v s="$CANARY_SHA" '$1 == s { on = 1; next } /^[^ ]/ { on = 0 }
+        on && /started/ { sub(/.*, /, ""); n += $1 } END { print n + 0 }' "$E2E_RUN/list.out")
+    ((started == on_canary)) && break
+    sleep 0.1
+done
 cat "$E2E_RUN/list.out" >&2
 grep -q "^$CANARY_SHA  label=canary  current=-  canary=dominion:50%$" "$E2E_RUN/list.out" ||
     e2e_fail "scripts list does not show the canary"
-started=$(awk -v s="$CANARY_SHA" '$1 == s { on = 1; next } /^[^ ]/ { on = 0 }
-    on && /started/ { sub(/.*, /, ""); n += $1 } END { print n + 0 }' "$E2E_RUN/list.out")
 ((started == on_canary)) || e2e_fail "scripts list counts $started started on the canary, not $on_canary"
 metric=0
 for port in "$DECKHAND_HTTP_WORKER_1" "$DECKHAND_HTTP_WORKER_2"; do
