@@ -14,10 +14,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#define PORT_BASE 18600
-#define FOUND_MAX 2000 /* ms from the join to MatchFound against the AI (no bot_fill wait) */
-#define MOVES_MAX 3000 /* decisions a whole game against the AI may take */
-#define GAMES_MAX 6
+#define PORT_BASE     18600
+#define FOUND_MAX     2000 /* ms from the join to MatchFound against the AI (no bot_fill wait) */
+#define MOVES_MAX     3000 /* decisions a whole game against the AI may take */
+#define GAMES_MAX     6
+#define WHOLE_GAME_MS 60000 /* a whole game against the AI takes at most this long */
 
 static const char *const games[GAMES_MAX] = {"dominion", "accession", "ascension",
                                              "caveman",  "elemental", "mlw"};
@@ -83,7 +84,13 @@ static bool wait_seated(pl_player *p)
     return p->match_id[0] && p->dec.valid;
 }
 
-/* Answer p's pending decision as the game's default bot would: the Reply's code. */
+/* Answers sent again after a RATE_LIMITED, over the whole run. */
+static int rate_limited;
+
+/* Answer p's pending decision as the game's default bot would: the Reply's code. The bot
+ * answers at once, so a whole game's moves come faster than the gateway's rate limit
+ * (GW_RATE_PER_SEC past a burst of GW_RATE_BURST): like a client, the player waits a
+ * moment after a RATE_LIMITED and sends the same answer again (as pl_bot_answer does). */
 static int bot_move(pl_player *p)
 {
     Deckhand__Choose c = DECKHAND__CHOOSE__INIT;
@@ -95,7 +102,14 @@ static int bot_move(pl_player *p)
     cm.choose = &c;
     p->answered = p->dec.id;
     p->dec.valid = false;
-    return pl_wait_reply(p, pl_send(p, &cm));
+    for (int tries = 0;; tries++) {
+        int code = pl_wait_reply(p, pl_send(p, &cm));
+        if (code != DECKHAND__ERROR_CODE__RATE_LIMITED || tries == 50)
+            return code;
+        rate_limited++;
+        pl_player *ps[1] = {p};
+        pl_pump(ps, 1, 100);
+    }
 }
 
 static int resign(pl_player *p)
@@ -316,15 +330,22 @@ static void test_whole_game_against_the_ai_ends_with_words_and_decks(void)
     CU_ASSERT_EQUAL_FATAL(join_ai(p, "dominion", "normal"), 0);
     CU_ASSERT_TRUE_FATAL(wait_seated(p));
     pl_player *ps[1] = {p};
+    long long t0 = pl_now_ms();
+    int answers = 0;
     for (int moves = 0; moves < MOVES_MAX && !seen_over[0]; moves++) {
-        if (p->dec.valid)
-            CU_ASSERT_EQUAL(bot_move(p), 0);
+        CU_ASSERT_FATAL(pl_now_ms() - t0 < WHOLE_GAME_MS);
+        if (p->dec.valid) {
+            CU_ASSERT_EQUAL_FATAL(bot_move(p), 0);
+            answers++;
+        }
         for (int i = 0; i < 100 && !p->dec.valid && !seen_over[0]; i++)
             pl_pump(ps, 1, 50);
     }
     CU_ASSERT_PTR_NOT_NULL_FATAL(seen_over[0]);
     const Deckhand__GameOver *go = seen_over[0]->game_over;
-    printf("\n  dominion against the AI: \"%s\"", go->summary);
+    printf("\n  dominion against the AI: \"%s\" (%d answers in %lld ms, %d sent again after "
+           "RATE_LIMITED)",
+           go->summary, answers, pl_now_ms() - t0, rate_limited);
     CU_ASSERT_STRING_EQUAL(go->reason, "");
     CU_ASSERT(strstr(go->summary, "ran out.") != NULL);
     CU_ASSERT(strstr(go->summary, " wins.") || strstr(go->summary, "share the win") ||
