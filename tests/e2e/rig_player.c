@@ -559,20 +559,41 @@ size_t pl_bot_choose(pl_player *p, uint32_t *ids)
     return n;
 }
 
-/* Answer p's pending decision with the bot and wait for the Reply: its code (0 = ok), -1
- * for none. RATE_LIMITED (over 50 messages/s on one connection) is waited out. */
+int pl_rate_limited;
+
+/* Send m for p's pending decision (marked answered) and wait for its Reply, sending it
+ * again after a pause while the gateway says RATE_LIMITED (at most 50 times). */
+static int pl_answer_msg(pl_player *p, Deckhand__ClientMessage *m)
+{
+    p->answered = p->dec.id;
+    p->dec.valid = false;
+    for (int tries = 0;; tries++) {
+        int rc = pl_wait_reply(p, pl_send(p, m));
+        if (rc != DECKHAND__ERROR_CODE__RATE_LIMITED || tries == 50)
+            return rc;
+        pl_rate_limited++;
+        usleep(100 * 1000);
+    }
+}
+
 int pl_bot_answer(pl_player *p)
 {
     uint32_t ids[MAX_OPTS];
     size_t n = pl_bot_choose(p, ids);
-    p->answered = p->dec.id;
-    p->dec.valid = false;
-    for (int tries = 0;; tries++) {
-        int rc = pl_wait_reply(p, pl_send_choose(p, p->match_id, p->answered, ids, n, 0));
-        if (rc != DECKHAND__ERROR_CODE__RATE_LIMITED || tries == 50)
-            return rc;
-        usleep(100 * 1000);
-    }
+    dh_client_msg msg;
+    return pl_answer_msg(p, dh_client_msg_choose(&msg, p->match_id, p->dec.id, ids, n));
+}
+
+int pl_game_bot_answer(pl_player *p, const char *strategy)
+{
+    Deckhand__Choose c = DECKHAND__CHOOSE__INIT;
+    c.match_id = p->match_id;
+    c.decision_id = p->dec.id;
+    c.bot = (char *)strategy;
+    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
+    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_CHOOSE;
+    m.choose = &c;
+    return pl_answer_msg(p, &m);
 }
 
 void pl_end_match(pl_player *a, pl_player *b)

@@ -115,8 +115,13 @@ bool pl_start_match(const char *tag, pl_player **a, pl_player **b);
  * turn, else the first min options. Fills ids, returns how many. */
 size_t pl_bot_choose(pl_player *p, uint32_t *ids);
 /* Answer p's pending decision with the bot and wait for the Reply: its code (0 = ok), -1
- * for none. RATE_LIMITED (over 50 messages/s on one connection) is waited out. */
+ * for none. RATE_LIMITED (over 50 messages/s past a burst of 100 on one connection, which a
+ * bot answering at once passes in a long game) is waited out, as a client would. */
 int pl_bot_answer(pl_player *p);
+/* The same, with the answer asked of the game's bot strategy on the worker (Choose.bot). */
+int pl_game_bot_answer(pl_player *p, const char *strategy);
+/* Answers sent again after a RATE_LIMITED, since the start. */
+extern int pl_rate_limited;
 /* Drop both players of a match. */
 void pl_end_match(pl_player *a, pl_player *b);
 

@@ -84,32 +84,10 @@ static bool wait_seated(pl_player *p)
     return p->match_id[0] && p->dec.valid;
 }
 
-/* Answers sent again after a RATE_LIMITED, over the whole run. */
-static int rate_limited;
-
-/* Answer p's pending decision as the game's default bot would: the Reply's code. The bot
- * answers at once, so a whole game's moves come faster than the gateway's rate limit
- * (GW_RATE_PER_SEC past a burst of GW_RATE_BURST): like a client, the player waits a
- * moment after a RATE_LIMITED and sends the same answer again (as pl_bot_answer does). */
+/* Answer p's pending decision as the game's default bot would: the Reply's code. */
 static int bot_move(pl_player *p)
 {
-    Deckhand__Choose c = DECKHAND__CHOOSE__INIT;
-    c.match_id = p->match_id;
-    c.decision_id = p->dec.id;
-    c.bot = "default";
-    Deckhand__ClientMessage cm = DECKHAND__CLIENT_MESSAGE__INIT;
-    cm.body_case = DECKHAND__CLIENT_MESSAGE__BODY_CHOOSE;
-    cm.choose = &c;
-    p->answered = p->dec.id;
-    p->dec.valid = false;
-    for (int tries = 0;; tries++) {
-        int code = pl_wait_reply(p, pl_send(p, &cm));
-        if (code != DECKHAND__ERROR_CODE__RATE_LIMITED || tries == 50)
-            return code;
-        rate_limited++;
-        pl_player *ps[1] = {p};
-        pl_pump(ps, 1, 100);
-    }
+    return pl_game_bot_answer(p, "default");
 }
 
 static int resign(pl_player *p)
@@ -345,7 +323,7 @@ static void test_whole_game_against_the_ai_ends_with_words_and_decks(void)
     const Deckhand__GameOver *go = seen_over[0]->game_over;
     printf("\n  dominion against the AI: \"%s\" (%d answers in %lld ms, %d sent again after "
            "RATE_LIMITED)",
-           go->summary, answers, pl_now_ms() - t0, rate_limited);
+           go->summary, answers, pl_now_ms() - t0, pl_rate_limited);
     CU_ASSERT_STRING_EQUAL(go->reason, "");
     CU_ASSERT(strstr(go->summary, "ran out.") != NULL);
     CU_ASSERT(strstr(go->summary, " wins.") || strstr(go->summary, "share the win") ||

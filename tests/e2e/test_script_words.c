@@ -67,20 +67,6 @@ static uint32_t option(const pl_player *p, const char *prefix)
     return 0;
 }
 
-static int choose_bot(pl_player *p)
-{
-    Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
-    Deckhand__Choose c = DECKHAND__CHOOSE__INIT;
-    c.match_id = p->match_id;
-    c.decision_id = p->dec.id;
-    c.bot = "default";
-    m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_CHOOSE;
-    m.choose = &c;
-    p->answered = p->dec.id;
-    p->dec.valid = false;
-    return pl_wait_reply(p, pl_send(p, &m));
-}
-
 static void test_script_failure_told_in_words_and_the_bot_answers(void)
 {
     CU_ASSERT_EQUAL_FATAL(push_broken(), 0);
@@ -117,7 +103,7 @@ static void test_script_failure_told_in_words_and_the_bot_answers(void)
     pl_resync(d);
     CU_ASSERT_TRUE(d->dec.valid);
     CU_ASSERT_EQUAL(d->dec.id, decision);
-    CU_ASSERT_EQUAL(choose_bot(d), 0);
+    CU_ASSERT_EQUAL(pl_game_bot_answer(d, "default"), 0);
     long long until = pl_now_ms() + WAIT_MS;
     while ((!pl_decider(ps, 2) || pl_decider(ps, 2)->dec.id == decision) && pl_now_ms() < until)
         pl_pump(ps, 2, 20);

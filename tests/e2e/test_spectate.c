@@ -183,21 +183,7 @@ static int answer_one(bool game_bot)
         pump(20);
     if (!d)
         return 0;
-    int rc;
-    if (game_bot) {
-        Deckhand__ClientMessage m = DECKHAND__CLIENT_MESSAGE__INIT;
-        Deckhand__Choose c = DECKHAND__CHOOSE__INIT;
-        c.match_id = d->match_id;
-        c.decision_id = d->dec.id;
-        c.bot = "default";
-        m.body_case = DECKHAND__CLIENT_MESSAGE__BODY_CHOOSE;
-        m.choose = &c;
-        d->answered = d->dec.id;
-        d->dec.valid = false;
-        rc = pl_wait_reply(d, pl_send(d, &m));
-    } else {
-        rc = pl_bot_answer(d);
-    }
+    int rc = game_bot ? pl_game_bot_answer(d, "default") : pl_bot_answer(d);
     if (rc != 0) { /* refused (its worker died, a timer answered first): look again */
         d->answered = 0;
         pl_resync(d);
