@@ -75,14 +75,26 @@ dh_setup_packages() {
 
 # Configure (when needed) and build BUILD_DIR from DH_ROOT with -j jobs = cores.
 # Extra arguments go to cmake's configure step, e.g. -DCMAKE_BUILD_TYPE=RelWithDebInfo.
+# The configure step runs only for a new build directory or other arguments than last
+# time (kept in BUILD_DIR/.deckhand-configure); the build itself configures again when a
+# CMakeLists.txt changed. A second configure of the same directory with the same
+# arguments is not free: CMake's pkg-config module then hands libzmq's -isystem flag over
+# as a compile option instead of an include directory, which changes every target's flags
+# and rebuilds everything (./scripts/fuzz configured build-fuzz/ once per fuzz test).
 dh_build() {
     local dir=$1
     shift
-    local jobs
+    local jobs want stamp
     jobs=$(nproc 2>/dev/null || echo 2)
     mkdir -p "$dir"
     dh_say "building $(basename "$dir")/ (log: $dir/build.log)"
-    dh_quiet "$dir/configure.log" cmake -S "$DH_ROOT" -B "$dir" "$@" || return 1
+    want=$(printf '%q ' "$DH_ROOT" "$@")
+    stamp=$dir/.deckhand-configure
+    if [[ ! -f $dir/CMakeCache.txt || ! -f $stamp || $(<"$stamp") != "$want" ]]; then
+        rm -f "$stamp"
+        dh_quiet "$dir/configure.log" cmake -S "$DH_ROOT" -B "$dir" "$@" || return 1
+        printf '%s' "$want" >"$stamp"
+    fi
     dh_quiet "$dir/build.log" cmake --build "$dir" -j "$jobs" || return 1
 }
 
