@@ -10,8 +10,16 @@
 
 #include "dh_log.h"
 
+static _Thread_local uint64_t zmq_sends; /* dh_zmq_send calls made by this thread */
+
+uint64_t dh_zmq_sends(void)
+{
+    return zmq_sends;
+}
+
 int dh_zmq_send(void *sock, const char *identity, const Deckhand__Internal__Internal *msg)
 {
+    zmq_sends++; /* counted before libzmq sees it: even a refused send may process commands */
     size_t len = deckhand__internal__internal__get_packed_size(msg);
     uint8_t stackbuf[4096];
     uint8_t *buf = len <= sizeof stackbuf ? stackbuf : malloc(len);
@@ -185,6 +193,7 @@ unsigned dh_zmq_monitor_event(void *mon)
     unsigned event = 0;
     zmq_msg_init(&part);
     if (zmq_msg_recv(&part, mon, ZMQ_DONTWAIT) >= 0) {
+        event = ~0u; /* something was read: a reader that drains keeps reading */
         if (zmq_msg_size(&part) >= 2) {
             uint16_t e;
             memcpy(&e, zmq_msg_data(&part), sizeof e);

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <zmq.h>
 
@@ -19,6 +20,12 @@
 /* Pack and send msg. Returns 0, or -1 with errno set (EAGAIN: the peer's queue is full,
  * treat as overload; EHOSTUNREACH: unknown identity on a ROUTER_MANDATORY socket). */
 int dh_zmq_send(void *sock, const char *identity, const Deckhand__Internal__Internal *msg);
+
+/* How many dh_zmq_send calls this thread has made. A loop that waits on a socket's ZMQ_FD
+ * itself compares it before it waits: a send lets libzmq process the socket's commands, which
+ * may take the signal of a message that arrived, so the fd alone would sleep through it
+ * (matchmaker/wait.h). */
+uint64_t dh_zmq_sends(void);
 
 /* Receive one waiting message. Returns 1 and sets *out (free it with
  * deckhand__internal__internal__free_unpacked(*out, NULL)); 0 when nothing waits; -1 when
@@ -58,7 +65,8 @@ void *dh_zmq_socket(void *ctx, int type, const char *id, int hwm);
 void *dh_zmq_monitor_open(void *ctx, void *sock, const char *ep, int events);
 /* The next event on a monitor (two frames each in libzmq 4.x: a 6-byte frame holding the
  * event number, 16 bits, and a value, 32 bits; then the peer's endpoint, skipped): its
- * number, 0 when none waits. */
+ * number, 0 when none waits (only then: a frame too short to hold a number reads as ~0u,
+ * so a reader that loops until 0 has emptied the monitor). */
 unsigned dh_zmq_monitor_event(void *mon);
 
 #endif

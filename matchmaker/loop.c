@@ -84,7 +84,7 @@ void loop_finish(mm_state *mm, uint64_t now_ms)
 loop_turn loop_drain(mm_state *mm, uint64_t now_ms)
 {
     bool freed = false;
-    loop_turn t = {0, false, false};
+    loop_turn t = {0};
     uint64_t start = dh_now_ms();
     char identity[DH_ZMQ_ID_MAX + 1];
     for (;;) {
@@ -97,6 +97,8 @@ loop_turn loop_drain(mm_state *mm, uint64_t now_ms)
         int rc = dh_zmq_recv_frame(mm->router, identity, &body);
         if (rc == 0) {
             mm->heard_ms = now_ms + (dh_now_ms() - start); /* everything sent so far is read */
+            t.quiet = true; /* and the ROUTER's fd is armed for the next (wait.h) */
+            t.quiet_sends = dh_zmq_sends();
             break;
         }
         t.handled++;

@@ -42,9 +42,11 @@
 #define LOOP_DRAIN_MS  50   /* ...or this long, whichever comes first */
 
 typedef struct {
-    size_t handled; /* messages read */
-    bool full;      /* it stopped with messages perhaps left unread: the loop is behind */
-    bool form;      /* a formation pass should run now */
+    size_t handled;       /* messages read */
+    bool full;            /* it stopped with messages perhaps left unread: the loop is behind */
+    bool form;            /* a formation pass should run now */
+    bool quiet;           /* its last receive found the socket empty (wait.h, rule 1)... */
+    uint64_t quiet_sends; /* ...when dh_zmq_sends() was this */
 } loop_turn;
 
 /* Read and handle what waits at mm->router (at most LOOP_DRAIN_MAX messages or

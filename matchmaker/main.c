@@ -1,20 +1,20 @@
 /*
  * main.c: deckhand-matchmaker, the control-path hub.
  *
- * One ROUTER socket, one zmq_poll loop. Gateways bring queue joins, leaves, away and back;
- * workers bring hellos, beats, match starts/ends and adoptions (control.c handles each).
- * The ROUTER reads its peers fairly (one message from each in turn), so a worker's beat
- * waits behind at most a message per gateway, however many joins those hold. Each drain
- * (loop.c: at most LOOP_DRAIN_MAX messages or LOOP_DRAIN_MS) holds its joins; the turn's
- * tick forms matches from them and writes joins and matches in one script, or the turn's
- * end writes the joins alone (loop_finish); only then are they answered. A socket monitor on the
- * ROUTER sees a connection close, and probes find whose (probe.h): a killed worker is dead within
- * milliseconds, and its matches move in that turn's tick. While a drain leaves messages unread the
- * loop is "behind", and silent workers are not declared dead for that long (at most
- * REGISTRY_DEAD_MS more): their beats may be among the unread. Every MM_TICK_MS while work waits,
- * else at the nearest deadline it keeps (mm_next_tick, matchmaker.h), and right after a join, the
- * loop runs mm_tick: the lease, silent workers and the takeover of their matches, stalled
- * placements, away tickets, formation.
+ * One ROUTER socket, one poll loop over its ZMQ_FD (wait.h: ZMQ_FD's edge, kept). Gateways bring
+ * queue joins, leaves, away and back; workers bring hellos, beats, match starts/ends and adoptions
+ * (control.c handles each). The ROUTER reads its peers fairly (one message from each in turn), so a
+ * worker's beat waits behind at most a message per gateway, however many joins those hold. Each
+ * drain (loop.c: at most LOOP_DRAIN_MAX messages or LOOP_DRAIN_MS) holds its joins; the turn's tick
+ * forms matches from them and writes joins and matches in one script, or the turn's end writes the
+ * joins alone (loop_finish); only then are they answered. A socket monitor on the ROUTER sees a
+ * connection close, and probes find whose (probe.h): a killed worker is dead within milliseconds,
+ * and its matches move in that turn's tick. While a drain leaves messages unread the loop is
+ * "behind", and silent workers are not declared dead for that long (at most REGISTRY_DEAD_MS more):
+ * their beats may be among the unread. Every MM_TICK_MS while work waits, else at the nearest
+ * deadline it keeps (mm_next_tick, matchmaker.h), and right after a join, the loop runs mm_tick:
+ * the lease, silent workers and the takeover of their matches, stalled placements, away tickets,
+ * formation.
  *
  * Tickets and placements live in Redis (state.c), so a restarted matchmaker, or a standby
  * that wins the lease (lease.c), resumes them; workers and gateways are relearnt from
@@ -53,6 +53,7 @@
 #include "probe.h"
 #include "mm_social.h"
 #include "mm_store.h"
+#include "wait.h"
 
 #define HWM              10000
 #define REDIS_TIMEOUT_MS 1000
@@ -134,49 +135,28 @@ static int mm_metrics(mm_state *mm, dh_metrics *reg, dh_counter *refused)
     return rc;
 }
 
-/* A turn's poll: the ROUTER, the monitor's closed connections (when watching) and the
- * admin queue (when on). Which of them woke it, in *woke (index 1: the monitor, 2: the
- * admin queue). -1 on a poll error other than EINTR. */
-static int mm_poll(mm_state *mm, dh_ops *ops, const probe *pr, long timeout, bool woke[3])
-{
-    zmq_pollitem_t items[3];
-    int at[3] = {-1, -1, -1}, n = 0;
-    items[n++] = (zmq_pollitem_t){.socket = mm->router, .events = ZMQ_POLLIN};
-    if (pr->mon) {
-        at[1] = n;
-        items[n++] = (zmq_pollitem_t){.socket = pr->mon, .events = ZMQ_POLLIN};
-    }
-    if (ops->admin) {
-        at[2] = n;
-        items[n++] = (zmq_pollitem_t){.fd = dh_ops_admin_fd(ops->admin), .events = ZMQ_POLLIN};
-    }
-    memset(woke, 0, 3 * sizeof *woke);
-    if (zmq_poll(items, n, timeout) < 0) {
-        if (errno == EINTR)
-            return 0;
-        dh_error("zmq_poll: %s", zmq_strerror(errno));
-        return -1;
-    }
-    for (int i = 1; i < 3; i++)
-        woke[i] = at[i] >= 0 && items[at[i]].revents;
-    return 0;
-}
-
 static int mm_run(mm_state *mm, dh_ops *ops, probe *pr)
 {
+    mm_wait w; /* the ROUTER, the monitor's closed connections, the admin queue (wait.h) */
+    if (mm_wait_open(&w, mm->router, pr->mon, ops->admin ? dh_ops_admin_fd(ops->admin) : -1) < 0) {
+        dh_error("no ZMQ_FD: %s", zmq_strerror(errno));
+        return -1;
+    }
     uint64_t next_tick = dh_now_ms();
     while (!dh_signal_stop_asked()) {
         uint64_t now = dh_now_ms();
         long timeout = next_tick > now ? (long)(next_tick - now) : 0;
-        bool woke[3];
-        if (mm_poll(mm, ops, pr, probe_timeout(pr, now, timeout), woke) < 0)
+        if (mm_wait_poll(&w, probe_timeout(pr, now, timeout)) < 0)
             return -1;
         loop_turn turn = loop_drain(mm, dh_now_ms());
+        mm_wait_drained(&w, turn.quiet, turn.quiet_sends);
         /* After the drain: whatever a dead worker sent before it died has been read. */
-        if (woke[1])
-            probe_read(pr, dh_now_ms());
+        if (w.mon_due) {
+            probe_read(pr, dh_now_ms()); /* until empty: its fd is armed again */
+            w.mon_due = false;
+        }
         size_t lost = probe_run(pr, mm, dh_now_ms());
-        if (woke[2])
+        if (w.admin_due)
             admin_serve(mm, ops->admin, dh_now_ms());
         if (mm->admin.n)
             admin_expire(mm, dh_now_ms());

@@ -48,7 +48,7 @@ typedef struct {
  * goes on with the silence timeout alone). */
 int probe_open(probe *p, void *ctx, void *router);
 void probe_close(probe *p);
-/* Read the monitor's waiting events (after zmq_poll found p->mon readable): a closed
+/* Read the monitor's waiting events, until none is left (wait.h, rule 4): a closed
  * connection opens the window. */
 void probe_read(probe *p, uint64_t now_ms);
 /* While the window is open, probe every live worker: those whose route is gone are

@@ -47,7 +47,7 @@ placement *placement_find(placement_list *l, const char *match_id);
 bool placement_has_player(const placement_list *l, const char *player_id);
 
 /* A fresh match id ("m-" + 16 random hex digits) and a random seed, both from the
- * kernel's random source. -1 when it cannot be read. */
+ * kernel's random source (read 512 bytes at a time). -1 when it cannot be read. */
 int placement_random(char id[PLACEMENT_ID_LEN + 1], uint64_t *seed);
 
 /* Form every match the queues allow and send their StartMatch: a pass over every ticket

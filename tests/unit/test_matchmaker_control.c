@@ -259,6 +259,18 @@ static void test_mm_placement_ids_are_random_hex(void)
     CU_ASSERT_EQUAL(strspn(a + 2, "0123456789abcdef"), 16);
     CU_ASSERT_STRING_NOT_EQUAL(a, b);
     CU_ASSERT_NOT_EQUAL(sa, sb);
+    /* across the pool's refills (32 matches a read of the kernel's bytes): none repeats */
+    enum { DRAWS = 100 };
+    static char ids[DRAWS][PLACEMENT_ID_LEN + 1];
+    uint64_t seeds[DRAWS];
+    for (int i = 0; i < DRAWS; i++) {
+        CU_ASSERT_EQUAL(placement_random(ids[i], &seeds[i]), 0);
+        CU_ASSERT_EQUAL(strspn(ids[i] + 2, "0123456789abcdef"), 16);
+        for (int j = 0; j < i; j++) {
+            CU_ASSERT_STRING_NOT_EQUAL(ids[i], ids[j]);
+            CU_ASSERT_NOT_EQUAL(seeds[i], seeds[j]);
+        }
+    }
 }
 
 int main(void)

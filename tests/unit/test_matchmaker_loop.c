@@ -53,6 +53,27 @@ static void test_mm_worker_beat_behind_a_join_storm_is_handled_in_the_first_drai
     rig_mm_close(&a);
 }
 
+/* A drain says whether its last receive found the ROUTER empty (loop_turn.quiet, and the
+ * thread's sends at that moment): only then may the loop's wait trust the socket's ZMQ_FD
+ * (wait.h, rules 1 and 3). A drain stopped at its budget is not quiet. */
+static void test_mm_a_drain_says_whether_it_found_the_socket_empty(void)
+{
+    rig_mm a;
+    rig_mm_open(&a, "mm-quiet", NULL, 1, 0);
+    joins(a.gw, "q", BACKLOG);
+    joins(a.gw2, "r", BACKLOG); /* more than LOOP_DRAIN_MAX */
+    loop_turn t;
+    size_t drains = 0;
+    while ((t = loop_drain(&a.mm, 10)).full) {
+        CU_ASSERT_FALSE(t.quiet);
+        drains++;
+    }
+    CU_ASSERT(drains >= 1);
+    CU_ASSERT_TRUE(t.quiet);
+    CU_ASSERT_EQUAL(t.quiet_sends, dh_zmq_sends());
+    rig_mm_close(&a);
+}
+
 /* Every message a drain reads is unpacked into the loop's arena (no malloc per field) and
  * given back whole once handled: after a drain of many joins the arena holds one chunk with
  * nothing in it, and what the handlers kept of the joins (the tickets, their players'
@@ -351,6 +372,8 @@ static void test_mm_a_gateway_that_takes_batches_gets_a_turn_in_one_message(void
 int main(void)
 {
     static const dh_test_case cases[] = {
+        {"mm_a_drain_says_whether_it_found_the_socket_empty",
+         test_mm_a_drain_says_whether_it_found_the_socket_empty},
         {"mm_a_drain_gives_back_every_message_it_unpacks",
          test_mm_a_drain_gives_back_every_message_it_unpacks},
         {"mm_worker_beat_behind_a_join_storm_is_handled_in_the_first_drain",
