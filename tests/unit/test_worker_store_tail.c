@@ -352,9 +352,9 @@ static void test_log_in_history_refuses_log_entries_the_history_does_not_hold(vo
     store_close(&s);
 }
 
-/* On a Redis Cluster each commit is a batch of one with its four keys: the tail layout's
- * commits go the same way (fenced, a batch of one on a single Redis here too). */
-static void test_log_in_history_commit_alone_is_fenced_and_stores_the_tail(void)
+/* A commit in the tail layout of a match that moved is fenced like any other: nothing
+ * written. */
+static void test_log_in_history_commit_of_a_lost_match_is_fenced(void)
 {
     store s;
     store_open(&s);
@@ -384,8 +384,8 @@ int main(void)
          test_log_in_history_undo_names_the_tail_without_the_answer},
         {"log_in_history_refuses_log_entries_the_history_does_not_hold",
          test_log_in_history_refuses_log_entries_the_history_does_not_hold},
-        {"log_in_history_commit_alone_is_fenced_and_stores_the_tail",
-         test_log_in_history_commit_alone_is_fenced_and_stores_the_tail},
+        {"log_in_history_commit_of_a_lost_match_is_fenced",
+         test_log_in_history_commit_of_a_lost_match_is_fenced},
         {NULL, NULL},
     };
     return rig_redis_main("worker_store_tail", cases);
