@@ -9,6 +9,8 @@
  * per commit over the flushes. bench/redis_commit_cost.sh runs it against a redis-server
  * under callgrind for a count of instructions, which the machine's load does not move.
  * DECKHAND_WORKER_FENCE_PER_TURN=1: the store fences once per flush (--fence-per-turn).
+ * DECKHAND_WORKER_LOG_IN_HISTORY=1: the log is the history's tail (--log-in-history): each
+ * answer on the history alone, each snapshot behind the tail head.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +57,8 @@ static void bench_print_calls(redisContext *c, double commits)
 }
 
 /* One flush of per commits, the k-th commit of the run first; -1 when one failed. */
+static bool bench_tail;
+
 static int bench_flush(store *s, char ids[][32], long *k, int per, const uint8_t *snap)
 {
     static const uint8_t answer[] = {1, 1, '?', 1, 1};
@@ -72,7 +76,8 @@ static int bench_flush(store *s, char ids[][32], long *k, int per, const uint8_t
                           .log = snapshot ? logs : &one,
                           .nlog = snapshot ? SNAP_LOGS : 1,
                           .hist = answer,
-                          .hist_len = sizeof answer};
+                          .hist_len = sizeof answer,
+                          .tail = bench_tail};
         int op = store_op(s, dh_now_ms());
         if (op < 0 || store_put_commit(s, &c) < 0)
             return -1;
@@ -106,6 +111,8 @@ int main(int argc, char **argv)
     /* the worker's --fence-per-turn, as its environment variable sets it */
     const char *fence = getenv("DECKHAND_WORKER_FENCE_PER_TURN");
     s.fence_per_turn = fence && !strcmp(fence, "1");
+    const char *tail = getenv("DECKHAND_WORKER_LOG_IN_HISTORY");
+    bench_tail = tail && !strcmp(tail, "1");
     redisContext *c = dh_redis_get(&s.redis, dh_now_ms());
     long k = 0;
     redisReply *r = redisCommand(c, "CONFIG RESETSTAT");

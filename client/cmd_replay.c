@@ -62,10 +62,10 @@ static int replay_live(const dh_replay_record *rm, engine_bundle *b, uint64_t *h
     if (rm->snap->type != REDIS_REPLY_STRING)
         return replay_fail(rm, "%s", "it runs but has no snapshot");
     /* an option id takes at least one byte: the log's bytes bound its ids */
-    size_t nids = 0, used = 0;
-    for (size_t i = 0; i < lr->elements; i++)
+    size_t nids = 0, used = 0, from = rm->log_from, nlog = lr->elements - from;
+    for (size_t i = from; i < lr->elements; i++)
         nids += lr->element[i]->len;
-    engine_answer *log = calloc(lr->elements ? lr->elements : 1, sizeof *log);
+    engine_answer *log = calloc(nlog ? nlog : 1, sizeof *log);
     uint32_t *ids = calloc(nids ? nids : 1, sizeof *ids);
     engine_match *m = NULL;
     uint8_t *snap = NULL; /* the raw snapshot (Redis holds it deflated: dh_snapz.h) */
@@ -79,8 +79,8 @@ static int replay_live(const dh_replay_record *rm, engine_bundle *b, uint64_t *h
         replay_fail(rm, "%s", "out of memory");
         goto out;
     }
-    for (size_t i = 0; i < lr->elements; i++) {
-        const redisReply *e = lr->element[i];
+    for (size_t i = 0; i < nlog; i++) {
+        const redisReply *e = lr->element[from + i];
         if (e->type != REDIS_REPLY_STRING ||
             engine_answer_decode((const uint8_t *)e->str, e->len, &log[i], ids + used,
                                  nids - used)) {
@@ -91,7 +91,7 @@ static int replay_live(const dh_replay_record *rm, engine_bundle *b, uint64_t *h
     }
     engine_match_config cfg = engine_replay_config(rm);
     engine_error ee = {0};
-    m = engine_match_restore(b, &cfg, snap, snap_len, log, lr->elements, &ee);
+    m = engine_match_restore(b, &cfg, snap, snap_len, log, nlog, &ee);
     if (!m) {
         replay_fail(rm, "its snapshot and log do not rebuild: %s", ee.message);
         goto out;

@@ -173,9 +173,17 @@ static int scripts_show(int argc, char **argv)
     dh_key_match_snap(key, mid);
     const char *get[] = {"GET", key};
     snap = scripts_cmd(&rd, 2, get);
-    char lkey[DH_KEY_MAX];
-    dh_key_match_log(lkey, mid);
-    const char *range[] = {"LRANGE", lkey, "0", "-1"};
+    char lkey[DH_KEY_MAX], from[24] = "0";
+    uint64_t at = 0;
+    size_t body;
+    int tail = snap && snap->type == REDIS_REPLY_STRING
+                   ? dh_snapz_tail((const uint8_t *)snap->str, snap->len, &at, &body)
+                   : 0;
+    if (tail > 0) /* the log is the history's tail (dh_snapz.h) */
+        snprintf(from, sizeof from, "%llu", (unsigned long long)at);
+    const char *range[] = {"LRANGE",
+                           tail > 0 ? dh_key_match_history(lkey, mid) : dh_key_match_log(lkey, mid),
+                           from, "-1"};
     lr = scripts_cmd(&rd, 4, range);
     if (!snap || snap->type != REDIS_REPLY_STRING || !lr || lr->type != REDIS_REPLY_ARRAY) {
         fprintf(stderr, "deckhand scripts show: match %s has no snapshot\n", mid);

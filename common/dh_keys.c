@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dh_snapz.h"
+
 /* s[0..len) after the n bytes of buf, cut at DH_KEY_MAX - 1 bytes; the new length. */
 static size_t dh_key_put(char *buf, size_t n, const char *s, size_t len)
 {
@@ -225,8 +227,12 @@ void dh_retention_env(dh_retention *out)
  * still, no move of any of the worker's matches happened since (the takeover deletes it),
  * and the fence is skipped; such a commit sends only the keys it writes (each argument
  * costs Redis about 1.4 k instructions), and when the token changed it is fenced on its
- * match key made from its log key (a single Redis: keys of any slot). A snapshot's log goes
- * in one RPUSH per 64 entries.
+ * match key made from its history key (a single Redis: keys of any slot); 64 the log is the
+ * history's tail (--log-in-history, dh_snapz.h's tail head): an answer goes on the history
+ * alone, a snapshot is stored behind the tail head with the history's length less its nlog
+ * (the answers since its boundary, all on the history already: their count is sent, not
+ * them), and the log key is neither written nor, when owned, sent (the keys then
+ * [snap] history). A snapshot's log goes in one RPUSH per 64 entries.
  * A batch that found a match the worker's by its fence (or no token) writes the fresh
  * token: a state of Redis holding it (after a failover to a replica, say) is one where that
  * match was the worker's, at its epoch; so a token is never trusted for a match from
@@ -245,13 +251,15 @@ const char dh_script_commit_batch[] =
     "trust = tok ~= false and ARGV[2] ~= '' and tok == ARGV[2] a = 4 k = 1 end "
     "local function commit(K, A, f) "
     "local km, ks, kl, kh "
+    "local t = f >= 64 if t then f = f - 64 end "
     "if f >= 32 then "
     "local j = K + 1 "
     "if f % 2 == 1 then ks = KEYS[j] j = j + 1 end "
-    "kl = KEYS[j] kh = KEYS[j + 1] "
+    "if not t then kl = KEYS[j] j = j + 1 end "
+    "kh = KEYS[j] "
     "else km, ks, kl, kh = KEYS[K + 1], KEYS[K + 2], KEYS[K + 3], KEYS[K + 4] end "
     "if f < 32 or not trust then "
-    "km = km or string.sub(kl, 1, -5) "
+    "km = km or string.sub(kh, 1, -9) "
     "local o = redis.call('HMGET', km, 'worker', 'epoch') "
     "if o[1] ~= W or o[2] ~= ARGV[A + 1] then "
     "return redis.error_reply('" DH_REPLY_FENCED " match owned by ' .. tostring(o[1]) .. "
@@ -261,17 +269,23 @@ const char dh_script_commit_batch[] =
     "local i = A + 3 "
     "local s if snap then s = ARGV[i] i = i + 1 end "
     "local n = 0 if snap or xlog then n = tonumber(ARGV[i]) i = i + 1 end "
-    "local l = i i = i + n "
+    "local l = i if not t then i = i + n end "
     "local a if ans then a = ARGV[i] i = i + 1 end "
     "if ans and f % 8 >= 4 and redis.call('LINDEX', kh, -1) == a then "
     "local m = redis.call('HMGET', km, '" DH_F_RATING_JOB "', '" DH_F_RATED "') "
     "if m[1] and m[2] ~= '1' then return 2 end return 1 end "
+    "if t then "
+    "local h if ans then h = redis.call('RPUSH', kh, a) end "
+    "if snap then h = h or redis.call('LLEN', kh) "
+    "redis.call('SET', ks, '" DH_SNAPZ_TAIL "' .. (h - n) .. '\\n' .. s) end "
+    "else "
     "if snap then redis.call('SET', ks, s) redis.call('DEL', kl) end "
     "for j = l, l + n - 1, 64 do "
     "redis.call('RPUSH', kl, unpack(ARGV, j, math.min(j + 63, l + n - 1))) end "
     "if ans then "
     "if not (snap or xlog) then redis.call('RPUSH', kl, a) end "
     "redis.call('RPUSH', kh, a) end "
+    "end "
     "if f % 16 >= 8 then "
     "redis.call('HSET', km, 'status', 'finished', 'ended_ms', ARGV[i], 'result', "
     "ARGV[i + 1], 'final_hash', ARGV[i + 2]) "
@@ -285,7 +299,8 @@ const char dh_script_commit_batch[] =
     "local f = string.byte(ARGV[a + 2]) - 48 "
     "local ok, r = pcall(commit, k, a, f) "
     "if not ok then r = type(r) == 'table' and r or {err = tostring(r)} end "
-    "if f >= 32 then k = k + 2 + f % 2 else k = k + 4 end "
+    "local g = f % 64 "
+    "if g >= 32 then k = k + 1 + g % 2 + (f >= 64 and 0 or 1) else k = k + 4 end "
     "out[#out + 1] = r a = a + tonumber(ARGV[a]) + 1 end "
     "if mk then "
     "if seen or not tok then tok = ARGV[3] "
@@ -295,6 +310,9 @@ const char dh_script_commit_batch[] =
 
 const char dh_script_undo[] =
     DH_FENCE "if redis.call('LINDEX', KEYS[4], -1) == ARGV[3] then redis.call('RPOP', KEYS[4]) end "
+             "if ARGV[6 + tonumber(ARGV[5])] == 'tail' then "
+             "redis.call('SET', KEYS[2], '" DH_SNAPZ_TAIL "' .. "
+             "(redis.call('LLEN', KEYS[4]) - tonumber(ARGV[5])) .. '\\n' .. ARGV[4]) return 1 end "
              "redis.call('SET', KEYS[2], ARGV[4]) redis.call('DEL', KEYS[3]) "
              "for i = 1, tonumber(ARGV[5]) do redis.call('RPUSH', KEYS[3], ARGV[5 + i]) end "
              "return 1";

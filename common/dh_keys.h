@@ -4,8 +4,11 @@
  * file spells a key. docs/redis.md ("Redis keys") tables the same layout.
  *
  *   match:{ID}               hash   the match: DH_F_* fields below (worker + epoch fence it)
- *   match:{ID}:snap          string engine snapshot at the last turn boundary
- *   match:{ID}:log           list   encoded answers accepted since that snapshot
+ *   match:{ID}:snap          string engine snapshot at the last turn boundary; behind
+ *                                   the tail head (dh_snapz.h: --log-in-history) it names
+ *                                   the history's index its log starts at
+ *   match:{ID}:log           list   encoded answers accepted since that snapshot; not read
+ *                                   when the snapshot has the tail head
  *   match:{ID}:history       list   every accepted answer since the start (replays)
  *   match:{ID}:bundles       list   bundle moves, "OLD NEW SNAPVERSION HISTLEN"
  *   match:{ID}:result        string a finished match's compact result (DH_RESULT_FIELDS),
@@ -294,7 +297,8 @@ int dh_list_find(const char *csv, const char *name);
  * that ran) writes nothing again; a first try is not checked. The format: its comment in
  * dh_keys.c (store_batch.c writes it).
  * KEYS: (--fence-per-turn) worker:{W}:moves, then match snap log history per commit (a
- * commit flagged as seen owned: [snap] log history); ARGV: worker, (with the moves key) the
+ * commit flagged as seen owned: [snap] log history, or in the tail layout [snap] history);
+ * ARGV: worker, (with the moves key) the
  * trusted token and a fresh one, then per commit N and N arguments. The reply: an array,
  * per commit 1, 2 or its error, then (with the moves key) the token it holds and whether
  * it held the trusted one (1/0); a batch that fenced a match writes a fresh token. A commit
@@ -307,8 +311,11 @@ extern const char dh_script_commit_batch[];
 #define DH_MOVES_TTL_S "86400"
 /* A seat's answer taken back (worker/host/host_undo.c): fenced; the history's last entry
  * popped when it is the answer (a retry finds it gone and pops nothing more), then a new
- * snapshot (the turn's) and the log replaced by the answers since it, without the answer.
- * KEYS: match snap log history; ARGV: worker epoch entry snap nlog log... */
+ * snapshot (the turn's) and the log replaced by the answers since it, without the answer;
+ * with a last argument "tail" the snapshot is stored behind the tail head instead
+ * (dh_snapz.h: the log is the history's tail, from its length less nlog) and the log key
+ * is not written. KEYS: match snap log history; ARGV: worker epoch entry snap nlog log...
+ * [tail] */
 extern const char dh_script_undo[];
 /* LPUSH id onto matches:finished unless it is among the newest DH_FINISHED_DEDUP ids
  * already (a retried finish); the list is trimmed to max ids (0: not trimmed).

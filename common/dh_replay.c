@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "dh_keys.h"
+#include "dh_snapz.h"
 
 #define DH_REPLAY_CMDS 7 /* MULTI, HMGET, LRANGE history, LRANGE bundles, GET, LRANGE, EXEC */
 #define DH_REPLAY_META 12
@@ -91,6 +92,25 @@ static dh_replay_status dh_replay_fetch(redisContext *c, dh_replay_record *rec, 
     return DH_REPLAY_OK;
 }
 
+/* With a snapshot behind the tail head (dh_snapz.h), the log is the history's tail. */
+static dh_replay_status dh_replay_tail(dh_replay_record *rec, char *err, size_t errlen)
+{
+    uint64_t at = 0;
+    size_t body;
+    rec->log_from = 0;
+    int tail = rec->snap->type == REDIS_REPLY_STRING
+                   ? dh_snapz_tail((const uint8_t *)rec->snap->str, rec->snap->len, &at, &body)
+                   : 0;
+    if (tail < 0 || (tail && at > rec->history->elements))
+        return dh_replay_fail(DH_REPLAY_BAD, err, errlen,
+                              "match %s: its snapshot names no index of its history", rec->id);
+    if (tail) {
+        rec->log = rec->history;
+        rec->log_from = (size_t)at;
+    }
+    return DH_REPLAY_OK;
+}
+
 /* Point the record's fields into tx and check that the match is there and whole. */
 static dh_replay_status dh_replay_fields(dh_replay_record *rec, char *err, size_t errlen)
 {
@@ -119,7 +139,7 @@ static dh_replay_status dh_replay_fields(dh_replay_record *rec, char *err, size_
         rec->log->type != REDIS_REPLY_ARRAY)
         return dh_replay_fail(DH_REPLAY_BAD, err, errlen,
                               "match %s: its history, bundles or log is not a list", rec->id);
-    return DH_REPLAY_OK;
+    return dh_replay_tail(rec, err, errlen);
 }
 
 /* Seats, their bots and the bundle moves; the moves must chain from the first bundle to

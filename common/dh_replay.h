@@ -38,6 +38,9 @@ typedef struct {
     const char *result, *end_reason; /* the stored result (JSON) and why it ended, or NULL */
     const char *unrated;             /* "1": against bots or bot-filled, else NULL */
     const redisReply *history, *bundles, *snap, *log;
+    /* the log is log's elements from this one on: 0, or with a snapshot behind the tail
+     * head (dh_snapz.h) the history's, from the index the head names */
+    size_t log_from;
     dh_replay_move *moves; /* nmoves, in order */
     size_t nmoves;
     char *namebuf, *idbuf;

@@ -124,8 +124,32 @@ static int snapz_unpack_body(bool zstd, const uint8_t *body, size_t n, uint8_t *
     return uncompress(buf, &got, body, (uLong)n) == Z_OK && got == raw ? 0 : -1;
 }
 
+int dh_snapz_tail(const uint8_t *stored, size_t n, uint64_t *at, size_t *body)
+{
+    *at = 0;
+    *body = 0;
+    if (n < DH_SNAPZ_TAIL_LEN || memcmp(stored, DH_SNAPZ_TAIL, DH_SNAPZ_TAIL_LEN) != 0)
+        return 0;
+    uint64_t v = 0;
+    size_t i = DH_SNAPZ_TAIL_LEN;
+    for (; i < n && i < DH_SNAPZ_TAIL_LEN + 20 && stored[i] >= '0' && stored[i] <= '9'; i++)
+        v = v * 10 + (uint64_t)(stored[i] - '0');
+    if (i == DH_SNAPZ_TAIL_LEN || i >= n || stored[i] != '\n')
+        return -1;
+    *at = v;
+    *body = i + 1;
+    return 1;
+}
+
 int dh_snapz_unpack(const uint8_t *stored, size_t n, uint8_t **out, size_t *outn)
 {
+    uint64_t at;
+    size_t body;
+    int tail = dh_snapz_tail(stored, n, &at, &body);
+    if (tail < 0)
+        return -1;
+    stored += body;
+    n -= body;
     bool zstd = n >= SNAPZ_HEAD && !memcmp(stored, SNAPZ_MAGIC_ZSTD, 4);
     if (!zstd && (n < SNAPZ_HEAD || memcmp(stored, SNAPZ_MAGIC, 4) != 0)) {
         uint8_t *copy = malloc(n ? n : 1);

@@ -31,8 +31,24 @@ typedef enum { DH_SNAPZ_ZSTD = 0, DH_SNAPZ_ZLIB = 1 } dh_snapz_codec;
 int dh_snapz_pack(dh_snapz_codec codec, const uint8_t *raw, size_t n, uint8_t **out, size_t *outn);
 
 /* The raw snapshot of a stored value, in a new buffer (*out, *outn; the caller frees it):
- * decompressed when it is "DHZS" or "DHSZ", copied when it is neither. 0, or -1 (nothing
- * allocated) when such a value is corrupt or memory runs out. */
+ * decompressed when it is "DHZS" or "DHSZ", copied when it is neither; a value with the
+ * tail head (below) is read after it. 0, or -1 (nothing allocated) when such a value is
+ * corrupt or memory runs out. */
 int dh_snapz_unpack(const uint8_t *stored, size_t n, uint8_t **out, size_t *outn);
+
+/* The tail head (--log-in-history, docs/redis.md "The log as the history's tail"): a
+ * snapshot stored as "DHTL", the length of match:{ID}:history it covers in decimal, '\n',
+ * then the stored form above. Its log is then the history from that index on, and
+ * match:{ID}:log is not read (stale or absent). Written by the commit and undo scripts
+ * (dh_keys.c), which know the history's length; a release before it reads such a value as
+ * a raw snapshot, which the engine refuses ("DHSN" expected): it cannot adopt the match,
+ * rather than adopt it without its last answers. */
+#define DH_SNAPZ_TAIL     "DHTL"
+#define DH_SNAPZ_TAIL_LEN 4
+
+/* Whether stored[0..n) has the tail head: 1 (*at the history index its log starts at,
+ * *body the offset of the stored snapshot after the head), 0 none (*at and *body 0), -1
+ * a malformed head. */
+int dh_snapz_tail(const uint8_t *stored, size_t n, uint64_t *at, size_t *body);
 
 #endif

@@ -126,6 +126,9 @@ static const char worker_usage[] =
     "  --fence-per-turn  a loop turn's commits check the worker's move token once instead of\n"
     "                each match's owner; only once every matchmaker deletes it on a move\n"
     "                (DECKHAND_WORKER_FENCE_PER_TURN=1; docs/OPERATIONS.md)\n"
+    "  --log-in-history  a match's answers stored once, on its history: the snapshot names\n"
+    "                where its log starts there; only once no worker of a release before\n"
+    "                runs (DECKHAND_WORKER_LOG_IN_HISTORY=1; docs/OPERATIONS.md)\n"
     "  --max-spectators  watchers per match; more get FULL (DECKHAND_MAX_SPECTATORS, 32)\n"
     "  --spectator-delay-ms  how far behind its match a spectator's frame is released\n"
     "                (DECKHAND_SPECTATOR_DELAY_MS, 10000)\n"
@@ -147,6 +150,7 @@ static const dh_flag_spec worker_flags[] = {{"bind", DH_FLAG_VALUE},
                                             {"snapshot-every", DH_FLAG_INT},
                                             {"snapshot-codec", DH_FLAG_VALUE},
                                             {"fence-per-turn", DH_FLAG_SWITCH},
+                                            {"log-in-history", DH_FLAG_SWITCH},
                                             {"max-spectators", DH_FLAG_INT},
                                             {"spectator-delay-ms", DH_FLAG_INT},
                                             {"curve-dir", DH_FLAG_VALUE},
@@ -176,6 +180,9 @@ int main(int argc, char **argv)
     const char *fence_env = getenv("DECKHAND_WORKER_FENCE_PER_TURN");
     bool fence_per_turn =
         dh_flags_has(&f, "fence-per-turn") || (fence_env && !strcmp(fence_env, "1"));
+    const char *tail_env = getenv("DECKHAND_WORKER_LOG_IN_HISTORY");
+    bool log_in_history =
+        dh_flags_has(&f, "log-in-history") || (tail_env && !strcmp(tail_env, "1"));
     char default_id[128], hostname[64] = "host";
     gethostname(hostname, sizeof hostname - 1);
     snprintf(default_id, sizeof default_id, "wk-%s-%d", hostname, (int)getpid());
@@ -297,6 +304,7 @@ int main(int argc, char **argv)
     h.rp = &rp;
     h.quarantine_after = (uint32_t)quarantine;
     h.snap_every = (uint32_t)snap_every;
+    h.log_in_history = log_in_history;
     host_ready = true;
     if (host_stall_start(&h, redis_url, REDIS_TIMEOUT_MS) < 0)
         goto err;

@@ -210,6 +210,7 @@ dh_cluster_restart() {
             eval "_dh_spawn_as \"\$run\" \"\$name\" $cmd"
     elif [[ $name == worker* ]]; then
         DECKHAND_WORKER_FENCE_PER_TURN=${DECKHAND_WORKER_FENCE_PER_TURN:-1} \
+            DECKHAND_WORKER_LOG_IN_HISTORY=${DECKHAND_WORKER_LOG_IN_HISTORY:-1} \
             eval "_dh_spawn_as \"\$run\" \"\$name\" $cmd"
     else
         eval "_dh_spawn_as \"\$run\" \"\$name\" $cmd"
@@ -372,7 +373,10 @@ dh_cluster_start() {
         # A fence per loop turn (--fence-per-turn): every matchmaker here is of the same
         # build, so each move deletes the worker's token; DECKHAND_WORKER_FENCE_PER_TURN=0
         # turns it off. By the environment: a worker of a release before ignores it.
+        # Likewise the log as the history's tail (--log-in-history): every worker here is
+        # of the same build; DECKHAND_WORKER_LOG_IN_HISTORY=0 turns it off.
         DECKHAND_WORKER_FENCE_PER_TURN=${DECKHAND_WORKER_FENCE_PER_TURN:-1} \
+            DECKHAND_WORKER_LOG_IN_HISTORY=${DECKHAND_WORKER_LOG_IN_HISTORY:-1} \
             _dh_spawn_as "$run" "worker-$i" "$bin/deckhand-worker" --redis "$redis_url" \
             --matchmaker "$mm" --bind "tcp://127.0.0.1:$p" --id "wk-$i" \
             --scripts "$DH_ROOT/scripts" --http "127.0.0.1:$((DH_PORT_HTTP_WORKER + i - 1))" \

@@ -125,6 +125,37 @@ static void test_snapz_refuses_corrupt_stored_values(void)
     refuses_corrupt(DH_SNAPZ_ZLIB);
 }
 
+/* A value behind the tail head (--log-in-history) names the history's index and reads as
+ * the stored form after it; a value without it has none; a malformed head is refused. */
+static void test_snapz_reads_the_tail_head_and_the_snapshot_behind_it(void)
+{
+    const uint8_t raw[] = "a snapshot a snapshot a snapshot a snapshot";
+    uint8_t *z = NULL, *out = NULL;
+    size_t zn = 0, n = 0, body = 9;
+    uint64_t at = 9;
+    CU_ASSERT_EQUAL_FATAL(dh_snapz_pack(DH_SNAPZ_ZSTD, raw, sizeof raw, &z, &zn), 0);
+    CU_ASSERT_EQUAL(dh_snapz_tail(z, zn, &at, &body), 0);
+    CU_ASSERT_TRUE(at == 0 && body == 0);
+    uint8_t *v = malloc(zn + 32);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    memcpy(v, "DHTL1234\n", 9);
+    memcpy(v + 9, z, zn);
+    CU_ASSERT_EQUAL(dh_snapz_tail(v, zn + 9, &at, &body), 1);
+    CU_ASSERT_TRUE(at == 1234 && body == 9);
+    CU_ASSERT_EQUAL_FATAL(dh_snapz_unpack(v, zn + 9, &out, &n), 0);
+    CU_ASSERT_TRUE(n == sizeof raw && !memcmp(out, raw, n));
+    free(out);
+    memcpy(v, "DHTL\n", 5); /* no index */
+    CU_ASSERT_EQUAL(dh_snapz_tail(v, zn + 9, &at, &body), -1);
+    out = NULL;
+    CU_ASSERT_EQUAL(dh_snapz_unpack(v, zn + 9, &out, &n), -1);
+    CU_ASSERT_PTR_NULL(out);
+    memcpy(v, "DHTL12", 6); /* no end of the head */
+    CU_ASSERT_EQUAL(dh_snapz_tail(v, 6, &at, &body), -1);
+    free(v);
+    free(z);
+}
+
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -134,6 +165,8 @@ int main(void)
          test_snapz_reads_either_codec_whichever_writes},
         {"snapz_reads_a_raw_snapshot_as_it_is", test_snapz_reads_a_raw_snapshot_as_it_is},
         {"snapz_refuses_corrupt_stored_values", test_snapz_refuses_corrupt_stored_values},
+        {"snapz_reads_the_tail_head_and_the_snapshot_behind_it",
+         test_snapz_reads_the_tail_head_and_the_snapshot_behind_it},
         {NULL, NULL},
     };
     return dh_test_main("snapz", cases);

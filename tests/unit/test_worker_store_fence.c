@@ -24,7 +24,7 @@ static redisReply *batch(const char *const *keys, const char *const *args)
         nk++;
     while (args[na])
         na++;
-    char nkeys[16];
+    char nkeys[24];
     snprintf(nkeys, sizeof nkeys, "%zu", nk);
     argv[n++] = "EVAL";
     argv[n++] = dh_script_commit_batch;

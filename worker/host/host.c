@@ -573,6 +573,7 @@ static void host_release(host *h, host_action *a, uint64_t now_ms)
             return;
         }
         hm->snap_version = engine_match_snapshot_version(hm->m);
+        hm->tail = hm->tail_writing;
         hm->started = true;
         out_match_started(h, hm->id, true, NULL);
         if (engine_match_finished(hm->m))

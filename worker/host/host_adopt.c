@@ -192,7 +192,7 @@ static const char *host_adopt_check(const host *h, const store_match_read *rd, b
 
 /* hm's fields from rd's meta, for its nseats seats (hm->m restored already). */
 static void host_adopt_fill(host_match *hm, const char *match_id, const store_match *meta,
-                            char **names, char **pids, int nseats, uint32_t snap_every,
+                            char **names, char **pids, int nseats, uint32_t snap_every, bool tail,
                             uint64_t now_ms)
 {
     snprintf(hm->id, sizeof hm->id, "%s", match_id);
@@ -222,6 +222,7 @@ static void host_adopt_fill(host_match *hm, const char *match_id, const store_ma
     /* Redis holds an older snapshot and the answers since: the next write brings a new one,
      * so the log an adopter replays stays short however often the match moves. */
     hm->turn_version = engine_match_snapshot_version(hm->m);
+    hm->tail = tail;
     hm->snap_version = hm->turn_version - snap_every;
     hm->started = true;
     hm->turn_ms = now_ms;
@@ -281,7 +282,7 @@ static int host_adopt_read(host *h, const char *match_id, const store_match_read
         why = "out of memory";
         goto refuse;
     }
-    host_adopt_fill(hm, match_id, meta, names, pids, nseats, h->snap_every, now_ms);
+    host_adopt_fill(hm, match_id, meta, names, pids, nseats, h->snap_every, rd->tail, now_ms);
     host_resume_away(h, hm, meta->away, now_ms);
     host_resume_removed(hm, meta->removed, now_ms);
     if (pin) {

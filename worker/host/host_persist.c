@@ -208,11 +208,13 @@ int host_persist(host *h, host_match *hm, const engine_answer *accepted)
     bool snap = host_snapshot_due(h, hm, version, accepted);
     size_t nlog = snap ? engine_match_log_len(hm->m) : 0;
     hm->snap_writing = 0;
+    c.tail = hm->tail;
     if (snap) {
         c.snap = engine_match_snapshot(hm->m, &c.snap_len);
         if (!c.snap) /* an all-bot match writes its last one when read: out of memory */
             return -1;
         hm->snap_writing = version;
+        host_persist_tail(h, hm, &c);
     }
     /* the new entries and the history's: on the stack, unless the engine's log since its
      * boundary is long (no malloc per answer: issue 27) */
@@ -258,11 +260,20 @@ out:
     return rc;
 }
 
+void host_persist_tail(const host *h, host_match *hm, store_commit *c)
+{
+    c->tail = hm->tail_writing = h->log_in_history;
+    if (!c->tail) /* whether it lands or not, an answer on the log too is right */
+        hm->tail = false;
+}
+
 void host_persist_landed(host_match *hm, bool ok)
 {
     hm->commit_unsure = !ok;
-    if (ok && hm->snap_writing)
+    if (ok && hm->snap_writing) {
         hm->snap_version = hm->snap_writing;
+        hm->tail = hm->tail_writing;
+    }
     hm->snap_writing = 0;
 }
 

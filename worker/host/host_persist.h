@@ -23,6 +23,9 @@ int host_persist(host *h, host_match *hm, const engine_answer *accepted);
  * any, or still the one before. A failed one may still have run (its reply lost): until a
  * write of hm lands, its commits ask Redis to check their answer is not in already. */
 void host_persist_landed(host_match *hm, bool ok);
+/* c (a snapshot's write for hm) in the layout the worker writes (--log-in-history: the
+ * snapshot behind the tail head), noted on hm until it lands (host_persist_landed). */
+void host_persist_tail(const host *h, host_match *hm, store_commit *c);
 /* Queue the fenced write of what must survive an adoption besides the match: when each
  * away seat left (as wall-clock ms, which workers share) and the failures in a row. The
  * write is fire and forget: lost, a new owner starts the grace period afresh. */

@@ -86,6 +86,7 @@ static bool host_undo_write(host *h, host_match *hm, int seat, int reply_seat, u
     }
     c.snap = engine_match_snapshot(hm->m, &snap_len);
     c.snap_len = snap_len;
+    host_persist_tail(h, hm, &c);
     c.hist = hist;
     c.log = log;
     c.nlog = nlog;

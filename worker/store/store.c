@@ -197,7 +197,8 @@ int store_put_commit(store *s, const store_commit *c)
     size_t zlen = 0;
     uint8_t *z = NULL; /* the snapshot as stored: compressed (dh_snapz.h) */
     int rc = -1;
-    if (!s->nops || (c->snap && dh_snapz_pack(s->snap_codec, c->snap, c->snap_len, &z, &zlen) < 0))
+    if (!s->nops || !store_tail_ok(c) ||
+        (c->snap && dh_snapz_pack(s->snap_codec, c->snap, c->snap_len, &z, &zlen) < 0))
         goto out;
     long place = store_batching(s) ? store_batch_commit(s, c, keys, epoch, z, zlen) : -2;
     if (place >= 0) {
@@ -227,7 +228,7 @@ int store_put_undo(store *s, const store_commit *c)
     dh_key_match_history(hist, c->match_id);
     snprintf(epoch, sizeof epoch, "%llu", (unsigned long long)c->epoch);
     snprintf(nlog, sizeof nlog, "%zu", c->nlog);
-    size_t argc = 0, max = 12 + c->nlog, zlen = 0;
+    size_t argc = 0, max = 13 + c->nlog, zlen = 0;
     uint8_t *z = NULL; /* the snapshot as stored: compressed (dh_snapz.h) */
     int rc = -1;
     if (!c->snap || !c->hist || dh_grow(&s->argv, &s->capargv, max, sizeof *s->argv, 32) < 0 ||
@@ -248,6 +249,10 @@ int store_put_undo(store *s, const store_commit *c)
     for (size_t i = 0; i < c->nlog; i++) {
         s->argv[argc] = (const char *)c->log[i].data;
         s->lens[argc++] = c->log[i].len;
+    }
+    if (c->tail) { /* the snapshot behind the tail head; the log key left alone */
+        s->argv[argc] = "tail";
+        s->lens[argc++] = 4;
     }
     rc = store_cmd(s, (int)argc, s->argv, s->lens, &s->undo);
 out:

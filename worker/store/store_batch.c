@@ -94,25 +94,37 @@ enum {
     KIND_RECHECK = 4,
     KIND_FINISH = 8,
     KIND_LOG = 16,
-    KIND_OWNED = 32 /* seen owned at this epoch under the trusted token: no fence needed, and
-                       only the keys it writes sent */
+    KIND_OWNED = 32, /* seen owned at this epoch under the trusted token: no fence needed, and
+                        only the keys it writes sent */
+    KIND_TAIL = 64   /* the log is the history's tail (c->tail): the log key untouched */
 };
+
+bool store_tail_ok(const store_commit *c)
+{
+    /* a snapshot's entries are its answers since its boundary, on the history already;
+     * without a snapshot the log may only be the answer */
+    return !c->tail || c->snap || !c->nlog || store_batch_answer_is_log(c);
+}
 
 static int store_batch_kind(const store_commit *c)
 {
-    return (c->snap ? KIND_SNAP : 0) | (c->hist ? KIND_ANSWER : 0) |
-           (c->hist && c->recheck ? KIND_RECHECK : 0) | (c->finish ? KIND_FINISH : 0) |
-           (!c->snap && (c->nlog || c->hist) && !store_batch_answer_is_log(c) ? KIND_LOG : 0);
+    int f = (c->snap ? KIND_SNAP : 0) | (c->hist ? KIND_ANSWER : 0) |
+            (c->hist && c->recheck ? KIND_RECHECK : 0) | (c->finish ? KIND_FINISH : 0);
+    if (c->tail)
+        return f | KIND_TAIL;
+    return f | (!c->snap && (c->nlog || c->hist) && !store_batch_answer_is_log(c) ? KIND_LOG : 0);
 }
 
 /* Append c's count and arguments to the batch: N epoch kind [snap] [nlog log...] [entry]
- * [ended_ms result final_hash end_reason rating_job]. */
+ * [ended_ms result final_hash end_reason rating_job]; in the tail layout a snapshot's nlog
+ * without its entries (the history holds them). */
 static int store_batch_args(store_resp *b, const store_commit *c, const char *epoch,
                             const uint8_t *z, size_t zlen, bool owned)
 {
     int f = store_batch_kind(c);
     bool logged = f & (KIND_SNAP | KIND_LOG);
-    size_t count = 2 + (f & KIND_SNAP ? 1 : 0) + (logged ? 1 + c->nlog : 0) +
+    size_t entries = f & KIND_TAIL ? 0 : c->nlog;
+    size_t count = 2 + (f & KIND_SNAP ? 1 : 0) + (logged ? 1 + entries : 0) +
                    (f & KIND_ANSWER ? 1 : 0) + (f & KIND_FINISH ? 5 : 0);
     char kind = (char)('0' + f + (owned ? KIND_OWNED : 0));
     int rc =
@@ -121,7 +133,7 @@ static int store_batch_args(store_resp *b, const store_commit *c, const char *ep
         rc |= store_bulk(b, z ? (const char *)z : "", zlen);
     if (logged) {
         rc |= store_bulk_uint(b, c->nlog);
-        for (size_t i = 0; i < c->nlog; i++)
+        for (size_t i = 0; i < entries; i++)
             rc |= store_bulk(b, (const char *)c->log[i].data, c->log[i].len);
     }
     if (f & KIND_ANSWER)
@@ -216,7 +228,8 @@ static bool store_batch_owned(store *s, const store_commit *c)
 }
 
 /* Keys and arguments of one commit appended to keys and args: its four keys (match snap
- * log history), or when owned only those it writes ([snap] log history). */
+ * log history), or when owned only those it writes ([snap] log history; in the tail layout
+ * [snap] history). */
 static int store_batch_put(store_resp *keys, store_resp *args, const store_commit *c,
                            const char *const k[4], const char *epoch, const uint8_t *z, size_t zlen,
                            bool owned)
@@ -224,7 +237,7 @@ static int store_batch_put(store_resp *keys, store_resp *args, const store_commi
     if (store_batch_args(args, c, epoch, z, zlen, owned) < 0)
         return -1;
     for (int i = owned ? (c->snap ? 1 : 2) : 0; i < STORE_COMMIT_KEYS; i++)
-        if (store_bulk(keys, k[i], strlen(k[i])) < 0)
+        if (!(owned && i == 2 && c->tail) && store_bulk(keys, k[i], strlen(k[i])) < 0)
             return -1;
     return 0;
 }

@@ -144,13 +144,46 @@ static long store_parse_log(const redisReply *r, store_blob **out)
     return (long)r->elements;
 }
 
+/* Where r (a GET of match:{ID}:snap) says the match's log starts in its history: 1 (*at)
+ * when the snapshot has the tail head (dh_snapz.h), 0 when the log is match:{ID}:log (no
+ * snapshot, or one without the head), -1 a malformed head. */
+static int store_snap_tail(const redisReply *r, uint64_t *at)
+{
+    size_t body;
+    *at = 0;
+    if (r->type != REDIS_REPLY_STRING)
+        return 0;
+    return dh_snapz_tail((const uint8_t *)r->str, r->len, at, &body);
+}
+
+/* The LRANGE of the history from index at into argv (from: at in decimal, 24 bytes). */
+static void store_tail_cmd(const char *match_id, uint64_t at, char *key, char *from,
+                           const char *argv[4])
+{
+    snprintf(from, 24, "%llu", (unsigned long long)at);
+    argv[0] = "LRANGE";
+    argv[1] = dh_key_match_history(key, match_id);
+    argv[2] = from;
+    argv[3] = "-1";
+}
+
 long store_get_log(store *s, const char *match_id, store_blob **out, uint64_t now_ms)
 {
-    char key[DH_KEY_MAX];
-    dh_key_match_log(key, match_id);
-    const char *argv[] = {"LRANGE", key, "0", "-1"};
-    redisReply *r = store_read(s, 4, argv, now_ms);
+    char key[DH_KEY_MAX], from[24];
+    const char *get[] = {"GET", dh_key_match_snap(key, match_id)};
+    redisReply *snap = store_read(s, 2, get, now_ms);
     *out = NULL;
+    if (!snap)
+        return -1;
+    uint64_t at;
+    int tail = store_snap_tail(snap, &at);
+    freeReplyObject(snap);
+    if (tail < 0)
+        return -1;
+    const char *argv[] = {"LRANGE", dh_key_match_log(key, match_id), "0", "-1"};
+    if (tail) /* the log is the history's tail */
+        store_tail_cmd(match_id, at, key, from, argv);
+    redisReply *r = store_read(s, 4, argv, now_ms);
     if (!r)
         return -1;
     long n = store_parse_log(r, out);
@@ -295,6 +328,50 @@ static void store_match_cmds(const char *id, char (*keys)[DH_KEY_MAX], const cha
         cmds[k] = (dh_redis_cmd){.argc = k == 3 ? 4 : 2, .argv = argv[k]};
 }
 
+/* The second round trip of store_read_matches: the log of each match whose snapshot has
+ * the tail head (at[i] its start, UINT64_MAX for the others), read from its history.
+ * 0, or -1 when Redis is unreachable (their nlog -1). */
+static int store_read_tails(store *s, const char *const *ids, size_t n, const uint64_t *at,
+                            store_match_read *out, uint64_t now_ms)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += at[i] != UINT64_MAX;
+    if (!k)
+        return 0;
+    char(*keys)[DH_KEY_MAX] = calloc(k, sizeof *keys);
+    char(*from)[24] = calloc(k, sizeof *from);
+    const char *(*argv)[4] = calloc(k, sizeof *argv);
+    dh_redis_cmd *cmds = calloc(k, sizeof *cmds);
+    redisReply **r = calloc(k, sizeof *r);
+    int rc = -1;
+    if (!keys || !from || !argv || !cmds || !r)
+        goto done;
+    k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (at[i] != UINT64_MAX) {
+            store_tail_cmd(ids[i], at[i], keys[k], from[k], argv[k]);
+            cmds[k] = (dh_redis_cmd){.argc = 4, .argv = argv[k]};
+            k++;
+        }
+    if (store_read_pipeline(s, cmds, k, r, now_ms) < 0)
+        goto done;
+    k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (at[i] != UINT64_MAX) {
+            out[i].nlog = store_parse_log(r[k], &out[i].log);
+            freeReplyObject(r[k++]);
+        }
+    rc = 0;
+done:
+    free(keys);
+    free(from);
+    free(argv);
+    free(cmds);
+    free(r);
+    return rc;
+}
+
 int store_read_matches(store *s, const char *const *ids, size_t n, store_match_read *out,
                        uint64_t now_ms)
 {
@@ -306,8 +383,9 @@ int store_read_matches(store *s, const char *const *ids, size_t n, store_match_r
     const char *(*argv)[4] = calloc(4 * n, sizeof *argv);
     dh_redis_cmd *cmds = calloc(4 * n, sizeof *cmds);
     redisReply **r = calloc(4 * n, sizeof *r);
+    uint64_t *at = calloc(n, sizeof *at);
     int rc = -1;
-    if (!keys || !argv || !cmds || !r)
+    if (!keys || !argv || !cmds || !r || !at)
         goto done;
     for (size_t i = 0; i < n; i++)
         store_match_cmds(ids[i], keys + 4 * i, argv + 4 * i, cmds + 4 * i);
@@ -317,15 +395,26 @@ int store_read_matches(store *s, const char *const *ids, size_t n, store_match_r
         redisReply **m = r + 4 * i;
         store_match_read *o = &out[i];
         o->found = store_parse_match(m[0], m[1], &o->meta);
+        at[i] = UINT64_MAX;
         if (o->found == 1) {
             o->snap_found = store_parse_snapshot(m[2], &o->snap, &o->snap_len);
-            o->nlog = store_parse_log(m[3], &o->log);
+            int tail = store_snap_tail(m[2], &at[i]);
+            o->tail = tail > 0;
+            if (tail > 0 && at[i] > o->meta.history)
+                tail = -1; /* past the history's end: not this match's log */
+            if (tail == 0)
+                o->nlog = store_parse_log(m[3], &o->log);
+            if (tail <= 0) /* the log read here, or none that can be read (nlog -1) */
+                at[i] = UINT64_MAX;
         }
         for (int k = 0; k < 4; k++)
             freeReplyObject(m[k]);
     }
-    rc = 0;
+    rc = store_read_tails(s, ids, n, at, out, now_ms);
+    for (size_t i = 0; rc < 0 && i < n; i++)
+        out[i].found = -1; /* Redis went away between the two round trips */
 done:
+    free(at);
     free(keys);
     free(argv);
     free(cmds);

@@ -90,8 +90,14 @@ typedef struct {
     /* a write of it failed without a known outcome (it may have run): its next commit asks
      * Redis to check its answer is not in already (store_commit.recheck) */
     bool commit_unsure;
-    uint64_t epoch;   /* our ownership epoch (match:{ID}.epoch) for fenced writes */
-    uint64_t answers; /* accepted answers since the start (the history's length) */
+    /* Redis holds its snapshot behind the tail head (--log-in-history, dh_snapz.h): its
+     * answers go on the history alone. Set once such a snapshot landed (or adoption read
+     * one); cleared when a snapshot without it is sent, as an answer written on the log
+     * too is right in either layout. */
+    bool tail;
+    bool tail_writing; /* the snapshot in flight has the tail head */
+    uint64_t epoch;    /* our ownership epoch (match:{ID}.epoch) for fenced writes */
+    uint64_t answers;  /* accepted answers since the start (the history's length) */
     host_settings set;
     char mode[64];
     uint64_t decision_id;  /* the pending decision the timers below belong to */
@@ -161,6 +167,7 @@ typedef struct {
     uint32_t capacity;
     uint32_t quarantine_after; /* failures in a row that end a match (HOST_QUARANTINE_AFTER) */
     uint32_t snap_every;      /* turn boundaries between snapshots in Redis (HOST_SNAPSHOT_EVERY) */
+    bool log_in_history;      /* snapshots with the tail head (--log-in-history, dh_snapz.h) */
     uint64_t idle_ms;         /* a decision unanswered this long forfeits its seat (HOST_IDLE_MS) */
     uint32_t stall_ms;        /* a script call running this long is marked (HOST_STALL_MS) */
     struct host_stall *stall; /* the stall watcher (host/host_stall.c); NULL: none */

@@ -166,6 +166,13 @@ typedef struct {
     const char *end_reason; /* with finish: DH_END_* when not the rules ended it, or NULL */
     const char
         *rating_job; /* with finish: its job for matches:unrated (the rater, below), or NULL */
+    /* the log is the history's tail (--log-in-history; docs/redis.md, "The log as the
+     * history's tail"): an answer goes on the history only, a snapshot is stored behind
+     * dh_snapz.h's tail head (its log entries not sent: the history holds them), the log
+     * key untouched. Only where Redis holds the match's snapshot with that head already,
+     * or with a snapshot (which puts it there); without one, log must be the answer or
+     * nothing (store_tail_ok). For store_put_undo: the snapshot behind the head. */
+    bool tail;
 } store_commit;
 
 /* Parse url (nothing connects yet); -1 on a malformed URL. */
@@ -183,6 +190,8 @@ int store_put_meta(store *s, const store_meta *m);
  * the rating job into matches:unrated and the id onto matches:finished, then HDEL
  * matches:running (store_flush). */
 int store_put_commit(store *s, const store_commit *c);
+/* Whether c's log fits the tail layout when c->tail (see store_commit). */
+bool store_tail_ok(const store_commit *c);
 /* One fenced script (dh_script_undo): a seat's answer taken back. c->hist is the answer
  * (popped from the history when last), c->snap the turn's snapshot and c->log the answers
  * since it without the answer (the log is replaced); finish and the rest are unused. */
@@ -269,12 +278,14 @@ typedef struct {
     size_t snap_len;
     store_blob *log; /* with found: the log, nlog entries (-1: unreadable) */
     long nlog;
+    bool tail; /* the snapshot has the tail head: the log was read from the history */
 } store_match_read;
 
 /* The meta, history length, snapshot and log of n matches in one pipelined round trip
  * (four commands a match; in a Redis Cluster each match's on its node), where reading
- * them match by match cost four round trips each. 0, or -1 when Redis is unreachable
- * (each out found = -1). Free each with store_match_read_free, in both cases. Between
+ * them match by match cost four round trips each; a second one reads the log from the
+ * history of each match whose snapshot has the tail head (dh_snapz.h). 0, or -1 when Redis is
+ * unreachable (each out found = -1). Free each with store_match_read_free, in both cases. Between
  * batches only, like every read. */
 int store_read_matches(store *s, const char *const *ids, size_t n, store_match_read *out,
                        uint64_t now_ms);
