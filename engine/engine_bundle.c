@@ -194,7 +194,6 @@ static void game_read(lua_State *L, engine_game *g)
     g->search_tree = bool_field(L, t, g, "search_tree", 1);
     g->search_widen = bool_field(L, t, g, "search_widen", 1);
     g->search_sorts = bool_field(L, t, g, "search_sorted_shuffle", 0);
-    g->search_halve = bool_field(L, t, g, "search_halving", 1);
     g->search_bar = chance_field(L, t, g, "search_bar");
     g->features_ref = func_ref(L, t, "features", 0);
     g->refresh_ref = func_ref(L, t, "refresh", 0);

@@ -131,8 +131,6 @@ typedef struct {
                           are its bots' answers only, never widened to every option */
     int search_sorts;  /* `search_sorted_shuffle`: 1 when the game says true, a search's
                           world sorts cards by name before a shuffle */
-    int search_halve;  /* `search_halving`: 0 when the game says false, the root's answers
-                          share the budget evenly and none is dropped (search_spend) */
     double search_bar; /* `search_bar`: the chance at most that a search answers with one no
                           better than its play-out bot's (search_final), 0: the engine's */
     int refresh_ref;   /* the optional `refresh` (players' counters: the VP total), or LUA_NOREF */

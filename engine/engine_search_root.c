@@ -188,14 +188,7 @@ int search_spend(search *s, uint64_t t0, uint64_t stop, engine_error *err)
     size_t rounds = 1;
     while (((size_t)1 << rounds) < n)
         rounds++;
-    /* A game may keep every answer to the end (`search_halving` false: no halving, one round
-       after the probe): with a time budget the first round is a probe of SEARCH_ROUND_MIN
-       tries, and the halving after it drops answers on two worlds' results, near a coin flip
-       (Accession: docs/BENCHMARKS.md, issue 28) */
-    if (!s->m->game->search_halve)
-        rounds = stop ? 2 : 1;
     uint32_t tries = 0; /* each survivor's, so far: worlds 0..tries-1 */
-    s->stats->kept = n;
     for (size_t round = 0; n > 1; round++) {
         uint64_t each = search_round_tries(s, t0, stop, round, rounds, n);
         if (!each || tries + each > s->nworlds)
@@ -214,10 +207,8 @@ int search_spend(search *s, uint64_t t0, uint64_t stop, engine_error *err)
                 return 0;
             }
         }
-        if (round + 1 < rounds && s->m->game->search_halve) {
+        if (round + 1 < rounds)
             search_halve(s, alive, &n);
-            s->stats->kept = n;
-        }
     }
     return 0;
 }

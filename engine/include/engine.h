@@ -287,9 +287,6 @@ typedef struct {
     uint64_t stopped;    /* 1: one answer led the others clearly and the search ended early */
     uint64_t changed;    /* 1: the answer is not the play-out bot's own */
     uint64_t ns;         /* wall time */
-    uint64_t kept;       /* root answers still compared when the search ended (0: one
-                            answer, nothing compared; fewer than the candidates: the others
-                            were dropped by the halving, `search_halving`) */
 } engine_search_stats;
 
 /* The search bot's answer to the pending decision of m (information-set Monte Carlo tree

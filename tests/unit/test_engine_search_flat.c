@@ -81,25 +81,6 @@ static const char coin_game[] =
     "  bots = { default = function() return { 1 } end,\n"
     "           other = function() return { 2 } end } }\n";
 
-/* The coin game with a third answer: middle wins on a draw of 1..30 only, so in every
- * world it is no better than left, and worse on 31..50; `third` picks it. */
-static const char three_game[] =
-    "return { min_players = 2, max_players = 2, %s\n"
-    "  turn = function(g)\n"
-    "    g:add_counter('turns', 0, 1)\n"
-    "    local a = g:choose { player = 1, options = { { label = 'left' }, { label = 'right' },\n"
-    "                                                 { label = 'middle' } } }\n"
-    "    local r, lo, n = g:random(100), 1, 50\n"
-    "    if a[1] == 2 then lo, n = 21, 60 elseif a[1] == 3 then n = 30 end\n"
-    "    g:set_counter('won', 0, (r >= lo and r < lo + n) and 1 or 2)\n"
-    "  end,\n"
-    "  finished = function(g) return g:counter('turns', 0) >= 1 end,\n"
-    "  results = function(g) local w = g:counter('won', 0)\n"
-    "    return { { score = w == 1 and 1 or 0 }, { score = w == 2 and 1 or 0 } } end,\n"
-    "  bots = { default = function() return { 1 } end,\n"
-    "           other = function() return { 2 } end,\n"
-    "           third = function() return { 3 } end } }\n";
-
 /* What a search of 400 play-outs of game's first decision did, the table's extra fields
  * given; its answer (one option) into *answer. */
 static engine_search_stats first_search(const char *game, const char *fields, uint32_t *answer)
@@ -265,30 +246,6 @@ static void test_search_departs_from_its_policy_only_past_the_bar_the_game_sets(
     refused("search_bar = true,");
 }
 
-/* A game may keep every root answer to the end of the search (`search_halving = false`):
- * in the three-answer game the halving drops middle, the worst, after the first round (left,
- * the bot's, and right are kept); without it all three are compared to the end, in the
- * same worlds; anything but a boolean is refused. */
-static void test_search_keeps_every_answer_to_the_end_when_the_game_says_no_halving(void)
-{
-    uint32_t answer = 0;
-    engine_search_stats st = first_search(three_game, "search_widen = false,", &answer);
-    CU_ASSERT(st.iterations > 0);
-    CU_ASSERT_EQUAL(st.kept, 2);
-    CU_ASSERT_NOT_EQUAL(answer, 3);
-    st = first_search(three_game, "search_widen = false, search_halving = true,", &answer);
-    CU_ASSERT_EQUAL(st.kept, 2);
-    st = first_search(three_game, "search_widen = false, search_halving = false,", &answer);
-    CU_ASSERT(st.iterations > 0); /* 133 or 134 tries each */
-    CU_ASSERT_EQUAL(st.kept, 3);
-    CU_ASSERT_NOT_EQUAL(answer, 3);
-    /* one answer: nothing compared */
-    st = first_search(split_game, "search_widen = false, search_bots = {},", &answer);
-    CU_ASSERT_EQUAL(st.kept, 0);
-    refused("search_halving = 0,");
-    refused("search_halving = 'no',");
-}
-
 /* Accession's search (game.lua: search_tree = false, search_widen = false) compares only
  * its bots' answers (strong, default, big_money, big_money_plain, big_money_smithy, witch,
  * its own greener and browner, generic: at most nine) without a tree. */
@@ -403,8 +360,6 @@ int main(void)
          test_search_departs_from_its_policy_only_past_the_bar_the_game_sets},
         {"elemental_search_departs_from_its_policy_only_on_a_clear_margin",
          test_elemental_search_departs_from_its_policy_only_on_a_clear_margin},
-        {"search_keeps_every_answer_to_the_end_when_the_game_says_no_halving",
-         test_search_keeps_every_answer_to_the_end_when_the_game_says_no_halving},
         {"accession_search_compares_only_its_bots_answers_without_a_tree",
          test_accession_search_compares_only_its_bots_answers_without_a_tree},
         {"dominion_search_compares_only_its_bots_answers_without_a_tree",
