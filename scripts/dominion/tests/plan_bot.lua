@@ -68,6 +68,25 @@ function tests.test_plan_buys_a_cantrip_at_5_once_its_card_is_enough(T)
   T.eq(plan_buy(k, g, 2, cost(k, "Militia"), 1), "Militia", "the other player has none")
 end
 
+-- A Festival is its third cantrip: over a Silver with $5 (the rule's coins, not a card's
+-- cost) once X's copies are enough, after a Laboratory or a Market.
+function tests.test_plan_buys_a_festival_at_5_after_laboratory_and_market(T)
+  local coins = 5
+  local g, k, plan_buy = match(T, "Militia,Festival,Village,Cellar,Moat", { "Militia" })
+  if cost(k, "Festival") <= coins then
+    T.eq(plan_buy(k, g, 1, coins, 1), "Festival", "one Militia is enough at 11 cards")
+  end
+  g, k, plan_buy = match(T, "Militia,Festival,Laboratory,Cellar,Moat", { "Militia" })
+  if cost(k, "Festival") <= coins and cost(k, "Laboratory") <= coins then
+    T.eq(plan_buy(k, g, 1, coins, 1), "Laboratory", "a Laboratory first")
+  end
+  g, k, plan_buy = match(T, "Festival,Village,Cellar,Moat", {})
+  T.eq(plan.card(k), false, "a Festival is never the plan's card")
+  if cost(k, "Festival") <= coins then
+    T.eq(plan_buy(k, g, 1, coins, 1), "Festival", "plain money: a Festival too")
+  end
+end
+
 -- Its money and end rules are `default`'s: Gold, not a Province, in a thin deck early;
 -- no last Province that ends the game behind.
 function tests.test_plan_keeps_default_s_money_and_end_rules(T)
