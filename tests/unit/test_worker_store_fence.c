@@ -14,6 +14,7 @@
 
 #include "dh_keys.h"
 #include "rig_redis.h"
+#include "rig_store.h"
 
 /* The batch script by EVAL with these keys and arguments (NULL-terminated lists). */
 static redisReply *batch(const char *const *keys, const char *const *args)
@@ -241,24 +242,8 @@ static void test_fence_per_turn_is_off_by_default_as_an_old_takeover_keeps_the_t
 /* A store on the rig's emptied Redis, fencing once per loop turn when per_turn. */
 static void store_open(store *s, bool per_turn)
 {
-    rig_redis_flushall();
-    CU_ASSERT_EQUAL_FATAL(store_init(s, rig_redis_url(), 500), 0);
+    rig_store_open(s);
     s->fence_per_turn = per_turn;
-}
-
-static void new_match(store *s, const char *id)
-{
-    int op = store_op(s, dh_test_now_ms());
-    store_meta m = {.match_id = id,
-                    .game = "dominion",
-                    .bundle = "abc",
-                    .worker = "wk-1",
-                    .players = "ann,bob",
-                    .player_ids = "p-1,p-2"};
-    CU_ASSERT_EQUAL(store_put_meta(s, &m), 0);
-    store_flush(s, dh_test_now_ms());
-    CU_ASSERT_TRUE(store_ok(s, op));
-    store_next(s);
 }
 
 /* One flush of an answer to each of n matches (epoch 1); each op's outcome in ok[] (1 ok,
@@ -289,8 +274,8 @@ static void test_fence_per_turn_store_fences_a_lost_match_and_trusts_the_rest_ag
 {
     store s;
     store_open(&s, true);
-    new_match(&s, "m-a");
-    new_match(&s, "m-b");
+    rig_store_new_match(&s, "m-a");
+    rig_store_new_match(&s, "m-b");
     const char *both[] = {"m-a", "m-b"};
     int ok[2];
     CU_ASSERT_EQUAL(flush_answers(&s, both, 2, ok), 2);
@@ -322,8 +307,8 @@ static void test_fence_per_turn_store_fences_every_match_again_when_the_token_is
 {
     store s;
     store_open(&s, true);
-    new_match(&s, "m-c");
-    new_match(&s, "m-d");
+    rig_store_new_match(&s, "m-c");
+    rig_store_new_match(&s, "m-d");
     const char *both[] = {"m-c", "m-d"};
     int ok[2];
     CU_ASSERT_EQUAL(flush_answers(&s, both, 2, ok), 2);
@@ -348,13 +333,13 @@ static void test_fence_per_turn_store_keeps_its_trust_when_a_new_match_is_fenced
 {
     store s;
     store_open(&s, true);
-    new_match(&s, "m-h");
+    rig_store_new_match(&s, "m-h");
     const char *one[] = {"m-h"};
     int ok[2];
     CU_ASSERT_EQUAL(flush_answers(&s, one, 1, ok), 1);
     CU_ASSERT_EQUAL(flush_answers(&s, one, 1, ok), 0);
     redisReply *before = rig_redis_cmd("GET worker:{wk-1}:moves");
-    new_match(&s, "m-i");
+    rig_store_new_match(&s, "m-i");
     const char *both[] = {"m-h", "m-i"};
     CU_ASSERT_EQUAL(flush_answers(&s, both, 2, ok), 1);
     CU_ASSERT_TRUE(ok[0] == 1 && ok[1] == 1);
@@ -375,8 +360,8 @@ static void test_fence_per_turn_off_fences_each_commit_under_either_takeover(voi
 {
     store s;
     store_open(&s, false);
-    new_match(&s, "m-e");
-    new_match(&s, "m-f");
+    rig_store_new_match(&s, "m-e");
+    rig_store_new_match(&s, "m-f");
     const char *both[] = {"m-e", "m-f"};
     int ok[2];
     CU_ASSERT_EQUAL(flush_answers(&s, both, 2, ok), 2);
@@ -394,7 +379,7 @@ static void test_fence_per_turn_store_forgets_a_finished_match(void)
 {
     store s;
     store_open(&s, true);
-    new_match(&s, "m-g");
+    rig_store_new_match(&s, "m-g");
     const char *one[] = {"m-g"};
     int ok[1];
     CU_ASSERT_EQUAL(flush_answers(&s, one, 1, ok), 1);

@@ -16,27 +16,7 @@
 #include "dh_keys.h"
 #include "dh_snapz.h"
 #include "rig_redis.h"
-
-static void store_open(store *s)
-{
-    rig_redis_flushall();
-    CU_ASSERT_EQUAL_FATAL(store_init(s, rig_redis_url(), 500), 0);
-}
-
-static void new_match(store *s, const char *id)
-{
-    int op = store_op(s, dh_test_now_ms());
-    store_meta m = {.match_id = id,
-                    .game = "dominion",
-                    .bundle = "abc",
-                    .worker = "wk-1",
-                    .players = "ann,bob",
-                    .player_ids = "p-1,p-2"};
-    CU_ASSERT_EQUAL(store_put_meta(s, &m), 0);
-    store_flush(s, dh_test_now_ms());
-    CU_ASSERT_TRUE(store_ok(s, op));
-    store_next(s);
-}
+#include "rig_store.h"
 
 /* One commit of match id in a flush of its own: a snapshot (snap, NULL none) with the
  * answers since its boundary (log, nlog), the answer e (NULL none; without a snapshot it
@@ -109,8 +89,8 @@ static void check_snap(store *s, const char *id, const char *want)
 static void test_log_in_history_stores_each_answer_once_and_the_snapshot_names_its_tail(void)
 {
     store s;
-    store_open(&s);
-    new_match(&s, "t1");
+    rig_store_open(&s);
+    rig_store_new_match(&s, "t1");
     CU_ASSERT_TRUE(put(&s, "t1", "S0", NULL, 0, NULL, true)); /* the start: no answer */
     CU_ASSERT_EQUAL(stored_tail("t1"), 0);
     long long rpush = rig_redis_calls("rpush");
@@ -151,8 +131,8 @@ static void test_log_in_history_stores_each_answer_once_and_the_snapshot_names_i
 static void test_log_in_history_off_writes_the_layout_of_before(void)
 {
     store s;
-    store_open(&s);
-    new_match(&s, "t2");
+    rig_store_open(&s);
+    rig_store_new_match(&s, "t2");
     CU_ASSERT_TRUE(put(&s, "t2", "S0", NULL, 0, NULL, false));
     CU_ASSERT_TRUE(put(&s, "t2", NULL, NULL, 0,
                        "\x01"
@@ -178,8 +158,8 @@ static void test_log_in_history_off_writes_the_layout_of_before(void)
 static void test_log_in_history_reads_a_match_whatever_layout_wrote_it_last(void)
 {
     store s;
-    store_open(&s);
-    new_match(&s, "t3");
+    rig_store_open(&s);
+    rig_store_new_match(&s, "t3");
     CU_ASSERT_TRUE(put(&s, "t3", "S0", NULL, 0, NULL, true));
     CU_ASSERT_TRUE(put(&s, "t3", NULL, NULL, 0,
                        "\x01"
@@ -242,10 +222,10 @@ static void test_log_in_history_reads_a_match_whatever_layout_wrote_it_last(void
 static void test_log_in_history_adoption_reads_each_layout_in_one_call(void)
 {
     store s;
-    store_open(&s);
-    new_match(&s, "t4");
-    new_match(&s, "t5");
-    new_match(&s, "t6");
+    rig_store_open(&s);
+    rig_store_new_match(&s, "t4");
+    rig_store_new_match(&s, "t5");
+    rig_store_new_match(&s, "t6");
     CU_ASSERT_TRUE(put(&s, "t4", "S0", NULL, 0, NULL, true));
     CU_ASSERT_TRUE(put(&s, "t4", NULL, NULL, 0,
                        "\x01"
@@ -284,8 +264,8 @@ static void test_log_in_history_adoption_reads_each_layout_in_one_call(void)
 static void test_log_in_history_undo_names_the_tail_without_the_answer(void)
 {
     store s;
-    store_open(&s);
-    new_match(&s, "t7");
+    rig_store_open(&s);
+    rig_store_new_match(&s, "t7");
     CU_ASSERT_TRUE(put(&s, "t7", "S0", NULL, 0, NULL, true));
     CU_ASSERT_TRUE(put(&s, "t7", NULL, NULL, 0,
                        "\x01"
@@ -328,7 +308,7 @@ static void test_log_in_history_undo_names_the_tail_without_the_answer(void)
 static void test_log_in_history_refuses_log_entries_the_history_does_not_hold(void)
 {
     store s;
-    store_open(&s);
+    rig_store_open(&s);
     store_blob two[] = {{(uint8_t *)"\x01"
                                     "x",
                          2},
@@ -357,8 +337,8 @@ static void test_log_in_history_refuses_log_entries_the_history_does_not_hold(vo
 static void test_log_in_history_commit_of_a_lost_match_is_fenced(void)
 {
     store s;
-    store_open(&s);
-    new_match(&s, "t9");
+    rig_store_open(&s);
+    rig_store_new_match(&s, "t9");
     CU_ASSERT_TRUE(put(&s, "t9", "S0", NULL, 0, NULL, true));
     rig_redis_ok("HSET match:{t9} worker wk-2 epoch 2");
     CU_ASSERT_FALSE(put(&s, "t9", NULL, NULL, 0,
