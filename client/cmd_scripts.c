@@ -17,6 +17,7 @@
 
 #include "dh_bundle.h"
 #include "dh_keys.h"
+#include "dh_replay.h"
 #include "dh_snapz.h"
 #include "dh_trial.h"
 #include "scripts.h"
@@ -175,10 +176,7 @@ static int scripts_show(int argc, char **argv)
     snap = scripts_cmd(&rd, 2, get);
     char lkey[DH_KEY_MAX], from[24] = "0";
     uint64_t at = 0;
-    size_t body;
-    int tail = snap && snap->type == REDIS_REPLY_STRING
-                   ? dh_snapz_tail((const uint8_t *)snap->str, snap->len, &at, &body)
-                   : 0;
+    int tail = dh_replay_log_start(snap, &at);
     if (tail > 0) /* the log is the history's tail (dh_snapz.h) */
         snprintf(from, sizeof from, "%llu", (unsigned long long)at);
     const char *range[] = {"LRANGE",

@@ -92,15 +92,21 @@ static dh_replay_status dh_replay_fetch(redisContext *c, dh_replay_record *rec, 
     return DH_REPLAY_OK;
 }
 
+int dh_replay_log_start(const redisReply *snap, uint64_t *at)
+{
+    size_t body;
+    *at = 0;
+    if (!snap || snap->type != REDIS_REPLY_STRING)
+        return 0;
+    return dh_snapz_tail((const uint8_t *)snap->str, snap->len, at, &body);
+}
+
 /* With a snapshot behind the tail head (dh_snapz.h), the log is the history's tail. */
 static dh_replay_status dh_replay_tail(dh_replay_record *rec, char *err, size_t errlen)
 {
     uint64_t at = 0;
-    size_t body;
     rec->log_from = 0;
-    int tail = rec->snap->type == REDIS_REPLY_STRING
-                   ? dh_snapz_tail((const uint8_t *)rec->snap->str, rec->snap->len, &at, &body)
-                   : 0;
+    int tail = dh_replay_log_start(rec->snap, &at);
     if (tail < 0 || (tail && at > rec->history->elements))
         return dh_replay_fail(DH_REPLAY_BAD, err, errlen,
                               "match %s: its snapshot names no index of its history", rec->id);

@@ -71,4 +71,11 @@ void dh_replay_record_free(dh_replay_record *rec);
 /* The record's status is DH_STATUS_FINISHED. */
 bool dh_replay_finished(const dh_replay_record *rec);
 
+/* Where a match's log starts, from snap (the reply to a GET of match:{ID}:snap, of any
+ * type): 1 with *at when its snapshot has the tail head (the log is the history from index
+ * *at, dh_snapz.h), 0 when the log is match:{ID}:log (no snapshot, or one without the
+ * head), -1 for a malformed head. The one reading of it for replays, adoption and
+ * `deckhand scripts show`. */
+int dh_replay_log_start(const redisReply *snap, uint64_t *at);
+
 #endif

@@ -13,6 +13,7 @@
 
 #include "dh_clock.h"
 #include "dh_keys.h"
+#include "dh_replay.h"
 #include "dh_snapz.h"
 
 /* Run one read command; NULL when Redis is down or the connection broke. */
@@ -144,18 +145,6 @@ static long store_parse_log(const redisReply *r, store_blob **out)
     return (long)r->elements;
 }
 
-/* Where r (a GET of match:{ID}:snap) says the match's log starts in its history: 1 (*at)
- * when the snapshot has the tail head (dh_snapz.h), 0 when the log is match:{ID}:log (no
- * snapshot, or one without the head), -1 a malformed head. */
-static int store_snap_tail(const redisReply *r, uint64_t *at)
-{
-    size_t body;
-    *at = 0;
-    if (r->type != REDIS_REPLY_STRING)
-        return 0;
-    return dh_snapz_tail((const uint8_t *)r->str, r->len, at, &body);
-}
-
 /* The LRANGE of the history from index at into argv (from: at in decimal, 24 bytes). */
 static void store_tail_cmd(const char *match_id, uint64_t at, char *key, char *from,
                            const char *argv[4])
@@ -176,7 +165,7 @@ long store_get_log(store *s, const char *match_id, store_blob **out, uint64_t no
     if (!snap)
         return -1;
     uint64_t at;
-    int tail = store_snap_tail(snap, &at);
+    int tail = dh_replay_log_start(snap, &at);
     freeReplyObject(snap);
     if (tail < 0)
         return -1;
@@ -398,7 +387,7 @@ int store_read_matches(store *s, const char *const *ids, size_t n, store_match_r
         at[i] = UINT64_MAX;
         if (o->found == 1) {
             o->snap_found = store_parse_snapshot(m[2], &o->snap, &o->snap_len);
-            int tail = store_snap_tail(m[2], &at[i]);
+            int tail = dh_replay_log_start(m[2], &at[i]);
             o->tail = tail > 0;
             if (tail > 0 && at[i] > o->meta.history)
                 tail = -1; /* past the history's end: not this match's log */
