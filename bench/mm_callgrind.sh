@@ -37,18 +37,9 @@ exec valgrind --tool=callgrind --callgrind-out-file=$run/cg/mm.%p -q "$bin/deckh
 EOF
 chmod +x "$bin/deckhand-matchmaker"
 export DECKHAND_BIN_DIR=$bin
-# shellcheck source=SCRIPTDIR/../scripts/lib/cluster.sh
-source "$DH_ROOT/scripts/lib/cluster.sh"
-trap 'dh_cluster_stop "$run" >/dev/null 2>&1; rm -rf "$run"' EXIT
-dh_cluster_start_near "$run" 24900 2 >/dev/null 2>&1 || {
-    echo "the cluster did not start" >&2
-    exit 1
-}
-# shellcheck source=/dev/null
-source "$run/cluster.env"
-read -r mmpid _ <"$run/pids/matchmaker.pid"
-metrics=http://$DECKHAND_HTTP_MATCHMAKER/metrics
-metric() { curl -s "$metrics" | awk -v k="$1" '$1 == k { printf "%d", $2 }'; }
+# shellcheck source=SCRIPTDIR/lib/mm_cluster.sh
+source "$DH_ROOT/bench/lib/mm_cluster.sh"
+mm_cluster_start mm-callgrind 24900 "$run"
 rateflag=()
 ((rate > 0)) && rateflag=(--rate "$rate")
 
@@ -62,13 +53,13 @@ fi
 load=$!
 sleep 6
 # the /metrics reads stay outside the counted window (a render costs ~1 M instructions)
-n0=$(metric deckhand_matchmaker_matches_started_total)
-callgrind_control -z "$mmpid" >/dev/null 2>&1
+n0=$(mm_metric deckhand_matchmaker_matches_started_total)
+callgrind_control -z "$MM_PID" >/dev/null 2>&1
 t0=$(date +%s.%N)
 sleep $((secs - 9))
-callgrind_control -d "$mmpid" >/dev/null 2>&1
+callgrind_control -d "$MM_PID" >/dev/null 2>&1
 t1=$(date +%s.%N)
-n1=$(metric deckhand_matchmaker_matches_started_total)
+n1=$(mm_metric deckhand_matchmaker_matches_started_total)
 wait "$load"
 dump=
 for f in "$run"/cg/mm.*.*; do # the one dump (-d); the last one, were there more

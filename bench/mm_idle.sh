@@ -15,32 +15,14 @@ secs=${1:?seconds}
 DH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export DH_ROOT
 export DECKHAND_BIN_DIR=${DECKHAND_BIN_DIR:-$DH_ROOT/build-rel/bin}
-# shellcheck source=SCRIPTDIR/../scripts/lib/cluster.sh
-source "$DH_ROOT/scripts/lib/cluster.sh"
+# shellcheck source=SCRIPTDIR/lib/mm_cluster.sh
+source "$DH_ROOT/bench/lib/mm_cluster.sh"
+mm_cluster_start mm-idle 25900
 
-run=$(mktemp -d /tmp/deckhand-mm-idle.XXXXXX)
-trap 'dh_cluster_stop "$run" >/dev/null 2>&1; rm -rf "$run"' EXIT
-dh_cluster_start_near "$run" 25900 2 >/dev/null 2>&1 || {
-    echo "the cluster did not start" >&2
-    exit 1
-}
-read -r mmpid _ <"$run/pids/matchmaker.pid"
-
-# run time in microseconds (all threads, the main one) and timeslices run (all threads)
-cpu() {
-    local t all=0 main=0 sw=0 ns n
-    for t in /proc/"$mmpid"/task/*; do
-        read -r ns _ n <"$t/schedstat"
-        all=$((all + ns / 1000))
-        sw=$((sw + n))
-        [[ ${t##*/} == "$mmpid" ]] && main=$((ns / 1000))
-    done
-    echo "$all $main $sw"
-}
 sleep 5
-read -r c0 m0 s0 < <(cpu)
+read -r c0 m0 s0 < <(mm_cpu)
 sleep "$secs"
-read -r c1 m1 s1 < <(cpu)
+read -r c1 m1 s1 < <(mm_cpu)
 awk -v c=$((c1 - c0)) -v m=$((m1 - m0)) -v s=$((s1 - s0)) -v t="$secs" 'BEGIN {
     printf "mm_cpu_us_per_s=%.0f main_us_per_s=%.0f io_us_per_s=%.0f slices_per_s=%.1f\n",
         c / t, m / t, (c - m) / t, s / t }'

@@ -24,43 +24,22 @@ DH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export DH_ROOT
 bin=${DECKHAND_BIN_DIR:-$DH_ROOT/build-rel/bin}
 export DECKHAND_BIN_DIR=$bin
-# shellcheck source=SCRIPTDIR/../scripts/lib/cluster.sh
-source "$DH_ROOT/scripts/lib/cluster.sh"
-
-run=$(mktemp -d /tmp/deckhand-mm-per-match.XXXXXX)
-trap 'dh_cluster_stop "$run" >/dev/null 2>&1; rm -rf "$run"' EXIT
-dh_cluster_start_near "$run" 23900 2 >/dev/null 2>&1 || {
-    echo "the cluster did not start" >&2
-    exit 1
-}
-# shellcheck source=/dev/null
-source "$run/cluster.env"
-read -r mmpid _ <"$run/pids/matchmaker.pid"
-metrics=http://$DECKHAND_HTTP_MATCHMAKER/metrics
-
-# the run time of the matchmaker's threads, microseconds: all, the main thread's, the rest
-cpu() {
-    local t all=0 main=0 us
-    for t in /proc/"$mmpid"/task/*; do
-        read -r us _ <"$t/schedstat"
-        all=$((all + us / 1000))
-        [[ ${t##*/} == "$mmpid" ]] && main=$((us / 1000))
-    done
-    echo "$all $main"
-}
-metric() { curl -s "$metrics" | awk -v k="$1" '$1 == k { printf "%d", $2 }'; }
+# shellcheck source=SCRIPTDIR/lib/mm_cluster.sh
+source "$DH_ROOT/bench/lib/mm_cluster.sh"
+mm_cluster_start mm-per-match 23900
+run=$RUN
 
 "$bin/deckhand" load --game dominion --players "$players" --seconds "$secs" \
     --gateway "$DECKHAND_GATEWAY_TCP" --bot local --cpu-pids "$run" >"$run/out" 2>"$run/err" </dev/null &
 load=$!
 sleep 6
-read -r c0 m0 < <(cpu)
-n0=$(metric deckhand_matchmaker_matches_started_total)
-r0=$(metric deckhand_matchmaker_redis_seconds_count)
+read -r c0 m0 _ < <(mm_cpu)
+n0=$(mm_metric deckhand_matchmaker_matches_started_total)
+r0=$(mm_metric deckhand_matchmaker_redis_seconds_count)
 sleep $((secs - 9))
-read -r c1 m1 < <(cpu)
-n1=$(metric deckhand_matchmaker_matches_started_total)
-r1=$(metric deckhand_matchmaker_redis_seconds_count)
+read -r c1 m1 _ < <(mm_cpu)
+n1=$(mm_metric deckhand_matchmaker_matches_started_total)
+r1=$(mm_metric deckhand_matchmaker_redis_seconds_count)
 wait "$load"
 awk -v c=$((c1 - c0)) -v m=$((m1 - m0)) -v n=$((n1 - n0)) -v r=$((r1 - r0)) 'BEGIN {
     if (n <= 0) { print "no match started while measuring"; exit 1 }

@@ -19,30 +19,21 @@ command -v perf >/dev/null || {
     echo "perf is not installed" >&2
     exit 1
 }
-# shellcheck source=SCRIPTDIR/../scripts/lib/cluster.sh
-source "$DH_ROOT/scripts/lib/cluster.sh"
-run=$(mktemp -d /tmp/deckhand-mm-syscalls.XXXXXX)
-trap 'dh_cluster_stop "$run" >/dev/null 2>&1; rm -rf "$run"' EXIT
-dh_cluster_start_near "$run" 26300 2 >/dev/null 2>&1 || {
-    echo "the cluster did not start" >&2
-    exit 1
-}
-# shellcheck source=/dev/null
-source "$run/cluster.env"
-read -r mmpid _ <"$run/pids/matchmaker.pid"
-metrics=http://$DECKHAND_HTTP_MATCHMAKER/metrics
-started() { curl -s "$metrics" | awk '$1 == "deckhand_matchmaker_matches_started_total" { printf "%d", $2 }'; }
+# shellcheck source=SCRIPTDIR/lib/mm_cluster.sh
+source "$DH_ROOT/bench/lib/mm_cluster.sh"
+mm_cluster_start mm-syscalls 26300
+run=$RUN
 "$B/deckhand" load --game dominion --players 1000 --seconds 14 --gateway "$DECKHAND_GATEWAY_TCP" \
     --bot local >"$run/out" 2>&1 </dev/null &
 load=$!
 sleep 5
-m0=$(started)
+m0=$(mm_metric deckhand_matchmaker_matches_started_total)
 ev=raw_syscalls:sys_enter,context-switches,task-clock
 for s in poll getpid read write sendto recvfrom epoll_wait getrandom; do
     ev=$ev,syscalls:sys_enter_$s
 done
-perf stat --per-thread -x, -p "$mmpid" -e "$ev" -- sleep 5 2>"$run/perf" >/dev/null
-m1=$(started)
+perf stat --per-thread -x, -p "$MM_PID" -e "$ev" -- sleep 5 2>"$run/perf" >/dev/null
+m1=$(mm_metric deckhand_matchmaker_matches_started_total)
 wait "$load"
 n=$((m1 - m0))
 ((n > 0)) || {
