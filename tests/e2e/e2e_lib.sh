@@ -234,3 +234,19 @@ e2e_bots_wait() {
     }
     [[ $last == "matches_completed=$matches errors=0" ]] || e2e_fail "bots ended with '$last'"
 }
+
+# The cluster's first gateway, stopped by a fault, starts again (dh_cluster_restart) and
+# serves: within 10 s it listens, and a match of two bots through GATEWAYS (its own
+# address, or every gateway's) plays to its end.
+e2e_gateway_restarts_and_serves() {
+    local gateways=$1 deadline=$((SECONDS + 10)) out
+    dh_cluster_restart "$E2E_RUN" gateway
+    until dh_port_open "${DECKHAND_GATEWAY_TCP##*:}"; do
+        ((SECONDS < deadline)) || e2e_fail "the restarted gateway does not listen"
+        sleep 0.1
+    done
+    out=$(timeout 60 "$DECKHAND_BIN_DIR/deckhand" bots --game dominion --players 2 --size 2 \
+        --matches 1 --timeout 30 --gateway "$gateways" 2>/dev/null </dev/null | tail -n 1)
+    [[ $out == "matches_completed=1 errors=0" ]] || e2e_fail "after the restart: '$out'"
+    e2e_log "the restarted gateway serves again: $out"
+}

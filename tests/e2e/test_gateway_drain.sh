@@ -86,13 +86,4 @@ e2e_check_finished "$MATCHES"
 e2e_check_replays
 
 # The drained gateway starts again and serves.
-dh_cluster_restart "$E2E_RUN" gateway
-deadline=$((SECONDS + 10))
-until dh_port_open "${DECKHAND_GATEWAY_TCP##*:}"; do
-    ((SECONDS < deadline)) || e2e_fail "the restarted gateway does not listen"
-    sleep 0.1
-done
-out=$(timeout 60 "$DECKHAND_BIN_DIR/deckhand" bots --game dominion --players 2 --size 2 \
-    --matches 1 --timeout 30 --gateway "$DECKHAND_GATEWAY_TCP" 2>/dev/null </dev/null | tail -n 1)
-[[ $out == "matches_completed=1 errors=0" ]] || e2e_fail "after the restart: '$out'"
-e2e_log "the restarted gateway serves again: $out"
+e2e_gateway_restarts_and_serves "$DECKHAND_GATEWAY_TCP"

@@ -48,6 +48,23 @@ const char *dh_test_path(const char *rel)
     return buf;
 }
 
+void dh_test_capture_stderr(void (*fn)(void), char *out, size_t cap)
+{
+    FILE *tmp = tmpfile();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(tmp);
+    fflush(stderr);
+    int saved = dup(2);
+    dup2(fileno(tmp), 2);
+    fn();
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    rewind(tmp);
+    size_t got = fread(out, 1, cap - 1, tmp);
+    out[got] = '\0';
+    fclose(tmp);
+}
+
 uint64_t dh_test_now_ms(void)
 {
     return dh_now_ms();

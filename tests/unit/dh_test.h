@@ -22,6 +22,10 @@ int dh_test_main(const char *suite, const dh_test_case *cases);
 /* Path of a file in the source tree, e.g. dh_test_path("scripts"). Static buffer. */
 const char *dh_test_path(const char *rel);
 
+/* Runs fn with stderr sent to a temporary file; what it wrote (up to cap-1 bytes) into
+ * out, NUL-terminated. For the tests of what the logs say. */
+void dh_test_capture_stderr(void (*fn)(void), char *out, size_t cap);
+
 /* Milliseconds on the monotonic clock. */
 uint64_t dh_test_now_ms(void);
 

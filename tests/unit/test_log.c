@@ -15,24 +15,6 @@
 
 #include "dh_test.h"
 
-/* Run fn with stderr sent to a temporary file; its contents into out (NUL-terminated). */
-static void log_capture(void (*fn)(void), char *out, size_t n)
-{
-    FILE *tmp = tmpfile();
-    CU_ASSERT_PTR_NOT_NULL_FATAL(tmp);
-    fflush(stderr);
-    int saved = dup(2);
-    dup2(fileno(tmp), 2);
-    fn();
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    rewind(tmp);
-    size_t got = fread(out, 1, n - 1, tmp);
-    out[got] = '\0';
-    fclose(tmp);
-}
-
 static size_t log_lines(const char *s)
 {
     size_t n = 0;
@@ -67,7 +49,7 @@ static void test_log_every_prints_one_line_per_interval(void)
 {
     static char out[1 << 16];
     memset(&limit_a, 0, sizeof limit_a);
-    log_capture(log_flood, out, sizeof out);
+    dh_test_capture_stderr(log_flood, out, sizeof out);
     CU_ASSERT_EQUAL(log_lines(out), 1);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "WARN test: accept failed: too many open files\n"));
     CU_ASSERT_EQUAL(limit_a.suppressed, 999);
@@ -76,7 +58,7 @@ static void test_log_every_prints_one_line_per_interval(void)
 static void test_log_every_says_how_many_were_suppressed(void)
 {
     static char out[4096];
-    log_capture(log_after_interval, out, sizeof out);
+    dh_test_capture_stderr(log_after_interval, out, sizeof out);
     CU_ASSERT_EQUAL(log_lines(out), 1);
     CU_ASSERT_PTR_NOT_NULL(
         strstr(out, "accept failed: too many open files (999 more suppressed)\n"));
@@ -88,7 +70,7 @@ static void test_log_every_limits_each_site_on_its_own(void)
     static char out[4096];
     memset(&limit_a, 0, sizeof limit_a);
     memset(&limit_b, 0, sizeof limit_b);
-    log_capture(log_two_sites, out, sizeof out);
+    dh_test_capture_stderr(log_two_sites, out, sizeof out);
     CU_ASSERT_EQUAL(log_lines(out), 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "site a\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "site b\n"));
@@ -105,7 +87,7 @@ static void log_macro_twice(void)
 static void test_log_warn_every_keeps_a_state_per_call_site(void)
 {
     static char out[4096];
-    log_capture(log_macro_twice, out, sizeof out);
+    dh_test_capture_stderr(log_macro_twice, out, sizeof out);
     CU_ASSERT_EQUAL(log_lines(out), 1);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "from the macro 0\n"));
 }
@@ -121,7 +103,7 @@ static void test_log_escapes_control_characters(void)
 {
     static char out[4096];
     memset(&limit_a, 0, sizeof limit_a);
-    log_capture(log_forgery, out, sizeof out);
+    dh_test_capture_stderr(log_forgery, out, sizeof out);
     CU_ASSERT_EQUAL(log_lines(out), 2);
     CU_ASSERT_PTR_NULL(strstr(out, "\n2026-11-25T10:00:00.000Z ERROR"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out,
@@ -144,7 +126,7 @@ static void log_long_controls(void)
 static void test_log_escaped_line_is_bounded(void)
 {
     static char out[1 << 14];
-    log_capture(log_long_controls, out, sizeof out);
+    dh_test_capture_stderr(log_long_controls, out, sizeof out);
     CU_ASSERT_EQUAL(log_lines(out), 1);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "\\n\\n...\n"));
     CU_ASSERT(strlen(out) < 2048 + 128);
@@ -163,7 +145,7 @@ static void test_log_line_starts_with_the_utc_time_to_the_millisecond(void)
     static char out[4096];
     for (int i = 0; i < 3; i++) {
         time_t before = time(NULL);
-        log_capture(log_one_line, out, sizeof out);
+        dh_test_capture_stderr(log_one_line, out, sizeof out);
         time_t after = time(NULL);
         CU_ASSERT_EQUAL_FATAL(strlen(out), 24 + strlen(" INFO test: stamped 1\n"));
         CU_ASSERT_STRING_EQUAL(out + 24, " INFO test: stamped 1\n");

@@ -87,24 +87,6 @@ static void test_log_json_cuts_a_message_too_long(void)
     CU_ASSERT_PTR_NULL(strstr(out, "\\\"}\n")); /* no escape cut in half */
 }
 
-/* Run fn with stderr in a temporary file; the contents into out. */
-static void json_capture(void (*fn)(void), char *out, size_t n)
-{
-    FILE *tmp = tmpfile();
-    CU_ASSERT_PTR_NOT_NULL_FATAL(tmp);
-    fflush(stderr);
-    int saved = dup(2);
-    dup2(fileno(tmp), 2);
-    fn();
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    rewind(tmp);
-    size_t got = fread(out, 1, n - 1, tmp);
-    out[got] = '\0';
-    fclose(tmp);
-}
-
 static void json_log_two(void)
 {
     dh_info("queue join p-1 game=%s mode=%s", "dominion", "casual\n\"forged\"");
@@ -135,7 +117,7 @@ static void test_log_format_json_writes_one_object_per_line(void)
     static char out[4096];
     CU_ASSERT_EQUAL(dh_log_set_format("yaml"), -1);
     CU_ASSERT_EQUAL(dh_log_set_format("json"), 0);
-    json_capture(json_log_two, out, sizeof out);
+    dh_test_capture_stderr(json_log_two, out, sizeof out);
     CU_ASSERT_EQUAL(dh_log_set_format("text"), 0);
     char *second = strchr(out, '\n');
     CU_ASSERT_PTR_NOT_NULL_FATAL(second);
