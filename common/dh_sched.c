@@ -8,7 +8,6 @@
  */
 #include "dh_sched.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -71,33 +70,6 @@ int dh_sched_slice_set(pid_t tid, long us)
         return -1;
     }
     return 0;
-}
-
-int dh_sched_slice_set_process(pid_t pid, long us)
-{
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
-    DIR *d = opendir(path);
-    if (!d)
-        return -1;
-    int n = 0, err = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        char *end;
-        long tid = strtol(e->d_name, &end, 10);
-        if (end == e->d_name || *end || tid <= 0)
-            continue;
-        if (dh_sched_slice_set((pid_t)tid, us) == 0)
-            n++;
-        else if (errno != ESRCH && !err)
-            err = errno;
-    }
-    closedir(d);
-    if (err) {
-        errno = err;
-        return -1;
-    }
-    return n;
 }
 
 int dh_sched_slice_env(long *us)

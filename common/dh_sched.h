@@ -37,11 +37,6 @@ int dh_sched_slice_set(pid_t tid, long us);
 /* Thread tid's slice in microseconds as the kernel reports it (0: the calling thread), or
  * -1. Before 6.12 the kernel reports 0 for a SCHED_OTHER thread. */
 long dh_sched_slice_get(pid_t tid);
-/* dh_sched_slice_set for every thread of process pid (/proc/PID/task): how many were set,
- * or -1 with errno when the process cannot be read or a thread refused (the others keep
- * what they got). A thread that ends meanwhile is skipped. */
-int dh_sched_slice_set_process(pid_t pid, long us);
-
 /* The slice DECKHAND_SCHED_SLICE_US asks for into *us: DH_SCHED_SLICE_DEFAULT_US when unset
  * or empty, 0 for the kernel's. 0, or -1 when it is not an integer in 0 or MIN..MAX. */
 int dh_sched_slice_env(long *us);

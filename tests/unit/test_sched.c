@@ -1,11 +1,10 @@
 /*
  * test_sched.c: the scheduler slice every process asks for at its start
  * (common/dh_sched.c): DECKHAND_SCHED_SLICE_US's slice reaches the threads the process
- * starts afterwards (ZeroMQ's I/O threads are started that way); every thread of another
- * process (what `deckhand slice` does to redis-server's); the thread's nice value kept; 0
- * leaving the kernel's slice; a bad value an error; and a kernel that refuses the call (a
- * seccomp filter stands in for an older kernel) logging one warning while the process
- * goes on. Each case runs in a child process, so the test's own threads keep their slice.
+ * starts afterwards (ZeroMQ's I/O threads are started that way); the default when the
+ * variable is unset; the thread's nice value kept; 0 leaving the kernel's slice; a bad
+ * value an error; and a kernel that refuses the call (a seccomp filter stands in for an
+ * older kernel) logging one warning while the process goes on. Each case runs in a child process, so the test's own threads keep their slice.
  * The cases that need the kernel to take the slice skip on a kernel before 6.12, saying
  * so.
  */
@@ -163,54 +162,6 @@ static void test_sched_slice_keeps_the_threads_nice_value(void)
     CU_ASSERT_EQUAL(in_child(keep_nice, NULL), 0);
 }
 
-static void *sleep_forever(void *unused)
-{
-    (void)unused;
-    for (;;)
-        pause();
-    return NULL;
-}
-
-static void test_sched_slice_reaches_every_thread_of_another_process(void)
-{
-    if (!kernel_has_slices())
-        return;
-    int ready[2];
-    CU_ASSERT_EQUAL_FATAL(pipe(ready), 0);
-    fflush(stdout);
-    pid_t pid = fork();
-    CU_ASSERT_FATAL(pid >= 0);
-    if (pid == 0) { /* two threads besides the main one, started before the call */
-        pthread_t t;
-        for (int i = 0; i < 2; i++)
-            if (pthread_create(&t, NULL, sleep_forever, NULL) != 0)
-                _exit(1);
-        if (write(ready[1], "r", 1) != 1)
-            _exit(1);
-        for (;;)
-            pause();
-    }
-    char c;
-    CU_ASSERT_EQUAL(read(ready[0], &c, 1), 1);
-    close(ready[0]);
-    close(ready[1]);
-    CU_ASSERT_EQUAL(dh_sched_slice_set_process(pid, 400), 3);
-    char path[64], line[32];
-    int seen = 0;
-    for (int i = 0; i < 3; i++) {
-        /* the threads' ids, from /proc: the main one is pid itself */
-        snprintf(path, sizeof path, "ls /proc/%d/task | sed -n %dp", (int)pid, i + 1);
-        if (dh_test_run(path, line, sizeof line) == 0 && atoi(line) > 0) {
-            CU_ASSERT_EQUAL(dh_sched_slice_get((pid_t)atoi(line)), 400);
-            seen++;
-        }
-    }
-    CU_ASSERT_EQUAL(seen, 3);
-    kill(pid, SIGKILL);
-    waitpid(pid, NULL, 0);
-    CU_ASSERT_EQUAL(dh_sched_slice_set_process(pid, 400), -1); /* gone: not readable */
-}
-
 /* A seccomp filter that makes sched_setattr fail with EPERM, as a kernel that refuses it. */
 static int refuse_sched_setattr(void)
 {
@@ -268,8 +219,6 @@ int main(void)
         {"sched_slice_bad_value_is_an_error_and_changes_nothing",
          test_sched_slice_bad_value_is_an_error_and_changes_nothing},
         {"sched_slice_keeps_the_threads_nice_value", test_sched_slice_keeps_the_threads_nice_value},
-        {"sched_slice_reaches_every_thread_of_another_process",
-         test_sched_slice_reaches_every_thread_of_another_process},
         {"sched_slice_refused_is_logged_once_and_not_fatal",
          test_sched_slice_refused_is_logged_once_and_not_fatal},
         {NULL, NULL},
