@@ -6,12 +6,13 @@
  * An answer crosses about eleven thread wake-ups (the player's connection, the gateway's
  * loop and its ZeroMQ thread, the worker's ZeroMQ thread and loop, Redis, and back). When
  * a woken thread finds its core running another one, it waits for that one's slice to
- * end: the kernel's base slice (0.75 ms times 1 + log2 of the cores; 1.4 ms on two
- * cores). A SCHED_OTHER thread may ask for a shorter slice, unprivileged, with
- * sched_setattr's sched_runtime (the kernel clamps it to 0.1-100 ms): its virtual
- * deadline comes sooner, and when it wakes it preempts a running thread with a longer
- * slice (the kernel's PREEMPT_SHORT) instead of waiting. Its share of the CPU does not
- * change. Threads (and processes) created afterwards inherit it.
+ * end: the kernel's base slice (0.7 ms times 1 + log2 of the cores, at most 8; 1.4 ms on
+ * two cores), and where the tick is 4 ms (HZ=250) until the next tick. A SCHED_OTHER
+ * thread may ask for a shorter slice, unprivileged, with sched_setattr's sched_runtime
+ * (the kernel clamps it to 0.1-100 ms): its virtual deadline comes sooner, and when it
+ * wakes it preempts a running thread with a longer slice (the kernel's PREEMPT_SHORT)
+ * instead of waiting. Its share of the CPU does not change. Threads (and processes)
+ * created afterwards inherit it.
  *
  * Each deckhand process calls dh_sched_slice_start at its start, before it starts any
  * thread (ZeroMQ's I/O threads, the operator port's), so every thread has the slice:

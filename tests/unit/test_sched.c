@@ -4,9 +4,9 @@
  * starts afterwards (ZeroMQ's I/O threads are started that way); the default when the
  * variable is unset; the thread's nice value kept; 0 leaving the kernel's slice; a bad
  * value an error; and a kernel that refuses the call (a seccomp filter stands in for an
- * older kernel) logging one warning while the process goes on. Each case runs in a child process, so the test's own threads keep their slice.
- * The cases that need the kernel to take the slice skip on a kernel before 6.12, saying
- * so.
+ * older kernel) logging one warning while the process goes on. Each case runs in a child
+ * process, so the test's own threads keep their slice. The cases that need the kernel to
+ * take the slice skip on a kernel before 6.12, saying so.
  */
 #include <errno.h>
 #include <linux/filter.h>
