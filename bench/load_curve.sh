@@ -12,13 +12,14 @@
 # minutes apart; the load generator is this tree's `deckhand`, or with DH_CURVE_OWN_LOAD=1
 # each point's own (BINS/deckhand), so that the load generator's own cost is compared too.
 #
-# One line per point on stdout:
-#   rate=R players=P bins=after | cmds_per_sec=... p50_ms=... p99_ms=... max_ms=... errors=E
+# One line per point on stdout (loadavg: the machine's 1-minute load average as the point
+# starts, /proc/loadavg, so each figure carries how busy the cores were):
+#   rate=R players=P bins=after loadavg=L | cmds_per_sec=... p50_ms=... p99_ms=... max_ms=... errors=E
 #     | steady answers=N p50_ms=.. p99_ms=.. max_ms=.. (the same over the whole seconds after
 #       the first with answers, when every match starts at once) | cpu_us_per_cmd answers=N gateway=.. matchmaker=.. redis=.. worker-1=.. worker-2=..
 #       workers=.. load=.. total=..
 # With DH_CURVE_MARKDOWN=1 each point is a row of docs/BENCHMARKS.md's table instead:
-#   | target | bins | answers/s | p50 | p99 | max | steady p99 | gateway | workers | Redis | matchmaker | load | all |
+#   | target | bins | load average | answers/s | p50 | p99 | max | steady p99 | gateway | workers | Redis | matchmaker | load | all |
 # Results in docs/BENCHMARKS.md ("Load curve", "The data path, second step").
 set -uo pipefail
 
@@ -32,8 +33,8 @@ load_bin=$after/deckhand
 # shellcheck source=SCRIPTDIR/../scripts/lib/cluster.sh
 source "$DH_ROOT/scripts/lib/cluster.sh"
 
-# markdown_row RATE LABEL "RESULT CPU" "STEADY": one table row from the result, cpu and
-# steady lines.
+# markdown_row RATE LABEL "RESULT CPU" "STEADY" LOADAVG: one table row from the result, cpu
+# and steady lines.
 markdown_row() {
     local -A v s
     local kv
@@ -45,13 +46,13 @@ markdown_row() {
     done
     local target="flat out"
     (($1 > 0)) && target="$1/s"
-    printf '| %s | %s | %.0f | %s ms | %s ms | %s ms | %s ms | %s | %s | %s | %s | %s | %s |\n' "$target" "$2" \
-        "${v[cmds_per_sec]:-0}" "${v[p50_ms]:-?}" "${v[p99_ms]:-?}" "${v[max_ms]:-?}" "${s[p99_ms]:-?}" "${v[gateway]:-?}" \
+    printf '| %s | %s | %s | %.0f | %s ms | %s ms | %s ms | %s ms | %s | %s | %s | %s | %s | %s |\n' "$target" "$2" \
+        "$5" "${v[cmds_per_sec]:-0}" "${v[p50_ms]:-?}" "${v[p99_ms]:-?}" "${v[max_ms]:-?}" "${s[p99_ms]:-?}" "${v[gateway]:-?}" \
         "${v[workers]:-?}" "${v[redis]:-?}" "${v[matchmaker]:-?}" "${v[load]:-?}" "${v[total]:-?}"
 }
 
 point() {
-    local rate=$1 label=$2 run
+    local rate=$1 label=$2 run loadavg
     export DECKHAND_BIN_DIR=$3
     local gen=$load_bin
     [[ ${DH_CURVE_OWN_LOAD:-} == 1 ]] && gen=$3/deckhand
@@ -65,12 +66,13 @@ point() {
     local args=(--game dominion --players "$players" --seconds "$secs" --gateway "$DECKHAND_GATEWAY_TCP"
         --bot local --cpu-pids "$run")
     ((rate > 0)) && args+=(--rate "$rate")
+    read -r loadavg _ </proc/loadavg
     "$gen" load "${args[@]}" >"$run/out" 2>"$run/err" </dev/null
     if [[ ${DH_CURVE_MARKDOWN:-} == 1 ]]; then
         markdown_row "$rate" "$label" "$(tail -n 1 "$run/out") $(grep '^cpu_us_per_cmd' "$run/out")" \
-            "$(grep '^steady ' "$run/out")"
+            "$(grep '^steady ' "$run/out")" "$loadavg"
     else
-        echo "rate=$rate players=$players bins=$label | $(tail -n 1 "$run/out") | $(grep '^steady ' "$run/out")" \
+        echo "rate=$rate players=$players bins=$label loadavg=$loadavg | $(tail -n 1 "$run/out") | $(grep '^steady ' "$run/out")" \
             "| $(grep '^cpu_us_per_cmd' "$run/out")"
     fi
     dh_cluster_stop "$run" >/dev/null 2>&1

@@ -40,6 +40,7 @@
 
 #include "cli.h"
 #include "bots.h"
+#include "dh_sched.h"
 #include "load.h"
 
 #define LOAD_SLOTS 8 /* seconds a worker may run ahead of the slowest one in the progress */
@@ -344,6 +345,8 @@ int cmd_load(int argc, char **argv)
         return 2;
     bots_run check = {0}; /* the gateway flags, checked before any process starts */
     if (bots_gateways(f, load_who, &check) < 0 || bots_bot_flag(f, load_who, &check) < 0)
+        return 2;
+    if (dh_sched_slice_start() < 0) /* its worker processes inherit it */
         return 2;
     long limit = cli_nofile_raise(), per = load_per_proc(limit);
     if (per < 1 || (players + per - 1) / per > LOAD_PROCS_MAX) {

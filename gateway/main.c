@@ -25,6 +25,7 @@
 #include "dh_flags.h"
 #include "dh_frame.h"
 #include "dh_log.h"
+#include "dh_sched.h"
 #include "flood.h"
 #include "dh_secret.h"
 #include "drain.h"
@@ -307,6 +308,10 @@ int main(int argc, char **argv)
     dh_log_init("gateway");
     if (dh_log_set_format(dh_flags_str(&f, "log-format", NULL, NULL)) < 0) {
         fprintf(stderr, "deckhand-gateway: --log-format must be text or json\n");
+        free(g);
+        return 2;
+    }
+    if (dh_sched_slice_start() < 0) { /* before any thread starts: they inherit it */
         free(g);
         return 2;
     }

@@ -44,6 +44,7 @@
 #include "dh_flags.h"
 #include "dh_log.h"
 #include "dh_ops.h"
+#include "dh_sched.h"
 #include "dh_zap.h"
 #include "dh_signal.h"
 #include "dh_zmq.h"
@@ -261,6 +262,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "deckhand-matchmaker: --log-format must be text or json\n");
         return 2;
     }
+    if (dh_sched_slice_start() < 0) /* before any thread starts: they inherit it */
+        return 2;
     int rc = 1;
     void *ctx = NULL;
     mm_state mm;
