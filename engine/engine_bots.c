@@ -137,7 +137,6 @@ static void bots_add(lua_State *L, engine_game *g, const char *name, lua_CFuncti
     engine_bot *bt = &g->bots[g->nbots];
     bt->name = strdup(name);
     bt->unsearched = 0;
-    bt->follow = 0;
     if (!bt->name)
         luaL_error(L, "out of memory");
     lua_pushcfunction(L, fn);

@@ -8,7 +8,6 @@
  * engine_game the matches use.
  */
 #include <stdio.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,21 +107,21 @@ static const char *bot_field(lua_State *L, int t, const engine_game *g, const ch
     return NULL;
 }
 
-/* A list of some of g's own bots at k in the game table (read after them): each bot's int
- * at offset flag set to listed when it is named, to !listed when not; nothing when k is
- * absent. Raises on anything but a list of the game's bot names. */
-static void bot_list_read(lua_State *L, int t, engine_game *g, const char *k, size_t flag,
-                          int listed)
+/* The game table's optional `search_bots`: a list naming some of g's own bots (read
+ * after them), the only ones whose answers a search compares with its play-out bot's;
+ * every other bot is marked unsearched. Absent: every bot's answers. Raises on anything
+ * but a list of the game's bot names. */
+static void search_bots_read(lua_State *L, int t, engine_game *g)
 {
-    lua_getfield(L, t, k);
+    lua_getfield(L, t, "search_bots");
     if (lua_isnil(L, -1)) {
         lua_pop(L, 1);
         return;
     }
     if (!lua_istable(L, -1))
-        luaL_error(L, "game '%s': %s must be a list of the game's bots", g->name, k);
+        luaL_error(L, "game '%s': search_bots must be a list of the game's bots", g->name);
     for (size_t i = 0; i < g->nbots; i++)
-        *(int *)((char *)&g->bots[i] + flag) = !listed;
+        g->bots[i].unsearched = 1;
     lua_Integer n = luaL_len(L, -1);
     for (lua_Integer j = 1; j <= n; j++) {
         lua_geti(L, -1, j);
@@ -131,21 +130,11 @@ static void bot_list_read(lua_State *L, int t, engine_game *g, const char *k, si
         while (name && i < g->nbots && strcmp(g->bots[i].name, name))
             i++;
         if (!name || i == g->nbots)
-            luaL_error(L, "game '%s': %s must name the game's bots", g->name, k);
-        *(int *)((char *)&g->bots[i] + flag) = listed;
+            luaL_error(L, "game '%s': search_bots must name the game's bots", g->name);
+        g->bots[i].unsearched = 0;
         lua_pop(L, 1);
     }
     lua_pop(L, 1);
-}
-
-/* The game table's optional `search_bots`: the only bots whose answers a search compares
- * with its play-out bot's; every other bot is marked unsearched. Absent: every bot's
- * answers. And `search_follow`: the bots a search's plans may play the seat's next turn
- * with (engine_search.c). Absent: none, no plans. */
-static void search_bots_read(lua_State *L, int t, engine_game *g)
-{
-    bot_list_read(L, t, g, "search_bots", offsetof(engine_bot, unsearched), 0);
-    bot_list_read(L, t, g, "search_follow", offsetof(engine_bot, follow), 1);
 }
 
 static int func_ref(lua_State *L, int t, const char *k, int required)
@@ -205,7 +194,6 @@ static void game_read(lua_State *L, engine_game *g)
     g->search_tree = bool_field(L, t, g, "search_tree", 1);
     g->search_widen = bool_field(L, t, g, "search_widen", 1);
     g->search_sorts = bool_field(L, t, g, "search_sorted_shuffle", 0);
-    g->search_keys = bool_field(L, t, g, "search_keyed_shuffle", 0);
     g->search_bar = chance_field(L, t, g, "search_bar");
     g->features_ref = func_ref(L, t, "features", 0);
     g->refresh_ref = func_ref(L, t, "refresh", 0);

@@ -96,8 +96,6 @@ typedef struct {
     char *name;
     int ref;
     int unsearched; /* 1: not in the game's `search_bots` (no search compares its answers) */
-    int follow;     /* 1: in the game's `search_follow` (a search's plans play the seat's next
-                       turn with it: engine_search.c) */
 } engine_bot;
 
 /* A presentation hint for one zone (engine_present.c; wire: ZoneHint). */
@@ -133,9 +131,6 @@ typedef struct {
                           are its bots' answers only, never widened to every option */
     int search_sorts;  /* `search_sorted_shuffle`: 1 when the game says true, a search's
                           world sorts cards by name before a shuffle */
-    int search_keys;   /* `search_keyed_shuffle`: 1 when the game says true, a search's world
-                          shuffles by keys of the world, the zone, its shuffle count and each
-                          card's name and copy (engine_shuffle.c) */
     double search_bar; /* `search_bar`: the chance at most that a search answers with one no
                           better than its play-out bot's (search_final), 0: the engine's */
     int refresh_ref;   /* the optional `refresh` (players' counters: the VP total), or LUA_NOREF */

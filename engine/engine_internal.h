@@ -142,8 +142,7 @@ int engine_entity_move(engine_state *st, uint32_t id, uint32_t z, int bottom);
 int engine_zone_move_all(engine_state *st, uint32_t from_zi, uint32_t to_zi, int bottom);
 void engine_zone_shuffle(engine_state *st, engine_zone *z);
 /* A shuffle of m's zone z by the rules (g:shuffle, the deck kit's reshuffle): in a search's
- * world (m->canonical_shuffle) the cards are sorted by name first, or (m->keyed_shuffle)
- * ordered by keys that draw nothing from the generator (engine_shuffle.c). */
+ * world (m->canonical_shuffle) the cards are sorted by name first (engine_shuffle.c). */
 void engine_match_shuffle(engine_match *m, engine_zone *z);
 
 typedef struct {
@@ -255,10 +254,6 @@ struct engine_match {
     int copy;       /* a search's copy: no snapshots, no roll back (a failed copy is dropped) */
     const engine_state *base; /* a search's copy: its rebuild starts from this state */
     int canonical_shuffle;    /* a search's world: shuffles sort by name first */
-    int keyed_shuffle;        /* a search's world: shuffles by keys (engine_shuffle.c) */
-    uint64_t shuffle_seed;    /* the keys' seed: the world's */
-    uint32_t *zone_shuffles;  /* the keyed shuffles of each zone so far (by zone index) */
-    size_t zone_shuffles_cap;
     engine_log log, prev_log;
     int in_answer, boundary_in_answer, can_undo;
     size_t undo_nev, undo_evtext;

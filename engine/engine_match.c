@@ -72,7 +72,6 @@ void engine_match_free(engine_match *m)
     free(m->opts_v);
     free(m->bot_ids);
     free(m->undo.hidden);
-    free(m->zone_shuffles);
     free(m->dtext);
     free(m->ev);
     free(m->evtext);

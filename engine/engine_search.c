@@ -77,8 +77,7 @@ static void search_add(search *s, const engine_decision *d, const uint32_t *ids,
         if (s->cand[i].key == key)
             return;
     search_cand *c = &s->cand[s->ncand++];
-    c->key = c->answer = key;
-    c->follow = -1;
+    c->key = key;
     c->off = (uint32_t)s->ncand_ids;
     c->n = (uint32_t)n;
     memcpy(s->cand_ids + s->ncand_ids, ids, n * sizeof *ids);
@@ -122,36 +121,6 @@ static void search_candidates(search *s, engine_match *c, const engine_decision 
         search_add(s, d, ids, d->noptions);
     }
 }
-/* Plans (a game whose table lists `search_follow` bots, Accession's endgame bots; no tree,
- * play-outs to the end): when one of those bots answers the root's decision otherwise
- * than the play-out bot (the end is near), every candidate answer is also tried with each
- * of them playing the seat's next turn (then the policy again): a pair of the seat's own
- * buys, this turn's and the next (a Duchy now and a Province next...), compared with the
- * rest on the same worlds. The answer is the best plan's first step. */
-static void search_plans(search *s, engine_match *c, const engine_decision *d)
-{
-    if (s->m->game->search_tree || (s->depth && s->m->game->evaluate_ref != LUA_NOREF))
-        return; /* a tree, or play-outs cut short: not plans to the end */
-    int differs = 0;
-    for (size_t j = 0; j < c->game->nbots && !differs; j++) {
-        uint32_t ids[SEARCH_CANDIDATES * 8];
-        size_t n = sizeof ids / sizeof *ids;
-        differs = c->game->bots[j].follow &&
-                  engine_match_bot_answer(c, c->game->bots[j].name, ids, &n, NULL) == ENGINE_OK &&
-                  search_key(d, ids, n) != s->bot_key;
-    }
-    size_t answers = s->ncand;
-    for (size_t j = 0; differs && j < c->game->nbots; j++)
-        for (size_t i = 0; c->game->bots[j].follow && i < answers; i++) {
-            if (s->ncand == SEARCH_CANDIDATES)
-                return;
-            search_cand *p = &s->cand[s->ncand++];
-            *p = s->cand[i];
-            p->key = s->cand[i].answer ^ (0xc2b2ae3d27d4eb4fULL * (j + 1));
-            p->follow = (int)j;
-        }
-}
-
 /* ---- the tree ---------------------------------------------------------------------------- */
 
 static uint32_t search_child(const search *s, uint32_t node, uint64_t key)
@@ -170,8 +139,6 @@ static int search_new_child(search *s, uint32_t parent, const search_cand *cd, i
     search_node *nd = &s->nodes[k];
     memset(nd, 0, sizeof *nd);
     nd->key = cd->key;
-    nd->answer = cd->answer;
-    nd->follow = cd->follow;
     nd->mover = mover;
     nd->sibling = s->nodes[parent].child;
     s->nodes[parent].child = k;
@@ -243,10 +210,8 @@ static int search_root(search *s, engine_error *err)
         return -1;
     const engine_decision *d = engine_match_decision(c);
     int rc = 0;
-    if (d) {
+    if (d)
         search_candidates(s, c, d);
-        search_plans(s, c, d);
-    }
     for (size_t i = 0; d && i < s->ncand; i++) {
         int k = search_new_child(s, 0, &s->cand[i], d->seat);
         if (k < 0) {
@@ -266,15 +231,12 @@ int search_iterate(search *s, uint32_t node, engine_error *err)
 {
     search_node *root_child = &s->nodes[node];
     uint32_t world = root_child->tries++;
-    int follow = root_child->follow;
     engine_match *c = search_copy(s, world, err);
     if (!c)
         return -1;
     uint64_t choices0 = c->choices;
     const engine_decision *d = engine_match_decision(c);
     int rc = 0;
-    if (follow >= 0) /* a plan: the answer's turn ends there, whoever plays next */
-        c->stop_turn = s->m->st.turn;
     if (!d || engine_match_answer(c, d->seat, d->decision_id, s->ids + root_child->ids_off,
                                   root_child->nids, err) != ENGINE_OK) {
         rc = -1;
@@ -307,7 +269,7 @@ int search_iterate(search *s, uint32_t node, engine_error *err)
         if (expanded)
             break;
     }
-    if (!c->st.finished && search_playout(s, c, follow) < 0) {
+    if (!c->st.finished && search_playout(s, c) < 0) {
         s->stats->failed++; /* a copy that overran or failed says nothing: not counted */
         goto done;
     }
@@ -422,7 +384,7 @@ engine_code engine_search_answer(const engine_match *m, const engine_search_conf
     memcpy(ids, s.ids + s.nodes[best].ids_off, s.nodes[best].nids * sizeof *ids);
     *n = s.nodes[best].nids;
     s.stats->nodes = s.nnodes;
-    s.stats->changed = s.root_bot && s.nodes[best].answer != s.nodes[s.root_bot].answer;
+    s.stats->changed = s.root_bot && best != s.root_bot;
     engine_error_ok(err);
 done:
     s.stats->ns = dh_now_ns() - wall0;

@@ -26,15 +26,11 @@ typedef struct {
     double reward;
     uint32_t ids_off, nids; /* children of the root: the answer's option ids in s->ids */
     uint32_t slot;          /* children of the root: their row in s->world_r */
-    uint64_t answer;        /* children of the root: their answer's key (key without the plan) */
-    int follow; /* children of the root: the bot (index in the game's) that plays the seat's
-                   next turn in their worlds (a plan: `search_follow`), -1 for the policy */
 } search_node;
 
 typedef struct {
-    uint64_t key, answer; /* answer: the key of the answer alone (a plan's key adds its bot) */
-    uint32_t off, n;      /* option ids in cand_ids */
-    int follow;           /* a plan's bot for the seat's next turn, or -1 (search_node) */
+    uint64_t key;
+    uint32_t off, n; /* option ids in cand_ids */
 } search_cand;
 
 typedef struct {
@@ -107,9 +103,7 @@ int search_config(search *s);
 /* A copy of s->m in world w (the caller frees it with engine_match_free), or NULL with
  * err set. */
 engine_match *search_copy(search *s, uint32_t w, engine_error *err);
-/* Plays copy c out (follow: the bot for the seat's next turn, or -1): 0, or -1 when the
- * copy could not finish. */
-int search_playout(search *s, engine_match *c, int follow);
+int search_playout(search *s, engine_match *c);
 /* The game's hint on c (0..1 a seat, into r), and each seat's result of a finished c
  * (search_rewards): both with a win worth less the more turns it took after the root. */
 int search_evaluate(engine_match *c, uint32_t turns, double *r);

@@ -206,10 +206,8 @@ engine_match *search_copy(search *s, uint32_t w, engine_error *err)
     uint64_t own = s->rng;
     s->rng = s->worlds + (uint64_t)w * 0x2545f4914f6cdd1dULL;
     int rc = search_determinize(s, c);
-    c->shuffle_seed = search_rand(s); /* the world's, as its deal: common to every answer */
     s->rng = own;
     c->canonical_shuffle = c->game->search_sorts;
-    c->keyed_shuffle = c->game->search_keys;
     if (rc < 0) {
         engine_error_set(err, ENGINE_INTERNAL, "out of memory");
         engine_match_free(c);
@@ -239,27 +237,37 @@ int search_evaluate(engine_match *c, uint32_t turns, double *r)
     return 0;
 }
 
-/* Seat i of copy c played by the game's bot j from now on. 0, or -1 out of memory. */
-static int search_seat_bot(engine_match *c, int i, size_t j)
+/* Every seat without a strategy gets the game's play-out bot (search_policy), and the
+ * copy runs inline (no coroutine yields any more) to its end, or, when the game has an
+ * evaluation hint and s->depth is set, to the end of the s->depth-th turn after the
+ * searched decision's. That turn is counted from the searched match, not from the copy,
+ * so every answer is scored at the same turn: counted from the copy, an answer that ends
+ * the turn got a turn more of play before the hint (docs/BENCHMARKS.md, issue 28). 0, or
+ * -1 when the copy could not finish. */
+int search_playout(search *s, engine_match *c)
 {
-    char *name = strdup(c->game->bots[j].name);
-    if (!name)
+    int ref = LUA_NOREF;
+    const char *policy = search_policy(c->game);
+    for (size_t j = 0; j < c->game->nbots; j++)
+        if (!strcmp(c->game->bots[j].name, policy) || ref == LUA_NOREF)
+            ref = c->game->bots[j].ref;
+    if (ref == LUA_NOREF)
         return -1;
-    free(c->bot_name[i]);
-    c->bot_name[i] = name;
-    c->bot_ref[i] = c->game->bots[j].ref;
-    return 0;
-}
-
-/* Copy c run inline until it finishes, stops (c->stop_turn) or fails: its pending
- * decisions (the searched turn's rest, before every seat had its bot) answered by their
- * seats' bots. 0 when finished or stopped, -1 when the copy could not go on. */
-static int search_run(search *s, engine_match *c)
-{
+    for (int i = 0; i < c->np; i++) {
+        if (c->bot_ref[i] != LUA_NOREF)
+            continue;
+        c->bot_ref[i] = ref;
+        c->bot_name[i] = strdup(policy);
+        if (!c->bot_name[i])
+            return -1;
+    }
+    c->all_bots = 1;
+    if (s->depth && c->game->evaluate_ref != LUA_NOREF)
+        c->stop_turn = s->m->st.turn + s->depth;
     for (int guard = 0; !c->st.finished && guard < 4; guard++) {
         const engine_decision *d = engine_match_decision(c);
         if (!d)
-            return c->stop_turn ? 0 : -1; /* stopped */
+            return c->stop_turn ? 0 : -1; /* stopped at s->depth */
         uint32_t ids[ENGINE_MAX_OPTIONS];
         size_t n = ENGINE_MAX_OPTIONS;
         if (engine_match_bot_answer(c, c->bot_name[d->seat], ids, &n, NULL) != ENGINE_OK ||
@@ -268,58 +276,6 @@ static int search_run(search *s, engine_match *c)
         s->stats->decisions++;
     }
     return c->st.finished ? 0 : -1;
-}
-
-/* A plan's play-out (search_plans, engine_search.c): the searched turn's rest by the
- * policy, the seat's next turn (the np-th turn after it, the seats taking turns in
- * order) by the plan's bot, the rest by the policy again. 0, or -1. */
-static int search_plan_playout(search *s, engine_match *c, int follow, size_t policy)
-{
-    uint32_t turn = s->m->st.turn;
-    c->stop_turn = turn; /* set before the root's answer too (search_iterate) */
-    if (search_run(s, c) < 0)
-        return -1;
-    if (c->st.finished)
-        return 0;
-    c->stop_turn = turn + (uint32_t)c->np;
-    if (search_seat_bot(c, s->seat, (size_t)follow) < 0 ||
-        engine_turns_exec(c, ENGINE_OP_RUN, NULL, 0) != ENGINE_OK || engine_match_decision(c))
-        return -1;
-    c->stop_turn = 0;
-    if (c->st.finished)
-        return 0;
-    if (search_seat_bot(c, s->seat, policy) < 0 ||
-        engine_turns_exec(c, ENGINE_OP_RUN, NULL, 0) != ENGINE_OK)
-        return -1;
-    return c->st.finished ? 0 : -1;
-}
-
-/* Every seat without a strategy gets the game's play-out bot (search_policy), and the
- * copy runs inline (no coroutine yields any more) to its end, or, when the game has an
- * evaluation hint and s->depth is set, to the end of the s->depth-th turn after the
- * searched decision's. That turn is counted from the searched match, not from the copy,
- * so every answer is scored at the same turn: counted from the copy, an answer that ends
- * the turn got a turn more of play before the hint (docs/BENCHMARKS.md, issue 28). With a
- * plan's bot (follow, not -1) the seat's next turn is that bot's (search_plan_playout).
- * 0, or -1 when the copy could not finish. */
-int search_playout(search *s, engine_match *c, int follow)
-{
-    size_t policy = c->game->nbots;
-    const char *name = search_policy(c->game);
-    for (size_t j = 0; j < c->game->nbots; j++)
-        if (!strcmp(c->game->bots[j].name, name) || policy == c->game->nbots)
-            policy = j;
-    if (policy == c->game->nbots)
-        return -1;
-    for (int i = 0; i < c->np; i++)
-        if (c->bot_ref[i] == LUA_NOREF && search_seat_bot(c, i, policy) < 0)
-            return -1;
-    c->all_bots = 1;
-    if (follow >= 0)
-        return search_plan_playout(s, c, follow, policy);
-    if (s->depth && c->game->evaluate_ref != LUA_NOREF)
-        c->stop_turn = s->m->st.turn + s->depth;
-    return search_run(s, c);
 }
 
 /* Each seat's result, 0..1: mostly its share of the win (1 / number of winners for a

@@ -55,20 +55,10 @@ game.search_tree = false
 -- first, so that two answers leaving the same cards share their decks.
 game.search_widen = false
 game.search_sorted_shuffle = true
--- And a world's shuffles order the cards by keys of the world and of each card (its name
--- and copy) instead of drawing from the world's generator: two answers that differ by one
--- card (a Province or a Duchy) get the same deck but for that card, and one answer's
--- reshuffle never moves the opponent's (docs/BENCHMARKS.md, issue 28, Accession,
--- session 40).
-game.search_keyed_shuffle = true
 -- Its worlds are played out, and the other answers measured against, by `strong`, which
 -- beats `default` (52% of 20,000 games): in the mirror with `default` as its policy the
 -- search could not (docs/BENCHMARKS.md, issue 28, Accession).
 game.search_playout = "strong"
--- Near the end the search also compares plans of two of the seat's buys: each answer with
--- `greener` or `browner` playing the seat's next turn (a Duchy now and a Province next...),
--- not only with `strong` (docs/BENCHMARKS.md, issue 28, Accession, session 40).
-game.search_follow = { "greener", "browner" }
 -- Fitted by `deckhand fit` to 2,000 self-play games (docs/BENCHMARKS.md, issue 28).
 game.evaluate = evaluate.new(function() return k end, "Province",
                              { 0.1322, 0.4651, 0.9789, 0.004373, -0.136, -0.182 })

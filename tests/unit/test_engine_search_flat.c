@@ -6,9 +6,7 @@
  * comparison), `search_widen = false` (only the bots' answers are compared) and
  * `search_sorted_shuffle = true` (a search's world shuffles its cards sorted by name, so
  * the order they were discarded in does not decide the deck, and two answers that leave
- * the same cards share the deck in the same world), `search_keyed_shuffle = true` (a
- * world's shuffles are ordered by keys, not drawn: two answers whose decks differ by one
- * card keep every other card in the same order); and what it plays its worlds out with:
+ * the same cards share the deck in the same world); and what it plays its worlds out with:
  * a game may name that bot (`search_playout`, Accession's `strong`), else `default`.
  * engine_internal.h: the shuffle is the engine's own (engine_match_shuffle), reached on a
  * real match's zones, and the game's play-out bot is read from its engine_game.
@@ -80,28 +78,6 @@ static const char coin_game[] =
     "  finished = function(g) return g:counter('turns', 0) >= 1 end,\n"
     "  results = function(g) local w = g:counter('won', 0)\n"
     "    return { { score = w == 1 and 1 or 0 }, { score = w == 2 and 1 or 0 } } end,\n"
-    "  bots = { default = function() return { 1 } end,\n"
-    "           other = function() return { 2 } end } }\n";
-
-/* A two-seat game of four turns, one choice each (left or right): seat 1 wins when it picks
- * right on both its turns, loses on right then left, and wins on a coin's toss after left;
- * %s: the table's extra fields. `default` picks left, `other` right: measured by the policy
- * after it, right is a sure loss, and only as a plan (right, then `other` for the seat's
- * next turn) a sure win. */
-static const char plan_game[] =
-    "return { min_players = 2, max_players = 2, search_tree = false, search_widen = false, %s\n"
-    "  turn = function(g)\n"
-    "    local t = g:counter('turns', 0) + 1\n"
-    "    g:set_counter('turns', 0, t)\n"
-    "    local a = g:choose { player = (t - 1) %% 2 + 1,\n"
-    "                         options = { { label = 'left' }, { label = 'right' } } }\n"
-    "    g:set_counter('a' .. t, 0, a[1])\n"
-    "  end,\n"
-    "  finished = function(g) return g:counter('turns', 0) >= 4 end,\n"
-    "  results = function(g)\n"
-    "    local a1, a3 = g:counter('a1', 0), g:counter('a3', 0)\n"
-    "    local won = (a1 == 2 and a3 == 2) or (a1 == 1 and g:random(2) == 1)\n"
-    "    return { { score = won and 1 or 0 }, { score = won and 0 or 1 } } end,\n"
     "  bots = { default = function() return { 1 } end,\n"
     "           other = function() return { 2 } end } }\n";
 
@@ -369,132 +345,6 @@ static void test_a_search_world_shuffles_the_same_cards_to_the_same_deck_in_any_
     engine_bundle_free(b);
 }
 
-/* The id of the name s in m's bundle (0 if none). */
-static uint32_t name_id(const engine_match *m, const char *s)
-{
-    for (uint32_t i = 1; i < m->b->names.n; i++)
-        if (!strcmp(m->b->names.v[i].s, s))
-            return i;
-    return 0;
-}
-
-/* z's names after one shuffle of the layout ids (n cards) with its card at `at` named
- * `name`, the generator at rng, the world's keys at seed and none of its zones shuffled
- * yet; *rng_moved: whether the shuffle drew from the generator. */
-static void one_card_shuffle(engine_match *m, engine_zone *z, const uint32_t *ids, uint32_t n,
-                             uint32_t at, uint32_t name, const uint64_t *rng, uint64_t seed,
-                             uint32_t *names, int *rng_moved)
-{
-    m->st.ents[ids[at] - 1].name = name;
-    m->shuffle_seed = seed;
-    if (m->zone_shuffles)
-        memset(m->zone_shuffles, 0, m->zone_shuffles_cap * sizeof *m->zone_shuffles);
-    shuffled_names(m, z, ids, n, rng, names);
-    *rng_moved = memcmp(m->st.rng, rng, sizeof m->st.rng) != 0;
-}
-
-/* names[0..n) without its one entry equal to drop, into out; the count kept. */
-static uint32_t without(const uint32_t *names, uint32_t n, uint32_t drop, uint32_t *out)
-{
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < n; i++)
-        if (names[i] != drop)
-            out[k++] = names[i];
-    return k;
-}
-
-static void test_a_keyed_search_world_keeps_the_other_cards_order_when_one_card_differs(void)
-{
-    engine_bundle *b = rig_engine_load_games();
-    CU_ASSERT_FATAL(b != NULL);
-    engine_match *m = two_seats(b, "m-keyed", "accession", 9, NULL);
-    CU_ASSERT_EQUAL(m->game->search_keys, 1); /* Accession's table says so */
-    engine_zone *z = a_deck(m, 5), *hand = NULL;
-    CU_ASSERT_FATAL(z != NULL);
-    for (uint32_t zi = 0; zi < m->st.nzones; zi++)
-        if (m->st.zones[zi].owner == 1 && &m->st.zones[zi] != z && m->st.zones[zi].n == 5)
-            hand = &m->st.zones[zi];
-    CU_ASSERT_FATAL(hand != NULL); /* the hand's 5 cards join the deck: 7 Copper, 3 Estate */
-    CU_ASSERT_EQUAL_FATAL(engine_zone_move_all(&m->st, (uint32_t)(hand - m->st.zones),
-                                               (uint32_t)(z - m->st.zones), 0),
-                          0);
-    uint32_t n = z->n, ids[64], duchy = name_id(m, "Duchy"), province = name_id(m, "Province");
-    CU_ASSERT_FATAL(n == 10 && duchy && province);
-    memcpy(ids, z->ids, n * sizeof *ids);
-    uint32_t copper = 0; /* the layout's first Copper: one answer's Duchy, another's Province */
-    while (copper < n && strcmp(m->b->names.v[m->st.ents[ids[copper] - 1].name].s, "Copper"))
-        copper++;
-    CU_ASSERT_FATAL(copper < n);
-    int sorted_parted = 0;
-    for (uint64_t w = 1; w <= 8; w++) {
-        uint64_t rng[4] = {w, 2 * w + 1, 3 * w, 5 * w + 7};
-        uint32_t a[64], p[64], ra[64], rp[64];
-        int moved_a, moved_p;
-        /* the keyed shuffle: the same deck but for that card, nothing drawn */
-        m->canonical_shuffle = 0;
-        m->keyed_shuffle = 1;
-        one_card_shuffle(m, z, ids, n, copper, duchy, rng, w * 77, a, &moved_a);
-        one_card_shuffle(m, z, ids, n, copper, province, rng, w * 77, p, &moved_p);
-        CU_ASSERT(!moved_a && !moved_p);
-        CU_ASSERT_EQUAL(without(a, n, duchy, ra), n - 1);
-        CU_ASSERT_EQUAL(without(p, n, province, rp), n - 1);
-        CU_ASSERT_EQUAL(memcmp(ra, rp, (n - 1) * sizeof *ra), 0);
-        /* the sorted shuffle moves the Estates (they sort between Duchy and Province) */
-        m->keyed_shuffle = 0;
-        m->canonical_shuffle = 1;
-        one_card_shuffle(m, z, ids, n, copper, duchy, rng, 0, a, &moved_a);
-        one_card_shuffle(m, z, ids, n, copper, province, rng, 0, p, &moved_p);
-        CU_ASSERT(moved_a && moved_p);
-        without(a, n, duchy, ra);
-        without(p, n, province, rp);
-        sorted_parted |= memcmp(ra, rp, (n - 1) * sizeof *ra) != 0;
-    }
-    CU_ASSERT(sorted_parted);
-    /* a zone's next keyed shuffle is another order of the same cards */
-    uint64_t rng[4] = {1, 2, 3, 4};
-    uint32_t first[64], second[64];
-    int moved;
-    m->canonical_shuffle = 0;
-    m->keyed_shuffle = 1;
-    one_card_shuffle(m, z, ids, n, copper, duchy, rng, 5, first, &moved);
-    shuffled_names(m, z, ids, n, rng, second);
-    CU_ASSERT(memcmp(first, second, n * sizeof *first) != 0);
-    engine_match_free(m);
-    m = two_seats(b, "m-keyed-dominion", "dominion", 9, NULL);
-    CU_ASSERT_EQUAL(m->game->search_keys, 0); /* no other game's */
-    engine_match_free(m);
-    engine_bundle_free(b);
-}
-
-static void test_search_compares_plans_of_two_turns_with_the_bots_the_game_names(void)
-{
-    /* without `search_follow`: right, then the policy's left, loses; the policy's left */
-    uint32_t answer = 0;
-    engine_search_stats st = first_search(plan_game, "", &answer);
-    CU_ASSERT_EQUAL(answer, 1);
-    CU_ASSERT_EQUAL(st.changed, 0);
-    /* with it: right, then `other`'s right on the seat's next turn, wins every world */
-    st = first_search(plan_game, "search_follow = { 'other' },", &answer);
-    CU_ASSERT_EQUAL(answer, 2);
-    CU_ASSERT_EQUAL(st.changed, 1);
-    refused("search_follow = { 'nobody' },");
-    refused("search_follow = 'default',");
-    /* Accession's plans: its endgame bots play the seat's next turn */
-    engine_bundle *b = rig_engine_load_games();
-    CU_ASSERT_FATAL(b != NULL);
-    engine_match *m = two_seats(b, "m-follow", "accession", 4, NULL);
-    size_t follow = 0;
-    for (size_t j = 0; j < m->game->nbots; j++)
-        if (m->game->bots[j].follow)
-            follow += !strcmp(m->game->bots[j].name, "greener") ||
-                              !strcmp(m->game->bots[j].name, "browner")
-                          ? 1
-                          : 100;
-    CU_ASSERT_EQUAL(follow, 2);
-    engine_match_free(m);
-    engine_bundle_free(b);
-}
-
 int main(void)
 {
     static const dh_test_case cases[] = {
@@ -518,10 +368,6 @@ int main(void)
          test_accession_search_plays_out_with_its_strong_bot},
         {"a_search_world_shuffles_the_same_cards_to_the_same_deck_in_any_order",
          test_a_search_world_shuffles_the_same_cards_to_the_same_deck_in_any_order},
-        {"a_keyed_search_world_keeps_the_other_cards_order_when_one_card_differs",
-         test_a_keyed_search_world_keeps_the_other_cards_order_when_one_card_differs},
-        {"search_compares_plans_of_two_turns_with_the_bots_the_game_names",
-         test_search_compares_plans_of_two_turns_with_the_bots_the_game_names},
         {NULL, NULL},
     };
     return dh_test_main("engine_search_flat", cases);
