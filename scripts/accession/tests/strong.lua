@@ -29,6 +29,15 @@ function tests.test_strong_buys_a_militia_first_then_smithies(T)
   T.eq(buy(m, 1, 4), "Smithy", "16 cards: a second terminal, a Smithy")
 end
 
+function tests.test_strong_wants_its_second_terminal_from_14_cards(T)
+  local m = T.match(owning { "Militia", "Silver", "Silver" })
+  T.eq(buy(m, 1, 4), "Silver", "13 cards: one terminal is enough")
+  m = T.match(owning { "Militia", "Silver", "Silver", "Silver" })
+  T.eq(buy(m, 1, 4), "Smithy", "14 cards: a second terminal, a Smithy")
+  T.eq(game.kernel.bots.default.buy(game.kernel, m.g, 1, 4, 1), "Silver",
+       "where `default`, with one terminal, waits for 16 cards")
+end
+
 function tests.test_strong_buys_a_market_at_5_once_its_terminals_are_enough(T)
   local m = T.match(owning { "Militia" })
   T.eq(buy(m, 1, 5), "Market")
