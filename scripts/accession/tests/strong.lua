@@ -127,20 +127,23 @@ local function hand_of(hand, deck, discard)
   return kit.match { hand = hand, deck = deck, discard = discard }
 end
 
+-- With hand and deck, `strong` plays want where `default` plays the first in its hand.
+local function check_plays(T, hand, deck, want, default_plays)
+  local m = T.match(hand_of(hand, deck))
+  T.eq(played(T, m, "strong"), want)
+  T.eq(played(T, m, "default"), default_plays, "where `default` plays the first in its hand")
+end
+
 function tests.test_strong_plays_the_militia_when_its_2_coins_buy_more_than_a_smithy_draws(T)
   -- $7 in hand, a deck of Estates: the Militia's $2 buy a Province, the Smithy draws $0
-  local m = T.match(hand_of({ "Smithy", "Militia", "Gold", "Gold", "Copper" },
-                            { "Estate", "Estate", "Estate", "Estate", "Estate" }))
-  T.eq(played(T, m, "strong"), "Militia")
-  T.eq(played(T, m, "default"), "Smithy", "where `default` plays the first in its hand")
+  check_plays(T, { "Smithy", "Militia", "Gold", "Gold", "Copper" },
+              { "Estate", "Estate", "Estate", "Estate", "Estate" }, "Militia", "Smithy")
 end
 
 function tests.test_strong_plays_the_smithy_when_its_draw_buys_more_than_the_militias_2_coins(T)
   -- $3 in hand, a deck of Golds: the Smithy draws $9, the Militia's $2 make $5
-  local m = T.match(hand_of({ "Militia", "Smithy", "Copper", "Copper", "Copper" },
-                            { "Gold", "Gold", "Gold", "Gold", "Gold" }))
-  T.eq(played(T, m, "strong"), "Smithy")
-  T.eq(played(T, m, "default"), "Militia", "where `default` plays the first in its hand")
+  check_plays(T, { "Militia", "Smithy", "Copper", "Copper", "Copper" },
+              { "Gold", "Gold", "Gold", "Gold", "Gold" }, "Smithy", "Militia")
 end
 
 function tests.test_strong_counts_a_short_decks_draw_from_its_discard_pile(T)
