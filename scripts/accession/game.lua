@@ -16,10 +16,10 @@ local evaluate = require("deckbuilder.evaluate")
 -- bot seat's turn asks them instead of building options.
 local k
 local own = require("accession.bots")
-local strong, strong_named = bots.custom(function() return k end, own.strong)
+local strong, strong_named = bots.custom(function() return k end, own.strong, own.strong_action)
 -- The search's endgame candidates: they answer as `strong` until the end nears.
-local greener = bots.custom(function() return k end, own.greener)
-local browner = bots.custom(function() return k end, own.browner)
+local greener = bots.custom(function() return k end, own.greener, own.strong_action)
+local browner = bots.custom(function() return k end, own.browner, own.strong_action)
 local named = bots.named("accession")
 named.strong = strong_named
 k = kernel.new { cards = data.cards, order = data.order, hand_size = 5, bots = named }

@@ -20,6 +20,15 @@ local bots = {}
 local STALL_TURNS = 60
 local PLAY_ALL = require("deckbuilder.kernel").PLAY_ALL
 
+-- The first option whose card is named name, or nil.
+local function find_card(g, d, name)
+  local opts = d.options
+  for i = 1, #opts do
+    if opts[i].card and g:name(opts[i].card) == name then return i end
+  end
+  return nil
+end
+
 local function find(d, field, value)
   local opts = d.options
   for i = 1, #opts do
@@ -560,11 +569,24 @@ end
 
 -- A game's own bot on these bots' shared answers, from a buy strategy
 -- (k, g, p, coins) -> card names best first (Accession's, accession/bots.lua): its option
--- form, for a kernel source as bots.make takes, and its named form (bots.named).
-function bots.custom(source, strategy)
+-- form, for a kernel source as bots.make takes, and its named form (bots.named). action,
+-- optional: its own action play, a named form (k, g, p, names) -> one of names (the
+-- Action kinds in hand) or nil to play none; without it the shared rule (choose_action).
+function bots.custom(source, strategy, action)
   local kernel_of = source
   if type(source) ~= "function" then kernel_of = function() return source end end
-  return make_bot(kernel_of, strategy, NONE), { action = named_action, buy = named_buy(strategy) }
+  local bot = make_bot(kernel_of, strategy, NONE)
+  if not action then return bot, { action = named_action, buy = named_buy(strategy) } end
+  local function labelled(g, p, d)
+    if d.kind ~= "action" then return bot(g, p, d) end
+    local opts, names = d.options, {}
+    for i = 1, #opts do
+      if opts[i].card then names[#names + 1] = g:name(opts[i].card) end
+    end
+    local name = action(kernel_of(g), g, p, names)
+    return { name and find_card(g, d, name) or #opts }
+  end
+  return labelled, { action = action, buy = named_buy(strategy) }
 end
 
 -- source: the game's kernel (Accession), or a function g -> the match's kernel (Dominion);

@@ -29,6 +29,15 @@ function tests.test_strong_buys_a_militia_first_then_smithies(T)
   T.eq(buy(m, 1, 4), "Smithy", "16 cards: a second terminal, a Smithy")
 end
 
+function tests.test_strong_wants_its_second_terminal_from_14_cards(T)
+  local m = T.match(owning { "Militia", "Silver", "Silver" })
+  T.eq(buy(m, 1, 4), "Silver", "13 cards: one terminal is enough")
+  m = T.match(owning { "Militia", "Silver", "Silver", "Silver" })
+  T.eq(buy(m, 1, 4), "Smithy", "14 cards: a second terminal, a Smithy")
+  T.eq(game.kernel.bots.default.buy(game.kernel, m.g, 1, 4, 1), "Silver",
+       "where `default`, with one terminal, waits for 16 cards")
+end
+
 function tests.test_strong_buys_a_market_at_5_once_its_terminals_are_enough(T)
   local m = T.match(owning { "Militia" })
   T.eq(buy(m, 1, 5), "Market")
@@ -98,6 +107,63 @@ function tests.test_endgame_candidates_go_one_step_greener_and_browner_near_the_
   T.eq(buy_of("greener", m, 1, 6), "Estate")
   T.eq(buy_of("browner", m, 1, 6), "Gold")
   T.eq(buy_of("greener", m, 1, 3), "Estate", "Silver, one step greener")
+end
+
+-- The action p's bot plays from the pending decision (a match whose first turn is player
+-- 1's): its labelled answer's card, and its named form's pick from the same hand.
+local function played(T, m, bot)
+  local d = kit.inline_decision(m)
+  local o = d.options[game.bots[bot](m.g, d.player, d)[1]]
+  local name = o.card and m.g:name(o.card) or nil
+  local forms = game.kernel.bots[bot] -- the search's candidates have no named form
+  if forms then
+    local names = m.g:deck_actions(game.kernel.kit, d.player)
+    T.eq(forms.action(game.kernel, m.g, d.player, names), name, bot .. ": named as labelled")
+  end
+  return name
+end
+
+local function hand_of(hand, deck, discard)
+  return kit.match { hand = hand, deck = deck, discard = discard }
+end
+
+-- With hand and deck, `strong` plays want where `default` plays the first in its hand.
+local function check_plays(T, hand, deck, want, default_plays)
+  local m = T.match(hand_of(hand, deck))
+  T.eq(played(T, m, "strong"), want)
+  T.eq(played(T, m, "default"), default_plays, "where `default` plays the first in its hand")
+end
+
+function tests.test_strong_plays_the_militia_when_its_2_coins_buy_more_than_a_smithy_draws(T)
+  -- $7 in hand, a deck of Estates: the Militia's $2 buy a Province, the Smithy draws $0
+  check_plays(T, { "Smithy", "Militia", "Gold", "Gold", "Copper" },
+              { "Estate", "Estate", "Estate", "Estate", "Estate" }, "Militia", "Smithy")
+end
+
+function tests.test_strong_plays_the_smithy_when_its_draw_buys_more_than_the_militias_2_coins(T)
+  -- $3 in hand, a deck of Golds: the Smithy draws $9, the Militia's $2 make $5
+  check_plays(T, { "Militia", "Smithy", "Copper", "Copper", "Copper" },
+              { "Gold", "Gold", "Gold", "Gold", "Gold" }, "Smithy", "Militia")
+end
+
+function tests.test_strong_counts_a_short_decks_draw_from_its_discard_pile(T)
+  -- one Estate in the deck: the Smithy draws it and two of the discarded Golds
+  local m = T.match(hand_of({ "Militia", "Smithy", "Copper", "Copper", "Copper" },
+                            { "Estate" }, { "Gold", "Gold", "Gold" }))
+  T.eq(played(T, m, "strong"), "Smithy")
+  m = T.match(hand_of({ "Smithy", "Militia", "Gold", "Gold", "Copper" }, { "Gold" },
+                      { "Estate", "Estate", "Estate" }))
+  T.eq(played(T, m, "strong"), "Militia",
+       "a Gold and two Estates: a Province either way, and the attack")
+end
+
+function tests.test_strong_plays_a_market_first_and_its_endgame_candidates_play_as_it(T)
+  local m = T.match(hand_of({ "Militia", "Smithy", "Market", "Copper", "Copper" }))
+  T.eq(played(T, m, "strong"), "Market")
+  m = T.match(hand_of({ "Smithy", "Militia", "Gold", "Gold", "Copper" },
+                      { "Estate", "Estate", "Estate", "Estate", "Estate" }))
+  T.eq(played(T, m, "greener"), "Militia")
+  T.eq(played(T, m, "browner"), "Militia")
 end
 
 return tests
