@@ -12,5 +12,7 @@ void rig_store_open(store *s);
 /* Write the meta of a running match id (dominion on wk-1, players ann and bob) in a flush
  * of its own; it must land. */
 void rig_store_new_match(store *s, const char *id);
+/* Write meta m in a flush of its own; it must land. */
+void rig_store_put_meta(store *s, const store_meta *m);
 
 #endif

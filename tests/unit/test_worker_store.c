@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "rig_redis.h"
+#include "rig_store.h"
 
 /* A direct connection for checking what the store wrote. */
 static redisReply *raw(const char *fmt, const char *arg)
@@ -88,13 +89,9 @@ static void commit(store *s, const char *id, uint64_t epoch, const uint8_t *snap
 /* A new match owned by wk-1 at epoch 1, flushed. */
 static void new_match(store *s, const char *id)
 {
-    int op = store_op(s, dh_test_now_ms());
     store_meta m = meta;
     m.match_id = id;
-    CU_ASSERT_EQUAL(store_put_meta(s, &m), 0);
-    store_flush(s, dh_test_now_ms());
-    CU_ASSERT_TRUE(store_ok(s, op));
-    store_next(s);
+    rig_store_put_meta(s, &m);
 }
 
 /* A store on the test Redis with the match id already created. */

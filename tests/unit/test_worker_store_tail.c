@@ -18,6 +18,9 @@
 #include "rig_redis.h"
 #include "rig_store.h"
 
+/* An answer as the log and the history store it: its kind byte, then its body. */
+#define ANSWER(body) "\x01" body
+
 /* One commit of match id in a flush of its own: a snapshot (snap, NULL none) with the
  * answers since its boundary (log, nlog), the answer e (NULL none; without a snapshot it
  * is its own log entry, as host_persist passes it), in the tail layout or the one before.
@@ -94,30 +97,15 @@ static void test_log_in_history_stores_each_answer_once_and_the_snapshot_names_i
     CU_ASSERT_TRUE(put(&s, "t1", "S0", NULL, 0, NULL, true)); /* the start: no answer */
     CU_ASSERT_EQUAL(stored_tail("t1"), 0);
     long long rpush = rig_redis_calls("rpush");
-    CU_ASSERT_TRUE(put(&s, "t1", NULL, NULL, 0,
-                       "\x01"
-                       "a",
-                       true));
-    CU_ASSERT_TRUE(put(&s, "t1", NULL, NULL, 0,
-                       "\x01"
-                       "b",
-                       true));
+    CU_ASSERT_TRUE(put(&s, "t1", NULL, NULL, 0, ANSWER("a"), true));
+    CU_ASSERT_TRUE(put(&s, "t1", NULL, NULL, 0, ANSWER("b"), true));
     CU_ASSERT_EQUAL(rig_redis_calls("rpush"), rpush + 2);
     CU_ASSERT_EQUAL(rig_redis_int("EXISTS match:{t1}:log"), 0);
-    const char *ab[] = {"\x01"
-                        "a",
-                        "\x01"
-                        "b"};
+    const char *ab[] = {ANSWER("a"), ANSWER("b")};
     check_log(&s, "t1", ab, 2);
     /* a snapshot at a boundary after a, with b and c since it */
-    const char *bc[] = {"\x01"
-                        "b",
-                        "\x01"
-                        "c"};
-    CU_ASSERT_TRUE(put(&s, "t1", "S1", bc, 2,
-                       "\x01"
-                       "c",
-                       true));
+    const char *bc[] = {ANSWER("b"), ANSWER("c")};
+    CU_ASSERT_TRUE(put(&s, "t1", "S1", bc, 2, ANSWER("c"), true));
     CU_ASSERT_EQUAL(rig_redis_int("LLEN match:{t1}:history"), 3);
     CU_ASSERT_EQUAL(stored_tail("t1"), 1);
     CU_ASSERT_EQUAL(rig_redis_int("EXISTS match:{t1}:log"), 0);
@@ -134,10 +122,7 @@ static void test_log_in_history_off_writes_the_layout_of_before(void)
     rig_store_open(&s);
     rig_store_new_match(&s, "t2");
     CU_ASSERT_TRUE(put(&s, "t2", "S0", NULL, 0, NULL, false));
-    CU_ASSERT_TRUE(put(&s, "t2", NULL, NULL, 0,
-                       "\x01"
-                       "a",
-                       false));
+    CU_ASSERT_TRUE(put(&s, "t2", NULL, NULL, 0, ANSWER("a"), false));
     CU_ASSERT_EQUAL(stored_tail("t2"), -1);
     redisReply *r = rig_redis_cmd("GET match:{t2}:snap");
     CU_ASSERT_TRUE_FATAL(r && r->type == REDIS_REPLY_STRING && r->len > 4);
@@ -145,8 +130,7 @@ static void test_log_in_history_off_writes_the_layout_of_before(void)
     freeReplyObject(r);
     CU_ASSERT_EQUAL(rig_redis_int("LLEN match:{t2}:log"), 1);
     CU_ASSERT_EQUAL(rig_redis_int("LLEN match:{t2}:history"), 1);
-    const char *a[] = {"\x01"
-                       "a"};
+    const char *a[] = {ANSWER("a")};
     check_log(&s, "t2", a, 1);
     store_close(&s);
 }
@@ -161,55 +145,22 @@ static void test_log_in_history_reads_a_match_whatever_layout_wrote_it_last(void
     rig_store_open(&s);
     rig_store_new_match(&s, "t3");
     CU_ASSERT_TRUE(put(&s, "t3", "S0", NULL, 0, NULL, true));
-    CU_ASSERT_TRUE(put(&s, "t3", NULL, NULL, 0,
-                       "\x01"
-                       "a",
-                       true));
-    CU_ASSERT_TRUE(put(&s, "t3", NULL, NULL, 0,
-                       "\x01"
-                       "b",
-                       false)); /* an old writer */
-    const char *ab[] = {"\x01"
-                        "a",
-                        "\x01"
-                        "b"};
+    CU_ASSERT_TRUE(put(&s, "t3", NULL, NULL, 0, ANSWER("a"), true));
+    CU_ASSERT_TRUE(put(&s, "t3", NULL, NULL, 0, ANSWER("b"), false)); /* an old writer */
+    const char *ab[] = {ANSWER("a"), ANSWER("b")};
     check_log(&s, "t3", ab, 2);
-    const char *c[] = {"\x01"
-                       "c"};
-    CU_ASSERT_TRUE(put(&s, "t3", "S1", c, 1,
-                       "\x01"
-                       "c",
-                       false));
+    const char *c[] = {ANSWER("c")};
+    CU_ASSERT_TRUE(put(&s, "t3", "S1", c, 1, ANSWER("c"), false));
     CU_ASSERT_EQUAL(stored_tail("t3"), -1);
     check_log(&s, "t3", c, 1);
-    CU_ASSERT_TRUE(put(&s, "t3", NULL, NULL, 0,
-                       "\x01"
-                       "d",
-                       false));
-    const char *cd[] = {"\x01"
-                        "c",
-                        "\x01"
-                        "d"};
+    CU_ASSERT_TRUE(put(&s, "t3", NULL, NULL, 0, ANSWER("d"), false));
+    const char *cd[] = {ANSWER("c"), ANSWER("d")};
     check_log(&s, "t3", cd, 2);
-    const char *de[] = {"\x01"
-                        "d",
-                        "\x01"
-                        "e"};
-    CU_ASSERT_TRUE(put(&s, "t3", "S2", de, 2,
-                       "\x01"
-                       "e",
-                       true));
+    const char *de[] = {ANSWER("d"), ANSWER("e")};
+    CU_ASSERT_TRUE(put(&s, "t3", "S2", de, 2, ANSWER("e"), true));
     CU_ASSERT_EQUAL(stored_tail("t3"), 3);
-    CU_ASSERT_TRUE(put(&s, "t3", NULL, NULL, 0,
-                       "\x01"
-                       "f",
-                       true));
-    const char *def[] = {"\x01"
-                         "d",
-                         "\x01"
-                         "e",
-                         "\x01"
-                         "f"};
+    CU_ASSERT_TRUE(put(&s, "t3", NULL, NULL, 0, ANSWER("f"), true));
+    const char *def[] = {ANSWER("d"), ANSWER("e"), ANSWER("f")};
     check_log(&s, "t3", def, 3);
     check_snap(&s, "t3", "S2");
     CU_ASSERT_EQUAL(rig_redis_int("LLEN match:{t3}:history"), 6);
@@ -227,31 +178,19 @@ static void test_log_in_history_adoption_reads_each_layout_in_one_call(void)
     rig_store_new_match(&s, "t5");
     rig_store_new_match(&s, "t6");
     CU_ASSERT_TRUE(put(&s, "t4", "S0", NULL, 0, NULL, true));
-    CU_ASSERT_TRUE(put(&s, "t4", NULL, NULL, 0,
-                       "\x01"
-                       "a",
-                       true));
+    CU_ASSERT_TRUE(put(&s, "t4", NULL, NULL, 0, ANSWER("a"), true));
     CU_ASSERT_TRUE(put(&s, "t5", "S0", NULL, 0, NULL, false));
-    CU_ASSERT_TRUE(put(&s, "t5", NULL, NULL, 0,
-                       "\x01"
-                       "b",
-                       false));
+    CU_ASSERT_TRUE(put(&s, "t5", NULL, NULL, 0, ANSWER("b"), false));
     rig_redis_ok("SET match:{t6}:snap DHTL5\nDHZSxxxx");
     const char *ids[] = {"t4", "t5", "t6"};
     store_match_read rd[3];
     CU_ASSERT_EQUAL_FATAL(store_read_matches(&s, ids, 3, rd, dh_test_now_ms()), 0);
     CU_ASSERT_TRUE(rd[0].found == 1 && rd[0].tail && rd[0].nlog == 1);
     CU_ASSERT_TRUE(rd[0].nlog == 1 && rd[0].log[0].len == 2 &&
-                   !memcmp(rd[0].log[0].data,
-                           "\x01"
-                           "a",
-                           2));
+                   !memcmp(rd[0].log[0].data, ANSWER("a"), 2));
     CU_ASSERT_TRUE(rd[0].snap_found == 1 && rd[0].snap_len == 2 && !memcmp(rd[0].snap, "S0", 2));
     CU_ASSERT_TRUE(rd[1].found == 1 && !rd[1].tail && rd[1].nlog == 1);
-    CU_ASSERT_TRUE(rd[1].nlog == 1 && !memcmp(rd[1].log[0].data,
-                                              "\x01"
-                                              "b",
-                                              2));
+    CU_ASSERT_TRUE(rd[1].nlog == 1 && !memcmp(rd[1].log[0].data, ANSWER("b"), 2));
     CU_ASSERT_EQUAL(rd[2].found, 1);
     CU_ASSERT_EQUAL(rd[2].nlog, -1);
     for (int i = 0; i < 3; i++)
@@ -267,17 +206,9 @@ static void test_log_in_history_undo_names_the_tail_without_the_answer(void)
     rig_store_open(&s);
     rig_store_new_match(&s, "t7");
     CU_ASSERT_TRUE(put(&s, "t7", "S0", NULL, 0, NULL, true));
-    CU_ASSERT_TRUE(put(&s, "t7", NULL, NULL, 0,
-                       "\x01"
-                       "a",
-                       true));
-    CU_ASSERT_TRUE(put(&s, "t7", NULL, NULL, 0,
-                       "\x01"
-                       "b",
-                       true));
-    store_blob a = {(uint8_t *)"\x01"
-                               "a",
-                    2};
+    CU_ASSERT_TRUE(put(&s, "t7", NULL, NULL, 0, ANSWER("a"), true));
+    CU_ASSERT_TRUE(put(&s, "t7", NULL, NULL, 0, ANSWER("b"), true));
+    store_blob a = {(uint8_t *)ANSWER("a"), 2};
     store_commit u = {.match_id = "t7",
                       .worker = "wk-1",
                       .epoch = 1,
@@ -285,8 +216,7 @@ static void test_log_in_history_undo_names_the_tail_without_the_answer(void)
                       .snap_len = 2,
                       .log = &a,
                       .nlog = 1,
-                      .hist = (const uint8_t *)"\x01"
-                                               "b",
+                      .hist = (const uint8_t *)ANSWER("b"),
                       .hist_len = 2,
                       .tail = true};
     int op = store_op(&s, dh_test_now_ms());
@@ -297,8 +227,7 @@ static void test_log_in_history_undo_names_the_tail_without_the_answer(void)
     CU_ASSERT_EQUAL(rig_redis_int("LLEN match:{t7}:history"), 1);
     CU_ASSERT_EQUAL(stored_tail("t7"), 0);
     CU_ASSERT_EQUAL(rig_redis_int("EXISTS match:{t7}:log"), 0);
-    const char *want[] = {"\x01"
-                          "a"};
+    const char *want[] = {ANSWER("a")};
     check_log(&s, "t7", want, 1);
     store_close(&s);
 }
@@ -309,19 +238,13 @@ static void test_log_in_history_refuses_log_entries_the_history_does_not_hold(vo
 {
     store s;
     rig_store_open(&s);
-    store_blob two[] = {{(uint8_t *)"\x01"
-                                    "x",
-                         2},
-                        {(uint8_t *)"\x01"
-                                    "a",
-                         2}};
+    store_blob two[] = {{(uint8_t *)ANSWER("x"), 2}, {(uint8_t *)ANSWER("a"), 2}};
     store_commit c = {.match_id = "t8",
                       .worker = "wk-1",
                       .epoch = 1,
                       .log = two,
                       .nlog = 2,
-                      .hist = (const uint8_t *)"\x01"
-                                               "a",
+                      .hist = (const uint8_t *)ANSWER("a"),
                       .hist_len = 2,
                       .tail = true};
     CU_ASSERT_FALSE(store_tail_ok(&c));
@@ -341,10 +264,7 @@ static void test_log_in_history_commit_of_a_lost_match_is_fenced(void)
     rig_store_new_match(&s, "t9");
     CU_ASSERT_TRUE(put(&s, "t9", "S0", NULL, 0, NULL, true));
     rig_redis_ok("HSET match:{t9} worker wk-2 epoch 2");
-    CU_ASSERT_FALSE(put(&s, "t9", NULL, NULL, 0,
-                        "\x01"
-                        "a",
-                        true));
+    CU_ASSERT_FALSE(put(&s, "t9", NULL, NULL, 0, ANSWER("a"), true));
     CU_ASSERT_EQUAL(rig_redis_int("EXISTS match:{t9}:history"), 0);
     store_close(&s);
 }
