@@ -40,6 +40,7 @@
 -- on the next, 40,000 games each).
 
 local endgame = require("dominion.endgame")
+local dominion_bots = require("dominion.bots")
 
 local NONE, GOLD, SILVER = {}, { "Gold" }, { "Silver" }
 local PROVINCE, DUCHY, ESTATE, MARKET = { "Province", "Gold" }, { "Duchy", "Gold" },
@@ -199,17 +200,14 @@ local function smithy_value(t, g, p, coins, buys)
 end
 
 -- strong's action (the named form, bots.custom; its endgame candidates' too): `default`'s
--- choice (the dearest, +100 with +actions: a Market first) but between a Militia and a
--- Smithy, where two actions play the Smithy first and one the better for the buy (the
--- Militia on a tie: its attack).
+-- choice (dominion/bots.lua's named_action: the dearest, +100 with +actions: a Market
+-- first) but between a Militia and a Smithy, where two actions play the Smithy first and
+-- one the better for the buy (the Militia on a tie: its attack).
 local function strong_action(k, g, p, names)
-  local best, bestv, militia, smithy
+  local best = dominion_bots.named_action(k, g, p, names)
+  local militia, smithy
   for i = 1, #names do
-    local name = names[i]
-    local def = k.cards[name]
-    local v = def.cost + ((def.actions or 0) > 0 and 100 or 0)
-    if not best or v > bestv then best, bestv = name, v end
-    if name == "Militia" then militia = true elseif name == "Smithy" then smithy = true end
+    if names[i] == "Militia" then militia = true elseif names[i] == "Smithy" then smithy = true end
   end
   if not (militia and smithy) or (best ~= "Militia" and best ~= "Smithy") then return best end
   if g:counter("actions") >= 2 then return "Smithy" end

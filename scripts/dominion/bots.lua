@@ -498,6 +498,9 @@ local function named_action(k, _, _, names)
   return best
 end
 
+-- For a game's own action rule that starts from the shared one (accession/bots.lua).
+bots.named_action = named_action
+
 -- dearest's rule over what coins buy: the first dearest card other than Curse, or nil.
 local function named_dearest(k, g, coins)
   return best_of(k, g, coins, ranks_of(k).dearest)
