@@ -11,6 +11,8 @@
 # twice in one sequence, before then after, so the two are compared on the same machine
 # minutes apart; the load generator is this tree's `deckhand`, or with DH_CURVE_OWN_LOAD=1
 # each point's own (BINS/deckhand), so that the load generator's own cost is compared too.
+# The before cluster's workers load DECKHAND_SCRIPTS_BEFORE (default: this tree's scripts;
+# a release whose engine does not know them needs its own tree's scripts/).
 #
 # One line per point on stdout (loadavg: the machine's 1-minute load average as the point
 # starts, /proc/loadavg, so each figure carries how busy the cores were):
@@ -53,7 +55,7 @@ markdown_row() {
 
 point() {
     local rate=$1 label=$2 run loadavg
-    export DECKHAND_BIN_DIR=$3
+    export DECKHAND_BIN_DIR=$3 DH_CLUSTER_SCRIPTS=${4:-}
     local gen=$load_bin
     [[ ${DH_CURVE_OWN_LOAD:-} == 1 ]] && gen=$3/deckhand
     run=$(mktemp -d /tmp/deckhand-load-curve.XXXXXX)
@@ -80,6 +82,6 @@ point() {
 }
 
 for rate in "$@"; do
-    [[ -n $before ]] && point "$rate" before "$before"
+    [[ -n $before ]] && point "$rate" before "$before" "${DECKHAND_SCRIPTS_BEFORE:-}"
     point "$rate" after "$after"
 done

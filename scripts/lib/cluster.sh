@@ -47,7 +47,8 @@
 # serves its operator HTTP port (/healthz, /readyz, /metrics) on 127.0.0.1: the
 # matchmaker on DH_PORT_HTTP_MM, gw-N on DH_PORT_HTTP_GW + N-1, worker wk-N on
 # DH_PORT_HTTP_WORKER + N-1 (BASE+20, BASE+21..24, BASE+30...). Binaries come from
-# DECKHAND_BIN_DIR (default build/bin), the Lua bundle from DH_ROOT/scripts.
+# DECKHAND_BIN_DIR (default build/bin), the Lua bundle from DH_CLUSTER_SCRIPTS (default
+# DH_ROOT/scripts: another tree's binaries need that tree's scripts).
 
 DH_ROOT=${DH_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 # shellcheck source=SCRIPTDIR/rcluster.sh
@@ -379,7 +380,7 @@ dh_cluster_start() {
             DECKHAND_WORKER_LOG_IN_HISTORY=${DECKHAND_WORKER_LOG_IN_HISTORY:-1} \
             _dh_spawn_as "$run" "worker-$i" "$bin/deckhand-worker" --redis "$redis_url" \
             --matchmaker "$mm" --bind "tcp://127.0.0.1:$p" --id "wk-$i" \
-            --scripts "$DH_ROOT/scripts" --http "127.0.0.1:$((DH_PORT_HTTP_WORKER + i - 1))" \
+            --scripts "${DH_CLUSTER_SCRIPTS:-$DH_ROOT/scripts}" --http "127.0.0.1:$((DH_PORT_HTTP_WORKER + i - 1))" \
             --spectator-delay-ms "${DECKHAND_SPECTATOR_DELAY_MS:-3000}" "${curve[@]}"
     done
     # One fresh signing key per cluster, shared by its gateways so that a session resumes
