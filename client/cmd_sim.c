@@ -115,6 +115,42 @@ static int sim_parse_bots(char *names, sim_stats *st)
     return 0;
 }
 
+/* Whether game is in bundle b and every strategy of st one of its bots (or the search's,
+ * which no game lists: engine_search_strategy). Otherwise say which and what there is, on
+ * stderr, and return -1: a run that could not play one game prints no results. */
+static int sim_check_names(const engine_bundle *b, const char *game, const sim_stats *st)
+{
+    engine_game_info info[32];
+    size_t n = engine_bundle_games(b, info, sizeof info / sizeof *info);
+    if (n > sizeof info / sizeof *info)
+        n = sizeof info / sizeof *info;
+    const engine_game_info *gi = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(info[i].name, game))
+            gi = &info[i];
+    if (!gi) {
+        fprintf(stderr, "deckhand sim: no game '%s' in the scripts (games:", game);
+        for (size_t i = 0; i < n; i++)
+            fprintf(stderr, " %s", info[i].name);
+        fprintf(stderr, ")\n");
+        return -1;
+    }
+    for (int i = 0; i < st->nstrategies; i++) {
+        const char *name = st->strategy[i];
+        bool known = engine_search_strategy(name) != 0;
+        for (size_t j = 0; !known && j < gi->nbots; j++)
+            known = !strcmp(gi->bots[j], name);
+        if (known)
+            continue;
+        fprintf(stderr, "deckhand sim: no bot '%s' in %s (bots:", name, game);
+        for (size_t j = 0; j < gi->nbots; j++)
+            fprintf(stderr, " %s", gi->bots[j]);
+        fprintf(stderr, " %s %s)\n", ENGINE_HARD_BOT, ENGINE_SEARCH_BOT);
+        return -1;
+    }
+    return 0;
+}
+
 /* Answer every decision of the search bot's seats until the match ends (the other seats
  * are Lua bots, played inline). 0, or -1 with err filled. */
 static int sim_drive(engine_match *m, const char *const *seat_bot, sim_stats *st, engine_error *err)
@@ -375,12 +411,6 @@ int cmd_sim(int argc, char **argv)
         return 2;
     }
 
-    const char *positions = dh_flags_str(f, "positions", NULL, NULL);
-    st.positions.np = st.nplayers;
-    if (positions && !(st.positions.out = fopen(positions, "w"))) {
-        fprintf(stderr, "deckhand sim: cannot write %s\n", positions);
-        return 1;
-    }
     engine_error err = {0};
     /* A script call's deadline: 10 s, not the servers' 250 ms. A sim plays no one live,
        and on a loaded machine a reniced sim's call (a search's copy replaying a turn)
@@ -389,6 +419,17 @@ int cmd_sim(int argc, char **argv)
     engine_bundle *b = engine_bundle_load(dir, &lim, &err);
     if (!b) {
         fprintf(stderr, "deckhand sim: cannot load %s: %s\n", dir, err.message);
+        return 1;
+    }
+    if (sim_check_names(b, game, &st) < 0) {
+        engine_bundle_free(b);
+        return 2;
+    }
+    const char *positions = dh_flags_str(f, "positions", NULL, NULL);
+    st.positions.np = st.nplayers;
+    if (positions && !(st.positions.out = fopen(positions, "w"))) {
+        fprintf(stderr, "deckhand sim: cannot write %s\n", positions);
+        engine_bundle_free(b);
         return 1;
     }
     int rc = 0;

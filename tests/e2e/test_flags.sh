@@ -69,6 +69,13 @@ refused "unexpected argument" "$bin/deckhand" replay m-1 m-2
 refused "missing argument" "$bin/deckhand" scripts push
 refused "unknown flag '--force'" "$bin/deckhand" scripts list --force
 refused "needs a value" "$bin/deckhand" scripts show --match
+# A name the scripts do not have: said before any game is played, with what there is, and
+# nothing written (no results on stdout, no position log).
+refused_value "no bot 'zzz' in dominion (bots: default" "$bin/deckhand" sim --game dominion \
+    --bots default,zzz --positions "$out/positions" --scripts "$E2E_SRC/scripts"
+[[ ! -e $out/positions ]] || e2e_fail "a refused sim created its position log"
+refused_value "no game 'nosuch' in the scripts (games: accession" "$bin/deckhand" sim \
+    --game nosuch --scripts "$E2E_SRC/scripts"
 for sub in play bots sim replay; do
     helped "$bin/deckhand" "$sub"
 done
