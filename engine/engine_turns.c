@@ -6,7 +6,8 @@
  *
  * A script error, a refused allocation or a killed deadline ends that step, never the
  * process; the caller (engine_match.c) rolls the match back. A turn with a human seat
- * runs as a coroutine that g:choose suspends; when every seat is a bot nothing can
+ * runs as a coroutine that g:choose suspends (one per match, reused from turn to turn:
+ * turn_co); when every seat is a bot nothing can
  * suspend, so turns are plain calls on the main thread and only the final snapshot is
  * written: that is the `deckhand sim` hot path.
  */
@@ -141,6 +142,32 @@ static lua_State *get_co(lua_State *L, engine_match *m)
     return co;
 }
 
+/* The coroutine a new turn runs in (g's first user value): the one the last turn returned
+ * from, whose stack is empty then, so a resume with the turn function on it starts afresh;
+ * a new one when there is none (the match's first turn, or after a rebuild, which drops a
+ * thread a failed turn left in an error state). A new thread per turn was a third of the
+ * bytes a worker's VM allocated per answer: its state, and its stack grown from 40 slots
+ * on the turn's first calls; so the young generation filled sooner and the collections
+ * that stop an answer came more often (docs/BENCHMARKS.md, issue 27, "The worker's Lua
+ * collections"). */
+static lua_State *turn_co(lua_State *L, engine_match *m)
+{
+    engine_match_push_g(m, L);
+    lua_State *co = NULL;
+    if (lua_getiuservalue(L, -1, 1) == LUA_TTHREAD) {
+        co = lua_tothread(L, -1);
+        if (lua_status(co) != LUA_OK || lua_gettop(co) != 0)
+            co = NULL;
+    }
+    lua_pop(L, 1);
+    if (!co) {
+        co = lua_newthread(L);
+        lua_setiuservalue(L, -2, 1);
+    }
+    lua_pop(L, 1);
+    return co;
+}
+
 /* Runs the match until a human decision is pending or it is finished. */
 static void run_turns(lua_State *L, engine_match *m)
 {
@@ -165,10 +192,7 @@ static void run_turns(lua_State *L, engine_match *m)
                 lua_error(L);
             }
             m->in_turn = 0;
-            engine_match_push_g(m, L);
-            lua_pushnil(L);
-            lua_setiuservalue(L, -2, 1);
-            lua_pop(L, 1);
+            lua_settop(co, 0); /* what the turn returned; the thread serves the next turn */
             end_of_turn(L, m);
             continue;
         }
@@ -192,10 +216,7 @@ static void run_turns(lua_State *L, engine_match *m)
             end_of_turn(L, m);
             continue;
         }
-        engine_match_push_g(m, L);
-        lua_State *co = lua_newthread(L);
-        lua_setiuservalue(L, -2, 1);
-        lua_pop(L, 1);
+        lua_State *co = turn_co(L, m);
         lua_rawgeti(co, LUA_REGISTRYINDEX, m->game->turn_ref);
         lua_rawgeti(co, LUA_REGISTRYINDEX, m->g_ref);
         m->in_turn = 2; /* fresh: the first resume passes g */
