@@ -37,17 +37,13 @@ const engine_deck_pile *engine_deck_pile_of(const engine_deck_kit *k, uint32_t n
     return c && c->pile ? &k->piles[c->pile - 1] : NULL;
 }
 
-/* g:deck_supply(kit, max): the piles a card costing at most max can be gained from, in
- * the kernel's order: their card names, costs and top ids (three arrays). */
-static int g_deck_supply(lua_State *L)
+/* The piles of k a card costing at most max can be gained from, in the kernel's order:
+ * their card names, costs and top ids at 1..n of the tables at 4, 5 and 6; n. raw: the
+ * tables are new (rawset); else a script's, written as a script would (a frozen one
+ * raises). */
+static lua_Integer supply_fill(lua_State *L, engine_match *m, const engine_deck_kit *k,
+                               lua_Integer max, bool raw)
 {
-    engine_match *m = engine_api_match(L, 0);
-    const engine_deck_kit *k = engine_deck_arg(L, 2);
-    lua_Integer max = luaL_checkinteger(L, 3);
-    lua_settop(L, 3);
-    lua_createtable(L, (int)k->npiles, 0); /* 4 */
-    lua_createtable(L, (int)k->npiles, 0); /* 5 */
-    lua_createtable(L, (int)k->npiles, 0); /* 6 */
     lua_Integer n = 0;
     for (uint32_t i = 0; i < k->npiles; i++) {
         const engine_deck_pile *pl = &k->piles[i];
@@ -57,13 +53,54 @@ static int g_deck_supply(lua_State *L)
             continue;
         n++;
         lua_rawgeti(L, NAMES, c->name);
-        lua_rawseti(L, 4, n);
         lua_pushinteger(L, c->cost);
-        lua_rawseti(L, 5, n);
         lua_pushinteger(L, top);
-        lua_rawseti(L, 6, n);
+        for (int t = 6; t >= 4; t--)
+            if (raw)
+                lua_rawseti(L, t, n);
+            else
+                lua_seti(L, t, n);
     }
+    return n;
+}
+
+/* g:deck_supply(kit, max): the piles a card costing at most max can be gained from, in
+ * the kernel's order: their card names, costs and top ids (three new arrays). */
+static int g_deck_supply(lua_State *L)
+{
+    engine_match *m = engine_api_match(L, 0);
+    const engine_deck_kit *k = engine_deck_arg(L, 2);
+    lua_Integer max = luaL_checkinteger(L, 3);
+    lua_settop(L, 3);
+    lua_createtable(L, (int)k->npiles, 0); /* 4 */
+    lua_createtable(L, (int)k->npiles, 0); /* 5 */
+    lua_createtable(L, (int)k->npiles, 0); /* 6 */
+    supply_fill(L, m, k, max, true);
     return 3;
+}
+
+/* g:deck_supply_in(kit, max, names, costs, tops): deck_supply's piles written into the
+ * caller's three tables at 1..n, with nil at n + 1, and n returned: no new table per
+ * decision (three a buy decision were a third of what a worker's VM allocated per answer
+ * once turns kept their coroutine, so the collections that stop an answer came that much
+ * more often: docs/BENCHMARKS.md, issue 27). What the tables held past n + 1 stays; a
+ * read-only table (module state) raises as a script's write to it would. */
+static int g_deck_supply_in(lua_State *L)
+{
+    engine_match *m = engine_api_match(L, 0);
+    const engine_deck_kit *k = engine_deck_arg(L, 2);
+    lua_Integer max = luaL_checkinteger(L, 3);
+    luaL_checktype(L, 4, LUA_TTABLE);
+    luaL_checktype(L, 5, LUA_TTABLE);
+    luaL_checktype(L, 6, LUA_TTABLE);
+    lua_settop(L, 6);
+    lua_Integer n = supply_fill(L, m, k, max, false);
+    for (int t = 4; t <= 6; t++) {
+        lua_pushnil(L);
+        lua_seti(L, t, n + 1);
+    }
+    lua_pushinteger(L, n);
+    return 1;
 }
 
 /* g:deck_pick(kit, max, names): the first of the names that deck_supply(kit, max) would
@@ -390,6 +427,7 @@ static int g_deck_owned(lua_State *L)
 
 const luaL_Reg engine_deck_supply_methods[] = {
     {"deck_supply", g_deck_supply},
+    {"deck_supply_in", g_deck_supply_in},
     {"deck_pick", g_deck_pick},
     {"deck_best", g_deck_best},
     {"deck_buy", g_deck_buy},

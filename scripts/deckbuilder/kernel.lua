@@ -143,6 +143,9 @@ function kernel.new(cfg)
   -- built once instead of per decision.
   k.of_type, k.play_label, k.own_key = {}, {}, {}
   k.memo = memo.new() -- the decisions' option tables
+  -- Where g:deck_supply_in writes the piles a gain lists (gain_options): three caches
+  -- filled anew by every call, so a buy decision makes no three new arrays.
+  k.supply_scratch = { memo.cache(), memo.cache(), memo.cache() }
   for name, def in pairs(k.cards) do -- sets and maps: the visiting order does not matter
     for _, t in ipairs(def.types) do
       k.of_type[t] = k.of_type[t] or {}
@@ -494,8 +497,20 @@ function kernel:gain_options(g, max, filter, prefix, act, opts)
     return opts
   end
   if kit then -- the kit lists the piles by the same rule, in one call
-    local names, costs, tops = g:deck_supply(kit, max)
-    for i = 1, #names do
+    -- Into the kernel's three scratch arrays where the engine has g:deck_supply_in (an
+    -- earlier worker a push reaches has only g:deck_supply, three new arrays) and no
+    -- filter runs: a filter is a card's code, which could ask for a gain's options itself
+    -- and overwrite them while this loop reads them.
+    local names, costs, tops, count
+    local scratch = not filter and g.deck_supply_in and self.supply_scratch
+    if scratch then
+      names, costs, tops = scratch[1], scratch[2], scratch[3]
+      count = g:deck_supply_in(kit, max, names, costs, tops)
+    else
+      names, costs, tops = g:deck_supply(kit, max)
+      count = #names
+    end
+    for i = 1, count do
       local name, c, top = names[i], costs[i], tops[i]
       if not filter or filter(name) then
         local by_cost = by_name[name]

@@ -146,6 +146,54 @@ function tests.test_kit_gain_options_of_a_few_piles_and_of_many_match_the_lua_on
   T.ok(got:find("Buy Estate ($2)|", 1, true), "nor a pile's empty top: the last Estate is")
 end
 
+-- g:deck_supply_in writes what g:deck_supply returns into the caller's tables: the same
+-- piles at 1..n, nil at n + 1 (whatever was there before), and n.
+function tests.test_kit_supply_in_writes_deck_supplys_piles_into_the_callers_tables(T)
+  local m = T.match { players = 2, seed = 3, setup = function(g) kit.empty_pile(g, "Curse") end }
+  local g, k = m.g, require("dominion.game").kernel_of(m.g)
+  local junk = {}
+  for i = 1, 20 do junk[i] = "stale" end
+  local names, costs, tops = { table.unpack(junk) }, { table.unpack(junk) }, { table.unpack(junk) }
+  for _, max in ipairs({ 0, 3, 5, 8 }) do
+    local want_names, want_costs, want_tops = g:deck_supply(k.kit, max)
+    local n = g:deck_supply_in(k.kit, max, names, costs, tops)
+    T.eq(n, #want_names, "$" .. max .. ": as many piles")
+    for i = 1, n do
+      T.eq({ names[i], costs[i], tops[i] }, { want_names[i], want_costs[i], want_tops[i] },
+           "$" .. max .. ": pile " .. i)
+    end
+    T.ok(names[n + 1] == nil and costs[n + 1] == nil and tops[n + 1] == nil,
+         "$" .. max .. ": the list ends at n + 1")
+  end
+end
+
+function tests.test_kit_supply_in_refuses_a_read_only_table(T)
+  local m = T.match { players = 2, seed = 3 }
+  local k = require("dominion.game").kernel_of(m.g)
+  local ok, err = pcall(m.g.deck_supply_in, m.g, k.kit, 8, data.order, {}, {})
+  T.ok(not ok, "module state is read-only")
+  T.ok(tostring(err):find("read", 1, true), tostring(err))
+end
+
+-- A push can reach a worker whose engine has g:deck_supply but not g:deck_supply_in: the
+-- kernel's gain options are the same through either (g seen without the method, as that
+-- engine's g would be).
+function tests.test_gain_options_are_the_same_on_an_engine_without_supply_in(T)
+  local m = T.match { players = 2, seed = 3, setup = function(g) kit.empty_pile(g, "Estate", 1) end }
+  local g, k = m.g, require("dominion.game").kernel_of(m.g)
+  local older = setmetatable({}, { __index = function(_, key)
+    if key == "deck_supply_in" then return nil end
+    local v = g[key]
+    if type(v) ~= "function" then return v end
+    return function(_, ...) return v(g, ...) end
+  end })
+  T.ok(g.deck_supply_in and not older.deck_supply_in, "one g with the method, one without")
+  for max = 0, 8 do
+    T.eq(options_text(k:gain_options(older, max, nil, "Buy ", "buy")),
+         options_text(k:gain_options(g, max, nil, "Buy ", "buy")), "$" .. max)
+  end
+end
+
 function tests.test_the_buy_decision_after_play_all_offers_what_a_fresh_read_offers(T)
   for _, hand in ipairs({ { "Silver", "Copper", "Estate" }, { "Estate", "Estate" },
                           { "Gold", "Silver", "Silver", "Copper" } }) do
