@@ -145,10 +145,17 @@ function turn.add(kernel)
   -- Also returns the buys and coins counters when it read them (the phase's prompt).
   -- coins, buys: given only when nothing was bought this turn and p's hand holds no
   -- treasure (what play_treasures returned), so there is nothing to read.
-  function kernel:buy_options(g, p, coins, buys)
+  -- into: optional, the array of an earlier decision of this phase, emptied and filled
+  -- again (buy_phase: one array a phase, not one a decision).
+  function kernel:buy_options(g, p, coins, buys, into)
     -- Sized for 16 options at once (the nils only size it): appended one by one, a
     -- decision's nine or so options grew the table five times.
-    local opts = { nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil }
+    local opts = into
+    if opts then
+      for i = #opts, 1, -1 do opts[i] = nil end
+    else
+      opts = { nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil }
+    end
     if not buys then
       if g:counter("_bought") == 0 then
         local ts, names = self:hand_kinds(g, p, "Treasure")
@@ -196,15 +203,26 @@ function turn.add(kernel)
     end
   end
 
+  -- One options array and one g:choose table serve every decision of the phase: a
+  -- decision's are not read once it is answered (its option o is taken out first), and
+  -- new ones a decision were most of what a worker's Lua allocated per answer, which set
+  -- how often its collector stopped an answer (docs/BENCHMARKS.md, issue 27).
   function kernel:buy_phase(g, p, named)
     if named and named.buy then return named_buys(self, g, p, named) end
     local coins_now, buys_now -- what play_treasures returned, if it did
+    local opts, ask
     while true do
-      local opts, buys, coins = self:buy_options(g, p, coins_now, buys_now)
+      local buys, coins
+      opts, buys, coins = self:buy_options(g, p, coins_now, buys_now, opts)
       coins_now, buys_now = nil, nil
       if #opts == 0 then return end
       local prompt = buy_prompt(coins or g:counter("coins"), buys or g:counter("buys"))
-      local r = g:choose { player = p, kind = "buy", options = opts, prompt = prompt }
+      if ask then
+        ask.prompt = prompt
+      else
+        ask = { player = p, kind = "buy", options = opts, prompt = prompt }
+      end
+      local r = g:choose(ask)
       local o = opts[r[1]]
       if o == END_TURN then return end
       if o == PLAY_ALL then

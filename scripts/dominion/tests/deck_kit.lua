@@ -194,6 +194,29 @@ function tests.test_gain_options_are_the_same_on_an_engine_without_supply_in(T)
   end
 end
 
+-- The buy phase fills one options array for all its decisions (kernel:buy_phase): a
+-- decision after a longer one lists what a fresh read lists, nothing left over from it.
+function tests.test_a_buy_decision_shorter_than_the_last_keeps_nothing_of_it(T)
+  local m = T.match { players = 2, seed = 5, setup = function(g)
+    kit.set_hand(g, 1, { "Market", "Gold", "Gold", "Estate", "Estate" })
+  end }
+  local k = require("dominion.game").kernel_of(m.g)
+  local function fresh()
+    local t = {}
+    for i, o in ipairs((k:buy_options(m.g, 1))) do t[i] = o.label end
+    return table.concat(t, ",")
+  end
+  kit.pick(m, "Play Market")
+  kit.pick(m, "Play all treasures")
+  local long = kit.labels(m)
+  T.eq(long, fresh(), "$7, two buys")
+  kit.pick(m, "Buy Gold ($6)")
+  local short = kit.labels(m)
+  T.eq(short, fresh(), "$1, one buy")
+  T.eq(short, "Buy Copper ($0),Buy Curse ($0),End turn")
+  T.ok(#short < #long, "the second list is the shorter")
+end
+
 function tests.test_the_buy_decision_after_play_all_offers_what_a_fresh_read_offers(T)
   for _, hand in ipairs({ { "Silver", "Copper", "Estate" }, { "Estate", "Estate" },
                           { "Gold", "Silver", "Silver", "Copper" } }) do
