@@ -36,20 +36,6 @@ static lua_State *turn_thread(engine_match *m)
     return co;
 }
 
-/* Answer the pending decision as the default bot would; false when the match is over. */
-static bool play_one(engine_match *m)
-{
-    const engine_decision *d = engine_match_decision(m);
-    if (!d)
-        return false;
-    uint32_t ids[64];
-    size_t n = 64;
-    engine_error err;
-    CU_ASSERT_EQUAL_FATAL(engine_match_bot_answer(m, NULL, ids, &n, &err), ENGINE_OK);
-    CU_ASSERT_EQUAL_FATAL(engine_match_answer(m, d->seat, d->decision_id, ids, n, &err), ENGINE_OK);
-    return true;
-}
-
 static void test_every_turn_of_a_match_runs_in_one_coroutine(void)
 {
     engine_bundle *b = rig_engine_load_games();
@@ -60,7 +46,8 @@ static void test_every_turn_of_a_match_runs_in_one_coroutine(void)
     CU_ASSERT_FATAL(first != NULL);
     CU_ASSERT_EQUAL(m->st.turn, 1);
     uint32_t turns = 1;
-    while (m->st.turn < 12 && play_one(m)) {
+    while (m->st.turn < 12 && engine_match_decision(m)) {
+        CU_ASSERT_EQUAL_FATAL(rig_engine_bot_step(m, NULL), ENGINE_OK);
         if (m->st.turn == turns)
             continue;
         turns = m->st.turn;
