@@ -179,7 +179,8 @@ end
 -- kernel's gain options are the same through either (g seen without the method, as that
 -- engine's g would be).
 function tests.test_gain_options_are_the_same_on_an_engine_without_supply_in(T)
-  local m = T.match { players = 2, seed = 3, setup = function(g) kit.empty_pile(g, "Estate", 1) end }
+  local m = T.match { players = 2, seed = 3,
+                      setup = function(g) kit.empty_pile(g, "Estate", 1) end }
   local g, k = m.g, require("dominion.game").kernel_of(m.g)
   local older = setmetatable({}, { __index = function(_, key)
     if key == "deck_supply_in" then return nil end
