@@ -152,18 +152,12 @@ static lua_State *get_co(lua_State *L, engine_match *m)
  * collections"). */
 static lua_State *turn_co(lua_State *L, engine_match *m)
 {
+    lua_State *co = get_co(L, m);
+    if (co && lua_status(co) == LUA_OK && lua_gettop(co) == 0)
+        return co;
     engine_match_push_g(m, L);
-    lua_State *co = NULL;
-    if (lua_getiuservalue(L, -1, 1) == LUA_TTHREAD) {
-        co = lua_tothread(L, -1);
-        if (lua_status(co) != LUA_OK || lua_gettop(co) != 0)
-            co = NULL;
-    }
-    lua_pop(L, 1);
-    if (!co) {
-        co = lua_newthread(L);
-        lua_setiuservalue(L, -2, 1);
-    }
+    co = lua_newthread(L);
+    lua_setiuservalue(L, -2, 1);
     lua_pop(L, 1);
     return co;
 }
