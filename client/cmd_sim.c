@@ -120,22 +120,26 @@ static int sim_parse_bots(char *names, sim_stats *st)
  * stderr, and return -1: a run that could not play one game prints no results. */
 static int sim_check_names(const engine_bundle *b, const char *game, const sim_stats *st)
 {
-    engine_game_info info[32];
-    size_t n = engine_bundle_games(b, info, sizeof info / sizeof *info);
-    if (n > sizeof info / sizeof *info)
-        n = sizeof info / sizeof *info;
+    size_t n = engine_bundle_games(b, NULL, 0);
+    engine_game_info *info = calloc(n ? n : 1, sizeof *info); /* freed below */
+    if (!info) {
+        fprintf(stderr, "deckhand sim: out of memory\n");
+        return -1;
+    }
+    engine_bundle_games(b, info, n);
     const engine_game_info *gi = NULL;
     for (size_t i = 0; i < n; i++)
         if (!strcmp(info[i].name, game))
             gi = &info[i];
+    int rc = 0;
     if (!gi) {
         fprintf(stderr, "deckhand sim: no game '%s' in the scripts (games:", game);
         for (size_t i = 0; i < n; i++)
             fprintf(stderr, " %s", info[i].name);
         fprintf(stderr, ")\n");
-        return -1;
+        rc = -1;
     }
-    for (int i = 0; i < st->nstrategies; i++) {
+    for (int i = 0; gi && rc == 0 && i < st->nstrategies; i++) {
         const char *name = st->strategy[i];
         bool known = engine_search_strategy(name) != 0;
         for (size_t j = 0; !known && j < gi->nbots; j++)
@@ -146,9 +150,10 @@ static int sim_check_names(const engine_bundle *b, const char *game, const sim_s
         for (size_t j = 0; j < gi->nbots; j++)
             fprintf(stderr, " %s", gi->bots[j]);
         fprintf(stderr, " %s %s)\n", ENGINE_HARD_BOT, ENGINE_SEARCH_BOT);
-        return -1;
+        rc = -1;
     }
-    return 0;
+    free(info);
+    return rc;
 }
 
 /* Answer every decision of the search bot's seats until the match ends (the other seats
