@@ -62,6 +62,39 @@ function tests.test_strong_greens_and_checks_the_end_as_default(T)
   T.eq(buy(m, 1, 3), "Estate", "Estate over Silver at 2 or fewer")
 end
 
+-- A two-player match with `provinces` Provinces left, player 2 holding `gains` too, and
+-- the Duchies gone when no_duchies: g.
+local function near_end(T, provinces, gains, no_duchies)
+  local m = T.match { players = 2, setup = function(g)
+    for _, name in ipairs(gains) do game.kernel:gain(g, 2, name) end
+    kit.empty_pile(g, "Province", provinces)
+    if no_duchies then kit.empty_pile(g, "Duchy", 0) end
+  end }
+  return m
+end
+
+function tests.test_strong_takes_a_duchy_not_the_penultimate_province_when_just_behind(T)
+  local m = near_end(T, 2, { "Duchy" })
+  T.eq(buy(m, 1, 8), "Duchy", "behind by 3: a Province would leave player 2 a winning last one")
+  T.eq(game.kernel.bots.default.buy(game.kernel, m.g, 1, 8, 1), "Province",
+       "where `default` takes the Province")
+  T.eq(buy(near_end(T, 2, { "Estate" }), 1, 8), "Duchy", "behind by 1")
+  T.eq(buy(near_end(T, 2, { "Duchy", "Estate" }), 1, 8), "Province",
+       "behind by 4: the Province is the way to catch up")
+  T.eq(buy(near_end(T, 2, {}), 1, 8), "Province", "level")
+  T.eq(buy(near_end(T, 3, { "Duchy" }), 1, 8), "Province", "3 Provinces left")
+end
+
+function tests.test_strong_takes_an_estate_for_a_duchy_when_none_is_left_at_the_end(T)
+  local m = near_end(T, 1, { "Duchy" }, true)
+  T.eq(buy(m, 1, 6), "Estate", "the last Province left, no Duchy: an Estate over Gold")
+  T.eq(buy(m, 1, 5), "Estate", "and over Silver")
+  T.eq(game.kernel.bots.default.buy(game.kernel, m.g, 1, 6, 1), "Gold",
+       "where `default` takes the Gold after the Duchy it wanted")
+  T.eq(buy(near_end(T, 1, { "Duchy" }), 1, 6), "Duchy", "Duchies left: a Duchy")
+  T.eq(buy(near_end(T, 2, { "Duchy" }, true), 1, 6), "Gold", "2 Provinces left: still Gold")
+end
+
 function tests.test_strong_finishes_games_with_2_to_4_players(T)
   for n = 2, 4 do
     kit.bot_games(T, { players = { n }, seeds = { 10 + n }, bots = { "strong", "default" } })
