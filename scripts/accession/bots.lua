@@ -68,12 +68,6 @@ local DECK_SIZE = { 0, 14, 28 }
 -- EARLY_PROVINCES are left (`default`'s rule: an early Province chokes a thin deck).
 local PROVINCE_MONEY, EARLY_PROVINCES = 16, 6
 
--- The penultimate Province: with 2 left and behind by 1 to PENULTIMATE_BEHIND points, a
--- Duchy (or Gold) instead, since a Province would leave the other player a winning last
--- one. Behind by more, the Province is still the way to catch up (behind by 1-2: +0.37
--- points against `default`, 1-3: +1.08, 1-4: +0.99, 1-5: +0.64; 40,000 games, seed 9501).
-local PENULTIMATE_BEHIND = 3
-
 local function money(k, g, p)
   return k:owned(g, p, "Copper") + 2 * k:owned(g, p, "Silver") + 3 * k:owned(g, p, "Gold")
 end
@@ -91,34 +85,19 @@ local function terminal_to_buy(k, g, p, coins)
   return nil
 end
 
--- How many points p is behind the best other player (0 or less: ahead or level).
-local function behind_by(k, g, p)
-  local me, them = k:score(g, p), -math.huge
-  for q = 1, g:nplayers() do
-    if q ~= p then them = math.max(them, k:score(g, q)) end
-  end
-  return them - me
-end
-
 -- The wish list for coins, before the end check: `default`'s greening (Duchy over Gold
 -- at 4 Provinces or fewer, over Silver at 5 or fewer, Estate at 2 or fewer, an Estate
--- with $2 at 3 or fewer), its own terminals and Market; and two rules `default` lacks,
--- found where `hard` departed from this bot (the penultimate Province above; with the
--- last Province left and the Duchies gone, an Estate where a Duchy was wanted, not the
--- Gold or Silver after it: +1.34 points against `default`, from the second Province left
--- +1.22, from the fifth +0.79; 40,000 games, seed 9501).
+-- with $2 at 3 or fewer), its own terminals and Market; and two rules `default` lacks
+-- (dominion/endgame.lua): no penultimate Province when just behind, and an Estate for a
+-- Duchy when none is left at the last Province.
 local function wants(k, g, p, coins)
   local left = g:count(k:pile("Province"), 0)
   if coins >= 8 then
     if left > EARLY_PROVINCES and money(k, g, p) < PROVINCE_MONEY then return GOLD end
-    if left == 2 and behind_by(k, g, p) >= 1 and behind_by(k, g, p) <= PENULTIMATE_BEHIND then
-      return DUCHY
-    end
+    if endgame.holds_penultimate(k, g, p, left) then return DUCHY end
     return PROVINCE
   end
-  -- the last Province left (or none, on a second buy) and no Duchy: an Estate in the
-  -- Duchy's place
-  local no_duchy = left <= 1 and g:count(k:pile("Duchy"), 0) == 0
+  local no_duchy = endgame.duchies_gone(k, g, left)
   if coins >= 6 then
     if left > 4 then return GOLD end
     return no_duchy and ESTATE_GOLD or DUCHY

@@ -99,6 +99,32 @@ function tests.test_plan_keeps_default_s_money_and_end_rules(T)
   T.eq(named.plan.buy(k, g, 2, 8, 20), "Duchy", "plan: the same")
 end
 
+-- Its two end rules `default` lacks (dominion/endgame.lua), on the near_the_end matches
+-- (player 2 holding the cards listed; the Duchies emptied where said).
+function tests.test_plan_takes_no_penultimate_province_when_just_behind(T)
+  local kit = require("deckbuilder.testkit")
+  local named = bots.named("dominion")
+  local g, k = kit.near_the_end(T, game().kernel_of, 2, { [2] = { "Duchy" } })
+  T.eq(named.plan.buy(k, g, 1, 8, 20), "Duchy", "2 left, behind by 3: a Duchy")
+  T.eq(named.default.buy(k, g, 1, 8, 20), "Province", "where default takes the Province")
+  g, k = kit.near_the_end(T, game().kernel_of, 2, { [2] = { "Duchy", "Duchy" } })
+  T.eq(named.plan.buy(k, g, 1, 8, 20), "Province", "behind by 6: the Province catches up")
+  g, k = kit.near_the_end(T, game().kernel_of, 3, { [2] = { "Duchy" } })
+  T.eq(named.plan.buy(k, g, 1, 8, 20), "Province", "3 left: the Province")
+end
+
+function tests.test_plan_takes_an_estate_for_a_duchy_gone_at_the_last_province(T)
+  local kit = require("deckbuilder.testkit")
+  local named = bots.named("dominion")
+  local g, k = kit.near_the_end(T, game().kernel_of, 1, {})
+  kit.empty_pile(g, "Duchy", 0)
+  T.eq(named.plan.buy(k, g, 1, 6, 20), "Estate", "no Duchy left: an Estate, not a Gold")
+  T.eq(named.plan.buy(k, g, 1, 5, 20), "Estate", "nor a Silver")
+  T.eq(named.default.buy(k, g, 1, 6, 20), "Gold", "where default takes the Gold")
+  g, k = kit.near_the_end(T, game().kernel_of, 1, {})
+  T.eq(named.plan.buy(k, g, 1, 6, 20), "Duchy", "Duchies left: a Duchy")
+end
+
 -- A two-player match on kingdom with `left` Provinces left in which player 1 gains
 -- `coppers` Coppers (a deck of 10 + coppers cards) and player 2 nothing (10 cards).
 local function late_match(T, kingdom, left, coppers)
