@@ -97,7 +97,7 @@ local function wants(k, g, p, coins)
     if endgame.holds_penultimate(k, g, p, left) then return DUCHY end
     return PROVINCE
   end
-  local no_duchy = endgame.duchies_gone(k, g, left)
+  local no_duchy = endgame.duchies_gone(k, g, p, left)
   if coins >= 6 then
     if left > 4 then return GOLD end
     return no_duchy and ESTATE_GOLD or DUCHY

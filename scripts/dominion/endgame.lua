@@ -120,12 +120,20 @@ function endgame.holds_penultimate(k, g, p, provinces)
   return behind >= 1 and behind <= PENULTIMATE_BEHIND
 end
 
--- Whether an Estate takes a wanted Duchy's place: the last Province left (or none, on a
--- second buy) and no Duchy, where the wish list would fall back to a Gold or a Silver
--- (`strong` +1.34 points against `default`, from the second Province left +1.22, from the
--- fifth +0.79; 40,000 games, seed 9501).
-function endgame.duchies_gone(k, g, provinces)
-  return provinces <= 1 and g:count(k:pile("Duchy"), 0) == 0
+-- Whether an Estate takes a wanted Duchy's place for p when no Duchy is left, where the
+-- wish list would fall back to a Gold or a Silver: with the last Province left (or none,
+-- on a second buy), or with 2 left when p is level or behind by up to
+-- PENULTIMATE_BEHIND. `strong` against `default` (40,000 games, seed 9501): at the last
+-- Province +1.34 points (from the second whatever the score +1.22, from the fifth +0.79);
+-- then at the second when level or behind by 1-3 +0.61 more (seed 9502 +0.54; `plan`,
+-- seed 9601, +0.60), by 0-2 the same, ahead by up to 2 too +0.45, behind by up to 6
+-- +0.53.
+function endgame.duchies_gone(k, g, p, provinces)
+  if g:count(k:pile("Duchy"), 0) ~= 0 then return false end
+  if provinces <= 1 then return true end
+  if provinces ~= 2 then return false end
+  local behind = endgame.behind_by(k, g, p)
+  return behind >= 0 and behind <= PENULTIMATE_BEHIND
 end
 
 return endgame

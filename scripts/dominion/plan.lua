@@ -123,7 +123,7 @@ local function wants(cfg, cache, k, g, p, coins)
     if endgame.holds_penultimate(k, g, p, left) then return DUCHY end
     return PROVINCE
   end
-  local no_duchy = endgame.duchies_gone(k, g, left)
+  local no_duchy = endgame.duchies_gone(k, g, p, left)
   local x = card_of(cache, cfg, k)
   if coins >= 6 then
     if left <= 4 then

@@ -92,7 +92,11 @@ function tests.test_strong_takes_an_estate_for_a_duchy_when_none_is_left_at_the_
   T.eq(game.kernel.bots.default.buy(game.kernel, m.g, 1, 6, 1), "Gold",
        "where `default` takes the Gold after the Duchy it wanted")
   T.eq(buy(near_end(T, 1, { "Duchy" }), 1, 6), "Duchy", "Duchies left: a Duchy")
-  T.eq(buy(near_end(T, 2, { "Duchy" }, true), 1, 6), "Gold", "2 Provinces left: still Gold")
+  m = near_end(T, 2, { "Duchy" }, true)
+  T.eq(buy(m, 1, 6), "Estate", "2 Provinces left, behind by 3: an Estate")
+  T.eq(buy(m, 2, 6), "Gold", "2 Provinces left, ahead by 3: the Gold")
+  T.eq(buy(near_end(T, 2, { "Duchy", "Estate" }, true), 1, 6), "Gold",
+       "2 Provinces left, behind by 4: the Gold")
 end
 
 function tests.test_strong_finishes_games_with_2_to_4_players(T)

@@ -123,6 +123,10 @@ function tests.test_plan_takes_an_estate_for_a_duchy_gone_at_the_last_province(T
   T.eq(named.default.buy(k, g, 1, 6, 20), "Gold", "where default takes the Gold")
   g, k = kit.near_the_end(T, game().kernel_of, 1, {})
   T.eq(named.plan.buy(k, g, 1, 6, 20), "Duchy", "Duchies left: a Duchy")
+  g, k = kit.near_the_end(T, game().kernel_of, 2, { [2] = { "Estate", "Estate" } })
+  kit.empty_pile(g, "Duchy", 0)
+  T.eq(named.plan.buy(k, g, 1, 6, 20), "Estate", "2 left, behind by 2: an Estate")
+  T.eq(named.plan.buy(k, g, 2, 6, 20), "Gold", "2 left, ahead by 2: the Gold")
 end
 
 -- A two-player match on kingdom with `left` Provinces left in which player 1 gains
