@@ -24,6 +24,7 @@
 #include "dh_clock.h"
 #include "dh_grow.h"
 #include "engine.h"
+#include "sim_departures.h"
 #include "sim_positions.h"
 
 #define SIM_MAX_PLAYERS 8
@@ -45,6 +46,7 @@ typedef struct {
     long shared;                  /* games won by more than one seat (equal score and turns) */
     bool each;                    /* print a line per game */
     bool hash;                    /* with each: and the final state hash */
+    bool departures;              /* a line per searched answer not the play-out bot's */
     engine_search_config search;  /* seats whose bot is "search" */
     engine_search_config hard;    /* seats whose bot is "hard": the worker's search */
     engine_search_stats searched; /* summed over its decisions */
@@ -78,6 +80,10 @@ static const char sim_usage[] =
     "  --positions FILE logs every turn boundary's features (the game's features(g)) with\n"
     "  the game's outcome, one line per player: GAME TURN SEAT OUTCOME F...; `deckhand fit\n"
     "  FILE` fits an evaluation hint's weights to it.\n"
+    "  --departures prints a line for every searched decision whose answer is not the\n"
+    "  search's play-out bot's, before it is played: `departure I seat S kind K prompt [P]\n"
+    "  chose [LABEL|CARD]... policy [LABEL|CARD]...`, then in a deck-builder each seat's\n"
+    "  cards, ` | PS CARD=N...` (where the search departs from the policy it models).\n"
     "  Scripts default to DECKHAND_SCRIPTS, else ./scripts.\n";
 
 /* The index in st->strategy of a bot name. */
@@ -158,7 +164,8 @@ static int sim_check_names(const engine_bundle *b, const char *game, const sim_s
 
 /* Answer every decision of the search bot's seats until the match ends (the other seats
  * are Lua bots, played inline). 0, or -1 with err filled. */
-static int sim_drive(engine_match *m, const char *const *seat_bot, sim_stats *st, engine_error *err)
+static int sim_drive(engine_match *m, const char *const *seat_bot, long index, sim_stats *st,
+                     engine_error *err)
 {
     const engine_decision *d;
     while ((d = engine_match_decision(m))) {
@@ -171,8 +178,11 @@ static int sim_drive(engine_match *m, const char *const *seat_bot, sim_stats *st
         engine_search_stats ss;
         const engine_search_config *cfg =
             strcmp(seat_bot[d->seat], ENGINE_HARD_BOT) ? &st->search : &st->hard;
-        if (engine_search_answer(m, cfg, st->ids, &n, &ss, err) != ENGINE_OK ||
-            engine_match_answer(m, d->seat, d->decision_id, st->ids, n, err) != ENGINE_OK)
+        if (engine_search_answer(m, cfg, st->ids, &n, &ss, err) != ENGINE_OK)
+            return -1;
+        if (st->departures && ss.changed)
+            sim_departure_print(stdout, m, index, d, st->ids, n, ss.policy);
+        if (engine_match_answer(m, d->seat, d->decision_id, st->ids, n, err) != ENGINE_OK)
             return -1;
         st->searched.iterations += ss.iterations;
         st->searched.nodes += ss.nodes;
@@ -237,7 +247,7 @@ static int sim_one(engine_bundle *b, const char *game, uint64_t seed, long index
                                         : engine_match_new(b, &cfg, err);
     if (!m)
         return -1;
-    if (sim_drive(m, seat_bot, st, err) < 0) {
+    if (sim_drive(m, seat_bot, index, st, err) < 0) {
         engine_match_free(m);
         return -1;
     }
@@ -371,14 +381,21 @@ static void sim_report(sim_stats *st, double seconds)
 
 int cmd_sim(int argc, char **argv)
 {
-    static const dh_flag_spec spec[] = {
-        {"game", DH_FLAG_VALUE},         {"games", DH_FLAG_INT},
-        {"seed", DH_FLAG_INT},           {"players", DH_FLAG_INT},
-        {"bots", DH_FLAG_VALUE},         {"scripts", DH_FLAG_VALUE},
-        {"options", DH_FLAG_VALUE},      {"each", DH_FLAG_SWITCH},
-        {"hash", DH_FLAG_SWITCH},        {"search-iterations", DH_FLAG_INT},
-        {"search-depth", DH_FLAG_INT},   {"positions", DH_FLAG_VALUE},
-        {"search-clock", DH_FLAG_VALUE}, {NULL, 0}};
+    static const dh_flag_spec spec[] = {{"game", DH_FLAG_VALUE},
+                                        {"games", DH_FLAG_INT},
+                                        {"seed", DH_FLAG_INT},
+                                        {"players", DH_FLAG_INT},
+                                        {"bots", DH_FLAG_VALUE},
+                                        {"scripts", DH_FLAG_VALUE},
+                                        {"options", DH_FLAG_VALUE},
+                                        {"each", DH_FLAG_SWITCH},
+                                        {"hash", DH_FLAG_SWITCH},
+                                        {"search-iterations", DH_FLAG_INT},
+                                        {"search-depth", DH_FLAG_INT},
+                                        {"positions", DH_FLAG_VALUE},
+                                        {"search-clock", DH_FLAG_VALUE},
+                                        {"departures", DH_FLAG_SWITCH},
+                                        {NULL, 0}};
     dh_flags fl, *f = &fl;
     int done = dh_flags_parse_main(f, spec, argc, argv, "deckhand sim", sim_usage, 0, 0);
     if (done >= 0)
@@ -399,6 +416,7 @@ int cmd_sim(int argc, char **argv)
                     .options = dh_flags_str(f, "options", NULL, NULL),
                     .each = dh_flags_has(f, "each"),
                     .hash = dh_flags_has(f, "hash"),
+                    .departures = dh_flags_has(f, "departures"),
                     .search = {.iterations = (uint32_t)iterations,
                                .depth = !dh_flags_has(f, "search-depth") ? 0
                                         : depth                          ? (int32_t)depth

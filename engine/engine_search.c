@@ -385,6 +385,8 @@ engine_code engine_search_answer(const engine_match *m, const engine_search_conf
     *n = s.nodes[best].nids;
     s.stats->nodes = s.nnodes;
     s.stats->changed = s.root_bot && best != s.root_bot;
+    s.stats->policy =
+        m->bot_ref[d->seat] != LUA_NOREF ? m->bot_name[d->seat] : search_policy(m->game);
     engine_error_ok(err);
 done:
     s.stats->ns = dh_now_ns() - wall0;

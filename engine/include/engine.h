@@ -287,6 +287,7 @@ typedef struct {
     uint64_t stopped;    /* 1: one answer led the others clearly and the search ended early */
     uint64_t changed;    /* 1: the answer is not the play-out bot's own */
     uint64_t ns;         /* wall time */
+    const char *policy;  /* the play-out bot `changed` compares with (valid while m is) */
 } engine_search_stats;
 
 /* The search bot's answer to the pending decision of m (information-set Monte Carlo tree

@@ -5,7 +5,8 @@
 # to the next, so each strategy sits in each seat equally often; and the last line is
 # `winrate BOT=F BOT=F`, the shared wins split, summing to 1. The engine's `random`
 # strategy plays in sim like a game's own, and each bot's "won in N of its own turns"
-# is the average over its wins of the winner's turns the --each lines show. No cluster.
+# is the average over its wins of the winner's turns the --each lines show. --departures
+# prints a line per searched answer that is not the play-out bot's (issue 28). No cluster.
 # shellcheck source=SCRIPTDIR/e2e_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 
@@ -57,4 +58,24 @@ awk '$1 == "game" { split($10, t, ","); if (t[1] < 1 || t[2] < 1) bad++ } END { 
 rate=$(tail -n 1 "$out/random")
 [[ $rate =~ ^winrate\ big_money=(1\.0000|0\.9[0-9]*)\ random=0\.[0-9]+$ ]] ||
     e2e_fail "big_money against the random bot: $rate"
-echo "ok: independent seeds, rotated seats, $last; against random: $rate, won in $got turns"
+# --departures: a line for each searched answer that is not the play-out bot's, as many as
+# the report's share says, each naming two different answers, and nothing else changed.
+asim() { "$bin/deckhand" sim --game accession --scripts "$E2E_SRC/scripts" --games 6 --seed 11 \
+    --bots search,default --search-iterations 60 --each "$@"; }
+asim --departures >"$out/dep" || e2e_fail "deckhand sim --departures exited $?: $(tail -n 3 "$out/dep")"
+asim >"$out/nodep" || e2e_fail "deckhand sim (search) exited $?"
+cmp -s <(grep '^game ' "$out/dep") <(grep '^game ' "$out/nodep") ||
+    e2e_fail "--departures changed the games played"
+! grep -q '^departure ' "$out/nodep" || e2e_fail "departure lines without --departures"
+ndep=$(grep -c '^departure ' "$out/dep")
+((ndep > 0)) || e2e_fail "no departure in 6 searched games: $(grep '^search:' "$out/dep")"
+[[ $(grep '^search:' "$out/dep") =~ ^search:\ ([0-9]+)\ decisions.*\ ([0-9.]+)%\ not\ the\ play-out ]] ||
+    e2e_fail "no search report: $(grep '^search' "$out/dep")"
+awk -v d="${BASH_REMATCH[1]}" -v p="${BASH_REMATCH[2]}" -v n="$ndep" \
+    'BEGIN { e = d * p / 100; exit !(n > e - 0.5 - d / 2000 && n < e + 0.5 + d / 2000) }' ||
+    e2e_fail "$ndep departure lines, the report says ${BASH_REMATCH[2]}% of ${BASH_REMATCH[1]}"
+awk '$1 == "departure" { c = $0; sub(/.* chose /, "", c); sub(/ policy .*/, "", c)
+                          q = $0; sub(/.* policy /, "", q); sub(/ \| .*/, "", q)
+                          if (c == q || q == "" || $0 !~ / \| P0 .* \| P1 /) bad++ }
+     END { exit bad > 0 }' "$out/dep" || e2e_fail "a departure line without two answers or decks: $(grep -m1 '^departure' "$out/dep")"
+echo "ok: independent seeds, rotated seats, $last; against random: $rate, won in $got turns; $ndep departures"
