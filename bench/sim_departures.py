@@ -47,8 +47,8 @@ def parse(paths):
                 seat = int(head.group(1))
                 decks = []
                 for part in head.group(6).split(' | '):
-                    cards = dict(kv.split('=') for kv in part.split()[1:])
-                    decks.append({k: int(v) for k, v in cards.items()})
+                    cards = re.findall(r' ([^=]+?)=(\d+)', part[part.find(' '):])
+                    decks.append({k: int(v) for k, v in cards})
                 if len(decks) != 2:
                     continue
                 points = [sum(POINTS.get(k, 0) * v for k, v in deck.items()) for deck in decks]
