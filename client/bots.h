@@ -193,8 +193,10 @@ void bots_queue(bots_run *r, bot *b);
 /* bots_send.c: send one message on b's connection (paced like any); 0, or -1 (lost). */
 int bots_send(bots_run *r, bot *b, Deckhand__ClientMessage *m);
 /* bots_send.c: the Reply to b's party or lobby request (what: "party", "lobby"): a
- * refusal is an error of the run, said on stderr. */
-void bots_request_reply(bots_run *r, const bot *b, const char *what, const Deckhand__Reply *rep);
+ * refusal is an error of the run, said on stderr, but for an outage (UNAVAILABLE,
+ * OVERLOADED: "retry later") while b wants a match, which is retried like a QueueJoin,
+ * after a backoff (the request is made again from b's queueing). */
+void bots_request_reply(bots_run *r, bot *b, const char *what, const Deckhand__Reply *rep);
 
 /* bots_lobby.c: --lobby, as bots_party.c for --party: the join taken over (true), a
  * LobbyState, the Reply of a lobby request (true when rep was one). */

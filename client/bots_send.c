@@ -244,10 +244,20 @@ void bots_flush(bots_run *r, bot *b, long long now)
     }
 }
 
-void bots_request_reply(bots_run *r, const bot *b, const char *what, const Deckhand__Reply *rep)
+void bots_request_reply(bots_run *r, bot *b, const char *what, const Deckhand__Reply *rep)
 {
     if (rep->ok)
         return;
+    Deckhand__ErrorCode code = rep->error ? rep->error->code : DECKHAND__ERROR_CODE__INTERNAL;
+    if ((code == DECKHAND__ERROR_CODE__UNAVAILABLE || code == DECKHAND__ERROR_CODE__OVERLOADED) &&
+        b->want_match && !b->match_id[0]) {
+        r->retried++;
+        fprintf(stderr, "bots: %s: %s command %llu failed: %s (code %d), retrying\n", b->name, what,
+                (unsigned long long)rep->cmd_id,
+                rep->error && rep->error->message ? rep->error->message : "", (int)code);
+        b->join_at = cli_now_ms() + bots_backoff(b);
+        return;
+    }
     r->errors++;
     fprintf(stderr, "bots: %s: %s request %llu refused: %s (code %d)\n", b->name, what,
             (unsigned long long)rep->cmd_id,

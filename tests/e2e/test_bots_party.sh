@@ -6,6 +6,9 @@
 # one party. Then `--lobby`: every two bots meet in a private lobby (the first makes it,
 # the other joins by its code, both mark ready, the first starts it), matches that come
 # from lobbies, never from the queue.
+# Last, the matchmaker down when the parties are asked for: the gateway answers the party
+# requests UNAVAILABLE ("retry later"), the bots retry them after a backoff, and once the
+# matchmaker is back the parties are made and play (a run under load saw this refusal).
 # shellcheck source=SCRIPTDIR/e2e_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 
@@ -53,3 +56,19 @@ id=$(e2e_redis lindex matches:finished 0)
 (($(e2e_redis hlen 'mm:{mm}:tickets') == 0)) || e2e_fail "lobby players left tickets in the queue"
 e2e_check_replays
 e2e_log "every lobby match started by its host, with its options"
+
+e2e_log "kill -9 the matchmaker, then deckhand bots --party 2: the refused requests are retried"
+dh_cluster_kill "$E2E_RUN" matchmaker
+timeout 90 "$DECKHAND_BIN_DIR/deckhand" bots --game caveman --players 2 --size 2 --party 2 \
+    --matches 2 --timeout 80 >"$E2E_RUN/down.out" 2>"$E2E_RUN/down.err" </dev/null &
+bots=$!
+deadline=$((SECONDS + 20))
+until grep -q 'party command .* (code [0-9]*), retrying' "$E2E_RUN/down.err"; do
+    ((SECONDS < deadline)) || e2e_fail "no party request refused while the matchmaker was down: $(tail -n 3 "$E2E_RUN/down.err")"
+    sleep 0.2
+done
+dh_cluster_restart "$E2E_RUN" matchmaker
+wait "$bots" || e2e_fail "deckhand bots --party with the matchmaker down exited $?: $(tail -n 5 "$E2E_RUN/down.err")"
+last=$(grep -v '^[[:space:]]*$' "$E2E_RUN/down.out" | tail -n 1)
+[[ $last == "matches_completed=2 errors=0" ]] || e2e_fail "bots --party after the outage ended with '$last'"
+e2e_log "party requests refused while the matchmaker was down were retried: $(grep -c 'retrying' "$E2E_RUN/down.err") retries"
