@@ -39,10 +39,11 @@
 -- unplayed with $8 in hand (-0.1); a Mine on a 5/2 opening's $5 (+0.25 on one seed, 0.00
 -- on the next, 40,000 games each).
 -- The fourteenth round (docs/BENCHMARKS.md) read the decisions where `hard` departed from
--- this bot and kept two of them as rules (+2.4 points against `default` together: 56.1%
--- and 56.5% of 40,000 games on seeds 9501 and 9502, the bot before 53.6% and 54.0%): the
--- penultimate Province only when not just behind, and an Estate for a Duchy when the
--- Duchies are gone at the last Province (`wants`). Not kept (each 0.2-1.4 points worse):
+-- this bot (`deckhand sim --departures`) and kept three of them as rules (+3.0 points
+-- against `default` together: 56.7% and 57.0% of 40,000 games on seeds 9501 and 9502, the
+-- bot before 53.6% and 54.0%): no penultimate Province when just behind, and an Estate for
+-- a Duchy when the Duchies are gone near the end (`wants`, dominion/endgame.lua). Not kept
+-- (each level or 0.2-1.4 points worse):
 -- a Duchy over Gold at 5 Provinces left (always, behind, or not ahead), Gold over a Duchy
 -- at 4 left in a close game, an Estate with $2 from 4 or 5 left, a Silver over an Estate
 -- when ahead at the end.
