@@ -98,12 +98,13 @@ local function wants(k, g, p, coins)
     if endgame.holds_penultimate(k, g, p, left) then return DUCHY end
     return PROVINCE
   end
-  local no_duchy = endgame.duchies_gone(k, g, p, left)
   if coins >= 6 then
     if left > 4 then return GOLD end
-    return no_duchy and ESTATE_GOLD or DUCHY
+    return endgame.duchies_gone(k, g, p, left) and ESTATE_GOLD or DUCHY
   end
-  if coins == 5 and left <= 5 then return no_duchy and ESTATE or DUCHY_SILVER end
+  if coins == 5 and left <= 5 then
+    return endgame.duchies_gone(k, g, p, left) and ESTATE or DUCHY_SILVER
+  end
   if coins >= 3 and left <= 2 then return ESTATE end
   if coins == 2 and left <= 3 then return { "Estate" } end
   if coins < 3 then return NONE end

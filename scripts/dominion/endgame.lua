@@ -106,10 +106,7 @@ local PENULTIMATE_BEHIND = 3
 
 -- How many points p is behind the best other player (0 or less: level or ahead).
 function endgame.behind_by(k, g, p)
-  local me, them = k:score(g, p), -math.huge
-  for q = 1, g:nplayers() do
-    if q ~= p then them = math.max(them, k:score(g, q)) end
-  end
+  local me, them = standing(k, g, p)
   return them - me
 end
 
@@ -129,9 +126,8 @@ end
 -- seed 9601, +0.60), by 0-2 the same, ahead by up to 2 too +0.45, behind by up to 6
 -- +0.53.
 function endgame.duchies_gone(k, g, p, provinces)
-  if g:count(k:pile("Duchy"), 0) ~= 0 then return false end
+  if provinces > 2 or g:count(k:pile("Duchy"), 0) ~= 0 then return false end
   if provinces <= 1 then return true end
-  if provinces ~= 2 then return false end
   local behind = endgame.behind_by(k, g, p)
   return behind >= 0 and behind <= PENULTIMATE_BEHIND
 end

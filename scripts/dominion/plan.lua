@@ -123,12 +123,11 @@ local function wants(cfg, cache, k, g, p, coins)
     if endgame.holds_penultimate(k, g, p, left) then return DUCHY end
     return PROVINCE
   end
-  local no_duchy = endgame.duchies_gone(k, g, p, left)
   local x = card_of(cache, cfg, k)
   if coins >= 6 then
     if left <= 4 then
       if gardens_vp(k, g, p, coins) >= GARDENS_FOR_DUCHY then return GARDENS_DUCHY_GOLD end
-      return no_duchy and ESTATE_GOLD or DUCHY
+      return endgame.duchies_gone(k, g, p, left) and ESTATE_GOLD or DUCHY
     end
     if wants_x(cfg, k, g, p, x, coins) and cfg.plan[x].rating >= cfg.over_gold then
       return { x, "Gold" }
@@ -137,7 +136,7 @@ local function wants(cfg, cache, k, g, p, coins)
   end
   if coins == 5 and left <= 5 then
     if gardens_vp(k, g, p, coins) >= GARDENS_FOR_DUCHY then return GARDENS_DUCHY_SILVER end
-    return no_duchy and ESTATE or DUCHY_SILVER
+    return endgame.duchies_gone(k, g, p, left) and ESTATE or DUCHY_SILVER
   end
   if coins <= 5 and left <= GARDENS_LEFT and gardens_vp(k, g, p, coins) >= GARDENS_FOR_SILVER then
     return GARDENS_SILVER
