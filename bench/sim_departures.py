@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""sim_departures.py [--bot NAME] FILE...: where a search bot leaves its play-out policy,
+"""sim_departures.py [--detail POLICY:CHOSEN] FILE...: where a search bot leaves its play-out policy,
 tabulated (docs/BENCHMARKS.md, issue 28, fourteenth round).
 
 Reads the output of `deckhand sim --each --departures` in a two-player Province game
@@ -15,6 +15,8 @@ Gardens or Curses.
 import collections
 import re
 import sys
+
+from sim_pair import game_line
 
 POINTS = {'Estate': 1, 'Duchy': 3, 'Province': 6}
 PROVINCES = 8
@@ -34,10 +36,10 @@ def parse(paths):
             if line.startswith('departure '):
                 pending.append(line.rstrip('\n'))
                 continue
-            m = re.match(r'game (\d+) seed \d+ bots (\S+) ranks (\S+) turns', line)
-            if not m:
+            game = game_line(line)
+            if not game:
                 continue
-            ranks = [int(r) for r in m.group(3).split(',')]
+            ranks = game[2]
             winners = ranks.count(1)
             for d in pending:
                 head = re.match(r'departure \d+ seat (\d+) kind (\S+) prompt \[([^\]]*)\] '

@@ -14,17 +14,28 @@ import re
 import sys
 
 
+GAME = re.compile(r'game (\d+) seed \d+ bots (\S+) ranks (\S+) turns')
+
+
+def game_line(line):
+    """A `--each` line `game I seed S bots A,B ranks R,R turns T,T`: (I, bots, ranks), or
+    None for any other line (sim_departures.py reads them too)."""
+    m = GAME.match(line)
+    if not m:
+        return None
+    return int(m.group(1)), m.group(2).split(','), [int(r) for r in m.group(3).split(',')]
+
+
 def shares(paths, bot):
     out = {}
     for i, path in enumerate(paths.split(',')):
         for line in open(path, encoding='utf-8'):
-            m = re.match(r'game (\d+) seed \d+ bots (\S+) ranks (\S+) turns', line)
-            if not m:
+            game = game_line(line)
+            if not game:
                 continue
-            bots = m.group(2).split(',')
-            ranks = [int(r) for r in m.group(3).split(',')]
+            index, bots, ranks = game
             won = [s for s, r in enumerate(ranks) if r == 1]
-            out[(i, int(m.group(1)))] = sum(1.0 / len(won) for s in won if bots[s] == bot)
+            out[(i, index)] = sum(1.0 / len(won) for s in won if bots[s] == bot)
     return out
 
 
