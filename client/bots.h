@@ -192,6 +192,8 @@ void bots_join(bots_run *r, bot *b);
 void bots_queue(bots_run *r, bot *b);
 /* bots_send.c: send one message on b's connection (paced like any); 0, or -1 (lost). */
 int bots_send(bots_run *r, bot *b, Deckhand__ClientMessage *m);
+/* bots_play.c: says on stderr that b's command (rep) failed, and what follows (what). */
+void bots_print_refusal(const bot *b, const Deckhand__Reply *rep, const char *what);
 /* bots_send.c: the Reply to b's party or lobby request (what: "party", "lobby"): a
  * refusal is an error of the run, said on stderr, but for an outage (UNAVAILABLE,
  * OVERLOADED: "retry later") while b wants a match, which is retried like a QueueJoin,

@@ -196,7 +196,7 @@ static bool bots_transient(Deckhand__ErrorCode code)
            code == DECKHAND__ERROR_CODE__UNKNOWN_MATCH || code == DECKHAND__ERROR_CODE__OVERLOADED;
 }
 
-static void bots_print_refusal(const bot *b, const Deckhand__Reply *rep, const char *what)
+void bots_print_refusal(const bot *b, const Deckhand__Reply *rep, const char *what)
 {
     fprintf(stderr, "bots: %s: command %llu failed: %s (code %d), %s\n", b->name,
             (unsigned long long)rep->cmd_id,

@@ -251,10 +251,10 @@ void bots_request_reply(bots_run *r, bot *b, const char *what, const Deckhand__R
     Deckhand__ErrorCode code = rep->error ? rep->error->code : DECKHAND__ERROR_CODE__INTERNAL;
     if ((code == DECKHAND__ERROR_CODE__UNAVAILABLE || code == DECKHAND__ERROR_CODE__OVERLOADED) &&
         b->want_match && !b->match_id[0]) {
+        char retrying[64];
+        snprintf(retrying, sizeof retrying, "retrying the %s request", what);
         r->retried++;
-        fprintf(stderr, "bots: %s: %s command %llu failed: %s (code %d), retrying\n", b->name, what,
-                (unsigned long long)rep->cmd_id,
-                rep->error && rep->error->message ? rep->error->message : "", (int)code);
+        bots_print_refusal(b, rep, retrying);
         b->join_at = cli_now_ms() + bots_backoff(b);
         return;
     }

@@ -63,7 +63,7 @@ timeout 90 "$DECKHAND_BIN_DIR/deckhand" bots --game caveman --players 2 --size 2
     --matches 2 --timeout 80 >"$E2E_RUN/down.out" 2>"$E2E_RUN/down.err" </dev/null &
 bots=$!
 deadline=$((SECONDS + 20))
-until grep -q 'party command .* (code [0-9]*), retrying' "$E2E_RUN/down.err"; do
+until grep -q 'command .* (code [0-9]*), retrying the party request' "$E2E_RUN/down.err"; do
     ((SECONDS < deadline)) || e2e_fail "no party request refused while the matchmaker was down: $(tail -n 3 "$E2E_RUN/down.err")"
     sleep 0.2
 done
