@@ -7,14 +7,16 @@
 -- margin its own policy has (docs/BENCHMARKS.md, issue 28, Accession). This bot was found
 -- with `deckhand sim` self-play against `default` (8,000 games a variant): the same
 -- money and greening rules, but its first terminal is a Militia (an attack the Smithy
--- decks answer with three-card hands), then two Smithies, and a Market rather than a
--- Silver at $5 once its terminals are enough. Alone, the Militia first lost (45% of
+-- decks answer with three-card hands), then two Smithies (a second Militia since the
+-- fifteenth round, below), and a Market rather than a Silver at $5 once its terminals
+-- are enough. Alone, the Militia first lost (45% of
 -- 8,000 games) and the Market won 51%; both together win 52% of 20,000 games against
 -- `default`. Its second and third terminals come only from $4 hands: at $5, once it owns
 -- one terminal, it buys a Market (53.0% of 80,000 games against `default`, the Smithy at
 -- $5 52.0%; docs/BENCHMARKS.md, eleventh round). Tried and not kept (each within a point
 -- of 51%, or below): other thresholds for the Provinces, the Duchies and Estates, the
--- Gold-first rule and the terminals' deck sizes; two or three Militias; villages. Nor an
+-- Gold-first rule and the terminals' deck sizes; two or three Militias (then; with the
+-- later rules, two won: below); villages. Nor an
 -- engine (Villages, Smithies, Markets, a Militia, played Villages first): 33-50% against
 -- `default`, the fewer Villages the better, since nothing but Remodel thins the deck
 -- (docs/BENCHMARKS.md, seventh round).
@@ -47,6 +49,14 @@
 -- a Duchy over Gold at 5 Provinces left (always, behind, or not ahead), Gold over a Duchy
 -- at 4 left in a close game, an Estate with $2 from 4 or 5 left, a Silver over an Estate
 -- when ahead at the end.
+-- The fifteenth round (docs/BENCHMARKS.md) read those departures again with the decks'
+-- money density, and kept a second Militia from 12 cards for the Smithy from 14 (+1.1
+-- points on each of two seeds) and the greening at $6-7 moved by the density (+0.5):
+-- 58.3% and 58.6% of 40,000 games against `default` on seeds 9501 and 9502, the bot
+-- before 56.7% and 57.0%. The second Militia is what the search bought at 12 cards in 123
+-- games of 4,000 where this bot took a Silver; the thirteenth round had tried it only from
+-- 14 cards, where it lost. Not kept: a Militia at $5 too (-2.3), no Market at $5
+-- (-10.9), a Smithy first (-2.8), the other player's density for the greening.
 
 local endgame = require("dominion.endgame")
 local dominion_bots = require("dominion.bots")
@@ -57,13 +67,14 @@ local PROVINCE, DUCHY, ESTATE, MARKET = { "Province", "Gold" }, { "Duchy", "Gold
 local DUCHY_SILVER, ESTATE_GOLD = { "Duchy", "Silver" }, { "Estate", "Gold" }
 
 -- The terminals it adds, in order, and the deck size (cards owned) from which each one
--- is wanted: a second from 14 cards (`default` from 16: with the Smithies only from $4
--- hands, 14 won 0.80 and 0.72 points more than 16 against `default`, 20,000 games on each
--- of seeds 9402 and 9404; 12, 13, 15 and 18 less than 14: docs/BENCHMARKS.md, issue 28,
--- Accession, thirteenth round), a third from 28 (two in one hand waste one; the third is
--- rarely bought: from 20, 24 or 32 it is level).
-local TERMINALS = { "Militia", "Smithy", "Smithy" }
-local DECK_SIZE = { 0, 14, 28 }
+-- is wanted: a second Militia from 12 cards, its third buy on (a Smithy from 14 before:
+-- +1.17 and +1.08 points against `default`, 40,000 games on each of seeds 9501 and 9502;
+-- from 11 cards +1.09, 13 +0.61; a Smithy from 12 -0.43; a Smithy first -2.8:
+-- docs/BENCHMARKS.md, issue 28, Accession, fifteenth round), a Smithy from 28 (rarely
+-- bought: from 32 or none at all the same games but a few, from 18 -0.47, a third Militia
+-- -0.39).
+local TERMINALS = { "Militia", "Militia", "Smithy" }
+local DECK_SIZE = { 0, 12, 28 }
 
 -- Gold, not a Province, while its money is below PROVINCE_MONEY and more than
 -- EARLY_PROVINCES are left (`default`'s rule: an early Province chokes a thin deck).
@@ -73,9 +84,25 @@ local function money(k, g, p)
   return k:owned(g, p, "Copper") + 2 * k:owned(g, p, "Silver") + 3 * k:owned(g, p, "Gold")
 end
 
+-- The greening at $6-7 moved by p's money density (its treasures' coins a card owned):
+-- a Duchy over Gold already at 5 Provinces left in a deck of RICH_DECK or more, Gold over
+-- a Duchy still at 3-4 left in one below THIN_DECK. Where `hard` left this bot, its Duchy
+-- at 5 left came from decks of 1.18 a card (the median of 325), its Gold at 3-4 left from
+-- decks of 0.90 (of 265): as rules +0.28 and +0.23 points against `default`, +0.50
+-- together (seed 9501; 9502 +0.46); RICH_DECK 1.0 -0.16, 1.05 and 1.15 level or less,
+-- THIN_DECK 0.75 and 0.85 less; moved the same way, an Estate or Silver at $3-5 near the
+-- end, a Duchy at 6 left, or the Province rule: level or worse (docs/BENCHMARKS.md, issue
+-- 28, Accession, fifteenth round).
+local RICH_DECK, THIN_DECK = 1.1, 0.8
+
+local function density(k, g, p)
+  return money(k, g, p) / k:owned_count(g, p)
+end
+
 -- The next terminal p should add now with coins ($3-$5), or nil. Only the first one at
--- $5: with one terminal owned, $5 buys a Market and the Smithies come from $4 hands
--- (53.0% against `default` over 80,000 games, where a Smithy at $5 won 52.0%).
+-- $5: with one terminal owned, $5 buys a Market and the later terminals come from $4
+-- hands (53.0% against `default` over 80,000 games, where a Smithy at $5 won 52.0%; with
+-- the second Militia, a Militia at $5 too -2.3 points).
 local function terminal_to_buy(k, g, p, coins)
   local have = k:owned(g, p, "Militia") + k:owned(g, p, "Smithy")
   if have >= 1 and coins >= 5 then return nil end
@@ -99,7 +126,10 @@ local function wants(k, g, p, coins)
     return PROVINCE
   end
   if coins >= 6 then
-    if left > 4 then return GOLD end
+    local d = density(k, g, p)
+    if left > 5 or (left == 5 and d < RICH_DECK) or (left >= 3 and d < THIN_DECK) then
+      return GOLD
+    end
     return endgame.duchies_gone(k, g, p, left) and ESTATE_GOLD or DUCHY
   end
   if coins == 5 and left <= 5 then

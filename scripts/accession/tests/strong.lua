@@ -18,7 +18,7 @@ local function owning(names)
   end }
 end
 
-function tests.test_strong_buys_a_militia_first_then_smithies(T)
+function tests.test_strong_buys_a_militia_first_then_a_second_militia(T)
   local m = T.match(owning {})
   T.eq(buy(m, 1, 4), "Militia", "the first terminal is a Militia")
   T.eq(game.kernel.bots.default.buy(game.kernel, m.g, 1, 4, 1), "Smithy",
@@ -26,16 +26,24 @@ function tests.test_strong_buys_a_militia_first_then_smithies(T)
   m = T.match(owning { "Militia" })
   T.eq(buy(m, 1, 4), "Silver", "11 cards: one terminal is enough")
   m = T.match(owning { "Militia", "Silver", "Silver", "Silver", "Silver", "Silver" })
-  T.eq(buy(m, 1, 4), "Smithy", "16 cards: a second terminal, a Smithy")
+  T.eq(buy(m, 1, 4), "Militia", "16 cards: a second terminal, a Militia")
 end
 
-function tests.test_strong_wants_its_second_terminal_from_14_cards(T)
-  local m = T.match(owning { "Militia", "Silver", "Silver" })
-  T.eq(buy(m, 1, 4), "Silver", "13 cards: one terminal is enough")
-  m = T.match(owning { "Militia", "Silver", "Silver", "Silver" })
-  T.eq(buy(m, 1, 4), "Smithy", "14 cards: a second terminal, a Smithy")
+function tests.test_strong_wants_its_second_terminal_a_militia_from_12_cards(T)
+  local m = T.match(owning { "Militia" })
+  T.eq(buy(m, 1, 4), "Silver", "11 cards: one terminal is enough")
+  m = T.match(owning { "Militia", "Silver" })
+  T.eq(buy(m, 1, 4), "Militia", "12 cards: a second Militia")
   T.eq(game.kernel.bots.default.buy(game.kernel, m.g, 1, 4, 1), "Silver",
        "where `default`, with one terminal, waits for 16 cards")
+end
+
+function tests.test_strong_buys_a_smithy_as_its_third_terminal_from_28_cards(T)
+  local gains = { "Militia", "Militia" }
+  for _ = 1, 15 do gains[#gains + 1] = "Silver" end
+  T.eq(buy(T.match(owning(gains)), 1, 4), "Silver", "27 cards: two terminals are enough")
+  gains[#gains + 1] = "Silver"
+  T.eq(buy(T.match(owning(gains)), 1, 4), "Smithy", "28 cards: a third, a Smithy")
 end
 
 function tests.test_strong_buys_a_market_at_5_once_its_terminals_are_enough(T)
@@ -49,7 +57,7 @@ end
 function tests.test_strong_buys_a_market_not_a_second_terminal_at_5(T)
   local m = T.match(owning { "Militia", "Silver", "Silver", "Silver", "Silver", "Silver" })
   T.eq(buy(m, 1, 5), "Market", "16 cards, one terminal: $5 buys a Market")
-  T.eq(buy(m, 1, 4), "Smithy", "the second terminal comes from a $4 hand")
+  T.eq(buy(m, 1, 4), "Militia", "the second terminal comes from a $4 hand")
   T.eq(game.kernel.bots.default.buy(game.kernel, m.g, 1, 5, 1), "Smithy",
        "where `default` takes its second Smithy at $5")
 end
@@ -97,6 +105,34 @@ function tests.test_strong_takes_an_estate_for_a_duchy_when_none_is_left_at_the_
   T.eq(buy(m, 2, 6), "Gold", "2 Provinces left, ahead by 3: the Gold")
   T.eq(buy(near_end(T, 2, { "Duchy", "Estate" }, true), 1, 6), "Gold",
        "2 Provinces left, behind by 4: the Gold")
+end
+
+-- A two-player match with `provinces` Provinces left, player 1 holding `gains` too (its
+-- start alone is $7 in 10 cards, 0.7 a card).
+local function deck_of(T, provinces, gains)
+  return T.match { players = 2, setup = function(g)
+    for _, name in ipairs(gains) do game.kernel:gain(g, 1, name) end
+    kit.empty_pile(g, "Province", provinces)
+  end }
+end
+
+function tests.test_strong_takes_a_duchy_over_gold_at_5_provinces_with_a_rich_deck(T)
+  local rich = deck_of(T, 5, { "Gold", "Gold", "Gold" })
+  T.eq(buy(rich, 1, 6), "Duchy", "$16 in 13 cards, 1.23 a card: a Duchy at 5 left")
+  T.eq(game.kernel.bots.default.buy(game.kernel, rich.g, 1, 6, 1), "Gold",
+       "where `default` takes the Gold")
+  T.eq(buy(deck_of(T, 5, { "Gold", "Gold" }), 1, 7), "Gold", "$13 in 12 cards, 1.08: the Gold")
+  T.eq(buy(deck_of(T, 6, { "Gold", "Gold", "Gold" }), 1, 6), "Gold", "6 left: the Gold")
+end
+
+function tests.test_strong_takes_gold_over_a_duchy_at_3_or_4_provinces_with_a_thin_deck(T)
+  local thin = deck_of(T, 4, {})
+  T.eq(buy(thin, 1, 6), "Gold", "0.7 a card at 4 left: the Gold")
+  T.eq(game.kernel.bots.default.buy(game.kernel, thin.g, 1, 6, 1), "Duchy",
+       "where `default` takes the Duchy")
+  T.eq(buy(deck_of(T, 3, {}), 1, 7), "Gold", "and at 3 left")
+  T.eq(buy(deck_of(T, 4, { "Silver" }), 1, 6), "Duchy", "$9 in 11 cards, 0.82: the Duchy")
+  T.eq(buy(deck_of(T, 2, {}), 1, 6), "Duchy", "2 left: the Duchy, however thin")
 end
 
 function tests.test_strong_finishes_games_with_2_to_4_players(T)
