@@ -80,24 +80,17 @@ local DECK_SIZE = { 0, 12, 28 }
 -- EARLY_PROVINCES are left (`default`'s rule: an early Province chokes a thin deck).
 local PROVINCE_MONEY, EARLY_PROVINCES = 16, 6
 
-local function money(k, g, p)
-  return k:owned(g, p, "Copper") + 2 * k:owned(g, p, "Silver") + 3 * k:owned(g, p, "Gold")
-end
+local money = endgame.money
 
--- The greening at $6-7 moved by p's money density (its treasures' coins a card owned):
--- a Duchy over Gold already at 5 Provinces left in a deck of RICH_DECK or more, Gold over
--- a Duchy still at 3-4 left in one below THIN_DECK. Where `hard` left this bot, its Duchy
--- at 5 left came from decks of 1.18 a card (the median of 325), its Gold at 3-4 left from
--- decks of 0.90 (of 265): as rules +0.28 and +0.23 points against `default`, +0.50
--- together (seed 9501; 9502 +0.46); RICH_DECK 1.0 -0.16, 1.05 and 1.15 level or less,
--- THIN_DECK 0.75 and 0.85 less; moved the same way, an Estate or Silver at $3-5 near the
--- end, a Duchy at 6 left, or the Province rule: level or worse (docs/BENCHMARKS.md, issue
--- 28, Accession, fifteenth round).
+-- The greening at $6-7 moved by p's money density (its treasures' coins a card owned): a Duchy
+-- over Gold already at 5 Provinces left in a deck of RICH_DECK or more (endgame.greens_early),
+-- Gold over a Duchy still at 3-4 left in one below THIN_DECK. Where `hard` left this bot, its
+-- Duchy at 5 left came from decks of 1.18 a card (the median of 325), its Gold at 3-4 left from
+-- decks of 0.90 (of 265): as rules +0.28 and +0.23 points against `default`, +0.50 together
+-- (seed 9501; 9502 +0.46); RICH_DECK 1.0 -0.16, 1.05 and 1.15 level or less, THIN_DECK 0.75 and
+-- 0.85 less; moved the same way, an Estate or Silver at $3-5 near the end, a Duchy at 6 left, or
+-- the Province rule: level or worse (docs/BENCHMARKS.md, issue 28, Accession, fifteenth round).
 local RICH_DECK, THIN_DECK = 1.1, 0.8
-
-local function density(k, g, p)
-  return money(k, g, p) / k:owned_count(g, p)
-end
 
 -- The next terminal p should add now with coins ($3-$5), or nil. Only the first one at
 -- $5: with one terminal owned, $5 buys a Market and the later terminals come from $4
@@ -126,10 +119,8 @@ local function wants(k, g, p, coins)
     return PROVINCE
   end
   if coins >= 6 then
-    local d = density(k, g, p)
-    if left > 5 or (left == 5 and d < RICH_DECK) or (left >= 3 and d < THIN_DECK) then
-      return GOLD
-    end
+    if endgame.greens_early(k, g, p, left, RICH_DECK) then return DUCHY end
+    if left > 4 or (left >= 3 and endgame.density(k, g, p) < THIN_DECK) then return GOLD end
     return endgame.duchies_gone(k, g, p, left) and ESTATE_GOLD or DUCHY
   end
   if coins == 5 and left <= 5 then

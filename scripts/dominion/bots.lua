@@ -102,10 +102,7 @@ local function curses_and_estates(g, d)
   return t
 end
 
--- Money p owns (Copper 1, Silver 2, Gold 3).
-local function money(k, g, p)
-  return k:owned(g, p, "Copper") + 2 * k:owned(g, p, "Silver") + 3 * k:owned(g, p, "Gold")
-end
+local money = endgame.money
 
 -- Chapel: Curses and Estates, and Coppers while $6 of money would remain.
 local function chapel_trash(k, g, p, d)
