@@ -59,6 +59,12 @@ game.search_sorted_shuffle = true
 -- beats `default` (52% of 20,000 games): in the mirror with `default` as its policy the
 -- search could not (docs/BENCHMARKS.md, issue 28, Accession).
 game.search_playout = "strong"
+-- The answers compared with `strong`'s: only its endgame candidates'. Since `strong` buys a
+-- second Militia and greens by its deck's money density (fifteenth round), the other bots'
+-- answers (a Smithy or a Silver for that Militia, an early Province, the last Province
+-- in a lost game) turned more of `hard`'s games against it than for it; without them `hard`
+-- won more (docs/BENCHMARKS.md, issue 28, Accession, fifteenth round).
+game.search_bots = { "greener", "browner" }
 -- Fitted by `deckhand fit` to 2,000 self-play games (docs/BENCHMARKS.md, issue 28).
 game.evaluate = evaluate.new(function() return k end, "Province",
                              { 0.1322, 0.4651, 0.9789, 0.004373, -0.136, -0.182 })

@@ -190,18 +190,18 @@ static void test_search_compares_only_the_bots_the_game_names(void)
     refused("search_bots = 'default',");
 }
 
-/* A search of each of the first 30 decisions of a two-seat match of game (options: its
+/* A search of each of the first `decisions` decisions of a two-seat match of game (options: its
  * match options, or NULL) against `default`: its first decision, the treasures (every bot
  * plays them all), is answered with no play-out at all, however large the budget; no
  * search makes a node below the root's answers (at most nbots of them, the bots' own);
  * and some decision, where the bots disagree, is searched. */
-static void flat_search_check(const char *game, const char *options, size_t nbots)
+static void flat_search_check(const char *game, const char *options, size_t nbots, int decisions)
 {
     engine_bundle *b = rig_engine_load_games();
     CU_ASSERT_FATAL(b != NULL);
     engine_match *m = two_seats(b, "m-flat", game, 4, options);
     int searched = 0;
-    for (int k = 0; k < 30 && engine_match_decision(m); k++) {
+    for (int k = 0; k < decisions && engine_match_decision(m); k++) {
         const engine_decision *d = engine_match_decision(m);
         engine_search_config cfg = {.iterations = 100};
         engine_search_stats st;
@@ -246,20 +246,21 @@ static void test_search_departs_from_its_policy_only_past_the_bar_the_game_sets(
     refused("search_bar = true,");
 }
 
-/* Accession's search (game.lua: search_tree = false, search_widen = false) compares only
- * its bots' answers (strong, default, big_money, big_money_plain, big_money_smithy, witch,
- * its own greener and browner, generic: at most nine) without a tree. */
-static void test_accession_search_compares_only_its_bots_answers_without_a_tree(void)
+/* Accession's search (game.lua: search_tree = false, search_widen = false, search_bots)
+ * compares only its play-out bot's answer (`strong`) with its endgame candidates'
+ * (`greener`, `browner`: at most three), without a tree. They answer as `strong` until the
+ * end nears, so the game is played to its end for a searched decision. */
+static void test_accession_search_compares_strong_with_its_endgame_candidates_only(void)
 {
-    flat_search_check("accession", NULL, 9);
+    flat_search_check("accession", NULL, 3, 2000);
 }
 
 /* Dominion's search does the same (game.lua), on a random kingdom too: the bots it compares
  * are `default` and the seven its `search_bots` names (dominion/bots.lua, bots.SEARCH). */
 static void test_dominion_search_compares_only_its_bots_answers_without_a_tree(void)
 {
-    flat_search_check("dominion", NULL, 8);
-    flat_search_check("dominion", "kingdom=random", 8);
+    flat_search_check("dominion", NULL, 8, 30);
+    flat_search_check("dominion", "kingdom=random", 8, 30);
 }
 
 /* Accession's search plays its worlds out with its own `strong` bot (game.lua,
@@ -360,8 +361,8 @@ int main(void)
          test_search_departs_from_its_policy_only_past_the_bar_the_game_sets},
         {"elemental_search_departs_from_its_policy_only_on_a_clear_margin",
          test_elemental_search_departs_from_its_policy_only_on_a_clear_margin},
-        {"accession_search_compares_only_its_bots_answers_without_a_tree",
-         test_accession_search_compares_only_its_bots_answers_without_a_tree},
+        {"accession_search_compares_strong_with_its_endgame_candidates_only",
+         test_accession_search_compares_strong_with_its_endgame_candidates_only},
         {"dominion_search_compares_only_its_bots_answers_without_a_tree",
          test_dominion_search_compares_only_its_bots_answers_without_a_tree},
         {"accession_search_plays_out_with_its_strong_bot",
