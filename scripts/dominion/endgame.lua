@@ -147,8 +147,7 @@ end
 -- points do, and such decks end the game sooner. Where `hard` departed from `strong` for
 -- a Duchy at 5 left, the deck had 1.18 a card (the median of 325 departures):
 -- docs/BENCHMARKS.md, issue 28, fifteenth round (`strong`, rich 1.1: +0.28 points
--- against `default`; `plan`, rich 1.2: +0.53 and +0.69 on random kingdoms, +0.42 against
--- `big_money` on the First Game).
+-- against `default`; `plan` does not take it, plan.lua).
 function endgame.greens_early(k, g, p, provinces, rich)
   return provinces == 5 and endgame.density(k, g, p) >= rich
 end

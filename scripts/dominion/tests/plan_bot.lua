@@ -129,19 +129,6 @@ function tests.test_plan_takes_an_estate_for_a_duchy_gone_at_the_last_province(T
   T.eq(named.plan.buy(k, g, 2, 6, 20), "Gold", "2 left, ahead by 2: the Gold")
 end
 
-function tests.test_plan_takes_a_duchy_over_gold_at_5_provinces_with_a_rich_deck(T)
-  local kit = require("deckbuilder.testkit")
-  local named = bots.named("dominion")
-  local rich = { [1] = { "Gold", "Gold", "Gold", "Gold" } }
-  local g, k = kit.near_the_end(T, game().kernel_of, 5, rich)
-  T.eq(named.plan.buy(k, g, 1, 6, 20), "Duchy", "$19 in 14 cards, 1.36 a card: a Duchy at 5 left")
-  T.eq(named.default.buy(k, g, 1, 6, 20), "Gold", "where default takes the Gold")
-  g, k = kit.near_the_end(T, game().kernel_of, 6, rich)
-  T.eq(named.plan.buy(k, g, 1, 6, 20), "Gold", "6 left: the Gold")
-  g, k = kit.near_the_end(T, game().kernel_of, 5, { [1] = { "Gold", "Gold" } })
-  T.eq(named.plan.buy(k, g, 1, 7, 20), "Gold", "$13 in 12 cards, 1.08 a card: the Gold")
-end
-
 -- A two-player match on kingdom with `left` Provinces left in which player 1 gains
 -- `coppers` Coppers (a deck of 10 + coppers cards) and player 2 nothing (10 cards).
 local function late_match(T, kingdom, left, coppers)
