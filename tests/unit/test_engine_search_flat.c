@@ -277,7 +277,8 @@ static void test_accession_search_plays_out_with_its_strong_bot(void)
 }
 
 /* Elemental's search departs from its policy (`default`) on a stricter bar than the
- * engine's (game.lua: search_bar), MLW's on the engine's own. */
+ * engine's (game.lua: search_bar), MLW's on the engine's own, Accession's (among `strong`
+ * and its two endgame candidates) on a looser one. */
 static void test_elemental_search_departs_from_its_policy_only_on_a_clear_margin(void)
 {
     engine_bundle *b = rig_engine_load_games();
@@ -287,6 +288,9 @@ static void test_elemental_search_departs_from_its_policy_only_on_a_clear_margin
     engine_match_free(m);
     m = two_seats(b, "m-bar-mlw", "mlw", 4, NULL);
     CU_ASSERT_EQUAL(m->game->search_bar, 0);
+    engine_match_free(m);
+    m = two_seats(b, "m-bar-accession", "accession", 4, NULL);
+    CU_ASSERT(m->game->search_bar > 0.1 && m->game->search_bar <= 1);
     engine_match_free(m);
     engine_bundle_free(b);
 }
