@@ -108,12 +108,9 @@ function tests.test_strong_takes_an_estate_for_a_duchy_when_none_is_left_at_the_
 end
 
 -- A two-player match with `provinces` Provinces left, player 1 holding `gains` too (its
--- start alone is $7 in 10 cards, 0.7 a card).
+-- start alone is $7 in 10 cards, 0.7 a card): kit.near_the_end's, as `buy` takes it.
 local function deck_of(T, provinces, gains)
-  return T.match { players = 2, setup = function(g)
-    for _, name in ipairs(gains) do game.kernel:gain(g, 1, name) end
-    kit.empty_pile(g, "Province", provinces)
-  end }
+  return { g = kit.near_the_end(T, function() return game.kernel end, provinces, { gains }) }
 end
 
 function tests.test_strong_takes_a_duchy_over_gold_at_5_provinces_with_a_rich_deck(T)
