@@ -70,15 +70,14 @@ function tests.test_strong_greens_and_checks_the_end_as_default(T)
   T.eq(buy(m, 1, 3), "Estate", "Estate over Silver at 2 or fewer")
 end
 
+local function kernel_of() return game.kernel end
+
 -- A two-player match with `provinces` Provinces left, player 2 holding `gains` too, and
--- the Duchies gone when no_duchies: g.
+-- the Duchies gone when no_duchies (kit.near_the_end's, as `buy` takes it).
 local function near_end(T, provinces, gains, no_duchies)
-  local m = T.match { players = 2, setup = function(g)
-    for _, name in ipairs(gains) do game.kernel:gain(g, 2, name) end
-    kit.empty_pile(g, "Province", provinces)
-    if no_duchies then kit.empty_pile(g, "Duchy", 0) end
-  end }
-  return m
+  local g = kit.near_the_end(T, kernel_of, provinces, { [2] = gains })
+  if no_duchies then kit.empty_pile(g, "Duchy", 0) end
+  return { g = g }
 end
 
 function tests.test_strong_takes_a_duchy_not_the_penultimate_province_when_just_behind(T)
@@ -108,9 +107,9 @@ function tests.test_strong_takes_an_estate_for_a_duchy_when_none_is_left_at_the_
 end
 
 -- A two-player match with `provinces` Provinces left, player 1 holding `gains` too (its
--- start alone is $7 in 10 cards, 0.7 a card): kit.near_the_end's, as `buy` takes it.
+-- start alone is $7 in 10 cards, 0.7 a card), as near_end.
 local function deck_of(T, provinces, gains)
-  return { g = kit.near_the_end(T, function() return game.kernel end, provinces, { gains }) }
+  return { g = kit.near_the_end(T, kernel_of, provinces, { gains }) }
 end
 
 function tests.test_strong_takes_a_duchy_over_gold_at_5_provinces_with_a_rich_deck(T)
